@@ -1,0 +1,94 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { Server } from 'socket.io';
+import type { Config } from './config.ts';
+import type { AppContext } from './context.ts';
+import type { Db } from './db/client.ts';
+import { registerErrorHandler } from './errors.ts';
+import { MODULES } from './modules/index.ts';
+import { registerAuth } from './plugins/auth.ts';
+import { attachSocket, notifyWith } from './plugins/socket.ts';
+
+export type App = FastifyInstance & { io: Server; ctx: AppContext };
+
+/** The whole API as one Fastify instance (tests use inject, the server listens). */
+export async function buildApp(options: { db: Db; config: Config; logger?: boolean }): Promise<App> {
+  const { db, config } = options;
+  const app = Fastify({
+    logger: options.logger ? { level: config.logLevel } : false,
+    trustProxy: true,
+    bodyLimit: 10 * 1024 * 1024,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app);
+
+  const io = attachSocket(app, db, config);
+  const ctx: AppContext = { db, config, notify: notifyWith(io) };
+
+  // The docs' own routes are public.
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/v1/docs')) route.config = { ...(route.config ?? {}), access: 'public' };
+  });
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: 'Balcão API', version: '1.0.0' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/v1/docs', uiConfig: { docExpansion: 'list' } });
+
+  registerAuth(app, db);
+  await app.register(
+    async (v1) => {
+      for (const mod of MODULES) await v1.register(mod(ctx));
+    },
+    { prefix: '/v1' },
+  );
+
+  const webDist = config.webDist;
+  const hasWeb = webDist && existsSync(join(webDist, 'index.html'));
+  if (hasWeb) {
+    await app.register(fastifyStatic, {
+      root: webDist,
+      wildcard: false,
+      index: false,
+      setHeaders: (res, path) => {
+        res.setHeader(
+          'cache-control',
+          path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
+      },
+    });
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    if (
+      hasWeb &&
+      request.method === 'GET' &&
+      !request.url.startsWith('/v1/') &&
+      !request.url.startsWith('/socket.io')
+    ) {
+      reply.header('cache-control', 'no-cache');
+      return reply.sendFile('index.html');
+    }
+    return reply.status(404).send({ statusCode: 404, error: 'Not Found', message: 'Rota não encontrada' });
+  });
+
+  const built = app as unknown as App;
+  built.io = io;
+  built.ctx = ctx;
+  return built;
+}

@@ -1,0 +1,52 @@
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().positive().default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  DATABASE_URL: z.string().optional(),
+  DATA_DIR: z.string().default('./data'),
+  API_KEY: z.string().default('balcao-public-key'),
+  NODE_ENV: z.string().default('development'),
+  DEMO: z.string().optional(),
+  WEB_DIST: z.string().optional(),
+  LOG_LEVEL: z.string().default('info'),
+});
+
+export type Config = {
+  port: number;
+  host: string;
+  databaseUrl?: string;
+  dataDir: string;
+  apiKey: string;
+  isProduction: boolean;
+  seedDemo: boolean;
+  webDist?: string;
+  logLevel: string;
+  /** Login rate limits: failures allowed in the window before 429. */
+  loginLimit: { perIp: number; perEmail: number; windowMs: number };
+  sessionTtlMs: number;
+};
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const e = envSchema.parse(env);
+  const isProduction = e.NODE_ENV === 'production' || Boolean(e.DATABASE_URL);
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL || undefined,
+    dataDir: resolve(e.DATA_DIR),
+    apiKey: e.API_KEY,
+    isProduction,
+    seedDemo: e.DEMO === '1' || (!isProduction && e.DEMO !== '0'),
+    webDist: e.WEB_DIST,
+    logLevel: e.LOG_LEVEL,
+    loginLimit: { perIp: 30, perEmail: 5, windowMs: 15 * 60_000 },
+    sessionTtlMs: 24 * 60 * 60_000,
+  };
+}
+
+/** Config for tests: nothing read from the environment but DATABASE_URL. */
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return { ...loadConfig({ NODE_ENV: 'test', DEMO: '0', LOG_LEVEL: 'silent' }), ...overrides };
+}

@@ -1,0 +1,111 @@
+import { sql } from 'drizzle-orm';
+import { boolean, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+
+const timestamps = {
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+};
+
+/** A system client: one shop/company (the tenant). */
+export const clients = pgTable(
+  'clients',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    /** CPF or CNPJ, normalized (digits, or upper-case alphanumeric CNPJ). */
+    document: text('document').notNull(),
+    clientTypeId: integer('client_type_id').notNull(),
+    phone: text('phone').notNull().default(''),
+    saleCommand: boolean('sale_command').notNull().default(false),
+    stockManagement: boolean('stock_management').notNull().default(true),
+    checkIsOpen: boolean('check_is_open').notNull().default(false),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('clients_document_uq').on(t.document)],
+);
+
+export const users = pgTable(
+  'users',
+  {
+    id: serial('id').primaryKey(),
+    clientId: integer('client_id')
+      .notNull()
+      .references(() => clients.id),
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    userTypeId: integer('user_type_id').notNull(),
+    active: boolean('active').notNull().default(true),
+    profilePhotoWhatsapp: text('profile_photo_whatsapp'),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('users_email_uq').on(sql`lower(${t.email})`), index('users_client_idx').on(t.clientId)],
+);
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: serial('id').primaryKey(),
+    tokenHash: text('token_hash').notNull(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('sessions_token_hash_uq').on(t.tokenHash), index('sessions_user_idx').on(t.userId)],
+);
+
+/** Delivery rules of a client (the freight/delivery issue fills in more). */
+export const shippingSettings = pgTable(
+  'shipping_settings',
+  {
+    id: serial('id').primaryKey(),
+    clientId: integer('client_id')
+      .notNull()
+      .references(() => clients.id),
+    name: text('name').notNull(),
+    originZipCode: text('origin_zip_code').notNull().default(''),
+    fixedPriceCents: integer('fixed_price_cents').notNull().default(0),
+    freeAboveCents: integer('free_above_cents').notNull().default(0),
+    deliveryTimeMinutes: integer('delivery_time_minutes').notNull().default(60),
+    active: boolean('active').notNull().default(true),
+    ...timestamps,
+  },
+  (t) => [index('shipping_settings_client_idx').on(t.clientId)],
+);
+
+/** The client's WhatsApp (Evolution API) instance. */
+export const whatsappInstances = pgTable(
+  'whatsapp_instances',
+  {
+    id: serial('id').primaryKey(),
+    clientId: integer('client_id')
+      .notNull()
+      .references(() => clients.id),
+    instanceName: text('instance_name').notNull(),
+    /** Evolution API connection state: open, connecting or close. */
+    state: text('state').notNull().default('close'),
+    phone: text('phone').notNull().default(''),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('whatsapp_instances_client_uq').on(t.clientId)],
+);
+
+/** Payment settings of a client: the static Pix key and merchant data for the BR Code. */
+export const paymentGateways = pgTable(
+  'payment_gateways',
+  {
+    id: serial('id').primaryKey(),
+    clientId: integer('client_id')
+      .notNull()
+      .references(() => clients.id),
+    provider: text('provider').notNull().default('pix'),
+    pixKey: text('pix_key').notNull().default(''),
+    merchantName: text('merchant_name').notNull().default(''),
+    merchantCity: text('merchant_city').notNull().default(''),
+    active: boolean('active').notNull().default(true),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('payment_gateways_client_uq').on(t.clientId)],
+);

@@ -1,0 +1,73 @@
+import { createAccountInputSchema } from '@balcao/core/auth';
+import { ALL } from '@balcao/core/routes';
+import { z } from '@balcao/core/zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AppContext } from '../../context.ts';
+import { notFound } from '../../errors.ts';
+import { assertOwnClient, createSession } from '../../plugins/auth.ts';
+import {
+  findSettingsChecklist,
+  findShippingSettings,
+  findWhatsappInstance,
+  loadSessionPayload,
+} from '../auth/service.ts';
+import { createAccount } from './service.ts';
+
+const clientParams = z.object({ clientId: z.coerce.number().int().positive('Cliente inválido') });
+
+export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    const { db, config } = ctx;
+
+    app.post(
+      '/system-client',
+      {
+        config: { access: 'public' },
+        schema: {
+          tags: ['account'],
+          summary: 'Create an account: the company and its Administrador, who is logged in',
+          body: createAccountInputSchema,
+        },
+      },
+      async (request, reply) => {
+        const { systemClient, user } = request.body;
+        const { userId } = await createAccount(db, systemClient, user);
+        const token = await createSession(db, userId, config.sessionTtlMs);
+        const payload = await loadSessionPayload(db, userId);
+        return reply.status(201).send({ ...payload, token, id: payload.user.client.id });
+      },
+    );
+
+    app.get(
+      '/settings-checklist/client/:clientId',
+      { config: { access: ALL }, schema: { tags: ['settings'], params: clientParams } },
+      async (request) =>
+        findSettingsChecklist(db, assertOwnClient(request, request.params.clientId).clientId),
+    );
+
+    app.get(
+      '/shipping-settings/client/:clientId',
+      {
+        schema: {
+          tags: ['settings'],
+          summary: 'Delivery rules of the client (a list)',
+          params: clientParams,
+        },
+      },
+      async (request) => findShippingSettings(db, assertOwnClient(request, request.params.clientId).clientId),
+    );
+
+    app.get(
+      '/whatsapp-instance/client/:clientId',
+      { schema: { tags: ['settings'], summary: "The client's WhatsApp instance", params: clientParams } },
+      async (request) => {
+        const instance = await findWhatsappInstance(
+          db,
+          assertOwnClient(request, request.params.clientId).clientId,
+        );
+        if (!instance) throw notFound('Instância do WhatsApp não encontrada');
+        return instance;
+      },
+    );
+  };
+}

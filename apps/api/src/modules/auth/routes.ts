@@ -1,0 +1,69 @@
+import { LOGIN_FAILED_MESSAGE, loginInputSchema } from '@balcao/core/auth';
+import { eq, sql } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AppContext } from '../../context.ts';
+import { sessions, users } from '../../db/schema.ts';
+import { AppError } from '../../errors.ts';
+import { bearerToken, createSession, hashToken, sessionOf } from '../../plugins/auth.ts';
+import { verifyPassword } from './password.ts';
+import { FailureCounter } from './rateLimit.ts';
+import { loadSessionPayload } from './service.ts';
+
+const TOO_MANY = 'Muitas tentativas de login. Aguarde alguns minutos e tente novamente.';
+
+export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    const { db, config } = ctx;
+    const byIp = new FailureCounter(config.loginLimit.perIp, config.loginLimit.windowMs);
+    const byEmail = new FailureCounter(config.loginLimit.perEmail, config.loginLimit.windowMs);
+
+    app.post(
+      '/login',
+      {
+        config: { access: 'public' },
+        schema: { tags: ['auth'], summary: 'Log in with email and password', body: loginInputSchema },
+      },
+      async (request, reply) => {
+        const email = request.body.email.toLowerCase();
+        const password = request.body.password;
+        if (byIp.isBlocked(request.ip) || byEmail.isBlocked(email)) throw new AppError(429, TOO_MANY);
+        const [user] = await db
+          .select({ id: users.id, passwordHash: users.passwordHash, active: users.active })
+          .from(users)
+          .where(eq(sql`lower(${users.email})`, email))
+          .limit(1);
+        const ok = await verifyPassword(user?.passwordHash, password);
+        if (!user || !ok || !user.active) {
+          byIp.fail(request.ip);
+          byEmail.fail(email);
+          throw new AppError(401, LOGIN_FAILED_MESSAGE);
+        }
+        byEmail.reset(email);
+        const token = await createSession(db, user.id, config.sessionTtlMs);
+        const payload = await loadSessionPayload(db, user.id);
+        return reply.send({ ...payload, token });
+      },
+    );
+
+    app.post(
+      '/logout',
+      { config: { access: 'public' }, schema: { tags: ['auth'], summary: 'Revoke the current token' } },
+      async (request) => {
+        const token = bearerToken(request);
+        if (token) await db.delete(sessions).where(eq(sessions.tokenHash, hashToken(token)));
+        return { ok: true };
+      },
+    );
+
+    app.get(
+      '/user/me',
+      {
+        schema: {
+          tags: ['auth'],
+          summary: 'Revalidate the session: the same data as login, without the token',
+        },
+      },
+      async (request) => loadSessionPayload(db, sessionOf(request).userId),
+    );
+  };
+}

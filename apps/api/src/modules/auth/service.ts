@@ -1,0 +1,73 @@
+import { CLIENT_TYPES, type ClientTypeId, USER_TYPES, type UserTypeId } from '@balcao/core/userTypes';
+import { asc, eq } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import { clients, paymentGateways, shippingSettings, users, whatsappInstances } from '../../db/schema.ts';
+import { notFound } from '../../errors.ts';
+
+export async function findUserView(db: Executor, userId: number) {
+  const [row] = await db
+    .select({ user: users, client: clients })
+    .from(users)
+    .innerJoin(clients, eq(clients.id, users.clientId))
+    .where(eq(users.id, userId))
+    .limit(1);
+  if (!row) throw notFound('Usuário não encontrado');
+  const { user, client } = row;
+  return {
+    id: user.id,
+    name: user.name,
+    email: user.email,
+    active: user.active,
+    profilePhotoWhatsapp: user.profilePhotoWhatsapp,
+    userType: { id: user.userTypeId, name: USER_TYPES[user.userTypeId as UserTypeId] ?? '' },
+    client: {
+      id: client.id,
+      name: client.name,
+      clientType: { id: client.clientTypeId, name: CLIENT_TYPES[client.clientTypeId as ClientTypeId] ?? '' },
+    },
+  };
+}
+
+export async function findSettingsChecklist(db: Executor, clientId: number) {
+  const [row] = await db
+    .select({
+      saleCommand: clients.saleCommand,
+      stockManagement: clients.stockManagement,
+      checkIsOpen: clients.checkIsOpen,
+    })
+    .from(clients)
+    .where(eq(clients.id, clientId));
+  if (!row) throw notFound();
+  return row;
+}
+
+export async function findShippingSettings(db: Executor, clientId: number) {
+  return db
+    .select()
+    .from(shippingSettings)
+    .where(eq(shippingSettings.clientId, clientId))
+    .orderBy(asc(shippingSettings.id));
+}
+
+export async function findWhatsappInstance(db: Executor, clientId: number) {
+  const [row] = await db.select().from(whatsappInstances).where(eq(whatsappInstances.clientId, clientId));
+  return row ?? null;
+}
+
+export async function findPaymentGateway(db: Executor, clientId: number) {
+  const [row] = await db.select().from(paymentGateways).where(eq(paymentGateways.clientId, clientId));
+  return row ?? null;
+}
+
+/** What login and revalidation return (DESIGN.md), token aside. */
+export async function loadSessionPayload(db: Executor, userId: number) {
+  const user = await findUserView(db, userId);
+  const clientId = user.client.id;
+  const [whatsappInstance, shipping, paymentGateway, settingsChecklist] = await Promise.all([
+    findWhatsappInstance(db, clientId),
+    findShippingSettings(db, clientId),
+    findPaymentGateway(db, clientId),
+    findSettingsChecklist(db, clientId),
+  ]);
+  return { user, whatsappInstance, shippingSettings: shipping[0] ?? null, paymentGateway, settingsChecklist };
+}

@@ -1,0 +1,14 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AppContext } from '../context.ts';
+import { accountRoutes } from './account/routes.ts';
+import { authRoutes } from './auth/routes.ts';
+import { healthRoutes } from './health/routes.ts';
+import { notificationRoutes } from './notification/routes.ts';
+
+/** The API module list: a new domain adds one line here. */
+export const MODULES: ((ctx: AppContext) => FastifyPluginAsyncZod)[] = [
+  healthRoutes,
+  authRoutes,
+  accountRoutes,
+  notificationRoutes,
+];

@@ -1,0 +1,112 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { ALL } from '@balcao/core/routes';
+import type { UserTypeId } from '@balcao/core/userTypes';
+import { and, eq, gt } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Db } from '../db/client.ts';
+import { clients, sessions, users } from '../db/schema.ts';
+import { forbidden, notFound, unauthorized } from '../errors.ts';
+
+export type SessionUser = {
+  sessionId: number;
+  userId: number;
+  clientId: number;
+  userTypeId: UserTypeId;
+};
+
+/** Who may call a route: 'public' (no session) or the user types allowed. Default: any logged user. */
+export type Access = 'public' | readonly UserTypeId[];
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+  interface FastifyRequest {
+    session: SessionUser | null;
+  }
+}
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+export function newToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+export async function createSession(db: Db, userId: number, ttlMs: number): Promise<string> {
+  const token = newToken();
+  await db
+    .insert(sessions)
+    .values({ tokenHash: hashToken(token), userId, expiresAt: new Date(Date.now() + ttlMs) });
+  return token;
+}
+
+/** The live session of a token: not expired, user active. Null otherwise. */
+export async function findSession(db: Db, token: string): Promise<SessionUser | null> {
+  const [row] = await db
+    .select({
+      sessionId: sessions.id,
+      userId: users.id,
+      clientId: users.clientId,
+      userTypeId: users.userTypeId,
+    })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .innerJoin(clients, eq(clients.id, users.clientId))
+    .where(
+      and(
+        eq(sessions.tokenHash, hashToken(token)),
+        gt(sessions.expiresAt, new Date()),
+        eq(users.active, true),
+      ),
+    )
+    .limit(1);
+  return row ? { ...row, userTypeId: row.userTypeId as UserTypeId } : null;
+}
+
+export function bearerToken(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (!header) return null;
+  const m = /^Bearer\s+(\S+)$/i.exec(header);
+  return m ? m[1] : null;
+}
+
+/** The caller's session; routes behind the auth hook always have one. */
+export function sessionOf(request: FastifyRequest): SessionUser {
+  if (!request.session) throw unauthorized();
+  return request.session;
+}
+
+/** Tenancy (PRODUCT.md): a clientId that is not the caller's own is answered 404. */
+export function assertOwnClient(request: FastifyRequest, clientId: number): SessionUser {
+  const session = sessionOf(request);
+  if (session.clientId !== clientId) throw notFound();
+  return session;
+}
+
+/** Narrower write roles inside a route (ROUTES.md). */
+export function assertCan(request: FastifyRequest, allowed: readonly UserTypeId[]): SessionUser {
+  const session = sessionOf(request);
+  if (!allowed.includes(session.userTypeId)) throw forbidden();
+  return session;
+}
+
+/** Every route needs a Bearer session unless its config says access: 'public'. */
+export function registerAuth(app: FastifyInstance, db: Db): void {
+  app.decorateRequest('session', null);
+  app.addHook('onRequest', async (request) => {
+    // Only the API is guarded: the web app's files are public.
+    if (!request.url.startsWith('/v1/')) return;
+    const access = request.routeOptions.config?.access ?? ALL;
+    if (access === 'public') return;
+    // Unknown routes fall through to the not-found handler.
+    if (!request.routeOptions.url) return;
+    const token = bearerToken(request);
+    if (!token) throw unauthorized('Autenticação necessária');
+    const session = await findSession(db, token);
+    if (!session) throw unauthorized();
+    if (!access.includes(session.userTypeId)) throw forbidden();
+    request.session = session;
+  });
+}

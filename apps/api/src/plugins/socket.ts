@@ -1,0 +1,66 @@
+import type { FastifyInstance } from 'fastify';
+import { Server } from 'socket.io';
+import type { Config } from '../config.ts';
+import type { Notification } from '../context.ts';
+import type { Db } from '../db/client.ts';
+import { findSession } from './auth.ts';
+
+export const channelOf = (clientId: number) => `notifications_${clientId}`;
+
+type Ack = (answer: { ok: boolean; message?: string }) => void;
+
+/**
+ * socket.io on the API's port. A socket needs the API key (query `key`) and a valid token
+ * (`auth.token` or query `token`); it may join only its own client's channel.
+ */
+export function attachSocket(app: FastifyInstance, db: Db, config: Config): Server {
+  const io = new Server(app.server, { path: '/socket.io', serveClient: false, connectTimeout: 20_000 });
+
+  io.use(async (socket, next) => {
+    const { key, token: queryToken } = socket.handshake.query;
+    if (key !== config.apiKey) return next(new Error('Chave de API inválida'));
+    const token = (socket.handshake.auth?.token as string | undefined) ?? (queryToken as string | undefined);
+    const session = token ? await findSession(db, token).catch(() => null) : null;
+    if (!session) return next(new Error('Sessão inválida'));
+    socket.data.clientId = session.clientId;
+    socket.data.token = token;
+    next();
+  });
+
+  io.on('connection', (socket) => {
+    const channelName = (payload: unknown) =>
+      typeof payload === 'string' ? payload : (payload as { channel?: string } | null)?.channel;
+
+    socket.on('joinChannel', async (payload: unknown, ack?: Ack) => {
+      const channel = channelName(payload);
+      // The token is checked again at join: a revoked session cannot subscribe.
+      const session = await findSession(db, socket.data.token).catch(() => null);
+      if (!session || channel !== channelOf(session.clientId)) {
+        ack?.({ ok: false, message: 'Canal não permitido' });
+        return;
+      }
+      await socket.join(channel);
+      ack?.({ ok: true });
+    });
+
+    socket.on('leaveChannel', async (payload: unknown, ack?: Ack) => {
+      const channel = channelName(payload);
+      if (channel) await socket.leave(channel);
+      ack?.({ ok: true });
+    });
+  });
+
+  app.addHook('onClose', async () => {
+    await io.close();
+  });
+  return io;
+}
+
+/** Sends a notification to every socket of a client (spec 7: newChannelMessage with JSON text). */
+export function notifyWith(io: Server | null) {
+  return (clientId: number, notification: Notification) => {
+    if (!io) return;
+    const payload = { message: JSON.stringify({ alertColor: 'info', ...notification }) };
+    io.to(channelOf(clientId)).emit('newChannelMessage', payload);
+  };
+}

@@ -1,0 +1,112 @@
+import { readFileSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { sql } from 'drizzle-orm';
+import { inject } from 'vitest';
+import { type App, buildApp } from '../src/app.ts';
+import { type Config, testConfig } from '../src/config.ts';
+import { type Database, fromPglite, fromPostgres, migrateDatabase } from '../src/db/client.ts';
+import { users } from '../src/db/schema.ts';
+import { insertClient } from '../src/modules/account/service.ts';
+import { hashPassword } from '../src/modules/auth/password.ts';
+
+/** A fresh database for one test file: PGlite from the migrated template, or a new schema on PostgreSQL. */
+export async function openTestDatabase(): Promise<Database> {
+  const url = process.env.DATABASE_URL;
+  if (url) {
+    const schemaName = `t_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+    const admin = fromPostgres(url, 1);
+    await admin.db.execute(sql.raw(`CREATE SCHEMA ${schemaName}`));
+    await admin.close();
+    const sep = url.includes('?') ? '&' : '?';
+    const database = fromPostgres(`${url}${sep}options=-c%20search_path%3D${schemaName},public`);
+    await migrateDatabase(database);
+    const close = database.close;
+    return {
+      ...database,
+      close: async () => {
+        await close();
+        const cleanup = fromPostgres(url, 1);
+        await cleanup.db.execute(sql.raw(`DROP SCHEMA ${schemaName} CASCADE`));
+        await cleanup.close();
+      },
+    };
+  }
+  const tar = readFileSync(inject('pgliteTemplate'));
+  const client = await PGlite.create({ loadDataDir: new Blob([tar]), extensions: { pg_trgm } });
+  return fromPglite(client);
+}
+
+export type TestApp = { app: App; database: Database; close: () => Promise<void> };
+
+export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+  const database = await openTestDatabase();
+  const app = await buildApp({ db: database.db, config: testConfig(overrides) });
+  await app.ready();
+  return {
+    app,
+    database,
+    close: async () => {
+      await app.close();
+      await database.close();
+    },
+  };
+}
+
+let seq = 0;
+const uniq = () => `${process.pid}${Date.now() % 1_000_000}${++seq}`;
+
+/** A valid CNPJ built from any 12 digits. */
+export function makeCnpj(base12: string): string {
+  const digits = base12.padStart(12, '0').slice(-12);
+  const calc = (s: string, weights: number[]) => {
+    const sum = weights.reduce((acc, w, i) => acc + Number(s[i]) * w, 0);
+    const r = sum % 11;
+    return r < 2 ? 0 : 11 - r;
+  };
+  const d1 = calc(digits, [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2]);
+  const d2 = calc(digits + d1, [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2]);
+  return `${digits}${d1}${d2}`;
+}
+
+export const TEST_PASSWORD = 'senha-de-teste';
+let passwordHash: Promise<string> | undefined;
+
+/** Factory: a client with one user per given type; returns their tokens after logging in. */
+export async function createClientWithUsers(
+  t: TestApp,
+  userTypeIds: number[] = [1],
+  overrides: { clientTypeId?: number; active?: boolean } = {},
+) {
+  passwordHash ??= hashPassword(TEST_PASSWORD);
+  const hash = await passwordHash;
+  const client = await insertClient(t.database.db, {
+    name: `Loja ${uniq()}`,
+    document: makeCnpj(uniq()),
+    clientTypeId: overrides.clientTypeId ?? 1,
+    phone: '5511987654321',
+  });
+  const created = [];
+  for (const userTypeId of userTypeIds) {
+    const email = `u${uniq()}@teste.com.br`;
+    const [user] = await t.database.db
+      .insert(users)
+      .values({ clientId: client.id, name: `Usuário ${userTypeId}`, email, passwordHash: hash, userTypeId })
+      .returning();
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v1/login',
+      payload: { email, password: TEST_PASSWORD },
+    });
+    if (res.statusCode !== 200) throw new Error(`login failed in factory: ${res.body}`);
+    created.push({ user, email, token: res.json().token as string });
+  }
+  return {
+    client,
+    users: created,
+    token: created[0].token,
+    auth: { authorization: `Bearer ${created[0].token}` },
+  };
+}
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });

@@ -1,0 +1,451 @@
+import type { ChecklistFlag, SettingsChecklist, UserTypeId } from './userTypes.ts';
+
+/**
+ * The one route table (docs: ROUTES.md). The web router, menu, bottom bar, FAB,
+ * page titles and route guards read it; the API reads the same permission sets.
+ */
+export const ALL: readonly UserTypeId[] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
+export const STAFF: readonly UserTypeId[] = [1, 2, 3, 4, 5, 6, 7, 8, 9];
+export const BACKOFFICE: readonly UserTypeId[] = [1, 2, 3, 4, 6, 7, 8, 9];
+export const PDV: readonly UserTypeId[] = [1, 2, 3, 4, 5, 7, 8, 9];
+export const NOT_MKT: readonly UserTypeId[] = [1, 2, 3, 4, 5, 6, 7, 8];
+export const SHIPPING: readonly UserTypeId[] = [1, 2, 3, 4, 6, 7, 8];
+
+/** Narrower write roles (ROUTES.md: "Seeing a page is not the same as changing what it shows"). */
+export const WRITE = {
+  catalog: [1, 2, 6],
+  stock: [1, 2, 6],
+  customers: [1, 2, 3, 4, 7, 8, 9],
+  coupons: [1, 2, 9],
+  campaigns: [1, 2, 9],
+  users: [1, 2],
+  settings: [1, 2],
+  billing: [1],
+  sales: PDV,
+  delivery: [1, 2, 8],
+} as const satisfies Record<string, readonly UserTypeId[]>;
+
+export const MENU_GROUPS = [
+  'Clientes',
+  'Campanhas',
+  'Produtos',
+  'Vendas',
+  'Orçamentos',
+  'Estoque',
+  'Cupons',
+  'Frete',
+  'Usuários',
+  'Configurações',
+] as const;
+export type MenuGroup = (typeof MENU_GROUPS)[number];
+
+export type AppRoute = {
+  /** Stable key, also used by the web to pick the page component. */
+  name: string;
+  link: string;
+  title: string;
+  /** 'public' routes need no session. */
+  allowed: 'public' | readonly UserTypeId[];
+  match: 'equal' | 'prefix';
+  isPublic: boolean;
+  menuGroup?: MenuGroup;
+  /** Menu label when it differs from the title. */
+  menuLabel?: string;
+  flag?: ChecklistFlag;
+  /** Floating add button target on this (list) page. */
+  fab?: string;
+  /** Optional base URL of the area's host (DESIGN.md: per-area hosts are a deployment detail). */
+  baseUrl?: string;
+};
+
+type RouteInit = Omit<AppRoute, 'match' | 'isPublic'> & { match?: 'equal' | 'prefix' };
+
+const r = (init: RouteInit): AppRoute => ({
+  match: 'equal',
+  ...init,
+  isPublic: init.allowed === 'public',
+});
+
+/** A list + /new + /edit (prefix) triple of a back-office resource. */
+function crud(
+  name: string,
+  base: string,
+  title: string,
+  newTitle: string,
+  editTitle: string,
+  allowed: readonly UserTypeId[],
+  menuGroup: MenuGroup,
+): AppRoute[] {
+  return [
+    r({ name, link: base, title, allowed, menuGroup, fab: `${base}/new` }),
+    r({ name: `${name}-new`, link: `${base}/new`, title: newTitle, allowed }),
+    r({ name: `${name}-edit`, link: `${base}/edit`, title: editTitle, allowed, match: 'prefix' }),
+  ];
+}
+
+export const ROUTES: readonly AppRoute[] = [
+  r({ name: 'login', link: '/login', title: 'Login', allowed: 'public' }),
+  r({ name: 'logout', link: '/logout', title: 'Saindo', allowed: 'public' }),
+  r({ name: 'create-account', link: '/criar-conta', title: 'Criar conta', allowed: 'public' }),
+  r({ name: 'not-have-permission', link: '/not-have-permission', title: 'Sem permissão', allowed: 'public' }),
+  r({ name: 'not-found', link: '/404', title: 'Página não encontrada', allowed: 'public' }),
+  r({ name: 'hello', link: '/hello', title: 'Hello', allowed: 'public' }),
+  r({ name: 'home', link: '/dashboard', title: 'Início', allowed: ALL }),
+  r({
+    name: 'driver-available',
+    link: '/dashboard/driver/available',
+    title: 'Entregas disponíveis',
+    allowed: [10],
+  }),
+  r({
+    name: 'driver-awaiting-collection',
+    link: '/dashboard/driver/awaiting-collection',
+    title: 'Aguardando coleta',
+    allowed: [10, 11],
+  }),
+  r({
+    name: 'driver-in-transit',
+    link: '/dashboard/driver/in-transit',
+    title: 'Em trânsito',
+    allowed: [10, 11],
+  }),
+  r({ name: 'driver-delivered', link: '/dashboard/driver/delivered', title: 'Entregues', allowed: [10, 11] }),
+  ...crud(
+    'customer',
+    '/dashboard/customer',
+    'Clientes',
+    'Novo cliente',
+    'Editar cliente',
+    BACKOFFICE,
+    'Clientes',
+  ),
+  ...crud(
+    'campaign',
+    '/dashboard/campaign',
+    'Campanhas',
+    'Nova campanha',
+    'Editar campanha',
+    BACKOFFICE,
+    'Campanhas',
+  ),
+  ...crud(
+    'campaign-category',
+    '/dashboard/campaign-category',
+    'Categorias de campanha',
+    'Nova categoria de campanha',
+    'Editar categoria de campanha',
+    BACKOFFICE,
+    'Campanhas',
+  ),
+  ...crud(
+    'product',
+    '/dashboard/product',
+    'Produtos',
+    'Novo produto',
+    'Editar produto',
+    BACKOFFICE,
+    'Produtos',
+  ),
+  ...crud(
+    'product-category',
+    '/dashboard/product-category',
+    'Categorias',
+    'Nova categoria',
+    'Editar categoria',
+    BACKOFFICE,
+    'Produtos',
+  ),
+  ...crud(
+    'product-brand',
+    '/dashboard/product-brand',
+    'Marcas',
+    'Nova marca',
+    'Editar marca',
+    BACKOFFICE,
+    'Produtos',
+  ),
+  r({
+    name: 'sale',
+    link: '/dashboard/sale',
+    title: 'Vendas',
+    allowed: STAFF,
+    menuGroup: 'Vendas',
+    fab: '/dashboard/sale/pdv',
+  }),
+  r({ name: 'sale-pdv', link: '/dashboard/sale/pdv', title: 'PDV', allowed: PDV, menuGroup: 'Vendas' }),
+  r({
+    name: 'sale-waiter-pdv',
+    link: '/dashboard/sale/waiter-pdv',
+    title: 'PDV Garçom',
+    allowed: PDV,
+    menuGroup: 'Vendas',
+  }),
+  r({
+    name: 'sale-pdv-close',
+    link: '/dashboard/sale/pdv/close',
+    title: 'Fechar caixa',
+    allowed: PDV,
+    menuGroup: 'Vendas',
+  }),
+  r({
+    name: 'sale-detail',
+    link: '/dashboard/sale/detail',
+    title: 'Detalhe da venda',
+    allowed: STAFF,
+    match: 'prefix',
+  }),
+  r({
+    name: 'sale-create-simple',
+    link: '/dashboard/sale/create-simple',
+    title: 'Venda simples',
+    allowed: PDV,
+    match: 'prefix',
+    menuGroup: 'Vendas',
+  }),
+  r({
+    name: 'sale-delivery',
+    link: '/dashboard/sale/delivery',
+    title: 'Delivery',
+    allowed: NOT_MKT,
+    menuGroup: 'Vendas',
+  }),
+  r({
+    name: 'sale-command',
+    link: '/dashboard/sale/command',
+    title: 'Comandas',
+    allowed: NOT_MKT,
+    menuGroup: 'Vendas',
+    flag: 'saleCommand',
+    fab: '/dashboard/sale/command/new',
+  }),
+  r({
+    name: 'sale-command-new',
+    link: '/dashboard/sale/command/new',
+    title: 'Comanda',
+    allowed: NOT_MKT,
+    flag: 'saleCommand',
+  }),
+  r({
+    name: 'sale-command-edit',
+    link: '/dashboard/sale/command/edit',
+    title: 'Comanda',
+    allowed: NOT_MKT,
+    flag: 'saleCommand',
+    match: 'prefix',
+  }),
+  r({
+    name: 'bank-simulator',
+    link: '/dashboard/bank/simulator',
+    title: 'Simulador de taxas',
+    allowed: NOT_MKT,
+    menuGroup: 'Vendas',
+  }),
+  r({
+    name: 'budget',
+    link: '/dashboard/budget',
+    title: 'Orçamentos',
+    allowed: STAFF,
+    menuGroup: 'Orçamentos',
+    fab: '/dashboard/budget/pdv',
+  }),
+  r({
+    name: 'budget-pdv',
+    link: '/dashboard/budget/pdv',
+    title: 'Novo orçamento',
+    allowed: STAFF,
+    menuGroup: 'Orçamentos',
+  }),
+  r({
+    name: 'budget-detail',
+    link: '/dashboard/budget/detail',
+    title: 'Orçamento',
+    allowed: STAFF,
+    match: 'prefix',
+  }),
+  r({
+    name: 'stock-entry',
+    link: '/dashboard/stock-movement/entry',
+    title: 'Entrada de estoque',
+    allowed: BACKOFFICE,
+    menuGroup: 'Estoque',
+    flag: 'stockManagement',
+  }),
+  r({
+    name: 'stock-exit',
+    link: '/dashboard/stock-movement/exit',
+    title: 'Saída de estoque',
+    allowed: BACKOFFICE,
+    menuGroup: 'Estoque',
+    flag: 'stockManagement',
+  }),
+  r({
+    name: 'stock-fractionate',
+    link: '/dashboard/stock-movement/fractionate',
+    title: 'Fracionar',
+    allowed: BACKOFFICE,
+    menuGroup: 'Estoque',
+    flag: 'stockManagement',
+  }),
+  r({
+    name: 'coupon',
+    link: '/dashboard/coupon',
+    title: 'Cupons',
+    allowed: STAFF,
+    menuGroup: 'Cupons',
+    fab: '/dashboard/coupon/new',
+  }),
+  r({ name: 'coupon-new', link: '/dashboard/coupon/new', title: 'Novo cupom', allowed: STAFF }),
+  r({
+    name: 'coupon-edit',
+    link: '/dashboard/coupon/edit',
+    title: 'Editar cupom',
+    allowed: STAFF,
+    match: 'prefix',
+  }),
+  r({
+    name: 'freight-melhor-envio',
+    link: '/dashboard/freight/melhor-envio',
+    title: 'Frete Melhor Envio',
+    allowed: PDV,
+    menuGroup: 'Frete',
+  }),
+  r({
+    name: 'freight-rodonaves',
+    link: '/dashboard/freight/rodonaves',
+    title: 'Frete Rodonaves',
+    allowed: PDV,
+    menuGroup: 'Frete',
+  }),
+  ...crud('user', '/dashboard/user', 'Usuários', 'Novo usuário', 'Editar usuário', BACKOFFICE, 'Usuários'),
+  r({
+    name: 'settings-printer',
+    link: '/dashboard/settings/printer',
+    title: 'Impressora',
+    allowed: BACKOFFICE,
+    menuGroup: 'Configurações',
+  }),
+  r({
+    name: 'settings-working-hour',
+    link: '/dashboard/settings/working-hour',
+    title: 'Horário de funcionamento',
+    allowed: BACKOFFICE,
+    menuGroup: 'Configurações',
+    flag: 'checkIsOpen',
+  }),
+  r({
+    name: 'settings-shipping',
+    link: '/dashboard/settings/shipping-settings',
+    title: 'Configurações de entrega',
+    allowed: SHIPPING,
+    menuGroup: 'Configurações',
+    fab: '/dashboard/settings/shipping-settings/crud',
+  }),
+  r({
+    name: 'settings-shipping-crud',
+    link: '/dashboard/settings/shipping-settings/crud',
+    title: 'Regra de entrega',
+    allowed: SHIPPING,
+  }),
+  r({
+    name: 'settings-melhor-envio',
+    link: '/dashboard/settings/melhor-envio/settings',
+    title: 'Melhor Envio',
+    allowed: SHIPPING,
+    menuGroup: 'Configurações',
+  }),
+  r({
+    name: 'settings-whatsapp',
+    link: '/dashboard/settings/whatsapp',
+    title: 'WhatsApp',
+    allowed: BACKOFFICE,
+    menuGroup: 'Configurações',
+  }),
+  r({
+    name: 'settings-system-client',
+    link: '/dashboard/settings/system-client',
+    title: 'Dados da empresa',
+    allowed: BACKOFFICE,
+    menuGroup: 'Configurações',
+  }),
+  r({
+    name: 'settings-billing',
+    link: '/dashboard/settings/billing',
+    title: 'Assinatura',
+    allowed: BACKOFFICE,
+    menuGroup: 'Configurações',
+  }),
+  r({
+    name: 'settings-system',
+    link: '/dashboard/settings/system',
+    title: 'Sistema',
+    allowed: BACKOFFICE,
+    menuGroup: 'Configurações',
+  }),
+];
+
+export const PRODUCT_NAME = 'Balcão';
+
+export function pageTitle(title: string): string {
+  return `${title} | ${PRODUCT_NAME}`;
+}
+
+/** The route a pathname belongs to: an exact match first, then the longest prefix match. */
+export function findRoute(pathname: string): AppRoute | undefined {
+  const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+  const exact = ROUTES.find((route) => route.link === path);
+  if (exact) return exact;
+  let best: AppRoute | undefined;
+  for (const route of ROUTES) {
+    if (route.match !== 'prefix') continue;
+    if (path === route.link || path.startsWith(`${route.link}/`)) {
+      if (!best || route.link.length > best.link.length) best = route;
+    }
+  }
+  return best;
+}
+
+export function isAllowed(route: AppRoute, userTypeId: number | undefined): boolean {
+  if (route.allowed === 'public') return true;
+  return userTypeId !== undefined && (route.allowed as readonly number[]).includes(userTypeId);
+}
+
+/** A route whose feature flag is off is hidden from the menu and closed like a missing permission. */
+export function isEnabled(
+  route: AppRoute,
+  checklist: Partial<SettingsChecklist> | null | undefined,
+): boolean {
+  return !route.flag || Boolean(checklist?.[route.flag]);
+}
+
+export function canOpen(
+  route: AppRoute,
+  userTypeId: number | undefined,
+  checklist: Partial<SettingsChecklist> | null | undefined,
+): boolean {
+  return isAllowed(route, userTypeId) && isEnabled(route, checklist);
+}
+
+export type MenuEntry = { group: MenuGroup; items: AppRoute[] };
+
+/** Side-menu groups for a user type and the client's flags, in the spec's group order. */
+export function menuFor(
+  userTypeId: number,
+  checklist: Partial<SettingsChecklist> | null | undefined,
+): MenuEntry[] {
+  return MENU_GROUPS.map((group) => ({
+    group,
+    items: ROUTES.filter((route) => route.menuGroup === group && canOpen(route, userTypeId, checklist)),
+  })).filter((entry) => entry.items.length > 0);
+}
+
+/** The first page a user type lands on: drivers go straight to their first driver page. */
+export function homeFor(userTypeId: number): string {
+  if (userTypeId === 10) return '/dashboard/driver/available';
+  if (userTypeId === 11) return '/dashboard/driver/awaiting-collection';
+  return '/dashboard';
+}
+
+/** The bottom bar's PDV item is hidden for the types the PDV is closed to. */
+export function showsPdvInBottomBar(userTypeId: number): boolean {
+  return (PDV as readonly number[]).includes(userTypeId);
+}

@@ -1,0 +1,17 @@
+import { z } from 'zod';
+
+export const REQUIRED = 'O campo é obrigatório';
+
+/**
+ * zod speaks Portuguese: a missing field says the spec's generic "O campo é obrigatório",
+ * anything else falls back to zod's pt locale. Every schema imports z from here.
+ */
+z.config({
+  ...z.locales.pt(),
+  customError: (issue) =>
+    issue.code === 'invalid_type' && (issue.input === undefined || issue.input === null)
+      ? REQUIRED
+      : undefined,
+});
+
+export { z };
