@@ -5,29 +5,46 @@ import { sql } from 'drizzle-orm';
 import { inject } from 'vitest';
 import { type App, buildApp } from '../src/app.ts';
 import { type Config, testConfig } from '../src/config.ts';
-import { type Database, fromPglite, fromPostgres, migrateDatabase } from '../src/db/client.ts';
+import { type Database, fromPglite, fromPostgres } from '../src/db/client.ts';
 import { users } from '../src/db/schema.ts';
 import { insertClient } from '../src/modules/account/service.ts';
 import { hashPassword } from '../src/modules/auth/password.ts';
+import { databaseUrlFor } from './pgUrl.ts';
 
-/** A fresh database for one test file: PGlite from the migrated template, or a new schema on PostgreSQL. */
+/** CREATE DATABASE ... TEMPLATE fails (55006, object in use) while another copy of it runs: retry. */
+async function createDatabaseFromTemplate(admin: Database, name: string, template: string) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await admin.db.execute(sql.raw(`CREATE DATABASE ${name} TEMPLATE ${template}`));
+      return;
+    } catch (error) {
+      const e = error as { code?: string; cause?: { code?: string } };
+      const inUse = e.code === '55006' || e.cause?.code === '55006';
+      if (!inUse || attempt >= 20) throw error;
+      await new Promise((done) => setTimeout(done, 100 * attempt));
+    }
+  }
+}
+
+/** A fresh database for one test file: PGlite from the migrated template, or a new database on PostgreSQL. */
 export async function openTestDatabase(): Promise<Database> {
   const url = process.env.DATABASE_URL;
   if (url) {
-    const schemaName = `t_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+    const name = `balcao_t_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
     const admin = fromPostgres(url, 1);
-    await admin.db.execute(sql.raw(`CREATE SCHEMA ${schemaName}`));
-    await admin.close();
-    const sep = url.includes('?') ? '&' : '?';
-    const database = fromPostgres(`${url}${sep}options=-c%20search_path%3D${schemaName},public`);
-    await migrateDatabase(database);
+    try {
+      await createDatabaseFromTemplate(admin, name, inject('pgTemplate'));
+    } finally {
+      await admin.close();
+    }
+    const database = fromPostgres(databaseUrlFor(url, name));
     const close = database.close;
     return {
       ...database,
       close: async () => {
         await close();
         const cleanup = fromPostgres(url, 1);
-        await cleanup.db.execute(sql.raw(`DROP SCHEMA ${schemaName} CASCADE`));
+        await cleanup.db.execute(sql.raw(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
         await cleanup.close();
       },
     };
