@@ -1,0 +1,523 @@
+import { barcodeSchema } from './barcode.ts';
+import { booleanFilter, listQuerySchema } from './list.ts';
+import { REQUIRED, z } from './zod.ts';
+
+/**
+ * The catalog (issue 4): categories, brands, products, the variants grid (productGrid,
+ * productGridColor, productGridSize) and add-on groups (productAdditional).
+ * Money is integer cents; quantities (stock, kg) allow 3 decimals.
+ */
+
+// ---------------------------------------------------------------- enums
+
+export const PRODUCT_TYPES = ['simple', 'variants', 'service', 'weighed'] as const;
+export type ProductType = (typeof PRODUCT_TYPES)[number];
+export const PRODUCT_TYPE_LABELS: Record<ProductType, string> = {
+  simple: 'Simples',
+  variants: 'Com variações (grade)',
+  service: 'Serviço',
+  weighed: 'Pesável (kg)',
+};
+
+export const PRODUCT_UNITS = [
+  'un',
+  'kg',
+  'g',
+  'l',
+  'ml',
+  'm',
+  'm2',
+  'cx',
+  'pct',
+  'fd',
+  'dz',
+  'par',
+  'kit',
+] as const;
+export type ProductUnit = (typeof PRODUCT_UNITS)[number];
+export const PRODUCT_UNIT_LABELS: Record<ProductUnit, string> = {
+  un: 'un - Unidade',
+  kg: 'kg - Quilograma',
+  g: 'g - Grama',
+  l: 'l - Litro',
+  ml: 'ml - Mililitro',
+  m: 'm - Metro',
+  m2: 'm² - Metro quadrado',
+  cx: 'cx - Caixa',
+  pct: 'pct - Pacote',
+  fd: 'fd - Fardo',
+  dz: 'dz - Dúzia',
+  par: 'par - Par',
+  kit: 'kit - Kit',
+};
+
+// ---------------------------------------------------------------- field helpers
+
+/** Largest integer-cents value the database column holds (R$ 21.474.836,47). */
+export const MAX_CENTS = 2_147_483_647;
+export const MAX_QUANTITY = 99_999_999_999;
+
+function decimals(value: number): number {
+  if (!Number.isFinite(value)) return 0;
+  const text = String(value);
+  if (text.includes('e-')) return Number(text.split('e-')[1]);
+  const dot = text.indexOf('.');
+  return dot < 0 ? 0 : text.length - dot - 1;
+}
+
+const centsField = (label: string) =>
+  z
+    .number({ message: `${label}: informe um valor` })
+    .int(`${label}: use centavos inteiros`)
+    .min(0, `${label} não pode ser negativo`)
+    .max(MAX_CENTS, `${label} muito alto`);
+
+/** A quantity with at most `places` decimals (3 for stock and kg, 2 for cm). */
+const quantityField = (label: string, places = 3) =>
+  z
+    .number({ message: `${label}: informe um número` })
+    .min(0, `${label} não pode ser negativo`)
+    .max(MAX_QUANTITY, `${label} muito alto`)
+    .refine((v) => decimals(v) <= places, `${label}: use no máximo ${places} casas decimais`);
+
+const optionalQuantity = (label: string, places = 3) => quantityField(label, places).nullish().default(null);
+
+const optionalText = (max: number, message: string) =>
+  z
+    .string()
+    .trim()
+    .max(max, message)
+    .nullish()
+    .transform((v) => (v ? v : null));
+
+const idRef = z.number().int().positive().nullish().default(null);
+
+/** ISO timestamp the client read; a stale one makes the edit a 409. */
+export const updatedAtField = z.iso.datetime({ offset: true, message: 'Data de atualização inválida' });
+
+export const STALE_MESSAGE =
+  'Este registro foi alterado por outra pessoa. Recarregue a página para ver a versão atual.';
+
+// ---------------------------------------------------------------- categories and brands
+
+const catalogNameSchema = z.object({
+  name: z.string({ message: REQUIRED }).trim().min(1, REQUIRED).max(80, 'Use no máximo 80 caracteres'),
+  active: z.boolean().default(true),
+});
+
+export const productCategoryInputSchema = catalogNameSchema;
+export type ProductCategoryInput = z.input<typeof productCategoryInputSchema>;
+export const productCategoryUpdateSchema = catalogNameSchema.extend({ updatedAt: updatedAtField });
+
+export const productBrandInputSchema = catalogNameSchema;
+export type ProductBrandInput = z.input<typeof productBrandInputSchema>;
+export const productBrandUpdateSchema = catalogNameSchema.extend({ updatedAt: updatedAtField });
+
+export const catalogNameListQuerySchema = listQuerySchema.extend({ active: booleanFilter });
+export const CATALOG_NAME_SORTS = ['name', 'productCount', 'createdAt'] as const;
+
+export type ProductCategory = {
+  id: number;
+  name: string;
+  active: boolean;
+  productCount: number;
+  createdAt: string;
+  updatedAt: string;
+};
+export type ProductBrand = ProductCategory;
+
+export const categoryInUseMessage = (n: number) =>
+  `Não é possível excluir: ${n} ${n === 1 ? 'produto usa' : 'produtos usam'} esta categoria`;
+export const brandInUseMessage = (n: number) =>
+  `Não é possível excluir: ${n} ${n === 1 ? 'produto usa' : 'produtos usam'} esta marca`;
+export const CATEGORY_NAME_TAKEN = 'Já existe uma categoria com este nome';
+export const BRAND_NAME_TAKEN = 'Já existe uma marca com este nome';
+
+// ---------------------------------------------------------------- products
+
+export const SKU_TAKEN = 'Este SKU já está em uso em outro produto';
+export const BARCODE_TAKEN = 'Este código de barras já está em uso em outro produto';
+
+const skuField = optionalText(60, 'O SKU deve ter no máximo 60 caracteres').refine(
+  (v) => v === null || /^[\w.\-/ ]+$/u.test(v),
+  'O SKU aceita letras, números, espaço, ponto, hífen, barra e sublinhado',
+);
+
+const gridNamesField = (label: string) =>
+  z
+    .array(z.string().trim().min(1, `${label}: nome vazio`).max(40, `${label}: use no máximo 40 caracteres`))
+    .max(40, `${label}: no máximo 40`)
+    .default([])
+    .refine(
+      (names) => new Set(names.map((n) => n.toLocaleLowerCase('pt-BR'))).size === names.length,
+      `${label}: há nomes repetidos`,
+    );
+
+/** Colours and sizes of a product with variants; one variant per combination. */
+export const productGridInputSchema = z
+  .object({ colors: gridNamesField('Cores'), sizes: gridNamesField('Tamanhos') })
+  .refine((g) => g.colors.length + g.sizes.length > 0, {
+    message: 'Informe ao menos uma cor ou um tamanho',
+    path: ['colors'],
+  })
+  .refine((g) => Math.max(g.colors.length, 1) * Math.max(g.sizes.length, 1) <= 400, {
+    message: 'A grade pode ter no máximo 400 variações',
+    path: ['sizes'],
+  });
+export type ProductGridInput = z.input<typeof productGridInputSchema>;
+
+const productFields = {
+  name: z.string({ message: REQUIRED }).trim().min(1, REQUIRED).max(120, 'Use no máximo 120 caracteres'),
+  description: z.string().trim().max(5000, 'Use no máximo 5.000 caracteres').default(''),
+  sku: skuField,
+  barcode: barcodeSchema,
+  productType: z.enum(PRODUCT_TYPES, { message: 'Selecione o tipo do produto' }).default('simple'),
+  unit: z.enum(PRODUCT_UNITS, { message: 'Selecione a unidade' }).default('un'),
+  salePriceCents: centsField('Preço de venda'),
+  costPriceCents: centsField('Preço de custo').default(0),
+  categoryId: idRef,
+  brandId: idRef,
+  active: z.boolean().default(true),
+  stockControl: z.boolean().default(true),
+  minStock: quantityField('Estoque mínimo').default(0),
+  weightKg: optionalQuantity('Peso (kg)'),
+  heightCm: optionalQuantity('Altura (cm)', 2),
+  widthCm: optionalQuantity('Largura (cm)', 2),
+  lengthCm: optionalQuantity('Comprimento (cm)', 2),
+  additionalGroupIds: z
+    .array(z.number().int().positive())
+    .max(20, 'No máximo 20 grupos de adicionais')
+    .default([]),
+};
+
+type ProductShape = {
+  productType: ProductType;
+  unit: ProductUnit;
+  stockControl: boolean;
+};
+
+/** Rules that tie fields together (shared by create, update and the CSV import). */
+export function productRuleIssues(p: ProductShape): { path: string; message: string }[] {
+  const issues: { path: string; message: string }[] = [];
+  if (p.productType === 'weighed' && p.unit !== 'kg' && p.unit !== 'g')
+    issues.push({ path: 'unit', message: 'Produto pesável deve usar a unidade kg ou g' });
+  if (p.productType === 'service' && p.stockControl)
+    issues.push({ path: 'stockControl', message: 'Serviço não controla estoque' });
+  return issues;
+}
+
+function refineProduct(p: ProductShape, ctx: z.RefinementCtx) {
+  for (const issue of productRuleIssues(p)) ctx.addIssue({ code: 'custom', ...issue, path: [issue.path] });
+}
+
+/** Create: the record, plus initial stock and, for a product with variants, its grid. */
+export const productInputSchema = z
+  .object({
+    ...productFields,
+    stock: quantityField('Estoque').default(0),
+    grid: productGridInputSchema.optional(),
+  })
+  .superRefine(refineProduct);
+export type ProductInput = z.input<typeof productInputSchema>;
+export type ProductInputParsed = z.output<typeof productInputSchema>;
+
+/** Update: `stock` only changes when sent (a stale form never rewrites a level a sale changed). */
+export const productUpdateSchema = z
+  .object({ ...productFields, stock: quantityField('Estoque').optional(), updatedAt: updatedAtField })
+  .superRefine(refineProduct);
+export type ProductUpdate = z.input<typeof productUpdateSchema>;
+
+export const productListQuerySchema = listQuerySchema.extend({
+  categoryId: z.coerce.number().int().positive('Categoria inválida').optional(),
+  brandId: z.coerce.number().int().positive('Marca inválida').optional(),
+  productType: z.enum(PRODUCT_TYPES, { message: 'Tipo inválido' }).optional(),
+  active: booleanFilter,
+  lowStock: booleanFilter,
+});
+export type ProductListQuery = z.input<typeof productListQuerySchema>;
+export const PRODUCT_SORTS = ['name', 'sku', 'salePriceCents', 'stock', 'createdAt', 'updatedAt'] as const;
+
+/** One variant of the grid: its own SKU, barcode, price (null = the product's) and stock. */
+export const productVariantUpdateSchema = z.object({
+  sku: skuField,
+  barcode: barcodeSchema,
+  priceCents: centsField('Preço da variação').nullish().default(null),
+  stock: quantityField('Estoque').optional(),
+  active: z.boolean().default(true),
+  updatedAt: updatedAtField,
+});
+export type ProductVariantUpdate = z.input<typeof productVariantUpdateSchema>;
+
+export type Named = { id: number; name: string };
+
+export type ProductImage = {
+  id: number;
+  position: number;
+  url: string;
+  thumbUrl: string;
+  width: number;
+  height: number;
+};
+
+export type ProductGridColor = Named & { position: number };
+export type ProductGridSize = Named & { position: number };
+
+export type ProductVariant = {
+  id: number;
+  productId: number;
+  colorId: number | null;
+  sizeId: number | null;
+  color: string | null;
+  size: string | null;
+  /** "Azul / M" */
+  name: string;
+  sku: string | null;
+  barcode: string | null;
+  priceCents: number | null;
+  /** The price that applies: the override or the product's sale price. */
+  effectivePriceCents: number;
+  stock: number;
+  active: boolean;
+  updatedAt: string;
+};
+
+export type ProductListItem = {
+  id: number;
+  name: string;
+  sku: string | null;
+  barcode: string | null;
+  productType: ProductType;
+  unit: ProductUnit;
+  salePriceCents: number;
+  costPriceCents: number;
+  marginPercent: number | null;
+  category: Named | null;
+  brand: Named | null;
+  active: boolean;
+  stockControl: boolean;
+  stock: number;
+  minStock: number;
+  isLowStock: boolean;
+  variantCount: number;
+  coverThumbUrl: string | null;
+  createdAt: string;
+  updatedAt: string;
+};
+
+export type Product = ProductListItem & {
+  description: string;
+  weightKg: number | null;
+  heightCm: number | null;
+  widthCm: number | null;
+  lengthCm: number | null;
+  images: ProductImage[];
+  colors: ProductGridColor[];
+  sizes: ProductGridSize[];
+  variants: ProductVariant[];
+  additionalGroups: ProductAdditionalGroup[];
+};
+
+/** Barcode lookup answer for the PDV scanner: the product, and the variant when the code is a variant's. */
+export type BarcodeMatch = { product: Product; variant: ProductVariant | null };
+
+// ---------------------------------------------------------------- add-ons
+
+export const productAdditionalItemSchema = z.object({
+  id: z.number().int().positive().optional(),
+  name: z.string({ message: REQUIRED }).trim().min(1, REQUIRED).max(80, 'Use no máximo 80 caracteres'),
+  priceCents: centsField('Preço do adicional').default(0),
+  active: z.boolean().default(true),
+});
+
+const additionalGroupFields = {
+  name: z.string({ message: REQUIRED }).trim().min(1, REQUIRED).max(80, 'Use no máximo 80 caracteres'),
+  minQuantity: z
+    .number()
+    .int('Use um número inteiro')
+    .min(0, 'O mínimo não pode ser negativo')
+    .max(50)
+    .default(0),
+  maxQuantity: z
+    .number()
+    .int('Use um número inteiro')
+    .min(1, 'O máximo deve ser pelo menos 1')
+    .max(50, 'O máximo deve ser no máximo 50'),
+  active: z.boolean().default(true),
+  items: z
+    .array(productAdditionalItemSchema)
+    .min(1, 'Cadastre ao menos um item no grupo')
+    .max(100, 'No máximo 100 itens por grupo')
+    .refine(
+      (items) => new Set(items.map((i) => i.name.toLocaleLowerCase('pt-BR'))).size === items.length,
+      'Há itens com o mesmo nome',
+    ),
+};
+
+function refineGroup(g: { minQuantity: number; maxQuantity: number }, ctx: z.RefinementCtx) {
+  if (g.maxQuantity < g.minQuantity)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['maxQuantity'],
+      message: 'O máximo deve ser maior ou igual ao mínimo',
+    });
+}
+
+export const productAdditionalInputSchema = z.object(additionalGroupFields).superRefine(refineGroup);
+export type ProductAdditionalInput = z.input<typeof productAdditionalInputSchema>;
+export const productAdditionalUpdateSchema = z
+  .object({ ...additionalGroupFields, updatedAt: updatedAtField })
+  .superRefine(refineGroup);
+
+export type ProductAdditionalItem = {
+  id: number;
+  name: string;
+  priceCents: number;
+  active: boolean;
+  position: number;
+};
+export type ProductAdditionalGroup = {
+  id: number;
+  name: string;
+  minQuantity: number;
+  maxQuantity: number;
+  active: boolean;
+  items: ProductAdditionalItem[];
+  productCount: number;
+  updatedAt: string;
+};
+export const ADDITIONAL_NAME_TAKEN = 'Já existe um grupo de adicionais com este nome';
+
+// ---------------------------------------------------------------- pure rules
+
+/** Profit margin over the sale price, in percent with 2 decimals; null without a sale price. */
+export function marginPercent(salePriceCents: number, costPriceCents: number): number | null {
+  if (salePriceCents <= 0) return null;
+  return Math.round(((salePriceCents - costPriceCents) * 10000) / salePriceCents) / 100;
+}
+
+export function isLowStock(p: { stockControl: boolean; stock: number; minStock: number }): boolean {
+  return p.stockControl && p.minStock > 0 && p.stock <= p.minStock;
+}
+
+/** "Azul / M", "Azul", "M". */
+export function variantName(color: string | null, size: string | null): string {
+  return [color, size].filter(Boolean).join(' / ');
+}
+
+/** Every colour x size combination (either list may be empty). */
+export function gridCombinations(
+  colors: string[],
+  sizes: string[],
+): { color: string | null; size: string | null }[] {
+  const cs = colors.length ? colors : [null];
+  const ss = sizes.length ? sizes : [null];
+  return cs.flatMap((color) => ss.map((size) => ({ color, size })));
+}
+
+/** "AZUL-MARINHO" from "Azul marinho": the variant SKU suffix. */
+export function skuPart(name: string): string {
+  return name
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toUpperCase()
+    .replace(/[^A-Z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
+}
+
+/** Lower-case, accent-free text: the search key of a product (so "pao" finds "Pão"). */
+export function searchKey(text: string): string {
+  return text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+const qty = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 3 });
+
+/** "1,25 kg", "3 un". */
+export function formatQuantity(value: number, unit?: string): string {
+  return unit ? `${qty.format(value)} ${unit}` : qty.format(value);
+}
+
+// ---------------------------------------------------------------- CSV
+
+/**
+ * The import/export spreadsheet: one header per column, Portuguese, semicolon separated
+ * (Excel in pt-BR), decimal comma. Export writes every column; import needs `nome` and
+ * `preco_venda` and matches existing products by `sku`.
+ */
+export const PRODUCT_CSV_COLUMNS = [
+  'nome',
+  'sku',
+  'codigo_barras',
+  'tipo',
+  'unidade',
+  'preco_venda',
+  'preco_custo',
+  'categoria',
+  'marca',
+  'ativo',
+  'controla_estoque',
+  'estoque',
+  'estoque_minimo',
+  'peso_kg',
+  'altura_cm',
+  'largura_cm',
+  'comprimento_cm',
+  'descricao',
+] as const;
+export type ProductCsvColumn = (typeof PRODUCT_CSV_COLUMNS)[number];
+export const PRODUCT_CSV_REQUIRED: readonly ProductCsvColumn[] = ['nome', 'preco_venda'];
+
+/** Values of `tipo` in the spreadsheet. */
+export const PRODUCT_TYPE_CSV: Record<string, ProductType> = {
+  simples: 'simple',
+  simple: 'simple',
+  variacoes: 'variants',
+  variações: 'variants',
+  grade: 'variants',
+  variants: 'variants',
+  servico: 'service',
+  serviço: 'service',
+  service: 'service',
+  pesavel: 'weighed',
+  pesável: 'weighed',
+  weighed: 'weighed',
+};
+export const PRODUCT_TYPE_TO_CSV: Record<ProductType, string> = {
+  simple: 'simples',
+  variants: 'grade',
+  service: 'servico',
+  weighed: 'pesavel',
+};
+
+export type ImportLineError = { line: number; column: string | null; message: string };
+export type ImportPreviewRow = {
+  line: number;
+  action: 'create' | 'update';
+  name: string;
+  sku: string | null;
+  barcode: string | null;
+  salePriceCents: number;
+  category: string | null;
+  brand: string | null;
+};
+export type ImportResult = {
+  dryRun: boolean;
+  totalLines: number;
+  validLines: number;
+  invalidLines: number;
+  created: number;
+  updated: number;
+  skipped: number;
+  errors: ImportLineError[];
+  preview: ImportPreviewRow[];
+};
+export const productImportInputSchema = z.object({
+  csv: z.string({ message: 'Envie o conteúdo do arquivo CSV' }).min(1, 'O arquivo está vazio'),
+  dryRun: z.boolean().default(true),
+  skipInvalid: z.boolean().default(false),
+});
+export type ProductImportInput = z.input<typeof productImportInputSchema>;
