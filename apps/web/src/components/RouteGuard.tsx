@@ -1,0 +1,36 @@
+import { type AppRoute, canOpen, homeFor, pageTitle } from '@balcao/core/routes';
+import { Suspense, useEffect } from 'react';
+import { Navigate, useLocation } from 'react-router';
+import { useSession } from '../features/auth/session.tsx';
+import { UnderConstruction } from '../pages/UnderConstruction.tsx';
+import { PAGES } from '../pages.tsx';
+import { Loading } from './Loading.tsx';
+
+/** Title, session and permission checks of one route of the table, then its page. */
+export function RouteGuard({ route }: { route: AppRoute }) {
+  const session = useSession();
+  const location = useLocation();
+
+  useEffect(() => {
+    document.title = pageTitle(route.title);
+  }, [route.title]);
+
+  const Page = PAGES[route.name];
+  const page = (
+    <Suspense fallback={<Loading />}>{Page ? <Page /> : <UnderConstruction title={route.title} />}</Suspense>
+  );
+  if (route.isPublic) return page;
+
+  if (session.redirect === '/logout') return <Navigate to="/logout" replace />;
+  if (session.redirect === '/login') return <Navigate to="/login" replace />;
+  if (session.authLoading) return <Loading />;
+  if (!session.isLogged || !session.user)
+    return <Navigate to="/login" replace state={{ from: location.pathname }} />;
+
+  const userTypeId = session.user.userType.id;
+  if (route.name === 'home' && homeFor(userTypeId) !== '/dashboard')
+    return <Navigate to={homeFor(userTypeId)} replace />;
+  if (!canOpen(route, userTypeId, session.settingsChecklist))
+    return <Navigate to="/not-have-permission" replace />;
+  return page;
+}

@@ -1,0 +1,142 @@
+import type { LoginInput } from '@balcao/core/auth';
+import type { SettingsChecklist } from '@balcao/core/userTypes';
+import { useQueryClient } from '@tanstack/react-query';
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
+import { ApiError, apiFetch } from '../../lib/api.ts';
+import { clearSessionCookies, getToken, readUserCookie, setSessionCookies } from '../../lib/cookies.ts';
+import { clearPersistedState } from '../../lib/persist.ts';
+
+export type SessionUser = {
+  id: number;
+  name: string;
+  email: string;
+  profilePhotoWhatsapp: string | null;
+  userType: { id: number; name: string };
+  client: { id: number; name: string; clientType: { id: number; name: string } };
+};
+
+export type ShippingSetting = { id: number; name: string; [key: string]: unknown };
+export type WhatsappInstance = { id: number; instanceName: string; state: string; [key: string]: unknown };
+export type PaymentGateway = { id: number; pixKey: string; merchantName: string; merchantCity: string };
+
+export type SessionPayload = {
+  user: SessionUser;
+  whatsappInstance: WhatsappInstance | null;
+  shippingSettings: ShippingSetting | null;
+  paymentGateway: PaymentGateway | null;
+  settingsChecklist: SettingsChecklist;
+};
+
+/** Revalidation outcome: where the shell must go when the stored session is not usable. */
+export type SessionRedirect = '/login' | '/logout' | null;
+
+type SessionState = Partial<SessionPayload> & {
+  token?: string;
+  isLogged: boolean;
+  authLoading: boolean;
+  redirect: SessionRedirect;
+};
+
+type SessionApi = SessionState & {
+  login: (input: LoginInput) => Promise<SessionPayload>;
+  startSession: (payload: SessionPayload & { token: string }) => void;
+  logout: () => Promise<void>;
+  setSettingsChecklist: (checklist: SettingsChecklist) => void;
+};
+
+const SessionContext = createContext<SessionApi | null>(null);
+
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const queryClient = useQueryClient();
+  const [state, setState] = useState<SessionState>(() => {
+    const token = getToken();
+    return { token, isLogged: false, authLoading: Boolean(token), redirect: null };
+  });
+
+  const startSession = useCallback((payload: SessionPayload & { token: string }) => {
+    setSessionCookies(payload.token, compactUser(payload.user));
+    setState({ ...payload, isLogged: true, authLoading: false, redirect: null });
+  }, []);
+
+  // Revalidation (spec 2): with a token but no user loaded, ask the API who we are.
+  useEffect(() => {
+    const token = getToken();
+    if (!token) return;
+    let canceled = false;
+    (async () => {
+      try {
+        const stored = readUserCookie<SessionUser>();
+        if (stored && !stored.client?.id) {
+          if (!canceled) setState((s) => ({ ...s, authLoading: false, redirect: '/login' }));
+          return;
+        }
+        const payload = await apiFetch<SessionPayload>('/user/me');
+        if (!payload.user?.client?.id) {
+          if (!canceled) setState((s) => ({ ...s, authLoading: false, redirect: '/login' }));
+          return;
+        }
+        try {
+          const shipping = await apiFetch<ShippingSetting[]>(
+            `/shipping-settings/client/${payload.user.client.id}`,
+          );
+          payload.shippingSettings = shipping[0] ?? null;
+        } catch (error) {
+          if (error instanceof ApiError && error.status !== 0) {
+            if (!canceled) setState((s) => ({ ...s, authLoading: false, redirect: '/login' }));
+            return;
+          }
+          throw error;
+        }
+        if (!canceled) startSession({ ...payload, token });
+      } catch (error) {
+        console.error('session revalidation failed', error);
+        if (!canceled) setState((s) => ({ ...s, authLoading: false, redirect: '/logout' }));
+      }
+    })();
+    return () => {
+      canceled = true;
+    };
+  }, [startSession]);
+
+  const login = useCallback(
+    async (input: LoginInput) => {
+      const payload = await apiFetch<SessionPayload & { token: string }>('/login', {
+        method: 'POST',
+        body: { email: input.email.trim(), password: input.password.trim() },
+      });
+      startSession(payload);
+      return payload;
+    },
+    [startSession],
+  );
+
+  const logout = useCallback(async () => {
+    if (getToken()) await apiFetch('/logout', { method: 'POST' }).catch(() => undefined);
+    clearSessionCookies();
+    clearPersistedState();
+    queryClient.clear();
+    setState({ isLogged: false, authLoading: false, redirect: null });
+  }, [queryClient]);
+
+  const setSettingsChecklist = useCallback(
+    (settingsChecklist: SettingsChecklist) => setState((s) => ({ ...s, settingsChecklist })),
+    [],
+  );
+
+  const value = useMemo(
+    () => ({ ...state, login, startSession, logout, setSettingsChecklist }),
+    [state, login, startSession, logout, setSettingsChecklist],
+  );
+  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+}
+
+/** Only what the cookie needs: it stays small (4 KB cookie limit). */
+function compactUser(user: SessionUser) {
+  return { id: user.id, name: user.name, userType: user.userType, client: { id: user.client.id } };
+}
+
+export function useSession(): SessionApi {
+  const ctx = useContext(SessionContext);
+  if (!ctx) throw new Error('useSession outside SessionProvider');
+  return ctx;
+}

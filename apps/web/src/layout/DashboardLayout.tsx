@@ -1,0 +1,132 @@
+import { canOpen, findRoute, menuFor, showsPdvInBottomBar } from '@balcao/core/routes';
+import AddIcon from '@mui/icons-material/Add';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Fab from '@mui/material/Fab';
+import Snackbar from '@mui/material/Snackbar';
+import Toolbar from '@mui/material/Toolbar';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import { Suspense, useEffect, useState } from 'react';
+import { Navigate, Outlet, Link as RouterLink, useLocation } from 'react-router';
+import { Loading } from '../components/Loading.tsx';
+import { useSession } from '../features/auth/session.tsx';
+import { useNotifications } from '../features/notification/useNotifications.ts';
+import { BottomBar } from './BottomBar.tsx';
+import { NotificationDrawer } from './NotificationDrawer.tsx';
+import { SideMenu } from './SideMenu.tsx';
+import { TopBar } from './TopBar.tsx';
+
+export const TOAST_MS = 3000;
+
+/** The private shell (spec 2): side menu, top bar, bottom bar on mobile, notifications, FAB. */
+export default function DashboardLayout() {
+  const session = useSession();
+  const location = useLocation();
+  const isMobile = useMediaQuery('(max-width:899.95px)');
+  const [sidebarOpen, setSidebarOpen] = useState(true);
+  const [mobileMenuOpen, setMobileMenuOpen] = useState(false);
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const notifications = useNotifications(session.user?.client.id, session.token);
+
+  // Opening the mobile menu hides body scrolling (spec 4).
+  useEffect(() => {
+    if (!isMobile || !mobileMenuOpen) return;
+    const previous = document.body.style.overflow;
+    document.body.style.overflow = 'hidden';
+    return () => {
+      document.body.style.overflow = previous;
+    };
+  }, [isMobile, mobileMenuOpen]);
+
+  // Navigating closes the mobile menu.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on path change only
+  useEffect(() => setMobileMenuOpen(false), [location.pathname]);
+
+  if (session.redirect) return <Navigate to={session.redirect} replace />;
+  if (session.authLoading) return <Loading />;
+  if (!session.isLogged || !session.user) return <Navigate to="/login" replace />;
+
+  const user = session.user;
+  const groups = menuFor(user.userType.id, session.settingsChecklist);
+  const route = findRoute(location.pathname);
+  const fabTarget = route?.fab ? findRoute(route.fab) : undefined;
+  const showFab = fabTarget && canOpen(fabTarget, user.userType.id, session.settingsChecklist);
+  const toast = notifications.toasts[0];
+
+  const openDrawer = () => {
+    setDrawerOpen(true);
+    notifications.markAllRead();
+  };
+
+  return (
+    <Box sx={{ display: 'flex', minHeight: '100vh' }}>
+      <TopBar
+        user={user}
+        unread={notifications.unread}
+        onToggleSidebar={() => (isMobile ? setMobileMenuOpen((v) => !v) : setSidebarOpen((v) => !v))}
+        onOpenNotifications={openDrawer}
+        sidebarOpen={!isMobile && sidebarOpen}
+      />
+      <SideMenu
+        groups={groups}
+        mobile={isMobile}
+        open={isMobile ? mobileMenuOpen : sidebarOpen}
+        onClose={() => setMobileMenuOpen(false)}
+      />
+      <Box
+        component="main"
+        sx={{
+          flexGrow: 1,
+          minWidth: 0,
+          p: { xs: 2, md: 3 },
+          pb: { xs: 10, md: 3 },
+        }}
+      >
+        <Toolbar />
+        <Suspense fallback={<Loading />}>
+          <Outlet />
+        </Suspense>
+      </Box>
+      {showFab && fabTarget && (
+        <Fab
+          color="primary"
+          component={RouterLink}
+          to={fabTarget.link}
+          aria-label={fabTarget.title}
+          sx={{ position: 'fixed', right: 24, bottom: { xs: 80, md: 24 } }}
+        >
+          <AddIcon />
+        </Fab>
+      )}
+      {isMobile && (
+        <BottomBar
+          showPdv={showsPdvInBottomBar(user.userType.id)}
+          menuOpen={mobileMenuOpen}
+          onMenu={() => setMobileMenuOpen((v) => !v)}
+        />
+      )}
+      <NotificationDrawer
+        open={drawerOpen}
+        onClose={() => setDrawerOpen(false)}
+        items={notifications.items}
+        onClear={notifications.clear}
+      />
+      <Snackbar
+        key={toast?.id}
+        open={Boolean(toast)}
+        autoHideDuration={TOAST_MS}
+        onClose={(_, reason) => reason !== 'clickaway' && toast && notifications.dismissToast(toast.id)}
+        anchorOrigin={{ vertical: 'top', horizontal: 'right' }}
+      >
+        <Alert
+          severity={toast?.alertColor ?? 'info'}
+          variant="filled"
+          onClose={() => toast && notifications.dismissToast(toast.id)}
+          data-testid="notification-toast"
+        >
+          {toast?.message}
+        </Alert>
+      </Snackbar>
+    </Box>
+  );
+}

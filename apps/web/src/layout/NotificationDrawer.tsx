@@ -1,0 +1,50 @@
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Drawer from '@mui/material/Drawer';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import type { AppNotification } from '../features/notification/useNotifications.ts';
+
+export const NOTIFICATION_DRAWER_WIDTH = 300;
+
+type Props = { open: boolean; onClose: () => void; items: AppNotification[]; onClear: () => void };
+
+/** Notification drawer (spec 2): 300 px wide. */
+export function NotificationDrawer({ open, onClose, items, onClear }: Props) {
+  return (
+    <Drawer
+      anchor="right"
+      open={open}
+      onClose={onClose}
+      slotProps={{ paper: { sx: { width: NOTIFICATION_DRAWER_WIDTH, maxWidth: '100%' } } }}
+    >
+      <Box sx={{ p: 2 }} data-testid="notification-drawer">
+        <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', mb: 2 }}>
+          <Typography component="h2" variant="h6">
+            Notificações
+          </Typography>
+          {items.length > 0 && (
+            <Button size="small" onClick={onClear}>
+              Limpar
+            </Button>
+          )}
+        </Stack>
+        {items.length === 0 ? (
+          <Typography color="text.secondary">Nenhuma notificação por aqui.</Typography>
+        ) : (
+          <Stack spacing={1}>
+            {items.map((item) => (
+              <Alert key={item.id} severity={item.alertColor} variant="outlined">
+                {item.message}
+                <Typography variant="caption" component="div" color="text.secondary">
+                  {item.at.toLocaleTimeString('pt-BR', { hour: '2-digit', minute: '2-digit' })}
+                </Typography>
+              </Alert>
+            ))}
+          </Stack>
+        )}
+      </Box>
+    </Drawer>
+  );
+}

@@ -1,0 +1,110 @@
+import ArrowBackIcon from '@mui/icons-material/ArrowBack';
+import DarkModeIcon from '@mui/icons-material/DarkMode';
+import LightModeIcon from '@mui/icons-material/LightMode';
+import MenuIcon from '@mui/icons-material/Menu';
+import NotificationsIcon from '@mui/icons-material/Notifications';
+import AppBar from '@mui/material/AppBar';
+import Avatar from '@mui/material/Avatar';
+import Badge from '@mui/material/Badge';
+import Box from '@mui/material/Box';
+import IconButton from '@mui/material/IconButton';
+import ListItemText from '@mui/material/ListItemText';
+import Menu from '@mui/material/Menu';
+import MenuItem from '@mui/material/MenuItem';
+import Toolbar from '@mui/material/Toolbar';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import type { SessionUser } from '../features/auth/session.tsx';
+import { useThemeMode } from '../ThemeModeProvider.tsx';
+
+type Props = {
+  user: SessionUser;
+  unread: number;
+  sidebarOpen: boolean;
+  onToggleSidebar: () => void;
+  onOpenNotifications: () => void;
+};
+
+/** Top bar (spec 2): back, sidebar toggle, light/dark toggle, bell with badge, avatar menu with Sair. */
+export function TopBar({ user, unread, sidebarOpen, onToggleSidebar, onOpenNotifications }: Props) {
+  const navigate = useNavigate();
+  const { mode, toggle } = useThemeMode();
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const initials = user.name
+    .split(/\s+/)
+    .slice(0, 2)
+    .map((part) => part[0]?.toUpperCase())
+    .join('');
+
+  return (
+    <AppBar position="fixed" color="primary" enableColorOnDark sx={{ zIndex: (t) => t.zIndex.drawer + 1 }}>
+      <Toolbar sx={{ gap: 0.5 }}>
+        <Tooltip title="Voltar">
+          <IconButton color="inherit" aria-label="Voltar" onClick={() => navigate(-1)}>
+            <ArrowBackIcon />
+          </IconButton>
+        </Tooltip>
+        <Tooltip title={sidebarOpen ? 'Recolher menu' : 'Abrir menu'}>
+          <IconButton color="inherit" aria-label="Alternar menu lateral" onClick={onToggleSidebar}>
+            <MenuIcon />
+          </IconButton>
+        </Tooltip>
+        <Typography variant="h6" component="p" noWrap sx={{ flexGrow: 1, ml: 1, fontWeight: 700 }}>
+          Balcão
+        </Typography>
+        <Tooltip title={mode === 'light' ? 'Tema escuro' : 'Tema claro'}>
+          <IconButton
+            color="inherit"
+            aria-label={mode === 'light' ? 'Ativar tema escuro' : 'Ativar tema claro'}
+            onClick={toggle}
+            data-testid="theme-toggle"
+          >
+            {mode === 'light' ? <DarkModeIcon /> : <LightModeIcon />}
+          </IconButton>
+        </Tooltip>
+        <Tooltip title="Notificações">
+          <IconButton
+            color="inherit"
+            aria-label="Notificações"
+            onClick={onOpenNotifications}
+            data-testid="bell"
+          >
+            <Badge badgeContent={unread} color="error" data-testid="bell-badge">
+              <NotificationsIcon />
+            </Badge>
+          </IconButton>
+        </Tooltip>
+        <IconButton
+          color="inherit"
+          aria-label="Conta do usuário"
+          aria-haspopup="menu"
+          onClick={(e) => setAnchor(e.currentTarget)}
+          sx={{ ml: 0.5 }}
+        >
+          <Avatar
+            src={user.profilePhotoWhatsapp ?? undefined}
+            alt={user.name}
+            sx={{ width: 32, height: 32, bgcolor: 'secondary.main', fontSize: 14 }}
+          >
+            {initials}
+          </Avatar>
+        </IconButton>
+        <Menu anchorEl={anchor} open={Boolean(anchor)} onClose={() => setAnchor(null)}>
+          <Box sx={{ px: 2, py: 1 }}>
+            <ListItemText primary={user.name} secondary={`${user.userType.name} · ${user.client.name}`} />
+          </Box>
+          <MenuItem
+            onClick={() => {
+              setAnchor(null);
+              navigate('/logout');
+            }}
+          >
+            Sair
+          </MenuItem>
+        </Menu>
+      </Toolbar>
+    </AppBar>
+  );
+}

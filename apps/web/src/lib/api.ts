@@ -1,0 +1,61 @@
+import { getToken } from './cookies.ts';
+
+export type ApiIssue = { path: string; message: string };
+
+/** An API answer other than 2xx, carrying the server's Portuguese message. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly issues: ApiIssue[] = [],
+  ) {
+    super(message);
+  }
+}
+
+export const UNEXPECTED_ERROR = 'Ocorreu um erro inesperado';
+
+type Options = { method?: string; body?: unknown; headers?: Record<string, string>; signal?: AbortSignal };
+
+/** JSON call to the versioned API with the session's Bearer token (spec 7). No timeout (spec 9). */
+export async function apiFetch<T>(path: string, options: Options = {}): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
+  const token = getToken();
+  if (token) headers.authorization = `Bearer ${token}`;
+  let body: BodyInit | undefined;
+  if (options.body instanceof FormData) body = options.body;
+  else if (options.body !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(options.body);
+  }
+  let res: Response;
+  try {
+    res = await fetch(`/v1${path}`, {
+      method: options.method ?? 'GET',
+      headers,
+      body,
+      signal: options.signal,
+    });
+  } catch (error) {
+    if ((error as Error).name === 'AbortError') throw error;
+    throw new ApiError(0, 'Não foi possível conectar ao servidor. Verifique sua conexão.');
+  }
+  const text = await res.text();
+  let data: unknown = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = null;
+  }
+  if (!res.ok) {
+    const payload = (data ?? {}) as { message?: string; issues?: ApiIssue[] };
+    throw new ApiError(res.status, payload.message || UNEXPECTED_ERROR, payload.issues ?? []);
+  }
+  return data as T;
+}
+
+/** The message to show for a failed call: the server's message field, or the generic one. */
+export function errorMessage(error: unknown): string {
+  if (error instanceof ApiError) return error.message;
+  return UNEXPECTED_ERROR;
+}

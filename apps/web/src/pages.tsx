@@ -1,0 +1,15 @@
+import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
+
+/**
+ * Page components by route name (core's ROUTES). A route without an entry shows "Em construção".
+ * Every page is lazy: each route downloads only its own code.
+ */
+export const PAGES: Record<string, LazyExoticComponent<ComponentType>> = {
+  login: lazy(() => import('./features/auth/LoginPage.tsx')),
+  logout: lazy(() => import('./features/auth/LogoutPage.tsx')),
+  'create-account': lazy(() => import('./features/account/CreateAccountPage.tsx')),
+  'not-have-permission': lazy(() => import('./pages/NotHavePermissionPage.tsx')),
+  'not-found': lazy(() => import('./pages/NotFoundPage.tsx')),
+  hello: lazy(() => import('./pages/HelloPage.tsx')),
+  home: lazy(() => import('./features/home/HomePage.tsx')),
+};

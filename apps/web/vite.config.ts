@@ -1,0 +1,13 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+const api = process.env.API_URL ?? 'http://localhost:3000';
+
+export default defineConfig({
+  plugins: [react()],
+  server: {
+    port: 5173,
+    proxy: { '/v1': api, '/socket.io': { target: api, ws: true } },
+  },
+  build: { outDir: 'dist', sourcemap: false, chunkSizeWarningLimit: 800 },
+});

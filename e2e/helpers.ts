@@ -1,0 +1,25 @@
+import { USER_TYPE_IDS, USER_TYPE_SLUGS, type UserTypeId } from '@balcao/core/userTypes';
+import type { Page } from '@playwright/test';
+import { expect } from '@playwright/test';
+
+export const DEMO_PASSWORD = 'demo1234';
+export const demoEmail = (typeId: UserTypeId) => `${USER_TYPE_SLUGS[typeId]}@demo.com.br`;
+export const DEMO_USERS = USER_TYPE_IDS.map((id) => ({ id, email: demoEmail(id) }));
+
+/** Logs in through the real login form and waits to leave /login. */
+export async function login(page: Page, email: string, password = DEMO_PASSWORD) {
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Senha', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Entrar' }).click();
+  await expect(page).not.toHaveURL(/\/login$/);
+}
+
+export const loginAs = (page: Page, typeId: UserTypeId) => login(page, demoEmail(typeId));
+
+/** A token from the API directly (for arranging data through HTTP in tests). */
+export async function apiLogin(page: Page, email: string, password = DEMO_PASSWORD): Promise<string> {
+  const res = await page.request.post('/v1/login', { data: { email, password } });
+  expect(res.status()).toBe(200);
+  return (await res.json()).token;
+}

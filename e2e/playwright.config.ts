@@ -1,0 +1,51 @@
+import { defineConfig, devices } from '@playwright/test';
+
+const PORT = Number(process.env.E2E_PORT ?? 3100);
+const DATA_DIR = process.env.E2E_DATA_DIR ?? `../.tmp/e2e-data-${PORT}`;
+
+/**
+ * Browser tests: Debian's Chromium (no browser download here) against the built web app served by the
+ * real API on a fresh PGlite with the demo shop. scripts/test.mjs builds the web app first.
+ */
+export default defineConfig({
+  testDir: '.',
+  testMatch: '*.spec.ts',
+  fullyParallel: false,
+  workers: 1,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  retries: process.env.CI ? 1 : 0,
+  reporter: [['list']],
+  use: {
+    baseURL: `http://localhost:${PORT}`,
+    locale: 'pt-BR',
+    timezoneId: 'America/Sao_Paulo',
+    trace: 'off',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
+  webServer: {
+    command: `rm -rf ${DATA_DIR} && cd .. && SKIP_WEB_BUILD=${process.env.SKIP_WEB_BUILD ?? '0'} node scripts/start.mjs`,
+    url: `http://localhost:${PORT}/v1/health`,
+    reuseExistingServer: false,
+    timeout: 180_000,
+    env: {
+      PORT: String(PORT),
+      DATA_DIR: DATA_DIR.replace(/^\.\.\//, ''),
+      DEMO: '1',
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'warn',
+    },
+  },
+});

@@ -1,0 +1,46 @@
+#!/usr/bin/env node
+// `npm start`: builds the web app when it is missing or older than its sources, then serves
+// web + API from one process (apps/api/src/server.ts) on PORT (3000).
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const distIndex = join(root, 'apps/web/dist/index.html');
+
+function newestMtime(dir) {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === 'node_modules' || entry.name === 'dist') continue;
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+function webIsStale() {
+  if (!existsSync(distIndex)) return true;
+  const built = statSync(distIndex).mtimeMs;
+  const sources = [
+    join(root, 'apps/web/src'),
+    join(root, 'apps/web/index.html'),
+    join(root, 'packages/core/src'),
+  ];
+  return sources.some(
+    (s) => existsSync(s) && (statSync(s).isDirectory() ? newestMtime(s) : statSync(s).mtimeMs) > built,
+  );
+}
+
+if (process.env.SKIP_WEB_BUILD !== '1' && webIsStale()) {
+  console.log('Building the web app...');
+  const build = spawnSync('npm', ['run', 'build', '-w', 'apps/web'], { cwd: root, stdio: 'inherit' });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
+
+const server = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'apps/api/src/server.ts')], {
+  cwd: root,
+  stdio: 'inherit',
+  env: process.env,
+});
+process.exit(server.status ?? 0);
