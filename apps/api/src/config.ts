@@ -11,6 +11,9 @@ const envSchema = z.object({
   DEMO: z.string().optional(),
   WEB_DIST: z.string().optional(),
   LOG_LEVEL: z.string().default('info'),
+  CEP_BASE_URL: z.string().default('https://viacep.com.br'),
+  EVOLUTION_API_URL: z.string().optional(),
+  EVOLUTION_API_KEY: z.string().optional(),
 });
 
 export type Config = {
@@ -26,6 +29,10 @@ export type Config = {
   /** Login rate limits: failures allowed in the window before 429. */
   loginLimit: { perIp: number; perEmail: number; windowMs: number };
   sessionTtlMs: number;
+  /** CEP lookup (ViaCEP contract). */
+  cep: { baseUrl: string; timeoutMs: number };
+  /** WhatsApp (Evolution API contract); no base URL = number checks are skipped (unknown). */
+  whatsapp: { baseUrl?: string; apiKey: string; timeoutMs: number };
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -43,6 +50,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     loginLimit: { perIp: 30, perEmail: 5, windowMs: 15 * 60_000 },
     sessionTtlMs: 24 * 60 * 60_000,
+    cep: { baseUrl: e.CEP_BASE_URL, timeoutMs: 5_000 },
+    whatsapp: {
+      baseUrl: e.EVOLUTION_API_URL || undefined,
+      apiKey: e.EVOLUTION_API_KEY ?? '',
+      timeoutMs: 10_000,
+    },
   };
 }
 

@@ -6,7 +6,7 @@ export type Issue = { path: string; message: string };
 /** A domain error: its status code and a Portuguese message a user can read. */
 export class AppError extends Error {
   constructor(
-    readonly statusCode: 400 | 401 | 403 | 404 | 409 | 422 | 429,
+    readonly statusCode: 400 | 401 | 403 | 404 | 409 | 422 | 429 | 502 | 503,
     message: string,
     readonly issues?: Issue[],
   ) {
@@ -19,6 +19,8 @@ export const conflict = (message: string) => new AppError(409, message);
 export const unprocessable = (message: string) => new AppError(422, message);
 export const unauthorized = (message = 'Sessão expirada ou inválida. Faça login novamente.') =>
   new AppError(401, message);
+/** An external service (CEP, WhatsApp, freight) could not answer. */
+export const unavailable = (message: string) => new AppError(503, message);
 export const forbidden = (message = 'Você não tem permissão para esta ação') => new AppError(403, message);
 
 const STATUS_NAMES: Record<number, string> = {
@@ -32,6 +34,8 @@ const STATUS_NAMES: Record<number, string> = {
   422: 'Unprocessable Entity',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
 };
 
 const FRAMEWORK_MESSAGES: Record<number, string> = {
