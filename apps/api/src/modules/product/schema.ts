@@ -1,0 +1,157 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  index,
+  integer,
+  numeric,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { clients } from '../../db/schema.ts';
+import { productBrands } from '../product-brand/schema.ts';
+import { productCategories } from '../product-category/schema.ts';
+
+const timestamps = {
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+};
+
+/** Stock levels: 3 decimals (kg). The stock issue moves them; the catalog sets initial levels. */
+const quantity = (name: string) => numeric(name, { precision: 14, scale: 3, mode: 'number' });
+
+export const products = pgTable(
+  'products',
+  {
+    id: serial('id').primaryKey(),
+    clientId: integer('client_id')
+      .notNull()
+      .references(() => clients.id),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    sku: text('sku'),
+    barcode: text('barcode'),
+    /** simple, variants, service, weighed (core PRODUCT_TYPES). */
+    productType: text('product_type').notNull().default('simple'),
+    unit: text('unit').notNull().default('un'),
+    salePriceCents: integer('sale_price_cents').notNull(),
+    costPriceCents: integer('cost_price_cents').notNull().default(0),
+    categoryId: integer('category_id').references(() => productCategories.id),
+    brandId: integer('brand_id').references(() => productBrands.id),
+    active: boolean('active').notNull().default(true),
+    stockControl: boolean('stock_control').notNull().default(true),
+    stock: quantity('stock').notNull().default(0),
+    minStock: quantity('min_stock').notNull().default(0),
+    weightKg: numeric('weight_kg', { precision: 10, scale: 3, mode: 'number' }),
+    heightCm: numeric('height_cm', { precision: 10, scale: 2, mode: 'number' }),
+    widthCm: numeric('width_cm', { precision: 10, scale: 2, mode: 'number' }),
+    lengthCm: numeric('length_cm', { precision: 10, scale: 2, mode: 'number' }),
+    /** Lower-case accent-free name: the sort key (same order on every engine and collation). */
+    nameKey: text('name_key').notNull(),
+    /** Lower-case accent-free name, SKU and barcode of the product and its variants (trigram search). */
+    searchText: text('search_text').notNull(),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('products_client_sku_uq').on(t.clientId, sql`lower(${t.sku})`),
+    uniqueIndex('products_client_barcode_uq').on(t.clientId, t.barcode),
+    index('products_client_name_idx').on(t.clientId, t.nameKey, t.id),
+    index('products_client_created_idx').on(t.clientId, t.createdAt, t.id),
+    index('products_client_price_idx').on(t.clientId, t.salePriceCents, t.id),
+    index('products_client_category_idx').on(t.clientId, t.categoryId),
+    index('products_client_brand_idx').on(t.clientId, t.brandId),
+    index('products_search_trgm_idx').using('gin', t.searchText.op('gin_trgm_ops')),
+  ],
+);
+
+/** Colours of a product's grid (productGridColor). */
+export const productGridColors = pgTable(
+  'product_grid_colors',
+  {
+    id: serial('id').primaryKey(),
+    clientId: integer('client_id')
+      .notNull()
+      .references(() => clients.id),
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    position: integer('position').notNull().default(0),
+  },
+  (t) => [uniqueIndex('product_grid_colors_product_name_uq').on(t.productId, sql`lower(${t.name})`)],
+);
+
+/** Sizes of a product's grid (productGridSize). */
+export const productGridSizes = pgTable(
+  'product_grid_sizes',
+  {
+    id: serial('id').primaryKey(),
+    clientId: integer('client_id')
+      .notNull()
+      .references(() => clients.id),
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    position: integer('position').notNull().default(0),
+  },
+  (t) => [uniqueIndex('product_grid_sizes_product_name_uq').on(t.productId, sql`lower(${t.name})`)],
+);
+
+/** One variant per colour x size (productGrid): own SKU, barcode, price override and stock. */
+export const productVariants = pgTable(
+  'product_variants',
+  {
+    id: serial('id').primaryKey(),
+    clientId: integer('client_id')
+      .notNull()
+      .references(() => clients.id),
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    colorId: integer('color_id').references(() => productGridColors.id, { onDelete: 'cascade' }),
+    sizeId: integer('size_id').references(() => productGridSizes.id, { onDelete: 'cascade' }),
+    sku: text('sku'),
+    barcode: text('barcode'),
+    /** Null: the product's sale price applies. */
+    priceCents: integer('price_cents'),
+    stock: quantity('stock').notNull().default(0),
+    active: boolean('active').notNull().default(true),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('product_variants_client_sku_uq').on(t.clientId, sql`lower(${t.sku})`),
+    uniqueIndex('product_variants_client_barcode_uq').on(t.clientId, t.barcode),
+    uniqueIndex('product_variants_combination_uq').on(
+      t.productId,
+      sql`coalesce(${t.colorId}, 0)`,
+      sql`coalesce(${t.sizeId}, 0)`,
+    ),
+  ],
+);
+
+/** Product pictures; files live in the storage under `storageKey`; position 0 is the cover. */
+export const productImages = pgTable(
+  'product_images',
+  {
+    id: serial('id').primaryKey(),
+    clientId: integer('client_id')
+      .notNull()
+      .references(() => clients.id),
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull().default(0),
+    storageKey: text('storage_key').notNull(),
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    bytes: integer('bytes').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('product_images_product_idx').on(t.productId, t.position),
+    uniqueIndex('product_images_key_uq').on(t.storageKey),
+  ],
+);
