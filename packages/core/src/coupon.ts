@@ -193,24 +193,25 @@ export type CouponFormValues = z.input<typeof couponInputSchema>;
 export type CouponInput = z.output<typeof couponInputSchema>;
 
 /** A coupon as the API answers it (spec 3; dates YYYY-MM-DD; amounts as decimal numbers). */
-export type Coupon = {
-  id: number;
-  code: string;
-  discountType: DiscountType;
+export const couponSchema = z.object({
+  id: z.number().int(),
+  code: z.string(),
+  discountType: z.enum(DISCOUNT_TYPES),
   /** Percent (10.5 = 10,5%) or reais (5.5 = R$ 5,50) by discountType. */
-  discountValue: number;
-  startDate: string;
-  endDate: string;
-  isSingleUse: boolean;
+  discountValue: z.number(),
+  startDate: z.string(),
+  endDate: z.string(),
+  isSingleUse: z.boolean(),
   /** 0 = unlimited. */
-  maxUsesPerUser: number;
+  maxUsesPerUser: z.number().int(),
   /** Reais; 0 = no minimum. */
-  minSaleAmount: number;
-  status: CouponStatus;
-  client: { id: number };
-  createdAt: string;
-  updatedAt: string;
-};
+  minSaleAmount: z.number(),
+  status: z.enum(COUPON_STATUSES),
+  client: z.object({ id: z.number().int() }),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Coupon = z.infer<typeof couponSchema>;
 
 /** "10%", "12,5%" or "R$ 5,00", as the list shows a discount. */
 export function formatCouponDiscount(coupon: Pick<Coupon, 'discountType' | 'discountValue'>): string {
@@ -313,3 +314,48 @@ export function evaluateCoupon(coupon: CouponRuleInput, sale: CouponSaleContext)
   }
   return { ok: true, discountCents: couponDiscountCents(coupon, sale.subtotalCents) };
 }
+
+// ---------------------------------------------------------------------------------------------------
+// POST /v1/coupon/validate: does a code apply to a sale subtotal?
+
+/**
+ * The subtotal goes as integer cents (`subtotalCents`, the project's money convention) or as a decimal
+ * number of reais (`subtotal`, like the coupon's own minSaleAmount); one of them is required.
+ */
+export const couponValidateInputSchema = z
+  .object({
+    code: z.string({ error: REQUIRED }).trim().min(1, REQUIRED),
+    subtotalCents: z
+      .number()
+      .int(COUPON_MESSAGES.integer)
+      .min(0, 'O subtotal não pode ser negativo')
+      .optional(),
+    subtotal: z
+      .number()
+      .min(0, 'O subtotal não pode ser negativo')
+      .refine(hasAtMostTwoDecimals, COUPON_MESSAGES.decimals)
+      .optional(),
+    customerId: z.number().int().positive().nullish(),
+  })
+  .refine((v) => v.subtotalCents !== undefined || v.subtotal !== undefined, {
+    message: REQUIRED,
+    path: ['subtotalCents'],
+  })
+  .transform((v) => ({
+    code: v.code,
+    subtotalCents: v.subtotalCents ?? toHundredths(v.subtotal ?? 0),
+    customerId: v.customerId ?? null,
+  }));
+export type CouponValidateInput = z.input<typeof couponValidateInputSchema>;
+
+export const couponValidationSchema = z.object({
+  valid: z.literal(true),
+  /** The discount in reais (decimal number) and in cents. */
+  discount: z.number(),
+  discountCents: z.number().int(),
+  subtotalCents: z.number().int(),
+  /** Subtotal minus the discount. */
+  totalCents: z.number().int(),
+  coupon: couponSchema,
+});
+export type CouponValidation = z.infer<typeof couponValidationSchema>;

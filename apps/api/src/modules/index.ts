@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../context.ts';
 import { accountRoutes } from './account/routes.ts';
 import { authRoutes } from './auth/routes.ts';
+import { couponRoutes } from './coupon/routes.ts';
 import { healthRoutes } from './health/routes.ts';
 import { notificationRoutes } from './notification/routes.ts';
 
@@ -11,4 +12,5 @@ export const MODULES: ((ctx: AppContext) => FastifyPluginAsyncZod)[] = [
   authRoutes,
   accountRoutes,
   notificationRoutes,
+  couponRoutes,
 ];

@@ -1,0 +1,137 @@
+import {
+  couponInputSchema,
+  couponSchema,
+  couponValidateInputSchema,
+  couponValidationSchema,
+  fromHundredths,
+} from '@balcao/core/coupon';
+import { STAFF, WRITE } from '@balcao/core/routes';
+import { z } from '@balcao/core/zod';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AppContext } from '../../context.ts';
+import { assertCan, assertOwnClient, sessionOf } from '../../plugins/auth.ts';
+import { checkCoupon, createCoupon, deleteCoupon, findCoupon, listCoupons, updateCoupon } from './service.ts';
+
+const idParams = z.object({ id: z.coerce.number().int().positive('Cupom inválido') });
+const clientParams = z.object({ clientId: z.coerce.number().int().positive('Cliente inválido') });
+const tags = ['coupon'];
+
+/** Writing needs WRITE.coupons (403); a client in the body that is not the caller's is 404. */
+function writer(request: FastifyRequest, body: { client?: { id: number } }) {
+  const session = assertCan(request, WRITE.coupons);
+  if (body.client) assertOwnClient(request, body.client.id);
+  return session;
+}
+
+/** /v1/coupon (spec 7). Reading: every staff type (the page is STAFF); writing: WRITE.coupons. */
+export function couponRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    const { db } = ctx;
+
+    app.get(
+      '/coupon/client/:clientId',
+      {
+        config: { access: STAFF },
+        schema: {
+          tags,
+          summary: "The client's coupons that are not deleted (a plain array)",
+          params: clientParams,
+          response: { 200: z.array(couponSchema) },
+        },
+      },
+      async (request) => listCoupons(db, assertOwnClient(request, request.params.clientId).clientId),
+    );
+
+    app.get(
+      '/coupon/:id',
+      {
+        config: { access: STAFF },
+        schema: { tags, summary: 'One coupon', params: idParams, response: { 200: couponSchema } },
+      },
+      async (request) => findCoupon(db, sessionOf(request).clientId, request.params.id),
+    );
+
+    app.post(
+      '/coupon',
+      {
+        config: { access: STAFF },
+        schema: {
+          tags,
+          summary: 'Create a coupon (status active unless sent inactive)',
+          body: couponInputSchema,
+          response: { 201: couponSchema },
+        },
+      },
+      async (request, reply) => {
+        const { clientId } = writer(request, request.body);
+        return reply.status(201).send(await createCoupon(db, clientId, request.body));
+      },
+    );
+
+    app.put(
+      '/coupon/:id',
+      {
+        config: { access: STAFF },
+        schema: {
+          tags,
+          summary: 'Update a coupon (send updatedAt to refuse a stale edit with 409)',
+          params: idParams,
+          body: couponInputSchema,
+          response: { 200: couponSchema },
+        },
+      },
+      async (request) => {
+        const { clientId } = writer(request, request.body);
+        return updateCoupon(db, clientId, request.params.id, request.body);
+      },
+    );
+
+    app.delete(
+      '/coupon/:id',
+      {
+        config: { access: STAFF },
+        schema: {
+          tags,
+          summary: 'Delete a coupon (soft delete: status deleted, kept for the sales that used it)',
+          params: idParams,
+          response: { 200: couponSchema },
+        },
+      },
+      async (request) => {
+        const { clientId } = assertCan(request, WRITE.coupons);
+        return deleteCoupon(db, clientId, request.params.id);
+      },
+    );
+
+    app.post(
+      '/coupon/validate',
+      {
+        config: { access: STAFF },
+        schema: {
+          tags,
+          summary: 'Does a code apply to a sale subtotal? The discount, or 404/422 with the reason',
+          body: couponValidateInputSchema,
+          response: { 200: couponValidationSchema },
+        },
+      },
+      async (request) => {
+        const { clientId } = sessionOf(request);
+        const { subtotalCents, customerId, code } = request.body;
+        const { coupon, discountCents } = await checkCoupon(db, clientId, {
+          code,
+          subtotalCents,
+          customerId,
+        });
+        return {
+          valid: true as const,
+          discount: fromHundredths(discountCents),
+          discountCents,
+          subtotalCents,
+          totalCents: subtotalCents - discountCents,
+          coupon,
+        };
+      },
+    );
+  };
+}

@@ -1,0 +1,286 @@
+import {
+  type Coupon,
+  type CouponEvaluation,
+  type CouponInput,
+  type CouponRuleCode,
+  type DiscountType,
+  evaluateCoupon,
+  fromHundredths,
+  toHundredths,
+} from '@balcao/core/coupon';
+import { todayIso } from '@balcao/core/date';
+import { and, count, desc, eq, isNull, ne, sql } from 'drizzle-orm';
+import type { Db, Executor } from '../../db/client.ts';
+import { AppError, conflict, notFound } from '../../errors.ts';
+import { coupons, couponUses } from './schema.ts';
+
+export const COUPON_NOT_FOUND = 'Cupom não encontrado';
+export const COUPON_CODE_TAKEN = 'Já existe um cupom com este código';
+export const COUPON_STALE =
+  'Este cupom foi alterado por outra pessoa. Recarregue a página e tente novamente.';
+
+type CouponRow = typeof coupons.$inferSelect;
+
+/** Row -> the API's coupon (spec 3): decimal numbers for amounts, ISO text for timestamps. */
+export function toCoupon(row: CouponRow): Coupon {
+  return {
+    id: row.id,
+    code: row.code,
+    discountType: row.discountType as DiscountType,
+    discountValue: fromHundredths(row.discountValueHundredths),
+    startDate: row.startDate,
+    endDate: row.endDate,
+    isSingleUse: row.isSingleUse,
+    maxUsesPerUser: row.maxUsesPerUser,
+    minSaleAmount: fromHundredths(row.minSaleAmountCents),
+    status: row.status as Coupon['status'],
+    client: { id: row.clientId },
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+function toColumns(input: CouponInput) {
+  return {
+    code: input.code,
+    discountType: input.discountType,
+    discountValueHundredths: toHundredths(input.discountValue),
+    startDate: input.startDate,
+    endDate: input.endDate,
+    isSingleUse: input.isSingleUse,
+    maxUsesPerUser: input.maxUsesPerUser,
+    minSaleAmountCents: toHundredths(input.minSaleAmount),
+    status: input.status,
+  };
+}
+
+const notDeleted = ne(coupons.status, 'deleted');
+const sameCode = (code: string) => eq(sql`lower(${coupons.code})`, code.toLowerCase());
+
+function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string; cause?: { code?: string } };
+  return e?.code === '23505' || e?.cause?.code === '23505';
+}
+
+/** The partial unique index answers a save that raced past the check with the same 409. */
+async function withCodeConflict<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict(COUPON_CODE_TAKEN);
+    throw error;
+  }
+}
+
+async function assertCodeFree(db: Executor, clientId: number, code: string, exceptId?: number) {
+  const [taken] = await db
+    .select({ id: coupons.id })
+    .from(coupons)
+    .where(
+      and(
+        eq(coupons.clientId, clientId),
+        sameCode(code),
+        notDeleted,
+        exceptId ? ne(coupons.id, exceptId) : undefined,
+      ),
+    )
+    .limit(1);
+  if (taken) throw conflict(COUPON_CODE_TAKEN);
+}
+
+/** The client's coupons that are not deleted, newest first (spec 7: a plain array). */
+export async function listCoupons(db: Executor, clientId: number): Promise<Coupon[]> {
+  const rows = await db
+    .select()
+    .from(coupons)
+    .where(and(eq(coupons.clientId, clientId), notDeleted))
+    .orderBy(desc(coupons.createdAt), desc(coupons.id));
+  return rows.map(toCoupon);
+}
+
+async function findRow(db: Executor, clientId: number, id: number, lock = false): Promise<CouponRow> {
+  const query = db
+    .select()
+    .from(coupons)
+    .where(and(eq(coupons.id, id), eq(coupons.clientId, clientId), notDeleted))
+    .limit(1);
+  const [row] = lock ? await query.for('update') : await query;
+  if (!row) throw notFound(COUPON_NOT_FOUND);
+  return row;
+}
+
+/** One coupon of the client; 404 when it is another client's, deleted or unknown. */
+export async function findCoupon(db: Executor, clientId: number, id: number): Promise<Coupon> {
+  return toCoupon(await findRow(db, clientId, id));
+}
+
+export async function createCoupon(db: Db, clientId: number, input: CouponInput): Promise<Coupon> {
+  return withCodeConflict(async () => {
+    await assertCodeFree(db, clientId, input.code);
+    const [row] = await db
+      .insert(coupons)
+      .values({ ...toColumns(input), clientId })
+      .returning();
+    return toCoupon(row);
+  });
+}
+
+/** Updates a coupon; `input.updatedAt`, when sent, must match the record (else 409: a stale edit). */
+export async function updateCoupon(
+  db: Db,
+  clientId: number,
+  id: number,
+  input: CouponInput,
+): Promise<Coupon> {
+  return withCodeConflict(() =>
+    db.transaction(async (tx) => {
+      const current = await findRow(tx, clientId, id, true);
+      if (input.updatedAt !== undefined) {
+        const sent = new Date(input.updatedAt).getTime();
+        if (sent !== current.updatedAt.getTime()) throw conflict(COUPON_STALE);
+      }
+      await assertCodeFree(tx, clientId, input.code, id);
+      const [row] = await tx
+        .update(coupons)
+        .set({ ...toColumns(input), updatedAt: new Date() })
+        .where(eq(coupons.id, id))
+        .returning();
+      return toCoupon(row);
+    }),
+  );
+}
+
+/** Soft delete (PRODUCT.md): status deleted, kept for the sales that used it, no longer listed. */
+export async function deleteCoupon(db: Executor, clientId: number, id: number): Promise<Coupon> {
+  const [row] = await db
+    .update(coupons)
+    .set({ status: 'deleted', updatedAt: new Date() })
+    .where(and(eq(coupons.id, id), eq(coupons.clientId, clientId), notDeleted))
+    .returning();
+  if (!row) throw notFound(COUPON_NOT_FOUND);
+  return toCoupon(row);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Coupons at sale
+
+export type CouponSaleRequest = {
+  code: string;
+  subtotalCents: number;
+  customerId?: number | null;
+  /** The shop's date; defaults to today in Brazil. */
+  today?: string;
+};
+
+export type AppliedCoupon = { coupon: Coupon; discountCents: number };
+
+/** Uses of a coupon that count (sales not canceled): by anybody, and by the customer when given. */
+export async function countCouponUses(
+  db: Executor,
+  couponId: number,
+  customerId: number | null | undefined,
+): Promise<{ usesTotal: number; usesByCustomer: number }> {
+  const [row] = await db
+    .select({
+      usesTotal: count(),
+      usesByCustomer:
+        customerId == null
+          ? sql<number>`0`
+          : sql<number>`count(*) filter (where ${couponUses.customerId} = ${customerId})`,
+    })
+    .from(couponUses)
+    .where(and(eq(couponUses.couponId, couponId), isNull(couponUses.canceledAt)));
+  return { usesTotal: Number(row.usesTotal), usesByCustomer: Number(row.usesByCustomer) };
+}
+
+async function findByCode(db: Executor, clientId: number, code: string, lock: boolean): Promise<CouponRow> {
+  const query = db
+    .select()
+    .from(coupons)
+    .where(and(eq(coupons.clientId, clientId), sameCode(code.trim()), notDeleted))
+    .limit(1);
+  const [row] = lock ? await query.for('update') : await query;
+  if (!row) throw notFound(COUPON_NOT_FOUND);
+  return row;
+}
+
+async function evaluateRow(db: Executor, row: CouponRow, request: CouponSaleRequest) {
+  const coupon = toCoupon(row);
+  const uses = await countCouponUses(db, row.id, request.customerId);
+  const evaluation = evaluateCoupon(coupon, {
+    subtotalCents: request.subtotalCents,
+    customerId: request.customerId ?? null,
+    ...uses,
+    today: request.today ?? todayIso(),
+  });
+  return { coupon, evaluation };
+}
+
+/** A refused coupon as an API error: the Portuguese reason as the message. */
+export class CouponRefused extends AppError {
+  constructor(
+    readonly rule: CouponRuleCode,
+    reason: string,
+    statusCode: 409 | 422,
+  ) {
+    super(statusCode, reason, [{ path: 'code', message: reason }]);
+  }
+}
+
+function refused(evaluation: Extract<CouponEvaluation, { ok: false }>, statusCode: 409 | 422) {
+  return new CouponRefused(evaluation.code, evaluation.reason, statusCode);
+}
+
+/** Checks a code against a sale without recording anything (POST /v1/coupon/validate): 404 or 422. */
+export async function checkCoupon(
+  db: Executor,
+  clientId: number,
+  request: CouponSaleRequest,
+): Promise<AppliedCoupon> {
+  const row = await findByCode(db, clientId, request.code, false);
+  const { coupon, evaluation } = await evaluateRow(db, row, request);
+  if (!evaluation.ok) throw refused(evaluation, 422);
+  return { coupon, discountCents: evaluation.discountCents };
+}
+
+/** Rules that a concurrent sale can make fail between the check and the use. */
+const USED_UP: readonly CouponRuleCode[] = ['single_use_used', 'per_user_limit'];
+
+/**
+ * For the sale checkout, inside its transaction: locks the coupon row (SELECT ... FOR UPDATE), checks
+ * every rule against the uses recorded so far and records this use. Two sales racing for a single-use
+ * coupon: the second waits for the first's commit, then sees its use and gets 409. Unknown code 404,
+ * other refusals 422. Returns the discount and the use id (the sale keeps it to cancel the use).
+ */
+export async function useCoupon(
+  tx: Executor,
+  clientId: number,
+  request: CouponSaleRequest & { saleId?: number | null },
+): Promise<AppliedCoupon & { useId: number }> {
+  const row = await findByCode(tx, clientId, request.code, true);
+  const { coupon, evaluation } = await evaluateRow(tx, row, request);
+  if (!evaluation.ok) throw refused(evaluation, USED_UP.includes(evaluation.code) ? 409 : 422);
+  const [use] = await tx
+    .insert(couponUses)
+    .values({
+      couponId: row.id,
+      clientId,
+      saleId: request.saleId ?? null,
+      customerId: request.customerId ?? null,
+      discountCents: evaluation.discountCents,
+    })
+    .returning({ id: couponUses.id });
+  return { coupon, discountCents: evaluation.discountCents, useId: use.id };
+}
+
+/** A canceled sale frees its coupon use (PRODUCT.md): the use stays recorded but no longer counts. */
+export async function cancelCouponUses(tx: Executor, clientId: number, saleId: number): Promise<number> {
+  const rows = await tx
+    .update(couponUses)
+    .set({ canceledAt: new Date() })
+    .where(
+      and(eq(couponUses.clientId, clientId), eq(couponUses.saleId, saleId), isNull(couponUses.canceledAt)),
+    )
+    .returning({ id: couponUses.id });
+  return rows.length;
+}
