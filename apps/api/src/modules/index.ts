@@ -2,9 +2,13 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../context.ts';
 import { accountRoutes } from './account/routes.ts';
 import { authRoutes } from './auth/routes.ts';
+import { cepRoutes } from './cep/routes.ts';
 import { couponRoutes } from './coupon/routes.ts';
+import { customerRoutes } from './customer/routes.ts';
 import { healthRoutes } from './health/routes.ts';
 import { notificationRoutes } from './notification/routes.ts';
+import { productBrandRoutes } from './product-brand/routes.ts';
+import { productCategoryRoutes } from './product-category/routes.ts';
 
 /** The API module list: a new domain adds one line here. */
 export const MODULES: ((ctx: AppContext) => FastifyPluginAsyncZod)[] = [
@@ -13,4 +17,8 @@ export const MODULES: ((ctx: AppContext) => FastifyPluginAsyncZod)[] = [
   accountRoutes,
   notificationRoutes,
   couponRoutes,
+  productCategoryRoutes,
+  productBrandRoutes,
+  cepRoutes,
+  customerRoutes,
 ];

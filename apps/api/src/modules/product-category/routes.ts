@@ -1,0 +1,6 @@
+import type { AppContext } from '../../context.ts';
+import { namedCatalogRoutes } from './namedRoutes.ts';
+import { categoryService } from './service.ts';
+
+export const productCategoryRoutes = (ctx: AppContext) =>
+  namedCatalogRoutes(ctx, 'product-category', categoryService);

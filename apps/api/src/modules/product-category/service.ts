@@ -1,0 +1,12 @@
+import { CATEGORY_NAME_TAKEN, categoryInUseMessage } from '@balcao/core/product';
+import { namedCatalogService } from './namedCatalog.ts';
+import { productCategories } from './schema.ts';
+
+export const categoryService = namedCatalogService({
+  table: productCategories,
+  productColumn: 'categoryId',
+  uniqueConstraint: 'product_categories_client_name_uq',
+  nameTaken: CATEGORY_NAME_TAKEN,
+  notFoundMessage: 'Categoria não encontrada',
+  inUse: categoryInUseMessage,
+});
