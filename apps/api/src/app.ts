@@ -16,10 +16,13 @@ import type { AppContext } from './context.ts';
 import type { Db } from './db/client.ts';
 import { registerErrorHandler } from './errors.ts';
 import { MODULES } from './modules/index.ts';
-import { registerAuth } from './plugins/auth.ts';
+import { type Access, registerAuth } from './plugins/auth.ts';
 import { attachSocket, notifyWith } from './plugins/socket.ts';
 
-export type App = FastifyInstance & { io: Server; ctx: AppContext };
+/** A route as registered, for tests that must cover every route (e.g. 401 without a token). */
+export type RegisteredRoute = { method: string; url: string; access: Access | undefined };
+
+export type App = FastifyInstance & { io: Server; ctx: AppContext; routes: readonly RegisteredRoute[] };
 
 /** The whole API as one Fastify instance (tests use inject, the server listens). */
 export async function buildApp(options: { db: Db; config: Config; logger?: boolean }): Promise<App> {
@@ -36,9 +39,12 @@ export async function buildApp(options: { db: Db; config: Config; logger?: boole
   const io = attachSocket(app, db, config);
   const ctx: AppContext = { db, config, notify: notifyWith(io) };
 
-  // The docs' own routes are public.
+  // The docs' own routes are public. Every route is recorded in `routes` (one entry per method).
+  const routes: RegisteredRoute[] = [];
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith('/v1/docs')) route.config = { ...(route.config ?? {}), access: 'public' };
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) routes.push({ method, url: route.url, access: route.config?.access });
   });
   await app.register(fastifySwagger, {
     openapi: {
@@ -90,5 +96,6 @@ export async function buildApp(options: { db: Db; config: Config; logger?: boole
   const built = app as unknown as App;
   built.io = io;
   built.ctx = ctx;
+  built.routes = routes;
   return built;
 }

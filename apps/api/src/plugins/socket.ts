@@ -60,7 +60,8 @@ export function attachSocket(app: FastifyInstance, db: Db, config: Config): Serv
 export function notifyWith(io: Server | null) {
   return (clientId: number, notification: Notification) => {
     if (!io) return;
-    const payload = { message: JSON.stringify({ alertColor: 'info', ...notification }) };
+    const { message, alertColor = 'info' } = notification;
+    const payload = { message: JSON.stringify({ message, alertColor }) };
     io.to(channelOf(clientId)).emit('newChannelMessage', payload);
   };
 }

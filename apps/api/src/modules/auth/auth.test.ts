@@ -1,3 +1,5 @@
+import { LOGIN_FAILED_MESSAGE } from '@balcao/core/auth';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   bearer,
@@ -6,6 +8,8 @@ import {
   TEST_PASSWORD,
   type TestApp,
 } from '../../../test/helper.ts';
+import { sessions, users } from '../../db/schema.ts';
+import { hashToken } from '../../plugins/auth.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -13,21 +17,144 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+const login = (email: string, password: string, remoteAddress = '10.0.0.1') =>
+  t.app.inject({ method: 'POST', url: '/v1/login', payload: { email, password }, remoteAddress });
+
+const me = (token: string) => t.app.inject({ method: 'GET', url: '/v1/user/me', headers: bearer(token) });
+
+const FAILED_BODY = {
+  statusCode: 401,
+  error: 'Unauthorized',
+  message: LOGIN_FAILED_MESSAGE,
+};
+
 describe('login', () => {
   it('answers the session data and a token for a right password, trimming email and password', async () => {
     const { email } = (await createClientWithUsers(t, [2])).users[0];
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/v1/login',
-      payload: { email: `  ${email.toUpperCase()} `, password: ` ${TEST_PASSWORD} ` },
-    });
+    const res = await login(`  ${email.toUpperCase()} `, ` ${TEST_PASSWORD} `);
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.token).toEqual(expect.any(String));
     expect(body.user.userType).toEqual({ id: 2, name: 'Gerente' });
+    expect(body.user).not.toHaveProperty('passwordHash');
     expect(body.settingsChecklist).toEqual({ saleCommand: false, stockManagement: true, checkIsOpen: false });
-    const me = await t.app.inject({ method: 'GET', url: '/v1/user/me', headers: bearer(body.token) });
-    expect(me.statusCode).toBe(200);
-    expect(me.json().user.email).toBe(email);
+    expect(Object.keys(body).sort()).toEqual(
+      ['paymentGateway', 'settingsChecklist', 'shippingSettings', 'token', 'user', 'whatsappInstance'].sort(),
+    );
+    const revalidated = await me(body.token);
+    expect(revalidated.statusCode).toBe(200);
+    expect(revalidated.json().user.email).toBe(email);
+    expect(revalidated.json()).not.toHaveProperty('token');
+  });
+
+  it('keeps only the hash of the token in the database', async () => {
+    const { token, users: created } = await createClientWithUsers(t, [1]);
+    const rows = await t.database.db.select().from(sessions).where(eq(sessions.userId, created[0].user.id));
+    expect(rows).toHaveLength(1);
+    expect(rows[0].tokenHash).toBe(hashToken(token));
+    expect(rows[0].tokenHash).not.toContain(token);
+    const ttl = rows[0].expiresAt.getTime() - Date.now();
+    expect(ttl).toBeGreaterThan(23 * 60 * 60_000);
+    expect(ttl).toBeLessThanOrEqual(24 * 60 * 60_000);
+  });
+
+  it('answers the same 401 body for a wrong password, an unknown email and an inactive user', async () => {
+    const { users: created } = await createClientWithUsers(t, [3, 4]);
+    const [active, inactive] = created;
+    await t.database.db.update(users).set({ active: false }).where(eq(users.id, inactive.user.id));
+
+    const wrongPassword = await login(active.email, 'senha-errada', '10.0.1.1');
+    const unknownEmail = await login('ninguem@nao-existe.com.br', TEST_PASSWORD, '10.0.1.2');
+    const inactiveUser = await login(inactive.email, TEST_PASSWORD, '10.0.1.3');
+    for (const res of [wrongPassword, unknownEmail, inactiveUser]) {
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toEqual(FAILED_BODY);
+    }
+  });
+
+  it('refuses an empty email or password with a 400 in Portuguese', async () => {
+    const res = await login('   ', '', '10.0.2.1');
+    expect(res.statusCode).toBe(400);
+    expect(res.json().issues).toEqual(
+      expect.arrayContaining([
+        { path: 'email', message: 'O campo é obrigatório' },
+        { path: 'password', message: 'O campo é obrigatório' },
+      ]),
+    );
+  });
+});
+
+describe('session', () => {
+  it('answers 401 to an expired session and to a token that never existed', async () => {
+    const { token, users: created } = await createClientWithUsers(t, [1]);
+    expect((await me(token)).statusCode).toBe(200);
+    await t.database.db
+      .update(sessions)
+      .set({ expiresAt: sql`now() - interval '1 minute'` })
+      .where(eq(sessions.userId, created[0].user.id));
+    const expired = await me(token);
+    expect(expired.statusCode).toBe(401);
+    expect(expired.json().message).toEqual(expect.any(String));
+    expect((await me('token-inventado')).statusCode).toBe(401);
+  });
+
+  it('answers 401 once the user is deactivated', async () => {
+    const { token, users: created } = await createClientWithUsers(t, [2]);
+    await t.database.db.update(users).set({ active: false }).where(eq(users.id, created[0].user.id));
+    expect((await me(token)).statusCode).toBe(401);
+  });
+
+  it('revokes the token on logout, and only that token', async () => {
+    const { users: created } = await createClientWithUsers(t, [1]);
+    const second = (await login(created[0].email, TEST_PASSWORD)).json().token as string;
+    const first = created[0].token;
+    const out = await t.app.inject({ method: 'POST', url: '/v1/logout', headers: bearer(first) });
+    expect(out.statusCode).toBe(200);
+    expect((await me(first)).statusCode).toBe(401);
+    expect((await me(second)).statusCode).toBe(200);
+    // Logging out again (or without a token) is harmless.
+    const again = await t.app.inject({ method: 'POST', url: '/v1/logout', headers: bearer(first) });
+    expect(again.statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'POST', url: '/v1/logout' })).statusCode).toBe(200);
+  });
+});
+
+describe('login rate limit', () => {
+  let limited: TestApp;
+  beforeAll(async () => {
+    limited = await createTestApp({ loginLimit: { perEmail: 3, perIp: 5, windowMs: 60_000 } });
+  });
+  afterAll(() => limited.close());
+
+  const attempt = (email: string, password: string, remoteAddress: string) =>
+    limited.app.inject({ method: 'POST', url: '/v1/login', payload: { email, password }, remoteAddress });
+
+  it('answers 429 after repeated failures for one email, even from other addresses and with the right password', async () => {
+    const { email } = (await createClientWithUsers(limited, [1])).users[0];
+    for (let i = 0; i < 3; i++) {
+      expect((await attempt(email, 'senha-errada', `10.1.0.${i}`)).statusCode).toBe(401);
+    }
+    const blocked = await attempt(email, TEST_PASSWORD, '10.1.0.99');
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json()).toMatchObject({ statusCode: 429, message: expect.stringMatching(/tentativas/) });
+    // The same email in another case is the same account.
+    expect((await attempt(email.toUpperCase(), TEST_PASSWORD, '10.1.0.98')).statusCode).toBe(429);
+  });
+
+  it('answers 429 after repeated failures from one address, whatever the email; other addresses go on', async () => {
+    const { email } = (await createClientWithUsers(limited, [1])).users[0];
+    for (let i = 0; i < 5; i++) {
+      expect((await attempt(`ninguem${i}@teste.com.br`, 'x', '10.2.0.1')).statusCode).toBe(401);
+    }
+    expect((await attempt(email, TEST_PASSWORD, '10.2.0.1')).statusCode).toBe(429);
+    expect((await attempt(email, TEST_PASSWORD, '10.2.0.2')).statusCode).toBe(200);
+  });
+
+  it('forgets the failures of an email after a successful login', async () => {
+    const { email } = (await createClientWithUsers(limited, [1])).users[0];
+    for (let i = 0; i < 2; i++) expect((await attempt(email, 'errada', `10.3.0.${i}`)).statusCode).toBe(401);
+    expect((await attempt(email, TEST_PASSWORD, '10.3.0.10')).statusCode).toBe(200);
+    for (let i = 0; i < 2; i++) expect((await attempt(email, 'errada', `10.3.1.${i}`)).statusCode).toBe(401);
+    expect((await attempt(email, TEST_PASSWORD, '10.3.0.11')).statusCode).toBe(200);
   });
 });
