@@ -2,7 +2,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../context.ts';
 import { accountRoutes } from './account/routes.ts';
 import { authRoutes } from './auth/routes.ts';
+import { cepRoutes } from './cep/routes.ts';
 import { couponRoutes } from './coupon/routes.ts';
+import { customerRoutes } from './customer/routes.ts';
 import { healthRoutes } from './health/routes.ts';
 import { notificationRoutes } from './notification/routes.ts';
 import { productBrandRoutes } from './product-brand/routes.ts';
@@ -17,4 +19,6 @@ export const MODULES: ((ctx: AppContext) => FastifyPluginAsyncZod)[] = [
   couponRoutes,
   productCategoryRoutes,
   productBrandRoutes,
+  cepRoutes,
+  customerRoutes,
 ];

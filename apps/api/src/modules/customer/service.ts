@@ -1,0 +1,462 @@
+import type {
+  AddressData,
+  Customer,
+  CustomerAddress,
+  CustomerCounters,
+  CustomerData,
+  CustomerDetail,
+  CustomerListItem,
+  customerListQuerySchema,
+  PersonType,
+} from '@balcao/core/customer';
+import { CUSTOMER_NOT_FOUND, DOCUMENT_TAKEN, STALE_EDIT } from '@balcao/core/customer';
+import { todayIso } from '@balcao/core/date';
+import { normalizeDocument, onlyDigits } from '@balcao/core/document';
+import type { ListResult } from '@balcao/core/list';
+import { and, asc, desc, eq, inArray, isNull, not, or, type SQL, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { Db, Executor } from '../../db/client.ts';
+import { AppError, conflict, notFound } from '../../errors.ts';
+import { countAll, escapeLike, listResult, orderByOf, pageWindow } from '../../lib/list.ts';
+import { isForeignKeyViolation, isSameVersion, isTimestamp, violatedUnique } from '../../lib/pg.ts';
+import { receivables } from '../receivable/schema.ts';
+import { customers, userAddresses } from './schema.ts';
+
+export type CustomerListQuery = z.output<typeof customerListQuerySchema>;
+
+/** A customer is delinquent when a pending (crediário) receivable of theirs is past its due date. */
+export function delinquentSql(today: string = todayIso()): SQL<boolean> {
+  // Explicit table names: drizzle renders columns unqualified in single-table selects, which would
+  // make "client_id" inside the subquery mean the receivable's own column.
+  return sql<boolean>`exists (select 1 from receivables r where r.client_id = "customers"."client_id" and r.customer_id = "customers"."id" and r.status = 'pending' and r.due_date < ${today})`;
+}
+
+/** Sum of a customer's pending receivables (overdue only when `today` is given), in cents. */
+function pendingSumSql(today?: string): SQL<number> {
+  const overdue = today ? sql` and r.due_date < ${today}` : sql``;
+  return sql<number>`(select coalesce(sum(r.amount_cents), 0)::int from receivables r where r.client_id = "customers"."client_id" and r.customer_id = "customers"."id" and r.status = 'pending'${overdue})`;
+}
+
+const customerColumns = () => ({
+  id: customers.id,
+  clientId: customers.clientId,
+  personType: customers.personType,
+  name: customers.name,
+  document: customers.document,
+  email: customers.email,
+  phone: customers.phone,
+  birthDate: customers.birthDate,
+  notes: customers.notes,
+  creditLimitCents: customers.creditLimitCents,
+  active: customers.active,
+  whatsappValid: customers.whatsappValid,
+  whatsappCheckedAt: customers.whatsappCheckedAt,
+  isDelinquent: delinquentSql(),
+  createdAt: customers.createdAt,
+  updatedAt: customers.updatedAt,
+});
+
+type CustomerRow = {
+  [K in keyof ReturnType<typeof customerColumns>]: unknown;
+};
+
+function toCustomer(row: CustomerRow): Customer {
+  const r = row as Record<string, unknown>;
+  const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : v === null ? null : String(v));
+  return {
+    ...(r as unknown as Customer),
+    personType: r.personType as PersonType,
+    isDelinquent: r.isDelinquent === true || r.isDelinquent === 't',
+    whatsappCheckedAt: iso(r.whatsappCheckedAt),
+    createdAt: iso(r.createdAt) as string,
+    updatedAt: iso(r.updatedAt) as string,
+  };
+}
+
+function toAddress(row: typeof userAddresses.$inferSelect): CustomerAddress {
+  return {
+    id: row.id,
+    customerId: row.customerId,
+    label: row.label,
+    zipCode: row.zipCode,
+    street: row.street,
+    number: row.number,
+    complement: row.complement,
+    neighborhood: row.neighborhood,
+    city: row.city,
+    state: row.state,
+    isDefault: row.isDefault,
+  };
+}
+
+/** Where clause of the list (and of the CSV export): search and filters, always inside the client. */
+export function customerWhere(clientId: number, query: Omit<CustomerListQuery, 'page' | 'pageSize'>): SQL {
+  const conditions: (SQL | undefined)[] = [eq(customers.clientId, clientId)];
+  if (query.q) {
+    const like = (text: string) => `%${escapeLike(text)}%`;
+    const search: SQL[] = [
+      sql`${customers.name} ilike ${like(query.q)}`,
+      sql`${customers.email} ilike ${like(query.q)}`,
+    ];
+    const doc = normalizeDocument(query.q);
+    if (doc.length >= 3) search.push(sql`${customers.document} like ${like(doc)}`);
+    const digits = onlyDigits(query.q);
+    if (digits.length >= 3) search.push(sql`${customers.phone} like ${like(digits)}`);
+    conditions.push(or(...search));
+  }
+  if (query.active !== undefined) conditions.push(eq(customers.active, query.active));
+  if (query.personType) conditions.push(eq(customers.personType, query.personType));
+  if (query.delinquent !== undefined) {
+    conditions.push(query.delinquent ? delinquentSql() : not(delinquentSql()));
+  }
+  if (query.whatsappValid === 'unknown') conditions.push(isNull(customers.whatsappValid));
+  else if (query.whatsappValid) conditions.push(eq(customers.whatsappValid, query.whatsappValid === 'true'));
+  return and(...conditions) as SQL;
+}
+
+const SORT_COLUMNS = {
+  name: sql`lower(${customers.name})`,
+  createdAt: customers.createdAt,
+  updatedAt: customers.updatedAt,
+};
+
+export async function listCustomers(
+  db: Db,
+  clientId: number,
+  query: CustomerListQuery,
+): Promise<ListResult<CustomerListItem>> {
+  const where = customerWhere(clientId, query);
+  const order = orderByOf(query.sort, SORT_COLUMNS, { field: 'name', direction: 'asc' }, customers.id);
+  const { limit, offset } = pageWindow(query);
+  const [rows, [{ total }]] = await Promise.all([
+    db
+      .select(customerColumns())
+      .from(customers)
+      .where(where)
+      .orderBy(...order)
+      .limit(limit)
+      .offset(offset),
+    db.select({ total: countAll }).from(customers).where(where),
+  ]);
+  const items = rows.map(toCustomer);
+  const defaults = await defaultAddresses(
+    db,
+    clientId,
+    items.map((c) => c.id),
+  );
+  return listResult(
+    items.map((c) => ({ ...c, defaultAddress: defaults.get(c.id) ?? null })),
+    total,
+    query,
+  );
+}
+
+/** Every customer matching the filters (CSV export), with their default address. Capped. */
+export async function findAllCustomers(
+  db: Db,
+  clientId: number,
+  query: Omit<CustomerListQuery, 'page' | 'pageSize'>,
+  max = 50_000,
+): Promise<CustomerListItem[]> {
+  const rows = await db
+    .select(customerColumns())
+    .from(customers)
+    .where(customerWhere(clientId, query))
+    .orderBy(...orderByOf(query.sort, SORT_COLUMNS, { field: 'name', direction: 'asc' }, customers.id))
+    .limit(max);
+  const items = rows.map(toCustomer);
+  const defaults = await defaultAddresses(
+    db,
+    clientId,
+    items.map((c) => c.id),
+  );
+  return items.map((c) => ({ ...c, defaultAddress: defaults.get(c.id) ?? null }));
+}
+
+async function defaultAddresses(db: Executor, clientId: number, ids: number[]) {
+  const map = new Map<number, CustomerAddress>();
+  for (let i = 0; i < ids.length; i += 1000) {
+    const chunk = ids.slice(i, i + 1000);
+    const rows = await db
+      .select()
+      .from(userAddresses)
+      .where(
+        and(
+          eq(userAddresses.clientId, clientId),
+          inArray(userAddresses.customerId, chunk),
+          eq(userAddresses.isDefault, true),
+        ),
+      );
+    for (const row of rows) map.set(row.customerId, toAddress(row));
+  }
+  return map;
+}
+
+export async function findAddresses(db: Executor, clientId: number, customerId: number) {
+  const rows = await db
+    .select()
+    .from(userAddresses)
+    .where(and(eq(userAddresses.clientId, clientId), eq(userAddresses.customerId, customerId)))
+    .orderBy(desc(userAddresses.isDefault), asc(userAddresses.id));
+  return rows.map(toAddress);
+}
+
+export async function findCustomer(db: Executor, clientId: number, id: number): Promise<CustomerDetail> {
+  const today = todayIso();
+  const [row] = await db
+    .select({
+      ...customerColumns(),
+      pendingCents: pendingSumSql(),
+      overdueCents: pendingSumSql(today),
+    })
+    .from(customers)
+    .where(and(eq(customers.clientId, clientId), eq(customers.id, id)));
+  if (!row) throw notFound(CUSTOMER_NOT_FOUND);
+  const { pendingCents, overdueCents, ...rest } = row;
+  return {
+    ...toCustomer(rest),
+    pendingCents: Number(pendingCents),
+    overdueCents: Number(overdueCents),
+    addresses: await findAddresses(db, clientId, id),
+  };
+}
+
+async function assertDocumentFree(
+  db: Executor,
+  clientId: number,
+  document: string | null,
+  exceptId?: number,
+) {
+  if (!document) return;
+  const [taken] = await db
+    .select({ id: customers.id })
+    .from(customers)
+    .where(and(eq(customers.clientId, clientId), eq(customers.document, document)));
+  if (taken && taken.id !== exceptId) throw conflict(DOCUMENT_TAKEN);
+}
+
+/** A unique violation on the document (a race the check above did not see) is the same 409. */
+async function mapDocumentTaken<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (violatedUnique(error) === 'customers_client_document_uq') throw conflict(DOCUMENT_TAKEN);
+    throw error;
+  }
+}
+
+type CustomerFields = Omit<CustomerData, 'addresses'>;
+
+function columnsOf(data: CustomerFields) {
+  return {
+    personType: data.personType,
+    name: data.name,
+    document: data.document,
+    email: data.email,
+    phone: data.phone,
+    birthDate: data.birthDate,
+    notes: data.notes,
+    creditLimitCents: data.creditLimitCents,
+    active: data.active,
+  };
+}
+
+function addressColumns(address: AddressData) {
+  return {
+    label: address.label,
+    zipCode: address.zipCode,
+    street: address.street,
+    number: address.number,
+    complement: address.complement,
+    neighborhood: address.neighborhood,
+    city: address.city,
+    state: address.state,
+    isDefault: address.isDefault,
+  };
+}
+
+/** Inserts one customer and their addresses (inside the caller's transaction). Returns the id. */
+export async function insertCustomer(tx: Executor, clientId: number, data: CustomerData): Promise<number> {
+  const now = new Date();
+  const { addresses, ...fields } = data;
+  const [row] = await tx
+    .insert(customers)
+    .values({ ...columnsOf(fields), clientId, createdAt: now, updatedAt: now })
+    .returning({ id: customers.id });
+  if (addresses.length > 0) {
+    await tx.insert(userAddresses).values(
+      addresses.map((a) => ({
+        ...addressColumns(a),
+        clientId,
+        customerId: row.id,
+        createdAt: now,
+        updatedAt: now,
+      })),
+    );
+  }
+  return row.id;
+}
+
+export async function createCustomer(db: Db, clientId: number, data: CustomerData): Promise<CustomerDetail> {
+  await assertDocumentFree(db, clientId, data.document);
+  const id = await mapDocumentTaken(() => db.transaction((tx) => insertCustomer(tx, clientId, data)));
+  return findCustomer(db, clientId, id);
+}
+
+/**
+ * Edit with optimistic concurrency. Addresses are replaced as a set: ids kept are updated, new ones
+ * inserted, missing ones deleted (sales keep a copy of the delivery address, not a reference).
+ * Returns the customer and whether the phone changed (the WhatsApp check must run again).
+ */
+export async function updateCustomer(
+  db: Db,
+  clientId: number,
+  id: number,
+  data: CustomerData & { updatedAt: string },
+): Promise<{ customer: CustomerDetail; phoneChanged: boolean }> {
+  if (!isTimestamp(data.updatedAt)) throw new AppError(400, 'Versão do registro (updatedAt) inválida');
+  const [current] = await db
+    .select({ phone: customers.phone })
+    .from(customers)
+    .where(and(eq(customers.clientId, clientId), eq(customers.id, id)));
+  if (!current) throw notFound(CUSTOMER_NOT_FOUND);
+  await assertDocumentFree(db, clientId, data.document, id);
+  const phoneChanged = current.phone !== data.phone;
+  const { addresses, updatedAt, ...fields } = data;
+  await mapDocumentTaken(() =>
+    db.transaction(async (tx) => {
+      const now = new Date();
+      const updated = await tx
+        .update(customers)
+        .set({
+          ...columnsOf(fields),
+          updatedAt: now,
+          ...(phoneChanged ? { whatsappValid: null, whatsappCheckedAt: null } : {}),
+        })
+        .where(
+          and(
+            eq(customers.clientId, clientId),
+            eq(customers.id, id),
+            isSameVersion(customers.updatedAt, updatedAt),
+          ),
+        )
+        .returning({ id: customers.id });
+      if (updated.length === 0) throw conflict(STALE_EDIT);
+      await syncAddresses(tx, clientId, id, addresses, now);
+    }),
+  );
+  return { customer: await findCustomer(db, clientId, id), phoneChanged };
+}
+
+async function syncAddresses(
+  tx: Executor,
+  clientId: number,
+  customerId: number,
+  addresses: AddressData[],
+  now: Date,
+) {
+  const existing = await tx
+    .select({ id: userAddresses.id })
+    .from(userAddresses)
+    .where(and(eq(userAddresses.clientId, clientId), eq(userAddresses.customerId, customerId)));
+  const existingIds = new Set(existing.map((a) => a.id));
+  for (const address of addresses) {
+    if (address.id !== undefined && !existingIds.has(address.id)) {
+      throw new AppError(400, 'Endereço não encontrado neste cliente. Recarregue a página.', [
+        { path: 'addresses', message: 'Endereço não encontrado neste cliente' },
+      ]);
+    }
+  }
+  const kept = new Set(addresses.flatMap((a) => (a.id === undefined ? [] : [a.id])));
+  const removed = [...existingIds].filter((addressId) => !kept.has(addressId));
+  if (removed.length > 0) await tx.delete(userAddresses).where(inArray(userAddresses.id, removed));
+  // Clear the default first: the partial unique index allows one default per customer at any moment.
+  if (kept.size > 0) {
+    await tx
+      .update(userAddresses)
+      .set({ isDefault: false })
+      .where(inArray(userAddresses.id, [...kept]));
+  }
+  const ordered = [...addresses].sort((a, b) => Number(a.isDefault) - Number(b.isDefault));
+  for (const address of ordered) {
+    if (address.id !== undefined) {
+      await tx
+        .update(userAddresses)
+        .set({ ...addressColumns(address), updatedAt: now })
+        .where(eq(userAddresses.id, address.id));
+    } else {
+      await tx
+        .insert(userAddresses)
+        .values({ ...addressColumns(address), clientId, customerId, createdAt: now, updatedAt: now });
+    }
+  }
+}
+
+/** Deletes a customer (addresses go with them); refused while receivables or sales point at them. */
+export async function deleteCustomer(db: Db, clientId: number, id: number): Promise<void> {
+  const [row] = await db
+    .select({ id: customers.id })
+    .from(customers)
+    .where(and(eq(customers.clientId, clientId), eq(customers.id, id)));
+  if (!row) throw notFound(CUSTOMER_NOT_FOUND);
+  const [receivable] = await db
+    .select({ id: receivables.id })
+    .from(receivables)
+    .where(and(eq(receivables.clientId, clientId), eq(receivables.customerId, id)))
+    .limit(1);
+  const inUse = 'Este cliente tem vendas ou contas no crediário: desative-o em vez de excluir.';
+  if (receivable) throw conflict(inUse);
+  try {
+    await db.delete(customers).where(and(eq(customers.clientId, clientId), eq(customers.id, id)));
+  } catch (error) {
+    if (isForeignKeyViolation(error)) throw conflict(inUse);
+    throw error;
+  }
+}
+
+/** Dashboard and campaign counters, over the client's active customers. */
+export async function customerCounters(db: Db, clientId: number): Promise<CustomerCounters> {
+  const delinquent = delinquentSql();
+  const [row] = await db
+    .select({
+      userIsDelinquent: sql<number>`count(*) filter (where ${delinquent})::int`,
+      userNotIsDelinquent: sql<number>`count(*) filter (where not ${delinquent})::int`,
+      userValidWhatsAppNumber: sql<number>`count(*) filter (where ${customers.whatsappValid} = true)::int`,
+      userNotValidWhatsAppNumber: sql<number>`count(*) filter (where ${customers.whatsappValid} = false)::int`,
+    })
+    .from(customers)
+    .where(and(eq(customers.clientId, clientId), eq(customers.active, true)));
+  return {
+    userIsDelinquent: Number(row.userIsDelinquent),
+    userNotIsDelinquent: Number(row.userNotIsDelinquent),
+    userValidWhatsAppNumber: Number(row.userValidWhatsAppNumber),
+    userNotValidWhatsAppNumber: Number(row.userNotValidWhatsAppNumber),
+  };
+}
+
+/** Documents already used by the client's customers, among `documents` (CSV import). */
+export async function takenDocuments(
+  db: Executor,
+  clientId: number,
+  documents: string[],
+): Promise<Set<string>> {
+  const taken = new Set<string>();
+  for (let i = 0; i < documents.length; i += 1000) {
+    const rows = await db
+      .select({ document: customers.document })
+      .from(customers)
+      .where(
+        and(eq(customers.clientId, clientId), inArray(customers.document, documents.slice(i, i + 1000))),
+      );
+    for (const r of rows) if (r.document) taken.add(r.document);
+  }
+  return taken;
+}
+
+/** Bumps the customer's version after an address changed through the address endpoints. */
+export async function touchCustomer(tx: Executor, clientId: number, id: number) {
+  await tx
+    .update(customers)
+    .set({ updatedAt: new Date() })
+    .where(and(eq(customers.clientId, clientId), eq(customers.id, id)));
+}
