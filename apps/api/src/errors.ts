@@ -56,6 +56,16 @@ function isUniqueViolation(error: unknown): boolean {
   return e?.code === '23505' || e?.cause?.code === '23505';
 }
 
+/**
+ * A PostgreSQL data exception (class 22: a number out of range, text that is not a valid number or
+ * date...): input the schemas let through, answered as bad input rather than a server error.
+ */
+function isDataException(error: unknown): boolean {
+  const e = error as { code?: unknown; cause?: { code?: unknown } };
+  const code = typeof e?.code === 'string' ? e.code : e?.cause?.code;
+  return typeof code === 'string' && /^22[0-9A-Z]{3}$/.test(code);
+}
+
 /** One error handler: the DESIGN.md error shape, never a stack trace or SQL text. */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -77,6 +87,9 @@ export function registerErrorHandler(app: FastifyInstance): void {
     }
     if (isUniqueViolation(error)) {
       return reply.status(409).send(body(409, 'Registro duplicado: já existe um cadastro com estes dados'));
+    }
+    if (isDataException(error)) {
+      return reply.status(400).send(body(400, 'Valor inválido em um dos campos'));
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
