@@ -7,6 +7,8 @@ import { couponRoutes } from './coupon/routes.ts';
 import { customerRoutes } from './customer/routes.ts';
 import { healthRoutes } from './health/routes.ts';
 import { notificationRoutes } from './notification/routes.ts';
+import { productRoutes } from './product/routes.ts';
+import { productAdditionalRoutes } from './product-additional/routes.ts';
 import { productBrandRoutes } from './product-brand/routes.ts';
 import { productCategoryRoutes } from './product-category/routes.ts';
 
@@ -19,6 +21,8 @@ export const MODULES: ((ctx: AppContext) => FastifyPluginAsyncZod)[] = [
   couponRoutes,
   productCategoryRoutes,
   productBrandRoutes,
+  productAdditionalRoutes,
+  productRoutes,
   cepRoutes,
   customerRoutes,
 ];

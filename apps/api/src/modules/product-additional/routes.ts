@@ -1,0 +1,58 @@
+import { listQuerySchema } from '@balcao/core/list';
+import { productAdditionalInputSchema, productAdditionalUpdateSchema } from '@balcao/core/product';
+import { STAFF, WRITE } from '@balcao/core/routes';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AppContext } from '../../context.ts';
+import { assertOwnClient, sessionOf } from '../../plugins/auth.ts';
+import { clientParams, idParams } from '../product-category/namedRoutes.ts';
+import {
+  createAdditionalGroup,
+  deleteAdditionalGroup,
+  findAdditionalGroup,
+  listAdditionalGroups,
+  updateAdditionalGroup,
+} from './service.ts';
+
+/** Add-on groups (productAdditional): read by the staff (the PDV offers them), written by catalog roles. */
+export function productAdditionalRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    const { db } = ctx;
+    const tags = ['product-additional'];
+
+    app.get(
+      '/product-additional/client/:clientId',
+      { config: { access: STAFF }, schema: { tags, params: clientParams, querystring: listQuerySchema } },
+      async (request) =>
+        listAdditionalGroups(db, assertOwnClient(request, request.params.clientId).clientId, request.query),
+    );
+
+    app.get(
+      '/product-additional/:id',
+      { config: { access: STAFF }, schema: { tags, params: idParams } },
+      async (request) => findAdditionalGroup(db, sessionOf(request).clientId, request.params.id),
+    );
+
+    app.post(
+      '/product-additional',
+      { config: { access: WRITE.catalog }, schema: { tags, body: productAdditionalInputSchema } },
+      async (request, reply) =>
+        reply.status(201).send(await createAdditionalGroup(db, sessionOf(request).clientId, request.body)),
+    );
+
+    app.put(
+      '/product-additional/:id',
+      {
+        config: { access: WRITE.catalog },
+        schema: { tags, params: idParams, body: productAdditionalUpdateSchema },
+      },
+      async (request) =>
+        updateAdditionalGroup(db, sessionOf(request).clientId, request.params.id, request.body),
+    );
+
+    app.delete(
+      '/product-additional/:id',
+      { config: { access: WRITE.catalog }, schema: { tags, params: idParams } },
+      async (request) => deleteAdditionalGroup(db, sessionOf(request).clientId, request.params.id),
+    );
+  };
+}

@@ -1,0 +1,228 @@
+import type { ListQuery, ListResult } from '@balcao/core/list';
+import {
+  ADDITIONAL_NAME_TAKEN,
+  type ProductAdditionalGroup,
+  type productAdditionalInputSchema,
+  type productAdditionalUpdateSchema,
+} from '@balcao/core/product';
+import { and, asc, eq, ilike, inArray, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { Db, Executor } from '../../db/client.ts';
+import { AppError, conflict, notFound } from '../../errors.ts';
+import { escapeLike, listResult, orderByOf, pageWindow } from '../../lib/list.ts';
+import { isSameVersion, mapUnique, staleEdit } from '../product/dbHelpers.ts';
+import {
+  productAdditionalGroups as groups,
+  productAdditionalItems as items,
+  productAdditionalLinks as links,
+} from './schema.ts';
+
+type GroupInput = z.output<typeof productAdditionalInputSchema>;
+type GroupUpdate = z.output<typeof productAdditionalUpdateSchema>;
+
+const UNIQUE = { product_additional_groups_client_name_uq: ADDITIONAL_NAME_TAKEN };
+
+const productCount = sql<number>`(${sql.raw(
+  'select count(*)::int from product_additional_links l where l.group_id = "product_additional_groups".id',
+)})`;
+
+const groupColumns = {
+  id: groups.id,
+  name: groups.name,
+  minQuantity: groups.minQuantity,
+  maxQuantity: groups.maxQuantity,
+  active: groups.active,
+  productCount,
+  updatedAt: groups.updatedAt,
+};
+
+/** Groups with their items, in the given order of ids. */
+type GroupRow = Omit<ProductAdditionalGroup, 'items' | 'updatedAt'> & { updatedAt: Date };
+
+async function withItems(db: Executor, rows: GroupRow[]): Promise<ProductAdditionalGroup[]> {
+  if (rows.length === 0) return [];
+  const all = await db
+    .select({
+      id: items.id,
+      groupId: items.groupId,
+      name: items.name,
+      priceCents: items.priceCents,
+      active: items.active,
+      position: items.position,
+    })
+    .from(items)
+    .where(
+      inArray(
+        items.groupId,
+        rows.map((r) => r.id),
+      ),
+    )
+    .orderBy(asc(items.position), asc(items.id));
+  return rows.map((row) => ({
+    ...row,
+    updatedAt: row.updatedAt.toISOString(),
+    items: all.filter((i) => i.groupId === row.id).map(({ groupId: _, ...item }) => item),
+  }));
+}
+
+export async function findAdditionalGroup(
+  db: Executor,
+  clientId: number,
+  id: number,
+): Promise<ProductAdditionalGroup> {
+  const rows = await db
+    .select(groupColumns)
+    .from(groups)
+    .where(and(eq(groups.clientId, clientId), eq(groups.id, id)));
+  if (rows.length === 0) throw notFound('Grupo de adicionais não encontrado');
+  return (await withItems(db, rows))[0];
+}
+
+export async function listAdditionalGroups(
+  db: Db,
+  clientId: number,
+  query: ListQuery,
+): Promise<ListResult<ProductAdditionalGroup>> {
+  const where = and(
+    eq(groups.clientId, clientId),
+    query.q ? ilike(groups.name, `%${escapeLike(query.q)}%`) : undefined,
+  );
+  const order = orderByOf<'name' | 'createdAt'>(
+    query.sort,
+    { name: sql`lower(${groups.name})`, createdAt: groups.createdAt },
+    { field: 'name', direction: 'asc' },
+    groups.id,
+  );
+  const { limit, offset } = pageWindow(query);
+  const rows = await db
+    .select(groupColumns)
+    .from(groups)
+    .where(where)
+    .orderBy(...order)
+    .limit(limit)
+    .offset(offset);
+  const [{ total }] = await db.select({ total: sql<number>`count(*)::int` }).from(groups).where(where);
+  return listResult(await withItems(db, rows), total, query);
+}
+
+/** The add-on groups a product offers, in the product's order (the PDV shows them). */
+export async function groupsOfProduct(db: Executor, productId: number): Promise<ProductAdditionalGroup[]> {
+  const rows = await db
+    .select(groupColumns)
+    .from(links)
+    .innerJoin(groups, eq(groups.id, links.groupId))
+    .where(eq(links.productId, productId))
+    .orderBy(asc(links.position));
+  return withItems(db, rows);
+}
+
+/** Links a product to add-on groups of its own client, replacing the previous links. */
+export async function setProductGroups(
+  tx: Executor,
+  clientId: number,
+  productId: number,
+  groupIds: number[],
+) {
+  const unique = [...new Set(groupIds)];
+  if (unique.length > 0) {
+    const owned = await tx
+      .select({ id: groups.id })
+      .from(groups)
+      .where(and(eq(groups.clientId, clientId), inArray(groups.id, unique)));
+    if (owned.length !== unique.length)
+      throw new AppError(422, 'Grupo de adicionais não encontrado', [
+        { path: 'additionalGroupIds', message: 'Grupo de adicionais não encontrado' },
+      ]);
+  }
+  await tx.delete(links).where(eq(links.productId, productId));
+  if (unique.length > 0)
+    await tx.insert(links).values(unique.map((groupId, position) => ({ productId, groupId, position })));
+}
+
+async function assertNameFree(db: Executor, clientId: number, name: string, exceptId?: number) {
+  const [taken] = await db
+    .select({ id: groups.id })
+    .from(groups)
+    .where(and(eq(groups.clientId, clientId), eq(sql`lower(${groups.name})`, name.toLowerCase())));
+  if (taken && taken.id !== exceptId) throw conflict(ADDITIONAL_NAME_TAKEN);
+}
+
+/** Replaces the items of a group: sent ids are updated, new ones inserted, missing ones removed. */
+async function saveItems(tx: Executor, clientId: number, groupId: number, input: GroupInput['items']) {
+  const existing = await tx.select({ id: items.id }).from(items).where(eq(items.groupId, groupId));
+  const existingIds = new Set(existing.map((i) => i.id));
+  for (const item of input)
+    if (item.id !== undefined && !existingIds.has(item.id))
+      throw new AppError(422, 'Item de adicional não encontrado neste grupo', [
+        { path: 'items', message: 'Item de adicional não encontrado neste grupo' },
+      ]);
+  const keep = new Set(input.flatMap((i) => (i.id === undefined ? [] : [i.id])));
+  const removed = [...existingIds].filter((id) => !keep.has(id));
+  if (removed.length) await tx.delete(items).where(inArray(items.id, removed));
+  for (const [position, item] of input.entries()) {
+    const values = { name: item.name, priceCents: item.priceCents, active: item.active, position };
+    if (item.id === undefined) await tx.insert(items).values({ ...values, clientId, groupId });
+    else await tx.update(items).set(values).where(eq(items.id, item.id));
+  }
+}
+
+export async function createAdditionalGroup(db: Db, clientId: number, input: GroupInput) {
+  await assertNameFree(db, clientId, input.name);
+  const id = await mapUnique(
+    () =>
+      db.transaction(async (tx) => {
+        const [row] = await tx
+          .insert(groups)
+          .values({
+            clientId,
+            name: input.name,
+            minQuantity: input.minQuantity,
+            maxQuantity: input.maxQuantity,
+            active: input.active,
+          })
+          .returning({ id: groups.id });
+        await saveItems(tx, clientId, row.id, input.items);
+        return row.id;
+      }),
+    UNIQUE,
+  );
+  return findAdditionalGroup(db, clientId, id);
+}
+
+export async function updateAdditionalGroup(db: Db, clientId: number, id: number, input: GroupUpdate) {
+  await findAdditionalGroup(db, clientId, id);
+  await assertNameFree(db, clientId, input.name, id);
+  await mapUnique(
+    () =>
+      db.transaction(async (tx) => {
+        const updated = await tx
+          .update(groups)
+          .set({
+            name: input.name,
+            minQuantity: input.minQuantity,
+            maxQuantity: input.maxQuantity,
+            active: input.active,
+            updatedAt: new Date(),
+          })
+          .where(
+            and(
+              eq(groups.clientId, clientId),
+              eq(groups.id, id),
+              isSameVersion(groups.updatedAt, input.updatedAt),
+            ),
+          )
+          .returning({ id: groups.id });
+        if (updated.length === 0) throw staleEdit();
+        await saveItems(tx, clientId, id, input.items);
+      }),
+    UNIQUE,
+  );
+  return findAdditionalGroup(db, clientId, id);
+}
+
+/** Deleting a group also removes it from the products that offered it. */
+export async function deleteAdditionalGroup(db: Db, clientId: number, id: number) {
+  await findAdditionalGroup(db, clientId, id);
+  await db.delete(groups).where(and(eq(groups.clientId, clientId), eq(groups.id, id)));
+  return { id };
+}

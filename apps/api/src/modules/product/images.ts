@@ -1,0 +1,206 @@
+import { randomBytes } from 'node:crypto';
+import type { ProductImage } from '@balcao/core/product';
+import { and, asc, count, eq } from 'drizzle-orm';
+import sharp from 'sharp';
+import type { Db } from '../../db/client.ts';
+import { AppError, notFound } from '../../errors.ts';
+import type { Storage } from '../storage/storage.ts';
+import { IMAGE_SIZES, imageFileKey, imageUrls } from './imageUrls.ts';
+import { productImages, products } from './schema.ts';
+import { PRODUCT_NOT_FOUND } from './service.ts';
+
+export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+export const MAX_IMAGES_PER_PRODUCT = 10;
+export const IMAGE_TOO_LARGE = 'A imagem deve ter no máximo 5 MB';
+export const IMAGE_NOT_SUPPORTED = 'Formato não suportado: envie uma imagem JPEG, PNG ou WebP';
+
+export type ImageType = 'image/jpeg' | 'image/png' | 'image/webp';
+
+/** The real type of the bytes (magic numbers), never the file name or the browser's claim. */
+export function sniffImageType(data: Buffer): ImageType | null {
+  if (data.length >= 3 && data[0] === 0xff && data[1] === 0xd8 && data[2] === 0xff) return 'image/jpeg';
+  if (
+    data.length >= 8 &&
+    data.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))
+  )
+    return 'image/png';
+  if (
+    data.length >= 12 &&
+    data.subarray(0, 4).toString('latin1') === 'RIFF' &&
+    data.subarray(8, 12).toString('latin1') === 'WEBP'
+  )
+    return 'image/webp';
+  return null;
+}
+
+export type ProcessedImage = {
+  width: number;
+  height: number;
+  display: Buffer;
+  thumb: Buffer;
+};
+
+/**
+ * Decodes, turns by the EXIF orientation, drops metadata (GPS of phone photos) and writes two WebP
+ * sizes: display (longest side up to 1200 px) and thumbnail (up to 240 px). Never enlarges.
+ */
+export async function processImage(data: Buffer): Promise<ProcessedImage> {
+  if (!sniffImageType(data)) throw new AppError(422, IMAGE_NOT_SUPPORTED);
+  try {
+    const base = sharp(data, { limitInputPixels: 40_000_000, failOn: 'error' }).rotate();
+    const resize = (max: number) =>
+      base
+        .clone()
+        .resize({ width: max, height: max, fit: 'inside', withoutEnlargement: true })
+        .webp({ quality: 82 });
+    const [display, thumb] = await Promise.all([
+      resize(IMAGE_SIZES.display).toBuffer({ resolveWithObject: true }),
+      resize(IMAGE_SIZES.thumb).toBuffer(),
+    ]);
+    return { width: display.info.width, height: display.info.height, display: display.data, thumb };
+  } catch {
+    throw new AppError(422, 'Não foi possível ler a imagem: o arquivo parece corrompido');
+  }
+}
+
+async function assertProduct(db: Db, clientId: number, productId: number) {
+  const [p] = await db
+    .select({ id: products.id })
+    .from(products)
+    .where(and(eq(products.clientId, clientId), eq(products.id, productId)));
+  if (!p) throw notFound(PRODUCT_NOT_FOUND);
+}
+
+export async function listImages(db: Db, productId: number): Promise<ProductImage[]> {
+  const rows = await db
+    .select()
+    .from(productImages)
+    .where(eq(productImages.productId, productId))
+    .orderBy(asc(productImages.position), asc(productImages.id));
+  return rows.map((r) => ({
+    id: r.id,
+    position: r.position,
+    width: r.width,
+    height: r.height,
+    ...imageUrls(r.storageKey),
+  }));
+}
+
+/** Stores both sizes, then records the image at the end of the product's list (the first is the cover). */
+export async function addImage(
+  db: Db,
+  storage: Storage,
+  clientId: number,
+  productId: number,
+  data: Buffer,
+): Promise<ProductImage> {
+  await assertProduct(db, clientId, productId);
+  const [{ n }] = await db
+    .select({ n: count() })
+    .from(productImages)
+    .where(eq(productImages.productId, productId));
+  if (n >= MAX_IMAGES_PER_PRODUCT)
+    throw new AppError(422, `Cada produto pode ter no máximo ${MAX_IMAGES_PER_PRODUCT} imagens`);
+  const image = await processImage(data);
+  const storageKey = `product/${clientId}/${productId}/${randomBytes(16).toString('hex')}`;
+  await storage.put(imageFileKey(storageKey, 'display'), image.display);
+  await storage.put(imageFileKey(storageKey, 'thumb'), image.thumb);
+  try {
+    const [row] = await db.transaction(async (tx) => {
+      const [{ next }] = await tx
+        .select({ next: count() })
+        .from(productImages)
+        .where(eq(productImages.productId, productId));
+      return tx
+        .insert(productImages)
+        .values({
+          clientId,
+          productId,
+          position: next,
+          storageKey,
+          width: image.width,
+          height: image.height,
+          bytes: image.display.length,
+        })
+        .returning();
+    });
+    return {
+      id: row.id,
+      position: row.position,
+      width: row.width,
+      height: row.height,
+      ...imageUrls(storageKey),
+    };
+  } catch (error) {
+    await removeImageFiles(storage, storageKey);
+    throw error;
+  }
+}
+
+export async function removeImageFiles(storage: Storage, storageKey: string) {
+  await storage.remove(imageFileKey(storageKey, 'display'));
+  await storage.remove(imageFileKey(storageKey, 'thumb'));
+}
+
+async function renumber(db: Db, productId: number, orderedIds: number[]) {
+  for (const [position, id] of orderedIds.entries())
+    await db
+      .update(productImages)
+      .set({ position })
+      .where(and(eq(productImages.productId, productId), eq(productImages.id, id)));
+}
+
+export async function deleteImage(
+  db: Db,
+  storage: Storage,
+  clientId: number,
+  productId: number,
+  imageId: number,
+): Promise<ProductImage[]> {
+  await assertProduct(db, clientId, productId);
+  const storageKey = await db.transaction(async (tx) => {
+    const [row] = await tx
+      .delete(productImages)
+      .where(and(eq(productImages.productId, productId), eq(productImages.id, imageId)))
+      .returning({ storageKey: productImages.storageKey });
+    if (!row) throw notFound('Imagem não encontrada');
+    const rest = await tx
+      .select({ id: productImages.id })
+      .from(productImages)
+      .where(eq(productImages.productId, productId))
+      .orderBy(asc(productImages.position), asc(productImages.id));
+    await renumber(
+      tx as unknown as Db,
+      productId,
+      rest.map((r) => r.id),
+    );
+    return row.storageKey;
+  });
+  await removeImageFiles(storage, storageKey);
+  return listImages(db, productId);
+}
+
+/** New order of the images: the first becomes the cover. */
+export async function reorderImages(
+  db: Db,
+  clientId: number,
+  productId: number,
+  imageIds: number[],
+): Promise<ProductImage[]> {
+  await assertProduct(db, clientId, productId);
+  await db.transaction(async (tx) => {
+    const current = await tx
+      .select({ id: productImages.id })
+      .from(productImages)
+      .where(eq(productImages.productId, productId));
+    const ids = new Set(current.map((r) => r.id));
+    if (
+      imageIds.length !== ids.size ||
+      new Set(imageIds).size !== ids.size ||
+      imageIds.some((id) => !ids.has(id))
+    )
+      throw new AppError(422, 'Envie todas as imagens do produto, cada uma uma vez, na nova ordem');
+    await renumber(tx as unknown as Db, productId, imageIds);
+  });
+  return listImages(db, productId);
+}

@@ -1,0 +1,349 @@
+import { Readable } from 'node:stream';
+import {
+  productGridInputSchema,
+  productImportInputSchema,
+  productInputSchema,
+  productListQuerySchema,
+  productUpdateSchema,
+  productVariantUpdateSchema,
+} from '@balcao/core/product';
+import { BACKOFFICE, STAFF, WRITE } from '@balcao/core/routes';
+import { z } from '@balcao/core/zod';
+import fastifyMultipart from '@fastify/multipart';
+import type { FastifyReply } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AppContext } from '../../context.ts';
+import { AppError } from '../../errors.ts';
+import { assertOwnClient, sessionOf } from '../../plugins/auth.ts';
+import { clientParams, idParams } from '../product-category/namedRoutes.ts';
+import { storageFor } from '../storage/storage.ts';
+import {
+  applyImport,
+  csvHeader,
+  csvLines,
+  type ExportProduct,
+  importResult,
+  parseProductCsv,
+  planImport,
+} from './csv.ts';
+import {
+  addImage,
+  deleteImage,
+  IMAGE_NOT_SUPPORTED,
+  IMAGE_TOO_LARGE,
+  MAX_IMAGE_BYTES,
+  removeImageFiles,
+  reorderImages,
+  sniffImageType,
+} from './images.ts';
+import {
+  clearGrid,
+  createProduct,
+  deleteProduct,
+  eachProduct,
+  findByCode,
+  findProduct,
+  listProducts,
+  setGrid,
+  updateProduct,
+  updateVariant,
+} from './service.ts';
+
+/** Upload answers outside AppError's codes (413, 415), in the API's error shape. */
+function sendError(reply: FastifyReply, statusCode: 400 | 413 | 415, error: string, message: string) {
+  return reply.status(statusCode).send({ statusCode, error, message });
+}
+
+const imageParams = z.object({
+  id: z.coerce.number().int().positive('Identificador inválido'),
+  imageId: z.coerce.number().int().positive('Identificador inválido'),
+});
+
+const imageFileParams = z.object({
+  clientId: z.coerce.number().int().positive(),
+  productId: z.coerce.number().int().positive(),
+  file: z.string().regex(/^[a-f0-9]{32}-(display|thumb)\.webp$/, 'Imagem não encontrada'),
+});
+
+/**
+ * Products (issue 4). Reading is open to the staff, because the PDV searches and scans products
+ * (drivers excluded); writing belongs to the catalog roles (ROUTES.md: 1, 2, 6).
+ */
+export function productRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    const { db } = ctx;
+    const storage = storageFor(ctx.config);
+    const tags = ['product'];
+
+    await app.register(fastifyMultipart, {
+      limits: { fileSize: MAX_IMAGE_BYTES, files: 1, fields: 5, parts: 6 },
+    });
+
+    app.get(
+      '/product/client/:clientId',
+      {
+        config: { access: STAFF },
+        schema: { tags, params: clientParams, querystring: productListQuerySchema },
+      },
+      async (request) =>
+        listProducts(db, assertOwnClient(request, request.params.clientId).clientId, request.query),
+    );
+
+    app.get(
+      '/product/barcode/:code',
+      {
+        config: { access: STAFF },
+        schema: {
+          tags,
+          summary: 'PDV scanner: the product or the variant (with its product) of a barcode, or a SKU',
+          params: z.object({
+            code: z.string().trim().min(1, 'Informe o código').max(60, 'Código muito longo'),
+          }),
+        },
+      },
+      async (request) => findByCode(db, sessionOf(request).clientId, request.params.code),
+    );
+
+    app.get(
+      '/product/:id',
+      { config: { access: STAFF }, schema: { tags, params: idParams } },
+      async (request) => findProduct(db, sessionOf(request).clientId, request.params.id),
+    );
+
+    app.post(
+      '/product',
+      { config: { access: WRITE.catalog }, schema: { tags, body: productInputSchema } },
+      async (request, reply) =>
+        reply.status(201).send(await createProduct(db, sessionOf(request).clientId, request.body)),
+    );
+
+    app.put(
+      '/product/:id',
+      { config: { access: WRITE.catalog }, schema: { tags, params: idParams, body: productUpdateSchema } },
+      async (request) => updateProduct(db, sessionOf(request).clientId, request.params.id, request.body),
+    );
+
+    app.delete(
+      '/product/:id',
+      { config: { access: WRITE.catalog }, schema: { tags, params: idParams } },
+      async (request) => {
+        const clientId = sessionOf(request).clientId;
+        const { id, imageKeys } = await deleteProduct(db, clientId, request.params.id);
+        for (const key of imageKeys) await removeImageFiles(storage, key);
+        return { id };
+      },
+    );
+
+    // ------------------------------------------------------------ grid (variants)
+
+    app.put(
+      '/product/:id/grid',
+      {
+        config: { access: WRITE.catalog },
+        schema: {
+          tags,
+          summary: 'Generate the variants from colours and sizes; existing combinations keep their data',
+          params: idParams,
+          body: productGridInputSchema,
+        },
+      },
+      async (request) => setGrid(db, sessionOf(request).clientId, request.params.id, request.body),
+    );
+
+    app.delete(
+      '/product/:id/grid',
+      { config: { access: WRITE.catalog }, schema: { tags, params: idParams } },
+      async (request) => clearGrid(db, sessionOf(request).clientId, request.params.id),
+    );
+
+    app.put(
+      '/product-grid/:id',
+      {
+        config: { access: WRITE.catalog },
+        schema: {
+          tags,
+          summary: "One variant's SKU, barcode, price and stock",
+          params: idParams,
+          body: productVariantUpdateSchema,
+        },
+      },
+      async (request) => updateVariant(db, sessionOf(request).clientId, request.params.id, request.body),
+    );
+
+    // ------------------------------------------------------------ images
+
+    app.post(
+      '/product/:id/image',
+      {
+        config: { access: WRITE.catalog },
+        schema: {
+          tags,
+          summary: 'Upload one image (multipart field "file": JPEG, PNG or WebP, up to 5 MB)',
+          params: idParams,
+        },
+      },
+      async (request, reply) => {
+        const clientId = sessionOf(request).clientId;
+        if (!request.isMultipart())
+          return sendError(
+            reply,
+            415,
+            'Unsupported Media Type',
+            'Envie a imagem como multipart/form-data no campo "file"',
+          );
+        const file = await request.file();
+        if (!file) return sendError(reply, 400, 'Bad Request', 'Envie um arquivo de imagem');
+        let data: Buffer;
+        try {
+          data = await file.toBuffer();
+        } catch (error) {
+          if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
+            return sendError(reply, 413, 'Payload Too Large', IMAGE_TOO_LARGE);
+          throw error;
+        }
+        if (file.file.truncated) return sendError(reply, 413, 'Payload Too Large', IMAGE_TOO_LARGE);
+        if (!sniffImageType(data))
+          return sendError(reply, 415, 'Unsupported Media Type', IMAGE_NOT_SUPPORTED);
+        return reply.status(201).send(await addImage(db, storage, clientId, request.params.id, data));
+      },
+    );
+
+    app.delete(
+      '/product/:id/image/:imageId',
+      { config: { access: WRITE.catalog }, schema: { tags, params: imageParams } },
+      async (request) =>
+        deleteImage(db, storage, sessionOf(request).clientId, request.params.id, request.params.imageId),
+    );
+
+    app.put(
+      '/product/:id/image-order',
+      {
+        config: { access: WRITE.catalog },
+        schema: {
+          tags,
+          summary: 'Reorder the images; the first is the cover',
+          params: idParams,
+          body: z.object({ imageIds: z.array(z.number().int().positive()).max(50) }),
+        },
+      },
+      async (request) =>
+        reorderImages(db, sessionOf(request).clientId, request.params.id, request.body.imageIds),
+    );
+
+    // Public: <img> tags send no Bearer header. The 128-bit random name is the secret, and a new
+    // upload gets a new name, so the files are cached for a year.
+    app.get(
+      '/product-image/:clientId/:productId/:file',
+      { config: { access: 'public' }, schema: { tags, params: imageFileParams } },
+      async (request, reply) => {
+        const { clientId, productId, file } = request.params;
+        const stored = await storage.get(`product/${clientId}/${productId}/${file}`);
+        if (!stored) throw new AppError(404, 'Imagem não encontrada');
+        return reply
+          .header('content-type', 'image/webp')
+          .header('content-length', stored.size)
+          .header('cache-control', 'public, max-age=31536000, immutable')
+          .header('x-content-type-options', 'nosniff')
+          .send(stored.stream);
+      },
+    );
+
+    // ------------------------------------------------------------ CSV
+
+    app.get(
+      '/product/client/:clientId/export',
+      {
+        config: { access: BACKOFFICE },
+        schema: {
+          tags,
+          summary: 'CSV of the filtered list (semicolon separated, decimal comma, UTF-8 with BOM)',
+          params: clientParams,
+          querystring: productListQuerySchema,
+        },
+      },
+      async (request, reply) => {
+        const { clientId } = assertOwnClient(request, request.params.clientId);
+        const query = request.query;
+        async function* lines() {
+          yield csvHeader();
+          let batch: ExportProduct[] = [];
+          for await (const product of eachProduct(db, clientId, query)) {
+            batch.push(product);
+            if (batch.length === 500) {
+              yield csvLines(batch);
+              batch = [];
+            }
+          }
+          yield csvLines(batch);
+        }
+        const date = new Date().toISOString().slice(0, 10);
+        return reply
+          .header('content-type', 'text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="produtos-${date}.csv"`)
+          .header('cache-control', 'no-store')
+          .send(Readable.from(lines()));
+      },
+    );
+
+    app.post(
+      '/product/import',
+      {
+        config: { access: WRITE.catalog },
+        bodyLimit: 20 * 1024 * 1024,
+        schema: {
+          tags,
+          summary:
+            'CSV import. dryRun=true checks every line and answers a preview with per-line errors. dryRun=false writes all lines in one transaction, or nothing (422) when a line is invalid, unless skipInvalid. With Accept: application/x-ndjson the write streams progress lines.',
+          body: productImportInputSchema,
+        },
+      },
+      async (request, reply) => {
+        const clientId = sessionOf(request).clientId;
+        const { csv, dryRun, skipInvalid } = request.body;
+        const parsed = parseProductCsv(csv);
+        const plan = await planImport(db, clientId, parsed);
+        const options = { dryRun, skipInvalid };
+        if (parsed.fileError)
+          return reply.status(422).send({
+            statusCode: 422,
+            error: 'Unprocessable Entity',
+            message: parsed.fileError,
+            result: importResult(plan, options),
+          });
+        if (dryRun) return importResult(plan, options);
+        if (plan.errors.length > 0 && !skipInvalid)
+          return reply.status(422).send({
+            statusCode: 422,
+            error: 'Unprocessable Entity',
+            message: `Nada foi importado: ${plan.invalidLines} ${plan.invalidLines === 1 ? 'linha tem erro' : 'linhas têm erros'}. Corrija o arquivo ou importe pulando as linhas com erro.`,
+            result: importResult(plan, options),
+          });
+
+        const wantsStream = (request.headers.accept ?? '').includes('application/x-ndjson');
+        if (!wantsStream) return importResult(plan, options, await applyImport(db, clientId, plan));
+
+        // Progress as NDJSON lines, then the result; the transaction still writes all or nothing.
+        const stream = new Readable({ read() {} });
+        const write = (event: unknown) => stream.push(`${JSON.stringify(event)}\n`);
+        write({ type: 'progress', done: 0, total: plan.planned.length });
+        applyImport(db, clientId, plan, (done, total) => write({ type: 'progress', done, total }))
+          .then((written) => write({ type: 'result', result: importResult(plan, options, written) }))
+          .catch((error: unknown) => {
+            request.log.error({ err: error }, 'product import failed');
+            write({
+              type: 'error',
+              message:
+                error instanceof AppError
+                  ? error.message
+                  : 'A importação falhou e nada foi gravado. Tente novamente.',
+            });
+          })
+          .finally(() => stream.push(null));
+        return reply
+          .header('content-type', 'application/x-ndjson; charset=utf-8')
+          .header('cache-control', 'no-store')
+          .send(stream);
+      },
+    );
+  };
+}
