@@ -6,6 +6,7 @@ import Box from '@mui/material/Box';
 import Drawer from '@mui/material/Drawer';
 import IconButton from '@mui/material/IconButton';
 import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
@@ -24,12 +25,14 @@ export function SideMenu({ groups, mobile, open, onClose }: Props) {
   const content = (
     <Box component="nav" aria-label="Menu principal" sx={{ overflowY: 'auto', pb: 2 }}>
       <List dense>
-        <ListItemButton component={RouterLink} to="/dashboard" selected={pathname === '/dashboard'}>
-          <ListItemIcon>
-            <HomeIcon />
-          </ListItemIcon>
-          <ListItemText primary="Início" />
-        </ListItemButton>
+        <ListItem disablePadding>
+          <ListItemButton component={RouterLink} to="/dashboard" selected={pathname === '/dashboard'}>
+            <ListItemIcon>
+              <HomeIcon />
+            </ListItemIcon>
+            <ListItemText primary="Início" />
+          </ListItemButton>
+        </ListItem>
       </List>
       {groups.map(({ group, items }) => (
         <List
@@ -37,31 +40,34 @@ export function SideMenu({ groups, mobile, open, onClose }: Props) {
           dense
           aria-label={group}
           subheader={
-            <ListSubheader component="div" disableSticky sx={{ bgcolor: 'transparent', lineHeight: '32px' }}>
+            <ListSubheader component="li" disableSticky sx={{ bgcolor: 'transparent', lineHeight: '32px' }}>
               {group}
             </ListSubheader>
           }
         >
           {items.map((item) => (
-            <ListItemButton
-              key={item.name}
-              component={RouterLink}
-              to={item.link}
-              selected={pathname === item.link}
-              sx={{ pl: 3 }}
-            >
-              <ListItemText primary={item.menuLabel ?? item.title} />
-            </ListItemButton>
+            <ListItem key={item.name} disablePadding>
+              <ListItemButton
+                component={RouterLink}
+                to={item.link}
+                selected={pathname === item.link}
+                sx={{ pl: 3 }}
+              >
+                <ListItemText primary={item.menuLabel ?? item.title} />
+              </ListItemButton>
+            </ListItem>
           ))}
         </List>
       ))}
       <List dense>
-        <ListItemButton component={RouterLink} to="/logout">
-          <ListItemIcon>
-            <LogoutIcon />
-          </ListItemIcon>
-          <ListItemText primary="Sair" />
-        </ListItemButton>
+        <ListItem disablePadding>
+          <ListItemButton component={RouterLink} to="/logout">
+            <ListItemIcon>
+              <LogoutIcon />
+            </ListItemIcon>
+            <ListItemText primary="Sair" />
+          </ListItemButton>
+        </ListItem>
       </List>
     </Box>
   );

@@ -86,7 +86,7 @@ export function TopBar({ user, unread, sidebarOpen, onToggleSidebar, onOpenNotif
           <Avatar
             src={user.profilePhotoWhatsapp ?? undefined}
             alt={user.name}
-            sx={{ width: 32, height: 32, bgcolor: 'secondary.main', fontSize: 14 }}
+            sx={{ width: 32, height: 32, bgcolor: '#00695c', color: '#ffffff', fontSize: 14 }}
           >
             {initials}
           </Avatar>

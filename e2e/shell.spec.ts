@@ -1,0 +1,306 @@
+import AxeBuilder from '@axe-core/playwright';
+import { canOpen, homeFor, menuFor, pageTitle, ROUTES } from '@balcao/core/routes';
+import type { UserTypeId } from '@balcao/core/userTypes';
+import { expect, type Page, test } from '@playwright/test';
+import { apiLogin, DEMO_USERS, demoEmail, login, loginAs } from './helpers';
+
+// The demo shop is a Lanchonete: comandas and stock on, working hours off.
+const DEMO_FLAGS = { saleCommand: true, stockManagement: true, checkIsOpen: false };
+
+test.describe('login and logout', () => {
+  test('a right login lands on /dashboard with the page title', async ({ page }) => {
+    await page.goto('/login');
+    await expect(page).toHaveTitle('Login | Balcão');
+    await expect(page.getByRole('heading', { name: 'Área Restrita' })).toBeVisible();
+    await page.getByLabel('Email').fill('  administrador@demo.com.br ');
+    await page.getByLabel('Senha', { exact: true }).fill('demo1234');
+    await page.getByRole('button', { name: 'Mostrar senha' }).click();
+    await expect(page.getByLabel('Senha', { exact: true })).toHaveAttribute('type', 'text');
+    await page.getByRole('button', { name: 'Entrar' }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(page).toHaveTitle('Início | Balcão');
+  });
+
+  test('a wrong password shows the spec alert and disables inputs while sending', async ({ page }) => {
+    await page.goto('/login');
+    await page.getByLabel('Email').fill('administrador@demo.com.br');
+    await page.getByLabel('Senha', { exact: true }).fill('errada');
+    await page.route('**/v1/login', async (route) => {
+      await new Promise((r) => setTimeout(r, 500));
+      await route.continue();
+    });
+    await page.getByRole('button', { name: 'Entrar' }).click();
+    await expect(page.getByLabel('Email')).toBeDisabled();
+    await expect(page.getByRole('progressbar')).toBeVisible();
+    const alert = page.getByRole('alert');
+    await expect(alert).toContainText('Ops!');
+    await expect(alert).toContainText('Ocorreu um erro tentar efetuar login');
+    await expect(page).toHaveURL(/\/login$/);
+  });
+
+  test('logout says Saindo..., clears the session and goes to /login', async ({ page, context }) => {
+    await loginAs(page, 1);
+    await page.goto('/logout');
+    await expect(page).toHaveURL(/\/login$/);
+    const cookies = await context.cookies();
+    expect(cookies.find((c) => c.name === 'balcao_token')).toBeUndefined();
+    await page.goto('/dashboard');
+    await expect(page).toHaveURL(/\/login$/);
+  });
+
+  test('an invalid stored token is sent to /logout and then /login', async ({ page, context, baseURL }) => {
+    await context.addCookies([{ name: 'balcao_token', value: 'not-a-token', url: baseURL! }]);
+    await page.goto('/dashboard/coupon');
+    await expect(page).toHaveURL(/\/login$/);
+  });
+});
+
+async function visitAll(page: Page, typeId: UserTypeId) {
+  const failures: string[] = [];
+  for (const route of ROUTES) {
+    if (route.isPublic) continue;
+    const url = route.match === 'prefix' ? `${route.link}/1` : route.link;
+    await page.goto(url);
+    let expectedPath: string;
+    let expectedTitle: string;
+    if (!canOpen(route, typeId, DEMO_FLAGS)) {
+      expectedPath = '/not-have-permission';
+      expectedTitle = pageTitle('Sem permissão');
+    } else if (route.name === 'home' && homeFor(typeId) !== '/dashboard') {
+      expectedPath = homeFor(typeId);
+      expectedTitle = pageTitle(ROUTES.find((r) => r.link === expectedPath)!.title);
+    } else {
+      expectedPath = url;
+      expectedTitle = pageTitle(route.title);
+    }
+    try {
+      await expect(page).toHaveURL((u) => u.pathname === expectedPath, { timeout: 5000 });
+      await expect(page).toHaveTitle(expectedTitle, { timeout: 5000 });
+    } catch {
+      failures.push(
+        `${url}: expected ${expectedPath} "${expectedTitle}", got ${new URL(page.url()).pathname} "${await page.title()}"`,
+      );
+    }
+  }
+  return failures;
+}
+
+test.describe('every demo user visits every route of the table', () => {
+  for (const { id, email } of DEMO_USERS) {
+    test(`type ${id} (${email})`, async ({ page }) => {
+      test.setTimeout(180_000);
+      await login(page, email);
+      expect(await visitAll(page, id)).toEqual([]);
+    });
+  }
+});
+
+test('menu groups follow the user type and the client flags', async ({ page }) => {
+  for (const typeId of [1, 5, 6, 9, 10] as UserTypeId[]) {
+    await page.context().clearCookies();
+    await loginAs(page, typeId);
+    await page.goto('/dashboard/sale');
+    if (typeId === 10) await page.goto('/dashboard/driver/available');
+    const nav = page.getByRole('navigation', { name: 'Menu principal' });
+    const expected = menuFor(typeId, DEMO_FLAGS);
+    for (const { group, items } of expected) {
+      await expect(nav.getByRole('list', { name: group })).toBeVisible();
+      for (const item of items)
+        await expect(nav.getByRole('link', { name: item.title, exact: true })).toBeVisible();
+    }
+    for (const group of [
+      'Clientes',
+      'Campanhas',
+      'Produtos',
+      'Vendas',
+      'Orçamentos',
+      'Estoque',
+      'Cupons',
+      'Frete',
+      'Usuários',
+      'Configurações',
+    ]) {
+      if (!expected.some((g) => g.group === group))
+        await expect(nav.getByRole('list', { name: group })).toHaveCount(0);
+    }
+    // Flags: working hours (checkIsOpen off in the demo) is never listed.
+    await expect(nav.getByRole('link', { name: 'Horário de funcionamento' })).toHaveCount(0);
+    await expect(nav.getByRole('link', { name: 'Sair' })).toBeVisible();
+  }
+});
+
+test('the comandas item appears only when the client has saleCommand on', async ({ page, request }) => {
+  const res = await request.post('/v1/system-client', {
+    data: {
+      systemClient: {
+        name: 'Loja de Roupas Teste',
+        document: '33000167000101',
+        clientTypeId: 2,
+        phone: '11987654321',
+      },
+      user: {
+        name: 'Dona Ana',
+        email: 'ana.flags@teste.com.br',
+        password: 'senha-forte-1',
+        passwordConfirmation: 'senha-forte-1',
+      },
+    },
+  });
+  expect(res.status()).toBe(201);
+  await login(page, 'ana.flags@teste.com.br', 'senha-forte-1');
+  const nav = page.getByRole('navigation', { name: 'Menu principal' });
+  await expect(nav.getByRole('link', { name: 'PDV', exact: true })).toBeVisible();
+  await expect(nav.getByRole('link', { name: 'Comandas' })).toHaveCount(0);
+  await page.goto('/dashboard/sale/command');
+  await expect(page).toHaveURL(/not-have-permission/);
+});
+
+test('the theme toggle survives a reload', async ({ page }) => {
+  await page.emulateMedia({ colorScheme: 'light' });
+  await loginAs(page, 2);
+  const bg = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  const light = await bg();
+  await page.getByRole('button', { name: 'Ativar tema escuro' }).click();
+  await expect.poll(bg).not.toBe(light);
+  const dark = await bg();
+  await page.reload();
+  await expect(page.getByRole('button', { name: 'Ativar tema claro' })).toBeVisible();
+  expect(await bg()).toBe(dark);
+  await page.getByRole('button', { name: 'Ativar tema claro' }).click();
+  await expect.poll(bg).toBe(light);
+});
+
+test('a notification pushed by the server raises the badge and shows a toast for 3 s', async ({ page }) => {
+  await loginAs(page, 4);
+  await expect(page.getByRole('heading', { name: /Olá/ })).toBeVisible();
+  const token = await apiLogin(page, demoEmail(1));
+  // Give the socket time to join its channel.
+  await page.waitForTimeout(1000);
+  const res = await page.request.post('/v1/notification', {
+    headers: { authorization: `Bearer ${token}` },
+    data: { message: 'Novo pedido de delivery #42', alertColor: 'success' },
+  });
+  expect(res.status()).toBe(200);
+  const toast = page.getByTestId('notification-toast');
+  await expect(toast).toContainText('Novo pedido de delivery #42');
+  await expect(page.getByTestId('bell-badge')).toContainText('1');
+  const shownAt = Date.now();
+  await expect(toast).toBeHidden({ timeout: 6000 });
+  const shownFor = Date.now() - shownAt;
+  expect(shownFor).toBeGreaterThan(2000);
+  expect(shownFor).toBeLessThan(4500);
+  await page.getByRole('button', { name: 'Notificações' }).click();
+  await expect(page.getByTestId('notification-drawer')).toContainText('Novo pedido de delivery #42');
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('bell-badge')).not.toContainText('1');
+  // A dismissed toast is not shown again.
+  await page.waitForTimeout(500);
+  await expect(toast).toBeHidden();
+});
+
+test.describe('create account', () => {
+  test('shows validation errors of both steps', async ({ page }) => {
+    await page.goto('/criar-conta');
+    await expect(page).toHaveTitle('Criar conta | Balcão');
+    await page.getByLabel('CPF ou CNPJ').fill('11.222.333/0001-82');
+    await page.getByRole('button', { name: 'Continuar' }).click();
+    await expect(page.getByText('CPF ou CNPJ inválido')).toBeVisible();
+    await expect(page.getByText('Selecione o segmento')).toBeVisible();
+    await expect(page.getByText('O campo é obrigatório').first()).toBeVisible();
+    await page.getByLabel('Nome da empresa').fill('Padaria Pão Quente');
+    await page.getByLabel('CPF ou CNPJ').fill('42318949000184');
+    await expect(page.getByLabel('CPF ou CNPJ')).toHaveValue('42.318.949/0001-84');
+    await page.getByLabel('Segmento').click();
+    await page.getByRole('option', { name: 'Padaria' }).click();
+    await page.getByLabel('WhatsApp').fill('11912345678');
+    await page.getByRole('button', { name: 'Continuar' }).click();
+    await page.getByLabel('Seu nome').fill('José');
+    await page.getByLabel('Email').fill('jose@padaria.com.br');
+    await page.getByLabel('Senha', { exact: true }).fill('12345678');
+    await page.getByLabel('Confirmação da senha').fill('87654321');
+    await page.getByRole('button', { name: 'Criar conta' }).click();
+    await expect(page.getByText('As senhas não conferem')).toBeVisible();
+  });
+
+  test('happy path: the owner is logged in as Administrador with the segment flags', async ({ page }) => {
+    await page.goto('/criar-conta');
+    await page.getByLabel('Nome da empresa').fill('Pizzaria Bella');
+    await page.getByLabel('CPF ou CNPJ').fill('12ABC34501DE35');
+    await page.getByLabel('Segmento').click();
+    await page.getByRole('option', { name: 'Pizzaria' }).click();
+    await page.getByLabel('WhatsApp').fill('(21) 99876-5432');
+    await page.getByRole('button', { name: 'Continuar' }).click();
+    await page.getByLabel('Seu nome').fill('Giulia Rossi');
+    await page.getByLabel('Email').fill('giulia@bella.com.br');
+    await page.getByLabel('Senha', { exact: true }).fill('pizza-boa-123');
+    await page.getByLabel('Confirmação da senha').fill('pizza-boa-123');
+    await page.getByRole('button', { name: 'Criar conta' }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(page.getByRole('heading', { name: 'Olá, Giulia!' })).toBeVisible();
+    await expect(page.getByText('Pizzaria Bella · Administrador')).toBeVisible();
+    // Food segment: comandas on.
+    await expect(
+      page.getByRole('navigation', { name: 'Menu principal' }).getByRole('link', { name: 'Comandas' }),
+    ).toBeVisible();
+  });
+});
+
+test('a 390x844 viewport shows the bottom bar and the overlay menu', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await loginAs(page, 3);
+  const bar = page.getByTestId('bottom-bar');
+  await expect(bar).toBeVisible();
+  await expect(bar.getByRole('link', { name: 'Início' })).toBeVisible();
+  await expect(bar.getByRole('link', { name: 'PDV' })).toBeVisible();
+  await expect(page.getByTestId('side-menu')).toHaveCount(0);
+  await bar.getByRole('button', { name: 'Menu' }).click();
+  const menu = page.getByTestId('mobile-menu');
+  await expect(menu).toBeVisible();
+  const box = await menu.boundingBox();
+  expect(Math.round(box?.width ?? 0)).toBe(390);
+  expect(await page.evaluate(() => getComputedStyle(document.body).overflow)).toBe('hidden');
+  await menu.getByRole('link', { name: 'Vendas', exact: true }).click();
+  await expect(page).toHaveURL(/\/dashboard\/sale$/);
+  await expect(menu).toBeHidden();
+});
+
+test('the bottom bar hides PDV for a Estoquista', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await loginAs(page, 6);
+  await expect(page.getByTestId('bottom-bar').getByRole('link', { name: 'Início' })).toBeVisible();
+  await expect(page.getByTestId('bottom-bar').getByRole('link', { name: 'PDV' })).toHaveCount(0);
+});
+
+test('/404 and unknown routes', async ({ page }) => {
+  await page.goto('/nao-existe');
+  await expect(page).toHaveURL(/\/404$/);
+  await expect(page.getByText('Ops! Página não encontrada')).toBeVisible();
+  await page.goto('/hello');
+  await expect(page).toHaveTitle('Hello | Balcão');
+});
+
+test.describe('accessibility (axe): no serious or critical violation', () => {
+  for (const scheme of ['light', 'dark'] as const) {
+    test(`${scheme} theme`, async ({ page }) => {
+      await page.emulateMedia({ colorScheme: scheme });
+      const check = async (label: string) => {
+        const result = await new AxeBuilder({ page }).analyze();
+        const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+        expect(
+          bad.map((v) => `${label}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+        ).toEqual([]);
+      };
+      await page.goto('/login');
+      await expect(page.getByRole('heading', { name: 'Área Restrita' })).toBeVisible();
+      await check('/login');
+      await page.goto('/criar-conta');
+      await expect(page.getByRole('heading', { name: 'Criar conta' })).toBeVisible();
+      await check('/criar-conta');
+      await page.goto('/404');
+      await check('/404');
+      await loginAs(page, 1);
+      await expect(page.getByRole('heading', { name: /Olá/ })).toBeVisible();
+      await check('/dashboard');
+    });
+  }
+});
