@@ -29,7 +29,7 @@ export async function buildApp(options: { db: Db; config: Config; logger?: boole
   const { db, config } = options;
   const app = Fastify({
     logger: options.logger ? { level: config.logLevel } : false,
-    trustProxy: true,
+    trustProxy: config.trustProxy,
     bodyLimit: 10 * 1024 * 1024,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);

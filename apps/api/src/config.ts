@@ -11,6 +11,7 @@ const envSchema = z.object({
   DEMO: z.string().optional(),
   WEB_DIST: z.string().optional(),
   LOG_LEVEL: z.string().default('info'),
+  TRUST_PROXY: z.string().optional(),
   CEP_BASE_URL: z.string().default('https://viacep.com.br'),
   EVOLUTION_API_URL: z.string().optional(),
   EVOLUTION_API_KEY: z.string().optional(),
@@ -26,6 +27,12 @@ export type Config = {
   seedDemo: boolean;
   webDist?: string;
   logLevel: string;
+  /**
+   * Which X-Forwarded-For hops to believe (Fastify trustProxy): false (default, the socket address is
+   * the client), a hop count, or addresses/CIDRs. Trusting every hop would let a client pick its own
+   * IP and escape the per-IP login limit.
+   */
+  trustProxy: boolean | number | string;
   /** Login rate limits: failures allowed in the window before 429. */
   loginLimit: { perIp: number; perEmail: number; windowMs: number };
   sessionTtlMs: number;
@@ -48,6 +55,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedDemo: e.DEMO === '1' || (!isProduction && e.DEMO !== '0'),
     webDist: e.WEB_DIST,
     logLevel: e.LOG_LEVEL,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
     loginLimit: { perIp: 30, perEmail: 5, windowMs: 15 * 60_000 },
     sessionTtlMs: 24 * 60 * 60_000,
     cep: { baseUrl: e.CEP_BASE_URL, timeoutMs: 5_000 },
@@ -57,6 +65,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: 10_000,
     },
   };
+}
+
+/** TRUST_PROXY: unset/0/false = none, a number = that many proxy hops, else addresses or CIDRs. */
+function parseTrustProxy(value: string | undefined): boolean | number | string {
+  const v = value?.trim() ?? '';
+  if (v === '' || v === '0' || v.toLowerCase() === 'false') return false;
+  if (/^\d+$/.test(v)) return Number(v);
+  return v;
 }
 
 /** Config for tests: nothing read from the environment but DATABASE_URL. */

@@ -58,7 +58,8 @@ export type TestApp = { app: App; database: Database; close: () => Promise<void>
 
 export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
   const database = await openTestDatabase();
-  const app = await buildApp({ db: database.db, config: testConfig(overrides) });
+  const databaseUrl = process.env.DATABASE_URL || undefined;
+  const app = await buildApp({ db: database.db, config: testConfig({ databaseUrl, ...overrides }) });
   await app.ready();
   return {
     app,
