@@ -14,7 +14,7 @@ export function pageWindow(query: Pick<ListQuery, 'page' | 'pageSize'>): { limit
 export function orderByOf<F extends string>(
   sort: string | undefined,
   columns: Record<F, AnyColumn | SQL>,
-  fallback: SortSpec<F>,
+  fallback: SortSpec<NoInfer<F>>,
   idColumn?: AnyColumn,
 ): SQL[] {
   const spec = parseSort(sort, Object.keys(columns) as F[], fallback);

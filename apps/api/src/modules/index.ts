@@ -11,6 +11,7 @@ import { productRoutes } from './product/routes.ts';
 import { productAdditionalRoutes } from './product-additional/routes.ts';
 import { productBrandRoutes } from './product-brand/routes.ts';
 import { productCategoryRoutes } from './product-category/routes.ts';
+import { userRoutes } from './user/routes.ts';
 
 /** The API module list: a new domain adds one line here. */
 export const MODULES: ((ctx: AppContext) => FastifyPluginAsyncZod)[] = [
@@ -25,4 +26,5 @@ export const MODULES: ((ctx: AppContext) => FastifyPluginAsyncZod)[] = [
   productRoutes,
   cepRoutes,
   customerRoutes,
+  userRoutes,
 ];

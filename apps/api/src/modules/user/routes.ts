@@ -1,0 +1,95 @@
+import { ALL, BACKOFFICE, WRITE } from '@balcao/core/routes';
+import {
+  changePasswordSchema,
+  userCreateSchema,
+  userListQuerySchema,
+  userUpdateSchema,
+} from '@balcao/core/user';
+import { z } from '@balcao/core/zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AppContext } from '../../context.ts';
+import { assertOwnClient, sessionOf } from '../../plugins/auth.ts';
+import { changeOwnPassword, createUser, deleteUser, findUser, listUsers, updateUser } from './service.ts';
+
+const id = z.coerce.number().int().positive('Identificador inválido');
+
+/** Staff users of the caller's client: reads for back-office users, writes for WRITE.users (1, 2). */
+export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    const { db } = ctx;
+    const tags = ['user'];
+
+    app.get(
+      '/user/client/:clientId',
+      {
+        config: { access: BACKOFFICE },
+        schema: {
+          tags,
+          summary: 'Staff users of the client (search by name/email, filter by type and active)',
+          params: z.object({ clientId: id }),
+          querystring: userListQuerySchema,
+        },
+      },
+      async (request) =>
+        listUsers(db, assertOwnClient(request, request.params.clientId).clientId, request.query),
+    );
+
+    app.post(
+      '/user/me/password',
+      {
+        config: { access: ALL },
+        schema: {
+          tags,
+          summary: 'Change my password (other sessions of mine end)',
+          body: changePasswordSchema,
+        },
+      },
+      async (request) => {
+        await changeOwnPassword(db, sessionOf(request), request.body);
+        return { ok: true };
+      },
+    );
+
+    app.get(
+      '/user/:id',
+      { config: { access: BACKOFFICE }, schema: { tags, summary: 'A staff user', params: z.object({ id }) } },
+      async (request) => findUser(db, sessionOf(request).clientId, request.params.id),
+    );
+
+    app.post(
+      '/user',
+      {
+        config: { access: WRITE.users },
+        schema: { tags, summary: 'Create a staff user with a password', body: userCreateSchema },
+      },
+      async (request, reply) =>
+        reply.status(201).send(await createUser(db, sessionOf(request), request.body)),
+    );
+
+    app.put(
+      '/user/:id',
+      {
+        config: { access: WRITE.users },
+        schema: {
+          tags,
+          summary: 'Edit a staff user; deactivating ends their sessions at once',
+          params: z.object({ id }),
+          body: userUpdateSchema,
+        },
+      },
+      async (request) => updateUser(db, sessionOf(request), request.params.id, request.body),
+    );
+
+    app.delete(
+      '/user/:id',
+      {
+        config: { access: WRITE.users },
+        schema: { tags, summary: 'Delete a staff user (their sessions end)', params: z.object({ id }) },
+      },
+      async (request) => {
+        await deleteUser(db, sessionOf(request), request.params.id);
+        return { ok: true };
+      },
+    );
+  };
+}
