@@ -4,6 +4,7 @@ import type { Db } from './db/client.ts';
 import { clients, paymentGateways, users } from './db/schema.ts';
 import { insertClient } from './modules/account/service.ts';
 import { hashPassword } from './modules/auth/password.ts';
+import { seedCustomers } from './modules/customer/seed.ts';
 
 export const DEMO_PASSWORD = 'demo1234';
 export const DEMO_DOMAIN = 'demo.com.br';
@@ -13,7 +14,7 @@ export const demoLogins = () =>
 
 /** Seed steps of later domains (catalog, customers...) append themselves here. */
 export type SeedStep = (db: Db, clientId: number) => Promise<void>;
-export const SEED_STEPS: SeedStep[] = [];
+export const SEED_STEPS: SeedStep[] = [seedCustomers];
 
 export async function isDatabaseEmpty(db: Db): Promise<boolean> {
   const [row] = await db.select({ n: count() }).from(clients);
