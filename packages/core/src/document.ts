@@ -66,8 +66,9 @@ export function normalizePhone(value: string): string {
   return digits;
 }
 
+/** A mobile (9 + 8 digits) or a landline (8 digits starting 2-5) after a two-digit area code (DDD). */
 export function isValidPhone(value: string): boolean {
-  return /^55[1-9]{2}9?\d{8}$/.test(normalizePhone(value));
+  return /^55[1-9]{2}(?:9\d{8}|[2-5]\d{7})$/.test(normalizePhone(value));
 }
 
 export function maskPhone(value: string): string {

@@ -390,12 +390,12 @@ export function pageTitle(title: string): string {
 }
 
 /** The route a pathname belongs to: an exact match first, then the longest prefix match. */
-export function findRoute(pathname: string): AppRoute | undefined {
+export function findRoute(pathname: string, routes: readonly AppRoute[] = ROUTES): AppRoute | undefined {
   const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
-  const exact = ROUTES.find((route) => route.link === path);
+  const exact = routes.find((route) => route.link === path);
   if (exact) return exact;
   let best: AppRoute | undefined;
-  for (const route of ROUTES) {
+  for (const route of routes) {
     if (route.match !== 'prefix') continue;
     if (path === route.link || path.startsWith(`${route.link}/`)) {
       if (!best || route.link.length > best.link.length) best = route;
