@@ -12,4 +12,7 @@ export const PAGES: Record<string, LazyExoticComponent<ComponentType>> = {
   'not-found': lazy(() => import('./pages/NotFoundPage.tsx')),
   hello: lazy(() => import('./pages/HelloPage.tsx')),
   home: lazy(() => import('./features/home/HomePage.tsx')),
+  coupon: lazy(() => import('./features/coupon/CouponListPage.tsx')),
+  'coupon-new': lazy(() => import('./features/coupon/CouponFormPage.tsx')),
+  'coupon-edit': lazy(() => import('./features/coupon/CouponFormPage.tsx')),
 };

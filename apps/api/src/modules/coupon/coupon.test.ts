@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createClientWithUsers, createTestApp, type TestApp } from '../../../test/helper.ts';
 import { coupons, couponUses } from './schema.ts';
+import { seedCoupons } from './seed.ts';
 import { cancelCouponUses, useCoupon } from './service.ts';
 
 let t: TestApp;
@@ -516,5 +517,22 @@ describe('useCoupon (sale checkout)', () => {
     await expect(
       t.database.db.transaction((tx) => useCoupon(tx, client.id, { code: 'NENHUM', subtotalCents: 100 })),
     ).rejects.toMatchObject({ statusCode: 404, message: 'Cupom não encontrado' });
+  });
+});
+
+describe('demo seed', () => {
+  it('gives the demo shop three valid coupons of each kind', async () => {
+    const { client, auth } = await createClientWithUsers(t, [1]);
+    await seedCoupons(t.database.db, client.id);
+    const list = await t.app.inject({ method: 'GET', url: `/v1/coupon/client/${client.id}`, headers: auth });
+    const byCode = Object.fromEntries(list.json().map((c: { code: string }) => [c.code, c]));
+    expect(Object.keys(byCode).sort()).toEqual(['BEMVINDO10', 'DESCONTO5', 'VIP20']);
+    expect(byCode.DESCONTO5).toMatchObject({
+      discountType: 'FIXED_AMOUNT',
+      discountValue: 5,
+      minSaleAmount: 30,
+    });
+    const res = await validate(auth, { code: 'desconto5', subtotalCents: 3000 });
+    expect(res.json()).toMatchObject({ discountCents: 500, totalCents: 2500 });
   });
 });

@@ -1,0 +1,350 @@
+import {
+  COUPON_CODE_MAX,
+  type Coupon,
+  type CouponFormValues,
+  type CouponInput,
+  couponInputSchema,
+} from '@balcao/core/coupon';
+import { todayIso } from '@balcao/core/date';
+import { maskDecimalInput, numberToDecimalInput } from '@balcao/core/money';
+import { zodResolver } from '@hookform/resolvers/zod';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Checkbox from '@mui/material/Checkbox';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import FormHelperText from '@mui/material/FormHelperText';
+import InputAdornment from '@mui/material/InputAdornment';
+import MenuItem from '@mui/material/MenuItem';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { Controller, type FieldPath, useForm, useWatch } from 'react-hook-form';
+import { Link as RouterLink, useLocation, useNavigate, useParams } from 'react-router';
+import { type Feedback, FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
+import { Loading } from '../../components/Loading.tsx';
+import { ApiError, errorMessage } from '../../lib/api.ts';
+import { useSession } from '../auth/session.tsx';
+import { type CouponPayload, canWriteCoupons, useCoupon, useCreateCoupon, useUpdateCoupon } from './api.ts';
+
+/** Spec 9: after a create, the edit page of the new coupon opens 3000 ms later. */
+export const REDIRECT_MS = 3000;
+const LIST = '/dashboard/coupon';
+const MISSING_CLIENT = 'Erro ao criar cupom, atualize a pagina e tente novamente';
+
+/** Coupon form at /dashboard/coupon/new and /dashboard/coupon/edit/{id}. */
+export default function CouponFormPage() {
+  const location = useLocation();
+  const params = useParams();
+  const isEdit = location.pathname.startsWith('/dashboard/coupon/edit');
+  const id = isEdit ? Number((params['*'] ?? '').split('/').filter(Boolean).pop()) : undefined;
+  const validId = id !== undefined && Number.isInteger(id) && id > 0;
+  const coupon = useCoupon(validId ? id : undefined);
+  const { state, show, close } = useFeedback();
+
+  let body: ReactNode;
+  if (isEdit && !validId) body = <Alert severity="error">Cupom não encontrado</Alert>;
+  else if (isEdit && coupon.isPending) body = <Loading />;
+  else if (isEdit && coupon.isError) body = <Alert severity="error">{errorMessage(coupon.error)}</Alert>;
+  // Keyed by path: /new and /edit/{id} share this component, and the form must start over on each.
+  else
+    body = <CouponForm key={location.pathname} coupon={isEdit ? coupon.data : undefined} onFeedback={show} />;
+
+  return (
+    <Box sx={{ maxWidth: 760 }}>
+      <Typography component="h1" variant="h5" sx={{ mb: 3 }}>
+        {isEdit ? 'Editar cupom' : 'Novo cupom'}
+      </Typography>
+      {body}
+      <FeedbackSnackbar state={state} onClose={close} />
+    </Box>
+  );
+}
+
+const money = (value: number) => value.toFixed(2).replace('.', ',');
+
+/** The form holds what the inputs show: texts with a comma for amounts, YYYY-MM-DD dates. */
+function toFormValues(coupon?: Coupon): CouponFormValues {
+  if (!coupon) {
+    // Spec 9: default type percentage, default value 0.
+    return {
+      code: '',
+      discountType: 'PERCENTAGE',
+      discountValue: '0',
+      startDate: todayIso(),
+      endDate: '',
+      isSingleUse: false,
+      maxUsesPerUser: '0',
+      minSaleAmount: '0',
+    };
+  }
+  return {
+    code: coupon.code,
+    discountType: coupon.discountType,
+    discountValue:
+      coupon.discountType === 'FIXED_AMOUNT'
+        ? money(coupon.discountValue)
+        : numberToDecimalInput(coupon.discountValue),
+    startDate: coupon.startDate.split('T')[0],
+    endDate: coupon.endDate.split('T')[0],
+    isSingleUse: coupon.isSingleUse,
+    maxUsesPerUser: String(coupon.maxUsesPerUser),
+    minSaleAmount: money(coupon.minSaleAmount),
+  };
+}
+
+const FIELDS: readonly FieldPath<CouponFormValues>[] = [
+  'code',
+  'discountType',
+  'discountValue',
+  'startDate',
+  'endDate',
+  'isSingleUse',
+  'maxUsesPerUser',
+  'minSaleAmount',
+];
+
+function CouponForm({ coupon, onFeedback }: { coupon?: Coupon; onFeedback: (feedback: Feedback) => void }) {
+  const navigate = useNavigate();
+  const { user } = useSession();
+  const canWrite = canWriteCoupons(user?.userType.id);
+  const create = useCreateCoupon();
+  const update = useUpdateCoupon();
+  const [redirecting, setRedirecting] = useState(false);
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
+
+  const form = useForm<CouponFormValues, unknown, CouponInput>({
+    resolver: zodResolver(couponInputSchema),
+    defaultValues: toFormValues(coupon),
+  });
+  const { control, register, formState } = form;
+  const errors = formState.errors;
+  const discountType = useWatch({ control, name: 'discountType' });
+
+  const submit = form.handleSubmit(async (values) => {
+    const failTitle = coupon ? 'Erro ao editar cupom' : 'Erro ao criar cupom';
+    const clientId = user?.client?.id;
+    if (!clientId) {
+      onFeedback({ severity: 'error', title: MISSING_CLIENT });
+      return;
+    }
+    // Spec 7: the whole coupon, status active, the client; numbers already have a dot.
+    const body: CouponPayload = {
+      ...values,
+      status: 'active',
+      client: { id: clientId },
+      updatedAt: coupon?.updatedAt,
+    };
+    try {
+      if (coupon) {
+        const saved = await update.mutateAsync({ id: coupon.id, body });
+        form.reset(toFormValues(saved));
+        onFeedback({ severity: 'success', title: 'Cupom editado com sucesso' });
+      } else {
+        const saved = await create.mutateAsync(body);
+        onFeedback({ severity: 'success', title: 'Cupom criado com sucesso' });
+        setRedirecting(true);
+        timer.current = setTimeout(() => navigate(`/dashboard/coupon/edit/${saved.id}`), REDIRECT_MS);
+      }
+    } catch (error) {
+      onFeedback({ severity: 'error', title: failTitle, message: errorMessage(error) });
+      if (error instanceof ApiError) {
+        for (const issue of error.issues) {
+          const field = FIELDS.find((f) => f === issue.path);
+          if (field) form.setError(field, { message: issue.message });
+        }
+      }
+    }
+  });
+
+  const locked = !canWrite || redirecting;
+  const submitLabel = redirecting
+    ? 'Redirecionando...'
+    : formState.isSubmitting
+      ? 'Cadastrando...'
+      : coupon
+        ? 'Salvar'
+        : 'Cadastrar';
+
+  return (
+    <Paper component="form" onSubmit={submit} noValidate sx={{ p: { xs: 2, sm: 3 } }} aria-label="Cupom">
+      {!canWrite && (
+        <Alert severity="info" sx={{ mb: 2 }}>
+          Você pode ver este cupom, mas não alterá-lo.
+        </Alert>
+      )}
+      <Box
+        sx={{
+          display: 'grid',
+          gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' },
+          columnGap: 2,
+          rowGap: 2.5,
+        }}
+      >
+        <Controller
+          control={control}
+          name="code"
+          render={({ field }) => (
+            <TextField
+              label="Código"
+              required
+              value={field.value ?? ''}
+              onChange={(e) => field.onChange(e.target.value.toUpperCase())}
+              onBlur={field.onBlur}
+              inputRef={field.ref}
+              disabled={locked}
+              error={!!errors.code}
+              helperText={errors.code?.message ?? 'De 3 a 100 caracteres: letras, números, - ou _'}
+              slotProps={{ htmlInput: { maxLength: COUPON_CODE_MAX, autoCapitalize: 'characters' } }}
+            />
+          )}
+        />
+        <Controller
+          control={control}
+          name="discountType"
+          render={({ field }) => (
+            <TextField
+              select
+              label="Tipo de desconto"
+              required
+              value={field.value ?? ''}
+              onChange={field.onChange}
+              onBlur={field.onBlur}
+              inputRef={field.ref}
+              disabled={locked}
+              error={!!errors.discountType}
+              helperText={errors.discountType?.message}
+            >
+              <MenuItem value="">
+                <em>Selecione</em>
+              </MenuItem>
+              <MenuItem value="PERCENTAGE">Porcentagem (%)</MenuItem>
+              <MenuItem value="FIXED_AMOUNT">Valor fixo (R$)</MenuItem>
+            </TextField>
+          )}
+        />
+        <DecimalField
+          name="discountValue"
+          label="Valor do desconto"
+          prefix={discountType === 'FIXED_AMOUNT' ? 'R$' : '%'}
+          control={control}
+          disabled={locked}
+          error={errors.discountValue?.message}
+        />
+        <DecimalField
+          name="minSaleAmount"
+          label="Valor mínimo da venda"
+          prefix="R$"
+          control={control}
+          disabled={locked}
+          error={errors.minSaleAmount?.message}
+          help="0 = sem valor mínimo"
+        />
+        <TextField
+          label="Data de início"
+          type="date"
+          required
+          {...register('startDate')}
+          disabled={locked}
+          error={!!errors.startDate}
+          helperText={errors.startDate?.message}
+          slotProps={{ inputLabel: { shrink: true } }}
+        />
+        <TextField
+          label="Data de fim"
+          type="date"
+          required
+          {...register('endDate')}
+          disabled={locked}
+          error={!!errors.endDate}
+          helperText={errors.endDate?.message}
+          slotProps={{ inputLabel: { shrink: true } }}
+        />
+        <TextField
+          label="Máximo de usos por cliente"
+          type="number"
+          {...register('maxUsesPerUser')}
+          disabled={locked}
+          error={!!errors.maxUsesPerUser}
+          helperText={errors.maxUsesPerUser?.message ?? '0 = ilimitado'}
+          slotProps={{ htmlInput: { min: 0, step: 1, inputMode: 'numeric' } }}
+        />
+        <Box>
+          <Controller
+            control={control}
+            name="isSingleUse"
+            render={({ field }) => (
+              <FormControlLabel
+                label="Uso único"
+                disabled={locked}
+                control={
+                  <Checkbox
+                    checked={Boolean(field.value)}
+                    onChange={(e) => field.onChange(e.target.checked)}
+                  />
+                }
+              />
+            )}
+          />
+          <FormHelperText sx={{ mt: 0 }}>Pode ser usado em uma única venda</FormHelperText>
+        </Box>
+      </Box>
+      <Stack direction="row" sx={{ justifyContent: 'flex-end', gap: 2, mt: 3 }}>
+        <Button component={RouterLink} to={LIST} disabled={formState.isSubmitting}>
+          Voltar
+        </Button>
+        {canWrite && (
+          <Button type="submit" variant="contained" disabled={formState.isSubmitting || redirecting}>
+            {submitLabel}
+          </Button>
+        )}
+      </Stack>
+    </Paper>
+  );
+}
+
+/** Money/percent input (spec 5): digits and one comma, 2 decimals, prefix R$ or %. */
+function DecimalField({
+  name,
+  label,
+  prefix,
+  control,
+  disabled,
+  error,
+  help,
+}: {
+  name: 'discountValue' | 'minSaleAmount';
+  label: string;
+  prefix: string;
+  control: ReturnType<typeof useForm<CouponFormValues, unknown, CouponInput>>['control'];
+  disabled: boolean;
+  error?: string;
+  help?: string;
+}) {
+  return (
+    <Controller
+      control={control}
+      name={name}
+      render={({ field }) => (
+        <TextField
+          label={label}
+          required={name === 'discountValue'}
+          value={field.value === undefined ? '' : String(field.value)}
+          onChange={(e) => field.onChange(maskDecimalInput(e.target.value))}
+          onBlur={field.onBlur}
+          inputRef={field.ref}
+          disabled={disabled}
+          error={!!error}
+          helperText={error ?? help}
+          slotProps={{
+            htmlInput: { inputMode: 'decimal' },
+            input: { startAdornment: <InputAdornment position="start">{prefix}</InputAdornment> },
+          }}
+        />
+      )}
+    />
+  );
+}

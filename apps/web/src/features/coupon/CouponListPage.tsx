@@ -1,0 +1,182 @@
+import { type Coupon, formatCouponDiscount, toHundredths } from '@balcao/core/coupon';
+import { formatDateBr, todayIso } from '@balcao/core/date';
+import { formatCents } from '@balcao/core/money';
+import AddIcon from '@mui/icons-material/Add';
+import DeleteIcon from '@mui/icons-material/Delete';
+import EditIcon from '@mui/icons-material/Edit';
+import LocalOfferIcon from '@mui/icons-material/LocalOffer';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import CardActions from '@mui/material/CardActions';
+import CardContent from '@mui/material/CardContent';
+import Chip from '@mui/material/Chip';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { type ReactNode, useState } from 'react';
+import { Link as RouterLink } from 'react-router';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { Loading } from '../../components/Loading.tsx';
+import { errorMessage } from '../../lib/api.ts';
+import { useSession } from '../auth/session.tsx';
+import { canWriteCoupons, useCoupons, useDeleteCoupon } from './api.ts';
+
+/** Coupon list (spec 2 and 4): card grid; loading, loaded, error, deleting, then it reloads. */
+export default function CouponListPage() {
+  const { user } = useSession();
+  const clientId = user?.client.id;
+  const canWrite = canWriteCoupons(user?.userType.id);
+  const coupons = useCoupons(clientId);
+  const deletion = useDeleteCoupon();
+  const [toDelete, setToDelete] = useState<Coupon | null>(null);
+
+  const confirmDelete = () => {
+    if (!toDelete) return;
+    const { id } = toDelete;
+    setToDelete(null);
+    // A failed delete only reloads the list (spec 8).
+    deletion.mutate(id);
+  };
+
+  let content: ReactNode;
+  if (deletion.isPending) content = <Loading text="Excluindo..." />;
+  else if (coupons.isPending) content = <Loading />;
+  else if (coupons.isError)
+    content = (
+      <Alert
+        severity="error"
+        action={
+          <Button color="inherit" size="small" onClick={() => coupons.refetch()}>
+            Tentar novamente
+          </Button>
+        }
+      >
+        Não foi possível carregar os cupons. {errorMessage(coupons.error)}
+      </Alert>
+    );
+  else if (coupons.data.length === 0)
+    content = (
+      <Paper sx={{ p: 6, textAlign: 'center' }}>
+        <LocalOfferIcon color="disabled" sx={{ fontSize: 48 }} aria-hidden />
+        <Typography sx={{ mt: 1 }}>Nenhum cupom foi encontrado</Typography>
+      </Paper>
+    );
+  else
+    content = (
+      <Box
+        component="ul"
+        aria-label="Cupons"
+        sx={{
+          display: 'grid',
+          gridTemplateColumns: 'repeat(auto-fill, minmax(260px, 1fr))',
+          gap: 2,
+          listStyle: 'none',
+          p: 0,
+          m: 0,
+        }}
+      >
+        {coupons.data.map((coupon) => (
+          <CouponCard
+            key={coupon.id}
+            coupon={coupon}
+            canWrite={canWrite}
+            onDelete={() => setToDelete(coupon)}
+          />
+        ))}
+      </Box>
+    );
+
+  return (
+    <Box>
+      <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', mb: 3, gap: 2 }}>
+        <Typography component="h1" variant="h5">
+          Cupons
+        </Typography>
+        {canWrite && (
+          <Button
+            component={RouterLink}
+            to="/dashboard/coupon/new"
+            variant="contained"
+            startIcon={<AddIcon />}
+          >
+            Adicionar Cupom
+          </Button>
+        )}
+      </Stack>
+      {content}
+      <ConfirmDialog
+        open={Boolean(toDelete)}
+        title="Excluir cupom"
+        message={`Deseja excluir o cupom ${toDelete?.code ?? ''}? Ele não poderá mais ser usado em vendas.`}
+        confirmLabel="Excluir"
+        destructive
+        onConfirm={confirmDelete}
+        onCancel={() => setToDelete(null)}
+      />
+    </Box>
+  );
+}
+
+function CouponCard({
+  coupon,
+  canWrite,
+  onDelete,
+}: {
+  coupon: Coupon;
+  canWrite: boolean;
+  onDelete: () => void;
+}) {
+  const today = todayIso();
+  const expired = coupon.endDate < today;
+  const minimumCents = toHundredths(coupon.minSaleAmount);
+  return (
+    <Card
+      component="li"
+      aria-label={`Cupom ${coupon.code}`}
+      sx={{ display: 'flex', flexDirection: 'column' }}
+    >
+      <CardContent sx={{ flexGrow: 1 }}>
+        <Stack direction="row" sx={{ alignItems: 'flex-start', justifyContent: 'space-between', gap: 1 }}>
+          <Typography component="h2" variant="h6" sx={{ wordBreak: 'break-all' }}>
+            {coupon.code}
+          </Typography>
+          <Typography variant="h6" color="primary" sx={{ whiteSpace: 'nowrap' }}>
+            {formatCouponDiscount(coupon)}
+          </Typography>
+        </Stack>
+        <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
+          Válido de {formatDateBr(coupon.startDate)} até {formatDateBr(coupon.endDate)}
+        </Typography>
+        {minimumCents > 0 && (
+          <Typography variant="body2" color="text.secondary">
+            Compra mínima: {formatCents(minimumCents)}
+          </Typography>
+        )}
+        <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 1, mt: 1.5 }}>
+          {coupon.status === 'inactive' && <Chip size="small" label="Inativo" />}
+          {expired && <Chip size="small" color="warning" label="Expirado" />}
+          {coupon.isSingleUse && <Chip size="small" variant="outlined" label="Uso único" />}
+          {coupon.maxUsesPerUser > 0 && (
+            <Chip
+              size="small"
+              variant="outlined"
+              label={`Até ${coupon.maxUsesPerUser} ${coupon.maxUsesPerUser === 1 ? 'uso' : 'usos'} por cliente`}
+            />
+          )}
+        </Stack>
+      </CardContent>
+      {canWrite && (
+        <CardActions sx={{ justifyContent: 'flex-end' }}>
+          <Button component={RouterLink} to={`/dashboard/coupon/edit/${coupon.id}`} startIcon={<EditIcon />}>
+            Editar
+          </Button>
+          <Button color="error" startIcon={<DeleteIcon />} onClick={onDelete}>
+            Excluir
+          </Button>
+        </CardActions>
+      )}
+    </Card>
+  );
+}
