@@ -67,7 +67,7 @@ function decimals(value: number): number {
 
 const centsField = (label: string) =>
   z
-    .number({ message: `${label}: informe um valor` })
+    .number({ error: (issue) => (issue.input == null ? REQUIRED : `${label}: informe um valor`) })
     .int(`${label}: use centavos inteiros`)
     .min(0, `${label} não pode ser negativo`)
     .max(MAX_CENTS, `${label} muito alto`);
@@ -75,7 +75,7 @@ const centsField = (label: string) =>
 /** A quantity with at most `places` decimals (3 for stock and kg, 2 for cm). */
 const quantityField = (label: string, places = 3) =>
   z
-    .number({ message: `${label}: informe um número` })
+    .number({ error: (issue) => (issue.input == null ? REQUIRED : `${label}: informe um número`) })
     .min(0, `${label} não pode ser negativo`)
     .max(MAX_QUANTITY, `${label} muito alto`)
     .refine((v) => decimals(v) <= places, `${label}: use no máximo ${places} casas decimais`);
@@ -521,3 +521,114 @@ export const productImportInputSchema = z.object({
   skipInvalid: z.boolean().default(false),
 });
 export type ProductImportInput = z.input<typeof productImportInputSchema>;
+
+// ---------------------------------------------------------------- form (web)
+
+/**
+ * Quantity inputs (stock, kg, cm): digits and one comma, up to `places` decimals
+ * (3 for stock and kg, 2 for cm). A dot typed on a keypad counts as the comma.
+ */
+export function maskQuantityInput(text: string, places = 3): string {
+  const normalized = text.includes(',') ? text.replace(/\./g, '') : text.replace('.', ',');
+  let out = '';
+  let seenComma = false;
+  let decimals = 0;
+  for (const ch of normalized) {
+    if (ch >= '0' && ch <= '9') {
+      if (seenComma) {
+        if (decimals >= places) continue;
+        decimals++;
+      }
+      out += ch;
+    } else if (ch === ',' && !seenComma && places > 0) {
+      seenComma = true;
+      out += out === '' ? '0,' : ',';
+    }
+  }
+  return out;
+}
+
+/** "1,250" -> 1.25; "" -> null. */
+export function quantityInputToNumber(text: string): number | null {
+  const t = text.trim();
+  if (t === '') return null;
+  const n = Number(t.replace(',', '.'));
+  return Number.isFinite(n) ? n : Number.NaN;
+}
+
+/** 1.25 -> "1,25"; null -> "". */
+export function numberToQuantityInput(value: number | null | undefined): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return '';
+  return String(Number(value.toFixed(3))).replace('.', ',');
+}
+
+/** 1299 -> "12,99" (the text a money input shows). */
+export function centsToMoneyInput(cents: number | null | undefined): string {
+  if (cents === null || cents === undefined) return '';
+  return `${Math.floor(cents / 100)},${String(cents % 100).padStart(2, '0')}`;
+}
+
+/** "12,99" -> 1299 without float math; "" -> undefined (required error); junk -> NaN. */
+export function moneyInputToCents(text: string): number | undefined {
+  const t = text.trim();
+  if (t === '') return undefined;
+  const m = /^(\d+)(?:,(\d{0,2}))?$/.exec(t);
+  if (!m) return Number.NaN;
+  return Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0'));
+}
+
+/** What the product form holds: texts as the inputs show them ("12,50", "1,250"). */
+export const productFormSchema = z
+  .object({
+    name: z.string(),
+    description: z.string(),
+    sku: z.string(),
+    barcode: z.string(),
+    productType: z.enum(PRODUCT_TYPES),
+    unit: z.enum(PRODUCT_UNITS),
+    salePriceCents: z.string(),
+    costPriceCents: z.string(),
+    categoryId: z.number().nullable(),
+    brandId: z.number().nullable(),
+    active: z.boolean(),
+    stockControl: z.boolean(),
+    stock: z.string(),
+    minStock: z.string(),
+    weightKg: z.string(),
+    heightCm: z.string(),
+    widthCm: z.string(),
+    lengthCm: z.string(),
+    additionalGroupIds: z.array(z.number()),
+    colors: z.array(z.string()),
+    sizes: z.array(z.string()),
+  })
+  .transform(
+    (v): ProductInput => ({
+      name: v.name,
+      description: v.description,
+      sku: v.sku,
+      barcode: v.barcode,
+      productType: v.productType,
+      unit: v.unit,
+      // undefined makes the piped schema say "O campo é obrigatório".
+      salePriceCents: moneyInputToCents(v.salePriceCents) as number,
+      costPriceCents: moneyInputToCents(v.costPriceCents) ?? 0,
+      categoryId: v.categoryId,
+      brandId: v.brandId,
+      active: v.active,
+      stockControl: v.stockControl,
+      stock: quantityInputToNumber(v.stock) ?? 0,
+      minStock: quantityInputToNumber(v.minStock) ?? 0,
+      weightKg: quantityInputToNumber(v.weightKg),
+      heightCm: quantityInputToNumber(v.heightCm),
+      widthCm: quantityInputToNumber(v.widthCm),
+      lengthCm: quantityInputToNumber(v.lengthCm),
+      additionalGroupIds: v.additionalGroupIds,
+      grid:
+        v.productType === 'variants' && v.colors.length + v.sizes.length > 0
+          ? { colors: v.colors, sizes: v.sizes }
+          : undefined,
+    }),
+  )
+  .pipe(productInputSchema);
+export type ProductFormValues = z.input<typeof productFormSchema>;
