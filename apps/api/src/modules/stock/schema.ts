@@ -1,0 +1,102 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  numeric,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { clients, users } from '../../db/schema.ts';
+import { products, productVariants } from '../product/schema.ts';
+
+/**
+ * The stock ledger (issue 6): one row per change of a product's (or variant's) stock.
+ *
+ * `quantity` is SIGNED: positive rows add to the stock (entry, fractionate-in, sale-cancel, a
+ * positive adjustment), negative rows take from it (exit, fractionate-out, sale, a negative
+ * adjustment). A product's level is the sum of its rows (variant rows included); a variant's level
+ * is the sum of the rows with its id. products.stock and product_variants.stock cache those sums;
+ * the custom migration "stock_ledger_triggers" records an 'adjustment' row whenever something other than
+ * the stock service writes a cached level (the product form, the CSV import, the grid), so the two
+ * never disagree.
+ *
+ * Deleting a product deletes its ledger; deleting a variant keeps its rows as product rows
+ * (variant_id set null) and the grid's recomputed level records the difference.
+ */
+export const stockMovements = pgTable(
+  'stock_movements',
+  {
+    id: serial('id').primaryKey(),
+    clientId: integer('client_id')
+      .notNull()
+      .references(() => clients.id),
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    variantId: integer('variant_id').references(() => productVariants.id, { onDelete: 'set null' }),
+    /** core STOCK_MOVEMENT_TYPES. */
+    type: text('type').notNull(),
+    quantity: numeric('quantity', { precision: 14, scale: 3, mode: 'string' }).notNull(),
+    /** Cost per unit of what came in (entries, fractionate-in); null otherwise. */
+    unitCostCents: integer('unit_cost_cents'),
+    /** Exit reason code (core STOCK_EXIT_REASONS) or the database's adjustment reason. */
+    reason: text('reason'),
+    /** Invoice (nota fiscal) or other document number. */
+    document: text('document'),
+    note: text('note'),
+    /** Null for rows the database wrote (product form, CSV import). */
+    userId: integer('user_id').references(() => users.id),
+    /** The sale of a sale / sale-cancel row (the sales table belongs to the PDV issue). */
+    saleId: integer('sale_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('stock_movements_client_created_idx').on(t.clientId, t.createdAt, t.id),
+    index('stock_movements_product_idx').on(t.productId, t.id),
+    index('stock_movements_variant_idx').on(t.variantId),
+    index('stock_movements_sale_idx').on(t.saleId),
+    check(
+      'stock_movements_type_ck',
+      sql`${t.type} in ('entry', 'exit', 'fractionate-out', 'fractionate-in', 'sale', 'sale-cancel', 'adjustment')`,
+    ),
+    check('stock_movements_quantity_ck', sql`${t.quantity} <> 0`),
+  ],
+);
+
+/** Per-client stock settings (a row appears on the first change; no row = the defaults). */
+export const stockSettings = pgTable('stock_settings', {
+  clientId: integer('client_id')
+    .primaryKey()
+    .references(() => clients.id),
+  /** Exits and sales may take a level below zero. Default false: they are refused with 409. */
+  allowNegativeStock: boolean('allow_negative_stock').notNull().default(false),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** The last ratio used to fractionate one product into another (pre-filled next time). */
+export const stockFractionRatios = pgTable(
+  'stock_fraction_ratios',
+  {
+    id: serial('id').primaryKey(),
+    clientId: integer('client_id')
+      .notNull()
+      .references(() => clients.id),
+    sourceProductId: integer('source_product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    targetProductId: integer('target_product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    sourceQuantity: numeric('source_quantity', { precision: 14, scale: 3, mode: 'string' }).notNull(),
+    targetQuantity: numeric('target_quantity', { precision: 14, scale: 3, mode: 'string' }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('stock_fraction_ratios_pair_uq').on(t.clientId, t.sourceProductId, t.targetProductId),
+  ],
+);
