@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
@@ -24,12 +25,18 @@ export type RegisteredRoute = { method: string; url: string; access: Access | un
 
 export type App = FastifyInstance & { io: Server; ctx: AppContext; routes: readonly RegisteredRoute[] };
 
+/** Fastify's types leave out a hop count (the runtime takes it): trust the first n hops. */
+function trustProxyOption(value: Config['trustProxy']) {
+  if (typeof value !== 'number') return value;
+  return (_address: string, hop: number) => hop < value;
+}
+
 /** The whole API as one Fastify instance (tests use inject, the server listens). */
 export async function buildApp(options: { db: Db; config: Config; logger?: boolean }): Promise<App> {
   const { db, config } = options;
   const app = Fastify({
     logger: options.logger ? { level: config.logLevel } : false,
-    trustProxy: config.trustProxy,
+    trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 10 * 1024 * 1024,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
@@ -67,6 +74,8 @@ export async function buildApp(options: { db: Db; config: Config; logger?: boole
   const webDist = config.webDist;
   const hasWeb = webDist && existsSync(join(webDist, 'index.html'));
   if (hasWeb) {
+    // gzip/brotli for the web app's files (and large API answers).
+    await app.register(fastifyCompress, { global: true, threshold: 1024 });
     await app.register(fastifyStatic, {
       root: webDist,
       wildcard: false,

@@ -83,8 +83,9 @@ describe('authentication on every registered route', () => {
     const failures: string[] = [];
     let checked = 0;
     for (const route of guarded) {
-      if (!Array.isArray(route.access)) continue;
-      for (const type of USER_TYPE_IDS.filter((id) => !route.access?.includes(id))) {
+      const access = route.access;
+      if (!Array.isArray(access)) continue;
+      for (const type of USER_TYPE_IDS.filter((id) => !access.includes(id))) {
         checked++;
         const res = await call(route, bearer(tokenOf.get(type)!));
         if (res.statusCode !== 403) failures.push(`${key(route)} as type ${type} -> ${res.statusCode}`);

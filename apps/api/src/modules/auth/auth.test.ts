@@ -172,29 +172,32 @@ describe('login rate limit', () => {
     expect(res.statusCode).toBe(429);
   });
 
-  it('counts the forwarded address when the proxy is trusted (TRUST_PROXY)', async () => {
-    const proxied = await createTestApp({
-      trustProxy: '127.0.0.1',
-      loginLimit: { perEmail: 3, perIp: 2, windowMs: 60_000 },
-    });
-    try {
-      const { email } = (await createClientWithUsers(proxied, [1])).users[0];
-      const viaProxy = (client: string, password: string, mail = email) =>
-        proxied.app.inject({
-          method: 'POST',
-          url: '/v1/login',
-          payload: { email: mail, password },
-          remoteAddress: '127.0.0.1',
-          headers: { 'x-forwarded-for': client },
-        });
-      expect((await viaProxy('198.51.100.1', 'x', 'a@teste.com.br')).statusCode).toBe(401);
-      expect((await viaProxy('198.51.100.1', 'x', 'b@teste.com.br')).statusCode).toBe(401);
-      expect((await viaProxy('198.51.100.1', TEST_PASSWORD)).statusCode).toBe(429);
-      expect((await viaProxy('198.51.100.2', TEST_PASSWORD)).statusCode).toBe(200);
-    } finally {
-      await proxied.close();
-    }
-  });
+  it.each([['127.0.0.1'], [1]])(
+    'counts the forwarded address when the proxy is trusted (TRUST_PROXY=%s)',
+    async (trustProxy) => {
+      const proxied = await createTestApp({
+        trustProxy,
+        loginLimit: { perEmail: 3, perIp: 2, windowMs: 60_000 },
+      });
+      try {
+        const { email } = (await createClientWithUsers(proxied, [1])).users[0];
+        const viaProxy = (client: string, password: string, mail = email) =>
+          proxied.app.inject({
+            method: 'POST',
+            url: '/v1/login',
+            payload: { email: mail, password },
+            remoteAddress: '127.0.0.1',
+            headers: { 'x-forwarded-for': client },
+          });
+        expect((await viaProxy('198.51.100.1', 'x', 'a@teste.com.br')).statusCode).toBe(401);
+        expect((await viaProxy('198.51.100.1', 'x', 'b@teste.com.br')).statusCode).toBe(401);
+        expect((await viaProxy('198.51.100.1', TEST_PASSWORD)).statusCode).toBe(429);
+        expect((await viaProxy('198.51.100.2', TEST_PASSWORD)).statusCode).toBe(200);
+      } finally {
+        await proxied.close();
+      }
+    },
+  );
 
   it('forgets the failures of an email after a successful login', async () => {
     const { email } = (await createClientWithUsers(limited, [1])).users[0];
