@@ -1,0 +1,174 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  check,
+  date,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { clients, users } from '../../db/schema.ts';
+import { cashRegisters } from '../cash-register/schema.ts';
+import { coupons } from '../coupon/schema.ts';
+import { customers } from '../customer/schema.ts';
+import { products, productVariants } from '../product/schema.ts';
+
+const quantity = (name: string) => numeric(name, { precision: 14, scale: 3, mode: 'number' });
+
+/** A sale (PDV, quick sale; comandas, budgets and delivery orders end in one too). Money in cents. */
+export const sales = pgTable(
+  'sales',
+  {
+    id: serial('id').primaryKey(),
+    clientId: integer('client_id')
+      .notNull()
+      .references(() => clients.id),
+    /** Sequential per client without gaps (sale_counters), set inside the checkout transaction. */
+    number: integer('number').notNull(),
+    /** The user at the PDV. */
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    /** The seller credited (saleSeller), when another user. */
+    sellerId: integer('seller_id').references(() => users.id),
+    customerId: integer('customer_id').references(() => customers.id),
+    cashRegisterId: integer('cash_register_id').references(() => cashRegisters.id),
+    /** pending | finished | canceled */
+    status: text('status').notNull(),
+    /** store | delivery | command | budget */
+    typeOfSale: text('type_of_sale').notNull().default('store'),
+    /** pdv | waiter | command | budget | delivery */
+    originSale: text('origin_sale').notNull().default('pdv'),
+    isSimple: boolean('is_simple').notNull().default(false),
+    totalItems: integer('total_items').notNull(),
+    totalQuantity: quantity('total_quantity').notNull(),
+    itemsDiscountCents: integer('items_discount_cents').notNull().default(0),
+    /** Items after their own discounts. */
+    totalCents: integer('total_cents').notNull(),
+    /** fixed_amount | percentage */
+    discountType: text('discount_type').notNull().default('fixed_amount'),
+    /** Cents or hundredths of a percent, as typed. */
+    discountValue: integer('discount_value').notNull().default(0),
+    discountCents: integer('discount_cents').notNull().default(0),
+    couponId: integer('coupon_id').references(() => coupons.id),
+    couponCode: text('coupon_code'),
+    couponDiscountCents: integer('coupon_discount_cents').notNull().default(0),
+    freightCents: integer('freight_cents').notNull().default(0),
+    finalAmountCents: integer('final_amount_cents').notNull(),
+    cashDepositAmountCents: integer('cash_deposit_amount_cents').notNull().default(0),
+    changeCents: integer('change_cents').notNull().default(0),
+    /** Snapshot of the customer's address at the time of the sale. */
+    deliveryAddress: jsonb('delivery_address'),
+    notes: text('notes'),
+    cancelReason: text('cancel_reason'),
+    canceledAt: timestamp('canceled_at', { withTimezone: true }),
+    canceledByUserId: integer('canceled_by_user_id').references(() => users.id),
+    cancelApprovedByUserId: integer('cancel_approved_by_user_id').references(() => users.id),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('sales_client_number_uq').on(t.clientId, t.number),
+    index('sales_client_created_idx').on(t.clientId, t.createdAt, t.id),
+    index('sales_client_customer_idx').on(t.clientId, t.customerId),
+    index('sales_cash_register_idx').on(t.cashRegisterId),
+    check('sales_status_ck', sql`${t.status} in ('pending', 'finished', 'canceled')`),
+    check('sales_amounts_ck', sql`${t.finalAmountCents} >= 0 and ${t.changeCents} >= 0`),
+  ],
+);
+
+/** Lines of a sale: a snapshot of the product (name, codes, price) at the time of the sale. */
+export const saleItems = pgTable(
+  'sale_items',
+  {
+    id: serial('id').primaryKey(),
+    saleId: integer('sale_id')
+      .notNull()
+      .references(() => sales.id, { onDelete: 'cascade' }),
+    clientId: integer('client_id')
+      .notNull()
+      .references(() => clients.id),
+    position: integer('position').notNull(),
+    /** Null for a quick sale line or a product deleted since (the snapshot stays). */
+    productId: integer('product_id').references(() => products.id, { onDelete: 'set null' }),
+    variantId: integer('variant_id').references(() => productVariants.id, { onDelete: 'set null' }),
+    description: text('description').notNull(),
+    variantName: text('variant_name'),
+    sku: text('sku'),
+    barcode: text('barcode'),
+    unit: text('unit').notNull().default('un'),
+    quantity: quantity('quantity').notNull(),
+    unitPriceCents: integer('unit_price_cents').notNull(),
+    /** [{id, name, priceCents, quantity}] of one unit. */
+    additionals: jsonb('additionals').notNull().default(sql`'[]'::jsonb`),
+    unitTotalCents: integer('unit_total_cents').notNull(),
+    grossCents: integer('gross_cents').notNull(),
+    discountType: text('discount_type').notNull().default('fixed_amount'),
+    discountValue: integer('discount_value').notNull().default(0),
+    discountCents: integer('discount_cents').notNull().default(0),
+    totalCents: integer('total_cents').notNull(),
+    notes: text('notes'),
+  },
+  (t) => [index('sale_items_sale_idx').on(t.saleId, t.position), index('sale_items_product_idx').on(t.productId)],
+);
+
+/** How a sale was paid; money rows hold the amount applied (the change is on the sale). */
+export const salePayments = pgTable(
+  'sale_payments',
+  {
+    id: serial('id').primaryKey(),
+    saleId: integer('sale_id')
+      .notNull()
+      .references(() => sales.id, { onDelete: 'cascade' }),
+    clientId: integer('client_id')
+      .notNull()
+      .references(() => clients.id),
+    position: integer('position').notNull(),
+    method: text('method').notNull(),
+    amountCents: integer('amount_cents').notNull(),
+    numberInstallments: integer('number_installments').notNull().default(1),
+    /** Crediário/boleto: first due date. */
+    dueDate: date('due_date', { mode: 'string' }),
+    /** Crediário/boleto: installment number of this payment's first receivable. */
+    firstInstallment: integer('first_installment'),
+  },
+  (t) => [
+    index('sale_payments_sale_idx').on(t.saleId),
+    check('sale_payments_amount_ck', sql`${t.amountCents} > 0`),
+  ],
+);
+
+/** Next sale number per client: `UPDATE ... SET last = last + 1 RETURNING` inside the checkout. */
+export const saleCounters = pgTable('sale_counters', {
+  clientId: integer('client_id')
+    .primaryKey()
+    .references(() => clients.id),
+  last: integer('last').notNull().default(0),
+});
+
+/**
+ * Idempotency-Key of POST /v1/sale: the first request with a key inserts the row in its own checkout
+ * transaction; a retry (even racing) hits the primary key and answers the sale recorded for it.
+ */
+export const saleIdempotencyKeys = pgTable(
+  'sale_idempotency_keys',
+  {
+    clientId: integer('client_id')
+      .notNull()
+      .references(() => clients.id),
+    key: text('key').notNull(),
+    /** Hash of the request body: the same key with another sale is refused. */
+    requestHash: text('request_hash').notNull(),
+    saleId: integer('sale_id').references(() => sales.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.clientId, t.key] })],
+);
