@@ -34,7 +34,12 @@ function webIsStale() {
 
 if (process.env.SKIP_WEB_BUILD !== '1' && webIsStale()) {
   console.log('Building the web app...');
-  const build = spawnSync('npm', ['run', 'build', '-w', 'apps/web'], { cwd: root, stdio: 'inherit' });
+  // NODE_ENV must be production for the build: Vite honours an inherited NODE_ENV=test with a dev bundle.
+  const build = spawnSync('npm', ['run', 'build', '-w', 'apps/web'], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 

@@ -1,8 +1,8 @@
 import { type AppRoute, ROUTES } from '@balcao/core/routes';
 import { lazy } from 'react';
-import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { Navigate, type RouteObject, useLocation, useRoutes } from 'react-router';
 import { RouteGuard } from './components/RouteGuard.tsx';
-import { ErrorFallback } from './pages/ErrorFallback.tsx';
+import { ErrorBoundary } from './pages/ErrorFallback.tsx';
 
 const DashboardLayout = lazy(() => import('./layout/DashboardLayout.tsx'));
 
@@ -13,13 +13,10 @@ function pathsOf(route: AppRoute, base = ''): string[] {
 
 function routeObjects(routes: readonly AppRoute[], base = ''): RouteObject[] {
   return routes.flatMap((route) =>
-    pathsOf(route, base).map(
-      (path) =>
-        ({
-          path: path || undefined,
-          index: path === '' ? true : undefined,
-          element: <RouteGuard route={route} />,
-        }) as RouteObject,
+    pathsOf(route, base).map((path) =>
+      path === ''
+        ? { index: true, element: <RouteGuard route={route} /> }
+        : { path, element: <RouteGuard route={route} /> },
     ),
   );
 }
@@ -28,19 +25,19 @@ const publicRoutes = ROUTES.filter((route) => route.isPublic);
 const dashboardRoutes = ROUTES.filter((route) => !route.isPublic);
 
 /** Every route of core's table is registered here; nothing else lists paths. */
-export const router = createBrowserRouter([
-  {
-    path: '/',
-    errorElement: <ErrorFallback />,
-    children: [
-      { index: true, element: <Navigate to="/dashboard" replace /> },
-      ...routeObjects(publicRoutes),
-      {
-        path: 'dashboard',
-        element: <DashboardLayout />,
-        children: routeObjects(dashboardRoutes, '/dashboard'),
-      },
-      { path: '*', element: <Navigate to="/404" replace /> },
-    ],
-  },
-]);
+export const ROUTE_TREE: RouteObject[] = [
+  { index: true, element: <Navigate to="/dashboard" replace /> },
+  ...routeObjects(publicRoutes),
+  { path: 'dashboard', element: <DashboardLayout />, children: routeObjects(dashboardRoutes, '/dashboard') },
+  { path: '*', element: <Navigate to="/404" replace /> },
+];
+
+/**
+ * Declarative routing (BrowserRouter + useRoutes): the data router would add ~18 KB gzip to every page,
+ * /login included. Unknown errors land in the spec's fallback; it resets when the path changes.
+ */
+export function AppRoutes() {
+  const location = useLocation();
+  const element = useRoutes(ROUTE_TREE);
+  return <ErrorBoundary key={location.pathname}>{element}</ErrorBoundary>;
+}

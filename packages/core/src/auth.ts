@@ -11,7 +11,7 @@ export const loginInputSchema = z.object({
 });
 export type LoginInput = z.infer<typeof loginInputSchema>;
 
-export const LOGIN_FAILED_MESSAGE = 'Ocorreu um erro tentar efetuar login';
+export { LOGIN_FAILED_MESSAGE } from './messages.ts';
 
 /** Create account, step 1: the company. */
 export const accountCompanySchema = z.object({

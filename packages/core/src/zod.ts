@@ -1,6 +1,8 @@
 import { z } from 'zod';
 
-export const REQUIRED = 'O campo é obrigatório';
+import { REQUIRED } from './messages.ts';
+
+export { REQUIRED };
 
 /**
  * zod speaks Portuguese: a missing field says the spec's generic "O campo é obrigatório",

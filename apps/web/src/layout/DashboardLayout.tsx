@@ -6,6 +6,7 @@ import Fab from '@mui/material/Fab';
 import Snackbar from '@mui/material/Snackbar';
 import Toolbar from '@mui/material/Toolbar';
 import useMediaQuery from '@mui/material/useMediaQuery';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { Suspense, useEffect, useState } from 'react';
 import { Navigate, Outlet, Link as RouterLink, useLocation } from 'react-router';
 import { Loading } from '../components/Loading.tsx';
@@ -19,7 +20,26 @@ import { TopBar } from './TopBar.tsx';
 export const TOAST_MS = 3000;
 
 /** The private shell (spec 2): side menu, top bar, bottom bar on mobile, notifications, FAB. */
+/**
+ * Server state lives with the private shell: public pages (/login) do not download TanStack Query, and
+ * the cache dies when the shell unmounts (logout), so no data of one session reaches the next.
+ */
+function newQueryClient() {
+  return new QueryClient({
+    defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false, staleTime: 10_000 } },
+  });
+}
+
 export default function DashboardLayout() {
+  const [queryClient] = useState(newQueryClient);
+  return (
+    <QueryClientProvider client={queryClient}>
+      <Shell />
+    </QueryClientProvider>
+  );
+}
+
+function Shell() {
   const session = useSession();
   const location = useLocation();
   const isMobile = useMediaQuery('(max-width:899.95px)');

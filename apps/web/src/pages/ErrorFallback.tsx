@@ -1,13 +1,13 @@
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
-import { isRouteErrorResponse, useRouteError } from 'react-router';
+import { Component, type ErrorInfo, type ReactNode } from 'react';
 
 /** The routing fallback of the spec: "Unexpected Application Error!" with the status or message. */
-export function ErrorFallback() {
-  const error = useRouteError();
-  const detail = isRouteErrorResponse(error)
-    ? `${error.status} ${error.statusText}`
+export function ErrorFallback({ error }: { error: unknown }) {
+  const status = (error as { status?: number })?.status;
+  const detail = status
+    ? `${status} ${(error as { statusText?: string }).statusText ?? ''}`.trim()
     : error instanceof Error
       ? error.message
       : String(error);
@@ -24,4 +24,22 @@ export function ErrorFallback() {
       </Button>
     </Box>
   );
+}
+
+type State = { error: unknown; hasError: boolean };
+
+export class ErrorBoundary extends Component<{ children: ReactNode }, State> {
+  state: State = { error: null, hasError: false };
+
+  static getDerivedStateFromError(error: unknown): State {
+    return { error, hasError: true };
+  }
+
+  componentDidCatch(error: unknown, info: ErrorInfo) {
+    console.error('Unexpected application error', error, info.componentStack);
+  }
+
+  render() {
+    return this.state.hasError ? <ErrorFallback error={this.state.error} /> : this.props.children;
+  }
 }

@@ -1,6 +1,5 @@
 import type { LoginInput } from '@balcao/core/auth';
 import type { SettingsChecklist } from '@balcao/core/userTypes';
-import { useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import { ApiError, apiFetch } from '../../lib/api.ts';
 import { clearSessionCookies, getToken, readUserCookie, setSessionCookies } from '../../lib/cookies.ts';
@@ -47,7 +46,6 @@ type SessionApi = SessionState & {
 const SessionContext = createContext<SessionApi | null>(null);
 
 export function SessionProvider({ children }: { children: ReactNode }) {
-  const queryClient = useQueryClient();
   const [state, setState] = useState<SessionState>(() => {
     const token = getToken();
     return { token, isLogged: false, authLoading: Boolean(token), redirect: null };
@@ -114,9 +112,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     if (getToken()) await apiFetch('/logout', { method: 'POST' }).catch(() => undefined);
     clearSessionCookies();
     clearPersistedState();
-    queryClient.clear();
     setState({ isLogged: false, authLoading: false, redirect: null });
-  }, [queryClient]);
+  }, []);
 
   const setSettingsChecklist = useCallback(
     (settingsChecklist: SettingsChecklist) => setState((s) => ({ ...s, settingsChecklist })),

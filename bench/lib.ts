@@ -1,0 +1,124 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Builds the production web bundle when it is missing. */
+export function ensureWebBuild(): void {
+  if (existsSync(join(ROOT, 'apps/web/dist/index.html')) && process.env.BENCH_REBUILD !== '1') return;
+  const r = spawnSync('npm', ['run', 'build', '-w', 'apps/web'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
+  if (r.status !== 0) throw new Error('web build failed');
+}
+
+export type Server = { url: string; stop: () => Promise<void> };
+
+/**
+ * Starts the API like production (NODE_ENV=production, web bundle served) on a fresh PGlite folder,
+ * or on DATABASE_URL when given. DEMO=1 seeds the demo shop.
+ */
+export async function startServer(
+  options: { port?: number; databaseUrl?: string; env?: Record<string, string> } = {},
+): Promise<Server> {
+  const port = options.port ?? 3300 + Math.floor(Math.random() * 500);
+  const dataDir = mkdtempSync(join(tmpdir(), 'balcao-bench-'));
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(ROOT, 'apps/api/src/server.ts')],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        DEMO: '1',
+        PORT: String(port),
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'warn',
+        ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
+        ...options.env,
+      },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    },
+  );
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    try {
+      const res = await fetch(`${url}/v1/health`);
+      if (res.ok) break;
+    } catch {
+      // not up yet
+    }
+    if (child.exitCode !== null) throw new Error('server exited during start');
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return {
+    url,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export type Figures = {
+  name: string;
+  requests: number;
+  rps: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  errors: number;
+};
+
+/** Runs autocannon and returns latency percentiles in ms and throughput. */
+export async function load(
+  name: string,
+  opts: autocannon.Options & { expectStatus?: number },
+): Promise<Figures> {
+  const result = await autocannon({ duration: 10, connections: 10, ...opts });
+  const non2xx = result.non2xx + result.errors + result.timeouts;
+  const figures: Figures = {
+    name,
+    requests: result.requests.total,
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p95:
+      (result.latency as unknown as Record<string, number>).p97_5 !== undefined
+        ? percentileFromHistogram(result, 95)
+        : result.latency.p90,
+    p99: result.latency.p99,
+    errors: non2xx,
+  };
+  return figures;
+}
+
+function percentileFromHistogram(result: autocannon.Result, p: number): number {
+  const l = result.latency as unknown as Record<string, number>;
+  // autocannon reports p90 and p97_5; p95 lies between: interpolate linearly.
+  return Math.round((l.p90 + ((l.p97_5 - l.p90) * (p - 90)) / 7.5) * 100) / 100;
+}
+
+export function machine(): string {
+  const cpu = cpus()[0]?.model ?? 'unknown CPU';
+  return `${cpus().length} cores (${cpu}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+}
+
+export function table(rows: Figures[]): string {
+  const head =
+    '| scenario | requests | req/s | p50 ms | p95 ms | p99 ms | errors |\n|---|---|---|---|---|---|---|';
+  return [
+    head,
+    ...rows.map(
+      (r) => `| ${r.name} | ${r.requests} | ${r.rps} | ${r.p50} | ${r.p95} | ${r.p99} | ${r.errors} |`,
+    ),
+  ].join('\n');
+}
