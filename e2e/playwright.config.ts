@@ -2,6 +2,8 @@ import { defineConfig, devices } from '@playwright/test';
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 const DATA_DIR = process.env.E2E_DATA_DIR ?? `../.tmp/e2e-data-${PORT}`;
+/** The fake ViaCEP (apps/api/test/fakes/viacep.ts) the API's CEP lookup points at: no network here. */
+const CEP_PORT = Number(process.env.E2E_CEP_PORT ?? PORT + 500);
 
 /**
  * Browser tests: Debian's Chromium (no browser download here) against the built web app served by the
@@ -35,17 +37,26 @@ export default defineConfig({
     },
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
-  webServer: {
-    command: `rm -rf ${DATA_DIR} && cd .. && SKIP_WEB_BUILD=${process.env.SKIP_WEB_BUILD ?? '0'} node scripts/start.mjs`,
-    url: `http://localhost:${PORT}/v1/health`,
-    reuseExistingServer: false,
-    timeout: 180_000,
-    env: {
-      PORT: String(PORT),
-      DATA_DIR: DATA_DIR.replace(/^\.\.\//, ''),
-      DEMO: '1',
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'warn',
+  webServer: [
+    {
+      command: `cd .. && PORT=${CEP_PORT} node --import tsx apps/api/test/fakes/viacep-cli.ts`,
+      url: `http://127.0.0.1:${CEP_PORT}/ws/01001000/json/`,
+      reuseExistingServer: false,
+      timeout: 30_000,
     },
-  },
+    {
+      command: `rm -rf ${DATA_DIR} && cd .. && SKIP_WEB_BUILD=${process.env.SKIP_WEB_BUILD ?? '0'} node scripts/start.mjs`,
+      url: `http://localhost:${PORT}/v1/health`,
+      reuseExistingServer: false,
+      timeout: 180_000,
+      env: {
+        PORT: String(PORT),
+        DATA_DIR: DATA_DIR.replace(/^\.\.\//, ''),
+        DEMO: '1',
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'warn',
+        CEP_BASE_URL: `http://127.0.0.1:${CEP_PORT}`,
+      },
+    },
+  ],
 });

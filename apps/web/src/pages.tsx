@@ -15,4 +15,7 @@ export const PAGES: Record<string, LazyExoticComponent<ComponentType>> = {
   coupon: lazy(() => import('./features/coupon/CouponListPage.tsx')),
   'coupon-new': lazy(() => import('./features/coupon/CouponFormPage.tsx')),
   'coupon-edit': lazy(() => import('./features/coupon/CouponFormPage.tsx')),
+  customer: lazy(() => import('./features/customer/CustomerListPage.tsx')),
+  'customer-new': lazy(() => import('./features/customer/CustomerFormPage.tsx')),
+  'customer-edit': lazy(() => import('./features/customer/CustomerFormPage.tsx')),
 };

@@ -1,0 +1,375 @@
+import type { CustomerListItem, CustomerListQuery } from '@balcao/core/customer';
+import { maskDocument, maskPhone } from '@balcao/core/document';
+import { formatCents } from '@balcao/core/money';
+import AddIcon from '@mui/icons-material/Add';
+import DeleteIcon from '@mui/icons-material/Delete';
+import DownloadIcon from '@mui/icons-material/Download';
+import EditIcon from '@mui/icons-material/Edit';
+import SearchIcon from '@mui/icons-material/Search';
+import UploadIcon from '@mui/icons-material/Upload';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import IconButton from '@mui/material/IconButton';
+import InputAdornment from '@mui/material/InputAdornment';
+import MenuItem from '@mui/material/MenuItem';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TablePagination from '@mui/material/TablePagination';
+import TableRow from '@mui/material/TableRow';
+import TextField from '@mui/material/TextField';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import { type ReactNode, useEffect, useMemo, useState } from 'react';
+import { Link as RouterLink, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
+import { Loading } from '../../components/Loading.tsx';
+import { errorMessage } from '../../lib/api.ts';
+import { useSession } from '../auth/session.tsx';
+import {
+  type CustomerFilters,
+  canWriteCustomers,
+  downloadCustomersCsv,
+  useCustomers,
+  useDeleteCustomer,
+} from './api.ts';
+import { DelinquencyBadge, WhatsappBadge } from './CustomerBadges.tsx';
+import { CustomerImportDialog } from './CustomerImportDialog.tsx';
+
+const PAGE_SIZES = [20, 50, 100];
+
+/** Reads the list state from the URL (back/forward and shared links keep search, filters and page). */
+function queryFromParams(params: URLSearchParams): CustomerListQuery {
+  const pick = <T extends string>(key: string, allowed: readonly T[]) => {
+    const v = params.get(key);
+    return v && (allowed as readonly string[]).includes(v) ? (v as T) : undefined;
+  };
+  const pageSize = Number(params.get('pageSize'));
+  return {
+    q: params.get('q') || undefined,
+    page: Math.max(1, Number(params.get('page')) || 1),
+    pageSize: PAGE_SIZES.includes(pageSize) ? pageSize : 20,
+    delinquent: pick('delinquent', ['true', 'false'] as const),
+    whatsappValid: pick('whatsappValid', ['true', 'false', 'unknown'] as const),
+    active: pick('active', ['true', 'false'] as const),
+  } as CustomerListQuery;
+}
+
+/** Customer list: search, filters (delinquent, WhatsApp, active), badges, pages, CSV import and export. */
+export default function CustomerListPage() {
+  const { user } = useSession();
+  const clientId = user?.client.id;
+  const canWrite = canWriteCustomers(user?.userType.id);
+  const [params, setParams] = useSearchParams();
+  const query = useMemo(() => queryFromParams(params), [params]);
+  const customers = useCustomers(clientId, query);
+  const deletion = useDeleteCustomer();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const { state: feedback, show, close } = useFeedback();
+  const [search, setSearch] = useState(query.q ?? '');
+  const [toDelete, setToDelete] = useState<CustomerListItem | null>(null);
+  const [importOpen, setImportOpen] = useState(false);
+  const [exporting, setExporting] = useState(false);
+
+  // A message handed over by the form after a create ("Cliente cadastrado com sucesso").
+  useEffect(() => {
+    const message = (location.state as { message?: string } | null)?.message;
+    if (message) {
+      show({ severity: 'success', title: message });
+      navigate(`${location.pathname}${location.search}`, { replace: true, state: null });
+    }
+  }, [location, navigate, show]);
+
+  const update = (changes: Record<string, string | undefined>) => {
+    const next = new URLSearchParams(params);
+    for (const [key, value] of Object.entries(changes)) {
+      if (value) next.set(key, value);
+      else next.delete(key);
+    }
+    if (!('page' in changes)) next.delete('page');
+    setParams(next, { replace: true });
+  };
+
+  // Search as the user types, 300 ms after the last key.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only the typed text restarts the timer
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      if ((query.q ?? '') !== search.trim()) update({ q: search.trim() || undefined });
+    }, 300);
+    return () => clearTimeout(timer);
+  }, [search]);
+
+  const filters: CustomerFilters = {
+    q: query.q,
+    delinquent: query.delinquent,
+    whatsappValid: query.whatsappValid,
+    active: query.active,
+  };
+
+  const onExport = async () => {
+    if (!clientId) return;
+    setExporting(true);
+    try {
+      await downloadCustomersCsv(clientId, filters);
+    } catch (error) {
+      show({ severity: 'error', title: 'Erro ao exportar clientes', message: errorMessage(error) });
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  const confirmDelete = () => {
+    if (!toDelete) return;
+    const { id, name } = toDelete;
+    setToDelete(null);
+    deletion.mutate(id, {
+      onSuccess: () => show({ severity: 'success', title: `Cliente ${name} excluído` }),
+      onError: (error) =>
+        show({ severity: 'error', title: 'Erro ao excluir cliente', message: errorMessage(error) }),
+    });
+  };
+
+  let content: ReactNode;
+  if (customers.isPending) content = <Loading />;
+  else if (customers.isError)
+    content = (
+      <Alert
+        severity="error"
+        action={
+          <Button color="inherit" size="small" onClick={() => customers.refetch()}>
+            Tentar novamente
+          </Button>
+        }
+      >
+        Não foi possível carregar os clientes. {errorMessage(customers.error)}
+      </Alert>
+    );
+  else if (customers.data.items.length === 0)
+    content = (
+      <Paper sx={{ p: 4, textAlign: 'center' }}>
+        <Typography>Nenhum cliente foi encontrado</Typography>
+        {canWrite && !query.q && (
+          <Button component={RouterLink} to="/dashboard/customer/new" startIcon={<AddIcon />} sx={{ mt: 2 }}>
+            Cadastrar cliente
+          </Button>
+        )}
+      </Paper>
+    );
+  else {
+    const { items, total, page, pageSize } = customers.data;
+    content = (
+      <Paper>
+        <TableContainer>
+          <Table size="small" aria-label="Clientes">
+            <TableHead>
+              <TableRow>
+                <TableCell>Nome</TableCell>
+                <TableCell>CPF/CNPJ</TableCell>
+                <TableCell>WhatsApp</TableCell>
+                <TableCell sx={{ display: { xs: 'none', md: 'table-cell' } }}>Cidade</TableCell>
+                <TableCell>Situação</TableCell>
+                <TableCell align="right">Ações</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {items.map((c) => (
+                <TableRow key={c.id} hover data-testid="customer-row">
+                  <TableCell>
+                    <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+                      <Typography
+                        component={RouterLink}
+                        to={`/dashboard/customer/edit/${c.id}`}
+                        sx={{ color: 'inherit', fontWeight: 500 }}
+                      >
+                        {c.name}
+                      </Typography>
+                      {!c.active && <Chip size="small" label="Inativo" />}
+                    </Stack>
+                    {c.creditLimitCents > 0 && (
+                      <Typography variant="caption" color="text.secondary">
+                        Crediário: {formatCents(c.creditLimitCents)}
+                      </Typography>
+                    )}
+                  </TableCell>
+                  <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                    {c.document ? maskDocument(c.document) : '—'}
+                  </TableCell>
+                  <TableCell>
+                    {c.phone ? (
+                      <Stack spacing={0.5} sx={{ alignItems: 'flex-start' }}>
+                        <span style={{ whiteSpace: 'nowrap' }}>{maskPhone(c.phone)}</span>
+                        <WhatsappBadge valid={c.whatsappValid} hasPhone />
+                      </Stack>
+                    ) : (
+                      '—'
+                    )}
+                  </TableCell>
+                  <TableCell sx={{ display: { xs: 'none', md: 'table-cell' } }}>
+                    {c.defaultAddress ? `${c.defaultAddress.city}/${c.defaultAddress.state}` : '—'}
+                  </TableCell>
+                  <TableCell>
+                    <DelinquencyBadge isDelinquent={c.isDelinquent} />
+                  </TableCell>
+                  <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                    <Tooltip title={canWrite ? 'Editar' : 'Ver'}>
+                      <IconButton
+                        component={RouterLink}
+                        to={`/dashboard/customer/edit/${c.id}`}
+                        aria-label={`${canWrite ? 'Editar' : 'Ver'} ${c.name}`}
+                      >
+                        <EditIcon />
+                      </IconButton>
+                    </Tooltip>
+                    {canWrite && (
+                      <Tooltip title="Excluir">
+                        <IconButton aria-label={`Excluir ${c.name}`} onClick={() => setToDelete(c)}>
+                          <DeleteIcon />
+                        </IconButton>
+                      </Tooltip>
+                    )}
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </TableContainer>
+        <TablePagination
+          component="div"
+          count={total}
+          page={page - 1}
+          rowsPerPage={pageSize}
+          rowsPerPageOptions={PAGE_SIZES}
+          onPageChange={(_, p) => update({ page: String(p + 1) })}
+          onRowsPerPageChange={(e) => update({ pageSize: e.target.value })}
+          labelRowsPerPage="Por página"
+          labelDisplayedRows={({ from, to, count }) => `${from}–${to} de ${count}`}
+          getItemAriaLabel={(type) =>
+            type === 'next' ? 'Próxima página' : type === 'previous' ? 'Página anterior' : type
+          }
+        />
+      </Paper>
+    );
+  }
+
+  return (
+    <Box>
+      <Stack
+        direction={{ xs: 'column', sm: 'row' }}
+        spacing={1}
+        sx={{ mb: 2, justifyContent: 'space-between', alignItems: { sm: 'center' } }}
+      >
+        <Typography component="h1" variant="h5">
+          Clientes
+        </Typography>
+        <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap' }}>
+          <Button startIcon={<DownloadIcon />} onClick={onExport} disabled={exporting || !clientId}>
+            {exporting ? 'Exportando...' : 'Exportar CSV'}
+          </Button>
+          {canWrite && (
+            <>
+              <Button startIcon={<UploadIcon />} onClick={() => setImportOpen(true)}>
+                Importar CSV
+              </Button>
+              <Button
+                variant="contained"
+                component={RouterLink}
+                to="/dashboard/customer/new"
+                startIcon={<AddIcon />}
+              >
+                Novo cliente
+              </Button>
+            </>
+          )}
+        </Stack>
+      </Stack>
+
+      <Stack direction={{ xs: 'column', md: 'row' }} spacing={1.5} sx={{ mb: 2 }}>
+        <TextField
+          label="Buscar"
+          placeholder="Nome, CPF/CNPJ, telefone ou email"
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+          size="small"
+          sx={{ flex: 1, minWidth: 220 }}
+          slotProps={{
+            input: {
+              startAdornment: (
+                <InputAdornment position="start">
+                  <SearchIcon />
+                </InputAdornment>
+              ),
+            },
+          }}
+        />
+        <TextField
+          select
+          label="Situação"
+          size="small"
+          value={query.delinquent ?? ''}
+          onChange={(e) => update({ delinquent: e.target.value || undefined })}
+          sx={{ minWidth: 160 }}
+        >
+          <MenuItem value="">Todas</MenuItem>
+          <MenuItem value="true">Inadimplentes</MenuItem>
+          <MenuItem value="false">Em dia</MenuItem>
+        </TextField>
+        <TextField
+          select
+          label="WhatsApp"
+          size="small"
+          value={query.whatsappValid ?? ''}
+          onChange={(e) => update({ whatsappValid: e.target.value || undefined })}
+          sx={{ minWidth: 170 }}
+        >
+          <MenuItem value="">Todos</MenuItem>
+          <MenuItem value="true">Válido</MenuItem>
+          <MenuItem value="false">Inválido</MenuItem>
+          <MenuItem value="unknown">Não verificado</MenuItem>
+        </TextField>
+        <TextField
+          select
+          label="Status"
+          size="small"
+          value={query.active ?? ''}
+          onChange={(e) => update({ active: e.target.value || undefined })}
+          sx={{ minWidth: 140 }}
+        >
+          <MenuItem value="">Todos</MenuItem>
+          <MenuItem value="true">Ativos</MenuItem>
+          <MenuItem value="false">Inativos</MenuItem>
+        </TextField>
+      </Stack>
+
+      {content}
+
+      <ConfirmDialog
+        open={Boolean(toDelete)}
+        title="Excluir cliente"
+        message={`Excluir ${toDelete?.name ?? ''}? Os endereços dele também serão excluídos.`}
+        confirmLabel="Excluir"
+        destructive
+        onConfirm={confirmDelete}
+        onCancel={() => setToDelete(null)}
+      />
+      {clientId && (
+        <CustomerImportDialog
+          open={importOpen}
+          clientId={clientId}
+          onClose={() => setImportOpen(false)}
+          onImported={(created) =>
+            show({ severity: 'success', title: `${created} cliente(s) importado(s) com sucesso` })
+          }
+        />
+      )}
+      <FeedbackSnackbar state={feedback} onClose={close} />
+    </Box>
+  );
+}

@@ -1,0 +1,168 @@
+import type { CepAddress } from '@balcao/core/cep';
+import type {
+  CustomerCounters,
+  CustomerData,
+  CustomerDetail,
+  CustomerImportResult,
+  CustomerListItem,
+  CustomerListQuery,
+} from '@balcao/core/customer';
+import { type ListResult, toQueryString } from '@balcao/core/list';
+import { WRITE } from '@balcao/core/routes';
+import type { UserTypeId } from '@balcao/core/userTypes';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { ApiError, apiFetch } from '../../lib/api.ts';
+import { getToken } from '../../lib/cookies.ts';
+
+/** Customers are written by WRITE.customers; the others (e.g. Estoquista) see them read-only. */
+export function canWriteCustomers(userTypeId: number | undefined): boolean {
+  return (
+    userTypeId !== undefined && (WRITE.customers as readonly UserTypeId[]).includes(userTypeId as UserTypeId)
+  );
+}
+
+export type CustomerFilters = Omit<CustomerListQuery, 'page' | 'pageSize'>;
+
+/** Query keys of customers (all / lists / list / details / detail). */
+export const customerKeys = {
+  all: ['customer'] as const,
+  lists: () => [...customerKeys.all, 'list'] as const,
+  list: (clientId: number, query: CustomerListQuery) => [...customerKeys.lists(), clientId, query] as const,
+  details: () => [...customerKeys.all, 'detail'] as const,
+  detail: (id: number) => [...customerKeys.details(), id] as const,
+  counters: (clientId: number) => [...customerKeys.all, 'counters', clientId] as const,
+};
+
+const listQueryString = (query: CustomerListQuery) =>
+  toQueryString(query as Record<string, string | number | boolean | undefined>);
+
+export const fetchCustomers = (clientId: number, query: CustomerListQuery) =>
+  apiFetch<ListResult<CustomerListItem>>(`/customer/client/${clientId}${listQueryString(query)}`);
+export const fetchCustomer = (id: number) => apiFetch<CustomerDetail>(`/customer/${id}`);
+export const postCustomer = (body: CustomerData) =>
+  apiFetch<CustomerDetail>('/customer', { method: 'POST', body });
+export const putCustomer = (id: number, body: CustomerData & { updatedAt: string }) =>
+  apiFetch<CustomerDetail>(`/customer/${id}`, { method: 'PUT', body });
+export const removeCustomer = (id: number) => apiFetch<{ ok: true }>(`/customer/${id}`, { method: 'DELETE' });
+export const fetchCep = (cep: string) => apiFetch<CepAddress>(`/cep/${cep}`);
+export const checkWhatsapp = (id: number) =>
+  apiFetch<CustomerDetail>(`/customer/${id}/whatsapp-check`, { method: 'POST' });
+
+export function useCustomers(clientId: number | undefined, query: CustomerListQuery) {
+  return useQuery({
+    queryKey: customerKeys.list(clientId ?? 0, query),
+    queryFn: () => fetchCustomers(clientId!, query),
+    enabled: Boolean(clientId),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useCustomer(id: number | undefined) {
+  return useQuery({
+    queryKey: customerKeys.detail(id ?? 0),
+    queryFn: () => fetchCustomer(id!),
+    enabled: Boolean(id),
+    retry: false,
+  });
+}
+
+export function useCustomerCounters(clientId: number | undefined) {
+  return useQuery({
+    queryKey: customerKeys.counters(clientId ?? 0),
+    queryFn: () => apiFetch<CustomerCounters>(`/customer/counters/client/${clientId}`),
+    enabled: Boolean(clientId),
+  });
+}
+
+function useSaved() {
+  const queryClient = useQueryClient();
+  return (customer: CustomerDetail) => {
+    queryClient.setQueryData(customerKeys.detail(customer.id), customer);
+    return queryClient.invalidateQueries({ queryKey: customerKeys.all, refetchType: 'active' });
+  };
+}
+
+export function useCreateCustomer() {
+  const onSuccess = useSaved();
+  return useMutation({ mutationFn: postCustomer, onSuccess });
+}
+
+export function useUpdateCustomer() {
+  const onSuccess = useSaved();
+  return useMutation({
+    mutationFn: ({ id, body }: { id: number; body: CustomerData & { updatedAt: string } }) =>
+      putCustomer(id, body),
+    onSuccess,
+  });
+}
+
+export function useCheckWhatsapp() {
+  const onSuccess = useSaved();
+  return useMutation({ mutationFn: checkWhatsapp, onSuccess });
+}
+
+export function useDeleteCustomer() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: removeCustomer,
+    onSettled: (_data, _error, id) => {
+      queryClient.removeQueries({ queryKey: customerKeys.detail(id) });
+      return queryClient.invalidateQueries({ queryKey: customerKeys.all });
+    },
+  });
+}
+
+export function importCustomers(
+  clientId: number,
+  body: { csv: string; mode: 'preview' | 'commit'; skipInvalid: boolean },
+) {
+  return apiFetch<CustomerImportResult>(`/customer/import/client/${clientId}`, { method: 'POST', body });
+}
+
+export function useImportCustomers(clientId: number | undefined) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: { csv: string; mode: 'preview' | 'commit'; skipInvalid: boolean }) =>
+      importCustomers(clientId!, body),
+    onSuccess: (result) => {
+      if (result.mode === 'commit') return queryClient.invalidateQueries({ queryKey: customerKeys.all });
+    },
+  });
+}
+
+/** Downloads the CSV of the filtered list (a file, so it goes through fetch + a temporary link). */
+export async function downloadCustomersCsv(clientId: number, filters: CustomerFilters): Promise<void> {
+  const token = getToken();
+  let res: Response;
+  try {
+    res = await fetch(`/v1/customer/client/${clientId}/export${listQueryString(filters)}`, {
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+    });
+  } catch {
+    throw new ApiError(0, 'Não foi possível conectar ao servidor. Verifique sua conexão.');
+  }
+  if (!res.ok) {
+    const body = (await res.json().catch(() => ({}))) as { message?: string };
+    throw new ApiError(res.status, body.message ?? 'Não foi possível exportar os clientes');
+  }
+  const blob = await res.blob();
+  const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? 'clientes.csv';
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** Reads a CSV file as text: UTF-8, or Windows-1252 (what Excel in pt-BR saves) when it is not UTF-8. */
+export async function readCsvFile(file: File): Promise<string> {
+  const bytes = await file.arrayBuffer();
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return new TextDecoder('windows-1252').decode(bytes);
+  }
+}
