@@ -1,0 +1,426 @@
+import { variantName } from '@balcao/core/product';
+import {
+  formatQuantity,
+  fromThousandths,
+  insufficientStockMessage,
+  STOCK_MESSAGES,
+  STOCK_MOVEMENT_DIRECTION,
+  STOCK_MOVEMENT_TYPES,
+  type StockMovementType,
+  toThousandths,
+} from '@balcao/core/stock';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import type { AppContext } from '../../context.ts';
+import type { Db, Executor } from '../../db/client.ts';
+import { clients } from '../../db/schema.ts';
+import { AppError, notFound } from '../../errors.ts';
+import { productGridColors, productGridSizes, products, productVariants } from '../product/schema.ts';
+import { stockMovements, stockSettings } from './schema.ts';
+
+/*
+ * The stock service: the only code that moves stock. Entries, exits and fractionation (this
+ * module's routes) and the PDV's sales (issue 7) all go through `applyStockMovements`, inside the
+ * caller's transaction.
+ *
+ *   const { lowStock } = await db.transaction(async (tx) => {
+ *     // ...insert the sale...
+ *     return applyStockMovements(tx, { clientId, userId }, [
+ *       { productId: 7, variantId: null, type: 'sale', quantity: '2', saleId },
+ *     ]);
+ *   });
+ *   notifyLowStock(ctx.notify, clientId, lowStock); // after the commit
+ *
+ * or `moveStock(db, {clientId, userId, notify}, movements)`, which opens the transaction and
+ * notifies after it commits.
+ */
+
+export type StockContext = {
+  clientId: number;
+  /** Who moved the stock (null only for system work). */
+  userId: number | null;
+  /** Used by `moveStock` after the commit; `applyStockMovements` never notifies (it runs inside a transaction). */
+  notify?: AppContext['notify'];
+};
+
+export type StockMovementInput = {
+  productId: number;
+  variantId?: number | null;
+  type: StockMovementType;
+  /**
+   * How much moved: positive, at most 3 decimals (a number, or text like "1.5"). The type gives the
+   * direction. For 'adjustment' only, the signed change (-2 takes 2 away).
+   */
+  quantity: string | number;
+  /**
+   * Cost per unit of what came in: entries (required) and fractionate-in (when omitted, the
+   * source's cost times N/M of the fractionate-out in the same call). Updates the weighted average
+   * cost (products.cost_price_cents).
+   */
+  unitCostCents?: number | null;
+  /** Exit reason code (core STOCK_EXIT_REASONS) or free text. */
+  reason?: string | null;
+  /** Invoice or other document number. */
+  document?: string | null;
+  note?: string | null;
+  saleId?: number | null;
+};
+
+export type StockOptions = {
+  /**
+   * Let levels go below zero. Default: the client's allowNegativeStock setting (always allowed
+   * when the client's stockManagement is off: sales are recorded but not checked).
+   */
+  allowNegative?: boolean;
+};
+
+/** A product whose level went from above its minimum to at/below it in this call. */
+export type LowStockAlert = {
+  productId: number;
+  name: string;
+  unit: string;
+  stock: number;
+  minStock: number;
+};
+
+export type AppliedMovement = {
+  id: number;
+  productId: number;
+  variantId: number | null;
+  type: StockMovementType;
+  /** Signed: positive added to the stock, negative took from it. */
+  quantity: number;
+};
+
+export type StockResult = {
+  movements: AppliedMovement[];
+  /** Notify these after the transaction commits (`notifyLowStock`). */
+  lowStock: LowStockAlert[];
+};
+
+const SALE_TYPES: readonly StockMovementType[] = ['sale', 'sale-cancel'];
+const COST_TYPES: readonly StockMovementType[] = ['entry', 'fractionate-in'];
+
+export const PRODUCT_NOT_FOUND = 'Produto não encontrado';
+export const VARIANT_NOT_FOUND = 'Variação não encontrada';
+
+/** The client's stock flags: stockManagement (clients) and allowNegativeStock (stock_settings). */
+export async function findStockSettings(
+  db: Executor,
+  clientId: number,
+): Promise<{ stockManagement: boolean; allowNegativeStock: boolean }> {
+  const [row] = await db
+    .select({
+      stockManagement: clients.stockManagement,
+      allowNegativeStock: sql<boolean>`coalesce(${stockSettings.allowNegativeStock}, false)`,
+    })
+    .from(clients)
+    .leftJoin(stockSettings, eq(stockSettings.clientId, clients.id))
+    .where(eq(clients.id, clientId));
+  if (!row) throw notFound('Cliente não encontrado');
+  return { stockManagement: row.stockManagement, allowNegativeStock: Boolean(row.allowNegativeStock) };
+}
+
+/** 422 when the client's stock control is off (every manual stock write). */
+export async function assertStockEnabled(db: Executor, clientId: number) {
+  const settings = await findStockSettings(db, clientId);
+  if (!settings.stockManagement) throw new AppError(422, STOCK_MESSAGES.disabled);
+  return settings;
+}
+
+function parseQuantity(m: StockMovementInput, index: number): number {
+  const thousandths = toThousandths(m.quantity);
+  const signed = m.type === 'adjustment';
+  if (Number.isNaN(thousandths) || (signed ? thousandths === 0 : thousandths <= 0)) {
+    const message = Number.isNaN(thousandths) ? STOCK_MESSAGES.quantity : STOCK_MESSAGES.quantityPositive;
+    throw new AppError(400, message, [{ path: `items.${index}.quantity`, message }]);
+  }
+  return thousandths;
+}
+
+type LockedProduct = {
+  id: number;
+  name: string;
+  unit: string;
+  stock: number;
+  minStock: number;
+  costPriceCents: number;
+  stockControl: boolean;
+  hasVariants: boolean;
+};
+
+type LockedVariant = { id: number; productId: number; name: string; stock: number };
+
+const thousandthsOf = (value: unknown) => Math.round(Number(value ?? 0) * 1000);
+
+/** Weighted average: (level x cost + quantity x unit cost) / (level + quantity), level floored at 0. */
+export function averageCost(
+  levelThousandths: number,
+  costCents: number,
+  inThousandths: number,
+  unitCostCents: number,
+): number {
+  const level = BigInt(Math.max(levelThousandths, 0));
+  const quantity = BigInt(inThousandths);
+  const total = level + quantity;
+  if (total <= 0n) return unitCostCents;
+  const numerator = level * BigInt(costCents) + quantity * BigInt(unitCostCents);
+  // Half-up rounding on integers.
+  return Number((numerator * 2n + total) / (total * 2n));
+}
+
+/**
+ * Moves stock inside the caller's transaction (must be one: the rows are locked until it ends).
+ *
+ * - Locks the variants, then the products involved (SELECT ... FOR UPDATE, each by ascending id:
+ *   a stable order, so concurrent calls queue instead of deadlocking).
+ * - Refuses with 409 "Estoque insuficiente para {name} (disponível: X)" when a movement would take
+ *   a level below zero, unless negative stock is allowed (options / client setting). A variant's
+ *   own level is checked for variant movements.
+ * - 404 for a product or variant of another client; 422 when a product with variants gets a
+ *   movement without its variant, when a manual movement hits a product that does not control
+ *   stock (sales of such products are skipped), and for manual movements while the client's
+ *   stockManagement is off.
+ * - Writes one ledger row per movement (signed quantity), updates the cached levels
+ *   (product_variants.stock, products.stock) and, on entries and fractionate-in, the weighted
+ *   average cost (products.cost_price_cents). Touched products get a new updatedAt, so a product
+ *   form opened before the movement is refused as stale instead of overwriting the new level.
+ * - Returns the written rows and the products that crossed their minimum (from above it to at or
+ *   below it): notify them after the commit.
+ */
+export async function applyStockMovements(
+  tx: Executor,
+  ctx: StockContext,
+  movements: StockMovementInput[],
+  options: StockOptions = {},
+): Promise<StockResult> {
+  if (movements.length === 0) return { movements: [], lowStock: [] };
+  const quantities = movements.map((m, index) => {
+    if (!STOCK_MOVEMENT_TYPES.includes(m.type)) throw new AppError(400, 'Tipo de movimentação inválido');
+    return parseQuantity(m, index);
+  });
+  const settings = await findStockSettings(tx, ctx.clientId);
+  if (!settings.stockManagement && movements.some((m) => !SALE_TYPES.includes(m.type)))
+    throw new AppError(422, STOCK_MESSAGES.disabled);
+  const allowNegative = options.allowNegative ?? (settings.allowNegativeStock || !settings.stockManagement);
+
+  // Lock order: variants, then products, each by id (the catalog edits a variant, then its product).
+  const variantIds = [
+    ...new Set(movements.map((m) => m.variantId).filter((v): v is number => v != null)),
+  ].sort((a, b) => a - b);
+  const productIds = [...new Set(movements.map((m) => m.productId))].sort((a, b) => a - b);
+
+  const variants = new Map<number, LockedVariant>();
+  if (variantIds.length > 0) {
+    const rows = await tx
+      .select({
+        id: productVariants.id,
+        productId: productVariants.productId,
+        stock: productVariants.stock,
+        color: productGridColors.name,
+        size: productGridSizes.name,
+      })
+      .from(productVariants)
+      .leftJoin(productGridColors, eq(productGridColors.id, productVariants.colorId))
+      .leftJoin(productGridSizes, eq(productGridSizes.id, productVariants.sizeId))
+      .where(and(eq(productVariants.clientId, ctx.clientId), inArray(productVariants.id, variantIds)))
+      .orderBy(asc(productVariants.id))
+      .for('update', { of: productVariants });
+    for (const r of rows)
+      variants.set(r.id, {
+        id: r.id,
+        productId: r.productId,
+        name: variantName(r.color, r.size),
+        stock: thousandthsOf(r.stock),
+      });
+  }
+
+  const lockedProducts = new Map<number, LockedProduct>();
+  const productRows = await tx
+    .select({
+      id: products.id,
+      name: products.name,
+      unit: products.unit,
+      stock: products.stock,
+      minStock: products.minStock,
+      costPriceCents: products.costPriceCents,
+      stockControl: products.stockControl,
+      hasVariants: sql<boolean>`${sql.raw('exists (select 1 from product_variants v where v.product_id = "products".id)')}`,
+    })
+    .from(products)
+    .where(and(eq(products.clientId, ctx.clientId), inArray(products.id, productIds)))
+    .orderBy(asc(products.id))
+    .for('update', { of: products });
+  for (const r of productRows)
+    lockedProducts.set(r.id, {
+      ...r,
+      stock: thousandthsOf(r.stock),
+      minStock: thousandthsOf(r.minStock),
+      hasVariants: Boolean(r.hasVariants),
+    });
+
+  const initialLevels = new Map([...lockedProducts].map(([id, p]) => [id, p.stock]));
+  const rows: (typeof stockMovements.$inferInsert)[] = [];
+  const touchedVariants = new Set<number>();
+  const touchedProducts = new Set<number>();
+  const fractionOut = movements.findIndex((m) => m.type === 'fractionate-out');
+  const fractionOutCost =
+    fractionOut >= 0 ? lockedProducts.get(movements[fractionOut].productId)?.costPriceCents : undefined;
+
+  for (const [index, m] of movements.entries()) {
+    const product = lockedProducts.get(m.productId);
+    if (!product) throw notFound(PRODUCT_NOT_FOUND);
+    const variant = m.variantId != null ? variants.get(m.variantId) : undefined;
+    if (m.variantId != null && (!variant || variant.productId !== product.id))
+      throw notFound(VARIANT_NOT_FOUND);
+    if (!variant && product.hasVariants)
+      throw new AppError(422, `Escolha a variação (cor/tamanho) de ${product.name}`);
+    if (!product.stockControl) {
+      if (SALE_TYPES.includes(m.type)) continue;
+      throw new AppError(422, `O produto ${product.name} não controla estoque`);
+    }
+    const direction = STOCK_MOVEMENT_DIRECTION[m.type];
+    const delta = direction === 0 ? quantities[index] : direction * quantities[index];
+    const level = variant ? variant.stock : product.stock;
+    if (delta < 0 && !allowNegative && level + delta < 0) {
+      const name = variant ? `${product.name} (${variant.name})` : product.name;
+      throw new AppError(409, insufficientStockMessage(name, fromThousandths(Math.max(level, 0))));
+    }
+
+    let unitCostCents = m.unitCostCents ?? null;
+    if (m.type === 'entry' && unitCostCents === null)
+      throw new AppError(400, STOCK_MESSAGES.unitCost, [
+        { path: `items.${index}.unitCostCents`, message: STOCK_MESSAGES.unitCost },
+      ]);
+    if (
+      m.type === 'fractionate-in' &&
+      unitCostCents === null &&
+      fractionOut >= 0 &&
+      fractionOutCost !== undefined
+    )
+      unitCostCents = Math.round((fractionOutCost * quantities[fractionOut]) / quantities[index]);
+    if (unitCostCents !== null && COST_TYPES.includes(m.type)) {
+      if (!Number.isSafeInteger(unitCostCents) || unitCostCents < 0)
+        throw new AppError(400, STOCK_MESSAGES.unitCost);
+      product.costPriceCents = averageCost(product.stock, product.costPriceCents, delta, unitCostCents);
+    }
+
+    if (variant) {
+      variant.stock += delta;
+      touchedVariants.add(variant.id);
+    }
+    product.stock += delta;
+    touchedProducts.add(product.id);
+    rows.push({
+      clientId: ctx.clientId,
+      productId: product.id,
+      variantId: variant?.id ?? null,
+      type: m.type,
+      quantity: (delta / 1000).toFixed(3),
+      unitCostCents: COST_TYPES.includes(m.type) ? unitCostCents : null,
+      reason: m.reason ?? null,
+      document: m.document ?? null,
+      note: m.note ?? null,
+      userId: ctx.userId,
+      saleId: m.saleId ?? null,
+    });
+  }
+  if (rows.length === 0) return { movements: [], lowStock: [] };
+
+  // The ledger rows and the cached levels change together; the flag tells the ledger triggers
+  // (migration stock_ledger_triggers) that these level writes are already explained by the rows.
+  await tx.execute(sql`select set_config('balcao.stock_ledger', 'on', true)`);
+  const inserted = await tx.insert(stockMovements).values(rows).returning({
+    id: stockMovements.id,
+    productId: stockMovements.productId,
+    variantId: stockMovements.variantId,
+    type: stockMovements.type,
+    quantity: stockMovements.quantity,
+  });
+  const now = new Date();
+  for (const id of touchedVariants) {
+    const v = variants.get(id) as LockedVariant;
+    await tx
+      .update(productVariants)
+      .set({ stock: fromThousandths(v.stock), updatedAt: now })
+      .where(eq(productVariants.id, id));
+  }
+  for (const id of touchedProducts) {
+    const p = lockedProducts.get(id) as LockedProduct;
+    await tx
+      .update(products)
+      .set({ stock: fromThousandths(p.stock), costPriceCents: p.costPriceCents, updatedAt: now })
+      .where(eq(products.id, id));
+  }
+  await tx.execute(sql`select set_config('balcao.stock_ledger', 'off', true)`);
+
+  const lowStock: LowStockAlert[] = [];
+  if (settings.stockManagement) {
+    for (const id of touchedProducts) {
+      const p = lockedProducts.get(id) as LockedProduct;
+      const before = initialLevels.get(id) as number;
+      if (p.minStock > 0 && before > p.minStock && p.stock <= p.minStock)
+        lowStock.push({
+          productId: id,
+          name: p.name,
+          unit: p.unit,
+          stock: fromThousandths(p.stock),
+          minStock: fromThousandths(p.minStock),
+        });
+    }
+  }
+
+  return {
+    movements: inserted.map((r) => ({
+      ...r,
+      type: r.type as StockMovementType,
+      quantity: fromThousandths(thousandthsOf(r.quantity)),
+    })),
+    lowStock,
+  };
+}
+
+export const lowStockMessage = (alert: LowStockAlert) =>
+  `Estoque baixo: ${alert.name} está com ${formatQuantity(alert.stock, alert.unit)} (mínimo ${formatQuantity(alert.minStock, alert.unit)})`;
+
+/** Sends each low-stock crossing to the client's channel (call after the transaction commits). */
+export function notifyLowStock(
+  notify: AppContext['notify'] | undefined,
+  clientId: number,
+  alerts: LowStockAlert[],
+) {
+  if (!notify) return;
+  for (const alert of alerts) notify(clientId, { message: lowStockMessage(alert), alertColor: 'warning' });
+}
+
+/** numeric(14,3) overflow (22003): a level past 99.999.999.999,999. */
+function isNumericOverflow(error: unknown): boolean {
+  let e = error as { code?: string; cause?: unknown } | undefined;
+  for (let depth = 0; e && depth < 4; depth++, e = e.cause as typeof e) if (e.code === '22003') return true;
+  return false;
+}
+
+/**
+ * `applyStockMovements` in its own transaction (plus `extra` work in the same transaction), then
+ * the low-stock notifications once it committed.
+ */
+export async function moveStock<T = undefined>(
+  db: Db,
+  ctx: StockContext,
+  movements: StockMovementInput[],
+  options: StockOptions = {},
+  extra?: (tx: Executor, result: StockResult) => Promise<T>,
+): Promise<StockResult & { extra: T | undefined }> {
+  let result: StockResult & { extra: T | undefined };
+  try {
+    result = await db.transaction(async (tx) => {
+      const applied = await applyStockMovements(tx, ctx, movements, options);
+      return { ...applied, extra: extra ? await extra(tx, applied) : undefined };
+    });
+  } catch (error) {
+    if (isNumericOverflow(error))
+      throw new AppError(422, 'A quantidade passa do limite de estoque (99.999.999.999,999)');
+    throw error;
+  }
+  notifyLowStock(ctx.notify, ctx.clientId, result.lowStock);
+  return result;
+}

@@ -1,0 +1,134 @@
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClientWithUsers, createTestApp, type TestApp } from '../../../test/helper.ts';
+import { clients } from '../../db/schema.ts';
+import { createProductVia } from '../product/testFactory.ts';
+import { stockSettings } from './schema.ts';
+import { applyStockMovements, averageCost, moveStock, type StockMovementInput } from './service.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+type Level = { stock: number; ledger: number };
+
+/** The cached level next to the ledger's sum, for a product (all its rows) or a variant. */
+async function levels(productId: number, variantId?: number): Promise<Level> {
+  const db = t.database.db;
+  const res = variantId
+    ? await db.execute(
+        sql`select (select stock from product_variants where id = ${variantId}) as stock,
+          (select coalesce(sum(quantity), 0) from stock_movements where variant_id = ${variantId}) as ledger`,
+      )
+    : await db.execute(
+        sql`select (select stock from products where id = ${productId}) as stock,
+          (select coalesce(sum(quantity), 0) from stock_movements where product_id = ${productId}) as ledger`,
+      );
+  const row = (res as unknown as { rows: { stock: string; ledger: string }[] }).rows[0];
+  return { stock: Number(row.stock), ledger: Number(row.ledger) };
+}
+
+async function costOf(productId: number): Promise<number> {
+  const res = await t.database.db.execute(sql`select cost_price_cents from products where id = ${productId}`);
+  return Number((res as unknown as { rows: { cost_price_cents: number }[] }).rows[0].cost_price_cents);
+}
+
+describe('averageCost', () => {
+  it('weights the level and the entry, rounding half up, and ignores a negative level', () => {
+    expect(averageCost(10_000, 500, 10_000, 700)).toBe(600);
+    expect(averageCost(1_000, 100, 2_000, 101)).toBe(101); // 100.67 -> 101
+    expect(averageCost(3_000, 1000, 0, 0)).toBe(1000);
+    expect(averageCost(-5_000, 900, 2_000, 300)).toBe(300);
+    expect(averageCost(0, 0, 1_500, 1234)).toBe(1234);
+  });
+});
+
+describe('applyStockMovements', () => {
+  it('writes the ledger, keeps the cached level equal to its sum and updates the average cost', async () => {
+    const { client, users, auth } = await createClientWithUsers(t, [1]);
+    const p = await createProductVia(t, auth, { name: 'Café 500 g', stock: 10, costPriceCents: 1500 });
+    expect(await levels(p.id)).toEqual({ stock: 10, ledger: 10 });
+    const ctx = { clientId: client.id, userId: users[0].user.id };
+    const result = await moveStock(t.database.db, ctx, [
+      { productId: p.id, type: 'entry', quantity: '10', unitCostCents: 1700 },
+      { productId: p.id, type: 'exit', quantity: 2.5, reason: 'loss' },
+    ]);
+    expect(result.movements.map((m) => [m.type, m.quantity])).toEqual([
+      ['entry', 10],
+      ['exit', -2.5],
+    ]);
+    expect(await levels(p.id)).toEqual({ stock: 17.5, ledger: 17.5 });
+    expect(await costOf(p.id)).toBe(1600);
+  });
+
+  it('refuses to go negative with 409 and writes nothing; allows it when the option says so', async () => {
+    const { client, users, auth } = await createClientWithUsers(t, [1]);
+    const p = await createProductVia(t, auth, { name: 'Leite integral', stock: 1 });
+    const ctx = { clientId: client.id, userId: users[0].user.id };
+    const take: StockMovementInput[] = [{ productId: p.id, type: 'sale', quantity: 2 }];
+    await expect(moveStock(t.database.db, ctx, take)).rejects.toMatchObject({
+      statusCode: 409,
+      message: 'Estoque insuficiente para Leite integral (disponível: 1)',
+    });
+    expect(await levels(p.id)).toEqual({ stock: 1, ledger: 1 });
+    await moveStock(t.database.db, ctx, take, { allowNegative: true });
+    expect(await levels(p.id)).toEqual({ stock: -1, ledger: -1 });
+  });
+
+  it("follows the client's allowNegativeStock setting", async () => {
+    const { client, users, auth } = await createClientWithUsers(t, [1]);
+    const p = await createProductVia(t, auth, { name: 'Pão francês', stock: 0 });
+    const ctx = { clientId: client.id, userId: users[0].user.id };
+    await t.database.db.insert(stockSettings).values({ clientId: client.id, allowNegativeStock: true });
+    await moveStock(t.database.db, ctx, [{ productId: p.id, type: 'exit', quantity: '0.5' }]);
+    expect(await levels(p.id)).toEqual({ stock: -0.5, ledger: -0.5 });
+  });
+
+  it('moves a variant and its product together; a variants product needs the variant', async () => {
+    const { client, users, auth } = await createClientWithUsers(t, [1]);
+    const p = await createProductVia(t, auth, {
+      name: 'Camiseta',
+      productType: 'variants',
+      grid: { colors: ['Azul'], sizes: ['P', 'M'] },
+    });
+    const [vp, vm] = p.variants;
+    const ctx = { clientId: client.id, userId: users[0].user.id };
+    await moveStock(t.database.db, ctx, [
+      { productId: p.id, variantId: vp.id, type: 'entry', quantity: 3, unitCostCents: 2000 },
+      { productId: p.id, variantId: vm.id, type: 'entry', quantity: 2, unitCostCents: 2000 },
+    ]);
+    expect(await levels(p.id)).toEqual({ stock: 5, ledger: 5 });
+    expect(await levels(p.id, vp.id)).toEqual({ stock: 3, ledger: 3 });
+    await expect(
+      moveStock(t.database.db, ctx, [{ productId: p.id, variantId: vm.id, type: 'exit', quantity: 3 }]),
+    ).rejects.toMatchObject({
+      statusCode: 409,
+      message: 'Estoque insuficiente para Camiseta (Azul / M) (disponível: 2)',
+    });
+    await expect(
+      moveStock(t.database.db, ctx, [{ productId: p.id, type: 'exit', quantity: 1 }]),
+    ).rejects.toMatchObject({ statusCode: 422 });
+  });
+
+  it("answers 404 for another client's product and 422 when stock management is off", async () => {
+    const mine = await createClientWithUsers(t, [1]);
+    const other = await createClientWithUsers(t, [1]);
+    const theirs = await createProductVia(t, other.auth, { name: 'Deles' });
+    const ctx = { clientId: mine.client.id, userId: mine.users[0].user.id };
+    await expect(
+      moveStock(t.database.db, ctx, [{ productId: theirs.id, type: 'entry', quantity: 1, unitCostCents: 1 }]),
+    ).rejects.toMatchObject({ statusCode: 404 });
+    const p = await createProductVia(t, mine.auth, { name: 'Meu', stock: 1 });
+    await t.database.db.update(clients).set({ stockManagement: false }).where(eq(clients.id, mine.client.id));
+    await expect(
+      moveStock(t.database.db, ctx, [{ productId: p.id, type: 'entry', quantity: 1, unitCostCents: 1 }]),
+    ).rejects.toMatchObject({ statusCode: 422, message: 'O controle de estoque está desativado' });
+    // Sales are still recorded, never refused.
+    await t.database.db.transaction((tx) =>
+      applyStockMovements(tx, ctx, [{ productId: p.id, type: 'sale', quantity: 3 }]),
+    );
+    expect(await levels(p.id)).toEqual({ stock: -2, ledger: -2 });
+  });
+});

@@ -1,0 +1,407 @@
+import { isIsoDate } from './date.ts';
+import { listQuerySchema } from './list.ts';
+import { parseMoneyToCents } from './money.ts';
+import { REQUIRED, z } from './zod.ts';
+
+/**
+ * Stock (issue 6): the movement ledger's types and reasons, quantity helpers (3 decimals, decimal
+ * comma) and the shared schemas of the entry, exit and fractionate forms and routes.
+ *
+ * Quantities travel as numbers with at most 3 decimals; arithmetic is done on integer thousandths
+ * (`toThousandths`) so 0.1 + 0.2 never shows up in a stock level.
+ */
+
+export const STOCK_MOVEMENT_TYPES = [
+  'entry',
+  'exit',
+  'fractionate-out',
+  'fractionate-in',
+  'sale',
+  'sale-cancel',
+  'adjustment',
+] as const;
+export type StockMovementType = (typeof STOCK_MOVEMENT_TYPES)[number];
+
+export const STOCK_MOVEMENT_TYPE_LABELS: Record<StockMovementType, string> = {
+  entry: 'Entrada',
+  exit: 'Saída',
+  'fractionate-out': 'Fracionamento (saída)',
+  'fractionate-in': 'Fracionamento (entrada)',
+  sale: 'Venda',
+  'sale-cancel': 'Cancelamento de venda',
+  adjustment: 'Ajuste',
+};
+
+/** Whether a type adds to (+1) or takes from (-1) the stock; an adjustment carries its own sign. */
+export const STOCK_MOVEMENT_DIRECTION: Record<StockMovementType, 1 | -1 | 0> = {
+  entry: 1,
+  exit: -1,
+  'fractionate-out': -1,
+  'fractionate-in': 1,
+  sale: -1,
+  'sale-cancel': 1,
+  adjustment: 0,
+};
+
+/** Reasons of a manual exit (codes in English, labels as the shop reads them). */
+export const STOCK_EXIT_REASONS = ['loss', 'breakage', 'internal-use', 'supplier-return', 'other'] as const;
+export type StockExitReason = (typeof STOCK_EXIT_REASONS)[number];
+export const STOCK_EXIT_REASON_LABELS: Record<StockExitReason, string> = {
+  loss: 'Perda',
+  breakage: 'Quebra',
+  'internal-use': 'Uso interno',
+  'supplier-return': 'Devolução ao fornecedor',
+  other: 'Outro',
+};
+
+/** Reasons the database writes when the product form or the CSV import sets a level directly. */
+export const STOCK_ADJUSTMENT_REASON_LABELS: Record<string, string> = {
+  'initial-stock': 'Saldo inicial',
+  'product-form': 'Alterado no cadastro do produto',
+};
+
+/** Label of a movement's reason code (exit reasons, database adjustments), or the text itself. */
+export function stockReasonLabel(reason: string | null | undefined): string {
+  if (!reason) return '';
+  return (
+    STOCK_EXIT_REASON_LABELS[reason as StockExitReason] ?? STOCK_ADJUSTMENT_REASON_LABELS[reason] ?? reason
+  );
+}
+
+export const STOCK_MESSAGES = {
+  disabled: 'O controle de estoque está desativado',
+  quantity: 'Informe uma quantidade válida',
+  quantityPositive: 'A quantidade deve ser maior que 0',
+  quantityDecimals: 'Use no máximo 3 casas decimais',
+  quantityMax: 'Quantidade muito alta',
+  unitCost: 'Informe um custo unitário válido',
+  itemsMin: 'Adicione ao menos um produto',
+  itemsMax: 'No máximo 200 produtos por lançamento',
+  reason: 'Selecione o motivo da saída',
+  otherNote: 'Descreva o motivo da saída',
+  sameProduct: 'Escolha produtos diferentes para origem e destino',
+  productRequired: 'Selecione um produto',
+  period: 'A data final deve ser igual ou posterior à data inicial',
+  invalidDate: 'Data inválida',
+} as const;
+
+export const insufficientStockMessage = (productName: string, available: number) =>
+  `Estoque insuficiente para ${productName} (disponível: ${formatQuantity(available)})`;
+
+// ---------------------------------------------------------------- quantities
+
+/** Largest level numeric(14,3) holds, in whole units. */
+export const STOCK_QUANTITY_MAX = 99_999_999_999;
+
+/**
+ * A quantity (number, or text with a decimal comma or dot: "1,5", "0.250") -> integer thousandths.
+ * NaN when it is not a number or has more than 3 decimals. Never loses precision for numeric(14,3).
+ */
+export function toThousandths(value: number | string): number {
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) return Number.NaN;
+    const scaled = value * 1000;
+    const rounded = Math.round(scaled);
+    return Math.abs(scaled - rounded) < 1e-6 * Math.max(1, Math.abs(scaled)) ? rounded : Number.NaN;
+  }
+  const m = /^(-)?(\d+)(?:[.,](\d{0,3}))?$/.exec(value.trim());
+  if (!m) return Number.NaN;
+  const thousandths = Number(m[2]) * 1000 + Number((m[3] ?? '').padEnd(3, '0'));
+  if (!Number.isSafeInteger(thousandths)) return Number.NaN;
+  return m[1] ? -thousandths : thousandths;
+}
+
+/** Integer thousandths -> the API's decimal number (1500 -> 1.5). */
+export function fromThousandths(thousandths: number): number {
+  return thousandths / 1000;
+}
+
+const quantityFormat = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 3, useGrouping: true });
+
+/** 1234.5 -> "1.234,5"; with a unit: "2,35 kg". */
+export function formatQuantity(value: number, unit?: string): string {
+  const text = quantityFormat.format(value);
+  return unit ? `${text} ${unit}` : text;
+}
+
+/** A quantity for an input field: 1.5 -> "1,5" (no grouping). */
+export function quantityToInput(value: number): string {
+  if (!Number.isFinite(value)) return '';
+  return String(fromThousandths(Math.round(value * 1000))).replace('.', ',');
+}
+
+/**
+ * Input mask of quantity fields: digits and one comma, at most 3 decimals. A dot typed on a numeric
+ * keypad counts as the comma.
+ */
+export function maskQuantityInput(text: string): string {
+  const normalized = text.replace(/\./g, ',');
+  let out = '';
+  let seenComma = false;
+  let decimals = 0;
+  for (const ch of normalized) {
+    if (ch >= '0' && ch <= '9') {
+      if (seenComma) {
+        if (decimals >= 3) continue;
+        decimals++;
+      }
+      out += ch;
+    } else if (ch === ',' && !seenComma) {
+      seenComma = true;
+      out += out === '' ? '0,' : ',';
+    }
+  }
+  return out;
+}
+
+/** A positive quantity given as a number (API) or as input text ("1,5"); parsed to a number. */
+export const stockQuantityField = z
+  .union([z.number(), z.string()], {
+    error: (issue) =>
+      issue.input === undefined || issue.input === null ? REQUIRED : STOCK_MESSAGES.quantity,
+  })
+  .transform((value, ctx) => {
+    if (typeof value === 'string' && value.trim() === '') {
+      ctx.addIssue({ code: 'custom', message: REQUIRED });
+      return z.NEVER;
+    }
+    const thousandths = toThousandths(value);
+    if (Number.isNaN(thousandths)) {
+      const tooPrecise =
+        (typeof value === 'number' && Number.isFinite(value)) ||
+        (typeof value === 'string' && /^\d+[.,]\d{4,}$/.test(value.trim()));
+      ctx.addIssue({
+        code: 'custom',
+        message: tooPrecise ? STOCK_MESSAGES.quantityDecimals : STOCK_MESSAGES.quantity,
+      });
+      return z.NEVER;
+    }
+    if (thousandths <= 0) {
+      ctx.addIssue({ code: 'custom', message: STOCK_MESSAGES.quantityPositive });
+      return z.NEVER;
+    }
+    if (thousandths > STOCK_QUANTITY_MAX * 1000) {
+      ctx.addIssue({ code: 'custom', message: STOCK_MESSAGES.quantityMax });
+      return z.NEVER;
+    }
+    return fromThousandths(thousandths);
+  });
+
+const MAX_CENTS = 2_147_483_647;
+
+const unitCostCentsField = z
+  .number({ message: STOCK_MESSAGES.unitCost })
+  .int('Custo unitário: use centavos inteiros')
+  .min(0, 'O custo unitário não pode ser negativo')
+  .max(MAX_CENTS, 'Custo unitário muito alto');
+
+/** The money text of a form ("12,34", "R$ 1.234,56") -> cents. */
+const unitCostTextField = z
+  .string({ message: REQUIRED })
+  .trim()
+  .min(1, REQUIRED)
+  .transform((text, ctx) => {
+    const cents = parseMoneyToCents(text);
+    if (Number.isNaN(cents) || cents > MAX_CENTS) {
+      ctx.addIssue({ code: 'custom', message: STOCK_MESSAGES.unitCost });
+      return z.NEVER;
+    }
+    return cents;
+  });
+
+const idField = (message: string) => z.number({ message }).int(message).positive(message);
+const variantIdField = z.number().int().positive('Variação inválida').nullish().default(null);
+
+const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, `Use no máximo ${max} caracteres`)
+    .nullish()
+    .transform((v) => (v ? v : null));
+
+// ---------------------------------------------------------------- entry
+
+const entryItemFields = {
+  productId: idField(STOCK_MESSAGES.productRequired),
+  variantId: variantIdField,
+  quantity: stockQuantityField,
+};
+const entryHeaderFields = {
+  /** Invoice (nota fiscal) or other document number. */
+  document: optionalText(60),
+  note: optionalText(500),
+};
+
+export const stockEntryInputSchema = z.object({
+  items: z
+    .array(z.object({ ...entryItemFields, unitCostCents: unitCostCentsField }))
+    .min(1, STOCK_MESSAGES.itemsMin)
+    .max(200, STOCK_MESSAGES.itemsMax),
+  ...entryHeaderFields,
+});
+export type StockEntryInput = z.input<typeof stockEntryInputSchema>;
+export type StockEntryInputParsed = z.output<typeof stockEntryInputSchema>;
+
+/** The entry form: unit cost typed as money text; its output is the API's input. */
+export const stockEntryFormSchema = z.object({
+  items: z
+    .array(z.object({ ...entryItemFields, unitCost: unitCostTextField }))
+    .min(1, STOCK_MESSAGES.itemsMin)
+    .max(200, STOCK_MESSAGES.itemsMax),
+  ...entryHeaderFields,
+});
+export type StockEntryForm = z.input<typeof stockEntryFormSchema>;
+
+export function stockEntryFormToInput(form: z.output<typeof stockEntryFormSchema>): StockEntryInput {
+  return {
+    document: form.document,
+    note: form.note,
+    items: form.items.map(({ unitCost, ...item }) => ({ ...item, unitCostCents: unitCost })),
+  };
+}
+
+// ---------------------------------------------------------------- exit
+
+export const stockExitInputSchema = z
+  .object({
+    items: z
+      .array(z.object(entryItemFields))
+      .min(1, STOCK_MESSAGES.itemsMin)
+      .max(200, STOCK_MESSAGES.itemsMax),
+    reason: z.enum(STOCK_EXIT_REASONS, { message: STOCK_MESSAGES.reason }),
+    ...entryHeaderFields,
+  })
+  .superRefine((value, ctx) => {
+    if (value.reason === 'other' && !value.note)
+      ctx.addIssue({ code: 'custom', path: ['note'], message: STOCK_MESSAGES.otherNote });
+  });
+export type StockExitInput = z.input<typeof stockExitInputSchema>;
+export type StockExitInputParsed = z.output<typeof stockExitInputSchema>;
+
+// ---------------------------------------------------------------- fractionate
+
+export const stockFractionateInputSchema = z
+  .object({
+    sourceProductId: idField(STOCK_MESSAGES.productRequired),
+    sourceVariantId: variantIdField,
+    /** N units of the source go out... */
+    sourceQuantity: stockQuantityField,
+    targetProductId: idField(STOCK_MESSAGES.productRequired),
+    targetVariantId: variantIdField,
+    /** ...and M units of the target come in. */
+    targetQuantity: stockQuantityField,
+    note: optionalText(500),
+  })
+  .superRefine((value, ctx) => {
+    if (value.sourceProductId === value.targetProductId && value.sourceVariantId === value.targetVariantId)
+      ctx.addIssue({ code: 'custom', path: ['targetProductId'], message: STOCK_MESSAGES.sameProduct });
+  });
+export type StockFractionateInput = z.input<typeof stockFractionateInputSchema>;
+export type StockFractionateInputParsed = z.output<typeof stockFractionateInputSchema>;
+
+/** Target units per source unit of a remembered ratio (12 for "Caixa 12 un" -> "Unidade"). */
+export function fractionTargetFor(
+  ratio: { sourceQuantity: number; targetQuantity: number },
+  sourceQuantity: number,
+): number {
+  const perUnit = toThousandths(ratio.targetQuantity) / toThousandths(ratio.sourceQuantity);
+  return Math.round(toThousandths(sourceQuantity) * perUnit) / 1000;
+}
+
+// ---------------------------------------------------------------- history
+
+const optionalId = (message: string) => z.coerce.number().int(message).positive(message).optional();
+const dateFilter = z
+  .string()
+  .trim()
+  .optional()
+  .transform((v) => (v ? v : undefined))
+  .refine((v) => v === undefined || isIsoDate(v), STOCK_MESSAGES.invalidDate);
+
+export const stockMovementListQuerySchema = listQuerySchema
+  .extend({
+    productId: optionalId('Produto inválido'),
+    variantId: optionalId('Variação inválida'),
+    userId: optionalId('Usuário inválido'),
+    /** One type or several separated by commas ("fractionate-out,fractionate-in"). */
+    type: z
+      .string()
+      .trim()
+      .optional()
+      .transform((v) => (v ? v.split(',').map((t) => t.trim()) : undefined))
+      .pipe(z.array(z.enum(STOCK_MOVEMENT_TYPES, { message: 'Tipo de movimentação inválido' })).optional()),
+    /** Shop dates (YYYY-MM-DD, America/Sao_Paulo), both inclusive. */
+    from: dateFilter,
+    to: dateFilter,
+  })
+  .superRefine((value, ctx) => {
+    if (value.from && value.to && value.to < value.from)
+      ctx.addIssue({ code: 'custom', path: ['to'], message: STOCK_MESSAGES.period });
+  });
+export type StockMovementListQuery = z.input<typeof stockMovementListQuerySchema>;
+export const STOCK_MOVEMENT_SORTS = ['createdAt', 'quantity', 'type'] as const;
+
+export type StockMovement = {
+  id: number;
+  type: StockMovementType;
+  /** Signed: positive adds to the stock, negative takes from it. */
+  quantity: number;
+  unitCostCents: number | null;
+  reason: string | null;
+  document: string | null;
+  note: string | null;
+  saleId: number | null;
+  product: { id: number; name: string; unit: string };
+  variant: { id: number; name: string } | null;
+  user: { id: number; name: string } | null;
+  createdAt: string;
+};
+
+/** A stock card line: the movement and the product's level right after it. */
+export type StockCardLine = StockMovement & { balance: number };
+
+export type StockCard = {
+  product: {
+    id: number;
+    name: string;
+    unit: string;
+    stock: number;
+    minStock: number;
+    costPriceCents: number;
+    stockControl: boolean;
+    isLowStock: boolean;
+  };
+  items: StockCardLine[];
+  total: number;
+  page: number;
+  pageSize: number;
+};
+
+export type LowStockProduct = {
+  id: number;
+  name: string;
+  sku: string | null;
+  barcode: string | null;
+  unit: string;
+  stock: number;
+  minStock: number;
+  costPriceCents: number;
+};
+
+export const stockSettingsSchema = z.object({
+  allowNegativeStock: z.boolean({ message: 'Informe se o estoque pode ficar negativo' }),
+});
+export type StockSettings = z.output<typeof stockSettingsSchema>;
+
+export type FractionRatio = {
+  sourceProductId: number;
+  targetProductId: number;
+  targetProductName: string;
+  sourceQuantity: number;
+  targetQuantity: number;
+  updatedAt: string;
+};
+
+/** Result of an entry, exit or fractionation. */
+export type StockOperationResult = { movements: StockMovement[] };
