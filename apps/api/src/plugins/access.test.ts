@@ -13,6 +13,9 @@ const PUBLIC_ROUTES = new Set([
   'POST /v1/system-client',
   'GET /v1/health',
   'HEAD /v1/health',
+  // <img> tags send no Bearer header: the random file name is the secret (product module).
+  'GET /v1/product-image/:clientId/:productId/:file',
+  'HEAD /v1/product-image/:clientId/:productId/:file',
 ]);
 const isDocs = (route: RegisteredRoute) => route.url === '/v1/docs' || route.url.startsWith('/v1/docs/');
 const key = (route: RegisteredRoute) => `${route.method} ${route.url}`;
