@@ -18,4 +18,13 @@ export const PAGES: Record<string, LazyExoticComponent<ComponentType>> = {
   customer: lazy(() => import('./features/customer/CustomerListPage.tsx')),
   'customer-new': lazy(() => import('./features/customer/CustomerFormPage.tsx')),
   'customer-edit': lazy(() => import('./features/customer/CustomerFormPage.tsx')),
+  product: lazy(() => import('./features/product/ProductListPage.tsx')),
+  'product-new': lazy(() => import('./features/product/ProductFormPage.tsx')),
+  'product-edit': lazy(() => import('./features/product/ProductFormPage.tsx')),
+  'product-category': lazy(() => import('./features/product-category/ProductCategoryListPage.tsx')),
+  'product-category-new': lazy(() => import('./features/product-category/ProductCategoryFormPage.tsx')),
+  'product-category-edit': lazy(() => import('./features/product-category/ProductCategoryFormPage.tsx')),
+  'product-brand': lazy(() => import('./features/product-brand/ProductBrandListPage.tsx')),
+  'product-brand-new': lazy(() => import('./features/product-brand/ProductBrandFormPage.tsx')),
+  'product-brand-edit': lazy(() => import('./features/product-brand/ProductBrandFormPage.tsx')),
 };

@@ -1,0 +1,39 @@
+import TablePagination from '@mui/material/TablePagination';
+
+/** Server-side pagination of a list (DESIGN.md list contract), in Portuguese. */
+export function ListPagination({
+  total,
+  page,
+  pageSize,
+  onPage,
+  onPageSize,
+}: {
+  total: number;
+  /** 1-based, as the API counts. */
+  page: number;
+  pageSize: number;
+  onPage: (page: number) => void;
+  onPageSize: (pageSize: number) => void;
+}) {
+  return (
+    <TablePagination
+      component="div"
+      count={total}
+      page={Math.max(0, page - 1)}
+      rowsPerPage={pageSize}
+      rowsPerPageOptions={[10, 20, 50, 100]}
+      onPageChange={(_, p) => onPage(p + 1)}
+      onRowsPerPageChange={(e) => onPageSize(Number(e.target.value))}
+      labelRowsPerPage="Itens por página"
+      labelDisplayedRows={({ from, to, count }) => `${from}–${to} de ${count}`}
+      getItemAriaLabel={(type) =>
+        ({
+          first: 'Primeira página',
+          last: 'Última página',
+          next: 'Próxima página',
+          previous: 'Página anterior',
+        })[type]
+      }
+    />
+  );
+}

@@ -1,0 +1,171 @@
+import { type ProductCategoryInput, productCategoryInputSchema } from '@balcao/core/product';
+import { zodResolver } from '@hookform/resolvers/zod';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Switch from '@mui/material/Switch';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { type ReactNode, useEffect } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
+import { type Feedback, FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
+import { Loading } from '../../components/Loading.tsx';
+import { ApiError, errorMessage } from '../../lib/api.ts';
+import { useSession } from '../auth/session.tsx';
+import { canWriteCatalog, type NamedRecord, useNamedRecord, useSaveNamed } from './api.ts';
+import type { NamedConfig } from './namedConfig.ts';
+
+/** The id of an edit route (prefix match): the last path segment. */
+export function idFromPath(pathname: string, editBase: string): number | undefined {
+  if (!pathname.startsWith(editBase)) return undefined;
+  const id = Number(pathname.split('/').filter(Boolean).pop());
+  return Number.isInteger(id) && id > 0 ? id : Number.NaN;
+}
+
+/** New/edit page of a category or brand. */
+export function NamedFormPage({ config }: { config: NamedConfig }) {
+  const location = useLocation();
+  const id = idFromPath(location.pathname, `${config.basePath}/edit`);
+  const isEdit = id !== undefined;
+  const record = useNamedRecord(config.resource, isEdit && !Number.isNaN(id) ? id : undefined);
+  const { state, show, close } = useFeedback();
+  const created = (location.state as { created?: boolean } | null)?.created;
+  useEffect(() => {
+    if (created) show({ severity: 'success', title: config.created });
+  }, [created, show, config.created]);
+
+  let body: ReactNode;
+  if (isEdit && Number.isNaN(id)) body = <Alert severity="error">{config.notFound}</Alert>;
+  else if (isEdit && record.isPending) body = <Loading />;
+  else if (isEdit && record.isError) body = <Alert severity="error">{errorMessage(record.error)}</Alert>;
+  else
+    body = (
+      <NamedForm
+        key={`${location.pathname}:${record.data?.updatedAt ?? ''}`}
+        config={config}
+        record={isEdit ? record.data : undefined}
+        onFeedback={show}
+      />
+    );
+
+  return (
+    <Box sx={{ maxWidth: 640 }}>
+      <Typography component="h1" variant="h5" sx={{ mb: 3 }}>
+        {isEdit ? config.editTitle : config.newTitle}
+      </Typography>
+      {body}
+      <FeedbackSnackbar state={state} onClose={close} />
+    </Box>
+  );
+}
+
+function NamedForm({
+  config,
+  record,
+  onFeedback,
+}: {
+  config: NamedConfig;
+  record?: NamedRecord;
+  onFeedback: (f: Feedback) => void;
+}) {
+  const navigate = useNavigate();
+  const { user } = useSession();
+  const canWrite = canWriteCatalog(user?.userType.id);
+  const save = useSaveNamed(config.resource);
+  const form = useForm<ProductCategoryInput, unknown, ProductCategoryInput>({
+    resolver: zodResolver(productCategoryInputSchema) as never,
+    defaultValues: { name: record?.name ?? '', active: record?.active ?? true },
+  });
+  const { control, formState } = form;
+
+  const submit = form.handleSubmit(async (values) => {
+    try {
+      const saved = await save.mutateAsync({
+        id: record?.id,
+        body: { ...values, updatedAt: record?.updatedAt },
+      });
+      if (record) onFeedback({ severity: 'success', title: config.edited });
+      else navigate(`${config.basePath}/edit/${saved.id}`, { replace: true, state: { created: true } });
+    } catch (error) {
+      onFeedback({
+        severity: 'error',
+        title: record ? config.editError : config.createError,
+        message: errorMessage(error),
+      });
+      if (error instanceof ApiError && error.status === 409 && !error.message.includes('alterado'))
+        form.setError('name', { message: error.message });
+      if (error instanceof ApiError)
+        for (const issue of error.issues)
+          if (issue.path === 'name') form.setError('name', { message: issue.message });
+    }
+  });
+
+  return (
+    <Paper
+      component="form"
+      onSubmit={submit}
+      noValidate
+      sx={{ p: { xs: 2, sm: 3 } }}
+      aria-label={config.title}
+    >
+      {!canWrite && (
+        <Alert severity="info" sx={{ mb: 2 }}>
+          Você pode ver este cadastro, mas não alterá-lo.
+        </Alert>
+      )}
+      {record && (
+        <Typography color="text.secondary" sx={{ mb: 2 }}>
+          {record.productCount === 1
+            ? '1 produto usa este cadastro'
+            : `${record.productCount} produtos usam este cadastro`}
+        </Typography>
+      )}
+      <Stack sx={{ gap: 2 }}>
+        <Controller
+          control={control}
+          name="name"
+          render={({ field }) => (
+            <TextField
+              label="Nome"
+              required
+              autoFocus={!record}
+              {...field}
+              value={field.value ?? ''}
+              disabled={!canWrite}
+              error={!!formState.errors.name}
+              helperText={formState.errors.name?.message}
+              slotProps={{ htmlInput: { maxLength: 80 } }}
+            />
+          )}
+        />
+        <Controller
+          control={control}
+          name="active"
+          render={({ field }) => (
+            <FormControlLabel
+              label="Ativa"
+              disabled={!canWrite}
+              control={
+                <Switch checked={field.value ?? true} onChange={(e) => field.onChange(e.target.checked)} />
+              }
+            />
+          )}
+        />
+      </Stack>
+      <Stack direction="row" sx={{ justifyContent: 'flex-end', gap: 2, mt: 3 }}>
+        <Button component={RouterLink} to={config.basePath} disabled={formState.isSubmitting}>
+          Voltar
+        </Button>
+        {canWrite && (
+          <Button type="submit" variant="contained" disabled={formState.isSubmitting}>
+            {formState.isSubmitting ? 'Salvando...' : record ? 'Salvar' : 'Cadastrar'}
+          </Button>
+        )}
+      </Stack>
+    </Paper>
+  );
+}

@@ -1,0 +1,248 @@
+import AddIcon from '@mui/icons-material/Add';
+import DeleteIcon from '@mui/icons-material/Delete';
+import EditIcon from '@mui/icons-material/Edit';
+import SearchIcon from '@mui/icons-material/Search';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import IconButton from '@mui/material/IconButton';
+import InputAdornment from '@mui/material/InputAdornment';
+import MenuItem from '@mui/material/MenuItem';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import TableSortLabel from '@mui/material/TableSortLabel';
+import TextField from '@mui/material/TextField';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import { type ReactNode, useState } from 'react';
+import { Link as RouterLink } from 'react-router';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
+import { Loading } from '../../components/Loading.tsx';
+import { errorMessage } from '../../lib/api.ts';
+import { useSession } from '../auth/session.tsx';
+import { canWriteCatalog, type NamedRecord, useDeleteNamed, useNamedList } from './api.ts';
+import { ListPagination } from './ListPagination.tsx';
+import type { NamedConfig } from './namedConfig.ts';
+import { useDebouncedValue } from './useDebouncedValue.ts';
+
+type Status = 'all' | 'active' | 'inactive';
+
+/** Categories or brands: search, status filter, sort by name or product count, pages, delete. */
+export function NamedListPage({ config }: { config: NamedConfig }) {
+  const { user } = useSession();
+  const clientId = user?.client.id;
+  const canWrite = canWriteCatalog(user?.userType.id);
+  const [search, setSearch] = useState('');
+  const q = useDebouncedValue(search.trim());
+  const [status, setStatus] = useState<Status>('all');
+  const [sort, setSort] = useState('name');
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState(20);
+  const params = {
+    page,
+    pageSize,
+    q: q || undefined,
+    sort,
+    active: status === 'all' ? undefined : status === 'active',
+  };
+  const list = useNamedList(config.resource, clientId, params);
+  const deletion = useDeleteNamed(config.resource);
+  const [toDelete, setToDelete] = useState<NamedRecord | null>(null);
+  const { state, show, close } = useFeedback();
+
+  const sortBy = (field: string) => {
+    setSort((s) => (s === field ? `-${field}` : field));
+    setPage(1);
+  };
+  const sortDirection = (field: string) => (sort === field ? 'asc' : sort === `-${field}` ? 'desc' : false);
+
+  const confirmDelete = () => {
+    if (!toDelete) return;
+    const record = toDelete;
+    setToDelete(null);
+    deletion.mutate(record.id, {
+      onSuccess: () => show({ severity: 'success', title: config.deleted }),
+      onError: (error) =>
+        show({ severity: 'error', title: 'Não foi possível excluir', message: errorMessage(error) }),
+    });
+  };
+
+  let content: ReactNode;
+  if (list.isPending) content = <Loading />;
+  else if (list.isError)
+    content = (
+      <Alert
+        severity="error"
+        action={
+          <Button color="inherit" size="small" onClick={() => list.refetch()}>
+            Tentar novamente
+          </Button>
+        }
+      >
+        {errorMessage(list.error)}
+      </Alert>
+    );
+  else if (list.data.items.length === 0)
+    content = (
+      <Typography color="text.secondary" sx={{ p: 4, textAlign: 'center' }}>
+        {config.empty}
+      </Typography>
+    );
+  else
+    content = (
+      <>
+        <TableContainer>
+          <Table size="small" aria-label={config.title}>
+            <TableHead>
+              <TableRow>
+                <TableCell sortDirection={sortDirection('name')}>
+                  <TableSortLabel
+                    active={Boolean(sortDirection('name'))}
+                    direction={sortDirection('name') || 'asc'}
+                    onClick={() => sortBy('name')}
+                  >
+                    Nome
+                  </TableSortLabel>
+                </TableCell>
+                <TableCell align="right" sortDirection={sortDirection('productCount')}>
+                  <TableSortLabel
+                    active={Boolean(sortDirection('productCount'))}
+                    direction={sortDirection('productCount') || 'asc'}
+                    onClick={() => sortBy('productCount')}
+                  >
+                    Produtos
+                  </TableSortLabel>
+                </TableCell>
+                <TableCell>Status</TableCell>
+                <TableCell align="right">Ações</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {list.data.items.map((record) => (
+                <TableRow key={record.id} hover>
+                  <TableCell>{record.name}</TableCell>
+                  <TableCell align="right">{record.productCount}</TableCell>
+                  <TableCell>
+                    <Chip
+                      size="small"
+                      label={record.active ? 'Ativa' : 'Inativa'}
+                      color={record.active ? 'success' : 'default'}
+                    />
+                  </TableCell>
+                  <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                    <Tooltip title="Editar">
+                      <IconButton
+                        component={RouterLink}
+                        to={`${config.basePath}/edit/${record.id}`}
+                        aria-label={`Editar ${record.name}`}
+                      >
+                        <EditIcon fontSize="small" />
+                      </IconButton>
+                    </Tooltip>
+                    {canWrite && (
+                      <Tooltip title="Excluir">
+                        <IconButton onClick={() => setToDelete(record)} aria-label={`Excluir ${record.name}`}>
+                          <DeleteIcon fontSize="small" />
+                        </IconButton>
+                      </Tooltip>
+                    )}
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </TableContainer>
+        <ListPagination
+          total={list.data.total}
+          page={page}
+          pageSize={pageSize}
+          onPage={setPage}
+          onPageSize={(size) => {
+            setPageSize(size);
+            setPage(1);
+          }}
+        />
+      </>
+    );
+
+  return (
+    <Box>
+      <Stack
+        direction="row"
+        sx={{ alignItems: 'center', justifyContent: 'space-between', mb: 2, gap: 2, flexWrap: 'wrap' }}
+      >
+        <Typography component="h1" variant="h5">
+          {config.title}
+        </Typography>
+        {canWrite && (
+          <Button
+            component={RouterLink}
+            to={`${config.basePath}/new`}
+            variant="contained"
+            startIcon={<AddIcon />}
+          >
+            {config.addLabel}
+          </Button>
+        )}
+      </Stack>
+      <Paper sx={{ p: 2 }}>
+        <Stack direction={{ xs: 'column', sm: 'row' }} sx={{ gap: 2, mb: 2 }}>
+          <TextField
+            label="Buscar"
+            placeholder="Nome"
+            value={search}
+            onChange={(e) => {
+              setSearch(e.target.value);
+              setPage(1);
+            }}
+            size="small"
+            sx={{ flex: 1 }}
+            slotProps={{
+              input: {
+                startAdornment: (
+                  <InputAdornment position="start">
+                    <SearchIcon fontSize="small" />
+                  </InputAdornment>
+                ),
+              },
+            }}
+          />
+          <TextField
+            select
+            label="Status"
+            value={status}
+            onChange={(e) => {
+              setStatus(e.target.value as Status);
+              setPage(1);
+            }}
+            size="small"
+            sx={{ minWidth: 160 }}
+          >
+            <MenuItem value="all">Todas</MenuItem>
+            <MenuItem value="active">Ativas</MenuItem>
+            <MenuItem value="inactive">Inativas</MenuItem>
+          </TextField>
+        </Stack>
+        {deletion.isPending ? <Loading text="Excluindo..." /> : content}
+      </Paper>
+      <ConfirmDialog
+        open={toDelete !== null}
+        title={toDelete ? config.deleteQuestion(toDelete.name) : ''}
+        message="Esta ação não pode ser desfeita."
+        confirmLabel="Excluir"
+        destructive
+        onConfirm={confirmDelete}
+        onCancel={() => setToDelete(null)}
+      />
+      <FeedbackSnackbar state={state} onClose={close} />
+    </Box>
+  );
+}

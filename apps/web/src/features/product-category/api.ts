@@ -1,0 +1,90 @@
+import type { ListResult } from '@balcao/core/list';
+import { toQueryString } from '@balcao/core/list';
+import type { ProductCategory, ProductCategoryInput } from '@balcao/core/product';
+import { WRITE } from '@balcao/core/routes';
+import type { UserTypeId } from '@balcao/core/userTypes';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiFetch } from '../../lib/api.ts';
+
+/**
+ * Categories and brands share one record shape (name, active, product count); these hooks take the
+ * resource, so product-category and product-brand pages stay thin.
+ */
+export type NamedResource = 'product-category' | 'product-brand';
+export type NamedRecord = ProductCategory;
+export type NamedListParams = { page: number; pageSize: number; q?: string; sort?: string; active?: boolean };
+export type NamedPayload = ProductCategoryInput & { updatedAt?: string };
+
+/** Catalog writes are narrower than reading (ROUTES.md: 1, 2, 6). */
+export function canWriteCatalog(userTypeId: number | undefined): boolean {
+  return (
+    userTypeId !== undefined && (WRITE.catalog as readonly UserTypeId[]).includes(userTypeId as UserTypeId)
+  );
+}
+
+export const namedKeys = (resource: NamedResource) => {
+  const all = [resource] as const;
+  return {
+    all,
+    lists: () => [...all, 'list'] as const,
+    list: (clientId: number, params: NamedListParams | 'all') => [...all, 'list', clientId, params] as const,
+    details: () => [...all, 'detail'] as const,
+    detail: (id: number) => [...all, 'detail', id] as const,
+  };
+};
+
+export const fetchNamedList = (resource: NamedResource, clientId: number, params: NamedListParams) =>
+  apiFetch<ListResult<NamedRecord>>(`/${resource}/client/${clientId}${toQueryString(params)}`);
+
+export function useNamedList(resource: NamedResource, clientId: number | undefined, params: NamedListParams) {
+  return useQuery({
+    queryKey: namedKeys(resource).list(clientId ?? 0, params),
+    queryFn: () => fetchNamedList(resource, clientId!, params),
+    enabled: Boolean(clientId),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** Every record (up to 100, sorted by name) for selects and filters. */
+export function useNamedOptions(resource: NamedResource, clientId: number | undefined) {
+  return useQuery({
+    queryKey: namedKeys(resource).list(clientId ?? 0, 'all'),
+    queryFn: () => fetchNamedList(resource, clientId!, { page: 1, pageSize: 100, sort: 'name' }),
+    enabled: Boolean(clientId),
+    select: (data) => data.items,
+  });
+}
+
+export function useNamedRecord(resource: NamedResource, id: number | undefined) {
+  return useQuery({
+    queryKey: namedKeys(resource).detail(id ?? 0),
+    queryFn: () => apiFetch<NamedRecord>(`/${resource}/${id}`),
+    enabled: Boolean(id),
+    retry: false,
+  });
+}
+
+export function useSaveNamed(resource: NamedResource) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, body }: { id?: number; body: NamedPayload }) =>
+      id
+        ? apiFetch<NamedRecord>(`/${resource}/${id}`, { method: 'PUT', body })
+        : apiFetch<NamedRecord>(`/${resource}`, { method: 'POST', body }),
+    onSuccess: (record) => {
+      queryClient.setQueryData(namedKeys(resource).detail(record.id), record);
+      return queryClient.invalidateQueries({ queryKey: namedKeys(resource).lists() });
+    },
+  });
+}
+
+export function useDeleteNamed(resource: NamedResource) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => apiFetch<{ id: number }>(`/${resource}/${id}`, { method: 'DELETE' }),
+    onSettled: (_data, _error, id) => {
+      queryClient.removeQueries({ queryKey: namedKeys(resource).detail(id) });
+      return queryClient.invalidateQueries({ queryKey: namedKeys(resource).lists() });
+    },
+  });
+}

@@ -1,0 +1,519 @@
+import {
+  centsToMoneyInput,
+  formatQuantity,
+  marginPercent,
+  moneyInputToCents,
+  numberToQuantityInput,
+  PRODUCT_TYPE_LABELS,
+  PRODUCT_TYPES,
+  PRODUCT_UNIT_LABELS,
+  PRODUCT_UNITS,
+  type Product,
+  type ProductFormValues,
+  type ProductInputParsed,
+  productFormSchema,
+} from '@balcao/core/product';
+import { zodResolver } from '@hookform/resolvers/zod';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import MenuItem from '@mui/material/MenuItem';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Switch from '@mui/material/Switch';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { type ReactNode, useEffect } from 'react';
+import { Controller, type FieldPath, useForm, useWatch } from 'react-hook-form';
+import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
+import { type Feedback, FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
+import { Loading } from '../../components/Loading.tsx';
+import { ApiError, errorMessage } from '../../lib/api.ts';
+import { useSession } from '../auth/session.tsx';
+import { canWriteCatalog, useNamedOptions } from '../product-category/api.ts';
+import { idFromPath } from '../product-category/NamedFormPage.tsx';
+import { useCreateProduct, useProduct, useUpdateProduct } from './api.ts';
+import { AdditionalsField } from './components/AdditionalsField.tsx';
+import { MoneyField, QuantityField } from './components/DecimalInputs.tsx';
+import { COLOR_SUGGESTIONS, GridNamesInput, SIZE_SUGGESTIONS } from './components/GridNamesInput.tsx';
+import { ImagesSection } from './components/ImagesSection.tsx';
+import { VariantsSection } from './components/VariantsSection.tsx';
+
+const LIST = '/dashboard/product';
+
+/** Product form at /dashboard/product/new and /dashboard/product/edit/{id}. */
+export default function ProductFormPage() {
+  const location = useLocation();
+  const id = idFromPath(location.pathname, `${LIST}/edit`);
+  const isEdit = id !== undefined;
+  const product = useProduct(isEdit && !Number.isNaN(id) ? id : undefined);
+  const { user } = useSession();
+  const canWrite = canWriteCatalog(user?.userType.id);
+  const { state, show, close } = useFeedback();
+  const created = (location.state as { created?: boolean } | null)?.created;
+  useEffect(() => {
+    if (created) show({ severity: 'success', title: 'Produto criado com sucesso' });
+  }, [created, show]);
+
+  let body: ReactNode;
+  if (isEdit && Number.isNaN(id)) body = <Alert severity="error">Produto não encontrado</Alert>;
+  else if (isEdit && product.isPending) body = <Loading />;
+  else if (isEdit && product.isError) body = <Alert severity="error">{errorMessage(product.error)}</Alert>;
+  else {
+    const p = isEdit ? product.data : undefined;
+    body = (
+      <Stack sx={{ gap: 3 }}>
+        <ProductForm
+          key={`${location.pathname}:${p?.updatedAt ?? ''}`}
+          product={p}
+          canWrite={canWrite}
+          onFeedback={show}
+        />
+        {p && <ImagesSection product={p} canWrite={canWrite} onFeedback={show} />}
+        {p?.productType === 'variants' && (
+          <VariantsSection product={p} canWrite={canWrite} onFeedback={show} />
+        )}
+      </Stack>
+    );
+  }
+
+  return (
+    <Box sx={{ maxWidth: 1100 }}>
+      <Typography component="h1" variant="h5" sx={{ mb: 3 }}>
+        {isEdit ? 'Editar produto' : 'Novo produto'}
+      </Typography>
+      {body}
+      <FeedbackSnackbar state={state} onClose={close} />
+    </Box>
+  );
+}
+
+function toFormValues(p?: Product): ProductFormValues {
+  return {
+    name: p?.name ?? '',
+    description: p?.description ?? '',
+    sku: p?.sku ?? '',
+    barcode: p?.barcode ?? '',
+    productType: p?.productType ?? 'simple',
+    unit: p?.unit ?? 'un',
+    salePriceCents: p ? centsToMoneyInput(p.salePriceCents) : '',
+    costPriceCents: p ? centsToMoneyInput(p.costPriceCents) : '',
+    categoryId: p?.category?.id ?? null,
+    brandId: p?.brand?.id ?? null,
+    active: p?.active ?? true,
+    stockControl: p?.stockControl ?? true,
+    stock: p ? numberToQuantityInput(p.stock) : '',
+    minStock: p ? numberToQuantityInput(p.minStock || null) : '',
+    weightKg: numberToQuantityInput(p?.weightKg),
+    heightCm: numberToQuantityInput(p?.heightCm),
+    widthCm: numberToQuantityInput(p?.widthCm),
+    lengthCm: numberToQuantityInput(p?.lengthCm),
+    additionalGroupIds: p?.additionalGroups.map((g) => g.id) ?? [],
+    colors: p?.colors.map((c) => c.name) ?? [],
+    sizes: p?.sizes.map((s) => s.name) ?? [],
+  };
+}
+
+const FIELDS = Object.keys(toFormValues()) as FieldPath<ProductFormValues>[];
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <Box component="fieldset" sx={{ border: 0, p: 0, m: 0, minWidth: 0 }}>
+      <Typography component="legend" variant="h6" sx={{ mb: 2 }}>
+        {title}
+      </Typography>
+      {children}
+    </Box>
+  );
+}
+
+const grid = {
+  display: 'grid',
+  gap: 2,
+  gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr', md: 'repeat(4, 1fr)' },
+} as const;
+
+function ProductForm({
+  product,
+  canWrite,
+  onFeedback,
+}: {
+  product?: Product;
+  canWrite: boolean;
+  onFeedback: (f: Feedback) => void;
+}) {
+  const navigate = useNavigate();
+  const { user } = useSession();
+  const clientId = user?.client.id;
+  const categories = useNamedOptions('product-category', clientId);
+  const brands = useNamedOptions('product-brand', clientId);
+  const create = useCreateProduct();
+  const update = useUpdateProduct();
+  const form = useForm<ProductFormValues, unknown, ProductInputParsed>({
+    resolver: zodResolver(productFormSchema),
+    defaultValues: toFormValues(product),
+  });
+  const { control, formState } = form;
+  const errors = formState.errors;
+  const [productType, unit, sale, cost, stockControl] = useWatch({
+    control,
+    name: ['productType', 'unit', 'salePriceCents', 'costPriceCents', 'stockControl'],
+  });
+  const margin = marginPercent(moneyInputToCents(sale) ?? 0, moneyInputToCents(cost) ?? 0);
+  const locked = !canWrite;
+  // The piped API schema reports grid problems at grid.colors / grid.sizes.
+  const gridErrors = (
+    errors as { grid?: { message?: string; colors?: { message?: string }; sizes?: { message?: string } } }
+  ).grid;
+  const gridError = gridErrors?.colors?.message ?? gridErrors?.sizes?.message ?? gridErrors?.message;
+  const hasVariants = (product?.variants.length ?? 0) > 0;
+
+  useEffect(() => {
+    if (productType === 'weighed' && unit !== 'kg' && unit !== 'g') form.setValue('unit', 'kg');
+    if (productType === 'service' && stockControl) form.setValue('stockControl', false);
+  }, [productType, unit, stockControl, form]);
+
+  const submit = form.handleSubmit(async (values) => {
+    try {
+      if (product) {
+        const { grid: _grid, stock, ...rest } = values;
+        const sendStock = formState.dirtyFields.stock && values.productType !== 'variants';
+        await update.mutateAsync({
+          id: product.id,
+          body: { ...rest, ...(sendStock ? { stock } : {}), updatedAt: product.updatedAt },
+        });
+        onFeedback({ severity: 'success', title: 'Produto editado com sucesso' });
+      } else {
+        const saved = await create.mutateAsync(values);
+        navigate(`${LIST}/edit/${saved.id}`, { replace: true, state: { created: true } });
+      }
+    } catch (error) {
+      onFeedback({
+        severity: 'error',
+        title: product ? 'Erro ao editar produto' : 'Erro ao criar produto',
+        message: errorMessage(error),
+      });
+      if (error instanceof ApiError)
+        for (const issue of error.issues) {
+          const field = FIELDS.find((f) => f === issue.path.split('.')[0]);
+          if (field) form.setError(field, { message: issue.message });
+        }
+    }
+  });
+
+  const text = (name: 'name' | 'sku' | 'barcode', label: string, extra: object = {}) => (
+    <Controller
+      control={control}
+      name={name}
+      render={({ field }) => (
+        <TextField
+          label={label}
+          {...field}
+          disabled={locked}
+          error={!!errors[name]}
+          helperText={errors[name]?.message ?? (extra as { help?: string }).help}
+          {...(extra as { required?: boolean; slotProps?: object })}
+        />
+      )}
+    />
+  );
+
+  const money = (name: 'salePriceCents' | 'costPriceCents', label: string, required = false) => (
+    <Controller
+      control={control}
+      name={name}
+      render={({ field }) => (
+        <MoneyField
+          label={label}
+          required={required}
+          value={field.value}
+          onChange={field.onChange}
+          onBlur={field.onBlur}
+          inputRef={field.ref}
+          disabled={locked}
+          error={!!errors[name]}
+          helperText={errors[name]?.message}
+        />
+      )}
+    />
+  );
+
+  const quantity = (
+    name: 'stock' | 'minStock' | 'weightKg' | 'heightCm' | 'widthCm' | 'lengthCm',
+    label: string,
+    suffix: string,
+    options: { places?: number; disabled?: boolean; help?: string } = {},
+  ) => (
+    <Controller
+      control={control}
+      name={name}
+      render={({ field }) => (
+        <QuantityField
+          label={label}
+          suffix={suffix}
+          places={options.places ?? 3}
+          value={field.value}
+          onChange={field.onChange}
+          onBlur={field.onBlur}
+          inputRef={field.ref}
+          disabled={locked || options.disabled}
+          error={!!errors[name]}
+          helperText={errors[name]?.message ?? options.help}
+        />
+      )}
+    />
+  );
+
+  const select = (
+    name: 'categoryId' | 'brandId',
+    label: string,
+    options: { id: number; name: string }[] | undefined,
+    none: string,
+  ) => (
+    <Controller
+      control={control}
+      name={name}
+      render={({ field }) => (
+        <TextField
+          select
+          label={label}
+          value={field.value ?? ''}
+          onChange={(e) => field.onChange(e.target.value === '' ? null : Number(e.target.value))}
+          disabled={locked}
+          error={!!errors[name]}
+          helperText={errors[name]?.message}
+        >
+          <MenuItem value="">{none}</MenuItem>
+          {(options ?? []).map((o) => (
+            <MenuItem key={o.id} value={o.id}>
+              {o.name}
+            </MenuItem>
+          ))}
+        </TextField>
+      )}
+    />
+  );
+
+  return (
+    <Paper component="form" onSubmit={submit} noValidate sx={{ p: { xs: 2, sm: 3 } }} aria-label="Produto">
+      {!canWrite && (
+        <Alert severity="info" sx={{ mb: 2 }}>
+          Você pode ver este produto, mas não alterá-lo.
+        </Alert>
+      )}
+      <Stack sx={{ gap: 4 }}>
+        <Section title="Dados do produto">
+          <Box sx={grid}>
+            <Box sx={{ gridColumn: { sm: 'span 2' } }}>
+              {text('name', 'Nome', {
+                required: true,
+                autoFocus: !product,
+                slotProps: { htmlInput: { maxLength: 120 } },
+              })}
+            </Box>
+            <Controller
+              control={control}
+              name="productType"
+              render={({ field }) => (
+                <TextField
+                  select
+                  label="Tipo"
+                  {...field}
+                  disabled={locked || hasVariants}
+                  helperText={hasVariants ? 'Exclua a grade para mudar o tipo' : errors.productType?.message}
+                >
+                  {PRODUCT_TYPES.map((t) => (
+                    <MenuItem key={t} value={t}>
+                      {PRODUCT_TYPE_LABELS[t]}
+                    </MenuItem>
+                  ))}
+                </TextField>
+              )}
+            />
+            <Controller
+              control={control}
+              name="unit"
+              render={({ field }) => (
+                <TextField
+                  select
+                  label="Unidade"
+                  {...field}
+                  disabled={locked}
+                  error={!!errors.unit}
+                  helperText={errors.unit?.message}
+                >
+                  {PRODUCT_UNITS.map((u) => (
+                    <MenuItem key={u} value={u}>
+                      {PRODUCT_UNIT_LABELS[u]}
+                    </MenuItem>
+                  ))}
+                </TextField>
+              )}
+            />
+            {text('sku', 'SKU', {
+              help: 'Código interno (único)',
+              slotProps: { htmlInput: { maxLength: 60 } },
+            })}
+            {text('barcode', 'Código de barras', {
+              help: 'EAN-8, EAN-13 ou GTIN-14',
+              slotProps: { htmlInput: { inputMode: 'numeric', maxLength: 18 } },
+            })}
+            {select('categoryId', 'Categoria', categories.data, 'Sem categoria')}
+            {select('brandId', 'Marca', brands.data, 'Sem marca')}
+            <Box sx={{ gridColumn: { sm: 'span 2', md: 'span 4' } }}>
+              <Controller
+                control={control}
+                name="description"
+                render={({ field }) => (
+                  <TextField
+                    label="Descrição"
+                    multiline
+                    minRows={2}
+                    fullWidth
+                    {...field}
+                    disabled={locked}
+                    error={!!errors.description}
+                    helperText={errors.description?.message}
+                  />
+                )}
+              />
+            </Box>
+            <Controller
+              control={control}
+              name="active"
+              render={({ field }) => (
+                <FormControlLabel
+                  label="Ativo"
+                  disabled={locked}
+                  control={
+                    <Switch checked={field.value} onChange={(e) => field.onChange(e.target.checked)} />
+                  }
+                />
+              )}
+            />
+          </Box>
+        </Section>
+
+        <Section title="Preços">
+          <Box sx={grid}>
+            {money('salePriceCents', 'Preço de venda', true)}
+            {money('costPriceCents', 'Preço de custo')}
+            <Box sx={{ display: 'flex', alignItems: 'center' }}>
+              <Typography data-testid="margin">
+                Margem:{' '}
+                <b>
+                  {margin === null ? '—' : `${margin.toLocaleString('pt-BR', { maximumFractionDigits: 2 })}%`}
+                </b>
+              </Typography>
+            </Box>
+          </Box>
+        </Section>
+
+        <Section title="Estoque">
+          <Box sx={grid}>
+            <Controller
+              control={control}
+              name="stockControl"
+              render={({ field }) => (
+                <FormControlLabel
+                  label="Controlar estoque"
+                  disabled={locked || productType === 'service'}
+                  control={
+                    <Switch checked={field.value} onChange={(e) => field.onChange(e.target.checked)} />
+                  }
+                />
+              )}
+            />
+            {productType === 'variants' && product ? (
+              <Typography sx={{ alignSelf: 'center' }}>
+                Estoque: <b>{formatQuantity(product.stock, product.unit)}</b> (soma das variações)
+              </Typography>
+            ) : (
+              quantity('stock', product ? 'Estoque' : 'Estoque inicial', unit, {
+                disabled: !stockControl || productType === 'variants',
+                help: productType === 'variants' ? 'Informe o estoque de cada variação na grade' : undefined,
+              })
+            )}
+            {quantity('minStock', 'Estoque mínimo', unit, {
+              disabled: !stockControl,
+              help: 'Avisa quando o estoque chegar a este valor',
+            })}
+          </Box>
+        </Section>
+
+        {productType === 'variants' && !product && (
+          <Section title="Grade (cores e tamanhos)">
+            <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+              Uma variação para cada combinação. Depois de cadastrar, edite preço, código de barras e estoque
+              de cada uma.
+            </Typography>
+            <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' } }}>
+              <Controller
+                control={control}
+                name="colors"
+                render={({ field }) => (
+                  <GridNamesInput
+                    label="Cores"
+                    value={field.value}
+                    onChange={field.onChange}
+                    suggestions={COLOR_SUGGESTIONS}
+                    error={!!gridError}
+                  />
+                )}
+              />
+              <Controller
+                control={control}
+                name="sizes"
+                render={({ field }) => (
+                  <GridNamesInput
+                    label="Tamanhos"
+                    value={field.value}
+                    onChange={field.onChange}
+                    suggestions={SIZE_SUGGESTIONS}
+                    error={!!gridError}
+                    helperText={gridError}
+                  />
+                )}
+              />
+            </Box>
+          </Section>
+        )}
+
+        <Section title="Peso e dimensões (frete)">
+          <Box sx={grid}>
+            {quantity('weightKg', 'Peso', 'kg')}
+            {quantity('heightCm', 'Altura', 'cm', { places: 2 })}
+            {quantity('widthCm', 'Largura', 'cm', { places: 2 })}
+            {quantity('lengthCm', 'Comprimento', 'cm', { places: 2 })}
+          </Box>
+        </Section>
+
+        <Section title="Adicionais">
+          <Controller
+            control={control}
+            name="additionalGroupIds"
+            render={({ field }) => (
+              <AdditionalsField
+                clientId={clientId}
+                value={field.value}
+                onChange={field.onChange}
+                canWrite={canWrite}
+              />
+            )}
+          />
+        </Section>
+      </Stack>
+      <Stack direction="row" sx={{ justifyContent: 'flex-end', gap: 2, mt: 3 }}>
+        <Button component={RouterLink} to={LIST} disabled={formState.isSubmitting}>
+          Voltar
+        </Button>
+        {canWrite && (
+          <Button type="submit" variant="contained" disabled={formState.isSubmitting}>
+            {formState.isSubmitting ? 'Salvando...' : product ? 'Salvar' : 'Cadastrar'}
+          </Button>
+        )}
+      </Stack>
+    </Paper>
+  );
+}

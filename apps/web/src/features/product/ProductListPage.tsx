@@ -1,0 +1,390 @@
+import { formatCents } from '@balcao/core/money';
+import { formatQuantity, PRODUCT_TYPE_LABELS, type ProductListItem } from '@balcao/core/product';
+import AddIcon from '@mui/icons-material/Add';
+import DeleteIcon from '@mui/icons-material/Delete';
+import DownloadIcon from '@mui/icons-material/Download';
+import EditIcon from '@mui/icons-material/Edit';
+import ImageIcon from '@mui/icons-material/Image';
+import SearchIcon from '@mui/icons-material/Search';
+import UploadIcon from '@mui/icons-material/Upload';
+import Alert from '@mui/material/Alert';
+import Avatar from '@mui/material/Avatar';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import IconButton from '@mui/material/IconButton';
+import InputAdornment from '@mui/material/InputAdornment';
+import LinearProgress from '@mui/material/LinearProgress';
+import MenuItem from '@mui/material/MenuItem';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Switch from '@mui/material/Switch';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import TableSortLabel from '@mui/material/TableSortLabel';
+import TextField from '@mui/material/TextField';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import { type ReactNode, useState } from 'react';
+import { Link as RouterLink, useNavigate } from 'react-router';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
+import { Loading } from '../../components/Loading.tsx';
+import { errorMessage } from '../../lib/api.ts';
+import { useSession } from '../auth/session.tsx';
+import { canWriteCatalog, useNamedOptions } from '../product-category/api.ts';
+import { ListPagination } from '../product-category/ListPagination.tsx';
+import { useDebouncedValue } from '../product-category/useDebouncedValue.ts';
+import { downloadExport, type ProductListParams, useDeleteProduct, useProducts } from './api.ts';
+import { ImportDialog } from './components/ImportDialog.tsx';
+
+type Status = 'all' | 'active' | 'inactive';
+
+const VISUALLY_HIDDEN = {
+  position: 'absolute',
+  width: 1,
+  height: 1,
+  overflow: 'hidden',
+  clip: 'rect(0 0 0 0)',
+  whiteSpace: 'nowrap',
+} as const;
+
+/** Products: search by name, SKU or barcode; filters; sort; server-side pages; CSV import and export. */
+export default function ProductListPage() {
+  const navigate = useNavigate();
+  const { user } = useSession();
+  const clientId = user?.client.id;
+  const canWrite = canWriteCatalog(user?.userType.id);
+  const categories = useNamedOptions('product-category', clientId);
+  const brands = useNamedOptions('product-brand', clientId);
+
+  const [search, setSearch] = useState('');
+  const q = useDebouncedValue(search.trim());
+  const [categoryId, setCategoryId] = useState<number | ''>('');
+  const [brandId, setBrandId] = useState<number | ''>('');
+  const [status, setStatus] = useState<Status>('all');
+  const [lowStock, setLowStock] = useState(false);
+  const [sort, setSort] = useState('name');
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState(20);
+  const filters: Omit<ProductListParams, 'page' | 'pageSize'> = {
+    q: q || undefined,
+    sort,
+    categoryId: categoryId === '' ? undefined : categoryId,
+    brandId: brandId === '' ? undefined : brandId,
+    active: status === 'all' ? undefined : status === 'active',
+    lowStock: lowStock || undefined,
+  };
+  const list = useProducts(clientId, { ...filters, page, pageSize });
+  const deletion = useDeleteProduct();
+  const [toDelete, setToDelete] = useState<ProductListItem | null>(null);
+  const [importing, setImporting] = useState(false);
+  const [exporting, setExporting] = useState(false);
+  const { state, show, close } = useFeedback();
+
+  const resetPage =
+    <T,>(set: (v: T) => void) =>
+    (v: T) => {
+      set(v);
+      setPage(1);
+    };
+  const sortBy = (field: string) => resetPage(setSort)(sort === field ? `-${field}` : field);
+  const direction = (field: string) => (sort === field ? 'asc' : sort === `-${field}` ? 'desc' : false);
+  const sortHeader = (field: string, label: string, align?: 'right') => (
+    <TableCell align={align} sortDirection={direction(field)}>
+      <TableSortLabel
+        active={Boolean(direction(field))}
+        direction={direction(field) || 'asc'}
+        onClick={() => sortBy(field)}
+      >
+        {label}
+      </TableSortLabel>
+    </TableCell>
+  );
+
+  const exportCsv = async () => {
+    if (!clientId) return;
+    setExporting(true);
+    try {
+      await downloadExport(clientId, filters);
+    } catch (error) {
+      show({ severity: 'error', title: 'Erro ao exportar', message: errorMessage(error) });
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  const confirmDelete = () => {
+    if (!toDelete) return;
+    const product = toDelete;
+    setToDelete(null);
+    deletion.mutate(product.id, {
+      onSuccess: () => show({ severity: 'success', title: 'Produto excluído' }),
+      onError: (error) =>
+        show({ severity: 'error', title: 'Não foi possível excluir', message: errorMessage(error) }),
+    });
+  };
+
+  let content: ReactNode;
+  if (list.isPending) content = <Loading />;
+  else if (list.isError)
+    content = (
+      <Alert
+        severity="error"
+        action={
+          <Button color="inherit" size="small" onClick={() => list.refetch()}>
+            Tentar novamente
+          </Button>
+        }
+      >
+        {errorMessage(list.error)}
+      </Alert>
+    );
+  else if (list.data.items.length === 0)
+    content = (
+      <Typography color="text.secondary" sx={{ p: 4, textAlign: 'center' }}>
+        Nenhum produto foi encontrado
+      </Typography>
+    );
+  else
+    content = (
+      <>
+        <Box sx={{ height: 4 }}>{list.isFetching && <LinearProgress aria-label="Atualizando" />}</Box>
+        <TableContainer>
+          <Table size="small" aria-label="Produtos">
+            <TableHead>
+              <TableRow>
+                <TableCell sx={{ width: 56 }}>
+                  <Box component="span" sx={VISUALLY_HIDDEN}>
+                    Imagem
+                  </Box>
+                </TableCell>
+                {sortHeader('name', 'Produto')}
+                <TableCell>Código de barras</TableCell>
+                <TableCell>Categoria</TableCell>
+                {sortHeader('salePriceCents', 'Preço', 'right')}
+                {sortHeader('stock', 'Estoque', 'right')}
+                <TableCell>Status</TableCell>
+                <TableCell align="right">Ações</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {list.data.items.map((p) => (
+                <TableRow
+                  key={p.id}
+                  hover
+                  sx={{ cursor: 'pointer' }}
+                  onClick={() => navigate(`/dashboard/product/edit/${p.id}`)}
+                  data-testid="product-row"
+                >
+                  <TableCell>
+                    <Avatar
+                      variant="rounded"
+                      src={p.coverThumbUrl ?? undefined}
+                      alt=""
+                      sx={{ width: 40, height: 40 }}
+                    >
+                      <ImageIcon fontSize="small" />
+                    </Avatar>
+                  </TableCell>
+                  <TableCell>
+                    <Typography variant="body2" sx={{ fontWeight: 500 }}>
+                      {p.name}
+                    </Typography>
+                    <Stack direction="row" sx={{ gap: 1, alignItems: 'center' }}>
+                      {p.sku && (
+                        <Typography variant="caption" color="text.secondary">
+                          SKU {p.sku}
+                        </Typography>
+                      )}
+                      {p.productType !== 'simple' && (
+                        <Chip
+                          size="small"
+                          variant="outlined"
+                          label={
+                            p.productType === 'variants'
+                              ? `${p.variantCount} ${p.variantCount === 1 ? 'variação' : 'variações'}`
+                              : PRODUCT_TYPE_LABELS[p.productType]
+                          }
+                        />
+                      )}
+                    </Stack>
+                  </TableCell>
+                  <TableCell sx={{ fontFamily: 'monospace' }}>{p.barcode ?? '—'}</TableCell>
+                  <TableCell>{p.category?.name ?? '—'}</TableCell>
+                  <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                    {formatCents(p.salePriceCents)}
+                  </TableCell>
+                  <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                    {p.stockControl ? (
+                      <Typography variant="body2" color={p.isLowStock ? 'error' : undefined} component="span">
+                        {formatQuantity(p.stock, p.unit)}
+                        {p.isLowStock && ' (baixo)'}
+                      </Typography>
+                    ) : (
+                      '—'
+                    )}
+                  </TableCell>
+                  <TableCell>
+                    <Chip
+                      size="small"
+                      label={p.active ? 'Ativo' : 'Inativo'}
+                      color={p.active ? 'success' : 'default'}
+                    />
+                  </TableCell>
+                  <TableCell align="right" sx={{ whiteSpace: 'nowrap' }} onClick={(e) => e.stopPropagation()}>
+                    <Tooltip title="Editar">
+                      <IconButton
+                        component={RouterLink}
+                        to={`/dashboard/product/edit/${p.id}`}
+                        aria-label={`Editar ${p.name}`}
+                      >
+                        <EditIcon fontSize="small" />
+                      </IconButton>
+                    </Tooltip>
+                    {canWrite && (
+                      <Tooltip title="Excluir">
+                        <IconButton onClick={() => setToDelete(p)} aria-label={`Excluir ${p.name}`}>
+                          <DeleteIcon fontSize="small" />
+                        </IconButton>
+                      </Tooltip>
+                    )}
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </TableContainer>
+        <ListPagination
+          total={list.data.total}
+          page={page}
+          pageSize={pageSize}
+          onPage={setPage}
+          onPageSize={resetPage(setPageSize)}
+        />
+      </>
+    );
+
+  return (
+    <Box>
+      <Stack
+        direction="row"
+        sx={{ alignItems: 'center', justifyContent: 'space-between', mb: 2, gap: 1, flexWrap: 'wrap' }}
+      >
+        <Typography component="h1" variant="h5">
+          Produtos
+        </Typography>
+        <Stack direction="row" sx={{ gap: 1, flexWrap: 'wrap' }}>
+          {canWrite && (
+            <Button variant="outlined" startIcon={<UploadIcon />} onClick={() => setImporting(true)}>
+              Importar CSV
+            </Button>
+          )}
+          <Button variant="outlined" startIcon={<DownloadIcon />} onClick={exportCsv} disabled={exporting}>
+            {exporting ? 'Exportando...' : 'Exportar CSV'}
+          </Button>
+          {canWrite && (
+            <Button
+              component={RouterLink}
+              to="/dashboard/product/new"
+              variant="contained"
+              startIcon={<AddIcon />}
+            >
+              Adicionar produto
+            </Button>
+          )}
+        </Stack>
+      </Stack>
+      <Paper sx={{ p: 2 }}>
+        <Box
+          sx={{
+            display: 'grid',
+            gap: 2,
+            mb: 2,
+            gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr', md: '2fr 1fr 1fr 1fr auto' },
+            alignItems: 'center',
+          }}
+        >
+          <TextField
+            label="Buscar"
+            placeholder="Nome, SKU ou código de barras"
+            value={search}
+            onChange={(e) => resetPage(setSearch)(e.target.value)}
+            size="small"
+            slotProps={{
+              input: {
+                startAdornment: (
+                  <InputAdornment position="start">
+                    <SearchIcon fontSize="small" />
+                  </InputAdornment>
+                ),
+              },
+            }}
+          />
+          <TextField
+            select
+            label="Categoria"
+            size="small"
+            value={categoryId}
+            onChange={(e) => resetPage(setCategoryId)(e.target.value === '' ? '' : Number(e.target.value))}
+          >
+            <MenuItem value="">Todas</MenuItem>
+            {(categories.data ?? []).map((c) => (
+              <MenuItem key={c.id} value={c.id}>
+                {c.name}
+              </MenuItem>
+            ))}
+          </TextField>
+          <TextField
+            select
+            label="Marca"
+            size="small"
+            value={brandId}
+            onChange={(e) => resetPage(setBrandId)(e.target.value === '' ? '' : Number(e.target.value))}
+          >
+            <MenuItem value="">Todas</MenuItem>
+            {(brands.data ?? []).map((b) => (
+              <MenuItem key={b.id} value={b.id}>
+                {b.name}
+              </MenuItem>
+            ))}
+          </TextField>
+          <TextField
+            select
+            label="Status"
+            size="small"
+            value={status}
+            onChange={(e) => resetPage(setStatus)(e.target.value as Status)}
+          >
+            <MenuItem value="all">Todos</MenuItem>
+            <MenuItem value="active">Ativos</MenuItem>
+            <MenuItem value="inactive">Inativos</MenuItem>
+          </TextField>
+          <FormControlLabel
+            label="Estoque baixo"
+            control={<Switch checked={lowStock} onChange={(e) => resetPage(setLowStock)(e.target.checked)} />}
+          />
+        </Box>
+        {deletion.isPending ? <Loading text="Excluindo..." /> : content}
+      </Paper>
+      {importing && (
+        <ImportDialog open onClose={() => setImporting(false)} onImported={() => list.refetch()} />
+      )}
+      <ConfirmDialog
+        open={toDelete !== null}
+        title={toDelete ? `Excluir o produto "${toDelete.name}"?` : ''}
+        message="O produto, suas variações e imagens serão excluídos. Esta ação não pode ser desfeita."
+        confirmLabel="Excluir"
+        destructive
+        onConfirm={confirmDelete}
+        onCancel={() => setToDelete(null)}
+      />
+      <FeedbackSnackbar state={state} onClose={close} />
+    </Box>
+  );
+}

@@ -1,0 +1,326 @@
+import { formatCents } from '@balcao/core/money';
+import { PRODUCT_CSV_COLUMNS } from '@balcao/core/product';
+import UploadFileIcon from '@mui/icons-material/UploadFile';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Checkbox from '@mui/material/Checkbox';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import LinearProgress from '@mui/material/LinearProgress';
+import Stack from '@mui/material/Stack';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import Typography from '@mui/material/Typography';
+import { useQueryClient } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import { errorMessage } from '../../../lib/api.ts';
+import { namedKeys } from '../../product-category/api.ts';
+import { type ImportOutcome, previewImport, productKeys, runImport } from '../api.ts';
+
+type Phase =
+  | { kind: 'choose' }
+  | { kind: 'checking'; fileName: string }
+  | { kind: 'preview'; fileName: string; csv: string; result: ImportOutcome }
+  | { kind: 'importing'; done: number; total: number }
+  | { kind: 'done'; result: ImportOutcome }
+  | { kind: 'failed'; message: string; result?: ImportOutcome };
+
+/** Excel in Brazil often saves CSV as Windows-1252: read UTF-8 when the bytes are UTF-8, else 1252. */
+export async function readCsvFile(file: File): Promise<string> {
+  const bytes = await file.arrayBuffer();
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return new TextDecoder('windows-1252').decode(bytes);
+  }
+}
+
+const TEMPLATE_ROWS = [
+  [
+    'X-Burger',
+    'LAN-001',
+    '',
+    'simples',
+    'un',
+    '25,90',
+    '9,50',
+    'Lanches',
+    '',
+    'sim',
+    'nao',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    'Pão, hambúrguer e queijo',
+  ],
+  [
+    'Coca-Cola Lata 350ml',
+    'BEB-001',
+    '7894900011517',
+    'simples',
+    'un',
+    '6,00',
+    '3,20',
+    'Bebidas',
+    'Coca-Cola',
+    'sim',
+    'sim',
+    '48',
+    '12',
+    '0,35',
+    '12',
+    '6,6',
+    '6,6',
+    '',
+  ],
+];
+
+function downloadTemplate() {
+  const csv = `\uFEFF${[PRODUCT_CSV_COLUMNS.join(';'), ...TEMPLATE_ROWS.map((r) => r.join(';'))].join('\r\n')}\r\n`;
+  const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = 'modelo-produtos.csv';
+  document.body.append(a);
+  a.click();
+  a.remove();
+  URL.revokeObjectURL(url);
+}
+
+function ErrorTable({ result }: { result: ImportOutcome }) {
+  if (result.errors.length === 0) return null;
+  return (
+    <TableContainer sx={{ maxHeight: 240, border: 1, borderColor: 'divider', borderRadius: 1 }}>
+      <Table size="small" stickyHeader aria-label="Erros por linha">
+        <TableHead>
+          <TableRow>
+            <TableCell>Linha</TableCell>
+            <TableCell>Coluna</TableCell>
+            <TableCell>Erro</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {result.errors.slice(0, 500).map((e, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a line can have several errors; the list never reorders
+            <TableRow key={i} data-testid="import-error">
+              <TableCell>{e.line}</TableCell>
+              <TableCell>{e.column ?? '—'}</TableCell>
+              <TableCell>{e.message}</TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </TableContainer>
+  );
+}
+
+function PreviewTable({ result }: { result: ImportOutcome }) {
+  if (result.preview.length === 0) return null;
+  return (
+    <TableContainer sx={{ maxHeight: 240, border: 1, borderColor: 'divider', borderRadius: 1 }}>
+      <Table size="small" stickyHeader aria-label="Prévia da importação">
+        <TableHead>
+          <TableRow>
+            <TableCell>Linha</TableCell>
+            <TableCell>Ação</TableCell>
+            <TableCell>Nome</TableCell>
+            <TableCell>SKU</TableCell>
+            <TableCell align="right">Preço</TableCell>
+            <TableCell>Categoria</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {result.preview.map((row) => (
+            <TableRow key={row.line}>
+              <TableCell>{row.line}</TableCell>
+              <TableCell>{row.action === 'create' ? 'Criar' : 'Atualizar'}</TableCell>
+              <TableCell>{row.name}</TableCell>
+              <TableCell>{row.sku ?? '—'}</TableCell>
+              <TableCell align="right">{formatCents(row.salePriceCents)}</TableCell>
+              <TableCell>{row.category ?? '—'}</TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </TableContainer>
+  );
+}
+
+/** CSV import: choose a file, see every line checked (nothing written), then import with a progress bar. */
+export function ImportDialog({
+  open,
+  onClose,
+  onImported,
+}: {
+  open: boolean;
+  onClose: () => void;
+  onImported: () => void;
+}) {
+  const queryClient = useQueryClient();
+  const titleId = useId();
+  const [phase, setPhase] = useState<Phase>({ kind: 'choose' });
+  const [skipInvalid, setSkipInvalid] = useState(false);
+
+  const choose = async (file: File | undefined) => {
+    if (!file) return;
+    setPhase({ kind: 'checking', fileName: file.name });
+    setSkipInvalid(false);
+    try {
+      const csv = await readCsvFile(file);
+      const result = await previewImport(csv, false);
+      setPhase({ kind: 'preview', fileName: file.name, csv, result });
+    } catch (error) {
+      setPhase({ kind: 'failed', message: errorMessage(error) });
+    }
+  };
+
+  const start = async () => {
+    if (phase.kind !== 'preview') return;
+    const { csv, result } = phase;
+    setPhase({ kind: 'importing', done: 0, total: result.validLines });
+    try {
+      const outcome = await runImport(csv, skipInvalid, (done, total) =>
+        setPhase({ kind: 'importing', done, total }),
+      );
+      setPhase({ kind: 'done', result: outcome });
+      void queryClient.invalidateQueries({ queryKey: productKeys.lists() });
+      void queryClient.invalidateQueries({ queryKey: namedKeys('product-category').all });
+      void queryClient.invalidateQueries({ queryKey: namedKeys('product-brand').all });
+      onImported();
+    } catch (error) {
+      const failed = error as { result?: ImportOutcome };
+      setPhase({ kind: 'failed', message: errorMessage(error), result: failed.result });
+    }
+  };
+
+  const busy = phase.kind === 'checking' || phase.kind === 'importing';
+  const preview = phase.kind === 'preview' ? phase.result : undefined;
+  const canImport =
+    preview !== undefined && preview.validLines > 0 && (preview.errors.length === 0 || skipInvalid);
+
+  return (
+    <Dialog
+      open={open}
+      onClose={busy ? undefined : onClose}
+      maxWidth="md"
+      fullWidth
+      aria-labelledby={titleId}
+    >
+      <DialogTitle id={titleId}>Importar produtos (CSV)</DialogTitle>
+      <DialogContent>
+        <Stack sx={{ gap: 2 }}>
+          <Typography variant="body2" color="text.secondary">
+            Planilha CSV separada por ponto e vírgula, com cabeçalho. Obrigatórias: <b>nome</b> e{' '}
+            <b>preco_venda</b>. Produtos com SKU já cadastrado são atualizados (só as colunas presentes);
+            categorias e marcas novas são criadas. Nada é gravado se alguma linha tiver erro, a menos que você
+            escolha pular essas linhas.
+          </Typography>
+          <Stack direction="row" sx={{ gap: 1, flexWrap: 'wrap' }}>
+            <Button component="label" variant="contained" startIcon={<UploadFileIcon />} disabled={busy}>
+              Escolher arquivo
+              <Box
+                component="input"
+                type="file"
+                accept=".csv,text/csv"
+                aria-label="Arquivo CSV"
+                data-testid="import-file"
+                sx={{ display: 'none' }}
+                onChange={(e: React.ChangeEvent<HTMLInputElement>) => {
+                  void choose(e.target.files?.[0]);
+                  e.target.value = '';
+                }}
+              />
+            </Button>
+            <Button onClick={downloadTemplate} disabled={busy}>
+              Baixar modelo
+            </Button>
+          </Stack>
+
+          {phase.kind === 'checking' && (
+            <Box>
+              <Typography variant="body2" sx={{ mb: 1 }}>
+                Verificando {phase.fileName}...
+              </Typography>
+              <LinearProgress />
+            </Box>
+          )}
+
+          {preview && phase.kind === 'preview' && (
+            <>
+              <Alert severity={preview.errors.length ? 'warning' : 'info'}>
+                {phase.fileName}: {preview.totalLines} {preview.totalLines === 1 ? 'linha' : 'linhas'},{' '}
+                {preview.validLines} {preview.validLines === 1 ? 'válida' : 'válidas'}
+                {preview.invalidLines > 0 && `, ${preview.invalidLines} com erro`}.
+                {preview.ignoredColumns?.length
+                  ? ` Colunas ignoradas: ${preview.ignoredColumns.join(', ')}.`
+                  : ''}
+              </Alert>
+              <ErrorTable result={preview} />
+              <PreviewTable result={preview} />
+              {preview.errors.length > 0 && preview.validLines > 0 && (
+                <FormControlLabel
+                  label="Pular as linhas com erro e importar as válidas"
+                  control={
+                    <Checkbox checked={skipInvalid} onChange={(e) => setSkipInvalid(e.target.checked)} />
+                  }
+                />
+              )}
+            </>
+          )}
+
+          {phase.kind === 'importing' && (
+            <Box>
+              <Typography variant="body2" sx={{ mb: 1 }}>
+                Importando... {phase.done} de {phase.total}
+              </Typography>
+              <LinearProgress
+                variant="determinate"
+                value={phase.total ? Math.round((phase.done * 100) / phase.total) : 0}
+                aria-label="Progresso da importação"
+              />
+            </Box>
+          )}
+
+          {phase.kind === 'done' && (
+            <Alert severity="success">
+              Importação concluída: {phase.result.created}{' '}
+              {phase.result.created === 1 ? 'produto criado' : 'produtos criados'}, {phase.result.updated}{' '}
+              {phase.result.updated === 1 ? 'atualizado' : 'atualizados'}
+              {phase.result.skipped > 0 &&
+                `, ${phase.result.skipped} ${phase.result.skipped === 1 ? 'linha pulada' : 'linhas puladas'}`}
+              .
+            </Alert>
+          )}
+
+          {phase.kind === 'failed' && (
+            <>
+              <Alert severity="error">{phase.message}</Alert>
+              {phase.result && <ErrorTable result={phase.result} />}
+            </>
+          )}
+        </Stack>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose} disabled={busy}>
+          {phase.kind === 'done' ? 'Fechar' : 'Cancelar'}
+        </Button>
+        {phase.kind === 'preview' && (
+          <Button variant="contained" onClick={start} disabled={!canImport}>
+            Importar {preview?.validLines ?? 0} {preview?.validLines === 1 ? 'produto' : 'produtos'}
+          </Button>
+        )}
+      </DialogActions>
+    </Dialog>
+  );
+}

@@ -1,0 +1,306 @@
+import { formatCents } from '@balcao/core/money';
+import {
+  centsToMoneyInput,
+  moneyInputToCents,
+  numberToQuantityInput,
+  type Product,
+  type ProductVariant,
+  productVariantUpdateSchema,
+  quantityInputToNumber,
+} from '@balcao/core/product';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Switch from '@mui/material/Switch';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useState } from 'react';
+import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
+import type { Feedback } from '../../../components/FeedbackSnackbar.tsx';
+import { ApiError, errorMessage } from '../../../lib/api.ts';
+import { useClearGrid, useSetGrid, useUpdateVariant } from '../api.ts';
+import { MoneyField, QuantityField } from './DecimalInputs.tsx';
+import { COLOR_SUGGESTIONS, GridNamesInput, SIZE_SUGGESTIONS } from './GridNamesInput.tsx';
+
+/** Grade of an existing product: choose colours and sizes, generate, then edit each variant. */
+export function VariantsSection({
+  product,
+  canWrite,
+  onFeedback,
+}: {
+  product: Product;
+  canWrite: boolean;
+  onFeedback: (f: Feedback) => void;
+}) {
+  const [colors, setColors] = useState(product.colors.map((c) => c.name));
+  const [sizes, setSizes] = useState(product.sizes.map((s) => s.name));
+  const [confirmClear, setConfirmClear] = useState(false);
+  const setGrid = useSetGrid(product.id);
+  const clearGrid = useClearGrid(product.id);
+  const unchanged =
+    colors.join('\n') === product.colors.map((c) => c.name).join('\n') &&
+    sizes.join('\n') === product.sizes.map((s) => s.name).join('\n');
+
+  const generate = () =>
+    setGrid.mutate(
+      { colors, sizes },
+      {
+        onSuccess: (p) =>
+          onFeedback({
+            severity: 'success',
+            title: `Grade gerada: ${p.variants.length} ${p.variants.length === 1 ? 'variação' : 'variações'}`,
+          }),
+        onError: (error) =>
+          onFeedback({ severity: 'error', title: 'Erro ao gerar a grade', message: errorMessage(error) }),
+      },
+    );
+
+  return (
+    <Paper sx={{ p: { xs: 2, sm: 3 } }} component="section" aria-label="Grade de variações">
+      <Typography component="h2" variant="h6" sx={{ mb: 1 }}>
+        Grade (cores e tamanhos)
+      </Typography>
+      <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+        Uma variação para cada combinação de cor e tamanho. Ao gerar de novo, as combinações que continuam
+        mantêm SKU, código de barras, preço e estoque.
+      </Typography>
+      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' } }}>
+        <GridNamesInput
+          label="Cores"
+          value={colors}
+          onChange={setColors}
+          suggestions={COLOR_SUGGESTIONS}
+          disabled={!canWrite}
+        />
+        <GridNamesInput
+          label="Tamanhos"
+          value={sizes}
+          onChange={setSizes}
+          suggestions={SIZE_SUGGESTIONS}
+          disabled={!canWrite}
+        />
+      </Box>
+      {canWrite && (
+        <Stack direction="row" sx={{ gap: 1, mt: 2, justifyContent: 'flex-end' }}>
+          {product.variants.length > 0 && (
+            <Button color="error" onClick={() => setConfirmClear(true)} disabled={clearGrid.isPending}>
+              Excluir grade
+            </Button>
+          )}
+          <Button
+            variant="contained"
+            onClick={generate}
+            disabled={
+              setGrid.isPending ||
+              colors.length + sizes.length === 0 ||
+              (unchanged && product.variants.length > 0)
+            }
+          >
+            {setGrid.isPending ? 'Gerando...' : 'Gerar grade'}
+          </Button>
+        </Stack>
+      )}
+      {product.variants.length > 0 ? (
+        <TableContainer sx={{ mt: 2 }}>
+          <Table size="small" aria-label="Variações">
+            <TableHead>
+              <TableRow>
+                <TableCell>Variação</TableCell>
+                <TableCell>SKU</TableCell>
+                <TableCell>Código de barras</TableCell>
+                <TableCell>Preço</TableCell>
+                <TableCell>Estoque</TableCell>
+                <TableCell>Ativa</TableCell>
+                <TableCell />
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {product.variants.map((v) => (
+                <VariantRow
+                  key={`${v.id}:${v.updatedAt}`}
+                  variant={v}
+                  product={product}
+                  canWrite={canWrite}
+                  onFeedback={onFeedback}
+                />
+              ))}
+            </TableBody>
+          </Table>
+        </TableContainer>
+      ) : (
+        <Alert severity="info" sx={{ mt: 2 }}>
+          Nenhuma variação ainda: informe cores e/ou tamanhos e clique em Gerar grade.
+        </Alert>
+      )}
+      <ConfirmDialog
+        open={confirmClear}
+        title="Excluir a grade?"
+        message="Todas as cores, tamanhos e variações deste produto serão excluídos."
+        confirmLabel="Excluir"
+        destructive
+        onCancel={() => setConfirmClear(false)}
+        onConfirm={() => {
+          setConfirmClear(false);
+          clearGrid.mutate(undefined, {
+            onSuccess: () => {
+              setColors([]);
+              setSizes([]);
+              onFeedback({ severity: 'success', title: 'Grade excluída' });
+            },
+            onError: (error) =>
+              onFeedback({
+                severity: 'error',
+                title: 'Erro ao excluir a grade',
+                message: errorMessage(error),
+              }),
+          });
+        }}
+      />
+    </Paper>
+  );
+}
+
+type RowErrors = Partial<Record<'sku' | 'barcode' | 'priceCents' | 'stock', string>>;
+
+function VariantRow({
+  variant,
+  product,
+  canWrite,
+  onFeedback,
+}: {
+  variant: ProductVariant;
+  product: Product;
+  canWrite: boolean;
+  onFeedback: (f: Feedback) => void;
+}) {
+  const initial = {
+    sku: variant.sku ?? '',
+    barcode: variant.barcode ?? '',
+    price: centsToMoneyInput(variant.priceCents),
+    stock: numberToQuantityInput(variant.stock),
+    active: variant.active,
+  };
+  const [values, setValues] = useState(initial);
+  const [errors, setErrors] = useState<RowErrors>({});
+  const update = useUpdateVariant(product.id);
+  const dirty = JSON.stringify(values) !== JSON.stringify(initial);
+  const set = <K extends keyof typeof values>(key: K, value: (typeof values)[K]) =>
+    setValues((v) => ({ ...v, [key]: value }));
+
+  const save = () => {
+    const parsed = productVariantUpdateSchema.safeParse({
+      sku: values.sku,
+      barcode: values.barcode,
+      priceCents: values.price.trim() === '' ? null : moneyInputToCents(values.price),
+      stock: values.stock !== initial.stock ? (quantityInputToNumber(values.stock) ?? 0) : undefined,
+      active: values.active,
+      updatedAt: variant.updatedAt,
+    });
+    if (!parsed.success) {
+      const next: RowErrors = {};
+      for (const issue of parsed.error.issues)
+        next[String(issue.path[0]) as keyof RowErrors] ??= issue.message;
+      setErrors(next);
+      return;
+    }
+    setErrors({});
+    update.mutate(
+      { id: variant.id, body: parsed.data },
+      {
+        onSuccess: () => onFeedback({ severity: 'success', title: `Variação ${variant.name} salva` }),
+        onError: (error) => {
+          onFeedback({
+            severity: 'error',
+            title: `Erro ao salvar ${variant.name}`,
+            message: errorMessage(error),
+          });
+          if (error instanceof ApiError) {
+            const next: RowErrors = {};
+            for (const issue of error.issues) next[issue.path as keyof RowErrors] = issue.message;
+            setErrors(next);
+          }
+        },
+      },
+    );
+  };
+
+  const label = (field: string) => `${field} de ${variant.name}`;
+  return (
+    <TableRow data-testid="variant-row">
+      <TableCell sx={{ whiteSpace: 'nowrap', fontWeight: 500 }}>{variant.name}</TableCell>
+      <TableCell sx={{ minWidth: 140 }}>
+        <TextField
+          size="small"
+          value={values.sku}
+          onChange={(e) => set('sku', e.target.value)}
+          disabled={!canWrite}
+          error={!!errors.sku}
+          helperText={errors.sku}
+          slotProps={{ htmlInput: { 'aria-label': label('SKU'), maxLength: 60 } }}
+        />
+      </TableCell>
+      <TableCell sx={{ minWidth: 160 }}>
+        <TextField
+          size="small"
+          value={values.barcode}
+          onChange={(e) => set('barcode', e.target.value.replace(/[^\d]/g, ''))}
+          disabled={!canWrite}
+          error={!!errors.barcode}
+          helperText={errors.barcode}
+          slotProps={{
+            htmlInput: { 'aria-label': label('Código de barras'), inputMode: 'numeric', maxLength: 14 },
+          }}
+        />
+      </TableCell>
+      <TableCell sx={{ minWidth: 130 }}>
+        <MoneyField
+          size="small"
+          value={values.price}
+          onChange={(text) => set('price', text)}
+          placeholder={centsToMoneyInput(product.salePriceCents)}
+          disabled={!canWrite}
+          error={!!errors.priceCents}
+          helperText={
+            errors.priceCents ?? (values.price ? undefined : `Usa ${formatCents(product.salePriceCents)}`)
+          }
+          slotProps={{ htmlInput: { 'aria-label': label('Preço') } }}
+        />
+      </TableCell>
+      <TableCell sx={{ minWidth: 110 }}>
+        <QuantityField
+          size="small"
+          value={values.stock}
+          onChange={(text) => set('stock', text)}
+          suffix={product.unit}
+          disabled={!canWrite || !product.stockControl}
+          error={!!errors.stock}
+          helperText={errors.stock}
+          slotProps={{ htmlInput: { 'aria-label': label('Estoque') } }}
+        />
+      </TableCell>
+      <TableCell>
+        <Switch
+          checked={values.active}
+          onChange={(e) => set('active', e.target.checked)}
+          disabled={!canWrite}
+          slotProps={{ input: { 'aria-label': label('Ativa') } }}
+        />
+      </TableCell>
+      <TableCell>
+        {canWrite && (
+          <Button size="small" variant="outlined" onClick={save} disabled={!dirty || update.isPending}>
+            {update.isPending ? 'Salvando...' : 'Salvar'}
+          </Button>
+        )}
+      </TableCell>
+    </TableRow>
+  );
+}
