@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { addDays, formatDateBr, todayIso } from '@balcao/core/date';
 import { expect, type Page, test } from '@playwright/test';
 import { apiLogin, DEMO_PASSWORD, demoEmail, login, loginAs } from './helpers';
@@ -343,4 +344,27 @@ test.describe('coupon form', () => {
     await page.goto('/dashboard/coupon/edit/999999');
     await expect(page.getByRole('alert')).toContainText('Cupom não encontrado');
   });
+});
+
+test.describe('coupon pages accessibility (axe): no serious or critical violation', () => {
+  for (const scheme of ['light', 'dark'] as const) {
+    test(`${scheme} theme`, async ({ page }) => {
+      await page.emulateMedia({ colorScheme: scheme });
+      await loginAs(page, 1);
+      const check = async (label: string) => {
+        const result = await new AxeBuilder({ page }).analyze();
+        const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+        expect(
+          bad.map((v) => `${label}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+        ).toEqual([]);
+      };
+      await page.goto('/dashboard/coupon');
+      await expect(card(page, 'BEMVINDO10')).toBeVisible();
+      await check('list');
+      await page.goto('/dashboard/coupon/new');
+      await page.getByRole('button', { name: 'Cadastrar' }).click();
+      await expect(page.getByText('O código é obrigatório e deve ter no mínimo 3 caracteres')).toBeVisible();
+      await check('form with errors');
+    });
+  }
 });

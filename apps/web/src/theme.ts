@@ -17,7 +17,7 @@ export function buildTheme(mode: PaletteMode): Theme {
       mode,
       primary: { main: dark ? '#90caf9' : '#1565c0' },
       secondary: { main: '#00796b' },
-      error: { main: dark ? '#f44336' : '#c62828' },
+      error: { main: dark ? '#e57373' : '#c62828' },
       warning: { main: dark ? '#ffa726' : '#b45309' },
       info: { main: dark ? '#4fc3f7' : '#0277bd' },
       success: { main: dark ? '#66bb6a' : '#2e7d32' },
