@@ -913,3 +913,174 @@ export function receiptLines(
   lines.push(center('Obrigado pela preferência!', cols));
   return lines;
 }
+
+// ---------------------------------------------------------------------------------------------------
+// Cash register (caixa)
+
+export const CASH_REGISTER_MESSAGES = {
+  loading: 'Carregando dados da caixa...',
+  mustOpen: 'Abra o caixa para vender',
+  alreadyOpen: 'Você já tem um caixa aberto',
+  notOpen: 'Você não tem um caixa aberto',
+  notFound: 'Caixa não encontrado',
+  withdrawalTooHigh: (available: string) =>
+    `A sangria não pode ser maior que o dinheiro no caixa (${available})`,
+  withdrawalNeedsApproval:
+    'A sangria precisa da aprovação de um gerente: informe o email e a senha de um Administrador ou Gerente',
+  approvalInvalid: 'Aprovação recusada: email ou senha de Administrador/Gerente incorretos',
+} as const;
+
+export const CASH_MOVEMENT_TYPES = ['deposit', 'withdrawal', 'receipt'] as const;
+export type CashMovementType = (typeof CASH_MOVEMENT_TYPES)[number];
+export const CASH_MOVEMENT_LABELS: Record<CashMovementType, string> = {
+  deposit: 'Suprimento',
+  withdrawal: 'Sangria',
+  receipt: 'Recebimento de parcela',
+};
+
+/** Methods counted at the close: everything but what is not paid at the counter. */
+export const COUNTED_METHODS: readonly PaymentMethod[] = PAYMENT_METHODS_IN_PDV.filter(
+  (m) => !DEFERRED_METHODS.includes(m) && m !== 'paymentOnDelivery',
+);
+
+export const cashRegisterOpenSchema = z.object({
+  openingAmountCents: cents('Valor de abertura').default(0),
+});
+export type CashRegisterOpenInput = z.input<typeof cashRegisterOpenSchema>;
+
+export const cashMovementInputSchema = z.object({
+  type: z.enum(['deposit', 'withdrawal'], { message: 'Escolha suprimento ou sangria' }),
+  amountCents: cents('Valor').refine((v) => v > 0, 'O valor deve ser maior que zero'),
+  reason: reasonSchema,
+  approval: approvalSchema.optional(),
+});
+export type CashMovementInput = z.input<typeof cashMovementInputSchema>;
+
+export const cashRegisterCloseSchema = z.object({
+  counted: z
+    .array(
+      z.object({
+        method: z.enum(PAYMENT_METHODS, { message: 'Forma de pagamento inválida' }),
+        amountCents: cents('Valor contado'),
+      }),
+    )
+    .max(PAYMENT_METHODS.length)
+    .refine((list) => new Set(list.map((c) => c.method)).size === list.length, 'Forma de pagamento repetida')
+    .default([]),
+  notes: optionalText(1000),
+});
+export type CashRegisterCloseInput = z.input<typeof cashRegisterCloseSchema>;
+
+export type CashRegister = {
+  id: number;
+  status: 'open' | 'closed';
+  user: { id: number; name: string };
+  openingAmountCents: number;
+  openedAt: string;
+  closedAt: string | null;
+  closingNotes: string | null;
+};
+
+export type CashMovement = {
+  id: number;
+  type: CashMovementType;
+  paymentMethod: PaymentMethod;
+  amountCents: number;
+  reason: string;
+  user: { id: number; name: string };
+  approvedBy: { id: number; name: string } | null;
+  createdAt: string;
+};
+
+export type CashMethodSummary = {
+  method: PaymentMethod;
+  /** Sale payments of this method (sales not canceled). */
+  salesCents: number;
+  /** Installments received at this register. */
+  receiptsCents: number;
+  /** What should be there (money: opening + sales + receipts + suprimentos - sangrias). */
+  expectedCents: number;
+  /** Null until closed (or when not counted). */
+  countedCents: number | null;
+  differenceCents: number | null;
+  /** False for crediário/boleto/na entrega: listed, not counted. */
+  countable: boolean;
+};
+
+export type CashRegisterSummary = CashRegister & {
+  movements: CashMovement[];
+  methods: CashMethodSummary[];
+  money: {
+    openingCents: number;
+    salesCents: number;
+    receiptsCents: number;
+    depositsCents: number;
+    withdrawalsCents: number;
+    expectedCents: number;
+  };
+  sales: {
+    count: number;
+    canceledCount: number;
+    amountCents: number;
+    discountCents: number;
+    changeCents: number;
+  };
+  totals: { expectedCents: number; countedCents: number | null; differenceCents: number | null };
+};
+
+// ---------------------------------------------------------------------------------------------------
+// Sales list (/dashboard/sale)
+
+const isoDateFilter = z
+  .string()
+  .trim()
+  .optional()
+  .transform((v) => (v ? v : undefined))
+  .refine((v) => v === undefined || isIsoDate(v), 'Data inválida: use AAAA-MM-DD');
+
+const idFilter = z.coerce
+  .number()
+  .int('Identificador inválido')
+  .positive('Identificador inválido')
+  .optional();
+
+export const SALE_SORTS = ['createdAt', 'number', 'finalAmountCents'] as const;
+
+export const saleListQuerySchema = z
+  .object({
+    page: z.coerce.number().int('Página inválida').min(1, 'Página inválida').default(1),
+    pageSize: z.coerce
+      .number()
+      .int('Tamanho de página inválido')
+      .min(1, 'Tamanho de página inválido')
+      .max(100, 'Use no máximo 100 itens por página')
+      .default(20),
+    /** Sale number or customer name/document. */
+    q: z
+      .string()
+      .trim()
+      .max(200, 'Busca muito longa')
+      .optional()
+      .transform((v) => (v ? v : undefined)),
+    sort: z
+      .string()
+      .trim()
+      .regex(/^-?[A-Za-z][A-Za-z0-9_]*$/, 'Ordenação inválida')
+      .optional(),
+    /** Period (shop dates, inclusive). */
+    from: isoDateFilter,
+    to: isoDateFilter,
+    status: z.enum(SALE_STATUSES, { message: 'Status inválido' }).optional(),
+    paymentMethod: z.enum(PAYMENT_METHODS, { message: 'Forma de pagamento inválida' }).optional(),
+    /** The seller credited (saleSeller, or the user at the PDV when none). */
+    sellerId: idFilter,
+    customerId: idFilter,
+    cashRegisterId: idFilter,
+    typeOfSale: z.enum(TYPES_OF_SALE, { message: 'Tipo de venda inválido' }).optional(),
+  })
+  .refine((q) => !q.from || !q.to || q.from <= q.to, {
+    message: 'A data final deve ser depois da inicial',
+    path: ['to'],
+  });
+export type SaleListQuery = z.input<typeof saleListQuerySchema>;
+export type SaleListQueryParsed = z.output<typeof saleListQuerySchema>;

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../context.ts';
 import { accountRoutes } from './account/routes.ts';
 import { authRoutes } from './auth/routes.ts';
+import { cashRegisterRoutes } from './cash-register/routes.ts';
 import { cepRoutes } from './cep/routes.ts';
 import { couponRoutes } from './coupon/routes.ts';
 import { customerRoutes } from './customer/routes.ts';
@@ -11,6 +12,8 @@ import { productRoutes } from './product/routes.ts';
 import { productAdditionalRoutes } from './product-additional/routes.ts';
 import { productBrandRoutes } from './product-brand/routes.ts';
 import { productCategoryRoutes } from './product-category/routes.ts';
+import { saleRoutes } from './sale/routes.ts';
+import { stockRoutes } from './stock/routes.ts';
 import { userRoutes } from './user/routes.ts';
 
 /** The API module list: a new domain adds one line here. */
@@ -27,4 +30,7 @@ export const MODULES: ((ctx: AppContext) => FastifyPluginAsyncZod)[] = [
   cepRoutes,
   customerRoutes,
   userRoutes,
+  cashRegisterRoutes,
+  saleRoutes,
+  stockRoutes,
 ];

@@ -1,0 +1,382 @@
+import { formatCents } from '@balcao/core/money';
+import {
+  CASH_REGISTER_MESSAGES,
+  type CashMethodSummary,
+  type CashMovement,
+  type CashMovementInput,
+  type CashMovementType,
+  type CashRegister,
+  type CashRegisterCloseInput,
+  type CashRegisterSummary,
+  COUNTED_METHODS,
+  PAYMENT_METHODS_IN_PDV,
+} from '@balcao/core/sale';
+import type { PaymentMethod } from '@balcao/core/status';
+import { and, asc, desc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { Db, Executor } from '../../db/client.ts';
+import { users } from '../../db/schema.ts';
+import { AppError, conflict, notFound, unprocessable } from '../../errors.ts';
+import { violatedUnique } from '../../lib/pg.ts';
+import type { SessionUser } from '../../plugins/auth.ts';
+import { salePayments, sales } from '../sale/schema.ts';
+import { resolveApproval } from './approval.ts';
+import { cashRegisterCounts, cashRegisterMovements, cashRegisters } from './schema.ts';
+
+type RegisterRow = typeof cashRegisters.$inferSelect;
+
+/** Financeiro reads every register's report too (PRODUCT.md: "cash register reports"). */
+export const REGISTER_REPORT_TYPES = [1, 2, 7] as const;
+
+export function canSeeAllRegisters(session: SessionUser): boolean {
+  return (REGISTER_REPORT_TYPES as readonly number[]).includes(session.userTypeId);
+}
+
+/**
+ * The user's open register. `lock: 'share'` (a sale) keeps it from being closed until the sale
+ * commits; `lock: 'update'` (close, movements) waits for the sales in flight.
+ */
+export async function findOpenRegister(
+  db: Executor,
+  session: Pick<SessionUser, 'clientId' | 'userId'>,
+  lock?: 'share' | 'update',
+): Promise<RegisterRow | null> {
+  const query = db
+    .select()
+    .from(cashRegisters)
+    .where(
+      and(
+        eq(cashRegisters.clientId, session.clientId),
+        eq(cashRegisters.userId, session.userId),
+        eq(cashRegisters.status, 'open'),
+      ),
+    )
+    .limit(1);
+  const [row] =
+    lock === 'share' ? await query.for('share') : lock === 'update' ? await query.for('update') : await query;
+  return row ?? null;
+}
+
+/** A PDV sale needs an open register for that user (422 "Abra o caixa para vender"). */
+export async function requireOpenRegister(tx: Executor, session: SessionUser): Promise<RegisterRow> {
+  const register = await findOpenRegister(tx, session, 'share');
+  if (!register) throw unprocessable(CASH_REGISTER_MESSAGES.mustOpen);
+  return register;
+}
+
+async function userNames(db: Executor, ids: number[]): Promise<Map<number, string>> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return new Map();
+  const rows = await db
+    .select({ id: users.id, name: users.name })
+    .from(users)
+    .where(inArray(users.id, unique));
+  return new Map(rows.map((r) => [r.id, r.name]));
+}
+
+function toRegister(row: RegisterRow, userName: string): CashRegister {
+  return {
+    id: row.id,
+    status: row.status as CashRegister['status'],
+    user: { id: row.userId, name: userName },
+    openingAmountCents: row.openingAmountCents,
+    openedAt: row.openedAt.toISOString(),
+    closedAt: row.closedAt ? row.closedAt.toISOString() : null,
+    closingNotes: row.closingNotes,
+  };
+}
+
+export async function openRegister(db: Db, session: SessionUser, openingAmountCents: number) {
+  try {
+    const [row] = await db
+      .insert(cashRegisters)
+      .values({ clientId: session.clientId, userId: session.userId, openingAmountCents })
+      .returning();
+    return summarize(db, row);
+  } catch (error) {
+    if (violatedUnique(error) === 'cash_registers_user_open_uq')
+      throw conflict(CASH_REGISTER_MESSAGES.alreadyOpen);
+    throw error;
+  }
+}
+
+/** Expected amounts per method, movements and sale figures of a register (open or closed). */
+export async function summarize(db: Executor, register: RegisterRow): Promise<CashRegisterSummary> {
+  const [paymentRows, movementRows, saleRows, countRows] = await Promise.all([
+    db
+      .select({
+        method: salePayments.method,
+        amountCents: sql<number>`coalesce(sum(${salePayments.amountCents}), 0)::int`,
+      })
+      .from(salePayments)
+      .innerJoin(sales, eq(sales.id, salePayments.saleId))
+      .where(and(eq(sales.cashRegisterId, register.id), ne(sales.status, 'canceled')))
+      .groupBy(salePayments.method),
+    db
+      .select()
+      .from(cashRegisterMovements)
+      .where(eq(cashRegisterMovements.cashRegisterId, register.id))
+      .orderBy(asc(cashRegisterMovements.createdAt), asc(cashRegisterMovements.id)),
+    db
+      .select({
+        count: sql<number>`count(*) filter (where ${sales.status} <> 'canceled')::int`,
+        canceledCount: sql<number>`count(*) filter (where ${sales.status} = 'canceled')::int`,
+        amountCents: sql<number>`coalesce(sum(${sales.finalAmountCents}) filter (where ${sales.status} <> 'canceled'), 0)::int`,
+        discountCents: sql<number>`coalesce(sum(${sales.discountCents} + ${sales.couponDiscountCents} + ${sales.itemsDiscountCents}) filter (where ${sales.status} <> 'canceled'), 0)::int`,
+        changeCents: sql<number>`coalesce(sum(${sales.changeCents}) filter (where ${sales.status} <> 'canceled'), 0)::int`,
+      })
+      .from(sales)
+      .where(eq(sales.cashRegisterId, register.id)),
+    db.select().from(cashRegisterCounts).where(eq(cashRegisterCounts.cashRegisterId, register.id)),
+  ]);
+  const names = await userNames(db, [
+    register.userId,
+    ...movementRows.map((m) => m.userId),
+    ...movementRows.flatMap((m) => (m.approvedByUserId ? [m.approvedByUserId] : [])),
+  ]);
+  const salesBy = new Map(paymentRows.map((r) => [r.method as PaymentMethod, Number(r.amountCents)]));
+  const receiptsBy = new Map<PaymentMethod, number>();
+  let deposits = 0;
+  let withdrawals = 0;
+  for (const m of movementRows) {
+    if (m.type === 'deposit') deposits += m.amountCents;
+    else if (m.type === 'withdrawal') withdrawals += m.amountCents;
+    else {
+      const method = m.paymentMethod as PaymentMethod;
+      receiptsBy.set(method, (receiptsBy.get(method) ?? 0) + m.amountCents);
+    }
+  }
+  const countedBy = new Map(countRows.map((c) => [c.paymentMethod as PaymentMethod, c]));
+  const closed = register.status === 'closed';
+  const moneyExpected =
+    register.openingAmountCents +
+    (salesBy.get('money') ?? 0) +
+    (receiptsBy.get('money') ?? 0) +
+    deposits -
+    withdrawals;
+  const methods: CashMethodSummary[] = [];
+  for (const method of PAYMENT_METHODS_IN_PDV) {
+    const salesCents = salesBy.get(method) ?? 0;
+    const receiptsCents = receiptsBy.get(method) ?? 0;
+    const count = countedBy.get(method);
+    const countable = COUNTED_METHODS.includes(method);
+    // A closed register keeps the expected amounts computed at its close.
+    const expectedCents = count
+      ? count.expectedCents
+      : method === 'money'
+        ? moneyExpected
+        : salesCents + receiptsCents;
+    if (method !== 'money' && !count && salesCents === 0 && receiptsCents === 0) continue;
+    const countedCents = count ? count.countedCents : closed && countable ? 0 : null;
+    methods.push({
+      method,
+      salesCents,
+      receiptsCents,
+      expectedCents,
+      countedCents,
+      differenceCents: countedCents === null ? null : countedCents - expectedCents,
+      countable,
+    });
+  }
+  const countableMethods = methods.filter((m) => m.countable);
+  const expectedTotal = countableMethods.reduce((s, m) => s + m.expectedCents, 0);
+  const countedTotal = closed ? countableMethods.reduce((s, m) => s + (m.countedCents ?? 0), 0) : null;
+  const stats = saleRows[0];
+  return {
+    ...toRegister(register, names.get(register.userId) ?? ''),
+    movements: movementRows.map(
+      (m): CashMovement => ({
+        id: m.id,
+        type: m.type as CashMovementType,
+        paymentMethod: m.paymentMethod as PaymentMethod,
+        amountCents: m.amountCents,
+        reason: m.reason,
+        user: { id: m.userId, name: names.get(m.userId) ?? '' },
+        approvedBy: m.approvedByUserId
+          ? { id: m.approvedByUserId, name: names.get(m.approvedByUserId) ?? '' }
+          : null,
+        createdAt: m.createdAt.toISOString(),
+      }),
+    ),
+    methods,
+    money: {
+      openingCents: register.openingAmountCents,
+      salesCents: salesBy.get('money') ?? 0,
+      receiptsCents: receiptsBy.get('money') ?? 0,
+      depositsCents: deposits,
+      withdrawalsCents: withdrawals,
+      expectedCents: countedBy.get('money')?.expectedCents ?? moneyExpected,
+    },
+    sales: {
+      count: Number(stats.count),
+      canceledCount: Number(stats.canceledCount),
+      amountCents: Number(stats.amountCents),
+      discountCents: Number(stats.discountCents),
+      changeCents: Number(stats.changeCents),
+    },
+    totals: {
+      expectedCents: expectedTotal,
+      countedCents: countedTotal,
+      differenceCents: countedTotal === null ? null : countedTotal - expectedTotal,
+    },
+  };
+}
+
+/** The caller's open register with its figures, or null (the PDV then shows the opening modal). */
+export async function currentRegister(db: Db, session: SessionUser): Promise<CashRegisterSummary | null> {
+  const row = await findOpenRegister(db, session);
+  return row ? summarize(db, row) : null;
+}
+
+/** Suprimento (anyone at the register) or sangria (Administrador/Gerente, or with their approval). */
+export async function addMovement(db: Db, session: SessionUser, input: CashMovementInput) {
+  const approvedBy =
+    input.type === 'withdrawal'
+      ? await resolveApproval(
+          db,
+          session,
+          input.approval,
+          CASH_REGISTER_MESSAGES.withdrawalNeedsApproval,
+          CASH_REGISTER_MESSAGES.approvalInvalid,
+        )
+      : null;
+  return db.transaction(async (tx) => {
+    const register = await findOpenRegister(tx, session, 'update');
+    if (!register) throw unprocessable(CASH_REGISTER_MESSAGES.notOpen);
+    if (input.type === 'withdrawal') {
+      const { money } = await summarize(tx, register);
+      if (input.amountCents > money.expectedCents) {
+        throw new AppError(422, CASH_REGISTER_MESSAGES.withdrawalTooHigh(formatCents(money.expectedCents)), [
+          {
+            path: 'amountCents',
+            message: CASH_REGISTER_MESSAGES.withdrawalTooHigh(formatCents(money.expectedCents)),
+          },
+        ]);
+      }
+    }
+    await tx.insert(cashRegisterMovements).values({
+      clientId: session.clientId,
+      cashRegisterId: register.id,
+      userId: session.userId,
+      type: input.type,
+      paymentMethod: 'money',
+      amountCents: input.amountCents,
+      reason: input.reason,
+      approvedByUserId: approvedBy,
+    });
+    await tx.update(cashRegisters).set({ updatedAt: new Date() }).where(eq(cashRegisters.id, register.id));
+    return summarize(tx, register);
+  });
+}
+
+/** Records an installment received at the user's open register (no register open: nothing recorded). */
+export async function recordReceipt(
+  tx: Executor,
+  session: SessionUser,
+  receipt: { receivableId: number; method: PaymentMethod; amountCents: number; reason: string },
+): Promise<number | null> {
+  const register = await findOpenRegister(tx, session, 'share');
+  if (!register) return null;
+  await tx.insert(cashRegisterMovements).values({
+    clientId: session.clientId,
+    cashRegisterId: register.id,
+    userId: session.userId,
+    type: 'receipt',
+    paymentMethod: receipt.method,
+    amountCents: receipt.amountCents,
+    reason: receipt.reason,
+    receivableId: receipt.receivableId,
+  });
+  return register.id;
+}
+
+/**
+ * Closes the caller's open register: the expected amounts are computed under the register's lock
+ * (sales in flight finish first) and stored with the counted ones; methods not sent count as 0.
+ */
+export async function closeRegister(db: Db, session: SessionUser, input: CashRegisterCloseInput) {
+  return db.transaction(async (tx) => {
+    const register = await findOpenRegister(tx, session, 'update');
+    if (!register) throw unprocessable(CASH_REGISTER_MESSAGES.notOpen);
+    const summary = await summarize(tx, register);
+    const counted = new Map((input.counted ?? []).map((c) => [c.method, c.amountCents]));
+    const methods = new Set<PaymentMethod>([
+      ...summary.methods.filter((m) => m.countable).map((m) => m.method),
+      ...[...counted.keys()].filter((m) => COUNTED_METHODS.includes(m)),
+    ]);
+    const rows = [...methods].map((method) => ({
+      cashRegisterId: register.id,
+      clientId: session.clientId,
+      paymentMethod: method,
+      expectedCents: summary.methods.find((m) => m.method === method)?.expectedCents ?? 0,
+      countedCents: counted.get(method) ?? 0,
+    }));
+    // Deferred methods are listed with what was sold (nothing to count).
+    for (const m of summary.methods.filter((x) => !x.countable)) {
+      rows.push({
+        cashRegisterId: register.id,
+        clientId: session.clientId,
+        paymentMethod: m.method,
+        expectedCents: m.expectedCents,
+        countedCents: m.expectedCents,
+      });
+    }
+    if (rows.length > 0) await tx.insert(cashRegisterCounts).values(rows);
+    const [closed] = await tx
+      .update(cashRegisters)
+      .set({
+        status: 'closed',
+        closedAt: new Date(),
+        closingNotes: input.notes ?? null,
+        updatedAt: new Date(),
+      })
+      .where(eq(cashRegisters.id, register.id))
+      .returning();
+    return summarize(tx, closed);
+  });
+}
+
+/** One register's report: the caller's own, or any of the client's for Administrador/Gerente/Financeiro. */
+export async function findRegister(db: Db, session: SessionUser, id: number): Promise<CashRegisterSummary> {
+  const [row] = await db
+    .select()
+    .from(cashRegisters)
+    .where(and(eq(cashRegisters.id, id), eq(cashRegisters.clientId, session.clientId)));
+  if (!row || (row.userId !== session.userId && !canSeeAllRegisters(session))) {
+    throw notFound(CASH_REGISTER_MESSAGES.notFound);
+  }
+  return summarize(db, row);
+}
+
+/** Registers of the client, newest first (only the caller's own unless they read reports). */
+export async function listRegisters(
+  db: Db,
+  session: SessionUser,
+  query: { page: number; pageSize: number; status?: 'open' | 'closed'; userId?: number },
+) {
+  const owner = alias(users, 'owner');
+  const where = and(
+    eq(cashRegisters.clientId, session.clientId),
+    canSeeAllRegisters(session)
+      ? query.userId
+        ? eq(cashRegisters.userId, query.userId)
+        : undefined
+      : eq(cashRegisters.userId, session.userId),
+    query.status ? eq(cashRegisters.status, query.status) : undefined,
+  );
+  const rows = await db
+    .select({ register: cashRegisters, userName: owner.name })
+    .from(cashRegisters)
+    .innerJoin(owner, eq(owner.id, cashRegisters.userId))
+    .where(where)
+    .orderBy(desc(cashRegisters.openedAt), desc(cashRegisters.id))
+    .limit(query.pageSize)
+    .offset((query.page - 1) * query.pageSize);
+  const [{ total }] = await db.select({ total: sql<number>`count(*)::int` }).from(cashRegisters).where(where);
+  return {
+    items: rows.map((r) => toRegister(r.register, r.userName)),
+    total: Number(total),
+    page: query.page,
+    pageSize: query.pageSize,
+  };
+}

@@ -1,0 +1,300 @@
+import { addDays, SHOP_TIME_ZONE } from '@balcao/core/date';
+import { centsToDecimalString } from '@balcao/core/money';
+import {
+  ORIGIN_SALE_LABELS,
+  type OriginSale,
+  PAYMENT_METHOD_LABELS,
+  SALE_STATUS_LABELS,
+  SALE_STATUSES,
+  type SaleListItem,
+  type SaleListQueryParsed,
+  type SaleListResult,
+  type SaleListTotals,
+  type SaleStatus,
+  TYPE_OF_SALE_LABELS,
+  type TypeOfSale,
+} from '@balcao/core/sale';
+import type { PaymentMethod } from '@balcao/core/status';
+import { and, eq, gte, inArray, lt, ne, or, type SQL, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import Papa from 'papaparse';
+import type { Db } from '../../db/client.ts';
+import { users } from '../../db/schema.ts';
+import { escapeLike, orderByOf } from '../../lib/list.ts';
+import { customers } from '../customer/schema.ts';
+import { salePayments, sales } from './schema.ts';
+
+const wallClock = new Intl.DateTimeFormat('en-US', {
+  timeZone: SHOP_TIME_ZONE,
+  hourCycle: 'h23',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+});
+
+/** Minutes the shop's clock is ahead of UTC at an instant (-180 in Brazil today). */
+function shopOffsetMinutes(instant: number): number {
+  const p = Object.fromEntries(wallClock.formatToParts(new Date(instant)).map((x) => [x.type, x.value]));
+  const asUtc = Date.UTC(
+    Number(p.year),
+    Number(p.month) - 1,
+    Number(p.day),
+    Number(p.hour),
+    Number(p.minute),
+    Number(p.second),
+  );
+  return Math.round((asUtc - instant) / 60000);
+}
+
+/** The instant a shop date (YYYY-MM-DD) starts, in Brazil's time (DST of old dates included). */
+export function shopDayStart(iso: string): Date {
+  const [y, m, d] = iso.split('-').map(Number);
+  const midnightUtc = Date.UTC(y, m - 1, d);
+  let instant = midnightUtc - shopOffsetMinutes(midnightUtc) * 60000;
+  instant = midnightUtc - shopOffsetMinutes(instant) * 60000;
+  return new Date(instant);
+}
+
+/** The filters of the list, the totals and the CSV: always inside the caller's client. */
+export function saleWhere(
+  clientId: number,
+  query: Omit<SaleListQueryParsed, 'page' | 'pageSize' | 'sort'>,
+): SQL {
+  const conditions: (SQL | undefined)[] = [eq(sales.clientId, clientId)];
+  if (query.from) conditions.push(gte(sales.createdAt, shopDayStart(query.from)));
+  if (query.to) conditions.push(lt(sales.createdAt, shopDayStart(addDays(query.to, 1))));
+  if (query.status) conditions.push(eq(sales.status, query.status));
+  if (query.typeOfSale) conditions.push(eq(sales.typeOfSale, query.typeOfSale));
+  if (query.customerId) conditions.push(eq(sales.customerId, query.customerId));
+  if (query.cashRegisterId) conditions.push(eq(sales.cashRegisterId, query.cashRegisterId));
+  if (query.sellerId) conditions.push(sql`coalesce(${sales.sellerId}, ${sales.userId}) = ${query.sellerId}`);
+  if (query.paymentMethod) {
+    conditions.push(
+      // Explicit table names: drizzle leaves columns unqualified in single-table selects, where "id"
+      // inside the subquery would mean the payment's own id.
+      sql`exists (select 1 from sale_payments sp where sp.sale_id = "sales"."id" and sp.method = ${query.paymentMethod})`,
+    );
+  }
+  if (query.q) {
+    const q = query.q.replace(/^#|^n[ºo°]\s*/i, '').trim();
+    const like = `%${escapeLike(query.q)}%`;
+    const search: SQL[] = [
+      sql`exists (select 1 from customers c where c.id = "sales"."customer_id" and (c.name ilike ${like} or c.document like ${`%${escapeLike(query.q.replace(/[^0-9A-Za-z]/g, '').toUpperCase())}%`}))`,
+    ];
+    if (/^\d{1,9}$/.test(q)) search.push(eq(sales.number, Number(q)));
+    conditions.push(or(...search));
+  }
+  return and(...conditions) as SQL;
+}
+
+const seller = alias(users, 'seller');
+const operator = alias(users, 'operator');
+
+const listColumns = {
+  id: sales.id,
+  number: sales.number,
+  status: sales.status,
+  typeOfSale: sales.typeOfSale,
+  originSale: sales.originSale,
+  isSimple: sales.isSimple,
+  customerId: sales.customerId,
+  customerName: customers.name,
+  customerDocument: customers.document,
+  customerPhone: customers.phone,
+  userId: sales.userId,
+  userName: operator.name,
+  sellerId: sales.sellerId,
+  sellerName: seller.name,
+  totalItems: sales.totalItems,
+  discountCents: sales.discountCents,
+  itemsDiscountCents: sales.itemsDiscountCents,
+  couponDiscountCents: sales.couponDiscountCents,
+  freightCents: sales.freightCents,
+  finalAmountCents: sales.finalAmountCents,
+  createdAt: sales.createdAt,
+};
+
+function baseSelect(db: Db) {
+  return db
+    .select(listColumns)
+    .from(sales)
+    .innerJoin(operator, eq(operator.id, sales.userId))
+    .leftJoin(seller, eq(seller.id, sales.sellerId))
+    .leftJoin(customers, eq(customers.id, sales.customerId));
+}
+
+type ListRow = Awaited<ReturnType<ReturnType<typeof baseSelect>['where']>>[number];
+
+async function withMethods(db: Db, rows: ListRow[]): Promise<SaleListItem[]> {
+  const ids = rows.map((r) => r.id);
+  const methods = ids.length
+    ? await db
+        .selectDistinct({ saleId: salePayments.saleId, method: salePayments.method })
+        .from(salePayments)
+        .where(inArray(salePayments.saleId, ids))
+    : [];
+  const bySale = new Map<number, PaymentMethod[]>();
+  for (const m of methods) bySale.set(m.saleId, [...(bySale.get(m.saleId) ?? []), m.method as PaymentMethod]);
+  return rows.map((r) => ({
+    id: r.id,
+    number: r.number,
+    status: r.status as SaleStatus,
+    typeOfSale: r.typeOfSale as TypeOfSale,
+    originSale: r.originSale as OriginSale,
+    isSimple: r.isSimple,
+    customer:
+      r.customerId !== null
+        ? {
+            id: r.customerId,
+            name: r.customerName ?? '',
+            document: r.customerDocument,
+            phone: r.customerPhone,
+          }
+        : null,
+    user: { id: r.userId, name: r.userName },
+    seller: r.sellerId !== null ? { id: r.sellerId, name: r.sellerName ?? '' } : null,
+    totalItems: r.totalItems,
+    discountCents: r.discountCents + r.itemsDiscountCents,
+    couponDiscountCents: r.couponDiscountCents,
+    freightCents: r.freightCents,
+    finalAmountCents: r.finalAmountCents,
+    createdAt: r.createdAt.toISOString(),
+    paymentMethods: bySale.get(r.id) ?? [],
+  }));
+}
+
+function order(sort: string | undefined) {
+  return orderByOf<'createdAt' | 'number' | 'finalAmountCents'>(
+    sort,
+    { createdAt: sales.createdAt, number: sales.number, finalAmountCents: sales.finalAmountCents },
+    { field: 'createdAt', direction: 'desc' },
+    sales.id,
+  );
+}
+
+/** Totals of the whole filtered set (not just the page). */
+export async function saleTotals(db: Db, where: SQL): Promise<SaleListTotals> {
+  const statusColumns = Object.fromEntries(
+    SALE_STATUSES.flatMap((s) => [
+      [`${s}Count`, sql<number>`count(*) filter (where ${sales.status} = ${s})::int`],
+      [
+        `${s}Amount`,
+        sql<number>`coalesce(sum(${sales.finalAmountCents}) filter (where ${sales.status} = ${s}), 0)::bigint`,
+      ],
+    ]),
+  );
+  const [[row], methods] = await Promise.all([
+    db
+      .select({
+        count: sql<number>`count(*)::int`,
+        finalAmount: sql<number>`coalesce(sum(${sales.finalAmountCents}), 0)::bigint`,
+        discount: sql<number>`coalesce(sum(${sales.discountCents} + ${sales.itemsDiscountCents} + ${sales.couponDiscountCents}) filter (where ${sales.status} <> 'canceled'), 0)::bigint`,
+        ...statusColumns,
+      })
+      .from(sales)
+      .where(where),
+    db
+      .select({
+        method: salePayments.method,
+        amount: sql<number>`coalesce(sum(${salePayments.amountCents}), 0)::bigint`,
+      })
+      .from(salePayments)
+      .innerJoin(sales, eq(sales.id, salePayments.saleId))
+      .where(and(where, ne(sales.status, 'canceled')))
+      .groupBy(salePayments.method),
+  ]);
+  const r = row as Record<string, unknown>;
+  const byStatus = Object.fromEntries(
+    SALE_STATUSES.map((s) => [s, { count: Number(r[`${s}Count`]), amountCents: Number(r[`${s}Amount`]) }]),
+  ) as SaleListTotals['byStatus'];
+  return {
+    count: Number(r.count),
+    finalAmountCents: Number(r.finalAmount),
+    discountCents: Number(r.discount),
+    activeCount: byStatus.pending.count + byStatus.finished.count,
+    activeAmountCents: byStatus.pending.amountCents + byStatus.finished.amountCents,
+    byStatus,
+    byPaymentMethod: Object.fromEntries(methods.map((m) => [m.method, Number(m.amount)])),
+  };
+}
+
+export async function listSales(
+  db: Db,
+  clientId: number,
+  query: SaleListQueryParsed,
+): Promise<SaleListResult> {
+  const where = saleWhere(clientId, query);
+  const rows = await baseSelect(db)
+    .where(where)
+    .orderBy(...order(query.sort))
+    .limit(query.pageSize)
+    .offset((query.page - 1) * query.pageSize);
+  const [items, totals] = await Promise.all([withMethods(db, rows), saleTotals(db, where)]);
+  return { items, total: totals.count, page: query.page, pageSize: query.pageSize, totals };
+}
+
+const dateTime = new Intl.DateTimeFormat('pt-BR', {
+  timeZone: SHOP_TIME_ZONE,
+  dateStyle: 'short',
+  timeStyle: 'short',
+});
+
+const money = (cents: number) => centsToDecimalString(cents).replace('.', ',');
+
+/** The filtered list as CSV (";" separated, decimal comma, UTF-8 with BOM: opens right in Excel pt-BR). */
+export async function salesCsv(db: Db, clientId: number, query: SaleListQueryParsed): Promise<string> {
+  const where = saleWhere(clientId, query);
+  const lines: string[][] = [
+    [
+      'numero',
+      'data',
+      'status',
+      'tipo',
+      'origem',
+      'cliente',
+      'vendedor',
+      'operador',
+      'itens',
+      'desconto',
+      'cupom',
+      'frete',
+      'total',
+      'pagamentos',
+    ],
+  ];
+  const batch = 1000;
+  for (let offset = 0; offset < 100_000; offset += batch) {
+    const rows = await baseSelect(db)
+      .where(where)
+      .orderBy(...order(query.sort))
+      .limit(batch)
+      .offset(offset);
+    const items = await withMethods(db, rows);
+    for (const s of items) {
+      lines.push([
+        String(s.number),
+        dateTime.format(new Date(s.createdAt)).replace(',', ''),
+        SALE_STATUS_LABELS[s.status],
+        TYPE_OF_SALE_LABELS[s.typeOfSale],
+        s.isSimple ? 'Venda simples' : ORIGIN_SALE_LABELS[s.originSale],
+        s.customer?.name ?? '',
+        (s.seller ?? s.user).name,
+        s.user.name,
+        String(s.totalItems),
+        money(s.discountCents),
+        money(s.couponDiscountCents),
+        money(s.freightCents),
+        money(s.finalAmountCents),
+        s.paymentMethods.map((m) => PAYMENT_METHOD_LABELS[m]).join(', '),
+      ]);
+    }
+    if (rows.length < batch) break;
+  }
+  return `\uFEFF${Papa.unparse(lines, { delimiter: ';', newline: '\r\n' })}\r\n`;
+}
+
+export const csvFileName = (query: SaleListQueryParsed) =>
+  `vendas${query.from ? `-${query.from}` : ''}${query.to ? `-a-${query.to}` : ''}.csv`;

@@ -1,0 +1,205 @@
+import { PDV, STAFF, WRITE } from '@balcao/core/routes';
+import {
+  receivableSettleSchema,
+  saleCancelSchema,
+  saleInputSchema,
+  saleListQuerySchema,
+  simpleSaleInputSchema,
+} from '@balcao/core/sale';
+import type { UserTypeId } from '@balcao/core/userTypes';
+import { z } from '@balcao/core/zod';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AppContext } from '../../context.ts';
+import { AppError } from '../../errors.ts';
+import { assertOwnClient, sessionOf } from '../../plugins/auth.ts';
+import { csvFileName, listSales, salesCsv } from './list.ts';
+import {
+  type CheckoutResult,
+  cancelSale,
+  checkout,
+  checkoutSimple,
+  customerCredit,
+  findSale,
+  settleReceivable,
+} from './service.ts';
+
+const id = z.coerce.number().int().positive('Identificador inválido');
+const tags = ['sale'];
+
+/** Who may receive a crediário installment: the counter and the back office, not waiters or marketing. */
+export const SETTLE_TYPES: readonly UserTypeId[] = [1, 2, 3, 4, 7, 8];
+
+/** The Idempotency-Key header: printable text up to 200 characters (a UUID per sale attempt). */
+function idempotencyKey(request: FastifyRequest): string | null {
+  const raw = request.headers['idempotency-key'];
+  if (raw === undefined) return null;
+  const key = (Array.isArray(raw) ? raw[0] : raw).trim();
+  if (!/^[\x21-\x7e]{1,200}$/.test(key)) {
+    throw new AppError(400, 'Idempotency-Key inválida: use até 200 caracteres sem espaços', [
+      { path: 'Idempotency-Key', message: 'Idempotency-Key inválida' },
+    ]);
+  }
+  return key;
+}
+
+/** 201 for a new sale; a retried request answers the first sale with 200 and Idempotent-Replayed. */
+function sendCheckout(reply: FastifyReply, result: CheckoutResult) {
+  if (result.replayed) return reply.status(200).header('idempotent-replayed', 'true').send(result.sale);
+  return reply.status(201).send(result.sale);
+}
+
+/** /v1/sale (issue 7): checkout, quick sale, list with totals and CSV, detail, cancel, settle. */
+export function saleRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    const { db } = ctx;
+
+    app.post(
+      '/sale',
+      {
+        config: { access: WRITE.sales },
+        schema: {
+          tags,
+          summary:
+            'PDV checkout: sale, items, payments, receivables, coupon use and stock in one transaction (Idempotency-Key header honoured)',
+          body: saleInputSchema,
+        },
+      },
+      async (request, reply) => {
+        const key = idempotencyKey(request);
+        const result = await checkout(ctx, sessionOf(request), request.body, {
+          idempotencyKey: key,
+          body: request.body,
+        });
+        return sendCheckout(reply, result);
+      },
+    );
+
+    app.post(
+      '/sale/simple',
+      {
+        config: { access: WRITE.sales },
+        schema: {
+          tags,
+          summary: 'Quick sale: a description and a value, no catalog items',
+          body: simpleSaleInputSchema,
+        },
+      },
+      async (request, reply) => {
+        const key = idempotencyKey(request);
+        const result = await checkoutSimple(ctx, sessionOf(request), request.body, {
+          idempotencyKey: key ? `simple:${key}` : null,
+          body: request.body,
+        });
+        return sendCheckout(reply, result);
+      },
+    );
+
+    app.get(
+      '/sale/client/:clientId',
+      {
+        config: { access: STAFF },
+        schema: {
+          tags,
+          summary:
+            'Sales: period, status, payment method, seller, customer filters; totals of the filtered set',
+          params: z.object({ clientId: id }),
+          querystring: saleListQuerySchema,
+        },
+      },
+      async (request) => {
+        const { clientId } = assertOwnClient(request, request.params.clientId);
+        return listSales(db, clientId, request.query);
+      },
+    );
+
+    app.get(
+      '/sale/client/:clientId/export',
+      {
+        config: { access: STAFF },
+        schema: {
+          tags,
+          summary: 'CSV of the filtered sales (";" separated, decimal comma, UTF-8 with BOM)',
+          params: z.object({ clientId: id }),
+          querystring: saleListQuerySchema,
+        },
+      },
+      async (request, reply) => {
+        const { clientId } = assertOwnClient(request, request.params.clientId);
+        const csv = await salesCsv(db, clientId, request.query);
+        return reply
+          .header('content-type', 'text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="${csvFileName(request.query)}"`)
+          .send(csv);
+      },
+    );
+
+    app.get(
+      '/sale/customer-credit/:customerId',
+      {
+        config: { access: PDV },
+        schema: {
+          tags,
+          summary:
+            "A customer's credit before a crediário sale: delinquency, pending, limit and the warnings to show (never a refusal)",
+          params: z.object({ customerId: id }),
+          querystring: z.object({
+            creditShopCents: z.coerce.number().int().min(0).max(2_147_483_647).default(0),
+          }),
+        },
+      },
+      async (request) =>
+        customerCredit(
+          db,
+          sessionOf(request).clientId,
+          request.params.customerId,
+          request.query.creditShopCents,
+        ),
+    );
+
+    app.get(
+      '/sale/:id',
+      {
+        config: { access: STAFF },
+        schema: { tags, summary: 'A sale with items, payments and receivables', params: z.object({ id }) },
+      },
+      async (request) => findSale(db, sessionOf(request).clientId, request.params.id),
+    );
+
+    app.post(
+      '/sale/:id/cancel',
+      {
+        config: { access: PDV },
+        schema: {
+          tags,
+          summary:
+            'Cancel with a reason (types 1, 2; others with a manager approval): returns stock, frees the coupon use, cancels receivables',
+          params: z.object({ id }),
+          body: saleCancelSchema,
+        },
+      },
+      async (request) => cancelSale(ctx, sessionOf(request), request.params.id, request.body),
+    );
+
+    app.post(
+      '/sale/:id/receivable/:receivableId/settle',
+      {
+        config: { access: SETTLE_TYPES },
+        schema: {
+          tags,
+          summary: 'Mark a crediário/boleto installment paid (pending sale -> finished when all are paid)',
+          params: z.object({ id, receivableId: id }),
+          body: receivableSettleSchema.optional(),
+        },
+      },
+      async (request) =>
+        settleReceivable(
+          db,
+          sessionOf(request),
+          request.params.id,
+          request.params.receivableId,
+          request.body?.paymentMethod ?? 'money',
+        ),
+    );
+  };
+}

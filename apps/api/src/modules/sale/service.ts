@@ -1,0 +1,942 @@
+import { createHash } from 'node:crypto';
+import { todayIso } from '@balcao/core/date';
+import { variantName } from '@balcao/core/product';
+import {
+  type CustomerCredit,
+  checkPayments,
+  computeSaleTotals,
+  creditWarnings,
+  type DeliveryAddress,
+  type DiscountKind,
+  type OriginSale,
+  type PaymentInput,
+  type Sale,
+  type SaleCancelInput,
+  type SaleData,
+  type SaleItem,
+  type SaleLineInput,
+  type SalePayment,
+  type SaleReceivable,
+  type SaleStatus,
+  type SaleWarning,
+  type SimpleSaleData,
+  type TypeOfSale,
+} from '@balcao/core/sale';
+import type { PaymentMethod } from '@balcao/core/status';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import type { AppContext } from '../../context.ts';
+import type { Db, Executor } from '../../db/client.ts';
+import { users } from '../../db/schema.ts';
+import { AppError, conflict, notFound, unprocessable } from '../../errors.ts';
+import type { SessionUser } from '../../plugins/auth.ts';
+import { resolveApproval } from '../cash-register/approval.ts';
+import { recordReceipt, requireOpenRegister } from '../cash-register/service.ts';
+import { cancelCouponUses, useCoupon } from '../coupon/service.ts';
+import { customers, userAddresses } from '../customer/schema.ts';
+import { productGridColors, productGridSizes, products, productVariants } from '../product/schema.ts';
+import {
+  productAdditionalGroups,
+  productAdditionalItems,
+  productAdditionalLinks,
+} from '../product-additional/schema.ts';
+import { receivables } from '../receivable/schema.ts';
+import { stockMovements } from '../stock/schema.ts';
+import {
+  applyStockMovements,
+  findStockSettings,
+  type LowStockAlert,
+  notifyLowStock,
+} from '../stock/service.ts';
+import { saleIdempotencyKeys, saleItems, salePayments, sales } from './schema.ts';
+
+export const SALE_NOT_FOUND = 'Venda não encontrada';
+export const SALE_ALREADY_CANCELED = 'Esta venda já está cancelada';
+export const IDEMPOTENCY_KEY_REUSED =
+  'Esta Idempotency-Key já foi usada em outra venda: gere uma nova chave para uma nova venda';
+export const CANCEL_NEEDS_APPROVAL =
+  'Cancelar uma venda precisa da aprovação de um gerente: informe o email e a senha de um Administrador ou Gerente';
+export const CANCEL_APPROVAL_REFUSED =
+  'Aprovação recusada: email ou senha de Administrador/Gerente incorretos';
+
+/** Units sold in fractions (kg, litres, metres): any other needs a whole quantity. */
+const FRACTIONAL_UNITS = ['kg', 'g', 'l', 'ml', 'm', 'm2'];
+
+type ItemRow = Omit<typeof saleItems.$inferInsert, 'saleId'>;
+
+type PreparedSale = {
+  typeOfSale: TypeOfSale;
+  originSale: OriginSale;
+  isSimple: boolean;
+  customerId: number | null;
+  sellerId: number | null;
+  deliveryAddress: DeliveryAddress | null;
+  discountType: DiscountKind;
+  discountValue: number;
+  couponCode: string | null;
+  freightCents: number;
+  notes: string | null;
+  payments: PaymentInput[];
+  cashDepositAmountCents: number;
+  /** Lines with their prices from the catalog. */
+  lines: (SaleLineInput & { row: ItemRow; stock: { productId: number; variantId: number | null } | null })[];
+};
+
+export type CheckoutResult = { sale: Sale; replayed: boolean };
+
+function requestHash(body: unknown): string {
+  return createHash('sha256').update(JSON.stringify(body)).digest('hex');
+}
+
+/** Rows of a raw query (PGlite and node-postgres both answer `{rows}`). */
+function rowsOf<T>(result: unknown): T[] {
+  return (result as { rows: T[] }).rows;
+}
+
+const fail = (message: string, path: string) => new AppError(422, message, [{ path, message }]);
+
+// ---------------------------------------------------------------------------------------------------
+// Reading
+
+function iso(value: Date | string | null): string | null {
+  if (value === null) return null;
+  return value instanceof Date ? value.toISOString() : new Date(value).toISOString();
+}
+
+/** Which payment method each installment belongs to (payments keep their first installment number). */
+function methodOfInstallment(
+  payments: (typeof salePayments.$inferSelect)[],
+  installment: number,
+): PaymentMethod {
+  const deferred = payments
+    .filter((p) => p.firstInstallment !== null)
+    .sort((a, b) => (a.firstInstallment ?? 0) - (b.firstInstallment ?? 0));
+  let method: PaymentMethod = 'creditShop';
+  for (const p of deferred) if ((p.firstInstallment ?? 0) <= installment) method = p.method as PaymentMethod;
+  return method;
+}
+
+/** The whole sale: items, payments, receivables, customer, users. 404 for another client's. */
+export async function findSale(db: Executor, clientId: number, id: number): Promise<Sale> {
+  const [row] = await db
+    .select({
+      sale: sales,
+      customerName: customers.name,
+      customerDocument: customers.document,
+      customerPhone: customers.phone,
+    })
+    .from(sales)
+    .leftJoin(customers, eq(customers.id, sales.customerId))
+    .where(and(eq(sales.id, id), eq(sales.clientId, clientId)));
+  if (!row) throw notFound(SALE_NOT_FOUND);
+  const s = row.sale;
+  const userIds = [s.userId, s.sellerId, s.canceledByUserId].filter((v): v is number => v !== null);
+  const [items, payments, receivableRows, userRows] = await Promise.all([
+    db.select().from(saleItems).where(eq(saleItems.saleId, id)).orderBy(asc(saleItems.position)),
+    db.select().from(salePayments).where(eq(salePayments.saleId, id)).orderBy(asc(salePayments.position)),
+    db
+      .select()
+      .from(receivables)
+      .where(and(eq(receivables.saleId, id), eq(receivables.clientId, clientId)))
+      .orderBy(asc(receivables.installment)),
+    db.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, userIds)),
+  ]);
+  const name = new Map(userRows.map((u) => [u.id, u.name]));
+  const today = todayIso();
+  return {
+    id: s.id,
+    number: s.number,
+    status: s.status as SaleStatus,
+    typeOfSale: s.typeOfSale as TypeOfSale,
+    originSale: s.originSale as OriginSale,
+    isSimple: s.isSimple,
+    customer:
+      s.customerId !== null
+        ? {
+            id: s.customerId,
+            name: row.customerName ?? '',
+            document: row.customerDocument ?? null,
+            phone: row.customerPhone ?? null,
+          }
+        : null,
+    user: { id: s.userId, name: name.get(s.userId) ?? '' },
+    seller: s.sellerId !== null ? { id: s.sellerId, name: name.get(s.sellerId) ?? '' } : null,
+    cashRegisterId: s.cashRegisterId,
+    items: items.map(
+      (i): SaleItem => ({
+        id: i.id,
+        productId: i.productId,
+        variantId: i.variantId,
+        description: i.description,
+        variantName: i.variantName,
+        sku: i.sku,
+        barcode: i.barcode,
+        unit: i.unit,
+        quantity: Number(i.quantity),
+        unitPriceCents: i.unitPriceCents,
+        additionals: i.additionals as SaleItem['additionals'],
+        unitTotalCents: i.unitTotalCents,
+        grossCents: i.grossCents,
+        discountType: i.discountType as DiscountKind,
+        discountValue: i.discountValue,
+        discountCents: i.discountCents,
+        totalCents: i.totalCents,
+        notes: i.notes,
+      }),
+    ),
+    payments: payments.map(
+      (p): SalePayment => ({
+        id: p.id,
+        method: p.method as PaymentMethod,
+        amountCents: p.amountCents,
+        numberInstallments: p.numberInstallments,
+        dueDate: p.dueDate,
+      }),
+    ),
+    receivables: receivableRows.map(
+      (r): SaleReceivable => ({
+        id: r.id,
+        installment: r.installment,
+        method: methodOfInstallment(payments, r.installment),
+        amountCents: r.amountCents,
+        dueDate: r.dueDate,
+        status: r.status as SaleReceivable['status'],
+        paidAt: iso(r.paidAt),
+        isOverdue: r.status === 'pending' && r.dueDate < today,
+      }),
+    ),
+    totalItems: s.totalItems,
+    totalQuantity: Number(s.totalQuantity),
+    itemsDiscountCents: s.itemsDiscountCents,
+    totalCents: s.totalCents,
+    discountType: s.discountType as DiscountKind,
+    discountValue: s.discountValue,
+    discountCents: s.discountCents,
+    coupon: s.couponId !== null ? { id: s.couponId, code: s.couponCode ?? '' } : null,
+    couponDiscountCents: s.couponDiscountCents,
+    freightCents: s.freightCents,
+    finalAmountCents: s.finalAmountCents,
+    cashDepositAmountCents: s.cashDepositAmountCents,
+    changeCents: s.changeCents,
+    deliveryAddress: (s.deliveryAddress as DeliveryAddress | null) ?? null,
+    notes: s.notes,
+    cancelReason: s.cancelReason,
+    canceledAt: iso(s.canceledAt),
+    canceledBy:
+      s.canceledByUserId !== null
+        ? { id: s.canceledByUserId, name: name.get(s.canceledByUserId) ?? '' }
+        : null,
+    createdAt: s.createdAt.toISOString(),
+    finishedAt: iso(s.finishedAt),
+    updatedAt: s.updatedAt.toISOString(),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Customer credit (warnings before a crediário sale)
+
+export async function customerCredit(
+  db: Executor,
+  clientId: number,
+  customerId: number,
+  creditShopCents = 0,
+): Promise<CustomerCredit> {
+  const today = todayIso();
+  const [row] = await db
+    .select({
+      creditLimitCents: customers.creditLimitCents,
+      pendingCents: sql<number>`(select coalesce(sum(r.amount_cents), 0)::int from receivables r where r.client_id = ${clientId} and r.customer_id = ${customerId} and r.status = 'pending')`,
+      overdueCents: sql<number>`(select coalesce(sum(r.amount_cents), 0)::int from receivables r where r.client_id = ${clientId} and r.customer_id = ${customerId} and r.status = 'pending' and r.due_date < ${today})`,
+    })
+    .from(customers)
+    .where(and(eq(customers.id, customerId), eq(customers.clientId, clientId)));
+  if (!row) throw notFound('Cliente não encontrado');
+  const credit = {
+    isDelinquent: Number(row.overdueCents) > 0,
+    overdueCents: Number(row.overdueCents),
+    pendingCents: Number(row.pendingCents),
+    creditLimitCents: row.creditLimitCents,
+  };
+  return {
+    customerId,
+    ...credit,
+    availableCents: credit.creditLimitCents - credit.pendingCents,
+    warnings: creditWarnings(credit, creditShopCents),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Checkout
+
+/** Prices, names and rules of the catalog for the requested lines (inside the transaction). */
+async function prepareItems(tx: Executor, clientId: number, data: SaleData): Promise<PreparedSale['lines']> {
+  const productIds = [...new Set(data.items.map((i) => i.productId))];
+  const variantIds = [...new Set(data.items.flatMap((i) => (i.variantId ? [i.variantId] : [])))];
+  const additionalIds = [...new Set(data.items.flatMap((i) => i.additionals.map((a) => a.id)))];
+  const [productRows, variantRows, groupRows, additionalRows] = await Promise.all([
+    tx
+      .select({
+        id: products.id,
+        name: products.name,
+        sku: products.sku,
+        barcode: products.barcode,
+        unit: products.unit,
+        productType: products.productType,
+        salePriceCents: products.salePriceCents,
+        active: products.active,
+        hasVariants: sql<boolean>`exists (select 1 from product_variants v where v.product_id = ${products.id})`,
+      })
+      .from(products)
+      .where(and(eq(products.clientId, clientId), inArray(products.id, productIds))),
+    variantIds.length
+      ? tx
+          .select({
+            id: productVariants.id,
+            productId: productVariants.productId,
+            sku: productVariants.sku,
+            barcode: productVariants.barcode,
+            priceCents: productVariants.priceCents,
+            active: productVariants.active,
+            color: productGridColors.name,
+            size: productGridSizes.name,
+          })
+          .from(productVariants)
+          .leftJoin(productGridColors, eq(productGridColors.id, productVariants.colorId))
+          .leftJoin(productGridSizes, eq(productGridSizes.id, productVariants.sizeId))
+          .where(and(eq(productVariants.clientId, clientId), inArray(productVariants.id, variantIds)))
+      : Promise.resolve([]),
+    tx
+      .select({
+        productId: productAdditionalLinks.productId,
+        groupId: productAdditionalGroups.id,
+        name: productAdditionalGroups.name,
+        minQuantity: productAdditionalGroups.minQuantity,
+        maxQuantity: productAdditionalGroups.maxQuantity,
+      })
+      .from(productAdditionalLinks)
+      .innerJoin(productAdditionalGroups, eq(productAdditionalGroups.id, productAdditionalLinks.groupId))
+      .where(
+        and(
+          inArray(productAdditionalLinks.productId, productIds),
+          eq(productAdditionalGroups.clientId, clientId),
+          eq(productAdditionalGroups.active, true),
+        ),
+      ),
+    additionalIds.length
+      ? tx
+          .select({
+            id: productAdditionalItems.id,
+            groupId: productAdditionalItems.groupId,
+            name: productAdditionalItems.name,
+            priceCents: productAdditionalItems.priceCents,
+            active: productAdditionalItems.active,
+          })
+          .from(productAdditionalItems)
+          .where(
+            and(
+              eq(productAdditionalItems.clientId, clientId),
+              inArray(productAdditionalItems.id, additionalIds),
+            ),
+          )
+      : Promise.resolve([]),
+  ]);
+  const productsById = new Map(productRows.map((p) => [p.id, p]));
+  const variantsById = new Map(variantRows.map((v) => [v.id, v]));
+  const additionalsById = new Map(additionalRows.map((a) => [a.id, a]));
+
+  return data.items.map((item, index) => {
+    const path = `items.${index}`;
+    const product = productsById.get(item.productId);
+    if (!product) throw fail('Produto não encontrado', `${path}.productId`);
+    if (!product.active) throw fail(`O produto ${product.name} está inativo`, `${path}.productId`);
+    let variant: (typeof variantRows)[number] | null = null;
+    if (item.variantId !== null) {
+      variant = variantsById.get(item.variantId) ?? null;
+      if (!variant || variant.productId !== product.id)
+        throw fail('Variação não encontrada', `${path}.variantId`);
+      if (!variant.active) throw fail(`Esta variação de ${product.name} está inativa`, `${path}.variantId`);
+    } else if (product.hasVariants) {
+      throw fail(`Escolha a variação (cor/tamanho) de ${product.name}`, `${path}.variantId`);
+    }
+    const fractional = product.productType === 'weighed' || FRACTIONAL_UNITS.includes(product.unit);
+    if (!fractional && !Number.isInteger(item.quantity)) {
+      throw fail(`${product.name} é vendido por unidade: use uma quantidade inteira`, `${path}.quantity`);
+    }
+    // Add-ons: items of active groups linked to this product, each group within its min..max.
+    const groups = groupRows.filter((g) => g.productId === product.id);
+    const chosen: SaleItem['additionals'] = [];
+    const perGroup = new Map<number, number>();
+    for (const a of item.additionals) {
+      const additional = additionalsById.get(a.id);
+      const group = additional && groups.find((g) => g.groupId === additional.groupId);
+      if (!additional || !group || !additional.active) {
+        throw fail(`Adicional indisponível para ${product.name}`, `${path}.additionals`);
+      }
+      perGroup.set(group.groupId, (perGroup.get(group.groupId) ?? 0) + a.quantity);
+      chosen.push({
+        id: additional.id,
+        name: additional.name,
+        priceCents: additional.priceCents,
+        quantity: a.quantity,
+      });
+    }
+    for (const g of groups) {
+      const n = perGroup.get(g.groupId) ?? 0;
+      if (n < g.minQuantity || n > g.maxQuantity) {
+        const range =
+          g.minQuantity === g.maxQuantity ? `${g.minQuantity}` : `${g.minQuantity} a ${g.maxQuantity}`;
+        throw fail(
+          `Escolha ${range} ${g.maxQuantity === 1 ? 'item' : 'itens'} em ${g.name} (${product.name})`,
+          `${path}.additionals`,
+        );
+      }
+    }
+    const unitPriceCents = variant?.priceCents ?? product.salePriceCents;
+    const line: SaleLineInput = {
+      unitPriceCents,
+      quantity: item.quantity,
+      additionals: chosen,
+      discountType: item.discountType,
+      discountValue: item.discountValue,
+    };
+    return {
+      ...line,
+      stock: { productId: product.id, variantId: variant?.id ?? null },
+      row: {
+        clientId,
+        position: index,
+        productId: product.id,
+        variantId: variant?.id ?? null,
+        description: product.name,
+        variantName: variant ? variantName(variant.color, variant.size) || null : null,
+        sku: variant?.sku ?? product.sku,
+        barcode: variant?.barcode ?? product.barcode,
+        unit: product.unit,
+        quantity: item.quantity,
+        unitPriceCents,
+        additionals: chosen,
+        discountType: item.discountType,
+        discountValue: item.discountValue,
+        notes: item.notes,
+        // filled from the totals
+        unitTotalCents: 0,
+        grossCents: 0,
+        discountCents: 0,
+        totalCents: 0,
+      },
+    };
+  });
+}
+
+async function assertSeller(tx: Executor, clientId: number, sellerId: number | null) {
+  if (sellerId === null) return;
+  const [seller] = await tx
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.id, sellerId), eq(users.clientId, clientId), eq(users.active, true)));
+  if (!seller) throw fail('Vendedor não encontrado', 'sellerId');
+}
+
+async function assertCustomer(tx: Executor, clientId: number, customerId: number | null) {
+  if (customerId === null) return;
+  const [customer] = await tx
+    .select({ id: customers.id })
+    .from(customers)
+    .where(and(eq(customers.id, customerId), eq(customers.clientId, clientId)));
+  if (!customer) throw fail('Cliente não encontrado', 'customerId');
+}
+
+async function findDeliveryAddress(
+  tx: Executor,
+  clientId: number,
+  customerId: number | null,
+  addressId: number | null,
+): Promise<DeliveryAddress | null> {
+  if (addressId === null || customerId === null) return null;
+  const [a] = await tx
+    .select()
+    .from(userAddresses)
+    .where(
+      and(
+        eq(userAddresses.id, addressId),
+        eq(userAddresses.customerId, customerId),
+        eq(userAddresses.clientId, clientId),
+      ),
+    );
+  if (!a) throw fail('Endereço de entrega não encontrado para este cliente', 'deliveryAddressId');
+  return {
+    id: a.id,
+    zipCode: a.zipCode,
+    street: a.street,
+    number: a.number,
+    complement: a.complement,
+    neighborhood: a.neighborhood,
+    city: a.city,
+    state: a.state,
+  };
+}
+
+type RecordOptions = { idempotencyKey?: string | null; body: unknown };
+
+/**
+ * The checkout: ONE transaction writes the sale, its items, payments, receivables (one per crediário
+ * or boleto installment), the coupon use and the stock movements.
+ *
+ * Order inside the transaction (the same for every sale, so concurrent checkouts queue instead of
+ * deadlocking): idempotency key -> the user's open register (FOR SHARE) -> catalog reads -> stock
+ * rows (FOR UPDATE, by id) -> coupon row (FOR UPDATE) -> the client's sale counter (last, held the
+ * shortest) -> inserts.
+ */
+async function recordSale(
+  ctx: AppContext,
+  session: SessionUser,
+  build: (tx: Executor) => Promise<PreparedSale>,
+  options: RecordOptions,
+): Promise<CheckoutResult & { lowStock: LowStockAlert[] }> {
+  const { db } = ctx;
+  const { clientId } = session;
+  const hash = requestHash(options.body);
+  type Outcome =
+    | { replayOf: number }
+    | { saleId: number; lowStock: LowStockAlert[]; creditShopCents: number; customerId: number | null };
+  const outcome = await db.transaction(async (tx): Promise<Outcome> => {
+    if (options.idempotencyKey) {
+      const claimed = await tx
+        .insert(saleIdempotencyKeys)
+        .values({ clientId, key: options.idempotencyKey, requestHash: hash })
+        .onConflictDoNothing()
+        .returning({ key: saleIdempotencyKeys.key });
+      if (claimed.length === 0) {
+        // Another request with this key committed first (the insert waited for it): answer its sale.
+        const [first] = await tx
+          .select()
+          .from(saleIdempotencyKeys)
+          .where(
+            and(
+              eq(saleIdempotencyKeys.clientId, clientId),
+              eq(saleIdempotencyKeys.key, options.idempotencyKey),
+            ),
+          );
+        if (!first?.saleId) throw conflict('Esta venda ainda está sendo registrada: tente novamente');
+        if (first.requestHash !== hash) throw unprocessable(IDEMPOTENCY_KEY_REUSED);
+        return { replayOf: first.saleId };
+      }
+    }
+    const register = await requireOpenRegister(tx, session);
+    const prepared = await build(tx);
+    await Promise.all([
+      assertCustomer(tx, clientId, prepared.customerId),
+      assertSeller(tx, clientId, prepared.sellerId),
+    ]);
+    const today = todayIso();
+    const withoutCoupon = computeSaleTotals({
+      lines: prepared.lines,
+      discountType: prepared.discountType,
+      discountValue: prepared.discountValue,
+      freightCents: prepared.freightCents,
+    });
+
+    const [{ saleId }] = rowsOf<{ saleId: number }>(
+      await tx.execute(sql`select nextval(pg_get_serial_sequence('sales', 'id'))::int as "saleId"`),
+    );
+
+    // Stock first (rows locked by id), then the coupon row, then the counter.
+    let lowStock: LowStockAlert[] = [];
+    const stockLines = prepared.lines.filter((l) => l.stock);
+    if (stockLines.length > 0) {
+      const settings = await findStockSettings(tx, clientId);
+      if (settings.stockManagement) {
+        const result = await applyStockMovements(
+          tx,
+          { clientId, userId: session.userId },
+          stockLines.map((l) => ({
+            productId: l.stock!.productId,
+            variantId: l.stock!.variantId,
+            type: 'sale' as const,
+            quantity: l.quantity,
+            saleId,
+          })),
+          { allowNegative: settings.allowNegativeStock },
+        );
+        lowStock = result.lowStock;
+      }
+    }
+
+    let couponDiscountCents = 0;
+    let couponId: number | null = null;
+    if (prepared.couponCode) {
+      const applied = await useCoupon(tx, clientId, {
+        code: prepared.couponCode,
+        subtotalCents: withoutCoupon.totalCents,
+        customerId: prepared.customerId,
+        today,
+        saleId,
+      });
+      couponDiscountCents = applied.discountCents;
+      couponId = applied.coupon.id;
+    }
+    const totals = computeSaleTotals({
+      lines: prepared.lines,
+      discountType: prepared.discountType,
+      discountValue: prepared.discountValue,
+      couponDiscountCents,
+      freightCents: prepared.freightCents,
+    });
+    if (totals.discountCents + totals.couponDiscountCents > totals.totalCents) {
+      throw fail('O desconto não pode ser maior que o total dos itens', 'discountValue');
+    }
+    for (const [i, line] of totals.lines.entries()) {
+      if (line.discountCents > line.grossCents) {
+        throw fail('O desconto do item não pode ser maior que o valor do item', `items.${i}.discountValue`);
+      }
+    }
+    if (totals.finalAmountCents > 2_147_483_647) throw fail('Valor da venda muito alto', 'items');
+    const paid = checkPayments({
+      finalAmountCents: totals.finalAmountCents,
+      payments: prepared.payments,
+      cashDepositAmountCents: prepared.cashDepositAmountCents,
+      customerId: prepared.customerId,
+      typeOfSale: prepared.typeOfSale,
+      today,
+    });
+    if (!paid.ok) throw new AppError(422, paid.message, paid.issues);
+
+    const [{ number }] = rowsOf<{ number: number }>(
+      await tx.execute(
+        sql`insert into sale_counters (client_id, last) values (${clientId}, 1)
+            on conflict (client_id) do update set last = sale_counters.last + 1
+            returning last as "number"`,
+      ),
+    );
+    const now = new Date();
+    await tx.insert(sales).values({
+      id: saleId,
+      clientId,
+      number: Number(number),
+      userId: session.userId,
+      sellerId: prepared.sellerId,
+      customerId: prepared.customerId,
+      cashRegisterId: register.id,
+      status: paid.status,
+      typeOfSale: prepared.typeOfSale,
+      originSale: prepared.originSale,
+      isSimple: prepared.isSimple,
+      totalItems: totals.totalItems,
+      totalQuantity: totals.totalQuantity,
+      itemsDiscountCents: totals.itemsDiscountCents,
+      totalCents: totals.totalCents,
+      discountType: prepared.discountType,
+      discountValue: prepared.discountValue,
+      discountCents: totals.discountCents,
+      couponId,
+      couponCode: prepared.couponCode ? prepared.couponCode.toUpperCase() : null,
+      couponDiscountCents,
+      freightCents: totals.freightCents,
+      finalAmountCents: totals.finalAmountCents,
+      cashDepositAmountCents: paid.cashDepositAmountCents,
+      changeCents: paid.changeCents,
+      deliveryAddress: prepared.deliveryAddress,
+      notes: prepared.notes,
+      finishedAt: paid.status === 'finished' ? now : null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await tx.insert(saleItems).values(
+      prepared.lines.map((l, i) => ({
+        ...l.row,
+        saleId,
+        unitTotalCents: totals.lines[i].unitTotalCents,
+        grossCents: totals.lines[i].grossCents,
+        discountCents: totals.lines[i].discountCents,
+        totalCents: totals.lines[i].totalCents,
+      })),
+    );
+    let installment = 1;
+    const receivableRows: (typeof receivables.$inferInsert)[] = [];
+    const paymentRows = paid.payments.map((p, position) => {
+      const firstInstallment = p.installments.length > 0 ? installment : null;
+      for (const inst of p.installments) {
+        receivableRows.push({
+          clientId,
+          customerId: prepared.customerId as number,
+          saleId,
+          installment: installment++,
+          amountCents: inst.amountCents,
+          dueDate: inst.dueDate,
+          status: 'pending',
+        });
+      }
+      return {
+        saleId,
+        clientId,
+        position,
+        method: p.method,
+        amountCents: p.amountCents,
+        numberInstallments: p.numberInstallments,
+        dueDate: p.dueDate,
+        firstInstallment,
+      };
+    });
+    if (paymentRows.length > 0) await tx.insert(salePayments).values(paymentRows);
+    if (receivableRows.length > 0) await tx.insert(receivables).values(receivableRows);
+    if (options.idempotencyKey) {
+      await tx
+        .update(saleIdempotencyKeys)
+        .set({ saleId })
+        .where(
+          and(
+            eq(saleIdempotencyKeys.clientId, clientId),
+            eq(saleIdempotencyKeys.key, options.idempotencyKey),
+          ),
+        );
+    }
+    const creditShopCents = paid.payments
+      .filter((p) => p.method === 'creditShop')
+      .reduce((s, p) => s + p.amountCents, 0);
+    return { saleId, lowStock, creditShopCents, customerId: prepared.customerId };
+  });
+
+  if ('replayOf' in outcome) {
+    return { sale: await findSale(db, clientId, outcome.replayOf), replayed: true, lowStock: [] };
+  }
+  const sale = await findSale(db, clientId, outcome.saleId);
+  let warnings: SaleWarning[] = [];
+  if (outcome.customerId !== null && outcome.creditShopCents > 0) {
+    // The credit situation before this sale (its own receivables excluded) against its crediário amount.
+    const credit = await customerCredit(db, clientId, outcome.customerId);
+    const before = {
+      ...credit,
+      pendingCents: credit.pendingCents - outcome.creditShopCents,
+    };
+    warnings = creditWarnings(before, outcome.creditShopCents);
+  }
+  return { sale: { ...sale, warnings }, replayed: false, lowStock: outcome.lowStock };
+}
+
+/** POST /v1/sale. */
+export async function checkout(
+  ctx: AppContext,
+  session: SessionUser,
+  data: SaleData,
+  options: RecordOptions,
+): Promise<CheckoutResult> {
+  const result = await recordSale(
+    ctx,
+    session,
+    async (tx) => ({
+      typeOfSale: data.typeOfSale,
+      originSale: 'pdv',
+      isSimple: false,
+      customerId: data.customerId,
+      sellerId: data.sellerId,
+      deliveryAddress:
+        data.typeOfSale === 'delivery'
+          ? await findDeliveryAddress(tx, session.clientId, data.customerId, data.deliveryAddressId)
+          : null,
+      discountType: data.discountType,
+      discountValue: data.discountValue,
+      couponCode: data.couponCode,
+      freightCents: data.typeOfSale === 'delivery' ? data.freightCents : 0,
+      notes: data.notes,
+      payments: data.payments,
+      cashDepositAmountCents: data.cashDepositAmountCents,
+      lines: await prepareItems(tx, session.clientId, data),
+    }),
+    options,
+  );
+  notifyLowStock(ctx.notify, session.clientId, result.lowStock);
+  return { sale: result.sale, replayed: result.replayed };
+}
+
+/** POST /v1/sale/simple: one free-text line, no catalog, stock or coupon. */
+export async function checkoutSimple(
+  ctx: AppContext,
+  session: SessionUser,
+  data: SimpleSaleData,
+  options: RecordOptions,
+): Promise<CheckoutResult> {
+  const { sale, replayed } = await recordSale(
+    ctx,
+    session,
+    async () => ({
+      typeOfSale: 'store',
+      originSale: 'pdv',
+      isSimple: true,
+      customerId: data.customerId,
+      sellerId: null,
+      deliveryAddress: null,
+      discountType: 'fixed_amount',
+      discountValue: 0,
+      couponCode: null,
+      freightCents: 0,
+      notes: data.notes,
+      payments: data.payments,
+      cashDepositAmountCents: data.cashDepositAmountCents,
+      lines: [
+        {
+          unitPriceCents: data.valueCents,
+          quantity: 1,
+          stock: null,
+          row: {
+            clientId: session.clientId,
+            position: 0,
+            productId: null,
+            variantId: null,
+            description: data.description,
+            unit: 'un',
+            quantity: 1,
+            unitPriceCents: data.valueCents,
+            additionals: [],
+            unitTotalCents: 0,
+            grossCents: 0,
+            discountCents: 0,
+            totalCents: 0,
+          },
+        },
+      ],
+    }),
+    options,
+  );
+  return { sale, replayed };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Cancel and settle
+
+async function lockSale(tx: Executor, clientId: number, id: number) {
+  const [sale] = await tx
+    .select()
+    .from(sales)
+    .where(and(eq(sales.id, id), eq(sales.clientId, clientId)))
+    .for('update');
+  if (!sale) throw notFound(SALE_NOT_FOUND);
+  return sale;
+}
+
+/**
+ * Cancels a sale (Administrador/Gerente, or a PDV user with a manager's approval): returns the stock
+ * it took (sale-cancel rows mirroring its sale rows), frees its coupon use and cancels its pending
+ * receivables, in one transaction.
+ */
+export async function cancelSale(ctx: AppContext, session: SessionUser, id: number, input: SaleCancelInput) {
+  const { db } = ctx;
+  const approvedBy = await resolveApproval(
+    db,
+    session,
+    input.approval,
+    CANCEL_NEEDS_APPROVAL,
+    CANCEL_APPROVAL_REFUSED,
+  );
+  await db.transaction(async (tx) => {
+    const sale = await lockSale(tx, session.clientId, id);
+    if (sale.status === 'canceled') throw conflict(SALE_ALREADY_CANCELED);
+    const taken = await tx
+      .select({
+        productId: stockMovements.productId,
+        variantId: stockMovements.variantId,
+        quantity: stockMovements.quantity,
+      })
+      .from(stockMovements)
+      .where(
+        and(
+          eq(stockMovements.clientId, session.clientId),
+          eq(stockMovements.saleId, id),
+          eq(stockMovements.type, 'sale'),
+        ),
+      )
+      .orderBy(asc(stockMovements.id));
+    if (taken.length > 0) {
+      await applyStockMovements(
+        tx,
+        { clientId: session.clientId, userId: session.userId },
+        taken.map((m) => ({
+          productId: m.productId,
+          variantId: m.variantId,
+          type: 'sale-cancel' as const,
+          quantity: String(m.quantity).replace(/^-/, ''),
+          saleId: id,
+          note: `Cancelamento da venda nº ${sale.number}`,
+        })),
+        { allowNegative: true },
+      );
+    }
+    await cancelCouponUses(tx, session.clientId, id);
+    await tx
+      .update(receivables)
+      .set({ status: 'canceled', updatedAt: new Date() })
+      .where(
+        and(
+          eq(receivables.saleId, id),
+          eq(receivables.clientId, session.clientId),
+          eq(receivables.status, 'pending'),
+        ),
+      );
+    await tx
+      .update(sales)
+      .set({
+        status: 'canceled',
+        cancelReason: input.reason,
+        canceledAt: new Date(),
+        canceledByUserId: session.userId,
+        cancelApprovedByUserId: approvedBy,
+        updatedAt: new Date(),
+      })
+      .where(eq(sales.id, id));
+  });
+  return findSale(db, session.clientId, id);
+}
+
+/**
+ * Marks a crediário/boleto installment as paid. The amount is recorded in the user's open register
+ * (as a receipt of the given method) when there is one; the sale becomes finished when nothing is
+ * left pending.
+ */
+export async function settleReceivable(
+  db: Db,
+  session: SessionUser,
+  saleId: number,
+  receivableId: number,
+  paymentMethod: PaymentMethod,
+) {
+  await db.transaction(async (tx) => {
+    const sale = await lockSale(tx, session.clientId, saleId);
+    if (sale.status === 'canceled') throw unprocessable('Esta venda está cancelada');
+    const [receivable] = await tx
+      .select()
+      .from(receivables)
+      .where(
+        and(
+          eq(receivables.id, receivableId),
+          eq(receivables.saleId, saleId),
+          eq(receivables.clientId, session.clientId),
+        ),
+      )
+      .for('update');
+    if (!receivable) throw notFound('Parcela não encontrada');
+    if (receivable.status === 'finished') throw conflict('Esta parcela já foi paga');
+    if (receivable.status !== 'pending') throw unprocessable('Esta parcela está cancelada');
+    const now = new Date();
+    await tx
+      .update(receivables)
+      .set({ status: 'finished', paidAt: now, updatedAt: now })
+      .where(eq(receivables.id, receivableId));
+    await recordReceipt(tx, session, {
+      receivableId,
+      method: paymentMethod,
+      amountCents: receivable.amountCents,
+      reason: `Parcela ${receivable.installment} da venda nº ${sale.number}`,
+    });
+    const [left] = await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(receivables)
+      .where(and(eq(receivables.saleId, saleId), eq(receivables.status, 'pending')));
+    if (Number(left.n) === 0 && sale.status === 'pending') {
+      await tx
+        .update(sales)
+        .set({ status: 'finished', finishedAt: now, updatedAt: now })
+        .where(eq(sales.id, saleId));
+    } else {
+      await tx.update(sales).set({ updatedAt: now }).where(eq(sales.id, saleId));
+    }
+  });
+  return findSale(db, session.clientId, saleId);
+}
