@@ -4,6 +4,7 @@ import {
   type CouponRuleInput,
   type CouponSaleContext,
   couponDiscountCents,
+  couponValidateInputSchema,
   evaluateCoupon,
   formatCouponDiscount,
   makeCouponInputSchema,
@@ -369,5 +370,30 @@ describe('dates', () => {
     expect(addDays('2024-12-31', 1)).toBe('2025-01-01');
     expect(formatDateBr('2025-03-09')).toBe('09/03/2025');
     expect(formatDateBr('2025-03-09T00:00:00.000Z')).toBe('09/03/2025');
+  });
+});
+
+describe('couponValidateInputSchema', () => {
+  it('takes the subtotal in cents or in reais and needs one of them', () => {
+    expect(couponValidateInputSchema.parse({ code: ' vip20 ', subtotalCents: 1999 })).toEqual({
+      code: 'vip20',
+      subtotalCents: 1999,
+      customerId: null,
+    });
+    expect(couponValidateInputSchema.parse({ code: 'VIP20', subtotal: 19.99, customerId: 4 })).toEqual({
+      code: 'VIP20',
+      subtotalCents: 1999,
+      customerId: 4,
+    });
+    const missing = couponValidateInputSchema.safeParse({ code: 'VIP20' });
+    expect(missing.success).toBe(false);
+    expect(missing.error?.issues[0]).toMatchObject({
+      path: ['subtotalCents'],
+      message: 'O campo é obrigatório',
+    });
+    expect(couponValidateInputSchema.safeParse({ code: '', subtotalCents: 1 }).success).toBe(false);
+    expect(couponValidateInputSchema.safeParse({ code: 'X', subtotalCents: 10.5 }).success).toBe(false);
+    expect(couponValidateInputSchema.safeParse({ code: 'X', subtotal: 1.234 }).success).toBe(false);
+    expect(couponValidateInputSchema.safeParse({ code: 'X', subtotalCents: -1 }).success).toBe(false);
   });
 });
