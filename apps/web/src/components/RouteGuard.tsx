@@ -16,8 +16,11 @@ export function RouteGuard({ route }: { route: AppRoute }) {
   }, [route.title]);
 
   const Page = PAGES[route.name];
+  // Keyed by path: /new -> /edit/{id} (same component) or /edit/1 -> /edit/2 start a fresh page state.
   const page = (
-    <Suspense fallback={<Loading />}>{Page ? <Page /> : <UnderConstruction title={route.title} />}</Suspense>
+    <Suspense key={location.pathname} fallback={<Loading />}>
+      {Page ? <Page /> : <UnderConstruction title={route.title} />}
+    </Suspense>
   );
   if (route.isPublic) return page;
 
