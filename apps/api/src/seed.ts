@@ -6,6 +6,7 @@ import { insertClient } from './modules/account/service.ts';
 import { hashPassword } from './modules/auth/password.ts';
 import { seedCoupons } from './modules/coupon/seed.ts';
 import { seedCustomers } from './modules/customer/seed.ts';
+import { seedCatalog } from './modules/product/seed.ts';
 
 export const DEMO_PASSWORD = 'demo1234';
 export const DEMO_DOMAIN = 'demo.com.br';
@@ -15,7 +16,7 @@ export const demoLogins = () =>
 
 /** Seed steps of later domains (catalog, customers...) append themselves here. */
 export type SeedStep = (db: Db, clientId: number) => Promise<void>;
-export const SEED_STEPS: SeedStep[] = [seedCoupons, seedCustomers];
+export const SEED_STEPS: SeedStep[] = [seedCoupons, seedCustomers, seedCatalog];
 
 export async function isDatabaseEmpty(db: Db): Promise<boolean> {
   const [row] = await db.select({ n: count() }).from(clients);
