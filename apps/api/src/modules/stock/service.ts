@@ -6,6 +6,9 @@ import {
   STOCK_MESSAGES,
   STOCK_MOVEMENT_DIRECTION,
   STOCK_MOVEMENT_TYPES,
+  type StockEntryInputParsed,
+  type StockExitInputParsed,
+  type StockFractionateInputParsed,
   type StockMovementType,
   toThousandths,
 } from '@balcao/core/stock';
@@ -15,7 +18,7 @@ import type { Db, Executor } from '../../db/client.ts';
 import { clients } from '../../db/schema.ts';
 import { AppError, notFound } from '../../errors.ts';
 import { productGridColors, productGridSizes, products, productVariants } from '../product/schema.ts';
-import { stockMovements, stockSettings } from './schema.ts';
+import { stockFractionRatios, stockMovements, stockSettings } from './schema.ts';
 
 /*
  * The stock service: the only code that moves stock. Entries, exits and fractionation (this
@@ -423,4 +426,105 @@ export async function moveStock<T = undefined>(
   }
   notifyLowStock(ctx.notify, ctx.clientId, result.lowStock);
   return result;
+}
+
+// ---------------------------------------------------------------- manual operations
+
+/** POST /stock-movement/entry: several products in one go; each updates its average cost. */
+export async function registerEntry(db: Db, ctx: StockContext, input: StockEntryInputParsed) {
+  return moveStock(
+    db,
+    ctx,
+    input.items.map((item) => ({
+      productId: item.productId,
+      variantId: item.variantId,
+      type: 'entry' as const,
+      quantity: item.quantity,
+      unitCostCents: item.unitCostCents,
+      document: input.document,
+      note: input.note,
+    })),
+  );
+}
+
+/** POST /stock-movement/exit: loss, breakage, internal use, return to the supplier or other. */
+export async function registerExit(db: Db, ctx: StockContext, input: StockExitInputParsed) {
+  return moveStock(
+    db,
+    ctx,
+    input.items.map((item) => ({
+      productId: item.productId,
+      variantId: item.variantId,
+      type: 'exit' as const,
+      quantity: item.quantity,
+      reason: input.reason,
+      document: input.document,
+      note: input.note,
+    })),
+  );
+}
+
+/**
+ * POST /stock-movement/fractionate: N units of the source go out, M units of the target come in
+ * (at the source's cost x N / M each), and the ratio is remembered for the pair: one transaction.
+ */
+export async function fractionate(db: Db, ctx: StockContext, input: StockFractionateInputParsed) {
+  return moveStock(
+    db,
+    ctx,
+    [
+      {
+        productId: input.sourceProductId,
+        variantId: input.sourceVariantId,
+        type: 'fractionate-out',
+        quantity: input.sourceQuantity,
+        note: input.note,
+      },
+      {
+        productId: input.targetProductId,
+        variantId: input.targetVariantId,
+        type: 'fractionate-in',
+        quantity: input.targetQuantity,
+        note: input.note,
+      },
+    ],
+    {},
+    async (tx) => {
+      const now = new Date();
+      const values = {
+        sourceQuantity: input.sourceQuantity.toFixed(3),
+        targetQuantity: input.targetQuantity.toFixed(3),
+        updatedAt: now,
+      };
+      await tx
+        .insert(stockFractionRatios)
+        .values({
+          clientId: ctx.clientId,
+          sourceProductId: input.sourceProductId,
+          targetProductId: input.targetProductId,
+          ...values,
+        })
+        .onConflictDoUpdate({
+          target: [
+            stockFractionRatios.clientId,
+            stockFractionRatios.sourceProductId,
+            stockFractionRatios.targetProductId,
+          ],
+          set: values,
+        });
+    },
+  );
+}
+
+/** PUT /stock-setting: allowNegativeStock (a row per client, created on the first change). */
+export async function updateStockSettings(db: Db, clientId: number, input: { allowNegativeStock: boolean }) {
+  await assertStockEnabled(db, clientId);
+  await db
+    .insert(stockSettings)
+    .values({ clientId, allowNegativeStock: input.allowNegativeStock, updatedAt: new Date() })
+    .onConflictDoUpdate({
+      target: stockSettings.clientId,
+      set: { allowNegativeStock: input.allowNegativeStock, updatedAt: new Date() },
+    });
+  return findStockSettings(db, clientId);
 }

@@ -1,0 +1,55 @@
+import { STOCK_MOVEMENT_TYPE_LABELS, type StockMovement, stockReasonLabel } from '@balcao/core/stock';
+import Papa from 'papaparse';
+
+/**
+ * CSV export of the movement history with the spreadsheet conventions of Brazil used by the
+ * product export: semicolon separated, decimal comma, UTF-8 with BOM, formula-safe cells.
+ */
+
+export const MOVEMENT_CSV_COLUMNS = [
+  'data',
+  'tipo',
+  'produto',
+  'variacao',
+  'quantidade',
+  'unidade',
+  'custo_unitario',
+  'motivo',
+  'documento',
+  'observacao',
+  'usuario',
+] as const;
+
+const dateTime = new Intl.DateTimeFormat('pt-BR', {
+  timeZone: 'America/Sao_Paulo',
+  day: '2-digit',
+  month: '2-digit',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+});
+
+const decimal = (value: number) => String(value).replace('.', ',');
+const money = (cents: number | null) => (cents === null ? '' : (cents / 100).toFixed(2).replace('.', ','));
+
+export function movementsCsvHeader(): string {
+  return `\uFEFF${Papa.unparse([MOVEMENT_CSV_COLUMNS as unknown as string[]], { delimiter: ';' })}\r\n`;
+}
+
+export function movementsCsvLines(items: StockMovement[]): string {
+  if (items.length === 0) return '';
+  const rows = items.map((m) => [
+    dateTime.format(new Date(m.createdAt)).replace(',', ''),
+    STOCK_MOVEMENT_TYPE_LABELS[m.type],
+    m.product.name,
+    m.variant?.name ?? '',
+    decimal(m.quantity),
+    m.product.unit,
+    money(m.unitCostCents),
+    stockReasonLabel(m.reason),
+    m.document ?? '',
+    m.note ?? '',
+    m.user?.name ?? '',
+  ]);
+  return `${Papa.unparse(rows, { delimiter: ';', header: false, escapeFormulae: true })}\r\n`;
+}

@@ -1,0 +1,290 @@
+import type { ListResult } from '@balcao/core/list';
+import { isLowStock, variantName } from '@balcao/core/product';
+import {
+  type FractionRatio,
+  fromThousandths,
+  type LowStockProduct,
+  type StockCard,
+  type StockCardLine,
+  type StockMovement,
+  type StockMovementType,
+  type stockMovementListQuerySchema,
+} from '@balcao/core/stock';
+import { and, asc, desc, eq, inArray, lte, type SQL, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { Db, Executor } from '../../db/client.ts';
+import { users } from '../../db/schema.ts';
+import { notFound } from '../../errors.ts';
+import { listResult, orderByOf, pageWindow } from '../../lib/list.ts';
+import { productGridColors, productGridSizes, products, productVariants } from '../product/schema.ts';
+import { searchCondition } from '../product/service.ts';
+import { stockFractionRatios, stockMovements } from './schema.ts';
+import { PRODUCT_NOT_FOUND } from './service.ts';
+
+type ListQuery = z.output<typeof stockMovementListQuerySchema>;
+
+const thousandthsOf = (value: unknown) => Math.round(Number(value ?? 0) * 1000);
+const quantityOf = (value: unknown) => fromThousandths(thousandthsOf(value));
+
+const movementColumns = {
+  id: stockMovements.id,
+  type: stockMovements.type,
+  quantity: stockMovements.quantity,
+  unitCostCents: stockMovements.unitCostCents,
+  reason: stockMovements.reason,
+  document: stockMovements.document,
+  note: stockMovements.note,
+  saleId: stockMovements.saleId,
+  createdAt: stockMovements.createdAt,
+  productId: stockMovements.productId,
+  productName: products.name,
+  productUnit: products.unit,
+  variantId: stockMovements.variantId,
+  color: productGridColors.name,
+  size: productGridSizes.name,
+  userId: stockMovements.userId,
+  userName: users.name,
+};
+
+function selectMovements(db: Executor) {
+  return db
+    .select(movementColumns)
+    .from(stockMovements)
+    .innerJoin(products, eq(products.id, stockMovements.productId))
+    .leftJoin(productVariants, eq(productVariants.id, stockMovements.variantId))
+    .leftJoin(productGridColors, eq(productGridColors.id, productVariants.colorId))
+    .leftJoin(productGridSizes, eq(productGridSizes.id, productVariants.sizeId))
+    .leftJoin(users, eq(users.id, stockMovements.userId));
+}
+
+type MovementRow = Awaited<ReturnType<ReturnType<typeof selectMovements>['execute']>>[number];
+
+function toMovement(r: MovementRow): StockMovement {
+  return {
+    id: r.id,
+    type: r.type as StockMovementType,
+    quantity: quantityOf(r.quantity),
+    unitCostCents: r.unitCostCents,
+    reason: r.reason,
+    document: r.document,
+    note: r.note,
+    saleId: r.saleId,
+    product: { id: r.productId, name: r.productName, unit: r.productUnit },
+    variant: r.variantId !== null ? { id: r.variantId, name: variantName(r.color, r.size) } : null,
+    user: r.userId !== null ? { id: r.userId, name: r.userName ?? '' } : null,
+    createdAt: r.createdAt.toISOString(),
+  };
+}
+
+/** Full rows of the given movements (answers of entry, exit and fractionate), in id order. */
+export async function findMovements(db: Executor, clientId: number, ids: number[]): Promise<StockMovement[]> {
+  if (ids.length === 0) return [];
+  const rows = await selectMovements(db)
+    .where(and(eq(stockMovements.clientId, clientId), inArray(stockMovements.id, ids)))
+    .orderBy(asc(stockMovements.id));
+  return rows.map(toMovement);
+}
+
+/** Start of a shop date (America/Sao_Paulo) as an instant. */
+const shopDayStart = (isoDate: string, plusDays = 0) =>
+  sql`((${isoDate}::date + ${plusDays}::int)::timestamp at time zone 'America/Sao_Paulo')`;
+
+function listWhere(clientId: number, query: ListQuery): SQL | undefined {
+  return and(
+    eq(stockMovements.clientId, clientId),
+    query.productId === undefined ? undefined : eq(stockMovements.productId, query.productId),
+    query.variantId === undefined ? undefined : eq(stockMovements.variantId, query.variantId),
+    query.userId === undefined ? undefined : eq(stockMovements.userId, query.userId),
+    query.type === undefined ? undefined : inArray(stockMovements.type, query.type),
+    query.from === undefined ? undefined : sql`${stockMovements.createdAt} >= ${shopDayStart(query.from)}`,
+    query.to === undefined ? undefined : sql`${stockMovements.createdAt} < ${shopDayStart(query.to, 1)}`,
+    query.q === undefined ? undefined : searchCondition(query.q),
+  );
+}
+
+function listOrder(query: ListQuery) {
+  return orderByOf<'createdAt' | 'quantity' | 'type'>(
+    query.sort,
+    { createdAt: stockMovements.createdAt, quantity: stockMovements.quantity, type: stockMovements.type },
+    { field: 'createdAt', direction: 'desc' },
+    stockMovements.id,
+  );
+}
+
+/** The movement history (list contract), newest first by default. `q` searches the product. */
+export async function listMovements(
+  db: Db,
+  clientId: number,
+  query: ListQuery,
+): Promise<ListResult<StockMovement>> {
+  const where = listWhere(clientId, query);
+  const { limit, offset } = pageWindow(query);
+  const rows = await selectMovements(db)
+    .where(where)
+    .orderBy(...listOrder(query))
+    .limit(limit)
+    .offset(offset);
+  const [{ total }] = await db
+    .select({ total: sql<number>`count(*)::int` })
+    .from(stockMovements)
+    .innerJoin(products, eq(products.id, stockMovements.productId))
+    .where(where);
+  return listResult(rows.map(toMovement), total, query);
+}
+
+/** Every movement of a filtered history, in batches (CSV export). */
+export async function* eachMovement(db: Db, clientId: number, query: ListQuery, batch = 1000) {
+  const where = listWhere(clientId, query);
+  for (let offset = 0; ; offset += batch) {
+    const rows = await selectMovements(db)
+      .where(where)
+      .orderBy(...listOrder(query))
+      .limit(batch)
+      .offset(offset);
+    for (const r of rows) yield toMovement(r);
+    if (rows.length < batch) return;
+  }
+}
+
+/**
+ * A product's stock card: its movements, newest first, each with the level right after it (the
+ * product's total, or the variant's when `variantId` is given).
+ */
+export async function findStockCard(
+  db: Db,
+  clientId: number,
+  productId: number,
+  query: { page: number; pageSize: number; variantId?: number },
+): Promise<StockCard> {
+  const [product] = await db
+    .select({
+      id: products.id,
+      name: products.name,
+      unit: products.unit,
+      stock: products.stock,
+      minStock: products.minStock,
+      costPriceCents: products.costPriceCents,
+      stockControl: products.stockControl,
+    })
+    .from(products)
+    .where(and(eq(products.clientId, clientId), eq(products.id, productId)));
+  if (!product) throw notFound(PRODUCT_NOT_FOUND);
+  const where = and(
+    eq(stockMovements.clientId, clientId),
+    eq(stockMovements.productId, productId),
+    query.variantId === undefined ? undefined : eq(stockMovements.variantId, query.variantId),
+  );
+  const { limit, offset } = pageWindow(query);
+  const rows = await selectMovements(db)
+    .where(where)
+    .orderBy(desc(stockMovements.id))
+    .limit(limit)
+    .offset(offset);
+  const [{ total }] = await db
+    .select({ total: sql<number>`count(*)::int` })
+    .from(stockMovements)
+    .where(where);
+  const items: StockCardLine[] = [];
+  if (rows.length > 0) {
+    // The level after the newest row of the page; older rows walk back from it.
+    const [{ balance }] = await db
+      .select({ balance: sql<string>`coalesce(sum(${stockMovements.quantity}), 0)` })
+      .from(stockMovements)
+      .where(and(where, lte(stockMovements.id, rows[0].id)));
+    let level = thousandthsOf(balance);
+    for (const r of rows) {
+      items.push({ ...toMovement(r), balance: fromThousandths(level) });
+      level -= thousandthsOf(r.quantity);
+    }
+  }
+  const stock = quantityOf(product.stock);
+  const minStock = quantityOf(product.minStock);
+  return {
+    product: {
+      ...product,
+      stock,
+      minStock,
+      isLowStock: isLowStock({ stockControl: product.stockControl, stock, minStock }),
+    },
+    items,
+    total: Number(total),
+    page: query.page,
+    pageSize: query.pageSize,
+  };
+}
+
+/** Active products at or below their minimum (stock control on, minimum above zero). */
+export async function listLowStock(
+  db: Db,
+  clientId: number,
+  query: { page: number; pageSize: number; q: string | undefined },
+): Promise<ListResult<LowStockProduct>> {
+  const where = and(
+    eq(products.clientId, clientId),
+    eq(products.active, true),
+    eq(products.stockControl, true),
+    sql`${products.minStock} > 0 and ${products.stock} <= ${products.minStock}`,
+    searchCondition(query.q),
+  );
+  const { limit, offset } = pageWindow(query);
+  const rows = await db
+    .select({
+      id: products.id,
+      name: products.name,
+      sku: products.sku,
+      barcode: products.barcode,
+      unit: products.unit,
+      stock: products.stock,
+      minStock: products.minStock,
+      costPriceCents: products.costPriceCents,
+    })
+    .from(products)
+    .where(where)
+    .orderBy(asc(products.nameKey), asc(products.id))
+    .limit(limit)
+    .offset(offset);
+  const [{ total }] = await db.select({ total: sql<number>`count(*)::int` }).from(products).where(where);
+  return listResult(
+    rows.map((r) => ({ ...r, stock: quantityOf(r.stock), minStock: quantityOf(r.minStock) })),
+    total,
+    query,
+  );
+}
+
+/** Remembered fractionation ratios, most recent first (optionally of one source and/or target). */
+export async function listFractionRatios(
+  db: Db,
+  clientId: number,
+  filter: { sourceProductId?: number; targetProductId?: number },
+): Promise<FractionRatio[]> {
+  const rows = await db
+    .select({
+      sourceProductId: stockFractionRatios.sourceProductId,
+      targetProductId: stockFractionRatios.targetProductId,
+      targetProductName: products.name,
+      sourceQuantity: stockFractionRatios.sourceQuantity,
+      targetQuantity: stockFractionRatios.targetQuantity,
+      updatedAt: stockFractionRatios.updatedAt,
+    })
+    .from(stockFractionRatios)
+    .innerJoin(products, eq(products.id, stockFractionRatios.targetProductId))
+    .where(
+      and(
+        eq(stockFractionRatios.clientId, clientId),
+        filter.sourceProductId === undefined
+          ? undefined
+          : eq(stockFractionRatios.sourceProductId, filter.sourceProductId),
+        filter.targetProductId === undefined
+          ? undefined
+          : eq(stockFractionRatios.targetProductId, filter.targetProductId),
+      ),
+    )
+    .orderBy(desc(stockFractionRatios.updatedAt), desc(stockFractionRatios.id))
+    .limit(50);
+  return rows.map((r) => ({
+    ...r,
+    sourceQuantity: quantityOf(r.sourceQuantity),
+    targetQuantity: quantityOf(r.targetQuantity),
+    updatedAt: r.updatedAt.toISOString(),
+  }));
+}

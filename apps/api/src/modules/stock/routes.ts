@@ -1,0 +1,234 @@
+import { Readable } from 'node:stream';
+import { listQuerySchema } from '@balcao/core/list';
+import { BACKOFFICE, WRITE } from '@balcao/core/routes';
+import {
+  stockEntryInputSchema,
+  stockExitInputSchema,
+  stockFractionateInputSchema,
+  stockMovementListQuerySchema,
+  stockSettingsSchema,
+} from '@balcao/core/stock';
+import { z } from '@balcao/core/zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AppContext } from '../../context.ts';
+import { assertOwnClient, sessionOf } from '../../plugins/auth.ts';
+import { movementsCsvHeader, movementsCsvLines } from './csv.ts';
+import {
+  eachMovement,
+  findMovements,
+  findStockCard,
+  listFractionRatios,
+  listLowStock,
+  listMovements,
+} from './queries.ts';
+import {
+  findStockSettings,
+  fractionate,
+  registerEntry,
+  registerExit,
+  type StockContext,
+  updateStockSettings,
+} from './service.ts';
+
+const clientParams = z.object({ clientId: z.coerce.number().int().positive('Cliente inválido') });
+const productParams = z.object({ productId: z.coerce.number().int().positive('Produto inválido') });
+const optionalId = (message: string) => z.coerce.number().int(message).positive(message).optional();
+
+/**
+ * Stock (issue 6). Reading: the back-office (BACKOFFICE); moving stock: WRITE.stock (1, 2, 6);
+ * the negative-stock setting: WRITE.settings (1, 2). Every write answers 422 while the client's
+ * stockManagement is off.
+ */
+export function stockRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    const { db } = ctx;
+    const tags = ['stock'];
+    const stockContext = (request: Parameters<typeof sessionOf>[0]): StockContext => {
+      const session = sessionOf(request);
+      return { clientId: session.clientId, userId: session.userId, notify: ctx.notify };
+    };
+
+    app.post(
+      '/stock-movement/entry',
+      {
+        config: { access: WRITE.stock },
+        schema: {
+          tags,
+          summary: 'Stock entry of one or more products (quantity and unit cost; updates the average cost)',
+          body: stockEntryInputSchema,
+        },
+      },
+      async (request, reply) => {
+        const context = stockContext(request);
+        const result = await registerEntry(db, context, request.body);
+        const ids = result.movements.map((m) => m.id);
+        return reply.status(201).send({ movements: await findMovements(db, context.clientId, ids) });
+      },
+    );
+
+    app.post(
+      '/stock-movement/exit',
+      {
+        config: { access: WRITE.stock },
+        schema: {
+          tags,
+          summary: 'Stock exit with a reason; 409 when a level would go negative (unless allowed)',
+          body: stockExitInputSchema,
+        },
+      },
+      async (request, reply) => {
+        const context = stockContext(request);
+        const result = await registerExit(db, context, request.body);
+        const ids = result.movements.map((m) => m.id);
+        return reply.status(201).send({ movements: await findMovements(db, context.clientId, ids) });
+      },
+    );
+
+    app.post(
+      '/stock-movement/fractionate',
+      {
+        config: { access: WRITE.stock },
+        schema: {
+          tags,
+          summary: 'N units of a source product out, M units of a target in, one transaction; remembers N:M',
+          body: stockFractionateInputSchema,
+        },
+      },
+      async (request, reply) => {
+        const context = stockContext(request);
+        const result = await fractionate(db, context, request.body);
+        const ids = result.movements.map((m) => m.id);
+        return reply.status(201).send({ movements: await findMovements(db, context.clientId, ids) });
+      },
+    );
+
+    app.get(
+      '/stock-movement/client/:clientId',
+      {
+        config: { access: BACKOFFICE },
+        schema: {
+          tags,
+          summary:
+            'Movement history: filters productId, variantId, type (comma list), userId, from, to (dates)',
+          params: clientParams,
+          querystring: stockMovementListQuerySchema,
+        },
+      },
+      async (request) =>
+        listMovements(db, assertOwnClient(request, request.params.clientId).clientId, request.query),
+    );
+
+    app.get(
+      '/stock-movement/client/:clientId/export',
+      {
+        config: { access: BACKOFFICE },
+        schema: {
+          tags,
+          summary: 'CSV of the filtered history (semicolon separated, decimal comma, UTF-8 with BOM)',
+          params: clientParams,
+          querystring: stockMovementListQuerySchema,
+        },
+      },
+      async (request, reply) => {
+        const { clientId } = assertOwnClient(request, request.params.clientId);
+        const query = request.query;
+        async function* lines() {
+          yield movementsCsvHeader();
+          let batch = [];
+          for await (const movement of eachMovement(db, clientId, query)) {
+            batch.push(movement);
+            if (batch.length === 500) {
+              yield movementsCsvLines(batch);
+              batch = [];
+            }
+          }
+          yield movementsCsvLines(batch);
+        }
+        const date = new Date().toISOString().slice(0, 10);
+        return reply
+          .header('content-type', 'text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="movimentacoes-estoque-${date}.csv"`)
+          .header('cache-control', 'no-store')
+          .send(Readable.from(lines()));
+      },
+    );
+
+    app.get(
+      '/stock-movement/product/:productId',
+      {
+        config: { access: BACKOFFICE },
+        schema: {
+          tags,
+          summary: "A product's stock card: its movements, newest first, with the level after each",
+          params: productParams,
+          querystring: listQuerySchema
+            .pick({ page: true, pageSize: true })
+            .extend({ variantId: optionalId('Variação inválida') }),
+        },
+      },
+      async (request) =>
+        findStockCard(db, sessionOf(request).clientId, request.params.productId, request.query),
+    );
+
+    app.get(
+      '/stock-movement/low-stock/client/:clientId',
+      {
+        config: { access: BACKOFFICE },
+        schema: {
+          tags,
+          summary: 'Active products at or below their minimum stock',
+          params: clientParams,
+          querystring: listQuerySchema.pick({ page: true, pageSize: true, q: true }),
+        },
+      },
+      async (request) =>
+        listLowStock(db, assertOwnClient(request, request.params.clientId).clientId, request.query),
+    );
+
+    app.get(
+      '/stock-movement/fraction-ratio/client/:clientId',
+      {
+        config: { access: BACKOFFICE },
+        schema: {
+          tags,
+          summary: 'Remembered fractionation ratios (last N:M per source/target pair), newest first',
+          params: clientParams,
+          querystring: z.object({
+            sourceProductId: optionalId('Produto inválido'),
+            targetProductId: optionalId('Produto inválido'),
+          }),
+        },
+      },
+      async (request) =>
+        listFractionRatios(db, assertOwnClient(request, request.params.clientId).clientId, request.query),
+    );
+
+    app.get(
+      '/stock-setting/client/:clientId',
+      {
+        config: { access: BACKOFFICE },
+        schema: {
+          tags,
+          summary: 'stockManagement and allowNegativeStock of the client',
+          params: clientParams,
+        },
+      },
+      async (request) => findStockSettings(db, assertOwnClient(request, request.params.clientId).clientId),
+    );
+
+    app.put(
+      '/stock-setting/client/:clientId',
+      {
+        config: { access: WRITE.settings },
+        schema: {
+          tags,
+          summary: 'Allow or refuse negative stock (exits and sales)',
+          params: clientParams,
+          body: stockSettingsSchema,
+        },
+      },
+      async (request) =>
+        updateStockSettings(db, assertOwnClient(request, request.params.clientId).clientId, request.body),
+    );
+  };
+}

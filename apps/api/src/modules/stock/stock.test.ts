@@ -1,0 +1,664 @@
+import type { AddressInfo } from 'node:net';
+import { eq, sql } from 'drizzle-orm';
+import { io as connect, type Socket } from 'socket.io-client';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, createClientWithUsers, createTestApp, type TestApp } from '../../../test/helper.ts';
+import { clients } from '../../db/schema.ts';
+import { createProductVia, newEan13 } from '../product/testFactory.ts';
+
+const API_KEY = 'chave-estoque';
+
+let t: TestApp;
+let baseUrl: string;
+const sockets: Socket[] = [];
+
+beforeAll(async () => {
+  t = await createTestApp({ apiKey: API_KEY });
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+});
+afterEach(() => {
+  for (const socket of sockets.splice(0)) socket.disconnect();
+});
+afterAll(() => t.close());
+
+type Headers = Record<string, string>;
+const post = (url: string, headers: Headers, payload: unknown) =>
+  t.app.inject({ method: 'POST', url, headers, payload: payload as object });
+const put = (url: string, headers: Headers, payload: unknown) =>
+  t.app.inject({ method: 'PUT', url, headers, payload: payload as object });
+const get = (url: string, headers: Headers) => t.app.inject({ method: 'GET', url, headers });
+
+const rowsOf = <T>(res: unknown) => (res as { rows: T[] }).rows;
+
+/** Cached level vs the ledger's sum for every product (and variant) of a client. */
+async function disagreements(clientId: number) {
+  const products = rowsOf<{ id: number; stock: string; ledger: string }>(
+    await t.database.db.execute(sql`
+      select p.id, p.stock, coalesce((select sum(m.quantity) from stock_movements m where m.product_id = p.id), 0) as ledger
+      from products p where p.client_id = ${clientId}`),
+  );
+  const variants = rowsOf<{ id: number; stock: string; ledger: string }>(
+    await t.database.db.execute(sql`
+      select v.id, v.stock, coalesce((select sum(m.quantity) from stock_movements m where m.variant_id = v.id), 0) as ledger
+      from product_variants v where v.client_id = ${clientId}`),
+  );
+  return [...products, ...variants].filter((r) => Number(r.stock) !== Number(r.ledger));
+}
+
+async function stockOf(auth: Headers, productId: number) {
+  return (await get(`/v1/product/${productId}`, auth)).json() as {
+    stock: number;
+    costPriceCents: number;
+    updatedAt: string;
+    variants: { id: number; stock: number }[];
+  };
+}
+
+describe('entry', () => {
+  it('registers several products at once, updates the weighted average cost and answers the rows', async () => {
+    const { auth, users } = await createClientWithUsers(t, [6]);
+    const coffee = await createProductVia(t, auth, { name: 'Café 500 g', stock: 10, costPriceCents: 1500 });
+    const sugar = await createProductVia(t, auth, {
+      name: 'Açúcar 1 kg',
+      unit: 'kg',
+      productType: 'weighed',
+    });
+    const res = await post('/v1/stock-movement/entry', auth, {
+      document: 'NF 1234',
+      items: [
+        { productId: coffee.id, quantity: 30, unitCostCents: 1700 },
+        { productId: sugar.id, quantity: '2,5', unitCostCents: 480 },
+      ],
+    });
+    expect(res.statusCode).toBe(201);
+    const { movements } = res.json();
+    expect(movements).toMatchObject([
+      {
+        type: 'entry',
+        quantity: 30,
+        unitCostCents: 1700,
+        document: 'NF 1234',
+        product: { id: coffee.id, name: 'Café 500 g', unit: 'un' },
+        variant: null,
+        user: { id: users[0].user.id },
+      },
+      { type: 'entry', quantity: 2.5, unitCostCents: 480, product: { id: sugar.id, unit: 'kg' } },
+    ]);
+    // (10 x 15,00 + 30 x 17,00) / 40 = 16,50
+    expect(await stockOf(auth, coffee.id)).toMatchObject({ stock: 40, costPriceCents: 1650 });
+    expect(await stockOf(auth, sugar.id)).toMatchObject({ stock: 2.5, costPriceCents: 480 });
+  });
+
+  it('validates the form: items, quantity with 3 decimals, unit cost (400 with Portuguese messages)', async () => {
+    const { auth } = await createClientWithUsers(t, [1]);
+    const p = await createProductVia(t, auth);
+    const empty = await post('/v1/stock-movement/entry', auth, { items: [] });
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json().message).toContain('Adicione ao menos um produto');
+    const tooPrecise = await post('/v1/stock-movement/entry', auth, {
+      items: [{ productId: p.id, quantity: 1.2345, unitCostCents: 100 }],
+    });
+    expect(tooPrecise.statusCode).toBe(400);
+    expect(tooPrecise.json().message).toContain('Use no máximo 3 casas decimais');
+    const zero = await post('/v1/stock-movement/entry', auth, {
+      items: [{ productId: p.id, quantity: '0', unitCostCents: 100 }],
+    });
+    expect(zero.json().message).toContain('A quantidade deve ser maior que 0');
+    const noCost = await post('/v1/stock-movement/entry', auth, {
+      items: [{ productId: p.id, quantity: 1 }],
+    });
+    expect(noCost.statusCode).toBe(400);
+  });
+
+  it('enters a variant: the variant and the product total move; the product needs the variant', async () => {
+    const { auth } = await createClientWithUsers(t, [1]);
+    const p = await createProductVia(t, auth, {
+      name: 'Camiseta',
+      productType: 'variants',
+      grid: { colors: ['Preto'], sizes: ['P', 'M'] },
+    });
+    const [small, medium] = p.variants;
+    const res = await post('/v1/stock-movement/entry', auth, {
+      items: [
+        { productId: p.id, variantId: small.id, quantity: 4, unitCostCents: 2500 },
+        { productId: p.id, variantId: medium.id, quantity: 1, unitCostCents: 2500 },
+      ],
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.json().movements[0].variant).toEqual({ id: small.id, name: 'Preto / P' });
+    const after = await stockOf(auth, p.id);
+    expect(after.stock).toBe(5);
+    expect(after.variants.map((v) => v.stock)).toEqual([4, 1]);
+    const noVariant = await post('/v1/stock-movement/entry', auth, {
+      items: [{ productId: p.id, quantity: 1, unitCostCents: 1 }],
+    });
+    expect(noVariant.statusCode).toBe(422);
+    expect(noVariant.json().message).toBe('Escolha a variação (cor/tamanho) de Camiseta');
+  });
+});
+
+describe('exit', () => {
+  it('takes stock out with a reason and refuses to go negative with 409 (nothing written)', async () => {
+    const { auth, client } = await createClientWithUsers(t, [2]);
+    const p = await createProductVia(t, auth, { name: 'Iogurte natural', stock: 3 });
+    const ok = await post('/v1/stock-movement/exit', auth, {
+      reason: 'breakage',
+      items: [{ productId: p.id, quantity: 1 }],
+    });
+    expect(ok.statusCode).toBe(201);
+    expect(ok.json().movements[0]).toMatchObject({ type: 'exit', quantity: -1, reason: 'breakage' });
+    const partial = await post('/v1/stock-movement/exit', auth, {
+      reason: 'loss',
+      items: [{ productId: p.id, quantity: '1,5' }],
+    });
+    expect(partial.statusCode).toBe(201);
+    const refused = await post('/v1/stock-movement/exit', auth, {
+      reason: 'internal-use',
+      items: [{ productId: p.id, quantity: 1 }],
+    });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toBe('Estoque insuficiente para Iogurte natural (disponível: 0,5)');
+    expect(await disagreements(client.id)).toEqual([]);
+    expect((await stockOf(auth, p.id)).stock).toBe(0.5);
+  });
+
+  it('needs a reason, and a description when the reason is "other"', async () => {
+    const { auth } = await createClientWithUsers(t, [1]);
+    const p = await createProductVia(t, auth, { stock: 5 });
+    const noReason = await post('/v1/stock-movement/exit', auth, {
+      items: [{ productId: p.id, quantity: 1 }],
+    });
+    expect(noReason.statusCode).toBe(400);
+    expect(noReason.json().message).toContain('Selecione o motivo da saída');
+    const other = await post('/v1/stock-movement/exit', auth, {
+      reason: 'other',
+      items: [{ productId: p.id, quantity: 1 }],
+    });
+    expect(other.statusCode).toBe(400);
+    expect(other.json().message).toContain('Descreva o motivo da saída');
+    const described = await post('/v1/stock-movement/exit', auth, {
+      reason: 'other',
+      note: 'Degustação na loja',
+      items: [{ productId: p.id, quantity: 1 }],
+    });
+    expect(described.statusCode).toBe(201);
+  });
+
+  it('lets the level go negative once the client allows it (setting by Administrador/Gerente)', async () => {
+    const { auth, client, users } = await createClientWithUsers(t, [1, 6]);
+    const p = await createProductVia(t, auth, { name: 'Gelo 5 kg', stock: 0 });
+    const url = `/v1/stock-setting/client/${client.id}`;
+    expect((await get(url, auth)).json()).toEqual({ stockManagement: true, allowNegativeStock: false });
+    expect((await put(url, bearer(users[1].token), { allowNegativeStock: true })).statusCode).toBe(403);
+    const changed = await put(url, auth, { allowNegativeStock: true });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.json()).toEqual({ stockManagement: true, allowNegativeStock: true });
+    const res = await post('/v1/stock-movement/exit', bearer(users[1].token), {
+      reason: 'loss',
+      items: [{ productId: p.id, quantity: 2 }],
+    });
+    expect(res.statusCode).toBe(201);
+    expect((await stockOf(auth, p.id)).stock).toBe(-2);
+    expect(await disagreements(client.id)).toEqual([]);
+  });
+});
+
+describe('fractionate', () => {
+  it('moves N of the source out and M of the target in, carries the cost and remembers the ratio', async () => {
+    const { auth, client } = await createClientWithUsers(t, [6]);
+    const box = await createProductVia(t, auth, { name: 'Caixa 12 un', stock: 5, costPriceCents: 2400 });
+    const unit = await createProductVia(t, auth, { name: 'Unidade', stock: 0 });
+    const res = await post('/v1/stock-movement/fractionate', auth, {
+      sourceProductId: box.id,
+      sourceQuantity: 2,
+      targetProductId: unit.id,
+      targetQuantity: 24,
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.json().movements).toMatchObject([
+      { type: 'fractionate-out', quantity: -2, product: { id: box.id } },
+      { type: 'fractionate-in', quantity: 24, unitCostCents: 200, product: { id: unit.id } },
+    ]);
+    expect(await stockOf(auth, box.id)).toMatchObject({ stock: 3, costPriceCents: 2400 });
+    expect(await stockOf(auth, unit.id)).toMatchObject({ stock: 24, costPriceCents: 200 });
+    const ratios = await get(
+      `/v1/stock-movement/fraction-ratio/client/${client.id}?sourceProductId=${box.id}`,
+      auth,
+    );
+    expect(ratios.json()).toMatchObject([
+      {
+        sourceProductId: box.id,
+        targetProductId: unit.id,
+        targetProductName: 'Unidade',
+        sourceQuantity: 2,
+        targetQuantity: 24,
+      },
+    ]);
+    // The last ratio used wins.
+    await post('/v1/stock-movement/fractionate', auth, {
+      sourceProductId: box.id,
+      sourceQuantity: 1,
+      targetProductId: unit.id,
+      targetQuantity: 12,
+    });
+    const again = await get(
+      `/v1/stock-movement/fraction-ratio/client/${client.id}?sourceProductId=${box.id}&targetProductId=${unit.id}`,
+      auth,
+    );
+    expect(again.json()).toHaveLength(1);
+    expect(again.json()[0]).toMatchObject({ sourceQuantity: 1, targetQuantity: 12 });
+  });
+
+  it('refuses when the source has not enough stock, and the same product on both sides', async () => {
+    const { auth } = await createClientWithUsers(t, [1]);
+    const box = await createProductVia(t, auth, { name: 'Fardo 6 un', stock: 1 });
+    const unit = await createProductVia(t, auth, { name: 'Lata' });
+    const refused = await post('/v1/stock-movement/fractionate', auth, {
+      sourceProductId: box.id,
+      sourceQuantity: 2,
+      targetProductId: unit.id,
+      targetQuantity: 12,
+    });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toBe('Estoque insuficiente para Fardo 6 un (disponível: 1)');
+    const same = await post('/v1/stock-movement/fractionate', auth, {
+      sourceProductId: box.id,
+      sourceQuantity: 1,
+      targetProductId: box.id,
+      targetQuantity: 6,
+    });
+    expect(same.statusCode).toBe(400);
+    expect(same.json().message).toContain('Escolha produtos diferentes');
+  });
+
+  it('is atomic: a failure writing the target leaves the source, the ledger and the ratio untouched', async () => {
+    const { auth, client } = await createClientWithUsers(t, [1]);
+    const box = await createProductVia(t, auth, { name: 'Caixa', stock: 4 });
+    // The target's level is at the column's limit: adding to it fails inside the transaction,
+    // after the source's row and level were written.
+    const full = await createProductVia(t, auth, { name: 'Cheio', stock: 99_999_999_999 });
+    const ledgerBefore = rowsOf<{ n: number }>(
+      await t.database.db.execute(
+        sql`select count(*)::int as n from stock_movements where client_id = ${client.id}`,
+      ),
+    )[0].n;
+    const res = await post('/v1/stock-movement/fractionate', auth, {
+      sourceProductId: box.id,
+      sourceQuantity: 1,
+      targetProductId: full.id,
+      targetQuantity: 12,
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().message).toContain('limite de estoque');
+    expect((await stockOf(auth, box.id)).stock).toBe(4);
+    const ledgerAfter = rowsOf<{ n: number }>(
+      await t.database.db.execute(
+        sql`select count(*)::int as n from stock_movements where client_id = ${client.id}`,
+      ),
+    )[0].n;
+    expect(ledgerAfter).toBe(ledgerBefore);
+    const ratios = await get(`/v1/stock-movement/fraction-ratio/client/${client.id}`, auth);
+    expect(ratios.json()).toEqual([]);
+    expect(await disagreements(client.id)).toEqual([]);
+  });
+});
+
+describe('concurrency', () => {
+  it('two simultaneous exits of the last unit: one succeeds, one gets 409', async () => {
+    const { auth, client } = await createClientWithUsers(t, [1]);
+    const p = await createProductVia(t, auth, { name: 'Último pote', stock: 1 });
+    const exit = () =>
+      post('/v1/stock-movement/exit', auth, { reason: 'loss', items: [{ productId: p.id, quantity: 1 }] });
+    const codes = (await Promise.all([exit(), exit()])).map((r) => r.statusCode).sort();
+    expect(codes).toEqual([201, 409]);
+    expect((await stockOf(auth, p.id)).stock).toBe(0);
+    expect(await disagreements(client.id)).toEqual([]);
+  });
+
+  it('many parallel entries and exits over products and variants: never negative, cache = ledger', async () => {
+    const { auth, client } = await createClientWithUsers(t, [1]);
+    const a = await createProductVia(t, auth, { name: 'A', stock: 5 });
+    const b = await createProductVia(t, auth, { name: 'B', stock: 2 });
+    const shirt = await createProductVia(t, auth, {
+      name: 'Blusa',
+      productType: 'variants',
+      grid: { colors: [], sizes: ['U'] },
+    });
+    const variant = shirt.variants[0];
+    await post('/v1/stock-movement/entry', auth, {
+      items: [{ productId: shirt.id, variantId: variant.id, quantity: 3, unitCostCents: 100 }],
+    });
+    const exitOf = (items: unknown[]) => post('/v1/stock-movement/exit', auth, { reason: 'loss', items });
+    const work = [
+      // Opposite orders in one request each: the locks are taken by id, so no deadlock.
+      ...Array.from({ length: 6 }, () =>
+        exitOf([
+          { productId: a.id, quantity: 1 },
+          { productId: b.id, quantity: 0.5 },
+        ]),
+      ),
+      ...Array.from({ length: 6 }, () =>
+        exitOf([
+          { productId: b.id, quantity: 0.5 },
+          { productId: a.id, quantity: 1 },
+        ]),
+      ),
+      ...Array.from({ length: 5 }, () =>
+        exitOf([{ productId: shirt.id, variantId: variant.id, quantity: 1 }]),
+      ),
+      ...Array.from({ length: 3 }, () =>
+        post('/v1/stock-movement/entry', auth, {
+          items: [
+            { productId: b.id, quantity: 0.25, unitCostCents: 10 },
+            { productId: a.id, quantity: 0.5, unitCostCents: 10 },
+          ],
+        }),
+      ),
+    ];
+    const results = await Promise.all(work);
+    expect(results.every((r) => r.statusCode === 201 || r.statusCode === 409)).toBe(true);
+    const shirtExits = results.slice(12, 17).filter((r) => r.statusCode === 201).length;
+    expect(shirtExits).toBe(3);
+    const final = await Promise.all([a, b, shirt].map((p) => stockOf(auth, p.id)));
+    for (const p of final) expect(p.stock).toBeGreaterThanOrEqual(0);
+    expect(final[2].variants[0].stock).toBe(0);
+    expect(await disagreements(client.id)).toEqual([]);
+  });
+});
+
+describe('low stock', () => {
+  function open(token: string): Promise<Socket> {
+    const socket = connect(baseUrl, {
+      path: '/socket.io',
+      query: { key: API_KEY },
+      auth: { token },
+      transports: ['websocket'],
+      reconnection: false,
+      forceNew: true,
+    });
+    sockets.push(socket);
+    return new Promise((resolve, reject) => {
+      socket.once('connect', () => resolve(socket));
+      socket.once('connect_error', reject);
+    });
+  }
+
+  /** Every newChannelMessage received during `ms`. */
+  function collect(socket: Socket, ms: number): Promise<{ message: string; alertColor: string }[]> {
+    const received: { message: string; alertColor: string }[] = [];
+    const onMessage = (payload: { message: string }) => received.push(JSON.parse(payload.message));
+    socket.on('newChannelMessage', onMessage);
+    return new Promise((resolve) =>
+      setTimeout(() => {
+        socket.off('newChannelMessage', onMessage);
+        resolve(received);
+      }, ms),
+    );
+  }
+
+  it('notifies the client channel once per crossing of the minimum, after the commit', async () => {
+    const { auth, client, token } = await createClientWithUsers(t, [1]);
+    const p = await createProductVia(t, auth, { name: 'Café', stock: 8, minStock: 5 });
+    const socket = await open(token);
+    expect(await socket.timeout(5000).emitWithAck('joinChannel', `notifications_${client.id}`)).toEqual({
+      ok: true,
+    });
+    const exit = (quantity: number) =>
+      post('/v1/stock-movement/exit', auth, { reason: 'loss', items: [{ productId: p.id, quantity }] });
+
+    const first = collect(socket, 1500);
+    expect((await exit(2)).statusCode).toBe(201); // 8 -> 6: above the minimum, no alert
+    expect((await exit(1)).statusCode).toBe(201); // 6 -> 5: crossing
+    expect((await exit(1)).statusCode).toBe(201); // 5 -> 4: still low, no second alert
+    expect(await first).toEqual([
+      { message: 'Estoque baixo: Café está com 5 un (mínimo 5 un)', alertColor: 'warning' },
+    ]);
+
+    const second = collect(socket, 1500);
+    await post('/v1/stock-movement/entry', auth, {
+      items: [{ productId: p.id, quantity: 3, unitCostCents: 1 }],
+    });
+    expect((await exit(3)).statusCode).toBe(201); // 7 -> 4: a new crossing
+    const refused = await exit(10);
+    expect(refused.statusCode).toBe(409); // refused: nothing committed, nothing sent
+    expect(await second).toEqual([
+      { message: 'Estoque baixo: Café está com 4 un (mínimo 5 un)', alertColor: 'warning' },
+    ]);
+  });
+
+  it('lists the active products at or below their minimum', async () => {
+    const { auth, client, users } = await createClientWithUsers(t, [1, 3]);
+    await createProductVia(t, auth, { name: 'Arroz', stock: 2, minStock: 5 });
+    await createProductVia(t, auth, { name: 'Feijão', stock: 5, minStock: 5 });
+    await createProductVia(t, auth, { name: 'Macarrão', stock: 9, minStock: 5 });
+    await createProductVia(t, auth, { name: 'Sal', stock: 0, minStock: 0 });
+    await createProductVia(t, auth, { name: 'Óleo', stock: 1, minStock: 3, active: false });
+    // A Vendedor reads stock pages too (BACKOFFICE).
+    const res = await get(`/v1/stock-movement/low-stock/client/${client.id}`, bearer(users[1].token));
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ total: 2, page: 1, pageSize: 20 });
+    expect(res.json().items.map((p: { name: string; stock: number }) => [p.name, p.stock])).toEqual([
+      ['Arroz', 2],
+      ['Feijão', 5],
+    ]);
+    const other = await createClientWithUsers(t, [1]);
+    expect((await get(`/v1/stock-movement/low-stock/client/${client.id}`, other.auth)).statusCode).toBe(404);
+  });
+});
+
+describe('history and stock card', () => {
+  it('lists with filters (product, type, user, period), paginates and exports CSV', async () => {
+    const { auth, client, users } = await createClientWithUsers(t, [1, 6]);
+    const stockist = bearer(users[1].token);
+    const rice = await createProductVia(t, auth, { name: 'Arroz 5 kg', stock: 10 });
+    const beans = await createProductVia(t, auth, { name: 'Feijão 1 kg', barcode: newEan13() });
+    await post('/v1/stock-movement/entry', stockist, {
+      document: 'NF 77',
+      items: [
+        { productId: rice.id, quantity: 5, unitCostCents: 2000 },
+        { productId: beans.id, quantity: '1,5', unitCostCents: 700 },
+      ],
+    });
+    await post('/v1/stock-movement/exit', auth, {
+      reason: 'loss',
+      items: [{ productId: rice.id, quantity: 2 }],
+    });
+    const list = (query: string) => get(`/v1/stock-movement/client/${client.id}${query}`, auth);
+
+    const all = (await list('')).json();
+    // Rice's opening balance, the two entries and the exit, newest first.
+    expect(all.total).toBe(4);
+    expect(all.items.map((m: { type: string }) => m.type)).toEqual(['exit', 'entry', 'entry', 'adjustment']);
+    expect(all.items[3]).toMatchObject({ reason: 'initial-stock', quantity: 10, user: null });
+
+    const ofRice = (await list(`?productId=${rice.id}`)).json();
+    expect(ofRice.items.map((m: { quantity: number }) => m.quantity)).toEqual([-2, 5, 10]);
+    expect((await list('?type=entry')).json().total).toBe(2);
+    expect((await list('?type=exit,adjustment')).json().total).toBe(2);
+    expect((await list(`?userId=${users[1].user.id}`)).json().total).toBe(2);
+    expect((await list('?q=feijao')).json().items[0].product.name).toBe('Feijão 1 kg');
+    const page2 = (await list('?pageSize=3&page=2')).json();
+    expect(page2).toMatchObject({ total: 4, page: 2, pageSize: 3 });
+    expect(page2.items).toHaveLength(1);
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(new Date());
+    expect((await list(`?from=${today}&to=${today}`)).json().total).toBe(4);
+    expect((await list('?from=2000-01-01&to=2000-01-31')).json().total).toBe(0);
+    expect((await list('?from=2000-02-30')).statusCode).toBe(400);
+    expect((await list('?from=2024-02-10&to=2024-02-01')).json().message).toContain(
+      'A data final deve ser igual ou posterior',
+    );
+    expect((await list('?type=roubo')).statusCode).toBe(400);
+    expect((await list('?sort=-preco')).statusCode).toBe(400);
+
+    const csv = await get(`/v1/stock-movement/client/${client.id}/export?productId=${beans.id}`, auth);
+    expect(csv.statusCode).toBe(200);
+    expect(csv.headers['content-type']).toContain('text/csv');
+    const lines = csv.body
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
+    expect(lines[0]).toBe(
+      'data;tipo;produto;variacao;quantidade;unidade;custo_unitario;motivo;documento;observacao;usuario',
+    );
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toMatch(
+      /^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2};Entrada;Feijão 1 kg;;1,5;un;7,00;;NF 77;;Usuário 6$/,
+    );
+  });
+
+  it("shows a product's stock card with the level after each movement", async () => {
+    const { auth } = await createClientWithUsers(t, [1]);
+    const p = await createProductVia(t, auth, { name: 'Farinha', stock: 4, minStock: 2 });
+    await post('/v1/stock-movement/entry', auth, {
+      items: [{ productId: p.id, quantity: 6, unitCostCents: 300 }],
+    });
+    await post('/v1/stock-movement/exit', auth, {
+      reason: 'breakage',
+      items: [{ productId: p.id, quantity: 1.5 }],
+    });
+    await post('/v1/stock-movement/exit', auth, {
+      reason: 'loss',
+      items: [{ productId: p.id, quantity: 0.25 }],
+    });
+    const card = (await get(`/v1/stock-movement/product/${p.id}`, auth)).json();
+    expect(card.product).toMatchObject({
+      id: p.id,
+      name: 'Farinha',
+      stock: 8.25,
+      minStock: 2,
+      isLowStock: false,
+    });
+    expect(card.items.map((l: { quantity: number; balance: number }) => [l.quantity, l.balance])).toEqual([
+      [-0.25, 8.25],
+      [-1.5, 8.5],
+      [6, 10],
+      [4, 4],
+    ]);
+    const page2 = (await get(`/v1/stock-movement/product/${p.id}?pageSize=2&page=2`, auth)).json();
+    expect(page2.items.map((l: { balance: number }) => l.balance)).toEqual([10, 4]);
+    expect(page2.total).toBe(4);
+  });
+});
+
+describe('the product form and the ledger', () => {
+  it('records an adjustment when the product form changes a level, and keeps cache = ledger', async () => {
+    const { auth, client } = await createClientWithUsers(t, [1]);
+    const p = await createProductVia(t, auth, { name: 'Vela', stock: 3 });
+    await post('/v1/stock-movement/entry', auth, {
+      items: [{ productId: p.id, quantity: 2, unitCostCents: 50 }],
+    });
+    const current = await stockOf(auth, p.id);
+    const res = await put(`/v1/product/${p.id}`, auth, {
+      name: 'Vela',
+      salePriceCents: 1000,
+      stock: 4,
+      updatedAt: current.updatedAt,
+    });
+    expect(res.statusCode).toBe(200);
+    const card = (await get(`/v1/stock-movement/product/${p.id}`, auth)).json();
+    expect(card.items[0]).toMatchObject({
+      type: 'adjustment',
+      reason: 'product-form',
+      quantity: -1,
+      balance: 4,
+    });
+    expect(await disagreements(client.id)).toEqual([]);
+  });
+
+  it('a form read before a movement is stale after it (409), so it cannot undo the movement', async () => {
+    const { auth } = await createClientWithUsers(t, [1]);
+    const p = await createProductVia(t, auth, { name: 'Fósforo', stock: 10 });
+    await post('/v1/stock-movement/exit', auth, {
+      reason: 'loss',
+      items: [{ productId: p.id, quantity: 1 }],
+    });
+    const res = await put(`/v1/product/${p.id}`, auth, {
+      name: 'Fósforo',
+      salePriceCents: 1000,
+      stock: 10,
+      updatedAt: p.updatedAt,
+    });
+    expect(res.statusCode).toBe(409);
+    expect((await stockOf(auth, p.id)).stock).toBe(9);
+  });
+
+  it('keeps the ledger in step when the grid replaces variants that had stock', async () => {
+    const { auth, client } = await createClientWithUsers(t, [1]);
+    const p = await createProductVia(t, auth, {
+      name: 'Tênis',
+      productType: 'variants',
+      grid: { colors: [], sizes: ['38', '39'] },
+    });
+    await post('/v1/stock-movement/entry', auth, {
+      items: p.variants.map((v: { id: number }) => ({
+        productId: p.id,
+        variantId: v.id,
+        quantity: 2,
+        unitCostCents: 1,
+      })),
+    });
+    const regrid = await put(`/v1/product/${p.id}/grid`, auth, { colors: [], sizes: ['39', '40'] });
+    expect(regrid.statusCode).toBe(200);
+    expect(regrid.json().stock).toBe(2);
+    expect(await disagreements(client.id)).toEqual([]);
+    const deleted = await t.app.inject({ method: 'DELETE', url: `/v1/product/${p.id}`, headers: auth });
+    expect(deleted.statusCode).toBe(200);
+  });
+});
+
+describe('access', () => {
+  it('reading is back-office, moving stock needs WRITE.stock (403), another client is 404', async () => {
+    const { auth, client, users } = await createClientWithUsers(t, [1, 3, 5]);
+    const seller = bearer(users[1].token);
+    const waiter = bearer(users[2].token);
+    const p = await createProductVia(t, auth, { stock: 2 });
+    expect((await get(`/v1/stock-movement/client/${client.id}`, seller)).statusCode).toBe(200);
+    expect((await get(`/v1/stock-movement/client/${client.id}`, waiter)).statusCode).toBe(403);
+    const entry = { items: [{ productId: p.id, quantity: 1, unitCostCents: 1 }] };
+    expect((await post('/v1/stock-movement/entry', seller, entry)).statusCode).toBe(403);
+    const other = await createClientWithUsers(t, [1]);
+    expect((await get(`/v1/stock-movement/client/${client.id}`, other.auth)).statusCode).toBe(404);
+    expect((await get(`/v1/stock-movement/product/${p.id}`, other.auth)).statusCode).toBe(404);
+    const theirs = await post('/v1/stock-movement/entry', other.auth, entry);
+    expect(theirs.statusCode).toBe(404);
+    expect(theirs.json().message).toBe('Produto não encontrado');
+    expect((await stockOf(auth, p.id)).stock).toBe(2);
+  });
+
+  it('answers 422 "O controle de estoque está desativado" to writes when stockManagement is off', async () => {
+    const { auth, client } = await createClientWithUsers(t, [1]);
+    const p = await createProductVia(t, auth, { stock: 2 });
+    await t.database.db.update(clients).set({ stockManagement: false }).where(eq(clients.id, client.id));
+    const writes = await Promise.all([
+      post('/v1/stock-movement/entry', auth, { items: [{ productId: p.id, quantity: 1, unitCostCents: 1 }] }),
+      post('/v1/stock-movement/exit', auth, { reason: 'loss', items: [{ productId: p.id, quantity: 1 }] }),
+      post('/v1/stock-movement/fractionate', auth, {
+        sourceProductId: p.id,
+        sourceQuantity: 1,
+        targetProductId: (await createProductVia(t, auth)).id,
+        targetQuantity: 2,
+      }),
+      put(`/v1/stock-setting/client/${client.id}`, auth, { allowNegativeStock: true }),
+    ]);
+    for (const res of writes) {
+      expect(res.statusCode).toBe(422);
+      expect(res.json().message).toBe('O controle de estoque está desativado');
+    }
+    expect((await get(`/v1/stock-movement/client/${client.id}`, auth)).statusCode).toBe(200);
+  });
+
+  it('refuses manual movements of a product without stock control (422)', async () => {
+    const { auth } = await createClientWithUsers(t, [1]);
+    const service = await createProductVia(t, auth, {
+      name: 'Entrega',
+      productType: 'service',
+      stockControl: false,
+    });
+    const res = await post('/v1/stock-movement/entry', auth, {
+      items: [{ productId: service.id, quantity: 1, unitCostCents: 1 }],
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().message).toBe('O produto Entrega não controla estoque');
+  });
+});
