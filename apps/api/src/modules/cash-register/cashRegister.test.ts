@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createClientWithUsers, createTestApp, TEST_PASSWORD, type TestApp } from '../../../test/helper.ts';
+import {
+  bearer,
+  createClientWithUsers,
+  createTestApp,
+  TEST_PASSWORD,
+  type TestApp,
+} from '../../../test/helper.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -25,7 +31,11 @@ describe('cash register', () => {
     expect((await get(auth, '/cash-register/current')).json()).toEqual({ cashRegister: null });
     const opened = await post(auth, '/cash-register/open', { openingAmountCents: 10000 });
     expect(opened.statusCode, opened.body).toBe(201);
-    expect(opened.json()).toMatchObject({ status: 'open', openingAmountCents: 10000, money: { expectedCents: 10000 } });
+    expect(opened.json()).toMatchObject({
+      status: 'open',
+      openingAmountCents: 10000,
+      money: { expectedCents: 10000 },
+    });
     const again = await post(auth, '/cash-register/open', { openingAmountCents: 0 });
     expect(again.statusCode).toBe(409);
     expect(again.json().message).toBe('Você já tem um caixa aberto');
@@ -55,7 +65,11 @@ describe('cash register', () => {
       { method: 'debitCard', amountCents: 1500 },
       { method: 'pix', amountCents: 500 },
     ]);
-    const deposit = await post(auth, '/cash-register/movement', { type: 'deposit', amountCents: 2000, reason: 'Troco' });
+    const deposit = await post(auth, '/cash-register/movement', {
+      type: 'deposit',
+      amountCents: 2000,
+      reason: 'Troco',
+    });
     expect(deposit.statusCode, deposit.body).toBe(201);
     const withdrawal = await post(auth, '/cash-register/movement', {
       type: 'withdrawal',
@@ -81,10 +95,18 @@ describe('cash register', () => {
       ['withdrawal', 'Depósito no banco'],
     ]);
 
-    const tooMuch = await post(auth, '/cash-register/movement', { type: 'withdrawal', amountCents: 100000, reason: 'Tudo' });
+    const tooMuch = await post(auth, '/cash-register/movement', {
+      type: 'withdrawal',
+      amountCents: 100000,
+      reason: 'Tudo',
+    });
     expect(tooMuch.statusCode).toBe(422);
     expect(tooMuch.json().message).toBe('A sangria não pode ser maior que o dinheiro no caixa (R$ 77,50)');
-    const noReason = await post(auth, '/cash-register/movement', { type: 'deposit', amountCents: 100, reason: '' });
+    const noReason = await post(auth, '/cash-register/movement', {
+      type: 'deposit',
+      amountCents: 100,
+      reason: '',
+    });
     expect(noReason.statusCode).toBe(400);
   });
 
@@ -92,7 +114,11 @@ describe('cash register', () => {
     const { users } = await createClientWithUsers(t, [4, 2]);
     const cashier = bearer(users[0].token);
     await post(cashier, '/cash-register/open', { openingAmountCents: 10000 });
-    const without = await post(cashier, '/cash-register/movement', { type: 'withdrawal', amountCents: 1000, reason: 'Sangria' });
+    const without = await post(cashier, '/cash-register/movement', {
+      type: 'withdrawal',
+      amountCents: 1000,
+      reason: 'Sangria',
+    });
     expect(without.statusCode).toBe(403);
     expect(without.json().message).toMatch(/aprovação de um gerente/);
     const wrong = await post(cashier, '/cash-register/movement', {
@@ -118,7 +144,10 @@ describe('cash register', () => {
     expect(ok.statusCode, ok.body).toBe(201);
     expect(ok.json().movements[0].approvedBy).toEqual({ id: users[1].user.id, name: 'Usuário 2' });
     // A suprimento needs no approval.
-    expect((await post(cashier, '/cash-register/movement', { type: 'deposit', amountCents: 1, reason: 'Moedas' })).statusCode).toBe(201);
+    expect(
+      (await post(cashier, '/cash-register/movement', { type: 'deposit', amountCents: 1, reason: 'Moedas' }))
+        .statusCode,
+    ).toBe(201);
   });
 
   it('closes with counted amounts per method: difference per method and in total; the report stays frozen', async () => {

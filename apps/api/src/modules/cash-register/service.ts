@@ -19,6 +19,7 @@ import { users } from '../../db/schema.ts';
 import { AppError, conflict, notFound, unprocessable } from '../../errors.ts';
 import { violatedUnique } from '../../lib/pg.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
+import { inOrder } from '../sale/inOrder.ts';
 import { salePayments, sales } from '../sale/schema.ts';
 import { resolveApproval } from './approval.ts';
 import { cashRegisterCounts, cashRegisterMovements, cashRegisters } from './schema.ts';
@@ -102,7 +103,8 @@ export async function openRegister(db: Db, session: SessionUser, openingAmountCe
 
 /** Expected amounts per method, movements and sale figures of a register (open or closed). */
 export async function summarize(db: Executor, register: RegisterRow): Promise<CashRegisterSummary> {
-  const [paymentRows, movementRows, saleRows, countRows] = await Promise.all([
+  // In order: `db` may be a transaction (one connection).
+  const [paymentRows, movementRows, saleRows, countRows] = await inOrder([
     db
       .select({
         method: salePayments.method,

@@ -117,7 +117,10 @@ export const saleItems = pgTable(
     totalCents: integer('total_cents').notNull(),
     notes: text('notes'),
   },
-  (t) => [index('sale_items_sale_idx').on(t.saleId, t.position), index('sale_items_product_idx').on(t.productId)],
+  (t) => [
+    index('sale_items_sale_idx').on(t.saleId, t.position),
+    index('sale_items_product_idx').on(t.productId),
+  ],
 );
 
 /** How a sale was paid; money rows hold the amount applied (the change is on the sale). */

@@ -47,6 +47,7 @@ import {
   type LowStockAlert,
   notifyLowStock,
 } from '../stock/service.ts';
+import { inOrder } from './inOrder.ts';
 import { saleIdempotencyKeys, saleItems, salePayments, sales } from './schema.ts';
 
 export const SALE_NOT_FOUND = 'Venda não encontrada';
@@ -272,7 +273,7 @@ async function prepareItems(tx: Executor, clientId: number, data: SaleData): Pro
   const productIds = [...new Set(data.items.map((i) => i.productId))];
   const variantIds = [...new Set(data.items.flatMap((i) => (i.variantId ? [i.variantId] : [])))];
   const additionalIds = [...new Set(data.items.flatMap((i) => i.additionals.map((a) => a.id)))];
-  const [productRows, variantRows, groupRows, additionalRows] = await Promise.all([
+  const [productRows, variantRows, groupRows, additionalRows] = await inOrder([
     tx
       .select({
         id: products.id,
@@ -523,10 +524,8 @@ async function recordSale(
     }
     const register = await requireOpenRegister(tx, session);
     const prepared = await build(tx);
-    await Promise.all([
-      assertCustomer(tx, clientId, prepared.customerId),
-      assertSeller(tx, clientId, prepared.sellerId),
-    ]);
+    await assertCustomer(tx, clientId, prepared.customerId);
+    await assertSeller(tx, clientId, prepared.sellerId);
     const today = todayIso();
     const withoutCoupon = computeSaleTotals({
       lines: prepared.lines,

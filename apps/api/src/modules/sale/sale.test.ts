@@ -1,0 +1,684 @@
+import { addDays, todayIso } from '@balcao/core/date';
+import type { Sale } from '@balcao/core/sale';
+import { and, asc, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  bearer,
+  createClientWithUsers,
+  createTestApp,
+  TEST_PASSWORD,
+  type TestApp,
+} from '../../../test/helper.ts';
+import { createProductVia, newEan13 } from '../product/testFactory.ts';
+import { receivables } from '../receivable/schema.ts';
+import { stockMovements } from '../stock/schema.ts';
+import { sales } from './schema.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+type Auth = { authorization: string };
+const today = todayIso();
+
+const post = (auth: Auth, url: string, payload: unknown, headers: Record<string, string> = {}) =>
+  t.app.inject({
+    method: 'POST',
+    url: `/v1${url}`,
+    headers: { ...auth, ...headers },
+    payload: payload as object,
+  });
+const get = (auth: Auth, url: string) => t.app.inject({ method: 'GET', url: `/v1${url}`, headers: auth });
+
+/** A client with an Administrador (and more users), the register open. */
+async function shop(types: number[] = [1]) {
+  const created = await createClientWithUsers(t, types);
+  const open = await post(created.auth, '/cash-register/open', { openingAmountCents: 10000 });
+  expect(open.statusCode, open.body).toBe(201);
+  return created;
+}
+
+async function product(auth: Auth, overrides: Record<string, unknown> = {}) {
+  return createProductVia(t, auth, { barcode: newEan13(), stock: 100, ...overrides });
+}
+
+async function sell(auth: Auth, payload: Record<string, unknown>, headers: Record<string, string> = {}) {
+  return post(auth, '/sale', { payments: [], ...payload }, headers);
+}
+
+async function sold(auth: Auth, payload: Record<string, unknown>): Promise<Sale> {
+  const res = await sell(auth, payload);
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json();
+}
+
+async function stockOf(auth: Auth, productId: number): Promise<number> {
+  return (await get(auth, `/product/${productId}`)).json().stock;
+}
+
+let codeSeq = 0;
+async function coupon(auth: Auth, overrides: Record<string, unknown> = {}) {
+  const res = await post(auth, '/coupon', {
+    code: `VENDA${Date.now() % 100000}${++codeSeq}`,
+    discountType: 'PERCENTAGE',
+    discountValue: 10,
+    startDate: today,
+    endDate: addDays(today, 10),
+    ...overrides,
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json();
+}
+
+async function customer(auth: Auth, overrides: Record<string, unknown> = {}) {
+  const res = await post(auth, '/customer', {
+    name: 'Maria da Silva',
+    creditLimitCents: 50000,
+    ...overrides,
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json();
+}
+
+describe('checkout totals', () => {
+  it('rounds quantity x price half-up to the cent, applies line, sale and coupon discounts and records everything', async () => {
+    const { auth } = await shop();
+    const cheese = await product(auth, {
+      name: 'Queijo minas',
+      productType: 'weighed',
+      unit: 'kg',
+      salePriceCents: 4590,
+    });
+    const bread = await product(auth, { name: 'Pão francês', salePriceCents: 99 });
+    const c = await coupon(auth, { discountValue: 5 });
+    // 0,750 kg x 45,90 = 34,425 -> 34,43 (-1,00 line) = 33,43; 3 x 0,99 = 2,97 (-10% = 0,30) = 2,67
+    // subtotal 36,10; 2% sale discount = 0,722 -> 0,72; coupon 5% of 36,10 = 1,805 -> 1,81; final 33,57
+    const sale = await sold(auth, {
+      items: [
+        { productId: cheese.id, quantity: 0.75, discountValue: 100 },
+        { productId: bread.id, quantity: 3, discountType: 'percentage', discountValue: 1000 },
+      ],
+      discountType: 'percentage',
+      discountValue: 200,
+      couponCode: c.code.toLowerCase(),
+      payments: [{ method: 'pix', amountCents: 3357 }],
+    });
+    expect(
+      sale.items.map((i) => [i.description, i.quantity, i.grossCents, i.discountCents, i.totalCents]),
+    ).toEqual([
+      ['Queijo minas', 0.75, 3443, 100, 3343],
+      ['Pão francês', 3, 297, 30, 267],
+    ]);
+    expect(sale).toMatchObject({
+      number: 1,
+      status: 'finished',
+      totalItems: 2,
+      totalQuantity: 3.75,
+      itemsDiscountCents: 130,
+      totalCents: 3610,
+      discountCents: 72,
+      couponDiscountCents: 181,
+      coupon: { id: c.id, code: c.code },
+      finalAmountCents: 3357,
+      changeCents: 0,
+      payments: [{ method: 'pix', amountCents: 3357, numberInstallments: 1 }],
+    });
+    expect(sale.finishedAt).not.toBeNull();
+    // GET answers the same sale.
+    const read = (await get(auth, `/sale/${sale.id}`)).json();
+    expect(read).toEqual({ ...sale, warnings: undefined });
+  });
+
+  it('takes prices from the catalog: variants, add-ons with group limits, whole quantities for units', async () => {
+    const { auth } = await shop();
+    const shirt = await product(auth, {
+      name: 'Camiseta',
+      productType: 'variants',
+      salePriceCents: 5000,
+      grid: { colors: ['Azul'], sizes: ['P', 'M'] },
+    });
+    const medium = shirt.variants.find((v: { name: string }) => v.name === 'Azul / M');
+    await t.app.inject({
+      method: 'PUT',
+      url: `/v1/product-grid/${medium.id}`,
+      headers: auth,
+      payload: {
+        sku: medium.sku,
+        barcode: medium.barcode,
+        priceCents: 5500,
+        active: true,
+        stock: 5,
+        updatedAt: medium.updatedAt,
+      },
+    });
+    const group = await post(auth, '/product-additional', {
+      name: 'Adicionais',
+      minQuantity: 0,
+      maxQuantity: 2,
+      items: [
+        { name: 'Bacon', priceCents: 350 },
+        { name: 'Cheddar', priceCents: 200 },
+      ],
+    });
+    expect(group.statusCode, group.body).toBe(201);
+    const [bacon, cheddar] = group.json().items;
+    const burger = await product(auth, {
+      name: 'X-Burger',
+      salePriceCents: 2000,
+      additionalGroupIds: [group.json().id],
+    });
+
+    const noVariant = await sell(auth, {
+      items: [{ productId: shirt.id, quantity: 1 }],
+      payments: [{ method: 'pix', amountCents: 5000 }],
+    });
+    expect(noVariant.statusCode).toBe(422);
+    expect(noVariant.json().message).toBe('Escolha a variação (cor/tamanho) de Camiseta');
+    const half = await sell(auth, {
+      items: [{ productId: burger.id, quantity: 1.5 }],
+      payments: [{ method: 'pix', amountCents: 3000 }],
+    });
+    expect(half.statusCode).toBe(422);
+    expect(half.json().message).toBe('X-Burger é vendido por unidade: use uma quantidade inteira');
+    const tooMany = await sell(auth, {
+      items: [
+        {
+          productId: burger.id,
+          quantity: 1,
+          additionals: [{ id: bacon.id, quantity: 2 }, { id: cheddar.id }],
+        },
+      ],
+      payments: [{ method: 'pix', amountCents: 2900 }],
+    });
+    expect(tooMany.statusCode).toBe(422);
+    expect(tooMany.json().message).toBe('Escolha 0 a 2 itens em Adicionais (X-Burger)');
+
+    const sale = await sold(auth, {
+      items: [
+        { productId: shirt.id, variantId: medium.id, quantity: 1 },
+        { productId: burger.id, quantity: 2, additionals: [{ id: bacon.id }, { id: cheddar.id }] },
+      ],
+      payments: [{ method: 'debitCard', amountCents: 5500 + 2 * 2550 }],
+    });
+    expect(sale.items[0]).toMatchObject({ variantName: 'Azul / M', unitPriceCents: 5500, totalCents: 5500 });
+    expect(sale.items[1]).toMatchObject({ unitPriceCents: 2000, unitTotalCents: 2550, grossCents: 5100 });
+    expect(sale.items[1].additionals.map((a) => a.name)).toEqual(['Bacon', 'Cheddar']);
+    expect(sale.finalAmountCents).toBe(10600);
+  });
+
+  it('refuses discounts above the total and unknown or inactive products with Portuguese messages', async () => {
+    const { auth } = await shop();
+    const p = await product(auth, { salePriceCents: 1000 });
+    const off = await product(auth, { salePriceCents: 1000, active: false, name: 'Fora de linha' });
+    const big = await sell(auth, { items: [{ productId: p.id, quantity: 1 }], discountValue: 1001 });
+    expect(big.statusCode).toBe(422);
+    expect(big.json().message).toBe('O desconto não pode ser maior que o total dos itens');
+    const inactive = await sell(auth, {
+      items: [{ productId: off.id, quantity: 1 }],
+      payments: [{ method: 'pix', amountCents: 1000 }],
+    });
+    expect(inactive.json().message).toBe('O produto Fora de linha está inativo');
+    const unknown = await sell(auth, { items: [{ productId: 999999, quantity: 1 }] });
+    expect(unknown.statusCode).toBe(422);
+    expect(unknown.json().message).toBe('Produto não encontrado');
+    const empty = await sell(auth, { items: [] });
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json().message).toMatch(/Adicione ao menos um item à venda/);
+  });
+});
+
+describe('payments', () => {
+  it('split payments must add up; money over the total gives change; card installments are kept', async () => {
+    const { auth } = await shop();
+    const p = await product(auth, { salePriceCents: 3750 });
+    const short = await sell(auth, {
+      items: [{ productId: p.id, quantity: 1 }],
+      payments: [
+        { method: 'debitCard', amountCents: 1000 },
+        { method: 'pix', amountCents: 2000 },
+      ],
+    });
+    expect(short.statusCode).toBe(422);
+    expect(short.json().message).toBe(
+      'Os pagamentos somam R$ 30,00: faltam R$ 7,50 para o total de R$ 37,50',
+    );
+    expect(await stockOf(auth, p.id)).toBe(100); // nothing was written
+    const sale = await sold(auth, {
+      items: [{ productId: p.id, quantity: 1 }],
+      payments: [
+        { method: 'creditCard', amountCents: 1000, numberInstallments: 3 },
+        { method: 'money', amountCents: 5000 },
+      ],
+    });
+    expect(sale.changeCents).toBe(2250);
+    expect(sale.cashDepositAmountCents).toBe(5000);
+    expect(sale.payments.map((x) => [x.method, x.amountCents, x.numberInstallments])).toEqual([
+      ['creditCard', 1000, 3],
+      ['money', 2750, 1],
+    ]);
+    const withDeposit = await sold(auth, {
+      items: [{ productId: p.id, quantity: 1 }],
+      payments: [{ method: 'money', amountCents: 3750 }],
+      cashDepositAmountCents: 10000,
+    });
+    expect(withDeposit.changeCents).toBe(6250);
+    const debitInstallments = await sell(auth, {
+      items: [{ productId: p.id, quantity: 1 }],
+      payments: [{ method: 'debitCard', amountCents: 3750, numberInstallments: 2 }],
+    });
+    expect(debitInstallments.json().message).toBe(
+      'Parcelamento só no cartão de crédito, crediário ou boleto',
+    );
+  });
+
+  it('crediário: one receivable per installment with monthly due dates, pending until all are settled', async () => {
+    const { auth, client } = await shop();
+    const p = await product(auth, { salePriceCents: 10000 });
+    const maria = await customer(auth);
+    const noCustomer = await sell(auth, {
+      items: [{ productId: p.id, quantity: 1 }],
+      payments: [{ method: 'creditShop', amountCents: 10000 }],
+    });
+    expect(noCustomer.json().message).toBe('Informe o cliente para vender no crediário');
+    const sale = await sold(auth, {
+      items: [{ productId: p.id, quantity: 1 }],
+      customerId: maria.id,
+      payments: [
+        { method: 'money', amountCents: 1000 },
+        { method: 'creditShop', amountCents: 9000, numberInstallments: 3 },
+      ],
+    });
+    expect(sale.status).toBe('pending');
+    expect(sale.finishedAt).toBeNull();
+    expect(
+      sale.receivables.map((r) => [r.installment, r.amountCents, r.dueDate, r.status, r.method]),
+    ).toEqual([
+      [1, 3000, addDays(today, 1), 'pending', 'creditShop'],
+      [2, 3000, addDaysMonths(addDays(today, 1), 1), 'pending', 'creditShop'],
+      [3, 3000, addDaysMonths(addDays(today, 1), 2), 'pending', 'creditShop'],
+    ]);
+    const pending = (await get(auth, `/sale/client/${client.id}?status=pending`)).json();
+    expect(pending.items.map((s: Sale) => s.id)).toEqual([sale.id]);
+
+    // Settling: each receipt goes to the register (money); the sale finishes with the last one.
+    for (const [i, r] of sale.receivables.entries()) {
+      const res = await post(auth, `/sale/${sale.id}/receivable/${r.id}/settle`, {
+        paymentMethod: i === 0 ? 'pix' : 'money',
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().status).toBe(i < 2 ? 'pending' : 'finished');
+    }
+    const again = await post(auth, `/sale/${sale.id}/receivable/${sale.receivables[0].id}/settle`, {});
+    expect(again.statusCode).toBe(409);
+    expect(again.json().message).toBe('Esta parcela já foi paga');
+    const register = (await get(auth, '/cash-register/current')).json().cashRegister;
+    expect(register.money.receiptsCents).toBe(6000);
+    expect(register.methods.find((m: { method: string }) => m.method === 'pix').receiptsCents).toBe(3000);
+    expect(register.money.expectedCents).toBe(10000 + 1000 + 6000);
+  });
+
+  it('warns (never refuses) on a delinquent customer and over the credit limit; the pre-check says the same', async () => {
+    const { auth } = await shop();
+    const p = await product(auth, { salePriceCents: 20000 });
+    const joao = await customer(auth, { name: 'João Devedor', creditLimitCents: 30000 });
+    const first = await sold(auth, {
+      items: [{ productId: p.id, quantity: 1 }],
+      customerId: joao.id,
+      payments: [{ method: 'creditShop', amountCents: 20000 }],
+    });
+    expect(first.warnings).toEqual([]);
+    // The installment is overdue: João becomes delinquent.
+    await t.database.db
+      .update(receivables)
+      .set({ dueDate: addDays(today, -3) })
+      .where(eq(receivables.saleId, first.id));
+    const credit = (await get(auth, `/sale/customer-credit/${joao.id}?creditShopCents=20000`)).json();
+    expect(credit).toMatchObject({
+      isDelinquent: true,
+      overdueCents: 20000,
+      pendingCents: 20000,
+      creditLimitCents: 30000,
+      availableCents: 10000,
+    });
+    expect(credit.warnings.map((w: { code: string }) => w.code)).toEqual(['delinquent', 'over_credit_limit']);
+    expect((await get(auth, `/customer/${joao.id}`)).json().isDelinquent).toBe(true);
+    const second = await sold(auth, {
+      items: [{ productId: p.id, quantity: 1 }],
+      customerId: joao.id,
+      payments: [{ method: 'creditShop', amountCents: 20000 }],
+    });
+    expect(second.warnings?.map((w) => w.code)).toEqual(['delinquent', 'over_credit_limit']);
+    expect(second.warnings?.[0].message).toBe('Cliente inadimplente: R$ 200,00 em parcelas vencidas');
+  });
+});
+
+function addDaysMonths(iso: string, months: number): string {
+  const [y, m, d] = iso.split('-').map(Number);
+  const target = new Date(Date.UTC(y, m - 1 + months, 1));
+  const last = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
+  target.setUTCDate(Math.min(d, last));
+  return target.toISOString().slice(0, 10);
+}
+
+describe('coupon and stock', () => {
+  it('a single-use coupon is counted by the sale and freed by its cancel', async () => {
+    const { auth } = await shop();
+    const p = await product(auth, { salePriceCents: 10000 });
+    const c = await coupon(auth, { isSingleUse: true, discountType: 'FIXED_AMOUNT', discountValue: 10 });
+    const body = {
+      items: [{ productId: p.id, quantity: 1 }],
+      couponCode: c.code,
+      payments: [{ method: 'pix', amountCents: 9000 }],
+    };
+    const first = await sold(auth, body);
+    expect(first.couponDiscountCents).toBe(1000);
+    const second = await sell(auth, body);
+    expect(second.statusCode).toBe(409);
+    expect(second.json().message).toBe('Este cupom é de uso único e já foi utilizado');
+    const validate = await post(auth, '/coupon/validate', { code: c.code, subtotalCents: 10000 });
+    expect(validate.statusCode).toBe(422);
+    const canceled = await post(auth, `/sale/${first.id}/cancel`, { reason: 'Cliente desistiu' });
+    expect(canceled.statusCode, canceled.body).toBe(200);
+    expect(canceled.json()).toMatchObject({ status: 'canceled', cancelReason: 'Cliente desistiu' });
+    const third = await sold(auth, body);
+    expect(third.coupon?.code).toBe(c.code);
+    const expired = await coupon(auth, { startDate: addDays(today, 1), endDate: addDays(today, 5) });
+    const notYet = await sell(auth, { ...body, couponCode: expired.code });
+    expect(notYet.statusCode).toBe(422);
+    expect(notYet.json().message).toMatch(/ainda não está válido/);
+  });
+
+  it('stock goes down with the sale (ledger rows) and comes back on cancel; insufficient stock is 409', async () => {
+    const { auth } = await shop();
+    const p = await product(auth, { name: 'Refrigerante', salePriceCents: 500, stock: 10 });
+    const sale = await sold(auth, {
+      items: [{ productId: p.id, quantity: 3 }],
+      payments: [{ method: 'money', amountCents: 1500 }],
+    });
+    expect(await stockOf(auth, p.id)).toBe(7);
+    const tooMany = await sell(auth, {
+      items: [{ productId: p.id, quantity: 8 }],
+      payments: [{ method: 'money', amountCents: 4000 }],
+    });
+    expect(tooMany.statusCode).toBe(409);
+    expect(tooMany.json().message).toMatch(/Estoque insuficiente para Refrigerante/);
+    const cancel = await post(auth, `/sale/${sale.id}/cancel`, { reason: 'Devolução' });
+    expect(cancel.statusCode, cancel.body).toBe(200);
+    expect(await stockOf(auth, p.id)).toBe(10);
+    const rows = await t.database.db
+      .select({ type: stockMovements.type, quantity: stockMovements.quantity })
+      .from(stockMovements)
+      .where(eq(stockMovements.saleId, sale.id))
+      .orderBy(asc(stockMovements.id));
+    expect(rows.map((r) => [r.type, Number(r.quantity)])).toEqual([
+      ['sale', -3],
+      ['sale-cancel', 3],
+    ]);
+    const twice = await post(auth, `/sale/${sale.id}/cancel`, { reason: 'De novo' });
+    expect(twice.statusCode).toBe(409);
+    expect(twice.json().message).toBe('Esta venda já está cancelada');
+  });
+
+  it('with stockManagement off the sale does not touch stock', async () => {
+    const { auth, client } = await shop();
+    const p = await product(auth, { salePriceCents: 500, stock: 1 });
+    const { clients } = await import('../../db/schema.ts');
+    await t.database.db.update(clients).set({ stockManagement: false }).where(eq(clients.id, client.id));
+    await sold(auth, {
+      items: [{ productId: p.id, quantity: 5 }],
+      payments: [{ method: 'pix', amountCents: 2500 }],
+    });
+    expect(await stockOf(auth, p.id)).toBe(1);
+  });
+
+  it('50 parallel checkouts for the last 5 units: exactly 5 succeed, numbers without gaps or repeats', async () => {
+    const { auth, client } = await shop();
+    const p = await product(auth, { name: 'Última peça', salePriceCents: 1000, stock: 5 });
+    const results = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        sell(auth, {
+          items: [{ productId: p.id, quantity: 1 }],
+          payments: [{ method: 'pix', amountCents: 1000 }],
+        }),
+      ),
+    );
+    const codes = results.map((r) => r.statusCode);
+    expect(codes.filter((c) => c === 201)).toHaveLength(5);
+    expect(codes.filter((c) => c === 409)).toHaveLength(45);
+    expect(await stockOf(auth, p.id)).toBe(0);
+    const numbers = results
+      .filter((r) => r.statusCode === 201)
+      .map((r) => r.json().number)
+      .sort((a: number, b: number) => a - b);
+    expect(numbers).toEqual([1, 2, 3, 4, 5]);
+    // More parallel sales afterwards keep counting without gaps.
+    const q = await product(auth, { salePriceCents: 100, stock: 1000 });
+    const more = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        sell(auth, {
+          items: [{ productId: q.id, quantity: 1 }],
+          payments: [{ method: 'money', amountCents: 100 }],
+        }),
+      ),
+    );
+    expect(more.every((r) => r.statusCode === 201)).toBe(true);
+    const all = await t.database.db
+      .select({ number: sales.number })
+      .from(sales)
+      .where(eq(sales.clientId, client.id))
+      .orderBy(asc(sales.number));
+    expect(all.map((s) => s.number)).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
+  });
+});
+
+describe('idempotency', () => {
+  it('a retried request returns the first sale, also when the retries race', async () => {
+    const { auth, client } = await shop();
+    const p = await product(auth, { salePriceCents: 1000, stock: 10 });
+    const body = {
+      items: [{ productId: p.id, quantity: 1 }],
+      payments: [{ method: 'pix', amountCents: 1000 }],
+    };
+    const key = { 'idempotency-key': `venda-${Date.now()}` };
+    const first = await sell(auth, body, key);
+    expect(first.statusCode).toBe(201);
+    const retry = await sell(auth, body, key);
+    expect(retry.statusCode).toBe(200);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(retry.json().id).toBe(first.json().id);
+    const reused = await sell(auth, { ...body, items: [{ productId: p.id, quantity: 2 }] }, key);
+    expect(reused.statusCode).toBe(422);
+    expect(reused.json().message).toMatch(/Idempotency-Key já foi usada/);
+
+    const raceKey = { 'idempotency-key': `corrida-${Date.now()}` };
+    const race = await Promise.all(Array.from({ length: 8 }, () => sell(auth, body, raceKey)));
+    const ids = new Set(race.map((r) => r.json().id));
+    expect(ids.size).toBe(1);
+    expect(race.filter((r) => r.statusCode === 201)).toHaveLength(1);
+    expect(await stockOf(auth, p.id)).toBe(8);
+    const count = await t.database.db
+      .select({ id: sales.id })
+      .from(sales)
+      .where(eq(sales.clientId, client.id));
+    expect(count).toHaveLength(2);
+    // A failed attempt does not burn the key: fixing the payment with the same key sells.
+    const failKey = { 'idempotency-key': `falha-${Date.now()}` };
+    expect((await sell(auth, { ...body, payments: [] }, failKey)).statusCode).toBe(422);
+    const bad = await sell(auth, body, { 'idempotency-key': 'com espaço' });
+    expect(bad.statusCode).toBe(400);
+  });
+});
+
+describe('quick sale, list, cancel rights and tenancy', () => {
+  it('quick sale: a description and a value', async () => {
+    const { auth } = await shop();
+    const res = await post(auth, '/sale/simple', {
+      description: 'Conserto de bolsa',
+      valueCents: 4500,
+      payments: [{ method: 'money', amountCents: 5000 }],
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toMatchObject({
+      isSimple: true,
+      finalAmountCents: 4500,
+      changeCents: 500,
+      items: [{ productId: null, description: 'Conserto de bolsa', quantity: 1, totalCents: 4500 }],
+    });
+  });
+
+  it('lists with filters and totals of the filtered set, and exports CSV', async () => {
+    const { users, client } = await shop([1, 3]);
+    const admin = bearer(users[0].token);
+    const seller = bearer(users[1].token);
+    await post(seller, '/cash-register/open', { openingAmountCents: 0 });
+    const p = await product(admin, { salePriceCents: 1000 });
+    const maria = await customer(admin, { name: 'Maria Filtro' });
+    const a = await sold(admin, {
+      items: [{ productId: p.id, quantity: 1 }],
+      payments: [{ method: 'pix', amountCents: 1000 }],
+    });
+    const b = await sold(seller, {
+      items: [{ productId: p.id, quantity: 2 }],
+      customerId: maria.id,
+      payments: [{ method: 'money', amountCents: 2000 }],
+    });
+    const c = await sold(admin, {
+      items: [{ productId: p.id, quantity: 3 }],
+      sellerId: users[1].user.id,
+      payments: [
+        { method: 'pix', amountCents: 1000 },
+        { method: 'debitCard', amountCents: 2000 },
+      ],
+    });
+    await post(admin, `/sale/${a.id}/cancel`, { reason: 'Teste' });
+    const base = `/sale/client/${client.id}`;
+    const all = (await get(admin, `${base}?from=${today}&to=${today}`)).json();
+    expect(all.total).toBe(3);
+    expect(all.items.map((s: Sale) => s.id)).toEqual([c.id, b.id, a.id]);
+    expect(all.totals).toMatchObject({
+      count: 3,
+      activeCount: 2,
+      activeAmountCents: 5000,
+      byStatus: { canceled: { count: 1, amountCents: 1000 }, finished: { count: 2, amountCents: 5000 } },
+      byPaymentMethod: { money: 2000, pix: 1000, debitCard: 2000 },
+    });
+    const bySeller = (await get(admin, `${base}?sellerId=${users[1].user.id}`)).json();
+    expect(bySeller.items.map((s: Sale) => s.id)).toEqual([c.id, b.id]);
+    const byMethod = (await get(admin, `${base}?paymentMethod=pix&status=finished`)).json();
+    expect(byMethod.items.map((s: Sale) => s.id)).toEqual([c.id]);
+    expect(byMethod.totals.count).toBe(1);
+    const byCustomer = (await get(admin, `${base}?customerId=${maria.id}`)).json();
+    expect(byCustomer.items.map((s: Sale) => s.id)).toEqual([b.id]);
+    const byName = (await get(admin, `${base}?q=filtro`)).json();
+    expect(byName.items.map((s: Sale) => s.id)).toEqual([b.id]);
+    const byNumber = (await get(admin, `${base}?q=${c.number}`)).json();
+    expect(byNumber.items.map((s: Sale) => s.id)).toEqual([c.id]);
+    const yesterday = (await get(admin, `${base}?to=${addDays(today, -1)}`)).json();
+    expect(yesterday.total).toBe(0);
+    const badPeriod = await get(admin, `${base}?from=${today}&to=${addDays(today, -1)}`);
+    expect(badPeriod.statusCode).toBe(400);
+    const csv = await get(admin, `${base}/export?status=finished`);
+    expect(csv.statusCode).toBe(200);
+    expect(csv.headers['content-type']).toMatch(/text\/csv/);
+    const lines = csv.body
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
+    expect(lines[0]).toBe(
+      'numero;data;status;tipo;origem;cliente;vendedor;operador;itens;desconto;cupom;frete;total;pagamentos',
+    );
+    expect(lines).toHaveLength(3);
+    expect(lines[2]).toContain('Maria Filtro');
+    expect(lines[1]).toContain(';30,00;');
+  });
+
+  it('cancel: 403 for a cashier without approval, allowed with a manager password; others cannot sell', async () => {
+    const { users } = await shop([4, 2, 6]);
+    const cashier = bearer(users[0].token);
+    await post(cashier, '/cash-register/open', { openingAmountCents: 0 });
+    const p = await product(bearer(users[1].token), { salePriceCents: 1000 });
+    const sale = await sold(cashier, {
+      items: [{ productId: p.id, quantity: 1 }],
+      payments: [{ method: 'pix', amountCents: 1000 }],
+    });
+    const denied = await post(cashier, `/sale/${sale.id}/cancel`, { reason: 'Erro de digitação' });
+    expect(denied.statusCode).toBe(403);
+    const approved = await post(cashier, `/sale/${sale.id}/cancel`, {
+      reason: 'Erro de digitação',
+      approval: { email: users[1].email, password: TEST_PASSWORD },
+    });
+    expect(approved.statusCode, approved.body).toBe(200);
+    expect(approved.json().canceledBy.id).toBe(users[0].user.id);
+    const stockist = bearer(users[2].token);
+    expect((await sell(stockist, { items: [{ productId: p.id, quantity: 1 }] })).statusCode).toBe(403);
+  });
+
+  it('another client never sees or touches a sale (404), nor sells its products', async () => {
+    const mine = await shop();
+    const other = await shop();
+    const p = await product(mine.auth, { salePriceCents: 1000 });
+    const sale = await sold(mine.auth, {
+      items: [{ productId: p.id, quantity: 1 }],
+      payments: [{ method: 'pix', amountCents: 1000 }],
+    });
+    expect((await get(other.auth, `/sale/${sale.id}`)).statusCode).toBe(404);
+    expect((await get(other.auth, `/sale/client/${mine.client.id}`)).statusCode).toBe(404);
+    expect((await get(other.auth, `/sale/client/${mine.client.id}/export`)).statusCode).toBe(404);
+    expect((await post(other.auth, `/sale/${sale.id}/cancel`, { reason: 'Invasão' })).statusCode).toBe(404);
+    const stolen = await sell(other.auth, {
+      items: [{ productId: p.id, quantity: 1 }],
+      payments: [{ method: 'pix', amountCents: 1000 }],
+    });
+    expect(stolen.statusCode).toBe(422);
+    expect(stolen.json().message).toBe('Produto não encontrado');
+    const maria = await customer(mine.auth);
+    const q = await product(other.auth, { salePriceCents: 1000 });
+    const foreignCustomer = await sell(other.auth, {
+      items: [{ productId: q.id, quantity: 1 }],
+      customerId: maria.id,
+      payments: [{ method: 'pix', amountCents: 1000 }],
+    });
+    expect(foreignCustomer.statusCode).toBe(422);
+    expect(foreignCustomer.json().message).toBe('Cliente não encontrado');
+    expect((await get(other.auth, `/sale/customer-credit/${maria.id}`)).statusCode).toBe(404);
+    const own = await t.database.db
+      .select({ id: sales.id })
+      .from(sales)
+      .where(and(eq(sales.clientId, other.client.id)));
+    expect(own).toHaveLength(0);
+  });
+
+  it('delivery: the customer address is kept on the sale with the freight', async () => {
+    const { auth } = await shop();
+    const p = await product(auth, { salePriceCents: 3000 });
+    const ana = await customer(auth, {
+      name: 'Ana Entrega',
+      addresses: [
+        {
+          zipCode: '01001000',
+          street: 'Praça da Sé',
+          number: '100',
+          neighborhood: 'Sé',
+          city: 'São Paulo',
+          state: 'SP',
+        },
+      ],
+    });
+    const sale = await sold(auth, {
+      items: [{ productId: p.id, quantity: 1 }],
+      typeOfSale: 'delivery',
+      customerId: ana.id,
+      deliveryAddressId: ana.addresses[0].id,
+      freightCents: 800,
+      payments: [{ method: 'paymentOnDelivery', amountCents: 3800 }],
+    });
+    expect(sale).toMatchObject({
+      typeOfSale: 'delivery',
+      freightCents: 800,
+      finalAmountCents: 3800,
+      deliveryAddress: { street: 'Praça da Sé', number: '100', city: 'São Paulo' },
+    });
+  });
+});
