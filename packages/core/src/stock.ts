@@ -1,6 +1,7 @@
 import { isIsoDate } from './date.ts';
 import { listQuerySchema } from './list.ts';
 import { parseMoneyToCents } from './money.ts';
+import { formatQuantity } from './product.ts';
 import { REQUIRED, z } from './zod.ts';
 
 /**
@@ -8,7 +9,8 @@ import { REQUIRED, z } from './zod.ts';
  * comma) and the shared schemas of the entry, exit and fractionate forms and routes.
  *
  * Quantities travel as numbers with at most 3 decimals; arithmetic is done on integer thousandths
- * (`toThousandths`) so 0.1 + 0.2 never shows up in a stock level.
+ * (`toThousandths`) so 0.1 + 0.2 never shows up in a stock level. Display and input masks are the
+ * catalog's (core product.ts: formatQuantity, maskQuantityInput, numberToQuantityInput).
  */
 
 export const STOCK_MOVEMENT_TYPES = [
@@ -114,44 +116,6 @@ export function toThousandths(value: number | string): number {
 /** Integer thousandths -> the API's decimal number (1500 -> 1.5). */
 export function fromThousandths(thousandths: number): number {
   return thousandths / 1000;
-}
-
-const quantityFormat = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 3, useGrouping: true });
-
-/** 1234.5 -> "1.234,5"; with a unit: "2,35 kg". */
-export function formatQuantity(value: number, unit?: string): string {
-  const text = quantityFormat.format(value);
-  return unit ? `${text} ${unit}` : text;
-}
-
-/** A quantity for an input field: 1.5 -> "1,5" (no grouping). */
-export function quantityToInput(value: number): string {
-  if (!Number.isFinite(value)) return '';
-  return String(fromThousandths(Math.round(value * 1000))).replace('.', ',');
-}
-
-/**
- * Input mask of quantity fields: digits and one comma, at most 3 decimals. A dot typed on a numeric
- * keypad counts as the comma.
- */
-export function maskQuantityInput(text: string): string {
-  const normalized = text.replace(/\./g, ',');
-  let out = '';
-  let seenComma = false;
-  let decimals = 0;
-  for (const ch of normalized) {
-    if (ch >= '0' && ch <= '9') {
-      if (seenComma) {
-        if (decimals >= 3) continue;
-        decimals++;
-      }
-      out += ch;
-    } else if (ch === ',' && !seenComma) {
-      seenComma = true;
-      out += out === '' ? '0,' : ',';
-    }
-  }
-  return out;
 }
 
 /** A positive quantity given as a number (API) or as input text ("1,5"); parsed to a number. */

@@ -1,6 +1,5 @@
-import { variantName } from '@balcao/core/product';
+import { formatQuantity, variantName } from '@balcao/core/product';
 import {
-  formatQuantity,
   fromThousandths,
   insufficientStockMessage,
   STOCK_MESSAGES,

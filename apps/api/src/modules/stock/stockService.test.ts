@@ -2,8 +2,10 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClientWithUsers, createTestApp, type TestApp } from '../../../test/helper.ts';
 import { clients } from '../../db/schema.ts';
+import { seedCatalog } from '../product/seed.ts';
 import { createProductVia } from '../product/testFactory.ts';
 import { stockSettings } from './schema.ts';
+import { seedStock } from './seed.ts';
 import { applyStockMovements, averageCost, moveStock, type StockMovementInput } from './service.ts';
 
 let t: TestApp;
@@ -130,5 +132,30 @@ describe('applyStockMovements', () => {
       applyStockMovements(tx, ctx, [{ productId: p.id, type: 'sale', quantity: 3 }]),
     );
     expect(await levels(p.id)).toEqual({ stock: -2, ledger: -2 });
+  });
+});
+
+describe('demo stock seed', () => {
+  it('adds a pack, an entry, a breakage and a fractioning; cache = ledger for every product', async () => {
+    const { client } = await createClientWithUsers(t, [1, 6]);
+    await seedCatalog(t.database.db, client.id);
+    await seedStock(t.database.db, client.id);
+    const rows = (
+      (await t.database.db.execute(sql`
+        select p.sku, p.stock, coalesce((select sum(m.quantity) from stock_movements m where m.product_id = p.id), 0) as ledger
+        from products p where p.client_id = ${client.id}`)) as unknown as {
+        rows: { sku: string; stock: string; ledger: string }[];
+      }
+    ).rows;
+    expect(rows.filter((r) => Number(r.stock) !== Number(r.ledger))).toEqual([]);
+    const stock = new Map(rows.map((r) => [r.sku, Number(r.stock)]));
+    expect(stock.get('BEB-001-FD12')).toBe(5);
+    expect(stock.get('BEB-001')).toBe(108);
+    const ratios = (
+      (await t.database.db.execute(
+        sql`select source_quantity, target_quantity from stock_fraction_ratios where client_id = ${client.id}`,
+      )) as unknown as { rows: { source_quantity: string; target_quantity: string }[] }
+    ).rows;
+    expect(ratios.map((r) => [Number(r.source_quantity), Number(r.target_quantity)])).toEqual([[1, 12]]);
   });
 });
