@@ -14,10 +14,14 @@ import MenuItem from '@mui/material/MenuItem';
 import Toolbar from '@mui/material/Toolbar';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useNavigate } from 'react-router';
 import type { SessionUser } from '../features/auth/session.tsx';
 import { useThemeMode } from '../ThemeModeProvider.tsx';
+
+const ChangePasswordDialog = lazy(() =>
+  import('../features/user/ChangePasswordDialog.tsx').then((m) => ({ default: m.ChangePasswordDialog })),
+);
 
 type Props = {
   user: SessionUser;
@@ -32,6 +36,7 @@ export function TopBar({ user, unread, sidebarOpen, onToggleSidebar, onOpenNotif
   const navigate = useNavigate();
   const { mode, toggle } = useThemeMode();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const [passwordOpen, setPasswordOpen] = useState(false);
   const initials = user.name
     .split(/\s+/)
     .slice(0, 2)
@@ -98,12 +103,25 @@ export function TopBar({ user, unread, sidebarOpen, onToggleSidebar, onOpenNotif
           <MenuItem
             onClick={() => {
               setAnchor(null);
+              setPasswordOpen(true);
+            }}
+          >
+            Alterar senha
+          </MenuItem>
+          <MenuItem
+            onClick={() => {
+              setAnchor(null);
               navigate('/logout');
             }}
           >
             Sair
           </MenuItem>
         </Menu>
+        {passwordOpen && (
+          <Suspense fallback={null}>
+            <ChangePasswordDialog open onClose={() => setPasswordOpen(false)} />
+          </Suspense>
+        )}
       </Toolbar>
     </AppBar>
   );

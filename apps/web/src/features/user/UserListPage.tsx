@@ -1,0 +1,271 @@
+import type { StaffUser, UserListQuery } from '@balcao/core/user';
+import { canManageUserType } from '@balcao/core/user';
+import { USER_TYPE_IDS, USER_TYPES, type UserTypeId } from '@balcao/core/userTypes';
+import AddIcon from '@mui/icons-material/Add';
+import DeleteIcon from '@mui/icons-material/Delete';
+import EditIcon from '@mui/icons-material/Edit';
+import SearchIcon from '@mui/icons-material/Search';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import IconButton from '@mui/material/IconButton';
+import InputAdornment from '@mui/material/InputAdornment';
+import MenuItem from '@mui/material/MenuItem';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TablePagination from '@mui/material/TablePagination';
+import TableRow from '@mui/material/TableRow';
+import TextField from '@mui/material/TextField';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import { type ReactNode, useEffect, useMemo, useState } from 'react';
+import { Link as RouterLink, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
+import { Loading } from '../../components/Loading.tsx';
+import { errorMessage } from '../../lib/api.ts';
+import { useSession } from '../auth/session.tsx';
+import { canWriteUsers, useDeleteUser, useUsers } from './api.ts';
+
+const PAGE_SIZES = [20, 50, 100];
+
+function queryFromParams(params: URLSearchParams): UserListQuery {
+  const pageSize = Number(params.get('pageSize'));
+  const type = Number(params.get('userTypeId'));
+  const active = params.get('active');
+  return {
+    q: params.get('q') || undefined,
+    page: Math.max(1, Number(params.get('page')) || 1),
+    pageSize: PAGE_SIZES.includes(pageSize) ? pageSize : 20,
+    userTypeId: USER_TYPE_IDS.includes(type as UserTypeId) ? type : undefined,
+    active: active === 'true' || active === 'false' ? active : undefined,
+  } as UserListQuery;
+}
+
+/** Staff users of the shop: search, filters by type and status; Administrador and Gerente manage them. */
+export default function UserListPage() {
+  const { user } = useSession();
+  const clientId = user?.client.id;
+  const actorType = user?.userType.id as UserTypeId | undefined;
+  const canWrite = canWriteUsers(actorType);
+  const [params, setParams] = useSearchParams();
+  const query = useMemo(() => queryFromParams(params), [params]);
+  const users = useUsers(clientId, query);
+  const deletion = useDeleteUser();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const { state: feedback, show, close } = useFeedback();
+  const [search, setSearch] = useState(query.q ?? '');
+  const [toDelete, setToDelete] = useState<StaffUser | null>(null);
+
+  useEffect(() => {
+    const message = (location.state as { message?: string } | null)?.message;
+    if (message) {
+      show({ severity: 'success', title: message });
+      navigate(`${location.pathname}${location.search}`, { replace: true, state: null });
+    }
+  }, [location, navigate, show]);
+
+  const update = (changes: Record<string, string | undefined>) => {
+    const next = new URLSearchParams(params);
+    for (const [key, value] of Object.entries(changes)) {
+      if (value) next.set(key, value);
+      else next.delete(key);
+    }
+    if (!('page' in changes)) next.delete('page');
+    setParams(next, { replace: true });
+  };
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only the typed text restarts the timer
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      if ((query.q ?? '') !== search.trim()) update({ q: search.trim() || undefined });
+    }, 300);
+    return () => clearTimeout(timer);
+  }, [search]);
+
+  const canManage = (u: StaffUser) =>
+    canWrite && actorType !== undefined && canManageUserType(actorType, u.userType.id as UserTypeId);
+
+  const confirmDelete = () => {
+    if (!toDelete) return;
+    const { id, name } = toDelete;
+    setToDelete(null);
+    deletion.mutate(id, {
+      onSuccess: () => show({ severity: 'success', title: `Usuário ${name} excluído` }),
+      onError: (error) =>
+        show({ severity: 'error', title: 'Erro ao excluir usuário', message: errorMessage(error) }),
+    });
+  };
+
+  let content: ReactNode;
+  if (users.isPending) content = <Loading />;
+  else if (users.isError)
+    content = (
+      <Alert
+        severity="error"
+        action={
+          <Button color="inherit" size="small" onClick={() => users.refetch()}>
+            Tentar novamente
+          </Button>
+        }
+      >
+        Não foi possível carregar os usuários. {errorMessage(users.error)}
+      </Alert>
+    );
+  else if (users.data.items.length === 0)
+    content = (
+      <Paper sx={{ p: 4, textAlign: 'center' }}>
+        <Typography>Nenhum usuário foi encontrado</Typography>
+      </Paper>
+    );
+  else {
+    const { items, total, page, pageSize } = users.data;
+    content = (
+      <Paper>
+        <TableContainer>
+          <Table size="small" aria-label="Usuários">
+            <TableHead>
+              <TableRow>
+                <TableCell>Nome</TableCell>
+                <TableCell>Email</TableCell>
+                <TableCell>Tipo</TableCell>
+                <TableCell>Status</TableCell>
+                <TableCell align="right">Ações</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {items.map((u) => (
+                <TableRow key={u.id} hover data-testid="user-row">
+                  <TableCell>
+                    {u.name}
+                    {u.id === user?.id && <Chip size="small" label="Você" sx={{ ml: 1 }} />}
+                  </TableCell>
+                  <TableCell>{u.email}</TableCell>
+                  <TableCell>{u.userType.name}</TableCell>
+                  <TableCell>
+                    {u.active ? (
+                      <Chip size="small" color="success" variant="outlined" label="Ativo" />
+                    ) : (
+                      <Chip size="small" label="Inativo" />
+                    )}
+                  </TableCell>
+                  <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                    <Tooltip title={canManage(u) ? 'Editar' : 'Ver'}>
+                      <IconButton
+                        component={RouterLink}
+                        to={`/dashboard/user/edit/${u.id}`}
+                        aria-label={`${canManage(u) ? 'Editar' : 'Ver'} ${u.name}`}
+                      >
+                        <EditIcon />
+                      </IconButton>
+                    </Tooltip>
+                    {canManage(u) && u.id !== user?.id && (
+                      <Tooltip title="Excluir">
+                        <IconButton aria-label={`Excluir ${u.name}`} onClick={() => setToDelete(u)}>
+                          <DeleteIcon />
+                        </IconButton>
+                      </Tooltip>
+                    )}
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </TableContainer>
+        <TablePagination
+          component="div"
+          count={total}
+          page={page - 1}
+          rowsPerPage={pageSize}
+          rowsPerPageOptions={PAGE_SIZES}
+          onPageChange={(_, p) => update({ page: String(p + 1) })}
+          onRowsPerPageChange={(e) => update({ pageSize: e.target.value })}
+          labelRowsPerPage="Por página"
+          labelDisplayedRows={({ from, to, count }) => `${from}–${to} de ${count}`}
+          getItemAriaLabel={(type) =>
+            type === 'next' ? 'Próxima página' : type === 'previous' ? 'Página anterior' : type
+          }
+        />
+      </Paper>
+    );
+  }
+
+  return (
+    <Box>
+      <Stack direction="row" sx={{ mb: 2, justifyContent: 'space-between', alignItems: 'center' }}>
+        <Typography component="h1" variant="h5">
+          Usuários
+        </Typography>
+        {canWrite && (
+          <Button variant="contained" component={RouterLink} to="/dashboard/user/new" startIcon={<AddIcon />}>
+            Novo usuário
+          </Button>
+        )}
+      </Stack>
+      <Stack direction={{ xs: 'column', md: 'row' }} spacing={1.5} sx={{ mb: 2 }}>
+        <TextField
+          label="Buscar"
+          placeholder="Nome ou email"
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+          size="small"
+          sx={{ flex: 1 }}
+          slotProps={{
+            input: {
+              startAdornment: (
+                <InputAdornment position="start">
+                  <SearchIcon />
+                </InputAdornment>
+              ),
+            },
+          }}
+        />
+        <TextField
+          select
+          label="Tipo de usuário"
+          size="small"
+          value={query.userTypeId ?? ''}
+          onChange={(e) => update({ userTypeId: e.target.value ? String(e.target.value) : undefined })}
+          sx={{ minWidth: 200 }}
+        >
+          <MenuItem value="">Todos</MenuItem>
+          {USER_TYPE_IDS.map((id) => (
+            <MenuItem key={id} value={id}>
+              {USER_TYPES[id]}
+            </MenuItem>
+          ))}
+        </TextField>
+        <TextField
+          select
+          label="Status"
+          size="small"
+          value={query.active ?? ''}
+          onChange={(e) => update({ active: e.target.value || undefined })}
+          sx={{ minWidth: 140 }}
+        >
+          <MenuItem value="">Todos</MenuItem>
+          <MenuItem value="true">Ativos</MenuItem>
+          <MenuItem value="false">Inativos</MenuItem>
+        </TextField>
+      </Stack>
+      {content}
+      <ConfirmDialog
+        open={Boolean(toDelete)}
+        title="Excluir usuário"
+        message={`Excluir ${toDelete?.name ?? ''}? Ele perde o acesso na hora. Se ele já tem vendas, desative-o em vez de excluir.`}
+        confirmLabel="Excluir"
+        destructive
+        onConfirm={confirmDelete}
+        onCancel={() => setToDelete(null)}
+      />
+      <FeedbackSnackbar state={feedback} onClose={close} />
+    </Box>
+  );
+}

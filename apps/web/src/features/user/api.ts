@@ -1,0 +1,95 @@
+import type { ListResult } from '@balcao/core/list';
+import { toQueryString } from '@balcao/core/list';
+import { WRITE } from '@balcao/core/routes';
+import type {
+  ChangePasswordInput,
+  StaffUser,
+  UserCreateInput,
+  UserListQuery,
+  UserUpdateInput,
+} from '@balcao/core/user';
+import type { UserTypeId } from '@balcao/core/userTypes';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiFetch } from '../../lib/api.ts';
+
+/** Users are written by Administrador and Gerente (WRITE.users); other back-office users read them. */
+export function canWriteUsers(userTypeId: number | undefined): boolean {
+  return (
+    userTypeId !== undefined && (WRITE.users as readonly UserTypeId[]).includes(userTypeId as UserTypeId)
+  );
+}
+
+/** Query keys of staff users (all / lists / list / details / detail). */
+export const userKeys = {
+  all: ['user'] as const,
+  lists: () => [...userKeys.all, 'list'] as const,
+  list: (clientId: number, query: UserListQuery) => [...userKeys.lists(), clientId, query] as const,
+  details: () => [...userKeys.all, 'detail'] as const,
+  detail: (id: number) => [...userKeys.details(), id] as const,
+};
+
+export const fetchUsers = (clientId: number, query: UserListQuery) =>
+  apiFetch<ListResult<StaffUser>>(
+    `/user/client/${clientId}${toQueryString(query as Record<string, string | number | undefined>)}`,
+  );
+export const fetchUser = (id: number) => apiFetch<StaffUser>(`/user/${id}`);
+export const postUser = (body: UserCreateInput) => apiFetch<StaffUser>('/user', { method: 'POST', body });
+export const putUser = (id: number, body: UserUpdateInput) =>
+  apiFetch<StaffUser>(`/user/${id}`, { method: 'PUT', body });
+export const removeUser = (id: number) => apiFetch<{ ok: true }>(`/user/${id}`, { method: 'DELETE' });
+export const changeMyPassword = (body: ChangePasswordInput) =>
+  apiFetch<{ ok: true }>('/user/me/password', { method: 'POST', body });
+
+export function useUsers(clientId: number | undefined, query: UserListQuery) {
+  return useQuery({
+    queryKey: userKeys.list(clientId ?? 0, query),
+    queryFn: () => fetchUsers(clientId!, query),
+    enabled: Boolean(clientId),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useUser(id: number | undefined) {
+  return useQuery({
+    queryKey: userKeys.detail(id ?? 0),
+    queryFn: () => fetchUser(id!),
+    enabled: Boolean(id),
+    retry: false,
+  });
+}
+
+function useSaved() {
+  const queryClient = useQueryClient();
+  return (user: StaffUser) => {
+    queryClient.setQueryData(userKeys.detail(user.id), user);
+    return queryClient.invalidateQueries({ queryKey: userKeys.lists() });
+  };
+}
+
+export function useCreateUser() {
+  const onSuccess = useSaved();
+  return useMutation({ mutationFn: postUser, onSuccess });
+}
+
+export function useUpdateUser() {
+  const onSuccess = useSaved();
+  return useMutation({
+    mutationFn: ({ id, body }: { id: number; body: UserUpdateInput }) => putUser(id, body),
+    onSuccess,
+  });
+}
+
+export function useDeleteUser() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: removeUser,
+    onSettled: (_data, _error, id) => {
+      queryClient.removeQueries({ queryKey: userKeys.detail(id) });
+      return queryClient.invalidateQueries({ queryKey: userKeys.lists() });
+    },
+  });
+}
+
+export function useChangeMyPassword() {
+  return useMutation({ mutationFn: changeMyPassword });
+}
