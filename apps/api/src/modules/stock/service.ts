@@ -184,8 +184,10 @@ export function averageCost(
  *   stockManagement is off.
  * - Writes one ledger row per movement (signed quantity), updates the cached levels
  *   (product_variants.stock, products.stock) and, on entries and fractionate-in, the weighted
- *   average cost (products.cost_price_cents). Touched products get a new updatedAt, so a product
- *   form opened before the movement is refused as stale instead of overwriting the new level.
+ *   average cost (products.cost_price_cents). A product whose cost changed gets a new updatedAt,
+ *   so a product form opened before is refused as stale (409) instead of restoring the old cost;
+ *   other movements leave updatedAt alone (the product form sends the level only when the user
+ *   changed it, and the ledger records such a change as an adjustment).
  * - Returns the written rows and the products that crossed their minimum (from above it to at or
  *   below it): notify them after the commit.
  */
@@ -261,6 +263,7 @@ export async function applyStockMovements(
     });
 
   const initialLevels = new Map([...lockedProducts].map(([id, p]) => [id, p.stock]));
+  const initialCosts = new Map([...lockedProducts].map(([id, p]) => [id, p.costPriceCents]));
   const rows: (typeof stockMovements.$inferInsert)[] = [];
   const touchedVariants = new Set<number>();
   const touchedProducts = new Set<number>();
@@ -343,14 +346,18 @@ export async function applyStockMovements(
     const v = variants.get(id) as LockedVariant;
     await tx
       .update(productVariants)
-      .set({ stock: fromThousandths(v.stock), updatedAt: now })
+      .set({ stock: fromThousandths(v.stock) })
       .where(eq(productVariants.id, id));
   }
   for (const id of touchedProducts) {
     const p = lockedProducts.get(id) as LockedProduct;
+    const costChanged = p.costPriceCents !== initialCosts.get(id);
     await tx
       .update(products)
-      .set({ stock: fromThousandths(p.stock), costPriceCents: p.costPriceCents, updatedAt: now })
+      .set({
+        stock: fromThousandths(p.stock),
+        ...(costChanged ? { costPriceCents: p.costPriceCents, updatedAt: now } : {}),
+      })
       .where(eq(products.id, id));
   }
   await tx.execute(sql`select set_config('balcao.stock_ledger', 'off', true)`);

@@ -566,21 +566,24 @@ describe('the product form and the ledger', () => {
     expect(await disagreements(client.id)).toEqual([]);
   });
 
-  it('a form read before a movement is stale after it (409), so it cannot undo the movement', async () => {
+  it('an entry that changes the cost makes an open product form stale (409); an exit does not', async () => {
     const { auth } = await createClientWithUsers(t, [1]);
-    const p = await createProductVia(t, auth, { name: 'Fósforo', stock: 10 });
+    const p = await createProductVia(t, auth, { name: 'Fósforo', stock: 10, costPriceCents: 100 });
     await post('/v1/stock-movement/exit', auth, {
       reason: 'loss',
       items: [{ productId: p.id, quantity: 1 }],
     });
-    const res = await put(`/v1/product/${p.id}`, auth, {
-      name: 'Fósforo',
-      salePriceCents: 1000,
-      stock: 10,
-      updatedAt: p.updatedAt,
+    const form = { name: 'Fósforo', salePriceCents: 1000, costPriceCents: 100 };
+    // The form does not send the level unless the user changed it: an exit in between is kept.
+    const edited = await put(`/v1/product/${p.id}`, auth, { ...form, updatedAt: p.updatedAt });
+    expect(edited.statusCode).toBe(200);
+    expect(edited.json().stock).toBe(9);
+    await post('/v1/stock-movement/entry', auth, {
+      items: [{ productId: p.id, quantity: 9, unitCostCents: 200 }],
     });
-    expect(res.statusCode).toBe(409);
-    expect((await stockOf(auth, p.id)).stock).toBe(9);
+    const stale = await put(`/v1/product/${p.id}`, auth, { ...form, updatedAt: edited.json().updatedAt });
+    expect(stale.statusCode).toBe(409);
+    expect(await stockOf(auth, p.id)).toMatchObject({ stock: 18, costPriceCents: 150 });
   });
 
   it('keeps the ledger in step when the grid replaces variants that had stock', async () => {
