@@ -11,6 +11,31 @@ import { insertClient } from '../src/modules/account/service.ts';
 import { hashPassword } from '../src/modules/auth/password.ts';
 import { databaseUrlFor } from './pgUrl.ts';
 
+const isObjectInUse = (error: unknown) => {
+  const e = error as { code?: string; cause?: { code?: string } };
+  return e.code === '55006' || e.cause?.code === '55006';
+};
+
+/**
+ * The pool's connections close asynchronously after pool.end(): wait for them instead of killing
+ * them (WITH (FORCE) would make their clients emit errors after the test file ended).
+ */
+async function dropDatabase(admin: Database, name: string) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await admin.db.execute(sql.raw(`DROP DATABASE IF EXISTS ${name}`));
+      return;
+    } catch (error) {
+      if (!isObjectInUse(error)) throw error;
+      if (attempt >= 50) {
+        await admin.db.execute(sql.raw(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+        return;
+      }
+      await new Promise((done) => setTimeout(done, 100));
+    }
+  }
+}
+
 /** CREATE DATABASE ... TEMPLATE fails (55006, object in use) while another copy of it runs: retry. */
 async function createDatabaseFromTemplate(admin: Database, name: string, template: string) {
   for (let attempt = 1; ; attempt++) {
@@ -18,9 +43,7 @@ async function createDatabaseFromTemplate(admin: Database, name: string, templat
       await admin.db.execute(sql.raw(`CREATE DATABASE ${name} TEMPLATE ${template}`));
       return;
     } catch (error) {
-      const e = error as { code?: string; cause?: { code?: string } };
-      const inUse = e.code === '55006' || e.cause?.code === '55006';
-      if (!inUse || attempt >= 20) throw error;
+      if (!isObjectInUse(error) || attempt >= 20) throw error;
       await new Promise((done) => setTimeout(done, 100 * attempt));
     }
   }
@@ -44,8 +67,11 @@ export async function openTestDatabase(): Promise<Database> {
       close: async () => {
         await close();
         const cleanup = fromPostgres(url, 1);
-        await cleanup.db.execute(sql.raw(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
-        await cleanup.close();
+        try {
+          await dropDatabase(cleanup, name);
+        } finally {
+          await cleanup.close();
+        }
       },
     };
   }

@@ -36,6 +36,9 @@ export function fromPglite(client: PGlite): Database {
 
 export function fromPostgres(url: string, max = 10): Database {
   const pool = new pg.Pool({ connectionString: url, max });
+  // An idle connection that drops (server restart, network) must not crash the process: without a
+  // listener node-postgres rethrows it. The pool replaces the connection on the next query.
+  pool.on('error', (error) => console.error(`PostgreSQL idle connection error: ${error.message}`));
   const db = drizzleNodePg(pool, { schema }) as unknown as Db;
   return { db, kind: 'postgres', close: () => pool.end() };
 }
