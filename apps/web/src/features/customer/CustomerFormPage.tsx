@@ -482,12 +482,14 @@ type CepStatus = { kind: 'idle' | 'loading' | 'found' | 'failed'; message?: stri
 
 function cepFailureMessage(error: unknown): string {
   if (error instanceof ApiError) {
-    if (error.status === 404) return 'CEP não encontrado. Confira o número ou digite o endereço abaixo.';
-    if (error.status === 400) return 'CEP inválido';
-    if (error.status === 0) return 'Sem conexão para consultar o CEP. Digite o endereço abaixo.';
+    if (error.status === 404)
+      return 'CEP não encontrado. Confira o número ou preencha o endereço manualmente.';
+    if (error.status === 400) return 'CEP inválido. Confira o número.';
+    if (error.status === 0) return 'Sem conexão para consultar o CEP. Preencha o endereço manualmente.';
+    // 503: the server's message already says to type the address.
     return error.message;
   }
-  return 'Não foi possível consultar o CEP agora. Digite o endereço abaixo.';
+  return 'Não foi possível consultar o CEP agora. Preencha o endereço manualmente.';
 }
 
 type AddressProps = {
@@ -590,18 +592,10 @@ function AddressFields({
             }}
           />
         </Grid>
-        <Grid size={{ xs: 12, sm: 8, md: 3 }}>
-          <FormText control={control} name={name('label')} label="Apelido" placeholder="Casa, Trabalho..." />
-        </Grid>
-        <Grid size={12} sx={{ display: cep.kind === 'failed' ? 'block' : 'none' }}>
-          <Alert severity="warning" role="status" data-testid="cep-fallback">
-            {cep.message} Você pode preencher os campos manualmente.
-          </Alert>
-        </Grid>
-        <Grid size={{ xs: 12, md: 6 }}>
+        <Grid size={{ xs: 12, sm: 8, md: 7 }}>
           <FormText control={control} name={name('street')} label="Logradouro" required />
         </Grid>
-        <Grid size={{ xs: 6, md: 2 }}>
+        <Grid size={{ xs: 5, sm: 4, md: 2 }}>
           <Controller
             control={control}
             name={name('number')}
@@ -624,16 +618,21 @@ function AddressFields({
             )}
           />
         </Grid>
-        <Grid size={{ xs: 6, md: 4 }}>
+        <Grid size={12} sx={{ display: cep.kind === 'failed' ? 'block' : 'none' }}>
+          <Alert severity="warning" role="status" data-testid="cep-fallback">
+            {cep.message}
+          </Alert>
+        </Grid>
+        <Grid size={{ xs: 7, sm: 8, md: 4 }}>
           <FormText control={control} name={name('complement')} label="Complemento" />
         </Grid>
-        <Grid size={{ xs: 12, md: 5 }}>
+        <Grid size={{ xs: 12, sm: 6, md: 3 }}>
           <FormText control={control} name={name('neighborhood')} label="Bairro" required />
         </Grid>
-        <Grid size={{ xs: 8, md: 5 }}>
+        <Grid size={{ xs: 8, sm: 4, md: 3 }}>
           <FormText control={control} name={name('city')} label="Cidade" required />
         </Grid>
-        <Grid size={{ xs: 4, md: 2 }}>
+        <Grid size={{ xs: 4, sm: 2, md: 2 }}>
           <FormText control={control} name={name('state')} label="UF" select required>
             {BRAZIL_STATES.map((uf) => (
               <MenuItem key={uf} value={uf}>
@@ -641,6 +640,9 @@ function AddressFields({
               </MenuItem>
             ))}
           </FormText>
+        </Grid>
+        <Grid size={{ xs: 12, sm: 6, md: 4 }}>
+          <FormText control={control} name={name('label')} label="Apelido" placeholder="Casa, Trabalho..." />
         </Grid>
       </Grid>
     </Paper>

@@ -260,7 +260,8 @@ export default function CustomerListPage() {
   }
 
   return (
-    <Box>
+    // Room at the bottom so the floating add button does not cover the last row's actions.
+    <Box sx={{ pb: 8 }}>
       <Stack
         direction={{ xs: 'column', sm: 'row' }}
         spacing={1}

@@ -198,7 +198,8 @@ export default function UserListPage() {
   }
 
   return (
-    <Box>
+    // Room at the bottom so the floating add button does not cover the last row's actions.
+    <Box sx={{ pb: 8 }}>
       <Stack direction="row" sx={{ mb: 2, justifyContent: 'space-between', alignItems: 'center' }}>
         <Typography component="h1" variant="h5">
           Usuários
