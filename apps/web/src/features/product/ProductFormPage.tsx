@@ -33,6 +33,7 @@ import { ApiError, errorMessage } from '../../lib/api.ts';
 import { useSession } from '../auth/session.tsx';
 import { canWriteCatalog, useNamedOptions } from '../product-category/api.ts';
 import { idFromPath } from '../product-category/NamedFormPage.tsx';
+import { ProductStockCard } from '../stock/components/ProductStockCard.tsx';
 import { useCreateProduct, useProduct, useUpdateProduct } from './api.ts';
 import { AdditionalsField } from './components/AdditionalsField.tsx';
 import { MoneyField, QuantityField } from './components/DecimalInputs.tsx';
@@ -74,6 +75,7 @@ export default function ProductFormPage() {
         {p?.productType === 'variants' && (
           <VariantsSection product={p} canWrite={canWrite} onFeedback={show} />
         )}
+        {p && <ProductStockCard productId={p.id} stockControl={p.stockControl} />}
       </Stack>
     );
   }
@@ -209,6 +211,7 @@ function ProductForm({
       render={({ field }) => (
         <TextField
           label={label}
+          fullWidth
           {...field}
           disabled={locked}
           error={!!errors[name]}

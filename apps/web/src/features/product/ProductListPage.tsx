@@ -330,6 +330,7 @@ export default function ProductListPage() {
             select
             label="Categoria"
             size="small"
+            slotProps={{ inputLabel: { shrink: true }, select: { displayEmpty: true } }}
             value={categoryId}
             onChange={(e) => resetPage(setCategoryId)(e.target.value === '' ? '' : Number(e.target.value))}
           >
@@ -344,6 +345,7 @@ export default function ProductListPage() {
             select
             label="Marca"
             size="small"
+            slotProps={{ inputLabel: { shrink: true }, select: { displayEmpty: true } }}
             value={brandId}
             onChange={(e) => resetPage(setBrandId)(e.target.value === '' ? '' : Number(e.target.value))}
           >

@@ -1,4 +1,3 @@
-import { formatCents } from '@balcao/core/money';
 import {
   centsToMoneyInput,
   moneyInputToCents,
@@ -116,7 +115,7 @@ export function VariantsSection({
                 <TableCell>Variação</TableCell>
                 <TableCell>SKU</TableCell>
                 <TableCell>Código de barras</TableCell>
-                <TableCell>Preço</TableCell>
+                <TableCell>Preço (vazio = do produto)</TableCell>
                 <TableCell>Estoque</TableCell>
                 <TableCell>Ativa</TableCell>
                 <TableCell />
@@ -236,9 +235,10 @@ function VariantRow({
   return (
     <TableRow data-testid="variant-row">
       <TableCell sx={{ whiteSpace: 'nowrap', fontWeight: 500 }}>{variant.name}</TableCell>
-      <TableCell sx={{ minWidth: 140 }}>
+      <TableCell sx={{ minWidth: 190 }}>
         <TextField
           size="small"
+          fullWidth
           value={values.sku}
           onChange={(e) => set('sku', e.target.value)}
           disabled={!canWrite}
@@ -268,9 +268,7 @@ function VariantRow({
           placeholder={centsToMoneyInput(product.salePriceCents)}
           disabled={!canWrite}
           error={!!errors.priceCents}
-          helperText={
-            errors.priceCents ?? (values.price ? undefined : `Usa ${formatCents(product.salePriceCents)}`)
-          }
+          helperText={errors.priceCents}
           slotProps={{ htmlInput: { 'aria-label': label('Preço') } }}
         />
       </TableCell>
