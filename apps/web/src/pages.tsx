@@ -30,4 +30,9 @@ export const PAGES: Record<string, LazyExoticComponent<ComponentType>> = {
   'product-brand': lazy(() => import('./features/product-brand/ProductBrandListPage.tsx')),
   'product-brand-new': lazy(() => import('./features/product-brand/ProductBrandFormPage.tsx')),
   'product-brand-edit': lazy(() => import('./features/product-brand/ProductBrandFormPage.tsx')),
+  sale: lazy(() => import('./features/sale/SaleListPage.tsx')),
+  'sale-pdv': lazy(() => import('./features/pdv/PdvPage.tsx')),
+  'sale-pdv-close': lazy(() => import('./features/cash-register/CloseRegisterPage.tsx')),
+  'sale-detail': lazy(() => import('./features/sale/SaleDetailPage.tsx')),
+  'sale-create-simple': lazy(() => import('./features/sale/SimpleSalePage.tsx')),
 };

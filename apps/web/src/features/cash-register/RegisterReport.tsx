@@ -1,0 +1,178 @@
+import { formatCents } from '@balcao/core/money';
+import { CASH_MOVEMENT_LABELS, type CashRegisterSummary, PAYMENT_METHOD_LABELS } from '@balcao/core/sale';
+import Box from '@mui/material/Box';
+import Paper from '@mui/material/Paper';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import Typography from '@mui/material/Typography';
+
+const dateTime = new Intl.DateTimeFormat('pt-BR', {
+  timeZone: 'America/Sao_Paulo',
+  dateStyle: 'short',
+  timeStyle: 'short',
+});
+
+const signed = (cents: number | null) =>
+  cents === null
+    ? '—'
+    : cents > 0
+      ? `+ ${formatCents(cents)}`
+      : cents < 0
+        ? `- ${formatCents(-cents)}`
+        : formatCents(0);
+
+/** The closing report (printable: only it goes to paper, see the print CSS of the close page). */
+export function RegisterReport({ summary }: { summary: CashRegisterSummary }) {
+  const closed = summary.status === 'closed';
+  return (
+    <Paper variant="outlined" sx={{ p: 2 }} className="register-report" data-testid="register-report">
+      <Typography component="h2" variant="h6">
+        Caixa de {summary.user.name} {closed ? '(fechado)' : '(aberto)'}
+      </Typography>
+      <Typography variant="body2" color="text.secondary" gutterBottom>
+        Aberto em {dateTime.format(new Date(summary.openedAt))}
+        {summary.closedAt ? ` · fechado em ${dateTime.format(new Date(summary.closedAt))}` : ''}
+      </Typography>
+      <Typography variant="body2">
+        Vendas: {summary.sales.count} ({formatCents(summary.sales.amountCents)}) · canceladas:{' '}
+        {summary.sales.canceledCount} · descontos: {formatCents(summary.sales.discountCents)} · troco dado:{' '}
+        {formatCents(summary.sales.changeCents)}
+      </Typography>
+
+      <Box sx={{ overflowX: 'auto', mt: 2 }}>
+        <Table size="small" aria-label="Dinheiro no caixa">
+          <TableBody>
+            <TableRow>
+              <TableCell>Abertura</TableCell>
+              <TableCell align="right">{formatCents(summary.money.openingCents)}</TableCell>
+            </TableRow>
+            <TableRow>
+              <TableCell>Vendas em dinheiro</TableCell>
+              <TableCell align="right">{formatCents(summary.money.salesCents)}</TableCell>
+            </TableRow>
+            {summary.money.receiptsCents > 0 && (
+              <TableRow>
+                <TableCell>Parcelas recebidas em dinheiro</TableCell>
+                <TableCell align="right">{formatCents(summary.money.receiptsCents)}</TableCell>
+              </TableRow>
+            )}
+            <TableRow>
+              <TableCell>Suprimentos</TableCell>
+              <TableCell align="right">{formatCents(summary.money.depositsCents)}</TableCell>
+            </TableRow>
+            <TableRow>
+              <TableCell>Sangrias</TableCell>
+              <TableCell align="right">- {formatCents(summary.money.withdrawalsCents)}</TableCell>
+            </TableRow>
+            <TableRow>
+              <TableCell sx={{ fontWeight: 600 }}>Dinheiro esperado</TableCell>
+              <TableCell align="right" sx={{ fontWeight: 600 }}>
+                {formatCents(summary.money.expectedCents)}
+              </TableCell>
+            </TableRow>
+          </TableBody>
+        </Table>
+      </Box>
+
+      <Box sx={{ overflowX: 'auto', mt: 2 }}>
+        <Table size="small" aria-label="Conferência por forma de pagamento">
+          <TableHead>
+            <TableRow>
+              <TableCell>Forma de pagamento</TableCell>
+              <TableCell align="right">Esperado</TableCell>
+              <TableCell align="right">Contado</TableCell>
+              <TableCell align="right">Diferença</TableCell>
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {summary.methods.map((m) => (
+              <TableRow key={m.method}>
+                <TableCell>
+                  {PAYMENT_METHOD_LABELS[m.method]}
+                  {!m.countable ? ' (a receber)' : ''}
+                </TableCell>
+                <TableCell align="right">{formatCents(m.expectedCents)}</TableCell>
+                <TableCell align="right">
+                  {m.countable && m.countedCents !== null ? formatCents(m.countedCents) : '—'}
+                </TableCell>
+                <TableCell
+                  align="right"
+                  sx={{
+                    color: m.differenceCents
+                      ? m.differenceCents < 0
+                        ? 'error.main'
+                        : 'warning.main'
+                      : undefined,
+                  }}
+                >
+                  {m.countable ? signed(m.differenceCents) : '—'}
+                </TableCell>
+              </TableRow>
+            ))}
+            <TableRow>
+              <TableCell sx={{ fontWeight: 600 }}>Total</TableCell>
+              <TableCell align="right" sx={{ fontWeight: 600 }}>
+                {formatCents(summary.totals.expectedCents)}
+              </TableCell>
+              <TableCell align="right" sx={{ fontWeight: 600 }}>
+                {summary.totals.countedCents === null ? '—' : formatCents(summary.totals.countedCents)}
+              </TableCell>
+              <TableCell align="right" sx={{ fontWeight: 600 }} data-testid="register-difference">
+                {signed(summary.totals.differenceCents)}
+              </TableCell>
+            </TableRow>
+          </TableBody>
+        </Table>
+      </Box>
+
+      {summary.movements.length > 0 && (
+        <Box sx={{ overflowX: 'auto', mt: 2 }}>
+          <Table size="small" aria-label="Movimentações">
+            <TableHead>
+              <TableRow>
+                <TableCell>Hora</TableCell>
+                <TableCell>Tipo</TableCell>
+                <TableCell>Motivo</TableCell>
+                <TableCell align="right">Valor</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {summary.movements.map((m) => (
+                <TableRow key={m.id}>
+                  <TableCell>{dateTime.format(new Date(m.createdAt))}</TableCell>
+                  <TableCell>
+                    {CASH_MOVEMENT_LABELS[m.type]}
+                    {m.type === 'receipt' ? ` (${PAYMENT_METHOD_LABELS[m.paymentMethod]})` : ''}
+                  </TableCell>
+                  <TableCell>
+                    {m.reason}
+                    {m.approvedBy ? ` · aprovado por ${m.approvedBy.name}` : ''}
+                  </TableCell>
+                  <TableCell align="right">
+                    {m.type === 'withdrawal' ? '- ' : ''}
+                    {formatCents(m.amountCents)}
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </Box>
+      )}
+      {summary.closingNotes && (
+        <Typography variant="body2" sx={{ mt: 2 }}>
+          Observações: {summary.closingNotes}
+        </Typography>
+      )}
+    </Paper>
+  );
+}
+
+/** Print only the report (A4 or a receipt printer: the browser's own size). */
+export const REPORT_PRINT_CSS = `@media print {
+  body * { visibility: hidden !important; }
+  .register-report, .register-report * { visibility: visible !important; }
+  .register-report { position: absolute; left: 0; top: 0; width: 100%; border: 0 !important; }
+}`;

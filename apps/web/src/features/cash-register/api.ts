@@ -1,0 +1,63 @@
+import type {
+  CashMovementInput,
+  CashRegisterCloseInput,
+  CashRegisterOpenInput,
+  CashRegisterSummary,
+} from '@balcao/core/sale';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiFetch } from '../../lib/api.ts';
+
+/** Query keys of cash registers. */
+export const cashRegisterKeys = {
+  all: ['cash-register'] as const,
+  current: () => [...cashRegisterKeys.all, 'current'] as const,
+  details: () => [...cashRegisterKeys.all, 'detail'] as const,
+  detail: (id: number) => [...cashRegisterKeys.details(), id] as const,
+};
+
+export const fetchCurrentRegister = () =>
+  apiFetch<{ cashRegister: CashRegisterSummary | null }>('/cash-register/current');
+
+/** The user's open register (null: the PDV shows the opening modal). */
+export function useCurrentRegister(enabled = true) {
+  return useQuery({
+    queryKey: cashRegisterKeys.current(),
+    queryFn: async () => (await fetchCurrentRegister()).cashRegister,
+    enabled,
+    retry: 1,
+  });
+}
+
+export function useRegisterReport(id: number | undefined) {
+  return useQuery({
+    queryKey: cashRegisterKeys.detail(id ?? 0),
+    queryFn: () => apiFetch<CashRegisterSummary>(`/cash-register/${id}`),
+    enabled: Boolean(id),
+  });
+}
+
+function useRegisterWrite<T>(fn: (body: T) => Promise<CashRegisterSummary>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: fn,
+    onSuccess: (summary) => {
+      queryClient.setQueryData(cashRegisterKeys.current(), summary.status === 'open' ? summary : null);
+      queryClient.setQueryData(cashRegisterKeys.detail(summary.id), summary);
+    },
+  });
+}
+
+export const useOpenRegister = () =>
+  useRegisterWrite((body: CashRegisterOpenInput) =>
+    apiFetch<CashRegisterSummary>('/cash-register/open', { method: 'POST', body }),
+  );
+
+export const useCashMovement = () =>
+  useRegisterWrite((body: CashMovementInput) =>
+    apiFetch<CashRegisterSummary>('/cash-register/movement', { method: 'POST', body }),
+  );
+
+export const useCloseRegister = () =>
+  useRegisterWrite((body: CashRegisterCloseInput) =>
+    apiFetch<CashRegisterSummary>('/cash-register/close', { method: 'POST', body }),
+  );

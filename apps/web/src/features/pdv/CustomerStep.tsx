@@ -1,0 +1,297 @@
+import type { CustomerListItem } from '@balcao/core/customer';
+import { maskDocument, maskPhone } from '@balcao/core/document';
+import { formatCents } from '@balcao/core/money';
+import PersonAddIcon from '@mui/icons-material/PersonAdd';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import List from '@mui/material/List';
+import ListItemButton from '@mui/material/ListItemButton';
+import ListItemText from '@mui/material/ListItemText';
+import MenuItem from '@mui/material/MenuItem';
+import Paper from '@mui/material/Paper';
+import Radio from '@mui/material/Radio';
+import RadioGroup from '@mui/material/RadioGroup';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useQuery } from '@tanstack/react-query';
+import { type FormEvent, useEffect, useState } from 'react';
+import { errorMessage } from '../../lib/api.ts';
+import { useSession } from '../auth/session.tsx';
+import { fetchCustomerDetail, postQuickCustomer, searchCustomers } from '../sale/api.ts';
+import { centsOf, centsToInput, MoneyField } from '../sale/MoneyField.tsx';
+import type { PdvAction, PdvState } from './state.ts';
+
+type Props = { clientId: number; state: PdvState; dispatch: (action: PdvAction) => void };
+
+/** Step 1: optional customer (search or quick create) and pickup or delivery with address and freight. */
+export function CustomerStep({ clientId, state, dispatch }: Props) {
+  const session = useSession();
+  const [q, setQ] = useState('');
+  const [results, setResults] = useState<CustomerListItem[]>([]);
+  const [creating, setCreating] = useState(false);
+  const [freight, setFreight] = useState(state.freightCents ? centsToInput(state.freightCents) : '');
+
+  useEffect(() => {
+    if (q.trim().length < 2) {
+      setResults([]);
+      return;
+    }
+    const controller = new AbortController();
+    const timer = setTimeout(() => {
+      searchCustomers(clientId, q.trim(), controller.signal)
+        .then((page) => setResults(page.items))
+        .catch(() => undefined);
+    }, 200);
+    return () => {
+      clearTimeout(timer);
+      controller.abort();
+    };
+  }, [q, clientId]);
+
+  const customerId = state.customer?.id;
+  const detail = useQuery({
+    queryKey: ['customer', 'detail', customerId],
+    queryFn: () => fetchCustomerDetail(customerId!),
+    enabled: Boolean(customerId),
+  });
+  const addresses = detail.data?.addresses ?? [];
+  const shippingFixed = Number(
+    (session.shippingSettings as { fixedPriceCents?: number } | null)?.fixedPriceCents ?? 0,
+  );
+
+  const setDelivery = (
+    typeOfSale: 'store' | 'delivery',
+    addressId = state.deliveryAddressId,
+    freightText = freight,
+  ) => {
+    const cents = centsOf(freightText);
+    dispatch({
+      type: 'delivery',
+      typeOfSale,
+      deliveryAddressId: addressId,
+      freightCents: Number.isNaN(cents) ? 0 : cents,
+    });
+  };
+
+  return (
+    <Stack spacing={3}>
+      <Box>
+        <Typography component="h2" variant="h6" gutterBottom>
+          Cliente (opcional)
+        </Typography>
+        {state.customer ? (
+          <Paper variant="outlined" sx={{ p: 2 }}>
+            <Stack
+              direction="row"
+              sx={{ justifyContent: 'space-between', alignItems: 'center', gap: 2, flexWrap: 'wrap' }}
+            >
+              <Box>
+                <Typography sx={{ fontWeight: 600 }} data-testid="pdv-customer">
+                  {state.customer.name}
+                </Typography>
+                <Typography variant="body2" color="text.secondary">
+                  {[
+                    state.customer.document && maskDocument(state.customer.document),
+                    state.customer.phone && maskPhone(state.customer.phone),
+                  ]
+                    .filter(Boolean)
+                    .join(' · ')}
+                </Typography>
+                {detail.data && detail.data.pendingCents > 0 && (
+                  <Typography variant="body2" color="text.secondary">
+                    Em aberto no crediário: {formatCents(detail.data.pendingCents)} · limite{' '}
+                    {formatCents(detail.data.creditLimitCents)}
+                  </Typography>
+                )}
+              </Box>
+              <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+                {detail.data?.isDelinquent && <Chip color="error" label="Inadimplente" />}
+                <Button onClick={() => dispatch({ type: 'customer', customer: null })}>Trocar cliente</Button>
+              </Stack>
+            </Stack>
+          </Paper>
+        ) : (
+          <>
+            <TextField
+              label="Buscar cliente por nome, CPF/CNPJ ou telefone (F4)"
+              value={q}
+              onChange={(e) => setQ(e.target.value)}
+              autoFocus
+              fullWidth
+              autoComplete="off"
+              onKeyDown={(e) => {
+                if (e.key === 'Enter' && results[0]) {
+                  e.preventDefault();
+                  const c = results[0];
+                  dispatch({
+                    type: 'customer',
+                    customer: { id: c.id, name: c.name, document: c.document, phone: c.phone },
+                  });
+                }
+              }}
+            />
+            {results.length > 0 && (
+              <Paper variant="outlined" sx={{ mt: 1 }}>
+                <List dense aria-label="Clientes encontrados">
+                  {results.map((c) => (
+                    <ListItemButton
+                      key={c.id}
+                      onClick={() =>
+                        dispatch({
+                          type: 'customer',
+                          customer: {
+                            id: c.id,
+                            name: c.name,
+                            document: c.document,
+                            phone: c.phone,
+                            isDelinquent: c.isDelinquent,
+                          },
+                        })
+                      }
+                    >
+                      <ListItemText
+                        primary={c.name}
+                        secondary={[
+                          c.document && maskDocument(c.document),
+                          c.phone && maskPhone(c.phone),
+                          c.isDelinquent ? 'Inadimplente' : null,
+                        ]
+                          .filter(Boolean)
+                          .join(' · ')}
+                      />
+                    </ListItemButton>
+                  ))}
+                </List>
+              </Paper>
+            )}
+            {creating ? (
+              <QuickCustomerForm
+                onCancel={() => setCreating(false)}
+                onCreated={(c) => {
+                  setCreating(false);
+                  dispatch({ type: 'customer', customer: c });
+                }}
+              />
+            ) : (
+              <Button startIcon={<PersonAddIcon />} sx={{ mt: 1 }} onClick={() => setCreating(true)}>
+                Cadastrar cliente rápido
+              </Button>
+            )}
+          </>
+        )}
+      </Box>
+
+      <Box>
+        <Typography component="h2" variant="h6" gutterBottom>
+          Entrega
+        </Typography>
+        <RadioGroup
+          row
+          value={state.typeOfSale}
+          onChange={(e) => {
+            const type = e.target.value as 'store' | 'delivery';
+            const text =
+              type === 'delivery' && !freight && shippingFixed ? centsToInput(shippingFixed) : freight;
+            setFreight(text);
+            setDelivery(
+              type,
+              type === 'delivery' ? (state.deliveryAddressId ?? addresses[0]?.id ?? null) : null,
+              text,
+            );
+          }}
+        >
+          <FormControlLabel value="store" control={<Radio />} label="Retirada na loja" />
+          <FormControlLabel value="delivery" control={<Radio />} label="Entrega" />
+        </RadioGroup>
+        {state.typeOfSale === 'delivery' && (
+          <Stack spacing={2} sx={{ mt: 1, maxWidth: 520 }}>
+            {!state.customer ? (
+              <Alert severity="info">Escolha o cliente para usar um endereço de entrega.</Alert>
+            ) : addresses.length === 0 && !detail.isPending ? (
+              <Alert severity="warning">Este cliente não tem endereço cadastrado.</Alert>
+            ) : (
+              <TextField
+                select
+                label="Endereço de entrega"
+                value={state.deliveryAddressId ?? ''}
+                onChange={(e) => setDelivery('delivery', Number(e.target.value))}
+              >
+                {addresses.map((a) => (
+                  <MenuItem key={a.id} value={a.id}>
+                    {`${a.street}, ${a.number}${a.complement ? ` - ${a.complement}` : ''} - ${a.neighborhood}, ${a.city}/${a.state}`}
+                  </MenuItem>
+                ))}
+              </TextField>
+            )}
+            <MoneyField
+              label="Frete"
+              value={freight}
+              onChange={(text) => {
+                setFreight(text);
+                setDelivery('delivery', state.deliveryAddressId, text);
+              }}
+            />
+          </Stack>
+        )}
+      </Box>
+    </Stack>
+  );
+}
+
+function QuickCustomerForm({
+  onCreated,
+  onCancel,
+}: {
+  onCreated: (c: { id: number; name: string; document: string | null; phone: string | null }) => void;
+  onCancel: () => void;
+}) {
+  const [name, setName] = useState('');
+  const [phone, setPhone] = useState('');
+  const [document, setDocument] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setSaving(true);
+    setError(null);
+    try {
+      const created = await postQuickCustomer({ name, phone: phone || null, document: document || null });
+      onCreated({ id: created.id, name: created.name, document: created.document, phone: created.phone });
+    } catch (err) {
+      setError(errorMessage(err));
+    } finally {
+      setSaving(false);
+    }
+  };
+  return (
+    <Paper
+      variant="outlined"
+      component="form"
+      onSubmit={submit}
+      noValidate
+      sx={{ p: 2, mt: 2 }}
+      aria-label="Cadastro rápido de cliente"
+    >
+      <Stack spacing={2}>
+        <TextField label="Nome" value={name} onChange={(e) => setName(e.target.value)} required autoFocus />
+        <TextField label="WhatsApp" value={phone} onChange={(e) => setPhone(maskPhone(e.target.value))} />
+        <TextField
+          label="CPF/CNPJ"
+          value={document}
+          onChange={(e) => setDocument(maskDocument(e.target.value))}
+        />
+        {error && <Alert severity="error">{error}</Alert>}
+        <Stack direction="row" spacing={1}>
+          <Button type="submit" variant="contained" disabled={saving}>
+            {saving ? 'Cadastrando...' : 'Cadastrar'}
+          </Button>
+          <Button onClick={onCancel}>Cancelar</Button>
+        </Stack>
+      </Stack>
+    </Paper>
+  );
+}

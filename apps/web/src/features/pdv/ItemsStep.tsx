@@ -1,0 +1,381 @@
+import { formatCents, parseMoneyToCents } from '@balcao/core/money';
+import type { Product, ProductListItem, ProductVariant } from '@balcao/core/product';
+import { lineTotals, parseQuantity } from '@balcao/core/sale';
+import DeleteIcon from '@mui/icons-material/Delete';
+import SearchIcon from '@mui/icons-material/Search';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import IconButton from '@mui/material/IconButton';
+import InputAdornment from '@mui/material/InputAdornment';
+import List from '@mui/material/List';
+import ListItemButton from '@mui/material/ListItemButton';
+import ListItemText from '@mui/material/ListItemText';
+import Paper from '@mui/material/Paper';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { type KeyboardEvent, type RefObject, useEffect, useRef, useState } from 'react';
+import { ApiError, errorMessage } from '../../lib/api.ts';
+import { fetchByBarcode, fetchProductDetail, searchProducts } from '../sale/api.ts';
+import { centsToInput } from '../sale/MoneyField.tsx';
+import { type ProductChoice, ProductOptionsDialog } from './ProductOptionsDialog.tsx';
+import type { PdvAction, PdvLine } from './state.ts';
+
+const FRACTIONAL_UNITS = ['kg', 'g', 'l', 'ml', 'm', 'm2'];
+
+type Props = {
+  clientId: number;
+  items: PdvLine[];
+  dispatch: (action: PdvAction) => void;
+  searchRef: RefObject<HTMLInputElement | null>;
+};
+
+/** "3*7891234567895" -> quantity 3 and the code; "0,350*..." for kg. */
+function splitQuantity(text: string): { quantity: number; code: string } {
+  const m = /^(\d+(?:[.,]\d{1,3})?)\s*[*xX]\s*(.+)$/.exec(text.trim());
+  if (!m) return { quantity: 1, code: text.trim() };
+  const quantity = parseQuantity(m[1]);
+  return { quantity: Number.isNaN(quantity) || quantity <= 0 ? 1 : quantity, code: m[2].trim() };
+}
+
+/**
+ * Step 0, items: the search box takes a barcode scanner's input (keyboard wedge: digits then Enter
+ * -> barcode lookup) and searches by name/SKU as you type; arrows pick a result, Enter adds it.
+ */
+export function ItemsStep({ clientId, items, dispatch, searchRef }: Props) {
+  const [text, setText] = useState('');
+  const [results, setResults] = useState<ProductListItem[]>([]);
+  const [highlight, setHighlight] = useState(0);
+  const [message, setMessage] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [options, setOptions] = useState<{
+    product: Product;
+    variant: ProductVariant | null;
+    quantity: number;
+  } | null>(null);
+
+  // Search as you type (not for pure digits: that is a scanner or a typed barcode, looked up on Enter).
+  useEffect(() => {
+    const { code } = splitQuantity(text);
+    if (code.length < 2 || /^\d+$/.test(code)) {
+      setResults([]);
+      return;
+    }
+    const controller = new AbortController();
+    const timer = setTimeout(() => {
+      searchProducts(clientId, code, controller.signal)
+        .then((page) => {
+          setResults(page.items);
+          setHighlight(0);
+        })
+        .catch(() => undefined);
+    }, 200);
+    return () => {
+      clearTimeout(timer);
+      controller.abort();
+    };
+  }, [text, clientId]);
+
+  const focusSearch = () => setTimeout(() => searchRef.current?.focus(), 0);
+
+  const addLine = (
+    product: Product,
+    variant: ProductVariant | null,
+    quantity: number,
+    choice?: ProductChoice,
+  ) => {
+    const fractional = product.productType === 'weighed' || FRACTIONAL_UNITS.includes(product.unit);
+    dispatch({
+      type: 'addLine',
+      line: {
+        productId: product.id,
+        variantId: variant?.id ?? null,
+        name: product.name,
+        variantName: variant?.name ?? null,
+        sku: variant?.sku ?? product.sku,
+        barcode: variant?.barcode ?? product.barcode,
+        unit: product.unit,
+        fractional,
+        quantity: fractional ? quantity : Math.max(1, Math.round(quantity)),
+        unitPriceCents: variant ? variant.effectivePriceCents : product.salePriceCents,
+        additionals: choice?.additionals ?? [],
+        discountType: 'fixed_amount',
+        discountValue: 0,
+      },
+    });
+    setText('');
+    setResults([]);
+    setMessage(null);
+    focusSearch();
+  };
+
+  const offer = (product: Product, variant: ProductVariant | null, quantity: number) => {
+    if (!product.active) {
+      setMessage(`O produto ${product.name} está inativo`);
+      return;
+    }
+    const needsVariant = product.variants.some((v) => v.active) && !variant;
+    const hasAddOns = product.additionalGroups.some((g) => g.active);
+    if (needsVariant || hasAddOns) setOptions({ product, variant, quantity });
+    else addLine(product, variant, quantity);
+  };
+
+  const submit = async () => {
+    const { quantity, code } = splitQuantity(text);
+    if (!code) return;
+    setBusy(true);
+    try {
+      const picked = results[highlight];
+      if (picked && !/^\d+$/.test(code)) {
+        offer(await fetchProductDetail(picked.id), null, quantity);
+      } else {
+        const match = await fetchByBarcode(code);
+        offer(match.product, match.variant, quantity);
+      }
+    } catch (error) {
+      setMessage(
+        error instanceof ApiError && error.status === 404
+          ? `Nenhum produto encontrado para "${code}"`
+          : errorMessage(error),
+      );
+      searchRef.current?.select();
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
+    if (e.key === 'Enter') {
+      e.preventDefault();
+      if (!busy) void submit();
+    } else if (e.key === 'ArrowDown' && results.length) {
+      e.preventDefault();
+      setHighlight((h) => Math.min(h + 1, results.length - 1));
+    } else if (e.key === 'ArrowUp' && results.length) {
+      e.preventDefault();
+      setHighlight((h) => Math.max(h - 1, 0));
+    }
+  };
+
+  return (
+    <Box>
+      <Box sx={{ position: 'relative' }}>
+        <TextField
+          inputRef={searchRef}
+          label="Código de barras, nome ou SKU (F2)"
+          placeholder="Leia o código de barras ou digite para buscar; 3*código para 3 unidades"
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          onKeyDown={onKeyDown}
+          autoFocus
+          fullWidth
+          autoComplete="off"
+          slotProps={{
+            input: {
+              startAdornment: (
+                <InputAdornment position="start">
+                  <SearchIcon aria-hidden />
+                </InputAdornment>
+              ),
+            },
+            htmlInput: {
+              'aria-autocomplete': 'list',
+              'aria-controls': 'pdv-search-results',
+              'data-testid': 'pdv-search',
+            },
+          }}
+        />
+        {results.length > 0 && (
+          <Paper elevation={6} sx={{ position: 'absolute', zIndex: 10, left: 0, right: 0, mt: 0.5 }}>
+            <List id="pdv-search-results" dense aria-label="Produtos encontrados">
+              {results.map((p, index) => (
+                <ListItemButton
+                  key={p.id}
+                  selected={index === highlight}
+                  onMouseDown={(e) => e.preventDefault()}
+                  onClick={async () =>
+                    offer(await fetchProductDetail(p.id), null, splitQuantity(text).quantity)
+                  }
+                >
+                  <ListItemText
+                    primary={p.name}
+                    secondary={[
+                      p.sku,
+                      p.barcode,
+                      formatCents(p.salePriceCents),
+                      p.variantCount ? `${p.variantCount} variações` : null,
+                    ]
+                      .filter(Boolean)
+                      .join(' · ')}
+                  />
+                </ListItemButton>
+              ))}
+            </List>
+          </Paper>
+        )}
+      </Box>
+      {message && (
+        <Alert severity="warning" sx={{ mt: 1 }} onClose={() => setMessage(null)}>
+          {message}
+        </Alert>
+      )}
+      <LinesTable items={items} dispatch={dispatch} />
+      <ProductOptionsDialog
+        product={options?.product ?? null}
+        variant={options?.variant ?? null}
+        onClose={() => {
+          setOptions(null);
+          focusSearch();
+        }}
+        onChoose={(choice) => {
+          if (!options) return;
+          addLine(options.product, choice.variant, options.quantity, choice);
+          setOptions(null);
+        }}
+      />
+    </Box>
+  );
+}
+
+function LinesTable({ items, dispatch }: { items: PdvLine[]; dispatch: (action: PdvAction) => void }) {
+  if (items.length === 0) {
+    return (
+      <Paper variant="outlined" sx={{ p: 4, mt: 2, textAlign: 'center' }}>
+        <Typography color="text.secondary">
+          Nenhum item na venda. Leia um código de barras para começar.
+        </Typography>
+      </Paper>
+    );
+  }
+  return (
+    <Paper variant="outlined" sx={{ mt: 2, overflowX: 'auto' }}>
+      <Table size="small" aria-label="Itens da venda">
+        <TableHead>
+          <TableRow>
+            <TableCell>Item</TableCell>
+            <TableCell sx={{ width: 110 }}>Qtd.</TableCell>
+            <TableCell align="right">Unitário</TableCell>
+            <TableCell sx={{ width: 120 }}>Desconto</TableCell>
+            <TableCell align="right">Total</TableCell>
+            <TableCell sx={{ width: 48 }} />
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {items.map((line, index) => {
+            const totals = lineTotals(line);
+            return (
+              <TableRow key={line.key} data-testid="pdv-line">
+                <TableCell>
+                  <Typography variant="body2">
+                    {index + 1}. {line.name}
+                    {line.variantName ? ` (${line.variantName})` : ''}
+                  </Typography>
+                  {line.additionals.length > 0 && (
+                    <Typography variant="caption" color="text.secondary">
+                      + {line.additionals.map((a) => a.name).join(', ')}
+                    </Typography>
+                  )}
+                </TableCell>
+                <TableCell>
+                  <QuantityInput line={line} dispatch={dispatch} />
+                </TableCell>
+                <TableCell align="right">{formatCents(totals.unitTotalCents)}</TableCell>
+                <TableCell>
+                  <DiscountInput line={line} grossCents={totals.grossCents} dispatch={dispatch} />
+                </TableCell>
+                <TableCell align="right" data-testid="pdv-line-total">
+                  {formatCents(totals.totalCents)}
+                </TableCell>
+                <TableCell>
+                  <IconButton
+                    size="small"
+                    aria-label={`Remover ${line.name}`}
+                    onClick={() => dispatch({ type: 'removeLine', key: line.key })}
+                  >
+                    <DeleteIcon fontSize="small" />
+                  </IconButton>
+                </TableCell>
+              </TableRow>
+            );
+          })}
+        </TableBody>
+      </Table>
+    </Paper>
+  );
+}
+
+const qtyFormat = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 3 });
+
+function QuantityInput({ line, dispatch }: { line: PdvLine; dispatch: (action: PdvAction) => void }) {
+  const [text, setText] = useState(qtyFormat.format(line.quantity).replace(/\./g, ''));
+  const editing = useRef(false);
+  useEffect(() => {
+    if (!editing.current) setText(qtyFormat.format(line.quantity).replace(/\./g, ''));
+  }, [line.quantity]);
+  const quantity = parseQuantity(text);
+  const invalid =
+    Number.isNaN(quantity) || quantity <= 0 || (!line.fractional && !Number.isInteger(quantity));
+  const commit = () => {
+    editing.current = false;
+    if (!invalid) dispatch({ type: 'updateLine', key: line.key, changes: { quantity } });
+    else setText(qtyFormat.format(line.quantity).replace(/\./g, ''));
+  };
+  return (
+    <TextField
+      size="small"
+      value={text}
+      error={invalid}
+      onFocus={() => {
+        editing.current = true;
+      }}
+      onChange={(e) => setText(e.target.value.replace(/[^\d,]/g, ''))}
+      onBlur={commit}
+      onKeyDown={(e) => e.key === 'Enter' && commit()}
+      slotProps={{
+        htmlInput: { inputMode: 'decimal', 'aria-label': `Quantidade de ${line.name}` },
+        input: { endAdornment: <InputAdornment position="end">{line.unit}</InputAdornment> },
+      }}
+    />
+  );
+}
+
+function DiscountInput({
+  line,
+  grossCents,
+  dispatch,
+}: {
+  line: PdvLine;
+  grossCents: number;
+  dispatch: (action: PdvAction) => void;
+}) {
+  const [text, setText] = useState(line.discountValue ? centsToInput(line.discountValue) : '');
+  const cents = text.trim() === '' ? 0 : parseMoneyToCents(text);
+  const invalid = Number.isNaN(cents) || cents > grossCents;
+  const commit = () => {
+    if (!invalid)
+      dispatch({
+        type: 'updateLine',
+        key: line.key,
+        changes: { discountType: 'fixed_amount', discountValue: cents },
+      });
+  };
+  return (
+    <TextField
+      size="small"
+      value={text}
+      error={invalid}
+      placeholder="0,00"
+      onChange={(e) => setText(e.target.value.replace(/[^\d,]/g, ''))}
+      onBlur={commit}
+      onKeyDown={(e) => e.key === 'Enter' && commit()}
+      slotProps={{
+        htmlInput: { inputMode: 'decimal', 'aria-label': `Desconto em ${line.name}` },
+        input: { startAdornment: <InputAdornment position="start">R$</InputAdornment> },
+      }}
+    />
+  );
+}

@@ -1,0 +1,387 @@
+import { todayIso } from '@balcao/core/date';
+import { formatCents } from '@balcao/core/money';
+import {
+  DEFERRED_METHODS,
+  defaultDueDate,
+  formatPercentHundredths,
+  INSTALLMENT_METHODS,
+  MAX_INSTALLMENTS,
+  PAYMENT_METHOD_LABELS,
+  PAYMENT_METHODS_IN_PDV,
+  parsePercentToHundredths,
+  type SaleTotals,
+} from '@balcao/core/sale';
+import type { PaymentMethod } from '@balcao/core/status';
+import AddIcon from '@mui/icons-material/Add';
+import DeleteIcon from '@mui/icons-material/Delete';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import IconButton from '@mui/material/IconButton';
+import MenuItem from '@mui/material/MenuItem';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import ToggleButton from '@mui/material/ToggleButton';
+import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
+import Typography from '@mui/material/Typography';
+import { useQuery } from '@tanstack/react-query';
+import { type FormEvent, useEffect, useState } from 'react';
+import { errorMessage } from '../../lib/api.ts';
+import { fetchCustomerCredit, validateCoupon } from '../sale/api.ts';
+import { centsOf, centsToInput, MoneyField } from '../sale/MoneyField.tsx';
+import { PixQr } from './PixQr.tsx';
+import { type PdvAction, type PdvState, pdvPaymentCheck } from './state.ts';
+
+type Props = {
+  state: PdvState;
+  totals: SaleTotals;
+  dispatch: (action: PdvAction) => void;
+  onFinish: () => void;
+  finishing: boolean;
+  finishError: string | null;
+};
+
+let paymentSeq = 0;
+
+/** Step 2: discount (R$ or %), coupon, split payments, installments, due date, change, Pix QR. */
+export function PaymentStep({ state, totals, dispatch, onFinish, finishing, finishError }: Props) {
+  const paid = state.payments.reduce((s, p) => s + p.amountCents, 0);
+  const remaining = Math.max(totals.finalAmountCents - paid, 0);
+  const check = pdvPaymentCheck(state, totals.finalAmountCents);
+  const creditShopCents = state.payments
+    .filter((p) => p.method === 'creditShop')
+    .reduce((s, p) => s + p.amountCents, 0);
+  const credit = useQuery({
+    queryKey: ['sale', 'customer-credit', state.customer?.id, creditShopCents],
+    queryFn: () => fetchCustomerCredit(state.customer!.id, creditShopCents),
+    enabled: Boolean(state.customer),
+  });
+
+  return (
+    <Stack spacing={3}>
+      <DiscountAndCoupon state={state} totals={totals} dispatch={dispatch} />
+
+      <Box>
+        <Typography component="h2" variant="h6" gutterBottom>
+          Pagamento
+        </Typography>
+        {state.payments.length > 0 && (
+          <Stack spacing={1} sx={{ mb: 2 }} aria-label="Pagamentos" role="list">
+            {state.payments.map((p) => (
+              <Paper key={p.key} variant="outlined" sx={{ p: 1.5 }} role="listitem" data-testid="pdv-payment">
+                <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', gap: 1 }}>
+                  <Typography>
+                    {PAYMENT_METHOD_LABELS[p.method]}
+                    {p.numberInstallments > 1 ? ` em ${p.numberInstallments}x` : ''}
+                    {p.dueDate && DEFERRED_METHODS.includes(p.method)
+                      ? ` · 1º vencimento ${p.dueDate.split('-').reverse().join('/')}`
+                      : ''}
+                  </Typography>
+                  <Stack direction="row" sx={{ alignItems: 'center', gap: 1 }}>
+                    <Typography sx={{ fontWeight: 600 }}>{formatCents(p.amountCents)}</Typography>
+                    <IconButton
+                      size="small"
+                      aria-label={`Remover pagamento ${PAYMENT_METHOD_LABELS[p.method]}`}
+                      onClick={() =>
+                        dispatch({
+                          type: 'payments',
+                          payments: state.payments.filter((x) => x.key !== p.key),
+                        })
+                      }
+                    >
+                      <DeleteIcon fontSize="small" />
+                    </IconButton>
+                  </Stack>
+                </Stack>
+                {p.method === 'pixQrCodeStatic' && (
+                  <Box sx={{ mt: 1.5 }}>
+                    <PixQr
+                      amountCents={p.amountCents}
+                      txid={state.idempotencyKey.replace(/[^A-Za-z0-9]/g, '').slice(0, 25)}
+                    />
+                  </Box>
+                )}
+              </Paper>
+            ))}
+          </Stack>
+        )}
+        <AddPaymentForm
+          key={`${state.payments.length}-${remaining}`}
+          remaining={remaining}
+          onAdd={(payment) => dispatch({ type: 'payments', payments: [...state.payments, payment] })}
+        />
+      </Box>
+
+      <Paper variant="outlined" sx={{ p: 2 }}>
+        <Stack direction="row" sx={{ justifyContent: 'space-between' }}>
+          <Typography>Pago</Typography>
+          <Typography data-testid="pdv-paid">{formatCents(paid)}</Typography>
+        </Stack>
+        {paid < totals.finalAmountCents && (
+          <Stack direction="row" sx={{ justifyContent: 'space-between' }}>
+            <Typography color="warning.main">Falta pagar</Typography>
+            <Typography color="warning.main" data-testid="pdv-remaining">
+              {formatCents(totals.finalAmountCents - paid)}
+            </Typography>
+          </Stack>
+        )}
+        {check.ok && check.changeCents > 0 && (
+          <Stack direction="row" sx={{ justifyContent: 'space-between' }}>
+            <Typography variant="h6">Troco</Typography>
+            <Typography variant="h6" data-testid="pdv-change">
+              {formatCents(check.changeCents)}
+            </Typography>
+          </Stack>
+        )}
+        {check.ok && check.status === 'pending' && (
+          <Typography variant="body2" color="text.secondary">
+            A venda ficará pendente até as parcelas serem pagas.
+          </Typography>
+        )}
+      </Paper>
+
+      {credit.data && credit.data.warnings.length > 0 && (
+        <Alert severity="warning" data-testid="pdv-credit-warnings">
+          {credit.data.warnings.map((w) => (
+            <div key={w.code}>{w.message}</div>
+          ))}
+        </Alert>
+      )}
+      {!check.ok && paid >= totals.finalAmountCents && state.payments.length > 0 && (
+        <Alert severity="error">{check.message}</Alert>
+      )}
+      {finishError && (
+        <Alert severity="error" data-testid="pdv-finish-error">
+          {finishError}
+        </Alert>
+      )}
+      <Button
+        variant="contained"
+        size="large"
+        onClick={onFinish}
+        disabled={finishing || !check.ok || state.items.length === 0}
+      >
+        {finishing ? 'Finalizando...' : 'Finalizar venda (F9)'}
+      </Button>
+    </Stack>
+  );
+}
+
+function AddPaymentForm({
+  remaining,
+  onAdd,
+}: {
+  remaining: number;
+  onAdd: (p: PdvState['payments'][number]) => void;
+}) {
+  const [method, setMethod] = useState<PaymentMethod>('money');
+  const [amount, setAmount] = useState(remaining ? centsToInput(remaining) : '');
+  const [installments, setInstallments] = useState(1);
+  const [dueDate, setDueDate] = useState(defaultDueDate(todayIso()));
+  const cents = centsOf(amount);
+  const invalid = Number.isNaN(cents) || cents <= 0;
+  const installmentsAllowed = INSTALLMENT_METHODS.includes(method);
+  const deferred = DEFERRED_METHODS.includes(method);
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (invalid) return;
+    onAdd({
+      key: `p${++paymentSeq}`,
+      method,
+      amountCents: cents,
+      numberInstallments: installmentsAllowed ? installments : 1,
+      dueDate: deferred ? dueDate : null,
+    });
+  };
+
+  return (
+    <Paper
+      variant="outlined"
+      component="form"
+      onSubmit={submit}
+      noValidate
+      sx={{ p: 2 }}
+      aria-label="Adicionar pagamento"
+    >
+      <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ alignItems: { md: 'flex-start' } }}>
+        <TextField
+          select
+          label="Forma de pagamento"
+          value={method}
+          onChange={(e) => setMethod(e.target.value as PaymentMethod)}
+          sx={{ minWidth: 220 }}
+        >
+          {PAYMENT_METHODS_IN_PDV.map((m) => (
+            <MenuItem key={m} value={m}>
+              {PAYMENT_METHOD_LABELS[m]}
+            </MenuItem>
+          ))}
+        </TextField>
+        <MoneyField
+          label={method === 'money' ? 'Valor recebido' : 'Valor'}
+          value={amount}
+          onChange={setAmount}
+          error={amount !== '' && invalid}
+          helperText={method === 'money' ? 'Acima do total vira troco' : ' '}
+          autoFocus
+        />
+        {installmentsAllowed && (
+          <TextField
+            select
+            label="Parcelas"
+            value={installments}
+            onChange={(e) => setInstallments(Number(e.target.value))}
+            sx={{ minWidth: 110 }}
+          >
+            {Array.from({ length: MAX_INSTALLMENTS }, (_, i) => i + 1).map((n) => (
+              <MenuItem key={n} value={n}>
+                {n}x{!Number.isNaN(cents) && cents > 0 ? ` de ${formatCents(Math.floor(cents / n))}` : ''}
+              </MenuItem>
+            ))}
+          </TextField>
+        )}
+        {deferred && (
+          <TextField
+            type="date"
+            label="1º vencimento"
+            value={dueDate}
+            onChange={(e) => setDueDate(e.target.value)}
+            slotProps={{ inputLabel: { shrink: true }, htmlInput: { min: todayIso() } }}
+          />
+        )}
+        <Button
+          type="submit"
+          variant="outlined"
+          startIcon={<AddIcon />}
+          disabled={invalid}
+          sx={{ height: 56 }}
+        >
+          Adicionar
+        </Button>
+      </Stack>
+    </Paper>
+  );
+}
+
+function DiscountAndCoupon({
+  state,
+  totals,
+  dispatch,
+}: Omit<Props, 'onFinish' | 'finishing' | 'finishError'>) {
+  const [kind, setKind] = useState(state.discountType);
+  const [text, setText] = useState(
+    state.discountValue
+      ? state.discountType === 'percentage'
+        ? formatPercentHundredths(state.discountValue).replace('%', '')
+        : centsToInput(state.discountValue)
+      : '',
+  );
+  const [code, setCode] = useState('');
+  const [couponError, setCouponError] = useState<string | null>(null);
+  const [checking, setChecking] = useState(false);
+  const value =
+    text.trim() === '' ? 0 : kind === 'percentage' ? parsePercentToHundredths(text) : centsOf(text);
+  const invalid = Number.isNaN(value) || (kind === 'percentage' && value > 10000);
+
+  useEffect(() => {
+    if (!invalid && (value !== state.discountValue || kind !== state.discountType)) {
+      dispatch({ type: 'discount', discountType: kind, discountValue: value });
+    }
+  }, [kind, value, invalid, state.discountValue, state.discountType, dispatch]);
+
+  const applyCoupon = async () => {
+    if (!code.trim()) return;
+    setChecking(true);
+    setCouponError(null);
+    try {
+      const result = await validateCoupon({
+        code: code.trim(),
+        subtotalCents: totals.totalCents,
+        customerId: state.customer?.id ?? null,
+      });
+      dispatch({ type: 'coupon', coupon: result.coupon });
+      setCode('');
+    } catch (error) {
+      setCouponError(errorMessage(error));
+    } finally {
+      setChecking(false);
+    }
+  };
+
+  return (
+    <Stack direction={{ xs: 'column', md: 'row' }} spacing={3}>
+      <Box>
+        <Typography component="h2" variant="h6" gutterBottom>
+          Desconto
+        </Typography>
+        <Stack direction="row" spacing={1} sx={{ alignItems: 'flex-start' }}>
+          <ToggleButtonGroup
+            exclusive
+            size="small"
+            value={kind}
+            onChange={(_, v) => v && setKind(v)}
+            aria-label="Tipo de desconto"
+            sx={{ height: 56 }}
+          >
+            <ToggleButton value="fixed_amount">R$</ToggleButton>
+            <ToggleButton value="percentage">%</ToggleButton>
+          </ToggleButtonGroup>
+          <MoneyField
+            label="Desconto na venda"
+            value={text}
+            onChange={setText}
+            suffix={kind === 'percentage' ? '%' : undefined}
+            error={invalid}
+            helperText={
+              invalid
+                ? 'Desconto inválido'
+                : totals.discountCents
+                  ? `- ${formatCents(totals.discountCents)}`
+                  : ' '
+            }
+          />
+        </Stack>
+      </Box>
+      <Box>
+        <Typography component="h2" variant="h6" gutterBottom>
+          Cupom
+        </Typography>
+        {state.coupon ? (
+          <Chip
+            color="success"
+            label={`${state.coupon.code}: - ${formatCents(totals.couponDiscountCents)}`}
+            onDelete={() => dispatch({ type: 'coupon', coupon: null })}
+            data-testid="pdv-coupon"
+          />
+        ) : (
+          <Stack direction="row" spacing={1} sx={{ alignItems: 'flex-start' }}>
+            <TextField
+              label="Código do cupom"
+              value={code}
+              onChange={(e) => setCode(e.target.value.toUpperCase())}
+              onKeyDown={(e) => {
+                if (e.key === 'Enter') {
+                  e.preventDefault();
+                  void applyCoupon();
+                }
+              }}
+              error={Boolean(couponError)}
+              helperText={couponError ?? ' '}
+            />
+            <Button
+              variant="outlined"
+              onClick={applyCoupon}
+              disabled={checking || !code.trim()}
+              sx={{ height: 56 }}
+            >
+              {checking ? 'Validando...' : 'Aplicar'}
+            </Button>
+          </Stack>
+        )}
+      </Box>
+    </Stack>
+  );
+}

@@ -1,0 +1,358 @@
+import { formatCents } from '@balcao/core/money';
+import { formatQuantity } from '@balcao/core/product';
+import { CASH_REGISTER_MESSAGES, PAYMENT_METHOD_LABELS, type SaleTotals } from '@balcao/core/sale';
+import WhatsAppIcon from '@mui/icons-material/WhatsApp';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import Divider from '@mui/material/Divider';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Step from '@mui/material/Step';
+import StepButton from '@mui/material/StepButton';
+import Stepper from '@mui/material/Stepper';
+import Typography from '@mui/material/Typography';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { Link as RouterLink } from 'react-router';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { Loading } from '../../components/Loading.tsx';
+import { ApiError, errorMessage } from '../../lib/api.ts';
+import { useSession } from '../auth/session.tsx';
+import { useCurrentRegister } from '../cash-register/api.ts';
+import { CashMovementDialog } from '../cash-register/CashMovementDialog.tsx';
+import { OpenRegisterDialog } from '../cash-register/OpenRegisterDialog.tsx';
+import { isManager, postSale, useSaleWrittenCallback } from '../sale/api.ts';
+import { Receipt } from '../sale/Receipt.tsx';
+import { CustomerStep } from './CustomerStep.tsx';
+import { ItemsStep } from './ItemsStep.tsx';
+import { PaymentStep } from './PaymentStep.tsx';
+import { pdvToSaleInput, usePdvState } from './state.ts';
+
+const STEPS = ['Itens', 'Cliente e entrega', 'Pagamento', 'Concluído'] as const;
+
+const SHORTCUTS = [
+  ['F2', 'Buscar produto'],
+  ['F4', 'Cliente'],
+  ['F6', 'Pagamento'],
+  ['F9', 'Finalizar'],
+  ['Esc', 'Cancelar venda'],
+] as const;
+
+/** The PDV (PRODUCT.md steps 0-3), keyboard first; the working state survives a reload. */
+export default function PdvPage() {
+  const session = useSession();
+  const user = session.user;
+  const register = useCurrentRegister();
+  const { state, dispatch, totals } = usePdvState(user?.id);
+  const searchRef = useRef<HTMLInputElement | null>(null);
+  const [confirmCancel, setConfirmCancel] = useState(false);
+  const [movement, setMovement] = useState<'deposit' | 'withdrawal' | null>(null);
+  const [finishing, setFinishing] = useState(false);
+  const [finishError, setFinishError] = useState<string | null>(null);
+  const saleWritten = useSaleWrittenCallback();
+
+  const goTo = useCallback(
+    (step: 0 | 1 | 2) => {
+      if (state.step === 3) dispatch({ type: 'newSale' });
+      dispatch({ type: 'step', step });
+      if (step === 0) setTimeout(() => searchRef.current?.focus(), 0);
+    },
+    [state.step, dispatch],
+  );
+
+  const finish = useCallback(async () => {
+    if (finishing || state.items.length === 0) return;
+    setFinishing(true);
+    setFinishError(null);
+    try {
+      // The same key for every retry of this attempt: a lost answer never makes a second sale.
+      const sale = await postSale(pdvToSaleInput(state), state.idempotencyKey);
+      saleWritten(sale);
+      dispatch({ type: 'finished', sale });
+    } catch (error) {
+      setFinishError(
+        error instanceof ApiError && error.status === 0
+          ? `${error.message} A venda não foi perdida: tente finalizar de novo.`
+          : errorMessage(error),
+      );
+    } finally {
+      setFinishing(false);
+    }
+  }, [finishing, state, dispatch, saleWritten]);
+
+  // Keyboard shortcuts (shown on screen).
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      // A dialog open (options, opening the register, confirmations) keeps its own keys.
+      if (document.querySelector('[role="dialog"]')) return;
+      if (e.key === 'F2') {
+        e.preventDefault();
+        goTo(0);
+      } else if (e.key === 'F4') {
+        e.preventDefault();
+        goTo(1);
+      } else if (e.key === 'F6') {
+        e.preventDefault();
+        goTo(2);
+      } else if (e.key === 'F9') {
+        e.preventDefault();
+        if (state.step === 2) void finish();
+        else if (state.items.length > 0) goTo(2);
+      } else if (e.key === 'Escape') {
+        if (state.step === 3) {
+          dispatch({ type: 'newSale' });
+          setTimeout(() => searchRef.current?.focus(), 0);
+        } else if (state.items.length > 0) setConfirmCancel(true);
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [goTo, finish, state.step, state.items.length, dispatch]);
+
+  if (!user) return null;
+  if (register.isPending) return <Loading text={CASH_REGISTER_MESSAGES.loading} />;
+  if (register.isError)
+    return (
+      <Alert
+        severity="error"
+        action={
+          <Button color="inherit" onClick={() => register.refetch()}>
+            Tentar novamente
+          </Button>
+        }
+      >
+        Não foi possível carregar o caixa. {errorMessage(register.error)}
+      </Alert>
+    );
+
+  const cashRegister = register.data;
+  return (
+    <Box>
+      <OpenRegisterDialog open={!cashRegister} />
+      <Stack
+        direction="row"
+        sx={{ alignItems: 'center', justifyContent: 'space-between', gap: 2, mb: 2, flexWrap: 'wrap' }}
+      >
+        <Typography component="h1" variant="h5">
+          PDV
+        </Typography>
+        {cashRegister && (
+          <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
+            <Chip
+              color="success"
+              variant="outlined"
+              label={`Caixa aberto · dinheiro ${formatCents(cashRegister.money.expectedCents)}`}
+              data-testid="register-chip"
+            />
+            <Button size="small" onClick={() => setMovement('deposit')}>
+              Suprimento
+            </Button>
+            <Button size="small" onClick={() => setMovement('withdrawal')}>
+              Sangria
+            </Button>
+            <Button size="small" component={RouterLink} to="/dashboard/sale/pdv/close">
+              Fechar caixa
+            </Button>
+          </Stack>
+        )}
+      </Stack>
+
+      <Stepper nonLinear activeStep={state.step} sx={{ mb: 3 }}>
+        {STEPS.map((label, index) => (
+          <Step key={label} completed={state.step === 3 || index < state.step}>
+            <StepButton
+              onClick={() => (index < 3 ? goTo(index as 0 | 1 | 2) : undefined)}
+              disabled={index === 3 && state.step !== 3}
+            >
+              {label}
+            </StepButton>
+          </Step>
+        ))}
+      </Stepper>
+
+      <Box sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', lg: 'minmax(0, 1fr) 320px' } }}>
+        <Box>
+          {state.step === 0 && (
+            <ItemsStep
+              clientId={user.client.id}
+              items={state.items}
+              dispatch={dispatch}
+              searchRef={searchRef}
+            />
+          )}
+          {state.step === 1 && <CustomerStep clientId={user.client.id} state={state} dispatch={dispatch} />}
+          {state.step === 2 && (
+            <PaymentStep
+              state={state}
+              totals={totals}
+              dispatch={dispatch}
+              onFinish={finish}
+              finishing={finishing}
+              finishError={finishError}
+            />
+          )}
+          {state.step === 3 && state.lastSale && (
+            <Stack spacing={2}>
+              <Alert severity="success">
+                Venda nº {state.lastSale.number} finalizada
+                {state.lastSale.changeCents > 0 ? ` · troco ${formatCents(state.lastSale.changeCents)}` : ''}
+              </Alert>
+              {state.lastSale.warnings?.map((w) => (
+                <Alert key={w.code} severity="warning">
+                  {w.message}
+                </Alert>
+              ))}
+              <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap' }}>
+                <Button
+                  variant="contained"
+                  autoFocus
+                  onClick={() => {
+                    dispatch({ type: 'newSale' });
+                    setTimeout(() => searchRef.current?.focus(), 0);
+                  }}
+                >
+                  Nova venda (Esc)
+                </Button>
+                {state.lastSale.customer?.phone && (
+                  <Button
+                    variant="outlined"
+                    startIcon={<WhatsAppIcon />}
+                    href={`https://wa.me/${state.lastSale.customer.phone}?text=${encodeURIComponent(
+                      `Obrigado pela compra! Venda nº ${state.lastSale.number}: ${formatCents(state.lastSale.finalAmountCents)} (${state.lastSale.payments
+                        .map((p) => PAYMENT_METHOD_LABELS[p.method])
+                        .join(', ')}).`,
+                    )}`}
+                    target="_blank"
+                    rel="noopener"
+                  >
+                    Enviar por WhatsApp
+                  </Button>
+                )}
+                <Button component={RouterLink} to={`/dashboard/sale/detail/${state.lastSale.id}`}>
+                  Ver detalhes
+                </Button>
+              </Stack>
+              <Receipt sale={state.lastSale} />
+            </Stack>
+          )}
+        </Box>
+        <TotalsPanel
+          totals={totals}
+          customerName={state.customer?.name ?? null}
+          step={state.step}
+          onNext={() => (state.step < 2 ? goTo((state.step + 1) as 1 | 2) : finish())}
+          onCancel={() => setConfirmCancel(true)}
+          hasItems={state.items.length > 0}
+        />
+      </Box>
+
+      <ConfirmDialog
+        open={confirmCancel}
+        title="Cancelar venda"
+        message="Deseja cancelar esta venda? Os itens serão removidos."
+        confirmLabel="Cancelar venda"
+        cancelLabel="Voltar"
+        destructive
+        onConfirm={() => {
+          setConfirmCancel(false);
+          setFinishError(null);
+          dispatch({ type: 'cancel' });
+          setTimeout(() => searchRef.current?.focus(), 0);
+        }}
+        onCancel={() => setConfirmCancel(false)}
+      />
+      <CashMovementDialog
+        type={movement}
+        isManager={isManager(user.userType.id)}
+        moneyExpectedCents={cashRegister?.money.expectedCents ?? 0}
+        onClose={() => setMovement(null)}
+      />
+    </Box>
+  );
+}
+
+function TotalsPanel({
+  totals,
+  customerName,
+  step,
+  onNext,
+  onCancel,
+  hasItems,
+}: {
+  totals: SaleTotals;
+  customerName: string | null;
+  step: number;
+  onNext: () => void;
+  onCancel: () => void;
+  hasItems: boolean;
+}) {
+  const row = (label: string, value: string, testId?: string) => (
+    <Stack direction="row" sx={{ justifyContent: 'space-between' }}>
+      <Typography color="text.secondary">{label}</Typography>
+      <Typography data-testid={testId}>{value}</Typography>
+    </Stack>
+  );
+  return (
+    <Paper
+      variant="outlined"
+      sx={{ p: 2, alignSelf: 'start', position: { lg: 'sticky' }, top: { lg: 80 } }}
+      aria-label="Totais"
+    >
+      <Stack spacing={0.75}>
+        {row('Itens', String(totals.totalItems), 'pdv-total-items')}
+        {row('Quantidade', formatQuantity(totals.totalQuantity))}
+        {row('Subtotal', formatCents(totals.itemsGrossCents))}
+        {totals.itemsDiscountCents + totals.discountCents > 0 &&
+          row('Descontos', `- ${formatCents(totals.itemsDiscountCents + totals.discountCents)}`)}
+        {totals.couponDiscountCents > 0 && row('Cupom', `- ${formatCents(totals.couponDiscountCents)}`)}
+        {totals.freightCents > 0 && row('Frete', formatCents(totals.freightCents))}
+        <Divider />
+        <Stack direction="row" sx={{ justifyContent: 'space-between', alignItems: 'baseline' }}>
+          <Typography variant="h6">Total</Typography>
+          <Typography variant="h5" sx={{ fontWeight: 700 }} data-testid="pdv-final-amount">
+            {formatCents(totals.finalAmountCents)}
+          </Typography>
+        </Stack>
+        {customerName && (
+          <Typography variant="body2" color="text.secondary">
+            Cliente: {customerName}
+          </Typography>
+        )}
+        {step < 3 && (
+          <Stack direction="row" spacing={1} sx={{ pt: 1 }}>
+            <Button variant="contained" fullWidth onClick={onNext} disabled={!hasItems}>
+              {step < 2 ? 'Avançar' : 'Finalizar (F9)'}
+            </Button>
+            <Button color="error" onClick={onCancel} disabled={!hasItems}>
+              Cancelar
+            </Button>
+          </Stack>
+        )}
+        <Divider sx={{ pt: 1 }} />
+        <Box component="ul" aria-label="Atalhos de teclado" sx={{ listStyle: 'none', p: 0, m: 0, pt: 1 }}>
+          {SHORTCUTS.map(([key, label]) => (
+            <Box component="li" key={key} sx={{ display: 'flex', gap: 1, alignItems: 'center', py: 0.25 }}>
+              <Box
+                component="kbd"
+                sx={{
+                  minWidth: 36,
+                  textAlign: 'center',
+                  px: 0.75,
+                  border: 1,
+                  borderColor: 'divider',
+                  borderRadius: 1,
+                  fontFamily: 'monospace',
+                  fontSize: 12,
+                }}
+              >
+                {key}
+              </Box>
+              <Typography variant="body2">{label}</Typography>
+            </Box>
+          ))}
+        </Box>
+      </Stack>
+    </Paper>
+  );
+}

@@ -1,0 +1,135 @@
+import { formatCents } from '@balcao/core/money';
+import type { Product, ProductVariant } from '@balcao/core/product';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Checkbox from '@mui/material/Checkbox';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import FormGroup from '@mui/material/FormGroup';
+import List from '@mui/material/List';
+import ListItemButton from '@mui/material/ListItemButton';
+import ListItemText from '@mui/material/ListItemText';
+import Typography from '@mui/material/Typography';
+import { useEffect, useState } from 'react';
+
+export type ProductChoice = {
+  variant: ProductVariant | null;
+  additionals: { id: number; name: string; priceCents: number; quantity: number }[];
+};
+
+type Props = {
+  product: Product | null;
+  /** A variant already known (scanned by its barcode). */
+  variant: ProductVariant | null;
+  onChoose: (choice: ProductChoice) => void;
+  onClose: () => void;
+};
+
+/** Variant picker (grid products) and add-ons (products with additionals), keyboard first. */
+export function ProductOptionsDialog({ product, variant: knownVariant, onChoose, onClose }: Props) {
+  const [variant, setVariant] = useState<ProductVariant | null>(knownVariant);
+  const [chosen, setChosen] = useState<Record<number, boolean>>({});
+  useEffect(() => {
+    setVariant(knownVariant);
+    setChosen({});
+  }, [knownVariant]);
+  if (!product) return null;
+
+  const variants = product.variants.filter((v) => v.active);
+  const groups = product.additionalGroups.filter((g) => g.active);
+  const needsVariant = variants.length > 0 && !variant;
+  const groupProblems = groups.flatMap((g) => {
+    const n = g.items.filter((i) => chosen[i.id]).length;
+    return n < g.minQuantity || n > g.maxQuantity
+      ? [
+          g.minQuantity === g.maxQuantity
+            ? `Escolha ${g.minQuantity} em ${g.name}`
+            : `Escolha de ${g.minQuantity} a ${g.maxQuantity} em ${g.name}`,
+        ]
+      : [];
+  });
+
+  const confirm = (v: ProductVariant | null = variant) => {
+    const additionals = groups.flatMap((g) =>
+      g.items
+        .filter((i) => chosen[i.id])
+        .map((i) => ({ id: i.id, name: i.name, priceCents: i.priceCents, quantity: 1 })),
+    );
+    onChoose({ variant: v, additionals });
+  };
+
+  return (
+    <Dialog open onClose={onClose} aria-labelledby="product-options-title" fullWidth maxWidth="sm">
+      <DialogTitle id="product-options-title">{product.name}</DialogTitle>
+      <DialogContent>
+        {variants.length > 0 && (
+          <>
+            <Typography variant="subtitle2" sx={{ mt: 1 }}>
+              Variação
+            </Typography>
+            <List dense aria-label="Variações">
+              {variants.map((v, index) => (
+                <ListItemButton
+                  key={v.id}
+                  selected={variant?.id === v.id}
+                  autoFocus={index === 0 && !variant}
+                  onClick={() => {
+                    setVariant(v);
+                    if (groups.length === 0) confirm(v);
+                  }}
+                >
+                  <ListItemText
+                    primary={v.name}
+                    secondary={`${formatCents(v.effectivePriceCents)} · estoque ${v.stock}${v.sku ? ` · ${v.sku}` : ''}`}
+                  />
+                </ListItemButton>
+              ))}
+            </List>
+          </>
+        )}
+        {groups.map((g) => (
+          <FormGroup key={g.id} sx={{ mt: 2 }} aria-label={g.name}>
+            <Typography variant="subtitle2">
+              {g.name}{' '}
+              <Typography component="span" variant="caption" color="text.secondary">
+                ({g.minQuantity > 0 ? `mín. ${g.minQuantity}, ` : ''}máx. {g.maxQuantity})
+              </Typography>
+            </Typography>
+            {g.items
+              .filter((i) => i.active)
+              .map((i) => (
+                <FormControlLabel
+                  key={i.id}
+                  control={
+                    <Checkbox
+                      checked={Boolean(chosen[i.id])}
+                      onChange={(e) => setChosen((c) => ({ ...c, [i.id]: e.target.checked }))}
+                    />
+                  }
+                  label={`${i.name}${i.priceCents ? ` (+ ${formatCents(i.priceCents)})` : ''}`}
+                />
+              ))}
+          </FormGroup>
+        ))}
+        {!needsVariant && groupProblems.length > 0 && (
+          <Alert severity="info" sx={{ mt: 2 }}>
+            {groupProblems.join('; ')}
+          </Alert>
+        )}
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>Cancelar</Button>
+        <Button
+          variant="contained"
+          disabled={needsVariant || groupProblems.length > 0}
+          onClick={() => confirm()}
+        >
+          Adicionar
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}

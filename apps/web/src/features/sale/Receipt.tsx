@@ -1,0 +1,92 @@
+import { RECEIPT_COLUMNS, type ReceiptWidth, receiptLines, type Sale } from '@balcao/core/sale';
+import PrintIcon from '@mui/icons-material/Print';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import ToggleButton from '@mui/material/ToggleButton';
+import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
+import { useState } from 'react';
+import { loadPersisted, savePersisted } from '../../lib/persist.ts';
+import { useSession } from '../auth/session.tsx';
+
+const WIDTH_KEY = 'receipt-width';
+
+/**
+ * Receipt preview and print (INTEGRATIONS.md: 58 mm = 32 columns, 80 mm = 48; printable width about
+ * 48 mm / 72 mm). The same monospaced lines the core builds; on paper only the receipt prints.
+ */
+export function Receipt({ sale }: { sale: Parameters<typeof receiptLines>[0] }) {
+  const { user } = useSession();
+  const [width, setWidth] = useState<ReceiptWidth>(() => loadPersisted<ReceiptWidth>(WIDTH_KEY, 80));
+  const lines = receiptLines(sale, { name: user?.client.name ?? 'Balcão' }, width);
+  const printable = width === 58 ? '48mm' : '72mm';
+
+  return (
+    <Box>
+      <style>{`@media print {
+  @page { size: ${width}mm auto; margin: 0; }
+  body * { visibility: hidden !important; }
+  .receipt-paper, .receipt-paper * { visibility: visible !important; }
+  .receipt-paper { position: fixed !important; left: 0; top: 0; width: ${printable} !important; margin: 0 !important;
+    padding: 0 !important; box-shadow: none !important; border: 0 !important; background: #fff !important; color: #000 !important; }
+  .receipt-paper pre { font-size: 2.5mm !important; }
+}`}</style>
+      <Stack
+        direction="row"
+        spacing={2}
+        sx={{ alignItems: 'center', mb: 2, flexWrap: 'wrap' }}
+        className="no-print"
+      >
+        <ToggleButtonGroup
+          size="small"
+          exclusive
+          value={width}
+          aria-label="Largura da impressora"
+          onChange={(_, value: ReceiptWidth | null) => {
+            if (!value) return;
+            setWidth(value);
+            savePersisted(WIDTH_KEY, value);
+          }}
+        >
+          <ToggleButton value={58}>58 mm</ToggleButton>
+          <ToggleButton value={80}>80 mm</ToggleButton>
+        </ToggleButtonGroup>
+        <Button variant="outlined" startIcon={<PrintIcon />} onClick={() => window.print()}>
+          Imprimir
+        </Button>
+      </Stack>
+      <Paper
+        className="receipt-paper"
+        data-testid="receipt"
+        data-width={width}
+        variant="outlined"
+        sx={{
+          p: 2,
+          display: 'inline-block',
+          bgcolor: '#fff',
+          color: '#000',
+          maxWidth: '100%',
+          overflowX: 'auto',
+        }}
+      >
+        <Box
+          component="pre"
+          aria-label={`Comprovante ${width} mm`}
+          sx={{
+            m: 0,
+            fontFamily: '"Courier New", ui-monospace, monospace',
+            fontSize: 13,
+            lineHeight: 1.3,
+            width: `${RECEIPT_COLUMNS[width]}ch`,
+            whiteSpace: 'pre',
+          }}
+        >
+          {lines.join('\n')}
+        </Box>
+      </Paper>
+    </Box>
+  );
+}
+
+export type ReceiptSale = Sale;

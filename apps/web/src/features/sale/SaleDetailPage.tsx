@@ -1,0 +1,361 @@
+import { formatDateBr } from '@balcao/core/date';
+import { formatCents } from '@balcao/core/money';
+import { formatQuantity } from '@balcao/core/product';
+import {
+  DEFERRED_METHODS,
+  ORIGIN_SALE_LABELS,
+  PAYMENT_METHOD_LABELS,
+  PAYMENT_METHODS_IN_PDV,
+  SALE_STATUS_LABELS,
+  type Sale,
+  TYPE_OF_SALE_LABELS,
+} from '@balcao/core/sale';
+import type { PaymentMethod } from '@balcao/core/status';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import MenuItem from '@mui/material/MenuItem';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { type FormEvent, useState } from 'react';
+import { Link as RouterLink, useLocation } from 'react-router';
+import { Loading } from '../../components/Loading.tsx';
+import { errorMessage } from '../../lib/api.ts';
+import { useSession } from '../auth/session.tsx';
+import { canSell, canSettle, isManager, useCancelSale, useSale, useSettleReceivable } from './api.ts';
+import { Receipt } from './Receipt.tsx';
+import { STATUS_COLORS } from './SaleListPage.tsx';
+
+const dateTime = new Intl.DateTimeFormat('pt-BR', {
+  timeZone: 'America/Sao_Paulo',
+  dateStyle: 'short',
+  timeStyle: 'short',
+});
+
+/** /dashboard/sale/detail/{id}: items, payments, receivables, reprint, cancel, settle. */
+export default function SaleDetailPage() {
+  const location = useLocation();
+  const id = Number(location.pathname.split('/').filter(Boolean).pop());
+  const { user } = useSession();
+  const sale = useSale(Number.isInteger(id) && id > 0 ? id : undefined);
+  const [receipt, setReceipt] = useState(false);
+  const [canceling, setCanceling] = useState(false);
+
+  if (!Number.isInteger(id) || id <= 0) return <Alert severity="error">Venda não encontrada</Alert>;
+  if (sale.isPending) return <Loading />;
+  if (sale.isError) return <Alert severity="error">{errorMessage(sale.error)}</Alert>;
+  const s = sale.data;
+
+  return (
+    <Box>
+      <Stack
+        direction="row"
+        sx={{ alignItems: 'center', justifyContent: 'space-between', gap: 2, mb: 2, flexWrap: 'wrap' }}
+      >
+        <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
+          <Typography component="h1" variant="h5">
+            Venda nº {s.number}
+          </Typography>
+          <Chip
+            color={STATUS_COLORS[s.status]}
+            label={SALE_STATUS_LABELS[s.status]}
+            data-testid="sale-status"
+          />
+        </Stack>
+        <Stack direction="row" spacing={1}>
+          <Button variant="outlined" onClick={() => setReceipt(true)}>
+            Reimprimir
+          </Button>
+          {s.status !== 'canceled' && canSell(user?.userType.id) && (
+            <Button color="error" variant="outlined" onClick={() => setCanceling(true)}>
+              Cancelar venda
+            </Button>
+          )}
+          <Button component={RouterLink} to="/dashboard/sale">
+            Voltar
+          </Button>
+        </Stack>
+      </Stack>
+
+      <Paper variant="outlined" sx={{ p: 2, mb: 2 }}>
+        <Box sx={{ display: 'grid', gap: 1, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' } }}>
+          <Typography>Data: {dateTime.format(new Date(s.createdAt))}</Typography>
+          <Typography>
+            Origem: {s.isSimple ? 'Venda simples' : ORIGIN_SALE_LABELS[s.originSale]} ·{' '}
+            {TYPE_OF_SALE_LABELS[s.typeOfSale]}
+          </Typography>
+          <Typography>Cliente: {s.customer?.name ?? '—'}</Typography>
+          <Typography>
+            Operador: {s.user.name}
+            {s.seller ? ` · vendedor ${s.seller.name}` : ''}
+          </Typography>
+          {s.deliveryAddress && (
+            <Typography>
+              Entrega: {s.deliveryAddress.street}, {s.deliveryAddress.number} -{' '}
+              {s.deliveryAddress.neighborhood}, {s.deliveryAddress.city}/{s.deliveryAddress.state}
+            </Typography>
+          )}
+          {s.status === 'canceled' && (
+            <Typography color="error">
+              Cancelada em {s.canceledAt ? dateTime.format(new Date(s.canceledAt)) : ''} por{' '}
+              {s.canceledBy?.name}: {s.cancelReason}
+            </Typography>
+          )}
+        </Box>
+      </Paper>
+
+      <Paper variant="outlined" sx={{ mb: 2, overflowX: 'auto' }}>
+        <Table size="small" aria-label="Itens">
+          <TableHead>
+            <TableRow>
+              <TableCell>Item</TableCell>
+              <TableCell align="right">Qtd.</TableCell>
+              <TableCell align="right">Unitário</TableCell>
+              <TableCell align="right">Desconto</TableCell>
+              <TableCell align="right">Total</TableCell>
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {s.items.map((i) => (
+              <TableRow key={i.id}>
+                <TableCell>
+                  {i.description}
+                  {i.variantName ? ` (${i.variantName})` : ''}
+                  {i.additionals.length > 0 && (
+                    <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }}>
+                      + {i.additionals.map((a) => a.name).join(', ')}
+                    </Typography>
+                  )}
+                </TableCell>
+                <TableCell align="right">{formatQuantity(i.quantity, i.unit)}</TableCell>
+                <TableCell align="right">{formatCents(i.unitTotalCents)}</TableCell>
+                <TableCell align="right">
+                  {i.discountCents ? `- ${formatCents(i.discountCents)}` : '—'}
+                </TableCell>
+                <TableCell align="right">{formatCents(i.totalCents)}</TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </Paper>
+
+      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' }, mb: 2 }}>
+        <Paper variant="outlined" sx={{ p: 2 }}>
+          <Typography component="h2" variant="h6" gutterBottom>
+            Totais
+          </Typography>
+          <Line label="Subtotal" value={formatCents(s.totalCents)} />
+          {s.discountCents > 0 && <Line label="Desconto" value={`- ${formatCents(s.discountCents)}`} />}
+          {s.couponDiscountCents > 0 && (
+            <Line label={`Cupom ${s.coupon?.code ?? ''}`} value={`- ${formatCents(s.couponDiscountCents)}`} />
+          )}
+          {s.freightCents > 0 && <Line label="Frete" value={formatCents(s.freightCents)} />}
+          <Line label="Total" value={formatCents(s.finalAmountCents)} strong />
+        </Paper>
+        <Paper variant="outlined" sx={{ p: 2 }}>
+          <Typography component="h2" variant="h6" gutterBottom>
+            Pagamentos
+          </Typography>
+          {s.payments.map((p) => (
+            <Line
+              key={p.id}
+              label={`${PAYMENT_METHOD_LABELS[p.method]}${p.numberInstallments > 1 ? ` ${p.numberInstallments}x` : ''}`}
+              value={formatCents(p.amountCents)}
+            />
+          ))}
+          {s.changeCents > 0 && (
+            <>
+              <Line label="Recebido em dinheiro" value={formatCents(s.cashDepositAmountCents)} />
+              <Line label="Troco" value={formatCents(s.changeCents)} />
+            </>
+          )}
+        </Paper>
+      </Box>
+
+      {s.receivables.length > 0 && <Receivables sale={s} canSettle={canSettle(user?.userType.id)} />}
+
+      <Dialog open={receipt} onClose={() => setReceipt(false)} maxWidth="md">
+        <DialogTitle>Comprovante</DialogTitle>
+        <DialogContent>
+          <Receipt sale={s} />
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => setReceipt(false)}>Fechar</Button>
+        </DialogActions>
+      </Dialog>
+      <CancelDialog
+        open={canceling}
+        sale={s}
+        needsApproval={!isManager(user?.userType.id)}
+        onClose={() => setCanceling(false)}
+      />
+    </Box>
+  );
+}
+
+function Line({ label, value, strong }: { label: string; value: string; strong?: boolean }) {
+  return (
+    <Stack direction="row" sx={{ justifyContent: 'space-between' }}>
+      <Typography sx={{ fontWeight: strong ? 700 : undefined }}>{label}</Typography>
+      <Typography sx={{ fontWeight: strong ? 700 : undefined }}>{value}</Typography>
+    </Stack>
+  );
+}
+
+function Receivables({ sale, canSettle }: { sale: Sale; canSettle: boolean }) {
+  const settle = useSettleReceivable();
+  const [method, setMethod] = useState<PaymentMethod>('money');
+  return (
+    <Paper variant="outlined" sx={{ p: 2, mb: 2, overflowX: 'auto' }}>
+      <Stack
+        direction="row"
+        sx={{ justifyContent: 'space-between', alignItems: 'center', mb: 1, gap: 2, flexWrap: 'wrap' }}
+      >
+        <Typography component="h2" variant="h6">
+          Parcelas
+        </Typography>
+        {canSettle && sale.status === 'pending' && (
+          <TextField
+            select
+            size="small"
+            label="Recebido em"
+            value={method}
+            onChange={(e) => setMethod(e.target.value as PaymentMethod)}
+            sx={{ minWidth: 200 }}
+          >
+            {PAYMENT_METHODS_IN_PDV.filter((m) => !DEFERRED_METHODS.includes(m)).map((m) => (
+              <MenuItem key={m} value={m}>
+                {PAYMENT_METHOD_LABELS[m]}
+              </MenuItem>
+            ))}
+          </TextField>
+        )}
+      </Stack>
+      {settle.isError && <Alert severity="error">{errorMessage(settle.error)}</Alert>}
+      <Table size="small" aria-label="Parcelas">
+        <TableHead>
+          <TableRow>
+            <TableCell>Parcela</TableCell>
+            <TableCell>Forma</TableCell>
+            <TableCell>Vencimento</TableCell>
+            <TableCell align="right">Valor</TableCell>
+            <TableCell>Situação</TableCell>
+            <TableCell />
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {sale.receivables.map((r) => (
+            <TableRow key={r.id}>
+              <TableCell>{r.installment}ª</TableCell>
+              <TableCell>{PAYMENT_METHOD_LABELS[r.method]}</TableCell>
+              <TableCell>{formatDateBr(r.dueDate)}</TableCell>
+              <TableCell align="right">{formatCents(r.amountCents)}</TableCell>
+              <TableCell>
+                {r.status === 'finished'
+                  ? `Paga em ${r.paidAt ? dateTime.format(new Date(r.paidAt)) : ''}`
+                  : r.status === 'canceled'
+                    ? 'Cancelada'
+                    : r.isOverdue
+                      ? 'Vencida'
+                      : 'Em aberto'}
+              </TableCell>
+              <TableCell align="right">
+                {canSettle && r.status === 'pending' && (
+                  <Button
+                    size="small"
+                    disabled={settle.isPending}
+                    onClick={() =>
+                      settle.mutate({ saleId: sale.id, receivableId: r.id, paymentMethod: method })
+                    }
+                  >
+                    Receber
+                  </Button>
+                )}
+              </TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </Paper>
+  );
+}
+
+function CancelDialog({
+  open,
+  sale,
+  needsApproval,
+  onClose,
+}: {
+  open: boolean;
+  sale: Sale;
+  needsApproval: boolean;
+  onClose: () => void;
+}) {
+  const cancel = useCancelSale();
+  const [reason, setReason] = useState('');
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    cancel.mutate(
+      { id: sale.id, body: { reason, ...(needsApproval ? { approval: { email, password } } : {}) } },
+      { onSuccess: onClose },
+    );
+  };
+  return (
+    <Dialog open={open} onClose={onClose} fullWidth maxWidth="xs" aria-labelledby="cancel-sale-title">
+      <form onSubmit={submit} noValidate>
+        <DialogTitle id="cancel-sale-title">Cancelar venda nº {sale.number}</DialogTitle>
+        <DialogContent>
+          <Stack spacing={2} sx={{ pt: 1 }}>
+            <Typography variant="body2">
+              O estoque volta, o cupom é liberado e as parcelas em aberto são canceladas.
+            </Typography>
+            <TextField
+              label="Motivo"
+              value={reason}
+              onChange={(e) => setReason(e.target.value)}
+              required
+              autoFocus
+            />
+            {needsApproval && (
+              <>
+                <Typography variant="body2">Aprovação de um Administrador ou Gerente:</Typography>
+                <TextField
+                  label="Email do gerente"
+                  value={email}
+                  onChange={(e) => setEmail(e.target.value)}
+                />
+                <TextField
+                  label="Senha do gerente"
+                  type="password"
+                  value={password}
+                  onChange={(e) => setPassword(e.target.value)}
+                />
+              </>
+            )}
+            {cancel.isError && <Alert severity="error">{errorMessage(cancel.error)}</Alert>}
+          </Stack>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={onClose}>Voltar</Button>
+          <Button type="submit" color="error" variant="contained" disabled={cancel.isPending}>
+            {cancel.isPending ? 'Cancelando...' : 'Cancelar venda'}
+          </Button>
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+}

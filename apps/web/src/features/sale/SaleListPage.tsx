@@ -1,0 +1,294 @@
+import { addDays, todayIso } from '@balcao/core/date';
+import { formatCents } from '@balcao/core/money';
+import {
+  PAYMENT_METHOD_LABELS,
+  PAYMENT_METHODS_IN_PDV,
+  SALE_STATUS_LABELS,
+  SALE_STATUSES,
+  type SaleStatus,
+} from '@balcao/core/sale';
+import type { PaymentMethod } from '@balcao/core/status';
+import DownloadIcon from '@mui/icons-material/Download';
+import PointOfSaleIcon from '@mui/icons-material/PointOfSale';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import MenuItem from '@mui/material/MenuItem';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableHead from '@mui/material/TableHead';
+import TablePagination from '@mui/material/TablePagination';
+import TableRow from '@mui/material/TableRow';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useEffect, useState } from 'react';
+import { Link as RouterLink, useNavigate } from 'react-router';
+import { Loading } from '../../components/Loading.tsx';
+import { errorMessage } from '../../lib/api.ts';
+import { useSession } from '../auth/session.tsx';
+import { canSell, downloadSalesCsv, type SaleListQuery, useSales, useSellers } from './api.ts';
+
+export const STATUS_COLORS: Record<SaleStatus, 'success' | 'warning' | 'default'> = {
+  finished: 'success',
+  pending: 'warning',
+  canceled: 'default',
+};
+
+const dateTime = new Intl.DateTimeFormat('pt-BR', {
+  timeZone: 'America/Sao_Paulo',
+  dateStyle: 'short',
+  timeStyle: 'short',
+});
+
+/** /dashboard/sale: period, status, payment method, seller and customer filters; totals; CSV. */
+export default function SaleListPage() {
+  const { user } = useSession();
+  const navigate = useNavigate();
+  const clientId = user?.client.id;
+  const [filters, setFilters] = useState<SaleListQuery>({
+    from: addDays(todayIso(), -30),
+    to: todayIso(),
+    page: 1,
+    pageSize: 20,
+  });
+  const [q, setQ] = useState('');
+  const [exportError, setExportError] = useState<string | null>(null);
+  const [exporting, setExporting] = useState(false);
+  useEffect(() => {
+    const timer = setTimeout(
+      () => setFilters((f) => (f.q === (q || undefined) ? f : { ...f, q: q || undefined, page: 1 })),
+      300,
+    );
+    return () => clearTimeout(timer);
+  }, [q]);
+  const sales = useSales(clientId, filters);
+  const sellers = useSellers(clientId);
+  const set = (changes: Partial<SaleListQuery>) => setFilters((f) => ({ ...f, ...changes, page: 1 }));
+
+  const totals = sales.data?.totals;
+  return (
+    <Box>
+      <Stack
+        direction="row"
+        sx={{ alignItems: 'center', justifyContent: 'space-between', mb: 3, gap: 2, flexWrap: 'wrap' }}
+      >
+        <Typography component="h1" variant="h5">
+          Vendas
+        </Typography>
+        <Stack direction="row" spacing={1}>
+          <Button
+            variant="outlined"
+            startIcon={<DownloadIcon />}
+            disabled={!clientId || exporting}
+            onClick={async () => {
+              setExportError(null);
+              setExporting(true);
+              try {
+                await downloadSalesCsv(clientId!, filters);
+              } catch (error) {
+                setExportError(errorMessage(error));
+              } finally {
+                setExporting(false);
+              }
+            }}
+          >
+            {exporting ? 'Exportando...' : 'Exportar CSV'}
+          </Button>
+          {canSell(user?.userType.id) && (
+            <Button
+              component={RouterLink}
+              to="/dashboard/sale/pdv"
+              variant="contained"
+              startIcon={<PointOfSaleIcon />}
+            >
+              Abrir PDV
+            </Button>
+          )}
+        </Stack>
+      </Stack>
+
+      <Paper variant="outlined" sx={{ p: 2, mb: 2 }}>
+        <Box
+          sx={{
+            display: 'grid',
+            gap: 2,
+            gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr', md: 'repeat(3, 1fr)', lg: 'repeat(6, 1fr)' },
+          }}
+        >
+          <TextField
+            type="date"
+            label="De"
+            value={filters.from ?? ''}
+            onChange={(e) => set({ from: e.target.value || undefined })}
+            slotProps={{ inputLabel: { shrink: true } }}
+          />
+          <TextField
+            type="date"
+            label="Até"
+            value={filters.to ?? ''}
+            onChange={(e) => set({ to: e.target.value || undefined })}
+            slotProps={{ inputLabel: { shrink: true } }}
+          />
+          <TextField
+            select
+            label="Status"
+            value={filters.status ?? ''}
+            onChange={(e) => set({ status: (e.target.value || undefined) as SaleStatus })}
+          >
+            <MenuItem value="">Todos</MenuItem>
+            {SALE_STATUSES.map((s) => (
+              <MenuItem key={s} value={s}>
+                {SALE_STATUS_LABELS[s]}
+              </MenuItem>
+            ))}
+          </TextField>
+          <TextField
+            select
+            label="Forma de pagamento"
+            value={filters.paymentMethod ?? ''}
+            onChange={(e) => set({ paymentMethod: (e.target.value || undefined) as PaymentMethod })}
+          >
+            <MenuItem value="">Todas</MenuItem>
+            {PAYMENT_METHODS_IN_PDV.map((m) => (
+              <MenuItem key={m} value={m}>
+                {PAYMENT_METHOD_LABELS[m]}
+              </MenuItem>
+            ))}
+          </TextField>
+          <TextField
+            select
+            label="Vendedor"
+            value={filters.sellerId ?? ''}
+            onChange={(e) => set({ sellerId: e.target.value ? Number(e.target.value) : undefined })}
+            disabled={!sellers.data}
+          >
+            <MenuItem value="">Todos</MenuItem>
+            {(sellers.data?.items ?? []).map((u) => (
+              <MenuItem key={u.id} value={u.id}>
+                {u.name}
+              </MenuItem>
+            ))}
+          </TextField>
+          <TextField label="Nº da venda ou cliente" value={q} onChange={(e) => setQ(e.target.value)} />
+        </Box>
+      </Paper>
+
+      {exportError && (
+        <Alert severity="error" sx={{ mb: 2 }}>
+          {exportError}
+        </Alert>
+      )}
+
+      {totals && (
+        <Box
+          sx={{
+            display: 'grid',
+            gap: 2,
+            mb: 2,
+            gridTemplateColumns: { xs: '1fr 1fr', md: 'repeat(4, 1fr)' },
+          }}
+          aria-label="Totais do filtro"
+        >
+          <TotalCard label="Vendas" value={String(totals.activeCount)} />
+          <TotalCard label="Faturamento" value={formatCents(totals.activeAmountCents)} testId="sales-total" />
+          <TotalCard label="Pendentes" value={formatCents(totals.byStatus.pending.amountCents)} />
+          <TotalCard label="Canceladas" value={`${totals.byStatus.canceled.count}`} />
+        </Box>
+      )}
+
+      {sales.isPending ? (
+        <Loading />
+      ) : sales.isError ? (
+        <Alert
+          severity="error"
+          action={
+            <Button color="inherit" onClick={() => sales.refetch()}>
+              Tentar novamente
+            </Button>
+          }
+        >
+          Não foi possível carregar as vendas. {errorMessage(sales.error)}
+        </Alert>
+      ) : sales.data.items.length === 0 ? (
+        <Paper sx={{ p: 6, textAlign: 'center' }}>
+          <Typography>Nenhuma venda encontrada</Typography>
+        </Paper>
+      ) : (
+        <Paper variant="outlined" sx={{ overflowX: 'auto' }}>
+          <Table size="small" aria-label="Vendas">
+            <TableHead>
+              <TableRow>
+                <TableCell>Nº</TableCell>
+                <TableCell>Data</TableCell>
+                <TableCell>Cliente</TableCell>
+                <TableCell>Vendedor</TableCell>
+                <TableCell>Pagamento</TableCell>
+                <TableCell>Status</TableCell>
+                <TableCell align="right">Total</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {sales.data.items.map((s) => (
+                <TableRow
+                  key={s.id}
+                  hover
+                  sx={{ cursor: 'pointer' }}
+                  onClick={() => navigate(`/dashboard/sale/detail/${s.id}`)}
+                >
+                  <TableCell>
+                    <RouterLink to={`/dashboard/sale/detail/${s.id}`} onClick={(e) => e.stopPropagation()}>
+                      {s.number}
+                    </RouterLink>
+                  </TableCell>
+                  <TableCell>{dateTime.format(new Date(s.createdAt))}</TableCell>
+                  <TableCell>{s.customer?.name ?? (s.isSimple ? 'Venda simples' : '—')}</TableCell>
+                  <TableCell>{(s.seller ?? s.user).name}</TableCell>
+                  <TableCell>{s.paymentMethods.map((m) => PAYMENT_METHOD_LABELS[m]).join(', ')}</TableCell>
+                  <TableCell>
+                    <Chip size="small" color={STATUS_COLORS[s.status]} label={SALE_STATUS_LABELS[s.status]} />
+                  </TableCell>
+                  <TableCell
+                    align="right"
+                    sx={{ textDecoration: s.status === 'canceled' ? 'line-through' : undefined }}
+                  >
+                    {formatCents(s.finalAmountCents)}
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+          <TablePagination
+            component="div"
+            count={sales.data.total}
+            page={(filters.page ?? 1) - 1}
+            rowsPerPage={filters.pageSize ?? 20}
+            rowsPerPageOptions={[20, 50, 100]}
+            labelRowsPerPage="Por página"
+            labelDisplayedRows={({ from, to, count }) => `${from}–${to} de ${count}`}
+            onPageChange={(_, page) => setFilters((f) => ({ ...f, page: page + 1 }))}
+            onRowsPerPageChange={(e) =>
+              setFilters((f) => ({ ...f, pageSize: Number(e.target.value), page: 1 }))
+            }
+          />
+        </Paper>
+      )}
+    </Box>
+  );
+}
+
+function TotalCard({ label, value, testId }: { label: string; value: string; testId?: string }) {
+  return (
+    <Paper variant="outlined" sx={{ p: 2 }}>
+      <Typography variant="body2" color="text.secondary">
+        {label}
+      </Typography>
+      <Typography variant="h6" data-testid={testId}>
+        {value}
+      </Typography>
+    </Paper>
+  );
+}

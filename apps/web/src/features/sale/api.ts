@@ -1,0 +1,200 @@
+import type { CouponValidation } from '@balcao/core/coupon';
+import type { CustomerDetail, CustomerListItem } from '@balcao/core/customer';
+import { toQueryString } from '@balcao/core/list';
+import type { BarcodeMatch, ProductListItem } from '@balcao/core/product';
+import { WRITE } from '@balcao/core/routes';
+import type {
+  CustomerCredit,
+  Sale,
+  SaleCancelInput,
+  SaleInput,
+  SaleListResult,
+  SaleStatus,
+  SimpleSaleInput,
+} from '@balcao/core/sale';
+import type { PaymentMethod } from '@balcao/core/status';
+import type { UserTypeId } from '@balcao/core/userTypes';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { ApiError, apiFetch } from '../../lib/api.ts';
+import { getToken } from '../../lib/cookies.ts';
+import { cashRegisterKeys } from '../cash-register/api.ts';
+
+/** The list's filters as the page keeps them (GET /v1/sale/client/{clientId} query). */
+export type SaleListQuery = {
+  page: number;
+  pageSize: number;
+  q?: string;
+  from?: string;
+  to?: string;
+  status?: SaleStatus;
+  paymentMethod?: PaymentMethod;
+  sellerId?: number;
+  customerId?: number;
+};
+
+/** Query keys of sales (all / lists / list / details / detail). */
+export const saleKeys = {
+  all: ['sale'] as const,
+  lists: () => [...saleKeys.all, 'list'] as const,
+  list: (clientId: number, query: SaleListQuery) => [...saleKeys.lists(), clientId, query] as const,
+  details: () => [...saleKeys.all, 'detail'] as const,
+  detail: (id: number) => [...saleKeys.details(), id] as const,
+};
+
+export const canSell = (userTypeId: number | undefined) =>
+  userTypeId !== undefined && (WRITE.sales as readonly UserTypeId[]).includes(userTypeId as UserTypeId);
+/** Administrador and Gerente cancel and take sangrias without a manager approval. */
+export const isManager = (userTypeId: number | undefined) => userTypeId === 1 || userTypeId === 2;
+/** Who may receive a crediário installment (API SETTLE_TYPES). */
+export const canSettle = (userTypeId: number | undefined) =>
+  userTypeId !== undefined && [1, 2, 3, 4, 7, 8].includes(userTypeId);
+
+export const postSale = (body: SaleInput, idempotencyKey: string) =>
+  apiFetch<Sale>('/sale', { method: 'POST', body, headers: { 'idempotency-key': idempotencyKey } });
+export const postSimpleSale = (body: SimpleSaleInput, idempotencyKey: string) =>
+  apiFetch<Sale>('/sale/simple', { method: 'POST', body, headers: { 'idempotency-key': idempotencyKey } });
+export const fetchSale = (id: number) => apiFetch<Sale>(`/sale/${id}`);
+export const fetchSales = (clientId: number, query: SaleListQuery) =>
+  apiFetch<SaleListResult>(`/sale/client/${clientId}${toQueryString(query)}`);
+export const fetchCustomerCredit = (customerId: number, creditShopCents: number) =>
+  apiFetch<CustomerCredit>(`/sale/customer-credit/${customerId}?creditShopCents=${creditShopCents}`);
+
+/** PDV lookups (the catalog and customer modules' own endpoints). */
+export const fetchByBarcode = (code: string) =>
+  apiFetch<BarcodeMatch>(`/product/barcode/${encodeURIComponent(code)}`);
+export const searchProducts = (clientId: number, q: string, signal?: AbortSignal) =>
+  apiFetch<{ items: ProductListItem[] }>(
+    `/product/client/${clientId}${toQueryString({ q, active: true, pageSize: 8 })}`,
+    {
+      signal,
+    },
+  );
+export const fetchProductDetail = (id: number) => apiFetch<BarcodeMatch['product']>(`/product/${id}`);
+export const searchCustomers = (clientId: number, q: string, signal?: AbortSignal) =>
+  apiFetch<{ items: CustomerListItem[] }>(
+    `/customer/client/${clientId}${toQueryString({ q, active: true, pageSize: 8 })}`,
+    {
+      signal,
+    },
+  );
+export const fetchCustomerDetail = (id: number) => apiFetch<CustomerDetail>(`/customer/${id}`);
+export const postQuickCustomer = (body: { name: string; phone?: string | null; document?: string | null }) =>
+  apiFetch<CustomerDetail>('/customer', { method: 'POST', body });
+export const validateCoupon = (body: { code: string; subtotalCents: number; customerId?: number | null }) =>
+  apiFetch<CouponValidation>('/coupon/validate', { method: 'POST', body });
+export const fetchUsers = (clientId: number) =>
+  apiFetch<{ items: { id: number; name: string; active: boolean }[] }>(
+    `/user/client/${clientId}?pageSize=100`,
+  );
+
+export function useSales(clientId: number | undefined, query: SaleListQuery) {
+  return useQuery({
+    queryKey: saleKeys.list(clientId ?? 0, query),
+    queryFn: () => fetchSales(clientId!, query),
+    enabled: Boolean(clientId),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useSale(id: number | undefined) {
+  return useQuery({
+    queryKey: saleKeys.detail(id ?? 0),
+    queryFn: () => fetchSale(id!),
+    enabled: Boolean(id),
+    retry: false,
+  });
+}
+
+export function useSellers(clientId: number | undefined) {
+  return useQuery({
+    queryKey: ['user', 'list', clientId, 'sellers'],
+    queryFn: () => fetchUsers(clientId!),
+    enabled: Boolean(clientId),
+    retry: false,
+    staleTime: 60_000,
+  });
+}
+
+function useSaleWritten() {
+  const queryClient = useQueryClient();
+  return (sale: Sale) => {
+    queryClient.setQueryData(saleKeys.detail(sale.id), sale);
+    void queryClient.invalidateQueries({ queryKey: saleKeys.lists() });
+    void queryClient.invalidateQueries({ queryKey: cashRegisterKeys.all });
+  };
+}
+
+export function useCancelSale() {
+  const written = useSaleWritten();
+  return useMutation({
+    mutationFn: ({ id, body }: { id: number; body: SaleCancelInput }) =>
+      apiFetch<Sale>(`/sale/${id}/cancel`, { method: 'POST', body }),
+    onSuccess: written,
+  });
+}
+
+export function useSettleReceivable() {
+  const written = useSaleWritten();
+  return useMutation({
+    mutationFn: ({
+      saleId,
+      receivableId,
+      paymentMethod,
+    }: {
+      saleId: number;
+      receivableId: number;
+      paymentMethod: PaymentMethod;
+    }) =>
+      apiFetch<Sale>(`/sale/${saleId}/receivable/${receivableId}/settle`, {
+        method: 'POST',
+        body: { paymentMethod },
+      }),
+    onSuccess: written,
+  });
+}
+
+export function useCreateSimpleSale() {
+  const written = useSaleWritten();
+  return useMutation({
+    mutationFn: ({ body, key }: { body: SimpleSaleInput; key: string }) => postSimpleSale(body, key),
+    onSuccess: written,
+  });
+}
+
+export function useSaleWrittenCallback() {
+  return useSaleWritten();
+}
+
+/** Downloads the CSV of the filtered list (a file: fetch + a temporary link). */
+export async function downloadSalesCsv(clientId: number, query: SaleListQuery): Promise<void> {
+  const token = getToken();
+  const { page: _page, pageSize: _size, ...filters } = query;
+  let res: Response;
+  try {
+    res = await fetch(`/v1/sale/client/${clientId}/export${toQueryString(filters)}`, {
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+    });
+  } catch {
+    throw new ApiError(0, 'Não foi possível conectar ao servidor. Verifique sua conexão.');
+  }
+  if (!res.ok) {
+    const body = (await res.json().catch(() => ({}))) as { message?: string };
+    throw new ApiError(res.status, body.message ?? 'Não foi possível exportar as vendas');
+  }
+  const blob = await res.blob();
+  const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? 'vendas.csv';
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** A fresh key per sale attempt (kept across retries of the same attempt). */
+export function newIdempotencyKey(): string {
+  if (typeof crypto !== 'undefined' && 'randomUUID' in crypto) return crypto.randomUUID();
+  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+}

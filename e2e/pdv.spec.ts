@@ -1,0 +1,158 @@
+import { addDays, todayIso } from '@balcao/core/date';
+import { expect, type Page, test } from '@playwright/test';
+import { apiLogin, demoEmail, loginAs } from './helpers';
+
+const today = todayIso();
+const stamp = Date.now().toString().slice(-7);
+
+/** An EAN-13 with its check digit, from 12 digits. */
+function ean13(base12: string): string {
+  const digits = base12.split('').map(Number);
+  const sum = digits.reduce((s, d, i) => s + d * (i % 2 === 0 ? 1 : 3), 0);
+  return `${base12}${(10 - (sum % 10)) % 10}`;
+}
+
+type Arranged = { barcodes: [string, string, string]; coupon: string };
+
+/** Three products with barcodes and stock and a 10% coupon, created through the API as the Administrador. */
+async function arrange(page: Page): Promise<Arranged> {
+  const token = await apiLogin(page, demoEmail(1));
+  const headers = { authorization: `Bearer ${token}` };
+  const barcodes = [ean13(`200${stamp}01`), ean13(`200${stamp}02`), ean13(`200${stamp}03`)] as [
+    string,
+    string,
+    string,
+  ];
+  const products = [
+    { name: `Caderno ${stamp}`, salePriceCents: 1000, barcode: barcodes[0], stock: 20 },
+    { name: `Caneta ${stamp}`, salePriceCents: 550, barcode: barcodes[1], stock: 20 },
+    {
+      name: `Queijo ${stamp}`,
+      salePriceCents: 1290,
+      barcode: barcodes[2],
+      stock: 20,
+      productType: 'weighed',
+      unit: 'kg',
+    },
+  ];
+  for (const product of products) {
+    const res = await page.request.post('/v1/product', { headers, data: product });
+    expect(res.status(), await res.text()).toBe(201);
+  }
+  const coupon = `PDV${stamp}`;
+  const res = await page.request.post('/v1/coupon', {
+    headers,
+    data: {
+      code: coupon,
+      discountType: 'PERCENTAGE',
+      discountValue: 10,
+      startDate: today,
+      endDate: addDays(today, 5),
+    },
+  });
+  expect(res.status()).toBe(201);
+  return { barcodes, coupon };
+}
+
+/** A scanner: types the digits into the focused field and presses Enter (keyboard wedge). */
+async function scan(page: Page, code: string) {
+  await page.keyboard.type(code, { delay: 5 });
+  await page.keyboard.press('Enter');
+}
+
+test('PDV: open the register, sell 3 items by barcode with a coupon and two payments, reload mid-sale, print, close with a difference', async ({
+  page,
+}) => {
+  const { barcodes, coupon } = await arrange(page);
+  await loginAs(page, 4);
+  await page.goto('/dashboard/sale/pdv');
+  await expect(page).toHaveTitle('PDV | Balcão');
+
+  // No open register: the opening modal.
+  const opening = page.getByRole('dialog', { name: 'Abrir caixa' });
+  await expect(opening).toBeVisible();
+  await opening.getByLabel('Valor de abertura').fill('100,00');
+  await opening.getByRole('button', { name: 'Abrir caixa' }).click();
+  await expect(opening).toBeHidden();
+  await expect(page.getByTestId('register-chip')).toContainText('R$ 100,00');
+
+  // The search box has the focus: scan three barcodes (2x the second).
+  const search = page.getByTestId('pdv-search');
+  await expect(search).toBeFocused();
+  await scan(page, barcodes[0]);
+  await expect(page.getByTestId('pdv-line')).toHaveCount(1);
+  await scan(page, `2*${barcodes[1]}`);
+  await expect(page.getByTestId('pdv-line')).toHaveCount(2);
+  await scan(page, barcodes[2]);
+  await expect(page.getByTestId('pdv-line')).toHaveCount(3);
+  await expect(search).toBeFocused();
+  // 10,00 + 2 x 5,50 + 1 kg x 12,90
+  await expect(page.getByTestId('pdv-final-amount')).toHaveText('R$ 33,90');
+
+  // A reload mid-sale keeps the cart.
+  await page.reload();
+  await expect(page.getByTestId('pdv-line')).toHaveCount(3);
+  await expect(page.getByTestId('pdv-final-amount')).toHaveText('R$ 33,90');
+
+  // Payment step (F6): coupon 10% -> 30,51; debit card 10,00 + money 50,00 -> change 29,49.
+  await page.getByTestId('pdv-search').focus();
+  await page.keyboard.press('F6');
+  await page.getByLabel('Código do cupom').fill(coupon);
+  await page.getByRole('button', { name: 'Aplicar' }).click();
+  await expect(page.getByTestId('pdv-coupon')).toContainText('R$ 3,39');
+  await expect(page.getByTestId('pdv-final-amount')).toHaveText('R$ 30,51');
+
+  const addPayment = page.getByRole('form', { name: 'Adicionar pagamento' });
+  await addPayment.getByLabel('Forma de pagamento').click();
+  await page.getByRole('option', { name: 'Cartão de débito' }).click();
+  await addPayment.getByLabel('Valor').fill('10,00');
+  await addPayment.getByRole('button', { name: 'Adicionar' }).click();
+  await expect(page.getByTestId('pdv-payment')).toHaveCount(1);
+  await expect(page.getByTestId('pdv-remaining')).toHaveText('R$ 20,51');
+  await addPayment.getByLabel('Forma de pagamento').click();
+  await page.getByRole('option', { name: 'Dinheiro' }).click();
+  await addPayment.getByLabel('Valor recebido').fill('50,00');
+  await addPayment.getByRole('button', { name: 'Adicionar' }).click();
+  await expect(page.getByTestId('pdv-payment')).toHaveCount(2);
+  await expect(page.getByTestId('pdv-change')).toHaveText('R$ 29,49');
+
+  await page.keyboard.press('F9');
+  await expect(page.getByText(/Venda nº \d+ finalizada · troco R\$ 29,49/)).toBeVisible();
+
+  // Receipt preview, 58 mm and 80 mm; on paper only the receipt is printed.
+  const receipt = page.getByTestId('receipt');
+  await expect(receipt).toContainText('TOTAL');
+  await expect(receipt).toContainText('Troco');
+  await expect(receipt).toContainText(`Cupom ${coupon}`);
+  await page.getByRole('button', { name: '58 mm' }).click();
+  await expect(receipt).toHaveAttribute('data-width', '58');
+  const lines = (await receipt.innerText()).split('\n');
+  expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(32);
+  await page.emulateMedia({ media: 'print' });
+  await expect(receipt).toBeVisible();
+  await expect(page.getByRole('button', { name: /Nova venda/ })).toBeHidden();
+  await page.emulateMedia({ media: 'screen' });
+
+  // A new sale starts empty (the last one is kept on the done step until then).
+  await page.getByRole('button', { name: /Nova venda/ }).click();
+  await expect(page.getByTestId('pdv-line')).toHaveCount(0);
+  await expect(page.getByTestId('pdv-search')).toBeFocused();
+
+  // Close the register: money expected 100,00 + 20,51; counted 120,00 -> difference - 0,51.
+  await page.getByRole('main').getByRole('link', { name: 'Fechar caixa' }).click();
+  await expect(page).toHaveTitle('Fechar caixa | Balcão');
+  await page.getByLabel('Contado em Dinheiro').fill('120,00');
+  await expect(page.getByLabel('Contado em Cartão de débito')).toHaveValue('10,00');
+  await expect(page.getByTestId('close-difference')).toHaveText('- R$ 0,51');
+  await page.getByRole('button', { name: 'Fechar caixa' }).click();
+  await page
+    .getByRole('dialog', { name: 'Fechar caixa' })
+    .getByRole('button', { name: 'Fechar caixa' })
+    .click();
+  await expect(page.getByRole('heading', { name: 'Caixa fechado' })).toBeVisible();
+  await expect(page.getByTestId('register-difference')).toHaveText('- R$ 0,51');
+
+  // The sale is in the list.
+  await page.goto('/dashboard/sale');
+  await expect(page.getByRole('table', { name: 'Vendas' })).toContainText('R$ 30,51');
+});
