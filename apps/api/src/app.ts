@@ -94,7 +94,9 @@ export async function buildApp(options: { db: Db; config: Config; logger?: boole
       hasWeb &&
       request.method === 'GET' &&
       !request.url.startsWith('/v1/') &&
-      !request.url.startsWith('/socket.io')
+      !request.url.startsWith('/socket.io') &&
+      // A missing file (an old bundle's chunk) is a 404, never index.html served as JavaScript.
+      !/\.[a-z0-9]+$/i.test(request.url.split('?')[0])
     ) {
       reply.header('cache-control', 'no-cache');
       return reply.sendFile('index.html');
