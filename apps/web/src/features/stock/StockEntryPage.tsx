@@ -1,0 +1,276 @@
+import { formatCents } from '@balcao/core/money';
+import { formatQuantity, type ProductListItem } from '@balcao/core/product';
+import { stockEntryFormSchema, stockEntryFormToInput } from '@balcao/core/stock';
+import AddShoppingCartIcon from '@mui/icons-material/AddShoppingCart';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { type FormEvent, type ReactNode, useState } from 'react';
+import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
+import { Loading } from '../../components/Loading.tsx';
+import { errorMessage } from '../../lib/api.ts';
+import { useSession } from '../auth/session.tsx';
+import { ListPagination } from '../product-category/ListPagination.tsx';
+import { canWriteStock, fetchProduct, useLowStock, useRegisterEntry } from './api.ts';
+import { BarcodeScanField } from './components/BarcodeScanField.tsx';
+import { apiIssues, ReadOnlyNotice } from './components/common.tsx';
+import {
+  MovementRowsTable,
+  type RowErrors,
+  rowErrorsOf,
+  rowTotals,
+  useMovementRows,
+} from './components/MovementRows.tsx';
+import { ProductPicker } from './components/ProductPicker.tsx';
+import { StockHistory } from './components/StockHistory.tsx';
+
+/**
+ * Entrada de estoque (/dashboard/stock-movement/entry): several products per entry, added by
+ * barcode scan or name search, each with quantity and unit cost (pre-filled with the current
+ * average cost); document number and note; the products at or below their minimum (one click adds
+ * them) and the movement history below.
+ */
+export default function StockEntryPage() {
+  const { user } = useSession();
+  const clientId = user?.client.id;
+  const canWrite = canWriteStock(user?.userType.id);
+  const { rows, add, update, remove, clear } = useMovementRows();
+  const [errors, setErrors] = useState<RowErrors>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [document, setDocument] = useState('');
+  const [note, setNote] = useState('');
+  const [picked, setPicked] = useState<ProductListItem | null>(null);
+  const entry = useRegisterEntry();
+  const { state, show, close } = useFeedback();
+
+  const addById = async (id: number) => {
+    try {
+      add(await fetchProduct(id));
+      setFormError(null);
+    } catch (error) {
+      show({ severity: 'error', title: 'Erro ao adicionar produto', message: errorMessage(error) });
+    }
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = stockEntryFormSchema.safeParse({
+      items: rows.map((r) => ({
+        productId: r.productId,
+        variantId: r.variantId,
+        quantity: r.quantity,
+        unitCost: r.unitCost,
+      })),
+      document,
+      note,
+    });
+    const rowErrors = rowErrorsOf(parsed.success ? [] : parsed.error.issues, rows);
+    setErrors(rowErrors);
+    if (rows.length === 0) {
+      setFormError('Adicione ao menos um produto');
+      return;
+    }
+    setFormError(null);
+    if (!parsed.success || Object.keys(rowErrors).length > 0) return;
+    entry.mutate(stockEntryFormToInput(parsed.data), {
+      onSuccess: ({ movements }) => {
+        show({
+          severity: 'success',
+          title: 'Entrada registrada com sucesso',
+          message: `${movements.length} ${movements.length === 1 ? 'produto' : 'produtos'} no estoque`,
+        });
+        clear();
+        setDocument('');
+        setNote('');
+      },
+      onError: (error) => {
+        setErrors(rowErrorsOf(apiIssues(error), rows));
+        show({ severity: 'error', title: 'Erro ao registrar entrada', message: errorMessage(error) });
+      },
+    });
+  };
+
+  const totals = rowTotals(rows);
+  return (
+    <Box sx={{ maxWidth: 1200 }}>
+      <Typography component="h1" variant="h5" sx={{ mb: 3 }}>
+        Entrada de estoque
+      </Typography>
+      {!canWrite && <ReadOnlyNotice />}
+      <Stack sx={{ gap: 3 }}>
+        <Paper
+          component="form"
+          aria-label="Nova entrada"
+          onSubmit={submit}
+          noValidate
+          sx={{ p: { xs: 2, sm: 3 } }}
+        >
+          <Typography component="h2" variant="h6" sx={{ mb: 2 }}>
+            Nova entrada
+          </Typography>
+          <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: '1fr 2fr' }, mb: 2 }}>
+            <BarcodeScanField
+              disabled={!canWrite}
+              onFound={(match) => {
+                add(match.product, match.variant);
+                setFormError(null);
+              }}
+              onError={(message) => show({ severity: 'error', title: 'Produto não encontrado', message })}
+            />
+            <ProductPicker
+              clientId={clientId}
+              label="Buscar produto"
+              placeholder="Nome, SKU ou código"
+              value={picked}
+              clearOnPick
+              disabled={!canWrite}
+              onChange={(p) => {
+                setPicked(null);
+                if (p) void addById(p.id);
+              }}
+            />
+          </Box>
+          <MovementRowsTable
+            rows={rows}
+            errors={errors}
+            withCost
+            disabled={!canWrite || entry.isPending}
+            onChange={update}
+            onRemove={remove}
+          />
+          {formError && (
+            <Alert severity="error" sx={{ mt: 2 }}>
+              {formError}
+            </Alert>
+          )}
+          <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: '1fr 2fr' }, mt: 3 }}>
+            <TextField
+              label="Nota fiscal / documento"
+              value={document}
+              onChange={(e) => setDocument(e.target.value)}
+              disabled={!canWrite}
+              slotProps={{ htmlInput: { maxLength: 60 } }}
+            />
+            <TextField
+              label="Observação"
+              value={note}
+              onChange={(e) => setNote(e.target.value)}
+              disabled={!canWrite}
+              slotProps={{ htmlInput: { maxLength: 500 } }}
+            />
+          </Box>
+          <Box
+            sx={{
+              display: 'flex',
+              flexWrap: 'wrap',
+              gap: 2,
+              alignItems: 'center',
+              justifyContent: 'space-between',
+              mt: 3,
+            }}
+          >
+            <Typography aria-live="polite" data-testid="entry-totals">
+              {totals.count} {totals.count === 1 ? 'produto' : 'produtos'} · Total:{' '}
+              {formatCents(totals.cents)}
+            </Typography>
+            <Button type="submit" variant="contained" disabled={!canWrite || entry.isPending}>
+              {entry.isPending ? 'Registrando...' : 'Registrar entrada'}
+            </Button>
+          </Box>
+        </Paper>
+        <LowStockSection clientId={clientId} canWrite={canWrite} onAdd={addById} />
+        <StockHistory clientId={clientId} defaultType="entry" />
+      </Stack>
+      <FeedbackSnackbar state={state} onClose={close} />
+    </Box>
+  );
+}
+
+/** Products at or below their minimum: what to buy next. */
+function LowStockSection({
+  clientId,
+  canWrite,
+  onAdd,
+}: {
+  clientId: number | undefined;
+  canWrite: boolean;
+  onAdd: (productId: number) => void;
+}) {
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState(10);
+  const low = useLowStock(clientId, page, pageSize);
+  let body: ReactNode;
+  if (low.isPending) body = <Loading />;
+  else if (low.isError) body = <Alert severity="error">{errorMessage(low.error)}</Alert>;
+  else if (low.data.items.length === 0)
+    body = (
+      <Typography color="text.secondary" sx={{ py: 2 }}>
+        Nenhum produto com estoque baixo
+      </Typography>
+    );
+  else
+    body = (
+      <>
+        <TableContainer>
+          <Table size="small" aria-label="Produtos com estoque baixo">
+            <TableHead>
+              <TableRow>
+                <TableCell>Produto</TableCell>
+                <TableCell align="right">Estoque</TableCell>
+                <TableCell align="right">Mínimo</TableCell>
+                {canWrite && <TableCell />}
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {low.data.items.map((p) => (
+                <TableRow key={p.id}>
+                  <TableCell>{p.name}</TableCell>
+                  <TableCell align="right" sx={{ color: p.stock <= 0 ? 'error.main' : 'warning.main' }}>
+                    {formatQuantity(p.stock, p.unit)}
+                  </TableCell>
+                  <TableCell align="right">{formatQuantity(p.minStock, p.unit)}</TableCell>
+                  {canWrite && (
+                    <TableCell align="right">
+                      <Button size="small" startIcon={<AddShoppingCartIcon />} onClick={() => onAdd(p.id)}>
+                        Adicionar à entrada
+                      </Button>
+                    </TableCell>
+                  )}
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </TableContainer>
+        {low.data.total > 10 && (
+          <ListPagination
+            total={low.data.total}
+            page={page}
+            pageSize={pageSize}
+            onPage={setPage}
+            onPageSize={(size) => {
+              setPageSize(size);
+              setPage(1);
+            }}
+          />
+        )}
+      </>
+    );
+  return (
+    <Paper component="section" aria-label="Produtos com estoque baixo" sx={{ p: { xs: 2, sm: 3 } }}>
+      <Typography component="h2" variant="h6" sx={{ mb: 1 }}>
+        Produtos com estoque baixo
+      </Typography>
+      {body}
+    </Paper>
+  );
+}

@@ -1,0 +1,200 @@
+import { type ListResult, toQueryString } from '@balcao/core/list';
+import type { BarcodeMatch, Product, ProductListItem } from '@balcao/core/product';
+import { WRITE } from '@balcao/core/routes';
+import type {
+  FractionRatio,
+  LowStockProduct,
+  StockCard,
+  StockEntryInput,
+  StockExitInput,
+  StockFractionateInput,
+  StockMovement,
+  StockSettings,
+} from '@balcao/core/stock';
+import type { UserTypeId } from '@balcao/core/userTypes';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { ApiError, apiFetch, UNEXPECTED_ERROR } from '../../lib/api.ts';
+import { getToken } from '../../lib/cookies.ts';
+import { productKeys } from '../product/api.ts';
+
+/** Moving stock: WRITE.stock (Administrador, Gerente, Estoquista); other back-office users read. */
+export const canWriteStock = (userTypeId: number | undefined) =>
+  userTypeId !== undefined && (WRITE.stock as readonly UserTypeId[]).includes(userTypeId as UserTypeId);
+/** The negative-stock setting: WRITE.settings (Administrador, Gerente). */
+export const canChangeStockSettings = (userTypeId: number | undefined) =>
+  userTypeId !== undefined && (WRITE.settings as readonly UserTypeId[]).includes(userTypeId as UserTypeId);
+
+export type MovementListParams = {
+  page: number;
+  pageSize: number;
+  productId?: number;
+  userId?: number;
+  /** One type or a comma list ("fractionate-out,fractionate-in"). */
+  type?: string;
+  from?: string;
+  to?: string;
+};
+
+/** Query keys of stock (all / lists / list / card / low / ratios / settings). */
+export const stockKeys = {
+  all: ['stock'] as const,
+  lists: () => [...stockKeys.all, 'list'] as const,
+  list: (clientId: number, params: MovementListParams) => [...stockKeys.lists(), clientId, params] as const,
+  cards: () => [...stockKeys.all, 'card'] as const,
+  card: (productId: number, page: number, pageSize: number) =>
+    [...stockKeys.cards(), productId, page, pageSize] as const,
+  low: (clientId: number, page: number, pageSize: number) =>
+    [...stockKeys.all, 'low', clientId, page, pageSize] as const,
+  ratios: (clientId: number, sourceProductId: number) =>
+    [...stockKeys.all, 'ratio', clientId, sourceProductId] as const,
+  settings: (clientId: number) => [...stockKeys.all, 'settings', clientId] as const,
+};
+
+export function useMovements(clientId: number | undefined, params: MovementListParams) {
+  return useQuery({
+    queryKey: stockKeys.list(clientId ?? 0, params),
+    queryFn: () =>
+      apiFetch<ListResult<StockMovement>>(`/stock-movement/client/${clientId}${toQueryString(params)}`),
+    enabled: Boolean(clientId),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useStockCard(productId: number, page: number, pageSize: number, enabled = true) {
+  return useQuery({
+    queryKey: stockKeys.card(productId, page, pageSize),
+    queryFn: () =>
+      apiFetch<StockCard>(`/stock-movement/product/${productId}${toQueryString({ page, pageSize })}`),
+    enabled,
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useLowStock(clientId: number | undefined, page: number, pageSize: number) {
+  return useQuery({
+    queryKey: stockKeys.low(clientId ?? 0, page, pageSize),
+    queryFn: () =>
+      apiFetch<ListResult<LowStockProduct>>(
+        `/stock-movement/low-stock/client/${clientId}${toQueryString({ page, pageSize })}`,
+      ),
+    enabled: Boolean(clientId),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** Ratios remembered for a source product (the most recent target first). */
+export function useFractionRatios(clientId: number | undefined, sourceProductId: number | undefined) {
+  return useQuery({
+    queryKey: stockKeys.ratios(clientId ?? 0, sourceProductId ?? 0),
+    queryFn: () =>
+      apiFetch<FractionRatio[]>(
+        `/stock-movement/fraction-ratio/client/${clientId}${toQueryString({ sourceProductId })}`,
+      ),
+    enabled: Boolean(clientId && sourceProductId),
+  });
+}
+
+export function useStockSettings(clientId: number | undefined) {
+  return useQuery({
+    queryKey: stockKeys.settings(clientId ?? 0),
+    queryFn: () =>
+      apiFetch<StockSettings & { stockManagement: boolean }>(`/stock-setting/client/${clientId}`),
+    enabled: Boolean(clientId),
+  });
+}
+
+export function useUpdateStockSettings(clientId: number | undefined) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: StockSettings) =>
+      apiFetch<StockSettings & { stockManagement: boolean }>(`/stock-setting/client/${clientId}`, {
+        method: 'PUT',
+        body,
+      }),
+    onSuccess: (data) => queryClient.setQueryData(stockKeys.settings(clientId ?? 0), data),
+  });
+}
+
+/** After a movement: the history, stock cards, low-stock list, ratios and products reload. */
+function useStockMoved() {
+  const queryClient = useQueryClient();
+  return () => {
+    void queryClient.invalidateQueries({ queryKey: productKeys.all });
+    return queryClient.invalidateQueries({ queryKey: stockKeys.all });
+  };
+}
+
+type MovementAnswer = { movements: StockMovement[] };
+
+export function useRegisterEntry() {
+  const moved = useStockMoved();
+  return useMutation({
+    mutationFn: (body: StockEntryInput) =>
+      apiFetch<MovementAnswer>('/stock-movement/entry', { method: 'POST', body }),
+    onSuccess: moved,
+  });
+}
+
+export function useRegisterExit() {
+  const moved = useStockMoved();
+  return useMutation({
+    mutationFn: (body: StockExitInput) =>
+      apiFetch<MovementAnswer>('/stock-movement/exit', { method: 'POST', body }),
+    onSuccess: moved,
+  });
+}
+
+export function useFractionate() {
+  const moved = useStockMoved();
+  return useMutation({
+    mutationFn: (body: StockFractionateInput) =>
+      apiFetch<MovementAnswer>('/stock-movement/fractionate', { method: 'POST', body }),
+    onSuccess: moved,
+  });
+}
+
+// ---------------------------------------------------------------- catalog lookups
+
+/** Products matching a search (name, SKU or barcode), for the pickers. */
+export const searchProducts = (clientId: number, q: string) =>
+  apiFetch<ListResult<ProductListItem>>(
+    `/product/client/${clientId}${toQueryString({ q, pageSize: 10, active: true })}`,
+  );
+export const fetchProduct = (id: number) => apiFetch<Product>(`/product/${id}`);
+/** A scanned or typed code: the product, and the variant when the code is a variant's. */
+export const findByBarcode = (code: string) =>
+  apiFetch<BarcodeMatch>(`/product/barcode/${encodeURIComponent(code.trim())}`);
+
+// ---------------------------------------------------------------- CSV
+
+/** Downloads the CSV of the filtered history (the Bearer header rules out a plain link). */
+export async function downloadMovementsCsv(
+  clientId: number,
+  params: Omit<MovementListParams, 'page' | 'pageSize'>,
+) {
+  const token = getToken();
+  let res: Response;
+  try {
+    res = await fetch(`/v1/stock-movement/client/${clientId}/export${toQueryString(params)}`, {
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+    });
+  } catch {
+    throw new ApiError(0, 'Não foi possível conectar ao servidor. Verifique sua conexão.');
+  }
+  if (!res.ok) {
+    const payload = (await res.json().catch(() => ({}))) as { message?: string };
+    throw new ApiError(res.status, payload.message ?? UNEXPECTED_ERROR);
+  }
+  const blob = await res.blob();
+  const name =
+    /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ??
+    'movimentacoes-estoque.csv';
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  URL.revokeObjectURL(url);
+}

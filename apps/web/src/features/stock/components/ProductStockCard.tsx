@@ -1,0 +1,121 @@
+import { formatCents } from '@balcao/core/money';
+import { formatQuantity } from '@balcao/core/product';
+import { STOCK_MOVEMENT_TYPE_LABELS } from '@balcao/core/stock';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Chip from '@mui/material/Chip';
+import Paper from '@mui/material/Paper';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import Typography from '@mui/material/Typography';
+import { type ReactNode, useState } from 'react';
+import { Loading } from '../../../components/Loading.tsx';
+import { errorMessage } from '../../../lib/api.ts';
+import { useSession } from '../../auth/session.tsx';
+import { ListPagination } from '../../product-category/ListPagination.tsx';
+import { useStockCard } from '../api.ts';
+import { formatDateTime, movementDetails, SignedQuantity } from './StockHistory.tsx';
+
+/**
+ * A product's stock card (ficha de estoque) for the product edit page: every movement, newest
+ * first, with the level right after it. Hidden when the client's stock control is off or the
+ * product does not control stock.
+ */
+export function ProductStockCard({ productId, stockControl }: { productId: number; stockControl: boolean }) {
+  const { settingsChecklist } = useSession();
+  const enabled = Boolean(settingsChecklist?.stockManagement) && stockControl;
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState(10);
+  const card = useStockCard(productId, page, pageSize, enabled);
+  if (!enabled) return null;
+
+  let body: ReactNode;
+  if (card.isPending) body = <Loading />;
+  else if (card.isError) body = <Alert severity="error">{errorMessage(card.error)}</Alert>;
+  else {
+    const { product, items, total } = card.data;
+    body = (
+      <>
+        <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 3, mb: 2 }}>
+          <Summary label="Estoque atual" value={formatQuantity(product.stock, product.unit)} />
+          <Summary label="Estoque mínimo" value={formatQuantity(product.minStock, product.unit)} />
+          <Summary label="Custo médio" value={formatCents(product.costPriceCents)} />
+          {product.isLowStock && <Chip color="warning" label="Estoque baixo" sx={{ alignSelf: 'center' }} />}
+        </Box>
+        {items.length === 0 ? (
+          <Typography color="text.secondary" sx={{ py: 3, textAlign: 'center' }}>
+            Nenhuma movimentação encontrada
+          </Typography>
+        ) : (
+          <>
+            <TableContainer>
+              <Table size="small" aria-label="Ficha de estoque">
+                <TableHead>
+                  <TableRow>
+                    <TableCell>Data</TableCell>
+                    <TableCell>Tipo</TableCell>
+                    <TableCell align="right">Quantidade</TableCell>
+                    <TableCell align="right">Saldo</TableCell>
+                    <TableCell>Motivo / documento</TableCell>
+                    <TableCell>Usuário</TableCell>
+                  </TableRow>
+                </TableHead>
+                <TableBody>
+                  {items.map((line) => (
+                    <TableRow key={line.id} data-testid="stock-card-row">
+                      <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDateTime(line.createdAt)}</TableCell>
+                      <TableCell>
+                        {STOCK_MOVEMENT_TYPE_LABELS[line.type]}
+                        {line.variant ? ` · ${line.variant.name}` : ''}
+                      </TableCell>
+                      <TableCell align="right">
+                        <SignedQuantity value={line.quantity} unit={product.unit} />
+                      </TableCell>
+                      <TableCell align="right">{formatQuantity(line.balance, product.unit)}</TableCell>
+                      <TableCell>{movementDetails(line)}</TableCell>
+                      <TableCell>{line.user?.name ?? 'Sistema'}</TableCell>
+                    </TableRow>
+                  ))}
+                </TableBody>
+              </Table>
+            </TableContainer>
+            <ListPagination
+              total={total}
+              page={page}
+              pageSize={pageSize}
+              onPage={setPage}
+              onPageSize={(size) => {
+                setPageSize(size);
+                setPage(1);
+              }}
+            />
+          </>
+        )}
+      </>
+    );
+  }
+
+  return (
+    <Paper component="section" aria-label="Ficha de estoque" sx={{ p: { xs: 2, sm: 3 } }}>
+      <Typography component="h2" variant="h6" sx={{ mb: 2 }}>
+        Ficha de estoque
+      </Typography>
+      {body}
+    </Paper>
+  );
+}
+
+function Summary({ label, value }: { label: string; value: string }) {
+  return (
+    <Box>
+      <Typography variant="caption" color="text.secondary">
+        {label}
+      </Typography>
+      <Typography variant="subtitle1">{value}</Typography>
+    </Box>
+  );
+}

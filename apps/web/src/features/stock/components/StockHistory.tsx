@@ -1,0 +1,268 @@
+import { toQueryString } from '@balcao/core/list';
+import { formatCents } from '@balcao/core/money';
+import { formatQuantity, type ProductListItem } from '@balcao/core/product';
+import { STOCK_MOVEMENT_TYPE_LABELS, type StockMovement, stockReasonLabel } from '@balcao/core/stock';
+import DownloadIcon from '@mui/icons-material/Download';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import LinearProgress from '@mui/material/LinearProgress';
+import MenuItem from '@mui/material/MenuItem';
+import Paper from '@mui/material/Paper';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Loading } from '../../../components/Loading.tsx';
+import { apiFetch, errorMessage } from '../../../lib/api.ts';
+import { ListPagination } from '../../product-category/ListPagination.tsx';
+import { downloadMovementsCsv, type MovementListParams, useMovements } from '../api.ts';
+import { ProductPicker } from './ProductPicker.tsx';
+
+export const HISTORY_TYPE_OPTIONS: { value: string; label: string }[] = [
+  { value: '', label: 'Todos' },
+  { value: 'entry', label: 'Entrada' },
+  { value: 'exit', label: 'Saída' },
+  { value: 'fractionate-out,fractionate-in', label: 'Fracionamento' },
+  { value: 'sale', label: 'Venda' },
+  { value: 'sale-cancel', label: 'Cancelamento de venda' },
+  { value: 'adjustment', label: 'Ajuste' },
+];
+
+const dateTime = new Intl.DateTimeFormat('pt-BR', {
+  timeZone: 'America/Sao_Paulo',
+  day: '2-digit',
+  month: '2-digit',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+});
+export const formatDateTime = (iso: string) => dateTime.format(new Date(iso)).replace(',', '');
+
+/** "+2 un" in green, "−1,5 kg" in red. */
+export function SignedQuantity({ value, unit }: { value: number; unit: string }) {
+  const text = `${value > 0 ? '+' : value < 0 ? '−' : ''}${formatQuantity(Math.abs(value), unit)}`;
+  return (
+    <Typography
+      component="span"
+      variant="body2"
+      sx={{ fontWeight: 500, color: value < 0 ? 'error.main' : 'success.main', whiteSpace: 'nowrap' }}
+    >
+      {text}
+    </Typography>
+  );
+}
+
+/** Reason, document and note of a movement in one line. */
+export function movementDetails(m: StockMovement): string {
+  return [stockReasonLabel(m.reason), m.document, m.note, m.saleId ? `Venda #${m.saleId}` : null]
+    .filter(Boolean)
+    .join(' · ');
+}
+
+type Staff = { id: number; name: string };
+
+/**
+ * The movement history with filters (product, type, period, user), server-side pages and the CSV
+ * of the filtered list. Shown below the form on each stock page, starting with that page's type.
+ */
+export function StockHistory({
+  clientId,
+  defaultType = '',
+  title = 'Histórico de movimentações',
+}: {
+  clientId: number | undefined;
+  defaultType?: string;
+  title?: string;
+}) {
+  const [product, setProduct] = useState<ProductListItem | null>(null);
+  const [type, setType] = useState(defaultType);
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
+  const [userId, setUserId] = useState<number | ''>('');
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState(10);
+  const [exportError, setExportError] = useState<string | null>(null);
+  const [exporting, setExporting] = useState(false);
+
+  const filters: Omit<MovementListParams, 'page' | 'pageSize'> = {
+    productId: product?.id,
+    type: type || undefined,
+    from: from || undefined,
+    to: to || undefined,
+    userId: userId === '' ? undefined : userId,
+  };
+  const list = useMovements(clientId, { ...filters, page, pageSize });
+  const staff = useQuery({
+    queryKey: ['stock', 'staff', clientId ?? 0],
+    queryFn: () =>
+      apiFetch<{ items: Staff[] }>(
+        `/user/client/${clientId}${toQueryString({ pageSize: 100, sort: 'name' })}`,
+      ),
+    enabled: Boolean(clientId),
+    select: (data) => data.items,
+    staleTime: 60_000,
+  });
+
+  const reset =
+    <T,>(set: (v: T) => void) =>
+    (v: T) => {
+      set(v);
+      setPage(1);
+    };
+
+  const exportCsv = async () => {
+    if (!clientId) return;
+    setExporting(true);
+    setExportError(null);
+    try {
+      await downloadMovementsCsv(clientId, filters);
+    } catch (error) {
+      setExportError(errorMessage(error));
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  const items = list.data?.items ?? [];
+  return (
+    <Paper component="section" aria-label={title} sx={{ p: { xs: 2, sm: 3 } }}>
+      <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', mb: 2, gap: 2 }}>
+        <Typography component="h2" variant="h6">
+          {title}
+        </Typography>
+        <Button startIcon={<DownloadIcon />} onClick={exportCsv} disabled={exporting || !clientId}>
+          Exportar CSV
+        </Button>
+      </Box>
+      <Box
+        sx={{
+          display: 'grid',
+          gap: 2,
+          mb: 2,
+          gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr', lg: '2fr 1fr 1fr 1fr 1fr' },
+        }}
+      >
+        <ProductPicker
+          clientId={clientId}
+          label="Filtrar por produto"
+          value={product}
+          onChange={reset(setProduct)}
+          size="small"
+        />
+        <TextField
+          select
+          size="small"
+          label="Tipo"
+          value={type}
+          onChange={(e) => reset(setType)(e.target.value)}
+        >
+          {HISTORY_TYPE_OPTIONS.map((o) => (
+            <MenuItem key={o.value} value={o.value}>
+              {o.label}
+            </MenuItem>
+          ))}
+        </TextField>
+        <TextField
+          size="small"
+          type="date"
+          label="De"
+          value={from}
+          onChange={(e) => reset(setFrom)(e.target.value)}
+          slotProps={{ inputLabel: { shrink: true } }}
+        />
+        <TextField
+          size="small"
+          type="date"
+          label="Até"
+          value={to}
+          onChange={(e) => reset(setTo)(e.target.value)}
+          slotProps={{ inputLabel: { shrink: true } }}
+        />
+        <TextField
+          select
+          size="small"
+          label="Usuário"
+          value={userId}
+          onChange={(e) => reset(setUserId)(e.target.value === '' ? '' : Number(e.target.value))}
+        >
+          <MenuItem value="">Todos</MenuItem>
+          {(staff.data ?? []).map((u) => (
+            <MenuItem key={u.id} value={u.id}>
+              {u.name}
+            </MenuItem>
+          ))}
+        </TextField>
+      </Box>
+      {exportError && (
+        <Alert severity="error" sx={{ mb: 2 }} onClose={() => setExportError(null)}>
+          {exportError}
+        </Alert>
+      )}
+      {list.isPending ? (
+        <Loading />
+      ) : list.isError ? (
+        <Alert severity="error">{errorMessage(list.error)}</Alert>
+      ) : items.length === 0 ? (
+        <Typography color="text.secondary" sx={{ py: 4, textAlign: 'center' }}>
+          Nenhuma movimentação encontrada
+        </Typography>
+      ) : (
+        <>
+          {list.isFetching && <LinearProgress aria-label="Atualizando" />}
+          <TableContainer>
+            <Table size="small" aria-label="Movimentações de estoque">
+              <TableHead>
+                <TableRow>
+                  <TableCell>Data</TableCell>
+                  <TableCell>Tipo</TableCell>
+                  <TableCell>Produto</TableCell>
+                  <TableCell align="right">Quantidade</TableCell>
+                  <TableCell align="right">Custo unitário</TableCell>
+                  <TableCell>Motivo / documento</TableCell>
+                  <TableCell>Usuário</TableCell>
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {items.map((m) => (
+                  <TableRow key={m.id} data-testid="movement-history-row">
+                    <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDateTime(m.createdAt)}</TableCell>
+                    <TableCell>
+                      <Chip size="small" label={STOCK_MOVEMENT_TYPE_LABELS[m.type]} />
+                    </TableCell>
+                    <TableCell>
+                      {m.product.name}
+                      {m.variant ? ` (${m.variant.name})` : ''}
+                    </TableCell>
+                    <TableCell align="right">
+                      <SignedQuantity value={m.quantity} unit={m.product.unit} />
+                    </TableCell>
+                    <TableCell align="right">
+                      {m.unitCostCents === null ? '' : formatCents(m.unitCostCents)}
+                    </TableCell>
+                    <TableCell>{movementDetails(m)}</TableCell>
+                    <TableCell>{m.user?.name ?? 'Sistema'}</TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          </TableContainer>
+          <ListPagination
+            total={list.data.total}
+            page={page}
+            pageSize={pageSize}
+            onPage={setPage}
+            onPageSize={reset(setPageSize)}
+          />
+        </>
+      )}
+    </Paper>
+  );
+}
