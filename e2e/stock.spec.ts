@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { withCheckDigit } from '@balcao/core/barcode';
 import { expect, type Page, test } from '@playwright/test';
 import { apiLogin, demoEmail, loginAs } from './helpers';
@@ -156,5 +157,28 @@ test.describe('stock', () => {
     await expect(card.getByTestId('stock-card-row').first()).toContainText(
       `${new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 3 }).format(guarana.stock)} un`,
     );
+  });
+
+  test('the three pages have no serious accessibility violation (axe), read only for a Vendedor', async ({
+    page,
+  }) => {
+    await loginAs(page, 3);
+    for (const [path, heading] of [
+      ['/dashboard/stock-movement/entry', 'Entrada de estoque'],
+      ['/dashboard/stock-movement/exit', 'Saída de estoque'],
+      ['/dashboard/stock-movement/fractionate', 'Fracionar'],
+    ]) {
+      await page.goto(path);
+      await expect(page.getByRole('heading', { name: heading, level: 1 })).toBeVisible();
+      await expect(
+        page.getByText('Você pode consultar o estoque, mas não registrar movimentações.'),
+      ).toBeVisible();
+      await expect(page.getByTestId('movement-history-row').first()).toBeVisible();
+      const result = await new AxeBuilder({ page }).analyze();
+      const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+      expect(bad.map((v) => `${path}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual(
+        [],
+      );
+    }
   });
 });
