@@ -155,3 +155,14 @@ export const productImages = pgTable(
     uniqueIndex('product_images_key_uq').on(t.storageKey),
   ],
 );
+
+/**
+ * How many products each client has, kept by statement-level triggers on products (migration
+ * product_counters): the unfiltered list answers its total without counting 100,000 rows.
+ */
+export const productCounters = pgTable('product_counters', {
+  clientId: integer('client_id')
+    .primaryKey()
+    .references(() => clients.id),
+  total: integer('total').notNull().default(0),
+});
