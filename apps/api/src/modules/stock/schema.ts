@@ -96,7 +96,5 @@ export const stockFractionRatios = pgTable(
     targetQuantity: numeric('target_quantity', { precision: 14, scale: 3, mode: 'string' }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [
-    uniqueIndex('stock_fraction_ratios_pair_uq').on(t.clientId, t.sourceProductId, t.targetProductId),
-  ],
+  (t) => [uniqueIndex('stock_fraction_ratios_pair_uq').on(t.clientId, t.sourceProductId, t.targetProductId)],
 );
