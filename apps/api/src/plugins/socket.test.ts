@@ -125,9 +125,9 @@ describe('channels', () => {
     // A refused join must not subscribe either.
     await join(otherClient, `notifications_${mine.client.id}`);
 
-    const received = nextMessage(joined);
-    const missedByUnjoined = nextMessage(notJoined);
-    const missedByOther = nextMessage(otherClient);
+    const received = nextMessage(joined, 5000);
+    const missedByUnjoined = nextMessage(notJoined, 1500);
+    const missedByOther = nextMessage(otherClient, 1500);
     t.app.ctx.notify(mine.client.id, { message: 'Estoque baixo: Café', alertColor: 'warning' });
 
     const payload = (await received) as { message: string };
@@ -142,20 +142,20 @@ describe('channels', () => {
     const socket = await connected({ key: API_KEY, token: mine.token });
     expect((await join(socket, `notifications_${mine.client.id}`)).ok).toBe(true);
 
-    const first = nextMessage(socket, 2000);
+    const first = nextMessage(socket, 5000);
     t.app.ctx.notify(mine.client.id, { message: 'Olá' });
     expect(JSON.parse(((await first) as { message: string }).message)).toEqual({
       message: 'Olá',
       alertColor: 'info',
     });
-    const explicitUndefined = nextMessage(socket, 2000);
+    const explicitUndefined = nextMessage(socket, 5000);
     t.app.ctx.notify(mine.client.id, { message: 'Sem cor', alertColor: undefined });
     expect(JSON.parse(((await explicitUndefined) as { message: string }).message)).toEqual({
       message: 'Sem cor',
       alertColor: 'info',
     });
 
-    const second = nextMessage(socket, 2000);
+    const second = nextMessage(socket, 5000);
     const res = await t.app.inject({
       method: 'POST',
       url: '/v1/notification',
@@ -175,7 +175,7 @@ describe('channels', () => {
     const channel = `notifications_${mine.client.id}`;
     expect((await join(socket, channel)).ok).toBe(true);
     expect(await socket.timeout(5000).emitWithAck('leaveChannel', channel)).toEqual({ ok: true });
-    const missed = nextMessage(socket);
+    const missed = nextMessage(socket, 1000);
     t.app.ctx.notify(mine.client.id, { message: 'Ninguém ouve' });
     expect(await missed).toBe('nothing');
   });
