@@ -257,9 +257,9 @@ function LinesTable({ items, dispatch }: { items: PdvLine[]; dispatch: (action: 
         <TableHead>
           <TableRow>
             <TableCell>Item</TableCell>
-            <TableCell sx={{ width: 110 }}>Qtd.</TableCell>
+            <TableCell sx={{ width: 140 }}>Qtd.</TableCell>
             <TableCell align="right">Unitário</TableCell>
-            <TableCell sx={{ width: 120 }}>Desconto</TableCell>
+            <TableCell sx={{ width: 140 }}>Desconto</TableCell>
             <TableCell align="right">Total</TableCell>
             <TableCell sx={{ width: 48 }} />
           </TableRow>

@@ -81,6 +81,12 @@ export default function PdvPage() {
     }
   }, [finishing, state, dispatch, saleWritten]);
 
+  // Once the register is open (the opening modal closed), the scanner's input goes to the search box.
+  const registerOpen = Boolean(register.data);
+  useEffect(() => {
+    if (registerOpen && state.step === 0) setTimeout(() => searchRef.current?.focus(), 50);
+  }, [registerOpen, state.step]);
+
   // Keyboard shortcuts (shown on screen).
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
