@@ -221,6 +221,15 @@ describe('product list: search, filters, sort, pages', () => {
     const page2 = await list('pageSize=3&page=2');
     expect(page2).toMatchObject({ total: 4, page: 2, pageSize: 3 });
     expect(page2.items.map((p: { name: string }) => p.name)).toEqual(['X-Salada']);
+    // Narrow filters sort and count their matches; a page past the end still tells the total.
+    expect(
+      (await list(`categoryId=${cat.id}&sort=-salePriceCents`)).items.map((p: { name: string }) => p.name),
+    ).toEqual(['X-Salada', 'X-Burger']);
+    expect(await list('q=x-&page=3&pageSize=1')).toMatchObject({ items: [], total: 2, page: 3 });
+    // The unfiltered total comes from the per-client counter: it follows inserts and deletes.
+    const water = (await list('q=agua')).items[0];
+    await t.app.inject({ method: 'DELETE', url: `/v1/product/${water.id}`, headers: auth });
+    expect((await list('')).total).toBe(3);
     expect((await get(`/v1/product/client/${client.id}?pageSize=101`, auth)).statusCode).toBe(400);
     expect((await get(`/v1/product/client/${client.id}?sort=password`, auth)).statusCode).toBe(400);
     expect((await get(`/v1/product/client/${client.id}?lowStock=talvez`, auth)).statusCode).toBe(400);

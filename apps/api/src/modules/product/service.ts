@@ -32,7 +32,14 @@ import { productBrands } from '../product-brand/schema.ts';
 import { productCategories } from '../product-category/schema.ts';
 import { isSameVersion, mapUnique, num, staleEdit } from './dbHelpers.ts';
 import { imageUrls } from './imageUrls.ts';
-import { productGridColors, productGridSizes, productImages, products, productVariants } from './schema.ts';
+import {
+  productCounters,
+  productGridColors,
+  productGridSizes,
+  productImages,
+  products,
+  productVariants,
+} from './schema.ts';
 
 type ListQuery = z.output<typeof productListQuerySchema>;
 type ProductUpdate = z.output<typeof productUpdateSchema>;
@@ -173,7 +180,34 @@ function listOrder(query: ListQuery) {
   );
 }
 
-/** A page of products, newest filters applied server side (DESIGN.md list contract). */
+/** Filters that pick a small, arbitrary part of the catalog (search, category, brand, low stock). */
+function isNarrow(query: ListQuery): boolean {
+  return (
+    Boolean(query.q) ||
+    query.categoryId !== undefined ||
+    query.brandId !== undefined ||
+    query.lowStock === true
+  );
+}
+
+function hasFilters(query: ListQuery): boolean {
+  return (
+    isNarrow(query) ||
+    query.productType !== undefined ||
+    query.active !== undefined ||
+    query.lowStock !== undefined
+  );
+}
+
+/**
+ * A page of products with filters, sort and pagination on the server (DESIGN.md list contract).
+ * - No filter: the page walks the (client, name) index; the total comes from product_counters.
+ * - Narrow filters (search, category, brand, low stock): the matches are collected once (a
+ *   materialized CTE served by the trigram or btree index), counted and sorted. Without the fence
+ *   the planner may walk the name index filtering row by row, which costs 100 ms when the matches
+ *   sort late (e.g. "shampoo" among 100,000 products).
+ * - Broad filters (active, type): walk the index and count.
+ */
 export async function listProducts(
   db: Db,
   clientId: number,
@@ -181,7 +215,63 @@ export async function listProducts(
 ): Promise<ListResult<ProductListItem>> {
   const where = listWhere(clientId, query);
   const { limit, offset } = pageWindow(query);
-  const rows = await db
+  if (isNarrow(query)) {
+    const matched = db.$with('matched').as(
+      db
+        .select({
+          id: products.id,
+          nameKey: products.nameKey,
+          skuKey: sql<string | null>`lower(${products.sku})`.as('sku_key'),
+          salePriceCents: products.salePriceCents,
+          stock: products.stock,
+          createdAt: products.createdAt,
+          updatedAt: products.updatedAt,
+        })
+        .from(products)
+        .where(where),
+    );
+    const sortable = (t: typeof matched, alias: 'matched' | 'page') => ({
+      name: t.nameKey,
+      sku: sql`${sql.identifier(alias)}."sku_key"`,
+      salePriceCents: t.salePriceCents,
+      stock: t.stock,
+      createdAt: t.createdAt,
+      updatedAt: t.updatedAt,
+    });
+    type Sort = 'name' | 'sku' | 'salePriceCents' | 'stock' | 'createdAt' | 'updatedAt';
+    const fallback = { field: 'name', direction: 'asc' } as const;
+    // Sort and cut the page among the matches first, then join the 20 rows: joining first makes
+    // the planner hash-join every product of the table.
+    const page = db.$with('page').as(
+      db
+        .select()
+        .from(matched)
+        .orderBy(...orderByOf<Sort>(query.sort, sortable(matched, 'matched'), fallback, matched.id))
+        .limit(limit)
+        .offset(offset),
+    );
+    const rows = await db
+      .with(matched, page)
+      .select({ ...listColumns, total: sql<number>`(select count(*)::int from ${matched})` })
+      .from(page)
+      .innerJoin(products, eq(products.id, page.id))
+      .leftJoin(productCategories, eq(productCategories.id, products.categoryId))
+      .leftJoin(productBrands, eq(productBrands.id, products.brandId))
+      .orderBy(
+        ...orderByOf<Sort>(
+          query.sort,
+          sortable(page as unknown as typeof matched, 'page'),
+          fallback,
+          page.id,
+        ),
+      );
+    const total =
+      rows.length > 0
+        ? Number(rows[0].total)
+        : (await db.select({ total: sql<number>`count(*)::int` }).from(products).where(where))[0].total;
+    return listResult((rows as ListRow[]).map(toListItem), total, query);
+  }
+  const pageRows = db
     .select(listColumns)
     .from(products)
     .leftJoin(productCategories, eq(productCategories.id, products.categoryId))
@@ -190,7 +280,17 @@ export async function listProducts(
     .orderBy(...listOrder(query))
     .limit(limit)
     .offset(offset);
-  const [{ total }] = await db.select({ total: sql<number>`count(*)::int` }).from(products).where(where);
+  const rows = await pageRows;
+  let total: number;
+  if (hasFilters(query)) {
+    [{ total }] = await db.select({ total: sql<number>`count(*)::int` }).from(products).where(where);
+  } else {
+    const [counter] = await db
+      .select({ total: productCounters.total })
+      .from(productCounters)
+      .where(eq(productCounters.clientId, clientId));
+    total = counter?.total ?? 0;
+  }
   return listResult((rows as ListRow[]).map(toListItem), total, query);
 }
 

@@ -1,0 +1,374 @@
+/**
+ * Catalog benchmark (issue 4): N products in the demo shop and N in another client, then the three
+ * PDV/back-office reads over HTTP against a production start:
+ *   - barcode lookup   GET /v1/product/barcode/{code}        target p95 < 5 ms
+ *   - name search      GET /v1/product/client/{id}?q=...      target p95 < 25 ms
+ *   - first list page  GET /v1/product/client/{id}            target p95 < 25 ms
+ * on PGlite (the embedded default) and on PostgreSQL 15 (a private cluster started here).
+ *
+ * Usage: npx tsx bench/catalog.ts [--products 100000] [--engine pglite|postgres|both] [--duration 10]
+ * The data goes in with SQL (generate_series) before the server starts: the API's migrations and
+ * demo seed run first, so the schema and indexes are exactly the application's.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { sql } from 'drizzle-orm';
+import {
+  type Database,
+  fromPglite,
+  fromPostgres,
+  migrateDatabase,
+  openPglite,
+} from '../apps/api/src/db/client.ts';
+import { insertClient } from '../apps/api/src/modules/account/service.ts';
+import { seedDemo } from '../apps/api/src/seed.ts';
+import { ensureWebBuild, type Figures, load, machine, startServer, table } from './lib.ts';
+
+type Engine = 'pglite' | 'postgres';
+
+function arg(name: string, fallback: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
+}
+
+const NOUNS = [
+  'Arroz',
+  'Feijao',
+  'Macarrao',
+  'Biscoito',
+  'Cafe',
+  'Acucar',
+  'Leite',
+  'Refrigerante',
+  'Suco',
+  'Agua',
+  'Cerveja',
+  'Sabonete',
+  'Shampoo',
+  'Detergente',
+  'Amaciante',
+  'Camiseta',
+  'Calca',
+  'Bermuda',
+  'Tenis',
+  'Meia',
+  'Bone',
+  'Caderno',
+  'Caneta',
+  'Lapis',
+  'Chocolate',
+  'Bala',
+  'Pao',
+  'Queijo',
+  'Presunto',
+  'Iogurte',
+  'Manteiga',
+  'Margarina',
+  'Oleo',
+  'Sal',
+  'Farinha',
+  'Molho',
+  'Tempero',
+  'Racao',
+  'Vela',
+  'Pilha',
+  'Lampada',
+  'Fita',
+  'Cola',
+  'Tesoura',
+  'Toalha',
+  'Lencol',
+  'Copo',
+  'Prato',
+  'Panela',
+  'Garrafa',
+];
+const BRANDS = [
+  'Nestle',
+  'Ambev',
+  'Unilever',
+  'Ype',
+  'Omo',
+  'Seara',
+  'Sadia',
+  'Perdigao',
+  'Tio Joao',
+  'Camil',
+  'Pilao',
+  'Melitta',
+  'Itambe',
+  'Piracanjuba',
+  'Marilan',
+  'Bauducco',
+  'Garoto',
+  'Lacta',
+  'Hering',
+  'Havaianas',
+  'Faber',
+  'Bic',
+  'Tilibra',
+  'Dove',
+  'Nivea',
+  'Colgate',
+  'Pedigree',
+  'Whiskas',
+  'Tramontina',
+  'Philips',
+];
+const VARIANTS = [
+  'Tradicional',
+  'Integral',
+  'Light',
+  'Zero',
+  'Chocolate',
+  'Morango',
+  'Baunilha',
+  'Limao',
+  'Laranja',
+  'Uva',
+  'Azul',
+  'Preto',
+  'Branco',
+  'Vermelho',
+  'Verde',
+  'Rosa',
+  'Cinza',
+  'Original',
+  'Premium',
+  'Extra',
+];
+const SIZES = ['100g', '200g', '500g', '1kg', '2kg', '350ml', '1L', '2L', 'P', 'M', 'G', 'GG'];
+
+/** What a shop owner or cashier types: brand + product, product + colour, a bare word, part of a SKU. */
+export const SEARCH_TERMS = [
+  'cafe pilao',
+  'camiseta azul',
+  'sabonete dove',
+  'arroz 1kg',
+  'biscoito marilan',
+  'tenis preto',
+  'shampoo',
+  'refrigerante zero 2l',
+  'sku1234',
+  'chocolate',
+];
+
+const pgArray = (items: string[]) => `ARRAY[${items.map((s) => `'${s.replace(/'/g, "''")}'`).join(',')}]`;
+
+/** The barcode of product number i (13 digits, unique per client). */
+export const barcodeOf = (i: number) => `2${String(i).padStart(11, '0')}${i % 10}`;
+
+/** N products for a client with realistic names, SKUs, barcodes, 20 categories, stock levels. */
+async function fillClient(database: Database, clientId: number, n: number) {
+  const { db } = database;
+  await db.execute(
+    sql.raw(
+      `INSERT INTO product_categories (client_id, name) SELECT ${clientId}, 'Categoria ' || g FROM generate_series(1, 20) g`,
+    ),
+  );
+  const batch = 50_000;
+  for (let from = 1; from <= n; from += batch) {
+    const to = Math.min(n, from + batch - 1);
+    await db.execute(
+      sql.raw(`
+      INSERT INTO products (client_id, name, sku, barcode, product_type, unit, sale_price_cents, cost_price_cents,
+        category_id, active, stock_control, stock, min_stock, name_key, search_text)
+      SELECT ${clientId}, s.name, 'SKU' || s.i, s.barcode, 'simple', 'un', 100 + (s.i * 37) % 50000, 50 + (s.i * 17) % 20000,
+        (SELECT id FROM product_categories c WHERE c.client_id = ${clientId} ORDER BY id OFFSET (s.i % 20) LIMIT 1),
+        s.i % 25 <> 0, true, (s.i * 7) % 200, 10, lower(s.name), lower(s.name || ' sku' || s.i || ' ' || s.barcode)
+      FROM (
+        SELECT g AS i,
+          (${pgArray(NOUNS)})[1 + g % ${NOUNS.length}] || ' ' ||
+          (${pgArray(BRANDS)})[1 + (g / ${NOUNS.length}) % ${BRANDS.length}] || ' ' ||
+          (${pgArray(VARIANTS)})[1 + (g / ${NOUNS.length * BRANDS.length}) % ${VARIANTS.length}] || ' ' ||
+          (${pgArray(SIZES)})[1 + (g / 7) % ${SIZES.length}] AS name,
+          '2' || lpad(g::text, 11, '0') || (g % 10)::text AS barcode
+        FROM generate_series(${from}, ${to}) g
+      ) s`),
+    );
+    process.stdout.write(`  client ${clientId}: ${to} products\r`);
+  }
+  process.stdout.write('\n');
+}
+
+/** A valid CNPJ from any 12 digits. */
+function cnpj(base12: string): string {
+  const calc = (s: string, w: number[]) => {
+    const r = w.reduce((acc, x, i) => acc + Number(s[i]) * x, 0) % 11;
+    return r < 2 ? 0 : 11 - r;
+  };
+  const d1 = calc(base12, [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2]);
+  const d2 = calc(base12 + d1, [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2]);
+  return `${base12}${d1}${d2}`;
+}
+
+/** Migrates, seeds the demo shop and a second shop, then loads N products into each. */
+export async function populate(database: Database, n: number): Promise<{ demoClientId: number }> {
+  const started = Date.now();
+  await migrateDatabase(database);
+  const { clientId } = await seedDemo(database.db);
+  const other = await insertClient(database.db, {
+    name: 'Outra Loja Bench',
+    document: cnpj('998877665544'),
+    clientTypeId: 4,
+    phone: '5511912345678',
+  });
+  await fillClient(database, clientId, n);
+  await fillClient(database, other.id, n);
+  await database.db.execute(sql.raw('ANALYZE'));
+  console.log(`  loaded ${2 * n} products in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return { demoClientId: clientId };
+}
+
+/** A private PostgreSQL 15 cluster (STACK.md), owned by the postgres user, on a local port. */
+function startPostgres(): { url: string; stop: () => void } {
+  const bin = '/usr/lib/postgresql/15/bin';
+  const dir = mkdtempSync(join(tmpdir(), 'balcao-bench-pg-'));
+  const data = join(dir, 'data');
+  const sock = join(dir, 'sock');
+  mkdirSync(sock);
+  chmodSync(dir, 0o777);
+  chmodSync(sock, 0o777);
+  const port = 55_000 + Math.floor(Math.random() * 1000);
+  const asPostgres = (cmd: string) => execFileSync('su', ['postgres', '-c', cmd], { stdio: 'pipe' });
+  asPostgres(`${bin}/initdb -D ${data} -U postgres --auth=trust -E UTF8 --locale=C.UTF-8`);
+  asPostgres(
+    `${bin}/pg_ctl -D ${data} -l ${dir}/log -o "-c listen_addresses=127.0.0.1 -p ${port} -k ${sock} -c shared_buffers=256MB -c fsync=off -c synchronous_commit=off" -w start`,
+  );
+  asPostgres(`${bin}/createdb -h ${sock} -p ${port} balcao_bench`);
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/balcao_bench`,
+    stop: () => {
+      spawnSync('su', ['postgres', '-c', `${bin}/pg_ctl -D ${data} -m fast -w stop`], { stdio: 'ignore' });
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function token(url: string): Promise<string> {
+  const res = await fetch(`${url}/v1/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'caixa@demo.com.br', password: 'demo1234' }),
+  });
+  if (!res.ok) throw new Error(`login failed: ${res.status}`);
+  return ((await res.json()) as { token: string }).token;
+}
+
+/** Sequential requests (one cashier, one terminal): the latency a person feels. */
+async function measure(
+  url: string,
+  clientId: number,
+  n: number,
+  duration: number,
+  label: string,
+): Promise<Figures[]> {
+  const auth = { authorization: `Bearer ${await token(url)}` };
+  const pick = <T>(items: T[]) => items[Math.floor(Math.random() * items.length)];
+  // Sanity: every scenario answers 200 with data before it is timed.
+  const check = async (path: string) => {
+    const res = await fetch(`${url}${path}`, { headers: auth });
+    if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+    return res.json();
+  };
+  const hit = (await check(`/v1/product/barcode/${barcodeOf(n)}`)) as { product: { name: string } };
+  const found = (await check(`/v1/product/client/${clientId}?q=${encodeURIComponent('camiseta azul')}`)) as {
+    total: number;
+  };
+  const first = (await check(`/v1/product/client/${clientId}`)) as { total: number };
+  console.log(
+    `  check: ${hit.product.name} | 'camiseta azul' ${found.total} hits | list total ${first.total}`,
+  );
+
+  const common = { connections: 1, duration, headers: auth };
+  const barcode = await load(`${label} barcode lookup`, {
+    ...common,
+    url,
+    requests: [
+      {
+        method: 'GET',
+        setupRequest: (req) => ({
+          ...req,
+          path: `/v1/product/barcode/${barcodeOf(1 + Math.floor(Math.random() * n))}`,
+        }),
+      },
+    ],
+  });
+  const search = await load(`${label} name search (page 1 + total)`, {
+    ...common,
+    url,
+    requests: [
+      {
+        method: 'GET',
+        setupRequest: (req) => ({
+          ...req,
+          path: `/v1/product/client/${clientId}?q=${encodeURIComponent(pick(SEARCH_TERMS))}`,
+        }),
+      },
+    ],
+  });
+  const list = await load(`${label} first list page (sorted by name + total)`, {
+    ...common,
+    url: `${url}/v1/product/client/${clientId}`,
+  });
+  return [barcode, search, list];
+}
+
+async function runEngine(engine: Engine, n: number, duration: number): Promise<Figures[]> {
+  console.log(`\n${engine}: ${n.toLocaleString('en')} products per client, 2 clients`);
+  const label = `${engine === 'pglite' ? 'PGlite' : 'PostgreSQL 15'}, ${n.toLocaleString('en')}/client:`;
+  if (engine === 'pglite') {
+    const dataDir = mkdtempSync(join(tmpdir(), 'balcao-bench-catalog-'));
+    try {
+      const client = await openPglite(dataDir);
+      const database = fromPglite(client);
+      const { demoClientId } = await populate(database, n);
+      await database.close();
+      const server = await startServer({ env: { DATA_DIR: dataDir } });
+      try {
+        return await measure(server.url, demoClientId, n, duration, label);
+      } finally {
+        await server.stop();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }
+  const pg = startPostgres();
+  try {
+    const database = fromPostgres(pg.url, 2);
+    const { demoClientId } = await populate(database, n);
+    await database.close();
+    const server = await startServer({ databaseUrl: pg.url });
+    try {
+      return await measure(server.url, demoClientId, n, duration, label);
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    pg.stop();
+  }
+}
+
+/** Entry point when run directly (the helpers above are also imported by micro-benchmarks). */
+async function main() {
+  const n = Number(arg('products', '100000'));
+  const duration = Number(arg('duration', '10'));
+  const engineArg = arg('engine', 'both');
+  const engines: Engine[] = engineArg === 'both' ? ['pglite', 'postgres'] : [engineArg as Engine];
+  if (engines.includes('postgres') && !existsSync('/usr/lib/postgresql/15/bin/initdb'))
+    throw new Error('PostgreSQL 15 server binaries not found at /usr/lib/postgresql/15/bin');
+
+  ensureWebBuild();
+  const rows: Figures[] = [];
+  for (const engine of engines) rows.push(...(await runEngine(engine, n, duration)));
+  console.log(
+    `\n${new Date().toISOString().slice(0, 10)} · ${machine()} · sequential requests (1 connection), ${duration} s each\n`,
+  );
+  console.log(table(rows));
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();
