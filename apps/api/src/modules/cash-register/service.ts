@@ -58,13 +58,6 @@ export async function findOpenRegister(
   return row ?? null;
 }
 
-/** A PDV sale needs an open register for that user (422 "Abra o caixa para vender"). */
-export async function requireOpenRegister(tx: Executor, session: SessionUser): Promise<RegisterRow> {
-  const register = await findOpenRegister(tx, session, 'share');
-  if (!register) throw unprocessable(CASH_REGISTER_MESSAGES.mustOpen);
-  return register;
-}
-
 async function userNames(db: Executor, ids: number[]): Promise<Map<number, string>> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return new Map();

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { todayIso } from '@balcao/core/date';
 import { variantName } from '@balcao/core/product';
 import {
+  CASH_REGISTER_MESSAGES,
   type CustomerCredit,
   checkPayments,
   computeSaleTotals,
@@ -18,7 +19,6 @@ import {
   type SalePayment,
   type SaleReceivable,
   type SaleStatus,
-  type SaleWarning,
   type SimpleSaleData,
   type TypeOfSale,
 } from '@balcao/core/sale';
@@ -26,27 +26,19 @@ import type { PaymentMethod } from '@balcao/core/status';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Db, Executor } from '../../db/client.ts';
-import { users } from '../../db/schema.ts';
+import { clients, users } from '../../db/schema.ts';
 import { AppError, conflict, notFound, unprocessable } from '../../errors.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { resolveApproval } from '../cash-register/approval.ts';
-import { recordReceipt, requireOpenRegister } from '../cash-register/service.ts';
+import { cashRegisters } from '../cash-register/schema.ts';
+import { recordReceipt } from '../cash-register/service.ts';
 import { cancelCouponUses, useCoupon } from '../coupon/service.ts';
 import { customers, userAddresses } from '../customer/schema.ts';
 import { productGridColors, productGridSizes, products, productVariants } from '../product/schema.ts';
-import {
-  productAdditionalGroups,
-  productAdditionalItems,
-  productAdditionalLinks,
-} from '../product-additional/schema.ts';
+import { productAdditionalItems } from '../product-additional/schema.ts';
 import { receivables } from '../receivable/schema.ts';
 import { stockMovements } from '../stock/schema.ts';
-import {
-  applyStockMovements,
-  findStockSettings,
-  type LowStockAlert,
-  notifyLowStock,
-} from '../stock/service.ts';
+import { applyStockMovements, type LowStockAlert, notifyLowStock } from '../stock/service.ts';
 import { inOrder } from './inOrder.ts';
 import { saleIdempotencyKeys, saleItems, salePayments, sales } from './schema.ts';
 
@@ -116,6 +108,16 @@ function methodOfInstallment(
   return method;
 }
 
+type SaleRows = {
+  sale: typeof sales.$inferSelect;
+  customer: { name: string; document: string | null; phone: string | null } | null;
+  items: (typeof saleItems.$inferSelect)[];
+  payments: (typeof salePayments.$inferSelect)[];
+  receivables: (typeof receivables.$inferSelect)[];
+  /** Names of the users the sale points at (operator, seller, who canceled). */
+  names: Map<number, string>;
+};
+
 /** The whole sale: items, payments, receivables, customer, users. 404 for another client's. */
 export async function findSale(db: Executor, clientId: number, id: number): Promise<Sale> {
   const [row] = await db
@@ -141,7 +143,32 @@ export async function findSale(db: Executor, clientId: number, id: number): Prom
       .orderBy(asc(receivables.installment)),
     db.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, userIds)),
   ]);
-  const name = new Map(userRows.map((u) => [u.id, u.name]));
+  return toSale({
+    sale: s,
+    customer:
+      s.customerId !== null
+        ? {
+            name: row.customerName ?? '',
+            document: row.customerDocument ?? null,
+            phone: row.customerPhone ?? null,
+          }
+        : null,
+    items,
+    payments,
+    receivables: receivableRows,
+    names: new Map(userRows.map((u) => [u.id, u.name])),
+  });
+}
+
+/** Rows -> the API's sale (the checkout builds it from the rows it just inserted: no read back). */
+function toSale({
+  sale: s,
+  customer,
+  items,
+  payments,
+  receivables: receivableRows,
+  names: name,
+}: SaleRows): Sale {
   const today = todayIso();
   return {
     id: s.id,
@@ -150,15 +177,7 @@ export async function findSale(db: Executor, clientId: number, id: number): Prom
     typeOfSale: s.typeOfSale as TypeOfSale,
     originSale: s.originSale as OriginSale,
     isSimple: s.isSimple,
-    customer:
-      s.customerId !== null
-        ? {
-            id: s.customerId,
-            name: row.customerName ?? '',
-            document: row.customerDocument ?? null,
-            phone: row.customerPhone ?? null,
-          }
-        : null,
+    customer: s.customerId !== null && customer ? { id: s.customerId, ...customer } : null,
     user: { id: s.userId, name: name.get(s.userId) ?? '' },
     seller: s.sellerId !== null ? { id: s.sellerId, name: name.get(s.sellerId) ?? '' } : null,
     cashRegisterId: s.cashRegisterId,
@@ -273,7 +292,7 @@ async function prepareItems(tx: Executor, clientId: number, data: SaleData): Pro
   const productIds = [...new Set(data.items.map((i) => i.productId))];
   const variantIds = [...new Set(data.items.flatMap((i) => (i.variantId ? [i.variantId] : [])))];
   const additionalIds = [...new Set(data.items.flatMap((i) => i.additionals.map((a) => a.id)))];
-  const [productRows, variantRows, groupRows, additionalRows] = await inOrder([
+  const [productRows, variantRows, additionalRows] = await inOrder([
     tx
       .select({
         id: products.id,
@@ -284,7 +303,11 @@ async function prepareItems(tx: Executor, clientId: number, data: SaleData): Pro
         productType: products.productType,
         salePriceCents: products.salePriceCents,
         active: products.active,
-        hasVariants: sql<boolean>`exists (select 1 from product_variants v where v.product_id = ${products.id})`,
+        hasVariants: sql<boolean>`exists (select 1 from product_variants v where v.product_id = "products"."id")`,
+        /** Active add-on groups of the product (one query for the whole cart). */
+        groups: sql<unknown>`(select coalesce(json_agg(json_build_object('groupId', g.id, 'name', g.name, 'minQuantity', g.min_quantity, 'maxQuantity', g.max_quantity)), '[]'::json)
+          from product_additional_links l join product_additional_groups g on g.id = l.group_id
+          where l.product_id = "products"."id" and g.client_id = "products"."client_id" and g.active)`,
       })
       .from(products)
       .where(and(eq(products.clientId, clientId), inArray(products.id, productIds))),
@@ -305,23 +328,6 @@ async function prepareItems(tx: Executor, clientId: number, data: SaleData): Pro
           .leftJoin(productGridSizes, eq(productGridSizes.id, productVariants.sizeId))
           .where(and(eq(productVariants.clientId, clientId), inArray(productVariants.id, variantIds)))
       : Promise.resolve([]),
-    tx
-      .select({
-        productId: productAdditionalLinks.productId,
-        groupId: productAdditionalGroups.id,
-        name: productAdditionalGroups.name,
-        minQuantity: productAdditionalGroups.minQuantity,
-        maxQuantity: productAdditionalGroups.maxQuantity,
-      })
-      .from(productAdditionalLinks)
-      .innerJoin(productAdditionalGroups, eq(productAdditionalGroups.id, productAdditionalLinks.groupId))
-      .where(
-        and(
-          inArray(productAdditionalLinks.productId, productIds),
-          eq(productAdditionalGroups.clientId, clientId),
-          eq(productAdditionalGroups.active, true),
-        ),
-      ),
     additionalIds.length
       ? tx
           .select({
@@ -363,7 +369,12 @@ async function prepareItems(tx: Executor, clientId: number, data: SaleData): Pro
       throw fail(`${product.name} é vendido por unidade: use uma quantidade inteira`, `${path}.quantity`);
     }
     // Add-ons: items of active groups linked to this product, each group within its min..max.
-    const groups = groupRows.filter((g) => g.productId === product.id);
+    const groups = (typeof product.groups === 'string' ? JSON.parse(product.groups) : product.groups) as {
+      groupId: number;
+      name: string;
+      minQuantity: number;
+      maxQuantity: number;
+    }[];
     const chosen: SaleItem['additionals'] = [];
     const perGroup = new Map<number, number>();
     for (const a of item.additionals) {
@@ -428,22 +439,49 @@ async function prepareItems(tx: Executor, clientId: number, data: SaleData): Pro
   });
 }
 
-async function assertSeller(tx: Executor, clientId: number, sellerId: number | null) {
-  if (sellerId === null) return;
+/** The seller credited: an active user of the client (422 otherwise). Returns the name. */
+async function findSeller(tx: Executor, clientId: number, sellerId: number | null): Promise<string | null> {
+  if (sellerId === null) return null;
   const [seller] = await tx
-    .select({ id: users.id })
+    .select({ name: users.name })
     .from(users)
     .where(and(eq(users.id, sellerId), eq(users.clientId, clientId), eq(users.active, true)));
   if (!seller) throw fail('Vendedor não encontrado', 'sellerId');
+  return seller.name;
 }
 
-async function assertCustomer(tx: Executor, clientId: number, customerId: number | null) {
-  if (customerId === null) return;
+/** The sale's customer, of this client (422 otherwise). */
+async function findSaleCustomer(tx: Executor, clientId: number, customerId: number | null) {
+  if (customerId === null) return null;
   const [customer] = await tx
-    .select({ id: customers.id })
+    .select({ name: customers.name, document: customers.document, phone: customers.phone })
     .from(customers)
     .where(and(eq(customers.id, customerId), eq(customers.clientId, clientId)));
   if (!customer) throw fail('Cliente não encontrado', 'customerId');
+  return customer;
+}
+
+/**
+ * The user's open register (FOR SHARE: closing it waits for this sale), with the client's
+ * stockManagement flag and the user's name, in one query. 422 "Abra o caixa para vender" without one.
+ */
+async function lockRegister(tx: Executor, session: SessionUser) {
+  const [row] = await tx
+    .select({ id: cashRegisters.id, stockManagement: clients.stockManagement, userName: users.name })
+    .from(cashRegisters)
+    .innerJoin(clients, eq(clients.id, cashRegisters.clientId))
+    .innerJoin(users, eq(users.id, cashRegisters.userId))
+    .where(
+      and(
+        eq(cashRegisters.clientId, session.clientId),
+        eq(cashRegisters.userId, session.userId),
+        eq(cashRegisters.status, 'open'),
+      ),
+    )
+    .limit(1)
+    .for('share', { of: cashRegisters });
+  if (!row) throw unprocessable(CASH_REGISTER_MESSAGES.mustOpen);
+  return row;
 }
 
 async function findDeliveryAddress(
@@ -496,9 +534,7 @@ async function recordSale(
   const { db } = ctx;
   const { clientId } = session;
   const hash = requestHash(options.body);
-  type Outcome =
-    | { replayOf: number }
-    | { saleId: number; lowStock: LowStockAlert[]; creditShopCents: number; customerId: number | null };
+  type Outcome = { replayOf: number } | { sale: Sale; lowStock: LowStockAlert[] };
   const outcome = await db.transaction(async (tx): Promise<Outcome> => {
     if (options.idempotencyKey) {
       const claimed = await tx
@@ -522,10 +558,10 @@ async function recordSale(
         return { replayOf: first.saleId };
       }
     }
-    const register = await requireOpenRegister(tx, session);
+    const register = await lockRegister(tx, session);
     const prepared = await build(tx);
-    await assertCustomer(tx, clientId, prepared.customerId);
-    await assertSeller(tx, clientId, prepared.sellerId);
+    const customer = await findSaleCustomer(tx, clientId, prepared.customerId);
+    const sellerName = await findSeller(tx, clientId, prepared.sellerId);
     const today = todayIso();
     const withoutCoupon = computeSaleTotals({
       lines: prepared.lines,
@@ -541,23 +577,20 @@ async function recordSale(
     // Stock first (rows locked by id), then the coupon row, then the counter.
     let lowStock: LowStockAlert[] = [];
     const stockLines = prepared.lines.filter((l) => l.stock);
-    if (stockLines.length > 0) {
-      const settings = await findStockSettings(tx, clientId);
-      if (settings.stockManagement) {
-        const result = await applyStockMovements(
-          tx,
-          { clientId, userId: session.userId },
-          stockLines.map((l) => ({
-            productId: l.stock!.productId,
-            variantId: l.stock!.variantId,
-            type: 'sale' as const,
-            quantity: l.quantity,
-            saleId,
-          })),
-          { allowNegative: settings.allowNegativeStock },
-        );
-        lowStock = result.lowStock;
-      }
+    if (stockLines.length > 0 && register.stockManagement) {
+      // The stock service applies the client's allowNegativeStock setting.
+      const result = await applyStockMovements(
+        tx,
+        { clientId, userId: session.userId },
+        stockLines.map((l) => ({
+          productId: l.stock!.productId,
+          variantId: l.stock!.variantId,
+          type: 'sale' as const,
+          quantity: l.quantity,
+          saleId,
+        })),
+      );
+      lowStock = result.lowStock;
     }
 
     let couponDiscountCents = 0;
@@ -606,49 +639,63 @@ async function recordSale(
             returning last as "number"`,
       ),
     );
+    // Credit warnings: the customer's situation before this sale against its crediário amount.
+    const creditShopCents = paid.payments
+      .filter((p) => p.method === 'creditShop')
+      .reduce((sum, p) => sum + p.amountCents, 0);
+    const warnings =
+      prepared.customerId !== null && creditShopCents > 0
+        ? (await customerCredit(tx, clientId, prepared.customerId, creditShopCents)).warnings
+        : [];
     const now = new Date();
-    await tx.insert(sales).values({
-      id: saleId,
-      clientId,
-      number: Number(number),
-      userId: session.userId,
-      sellerId: prepared.sellerId,
-      customerId: prepared.customerId,
-      cashRegisterId: register.id,
-      status: paid.status,
-      typeOfSale: prepared.typeOfSale,
-      originSale: prepared.originSale,
-      isSimple: prepared.isSimple,
-      totalItems: totals.totalItems,
-      totalQuantity: totals.totalQuantity,
-      itemsDiscountCents: totals.itemsDiscountCents,
-      totalCents: totals.totalCents,
-      discountType: prepared.discountType,
-      discountValue: prepared.discountValue,
-      discountCents: totals.discountCents,
-      couponId,
-      couponCode: prepared.couponCode ? prepared.couponCode.toUpperCase() : null,
-      couponDiscountCents,
-      freightCents: totals.freightCents,
-      finalAmountCents: totals.finalAmountCents,
-      cashDepositAmountCents: paid.cashDepositAmountCents,
-      changeCents: paid.changeCents,
-      deliveryAddress: prepared.deliveryAddress,
-      notes: prepared.notes,
-      finishedAt: paid.status === 'finished' ? now : null,
-      createdAt: now,
-      updatedAt: now,
-    });
-    await tx.insert(saleItems).values(
-      prepared.lines.map((l, i) => ({
-        ...l.row,
-        saleId,
-        unitTotalCents: totals.lines[i].unitTotalCents,
-        grossCents: totals.lines[i].grossCents,
-        discountCents: totals.lines[i].discountCents,
-        totalCents: totals.lines[i].totalCents,
-      })),
-    );
+    const [saleRow] = await tx
+      .insert(sales)
+      .values({
+        id: saleId,
+        clientId,
+        number: Number(number),
+        userId: session.userId,
+        sellerId: prepared.sellerId,
+        customerId: prepared.customerId,
+        cashRegisterId: register.id,
+        status: paid.status,
+        typeOfSale: prepared.typeOfSale,
+        originSale: prepared.originSale,
+        isSimple: prepared.isSimple,
+        totalItems: totals.totalItems,
+        totalQuantity: totals.totalQuantity,
+        itemsDiscountCents: totals.itemsDiscountCents,
+        totalCents: totals.totalCents,
+        discountType: prepared.discountType,
+        discountValue: prepared.discountValue,
+        discountCents: totals.discountCents,
+        couponId,
+        couponCode: prepared.couponCode ? prepared.couponCode.toUpperCase() : null,
+        couponDiscountCents,
+        freightCents: totals.freightCents,
+        finalAmountCents: totals.finalAmountCents,
+        cashDepositAmountCents: paid.cashDepositAmountCents,
+        changeCents: paid.changeCents,
+        deliveryAddress: prepared.deliveryAddress,
+        notes: prepared.notes,
+        finishedAt: paid.status === 'finished' ? now : null,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    const itemRows = await tx
+      .insert(saleItems)
+      .values(
+        prepared.lines.map((l, i) => ({
+          ...l.row,
+          saleId,
+          unitTotalCents: totals.lines[i].unitTotalCents,
+          grossCents: totals.lines[i].grossCents,
+          discountCents: totals.lines[i].discountCents,
+          totalCents: totals.lines[i].totalCents,
+        })),
+      )
+      .returning();
     let installment = 1;
     const receivableRows: (typeof receivables.$inferInsert)[] = [];
     const paymentRows = paid.payments.map((p, position) => {
@@ -675,8 +722,10 @@ async function recordSale(
         firstInstallment,
       };
     });
-    if (paymentRows.length > 0) await tx.insert(salePayments).values(paymentRows);
-    if (receivableRows.length > 0) await tx.insert(receivables).values(receivableRows);
+    const paymentsInserted =
+      paymentRows.length > 0 ? await tx.insert(salePayments).values(paymentRows).returning() : [];
+    const receivablesInserted =
+      receivableRows.length > 0 ? await tx.insert(receivables).values(receivableRows).returning() : [];
     if (options.idempotencyKey) {
       await tx
         .update(saleIdempotencyKeys)
@@ -688,27 +737,24 @@ async function recordSale(
           ),
         );
     }
-    const creditShopCents = paid.payments
-      .filter((p) => p.method === 'creditShop')
-      .reduce((s, p) => s + p.amountCents, 0);
-    return { saleId, lowStock, creditShopCents, customerId: prepared.customerId };
+    // The answer is built from the rows just written (no read back after the commit).
+    const names = new Map([[session.userId, register.userName]]);
+    if (prepared.sellerId !== null && sellerName !== null) names.set(prepared.sellerId, sellerName);
+    const sale = toSale({
+      sale: saleRow,
+      customer,
+      items: itemRows,
+      payments: paymentsInserted,
+      receivables: receivablesInserted,
+      names,
+    });
+    return { sale: { ...sale, warnings }, lowStock };
   });
 
   if ('replayOf' in outcome) {
     return { sale: await findSale(db, clientId, outcome.replayOf), replayed: true, lowStock: [] };
   }
-  const sale = await findSale(db, clientId, outcome.saleId);
-  let warnings: SaleWarning[] = [];
-  if (outcome.customerId !== null && outcome.creditShopCents > 0) {
-    // The credit situation before this sale (its own receivables excluded) against its crediário amount.
-    const credit = await customerCredit(db, clientId, outcome.customerId);
-    const before = {
-      ...credit,
-      pendingCents: credit.pendingCents - outcome.creditShopCents,
-    };
-    warnings = creditWarnings(before, outcome.creditShopCents);
-  }
-  return { sale: { ...sale, warnings }, replayed: false, lowStock: outcome.lowStock };
+  return { sale: outcome.sale, replayed: false, lowStock: outcome.lowStock };
 }
 
 /** POST /v1/sale. */
