@@ -380,6 +380,20 @@ async function imagesOf(db: Executor, productId: number): Promise<ProductImage[]
 
 /** The whole product: images, grid (colours, sizes, variants) and add-on groups. */
 export async function findProduct(db: Executor, clientId: number, id: number): Promise<Product> {
+  const product = await findProductWhere(db, clientId, eq(products.id, id));
+  if (!product) throw notFound(PRODUCT_NOT_FOUND);
+  return product;
+}
+
+const groupCount = sql<number>`(${sql.raw(
+  'select count(*)::int from product_additional_links l where l.product_id = "products".id',
+)})`;
+
+/**
+ * The first product of the client matching `condition`, whole. One query for a plain product;
+ * images, grid and add-on groups are read only when it has them (the PDV scans one per beep).
+ */
+async function findProductWhere(db: Executor, clientId: number, condition: SQL): Promise<Product | null> {
   const [row] = await db
     .select({
       ...listColumns,
@@ -388,12 +402,15 @@ export async function findProduct(db: Executor, clientId: number, id: number): P
       heightCm: products.heightCm,
       widthCm: products.widthCm,
       lengthCm: products.lengthCm,
+      groupCount,
     })
     .from(products)
     .leftJoin(productCategories, eq(productCategories.id, products.categoryId))
     .leftJoin(productBrands, eq(productBrands.id, products.brandId))
-    .where(and(eq(products.clientId, clientId), eq(products.id, id)));
-  if (!row) throw notFound(PRODUCT_NOT_FOUND);
+    .where(and(eq(products.clientId, clientId), condition))
+    .limit(1);
+  if (!row) return null;
+  const id = row.id;
   const hasGrid = row.productType === 'variants' || Number(row.variantCount) > 0;
   const [images, colors, sizes, variants, additionalGroups] = await Promise.all([
     row.coverKey ? imagesOf(db, id) : Promise.resolve([]),
@@ -420,7 +437,7 @@ export async function findProduct(db: Executor, clientId: number, id: number): P
           .orderBy(asc(productGridSizes.position))
       : Promise.resolve([]),
     hasGrid ? variantsOf(db, id, row.salePriceCents) : Promise.resolve([]),
-    groupsOfProduct(db, id),
+    Number(row.groupCount) > 0 ? groupsOfProduct(db, id) : Promise.resolve([]),
   ]);
   return {
     ...toListItem(row as ListRow),
@@ -444,12 +461,8 @@ export async function findProduct(db: Executor, clientId: number, id: number): P
 export async function findByCode(db: Db, clientId: number, code: string): Promise<BarcodeMatch> {
   const text = code.trim();
   const barcode = normalizeBarcode(text);
-  const [product] = await db
-    .select({ id: products.id })
-    .from(products)
-    .where(and(eq(products.clientId, clientId), eq(products.barcode, barcode)))
-    .limit(1);
-  if (product) return { product: await findProduct(db, clientId, product.id), variant: null };
+  const product = await findProductWhere(db, clientId, eq(products.barcode, barcode));
+  if (product) return { product, variant: null };
   const [variant] = await db
     .select({ id: productVariants.id, productId: productVariants.productId })
     .from(productVariants)
@@ -473,12 +486,12 @@ export async function findByCode(db: Db, clientId: number, code: string): Promis
     const found = await findProduct(db, clientId, bySku.productId);
     return { product: found, variant: found.variants.find((v) => v.id === bySku.id) ?? null };
   }
-  const [skuProduct] = await db
-    .select({ id: products.id })
-    .from(products)
-    .where(and(eq(products.clientId, clientId), eq(sql`lower(${products.sku})`, text.toLowerCase())))
-    .limit(1);
-  if (skuProduct) return { product: await findProduct(db, clientId, skuProduct.id), variant: null };
+  const skuProduct = await findProductWhere(
+    db,
+    clientId,
+    eq(sql`lower(${products.sku})`, text.toLowerCase()),
+  );
+  if (skuProduct) return { product: skuProduct, variant: null };
   throw notFound('Nenhum produto com este código de barras');
 }
 
