@@ -5,6 +5,7 @@ import DeleteIcon from '@mui/icons-material/Delete';
 import SearchIcon from '@mui/icons-material/Search';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
+import CircularProgress from '@mui/material/CircularProgress';
 import IconButton from '@mui/material/IconButton';
 import InputAdornment from '@mui/material/InputAdornment';
 import List from '@mui/material/List';
@@ -51,7 +52,8 @@ export function ItemsStep({ clientId, items, dispatch, searchRef }: Props) {
   const [results, setResults] = useState<ProductListItem[]>([]);
   const [highlight, setHighlight] = useState(0);
   const [message, setMessage] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const [pending, setPending] = useState(0);
+  const queue = useRef<Promise<void>>(Promise.resolve());
   const [options, setOptions] = useState<{
     product: Product;
     variant: ProductVariant | null;
@@ -107,8 +109,6 @@ export function ItemsStep({ clientId, items, dispatch, searchRef }: Props) {
         discountValue: 0,
       },
     });
-    setText('');
-    setResults([]);
     setMessage(null);
     focusSearch();
   };
@@ -124,13 +124,10 @@ export function ItemsStep({ clientId, items, dispatch, searchRef }: Props) {
     else addLine(product, variant, quantity);
   };
 
-  const submit = async () => {
-    const { quantity, code } = splitQuantity(text);
-    if (!code) return;
-    setBusy(true);
+  const lookup = async (raw: string, picked: ProductListItem | undefined) => {
+    const { quantity, code } = splitQuantity(raw);
     try {
-      const picked = results[highlight];
-      if (picked && !/^\d+$/.test(code)) {
+      if (picked) {
         offer(await fetchProductDetail(picked.id), null, quantity);
       } else {
         const match = await fetchByBarcode(code);
@@ -142,16 +139,33 @@ export function ItemsStep({ clientId, items, dispatch, searchRef }: Props) {
           ? `Nenhum produto encontrado para "${code}"`
           : errorMessage(error),
       );
-      searchRef.current?.select();
-    } finally {
-      setBusy(false);
+      // Give the code back to fix it, unless the next scan is already being typed.
+      if (!searchRef.current?.value) {
+        setText(raw);
+        setTimeout(() => searchRef.current?.select(), 0);
+      }
     }
+  };
+
+  /**
+   * Enter: the box is cleared at once and the code queued, so a fast scanner's next code is never
+   * mixed with (or wiped by) the one still being looked up; lines are added in scan order.
+   */
+  const submit = (chosen?: ProductListItem) => {
+    const raw = text;
+    const { code } = splitQuantity(raw);
+    if (!code) return;
+    const picked = chosen ?? (/^\d+$/.test(code) ? undefined : results[highlight]);
+    setText('');
+    setResults([]);
+    setPending((n) => n + 1);
+    queue.current = queue.current.then(() => lookup(raw, picked)).finally(() => setPending((n) => n - 1));
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
     if (e.key === 'Enter') {
       e.preventDefault();
-      if (!busy) void submit();
+      submit();
     } else if (e.key === 'ArrowDown' && results.length) {
       e.preventDefault();
       setHighlight((h) => Math.min(h + 1, results.length - 1));
@@ -181,6 +195,12 @@ export function ItemsStep({ clientId, items, dispatch, searchRef }: Props) {
                   <SearchIcon aria-hidden />
                 </InputAdornment>
               ),
+              endAdornment:
+                pending > 0 ? (
+                  <InputAdornment position="end">
+                    <CircularProgress size={20} aria-label="Buscando produto" />
+                  </InputAdornment>
+                ) : undefined,
             },
             htmlInput: {
               'aria-autocomplete': 'list',
@@ -197,9 +217,7 @@ export function ItemsStep({ clientId, items, dispatch, searchRef }: Props) {
                   key={p.id}
                   selected={index === highlight}
                   onMouseDown={(e) => e.preventDefault()}
-                  onClick={async () =>
-                    offer(await fetchProductDetail(p.id), null, splitQuantity(text).quantity)
-                  }
+                  onClick={() => submit(p)}
                 >
                   <ListItemText
                     primary={p.name}
