@@ -157,3 +157,48 @@ test('PDV: open the register, sell 3 items by barcode with a coupon and two paym
   await page.goto('/dashboard/sale');
   await expect(page.getByRole('table', { name: 'Vendas' })).toContainText('R$ 30,51');
 });
+
+test('quick sale with change, then the sale detail: reprint and cancel with a reason', async ({ page }) => {
+  await loginAs(page, 2);
+  await page.goto('/dashboard/sale/create-simple');
+  await expect(page).toHaveTitle('Venda simples | Balcão');
+  // The Gerente has no open register: the quick sale asks for one too.
+  const opening = page.getByRole('dialog', { name: 'Abrir caixa' });
+  await opening.getByLabel('Valor de abertura').fill('20,00');
+  await opening.getByRole('button', { name: 'Abrir caixa' }).click();
+  await expect(opening).toBeHidden();
+  const description = `Conserto ${stamp}`;
+  await page.getByLabel('Descrição').fill(description);
+  await page.getByLabel(/^Valor\s*\*?$/).fill('45,00');
+  await page.getByLabel('Valor recebido').fill('50,00');
+  await expect(page.getByText('Troco: R$ 5,00')).toBeVisible();
+  await page.getByRole('button', { name: /Finalizar/ }).click();
+  const done = page.getByText(/Venda nº (\d+) finalizada · troco R\$ 5,00/);
+  await expect(done).toBeVisible();
+  await expect(page.getByTestId('receipt')).toContainText(description);
+  const saleNumber = /Venda nº (\d+)/.exec((await done.textContent()) ?? '')?.[1] ?? '';
+
+  await page.goto('/dashboard/sale');
+  await page.getByLabel('Nº da venda ou cliente').fill(saleNumber);
+  const row = page
+    .getByRole('table', { name: 'Vendas' })
+    .getByRole('row')
+    .filter({ hasText: 'Venda simples' })
+    .first();
+  await expect(row).toContainText('R$ 45,00');
+  await row.getByRole('link').click();
+  await expect(page).toHaveTitle('Detalhe da venda | Balcão');
+  await expect(page.getByTestId('sale-status')).toHaveText('Finalizada');
+  await page.getByRole('button', { name: 'Reimprimir' }).click();
+  await expect(page.getByRole('dialog', { name: 'Comprovante' }).getByTestId('receipt')).toContainText(
+    'TOTAL',
+  );
+  await page.getByRole('button', { name: 'Fechar' }).click();
+  await page.getByRole('button', { name: 'Cancelar venda' }).click();
+  const dialog = page.getByRole('dialog', { name: /Cancelar venda nº/ });
+  await dialog.getByLabel('Motivo').fill('Cliente desistiu');
+  await dialog.getByRole('button', { name: 'Cancelar venda' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId('sale-status')).toHaveText('Cancelada');
+  await expect(page.getByText(/Cliente desistiu/)).toBeVisible();
+});
