@@ -21,7 +21,7 @@ import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import { errorMessage } from '../../lib/api.ts';
 import { useSession } from '../auth/session.tsx';
-import { fetchCustomerDetail, postQuickCustomer, searchCustomers } from '../sale/api.ts';
+import { fetchCustomerDetail, postQuickCustomer, searchCustomers, useSellers } from '../sale/api.ts';
 import { centsOf, centsToInput, MoneyField } from '../sale/MoneyField.tsx';
 import type { PdvAction, PdvState } from './state.ts';
 
@@ -52,6 +52,7 @@ export function CustomerStep({ clientId, state, dispatch }: Props) {
     };
   }, [q, clientId]);
 
+  const sellers = useSellers(clientId);
   const customerId = state.customer?.id;
   const detail = useQuery({
     queryKey: ['customer', 'detail', customerId],
@@ -184,6 +185,32 @@ export function CustomerStep({ clientId, state, dispatch }: Props) {
           </>
         )}
       </Box>
+
+      {sellers.data && (
+        <Box>
+          <Typography component="h2" variant="h6" gutterBottom>
+            Vendedor
+          </Typography>
+          <TextField
+            select
+            label="Vendedor da venda"
+            value={state.sellerId ?? ''}
+            onChange={(e) =>
+              dispatch({ type: 'seller', sellerId: e.target.value ? Number(e.target.value) : null })
+            }
+            sx={{ minWidth: 280 }}
+          >
+            <MenuItem value="">{session.user?.name ?? 'Eu'} (quem está no caixa)</MenuItem>
+            {sellers.data.items
+              .filter((u) => u.active && u.id !== session.user?.id)
+              .map((u) => (
+                <MenuItem key={u.id} value={u.id}>
+                  {u.name}
+                </MenuItem>
+              ))}
+          </TextField>
+        </Box>
+      )}
 
       <Box>
         <Typography component="h2" variant="h6" gutterBottom>

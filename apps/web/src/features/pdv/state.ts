@@ -58,6 +58,8 @@ export type PdvState = {
   step: 0 | 1 | 2 | 3;
   items: PdvLine[];
   customer: PdvCustomer | null;
+  /** The seller credited (saleSeller); null = the user at the PDV. */
+  sellerId: number | null;
   typeOfSale: 'store' | 'delivery';
   deliveryAddressId: number | null;
   freightCents: number;
@@ -76,6 +78,7 @@ export const emptyPdv = (lastSale: Sale | null = null): PdvState => ({
   step: 0,
   items: [],
   customer: null,
+  sellerId: null,
   typeOfSale: 'store',
   deliveryAddressId: null,
   freightCents: 0,
@@ -94,6 +97,7 @@ export type PdvAction =
   | { type: 'updateLine'; key: string; changes: Partial<PdvLine> }
   | { type: 'removeLine'; key: string }
   | { type: 'customer'; customer: PdvCustomer | null }
+  | { type: 'seller'; sellerId: number | null }
   | {
       type: 'delivery';
       typeOfSale: 'store' | 'delivery';
@@ -150,6 +154,8 @@ export function pdvReducer(state: PdvState, action: PdvAction): PdvState {
         customer: action.customer,
         deliveryAddressId: action.customer?.id === state.customer?.id ? state.deliveryAddressId : null,
       };
+    case 'seller':
+      return { ...state, sellerId: action.sellerId };
     case 'delivery':
       return {
         ...state,
@@ -216,6 +222,7 @@ export function pdvToSaleInput(state: PdvState): SaleInput {
       discountValue: l.discountValue,
     })),
     customerId: state.customer?.id ?? null,
+    sellerId: state.sellerId ?? null,
     typeOfSale: state.typeOfSale,
     deliveryAddressId: state.typeOfSale === 'delivery' ? state.deliveryAddressId : null,
     freightCents: state.typeOfSale === 'delivery' ? state.freightCents : 0,
