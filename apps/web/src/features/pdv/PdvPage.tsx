@@ -71,6 +71,9 @@ export default function PdvPage() {
       saleWritten(sale);
       dispatch({ type: 'finished', sale });
     } catch (error) {
+      // The register was closed elsewhere (another tab, a manager): ask for a new one.
+      if (error instanceof ApiError && error.message === CASH_REGISTER_MESSAGES.mustOpen)
+        void register.refetch();
       setFinishError(
         error instanceof ApiError && error.status === 0
           ? `${error.message} A venda não foi perdida: tente finalizar de novo.`
@@ -79,7 +82,7 @@ export default function PdvPage() {
     } finally {
       setFinishing(false);
     }
-  }, [finishing, state, dispatch, saleWritten]);
+  }, [finishing, state, dispatch, saleWritten, register]);
 
   // Once the register is open (the opening modal closed), the scanner's input goes to the search box.
   const registerOpen = Boolean(register.data);
