@@ -390,6 +390,31 @@ describe('coupon and stock', () => {
     expect(notYet.json().message).toMatch(/ainda não está válido/);
   });
 
+  it('parallel sales racing for a single-use coupon: one sells, the others get 409 and leave no trace', async () => {
+    const { auth, client } = await shop();
+    const p = await product(auth, { salePriceCents: 10000, stock: 100 });
+    const c = await coupon(auth, { isSingleUse: true, discountType: 'FIXED_AMOUNT', discountValue: 10 });
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        sell(auth, {
+          items: [{ productId: p.id, quantity: 1 }],
+          couponCode: c.code,
+          payments: [{ method: 'pix', amountCents: 9000 }],
+        }),
+      ),
+    );
+    expect(results.filter((r) => r.statusCode === 201)).toHaveLength(1);
+    const refused = results.filter((r) => r.statusCode !== 201);
+    expect(refused.map((r) => r.statusCode)).toEqual(Array(7).fill(409));
+    expect(refused[0].json().message).toBe('Este cupom é de uso único e já foi utilizado');
+    expect(await stockOf(auth, p.id)).toBe(99);
+    const numbers = await t.database.db
+      .select({ number: sales.number })
+      .from(sales)
+      .where(eq(sales.clientId, client.id));
+    expect(numbers).toEqual([{ number: 1 }]);
+  });
+
   it('stock goes down with the sale (ledger rows) and comes back on cancel; insufficient stock is 409', async () => {
     const { auth } = await shop();
     const p = await product(auth, { name: 'Refrigerante', salePriceCents: 500, stock: 10 });
