@@ -1,11 +1,12 @@
 import { normalizeBarcode } from '@balcao/core/barcode';
-import type { ListResult } from '@balcao/core/list';
+import { type ListResult, parseSort } from '@balcao/core/list';
 import {
   BARCODE_TAKEN,
   type BarcodeMatch,
   gridCombinations,
   isLowStock,
   marginPercent,
+  PRODUCT_SORTS,
   type Product,
   type ProductGridInput,
   type ProductImage,
@@ -216,37 +217,34 @@ export async function listProducts(
   const where = listWhere(clientId, query);
   const { limit, offset } = pageWindow(query);
   if (isNarrow(query)) {
+    listOrder(query); // validates `sort` (400 on an unknown field)
+    const spec = parseSort(query.sort, PRODUCT_SORTS, { field: 'name', direction: 'asc' }) ?? {
+      field: 'name',
+      direction: 'asc',
+    };
+    const sortKey = {
+      name: sql`${products.nameKey}`,
+      sku: sql`lower(${products.sku})`,
+      salePriceCents: sql`${products.salePriceCents}`,
+      stock: sql`${products.stock}`,
+      createdAt: sql`${products.createdAt}`,
+      updatedAt: sql`${products.updatedAt}`,
+    }[spec.field];
+    const dir = spec.direction === 'desc' ? sql.raw('desc') : sql.raw('asc');
+    // The matches carry only their id and sort key: fewer bytes to collect, count and sort.
     const matched = db.$with('matched').as(
       db
-        .select({
-          id: products.id,
-          nameKey: products.nameKey,
-          skuKey: sql<string | null>`lower(${products.sku})`.as('sku_key'),
-          salePriceCents: products.salePriceCents,
-          stock: products.stock,
-          createdAt: products.createdAt,
-          updatedAt: products.updatedAt,
-        })
+        .select({ id: products.id, sortKey: sortKey.as('sort_key') })
         .from(products)
         .where(where),
     );
-    const sortable = (t: typeof matched, alias: 'matched' | 'page') => ({
-      name: t.nameKey,
-      sku: sql`${sql.identifier(alias)}."sku_key"`,
-      salePriceCents: t.salePriceCents,
-      stock: t.stock,
-      createdAt: t.createdAt,
-      updatedAt: t.updatedAt,
-    });
-    type Sort = 'name' | 'sku' | 'salePriceCents' | 'stock' | 'createdAt' | 'updatedAt';
-    const fallback = { field: 'name', direction: 'asc' } as const;
     // Sort and cut the page among the matches first, then join the 20 rows: joining first makes
     // the planner hash-join every product of the table.
     const page = db.$with('page').as(
       db
-        .select()
+        .select({ id: matched.id, sortKey: sql`"matched"."sort_key"`.as('sort_key') })
         .from(matched)
-        .orderBy(...orderByOf<Sort>(query.sort, sortable(matched, 'matched'), fallback, matched.id))
+        .orderBy(sql`"matched"."sort_key" ${dir}, "matched"."id" ${dir}`)
         .limit(limit)
         .offset(offset),
     );
@@ -257,14 +255,7 @@ export async function listProducts(
       .innerJoin(products, eq(products.id, page.id))
       .leftJoin(productCategories, eq(productCategories.id, products.categoryId))
       .leftJoin(productBrands, eq(productBrands.id, products.brandId))
-      .orderBy(
-        ...orderByOf<Sort>(
-          query.sort,
-          sortable(page as unknown as typeof matched, 'page'),
-          fallback,
-          page.id,
-        ),
-      );
+      .orderBy(sql`"page"."sort_key" ${dir}, "page"."id" ${dir}`);
     const total =
       rows.length > 0
         ? Number(rows[0].total)
