@@ -180,7 +180,8 @@ function ProductForm({
     try {
       if (product) {
         const { grid: _grid, stock, ...rest } = values;
-        const sendStock = formState.dirtyFields.stock && values.productType !== 'variants';
+        // Stock goes only when the user changed it: a stale form never rewrites a level a sale changed.
+        const sendStock = values.stock !== product.stock && values.productType !== 'variants';
         await update.mutateAsync({
           id: product.id,
           body: { ...rest, ...(sendStock ? { stock } : {}), updatedAt: product.updatedAt },
