@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { addDays, todayIso } from '@balcao/core/date';
 import { expect, type Page, test } from '@playwright/test';
 import { apiLogin, demoEmail, loginAs } from './helpers';
@@ -202,3 +203,44 @@ test('quick sale with change, then the sale detail: reprint and cancel with a re
   await expect(page.getByTestId('sale-status')).toHaveText('Cancelada');
   await expect(page.getByText(/Cliente desistiu/)).toBeVisible();
 });
+
+for (const scheme of ['light', 'dark'] as const) {
+  test(`PDV pages have no serious or critical axe violation (${scheme} theme)`, async ({ page }) => {
+    await page.emulateMedia({ colorScheme: scheme });
+    const problems: string[] = [];
+    const check = async (label: string) => {
+      const result = await new AxeBuilder({ page }).analyze();
+      for (const v of result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical'))
+        problems.push(
+          `${label}: ${v.id} ${v.nodes
+            .map((n) => n.target.join(' '))
+            .slice(0, 3)
+            .join(', ')}`,
+        );
+    };
+    // Users without an open register in this run (the opening modal is checked too).
+    await loginAs(page, scheme === 'light' ? 1 : 3);
+    await page.goto('/dashboard/sale/pdv');
+    await expect(page.getByRole('dialog', { name: 'Abrir caixa' })).toBeVisible();
+    await check('open dialog');
+    await page.getByLabel('Valor de abertura').fill('10,00');
+    await page.getByRole('button', { name: 'Abrir caixa' }).click();
+    await expect(page.getByRole('dialog', { name: 'Abrir caixa' })).toBeHidden();
+    await expect(page.getByTestId('pdv-search')).toBeFocused();
+    await check('pdv items');
+    await page.keyboard.press('F4');
+    await check('pdv customer');
+    await page.keyboard.press('F6');
+    await check('pdv payment');
+    await page.goto('/dashboard/sale/pdv/close');
+    await expect(page.getByRole('heading', { name: 'Fechar caixa' })).toBeVisible();
+    await check('close');
+    await page.goto('/dashboard/sale');
+    await expect(page.getByRole('heading', { name: 'Vendas' })).toBeVisible();
+    await check('list');
+    await page.goto('/dashboard/sale/create-simple');
+    await expect(page.getByRole('heading', { name: 'Venda simples' })).toBeVisible();
+    await check('simple');
+    expect(problems).toEqual([]);
+  });
+}

@@ -204,7 +204,7 @@ export function ItemsStep({ clientId, items, dispatch, searchRef }: Props) {
             },
             htmlInput: {
               'aria-autocomplete': 'list',
-              'aria-controls': 'pdv-search-results',
+              'aria-controls': results.length > 0 ? 'pdv-search-results' : undefined,
               'data-testid': 'pdv-search',
             },
           }}

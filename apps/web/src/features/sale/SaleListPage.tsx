@@ -159,20 +159,21 @@ export default function SaleListPage() {
               </MenuItem>
             ))}
           </TextField>
-          <TextField
-            select
-            label="Vendedor"
-            value={filters.sellerId ?? ''}
-            onChange={(e) => set({ sellerId: e.target.value ? Number(e.target.value) : undefined })}
-            disabled={!sellers.data}
-          >
-            <MenuItem value="">Todos</MenuItem>
-            {(sellers.data?.items ?? []).map((u) => (
-              <MenuItem key={u.id} value={u.id}>
-                {u.name}
-              </MenuItem>
-            ))}
-          </TextField>
+          {sellers.data && (
+            <TextField
+              select
+              label="Vendedor"
+              value={filters.sellerId ?? ''}
+              onChange={(e) => set({ sellerId: e.target.value ? Number(e.target.value) : undefined })}
+            >
+              <MenuItem value="">Todos</MenuItem>
+              {sellers.data.items.map((u) => (
+                <MenuItem key={u.id} value={u.id}>
+                  {u.name}
+                </MenuItem>
+              ))}
+            </TextField>
+          )}
           <TextField label="Nº da venda ou cliente" value={q} onChange={(e) => setQ(e.target.value)} />
         </Box>
       </Paper>
