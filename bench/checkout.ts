@@ -165,7 +165,12 @@ async function arrangeRaw(q: Query) {
  * UPDATE, one ledger insert, one stock update, coupon FOR UPDATE + uses + use, counter, sale, items,
  * payment, key -> sale.
  */
-async function rawSale(q: Query, f: Awaited<ReturnType<typeof arrangeRaw>>, total: number) {
+async function rawSale(
+  q: Query,
+  f: Awaited<ReturnType<typeof arrangeRaw>>,
+  total: number,
+  perProductUpdates = false,
+) {
   const key = randomUUID();
   await q(
     `insert into sale_idempotency_keys (client_id, key, request_hash) values ($1, $2, 'raw') on conflict do nothing`,
@@ -190,9 +195,15 @@ async function rawSale(q: Query, f: Awaited<ReturnType<typeof arrangeRaw>>, tota
      select $1, id, 'sale', -1, $2, $3 from unnest($4::int[]) as id`,
     [f.clientId, f.userId, saleId, f.productIds],
   );
-  await q(`update products set stock = stock - 1, updated_at = now() where id = any($1::int[])`, [
-    f.productIds,
-  ]);
+  if (perProductUpdates) {
+    // As the stock service writes the levels today: one UPDATE per product.
+    for (const id of f.productIds)
+      await q(`update products set stock = stock - 1, updated_at = now() where id = $1`, [id]);
+  } else {
+    await q(`update products set stock = stock - 1, updated_at = now() where id = any($1::int[])`, [
+      f.productIds,
+    ]);
+  }
   await q(`select set_config('balcao.stock_ledger', 'off', true)`);
   await q(`select id from coupons where id = $1 for update`, [f.couponId]);
   await q(`select count(*) from coupon_uses where coupon_id = $1 and canceled_at is null`, [f.couponId]);
@@ -243,7 +254,7 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
-async function benchRaw(runner: Runner, label: string): Promise<Figures[]> {
+async function benchRaw(runner: Runner, label: string, perProductUpdates = false): Promise<Figures[]> {
   let fixture: Awaited<ReturnType<typeof arrangeRaw>> | undefined;
   await runner.transaction(async (q) => {
     fixture = await arrangeRaw(q);
@@ -260,7 +271,7 @@ async function benchRaw(runner: Runner, label: string): Promise<Figures[]> {
         while (Date.now() < end) {
           const start = performance.now();
           try {
-            await runner.transaction((q) => rawSale(q, f, total));
+            await runner.transaction((q) => rawSale(q, f, total, perProductUpdates));
             latencies.push(performance.now() - start);
           } catch (error) {
             errors++;
@@ -272,7 +283,7 @@ async function benchRaw(runner: Runner, label: string): Promise<Figures[]> {
     latencies.sort((a, b) => a - b);
     const round = (n: number) => Math.round(n * 100) / 100;
     rows.push({
-      name: `${label} raw SQL, ${connections} clients`,
+      name: `${label} raw SQL${perProductUpdates ? ' (one UPDATE per product)' : ''}, ${connections} clients`,
       requests: latencies.length,
       rps: Math.round(latencies.length / DURATION),
       p50: round(percentile(latencies, 50)),
@@ -358,6 +369,7 @@ async function main() {
     const lite = await pgliteRunner();
     try {
       rows.push(...(await benchRaw(lite, 'PGlite')));
+      rows.push(...(await benchRaw(lite, 'PGlite', true)));
     } finally {
       await lite.close();
     }
@@ -379,6 +391,7 @@ async function main() {
       const runner = await postgresRunner(url, 10);
       try {
         rows.push(...(await benchRaw(runner, 'PostgreSQL')));
+        rows.push(...(await benchRaw(runner, 'PostgreSQL', true)));
       } finally {
         await runner.close();
       }
