@@ -1,6 +1,11 @@
 import { formatCents, parseMoneyToCents } from '@balcao/core/money';
 import type { Product, ProductListItem, ProductVariant } from '@balcao/core/product';
-import { lineTotals, parseQuantity } from '@balcao/core/sale';
+import {
+  formatPercentHundredths,
+  lineTotals,
+  parsePercentToHundredths,
+  parseQuantity,
+} from '@balcao/core/sale';
 import DeleteIcon from '@mui/icons-material/Delete';
 import SearchIcon from '@mui/icons-material/Search';
 import Alert from '@mui/material/Alert';
@@ -361,6 +366,7 @@ function QuantityInput({ line, dispatch }: { line: PdvLine; dispatch: (action: P
   );
 }
 
+/** Line discount: "2,50" is R$ 2,50 off; "10%" is 10% off the line. */
 function DiscountInput({
   line,
   grossCents,
@@ -370,15 +376,22 @@ function DiscountInput({
   grossCents: number;
   dispatch: (action: PdvAction) => void;
 }) {
-  const [text, setText] = useState(line.discountValue ? centsToInput(line.discountValue) : '');
-  const cents = text.trim() === '' ? 0 : parseMoneyToCents(text);
-  const invalid = Number.isNaN(cents) || cents > grossCents;
+  const [text, setText] = useState(
+    line.discountValue
+      ? line.discountType === 'percentage'
+        ? `${formatPercentHundredths(line.discountValue).replace('%', '')}%`
+        : centsToInput(line.discountValue)
+      : '',
+  );
+  const percent = text.trim().endsWith('%');
+  const value = text.trim() === '' ? 0 : percent ? parsePercentToHundredths(text) : parseMoneyToCents(text);
+  const invalid = Number.isNaN(value) || (percent ? value > 10000 : value > grossCents);
   const commit = () => {
     if (!invalid)
       dispatch({
         type: 'updateLine',
         key: line.key,
-        changes: { discountType: 'fixed_amount', discountValue: cents },
+        changes: { discountType: percent ? 'percentage' : 'fixed_amount', discountValue: value },
       });
   };
   return (
@@ -387,12 +400,13 @@ function DiscountInput({
       value={text}
       error={invalid}
       placeholder="0,00"
-      onChange={(e) => setText(e.target.value.replace(/[^\d,]/g, ''))}
+      title="Valor em R$ ou percentual com % (ex.: 10%)"
+      onChange={(e) => setText(e.target.value.replace(/[^\d,%]/g, ''))}
       onBlur={commit}
       onKeyDown={(e) => e.key === 'Enter' && commit()}
       slotProps={{
-        htmlInput: { inputMode: 'decimal', 'aria-label': `Desconto em ${line.name}` },
-        input: { startAdornment: <InputAdornment position="start">R$</InputAdornment> },
+        htmlInput: { inputMode: 'decimal', 'aria-label': `Desconto em ${line.name} (R$ ou %)` },
+        input: { startAdornment: percent ? undefined : <InputAdornment position="start">R$</InputAdornment> },
       }}
     />
   );

@@ -26,7 +26,7 @@ import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useEffect, useState } from 'react';
-import { Link as RouterLink, useNavigate } from 'react-router';
+import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
 import { Loading } from '../../components/Loading.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { useSession } from '../auth/session.tsx';
@@ -49,11 +49,20 @@ export default function SaleListPage() {
   const { user } = useSession();
   const navigate = useNavigate();
   const clientId = user?.client.id;
-  const [filters, setFilters] = useState<SaleListQuery>({
-    from: addDays(todayIso(), -30),
-    to: todayIso(),
-    page: 1,
-    pageSize: 20,
+  // Other pages may link here with filters (/dashboard/sale?customerId=7&status=pending).
+  const [params] = useSearchParams();
+  const [filters, setFilters] = useState<SaleListQuery>(() => {
+    const number = (key: string) => (Number(params.get(key)) > 0 ? Number(params.get(key)) : undefined);
+    const status = params.get('status');
+    return {
+      from: params.get('from') ?? (params.get('customerId') ? undefined : addDays(todayIso(), -30)),
+      to: params.get('to') ?? todayIso(),
+      status: SALE_STATUSES.includes(status as SaleStatus) ? (status as SaleStatus) : undefined,
+      customerId: number('customerId'),
+      sellerId: number('sellerId'),
+      page: 1,
+      pageSize: 20,
+    };
   });
   const [q, setQ] = useState('');
   const [exportError, setExportError] = useState<string | null>(null);
@@ -178,6 +187,13 @@ export default function SaleListPage() {
         </Box>
       </Paper>
 
+      {filters.customerId && (
+        <Chip
+          sx={{ mb: 2 }}
+          label={`Cliente: ${sales.data?.items.find((s) => s.customer?.id === filters.customerId)?.customer?.name ?? `nº ${filters.customerId}`}`}
+          onDelete={() => set({ customerId: undefined })}
+        />
+      )}
       {exportError && (
         <Alert severity="error" sx={{ mb: 2 }}>
           {exportError}
