@@ -293,7 +293,8 @@ export async function salesCsv(db: Db, clientId: number, query: SaleListQueryPar
     }
     if (rows.length < batch) break;
   }
-  return `\uFEFF${Papa.unparse(lines, { delimiter: ';', newline: '\r\n' })}\r\n`;
+  // escapeFormulae: a cell starting with =, +, -, @ gets a leading ' (spreadsheet formula injection).
+  return `\uFEFF${Papa.unparse(lines, { delimiter: ';', escapeFormulae: true, newline: '\r\n' })}\r\n`;
 }
 
 export const csvFileName = (query: SaleListQueryParsed) =>

@@ -619,6 +619,20 @@ describe('quick sale, list, cancel rights and tenancy', () => {
     expect(lines[1]).toContain(';30,00;');
   });
 
+  it('CSV export guards against spreadsheet formulas in names', async () => {
+    const { auth, client } = await shop();
+    const p = await product(auth, { salePriceCents: 1000 });
+    const evil = await customer(auth, { name: '=HYPERLINK("http://x")' });
+    await sold(auth, {
+      items: [{ productId: p.id, quantity: 1 }],
+      customerId: evil.id,
+      payments: [{ method: 'pix', amountCents: 1000 }],
+    });
+    const csv = await get(auth, `/sale/client/${client.id}/export`);
+    expect(csv.statusCode).toBe(200);
+    expect(csv.body).toContain(`"'=HYPERLINK(""http://x"")"`);
+  });
+
   it('cancel: 403 for a cashier without approval, allowed with a manager password; others cannot sell', async () => {
     const { users } = await shop([4, 2, 6]);
     const cashier = bearer(users[0].token);
