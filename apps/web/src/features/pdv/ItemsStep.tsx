@@ -350,6 +350,7 @@ function QuantityInput({ line, dispatch }: { line: PdvLine; dispatch: (action: P
   return (
     <TextField
       size="small"
+      sx={{ minWidth: 110 }}
       value={text}
       error={invalid}
       onFocus={() => {
@@ -397,6 +398,7 @@ function DiscountInput({
   return (
     <TextField
       size="small"
+      sx={{ minWidth: 110 }}
       value={text}
       error={invalid}
       placeholder="0,00"

@@ -167,7 +167,7 @@ export default function PdvPage() {
         )}
       </Stack>
 
-      <Stepper nonLinear activeStep={state.step} sx={{ mb: 3 }}>
+      <Stepper nonLinear alternativeLabel activeStep={state.step} sx={{ mb: 3 }}>
         {STEPS.map((label, index) => (
           <Step key={label} completed={state.step === 3 || index < state.step}>
             <StepButton
@@ -180,7 +180,13 @@ export default function PdvPage() {
         ))}
       </Stepper>
 
-      <Box sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', lg: 'minmax(0, 1fr) 320px' } }}>
+      <Box
+        sx={{
+          display: 'grid',
+          gap: 3,
+          gridTemplateColumns: { xs: 'minmax(0, 1fr)', lg: 'minmax(0, 1fr) 320px' },
+        }}
+      >
         <Box>
           {state.step === 0 && (
             <ItemsStep

@@ -90,7 +90,13 @@ export default function SaleDetailPage() {
       </Stack>
 
       <Paper variant="outlined" sx={{ p: 2, mb: 2 }}>
-        <Box sx={{ display: 'grid', gap: 1, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' } }}>
+        <Box
+          sx={{
+            display: 'grid',
+            gap: 1,
+            gridTemplateColumns: { xs: 'minmax(0, 1fr)', md: 'repeat(2, minmax(0, 1fr))' },
+          }}
+        >
           <Typography>Data: {dateTime.format(new Date(s.createdAt))}</Typography>
           <Typography>
             Origem: {s.isSimple ? 'Venda simples' : ORIGIN_SALE_LABELS[s.originSale]} ·{' '}
@@ -151,7 +157,14 @@ export default function SaleDetailPage() {
         </Table>
       </Paper>
 
-      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' }, mb: 2 }}>
+      <Box
+        sx={{
+          display: 'grid',
+          gap: 2,
+          gridTemplateColumns: { xs: 'minmax(0, 1fr)', md: 'repeat(2, minmax(0, 1fr))' },
+          mb: 2,
+        }}
+      >
         <Paper variant="outlined" sx={{ p: 2 }}>
           <Typography component="h2" variant="h6" gutterBottom>
             Totais

@@ -89,7 +89,13 @@ export default function SimpleSalePage() {
       <Typography component="h1" variant="h5" gutterBottom>
         Venda simples
       </Typography>
-      <Box sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', lg: 'minmax(0, 520px) 1fr' } }}>
+      <Box
+        sx={{
+          display: 'grid',
+          gap: 3,
+          gridTemplateColumns: { xs: 'minmax(0, 1fr)', lg: 'minmax(0, 520px) minmax(0, 1fr)' },
+        }}
+      >
         <Paper variant="outlined" component="form" onSubmit={submit} noValidate sx={{ p: 2 }}>
           <Stack spacing={2}>
             <TextField
