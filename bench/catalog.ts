@@ -142,19 +142,20 @@ const VARIANTS = [
 ];
 const SIZES = ['100g', '200g', '500g', '1kg', '2kg', '350ml', '1L', '2L', 'P', 'M', 'G', 'GG'];
 
-/** What a shop owner or cashier types: brand + product, product + colour, a bare word, part of a SKU. */
-export const SEARCH_TERMS = [
+/** What a shop owner or cashier types: brand + product, product + colour, part of a SKU. */
+export const SELECTIVE_TERMS = [
   'cafe pilao',
   'camiseta azul',
   'sabonete dove',
   'arroz 1kg',
   'biscoito marilan',
   'tenis preto',
-  'shampoo',
   'refrigerante zero 2l',
   'sku1234',
-  'chocolate',
 ];
+/** A bare word that matches thousands of products (2,000 and 7,900 of 100,000). */
+export const BROAD_TERMS = ['shampoo', 'chocolate'];
+export const SEARCH_TERMS = [...SELECTIVE_TERMS, ...BROAD_TERMS];
 
 const pgArray = (items: string[]) => `ARRAY[${items.map((s) => `'${s.replace(/'/g, "''")}'`).join(',')}]`;
 
@@ -297,24 +298,30 @@ async function measure(
       },
     ],
   });
-  const search = await load(`${label} name search (page 1 + total)`, {
-    ...common,
-    url,
-    requests: [
-      {
-        method: 'GET',
-        setupRequest: (req) => ({
-          ...req,
-          path: `/v1/product/client/${clientId}?q=${encodeURIComponent(pick(SEARCH_TERMS))}`,
-        }),
-      },
-    ],
-  });
+  const search = (name: string, terms: string[]) =>
+    load(`${label} ${name}`, {
+      ...common,
+      url,
+      requests: [
+        {
+          method: 'GET',
+          setupRequest: (req) => ({
+            ...req,
+            path: `/v1/product/client/${clientId}?q=${encodeURIComponent(pick(terms))}`,
+          }),
+        },
+      ],
+    });
+  const mixed = await search('name search, all terms (page 1 + total)', SEARCH_TERMS);
+  const selective = await search('name search, selective terms', SELECTIVE_TERMS);
+  const broad = await search('name search, broad words (2,000-7,900 hits)', BROAD_TERMS);
   const list = await load(`${label} first list page (sorted by name + total)`, {
     ...common,
     url: `${url}/v1/product/client/${clientId}`,
   });
-  return [barcode, search, list];
+  // The floor: an authenticated request that reads only the session.
+  const me = await load(`${label} baseline GET /v1/user/me`, { ...common, url: `${url}/v1/user/me` });
+  return [barcode, mixed, selective, broad, list, me];
 }
 
 async function runEngine(engine: Engine, n: number, duration: number): Promise<Figures[]> {
