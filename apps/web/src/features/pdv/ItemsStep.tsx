@@ -24,7 +24,7 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { type KeyboardEvent, type RefObject, useEffect, useRef, useState } from 'react';
+import { type KeyboardEvent, memo, type RefObject, useEffect, useRef, useState } from 'react';
 import { ApiError, errorMessage } from '../../lib/api.ts';
 import { fetchByBarcode, fetchProductDetail, searchProducts } from '../sale/api.ts';
 import { centsToInput } from '../sale/MoneyField.tsx';
@@ -288,48 +288,64 @@ function LinesTable({ items, dispatch }: { items: PdvLine[]; dispatch: (action: 
           </TableRow>
         </TableHead>
         <TableBody>
-          {items.map((line, index) => {
-            const totals = lineTotals(line);
-            return (
-              <TableRow key={line.key} data-testid="pdv-line">
-                <TableCell>
-                  <Typography variant="body2">
-                    {index + 1}. {line.name}
-                    {line.variantName ? ` (${line.variantName})` : ''}
-                  </Typography>
-                  {line.additionals.length > 0 && (
-                    <Typography variant="caption" color="text.secondary">
-                      + {line.additionals.map((a) => a.name).join(', ')}
-                    </Typography>
-                  )}
-                </TableCell>
-                <TableCell>
-                  <QuantityInput line={line} dispatch={dispatch} />
-                </TableCell>
-                <TableCell align="right">{formatCents(totals.unitTotalCents)}</TableCell>
-                <TableCell>
-                  <DiscountInput line={line} grossCents={totals.grossCents} dispatch={dispatch} />
-                </TableCell>
-                <TableCell align="right" data-testid="pdv-line-total">
-                  {formatCents(totals.totalCents)}
-                </TableCell>
-                <TableCell>
-                  <IconButton
-                    size="small"
-                    aria-label={`Remover ${line.name}`}
-                    onClick={() => dispatch({ type: 'removeLine', key: line.key })}
-                  >
-                    <DeleteIcon fontSize="small" />
-                  </IconButton>
-                </TableCell>
-              </TableRow>
-            );
-          })}
+          {items.map((line, index) => (
+            <LineRow key={line.key} line={line} index={index} dispatch={dispatch} />
+          ))}
         </TableBody>
       </Table>
     </Paper>
   );
 }
+
+/**
+ * One line of the cart. Memoized: a scan appends a line and re-renders only that row (lines that did
+ * not change keep their object), which keeps barcode-to-line fast on long sales.
+ */
+const LineRow = memo(function LineRow({
+  line,
+  index,
+  dispatch,
+}: {
+  line: PdvLine;
+  index: number;
+  dispatch: (action: PdvAction) => void;
+}) {
+  const totals = lineTotals(line);
+  return (
+    <TableRow data-testid="pdv-line">
+      <TableCell>
+        <Typography variant="body2">
+          {index + 1}. {line.name}
+          {line.variantName ? ` (${line.variantName})` : ''}
+        </Typography>
+        {line.additionals.length > 0 && (
+          <Typography variant="caption" color="text.secondary">
+            + {line.additionals.map((a) => a.name).join(', ')}
+          </Typography>
+        )}
+      </TableCell>
+      <TableCell>
+        <QuantityInput line={line} dispatch={dispatch} />
+      </TableCell>
+      <TableCell align="right">{formatCents(totals.unitTotalCents)}</TableCell>
+      <TableCell>
+        <DiscountInput line={line} grossCents={totals.grossCents} dispatch={dispatch} />
+      </TableCell>
+      <TableCell align="right" data-testid="pdv-line-total">
+        {formatCents(totals.totalCents)}
+      </TableCell>
+      <TableCell>
+        <IconButton
+          size="small"
+          aria-label={`Remover ${line.name}`}
+          onClick={() => dispatch({ type: 'removeLine', key: line.key })}
+        >
+          <DeleteIcon fontSize="small" />
+        </IconButton>
+      </TableCell>
+    </TableRow>
+  );
+});
 
 const qtyFormat = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 3 });
 
