@@ -153,6 +153,13 @@ test('PDV: open the register, sell 3 items by barcode with a coupon and two paym
     .click();
   await expect(page.getByRole('heading', { name: 'Caixa fechado' })).toBeVisible();
   await expect(page.getByTestId('register-difference')).toHaveText('- R$ 0,51');
+  // The closing stays in the history, with its report.
+  const history = page.getByRole('table', { name: 'Caixas anteriores' });
+  await expect(history.getByRole('row')).toHaveCount(2);
+  await history.getByRole('button', { name: 'Ver relatório' }).click();
+  const reportDialog = page.getByRole('dialog', { name: 'Relatório do caixa' });
+  await expect(reportDialog.getByTestId('register-difference')).toHaveText('- R$ 0,51');
+  await reportDialog.getByRole('button', { name: 'Fechar' }).click();
 
   // The sale is in the list.
   await page.goto('/dashboard/sale');

@@ -19,12 +19,15 @@ import { Link as RouterLink } from 'react-router';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { errorMessage } from '../../lib/api.ts';
+import { useSession } from '../auth/session.tsx';
 import { centsOf, centsToInput, MoneyField } from '../sale/MoneyField.tsx';
 import { useCloseRegister, useCurrentRegister } from './api.ts';
+import { RegisterHistory } from './RegisterHistory.tsx';
 import { REPORT_PRINT_CSS, RegisterReport } from './RegisterReport.tsx';
 
 /** /dashboard/sale/pdv/close: counted per method, expected vs counted, difference, printable report. */
 export default function CloseRegisterPage() {
+  const clientId = useSession().user?.client.id;
   const current = useCurrentRegister();
   const closing = useCloseRegister();
   const [counted, setCounted] = useState<Partial<Record<PaymentMethod, string>>>({});
@@ -52,6 +55,7 @@ export default function CloseRegisterPage() {
           </Stack>
         </Stack>
         <RegisterReport summary={closing.data} />
+        {clientId && <RegisterHistory clientId={clientId} />}
       </Box>
     );
   }
@@ -60,16 +64,19 @@ export default function CloseRegisterPage() {
   const summary = current.data;
   if (!summary) {
     return (
-      <Alert
-        severity="info"
-        action={
-          <Button color="inherit" component={RouterLink} to="/dashboard/sale/pdv">
-            Ir para o PDV
-          </Button>
-        }
-      >
-        {CASH_REGISTER_MESSAGES.notOpen}.
-      </Alert>
+      <Box>
+        <Alert
+          severity="info"
+          action={
+            <Button color="inherit" component={RouterLink} to="/dashboard/sale/pdv">
+              Ir para o PDV
+            </Button>
+          }
+        >
+          {CASH_REGISTER_MESSAGES.notOpen}.
+        </Alert>
+        {clientId && <RegisterHistory clientId={clientId} />}
+      </Box>
     );
   }
 
@@ -185,6 +192,7 @@ export default function CloseRegisterPage() {
         Resumo do caixa
       </Typography>
       <RegisterReport summary={summary} />
+      {clientId && <RegisterHistory clientId={clientId} />}
       <ConfirmDialog
         open={confirm}
         title="Fechar caixa"

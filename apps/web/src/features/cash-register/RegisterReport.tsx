@@ -25,10 +25,17 @@ const signed = (cents: number | null) =>
         : formatCents(0);
 
 /** The closing report (printable: only it goes to paper, see the print CSS of the close page). */
-export function RegisterReport({ summary }: { summary: CashRegisterSummary }) {
+export function RegisterReport({
+  summary,
+  className = 'register-report',
+}: {
+  summary: CashRegisterSummary;
+  /** What the print CSS shows (the history dialog prints its own report only). */
+  className?: string;
+}) {
   const closed = summary.status === 'closed';
   return (
-    <Paper variant="outlined" sx={{ p: 2 }} className="register-report" data-testid="register-report">
+    <Paper variant="outlined" sx={{ p: 2 }} className={className} data-testid="register-report">
       <Typography component="h2" variant="h6">
         Caixa de {summary.user.name} {closed ? '(fechado)' : '(aberto)'}
       </Typography>
@@ -169,6 +176,14 @@ export function RegisterReport({ summary }: { summary: CashRegisterSummary }) {
     </Paper>
   );
 }
+
+/** The history dialog's report: printed alone, even over a page that shows another report. */
+export const DIALOG_REPORT_PRINT_CSS = `@media print {
+  body * { visibility: hidden !important; }
+  .register-report, .register-report * { visibility: hidden !important; }
+  .register-report-dialog, .register-report-dialog * { visibility: visible !important; }
+  .register-report-dialog { position: fixed; left: 0; top: 0; width: 100%; border: 0 !important; }
+}`;
 
 /** Print only the report (A4 or a receipt printer: the browser's own size). */
 export const REPORT_PRINT_CSS = `@media print {

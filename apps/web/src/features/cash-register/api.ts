@@ -43,6 +43,7 @@ function useRegisterWrite<T>(fn: (body: T) => Promise<CashRegisterSummary>) {
     onSuccess: (summary) => {
       queryClient.setQueryData(cashRegisterKeys.current(), summary.status === 'open' ? summary : null);
       queryClient.setQueryData(cashRegisterKeys.detail(summary.id), summary);
+      void queryClient.invalidateQueries({ queryKey: [...cashRegisterKeys.all, 'list'] });
     },
   });
 }
