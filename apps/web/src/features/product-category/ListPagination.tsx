@@ -25,6 +25,12 @@ export function ListPagination({
       onPageChange={(_, p) => onPage(p + 1)}
       onRowsPerPageChange={(e) => onPageSize(Number(e.target.value))}
       labelRowsPerPage="Itens por página"
+      // Phones: page arrows and "1–20 de 100" only.
+      sx={{
+        '& .MuiTablePagination-selectLabel, & .MuiTablePagination-input': {
+          display: { xs: 'none', sm: 'flex' },
+        },
+      }}
       labelDisplayedRows={({ from, to, count }) => `${from}–${to} de ${count}`}
       getItemAriaLabel={(type) =>
         ({

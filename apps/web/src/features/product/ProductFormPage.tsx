@@ -282,6 +282,7 @@ function ProductForm({
         <TextField
           select
           label={label}
+          slotProps={{ inputLabel: { shrink: true }, select: { displayEmpty: true } }}
           value={field.value ?? ''}
           onChange={(e) => field.onChange(e.target.value === '' ? null : Number(e.target.value))}
           disabled={locked}

@@ -159,7 +159,7 @@ export default function ProductListPage() {
           <Table size="small" aria-label="Produtos">
             <TableHead>
               <TableRow>
-                <TableCell sx={{ width: 56 }}>
+                <TableCell sx={{ width: 56, position: 'relative' }}>
                   <Box component="span" sx={VISUALLY_HIDDEN}>
                     Imagem
                   </Box>
