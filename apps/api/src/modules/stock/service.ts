@@ -173,8 +173,11 @@ export function averageCost(
 /**
  * Moves stock inside the caller's transaction (must be one: the rows are locked until it ends).
  *
- * - Locks the variants, then the products involved (SELECT ... FOR UPDATE, each by ascending id:
- *   a stable order, so concurrent calls queue instead of deadlocking).
+ * - Locks the variants, then the products involved (SELECT ... FOR NO KEY UPDATE, each by ascending
+ *   id: a stable order, so concurrent calls queue instead of deadlocking). NO KEY: the cached level
+ *   and cost are not key columns, so foreign-key checks (FOR KEY SHARE, e.g. inserting sale items
+ *   that reference these rows) are not blocked, while other stock writers and catalog edits still
+ *   queue behind the lock.
  * - Refuses with 409 "Estoque insuficiente para {name} (disponível: X)" when a movement would take
  *   a level below zero, unless negative stock is allowed (options / client setting). A variant's
  *   own level is checked for variant movements.
@@ -182,12 +185,13 @@ export function averageCost(
  *   movement without its variant, when a manual movement hits a product that does not control
  *   stock (sales of such products are skipped), and for manual movements while the client's
  *   stockManagement is off.
- * - Writes one ledger row per movement (signed quantity), updates the cached levels
- *   (product_variants.stock, products.stock) and, on entries and fractionate-in, the weighted
- *   average cost (products.cost_price_cents). A product whose cost changed gets a new updatedAt,
- *   so a product form opened before is refused as stale (409) instead of restoring the old cost;
- *   other movements leave updatedAt alone (the product form sends the level only when the user
- *   changed it, and the ledger records such a change as an adjustment).
+ * - Writes one ledger row per movement (signed quantity, one multi-row INSERT), updates the cached
+ *   levels (product_variants.stock, products.stock: one UPDATE ... FROM (VALUES ...) per table)
+ *   and, on entries and fractionate-in, the weighted average cost (products.cost_price_cents). A
+ *   product whose cost changed gets a new updatedAt, so a product form opened before is refused as
+ *   stale (409) instead of restoring the old cost; other movements leave updatedAt alone (the
+ *   product form sends the level only when the user changed it, and the ledger records such a
+ *   change as an adjustment).
  * - Returns the written rows and the products that crossed their minimum (from above it to at or
  *   below it): notify them after the commit.
  */
@@ -228,7 +232,7 @@ export async function applyStockMovements(
       .leftJoin(productGridSizes, eq(productGridSizes.id, productVariants.sizeId))
       .where(and(eq(productVariants.clientId, ctx.clientId), inArray(productVariants.id, variantIds)))
       .orderBy(asc(productVariants.id))
-      .for('update', { of: productVariants });
+      .for('no key update', { of: productVariants });
     for (const r of rows)
       variants.set(r.id, {
         id: r.id,
@@ -253,7 +257,7 @@ export async function applyStockMovements(
     .from(products)
     .where(and(eq(products.clientId, ctx.clientId), inArray(products.id, productIds)))
     .orderBy(asc(products.id))
-    .for('update', { of: products });
+    .for('no key update', { of: products });
   for (const r of productRows)
     lockedProducts.set(r.id, {
       ...r,
@@ -341,25 +345,30 @@ export async function applyStockMovements(
     type: stockMovements.type,
     quantity: stockMovements.quantity,
   });
-  const now = new Date();
-  for (const id of touchedVariants) {
-    const v = variants.get(id) as LockedVariant;
-    await tx
-      .update(productVariants)
-      .set({ stock: fromThousandths(v.stock) })
-      .where(eq(productVariants.id, id));
+  // One statement per table for the levels (a round trip per product, each with its own trigger
+  // call, cost 50-70 ms of a 10-product sale on PGlite). The VALUES columns are cast so PostgreSQL
+  // 15 and PGlite type them alike; the level goes as the same text the numeric column got before.
+  if (touchedVariants.size > 0) {
+    const values = [...touchedVariants].map((id) => {
+      const v = variants.get(id) as LockedVariant;
+      return sql`(${id}::int, ${String(fromThousandths(v.stock))}::numeric)`;
+    });
+    await tx.execute(sql`update product_variants set stock = v.stock
+      from (values ${sql.join(values, sql`, `)}) as v(id, stock)
+      where product_variants.id = v.id and product_variants.client_id = ${ctx.clientId}`);
   }
-  for (const id of touchedProducts) {
+  // cost is null for products whose average cost did not change: their cost and updatedAt stay.
+  const now = new Date().toISOString();
+  const productValues = [...touchedProducts].map((id) => {
     const p = lockedProducts.get(id) as LockedProduct;
-    const costChanged = p.costPriceCents !== initialCosts.get(id);
-    await tx
-      .update(products)
-      .set({
-        stock: fromThousandths(p.stock),
-        ...(costChanged ? { costPriceCents: p.costPriceCents, updatedAt: now } : {}),
-      })
-      .where(eq(products.id, id));
-  }
+    const cost = p.costPriceCents !== initialCosts.get(id) ? p.costPriceCents : null;
+    return sql`(${id}::int, ${String(fromThousandths(p.stock))}::numeric, ${cost}::int)`;
+  });
+  await tx.execute(sql`update products set stock = v.stock,
+      cost_price_cents = coalesce(v.cost, products.cost_price_cents),
+      updated_at = case when v.cost is null then products.updated_at else ${now}::timestamptz end
+    from (values ${sql.join(productValues, sql`, `)}) as v(id, stock, cost)
+    where products.id = v.id and products.client_id = ${ctx.clientId}`);
   await tx.execute(sql`select set_config('balcao.stock_ledger', 'off', true)`);
 
   const lowStock: LowStockAlert[] = [];

@@ -114,6 +114,69 @@ describe('applyStockMovements', () => {
     ).rejects.toMatchObject({ statusCode: 422 });
   });
 
+  it('writes several products and variants in one call: levels, costs, updatedAt, low stock, no trigger rows', async () => {
+    const { client, users, auth } = await createClientWithUsers(t, [1]);
+    const a = await createProductVia(t, auth, { name: 'Arroz 5 kg', stock: 10, costPriceCents: 2000 });
+    const b = await createProductVia(t, auth, {
+      name: 'Feijão 1 kg',
+      stock: 6,
+      minStock: 5,
+      costPriceCents: 800,
+    });
+    const c = await createProductVia(t, auth, {
+      name: 'Bermuda',
+      productType: 'variants',
+      grid: { colors: ['Preta'], sizes: ['P', 'G'] },
+    });
+    const [cp, cg] = c.variants;
+    const ctx = { clientId: client.id, userId: users[0].user.id };
+    await moveStock(t.database.db, ctx, [
+      { productId: c.id, variantId: cp.id, type: 'entry', quantity: 4, unitCostCents: 3000 },
+      { productId: c.id, variantId: cg.id, type: 'entry', quantity: 2, unitCostCents: 3000 },
+    ]);
+    const stamps = async () => {
+      const res = await t.database.db.execute(
+        sql`select id, updated_at::text as stamp from products where id in (${a.id}, ${b.id}, ${c.id})`,
+      );
+      return new Map(
+        (res as unknown as { rows: { id: number; stamp: string }[] }).rows.map((r) => [r.id, r.stamp]),
+      );
+    };
+    const before = await stamps();
+    const result = await moveStock(t.database.db, ctx, [
+      { productId: b.id, type: 'sale', quantity: '1.5' },
+      { productId: a.id, type: 'entry', quantity: 10, unitCostCents: 3000 },
+      { productId: c.id, variantId: cg.id, type: 'sale', quantity: 1 },
+      { productId: c.id, variantId: cp.id, type: 'sale', quantity: 3 },
+    ]);
+    expect(result.movements.map((m) => [m.productId, m.variantId, m.quantity])).toEqual([
+      [b.id, null, -1.5],
+      [a.id, null, 10],
+      [c.id, cg.id, -1],
+      [c.id, cp.id, -3],
+    ]);
+    expect(result.lowStock).toEqual([
+      { productId: b.id, name: 'Feijão 1 kg', unit: 'un', stock: 4.5, minStock: 5 },
+    ]);
+    expect(await levels(a.id)).toEqual({ stock: 20, ledger: 20 });
+    expect(await levels(b.id)).toEqual({ stock: 4.5, ledger: 4.5 });
+    expect(await levels(c.id)).toEqual({ stock: 2, ledger: 2 });
+    expect(await levels(c.id, cp.id)).toEqual({ stock: 1, ledger: 1 });
+    expect(await levels(c.id, cg.id)).toEqual({ stock: 1, ledger: 1 });
+    expect(await costOf(a.id)).toBe(2500);
+    expect(await costOf(b.id)).toBe(800);
+    // Only the product whose average cost changed gets a new updatedAt.
+    const after = await stamps();
+    expect(after.get(a.id)).not.toBe(before.get(a.id));
+    expect(after.get(b.id)).toBe(before.get(b.id));
+    expect(after.get(c.id)).toBe(before.get(c.id));
+    // The service's own writes add no trigger adjustment.
+    const adjustments = await t.database.db.execute(
+      sql`select count(*)::int as n from stock_movements where client_id = ${client.id} and reason = 'product-form'`,
+    );
+    expect((adjustments as unknown as { rows: { n: number }[] }).rows[0].n).toBe(0);
+  });
+
   it("answers 404 for another client's product and 422 when stock management is off", async () => {
     const mine = await createClientWithUsers(t, [1]);
     const other = await createClientWithUsers(t, [1]);
