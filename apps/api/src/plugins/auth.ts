@@ -1,10 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { ALL } from '@balcao/core/routes';
 import type { UserTypeId } from '@balcao/core/userTypes';
-import { and, eq, gt } from 'drizzle-orm';
+import { and, eq, gt, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../db/client.ts';
-import { clients, sessions, users } from '../db/schema.ts';
+import { sessions, users } from '../db/schema.ts';
 import { forbidden, notFound, unauthorized } from '../errors.ts';
 
 export type SessionUser = {
@@ -42,9 +42,8 @@ export async function createSession(db: Db, userId: number, ttlMs: number): Prom
   return token;
 }
 
-/** The live session of a token: not expired, user active. Null otherwise. */
-export async function findSession(db: Db, token: string): Promise<SessionUser | null> {
-  const [row] = await db
+function prepareFindSession(db: Db) {
+  return db
     .select({
       sessionId: sessions.id,
       userId: users.id,
@@ -53,15 +52,28 @@ export async function findSession(db: Db, token: string): Promise<SessionUser | 
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .innerJoin(clients, eq(clients.id, users.clientId))
     .where(
       and(
-        eq(sessions.tokenHash, hashToken(token)),
-        gt(sessions.expiresAt, new Date()),
+        eq(sessions.tokenHash, sql.placeholder('tokenHash')),
+        gt(sessions.expiresAt, sql`now()`),
         eq(users.active, true),
       ),
     )
-    .limit(1);
+    .limit(1)
+    .prepare('find_session');
+}
+
+// Every request runs this lookup: prepared once per database (about a third cheaper on PGlite).
+const findSessionStatements = new WeakMap<Db, ReturnType<typeof prepareFindSession>>();
+
+/** The live session of a token: not expired, user active. Null otherwise. */
+export async function findSession(db: Db, token: string): Promise<SessionUser | null> {
+  let statement = findSessionStatements.get(db);
+  if (!statement) {
+    statement = prepareFindSession(db);
+    findSessionStatements.set(db, statement);
+  }
+  const [row] = await statement.execute({ tokenHash: hashToken(token) });
   return row ? { ...row, userTypeId: row.userTypeId as UserTypeId } : null;
 }
 
