@@ -59,3 +59,35 @@ export function errorMessage(error: unknown): string {
   if (error instanceof ApiError) return error.message;
   return UNEXPECTED_ERROR;
 }
+
+/**
+ * Downloads a file answer of the API (CSV exports): the Bearer header rules out a plain link, so it goes
+ * through fetch and a temporary object URL. The file name comes from Content-Disposition.
+ */
+export async function downloadFile(
+  path: string,
+  fallbackName: string,
+  failure = UNEXPECTED_ERROR,
+): Promise<void> {
+  const token = getToken();
+  let res: Response;
+  try {
+    res = await fetch(`/v1${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+  } catch {
+    throw new ApiError(0, 'Não foi possível conectar ao servidor. Verifique sua conexão.');
+  }
+  if (!res.ok) {
+    const payload = (await res.json().catch(() => ({}))) as { message?: string };
+    throw new ApiError(res.status, payload.message ?? failure);
+  }
+  const blob = await res.blob();
+  const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? fallbackName;
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}

@@ -11,8 +11,7 @@ import { type ListResult, toQueryString } from '@balcao/core/list';
 import { WRITE } from '@balcao/core/routes';
 import type { UserTypeId } from '@balcao/core/userTypes';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiError, apiFetch } from '../../lib/api.ts';
-import { getToken } from '../../lib/cookies.ts';
+import { apiFetch, downloadFile } from '../../lib/api.ts';
 
 /** Customers are written by WRITE.customers; the others (e.g. Estoquista) see them read-only. */
 export function canWriteCustomers(userTypeId: number | undefined): boolean {
@@ -130,31 +129,13 @@ export function useImportCustomers(clientId: number | undefined) {
   });
 }
 
-/** Downloads the CSV of the filtered list (a file, so it goes through fetch + a temporary link). */
-export async function downloadCustomersCsv(clientId: number, filters: CustomerFilters): Promise<void> {
-  const token = getToken();
-  let res: Response;
-  try {
-    res = await fetch(`/v1/customer/client/${clientId}/export${listQueryString(filters)}`, {
-      headers: token ? { authorization: `Bearer ${token}` } : {},
-    });
-  } catch {
-    throw new ApiError(0, 'Não foi possível conectar ao servidor. Verifique sua conexão.');
-  }
-  if (!res.ok) {
-    const body = (await res.json().catch(() => ({}))) as { message?: string };
-    throw new ApiError(res.status, body.message ?? 'Não foi possível exportar os clientes');
-  }
-  const blob = await res.blob();
-  const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? 'clientes.csv';
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+/** Downloads the CSV of the filtered list. */
+export function downloadCustomersCsv(clientId: number, filters: CustomerFilters): Promise<void> {
+  return downloadFile(
+    `/customer/client/${clientId}/export${listQueryString(filters)}`,
+    'clientes.csv',
+    'Não foi possível exportar os clientes',
+  );
 }
 
 /** Reads a CSV file as text: UTF-8, or Windows-1252 (what Excel in pt-BR saves) when it is not UTF-8. */

@@ -13,7 +13,7 @@ import type {
   ProductVariantUpdate,
 } from '@balcao/core/product';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiError, apiFetch, UNEXPECTED_ERROR } from '../../lib/api.ts';
+import { ApiError, apiFetch, downloadFile, UNEXPECTED_ERROR } from '../../lib/api.ts';
 import { getToken } from '../../lib/cookies.ts';
 import { namedKeys } from '../product-category/api.ts';
 
@@ -285,23 +285,7 @@ export async function runImport(
   return outcome;
 }
 
-/** Downloads the CSV of the filtered list (the Bearer header rules out a plain link). */
-export async function downloadExport(clientId: number, params: Omit<ProductListParams, 'page' | 'pageSize'>) {
-  const res = await fetch(`/v1/product/client/${clientId}/export${toQueryString(params)}`, {
-    headers: authHeaders({}),
-  });
-  if (!res.ok) {
-    const payload = (await res.json().catch(() => ({}))) as { message?: string };
-    throw new ApiError(res.status, payload.message ?? UNEXPECTED_ERROR);
-  }
-  const blob = await res.blob();
-  const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? 'produtos.csv';
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  URL.revokeObjectURL(url);
+/** Downloads the CSV of the filtered list. */
+export function downloadExport(clientId: number, params: Omit<ProductListParams, 'page' | 'pageSize'>) {
+  return downloadFile(`/product/client/${clientId}/export${toQueryString(params)}`, 'produtos.csv');
 }

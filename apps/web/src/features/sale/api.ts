@@ -15,8 +15,7 @@ import type {
 import type { PaymentMethod } from '@balcao/core/status';
 import type { UserTypeId } from '@balcao/core/userTypes';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiError, apiFetch } from '../../lib/api.ts';
-import { getToken } from '../../lib/cookies.ts';
+import { apiFetch, downloadFile } from '../../lib/api.ts';
 import { cashRegisterKeys } from '../cash-register/api.ts';
 
 /** The list's filters as the page keeps them (GET /v1/sale/client/{clientId} query). */
@@ -165,32 +164,14 @@ export function useSaleWrittenCallback() {
   return useSaleWritten();
 }
 
-/** Downloads the CSV of the filtered list (a file: fetch + a temporary link). */
-export async function downloadSalesCsv(clientId: number, query: SaleListQuery): Promise<void> {
-  const token = getToken();
+/** Downloads the CSV of the filtered list. */
+export function downloadSalesCsv(clientId: number, query: SaleListQuery): Promise<void> {
   const { page: _page, pageSize: _size, ...filters } = query;
-  let res: Response;
-  try {
-    res = await fetch(`/v1/sale/client/${clientId}/export${toQueryString(filters)}`, {
-      headers: token ? { authorization: `Bearer ${token}` } : {},
-    });
-  } catch {
-    throw new ApiError(0, 'Não foi possível conectar ao servidor. Verifique sua conexão.');
-  }
-  if (!res.ok) {
-    const body = (await res.json().catch(() => ({}))) as { message?: string };
-    throw new ApiError(res.status, body.message ?? 'Não foi possível exportar as vendas');
-  }
-  const blob = await res.blob();
-  const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? 'vendas.csv';
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  return downloadFile(
+    `/sale/client/${clientId}/export${toQueryString(filters)}`,
+    'vendas.csv',
+    'Não foi possível exportar as vendas',
+  );
 }
 
 /** A fresh key per sale attempt (kept across retries of the same attempt). */

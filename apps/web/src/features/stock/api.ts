@@ -13,8 +13,7 @@ import type {
 } from '@balcao/core/stock';
 import type { UserTypeId } from '@balcao/core/userTypes';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiError, apiFetch, UNEXPECTED_ERROR } from '../../lib/api.ts';
-import { getToken } from '../../lib/cookies.ts';
+import { apiFetch, downloadFile } from '../../lib/api.ts';
 import { productKeys } from '../product/api.ts';
 
 /** Moving stock: WRITE.stock (Administrador, Gerente, Estoquista); other back-office users read. */
@@ -167,34 +166,13 @@ export const findByBarcode = (code: string) =>
 
 // ---------------------------------------------------------------- CSV
 
-/** Downloads the CSV of the filtered history (the Bearer header rules out a plain link). */
-export async function downloadMovementsCsv(
+/** Downloads the CSV of the filtered history. */
+export function downloadMovementsCsv(
   clientId: number,
   params: Omit<MovementListParams, 'page' | 'pageSize'>,
 ) {
-  const token = getToken();
-  let res: Response;
-  try {
-    res = await fetch(`/v1/stock-movement/client/${clientId}/export${toQueryString(params)}`, {
-      headers: token ? { authorization: `Bearer ${token}` } : {},
-    });
-  } catch {
-    throw new ApiError(0, 'Não foi possível conectar ao servidor. Verifique sua conexão.');
-  }
-  if (!res.ok) {
-    const payload = (await res.json().catch(() => ({}))) as { message?: string };
-    throw new ApiError(res.status, payload.message ?? UNEXPECTED_ERROR);
-  }
-  const blob = await res.blob();
-  const name =
-    /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ??
-    'movimentacoes-estoque.csv';
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  URL.revokeObjectURL(url);
+  return downloadFile(
+    `/stock-movement/client/${clientId}/export${toQueryString(params)}`,
+    'movimentacoes-estoque.csv',
+  );
 }
