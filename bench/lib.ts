@@ -31,7 +31,15 @@ export async function startServer(
   const dataDir = mkdtempSync(join(tmpdir(), 'balcao-bench-'));
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--import', 'tsx', join(ROOT, 'apps/api/src/server.ts')],
+    [
+      // BENCH_SERVER_PROF=dir writes a CPU profile of the server there (open it in Chrome DevTools).
+      ...(process.env.BENCH_SERVER_PROF
+        ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_SERVER_PROF}`]
+        : []),
+      '--import',
+      'tsx',
+      join(ROOT, 'apps/api/src/server.ts'),
+    ],
     {
       cwd: ROOT,
       env: {

@@ -104,7 +104,9 @@ async function findRow(db: Executor, clientId: number, id: number, lock = false)
     .from(coupons)
     .where(and(eq(coupons.id, id), eq(coupons.clientId, clientId), notDeleted))
     .limit(1);
-  const [row] = lock ? await query.for('update') : await query;
+  // NO KEY UPDATE: serializes the uses without waiting for (or deadlocking with) the foreign-key
+  // checks of rows that point at the coupon, which a sale inserts before it locks the coupon.
+  const [row] = lock ? await query.for('no key update') : await query;
   if (!row) throw notFound(COUPON_NOT_FOUND);
   return row;
 }
@@ -199,14 +201,22 @@ async function findByCode(db: Executor, clientId: number, code: string, lock: bo
     .from(coupons)
     .where(and(eq(coupons.clientId, clientId), sameCode(code.trim()), notDeleted))
     .limit(1);
-  const [row] = lock ? await query.for('update') : await query;
+  // NO KEY UPDATE: serializes the uses without waiting for (or deadlocking with) the foreign-key
+  // checks of rows that point at the coupon, which a sale inserts before it locks the coupon.
+  const [row] = lock ? await query.for('no key update') : await query;
   if (!row) throw notFound(COUPON_NOT_FOUND);
   return row;
 }
 
+/** Single-use or limited per customer: the only rules that depend on the uses recorded so far. */
+const hasUseLimit = (coupon: Coupon) => coupon.isSingleUse || coupon.maxUsesPerUser > 0;
+
 async function evaluateRow(db: Executor, row: CouponRow, request: CouponSaleRequest) {
   const coupon = toCoupon(row);
-  const uses = await countCouponUses(db, row.id, request.customerId);
+  // A coupon without use limits needs no count (one query less on every sale that uses it).
+  const uses = hasUseLimit(coupon)
+    ? await countCouponUses(db, row.id, request.customerId)
+    : { usesTotal: 0, usesByCustomer: 0 };
   const evaluation = evaluateCoupon(coupon, {
     subtotalCents: request.subtotalCents,
     customerId: request.customerId ?? null,
@@ -231,46 +241,60 @@ function refused(evaluation: Extract<CouponEvaluation, { ok: false }>, statusCod
   return new CouponRefused(evaluation.code, evaluation.reason, statusCode);
 }
 
-/** Checks a code against a sale without recording anything (POST /v1/coupon/validate): 404 or 422. */
-export async function checkCoupon(
-  db: Executor,
-  clientId: number,
-  request: CouponSaleRequest,
-): Promise<AppliedCoupon> {
-  const row = await findByCode(db, clientId, request.code, false);
-  const { coupon, evaluation } = await evaluateRow(db, row, request);
-  if (!evaluation.ok) throw refused(evaluation, 422);
-  return { coupon, discountCents: evaluation.discountCents };
-}
-
 /** Rules that a concurrent sale can make fail between the check and the use. */
 const USED_UP: readonly CouponRuleCode[] = ['single_use_used', 'per_user_limit'];
 
 /**
- * For the sale checkout, inside its transaction: locks the coupon row (SELECT ... FOR UPDATE), checks
- * every rule against the uses recorded so far and records this use. Two sales racing for a single-use
- * coupon: the second waits for the first's commit, then sees its use and gets 409. Unknown code 404,
- * other refusals 422. Returns the discount and the use id (the sale keeps it to cancel the use).
+ * Checks a code against a sale without recording anything: 404 or 422 (POST /v1/coupon/validate).
+ * The checkout asks with `forSale`: a coupon already used up is then a 409, as when `useCoupon` finds
+ * it used up under the lock.
+ */
+export async function checkCoupon(
+  db: Executor,
+  clientId: number,
+  request: CouponSaleRequest,
+  options: { forSale?: boolean } = {},
+): Promise<AppliedCoupon> {
+  const row = await findByCode(db, clientId, request.code, false);
+  const { coupon, evaluation } = await evaluateRow(db, row, request);
+  if (!evaluation.ok)
+    throw refused(evaluation, options.forSale && USED_UP.includes(evaluation.code) ? 409 : 422);
+  return { coupon, discountCents: evaluation.discountCents };
+}
+
+/**
+ * For the sale checkout, inside its transaction, after the sale's own rows (the coupon row is then
+ * held the shortest): records the use. `checked` is what `checkCoupon` answered earlier in the same
+ * transaction. A coupon with use limits (single use, per customer) is locked (SELECT ... FOR NO KEY UPDATE)
+ * and every rule is checked again against the uses recorded so far: two sales racing for a single-use
+ * coupon, the second waits for the first's commit, then sees its use and gets 409. A coupon without
+ * limits is not locked (the uses do not change its answer), so any number of tills use it at once.
+ * Unknown code 404, other refusals 422. Returns the discount and the use id.
  */
 export async function useCoupon(
   tx: Executor,
   clientId: number,
   request: CouponSaleRequest & { saleId?: number | null },
+  checked?: AppliedCoupon,
 ): Promise<AppliedCoupon & { useId: number }> {
-  const row = await findByCode(tx, clientId, request.code, true);
-  const { coupon, evaluation } = await evaluateRow(tx, row, request);
-  if (!evaluation.ok) throw refused(evaluation, USED_UP.includes(evaluation.code) ? 409 : 422);
+  let applied = checked;
+  if (!applied || hasUseLimit(applied.coupon)) {
+    const row = await findByCode(tx, clientId, request.code, true);
+    const { coupon, evaluation } = await evaluateRow(tx, row, request);
+    if (!evaluation.ok) throw refused(evaluation, USED_UP.includes(evaluation.code) ? 409 : 422);
+    applied = { coupon, discountCents: evaluation.discountCents };
+  }
   const [use] = await tx
     .insert(couponUses)
     .values({
-      couponId: row.id,
+      couponId: applied.coupon.id,
       clientId,
       saleId: request.saleId ?? null,
       customerId: request.customerId ?? null,
-      discountCents: evaluation.discountCents,
+      discountCents: applied.discountCents,
     })
     .returning({ id: couponUses.id });
-  return { coupon, discountCents: evaluation.discountCents, useId: use.id };
+  return { ...applied, useId: use.id };
 }
 
 /** A canceled sale frees its coupon use (PRODUCT.md): the use stays recorded but no longer counts. */

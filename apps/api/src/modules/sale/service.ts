@@ -32,12 +32,12 @@ import type { SessionUser } from '../../plugins/auth.ts';
 import { resolveApproval } from '../cash-register/approval.ts';
 import { cashRegisters } from '../cash-register/schema.ts';
 import { recordReceipt } from '../cash-register/service.ts';
-import { cancelCouponUses, useCoupon } from '../coupon/service.ts';
+import { type AppliedCoupon, cancelCouponUses, checkCoupon, useCoupon } from '../coupon/service.ts';
 import { customers, userAddresses } from '../customer/schema.ts';
 import { productGridColors, productGridSizes, products, productVariants } from '../product/schema.ts';
 import { productAdditionalItems } from '../product-additional/schema.ts';
 import { receivables } from '../receivable/schema.ts';
-import { stockMovements } from '../stock/schema.ts';
+import { stockMovements, stockSettings } from '../stock/schema.ts';
 import { applyStockMovements, type LowStockAlert, notifyLowStock } from '../stock/service.ts';
 import { inOrder } from './inOrder.ts';
 import { saleIdempotencyKeys, saleItems, salePayments, sales } from './schema.ts';
@@ -462,15 +462,23 @@ async function findSaleCustomer(tx: Executor, clientId: number, customerId: numb
 }
 
 /**
- * The user's open register (FOR SHARE: closing it waits for this sale), with the client's
- * stockManagement flag and the user's name, in one query. 422 "Abra o caixa para vender" without one.
+ * The user's open register (FOR SHARE: closing it waits for this sale), with the client's stock
+ * settings, the user's name and the new sale's id, in one query. 422 "Abra o caixa para vender"
+ * without one.
  */
 async function lockRegister(tx: Executor, session: SessionUser) {
   const [row] = await tx
-    .select({ id: cashRegisters.id, stockManagement: clients.stockManagement, userName: users.name })
+    .select({
+      id: cashRegisters.id,
+      stockManagement: clients.stockManagement,
+      allowNegativeStock: sql<boolean>`coalesce(${stockSettings.allowNegativeStock}, false)`,
+      userName: users.name,
+      saleId: sql<number>`nextval(pg_get_serial_sequence('sales', 'id'))::int`,
+    })
     .from(cashRegisters)
     .innerJoin(clients, eq(clients.id, cashRegisters.clientId))
     .innerJoin(users, eq(users.id, cashRegisters.userId))
+    .leftJoin(stockSettings, eq(stockSettings.clientId, cashRegisters.clientId))
     .where(
       and(
         eq(cashRegisters.clientId, session.clientId),
@@ -481,7 +489,7 @@ async function lockRegister(tx: Executor, session: SessionUser) {
     .limit(1)
     .for('share', { of: cashRegisters });
   if (!row) throw unprocessable(CASH_REGISTER_MESSAGES.mustOpen);
-  return row;
+  return { ...row, saleId: Number(row.saleId), allowNegativeStock: Boolean(row.allowNegativeStock) };
 }
 
 async function findDeliveryAddress(
@@ -520,10 +528,13 @@ type RecordOptions = { idempotencyKey?: string | null; body: unknown };
  * The checkout: ONE transaction writes the sale, its items, payments, receivables (one per crediário
  * or boleto installment), the coupon use and the stock movements.
  *
- * Order inside the transaction (the same for every sale, so concurrent checkouts queue instead of
- * deadlocking): idempotency key -> the user's open register (FOR SHARE) -> catalog reads -> stock
- * rows (FOR UPDATE, by id) -> coupon row (FOR UPDATE) -> the client's sale counter (last, held the
- * shortest) -> inserts.
+ * Order inside the transaction, the same for every sale so concurrent checkouts queue instead of
+ * deadlocking, and arranged so the rows every till shares are held the shortest (row locks last until
+ * the commit): the idempotency key -> the user's open register (FOR SHARE) -> catalog, customer and
+ * coupon reads (no locks) -> the sale's own rows (sale with a placeholder number, items, payments,
+ * receivables, key -> sale) -> stock rows (FOR NO KEY UPDATE, by id) -> the coupon row (FOR UPDATE,
+ * only for coupons with use limits) -> the client's sale counter, which also numbers the sale, as the
+ * last statement before the commit. Numbers stay gap-free: a sale that fails rolls its counter back.
  */
 async function recordSale(
   ctx: AppContext,
@@ -559,6 +570,7 @@ async function recordSale(
       }
     }
     const register = await lockRegister(tx, session);
+    const { saleId } = register;
     const prepared = await build(tx);
     const customer = await findSaleCustomer(tx, clientId, prepared.customerId);
     const sellerName = await findSeller(tx, clientId, prepared.sellerId);
@@ -570,42 +582,22 @@ async function recordSale(
       freightCents: prepared.freightCents,
     });
 
-    const [{ saleId }] = rowsOf<{ saleId: number }>(
-      await tx.execute(sql`select nextval(pg_get_serial_sequence('sales', 'id'))::int as "saleId"`),
-    );
-
-    // Stock first (rows locked by id), then the coupon row, then the counter.
-    let lowStock: LowStockAlert[] = [];
-    const stockLines = prepared.lines.filter((l) => l.stock);
-    if (stockLines.length > 0 && register.stockManagement) {
-      // The stock service applies the client's allowNegativeStock setting.
-      const result = await applyStockMovements(
-        tx,
-        { clientId, userId: session.userId },
-        stockLines.map((l) => ({
-          productId: l.stock!.productId,
-          variantId: l.stock!.variantId,
-          type: 'sale' as const,
-          quantity: l.quantity,
+    // The coupon's rules against this sale, without a lock: its use is recorded (and, for coupons
+    // with use limits, checked again under the row lock) after the sale's own rows.
+    const couponRequest = prepared.couponCode
+      ? {
+          code: prepared.couponCode,
+          subtotalCents: withoutCoupon.totalCents,
+          customerId: prepared.customerId,
+          today,
           saleId,
-        })),
-      );
-      lowStock = result.lowStock;
-    }
-
-    let couponDiscountCents = 0;
-    let couponId: number | null = null;
-    if (prepared.couponCode) {
-      const applied = await useCoupon(tx, clientId, {
-        code: prepared.couponCode,
-        subtotalCents: withoutCoupon.totalCents,
-        customerId: prepared.customerId,
-        today,
-        saleId,
-      });
-      couponDiscountCents = applied.discountCents;
-      couponId = applied.coupon.id;
-    }
+        }
+      : null;
+    const checked: AppliedCoupon | null = couponRequest
+      ? await checkCoupon(tx, clientId, couponRequest, { forSale: true })
+      : null;
+    const couponDiscountCents = checked?.discountCents ?? 0;
+    const couponId = checked?.coupon.id ?? null;
     const totals = computeSaleTotals({
       lines: prepared.lines,
       discountType: prepared.discountType,
@@ -632,13 +624,6 @@ async function recordSale(
     });
     if (!paid.ok) throw new AppError(422, paid.message, paid.issues);
 
-    const [{ number }] = rowsOf<{ number: number }>(
-      await tx.execute(
-        sql`insert into sale_counters (client_id, last) values (${clientId}, 1)
-            on conflict (client_id) do update set last = sale_counters.last + 1
-            returning last as "number"`,
-      ),
-    );
     // Credit warnings: the customer's situation before this sale against its crediário amount.
     const creditShopCents = paid.payments
       .filter((p) => p.method === 'creditShop')
@@ -647,13 +632,16 @@ async function recordSale(
       prepared.customerId !== null && creditShopCents > 0
         ? (await customerCredit(tx, clientId, prepared.customerId, creditShopCents)).warnings
         : [];
+
+    // The sale's own rows: nobody else waits for them. The number is a placeholder (-id: unique,
+    // never shown) until the counter gives the real one, last.
     const now = new Date();
     const [saleRow] = await tx
       .insert(sales)
       .values({
         id: saleId,
         clientId,
-        number: Number(number),
+        number: -saleId,
         userId: session.userId,
         sellerId: prepared.sellerId,
         customerId: prepared.customerId,
@@ -737,11 +725,43 @@ async function recordSale(
           ),
         );
     }
+
+    // Shared rows from here to the commit: stock levels (rows locked by id), the coupon, the counter.
+    let lowStock: LowStockAlert[] = [];
+    const stockLines = prepared.lines.filter((l) => l.stock);
+    if (stockLines.length > 0 && register.stockManagement) {
+      // The stock service applies the client's allowNegativeStock setting.
+      const result = await applyStockMovements(
+        tx,
+        { clientId, userId: session.userId },
+        stockLines.map((l) => ({
+          productId: l.stock!.productId,
+          variantId: l.stock!.variantId,
+          type: 'sale' as const,
+          quantity: l.quantity,
+          saleId,
+        })),
+        { settings: register },
+      );
+      lowStock = result.lowStock;
+    }
+    if (couponRequest && checked) await useCoupon(tx, clientId, couponRequest, checked);
+    const [{ number }] = rowsOf<{ number: number }>(
+      await tx.execute(
+        sql`with counter as (
+              insert into sale_counters (client_id, last) values (${clientId}, 1)
+              on conflict (client_id) do update set last = sale_counters.last + 1
+              returning last)
+            update sales set number = counter.last from counter
+            where sales.id = ${saleId} returning sales.number as "number"`,
+      ),
+    );
+
     // The answer is built from the rows just written (no read back after the commit).
     const names = new Map([[session.userId, register.userName]]);
     if (prepared.sellerId !== null && sellerName !== null) names.set(prepared.sellerId, sellerName);
     const sale = toSale({
-      sale: saleRow,
+      sale: { ...saleRow, number: Number(number) },
       customer,
       items: itemRows,
       payments: paymentsInserted,

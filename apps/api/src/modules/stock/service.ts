@@ -73,6 +73,8 @@ export type StockOptions = {
    * when the client's stockManagement is off: sales are recorded but not checked).
    */
   allowNegative?: boolean;
+  /** The client's settings when the caller already read them (the checkout does, with its register). */
+  settings?: { stockManagement: boolean; allowNegativeStock: boolean };
 };
 
 /** A product whose level went from above its minimum to at/below it in this call. */
@@ -206,7 +208,7 @@ export async function applyStockMovements(
     if (!STOCK_MOVEMENT_TYPES.includes(m.type)) throw new AppError(400, 'Tipo de movimentação inválido');
     return parseQuantity(m, index);
   });
-  const settings = await findStockSettings(tx, ctx.clientId);
+  const settings = options.settings ?? (await findStockSettings(tx, ctx.clientId));
   if (!settings.stockManagement && movements.some((m) => !SALE_TYPES.includes(m.type)))
     throw new AppError(422, STOCK_MESSAGES.disabled);
   const allowNegative = options.allowNegative ?? (settings.allowNegativeStock || !settings.stockManagement);
@@ -253,6 +255,9 @@ export async function applyStockMovements(
       costPriceCents: products.costPriceCents,
       stockControl: products.stockControl,
       hasVariants: sql<boolean>`${sql.raw('exists (select 1 from product_variants v where v.product_id = "products".id)')}`,
+      // The ledger flag (see below) is set by this same statement: one round trip less while the
+      // rows are locked. Nothing between here and the level writes writes a level.
+      ledgerFlag: sql<string>`set_config('balcao.stock_ledger', 'on', true)`,
     })
     .from(products)
     .where(and(eq(products.clientId, ctx.clientId), inArray(products.id, productIds)))
@@ -333,11 +338,14 @@ export async function applyStockMovements(
       saleId: m.saleId ?? null,
     });
   }
-  if (rows.length === 0) return { movements: [], lowStock: [] };
+  if (rows.length === 0) {
+    await tx.execute(sql`select set_config('balcao.stock_ledger', 'off', true)`);
+    return { movements: [], lowStock: [] };
+  }
 
-  // The ledger rows and the cached levels change together; the flag tells the ledger triggers
-  // (migration stock_ledger_triggers) that these level writes are already explained by the rows.
-  await tx.execute(sql`select set_config('balcao.stock_ledger', 'on', true)`);
+  // The ledger rows and the cached levels change together; the flag (set by the locking read above)
+  // tells the ledger triggers (migration stock_ledger_triggers) that these level writes are already
+  // explained by the rows.
   const inserted = await tx.insert(stockMovements).values(rows).returning({
     id: stockMovements.id,
     productId: stockMovements.productId,
