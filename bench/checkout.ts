@@ -9,6 +9,9 @@
  * BENCH_PG_URL is an admin URL: the script creates (and drops) its own databases there.
  */
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { couponDiscountCents } from '@balcao/core/coupon';
 import { computeSaleTotals } from '@balcao/core/sale';
 import { PGlite } from '@electric-sql/pglite';
@@ -18,17 +21,39 @@ import { fromPglite, fromPostgres, migrateDatabase } from '../apps/api/src/db/cl
 import { ensureWebBuild, type Figures, load, machine, type Server, startServer, table } from './lib.ts';
 
 const ITEMS = 10;
-const PRICES = Array.from({ length: ITEMS }, (_, i) => 1000 + i * 137);
+/** Products of the realistic scenario: each sale takes 10 of them at random. */
+const CATALOG = Number(process.env.BENCH_CATALOG ?? 500);
 const COUPON_PERCENT = 5;
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONCURRENCY = [10, 50];
+const TILLS = Math.max(...CONCURRENCY);
+
+/**
+ * - tills: every client is its own till (a Caixa user with an open register), each sale is 10 products
+ *   drawn at random from a 500-product catalog, with the shop's 5% coupon (no use limit), as a busy
+ *   shop (or several) works;
+ * - hot: the worst case: one operator, every sale the same 10 products, every sale waiting for the
+ *   previous one's row locks on them (the figures of the first runs).
+ */
+type Scenario = 'tills' | 'hot';
+const SCENARIOS = (process.env.BENCH_SCENARIOS ?? 'tills,hot').split(',') as Scenario[];
+
+const priceOf = (i: number) => 1000 + ((i * 137) % 9000);
 
 /** The sale's final amount: the same core functions the API uses. */
-function finalAmount(): number {
-  const lines = PRICES.map((unitPriceCents) => ({ unitPriceCents, quantity: 1 }));
+function finalAmount(prices: number[]): number {
+  const lines = prices.map((unitPriceCents) => ({ unitPriceCents, quantity: 1 }));
   const subtotal = computeSaleTotals({ lines }).totalCents;
   const coupon = couponDiscountCents({ discountType: 'PERCENTAGE', discountValue: COUPON_PERCENT }, subtotal);
   return computeSaleTotals({ lines, couponDiscountCents: coupon }).finalAmountCents;
+}
+
+/** 10 distinct indexes of the catalog, sorted (hot: always the first 10). */
+function pick(scenario: Scenario): number[] {
+  if (scenario === 'hot') return Array.from({ length: ITEMS }, (_, i) => i);
+  const chosen = new Set<number>();
+  while (chosen.size < ITEMS) chosen.add(Math.floor(Math.random() * CATALOG));
+  return [...chosen];
 }
 
 // ----------------------------------------------------------------------------------- through the API
@@ -46,65 +71,96 @@ async function api<T>(server: Server, path: string, token: string | null, body?:
   return (await res.json()) as T;
 }
 
-/** Products with a large stock, a coupon, the register open; returns the checkout body and token. */
-async function arrangeApi(server: Server) {
-  const { token } = await api<{ token: string }>(server, '/login', null, {
+type ApiFixture = { admin: string; tills: string[]; productIds: number[]; code: string };
+
+/** The catalog with a large stock, the coupon, the admin's and TILLS cashiers' registers open. */
+async function arrangeApi(server: Server): Promise<ApiFixture> {
+  const { token: admin } = await api<{ token: string }>(server, '/login', null, {
     email: 'administrador@demo.com.br',
     password: 'demo1234',
   });
   const tag = Date.now().toString(36);
-  const ids: number[] = [];
-  for (const [i, salePriceCents] of PRICES.entries()) {
-    const product = await api<{ id: number }>(server, '/product', token, {
+  const productIds: number[] = [];
+  for (let i = 0; i < CATALOG; i++) {
+    const product = await api<{ id: number }>(server, '/product', admin, {
       name: `Bench ${tag} ${i}`,
-      salePriceCents,
+      salePriceCents: priceOf(i),
       stock: 1_000_000,
     });
-    ids.push(product.id);
+    productIds.push(product.id);
   }
   const today = new Date().toISOString().slice(0, 10);
   const code = `BENCH${tag}`.toUpperCase();
-  await api(server, '/coupon', token, {
+  await api(server, '/coupon', admin, {
     code,
     discountType: 'PERCENTAGE',
     discountValue: COUPON_PERCENT,
     startDate: today,
     endDate: '2099-12-31',
   });
-  await api(server, '/cash-register/open', token, { openingAmountCents: 0 });
-  const body = {
-    items: ids.map((productId) => ({ productId, quantity: 1 })),
-    couponCode: code,
-    payments: [{ method: 'pix', amountCents: finalAmount() }],
-  };
-  // One sale first: it must go through (a wrong body would only measure errors).
-  await api(server, '/sale', token, body);
-  return { token, body };
+  await api(server, '/cash-register/open', admin, { openingAmountCents: 0 });
+  const tills: string[] = [];
+  for (let i = 0; i < TILLS; i++) {
+    const email = `caixa${i}.${tag}@bench.local`;
+    await api(server, '/user', admin, {
+      name: `Caixa ${i}`,
+      email,
+      userTypeId: 4,
+      active: true,
+      password: 'bench1234',
+      passwordConfirmation: 'bench1234',
+    });
+    const { token } = await api<{ token: string }>(server, '/login', null, { email, password: 'bench1234' });
+    await api(server, '/cash-register/open', token, { openingAmountCents: 0 });
+    tills.push(token);
+  }
+  return { admin, tills, productIds, code };
+}
+
+function saleBody(f: ApiFixture, scenario: Scenario): string {
+  const chosen = pick(scenario);
+  return JSON.stringify({
+    items: chosen.map((i) => ({ productId: f.productIds[i], quantity: 1 })),
+    couponCode: f.code,
+    payments: [{ method: 'pix', amountCents: finalAmount(chosen.map(priceOf)) }],
+  });
 }
 
 async function benchApi(server: Server, label: string): Promise<Figures[]> {
-  const { token, body } = await arrangeApi(server);
+  const f = await arrangeApi(server);
+  // One sale first: it must go through (a wrong body would only measure errors).
+  await api(server, '/sale', f.admin, JSON.parse(saleBody(f, 'tills')));
   const rows: Figures[] = [];
-  for (const connections of CONCURRENCY) {
-    rows.push(
-      await load(`${label} API, ${connections} clients`, {
-        url: `${server.url}/v1/sale`,
-        method: 'POST',
-        connections,
-        duration: DURATION,
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-        body: JSON.stringify(body),
-        // Every request is a new sale attempt: its own Idempotency-Key, as the PDV sends.
-        requests: [
-          {
-            setupRequest: (request) => ({
-              ...request,
-              headers: { ...request.headers, 'idempotency-key': randomUUID() },
-            }),
+  for (const scenario of SCENARIOS) {
+    for (const connections of CONCURRENCY) {
+      let client = 0;
+      rows.push(
+        await load(`${label} API, ${scenario}, ${connections} clients`, {
+          url: `${server.url}/v1/sale`,
+          method: 'POST',
+          connections,
+          duration: DURATION,
+          // Each connection is one till (its operator's token); hot: all of them the admin.
+          setupClient: (c) => {
+            const token = scenario === 'hot' ? f.admin : f.tills[client++ % f.tills.length];
+            c.setRequests([
+              {
+                // Every request is a new sale attempt with its own Idempotency-Key, as the PDV sends.
+                setupRequest: (request) => ({
+                  ...request,
+                  headers: {
+                    'content-type': 'application/json',
+                    authorization: `Bearer ${token}`,
+                    'idempotency-key': randomUUID(),
+                  },
+                  body: saleBody(f, scenario),
+                }),
+              },
+            ]);
           },
-        ],
-      }),
-    );
+        }),
+      );
+    }
   }
   // Requests autocannon left in flight finish before the server is stopped.
   await new Promise((done) => setTimeout(done, 2000));
@@ -119,7 +175,7 @@ type Runner = {
   close: () => Promise<void>;
 };
 
-/** Client, user, open register, 10 products, coupon: inserted directly. */
+/** Client, admin + TILLS users with open registers, the catalog, the coupon: inserted directly. */
 async function arrangeRaw(q: Query) {
   const doc = String(Date.now()).padStart(14, '0').slice(-14);
   const [client] = (
@@ -128,125 +184,139 @@ async function arrangeRaw(q: Query) {
     ])
   ).rows;
   const clientId = Number(client.id);
-  const [user] = (
-    await q(
-      `insert into users (client_id, name, email, password_hash, user_type_id) values ($1, 'Bench', $2, 'x', 1) returning id`,
-      [clientId, `raw${doc}@bench.local`],
-    )
-  ).rows;
-  const userId = Number(user.id);
-  await q(`insert into cash_registers (client_id, user_id, opening_amount_cents) values ($1, $2, 0)`, [
-    clientId,
-    userId,
-  ]);
+  const userIds: number[] = [];
+  for (let i = 0; i <= TILLS; i++) {
+    const [user] = (
+      await q(
+        `insert into users (client_id, name, email, password_hash, user_type_id) values ($1, $2, $3, 'x', $4) returning id`,
+        [clientId, `Caixa ${i}`, `raw${i}.${doc}@bench.local`, i === 0 ? 1 : 4],
+      )
+    ).rows;
+    userIds.push(Number(user.id));
+    await q(`insert into cash_registers (client_id, user_id, opening_amount_cents) values ($1, $2, 0)`, [
+      clientId,
+      user.id,
+    ]);
+  }
   const productIds: number[] = [];
-  for (const [i, price] of PRICES.entries()) {
+  for (let i = 0; i < CATALOG; i++) {
     const [p] = (
       await q(
         `insert into products (client_id, name, sale_price_cents, stock, name_key, search_text)
          values ($1, $2, $3, 1000000, $2, $2) returning id`,
-        [clientId, `raw ${i}`, price],
+        [clientId, `raw ${i}`, priceOf(i)],
       )
     ).rows;
     productIds.push(Number(p.id));
   }
-  const [coupon] = (
-    await q(
-      `insert into coupons (client_id, code, discount_type, discount_value_hundredths, start_date, end_date)
-       values ($1, 'RAW', 'PERCENTAGE', $2, '2000-01-01', '2099-12-31') returning id`,
-      [clientId, COUPON_PERCENT * 100],
-    )
-  ).rows;
-  return { clientId, userId, productIds, couponId: Number(coupon.id) };
+  await q(
+    `insert into coupons (client_id, code, discount_type, discount_value_hundredths, start_date, end_date)
+     values ($1, 'RAW', 'PERCENTAGE', $2, '2000-01-01', '2099-12-31')`,
+    [clientId, COUPON_PERCENT * 100],
+  );
+  return { clientId, admin: userIds[0], tills: userIds.slice(1), productIds };
 }
 
 /**
- * The checkout's writes and locks, hand-written: idempotency key, register FOR SHARE, products FOR
- * UPDATE, one ledger insert, one stock update, coupon FOR UPDATE + uses + use, counter, sale, items,
- * payment, key -> sale.
+ * The checkout's statements in the API's order, hand-written (apps/api sale service, recordSale):
+ * idempotency key; register FOR SHARE with the stock settings, operator and new id; catalog read;
+ * coupon read; sale (placeholder number) + items + payment + key -> sale in one statement; products
+ * locked by id (and the ledger flag); ledger rows + levels in one statement; counter numbering the
+ * sale + coupon use in one statement. With BEGIN and COMMIT: 10 round trips.
  */
 async function rawSale(
   q: Query,
   f: Awaited<ReturnType<typeof arrangeRaw>>,
-  total: number,
-  perProductUpdates = false,
+  userId: number,
+  chosen: number[],
 ) {
   const key = randomUUID();
+  const ids = chosen.map((i) => f.productIds[i]);
   await q(
-    `insert into sale_idempotency_keys (client_id, key, request_hash) values ($1, $2, 'raw') on conflict do nothing`,
+    `insert into sale_idempotency_keys (client_id, key, request_hash) values ($1, $2, 'raw')
+     on conflict do nothing returning key`,
     [f.clientId, key],
   );
   const [register] = (
     await q(
-      `select id from cash_registers where client_id = $1 and user_id = $2 and status = 'open' for share`,
-      [f.clientId, f.userId],
+      `select r.id, c.stock_management, coalesce(s.allow_negative_stock, false) as allow_negative, u.name,
+         nextval(pg_get_serial_sequence('sales', 'id'))::int as sale_id
+       from cash_registers r join clients c on c.id = r.client_id join users u on u.id = r.user_id
+       left join stock_settings s on s.client_id = r.client_id
+       where r.client_id = $1 and r.user_id = $2 and r.status = 'open' limit 1 for share of r`,
+      [f.clientId, userId],
     )
   ).rows;
-  const [{ id: saleId }] = (await q(`select nextval(pg_get_serial_sequence('sales', 'id'))::int as id`)).rows;
+  const saleId = Number(register.sale_id);
   const products = (
     await q(
-      `select id, name, sale_price_cents, stock from products where client_id = $1 and id = any($2::int[]) order by id for update`,
-      [f.clientId, f.productIds],
+      `select id, name, sku, barcode, unit, product_type, sale_price_cents, active,
+         exists (select 1 from product_variants v where v.product_id = products.id) as has_variants
+       from products where client_id = $1 and id = any($2::int[])`,
+      [f.clientId, ids],
     )
   ).rows;
-  await q(`select set_config('balcao.stock_ledger', 'on', true)`);
-  await q(
-    `insert into stock_movements (client_id, product_id, type, quantity, user_id, sale_id)
-     select $1, id, 'sale', -1, $2, $3 from unnest($4::int[]) as id`,
-    [f.clientId, f.userId, saleId, f.productIds],
-  );
-  if (perProductUpdates) {
-    // As the stock service writes the levels today: one UPDATE per product.
-    for (const id of f.productIds)
-      await q(`update products set stock = stock - 1, updated_at = now() where id = $1`, [id]);
-  } else {
-    await q(`update products set stock = stock - 1, updated_at = now() where id = any($1::int[])`, [
-      f.productIds,
-    ]);
-  }
-  await q(`select set_config('balcao.stock_ledger', 'off', true)`);
-  await q(`select id from coupons where id = $1 for update`, [f.couponId]);
-  await q(`select count(*) from coupon_uses where coupon_id = $1 and canceled_at is null`, [f.couponId]);
-  await q(`insert into coupon_uses (coupon_id, client_id, sale_id, discount_cents) values ($1, $2, $3, 0)`, [
-    f.couponId,
-    f.clientId,
-    saleId,
-  ]);
-  const [{ last }] = (
+  const [coupon] = (
     await q(
-      `insert into sale_counters (client_id, last) values ($1, 1)
-       on conflict (client_id) do update set last = sale_counters.last + 1 returning last`,
+      `select * from coupons where client_id = $1 and lower(code) = 'raw' and status <> 'deleted' limit 1`,
       [f.clientId],
     )
   ).rows;
+  const total = finalAmount(chosen.map(priceOf));
+  const items = products.map((p, position) => ({
+    sale_id: saleId,
+    client_id: f.clientId,
+    position,
+    product_id: p.id,
+    description: p.name,
+    quantity: 1,
+    unit_price_cents: p.sale_price_cents,
+    unit_total_cents: p.sale_price_cents,
+    gross_cents: p.sale_price_cents,
+    total_cents: p.sale_price_cents,
+  }));
+  const itemColumns = Object.keys(items[0]).join(', ');
   await q(
-    `insert into sales (id, client_id, number, user_id, cash_register_id, status, total_items, total_quantity, total_cents,
-       final_amount_cents, coupon_id, coupon_code, finished_at)
-     values ($1, $2, $3, $4, $5, 'finished', $6, $7, $8, $8, $9, 'RAW', now())`,
-    [saleId, f.clientId, last, f.userId, register.id, ITEMS, ITEMS, total, f.couponId],
+    `with
+       s as (insert into sales (id, client_id, number, user_id, cash_register_id, status, total_items, total_quantity,
+               total_cents, final_amount_cents, coupon_id, coupon_code, finished_at)
+             values ($1, $2, -$1::int, $3, $4, 'finished', $5, $6, $7, $7, $8, 'RAW', now()) returning id),
+       i as (insert into sale_items (${itemColumns}) select ${itemColumns}
+             from jsonb_populate_recordset(null::sale_items, $9::jsonb) returning id, position),
+       p as (insert into sale_payments (sale_id, client_id, position, method, amount_cents)
+             values ($1, $2, 0, 'pix', $7) returning id, position),
+       k as (update sale_idempotency_keys set sale_id = $1 where client_id = $2 and key = $10 returning key)
+     select (select json_agg(id order by position) from i) as items,
+            (select json_agg(id order by position) from p) as payments`,
+    [saleId, f.clientId, userId, register.id, ITEMS, ITEMS, total, coupon.id, JSON.stringify(items), key],
+  );
+  const locked = (
+    await q(
+      `select id, name, unit, stock, min_stock, cost_price_cents, stock_control,
+         exists (select 1 from product_variants v where v.product_id = products.id) as has_variants,
+         set_config('balcao.stock_ledger', 'on', true)
+       from products where client_id = $1 and id = any($2::int[]) order by id for no key update of products`,
+      [f.clientId, ids],
+    )
+  ).rows;
+  await q(
+    `with
+       m as (insert into stock_movements (client_id, product_id, type, quantity, user_id, sale_id)
+             select $1, id, 'sale', -1, $2, $3 from unnest($4::int[]) as id returning id),
+       product_levels as (update products set stock = v.stock
+             from unnest($4::int[], $5::numeric[]) as v(id, stock)
+             where products.id = v.id and products.client_id = $1)
+     select * from m order by id`,
+    [f.clientId, userId, saleId, locked.map((p) => p.id), locked.map((p) => String(Number(p.stock) - 1))],
   );
   await q(
-    `insert into sale_items (sale_id, client_id, position, product_id, description, quantity, unit_price_cents,
-       unit_total_cents, gross_cents, total_cents)
-     select $1, $2, ord - 1, p.id, p.name, 1, p.price, p.price, p.price, p.price
-     from unnest($3::int[], $4::text[], $5::int[]) with ordinality as p(id, name, price, ord)`,
-    [
-      saleId,
-      f.clientId,
-      products.map((p) => p.id),
-      products.map((p) => p.name),
-      products.map((p) => p.sale_price_cents),
-    ],
+    `with counter as (
+       insert into sale_counters (client_id, last) values ($1, 1)
+       on conflict (client_id) do update set last = sale_counters.last + 1 returning last),
+     coupon_use as (insert into coupon_uses (coupon_id, client_id, sale_id, discount_cents) values ($3, $1, $2, 0))
+     update sales set number = counter.last from counter where sales.id = $2 returning sales.number`,
+    [f.clientId, saleId, coupon.id],
   );
-  await q(
-    `insert into sale_payments (sale_id, client_id, position, method, amount_cents) values ($1, $2, 0, 'pix', $3)`,
-    [saleId, f.clientId, total],
-  );
-  await q(`update sale_idempotency_keys set sale_id = $1 where client_id = $2 and key = $3`, [
-    saleId,
-    f.clientId,
-    key,
-  ]);
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -254,56 +324,63 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
-async function benchRaw(runner: Runner, label: string, perProductUpdates = false): Promise<Figures[]> {
+async function benchRaw(runner: Runner, label: string): Promise<Figures[]> {
   let fixture: Awaited<ReturnType<typeof arrangeRaw>> | undefined;
   await runner.transaction(async (q) => {
     fixture = await arrangeRaw(q);
   });
   const f = fixture!;
-  const total = finalAmount();
   const rows: Figures[] = [];
-  for (const connections of CONCURRENCY) {
-    const latencies: number[] = [];
-    let errors = 0;
-    const end = Date.now() + DURATION * 1000;
-    await Promise.all(
-      Array.from({ length: connections }, async () => {
-        while (Date.now() < end) {
-          const start = performance.now();
-          try {
-            await runner.transaction((q) => rawSale(q, f, total, perProductUpdates));
-            latencies.push(performance.now() - start);
-          } catch (error) {
-            errors++;
-            if (errors < 3) console.error(error);
+  for (const scenario of SCENARIOS) {
+    for (const connections of CONCURRENCY) {
+      const latencies: number[] = [];
+      let errors = 0;
+      const end = Date.now() + DURATION * 1000;
+      await Promise.all(
+        Array.from({ length: connections }, async (_, client) => {
+          const userId = scenario === 'hot' ? f.admin : f.tills[client % f.tills.length];
+          while (Date.now() < end) {
+            const start = performance.now();
+            try {
+              await runner.transaction((q) => rawSale(q, f, userId, pick(scenario)));
+              latencies.push(performance.now() - start);
+            } catch (error) {
+              errors++;
+              if (errors < 3) console.error(error);
+            }
           }
-        }
-      }),
-    );
-    latencies.sort((a, b) => a - b);
-    const round = (n: number) => Math.round(n * 100) / 100;
-    rows.push({
-      name: `${label} raw SQL${perProductUpdates ? ' (one UPDATE per product)' : ''}, ${connections} clients`,
-      requests: latencies.length,
-      rps: Math.round(latencies.length / DURATION),
-      p50: round(percentile(latencies, 50)),
-      p95: round(percentile(latencies, 95)),
-      p99: round(percentile(latencies, 99)),
-      errors,
-    });
+        }),
+      );
+      latencies.sort((a, b) => a - b);
+      const round = (n: number) => Math.round(n * 100) / 100;
+      rows.push({
+        name: `${label} raw SQL, ${scenario}, ${connections} clients`,
+        requests: latencies.length,
+        rps: Math.round(latencies.length / DURATION),
+        p50: round(percentile(latencies, 50)),
+        p95: round(percentile(latencies, 95)),
+        p99: round(percentile(latencies, 99)),
+        errors,
+      });
+    }
   }
   return rows;
 }
 
+/** PGlite in a folder on disk, as the server keeps it (not in memory). */
 async function pgliteRunner(): Promise<Runner> {
-  const client = await PGlite.create({ extensions: { pg_trgm } });
+  const dataDir = mkdtempSync(join(tmpdir(), 'balcao-bench-raw-'));
+  const client = await PGlite.create(dataDir, { extensions: { pg_trgm } });
   await migrateDatabase(fromPglite(client));
   return {
     transaction: (work) =>
       client.transaction(async (tx) => {
         await work((text, params) => tx.query(text, params) as Promise<{ rows: Record<string, unknown>[] }>);
       }),
-    close: () => client.close(),
+    close: async () => {
+      await client.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
   };
 }
 
@@ -369,7 +446,6 @@ async function main() {
     const lite = await pgliteRunner();
     try {
       rows.push(...(await benchRaw(lite, 'PGlite')));
-      rows.push(...(await benchRaw(lite, 'PGlite', true)));
     } finally {
       await lite.close();
     }
@@ -391,7 +467,6 @@ async function main() {
       const runner = await postgresRunner(url, 10);
       try {
         rows.push(...(await benchRaw(runner, 'PostgreSQL')));
-        rows.push(...(await benchRaw(runner, 'PostgreSQL', true)));
       } finally {
         await runner.close();
       }
@@ -399,15 +474,16 @@ async function main() {
   }
   console.log(`\n${new Date().toISOString().slice(0, 10)} · ${machine()} · ${DURATION} s per run\n`);
   console.log(table(rows));
-  const ratio = (engine: string, n: number) => {
-    const a = rows.find((r) => r.name === `${engine} API, ${n} clients`);
-    const r = rows.find((x) => x.name === `${engine} raw SQL, ${n} clients`);
-    return a && r?.rps ? (a.rps / r.rps).toFixed(2) : null;
-  };
   for (const engine of ['PGlite', 'PostgreSQL']) {
-    for (const n of CONCURRENCY) {
-      const value = ratio(engine, n);
-      if (value) console.log(`${engine}, ${n} clients: API/raw sales/s = ${value}`);
+    for (const scenario of SCENARIOS) {
+      for (const n of CONCURRENCY) {
+        const a = rows.find((r) => r.name === `${engine} API, ${scenario}, ${n} clients`);
+        const r = rows.find((x) => x.name === `${engine} raw SQL, ${scenario}, ${n} clients`);
+        if (a && r?.rps)
+          console.log(
+            `${engine}, ${scenario}, ${n} clients: API/raw sales/s = ${(a.rps / r.rps).toFixed(2)}`,
+          );
+      }
     }
   }
 }

@@ -1,4 +1,4 @@
-import { type AnyColumn, type SQL, sql } from 'drizzle-orm';
+import { type AnyColumn, type Column, getTableColumns, type SQL, sql, type Table } from 'drizzle-orm';
 
 /**
  * Optimistic concurrency: the row still has the `updatedAt` the client read, compared at
@@ -28,3 +28,21 @@ export function violatedUnique(error: unknown): string | undefined {
 }
 
 export const isForeignKeyViolation = (error: unknown): boolean => pgCode(error, '23503') !== undefined;
+
+/**
+ * `INSERT INTO table (columns) SELECT columns FROM jsonb_populate_recordset(...)`: many rows in one
+ * statement with one parameter (the rows as JSON, keys = the table's column names). For hot paths:
+ * the database parses the JSON, so the driver and the query builder handle one value instead of one
+ * per cell. The columns are the keys of the first row (all rows must have the same keys); columns
+ * left out take their defaults. Usable as a CTE body (`with x as (${...} returning id) ...`).
+ */
+export function insertJsonRows<T extends Table>(table: T, rows: Partial<T['$inferInsert']>[]): SQL {
+  const columns = getTableColumns(table) as Record<string, Column>;
+  const keys = Object.keys(rows[0] ?? {}).filter((k) => columns[k]);
+  const names = sql.raw(keys.map((k) => `"${columns[k].name}"`).join(', '));
+  const records = rows.map((row) =>
+    Object.fromEntries(keys.map((k) => [columns[k].name, (row as Record<string, unknown>)[k] ?? null])),
+  );
+  return sql`insert into ${table} (${names}) select ${names}
+    from jsonb_populate_recordset(null::${table}, ${JSON.stringify(records)}::jsonb)`;
+}

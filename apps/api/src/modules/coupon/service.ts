@@ -209,7 +209,7 @@ async function findByCode(db: Executor, clientId: number, code: string, lock: bo
 }
 
 /** Single-use or limited per customer: the only rules that depend on the uses recorded so far. */
-const hasUseLimit = (coupon: Coupon) => coupon.isSingleUse || coupon.maxUsesPerUser > 0;
+export const hasUseLimit = (coupon: Coupon) => coupon.isSingleUse || coupon.maxUsesPerUser > 0;
 
 async function evaluateRow(db: Executor, row: CouponRow, request: CouponSaleRequest) {
   const coupon = toCoupon(row);

@@ -204,6 +204,7 @@ describe('checkout totals', () => {
     });
     expect(sale.items[0]).toMatchObject({ variantName: 'Azul / M', unitPriceCents: 5500, totalCents: 5500 });
     expect(sale.items[1]).toMatchObject({ unitPriceCents: 2000, unitTotalCents: 2550, grossCents: 5100 });
+    expect((await get(auth, `/sale/${sale.id}`)).json()).toEqual({ ...sale, warnings: undefined });
     expect(sale.items[1].additionals.map((a) => a.name)).toEqual(['Bacon', 'Cheddar']);
     expect(sale.finalAmountCents).toBe(10600);
   });
@@ -292,6 +293,8 @@ describe('payments', () => {
     });
     expect(sale.status).toBe('pending');
     expect(sale.finishedAt).toBeNull();
+    // The answer (built from the values written) is what GET reads back.
+    expect((await get(auth, `/sale/${sale.id}`)).json()).toEqual({ ...sale, warnings: undefined });
     expect(
       sale.receivables.map((r) => [r.installment, r.amountCents, r.dueDate, r.status, r.method]),
     ).toEqual([
@@ -719,5 +722,6 @@ describe('quick sale, list, cancel rights and tenancy', () => {
       finalAmountCents: 3800,
       deliveryAddress: { street: 'Praça da Sé', number: '100', city: 'São Paulo' },
     });
+    expect((await get(auth, `/sale/${sale.id}`)).json()).toEqual({ ...sale, warnings: undefined });
   });
 });

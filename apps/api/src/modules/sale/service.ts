@@ -28,11 +28,18 @@ import type { AppContext } from '../../context.ts';
 import type { Db, Executor } from '../../db/client.ts';
 import { clients, users } from '../../db/schema.ts';
 import { AppError, conflict, notFound, unprocessable } from '../../errors.ts';
+import { insertJsonRows } from '../../lib/pg.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { resolveApproval } from '../cash-register/approval.ts';
 import { cashRegisters } from '../cash-register/schema.ts';
 import { recordReceipt } from '../cash-register/service.ts';
-import { type AppliedCoupon, cancelCouponUses, checkCoupon, useCoupon } from '../coupon/service.ts';
+import {
+  type AppliedCoupon,
+  cancelCouponUses,
+  checkCoupon,
+  hasUseLimit,
+  useCoupon,
+} from '../coupon/service.ts';
 import { customers, userAddresses } from '../customer/schema.ts';
 import { productGridColors, productGridSizes, products, productVariants } from '../product/schema.ts';
 import { productAdditionalItems } from '../product-additional/schema.ts';
@@ -54,7 +61,7 @@ export const CANCEL_APPROVAL_REFUSED =
 /** Units sold in fractions (kg, litres, metres): any other needs a whole quantity. */
 const FRACTIONAL_UNITS = ['kg', 'g', 'l', 'ml', 'm', 'm2'];
 
-type ItemRow = Omit<typeof saleItems.$inferInsert, 'saleId'>;
+type ItemRow = Omit<typeof saleItems.$inferSelect, 'saleId' | 'id'>;
 
 type PreparedSale = {
   typeOfSale: TypeOfSale;
@@ -636,57 +643,53 @@ async function recordSale(
     // The sale's own rows: nobody else waits for them. The number is a placeholder (-id: unique,
     // never shown) until the counter gives the real one, last.
     const now = new Date();
-    const [saleRow] = await tx
-      .insert(sales)
-      .values({
-        id: saleId,
-        clientId,
-        number: -saleId,
-        userId: session.userId,
-        sellerId: prepared.sellerId,
-        customerId: prepared.customerId,
-        cashRegisterId: register.id,
-        status: paid.status,
-        typeOfSale: prepared.typeOfSale,
-        originSale: prepared.originSale,
-        isSimple: prepared.isSimple,
-        totalItems: totals.totalItems,
-        totalQuantity: totals.totalQuantity,
-        itemsDiscountCents: totals.itemsDiscountCents,
-        totalCents: totals.totalCents,
-        discountType: prepared.discountType,
-        discountValue: prepared.discountValue,
-        discountCents: totals.discountCents,
-        couponId,
-        couponCode: prepared.couponCode ? prepared.couponCode.toUpperCase() : null,
-        couponDiscountCents,
-        freightCents: totals.freightCents,
-        finalAmountCents: totals.finalAmountCents,
-        cashDepositAmountCents: paid.cashDepositAmountCents,
-        changeCents: paid.changeCents,
-        deliveryAddress: prepared.deliveryAddress,
-        notes: prepared.notes,
-        finishedAt: paid.status === 'finished' ? now : null,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning();
-    const itemRows = await tx
-      .insert(saleItems)
-      .values(
-        prepared.lines.map((l, i) => ({
-          ...l.row,
-          saleId,
-          unitTotalCents: totals.lines[i].unitTotalCents,
-          grossCents: totals.lines[i].grossCents,
-          discountCents: totals.lines[i].discountCents,
-          totalCents: totals.lines[i].totalCents,
-        })),
-      )
-      .returning();
+    const saleValues = {
+      id: saleId,
+      clientId,
+      number: -saleId,
+      userId: session.userId,
+      sellerId: prepared.sellerId,
+      customerId: prepared.customerId,
+      cashRegisterId: register.id,
+      status: paid.status,
+      typeOfSale: prepared.typeOfSale,
+      originSale: prepared.originSale,
+      isSimple: prepared.isSimple,
+      totalItems: totals.totalItems,
+      totalQuantity: totals.totalQuantity,
+      itemsDiscountCents: totals.itemsDiscountCents,
+      totalCents: totals.totalCents,
+      discountType: prepared.discountType,
+      discountValue: prepared.discountValue,
+      discountCents: totals.discountCents,
+      couponId,
+      couponCode: prepared.couponCode ? prepared.couponCode.toUpperCase() : null,
+      couponDiscountCents,
+      freightCents: totals.freightCents,
+      finalAmountCents: totals.finalAmountCents,
+      cashDepositAmountCents: paid.cashDepositAmountCents,
+      changeCents: paid.changeCents,
+      deliveryAddress: prepared.deliveryAddress,
+      notes: prepared.notes,
+      cancelReason: null,
+      canceledAt: null,
+      canceledByUserId: null,
+      cancelApprovedByUserId: null,
+      finishedAt: paid.status === 'finished' ? now : null,
+      createdAt: now,
+      updatedAt: now,
+    } satisfies typeof sales.$inferSelect;
+    const itemValues = prepared.lines.map((l, i) => ({
+      ...l.row,
+      saleId,
+      unitTotalCents: totals.lines[i].unitTotalCents,
+      grossCents: totals.lines[i].grossCents,
+      discountCents: totals.lines[i].discountCents,
+      totalCents: totals.lines[i].totalCents,
+    }));
     let installment = 1;
     const receivableRows: (typeof receivables.$inferInsert)[] = [];
-    const paymentRows = paid.payments.map((p, position) => {
+    const paymentValues = paid.payments.map((p, position) => {
       const firstInstallment = p.installments.length > 0 ? installment : null;
       for (const inst of p.installments) {
         receivableRows.push({
@@ -710,21 +713,24 @@ async function recordSale(
         firstInstallment,
       };
     });
-    const paymentsInserted =
-      paymentRows.length > 0 ? await tx.insert(salePayments).values(paymentRows).returning() : [];
+    // The sale, its items and payments and the key -> sale in one statement (rows as JSON: one
+    // round trip, one parameter each); the answer is built from these values and the ids.
+    const noPayment = sql`select null::int as id, null::int as position where false`;
+    const key = options.idempotencyKey ?? null;
+    const [ids] = rowsOf<{ items: number[]; payments: number[] | null }>(
+      await tx.execute(sql`with
+        s as (${insertJsonRows(sales, [saleValues])} returning id),
+        i as (${insertJsonRows(saleItems, itemValues)} returning id, position),
+        p as (${paymentValues.length > 0 ? sql`${insertJsonRows(salePayments, paymentValues)} returning id, position` : noPayment}),
+        k as (update sale_idempotency_keys set sale_id = (select id from s)
+              where client_id = ${clientId} and key = ${key} returning key)
+        select (select json_agg(id order by position) from i) as items,
+               (select json_agg(id order by position) from p) as payments`),
+    );
+    const itemRows = itemValues.map((row, i) => ({ ...row, id: Number(ids.items[i]) }));
+    const paymentsInserted = paymentValues.map((row, i) => ({ ...row, id: Number(ids.payments?.[i]) }));
     const receivablesInserted =
       receivableRows.length > 0 ? await tx.insert(receivables).values(receivableRows).returning() : [];
-    if (options.idempotencyKey) {
-      await tx
-        .update(saleIdempotencyKeys)
-        .set({ saleId })
-        .where(
-          and(
-            eq(saleIdempotencyKeys.clientId, clientId),
-            eq(saleIdempotencyKeys.key, options.idempotencyKey),
-          ),
-        );
-    }
 
     // Shared rows from here to the commit: stock levels (rows locked by id), the coupon, the counter.
     let lowStock: LowStockAlert[] = [];
@@ -741,17 +747,26 @@ async function recordSale(
           quantity: l.quantity,
           saleId,
         })),
-        { settings: register },
+        { settings: register, lastLevelWrite: true },
       );
       lowStock = result.lowStock;
     }
-    if (couponRequest && checked) await useCoupon(tx, clientId, couponRequest, checked);
+    // A coupon with use limits is locked and checked again; one without is recorded by the last
+    // statement, with the number.
+    const limited = checked !== null && hasUseLimit(checked.coupon);
+    if (couponRequest && limited) await useCoupon(tx, clientId, couponRequest, checked);
+    const couponUse =
+      checked && !limited
+        ? sql`, coupon_use as (insert into coupon_uses (coupon_id, client_id, sale_id, customer_id, discount_cents)
+            values (${checked.coupon.id}, ${clientId}, ${saleId}, ${prepared.customerId}, ${checked.discountCents}))`
+        : sql``;
     const [{ number }] = rowsOf<{ number: number }>(
       await tx.execute(
         sql`with counter as (
               insert into sale_counters (client_id, last) values (${clientId}, 1)
               on conflict (client_id) do update set last = sale_counters.last + 1
               returning last)
+            ${couponUse}
             update sales set number = counter.last from counter
             where sales.id = ${saleId} returning sales.number as "number"`,
       ),
@@ -761,7 +776,7 @@ async function recordSale(
     const names = new Map([[session.userId, register.userName]]);
     if (prepared.sellerId !== null && sellerName !== null) names.set(prepared.sellerId, sellerName);
     const sale = toSale({
-      sale: { ...saleRow, number: Number(number) },
+      sale: { ...saleValues, number: Number(number) },
       customer,
       items: itemRows,
       payments: paymentsInserted,
@@ -847,10 +862,16 @@ export async function checkoutSimple(
             productId: null,
             variantId: null,
             description: data.description,
+            variantName: null,
+            sku: null,
+            barcode: null,
             unit: 'un',
             quantity: 1,
             unitPriceCents: data.valueCents,
             additionals: [],
+            discountType: 'fixed_amount',
+            discountValue: 0,
+            notes: null,
             unitTotalCents: 0,
             grossCents: 0,
             discountCents: 0,

@@ -16,6 +16,7 @@ import type { AppContext } from '../../context.ts';
 import type { Db, Executor } from '../../db/client.ts';
 import { clients } from '../../db/schema.ts';
 import { AppError, notFound } from '../../errors.ts';
+import { insertJsonRows } from '../../lib/pg.ts';
 import { productGridColors, productGridSizes, products, productVariants } from '../product/schema.ts';
 import { stockFractionRatios, stockMovements, stockSettings } from './schema.ts';
 
@@ -75,6 +76,11 @@ export type StockOptions = {
   allowNegative?: boolean;
   /** The client's settings when the caller already read them (the checkout does, with its register). */
   settings?: { stockManagement: boolean; allowNegativeStock: boolean };
+  /**
+   * The caller writes no stock level after this call in its transaction (the checkout): the ledger
+   * flag is left on, one statement less. Otherwise it is turned off again.
+   */
+  lastLevelWrite?: boolean;
 };
 
 /** A product whose level went from above its minimum to at/below it in this call. */
@@ -339,32 +345,30 @@ export async function applyStockMovements(
     });
   }
   if (rows.length === 0) {
-    await tx.execute(sql`select set_config('balcao.stock_ledger', 'off', true)`);
+    if (!options.lastLevelWrite) await tx.execute(sql`select set_config('balcao.stock_ledger', 'off', true)`);
     return { movements: [], lowStock: [] };
   }
 
   // The ledger rows and the cached levels change together; the flag (set by the locking read above)
   // tells the ledger triggers (migration stock_ledger_triggers) that these level writes are already
   // explained by the rows.
-  const inserted = await tx.insert(stockMovements).values(rows).returning({
-    id: stockMovements.id,
-    productId: stockMovements.productId,
-    variantId: stockMovements.variantId,
-    type: stockMovements.type,
-    quantity: stockMovements.quantity,
-  });
-  // One statement per table for the levels (a round trip per product, each with its own trigger
-  // call, cost 50-70 ms of a 10-product sale on PGlite). The VALUES columns are cast so PostgreSQL
-  // 15 and PGlite type them alike; the level goes as the same text the numeric column got before.
-  if (touchedVariants.size > 0) {
-    const values = [...touchedVariants].map((id) => {
-      const v = variants.get(id) as LockedVariant;
-      return sql`(${id}::int, ${String(fromThousandths(v.stock))}::numeric)`;
-    });
-    await tx.execute(sql`update product_variants set stock = v.stock
-      from (values ${sql.join(values, sql`, `)}) as v(id, stock)
-      where product_variants.id = v.id and product_variants.client_id = ${ctx.clientId}`);
-  }
+  // The ledger rows and the levels in ONE statement (a round trip per product, each with its own
+  // trigger call, cost 50-70 ms of a 10-product sale on PGlite; a statement per table still cost a
+  // round trip each while the rows are locked). The ledger triggers fire at the end of the statement,
+  // with the flag on. The VALUES columns are cast so PostgreSQL 15 and PGlite type them alike; the
+  // level goes as the same text the numeric column got before.
+  const variantUpdate =
+    touchedVariants.size > 0
+      ? sql`, variant_levels as (update product_variants set stock = v.stock
+          from (values ${sql.join(
+            [...touchedVariants].map((id) => {
+              const v = variants.get(id) as LockedVariant;
+              return sql`(${id}::int, ${String(fromThousandths(v.stock))}::numeric)`;
+            }),
+            sql`, `,
+          )}) as v(id, stock)
+          where product_variants.id = v.id and product_variants.client_id = ${ctx.clientId})`
+      : sql``;
   // cost is null for products whose average cost did not change: their cost and updatedAt stay.
   const now = new Date().toISOString();
   const productValues = [...touchedProducts].map((id) => {
@@ -372,12 +376,21 @@ export async function applyStockMovements(
     const cost = p.costPriceCents !== initialCosts.get(id) ? p.costPriceCents : null;
     return sql`(${id}::int, ${String(fromThousandths(p.stock))}::numeric, ${cost}::int)`;
   });
-  await tx.execute(sql`update products set stock = v.stock,
-      cost_price_cents = coalesce(v.cost, products.cost_price_cents),
-      updated_at = case when v.cost is null then products.updated_at else ${now}::timestamptz end
-    from (values ${sql.join(productValues, sql`, `)}) as v(id, stock, cost)
-    where products.id = v.id and products.client_id = ${ctx.clientId}`);
-  await tx.execute(sql`select set_config('balcao.stock_ledger', 'off', true)`);
+  const inserted = (
+    (await tx.execute(sql`with
+      m as (${insertJsonRows(stockMovements, rows)}
+        returning id, product_id as "productId", variant_id as "variantId", type, quantity)
+      ${variantUpdate},
+      product_levels as (update products set stock = v.stock,
+          cost_price_cents = coalesce(v.cost, products.cost_price_cents),
+          updated_at = case when v.cost is null then products.updated_at else ${now}::timestamptz end
+        from (values ${sql.join(productValues, sql`, `)}) as v(id, stock, cost)
+        where products.id = v.id and products.client_id = ${ctx.clientId})
+      select * from m order by id`)) as unknown as {
+      rows: { id: number; productId: number; variantId: number | null; type: string; quantity: string }[];
+    }
+  ).rows;
+  if (!options.lastLevelWrite) await tx.execute(sql`select set_config('balcao.stock_ledger', 'off', true)`);
 
   const lowStock: LowStockAlert[] = [];
   if (settings.stockManagement) {
