@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
+import { purgeIdempotencyKeys } from './modules/sale/service.ts';
 import { DEMO_PASSWORD, demoLogins, isDatabaseEmpty, seedDemo } from './seed.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -18,7 +19,14 @@ async function main() {
     console.log('');
   }
   const app = await buildApp({ db: database.db, config, logger: true });
+  // Housekeeping: old Idempotency-Keys are forgotten at start and every hour.
+  const purge = () =>
+    purgeIdempotencyKeys(database.db).catch((error) => app.log.error(error, 'idempotency key purge failed'));
+  await purge();
+  const housekeeping = setInterval(purge, 3_600_000);
+  housekeeping.unref();
   const shutdown = async () => {
+    clearInterval(housekeeping);
     await app.close();
     await database.close();
     process.exit(0);

@@ -13,6 +13,7 @@ import { createProductVia, newEan13 } from '../product/testFactory.ts';
 import { receivables } from '../receivable/schema.ts';
 import { stockMovements } from '../stock/schema.ts';
 import { sales } from './schema.ts';
+import { purgeIdempotencyKeys } from './service.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -540,6 +541,33 @@ describe('idempotency', () => {
 });
 
 describe('quick sale, list, cancel rights and tenancy', () => {
+  it('forgets Idempotency-Keys after a week: the sale stays, the key can start a new sale', async () => {
+    const { auth, client } = await shop();
+    const p = await product(auth, { salePriceCents: 1000, stock: 10 });
+    const body = {
+      items: [{ productId: p.id, quantity: 1 }],
+      payments: [{ method: 'pix', amountCents: 1000 }],
+    };
+    const key = { 'idempotency-key': `semana-${Date.now()}` };
+    const first = await sell(auth, body, key);
+    expect(first.statusCode).toBe(201);
+    const inSixDays = new Date(Date.now() + 6 * 86_400_000);
+    await purgeIdempotencyKeys(t.database.db, inSixDays);
+    expect((await sell(auth, body, key)).statusCode).toBe(200);
+    const inEightDays = new Date(Date.now() + 8 * 86_400_000);
+    expect(await purgeIdempotencyKeys(t.database.db, inEightDays)).toBeGreaterThanOrEqual(1);
+    expect((await get(auth, `/sale/${first.json().id}`)).statusCode).toBe(200);
+    const again = await sell(auth, body, key);
+    expect(again.statusCode).toBe(201);
+    expect(again.json().id).not.toBe(first.json().id);
+    const numbers = await t.database.db
+      .select({ number: sales.number })
+      .from(sales)
+      .where(eq(sales.clientId, client.id))
+      .orderBy(asc(sales.number));
+    expect(numbers).toEqual([{ number: 1 }, { number: 2 }]);
+  });
+
   it('quick sale: a description and a value', async () => {
     const { auth } = await shop();
     const res = await post(auth, '/sale/simple', {

@@ -23,7 +23,7 @@ import {
   type TypeOfSale,
 } from '@balcao/core/sale';
 import type { PaymentMethod } from '@balcao/core/status';
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Db, Executor } from '../../db/client.ts';
 import { clients, users } from '../../db/schema.ts';
@@ -1025,4 +1025,23 @@ export async function settleReceivable(
     }
   });
   return findSale(db, session.clientId, saleId);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Housekeeping
+
+/**
+ * How long an Idempotency-Key answers with its first sale. A PDV retries within seconds or minutes
+ * (a timeout, a reconnect); a week also covers a till that queued a sale offline over a weekend.
+ */
+export const IDEMPOTENCY_KEY_DAYS = 7;
+
+/** Forgets the keys older than IDEMPOTENCY_KEY_DAYS (the sales stay). Returns how many went. */
+export async function purgeIdempotencyKeys(db: Executor, now = new Date()): Promise<number> {
+  const before = new Date(now.getTime() - IDEMPOTENCY_KEY_DAYS * 86_400_000);
+  const gone = await db
+    .delete(saleIdempotencyKeys)
+    .where(lt(saleIdempotencyKeys.createdAt, before))
+    .returning({ key: saleIdempotencyKeys.key });
+  return gone.length;
 }
