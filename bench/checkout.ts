@@ -2,11 +2,17 @@
  * Checkout benchmark (issue 7): a 10-item sale with stock control and a coupon, POST /v1/sale through
  * the production server, at 10 and 50 concurrent clients, on PGlite and on PostgreSQL; then the same
  * transaction issued as raw SQL by this script (the database's own limit), so the API/raw ratio shows.
+ * Two scenarios (BENCH_SCENARIOS=tills,hot): every client its own till selling 10 of 500 products at
+ * random, and the worst case of one operator selling the same 10 products on every client.
  *
  *   npx tsx bench/checkout.ts                      # PGlite only
  *   BENCH_PG_URL=postgres://postgres@127.0.0.1:55437/postgres npx tsx bench/checkout.ts   # + PostgreSQL
+ *   BENCH_PG_URL='postgres://postgres@localhost/postgres?host=/run/postgresql' ...        # Unix socket
  *
- * BENCH_PG_URL is an admin URL: the script creates (and drops) its own databases there.
+ * BENCH_PG_URL is an admin URL: the script creates (and drops) its own databases there; the API and the
+ * raw SQL reach them the same way (TCP or socket). BENCH_PARTS=pglite-api,pglite-raw,pg-api,pg-raw
+ * picks parts; BENCH_DURATION (s), BENCH_CATALOG (products) change the run; BENCH_SERVER_PROF=dir
+ * writes a CPU profile of the server.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -219,10 +225,10 @@ async function arrangeRaw(q: Query) {
 
 /**
  * The checkout's statements in the API's order, hand-written (apps/api sale service, recordSale):
- * idempotency key; register FOR SHARE with the stock settings, operator and new id; catalog read;
- * coupon read; sale (placeholder number) + items + payment + key -> sale in one statement; products
+ * idempotency key claimed by the read of the register FOR SHARE with the stock settings, operator
+ * and new id; catalog read; coupon read; sale (placeholder number) + items + payment + key -> sale in one statement; products
  * locked by id (and the ledger flag); ledger rows + levels in one statement; counter numbering the
- * sale + coupon use in one statement. With BEGIN and COMMIT: 10 round trips.
+ * sale + coupon use in one statement. With BEGIN and COMMIT: 9 round trips.
  */
 async function rawSale(
   q: Query,
@@ -232,19 +238,16 @@ async function rawSale(
 ) {
   const key = randomUUID();
   const ids = chosen.map((i) => f.productIds[i]);
-  await q(
-    `insert into sale_idempotency_keys (client_id, key, request_hash) values ($1, $2, 'raw')
-     on conflict do nothing returning key`,
-    [f.clientId, key],
-  );
   const [register] = (
     await q(
-      `select r.id, c.stock_management, coalesce(s.allow_negative_stock, false) as allow_negative, u.name,
-         nextval(pg_get_serial_sequence('sales', 'id'))::int as sale_id
+      `with claim as (insert into sale_idempotency_keys (client_id, key, request_hash) values ($1, $3, 'raw')
+         on conflict do nothing returning key)
+       select r.id, c.stock_management, coalesce(s.allow_negative_stock, false) as allow_negative, u.name,
+         nextval(pg_get_serial_sequence('sales', 'id'))::int as sale_id, (select count(*) from claim)::int as claimed
        from cash_registers r join clients c on c.id = r.client_id join users u on u.id = r.user_id
        left join stock_settings s on s.client_id = r.client_id
        where r.client_id = $1 and r.user_id = $2 and r.status = 'open' limit 1 for share of r`,
-      [f.clientId, userId],
+      [f.clientId, userId, key],
     )
   ).rows;
   const saleId = Number(register.sale_id);

@@ -551,6 +551,17 @@ describe('quick sale, list, cancel rights and tenancy', () => {
     const key = { 'idempotency-key': `semana-${Date.now()}` };
     const first = await sell(auth, body, key);
     expect(first.statusCode).toBe(201);
+    // A retry after the register was closed still answers the first sale.
+    const closed = await post(auth, '/cash-register/close', { counted: [] });
+    expect(closed.statusCode, closed.body).toBe(200);
+    expect((await sell(auth, body, key)).statusCode).toBe(200);
+    const otherKey = { 'idempotency-key': `sem-caixa-${Date.now()}` };
+    const noRegister = await sell(auth, body, otherKey);
+    expect(noRegister.statusCode).toBe(422);
+    expect(noRegister.json().message).toBe('Abra o caixa para vender');
+    expect((await post(auth, '/cash-register/open', { openingAmountCents: 0 })).statusCode).toBe(201);
+    // The refused attempt left no key behind: the same key now sells.
+    expect((await sell(auth, body, otherKey)).statusCode).toBe(201);
     const inSixDays = new Date(Date.now() + 6 * 86_400_000);
     await purgeIdempotencyKeys(t.database.db, inSixDays);
     expect((await sell(auth, body, key)).statusCode).toBe(200);
@@ -565,7 +576,7 @@ describe('quick sale, list, cancel rights and tenancy', () => {
       .from(sales)
       .where(eq(sales.clientId, client.id))
       .orderBy(asc(sales.number));
-    expect(numbers).toEqual([{ number: 1 }, { number: 2 }]);
+    expect(numbers).toEqual([{ number: 1 }, { number: 2 }, { number: 3 }]);
   });
 
   it('quick sale: a description and a value', async () => {

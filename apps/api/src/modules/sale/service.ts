@@ -26,12 +26,11 @@ import type { PaymentMethod } from '@balcao/core/status';
 import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Db, Executor } from '../../db/client.ts';
-import { clients, users } from '../../db/schema.ts';
+import { users } from '../../db/schema.ts';
 import { AppError, conflict, notFound, unprocessable } from '../../errors.ts';
 import { insertJsonRows } from '../../lib/pg.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { resolveApproval } from '../cash-register/approval.ts';
-import { cashRegisters } from '../cash-register/schema.ts';
 import { recordReceipt } from '../cash-register/service.ts';
 import {
   type AppliedCoupon,
@@ -44,7 +43,7 @@ import { customers, userAddresses } from '../customer/schema.ts';
 import { productGridColors, productGridSizes, products, productVariants } from '../product/schema.ts';
 import { productAdditionalItems } from '../product-additional/schema.ts';
 import { receivables } from '../receivable/schema.ts';
-import { stockMovements, stockSettings } from '../stock/schema.ts';
+import { stockMovements } from '../stock/schema.ts';
 import { applyStockMovements, type LowStockAlert, notifyLowStock } from '../stock/service.ts';
 import { inOrder } from './inOrder.ts';
 import { saleIdempotencyKeys, saleItems, salePayments, sales } from './schema.ts';
@@ -468,35 +467,45 @@ async function findSaleCustomer(tx: Executor, clientId: number, customerId: numb
   return customer;
 }
 
+type LockedRegister = {
+  id: number;
+  stockManagement: boolean;
+  allowNegativeStock: boolean;
+  userName: string;
+  saleId: number;
+  /** 0 when the Idempotency-Key was already there (another request's sale: replay it). */
+  claimed: number;
+};
+
 /**
- * The user's open register (FOR SHARE: closing it waits for this sale), with the client's stock
- * settings, the user's name and the new sale's id, in one query. 422 "Abra o caixa para vender"
- * without one.
+ * One statement, the checkout's first: claims the Idempotency-Key (ON CONFLICT DO NOTHING: a racing
+ * retry waits here until the first commits) and reads the user's open register (FOR SHARE: closing it
+ * waits for this sale) with the client's stock settings, the user's name and the new sale's id.
+ * Null without an open register.
  */
-async function lockRegister(tx: Executor, session: SessionUser) {
-  const [row] = await tx
-    .select({
-      id: cashRegisters.id,
-      stockManagement: clients.stockManagement,
-      allowNegativeStock: sql<boolean>`coalesce(${stockSettings.allowNegativeStock}, false)`,
-      userName: users.name,
-      saleId: sql<number>`nextval(pg_get_serial_sequence('sales', 'id'))::int`,
-    })
-    .from(cashRegisters)
-    .innerJoin(clients, eq(clients.id, cashRegisters.clientId))
-    .innerJoin(users, eq(users.id, cashRegisters.userId))
-    .leftJoin(stockSettings, eq(stockSettings.clientId, cashRegisters.clientId))
-    .where(
-      and(
-        eq(cashRegisters.clientId, session.clientId),
-        eq(cashRegisters.userId, session.userId),
-        eq(cashRegisters.status, 'open'),
-      ),
-    )
-    .limit(1)
-    .for('share', { of: cashRegisters });
-  if (!row) throw unprocessable(CASH_REGISTER_MESSAGES.mustOpen);
-  return { ...row, saleId: Number(row.saleId), allowNegativeStock: Boolean(row.allowNegativeStock) };
+async function claimAndLockRegister(
+  tx: Executor,
+  session: SessionUser,
+  claim: { key: string; hash: string } | null,
+): Promise<LockedRegister | null> {
+  const { clientId, userId } = session;
+  const claimCte = claim
+    ? sql`with claim as (insert into sale_idempotency_keys (client_id, key, request_hash)
+        values (${clientId}, ${claim.key}, ${claim.hash}) on conflict do nothing returning key) `
+    : sql``;
+  const claimed = claim ? sql`(select count(*) from claim)::int` : sql`1`;
+  const [row] = rowsOf<LockedRegister>(
+    await tx.execute(sql`${claimCte}select r.id, c.stock_management as "stockManagement",
+        coalesce(s.allow_negative_stock, false) as "allowNegativeStock", u.name as "userName",
+        nextval(pg_get_serial_sequence('sales', 'id'))::int as "saleId", ${claimed} as claimed
+      from cash_registers r
+      join clients c on c.id = r.client_id
+      join users u on u.id = r.user_id
+      left join stock_settings s on s.client_id = r.client_id
+      where r.client_id = ${clientId} and r.user_id = ${userId} and r.status = 'open'
+      limit 1 for share of r`),
+  );
+  return row ? { ...row, saleId: Number(row.saleId), claimed: Number(row.claimed) } : null;
 }
 
 async function findDeliveryAddress(
@@ -554,29 +563,23 @@ async function recordSale(
   const hash = requestHash(options.body);
   type Outcome = { replayOf: number } | { sale: Sale; lowStock: LowStockAlert[] };
   const outcome = await db.transaction(async (tx): Promise<Outcome> => {
-    if (options.idempotencyKey) {
-      const claimed = await tx
-        .insert(saleIdempotencyKeys)
-        .values({ clientId, key: options.idempotencyKey, requestHash: hash })
-        .onConflictDoNothing()
-        .returning({ key: saleIdempotencyKeys.key });
-      if (claimed.length === 0) {
-        // Another request with this key committed first (the insert waited for it): answer its sale.
-        const [first] = await tx
-          .select()
-          .from(saleIdempotencyKeys)
-          .where(
-            and(
-              eq(saleIdempotencyKeys.clientId, clientId),
-              eq(saleIdempotencyKeys.key, options.idempotencyKey),
-            ),
-          );
-        if (!first?.saleId) throw conflict('Esta venda ainda está sendo registrada: tente novamente');
+    const key = options.idempotencyKey ?? null;
+    const register = await claimAndLockRegister(tx, session, key ? { key, hash } : null);
+    if (key && (!register || register.claimed === 0)) {
+      // The key was there: another request with it committed first (the claim waited for it), so
+      // answer its sale, even when the register has been closed since. A key row without a sale is
+      // this request's own claim (no open register).
+      const [first] = await tx
+        .select()
+        .from(saleIdempotencyKeys)
+        .where(and(eq(saleIdempotencyKeys.clientId, clientId), eq(saleIdempotencyKeys.key, key)));
+      if (first?.saleId) {
         if (first.requestHash !== hash) throw unprocessable(IDEMPOTENCY_KEY_REUSED);
         return { replayOf: first.saleId };
       }
+      if (register) throw conflict('Esta venda ainda está sendo registrada: tente novamente');
     }
-    const register = await lockRegister(tx, session);
+    if (!register) throw unprocessable(CASH_REGISTER_MESSAGES.mustOpen);
     const { saleId } = register;
     const prepared = await build(tx);
     const customer = await findSaleCustomer(tx, clientId, prepared.customerId);
@@ -716,7 +719,6 @@ async function recordSale(
     // The sale, its items and payments and the key -> sale in one statement (rows as JSON: one
     // round trip, one parameter each); the answer is built from these values and the ids.
     const noPayment = sql`select null::int as id, null::int as position where false`;
-    const key = options.idempotencyKey ?? null;
     const [ids] = rowsOf<{ items: number[]; payments: number[] | null }>(
       await tx.execute(sql`with
         s as (${insertJsonRows(sales, [saleValues])} returning id),
