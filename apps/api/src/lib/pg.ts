@@ -1,4 +1,5 @@
 import { type AnyColumn, type Column, getTableColumns, type SQL, sql, type Table } from 'drizzle-orm';
+import { conflict } from '../errors.ts';
 
 /**
  * Optimistic concurrency: the row still has the `updatedAt` the client read, compared at
@@ -15,7 +16,8 @@ export function isTimestamp(text: string): boolean {
 
 type PgError = { code?: string; constraint?: string; constraint_name?: string; cause?: PgError };
 
-function pgCode(error: unknown, code: string): PgError | undefined {
+/** The PostgreSQL error with this SQLSTATE in the chain (drizzle wraps the driver's error in `cause`). */
+export function pgCode(error: unknown, code: string): PgError | undefined {
   let e = error as PgError | undefined;
   for (let depth = 0; e && depth < 4; depth++, e = e.cause) if (e.code === code) return e;
   return undefined;
@@ -28,6 +30,20 @@ export function violatedUnique(error: unknown): string | undefined {
 }
 
 export const isForeignKeyViolation = (error: unknown): boolean => pgCode(error, '23503') !== undefined;
+
+/** Runs a write, turning a unique violation of a known constraint into a 409 with its message. */
+export async function mapUnique<T>(work: () => Promise<T>, messages: Record<string, string>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    const constraint = violatedUnique(error);
+    if (constraint !== undefined) {
+      const message = messages[constraint];
+      if (message) throw conflict(message);
+    }
+    throw error;
+  }
+}
 
 /**
  * `INSERT INTO table (columns) SELECT columns FROM jsonb_populate_recordset(...)`: many rows in one

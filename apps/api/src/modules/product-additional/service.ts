@@ -10,7 +10,8 @@ import type { z } from 'zod';
 import type { Db, Executor } from '../../db/client.ts';
 import { AppError, conflict, notFound } from '../../errors.ts';
 import { escapeLike, listResult, orderByOf, pageWindow } from '../../lib/list.ts';
-import { isSameVersion, mapUnique, staleEdit } from '../product/dbHelpers.ts';
+import { isSameVersion, mapUnique } from '../../lib/pg.ts';
+import { staleEdit } from '../product/dbHelpers.ts';
 import {
   productAdditionalGroups as groups,
   productAdditionalItems as items,

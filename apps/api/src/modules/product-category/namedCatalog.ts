@@ -5,7 +5,8 @@ import type { z } from 'zod';
 import type { Db, Executor } from '../../db/client.ts';
 import { conflict, notFound } from '../../errors.ts';
 import { escapeLike, listResult, orderByOf, pageWindow } from '../../lib/list.ts';
-import { isForeignKeyViolation, isSameVersion, mapUnique, staleEdit } from '../product/dbHelpers.ts';
+import { isForeignKeyViolation, isSameVersion, mapUnique } from '../../lib/pg.ts';
+import { staleEdit } from '../product/dbHelpers.ts';
 import { products } from '../product/schema.ts';
 import type { productCategories } from './schema.ts';
 

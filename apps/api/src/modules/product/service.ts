@@ -28,10 +28,11 @@ import type { z } from 'zod';
 import type { Db, Executor } from '../../db/client.ts';
 import { AppError, notFound } from '../../errors.ts';
 import { escapeLike, listResult, orderByOf, pageWindow } from '../../lib/list.ts';
+import { isSameVersion, mapUnique } from '../../lib/pg.ts';
 import { groupsOfProduct, setProductGroups } from '../product-additional/service.ts';
 import { productBrands } from '../product-brand/schema.ts';
 import { productCategories } from '../product-category/schema.ts';
-import { isSameVersion, mapUnique, num, staleEdit } from './dbHelpers.ts';
+import { num, staleEdit } from './dbHelpers.ts';
 import { imageUrls } from './imageUrls.ts';
 import {
   productCounters,

@@ -16,7 +16,7 @@ import type { AppContext } from '../../context.ts';
 import type { Db, Executor } from '../../db/client.ts';
 import { clients } from '../../db/schema.ts';
 import { AppError, notFound } from '../../errors.ts';
-import { insertJsonRows } from '../../lib/pg.ts';
+import { insertJsonRows, pgCode } from '../../lib/pg.ts';
 import { productGridColors, productGridSizes, products, productVariants } from '../product/schema.ts';
 import { stockFractionRatios, stockMovements, stockSettings } from './schema.ts';
 
@@ -432,11 +432,7 @@ export function notifyLowStock(
 }
 
 /** numeric(14,3) overflow (22003): a level past 99.999.999.999,999. */
-function isNumericOverflow(error: unknown): boolean {
-  let e = error as { code?: string; cause?: unknown } | undefined;
-  for (let depth = 0; e && depth < 4; depth++, e = e.cause as typeof e) if (e.code === '22003') return true;
-  return false;
-}
+const isNumericOverflow = (error: unknown) => pgCode(error, '22003') !== undefined;
 
 /**
  * `applyStockMovements` in its own transaction (plus `extra` work in the same transaction), then
