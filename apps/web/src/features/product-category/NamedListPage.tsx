@@ -25,11 +25,11 @@ import { type ReactNode, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
+import { ListPagination } from '../../components/ListPagination.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { useSession } from '../auth/session.tsx';
 import { canWriteCatalog, type NamedRecord, useDeleteNamed, useNamedList } from './api.ts';
-import { ListPagination } from './ListPagination.tsx';
 import type { NamedConfig } from './namedConfig.ts';
 import { useDebouncedValue } from './useDebouncedValue.ts';
 

@@ -21,12 +21,12 @@ import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
-import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useEffect, useState } from 'react';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
+import { ListPagination } from '../../components/ListPagination.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { useSession } from '../auth/session.tsx';
@@ -278,18 +278,13 @@ export default function SaleListPage() {
               ))}
             </TableBody>
           </Table>
-          <TablePagination
-            component="div"
-            count={sales.data.total}
-            page={(filters.page ?? 1) - 1}
-            rowsPerPage={filters.pageSize ?? 20}
-            rowsPerPageOptions={[20, 50, 100]}
-            labelRowsPerPage="Por página"
-            labelDisplayedRows={({ from, to, count }) => `${from}–${to} de ${count}`}
-            onPageChange={(_, page) => setFilters((f) => ({ ...f, page: page + 1 }))}
-            onRowsPerPageChange={(e) =>
-              setFilters((f) => ({ ...f, pageSize: Number(e.target.value), page: 1 }))
-            }
+          <ListPagination
+            total={sales.data.total}
+            page={filters.page ?? 1}
+            pageSize={filters.pageSize ?? 20}
+            sizes={[20, 50, 100]}
+            onPage={(page) => setFilters((f) => ({ ...f, page }))}
+            onPageSize={(pageSize) => setFilters((f) => ({ ...f, pageSize, page: 1 }))}
           />
         </Paper>
       )}

@@ -19,7 +19,6 @@ import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
-import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
@@ -28,6 +27,7 @@ import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { Link as RouterLink, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
+import { ListPagination } from '../../components/ListPagination.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { useSession } from '../auth/session.tsx';
@@ -179,19 +179,13 @@ export default function UserListPage() {
             </TableBody>
           </Table>
         </TableContainer>
-        <TablePagination
-          component="div"
-          count={total}
-          page={page - 1}
-          rowsPerPage={pageSize}
-          rowsPerPageOptions={PAGE_SIZES}
-          onPageChange={(_, p) => update({ page: String(p + 1) })}
-          onRowsPerPageChange={(e) => update({ pageSize: e.target.value })}
-          labelRowsPerPage="Por página"
-          labelDisplayedRows={({ from, to, count }) => `${from}–${to} de ${count}`}
-          getItemAriaLabel={(type) =>
-            type === 'next' ? 'Próxima página' : type === 'previous' ? 'Página anterior' : type
-          }
+        <ListPagination
+          total={total}
+          page={page}
+          pageSize={pageSize}
+          sizes={PAGE_SIZES}
+          onPage={(p) => update({ page: String(p) })}
+          onPageSize={(size) => update({ pageSize: String(size) })}
         />
       </Paper>
     );

@@ -13,10 +13,10 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { type ReactNode, useState } from 'react';
+import { ListPagination } from '../../../components/ListPagination.tsx';
 import { Loading } from '../../../components/Loading.tsx';
 import { errorMessage } from '../../../lib/api.ts';
 import { useSession } from '../../auth/session.tsx';
-import { ListPagination } from '../../product-category/ListPagination.tsx';
 import { useStockCard } from '../api.ts';
 import { formatDateTime, movementDetails, SignedQuantity } from './StockHistory.tsx';
 

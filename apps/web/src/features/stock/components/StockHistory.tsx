@@ -20,9 +20,9 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { ListPagination } from '../../../components/ListPagination.tsx';
 import { Loading } from '../../../components/Loading.tsx';
 import { apiFetch, errorMessage } from '../../../lib/api.ts';
-import { ListPagination } from '../../product-category/ListPagination.tsx';
 import { downloadMovementsCsv, type MovementListParams, useMovements } from '../api.ts';
 import { ProductPicker } from './ProductPicker.tsx';
 

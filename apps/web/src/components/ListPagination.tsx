@@ -7,6 +7,7 @@ export function ListPagination({
   pageSize,
   onPage,
   onPageSize,
+  sizes = [10, 20, 50, 100],
 }: {
   total: number;
   /** 1-based, as the API counts. */
@@ -14,6 +15,8 @@ export function ListPagination({
   pageSize: number;
   onPage: (page: number) => void;
   onPageSize: (pageSize: number) => void;
+  /** The page sizes offered. */
+  sizes?: number[];
 }) {
   return (
     <TablePagination
@@ -21,7 +24,7 @@ export function ListPagination({
       count={total}
       page={Math.max(0, page - 1)}
       rowsPerPage={pageSize}
-      rowsPerPageOptions={[10, 20, 50, 100]}
+      rowsPerPageOptions={sizes}
       onPageChange={(_, p) => onPage(p + 1)}
       onRowsPerPageChange={(e) => onPageSize(Number(e.target.value))}
       labelRowsPerPage="Itens por página"
