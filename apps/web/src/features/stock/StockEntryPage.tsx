@@ -1,5 +1,5 @@
 import { formatCents } from '@balcao/core/money';
-import { formatQuantity, type ProductListItem } from '@balcao/core/product';
+import { formatQuantity } from '@balcao/core/product';
 import { stockEntryFormSchema, stockEntryFormToInput } from '@balcao/core/stock';
 import AddShoppingCartIcon from '@mui/icons-material/AddShoppingCart';
 import Alert from '@mui/material/Alert';
@@ -22,7 +22,7 @@ import { Loading } from '../../components/Loading.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { useSession } from '../auth/session.tsx';
 import { canWriteStock, fetchProduct, useLowStock, useRegisterEntry } from './api.ts';
-import { BarcodeScanField } from './components/BarcodeScanField.tsx';
+import { AddProductFields } from './components/AddProductFields.tsx';
 import { apiIssues, ReadOnlyNotice } from './components/common.tsx';
 import {
   MovementRowsTable,
@@ -31,7 +31,6 @@ import {
   rowTotals,
   useMovementRows,
 } from './components/MovementRows.tsx';
-import { ProductPicker } from './components/ProductPicker.tsx';
 import { StockHistory } from './components/StockHistory.tsx';
 
 /**
@@ -49,7 +48,6 @@ export default function StockEntryPage() {
   const [formError, setFormError] = useState<string | null>(null);
   const [document, setDocument] = useState('');
   const [note, setNote] = useState('');
-  const [picked, setPicked] = useState<ProductListItem | null>(null);
   const entry = useRegisterEntry();
   const { state, show, close } = useFeedback();
 
@@ -118,28 +116,17 @@ export default function StockEntryPage() {
           <Typography component="h2" variant="h6" sx={{ mb: 2 }}>
             Nova entrada
           </Typography>
-          <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: '1fr 2fr' }, mb: 2 }}>
-            <BarcodeScanField
-              disabled={!canWrite}
-              onFound={(match) => {
-                add(match.product, match.variant);
-                setFormError(null);
-              }}
-              onError={(message) => show({ severity: 'error', title: 'Produto não encontrado', message })}
-            />
-            <ProductPicker
-              clientId={clientId}
-              label="Buscar produto"
-              placeholder="Nome, SKU ou código"
-              value={picked}
-              clearOnPick
-              disabled={!canWrite}
-              onChange={(p) => {
-                setPicked(null);
-                if (p) void addById(p.id);
-              }}
-            />
-          </Box>
+          <AddProductFields
+            clientId={clientId}
+            disabled={!canWrite}
+            searchLabel="Buscar produto"
+            onScan={(match) => {
+              add(match.product, match.variant);
+              setFormError(null);
+            }}
+            onPick={(id) => void addById(id)}
+            onNotFound={(message) => show({ severity: 'error', title: 'Produto não encontrado', message })}
+          />
           <MovementRowsTable
             rows={rows}
             errors={errors}

@@ -1,4 +1,3 @@
-import type { ProductListItem } from '@balcao/core/product';
 import {
   STOCK_EXIT_REASON_LABELS,
   STOCK_EXIT_REASONS,
@@ -27,7 +26,7 @@ import {
   useStockSettings,
   useUpdateStockSettings,
 } from './api.ts';
-import { BarcodeScanField } from './components/BarcodeScanField.tsx';
+import { AddProductFields } from './components/AddProductFields.tsx';
 import { apiIssues, ReadOnlyNotice } from './components/common.tsx';
 import {
   MovementRowsTable,
@@ -35,7 +34,6 @@ import {
   rowErrorsOf,
   useMovementRows,
 } from './components/MovementRows.tsx';
-import { ProductPicker } from './components/ProductPicker.tsx';
 import { StockHistory } from './components/StockHistory.tsx';
 
 type HeaderErrors = Partial<Record<'reason' | 'note', string>>;
@@ -57,7 +55,6 @@ export default function StockExitPage() {
   const [reason, setReason] = useState<StockExitReason | ''>('');
   const [note, setNote] = useState('');
   const [document, setDocument] = useState('');
-  const [picked, setPicked] = useState<ProductListItem | null>(null);
   const exit = useRegisterExit();
   const { state, show, close } = useFeedback();
 
@@ -133,28 +130,17 @@ export default function StockExitPage() {
               }
             />
           </Box>
-          <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: '1fr 2fr' }, mb: 2 }}>
-            <BarcodeScanField
-              disabled={!canWrite}
-              onFound={(match) => {
-                add(match.product, match.variant);
-                setFormError(null);
-              }}
-              onError={(message) => show({ severity: 'error', title: 'Produto não encontrado', message })}
-            />
-            <ProductPicker
-              clientId={clientId}
-              label="Produto"
-              placeholder="Nome, SKU ou código"
-              value={picked}
-              clearOnPick
-              disabled={!canWrite}
-              onChange={(p) => {
-                setPicked(null);
-                if (p) void addById(p.id);
-              }}
-            />
-          </Box>
+          <AddProductFields
+            clientId={clientId}
+            disabled={!canWrite}
+            searchLabel="Produto"
+            onScan={(match) => {
+              add(match.product, match.variant);
+              setFormError(null);
+            }}
+            onPick={(id) => void addById(id)}
+            onNotFound={(message) => show({ severity: 'error', title: 'Produto não encontrado', message })}
+          />
           <MovementRowsTable
             rows={rows}
             errors={errors}
