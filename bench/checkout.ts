@@ -12,9 +12,10 @@
  * BENCH_PG_URL is an admin URL: the script creates (and drops) its own databases there; the API and the
  * raw SQL reach them the same way (TCP or socket). BENCH_PARTS=pglite-api,pglite-raw,pg-api,pg-raw
  * picks parts; BENCH_DURATION (s), BENCH_CATALOG (products) change the run; BENCH_SERVER_PROF=dir
- * writes a CPU profile of the server.
+ * writes a CPU profile of the server; BENCH_RAW_PREPARED=1 sends the raw SQL on PostgreSQL as named
+ * prepared statements (parsed and planned once per connection: the database's best case).
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -399,7 +400,15 @@ async function postgresRunner(url: string, max: number): Promise<Runner> {
       const client = await pool.connect();
       try {
         await client.query('begin');
-        await work((text, params) => client.query(text, params as unknown[]));
+        await work((text, params) =>
+          process.env.BENCH_RAW_PREPARED
+            ? client.query({
+                name: createHash('sha1').update(text).digest('hex'),
+                text,
+                values: params as unknown[],
+              })
+            : client.query(text, params as unknown[]),
+        );
         await client.query('commit');
       } catch (error) {
         await client.query('rollback').catch(() => undefined);
