@@ -349,14 +349,13 @@ export async function applyStockMovements(
     return { movements: [], lowStock: [] };
   }
 
-  // The ledger rows and the cached levels change together; the flag (set by the locking read above)
-  // tells the ledger triggers (migration stock_ledger_triggers) that these level writes are already
-  // explained by the rows.
-  // The ledger rows and the levels in ONE statement (a round trip per product, each with its own
-  // trigger call, cost 50-70 ms of a 10-product sale on PGlite; a statement per table still cost a
-  // round trip each while the rows are locked). The ledger triggers fire at the end of the statement,
-  // with the flag on. The VALUES columns are cast so PostgreSQL 15 and PGlite type them alike; the
-  // level goes as the same text the numeric column got before.
+  // The ledger rows and the cached levels change together, in ONE statement (a round trip per
+  // product, each with its own trigger call, cost 50-70 ms of a 10-product sale on PGlite; a statement
+  // per table still cost a round trip each while the rows are locked). The flag set by the locking
+  // read above tells the ledger triggers (migration stock_ledger_triggers), which fire at the end of
+  // the statement, that these level writes are already explained by the rows. The VALUES columns are
+  // cast so PostgreSQL 15 and PGlite type them alike; the level goes as the same text the numeric
+  // column got before.
   const variantUpdate =
     touchedVariants.size > 0
       ? sql`, variant_levels as (update product_variants set stock = v.stock
