@@ -9,6 +9,7 @@ import {
   TEST_PASSWORD,
   type TestApp,
 } from '../../../test/helper.ts';
+import { couponUses } from '../coupon/schema.ts';
 import { createProductVia, newEan13 } from '../product/testFactory.ts';
 import { receivables } from '../receivable/schema.ts';
 import { stockMovements } from '../stock/schema.ts';
@@ -417,6 +418,56 @@ describe('coupon and stock', () => {
       .from(sales)
       .where(eq(sales.clientId, client.id));
     expect(numbers).toEqual([{ number: 1 }]);
+  });
+
+  it('a coupon limited per customer: parallel sales for one customer use it once, another customer still may', async () => {
+    const { auth } = await shop();
+    const p = await product(auth, { salePriceCents: 10000, stock: 100 });
+    const c = await coupon(auth, { maxUsesPerUser: 1, discountType: 'FIXED_AMOUNT', discountValue: 10 });
+    const ana = await customer(auth, { name: 'Ana' });
+    const bia = await customer(auth, { name: 'Bia' });
+    const body = (customerId: number) => ({
+      items: [{ productId: p.id, quantity: 1 }],
+      customerId,
+      couponCode: c.code,
+      payments: [{ method: 'pix', amountCents: 9000 }],
+    });
+    const noCustomer = await sell(auth, { ...body(ana.id), customerId: null });
+    expect(noCustomer.statusCode).toBe(422);
+    expect(noCustomer.json().message).toBe(
+      'Este cupom tem limite de usos por cliente: informe o cliente da venda',
+    );
+    const race = await Promise.all(Array.from({ length: 6 }, () => sell(auth, body(ana.id))));
+    expect(race.filter((r) => r.statusCode === 201)).toHaveLength(1);
+    for (const refused of race.filter((r) => r.statusCode !== 201)) {
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json().message).toBe('Este cliente já usou este cupom o máximo permitido (1 vez)');
+    }
+    expect((await sell(auth, body(bia.id))).statusCode).toBe(201);
+    expect(await stockOf(auth, p.id)).toBe(98);
+  });
+
+  it('a coupon without use limits is not locked: parallel sales all use it and every use is counted', async () => {
+    const { auth, client } = await shop();
+    const p = await product(auth, { salePriceCents: 10000, stock: 100 });
+    const c = await coupon(auth, { discountType: 'PERCENTAGE', discountValue: 10 });
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        sell(auth, {
+          items: [{ productId: p.id, quantity: 1 }],
+          couponCode: c.code,
+          payments: [{ method: 'pix', amountCents: 9000 }],
+        }),
+      ),
+    );
+    expect(results.map((r) => r.statusCode)).toEqual(Array(8).fill(201));
+    const uses = await t.database.db
+      .select({ saleId: couponUses.saleId, discountCents: couponUses.discountCents })
+      .from(couponUses)
+      .where(and(eq(couponUses.clientId, client.id), eq(couponUses.couponId, c.id)));
+    expect(uses.map((u) => u.saleId).sort()).toEqual(results.map((r) => r.json().id).sort());
+    expect(uses.every((u) => u.discountCents === 1000)).toBe(true);
+    expect(await stockOf(auth, p.id)).toBe(92);
   });
 
   it('stock goes down with the sale (ledger rows) and comes back on cancel; insufficient stock is 409', async () => {
