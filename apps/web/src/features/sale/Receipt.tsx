@@ -76,7 +76,9 @@ export function Receipt({ sale }: { sale: Parameters<typeof receiptLines>[0] }) 
           sx={{
             m: 0,
             fontFamily: '"Courier New", ui-monospace, monospace',
-            fontSize: 13,
+            // A phone shows the whole 80 mm line: the font shrinks with the screen (Courier's
+            // character is 0.6em wide; 72px = page and paper padding), never above 13px.
+            fontSize: `min(13px, calc((100vw - 72px) / ${RECEIPT_COLUMNS[width] * 0.6}))`,
             lineHeight: 1.3,
             width: `${RECEIPT_COLUMNS[width]}ch`,
             whiteSpace: 'pre',
