@@ -2,16 +2,13 @@ import type { CustomerListItem, CustomerListQuery } from '@balcao/core/customer'
 import { maskDocument, maskPhone } from '@balcao/core/document';
 import { formatCents } from '@balcao/core/money';
 import AddIcon from '@mui/icons-material/Add';
-import DeleteIcon from '@mui/icons-material/Delete';
 import DownloadIcon from '@mui/icons-material/Download';
-import EditIcon from '@mui/icons-material/Edit';
 import SearchIcon from '@mui/icons-material/Search';
 import UploadIcon from '@mui/icons-material/Upload';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
-import IconButton from '@mui/material/IconButton';
 import InputAdornment from '@mui/material/InputAdornment';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
@@ -23,14 +20,14 @@ import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
-import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import { type ReactNode, useEffect, useMemo, useState } from 'react';
-import { Link as RouterLink, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { type ReactNode, useState } from 'react';
+import { Link as RouterLink } from 'react-router';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
 import { ListPagination } from '../../components/ListPagination.tsx';
 import { Loading } from '../../components/Loading.tsx';
+import { RowActions, useHandedOverMessage, useListParams } from '../../components/listPage.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { useSession } from '../auth/session.tsx';
 import {
@@ -67,45 +64,15 @@ export default function CustomerListPage() {
   const { user } = useSession();
   const clientId = user?.client.id;
   const canWrite = canWriteCustomers(user?.userType.id);
-  const [params, setParams] = useSearchParams();
-  const query = useMemo(() => queryFromParams(params), [params]);
+  const { query, update, search, setSearch } = useListParams(queryFromParams);
   const customers = useCustomers(clientId, query);
   const deletion = useDeleteCustomer();
-  const navigate = useNavigate();
-  const location = useLocation();
   const { state: feedback, show, close } = useFeedback();
-  const [search, setSearch] = useState(query.q ?? '');
   const [toDelete, setToDelete] = useState<CustomerListItem | null>(null);
   const [importOpen, setImportOpen] = useState(false);
   const [exporting, setExporting] = useState(false);
-
   // A message handed over by the form after a create ("Cliente cadastrado com sucesso").
-  useEffect(() => {
-    const message = (location.state as { message?: string } | null)?.message;
-    if (message) {
-      show({ severity: 'success', title: message });
-      navigate(`${location.pathname}${location.search}`, { replace: true, state: null });
-    }
-  }, [location, navigate, show]);
-
-  const update = (changes: Record<string, string | undefined>) => {
-    const next = new URLSearchParams(params);
-    for (const [key, value] of Object.entries(changes)) {
-      if (value) next.set(key, value);
-      else next.delete(key);
-    }
-    if (!('page' in changes)) next.delete('page');
-    setParams(next, { replace: true });
-  };
-
-  // Search as the user types, 300 ms after the last key.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: only the typed text restarts the timer
-  useEffect(() => {
-    const timer = setTimeout(() => {
-      if ((query.q ?? '') !== search.trim()) update({ q: search.trim() || undefined });
-    }, 300);
-    return () => clearTimeout(timer);
-  }, [search]);
+  useHandedOverMessage(show);
 
   const filters: CustomerFilters = {
     q: query.q,
@@ -219,22 +186,12 @@ export default function CustomerListPage() {
                     <DelinquencyBadge isDelinquent={c.isDelinquent} />
                   </TableCell>
                   <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                    <Tooltip title={canWrite ? 'Editar' : 'Ver'}>
-                      <IconButton
-                        component={RouterLink}
-                        to={`/dashboard/customer/edit/${c.id}`}
-                        aria-label={`${canWrite ? 'Editar' : 'Ver'} ${c.name}`}
-                      >
-                        <EditIcon />
-                      </IconButton>
-                    </Tooltip>
-                    {canWrite && (
-                      <Tooltip title="Excluir">
-                        <IconButton aria-label={`Excluir ${c.name}`} onClick={() => setToDelete(c)}>
-                          <DeleteIcon />
-                        </IconButton>
-                      </Tooltip>
-                    )}
+                    <RowActions
+                      editTo={`/dashboard/customer/edit/${c.id}`}
+                      name={c.name}
+                      canEdit={canWrite}
+                      onDelete={canWrite ? () => setToDelete(c) : undefined}
+                    />
                   </TableCell>
                 </TableRow>
               ))}

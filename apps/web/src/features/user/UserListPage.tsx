@@ -2,14 +2,11 @@ import type { StaffUser, UserListQuery } from '@balcao/core/user';
 import { canManageUserType } from '@balcao/core/user';
 import { USER_TYPE_IDS, USER_TYPES, type UserTypeId } from '@balcao/core/userTypes';
 import AddIcon from '@mui/icons-material/Add';
-import DeleteIcon from '@mui/icons-material/Delete';
-import EditIcon from '@mui/icons-material/Edit';
 import SearchIcon from '@mui/icons-material/Search';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
-import IconButton from '@mui/material/IconButton';
 import InputAdornment from '@mui/material/InputAdornment';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
@@ -21,14 +18,14 @@ import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
-import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import { type ReactNode, useEffect, useMemo, useState } from 'react';
-import { Link as RouterLink, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { type ReactNode, useState } from 'react';
+import { Link as RouterLink } from 'react-router';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
 import { ListPagination } from '../../components/ListPagination.tsx';
 import { Loading } from '../../components/Loading.tsx';
+import { RowActions, useHandedOverMessage, useListParams } from '../../components/listPage.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { useSession } from '../auth/session.tsx';
 import { canWriteUsers, useDeleteUser, useUsers } from './api.ts';
@@ -54,41 +51,12 @@ export default function UserListPage() {
   const clientId = user?.client.id;
   const actorType = user?.userType.id as UserTypeId | undefined;
   const canWrite = canWriteUsers(actorType);
-  const [params, setParams] = useSearchParams();
-  const query = useMemo(() => queryFromParams(params), [params]);
+  const { query, update, search, setSearch } = useListParams(queryFromParams);
   const users = useUsers(clientId, query);
   const deletion = useDeleteUser();
-  const navigate = useNavigate();
-  const location = useLocation();
   const { state: feedback, show, close } = useFeedback();
-  const [search, setSearch] = useState(query.q ?? '');
   const [toDelete, setToDelete] = useState<StaffUser | null>(null);
-
-  useEffect(() => {
-    const message = (location.state as { message?: string } | null)?.message;
-    if (message) {
-      show({ severity: 'success', title: message });
-      navigate(`${location.pathname}${location.search}`, { replace: true, state: null });
-    }
-  }, [location, navigate, show]);
-
-  const update = (changes: Record<string, string | undefined>) => {
-    const next = new URLSearchParams(params);
-    for (const [key, value] of Object.entries(changes)) {
-      if (value) next.set(key, value);
-      else next.delete(key);
-    }
-    if (!('page' in changes)) next.delete('page');
-    setParams(next, { replace: true });
-  };
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: only the typed text restarts the timer
-  useEffect(() => {
-    const timer = setTimeout(() => {
-      if ((query.q ?? '') !== search.trim()) update({ q: search.trim() || undefined });
-    }, 300);
-    return () => clearTimeout(timer);
-  }, [search]);
+  useHandedOverMessage(show);
 
   const canManage = (u: StaffUser) =>
     canWrite && actorType !== undefined && canManageUserType(actorType, u.userType.id as UserTypeId);
@@ -157,22 +125,12 @@ export default function UserListPage() {
                     )}
                   </TableCell>
                   <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                    <Tooltip title={canManage(u) ? 'Editar' : 'Ver'}>
-                      <IconButton
-                        component={RouterLink}
-                        to={`/dashboard/user/edit/${u.id}`}
-                        aria-label={`${canManage(u) ? 'Editar' : 'Ver'} ${u.name}`}
-                      >
-                        <EditIcon />
-                      </IconButton>
-                    </Tooltip>
-                    {canManage(u) && u.id !== user?.id && (
-                      <Tooltip title="Excluir">
-                        <IconButton aria-label={`Excluir ${u.name}`} onClick={() => setToDelete(u)}>
-                          <DeleteIcon />
-                        </IconButton>
-                      </Tooltip>
-                    )}
+                    <RowActions
+                      editTo={`/dashboard/user/edit/${u.id}`}
+                      name={u.name}
+                      canEdit={canManage(u)}
+                      onDelete={canManage(u) && u.id !== user?.id ? () => setToDelete(u) : undefined}
+                    />
                   </TableCell>
                 </TableRow>
               ))}
