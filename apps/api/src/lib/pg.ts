@@ -49,12 +49,13 @@ export async function mapUnique<T>(work: () => Promise<T>, messages: Record<stri
  * `INSERT INTO table (columns) SELECT columns FROM jsonb_populate_recordset(...)`: many rows in one
  * statement with one parameter (the rows as JSON, keys = the table's column names). For hot paths:
  * the database parses the JSON, so the driver and the query builder handle one value instead of one
- * per cell. The columns are the keys of the first row (all rows must have the same keys); columns
- * left out take their defaults. Usable as a CTE body (`with x as (${...} returning id) ...`).
+ * per cell. At least one row. The columns are the keys of the first row (all rows must have the
+ * same keys); columns left out take their defaults. Usable as a CTE body (`with x as (${...} returning id) ...`).
  */
 export function insertJsonRows<T extends Table>(table: T, rows: Partial<T['$inferInsert']>[]): SQL {
+  if (rows.length === 0) throw new Error('insertJsonRows: no rows to insert');
   const columns = getTableColumns(table) as Record<string, Column>;
-  const keys = Object.keys(rows[0] ?? {}).filter((k) => columns[k]);
+  const keys = Object.keys(rows[0]).filter((k) => columns[k]);
   const names = sql.raw(keys.map((k) => `"${columns[k].name}"`).join(', '));
   const records = rows.map((row) =>
     Object.fromEntries(keys.map((k) => [columns[k].name, (row as Record<string, unknown>)[k] ?? null])),
