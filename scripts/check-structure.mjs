@@ -1,0 +1,153 @@
+#!/usr/bin/env node
+// The structure rules of docs/architecture.md, checked from the code's own imports:
+//   1. No folder loops: API modules (apps/api/src/modules/<name>) and web folders (apps/web/src/features/<name>,
+//      components, lib, layout, pages) import each other one way only.
+//   2. The module rule (API): a module reads and writes only its own tables. Outside its own schema.ts (where a
+//      foreign key may name another module's table), no file imports another module's schema.ts, and no module
+//      imports another module's routes.ts (only modules/index.ts wires routes).
+// Test files are left out: a test may reach into anything to set up or check.
+// Prints every violation and exits 1 if there is any; `--graph` also prints each folder's dependencies.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const showGraph = process.argv.includes('--graph');
+
+const SOURCE = /\.(ts|tsx|mts|mjs|js)$/;
+const TEST = /\.(test|spec)\.(ts|tsx)$|\/test\//;
+const IMPORT = /(?:import|export)\s[^'";]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|import\s+['"]([^'"]+)['"]/g;
+
+function filesUnder(dir) {
+  const out = [];
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) out.push(...filesUnder(path));
+    else if (SOURCE.test(name) && !TEST.test(path.split(sep).join('/'))) out.push(path);
+  }
+  return out;
+}
+
+/** Relative imports of a file, resolved to absolute paths (extension as written or guessed). */
+function importsOf(file) {
+  const text = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\/|^\s*\/\/.*$/gm, '');
+  const out = [];
+  for (const m of text.matchAll(IMPORT)) {
+    const spec = m[1] ?? m[2] ?? m[3];
+    if (spec?.startsWith('.')) out.push(resolve(dirname(file), spec));
+  }
+  return out;
+}
+
+/** Strongly connected components with more than one folder (Tarjan): each one is a loop. */
+function loops(graph) {
+  let index = 0;
+  const stack = [];
+  const meta = new Map();
+  const found = [];
+  const visit = (v) => {
+    meta.set(v, { index, low: index, on: true });
+    index++;
+    stack.push(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!meta.has(w)) {
+        visit(w);
+        meta.get(v).low = Math.min(meta.get(v).low, meta.get(w).low);
+      } else if (meta.get(w).on) meta.get(v).low = Math.min(meta.get(v).low, meta.get(w).index);
+    }
+    if (meta.get(v).low === meta.get(v).index) {
+      const component = [];
+      let w;
+      do {
+        w = stack.pop();
+        meta.get(w).on = false;
+        component.push(w);
+      } while (w !== v);
+      if (component.length > 1) found.push(component.sort());
+    }
+  };
+  for (const v of graph.keys()) if (!meta.has(v)) visit(v);
+  return found;
+}
+
+const problems = [];
+
+/** Folder-level graph of a set of files; `folderOf` names a file's folder (or null when outside the set). */
+function checkLoops(label, files, folderOf) {
+  const graph = new Map();
+  const why = new Map();
+  for (const file of files) {
+    const from = folderOf(file);
+    if (!from) continue;
+    if (!graph.has(from)) graph.set(from, new Set());
+    for (const target of importsOf(file)) {
+      const to = folderOf(target);
+      if (!to || to === from) continue;
+      graph.get(from).add(to);
+      const key = `${from} -> ${to}`;
+      if (!why.has(key)) why.set(key, `${relative(root, file)} imports ${relative(root, target)}`);
+    }
+  }
+  for (const component of loops(graph)) {
+    const inside = new Set(component);
+    const edges = [...why.entries()]
+      .filter(([key]) => {
+        const [a, b] = key.split(' -> ');
+        return inside.has(a) && inside.has(b);
+      })
+      .map(([key, file]) => `    ${key}: ${file}`);
+    problems.push(`${label}: folders import each other in a loop: ${component.join(', ')}\n${edges.join('\n')}`);
+  }
+  if (showGraph) {
+    console.log(`\n${label}:`);
+    for (const [from, to] of [...graph.entries()].sort()) console.log(`  ${from} -> ${[...to].sort().join(', ')}`);
+  }
+}
+
+// API modules
+const modulesDir = join(root, 'apps/api/src/modules');
+const apiFiles = filesUnder(modulesDir);
+const moduleOf = (file) => {
+  const rel = relative(modulesDir, file);
+  if (rel.startsWith('..')) return null;
+  const parts = rel.split(sep);
+  return parts.length > 1 ? parts[0] : null;
+};
+checkLoops('API modules', apiFiles, moduleOf);
+for (const file of apiFiles) {
+  const own = moduleOf(file);
+  if (!own) continue;
+  const isSchema = file.endsWith(`${sep}schema.ts`);
+  for (const target of importsOf(file)) {
+    const other = moduleOf(target);
+    if (!other || other === own) continue;
+    const name = target.split(sep).pop().replace(/\.ts$/, '');
+    if (name === 'schema' && !isSchema) {
+      problems.push(
+        `module rule: ${relative(root, file)} reads module "${other}"'s tables (${relative(root, target)}); call its service instead`,
+      );
+    }
+    if (name === 'routes') {
+      problems.push(`module rule: ${relative(root, file)} imports module "${other}"'s routes (only modules/index.ts wires routes)`);
+    }
+  }
+}
+
+// Web folders
+const webSrc = join(root, 'apps/web/src');
+const webFiles = filesUnder(webSrc);
+const webFolderOf = (file) => {
+  const rel = relative(webSrc, file);
+  if (rel.startsWith('..')) return null;
+  const parts = rel.split(sep);
+  if (parts.length === 1) return null; // main.tsx, router.tsx, pages.tsx: the app's wiring, above everything
+  if (parts[0] === 'features') return parts.length > 2 ? `features/${parts[1]}` : null;
+  return parts[0];
+};
+checkLoops('web folders', webFiles, webFolderOf);
+
+if (problems.length > 0) {
+  console.error(`Structure check failed (docs/architecture.md):\n\n${problems.join('\n\n')}`);
+  process.exit(1);
+}
+console.log(`Structure check: ${apiFiles.length} API module files and ${webFiles.length} web files, no loops, module rule kept.`);
