@@ -161,7 +161,6 @@ export const customerListQuerySchema = listQuerySchema.extend({
   personType: z.enum(PERSON_TYPES, { message: 'Tipo de pessoa inválido' }).optional(),
 });
 export type CustomerListQuery = z.input<typeof customerListQuerySchema>;
-export const CUSTOMER_SORT_FIELDS = ['name', 'createdAt', 'updatedAt'] as const;
 
 export type CustomerAddress = AddressData & { id: number; customerId: number };
 

@@ -109,10 +109,6 @@ export const productCategoryInputSchema = catalogNameSchema;
 export type ProductCategoryInput = z.input<typeof productCategoryInputSchema>;
 export const productCategoryUpdateSchema = catalogNameSchema.extend({ updatedAt: updatedAtField });
 
-export const productBrandInputSchema = catalogNameSchema;
-export type ProductBrandInput = z.input<typeof productBrandInputSchema>;
-export const productBrandUpdateSchema = catalogNameSchema.extend({ updatedAt: updatedAtField });
-
 export const catalogNameListQuerySchema = listQuerySchema.extend({ active: booleanFilter });
 export const CATALOG_NAME_SORTS = ['name', 'productCount', 'createdAt'] as const;
 
@@ -124,7 +120,6 @@ export type ProductCategory = {
   createdAt: string;
   updatedAt: string;
 };
-export type ProductBrand = ProductCategory;
 
 export const categoryInUseMessage = (n: number) =>
   `Não é possível excluir: ${n} ${n === 1 ? 'produto usa' : 'produtos usam'} esta categoria`;

@@ -304,7 +304,6 @@ export const stockMovementListQuerySchema = listQuerySchema
       ctx.addIssue({ code: 'custom', path: ['to'], message: STOCK_MESSAGES.period });
   });
 export type StockMovementListQuery = z.input<typeof stockMovementListQuerySchema>;
-export const STOCK_MOVEMENT_SORTS = ['createdAt', 'quantity', 'type'] as const;
 
 export type StockMovement = {
   id: number;

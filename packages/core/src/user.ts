@@ -90,7 +90,6 @@ export const userListQuerySchema = listQuerySchema.extend({
     .optional(),
 });
 export type UserListQuery = z.input<typeof userListQuerySchema>;
-export const USER_SORT_FIELDS = ['name', 'email', 'userTypeId', 'createdAt'] as const;
 
 /** The user types an actor may give or edit: a Gerente cannot manage an Administrador. */
 export function assignableUserTypes(actorTypeId: UserTypeId): UserTypeId[] {

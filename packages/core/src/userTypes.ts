@@ -45,8 +45,6 @@ export const USER_TYPE_SLUGS: Record<UserTypeId, string> = {
   11: 'entregador-parceiro',
 };
 
-export const DRIVER_TYPES: readonly UserTypeId[] = [10, 11];
-
 /** Client types (segments). */
 export const CLIENT_TYPES = {
   1: 'Varejo geral',

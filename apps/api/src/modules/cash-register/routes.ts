@@ -1,5 +1,9 @@
+import {
+  cashMovementInputSchema,
+  cashRegisterCloseSchema,
+  cashRegisterOpenSchema,
+} from '@balcao/core/cashRegister';
 import { PDV, STAFF } from '@balcao/core/routes';
-import { cashMovementInputSchema, cashRegisterCloseSchema, cashRegisterOpenSchema } from '@balcao/core/sale';
 import { z } from '@balcao/core/zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';

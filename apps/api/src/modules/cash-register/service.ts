@@ -1,4 +1,3 @@
-import { formatCents } from '@balcao/core/money';
 import {
   CASH_REGISTER_MESSAGES,
   type CashMethodSummary,
@@ -9,8 +8,9 @@ import {
   type CashRegisterCloseInput,
   type CashRegisterSummary,
   COUNTED_METHODS,
-  PAYMENT_METHODS_IN_PDV,
-} from '@balcao/core/sale';
+} from '@balcao/core/cashRegister';
+import { formatCents } from '@balcao/core/money';
+import { PAYMENT_METHODS_IN_PDV } from '@balcao/core/sale';
 import type { PaymentMethod } from '@balcao/core/status';
 import { and, asc, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';

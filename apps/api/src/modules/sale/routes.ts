@@ -3,9 +3,9 @@ import {
   receivableSettleSchema,
   saleCancelSchema,
   saleInputSchema,
-  saleListQuerySchema,
   simpleSaleInputSchema,
 } from '@balcao/core/sale';
+import { saleListQuerySchema } from '@balcao/core/saleList';
 import type { UserTypeId } from '@balcao/core/userTypes';
 import { z } from '@balcao/core/zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';

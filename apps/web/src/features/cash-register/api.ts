@@ -3,7 +3,7 @@ import type {
   CashRegisterCloseInput,
   CashRegisterOpenInput,
   CashRegisterSummary,
-} from '@balcao/core/sale';
+} from '@balcao/core/cashRegister';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '../../lib/api.ts';
 

@@ -1,6 +1,7 @@
+import { CASH_REGISTER_MESSAGES } from '@balcao/core/cashRegister';
 import { formatCents } from '@balcao/core/money';
 import { formatQuantity } from '@balcao/core/product';
-import { CASH_REGISTER_MESSAGES, PAYMENT_METHOD_LABELS, type SaleTotals } from '@balcao/core/sale';
+import { PAYMENT_METHOD_LABELS, type SaleTotals } from '@balcao/core/sale';
 import WhatsAppIcon from '@mui/icons-material/WhatsApp';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';

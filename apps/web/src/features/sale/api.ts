@@ -2,16 +2,10 @@ import type { CouponValidation } from '@balcao/core/coupon';
 import type { CustomerDetail, CustomerListItem } from '@balcao/core/customer';
 import { toQueryString } from '@balcao/core/list';
 import type { BarcodeMatch, ProductListItem } from '@balcao/core/product';
+import type { CustomerCredit } from '@balcao/core/receivable';
 import { WRITE } from '@balcao/core/routes';
-import type {
-  CustomerCredit,
-  Sale,
-  SaleCancelInput,
-  SaleInput,
-  SaleListResult,
-  SaleStatus,
-  SimpleSaleInput,
-} from '@balcao/core/sale';
+import type { Sale, SaleCancelInput, SaleInput, SaleStatus, SimpleSaleInput } from '@balcao/core/sale';
+import type { SaleListResult } from '@balcao/core/saleList';
 import type { PaymentMethod } from '@balcao/core/status';
 import type { UserTypeId } from '@balcao/core/userTypes';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
