@@ -1,3 +1,4 @@
+import { refSchema } from './responses.ts';
 import {
   approvalSchema,
   centsField,
@@ -65,12 +66,10 @@ export const cashRegisterCloseSchema = z.object({
 });
 export type CashRegisterCloseInput = z.input<typeof cashRegisterCloseSchema>;
 
-const ref = z.object({ id: z.number(), name: z.string() });
-
 export const cashRegisterSchema = z.object({
   id: z.number(),
   status: z.enum(['open', 'closed']),
-  user: ref,
+  user: refSchema,
   openingAmountCents: z.number(),
   openedAt: z.string(),
   closedAt: z.string().nullable(),
@@ -84,8 +83,8 @@ export const cashMovementSchema = z.object({
   paymentMethod: z.enum(PAYMENT_METHODS),
   amountCents: z.number(),
   reason: z.string(),
-  user: ref,
-  approvedBy: ref.nullable(),
+  user: refSchema,
+  approvedBy: refSchema.nullable(),
   createdAt: z.string(),
 });
 export type CashMovement = z.infer<typeof cashMovementSchema>;

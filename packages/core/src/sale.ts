@@ -1,6 +1,7 @@
 import { addDays, isIsoDate } from './date.ts';
 import { formatCents } from './money.ts';
 import { saleReceivableSchema, saleWarningSchema } from './receivable.ts';
+import { refSchema } from './responses.ts';
 import { PAYMENT_METHODS, type PaymentMethod } from './status.ts';
 import { REQUIRED, z } from './zod.ts';
 
@@ -605,8 +606,6 @@ export const receivableSettleSchema = z.object({
 // ---------------------------------------------------------------------------------------------------
 // What the API answers
 
-const ref = z.object({ id: z.number(), name: z.string() });
-
 export const saleItemSchema = z.object({
   id: z.number(),
   productId: z.number().nullable(),
@@ -668,8 +667,8 @@ export const saleSchema = z.object({
       phone: z.string().nullable(),
     })
     .nullable(),
-  user: ref,
-  seller: ref.nullable(),
+  user: refSchema,
+  seller: refSchema.nullable(),
   cashRegisterId: z.number().nullable(),
   items: z.array(saleItemSchema),
   payments: z.array(salePaymentSchema),
@@ -691,7 +690,7 @@ export const saleSchema = z.object({
   notes: z.string().nullable(),
   cancelReason: z.string().nullable(),
   canceledAt: z.string().nullable(),
-  canceledBy: ref.nullable(),
+  canceledBy: refSchema.nullable(),
   createdAt: z.string(),
   finishedAt: z.string().nullable(),
   updatedAt: z.string(),

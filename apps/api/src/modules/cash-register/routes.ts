@@ -2,7 +2,10 @@ import {
   cashMovementInputSchema,
   cashRegisterCloseSchema,
   cashRegisterOpenSchema,
+  cashRegisterSchema,
+  cashRegisterSummarySchema,
 } from '@balcao/core/cashRegister';
+import { pageOf } from '@balcao/core/list';
 import { PDV, STAFF } from '@balcao/core/routes';
 import { z } from '@balcao/core/zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -42,6 +45,7 @@ export function cashRegisterRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags,
           summary: "The caller's open register with expected amounts per method, or null (open one first)",
+          response: { 200: z.object({ cashRegister: cashRegisterSummarySchema.nullable() }) },
         },
       },
       async (request) => ({ cashRegister: await currentRegister(db, sessionOf(request)) }),
@@ -55,6 +59,7 @@ export function cashRegisterRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags,
           summary: 'Open a register with an opening amount (one open per user: 409)',
           body: cashRegisterOpenSchema,
+          response: { 201: cashRegisterSummarySchema },
         },
       },
       async (request, reply) => {
@@ -72,6 +77,7 @@ export function cashRegisterRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           summary:
             'Suprimento (deposit) or sangria (withdrawal) with a reason; a sangria by types other than 1 and 2 needs a manager approval',
           body: cashMovementInputSchema,
+          response: { 201: cashRegisterSummarySchema },
         },
       },
       async (request, reply) =>
@@ -86,6 +92,7 @@ export function cashRegisterRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags,
           summary: 'Close the open register with the counted amount per method; answers the closing report',
           body: cashRegisterCloseSchema,
+          response: { 200: cashRegisterSummarySchema },
         },
       },
       async (request) => closeRegister(db, sessionOf(request), request.body),
@@ -100,6 +107,7 @@ export function cashRegisterRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           summary: "Registers, newest first: the caller's own, or all of the client's for types 1, 2, 7",
           params: z.object({ clientId: id }),
           querystring: listQuery,
+          response: { 200: pageOf(cashRegisterSchema) },
         },
       },
       async (request) => {
@@ -112,7 +120,12 @@ export function cashRegisterRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/cash-register/:id',
       {
         config: { access: STAFF },
-        schema: { tags, summary: 'A register report (open or closed)', params: z.object({ id }) },
+        schema: {
+          tags,
+          summary: 'A register report (open or closed)',
+          params: z.object({ id }),
+          response: { 200: cashRegisterSummarySchema },
+        },
       },
       async (request) => findRegister(db, sessionOf(request), request.params.id),
     );

@@ -1,11 +1,14 @@
+import { customerCreditSchema } from '@balcao/core/receivable';
+import { csvFileSchema } from '@balcao/core/responses';
 import { PDV, STAFF, WRITE } from '@balcao/core/routes';
 import {
   receivableSettleSchema,
   saleCancelSchema,
   saleInputSchema,
+  saleSchema,
   simpleSaleInputSchema,
 } from '@balcao/core/sale';
-import { saleListQuerySchema } from '@balcao/core/saleList';
+import { saleListQuerySchema, saleListResultSchema } from '@balcao/core/saleList';
 import type { UserTypeId } from '@balcao/core/userTypes';
 import { z } from '@balcao/core/zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -63,6 +66,7 @@ export function saleRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           summary:
             'PDV checkout: sale, items, payments, receivables, coupon use and stock in one transaction (Idempotency-Key header honoured)',
           body: saleInputSchema,
+          response: { 200: saleSchema, 201: saleSchema },
         },
       },
       async (request, reply) => {
@@ -83,6 +87,7 @@ export function saleRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags,
           summary: 'Quick sale: a description and a value, no catalog items',
           body: simpleSaleInputSchema,
+          response: { 200: saleSchema, 201: saleSchema },
         },
       },
       async (request, reply) => {
@@ -105,6 +110,7 @@ export function saleRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             'Sales: period, status, payment method, seller, customer filters; totals of the filtered set',
           params: z.object({ clientId: id }),
           querystring: saleListQuerySchema,
+          response: { 200: saleListResultSchema },
         },
       },
       async (request) => {
@@ -122,6 +128,7 @@ export function saleRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           summary: 'CSV of the filtered sales (";" separated, decimal comma, UTF-8 with BOM)',
           params: z.object({ clientId: id }),
           querystring: saleListQuerySchema,
+          response: { 200: csvFileSchema },
         },
       },
       async (request, reply) => {
@@ -146,6 +153,7 @@ export function saleRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           querystring: z.object({
             creditShopCents: z.coerce.number().int().min(0).max(2_147_483_647).default(0),
           }),
+          response: { 200: customerCreditSchema },
         },
       },
       async (request) =>
@@ -161,7 +169,12 @@ export function saleRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/sale/:id',
       {
         config: { access: STAFF },
-        schema: { tags, summary: 'A sale with items, payments and receivables', params: z.object({ id }) },
+        schema: {
+          tags,
+          summary: 'A sale with items, payments and receivables',
+          params: z.object({ id }),
+          response: { 200: saleSchema },
+        },
       },
       async (request) => findSale(db, sessionOf(request).clientId, request.params.id),
     );
@@ -176,6 +189,7 @@ export function saleRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             'Cancel with a reason (types 1, 2; others with a manager approval): returns stock, frees the coupon use, cancels receivables',
           params: z.object({ id }),
           body: saleCancelSchema,
+          response: { 200: saleSchema },
         },
       },
       async (request) => cancelSale(ctx, sessionOf(request), request.params.id, request.body),
@@ -190,6 +204,7 @@ export function saleRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           summary: 'Mark a crediário/boleto installment paid (pending sale -> finished when all are paid)',
           params: z.object({ id, receivableId: id }),
           body: receivableSettleSchema.optional(),
+          response: { 200: saleSchema },
         },
       },
       async (request) =>
