@@ -9,7 +9,7 @@ import { z } from './zod.ts';
 export const refSchema = z.object({ id: z.number(), name: z.string() });
 
 /** The answer of an action with nothing else to say (logout, password change). */
-export const okSchema = z.object({ ok: z.literal(true) });
+export const okSchema = z.object({ ok: z.boolean() });
 
 /** A CSV download (text/csv; semicolon separated, UTF-8 with BOM). */
 export const csvFileSchema = z.string().meta({ description: 'CSV file (text/csv)' });
