@@ -11,8 +11,16 @@ export const refSchema = z.object({ id: z.number(), name: z.string() });
 /** The answer of an action with nothing else to say (logout, password change). */
 export const okSchema = z.object({ ok: z.boolean() });
 
-/** A CSV download (text/csv; semicolon separated, UTF-8 with BOM). */
-export const csvFileSchema = z.string().meta({ description: 'CSV file (text/csv)' });
+/**
+ * Downloads (declared under their content type, e.g. `{ content: { 'text/csv': { schema: csvFileSchema } } }`):
+ * the body is the file itself, whole or streamed, never serialized as JSON.
+ */
+export const csvFileSchema = z
+  .unknown()
+  .meta({ type: 'string', description: 'CSV: ";" separated, decimal comma, UTF-8 with BOM' });
+export const binaryFileSchema = z.unknown().meta({ type: 'string', format: 'binary' });
+/** Newline-delimited JSON events (a streamed import's progress). */
+export const ndjsonSchema = z.unknown().meta({ type: 'string', description: 'One JSON event per line' });
 
-/** A binary download (an image). */
-export const binaryFileSchema = z.string().meta({ format: 'binary', description: 'File content' });
+/** The answer of a delete that names what went. */
+export const deletedSchema = z.object({ id: z.number() });

@@ -79,7 +79,7 @@ export function customerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           summary: 'CSV of the filtered customer list (";" separated, UTF-8 with BOM)',
           params: clientParams,
           querystring: customerListQuerySchema.omit({ page: true, pageSize: true }),
-          response: { 200: csvFileSchema },
+          response: { 200: { content: { 'text/csv': { schema: csvFileSchema } } } },
         },
       },
       async (request, reply) => {

@@ -128,7 +128,7 @@ export function saleRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           summary: 'CSV of the filtered sales (";" separated, decimal comma, UTF-8 with BOM)',
           params: z.object({ clientId: id }),
           querystring: saleListQuerySchema,
-          response: { 200: csvFileSchema },
+          response: { 200: { content: { 'text/csv': { schema: csvFileSchema } } } },
         },
       },
       async (request, reply) => {
