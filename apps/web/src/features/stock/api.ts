@@ -10,6 +10,7 @@ import type {
   StockFractionateInput,
   StockMovement,
   StockSettings,
+  StockSettingsInput,
 } from '@balcao/core/stock';
 import type { UserTypeId } from '@balcao/core/userTypes';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -96,8 +97,7 @@ export function useFractionRatios(clientId: number | undefined, sourceProductId:
 export function useStockSettings(clientId: number | undefined) {
   return useQuery({
     queryKey: stockKeys.settings(clientId ?? 0),
-    queryFn: () =>
-      apiFetch<StockSettings & { stockManagement: boolean }>(`/stock-setting/client/${clientId}`),
+    queryFn: () => apiFetch<StockSettings>(`/stock-setting/client/${clientId}`),
     enabled: Boolean(clientId),
   });
 }
@@ -105,8 +105,8 @@ export function useStockSettings(clientId: number | undefined) {
 export function useUpdateStockSettings(clientId: number | undefined) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: StockSettings) =>
-      apiFetch<StockSettings & { stockManagement: boolean }>(`/stock-setting/client/${clientId}`, {
+    mutationFn: (body: StockSettingsInput) =>
+      apiFetch<StockSettings>(`/stock-setting/client/${clientId}`, {
         method: 'PUT',
         body,
       }),
