@@ -19,7 +19,9 @@ describe('OpenAPI document', () => {
     for (const [path, methods] of Object.entries(paths)) {
       for (const [method, operation] of Object.entries(methods)) {
         operations++;
-        const success = Object.entries(operation.responses ?? {}).filter(([status]) => /^2\d\d$/.test(status));
+        const success = Object.entries(operation.responses ?? {}).filter(([status]) =>
+          /^2\d\d$/.test(status),
+        );
         const described = success.some(([, answer]) =>
           Object.values(answer.content ?? {}).some((media) => media.schema !== undefined),
         );

@@ -15,7 +15,7 @@ export const checkedSerializerCompiler: SerializerCompiler = (route) => {
     const plain = JSON.parse(JSON.stringify(data)) as unknown;
     const sent = JSON.parse(text) as unknown;
     if (!isDeepStrictEqual(plain, sent)) {
-      console.error("TMPCHECK", route.method, route.url, firstDifference(plain, sent));
+      console.error('TMPCHECK', route.method, route.url, firstDifference(plain, sent));
       throw new Error(
         `${route.method} ${route.url}: the response schema changed the answer (${firstDifference(plain, sent)})`,
       );
