@@ -1,6 +1,6 @@
 import { customerCreditSchema } from '@balcao/core/receivable';
 import { csvFileSchema } from '@balcao/core/responses';
-import { PDV, STAFF, WRITE } from '@balcao/core/routes';
+import { ACTION, PDV, STAFF, WRITE } from '@balcao/core/routes';
 import {
   receivableSettleSchema,
   saleCancelSchema,
@@ -9,7 +9,6 @@ import {
   simpleSaleInputSchema,
 } from '@balcao/core/sale';
 import { saleListQuerySchema, saleListResultSchema } from '@balcao/core/saleList';
-import type { UserTypeId } from '@balcao/core/userTypes';
 import { z } from '@balcao/core/zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -29,9 +28,6 @@ import {
 
 const id = z.coerce.number().int().positive('Identificador inválido');
 const tags = ['sale'];
-
-/** Who may receive a crediário installment: the counter and the back office, not waiters or marketing. */
-export const SETTLE_TYPES: readonly UserTypeId[] = [1, 2, 3, 4, 7, 8];
 
 /** The Idempotency-Key header: printable text up to 200 characters (a UUID per sale attempt). */
 function idempotencyKey(request: FastifyRequest): string | null {
@@ -198,7 +194,7 @@ export function saleRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/sale/:id/receivable/:receivableId/settle',
       {
-        config: { access: SETTLE_TYPES },
+        config: { access: ACTION.settleReceivables },
         schema: {
           tags,
           summary: 'Mark a crediário/boleto installment paid (pending sale -> finished when all are paid)',

@@ -1,6 +1,5 @@
 import { type ListResult, toQueryString } from '@balcao/core/list';
 import type { BarcodeMatch, Product, ProductListItem } from '@balcao/core/product';
-import { WRITE } from '@balcao/core/routes';
 import type {
   FractionRatio,
   LowStockProduct,
@@ -12,17 +11,9 @@ import type {
   StockSettings,
   StockSettingsInput,
 } from '@balcao/core/stock';
-import type { UserTypeId } from '@balcao/core/userTypes';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch, downloadFile } from '../../lib/api.ts';
 import { productKeys } from '../product/api.ts';
-
-/** Moving stock: WRITE.stock (Administrador, Gerente, Estoquista); other back-office users read. */
-export const canWriteStock = (userTypeId: number | undefined) =>
-  userTypeId !== undefined && (WRITE.stock as readonly UserTypeId[]).includes(userTypeId as UserTypeId);
-/** The negative-stock setting: WRITE.settings (Administrador, Gerente). */
-export const canChangeStockSettings = (userTypeId: number | undefined) =>
-  userTypeId !== undefined && (WRITE.settings as readonly UserTypeId[]).includes(userTypeId as UserTypeId);
 
 export type MovementListParams = {
   page: number;
