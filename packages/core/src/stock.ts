@@ -375,3 +375,4 @@ export type FractionRatio = z.infer<typeof fractionRatioSchema>;
 
 /** Result of an entry, exit or fractionation. */
 export const stockOperationResultSchema = z.object({ movements: z.array(stockMovementSchema) });
+export type StockOperationResult = z.infer<typeof stockOperationResultSchema>;

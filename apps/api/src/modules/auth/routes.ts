@@ -1,4 +1,5 @@
-import { LOGIN_FAILED_MESSAGE, loginInputSchema } from '@balcao/core/auth';
+import { loginInputSchema } from '@balcao/core/auth';
+import { LOGIN_FAILED_MESSAGE } from '@balcao/core/messages';
 import { okSchema } from '@balcao/core/responses';
 import { loginAnswerSchema, sessionPayloadSchema } from '@balcao/core/session';
 import { eq, sql } from 'drizzle-orm';
