@@ -1,7 +1,7 @@
 import { formatCents } from './money.ts';
 import { PAYMENT_METHOD_LABELS, type Sale } from './sale.ts';
 
-// The sale receipt (58 mm: 32 columns, 80 mm: 48 columns; INTEGRATIONS.md)
+/** The sale receipt (58 mm: 32 columns, 80 mm: 48 columns; INTEGRATIONS.md). */
 
 export type ReceiptShop = { name: string; document?: string | null; phone?: string | null };
 export type ReceiptWidth = 58 | 80;

@@ -1,5 +1,5 @@
 import { isIsoDate } from './date.ts';
-import { pageOf } from './list.ts';
+import { listQuerySchema, pageOf } from './list.ts';
 import { SALE_STATUSES, saleSchema, TYPES_OF_SALE } from './sale.ts';
 import { PAYMENT_METHODS } from './status.ts';
 import { z } from './zod.ts';
@@ -19,27 +19,9 @@ const idFilter = z.coerce
   .positive('Identificador inválido')
   .optional();
 
-export const saleListQuerySchema = z
-  .object({
-    page: z.coerce.number().int('Página inválida').min(1, 'Página inválida').default(1),
-    pageSize: z.coerce
-      .number()
-      .int('Tamanho de página inválido')
-      .min(1, 'Tamanho de página inválido')
-      .max(100, 'Use no máximo 100 itens por página')
-      .default(20),
-    /** Sale number or customer name/document. */
-    q: z
-      .string()
-      .trim()
-      .max(200, 'Busca muito longa')
-      .optional()
-      .transform((v) => (v ? v : undefined)),
-    sort: z
-      .string()
-      .trim()
-      .regex(/^-?[A-Za-z][A-Za-z0-9_]*$/, 'Ordenação inválida')
-      .optional(),
+/** The list query; `q` is a sale number or a customer's name or document. */
+export const saleListQuerySchema = listQuerySchema
+  .extend({
     /** Period (shop dates, inclusive). */
     from: isoDateFilter,
     to: isoDateFilter,
@@ -57,6 +39,7 @@ export const saleListQuerySchema = z
   });
 export type SaleListQuery = z.input<typeof saleListQuerySchema>;
 export type SaleListQueryParsed = z.output<typeof saleListQuerySchema>;
+
 export const saleListItemSchema = saleSchema
   .pick({
     id: true,
