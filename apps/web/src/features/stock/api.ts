@@ -8,6 +8,7 @@ import type {
   StockExitInput,
   StockFractionateInput,
   StockMovement,
+  StockOperationResult,
   StockSettings,
   StockSettingsInput,
 } from '@balcao/core/stock';
@@ -114,13 +115,11 @@ function useStockMoved() {
   };
 }
 
-type MovementAnswer = { movements: StockMovement[] };
-
 export function useRegisterEntry() {
   const moved = useStockMoved();
   return useMutation({
     mutationFn: (body: StockEntryInput) =>
-      apiFetch<MovementAnswer>('/stock-movement/entry', { method: 'POST', body }),
+      apiFetch<StockOperationResult>('/stock-movement/entry', { method: 'POST', body }),
     onSuccess: moved,
   });
 }
@@ -129,7 +128,7 @@ export function useRegisterExit() {
   const moved = useStockMoved();
   return useMutation({
     mutationFn: (body: StockExitInput) =>
-      apiFetch<MovementAnswer>('/stock-movement/exit', { method: 'POST', body }),
+      apiFetch<StockOperationResult>('/stock-movement/exit', { method: 'POST', body }),
     onSuccess: moved,
   });
 }
@@ -138,7 +137,7 @@ export function useFractionate() {
   const moved = useStockMoved();
   return useMutation({
     mutationFn: (body: StockFractionateInput) =>
-      apiFetch<MovementAnswer>('/stock-movement/fractionate', { method: 'POST', body }),
+      apiFetch<StockOperationResult>('/stock-movement/fractionate', { method: 'POST', body }),
     onSuccess: moved,
   });
 }
