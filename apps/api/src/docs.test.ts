@@ -30,5 +30,8 @@ describe('OpenAPI document', () => {
     }
     expect(operations).toBeGreaterThan(80);
     expect(missing).toEqual([]);
+    // Downloads are documented under their own content type, not as JSON.
+    const csv = paths['/v1/sale/client/{clientId}/export'].get.responses?.['200'].content;
+    expect(Object.keys(csv ?? {})).toEqual(['text/csv']);
   });
 });
