@@ -131,3 +131,7 @@ export const cashRegisterSummarySchema = cashRegisterSchema.extend({
   }),
 });
 export type CashRegisterSummary = z.infer<typeof cashRegisterSummarySchema>;
+
+/** GET /cash-register/current: the caller's open register, or null (open one first). */
+export const currentRegisterSchema = z.object({ cashRegister: cashRegisterSummarySchema.nullable() });
+export type CurrentRegister = z.infer<typeof currentRegisterSchema>;

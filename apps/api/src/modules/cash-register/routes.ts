@@ -4,6 +4,7 @@ import {
   cashRegisterOpenSchema,
   cashRegisterSchema,
   cashRegisterSummarySchema,
+  currentRegisterSchema,
 } from '@balcao/core/cashRegister';
 import { pageOf } from '@balcao/core/list';
 import { PDV, STAFF } from '@balcao/core/routes';
@@ -45,7 +46,7 @@ export function cashRegisterRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags,
           summary: "The caller's open register with expected amounts per method, or null (open one first)",
-          response: { 200: z.object({ cashRegister: cashRegisterSummarySchema.nullable() }) },
+          response: { 200: currentRegisterSchema },
         },
       },
       async (request) => ({ cashRegister: await currentRegister(db, sessionOf(request)) }),
