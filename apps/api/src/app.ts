@@ -16,6 +16,7 @@ import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import type { Db } from './db/client.ts';
 import { registerErrorHandler } from './errors.ts';
+import { checkedSerializerCompiler } from './lib/responseCheck.ts';
 import { MODULES } from './modules/index.ts';
 import { type Access, registerAuth } from './plugins/auth.ts';
 import { attachSocket, notifyWith } from './plugins/socket.ts';
@@ -32,7 +33,13 @@ function trustProxyOption(value: Config['trustProxy']) {
 }
 
 /** The whole API as one Fastify instance (tests use inject, the server listens). */
-export async function buildApp(options: { db: Db; config: Config; logger?: boolean }): Promise<App> {
+export async function buildApp(options: {
+  db: Db;
+  config: Config;
+  logger?: boolean;
+  /** Tests: fail an answer that its response schema would change (see lib/responseCheck.ts). */
+  checkResponses?: boolean;
+}): Promise<App> {
   const { db, config } = options;
   const app = Fastify({
     logger: options.logger ? { level: config.logLevel } : false,
@@ -40,7 +47,7 @@ export async function buildApp(options: { db: Db; config: Config; logger?: boole
     bodyLimit: 10 * 1024 * 1024,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(options.checkResponses ? checkedSerializerCompiler : serializerCompiler);
   registerErrorHandler(app);
 
   const io = attachSocket(app, db, config);

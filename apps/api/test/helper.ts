@@ -85,7 +85,11 @@ export type TestApp = { app: App; database: Database; close: () => Promise<void>
 export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
   const database = await openTestDatabase();
   const databaseUrl = process.env.DATABASE_URL || undefined;
-  const app = await buildApp({ db: database.db, config: testConfig({ databaseUrl, ...overrides }) });
+  const app = await buildApp({
+    db: database.db,
+    config: testConfig({ databaseUrl, ...overrides }),
+    checkResponses: true,
+  });
   await app.ready();
   return {
     app,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createAccountInputSchema, LOGIN_FAILED_MESSAGE, loginInputSchema, REQUIRED } from './auth.ts';
+import { createAccountInputSchema, loginInputSchema } from './auth.ts';
+import { LOGIN_FAILED_MESSAGE, REQUIRED } from './messages.ts';
 import {
   CLIENT_TYPE_IDS,
   defaultChecklist,

@@ -1,17 +1,12 @@
-import { REQUIRED, z } from './zod.ts';
-
-export { REQUIRED };
-
 import { isValidCpfOrCnpj, isValidPhone, normalizeDocument, normalizePhone } from './document.ts';
 import { CLIENT_TYPE_IDS, type ClientTypeId } from './userTypes.ts';
+import { REQUIRED, z } from './zod.ts';
 
 export const loginInputSchema = z.object({
   email: z.string().trim().min(1, REQUIRED),
   password: z.string().trim().min(1, REQUIRED),
 });
 export type LoginInput = z.infer<typeof loginInputSchema>;
-
-export { LOGIN_FAILED_MESSAGE } from './messages.ts';
 
 /** Create account, step 1: the company. */
 export const accountCompanySchema = z.object({

@@ -70,13 +70,14 @@ export const stateSchema = z
   .refine((v) => (BRAZIL_STATES as readonly string[]).includes(v), 'UF inválida');
 
 /** What `GET /v1/cep/{cep}` answers: the address of a CEP, normalized from the provider's fields. */
-export type CepAddress = {
+export const cepAddressSchema = z.object({
   /** 8 digits. */
-  zipCode: string;
-  street: string;
-  complement: string;
-  neighborhood: string;
-  city: string;
-  state: string;
-  ibge: string;
-};
+  zipCode: z.string(),
+  street: z.string(),
+  complement: z.string(),
+  neighborhood: z.string(),
+  city: z.string(),
+  state: z.string(),
+  ibge: z.string(),
+});
+export type CepAddress = z.infer<typeof cepAddressSchema>;

@@ -161,46 +161,71 @@ export const customerListQuerySchema = listQuerySchema.extend({
   personType: z.enum(PERSON_TYPES, { message: 'Tipo de pessoa inválido' }).optional(),
 });
 export type CustomerListQuery = z.input<typeof customerListQuerySchema>;
-export const CUSTOMER_SORT_FIELDS = ['name', 'createdAt', 'updatedAt'] as const;
 
-export type CustomerAddress = AddressData & { id: number; customerId: number };
+export const customerAddressSchema = z.object({
+  id: z.number(),
+  customerId: z.number(),
+  label: z.string().nullable(),
+  zipCode: z.string(),
+  street: z.string(),
+  number: z.string(),
+  complement: z.string().nullable(),
+  neighborhood: z.string(),
+  city: z.string(),
+  state: z.string(),
+  isDefault: z.boolean(),
+});
+export type CustomerAddress = z.infer<typeof customerAddressSchema>;
 
-export type Customer = {
-  id: number;
-  clientId: number;
-  personType: PersonType;
-  name: string;
-  document: string | null;
-  email: string | null;
-  phone: string | null;
-  birthDate: string | null;
-  notes: string | null;
-  creditLimitCents: number;
-  active: boolean;
+/** An address as stored, the answer of adding or editing one address (dates serialized as ISO text). */
+export const addressRecordSchema = customerAddressSchema.extend({
+  clientId: z.number(),
+  createdAt: z.date(),
+  updatedAt: z.date(),
+});
+
+export const customerSchema = z.object({
+  id: z.number(),
+  clientId: z.number(),
+  personType: z.enum(PERSON_TYPES),
+  name: z.string(),
+  document: z.string().nullable(),
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  birthDate: z.string().nullable(),
+  notes: z.string().nullable(),
+  creditLimitCents: z.number(),
+  active: z.boolean(),
   /** null: not checked yet (or the WhatsApp service could not answer). */
-  whatsappValid: boolean | null;
-  whatsappCheckedAt: string | null;
+  whatsappValid: z.boolean().nullable(),
+  whatsappCheckedAt: z.string().nullable(),
   /** A pending crediário receivable of theirs is past its due date. */
-  isDelinquent: boolean;
-  createdAt: string;
-  updatedAt: string;
-};
+  isDelinquent: z.boolean(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Customer = z.infer<typeof customerSchema>;
 
-export type CustomerListItem = Customer & { defaultAddress: CustomerAddress | null };
+export const customerListItemSchema = customerSchema.extend({
+  defaultAddress: customerAddressSchema.nullable(),
+});
+export type CustomerListItem = z.infer<typeof customerListItemSchema>;
 
-export type CustomerDetail = Customer & {
-  addresses: CustomerAddress[];
+export const customerDetailSchema = customerSchema.extend({
+  addresses: z.array(customerAddressSchema),
   /** Sum of pending receivables and of those overdue (crediário). */
-  pendingCents: number;
-  overdueCents: number;
-};
+  pendingCents: z.number(),
+  overdueCents: z.number(),
+});
+export type CustomerDetail = z.infer<typeof customerDetailSchema>;
 
-export type CustomerCounters = {
-  userIsDelinquent: number;
-  userNotIsDelinquent: number;
-  userValidWhatsAppNumber: number;
-  userNotValidWhatsAppNumber: number;
-};
+export const customerCountersSchema = z.object({
+  userIsDelinquent: z.number(),
+  userNotIsDelinquent: z.number(),
+  userValidWhatsAppNumber: z.number(),
+  userNotValidWhatsAppNumber: z.number(),
+});
+export type CustomerCounters = z.infer<typeof customerCountersSchema>;
 
 /**
  * CSV columns (export writes them all; import reads the ones marked `importable`).
@@ -238,20 +263,22 @@ export const customerImportSchema = z.object({
 });
 export type CustomerImportInput = z.input<typeof customerImportSchema>;
 
-export type CustomerImportLine = {
+export const customerImportLineSchema = z.object({
   /** Line in the file (the header is line 1). */
-  line: number;
-  name: string;
-  document: string | null;
-  errors: string[];
-};
+  line: z.number(),
+  name: z.string(),
+  document: z.string().nullable(),
+  errors: z.array(z.string()),
+});
+export type CustomerImportLine = z.infer<typeof customerImportLineSchema>;
 
-export type CustomerImportResult = {
-  mode: 'preview' | 'commit';
-  total: number;
-  valid: number;
-  invalid: number;
+export const customerImportResultSchema = z.object({
+  mode: z.enum(['preview', 'commit']),
+  total: z.number(),
+  valid: z.number(),
+  invalid: z.number(),
   /** Customers created (commit only). */
-  created: number;
-  lines: CustomerImportLine[];
-};
+  created: z.number(),
+  lines: z.array(customerImportLineSchema),
+});
+export type CustomerImportResult = z.infer<typeof customerImportResultSchema>;

@@ -31,6 +31,9 @@ export const listQuerySchema = z.object({
 export type ListQuery = z.output<typeof listQuerySchema>;
 export type ListQueryInput = z.input<typeof listQuerySchema>;
 
+/** The answer of every paged list: `pageOf(customerListItemSchema)`. */
+export const pageOf = <T extends z.ZodType>(item: T) =>
+  z.object({ items: z.array(item), total: z.number(), page: z.number(), pageSize: z.number() });
 export type ListResult<T> = { items: T[]; total: number; page: number; pageSize: number };
 
 export type SortSpec<F extends string> = { field: F; direction: 'asc' | 'desc' };

@@ -109,22 +109,19 @@ export const productCategoryInputSchema = catalogNameSchema;
 export type ProductCategoryInput = z.input<typeof productCategoryInputSchema>;
 export const productCategoryUpdateSchema = catalogNameSchema.extend({ updatedAt: updatedAtField });
 
-export const productBrandInputSchema = catalogNameSchema;
-export type ProductBrandInput = z.input<typeof productBrandInputSchema>;
-export const productBrandUpdateSchema = catalogNameSchema.extend({ updatedAt: updatedAtField });
-
 export const catalogNameListQuerySchema = listQuerySchema.extend({ active: booleanFilter });
 export const CATALOG_NAME_SORTS = ['name', 'productCount', 'createdAt'] as const;
 
-export type ProductCategory = {
-  id: number;
-  name: string;
-  active: boolean;
-  productCount: number;
-  createdAt: string;
-  updatedAt: string;
-};
-export type ProductBrand = ProductCategory;
+/** A category or a brand (the same shape). */
+export const productCategorySchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  active: z.boolean(),
+  productCount: z.number(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type ProductCategory = z.infer<typeof productCategorySchema>;
 
 export const categoryInUseMessage = (n: number) =>
   `Não é possível excluir: ${n} ${n === 1 ? 'produto usa' : 'produtos usam'} esta categoria`;
@@ -248,81 +245,111 @@ export const productVariantUpdateSchema = z.object({
 });
 export type ProductVariantUpdate = z.input<typeof productVariantUpdateSchema>;
 
-export type Named = { id: number; name: string };
+const namedSchema = z.object({ id: z.number(), name: z.string() });
+export type Named = z.infer<typeof namedSchema>;
 
-export type ProductImage = {
-  id: number;
-  position: number;
-  url: string;
-  thumbUrl: string;
-  width: number;
-  height: number;
-};
+export const productImageSchema = z.object({
+  id: z.number(),
+  position: z.number(),
+  url: z.string(),
+  thumbUrl: z.string(),
+  width: z.number(),
+  height: z.number(),
+});
+export type ProductImage = z.infer<typeof productImageSchema>;
 
-export type ProductGridColor = Named & { position: number };
-export type ProductGridSize = Named & { position: number };
+export const productGridColorSchema = namedSchema.extend({ position: z.number() });
+export const productGridSizeSchema = productGridColorSchema;
 
-export type ProductVariant = {
-  id: number;
-  productId: number;
-  colorId: number | null;
-  sizeId: number | null;
-  color: string | null;
-  size: string | null;
+export const productVariantSchema = z.object({
+  id: z.number(),
+  productId: z.number(),
+  colorId: z.number().nullable(),
+  sizeId: z.number().nullable(),
+  color: z.string().nullable(),
+  size: z.string().nullable(),
   /** "Azul / M" */
-  name: string;
-  sku: string | null;
-  barcode: string | null;
-  priceCents: number | null;
+  name: z.string(),
+  sku: z.string().nullable(),
+  barcode: z.string().nullable(),
+  priceCents: z.number().nullable(),
   /** The price that applies: the override or the product's sale price. */
-  effectivePriceCents: number;
-  stock: number;
-  active: boolean;
-  updatedAt: string;
-};
+  effectivePriceCents: z.number(),
+  stock: z.number(),
+  active: z.boolean(),
+  updatedAt: z.string(),
+});
+export type ProductVariant = z.infer<typeof productVariantSchema>;
 
-export type ProductListItem = {
-  id: number;
-  name: string;
-  sku: string | null;
-  barcode: string | null;
-  productType: ProductType;
-  unit: ProductUnit;
-  salePriceCents: number;
-  costPriceCents: number;
-  marginPercent: number | null;
-  category: Named | null;
-  brand: Named | null;
-  active: boolean;
-  stockControl: boolean;
-  stock: number;
-  minStock: number;
-  isLowStock: boolean;
-  variantCount: number;
-  coverThumbUrl: string | null;
-  createdAt: string;
-  updatedAt: string;
-};
+export const productAdditionalItemSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  priceCents: z.number(),
+  active: z.boolean(),
+  position: z.number(),
+});
+export type ProductAdditionalItem = z.infer<typeof productAdditionalItemSchema>;
 
-export type Product = ProductListItem & {
-  description: string;
-  weightKg: number | null;
-  heightCm: number | null;
-  widthCm: number | null;
-  lengthCm: number | null;
-  images: ProductImage[];
-  colors: ProductGridColor[];
-  sizes: ProductGridSize[];
-  variants: ProductVariant[];
-  additionalGroups: ProductAdditionalGroup[];
-};
+export const productAdditionalGroupSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  minQuantity: z.number(),
+  maxQuantity: z.number(),
+  active: z.boolean(),
+  items: z.array(productAdditionalItemSchema),
+  productCount: z.number(),
+  updatedAt: z.string(),
+});
+export type ProductAdditionalGroup = z.infer<typeof productAdditionalGroupSchema>;
+
+export const productListItemSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  sku: z.string().nullable(),
+  barcode: z.string().nullable(),
+  productType: z.enum(PRODUCT_TYPES),
+  unit: z.enum(PRODUCT_UNITS),
+  salePriceCents: z.number(),
+  costPriceCents: z.number(),
+  marginPercent: z.number().nullable(),
+  category: namedSchema.nullable(),
+  brand: namedSchema.nullable(),
+  active: z.boolean(),
+  stockControl: z.boolean(),
+  stock: z.number(),
+  minStock: z.number(),
+  isLowStock: z.boolean(),
+  variantCount: z.number(),
+  coverThumbUrl: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type ProductListItem = z.infer<typeof productListItemSchema>;
+
+export const productSchema = productListItemSchema.extend({
+  description: z.string(),
+  weightKg: z.number().nullable(),
+  heightCm: z.number().nullable(),
+  widthCm: z.number().nullable(),
+  lengthCm: z.number().nullable(),
+  images: z.array(productImageSchema),
+  colors: z.array(productGridColorSchema),
+  sizes: z.array(productGridSizeSchema),
+  variants: z.array(productVariantSchema),
+  additionalGroups: z.array(productAdditionalGroupSchema),
+});
+export type Product = z.infer<typeof productSchema>;
 
 /** Barcode lookup answer for the PDV scanner: the product, and the variant when the code is a variant's. */
-export type BarcodeMatch = { product: Product; variant: ProductVariant | null };
+export const barcodeMatchSchema = z.object({
+  product: productSchema,
+  variant: productVariantSchema.nullable(),
+});
+export type BarcodeMatch = z.infer<typeof barcodeMatchSchema>;
 
 // ---------------------------------------------------------------- add-ons
 
-export const productAdditionalItemSchema = z.object({
+export const productAdditionalItemInputSchema = z.object({
   id: z.number().int().positive().optional(),
   name: z.string({ message: REQUIRED }).trim().min(1, REQUIRED).max(80, 'Use no máximo 80 caracteres'),
   priceCents: centsField('Preço do adicional').default(0),
@@ -344,7 +371,7 @@ const additionalGroupFields = {
     .max(50, 'O máximo deve ser no máximo 50'),
   active: z.boolean().default(true),
   items: z
-    .array(productAdditionalItemSchema)
+    .array(productAdditionalItemInputSchema)
     .min(1, 'Cadastre ao menos um item no grupo')
     .max(100, 'No máximo 100 itens por grupo')
     .refine(
@@ -368,23 +395,6 @@ export const productAdditionalUpdateSchema = z
   .object({ ...additionalGroupFields, updatedAt: updatedAtField })
   .superRefine(refineGroup);
 
-export type ProductAdditionalItem = {
-  id: number;
-  name: string;
-  priceCents: number;
-  active: boolean;
-  position: number;
-};
-export type ProductAdditionalGroup = {
-  id: number;
-  name: string;
-  minQuantity: number;
-  maxQuantity: number;
-  active: boolean;
-  items: ProductAdditionalItem[];
-  productCount: number;
-  updatedAt: string;
-};
 export const ADDITIONAL_NAME_TAKEN = 'Já existe um grupo de adicionais com este nome';
 
 // ---------------------------------------------------------------- pure rules
@@ -493,28 +503,40 @@ export const PRODUCT_TYPE_TO_CSV: Record<ProductType, string> = {
   weighed: 'pesavel',
 };
 
-export type ImportLineError = { line: number; column: string | null; message: string };
-export type ImportPreviewRow = {
-  line: number;
-  action: 'create' | 'update';
-  name: string;
-  sku: string | null;
-  barcode: string | null;
-  salePriceCents: number;
-  category: string | null;
-  brand: string | null;
-};
-export type ImportResult = {
-  dryRun: boolean;
-  totalLines: number;
-  validLines: number;
-  invalidLines: number;
-  created: number;
-  updated: number;
-  skipped: number;
-  errors: ImportLineError[];
-  preview: ImportPreviewRow[];
-};
+export const importLineErrorSchema = z.object({
+  line: z.number(),
+  column: z.string().nullable(),
+  message: z.string(),
+});
+export type ImportLineError = z.infer<typeof importLineErrorSchema>;
+
+export const importPreviewRowSchema = z.object({
+  line: z.number(),
+  action: z.enum(['create', 'update']),
+  name: z.string(),
+  sku: z.string().nullable(),
+  barcode: z.string().nullable(),
+  salePriceCents: z.number(),
+  category: z.string().nullable(),
+  brand: z.string().nullable(),
+});
+export type ImportPreviewRow = z.infer<typeof importPreviewRowSchema>;
+
+/** The product import answer (a dry run previews, otherwise the figures of what was written). */
+export const importResultSchema = z.object({
+  dryRun: z.boolean(),
+  totalLines: z.number(),
+  validLines: z.number(),
+  invalidLines: z.number(),
+  created: z.number(),
+  updated: z.number(),
+  skipped: z.number(),
+  errors: z.array(importLineErrorSchema),
+  preview: z.array(importPreviewRowSchema),
+  /** Columns of the file the import does not know (ignored). */
+  ignoredColumns: z.array(z.string()),
+});
+export type ImportResult = z.infer<typeof importResultSchema>;
 export const productImportInputSchema = z.object({
   csv: z.string({ message: 'Envie o conteúdo do arquivo CSV' }).min(1, 'O arquivo está vazio'),
   dryRun: z.boolean().default(true),

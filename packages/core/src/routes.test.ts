@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
+  ACTION,
   ALL,
   type AppRoute,
   BACKOFFICE,
+  can,
   canOpen,
   findRoute,
   homeFor,
@@ -71,6 +73,27 @@ describe('route table', () => {
     expect(publicLinks.sort()).toEqual(
       ['/login', '/logout', '/criar-conta', '/not-have-permission', '/404', '/hello'].sort(),
     );
+  });
+});
+
+describe('can', () => {
+  it('is true only for a user type in the set, false without a user', () => {
+    expect(can(1, WRITE.users)).toBe(true);
+    expect(can(3, WRITE.users)).toBe(false);
+    expect(can(undefined, ALL)).toBe(false);
+    expect(can(99, ALL)).toBe(false);
+  });
+
+  it('keeps the action sets of ROUTES.md', () => {
+    expect(ACTION.settleReceivables).toEqual([1, 2, 3, 4, 7, 8]);
+    expect(ACTION.approve).toEqual([1, 2]);
+    expect(ACTION.registerReports).toEqual([1, 2, 7]);
+  });
+
+  it('gives every write or action set only types that may open the staff pages', () => {
+    for (const set of [...Object.values(WRITE), ...Object.values(ACTION)]) {
+      for (const id of set) expect(can(id, STAFF)).toBe(true);
+    }
   });
 });
 

@@ -25,6 +25,24 @@ export const WRITE = {
   delivery: [1, 2, 8],
 } as const satisfies Record<string, readonly UserTypeId[]>;
 
+/** Actions that are neither opening a page nor writing a resource. */
+export const ACTION = {
+  /** Receive a crediário installment: the counter and the back office, not waiters or marketing. */
+  settleReceivables: [1, 2, 3, 4, 7, 8],
+  /** Cancel a sale or take a sangria without an approval, and approve those of the others. */
+  approve: [1, 2],
+  /** Every register of the client (reports), not only one's own. */
+  registerReports: [1, 2, 7],
+} as const satisfies Record<string, readonly UserTypeId[]>;
+
+/**
+ * The one permission check, for the web and the API: is this user type in the set? Sets are the page
+ * sets above (ALL, STAFF, ...), WRITE.x and ACTION.x; no other list of user types exists.
+ */
+export function can(userTypeId: number | undefined, set: readonly UserTypeId[]): boolean {
+  return userTypeId !== undefined && (set as readonly number[]).includes(userTypeId);
+}
+
 export const MENU_GROUPS = [
   'Clientes',
   'Campanhas',
@@ -405,8 +423,7 @@ export function findRoute(pathname: string, routes: readonly AppRoute[] = ROUTES
 }
 
 export function isAllowed(route: AppRoute, userTypeId: number | undefined): boolean {
-  if (route.allowed === 'public') return true;
-  return userTypeId !== undefined && (route.allowed as readonly number[]).includes(userTypeId);
+  return route.allowed === 'public' || can(userTypeId, route.allowed);
 }
 
 /** A route whose feature flag is off is hidden from the menu and closed like a missing permission. */
@@ -447,5 +464,5 @@ export function homeFor(userTypeId: number): string {
 
 /** The bottom bar's PDV item is hidden for the types the PDV is closed to. */
 export function showsPdvInBottomBar(userTypeId: number): boolean {
-  return (PDV as readonly number[]).includes(userTypeId);
+  return can(userTypeId, PDV);
 }

@@ -1,5 +1,7 @@
 import { addDays, isIsoDate } from './date.ts';
 import { formatCents } from './money.ts';
+import { saleReceivableSchema, saleWarningSchema } from './receivable.ts';
+import { refSchema } from './responses.ts';
 import { PAYMENT_METHODS, type PaymentMethod } from './status.ts';
 import { REQUIRED, z } from './zod.ts';
 
@@ -458,7 +460,8 @@ const id = z
   .int('Identificador inválido')
   .positive('Identificador inválido');
 
-const cents = (label?: string) =>
+/** An integer-cents field of a sale form (0 up to the column ceiling). */
+export const centsField = (label?: string) =>
   z
     .number({ message: label ? `${label}: informe um valor` : SALE_MESSAGES.centsInteger })
     .int(SALE_MESSAGES.centsInteger)
@@ -474,7 +477,7 @@ const quantity = z
 const discountFields = {
   discountType: z.enum(DISCOUNT_KINDS, { message: 'Tipo de desconto inválido' }).default('fixed_amount'),
   /** Cents (fixed_amount) or hundredths of a percent (percentage: 1050 = 10,5%). */
-  discountValue: cents().default(0),
+  discountValue: centsField().default(0),
 };
 
 const refinePercent = (v: { discountType: DiscountKind; discountValue: number }, ctx: z.RefinementCtx) => {
@@ -483,7 +486,8 @@ const refinePercent = (v: { discountType: DiscountKind; discountValue: number },
   }
 };
 
-const optionalText = (max: number) =>
+/** Optional trimmed text; empty becomes null. */
+export const optionalText = (max: number) =>
   z
     .string()
     .trim()
@@ -510,7 +514,7 @@ export type SaleItemInput = z.input<typeof saleItemInputSchema>;
 
 export const paymentInputSchema = z.object({
   method: z.enum(PAYMENT_METHODS, { message: 'Forma de pagamento inválida' }),
-  amountCents: cents('Valor do pagamento'),
+  amountCents: centsField('Valor do pagamento'),
   numberInstallments: z
     .number()
     .int(SALE_MESSAGES.installmentsRange)
@@ -543,11 +547,11 @@ export const saleInputSchema = z
     typeOfSale: z.enum(['store', 'delivery'], { message: 'Tipo de venda inválido' }).default('store'),
     /** An address of the customer (delivery). */
     deliveryAddressId: id.nullish().transform((v) => v ?? null),
-    freightCents: cents('Frete').default(0),
+    freightCents: centsField('Frete').default(0),
     ...discountFields,
     couponCode: optionalText(100),
     payments: paymentsField,
-    cashDepositAmountCents: cents('Valor recebido').default(0),
+    cashDepositAmountCents: centsField('Valor recebido').default(0),
     notes: optionalText(500),
   })
   .superRefine((sale, ctx) => {
@@ -566,10 +570,10 @@ export const simpleSaleInputSchema = z.object({
     .trim()
     .min(1, SALE_MESSAGES.descriptionRequired)
     .max(200, 'Use no máximo 200 caracteres'),
-  valueCents: cents('Valor').refine((v) => v > 0, SALE_MESSAGES.valuePositive),
+  valueCents: centsField('Valor').refine((v) => v > 0, SALE_MESSAGES.valuePositive),
   customerId: id.nullish().transform((v) => v ?? null),
   payments: paymentsField,
-  cashDepositAmountCents: cents('Valor recebido').default(0),
+  cashDepositAmountCents: centsField('Valor recebido').default(0),
   notes: optionalText(500),
 });
 export type SimpleSaleInput = z.input<typeof simpleSaleInputSchema>;
@@ -599,488 +603,98 @@ export const receivableSettleSchema = z.object({
     .refine((m) => !DEFERRED_METHODS.includes(m), 'Escolha como o cliente pagou a parcela')
     .default('money'),
 });
-
 // ---------------------------------------------------------------------------------------------------
 // What the API answers
 
-export type SaleItem = {
-  id: number;
-  productId: number | null;
-  variantId: number | null;
-  description: string;
-  variantName: string | null;
-  sku: string | null;
-  barcode: string | null;
-  unit: string;
-  quantity: number;
-  unitPriceCents: number;
-  additionals: { id: number; name: string; priceCents: number; quantity: number }[];
-  unitTotalCents: number;
-  grossCents: number;
-  discountType: DiscountKind;
-  discountValue: number;
-  discountCents: number;
-  totalCents: number;
-  notes: string | null;
-};
+export const saleItemSchema = z.object({
+  id: z.number(),
+  productId: z.number().nullable(),
+  variantId: z.number().nullable(),
+  description: z.string(),
+  variantName: z.string().nullable(),
+  sku: z.string().nullable(),
+  barcode: z.string().nullable(),
+  unit: z.string(),
+  quantity: z.number(),
+  unitPriceCents: z.number(),
+  additionals: z.array(
+    z.object({ id: z.number(), name: z.string(), priceCents: z.number(), quantity: z.number() }),
+  ),
+  unitTotalCents: z.number(),
+  grossCents: z.number(),
+  discountType: z.enum(DISCOUNT_KINDS),
+  discountValue: z.number(),
+  discountCents: z.number(),
+  totalCents: z.number(),
+  notes: z.string().nullable(),
+});
+export type SaleItem = z.infer<typeof saleItemSchema>;
 
-export type SalePayment = {
-  id: number;
-  method: PaymentMethod;
-  amountCents: number;
-  numberInstallments: number;
-  dueDate: string | null;
-};
+export const salePaymentSchema = z.object({
+  id: z.number(),
+  method: z.enum(PAYMENT_METHODS),
+  amountCents: z.number(),
+  numberInstallments: z.number(),
+  dueDate: z.string().nullable(),
+});
+export type SalePayment = z.infer<typeof salePaymentSchema>;
 
-export type SaleReceivable = {
-  id: number;
-  installment: number;
-  method: PaymentMethod;
-  amountCents: number;
-  dueDate: string;
-  status: 'pending' | 'finished' | 'canceled';
-  paidAt: string | null;
-  isOverdue: boolean;
-};
+export const deliveryAddressSchema = z.object({
+  id: z.number(),
+  zipCode: z.string(),
+  street: z.string(),
+  number: z.string(),
+  complement: z.string().nullable(),
+  neighborhood: z.string(),
+  city: z.string(),
+  state: z.string(),
+});
+export type DeliveryAddress = z.infer<typeof deliveryAddressSchema>;
 
-export type DeliveryAddress = {
-  id: number;
-  zipCode: string;
-  street: string;
-  number: string;
-  complement: string | null;
-  neighborhood: string;
-  city: string;
-  state: string;
-};
-
-export type SaleWarning = { code: 'delinquent' | 'over_credit_limit' | 'no_credit_limit'; message: string };
-
-export type Sale = {
-  id: number;
-  number: number;
-  status: SaleStatus;
-  typeOfSale: TypeOfSale;
-  originSale: OriginSale;
+export const saleSchema = z.object({
+  id: z.number(),
+  number: z.number(),
+  status: z.enum(SALE_STATUSES),
+  typeOfSale: z.enum(TYPES_OF_SALE),
+  originSale: z.enum(ORIGINS_OF_SALE),
   /** A quick sale: one free-text line. */
-  isSimple: boolean;
-  customer: { id: number; name: string; document: string | null; phone: string | null } | null;
-  user: { id: number; name: string };
-  seller: { id: number; name: string } | null;
-  cashRegisterId: number | null;
-  items: SaleItem[];
-  payments: SalePayment[];
-  receivables: SaleReceivable[];
-  totalItems: number;
-  totalQuantity: number;
-  itemsDiscountCents: number;
-  totalCents: number;
-  discountType: DiscountKind;
-  discountValue: number;
-  discountCents: number;
-  coupon: { id: number; code: string } | null;
-  couponDiscountCents: number;
-  freightCents: number;
-  finalAmountCents: number;
-  cashDepositAmountCents: number;
-  changeCents: number;
-  deliveryAddress: DeliveryAddress | null;
-  notes: string | null;
-  cancelReason: string | null;
-  canceledAt: string | null;
-  canceledBy: { id: number; name: string } | null;
-  createdAt: string;
-  finishedAt: string | null;
-  updatedAt: string;
+  isSimple: z.boolean(),
+  customer: z
+    .object({
+      id: z.number(),
+      name: z.string(),
+      document: z.string().nullable(),
+      phone: z.string().nullable(),
+    })
+    .nullable(),
+  user: refSchema,
+  seller: refSchema.nullable(),
+  cashRegisterId: z.number().nullable(),
+  items: z.array(saleItemSchema),
+  payments: z.array(salePaymentSchema),
+  receivables: z.array(saleReceivableSchema),
+  totalItems: z.number(),
+  totalQuantity: z.number(),
+  itemsDiscountCents: z.number(),
+  totalCents: z.number(),
+  discountType: z.enum(DISCOUNT_KINDS),
+  discountValue: z.number(),
+  discountCents: z.number(),
+  coupon: z.object({ id: z.number(), code: z.string() }).nullable(),
+  couponDiscountCents: z.number(),
+  freightCents: z.number(),
+  finalAmountCents: z.number(),
+  cashDepositAmountCents: z.number(),
+  changeCents: z.number(),
+  deliveryAddress: deliveryAddressSchema.nullable(),
+  notes: z.string().nullable(),
+  cancelReason: z.string().nullable(),
+  canceledAt: z.string().nullable(),
+  canceledBy: refSchema.nullable(),
+  createdAt: z.string(),
+  finishedAt: z.string().nullable(),
+  updatedAt: z.string(),
   /** Only in the checkout answer: what the PDV should tell the operator. */
-  warnings?: SaleWarning[];
-};
-
-export type SaleListItem = Pick<
-  Sale,
-  | 'id'
-  | 'number'
-  | 'status'
-  | 'typeOfSale'
-  | 'originSale'
-  | 'isSimple'
-  | 'customer'
-  | 'user'
-  | 'seller'
-  | 'totalItems'
-  | 'discountCents'
-  | 'couponDiscountCents'
-  | 'freightCents'
-  | 'finalAmountCents'
-  | 'createdAt'
-> & { paymentMethods: PaymentMethod[] };
-
-export type SaleListTotals = {
-  count: number;
-  finalAmountCents: number;
-  discountCents: number;
-  /** Sum over the filtered sales that are not canceled. */
-  activeCount: number;
-  activeAmountCents: number;
-  byStatus: Record<SaleStatus, { count: number; amountCents: number }>;
-  /** Payment amounts by method over the sales not canceled. */
-  byPaymentMethod: Partial<Record<PaymentMethod, number>>;
-};
-
-export type SaleListResult = {
-  items: SaleListItem[];
-  total: number;
-  page: number;
-  pageSize: number;
-  totals: SaleListTotals;
-};
-
-/** Credit situation of a customer before a crediário sale (warnings, never a refusal). */
-export type CustomerCredit = {
-  customerId: number;
-  isDelinquent: boolean;
-  overdueCents: number;
-  pendingCents: number;
-  creditLimitCents: number;
-  /** Limit minus what is pending (may be negative). */
-  availableCents: number;
-  warnings: SaleWarning[];
-};
-
-/** The warnings of a crediário amount for a customer's credit situation. */
-export function creditWarnings(
-  credit: Pick<CustomerCredit, 'isDelinquent' | 'overdueCents' | 'pendingCents' | 'creditLimitCents'>,
-  creditShopCents: number,
-): SaleWarning[] {
-  const warnings: SaleWarning[] = [];
-  if (credit.isDelinquent) {
-    warnings.push({
-      code: 'delinquent',
-      message: `Cliente inadimplente: ${formatCents(credit.overdueCents)} em parcelas vencidas`,
-    });
-  }
-  if (creditShopCents > 0) {
-    if (credit.creditLimitCents <= 0) {
-      warnings.push({
-        code: 'no_credit_limit',
-        message: 'Este cliente não tem limite de crédito cadastrado',
-      });
-    } else if (credit.pendingCents + creditShopCents > credit.creditLimitCents) {
-      warnings.push({
-        code: 'over_credit_limit',
-        message: `Esta venda passa o limite de crédito do cliente (${formatCents(credit.creditLimitCents)}; em aberto ${formatCents(credit.pendingCents)})`,
-      });
-    }
-  }
-  return warnings;
-}
-
-// ---------------------------------------------------------------------------------------------------
-// Receipt (58 mm: 32 columns, 80 mm: 48 columns; INTEGRATIONS.md)
-
-export type ReceiptShop = { name: string; document?: string | null; phone?: string | null };
-export type ReceiptWidth = 58 | 80;
-export const RECEIPT_COLUMNS: Record<ReceiptWidth, number> = { 58: 32, 80: 48 };
-
-/** Left text and right text on one line of `columns`, the left cut when they do not fit. */
-export function receiptRow(left: string, right: string, columns: number): string {
-  const room = columns - right.length - 1;
-  if (room < 1) return `${left.slice(0, columns)}`;
-  const l = left.length > room ? left.slice(0, room) : left;
-  return `${l}${' '.repeat(columns - l.length - right.length)}${right}`;
-}
-
-function wrap(text: string, columns: number): string[] {
-  const words = text.split(/\s+/).filter(Boolean);
-  const lines: string[] = [];
-  let line = '';
-  for (const word of words) {
-    if (!line) line = word.slice(0, columns);
-    else if (line.length + 1 + word.length <= columns) line += ` ${word}`;
-    else {
-      lines.push(line);
-      line = word.slice(0, columns);
-    }
-  }
-  if (line) lines.push(line);
-  return lines;
-}
-
-const center = (text: string, columns: number) => {
-  const t = text.slice(0, columns);
-  return `${' '.repeat(Math.floor((columns - t.length) / 2))}${t}`;
-};
-
-const money = (cents: number) => formatCents(cents).replace('R$ ', '');
-const qtyText = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 3 });
-
-/** The receipt as monospaced lines ("não é documento fiscal"): same text on screen, paper and ESC/POS. */
-export function receiptLines(
-  sale: Pick<
-    Sale,
-    | 'number'
-    | 'createdAt'
-    | 'items'
-    | 'payments'
-    | 'totalCents'
-    | 'discountCents'
-    | 'couponDiscountCents'
-    | 'coupon'
-    | 'freightCents'
-    | 'finalAmountCents'
-    | 'cashDepositAmountCents'
-    | 'changeCents'
-    | 'customer'
-    | 'user'
-    | 'status'
-    | 'receivables'
-  >,
-  shop: ReceiptShop,
-  width: ReceiptWidth = 80,
-): string[] {
-  const cols = RECEIPT_COLUMNS[width];
-  const rule = '-'.repeat(cols);
-  const lines: string[] = [];
-  for (const l of wrap(shop.name, cols)) lines.push(center(l, cols));
-  if (shop.document) lines.push(center(shop.document, cols));
-  if (shop.phone) lines.push(center(shop.phone, cols));
-  lines.push(rule);
-  lines.push(center('CUPOM NÃO FISCAL', cols));
-  const when = new Date(sale.createdAt);
-  const date = new Intl.DateTimeFormat('pt-BR', {
-    timeZone: 'America/Sao_Paulo',
-    dateStyle: 'short',
-    timeStyle: 'short',
-  }).format(when);
-  lines.push(receiptRow(`Venda nº ${sale.number}`, date, cols));
-  if (sale.customer) lines.push(...wrap(`Cliente: ${sale.customer.name}`, cols));
-  lines.push(...wrap(`Operador: ${sale.user.name}`, cols));
-  if (sale.status === 'canceled') lines.push(center('*** VENDA CANCELADA ***', cols));
-  lines.push(rule);
-  sale.items.forEach((item, i) => {
-    const name = item.variantName ? `${item.description} ${item.variantName}` : item.description;
-    for (const l of wrap(`${String(i + 1).padStart(2, '0')} ${name}`, cols)) lines.push(l);
-    for (const a of item.additionals) {
-      lines.push(
-        receiptRow(
-          `   + ${a.quantity > 1 ? `${a.quantity}x ` : ''}${a.name}`,
-          money(a.priceCents * a.quantity),
-          cols,
-        ),
-      );
-    }
-    lines.push(
-      receiptRow(
-        `   ${qtyText.format(item.quantity)} ${item.unit} x ${money(item.unitTotalCents)}`,
-        money(item.grossCents),
-        cols,
-      ),
-    );
-    if (item.discountCents > 0) lines.push(receiptRow('   Desconto', `-${money(item.discountCents)}`, cols));
-  });
-  lines.push(rule);
-  lines.push(receiptRow('Subtotal', money(sale.totalCents), cols));
-  if (sale.discountCents > 0) lines.push(receiptRow('Desconto', `-${money(sale.discountCents)}`, cols));
-  if (sale.couponDiscountCents > 0) {
-    lines.push(
-      receiptRow(`Cupom ${sale.coupon?.code ?? ''}`.trim(), `-${money(sale.couponDiscountCents)}`, cols),
-    );
-  }
-  if (sale.freightCents > 0) lines.push(receiptRow('Frete', money(sale.freightCents), cols));
-  lines.push(receiptRow('TOTAL', formatCents(sale.finalAmountCents), cols));
-  lines.push(rule);
-  for (const p of sale.payments) {
-    const label =
-      p.numberInstallments > 1
-        ? `${PAYMENT_METHOD_LABELS[p.method]} ${p.numberInstallments}x`
-        : PAYMENT_METHOD_LABELS[p.method];
-    lines.push(receiptRow(label, money(p.amountCents), cols));
-  }
-  if (sale.changeCents > 0) {
-    lines.push(receiptRow('Recebido em dinheiro', money(sale.cashDepositAmountCents), cols));
-    lines.push(receiptRow('Troco', money(sale.changeCents), cols));
-  }
-  const receivables = sale.receivables.filter((r) => r.status !== 'canceled');
-  if (receivables.length > 0) {
-    lines.push(rule);
-    lines.push('Parcelas');
-    for (const r of receivables) {
-      const [y, m, d] = r.dueDate.split('-');
-      lines.push(receiptRow(`${r.installment}ª venc. ${d}/${m}/${y}`, money(r.amountCents), cols));
-    }
-  }
-  lines.push(rule);
-  lines.push(center('Obrigado pela preferência!', cols));
-  return lines;
-}
-
-// ---------------------------------------------------------------------------------------------------
-// Cash register (caixa)
-
-export const CASH_REGISTER_MESSAGES = {
-  loading: 'Carregando dados da caixa...',
-  mustOpen: 'Abra o caixa para vender',
-  alreadyOpen: 'Você já tem um caixa aberto',
-  notOpen: 'Você não tem um caixa aberto',
-  notFound: 'Caixa não encontrado',
-  withdrawalTooHigh: (available: string) =>
-    `A sangria não pode ser maior que o dinheiro no caixa (${available})`,
-  withdrawalNeedsApproval:
-    'A sangria precisa da aprovação de um gerente: informe o email e a senha de um Administrador ou Gerente',
-  approvalInvalid: 'Aprovação recusada: email ou senha de Administrador/Gerente incorretos',
-} as const;
-
-export const CASH_MOVEMENT_TYPES = ['deposit', 'withdrawal', 'receipt'] as const;
-export type CashMovementType = (typeof CASH_MOVEMENT_TYPES)[number];
-export const CASH_MOVEMENT_LABELS: Record<CashMovementType, string> = {
-  deposit: 'Suprimento',
-  withdrawal: 'Sangria',
-  receipt: 'Recebimento de parcela',
-};
-
-/** Methods counted at the close: everything but what is not paid at the counter. */
-export const COUNTED_METHODS: readonly PaymentMethod[] = PAYMENT_METHODS_IN_PDV.filter(
-  (m) => !DEFERRED_METHODS.includes(m) && m !== 'paymentOnDelivery',
-);
-
-export const cashRegisterOpenSchema = z.object({
-  openingAmountCents: cents('Valor de abertura').default(0),
+  warnings: z.array(saleWarningSchema).optional(),
 });
-export type CashRegisterOpenInput = z.input<typeof cashRegisterOpenSchema>;
-
-export const cashMovementInputSchema = z.object({
-  type: z.enum(['deposit', 'withdrawal'], { message: 'Escolha suprimento ou sangria' }),
-  amountCents: cents('Valor').refine((v) => v > 0, 'O valor deve ser maior que zero'),
-  reason: reasonSchema,
-  approval: approvalSchema.optional(),
-});
-export type CashMovementInput = z.input<typeof cashMovementInputSchema>;
-
-export const cashRegisterCloseSchema = z.object({
-  counted: z
-    .array(
-      z.object({
-        method: z.enum(PAYMENT_METHODS, { message: 'Forma de pagamento inválida' }),
-        amountCents: cents('Valor contado'),
-      }),
-    )
-    .max(PAYMENT_METHODS.length)
-    .refine((list) => new Set(list.map((c) => c.method)).size === list.length, 'Forma de pagamento repetida')
-    .default([]),
-  notes: optionalText(1000),
-});
-export type CashRegisterCloseInput = z.input<typeof cashRegisterCloseSchema>;
-
-export type CashRegister = {
-  id: number;
-  status: 'open' | 'closed';
-  user: { id: number; name: string };
-  openingAmountCents: number;
-  openedAt: string;
-  closedAt: string | null;
-  closingNotes: string | null;
-};
-
-export type CashMovement = {
-  id: number;
-  type: CashMovementType;
-  paymentMethod: PaymentMethod;
-  amountCents: number;
-  reason: string;
-  user: { id: number; name: string };
-  approvedBy: { id: number; name: string } | null;
-  createdAt: string;
-};
-
-export type CashMethodSummary = {
-  method: PaymentMethod;
-  /** Sale payments of this method (sales not canceled). */
-  salesCents: number;
-  /** Installments received at this register. */
-  receiptsCents: number;
-  /** What should be there (money: opening + sales + receipts + suprimentos - sangrias). */
-  expectedCents: number;
-  /** Null until closed (or when not counted). */
-  countedCents: number | null;
-  differenceCents: number | null;
-  /** False for crediário/boleto/na entrega: listed, not counted. */
-  countable: boolean;
-};
-
-export type CashRegisterSummary = CashRegister & {
-  movements: CashMovement[];
-  methods: CashMethodSummary[];
-  money: {
-    openingCents: number;
-    salesCents: number;
-    receiptsCents: number;
-    depositsCents: number;
-    withdrawalsCents: number;
-    expectedCents: number;
-  };
-  sales: {
-    count: number;
-    canceledCount: number;
-    amountCents: number;
-    discountCents: number;
-    changeCents: number;
-  };
-  totals: { expectedCents: number; countedCents: number | null; differenceCents: number | null };
-};
-
-// ---------------------------------------------------------------------------------------------------
-// Sales list (/dashboard/sale)
-
-const isoDateFilter = z
-  .string()
-  .trim()
-  .optional()
-  .transform((v) => (v ? v : undefined))
-  .refine((v) => v === undefined || isIsoDate(v), 'Data inválida: use AAAA-MM-DD');
-
-const idFilter = z.coerce
-  .number()
-  .int('Identificador inválido')
-  .positive('Identificador inválido')
-  .optional();
-
-export const SALE_SORTS = ['createdAt', 'number', 'finalAmountCents'] as const;
-
-export const saleListQuerySchema = z
-  .object({
-    page: z.coerce.number().int('Página inválida').min(1, 'Página inválida').default(1),
-    pageSize: z.coerce
-      .number()
-      .int('Tamanho de página inválido')
-      .min(1, 'Tamanho de página inválido')
-      .max(100, 'Use no máximo 100 itens por página')
-      .default(20),
-    /** Sale number or customer name/document. */
-    q: z
-      .string()
-      .trim()
-      .max(200, 'Busca muito longa')
-      .optional()
-      .transform((v) => (v ? v : undefined)),
-    sort: z
-      .string()
-      .trim()
-      .regex(/^-?[A-Za-z][A-Za-z0-9_]*$/, 'Ordenação inválida')
-      .optional(),
-    /** Period (shop dates, inclusive). */
-    from: isoDateFilter,
-    to: isoDateFilter,
-    status: z.enum(SALE_STATUSES, { message: 'Status inválido' }).optional(),
-    paymentMethod: z.enum(PAYMENT_METHODS, { message: 'Forma de pagamento inválida' }).optional(),
-    /** The seller credited (saleSeller, or the user at the PDV when none). */
-    sellerId: idFilter,
-    customerId: idFilter,
-    cashRegisterId: idFilter,
-    typeOfSale: z.enum(TYPES_OF_SALE, { message: 'Tipo de venda inválido' }).optional(),
-  })
-  .refine((q) => !q.from || !q.to || q.from <= q.to, {
-    message: 'A data final deve ser depois da inicial',
-    path: ['to'],
-  });
-export type SaleListQuery = z.input<typeof saleListQuerySchema>;
-export type SaleListQueryParsed = z.output<typeof saleListQuerySchema>;
+export type Sale = z.infer<typeof saleSchema>;

@@ -1,19 +1,4 @@
-export const STATUS = [
-  'active',
-  'finished',
-  'waiting',
-  'pending',
-  'inactive',
-  'deleted',
-  'sent',
-  'sending',
-  'failed',
-  'success',
-  'bloqued',
-  'canceled',
-] as const;
-export type Status = (typeof STATUS)[number];
-
+/** The payment methods of a sale (spec 3 values). */
 export const PAYMENT_METHODS = [
   'creditCard',
   'debitCard',

@@ -1,5 +1,5 @@
 import { isIsoDate } from './date.ts';
-import { listQuerySchema } from './list.ts';
+import { listQuerySchema, pageOf } from './list.ts';
 import { parseMoneyToCents } from './money.ts';
 import { formatQuantity } from './product.ts';
 import { REQUIRED, z } from './zod.ts';
@@ -304,68 +304,75 @@ export const stockMovementListQuerySchema = listQuerySchema
       ctx.addIssue({ code: 'custom', path: ['to'], message: STOCK_MESSAGES.period });
   });
 export type StockMovementListQuery = z.input<typeof stockMovementListQuerySchema>;
-export const STOCK_MOVEMENT_SORTS = ['createdAt', 'quantity', 'type'] as const;
 
-export type StockMovement = {
-  id: number;
-  type: StockMovementType;
+export const stockMovementSchema = z.object({
+  id: z.number(),
+  type: z.enum(STOCK_MOVEMENT_TYPES),
   /** Signed: positive adds to the stock, negative takes from it. */
-  quantity: number;
-  unitCostCents: number | null;
-  reason: string | null;
-  document: string | null;
-  note: string | null;
-  saleId: number | null;
-  product: { id: number; name: string; unit: string };
-  variant: { id: number; name: string } | null;
-  user: { id: number; name: string } | null;
-  createdAt: string;
-};
+  quantity: z.number(),
+  unitCostCents: z.number().nullable(),
+  reason: z.string().nullable(),
+  document: z.string().nullable(),
+  note: z.string().nullable(),
+  saleId: z.number().nullable(),
+  product: z.object({ id: z.number(), name: z.string(), unit: z.string() }),
+  variant: z.object({ id: z.number(), name: z.string() }).nullable(),
+  user: z.object({ id: z.number(), name: z.string() }).nullable(),
+  createdAt: z.string(),
+});
+export type StockMovement = z.infer<typeof stockMovementSchema>;
 
 /** A stock card line: the movement and the product's level right after it. */
-export type StockCardLine = StockMovement & { balance: number };
+export const stockCardLineSchema = stockMovementSchema.extend({ balance: z.number() });
+export type StockCardLine = z.infer<typeof stockCardLineSchema>;
 
-export type StockCard = {
-  product: {
-    id: number;
-    name: string;
-    unit: string;
-    stock: number;
-    minStock: number;
-    costPriceCents: number;
-    stockControl: boolean;
-    isLowStock: boolean;
-  };
-  items: StockCardLine[];
-  total: number;
-  page: number;
-  pageSize: number;
-};
+export const stockCardSchema = pageOf(stockCardLineSchema).extend({
+  product: z.object({
+    id: z.number(),
+    name: z.string(),
+    unit: z.string(),
+    stock: z.number(),
+    minStock: z.number(),
+    costPriceCents: z.number(),
+    stockControl: z.boolean(),
+    isLowStock: z.boolean(),
+  }),
+});
+export type StockCard = z.infer<typeof stockCardSchema>;
 
-export type LowStockProduct = {
-  id: number;
-  name: string;
-  sku: string | null;
-  barcode: string | null;
-  unit: string;
-  stock: number;
-  minStock: number;
-  costPriceCents: number;
-};
+export const lowStockProductSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  sku: z.string().nullable(),
+  barcode: z.string().nullable(),
+  unit: z.string(),
+  stock: z.number(),
+  minStock: z.number(),
+  costPriceCents: z.number(),
+});
+export type LowStockProduct = z.infer<typeof lowStockProductSchema>;
 
-export const stockSettingsSchema = z.object({
+export const stockSettingsInputSchema = z.object({
   allowNegativeStock: z.boolean({ message: 'Informe se o estoque pode ficar negativo' }),
 });
-export type StockSettings = z.output<typeof stockSettingsSchema>;
+export type StockSettingsInput = z.output<typeof stockSettingsInputSchema>;
 
-export type FractionRatio = {
-  sourceProductId: number;
-  targetProductId: number;
-  targetProductName: string;
-  sourceQuantity: number;
-  targetQuantity: number;
-  updatedAt: string;
-};
+export const stockSettingsSchema = z.object({
+  stockManagement: z.boolean(),
+  allowNegativeStock: z.boolean(),
+});
+export type StockSettings = z.infer<typeof stockSettingsSchema>;
+
+export const fractionRatioSchema = z.object({
+  sourceProductId: z.number(),
+  targetProductId: z.number(),
+  targetProductName: z.string(),
+  sourceQuantity: z.number(),
+  targetQuantity: z.number(),
+  updatedAt: z.string(),
+});
+export type FractionRatio = z.infer<typeof fractionRatioSchema>;
 
 /** Result of an entry, exit or fractionation. */
-export type StockOperationResult = { movements: StockMovement[] };
+export const stockOperationResultSchema = z.object({ movements: z.array(stockMovementSchema) });
+export type StockOperationResult = z.infer<typeof stockOperationResultSchema>;

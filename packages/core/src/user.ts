@@ -90,7 +90,6 @@ export const userListQuerySchema = listQuerySchema.extend({
     .optional(),
 });
 export type UserListQuery = z.input<typeof userListQuerySchema>;
-export const USER_SORT_FIELDS = ['name', 'email', 'userTypeId', 'createdAt'] as const;
 
 /** The user types an actor may give or edit: a Gerente cannot manage an Administrador. */
 export function assignableUserTypes(actorTypeId: UserTypeId): UserTypeId[] {
@@ -105,13 +104,14 @@ export function canManageUserType(actorTypeId: UserTypeId, targetTypeId: UserTyp
 
 export const userTypeName = (id: number): string => USER_TYPES[id as UserTypeId] ?? '';
 
-export type StaffUser = {
-  id: number;
-  clientId: number;
-  name: string;
-  email: string;
-  userType: { id: number; name: string };
-  active: boolean;
-  createdAt: string;
-  updatedAt: string;
-};
+export const staffUserSchema = z.object({
+  id: z.number(),
+  clientId: z.number(),
+  name: z.string(),
+  email: z.string(),
+  userType: z.object({ id: z.number(), name: z.string() }),
+  active: z.boolean(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type StaffUser = z.infer<typeof staffUserSchema>;

@@ -1,3 +1,6 @@
+import type { settingsChecklistSchema } from './session.ts';
+import type { z } from './zod.ts';
+
 /** User types (PRODUCT.md). Ids are stable: they are stored in the database. */
 export const USER_TYPES = {
   1: 'Administrador',
@@ -45,8 +48,6 @@ export const USER_TYPE_SLUGS: Record<UserTypeId, string> = {
   11: 'entregador-parceiro',
 };
 
-export const DRIVER_TYPES: readonly UserTypeId[] = [10, 11];
-
 /** Client types (segments). */
 export const CLIENT_TYPES = {
   1: 'Varejo geral',
@@ -70,7 +71,7 @@ export const CLIENT_TYPES = {
 export type ClientTypeId = keyof typeof CLIENT_TYPES;
 export const CLIENT_TYPE_IDS = Object.keys(CLIENT_TYPES).map(Number) as ClientTypeId[];
 
-export type SettingsChecklist = { saleCommand: boolean; stockManagement: boolean; checkIsOpen: boolean };
+export type SettingsChecklist = z.infer<typeof settingsChecklistSchema>;
 export type ChecklistFlag = keyof SettingsChecklist;
 
 const FOOD_SEGMENTS: readonly ClientTypeId[] = [5, 6, 7, 8, 9, 10];

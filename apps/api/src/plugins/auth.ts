@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { ALL } from '@balcao/core/routes';
+import { ALL, can } from '@balcao/core/routes';
 import type { UserTypeId } from '@balcao/core/userTypes';
 import { and, eq, gt, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -100,7 +100,7 @@ export function assertOwnClient(request: FastifyRequest, clientId: number): Sess
 /** Narrower write roles inside a route (ROUTES.md). */
 export function assertCan(request: FastifyRequest, allowed: readonly UserTypeId[]): SessionUser {
   const session = sessionOf(request);
-  if (!allowed.includes(session.userTypeId)) throw forbidden();
+  if (!can(session.userTypeId, allowed)) throw forbidden();
   return session;
 }
 
@@ -118,7 +118,7 @@ export function registerAuth(app: FastifyInstance, db: Db): void {
     if (!token) throw unauthorized('Autenticação necessária');
     const session = await findSession(db, token);
     if (!session) throw unauthorized();
-    if (!access.includes(session.userTypeId)) throw forbidden();
+    if (!can(session.userTypeId, access)) throw forbidden();
     request.session = session;
   });
 }

@@ -1,7 +1,7 @@
+import type { NotificationInput } from '@balcao/core/notification';
 import type { FastifyInstance } from 'fastify';
 import { Server } from 'socket.io';
 import type { Config } from '../config.ts';
-import type { Notification } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import { findSession } from './auth.ts';
 
@@ -58,7 +58,7 @@ export function attachSocket(app: FastifyInstance, db: Db, config: Config): Serv
 
 /** Sends a notification to every socket of a client (spec 7: newChannelMessage with JSON text). */
 export function notifyWith(io: Server | null) {
-  return (clientId: number, notification: Notification) => {
+  return (clientId: number, notification: NotificationInput) => {
     if (!io) return;
     const { message, alertColor = 'info' } = notification;
     const payload = { message: JSON.stringify({ message, alertColor }) };

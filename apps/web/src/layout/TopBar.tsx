@@ -1,3 +1,4 @@
+import type { SessionUser } from '@balcao/core/session';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import DarkModeIcon from '@mui/icons-material/DarkMode';
 import LightModeIcon from '@mui/icons-material/LightMode';
@@ -16,7 +17,6 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { lazy, Suspense, useState } from 'react';
 import { useNavigate } from 'react-router';
-import type { SessionUser } from '../features/auth/session.tsx';
 import { useThemeMode } from '../ThemeModeProvider.tsx';
 
 const ChangePasswordDialog = lazy(() =>

@@ -1,5 +1,11 @@
 import { createAccountInputSchema } from '@balcao/core/auth';
 import { ALL } from '@balcao/core/routes';
+import {
+  accountCreatedSchema,
+  settingsChecklistSchema,
+  shippingSettingSchema,
+  whatsappInstanceSchema,
+} from '@balcao/core/session';
 import { z } from '@balcao/core/zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
@@ -27,6 +33,7 @@ export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags: ['account'],
           summary: 'Create an account: the company and its Administrador, who is logged in',
           body: createAccountInputSchema,
+          response: { 201: accountCreatedSchema },
         },
       },
       async (request, reply) => {
@@ -40,7 +47,10 @@ export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.get(
       '/settings-checklist/client/:clientId',
-      { config: { access: ALL }, schema: { tags: ['settings'], params: clientParams } },
+      {
+        config: { access: ALL },
+        schema: { tags: ['settings'], params: clientParams, response: { 200: settingsChecklistSchema } },
+      },
       async (request) =>
         findSettingsChecklist(db, assertOwnClient(request, request.params.clientId).clientId),
     );
@@ -52,6 +62,7 @@ export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags: ['settings'],
           summary: 'Delivery rules of the client (a list)',
           params: clientParams,
+          response: { 200: z.array(shippingSettingSchema) },
         },
       },
       async (request) => findShippingSettings(db, assertOwnClient(request, request.params.clientId).clientId),
@@ -59,7 +70,14 @@ export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.get(
       '/whatsapp-instance/client/:clientId',
-      { schema: { tags: ['settings'], summary: "The client's WhatsApp instance", params: clientParams } },
+      {
+        schema: {
+          tags: ['settings'],
+          summary: "The client's WhatsApp instance",
+          params: clientParams,
+          response: { 200: whatsappInstanceSchema },
+        },
+      },
       async (request) => {
         const instance = await findWhatsappInstance(
           db,

@@ -1,4 +1,4 @@
-import { LOGIN_FAILED_MESSAGE } from '@balcao/core/auth';
+import { LOGIN_FAILED_MESSAGE } from '@balcao/core/messages';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {

@@ -1,4 +1,7 @@
-import { LOGIN_FAILED_MESSAGE, loginInputSchema } from '@balcao/core/auth';
+import { loginInputSchema } from '@balcao/core/auth';
+import { LOGIN_FAILED_MESSAGE } from '@balcao/core/messages';
+import { okSchema } from '@balcao/core/responses';
+import { loginAnswerSchema, sessionPayloadSchema } from '@balcao/core/session';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
@@ -21,7 +24,12 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/login',
       {
         config: { access: 'public' },
-        schema: { tags: ['auth'], summary: 'Log in with email and password', body: loginInputSchema },
+        schema: {
+          tags: ['auth'],
+          summary: 'Log in with email and password',
+          body: loginInputSchema,
+          response: { 200: loginAnswerSchema },
+        },
       },
       async (request, reply) => {
         const email = request.body.email.toLowerCase();
@@ -47,7 +55,10 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.post(
       '/logout',
-      { config: { access: 'public' }, schema: { tags: ['auth'], summary: 'Revoke the current token' } },
+      {
+        config: { access: 'public' },
+        schema: { tags: ['auth'], summary: 'Revoke the current token', response: { 200: okSchema } },
+      },
       async (request) => {
         const token = bearerToken(request);
         if (token) await db.delete(sessions).where(eq(sessions.tokenHash, hashToken(token)));
@@ -61,6 +72,7 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags: ['auth'],
           summary: 'Revalidate the session: the same data as login, without the token',
+          response: { 200: sessionPayloadSchema },
         },
       },
       async (request) => loadSessionPayload(db, sessionOf(request).userId),

@@ -41,22 +41,28 @@ export async function findSettingsChecklist(db: Executor, clientId: number) {
   return row;
 }
 
+/** A stored row as answered: its timestamps as ISO text. */
+function withIsoDates<T extends { createdAt: Date; updatedAt: Date }>(row: T) {
+  return { ...row, createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString() };
+}
+
 export async function findShippingSettings(db: Executor, clientId: number) {
-  return db
+  const rows = await db
     .select()
     .from(shippingSettings)
     .where(eq(shippingSettings.clientId, clientId))
     .orderBy(asc(shippingSettings.id));
+  return rows.map(withIsoDates);
 }
 
 export async function findWhatsappInstance(db: Executor, clientId: number) {
   const [row] = await db.select().from(whatsappInstances).where(eq(whatsappInstances.clientId, clientId));
-  return row ?? null;
+  return row ? withIsoDates(row) : null;
 }
 
 export async function findPaymentGateway(db: Executor, clientId: number) {
   const [row] = await db.select().from(paymentGateways).where(eq(paymentGateways.clientId, clientId));
-  return row ?? null;
+  return row ? withIsoDates(row) : null;
 }
 
 /** What login and revalidation return (DESIGN.md), token aside. */

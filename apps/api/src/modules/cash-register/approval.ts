@@ -1,5 +1,5 @@
+import { ACTION, can } from '@balcao/core/routes';
 import type { Approval } from '@balcao/core/sale';
-import type { UserTypeId } from '@balcao/core/userTypes';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { users } from '../../db/schema.ts';
@@ -7,11 +7,8 @@ import { AppError, forbidden } from '../../errors.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { verifyPassword } from '../auth/password.ts';
 
-/** Who may cancel a sale or take a sangria on their own (ROUTES.md): Administrador and Gerente. */
-export const MANAGER_TYPES: readonly UserTypeId[] = [1, 2];
-
 /**
- * A sensitive action (cancel a sale, sangria): a manager does it directly; anybody else needs a manager
+ * A sensitive action (cancel a sale, sangria): a manager (ACTION.approve) does it directly; anybody else needs a manager
  * of the same client to type their email and password on the spot. Returns the approving manager's
  * id (null when the actor is a manager). 403 without an approval, 422 with a wrong one.
  */
@@ -22,7 +19,7 @@ export async function resolveApproval(
   needsApprovalMessage: string,
   refusedMessage: string,
 ): Promise<number | null> {
-  if (MANAGER_TYPES.includes(session.userTypeId)) return null;
+  if (can(session.userTypeId, ACTION.approve)) return null;
   if (!approval) throw forbidden(needsApprovalMessage);
   const [manager] = await db
     .select({ id: users.id, passwordHash: users.passwordHash, userTypeId: users.userTypeId })
@@ -36,7 +33,7 @@ export async function resolveApproval(
     )
     .limit(1);
   const valid = await verifyPassword(manager?.passwordHash, approval.password);
-  if (!manager || !valid || !MANAGER_TYPES.includes(manager.userTypeId as UserTypeId)) {
+  if (!manager || !valid || !can(manager.userTypeId, ACTION.approve)) {
     throw new AppError(422, refusedMessage, [{ path: 'approval', message: refusedMessage }]);
   }
   return manager.id;

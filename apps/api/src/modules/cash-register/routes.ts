@@ -1,5 +1,13 @@
+import {
+  cashMovementInputSchema,
+  cashRegisterCloseSchema,
+  cashRegisterOpenSchema,
+  cashRegisterSchema,
+  cashRegisterSummarySchema,
+  currentRegisterSchema,
+} from '@balcao/core/cashRegister';
+import { pageOf } from '@balcao/core/list';
 import { PDV, STAFF } from '@balcao/core/routes';
-import { cashMovementInputSchema, cashRegisterCloseSchema, cashRegisterOpenSchema } from '@balcao/core/sale';
 import { z } from '@balcao/core/zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
@@ -38,6 +46,7 @@ export function cashRegisterRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags,
           summary: "The caller's open register with expected amounts per method, or null (open one first)",
+          response: { 200: currentRegisterSchema },
         },
       },
       async (request) => ({ cashRegister: await currentRegister(db, sessionOf(request)) }),
@@ -51,6 +60,7 @@ export function cashRegisterRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags,
           summary: 'Open a register with an opening amount (one open per user: 409)',
           body: cashRegisterOpenSchema,
+          response: { 201: cashRegisterSummarySchema },
         },
       },
       async (request, reply) => {
@@ -68,6 +78,7 @@ export function cashRegisterRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           summary:
             'Suprimento (deposit) or sangria (withdrawal) with a reason; a sangria by types other than 1 and 2 needs a manager approval',
           body: cashMovementInputSchema,
+          response: { 201: cashRegisterSummarySchema },
         },
       },
       async (request, reply) =>
@@ -82,6 +93,7 @@ export function cashRegisterRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags,
           summary: 'Close the open register with the counted amount per method; answers the closing report',
           body: cashRegisterCloseSchema,
+          response: { 200: cashRegisterSummarySchema },
         },
       },
       async (request) => closeRegister(db, sessionOf(request), request.body),
@@ -96,6 +108,7 @@ export function cashRegisterRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           summary: "Registers, newest first: the caller's own, or all of the client's for types 1, 2, 7",
           params: z.object({ clientId: id }),
           querystring: listQuery,
+          response: { 200: pageOf(cashRegisterSchema) },
         },
       },
       async (request) => {
@@ -108,7 +121,12 @@ export function cashRegisterRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/cash-register/:id',
       {
         config: { access: STAFF },
-        schema: { tags, summary: 'A register report (open or closed)', params: z.object({ id }) },
+        schema: {
+          tags,
+          summary: 'A register report (open or closed)',
+          params: z.object({ id }),
+          response: { 200: cashRegisterSummarySchema },
+        },
       },
       async (request) => findRegister(db, sessionOf(request), request.params.id),
     );

@@ -1,4 +1,3 @@
-import { formatCents } from '@balcao/core/money';
 import {
   CASH_REGISTER_MESSAGES,
   type CashMethodSummary,
@@ -9,8 +8,10 @@ import {
   type CashRegisterCloseInput,
   type CashRegisterSummary,
   COUNTED_METHODS,
-  PAYMENT_METHODS_IN_PDV,
-} from '@balcao/core/sale';
+} from '@balcao/core/cashRegister';
+import { formatCents } from '@balcao/core/money';
+import { ACTION, can } from '@balcao/core/routes';
+import { PAYMENT_METHODS_IN_PDV } from '@balcao/core/sale';
 import type { PaymentMethod } from '@balcao/core/status';
 import { and, asc, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
@@ -26,11 +27,9 @@ import { cashRegisterCounts, cashRegisterMovements, cashRegisters } from './sche
 
 type RegisterRow = typeof cashRegisters.$inferSelect;
 
-/** Financeiro reads every register's report too (PRODUCT.md: "cash register reports"). */
-export const REGISTER_REPORT_TYPES = [1, 2, 7] as const;
-
+/** Administrador, Gerente and Financeiro read every register's report (PRODUCT.md: "cash register reports"). */
 export function canSeeAllRegisters(session: SessionUser): boolean {
-  return (REGISTER_REPORT_TYPES as readonly number[]).includes(session.userTypeId);
+  return can(session.userTypeId, ACTION.registerReports);
 }
 
 /**

@@ -1,4 +1,11 @@
-import { CEP_INVALID, CEP_NOT_FOUND, CEP_UNAVAILABLE, isValidCep, normalizeCep } from '@balcao/core/cep';
+import {
+  CEP_INVALID,
+  CEP_NOT_FOUND,
+  CEP_UNAVAILABLE,
+  cepAddressSchema,
+  isValidCep,
+  normalizeCep,
+} from '@balcao/core/cep';
 import { STAFF } from '@balcao/core/routes';
 import { z } from '@balcao/core/zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -22,6 +29,7 @@ export function cepRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags: ['cep'],
           summary: 'Address of a CEP (ViaCEP contract); 503 when the service cannot be reached',
           params: z.object({ cep: z.string() }),
+          response: { 200: cepAddressSchema },
         },
       },
       async (request) => {

@@ -1,14 +1,22 @@
 import {
   addressInputSchema,
+  addressRecordSchema,
   CUSTOMER_NOT_FOUND,
   type CustomerImportResult,
+  customerAddressSchema,
+  customerCountersSchema,
+  customerDetailSchema,
+  customerImportResultSchema,
   customerImportSchema,
   customerInputSchema,
+  customerListItemSchema,
   customerListQuerySchema,
   customerUpdateSchema,
   ONE_DEFAULT_ADDRESS,
 } from '@balcao/core/customer';
 import { todayIso } from '@balcao/core/date';
+import { pageOf } from '@balcao/core/list';
+import { csvFileSchema, okSchema } from '@balcao/core/responses';
 import { STAFF, WRITE } from '@balcao/core/routes';
 import { z } from '@balcao/core/zod';
 import { and, asc, eq, ne } from 'drizzle-orm';
@@ -53,6 +61,7 @@ export function customerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           summary: 'Customers of the client: search (name, CPF/CNPJ, phone, email), filters, pages',
           params: clientParams,
           querystring: customerListQuerySchema,
+          response: { 200: pageOf(customerListItemSchema) },
         },
       },
       async (request) => {
@@ -70,6 +79,7 @@ export function customerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           summary: 'CSV of the filtered customer list (";" separated, UTF-8 with BOM)',
           params: clientParams,
           querystring: customerListQuerySchema.omit({ page: true, pageSize: true }),
+          response: { 200: { content: { 'text/csv': { schema: csvFileSchema } } } },
         },
       },
       async (request, reply) => {
@@ -92,6 +102,7 @@ export function customerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             'CSV import: preview validates; commit creates all lines in one transaction, or only the valid ones with skipInvalid',
           params: clientParams,
           body: customerImportSchema,
+          response: { 200: customerImportResultSchema },
         },
       },
       async (request) => {
@@ -158,6 +169,7 @@ export function customerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags,
           summary: 'Dashboard/campaign counters over active customers (delinquency, WhatsApp check)',
           params: clientParams,
+          response: { 200: customerCountersSchema },
         },
       },
       async (request) => customerCounters(db, assertOwnClient(request, request.params.clientId).clientId),
@@ -165,7 +177,15 @@ export function customerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.get(
       '/customer/:id',
-      { config: { access: STAFF }, schema: { tags, summary: 'A customer with addresses', params: idParams } },
+      {
+        config: { access: STAFF },
+        schema: {
+          tags,
+          summary: 'A customer with addresses',
+          params: idParams,
+          response: { 200: customerDetailSchema },
+        },
+      },
       async (request) => findCustomer(db, sessionOf(request).clientId, request.params.id),
     );
 
@@ -177,6 +197,7 @@ export function customerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags,
           summary: 'Create a customer (WhatsApp number checked in the background)',
           body: z.intersection(customerInputSchema, z.object({ clientId: id.optional() })),
+          response: { 201: customerDetailSchema },
         },
       },
       async (request, reply) => {
@@ -205,6 +226,7 @@ export function customerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           summary: 'Edit a customer and their addresses; a stale updatedAt is 409',
           params: idParams,
           body: customerUpdateSchema,
+          response: { 200: customerDetailSchema },
         },
       },
       async (request) => {
@@ -231,7 +253,7 @@ export function customerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/customer/:id',
       {
         config: { access: WRITE.customers },
-        schema: { tags, summary: 'Delete a customer', params: idParams },
+        schema: { tags, summary: 'Delete a customer', params: idParams, response: { 200: okSchema } },
       },
       async (request) => {
         await deleteCustomer(db, sessionOf(request).clientId, request.params.id);
@@ -243,7 +265,12 @@ export function customerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/customer/:id/whatsapp-check',
       {
         config: { access: WRITE.customers },
-        schema: { tags, summary: "Check the customer's WhatsApp number now", params: idParams },
+        schema: {
+          tags,
+          summary: "Check the customer's WhatsApp number now",
+          params: idParams,
+          response: { 200: customerDetailSchema },
+        },
       },
       async (request) => {
         const { clientId } = sessionOf(request);
@@ -285,6 +312,7 @@ export function customerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags: addressTags,
           summary: "A customer's addresses, default first",
           params: customerParams,
+          response: { 200: z.array(customerAddressSchema) },
         },
       },
       async (request) => {
@@ -302,6 +330,7 @@ export function customerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags: addressTags,
           summary: "Add an address; the customer's first address is the default",
           body: z.intersection(addressBody, z.object({ customerId: id })),
+          response: { 201: addressRecordSchema },
         },
       },
       async (request, reply) => {
@@ -334,7 +363,13 @@ export function customerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/user-address/:id',
       {
         config: { access: WRITE.customers },
-        schema: { tags: addressTags, summary: 'Edit an address', params: idParams, body: addressBody },
+        schema: {
+          tags: addressTags,
+          summary: 'Edit an address',
+          params: idParams,
+          body: addressBody,
+          response: { 200: addressRecordSchema },
+        },
       },
       async (request) => {
         const { clientId } = sessionOf(request);
@@ -376,6 +411,7 @@ export function customerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags: addressTags,
           summary: 'Delete an address; when it was the default, the oldest remaining one becomes the default',
           params: idParams,
+          response: { 200: okSchema },
         },
       },
       async (request) => {

@@ -1,5 +1,10 @@
-import { listQuerySchema } from '@balcao/core/list';
-import { productAdditionalInputSchema, productAdditionalUpdateSchema } from '@balcao/core/product';
+import { listQuerySchema, pageOf } from '@balcao/core/list';
+import {
+  productAdditionalGroupSchema,
+  productAdditionalInputSchema,
+  productAdditionalUpdateSchema,
+} from '@balcao/core/product';
+import { deletedSchema } from '@balcao/core/responses';
 import { STAFF, WRITE } from '@balcao/core/routes';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
@@ -21,20 +26,34 @@ export function productAdditionalRoutes(ctx: AppContext): FastifyPluginAsyncZod 
 
     app.get(
       '/product-additional/client/:clientId',
-      { config: { access: STAFF }, schema: { tags, params: clientParams, querystring: listQuerySchema } },
+      {
+        config: { access: STAFF },
+        schema: {
+          tags,
+          params: clientParams,
+          querystring: listQuerySchema,
+          response: { 200: pageOf(productAdditionalGroupSchema) },
+        },
+      },
       async (request) =>
         listAdditionalGroups(db, assertOwnClient(request, request.params.clientId).clientId, request.query),
     );
 
     app.get(
       '/product-additional/:id',
-      { config: { access: STAFF }, schema: { tags, params: idParams } },
+      {
+        config: { access: STAFF },
+        schema: { tags, params: idParams, response: { 200: productAdditionalGroupSchema } },
+      },
       async (request) => findAdditionalGroup(db, sessionOf(request).clientId, request.params.id),
     );
 
     app.post(
       '/product-additional',
-      { config: { access: WRITE.catalog }, schema: { tags, body: productAdditionalInputSchema } },
+      {
+        config: { access: WRITE.catalog },
+        schema: { tags, body: productAdditionalInputSchema, response: { 201: productAdditionalGroupSchema } },
+      },
       async (request, reply) =>
         reply.status(201).send(await createAdditionalGroup(db, sessionOf(request).clientId, request.body)),
     );
@@ -43,7 +62,12 @@ export function productAdditionalRoutes(ctx: AppContext): FastifyPluginAsyncZod 
       '/product-additional/:id',
       {
         config: { access: WRITE.catalog },
-        schema: { tags, params: idParams, body: productAdditionalUpdateSchema },
+        schema: {
+          tags,
+          params: idParams,
+          body: productAdditionalUpdateSchema,
+          response: { 200: productAdditionalGroupSchema },
+        },
       },
       async (request) =>
         updateAdditionalGroup(db, sessionOf(request).clientId, request.params.id, request.body),
@@ -51,7 +75,10 @@ export function productAdditionalRoutes(ctx: AppContext): FastifyPluginAsyncZod 
 
     app.delete(
       '/product-additional/:id',
-      { config: { access: WRITE.catalog }, schema: { tags, params: idParams } },
+      {
+        config: { access: WRITE.catalog },
+        schema: { tags, params: idParams, response: { 200: deletedSchema } },
+      },
       async (request) => deleteAdditionalGroup(db, sessionOf(request).clientId, request.params.id),
     );
   };

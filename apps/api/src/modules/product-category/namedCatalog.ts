@@ -45,13 +45,22 @@ export function namedCatalogService(o: NamedCatalogOptions) {
     updatedAt: t.updatedAt,
   };
 
+  /** The answer: dates as ISO text. */
+  const toRecord = (
+    row: { createdAt: Date; updatedAt: Date } & Omit<ProductCategory, 'createdAt' | 'updatedAt'>,
+  ) => ({
+    ...row,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  });
+
   async function find(db: Executor, clientId: number, id: number): Promise<ProductCategory> {
     const [row] = await db
       .select(columns)
       .from(t)
       .where(and(eq(t.clientId, clientId), eq(t.id, id)));
     if (!row) throw notFound(o.notFoundMessage);
-    return row as unknown as ProductCategory;
+    return toRecord(row);
   }
 
   async function assertNameFree(db: Executor, clientId: number, name: string, exceptId?: number) {
@@ -90,7 +99,7 @@ export function namedCatalogService(o: NamedCatalogOptions) {
           .offset(offset),
         db.select({ total: sql<number>`count(*)::int` }).from(t).where(where),
       ]);
-      return listResult(items as unknown as ProductCategory[], total, query);
+      return listResult(items.map(toRecord), total, query);
     },
 
     async create(db: Db, clientId: number, input: NameInput): Promise<ProductCategory> {

@@ -1,8 +1,11 @@
+import { pageOf } from '@balcao/core/list';
 import {
   catalogNameListQuerySchema,
   productCategoryInputSchema,
+  productCategorySchema,
   productCategoryUpdateSchema,
 } from '@balcao/core/product';
+import { deletedSchema } from '@balcao/core/responses';
 import { STAFF, WRITE } from '@balcao/core/routes';
 import { z } from '@balcao/core/zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -31,7 +34,12 @@ export function namedCatalogRoutes(
       `/${resource}/client/:clientId`,
       {
         config: { access: STAFF },
-        schema: { tags, params: clientParams, querystring: catalogNameListQuerySchema },
+        schema: {
+          tags,
+          params: clientParams,
+          querystring: catalogNameListQuerySchema,
+          response: { 200: pageOf(productCategorySchema) },
+        },
       },
       async (request) => {
         const { clientId } = assertOwnClient(request, request.params.clientId);
@@ -41,13 +49,19 @@ export function namedCatalogRoutes(
 
     app.get(
       `/${resource}/:id`,
-      { config: { access: STAFF }, schema: { tags, params: idParams } },
+      {
+        config: { access: STAFF },
+        schema: { tags, params: idParams, response: { 200: productCategorySchema } },
+      },
       async (request) => service.find(db, sessionOf(request).clientId, request.params.id),
     );
 
     app.post(
       `/${resource}`,
-      { config: { access: WRITE.catalog }, schema: { tags, body: productCategoryInputSchema } },
+      {
+        config: { access: WRITE.catalog },
+        schema: { tags, body: productCategoryInputSchema, response: { 201: productCategorySchema } },
+      },
       async (request, reply) => {
         const record = await service.create(db, sessionOf(request).clientId, request.body);
         return reply.status(201).send(record);
@@ -58,14 +72,22 @@ export function namedCatalogRoutes(
       `/${resource}/:id`,
       {
         config: { access: WRITE.catalog },
-        schema: { tags, params: idParams, body: productCategoryUpdateSchema },
+        schema: {
+          tags,
+          params: idParams,
+          body: productCategoryUpdateSchema,
+          response: { 200: productCategorySchema },
+        },
       },
       async (request) => service.update(db, sessionOf(request).clientId, request.params.id, request.body),
     );
 
     app.delete(
       `/${resource}/:id`,
-      { config: { access: WRITE.catalog }, schema: { tags, params: idParams } },
+      {
+        config: { access: WRITE.catalog },
+        schema: { tags, params: idParams, response: { 200: deletedSchema } },
+      },
       async (request) => service.remove(db, sessionOf(request).clientId, request.params.id),
     );
   };

@@ -521,7 +521,7 @@ export function importResult(
   plan: ImportPlan,
   options: { dryRun: boolean; skipInvalid: boolean },
   written: { created: number; updated: number } = { created: 0, updated: 0 },
-): ImportResult & { ignoredColumns: string[] } {
+): ImportResult {
   return {
     dryRun: options.dryRun,
     totalLines: plan.totalLines,

@@ -1,12 +1,21 @@
 import { Readable } from 'node:stream';
+import { pageOf } from '@balcao/core/list';
 import {
+  barcodeMatchSchema,
+  type ImportResult,
+  importResultSchema,
   productGridInputSchema,
+  productImageSchema,
   productImportInputSchema,
   productInputSchema,
+  productListItemSchema,
   productListQuerySchema,
+  productSchema,
   productUpdateSchema,
+  productVariantSchema,
   productVariantUpdateSchema,
 } from '@balcao/core/product';
+import { binaryFileSchema, csvFileSchema, deletedSchema, ndjsonSchema } from '@balcao/core/responses';
 import { BACKOFFICE, STAFF, WRITE } from '@balcao/core/routes';
 import { z } from '@balcao/core/zod';
 import fastifyMultipart from '@fastify/multipart';
@@ -54,6 +63,11 @@ function sendError(reply: FastifyReply, statusCode: 400 | 413 | 415, error: stri
   return reply.status(statusCode).send({ statusCode, error, message });
 }
 
+/** 422 of an import that wrote nothing, with the per-line result so the screen can show the errors. */
+function refuseImport(reply: FastifyReply, message: string, result: ImportResult) {
+  return reply.status(422).send({ statusCode: 422, error: 'Unprocessable Entity', message, result });
+}
+
 const imageParams = z.object({
   id: z.coerce.number().int().positive('Identificador inválido'),
   imageId: z.coerce.number().int().positive('Identificador inválido'),
@@ -83,7 +97,12 @@ export function productRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/product/client/:clientId',
       {
         config: { access: STAFF },
-        schema: { tags, params: clientParams, querystring: productListQuerySchema },
+        schema: {
+          tags,
+          params: clientParams,
+          querystring: productListQuerySchema,
+          response: { 200: pageOf(productListItemSchema) },
+        },
       },
       async (request) =>
         listProducts(db, assertOwnClient(request, request.params.clientId).clientId, request.query),
@@ -99,6 +118,7 @@ export function productRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           params: z.object({
             code: z.string().trim().min(1, 'Informe o código').max(60, 'Código muito longo'),
           }),
+          response: { 200: barcodeMatchSchema },
         },
       },
       async (request) => findByCode(db, sessionOf(request).clientId, request.params.code),
@@ -106,26 +126,35 @@ export function productRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.get(
       '/product/:id',
-      { config: { access: STAFF }, schema: { tags, params: idParams } },
+      { config: { access: STAFF }, schema: { tags, params: idParams, response: { 200: productSchema } } },
       async (request) => findProduct(db, sessionOf(request).clientId, request.params.id),
     );
 
     app.post(
       '/product',
-      { config: { access: WRITE.catalog }, schema: { tags, body: productInputSchema } },
+      {
+        config: { access: WRITE.catalog },
+        schema: { tags, body: productInputSchema, response: { 201: productSchema } },
+      },
       async (request, reply) =>
         reply.status(201).send(await createProduct(db, sessionOf(request).clientId, request.body)),
     );
 
     app.put(
       '/product/:id',
-      { config: { access: WRITE.catalog }, schema: { tags, params: idParams, body: productUpdateSchema } },
+      {
+        config: { access: WRITE.catalog },
+        schema: { tags, params: idParams, body: productUpdateSchema, response: { 200: productSchema } },
+      },
       async (request) => updateProduct(db, sessionOf(request).clientId, request.params.id, request.body),
     );
 
     app.delete(
       '/product/:id',
-      { config: { access: WRITE.catalog }, schema: { tags, params: idParams } },
+      {
+        config: { access: WRITE.catalog },
+        schema: { tags, params: idParams, response: { 200: deletedSchema } },
+      },
       async (request) => {
         const clientId = sessionOf(request).clientId;
         const { id, imageKeys } = await deleteProduct(db, clientId, request.params.id);
@@ -145,6 +174,7 @@ export function productRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           summary: 'Generate the variants from colours and sizes; existing combinations keep their data',
           params: idParams,
           body: productGridInputSchema,
+          response: { 200: productSchema },
         },
       },
       async (request) => setGrid(db, sessionOf(request).clientId, request.params.id, request.body),
@@ -152,7 +182,10 @@ export function productRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.delete(
       '/product/:id/grid',
-      { config: { access: WRITE.catalog }, schema: { tags, params: idParams } },
+      {
+        config: { access: WRITE.catalog },
+        schema: { tags, params: idParams, response: { 200: productSchema } },
+      },
       async (request) => clearGrid(db, sessionOf(request).clientId, request.params.id),
     );
 
@@ -165,6 +198,7 @@ export function productRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           summary: "One variant's SKU, barcode, price and stock",
           params: idParams,
           body: productVariantUpdateSchema,
+          response: { 200: productVariantSchema },
         },
       },
       async (request) => updateVariant(db, sessionOf(request).clientId, request.params.id, request.body),
@@ -180,6 +214,7 @@ export function productRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags,
           summary: 'Upload one image (multipart field "file": JPEG, PNG or WebP, up to 5 MB)',
           params: idParams,
+          response: { 201: productImageSchema },
         },
       },
       async (request, reply) => {
@@ -210,7 +245,10 @@ export function productRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.delete(
       '/product/:id/image/:imageId',
-      { config: { access: WRITE.catalog }, schema: { tags, params: imageParams } },
+      {
+        config: { access: WRITE.catalog },
+        schema: { tags, params: imageParams, response: { 200: z.array(productImageSchema) } },
+      },
       async (request) =>
         deleteImage(db, storage, sessionOf(request).clientId, request.params.id, request.params.imageId),
     );
@@ -224,6 +262,7 @@ export function productRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           summary: 'Reorder the images; the first is the cover',
           params: idParams,
           body: z.object({ imageIds: z.array(z.number().int().positive()).max(50) }),
+          response: { 200: z.array(productImageSchema) },
         },
       },
       async (request) =>
@@ -234,7 +273,14 @@ export function productRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     // upload gets a new name, so the files are cached for a year.
     app.get(
       '/product-image/:clientId/:productId/:file',
-      { config: { access: 'public' }, schema: { tags, params: imageFileParams } },
+      {
+        config: { access: 'public' },
+        schema: {
+          tags,
+          params: imageFileParams,
+          response: { 200: { content: { 'image/webp': { schema: binaryFileSchema } } } },
+        },
+      },
       async (request, reply) => {
         const { clientId, productId, file } = request.params;
         const stored = await storage.get(`product/${clientId}/${productId}/${file}`);
@@ -259,6 +305,7 @@ export function productRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           summary: 'CSV of the filtered list (semicolon separated, decimal comma, UTF-8 with BOM)',
           params: clientParams,
           querystring: productListQuerySchema,
+          response: { 200: { content: { 'text/csv': { schema: csvFileSchema } } } },
         },
       },
       async (request, reply) => {
@@ -295,6 +342,14 @@ export function productRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           summary:
             'CSV import. dryRun=true checks every line and answers a preview with per-line errors. dryRun=false writes all lines in one transaction, or nothing (422) when a line is invalid, unless skipInvalid. With Accept: application/x-ndjson the write streams progress lines.',
           body: productImportInputSchema,
+          response: {
+            200: {
+              content: {
+                'application/json': { schema: importResultSchema },
+                'application/x-ndjson': { schema: ndjsonSchema },
+              },
+            },
+          },
         },
       },
       async (request, reply) => {
@@ -303,21 +358,14 @@ export function productRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const parsed = parseProductCsv(csv);
         const plan = await planImport(db, clientId, parsed);
         const options = { dryRun, skipInvalid };
-        if (parsed.fileError)
-          return reply.status(422).send({
-            statusCode: 422,
-            error: 'Unprocessable Entity',
-            message: parsed.fileError,
-            result: importResult(plan, options),
-          });
+        if (parsed.fileError) return refuseImport(reply, parsed.fileError, importResult(plan, options));
         if (dryRun) return importResult(plan, options);
         if (plan.errors.length > 0 && !skipInvalid)
-          return reply.status(422).send({
-            statusCode: 422,
-            error: 'Unprocessable Entity',
-            message: `Nada foi importado: ${plan.invalidLines} ${plan.invalidLines === 1 ? 'linha tem erro' : 'linhas têm erros'}. Corrija o arquivo ou importe pulando as linhas com erro.`,
-            result: importResult(plan, options),
-          });
+          return refuseImport(
+            reply,
+            `Nada foi importado: ${plan.invalidLines} ${plan.invalidLines === 1 ? 'linha tem erro' : 'linhas têm erros'}. Corrija o arquivo ou importe pulando as linhas com erro.`,
+            importResult(plan, options),
+          );
 
         const wantsStream = (request.headers.accept ?? '').includes('application/x-ndjson');
         if (!wantsStream) return importResult(plan, options, await applyImport(db, clientId, plan));

@@ -6,14 +6,16 @@ import {
   PAYMENT_METHOD_LABELS,
   SALE_STATUS_LABELS,
   SALE_STATUSES,
-  type SaleListItem,
-  type SaleListQueryParsed,
-  type SaleListResult,
-  type SaleListTotals,
   type SaleStatus,
   TYPE_OF_SALE_LABELS,
   type TypeOfSale,
 } from '@balcao/core/sale';
+import type {
+  SaleListItem,
+  SaleListQueryParsed,
+  SaleListResult,
+  SaleListTotals,
+} from '@balcao/core/saleList';
 import type { PaymentMethod } from '@balcao/core/status';
 import { and, eq, gte, inArray, lt, ne, or, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';

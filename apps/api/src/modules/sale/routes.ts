@@ -1,12 +1,14 @@
-import { PDV, STAFF, WRITE } from '@balcao/core/routes';
+import { customerCreditSchema } from '@balcao/core/receivable';
+import { csvFileSchema } from '@balcao/core/responses';
+import { ACTION, PDV, STAFF, WRITE } from '@balcao/core/routes';
 import {
   receivableSettleSchema,
   saleCancelSchema,
   saleInputSchema,
-  saleListQuerySchema,
+  saleSchema,
   simpleSaleInputSchema,
 } from '@balcao/core/sale';
-import type { UserTypeId } from '@balcao/core/userTypes';
+import { saleListQuerySchema, saleListResultSchema } from '@balcao/core/saleList';
 import { z } from '@balcao/core/zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -26,9 +28,6 @@ import {
 
 const id = z.coerce.number().int().positive('Identificador inválido');
 const tags = ['sale'];
-
-/** Who may receive a crediário installment: the counter and the back office, not waiters or marketing. */
-export const SETTLE_TYPES: readonly UserTypeId[] = [1, 2, 3, 4, 7, 8];
 
 /** The Idempotency-Key header: printable text up to 200 characters (a UUID per sale attempt). */
 function idempotencyKey(request: FastifyRequest): string | null {
@@ -63,6 +62,7 @@ export function saleRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           summary:
             'PDV checkout: sale, items, payments, receivables, coupon use and stock in one transaction (Idempotency-Key header honoured)',
           body: saleInputSchema,
+          response: { 200: saleSchema, 201: saleSchema },
         },
       },
       async (request, reply) => {
@@ -83,6 +83,7 @@ export function saleRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags,
           summary: 'Quick sale: a description and a value, no catalog items',
           body: simpleSaleInputSchema,
+          response: { 200: saleSchema, 201: saleSchema },
         },
       },
       async (request, reply) => {
@@ -105,6 +106,7 @@ export function saleRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             'Sales: period, status, payment method, seller, customer filters; totals of the filtered set',
           params: z.object({ clientId: id }),
           querystring: saleListQuerySchema,
+          response: { 200: saleListResultSchema },
         },
       },
       async (request) => {
@@ -122,6 +124,7 @@ export function saleRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           summary: 'CSV of the filtered sales (";" separated, decimal comma, UTF-8 with BOM)',
           params: z.object({ clientId: id }),
           querystring: saleListQuerySchema,
+          response: { 200: { content: { 'text/csv': { schema: csvFileSchema } } } },
         },
       },
       async (request, reply) => {
@@ -146,6 +149,7 @@ export function saleRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           querystring: z.object({
             creditShopCents: z.coerce.number().int().min(0).max(2_147_483_647).default(0),
           }),
+          response: { 200: customerCreditSchema },
         },
       },
       async (request) =>
@@ -161,7 +165,12 @@ export function saleRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/sale/:id',
       {
         config: { access: STAFF },
-        schema: { tags, summary: 'A sale with items, payments and receivables', params: z.object({ id }) },
+        schema: {
+          tags,
+          summary: 'A sale with items, payments and receivables',
+          params: z.object({ id }),
+          response: { 200: saleSchema },
+        },
       },
       async (request) => findSale(db, sessionOf(request).clientId, request.params.id),
     );
@@ -176,6 +185,7 @@ export function saleRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             'Cancel with a reason (types 1, 2; others with a manager approval): returns stock, frees the coupon use, cancels receivables',
           params: z.object({ id }),
           body: saleCancelSchema,
+          response: { 200: saleSchema },
         },
       },
       async (request) => cancelSale(ctx, sessionOf(request), request.params.id, request.body),
@@ -184,12 +194,13 @@ export function saleRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/sale/:id/receivable/:receivableId/settle',
       {
-        config: { access: SETTLE_TYPES },
+        config: { access: ACTION.settleReceivables },
         schema: {
           tags,
           summary: 'Mark a crediário/boleto installment paid (pending sale -> finished when all are paid)',
           params: z.object({ id, receivableId: id }),
           body: receivableSettleSchema.optional(),
+          response: { 200: saleSchema },
         },
       },
       async (request) =>

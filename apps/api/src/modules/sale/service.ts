@@ -1,12 +1,11 @@
 import { createHash } from 'node:crypto';
+import { CASH_REGISTER_MESSAGES } from '@balcao/core/cashRegister';
 import { todayIso } from '@balcao/core/date';
 import { variantName } from '@balcao/core/product';
+import { type CustomerCredit, creditWarnings, type SaleReceivable } from '@balcao/core/receivable';
 import {
-  CASH_REGISTER_MESSAGES,
-  type CustomerCredit,
   checkPayments,
   computeSaleTotals,
-  creditWarnings,
   type DeliveryAddress,
   type DiscountKind,
   type OriginSale,
@@ -17,7 +16,6 @@ import {
   type SaleItem,
   type SaleLineInput,
   type SalePayment,
-  type SaleReceivable,
   type SaleStatus,
   type SimpleSaleData,
   type TypeOfSale,

@@ -1,11 +1,18 @@
 import { Readable } from 'node:stream';
-import { listQuerySchema } from '@balcao/core/list';
+import { listQuerySchema, pageOf } from '@balcao/core/list';
+import { csvFileSchema } from '@balcao/core/responses';
 import { BACKOFFICE, WRITE } from '@balcao/core/routes';
 import {
+  fractionRatioSchema,
+  lowStockProductSchema,
+  stockCardSchema,
   stockEntryInputSchema,
   stockExitInputSchema,
   stockFractionateInputSchema,
   stockMovementListQuerySchema,
+  stockMovementSchema,
+  stockOperationResultSchema,
+  stockSettingsInputSchema,
   stockSettingsSchema,
 } from '@balcao/core/stock';
 import { z } from '@balcao/core/zod';
@@ -56,6 +63,7 @@ export function stockRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags,
           summary: 'Stock entry of one or more products (quantity and unit cost; updates the average cost)',
           body: stockEntryInputSchema,
+          response: { 201: stockOperationResultSchema },
         },
       },
       async (request, reply) => {
@@ -74,6 +82,7 @@ export function stockRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags,
           summary: 'Stock exit with a reason; 409 when a level would go negative (unless allowed)',
           body: stockExitInputSchema,
+          response: { 201: stockOperationResultSchema },
         },
       },
       async (request, reply) => {
@@ -92,6 +101,7 @@ export function stockRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags,
           summary: 'N units of a source product out, M units of a target in, one transaction; remembers N:M',
           body: stockFractionateInputSchema,
+          response: { 201: stockOperationResultSchema },
         },
       },
       async (request, reply) => {
@@ -112,6 +122,7 @@ export function stockRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             'Movement history: filters productId, variantId, type (comma list), userId, from, to (dates)',
           params: clientParams,
           querystring: stockMovementListQuerySchema,
+          response: { 200: pageOf(stockMovementSchema) },
         },
       },
       async (request) =>
@@ -127,6 +138,7 @@ export function stockRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           summary: 'CSV of the filtered history (semicolon separated, decimal comma, UTF-8 with BOM)',
           params: clientParams,
           querystring: stockMovementListQuerySchema,
+          response: { 200: { content: { 'text/csv': { schema: csvFileSchema } } } },
         },
       },
       async (request, reply) => {
@@ -164,6 +176,7 @@ export function stockRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           querystring: listQuerySchema
             .pick({ page: true, pageSize: true })
             .extend({ variantId: optionalId('Variação inválida') }),
+          response: { 200: stockCardSchema },
         },
       },
       async (request) =>
@@ -179,6 +192,7 @@ export function stockRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           summary: 'Active products at or below their minimum stock',
           params: clientParams,
           querystring: listQuerySchema.pick({ page: true, pageSize: true, q: true }),
+          response: { 200: pageOf(lowStockProductSchema) },
         },
       },
       async (request) =>
@@ -197,6 +211,7 @@ export function stockRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             sourceProductId: optionalId('Produto inválido'),
             targetProductId: optionalId('Produto inválido'),
           }),
+          response: { 200: z.array(fractionRatioSchema) },
         },
       },
       async (request) =>
@@ -211,6 +226,7 @@ export function stockRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags,
           summary: 'stockManagement and allowNegativeStock of the client',
           params: clientParams,
+          response: { 200: stockSettingsSchema },
         },
       },
       async (request) => findStockSettings(db, assertOwnClient(request, request.params.clientId).clientId),
@@ -224,7 +240,8 @@ export function stockRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags,
           summary: 'Allow or refuse negative stock (exits and sales)',
           params: clientParams,
-          body: stockSettingsSchema,
+          body: stockSettingsInputSchema,
+          response: { 200: stockSettingsSchema },
         },
       },
       async (request) =>

@@ -1,6 +1,9 @@
+import { pageOf } from '@balcao/core/list';
+import { okSchema } from '@balcao/core/responses';
 import { ALL, BACKOFFICE, WRITE } from '@balcao/core/routes';
 import {
   changePasswordSchema,
+  staffUserSchema,
   userCreateSchema,
   userListQuerySchema,
   userUpdateSchema,
@@ -28,6 +31,7 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           summary: 'Staff users of the client (search by name/email, filter by type and active)',
           params: z.object({ clientId: id }),
           querystring: userListQuerySchema,
+          response: { 200: pageOf(staffUserSchema) },
         },
       },
       async (request) =>
@@ -42,6 +46,7 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags,
           summary: 'Change my password (other sessions of mine end)',
           body: changePasswordSchema,
+          response: { 200: okSchema },
         },
       },
       async (request) => {
@@ -52,7 +57,15 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.get(
       '/user/:id',
-      { config: { access: BACKOFFICE }, schema: { tags, summary: 'A staff user', params: z.object({ id }) } },
+      {
+        config: { access: BACKOFFICE },
+        schema: {
+          tags,
+          summary: 'A staff user',
+          params: z.object({ id }),
+          response: { 200: staffUserSchema },
+        },
+      },
       async (request) => findUser(db, sessionOf(request).clientId, request.params.id),
     );
 
@@ -60,7 +73,12 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/user',
       {
         config: { access: WRITE.users },
-        schema: { tags, summary: 'Create a staff user with a password', body: userCreateSchema },
+        schema: {
+          tags,
+          summary: 'Create a staff user with a password',
+          body: userCreateSchema,
+          response: { 201: staffUserSchema },
+        },
       },
       async (request, reply) =>
         reply.status(201).send(await createUser(db, sessionOf(request), request.body)),
@@ -75,6 +93,7 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           summary: 'Edit a staff user; deactivating ends their sessions at once',
           params: z.object({ id }),
           body: userUpdateSchema,
+          response: { 200: staffUserSchema },
         },
       },
       async (request) => updateUser(db, sessionOf(request), request.params.id, request.body),
@@ -84,7 +103,12 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/user/:id',
       {
         config: { access: WRITE.users },
-        schema: { tags, summary: 'Delete a staff user (their sessions end)', params: z.object({ id }) },
+        schema: {
+          tags,
+          summary: 'Delete a staff user (their sessions end)',
+          params: z.object({ id }),
+          response: { 200: okSchema },
+        },
       },
       async (request) => {
         await deleteUser(db, sessionOf(request), request.params.id);

@@ -1,5 +1,6 @@
 import { accountCompanySchema, accountOwnerSchema } from '@balcao/core/auth';
 import { maskDocument, maskPhone } from '@balcao/core/document';
+import type { SessionPayload } from '@balcao/core/session';
 import { CLIENT_TYPE_IDS, CLIENT_TYPES } from '@balcao/core/userTypes';
 import { zodResolver } from '@hookform/resolvers/zod';
 import Alert from '@mui/material/Alert';
@@ -18,7 +19,7 @@ import { Controller, useForm } from 'react-hook-form';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import type { z } from 'zod';
 import { apiFetch, errorMessage } from '../../lib/api.ts';
-import { type SessionPayload, useSession } from '../auth/session.tsx';
+import { useSession } from '../auth/session.tsx';
 
 type Company = z.input<typeof accountCompanySchema>;
 type Owner = z.input<typeof accountOwnerSchema>;

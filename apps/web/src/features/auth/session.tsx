@@ -1,30 +1,10 @@
 import type { LoginInput } from '@balcao/core/auth';
+import type { SessionPayload, SessionUser, ShippingSetting } from '@balcao/core/session';
 import type { SettingsChecklist } from '@balcao/core/userTypes';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import { ApiError, apiFetch } from '../../lib/api.ts';
 import { clearSessionCookies, getToken, readUserCookie, setSessionCookies } from '../../lib/cookies.ts';
 import { clearPersistedState } from '../../lib/persist.ts';
-
-export type SessionUser = {
-  id: number;
-  name: string;
-  email: string;
-  profilePhotoWhatsapp: string | null;
-  userType: { id: number; name: string };
-  client: { id: number; name: string; clientType: { id: number; name: string } };
-};
-
-export type ShippingSetting = { id: number; name: string; [key: string]: unknown };
-export type WhatsappInstance = { id: number; instanceName: string; state: string; [key: string]: unknown };
-export type PaymentGateway = { id: number; pixKey: string; merchantName: string; merchantCity: string };
-
-export type SessionPayload = {
-  user: SessionUser;
-  whatsappInstance: WhatsappInstance | null;
-  shippingSettings: ShippingSetting | null;
-  paymentGateway: PaymentGateway | null;
-  settingsChecklist: SettingsChecklist;
-};
 
 /** Revalidation outcome: where the shell must go when the stored session is not usable. */
 export type SessionRedirect = '/login' | '/logout' | null;

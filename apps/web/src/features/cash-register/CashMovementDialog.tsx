@@ -1,5 +1,5 @@
+import { CASH_MOVEMENT_LABELS } from '@balcao/core/cashRegister';
 import { formatCents } from '@balcao/core/money';
-import { CASH_MOVEMENT_LABELS } from '@balcao/core/sale';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';

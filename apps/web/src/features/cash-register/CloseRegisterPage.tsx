@@ -1,5 +1,6 @@
+import { CASH_REGISTER_MESSAGES, COUNTED_METHODS } from '@balcao/core/cashRegister';
 import { formatCents } from '@balcao/core/money';
-import { CASH_REGISTER_MESSAGES, COUNTED_METHODS, PAYMENT_METHOD_LABELS } from '@balcao/core/sale';
+import { PAYMENT_METHOD_LABELS } from '@balcao/core/sale';
 import type { PaymentMethod } from '@balcao/core/status';
 import PrintIcon from '@mui/icons-material/Print';
 import Alert from '@mui/material/Alert';

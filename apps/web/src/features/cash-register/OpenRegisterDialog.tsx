@@ -1,4 +1,4 @@
-import { CASH_REGISTER_MESSAGES } from '@balcao/core/sale';
+import { CASH_REGISTER_MESSAGES } from '@balcao/core/cashRegister';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';

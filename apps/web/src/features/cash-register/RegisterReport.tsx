@@ -1,5 +1,6 @@
+import { CASH_MOVEMENT_LABELS, type CashRegisterSummary } from '@balcao/core/cashRegister';
 import { formatCents } from '@balcao/core/money';
-import { CASH_MOVEMENT_LABELS, type CashRegisterSummary, PAYMENT_METHOD_LABELS } from '@balcao/core/sale';
+import { PAYMENT_METHOD_LABELS } from '@balcao/core/sale';
 import Box from '@mui/material/Box';
 import Paper from '@mui/material/Paper';
 import Table from '@mui/material/Table';

@@ -3,7 +3,8 @@ import type {
   CashRegisterCloseInput,
   CashRegisterOpenInput,
   CashRegisterSummary,
-} from '@balcao/core/sale';
+  CurrentRegister,
+} from '@balcao/core/cashRegister';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '../../lib/api.ts';
 
@@ -15,8 +16,7 @@ export const cashRegisterKeys = {
   detail: (id: number) => [...cashRegisterKeys.details(), id] as const,
 };
 
-export const fetchCurrentRegister = () =>
-  apiFetch<{ cashRegister: CashRegisterSummary | null }>('/cash-register/current');
+export const fetchCurrentRegister = () => apiFetch<CurrentRegister>('/cash-register/current');
 
 /** The user's open register (null: the PDV shows the opening modal). */
 export function useCurrentRegister(enabled = true) {

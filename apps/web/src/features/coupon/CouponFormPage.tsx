@@ -7,6 +7,7 @@ import {
 } from '@balcao/core/coupon';
 import { todayIso } from '@balcao/core/date';
 import { maskDecimalInput, numberToDecimalInput } from '@balcao/core/money';
+import { can, WRITE } from '@balcao/core/routes';
 import { zodResolver } from '@hookform/resolvers/zod';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -27,7 +28,7 @@ import { type Feedback, FeedbackSnackbar, useFeedback } from '../../components/F
 import { Loading } from '../../components/Loading.tsx';
 import { ApiError, errorMessage } from '../../lib/api.ts';
 import { useSession } from '../auth/session.tsx';
-import { type CouponPayload, canWriteCoupons, useCoupon, useCreateCoupon, useUpdateCoupon } from './api.ts';
+import { type CouponPayload, useCoupon, useCreateCoupon, useUpdateCoupon } from './api.ts';
 
 /** Spec 9: after a create, the edit page of the new coupon opens 3000 ms later. */
 export const REDIRECT_MS = 3000;
@@ -109,7 +110,7 @@ const FIELDS: readonly FieldPath<CouponFormValues>[] = [
 function CouponForm({ coupon, onFeedback }: { coupon?: Coupon; onFeedback: (feedback: Feedback) => void }) {
   const navigate = useNavigate();
   const { user } = useSession();
-  const canWrite = canWriteCoupons(user?.userType.id);
+  const canWrite = can(user?.userType.id, WRITE.coupons);
   const create = useCreateCoupon();
   const update = useUpdateCoupon();
   const [redirecting, setRedirecting] = useState(false);

@@ -1,6 +1,7 @@
 import { type Coupon, formatCouponDiscount, toHundredths } from '@balcao/core/coupon';
 import { formatDateBr, todayIso } from '@balcao/core/date';
 import { formatCents } from '@balcao/core/money';
+import { can, WRITE } from '@balcao/core/routes';
 import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
@@ -21,13 +22,13 @@ import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { useSession } from '../auth/session.tsx';
-import { canWriteCoupons, useCoupons, useDeleteCoupon } from './api.ts';
+import { useCoupons, useDeleteCoupon } from './api.ts';
 
 /** Coupon list (spec 2 and 4): card grid; loading, loaded, error, deleting, then it reloads. */
 export default function CouponListPage() {
   const { user } = useSession();
   const clientId = user?.client.id;
-  const canWrite = canWriteCoupons(user?.userType.id);
+  const canWrite = can(user?.userType.id, WRITE.coupons);
   const coupons = useCoupons(clientId);
   const deletion = useDeleteCoupon();
   const [toDelete, setToDelete] = useState<Coupon | null>(null);

@@ -1,18 +1,9 @@
 import type { Coupon, CouponInput } from '@balcao/core/coupon';
-import { WRITE } from '@balcao/core/routes';
-import type { UserTypeId } from '@balcao/core/userTypes';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '../../lib/api.ts';
 
 /** What the form sends (spec 7): the parsed input plus the caller's client and the loaded updatedAt. */
 export type CouponPayload = Omit<CouponInput, 'client'> & { client: { id: number }; updatedAt?: string };
-
-/** Creating, editing and deleting coupons is narrower than seeing them (ROUTES.md: WRITE.coupons). */
-export function canWriteCoupons(userTypeId: number | undefined): boolean {
-  return (
-    userTypeId !== undefined && (WRITE.coupons as readonly UserTypeId[]).includes(userTypeId as UserTypeId)
-  );
-}
 
 /** Query keys of coupons (all / lists / list / details / detail). */
 export const couponKeys = {

@@ -8,6 +8,7 @@ import {
 } from '@balcao/core/customer';
 import { maskDocument, maskPhone } from '@balcao/core/document';
 import { formatCents, maskDecimalInput, parseMoneyToCents } from '@balcao/core/money';
+import { can, WRITE } from '@balcao/core/routes';
 import { toNestErrors } from '@hookform/resolvers';
 import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/Delete';
@@ -46,14 +47,7 @@ import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar
 import { Loading } from '../../components/Loading.tsx';
 import { ApiError, errorMessage } from '../../lib/api.ts';
 import { useSession } from '../auth/session.tsx';
-import {
-  canWriteCustomers,
-  fetchCep,
-  useCheckWhatsapp,
-  useCreateCustomer,
-  useCustomer,
-  useUpdateCustomer,
-} from './api.ts';
+import { fetchCep, useCheckWhatsapp, useCreateCustomer, useCustomer, useUpdateCustomer } from './api.ts';
 import { DelinquencyBadge, WhatsappBadge } from './CustomerBadges.tsx';
 
 const LIST = '/dashboard/customer';
@@ -185,7 +179,7 @@ export default function CustomerFormPage() {
 
 function CustomerForm({ customer }: { customer?: CustomerDetail }) {
   const { user } = useSession();
-  const canWrite = canWriteCustomers(user?.userType.id);
+  const canWrite = can(user?.userType.id, WRITE.customers);
   const navigate = useNavigate();
   const create = useCreateCustomer();
   const update = useUpdateCustomer();

@@ -1,6 +1,7 @@
 import type { CustomerListItem, CustomerListQuery } from '@balcao/core/customer';
 import { maskDocument, maskPhone } from '@balcao/core/document';
 import { formatCents } from '@balcao/core/money';
+import { can, WRITE } from '@balcao/core/routes';
 import AddIcon from '@mui/icons-material/Add';
 import DownloadIcon from '@mui/icons-material/Download';
 import SearchIcon from '@mui/icons-material/Search';
@@ -30,13 +31,7 @@ import { Loading } from '../../components/Loading.tsx';
 import { RowActions, useHandedOverMessage, useListParams } from '../../components/listPage.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { useSession } from '../auth/session.tsx';
-import {
-  type CustomerFilters,
-  canWriteCustomers,
-  downloadCustomersCsv,
-  useCustomers,
-  useDeleteCustomer,
-} from './api.ts';
+import { type CustomerFilters, downloadCustomersCsv, useCustomers, useDeleteCustomer } from './api.ts';
 import { DelinquencyBadge, WhatsappBadge } from './CustomerBadges.tsx';
 import { CustomerImportDialog } from './CustomerImportDialog.tsx';
 
@@ -63,7 +58,7 @@ function queryFromParams(params: URLSearchParams): CustomerListQuery {
 export default function CustomerListPage() {
   const { user } = useSession();
   const clientId = user?.client.id;
-  const canWrite = canWriteCustomers(user?.userType.id);
+  const canWrite = can(user?.userType.id, WRITE.customers);
   const { query, update, search, setSearch } = useListParams(queryFromParams);
   const customers = useCustomers(clientId, query);
   const deletion = useDeleteCustomer();

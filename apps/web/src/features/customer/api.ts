@@ -8,17 +8,8 @@ import type {
   CustomerListQuery,
 } from '@balcao/core/customer';
 import { type ListResult, toQueryString } from '@balcao/core/list';
-import { WRITE } from '@balcao/core/routes';
-import type { UserTypeId } from '@balcao/core/userTypes';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch, downloadFile } from '../../lib/api.ts';
-
-/** Customers are written by WRITE.customers; the others (e.g. Estoquista) see them read-only. */
-export function canWriteCustomers(userTypeId: number | undefined): boolean {
-  return (
-    userTypeId !== undefined && (WRITE.customers as readonly UserTypeId[]).includes(userTypeId as UserTypeId)
-  );
-}
 
 export type CustomerFilters = Omit<CustomerListQuery, 'page' | 'pageSize'>;
 

@@ -1,6 +1,8 @@
+import { CASH_REGISTER_MESSAGES } from '@balcao/core/cashRegister';
 import { formatCents } from '@balcao/core/money';
 import { formatQuantity } from '@balcao/core/product';
-import { CASH_REGISTER_MESSAGES, PAYMENT_METHOD_LABELS, type SaleTotals } from '@balcao/core/sale';
+import { ACTION, can } from '@balcao/core/routes';
+import { PAYMENT_METHOD_LABELS, type SaleTotals } from '@balcao/core/sale';
 import WhatsAppIcon from '@mui/icons-material/WhatsApp';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -22,7 +24,7 @@ import { useSession } from '../auth/session.tsx';
 import { useCurrentRegister } from '../cash-register/api.ts';
 import { CashMovementDialog } from '../cash-register/CashMovementDialog.tsx';
 import { OpenRegisterDialog } from '../cash-register/OpenRegisterDialog.tsx';
-import { isManager, postSale, useSaleWrittenCallback } from '../sale/api.ts';
+import { postSale, useSaleWrittenCallback } from '../sale/api.ts';
 import { Receipt } from '../sale/Receipt.tsx';
 import { CustomerStep } from './CustomerStep.tsx';
 import { ItemsStep } from './ItemsStep.tsx';
@@ -279,7 +281,7 @@ export default function PdvPage() {
       />
       <CashMovementDialog
         type={movement}
-        isManager={isManager(user.userType.id)}
+        isManager={can(user.userType.id, ACTION.approve)}
         moneyExpectedCents={cashRegister?.money.expectedCents ?? 0}
         onClose={() => setMovement(null)}
       />

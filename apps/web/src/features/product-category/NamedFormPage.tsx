@@ -1,4 +1,5 @@
 import { type ProductCategoryInput, productCategoryInputSchema } from '@balcao/core/product';
+import { can, WRITE } from '@balcao/core/routes';
 import { zodResolver } from '@hookform/resolvers/zod';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -16,7 +17,7 @@ import { type Feedback, FeedbackSnackbar, useFeedback } from '../../components/F
 import { Loading } from '../../components/Loading.tsx';
 import { ApiError, errorMessage } from '../../lib/api.ts';
 import { useSession } from '../auth/session.tsx';
-import { canWriteCatalog, type NamedRecord, useNamedRecord, useSaveNamed } from './api.ts';
+import { type NamedRecord, useNamedRecord, useSaveNamed } from './api.ts';
 import type { NamedConfig } from './namedConfig.ts';
 
 /** The id of an edit route (prefix match): the last path segment. */
@@ -74,7 +75,7 @@ function NamedForm({
 }) {
   const navigate = useNavigate();
   const { user } = useSession();
-  const canWrite = canWriteCatalog(user?.userType.id);
+  const canWrite = can(user?.userType.id, WRITE.catalog);
   const save = useSaveNamed(config.resource);
   const form = useForm<ProductCategoryInput, unknown, ProductCategoryInput>({
     resolver: zodResolver(productCategoryInputSchema) as never,

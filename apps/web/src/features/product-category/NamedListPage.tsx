@@ -1,3 +1,4 @@
+import { can, WRITE } from '@balcao/core/routes';
 import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
@@ -29,7 +30,7 @@ import { ListPagination } from '../../components/ListPagination.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { useSession } from '../auth/session.tsx';
-import { canWriteCatalog, type NamedRecord, useDeleteNamed, useNamedList } from './api.ts';
+import { type NamedRecord, useDeleteNamed, useNamedList } from './api.ts';
 import type { NamedConfig } from './namedConfig.ts';
 import { useDebouncedValue } from './useDebouncedValue.ts';
 
@@ -39,7 +40,7 @@ type Status = 'all' | 'active' | 'inactive';
 export function NamedListPage({ config }: { config: NamedConfig }) {
   const { user } = useSession();
   const clientId = user?.client.id;
-  const canWrite = canWriteCatalog(user?.userType.id);
+  const canWrite = can(user?.userType.id, WRITE.catalog);
   const [search, setSearch] = useState('');
   const q = useDebouncedValue(search.trim());
   const [status, setStatus] = useState<Status>('all');

@@ -1,8 +1,6 @@
 import type { ListResult } from '@balcao/core/list';
 import { toQueryString } from '@balcao/core/list';
 import type { ProductCategory, ProductCategoryInput } from '@balcao/core/product';
-import { WRITE } from '@balcao/core/routes';
-import type { UserTypeId } from '@balcao/core/userTypes';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '../../lib/api.ts';
 
@@ -14,13 +12,6 @@ export type NamedResource = 'product-category' | 'product-brand';
 export type NamedRecord = ProductCategory;
 export type NamedListParams = { page: number; pageSize: number; q?: string; sort?: string; active?: boolean };
 export type NamedPayload = ProductCategoryInput & { updatedAt?: string };
-
-/** Catalog writes are narrower than reading (ROUTES.md: 1, 2, 6). */
-export function canWriteCatalog(userTypeId: number | undefined): boolean {
-  return (
-    userTypeId !== undefined && (WRITE.catalog as readonly UserTypeId[]).includes(userTypeId as UserTypeId)
-  );
-}
 
 export const namedKeys = (resource: NamedResource) => {
   const all = [resource] as const;

@@ -13,6 +13,7 @@ import {
   type ProductInputParsed,
   productFormSchema,
 } from '@balcao/core/product';
+import { can, WRITE } from '@balcao/core/routes';
 import { zodResolver } from '@hookform/resolvers/zod';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -31,7 +32,7 @@ import { type Feedback, FeedbackSnackbar, useFeedback } from '../../components/F
 import { Loading } from '../../components/Loading.tsx';
 import { ApiError, errorMessage } from '../../lib/api.ts';
 import { useSession } from '../auth/session.tsx';
-import { canWriteCatalog, useNamedOptions } from '../product-category/api.ts';
+import { useNamedOptions } from '../product-category/api.ts';
 import { idFromPath } from '../product-category/NamedFormPage.tsx';
 import { ProductStockCard } from '../stock/components/ProductStockCard.tsx';
 import { useCreateProduct, useProduct, useUpdateProduct } from './api.ts';
@@ -50,7 +51,7 @@ export default function ProductFormPage() {
   const isEdit = id !== undefined;
   const product = useProduct(isEdit && !Number.isNaN(id) ? id : undefined);
   const { user } = useSession();
-  const canWrite = canWriteCatalog(user?.userType.id);
+  const canWrite = can(user?.userType.id, WRITE.catalog);
   const { state, show, close } = useFeedback();
   const created = (location.state as { created?: boolean } | null)?.created;
   useEffect(() => {

@@ -1,5 +1,6 @@
 import { formatCents } from '@balcao/core/money';
 import { formatQuantity, PRODUCT_TYPE_LABELS, type ProductListItem } from '@balcao/core/product';
+import { can, WRITE } from '@balcao/core/routes';
 import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/Delete';
 import DownloadIcon from '@mui/icons-material/Download';
@@ -38,7 +39,7 @@ import { ListPagination } from '../../components/ListPagination.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { useSession } from '../auth/session.tsx';
-import { canWriteCatalog, useNamedOptions } from '../product-category/api.ts';
+import { useNamedOptions } from '../product-category/api.ts';
 import { useDebouncedValue } from '../product-category/useDebouncedValue.ts';
 import { downloadExport, type ProductListParams, useDeleteProduct, useProducts } from './api.ts';
 import { ImportDialog } from './components/ImportDialog.tsx';
@@ -59,7 +60,7 @@ export default function ProductListPage() {
   const navigate = useNavigate();
   const { user } = useSession();
   const clientId = user?.client.id;
-  const canWrite = canWriteCatalog(user?.userType.id);
+  const canWrite = can(user?.userType.id, WRITE.catalog);
   const categories = useNamedOptions('product-category', clientId);
   const brands = useNamedOptions('product-brand', clientId);
 

@@ -1,4 +1,5 @@
-import { RECEIPT_COLUMNS, type ReceiptWidth, receiptLines, type Sale } from '@balcao/core/sale';
+import { RECEIPT_COLUMNS, type ReceiptWidth, receiptLines } from '@balcao/core/receipt';
+import type { Sale } from '@balcao/core/sale';
 import PrintIcon from '@mui/icons-material/Print';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';

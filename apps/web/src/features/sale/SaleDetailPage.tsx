@@ -1,6 +1,7 @@
 import { formatDateBr } from '@balcao/core/date';
 import { formatCents } from '@balcao/core/money';
 import { formatQuantity } from '@balcao/core/product';
+import { ACTION, can, WRITE } from '@balcao/core/routes';
 import {
   DEFERRED_METHODS,
   ORIGIN_SALE_LABELS,
@@ -34,7 +35,7 @@ import { Link as RouterLink, useLocation } from 'react-router';
 import { Loading } from '../../components/Loading.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { useSession } from '../auth/session.tsx';
-import { canSell, canSettle, isManager, useCancelSale, useSale, useSettleReceivable } from './api.ts';
+import { useCancelSale, useSale, useSettleReceivable } from './api.ts';
 import { Receipt } from './Receipt.tsx';
 import { STATUS_COLORS } from './SaleListPage.tsx';
 
@@ -78,7 +79,7 @@ export default function SaleDetailPage() {
           <Button variant="outlined" onClick={() => setReceipt(true)}>
             Reimprimir
           </Button>
-          {s.status !== 'canceled' && canSell(user?.userType.id) && (
+          {s.status !== 'canceled' && can(user?.userType.id, WRITE.sales) && (
             <Button color="error" variant="outlined" onClick={() => setCanceling(true)}>
               Cancelar venda
             </Button>
@@ -197,7 +198,9 @@ export default function SaleDetailPage() {
         </Paper>
       </Box>
 
-      {s.receivables.length > 0 && <Receivables sale={s} canSettle={canSettle(user?.userType.id)} />}
+      {s.receivables.length > 0 && (
+        <Receivables sale={s} canSettle={can(user?.userType.id, ACTION.settleReceivables)} />
+      )}
 
       <Dialog open={receipt} onClose={() => setReceipt(false)} maxWidth="md">
         <DialogTitle>Comprovante</DialogTitle>
@@ -211,7 +214,7 @@ export default function SaleDetailPage() {
       <CancelDialog
         open={canceling}
         sale={s}
-        needsApproval={!isManager(user?.userType.id)}
+        needsApproval={!can(user?.userType.id, ACTION.approve)}
         onClose={() => setCanceling(false)}
       />
     </Box>

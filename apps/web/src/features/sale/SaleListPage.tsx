@@ -1,5 +1,6 @@
 import { addDays, todayIso } from '@balcao/core/date';
 import { formatCents } from '@balcao/core/money';
+import { can, WRITE } from '@balcao/core/routes';
 import {
   PAYMENT_METHOD_LABELS,
   PAYMENT_METHODS_IN_PDV,
@@ -30,7 +31,7 @@ import { ListPagination } from '../../components/ListPagination.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { useSession } from '../auth/session.tsx';
-import { canSell, downloadSalesCsv, type SaleListQuery, useSales, useSellers } from './api.ts';
+import { downloadSalesCsv, type SaleListQuery, useSales, useSellers } from './api.ts';
 
 export const STATUS_COLORS: Record<SaleStatus, 'success' | 'warning' | 'default'> = {
   finished: 'success',
@@ -107,7 +108,7 @@ export default function SaleListPage() {
           >
             {exporting ? 'Exportando...' : 'Exportar CSV'}
           </Button>
-          {canSell(user?.userType.id) && (
+          {can(user?.userType.id, WRITE.sales) && (
             <Button
               component={RouterLink}
               to="/dashboard/sale/pdv"

@@ -1,12 +1,7 @@
+import { CASH_REGISTER_MESSAGES } from '@balcao/core/cashRegister';
 import { todayIso } from '@balcao/core/date';
 import { formatCents } from '@balcao/core/money';
-import {
-  CASH_REGISTER_MESSAGES,
-  checkPayments,
-  PAYMENT_METHOD_LABELS,
-  PAYMENT_METHODS_IN_PDV,
-  type Sale,
-} from '@balcao/core/sale';
+import { checkPayments, PAYMENT_METHOD_LABELS, PAYMENT_METHODS_IN_PDV, type Sale } from '@balcao/core/sale';
 import type { PaymentMethod } from '@balcao/core/status';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';

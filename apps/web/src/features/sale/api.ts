@@ -2,18 +2,10 @@ import type { CouponValidation } from '@balcao/core/coupon';
 import type { CustomerDetail, CustomerListItem } from '@balcao/core/customer';
 import { toQueryString } from '@balcao/core/list';
 import type { BarcodeMatch, ProductListItem } from '@balcao/core/product';
-import { WRITE } from '@balcao/core/routes';
-import type {
-  CustomerCredit,
-  Sale,
-  SaleCancelInput,
-  SaleInput,
-  SaleListResult,
-  SaleStatus,
-  SimpleSaleInput,
-} from '@balcao/core/sale';
+import type { CustomerCredit } from '@balcao/core/receivable';
+import type { Sale, SaleCancelInput, SaleInput, SaleStatus, SimpleSaleInput } from '@balcao/core/sale';
+import type { SaleListResult } from '@balcao/core/saleList';
 import type { PaymentMethod } from '@balcao/core/status';
-import type { UserTypeId } from '@balcao/core/userTypes';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch, downloadFile } from '../../lib/api.ts';
 import { cashRegisterKeys } from '../cash-register/api.ts';
@@ -39,14 +31,6 @@ export const saleKeys = {
   details: () => [...saleKeys.all, 'detail'] as const,
   detail: (id: number) => [...saleKeys.details(), id] as const,
 };
-
-export const canSell = (userTypeId: number | undefined) =>
-  userTypeId !== undefined && (WRITE.sales as readonly UserTypeId[]).includes(userTypeId as UserTypeId);
-/** Administrador and Gerente cancel and take sangrias without a manager approval. */
-export const isManager = (userTypeId: number | undefined) => userTypeId === 1 || userTypeId === 2;
-/** Who may receive a crediário installment (API SETTLE_TYPES). */
-export const canSettle = (userTypeId: number | undefined) =>
-  userTypeId !== undefined && [1, 2, 3, 4, 7, 8].includes(userTypeId);
 
 export const postSale = (body: SaleInput, idempotencyKey: string) =>
   apiFetch<Sale>('/sale', { method: 'POST', body, headers: { 'idempotency-key': idempotencyKey } });

@@ -1,5 +1,6 @@
 import { formatCents } from '@balcao/core/money';
 import { formatQuantity } from '@balcao/core/product';
+import { can, WRITE } from '@balcao/core/routes';
 import { stockEntryFormSchema, stockEntryFormToInput } from '@balcao/core/stock';
 import AddShoppingCartIcon from '@mui/icons-material/AddShoppingCart';
 import Alert from '@mui/material/Alert';
@@ -21,7 +22,7 @@ import { ListPagination } from '../../components/ListPagination.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { useSession } from '../auth/session.tsx';
-import { canWriteStock, fetchProduct, useLowStock, useRegisterEntry } from './api.ts';
+import { fetchProduct, useLowStock, useRegisterEntry } from './api.ts';
 import { AddProductFields } from './components/AddProductFields.tsx';
 import { apiIssues, ReadOnlyNotice } from './components/common.tsx';
 import {
@@ -42,7 +43,7 @@ import { StockHistory } from './components/StockHistory.tsx';
 export default function StockEntryPage() {
   const { user } = useSession();
   const clientId = user?.client.id;
-  const canWrite = canWriteStock(user?.userType.id);
+  const canWrite = can(user?.userType.id, WRITE.stock);
   const { rows, add, update, remove, clear } = useMovementRows();
   const [errors, setErrors] = useState<RowErrors>({});
   const [formError, setFormError] = useState<string | null>(null);

@@ -1,3 +1,4 @@
+import { can, WRITE } from '@balcao/core/routes';
 import {
   STOCK_EXIT_REASON_LABELS,
   STOCK_EXIT_REASONS,
@@ -18,14 +19,7 @@ import { type FormEvent, useState } from 'react';
 import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { useSession } from '../auth/session.tsx';
-import {
-  canChangeStockSettings,
-  canWriteStock,
-  fetchProduct,
-  useRegisterExit,
-  useStockSettings,
-  useUpdateStockSettings,
-} from './api.ts';
+import { fetchProduct, useRegisterExit, useStockSettings, useUpdateStockSettings } from './api.ts';
 import { AddProductFields } from './components/AddProductFields.tsx';
 import { apiIssues, ReadOnlyNotice } from './components/common.tsx';
 import {
@@ -47,7 +41,7 @@ type HeaderErrors = Partial<Record<'reason' | 'note', string>>;
 export default function StockExitPage() {
   const { user } = useSession();
   const clientId = user?.client.id;
-  const canWrite = canWriteStock(user?.userType.id);
+  const canWrite = can(user?.userType.id, WRITE.stock);
   const { rows, add, update, remove, clear } = useMovementRows();
   const [errors, setErrors] = useState<RowErrors>({});
   const [headerErrors, setHeaderErrors] = useState<HeaderErrors>({});
@@ -213,7 +207,7 @@ function NegativeStockSwitch({
   const { user } = useSession();
   const settings = useStockSettings(clientId);
   const update = useUpdateStockSettings(clientId);
-  const canChange = canChangeStockSettings(user?.userType.id);
+  const canChange = can(user?.userType.id, WRITE.settings);
   const checked = update.isPending
     ? Boolean(update.variables?.allowNegativeStock)
     : Boolean(settings.data?.allowNegativeStock);

@@ -4,6 +4,7 @@ import {
   type Product,
   type ProductListItem,
 } from '@balcao/core/product';
+import { can, WRITE } from '@balcao/core/routes';
 import { fractionTargetFor, stockFractionateInputSchema, toThousandths } from '@balcao/core/stock';
 import ArrowForwardIcon from '@mui/icons-material/ArrowForward';
 import Alert from '@mui/material/Alert';
@@ -20,7 +21,7 @@ import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar
 import { errorMessage } from '../../lib/api.ts';
 import { useSession } from '../auth/session.tsx';
 import { QuantityField } from '../product/components/DecimalInputs.tsx';
-import { canWriteStock, fetchProduct, useFractionate, useFractionRatios } from './api.ts';
+import { fetchProduct, useFractionate, useFractionRatios } from './api.ts';
 import { apiIssues, ReadOnlyNotice } from './components/common.tsx';
 import { ProductPicker } from './components/ProductPicker.tsx';
 import { StockHistory } from './components/StockHistory.tsx';
@@ -49,7 +50,7 @@ type Field =
 export default function StockFractionatePage() {
   const { user } = useSession();
   const clientId = user?.client.id;
-  const canWrite = canWriteStock(user?.userType.id);
+  const canWrite = can(user?.userType.id, WRITE.stock);
   const [source, setSource] = useState<Side>({ ...emptySide, quantity: '1' });
   const [target, setTarget] = useState<Side>(emptySide);
   const [targetTyped, setTargetTyped] = useState(false);

@@ -1,6 +1,5 @@
 import { type ListResult, toQueryString } from '@balcao/core/list';
 import type { BarcodeMatch, Product, ProductListItem } from '@balcao/core/product';
-import { WRITE } from '@balcao/core/routes';
 import type {
   FractionRatio,
   LowStockProduct,
@@ -9,19 +8,13 @@ import type {
   StockExitInput,
   StockFractionateInput,
   StockMovement,
+  StockOperationResult,
   StockSettings,
+  StockSettingsInput,
 } from '@balcao/core/stock';
-import type { UserTypeId } from '@balcao/core/userTypes';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch, downloadFile } from '../../lib/api.ts';
 import { productKeys } from '../product/api.ts';
-
-/** Moving stock: WRITE.stock (Administrador, Gerente, Estoquista); other back-office users read. */
-export const canWriteStock = (userTypeId: number | undefined) =>
-  userTypeId !== undefined && (WRITE.stock as readonly UserTypeId[]).includes(userTypeId as UserTypeId);
-/** The negative-stock setting: WRITE.settings (Administrador, Gerente). */
-export const canChangeStockSettings = (userTypeId: number | undefined) =>
-  userTypeId !== undefined && (WRITE.settings as readonly UserTypeId[]).includes(userTypeId as UserTypeId);
 
 export type MovementListParams = {
   page: number;
@@ -96,8 +89,7 @@ export function useFractionRatios(clientId: number | undefined, sourceProductId:
 export function useStockSettings(clientId: number | undefined) {
   return useQuery({
     queryKey: stockKeys.settings(clientId ?? 0),
-    queryFn: () =>
-      apiFetch<StockSettings & { stockManagement: boolean }>(`/stock-setting/client/${clientId}`),
+    queryFn: () => apiFetch<StockSettings>(`/stock-setting/client/${clientId}`),
     enabled: Boolean(clientId),
   });
 }
@@ -105,8 +97,8 @@ export function useStockSettings(clientId: number | undefined) {
 export function useUpdateStockSettings(clientId: number | undefined) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: StockSettings) =>
-      apiFetch<StockSettings & { stockManagement: boolean }>(`/stock-setting/client/${clientId}`, {
+    mutationFn: (body: StockSettingsInput) =>
+      apiFetch<StockSettings>(`/stock-setting/client/${clientId}`, {
         method: 'PUT',
         body,
       }),
@@ -123,13 +115,11 @@ function useStockMoved() {
   };
 }
 
-type MovementAnswer = { movements: StockMovement[] };
-
 export function useRegisterEntry() {
   const moved = useStockMoved();
   return useMutation({
     mutationFn: (body: StockEntryInput) =>
-      apiFetch<MovementAnswer>('/stock-movement/entry', { method: 'POST', body }),
+      apiFetch<StockOperationResult>('/stock-movement/entry', { method: 'POST', body }),
     onSuccess: moved,
   });
 }
@@ -138,7 +128,7 @@ export function useRegisterExit() {
   const moved = useStockMoved();
   return useMutation({
     mutationFn: (body: StockExitInput) =>
-      apiFetch<MovementAnswer>('/stock-movement/exit', { method: 'POST', body }),
+      apiFetch<StockOperationResult>('/stock-movement/exit', { method: 'POST', body }),
     onSuccess: moved,
   });
 }
@@ -147,7 +137,7 @@ export function useFractionate() {
   const moved = useStockMoved();
   return useMutation({
     mutationFn: (body: StockFractionateInput) =>
-      apiFetch<MovementAnswer>('/stock-movement/fractionate', { method: 'POST', body }),
+      apiFetch<StockOperationResult>('/stock-movement/fractionate', { method: 'POST', body }),
     onSuccess: moved,
   });
 }

@@ -1,3 +1,4 @@
+import { can, WRITE } from '@balcao/core/routes';
 import {
   assignableUserTypes,
   CANNOT_CHANGE_OWN_TYPE,
@@ -36,7 +37,7 @@ import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar
 import { Loading } from '../../components/Loading.tsx';
 import { ApiError, errorMessage } from '../../lib/api.ts';
 import { useSession } from '../auth/session.tsx';
-import { canWriteUsers, useCreateUser, useUpdateUser, useUser } from './api.ts';
+import { useCreateUser, useUpdateUser, useUser } from './api.ts';
 
 const LIST = '/dashboard/user';
 
@@ -106,7 +107,8 @@ function UserForm({ user }: { user?: StaffUser }) {
   const isSelf = Boolean(user && user.id === session.user?.id);
   const [current, setCurrent] = useState(user);
   const canWrite =
-    canWriteUsers(actorType) && (!current || canManageUserType(actorType, current.userType.id as UserTypeId));
+    can(actorType, WRITE.users) &&
+    (!current || canManageUserType(actorType, current.userType.id as UserTypeId));
   const navigate = useNavigate();
   const create = useCreateUser();
   const update = useUpdateUser();
@@ -166,10 +168,12 @@ function UserForm({ user }: { user?: StaffUser }) {
   return (
     <Box component="form" noValidate onSubmit={handleSubmit(onSubmit)} aria-label="Cadastro de usuário">
       <Stack spacing={2}>
-        {!canWriteUsers(actorType) && (
+        {!can(actorType, WRITE.users) && (
           <Alert severity="info">Só um Administrador ou Gerente pode cadastrar e alterar usuários.</Alert>
         )}
-        {canWriteUsers(actorType) && !canWrite && <Alert severity="info">{MANAGER_CANNOT_TOUCH_ADMIN}</Alert>}
+        {can(actorType, WRITE.users) && !canWrite && (
+          <Alert severity="info">{MANAGER_CANNOT_TOUCH_ADMIN}</Alert>
+        )}
         <Box component="fieldset" disabled={!canWrite} sx={{ border: 0, p: 0, m: 0, minWidth: 0 }}>
           <Paper sx={{ p: 2 }}>
             <Grid container spacing={2}>

@@ -1,3 +1,4 @@
+import { can, WRITE } from '@balcao/core/routes';
 import type { StaffUser, UserListQuery } from '@balcao/core/user';
 import { canManageUserType } from '@balcao/core/user';
 import { USER_TYPE_IDS, USER_TYPES, type UserTypeId } from '@balcao/core/userTypes';
@@ -28,7 +29,7 @@ import { Loading } from '../../components/Loading.tsx';
 import { RowActions, useHandedOverMessage, useListParams } from '../../components/listPage.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { useSession } from '../auth/session.tsx';
-import { canWriteUsers, useDeleteUser, useUsers } from './api.ts';
+import { useDeleteUser, useUsers } from './api.ts';
 
 const PAGE_SIZES = [20, 50, 100];
 
@@ -50,7 +51,7 @@ export default function UserListPage() {
   const { user } = useSession();
   const clientId = user?.client.id;
   const actorType = user?.userType.id as UserTypeId | undefined;
-  const canWrite = canWriteUsers(actorType);
+  const canWrite = can(actorType, WRITE.users);
   const { query, update, search, setSearch } = useListParams(queryFromParams);
   const users = useUsers(clientId, query);
   const deletion = useDeleteUser();

@@ -1,6 +1,5 @@
 import type { ListResult } from '@balcao/core/list';
 import { toQueryString } from '@balcao/core/list';
-import { WRITE } from '@balcao/core/routes';
 import type {
   ChangePasswordInput,
   StaffUser,
@@ -8,16 +7,8 @@ import type {
   UserListQuery,
   UserUpdateInput,
 } from '@balcao/core/user';
-import type { UserTypeId } from '@balcao/core/userTypes';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '../../lib/api.ts';
-
-/** Users are written by Administrador and Gerente (WRITE.users); other back-office users read them. */
-export function canWriteUsers(userTypeId: number | undefined): boolean {
-  return (
-    userTypeId !== undefined && (WRITE.users as readonly UserTypeId[]).includes(userTypeId as UserTypeId)
-  );
-}
 
 /** Query keys of staff users (all / lists / list / details / detail). */
 export const userKeys = {

@@ -1,0 +1,137 @@
+import { refSchema } from './responses.ts';
+import {
+  approvalSchema,
+  centsField,
+  DEFERRED_METHODS,
+  optionalText,
+  PAYMENT_METHODS_IN_PDV,
+  reasonSchema,
+} from './sale.ts';
+import { PAYMENT_METHODS, type PaymentMethod } from './status.ts';
+import { z } from './zod.ts';
+
+/** The cash register (caixa, issue 7): open, suprimento/sangria, close with the counted amounts. */
+
+export const CASH_REGISTER_MESSAGES = {
+  loading: 'Carregando dados da caixa...',
+  mustOpen: 'Abra o caixa para vender',
+  alreadyOpen: 'Você já tem um caixa aberto',
+  notOpen: 'Você não tem um caixa aberto',
+  notFound: 'Caixa não encontrado',
+  withdrawalTooHigh: (available: string) =>
+    `A sangria não pode ser maior que o dinheiro no caixa (${available})`,
+  withdrawalNeedsApproval:
+    'A sangria precisa da aprovação de um gerente: informe o email e a senha de um Administrador ou Gerente',
+  approvalInvalid: 'Aprovação recusada: email ou senha de Administrador/Gerente incorretos',
+} as const;
+
+export const CASH_MOVEMENT_TYPES = ['deposit', 'withdrawal', 'receipt'] as const;
+export type CashMovementType = (typeof CASH_MOVEMENT_TYPES)[number];
+export const CASH_MOVEMENT_LABELS: Record<CashMovementType, string> = {
+  deposit: 'Suprimento',
+  withdrawal: 'Sangria',
+  receipt: 'Recebimento de parcela',
+};
+
+/** Methods counted at the close: everything but what is not paid at the counter. */
+export const COUNTED_METHODS: readonly PaymentMethod[] = PAYMENT_METHODS_IN_PDV.filter(
+  (m) => !DEFERRED_METHODS.includes(m) && m !== 'paymentOnDelivery',
+);
+
+export const cashRegisterOpenSchema = z.object({
+  openingAmountCents: centsField('Valor de abertura').default(0),
+});
+export type CashRegisterOpenInput = z.input<typeof cashRegisterOpenSchema>;
+
+export const cashMovementInputSchema = z.object({
+  type: z.enum(['deposit', 'withdrawal'], { message: 'Escolha suprimento ou sangria' }),
+  amountCents: centsField('Valor').refine((v) => v > 0, 'O valor deve ser maior que zero'),
+  reason: reasonSchema,
+  approval: approvalSchema.optional(),
+});
+export type CashMovementInput = z.input<typeof cashMovementInputSchema>;
+
+export const cashRegisterCloseSchema = z.object({
+  counted: z
+    .array(
+      z.object({
+        method: z.enum(PAYMENT_METHODS, { message: 'Forma de pagamento inválida' }),
+        amountCents: centsField('Valor contado'),
+      }),
+    )
+    .max(PAYMENT_METHODS.length)
+    .refine((list) => new Set(list.map((c) => c.method)).size === list.length, 'Forma de pagamento repetida')
+    .default([]),
+  notes: optionalText(1000),
+});
+export type CashRegisterCloseInput = z.input<typeof cashRegisterCloseSchema>;
+
+export const cashRegisterSchema = z.object({
+  id: z.number(),
+  status: z.enum(['open', 'closed']),
+  user: refSchema,
+  openingAmountCents: z.number(),
+  openedAt: z.string(),
+  closedAt: z.string().nullable(),
+  closingNotes: z.string().nullable(),
+});
+export type CashRegister = z.infer<typeof cashRegisterSchema>;
+
+export const cashMovementSchema = z.object({
+  id: z.number(),
+  type: z.enum(CASH_MOVEMENT_TYPES),
+  paymentMethod: z.enum(PAYMENT_METHODS),
+  amountCents: z.number(),
+  reason: z.string(),
+  user: refSchema,
+  approvedBy: refSchema.nullable(),
+  createdAt: z.string(),
+});
+export type CashMovement = z.infer<typeof cashMovementSchema>;
+
+export const cashMethodSummarySchema = z.object({
+  method: z.enum(PAYMENT_METHODS),
+  /** Sale payments of this method (sales not canceled). */
+  salesCents: z.number(),
+  /** Installments received at this register. */
+  receiptsCents: z.number(),
+  /** What should be there (money: opening + sales + receipts + suprimentos - sangrias). */
+  expectedCents: z.number(),
+  /** Null until closed (or when not counted). */
+  countedCents: z.number().nullable(),
+  differenceCents: z.number().nullable(),
+  /** False for crediário/boleto/na entrega: listed, not counted. */
+  countable: z.boolean(),
+});
+export type CashMethodSummary = z.infer<typeof cashMethodSummarySchema>;
+
+/** A register with its movements and amounts: the current register, the report, the close answer. */
+export const cashRegisterSummarySchema = cashRegisterSchema.extend({
+  movements: z.array(cashMovementSchema),
+  methods: z.array(cashMethodSummarySchema),
+  money: z.object({
+    openingCents: z.number(),
+    salesCents: z.number(),
+    receiptsCents: z.number(),
+    depositsCents: z.number(),
+    withdrawalsCents: z.number(),
+    expectedCents: z.number(),
+  }),
+  sales: z.object({
+    count: z.number(),
+    canceledCount: z.number(),
+    amountCents: z.number(),
+    discountCents: z.number(),
+    changeCents: z.number(),
+  }),
+  totals: z.object({
+    expectedCents: z.number(),
+    countedCents: z.number().nullable(),
+    differenceCents: z.number().nullable(),
+  }),
+});
+export type CashRegisterSummary = z.infer<typeof cashRegisterSummarySchema>;
+
+/** GET /cash-register/current: the caller's open register, or null (open one first). */
+export const currentRegisterSchema = z.object({ cashRegister: cashRegisterSummarySchema.nullable() });
+export type CurrentRegister = z.infer<typeof currentRegisterSchema>;

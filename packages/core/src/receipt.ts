@@ -1,0 +1,140 @@
+import { formatCents } from './money.ts';
+import { PAYMENT_METHOD_LABELS, type Sale } from './sale.ts';
+
+/** The sale receipt (58 mm: 32 columns, 80 mm: 48 columns; INTEGRATIONS.md). */
+
+export type ReceiptShop = { name: string; document?: string | null; phone?: string | null };
+export type ReceiptWidth = 58 | 80;
+export const RECEIPT_COLUMNS: Record<ReceiptWidth, number> = { 58: 32, 80: 48 };
+
+/** Left text and right text on one line of `columns`, the left cut when they do not fit. */
+export function receiptRow(left: string, right: string, columns: number): string {
+  const room = columns - right.length - 1;
+  if (room < 1) return `${left.slice(0, columns)}`;
+  const l = left.length > room ? left.slice(0, room) : left;
+  return `${l}${' '.repeat(columns - l.length - right.length)}${right}`;
+}
+
+function wrap(text: string, columns: number): string[] {
+  const words = text.split(/\s+/).filter(Boolean);
+  const lines: string[] = [];
+  let line = '';
+  for (const word of words) {
+    if (!line) line = word.slice(0, columns);
+    else if (line.length + 1 + word.length <= columns) line += ` ${word}`;
+    else {
+      lines.push(line);
+      line = word.slice(0, columns);
+    }
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+const center = (text: string, columns: number) => {
+  const t = text.slice(0, columns);
+  return `${' '.repeat(Math.floor((columns - t.length) / 2))}${t}`;
+};
+
+const money = (cents: number) => formatCents(cents).replace('R$ ', '');
+const qtyText = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 3 });
+
+/** The receipt as monospaced lines ("não é documento fiscal"): same text on screen, paper and ESC/POS. */
+export function receiptLines(
+  sale: Pick<
+    Sale,
+    | 'number'
+    | 'createdAt'
+    | 'items'
+    | 'payments'
+    | 'totalCents'
+    | 'discountCents'
+    | 'couponDiscountCents'
+    | 'coupon'
+    | 'freightCents'
+    | 'finalAmountCents'
+    | 'cashDepositAmountCents'
+    | 'changeCents'
+    | 'customer'
+    | 'user'
+    | 'status'
+    | 'receivables'
+  >,
+  shop: ReceiptShop,
+  width: ReceiptWidth = 80,
+): string[] {
+  const cols = RECEIPT_COLUMNS[width];
+  const rule = '-'.repeat(cols);
+  const lines: string[] = [];
+  for (const l of wrap(shop.name, cols)) lines.push(center(l, cols));
+  if (shop.document) lines.push(center(shop.document, cols));
+  if (shop.phone) lines.push(center(shop.phone, cols));
+  lines.push(rule);
+  lines.push(center('CUPOM NÃO FISCAL', cols));
+  const when = new Date(sale.createdAt);
+  const date = new Intl.DateTimeFormat('pt-BR', {
+    timeZone: 'America/Sao_Paulo',
+    dateStyle: 'short',
+    timeStyle: 'short',
+  }).format(when);
+  lines.push(receiptRow(`Venda nº ${sale.number}`, date, cols));
+  if (sale.customer) lines.push(...wrap(`Cliente: ${sale.customer.name}`, cols));
+  lines.push(...wrap(`Operador: ${sale.user.name}`, cols));
+  if (sale.status === 'canceled') lines.push(center('*** VENDA CANCELADA ***', cols));
+  lines.push(rule);
+  sale.items.forEach((item, i) => {
+    const name = item.variantName ? `${item.description} ${item.variantName}` : item.description;
+    for (const l of wrap(`${String(i + 1).padStart(2, '0')} ${name}`, cols)) lines.push(l);
+    for (const a of item.additionals) {
+      lines.push(
+        receiptRow(
+          `   + ${a.quantity > 1 ? `${a.quantity}x ` : ''}${a.name}`,
+          money(a.priceCents * a.quantity),
+          cols,
+        ),
+      );
+    }
+    lines.push(
+      receiptRow(
+        `   ${qtyText.format(item.quantity)} ${item.unit} x ${money(item.unitTotalCents)}`,
+        money(item.grossCents),
+        cols,
+      ),
+    );
+    if (item.discountCents > 0) lines.push(receiptRow('   Desconto', `-${money(item.discountCents)}`, cols));
+  });
+  lines.push(rule);
+  lines.push(receiptRow('Subtotal', money(sale.totalCents), cols));
+  if (sale.discountCents > 0) lines.push(receiptRow('Desconto', `-${money(sale.discountCents)}`, cols));
+  if (sale.couponDiscountCents > 0) {
+    lines.push(
+      receiptRow(`Cupom ${sale.coupon?.code ?? ''}`.trim(), `-${money(sale.couponDiscountCents)}`, cols),
+    );
+  }
+  if (sale.freightCents > 0) lines.push(receiptRow('Frete', money(sale.freightCents), cols));
+  lines.push(receiptRow('TOTAL', formatCents(sale.finalAmountCents), cols));
+  lines.push(rule);
+  for (const p of sale.payments) {
+    const label =
+      p.numberInstallments > 1
+        ? `${PAYMENT_METHOD_LABELS[p.method]} ${p.numberInstallments}x`
+        : PAYMENT_METHOD_LABELS[p.method];
+    lines.push(receiptRow(label, money(p.amountCents), cols));
+  }
+  if (sale.changeCents > 0) {
+    lines.push(receiptRow('Recebido em dinheiro', money(sale.cashDepositAmountCents), cols));
+    lines.push(receiptRow('Troco', money(sale.changeCents), cols));
+  }
+  const receivables = sale.receivables.filter((r) => r.status !== 'canceled');
+  if (receivables.length > 0) {
+    lines.push(rule);
+    lines.push('Parcelas');
+    for (const r of receivables) {
+      const [y, m, d] = r.dueDate.split('-');
+      lines.push(receiptRow(`${r.installment}ª venc. ${d}/${m}/${y}`, money(r.amountCents), cols));
+    }
+  }
+  lines.push(rule);
+  lines.push(center('Obrigado pela preferência!', cols));
+  return lines;
+}

@@ -1,0 +1,29 @@
+import { z } from './zod.ts';
+
+/**
+ * Building blocks of the API's answers (every route declares its answer as a schema; the paged list is
+ * `pageOf` in list.ts).
+ */
+
+/** A reference to a record by id and name (the user of a sale, the seller, ...). */
+export const refSchema = z.object({ id: z.number(), name: z.string() });
+
+/** The answer of an action with nothing else to say (logout, password change). */
+export const okSchema = z.object({ ok: z.boolean() });
+
+/**
+ * Downloads (declared under their content type, e.g. `{ content: { 'text/csv': { schema: csvFileSchema } } }`):
+ * the body is the file itself, whole or streamed, never serialized as JSON.
+ */
+export const csvFileSchema = z
+  .unknown()
+  .meta({ type: 'string', description: 'CSV: ";" separated, decimal comma, UTF-8 with BOM' });
+export const binaryFileSchema = z.unknown().meta({ type: 'string', format: 'binary' });
+/** Newline-delimited JSON events (a streamed import's progress). */
+export const ndjsonSchema = z.unknown().meta({ type: 'string', description: 'One JSON event per line' });
+
+/** The answer of a delete that names what went. */
+export const deletedSchema = z.object({ id: z.number() });
+
+/** GET /health: the API answers and which database it runs on. */
+export const healthSchema = z.object({ status: z.string(), database: z.string() });

@@ -1,0 +1,82 @@
+import { refSchema } from './responses.ts';
+import { z } from './zod.ts';
+
+/**
+ * What login, revalidation (/user/me) and account creation answer (DESIGN.md). Kept apart from auth.ts,
+ * whose input schemas are in the login bundle.
+ */
+
+/** The client's flags that switch screens on and off (comandas, stock, open-check). */
+export const settingsChecklistSchema = z.object({
+  saleCommand: z.boolean(),
+  stockManagement: z.boolean(),
+  checkIsOpen: z.boolean(),
+});
+
+export const sessionUserSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  email: z.string(),
+  active: z.boolean(),
+  profilePhotoWhatsapp: z.string().nullable(),
+  userType: refSchema,
+  client: z.object({ id: z.number(), name: z.string(), clientType: refSchema }),
+});
+export type SessionUser = z.infer<typeof sessionUserSchema>;
+
+/** The client's WhatsApp (Evolution API) instance. */
+export const whatsappInstanceSchema = z.object({
+  id: z.number(),
+  clientId: z.number(),
+  instanceName: z.string(),
+  /** Evolution API connection state: open, connecting or close. */
+  state: z.string(),
+  phone: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type WhatsappInstance = z.infer<typeof whatsappInstanceSchema>;
+
+/** A delivery rule of the client. */
+export const shippingSettingSchema = z.object({
+  id: z.number(),
+  clientId: z.number(),
+  name: z.string(),
+  originZipCode: z.string(),
+  fixedPriceCents: z.number(),
+  freeAboveCents: z.number(),
+  deliveryTimeMinutes: z.number(),
+  active: z.boolean(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type ShippingSetting = z.infer<typeof shippingSettingSchema>;
+
+/** The static Pix key and merchant data for the BR Code. */
+export const paymentGatewaySchema = z.object({
+  id: z.number(),
+  clientId: z.number(),
+  provider: z.string(),
+  pixKey: z.string(),
+  merchantName: z.string(),
+  merchantCity: z.string(),
+  active: z.boolean(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type PaymentGateway = z.infer<typeof paymentGatewaySchema>;
+
+export const sessionPayloadSchema = z.object({
+  user: sessionUserSchema,
+  whatsappInstance: whatsappInstanceSchema.nullable(),
+  shippingSettings: shippingSettingSchema.nullable(),
+  paymentGateway: paymentGatewaySchema.nullable(),
+  settingsChecklist: settingsChecklistSchema,
+});
+export type SessionPayload = z.infer<typeof sessionPayloadSchema>;
+
+/** The login answer: the session payload and the bearer token. */
+export const loginAnswerSchema = sessionPayloadSchema.extend({ token: z.string() });
+
+/** The account creation answer: logged in as the new Administrador; `id` is the new client's. */
+export const accountCreatedSchema = loginAnswerSchema.extend({ id: z.number() });
