@@ -14,6 +14,9 @@ export function isTimestamp(text: string): boolean {
   return /^\d{4}-\d{2}-\d{2}T/.test(text) && !Number.isNaN(Date.parse(text));
 }
 
+/** A numeric column as a number: 'number' mode columns already are; raw SQL may give strings. */
+export const num = (v: unknown): number => (typeof v === 'number' ? v : Number(v ?? 0));
+
 type PgError = { code?: string; constraint?: string; constraint_name?: string; cause?: PgError };
 
 /** The PostgreSQL error with this SQLSTATE in the chain (drizzle wraps the driver's error in `cause`). */

@@ -3,8 +3,8 @@ import { productAdditionalInputSchema, productAdditionalUpdateSchema } from '@ba
 import { STAFF, WRITE } from '@balcao/core/routes';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
+import { clientParams, idParams } from '../../lib/params.ts';
 import { assertOwnClient, sessionOf } from '../../plugins/auth.ts';
-import { clientParams, idParams } from '../product-category/namedRoutes.ts';
 import {
   createAdditionalGroup,
   deleteAdditionalGroup,
@@ -23,20 +23,20 @@ export function productAdditionalRoutes(ctx: AppContext): FastifyPluginAsyncZod 
       '/product-additional/client/:clientId',
       { config: { access: STAFF }, schema: { tags, params: clientParams, querystring: listQuerySchema } },
       async (request) =>
-        listAdditionalGroups(db, assertOwnClient(request, request.params.clientId).clientId, request.query),
+        listAdditionalGroups(db, assertOwnClient(request, request.params.clientId), request.query),
     );
 
     app.get(
       '/product-additional/:id',
       { config: { access: STAFF }, schema: { tags, params: idParams } },
-      async (request) => findAdditionalGroup(db, sessionOf(request).clientId, request.params.id),
+      async (request) => findAdditionalGroup(db, sessionOf(request), request.params.id),
     );
 
     app.post(
       '/product-additional',
       { config: { access: WRITE.catalog }, schema: { tags, body: productAdditionalInputSchema } },
       async (request, reply) =>
-        reply.status(201).send(await createAdditionalGroup(db, sessionOf(request).clientId, request.body)),
+        reply.status(201).send(await createAdditionalGroup(db, sessionOf(request), request.body)),
     );
 
     app.put(
@@ -45,14 +45,13 @@ export function productAdditionalRoutes(ctx: AppContext): FastifyPluginAsyncZod 
         config: { access: WRITE.catalog },
         schema: { tags, params: idParams, body: productAdditionalUpdateSchema },
       },
-      async (request) =>
-        updateAdditionalGroup(db, sessionOf(request).clientId, request.params.id, request.body),
+      async (request) => updateAdditionalGroup(db, sessionOf(request), request.params.id, request.body),
     );
 
     app.delete(
       '/product-additional/:id',
       { config: { access: WRITE.catalog }, schema: { tags, params: idParams } },
-      async (request) => deleteAdditionalGroup(db, sessionOf(request).clientId, request.params.id),
+      async (request) => deleteAdditionalGroup(db, sessionOf(request), request.params.id),
     );
   };
 }
