@@ -19,3 +19,7 @@ export const idParam = (message = 'Identificador inválido') =>
 export const idParams = z.object({ id: idParam() });
 /** `/client/:clientId` */
 export const clientParams = z.object({ clientId: idParam('Cliente inválido') });
+
+/** The answer of every DELETE of a record (DESIGN.md: DELETE removes, 200): the removed id. */
+export const deletedSchema = z.object({ id: z.number().int() });
+export type Deleted = z.infer<typeof deletedSchema>;
