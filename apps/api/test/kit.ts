@@ -13,7 +13,12 @@ type Response = Awaited<ReturnType<TestApp['app']['inject']>>;
 
 /** Requests under /v1 with the given headers (usually a Bearer session): `api(t, auth).get('/product/1')`. */
 export function api(t: TestApp, headers: Headers = {}) {
-  const send = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: Payload, extra: Headers = {}) =>
+  const send = (
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    url: string,
+    payload?: Payload,
+    extra: Headers = {},
+  ) =>
     t.app.inject({ method, url: `/v1${url}`, headers: { ...headers, ...extra }, payload: payload as object });
   return {
     get: (url: string, extra?: Headers) => send('GET', url, undefined, extra),
@@ -28,7 +33,8 @@ export type Api = ReturnType<typeof api>;
 /** The answer's JSON when its status is the expected one; otherwise the test fails with the body. */
 // biome-ignore lint/suspicious/noExplicitAny: answers are read loosely, as res.json() is
 export function expectStatus<T = any>(res: Response, status: number, what = 'request'): T {
-  if (res.statusCode !== status) throw new Error(`${what}: expected ${status}, got ${res.statusCode} ${res.body}`);
+  if (res.statusCode !== status)
+    throw new Error(`${what}: expected ${status}, got ${res.statusCode} ${res.body}`);
   return res.json() as T;
 }
 

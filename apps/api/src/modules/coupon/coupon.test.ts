@@ -367,7 +367,10 @@ describe('POST /v1/coupon/validate', () => {
 
   it('lets a PDV user (Caixa) validate', async () => {
     const { users } = await createClientWithUsers(t, [1, 4]);
-    const coupon = await makeCoupon(t, bearer(users[0].token), { discountType: 'FIXED_AMOUNT', discountValue: 50 });
+    const coupon = await makeCoupon(t, bearer(users[0].token), {
+      discountType: 'FIXED_AMOUNT',
+      discountValue: 50,
+    });
     const res = await validate(bearer(users[1].token), { code: coupon.code, subtotalCents: 3000 });
     expect(res.json()).toMatchObject({ discountCents: 3000, totalCents: 0 });
   });
@@ -468,7 +471,11 @@ describe('POST /v1/coupon/validate', () => {
 describe('useCoupon (sale checkout)', () => {
   it('gives one success and one 409 when two sales race for a single-use coupon', async () => {
     const { client, auth } = await createClientWithUsers(t, [1]);
-    const single = await makeCoupon(t, auth, { isSingleUse: true, discountType: 'FIXED_AMOUNT', discountValue: 10 });
+    const single = await makeCoupon(t, auth, {
+      isSingleUse: true,
+      discountType: 'FIXED_AMOUNT',
+      discountValue: 10,
+    });
     const attempt = (saleId: number) =>
       t.database.db.transaction((tx) =>
         useCoupon(tx, client.id, { code: single.code, subtotalCents: 5000, saleId }),

@@ -5,13 +5,11 @@ import {
   userListQuerySchema,
   userUpdateSchema,
 } from '@balcao/core/user';
-import { z } from '@balcao/core/zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
+import { clientParams, idParams } from '../../lib/params.ts';
 import { assertOwnClient, sessionOf } from '../../plugins/auth.ts';
 import { changeOwnPassword, createUser, deleteUser, findUser, listUsers, updateUser } from './service.ts';
-
-const id = z.coerce.number().int().positive('Identificador inválido');
 
 /** Staff users of the caller's client: reads for back-office users, writes for WRITE.users (1, 2). */
 export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
@@ -26,12 +24,11 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags,
           summary: 'Staff users of the client (search by name/email, filter by type and active)',
-          params: z.object({ clientId: id }),
+          params: clientParams,
           querystring: userListQuerySchema,
         },
       },
-      async (request) =>
-        listUsers(db, assertOwnClient(request, request.params.clientId).clientId, request.query),
+      async (request) => listUsers(db, assertOwnClient(request, request.params.clientId), request.query),
     );
 
     app.post(
@@ -52,8 +49,8 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.get(
       '/user/:id',
-      { config: { access: BACKOFFICE }, schema: { tags, summary: 'A staff user', params: z.object({ id }) } },
-      async (request) => findUser(db, sessionOf(request).clientId, request.params.id),
+      { config: { access: BACKOFFICE }, schema: { tags, summary: 'A staff user', params: idParams } },
+      async (request) => findUser(db, sessionOf(request), request.params.id),
     );
 
     app.post(
@@ -73,7 +70,7 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags,
           summary: 'Edit a staff user; deactivating ends their sessions at once',
-          params: z.object({ id }),
+          params: idParams,
           body: userUpdateSchema,
         },
       },
@@ -84,12 +81,9 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/user/:id',
       {
         config: { access: WRITE.users },
-        schema: { tags, summary: 'Delete a staff user (their sessions end)', params: z.object({ id }) },
+        schema: { tags, summary: 'Delete a staff user (their sessions end)', params: idParams },
       },
-      async (request) => {
-        await deleteUser(db, sessionOf(request), request.params.id);
-        return { ok: true };
-      },
+      async (request) => deleteUser(db, sessionOf(request), request.params.id),
     );
   };
 }

@@ -196,6 +196,7 @@ describe('last active Administrador', () => {
       headers: bearer(login2.json().token),
     });
     expect(del2.statusCode).toBe(200);
+    expect(del2.json()).toEqual({ id: a.user.id });
   });
 });
 
