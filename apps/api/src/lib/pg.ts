@@ -1,5 +1,5 @@
 import { type AnyColumn, type Column, getTableColumns, type SQL, sql, type Table } from 'drizzle-orm';
-import { conflict } from '../errors.ts';
+import { duplicate } from '../errors.ts';
 
 /**
  * Optimistic concurrency: the row still has the `updatedAt` the client read, compared at
@@ -34,7 +34,7 @@ export function violatedUnique(error: unknown): string | undefined {
 
 export const isForeignKeyViolation = (error: unknown): boolean => pgCode(error, '23503') !== undefined;
 
-/** Runs a write, turning a unique violation of a known constraint into a 409 with its message. */
+/** Runs a write, turning a unique violation of a known constraint into a 409 `duplicate` with its message. */
 export async function mapUnique<T>(work: () => Promise<T>, messages: Record<string, string>): Promise<T> {
   try {
     return await work();
@@ -42,7 +42,7 @@ export async function mapUnique<T>(work: () => Promise<T>, messages: Record<stri
     const constraint = violatedUnique(error);
     if (constraint !== undefined) {
       const message = messages[constraint];
-      if (message) throw conflict(message);
+      if (message) throw duplicate(message);
     }
     throw error;
   }

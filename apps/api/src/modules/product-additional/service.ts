@@ -8,7 +8,7 @@ import {
 import { type AnyColumn, and, asc, eq, ilike, inArray, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db, Executor } from '../../db/client.ts';
-import { AppError, conflict, notFound } from '../../errors.ts';
+import { AppError, duplicate, notFound } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { escapeLike, listResult, orderByOf, pageWindow } from '../../lib/list.ts';
 import { isSameVersion, mapUnique } from '../../lib/pg.ts';
@@ -149,7 +149,7 @@ async function assertNameFree(db: Executor, clientId: number, name: string, exce
     .select({ id: groups.id })
     .from(groups)
     .where(and(eq(groups.clientId, clientId), eq(sql`lower(${groups.name})`, name.toLowerCase())));
-  if (taken && taken.id !== exceptId) throw conflict(ADDITIONAL_NAME_TAKEN);
+  if (taken && taken.id !== exceptId) throw duplicate(ADDITIONAL_NAME_TAKEN);
 }
 
 /** Replaces the items of a group: sent ids are updated, new ones inserted, missing ones removed. */
