@@ -28,8 +28,6 @@ export function api(t: TestApp, headers: Headers = {}) {
   };
 }
 
-export type Api = ReturnType<typeof api>;
-
 /** The answer's JSON when its status is the expected one; otherwise the test fails with the body. */
 // biome-ignore lint/suspicious/noExplicitAny: answers are read loosely, as res.json() is
 export function expectStatus<T = any>(res: Response, status: number, what = 'request'): T {

@@ -21,10 +21,6 @@ import { clientParams, idParams } from './params.ts';
 import { isForeignKeyViolation, isSameVersion, mapUnique } from './pg.ts';
 import { assertNotStale } from './version.ts';
 
-/**
- * Categories and brands are the same small record (name unique per client, active flag, usage
- * count, delete refused while records use it): one service and one set of routes serve both.
- */
 type ListQuery = z.output<typeof catalogNameListQuerySchema>;
 type NameInput = { name: string; active: boolean };
 /** The longest name the input schema accepts (a CSV cell is cut to it). */
@@ -58,6 +54,10 @@ export type NamedCatalogOptions = {
   inUse: (count: number) => string;
 };
 
+/**
+ * Categories and brands are the same small record (name unique per client, active flag, usage
+ * count, delete refused while records use it): one service and one set of routes serve both.
+ */
 export function namedCatalogService(o: NamedCatalogOptions) {
   const t = o.table;
   // Qualified by hand: drizzle leaves columns unqualified in a single-table select.

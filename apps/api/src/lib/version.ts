@@ -17,9 +17,9 @@ export function assertNotStale(updated: readonly unknown[]): void {
   if (updated.length === 0) throw staleEdit();
 }
 
-export const VERSION_MISSING =
+const VERSION_MISSING =
   'Envie a versão do registro que você editou (updatedAt). Recarregue a página e tente novamente.';
-export const VERSION_INVALID = 'Versão do registro (updatedAt) inválida';
+const VERSION_INVALID = 'Versão do registro (updatedAt) inválida';
 
 /**
  * The `updatedAt` an update must carry: 400 when it is missing (an edit without the version it

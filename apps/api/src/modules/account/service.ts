@@ -13,7 +13,7 @@ type Owner = z.output<typeof accountOwnerSchema>;
 export const DOCUMENT_TAKEN = 'Já existe uma conta com este CPF/CNPJ';
 export const EMAIL_TAKEN = 'Este email já está em uso';
 
-export async function isEmailTaken(db: Executor, email: string): Promise<boolean> {
+async function isEmailTaken(db: Executor, email: string): Promise<boolean> {
   const [row] = await db
     .select({ id: users.id })
     .from(users)

@@ -18,13 +18,13 @@ import { isSameVersion, mapUnique } from '../../lib/pg.ts';
 import { assertNotStale, versionOf } from '../../lib/version.ts';
 import { coupons, couponUses } from './schema.ts';
 
-export const COUPON_NOT_FOUND = 'Cupom não encontrado';
-export const COUPON_CODE_TAKEN = 'Já existe um cupom com este código';
+const COUPON_NOT_FOUND = 'Cupom não encontrado';
+const COUPON_CODE_TAKEN = 'Já existe um cupom com este código';
 
 type CouponRow = typeof coupons.$inferSelect;
 
 /** Row -> the API's coupon (spec 3): decimal numbers for amounts, ISO text for timestamps. */
-export function toCoupon(row: CouponRow): Coupon {
+function toCoupon(row: CouponRow): Coupon {
   return {
     id: row.id,
     code: row.code,
@@ -164,7 +164,7 @@ export type CouponSaleRequest = {
 export type AppliedCoupon = { coupon: Coupon; discountCents: number };
 
 /** Uses of a coupon that count (sales not canceled): by anybody, and by the customer when given. */
-export async function countCouponUses(
+async function countCouponUses(
   db: Executor,
   couponId: number,
   customerId: number | null | undefined,

@@ -391,7 +391,7 @@ export async function planImport(db: Executor, actor: Actor, parsed: ParsedCsv):
   };
 }
 
-export function previewRows(plan: ImportPlan, limit = 50): ImportPreviewRow[] {
+function previewRows(plan: ImportPlan, limit = 50): ImportPreviewRow[] {
   return plan.planned.slice(0, limit).map((p) => ({
     line: p.line,
     action: p.action,

@@ -11,7 +11,7 @@ import { IMAGE_SIZES, imageFileKey, imageUrls } from './imageUrls.ts';
 import { productImages, products } from './schema.ts';
 
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
-export const MAX_IMAGES_PER_PRODUCT = 10;
+const MAX_IMAGES_PER_PRODUCT = 10;
 export const IMAGE_TOO_LARGE = 'A imagem deve ter no máximo 5 MB';
 export const IMAGE_NOT_SUPPORTED = 'Formato não suportado: envie uma imagem JPEG, PNG ou WebP';
 
@@ -45,7 +45,7 @@ export type ProcessedImage = {
  * Decodes, turns by the EXIF orientation, drops metadata (GPS of phone photos) and writes two WebP
  * sizes: display (longest side up to 1200 px) and thumbnail (up to 240 px). Never enlarges.
  */
-export async function processImage(data: Buffer): Promise<ProcessedImage> {
+async function processImage(data: Buffer): Promise<ProcessedImage> {
   if (!sniffImageType(data)) throw new AppError(422, IMAGE_NOT_SUPPORTED);
   try {
     const base = sharp(data, { limitInputPixels: 40_000_000, failOn: 'error' }).rotate();
@@ -72,7 +72,7 @@ async function assertProduct(db: Db, clientId: number, productId: number) {
   if (!p) throw notFound(PRODUCT_NOT_FOUND);
 }
 
-export async function listImages(db: Db, productId: number): Promise<ProductImage[]> {
+async function listImages(db: Db, productId: number): Promise<ProductImage[]> {
   const rows = await db
     .select()
     .from(productImages)

@@ -117,7 +117,7 @@ export type StockResult = {
 const SALE_TYPES: readonly StockMovementType[] = ['sale', 'sale-cancel'];
 const COST_TYPES: readonly StockMovementType[] = ['entry', 'fractionate-in'];
 
-export const VARIANT_NOT_FOUND = 'Variação não encontrada';
+const VARIANT_NOT_FOUND = 'Variação não encontrada';
 
 /** The client's stock flags: stockManagement (clients) and allowNegativeStock (stock_settings). */
 export async function findStockSettings(
@@ -137,7 +137,7 @@ export async function findStockSettings(
 }
 
 /** 422 when the client's stock control is off (every manual stock write). */
-export async function assertStockEnabled(db: Executor, clientId: number) {
+async function assertStockEnabled(db: Executor, clientId: number) {
   const settings = await findStockSettings(db, clientId);
   if (!settings.stockManagement) throw new AppError(422, STOCK_MESSAGES.disabled);
   return settings;
@@ -375,7 +375,7 @@ export async function applyStockMovements(
   };
 }
 
-export const lowStockMessage = (alert: LowStockAlert) =>
+const lowStockMessage = (alert: LowStockAlert) =>
   `Estoque baixo: ${alert.name} está com ${formatQuantity(alert.stock, alert.unit)} (mínimo ${formatQuantity(alert.minStock, alert.unit)})`;
 
 /** Sends each low-stock crossing to the client's channel (call after the transaction commits). */
