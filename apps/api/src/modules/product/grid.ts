@@ -13,7 +13,7 @@ import type { Actor } from '../../lib/actor.ts';
 import { isSameVersion, mapUnique } from '../../lib/pg.ts';
 import { assertNotStale } from '../../lib/version.ts';
 import { findProduct, PRODUCT_NOT_FOUND } from './find.ts';
-import { assertCodesFree, invalid, refreshDerived, UNIQUE } from './rules.ts';
+import { assertCodesFree, invalidField, refreshDerived, UNIQUE } from './rules.ts';
 import { productGridColors, productGridSizes, products, productVariants } from './schema.ts';
 
 /** The variants grid: colours x sizes of a product with variants, and each variant's own data. */
@@ -131,7 +131,7 @@ async function assertVariantsProduct(tx: Executor, clientId: number, productId: 
     .where(and(eq(products.clientId, clientId), eq(products.id, productId)));
   if (!p) throw notFound(PRODUCT_NOT_FOUND);
   if (p.productType !== 'variants')
-    throw invalid(
+    throw invalidField(
       'productType',
       'Mude o tipo do produto para "Com variações (grade)" antes de gerar a grade',
     );

@@ -16,7 +16,8 @@ export const UNIQUE = {
 };
 
 /** 422 on one field of the product form. */
-export const invalid = (path: string, message: string) => new AppError(422, message, [{ path, message }]);
+export const invalidField = (path: string, message: string) =>
+  new AppError(422, message, [{ path, message }]);
 
 type Codes = { sku: string | null; barcode: string | null };
 type Except = { productId?: number; variantId?: number };

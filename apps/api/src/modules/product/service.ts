@@ -16,7 +16,7 @@ import { brandService } from '../product-brand/service.ts';
 import { categoryService } from '../product-category/service.ts';
 import { findProduct, PRODUCT_NOT_FOUND } from './find.ts';
 import { saveGrid } from './grid.ts';
-import { assertCodesFree, invalid, refreshDerived, UNIQUE } from './rules.ts';
+import { assertCodesFree, invalidField, refreshDerived, UNIQUE } from './rules.ts';
 import { productImages, products, productVariants } from './schema.ts';
 
 /** Product create, update and delete (reading: find.ts and list.ts; the grid: grid.ts). */
@@ -29,9 +29,9 @@ async function assertRefs(
   refs: { categoryId: number | null; brandId: number | null },
 ) {
   if (refs.categoryId !== null && !(await categoryService.exists(tx, actor, refs.categoryId)))
-    throw invalid('categoryId', 'Categoria não encontrada');
+    throw invalidField('categoryId', 'Categoria não encontrada');
   if (refs.brandId !== null && !(await brandService.exists(tx, actor, refs.brandId)))
-    throw invalid('brandId', 'Marca não encontrada');
+    throw invalidField('brandId', 'Marca não encontrada');
 }
 
 function productValues(input: Omit<ProductInputParsed, 'grid' | 'stock' | 'additionalGroupIds'>) {
@@ -64,7 +64,7 @@ export async function insertProduct(tx: Executor, actor: Actor, input: ProductIn
   await assertRefs(tx, actor, input);
   await assertCodesFree(tx, clientId, input);
   if (input.grid && input.productType !== 'variants')
-    throw invalid('grid', 'Só produtos com variações (grade) têm cores e tamanhos');
+    throw invalidField('grid', 'Só produtos com variações (grade) têm cores e tamanhos');
   const [row] = await tx
     .insert(products)
     .values({ clientId, ...productValues(input), stock: input.stock })
@@ -95,7 +95,8 @@ async function applyProductUpdate(tx: Executor, actor: Actor, id: number, input:
       .from(productVariants)
       .where(eq(productVariants.productId, id))
       .limit(1);
-    if (v) throw invalid('productType', 'Este produto tem variações: exclua a grade antes de mudar o tipo');
+    if (v)
+      throw invalidField('productType', 'Este produto tem variações: exclua a grade antes de mudar o tipo');
   }
   const updated = await tx
     .update(products)
