@@ -77,7 +77,7 @@ describe('CSV import', () => {
     expect(await count(client.id, auth)).toBe(0);
   });
 
-  it('writes nothing when any line is invalidField, and says which line and why, in Portuguese', async () => {
+  it('writes nothing when any line is invalid, and says which line and why, in Portuguese', async () => {
     const { client, auth } = await createClientWithUsers(t, [1]);
     const csv = [
       'nome;sku;codigo_barras;preco_venda',
