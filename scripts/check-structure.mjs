@@ -16,7 +16,8 @@ const showGraph = process.argv.includes('--graph');
 
 const SOURCE = /\.(ts|tsx|mts|mjs|js)$/;
 const TEST = /\.(test|spec)\.(ts|tsx)$|\/test\//;
-const IMPORT = /(?:import|export)\s[^'";]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|import\s+['"]([^'"]+)['"]/g;
+const IMPORT =
+  /(?:import|export)\s[^'";]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|import\s+['"]([^'"]+)['"]/g;
 
 function filesUnder(dir) {
   const out = [];
@@ -96,11 +97,14 @@ function checkLoops(label, files, folderOf) {
         return inside.has(a) && inside.has(b);
       })
       .map(([key, file]) => `    ${key}: ${file}`);
-    problems.push(`${label}: folders import each other in a loop: ${component.join(', ')}\n${edges.join('\n')}`);
+    problems.push(
+      `${label}: folders import each other in a loop: ${component.join(', ')}\n${edges.join('\n')}`,
+    );
   }
   if (showGraph) {
     console.log(`\n${label}:`);
-    for (const [from, to] of [...graph.entries()].sort()) console.log(`  ${from} -> ${[...to].sort().join(', ')}`);
+    for (const [from, to] of [...graph.entries()].sort())
+      console.log(`  ${from} -> ${[...to].sort().join(', ')}`);
   }
 }
 
@@ -128,7 +132,9 @@ for (const file of apiFiles) {
       );
     }
     if (name === 'routes') {
-      problems.push(`module rule: ${relative(root, file)} imports module "${other}"'s routes (only modules/index.ts wires routes)`);
+      problems.push(
+        `module rule: ${relative(root, file)} imports module "${other}"'s routes (only modules/index.ts wires routes)`,
+      );
     }
   }
 }
@@ -150,4 +156,6 @@ if (problems.length > 0) {
   console.error(`Structure check failed (docs/architecture.md):\n\n${problems.join('\n\n')}`);
   process.exit(1);
 }
-console.log(`Structure check: ${apiFiles.length} API module files and ${webFiles.length} web files, no loops, module rule kept.`);
+console.log(
+  `Structure check: ${apiFiles.length} API module files and ${webFiles.length} web files, no loops, module rule kept.`,
+);

@@ -57,7 +57,12 @@ describe('health and docs', () => {
     for (const headers of [{}, auth]) {
       const res = await t.app.inject({ method: 'GET', url: '/v1/nao-existe', headers });
       expect(res.statusCode).toBe(404);
-      expect(res.json()).toEqual({ statusCode: 404, error: 'Not Found', message: 'Rota não encontrada' });
+      expect(res.json()).toEqual({
+        statusCode: 404,
+        error: 'Not Found',
+        code: 'not_found',
+        message: 'Rota não encontrada',
+      });
     }
     const wrongMethod = await t.app.inject({ method: 'DELETE', url: '/v1/login' });
     expect(wrongMethod.statusCode).toBe(404);
@@ -95,6 +100,7 @@ describe('bad input never gives a 500', () => {
       expect(res.json()).toEqual({
         statusCode: 415,
         error: 'Unsupported Media Type',
+        code: 'unsupported_media_type',
         message: 'Tipo de conteúdo não suportado',
       });
     }

@@ -15,7 +15,7 @@ import type { Server } from 'socket.io';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import type { Db } from './db/client.ts';
-import { registerErrorHandler } from './errors.ts';
+import { errorBody, registerErrorHandler } from './errors.ts';
 import { checkedSerializerCompiler } from './lib/responseCheck.ts';
 import { MODULES } from './modules/index.ts';
 import { type Access, registerAuth } from './plugins/auth.ts';
@@ -108,7 +108,7 @@ export async function buildApp(options: {
       reply.header('cache-control', 'no-cache');
       return reply.sendFile('index.html');
     }
-    return reply.status(404).send({ statusCode: 404, error: 'Not Found', message: 'Rota não encontrada' });
+    return reply.status(404).send(errorBody(404, 'Rota não encontrada', 'not_found'));
   });
 
   const built = app as unknown as App;

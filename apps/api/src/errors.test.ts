@@ -1,12 +1,17 @@
 import { sql } from 'drizzle-orm';
 import Fastify from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase } from '../test/helper.ts';
 import type { Database } from './db/client.ts';
-import { AppError, registerErrorHandler } from './errors.ts';
+import { AppError, insufficientStock, registerErrorHandler } from './errors.ts';
+import { idParams } from './lib/params.ts';
+import { staleEdit } from './lib/version.ts';
 
 let database: Database;
-const app = Fastify({ logger: false });
+const app = Fastify({ logger: false }).withTypeProvider<ZodTypeProvider>();
+app.setValidatorCompiler(validatorCompiler);
+app.setSerializerCompiler(serializerCompiler);
 beforeAll(async () => {
   database = await openTestDatabase();
   registerErrorHandler(app);
@@ -22,6 +27,13 @@ beforeAll(async () => {
   app.get('/bug', () => {
     throw new Error('segredo interno');
   });
+  app.get('/stale', () => {
+    throw staleEdit();
+  });
+  app.get('/no-stock', () => {
+    throw insufficientStock('Estoque insuficiente para Coca-Cola (disponível: 2)');
+  });
+  app.get('/route-params/:id', { schema: { params: idParams } }, (request) => request.params);
   app.get('/domain', () => {
     throw new AppError(422, 'Estoque insuficiente', [{ path: 'quantity', message: 'Máximo 3' }]);
   });
@@ -42,6 +54,7 @@ describe('error handler', () => {
       expect(res.json()).toEqual({
         statusCode: 400,
         error: 'Bad Request',
+        code: 'validation',
         message: 'Valor inválido em um dos campos',
       });
     }
@@ -50,7 +63,7 @@ describe('error handler', () => {
   it('answers 409 to a unique violation', async () => {
     const res = await get('/duplicate');
     expect(res.statusCode).toBe(409);
-    expect(res.json().error).toBe('Conflict');
+    expect(res.json()).toMatchObject({ error: 'Conflict', code: 'duplicate' });
   });
 
   it('answers 500 with a generic Portuguese message, never SQL text or the error message', async () => {
@@ -60,6 +73,7 @@ describe('error handler', () => {
       expect(res.json()).toEqual({
         statusCode: 500,
         error: 'Internal Server Error',
+        code: 'internal',
         message: 'Ocorreu um erro inesperado. Tente novamente.',
       });
       expect(res.body).not.toMatch(/tabela_que_nao_existe|segredo|select/i);
@@ -72,8 +86,41 @@ describe('error handler', () => {
     expect(res.json()).toEqual({
       statusCode: 422,
       error: 'Unprocessable Entity',
+      code: 'rule',
       message: 'Estoque insuficiente',
       issues: [{ path: 'quantity', message: 'Máximo 3' }],
     });
+  });
+
+  it('gives every error a machine code beside the status and the Portuguese message', async () => {
+    expect((await get('/stale')).json()).toEqual({
+      statusCode: 409,
+      error: 'Conflict',
+      code: 'stale',
+      message: 'Este registro foi alterado por outra pessoa. Recarregue a página e tente novamente.',
+    });
+    expect((await get('/no-stock')).json()).toMatchObject({ statusCode: 409, code: 'insufficient_stock' });
+  });
+
+  it('takes an id path parameter only as a plain positive decimal integer', async () => {
+    expect((await get('/route-params/1')).json()).toEqual({ id: 1 });
+    expect((await get('/route-params/2147483647')).json()).toEqual({ id: 2147483647 });
+    for (const bad of [
+      '0x10',
+      '1e2',
+      '-1',
+      '01',
+      '0',
+      '1.5',
+      '+1',
+      '%201',
+      'abc',
+      '2147483648',
+      '99999999999',
+    ]) {
+      const res = await get(`/route-params/${bad}`);
+      expect(res.statusCode, bad).toBe(400);
+      expect(res.json(), bad).toMatchObject({ code: 'validation', message: 'Identificador inválido (id)' });
+    }
   });
 });

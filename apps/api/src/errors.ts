@@ -3,25 +3,92 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 
 export type Issue = { path: string; message: string };
 
-/** A domain error: its status code and a Portuguese message a user can read. */
+/**
+ * The stable machine code of an error answer, beside its status and Portuguese message: clients
+ * branch on the code, never on the message text.
+ */
+export type ErrorCode =
+  /** The request does not satisfy its schema or a field rule (400). */
+  | 'validation'
+  /** No session, or an expired one (401). */
+  | 'unauthorized'
+  /** The session may not do this (403). */
+  | 'forbidden'
+  /** No such record for this client, or no such route (404). */
+  | 'not_found'
+  /** The request conflicts with the current state (409). */
+  | 'conflict'
+  /** A unique value (name, code, document, e-mail) is taken (409). */
+  | 'duplicate'
+  /** The edit was made on a copy someone else changed meanwhile (409). */
+  | 'stale'
+  /** Not enough stock for the movement or sale (409). */
+  | 'insufficient_stock'
+  /** Well-formed but refused by a business rule (422). */
+  | 'rule'
+  /** The body is too big (413). */
+  | 'too_large'
+  /** The content type is not accepted (415). */
+  | 'unsupported_media_type'
+  /** Too many attempts (429). */
+  | 'rate_limited'
+  /** An external service (CEP, WhatsApp, freight) could not answer (502/503). */
+  | 'unavailable'
+  /** A bug: never with details (500). */
+  | 'internal';
+
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 422 | 429 | 502 | 503;
+
+const DEFAULT_CODES: Record<number, ErrorCode> = {
+  400: 'validation',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  409: 'conflict',
+  413: 'too_large',
+  415: 'unsupported_media_type',
+  422: 'rule',
+  429: 'rate_limited',
+  500: 'internal',
+  502: 'unavailable',
+  503: 'unavailable',
+};
+
+const codeOf = (status: number): ErrorCode =>
+  DEFAULT_CODES[status] ?? (status >= 500 ? 'internal' : 'validation');
+
+/** A domain error: its status, a Portuguese message a user can read, and a machine code. */
 export class AppError extends Error {
+  readonly code: ErrorCode;
   constructor(
-    readonly statusCode: 400 | 401 | 403 | 404 | 409 | 422 | 429 | 502 | 503,
+    readonly statusCode: ErrorStatus,
     message: string,
     readonly issues?: Issue[],
+    code?: ErrorCode,
   ) {
     super(message);
+    this.code = code ?? codeOf(statusCode);
   }
 }
 
+/** 400 for input a schema cannot express (an issue per field when given). */
+export const invalid = (message: string, issues?: Issue[]) => new AppError(400, message, issues);
 export const notFound = (message = 'Registro não encontrado') => new AppError(404, message);
-export const conflict = (message: string) => new AppError(409, message);
-export const unprocessable = (message: string) => new AppError(422, message);
+/** 409: the request conflicts with the current state of the record. */
+export const conflict = (message: string, issues?: Issue[]) => new AppError(409, message, issues);
+/** 409: a value that must be unique is taken. */
+export const duplicate = (message: string, issues?: Issue[]) =>
+  new AppError(409, message, issues, 'duplicate');
+export const insufficientStock = (message: string) =>
+  new AppError(409, message, undefined, 'insufficient_stock');
+/** 422: a business rule refuses a well-formed request. */
+export const unprocessable = (message: string, issues?: Issue[]) => new AppError(422, message, issues);
 export const unauthorized = (message = 'Sessão expirada ou inválida. Faça login novamente.') =>
   new AppError(401, message);
+export const forbidden = (message = 'Você não tem permissão para esta ação') => new AppError(403, message);
+export const rateLimited = (message: string) => new AppError(429, message);
 /** An external service (CEP, WhatsApp, freight) could not answer. */
 export const unavailable = (message: string) => new AppError(503, message);
-export const forbidden = (message = 'Você não tem permissão para esta ação') => new AppError(403, message);
 
 const STATUS_NAMES: Record<number, string> = {
   400: 'Bad Request',
@@ -46,8 +113,15 @@ const FRAMEWORK_MESSAGES: Record<number, string> = {
   429: 'Muitas requisições. Tente novamente em instantes.',
 };
 
-function body(statusCode: number, message: string, issues?: Issue[]) {
-  return { statusCode, error: STATUS_NAMES[statusCode] ?? 'Error', message, ...(issues ? { issues } : {}) };
+/** The error answer (DESIGN.md): status, its name, the machine code, the Portuguese message, issues. */
+export function errorBody(statusCode: number, message: string, code?: ErrorCode, issues?: Issue[]) {
+  return {
+    statusCode,
+    error: STATUS_NAMES[statusCode] ?? 'Error',
+    code: code ?? codeOf(statusCode),
+    message,
+    ...(issues ? { issues } : {}),
+  };
 }
 
 /** Unique-violation of PostgreSQL (a race the service check did not catch). */
@@ -70,7 +144,9 @@ function isDataException(error: unknown): boolean {
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) {
-      return reply.status(error.statusCode).send(body(error.statusCode, error.message, error.issues));
+      return reply
+        .status(error.statusCode)
+        .send(errorBody(error.statusCode, error.message, error.code, error.issues));
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const issues = error.validation.map((v) => ({
@@ -83,20 +159,22 @@ export function registerErrorHandler(app: FastifyInstance): void {
           ? `${first.message} (${first.path})`
           : first.message
         : 'Dados inválidos';
-      return reply.status(400).send(body(400, message, issues));
+      return reply.status(400).send(errorBody(400, message, 'validation', issues));
     }
     if (isUniqueViolation(error)) {
-      return reply.status(409).send(body(409, 'Registro duplicado: já existe um cadastro com estes dados'));
+      return reply
+        .status(409)
+        .send(errorBody(409, 'Registro duplicado: já existe um cadastro com estes dados', 'duplicate'));
     }
     if (isDataException(error)) {
-      return reply.status(400).send(body(400, 'Valor inválido em um dos campos'));
+      return reply.status(400).send(errorBody(400, 'Valor inválido em um dos campos', 'validation'));
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       const message = FRAMEWORK_MESSAGES[status] ?? 'Requisição inválida';
-      return reply.status(status).send(body(status, message));
+      return reply.status(status).send(errorBody(status, message));
     }
     request.log.error({ err: error }, 'unhandled error');
-    return reply.status(500).send(body(500, 'Ocorreu um erro inesperado. Tente novamente.'));
+    return reply.status(500).send(errorBody(500, 'Ocorreu um erro inesperado. Tente novamente.', 'internal'));
   });
 }

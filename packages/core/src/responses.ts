@@ -24,6 +24,7 @@ export const ndjsonSchema = z.unknown().meta({ type: 'string', description: 'One
 
 /** The answer of a delete that names what went. */
 export const deletedSchema = z.object({ id: z.number() });
+export type Deleted = z.infer<typeof deletedSchema>;
 
 /** GET /health: the API answers and which database it runs on. */
 export const healthSchema = z.object({ status: z.string(), database: z.string() });

@@ -1,5 +1,5 @@
 import { type AnyColumn, type Column, getTableColumns, type SQL, sql, type Table } from 'drizzle-orm';
-import { conflict } from '../errors.ts';
+import { duplicate } from '../errors.ts';
 
 /**
  * Optimistic concurrency: the row still has the `updatedAt` the client read, compared at
@@ -13,6 +13,9 @@ export function isSameVersion(column: AnyColumn, updatedAt: string): SQL {
 export function isTimestamp(text: string): boolean {
   return /^\d{4}-\d{2}-\d{2}T/.test(text) && !Number.isNaN(Date.parse(text));
 }
+
+/** A numeric column as a number: 'number' mode columns already are; raw SQL may give strings. */
+export const num = (v: unknown): number => (typeof v === 'number' ? v : Number(v ?? 0));
 
 type PgError = { code?: string; constraint?: string; constraint_name?: string; cause?: PgError };
 
@@ -31,7 +34,7 @@ export function violatedUnique(error: unknown): string | undefined {
 
 export const isForeignKeyViolation = (error: unknown): boolean => pgCode(error, '23503') !== undefined;
 
-/** Runs a write, turning a unique violation of a known constraint into a 409 with its message. */
+/** Runs a write, turning a unique violation of a known constraint into a 409 `duplicate` with its message. */
 export async function mapUnique<T>(work: () => Promise<T>, messages: Record<string, string>): Promise<T> {
   try {
     return await work();
@@ -39,7 +42,7 @@ export async function mapUnique<T>(work: () => Promise<T>, messages: Record<stri
     const constraint = violatedUnique(error);
     if (constraint !== undefined) {
       const message = messages[constraint];
-      if (message) throw conflict(message);
+      if (message) throw duplicate(message);
     }
     throw error;
   }

@@ -183,6 +183,7 @@ describe('authorization by user type', () => {
     expect(cashier.json()).toEqual({
       statusCode: 403,
       error: 'Forbidden',
+      code: 'forbidden',
       message: 'Você não tem permissão para esta ação',
     });
   });

@@ -170,7 +170,12 @@ describe('POST /v1/system-client', () => {
     const again = accountInput({ systemClient: { document: '33000167000101' } });
     const res = await create(again);
     expect(res.statusCode).toBe(409);
-    expect(res.json()).toEqual({ statusCode: 409, error: 'Conflict', message: DOCUMENT_TAKEN });
+    expect(res.json()).toEqual({
+      statusCode: 409,
+      error: 'Conflict',
+      code: 'duplicate',
+      message: DOCUMENT_TAKEN,
+    });
     expect(await countWhere(users, eq(users.email, again.user.email))).toBe(0);
     expect(await countWhere(clients, eq(clients.name, again.systemClient.name))).toBe(0);
   });
@@ -181,7 +186,12 @@ describe('POST /v1/system-client', () => {
     const again = accountInput({ user: { email: first.user.email.toUpperCase() } });
     const res = await create(again);
     expect(res.statusCode).toBe(409);
-    expect(res.json()).toEqual({ statusCode: 409, error: 'Conflict', message: EMAIL_TAKEN });
+    expect(res.json()).toEqual({
+      statusCode: 409,
+      error: 'Conflict',
+      code: 'duplicate',
+      message: EMAIL_TAKEN,
+    });
     expect(await countWhere(clients, eq(clients.document, again.systemClient.document))).toBe(0);
     expect(await countWhere(clients, eq(clients.name, again.systemClient.name))).toBe(0);
   });

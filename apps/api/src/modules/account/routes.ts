@@ -10,6 +10,7 @@ import { z } from '@balcao/core/zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { notFound } from '../../errors.ts';
+import { clientParams } from '../../lib/params.ts';
 import { assertOwnClient, createSession } from '../../plugins/auth.ts';
 import {
   findSettingsChecklist,
@@ -18,8 +19,6 @@ import {
   loadSessionPayload,
 } from '../auth/service.ts';
 import { createAccount } from './service.ts';
-
-const clientParams = z.object({ clientId: z.coerce.number().int().positive('Cliente inválido') });
 
 export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {

@@ -4,7 +4,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db, Executor } from '../../db/client.ts';
 import { clients, paymentGateways, shippingSettings, users, whatsappInstances } from '../../db/schema.ts';
-import { conflict } from '../../errors.ts';
+import { duplicate } from '../../errors.ts';
 import { hashPassword } from '../auth/password.ts';
 
 type Company = z.output<typeof accountCompanySchema>;
@@ -13,7 +13,7 @@ type Owner = z.output<typeof accountOwnerSchema>;
 export const DOCUMENT_TAKEN = 'Já existe uma conta com este CPF/CNPJ';
 export const EMAIL_TAKEN = 'Este email já está em uso';
 
-export async function isEmailTaken(db: Executor, email: string): Promise<boolean> {
+async function isEmailTaken(db: Executor, email: string): Promise<boolean> {
   const [row] = await db
     .select({ id: users.id })
     .from(users)
@@ -28,7 +28,7 @@ export async function insertClient(tx: Executor, company: Company) {
     .select({ id: clients.id })
     .from(clients)
     .where(eq(clients.document, company.document));
-  if (taken) throw conflict(DOCUMENT_TAKEN);
+  if (taken) throw duplicate(DOCUMENT_TAKEN);
   const flags = defaultChecklist(company.clientTypeId as ClientTypeId);
   const [client] = await tx
     .insert(clients)
@@ -45,7 +45,7 @@ export async function createAccount(db: Db, company: Company, owner: Owner) {
   const passwordHash = await hashPassword(owner.password);
   return db.transaction(async (tx) => {
     const client = await insertClient(tx, company);
-    if (await isEmailTaken(tx, owner.email)) throw conflict(EMAIL_TAKEN);
+    if (await isEmailTaken(tx, owner.email)) throw duplicate(EMAIL_TAKEN);
     const [user] = await tx
       .insert(users)
       .values({

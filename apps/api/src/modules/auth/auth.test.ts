@@ -8,6 +8,7 @@ import {
   TEST_PASSWORD,
   type TestApp,
 } from '../../../test/helper.ts';
+import { api } from '../../../test/kit.ts';
 import { sessions, users } from '../../db/schema.ts';
 import { hashToken } from '../../plugins/auth.ts';
 
@@ -20,11 +21,12 @@ afterAll(() => t.close());
 const login = (email: string, password: string, remoteAddress = '10.0.0.1') =>
   t.app.inject({ method: 'POST', url: '/v1/login', payload: { email, password }, remoteAddress });
 
-const me = (token: string) => t.app.inject({ method: 'GET', url: '/v1/user/me', headers: bearer(token) });
+const me = (token: string) => api(t, bearer(token)).get('/user/me');
 
 const FAILED_BODY = {
   statusCode: 401,
   error: 'Unauthorized',
+  code: 'unauthorized',
   message: LOGIN_FAILED_MESSAGE,
 };
 
@@ -136,7 +138,11 @@ describe('login rate limit', () => {
     }
     const blocked = await attempt(email, TEST_PASSWORD, '10.1.0.99');
     expect(blocked.statusCode).toBe(429);
-    expect(blocked.json()).toMatchObject({ statusCode: 429, message: expect.stringMatching(/tentativas/) });
+    expect(blocked.json()).toMatchObject({
+      statusCode: 429,
+      code: 'rate_limited',
+      message: expect.stringMatching(/tentativas/),
+    });
     // The same email in another case is the same account.
     expect((await attempt(email.toUpperCase(), TEST_PASSWORD, '10.1.0.98')).statusCode).toBe(429);
   });

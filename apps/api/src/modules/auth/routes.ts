@@ -6,7 +6,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { sessions, users } from '../../db/schema.ts';
-import { AppError } from '../../errors.ts';
+import { rateLimited, unauthorized } from '../../errors.ts';
 import { bearerToken, createSession, hashToken, sessionOf } from '../../plugins/auth.ts';
 import { verifyPassword } from './password.ts';
 import { FailureCounter } from './rateLimit.ts';
@@ -34,7 +34,7 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request, reply) => {
         const email = request.body.email.toLowerCase();
         const password = request.body.password;
-        if (byIp.isBlocked(request.ip) || byEmail.isBlocked(email)) throw new AppError(429, TOO_MANY);
+        if (byIp.isBlocked(request.ip) || byEmail.isBlocked(email)) throw rateLimited(TOO_MANY);
         const [user] = await db
           .select({ id: users.id, passwordHash: users.passwordHash, active: users.active })
           .from(users)
@@ -44,7 +44,7 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         if (!user || !ok || !user.active) {
           byIp.fail(request.ip);
           byEmail.fail(email);
-          throw new AppError(401, LOGIN_FAILED_MESSAGE);
+          throw unauthorized(LOGIN_FAILED_MESSAGE);
         }
         byEmail.reset(email);
         const token = await createSession(db, user.id, config.sessionTtlMs);

@@ -4,7 +4,7 @@ import type { Executor } from '../../db/client.ts';
 import { clients, paymentGateways, shippingSettings, users, whatsappInstances } from '../../db/schema.ts';
 import { notFound } from '../../errors.ts';
 
-export async function findUserView(db: Executor, userId: number) {
+async function findUserView(db: Executor, userId: number) {
   const [row] = await db
     .select({ user: users, client: clients })
     .from(users)
@@ -60,7 +60,7 @@ export async function findWhatsappInstance(db: Executor, clientId: number) {
   return row ? withIsoDates(row) : null;
 }
 
-export async function findPaymentGateway(db: Executor, clientId: number) {
+async function findPaymentGateway(db: Executor, clientId: number) {
   const [row] = await db.select().from(paymentGateways).where(eq(paymentGateways.clientId, clientId));
   return row ? withIsoDates(row) : null;
 }

@@ -5,6 +5,7 @@ import {
   startFakeViaCep,
 } from '../../../test/fakes/viacep.ts';
 import { createClientWithUsers, createTestApp, type TestApp } from '../../../test/helper.ts';
+import { api } from '../../../test/kit.ts';
 
 let t: TestApp;
 let fake: FakeViaCep;
@@ -20,7 +21,7 @@ afterAll(async () => {
   await fake.close();
 });
 
-const get = (cep: string, headers = auth) => t.app.inject({ method: 'GET', url: `/v1/cep/${cep}`, headers });
+const get = (cep: string, headers = auth) => api(t, headers).get(`/cep/${cep}`);
 
 describe('GET /v1/cep/{cep}', () => {
   it('answers the normalized address of a known CEP, masked or not', async () => {

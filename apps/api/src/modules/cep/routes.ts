@@ -10,7 +10,7 @@ import { STAFF } from '@balcao/core/routes';
 import { z } from '@balcao/core/zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
-import { AppError, notFound, unavailable } from '../../errors.ts';
+import { invalid, notFound, unavailable } from '../../errors.ts';
 import { CepUnavailableError, viaCep } from './adapter.ts';
 
 /**
@@ -34,7 +34,7 @@ export function cepRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const { cep } = request.params;
-        if (!isValidCep(cep)) throw new AppError(400, CEP_INVALID);
+        if (!isValidCep(cep)) throw invalid(CEP_INVALID);
         try {
           const address = await lookup.find(normalizeCep(cep));
           if (!address) throw notFound(CEP_NOT_FOUND);

@@ -2,6 +2,7 @@ import { addDays, todayIso } from '@balcao/core/date';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createClientWithUsers, createTestApp, type TestApp } from '../../../test/helper.ts';
+import { couponBody, type Headers, makeCoupon, uniqueCode } from '../../../test/kit.ts';
 import { coupons, couponUses } from './schema.ts';
 import { seedCoupons } from './seed.ts';
 import { cancelCouponUses, useCoupon } from './service.ts';
@@ -13,34 +14,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const today = todayIso();
-let seq = 0;
-const uniqueCode = (prefix = 'CUPOM') => `${prefix}${Date.now() % 100_000}${++seq}`;
-
-const couponBody = (overrides: Record<string, unknown> = {}) => ({
-  code: uniqueCode(),
-  discountType: 'PERCENTAGE',
-  discountValue: 10,
-  startDate: today,
-  endDate: addDays(today, 30),
-  isSingleUse: false,
-  maxUsesPerUser: 0,
-  minSaleAmount: 0,
-  status: 'active',
-  ...overrides,
-});
-
-type Auth = { authorization: string };
-
-async function create(auth: Auth, overrides: Record<string, unknown> = {}) {
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/v1/coupon',
-    headers: auth,
-    payload: couponBody(overrides),
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json();
-}
+type Auth = Headers;
 
 const validate = (auth: Auth, payload: Record<string, unknown>) =>
   t.app.inject({ method: 'POST', url: '/v1/coupon/validate', headers: auth, payload });
@@ -48,7 +22,7 @@ const validate = (auth: Auth, payload: Record<string, unknown>) =>
 describe('coupon CRUD', () => {
   it('creates (201 + the record with id), reads, lists, updates and soft-deletes a coupon', async () => {
     const { client, auth } = await createClientWithUsers(t, [1]);
-    const created = await create(auth, {
+    const created = await makeCoupon(t, auth, {
       code: 'natal10',
       discountType: 'FIXED_AMOUNT',
       discountValue: 5.5,
@@ -82,7 +56,12 @@ describe('coupon CRUD', () => {
       method: 'PUT',
       url: `/v1/coupon/${created.id}`,
       headers: auth,
-      payload: couponBody({ code: 'NATAL15', discountValue: '15,25', minSaleAmount: '0' }),
+      payload: couponBody({
+        code: 'NATAL15',
+        discountValue: '15,25',
+        minSaleAmount: '0',
+        updatedAt: created.updatedAt,
+      }),
     });
     expect(updated.statusCode, updated.body).toBe(200);
     expect(updated.json()).toMatchObject({
@@ -99,7 +78,7 @@ describe('coupon CRUD', () => {
 
     const deleted = await t.app.inject({ method: 'DELETE', url: `/v1/coupon/${created.id}`, headers: auth });
     expect(deleted.statusCode).toBe(200);
-    expect(deleted.json()).toMatchObject({ id: created.id, status: 'deleted' });
+    expect(deleted.json()).toEqual({ id: created.id });
     // Kept in the database, gone from the list and from reads.
     const [kept] = await t.database.db.select().from(coupons).where(eq(coupons.id, created.id));
     expect(kept.status).toBe('deleted');
@@ -115,9 +94,9 @@ describe('coupon CRUD', () => {
   it('lists newest first and only the caller client coupons', async () => {
     const a = await createClientWithUsers(t, [1]);
     const b = await createClientWithUsers(t, [1]);
-    const first = await create(a.auth);
-    const second = await create(a.auth);
-    await create(b.auth);
+    const first = await makeCoupon(t, a.auth);
+    const second = await makeCoupon(t, a.auth);
+    await makeCoupon(t, b.auth);
     const list = await t.app.inject({
       method: 'GET',
       url: `/v1/coupon/client/${a.client.id}`,
@@ -136,7 +115,7 @@ describe('coupon CRUD', () => {
       payload: withoutStatus,
     });
     expect(res.json().status).toBe('active');
-    const parked = await create(auth, { status: 'inactive' });
+    const parked = await makeCoupon(t, auth, { status: 'inactive' });
     expect(parked.status).toBe('inactive');
     const bad = await t.app.inject({
       method: 'POST',
@@ -184,9 +163,9 @@ describe('coupon CRUD', () => {
     expect(badId.statusCode).toBe(400);
   });
 
-  it('refuses a stale edit with 409 when updatedAt is sent', async () => {
+  it('refuses an edit without the version it was made on (400) and a stale one (409)', async () => {
     const { auth } = await createClientWithUsers(t, [1]);
-    const created = await create(auth);
+    const created = await makeCoupon(t, auth);
     const first = await t.app.inject({
       method: 'PUT',
       url: `/v1/coupon/${created.id}`,
@@ -201,9 +180,21 @@ describe('coupon CRUD', () => {
       payload: couponBody({ code: created.code, updatedAt: created.updatedAt }),
     });
     expect(stale.statusCode).toBe(409);
-    expect(stale.json().message).toBe(
-      'Este cupom foi alterado por outra pessoa. Recarregue a página e tente novamente.',
-    );
+    expect(stale.json()).toMatchObject({
+      code: 'stale',
+      message: 'Este registro foi alterado por outra pessoa. Recarregue a página e tente novamente.',
+    });
+    // Without updatedAt nothing is saved: a silent overwrite is not possible.
+    const blind = await t.app.inject({
+      method: 'PUT',
+      url: `/v1/coupon/${created.id}`,
+      headers: auth,
+      payload: couponBody({ code: created.code, discountValue: 99 }),
+    });
+    expect(blind.statusCode).toBe(400);
+    expect(blind.json()).toMatchObject({ code: 'validation', issues: [{ path: 'updatedAt' }] });
+    const kept = await t.app.inject({ method: 'GET', url: `/v1/coupon/${created.id}`, headers: auth });
+    expect(kept.json().discountValue).toBe(10);
   });
 });
 
@@ -211,7 +202,7 @@ describe('coupon code uniqueness', () => {
   it('answers 409 for a code already used by the client, case-insensitive, on create and update', async () => {
     const { auth } = await createClientWithUsers(t, [1]);
     const code = uniqueCode('DUP');
-    await create(auth, { code });
+    await makeCoupon(t, auth, { code });
     const dup = await t.app.inject({
       method: 'POST',
       url: '/v1/coupon',
@@ -221,12 +212,12 @@ describe('coupon code uniqueness', () => {
     expect(dup.statusCode).toBe(409);
     expect(dup.json().message).toBe('Já existe um cupom com este código');
 
-    const other = await create(auth);
+    const other = await makeCoupon(t, auth);
     const rename = await t.app.inject({
       method: 'PUT',
       url: `/v1/coupon/${other.id}`,
       headers: auth,
-      payload: couponBody({ code }),
+      payload: couponBody({ code, updatedAt: other.updatedAt }),
     });
     expect(rename.statusCode).toBe(409);
     // Saving a coupon with its own code is fine.
@@ -234,7 +225,7 @@ describe('coupon code uniqueness', () => {
       method: 'PUT',
       url: `/v1/coupon/${other.id}`,
       headers: auth,
-      payload: couponBody({ code: other.code }),
+      payload: couponBody({ code: other.code, updatedAt: other.updatedAt }),
     });
     expect(same.statusCode).toBe(200);
   });
@@ -243,10 +234,10 @@ describe('coupon code uniqueness', () => {
     const a = await createClientWithUsers(t, [1]);
     const b = await createClientWithUsers(t, [1]);
     const code = uniqueCode('SHARED');
-    const first = await create(a.auth, { code });
-    await create(b.auth, { code });
+    const first = await makeCoupon(t, a.auth, { code });
+    await makeCoupon(t, b.auth, { code });
     await t.app.inject({ method: 'DELETE', url: `/v1/coupon/${first.id}`, headers: a.auth });
-    const reused = await create(a.auth, { code });
+    const reused = await makeCoupon(t, a.auth, { code });
     expect(reused.id).not.toBe(first.id);
   });
 
@@ -267,14 +258,14 @@ describe('coupon tenancy and roles', () => {
   it("answers 404 for another client's coupon on GET, PUT and DELETE, and for another client's list", async () => {
     const owner = await createClientWithUsers(t, [1]);
     const stranger = await createClientWithUsers(t, [1]);
-    const coupon = await create(owner.auth);
+    const coupon = await makeCoupon(t, owner.auth);
     const get = await t.app.inject({ method: 'GET', url: `/v1/coupon/${coupon.id}`, headers: stranger.auth });
     expect(get.statusCode).toBe(404);
     const put = await t.app.inject({
       method: 'PUT',
       url: `/v1/coupon/${coupon.id}`,
       headers: stranger.auth,
-      payload: couponBody(),
+      payload: couponBody({ updatedAt: coupon.updatedAt }),
     });
     expect(put.statusCode).toBe(404);
     const del = await t.app.inject({
@@ -315,8 +306,8 @@ describe('coupon tenancy and roles', () => {
   it('lets every staff type read, only Administrador, Gerente and Marketing write (403 otherwise)', async () => {
     const { users } = await createClientWithUsers(t, [1, 2, 9, 3, 4, 5, 6, 7, 8, 10]);
     const [admin, manager, marketing, ...others] = users;
-    const coupon = await create(bearer(admin.token));
-    for (const writer of [manager, marketing]) await create(bearer(writer.token));
+    const coupon = await makeCoupon(t, bearer(admin.token));
+    for (const writer of [manager, marketing]) await makeCoupon(t, bearer(writer.token));
 
     for (const user of others) {
       const auth = bearer(user.token);
@@ -357,7 +348,7 @@ describe('coupon tenancy and roles', () => {
 describe('POST /v1/coupon/validate', () => {
   it('answers the discount of a coupon that applies (cents or reais subtotal, code in any case)', async () => {
     const { auth } = await createClientWithUsers(t, [1]);
-    const coupon = await create(auth, { discountValue: 12.5 });
+    const coupon = await makeCoupon(t, auth, { discountValue: 12.5 });
     const res = await validate(auth, { code: coupon.code.toLowerCase(), subtotalCents: 1999 });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({
@@ -376,7 +367,10 @@ describe('POST /v1/coupon/validate', () => {
 
   it('lets a PDV user (Caixa) validate', async () => {
     const { users } = await createClientWithUsers(t, [1, 4]);
-    const coupon = await create(bearer(users[0].token), { discountType: 'FIXED_AMOUNT', discountValue: 50 });
+    const coupon = await makeCoupon(t, bearer(users[0].token), {
+      discountType: 'FIXED_AMOUNT',
+      discountValue: 50,
+    });
     const res = await validate(bearer(users[1].token), { code: coupon.code, subtotalCents: 3000 });
     expect(res.json()).toMatchObject({ discountCents: 3000, totalCents: 0 });
   });
@@ -387,9 +381,9 @@ describe('POST /v1/coupon/validate', () => {
     const unknown = await validate(a.auth, { code: 'NAOEXISTE', subtotalCents: 1000 });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json().message).toBe('Cupom não encontrado');
-    const theirs = await create(b.auth);
+    const theirs = await makeCoupon(t, b.auth);
     expect((await validate(a.auth, { code: theirs.code, subtotalCents: 1000 })).statusCode).toBe(404);
-    const mine = await create(a.auth);
+    const mine = await makeCoupon(t, a.auth);
     await t.app.inject({ method: 'DELETE', url: `/v1/coupon/${mine.id}`, headers: a.auth });
     expect((await validate(a.auth, { code: mine.code, subtotalCents: 1000 })).statusCode).toBe(404);
   });
@@ -402,10 +396,10 @@ describe('POST /v1/coupon/validate', () => {
       expect(res.json().message).toBe(reason);
     };
 
-    const inactive = await create(auth, { status: 'inactive' });
+    const inactive = await makeCoupon(t, auth, { status: 'inactive' });
     await expect422({ code: inactive.code, subtotalCents: 1000 }, 'Este cupom está inativo');
 
-    const future = await create(auth, { startDate: addDays(today, 2), endDate: addDays(today, 9) });
+    const future = await makeCoupon(t, auth, { startDate: addDays(today, 2), endDate: addDays(today, 9) });
     const [y, m, d] = addDays(today, 2).split('-');
     await expect422(
       { code: future.code, subtotalCents: 1000 },
@@ -413,7 +407,7 @@ describe('POST /v1/coupon/validate', () => {
     );
 
     // An expired coupon cannot be saved through the API (end must be today or later): age one directly.
-    const expired = await create(auth);
+    const expired = await makeCoupon(t, auth);
     const ended = addDays(today, -1);
     await t.database.db
       .update(coupons)
@@ -422,14 +416,14 @@ describe('POST /v1/coupon/validate', () => {
     const [ey, em, ed] = ended.split('-');
     await expect422({ code: expired.code, subtotalCents: 1000 }, `Este cupom expirou em ${ed}/${em}/${ey}`);
 
-    const minimum = await create(auth, { minSaleAmount: 50 });
+    const minimum = await makeCoupon(t, auth, { minSaleAmount: 50 });
     await expect422(
       { code: minimum.code, subtotalCents: 4999 },
       'Este cupom exige compra mínima de R$ 50,00',
     );
     expect((await validate(auth, { code: minimum.code, subtotalCents: 5000 })).statusCode).toBe(200);
 
-    const perCustomer = await create(auth, { maxUsesPerUser: 1 });
+    const perCustomer = await makeCoupon(t, auth, { maxUsesPerUser: 1 });
     await expect422(
       { code: perCustomer.code, subtotalCents: 1000 },
       'Este cupom tem limite de usos por cliente: informe o cliente da venda',
@@ -449,7 +443,7 @@ describe('POST /v1/coupon/validate', () => {
       (await validate(auth, { code: perCustomer.code, subtotalCents: 1000, customerId: 78 })).statusCode,
     ).toBe(200);
 
-    const single = await create(auth, { isSingleUse: true });
+    const single = await makeCoupon(t, auth, { isSingleUse: true });
     expect((await validate(auth, { code: single.code, subtotalCents: 1000 })).statusCode).toBe(200);
     await t.database.db.transaction((tx) =>
       useCoupon(tx, client.id, { code: single.code, subtotalCents: 1000, saleId: 501 }),
@@ -466,7 +460,7 @@ describe('POST /v1/coupon/validate', () => {
 
   it('does not record a use (validating twice a single-use coupon still applies)', async () => {
     const { auth } = await createClientWithUsers(t, [1]);
-    const single = await create(auth, { isSingleUse: true });
+    const single = await makeCoupon(t, auth, { isSingleUse: true });
     expect((await validate(auth, { code: single.code, subtotalCents: 1000 })).statusCode).toBe(200);
     expect((await validate(auth, { code: single.code, subtotalCents: 1000 })).statusCode).toBe(200);
     const uses = await t.database.db.select().from(couponUses).where(eq(couponUses.couponId, single.id));
@@ -477,7 +471,11 @@ describe('POST /v1/coupon/validate', () => {
 describe('useCoupon (sale checkout)', () => {
   it('gives one success and one 409 when two sales race for a single-use coupon', async () => {
     const { client, auth } = await createClientWithUsers(t, [1]);
-    const single = await create(auth, { isSingleUse: true, discountType: 'FIXED_AMOUNT', discountValue: 10 });
+    const single = await makeCoupon(t, auth, {
+      isSingleUse: true,
+      discountType: 'FIXED_AMOUNT',
+      discountValue: 10,
+    });
     const attempt = (saleId: number) =>
       t.database.db.transaction((tx) =>
         useCoupon(tx, client.id, { code: single.code, subtotalCents: 5000, saleId }),
@@ -498,7 +496,7 @@ describe('useCoupon (sale checkout)', () => {
 
   it('records nothing when the sale transaction rolls back', async () => {
     const { client, auth } = await createClientWithUsers(t, [1]);
-    const single = await create(auth, { isSingleUse: true });
+    const single = await makeCoupon(t, auth, { isSingleUse: true });
     await expect(
       t.database.db.transaction(async (tx) => {
         await useCoupon(tx, client.id, { code: single.code, subtotalCents: 1000 });
@@ -510,7 +508,7 @@ describe('useCoupon (sale checkout)', () => {
 
   it('refuses with 422 a rule the sale can fix and 404 an unknown code', async () => {
     const { client, auth } = await createClientWithUsers(t, [1]);
-    const minimum = await create(auth, { minSaleAmount: 100 });
+    const minimum = await makeCoupon(t, auth, { minSaleAmount: 100 });
     await expect(
       t.database.db.transaction((tx) => useCoupon(tx, client.id, { code: minimum.code, subtotalCents: 100 })),
     ).rejects.toMatchObject({ statusCode: 422, rule: 'below_minimum' });

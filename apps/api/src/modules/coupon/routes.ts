@@ -5,16 +5,16 @@ import {
   couponValidationSchema,
   fromHundredths,
 } from '@balcao/core/coupon';
+import { deletedSchema } from '@balcao/core/responses';
 import { STAFF, WRITE } from '@balcao/core/routes';
 import { z } from '@balcao/core/zod';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
+import { clientParams, idParams } from '../../lib/params.ts';
 import { assertCan, assertOwnClient, sessionOf } from '../../plugins/auth.ts';
 import { checkCoupon, createCoupon, deleteCoupon, findCoupon, listCoupons, updateCoupon } from './service.ts';
 
-const idParams = z.object({ id: z.coerce.number().int().positive('Cupom inválido') });
-const clientParams = z.object({ clientId: z.coerce.number().int().positive('Cliente inválido') });
 const tags = ['coupon'];
 
 /** Writing needs WRITE.coupons (403); a client in the body that is not the caller's is 404. */
@@ -40,7 +40,7 @@ export function couponRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: z.array(couponSchema) },
         },
       },
-      async (request) => listCoupons(db, assertOwnClient(request, request.params.clientId).clientId),
+      async (request) => listCoupons(db, assertOwnClient(request, request.params.clientId)),
     );
 
     app.get(
@@ -49,7 +49,7 @@ export function couponRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         config: { access: STAFF },
         schema: { tags, summary: 'One coupon', params: idParams, response: { 200: couponSchema } },
       },
-      async (request) => findCoupon(db, sessionOf(request).clientId, request.params.id),
+      async (request) => findCoupon(db, sessionOf(request), request.params.id),
     );
 
     app.post(
@@ -64,8 +64,8 @@ export function couponRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        const { clientId } = writer(request, request.body);
-        return reply.status(201).send(await createCoupon(db, clientId, request.body));
+        const actor = writer(request, request.body);
+        return reply.status(201).send(await createCoupon(db, actor, request.body));
       },
     );
 
@@ -75,15 +75,15 @@ export function couponRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         config: { access: STAFF },
         schema: {
           tags,
-          summary: 'Update a coupon (send updatedAt to refuse a stale edit with 409)',
+          summary: 'Update a coupon: updatedAt is required (400 without it, 409 when stale)',
           params: idParams,
           body: couponInputSchema,
           response: { 200: couponSchema },
         },
       },
       async (request) => {
-        const { clientId } = writer(request, request.body);
-        return updateCoupon(db, clientId, request.params.id, request.body);
+        const actor = writer(request, request.body);
+        return updateCoupon(db, actor, request.params.id, request.body);
       },
     );
 
@@ -95,13 +95,10 @@ export function couponRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags,
           summary: 'Delete a coupon (soft delete: status deleted, kept for the sales that used it)',
           params: idParams,
-          response: { 200: couponSchema },
+          response: { 200: deletedSchema },
         },
       },
-      async (request) => {
-        const { clientId } = assertCan(request, WRITE.coupons);
-        return deleteCoupon(db, clientId, request.params.id);
-      },
+      async (request) => deleteCoupon(db, assertCan(request, WRITE.coupons), request.params.id),
     );
 
     app.post(

@@ -1,10 +1,12 @@
 import { couponInputSchema } from '@balcao/core/coupon';
 import { addDays, todayIso } from '@balcao/core/date';
 import type { Db } from '../../db/client.ts';
+import { adminOf } from '../../lib/actor.ts';
 import { createCoupon } from './service.ts';
 
 /** Demo coupons of the demo shop (seed.ts SEED_STEPS): one of each kind the PDV will meet. */
 export async function seedCoupons(db: Db, clientId: number): Promise<void> {
+  const actor = await adminOf(db, clientId);
   const today = todayIso();
   const demo = [
     // 10% for everybody, once per customer.
@@ -16,6 +18,6 @@ export async function seedCoupons(db: Db, clientId: number): Promise<void> {
   ];
   for (const coupon of demo) {
     const input = couponInputSchema.parse({ ...coupon, startDate: today, endDate: addDays(today, 365) });
-    await createCoupon(db, clientId, input);
+    await createCoupon(db, actor, input);
   }
 }

@@ -9,20 +9,22 @@ import {
   toHundredths,
 } from '@balcao/core/coupon';
 import { todayIso } from '@balcao/core/date';
+import type { Deleted } from '@balcao/core/responses';
 import { and, count, desc, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { Db, Executor } from '../../db/client.ts';
-import { AppError, conflict, notFound } from '../../errors.ts';
+import { AppError, duplicate, notFound } from '../../errors.ts';
+import type { Actor } from '../../lib/actor.ts';
+import { isSameVersion, mapUnique } from '../../lib/pg.ts';
+import { assertNotStale, versionOf } from '../../lib/version.ts';
 import { coupons, couponUses } from './schema.ts';
 
-export const COUPON_NOT_FOUND = 'Cupom não encontrado';
-export const COUPON_CODE_TAKEN = 'Já existe um cupom com este código';
-export const COUPON_STALE =
-  'Este cupom foi alterado por outra pessoa. Recarregue a página e tente novamente.';
+const COUPON_NOT_FOUND = 'Cupom não encontrado';
+const COUPON_CODE_TAKEN = 'Já existe um cupom com este código';
 
 type CouponRow = typeof coupons.$inferSelect;
 
 /** Row -> the API's coupon (spec 3): decimal numbers for amounts, ISO text for timestamps. */
-export function toCoupon(row: CouponRow): Coupon {
+function toCoupon(row: CouponRow): Coupon {
   return {
     id: row.id,
     code: row.code,
@@ -57,20 +59,8 @@ function toColumns(input: CouponInput) {
 const notDeleted = ne(coupons.status, 'deleted');
 const sameCode = (code: string) => eq(sql`lower(${coupons.code})`, code.toLowerCase());
 
-function isUniqueViolation(error: unknown): boolean {
-  const e = error as { code?: string; cause?: { code?: string } };
-  return e?.code === '23505' || e?.cause?.code === '23505';
-}
-
 /** The partial unique index answers a save that raced past the check with the same 409. */
-async function withCodeConflict<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (isUniqueViolation(error)) throw conflict(COUPON_CODE_TAKEN);
-    throw error;
-  }
-}
+const UNIQUE = { coupons_client_code_uq: COUPON_CODE_TAKEN };
 
 async function assertCodeFree(db: Executor, clientId: number, code: string, exceptId?: number) {
   const [taken] = await db
@@ -85,15 +75,15 @@ async function assertCodeFree(db: Executor, clientId: number, code: string, exce
       ),
     )
     .limit(1);
-  if (taken) throw conflict(COUPON_CODE_TAKEN);
+  if (taken) throw duplicate(COUPON_CODE_TAKEN);
 }
 
 /** The client's coupons that are not deleted, newest first (spec 7: a plain array). */
-export async function listCoupons(db: Executor, clientId: number): Promise<Coupon[]> {
+export async function listCoupons(db: Executor, actor: Actor): Promise<Coupon[]> {
   const rows = await db
     .select()
     .from(coupons)
-    .where(and(eq(coupons.clientId, clientId), notDeleted))
+    .where(and(eq(coupons.clientId, actor.clientId), notDeleted))
     .orderBy(desc(coupons.createdAt), desc(coupons.id));
   return rows.map(toCoupon);
 }
@@ -112,55 +102,52 @@ async function findRow(db: Executor, clientId: number, id: number, lock = false)
 }
 
 /** One coupon of the client; 404 when it is another client's, deleted or unknown. */
-export async function findCoupon(db: Executor, clientId: number, id: number): Promise<Coupon> {
-  return toCoupon(await findRow(db, clientId, id));
+export async function findCoupon(db: Executor, actor: Actor, id: number): Promise<Coupon> {
+  return toCoupon(await findRow(db, actor.clientId, id));
 }
 
-export async function createCoupon(db: Db, clientId: number, input: CouponInput): Promise<Coupon> {
-  return withCodeConflict(async () => {
-    await assertCodeFree(db, clientId, input.code);
-    const [row] = await db
-      .insert(coupons)
-      .values({ ...toColumns(input), clientId })
-      .returning();
-    return toCoupon(row);
-  });
+export async function createCoupon(db: Db, actor: Actor, input: CouponInput): Promise<Coupon> {
+  await assertCodeFree(db, actor.clientId, input.code);
+  const [row] = await mapUnique(
+    () =>
+      db
+        .insert(coupons)
+        .values({ ...toColumns(input), clientId: actor.clientId })
+        .returning(),
+    UNIQUE,
+  );
+  return toCoupon(row);
 }
 
-/** Updates a coupon; `input.updatedAt`, when sent, must match the record (else 409: a stale edit). */
-export async function updateCoupon(
-  db: Db,
-  clientId: number,
-  id: number,
-  input: CouponInput,
-): Promise<Coupon> {
-  return withCodeConflict(() =>
-    db.transaction(async (tx) => {
-      const current = await findRow(tx, clientId, id, true);
-      if (input.updatedAt !== undefined) {
-        const sent = new Date(input.updatedAt).getTime();
-        if (sent !== current.updatedAt.getTime()) throw conflict(COUPON_STALE);
-      }
-      await assertCodeFree(tx, clientId, input.code, id);
-      const [row] = await tx
-        .update(coupons)
-        .set({ ...toColumns(input), updatedAt: new Date() })
-        .where(eq(coupons.id, id))
-        .returning();
-      return toCoupon(row);
-    }),
+/** Updates a coupon; `input.updatedAt` is required and must match the record (else 409: a stale edit). */
+export async function updateCoupon(db: Db, actor: Actor, id: number, input: CouponInput): Promise<Coupon> {
+  const version = versionOf(input.updatedAt);
+  return mapUnique(
+    () =>
+      db.transaction(async (tx) => {
+        await findRow(tx, actor.clientId, id, true);
+        await assertCodeFree(tx, actor.clientId, input.code, id);
+        const updated = await tx
+          .update(coupons)
+          .set({ ...toColumns(input), updatedAt: new Date() })
+          .where(and(eq(coupons.id, id), isSameVersion(coupons.updatedAt, version)))
+          .returning();
+        assertNotStale(updated);
+        return toCoupon(updated[0]);
+      }),
+    UNIQUE,
   );
 }
 
 /** Soft delete (PRODUCT.md): status deleted, kept for the sales that used it, no longer listed. */
-export async function deleteCoupon(db: Executor, clientId: number, id: number): Promise<Coupon> {
+export async function deleteCoupon(db: Executor, actor: Actor, id: number): Promise<Deleted> {
   const [row] = await db
     .update(coupons)
     .set({ status: 'deleted', updatedAt: new Date() })
-    .where(and(eq(coupons.id, id), eq(coupons.clientId, clientId), notDeleted))
-    .returning();
+    .where(and(eq(coupons.id, id), eq(coupons.clientId, actor.clientId), notDeleted))
+    .returning({ id: coupons.id });
   if (!row) throw notFound(COUPON_NOT_FOUND);
-  return toCoupon(row);
+  return { id: row.id };
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -177,7 +164,7 @@ export type CouponSaleRequest = {
 export type AppliedCoupon = { coupon: Coupon; discountCents: number };
 
 /** Uses of a coupon that count (sales not canceled): by anybody, and by the customer when given. */
-export async function countCouponUses(
+async function countCouponUses(
   db: Executor,
   couponId: number,
   customerId: number | null | undefined,

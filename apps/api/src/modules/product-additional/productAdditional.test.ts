@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClientWithUsers, createTestApp, type TestApp } from '../../../test/helper.ts';
-import { createProductVia } from '../product/testFactory.ts';
+import { makeProduct } from '../../../test/kit.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -42,7 +42,7 @@ describe('add-on groups', () => {
       ['Cheddar', 300],
       ['Ovo', 200],
     ]);
-    const burger = await createProductVia(t, auth, { name: 'X-Burger', additionalGroupIds: [group.id] });
+    const burger = await makeProduct(t, auth, { name: 'X-Burger', additionalGroupIds: [group.id] });
     expect(burger.additionalGroups).toHaveLength(1);
     expect(burger.additionalGroups[0]).toMatchObject({ id: group.id, name: 'Adicionais', productCount: 1 });
     const list = await t.app.inject({
@@ -141,7 +141,7 @@ describe('add-on groups', () => {
         payload: adicionais,
       })
     ).json();
-    const p = await createProductVia(t, auth, { additionalGroupIds: [group.id] });
+    const p = await makeProduct(t, auth, { additionalGroupIds: [group.id] });
     const del = await t.app.inject({
       method: 'DELETE',
       url: `/v1/product-additional/${group.id}`,

@@ -8,8 +8,8 @@ import { deletedSchema } from '@balcao/core/responses';
 import { STAFF, WRITE } from '@balcao/core/routes';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
+import { clientParams, idParams } from '../../lib/params.ts';
 import { assertOwnClient, sessionOf } from '../../plugins/auth.ts';
-import { clientParams, idParams } from '../product-category/namedRoutes.ts';
 import {
   createAdditionalGroup,
   deleteAdditionalGroup,
@@ -36,7 +36,7 @@ export function productAdditionalRoutes(ctx: AppContext): FastifyPluginAsyncZod 
         },
       },
       async (request) =>
-        listAdditionalGroups(db, assertOwnClient(request, request.params.clientId).clientId, request.query),
+        listAdditionalGroups(db, assertOwnClient(request, request.params.clientId), request.query),
     );
 
     app.get(
@@ -45,7 +45,7 @@ export function productAdditionalRoutes(ctx: AppContext): FastifyPluginAsyncZod 
         config: { access: STAFF },
         schema: { tags, params: idParams, response: { 200: productAdditionalGroupSchema } },
       },
-      async (request) => findAdditionalGroup(db, sessionOf(request).clientId, request.params.id),
+      async (request) => findAdditionalGroup(db, sessionOf(request), request.params.id),
     );
 
     app.post(
@@ -55,7 +55,7 @@ export function productAdditionalRoutes(ctx: AppContext): FastifyPluginAsyncZod 
         schema: { tags, body: productAdditionalInputSchema, response: { 201: productAdditionalGroupSchema } },
       },
       async (request, reply) =>
-        reply.status(201).send(await createAdditionalGroup(db, sessionOf(request).clientId, request.body)),
+        reply.status(201).send(await createAdditionalGroup(db, sessionOf(request), request.body)),
     );
 
     app.put(
@@ -69,8 +69,7 @@ export function productAdditionalRoutes(ctx: AppContext): FastifyPluginAsyncZod 
           response: { 200: productAdditionalGroupSchema },
         },
       },
-      async (request) =>
-        updateAdditionalGroup(db, sessionOf(request).clientId, request.params.id, request.body),
+      async (request) => updateAdditionalGroup(db, sessionOf(request), request.params.id, request.body),
     );
 
     app.delete(
@@ -79,7 +78,7 @@ export function productAdditionalRoutes(ctx: AppContext): FastifyPluginAsyncZod 
         config: { access: WRITE.catalog },
         schema: { tags, params: idParams, response: { 200: deletedSchema } },
       },
-      async (request) => deleteAdditionalGroup(db, sessionOf(request).clientId, request.params.id),
+      async (request) => deleteAdditionalGroup(db, sessionOf(request), request.params.id),
     );
   };
 }

@@ -5,13 +5,14 @@ import {
   type productAdditionalInputSchema,
   type productAdditionalUpdateSchema,
 } from '@balcao/core/product';
-import { and, asc, eq, ilike, inArray, sql } from 'drizzle-orm';
+import { type AnyColumn, and, asc, eq, ilike, inArray, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db, Executor } from '../../db/client.ts';
-import { AppError, conflict, notFound } from '../../errors.ts';
+import { AppError, duplicate, notFound } from '../../errors.ts';
+import type { Actor } from '../../lib/actor.ts';
 import { escapeLike, listResult, orderByOf, pageWindow } from '../../lib/list.ts';
 import { isSameVersion, mapUnique } from '../../lib/pg.ts';
-import { staleEdit } from '../product/dbHelpers.ts';
+import { assertNotStale } from '../../lib/version.ts';
 import {
   productAdditionalGroups as groups,
   productAdditionalItems as items,
@@ -68,9 +69,10 @@ async function withItems(db: Executor, rows: GroupRow[]): Promise<ProductAdditio
 
 export async function findAdditionalGroup(
   db: Executor,
-  clientId: number,
+  actor: Actor,
   id: number,
 ): Promise<ProductAdditionalGroup> {
+  const clientId = actor.clientId;
   const rows = await db
     .select(groupColumns)
     .from(groups)
@@ -81,9 +83,10 @@ export async function findAdditionalGroup(
 
 export async function listAdditionalGroups(
   db: Db,
-  clientId: number,
+  actor: Actor,
   query: ListQuery,
 ): Promise<ListResult<ProductAdditionalGroup>> {
+  const clientId = actor.clientId;
   const where = and(
     eq(groups.clientId, clientId),
     query.q ? ilike(groups.name, `%${escapeLike(query.q)}%`) : undefined,
@@ -117,13 +120,14 @@ export async function groupsOfProduct(db: Executor, productId: number): Promise<
   return withItems(db, rows);
 }
 
+/** How many add-on groups the product in `productIdColumn` offers (a scalar subquery). */
+export function groupCountOf(productIdColumn: AnyColumn): SQL<number> {
+  return sql<number>`(select count(*)::int from ${links} l where l.product_id = ${productIdColumn})`;
+}
+
 /** Links a product to add-on groups of its own client, replacing the previous links. */
-export async function setProductGroups(
-  tx: Executor,
-  clientId: number,
-  productId: number,
-  groupIds: number[],
-) {
+export async function setProductGroups(tx: Executor, actor: Actor, productId: number, groupIds: number[]) {
+  const clientId = actor.clientId;
   const unique = [...new Set(groupIds)];
   if (unique.length > 0) {
     const owned = await tx
@@ -145,7 +149,7 @@ async function assertNameFree(db: Executor, clientId: number, name: string, exce
     .select({ id: groups.id })
     .from(groups)
     .where(and(eq(groups.clientId, clientId), eq(sql`lower(${groups.name})`, name.toLowerCase())));
-  if (taken && taken.id !== exceptId) throw conflict(ADDITIONAL_NAME_TAKEN);
+  if (taken && taken.id !== exceptId) throw duplicate(ADDITIONAL_NAME_TAKEN);
 }
 
 /** Replaces the items of a group: sent ids are updated, new ones inserted, missing ones removed. */
@@ -167,7 +171,8 @@ async function saveItems(tx: Executor, clientId: number, groupId: number, input:
   }
 }
 
-export async function createAdditionalGroup(db: Db, clientId: number, input: GroupInput) {
+export async function createAdditionalGroup(db: Db, actor: Actor, input: GroupInput) {
+  const clientId = actor.clientId;
   await assertNameFree(db, clientId, input.name);
   const id = await mapUnique(
     () =>
@@ -187,11 +192,12 @@ export async function createAdditionalGroup(db: Db, clientId: number, input: Gro
       }),
     UNIQUE,
   );
-  return findAdditionalGroup(db, clientId, id);
+  return findAdditionalGroup(db, actor, id);
 }
 
-export async function updateAdditionalGroup(db: Db, clientId: number, id: number, input: GroupUpdate) {
-  await findAdditionalGroup(db, clientId, id);
+export async function updateAdditionalGroup(db: Db, actor: Actor, id: number, input: GroupUpdate) {
+  const clientId = actor.clientId;
+  await findAdditionalGroup(db, actor, id);
   await assertNameFree(db, clientId, input.name, id);
   await mapUnique(
     () =>
@@ -213,17 +219,18 @@ export async function updateAdditionalGroup(db: Db, clientId: number, id: number
             ),
           )
           .returning({ id: groups.id });
-        if (updated.length === 0) throw staleEdit();
+        assertNotStale(updated);
         await saveItems(tx, clientId, id, input.items);
       }),
     UNIQUE,
   );
-  return findAdditionalGroup(db, clientId, id);
+  return findAdditionalGroup(db, actor, id);
 }
 
 /** Deleting a group also removes it from the products that offered it. */
-export async function deleteAdditionalGroup(db: Db, clientId: number, id: number) {
-  await findAdditionalGroup(db, clientId, id);
+export async function deleteAdditionalGroup(db: Db, actor: Actor, id: number) {
+  const clientId = actor.clientId;
+  await findAdditionalGroup(db, actor, id);
   await db.delete(groups).where(and(eq(groups.clientId, clientId), eq(groups.id, id)));
   return { id };
 }

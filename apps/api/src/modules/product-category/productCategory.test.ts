@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createClientWithUsers, createTestApp, type TestApp } from '../../../test/helper.ts';
-import { products } from '../product/schema.ts';
+import { type Headers, makeProduct } from '../../../test/kit.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -8,17 +8,9 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function addProducts(clientId: number, n: number, ref: { categoryId?: number; brandId?: number }) {
-  for (let i = 0; i < n; i++) {
-    await t.database.db.insert(products).values({
-      clientId,
-      name: `Produto ${i}`,
-      salePriceCents: 100,
-      nameKey: `produto ${i}`,
-      searchText: `produto ${i}`,
-      ...ref,
-    });
-  }
+/** Products of the client that use the record (through the API, as the catalog does). */
+async function addProducts(auth: Headers, n: number, ref: { categoryId?: number; brandId?: number }) {
+  for (let i = 0; i < n; i++) await makeProduct(t, auth, ref);
 }
 
 for (const resource of ['product-category', 'product-brand'] as const) {
@@ -49,7 +41,7 @@ for (const resource of ['product-category', 'product-brand'] as const) {
 
       const bebidas = body.items[0];
       await addProducts(
-        client.id,
+        auth,
         2,
         resource === 'product-category' ? { categoryId: bebidas.id } : { brandId: bebidas.id },
       );
@@ -148,7 +140,7 @@ for (const resource of ['product-category', 'product-brand'] as const) {
     });
 
     it(`refuses to delete a ${noun} products use (409 with the count), deletes an unused one`, async () => {
-      const { client, auth } = await createClientWithUsers(t, [1]);
+      const { auth } = await createClientWithUsers(t, [1]);
       const used = (
         await t.app.inject({
           method: 'POST',
@@ -158,7 +150,7 @@ for (const resource of ['product-category', 'product-brand'] as const) {
         })
       ).json();
       await addProducts(
-        client.id,
+        auth,
         3,
         resource === 'product-category' ? { categoryId: used.id } : { brandId: used.id },
       );

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context.ts';
-import { namedCatalogRoutes } from './namedRoutes.ts';
+import { namedCatalogRoutes } from '../../lib/namedCatalog.ts';
 import { categoryService } from './service.ts';
 
 export const productCategoryRoutes = (ctx: AppContext) =>

@@ -1,10 +1,10 @@
 import { CATEGORY_NAME_TAKEN, categoryInUseMessage } from '@balcao/core/product';
-import { namedCatalogService } from './namedCatalog.ts';
+import { type NamedTable, namedCatalogService } from '../../lib/namedCatalog.ts';
 import { productCategories } from './schema.ts';
 
 export const categoryService = namedCatalogService({
-  table: productCategories,
-  productColumn: 'categoryId',
+  table: productCategories as unknown as NamedTable,
+  usedBy: { table: 'products', column: 'category_id' },
   uniqueConstraint: 'product_categories_client_name_uq',
   nameTaken: CATEGORY_NAME_TAKEN,
   notFoundMessage: 'Categoria não encontrada',

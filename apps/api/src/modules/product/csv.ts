@@ -18,9 +18,10 @@ import {
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import Papa from 'papaparse';
 import type { Db, Executor } from '../../db/client.ts';
-import { productBrands } from '../product-brand/schema.ts';
-import { productCategories } from '../product-category/schema.ts';
-import { num } from './dbHelpers.ts';
+import type { Actor } from '../../lib/actor.ts';
+import { num } from '../../lib/pg.ts';
+import { brandService } from '../product-brand/service.ts';
+import { categoryService } from '../product-category/service.ts';
 import { products, productVariants } from './schema.ts';
 
 /**
@@ -182,7 +183,8 @@ function chunks<T>(items: T[], size: number): T[][] {
 }
 
 /** Checks every line (format, rules, duplicates in the file and in the catalog); writes nothing. */
-export async function planImport(db: Executor, clientId: number, parsed: ParsedCsv): Promise<ImportPlan> {
+export async function planImport(db: Executor, actor: Actor, parsed: ParsedCsv): Promise<ImportPlan> {
+  const clientId = actor.clientId;
   const errors: ImportLineError[] = [];
   const fail = (line: number, column: string | null, message: string) =>
     errors.push({ line, column, message });
@@ -389,7 +391,7 @@ export async function planImport(db: Executor, clientId: number, parsed: ParsedC
   };
 }
 
-export function previewRows(plan: ImportPlan, limit = 50): ImportPreviewRow[] {
+function previewRows(plan: ImportPlan, limit = 50): ImportPreviewRow[] {
   return plan.planned.slice(0, limit).map((p) => ({
     line: p.line,
     action: p.action,
@@ -402,46 +404,24 @@ export function previewRows(plan: ImportPlan, limit = 50): ImportPreviewRow[] {
   }));
 }
 
-/** Category/brand ids by name, creating the missing ones (inside the import's transaction). */
-async function resolveNames(
-  tx: Executor,
-  clientId: number,
-  table: typeof productCategories,
-  names: string[],
-): Promise<Map<string, number>> {
-  const rows = await tx
-    .select({ id: table.id, name: table.name })
-    .from(table)
-    .where(eq(table.clientId, clientId));
-  const ids = new Map(rows.map((r) => [r.name.toLocaleLowerCase('pt-BR'), r.id]));
-  for (const name of names) {
-    const key = name.toLocaleLowerCase('pt-BR');
-    if (ids.has(key)) continue;
-    const [created] = await tx
-      .insert(table)
-      .values({ clientId, name: name.slice(0, 80) })
-      .returning({ id: table.id });
-    ids.set(key, created.id);
-  }
-  return ids;
-}
-
 /**
  * Writes the planned lines in one transaction: all of them or none. New products go in batches;
  * `onProgress` hears after each batch.
  */
 export async function applyImport(
   db: Db,
-  clientId: number,
+  actor: Actor,
   plan: ImportPlan,
   onProgress: (done: number, total: number) => void = () => {},
 ): Promise<{ created: number; updated: number }> {
+  const clientId = actor.clientId;
   const total = plan.planned.length;
   return db.transaction(async (tx) => {
-    const categoryIds = await resolveNames(tx, clientId, productCategories, [
+    // Category and brand ids by name, creating the missing ones inside the import's transaction.
+    const categoryIds = await categoryService.idsByName(tx, actor, [
       ...new Set(plan.planned.map((p) => p.category).filter((c): c is string => Boolean(c))),
     ]);
-    const brandIds = await resolveNames(tx, clientId, productBrands as unknown as typeof productCategories, [
+    const brandIds = await brandService.idsByName(tx, actor, [
       ...new Set(plan.planned.map((p) => p.brand).filter((c): c is string => Boolean(c))),
     ]);
     const ref = (ids: Map<string, number>, name: string | null, current: number | null | undefined) =>

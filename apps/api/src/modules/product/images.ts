@@ -4,13 +4,14 @@ import { and, asc, count, eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import type { Db } from '../../db/client.ts';
 import { AppError, notFound } from '../../errors.ts';
+import type { Actor } from '../../lib/actor.ts';
 import type { Storage } from '../storage/storage.ts';
+import { PRODUCT_NOT_FOUND } from './find.ts';
 import { IMAGE_SIZES, imageFileKey, imageUrls } from './imageUrls.ts';
 import { productImages, products } from './schema.ts';
-import { PRODUCT_NOT_FOUND } from './service.ts';
 
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
-export const MAX_IMAGES_PER_PRODUCT = 10;
+const MAX_IMAGES_PER_PRODUCT = 10;
 export const IMAGE_TOO_LARGE = 'A imagem deve ter no máximo 5 MB';
 export const IMAGE_NOT_SUPPORTED = 'Formato não suportado: envie uma imagem JPEG, PNG ou WebP';
 
@@ -44,7 +45,7 @@ export type ProcessedImage = {
  * Decodes, turns by the EXIF orientation, drops metadata (GPS of phone photos) and writes two WebP
  * sizes: display (longest side up to 1200 px) and thumbnail (up to 240 px). Never enlarges.
  */
-export async function processImage(data: Buffer): Promise<ProcessedImage> {
+async function processImage(data: Buffer): Promise<ProcessedImage> {
   if (!sniffImageType(data)) throw new AppError(422, IMAGE_NOT_SUPPORTED);
   try {
     const base = sharp(data, { limitInputPixels: 40_000_000, failOn: 'error' }).rotate();
@@ -71,7 +72,7 @@ async function assertProduct(db: Db, clientId: number, productId: number) {
   if (!p) throw notFound(PRODUCT_NOT_FOUND);
 }
 
-export async function listImages(db: Db, productId: number): Promise<ProductImage[]> {
+async function listImages(db: Db, productId: number): Promise<ProductImage[]> {
   const rows = await db
     .select()
     .from(productImages)
@@ -90,10 +91,11 @@ export async function listImages(db: Db, productId: number): Promise<ProductImag
 export async function addImage(
   db: Db,
   storage: Storage,
-  clientId: number,
+  actor: Actor,
   productId: number,
   data: Buffer,
 ): Promise<ProductImage> {
+  const clientId = actor.clientId;
   await assertProduct(db, clientId, productId);
   const [{ n }] = await db
     .select({ n: count() })
@@ -153,10 +155,11 @@ async function renumber(db: Db, productId: number, orderedIds: number[]) {
 export async function deleteImage(
   db: Db,
   storage: Storage,
-  clientId: number,
+  actor: Actor,
   productId: number,
   imageId: number,
 ): Promise<ProductImage[]> {
+  const clientId = actor.clientId;
   await assertProduct(db, clientId, productId);
   const storageKey = await db.transaction(async (tx) => {
     const [row] = await tx
@@ -183,10 +186,11 @@ export async function deleteImage(
 /** New order of the images: the first becomes the cover. */
 export async function reorderImages(
   db: Db,
-  clientId: number,
+  actor: Actor,
   productId: number,
   imageIds: number[],
 ): Promise<ProductImage[]> {
+  const clientId = actor.clientId;
   await assertProduct(db, clientId, productId);
   await db.transaction(async (tx) => {
     const current = await tx

@@ -2,7 +2,7 @@ import { BARCODE_CHECK_MESSAGE, BARCODE_LENGTH_MESSAGE } from '@balcao/core/barc
 import { BARCODE_TAKEN, SKU_TAKEN } from '@balcao/core/product';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createClientWithUsers, createTestApp, type TestApp } from '../../../test/helper.ts';
-import { createProductVia, newEan13 } from './testFactory.ts';
+import { api, type Headers, makeProduct, newEan13 } from '../../../test/kit.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -10,17 +10,17 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const post = (url: string, headers: Record<string, string>, payload: unknown) =>
-  t.app.inject({ method: 'POST', url, headers, payload: payload as object });
-const get = (url: string, headers: Record<string, string>) => t.app.inject({ method: 'GET', url, headers });
+const post = (url: string, headers: Headers, payload: Record<string, unknown>) =>
+  api(t, headers).post(url, payload);
+const get = (url: string, headers: Headers) => api(t, headers).get(url);
 
 describe('product CRUD', () => {
   it('creates a product (201) with category, brand and measures; reads it back with its margin', async () => {
     const { auth } = await createClientWithUsers(t, [1]);
-    const category = (await post('/v1/product-category', auth, { name: 'Bebidas' })).json();
-    const brand = (await post('/v1/product-brand', auth, { name: 'Coca-Cola' })).json();
+    const category = (await post('/product-category', auth, { name: 'Bebidas' })).json();
+    const brand = (await post('/product-brand', auth, { name: 'Coca-Cola' })).json();
     const barcode = '7894900011517';
-    const res = await post('/v1/product', auth, {
+    const res = await post('/product', auth, {
       name: 'Coca-Cola 2L',
       description: 'Refrigerante de cola, garrafa PET',
       sku: 'COCA-2L',
@@ -61,16 +61,16 @@ describe('product CRUD', () => {
       variants: [],
       additionalGroups: [],
     });
-    const read = await get(`/v1/product/${p.id}`, auth);
+    const read = await get(`/product/${p.id}`, auth);
     expect(read.statusCode).toBe(200);
     expect(read.json()).toEqual(p);
     // The category now counts it.
-    expect((await get(`/v1/product-category/${category.id}`, auth)).json().productCount).toBe(1);
+    expect((await get(`/product-category/${category.id}`, auth)).json().productCount).toBe(1);
   });
 
   it('validates input in Portuguese: required name and price, barcode check digit, weighed unit', async () => {
     const { auth } = await createClientWithUsers(t, [2]);
-    const empty = await post('/v1/product', auth, {});
+    const empty = await post('/product', auth, {});
     expect(empty.statusCode).toBe(400);
     const paths = empty.json().issues.map((i: { path: string }) => i.path);
     expect(paths).toEqual(expect.arrayContaining(['name', 'salePriceCents']));
@@ -78,21 +78,21 @@ describe('product CRUD', () => {
       'O campo é obrigatório',
     );
 
-    const badEan = await post('/v1/product', auth, {
+    const badEan = await post('/product', auth, {
       name: 'X',
       salePriceCents: 100,
       barcode: '7894900011518',
     });
     expect(badEan.statusCode).toBe(400);
     expect(badEan.json().issues[0]).toEqual({ path: 'barcode', message: BARCODE_CHECK_MESSAGE });
-    const shortEan = await post('/v1/product', auth, { name: 'X', salePriceCents: 100, barcode: '12345' });
+    const shortEan = await post('/product', auth, { name: 'X', salePriceCents: 100, barcode: '12345' });
     expect(shortEan.json().issues[0].message).toBe(BARCODE_LENGTH_MESSAGE);
     for (const ok of ['96385074', '036000291452', '17894900011514']) {
-      const res = await post('/v1/product', auth, { name: `Código ${ok}`, salePriceCents: 100, barcode: ok });
+      const res = await post('/product', auth, { name: `Código ${ok}`, salePriceCents: 100, barcode: ok });
       expect(res.statusCode).toBe(201);
     }
 
-    const weighed = await post('/v1/product', auth, {
+    const weighed = await post('/product', auth, {
       name: 'Queijo',
       salePriceCents: 5990,
       productType: 'weighed',
@@ -103,9 +103,9 @@ describe('product CRUD', () => {
       path: 'unit',
       message: 'Produto pesável deve usar a unidade kg ou g',
     });
-    const negative = await post('/v1/product', auth, { name: 'X', salePriceCents: -1 });
+    const negative = await post('/product', auth, { name: 'X', salePriceCents: -1 });
     expect(negative.json().issues[0].message).toBe('Preço de venda não pode ser negativo');
-    const threeDecimals = await post('/v1/product', auth, { name: 'X', salePriceCents: 1, stock: 1.2345 });
+    const threeDecimals = await post('/product', auth, { name: 'X', salePriceCents: 1, stock: 1.2345 });
     expect(threeDecimals.json().issues[0].message).toBe('Estoque: use no máximo 3 casas decimais');
   });
 
@@ -113,19 +113,19 @@ describe('product CRUD', () => {
     const a = await createClientWithUsers(t, [1]);
     const b = await createClientWithUsers(t, [1]);
     const barcode = newEan13();
-    await createProductVia(t, a.auth, { sku: 'ABC-1', barcode });
-    const dupSku = await post('/v1/product', a.auth, { name: 'Outro', salePriceCents: 1, sku: 'abc-1' });
+    await makeProduct(t, a.auth, { sku: 'ABC-1', barcode });
+    const dupSku = await post('/product', a.auth, { name: 'Outro', salePriceCents: 1, sku: 'abc-1' });
     expect(dupSku.statusCode).toBe(409);
     expect(dupSku.json().message).toBe(SKU_TAKEN);
-    const dupBarcode = await post('/v1/product', a.auth, { name: 'Outro', salePriceCents: 1, barcode });
+    const dupBarcode = await post('/product', a.auth, { name: 'Outro', salePriceCents: 1, barcode });
     expect(dupBarcode.statusCode).toBe(409);
     expect(dupBarcode.json().message).toBe(BARCODE_TAKEN);
-    await createProductVia(t, b.auth, { sku: 'ABC-1', barcode });
+    await makeProduct(t, b.auth, { sku: 'ABC-1', barcode });
   });
 
   it('updates with the current updatedAt, refuses a stale one (409); stock changes only when sent', async () => {
     const { auth } = await createClientWithUsers(t, [6]);
-    const p = await createProductVia(t, auth, { name: 'Pão de queijo', stock: 10 });
+    const p = await makeProduct(t, auth, { name: 'Pão de queijo', stock: 10 });
     const body = { name: 'Pão de queijo mineiro', salePriceCents: 850, updatedAt: p.updatedAt };
     const ok = await t.app.inject({
       method: 'PUT',
@@ -153,11 +153,11 @@ describe('product CRUD', () => {
 
   it('deletes a product (then 404)', async () => {
     const { auth } = await createClientWithUsers(t, [1]);
-    const p = await createProductVia(t, auth);
+    const p = await makeProduct(t, auth);
     expect(
       (await t.app.inject({ method: 'DELETE', url: `/v1/product/${p.id}`, headers: auth })).statusCode,
     ).toBe(200);
-    expect((await get(`/v1/product/${p.id}`, auth)).statusCode).toBe(404);
+    expect((await get(`/product/${p.id}`, auth)).statusCode).toBe(404);
   });
 });
 
@@ -165,11 +165,11 @@ describe('product list: search, filters, sort, pages', () => {
   it('finds by part of the name (ignoring accents and case), by SKU and by barcode', async () => {
     const { client, auth } = await createClientWithUsers(t, [1]);
     const barcode = newEan13();
-    await createProductVia(t, auth, { name: 'Pão Francês', sku: 'PAO-FR' });
-    await createProductVia(t, auth, { name: 'Camiseta Básica Algodão', sku: 'CAM-001', barcode });
-    await createProductVia(t, auth, { name: 'Suco de Laranja 1L', sku: 'SUCO-LAR' });
+    await makeProduct(t, auth, { name: 'Pão Francês', sku: 'PAO-FR' });
+    await makeProduct(t, auth, { name: 'Camiseta Básica Algodão', sku: 'CAM-001', barcode });
+    await makeProduct(t, auth, { name: 'Suco de Laranja 1L', sku: 'SUCO-LAR' });
     const names = async (q: string) =>
-      (await get(`/v1/product/client/${client.id}?q=${encodeURIComponent(q)}`, auth))
+      (await get(`/product/client/${client.id}?q=${encodeURIComponent(q)}`, auth))
         .json()
         .items.map((p: { name: string }) => p.name);
     expect(await names('pao')).toEqual(['Pão Francês']);
@@ -183,24 +183,24 @@ describe('product list: search, filters, sort, pages', () => {
 
   it('filters by category, brand, active and low stock; sorts; paginates with the total', async () => {
     const { client, auth } = await createClientWithUsers(t, [1]);
-    const cat = (await post('/v1/product-category', auth, { name: 'Lanches' })).json();
-    const brand = (await post('/v1/product-brand', auth, { name: 'Casa' })).json();
-    await createProductVia(t, auth, {
+    const cat = (await post('/product-category', auth, { name: 'Lanches' })).json();
+    const brand = (await post('/product-brand', auth, { name: 'Casa' })).json();
+    await makeProduct(t, auth, {
       name: 'X-Burger',
       salePriceCents: 2500,
       categoryId: cat.id,
       brandId: brand.id,
     });
-    await createProductVia(t, auth, {
+    await makeProduct(t, auth, {
       name: 'X-Salada',
       salePriceCents: 2800,
       categoryId: cat.id,
       stock: 1,
       minStock: 5,
     });
-    await createProductVia(t, auth, { name: 'Água', salePriceCents: 400, active: false });
-    await createProductVia(t, auth, { name: 'Batata', salePriceCents: 1500, stock: 50, minStock: 5 });
-    const list = async (qs: string) => (await get(`/v1/product/client/${client.id}?${qs}`, auth)).json();
+    await makeProduct(t, auth, { name: 'Água', salePriceCents: 400, active: false });
+    await makeProduct(t, auth, { name: 'Batata', salePriceCents: 1500, stock: 50, minStock: 5 });
+    const list = async (qs: string) => (await get(`/product/client/${client.id}?${qs}`, auth)).json();
 
     expect((await list('')).items.map((p: { name: string }) => p.name)).toEqual([
       'Água',
@@ -230,9 +230,9 @@ describe('product list: search, filters, sort, pages', () => {
     const water = (await list('q=agua')).items[0];
     await t.app.inject({ method: 'DELETE', url: `/v1/product/${water.id}`, headers: auth });
     expect((await list('')).total).toBe(3);
-    expect((await get(`/v1/product/client/${client.id}?pageSize=101`, auth)).statusCode).toBe(400);
-    expect((await get(`/v1/product/client/${client.id}?sort=password`, auth)).statusCode).toBe(400);
-    expect((await get(`/v1/product/client/${client.id}?lowStock=talvez`, auth)).statusCode).toBe(400);
+    expect((await get(`/product/client/${client.id}?pageSize=101`, auth)).statusCode).toBe(400);
+    expect((await get(`/product/client/${client.id}?sort=password`, auth)).statusCode).toBe(400);
+    expect((await get(`/product/client/${client.id}?lowStock=talvez`, auth)).statusCode).toBe(400);
   });
 });
 
@@ -240,12 +240,12 @@ describe('barcode lookup (PDV scanner)', () => {
   it('answers the product of a barcode, or of a SKU typed instead, and 404 for an unknown code', async () => {
     const { auth } = await createClientWithUsers(t, [1]);
     const barcode = newEan13();
-    const p = await createProductVia(t, auth, { name: 'Guaraná Lata', sku: 'GUA-350', barcode });
-    const hit = await get(`/v1/product/barcode/${barcode}`, auth);
+    const p = await makeProduct(t, auth, { name: 'Guaraná Lata', sku: 'GUA-350', barcode });
+    const hit = await get(`/product/barcode/${barcode}`, auth);
     expect(hit.statusCode).toBe(200);
     expect(hit.json()).toMatchObject({ product: { id: p.id, name: 'Guaraná Lata' }, variant: null });
-    expect((await get('/v1/product/barcode/gua-350', auth)).json().product.id).toBe(p.id);
-    const miss = await get(`/v1/product/barcode/${newEan13()}`, auth);
+    expect((await get('/product/barcode/gua-350', auth)).json().product.id).toBe(p.id);
+    const miss = await get(`/product/barcode/${newEan13()}`, auth);
     expect(miss.statusCode).toBe(404);
     expect(miss.json().message).toBe('Nenhum produto com este código de barras');
   });
@@ -256,11 +256,11 @@ describe('tenancy and roles', () => {
     const a = await createClientWithUsers(t, [1]);
     const b = await createClientWithUsers(t, [1]);
     const barcode = newEan13();
-    const mine = await createProductVia(t, a.auth, { name: 'Segredo', barcode });
-    const bCategory = (await post('/v1/product-category', b.auth, { name: 'Da loja B' })).json();
-    expect((await get(`/v1/product/client/${a.client.id}`, b.auth)).statusCode).toBe(404);
-    expect((await get(`/v1/product/${mine.id}`, b.auth)).statusCode).toBe(404);
-    expect((await get(`/v1/product/barcode/${barcode}`, b.auth)).statusCode).toBe(404);
+    const mine = await makeProduct(t, a.auth, { name: 'Segredo', barcode });
+    const bCategory = (await post('/product-category', b.auth, { name: 'Da loja B' })).json();
+    expect((await get(`/product/client/${a.client.id}`, b.auth)).statusCode).toBe(404);
+    expect((await get(`/product/${mine.id}`, b.auth)).statusCode).toBe(404);
+    expect((await get(`/product/barcode/${barcode}`, b.auth)).statusCode).toBe(404);
     const put = await t.app.inject({
       method: 'PUT',
       url: `/v1/product/${mine.id}`,
@@ -271,27 +271,27 @@ describe('tenancy and roles', () => {
     expect(
       (await t.app.inject({ method: 'DELETE', url: `/v1/product/${mine.id}`, headers: b.auth })).statusCode,
     ).toBe(404);
-    expect((await get(`/v1/product/client/${b.client.id}?q=segredo`, b.auth)).json().total).toBe(0);
+    expect((await get(`/product/client/${b.client.id}?q=segredo`, b.auth)).json().total).toBe(0);
     // Another client's category cannot be used.
-    const foreign = await post('/v1/product', a.auth, {
+    const foreign = await post('/product', a.auth, {
       name: 'X',
       salePriceCents: 1,
       categoryId: bCategory.id,
     });
     expect(foreign.statusCode).toBe(422);
     expect(foreign.json().message).toBe('Categoria não encontrada');
-    expect((await get(`/v1/product/${mine.id}`, a.auth)).json().name).toBe('Segredo');
+    expect((await get(`/product/${mine.id}`, a.auth)).json().name).toBe('Segredo');
   });
 
   it('lets Vendedor and Garçom read and scan, only catalog roles write, drivers nothing', async () => {
     const { client, users } = await createClientWithUsers(t, [1, 3, 5, 6, 10]);
     const [admin, vendedor, garcom, estoquista, driver] = users.map((u) => bearer(u.token));
     const barcode = newEan13();
-    const p = await createProductVia(t, admin, { barcode });
-    expect((await get(`/v1/product/client/${client.id}`, vendedor)).statusCode).toBe(200);
-    expect((await get(`/v1/product/barcode/${barcode}`, garcom)).statusCode).toBe(200);
-    expect((await get(`/v1/product/${p.id}`, driver)).statusCode).toBe(403);
-    expect((await post('/v1/product', vendedor, { name: 'X', salePriceCents: 1 })).statusCode).toBe(403);
-    expect((await post('/v1/product', estoquista, { name: 'X', salePriceCents: 1 })).statusCode).toBe(201);
+    const p = await makeProduct(t, admin, { barcode });
+    expect((await get(`/product/client/${client.id}`, vendedor)).statusCode).toBe(200);
+    expect((await get(`/product/barcode/${barcode}`, garcom)).statusCode).toBe(200);
+    expect((await get(`/product/${p.id}`, driver)).statusCode).toBe(403);
+    expect((await post('/product', vendedor, { name: 'X', salePriceCents: 1 })).statusCode).toBe(403);
+    expect((await post('/product', estoquista, { name: 'X', salePriceCents: 1 })).statusCode).toBe(201);
   });
 });

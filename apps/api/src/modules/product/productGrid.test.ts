@@ -1,7 +1,7 @@
 import { BARCODE_TAKEN, type ProductVariant, SKU_TAKEN } from '@balcao/core/product';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClientWithUsers, createTestApp, type TestApp } from '../../../test/helper.ts';
-import { createProductVia, newEan13 } from './testFactory.ts';
+import { makeProduct, newEan13 } from '../../../test/kit.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -30,7 +30,7 @@ async function putVariant(auth: Record<string, string>, v: ProductVariant, chang
 describe('variants grid', () => {
   it('creates one variant per colour x size with SKUs derived from the product SKU', async () => {
     const { auth } = await createClientWithUsers(t, [1]);
-    const p = await createProductVia(t, auth, {
+    const p = await makeProduct(t, auth, {
       name: 'Camiseta Básica',
       sku: 'CAM',
       productType: 'variants',
@@ -60,7 +60,7 @@ describe('variants grid', () => {
 
   it('edits a variant: price override, barcode (checked and unique), stock sums into the product', async () => {
     const { client, auth } = await createClientWithUsers(t, [6]);
-    const p = await createProductVia(t, auth, {
+    const p = await makeProduct(t, auth, {
       name: 'Tênis Corrida',
       sku: 'TEN',
       productType: 'variants',
@@ -96,7 +96,7 @@ describe('variants grid', () => {
     const badEan = await putVariant(auth, fresh, { barcode: '1234567890123' });
     expect(badEan.statusCode).toBe(400);
     // A barcode or SKU of another product or variant of the client is refused.
-    const other = await createProductVia(t, auth, { sku: 'OUTRO', barcode: newEan13() });
+    const other = await makeProduct(t, auth, { sku: 'OUTRO', barcode: newEan13() });
     const dupBarcode = await putVariant(auth, fresh, { barcode: other.barcode });
     expect(dupBarcode.statusCode).toBe(409);
     expect(dupBarcode.json().message).toBe(BARCODE_TAKEN);
@@ -113,7 +113,7 @@ describe('variants grid', () => {
 
   it('regenerates the grid keeping the data of combinations that stay, removing the others', async () => {
     const { auth } = await createClientWithUsers(t, [1]);
-    const p = await createProductVia(t, auth, {
+    const p = await makeProduct(t, auth, {
       name: 'Bermuda',
       sku: 'BER',
       productType: 'variants',
@@ -166,7 +166,7 @@ describe('variants grid', () => {
 
   it('grid of sizes only; refuses a grid on a simple product and a type change while variants exist', async () => {
     const { auth } = await createClientWithUsers(t, [1]);
-    const p = await createProductVia(t, auth, {
+    const p = await makeProduct(t, auth, {
       name: 'Anel',
       productType: 'variants',
       grid: { colors: [], sizes: ['16', '18'] },
@@ -174,7 +174,7 @@ describe('variants grid', () => {
     expect(names(p.variants)).toEqual(['16', '18']);
     expect(p.variants[0].sku).toBeNull();
 
-    const simple = await createProductVia(t, auth, { name: 'Caneca' });
+    const simple = await makeProduct(t, auth, { name: 'Caneca' });
     const refused = await t.app.inject({
       method: 'PUT',
       url: `/v1/product/${simple.id}/grid`,
@@ -197,7 +197,7 @@ describe('variants grid', () => {
   it("another client cannot change a product's grid or variants (404)", async () => {
     const a = await createClientWithUsers(t, [1]);
     const b = await createClientWithUsers(t, [1]);
-    const p = await createProductVia(t, a.auth, {
+    const p = await makeProduct(t, a.auth, {
       name: 'Boné',
       productType: 'variants',
       grid: { colors: ['Preto'] },

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClientWithUsers, createTestApp, type TestApp } from '../../../test/helper.ts';
+import { makeProduct } from '../../../test/kit.ts';
 import { IMAGE_NOT_SUPPORTED, IMAGE_TOO_LARGE } from './images.ts';
-import { createProductVia } from './testFactory.ts';
 
 let t: TestApp;
 let dataDir: string;
@@ -55,7 +55,7 @@ const photo = (width: number, height: number, format: 'png' | 'jpeg' | 'webp') =
 describe('product images', () => {
   it('stores a thumbnail and a display size as WebP, served with long cache headers; first is the cover', async () => {
     const { client, auth } = await createClientWithUsers(t, [1]);
-    const p = await createProductVia(t, auth, { name: 'Camiseta' });
+    const p = await makeProduct(t, auth, { name: 'Camiseta' });
     const res = await upload(auth, p.id, 'camiseta.jpg', 'image/jpeg', await photo(2400, 1600, 'jpeg'));
     expect(res.statusCode).toBe(201);
     const image = res.json();
@@ -117,7 +117,7 @@ describe('product images', () => {
 
   it('refuses a non-image renamed .png (415), whatever the declared type', async () => {
     const { auth } = await createClientWithUsers(t, [1]);
-    const p = await createProductVia(t, auth);
+    const p = await makeProduct(t, auth);
     const fake = Buffer.from('%PDF-1.7\nnot really a picture\n'.repeat(20));
     const res = await upload(auth, p.id, 'foto.png', 'image/png', fake);
     expect(res.statusCode).toBe(415);
@@ -143,7 +143,7 @@ describe('product images', () => {
 
   it('refuses a file over 5 MB (413)', async () => {
     const { auth } = await createClientWithUsers(t, [1]);
-    const p = await createProductVia(t, auth);
+    const p = await makeProduct(t, auth);
     const header = await photo(10, 10, 'png');
     const big = Buffer.concat([header, Buffer.alloc(5 * 1024 * 1024 + 10, 1)]);
     const res = await upload(auth, p.id, 'grande.png', 'image/png', big);
@@ -154,7 +154,7 @@ describe('product images', () => {
   it("only catalog roles upload, and never to another client's product", async () => {
     const a = await createClientWithUsers(t, [1, 3]);
     const b = await createClientWithUsers(t, [1]);
-    const p = await createProductVia(t, a.auth);
+    const p = await makeProduct(t, a.auth);
     const png = await photo(20, 20, 'png');
     const vendedor = { authorization: `Bearer ${a.users[1].token}` };
     expect((await upload(vendedor, p.id, 'a.png', 'image/png', png)).statusCode).toBe(403);

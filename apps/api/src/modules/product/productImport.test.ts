@@ -1,8 +1,8 @@
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClientWithUsers, createTestApp, type TestApp } from '../../../test/helper.ts';
+import { makeProduct, newEan13 } from '../../../test/kit.ts';
 import { parseCsvMoney, parseCsvNumber } from './csv.ts';
-import { createProductVia, newEan13 } from './testFactory.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -164,7 +164,7 @@ describe('CSV import', () => {
   it('refuses a barcode another product owns and a file without the required columns', async () => {
     const { auth } = await createClientWithUsers(t, [1]);
     const barcode = newEan13();
-    await createProductVia(t, auth, { name: 'Dono', barcode });
+    await makeProduct(t, auth, { name: 'Dono', barcode });
     const res = await importCsv(auth, `nome;preco_venda;codigo_barras\nIntruso;1,00;${barcode}`);
     expect(res.json().errors).toEqual([
       { line: 2, column: 'codigo_barras', message: 'Este código de barras já está em uso em outro produto' },
@@ -215,7 +215,7 @@ describe('CSV export', () => {
         payload: { name: 'Lanches' },
       })
     ).json();
-    await createProductVia(t, auth, {
+    await makeProduct(t, auth, {
       name: 'X-Tudo; duplo "especial"',
       sku: 'XT-1',
       salePriceCents: 123456,
@@ -224,8 +224,8 @@ describe('CSV export', () => {
       weightKg: 0.35,
       stock: 2.5,
     });
-    await createProductVia(t, auth, { name: '=cmd()', sku: 'XT-2' });
-    await createProductVia(t, auth, { name: 'Fora do filtro' });
+    await makeProduct(t, auth, { name: '=cmd()', sku: 'XT-2' });
+    await makeProduct(t, auth, { name: 'Fora do filtro' });
     const res = await t.app.inject({
       method: 'GET',
       url: `/v1/product/client/${client.id}/export?q=xt`,

@@ -22,9 +22,9 @@ import fastifyMultipart from '@fastify/multipart';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
-import { AppError } from '../../errors.ts';
+import { AppError, errorBody, notFound } from '../../errors.ts';
+import { clientParams, idParam, idParams } from '../../lib/params.ts';
 import { assertOwnClient, sessionOf } from '../../plugins/auth.ts';
-import { clientParams, idParams } from '../product-category/namedRoutes.ts';
 import { storageFor } from '../storage/storage.ts';
 import {
   applyImport,
@@ -35,6 +35,8 @@ import {
   parseProductCsv,
   planImport,
 } from './csv.ts';
+import { findByCode, findProduct } from './find.ts';
+import { clearGrid, setGrid, updateVariant } from './grid.ts';
 import {
   addImage,
   deleteImage,
@@ -45,37 +47,24 @@ import {
   reorderImages,
   sniffImageType,
 } from './images.ts';
-import {
-  clearGrid,
-  createProduct,
-  deleteProduct,
-  eachProduct,
-  findByCode,
-  findProduct,
-  listProducts,
-  setGrid,
-  updateProduct,
-  updateVariant,
-} from './service.ts';
+import { eachProduct, listProducts } from './list.ts';
+import { createProduct, deleteProduct, updateProduct } from './service.ts';
 
-/** Upload answers outside AppError's codes (413, 415), in the API's error shape. */
-function sendError(reply: FastifyReply, statusCode: 400 | 413 | 415, error: string, message: string) {
-  return reply.status(statusCode).send({ statusCode, error, message });
+/** Upload answers outside AppError's statuses (413, 415), in the API's error shape. */
+function sendError(reply: FastifyReply, statusCode: 400 | 413 | 415, message: string) {
+  return reply.status(statusCode).send(errorBody(statusCode, message));
 }
 
 /** 422 of an import that wrote nothing, with the per-line result so the screen can show the errors. */
 function refuseImport(reply: FastifyReply, message: string, result: ImportResult) {
-  return reply.status(422).send({ statusCode: 422, error: 'Unprocessable Entity', message, result });
+  return reply.status(422).send({ ...errorBody(422, message), result });
 }
 
-const imageParams = z.object({
-  id: z.coerce.number().int().positive('Identificador inválido'),
-  imageId: z.coerce.number().int().positive('Identificador inválido'),
-});
+const imageParams = z.object({ id: idParam(), imageId: idParam() });
 
 const imageFileParams = z.object({
-  clientId: z.coerce.number().int().positive(),
-  productId: z.coerce.number().int().positive(),
+  clientId: idParam('Imagem não encontrada'),
+  productId: idParam('Imagem não encontrada'),
   file: z.string().regex(/^[a-f0-9]{32}-(display|thumb)\.webp$/, 'Imagem não encontrada'),
 });
 
@@ -104,8 +93,7 @@ export function productRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: pageOf(productListItemSchema) },
         },
       },
-      async (request) =>
-        listProducts(db, assertOwnClient(request, request.params.clientId).clientId, request.query),
+      async (request) => listProducts(db, assertOwnClient(request, request.params.clientId), request.query),
     );
 
     app.get(
@@ -121,13 +109,13 @@ export function productRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: barcodeMatchSchema },
         },
       },
-      async (request) => findByCode(db, sessionOf(request).clientId, request.params.code),
+      async (request) => findByCode(db, sessionOf(request), request.params.code),
     );
 
     app.get(
       '/product/:id',
       { config: { access: STAFF }, schema: { tags, params: idParams, response: { 200: productSchema } } },
-      async (request) => findProduct(db, sessionOf(request).clientId, request.params.id),
+      async (request) => findProduct(db, sessionOf(request), request.params.id),
     );
 
     app.post(
@@ -137,7 +125,7 @@ export function productRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: { tags, body: productInputSchema, response: { 201: productSchema } },
       },
       async (request, reply) =>
-        reply.status(201).send(await createProduct(db, sessionOf(request).clientId, request.body)),
+        reply.status(201).send(await createProduct(db, sessionOf(request), request.body)),
     );
 
     app.put(
@@ -146,7 +134,7 @@ export function productRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         config: { access: WRITE.catalog },
         schema: { tags, params: idParams, body: productUpdateSchema, response: { 200: productSchema } },
       },
-      async (request) => updateProduct(db, sessionOf(request).clientId, request.params.id, request.body),
+      async (request) => updateProduct(db, sessionOf(request), request.params.id, request.body),
     );
 
     app.delete(
@@ -156,8 +144,7 @@ export function productRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: { tags, params: idParams, response: { 200: deletedSchema } },
       },
       async (request) => {
-        const clientId = sessionOf(request).clientId;
-        const { id, imageKeys } = await deleteProduct(db, clientId, request.params.id);
+        const { id, imageKeys } = await deleteProduct(db, sessionOf(request), request.params.id);
         for (const key of imageKeys) await removeImageFiles(storage, key);
         return { id };
       },
@@ -177,7 +164,7 @@ export function productRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: productSchema },
         },
       },
-      async (request) => setGrid(db, sessionOf(request).clientId, request.params.id, request.body),
+      async (request) => setGrid(db, sessionOf(request), request.params.id, request.body),
     );
 
     app.delete(
@@ -186,7 +173,7 @@ export function productRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         config: { access: WRITE.catalog },
         schema: { tags, params: idParams, response: { 200: productSchema } },
       },
-      async (request) => clearGrid(db, sessionOf(request).clientId, request.params.id),
+      async (request) => clearGrid(db, sessionOf(request), request.params.id),
     );
 
     app.put(
@@ -201,7 +188,7 @@ export function productRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: productVariantSchema },
         },
       },
-      async (request) => updateVariant(db, sessionOf(request).clientId, request.params.id, request.body),
+      async (request) => updateVariant(db, sessionOf(request), request.params.id, request.body),
     );
 
     // ------------------------------------------------------------ images
@@ -218,28 +205,22 @@ export function productRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        const clientId = sessionOf(request).clientId;
+        const actor = sessionOf(request);
         if (!request.isMultipart())
-          return sendError(
-            reply,
-            415,
-            'Unsupported Media Type',
-            'Envie a imagem como multipart/form-data no campo "file"',
-          );
+          return sendError(reply, 415, 'Envie a imagem como multipart/form-data no campo "file"');
         const file = await request.file();
-        if (!file) return sendError(reply, 400, 'Bad Request', 'Envie um arquivo de imagem');
+        if (!file) return sendError(reply, 400, 'Envie um arquivo de imagem');
         let data: Buffer;
         try {
           data = await file.toBuffer();
         } catch (error) {
           if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
-            return sendError(reply, 413, 'Payload Too Large', IMAGE_TOO_LARGE);
+            return sendError(reply, 413, IMAGE_TOO_LARGE);
           throw error;
         }
-        if (file.file.truncated) return sendError(reply, 413, 'Payload Too Large', IMAGE_TOO_LARGE);
-        if (!sniffImageType(data))
-          return sendError(reply, 415, 'Unsupported Media Type', IMAGE_NOT_SUPPORTED);
-        return reply.status(201).send(await addImage(db, storage, clientId, request.params.id, data));
+        if (file.file.truncated) return sendError(reply, 413, IMAGE_TOO_LARGE);
+        if (!sniffImageType(data)) return sendError(reply, 415, IMAGE_NOT_SUPPORTED);
+        return reply.status(201).send(await addImage(db, storage, actor, request.params.id, data));
       },
     );
 
@@ -250,7 +231,7 @@ export function productRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: { tags, params: imageParams, response: { 200: z.array(productImageSchema) } },
       },
       async (request) =>
-        deleteImage(db, storage, sessionOf(request).clientId, request.params.id, request.params.imageId),
+        deleteImage(db, storage, sessionOf(request), request.params.id, request.params.imageId),
     );
 
     app.put(
@@ -265,8 +246,7 @@ export function productRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: z.array(productImageSchema) },
         },
       },
-      async (request) =>
-        reorderImages(db, sessionOf(request).clientId, request.params.id, request.body.imageIds),
+      async (request) => reorderImages(db, sessionOf(request), request.params.id, request.body.imageIds),
     );
 
     // Public: <img> tags send no Bearer header. The 128-bit random name is the secret, and a new
@@ -284,7 +264,7 @@ export function productRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request, reply) => {
         const { clientId, productId, file } = request.params;
         const stored = await storage.get(`product/${clientId}/${productId}/${file}`);
-        if (!stored) throw new AppError(404, 'Imagem não encontrada');
+        if (!stored) throw notFound('Imagem não encontrada');
         return reply
           .header('content-type', 'image/webp')
           .header('content-length', stored.size)
@@ -309,12 +289,12 @@ export function productRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        const { clientId } = assertOwnClient(request, request.params.clientId);
+        const actor = assertOwnClient(request, request.params.clientId);
         const query = request.query;
         async function* lines() {
           yield csvHeader();
           let batch: ExportProduct[] = [];
-          for await (const product of eachProduct(db, clientId, query)) {
+          for await (const product of eachProduct(db, actor, query)) {
             batch.push(product);
             if (batch.length === 500) {
               yield csvLines(batch);
@@ -353,10 +333,10 @@ export function productRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        const clientId = sessionOf(request).clientId;
+        const actor = sessionOf(request);
         const { csv, dryRun, skipInvalid } = request.body;
         const parsed = parseProductCsv(csv);
-        const plan = await planImport(db, clientId, parsed);
+        const plan = await planImport(db, actor, parsed);
         const options = { dryRun, skipInvalid };
         if (parsed.fileError) return refuseImport(reply, parsed.fileError, importResult(plan, options));
         if (dryRun) return importResult(plan, options);
@@ -368,13 +348,13 @@ export function productRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           );
 
         const wantsStream = (request.headers.accept ?? '').includes('application/x-ndjson');
-        if (!wantsStream) return importResult(plan, options, await applyImport(db, clientId, plan));
+        if (!wantsStream) return importResult(plan, options, await applyImport(db, actor, plan));
 
         // Progress as NDJSON lines, then the result; the transaction still writes all or nothing.
         const stream = new Readable({ read() {} });
         const write = (event: unknown) => stream.push(`${JSON.stringify(event)}\n`);
         write({ type: 'progress', done: 0, total: plan.planned.length });
-        applyImport(db, clientId, plan, (done, total) => write({ type: 'progress', done, total }))
+        applyImport(db, actor, plan, (done, total) => write({ type: 'progress', done, total }))
           .then((written) => write({ type: 'result', result: importResult(plan, options, written) }))
           .catch((error: unknown) => {
             request.log.error({ err: error }, 'product import failed');

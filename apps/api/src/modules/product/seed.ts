@@ -2,11 +2,13 @@ import { withCheckDigit } from '@balcao/core/barcode';
 import { type ProductInput, productAdditionalInputSchema, productInputSchema } from '@balcao/core/product';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { adminOf } from '../../lib/actor.ts';
 import { createAdditionalGroup } from '../product-additional/service.ts';
 import { brandService } from '../product-brand/service.ts';
 import { categoryService } from '../product-category/service.ts';
+import { refreshDerived } from './rules.ts';
 import { productVariants } from './schema.ts';
-import { insertProduct, refreshDerived } from './service.ts';
+import { insertProduct } from './service.ts';
 
 /** Demo EAN-13 codes: GS1 Brasil prefix 789, a made-up company, a valid check digit. */
 const ean = (item: number) => withCheckDigit(`7899990${String(item).padStart(5, '0')}`);
@@ -17,15 +19,16 @@ const ean = (item: number) => withCheckDigit(`7899990${String(item).padStart(5, 
  * branded T-shirts and caps with colour/size variants.
  */
 export async function seedCatalog(db: Db, clientId: number): Promise<void> {
+  const actor = await adminOf(db, clientId);
   const category: Record<string, number> = {};
   for (const name of ['Lanches', 'Porções', 'Bebidas', 'Sobremesas', 'Açaí', 'Vestuário'])
-    category[name] = (await categoryService.create(db, clientId, { name, active: true })).id;
+    category[name] = (await categoryService.create(db, actor, { name, active: true })).id;
   const brand: Record<string, number> = {};
   for (const name of ['Casa', 'Coca-Cola', 'Ambev', 'Heineken', 'Nestlé'])
-    brand[name] = (await brandService.create(db, clientId, { name, active: true })).id;
+    brand[name] = (await brandService.create(db, actor, { name, active: true })).id;
 
   const group = async (input: Parameters<typeof productAdditionalInputSchema.parse>[0]) =>
-    (await createAdditionalGroup(db, clientId, productAdditionalInputSchema.parse(input))).id;
+    (await createAdditionalGroup(db, actor, productAdditionalInputSchema.parse(input))).id;
   const adicionais = await group({
     name: 'Adicionais',
     minQuantity: 0,
@@ -233,13 +236,13 @@ export async function seedCatalog(db: Db, clientId: number): Promise<void> {
     },
   ];
   for (const input of products)
-    await db.transaction((tx) => insertProduct(tx, clientId, productInputSchema.parse(input)));
+    await db.transaction((tx) => insertProduct(tx, actor, productInputSchema.parse(input)));
 
   // Merchandise with a grid: a T-shirt by colour and size, a cap by colour.
   const shirt = await db.transaction((tx) =>
     insertProduct(
       tx,
-      clientId,
+      actor,
       productInputSchema.parse({
         name: 'Camiseta Balcão Lanches',
         sku: 'CAM',
@@ -261,7 +264,7 @@ export async function seedCatalog(db: Db, clientId: number): Promise<void> {
   const cap = await db.transaction((tx) =>
     insertProduct(
       tx,
-      clientId,
+      actor,
       productInputSchema.parse({
         name: 'Boné Balcão Lanches',
         sku: 'BON',

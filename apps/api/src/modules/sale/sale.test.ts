@@ -9,8 +9,8 @@ import {
   TEST_PASSWORD,
   type TestApp,
 } from '../../../test/helper.ts';
+import { makeProduct, newEan13 } from '../../../test/kit.ts';
 import { couponUses } from '../coupon/schema.ts';
-import { createProductVia, newEan13 } from '../product/testFactory.ts';
 import { receivables } from '../receivable/schema.ts';
 import { stockMovements } from '../stock/schema.ts';
 import { sales } from './schema.ts';
@@ -43,7 +43,7 @@ async function shop(types: number[] = [1]) {
 }
 
 async function product(auth: Auth, overrides: Record<string, unknown> = {}) {
-  return createProductVia(t, auth, { barcode: newEan13(), stock: 100, ...overrides });
+  return makeProduct(t, auth, { barcode: newEan13(), stock: 100, ...overrides });
 }
 
 async function sell(auth: Auth, payload: Record<string, unknown>, headers: Record<string, string> = {}) {

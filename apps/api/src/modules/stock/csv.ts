@@ -6,7 +6,7 @@ import Papa from 'papaparse';
  * product export: semicolon separated, decimal comma, UTF-8 with BOM, formula-safe cells.
  */
 
-export const MOVEMENT_CSV_COLUMNS = [
+const MOVEMENT_CSV_COLUMNS = [
   'data',
   'tipo',
   'produto',

@@ -14,12 +14,18 @@ import { and, asc, desc, eq, inArray, lte, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db, Executor } from '../../db/client.ts';
 import { users } from '../../db/schema.ts';
-import { notFound } from '../../errors.ts';
+import type { Actor } from '../../lib/actor.ts';
 import { listResult, orderByOf, pageWindow } from '../../lib/list.ts';
-import { productGridColors, productGridSizes, products, productVariants } from '../product/schema.ts';
-import { searchCondition } from '../product/service.ts';
+import {
+  findStockFigures,
+  listLowStockProducts,
+  productMatches,
+  productNameOf,
+  productUnitOf,
+  variantColorOf,
+  variantSizeOf,
+} from '../product/stockLevels.ts';
 import { stockFractionRatios, stockMovements } from './schema.ts';
-import { PRODUCT_NOT_FOUND } from './service.ts';
 
 type ListQuery = z.output<typeof stockMovementListQuerySchema>;
 
@@ -37,24 +43,17 @@ const movementColumns = {
   saleId: stockMovements.saleId,
   createdAt: stockMovements.createdAt,
   productId: stockMovements.productId,
-  productName: products.name,
-  productUnit: products.unit,
+  productName: productNameOf(stockMovements.productId),
+  productUnit: productUnitOf(stockMovements.productId),
   variantId: stockMovements.variantId,
-  color: productGridColors.name,
-  size: productGridSizes.name,
+  color: variantColorOf(stockMovements.variantId),
+  size: variantSizeOf(stockMovements.variantId),
   userId: stockMovements.userId,
   userName: users.name,
 };
 
 function selectMovements(db: Executor) {
-  return db
-    .select(movementColumns)
-    .from(stockMovements)
-    .innerJoin(products, eq(products.id, stockMovements.productId))
-    .leftJoin(productVariants, eq(productVariants.id, stockMovements.variantId))
-    .leftJoin(productGridColors, eq(productGridColors.id, productVariants.colorId))
-    .leftJoin(productGridSizes, eq(productGridSizes.id, productVariants.sizeId))
-    .leftJoin(users, eq(users.id, stockMovements.userId));
+  return db.select(movementColumns).from(stockMovements).leftJoin(users, eq(users.id, stockMovements.userId));
 }
 
 type MovementRow = Awaited<ReturnType<ReturnType<typeof selectMovements>['execute']>>[number];
@@ -77,7 +76,8 @@ function toMovement(r: MovementRow): StockMovement {
 }
 
 /** Full rows of the given movements (answers of entry, exit and fractionate), in id order. */
-export async function findMovements(db: Executor, clientId: number, ids: number[]): Promise<StockMovement[]> {
+export async function findMovements(db: Executor, actor: Actor, ids: number[]): Promise<StockMovement[]> {
+  const clientId = actor.clientId;
   if (ids.length === 0) return [];
   const rows = await selectMovements(db)
     .where(and(eq(stockMovements.clientId, clientId), inArray(stockMovements.id, ids)))
@@ -98,7 +98,7 @@ function listWhere(clientId: number, query: ListQuery): SQL | undefined {
     query.type === undefined ? undefined : inArray(stockMovements.type, query.type),
     query.from === undefined ? undefined : sql`${stockMovements.createdAt} >= ${shopDayStart(query.from)}`,
     query.to === undefined ? undefined : sql`${stockMovements.createdAt} < ${shopDayStart(query.to, 1)}`,
-    query.q === undefined ? undefined : searchCondition(query.q),
+    productMatches(stockMovements.productId, clientId, query.q),
   );
 }
 
@@ -114,9 +114,10 @@ function listOrder(query: ListQuery) {
 /** The movement history (list contract), newest first by default. `q` searches the product. */
 export async function listMovements(
   db: Db,
-  clientId: number,
+  actor: Actor,
   query: ListQuery,
 ): Promise<ListResult<StockMovement>> {
+  const clientId = actor.clientId;
   const where = listWhere(clientId, query);
   const { limit, offset } = pageWindow(query);
   const rows = await selectMovements(db)
@@ -127,13 +128,13 @@ export async function listMovements(
   const [{ total }] = await db
     .select({ total: sql<number>`count(*)::int` })
     .from(stockMovements)
-    .innerJoin(products, eq(products.id, stockMovements.productId))
     .where(where);
   return listResult(rows.map(toMovement), total, query);
 }
 
 /** Every movement of a filtered history, in batches (CSV export). */
-export async function* eachMovement(db: Db, clientId: number, query: ListQuery, batch = 1000) {
+export async function* eachMovement(db: Db, actor: Actor, query: ListQuery, batch = 1000) {
+  const clientId = actor.clientId;
   const where = listWhere(clientId, query);
   for (let offset = 0; ; offset += batch) {
     const rows = await selectMovements(db)
@@ -152,23 +153,12 @@ export async function* eachMovement(db: Db, clientId: number, query: ListQuery, 
  */
 export async function findStockCard(
   db: Db,
-  clientId: number,
+  actor: Actor,
   productId: number,
   query: { page: number; pageSize: number; variantId?: number },
 ): Promise<StockCard> {
-  const [product] = await db
-    .select({
-      id: products.id,
-      name: products.name,
-      unit: products.unit,
-      stock: products.stock,
-      minStock: products.minStock,
-      costPriceCents: products.costPriceCents,
-      stockControl: products.stockControl,
-    })
-    .from(products)
-    .where(and(eq(products.clientId, clientId), eq(products.id, productId)));
-  if (!product) throw notFound(PRODUCT_NOT_FOUND);
+  const clientId = actor.clientId;
+  const product = await findStockFigures(db, actor, productId);
   const where = and(
     eq(stockMovements.clientId, clientId),
     eq(stockMovements.productId, productId),
@@ -216,58 +206,33 @@ export async function findStockCard(
 /** Active products at or below their minimum (stock control on, minimum above zero). */
 export async function listLowStock(
   db: Db,
-  clientId: number,
+  actor: Actor,
   query: { page: number; pageSize: number; q: string | undefined },
 ): Promise<ListResult<LowStockProduct>> {
-  const where = and(
-    eq(products.clientId, clientId),
-    eq(products.active, true),
-    eq(products.stockControl, true),
-    sql`${products.minStock} > 0 and ${products.stock} <= ${products.minStock}`,
-    searchCondition(query.q),
-  );
-  const { limit, offset } = pageWindow(query);
-  const rows = await db
-    .select({
-      id: products.id,
-      name: products.name,
-      sku: products.sku,
-      barcode: products.barcode,
-      unit: products.unit,
-      stock: products.stock,
-      minStock: products.minStock,
-      costPriceCents: products.costPriceCents,
-    })
-    .from(products)
-    .where(where)
-    .orderBy(asc(products.nameKey), asc(products.id))
-    .limit(limit)
-    .offset(offset);
-  const [{ total }] = await db.select({ total: sql<number>`count(*)::int` }).from(products).where(where);
-  return listResult(
-    rows.map((r) => ({ ...r, stock: quantityOf(r.stock), minStock: quantityOf(r.minStock) })),
-    total,
-    query,
-  );
+  const page = await listLowStockProducts(db, actor, query);
+  return {
+    ...page,
+    items: page.items.map((r) => ({ ...r, stock: quantityOf(r.stock), minStock: quantityOf(r.minStock) })),
+  };
 }
 
 /** Remembered fractionation ratios, most recent first (optionally of one source and/or target). */
 export async function listFractionRatios(
   db: Db,
-  clientId: number,
+  actor: Actor,
   filter: { sourceProductId?: number; targetProductId?: number },
 ): Promise<FractionRatio[]> {
+  const clientId = actor.clientId;
   const rows = await db
     .select({
       sourceProductId: stockFractionRatios.sourceProductId,
       targetProductId: stockFractionRatios.targetProductId,
-      targetProductName: products.name,
+      targetProductName: productNameOf(stockFractionRatios.targetProductId),
       sourceQuantity: stockFractionRatios.sourceQuantity,
       targetQuantity: stockFractionRatios.targetQuantity,
       updatedAt: stockFractionRatios.updatedAt,
     })
     .from(stockFractionRatios)
-    .innerJoin(products, eq(products.id, stockFractionRatios.targetProductId))
     .where(
       and(
         eq(stockFractionRatios.clientId, clientId),

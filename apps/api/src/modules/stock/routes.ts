@@ -18,6 +18,7 @@ import {
 import { z } from '@balcao/core/zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
+import { clientParams, idParam } from '../../lib/params.ts';
 import { assertOwnClient, sessionOf } from '../../plugins/auth.ts';
 import { movementsCsvHeader, movementsCsvLines } from './csv.ts';
 import {
@@ -37,8 +38,7 @@ import {
   updateStockSettings,
 } from './service.ts';
 
-const clientParams = z.object({ clientId: z.coerce.number().int().positive('Cliente inválido') });
-const productParams = z.object({ productId: z.coerce.number().int().positive('Produto inválido') });
+const productParams = z.object({ productId: idParam('Produto inválido') });
 const optionalId = (message: string) => z.coerce.number().int(message).positive(message).optional();
 
 /**
@@ -70,7 +70,7 @@ export function stockRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const context = stockContext(request);
         const result = await registerEntry(db, context, request.body);
         const ids = result.movements.map((m) => m.id);
-        return reply.status(201).send({ movements: await findMovements(db, context.clientId, ids) });
+        return reply.status(201).send({ movements: await findMovements(db, sessionOf(request), ids) });
       },
     );
 
@@ -89,7 +89,7 @@ export function stockRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const context = stockContext(request);
         const result = await registerExit(db, context, request.body);
         const ids = result.movements.map((m) => m.id);
-        return reply.status(201).send({ movements: await findMovements(db, context.clientId, ids) });
+        return reply.status(201).send({ movements: await findMovements(db, sessionOf(request), ids) });
       },
     );
 
@@ -108,7 +108,7 @@ export function stockRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const context = stockContext(request);
         const result = await fractionate(db, context, request.body);
         const ids = result.movements.map((m) => m.id);
-        return reply.status(201).send({ movements: await findMovements(db, context.clientId, ids) });
+        return reply.status(201).send({ movements: await findMovements(db, sessionOf(request), ids) });
       },
     );
 
@@ -125,8 +125,7 @@ export function stockRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: pageOf(stockMovementSchema) },
         },
       },
-      async (request) =>
-        listMovements(db, assertOwnClient(request, request.params.clientId).clientId, request.query),
+      async (request) => listMovements(db, assertOwnClient(request, request.params.clientId), request.query),
     );
 
     app.get(
@@ -142,12 +141,12 @@ export function stockRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        const { clientId } = assertOwnClient(request, request.params.clientId);
+        const actor = assertOwnClient(request, request.params.clientId);
         const query = request.query;
         async function* lines() {
           yield movementsCsvHeader();
           let batch = [];
-          for await (const movement of eachMovement(db, clientId, query)) {
+          for await (const movement of eachMovement(db, actor, query)) {
             batch.push(movement);
             if (batch.length === 500) {
               yield movementsCsvLines(batch);
@@ -179,8 +178,7 @@ export function stockRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: stockCardSchema },
         },
       },
-      async (request) =>
-        findStockCard(db, sessionOf(request).clientId, request.params.productId, request.query),
+      async (request) => findStockCard(db, sessionOf(request), request.params.productId, request.query),
     );
 
     app.get(
@@ -195,8 +193,7 @@ export function stockRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: pageOf(lowStockProductSchema) },
         },
       },
-      async (request) =>
-        listLowStock(db, assertOwnClient(request, request.params.clientId).clientId, request.query),
+      async (request) => listLowStock(db, assertOwnClient(request, request.params.clientId), request.query),
     );
 
     app.get(
@@ -215,7 +212,7 @@ export function stockRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) =>
-        listFractionRatios(db, assertOwnClient(request, request.params.clientId).clientId, request.query),
+        listFractionRatios(db, assertOwnClient(request, request.params.clientId), request.query),
     );
 
     app.get(
@@ -245,7 +242,7 @@ export function stockRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) =>
-        updateStockSettings(db, assertOwnClient(request, request.params.clientId).clientId, request.body),
+        updateStockSettings(db, assertOwnClient(request, request.params.clientId), request.body),
     );
   };
 }

@@ -1,11 +1,12 @@
 import { withCheckDigit } from '@balcao/core/barcode';
 import { productInputSchema } from '@balcao/core/product';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { users } from '../../db/schema.ts';
-import { products } from '../product/schema.ts';
+import { adminOf } from '../../lib/actor.ts';
+import { productIdsBySku } from '../product/find.ts';
 import { insertProduct } from '../product/service.ts';
-import { productCategories } from '../product-category/schema.ts';
+import { categoryService } from '../product-category/service.ts';
 import { fractionate, registerEntry, registerExit } from './service.ts';
 
 /** Demo EAN-13 of the stock seed (the catalog seed uses items below 900). */
@@ -22,34 +23,25 @@ export async function seedStock(db: Db, clientId: number): Promise<void> {
     .from(users)
     .where(and(eq(users.clientId, clientId), eq(users.userTypeId, 6)))
     .limit(1);
-  const bySku = new Map(
-    (
-      await db
-        .select({ id: products.id, sku: products.sku })
-        .from(products)
-        .where(and(eq(products.clientId, clientId), inArray(products.sku, ['BEB-001', 'BEB-003', 'BEB-004'])))
-    ).map((p) => [p.sku, p.id]),
-  );
+  const actor = await adminOf(db, clientId);
+  const bySku = await productIdsBySku(db, actor, ['BEB-001', 'BEB-003', 'BEB-004']);
   const can = bySku.get('BEB-001');
   const bottle = bySku.get('BEB-003');
   const guarana = bySku.get('BEB-004');
   if (!stockist || !can || !bottle || !guarana) return;
 
-  const [drinks] = await db
-    .select({ id: productCategories.id })
-    .from(productCategories)
-    .where(and(eq(productCategories.clientId, clientId), eq(productCategories.name, 'Bebidas')));
+  const drinks = (await categoryService.idsByName(db, actor, [])).get('bebidas');
   const pack = await db.transaction((tx) =>
     insertProduct(
       tx,
-      clientId,
+      actor,
       productInputSchema.parse({
         name: 'Fardo Coca-Cola Lata 350 ml 12 un',
         sku: 'BEB-001-FD12',
         barcode: ean(900),
         salePriceCents: 6600,
         costPriceCents: 3600,
-        categoryId: drinks?.id ?? null,
+        categoryId: drinks ?? null,
         stock: 0,
         minStock: 1,
         description: 'Fardo fechado: fracione em latas na tela Fracionar',

@@ -1,4 +1,4 @@
-import { formatQuantity, variantName } from '@balcao/core/product';
+import { formatQuantity } from '@balcao/core/product';
 import {
   fromThousandths,
   insufficientStockMessage,
@@ -11,13 +11,20 @@ import {
   type StockMovementType,
   toThousandths,
 } from '@balcao/core/stock';
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Db, Executor } from '../../db/client.ts';
 import { clients } from '../../db/schema.ts';
-import { AppError, notFound } from '../../errors.ts';
+import { AppError, insufficientStock, notFound } from '../../errors.ts';
+import type { Actor } from '../../lib/actor.ts';
 import { insertJsonRows, pgCode } from '../../lib/pg.ts';
-import { productGridColors, productGridSizes, products, productVariants } from '../product/schema.ts';
+import { PRODUCT_NOT_FOUND } from '../product/find.ts';
+import {
+  lockProductLevels,
+  lockVariantLevels,
+  productLevelsUpdate,
+  variantLevelsUpdate,
+} from '../product/stockLevels.ts';
 import { stockFractionRatios, stockMovements, stockSettings } from './schema.ts';
 
 /*
@@ -110,8 +117,7 @@ export type StockResult = {
 const SALE_TYPES: readonly StockMovementType[] = ['sale', 'sale-cancel'];
 const COST_TYPES: readonly StockMovementType[] = ['entry', 'fractionate-in'];
 
-export const PRODUCT_NOT_FOUND = 'Produto não encontrado';
-export const VARIANT_NOT_FOUND = 'Variação não encontrada';
+const VARIANT_NOT_FOUND = 'Variação não encontrada';
 
 /** The client's stock flags: stockManagement (clients) and allowNegativeStock (stock_settings). */
 export async function findStockSettings(
@@ -131,7 +137,7 @@ export async function findStockSettings(
 }
 
 /** 422 when the client's stock control is off (every manual stock write). */
-export async function assertStockEnabled(db: Executor, clientId: number) {
+async function assertStockEnabled(db: Executor, clientId: number) {
   const settings = await findStockSettings(db, clientId);
   if (!settings.stockManagement) throw new AppError(422, STOCK_MESSAGES.disabled);
   return settings;
@@ -226,56 +232,15 @@ export async function applyStockMovements(
   const productIds = [...new Set(movements.map((m) => m.productId))].sort((a, b) => a - b);
 
   const variants = new Map<number, LockedVariant>();
-  if (variantIds.length > 0) {
-    const rows = await tx
-      .select({
-        id: productVariants.id,
-        productId: productVariants.productId,
-        stock: productVariants.stock,
-        color: productGridColors.name,
-        size: productGridSizes.name,
-      })
-      .from(productVariants)
-      .leftJoin(productGridColors, eq(productGridColors.id, productVariants.colorId))
-      .leftJoin(productGridSizes, eq(productGridSizes.id, productVariants.sizeId))
-      .where(and(eq(productVariants.clientId, ctx.clientId), inArray(productVariants.id, variantIds)))
-      .orderBy(asc(productVariants.id))
-      .for('no key update', { of: productVariants });
-    for (const r of rows)
-      variants.set(r.id, {
-        id: r.id,
-        productId: r.productId,
-        name: variantName(r.color, r.size),
-        stock: thousandthsOf(r.stock),
-      });
-  }
+  for (const r of await lockVariantLevels(tx, ctx.clientId, variantIds))
+    variants.set(r.id, { ...r, stock: thousandthsOf(r.stock) });
 
   const lockedProducts = new Map<number, LockedProduct>();
-  const productRows = await tx
-    .select({
-      id: products.id,
-      name: products.name,
-      unit: products.unit,
-      stock: products.stock,
-      minStock: products.minStock,
-      costPriceCents: products.costPriceCents,
-      stockControl: products.stockControl,
-      hasVariants: sql<boolean>`${sql.raw('exists (select 1 from product_variants v where v.product_id = "products".id)')}`,
-      // The ledger flag (see below) is set by this same statement: one round trip less while the
-      // rows are locked. Nothing between here and the level writes writes a level.
-      ledgerFlag: sql<string>`set_config('balcao.stock_ledger', 'on', true)`,
-    })
-    .from(products)
-    .where(and(eq(products.clientId, ctx.clientId), inArray(products.id, productIds)))
-    .orderBy(asc(products.id))
-    .for('no key update', { of: products });
-  for (const r of productRows)
-    lockedProducts.set(r.id, {
-      ...r,
-      stock: thousandthsOf(r.stock),
-      minStock: thousandthsOf(r.minStock),
-      hasVariants: Boolean(r.hasVariants),
-    });
+  // The ledger flag (see below) is set by the locking statement itself: one round trip less while
+  // the rows are locked. Nothing between here and the level writes writes a level.
+  const ledgerOn = sql`set_config('balcao.stock_ledger', 'on', true)`;
+  for (const r of await lockProductLevels(tx, ctx.clientId, productIds, ledgerOn))
+    lockedProducts.set(r.id, { ...r, stock: thousandthsOf(r.stock), minStock: thousandthsOf(r.minStock) });
 
   const initialLevels = new Map([...lockedProducts].map(([id, p]) => [id, p.stock]));
   const initialCosts = new Map([...lockedProducts].map(([id, p]) => [id, p.costPriceCents]));
@@ -303,7 +268,7 @@ export async function applyStockMovements(
     const level = variant ? variant.stock : product.stock;
     if (delta < 0 && !allowNegative && level + delta < 0) {
       const name = variant ? `${product.name} (${variant.name})` : product.name;
-      throw new AppError(409, insufficientStockMessage(name, fromThousandths(Math.max(level, 0))));
+      throw insufficientStock(insufficientStockMessage(name, fromThousandths(Math.max(level, 0))));
     }
 
     let unitCostCents = m.unitCostCents ?? null;
@@ -358,33 +323,26 @@ export async function applyStockMovements(
   // column got before.
   const variantUpdate =
     touchedVariants.size > 0
-      ? sql`, variant_levels as (update product_variants set stock = v.stock
-          from (values ${sql.join(
-            [...touchedVariants].map((id) => {
-              const v = variants.get(id) as LockedVariant;
-              return sql`(${id}::int, ${String(fromThousandths(v.stock))}::numeric)`;
-            }),
-            sql`, `,
-          )}) as v(id, stock)
-          where product_variants.id = v.id and product_variants.client_id = ${ctx.clientId})`
+      ? sql`, variant_levels as (${variantLevelsUpdate(
+          ctx.clientId,
+          [...touchedVariants].map((id) => ({
+            id,
+            stock: String(fromThousandths((variants.get(id) as LockedVariant).stock)),
+          })),
+        )})`
       : sql``;
-  // cost is null for products whose average cost did not change: their cost and updatedAt stay.
-  const now = new Date().toISOString();
-  const productValues = [...touchedProducts].map((id) => {
+  const productLevels = [...touchedProducts].map((id) => {
     const p = lockedProducts.get(id) as LockedProduct;
     const cost = p.costPriceCents !== initialCosts.get(id) ? p.costPriceCents : null;
-    return sql`(${id}::int, ${String(fromThousandths(p.stock))}::numeric, ${cost}::int)`;
+    return { id, stock: String(fromThousandths(p.stock)), cost };
   });
+  const now = new Date().toISOString();
   const inserted = (
     (await tx.execute(sql`with
       m as (${insertJsonRows(stockMovements, rows)}
         returning id, product_id as "productId", variant_id as "variantId", type, quantity)
       ${variantUpdate},
-      product_levels as (update products set stock = v.stock,
-          cost_price_cents = coalesce(v.cost, products.cost_price_cents),
-          updated_at = case when v.cost is null then products.updated_at else ${now}::timestamptz end
-        from (values ${sql.join(productValues, sql`, `)}) as v(id, stock, cost)
-        where products.id = v.id and products.client_id = ${ctx.clientId})
+      product_levels as (${productLevelsUpdate(ctx.clientId, productLevels, now)})
       select * from m order by id`)) as unknown as {
       rows: { id: number; productId: number; variantId: number | null; type: string; quantity: string }[];
     }
@@ -417,7 +375,7 @@ export async function applyStockMovements(
   };
 }
 
-export const lowStockMessage = (alert: LowStockAlert) =>
+const lowStockMessage = (alert: LowStockAlert) =>
   `Estoque baixo: ${alert.name} está com ${formatQuantity(alert.stock, alert.unit)} (mínimo ${formatQuantity(alert.minStock, alert.unit)})`;
 
 /** Sends each low-stock crossing to the client's channel (call after the transaction commits). */
@@ -548,7 +506,8 @@ export async function fractionate(db: Db, ctx: StockContext, input: StockFractio
 }
 
 /** PUT /stock-setting: allowNegativeStock (a row per client, created on the first change). */
-export async function updateStockSettings(db: Db, clientId: number, input: { allowNegativeStock: boolean }) {
+export async function updateStockSettings(db: Db, actor: Actor, input: { allowNegativeStock: boolean }) {
+  const clientId = actor.clientId;
   await assertStockEnabled(db, clientId);
   await db
     .insert(stockSettings)

@@ -3,8 +3,8 @@ import { eq, sql } from 'drizzle-orm';
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createClientWithUsers, createTestApp, type TestApp } from '../../../test/helper.ts';
+import { api, type Headers, makeProduct, newEan13 } from '../../../test/kit.ts';
 import { clients } from '../../db/schema.ts';
-import { createProductVia, newEan13 } from '../product/testFactory.ts';
 
 const API_KEY = 'chave-estoque';
 
@@ -22,12 +22,11 @@ afterEach(() => {
 });
 afterAll(() => t.close());
 
-type Headers = Record<string, string>;
-const post = (url: string, headers: Headers, payload: unknown) =>
-  t.app.inject({ method: 'POST', url, headers, payload: payload as object });
-const put = (url: string, headers: Headers, payload: unknown) =>
-  t.app.inject({ method: 'PUT', url, headers, payload: payload as object });
-const get = (url: string, headers: Headers) => t.app.inject({ method: 'GET', url, headers });
+const post = (url: string, headers: Headers, payload: Record<string, unknown>) =>
+  api(t, headers).post(url, payload);
+const put = (url: string, headers: Headers, payload: Record<string, unknown>) =>
+  api(t, headers).put(url, payload);
+const get = (url: string, headers: Headers) => api(t, headers).get(url);
 
 const rowsOf = <T>(res: unknown) => (res as { rows: T[] }).rows;
 
@@ -47,7 +46,7 @@ async function disagreements(clientId: number) {
 }
 
 async function stockOf(auth: Headers, productId: number) {
-  return (await get(`/v1/product/${productId}`, auth)).json() as {
+  return (await get(`/product/${productId}`, auth)).json() as {
     stock: number;
     costPriceCents: number;
     updatedAt: string;
@@ -58,13 +57,13 @@ async function stockOf(auth: Headers, productId: number) {
 describe('entry', () => {
   it('registers several products at once, updates the weighted average cost and answers the rows', async () => {
     const { auth, users } = await createClientWithUsers(t, [6]);
-    const coffee = await createProductVia(t, auth, { name: 'Café 500 g', stock: 10, costPriceCents: 1500 });
-    const sugar = await createProductVia(t, auth, {
+    const coffee = await makeProduct(t, auth, { name: 'Café 500 g', stock: 10, costPriceCents: 1500 });
+    const sugar = await makeProduct(t, auth, {
       name: 'Açúcar 1 kg',
       unit: 'kg',
       productType: 'weighed',
     });
-    const res = await post('/v1/stock-movement/entry', auth, {
+    const res = await post('/stock-movement/entry', auth, {
       document: 'NF 1234',
       items: [
         { productId: coffee.id, quantity: 30, unitCostCents: 1700 },
@@ -92,20 +91,20 @@ describe('entry', () => {
 
   it('validates the form: items, quantity with 3 decimals, unit cost (400 with Portuguese messages)', async () => {
     const { auth } = await createClientWithUsers(t, [1]);
-    const p = await createProductVia(t, auth);
-    const empty = await post('/v1/stock-movement/entry', auth, { items: [] });
+    const p = await makeProduct(t, auth);
+    const empty = await post('/stock-movement/entry', auth, { items: [] });
     expect(empty.statusCode).toBe(400);
     expect(empty.json().message).toContain('Adicione ao menos um produto');
-    const tooPrecise = await post('/v1/stock-movement/entry', auth, {
+    const tooPrecise = await post('/stock-movement/entry', auth, {
       items: [{ productId: p.id, quantity: 1.2345, unitCostCents: 100 }],
     });
     expect(tooPrecise.statusCode).toBe(400);
     expect(tooPrecise.json().message).toContain('Use no máximo 3 casas decimais');
-    const zero = await post('/v1/stock-movement/entry', auth, {
+    const zero = await post('/stock-movement/entry', auth, {
       items: [{ productId: p.id, quantity: '0', unitCostCents: 100 }],
     });
     expect(zero.json().message).toContain('A quantidade deve ser maior que 0');
-    const noCost = await post('/v1/stock-movement/entry', auth, {
+    const noCost = await post('/stock-movement/entry', auth, {
       items: [{ productId: p.id, quantity: 1 }],
     });
     expect(noCost.statusCode).toBe(400);
@@ -113,13 +112,13 @@ describe('entry', () => {
 
   it('enters a variant: the variant and the product total move; the product needs the variant', async () => {
     const { auth } = await createClientWithUsers(t, [1]);
-    const p = await createProductVia(t, auth, {
+    const p = await makeProduct(t, auth, {
       name: 'Camiseta',
       productType: 'variants',
       grid: { colors: ['Preto'], sizes: ['P', 'M'] },
     });
     const [small, medium] = p.variants;
-    const res = await post('/v1/stock-movement/entry', auth, {
+    const res = await post('/stock-movement/entry', auth, {
       items: [
         { productId: p.id, variantId: small.id, quantity: 4, unitCostCents: 2500 },
         { productId: p.id, variantId: medium.id, quantity: 1, unitCostCents: 2500 },
@@ -130,7 +129,7 @@ describe('entry', () => {
     const after = await stockOf(auth, p.id);
     expect(after.stock).toBe(5);
     expect(after.variants.map((v) => v.stock)).toEqual([4, 1]);
-    const noVariant = await post('/v1/stock-movement/entry', auth, {
+    const noVariant = await post('/stock-movement/entry', auth, {
       items: [{ productId: p.id, quantity: 1, unitCostCents: 1 }],
     });
     expect(noVariant.statusCode).toBe(422);
@@ -141,19 +140,19 @@ describe('entry', () => {
 describe('exit', () => {
   it('takes stock out with a reason and refuses to go negative with 409 (nothing written)', async () => {
     const { auth, client } = await createClientWithUsers(t, [2]);
-    const p = await createProductVia(t, auth, { name: 'Iogurte natural', stock: 3 });
-    const ok = await post('/v1/stock-movement/exit', auth, {
+    const p = await makeProduct(t, auth, { name: 'Iogurte natural', stock: 3 });
+    const ok = await post('/stock-movement/exit', auth, {
       reason: 'breakage',
       items: [{ productId: p.id, quantity: 1 }],
     });
     expect(ok.statusCode).toBe(201);
     expect(ok.json().movements[0]).toMatchObject({ type: 'exit', quantity: -1, reason: 'breakage' });
-    const partial = await post('/v1/stock-movement/exit', auth, {
+    const partial = await post('/stock-movement/exit', auth, {
       reason: 'loss',
       items: [{ productId: p.id, quantity: '1,5' }],
     });
     expect(partial.statusCode).toBe(201);
-    const refused = await post('/v1/stock-movement/exit', auth, {
+    const refused = await post('/stock-movement/exit', auth, {
       reason: 'internal-use',
       items: [{ productId: p.id, quantity: 1 }],
     });
@@ -165,19 +164,19 @@ describe('exit', () => {
 
   it('needs a reason, and a description when the reason is "other"', async () => {
     const { auth } = await createClientWithUsers(t, [1]);
-    const p = await createProductVia(t, auth, { stock: 5 });
-    const noReason = await post('/v1/stock-movement/exit', auth, {
+    const p = await makeProduct(t, auth, { stock: 5 });
+    const noReason = await post('/stock-movement/exit', auth, {
       items: [{ productId: p.id, quantity: 1 }],
     });
     expect(noReason.statusCode).toBe(400);
     expect(noReason.json().message).toContain('Selecione o motivo da saída');
-    const other = await post('/v1/stock-movement/exit', auth, {
+    const other = await post('/stock-movement/exit', auth, {
       reason: 'other',
       items: [{ productId: p.id, quantity: 1 }],
     });
     expect(other.statusCode).toBe(400);
     expect(other.json().message).toContain('Descreva o motivo da saída');
-    const described = await post('/v1/stock-movement/exit', auth, {
+    const described = await post('/stock-movement/exit', auth, {
       reason: 'other',
       note: 'Degustação na loja',
       items: [{ productId: p.id, quantity: 1 }],
@@ -187,14 +186,14 @@ describe('exit', () => {
 
   it('lets the level go negative once the client allows it (setting by Administrador/Gerente)', async () => {
     const { auth, client, users } = await createClientWithUsers(t, [1, 6]);
-    const p = await createProductVia(t, auth, { name: 'Gelo 5 kg', stock: 0 });
-    const url = `/v1/stock-setting/client/${client.id}`;
+    const p = await makeProduct(t, auth, { name: 'Gelo 5 kg', stock: 0 });
+    const url = `/stock-setting/client/${client.id}`;
     expect((await get(url, auth)).json()).toEqual({ stockManagement: true, allowNegativeStock: false });
     expect((await put(url, bearer(users[1].token), { allowNegativeStock: true })).statusCode).toBe(403);
     const changed = await put(url, auth, { allowNegativeStock: true });
     expect(changed.statusCode).toBe(200);
     expect(changed.json()).toEqual({ stockManagement: true, allowNegativeStock: true });
-    const res = await post('/v1/stock-movement/exit', bearer(users[1].token), {
+    const res = await post('/stock-movement/exit', bearer(users[1].token), {
       reason: 'loss',
       items: [{ productId: p.id, quantity: 2 }],
     });
@@ -207,9 +206,9 @@ describe('exit', () => {
 describe('fractionate', () => {
   it('moves N of the source out and M of the target in, carries the cost and remembers the ratio', async () => {
     const { auth, client } = await createClientWithUsers(t, [6]);
-    const box = await createProductVia(t, auth, { name: 'Caixa 12 un', stock: 5, costPriceCents: 2400 });
-    const unit = await createProductVia(t, auth, { name: 'Unidade', stock: 0 });
-    const res = await post('/v1/stock-movement/fractionate', auth, {
+    const box = await makeProduct(t, auth, { name: 'Caixa 12 un', stock: 5, costPriceCents: 2400 });
+    const unit = await makeProduct(t, auth, { name: 'Unidade', stock: 0 });
+    const res = await post('/stock-movement/fractionate', auth, {
       sourceProductId: box.id,
       sourceQuantity: 2,
       targetProductId: unit.id,
@@ -223,7 +222,7 @@ describe('fractionate', () => {
     expect(await stockOf(auth, box.id)).toMatchObject({ stock: 3, costPriceCents: 2400 });
     expect(await stockOf(auth, unit.id)).toMatchObject({ stock: 24, costPriceCents: 200 });
     const ratios = await get(
-      `/v1/stock-movement/fraction-ratio/client/${client.id}?sourceProductId=${box.id}`,
+      `/stock-movement/fraction-ratio/client/${client.id}?sourceProductId=${box.id}`,
       auth,
     );
     expect(ratios.json()).toMatchObject([
@@ -236,14 +235,14 @@ describe('fractionate', () => {
       },
     ]);
     // The last ratio used wins.
-    await post('/v1/stock-movement/fractionate', auth, {
+    await post('/stock-movement/fractionate', auth, {
       sourceProductId: box.id,
       sourceQuantity: 1,
       targetProductId: unit.id,
       targetQuantity: 12,
     });
     const again = await get(
-      `/v1/stock-movement/fraction-ratio/client/${client.id}?sourceProductId=${box.id}&targetProductId=${unit.id}`,
+      `/stock-movement/fraction-ratio/client/${client.id}?sourceProductId=${box.id}&targetProductId=${unit.id}`,
       auth,
     );
     expect(again.json()).toHaveLength(1);
@@ -252,9 +251,9 @@ describe('fractionate', () => {
 
   it('refuses when the source has not enough stock, and the same product on both sides', async () => {
     const { auth } = await createClientWithUsers(t, [1]);
-    const box = await createProductVia(t, auth, { name: 'Fardo 6 un', stock: 1 });
-    const unit = await createProductVia(t, auth, { name: 'Lata' });
-    const refused = await post('/v1/stock-movement/fractionate', auth, {
+    const box = await makeProduct(t, auth, { name: 'Fardo 6 un', stock: 1 });
+    const unit = await makeProduct(t, auth, { name: 'Lata' });
+    const refused = await post('/stock-movement/fractionate', auth, {
       sourceProductId: box.id,
       sourceQuantity: 2,
       targetProductId: unit.id,
@@ -262,7 +261,7 @@ describe('fractionate', () => {
     });
     expect(refused.statusCode).toBe(409);
     expect(refused.json().message).toBe('Estoque insuficiente para Fardo 6 un (disponível: 1)');
-    const same = await post('/v1/stock-movement/fractionate', auth, {
+    const same = await post('/stock-movement/fractionate', auth, {
       sourceProductId: box.id,
       sourceQuantity: 1,
       targetProductId: box.id,
@@ -274,16 +273,16 @@ describe('fractionate', () => {
 
   it('is atomic: a failure writing the target leaves the source, the ledger and the ratio untouched', async () => {
     const { auth, client } = await createClientWithUsers(t, [1]);
-    const box = await createProductVia(t, auth, { name: 'Caixa', stock: 4 });
+    const box = await makeProduct(t, auth, { name: 'Caixa', stock: 4 });
     // The target's level is at the column's limit: adding to it fails inside the transaction,
     // after the source's row and level were written.
-    const full = await createProductVia(t, auth, { name: 'Cheio', stock: 99_999_999_999 });
+    const full = await makeProduct(t, auth, { name: 'Cheio', stock: 99_999_999_999 });
     const ledgerBefore = rowsOf<{ n: number }>(
       await t.database.db.execute(
         sql`select count(*)::int as n from stock_movements where client_id = ${client.id}`,
       ),
     )[0].n;
-    const res = await post('/v1/stock-movement/fractionate', auth, {
+    const res = await post('/stock-movement/fractionate', auth, {
       sourceProductId: box.id,
       sourceQuantity: 1,
       targetProductId: full.id,
@@ -298,7 +297,7 @@ describe('fractionate', () => {
       ),
     )[0].n;
     expect(ledgerAfter).toBe(ledgerBefore);
-    const ratios = await get(`/v1/stock-movement/fraction-ratio/client/${client.id}`, auth);
+    const ratios = await get(`/stock-movement/fraction-ratio/client/${client.id}`, auth);
     expect(ratios.json()).toEqual([]);
     expect(await disagreements(client.id)).toEqual([]);
   });
@@ -307,9 +306,9 @@ describe('fractionate', () => {
 describe('concurrency', () => {
   it('two simultaneous exits of the last unit: one succeeds, one gets 409', async () => {
     const { auth, client } = await createClientWithUsers(t, [1]);
-    const p = await createProductVia(t, auth, { name: 'Último pote', stock: 1 });
+    const p = await makeProduct(t, auth, { name: 'Último pote', stock: 1 });
     const exit = () =>
-      post('/v1/stock-movement/exit', auth, { reason: 'loss', items: [{ productId: p.id, quantity: 1 }] });
+      post('/stock-movement/exit', auth, { reason: 'loss', items: [{ productId: p.id, quantity: 1 }] });
     const codes = (await Promise.all([exit(), exit()])).map((r) => r.statusCode).sort();
     expect(codes).toEqual([201, 409]);
     expect((await stockOf(auth, p.id)).stock).toBe(0);
@@ -318,18 +317,18 @@ describe('concurrency', () => {
 
   it('many parallel entries and exits over products and variants: never negative, cache = ledger', async () => {
     const { auth, client } = await createClientWithUsers(t, [1]);
-    const a = await createProductVia(t, auth, { name: 'A', stock: 5 });
-    const b = await createProductVia(t, auth, { name: 'B', stock: 2 });
-    const shirt = await createProductVia(t, auth, {
+    const a = await makeProduct(t, auth, { name: 'A', stock: 5 });
+    const b = await makeProduct(t, auth, { name: 'B', stock: 2 });
+    const shirt = await makeProduct(t, auth, {
       name: 'Blusa',
       productType: 'variants',
       grid: { colors: [], sizes: ['U'] },
     });
     const variant = shirt.variants[0];
-    await post('/v1/stock-movement/entry', auth, {
+    await post('/stock-movement/entry', auth, {
       items: [{ productId: shirt.id, variantId: variant.id, quantity: 3, unitCostCents: 100 }],
     });
-    const exitOf = (items: unknown[]) => post('/v1/stock-movement/exit', auth, { reason: 'loss', items });
+    const exitOf = (items: unknown[]) => post('/stock-movement/exit', auth, { reason: 'loss', items });
     const work = [
       // Opposite orders in one request each: the locks are taken by id, so no deadlock.
       ...Array.from({ length: 6 }, () =>
@@ -348,7 +347,7 @@ describe('concurrency', () => {
         exitOf([{ productId: shirt.id, variantId: variant.id, quantity: 1 }]),
       ),
       ...Array.from({ length: 3 }, () =>
-        post('/v1/stock-movement/entry', auth, {
+        post('/stock-movement/entry', auth, {
           items: [
             { productId: b.id, quantity: 0.25, unitCostCents: 10 },
             { productId: a.id, quantity: 0.5, unitCostCents: 10 },
@@ -399,13 +398,13 @@ describe('low stock', () => {
 
   it('notifies the client channel once per crossing of the minimum, after the commit', async () => {
     const { auth, client, token } = await createClientWithUsers(t, [1]);
-    const p = await createProductVia(t, auth, { name: 'Café', stock: 8, minStock: 5 });
+    const p = await makeProduct(t, auth, { name: 'Café', stock: 8, minStock: 5 });
     const socket = await open(token);
     expect(await socket.timeout(5000).emitWithAck('joinChannel', `notifications_${client.id}`)).toEqual({
       ok: true,
     });
     const exit = (quantity: number) =>
-      post('/v1/stock-movement/exit', auth, { reason: 'loss', items: [{ productId: p.id, quantity }] });
+      post('/stock-movement/exit', auth, { reason: 'loss', items: [{ productId: p.id, quantity }] });
 
     const first = collect(socket, 1500);
     expect((await exit(2)).statusCode).toBe(201); // 8 -> 6: above the minimum, no alert
@@ -416,7 +415,7 @@ describe('low stock', () => {
     ]);
 
     const second = collect(socket, 1500);
-    await post('/v1/stock-movement/entry', auth, {
+    await post('/stock-movement/entry', auth, {
       items: [{ productId: p.id, quantity: 3, unitCostCents: 1 }],
     });
     expect((await exit(3)).statusCode).toBe(201); // 7 -> 4: a new crossing
@@ -429,13 +428,13 @@ describe('low stock', () => {
 
   it('lists the active products at or below their minimum', async () => {
     const { auth, client, users } = await createClientWithUsers(t, [1, 3]);
-    await createProductVia(t, auth, { name: 'Arroz', stock: 2, minStock: 5 });
-    await createProductVia(t, auth, { name: 'Feijão', stock: 5, minStock: 5 });
-    await createProductVia(t, auth, { name: 'Macarrão', stock: 9, minStock: 5 });
-    await createProductVia(t, auth, { name: 'Sal', stock: 0, minStock: 0 });
-    await createProductVia(t, auth, { name: 'Óleo', stock: 1, minStock: 3, active: false });
+    await makeProduct(t, auth, { name: 'Arroz', stock: 2, minStock: 5 });
+    await makeProduct(t, auth, { name: 'Feijão', stock: 5, minStock: 5 });
+    await makeProduct(t, auth, { name: 'Macarrão', stock: 9, minStock: 5 });
+    await makeProduct(t, auth, { name: 'Sal', stock: 0, minStock: 0 });
+    await makeProduct(t, auth, { name: 'Óleo', stock: 1, minStock: 3, active: false });
     // A Vendedor reads stock pages too (BACKOFFICE).
-    const res = await get(`/v1/stock-movement/low-stock/client/${client.id}`, bearer(users[1].token));
+    const res = await get(`/stock-movement/low-stock/client/${client.id}`, bearer(users[1].token));
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ total: 2, page: 1, pageSize: 20 });
     expect(res.json().items.map((p: { name: string; stock: number }) => [p.name, p.stock])).toEqual([
@@ -443,7 +442,7 @@ describe('low stock', () => {
       ['Feijão', 5],
     ]);
     const other = await createClientWithUsers(t, [1]);
-    expect((await get(`/v1/stock-movement/low-stock/client/${client.id}`, other.auth)).statusCode).toBe(404);
+    expect((await get(`/stock-movement/low-stock/client/${client.id}`, other.auth)).statusCode).toBe(404);
   });
 });
 
@@ -451,20 +450,20 @@ describe('history and stock card', () => {
   it('lists with filters (product, type, user, period), paginates and exports CSV', async () => {
     const { auth, client, users } = await createClientWithUsers(t, [1, 6]);
     const stockist = bearer(users[1].token);
-    const rice = await createProductVia(t, auth, { name: 'Arroz 5 kg', stock: 10 });
-    const beans = await createProductVia(t, auth, { name: 'Feijão 1 kg', barcode: newEan13() });
-    await post('/v1/stock-movement/entry', stockist, {
+    const rice = await makeProduct(t, auth, { name: 'Arroz 5 kg', stock: 10 });
+    const beans = await makeProduct(t, auth, { name: 'Feijão 1 kg', barcode: newEan13() });
+    await post('/stock-movement/entry', stockist, {
       document: 'NF 77',
       items: [
         { productId: rice.id, quantity: 5, unitCostCents: 2000 },
         { productId: beans.id, quantity: '1,5', unitCostCents: 700 },
       ],
     });
-    await post('/v1/stock-movement/exit', auth, {
+    await post('/stock-movement/exit', auth, {
       reason: 'loss',
       items: [{ productId: rice.id, quantity: 2 }],
     });
-    const list = (query: string) => get(`/v1/stock-movement/client/${client.id}${query}`, auth);
+    const list = (query: string) => get(`/stock-movement/client/${client.id}${query}`, auth);
 
     const all = (await list('')).json();
     // Rice's opening balance, the two entries and the exit, newest first.
@@ -491,7 +490,7 @@ describe('history and stock card', () => {
     expect((await list('?type=roubo')).statusCode).toBe(400);
     expect((await list('?sort=-preco')).statusCode).toBe(400);
 
-    const csv = await get(`/v1/stock-movement/client/${client.id}/export?productId=${beans.id}`, auth);
+    const csv = await get(`/stock-movement/client/${client.id}/export?productId=${beans.id}`, auth);
     expect(csv.statusCode).toBe(200);
     expect(csv.headers['content-type']).toContain('text/csv');
     const lines = csv.body
@@ -509,19 +508,19 @@ describe('history and stock card', () => {
 
   it("shows a product's stock card with the level after each movement", async () => {
     const { auth } = await createClientWithUsers(t, [1]);
-    const p = await createProductVia(t, auth, { name: 'Farinha', stock: 4, minStock: 2 });
-    await post('/v1/stock-movement/entry', auth, {
+    const p = await makeProduct(t, auth, { name: 'Farinha', stock: 4, minStock: 2 });
+    await post('/stock-movement/entry', auth, {
       items: [{ productId: p.id, quantity: 6, unitCostCents: 300 }],
     });
-    await post('/v1/stock-movement/exit', auth, {
+    await post('/stock-movement/exit', auth, {
       reason: 'breakage',
       items: [{ productId: p.id, quantity: 1.5 }],
     });
-    await post('/v1/stock-movement/exit', auth, {
+    await post('/stock-movement/exit', auth, {
       reason: 'loss',
       items: [{ productId: p.id, quantity: 0.25 }],
     });
-    const card = (await get(`/v1/stock-movement/product/${p.id}`, auth)).json();
+    const card = (await get(`/stock-movement/product/${p.id}`, auth)).json();
     expect(card.product).toMatchObject({
       id: p.id,
       name: 'Farinha',
@@ -535,7 +534,7 @@ describe('history and stock card', () => {
       [6, 10],
       [4, 4],
     ]);
-    const page2 = (await get(`/v1/stock-movement/product/${p.id}?pageSize=2&page=2`, auth)).json();
+    const page2 = (await get(`/stock-movement/product/${p.id}?pageSize=2&page=2`, auth)).json();
     expect(page2.items.map((l: { balance: number }) => l.balance)).toEqual([10, 4]);
     expect(page2.total).toBe(4);
   });
@@ -544,19 +543,19 @@ describe('history and stock card', () => {
 describe('the product form and the ledger', () => {
   it('records an adjustment when the product form changes a level, and keeps cache = ledger', async () => {
     const { auth, client } = await createClientWithUsers(t, [1]);
-    const p = await createProductVia(t, auth, { name: 'Vela', stock: 3 });
-    await post('/v1/stock-movement/entry', auth, {
+    const p = await makeProduct(t, auth, { name: 'Vela', stock: 3 });
+    await post('/stock-movement/entry', auth, {
       items: [{ productId: p.id, quantity: 2, unitCostCents: 50 }],
     });
     const current = await stockOf(auth, p.id);
-    const res = await put(`/v1/product/${p.id}`, auth, {
+    const res = await put(`/product/${p.id}`, auth, {
       name: 'Vela',
       salePriceCents: 1000,
       stock: 4,
       updatedAt: current.updatedAt,
     });
     expect(res.statusCode).toBe(200);
-    const card = (await get(`/v1/stock-movement/product/${p.id}`, auth)).json();
+    const card = (await get(`/stock-movement/product/${p.id}`, auth)).json();
     expect(card.items[0]).toMatchObject({
       type: 'adjustment',
       reason: 'product-form',
@@ -568,32 +567,32 @@ describe('the product form and the ledger', () => {
 
   it('an entry that changes the cost makes an open product form stale (409); an exit does not', async () => {
     const { auth } = await createClientWithUsers(t, [1]);
-    const p = await createProductVia(t, auth, { name: 'Fósforo', stock: 10, costPriceCents: 100 });
-    await post('/v1/stock-movement/exit', auth, {
+    const p = await makeProduct(t, auth, { name: 'Fósforo', stock: 10, costPriceCents: 100 });
+    await post('/stock-movement/exit', auth, {
       reason: 'loss',
       items: [{ productId: p.id, quantity: 1 }],
     });
     const form = { name: 'Fósforo', salePriceCents: 1000, costPriceCents: 100 };
     // The form does not send the level unless the user changed it: an exit in between is kept.
-    const edited = await put(`/v1/product/${p.id}`, auth, { ...form, updatedAt: p.updatedAt });
+    const edited = await put(`/product/${p.id}`, auth, { ...form, updatedAt: p.updatedAt });
     expect(edited.statusCode).toBe(200);
     expect(edited.json().stock).toBe(9);
-    await post('/v1/stock-movement/entry', auth, {
+    await post('/stock-movement/entry', auth, {
       items: [{ productId: p.id, quantity: 9, unitCostCents: 200 }],
     });
-    const stale = await put(`/v1/product/${p.id}`, auth, { ...form, updatedAt: edited.json().updatedAt });
+    const stale = await put(`/product/${p.id}`, auth, { ...form, updatedAt: edited.json().updatedAt });
     expect(stale.statusCode).toBe(409);
     expect(await stockOf(auth, p.id)).toMatchObject({ stock: 18, costPriceCents: 150 });
   });
 
   it('keeps the ledger in step when the grid replaces variants that had stock', async () => {
     const { auth, client } = await createClientWithUsers(t, [1]);
-    const p = await createProductVia(t, auth, {
+    const p = await makeProduct(t, auth, {
       name: 'Tênis',
       productType: 'variants',
       grid: { colors: [], sizes: ['38', '39'] },
     });
-    await post('/v1/stock-movement/entry', auth, {
+    await post('/stock-movement/entry', auth, {
       items: p.variants.map((v: { id: number }) => ({
         productId: p.id,
         variantId: v.id,
@@ -601,7 +600,7 @@ describe('the product form and the ledger', () => {
         unitCostCents: 1,
       })),
     });
-    const regrid = await put(`/v1/product/${p.id}/grid`, auth, { colors: [], sizes: ['39', '40'] });
+    const regrid = await put(`/product/${p.id}/grid`, auth, { colors: [], sizes: ['39', '40'] });
     expect(regrid.statusCode).toBe(200);
     expect(regrid.json().stock).toBe(2);
     expect(await disagreements(client.id)).toEqual([]);
@@ -615,15 +614,15 @@ describe('access', () => {
     const { auth, client, users } = await createClientWithUsers(t, [1, 3, 5]);
     const seller = bearer(users[1].token);
     const waiter = bearer(users[2].token);
-    const p = await createProductVia(t, auth, { stock: 2 });
-    expect((await get(`/v1/stock-movement/client/${client.id}`, seller)).statusCode).toBe(200);
-    expect((await get(`/v1/stock-movement/client/${client.id}`, waiter)).statusCode).toBe(403);
+    const p = await makeProduct(t, auth, { stock: 2 });
+    expect((await get(`/stock-movement/client/${client.id}`, seller)).statusCode).toBe(200);
+    expect((await get(`/stock-movement/client/${client.id}`, waiter)).statusCode).toBe(403);
     const entry = { items: [{ productId: p.id, quantity: 1, unitCostCents: 1 }] };
-    expect((await post('/v1/stock-movement/entry', seller, entry)).statusCode).toBe(403);
+    expect((await post('/stock-movement/entry', seller, entry)).statusCode).toBe(403);
     const other = await createClientWithUsers(t, [1]);
-    expect((await get(`/v1/stock-movement/client/${client.id}`, other.auth)).statusCode).toBe(404);
-    expect((await get(`/v1/stock-movement/product/${p.id}`, other.auth)).statusCode).toBe(404);
-    const theirs = await post('/v1/stock-movement/entry', other.auth, entry);
+    expect((await get(`/stock-movement/client/${client.id}`, other.auth)).statusCode).toBe(404);
+    expect((await get(`/stock-movement/product/${p.id}`, other.auth)).statusCode).toBe(404);
+    const theirs = await post('/stock-movement/entry', other.auth, entry);
     expect(theirs.statusCode).toBe(404);
     expect(theirs.json().message).toBe('Produto não encontrado');
     expect((await stockOf(auth, p.id)).stock).toBe(2);
@@ -631,34 +630,34 @@ describe('access', () => {
 
   it('answers 422 "O controle de estoque está desativado" to writes when stockManagement is off', async () => {
     const { auth, client } = await createClientWithUsers(t, [1]);
-    const p = await createProductVia(t, auth, { stock: 2 });
+    const p = await makeProduct(t, auth, { stock: 2 });
     await t.database.db.update(clients).set({ stockManagement: false }).where(eq(clients.id, client.id));
     const writes = await Promise.all([
-      post('/v1/stock-movement/entry', auth, { items: [{ productId: p.id, quantity: 1, unitCostCents: 1 }] }),
-      post('/v1/stock-movement/exit', auth, { reason: 'loss', items: [{ productId: p.id, quantity: 1 }] }),
-      post('/v1/stock-movement/fractionate', auth, {
+      post('/stock-movement/entry', auth, { items: [{ productId: p.id, quantity: 1, unitCostCents: 1 }] }),
+      post('/stock-movement/exit', auth, { reason: 'loss', items: [{ productId: p.id, quantity: 1 }] }),
+      post('/stock-movement/fractionate', auth, {
         sourceProductId: p.id,
         sourceQuantity: 1,
-        targetProductId: (await createProductVia(t, auth)).id,
+        targetProductId: (await makeProduct(t, auth)).id,
         targetQuantity: 2,
       }),
-      put(`/v1/stock-setting/client/${client.id}`, auth, { allowNegativeStock: true }),
+      put(`/stock-setting/client/${client.id}`, auth, { allowNegativeStock: true }),
     ]);
     for (const res of writes) {
       expect(res.statusCode).toBe(422);
       expect(res.json().message).toBe('O controle de estoque está desativado');
     }
-    expect((await get(`/v1/stock-movement/client/${client.id}`, auth)).statusCode).toBe(200);
+    expect((await get(`/stock-movement/client/${client.id}`, auth)).statusCode).toBe(200);
   });
 
   it('refuses manual movements of a product without stock control (422)', async () => {
     const { auth } = await createClientWithUsers(t, [1]);
-    const service = await createProductVia(t, auth, {
+    const service = await makeProduct(t, auth, {
       name: 'Entrega',
       productType: 'service',
       stockControl: false,
     });
-    const res = await post('/v1/stock-movement/entry', auth, {
+    const res = await post('/stock-movement/entry', auth, {
       items: [{ productId: service.id, quantity: 1, unitCostCents: 1 }],
     });
     expect(res.statusCode).toBe(422);

@@ -1,9 +1,9 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClientWithUsers, createTestApp, type TestApp } from '../../../test/helper.ts';
+import { makeProduct } from '../../../test/kit.ts';
 import { clients } from '../../db/schema.ts';
 import { seedCatalog } from '../product/seed.ts';
-import { createProductVia } from '../product/testFactory.ts';
 import { stockSettings } from './schema.ts';
 import { seedStock } from './seed.ts';
 import { applyStockMovements, averageCost, moveStock, type StockMovementInput } from './service.ts';
@@ -50,7 +50,7 @@ describe('averageCost', () => {
 describe('applyStockMovements', () => {
   it('writes the ledger, keeps the cached level equal to its sum and updates the average cost', async () => {
     const { client, users, auth } = await createClientWithUsers(t, [1]);
-    const p = await createProductVia(t, auth, { name: 'Café 500 g', stock: 10, costPriceCents: 1500 });
+    const p = await makeProduct(t, auth, { name: 'Café 500 g', stock: 10, costPriceCents: 1500 });
     expect(await levels(p.id)).toEqual({ stock: 10, ledger: 10 });
     const ctx = { clientId: client.id, userId: users[0].user.id };
     const result = await moveStock(t.database.db, ctx, [
@@ -67,7 +67,7 @@ describe('applyStockMovements', () => {
 
   it('refuses to go negative with 409 and writes nothing; allows it when the option says so', async () => {
     const { client, users, auth } = await createClientWithUsers(t, [1]);
-    const p = await createProductVia(t, auth, { name: 'Leite integral', stock: 1 });
+    const p = await makeProduct(t, auth, { name: 'Leite integral', stock: 1 });
     const ctx = { clientId: client.id, userId: users[0].user.id };
     const take: StockMovementInput[] = [{ productId: p.id, type: 'sale', quantity: 2 }];
     await expect(moveStock(t.database.db, ctx, take)).rejects.toMatchObject({
@@ -81,7 +81,7 @@ describe('applyStockMovements', () => {
 
   it("follows the client's allowNegativeStock setting", async () => {
     const { client, users, auth } = await createClientWithUsers(t, [1]);
-    const p = await createProductVia(t, auth, { name: 'Pão francês', stock: 0 });
+    const p = await makeProduct(t, auth, { name: 'Pão francês', stock: 0 });
     const ctx = { clientId: client.id, userId: users[0].user.id };
     await t.database.db.insert(stockSettings).values({ clientId: client.id, allowNegativeStock: true });
     await moveStock(t.database.db, ctx, [{ productId: p.id, type: 'exit', quantity: '0.5' }]);
@@ -90,7 +90,7 @@ describe('applyStockMovements', () => {
 
   it('moves a variant and its product together; a variants product needs the variant', async () => {
     const { client, users, auth } = await createClientWithUsers(t, [1]);
-    const p = await createProductVia(t, auth, {
+    const p = await makeProduct(t, auth, {
       name: 'Camiseta',
       productType: 'variants',
       grid: { colors: ['Azul'], sizes: ['P', 'M'] },
@@ -116,14 +116,14 @@ describe('applyStockMovements', () => {
 
   it('writes several products and variants in one call: levels, costs, updatedAt, low stock, no trigger rows', async () => {
     const { client, users, auth } = await createClientWithUsers(t, [1]);
-    const a = await createProductVia(t, auth, { name: 'Arroz 5 kg', stock: 10, costPriceCents: 2000 });
-    const b = await createProductVia(t, auth, {
+    const a = await makeProduct(t, auth, { name: 'Arroz 5 kg', stock: 10, costPriceCents: 2000 });
+    const b = await makeProduct(t, auth, {
       name: 'Feijão 1 kg',
       stock: 6,
       minStock: 5,
       costPriceCents: 800,
     });
-    const c = await createProductVia(t, auth, {
+    const c = await makeProduct(t, auth, {
       name: 'Bermuda',
       productType: 'variants',
       grid: { colors: ['Preta'], sizes: ['P', 'G'] },
@@ -180,12 +180,12 @@ describe('applyStockMovements', () => {
   it("answers 404 for another client's product and 422 when stock management is off", async () => {
     const mine = await createClientWithUsers(t, [1]);
     const other = await createClientWithUsers(t, [1]);
-    const theirs = await createProductVia(t, other.auth, { name: 'Deles' });
+    const theirs = await makeProduct(t, other.auth, { name: 'Deles' });
     const ctx = { clientId: mine.client.id, userId: mine.users[0].user.id };
     await expect(
       moveStock(t.database.db, ctx, [{ productId: theirs.id, type: 'entry', quantity: 1, unitCostCents: 1 }]),
     ).rejects.toMatchObject({ statusCode: 404 });
-    const p = await createProductVia(t, mine.auth, { name: 'Meu', stock: 1 });
+    const p = await makeProduct(t, mine.auth, { name: 'Meu', stock: 1 });
     await t.database.db.update(clients).set({ stockManagement: false }).where(eq(clients.id, mine.client.id));
     await expect(
       moveStock(t.database.db, ctx, [{ productId: p.id, type: 'entry', quantity: 1, unitCostCents: 1 }]),

@@ -1,5 +1,5 @@
 import { pageOf } from '@balcao/core/list';
-import { okSchema } from '@balcao/core/responses';
+import { deletedSchema, okSchema } from '@balcao/core/responses';
 import { ALL, BACKOFFICE, WRITE } from '@balcao/core/routes';
 import {
   changePasswordSchema,
@@ -8,13 +8,11 @@ import {
   userListQuerySchema,
   userUpdateSchema,
 } from '@balcao/core/user';
-import { z } from '@balcao/core/zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
+import { clientParams, idParams } from '../../lib/params.ts';
 import { assertOwnClient, sessionOf } from '../../plugins/auth.ts';
 import { changeOwnPassword, createUser, deleteUser, findUser, listUsers, updateUser } from './service.ts';
-
-const id = z.coerce.number().int().positive('Identificador inválido');
 
 /** Staff users of the caller's client: reads for back-office users, writes for WRITE.users (1, 2). */
 export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
@@ -29,13 +27,12 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags,
           summary: 'Staff users of the client (search by name/email, filter by type and active)',
-          params: z.object({ clientId: id }),
+          params: clientParams,
           querystring: userListQuerySchema,
           response: { 200: pageOf(staffUserSchema) },
         },
       },
-      async (request) =>
-        listUsers(db, assertOwnClient(request, request.params.clientId).clientId, request.query),
+      async (request) => listUsers(db, assertOwnClient(request, request.params.clientId), request.query),
     );
 
     app.post(
@@ -62,11 +59,11 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags,
           summary: 'A staff user',
-          params: z.object({ id }),
+          params: idParams,
           response: { 200: staffUserSchema },
         },
       },
-      async (request) => findUser(db, sessionOf(request).clientId, request.params.id),
+      async (request) => findUser(db, sessionOf(request), request.params.id),
     );
 
     app.post(
@@ -91,7 +88,7 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags,
           summary: 'Edit a staff user; deactivating ends their sessions at once',
-          params: z.object({ id }),
+          params: idParams,
           body: userUpdateSchema,
           response: { 200: staffUserSchema },
         },
@@ -106,14 +103,11 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags,
           summary: 'Delete a staff user (their sessions end)',
-          params: z.object({ id }),
-          response: { 200: okSchema },
+          params: idParams,
+          response: { 200: deletedSchema },
         },
       },
-      async (request) => {
-        await deleteUser(db, sessionOf(request), request.params.id);
-        return { ok: true };
-      },
+      async (request) => deleteUser(db, sessionOf(request), request.params.id),
     );
   };
 }

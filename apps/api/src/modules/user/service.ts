@@ -1,4 +1,5 @@
 import type { ListResult } from '@balcao/core/list';
+import type { Deleted } from '@balcao/core/responses';
 import {
   CANNOT_CHANGE_OWN_TYPE,
   CANNOT_DEACTIVATE_SELF,
@@ -21,9 +22,11 @@ import { and, eq, ne, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db, Executor } from '../../db/client.ts';
 import { sessions, users } from '../../db/schema.ts';
-import { AppError, conflict, forbidden, notFound } from '../../errors.ts';
+import { AppError, conflict, duplicate, forbidden, notFound } from '../../errors.ts';
+import type { Actor } from '../../lib/actor.ts';
 import { countAll, listResult, orderByOf, pageWindow, searchAny } from '../../lib/list.ts';
-import { isForeignKeyViolation, isSameVersion, isTimestamp, violatedUnique } from '../../lib/pg.ts';
+import { isForeignKeyViolation, isSameVersion, violatedUnique } from '../../lib/pg.ts';
+import { assertNotStale, versionOf } from '../../lib/version.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { hashPassword, verifyPassword } from '../auth/password.ts';
 
@@ -58,9 +61,9 @@ function toStaffUser(row: Row): StaffUser {
   };
 }
 
-export async function listUsers(db: Db, clientId: number, query: ListQuery): Promise<ListResult<StaffUser>> {
+export async function listUsers(db: Db, actor: Actor, query: ListQuery): Promise<ListResult<StaffUser>> {
   const where = and(
-    eq(users.clientId, clientId),
+    eq(users.clientId, actor.clientId),
     searchAny(query.q, [users.name, users.email]),
     query.active === undefined ? undefined : eq(users.active, query.active),
     query.userTypeId === undefined ? undefined : eq(users.userTypeId, query.userTypeId),
@@ -100,8 +103,8 @@ async function findRow(db: Executor, clientId: number, id: number, lock = false)
   return row;
 }
 
-export async function findUser(db: Executor, clientId: number, id: number): Promise<StaffUser> {
-  return toStaffUser(await findRow(db, clientId, id));
+export async function findUser(db: Executor, actor: Actor, id: number): Promise<StaffUser> {
+  return toStaffUser(await findRow(db, actor.clientId, id));
 }
 
 async function assertEmailFree(db: Executor, email: string, exceptId?: number) {
@@ -110,14 +113,14 @@ async function assertEmailFree(db: Executor, email: string, exceptId?: number) {
     .from(users)
     .where(eq(sql`lower(${users.email})`, email.toLowerCase()))
     .limit(1);
-  if (taken && taken.id !== exceptId) throw conflict(EMAIL_TAKEN);
+  if (taken && taken.id !== exceptId) throw duplicate(EMAIL_TAKEN);
 }
 
 async function mapEmailTaken<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (violatedUnique(error) === 'users_email_uq') throw conflict(EMAIL_TAKEN);
+    if (violatedUnique(error) === 'users_email_uq') throw duplicate(EMAIL_TAKEN);
     throw error;
   }
 }
@@ -132,10 +135,7 @@ async function actorType(tx: Executor, actor: SessionUser): Promise<UserTypeId> 
 function assertCanManage(actorTypeId: UserTypeId, ...targetTypes: number[]) {
   for (const target of targetTypes) {
     if (!canManageUserType(actorTypeId, target as UserTypeId)) {
-      throw new AppError(
-        403,
-        target === UserType.ADMIN ? MANAGER_CANNOT_TOUCH_ADMIN : 'Você não tem permissão para esta ação',
-      );
+      throw target === UserType.ADMIN ? forbidden(MANAGER_CANNOT_TOUCH_ADMIN) : forbidden();
     }
   }
 }
@@ -188,7 +188,7 @@ export async function createUser(db: Db, actor: SessionUser, input: CreateInput)
       return row.id;
     }),
   );
-  return findUser(db, actor.clientId, id);
+  return findUser(db, actor, id);
 }
 
 /**
@@ -202,7 +202,7 @@ export async function updateUser(
   id: number,
   input: UpdateInput,
 ): Promise<StaffUser> {
-  if (!isTimestamp(input.updatedAt)) throw new AppError(400, 'Versão do registro (updatedAt) inválida');
+  const version = versionOf(input.updatedAt);
   await findRow(db, actor.clientId, id);
   await assertEmailFree(db, input.email, id);
   const passwordHash = input.password ? await hashPassword(input.password) : undefined;
@@ -225,27 +225,26 @@ export async function updateUser(
           ...(passwordHash ? { passwordHash } : {}),
           updatedAt: new Date(),
         })
-        .where(and(eq(users.id, id), isSameVersion(users.updatedAt, input.updatedAt)))
+        .where(and(eq(users.id, id), isSameVersion(users.updatedAt, version)))
         .returning({ id: users.id });
-      if (updated.length === 0) {
-        throw conflict('Este usuário foi alterado por outra pessoa. Recarregue a página e tente novamente.');
-      }
+      assertNotStale(updated);
       if (!input.active) await revokeSessions(tx, id);
       else if (passwordHash) await revokeSessions(tx, id, isSelf ? actor.sessionId : undefined);
     }),
   );
-  return findUser(db, actor.clientId, id);
+  return findUser(db, actor, id);
 }
 
-export async function deleteUser(db: Db, actor: SessionUser, id: number): Promise<void> {
+export async function deleteUser(db: Db, actor: SessionUser, id: number): Promise<Deleted> {
   try {
-    await db.transaction(async (tx) => {
+    return await db.transaction(async (tx) => {
       const target = await findRow(tx, actor.clientId, id, true);
       assertCanManage(await actorType(tx, actor), target.userTypeId);
       await assertNotLastAdmin(tx, actor.clientId, target);
       if (target.id === actor.userId) throw new AppError(422, CANNOT_DELETE_SELF);
       await revokeSessions(tx, id);
       await tx.delete(users).where(eq(users.id, id));
+      return { id };
     });
   } catch (error) {
     if (isForeignKeyViolation(error)) {

@@ -6,6 +6,7 @@ import {
   TEST_PASSWORD,
   type TestApp,
 } from '../../../test/helper.ts';
+import { api } from '../../../test/kit.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -19,7 +20,7 @@ const email = (prefix = 'novo') => `${prefix}${Date.now()}${++seq}@loja.com.br`;
 
 const login = (mail: string, password: string) =>
   t.app.inject({ method: 'POST', url: '/v1/login', payload: { email: mail, password } });
-const me = (token: string) => t.app.inject({ method: 'GET', url: '/v1/user/me', headers: bearer(token) });
+const me = (token: string) => api(t, bearer(token)).get('/user/me');
 
 function newUser(headers: Json, body: Json = {}) {
   return t.app.inject({
@@ -196,6 +197,7 @@ describe('last active Administrador', () => {
       headers: bearer(login2.json().token),
     });
     expect(del2.statusCode).toBe(200);
+    expect(del2.json()).toEqual({ id: a.user.id });
   });
 });
 

@@ -1,0 +1,111 @@
+import { withCheckDigit } from '@balcao/core/barcode';
+import { addDays, todayIso } from '@balcao/core/date';
+import { bearer, createClientWithUsers, type TestApp } from './helper.ts';
+
+/**
+ * The API test kit: one request helper and one factory per resource, each with overrides. Test
+ * files build on these instead of declaring their own (docs/architecture.md, "Tests").
+ */
+
+export type Headers = Record<string, string>;
+type Payload = Record<string, unknown> | unknown[];
+type Response = Awaited<ReturnType<TestApp['app']['inject']>>;
+
+/** Requests under /v1 with the given headers (usually a Bearer session): `api(t, auth).get('/product/1')`. */
+export function api(t: TestApp, headers: Headers = {}) {
+  const send = (
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    url: string,
+    payload?: Payload,
+    extra: Headers = {},
+  ) =>
+    t.app.inject({ method, url: `/v1${url}`, headers: { ...headers, ...extra }, payload: payload as object });
+  return {
+    get: (url: string, extra?: Headers) => send('GET', url, undefined, extra),
+    post: (url: string, payload?: Payload, extra?: Headers) => send('POST', url, payload, extra),
+    put: (url: string, payload?: Payload, extra?: Headers) => send('PUT', url, payload, extra),
+    delete: (url: string, extra?: Headers) => send('DELETE', url, undefined, extra),
+  };
+}
+
+/** The answer's JSON when its status is the expected one; otherwise the test fails with the body. */
+// biome-ignore lint/suspicious/noExplicitAny: answers are read loosely, as res.json() is
+export function expectStatus<T = any>(res: Response, status: number, what = 'request'): T {
+  if (res.statusCode !== status)
+    throw new Error(`${what}: expected ${status}, got ${res.statusCode} ${res.body}`);
+  return res.json() as T;
+}
+
+/**
+ * A new client with one logged-in user per type (default an Administrador): the client, the users
+ * (with tokens), the first user's `auth` headers and an `api` for each user, first user first.
+ */
+export async function asUser(
+  t: TestApp,
+  userTypeIds: number[] = [1],
+  overrides: { clientTypeId?: number; active?: boolean } = {},
+) {
+  const shop = await createClientWithUsers(t, userTypeIds, overrides);
+  const apis = shop.users.map((u) => api(t, bearer(u.token)));
+  return { ...shop, api: apis[0], apis };
+}
+
+let seq = 0;
+const uniq = () => `${process.pid % 1000}${Date.now() % 100_000}${++seq}`;
+
+/** A code or name not used before in this test process: `uniqueCode('DUP')` -> "DUP4128831". */
+export const uniqueCode = (prefix = 'CUPOM') => `${prefix}${uniq()}`;
+
+/** A valid EAN-13 not used before in this test process (internal-use prefix 2). */
+export function newEan13(): string {
+  seq++;
+  return withCheckDigit(`2${String(process.pid % 10000).padStart(4, '0')}${String(seq).padStart(7, '0')}`);
+}
+
+/** POST /v1/product (201), a plain product at R$ 10,00 unless overridden. */
+export async function makeProduct(t: TestApp, headers: Headers, overrides: Payload = {}) {
+  const res = await api(t, headers).post('/product', {
+    name: `Produto ${uniq()}`,
+    salePriceCents: 1000,
+    ...overrides,
+  });
+  return expectStatus(res, 201, 'product factory');
+}
+
+/** A coupon's form body: 10% for 30 days from today, no limits, active. */
+export function couponBody(overrides: Record<string, unknown> = {}) {
+  const today = todayIso();
+  return {
+    code: uniqueCode(),
+    discountType: 'PERCENTAGE',
+    discountValue: 10,
+    startDate: today,
+    endDate: addDays(today, 30),
+    isSingleUse: false,
+    maxUsesPerUser: 0,
+    minSaleAmount: 0,
+    status: 'active',
+    ...overrides,
+  };
+}
+
+/** POST /v1/coupon (201) with `couponBody(overrides)`. */
+export async function makeCoupon(t: TestApp, headers: Headers, overrides: Record<string, unknown> = {}) {
+  return expectStatus(await api(t, headers).post('/coupon', couponBody(overrides)), 201, 'coupon factory');
+}
+
+/** POST /v1/customer (201): Maria da Silva with R$ 500,00 of credit unless overridden. */
+export async function makeCustomer(t: TestApp, headers: Headers, overrides: Record<string, unknown> = {}) {
+  const res = await api(t, headers).post('/customer', {
+    name: 'Maria da Silva',
+    creditLimitCents: 50000,
+    ...overrides,
+  });
+  return expectStatus(res, 201, 'customer factory');
+}
+
+/** POST /v1/cash-register/open (201) for the session's user. */
+export async function openRegister(t: TestApp, headers: Headers, openingAmountCents = 10000) {
+  const res = await api(t, headers).post('/cash-register/open', { openingAmountCents });
+  return expectStatus(res, 201, 'open register');
+}
