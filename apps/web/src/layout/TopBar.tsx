@@ -16,8 +16,8 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { lazy, Suspense, useState } from 'react';
 import { useNavigate } from 'react-router';
+import { useThemeMode } from '../components/ThemeModeProvider.tsx';
 import type { SessionUser } from '../features/auth/session.tsx';
-import { useThemeMode } from '../ThemeModeProvider.tsx';
 
 const ChangePasswordDialog = lazy(() =>
   import('../features/user/ChangePasswordDialog.tsx').then((m) => ({ default: m.ChangePasswordDialog })),

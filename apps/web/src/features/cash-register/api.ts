@@ -6,14 +6,10 @@ import type {
 } from '@balcao/core/sale';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '../../lib/api.ts';
+import { queryKeys } from '../../lib/queryKeys.ts';
 
-/** Query keys of cash registers. */
-export const cashRegisterKeys = {
-  all: ['cash-register'] as const,
-  current: () => [...cashRegisterKeys.all, 'current'] as const,
-  details: () => [...cashRegisterKeys.all, 'detail'] as const,
-  detail: (id: number) => [...cashRegisterKeys.details(), id] as const,
-};
+export const cashRegisterKeys = queryKeys('cash-register');
+const currentKey = cashRegisterKeys.view('current');
 
 export const fetchCurrentRegister = () =>
   apiFetch<{ cashRegister: CashRegisterSummary | null }>('/cash-register/current');
@@ -21,7 +17,7 @@ export const fetchCurrentRegister = () =>
 /** The user's open register (null: the PDV shows the opening modal). */
 export function useCurrentRegister(enabled = true) {
   return useQuery({
-    queryKey: cashRegisterKeys.current(),
+    queryKey: currentKey,
     queryFn: async () => (await fetchCurrentRegister()).cashRegister,
     enabled,
     retry: 1,
@@ -41,9 +37,9 @@ function useRegisterWrite<T>(fn: (body: T) => Promise<CashRegisterSummary>) {
   return useMutation({
     mutationFn: fn,
     onSuccess: (summary) => {
-      queryClient.setQueryData(cashRegisterKeys.current(), summary.status === 'open' ? summary : null);
+      queryClient.setQueryData(currentKey, summary.status === 'open' ? summary : null);
       queryClient.setQueryData(cashRegisterKeys.detail(summary.id), summary);
-      void queryClient.invalidateQueries({ queryKey: [...cashRegisterKeys.all, 'list'] });
+      void queryClient.invalidateQueries({ queryKey: cashRegisterKeys.lists() });
     },
   });
 }

@@ -3,6 +3,7 @@ import { WRITE } from '@balcao/core/routes';
 import type { UserTypeId } from '@balcao/core/userTypes';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '../../lib/api.ts';
+import { queryKeys } from '../../lib/queryKeys.ts';
 
 /** What the form sends (spec 7): the parsed input plus the caller's client and the loaded updatedAt. */
 export type CouponPayload = Omit<CouponInput, 'client'> & { client: { id: number }; updatedAt?: string };
@@ -14,14 +15,7 @@ export function canWriteCoupons(userTypeId: number | undefined): boolean {
   );
 }
 
-/** Query keys of coupons (all / lists / list / details / detail). */
-export const couponKeys = {
-  all: ['coupon'] as const,
-  lists: () => [...couponKeys.all, 'list'] as const,
-  list: (clientId: number) => [...couponKeys.lists(), clientId] as const,
-  details: () => [...couponKeys.all, 'detail'] as const,
-  detail: (id: number) => [...couponKeys.details(), id] as const,
-};
+export const couponKeys = queryKeys('coupon');
 
 export const fetchCoupons = (clientId: number) => apiFetch<Coupon[]>(`/coupon/client/${clientId}`);
 export const fetchCoupon = (id: number) => apiFetch<Coupon>(`/coupon/${id}`);

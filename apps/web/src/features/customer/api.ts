@@ -12,6 +12,7 @@ import { WRITE } from '@balcao/core/routes';
 import type { UserTypeId } from '@balcao/core/userTypes';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch, downloadFile } from '../../lib/api.ts';
+import { queryKeys } from '../../lib/queryKeys.ts';
 
 /** Customers are written by WRITE.customers; the others (e.g. Estoquista) see them read-only. */
 export function canWriteCustomers(userTypeId: number | undefined): boolean {
@@ -22,15 +23,7 @@ export function canWriteCustomers(userTypeId: number | undefined): boolean {
 
 export type CustomerFilters = Omit<CustomerListQuery, 'page' | 'pageSize'>;
 
-/** Query keys of customers (all / lists / list / details / detail). */
-export const customerKeys = {
-  all: ['customer'] as const,
-  lists: () => [...customerKeys.all, 'list'] as const,
-  list: (clientId: number, query: CustomerListQuery) => [...customerKeys.lists(), clientId, query] as const,
-  details: () => [...customerKeys.all, 'detail'] as const,
-  detail: (id: number) => [...customerKeys.details(), id] as const,
-  counters: (clientId: number) => [...customerKeys.all, 'counters', clientId] as const,
-};
+export const customerKeys = queryKeys('customer');
 
 const listQueryString = (query: CustomerListQuery) =>
   toQueryString(query as Record<string, string | number | boolean | undefined>);
@@ -67,7 +60,7 @@ export function useCustomer(id: number | undefined) {
 
 export function useCustomerCounters(clientId: number | undefined) {
   return useQuery({
-    queryKey: customerKeys.counters(clientId ?? 0),
+    queryKey: customerKeys.view('counters', clientId ?? 0),
     queryFn: () => apiFetch<CustomerCounters>(`/customer/counters/client/${clientId}`),
     enabled: Boolean(clientId),
   });

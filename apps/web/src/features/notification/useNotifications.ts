@@ -1,5 +1,7 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { io, type Socket } from 'socket.io-client';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useState } from 'react';
+import { io } from 'socket.io-client';
+import { invalidateResource } from '../../lib/queryKeys.ts';
 
 export type AlertColor = 'success' | 'info' | 'warning' | 'error';
 export type AppNotification = { id: number; message: string; alertColor: AlertColor; at: Date };
@@ -7,15 +9,20 @@ export type AppNotification = { id: number; message: string; alertColor: AlertCo
 const API_KEY = import.meta.env.VITE_API_KEY ?? 'balcao-public-key';
 let nextId = 1;
 
+/** What the API emits as `change` when a resource of the shop changes (a sale at another till). */
+type Change = { resource: string; id?: number };
+
 /**
  * Real-time notifications (spec 4 and 7): joins notifications_{clientId}, listens for newChannelMessage.
  * Each pushed message raises the badge and queues a toast; opening the drawer resets the count.
+ * A `change` event marks the changed resource's queries stale (lib/queryKeys.ts), so the lists on
+ * screen show another till's sale without a reload.
  */
 export function useNotifications(clientId: number | undefined, token: string | undefined) {
   const [items, setItems] = useState<AppNotification[]>([]);
   const [unread, setUnread] = useState(0);
   const [toasts, setToasts] = useState<AppNotification[]>([]);
-  const socketRef = useRef<Socket | null>(null);
+  const queryClient = useQueryClient();
 
   useEffect(() => {
     if (!clientId || !token) return;
@@ -28,8 +35,10 @@ export function useNotifications(clientId: number | undefined, token: string | u
       reconnectionDelayMax: 5000,
       timeout: 20_000,
     });
-    socketRef.current = socket;
     socket.on('connect', () => socket.emit('joinChannel', channel));
+    socket.on('change', (change: Change | undefined) => {
+      if (typeof change?.resource === 'string') void invalidateResource(queryClient, change.resource);
+    });
     socket.on('newChannelMessage', (payload: { message?: string }) => {
       let parsed: { message?: string; alertColor?: AlertColor } = {};
       try {
@@ -51,9 +60,8 @@ export function useNotifications(clientId: number | undefined, token: string | u
     return () => {
       socket.emit('leaveChannel', channel);
       socket.disconnect();
-      socketRef.current = null;
     };
-  }, [clientId, token]);
+  }, [clientId, token, queryClient]);
 
   const markAllRead = useCallback(() => setUnread(0), []);
   /** A dismissed (or expired) toast leaves the queue and is never shown again. */

@@ -28,10 +28,10 @@ import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar
 import { ListPagination } from '../../components/ListPagination.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { errorMessage } from '../../lib/api.ts';
+import { useDebouncedValue } from '../../lib/useDebouncedValue.ts';
 import { useSession } from '../auth/session.tsx';
 import { canWriteCatalog, type NamedRecord, useDeleteNamed, useNamedList } from './api.ts';
 import type { NamedConfig } from './namedConfig.ts';
-import { useDebouncedValue } from './useDebouncedValue.ts';
 
 type Status = 'all' | 'active' | 'inactive';
 

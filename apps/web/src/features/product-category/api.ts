@@ -5,6 +5,7 @@ import { WRITE } from '@balcao/core/routes';
 import type { UserTypeId } from '@balcao/core/userTypes';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '../../lib/api.ts';
+import { queryKeys } from '../../lib/queryKeys.ts';
 
 /**
  * Categories and brands share one record shape (name, active, product count); these hooks take the
@@ -22,23 +23,12 @@ export function canWriteCatalog(userTypeId: number | undefined): boolean {
   );
 }
 
-export const namedKeys = (resource: NamedResource) => {
-  const all = [resource] as const;
-  return {
-    all,
-    lists: () => [...all, 'list'] as const,
-    list: (clientId: number, params: NamedListParams | 'all') => [...all, 'list', clientId, params] as const,
-    details: () => [...all, 'detail'] as const,
-    detail: (id: number) => [...all, 'detail', id] as const,
-  };
-};
-
 export const fetchNamedList = (resource: NamedResource, clientId: number, params: NamedListParams) =>
   apiFetch<ListResult<NamedRecord>>(`/${resource}/client/${clientId}${toQueryString(params)}`);
 
 export function useNamedList(resource: NamedResource, clientId: number | undefined, params: NamedListParams) {
   return useQuery({
-    queryKey: namedKeys(resource).list(clientId ?? 0, params),
+    queryKey: queryKeys(resource).list(clientId ?? 0, params),
     queryFn: () => fetchNamedList(resource, clientId!, params),
     enabled: Boolean(clientId),
     placeholderData: keepPreviousData,
@@ -48,7 +38,7 @@ export function useNamedList(resource: NamedResource, clientId: number | undefin
 /** Every record (up to 100, sorted by name) for selects and filters. */
 export function useNamedOptions(resource: NamedResource, clientId: number | undefined) {
   return useQuery({
-    queryKey: namedKeys(resource).list(clientId ?? 0, 'all'),
+    queryKey: queryKeys(resource).list(clientId ?? 0, 'all'),
     queryFn: () => fetchNamedList(resource, clientId!, { page: 1, pageSize: 100, sort: 'name' }),
     enabled: Boolean(clientId),
     select: (data) => data.items,
@@ -57,7 +47,7 @@ export function useNamedOptions(resource: NamedResource, clientId: number | unde
 
 export function useNamedRecord(resource: NamedResource, id: number | undefined) {
   return useQuery({
-    queryKey: namedKeys(resource).detail(id ?? 0),
+    queryKey: queryKeys(resource).detail(id ?? 0),
     queryFn: () => apiFetch<NamedRecord>(`/${resource}/${id}`),
     enabled: Boolean(id),
     retry: false,
@@ -72,8 +62,8 @@ export function useSaveNamed(resource: NamedResource) {
         ? apiFetch<NamedRecord>(`/${resource}/${id}`, { method: 'PUT', body })
         : apiFetch<NamedRecord>(`/${resource}`, { method: 'POST', body }),
     onSuccess: (record) => {
-      queryClient.setQueryData(namedKeys(resource).detail(record.id), record);
-      return queryClient.invalidateQueries({ queryKey: namedKeys(resource).lists() });
+      queryClient.setQueryData(queryKeys(resource).detail(record.id), record);
+      return queryClient.invalidateQueries({ queryKey: queryKeys(resource).lists() });
     },
   });
 }
@@ -83,8 +73,8 @@ export function useDeleteNamed(resource: NamedResource) {
   return useMutation({
     mutationFn: (id: number) => apiFetch<{ id: number }>(`/${resource}/${id}`, { method: 'DELETE' }),
     onSettled: (_data, _error, id) => {
-      queryClient.removeQueries({ queryKey: namedKeys(resource).detail(id) });
-      return queryClient.invalidateQueries({ queryKey: namedKeys(resource).lists() });
+      queryClient.removeQueries({ queryKey: queryKeys(resource).detail(id) });
+      return queryClient.invalidateQueries({ queryKey: queryKeys(resource).lists() });
     },
   });
 }

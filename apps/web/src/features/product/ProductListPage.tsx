@@ -37,9 +37,9 @@ import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar
 import { ListPagination } from '../../components/ListPagination.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { errorMessage } from '../../lib/api.ts';
+import { useDebouncedValue } from '../../lib/useDebouncedValue.ts';
 import { useSession } from '../auth/session.tsx';
 import { canWriteCatalog, useNamedOptions } from '../product-category/api.ts';
-import { useDebouncedValue } from '../product-category/useDebouncedValue.ts';
 import { downloadExport, type ProductListParams, useDeleteProduct, useProducts } from './api.ts';
 import { ImportDialog } from './components/ImportDialog.tsx';
 

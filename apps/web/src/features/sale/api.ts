@@ -16,7 +16,7 @@ import type { PaymentMethod } from '@balcao/core/status';
 import type { UserTypeId } from '@balcao/core/userTypes';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch, downloadFile } from '../../lib/api.ts';
-import { cashRegisterKeys } from '../cash-register/api.ts';
+import { invalidateResource, queryKeys } from '../../lib/queryKeys.ts';
 
 /** The list's filters as the page keeps them (GET /v1/sale/client/{clientId} query). */
 export type SaleListQuery = {
@@ -31,14 +31,7 @@ export type SaleListQuery = {
   customerId?: number;
 };
 
-/** Query keys of sales (all / lists / list / details / detail). */
-export const saleKeys = {
-  all: ['sale'] as const,
-  lists: () => [...saleKeys.all, 'list'] as const,
-  list: (clientId: number, query: SaleListQuery) => [...saleKeys.lists(), clientId, query] as const,
-  details: () => [...saleKeys.all, 'detail'] as const,
-  detail: (id: number) => [...saleKeys.details(), id] as const,
-};
+export const saleKeys = queryKeys('sale');
 
 export const canSell = (userTypeId: number | undefined) =>
   userTypeId !== undefined && (WRITE.sales as readonly UserTypeId[]).includes(userTypeId as UserTypeId);
@@ -106,7 +99,7 @@ export function useSale(id: number | undefined) {
 
 export function useSellers(clientId: number | undefined) {
   return useQuery({
-    queryKey: ['user', 'list', clientId, 'sellers'],
+    queryKey: queryKeys('user').list(clientId ?? 0, 'sellers'),
     queryFn: () => fetchUsers(clientId!),
     enabled: Boolean(clientId),
     retry: false,
@@ -118,8 +111,7 @@ function useSaleWritten() {
   const queryClient = useQueryClient();
   return (sale: Sale) => {
     queryClient.setQueryData(saleKeys.detail(sale.id), sale);
-    void queryClient.invalidateQueries({ queryKey: saleKeys.lists() });
-    void queryClient.invalidateQueries({ queryKey: cashRegisterKeys.all });
+    void invalidateResource(queryClient, 'sale');
   };
 }
 

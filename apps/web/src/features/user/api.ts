@@ -11,6 +11,7 @@ import type {
 import type { UserTypeId } from '@balcao/core/userTypes';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '../../lib/api.ts';
+import { queryKeys } from '../../lib/queryKeys.ts';
 
 /** Users are written by Administrador and Gerente (WRITE.users); other back-office users read them. */
 export function canWriteUsers(userTypeId: number | undefined): boolean {
@@ -19,14 +20,7 @@ export function canWriteUsers(userTypeId: number | undefined): boolean {
   );
 }
 
-/** Query keys of staff users (all / lists / list / details / detail). */
-export const userKeys = {
-  all: ['user'] as const,
-  lists: () => [...userKeys.all, 'list'] as const,
-  list: (clientId: number, query: UserListQuery) => [...userKeys.lists(), clientId, query] as const,
-  details: () => [...userKeys.all, 'detail'] as const,
-  detail: (id: number) => [...userKeys.details(), id] as const,
-};
+export const userKeys = queryKeys('user');
 
 export const fetchUsers = (clientId: number, query: UserListQuery) =>
   apiFetch<ListResult<StaffUser>>(

@@ -23,6 +23,7 @@ import { useState } from 'react';
 import { ListPagination } from '../../../components/ListPagination.tsx';
 import { Loading } from '../../../components/Loading.tsx';
 import { apiFetch, errorMessage } from '../../../lib/api.ts';
+import { queryKeys } from '../../../lib/queryKeys.ts';
 import { downloadMovementsCsv, type MovementListParams, useMovements } from '../api.ts';
 import { ProductPicker } from './ProductPicker.tsx';
 
@@ -101,7 +102,7 @@ export function StockHistory({
   };
   const list = useMovements(clientId, { ...filters, page, pageSize });
   const staff = useQuery({
-    queryKey: ['stock', 'staff', clientId ?? 0],
+    queryKey: queryKeys('user').list(clientId ?? 0, 'staff'),
     queryFn: () =>
       apiFetch<{ items: Staff[] }>(
         `/user/client/${clientId}${toQueryString({ pageSize: 100, sort: 'name' })}`,

@@ -1,0 +1,40 @@
+import type { QueryClient } from '@tanstack/react-query';
+
+/**
+ * The one query-key convention: every key starts with the API resource its data comes from
+ * ('sale', 'customer', 'product-category'...), then 'list' or 'detail' or another view of it. Any
+ * feature can so name (and invalidate) another resource's data without importing that feature.
+ */
+export function queryKeys<R extends string>(resource: R) {
+  const all = [resource] as const;
+  return {
+    all,
+    lists: () => [...all, 'list'] as const,
+    /** One list: the client and whatever selects its rows (query, page, purpose). */
+    list: (clientId: number, ...params: unknown[]) => [...all, 'list', clientId, ...params] as const,
+    details: () => [...all, 'detail'] as const,
+    detail: (id: number) => [...all, 'detail', id] as const,
+    /** Any other view of the resource (the current register, a report, settings). */
+    view: (name: string, ...params: unknown[]) => [...all, name, ...params] as const,
+  };
+}
+
+/**
+ * The resources whose shown figures a change of one resource moves: a sale moves the register's
+ * totals, the products' stock and the customer's credit and delinquency.
+ */
+const AFFECTED: Record<string, readonly string[]> = {
+  sale: ['sale', 'cash-register', 'product', 'stock', 'customer'],
+  receivable: ['sale', 'customer', 'cash-register'],
+  'cash-register': ['cash-register'],
+  stock: ['stock', 'product'],
+};
+
+/**
+ * Marks stale every query of the changed resource and of those it moves (AFFECTED); the ones on
+ * screen refetch. Used by the socket's `change` event and by mutations that touch another feature.
+ */
+export function invalidateResource(queryClient: QueryClient, resource: string) {
+  const resources = AFFECTED[resource] ?? [resource];
+  return Promise.all(resources.map((r) => queryClient.invalidateQueries({ queryKey: [r] })));
+}
