@@ -1,10 +1,12 @@
+import { type ListResult, toQueryString } from '@balcao/core/list';
 import type {
   CashMovementInput,
+  CashRegister,
   CashRegisterCloseInput,
   CashRegisterOpenInput,
   CashRegisterSummary,
 } from '@balcao/core/sale';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '../../lib/api.ts';
 import { queryKeys } from '../../lib/queryKeys.ts';
 
@@ -21,6 +23,18 @@ export function useCurrentRegister(enabled = true) {
     queryFn: async () => (await fetchCurrentRegister()).cashRegister,
     enabled,
     retry: 1,
+  });
+}
+
+/** The client's registers, newest first (who sees whose: the API decides). */
+export function useRegisterHistory(clientId: number, page: number, pageSize: number) {
+  return useQuery({
+    queryKey: cashRegisterKeys.list(clientId, page, pageSize),
+    queryFn: () =>
+      apiFetch<ListResult<CashRegister>>(
+        `/cash-register/client/${clientId}${toQueryString({ page, pageSize })}`,
+      ),
+    placeholderData: keepPreviousData,
   });
 }
 

@@ -5,6 +5,7 @@ import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
 import LocalOfferIcon from '@mui/icons-material/LocalOffer';
+import SearchIcon from '@mui/icons-material/Search';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -12,16 +13,27 @@ import Card from '@mui/material/Card';
 import CardActions from '@mui/material/CardActions';
 import CardContent from '@mui/material/CardContent';
 import Chip from '@mui/material/Chip';
+import InputAdornment from '@mui/material/InputAdornment';
+import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { type ReactNode, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { errorMessage } from '../../lib/api.ts';
+import { readParam, useListParams } from '../../lib/listParams.ts';
 import { useSession } from '../auth/session.tsx';
 import { canWriteCoupons, useCoupons, useDeleteCoupon } from './api.ts';
+
+const STATUSES = ['active', 'inactive'] as const;
+
+/** The list's state in the URL: the code searched and the status (the API answers every coupon at once). */
+function queryFromParams(params: URLSearchParams) {
+  return { q: readParam.text(params, 'q'), status: readParam.oneOf(params, 'status', STATUSES) };
+}
 
 /** Coupon list (spec 2 and 4): card grid; loading, loaded, error, deleting, then it reloads. */
 export default function CouponListPage() {
@@ -29,6 +41,11 @@ export default function CouponListPage() {
   const clientId = user?.client.id;
   const canWrite = canWriteCoupons(user?.userType.id);
   const coupons = useCoupons(clientId);
+  const { query, update, search, setSearch } = useListParams(queryFromParams);
+  const code = query.q?.toUpperCase();
+  const shown = (coupons.data ?? []).filter(
+    (c) => (!code || c.code.toUpperCase().includes(code)) && (!query.status || c.status === query.status),
+  );
   const deletion = useDeleteCoupon();
   const [toDelete, setToDelete] = useState<Coupon | null>(null);
 
@@ -56,7 +73,7 @@ export default function CouponListPage() {
         Não foi possível carregar os cupons. {errorMessage(coupons.error)}
       </Alert>
     );
-  else if (coupons.data.length === 0)
+  else if (shown.length === 0)
     content = (
       <Paper sx={{ p: 6, textAlign: 'center' }}>
         <LocalOfferIcon color="disabled" sx={{ fontSize: 48 }} aria-hidden />
@@ -77,7 +94,7 @@ export default function CouponListPage() {
           m: 0,
         }}
       >
-        {coupons.data.map((coupon) => (
+        {shown.map((coupon) => (
           <CouponCard
             key={coupon.id}
             coupon={coupon}
@@ -104,6 +121,37 @@ export default function CouponListPage() {
             Adicionar Cupom
           </Button>
         )}
+      </Stack>
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ mb: 2 }}>
+        <TextField
+          label="Buscar"
+          placeholder="Código do cupom"
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+          size="small"
+          sx={{ flex: 1 }}
+          slotProps={{
+            input: {
+              startAdornment: (
+                <InputAdornment position="start">
+                  <SearchIcon fontSize="small" />
+                </InputAdornment>
+              ),
+            },
+          }}
+        />
+        <TextField
+          select
+          label="Status"
+          size="small"
+          value={query.status ?? ''}
+          onChange={(e) => update({ status: e.target.value || undefined })}
+          sx={{ minWidth: 160 }}
+        >
+          <MenuItem value="">Todos</MenuItem>
+          <MenuItem value="active">Ativos</MenuItem>
+          <MenuItem value="inactive">Inativos</MenuItem>
+        </TextField>
       </Stack>
       {content}
       <ConfirmDialog

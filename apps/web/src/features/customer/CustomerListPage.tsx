@@ -27,8 +27,9 @@ import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
 import { ListPagination } from '../../components/ListPagination.tsx';
 import { Loading } from '../../components/Loading.tsx';
-import { RowActions, useHandedOverMessage, useListParams } from '../../components/listPage.tsx';
+import { RowActions, useHandedOverMessage } from '../../components/listPage.tsx';
 import { errorMessage } from '../../lib/api.ts';
+import { readParam, useListParams } from '../../lib/listParams.ts';
 import { useSession } from '../auth/session.tsx';
 import {
   type CustomerFilters,
@@ -44,18 +45,13 @@ const PAGE_SIZES = [20, 50, 100];
 
 /** Reads the list state from the URL (back/forward and shared links keep search, filters and page). */
 function queryFromParams(params: URLSearchParams): CustomerListQuery {
-  const pick = <T extends string>(key: string, allowed: readonly T[]) => {
-    const v = params.get(key);
-    return v && (allowed as readonly string[]).includes(v) ? (v as T) : undefined;
-  };
-  const pageSize = Number(params.get('pageSize'));
   return {
-    q: params.get('q') || undefined,
-    page: Math.max(1, Number(params.get('page')) || 1),
-    pageSize: PAGE_SIZES.includes(pageSize) ? pageSize : 20,
-    delinquent: pick('delinquent', ['true', 'false'] as const),
-    whatsappValid: pick('whatsappValid', ['true', 'false', 'unknown'] as const),
-    active: pick('active', ['true', 'false'] as const),
+    q: readParam.text(params, 'q'),
+    page: readParam.page(params),
+    pageSize: readParam.pageSize(params, PAGE_SIZES),
+    delinquent: readParam.oneOf(params, 'delinquent', ['true', 'false'] as const),
+    whatsappValid: readParam.oneOf(params, 'whatsappValid', ['true', 'false', 'unknown'] as const),
+    active: readParam.oneOf(params, 'active', ['true', 'false'] as const),
   } as CustomerListQuery;
 }
 

@@ -17,7 +17,6 @@ import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
-import TableSortLabel from '@mui/material/TableSortLabel';
 import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
@@ -27,42 +26,42 @@ import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
 import { ListPagination } from '../../components/ListPagination.tsx';
 import { Loading } from '../../components/Loading.tsx';
+import { SortHeader } from '../../components/listPage.tsx';
 import { errorMessage } from '../../lib/api.ts';
-import { useDebouncedValue } from '../../lib/useDebouncedValue.ts';
+import { readParam, useListParams } from '../../lib/listParams.ts';
 import { useSession } from '../auth/session.tsx';
-import { canWriteCatalog, type NamedRecord, useDeleteNamed, useNamedList } from './api.ts';
+import {
+  canWriteCatalog,
+  type NamedListParams,
+  type NamedRecord,
+  useDeleteNamed,
+  useNamedList,
+} from './api.ts';
 import type { NamedConfig } from './namedConfig.ts';
 
-type Status = 'all' | 'active' | 'inactive';
+const PAGE_SIZES = [10, 20, 50, 100];
+const SORTS = ['name', '-name', 'productCount', '-productCount'] as const;
+
+function queryFromParams(params: URLSearchParams) {
+  return {
+    q: readParam.text(params, 'q'),
+    sort: readParam.oneOf(params, 'sort', SORTS) ?? 'name',
+    active: readParam.flag(params, 'active'),
+    page: readParam.page(params),
+    pageSize: readParam.pageSize(params, PAGE_SIZES, 20),
+  } satisfies NamedListParams;
+}
 
 /** Categories or brands: search, status filter, sort by name or product count, pages, delete. */
 export function NamedListPage({ config }: { config: NamedConfig }) {
   const { user } = useSession();
   const clientId = user?.client.id;
   const canWrite = canWriteCatalog(user?.userType.id);
-  const [search, setSearch] = useState('');
-  const q = useDebouncedValue(search.trim());
-  const [status, setStatus] = useState<Status>('all');
-  const [sort, setSort] = useState('name');
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(20);
-  const params = {
-    page,
-    pageSize,
-    q: q || undefined,
-    sort,
-    active: status === 'all' ? undefined : status === 'active',
-  };
-  const list = useNamedList(config.resource, clientId, params);
+  const { query, update, toggleSort, search, setSearch } = useListParams(queryFromParams);
+  const list = useNamedList(config.resource, clientId, query);
   const deletion = useDeleteNamed(config.resource);
   const [toDelete, setToDelete] = useState<NamedRecord | null>(null);
   const { state, show, close } = useFeedback();
-
-  const sortBy = (field: string) => {
-    setSort((s) => (s === field ? `-${field}` : field));
-    setPage(1);
-  };
-  const sortDirection = (field: string) => (sort === field ? 'asc' : sort === `-${field}` ? 'desc' : false);
 
   const confirmDelete = () => {
     if (!toDelete) return;
@@ -103,24 +102,14 @@ export function NamedListPage({ config }: { config: NamedConfig }) {
           <Table size="small" aria-label={config.title}>
             <TableHead>
               <TableRow>
-                <TableCell sortDirection={sortDirection('name')}>
-                  <TableSortLabel
-                    active={Boolean(sortDirection('name'))}
-                    direction={sortDirection('name') || 'asc'}
-                    onClick={() => sortBy('name')}
-                  >
-                    Nome
-                  </TableSortLabel>
-                </TableCell>
-                <TableCell align="right" sortDirection={sortDirection('productCount')}>
-                  <TableSortLabel
-                    active={Boolean(sortDirection('productCount'))}
-                    direction={sortDirection('productCount') || 'asc'}
-                    onClick={() => sortBy('productCount')}
-                  >
-                    Produtos
-                  </TableSortLabel>
-                </TableCell>
+                <SortHeader field="name" label="Nome" sort={query.sort} onSort={toggleSort} />
+                <SortHeader
+                  field="productCount"
+                  label="Produtos"
+                  sort={query.sort}
+                  onSort={toggleSort}
+                  align="right"
+                />
                 <TableCell>Status</TableCell>
                 <TableCell align="right">Ações</TableCell>
               </TableRow>
@@ -162,13 +151,11 @@ export function NamedListPage({ config }: { config: NamedConfig }) {
         </TableContainer>
         <ListPagination
           total={list.data.total}
-          page={page}
-          pageSize={pageSize}
-          onPage={setPage}
-          onPageSize={(size) => {
-            setPageSize(size);
-            setPage(1);
-          }}
+          page={query.page}
+          pageSize={query.pageSize}
+          sizes={PAGE_SIZES}
+          onPage={(p) => update({ page: String(p) })}
+          onPageSize={(size) => update({ pageSize: String(size) })}
         />
       </>
     );
@@ -199,10 +186,7 @@ export function NamedListPage({ config }: { config: NamedConfig }) {
             label="Buscar"
             placeholder="Nome"
             value={search}
-            onChange={(e) => {
-              setSearch(e.target.value);
-              setPage(1);
-            }}
+            onChange={(e) => setSearch(e.target.value)}
             size="small"
             sx={{ flex: 1 }}
             slotProps={{
@@ -218,11 +202,10 @@ export function NamedListPage({ config }: { config: NamedConfig }) {
           <TextField
             select
             label="Status"
-            value={status}
-            onChange={(e) => {
-              setStatus(e.target.value as Status);
-              setPage(1);
-            }}
+            value={query.active === undefined ? 'all' : query.active ? 'active' : 'inactive'}
+            onChange={(e) =>
+              update({ active: e.target.value === 'all' ? undefined : String(e.target.value === 'active') })
+            }
             size="small"
             sx={{ minWidth: 160 }}
           >

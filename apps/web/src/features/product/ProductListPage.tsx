@@ -26,7 +26,6 @@ import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
-import TableSortLabel from '@mui/material/TableSortLabel';
 import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
@@ -36,14 +35,29 @@ import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
 import { ListPagination } from '../../components/ListPagination.tsx';
 import { Loading } from '../../components/Loading.tsx';
+import { SortHeader } from '../../components/listPage.tsx';
 import { errorMessage } from '../../lib/api.ts';
-import { useDebouncedValue } from '../../lib/useDebouncedValue.ts';
+import { readParam, useListParams } from '../../lib/listParams.ts';
 import { useSession } from '../auth/session.tsx';
 import { canWriteCatalog, useNamedOptions } from '../product-category/api.ts';
 import { downloadExport, type ProductListParams, useDeleteProduct, useProducts } from './api.ts';
 import { ImportDialog } from './components/ImportDialog.tsx';
 
-type Status = 'all' | 'active' | 'inactive';
+const PAGE_SIZES = [10, 20, 50, 100];
+const SORTS = ['name', '-name', 'salePriceCents', '-salePriceCents', 'stock', '-stock'] as const;
+
+function queryFromParams(params: URLSearchParams) {
+  return {
+    q: readParam.text(params, 'q'),
+    sort: readParam.oneOf(params, 'sort', SORTS) ?? 'name',
+    categoryId: readParam.id(params, 'categoryId'),
+    brandId: readParam.id(params, 'brandId'),
+    active: readParam.flag(params, 'active'),
+    lowStock: readParam.flag(params, 'lowStock') || undefined,
+    page: readParam.page(params),
+    pageSize: readParam.pageSize(params, PAGE_SIZES, 20),
+  } satisfies ProductListParams;
+}
 
 const VISUALLY_HIDDEN = {
   position: 'absolute',
@@ -63,48 +77,17 @@ export default function ProductListPage() {
   const categories = useNamedOptions('product-category', clientId);
   const brands = useNamedOptions('product-brand', clientId);
 
-  const [search, setSearch] = useState('');
-  const q = useDebouncedValue(search.trim());
-  const [categoryId, setCategoryId] = useState<number | ''>('');
-  const [brandId, setBrandId] = useState<number | ''>('');
-  const [status, setStatus] = useState<Status>('all');
-  const [lowStock, setLowStock] = useState(false);
-  const [sort, setSort] = useState('name');
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(20);
-  const filters: Omit<ProductListParams, 'page' | 'pageSize'> = {
-    q: q || undefined,
-    sort,
-    categoryId: categoryId === '' ? undefined : categoryId,
-    brandId: brandId === '' ? undefined : brandId,
-    active: status === 'all' ? undefined : status === 'active',
-    lowStock: lowStock || undefined,
-  };
-  const list = useProducts(clientId, { ...filters, page, pageSize });
+  const { query, update, toggleSort, search, setSearch } = useListParams(queryFromParams);
+  const { page: _page, pageSize: _pageSize, ...filters } = query;
+  const list = useProducts(clientId, query);
   const deletion = useDeleteProduct();
   const [toDelete, setToDelete] = useState<ProductListItem | null>(null);
   const [importing, setImporting] = useState(false);
   const [exporting, setExporting] = useState(false);
   const { state, show, close } = useFeedback();
 
-  const resetPage =
-    <T,>(set: (v: T) => void) =>
-    (v: T) => {
-      set(v);
-      setPage(1);
-    };
-  const sortBy = (field: string) => resetPage(setSort)(sort === field ? `-${field}` : field);
-  const direction = (field: string) => (sort === field ? 'asc' : sort === `-${field}` ? 'desc' : false);
   const sortHeader = (field: string, label: string, align?: 'right') => (
-    <TableCell align={align} sortDirection={direction(field)}>
-      <TableSortLabel
-        active={Boolean(direction(field))}
-        direction={direction(field) || 'asc'}
-        onClick={() => sortBy(field)}
-      >
-        {label}
-      </TableSortLabel>
-    </TableCell>
+    <SortHeader field={field} label={label} sort={query.sort} onSort={toggleSort} align={align} />
   );
 
   const exportCsv = async () => {
@@ -262,10 +245,11 @@ export default function ProductListPage() {
         </TableContainer>
         <ListPagination
           total={list.data.total}
-          page={page}
-          pageSize={pageSize}
-          onPage={setPage}
-          onPageSize={resetPage(setPageSize)}
+          page={query.page}
+          pageSize={query.pageSize}
+          sizes={PAGE_SIZES}
+          onPage={(p) => update({ page: String(p) })}
+          onPageSize={(size) => update({ pageSize: String(size) })}
         />
       </>
     );
@@ -314,7 +298,7 @@ export default function ProductListPage() {
             label="Buscar"
             placeholder="Nome, SKU ou código de barras"
             value={search}
-            onChange={(e) => resetPage(setSearch)(e.target.value)}
+            onChange={(e) => setSearch(e.target.value)}
             size="small"
             slotProps={{
               input: {
@@ -331,8 +315,10 @@ export default function ProductListPage() {
             label="Categoria"
             size="small"
             slotProps={{ inputLabel: { shrink: true }, select: { displayEmpty: true } }}
-            value={categoryId}
-            onChange={(e) => resetPage(setCategoryId)(e.target.value === '' ? '' : Number(e.target.value))}
+            value={query.categoryId ?? ''}
+            onChange={(e) =>
+              update({ categoryId: e.target.value === '' ? undefined : String(e.target.value) })
+            }
           >
             <MenuItem value="">Todas</MenuItem>
             {(categories.data ?? []).map((c) => (
@@ -346,8 +332,8 @@ export default function ProductListPage() {
             label="Marca"
             size="small"
             slotProps={{ inputLabel: { shrink: true }, select: { displayEmpty: true } }}
-            value={brandId}
-            onChange={(e) => resetPage(setBrandId)(e.target.value === '' ? '' : Number(e.target.value))}
+            value={query.brandId ?? ''}
+            onChange={(e) => update({ brandId: e.target.value === '' ? undefined : String(e.target.value) })}
           >
             <MenuItem value="">Todas</MenuItem>
             {(brands.data ?? []).map((b) => (
@@ -360,8 +346,10 @@ export default function ProductListPage() {
             select
             label="Status"
             size="small"
-            value={status}
-            onChange={(e) => resetPage(setStatus)(e.target.value as Status)}
+            value={query.active === undefined ? 'all' : query.active ? 'active' : 'inactive'}
+            onChange={(e) =>
+              update({ active: e.target.value === 'all' ? undefined : String(e.target.value === 'active') })
+            }
           >
             <MenuItem value="all">Todos</MenuItem>
             <MenuItem value="active">Ativos</MenuItem>
@@ -369,7 +357,12 @@ export default function ProductListPage() {
           </TextField>
           <FormControlLabel
             label="Estoque baixo"
-            control={<Switch checked={lowStock} onChange={(e) => resetPage(setLowStock)(e.target.checked)} />}
+            control={
+              <Switch
+                checked={Boolean(query.lowStock)}
+                onChange={(e) => update({ lowStock: e.target.checked ? 'true' : undefined })}
+              />
+            }
           />
         </Box>
         {deletion.isPending ? <Loading text="Excluindo..." /> : content}

@@ -25,23 +25,22 @@ import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
 import { ListPagination } from '../../components/ListPagination.tsx';
 import { Loading } from '../../components/Loading.tsx';
-import { RowActions, useHandedOverMessage, useListParams } from '../../components/listPage.tsx';
+import { RowActions, useHandedOverMessage } from '../../components/listPage.tsx';
 import { errorMessage } from '../../lib/api.ts';
+import { readParam, useListParams } from '../../lib/listParams.ts';
 import { useSession } from '../auth/session.tsx';
 import { canWriteUsers, useDeleteUser, useUsers } from './api.ts';
 
 const PAGE_SIZES = [20, 50, 100];
 
 function queryFromParams(params: URLSearchParams): UserListQuery {
-  const pageSize = Number(params.get('pageSize'));
-  const type = Number(params.get('userTypeId'));
-  const active = params.get('active');
+  const type = readParam.id(params, 'userTypeId');
   return {
-    q: params.get('q') || undefined,
-    page: Math.max(1, Number(params.get('page')) || 1),
-    pageSize: PAGE_SIZES.includes(pageSize) ? pageSize : 20,
+    q: readParam.text(params, 'q'),
+    page: readParam.page(params),
+    pageSize: readParam.pageSize(params, PAGE_SIZES),
     userTypeId: USER_TYPE_IDS.includes(type as UserTypeId) ? type : undefined,
-    active: active === 'true' || active === 'false' ? active : undefined,
+    active: readParam.oneOf(params, 'active', ['true', 'false'] as const),
   } as UserListQuery;
 }
 
