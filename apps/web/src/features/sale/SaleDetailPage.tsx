@@ -30,9 +30,10 @@ import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { type FormEvent, useState } from 'react';
-import { Link as RouterLink, useLocation } from 'react-router';
+import { Link as RouterLink } from 'react-router';
 import { Loading } from '../../components/Loading.tsx';
 import { errorMessage } from '../../lib/api.ts';
+import { useIdFromPath } from '../../lib/useIdFromPath.ts';
 import { useSession } from '../auth/session.tsx';
 import { canSell, canSettle, isManager, useCancelSale, useSale, useSettleReceivable } from './api.ts';
 import { Receipt } from './Receipt.tsx';
@@ -46,14 +47,14 @@ const dateTime = new Intl.DateTimeFormat('pt-BR', {
 
 /** /dashboard/sale/detail/{id}: items, payments, receivables, reprint, cancel, settle. */
 export default function SaleDetailPage() {
-  const location = useLocation();
-  const id = Number(location.pathname.split('/').filter(Boolean).pop());
+  const id = useIdFromPath('/dashboard/sale/detail');
+  const found = id !== undefined && !Number.isNaN(id);
   const { user } = useSession();
-  const sale = useSale(Number.isInteger(id) && id > 0 ? id : undefined);
+  const sale = useSale(found ? id : undefined);
   const [receipt, setReceipt] = useState(false);
   const [canceling, setCanceling] = useState(false);
 
-  if (!Number.isInteger(id) || id <= 0) return <Alert severity="error">Venda não encontrada</Alert>;
+  if (!found) return <Alert severity="error">Venda não encontrada</Alert>;
   if (sale.isPending) return <Loading />;
   if (sale.isError) return <Alert severity="error">{errorMessage(sale.error)}</Alert>;
   const s = sale.data;
