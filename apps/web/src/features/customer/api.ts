@@ -1,6 +1,5 @@
 import type { CepAddress } from '@balcao/core/cep';
 import type {
-  CustomerCounters,
   CustomerData,
   CustomerDetail,
   CustomerImportResult,
@@ -55,14 +54,6 @@ export function useCustomer(id: number | undefined) {
     queryFn: () => fetchCustomer(id!),
     enabled: Boolean(id),
     retry: false,
-  });
-}
-
-export function useCustomerCounters(clientId: number | undefined) {
-  return useQuery({
-    queryKey: customerKeys.view('counters', clientId ?? 0),
-    queryFn: () => apiFetch<CustomerCounters>(`/customer/counters/client/${clientId}`),
-    enabled: Boolean(clientId),
   });
 }
 

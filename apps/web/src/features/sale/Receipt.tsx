@@ -1,4 +1,4 @@
-import { RECEIPT_COLUMNS, type ReceiptWidth, receiptLines, type Sale } from '@balcao/core/sale';
+import { RECEIPT_COLUMNS, type ReceiptWidth, receiptLines } from '@balcao/core/sale';
 import PrintIcon from '@mui/icons-material/Print';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -90,5 +90,3 @@ export function Receipt({ sale }: { sale: Parameters<typeof receiptLines>[0] }) 
     </Box>
   );
 }
-
-export type ReceiptSale = Sale;

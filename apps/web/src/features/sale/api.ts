@@ -107,7 +107,8 @@ export function useSellers(clientId: number | undefined) {
   });
 }
 
-function useSaleWritten() {
+/** After a sale is written (created, canceled, settled): its detail is the answer; what it moves reloads. */
+export function useSaleWritten() {
   const queryClient = useQueryClient();
   return (sale: Sale) => {
     queryClient.setQueryData(saleKeys.detail(sale.id), sale);
@@ -150,10 +151,6 @@ export function useCreateSimpleSale() {
     mutationFn: ({ body, key }: { body: SimpleSaleInput; key: string }) => postSimpleSale(body, key),
     onSuccess: written,
   });
-}
-
-export function useSaleWrittenCallback() {
-  return useSaleWritten();
 }
 
 /** Downloads the CSV of the filtered list. */
