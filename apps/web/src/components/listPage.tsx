@@ -1,8 +1,12 @@
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
+import SearchIcon from '@mui/icons-material/Search';
 import IconButton from '@mui/material/IconButton';
+import InputAdornment from '@mui/material/InputAdornment';
+import type { SxProps, Theme } from '@mui/material/styles';
 import TableCell from '@mui/material/TableCell';
 import TableSortLabel from '@mui/material/TableSortLabel';
+import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import { useEffect } from 'react';
 import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
@@ -79,5 +83,38 @@ export function SortHeader({
         {label}
       </TableSortLabel>
     </TableCell>
+  );
+}
+
+/** A list's search box ("Buscar" with a search icon); the text goes to useListParams' `setSearch`. */
+export function SearchField({
+  value,
+  onChange,
+  placeholder,
+  sx,
+}: {
+  value: string;
+  onChange: (text: string) => void;
+  placeholder: string;
+  sx?: SxProps<Theme>;
+}) {
+  return (
+    <TextField
+      label="Buscar"
+      placeholder={placeholder}
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+      size="small"
+      sx={sx}
+      slotProps={{
+        input: {
+          startAdornment: (
+            <InputAdornment position="start">
+              <SearchIcon fontSize="small" />
+            </InputAdornment>
+          ),
+        },
+      }}
+    />
   );
 }

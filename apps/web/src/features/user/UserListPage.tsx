@@ -2,12 +2,10 @@ import type { StaffUser, UserListQuery } from '@balcao/core/user';
 import { canManageUserType } from '@balcao/core/user';
 import { USER_TYPE_IDS, USER_TYPES, type UserTypeId } from '@balcao/core/userTypes';
 import AddIcon from '@mui/icons-material/Add';
-import SearchIcon from '@mui/icons-material/Search';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
-import InputAdornment from '@mui/material/InputAdornment';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
@@ -25,7 +23,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
 import { ListPagination } from '../../components/ListPagination.tsx';
 import { Loading } from '../../components/Loading.tsx';
-import { RowActions, useHandedOverMessage } from '../../components/listPage.tsx';
+import { RowActions, SearchField, useHandedOverMessage } from '../../components/listPage.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { readParam, useListParams } from '../../lib/listParams.ts';
 import { useSession } from '../auth/session.tsx';
@@ -162,23 +160,7 @@ export default function UserListPage() {
         )}
       </Stack>
       <Stack direction={{ xs: 'column', md: 'row' }} spacing={1.5} sx={{ mb: 2 }}>
-        <TextField
-          label="Buscar"
-          placeholder="Nome ou email"
-          value={search}
-          onChange={(e) => setSearch(e.target.value)}
-          size="small"
-          sx={{ flex: 1 }}
-          slotProps={{
-            input: {
-              startAdornment: (
-                <InputAdornment position="start">
-                  <SearchIcon />
-                </InputAdornment>
-              ),
-            },
-          }}
-        />
+        <SearchField value={search} onChange={setSearch} placeholder="Nome ou email" sx={{ flex: 1 }} />
         <TextField
           select
           label="Tipo de usuário"
