@@ -18,15 +18,10 @@ import { useState } from 'react';
 import { ListPagination } from '../../components/ListPagination.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { errorMessage } from '../../lib/api.ts';
+import { formatDateTime } from '../../lib/format.ts';
 import { readParam, useListParams } from '../../lib/listParams.ts';
 import { useRegisterHistory, useRegisterReport } from './api.ts';
 import { DIALOG_REPORT_PRINT_CSS, RegisterReport } from './RegisterReport.tsx';
-
-const dateTime = new Intl.DateTimeFormat('pt-BR', {
-  timeZone: 'America/Sao_Paulo',
-  dateStyle: 'short',
-  timeStyle: 'short',
-});
 
 const PAGE_SIZES = [10, 20, 50];
 
@@ -71,8 +66,8 @@ export function RegisterHistory({ clientId }: { clientId: number }) {
               {list.data.items.map((r) => (
                 <TableRow key={r.id}>
                   <TableCell>{r.user.name}</TableCell>
-                  <TableCell>{dateTime.format(new Date(r.openedAt))}</TableCell>
-                  <TableCell>{r.closedAt ? dateTime.format(new Date(r.closedAt)) : '—'}</TableCell>
+                  <TableCell>{formatDateTime(r.openedAt)}</TableCell>
+                  <TableCell>{r.closedAt ? formatDateTime(r.closedAt) : '—'}</TableCell>
                   <TableCell>
                     <Chip
                       size="small"

@@ -33,17 +33,12 @@ import { type FormEvent, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { Loading } from '../../components/Loading.tsx';
 import { errorMessage } from '../../lib/api.ts';
+import { formatDateTime } from '../../lib/format.ts';
 import { useIdFromPath } from '../../lib/useIdFromPath.ts';
 import { useSession } from '../auth/session.tsx';
 import { canSell, canSettle, isManager, useCancelSale, useSale, useSettleReceivable } from './api.ts';
 import { Receipt } from './Receipt.tsx';
 import { STATUS_COLORS } from './SaleListPage.tsx';
-
-const dateTime = new Intl.DateTimeFormat('pt-BR', {
-  timeZone: 'America/Sao_Paulo',
-  dateStyle: 'short',
-  timeStyle: 'short',
-});
 
 /** /dashboard/sale/detail/{id}: items, payments, receivables, reprint, cancel, settle. */
 export default function SaleDetailPage() {
@@ -98,7 +93,7 @@ export default function SaleDetailPage() {
             gridTemplateColumns: { xs: 'minmax(0, 1fr)', md: 'repeat(2, minmax(0, 1fr))' },
           }}
         >
-          <Typography>Data: {dateTime.format(new Date(s.createdAt))}</Typography>
+          <Typography>Data: {formatDateTime(s.createdAt)}</Typography>
           <Typography>
             Origem: {s.isSimple ? 'Venda simples' : ORIGIN_SALE_LABELS[s.originSale]} ·{' '}
             {TYPE_OF_SALE_LABELS[s.typeOfSale]}
@@ -116,8 +111,8 @@ export default function SaleDetailPage() {
           )}
           {s.status === 'canceled' && (
             <Typography color="error">
-              Cancelada em {s.canceledAt ? dateTime.format(new Date(s.canceledAt)) : ''} por{' '}
-              {s.canceledBy?.name}: {s.cancelReason}
+              Cancelada em {s.canceledAt ? formatDateTime(s.canceledAt) : ''} por {s.canceledBy?.name}:{' '}
+              {s.cancelReason}
             </Typography>
           )}
         </Box>
@@ -278,7 +273,7 @@ function Receivables({ sale, canSettle }: { sale: Sale; canSettle: boolean }) {
               <TableCell align="right">{formatCents(r.amountCents)}</TableCell>
               <TableCell>
                 {r.status === 'finished'
-                  ? `Paga em ${r.paidAt ? dateTime.format(new Date(r.paidAt)) : ''}`
+                  ? `Paga em ${r.paidAt ? formatDateTime(r.paidAt) : ''}`
                   : r.status === 'canceled'
                     ? 'Cancelada'
                     : r.isOverdue

@@ -28,6 +28,7 @@ import { Link as RouterLink, useNavigate } from 'react-router';
 import { ListPagination } from '../../components/ListPagination.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { errorMessage } from '../../lib/api.ts';
+import { formatDateTime } from '../../lib/format.ts';
 import { readParam, useListParams } from '../../lib/listParams.ts';
 import { useSession } from '../auth/session.tsx';
 import { canSell, downloadSalesCsv, type SaleListQuery, useSales, useSellers } from './api.ts';
@@ -58,12 +59,6 @@ function queryFromParams(params: URLSearchParams): SaleListQuery {
     pageSize: readParam.pageSize(params, PAGE_SIZES),
   };
 }
-
-const dateTime = new Intl.DateTimeFormat('pt-BR', {
-  timeZone: 'America/Sao_Paulo',
-  dateStyle: 'short',
-  timeStyle: 'short',
-});
 
 /** /dashboard/sale: period, status, payment method, seller and customer filters; totals; CSV. */
 export default function SaleListPage() {
@@ -264,7 +259,7 @@ export default function SaleListPage() {
                       {s.number}
                     </RouterLink>
                   </TableCell>
-                  <TableCell>{dateTime.format(new Date(s.createdAt))}</TableCell>
+                  <TableCell>{formatDateTime(s.createdAt)}</TableCell>
                   <TableCell>{s.customer?.name ?? (s.isSimple ? 'Venda simples' : '—')}</TableCell>
                   <TableCell>{(s.seller ?? s.user).name}</TableCell>
                   <TableCell>{s.paymentMethods.map((m) => PAYMENT_METHOD_LABELS[m]).join(', ')}</TableCell>

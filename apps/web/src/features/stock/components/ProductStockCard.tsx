@@ -18,7 +18,7 @@ import { Loading } from '../../../components/Loading.tsx';
 import { errorMessage } from '../../../lib/api.ts';
 import { useSession } from '../../auth/session.tsx';
 import { useStockCard } from '../api.ts';
-import { formatDateTime, movementDetails, SignedQuantity } from './StockHistory.tsx';
+import { formatMovementTime, movementDetails, SignedQuantity } from './StockHistory.tsx';
 
 /**
  * A product's stock card (ficha de estoque) for the product edit page: every movement, newest
@@ -67,7 +67,9 @@ export function ProductStockCard({ productId, stockControl }: { productId: numbe
                 <TableBody>
                   {items.map((line) => (
                     <TableRow key={line.id} data-testid="stock-card-row">
-                      <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDateTime(line.createdAt)}</TableCell>
+                      <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                        {formatMovementTime(line.createdAt)}
+                      </TableCell>
                       <TableCell>
                         {STOCK_MOVEMENT_TYPE_LABELS[line.type]}
                         {line.variant ? ` · ${line.variant.name}` : ''}

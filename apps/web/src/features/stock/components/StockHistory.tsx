@@ -23,6 +23,7 @@ import { useMemo, useState } from 'react';
 import { ListPagination } from '../../../components/ListPagination.tsx';
 import { Loading } from '../../../components/Loading.tsx';
 import { apiFetch, errorMessage } from '../../../lib/api.ts';
+import { formatDateTime } from '../../../lib/format.ts';
 import { readParam, useListParams } from '../../../lib/listParams.ts';
 import { queryKeys } from '../../../lib/queryKeys.ts';
 import { downloadMovementsCsv, fetchProduct, useMovements } from '../api.ts';
@@ -38,15 +39,8 @@ const HISTORY_TYPE_OPTIONS: { value: string; label: string }[] = [
   { value: 'adjustment', label: 'Ajuste' },
 ];
 
-const dateTime = new Intl.DateTimeFormat('pt-BR', {
-  timeZone: 'America/Sao_Paulo',
-  day: '2-digit',
-  month: '2-digit',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-});
-export const formatDateTime = (iso: string) => dateTime.format(new Date(iso)).replace(',', '');
+/** A movement's time without the comma: "05/01/2026 09:05". */
+export const formatMovementTime = (iso: string) => formatDateTime(iso).replace(',', '');
 
 /** "+2 un" in green, "−1,5 kg" in red. */
 export function SignedQuantity({ value, unit }: { value: number; unit: string }) {
@@ -246,7 +240,7 @@ export function StockHistory({
               <TableBody>
                 {items.map((m) => (
                   <TableRow key={m.id} data-testid="movement-history-row">
-                    <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDateTime(m.createdAt)}</TableCell>
+                    <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatMovementTime(m.createdAt)}</TableCell>
                     <TableCell>
                       <Chip size="small" label={STOCK_MOVEMENT_TYPE_LABELS[m.type]} />
                     </TableCell>
