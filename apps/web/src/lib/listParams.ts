@@ -6,24 +6,29 @@ import { useSearchParams } from 'react-router';
  * `query` parsed from it, `update` to change keys (undefined removes a key, '' keeps it empty; any
  * change but the page itself goes back to page 1), `toggleSort` (name -> -name -> name), and the
  * search box text, written to `q` 300 ms after the last key. `parse` must be a stable (module-level)
- * function; build it with the readers below.
+ * function; build it with the readers below. A second list on the same page names its keys with a
+ * `prefix` ("low-page", "low-pageSize"); `parse` and `update` still see the bare names.
  */
 /** The keys the hook itself reads, when the list has them. */
 type Known = { q?: string; sort?: string };
 
-export function useListParams<Q extends object>(parse: (params: URLSearchParams) => Q) {
+export function useListParams<Q extends object>(parse: (params: URLSearchParams) => Q, prefix = '') {
   const [params, setParams] = useSearchParams();
-  const query = useMemo(() => parse(params), [params, parse]);
+  const query = useMemo(() => {
+    if (!prefix) return parse(params);
+    const own = [...params].filter(([key]) => key.startsWith(prefix));
+    return parse(new URLSearchParams(own.map(([key, value]) => [key.slice(prefix.length), value])));
+  }, [params, parse, prefix]);
   const { q, sort } = query as Known;
   const [search, setSearch] = useState(q ?? '');
 
   const update = (changes: Record<string, string | undefined>) => {
     const next = new URLSearchParams(params);
     for (const [key, value] of Object.entries(changes)) {
-      if (value === undefined) next.delete(key);
-      else next.set(key, value);
+      if (value === undefined) next.delete(prefix + key);
+      else next.set(prefix + key, value);
     }
-    if (!('page' in changes)) next.delete('page');
+    if (!('page' in changes)) next.delete(`${prefix}page`);
     setParams(next, { replace: true });
   };
 

@@ -20,6 +20,7 @@ import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar
 import { ListPagination } from '../../components/ListPagination.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { errorMessage } from '../../lib/api.ts';
+import { readParam, useListParams } from '../../lib/listParams.ts';
 import { useSession } from '../auth/session.tsx';
 import { canWriteStock, fetchProduct, useLowStock, useRegisterEntry } from './api.ts';
 import { AddProductFields } from './components/AddProductFields.tsx';
@@ -183,7 +184,13 @@ export default function StockEntryPage() {
   );
 }
 
-/** Products at or below their minimum: what to buy next. */
+const LOW_PAGE_SIZES = [10, 20, 50, 100];
+const lowQuery = (params: URLSearchParams) => ({
+  page: readParam.page(params),
+  pageSize: readParam.pageSize(params, LOW_PAGE_SIZES),
+});
+
+/** Products at or below their minimum: what to buy next. Its page is in the URL as low-page / low-pageSize. */
 function LowStockSection({
   clientId,
   canWrite,
@@ -193,9 +200,8 @@ function LowStockSection({
   canWrite: boolean;
   onAdd: (productId: number) => void;
 }) {
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(10);
-  const low = useLowStock(clientId, page, pageSize);
+  const { query, update } = useListParams(lowQuery, 'low-');
+  const low = useLowStock(clientId, query.page, query.pageSize);
   let body: ReactNode;
   if (low.isPending) body = <Loading />;
   else if (low.isError) body = <Alert severity="error">{errorMessage(low.error)}</Alert>;
@@ -241,13 +247,11 @@ function LowStockSection({
         {low.data.total > 10 && (
           <ListPagination
             total={low.data.total}
-            page={page}
-            pageSize={pageSize}
-            onPage={setPage}
-            onPageSize={(size) => {
-              setPageSize(size);
-              setPage(1);
-            }}
+            page={query.page}
+            pageSize={query.pageSize}
+            sizes={LOW_PAGE_SIZES}
+            onPage={(p) => update({ page: String(p) })}
+            onPageSize={(size) => update({ pageSize: String(size) })}
           />
         )}
       </>
