@@ -31,10 +31,11 @@ const AFFECTED: Record<string, readonly string[]> = {
 };
 
 /**
- * Marks stale every query of the changed resource and of those it moves (AFFECTED); the ones on
- * screen refetch. Used by the socket's `change` event and by mutations that touch another feature.
+ * Marks stale every query of the changed resources and of those they move (AFFECTED); the ones on
+ * screen refetch, each once. Used by the socket's `change` events and by mutations that touch
+ * another feature's data.
  */
-export function invalidateResource(queryClient: QueryClient, resource: string) {
-  const resources = AFFECTED[resource] ?? [resource];
-  return Promise.all(resources.map((r) => queryClient.invalidateQueries({ queryKey: [r] })));
+export function invalidateResources(queryClient: QueryClient, changed: readonly string[]) {
+  const resources = new Set(changed.flatMap((r) => AFFECTED[r] ?? [r]));
+  return Promise.all([...resources].map((r) => queryClient.invalidateQueries({ queryKey: [r] })));
 }

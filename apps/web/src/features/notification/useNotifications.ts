@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
 import { io } from 'socket.io-client';
-import { invalidateResource } from '../../lib/queryKeys.ts';
+import { invalidateResources } from '../../lib/queryKeys.ts';
 
 export type AlertColor = 'success' | 'info' | 'warning' | 'error';
 export type AppNotification = { id: number; message: string; alertColor: AlertColor; at: Date };
@@ -11,12 +11,14 @@ let nextId = 1;
 
 /** What the API emits as `change` when a resource of the shop changes (a sale at another till). */
 type Change = { resource: string; id?: number };
+/** One write may signal several resources (a settled installment: receivable, sale, register). */
+const CHANGE_BATCH_MS = 100;
 
 /**
  * Real-time notifications (spec 4 and 7): joins notifications_{clientId}, listens for newChannelMessage.
  * Each pushed message raises the badge and queues a toast; opening the drawer resets the count.
- * A `change` event marks the changed resource's queries stale (lib/queryKeys.ts), so the lists on
- * screen show another till's sale without a reload.
+ * `change` events, gathered for CHANGE_BATCH_MS after the first, mark the changed resources' queries stale
+ * (lib/queryKeys.ts), so the lists on screen show another till's sale without a reload.
  */
 export function useNotifications(clientId: number | undefined, token: string | undefined) {
   const [items, setItems] = useState<AppNotification[]>([]);
@@ -36,8 +38,16 @@ export function useNotifications(clientId: number | undefined, token: string | u
       timeout: 20_000,
     });
     socket.on('connect', () => socket.emit('joinChannel', channel));
+    const changed = new Set<string>();
+    let batch: ReturnType<typeof setTimeout> | undefined;
     socket.on('change', (change: Change | undefined) => {
-      if (typeof change?.resource === 'string') void invalidateResource(queryClient, change.resource);
+      if (typeof change?.resource !== 'string') return;
+      changed.add(change.resource);
+      batch ??= setTimeout(() => {
+        batch = undefined;
+        void invalidateResources(queryClient, [...changed]);
+        changed.clear();
+      }, CHANGE_BATCH_MS);
     });
     socket.on('newChannelMessage', (payload: { message?: string }) => {
       let parsed: { message?: string; alertColor?: AlertColor } = {};
@@ -58,6 +68,7 @@ export function useNotifications(clientId: number | undefined, token: string | u
       setToasts((list) => [...list, notification]);
     });
     return () => {
+      clearTimeout(batch);
       socket.emit('leaveChannel', channel);
       socket.disconnect();
     };

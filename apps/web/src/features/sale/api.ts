@@ -16,7 +16,7 @@ import type { PaymentMethod } from '@balcao/core/status';
 import type { UserTypeId } from '@balcao/core/userTypes';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch, downloadFile } from '../../lib/api.ts';
-import { invalidateResource, queryKeys } from '../../lib/queryKeys.ts';
+import { invalidateResources, queryKeys } from '../../lib/queryKeys.ts';
 
 /** The list's filters as the page keeps them (GET /v1/sale/client/{clientId} query). */
 export type SaleListQuery = {
@@ -112,7 +112,7 @@ export function useSaleWritten() {
   const queryClient = useQueryClient();
   return (sale: Sale) => {
     queryClient.setQueryData(saleKeys.detail(sale.id), sale);
-    void invalidateResource(queryClient, 'sale');
+    void invalidateResources(queryClient, ['sale']);
   };
 }
 

@@ -14,7 +14,7 @@ import type {
 import type { UserTypeId } from '@balcao/core/userTypes';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch, downloadFile } from '../../lib/api.ts';
-import { invalidateResource, queryKeys } from '../../lib/queryKeys.ts';
+import { invalidateResources, queryKeys } from '../../lib/queryKeys.ts';
 
 /** Moving stock: WRITE.stock (Administrador, Gerente, Estoquista); other back-office users read. */
 export const canWriteStock = (userTypeId: number | undefined) =>
@@ -104,7 +104,7 @@ export function useUpdateStockSettings(clientId: number | undefined) {
 /** After a movement: the history, stock cards, low-stock list, ratios and products reload. */
 function useStockMoved() {
   const queryClient = useQueryClient();
-  return () => invalidateResource(queryClient, 'stock');
+  return () => invalidateResources(queryClient, ['stock']);
 }
 
 type MovementAnswer = { movements: StockMovement[] };
