@@ -4,7 +4,8 @@ import { useSearchParams } from 'react-router';
 /**
  * A list's state in the URL (back/forward and shared links keep search, filters, sort and page):
  * `query` parsed from it, `update` to change keys (undefined removes a key, '' keeps it empty; any
- * change but the page itself goes back to page 1), `toggleSort` (name -> -name -> name), and the
+ * change but the page itself goes back to page 1), `toggleSort` (name -> -name -> name), `setPage` and
+ * `setPageSize` for ListPagination, and the
  * search box text, written to `q` 300 ms after the last key. `parse` must be a stable (module-level)
  * function; build it with the readers below. A second list on the same page names its keys with a
  * `prefix` ("low-page", "low-pageSize"); `parse` and `update` still see the bare names.
@@ -33,6 +34,9 @@ export function useListParams<Q extends object>(parse: (params: URLSearchParams)
   };
 
   const toggleSort = (field: string) => update({ sort: sort === field ? `-${field}` : field });
+  // For ListPagination: another page, or another page size (back to page 1).
+  const setPage = (page: number) => update({ page: String(page) });
+  const setPageSize = (pageSize: number) => update({ pageSize: String(pageSize) });
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: only the typed text restarts the timer
   useEffect(() => {
@@ -42,7 +46,7 @@ export function useListParams<Q extends object>(parse: (params: URLSearchParams)
     return () => clearTimeout(timer);
   }, [search]);
 
-  return { query, update, toggleSort, search, setSearch };
+  return { query, update, toggleSort, setPage, setPageSize, search, setSearch };
 }
 
 /** Readers of one URL key, for a list's `parse`: a missing or junk value reads as undefined (or the default). */

@@ -34,7 +34,7 @@ function queryFromParams(params: URLSearchParams) {
  * Gerente and Financeiro see everybody's; the others their own (the API decides).
  */
 export function RegisterHistory({ clientId }: { clientId: number }) {
-  const { query, update } = useListParams(queryFromParams);
+  const { query, setPage, setPageSize } = useListParams(queryFromParams);
   const [openId, setOpenId] = useState<number | undefined>();
   const list = useRegisterHistory(clientId, query.page, query.pageSize);
   const report = useRegisterReport(openId);
@@ -89,8 +89,8 @@ export function RegisterHistory({ clientId }: { clientId: number }) {
             page={query.page}
             pageSize={query.pageSize}
             sizes={PAGE_SIZES}
-            onPage={(p) => update({ page: String(p) })}
-            onPageSize={(size) => update({ pageSize: String(size) })}
+            onPage={setPage}
+            onPageSize={setPageSize}
           />
         </Paper>
       )}

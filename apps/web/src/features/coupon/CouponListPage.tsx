@@ -5,7 +5,6 @@ import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
 import LocalOfferIcon from '@mui/icons-material/LocalOffer';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
@@ -20,9 +19,9 @@ import Typography from '@mui/material/Typography';
 import { type ReactNode, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { LoadError } from '../../components/LoadError.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { SearchField } from '../../components/listPage.tsx';
-import { errorMessage } from '../../lib/api.ts';
 import { readParam, useListParams } from '../../lib/listParams.ts';
 import { useSession } from '../auth/session.tsx';
 import { canWriteCoupons, useCoupons, useDeleteCoupon } from './api.ts';
@@ -61,16 +60,11 @@ export default function CouponListPage() {
   else if (coupons.isPending) content = <Loading />;
   else if (coupons.isError)
     content = (
-      <Alert
-        severity="error"
-        action={
-          <Button color="inherit" size="small" onClick={() => coupons.refetch()}>
-            Tentar novamente
-          </Button>
-        }
-      >
-        Não foi possível carregar os cupons. {errorMessage(coupons.error)}
-      </Alert>
+      <LoadError
+        what="Não foi possível carregar os cupons."
+        error={coupons.error}
+        onRetry={() => coupons.refetch()}
+      />
     );
   else if (shown.length === 0)
     content = (

@@ -4,7 +4,6 @@ import { formatCents } from '@balcao/core/money';
 import AddIcon from '@mui/icons-material/Add';
 import DownloadIcon from '@mui/icons-material/Download';
 import UploadIcon from '@mui/icons-material/Upload';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
@@ -24,6 +23,7 @@ import { Link as RouterLink } from 'react-router';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
 import { ListPagination } from '../../components/ListPagination.tsx';
+import { LoadError } from '../../components/LoadError.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { RowActions, SearchField, useHandedOverMessage } from '../../components/listPage.tsx';
 import { errorMessage } from '../../lib/api.ts';
@@ -58,7 +58,7 @@ export default function CustomerListPage() {
   const { user } = useSession();
   const clientId = user?.client.id;
   const canWrite = canWriteCustomers(user?.userType.id);
-  const { query, update, search, setSearch } = useListParams(queryFromParams);
+  const { query, update, search, setSearch, setPage, setPageSize } = useListParams(queryFromParams);
   const customers = useCustomers(clientId, query);
   const deletion = useDeleteCustomer();
   const { state: feedback, show, close } = useFeedback();
@@ -102,16 +102,11 @@ export default function CustomerListPage() {
   if (customers.isPending) content = <Loading />;
   else if (customers.isError)
     content = (
-      <Alert
-        severity="error"
-        action={
-          <Button color="inherit" size="small" onClick={() => customers.refetch()}>
-            Tentar novamente
-          </Button>
-        }
-      >
-        Não foi possível carregar os clientes. {errorMessage(customers.error)}
-      </Alert>
+      <LoadError
+        what="Não foi possível carregar os clientes."
+        error={customers.error}
+        onRetry={() => customers.refetch()}
+      />
     );
   else if (customers.data.items.length === 0)
     content = (
@@ -197,8 +192,8 @@ export default function CustomerListPage() {
           page={page}
           pageSize={pageSize}
           sizes={PAGE_SIZES}
-          onPage={(p) => update({ page: String(p) })}
-          onPageSize={(size) => update({ pageSize: String(size) })}
+          onPage={setPage}
+          onPageSize={setPageSize}
         />
       </Paper>
     );

@@ -1,7 +1,6 @@
 import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
@@ -23,6 +22,7 @@ import { Link as RouterLink } from 'react-router';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
 import { ListPagination } from '../../components/ListPagination.tsx';
+import { LoadError } from '../../components/LoadError.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { SearchField, SortHeader } from '../../components/listPage.tsx';
 import { errorMessage } from '../../lib/api.ts';
@@ -55,7 +55,8 @@ export function NamedListPage({ config }: { config: NamedConfig }) {
   const { user } = useSession();
   const clientId = user?.client.id;
   const canWrite = canWriteCatalog(user?.userType.id);
-  const { query, update, toggleSort, search, setSearch } = useListParams(queryFromParams);
+  const { query, update, toggleSort, search, setSearch, setPage, setPageSize } =
+    useListParams(queryFromParams);
   const list = useNamedList(config.resource, clientId, query);
   const deletion = useDeleteNamed(config.resource);
   const [toDelete, setToDelete] = useState<NamedRecord | null>(null);
@@ -74,19 +75,7 @@ export function NamedListPage({ config }: { config: NamedConfig }) {
 
   let content: ReactNode;
   if (list.isPending) content = <Loading />;
-  else if (list.isError)
-    content = (
-      <Alert
-        severity="error"
-        action={
-          <Button color="inherit" size="small" onClick={() => list.refetch()}>
-            Tentar novamente
-          </Button>
-        }
-      >
-        {errorMessage(list.error)}
-      </Alert>
-    );
+  else if (list.isError) content = <LoadError error={list.error} onRetry={() => list.refetch()} />;
   else if (list.data.items.length === 0)
     content = (
       <Typography color="text.secondary" sx={{ p: 4, textAlign: 'center' }}>
@@ -152,8 +141,8 @@ export function NamedListPage({ config }: { config: NamedConfig }) {
           page={query.page}
           pageSize={query.pageSize}
           sizes={PAGE_SIZES}
-          onPage={(p) => update({ page: String(p) })}
-          onPageSize={(size) => update({ pageSize: String(size) })}
+          onPage={setPage}
+          onPageSize={setPageSize}
         />
       </>
     );

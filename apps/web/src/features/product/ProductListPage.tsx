@@ -6,7 +6,6 @@ import DownloadIcon from '@mui/icons-material/Download';
 import EditIcon from '@mui/icons-material/Edit';
 import ImageIcon from '@mui/icons-material/Image';
 import UploadIcon from '@mui/icons-material/Upload';
-import Alert from '@mui/material/Alert';
 import Avatar from '@mui/material/Avatar';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -32,6 +31,7 @@ import { Link as RouterLink, useNavigate } from 'react-router';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
 import { ListPagination } from '../../components/ListPagination.tsx';
+import { LoadError } from '../../components/LoadError.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { SearchField, SortHeader } from '../../components/listPage.tsx';
 import { errorMessage } from '../../lib/api.ts';
@@ -75,7 +75,8 @@ export default function ProductListPage() {
   const categories = useNamedOptions('product-category', clientId);
   const brands = useNamedOptions('product-brand', clientId);
 
-  const { query, update, toggleSort, search, setSearch } = useListParams(queryFromParams);
+  const { query, update, toggleSort, search, setSearch, setPage, setPageSize } =
+    useListParams(queryFromParams);
   const { page: _page, pageSize: _pageSize, ...filters } = query;
   const list = useProducts(clientId, query);
   const deletion = useDeleteProduct();
@@ -113,19 +114,7 @@ export default function ProductListPage() {
 
   let content: ReactNode;
   if (list.isPending) content = <Loading />;
-  else if (list.isError)
-    content = (
-      <Alert
-        severity="error"
-        action={
-          <Button color="inherit" size="small" onClick={() => list.refetch()}>
-            Tentar novamente
-          </Button>
-        }
-      >
-        {errorMessage(list.error)}
-      </Alert>
-    );
+  else if (list.isError) content = <LoadError error={list.error} onRetry={() => list.refetch()} />;
   else if (list.data.items.length === 0)
     content = (
       <Typography color="text.secondary" sx={{ p: 4, textAlign: 'center' }}>
@@ -246,8 +235,8 @@ export default function ProductListPage() {
           page={query.page}
           pageSize={query.pageSize}
           sizes={PAGE_SIZES}
-          onPage={(p) => update({ page: String(p) })}
-          onPageSize={(size) => update({ pageSize: String(size) })}
+          onPage={setPage}
+          onPageSize={setPageSize}
         />
       </>
     );

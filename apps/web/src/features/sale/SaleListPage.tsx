@@ -26,6 +26,7 @@ import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { ListPagination } from '../../components/ListPagination.tsx';
+import { LoadError } from '../../components/LoadError.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { formatDateTime } from '../../lib/format.ts';
@@ -65,7 +66,7 @@ export default function SaleListPage() {
   const { user } = useSession();
   const navigate = useNavigate();
   const clientId = user?.client.id;
-  const { query: filters, update, search, setSearch } = useListParams(queryFromParams);
+  const { query: filters, update, search, setSearch, setPage, setPageSize } = useListParams(queryFromParams);
   const [exportError, setExportError] = useState<string | null>(null);
   const [exporting, setExporting] = useState(false);
   const sales = useSales(clientId, filters);
@@ -218,16 +219,11 @@ export default function SaleListPage() {
       {sales.isPending ? (
         <Loading />
       ) : sales.isError ? (
-        <Alert
-          severity="error"
-          action={
-            <Button color="inherit" onClick={() => sales.refetch()}>
-              Tentar novamente
-            </Button>
-          }
-        >
-          Não foi possível carregar as vendas. {errorMessage(sales.error)}
-        </Alert>
+        <LoadError
+          what="Não foi possível carregar as vendas."
+          error={sales.error}
+          onRetry={() => sales.refetch()}
+        />
       ) : sales.data.items.length === 0 ? (
         <Paper sx={{ p: 6, textAlign: 'center' }}>
           <Typography>Nenhuma venda encontrada</Typography>
@@ -281,8 +277,8 @@ export default function SaleListPage() {
             page={filters.page}
             pageSize={filters.pageSize}
             sizes={PAGE_SIZES}
-            onPage={(page) => update({ page: String(page) })}
-            onPageSize={(pageSize) => update({ pageSize: String(pageSize) })}
+            onPage={setPage}
+            onPageSize={setPageSize}
           />
         </Paper>
       )}

@@ -200,7 +200,7 @@ function LowStockSection({
   canWrite: boolean;
   onAdd: (productId: number) => void;
 }) {
-  const { query, update } = useListParams(lowQuery, 'low-');
+  const { query, setPage, setPageSize } = useListParams(lowQuery, 'low-');
   const low = useLowStock(clientId, query.page, query.pageSize);
   let body: ReactNode;
   if (low.isPending) body = <Loading />;
@@ -250,8 +250,8 @@ function LowStockSection({
             page={query.page}
             pageSize={query.pageSize}
             sizes={LOW_PAGE_SIZES}
-            onPage={(p) => update({ page: String(p) })}
-            onPageSize={(size) => update({ pageSize: String(size) })}
+            onPage={setPage}
+            onPageSize={setPageSize}
           />
         )}
       </>

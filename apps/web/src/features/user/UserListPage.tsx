@@ -2,7 +2,6 @@ import type { StaffUser, UserListQuery } from '@balcao/core/user';
 import { canManageUserType } from '@balcao/core/user';
 import { USER_TYPE_IDS, USER_TYPES, type UserTypeId } from '@balcao/core/userTypes';
 import AddIcon from '@mui/icons-material/Add';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
@@ -22,6 +21,7 @@ import { Link as RouterLink } from 'react-router';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
 import { ListPagination } from '../../components/ListPagination.tsx';
+import { LoadError } from '../../components/LoadError.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { RowActions, SearchField, useHandedOverMessage } from '../../components/listPage.tsx';
 import { errorMessage } from '../../lib/api.ts';
@@ -48,7 +48,7 @@ export default function UserListPage() {
   const clientId = user?.client.id;
   const actorType = user?.userType.id as UserTypeId | undefined;
   const canWrite = canWriteUsers(actorType);
-  const { query, update, search, setSearch } = useListParams(queryFromParams);
+  const { query, update, search, setSearch, setPage, setPageSize } = useListParams(queryFromParams);
   const users = useUsers(clientId, query);
   const deletion = useDeleteUser();
   const { state: feedback, show, close } = useFeedback();
@@ -73,16 +73,11 @@ export default function UserListPage() {
   if (users.isPending) content = <Loading />;
   else if (users.isError)
     content = (
-      <Alert
-        severity="error"
-        action={
-          <Button color="inherit" size="small" onClick={() => users.refetch()}>
-            Tentar novamente
-          </Button>
-        }
-      >
-        Não foi possível carregar os usuários. {errorMessage(users.error)}
-      </Alert>
+      <LoadError
+        what="Não foi possível carregar os usuários."
+        error={users.error}
+        onRetry={() => users.refetch()}
+      />
     );
   else if (users.data.items.length === 0)
     content = (
@@ -139,8 +134,8 @@ export default function UserListPage() {
           page={page}
           pageSize={pageSize}
           sizes={PAGE_SIZES}
-          onPage={(p) => update({ page: String(p) })}
-          onPageSize={(size) => update({ pageSize: String(size) })}
+          onPage={setPage}
+          onPageSize={setPageSize}
         />
       </Paper>
     );

@@ -35,7 +35,7 @@ const cardQuery = (params: URLSearchParams) => ({
 export function ProductStockCard({ productId, stockControl }: { productId: number; stockControl: boolean }) {
   const { settingsChecklist } = useSession();
   const enabled = Boolean(settingsChecklist?.stockManagement) && stockControl;
-  const { query, update } = useListParams(cardQuery, 'card-');
+  const { query, setPage, setPageSize } = useListParams(cardQuery, 'card-');
   const card = useStockCard(productId, query.page, query.pageSize, enabled);
   if (!enabled) return null;
 
@@ -96,8 +96,8 @@ export function ProductStockCard({ productId, stockControl }: { productId: numbe
               page={query.page}
               pageSize={query.pageSize}
               sizes={PAGE_SIZES}
-              onPage={(p) => update({ page: String(p) })}
-              onPageSize={(size) => update({ pageSize: String(size) })}
+              onPage={setPage}
+              onPageSize={setPageSize}
             />
           </>
         )}

@@ -97,7 +97,7 @@ export function StockHistory({
   title?: string;
 }) {
   const parse = useMemo(() => parserFor(defaultType), [defaultType]);
-  const { query, update } = useListParams(parse);
+  const { query, update, setPage, setPageSize } = useListParams(parse);
   const { page, pageSize, ...filters } = { ...query, type: query.type || undefined };
   // The picked product; a link or reload brings only its id, so then it is fetched for its name.
   const [picked, setPicked] = useState<ProductListItem | null>(null);
@@ -266,8 +266,8 @@ export function StockHistory({
             page={page}
             pageSize={pageSize}
             sizes={PAGE_SIZES}
-            onPage={(p) => update({ page: String(p) })}
-            onPageSize={(size) => update({ pageSize: String(size) })}
+            onPage={setPage}
+            onPageSize={setPageSize}
           />
         </>
       )}
