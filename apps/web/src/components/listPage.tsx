@@ -3,6 +3,7 @@ import EditIcon from '@mui/icons-material/Edit';
 import SearchIcon from '@mui/icons-material/Search';
 import IconButton from '@mui/material/IconButton';
 import InputAdornment from '@mui/material/InputAdornment';
+import MenuItem from '@mui/material/MenuItem';
 import type { SxProps, Theme } from '@mui/material/styles';
 import TableCell from '@mui/material/TableCell';
 import TableSortLabel from '@mui/material/TableSortLabel';
@@ -116,5 +117,40 @@ export function SearchField({
         },
       }}
     />
+  );
+}
+
+/**
+ * A list's "Status" filter on its `active` URL key: all, active or inactive records. `value` is the
+ * key as read ('true' / true, 'false' / false, undefined); `onChange` gives what to write to the URL.
+ */
+export function ActiveFilter({
+  value,
+  onChange,
+  feminine = false,
+  sx,
+}: {
+  value: boolean | 'true' | 'false' | undefined;
+  onChange: (active: 'true' | 'false' | undefined) => void;
+  /** "Todas, Ativas, Inativas" (categorias, marcas). */
+  feminine?: boolean;
+  sx?: SxProps<Theme>;
+}) {
+  const [all, active, inactive] = feminine
+    ? ['Todas', 'Ativas', 'Inativas']
+    : ['Todos', 'Ativos', 'Inativos'];
+  return (
+    <TextField
+      select
+      label="Status"
+      size="small"
+      value={value === undefined ? 'all' : String(value)}
+      onChange={(e) => onChange(e.target.value === 'all' ? undefined : (e.target.value as 'true' | 'false'))}
+      sx={sx}
+    >
+      <MenuItem value="all">{all}</MenuItem>
+      <MenuItem value="true">{active}</MenuItem>
+      <MenuItem value="false">{inactive}</MenuItem>
+    </TextField>
   );
 }

@@ -11,26 +11,25 @@ import Card from '@mui/material/Card';
 import CardActions from '@mui/material/CardActions';
 import CardContent from '@mui/material/CardContent';
 import Chip from '@mui/material/Chip';
-import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { type ReactNode, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { LoadError } from '../../components/LoadError.tsx';
 import { Loading } from '../../components/Loading.tsx';
-import { SearchField } from '../../components/listPage.tsx';
+import { ActiveFilter, SearchField } from '../../components/listPage.tsx';
 import { readParam, useListParams } from '../../lib/listParams.ts';
 import { useSession } from '../auth/session.tsx';
 import { canWriteCoupons, useCoupons, useDeleteCoupon } from './api.ts';
 
-const STATUSES = ['active', 'inactive'] as const;
-
 /** The list's state in the URL: the code searched and the status (the API answers every coupon at once). */
 function queryFromParams(params: URLSearchParams) {
-  return { q: readParam.text(params, 'q'), status: readParam.oneOf(params, 'status', STATUSES) };
+  return {
+    q: readParam.text(params, 'q'),
+    active: readParam.oneOf(params, 'active', ['true', 'false'] as const),
+  };
 }
 
 /** Coupon list (spec 2 and 4): card grid; loading, loaded, error, deleting, then it reloads. */
@@ -42,7 +41,9 @@ export default function CouponListPage() {
   const { query, update, search, setSearch } = useListParams(queryFromParams);
   const code = query.q?.toUpperCase();
   const shown = (coupons.data ?? []).filter(
-    (c) => (!code || c.code.toUpperCase().includes(code)) && (!query.status || c.status === query.status),
+    (c) =>
+      (!code || c.code.toUpperCase().includes(code)) &&
+      (!query.active || (c.status === 'active') === (query.active === 'true')),
   );
   const deletion = useDeleteCoupon();
   const [toDelete, setToDelete] = useState<Coupon | null>(null);
@@ -117,18 +118,7 @@ export default function CouponListPage() {
       </Stack>
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ mb: 2 }}>
         <SearchField value={search} onChange={setSearch} placeholder="Código do cupom" sx={{ flex: 1 }} />
-        <TextField
-          select
-          label="Status"
-          size="small"
-          value={query.status ?? ''}
-          onChange={(e) => update({ status: e.target.value || undefined })}
-          sx={{ minWidth: 160 }}
-        >
-          <MenuItem value="">Todos</MenuItem>
-          <MenuItem value="active">Ativos</MenuItem>
-          <MenuItem value="inactive">Inativos</MenuItem>
-        </TextField>
+        <ActiveFilter value={query.active} onChange={(active) => update({ active })} sx={{ minWidth: 160 }} />
       </Stack>
       {content}
       <ConfirmDialog

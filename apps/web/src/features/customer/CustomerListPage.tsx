@@ -25,7 +25,7 @@ import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar
 import { ListPagination } from '../../components/ListPagination.tsx';
 import { LoadError } from '../../components/LoadError.tsx';
 import { Loading } from '../../components/Loading.tsx';
-import { RowActions, SearchField, useHandedOverMessage } from '../../components/listPage.tsx';
+import { ActiveFilter, RowActions, SearchField, useHandedOverMessage } from '../../components/listPage.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { readParam, useListParams } from '../../lib/listParams.ts';
 import { useSession } from '../auth/session.tsx';
@@ -264,18 +264,7 @@ export default function CustomerListPage() {
           <MenuItem value="false">Inválido</MenuItem>
           <MenuItem value="unknown">Não verificado</MenuItem>
         </TextField>
-        <TextField
-          select
-          label="Status"
-          size="small"
-          value={query.active ?? ''}
-          onChange={(e) => update({ active: e.target.value || undefined })}
-          sx={{ minWidth: 140 }}
-        >
-          <MenuItem value="">Todos</MenuItem>
-          <MenuItem value="true">Ativos</MenuItem>
-          <MenuItem value="false">Inativos</MenuItem>
-        </TextField>
+        <ActiveFilter value={query.active} onChange={(active) => update({ active })} sx={{ minWidth: 140 }} />
       </Stack>
 
       {content}

@@ -5,7 +5,6 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import IconButton from '@mui/material/IconButton';
-import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Table from '@mui/material/Table';
@@ -14,7 +13,6 @@ import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
-import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { type ReactNode, useState } from 'react';
@@ -24,7 +22,7 @@ import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar
 import { ListPagination } from '../../components/ListPagination.tsx';
 import { LoadError } from '../../components/LoadError.tsx';
 import { Loading } from '../../components/Loading.tsx';
-import { SearchField, SortHeader } from '../../components/listPage.tsx';
+import { ActiveFilter, SearchField, SortHeader } from '../../components/listPage.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { readParam, useListParams } from '../../lib/listParams.ts';
 import { useSession } from '../auth/session.tsx';
@@ -170,20 +168,12 @@ export function NamedListPage({ config }: { config: NamedConfig }) {
       <Paper sx={{ p: 2 }}>
         <Stack direction={{ xs: 'column', sm: 'row' }} sx={{ gap: 2, mb: 2 }}>
           <SearchField value={search} onChange={setSearch} placeholder="Nome" sx={{ flex: 1 }} />
-          <TextField
-            select
-            label="Status"
-            value={query.active === undefined ? 'all' : query.active ? 'active' : 'inactive'}
-            onChange={(e) =>
-              update({ active: e.target.value === 'all' ? undefined : String(e.target.value === 'active') })
-            }
-            size="small"
+          <ActiveFilter
+            value={query.active}
+            onChange={(active) => update({ active })}
+            feminine
             sx={{ minWidth: 160 }}
-          >
-            <MenuItem value="all">Todas</MenuItem>
-            <MenuItem value="active">Ativas</MenuItem>
-            <MenuItem value="inactive">Inativas</MenuItem>
-          </TextField>
+          />
         </Stack>
         {deletion.isPending ? <Loading text="Excluindo..." /> : content}
       </Paper>

@@ -33,7 +33,7 @@ import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar
 import { ListPagination } from '../../components/ListPagination.tsx';
 import { LoadError } from '../../components/LoadError.tsx';
 import { Loading } from '../../components/Loading.tsx';
-import { SearchField, SortHeader } from '../../components/listPage.tsx';
+import { ActiveFilter, SearchField, SortHeader } from '../../components/listPage.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { readParam, useListParams } from '../../lib/listParams.ts';
 import { useSession } from '../auth/session.tsx';
@@ -314,19 +314,7 @@ export default function ProductListPage() {
               </MenuItem>
             ))}
           </TextField>
-          <TextField
-            select
-            label="Status"
-            size="small"
-            value={query.active === undefined ? 'all' : query.active ? 'active' : 'inactive'}
-            onChange={(e) =>
-              update({ active: e.target.value === 'all' ? undefined : String(e.target.value === 'active') })
-            }
-          >
-            <MenuItem value="all">Todos</MenuItem>
-            <MenuItem value="active">Ativos</MenuItem>
-            <MenuItem value="inactive">Inativos</MenuItem>
-          </TextField>
+          <ActiveFilter value={query.active} onChange={(active) => update({ active })} />
           <FormControlLabel
             label="Estoque baixo"
             control={

@@ -23,7 +23,7 @@ import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar
 import { ListPagination } from '../../components/ListPagination.tsx';
 import { LoadError } from '../../components/LoadError.tsx';
 import { Loading } from '../../components/Loading.tsx';
-import { RowActions, SearchField, useHandedOverMessage } from '../../components/listPage.tsx';
+import { ActiveFilter, RowActions, SearchField, useHandedOverMessage } from '../../components/listPage.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { readParam, useListParams } from '../../lib/listParams.ts';
 import { useSession } from '../auth/session.tsx';
@@ -171,18 +171,7 @@ export default function UserListPage() {
             </MenuItem>
           ))}
         </TextField>
-        <TextField
-          select
-          label="Status"
-          size="small"
-          value={query.active ?? ''}
-          onChange={(e) => update({ active: e.target.value || undefined })}
-          sx={{ minWidth: 140 }}
-        >
-          <MenuItem value="">Todos</MenuItem>
-          <MenuItem value="true">Ativos</MenuItem>
-          <MenuItem value="false">Inativos</MenuItem>
-        </TextField>
+        <ActiveFilter value={query.active} onChange={(active) => update({ active })} sx={{ minWidth: 140 }} />
       </Stack>
       {content}
       <ConfirmDialog
