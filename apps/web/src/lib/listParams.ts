@@ -1,18 +1,18 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
+
+/** The keys the hook itself reads, when the list has them. */
+type Known = { q?: string; sort?: string };
 
 /**
  * A list's state in the URL (back/forward and shared links keep search, filters, sort and page):
  * `query` parsed from it, `update` to change keys (undefined removes a key, '' keeps it empty; any
- * change but the page itself goes back to page 1), `toggleSort` (name -> -name -> name), `setPage` and
- * `setPageSize` for ListPagination, and the
- * search box text, written to `q` 300 ms after the last key. `parse` must be a stable (module-level)
- * function; build it with the readers below. A second list on the same page names its keys with a
- * `prefix` ("low-page", "low-pageSize"); `parse` and `update` still see the bare names.
+ * change but the page itself goes back to page 1), `toggleSort` (name -> -name -> name), `setPage`
+ * and `setPageSize` for ListPagination, and the search box text, written to `q` 300 ms after the
+ * last key (a `q` changed from outside, by a link, is shown in the box). `parse` must be a stable
+ * (module-level) function; build it with the readers below. A second list on the same page names
+ * its keys with a `prefix` ("low-page", "low-pageSize"); `parse` and `update` still see the bare names.
  */
-/** The keys the hook itself reads, when the list has them. */
-type Known = { q?: string; sort?: string };
-
 export function useListParams<Q extends object>(parse: (params: URLSearchParams) => Q, prefix = '') {
   const [params, setParams] = useSearchParams();
   const query = useMemo(() => {
@@ -22,6 +22,8 @@ export function useListParams<Q extends object>(parse: (params: URLSearchParams)
   }, [params, parse, prefix]);
   const { q, sort } = query as Known;
   const [search, setSearch] = useState(q ?? '');
+  // The last `q` the box wrote or showed: any other value came from outside.
+  const shownQ = useRef(q);
 
   const update = (changes: Record<string, string | undefined>) => {
     const next = new URLSearchParams(params);
@@ -41,10 +43,19 @@ export function useListParams<Q extends object>(parse: (params: URLSearchParams)
   // biome-ignore lint/correctness/useExhaustiveDependencies: only the typed text restarts the timer
   useEffect(() => {
     const timer = setTimeout(() => {
-      if ((q ?? '') !== search.trim()) update({ q: search.trim() || undefined });
+      const typed = search.trim() || undefined;
+      if (typed === q) return;
+      shownQ.current = typed;
+      update({ q: typed });
     }, 300);
     return () => clearTimeout(timer);
   }, [search]);
+
+  useEffect(() => {
+    if (q === shownQ.current) return;
+    shownQ.current = q;
+    setSearch(q ?? '');
+  }, [q]);
 
   return { query, update, toggleSort, setPage, setPageSize, search, setSearch };
 }
