@@ -1,10 +1,7 @@
 import AddIcon from '@mui/icons-material/Add';
-import DeleteIcon from '@mui/icons-material/Delete';
-import EditIcon from '@mui/icons-material/Edit';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
-import IconButton from '@mui/material/IconButton';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Table from '@mui/material/Table';
@@ -13,7 +10,6 @@ import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
-import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { type ReactNode, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
@@ -22,7 +18,7 @@ import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar
 import { ListPagination } from '../../components/ListPagination.tsx';
 import { LoadError } from '../../components/LoadError.tsx';
 import { Loading } from '../../components/Loading.tsx';
-import { ActiveFilter, SearchField, SortHeader } from '../../components/listPage.tsx';
+import { ActiveFilter, RowActions, SearchField, SortHeader } from '../../components/listPage.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { readParam, useListParams } from '../../lib/listParams.ts';
 import { useSession } from '../auth/session.tsx';
@@ -112,22 +108,12 @@ export function NamedListPage({ config }: { config: NamedConfig }) {
                     />
                   </TableCell>
                   <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                    <Tooltip title="Editar">
-                      <IconButton
-                        component={RouterLink}
-                        to={`${config.basePath}/edit/${record.id}`}
-                        aria-label={`Editar ${record.name}`}
-                      >
-                        <EditIcon fontSize="small" />
-                      </IconButton>
-                    </Tooltip>
-                    {canWrite && (
-                      <Tooltip title="Excluir">
-                        <IconButton onClick={() => setToDelete(record)} aria-label={`Excluir ${record.name}`}>
-                          <DeleteIcon fontSize="small" />
-                        </IconButton>
-                      </Tooltip>
-                    )}
+                    <RowActions
+                      editTo={`${config.basePath}/edit/${record.id}`}
+                      name={record.name}
+                      canEdit={canWrite}
+                      onDelete={canWrite ? () => setToDelete(record) : undefined}
+                    />
                   </TableCell>
                 </TableRow>
               ))}

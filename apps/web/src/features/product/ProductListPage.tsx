@@ -1,9 +1,7 @@
 import { formatCents } from '@balcao/core/money';
 import { formatQuantity, PRODUCT_TYPE_LABELS, type ProductListItem } from '@balcao/core/product';
 import AddIcon from '@mui/icons-material/Add';
-import DeleteIcon from '@mui/icons-material/Delete';
 import DownloadIcon from '@mui/icons-material/Download';
-import EditIcon from '@mui/icons-material/Edit';
 import ImageIcon from '@mui/icons-material/Image';
 import UploadIcon from '@mui/icons-material/Upload';
 import Avatar from '@mui/material/Avatar';
@@ -11,7 +9,6 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import FormControlLabel from '@mui/material/FormControlLabel';
-import IconButton from '@mui/material/IconButton';
 import LinearProgress from '@mui/material/LinearProgress';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
@@ -24,7 +21,6 @@ import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
-import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { type ReactNode, useState } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
@@ -33,7 +29,7 @@ import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar
 import { ListPagination } from '../../components/ListPagination.tsx';
 import { LoadError } from '../../components/LoadError.tsx';
 import { Loading } from '../../components/Loading.tsx';
-import { ActiveFilter, SearchField, SortHeader } from '../../components/listPage.tsx';
+import { ActiveFilter, RowActions, SearchField, SortHeader } from '../../components/listPage.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { readParam, useListParams } from '../../lib/listParams.ts';
 import { useSession } from '../auth/session.tsx';
@@ -208,22 +204,12 @@ export default function ProductListPage() {
                     />
                   </TableCell>
                   <TableCell align="right" sx={{ whiteSpace: 'nowrap' }} onClick={(e) => e.stopPropagation()}>
-                    <Tooltip title="Editar">
-                      <IconButton
-                        component={RouterLink}
-                        to={`/dashboard/product/edit/${p.id}`}
-                        aria-label={`Editar ${p.name}`}
-                      >
-                        <EditIcon fontSize="small" />
-                      </IconButton>
-                    </Tooltip>
-                    {canWrite && (
-                      <Tooltip title="Excluir">
-                        <IconButton onClick={() => setToDelete(p)} aria-label={`Excluir ${p.name}`}>
-                          <DeleteIcon fontSize="small" />
-                        </IconButton>
-                      </Tooltip>
-                    )}
+                    <RowActions
+                      editTo={`/dashboard/product/edit/${p.id}`}
+                      name={p.name}
+                      canEdit={canWrite}
+                      onDelete={canWrite ? () => setToDelete(p) : undefined}
+                    />
                   </TableCell>
                 </TableRow>
               ))}
