@@ -1,8 +1,8 @@
 import { type AppRoute, ROUTES } from '@balcao/core/routes';
 import { lazy } from 'react';
 import { Navigate, type RouteObject, useLocation, useRoutes } from 'react-router';
-import { RouteGuard } from './components/RouteGuard.tsx';
 import { ErrorBoundary } from './pages/ErrorFallback.tsx';
+import { RouteGuard } from './RouteGuard.tsx';
 
 const DashboardLayout = lazy(() => import('./layout/DashboardLayout.tsx'));
 

@@ -1,42 +1,17 @@
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
+import SearchIcon from '@mui/icons-material/Search';
 import IconButton from '@mui/material/IconButton';
+import InputAdornment from '@mui/material/InputAdornment';
+import MenuItem from '@mui/material/MenuItem';
+import type { SxProps, Theme } from '@mui/material/styles';
+import TableCell from '@mui/material/TableCell';
+import TableSortLabel from '@mui/material/TableSortLabel';
+import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
-import { useEffect, useMemo, useState } from 'react';
-import { Link as RouterLink, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { useEffect } from 'react';
+import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
 import type { Feedback } from './FeedbackSnackbar.tsx';
-
-/**
- * A list's state in the URL (back/forward and shared links keep search, filters and page): `query`
- * parsed from it, `update` to change keys (an empty value removes the key; any change but the page
- * itself goes back to page 1), and the search box text, written to `q` 300 ms after the last key.
- * `parse` must be a stable (module-level) function.
- */
-export function useListParams<Q extends { q?: string }>(parse: (params: URLSearchParams) => Q) {
-  const [params, setParams] = useSearchParams();
-  const query = useMemo(() => parse(params), [params, parse]);
-  const [search, setSearch] = useState(query.q ?? '');
-
-  const update = (changes: Record<string, string | undefined>) => {
-    const next = new URLSearchParams(params);
-    for (const [key, value] of Object.entries(changes)) {
-      if (value) next.set(key, value);
-      else next.delete(key);
-    }
-    if (!('page' in changes)) next.delete('page');
-    setParams(next, { replace: true });
-  };
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: only the typed text restarts the timer
-  useEffect(() => {
-    const timer = setTimeout(() => {
-      if ((query.q ?? '') !== search.trim()) update({ q: search.trim() || undefined });
-    }, 300);
-    return () => clearTimeout(timer);
-  }, [search]);
-
-  return { query, update, search, setSearch };
-}
 
 /** Shows the message a form hands over when it returns to the list ("Cliente cadastrado com sucesso"). */
 export function useHandedOverMessage(show: (feedback: Feedback) => void) {
@@ -80,5 +55,102 @@ export function RowActions({
         </Tooltip>
       )}
     </>
+  );
+}
+
+/** A column header that sorts the list by `field`: ascending, then descending ("-field") on the next click. */
+export function SortHeader({
+  field,
+  label,
+  sort,
+  onSort,
+  align,
+}: {
+  field: string;
+  label: string;
+  /** The list's current sort ("name" or "-name"). */
+  sort: string | undefined;
+  onSort: (field: string) => void;
+  align?: 'right';
+}) {
+  const direction = sort === field ? 'asc' : sort === `-${field}` ? 'desc' : false;
+  return (
+    <TableCell align={align} sortDirection={direction}>
+      <TableSortLabel
+        active={Boolean(direction)}
+        direction={direction || 'asc'}
+        onClick={() => onSort(field)}
+      >
+        {label}
+      </TableSortLabel>
+    </TableCell>
+  );
+}
+
+/** A list's search box ("Buscar" with a search icon); the text goes to useListParams' `setSearch`. */
+export function SearchField({
+  value,
+  onChange,
+  placeholder,
+  sx,
+}: {
+  value: string;
+  onChange: (text: string) => void;
+  placeholder: string;
+  sx?: SxProps<Theme>;
+}) {
+  return (
+    <TextField
+      label="Buscar"
+      placeholder={placeholder}
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+      size="small"
+      sx={sx}
+      slotProps={{
+        input: {
+          startAdornment: (
+            <InputAdornment position="start">
+              <SearchIcon fontSize="small" />
+            </InputAdornment>
+          ),
+        },
+      }}
+    />
+  );
+}
+
+/**
+ * A list's "Status" filter on its `active` URL key: all, active or inactive records. `value` is the
+ * key as read ('true' / true, 'false' / false, undefined); `onChange` gives what to write to the URL.
+ */
+export function ActiveFilter({
+  value,
+  onChange,
+  feminine = false,
+  sx,
+}: {
+  value: boolean | 'true' | 'false' | undefined;
+  onChange: (active: 'true' | 'false' | undefined) => void;
+  /** "Todas, Ativas, Inativas" (categorias, marcas). */
+  feminine?: boolean;
+  sx?: SxProps<Theme>;
+}) {
+  const [all, active, inactive] = feminine
+    ? ['Todas', 'Ativas', 'Inativas']
+    : ['Todos', 'Ativos', 'Inativos'];
+  return (
+    <TextField
+      select
+      label="Status"
+      size="small"
+      value={value === undefined ? 'all' : String(value)}
+      onChange={(e) => onChange(e.target.value === 'all' ? undefined : (e.target.value as 'true' | 'false'))}
+      sx={sx}
+    >
+      <MenuItem value="all">{all}</MenuItem>
+      <MenuItem value="true">{active}</MenuItem>
+      <MenuItem value="false">{inactive}</MenuItem>
+    </TextField>
   );
 }

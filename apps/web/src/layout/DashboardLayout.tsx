@@ -19,7 +19,6 @@ import { TopBar } from './TopBar.tsx';
 
 export const TOAST_MS = 3000;
 
-/** The private shell (spec 2): side menu, top bar, bottom bar on mobile, notifications, FAB. */
 /**
  * Server state lives with the private shell: public pages (/login) do not download TanStack Query, and
  * the cache dies when the shell unmounts (logout), so no data of one session reaches the next.
@@ -30,6 +29,7 @@ function newQueryClient() {
   });
 }
 
+/** The private shell (spec 2): side menu, top bar, bottom bar on mobile, notifications, FAB. */
 export default function DashboardLayout() {
   const [queryClient] = useState(newQueryClient);
   return (

@@ -17,7 +17,7 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { lazy, Suspense, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { useThemeMode } from '../ThemeModeProvider.tsx';
+import { useThemeMode } from '../components/ThemeModeProvider.tsx';
 
 const ChangePasswordDialog = lazy(() =>
   import('../features/user/ChangePasswordDialog.tsx').then((m) => ({ default: m.ChangePasswordDialog })),

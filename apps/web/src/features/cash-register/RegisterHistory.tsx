@@ -13,36 +13,31 @@ import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
-import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { ListPagination } from '../../components/ListPagination.tsx';
 import { Loading } from '../../components/Loading.tsx';
-import { apiFetch, errorMessage } from '../../lib/api.ts';
-import { cashRegisterKeys, useRegisterReport } from './api.ts';
+import { errorMessage } from '../../lib/api.ts';
+import { formatDateTime } from '../../lib/format.ts';
+import { readParam, useListParams } from '../../lib/listParams.ts';
+import { useRegisterHistory, useRegisterReport } from './api.ts';
 import { DIALOG_REPORT_PRINT_CSS, RegisterReport } from './RegisterReport.tsx';
 
-const dateTime = new Intl.DateTimeFormat('pt-BR', {
-  timeZone: 'America/Sao_Paulo',
-  dateStyle: 'short',
-  timeStyle: 'short',
-});
+const PAGE_SIZES = [10, 20, 50];
 
-type Page = { items: CashRegister[]; total: number; page: number; pageSize: number };
+function queryFromParams(params: URLSearchParams) {
+  return { page: readParam.page(params), pageSize: readParam.pageSize(params, PAGE_SIZES) };
+}
 
 /**
  * Registers of the client, newest first, each with its report (reprint a closing). Administrador,
  * Gerente and Financeiro see everybody's; the others their own (the API decides).
  */
 export function RegisterHistory({ clientId }: { clientId: number }) {
-  const [page, setPage] = useState(1);
+  const { query, setPage, setPageSize } = useListParams(queryFromParams);
   const [openId, setOpenId] = useState<number | undefined>();
-  const list = useQuery({
-    queryKey: [...cashRegisterKeys.all, 'list', clientId, page],
-    queryFn: () => apiFetch<Page>(`/cash-register/client/${clientId}?page=${page}&pageSize=10`),
-    placeholderData: keepPreviousData,
-  });
+  const list = useRegisterHistory(clientId, query.page, query.pageSize);
   const report = useRegisterReport(openId);
 
   return (
@@ -72,8 +67,8 @@ export function RegisterHistory({ clientId }: { clientId: number }) {
               {list.data.items.map((r) => (
                 <TableRow key={r.id}>
                   <TableCell>{r.user.name}</TableCell>
-                  <TableCell>{dateTime.format(new Date(r.openedAt))}</TableCell>
-                  <TableCell>{r.closedAt ? dateTime.format(new Date(r.closedAt)) : '—'}</TableCell>
+                  <TableCell>{formatDateTime(r.openedAt)}</TableCell>
+                  <TableCell>{r.closedAt ? formatDateTime(r.closedAt) : '—'}</TableCell>
                   <TableCell>
                     <Chip
                       size="small"
@@ -90,14 +85,13 @@ export function RegisterHistory({ clientId }: { clientId: number }) {
               ))}
             </TableBody>
           </Table>
-          <TablePagination
-            component="div"
-            count={list.data.total}
-            page={page - 1}
-            rowsPerPage={10}
-            rowsPerPageOptions={[10]}
-            labelDisplayedRows={({ from, to, count }) => `${from}–${to} de ${count}`}
-            onPageChange={(_, p) => setPage(p + 1)}
+          <ListPagination
+            total={list.data.total}
+            page={query.page}
+            pageSize={query.pageSize}
+            sizes={PAGE_SIZES}
+            onPage={setPage}
+            onPageSize={setPageSize}
           />
         </Paper>
       )}

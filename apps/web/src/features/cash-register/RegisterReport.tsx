@@ -9,12 +9,7 @@ import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-
-const dateTime = new Intl.DateTimeFormat('pt-BR', {
-  timeZone: 'America/Sao_Paulo',
-  dateStyle: 'short',
-  timeStyle: 'short',
-});
+import { formatDateTime } from '../../lib/format.ts';
 
 const signed = (cents: number | null) =>
   cents === null
@@ -41,8 +36,8 @@ export function RegisterReport({
         Caixa de {summary.user.name} {closed ? '(fechado)' : '(aberto)'}
       </Typography>
       <Typography variant="body2" color="text.secondary" gutterBottom>
-        Aberto em {dateTime.format(new Date(summary.openedAt))}
-        {summary.closedAt ? ` · fechado em ${dateTime.format(new Date(summary.closedAt))}` : ''}
+        Aberto em {formatDateTime(summary.openedAt)}
+        {summary.closedAt ? ` · fechado em ${formatDateTime(summary.closedAt)}` : ''}
       </Typography>
       <Typography variant="body2">
         Vendas: {summary.sales.count} ({formatCents(summary.sales.amountCents)}) · canceladas:{' '}
@@ -150,7 +145,7 @@ export function RegisterReport({
             <TableBody>
               {summary.movements.map((m) => (
                 <TableRow key={m.id}>
-                  <TableCell>{dateTime.format(new Date(m.createdAt))}</TableCell>
+                  <TableCell>{formatDateTime(m.createdAt)}</TableCell>
                   <TableCell>
                     {CASH_MOVEMENT_LABELS[m.type]}
                     {m.type === 'receipt' ? ` (${PAYMENT_METHOD_LABELS[m.paymentMethod]})` : ''}

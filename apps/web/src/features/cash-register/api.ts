@@ -1,30 +1,40 @@
 import type {
   CashMovementInput,
+  CashRegister,
   CashRegisterCloseInput,
   CashRegisterOpenInput,
   CashRegisterSummary,
   CurrentRegister,
 } from '@balcao/core/cashRegister';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type ListResult, toQueryString } from '@balcao/core/list';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '../../lib/api.ts';
+import { queryKeys } from '../../lib/queryKeys.ts';
 
-/** Query keys of cash registers. */
-export const cashRegisterKeys = {
-  all: ['cash-register'] as const,
-  current: () => [...cashRegisterKeys.all, 'current'] as const,
-  details: () => [...cashRegisterKeys.all, 'detail'] as const,
-  detail: (id: number) => [...cashRegisterKeys.details(), id] as const,
-};
+export const cashRegisterKeys = queryKeys('cash-register');
+const currentKey = cashRegisterKeys.view('current');
 
 export const fetchCurrentRegister = () => apiFetch<CurrentRegister>('/cash-register/current');
 
 /** The user's open register (null: the PDV shows the opening modal). */
 export function useCurrentRegister(enabled = true) {
   return useQuery({
-    queryKey: cashRegisterKeys.current(),
+    queryKey: currentKey,
     queryFn: async () => (await fetchCurrentRegister()).cashRegister,
     enabled,
     retry: 1,
+  });
+}
+
+/** The client's registers, newest first (who sees whose: the API decides). */
+export function useRegisterHistory(clientId: number, page: number, pageSize: number) {
+  return useQuery({
+    queryKey: cashRegisterKeys.list(clientId, page, pageSize),
+    queryFn: () =>
+      apiFetch<ListResult<CashRegister>>(
+        `/cash-register/client/${clientId}${toQueryString({ page, pageSize })}`,
+      ),
+    placeholderData: keepPreviousData,
   });
 }
 
@@ -41,9 +51,9 @@ function useRegisterWrite<T>(fn: (body: T) => Promise<CashRegisterSummary>) {
   return useMutation({
     mutationFn: fn,
     onSuccess: (summary) => {
-      queryClient.setQueryData(cashRegisterKeys.current(), summary.status === 'open' ? summary : null);
+      queryClient.setQueryData(currentKey, summary.status === 'open' ? summary : null);
       queryClient.setQueryData(cashRegisterKeys.detail(summary.id), summary);
-      void queryClient.invalidateQueries({ queryKey: [...cashRegisterKeys.all, 'list'] });
+      void queryClient.invalidateQueries({ queryKey: cashRegisterKeys.lists() });
     },
   });
 }

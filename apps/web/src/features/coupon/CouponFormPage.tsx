@@ -23,10 +23,11 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { Controller, type FieldPath, useForm, useWatch } from 'react-hook-form';
-import { Link as RouterLink, useLocation, useNavigate, useParams } from 'react-router';
+import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
 import { type Feedback, FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { ApiError, errorMessage } from '../../lib/api.ts';
+import { useIdFromPath } from '../../lib/useIdFromPath.ts';
 import { useSession } from '../auth/session.tsx';
 import { type CouponPayload, useCoupon, useCreateCoupon, useUpdateCoupon } from './api.ts';
 
@@ -38,10 +39,9 @@ const MISSING_CLIENT = 'Erro ao criar cupom, atualize a pagina e tente novamente
 /** Coupon form at /dashboard/coupon/new and /dashboard/coupon/edit/{id}. */
 export default function CouponFormPage() {
   const location = useLocation();
-  const params = useParams();
-  const isEdit = location.pathname.startsWith('/dashboard/coupon/edit');
-  const id = isEdit ? Number((params['*'] ?? '').split('/').filter(Boolean).pop()) : undefined;
-  const validId = id !== undefined && Number.isInteger(id) && id > 0;
+  const id = useIdFromPath('/dashboard/coupon/edit');
+  const isEdit = id !== undefined;
+  const validId = isEdit && !Number.isNaN(id);
   const coupon = useCoupon(validId ? id : undefined);
   const { state, show, close } = useFeedback();
 

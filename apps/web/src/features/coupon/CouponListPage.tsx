@@ -6,7 +6,6 @@ import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
 import LocalOfferIcon from '@mui/icons-material/LocalOffer';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
@@ -19,10 +18,20 @@ import Typography from '@mui/material/Typography';
 import { type ReactNode, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { LoadError } from '../../components/LoadError.tsx';
 import { Loading } from '../../components/Loading.tsx';
-import { errorMessage } from '../../lib/api.ts';
+import { ActiveFilter, SearchField } from '../../components/listPage.tsx';
+import { readParam, useListParams } from '../../lib/listParams.ts';
 import { useSession } from '../auth/session.tsx';
 import { useCoupons, useDeleteCoupon } from './api.ts';
+
+/** The list's state in the URL: the code searched and the status (the API answers every coupon at once). */
+function queryFromParams(params: URLSearchParams) {
+  return {
+    q: readParam.text(params, 'q'),
+    active: readParam.oneOf(params, 'active', ['true', 'false'] as const),
+  };
+}
 
 /** Coupon list (spec 2 and 4): card grid; loading, loaded, error, deleting, then it reloads. */
 export default function CouponListPage() {
@@ -30,6 +39,13 @@ export default function CouponListPage() {
   const clientId = user?.client.id;
   const canWrite = can(user?.userType.id, WRITE.coupons);
   const coupons = useCoupons(clientId);
+  const { query, update, search, setSearch } = useListParams(queryFromParams);
+  const code = query.q?.toUpperCase();
+  const shown = (coupons.data ?? []).filter(
+    (c) =>
+      (!code || c.code.toUpperCase().includes(code)) &&
+      (!query.active || (c.status === 'active') === (query.active === 'true')),
+  );
   const deletion = useDeleteCoupon();
   const [toDelete, setToDelete] = useState<Coupon | null>(null);
 
@@ -46,18 +62,13 @@ export default function CouponListPage() {
   else if (coupons.isPending) content = <Loading />;
   else if (coupons.isError)
     content = (
-      <Alert
-        severity="error"
-        action={
-          <Button color="inherit" size="small" onClick={() => coupons.refetch()}>
-            Tentar novamente
-          </Button>
-        }
-      >
-        Não foi possível carregar os cupons. {errorMessage(coupons.error)}
-      </Alert>
+      <LoadError
+        what="Não foi possível carregar os cupons."
+        error={coupons.error}
+        onRetry={() => coupons.refetch()}
+      />
     );
-  else if (coupons.data.length === 0)
+  else if (shown.length === 0)
     content = (
       <Paper sx={{ p: 6, textAlign: 'center' }}>
         <LocalOfferIcon color="disabled" sx={{ fontSize: 48 }} aria-hidden />
@@ -78,7 +89,7 @@ export default function CouponListPage() {
           m: 0,
         }}
       >
-        {coupons.data.map((coupon) => (
+        {shown.map((coupon) => (
           <CouponCard
             key={coupon.id}
             coupon={coupon}
@@ -105,6 +116,10 @@ export default function CouponListPage() {
             Adicionar Cupom
           </Button>
         )}
+      </Stack>
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ mb: 2 }}>
+        <SearchField value={search} onChange={setSearch} placeholder="Código do cupom" sx={{ flex: 1 }} />
+        <ActiveFilter value={query.active} onChange={(active) => update({ active })} sx={{ minWidth: 160 }} />
       </Stack>
       {content}
       <ConfirmDialog

@@ -1,18 +1,12 @@
 import type { Coupon, CouponInput } from '@balcao/core/coupon';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '../../lib/api.ts';
+import { queryKeys } from '../../lib/queryKeys.ts';
 
 /** What the form sends (spec 7): the parsed input plus the caller's client and the loaded updatedAt. */
 export type CouponPayload = Omit<CouponInput, 'client'> & { client: { id: number }; updatedAt?: string };
 
-/** Query keys of coupons (all / lists / list / details / detail). */
-export const couponKeys = {
-  all: ['coupon'] as const,
-  lists: () => [...couponKeys.all, 'list'] as const,
-  list: (clientId: number) => [...couponKeys.lists(), clientId] as const,
-  details: () => [...couponKeys.all, 'detail'] as const,
-  detail: (id: number) => [...couponKeys.details(), id] as const,
-};
+export const couponKeys = queryKeys('coupon');
 
 export const fetchCoupons = (clientId: number) => apiFetch<Coupon[]>(`/coupon/client/${clientId}`);
 export const fetchCoupon = (id: number) => apiFetch<Coupon>(`/coupon/${id}`);

@@ -42,10 +42,11 @@ import {
   useForm,
   useWatch,
 } from 'react-hook-form';
-import { Link as RouterLink, useLocation, useNavigate, useParams } from 'react-router';
+import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
 import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { ApiError, errorMessage } from '../../lib/api.ts';
+import { useIdFromPath } from '../../lib/useIdFromPath.ts';
 import { useSession } from '../auth/session.tsx';
 import { fetchCep, useCheckWhatsapp, useCreateCustomer, useCustomer, useUpdateCustomer } from './api.ts';
 import { DelinquencyBadge, WhatsappBadge } from './CustomerBadges.tsx';
@@ -155,10 +156,9 @@ const resolver: Resolver<FormValues> = async (values, _context, options) => {
 /** Customer form at /dashboard/customer/new and /dashboard/customer/edit/{id}. */
 export default function CustomerFormPage() {
   const location = useLocation();
-  const params = useParams();
-  const isEdit = location.pathname.startsWith('/dashboard/customer/edit');
-  const id = isEdit ? Number((params['*'] ?? location.pathname).split('/').filter(Boolean).pop()) : undefined;
-  const validId = id !== undefined && Number.isInteger(id) && id > 0;
+  const id = useIdFromPath('/dashboard/customer/edit');
+  const isEdit = id !== undefined;
+  const validId = isEdit && !Number.isNaN(id);
   const customer = useCustomer(validId ? id : undefined);
 
   let body: ReactNode;

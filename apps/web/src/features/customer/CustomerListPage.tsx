@@ -4,13 +4,10 @@ import { formatCents } from '@balcao/core/money';
 import { can, WRITE } from '@balcao/core/routes';
 import AddIcon from '@mui/icons-material/Add';
 import DownloadIcon from '@mui/icons-material/Download';
-import SearchIcon from '@mui/icons-material/Search';
 import UploadIcon from '@mui/icons-material/Upload';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
-import InputAdornment from '@mui/material/InputAdornment';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
@@ -27,9 +24,11 @@ import { Link as RouterLink } from 'react-router';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
 import { ListPagination } from '../../components/ListPagination.tsx';
+import { LoadError } from '../../components/LoadError.tsx';
 import { Loading } from '../../components/Loading.tsx';
-import { RowActions, useHandedOverMessage, useListParams } from '../../components/listPage.tsx';
+import { ActiveFilter, RowActions, SearchField, useHandedOverMessage } from '../../components/listPage.tsx';
 import { errorMessage } from '../../lib/api.ts';
+import { readParam, useListParams } from '../../lib/listParams.ts';
 import { useSession } from '../auth/session.tsx';
 import { type CustomerFilters, downloadCustomersCsv, useCustomers, useDeleteCustomer } from './api.ts';
 import { DelinquencyBadge, WhatsappBadge } from './CustomerBadges.tsx';
@@ -39,18 +38,13 @@ const PAGE_SIZES = [20, 50, 100];
 
 /** Reads the list state from the URL (back/forward and shared links keep search, filters and page). */
 function queryFromParams(params: URLSearchParams): CustomerListQuery {
-  const pick = <T extends string>(key: string, allowed: readonly T[]) => {
-    const v = params.get(key);
-    return v && (allowed as readonly string[]).includes(v) ? (v as T) : undefined;
-  };
-  const pageSize = Number(params.get('pageSize'));
   return {
-    q: params.get('q') || undefined,
-    page: Math.max(1, Number(params.get('page')) || 1),
-    pageSize: PAGE_SIZES.includes(pageSize) ? pageSize : 20,
-    delinquent: pick('delinquent', ['true', 'false'] as const),
-    whatsappValid: pick('whatsappValid', ['true', 'false', 'unknown'] as const),
-    active: pick('active', ['true', 'false'] as const),
+    q: readParam.text(params, 'q'),
+    page: readParam.page(params),
+    pageSize: readParam.pageSize(params, PAGE_SIZES),
+    delinquent: readParam.oneOf(params, 'delinquent', ['true', 'false'] as const),
+    whatsappValid: readParam.oneOf(params, 'whatsappValid', ['true', 'false', 'unknown'] as const),
+    active: readParam.oneOf(params, 'active', ['true', 'false'] as const),
   } as CustomerListQuery;
 }
 
@@ -59,7 +53,7 @@ export default function CustomerListPage() {
   const { user } = useSession();
   const clientId = user?.client.id;
   const canWrite = can(user?.userType.id, WRITE.customers);
-  const { query, update, search, setSearch } = useListParams(queryFromParams);
+  const { query, update, search, setSearch, setPage, setPageSize } = useListParams(queryFromParams);
   const customers = useCustomers(clientId, query);
   const deletion = useDeleteCustomer();
   const { state: feedback, show, close } = useFeedback();
@@ -103,16 +97,11 @@ export default function CustomerListPage() {
   if (customers.isPending) content = <Loading />;
   else if (customers.isError)
     content = (
-      <Alert
-        severity="error"
-        action={
-          <Button color="inherit" size="small" onClick={() => customers.refetch()}>
-            Tentar novamente
-          </Button>
-        }
-      >
-        Não foi possível carregar os clientes. {errorMessage(customers.error)}
-      </Alert>
+      <LoadError
+        what="Não foi possível carregar os clientes."
+        error={customers.error}
+        onRetry={() => customers.refetch()}
+      />
     );
   else if (customers.data.items.length === 0)
     content = (
@@ -198,8 +187,8 @@ export default function CustomerListPage() {
           page={page}
           pageSize={pageSize}
           sizes={PAGE_SIZES}
-          onPage={(p) => update({ page: String(p) })}
-          onPageSize={(size) => update({ pageSize: String(size) })}
+          onPage={setPage}
+          onPageSize={setPageSize}
         />
       </Paper>
     );
@@ -239,22 +228,11 @@ export default function CustomerListPage() {
       </Stack>
 
       <Stack direction={{ xs: 'column', md: 'row' }} spacing={1.5} sx={{ mb: 2 }}>
-        <TextField
-          label="Buscar"
-          placeholder="Nome, CPF/CNPJ, telefone ou email"
+        <SearchField
           value={search}
-          onChange={(e) => setSearch(e.target.value)}
-          size="small"
+          onChange={setSearch}
+          placeholder="Nome, CPF/CNPJ, telefone ou email"
           sx={{ flex: 1, minWidth: 220 }}
-          slotProps={{
-            input: {
-              startAdornment: (
-                <InputAdornment position="start">
-                  <SearchIcon />
-                </InputAdornment>
-              ),
-            },
-          }}
         />
         <TextField
           select
@@ -281,18 +259,7 @@ export default function CustomerListPage() {
           <MenuItem value="false">Inválido</MenuItem>
           <MenuItem value="unknown">Não verificado</MenuItem>
         </TextField>
-        <TextField
-          select
-          label="Status"
-          size="small"
-          value={query.active ?? ''}
-          onChange={(e) => update({ active: e.target.value || undefined })}
-          sx={{ minWidth: 140 }}
-        >
-          <MenuItem value="">Todos</MenuItem>
-          <MenuItem value="true">Ativos</MenuItem>
-          <MenuItem value="false">Inativos</MenuItem>
-        </TextField>
+        <ActiveFilter value={query.active} onChange={(active) => update({ active })} sx={{ minWidth: 140 }} />
       </Stack>
 
       {content}

@@ -1,6 +1,5 @@
 import type { CepAddress } from '@balcao/core/cep';
 import type {
-  CustomerCounters,
   CustomerData,
   CustomerDetail,
   CustomerImportResult,
@@ -10,18 +9,11 @@ import type {
 import { type ListResult, toQueryString } from '@balcao/core/list';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch, downloadFile } from '../../lib/api.ts';
+import { queryKeys } from '../../lib/queryKeys.ts';
 
 export type CustomerFilters = Omit<CustomerListQuery, 'page' | 'pageSize'>;
 
-/** Query keys of customers (all / lists / list / details / detail). */
-export const customerKeys = {
-  all: ['customer'] as const,
-  lists: () => [...customerKeys.all, 'list'] as const,
-  list: (clientId: number, query: CustomerListQuery) => [...customerKeys.lists(), clientId, query] as const,
-  details: () => [...customerKeys.all, 'detail'] as const,
-  detail: (id: number) => [...customerKeys.details(), id] as const,
-  counters: (clientId: number) => [...customerKeys.all, 'counters', clientId] as const,
-};
+export const customerKeys = queryKeys('customer');
 
 const listQueryString = (query: CustomerListQuery) =>
   toQueryString(query as Record<string, string | number | boolean | undefined>);
@@ -53,14 +45,6 @@ export function useCustomer(id: number | undefined) {
     queryFn: () => fetchCustomer(id!),
     enabled: Boolean(id),
     retry: false,
-  });
-}
-
-export function useCustomerCounters(clientId: number | undefined) {
-  return useQuery({
-    queryKey: customerKeys.counters(clientId ?? 0),
-    queryFn: () => apiFetch<CustomerCounters>(`/customer/counters/client/${clientId}`),
-    enabled: Boolean(clientId),
   });
 }
 

@@ -1,5 +1,7 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { io, type Socket } from 'socket.io-client';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useState } from 'react';
+import { io } from 'socket.io-client';
+import { invalidateResources } from '../../lib/queryKeys.ts';
 
 export type AlertColor = 'success' | 'info' | 'warning' | 'error';
 export type AppNotification = { id: number; message: string; alertColor: AlertColor; at: Date };
@@ -7,15 +9,22 @@ export type AppNotification = { id: number; message: string; alertColor: AlertCo
 const API_KEY = import.meta.env.VITE_API_KEY ?? 'balcao-public-key';
 let nextId = 1;
 
+/** What the API emits as `change` when a resource of the shop changes (a sale at another till). */
+type Change = { resource: string; id?: number };
+/** One write may signal several resources (a settled installment: receivable, sale, register). */
+const CHANGE_BATCH_MS = 100;
+
 /**
  * Real-time notifications (spec 4 and 7): joins notifications_{clientId}, listens for newChannelMessage.
  * Each pushed message raises the badge and queues a toast; opening the drawer resets the count.
+ * `change` events, gathered for CHANGE_BATCH_MS after the first, mark the changed resources' queries stale
+ * (lib/queryKeys.ts), so the lists on screen show another till's sale without a reload.
  */
 export function useNotifications(clientId: number | undefined, token: string | undefined) {
   const [items, setItems] = useState<AppNotification[]>([]);
   const [unread, setUnread] = useState(0);
   const [toasts, setToasts] = useState<AppNotification[]>([]);
-  const socketRef = useRef<Socket | null>(null);
+  const queryClient = useQueryClient();
 
   useEffect(() => {
     if (!clientId || !token) return;
@@ -28,8 +37,18 @@ export function useNotifications(clientId: number | undefined, token: string | u
       reconnectionDelayMax: 5000,
       timeout: 20_000,
     });
-    socketRef.current = socket;
     socket.on('connect', () => socket.emit('joinChannel', channel));
+    const changed = new Set<string>();
+    let batch: ReturnType<typeof setTimeout> | undefined;
+    socket.on('change', (change: Change | undefined) => {
+      if (typeof change?.resource !== 'string') return;
+      changed.add(change.resource);
+      batch ??= setTimeout(() => {
+        batch = undefined;
+        void invalidateResources(queryClient, [...changed]);
+        changed.clear();
+      }, CHANGE_BATCH_MS);
+    });
     socket.on('newChannelMessage', (payload: { message?: string }) => {
       let parsed: { message?: string; alertColor?: AlertColor } = {};
       try {
@@ -49,11 +68,11 @@ export function useNotifications(clientId: number | undefined, token: string | u
       setToasts((list) => [...list, notification]);
     });
     return () => {
+      clearTimeout(batch);
       socket.emit('leaveChannel', channel);
       socket.disconnect();
-      socketRef.current = null;
     };
-  }, [clientId, token]);
+  }, [clientId, token, queryClient]);
 
   const markAllRead = useCallback(() => setUnread(0), []);
   /** A dismissed (or expired) toast leaves the queue and is never shown again. */

@@ -20,6 +20,7 @@ import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import { errorMessage } from '../../lib/api.ts';
+import { queryKeys } from '../../lib/queryKeys.ts';
 import { useSession } from '../auth/session.tsx';
 import { fetchCustomerDetail, postQuickCustomer, searchCustomers, useSellers } from '../sale/api.ts';
 import { centsOf, centsToInput, MoneyField } from '../sale/MoneyField.tsx';
@@ -55,7 +56,7 @@ export function CustomerStep({ clientId, state, dispatch }: Props) {
   const sellers = useSellers(clientId);
   const customerId = state.customer?.id;
   const detail = useQuery({
-    queryKey: ['customer', 'detail', customerId],
+    queryKey: queryKeys('customer').detail(customerId ?? 0),
     queryFn: () => fetchCustomerDetail(customerId!),
     enabled: Boolean(customerId),
   });

@@ -29,9 +29,9 @@ import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import { errorMessage } from '../../lib/api.ts';
-import { fetchCustomerCredit, validateCoupon } from '../sale/api.ts';
+import { fetchCustomerCredit, saleKeys, validateCoupon } from '../sale/api.ts';
 import { centsOf, centsToInput, MoneyField } from '../sale/MoneyField.tsx';
-import { PixQr } from './PixQr.tsx';
+import { PixQr } from '../sale/PixQr.tsx';
 import { type PdvAction, type PdvState, pdvPaymentCheck } from './state.ts';
 
 type Props = {
@@ -54,7 +54,7 @@ export function PaymentStep({ state, totals, dispatch, onFinish, finishing, fini
     .filter((p) => p.method === 'creditShop')
     .reduce((s, p) => s + p.amountCents, 0);
   const credit = useQuery({
-    queryKey: ['sale', 'customer-credit', state.customer?.id, creditShopCents],
+    queryKey: saleKeys.view('customer-credit', state.customer?.id, creditShopCents),
     queryFn: () => fetchCustomerCredit(state.customer!.id, creditShopCents),
     enabled: Boolean(state.customer),
   });

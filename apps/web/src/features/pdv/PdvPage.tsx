@@ -24,7 +24,7 @@ import { useSession } from '../auth/session.tsx';
 import { useCurrentRegister } from '../cash-register/api.ts';
 import { CashMovementDialog } from '../cash-register/CashMovementDialog.tsx';
 import { OpenRegisterDialog } from '../cash-register/OpenRegisterDialog.tsx';
-import { postSale, useSaleWrittenCallback } from '../sale/api.ts';
+import { postSale, useSaleWritten } from '../sale/api.ts';
 import { Receipt } from '../sale/Receipt.tsx';
 import { CustomerStep } from './CustomerStep.tsx';
 import { ItemsStep } from './ItemsStep.tsx';
@@ -52,7 +52,7 @@ export default function PdvPage() {
   const [movement, setMovement] = useState<'deposit' | 'withdrawal' | null>(null);
   const [finishing, setFinishing] = useState(false);
   const [finishError, setFinishError] = useState<string | null>(null);
-  const saleWritten = useSaleWrittenCallback();
+  const saleWritten = useSaleWritten();
 
   const goTo = useCallback(
     (step: 0 | 1 | 2) => {

@@ -16,21 +16,15 @@ import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
 import { type Feedback, FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { ApiError, errorMessage } from '../../lib/api.ts';
+import { useIdFromPath } from '../../lib/useIdFromPath.ts';
 import { useSession } from '../auth/session.tsx';
 import { type NamedRecord, useNamedRecord, useSaveNamed } from './api.ts';
 import type { NamedConfig } from './namedConfig.ts';
 
-/** The id of an edit route (prefix match): the last path segment. */
-export function idFromPath(pathname: string, editBase: string): number | undefined {
-  if (!pathname.startsWith(editBase)) return undefined;
-  const id = Number(pathname.split('/').filter(Boolean).pop());
-  return Number.isInteger(id) && id > 0 ? id : Number.NaN;
-}
-
 /** New/edit page of a category or brand. */
 export function NamedFormPage({ config }: { config: NamedConfig }) {
   const location = useLocation();
-  const id = idFromPath(location.pathname, `${config.basePath}/edit`);
+  const id = useIdFromPath(`${config.basePath}/edit`);
   const isEdit = id !== undefined;
   const record = useNamedRecord(config.resource, isEdit && !Number.isNaN(id) ? id : undefined);
   const { state, show, close } = useFeedback();

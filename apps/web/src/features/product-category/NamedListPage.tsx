@@ -1,15 +1,8 @@
 import { can, WRITE } from '@balcao/core/routes';
 import AddIcon from '@mui/icons-material/Add';
-import DeleteIcon from '@mui/icons-material/Delete';
-import EditIcon from '@mui/icons-material/Edit';
-import SearchIcon from '@mui/icons-material/Search';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
-import IconButton from '@mui/material/IconButton';
-import InputAdornment from '@mui/material/InputAdornment';
-import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Table from '@mui/material/Table';
@@ -18,52 +11,45 @@ import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
-import TableSortLabel from '@mui/material/TableSortLabel';
-import TextField from '@mui/material/TextField';
-import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { type ReactNode, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
 import { ListPagination } from '../../components/ListPagination.tsx';
+import { LoadError } from '../../components/LoadError.tsx';
 import { Loading } from '../../components/Loading.tsx';
+import { ActiveFilter, RowActions, SearchField, SortHeader } from '../../components/listPage.tsx';
 import { errorMessage } from '../../lib/api.ts';
+import { readParam, useListParams } from '../../lib/listParams.ts';
 import { useSession } from '../auth/session.tsx';
-import { type NamedRecord, useDeleteNamed, useNamedList } from './api.ts';
+import { type NamedListParams, type NamedRecord, useDeleteNamed, useNamedList } from './api.ts';
 import type { NamedConfig } from './namedConfig.ts';
-import { useDebouncedValue } from './useDebouncedValue.ts';
 
-type Status = 'all' | 'active' | 'inactive';
+const PAGE_SIZES = [10, 20, 50, 100];
+const SORTS = ['name', '-name', 'productCount', '-productCount'] as const;
+
+function queryFromParams(params: URLSearchParams) {
+  return {
+    q: readParam.text(params, 'q'),
+    sort: readParam.oneOf(params, 'sort', SORTS) ?? 'name',
+    active: readParam.flag(params, 'active'),
+    page: readParam.page(params),
+    pageSize: readParam.pageSize(params, PAGE_SIZES, 20),
+  } satisfies NamedListParams;
+}
 
 /** Categories or brands: search, status filter, sort by name or product count, pages, delete. */
 export function NamedListPage({ config }: { config: NamedConfig }) {
   const { user } = useSession();
   const clientId = user?.client.id;
   const canWrite = can(user?.userType.id, WRITE.catalog);
-  const [search, setSearch] = useState('');
-  const q = useDebouncedValue(search.trim());
-  const [status, setStatus] = useState<Status>('all');
-  const [sort, setSort] = useState('name');
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(20);
-  const params = {
-    page,
-    pageSize,
-    q: q || undefined,
-    sort,
-    active: status === 'all' ? undefined : status === 'active',
-  };
-  const list = useNamedList(config.resource, clientId, params);
+  const { query, update, toggleSort, search, setSearch, setPage, setPageSize } =
+    useListParams(queryFromParams);
+  const list = useNamedList(config.resource, clientId, query);
   const deletion = useDeleteNamed(config.resource);
   const [toDelete, setToDelete] = useState<NamedRecord | null>(null);
   const { state, show, close } = useFeedback();
-
-  const sortBy = (field: string) => {
-    setSort((s) => (s === field ? `-${field}` : field));
-    setPage(1);
-  };
-  const sortDirection = (field: string) => (sort === field ? 'asc' : sort === `-${field}` ? 'desc' : false);
 
   const confirmDelete = () => {
     if (!toDelete) return;
@@ -78,19 +64,7 @@ export function NamedListPage({ config }: { config: NamedConfig }) {
 
   let content: ReactNode;
   if (list.isPending) content = <Loading />;
-  else if (list.isError)
-    content = (
-      <Alert
-        severity="error"
-        action={
-          <Button color="inherit" size="small" onClick={() => list.refetch()}>
-            Tentar novamente
-          </Button>
-        }
-      >
-        {errorMessage(list.error)}
-      </Alert>
-    );
+  else if (list.isError) content = <LoadError error={list.error} onRetry={() => list.refetch()} />;
   else if (list.data.items.length === 0)
     content = (
       <Typography color="text.secondary" sx={{ p: 4, textAlign: 'center' }}>
@@ -104,24 +78,14 @@ export function NamedListPage({ config }: { config: NamedConfig }) {
           <Table size="small" aria-label={config.title}>
             <TableHead>
               <TableRow>
-                <TableCell sortDirection={sortDirection('name')}>
-                  <TableSortLabel
-                    active={Boolean(sortDirection('name'))}
-                    direction={sortDirection('name') || 'asc'}
-                    onClick={() => sortBy('name')}
-                  >
-                    Nome
-                  </TableSortLabel>
-                </TableCell>
-                <TableCell align="right" sortDirection={sortDirection('productCount')}>
-                  <TableSortLabel
-                    active={Boolean(sortDirection('productCount'))}
-                    direction={sortDirection('productCount') || 'asc'}
-                    onClick={() => sortBy('productCount')}
-                  >
-                    Produtos
-                  </TableSortLabel>
-                </TableCell>
+                <SortHeader field="name" label="Nome" sort={query.sort} onSort={toggleSort} />
+                <SortHeader
+                  field="productCount"
+                  label="Produtos"
+                  sort={query.sort}
+                  onSort={toggleSort}
+                  align="right"
+                />
                 <TableCell>Status</TableCell>
                 <TableCell align="right">Ações</TableCell>
               </TableRow>
@@ -139,22 +103,12 @@ export function NamedListPage({ config }: { config: NamedConfig }) {
                     />
                   </TableCell>
                   <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                    <Tooltip title="Editar">
-                      <IconButton
-                        component={RouterLink}
-                        to={`${config.basePath}/edit/${record.id}`}
-                        aria-label={`Editar ${record.name}`}
-                      >
-                        <EditIcon fontSize="small" />
-                      </IconButton>
-                    </Tooltip>
-                    {canWrite && (
-                      <Tooltip title="Excluir">
-                        <IconButton onClick={() => setToDelete(record)} aria-label={`Excluir ${record.name}`}>
-                          <DeleteIcon fontSize="small" />
-                        </IconButton>
-                      </Tooltip>
-                    )}
+                    <RowActions
+                      editTo={`${config.basePath}/edit/${record.id}`}
+                      name={record.name}
+                      canEdit={canWrite}
+                      onDelete={canWrite ? () => setToDelete(record) : undefined}
+                    />
                   </TableCell>
                 </TableRow>
               ))}
@@ -163,13 +117,11 @@ export function NamedListPage({ config }: { config: NamedConfig }) {
         </TableContainer>
         <ListPagination
           total={list.data.total}
-          page={page}
-          pageSize={pageSize}
+          page={query.page}
+          pageSize={query.pageSize}
+          sizes={PAGE_SIZES}
           onPage={setPage}
-          onPageSize={(size) => {
-            setPageSize(size);
-            setPage(1);
-          }}
+          onPageSize={setPageSize}
         />
       </>
     );
@@ -196,41 +148,13 @@ export function NamedListPage({ config }: { config: NamedConfig }) {
       </Stack>
       <Paper sx={{ p: 2 }}>
         <Stack direction={{ xs: 'column', sm: 'row' }} sx={{ gap: 2, mb: 2 }}>
-          <TextField
-            label="Buscar"
-            placeholder="Nome"
-            value={search}
-            onChange={(e) => {
-              setSearch(e.target.value);
-              setPage(1);
-            }}
-            size="small"
-            sx={{ flex: 1 }}
-            slotProps={{
-              input: {
-                startAdornment: (
-                  <InputAdornment position="start">
-                    <SearchIcon fontSize="small" />
-                  </InputAdornment>
-                ),
-              },
-            }}
-          />
-          <TextField
-            select
-            label="Status"
-            value={status}
-            onChange={(e) => {
-              setStatus(e.target.value as Status);
-              setPage(1);
-            }}
-            size="small"
+          <SearchField value={search} onChange={setSearch} placeholder="Nome" sx={{ flex: 1 }} />
+          <ActiveFilter
+            value={query.active}
+            onChange={(active) => update({ active })}
+            feminine
             sx={{ minWidth: 160 }}
-          >
-            <MenuItem value="all">Todas</MenuItem>
-            <MenuItem value="active">Ativas</MenuItem>
-            <MenuItem value="inactive">Inativas</MenuItem>
-          </TextField>
+          />
         </Stack>
         {deletion.isPending ? <Loading text="Excluindo..." /> : content}
       </Paper>

@@ -3,6 +3,7 @@ import { toQueryString } from '@balcao/core/list';
 import type { ProductCategory, ProductCategoryInput } from '@balcao/core/product';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '../../lib/api.ts';
+import { queryKeys } from '../../lib/queryKeys.ts';
 
 /**
  * Categories and brands share one record shape (name, active, product count); these hooks take the
@@ -13,23 +14,12 @@ export type NamedRecord = ProductCategory;
 export type NamedListParams = { page: number; pageSize: number; q?: string; sort?: string; active?: boolean };
 export type NamedPayload = ProductCategoryInput & { updatedAt?: string };
 
-export const namedKeys = (resource: NamedResource) => {
-  const all = [resource] as const;
-  return {
-    all,
-    lists: () => [...all, 'list'] as const,
-    list: (clientId: number, params: NamedListParams | 'all') => [...all, 'list', clientId, params] as const,
-    details: () => [...all, 'detail'] as const,
-    detail: (id: number) => [...all, 'detail', id] as const,
-  };
-};
-
 export const fetchNamedList = (resource: NamedResource, clientId: number, params: NamedListParams) =>
   apiFetch<ListResult<NamedRecord>>(`/${resource}/client/${clientId}${toQueryString(params)}`);
 
 export function useNamedList(resource: NamedResource, clientId: number | undefined, params: NamedListParams) {
   return useQuery({
-    queryKey: namedKeys(resource).list(clientId ?? 0, params),
+    queryKey: queryKeys(resource).list(clientId ?? 0, params),
     queryFn: () => fetchNamedList(resource, clientId!, params),
     enabled: Boolean(clientId),
     placeholderData: keepPreviousData,
@@ -39,7 +29,7 @@ export function useNamedList(resource: NamedResource, clientId: number | undefin
 /** Every record (up to 100, sorted by name) for selects and filters. */
 export function useNamedOptions(resource: NamedResource, clientId: number | undefined) {
   return useQuery({
-    queryKey: namedKeys(resource).list(clientId ?? 0, 'all'),
+    queryKey: queryKeys(resource).list(clientId ?? 0, 'all'),
     queryFn: () => fetchNamedList(resource, clientId!, { page: 1, pageSize: 100, sort: 'name' }),
     enabled: Boolean(clientId),
     select: (data) => data.items,
@@ -48,7 +38,7 @@ export function useNamedOptions(resource: NamedResource, clientId: number | unde
 
 export function useNamedRecord(resource: NamedResource, id: number | undefined) {
   return useQuery({
-    queryKey: namedKeys(resource).detail(id ?? 0),
+    queryKey: queryKeys(resource).detail(id ?? 0),
     queryFn: () => apiFetch<NamedRecord>(`/${resource}/${id}`),
     enabled: Boolean(id),
     retry: false,
@@ -63,8 +53,8 @@ export function useSaveNamed(resource: NamedResource) {
         ? apiFetch<NamedRecord>(`/${resource}/${id}`, { method: 'PUT', body })
         : apiFetch<NamedRecord>(`/${resource}`, { method: 'POST', body }),
     onSuccess: (record) => {
-      queryClient.setQueryData(namedKeys(resource).detail(record.id), record);
-      return queryClient.invalidateQueries({ queryKey: namedKeys(resource).lists() });
+      queryClient.setQueryData(queryKeys(resource).detail(record.id), record);
+      return queryClient.invalidateQueries({ queryKey: queryKeys(resource).lists() });
     },
   });
 }
@@ -74,8 +64,8 @@ export function useDeleteNamed(resource: NamedResource) {
   return useMutation({
     mutationFn: (id: number) => apiFetch<{ id: number }>(`/${resource}/${id}`, { method: 'DELETE' }),
     onSettled: (_data, _error, id) => {
-      queryClient.removeQueries({ queryKey: namedKeys(resource).detail(id) });
-      return queryClient.invalidateQueries({ queryKey: namedKeys(resource).lists() });
+      queryClient.removeQueries({ queryKey: queryKeys(resource).detail(id) });
+      return queryClient.invalidateQueries({ queryKey: queryKeys(resource).lists() });
     },
   });
 }

@@ -31,9 +31,9 @@ import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
 import { type Feedback, FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { ApiError, errorMessage } from '../../lib/api.ts';
+import { useIdFromPath } from '../../lib/useIdFromPath.ts';
 import { useSession } from '../auth/session.tsx';
 import { useNamedOptions } from '../product-category/api.ts';
-import { idFromPath } from '../product-category/NamedFormPage.tsx';
 import { ProductStockCard } from '../stock/components/ProductStockCard.tsx';
 import { useCreateProduct, useProduct, useUpdateProduct } from './api.ts';
 import { AdditionalsField } from './components/AdditionalsField.tsx';
@@ -47,7 +47,7 @@ const LIST = '/dashboard/product';
 /** Product form at /dashboard/product/new and /dashboard/product/edit/{id}. */
 export default function ProductFormPage() {
   const location = useLocation();
-  const id = idFromPath(location.pathname, `${LIST}/edit`);
+  const id = useIdFromPath(`${LIST}/edit`);
   const isEdit = id !== undefined;
   const product = useProduct(isEdit && !Number.isNaN(id) ? id : undefined);
   const { user } = useSession();

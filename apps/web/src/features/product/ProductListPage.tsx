@@ -2,20 +2,14 @@ import { formatCents } from '@balcao/core/money';
 import { formatQuantity, PRODUCT_TYPE_LABELS, type ProductListItem } from '@balcao/core/product';
 import { can, WRITE } from '@balcao/core/routes';
 import AddIcon from '@mui/icons-material/Add';
-import DeleteIcon from '@mui/icons-material/Delete';
 import DownloadIcon from '@mui/icons-material/Download';
-import EditIcon from '@mui/icons-material/Edit';
 import ImageIcon from '@mui/icons-material/Image';
-import SearchIcon from '@mui/icons-material/Search';
 import UploadIcon from '@mui/icons-material/Upload';
-import Alert from '@mui/material/Alert';
 import Avatar from '@mui/material/Avatar';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import FormControlLabel from '@mui/material/FormControlLabel';
-import IconButton from '@mui/material/IconButton';
-import InputAdornment from '@mui/material/InputAdornment';
 import LinearProgress from '@mui/material/LinearProgress';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
@@ -27,24 +21,38 @@ import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
-import TableSortLabel from '@mui/material/TableSortLabel';
 import TextField from '@mui/material/TextField';
-import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { type ReactNode, useState } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
 import { ListPagination } from '../../components/ListPagination.tsx';
+import { LoadError } from '../../components/LoadError.tsx';
 import { Loading } from '../../components/Loading.tsx';
+import { ActiveFilter, RowActions, SearchField, SortHeader } from '../../components/listPage.tsx';
 import { errorMessage } from '../../lib/api.ts';
+import { readParam, useListParams } from '../../lib/listParams.ts';
 import { useSession } from '../auth/session.tsx';
 import { useNamedOptions } from '../product-category/api.ts';
-import { useDebouncedValue } from '../product-category/useDebouncedValue.ts';
 import { downloadExport, type ProductListParams, useDeleteProduct, useProducts } from './api.ts';
 import { ImportDialog } from './components/ImportDialog.tsx';
 
-type Status = 'all' | 'active' | 'inactive';
+const PAGE_SIZES = [10, 20, 50, 100];
+const SORTS = ['name', '-name', 'salePriceCents', '-salePriceCents', 'stock', '-stock'] as const;
+
+function queryFromParams(params: URLSearchParams) {
+  return {
+    q: readParam.text(params, 'q'),
+    sort: readParam.oneOf(params, 'sort', SORTS) ?? 'name',
+    categoryId: readParam.id(params, 'categoryId'),
+    brandId: readParam.id(params, 'brandId'),
+    active: readParam.flag(params, 'active'),
+    lowStock: readParam.flag(params, 'lowStock') || undefined,
+    page: readParam.page(params),
+    pageSize: readParam.pageSize(params, PAGE_SIZES, 20),
+  } satisfies ProductListParams;
+}
 
 const VISUALLY_HIDDEN = {
   position: 'absolute',
@@ -64,48 +72,18 @@ export default function ProductListPage() {
   const categories = useNamedOptions('product-category', clientId);
   const brands = useNamedOptions('product-brand', clientId);
 
-  const [search, setSearch] = useState('');
-  const q = useDebouncedValue(search.trim());
-  const [categoryId, setCategoryId] = useState<number | ''>('');
-  const [brandId, setBrandId] = useState<number | ''>('');
-  const [status, setStatus] = useState<Status>('all');
-  const [lowStock, setLowStock] = useState(false);
-  const [sort, setSort] = useState('name');
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(20);
-  const filters: Omit<ProductListParams, 'page' | 'pageSize'> = {
-    q: q || undefined,
-    sort,
-    categoryId: categoryId === '' ? undefined : categoryId,
-    brandId: brandId === '' ? undefined : brandId,
-    active: status === 'all' ? undefined : status === 'active',
-    lowStock: lowStock || undefined,
-  };
-  const list = useProducts(clientId, { ...filters, page, pageSize });
+  const { query, update, toggleSort, search, setSearch, setPage, setPageSize } =
+    useListParams(queryFromParams);
+  const { page: _page, pageSize: _pageSize, ...filters } = query;
+  const list = useProducts(clientId, query);
   const deletion = useDeleteProduct();
   const [toDelete, setToDelete] = useState<ProductListItem | null>(null);
   const [importing, setImporting] = useState(false);
   const [exporting, setExporting] = useState(false);
   const { state, show, close } = useFeedback();
 
-  const resetPage =
-    <T,>(set: (v: T) => void) =>
-    (v: T) => {
-      set(v);
-      setPage(1);
-    };
-  const sortBy = (field: string) => resetPage(setSort)(sort === field ? `-${field}` : field);
-  const direction = (field: string) => (sort === field ? 'asc' : sort === `-${field}` ? 'desc' : false);
   const sortHeader = (field: string, label: string, align?: 'right') => (
-    <TableCell align={align} sortDirection={direction(field)}>
-      <TableSortLabel
-        active={Boolean(direction(field))}
-        direction={direction(field) || 'asc'}
-        onClick={() => sortBy(field)}
-      >
-        {label}
-      </TableSortLabel>
-    </TableCell>
+    <SortHeader field={field} label={label} sort={query.sort} onSort={toggleSort} align={align} />
   );
 
   const exportCsv = async () => {
@@ -133,19 +111,7 @@ export default function ProductListPage() {
 
   let content: ReactNode;
   if (list.isPending) content = <Loading />;
-  else if (list.isError)
-    content = (
-      <Alert
-        severity="error"
-        action={
-          <Button color="inherit" size="small" onClick={() => list.refetch()}>
-            Tentar novamente
-          </Button>
-        }
-      >
-        {errorMessage(list.error)}
-      </Alert>
-    );
+  else if (list.isError) content = <LoadError error={list.error} onRetry={() => list.refetch()} />;
   else if (list.data.items.length === 0)
     content = (
       <Typography color="text.secondary" sx={{ p: 4, textAlign: 'center' }}>
@@ -239,22 +205,12 @@ export default function ProductListPage() {
                     />
                   </TableCell>
                   <TableCell align="right" sx={{ whiteSpace: 'nowrap' }} onClick={(e) => e.stopPropagation()}>
-                    <Tooltip title="Editar">
-                      <IconButton
-                        component={RouterLink}
-                        to={`/dashboard/product/edit/${p.id}`}
-                        aria-label={`Editar ${p.name}`}
-                      >
-                        <EditIcon fontSize="small" />
-                      </IconButton>
-                    </Tooltip>
-                    {canWrite && (
-                      <Tooltip title="Excluir">
-                        <IconButton onClick={() => setToDelete(p)} aria-label={`Excluir ${p.name}`}>
-                          <DeleteIcon fontSize="small" />
-                        </IconButton>
-                      </Tooltip>
-                    )}
+                    <RowActions
+                      editTo={`/dashboard/product/edit/${p.id}`}
+                      name={p.name}
+                      canEdit={canWrite}
+                      onDelete={canWrite ? () => setToDelete(p) : undefined}
+                    />
                   </TableCell>
                 </TableRow>
               ))}
@@ -263,10 +219,11 @@ export default function ProductListPage() {
         </TableContainer>
         <ListPagination
           total={list.data.total}
-          page={page}
-          pageSize={pageSize}
+          page={query.page}
+          pageSize={query.pageSize}
+          sizes={PAGE_SIZES}
           onPage={setPage}
-          onPageSize={resetPage(setPageSize)}
+          onPageSize={setPageSize}
         />
       </>
     );
@@ -311,29 +268,16 @@ export default function ProductListPage() {
             alignItems: 'center',
           }}
         >
-          <TextField
-            label="Buscar"
-            placeholder="Nome, SKU ou código de barras"
-            value={search}
-            onChange={(e) => resetPage(setSearch)(e.target.value)}
-            size="small"
-            slotProps={{
-              input: {
-                startAdornment: (
-                  <InputAdornment position="start">
-                    <SearchIcon fontSize="small" />
-                  </InputAdornment>
-                ),
-              },
-            }}
-          />
+          <SearchField value={search} onChange={setSearch} placeholder="Nome, SKU ou código de barras" />
           <TextField
             select
             label="Categoria"
             size="small"
             slotProps={{ inputLabel: { shrink: true }, select: { displayEmpty: true } }}
-            value={categoryId}
-            onChange={(e) => resetPage(setCategoryId)(e.target.value === '' ? '' : Number(e.target.value))}
+            value={query.categoryId ?? ''}
+            onChange={(e) =>
+              update({ categoryId: e.target.value === '' ? undefined : String(e.target.value) })
+            }
           >
             <MenuItem value="">Todas</MenuItem>
             {(categories.data ?? []).map((c) => (
@@ -347,8 +291,8 @@ export default function ProductListPage() {
             label="Marca"
             size="small"
             slotProps={{ inputLabel: { shrink: true }, select: { displayEmpty: true } }}
-            value={brandId}
-            onChange={(e) => resetPage(setBrandId)(e.target.value === '' ? '' : Number(e.target.value))}
+            value={query.brandId ?? ''}
+            onChange={(e) => update({ brandId: e.target.value === '' ? undefined : String(e.target.value) })}
           >
             <MenuItem value="">Todas</MenuItem>
             {(brands.data ?? []).map((b) => (
@@ -357,20 +301,15 @@ export default function ProductListPage() {
               </MenuItem>
             ))}
           </TextField>
-          <TextField
-            select
-            label="Status"
-            size="small"
-            value={status}
-            onChange={(e) => resetPage(setStatus)(e.target.value as Status)}
-          >
-            <MenuItem value="all">Todos</MenuItem>
-            <MenuItem value="active">Ativos</MenuItem>
-            <MenuItem value="inactive">Inativos</MenuItem>
-          </TextField>
+          <ActiveFilter value={query.active} onChange={(active) => update({ active })} />
           <FormControlLabel
             label="Estoque baixo"
-            control={<Switch checked={lowStock} onChange={(e) => resetPage(setLowStock)(e.target.checked)} />}
+            control={
+              <Switch
+                checked={Boolean(query.lowStock)}
+                onChange={(e) => update({ lowStock: e.target.checked ? 'true' : undefined })}
+              />
+            }
           />
         </Box>
         {deletion.isPending ? <Loading text="Excluindo..." /> : content}

@@ -15,7 +15,7 @@ import type {
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, apiFetch, downloadFile, UNEXPECTED_ERROR } from '../../lib/api.ts';
 import { getToken } from '../../lib/cookies.ts';
-import { namedKeys } from '../product-category/api.ts';
+import { queryKeys } from '../../lib/queryKeys.ts';
 
 export type ProductListParams = {
   page: number;
@@ -29,20 +29,8 @@ export type ProductListParams = {
   lowStock?: boolean;
 };
 
-/** Query keys of products (all / lists / list / details / detail). */
-export const productKeys = {
-  all: ['product'] as const,
-  lists: () => [...productKeys.all, 'list'] as const,
-  list: (clientId: number, params: ProductListParams) => [...productKeys.lists(), clientId, params] as const,
-  details: () => [...productKeys.all, 'detail'] as const,
-  detail: (id: number) => [...productKeys.details(), id] as const,
-};
-
-export const additionalKeys = {
-  all: ['product-additional'] as const,
-  lists: () => [...additionalKeys.all, 'list'] as const,
-  list: (clientId: number) => [...additionalKeys.lists(), clientId] as const,
-};
+export const productKeys = queryKeys('product');
+const additionalKeys = queryKeys('product-additional');
 
 export const fetchProducts = (clientId: number, params: ProductListParams) =>
   apiFetch<ListResult<ProductListItem>>(`/product/client/${clientId}${toQueryString(params)}`);
@@ -71,8 +59,8 @@ function useProductSaved() {
   const queryClient = useQueryClient();
   return (product: Product) => {
     queryClient.setQueryData(productKeys.detail(product.id), product);
-    void queryClient.invalidateQueries({ queryKey: namedKeys('product-category').lists() });
-    void queryClient.invalidateQueries({ queryKey: namedKeys('product-brand').lists() });
+    void queryClient.invalidateQueries({ queryKey: queryKeys('product-category').lists() });
+    void queryClient.invalidateQueries({ queryKey: queryKeys('product-brand').lists() });
     return queryClient.invalidateQueries({ queryKey: productKeys.lists() });
   };
 }

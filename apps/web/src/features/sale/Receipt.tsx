@@ -91,5 +91,3 @@ export function Receipt({ sale }: { sale: Parameters<typeof receiptLines>[0] }) 
     </Box>
   );
 }
-
-export type ReceiptSale = Sale;

@@ -31,30 +31,26 @@ import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { type FormEvent, useState } from 'react';
-import { Link as RouterLink, useLocation } from 'react-router';
+import { Link as RouterLink } from 'react-router';
 import { Loading } from '../../components/Loading.tsx';
 import { errorMessage } from '../../lib/api.ts';
+import { formatDateTime } from '../../lib/format.ts';
+import { useIdFromPath } from '../../lib/useIdFromPath.ts';
 import { useSession } from '../auth/session.tsx';
 import { useCancelSale, useSale, useSettleReceivable } from './api.ts';
 import { Receipt } from './Receipt.tsx';
 import { STATUS_COLORS } from './SaleListPage.tsx';
 
-const dateTime = new Intl.DateTimeFormat('pt-BR', {
-  timeZone: 'America/Sao_Paulo',
-  dateStyle: 'short',
-  timeStyle: 'short',
-});
-
 /** /dashboard/sale/detail/{id}: items, payments, receivables, reprint, cancel, settle. */
 export default function SaleDetailPage() {
-  const location = useLocation();
-  const id = Number(location.pathname.split('/').filter(Boolean).pop());
+  const id = useIdFromPath('/dashboard/sale/detail');
+  const found = id !== undefined && !Number.isNaN(id);
   const { user } = useSession();
-  const sale = useSale(Number.isInteger(id) && id > 0 ? id : undefined);
+  const sale = useSale(found ? id : undefined);
   const [receipt, setReceipt] = useState(false);
   const [canceling, setCanceling] = useState(false);
 
-  if (!Number.isInteger(id) || id <= 0) return <Alert severity="error">Venda não encontrada</Alert>;
+  if (!found) return <Alert severity="error">Venda não encontrada</Alert>;
   if (sale.isPending) return <Loading />;
   if (sale.isError) return <Alert severity="error">{errorMessage(sale.error)}</Alert>;
   const s = sale.data;
@@ -98,7 +94,7 @@ export default function SaleDetailPage() {
             gridTemplateColumns: { xs: 'minmax(0, 1fr)', md: 'repeat(2, minmax(0, 1fr))' },
           }}
         >
-          <Typography>Data: {dateTime.format(new Date(s.createdAt))}</Typography>
+          <Typography>Data: {formatDateTime(s.createdAt)}</Typography>
           <Typography>
             Origem: {s.isSimple ? 'Venda simples' : ORIGIN_SALE_LABELS[s.originSale]} ·{' '}
             {TYPE_OF_SALE_LABELS[s.typeOfSale]}
@@ -116,8 +112,8 @@ export default function SaleDetailPage() {
           )}
           {s.status === 'canceled' && (
             <Typography color="error">
-              Cancelada em {s.canceledAt ? dateTime.format(new Date(s.canceledAt)) : ''} por{' '}
-              {s.canceledBy?.name}: {s.cancelReason}
+              Cancelada em {s.canceledAt ? formatDateTime(s.canceledAt) : ''} por {s.canceledBy?.name}:{' '}
+              {s.cancelReason}
             </Typography>
           )}
         </Box>
@@ -280,7 +276,7 @@ function Receivables({ sale, canSettle }: { sale: Sale; canSettle: boolean }) {
               <TableCell align="right">{formatCents(r.amountCents)}</TableCell>
               <TableCell>
                 {r.status === 'finished'
-                  ? `Paga em ${r.paidAt ? dateTime.format(new Date(r.paidAt)) : ''}`
+                  ? `Paga em ${r.paidAt ? formatDateTime(r.paidAt) : ''}`
                   : r.status === 'canceled'
                     ? 'Cancelada'
                     : r.isOverdue

@@ -8,7 +8,6 @@ import {
   SALE_STATUSES,
   type SaleStatus,
 } from '@balcao/core/sale';
-import type { PaymentMethod } from '@balcao/core/status';
 import DownloadIcon from '@mui/icons-material/Download';
 import PointOfSaleIcon from '@mui/icons-material/PointOfSale';
 import Alert from '@mui/material/Alert';
@@ -25,11 +24,14 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useEffect, useState } from 'react';
-import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
+import { useState } from 'react';
+import { Link as RouterLink, useNavigate } from 'react-router';
 import { ListPagination } from '../../components/ListPagination.tsx';
+import { LoadError } from '../../components/LoadError.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { errorMessage } from '../../lib/api.ts';
+import { formatDateTime } from '../../lib/format.ts';
+import { readParam, useListParams } from '../../lib/listParams.ts';
 import { useSession } from '../auth/session.tsx';
 import { downloadSalesCsv, type SaleListQuery, useSales, useSellers } from './api.ts';
 
@@ -39,45 +41,37 @@ export const STATUS_COLORS: Record<SaleStatus, 'success' | 'warning' | 'default'
   canceled: 'default',
 };
 
-const dateTime = new Intl.DateTimeFormat('pt-BR', {
-  timeZone: 'America/Sao_Paulo',
-  dateStyle: 'short',
-  timeStyle: 'short',
-});
+const PAGE_SIZES = [20, 50, 100];
+
+/**
+ * The list's state in the URL; other pages link here with filters (/dashboard/sale?customerId=7&status=pending).
+ * Without dates it shows the last 30 days (all of them for one customer); an emptied date stays empty.
+ */
+function queryFromParams(params: URLSearchParams): SaleListQuery {
+  const customerId = readParam.id(params, 'customerId');
+  return {
+    q: readParam.text(params, 'q'),
+    from: readParam.date(params, 'from', customerId ? undefined : addDays(todayIso(), -30)),
+    to: readParam.date(params, 'to', todayIso()),
+    status: readParam.oneOf(params, 'status', SALE_STATUSES),
+    paymentMethod: readParam.oneOf(params, 'paymentMethod', PAYMENT_METHODS_IN_PDV),
+    sellerId: readParam.id(params, 'sellerId'),
+    customerId,
+    page: readParam.page(params),
+    pageSize: readParam.pageSize(params, PAGE_SIZES),
+  };
+}
 
 /** /dashboard/sale: period, status, payment method, seller and customer filters; totals; CSV. */
 export default function SaleListPage() {
   const { user } = useSession();
   const navigate = useNavigate();
   const clientId = user?.client.id;
-  // Other pages may link here with filters (/dashboard/sale?customerId=7&status=pending).
-  const [params] = useSearchParams();
-  const [filters, setFilters] = useState<SaleListQuery>(() => {
-    const number = (key: string) => (Number(params.get(key)) > 0 ? Number(params.get(key)) : undefined);
-    const status = params.get('status');
-    return {
-      from: params.get('from') ?? (params.get('customerId') ? undefined : addDays(todayIso(), -30)),
-      to: params.get('to') ?? todayIso(),
-      status: SALE_STATUSES.includes(status as SaleStatus) ? (status as SaleStatus) : undefined,
-      customerId: number('customerId'),
-      sellerId: number('sellerId'),
-      page: 1,
-      pageSize: 20,
-    };
-  });
-  const [q, setQ] = useState('');
+  const { query: filters, update, search, setSearch, setPage, setPageSize } = useListParams(queryFromParams);
   const [exportError, setExportError] = useState<string | null>(null);
   const [exporting, setExporting] = useState(false);
-  useEffect(() => {
-    const timer = setTimeout(
-      () => setFilters((f) => (f.q === (q || undefined) ? f : { ...f, q: q || undefined, page: 1 })),
-      300,
-    );
-    return () => clearTimeout(timer);
-  }, [q]);
   const sales = useSales(clientId, filters);
   const sellers = useSellers(clientId);
-  const set = (changes: Partial<SaleListQuery>) => setFilters((f) => ({ ...f, ...changes, page: 1 }));
 
   const totals = sales.data?.totals;
   return (
@@ -133,21 +127,21 @@ export default function SaleListPage() {
             type="date"
             label="De"
             value={filters.from ?? ''}
-            onChange={(e) => set({ from: e.target.value || undefined })}
+            onChange={(e) => update({ from: e.target.value })}
             slotProps={{ inputLabel: { shrink: true } }}
           />
           <TextField
             type="date"
             label="Até"
             value={filters.to ?? ''}
-            onChange={(e) => set({ to: e.target.value || undefined })}
+            onChange={(e) => update({ to: e.target.value })}
             slotProps={{ inputLabel: { shrink: true } }}
           />
           <TextField
             select
             label="Status"
             value={filters.status ?? ''}
-            onChange={(e) => set({ status: (e.target.value || undefined) as SaleStatus })}
+            onChange={(e) => update({ status: e.target.value || undefined })}
           >
             <MenuItem value="">Todos</MenuItem>
             {SALE_STATUSES.map((s) => (
@@ -160,7 +154,7 @@ export default function SaleListPage() {
             select
             label="Forma de pagamento"
             value={filters.paymentMethod ?? ''}
-            onChange={(e) => set({ paymentMethod: (e.target.value || undefined) as PaymentMethod })}
+            onChange={(e) => update({ paymentMethod: e.target.value || undefined })}
           >
             <MenuItem value="">Todas</MenuItem>
             {PAYMENT_METHODS_IN_PDV.map((m) => (
@@ -174,7 +168,7 @@ export default function SaleListPage() {
               select
               label="Vendedor"
               value={filters.sellerId ?? ''}
-              onChange={(e) => set({ sellerId: e.target.value ? Number(e.target.value) : undefined })}
+              onChange={(e) => update({ sellerId: e.target.value ? String(e.target.value) : undefined })}
             >
               <MenuItem value="">Todos</MenuItem>
               {sellers.data.items.map((u) => (
@@ -184,7 +178,11 @@ export default function SaleListPage() {
               ))}
             </TextField>
           )}
-          <TextField label="Nº da venda ou cliente" value={q} onChange={(e) => setQ(e.target.value)} />
+          <TextField
+            label="Nº da venda ou cliente"
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+          />
         </Box>
       </Paper>
 
@@ -192,7 +190,8 @@ export default function SaleListPage() {
         <Chip
           sx={{ mb: 2 }}
           label={`Cliente: ${sales.data?.items.find((s) => s.customer?.id === filters.customerId)?.customer?.name ?? `nº ${filters.customerId}`}`}
-          onDelete={() => set({ customerId: undefined })}
+          // The period stays as shown (all dates when the customer's link brought none).
+          onDelete={() => update({ customerId: undefined, from: filters.from ?? '' })}
         />
       )}
       {exportError && (
@@ -221,16 +220,11 @@ export default function SaleListPage() {
       {sales.isPending ? (
         <Loading />
       ) : sales.isError ? (
-        <Alert
-          severity="error"
-          action={
-            <Button color="inherit" onClick={() => sales.refetch()}>
-              Tentar novamente
-            </Button>
-          }
-        >
-          Não foi possível carregar as vendas. {errorMessage(sales.error)}
-        </Alert>
+        <LoadError
+          what="Não foi possível carregar as vendas."
+          error={sales.error}
+          onRetry={() => sales.refetch()}
+        />
       ) : sales.data.items.length === 0 ? (
         <Paper sx={{ p: 6, textAlign: 'center' }}>
           <Typography>Nenhuma venda encontrada</Typography>
@@ -262,7 +256,7 @@ export default function SaleListPage() {
                       {s.number}
                     </RouterLink>
                   </TableCell>
-                  <TableCell>{dateTime.format(new Date(s.createdAt))}</TableCell>
+                  <TableCell>{formatDateTime(s.createdAt)}</TableCell>
                   <TableCell>{s.customer?.name ?? (s.isSimple ? 'Venda simples' : '—')}</TableCell>
                   <TableCell>{(s.seller ?? s.user).name}</TableCell>
                   <TableCell>{s.paymentMethods.map((m) => PAYMENT_METHOD_LABELS[m]).join(', ')}</TableCell>
@@ -281,11 +275,11 @@ export default function SaleListPage() {
           </Table>
           <ListPagination
             total={sales.data.total}
-            page={filters.page ?? 1}
-            pageSize={filters.pageSize ?? 20}
-            sizes={[20, 50, 100]}
-            onPage={(page) => setFilters((f) => ({ ...f, page }))}
-            onPageSize={(pageSize) => setFilters((f) => ({ ...f, pageSize, page: 1 }))}
+            page={filters.page}
+            pageSize={filters.pageSize}
+            sizes={PAGE_SIZES}
+            onPage={setPage}
+            onPageSize={setPageSize}
           />
         </Paper>
       )}

@@ -8,7 +8,7 @@ import type { SaleListResult } from '@balcao/core/saleList';
 import type { PaymentMethod } from '@balcao/core/status';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch, downloadFile } from '../../lib/api.ts';
-import { cashRegisterKeys } from '../cash-register/api.ts';
+import { invalidateResources, queryKeys } from '../../lib/queryKeys.ts';
 
 /** The list's filters as the page keeps them (GET /v1/sale/client/{clientId} query). */
 export type SaleListQuery = {
@@ -23,14 +23,7 @@ export type SaleListQuery = {
   customerId?: number;
 };
 
-/** Query keys of sales (all / lists / list / details / detail). */
-export const saleKeys = {
-  all: ['sale'] as const,
-  lists: () => [...saleKeys.all, 'list'] as const,
-  list: (clientId: number, query: SaleListQuery) => [...saleKeys.lists(), clientId, query] as const,
-  details: () => [...saleKeys.all, 'detail'] as const,
-  detail: (id: number) => [...saleKeys.details(), id] as const,
-};
+export const saleKeys = queryKeys('sale');
 
 export const postSale = (body: SaleInput, idempotencyKey: string) =>
   apiFetch<Sale>('/sale', { method: 'POST', body, headers: { 'idempotency-key': idempotencyKey } });
@@ -90,7 +83,7 @@ export function useSale(id: number | undefined) {
 
 export function useSellers(clientId: number | undefined) {
   return useQuery({
-    queryKey: ['user', 'list', clientId, 'sellers'],
+    queryKey: queryKeys('user').list(clientId ?? 0, 'sellers'),
     queryFn: () => fetchUsers(clientId!),
     enabled: Boolean(clientId),
     retry: false,
@@ -98,12 +91,12 @@ export function useSellers(clientId: number | undefined) {
   });
 }
 
-function useSaleWritten() {
+/** After a sale is written (created, canceled, settled): its detail is the answer; what it moves reloads. */
+export function useSaleWritten() {
   const queryClient = useQueryClient();
   return (sale: Sale) => {
     queryClient.setQueryData(saleKeys.detail(sale.id), sale);
-    void queryClient.invalidateQueries({ queryKey: saleKeys.lists() });
-    void queryClient.invalidateQueries({ queryKey: cashRegisterKeys.all });
+    void invalidateResources(queryClient, ['sale']);
   };
 }
 
@@ -142,10 +135,6 @@ export function useCreateSimpleSale() {
     mutationFn: ({ body, key }: { body: SimpleSaleInput; key: string }) => postSimpleSale(body, key),
     onSuccess: written,
   });
-}
-
-export function useSaleWrittenCallback() {
-  return useSaleWritten();
 }
 
 /** Downloads the CSV of the filtered list. */

@@ -21,6 +21,7 @@ import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar
 import { ListPagination } from '../../components/ListPagination.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { errorMessage } from '../../lib/api.ts';
+import { readParam, useListParams } from '../../lib/listParams.ts';
 import { useSession } from '../auth/session.tsx';
 import { fetchProduct, useLowStock, useRegisterEntry } from './api.ts';
 import { AddProductFields } from './components/AddProductFields.tsx';
@@ -184,7 +185,13 @@ export default function StockEntryPage() {
   );
 }
 
-/** Products at or below their minimum: what to buy next. */
+const LOW_PAGE_SIZES = [10, 20, 50, 100];
+const lowQuery = (params: URLSearchParams) => ({
+  page: readParam.page(params),
+  pageSize: readParam.pageSize(params, LOW_PAGE_SIZES),
+});
+
+/** Products at or below their minimum: what to buy next. Its page is in the URL as low-page / low-pageSize. */
 function LowStockSection({
   clientId,
   canWrite,
@@ -194,9 +201,8 @@ function LowStockSection({
   canWrite: boolean;
   onAdd: (productId: number) => void;
 }) {
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(10);
-  const low = useLowStock(clientId, page, pageSize);
+  const { query, setPage, setPageSize } = useListParams(lowQuery, 'low-');
+  const low = useLowStock(clientId, query.page, query.pageSize);
   let body: ReactNode;
   if (low.isPending) body = <Loading />;
   else if (low.isError) body = <Alert severity="error">{errorMessage(low.error)}</Alert>;
@@ -242,13 +248,11 @@ function LowStockSection({
         {low.data.total > 10 && (
           <ListPagination
             total={low.data.total}
-            page={page}
-            pageSize={pageSize}
+            page={query.page}
+            pageSize={query.pageSize}
+            sizes={LOW_PAGE_SIZES}
             onPage={setPage}
-            onPageSize={(size) => {
-              setPageSize(size);
-              setPage(1);
-            }}
+            onPageSize={setPageSize}
           />
         )}
       </>

@@ -14,7 +14,7 @@ import type {
 } from '@balcao/core/stock';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch, downloadFile } from '../../lib/api.ts';
-import { productKeys } from '../product/api.ts';
+import { invalidateResources, queryKeys } from '../../lib/queryKeys.ts';
 
 export type MovementListParams = {
   page: number;
@@ -27,20 +27,7 @@ export type MovementListParams = {
   to?: string;
 };
 
-/** Query keys of stock (all / lists / list / card / low / ratios / settings). */
-export const stockKeys = {
-  all: ['stock'] as const,
-  lists: () => [...stockKeys.all, 'list'] as const,
-  list: (clientId: number, params: MovementListParams) => [...stockKeys.lists(), clientId, params] as const,
-  cards: () => [...stockKeys.all, 'card'] as const,
-  card: (productId: number, page: number, pageSize: number) =>
-    [...stockKeys.cards(), productId, page, pageSize] as const,
-  low: (clientId: number, page: number, pageSize: number) =>
-    [...stockKeys.all, 'low', clientId, page, pageSize] as const,
-  ratios: (clientId: number, sourceProductId: number) =>
-    [...stockKeys.all, 'ratio', clientId, sourceProductId] as const,
-  settings: (clientId: number) => [...stockKeys.all, 'settings', clientId] as const,
-};
+const stockKeys = queryKeys('stock');
 
 export function useMovements(clientId: number | undefined, params: MovementListParams) {
   return useQuery({
@@ -54,7 +41,7 @@ export function useMovements(clientId: number | undefined, params: MovementListP
 
 export function useStockCard(productId: number, page: number, pageSize: number, enabled = true) {
   return useQuery({
-    queryKey: stockKeys.card(productId, page, pageSize),
+    queryKey: stockKeys.view('card', productId, page, pageSize),
     queryFn: () =>
       apiFetch<StockCard>(`/stock-movement/product/${productId}${toQueryString({ page, pageSize })}`),
     enabled,
@@ -64,7 +51,7 @@ export function useStockCard(productId: number, page: number, pageSize: number, 
 
 export function useLowStock(clientId: number | undefined, page: number, pageSize: number) {
   return useQuery({
-    queryKey: stockKeys.low(clientId ?? 0, page, pageSize),
+    queryKey: stockKeys.view('low', clientId ?? 0, page, pageSize),
     queryFn: () =>
       apiFetch<ListResult<LowStockProduct>>(
         `/stock-movement/low-stock/client/${clientId}${toQueryString({ page, pageSize })}`,
@@ -77,7 +64,7 @@ export function useLowStock(clientId: number | undefined, page: number, pageSize
 /** Ratios remembered for a source product (the most recent target first). */
 export function useFractionRatios(clientId: number | undefined, sourceProductId: number | undefined) {
   return useQuery({
-    queryKey: stockKeys.ratios(clientId ?? 0, sourceProductId ?? 0),
+    queryKey: stockKeys.view('ratio', clientId ?? 0, sourceProductId ?? 0),
     queryFn: () =>
       apiFetch<FractionRatio[]>(
         `/stock-movement/fraction-ratio/client/${clientId}${toQueryString({ sourceProductId })}`,
@@ -88,7 +75,7 @@ export function useFractionRatios(clientId: number | undefined, sourceProductId:
 
 export function useStockSettings(clientId: number | undefined) {
   return useQuery({
-    queryKey: stockKeys.settings(clientId ?? 0),
+    queryKey: stockKeys.view('settings', clientId ?? 0),
     queryFn: () => apiFetch<StockSettings>(`/stock-setting/client/${clientId}`),
     enabled: Boolean(clientId),
   });
@@ -102,17 +89,14 @@ export function useUpdateStockSettings(clientId: number | undefined) {
         method: 'PUT',
         body,
       }),
-    onSuccess: (data) => queryClient.setQueryData(stockKeys.settings(clientId ?? 0), data),
+    onSuccess: (data) => queryClient.setQueryData(stockKeys.view('settings', clientId ?? 0), data),
   });
 }
 
 /** After a movement: the history, stock cards, low-stock list, ratios and products reload. */
 function useStockMoved() {
   const queryClient = useQueryClient();
-  return () => {
-    void queryClient.invalidateQueries({ queryKey: productKeys.all });
-    return queryClient.invalidateQueries({ queryKey: stockKeys.all });
-  };
+  return () => invalidateResources(queryClient, ['stock']);
 }
 
 export function useRegisterEntry() {

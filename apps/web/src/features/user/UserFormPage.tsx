@@ -32,10 +32,11 @@ import {
   type Resolver,
   useForm,
 } from 'react-hook-form';
-import { Link as RouterLink, useLocation, useNavigate, useParams } from 'react-router';
+import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
 import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { ApiError, errorMessage } from '../../lib/api.ts';
+import { useIdFromPath } from '../../lib/useIdFromPath.ts';
 import { useSession } from '../auth/session.tsx';
 import { useCreateUser, useUpdateUser, useUser } from './api.ts';
 
@@ -79,10 +80,9 @@ function resolverFor(isEdit: boolean): Resolver<FormValues> {
 /** Staff user form at /dashboard/user/new and /dashboard/user/edit/{id}. */
 export default function UserFormPage() {
   const location = useLocation();
-  const params = useParams();
-  const isEdit = location.pathname.startsWith('/dashboard/user/edit');
-  const id = isEdit ? Number((params['*'] ?? location.pathname).split('/').filter(Boolean).pop()) : undefined;
-  const validId = id !== undefined && Number.isInteger(id) && id > 0;
+  const id = useIdFromPath('/dashboard/user/edit');
+  const isEdit = id !== undefined;
+  const validId = isEdit && !Number.isNaN(id);
   const user = useUser(validId ? id : undefined);
 
   let body: ReactNode;

@@ -3,12 +3,9 @@ import type { StaffUser, UserListQuery } from '@balcao/core/user';
 import { canManageUserType } from '@balcao/core/user';
 import { USER_TYPE_IDS, USER_TYPES, type UserTypeId } from '@balcao/core/userTypes';
 import AddIcon from '@mui/icons-material/Add';
-import SearchIcon from '@mui/icons-material/Search';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
-import InputAdornment from '@mui/material/InputAdornment';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
@@ -25,24 +22,24 @@ import { Link as RouterLink } from 'react-router';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
 import { ListPagination } from '../../components/ListPagination.tsx';
+import { LoadError } from '../../components/LoadError.tsx';
 import { Loading } from '../../components/Loading.tsx';
-import { RowActions, useHandedOverMessage, useListParams } from '../../components/listPage.tsx';
+import { ActiveFilter, RowActions, SearchField, useHandedOverMessage } from '../../components/listPage.tsx';
 import { errorMessage } from '../../lib/api.ts';
+import { readParam, useListParams } from '../../lib/listParams.ts';
 import { useSession } from '../auth/session.tsx';
 import { useDeleteUser, useUsers } from './api.ts';
 
 const PAGE_SIZES = [20, 50, 100];
 
 function queryFromParams(params: URLSearchParams): UserListQuery {
-  const pageSize = Number(params.get('pageSize'));
-  const type = Number(params.get('userTypeId'));
-  const active = params.get('active');
+  const type = readParam.id(params, 'userTypeId');
   return {
-    q: params.get('q') || undefined,
-    page: Math.max(1, Number(params.get('page')) || 1),
-    pageSize: PAGE_SIZES.includes(pageSize) ? pageSize : 20,
+    q: readParam.text(params, 'q'),
+    page: readParam.page(params),
+    pageSize: readParam.pageSize(params, PAGE_SIZES),
     userTypeId: USER_TYPE_IDS.includes(type as UserTypeId) ? type : undefined,
-    active: active === 'true' || active === 'false' ? active : undefined,
+    active: readParam.oneOf(params, 'active', ['true', 'false'] as const),
   } as UserListQuery;
 }
 
@@ -52,7 +49,7 @@ export default function UserListPage() {
   const clientId = user?.client.id;
   const actorType = user?.userType.id as UserTypeId | undefined;
   const canWrite = can(actorType, WRITE.users);
-  const { query, update, search, setSearch } = useListParams(queryFromParams);
+  const { query, update, search, setSearch, setPage, setPageSize } = useListParams(queryFromParams);
   const users = useUsers(clientId, query);
   const deletion = useDeleteUser();
   const { state: feedback, show, close } = useFeedback();
@@ -77,16 +74,11 @@ export default function UserListPage() {
   if (users.isPending) content = <Loading />;
   else if (users.isError)
     content = (
-      <Alert
-        severity="error"
-        action={
-          <Button color="inherit" size="small" onClick={() => users.refetch()}>
-            Tentar novamente
-          </Button>
-        }
-      >
-        Não foi possível carregar os usuários. {errorMessage(users.error)}
-      </Alert>
+      <LoadError
+        what="Não foi possível carregar os usuários."
+        error={users.error}
+        onRetry={() => users.refetch()}
+      />
     );
   else if (users.data.items.length === 0)
     content = (
@@ -143,8 +135,8 @@ export default function UserListPage() {
           page={page}
           pageSize={pageSize}
           sizes={PAGE_SIZES}
-          onPage={(p) => update({ page: String(p) })}
-          onPageSize={(size) => update({ pageSize: String(size) })}
+          onPage={setPage}
+          onPageSize={setPageSize}
         />
       </Paper>
     );
@@ -164,23 +156,7 @@ export default function UserListPage() {
         )}
       </Stack>
       <Stack direction={{ xs: 'column', md: 'row' }} spacing={1.5} sx={{ mb: 2 }}>
-        <TextField
-          label="Buscar"
-          placeholder="Nome ou email"
-          value={search}
-          onChange={(e) => setSearch(e.target.value)}
-          size="small"
-          sx={{ flex: 1 }}
-          slotProps={{
-            input: {
-              startAdornment: (
-                <InputAdornment position="start">
-                  <SearchIcon />
-                </InputAdornment>
-              ),
-            },
-          }}
-        />
+        <SearchField value={search} onChange={setSearch} placeholder="Nome ou email" sx={{ flex: 1 }} />
         <TextField
           select
           label="Tipo de usuário"
@@ -196,18 +172,7 @@ export default function UserListPage() {
             </MenuItem>
           ))}
         </TextField>
-        <TextField
-          select
-          label="Status"
-          size="small"
-          value={query.active ?? ''}
-          onChange={(e) => update({ active: e.target.value || undefined })}
-          sx={{ minWidth: 140 }}
-        >
-          <MenuItem value="">Todos</MenuItem>
-          <MenuItem value="true">Ativos</MenuItem>
-          <MenuItem value="false">Inativos</MenuItem>
-        </TextField>
+        <ActiveFilter value={query.active} onChange={(active) => update({ active })} sx={{ minWidth: 140 }} />
       </Stack>
       {content}
       <ConfirmDialog

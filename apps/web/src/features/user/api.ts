@@ -9,15 +9,9 @@ import type {
 } from '@balcao/core/user';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '../../lib/api.ts';
+import { queryKeys } from '../../lib/queryKeys.ts';
 
-/** Query keys of staff users (all / lists / list / details / detail). */
-export const userKeys = {
-  all: ['user'] as const,
-  lists: () => [...userKeys.all, 'list'] as const,
-  list: (clientId: number, query: UserListQuery) => [...userKeys.lists(), clientId, query] as const,
-  details: () => [...userKeys.all, 'detail'] as const,
-  detail: (id: number) => [...userKeys.details(), id] as const,
-};
+export const userKeys = queryKeys('user');
 
 export const fetchUsers = (clientId: number, query: UserListQuery) =>
   apiFetch<ListResult<StaffUser>>(

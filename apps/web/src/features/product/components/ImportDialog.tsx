@@ -22,7 +22,7 @@ import Typography from '@mui/material/Typography';
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { errorMessage } from '../../../lib/api.ts';
-import { namedKeys } from '../../product-category/api.ts';
+import { queryKeys } from '../../../lib/queryKeys.ts';
 import { type ImportOutcome, previewImport, productKeys, runImport } from '../api.ts';
 
 type Phase =
@@ -195,8 +195,8 @@ export function ImportDialog({
       );
       setPhase({ kind: 'done', result: outcome });
       void queryClient.invalidateQueries({ queryKey: productKeys.lists() });
-      void queryClient.invalidateQueries({ queryKey: namedKeys('product-category').all });
-      void queryClient.invalidateQueries({ queryKey: namedKeys('product-brand').all });
+      void queryClient.invalidateQueries({ queryKey: queryKeys('product-category').all });
+      void queryClient.invalidateQueries({ queryKey: queryKeys('product-brand').all });
       onImported();
     } catch (error) {
       const failed = error as { result?: ImportOutcome };

@@ -5,7 +5,8 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useDebouncedValue } from '../../product-category/useDebouncedValue.ts';
+import { queryKeys } from '../../../lib/queryKeys.ts';
+import { useDebouncedValue } from '../../../lib/useDebouncedValue.ts';
 import { searchProducts } from '../api.ts';
 
 type Props = {
@@ -38,7 +39,7 @@ export function ProductPicker({
   const [input, setInput] = useState('');
   const q = useDebouncedValue(input.trim());
   const options = useQuery({
-    queryKey: ['stock', 'product-search', clientId ?? 0, q],
+    queryKey: queryKeys('product').list(clientId ?? 0, 'picker', q),
     queryFn: () => searchProducts(clientId as number, q),
     enabled: Boolean(clientId) && !disabled,
     select: (data) => data.items,

@@ -12,13 +12,20 @@ import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import { type ReactNode, useState } from 'react';
+import type { ReactNode } from 'react';
 import { ListPagination } from '../../../components/ListPagination.tsx';
 import { Loading } from '../../../components/Loading.tsx';
 import { errorMessage } from '../../../lib/api.ts';
+import { readParam, useListParams } from '../../../lib/listParams.ts';
 import { useSession } from '../../auth/session.tsx';
 import { useStockCard } from '../api.ts';
-import { formatDateTime, movementDetails, SignedQuantity } from './StockHistory.tsx';
+import { formatMovementTime, movementDetails, SignedQuantity } from './StockHistory.tsx';
+
+const PAGE_SIZES = [10, 20, 50, 100];
+const cardQuery = (params: URLSearchParams) => ({
+  page: readParam.page(params),
+  pageSize: readParam.pageSize(params, PAGE_SIZES),
+});
 
 /**
  * A product's stock card (ficha de estoque) for the product edit page: every movement, newest
@@ -28,9 +35,8 @@ import { formatDateTime, movementDetails, SignedQuantity } from './StockHistory.
 export function ProductStockCard({ productId, stockControl }: { productId: number; stockControl: boolean }) {
   const { settingsChecklist } = useSession();
   const enabled = Boolean(settingsChecklist?.stockManagement) && stockControl;
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(10);
-  const card = useStockCard(productId, page, pageSize, enabled);
+  const { query, setPage, setPageSize } = useListParams(cardQuery, 'card-');
+  const card = useStockCard(productId, query.page, query.pageSize, enabled);
   if (!enabled) return null;
 
   let body: ReactNode;
@@ -67,7 +73,9 @@ export function ProductStockCard({ productId, stockControl }: { productId: numbe
                 <TableBody>
                   {items.map((line) => (
                     <TableRow key={line.id} data-testid="stock-card-row">
-                      <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDateTime(line.createdAt)}</TableCell>
+                      <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                        {formatMovementTime(line.createdAt)}
+                      </TableCell>
                       <TableCell>
                         {STOCK_MOVEMENT_TYPE_LABELS[line.type]}
                         {line.variant ? ` · ${line.variant.name}` : ''}
@@ -85,13 +93,11 @@ export function ProductStockCard({ productId, stockControl }: { productId: numbe
             </TableContainer>
             <ListPagination
               total={total}
-              page={page}
-              pageSize={pageSize}
+              page={query.page}
+              pageSize={query.pageSize}
+              sizes={PAGE_SIZES}
               onPage={setPage}
-              onPageSize={(size) => {
-                setPageSize(size);
-                setPage(1);
-              }}
+              onPageSize={setPageSize}
             />
           </>
         )}

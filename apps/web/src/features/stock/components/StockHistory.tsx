@@ -19,14 +19,17 @@ import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { ListPagination } from '../../../components/ListPagination.tsx';
 import { Loading } from '../../../components/Loading.tsx';
 import { apiFetch, errorMessage } from '../../../lib/api.ts';
-import { downloadMovementsCsv, type MovementListParams, useMovements } from '../api.ts';
+import { formatDateTime } from '../../../lib/format.ts';
+import { readParam, useListParams } from '../../../lib/listParams.ts';
+import { queryKeys } from '../../../lib/queryKeys.ts';
+import { downloadMovementsCsv, fetchProduct, useMovements } from '../api.ts';
 import { ProductPicker } from './ProductPicker.tsx';
 
-export const HISTORY_TYPE_OPTIONS: { value: string; label: string }[] = [
+const HISTORY_TYPE_OPTIONS: { value: string; label: string }[] = [
   { value: '', label: 'Todos' },
   { value: 'entry', label: 'Entrada' },
   { value: 'exit', label: 'Saída' },
@@ -36,15 +39,8 @@ export const HISTORY_TYPE_OPTIONS: { value: string; label: string }[] = [
   { value: 'adjustment', label: 'Ajuste' },
 ];
 
-const dateTime = new Intl.DateTimeFormat('pt-BR', {
-  timeZone: 'America/Sao_Paulo',
-  day: '2-digit',
-  month: '2-digit',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-});
-export const formatDateTime = (iso: string) => dateTime.format(new Date(iso)).replace(',', '');
+/** A movement's time without the comma: "05/01/2026 09:05". */
+export const formatMovementTime = (iso: string) => formatDateTime(iso).replace(',', '');
 
 /** "+2 un" in green, "−1,5 kg" in red. */
 export function SignedQuantity({ value, unit }: { value: number; unit: string }) {
@@ -69,6 +65,24 @@ export function movementDetails(m: StockMovement): string {
 
 type Staff = { id: number; name: string };
 
+const PAGE_SIZES = [10, 20, 50, 100];
+
+/** The history's state in the URL; without a type it starts with the page's own (`defaultType`). */
+function parserFor(defaultType: string) {
+  return (params: URLSearchParams) => {
+    const type = params.get('type');
+    return {
+      productId: readParam.id(params, 'productId'),
+      type: type !== null && HISTORY_TYPE_OPTIONS.some((o) => o.value === type) ? type : defaultType,
+      from: readParam.date(params, 'from'),
+      to: readParam.date(params, 'to'),
+      userId: readParam.id(params, 'userId'),
+      page: readParam.page(params),
+      pageSize: readParam.pageSize(params, PAGE_SIZES),
+    };
+  };
+}
+
 /**
  * The movement history with filters (product, type, period, user), server-side pages and the CSV
  * of the filtered list. Shown below the form on each stock page, starting with that page's type.
@@ -82,26 +96,23 @@ export function StockHistory({
   defaultType?: string;
   title?: string;
 }) {
-  const [product, setProduct] = useState<ProductListItem | null>(null);
-  const [type, setType] = useState(defaultType);
-  const [from, setFrom] = useState('');
-  const [to, setTo] = useState('');
-  const [userId, setUserId] = useState<number | ''>('');
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(10);
+  const parse = useMemo(() => parserFor(defaultType), [defaultType]);
+  const { query, update, setPage, setPageSize } = useListParams(parse);
+  const { page, pageSize, ...filters } = { ...query, type: query.type || undefined };
+  // The picked product; a link or reload brings only its id, so then it is fetched for its name.
+  const [picked, setPicked] = useState<ProductListItem | null>(null);
+  const linked = useQuery({
+    queryKey: queryKeys('product').detail(query.productId ?? 0),
+    queryFn: () => fetchProduct(query.productId!),
+    enabled: Boolean(query.productId) && picked?.id !== query.productId,
+  });
+  const product = query.productId ? (picked?.id === query.productId ? picked : (linked.data ?? null)) : null;
   const [exportError, setExportError] = useState<string | null>(null);
   const [exporting, setExporting] = useState(false);
 
-  const filters: Omit<MovementListParams, 'page' | 'pageSize'> = {
-    productId: product?.id,
-    type: type || undefined,
-    from: from || undefined,
-    to: to || undefined,
-    userId: userId === '' ? undefined : userId,
-  };
   const list = useMovements(clientId, { ...filters, page, pageSize });
   const staff = useQuery({
-    queryKey: ['stock', 'staff', clientId ?? 0],
+    queryKey: queryKeys('user').list(clientId ?? 0, 'staff'),
     queryFn: () =>
       apiFetch<{ items: Staff[] }>(
         `/user/client/${clientId}${toQueryString({ pageSize: 100, sort: 'name' })}`,
@@ -110,13 +121,6 @@ export function StockHistory({
     select: (data) => data.items,
     staleTime: 60_000,
   });
-
-  const reset =
-    <T,>(set: (v: T) => void) =>
-    (v: T) => {
-      set(v);
-      setPage(1);
-    };
 
   const exportCsv = async () => {
     if (!clientId) return;
@@ -154,15 +158,18 @@ export function StockHistory({
           clientId={clientId}
           label="Filtrar por produto"
           value={product}
-          onChange={reset(setProduct)}
+          onChange={(picked) => {
+            setPicked(picked);
+            update({ productId: picked ? String(picked.id) : undefined });
+          }}
           size="small"
         />
         <TextField
           select
           size="small"
           label="Tipo"
-          value={type}
-          onChange={(e) => reset(setType)(e.target.value)}
+          value={query.type}
+          onChange={(e) => update({ type: e.target.value })}
         >
           {HISTORY_TYPE_OPTIONS.map((o) => (
             <MenuItem key={o.value} value={o.value}>
@@ -174,24 +181,24 @@ export function StockHistory({
           size="small"
           type="date"
           label="De"
-          value={from}
-          onChange={(e) => reset(setFrom)(e.target.value)}
+          value={query.from ?? ''}
+          onChange={(e) => update({ from: e.target.value || undefined })}
           slotProps={{ inputLabel: { shrink: true } }}
         />
         <TextField
           size="small"
           type="date"
           label="Até"
-          value={to}
-          onChange={(e) => reset(setTo)(e.target.value)}
+          value={query.to ?? ''}
+          onChange={(e) => update({ to: e.target.value || undefined })}
           slotProps={{ inputLabel: { shrink: true } }}
         />
         <TextField
           select
           size="small"
           label="Usuário"
-          value={userId}
-          onChange={(e) => reset(setUserId)(e.target.value === '' ? '' : Number(e.target.value))}
+          value={query.userId ?? ''}
+          onChange={(e) => update({ userId: e.target.value === '' ? undefined : String(e.target.value) })}
         >
           <MenuItem value="">Todos</MenuItem>
           {(staff.data ?? []).map((u) => (
@@ -233,7 +240,7 @@ export function StockHistory({
               <TableBody>
                 {items.map((m) => (
                   <TableRow key={m.id} data-testid="movement-history-row">
-                    <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDateTime(m.createdAt)}</TableCell>
+                    <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatMovementTime(m.createdAt)}</TableCell>
                     <TableCell>
                       <Chip size="small" label={STOCK_MOVEMENT_TYPE_LABELS[m.type]} />
                     </TableCell>
@@ -258,8 +265,9 @@ export function StockHistory({
             total={list.data.total}
             page={page}
             pageSize={pageSize}
+            sizes={PAGE_SIZES}
             onPage={setPage}
-            onPageSize={reset(setPageSize)}
+            onPageSize={setPageSize}
           />
         </>
       )}

@@ -1,10 +1,10 @@
 import { type AppRoute, canOpen, homeFor, pageTitle } from '@balcao/core/routes';
 import { Suspense, useEffect } from 'react';
 import { Navigate, useLocation } from 'react-router';
-import { useSession } from '../features/auth/session.tsx';
-import { UnderConstruction } from '../pages/UnderConstruction.tsx';
-import { PAGES } from '../pages.tsx';
-import { Loading } from './Loading.tsx';
+import { Loading } from './components/Loading.tsx';
+import { useSession } from './features/auth/session.tsx';
+import { UnderConstruction } from './pages/UnderConstruction.tsx';
+import { PAGES } from './pages.tsx';
 
 /** Title, session and permission checks of one route of the table, then its page. */
 export function RouteGuard({ route }: { route: AppRoute }) {

@@ -2,8 +2,8 @@ import CssBaseline from '@mui/material/CssBaseline';
 import type { PaletteMode } from '@mui/material/styles';
 import { ThemeProvider } from '@mui/material/styles';
 import { createContext, type ReactNode, useCallback, useContext, useMemo, useState } from 'react';
-import { THEME_KEY } from './lib/persist.ts';
-import { buildTheme, initialThemeMode } from './theme.ts';
+import { THEME_KEY } from '../lib/persist.ts';
+import { buildTheme, initialThemeMode } from '../lib/theme.ts';
 
 type ThemeMode = { mode: PaletteMode; toggle: () => void; setMode: (mode: PaletteMode) => void };
 const ThemeModeContext = createContext<ThemeMode>({ mode: 'light', toggle: () => {}, setMode: () => {} });

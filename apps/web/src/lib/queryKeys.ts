@@ -1,0 +1,41 @@
+import type { QueryClient } from '@tanstack/react-query';
+
+/**
+ * The one query-key convention: every key starts with the API resource its data comes from
+ * ('sale', 'customer', 'product-category'...), then 'list' or 'detail' or another view of it. Any
+ * feature can so name (and invalidate) another resource's data without importing that feature.
+ */
+export function queryKeys<R extends string>(resource: R) {
+  const all = [resource] as const;
+  return {
+    all,
+    lists: () => [...all, 'list'] as const,
+    /** One list: the client and whatever selects its rows (query, page, purpose). */
+    list: (clientId: number, ...params: unknown[]) => [...all, 'list', clientId, ...params] as const,
+    details: () => [...all, 'detail'] as const,
+    detail: (id: number) => [...all, 'detail', id] as const,
+    /** Any other view of the resource (the current register, a report, settings). */
+    view: (name: string, ...params: unknown[]) => [...all, name, ...params] as const,
+  };
+}
+
+/**
+ * The resources whose shown figures a change of one resource moves: a sale moves the register's
+ * totals, the products' stock and the customer's credit and delinquency.
+ */
+const AFFECTED: Record<string, readonly string[]> = {
+  sale: ['sale', 'cash-register', 'product', 'stock', 'customer'],
+  receivable: ['sale', 'customer', 'cash-register'],
+  'cash-register': ['cash-register'],
+  stock: ['stock', 'product'],
+};
+
+/**
+ * Marks stale every query of the changed resources and of those they move (AFFECTED); the ones on
+ * screen refetch, each once. Used by the socket's `change` events and by mutations that touch
+ * another feature's data.
+ */
+export function invalidateResources(queryClient: QueryClient, changed: readonly string[]) {
+  const resources = new Set(changed.flatMap((r) => AFFECTED[r] ?? [r]));
+  return Promise.all([...resources].map((r) => queryClient.invalidateQueries({ queryKey: [r] })));
+}
