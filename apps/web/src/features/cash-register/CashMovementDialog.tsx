@@ -10,8 +10,8 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { type FormEvent, useState } from 'react';
+import { centsOf, MoneyField } from '../../components/MoneyField.tsx';
 import { errorMessage } from '../../lib/api.ts';
-import { centsOf, MoneyField } from '../sale/MoneyField.tsx';
 import { useCashMovement } from './api.ts';
 
 type Props = {

@@ -8,8 +8,8 @@ import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import { type FormEvent, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
+import { centsOf, MoneyField } from '../../components/MoneyField.tsx';
 import { errorMessage } from '../../lib/api.ts';
-import { centsOf, MoneyField } from '../sale/MoneyField.tsx';
 import { useOpenRegister } from './api.ts';
 
 /** showModalOpenCashRegister (spec 3): the user has no open register, so the PDV asks to open one. */

@@ -19,10 +19,10 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
+import { centsOf, centsToInput, MoneyField } from '../../components/MoneyField.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { useSession } from '../auth/session.tsx';
 import { fetchCustomerDetail, postQuickCustomer, searchCustomers, useSellers } from '../sale/api.ts';
-import { centsOf, centsToInput, MoneyField } from '../sale/MoneyField.tsx';
 import type { PdvAction, PdvState } from './state.ts';
 
 type Props = { clientId: number; state: PdvState; dispatch: (action: PdvAction) => void };

@@ -28,9 +28,9 @@ import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
+import { centsOf, centsToInput, MoneyField } from '../../components/MoneyField.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { fetchCustomerCredit, validateCoupon } from '../sale/api.ts';
-import { centsOf, centsToInput, MoneyField } from '../sale/MoneyField.tsx';
 import { PixQr } from './PixQr.tsx';
 import { type PdvAction, type PdvState, pdvPaymentCheck } from './state.ts';
 

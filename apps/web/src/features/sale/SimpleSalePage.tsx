@@ -18,12 +18,12 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { type FormEvent, useState } from 'react';
 import { Loading } from '../../components/Loading.tsx';
+import { centsOf, MoneyField } from '../../components/MoneyField.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { useCurrentRegister } from '../cash-register/api.ts';
 import { OpenRegisterDialog } from '../cash-register/OpenRegisterDialog.tsx';
 import { PixQr } from '../pdv/PixQr.tsx';
 import { newIdempotencyKey, useCreateSimpleSale } from './api.ts';
-import { centsOf, MoneyField } from './MoneyField.tsx';
 import { Receipt } from './Receipt.tsx';
 
 /** Methods that make sense without a customer (crediário/boleto need one: use the PDV). */

@@ -23,9 +23,9 @@ import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { useId, useState } from 'react';
+import { MoneyField } from '../../../components/MoneyField.tsx';
 import { errorMessage } from '../../../lib/api.ts';
 import { useAdditionalGroups, useSaveAdditionalGroup } from '../api.ts';
-import { MoneyField } from './DecimalInputs.tsx';
 
 function describe(group: ProductAdditionalGroup): string {
   const limits = `mín. ${group.minQuantity}, máx. ${group.maxQuantity}`;

@@ -24,9 +24,9 @@ import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
 import type { Feedback } from '../../../components/FeedbackSnackbar.tsx';
+import { MoneyField, QuantityField } from '../../../components/MoneyField.tsx';
 import { ApiError, errorMessage } from '../../../lib/api.ts';
 import { useClearGrid, useSetGrid, useUpdateVariant } from '../api.ts';
-import { MoneyField, QuantityField } from './DecimalInputs.tsx';
 import { COLOR_SUGGESTIONS, GridNamesInput, SIZE_SUGGESTIONS } from './GridNamesInput.tsx';
 
 /** Grade of an existing product: choose colours and sizes, generate, then edit each variant. */

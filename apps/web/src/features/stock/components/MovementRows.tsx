@@ -19,7 +19,7 @@ import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useCallback, useState } from 'react';
-import { MoneyField, QuantityField } from '../../product/components/DecimalInputs.tsx';
+import { MoneyField, QuantityField } from '../../../components/MoneyField.tsx';
 
 export type MovementRow = {
   key: number;
