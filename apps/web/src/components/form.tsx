@@ -42,8 +42,16 @@ export type AppFormOptions<V extends FieldValues, Out> = {
    * an empty select): the form values by default.
    */
   toInput?: (values: V) => unknown;
-  /** Schema or server paths that differ from a field's name (e.g. creditLimitCents -> creditLimit). */
-  fieldOf?: Partial<Record<string, FieldPath<V>>>;
+  /**
+   * Schema or server paths that differ from a field's name (e.g. creditLimitCents -> creditLimit): a
+   * map, or a function for paths with an index (items.2.unitCostCents -> items.2.unitCost).
+   */
+  fieldOf?: Partial<Record<string, FieldPath<V>>> | ((path: string) => string);
+  /**
+   * Rules the core schema cannot see because they need what only the screen knows (a picked
+   * product's variants): issues with form field paths, checked with the schema.
+   */
+  check?: (values: V) => { path: string; message: string }[];
 };
 
 export type AppForm<V extends FieldValues, Out> = UseFormReturn<V, unknown, Out> & {
@@ -57,15 +65,18 @@ export function useAppForm<V extends FieldValues, Out = V>({
   defaultValues,
   toInput,
   fieldOf = {},
+  check,
 }: AppFormOptions<V, Out>): AppForm<V, Out> {
-  const rename = (path: string) => fieldOf[path] ?? path;
+  const rename = (path: string) => (typeof fieldOf === 'function' ? fieldOf(path) : (fieldOf[path] ?? path));
   const resolver: Resolver<V, unknown, Out> = async (values, _context, options) => {
     const result = schema.safeParse(toInput ? toInput(values) : values);
-    if (result.success) return { values: result.data, errors: {} };
+    const extra = check?.(values) ?? [];
+    if (result.success && extra.length === 0) return { values: result.data, errors: {} };
     const flat: Record<string, { type: string; message: string }> = {};
-    for (const issue of result.error.issues) {
+    for (const issue of result.success ? [] : result.error.issues) {
       flat[rename(issue.path.join('.'))] ??= { type: issue.code, message: issue.message };
     }
+    for (const issue of extra) flat[issue.path] ??= { type: 'custom', message: issue.message };
     return { values: {}, errors: toNestErrors(flat as FieldErrors, options) as FieldErrors<V> };
   };
   const form = useForm<V, unknown, Out>({ defaultValues, resolver, mode: 'onTouched' });
