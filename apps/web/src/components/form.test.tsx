@@ -82,6 +82,14 @@ describe('Form (the form wrapper)', () => {
     expect(save).toHaveBeenCalledTimes(1);
   });
 
+  it('keeps the focus in the field when the submit button is pressed (a blur error cannot move it)', async () => {
+    render(<NameForm onSubmit={vi.fn()} />);
+    nameInput().focus();
+    const pressed = fireEvent.mouseDown(screen.getByRole('button', { name: 'Salvar' }));
+    expect(pressed).toBe(false);
+    expect(document.activeElement).toBe(nameInput());
+  });
+
   it('puts the server issues under their fields and tells onError without internal names', async () => {
     const onError = vi.fn();
     const save = vi

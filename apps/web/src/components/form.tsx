@@ -174,7 +174,11 @@ export function FormError() {
   return message ? <Alert severity="error">{message}</Alert> : null;
 }
 
-/** The submit button: disabled and showing `busyLabel` while the form submits. */
+/**
+ * The submit button: disabled and showing `busyLabel` while the form submits. A press does not take
+ * the focus: the field being typed in keeps it until the click, so its blur error cannot move the
+ * button away between press and release and swallow the click (one click submits).
+ */
 export function SubmitButton({
   busyLabel,
   disabled,
@@ -183,7 +187,13 @@ export function SubmitButton({
 }: Omit<ButtonProps, 'type'> & { busyLabel: string }) {
   const { isSubmitting } = useFormState();
   return (
-    <Button type="submit" variant="contained" disabled={disabled || isSubmitting} {...props}>
+    <Button
+      type="submit"
+      variant="contained"
+      disabled={disabled || isSubmitting}
+      onMouseDown={(event) => event.preventDefault()}
+      {...props}
+    >
       {isSubmitting ? busyLabel : children}
     </Button>
   );
