@@ -9,6 +9,7 @@ import {
   PAYMENT_METHOD_LABELS,
   PAYMENT_METHODS_IN_PDV,
   parsePercentToHundredths,
+  paymentInputSchema,
   type SaleTotals,
 } from '@balcao/core/sale';
 import type { PaymentMethod } from '@balcao/core/status';
@@ -27,7 +28,10 @@ import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
+import { useWatch } from 'react-hook-form';
+import type { z } from 'zod';
+import { Form, FormMoneyField, FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
 import { centsOf, centsToInput, MoneyField } from '../../components/MoneyField.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { fetchCustomerCredit, validateCoupon } from '../sale/api.ts';
@@ -176,95 +180,99 @@ function AddPaymentForm({
   remaining: number;
   onAdd: (p: PdvState['payments'][number]) => void;
 }) {
-  const [method, setMethod] = useState<PaymentMethod>('money');
-  const [amount, setAmount] = useState(remaining ? centsToInput(remaining) : '');
-  const [installments, setInstallments] = useState(1);
-  const [dueDate, setDueDate] = useState(defaultDueDate(todayIso()));
+  const form = useAppForm({
+    schema: paymentInputSchema,
+    defaultValues: {
+      method: 'money',
+      amount: remaining ? centsToInput(remaining) : '',
+      installments: 1,
+      dueDate: defaultDueDate(todayIso()),
+    } as PaymentValues,
+    toInput: (values: PaymentValues) => ({
+      method: values.method,
+      amountCents: centsOf(values.amount),
+      numberInstallments: INSTALLMENT_METHODS.includes(values.method) ? values.installments : 1,
+      dueDate: DEFERRED_METHODS.includes(values.method) ? values.dueDate : null,
+    }),
+    fieldOf: { amountCents: 'amount', numberInstallments: 'installments' },
+    check: (values) =>
+      centsOf(values.amount) === 0 ? [{ path: 'amount', message: 'Informe o valor do pagamento' }] : [],
+  });
+  const [method, amount] = useWatch({ control: form.control, name: ['method', 'amount'] });
   const cents = centsOf(amount);
-  const invalid = Number.isNaN(cents) || cents <= 0;
   const installmentsAllowed = INSTALLMENT_METHODS.includes(method);
   const deferred = DEFERRED_METHODS.includes(method);
 
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    if (invalid) return;
+  const submit = (payment: z.output<typeof paymentInputSchema>) =>
     onAdd({
       key: `p${++paymentSeq}`,
-      method,
-      amountCents: cents,
-      numberInstallments: installmentsAllowed ? installments : 1,
-      dueDate: deferred ? dueDate : null,
+      method: payment.method,
+      amountCents: payment.amountCents,
+      numberInstallments: payment.numberInstallments,
+      dueDate: payment.dueDate,
     });
-  };
 
   return (
-    <Paper
-      variant="outlined"
-      component="form"
-      onSubmit={submit}
-      noValidate
-      sx={{ p: 2 }}
-      aria-label="Adicionar pagamento"
-    >
-      <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ alignItems: { md: 'flex-start' } }}>
-        <TextField
-          select
-          label="Forma de pagamento"
-          value={method}
-          onChange={(e) => setMethod(e.target.value as PaymentMethod)}
-          sx={{ minWidth: 220 }}
-        >
-          {PAYMENT_METHODS_IN_PDV.map((m) => (
-            <MenuItem key={m} value={m}>
-              {PAYMENT_METHOD_LABELS[m]}
-            </MenuItem>
-          ))}
-        </TextField>
-        <MoneyField
-          label={method === 'money' ? 'Valor recebido' : 'Valor'}
-          value={amount}
-          onChange={setAmount}
-          error={amount !== '' && invalid}
-          helperText={method === 'money' ? 'Acima do total vira troco' : ' '}
-          autoFocus
-        />
-        {installmentsAllowed && (
-          <TextField
+    <Form form={form} onSubmit={submit} aria-label="Adicionar pagamento">
+      <Paper variant="outlined" sx={{ p: 2 }}>
+        <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ alignItems: { md: 'flex-start' } }}>
+          <FormTextField
+            control={form.control}
+            name="method"
             select
-            label="Parcelas"
-            value={installments}
-            onChange={(e) => setInstallments(Number(e.target.value))}
-            sx={{ minWidth: 110 }}
+            label="Forma de pagamento"
+            fullWidth={false}
+            sx={{ minWidth: 220 }}
           >
-            {Array.from({ length: MAX_INSTALLMENTS }, (_, i) => i + 1).map((n) => (
-              <MenuItem key={n} value={n}>
-                {n}x{!Number.isNaN(cents) && cents > 0 ? ` de ${formatCents(Math.floor(cents / n))}` : ''}
+            {PAYMENT_METHODS_IN_PDV.map((m) => (
+              <MenuItem key={m} value={m}>
+                {PAYMENT_METHOD_LABELS[m]}
               </MenuItem>
             ))}
-          </TextField>
-        )}
-        {deferred && (
-          <TextField
-            type="date"
-            label="1º vencimento"
-            value={dueDate}
-            onChange={(e) => setDueDate(e.target.value)}
-            slotProps={{ inputLabel: { shrink: true }, htmlInput: { min: todayIso() } }}
+          </FormTextField>
+          <FormMoneyField
+            control={form.control}
+            name="amount"
+            label={method === 'money' ? 'Valor recebido' : 'Valor'}
+            helperText={method === 'money' ? 'Acima do total vira troco' : ' '}
+            autoFocus
           />
-        )}
-        <Button
-          type="submit"
-          variant="outlined"
-          startIcon={<AddIcon />}
-          disabled={invalid}
-          sx={{ height: 56 }}
-        >
-          Adicionar
-        </Button>
-      </Stack>
-    </Paper>
+          {installmentsAllowed && (
+            <FormTextField
+              control={form.control}
+              name="installments"
+              select
+              label="Parcelas"
+              fullWidth={false}
+              sx={{ minWidth: 110 }}
+            >
+              {Array.from({ length: MAX_INSTALLMENTS }, (_, i) => i + 1).map((n) => (
+                <MenuItem key={n} value={n}>
+                  {n}x{!Number.isNaN(cents) && cents > 0 ? ` de ${formatCents(Math.floor(cents / n))}` : ''}
+                </MenuItem>
+              ))}
+            </FormTextField>
+          )}
+          {deferred && (
+            <FormTextField
+              control={form.control}
+              name="dueDate"
+              type="date"
+              label="1º vencimento"
+              fullWidth={false}
+              slotProps={{ inputLabel: { shrink: true }, htmlInput: { min: todayIso() } }}
+            />
+          )}
+          <SubmitButton variant="outlined" busyLabel="Adicionar" startIcon={<AddIcon />} sx={{ height: 56 }}>
+            Adicionar
+          </SubmitButton>
+        </Stack>
+      </Paper>
+    </Form>
   );
 }
+
+type PaymentValues = { method: PaymentMethod; amount: string; installments: number; dueDate: string };
 
 function DiscountAndCoupon({
   state,
