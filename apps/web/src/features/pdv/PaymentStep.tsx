@@ -1,3 +1,4 @@
+import { type CouponValidation, couponValidateInputSchema } from '@balcao/core/coupon';
 import { todayIso } from '@balcao/core/date';
 import { formatCents } from '@balcao/core/money';
 import {
@@ -23,7 +24,6 @@ import IconButton from '@mui/material/IconButton';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
@@ -33,7 +33,6 @@ import { useWatch } from 'react-hook-form';
 import type { z } from 'zod';
 import { Form, FormMoneyField, FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
 import { centsOf, centsToInput, MoneyField } from '../../components/MoneyField.tsx';
-import { errorMessage } from '../../lib/api.ts';
 import { fetchCustomerCredit, validateCoupon } from '../sale/api.ts';
 import { PixQr } from './PixQr.tsx';
 import { type PdvAction, type PdvState, pdvPaymentCheck } from './state.ts';
@@ -287,9 +286,6 @@ function DiscountAndCoupon({
         : centsToInput(state.discountValue)
       : '',
   );
-  const [code, setCode] = useState('');
-  const [couponError, setCouponError] = useState<string | null>(null);
-  const [checking, setChecking] = useState(false);
   const value =
     text.trim() === '' ? 0 : kind === 'percentage' ? parsePercentToHundredths(text) : centsOf(text);
   const invalid = Number.isNaN(value) || (kind === 'percentage' && value > 10000);
@@ -299,25 +295,6 @@ function DiscountAndCoupon({
       dispatch({ type: 'discount', discountType: kind, discountValue: value });
     }
   }, [kind, value, invalid, state.discountValue, state.discountType, dispatch]);
-
-  const applyCoupon = async () => {
-    if (!code.trim()) return;
-    setChecking(true);
-    setCouponError(null);
-    try {
-      const result = await validateCoupon({
-        code: code.trim(),
-        subtotalCents: totals.totalCents,
-        customerId: state.customer?.id ?? null,
-      });
-      dispatch({ type: 'coupon', coupon: result.coupon });
-      setCode('');
-    } catch (error) {
-      setCouponError(errorMessage(error));
-    } finally {
-      setChecking(false);
-    }
-  };
 
   return (
     <Stack direction={{ xs: 'column', md: 'row' }} spacing={3}>
@@ -365,31 +342,58 @@ function DiscountAndCoupon({
             data-testid="pdv-coupon"
           />
         ) : (
-          <Stack direction="row" spacing={1} sx={{ alignItems: 'flex-start' }}>
-            <TextField
-              label="Código do cupom"
-              value={code}
-              onChange={(e) => setCode(e.target.value.toUpperCase())}
-              onKeyDown={(e) => {
-                if (e.key === 'Enter') {
-                  e.preventDefault();
-                  void applyCoupon();
-                }
-              }}
-              error={Boolean(couponError)}
-              helperText={couponError ?? ' '}
-            />
-            <Button
-              variant="outlined"
-              onClick={applyCoupon}
-              disabled={checking || !code.trim()}
-              sx={{ height: 56 }}
-            >
-              {checking ? 'Validando...' : 'Aplicar'}
-            </Button>
-          </Stack>
+          <CouponForm
+            subtotalCents={totals.totalCents}
+            customerId={state.customer?.id ?? null}
+            onValid={(coupon) => dispatch({ type: 'coupon', coupon })}
+          />
         )}
       </Box>
     </Stack>
+  );
+}
+
+/** The coupon code, checked by the API against this sale's subtotal and customer. */
+function CouponForm({
+  subtotalCents,
+  customerId,
+  onValid,
+}: {
+  subtotalCents: number;
+  customerId: number | null;
+  onValid: (coupon: CouponValidation['coupon']) => void;
+}) {
+  const form = useAppForm({
+    schema: couponValidateInputSchema,
+    defaultValues: { code: '' },
+    toInput: ({ code }: { code: string }) => ({ code, subtotalCents, customerId }),
+  });
+  const submit = async (body: z.output<typeof couponValidateInputSchema>) => {
+    const result = await validateCoupon(body);
+    onValid(result.coupon);
+    form.reset();
+  };
+  return (
+    <Form
+      form={form}
+      onSubmit={submit}
+      // A refused coupon says why under the code.
+      onError={(message) => form.setError('code', { type: 'server', message })}
+      aria-label="Cupom"
+    >
+      <Stack direction="row" spacing={1} sx={{ alignItems: 'flex-start' }}>
+        <FormTextField
+          control={form.control}
+          name="code"
+          label="Código do cupom"
+          mask={(text) => text.toUpperCase()}
+          fullWidth={false}
+          helperText=" "
+        />
+        <SubmitButton variant="outlined" busyLabel="Validando..." sx={{ height: 56 }}>
+          Aplicar
+        </SubmitButton>
+      </Stack>
+    </Form>
   );
 }
