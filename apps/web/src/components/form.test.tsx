@@ -146,6 +146,27 @@ function LimitForm({ onSubmit }: { onSubmit: (values: { creditLimitCents: number
   );
 }
 
+describe('Form with a rule over several fields', () => {
+  it('shows an issue of no field as the form error', async () => {
+    const schema = z
+      .object({ from: z.string(), to: z.string() })
+      .refine((v) => v.from <= v.to, 'O início deve vir antes do fim');
+    function RangeForm() {
+      const form = useAppForm({ schema, defaultValues: { from: 'b', to: 'a' } });
+      return (
+        <Form form={form} onSubmit={vi.fn()}>
+          <FormTextField control={form.control} name="from" label="Início" />
+          <FormError />
+          <SubmitButton busyLabel="Salvando...">Salvar</SubmitButton>
+        </Form>
+      );
+    }
+    render(<RangeForm />);
+    await userEvent.click(screen.getByRole('button', { name: 'Salvar' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('O início deve vir antes do fim');
+  });
+});
+
 describe('Form with a money field', () => {
   it('saves a pasted "1.234,56" as cents', async () => {
     const save = vi.fn();

@@ -54,6 +54,9 @@ export type AppFormOptions<V extends FieldValues, Out> = {
   check?: (values: V) => { path: string; message: string }[];
 };
 
+/** Where the form's own error lives (shown by `FormError`). */
+const FORM_ERROR = 'root.form';
+
 export type AppForm<V extends FieldValues, Out> = UseFormReturn<V, unknown, Out> & {
   /** Renames a schema/server path to the form field it belongs to. */
   fieldOf: (path: string) => string;
@@ -73,10 +76,12 @@ export function useAppForm<V extends FieldValues, Out = V>({
     const extra = check?.(values) ?? [];
     if (result.success && extra.length === 0) return { values: result.data, errors: {} };
     const flat: Record<string, { type: string; message: string }> = {};
+    // An issue of no field (a rule over several) is the form's own error.
+    const place = (path: string) => (path && hasField(values, path) ? path : FORM_ERROR);
     for (const issue of result.success ? [] : result.error.issues) {
-      flat[rename(issue.path.join('.'))] ??= { type: issue.code, message: issue.message };
+      flat[place(rename(issue.path.join('.')))] ??= { type: issue.code, message: issue.message };
     }
-    for (const issue of extra) flat[issue.path] ??= { type: 'custom', message: issue.message };
+    for (const issue of extra) flat[place(issue.path)] ??= { type: 'custom', message: issue.message };
     return { values: {}, errors: toNestErrors(flat as FieldErrors, options) as FieldErrors<V> };
   };
   const form = useForm<V, unknown, Out>({ defaultValues, resolver, mode: 'onTouched' });
@@ -115,7 +120,7 @@ export function showServerError<V extends FieldValues, Out>(form: AppForm<V, Out
       form.setError(field as FieldPath<V>, { type: 'server', message: issue.message });
     } else unplaced ??= issue.message;
   }
-  if (unplaced) form.setError('root.server', { type: 'server', message: unplaced });
+  if (unplaced) form.setError(FORM_ERROR, { type: 'server', message: unplaced });
   return message;
 }
 
@@ -147,6 +152,8 @@ export function Form<V extends FieldValues, Out>({
     }
   });
   const submit = async (event: FormEvent<HTMLFormElement>) => {
+    // A form in a dialog is a child of the page's form in React's tree: its submit stays its own.
+    event.stopPropagation();
     if (busy.current) {
       event.preventDefault();
       return;
@@ -170,7 +177,7 @@ export function Form<V extends FieldValues, Out>({
 /** The form's own error (a failed save no field shows). */
 export function FormError() {
   const { errors } = useFormState();
-  const message = errors.root?.server?.message;
+  const message = errors.root?.form?.message;
   return message ? <Alert severity="error">{message}</Alert> : null;
 }
 

@@ -137,7 +137,7 @@ function CloseForm({
   };
   const form = useAppForm({
     schema: cashRegisterCloseSchema,
-    defaultValues: { counted: {}, notes: '' } as Values,
+    defaultValues: { counted: { money: '' }, notes: '' } as Values,
     toInput: (values: Values) => ({
       counted: closed.map((m) => ({
         method: m.method,

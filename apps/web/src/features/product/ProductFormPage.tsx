@@ -160,7 +160,7 @@ function ProductForm({
     schema: productFormSchema,
     defaultValues: toFormValues(product),
     // The piped API schema reports grid problems at grid.colors / grid.sizes.
-    fieldOf: { 'grid.colors': 'colors', 'grid.sizes': 'sizes' },
+    fieldOf: { grid: 'colors', 'grid.colors': 'colors', 'grid.sizes': 'sizes' },
   });
   const { control, formState } = form;
   const errors = formState.errors;
@@ -170,10 +170,7 @@ function ProductForm({
   });
   const margin = marginPercent(moneyInputToCents(sale) ?? 0, moneyInputToCents(cost) ?? 0);
   const locked = !canWrite;
-  const gridError =
-    errors.colors?.message ??
-    errors.sizes?.message ??
-    (errors as { grid?: { message?: string } }).grid?.message;
+  const gridError = errors.colors?.message ?? errors.sizes?.message;
   const hasVariants = (product?.variants.length ?? 0) > 0;
 
   useEffect(() => {
