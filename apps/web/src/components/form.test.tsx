@@ -1,3 +1,5 @@
+import { couponInputSchema } from '@balcao/core/coupon';
+import { todayIso } from '@balcao/core/date';
 import { REQUIRED } from '@balcao/core/messages';
 import { productCategoryInputSchema } from '@balcao/core/product';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
@@ -188,5 +190,37 @@ describe('Form with a money field', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Salvar' }));
     expect(await screen.findByText('Limite alto demais')).toBeTruthy();
     expect(screen.getByLabelText('Limite').getAttribute('aria-invalid')).toBe('true');
+  });
+});
+
+describe('Form with a percent field read by a core schema', () => {
+  it('saves "12,5" as 12.5 (the comma becomes a dot)', async () => {
+    const save = vi.fn();
+    function DiscountForm() {
+      const form = useAppForm({
+        schema: couponInputSchema,
+        defaultValues: {
+          code: 'PROMO10',
+          discountType: 'PERCENTAGE',
+          discountValue: '',
+          startDate: todayIso(),
+          endDate: todayIso(),
+          isSingleUse: false,
+          maxUsesPerUser: '0',
+          minSaleAmount: '0',
+        },
+      });
+      return (
+        <Form form={form} onSubmit={save}>
+          <FormMoneyField control={form.control} name="discountValue" label="Desconto" suffix="%" />
+          <SubmitButton busyLabel="Salvando...">Salvar</SubmitButton>
+        </Form>
+      );
+    }
+    render(<DiscountForm />);
+    await userEvent.type(screen.getByLabelText('Desconto'), '12,5');
+    await userEvent.click(screen.getByRole('button', { name: 'Salvar' }));
+    await waitFor(() => expect(save).toHaveBeenCalledTimes(1));
+    expect(save.mock.calls[0][0]).toMatchObject({ code: 'PROMO10', discountValue: 12.5, minSaleAmount: 0 });
   });
 });

@@ -32,6 +32,9 @@ import { MoneyField, QuantityField } from './MoneyField.tsx';
  *     <FormError />
  *     <SubmitButton busyLabel="Salvando...">Salvar</SubmitButton>
  *   </Form>
+ *
+ * Where no form element fits (a table row), `form.handleSubmit` with `showServerError` in its catch
+ * does the same (features/product/components/VariantsSection.tsx).
  */
 export type AppFormOptions<V extends FieldValues, Out> = {
   /** The core schema that validates the form; its output is what onSubmit receives. */
@@ -92,7 +95,7 @@ export function useAppForm<V extends FieldValues, Out = V>({
  * The message to show for a failed save: the first issue's own message when the server sent issues
  * (the answer's summary may name an internal field), else the server's message.
  */
-export function formErrorMessage(error: unknown): string {
+function formErrorMessage(error: unknown): string {
   if (error instanceof ApiError && error.issues.length > 0) return error.issues[0].message;
   return errorMessage(error);
 }
@@ -174,7 +177,7 @@ export function Form<V extends FieldValues, Out>({
   );
 }
 
-/** The form's own error (a failed save no field shows). */
+/** The form's own error: a rule over several fields, or a failed save no field shows. */
 export function FormError() {
   const { errors } = useFormState();
   const message = errors.root?.form?.message;

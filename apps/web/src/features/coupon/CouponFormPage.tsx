@@ -28,7 +28,7 @@ import { useSession } from '../auth/session.tsx';
 import { type CouponPayload, canWriteCoupons, useCoupon, useCreateCoupon, useUpdateCoupon } from './api.ts';
 
 /** Spec 9: after a create, the edit page of the new coupon opens 3000 ms later. */
-export const REDIRECT_MS = 3000;
+const REDIRECT_MS = 3000;
 const LIST = '/dashboard/coupon';
 const MISSING_CLIENT = 'Erro ao criar cupom, atualize a pagina e tente novamente';
 

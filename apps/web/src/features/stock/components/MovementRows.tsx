@@ -35,7 +35,7 @@ export type MovementRow = {
   unitCost: string;
 };
 
-export type RowErrors = Record<number, Partial<Record<'variantId' | 'quantity' | 'unitCost', string>>>;
+type RowErrors = Record<number, Partial<Record<'variantId' | 'quantity' | 'unitCost', string>>>;
 
 let nextKey = 1;
 
