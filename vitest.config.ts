@@ -5,6 +5,9 @@ export default defineConfig({
     projects: [
       { test: { name: 'core', include: ['packages/core/src/**/*.test.ts'] } },
       {
+        test: { name: 'web', include: ['apps/web/src/**/*.test.tsx'], environment: 'happy-dom' },
+      },
+      {
         test: {
           name: 'api',
           include: ['apps/api/src/**/*.test.ts'],

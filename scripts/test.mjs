@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm test`: the whole suite, in order, stopping at the first failure:
-//   typecheck -> lint -> core units -> API integration -> web build -> browser end-to-end.
+//   typecheck -> lint -> core units -> web components -> API integration -> web build -> browser end-to-end.
 // TEST_SKIP=e2e,api (stage names, comma-separated) skips stages for local iteration only;
 // the default runs everything.
 import { spawnSync } from 'node:child_process';
@@ -19,6 +19,7 @@ const STAGES = [
   },
   { name: 'lint', title: 'Lint and format (Biome)', cmd: ['npx', 'biome', 'check', '.'] },
   { name: 'core', title: 'Core unit tests', cmd: ['npx', 'vitest', 'run', '--project', 'core'] },
+  { name: 'web', title: 'Web component tests', cmd: ['npx', 'vitest', 'run', '--project', 'web'] },
   { name: 'api', title: 'API integration tests', cmd: ['npx', 'vitest', 'run', '--project', 'api'] },
   { name: 'build', title: 'Web build', cmd: ['npm', 'run', 'build'] },
   {

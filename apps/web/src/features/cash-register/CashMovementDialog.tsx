@@ -1,17 +1,21 @@
-import { CASH_MOVEMENT_LABELS } from '@balcao/core/cashRegister';
+import { CASH_MOVEMENT_LABELS, cashMovementInputSchema } from '@balcao/core/cashRegister';
 import { formatCents } from '@balcao/core/money';
-import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { type FormEvent, useState } from 'react';
-import { errorMessage } from '../../lib/api.ts';
-import { centsOf, MoneyField } from '../sale/MoneyField.tsx';
+import {
+  Form,
+  FormError,
+  FormMoneyField,
+  FormTextField,
+  SubmitButton,
+  useAppForm,
+} from '../../components/form.tsx';
+import { centsOf } from '../../components/MoneyField.tsx';
 import { useCashMovement } from './api.ts';
 
 type Props = {
@@ -22,37 +26,31 @@ type Props = {
   onClose: () => void;
 };
 
+type Values = { amount: string; reason: string; email: string; password: string };
+const EMPTY: Values = { amount: '', reason: '', email: '', password: '' };
+
 /** Suprimento (deposit) or sangria (withdrawal) with a reason; a sangria may need a manager approval. */
 export function CashMovementDialog({ type, isManager, moneyExpectedCents, onClose }: Props) {
-  const [amount, setAmount] = useState('');
-  const [reason, setReason] = useState('');
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
   const movement = useCashMovement();
   const needsApproval = type === 'withdrawal' && !isManager;
-  const cents = centsOf(amount);
-
-  const close = () => {
-    setAmount('');
-    setReason('');
-    setEmail('');
-    setPassword('');
-    movement.reset();
-    onClose();
-  };
-
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    if (!type) return;
-    movement.mutate(
-      {
+  const form = useAppForm({
+    schema: cashMovementInputSchema,
+    defaultValues: EMPTY,
+    toInput: ({ amount, reason, email, password }: Values) => {
+      const cents = centsOf(amount);
+      return {
         type,
         amountCents: Number.isNaN(cents) ? -1 : cents,
         reason,
         ...(needsApproval ? { approval: { email, password } } : {}),
-      },
-      { onSuccess: close },
-    );
+      };
+    },
+    fieldOf: { amountCents: 'amount', 'approval.email': 'email', 'approval.password': 'password' },
+  });
+
+  const close = () => {
+    form.reset(EMPTY);
+    onClose();
   };
 
   const title = type ? CASH_MOVEMENT_LABELS[type] : '';
@@ -64,7 +62,13 @@ export function CashMovementDialog({ type, isManager, moneyExpectedCents, onClos
       fullWidth
       maxWidth="xs"
     >
-      <form onSubmit={submit} noValidate>
+      <Form
+        form={form}
+        onSubmit={async (values) => {
+          await movement.mutateAsync(values);
+          close();
+        }}
+      >
         <DialogTitle id="cash-movement-title">{title}</DialogTitle>
         <DialogContent>
           <Stack spacing={2} sx={{ pt: 1 }}>
@@ -73,34 +77,28 @@ export function CashMovementDialog({ type, isManager, moneyExpectedCents, onClos
                 Dinheiro no caixa: {formatCents(moneyExpectedCents)}
               </Typography>
             )}
-            <MoneyField label="Valor" value={amount} onChange={setAmount} autoFocus required />
-            <TextField label="Motivo" value={reason} onChange={(e) => setReason(e.target.value)} required />
+            <FormMoneyField control={form.control} name="amount" label="Valor" autoFocus required />
+            <FormTextField control={form.control} name="reason" label="Motivo" required />
             {needsApproval && (
               <>
                 <Typography variant="body2">Aprovação de um Administrador ou Gerente:</Typography>
-                <TextField
-                  label="Email do gerente"
-                  value={email}
-                  onChange={(e) => setEmail(e.target.value)}
-                />
-                <TextField
+                <FormTextField control={form.control} name="email" label="Email do gerente" />
+                <FormTextField
+                  control={form.control}
+                  name="password"
                   label="Senha do gerente"
                   type="password"
-                  value={password}
-                  onChange={(e) => setPassword(e.target.value)}
                 />
               </>
             )}
-            {movement.isError && <Alert severity="error">{errorMessage(movement.error)}</Alert>}
+            <FormError />
           </Stack>
         </DialogContent>
         <DialogActions>
           <Button onClick={close}>Cancelar</Button>
-          <Button type="submit" variant="contained" disabled={movement.isPending}>
-            {movement.isPending ? 'Salvando...' : `Registrar ${title.toLowerCase()}`}
-          </Button>
+          <SubmitButton busyLabel="Salvando...">{`Registrar ${title.toLowerCase()}`}</SubmitButton>
         </DialogActions>
-      </form>
+      </Form>
     </Dialog>
   );
 }

@@ -1,4 +1,10 @@
-import { CASH_REGISTER_MESSAGES, COUNTED_METHODS } from '@balcao/core/cashRegister';
+import {
+  CASH_REGISTER_MESSAGES,
+  type CashRegisterCloseInput,
+  type CashRegisterSummary,
+  COUNTED_METHODS,
+  cashRegisterCloseSchema,
+} from '@balcao/core/cashRegister';
 import { formatCents } from '@balcao/core/money';
 import { PAYMENT_METHOD_LABELS } from '@balcao/core/sale';
 import type { PaymentMethod } from '@balcao/core/status';
@@ -13,15 +19,23 @@ import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
+import { Controller, useWatch } from 'react-hook-form';
 import { Link as RouterLink } from 'react-router';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import {
+  Form,
+  FormError,
+  FormTextField,
+  SubmitButton,
+  showServerError,
+  useAppForm,
+} from '../../components/form.tsx';
 import { Loading } from '../../components/Loading.tsx';
+import { centsOf, centsToInput, MoneyField } from '../../components/MoneyField.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { useSession } from '../auth/session.tsx';
-import { centsOf, centsToInput, MoneyField } from '../sale/MoneyField.tsx';
 import { useCloseRegister, useCurrentRegister } from './api.ts';
 import { RegisterHistory } from './RegisterHistory.tsx';
 import { REPORT_PRINT_CSS, RegisterReport } from './RegisterReport.tsx';
@@ -31,9 +45,6 @@ export default function CloseRegisterPage() {
   const clientId = useSession().user?.client.id;
   const current = useCurrentRegister();
   const closing = useCloseRegister();
-  const [counted, setCounted] = useState<Partial<Record<PaymentMethod, string>>>({});
-  const [notes, setNotes] = useState('');
-  const [confirm, setConfirm] = useState(false);
 
   if (closing.data) {
     return (
@@ -81,31 +92,6 @@ export default function CloseRegisterPage() {
     );
   }
 
-  const rows = summary.methods.filter((m) => m.countable);
-  const methods = rows.length
-    ? rows
-    : [{ method: 'money' as const, expectedCents: summary.money.expectedCents }];
-  const textOf = (method: PaymentMethod, expected: number) =>
-    counted[method] ?? (method === 'money' ? '' : centsToInput(expected));
-  const parsed = methods.map((m) => ({
-    method: m.method,
-    expected: m.expectedCents,
-    cents: centsOf(textOf(m.method, m.expectedCents)),
-  }));
-  const invalid = parsed.some((p) => Number.isNaN(p.cents)) || textOf('money', 0) === '';
-  const expectedTotal = parsed.reduce((s, p) => s + p.expected, 0);
-  const countedTotal = parsed.reduce((s, p) => s + (Number.isNaN(p.cents) ? 0 : p.cents), 0);
-
-  const submit = () => {
-    setConfirm(false);
-    closing.mutate({
-      counted: parsed
-        .filter((p) => COUNTED_METHODS.includes(p.method))
-        .map((p) => ({ method: p.method, amountCents: p.cents })),
-      notes,
-    });
-  };
-
   return (
     <Box>
       <Typography component="h1" variant="h5" gutterBottom>
@@ -115,6 +101,79 @@ export default function CloseRegisterPage() {
         Conte o dinheiro da gaveta e confira os comprovantes das maquininhas. Informe o valor contado de cada
         forma de pagamento.
       </Typography>
+      <CloseForm summary={summary} onClose={(input) => closing.mutateAsync(input)} />
+      <Typography component="h2" variant="h6" sx={{ mt: 4, mb: 1 }}>
+        Resumo do caixa
+      </Typography>
+      <RegisterReport summary={summary} />
+      {clientId && <RegisterHistory clientId={clientId} />}
+    </Box>
+  );
+}
+
+type Values = { counted: Partial<Record<PaymentMethod, string>>; notes: string };
+
+/** The count: one money input per method (untouched card methods show what is expected), notes, confirm. */
+function CloseForm({
+  summary,
+  onClose,
+}: {
+  summary: CashRegisterSummary;
+  onClose: (input: CashRegisterCloseInput) => Promise<unknown>;
+}) {
+  const [confirm, setConfirm] = useState<CashRegisterCloseInput | null>(null);
+  const [closing, setClosing] = useState(false);
+  const rows = summary.methods.filter((m) => m.countable);
+  const methods = rows.length
+    ? rows
+    : [{ method: 'money' as const, expectedCents: summary.money.expectedCents }];
+  const closed = methods.filter((m) => COUNTED_METHODS.includes(m.method));
+  const textOf = (counted: Values['counted'], method: PaymentMethod, expected: number) =>
+    counted[method] ?? (method === 'money' ? '' : centsToInput(expected));
+  // The money in the drawer must be counted: an empty count is no count.
+  const centsIn = (counted: Values['counted'], method: PaymentMethod, expected: number) => {
+    const text = textOf(counted, method, expected);
+    return method === 'money' && text.trim() === '' ? Number.NaN : centsOf(text);
+  };
+  const form = useAppForm({
+    schema: cashRegisterCloseSchema,
+    defaultValues: { counted: { money: '' }, notes: '' } as Values,
+    toInput: (values: Values) => ({
+      counted: closed.map((m) => ({
+        method: m.method,
+        amountCents: centsIn(values.counted, m.method, m.expectedCents),
+      })),
+      notes: values.notes,
+    }),
+    fieldOf: Object.fromEntries(
+      closed.map((m, i) => [`counted.${i}.amountCents`, `counted.${m.method}` as const]),
+    ),
+  });
+  const counted = useWatch({ control: form.control, name: 'counted' });
+  const parsed = methods.map((m) => ({
+    method: m.method,
+    expected: m.expectedCents,
+    cents: centsOf(textOf(counted, m.method, m.expectedCents)),
+  }));
+  const expectedTotal = parsed.reduce((s, p) => s + p.expected, 0);
+  const countedTotal = parsed.reduce((s, p) => s + (Number.isNaN(p.cents) ? 0 : p.cents), 0);
+
+  const close = async () => {
+    const input = confirm;
+    setConfirm(null);
+    if (!input) return;
+    setClosing(true);
+    try {
+      await onClose(input);
+    } catch (error) {
+      showServerError(form, error);
+    } finally {
+      setClosing(false);
+    }
+  };
+
+  return (
+    <Form form={form} onSubmit={(input) => setConfirm(input)} aria-label="Fechamento do caixa">
       <Paper variant="outlined" sx={{ overflowX: 'auto', mb: 2 }}>
         <Table aria-label="Valores contados">
           <TableHead>
@@ -133,12 +192,22 @@ export default function CloseRegisterPage() {
                   <TableCell>{PAYMENT_METHOD_LABELS[p.method]}</TableCell>
                   <TableCell align="right">{formatCents(p.expected)}</TableCell>
                   <TableCell>
-                    <MoneyField
-                      size="small"
-                      label={`Contado em ${PAYMENT_METHOD_LABELS[p.method]}`}
-                      value={textOf(p.method, p.expected)}
-                      onChange={(text) => setCounted((c) => ({ ...c, [p.method]: text }))}
-                      autoFocus={index === 0}
+                    <Controller
+                      control={form.control}
+                      name={`counted.${p.method}`}
+                      render={({ field, fieldState }) => (
+                        <MoneyField
+                          size="small"
+                          label={`Contado em ${PAYMENT_METHOD_LABELS[p.method]}`}
+                          value={textOf(counted, p.method, p.expected)}
+                          onChange={field.onChange}
+                          onBlur={field.onBlur}
+                          inputRef={field.ref}
+                          autoFocus={index === 0}
+                          error={Boolean(fieldState.error)}
+                          helperText={fieldState.error?.message}
+                        />
+                      )}
                     />
                   </TableCell>
                   <TableCell
@@ -167,41 +236,33 @@ export default function CloseRegisterPage() {
           </TableBody>
         </Table>
       </Paper>
-      <TextField
+      <FormTextField
+        control={form.control}
+        name="notes"
         label="Observações"
-        value={notes}
-        onChange={(e) => setNotes(e.target.value)}
         multiline
         minRows={2}
-        fullWidth
         sx={{ mb: 2 }}
       />
-      {closing.isError && (
-        <Alert severity="error" sx={{ mb: 2 }}>
-          {errorMessage(closing.error)}
-        </Alert>
-      )}
+      <Box sx={{ mb: 2 }}>
+        <FormError />
+      </Box>
       <Stack direction="row" spacing={1}>
-        <Button variant="contained" disabled={invalid || closing.isPending} onClick={() => setConfirm(true)}>
-          {closing.isPending ? 'Fechando...' : 'Fechar caixa'}
-        </Button>
+        <SubmitButton busyLabel="Fechando..." disabled={confirm !== null || closing}>
+          {closing ? 'Fechando...' : 'Fechar caixa'}
+        </SubmitButton>
         <Button component={RouterLink} to="/dashboard/sale/pdv">
           Voltar ao PDV
         </Button>
       </Stack>
-      <Typography component="h2" variant="h6" sx={{ mt: 4, mb: 1 }}>
-        Resumo do caixa
-      </Typography>
-      <RegisterReport summary={summary} />
-      {clientId && <RegisterHistory clientId={clientId} />}
       <ConfirmDialog
-        open={confirm}
+        open={confirm !== null}
         title="Fechar caixa"
         message={`Confirma o fechamento com diferença de ${formatCents(Math.abs(countedTotal - expectedTotal))}${countedTotal < expectedTotal ? ' (falta)' : countedTotal > expectedTotal ? ' (sobra)' : ''}?`}
         confirmLabel="Fechar caixa"
-        onConfirm={submit}
-        onCancel={() => setConfirm(false)}
+        onConfirm={close}
+        onCancel={() => setConfirm(null)}
       />
-    </Box>
+    </Form>
   );
 }

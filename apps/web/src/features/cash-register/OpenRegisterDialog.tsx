@@ -1,58 +1,50 @@
-import { CASH_REGISTER_MESSAGES } from '@balcao/core/cashRegister';
-import Alert from '@mui/material/Alert';
+import { CASH_REGISTER_MESSAGES, cashRegisterOpenSchema } from '@balcao/core/cashRegister';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
-import { type FormEvent, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { errorMessage } from '../../lib/api.ts';
-import { centsOf, MoneyField } from '../sale/MoneyField.tsx';
+import { Form, FormError, FormMoneyField, SubmitButton, useAppForm } from '../../components/form.tsx';
+import { centsOf } from '../../components/MoneyField.tsx';
 import { useOpenRegister } from './api.ts';
 
 /** showModalOpenCashRegister (spec 3): the user has no open register, so the PDV asks to open one. */
 export function OpenRegisterDialog({ open }: { open: boolean }) {
-  const [amount, setAmount] = useState('');
   const opening = useOpenRegister();
-  const cents = centsOf(amount);
-  const invalid = Number.isNaN(cents);
-
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    if (invalid) return;
-    opening.mutate({ openingAmountCents: cents });
-  };
+  const form = useAppForm({
+    schema: cashRegisterOpenSchema,
+    defaultValues: { amount: '' },
+    toInput: ({ amount }: { amount: string }) => ({ openingAmountCents: centsOf(amount) }),
+    fieldOf: { openingAmountCents: 'amount' },
+  });
 
   return (
     <Dialog open={open} aria-labelledby="open-register-title">
-      <form onSubmit={submit} noValidate>
+      <Form form={form} onSubmit={(values) => opening.mutateAsync(values)}>
         <DialogTitle id="open-register-title">Abrir caixa</DialogTitle>
         <DialogContent>
           <DialogContentText sx={{ mb: 2 }}>
             {CASH_REGISTER_MESSAGES.mustOpen}. Informe o valor em dinheiro que está na gaveta (troco inicial).
           </DialogContentText>
-          <MoneyField
+          <FormMoneyField
+            control={form.control}
+            name="amount"
             label="Valor de abertura"
-            value={amount}
-            onChange={setAmount}
             autoFocus
             fullWidth
-            error={invalid}
-            helperText={invalid ? 'Valor inválido' : ' '}
+            helperText=" "
           />
-          {opening.isError && <Alert severity="error">{errorMessage(opening.error)}</Alert>}
+          <FormError />
         </DialogContent>
         <DialogActions>
           <Button component={RouterLink} to="/dashboard/sale">
             Voltar
           </Button>
-          <Button type="submit" variant="contained" disabled={opening.isPending || invalid}>
-            {opening.isPending ? 'Abrindo...' : 'Abrir caixa'}
-          </Button>
+          <SubmitButton busyLabel="Abrindo...">Abrir caixa</SubmitButton>
         </DialogActions>
-      </form>
+      </Form>
     </Dialog>
   );
 }

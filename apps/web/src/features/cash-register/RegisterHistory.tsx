@@ -1,4 +1,3 @@
-import type { CashRegister } from '@balcao/core/cashRegister';
 import PrintIcon from '@mui/icons-material/Print';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';

@@ -6,33 +6,31 @@ import {
   couponInputSchema,
 } from '@balcao/core/coupon';
 import { todayIso } from '@balcao/core/date';
-import { maskDecimalInput, numberToDecimalInput } from '@balcao/core/money';
+import { numberToDecimalInput } from '@balcao/core/money';
 import { can, WRITE } from '@balcao/core/routes';
-import { zodResolver } from '@hookform/resolvers/zod';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import FormHelperText from '@mui/material/FormHelperText';
-import InputAdornment from '@mui/material/InputAdornment';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
-import { Controller, type FieldPath, useForm, useWatch } from 'react-hook-form';
+import { Controller, useWatch } from 'react-hook-form';
 import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
 import { type Feedback, FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
+import { Form, FormMoneyField, FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
 import { Loading } from '../../components/Loading.tsx';
-import { ApiError, errorMessage } from '../../lib/api.ts';
+import { errorMessage } from '../../lib/api.ts';
 import { useIdFromPath } from '../../lib/useIdFromPath.ts';
 import { useSession } from '../auth/session.tsx';
 import { type CouponPayload, useCoupon, useCreateCoupon, useUpdateCoupon } from './api.ts';
 
 /** Spec 9: after a create, the edit page of the new coupon opens 3000 ms later. */
-export const REDIRECT_MS = 3000;
+const REDIRECT_MS = 3000;
 const LIST = '/dashboard/coupon';
 const MISSING_CLIENT = 'Erro ao criar cupom, atualize a pagina e tente novamente';
 
@@ -96,17 +94,6 @@ function toFormValues(coupon?: Coupon): CouponFormValues {
   };
 }
 
-const FIELDS: readonly FieldPath<CouponFormValues>[] = [
-  'code',
-  'discountType',
-  'discountValue',
-  'startDate',
-  'endDate',
-  'isSingleUse',
-  'maxUsesPerUser',
-  'minSaleAmount',
-];
-
 function CouponForm({ coupon, onFeedback }: { coupon?: Coupon; onFeedback: (feedback: Feedback) => void }) {
   const navigate = useNavigate();
   const { user } = useSession();
@@ -117,16 +104,11 @@ function CouponForm({ coupon, onFeedback }: { coupon?: Coupon; onFeedback: (feed
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
 
-  const form = useForm<CouponFormValues, unknown, CouponInput>({
-    resolver: zodResolver(couponInputSchema),
-    defaultValues: toFormValues(coupon),
-  });
-  const { control, register, formState } = form;
-  const errors = formState.errors;
+  const form = useAppForm({ schema: couponInputSchema, defaultValues: toFormValues(coupon) });
+  const { control, formState } = form;
   const discountType = useWatch({ control, name: 'discountType' });
 
-  const submit = form.handleSubmit(async (values) => {
-    const failTitle = coupon ? 'Erro ao editar cupom' : 'Erro ao criar cupom';
+  const submit = async (values: CouponInput) => {
     const clientId = user?.client?.id;
     if (!clientId) {
       onFeedback({ severity: 'error', title: MISSING_CLIENT });
@@ -139,213 +121,143 @@ function CouponForm({ coupon, onFeedback }: { coupon?: Coupon; onFeedback: (feed
       client: { id: clientId },
       updatedAt: coupon?.updatedAt,
     };
-    try {
-      if (coupon) {
-        const saved = await update.mutateAsync({ id: coupon.id, body });
-        form.reset(toFormValues(saved));
-        onFeedback({ severity: 'success', title: 'Cupom editado com sucesso' });
-      } else {
-        const saved = await create.mutateAsync(body);
-        onFeedback({ severity: 'success', title: 'Cupom criado com sucesso' });
-        setRedirecting(true);
-        timer.current = setTimeout(() => navigate(`/dashboard/coupon/edit/${saved.id}`), REDIRECT_MS);
-      }
-    } catch (error) {
-      onFeedback({ severity: 'error', title: failTitle, message: errorMessage(error) });
-      if (error instanceof ApiError) {
-        for (const issue of error.issues) {
-          const field = FIELDS.find((f) => f === issue.path);
-          if (field) form.setError(field, { message: issue.message });
-        }
-      }
+    if (coupon) {
+      const saved = await update.mutateAsync({ id: coupon.id, body });
+      form.reset(toFormValues(saved));
+      onFeedback({ severity: 'success', title: 'Cupom editado com sucesso' });
+    } else {
+      const saved = await create.mutateAsync(body);
+      onFeedback({ severity: 'success', title: 'Cupom criado com sucesso' });
+      setRedirecting(true);
+      timer.current = setTimeout(() => navigate(`/dashboard/coupon/edit/${saved.id}`), REDIRECT_MS);
     }
-  });
+  };
 
   const locked = !canWrite || redirecting;
-  const submitLabel = redirecting
-    ? 'Redirecionando...'
-    : formState.isSubmitting
-      ? 'Cadastrando...'
-      : coupon
-        ? 'Salvar'
-        : 'Cadastrar';
-
   return (
-    <Paper component="form" onSubmit={submit} noValidate sx={{ p: { xs: 2, sm: 3 } }} aria-label="Cupom">
-      {!canWrite && (
-        <Alert severity="info" sx={{ mb: 2 }}>
-          Você pode ver este cupom, mas não alterá-lo.
-        </Alert>
-      )}
-      <Box
-        sx={{
-          display: 'grid',
-          gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' },
-          columnGap: 2,
-          rowGap: 2.5,
-        }}
-      >
-        <Controller
-          control={control}
-          name="code"
-          render={({ field }) => (
-            <TextField
-              label="Código"
-              required
-              value={field.value ?? ''}
-              onChange={(e) => field.onChange(e.target.value.toUpperCase())}
-              onBlur={field.onBlur}
-              inputRef={field.ref}
-              disabled={locked}
-              error={!!errors.code}
-              helperText={errors.code?.message ?? 'De 3 a 100 caracteres: letras, números, - ou _'}
-              slotProps={{ htmlInput: { maxLength: COUPON_CODE_MAX, autoCapitalize: 'characters' } }}
-            />
-          )}
-        />
-        <Controller
-          control={control}
-          name="discountType"
-          render={({ field }) => (
-            <TextField
-              select
-              label="Tipo de desconto"
-              required
-              value={field.value ?? ''}
-              onChange={field.onChange}
-              onBlur={field.onBlur}
-              inputRef={field.ref}
-              disabled={locked}
-              error={!!errors.discountType}
-              helperText={errors.discountType?.message}
-            >
-              <MenuItem value="">
-                <em>Selecione</em>
-              </MenuItem>
-              <MenuItem value="PERCENTAGE">Porcentagem (%)</MenuItem>
-              <MenuItem value="FIXED_AMOUNT">Valor fixo (R$)</MenuItem>
-            </TextField>
-          )}
-        />
-        <DecimalField
-          name="discountValue"
-          label="Valor do desconto"
-          prefix={discountType === 'FIXED_AMOUNT' ? 'R$' : '%'}
-          control={control}
-          disabled={locked}
-          error={errors.discountValue?.message}
-        />
-        <DecimalField
-          name="minSaleAmount"
-          label="Valor mínimo da venda"
-          prefix="R$"
-          control={control}
-          disabled={locked}
-          error={errors.minSaleAmount?.message}
-          help="0 = sem valor mínimo"
-        />
-        <TextField
-          label="Data de início"
-          type="date"
-          required
-          {...register('startDate')}
-          disabled={locked}
-          error={!!errors.startDate}
-          helperText={errors.startDate?.message}
-          slotProps={{ inputLabel: { shrink: true } }}
-        />
-        <TextField
-          label="Data de fim"
-          type="date"
-          required
-          {...register('endDate')}
-          disabled={locked}
-          error={!!errors.endDate}
-          helperText={errors.endDate?.message}
-          slotProps={{ inputLabel: { shrink: true } }}
-        />
-        <TextField
-          label="Máximo de usos por cliente"
-          type="number"
-          {...register('maxUsesPerUser')}
-          disabled={locked}
-          error={!!errors.maxUsesPerUser}
-          helperText={errors.maxUsesPerUser?.message ?? '0 = ilimitado'}
-          slotProps={{ htmlInput: { min: 0, step: 1, inputMode: 'numeric' } }}
-        />
-        <Box>
-          <Controller
-            control={control}
-            name="isSingleUse"
-            render={({ field }) => (
-              <FormControlLabel
-                label="Uso único"
-                disabled={locked}
-                control={
-                  <Checkbox
-                    checked={Boolean(field.value)}
-                    onChange={(e) => field.onChange(e.target.checked)}
-                  />
-                }
-              />
-            )}
-          />
-          <FormHelperText sx={{ mt: 0 }}>Pode ser usado em uma única venda</FormHelperText>
-        </Box>
-      </Box>
-      <Stack direction="row" sx={{ justifyContent: 'flex-end', gap: 2, mt: 3 }}>
-        <Button component={RouterLink} to={LIST} disabled={formState.isSubmitting}>
-          Voltar
-        </Button>
-        {canWrite && (
-          <Button type="submit" variant="contained" disabled={formState.isSubmitting || redirecting}>
-            {submitLabel}
-          </Button>
+    <Form
+      form={form}
+      onSubmit={submit}
+      onError={(message) =>
+        onFeedback({
+          severity: 'error',
+          title: coupon ? 'Erro ao editar cupom' : 'Erro ao criar cupom',
+          message,
+        })
+      }
+      aria-label="Cupom"
+    >
+      <Paper sx={{ p: { xs: 2, sm: 3 } }}>
+        {!canWrite && (
+          <Alert severity="info" sx={{ mb: 2 }}>
+            Você pode ver este cupom, mas não alterá-lo.
+          </Alert>
         )}
-      </Stack>
-    </Paper>
-  );
-}
-
-/** Money/percent input (spec 5): digits and one comma, 2 decimals, prefix R$ or %. */
-function DecimalField({
-  name,
-  label,
-  prefix,
-  control,
-  disabled,
-  error,
-  help,
-}: {
-  name: 'discountValue' | 'minSaleAmount';
-  label: string;
-  prefix: string;
-  control: ReturnType<typeof useForm<CouponFormValues, unknown, CouponInput>>['control'];
-  disabled: boolean;
-  error?: string;
-  help?: string;
-}) {
-  return (
-    <Controller
-      control={control}
-      name={name}
-      render={({ field }) => (
-        <TextField
-          label={label}
-          required={name === 'discountValue'}
-          value={field.value === undefined ? '' : String(field.value)}
-          onChange={(e) => field.onChange(maskDecimalInput(e.target.value))}
-          onBlur={field.onBlur}
-          inputRef={field.ref}
-          disabled={disabled}
-          error={!!error}
-          helperText={error ?? help}
-          slotProps={{
-            htmlInput: { inputMode: 'decimal' },
-            input: { startAdornment: <InputAdornment position="start">{prefix}</InputAdornment> },
+        <Box
+          sx={{
+            display: 'grid',
+            gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' },
+            columnGap: 2,
+            rowGap: 2.5,
           }}
-        />
-      )}
-    />
+        >
+          <FormTextField
+            control={control}
+            name="code"
+            label="Código"
+            required
+            mask={(text) => text.toUpperCase()}
+            disabled={locked}
+            helperText="De 3 a 100 caracteres: letras, números, - ou _"
+            slotProps={{ htmlInput: { maxLength: COUPON_CODE_MAX, autoCapitalize: 'characters' } }}
+          />
+          <FormTextField
+            control={control}
+            name="discountType"
+            label="Tipo de desconto"
+            select
+            required
+            disabled={locked}
+          >
+            <MenuItem value="">
+              <em>Selecione</em>
+            </MenuItem>
+            <MenuItem value="PERCENTAGE">Porcentagem (%)</MenuItem>
+            <MenuItem value="FIXED_AMOUNT">Valor fixo (R$)</MenuItem>
+          </FormTextField>
+          <FormMoneyField
+            control={control}
+            name="discountValue"
+            label="Valor do desconto"
+            required
+            suffix={discountType === 'FIXED_AMOUNT' ? undefined : '%'}
+            disabled={locked}
+          />
+          <FormMoneyField
+            control={control}
+            name="minSaleAmount"
+            label="Valor mínimo da venda"
+            disabled={locked}
+            helperText="0 = sem valor mínimo"
+          />
+          <FormTextField
+            control={control}
+            name="startDate"
+            label="Data de início"
+            type="date"
+            required
+            disabled={locked}
+            slotProps={{ inputLabel: { shrink: true } }}
+          />
+          <FormTextField
+            control={control}
+            name="endDate"
+            label="Data de fim"
+            type="date"
+            required
+            disabled={locked}
+            slotProps={{ inputLabel: { shrink: true } }}
+          />
+          <FormTextField
+            control={control}
+            name="maxUsesPerUser"
+            label="Máximo de usos por cliente"
+            type="number"
+            disabled={locked}
+            helperText="0 = ilimitado"
+            slotProps={{ htmlInput: { min: 0, step: 1, inputMode: 'numeric' } }}
+          />
+          <Box>
+            <Controller
+              control={control}
+              name="isSingleUse"
+              render={({ field }) => (
+                <FormControlLabel
+                  label="Uso único"
+                  disabled={locked}
+                  control={
+                    <Checkbox
+                      checked={Boolean(field.value)}
+                      onChange={(e) => field.onChange(e.target.checked)}
+                    />
+                  }
+                />
+              )}
+            />
+            <FormHelperText sx={{ mt: 0 }}>Pode ser usado em uma única venda</FormHelperText>
+          </Box>
+        </Box>
+        <Stack direction="row" sx={{ justifyContent: 'flex-end', gap: 2, mt: 3 }}>
+          <Button component={RouterLink} to={LIST} disabled={formState.isSubmitting}>
+            Voltar
+          </Button>
+          {canWrite && (
+            <SubmitButton busyLabel="Cadastrando..." disabled={redirecting}>
+              {redirecting ? 'Redirecionando...' : coupon ? 'Salvar' : 'Cadastrar'}
+            </SubmitButton>
+          )}
+        </Stack>
+      </Paper>
+    </Form>
   );
 }

@@ -1,4 +1,4 @@
-import type { CustomerListItem } from '@balcao/core/customer';
+import { type CustomerListItem, customerInputSchema } from '@balcao/core/customer';
 import { maskDocument, maskPhone } from '@balcao/core/document';
 import { formatCents } from '@balcao/core/money';
 import PersonAddIcon from '@mui/icons-material/PersonAdd';
@@ -18,12 +18,12 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useState } from 'react';
-import { errorMessage } from '../../lib/api.ts';
+import { useEffect, useState } from 'react';
+import { Form, FormError, FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
+import { centsOf, centsToInput, MoneyField } from '../../components/MoneyField.tsx';
 import { queryKeys } from '../../lib/queryKeys.ts';
 import { useSession } from '../auth/session.tsx';
 import { fetchCustomerDetail, postQuickCustomer, searchCustomers, useSellers } from '../sale/api.ts';
-import { centsOf, centsToInput, MoneyField } from '../sale/MoneyField.tsx';
 import type { PdvAction, PdvState } from './state.ts';
 
 type Props = { clientId: number; state: PdvState; dispatch: (action: PdvAction) => void };
@@ -277,49 +277,37 @@ function QuickCustomerForm({
   onCreated: (c: { id: number; name: string; document: string | null; phone: string | null }) => void;
   onCancel: () => void;
 }) {
-  const [name, setName] = useState('');
-  const [phone, setPhone] = useState('');
-  const [document, setDocument] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setSaving(true);
-    setError(null);
-    try {
-      const created = await postQuickCustomer({ name, phone: phone || null, document: document || null });
-      onCreated({ id: created.id, name: created.name, document: created.document, phone: created.phone });
-    } catch (err) {
-      setError(errorMessage(err));
-    } finally {
-      setSaving(false);
-    }
+  const form = useAppForm({
+    schema: customerInputSchema,
+    defaultValues: { name: '', phone: '', document: '' },
+    toInput: quickBody,
+  });
+  // What was typed goes to the API, which parses it with the same schema.
+  const submit = async () => {
+    const created = await postQuickCustomer(quickBody(form.getValues()));
+    onCreated({ id: created.id, name: created.name, document: created.document, phone: created.phone });
   };
   return (
-    <Paper
-      variant="outlined"
-      component="form"
-      onSubmit={submit}
-      noValidate
-      sx={{ p: 2, mt: 2 }}
-      aria-label="Cadastro rápido de cliente"
-    >
-      <Stack spacing={2}>
-        <TextField label="Nome" value={name} onChange={(e) => setName(e.target.value)} required autoFocus />
-        <TextField label="WhatsApp" value={phone} onChange={(e) => setPhone(maskPhone(e.target.value))} />
-        <TextField
-          label="CPF/CNPJ"
-          value={document}
-          onChange={(e) => setDocument(maskDocument(e.target.value))}
-        />
-        {error && <Alert severity="error">{error}</Alert>}
-        <Stack direction="row" spacing={1}>
-          <Button type="submit" variant="contained" disabled={saving}>
-            {saving ? 'Cadastrando...' : 'Cadastrar'}
-          </Button>
-          <Button onClick={onCancel}>Cancelar</Button>
+    <Form form={form} onSubmit={submit} aria-label="Cadastro rápido de cliente">
+      <Paper variant="outlined" sx={{ p: 2, mt: 2 }}>
+        <Stack spacing={2}>
+          <FormTextField control={form.control} name="name" label="Nome" required autoFocus />
+          <FormTextField control={form.control} name="phone" label="WhatsApp" mask={maskPhone} />
+          <FormTextField control={form.control} name="document" label="CPF/CNPJ" mask={maskDocument} />
+          <FormError />
+          <Stack direction="row" spacing={1}>
+            <SubmitButton busyLabel="Cadastrando...">Cadastrar</SubmitButton>
+            <Button onClick={onCancel}>Cancelar</Button>
+          </Stack>
         </Stack>
-      </Stack>
-    </Paper>
+      </Paper>
+    </Form>
   );
 }
+
+type QuickValues = { name: string; phone: string; document: string };
+const quickBody = ({ name, phone, document }: QuickValues) => ({
+  name,
+  phone: phone || null,
+  document: document || null,
+});

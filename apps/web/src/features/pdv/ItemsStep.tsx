@@ -25,9 +25,9 @@ import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { type KeyboardEvent, memo, type RefObject, useEffect, useRef, useState } from 'react';
+import { centsToInput } from '../../components/MoneyField.tsx';
 import { ApiError, errorMessage } from '../../lib/api.ts';
 import { fetchByBarcode, fetchProductDetail, searchProducts } from '../sale/api.ts';
-import { centsToInput } from '../sale/MoneyField.tsx';
 import { type ProductChoice, ProductOptionsDialog } from './ProductOptionsDialog.tsx';
 import type { PdvAction, PdvLine } from './state.ts';
 

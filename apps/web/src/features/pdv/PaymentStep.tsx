@@ -1,3 +1,4 @@
+import { type CouponValidation, couponValidateInputSchema } from '@balcao/core/coupon';
 import { todayIso } from '@balcao/core/date';
 import { formatCents } from '@balcao/core/money';
 import {
@@ -9,6 +10,7 @@ import {
   PAYMENT_METHOD_LABELS,
   PAYMENT_METHODS_IN_PDV,
   parsePercentToHundredths,
+  paymentInputSchema,
   type SaleTotals,
 } from '@balcao/core/sale';
 import type { PaymentMethod } from '@balcao/core/status';
@@ -22,15 +24,16 @@ import IconButton from '@mui/material/IconButton';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useState } from 'react';
-import { errorMessage } from '../../lib/api.ts';
+import { useEffect, useState } from 'react';
+import { useWatch } from 'react-hook-form';
+import type { z } from 'zod';
+import { Form, FormMoneyField, FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
+import { centsOf, centsToInput, MoneyField } from '../../components/MoneyField.tsx';
 import { fetchCustomerCredit, saleKeys, validateCoupon } from '../sale/api.ts';
-import { centsOf, centsToInput, MoneyField } from '../sale/MoneyField.tsx';
 import { PixQr } from '../sale/PixQr.tsx';
 import { type PdvAction, type PdvState, pdvPaymentCheck } from './state.ts';
 
@@ -176,95 +179,99 @@ function AddPaymentForm({
   remaining: number;
   onAdd: (p: PdvState['payments'][number]) => void;
 }) {
-  const [method, setMethod] = useState<PaymentMethod>('money');
-  const [amount, setAmount] = useState(remaining ? centsToInput(remaining) : '');
-  const [installments, setInstallments] = useState(1);
-  const [dueDate, setDueDate] = useState(defaultDueDate(todayIso()));
+  const form = useAppForm({
+    schema: paymentInputSchema,
+    defaultValues: {
+      method: 'money',
+      amount: remaining ? centsToInput(remaining) : '',
+      installments: 1,
+      dueDate: defaultDueDate(todayIso()),
+    } as PaymentValues,
+    toInput: (values: PaymentValues) => ({
+      method: values.method,
+      amountCents: centsOf(values.amount),
+      numberInstallments: INSTALLMENT_METHODS.includes(values.method) ? values.installments : 1,
+      dueDate: DEFERRED_METHODS.includes(values.method) ? values.dueDate : null,
+    }),
+    fieldOf: { amountCents: 'amount', numberInstallments: 'installments' },
+    check: (values) =>
+      centsOf(values.amount) === 0 ? [{ path: 'amount', message: 'Informe o valor do pagamento' }] : [],
+  });
+  const [method, amount] = useWatch({ control: form.control, name: ['method', 'amount'] });
   const cents = centsOf(amount);
-  const invalid = Number.isNaN(cents) || cents <= 0;
   const installmentsAllowed = INSTALLMENT_METHODS.includes(method);
   const deferred = DEFERRED_METHODS.includes(method);
 
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    if (invalid) return;
+  const submit = (payment: z.output<typeof paymentInputSchema>) =>
     onAdd({
       key: `p${++paymentSeq}`,
-      method,
-      amountCents: cents,
-      numberInstallments: installmentsAllowed ? installments : 1,
-      dueDate: deferred ? dueDate : null,
+      method: payment.method,
+      amountCents: payment.amountCents,
+      numberInstallments: payment.numberInstallments,
+      dueDate: payment.dueDate,
     });
-  };
 
   return (
-    <Paper
-      variant="outlined"
-      component="form"
-      onSubmit={submit}
-      noValidate
-      sx={{ p: 2 }}
-      aria-label="Adicionar pagamento"
-    >
-      <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ alignItems: { md: 'flex-start' } }}>
-        <TextField
-          select
-          label="Forma de pagamento"
-          value={method}
-          onChange={(e) => setMethod(e.target.value as PaymentMethod)}
-          sx={{ minWidth: 220 }}
-        >
-          {PAYMENT_METHODS_IN_PDV.map((m) => (
-            <MenuItem key={m} value={m}>
-              {PAYMENT_METHOD_LABELS[m]}
-            </MenuItem>
-          ))}
-        </TextField>
-        <MoneyField
-          label={method === 'money' ? 'Valor recebido' : 'Valor'}
-          value={amount}
-          onChange={setAmount}
-          error={amount !== '' && invalid}
-          helperText={method === 'money' ? 'Acima do total vira troco' : ' '}
-          autoFocus
-        />
-        {installmentsAllowed && (
-          <TextField
+    <Form form={form} onSubmit={submit} aria-label="Adicionar pagamento">
+      <Paper variant="outlined" sx={{ p: 2 }}>
+        <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ alignItems: { md: 'flex-start' } }}>
+          <FormTextField
+            control={form.control}
+            name="method"
             select
-            label="Parcelas"
-            value={installments}
-            onChange={(e) => setInstallments(Number(e.target.value))}
-            sx={{ minWidth: 110 }}
+            label="Forma de pagamento"
+            fullWidth={false}
+            sx={{ minWidth: 220 }}
           >
-            {Array.from({ length: MAX_INSTALLMENTS }, (_, i) => i + 1).map((n) => (
-              <MenuItem key={n} value={n}>
-                {n}x{!Number.isNaN(cents) && cents > 0 ? ` de ${formatCents(Math.floor(cents / n))}` : ''}
+            {PAYMENT_METHODS_IN_PDV.map((m) => (
+              <MenuItem key={m} value={m}>
+                {PAYMENT_METHOD_LABELS[m]}
               </MenuItem>
             ))}
-          </TextField>
-        )}
-        {deferred && (
-          <TextField
-            type="date"
-            label="1º vencimento"
-            value={dueDate}
-            onChange={(e) => setDueDate(e.target.value)}
-            slotProps={{ inputLabel: { shrink: true }, htmlInput: { min: todayIso() } }}
+          </FormTextField>
+          <FormMoneyField
+            control={form.control}
+            name="amount"
+            label={method === 'money' ? 'Valor recebido' : 'Valor'}
+            helperText={method === 'money' ? 'Acima do total vira troco' : ' '}
+            autoFocus
           />
-        )}
-        <Button
-          type="submit"
-          variant="outlined"
-          startIcon={<AddIcon />}
-          disabled={invalid}
-          sx={{ height: 56 }}
-        >
-          Adicionar
-        </Button>
-      </Stack>
-    </Paper>
+          {installmentsAllowed && (
+            <FormTextField
+              control={form.control}
+              name="installments"
+              select
+              label="Parcelas"
+              fullWidth={false}
+              sx={{ minWidth: 110 }}
+            >
+              {Array.from({ length: MAX_INSTALLMENTS }, (_, i) => i + 1).map((n) => (
+                <MenuItem key={n} value={n}>
+                  {n}x{!Number.isNaN(cents) && cents > 0 ? ` de ${formatCents(Math.floor(cents / n))}` : ''}
+                </MenuItem>
+              ))}
+            </FormTextField>
+          )}
+          {deferred && (
+            <FormTextField
+              control={form.control}
+              name="dueDate"
+              type="date"
+              label="1º vencimento"
+              fullWidth={false}
+              slotProps={{ inputLabel: { shrink: true }, htmlInput: { min: todayIso() } }}
+            />
+          )}
+          <SubmitButton variant="outlined" busyLabel="Adicionar" startIcon={<AddIcon />} sx={{ height: 56 }}>
+            Adicionar
+          </SubmitButton>
+        </Stack>
+      </Paper>
+    </Form>
   );
 }
+
+type PaymentValues = { method: PaymentMethod; amount: string; installments: number; dueDate: string };
 
 function DiscountAndCoupon({
   state,
@@ -279,9 +286,6 @@ function DiscountAndCoupon({
         : centsToInput(state.discountValue)
       : '',
   );
-  const [code, setCode] = useState('');
-  const [couponError, setCouponError] = useState<string | null>(null);
-  const [checking, setChecking] = useState(false);
   const value =
     text.trim() === '' ? 0 : kind === 'percentage' ? parsePercentToHundredths(text) : centsOf(text);
   const invalid = Number.isNaN(value) || (kind === 'percentage' && value > 10000);
@@ -291,25 +295,6 @@ function DiscountAndCoupon({
       dispatch({ type: 'discount', discountType: kind, discountValue: value });
     }
   }, [kind, value, invalid, state.discountValue, state.discountType, dispatch]);
-
-  const applyCoupon = async () => {
-    if (!code.trim()) return;
-    setChecking(true);
-    setCouponError(null);
-    try {
-      const result = await validateCoupon({
-        code: code.trim(),
-        subtotalCents: totals.totalCents,
-        customerId: state.customer?.id ?? null,
-      });
-      dispatch({ type: 'coupon', coupon: result.coupon });
-      setCode('');
-    } catch (error) {
-      setCouponError(errorMessage(error));
-    } finally {
-      setChecking(false);
-    }
-  };
 
   return (
     <Stack direction={{ xs: 'column', md: 'row' }} spacing={3}>
@@ -357,31 +342,58 @@ function DiscountAndCoupon({
             data-testid="pdv-coupon"
           />
         ) : (
-          <Stack direction="row" spacing={1} sx={{ alignItems: 'flex-start' }}>
-            <TextField
-              label="Código do cupom"
-              value={code}
-              onChange={(e) => setCode(e.target.value.toUpperCase())}
-              onKeyDown={(e) => {
-                if (e.key === 'Enter') {
-                  e.preventDefault();
-                  void applyCoupon();
-                }
-              }}
-              error={Boolean(couponError)}
-              helperText={couponError ?? ' '}
-            />
-            <Button
-              variant="outlined"
-              onClick={applyCoupon}
-              disabled={checking || !code.trim()}
-              sx={{ height: 56 }}
-            >
-              {checking ? 'Validando...' : 'Aplicar'}
-            </Button>
-          </Stack>
+          <CouponForm
+            subtotalCents={totals.totalCents}
+            customerId={state.customer?.id ?? null}
+            onValid={(coupon) => dispatch({ type: 'coupon', coupon })}
+          />
         )}
       </Box>
     </Stack>
+  );
+}
+
+/** The coupon code, checked by the API against this sale's subtotal and customer. */
+function CouponForm({
+  subtotalCents,
+  customerId,
+  onValid,
+}: {
+  subtotalCents: number;
+  customerId: number | null;
+  onValid: (coupon: CouponValidation['coupon']) => void;
+}) {
+  const form = useAppForm({
+    schema: couponValidateInputSchema,
+    defaultValues: { code: '' },
+    toInput: ({ code }: { code: string }) => ({ code, subtotalCents, customerId }),
+  });
+  const submit = async (body: z.output<typeof couponValidateInputSchema>) => {
+    const result = await validateCoupon(body);
+    onValid(result.coupon);
+    form.reset();
+  };
+  return (
+    <Form
+      form={form}
+      onSubmit={submit}
+      // A refused coupon says why under the code.
+      onError={(message) => form.setError('code', { type: 'server', message })}
+      aria-label="Cupom"
+    >
+      <Stack direction="row" spacing={1} sx={{ alignItems: 'flex-start' }}>
+        <FormTextField
+          control={form.control}
+          name="code"
+          label="Código do cupom"
+          mask={(text) => text.toUpperCase()}
+          fullWidth={false}
+          helperText=" "
+        />
+        <SubmitButton variant="outlined" busyLabel="Validando..." sx={{ height: 56 }}>
+          Aplicar
+        </SubmitButton>
+      </Stack>
+    </Form>
   );
 }

@@ -1,6 +1,5 @@
 import { type ProductCategoryInput, productCategoryInputSchema } from '@balcao/core/product';
 import { can, WRITE } from '@balcao/core/routes';
-import { zodResolver } from '@hookform/resolvers/zod';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -8,12 +7,12 @@ import FormControlLabel from '@mui/material/FormControlLabel';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { type ReactNode, useEffect } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { Controller } from 'react-hook-form';
 import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
 import { type Feedback, FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
+import { Form, FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { ApiError, errorMessage } from '../../lib/api.ts';
 import { useIdFromPath } from '../../lib/useIdFromPath.ts';
@@ -71,13 +70,12 @@ function NamedForm({
   const { user } = useSession();
   const canWrite = can(user?.userType.id, WRITE.catalog);
   const save = useSaveNamed(config.resource);
-  const form = useForm<ProductCategoryInput, unknown, ProductCategoryInput>({
-    resolver: zodResolver(productCategoryInputSchema) as never,
+  const form = useAppForm({
+    schema: productCategoryInputSchema,
     defaultValues: { name: record?.name ?? '', active: record?.active ?? true },
   });
-  const { control, formState } = form;
 
-  const submit = form.handleSubmit(async (values) => {
+  const submit = async (values: ProductCategoryInput) => {
     try {
       const saved = await save.mutateAsync({
         id: record?.id,
@@ -86,81 +84,66 @@ function NamedForm({
       if (record) onFeedback({ severity: 'success', title: config.edited });
       else navigate(`${config.basePath}/edit/${saved.id}`, { replace: true, state: { created: true } });
     } catch (error) {
-      onFeedback({
-        severity: 'error',
-        title: record ? config.editError : config.createError,
-        message: errorMessage(error),
-      });
+      // A duplicate name (a 409 other than a stale edit) belongs under the name.
       if (error instanceof ApiError && error.status === 409 && !error.message.includes('alterado'))
-        form.setError('name', { message: error.message });
-      if (error instanceof ApiError)
-        for (const issue of error.issues)
-          if (issue.path === 'name') form.setError('name', { message: issue.message });
+        throw new ApiError(409, error.message, [{ path: 'name', message: error.message }]);
+      throw error;
     }
-  });
+  };
 
   return (
-    <Paper
-      component="form"
+    <Form
+      form={form}
       onSubmit={submit}
-      noValidate
-      sx={{ p: { xs: 2, sm: 3 } }}
+      onError={(message) =>
+        onFeedback({ severity: 'error', title: record ? config.editError : config.createError, message })
+      }
       aria-label={config.title}
     >
-      {!canWrite && (
-        <Alert severity="info" sx={{ mb: 2 }}>
-          Você pode ver este cadastro, mas não alterá-lo.
-        </Alert>
-      )}
-      {record && (
-        <Typography color="text.secondary" sx={{ mb: 2 }}>
-          {record.productCount === 1
-            ? '1 produto usa este cadastro'
-            : `${record.productCount} produtos usam este cadastro`}
-        </Typography>
-      )}
-      <Stack sx={{ gap: 2 }}>
-        <Controller
-          control={control}
-          name="name"
-          render={({ field }) => (
-            <TextField
-              label="Nome"
-              required
-              autoFocus={!record}
-              {...field}
-              value={field.value ?? ''}
-              disabled={!canWrite}
-              error={!!formState.errors.name}
-              helperText={formState.errors.name?.message}
-              slotProps={{ htmlInput: { maxLength: 80 } }}
-            />
-          )}
-        />
-        <Controller
-          control={control}
-          name="active"
-          render={({ field }) => (
-            <FormControlLabel
-              label="Ativa"
-              disabled={!canWrite}
-              control={
-                <Switch checked={field.value ?? true} onChange={(e) => field.onChange(e.target.checked)} />
-              }
-            />
-          )}
-        />
-      </Stack>
-      <Stack direction="row" sx={{ justifyContent: 'flex-end', gap: 2, mt: 3 }}>
-        <Button component={RouterLink} to={config.basePath} disabled={formState.isSubmitting}>
-          Voltar
-        </Button>
-        {canWrite && (
-          <Button type="submit" variant="contained" disabled={formState.isSubmitting}>
-            {formState.isSubmitting ? 'Salvando...' : record ? 'Salvar' : 'Cadastrar'}
-          </Button>
+      <Paper sx={{ p: { xs: 2, sm: 3 } }}>
+        {!canWrite && (
+          <Alert severity="info" sx={{ mb: 2 }}>
+            Você pode ver este cadastro, mas não alterá-lo.
+          </Alert>
         )}
-      </Stack>
-    </Paper>
+        {record && (
+          <Typography color="text.secondary" sx={{ mb: 2 }}>
+            {record.productCount === 1
+              ? '1 produto usa este cadastro'
+              : `${record.productCount} produtos usam este cadastro`}
+          </Typography>
+        )}
+        <Stack sx={{ gap: 2 }}>
+          <FormTextField
+            control={form.control}
+            name="name"
+            label="Nome"
+            required
+            autoFocus={!record}
+            disabled={!canWrite}
+            slotProps={{ htmlInput: { maxLength: 80 } }}
+          />
+          <Controller
+            control={form.control}
+            name="active"
+            render={({ field }) => (
+              <FormControlLabel
+                label="Ativa"
+                disabled={!canWrite}
+                control={
+                  <Switch checked={field.value ?? true} onChange={(e) => field.onChange(e.target.checked)} />
+                }
+              />
+            )}
+          />
+        </Stack>
+        <Stack direction="row" sx={{ justifyContent: 'flex-end', gap: 2, mt: 3 }}>
+          <Button component={RouterLink} to={config.basePath} disabled={form.formState.isSubmitting}>
+            Voltar
+          </Button>
+          {canWrite && <SubmitButton busyLabel="Salvando...">{record ? 'Salvar' : 'Cadastrar'}</SubmitButton>}
+        </Stack>
+      </Paper>
+    </Form>
   );
 }

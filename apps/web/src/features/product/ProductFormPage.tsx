@@ -14,7 +14,6 @@ import {
   productFormSchema,
 } from '@balcao/core/product';
 import { can, WRITE } from '@balcao/core/routes';
-import { zodResolver } from '@hookform/resolvers/zod';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -26,18 +25,25 @@ import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { type ReactNode, useEffect } from 'react';
-import { Controller, type FieldPath, useForm, useWatch } from 'react-hook-form';
+import { Controller, useWatch } from 'react-hook-form';
 import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
 import { type Feedback, FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
+import {
+  Form,
+  FormMoneyField,
+  FormQuantityField,
+  FormTextField,
+  SubmitButton,
+  useAppForm,
+} from '../../components/form.tsx';
 import { Loading } from '../../components/Loading.tsx';
-import { ApiError, errorMessage } from '../../lib/api.ts';
+import { errorMessage } from '../../lib/api.ts';
 import { useIdFromPath } from '../../lib/useIdFromPath.ts';
 import { useSession } from '../auth/session.tsx';
 import { useNamedOptions } from '../product-category/api.ts';
 import { ProductStockCard } from '../stock/components/ProductStockCard.tsx';
 import { useCreateProduct, useProduct, useUpdateProduct } from './api.ts';
 import { AdditionalsField } from './components/AdditionalsField.tsx';
-import { MoneyField, QuantityField } from './components/DecimalInputs.tsx';
 import { COLOR_SUGGESTIONS, GridNamesInput, SIZE_SUGGESTIONS } from './components/GridNamesInput.tsx';
 import { ImagesSection } from './components/ImagesSection.tsx';
 import { VariantsSection } from './components/VariantsSection.tsx';
@@ -118,8 +124,6 @@ function toFormValues(p?: Product): ProductFormValues {
   };
 }
 
-const FIELDS = Object.keys(toFormValues()) as FieldPath<ProductFormValues>[];
-
 function Section({ title, children }: { title: string; children: ReactNode }) {
   return (
     <Box component="fieldset" sx={{ border: 0, p: 0, m: 0, minWidth: 0 }}>
@@ -153,9 +157,11 @@ function ProductForm({
   const brands = useNamedOptions('product-brand', clientId);
   const create = useCreateProduct();
   const update = useUpdateProduct();
-  const form = useForm<ProductFormValues, unknown, ProductInputParsed>({
-    resolver: zodResolver(productFormSchema),
+  const form = useAppForm<ProductFormValues, ProductInputParsed>({
+    schema: productFormSchema,
     defaultValues: toFormValues(product),
+    // The piped API schema reports grid problems at grid.colors / grid.sizes.
+    fieldOf: { grid: 'colors', 'grid.colors': 'colors', 'grid.sizes': 'sizes' },
   });
   const { control, formState } = form;
   const errors = formState.errors;
@@ -165,11 +171,7 @@ function ProductForm({
   });
   const margin = marginPercent(moneyInputToCents(sale) ?? 0, moneyInputToCents(cost) ?? 0);
   const locked = !canWrite;
-  // The piped API schema reports grid problems at grid.colors / grid.sizes.
-  const gridErrors = (
-    errors as { grid?: { message?: string; colors?: { message?: string }; sizes?: { message?: string } } }
-  ).grid;
-  const gridError = gridErrors?.colors?.message ?? gridErrors?.sizes?.message ?? gridErrors?.message;
+  const gridError = errors.colors?.message ?? errors.sizes?.message;
   const hasVariants = (product?.variants.length ?? 0) > 0;
 
   useEffect(() => {
@@ -177,72 +179,21 @@ function ProductForm({
     if (productType === 'service' && stockControl) form.setValue('stockControl', false);
   }, [productType, unit, stockControl, form]);
 
-  const submit = form.handleSubmit(async (values) => {
-    try {
-      if (product) {
-        const { grid: _grid, stock, ...rest } = values;
-        // Stock goes only when the user changed it: a stale form never rewrites a level a sale changed.
-        const sendStock = values.stock !== product.stock && values.productType !== 'variants';
-        await update.mutateAsync({
-          id: product.id,
-          body: { ...rest, ...(sendStock ? { stock } : {}), updatedAt: product.updatedAt },
-        });
-        onFeedback({ severity: 'success', title: 'Produto editado com sucesso' });
-      } else {
-        const saved = await create.mutateAsync(values);
-        navigate(`${LIST}/edit/${saved.id}`, { replace: true, state: { created: true } });
-      }
-    } catch (error) {
-      onFeedback({
-        severity: 'error',
-        title: product ? 'Erro ao editar produto' : 'Erro ao criar produto',
-        message: errorMessage(error),
+  const submit = async (values: ProductInputParsed) => {
+    if (product) {
+      const { grid: _grid, stock, ...rest } = values;
+      // Stock goes only when the user changed it: a stale form never rewrites a level a sale changed.
+      const sendStock = values.stock !== product.stock && values.productType !== 'variants';
+      await update.mutateAsync({
+        id: product.id,
+        body: { ...rest, ...(sendStock ? { stock } : {}), updatedAt: product.updatedAt },
       });
-      if (error instanceof ApiError)
-        for (const issue of error.issues) {
-          const field = FIELDS.find((f) => f === issue.path.split('.')[0]);
-          if (field) form.setError(field, { message: issue.message });
-        }
+      onFeedback({ severity: 'success', title: 'Produto editado com sucesso' });
+    } else {
+      const saved = await create.mutateAsync(values);
+      navigate(`${LIST}/edit/${saved.id}`, { replace: true, state: { created: true } });
     }
-  });
-
-  const text = (name: 'name' | 'sku' | 'barcode', label: string, extra: object = {}) => (
-    <Controller
-      control={control}
-      name={name}
-      render={({ field }) => (
-        <TextField
-          label={label}
-          fullWidth
-          {...field}
-          disabled={locked}
-          error={!!errors[name]}
-          helperText={errors[name]?.message ?? (extra as { help?: string }).help}
-          {...(extra as { required?: boolean; slotProps?: object })}
-        />
-      )}
-    />
-  );
-
-  const money = (name: 'salePriceCents' | 'costPriceCents', label: string, required = false) => (
-    <Controller
-      control={control}
-      name={name}
-      render={({ field }) => (
-        <MoneyField
-          label={label}
-          required={required}
-          value={field.value}
-          onChange={field.onChange}
-          onBlur={field.onBlur}
-          inputRef={field.ref}
-          disabled={locked}
-          error={!!errors[name]}
-          helperText={errors[name]?.message}
-        />
-      )}
-    />
-  );
+  };
 
   const quantity = (
     name: 'stock' | 'minStock' | 'weightKg' | 'heightCm' | 'widthCm' | 'lengthCm',
@@ -250,23 +201,14 @@ function ProductForm({
     suffix: string,
     options: { places?: number; disabled?: boolean; help?: string } = {},
   ) => (
-    <Controller
+    <FormQuantityField
       control={control}
       name={name}
-      render={({ field }) => (
-        <QuantityField
-          label={label}
-          suffix={suffix}
-          places={options.places ?? 3}
-          value={field.value}
-          onChange={field.onChange}
-          onBlur={field.onBlur}
-          inputRef={field.ref}
-          disabled={locked || options.disabled}
-          error={!!errors[name]}
-          helperText={errors[name]?.message ?? options.help}
-        />
-      )}
+      label={label}
+      suffix={suffix}
+      places={options.places ?? 3}
+      disabled={locked || options.disabled}
+      helperText={options.help}
     />
   );
 
@@ -279,16 +221,18 @@ function ProductForm({
     <Controller
       control={control}
       name={name}
-      render={({ field }) => (
+      render={({ field, fieldState }) => (
         <TextField
           select
           label={label}
           slotProps={{ inputLabel: { shrink: true }, select: { displayEmpty: true } }}
           value={field.value ?? ''}
           onChange={(e) => field.onChange(e.target.value === '' ? null : Number(e.target.value))}
+          onBlur={field.onBlur}
+          inputRef={field.ref}
           disabled={locked}
-          error={!!errors[name]}
-          helperText={errors[name]?.message}
+          error={!!fieldState.error}
+          helperText={fieldState.error?.message}
         >
           <MenuItem value="">{none}</MenuItem>
           {(options ?? []).map((o) => (
@@ -302,224 +246,255 @@ function ProductForm({
   );
 
   return (
-    <Paper component="form" onSubmit={submit} noValidate sx={{ p: { xs: 2, sm: 3 } }} aria-label="Produto">
-      {!canWrite && (
-        <Alert severity="info" sx={{ mb: 2 }}>
-          Você pode ver este produto, mas não alterá-lo.
-        </Alert>
-      )}
-      <Stack sx={{ gap: 4 }}>
-        <Section title="Dados do produto">
-          <Box sx={grid}>
-            <Box sx={{ gridColumn: { sm: 'span 2' } }}>
-              {text('name', 'Nome', {
-                required: true,
-                autoFocus: !product,
-                slotProps: { htmlInput: { maxLength: 120 } },
-              })}
-            </Box>
-            <Controller
-              control={control}
-              name="productType"
-              render={({ field }) => (
-                <TextField
-                  select
-                  label="Tipo"
-                  {...field}
-                  disabled={locked || hasVariants}
-                  helperText={hasVariants ? 'Exclua a grade para mudar o tipo' : errors.productType?.message}
-                >
-                  {PRODUCT_TYPES.map((t) => (
-                    <MenuItem key={t} value={t}>
-                      {PRODUCT_TYPE_LABELS[t]}
-                    </MenuItem>
-                  ))}
-                </TextField>
-              )}
-            />
-            <Controller
-              control={control}
-              name="unit"
-              render={({ field }) => (
-                <TextField
-                  select
-                  label="Unidade"
-                  {...field}
+    <Form
+      form={form}
+      onSubmit={submit}
+      onError={(message) =>
+        onFeedback({
+          severity: 'error',
+          title: product ? 'Erro ao editar produto' : 'Erro ao criar produto',
+          message,
+        })
+      }
+      aria-label="Produto"
+    >
+      <Paper sx={{ p: { xs: 2, sm: 3 } }}>
+        {!canWrite && (
+          <Alert severity="info" sx={{ mb: 2 }}>
+            Você pode ver este produto, mas não alterá-lo.
+          </Alert>
+        )}
+        <Stack sx={{ gap: 4 }}>
+          <Section title="Dados do produto">
+            <Box sx={grid}>
+              <Box sx={{ gridColumn: { sm: 'span 2' } }}>
+                <FormTextField
+                  control={control}
+                  name="name"
+                  label="Nome"
+                  required
+                  autoFocus={!product}
                   disabled={locked}
-                  error={!!errors.unit}
-                  helperText={errors.unit?.message}
-                >
-                  {PRODUCT_UNITS.map((u) => (
-                    <MenuItem key={u} value={u}>
-                      {PRODUCT_UNIT_LABELS[u]}
-                    </MenuItem>
-                  ))}
-                </TextField>
-              )}
-            />
-            {text('sku', 'SKU', {
-              help: 'Código interno (único)',
-              slotProps: { htmlInput: { maxLength: 60 } },
-            })}
-            {text('barcode', 'Código de barras', {
-              help: 'EAN-8, EAN-13 ou GTIN-14',
-              slotProps: { htmlInput: { inputMode: 'numeric', maxLength: 18 } },
-            })}
-            {select('categoryId', 'Categoria', categories.data, 'Sem categoria')}
-            {select('brandId', 'Marca', brands.data, 'Sem marca')}
-            <Box sx={{ gridColumn: { sm: 'span 2', md: 'span 4' } }}>
+                  slotProps={{ htmlInput: { maxLength: 120 } }}
+                />
+              </Box>
               <Controller
                 control={control}
-                name="description"
+                name="productType"
                 render={({ field }) => (
                   <TextField
-                    label="Descrição"
-                    multiline
-                    minRows={2}
-                    fullWidth
+                    select
+                    label="Tipo"
+                    {...field}
+                    disabled={locked || hasVariants}
+                    helperText={
+                      hasVariants ? 'Exclua a grade para mudar o tipo' : errors.productType?.message
+                    }
+                  >
+                    {PRODUCT_TYPES.map((t) => (
+                      <MenuItem key={t} value={t}>
+                        {PRODUCT_TYPE_LABELS[t]}
+                      </MenuItem>
+                    ))}
+                  </TextField>
+                )}
+              />
+              <Controller
+                control={control}
+                name="unit"
+                render={({ field }) => (
+                  <TextField
+                    select
+                    label="Unidade"
                     {...field}
                     disabled={locked}
-                    error={!!errors.description}
-                    helperText={errors.description?.message}
-                  />
+                    error={!!errors.unit}
+                    helperText={errors.unit?.message}
+                  >
+                    {PRODUCT_UNITS.map((u) => (
+                      <MenuItem key={u} value={u}>
+                        {PRODUCT_UNIT_LABELS[u]}
+                      </MenuItem>
+                    ))}
+                  </TextField>
                 )}
               />
-            </Box>
-            <Controller
-              control={control}
-              name="active"
-              render={({ field }) => (
-                <FormControlLabel
-                  label="Ativo"
+              <FormTextField
+                control={control}
+                name="sku"
+                label="SKU"
+                disabled={locked}
+                helperText="Código interno (único)"
+                slotProps={{ htmlInput: { maxLength: 60 } }}
+              />
+              <FormTextField
+                control={control}
+                name="barcode"
+                label="Código de barras"
+                disabled={locked}
+                helperText="EAN-8, EAN-13 ou GTIN-14"
+                slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 18 } }}
+              />
+              {select('categoryId', 'Categoria', categories.data, 'Sem categoria')}
+              {select('brandId', 'Marca', brands.data, 'Sem marca')}
+              <Box sx={{ gridColumn: { sm: 'span 2', md: 'span 4' } }}>
+                <FormTextField
+                  control={control}
+                  name="description"
+                  label="Descrição"
+                  multiline
+                  minRows={2}
                   disabled={locked}
-                  control={
-                    <Switch checked={field.value} onChange={(e) => field.onChange(e.target.checked)} />
-                  }
                 />
-              )}
-            />
-          </Box>
-        </Section>
-
-        <Section title="Preços">
-          <Box sx={grid}>
-            {money('salePriceCents', 'Preço de venda', true)}
-            {money('costPriceCents', 'Preço de custo')}
-            <Box sx={{ display: 'flex', alignItems: 'center' }}>
-              <Typography data-testid="margin">
-                Margem:{' '}
-                <b>
-                  {margin === null ? '—' : `${margin.toLocaleString('pt-BR', { maximumFractionDigits: 2 })}%`}
-                </b>
-              </Typography>
-            </Box>
-          </Box>
-        </Section>
-
-        <Section title="Estoque">
-          <Box sx={grid}>
-            <Controller
-              control={control}
-              name="stockControl"
-              render={({ field }) => (
-                <FormControlLabel
-                  label="Controlar estoque"
-                  disabled={locked || productType === 'service'}
-                  control={
-                    <Switch checked={field.value} onChange={(e) => field.onChange(e.target.checked)} />
-                  }
-                />
-              )}
-            />
-            {productType === 'variants' && product ? (
-              <Typography sx={{ alignSelf: 'center' }}>
-                Estoque: <b>{formatQuantity(product.stock, product.unit)}</b> (soma das variações)
-              </Typography>
-            ) : (
-              quantity('stock', product ? 'Estoque' : 'Estoque inicial', unit, {
-                disabled: !stockControl || productType === 'variants',
-                help: productType === 'variants' ? 'Informe o estoque de cada variação na grade' : undefined,
-              })
-            )}
-            {quantity('minStock', 'Estoque mínimo', unit, {
-              disabled: !stockControl,
-              help: 'Avisa quando o estoque chegar a este valor',
-            })}
-          </Box>
-        </Section>
-
-        {productType === 'variants' && !product && (
-          <Section title="Grade (cores e tamanhos)">
-            <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
-              Uma variação para cada combinação. Depois de cadastrar, edite preço, código de barras e estoque
-              de cada uma.
-            </Typography>
-            <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' } }}>
+              </Box>
               <Controller
                 control={control}
-                name="colors"
+                name="active"
                 render={({ field }) => (
-                  <GridNamesInput
-                    label="Cores"
-                    value={field.value}
-                    onChange={field.onChange}
-                    suggestions={COLOR_SUGGESTIONS}
-                    error={!!gridError}
-                  />
-                )}
-              />
-              <Controller
-                control={control}
-                name="sizes"
-                render={({ field }) => (
-                  <GridNamesInput
-                    label="Tamanhos"
-                    value={field.value}
-                    onChange={field.onChange}
-                    suggestions={SIZE_SUGGESTIONS}
-                    error={!!gridError}
-                    helperText={gridError}
+                  <FormControlLabel
+                    label="Ativo"
+                    disabled={locked}
+                    control={
+                      <Switch checked={field.value} onChange={(e) => field.onChange(e.target.checked)} />
+                    }
                   />
                 )}
               />
             </Box>
           </Section>
-        )}
 
-        <Section title="Peso e dimensões (frete)">
-          <Box sx={grid}>
-            {quantity('weightKg', 'Peso', 'kg')}
-            {quantity('heightCm', 'Altura', 'cm', { places: 2 })}
-            {quantity('widthCm', 'Largura', 'cm', { places: 2 })}
-            {quantity('lengthCm', 'Comprimento', 'cm', { places: 2 })}
-          </Box>
-        </Section>
-
-        <Section title="Adicionais">
-          <Controller
-            control={control}
-            name="additionalGroupIds"
-            render={({ field }) => (
-              <AdditionalsField
-                clientId={clientId}
-                value={field.value}
-                onChange={field.onChange}
-                canWrite={canWrite}
+          <Section title="Preços">
+            <Box sx={grid}>
+              <FormMoneyField
+                control={control}
+                name="salePriceCents"
+                label="Preço de venda"
+                required
+                disabled={locked}
               />
-            )}
-          />
-        </Section>
-      </Stack>
-      <Stack direction="row" sx={{ justifyContent: 'flex-end', gap: 2, mt: 3 }}>
-        <Button component={RouterLink} to={LIST} disabled={formState.isSubmitting}>
-          Voltar
-        </Button>
-        {canWrite && (
-          <Button type="submit" variant="contained" disabled={formState.isSubmitting}>
-            {formState.isSubmitting ? 'Salvando...' : product ? 'Salvar' : 'Cadastrar'}
+              <FormMoneyField
+                control={control}
+                name="costPriceCents"
+                label="Preço de custo"
+                disabled={locked}
+              />
+              <Box sx={{ display: 'flex', alignItems: 'center' }}>
+                <Typography data-testid="margin">
+                  Margem:{' '}
+                  <b>
+                    {margin === null
+                      ? '—'
+                      : `${margin.toLocaleString('pt-BR', { maximumFractionDigits: 2 })}%`}
+                  </b>
+                </Typography>
+              </Box>
+            </Box>
+          </Section>
+
+          <Section title="Estoque">
+            <Box sx={grid}>
+              <Controller
+                control={control}
+                name="stockControl"
+                render={({ field }) => (
+                  <FormControlLabel
+                    label="Controlar estoque"
+                    disabled={locked || productType === 'service'}
+                    control={
+                      <Switch checked={field.value} onChange={(e) => field.onChange(e.target.checked)} />
+                    }
+                  />
+                )}
+              />
+              {productType === 'variants' && product ? (
+                <Typography sx={{ alignSelf: 'center' }}>
+                  Estoque: <b>{formatQuantity(product.stock, product.unit)}</b> (soma das variações)
+                </Typography>
+              ) : (
+                quantity('stock', product ? 'Estoque' : 'Estoque inicial', unit, {
+                  disabled: !stockControl || productType === 'variants',
+                  help:
+                    productType === 'variants' ? 'Informe o estoque de cada variação na grade' : undefined,
+                })
+              )}
+              {quantity('minStock', 'Estoque mínimo', unit, {
+                disabled: !stockControl,
+                help: 'Avisa quando o estoque chegar a este valor',
+              })}
+            </Box>
+          </Section>
+
+          {productType === 'variants' && !product && (
+            <Section title="Grade (cores e tamanhos)">
+              <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+                Uma variação para cada combinação. Depois de cadastrar, edite preço, código de barras e
+                estoque de cada uma.
+              </Typography>
+              <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' } }}>
+                <Controller
+                  control={control}
+                  name="colors"
+                  render={({ field }) => (
+                    <GridNamesInput
+                      label="Cores"
+                      value={field.value}
+                      onChange={field.onChange}
+                      suggestions={COLOR_SUGGESTIONS}
+                      error={!!gridError}
+                    />
+                  )}
+                />
+                <Controller
+                  control={control}
+                  name="sizes"
+                  render={({ field }) => (
+                    <GridNamesInput
+                      label="Tamanhos"
+                      value={field.value}
+                      onChange={field.onChange}
+                      suggestions={SIZE_SUGGESTIONS}
+                      error={!!gridError}
+                      helperText={gridError}
+                    />
+                  )}
+                />
+              </Box>
+            </Section>
+          )}
+
+          <Section title="Peso e dimensões (frete)">
+            <Box sx={grid}>
+              {quantity('weightKg', 'Peso', 'kg')}
+              {quantity('heightCm', 'Altura', 'cm', { places: 2 })}
+              {quantity('widthCm', 'Largura', 'cm', { places: 2 })}
+              {quantity('lengthCm', 'Comprimento', 'cm', { places: 2 })}
+            </Box>
+          </Section>
+
+          <Section title="Adicionais">
+            <Controller
+              control={control}
+              name="additionalGroupIds"
+              render={({ field }) => (
+                <AdditionalsField
+                  clientId={clientId}
+                  value={field.value}
+                  onChange={field.onChange}
+                  canWrite={canWrite}
+                />
+              )}
+            />
+          </Section>
+        </Stack>
+        <Stack direction="row" sx={{ justifyContent: 'flex-end', gap: 2, mt: 3 }}>
+          <Button component={RouterLink} to={LIST} disabled={formState.isSubmitting}>
+            Voltar
           </Button>
-        )}
-      </Stack>
-    </Paper>
+          {canWrite && (
+            <SubmitButton busyLabel="Salvando...">{product ? 'Salvar' : 'Cadastrar'}</SubmitButton>
+          )}
+        </Stack>
+      </Paper>
+    </Form>
   );
 }

@@ -1,5 +1,4 @@
 import { RECEIPT_COLUMNS, type ReceiptWidth, receiptLines } from '@balcao/core/receipt';
-import type { Sale } from '@balcao/core/sale';
 import PrintIcon from '@mui/icons-material/Print';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';

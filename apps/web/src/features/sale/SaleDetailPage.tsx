@@ -7,8 +7,11 @@ import {
   ORIGIN_SALE_LABELS,
   PAYMENT_METHOD_LABELS,
   PAYMENT_METHODS_IN_PDV,
+  receivableSettleSchema,
   SALE_STATUS_LABELS,
   type Sale,
+  type SaleCancelInput,
+  saleCancelSchema,
   TYPE_OF_SALE_LABELS,
 } from '@balcao/core/sale';
 import type { PaymentMethod } from '@balcao/core/status';
@@ -28,10 +31,10 @@ import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { type FormEvent, useState } from 'react';
+import { useRef, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
+import { Form, FormError, FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { formatDateTime } from '../../lib/format.ts';
@@ -228,79 +231,92 @@ function Line({ label, value, strong }: { label: string; value: string; strong?:
 
 function Receivables({ sale, canSettle }: { sale: Sale; canSettle: boolean }) {
   const settle = useSettleReceivable();
-  const [method, setMethod] = useState<PaymentMethod>('money');
+  // Each "Receber" submits the form for its own installment, with the method chosen above.
+  const target = useRef<number | null>(null);
+  const form = useAppForm({
+    schema: receivableSettleSchema,
+    defaultValues: { paymentMethod: 'money' as PaymentMethod },
+  });
+  const submit = async ({ paymentMethod }: { paymentMethod: PaymentMethod }) => {
+    if (target.current === null) return;
+    await settle.mutateAsync({ saleId: sale.id, receivableId: target.current, paymentMethod });
+  };
   return (
-    <Paper variant="outlined" sx={{ p: 2, mb: 2, overflowX: 'auto' }}>
-      <Stack
-        direction="row"
-        sx={{ justifyContent: 'space-between', alignItems: 'center', mb: 1, gap: 2, flexWrap: 'wrap' }}
-      >
-        <Typography component="h2" variant="h6">
-          Parcelas
-        </Typography>
-        {canSettle && sale.status === 'pending' && (
-          <TextField
-            select
-            size="small"
-            label="Recebido em"
-            value={method}
-            onChange={(e) => setMethod(e.target.value as PaymentMethod)}
-            sx={{ minWidth: 200 }}
-          >
-            {PAYMENT_METHODS_IN_PDV.filter((m) => !DEFERRED_METHODS.includes(m)).map((m) => (
-              <MenuItem key={m} value={m}>
-                {PAYMENT_METHOD_LABELS[m]}
-              </MenuItem>
-            ))}
-          </TextField>
-        )}
-      </Stack>
-      {settle.isError && <Alert severity="error">{errorMessage(settle.error)}</Alert>}
-      <Table size="small" aria-label="Parcelas">
-        <TableHead>
-          <TableRow>
-            <TableCell>Parcela</TableCell>
-            <TableCell>Forma</TableCell>
-            <TableCell>Vencimento</TableCell>
-            <TableCell align="right">Valor</TableCell>
-            <TableCell>Situação</TableCell>
-            <TableCell />
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {sale.receivables.map((r) => (
-            <TableRow key={r.id}>
-              <TableCell>{r.installment}ª</TableCell>
-              <TableCell>{PAYMENT_METHOD_LABELS[r.method]}</TableCell>
-              <TableCell>{formatDateBr(r.dueDate)}</TableCell>
-              <TableCell align="right">{formatCents(r.amountCents)}</TableCell>
-              <TableCell>
-                {r.status === 'finished'
-                  ? `Paga em ${r.paidAt ? formatDateTime(r.paidAt) : ''}`
-                  : r.status === 'canceled'
-                    ? 'Cancelada'
-                    : r.isOverdue
-                      ? 'Vencida'
-                      : 'Em aberto'}
-              </TableCell>
-              <TableCell align="right">
-                {canSettle && r.status === 'pending' && (
-                  <Button
-                    size="small"
-                    disabled={settle.isPending}
-                    onClick={() =>
-                      settle.mutate({ saleId: sale.id, receivableId: r.id, paymentMethod: method })
-                    }
-                  >
-                    Receber
-                  </Button>
-                )}
-              </TableCell>
+    <Form form={form} onSubmit={submit} aria-label="Receber parcela">
+      <Paper variant="outlined" sx={{ p: 2, mb: 2, overflowX: 'auto' }}>
+        <Stack
+          direction="row"
+          sx={{ justifyContent: 'space-between', alignItems: 'center', mb: 1, gap: 2, flexWrap: 'wrap' }}
+        >
+          <Typography component="h2" variant="h6">
+            Parcelas
+          </Typography>
+          {canSettle && sale.status === 'pending' && (
+            <FormTextField
+              control={form.control}
+              name="paymentMethod"
+              select
+              size="small"
+              label="Recebido em"
+              fullWidth={false}
+              sx={{ minWidth: 200 }}
+            >
+              {PAYMENT_METHODS_IN_PDV.filter((m) => !DEFERRED_METHODS.includes(m)).map((m) => (
+                <MenuItem key={m} value={m}>
+                  {PAYMENT_METHOD_LABELS[m]}
+                </MenuItem>
+              ))}
+            </FormTextField>
+          )}
+        </Stack>
+        <FormError />
+        <Table size="small" aria-label="Parcelas">
+          <TableHead>
+            <TableRow>
+              <TableCell>Parcela</TableCell>
+              <TableCell>Forma</TableCell>
+              <TableCell>Vencimento</TableCell>
+              <TableCell align="right">Valor</TableCell>
+              <TableCell>Situação</TableCell>
+              <TableCell />
             </TableRow>
-          ))}
-        </TableBody>
-      </Table>
-    </Paper>
+          </TableHead>
+          <TableBody>
+            {sale.receivables.map((r) => (
+              <TableRow key={r.id}>
+                <TableCell>{r.installment}ª</TableCell>
+                <TableCell>{PAYMENT_METHOD_LABELS[r.method]}</TableCell>
+                <TableCell>{formatDateBr(r.dueDate)}</TableCell>
+                <TableCell align="right">{formatCents(r.amountCents)}</TableCell>
+                <TableCell>
+                  {r.status === 'finished'
+                    ? `Paga em ${r.paidAt ? formatDateTime(r.paidAt) : ''}`
+                    : r.status === 'canceled'
+                      ? 'Cancelada'
+                      : r.isOverdue
+                        ? 'Vencida'
+                        : 'Em aberto'}
+                </TableCell>
+                <TableCell align="right">
+                  {canSettle && r.status === 'pending' && (
+                    <SubmitButton
+                      variant="text"
+                      size="small"
+                      busyLabel="Receber"
+                      onClick={() => {
+                        target.current = r.id;
+                      }}
+                    >
+                      Receber
+                    </SubmitButton>
+                  )}
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </Paper>
+    </Form>
   );
 }
 
@@ -316,58 +332,51 @@ function CancelDialog({
   onClose: () => void;
 }) {
   const cancel = useCancelSale();
-  const [reason, setReason] = useState('');
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    cancel.mutate(
-      { id: sale.id, body: { reason, ...(needsApproval ? { approval: { email, password } } : {}) } },
-      { onSuccess: onClose },
-    );
+  const form = useAppForm({
+    schema: saleCancelSchema,
+    defaultValues: { reason: '', email: '', password: '' },
+    toInput: ({ reason, email, password }: { reason: string; email: string; password: string }) => ({
+      reason,
+      ...(needsApproval ? { approval: { email, password } } : {}),
+    }),
+    fieldOf: { 'approval.email': 'email', 'approval.password': 'password' },
+  });
+  const submit = async (body: SaleCancelInput) => {
+    await cancel.mutateAsync({ id: sale.id, body });
+    onClose();
   };
   return (
     <Dialog open={open} onClose={onClose} fullWidth maxWidth="xs" aria-labelledby="cancel-sale-title">
-      <form onSubmit={submit} noValidate>
+      <Form form={form} onSubmit={submit}>
         <DialogTitle id="cancel-sale-title">Cancelar venda nº {sale.number}</DialogTitle>
         <DialogContent>
           <Stack spacing={2} sx={{ pt: 1 }}>
             <Typography variant="body2">
               O estoque volta, o cupom é liberado e as parcelas em aberto são canceladas.
             </Typography>
-            <TextField
-              label="Motivo"
-              value={reason}
-              onChange={(e) => setReason(e.target.value)}
-              required
-              autoFocus
-            />
+            <FormTextField control={form.control} name="reason" label="Motivo" required autoFocus />
             {needsApproval && (
               <>
                 <Typography variant="body2">Aprovação de um Administrador ou Gerente:</Typography>
-                <TextField
-                  label="Email do gerente"
-                  value={email}
-                  onChange={(e) => setEmail(e.target.value)}
-                />
-                <TextField
+                <FormTextField control={form.control} name="email" label="Email do gerente" />
+                <FormTextField
+                  control={form.control}
+                  name="password"
                   label="Senha do gerente"
                   type="password"
-                  value={password}
-                  onChange={(e) => setPassword(e.target.value)}
                 />
               </>
             )}
-            {cancel.isError && <Alert severity="error">{errorMessage(cancel.error)}</Alert>}
+            <FormError />
           </Stack>
         </DialogContent>
         <DialogActions>
           <Button onClick={onClose}>Voltar</Button>
-          <Button type="submit" color="error" variant="contained" disabled={cancel.isPending}>
-            {cancel.isPending ? 'Cancelando...' : 'Cancelar venda'}
-          </Button>
+          <SubmitButton color="error" busyLabel="Cancelando...">
+            Cancelar venda
+          </SubmitButton>
         </DialogActions>
-      </form>
+      </Form>
     </Dialog>
   );
 }

@@ -1,23 +1,36 @@
 import { CASH_REGISTER_MESSAGES } from '@balcao/core/cashRegister';
 import { todayIso } from '@balcao/core/date';
 import { formatCents } from '@balcao/core/money';
-import { checkPayments, PAYMENT_METHOD_LABELS, PAYMENT_METHODS_IN_PDV, type Sale } from '@balcao/core/sale';
+import {
+  checkPayments,
+  PAYMENT_METHOD_LABELS,
+  PAYMENT_METHODS_IN_PDV,
+  type Sale,
+  type SimpleSaleData,
+  simpleSaleInputSchema,
+} from '@balcao/core/sale';
 import type { PaymentMethod } from '@balcao/core/status';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
+import { useWatch } from 'react-hook-form';
+import {
+  Form,
+  FormError,
+  FormMoneyField,
+  FormTextField,
+  SubmitButton,
+  useAppForm,
+} from '../../components/form.tsx';
 import { Loading } from '../../components/Loading.tsx';
-import { errorMessage } from '../../lib/api.ts';
+import { centsOf } from '../../components/MoneyField.tsx';
 import { useCurrentRegister } from '../cash-register/api.ts';
 import { OpenRegisterDialog } from '../cash-register/OpenRegisterDialog.tsx';
 import { newIdempotencyKey, useCreateSimpleSale } from './api.ts';
-import { centsOf, MoneyField } from './MoneyField.tsx';
 import { PixQr } from './PixQr.tsx';
 import { Receipt } from './Receipt.tsx';
 
@@ -27,55 +40,47 @@ const METHODS = PAYMENT_METHODS_IN_PDV.filter(
 );
 
 /** /dashboard/sale/create-simple: a sale from a description and a value, no catalog items. */
+type Values = { description: string; value: string; method: PaymentMethod; received: string };
+const EMPTY: Values = { description: '', value: '', method: 'money', received: '' };
+
+/** The one payment: the value, or what the customer handed over in money when it is more (change). */
+function paymentOf({ value, method, received }: Values) {
+  const cents = centsOf(value);
+  const receivedCents = centsOf(received);
+  return { method, amountCents: method === 'money' && receivedCents > cents ? receivedCents : cents };
+}
+
+/** /dashboard/sale/create-simple: a sale from a description and a value, no catalog items. */
 export default function SimpleSalePage() {
   const register = useCurrentRegister();
   const create = useCreateSimpleSale();
-  const [description, setDescription] = useState('');
-  const [value, setValue] = useState('');
-  const [method, setMethod] = useState<PaymentMethod>('money');
-  const [received, setReceived] = useState('');
   const [key, setKey] = useState(newIdempotencyKey);
   const [done, setDone] = useState<Sale | null>(null);
-
-  const cents = centsOf(value);
-  const receivedCents = centsOf(received);
+  const form = useAppForm({
+    schema: simpleSaleInputSchema,
+    defaultValues: EMPTY,
+    toInput: (values: Values) => ({
+      description: values.description,
+      valueCents: centsOf(values.value),
+      payments: [paymentOf(values)],
+    }),
+    fieldOf: { valueCents: 'value', 'payments.0.amountCents': 'received' },
+  });
+  const values = useWatch({ control: form.control }) as Values;
+  const method = values.method;
+  const cents = centsOf(values.value);
   const check =
     !Number.isNaN(cents) && cents > 0
-      ? checkPayments({
-          finalAmountCents: cents,
-          payments: [
-            { method, amountCents: method === 'money' && receivedCents > cents ? receivedCents : cents },
-          ],
-          today: todayIso(),
-        })
+      ? checkPayments({ finalAmountCents: cents, payments: [paymentOf(values)], today: todayIso() })
       : null;
 
   if (register.isPending) return <Loading text={CASH_REGISTER_MESSAGES.loading} />;
 
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    if (!check?.ok) return;
-    create.mutate(
-      {
-        key,
-        body: {
-          description,
-          valueCents: cents,
-          payments: [
-            { method, amountCents: method === 'money' && receivedCents > cents ? receivedCents : cents },
-          ],
-        },
-      },
-      {
-        onSuccess: (sale) => {
-          setDone(sale);
-          setKey(newIdempotencyKey());
-          setDescription('');
-          setValue('');
-          setReceived('');
-        },
-      },
-    );
+  const submit = async (body: SimpleSaleData) => {
+    const sale = await create.mutateAsync({ key, body });
+    setDone(sale);
+    setKey(newIdempotencyKey());
+    form.reset({ ...EMPTY, method });
   };
 
   return (
@@ -91,53 +96,39 @@ export default function SimpleSalePage() {
           gridTemplateColumns: { xs: 'minmax(0, 1fr)', lg: 'minmax(0, 520px) minmax(0, 1fr)' },
         }}
       >
-        <Paper variant="outlined" component="form" onSubmit={submit} noValidate sx={{ p: 2 }}>
-          <Stack spacing={2}>
-            <TextField
-              label="Descrição"
-              value={description}
-              onChange={(e) => setDescription(e.target.value)}
-              required
-              autoFocus
-            />
-            <MoneyField label="Valor" value={value} onChange={setValue} required />
-            <TextField
-              select
-              label="Forma de pagamento"
-              value={method}
-              onChange={(e) => setMethod(e.target.value as PaymentMethod)}
-            >
-              {METHODS.map((m) => (
-                <MenuItem key={m} value={m}>
-                  {PAYMENT_METHOD_LABELS[m]}
-                </MenuItem>
-              ))}
-            </TextField>
-            {method === 'money' && (
-              <MoneyField
-                label="Valor recebido"
-                value={received}
-                onChange={setReceived}
-                helperText="Deixe em branco se for o valor exato"
-              />
-            )}
-            {check?.ok && check.changeCents > 0 && (
-              <Typography variant="h6">Troco: {formatCents(check.changeCents)}</Typography>
-            )}
-            {method === 'pixQrCodeStatic' && check?.ok && (
-              <PixQr amountCents={cents} txid={key.replace(/[^A-Za-z0-9]/g, '').slice(0, 25)} />
-            )}
-            {create.isError && <Alert severity="error">{errorMessage(create.error)}</Alert>}
-            <Button
-              type="submit"
-              variant="contained"
-              size="large"
-              disabled={create.isPending || !check?.ok || !description.trim()}
-            >
-              {create.isPending ? 'Finalizando...' : `Finalizar${check?.ok ? ` ${formatCents(cents)}` : ''}`}
-            </Button>
-          </Stack>
-        </Paper>
+        <Form form={form} onSubmit={submit} aria-label="Venda simples">
+          <Paper variant="outlined" sx={{ p: 2 }}>
+            <Stack spacing={2}>
+              <FormTextField control={form.control} name="description" label="Descrição" required autoFocus />
+              <FormMoneyField control={form.control} name="value" label="Valor" required />
+              <FormTextField control={form.control} name="method" select label="Forma de pagamento">
+                {METHODS.map((m) => (
+                  <MenuItem key={m} value={m}>
+                    {PAYMENT_METHOD_LABELS[m]}
+                  </MenuItem>
+                ))}
+              </FormTextField>
+              {method === 'money' && (
+                <FormMoneyField
+                  control={form.control}
+                  name="received"
+                  label="Valor recebido"
+                  helperText="Deixe em branco se for o valor exato"
+                />
+              )}
+              {check?.ok && check.changeCents > 0 && (
+                <Typography variant="h6">Troco: {formatCents(check.changeCents)}</Typography>
+              )}
+              {method === 'pixQrCodeStatic' && check?.ok && (
+                <PixQr amountCents={cents} txid={key.replace(/[^A-Za-z0-9]/g, '').slice(0, 25)} />
+              )}
+              <FormError />
+              <SubmitButton size="large" busyLabel="Finalizando...">
+                {`Finalizar${check?.ok ? ` ${formatCents(cents)}` : ''}`}
+              </SubmitButton>
+            </Stack>
+          </Paper>
+        </Form>
         {done && (
           <Box>
             <Alert severity="success" sx={{ mb: 2 }}>

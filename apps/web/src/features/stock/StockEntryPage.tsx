@@ -14,10 +14,11 @@ import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { type FormEvent, type ReactNode, useState } from 'react';
+import type { ReactNode } from 'react';
+import type { z } from 'zod';
 import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
+import { Form, FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
 import { ListPagination } from '../../components/ListPagination.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { errorMessage } from '../../lib/api.ts';
@@ -25,15 +26,20 @@ import { readParam, useListParams } from '../../lib/listParams.ts';
 import { useSession } from '../auth/session.tsx';
 import { fetchProduct, useLowStock, useRegisterEntry } from './api.ts';
 import { AddProductFields } from './components/AddProductFields.tsx';
-import { apiIssues, ReadOnlyNotice } from './components/common.tsx';
+import { ReadOnlyNotice } from './components/common.tsx';
 import {
+  type MovementRow,
   MovementRowsTable,
-  type RowErrors,
+  missingVariants,
   rowErrorsOf,
+  rowsMessage,
   rowTotals,
   useMovementRows,
 } from './components/MovementRows.tsx';
 import { StockHistory } from './components/StockHistory.tsx';
+
+type Values = { items: MovementRow[]; document: string; note: string };
+const EMPTY: Values = { items: [], document: '', note: '' };
 
 /**
  * Entrada de estoque (/dashboard/stock-movement/entry): several products per entry, added by
@@ -45,59 +51,44 @@ export default function StockEntryPage() {
   const { user } = useSession();
   const clientId = user?.client.id;
   const canWrite = can(user?.userType.id, WRITE.stock);
-  const { rows, add, update, remove, clear } = useMovementRows();
-  const [errors, setErrors] = useState<RowErrors>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [document, setDocument] = useState('');
-  const [note, setNote] = useState('');
   const entry = useRegisterEntry();
   const { state, show, close } = useFeedback();
-
-  const addById = async (id: number) => {
-    try {
-      add(await fetchProduct(id));
-      setFormError(null);
-    } catch (error) {
-      show({ severity: 'error', title: 'Erro ao adicionar produto', message: errorMessage(error) });
-    }
-  };
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const parsed = stockEntryFormSchema.safeParse({
-      items: rows.map((r) => ({
+  const form = useAppForm({
+    schema: stockEntryFormSchema,
+    defaultValues: EMPTY,
+    toInput: (values: Values) => ({
+      items: values.items.map((r) => ({
         productId: r.productId,
         variantId: r.variantId,
         quantity: r.quantity,
         unitCost: r.unitCost,
       })),
-      document,
-      note,
-    });
-    const rowErrors = rowErrorsOf(parsed.success ? [] : parsed.error.issues, rows);
-    setErrors(rowErrors);
-    if (rows.length === 0) {
-      setFormError('Adicione ao menos um produto');
-      return;
+      document: values.document,
+      note: values.note,
+    }),
+    // The API names the cost in cents.
+    fieldOf: (path) => path.replace(/^(items\.\d+\.)unitCostCents$/, '$1unitCost'),
+    check: (values) => missingVariants(values.items),
+  });
+  const { rows, add, update, remove } = useMovementRows(form);
+  const { errors } = form.formState;
+
+  const addById = async (id: number) => {
+    try {
+      add(await fetchProduct(id));
+    } catch (error) {
+      show({ severity: 'error', title: 'Erro ao adicionar produto', message: errorMessage(error) });
     }
-    setFormError(null);
-    if (!parsed.success || Object.keys(rowErrors).length > 0) return;
-    entry.mutate(stockEntryFormToInput(parsed.data), {
-      onSuccess: ({ movements }) => {
-        show({
-          severity: 'success',
-          title: 'Entrada registrada com sucesso',
-          message: `${movements.length} ${movements.length === 1 ? 'produto' : 'produtos'} no estoque`,
-        });
-        clear();
-        setDocument('');
-        setNote('');
-      },
-      onError: (error) => {
-        setErrors(rowErrorsOf(apiIssues(error), rows));
-        show({ severity: 'error', title: 'Erro ao registrar entrada', message: errorMessage(error) });
-      },
+  };
+
+  const submit = async (values: z.output<typeof stockEntryFormSchema>) => {
+    const { movements } = await entry.mutateAsync(stockEntryFormToInput(values));
+    show({
+      severity: 'success',
+      title: 'Entrada registrada com sucesso',
+      message: `${movements.length} ${movements.length === 1 ? 'produto' : 'produtos'} no estoque`,
     });
+    form.reset(EMPTY);
   };
 
   const totals = rowTotals(rows);
@@ -108,75 +99,73 @@ export default function StockEntryPage() {
       </Typography>
       {!canWrite && <ReadOnlyNotice />}
       <Stack sx={{ gap: 3 }}>
-        <Paper
-          component="form"
-          aria-label="Nova entrada"
+        <Form
+          form={form}
           onSubmit={submit}
-          noValidate
-          sx={{ p: { xs: 2, sm: 3 } }}
+          onError={(message) => show({ severity: 'error', title: 'Erro ao registrar entrada', message })}
+          aria-label="Nova entrada"
         >
-          <Typography component="h2" variant="h6" sx={{ mb: 2 }}>
-            Nova entrada
-          </Typography>
-          <AddProductFields
-            clientId={clientId}
-            disabled={!canWrite}
-            searchLabel="Buscar produto"
-            onScan={(match) => {
-              add(match.product, match.variant);
-              setFormError(null);
-            }}
-            onPick={(id) => void addById(id)}
-            onNotFound={(message) => show({ severity: 'error', title: 'Produto não encontrado', message })}
-          />
-          <MovementRowsTable
-            rows={rows}
-            errors={errors}
-            withCost
-            disabled={!canWrite || entry.isPending}
-            onChange={update}
-            onRemove={remove}
-          />
-          {formError && (
-            <Alert severity="error" sx={{ mt: 2 }}>
-              {formError}
-            </Alert>
-          )}
-          <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: '1fr 2fr' }, mt: 3 }}>
-            <TextField
-              label="Nota fiscal / documento"
-              value={document}
-              onChange={(e) => setDocument(e.target.value)}
-              disabled={!canWrite}
-              slotProps={{ htmlInput: { maxLength: 60 } }}
-            />
-            <TextField
-              label="Observação"
-              value={note}
-              onChange={(e) => setNote(e.target.value)}
-              disabled={!canWrite}
-              slotProps={{ htmlInput: { maxLength: 500 } }}
-            />
-          </Box>
-          <Box
-            sx={{
-              display: 'flex',
-              flexWrap: 'wrap',
-              gap: 2,
-              alignItems: 'center',
-              justifyContent: 'space-between',
-              mt: 3,
-            }}
-          >
-            <Typography aria-live="polite" data-testid="entry-totals">
-              {totals.count} {totals.count === 1 ? 'produto' : 'produtos'} · Total:{' '}
-              {formatCents(totals.cents)}
+          <Paper sx={{ p: { xs: 2, sm: 3 } }}>
+            <Typography component="h2" variant="h6" sx={{ mb: 2 }}>
+              Nova entrada
             </Typography>
-            <Button type="submit" variant="contained" disabled={!canWrite || entry.isPending}>
-              {entry.isPending ? 'Registrando...' : 'Registrar entrada'}
-            </Button>
-          </Box>
-        </Paper>
+            <AddProductFields
+              clientId={clientId}
+              disabled={!canWrite}
+              searchLabel="Buscar produto"
+              onScan={(match) => add(match.product, match.variant)}
+              onPick={(id) => void addById(id)}
+              onNotFound={(message) => show({ severity: 'error', title: 'Produto não encontrado', message })}
+            />
+            <MovementRowsTable
+              rows={rows}
+              errors={rowErrorsOf(errors.items)}
+              withCost
+              disabled={!canWrite || form.formState.isSubmitting}
+              onChange={update}
+              onRemove={remove}
+            />
+            {rowsMessage(errors.items) && (
+              <Alert severity="error" sx={{ mt: 2 }}>
+                {rowsMessage(errors.items)}
+              </Alert>
+            )}
+            <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: '1fr 2fr' }, mt: 3 }}>
+              <FormTextField
+                control={form.control}
+                name="document"
+                label="Nota fiscal / documento"
+                disabled={!canWrite}
+                slotProps={{ htmlInput: { maxLength: 60 } }}
+              />
+              <FormTextField
+                control={form.control}
+                name="note"
+                label="Observação"
+                disabled={!canWrite}
+                slotProps={{ htmlInput: { maxLength: 500 } }}
+              />
+            </Box>
+            <Box
+              sx={{
+                display: 'flex',
+                flexWrap: 'wrap',
+                gap: 2,
+                alignItems: 'center',
+                justifyContent: 'space-between',
+                mt: 3,
+              }}
+            >
+              <Typography aria-live="polite" data-testid="entry-totals">
+                {totals.count} {totals.count === 1 ? 'produto' : 'produtos'} · Total:{' '}
+                {formatCents(totals.cents)}
+              </Typography>
+              <SubmitButton busyLabel="Registrando..." disabled={!canWrite}>
+                Registrar entrada
+              </SubmitButton>
+            </Box>
+          </Paper>
+        </Form>
         <LowStockSection clientId={clientId} canWrite={canWrite} onAdd={addById} />
         <StockHistory clientId={clientId} defaultType="entry" />
       </Stack>

@@ -5,24 +5,30 @@ import {
   type ProductListItem,
 } from '@balcao/core/product';
 import { can, WRITE } from '@balcao/core/routes';
-import { fractionTargetFor, stockFractionateInputSchema, toThousandths } from '@balcao/core/stock';
+import {
+  fractionTargetFor,
+  type StockFractionateInputParsed,
+  stockFractionateInputSchema,
+  toThousandths,
+} from '@balcao/core/stock';
 import ArrowForwardIcon from '@mui/icons-material/ArrowForward';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { type FormEvent, useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
+import { useWatch } from 'react-hook-form';
 import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
+import { Form, FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
+import { QuantityField } from '../../components/MoneyField.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { useSession } from '../auth/session.tsx';
-import { QuantityField } from '../product/components/DecimalInputs.tsx';
 import { fetchProduct, useFractionate, useFractionRatios } from './api.ts';
-import { apiIssues, ReadOnlyNotice } from './components/common.tsx';
+import { ReadOnlyNotice } from './components/common.tsx';
 import { ProductPicker } from './components/ProductPicker.tsx';
 import { StockHistory } from './components/StockHistory.tsx';
 
@@ -33,13 +39,12 @@ type Side = {
   quantity: string;
 };
 const emptySide: Side = { product: null, full: null, variantId: null, quantity: '' };
-type Field =
-  | 'sourceProductId'
-  | 'sourceVariantId'
-  | 'sourceQuantity'
-  | 'targetProductId'
-  | 'targetVariantId'
-  | 'targetQuantity';
+type Values = { source: Side; target: Side; note: string };
+const EMPTY: Values = { source: { ...emptySide, quantity: '1' }, target: emptySide, note: '' };
+
+/** The schema's sourceProductId / targetQuantity... as the form's source.product / target.quantity. */
+const sideField = (_: string, side: string, field: string) =>
+  `${side}.${field === 'ProductId' ? 'product' : field === 'VariantId' ? 'variantId' : 'quantity'}`;
 
 /**
  * Fracionar (/dashboard/stock-movement/fractionate): N units of a source product (a "Caixa 12 un")
@@ -51,41 +56,13 @@ export default function StockFractionatePage() {
   const { user } = useSession();
   const clientId = user?.client.id;
   const canWrite = can(user?.userType.id, WRITE.stock);
-  const [source, setSource] = useState<Side>({ ...emptySide, quantity: '1' });
-  const [target, setTarget] = useState<Side>(emptySide);
   const [targetTyped, setTargetTyped] = useState(false);
-  const [note, setNote] = useState('');
-  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
-  const ratios = useFractionRatios(clientId, source.product?.id);
-  const ratio = ratios.data?.find((r) => r.targetProductId === target.product?.id);
   const mutation = useFractionate();
   const { state, show, close } = useFeedback();
-
-  // The remembered ratio fills M from N until the user types M.
-  useEffect(() => {
-    if (!ratio || targetTyped) return;
-    const n = toThousandths(source.quantity || '');
-    if (Number.isNaN(n) || n <= 0) return;
-    setTarget((t) => ({ ...t, quantity: numberToQuantityInput(fractionTargetFor(ratio, n / 1000)) }));
-  }, [ratio, source.quantity, targetTyped]);
-
-  const pick = async (side: 'source' | 'target', product: ProductListItem | null) => {
-    const set = side === 'source' ? setSource : setTarget;
-    if (side === 'target') setTargetTyped(false);
-    set((s) => ({ ...s, product, full: null, variantId: null }));
-    if (product && product.variantCount > 0) {
-      try {
-        const full = await fetchProduct(product.id);
-        set((s) => (s.product?.id === product.id ? { ...s, full } : s));
-      } catch (error) {
-        show({ severity: 'error', title: 'Erro ao carregar o produto', message: errorMessage(error) });
-      }
-    }
-  };
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const parsed = stockFractionateInputSchema.safeParse({
+  const form = useAppForm({
+    schema: stockFractionateInputSchema,
+    defaultValues: EMPTY,
+    toInput: ({ source, target, note }: Values) => ({
       sourceProductId: source.product?.id,
       sourceVariantId: source.variantId,
       sourceQuantity: source.quantity,
@@ -93,37 +70,64 @@ export default function StockFractionatePage() {
       targetVariantId: target.variantId,
       targetQuantity: target.quantity,
       note,
-    });
-    const next: Partial<Record<Field, string>> = {};
-    for (const issue of parsed.success ? [] : parsed.error.issues) {
-      const field = issue.path[0] as Field;
-      next[field] ??= issue.message;
+    }),
+    fieldOf: (path) => path.replace(/^(source|target)(ProductId|VariantId|Quantity)$/, sideField),
+    check: ({ source, target }) =>
+      (['source', 'target'] as const).flatMap((name) => {
+        const side = name === 'source' ? source : target;
+        return side.full?.variants.length && side.variantId === null
+          ? [{ path: `${name}.variantId`, message: 'Escolha a variação' }]
+          : [];
+      }),
+  });
+  const { source, target } = useWatch({ control: form.control }) as Values;
+  const errors = form.formState.errors;
+  const ratios = useFractionRatios(clientId, source.product?.id);
+  const ratio = ratios.data?.find((r) => r.targetProductId === target.product?.id);
+
+  const setSide = useCallback(
+    (name: 'source' | 'target', change: (side: Side) => Side) =>
+      form.setValue(name, change(form.getValues(name)), { shouldValidate: form.formState.isSubmitted }),
+    [form],
+  );
+
+  // The remembered ratio fills M from N until the user types M.
+  useEffect(() => {
+    if (!ratio || targetTyped) return;
+    const n = toThousandths(source.quantity || '');
+    if (Number.isNaN(n) || n <= 0) return;
+    setSide('target', (t) => ({ ...t, quantity: numberToQuantityInput(fractionTargetFor(ratio, n / 1000)) }));
+  }, [ratio, source.quantity, targetTyped, setSide]);
+
+  const pick = async (name: 'source' | 'target', product: ProductListItem | null) => {
+    if (name === 'target') setTargetTyped(false);
+    setSide(name, (s) => ({ ...s, product, full: null, variantId: null }));
+    if (product && product.variantCount > 0) {
+      try {
+        const full = await fetchProduct(product.id);
+        setSide(name, (s) => (s.product?.id === product.id ? { ...s, full } : s));
+      } catch (error) {
+        show({ severity: 'error', title: 'Erro ao carregar o produto', message: errorMessage(error) });
+      }
     }
-    if (source.full?.variants.length && source.variantId === null)
-      next.sourceVariantId = 'Escolha a variação';
-    if (target.full?.variants.length && target.variantId === null)
-      next.targetVariantId = 'Escolha a variação';
-    setErrors(next);
-    if (!parsed.success || Object.keys(next).length > 0) return;
-    mutation.mutate(parsed.data, {
-      onSuccess: () => {
-        show({
-          severity: 'success',
-          title: 'Fracionamento registrado com sucesso',
-          message: `${formatQuantity(parsed.data.sourceQuantity, source.product?.unit)} de ${source.product?.name} → ${formatQuantity(parsed.data.targetQuantity, target.product?.unit)} de ${target.product?.name}`,
-        });
-        setSource((s) => ({ ...s, quantity: '1' }));
-        setTargetTyped(false);
-        setNote('');
-      },
-      onError: (error) => {
-        const fromServer: Partial<Record<Field, string>> = {};
-        for (const issue of apiIssues(error)) fromServer[issue.path[0] as Field] ??= issue.message;
-        setErrors(fromServer);
-        show({ severity: 'error', title: 'Erro ao fracionar', message: errorMessage(error) });
-      },
-    });
   };
+
+  const submit = async (values: StockFractionateInputParsed) => {
+    await mutation.mutateAsync(values);
+    show({
+      severity: 'success',
+      title: 'Fracionamento registrado com sucesso',
+      message: `${formatQuantity(values.sourceQuantity, source.product?.unit)} de ${source.product?.name} → ${formatQuantity(values.targetQuantity, target.product?.unit)} de ${target.product?.name}`,
+    });
+    setTargetTyped(false);
+    form.reset({ source: { ...source, quantity: '1' }, target, note: '' });
+  };
+
+  const sideErrors = (name: 'source' | 'target') => ({
+    product: errors[name]?.product?.message,
+    variant: errors[name]?.variantId?.message,
+    quantity: errors[name]?.quantity?.message,
+  });
 
   const sourceQty = toThousandths(source.quantity || '');
   const targetQty = toThousandths(target.quantity || '');
@@ -139,110 +143,102 @@ export default function StockFractionatePage() {
       </Typography>
       {!canWrite && <ReadOnlyNotice />}
       <Stack sx={{ gap: 3 }}>
-        <Paper
-          component="form"
-          aria-label="Fracionamento"
+        <Form
+          form={form}
           onSubmit={submit}
-          noValidate
-          sx={{ p: { xs: 2, sm: 3 } }}
+          onError={(message) => show({ severity: 'error', title: 'Erro ao fracionar', message })}
+          aria-label="Fracionamento"
         >
-          <Box
-            sx={{
-              display: 'grid',
-              gap: 3,
-              alignItems: 'start',
-              gridTemplateColumns: { xs: '1fr', md: '1fr auto 1fr' },
-            }}
-          >
-            <SideFields
-              title="Origem"
-              hint="ex.: Caixa 12 un"
-              clientId={clientId}
-              side={source}
-              disabled={!canWrite}
-              errors={{
-                product: errors.sourceProductId,
-                variant: errors.sourceVariantId,
-                quantity: errors.sourceQuantity,
+          <Paper sx={{ p: { xs: 2, sm: 3 } }}>
+            <Box
+              sx={{
+                display: 'grid',
+                gap: 3,
+                alignItems: 'start',
+                gridTemplateColumns: { xs: '1fr', md: '1fr auto 1fr' },
               }}
-              quantityLabel="Quantidade que sai"
-              onPick={(p) => void pick('source', p)}
-              onChange={(changes) => setSource((s) => ({ ...s, ...changes }))}
-            />
-            <ArrowForwardIcon
-              sx={{ alignSelf: 'center', display: { xs: 'none', md: 'block' } }}
-              aria-hidden
-            />
-            <SideFields
-              title="Destino"
-              hint="ex.: Unidade"
-              clientId={clientId}
-              side={target}
-              disabled={!canWrite}
-              errors={{
-                product: errors.targetProductId,
-                variant: errors.targetVariantId,
-                quantity: errors.targetQuantity,
-              }}
-              quantityLabel="Quantidade que entra"
-              quantityHelper={
-                ratio
-                  ? `Proporção lembrada: ${formatQuantity(ratio.sourceQuantity)} → ${formatQuantity(ratio.targetQuantity)}`
-                  : undefined
-              }
-              onPick={(p) => void pick('target', p)}
-              onChange={(changes) => {
-                if (changes.quantity !== undefined) setTargetTyped(true);
-                setTarget((s) => ({ ...s, ...changes }));
-              }}
-            />
-          </Box>
-          {source.product && !target.product && (ratios.data?.length ?? 0) > 0 && (
-            <Box sx={{ mt: 2, display: 'flex', flexWrap: 'wrap', gap: 1, alignItems: 'center' }}>
-              <Typography variant="body2" color="text.secondary">
-                Fracionado antes em:
-              </Typography>
-              {ratios.data?.map((r) => (
-                <Chip
-                  key={r.targetProductId}
-                  label={`${r.targetProductName} (${formatQuantity(r.sourceQuantity)} → ${formatQuantity(r.targetQuantity)})`}
-                  onClick={async () => {
-                    try {
-                      const p = await fetchProduct(r.targetProductId);
-                      await pick('target', p);
-                    } catch (error) {
-                      show({
-                        severity: 'error',
-                        title: 'Erro ao carregar o produto',
-                        message: errorMessage(error),
-                      });
-                    }
-                  }}
-                  disabled={!canWrite}
-                />
-              ))}
+            >
+              <SideFields
+                title="Origem"
+                hint="ex.: Caixa 12 un"
+                clientId={clientId}
+                side={source}
+                disabled={!canWrite}
+                errors={sideErrors('source')}
+                quantityLabel="Quantidade que sai"
+                onPick={(p) => void pick('source', p)}
+                onChange={(changes) => setSide('source', (s) => ({ ...s, ...changes }))}
+              />
+              <ArrowForwardIcon
+                sx={{ alignSelf: 'center', display: { xs: 'none', md: 'block' } }}
+                aria-hidden
+              />
+              <SideFields
+                title="Destino"
+                hint="ex.: Unidade"
+                clientId={clientId}
+                side={target}
+                disabled={!canWrite}
+                errors={sideErrors('target')}
+                quantityLabel="Quantidade que entra"
+                quantityHelper={
+                  ratio
+                    ? `Proporção lembrada: ${formatQuantity(ratio.sourceQuantity)} → ${formatQuantity(ratio.targetQuantity)}`
+                    : undefined
+                }
+                onPick={(p) => void pick('target', p)}
+                onChange={(changes) => {
+                  if (changes.quantity !== undefined) setTargetTyped(true);
+                  setSide('target', (s) => ({ ...s, ...changes }));
+                }}
+              />
             </Box>
-          )}
-          <TextField
-            label="Observação"
-            value={note}
-            onChange={(e) => setNote(e.target.value)}
-            disabled={!canWrite}
-            fullWidth
-            sx={{ mt: 3 }}
-            slotProps={{ htmlInput: { maxLength: 500 } }}
-          />
-          {preview && (
-            <Alert severity="info" sx={{ mt: 2 }} data-testid="fractionate-preview">
-              {preview}
-            </Alert>
-          )}
-          <Box sx={{ display: 'flex', justifyContent: 'flex-end', mt: 3 }}>
-            <Button type="submit" variant="contained" disabled={!canWrite || mutation.isPending}>
-              {mutation.isPending ? 'Fracionando...' : 'Fracionar'}
-            </Button>
-          </Box>
-        </Paper>
+            {source.product && !target.product && (ratios.data?.length ?? 0) > 0 && (
+              <Box sx={{ mt: 2, display: 'flex', flexWrap: 'wrap', gap: 1, alignItems: 'center' }}>
+                <Typography variant="body2" color="text.secondary">
+                  Fracionado antes em:
+                </Typography>
+                {ratios.data?.map((r) => (
+                  <Chip
+                    key={r.targetProductId}
+                    label={`${r.targetProductName} (${formatQuantity(r.sourceQuantity)} → ${formatQuantity(r.targetQuantity)})`}
+                    onClick={async () => {
+                      try {
+                        const p = await fetchProduct(r.targetProductId);
+                        await pick('target', p);
+                      } catch (error) {
+                        show({
+                          severity: 'error',
+                          title: 'Erro ao carregar o produto',
+                          message: errorMessage(error),
+                        });
+                      }
+                    }}
+                    disabled={!canWrite}
+                  />
+                ))}
+              </Box>
+            )}
+            <FormTextField
+              control={form.control}
+              name="note"
+              label="Observação"
+              disabled={!canWrite}
+              sx={{ mt: 3 }}
+              slotProps={{ htmlInput: { maxLength: 500 } }}
+            />
+            {preview && (
+              <Alert severity="info" sx={{ mt: 2 }} data-testid="fractionate-preview">
+                {preview}
+              </Alert>
+            )}
+            <Box sx={{ display: 'flex', justifyContent: 'flex-end', mt: 3 }}>
+              <SubmitButton busyLabel="Fracionando..." disabled={!canWrite}>
+                Fracionar
+              </SubmitButton>
+            </Box>
+          </Paper>
+        </Form>
         <StockHistory clientId={clientId} defaultType="fractionate-out,fractionate-in" />
       </Stack>
       <FeedbackSnackbar state={state} onClose={close} />

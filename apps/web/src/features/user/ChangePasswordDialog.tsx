@@ -1,5 +1,4 @@
 import { type ChangePasswordInput, changePasswordSchema } from '@balcao/core/user';
-import { zodResolver } from '@hookform/resolvers/zod';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
@@ -7,10 +6,9 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import { useId, useState } from 'react';
-import { Controller, type FieldPath, useForm } from 'react-hook-form';
-import { ApiError, errorMessage } from '../../lib/api.ts';
+import type { FieldPath } from 'react-hook-form';
+import { Form, FormError, FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
 import { useChangeMyPassword } from './api.ts';
 
 const EMPTY: ChangePasswordInput = { currentPassword: '', newPassword: '', confirmation: '' };
@@ -26,39 +24,26 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
   const titleId = useId();
   const mutation = useChangeMyPassword();
   const [done, setDone] = useState(false);
-  const [formError, setFormError] = useState<string | null>(null);
-  const { control, handleSubmit, reset, setError, formState } = useForm<ChangePasswordInput>({
-    defaultValues: EMPTY,
-    resolver: zodResolver(changePasswordSchema),
-  });
+  const form = useAppForm({ schema: changePasswordSchema, defaultValues: EMPTY });
+  const { isSubmitting } = form.formState;
 
   const close = () => {
-    if (formState.isSubmitting) return;
-    reset(EMPTY);
+    if (isSubmitting) return;
+    form.reset(EMPTY);
     setDone(false);
-    setFormError(null);
     onClose();
   };
 
   const onSubmit = async (values: ChangePasswordInput) => {
-    setFormError(null);
-    try {
-      await mutation.mutateAsync(values);
-      reset(EMPTY);
-      setDone(true);
-    } catch (error) {
-      if (error instanceof ApiError && error.issues.length > 0) {
-        for (const issue of error.issues) {
-          setError(issue.path as FieldPath<ChangePasswordInput>, { type: 'server', message: issue.message });
-        }
-      } else setFormError(errorMessage(error));
-    }
+    await mutation.mutateAsync(values);
+    form.reset(EMPTY);
+    setDone(true);
   };
 
   return (
     <Dialog open={open} onClose={close} aria-labelledby={titleId} maxWidth="xs" fullWidth>
       <DialogTitle id={titleId}>Alterar senha</DialogTitle>
-      <form noValidate onSubmit={handleSubmit(onSubmit)}>
+      <Form form={form} onSubmit={onSubmit}>
         <DialogContent>
           {done ? (
             <Alert severity="success">
@@ -67,39 +52,26 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
           ) : (
             <Stack spacing={2} sx={{ pt: 1 }}>
               {FIELDS.map(({ name, label, autoComplete }) => (
-                <Controller
+                <FormTextField
                   key={name}
-                  control={control}
+                  control={form.control}
                   name={name}
-                  render={({ field, fieldState }) => (
-                    <TextField
-                      {...field}
-                      inputRef={field.ref}
-                      label={label}
-                      type="password"
-                      autoComplete={autoComplete}
-                      required
-                      fullWidth
-                      disabled={formState.isSubmitting}
-                      error={Boolean(fieldState.error)}
-                      helperText={fieldState.error?.message}
-                    />
-                  )}
+                  label={label}
+                  type="password"
+                  autoComplete={autoComplete}
+                  required
+                  disabled={isSubmitting}
                 />
               ))}
-              {formError && <Alert severity="error">{formError}</Alert>}
+              <FormError />
             </Stack>
           )}
         </DialogContent>
         <DialogActions>
           <Button onClick={close}>{done ? 'Fechar' : 'Cancelar'}</Button>
-          {!done && (
-            <Button type="submit" variant="contained" disabled={formState.isSubmitting}>
-              {formState.isSubmitting ? 'Salvando...' : 'Alterar senha'}
-            </Button>
-          )}
+          {!done && <SubmitButton busyLabel="Salvando...">Alterar senha</SubmitButton>}
         </DialogActions>
-      </form>
+      </Form>
     </Dialog>
   );
 }

@@ -10,7 +10,6 @@ import {
   userUpdateSchema,
 } from '@balcao/core/user';
 import { USER_TYPES, type UserTypeId } from '@balcao/core/userTypes';
-import { toNestErrors } from '@hookform/resolvers';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -21,21 +20,15 @@ import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
-import TextField, { type TextFieldProps } from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { type ReactNode, useState } from 'react';
-import {
-  type Control,
-  Controller,
-  type FieldErrors,
-  type FieldPath,
-  type Resolver,
-  useForm,
-} from 'react-hook-form';
+import { Controller } from 'react-hook-form';
 import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
+import type { z } from 'zod';
 import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
+import { Form, FormError, FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
 import { Loading } from '../../components/Loading.tsx';
-import { ApiError, errorMessage } from '../../lib/api.ts';
+import { errorMessage } from '../../lib/api.ts';
 import { useIdFromPath } from '../../lib/useIdFromPath.ts';
 import { useSession } from '../auth/session.tsx';
 import { useCreateUser, useUpdateUser, useUser } from './api.ts';
@@ -62,20 +55,13 @@ function toFormValues(u?: StaffUser): FormValues {
   };
 }
 
-/** The shared core schemas validate the form (create needs a password; edit may keep the current one). */
-function resolverFor(isEdit: boolean): Resolver<FormValues> {
-  return async (values, _context, options) => {
-    const input = { ...values, userTypeId: values.userTypeId === '' ? undefined : values.userTypeId };
-    const result = isEdit
-      ? userUpdateSchema.safeParse({ ...input, updatedAt: 'x' })
-      : userCreateSchema.safeParse(input);
-    if (result.success) return { values, errors: {} };
-    const flat: Record<string, { type: string; message: string }> = {};
-    for (const issue of result.error.issues)
-      flat[issue.path.join('.')] ??= { type: issue.code, message: issue.message };
-    return { values: {}, errors: toNestErrors(flat as FieldErrors, options) };
-  };
-}
+type Parsed = z.output<typeof userCreateSchema> | z.output<typeof userUpdateSchema>;
+
+/** What the shared core schemas read: no type chosen is a missing type. */
+const toInput = (values: FormValues) => ({
+  ...values,
+  userTypeId: values.userTypeId === '' ? undefined : values.userTypeId,
+});
 
 /** Staff user form at /dashboard/user/new and /dashboard/user/edit/{id}. */
 export default function UserFormPage() {
@@ -113,12 +99,13 @@ function UserForm({ user }: { user?: StaffUser }) {
   const create = useCreateUser();
   const update = useUpdateUser();
   const { state: feedback, show, close } = useFeedback();
-  const [formError, setFormError] = useState<string | null>(null);
-  const { control, handleSubmit, setError, reset, formState } = useForm<FormValues>({
+  // Create needs a password; an edit may keep the current one (and checks the version it loaded).
+  const form = useAppForm<FormValues, Parsed>({
+    schema: user ? userUpdateSchema : userCreateSchema,
     defaultValues: toFormValues(user),
-    resolver: resolverFor(Boolean(user)),
-    mode: 'onTouched',
+    toInput: (values) => ({ ...toInput(values), ...(user ? { updatedAt: user.updatedAt } : {}) }),
   });
+  const { control } = form;
   const types = assignableUserTypes(actorType);
   // Someone's current type is shown even when the actor could not give it.
   const options =
@@ -126,47 +113,42 @@ function UserForm({ user }: { user?: StaffUser }) {
       ? [current.userType.id as UserTypeId, ...types]
       : types;
 
-  const onSubmit = async (values: FormValues) => {
-    setFormError(null);
+  const onSubmit = async (values: Parsed) => {
     const base = {
       name: values.name,
       email: values.email,
-      userTypeId: Number(values.userTypeId),
+      userTypeId: values.userTypeId,
       active: values.active,
-      password: values.password,
-      passwordConfirmation: values.passwordConfirmation,
+      password: values.password ?? '',
+      passwordConfirmation: values.passwordConfirmation ?? '',
     };
-    try {
-      if (current) {
-        const saved = await update.mutateAsync({
-          id: current.id,
-          body: { ...base, updatedAt: current.updatedAt },
-        });
-        setCurrent(saved);
-        reset(toFormValues(saved));
-        show({ severity: 'success', title: 'Usuário atualizado com sucesso' });
-      } else {
-        await create.mutateAsync(base);
-        navigate(LIST, { state: { message: 'Usuário cadastrado com sucesso' } });
-      }
-    } catch (error) {
-      if (error instanceof ApiError) {
-        for (const issue of error.issues) {
-          if (issue.path)
-            setError(issue.path as FieldPath<FormValues>, { type: 'server', message: issue.message });
-        }
-      }
-      setFormError(errorMessage(error));
-      show({
-        severity: 'error',
-        title: current ? 'Erro ao editar usuário' : 'Erro ao cadastrar usuário',
-        message: errorMessage(error),
+    if (current) {
+      const saved = await update.mutateAsync({
+        id: current.id,
+        body: { ...base, updatedAt: current.updatedAt },
       });
+      setCurrent(saved);
+      form.reset(toFormValues(saved));
+      show({ severity: 'success', title: 'Usuário atualizado com sucesso' });
+    } else {
+      await create.mutateAsync(base);
+      navigate(LIST, { state: { message: 'Usuário cadastrado com sucesso' } });
     }
   };
 
   return (
-    <Box component="form" noValidate onSubmit={handleSubmit(onSubmit)} aria-label="Cadastro de usuário">
+    <Form
+      form={form}
+      onSubmit={onSubmit}
+      onError={(message) =>
+        show({
+          severity: 'error',
+          title: current ? 'Erro ao editar usuário' : 'Erro ao cadastrar usuário',
+          message,
+        })
+      }
+      aria-label="Cadastro de usuário"
+    >
       <Stack spacing={2}>
         {!can(actorType, WRITE.users) && (
           <Alert severity="info">Só um Administrador ou Gerente pode cadastrar e alterar usuários.</Alert>
@@ -178,10 +160,10 @@ function UserForm({ user }: { user?: StaffUser }) {
           <Paper sx={{ p: 2 }}>
             <Grid container spacing={2}>
               <Grid size={{ xs: 12, md: 6 }}>
-                <FormText control={control} name="name" label="Nome" required />
+                <FormTextField control={control} name="name" label="Nome" required />
               </Grid>
               <Grid size={{ xs: 12, md: 6 }}>
-                <FormText
+                <FormTextField
                   control={control}
                   name="email"
                   label="Email"
@@ -191,7 +173,7 @@ function UserForm({ user }: { user?: StaffUser }) {
                 />
               </Grid>
               <Grid size={{ xs: 12, md: 6 }}>
-                <FormText
+                <FormTextField
                   control={control}
                   name="userTypeId"
                   label="Tipo de usuário"
@@ -205,7 +187,7 @@ function UserForm({ user }: { user?: StaffUser }) {
                       {USER_TYPES[typeId]}
                     </MenuItem>
                   ))}
-                </FormText>
+                </FormTextField>
               </Grid>
               <Grid size={{ xs: 12, md: 6 }}>
                 <Controller
@@ -236,7 +218,7 @@ function UserForm({ user }: { user?: StaffUser }) {
                 </Typography>
               </Grid>
               <Grid size={{ xs: 12, md: 6 }}>
-                <FormText
+                <FormTextField
                   control={control}
                   name="password"
                   label={current ? 'Nova senha' : 'Senha'}
@@ -246,7 +228,7 @@ function UserForm({ user }: { user?: StaffUser }) {
                 />
               </Grid>
               <Grid size={{ xs: 12, md: 6 }}>
-                <FormText
+                <FormTextField
                   control={control}
                   name="passwordConfirmation"
                   label="Confirmar senha"
@@ -258,12 +240,10 @@ function UserForm({ user }: { user?: StaffUser }) {
             </Grid>
           </Paper>
         </Box>
-        {formError && <Alert severity="error">{formError}</Alert>}
+        <FormError />
         <Stack direction="row" spacing={1}>
           {canWrite && (
-            <Button type="submit" variant="contained" disabled={formState.isSubmitting}>
-              {formState.isSubmitting ? (current ? 'Salvando...' : 'Cadastrando...') : 'Salvar'}
-            </Button>
+            <SubmitButton busyLabel={current ? 'Salvando...' : 'Cadastrando...'}>Salvar</SubmitButton>
           )}
           <Button component={RouterLink} to={LIST}>
             Voltar para a lista
@@ -271,33 +251,6 @@ function UserForm({ user }: { user?: StaffUser }) {
         </Stack>
       </Stack>
       <FeedbackSnackbar state={feedback} onClose={close} />
-    </Box>
-  );
-}
-
-type FormTextProps = Omit<TextFieldProps, 'name'> & {
-  control: Control<FormValues>;
-  name: FieldPath<FormValues>;
-};
-
-function FormText({ control, name, helperText, ...props }: FormTextProps) {
-  return (
-    <Controller
-      control={control}
-      name={name}
-      render={({ field, fieldState }) => (
-        <TextField
-          {...props}
-          name={field.name}
-          value={field.value ?? ''}
-          onChange={field.onChange}
-          onBlur={field.onBlur}
-          inputRef={field.ref}
-          fullWidth
-          error={Boolean(fieldState.error)}
-          helperText={fieldState.error?.message ?? helperText}
-        />
-      )}
-    />
+    </Form>
   );
 }

@@ -19,13 +19,21 @@ import DialogTitle from '@mui/material/DialogTitle';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
+import { useFieldArray } from 'react-hook-form';
+import type { z } from 'zod';
+import {
+  Form,
+  FormError,
+  FormMoneyField,
+  FormTextField,
+  SubmitButton,
+  useAppForm,
+} from '../../../components/form.tsx';
 import { errorMessage } from '../../../lib/api.ts';
 import { useAdditionalGroups, useSaveAdditionalGroup } from '../api.ts';
-import { MoneyField } from './DecimalInputs.tsx';
 
 function describe(group: ProductAdditionalGroup): string {
   const limits = `mín. ${group.minQuantity}, máx. ${group.maxQuantity}`;
@@ -112,6 +120,7 @@ export function AdditionalsField({
 }
 
 type ItemRow = { id?: number; name: string; price: string };
+type GroupValues = { name: string; min: string; max: string; items: ItemRow[] };
 
 function AdditionalGroupDialog({
   group,
@@ -124,115 +133,115 @@ function AdditionalGroupDialog({
 }) {
   const titleId = useId();
   const save = useSaveAdditionalGroup();
-  const [name, setName] = useState(group?.name ?? 'Adicionais');
-  const [min, setMin] = useState(String(group?.minQuantity ?? 0));
-  const [max, setMax] = useState(String(group?.maxQuantity ?? 3));
-  const [items, setItems] = useState<ItemRow[]>(
-    group?.items.map((i) => ({ id: i.id, name: i.name, price: centsToMoneyInput(i.priceCents) })) ?? [
-      { name: '', price: '' },
-    ],
-  );
-  const [errors, setErrors] = useState<string[]>([]);
+  // Blank item rows are left out; the schema's item indexes point into the rows kept.
+  const kept = useRef<number[]>([]);
+  const form = useAppForm({
+    schema: productAdditionalInputSchema,
+    defaultValues: {
+      name: group?.name ?? 'Adicionais',
+      min: String(group?.minQuantity ?? 0),
+      max: String(group?.maxQuantity ?? 3),
+      items: group?.items.map((i) => ({
+        id: i.id,
+        name: i.name,
+        price: centsToMoneyInput(i.priceCents),
+      })) ?? [{ name: '', price: '' }],
+    } as GroupValues,
+    toInput: (values: GroupValues) => {
+      kept.current = values.items.flatMap((item, index) =>
+        item.name.trim() || item.price.trim() ? [index] : [],
+      );
+      return {
+        name: values.name,
+        minQuantity: Number(values.min || 0),
+        maxQuantity: Number(values.max || 0),
+        active: group?.active ?? true,
+        items: kept.current.map((index) => {
+          const item = values.items[index];
+          return { id: item.id, name: item.name, priceCents: moneyInputToCents(item.price) ?? 0 };
+        }),
+      };
+    },
+    fieldOf: (path) =>
+      path
+        .replace(/^minQuantity$/, 'min')
+        .replace(/^maxQuantity$/, 'max')
+        .replace(
+          /^items\.(\d+)\.(name|priceCents)$/,
+          (_, index: string, field: string) =>
+            `items.${kept.current[Number(index)]}.${field === 'priceCents' ? 'price' : 'name'}`,
+        ),
+  });
+  const items = useFieldArray({ control: form.control, name: 'items' });
 
-  const submit = () => {
-    const parsed = productAdditionalInputSchema.safeParse({
-      name,
-      minQuantity: Number(min || 0),
-      maxQuantity: Number(max || 0),
-      active: group?.active ?? true,
-      items: items
-        .filter((i) => i.name.trim() || i.price.trim())
-        .map((i) => ({ id: i.id, name: i.name, priceCents: moneyInputToCents(i.price) ?? 0 })),
-    });
-    if (!parsed.success) {
-      setErrors([...new Set(parsed.error.issues.map((i) => i.message))]);
-      return;
-    }
-    setErrors([]);
-    save.mutate(
-      { id: group?.id, body: { ...parsed.data, updatedAt: group?.updatedAt } },
-      { onSuccess: onSaved, onError: (error) => setErrors([errorMessage(error)]) },
-    );
+  const submit = async (body: z.output<typeof productAdditionalInputSchema>) => {
+    onSaved(await save.mutateAsync({ id: group?.id, body: { ...body, updatedAt: group?.updatedAt } }));
   };
 
   return (
     <Dialog open onClose={onClose} aria-labelledby={titleId} maxWidth="sm" fullWidth>
-      <DialogTitle id={titleId}>
-        {group ? 'Editar grupo de adicionais' : 'Novo grupo de adicionais'}
-      </DialogTitle>
-      <DialogContent>
-        <Stack sx={{ gap: 2, pt: 1 }}>
-          {errors.length > 0 && (
-            <Alert severity="error">
-              {errors.map((e) => (
-                <div key={e}>{e}</div>
-              ))}
-            </Alert>
-          )}
-          <TextField label="Nome do grupo" value={name} onChange={(e) => setName(e.target.value)} required />
-          <Stack direction="row" sx={{ gap: 2 }}>
-            <TextField
-              label="Mínimo"
-              type="number"
-              value={min}
-              onChange={(e) => setMin(e.target.value)}
-              helperText="0 = opcional"
-              slotProps={{ htmlInput: { min: 0, step: 1 } }}
-            />
-            <TextField
-              label="Máximo"
-              type="number"
-              value={max}
-              onChange={(e) => setMax(e.target.value)}
-              helperText="Quantos o cliente pode escolher"
-              slotProps={{ htmlInput: { min: 1, step: 1 } }}
-            />
-          </Stack>
-          <Typography variant="subtitle2">Itens</Typography>
-          {items.map((item, index) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: rows are edited in place; new rows have no id yet
-            <Stack key={index} direction="row" sx={{ gap: 1, alignItems: 'flex-start' }}>
-              <TextField
-                label="Item"
-                size="small"
-                value={item.name}
-                onChange={(e) =>
-                  setItems(items.map((it, i) => (i === index ? { ...it, name: e.target.value } : it)))
-                }
-                sx={{ flex: 2 }}
+      <Form form={form} onSubmit={submit}>
+        <DialogTitle id={titleId}>
+          {group ? 'Editar grupo de adicionais' : 'Novo grupo de adicionais'}
+        </DialogTitle>
+        <DialogContent>
+          <Stack sx={{ gap: 2, pt: 1 }}>
+            <FormError />
+            <FormTextField control={form.control} name="name" label="Nome do grupo" required />
+            <Stack direction="row" sx={{ gap: 2 }}>
+              <FormTextField
+                control={form.control}
+                name="min"
+                label="Mínimo"
+                type="number"
+                helperText="0 = opcional"
+                slotProps={{ htmlInput: { min: 0, step: 1 } }}
               />
-              <MoneyField
-                label="Preço"
-                size="small"
-                value={item.price}
-                onChange={(text) =>
-                  setItems(items.map((it, i) => (i === index ? { ...it, price: text } : it)))
-                }
-                sx={{ flex: 1 }}
+              <FormTextField
+                control={form.control}
+                name="max"
+                label="Máximo"
+                type="number"
+                helperText="Quantos o cliente pode escolher"
+                slotProps={{ htmlInput: { min: 1, step: 1 } }}
               />
-              <IconButton
-                aria-label={`Remover item ${index + 1}`}
-                onClick={() => setItems(items.filter((_, i) => i !== index))}
-              >
-                <DeleteIcon fontSize="small" />
-              </IconButton>
             </Stack>
-          ))}
-          <Button
-            startIcon={<AddIcon />}
-            onClick={() => setItems([...items, { name: '', price: '' }])}
-            sx={{ alignSelf: 'flex-start' }}
-          >
-            Adicionar item
-          </Button>
-        </Stack>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>Cancelar</Button>
-        <Button variant="contained" onClick={submit} disabled={save.isPending}>
-          {save.isPending ? 'Salvando...' : 'Salvar grupo'}
-        </Button>
-      </DialogActions>
+            <Typography variant="subtitle2">Itens</Typography>
+            {items.fields.map((item, index) => (
+              <Stack key={item.id} direction="row" sx={{ gap: 1, alignItems: 'flex-start' }}>
+                <FormTextField
+                  control={form.control}
+                  name={`items.${index}.name`}
+                  label="Item"
+                  size="small"
+                  sx={{ flex: 2 }}
+                />
+                <FormMoneyField
+                  control={form.control}
+                  name={`items.${index}.price`}
+                  label="Preço"
+                  size="small"
+                  sx={{ flex: 1 }}
+                />
+                <IconButton aria-label={`Remover item ${index + 1}`} onClick={() => items.remove(index)}>
+                  <DeleteIcon fontSize="small" />
+                </IconButton>
+              </Stack>
+            ))}
+            <Button
+              startIcon={<AddIcon />}
+              onClick={() => items.append({ name: '', price: '' })}
+              sx={{ alignSelf: 'flex-start' }}
+            >
+              Adicionar item
+            </Button>
+          </Stack>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={onClose}>Cancelar</Button>
+          <SubmitButton busyLabel="Salvando...">Salvar grupo</SubmitButton>
+        </DialogActions>
+      </Form>
     </Dialog>
   );
 }

@@ -19,14 +19,20 @@ import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
+import { Controller } from 'react-hook-form';
 import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
 import type { Feedback } from '../../../components/FeedbackSnackbar.tsx';
-import { ApiError, errorMessage } from '../../../lib/api.ts';
+import {
+  FormMoneyField,
+  FormQuantityField,
+  FormTextField,
+  showServerError,
+  useAppForm,
+} from '../../../components/form.tsx';
+import { errorMessage } from '../../../lib/api.ts';
 import { useClearGrid, useSetGrid, useUpdateVariant } from '../api.ts';
-import { MoneyField, QuantityField } from './DecimalInputs.tsx';
 import { COLOR_SUGGESTIONS, GridNamesInput, SIZE_SUGGESTIONS } from './GridNamesInput.tsx';
 
 /** Grade of an existing product: choose colours and sizes, generate, then edit each variant. */
@@ -167,8 +173,12 @@ export function VariantsSection({
   );
 }
 
-type RowErrors = Partial<Record<'sku' | 'barcode' | 'priceCents' | 'stock', string>>;
+type VariantValues = { sku: string; barcode: string; price: string; stock: string; active: boolean };
 
+/**
+ * One variant, edited in its table row. A row cannot hold a form element, so the form kit runs
+ * without one: its Salvar validates, saves and maps the server's issues like any form.
+ */
 function VariantRow({
   variant,
   product,
@@ -180,122 +190,110 @@ function VariantRow({
   canWrite: boolean;
   onFeedback: (f: Feedback) => void;
 }) {
-  const initial = {
-    sku: variant.sku ?? '',
-    barcode: variant.barcode ?? '',
-    price: centsToMoneyInput(variant.priceCents),
-    stock: numberToQuantityInput(variant.stock),
-    active: variant.active,
-  };
-  const [values, setValues] = useState(initial);
-  const [errors, setErrors] = useState<RowErrors>({});
-  const update = useUpdateVariant(product.id);
-  const dirty = JSON.stringify(values) !== JSON.stringify(initial);
-  const set = <K extends keyof typeof values>(key: K, value: (typeof values)[K]) =>
-    setValues((v) => ({ ...v, [key]: value }));
-
-  const save = () => {
-    const parsed = productVariantUpdateSchema.safeParse({
+  const initialStock = numberToQuantityInput(variant.stock);
+  const form = useAppForm({
+    schema: productVariantUpdateSchema,
+    defaultValues: {
+      sku: variant.sku ?? '',
+      barcode: variant.barcode ?? '',
+      price: centsToMoneyInput(variant.priceCents),
+      stock: initialStock,
+      active: variant.active,
+    } as VariantValues,
+    toInput: (values: VariantValues) => ({
       sku: values.sku,
       barcode: values.barcode,
       priceCents: values.price.trim() === '' ? null : moneyInputToCents(values.price),
-      stock: values.stock !== initial.stock ? (quantityInputToNumber(values.stock) ?? 0) : undefined,
+      // Stock goes only when the user changed it: a stale row never rewrites a level a sale changed.
+      stock: values.stock !== initialStock ? (quantityInputToNumber(values.stock) ?? 0) : undefined,
       active: values.active,
       updatedAt: variant.updatedAt,
-    });
-    if (!parsed.success) {
-      const next: RowErrors = {};
-      for (const issue of parsed.error.issues)
-        next[String(issue.path[0]) as keyof RowErrors] ??= issue.message;
-      setErrors(next);
-      return;
+    }),
+    fieldOf: { priceCents: 'price' },
+  });
+  const { control, formState } = form;
+  const update = useUpdateVariant(product.id);
+
+  const save = form.handleSubmit(async (body) => {
+    try {
+      await update.mutateAsync({ id: variant.id, body });
+      form.reset(form.getValues());
+      onFeedback({ severity: 'success', title: `Variação ${variant.name} salva` });
+    } catch (error) {
+      const message = showServerError(form, error);
+      onFeedback({ severity: 'error', title: `Erro ao salvar ${variant.name}`, message });
     }
-    setErrors({});
-    update.mutate(
-      { id: variant.id, body: parsed.data },
-      {
-        onSuccess: () => onFeedback({ severity: 'success', title: `Variação ${variant.name} salva` }),
-        onError: (error) => {
-          onFeedback({
-            severity: 'error',
-            title: `Erro ao salvar ${variant.name}`,
-            message: errorMessage(error),
-          });
-          if (error instanceof ApiError) {
-            const next: RowErrors = {};
-            for (const issue of error.issues) next[issue.path as keyof RowErrors] = issue.message;
-            setErrors(next);
-          }
-        },
-      },
-    );
-  };
+  });
 
   const label = (field: string) => `${field} de ${variant.name}`;
   return (
     <TableRow data-testid="variant-row">
       <TableCell sx={{ whiteSpace: 'nowrap', fontWeight: 500 }}>{variant.name}</TableCell>
       <TableCell sx={{ minWidth: 190 }}>
-        <TextField
+        <FormTextField
+          control={control}
+          name="sku"
           size="small"
-          fullWidth
-          value={values.sku}
-          onChange={(e) => set('sku', e.target.value)}
           disabled={!canWrite}
-          error={!!errors.sku}
-          helperText={errors.sku}
           slotProps={{ htmlInput: { 'aria-label': label('SKU'), maxLength: 60 } }}
         />
       </TableCell>
       <TableCell sx={{ minWidth: 160 }}>
-        <TextField
+        <FormTextField
+          control={control}
+          name="barcode"
           size="small"
-          value={values.barcode}
-          onChange={(e) => set('barcode', e.target.value.replace(/[^\d]/g, ''))}
+          fullWidth={false}
+          mask={(text) => text.replace(/[^\d]/g, '')}
           disabled={!canWrite}
-          error={!!errors.barcode}
-          helperText={errors.barcode}
           slotProps={{
             htmlInput: { 'aria-label': label('Código de barras'), inputMode: 'numeric', maxLength: 14 },
           }}
         />
       </TableCell>
       <TableCell sx={{ minWidth: 130 }}>
-        <MoneyField
+        <FormMoneyField
+          control={control}
+          name="price"
           size="small"
-          value={values.price}
-          onChange={(text) => set('price', text)}
           placeholder={centsToMoneyInput(product.salePriceCents)}
           disabled={!canWrite}
-          error={!!errors.priceCents}
-          helperText={errors.priceCents}
           slotProps={{ htmlInput: { 'aria-label': label('Preço') } }}
         />
       </TableCell>
       <TableCell sx={{ minWidth: 110 }}>
-        <QuantityField
+        <FormQuantityField
+          control={control}
+          name="stock"
           size="small"
-          value={values.stock}
-          onChange={(text) => set('stock', text)}
           suffix={product.unit}
           disabled={!canWrite || !product.stockControl}
-          error={!!errors.stock}
-          helperText={errors.stock}
           slotProps={{ htmlInput: { 'aria-label': label('Estoque') } }}
         />
       </TableCell>
       <TableCell>
-        <Switch
-          checked={values.active}
-          onChange={(e) => set('active', e.target.checked)}
-          disabled={!canWrite}
-          slotProps={{ input: { 'aria-label': label('Ativa') } }}
+        <Controller
+          control={control}
+          name="active"
+          render={({ field }) => (
+            <Switch
+              checked={field.value}
+              onChange={(e) => field.onChange(e.target.checked)}
+              disabled={!canWrite}
+              slotProps={{ input: { 'aria-label': label('Ativa') } }}
+            />
+          )}
         />
       </TableCell>
       <TableCell>
         {canWrite && (
-          <Button size="small" variant="outlined" onClick={save} disabled={!dirty || update.isPending}>
-            {update.isPending ? 'Salvando...' : 'Salvar'}
+          <Button
+            size="small"
+            variant="outlined"
+            onClick={save}
+            disabled={!formState.isDirty || formState.isSubmitting}
+          >
+            {formState.isSubmitting ? 'Salvando...' : 'Salvar'}
           </Button>
         )}
       </TableCell>

@@ -18,8 +18,9 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useCallback, useState } from 'react';
-import { MoneyField, QuantityField } from '../../product/components/DecimalInputs.tsx';
+import { useCallback } from 'react';
+import { type FieldErrors, type UseFormReturn, useWatch } from 'react-hook-form';
+import { MoneyField, QuantityField } from '../../../components/MoneyField.tsx';
 
 export type MovementRow = {
   key: number;
@@ -34,53 +35,102 @@ export type MovementRow = {
   unitCost: string;
 };
 
-export type RowErrors = Record<number, Partial<Record<'variantId' | 'quantity' | 'unitCost', string>>>;
+type RowErrors = Record<number, Partial<Record<'variantId' | 'quantity' | 'unitCost', string>>>;
 
 let nextKey = 1;
 
-/** The rows of an entry or exit form: a product (and variant) per row, its quantity and unit cost. */
-export function useMovementRows() {
-  const [rows, setRows] = useState<MovementRow[]>([]);
+/** A form holding movement rows under `items` (entry and exit). */
+type RowsForm = UseFormReturn<{ items: MovementRow[] }, unknown, unknown>;
+
+/**
+ * The rows of an entry or exit form, kept in the form's `items`: a product (and variant) per row, its
+ * quantity and unit cost. After a submit, a change checks the rows again.
+ */
+export function useMovementRows<V extends { items: MovementRow[] }, Out>(
+  form: UseFormReturn<V, unknown, Out>,
+) {
+  const rowsForm = form as unknown as RowsForm;
+  const rows = useWatch({ control: rowsForm.control, name: 'items' });
+  const set = useCallback(
+    (change: (list: MovementRow[]) => MovementRow[]) =>
+      rowsForm.setValue('items', change(rowsForm.getValues('items')), {
+        shouldDirty: true,
+        shouldValidate: rowsForm.formState.isSubmitted,
+      }),
+    [rowsForm],
+  );
 
   /** Adds a product; the same product and variant again adds 1 to its row (a second scan). */
-  const add = useCallback((product: Product, variant: ProductVariant | null = null) => {
-    setRows((list) => {
-      const same = list.find(
-        (r) =>
-          r.productId === product.id &&
-          r.variantId === (variant?.id ?? null) &&
-          (variant || r.variants.length === 0),
-      );
-      if (same) {
-        const current = toThousandths(same.quantity || '0');
-        const next = Number.isNaN(current)
-          ? same.quantity
-          : String((current + 1000) / 1000).replace('.', ',');
-        return list.map((r) => (r.key === same.key ? { ...r, quantity: next } : r));
-      }
-      return [
-        ...list,
-        {
-          key: nextKey++,
-          productId: product.id,
-          name: product.name,
-          unit: product.unit,
-          stock: product.stock,
-          variants: product.variants.map((v) => ({ id: v.id, name: v.name, stock: v.stock })),
-          variantId: variant?.id ?? null,
-          quantity: '1',
-          unitCost: centsToMoneyInput(product.costPriceCents),
-        },
-      ];
-    });
-  }, []);
+  const add = useCallback(
+    (product: Product, variant: ProductVariant | null = null) =>
+      set((list) => {
+        const same = list.find(
+          (r) =>
+            r.productId === product.id &&
+            r.variantId === (variant?.id ?? null) &&
+            (variant || r.variants.length === 0),
+        );
+        if (same) {
+          const current = toThousandths(same.quantity || '0');
+          const next = Number.isNaN(current)
+            ? same.quantity
+            : String((current + 1000) / 1000).replace('.', ',');
+          return list.map((r) => (r.key === same.key ? { ...r, quantity: next } : r));
+        }
+        return [
+          ...list,
+          {
+            key: nextKey++,
+            productId: product.id,
+            name: product.name,
+            unit: product.unit,
+            stock: product.stock,
+            variants: product.variants.map((v) => ({ id: v.id, name: v.name, stock: v.stock })),
+            variantId: variant?.id ?? null,
+            quantity: '1',
+            unitCost: centsToMoneyInput(product.costPriceCents),
+          },
+        ];
+      }),
+    [set],
+  );
 
-  const update = useCallback((key: number, changes: Partial<MovementRow>) => {
-    setRows((list) => list.map((r) => (r.key === key ? { ...r, ...changes } : r)));
-  }, []);
-  const remove = useCallback((key: number) => setRows((list) => list.filter((r) => r.key !== key)), []);
-  const clear = useCallback(() => setRows([]), []);
-  return { rows, add, update, remove, clear };
+  const update = useCallback(
+    (key: number, changes: Partial<MovementRow>) =>
+      set((list) => list.map((r) => (r.key === key ? { ...r, ...changes } : r))),
+    [set],
+  );
+  const remove = useCallback((key: number) => set((list) => list.filter((r) => r.key !== key)), [set]);
+  return { rows, add, update, remove };
+}
+
+/** A row with variants needs one chosen: a rule of the screen, which knows the product's variants. */
+export function missingVariants(rows: MovementRow[]): { path: string; message: string }[] {
+  return rows.flatMap((row, index) =>
+    row.variants.length > 0 && row.variantId === null
+      ? [{ path: `items.${index}.variantId`, message: 'Escolha a variação' }]
+      : [],
+  );
+}
+
+/** The row errors the form holds (items.N.quantity...), as the rows table shows them. */
+export function rowErrorsOf(errors: FieldErrors<{ items: MovementRow[] }>['items']): RowErrors {
+  const out: RowErrors = {};
+  if (!Array.isArray(errors)) return out;
+  errors.forEach((row, index) => {
+    if (!row) return;
+    out[index] = {
+      variantId: row.variantId?.message,
+      quantity: row.quantity?.message,
+      unitCost: row.unitCost?.message,
+    };
+  });
+  return out;
+}
+
+/** The form-level message of the rows ("Adicione ao menos um produto"). */
+export function rowsMessage(errors: FieldErrors<{ items: MovementRow[] }>['items']): string | undefined {
+  return errors?.message ?? errors?.root?.message;
 }
 
 const lineTotalCents = (row: MovementRow): number | null => {
@@ -206,25 +256,4 @@ export function MovementRowsTable({
       </Table>
     </TableContainer>
   );
-}
-
-/** Maps the shared schema's issues ("items.2.quantity") and missing variants to row errors. */
-export function rowErrorsOf(
-  issues: { path: PropertyKey[]; message: string }[],
-  rows: MovementRow[],
-  costField = 'unitCost',
-): RowErrors {
-  const errors: RowErrors = {};
-  for (const issue of issues) {
-    const [root, index, field] = issue.path;
-    if (root !== 'items' || typeof index !== 'number') continue;
-    const name = field === costField ? 'unitCost' : field === 'quantity' ? 'quantity' : undefined;
-    if (!name) continue;
-    errors[index] = { ...errors[index], [name]: errors[index]?.[name] ?? issue.message };
-  }
-  rows.forEach((row, index) => {
-    if (row.variants.length > 0 && row.variantId === null)
-      errors[index] = { ...errors[index], variantId: 'Escolha a variação' };
-  });
-  return errors;
 }
