@@ -11,6 +11,7 @@ import {
   findRegister,
   listRegisters,
   openRegister,
+  type RegisterSales,
 } from './service.ts';
 
 const id = z.coerce.number().int().positive('Identificador inválido');
@@ -27,7 +28,7 @@ const listQuery = z.object({
  * /v1/cash-register (issue 7): the caller's own register at the PDV (PDV user types). Reports of every
  * register of the client are for Administrador, Gerente and Financeiro.
  */
-export function cashRegisterRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+export function cashRegisterRoutes(ctx: AppContext, sales: RegisterSales): FastifyPluginAsyncZod {
   return async (app) => {
     const { db } = ctx;
 
@@ -40,7 +41,7 @@ export function cashRegisterRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           summary: "The caller's open register with expected amounts per method, or null (open one first)",
         },
       },
-      async (request) => ({ cashRegister: await currentRegister(db, sessionOf(request)) }),
+      async (request) => ({ cashRegister: await currentRegister(db, sales, sessionOf(request)) }),
     );
 
     app.post(
@@ -54,7 +55,7 @@ export function cashRegisterRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        const summary = await openRegister(db, sessionOf(request), request.body.openingAmountCents);
+        const summary = await openRegister(ctx, sales, sessionOf(request), request.body.openingAmountCents);
         return reply.status(201).send(summary);
       },
     );
@@ -71,7 +72,7 @@ export function cashRegisterRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) =>
-        reply.status(201).send(await addMovement(db, sessionOf(request), request.body)),
+        reply.status(201).send(await addMovement(ctx, sales, sessionOf(request), request.body)),
     );
 
     app.post(
@@ -84,7 +85,7 @@ export function cashRegisterRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           body: cashRegisterCloseSchema,
         },
       },
-      async (request) => closeRegister(db, sessionOf(request), request.body),
+      async (request) => closeRegister(ctx, sales, sessionOf(request), request.body),
     );
 
     app.get(
@@ -110,7 +111,7 @@ export function cashRegisterRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         config: { access: STAFF },
         schema: { tags, summary: 'A register report (open or closed)', params: z.object({ id }) },
       },
-      async (request) => findRegister(db, sessionOf(request), request.params.id),
+      async (request) => findRegister(db, sales, sessionOf(request), request.params.id),
     );
   };
 }

@@ -9,14 +9,14 @@ import {
   ONE_DEFAULT_ADDRESS,
 } from '@balcao/core/customer';
 import { todayIso } from '@balcao/core/date';
-import { STAFF, WRITE } from '@balcao/core/routes';
+import { PDV, STAFF, WRITE } from '@balcao/core/routes';
 import { z } from '@balcao/core/zod';
 import { and, asc, eq, ne } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { AppError, notFound } from '../../errors.ts';
 import { assertOwnClient, sessionOf } from '../../plugins/auth.ts';
-import { checkNumberNow, scheduleNumberCheck } from '../whatsapp/service.ts';
+import { customerCredit } from './credit.ts';
 import { customersToCsv, parseCustomerCsv } from './csv.ts';
 import { customers, userAddresses } from './schema.ts';
 import {
@@ -32,6 +32,7 @@ import {
   touchCustomer,
   updateCustomer,
 } from './service.ts';
+import { checkNumberNow, scheduleNumberCheck } from './whatsapp.ts';
 
 const id = z.coerce.number().int().positive('Identificador inválido');
 const idParams = z.object({ id });
@@ -252,6 +253,29 @@ export function customerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         await checkNumberNow(ctx, clientId, { customerId: customer.id, phone: customer.phone });
         return findCustomer(db, clientId, customer.id);
       },
+    );
+
+    app.get(
+      '/sale/customer-credit/:customerId',
+      {
+        config: { access: PDV },
+        schema: {
+          tags: ['sale'],
+          summary:
+            "A customer's credit before a crediário sale: delinquency, pending, limit and the warnings to show (never a refusal)",
+          params: customerParams,
+          querystring: z.object({
+            creditShopCents: z.coerce.number().int().min(0).max(2_147_483_647).default(0),
+          }),
+        },
+      },
+      async (request) =>
+        customerCredit(
+          db,
+          sessionOf(request).clientId,
+          request.params.customerId,
+          request.query.creditShopCents,
+        ),
     );
 
     // Addresses one by one (the PDV adds a delivery address without opening the customer form).

@@ -20,8 +20,8 @@ import { alias } from 'drizzle-orm/pg-core';
 import Papa from 'papaparse';
 import type { Db } from '../../db/client.ts';
 import { users } from '../../db/schema.ts';
-import { escapeLike, orderByOf } from '../../lib/list.ts';
-import { customers } from '../customer/schema.ts';
+import { orderByOf } from '../../lib/list.ts';
+import { customerMatchesSql, customerRefSql, readRef } from '../customer/refs.ts';
 import { salePayments, sales } from './schema.ts';
 
 const wallClock = new Intl.DateTimeFormat('en-US', {
@@ -80,10 +80,7 @@ export function saleWhere(
   }
   if (query.q) {
     const q = query.q.replace(/^#|^n[ºo°]\s*/i, '').trim();
-    const like = `%${escapeLike(query.q)}%`;
-    const search: SQL[] = [
-      sql`exists (select 1 from customers c where c.id = "sales"."customer_id" and (c.name ilike ${like} or c.document like ${`%${escapeLike(query.q.replace(/[^0-9A-Za-z]/g, '').toUpperCase())}%`}))`,
-    ];
+    const search: SQL[] = [customerMatchesSql(sql`"sales"."customer_id"`, query.q)];
     if (/^\d{1,9}$/.test(q)) search.push(eq(sales.number, Number(q)));
     conditions.push(or(...search));
   }
@@ -101,9 +98,7 @@ const listColumns = {
   originSale: sales.originSale,
   isSimple: sales.isSimple,
   customerId: sales.customerId,
-  customerName: customers.name,
-  customerDocument: customers.document,
-  customerPhone: customers.phone,
+  customer: customerRefSql(sql`"sales"."customer_id"`),
   userId: sales.userId,
   userName: operator.name,
   sellerId: sales.sellerId,
@@ -122,9 +117,10 @@ function baseSelect(db: Db) {
     .select(listColumns)
     .from(sales)
     .innerJoin(operator, eq(operator.id, sales.userId))
-    .leftJoin(seller, eq(seller.id, sales.sellerId))
-    .leftJoin(customers, eq(customers.id, sales.customerId));
+    .leftJoin(seller, eq(seller.id, sales.sellerId));
 }
+
+const noCustomer = { name: '', document: null, phone: null };
 
 type ListRow = Awaited<ReturnType<ReturnType<typeof baseSelect>['where']>>[number];
 
@@ -145,15 +141,7 @@ async function withMethods(db: Db, rows: ListRow[]): Promise<SaleListItem[]> {
     typeOfSale: r.typeOfSale as TypeOfSale,
     originSale: r.originSale as OriginSale,
     isSimple: r.isSimple,
-    customer:
-      r.customerId !== null
-        ? {
-            id: r.customerId,
-            name: r.customerName ?? '',
-            document: r.customerDocument,
-            phone: r.customerPhone,
-          }
-        : null,
+    customer: r.customerId !== null ? { id: r.customerId, ...(readRef(r.customer) ?? noCustomer) } : null,
     user: { id: r.userId, name: r.userName },
     seller: r.sellerId !== null ? { id: r.sellerId, name: r.sellerName ?? '' } : null,
     totalItems: r.totalItems,

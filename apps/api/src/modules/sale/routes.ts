@@ -1,34 +1,25 @@
 import { PDV, STAFF, WRITE } from '@balcao/core/routes';
 import {
-  receivableSettleSchema,
   saleCancelSchema,
   saleInputSchema,
   saleListQuerySchema,
   simpleSaleInputSchema,
 } from '@balcao/core/sale';
-import type { UserTypeId } from '@balcao/core/userTypes';
 import { z } from '@balcao/core/zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { assertOwnClient, sessionOf } from '../../plugins/auth.ts';
+import { cancelSale } from './cancel.ts';
+import { checkout } from './checkout.ts';
 import { csvFileName, listSales, salesCsv } from './list.ts';
-import {
-  type CheckoutResult,
-  cancelSale,
-  checkout,
-  checkoutSimple,
-  customerCredit,
-  findSale,
-  settleReceivable,
-} from './service.ts';
+import { checkoutSimple } from './quickSale.ts';
+import { findSale } from './read.ts';
+import type { RecordedSale } from './record.ts';
 
 const id = z.coerce.number().int().positive('Identificador inválido');
 const tags = ['sale'];
-
-/** Who may receive a crediário installment: the counter and the back office, not waiters or marketing. */
-export const SETTLE_TYPES: readonly UserTypeId[] = [1, 2, 3, 4, 7, 8];
 
 /** The Idempotency-Key header: printable text up to 200 characters (a UUID per sale attempt). */
 function idempotencyKey(request: FastifyRequest): string | null {
@@ -44,12 +35,15 @@ function idempotencyKey(request: FastifyRequest): string | null {
 }
 
 /** 201 for a new sale; a retried request answers the first sale with 200 and Idempotent-Replayed. */
-function sendCheckout(reply: FastifyReply, result: CheckoutResult) {
+function sendCheckout(reply: FastifyReply, result: RecordedSale) {
   if (result.replayed) return reply.status(200).header('idempotent-replayed', 'true').send(result.sale);
   return reply.status(201).send(result.sale);
 }
 
-/** /v1/sale (issue 7): checkout, quick sale, list with totals and CSV, detail, cancel, settle. */
+/**
+ * /v1/sale (issue 7): checkout, quick sale, list with totals and CSV, detail, cancel. Settling an
+ * installment is the receivable module's; a customer's credit, the customer module's.
+ */
 export function saleRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     const { db } = ctx;
@@ -135,29 +129,6 @@ export function saleRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     );
 
     app.get(
-      '/sale/customer-credit/:customerId',
-      {
-        config: { access: PDV },
-        schema: {
-          tags,
-          summary:
-            "A customer's credit before a crediário sale: delinquency, pending, limit and the warnings to show (never a refusal)",
-          params: z.object({ customerId: id }),
-          querystring: z.object({
-            creditShopCents: z.coerce.number().int().min(0).max(2_147_483_647).default(0),
-          }),
-        },
-      },
-      async (request) =>
-        customerCredit(
-          db,
-          sessionOf(request).clientId,
-          request.params.customerId,
-          request.query.creditShopCents,
-        ),
-    );
-
-    app.get(
       '/sale/:id',
       {
         config: { access: STAFF },
@@ -179,27 +150,6 @@ export function saleRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => cancelSale(ctx, sessionOf(request), request.params.id, request.body),
-    );
-
-    app.post(
-      '/sale/:id/receivable/:receivableId/settle',
-      {
-        config: { access: SETTLE_TYPES },
-        schema: {
-          tags,
-          summary: 'Mark a crediário/boleto installment paid (pending sale -> finished when all are paid)',
-          params: z.object({ id, receivableId: id }),
-          body: receivableSettleSchema.optional(),
-        },
-      },
-      async (request) =>
-        settleReceivable(
-          db,
-          sessionOf(request),
-          request.params.id,
-          request.params.receivableId,
-          request.body?.paymentMethod ?? 'money',
-        ),
     );
   };
 }

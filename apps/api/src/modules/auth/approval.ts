@@ -5,7 +5,7 @@ import type { Executor } from '../../db/client.ts';
 import { users } from '../../db/schema.ts';
 import { AppError, forbidden } from '../../errors.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
-import { verifyPassword } from '../auth/password.ts';
+import { verifyPassword } from './password.ts';
 
 /** Who may cancel a sale or take a sangria on their own (ROUTES.md): Administrador and Gerente. */
 export const MANAGER_TYPES: readonly UserTypeId[] = [1, 2];
