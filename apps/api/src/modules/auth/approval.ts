@@ -8,7 +8,7 @@ import type { SessionUser } from '../../plugins/auth.ts';
 import { verifyPassword } from './password.ts';
 
 /** Who may cancel a sale or take a sangria on their own (ROUTES.md): Administrador and Gerente. */
-export const MANAGER_TYPES: readonly UserTypeId[] = [1, 2];
+const MANAGER_TYPES: readonly UserTypeId[] = [1, 2];
 
 /**
  * A sensitive action (cancel a sale, sangria): a manager does it directly; anybody else needs a manager

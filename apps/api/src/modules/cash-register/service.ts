@@ -44,17 +44,17 @@ export type RegisterSaleFigures = {
 export type RegisterSales = (db: Executor, registerId: number) => Promise<RegisterSaleFigures>;
 
 /** Financeiro reads every register's report too (PRODUCT.md: "cash register reports"). */
-export const REGISTER_REPORT_TYPES = [1, 2, 7] as const;
+const REGISTER_REPORT_TYPES = [1, 2, 7] as const;
 
-export function canSeeAllRegisters(session: SessionUser): boolean {
+function canSeeAllRegisters(session: SessionUser): boolean {
   return (REGISTER_REPORT_TYPES as readonly number[]).includes(session.userTypeId);
 }
 
 /**
- * The user's open register. `lock: 'share'` (a sale) keeps it from being closed until the sale
- * commits; `lock: 'update'` (close, movements) waits for the sales in flight.
+ * The user's open register. `lock: 'share'` (an installment received) keeps it from being closed
+ * until that commits; `lock: 'update'` (close, movements) waits for the sales and receipts in flight.
  */
-export async function findOpenRegister(
+async function findOpenRegister(
   db: Executor,
   session: Pick<SessionUser, 'clientId' | 'userId'>,
   lock?: 'share' | 'update',
@@ -128,7 +128,7 @@ export async function openRegister(
 }
 
 /** Expected amounts per method, movements and sale figures of a register (open or closed). */
-export async function summarize(
+async function summarize(
   db: Executor,
   sales: RegisterSales,
   register: RegisterRow,

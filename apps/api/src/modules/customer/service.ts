@@ -87,7 +87,7 @@ function toAddress(row: typeof userAddresses.$inferSelect): CustomerAddress {
 }
 
 /** Where clause of the list (and of the CSV export): search and filters, always inside the client. */
-export function customerWhere(clientId: number, query: Omit<CustomerListQuery, 'page' | 'pageSize'>): SQL {
+function customerWhere(clientId: number, query: Omit<CustomerListQuery, 'page' | 'pageSize'>): SQL {
   const conditions: (SQL | undefined)[] = [eq(customers.clientId, clientId)];
   if (query.q) {
     const like = (text: string) => `%${escapeLike(text)}%`;

@@ -19,7 +19,7 @@ export type NumberToCheck = { customerId: number; phone: string };
  * change the customer's `updatedAt` (a background result must not make the user's open form stale).
  * Returns the stored results, or null when there is no integration or instance to ask.
  */
-export async function checkCustomerNumbers(
+async function checkCustomerNumbers(
   ctx: AppContext,
   clientId: number,
   items: NumberToCheck[],

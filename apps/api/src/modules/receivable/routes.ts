@@ -10,7 +10,7 @@ const id = z.coerce.number().int().positive('Identificador inválido');
 const tags = ['sale'];
 
 /** Who may receive a crediário installment: the counter and the back office, not waiters or marketing. */
-export const SETTLE_TYPES: readonly UserTypeId[] = [1, 2, 3, 4, 7, 8];
+const SETTLE_TYPES: readonly UserTypeId[] = [1, 2, 3, 4, 7, 8];
 
 /** Receivables: settling an installment (under its sale's path, as the PDV and the sale detail call it). */
 export function receivableRoutes(ctx: AppContext, sales: SaleOfInstallments): FastifyPluginAsyncZod {

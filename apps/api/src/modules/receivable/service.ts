@@ -36,7 +36,7 @@ export async function customerHasReceivables(db: Executor, clientId: number, cus
   return row !== undefined;
 }
 
-/** Writes a sale's installments (inside its transaction); answers the rows written. */
+/** Writes installments (a sale's, inside its transaction; the demo seed's); answers the rows written. */
 export async function insertInstallments(tx: Executor, rows: NewInstallment[]): Promise<ReceivableRow[]> {
   return rows.length > 0 ? tx.insert(receivables).values(rows).returning() : [];
 }

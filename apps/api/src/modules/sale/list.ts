@@ -59,10 +59,7 @@ export function shopDayStart(iso: string): Date {
 }
 
 /** The filters of the list, the totals and the CSV: always inside the caller's client. */
-export function saleWhere(
-  clientId: number,
-  query: Omit<SaleListQueryParsed, 'page' | 'pageSize' | 'sort'>,
-): SQL {
+function saleWhere(clientId: number, query: Omit<SaleListQueryParsed, 'page' | 'pageSize' | 'sort'>): SQL {
   const conditions: (SQL | undefined)[] = [eq(sales.clientId, clientId)];
   if (query.from) conditions.push(gte(sales.createdAt, shopDayStart(query.from)));
   if (query.to) conditions.push(lt(sales.createdAt, shopDayStart(addDays(query.to, 1))));
@@ -164,7 +161,7 @@ function order(sort: string | undefined) {
 }
 
 /** Totals of the whole filtered set (not just the page). */
-export async function saleTotals(db: Db, where: SQL): Promise<SaleListTotals> {
+async function saleTotals(db: Db, where: SQL): Promise<SaleListTotals> {
   const statusColumns = Object.fromEntries(
     SALE_STATUSES.flatMap((s) => [
       [`${s}Count`, sql<number>`count(*) filter (where ${sales.status} = ${s})::int`],

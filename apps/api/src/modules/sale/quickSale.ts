@@ -40,7 +40,7 @@ function quickDraft(data: SimpleSaleData): SaleDraft {
   };
 }
 
-export function checkoutSimple(
+export function quickSale(
   ctx: AppContext,
   session: SessionUser,
   data: SimpleSaleData,

@@ -14,7 +14,7 @@ import { assertOwnClient, sessionOf } from '../../plugins/auth.ts';
 import { cancelSale } from './cancel.ts';
 import { checkout } from './checkout.ts';
 import { csvFileName, listSales, salesCsv } from './list.ts';
-import { checkoutSimple } from './quickSale.ts';
+import { quickSale } from './quickSale.ts';
 import { findSale } from './read.ts';
 import type { RecordedSale } from './record.ts';
 
@@ -81,7 +81,7 @@ export function saleRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         const key = idempotencyKey(request);
-        const result = await checkoutSimple(ctx, sessionOf(request), request.body, {
+        const result = await quickSale(ctx, sessionOf(request), request.body, {
           idempotencyKey: key ? `simple:${key}` : null,
           body: request.body,
         });
