@@ -445,6 +445,15 @@ export async function takenDocuments(
   return taken;
 }
 
+/** Whether the client has this customer. */
+export async function customerExists(db: Executor, clientId: number, id: number): Promise<boolean> {
+  const [row] = await db
+    .select({ id: customers.id })
+    .from(customers)
+    .where(and(eq(customers.clientId, clientId), eq(customers.id, id)));
+  return row !== undefined;
+}
+
 /** Bumps the customer's version after an address changed through the address endpoints. */
 export async function touchCustomer(tx: Executor, clientId: number, id: number) {
   await tx
