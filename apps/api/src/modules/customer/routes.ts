@@ -32,7 +32,10 @@ const idParams = z.object({ id });
 const clientParams = z.object({ clientId: id });
 const customerParams = z.object({ customerId: id });
 
-/** Customers (issue 5): reads for every staff user (the PDV picks customers), writes for WRITE.customers. */
+/**
+ * Customers (issue 5): reads for every staff user (the PDV picks customers), writes for WRITE.customers;
+ * their addresses one by one; a customer's credit before a crediário sale (under /sale, as the PDV calls it).
+ */
 export function customerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     const { db } = ctx;
