@@ -225,7 +225,7 @@ async function arrangeRaw(q: Query) {
 }
 
 /**
- * The checkout's statements in the API's order, hand-written (apps/api sale service, recordSale):
+ * The checkout's statements in the API's order, hand-written (apps/api sale/record.ts, recordSale):
  * idempotency key claimed by the read of the register FOR SHARE with the stock settings, operator
  * and new id; catalog read; coupon read; sale (placeholder number) + items + payment + key -> sale in one statement; products
  * locked by id (and the ledger flag); ledger rows + levels in one statement; counter numbering the

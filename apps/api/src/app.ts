@@ -19,7 +19,7 @@ import { errorBody, registerErrorHandler } from './errors.ts';
 import { checkedSerializerCompiler } from './lib/responseCheck.ts';
 import { MODULES } from './modules/index.ts';
 import { type Access, registerAuth } from './plugins/auth.ts';
-import { attachSocket, notifyWith } from './plugins/socket.ts';
+import { attachSocket, changedWith, notifyWith } from './plugins/socket.ts';
 
 /** A route as registered, for tests that must cover every route (e.g. 401 without a token). */
 export type RegisteredRoute = { method: string; url: string; access: Access | undefined };
@@ -51,7 +51,7 @@ export async function buildApp(options: {
   registerErrorHandler(app);
 
   const io = attachSocket(app, db, config);
-  const ctx: AppContext = { db, config, notify: notifyWith(io) };
+  const ctx: AppContext = { db, config, notify: notifyWith(io), changed: changedWith(io) };
 
   // The docs' own routes are public. Every route is recorded in `routes` (one entry per method).
   const routes: RegisteredRoute[] = [];

@@ -2,9 +2,14 @@ import type { NotificationInput } from '@balcao/core/notification';
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
 
-/** What every module gets: the database, the config and the notifier. */
+/** What every module gets: the database, the config, the notifier and the data-change signal. */
 export type AppContext = {
   db: Db;
   config: Config;
   notify: (clientId: number, notification: NotificationInput) => void;
+  /**
+   * Tells the client's other tills that a resource changed (socket.io event `change` with
+   * `{resource, id}`), so their lists refresh. Called after the commit; a no-op without sockets.
+   */
+  changed: (clientId: number, resource: string, id?: number) => void;
 };

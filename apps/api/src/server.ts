@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
-import { purgeIdempotencyKeys } from './modules/sale/service.ts';
+import { purgeIdempotencyKeys } from './modules/sale/idempotency.ts';
 import { DEMO_PASSWORD, demoLogins, isDatabaseEmpty, seedDemo } from './seed.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));

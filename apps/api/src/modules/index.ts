@@ -12,11 +12,18 @@ import { productRoutes } from './product/routes.ts';
 import { productAdditionalRoutes } from './product-additional/routes.ts';
 import { productBrandRoutes } from './product-brand/routes.ts';
 import { productCategoryRoutes } from './product-category/routes.ts';
+import { receivableRoutes } from './receivable/routes.ts';
+import { saleOfInstallments } from './sale/installments.ts';
+import { registerSaleFigures } from './sale/registerFigures.ts';
 import { saleRoutes } from './sale/routes.ts';
 import { stockRoutes } from './stock/routes.ts';
 import { userRoutes } from './user/routes.ts';
 
-/** The API module list: a new domain adds one line here. */
+/**
+ * The API module list: a new domain adds one line here. A module below another never imports it:
+ * what it needs from the module above is handed over here (cash-register gets the sale figures of a
+ * register, receivable the sale an installment belongs to).
+ */
 export const MODULES: ((ctx: AppContext) => FastifyPluginAsyncZod)[] = [
   healthRoutes,
   authRoutes,
@@ -30,7 +37,8 @@ export const MODULES: ((ctx: AppContext) => FastifyPluginAsyncZod)[] = [
   cepRoutes,
   customerRoutes,
   userRoutes,
-  cashRegisterRoutes,
+  (ctx) => cashRegisterRoutes(ctx, registerSaleFigures),
   saleRoutes,
+  (ctx) => receivableRoutes(ctx, saleOfInstallments),
   stockRoutes,
 ];

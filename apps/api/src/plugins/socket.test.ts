@@ -180,3 +180,47 @@ describe('channels', () => {
     expect(await missed).toBe('nothing');
   });
 });
+
+describe('data changes', () => {
+  /** The first `change` event about `resource` (any resource when null), or 'nothing' within the wait. */
+  function nextChange(socket: Socket, resource: string | null, waitMs: number): Promise<unknown> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        socket.off('change', onChange);
+        resolve('nothing');
+      }, waitMs);
+      const onChange = (payload: { resource: string }) => {
+        if (resource !== null && payload.resource !== resource) return;
+        clearTimeout(timer);
+        socket.off('change', onChange);
+        resolve(payload);
+      };
+      socket.on('change', onChange);
+    });
+  }
+
+  it("signals a checkout to the shop's other tills as change {resource: 'sale', id}; another shop hears nothing", async () => {
+    const shop = await createClientWithUsers(t, [1, 4]);
+    const other = await createClientWithUsers(t, [1]);
+    const otherTill = await connected({ key: API_KEY, token: shop.users[1].token });
+    expect((await join(otherTill, `notifications_${shop.client.id}`)).ok).toBe(true);
+    const otherShop = await connected({ key: API_KEY, token: other.token });
+    expect((await join(otherShop, `notifications_${other.client.id}`)).ok).toBe(true);
+
+    const inject = (url: string, payload: object) =>
+      t.app.inject({ method: 'POST', url: `/v1${url}`, headers: shop.auth, payload });
+    const product = await inject('/product', { name: 'Café', salePriceCents: 1500, stock: 10 });
+    expect(product.statusCode, product.body).toBe(201);
+    expect((await inject('/cash-register/open', { openingAmountCents: 0 })).statusCode).toBe(201);
+
+    const heard = nextChange(otherTill, 'sale', 5000);
+    const missed = nextChange(otherShop, null, 1500);
+    const sale = await inject('/sale', {
+      items: [{ productId: product.json().id, quantity: 1 }],
+      payments: [{ method: 'pix', amountCents: 1500 }],
+    });
+    expect(sale.statusCode, sale.body).toBe(201);
+    expect(await heard).toEqual({ resource: 'sale', id: sale.json().id });
+    expect(await missed).toBe('nothing');
+  });
+});

@@ -65,3 +65,11 @@ export function notifyWith(io: Server | null) {
     io.to(channelOf(clientId)).emit('newChannelMessage', payload);
   };
 }
+
+/** Sends a data-change signal to every socket of a client (event `change`, payload `{resource, id}`). */
+export function changedWith(io: Server | null) {
+  return (clientId: number, resource: string, id?: number) => {
+    if (!io) return;
+    io.to(channelOf(clientId)).emit('change', { resource, id });
+  };
+}

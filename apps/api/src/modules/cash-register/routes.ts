@@ -11,6 +11,7 @@ import { PDV, STAFF } from '@balcao/core/routes';
 import { z } from '@balcao/core/zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
+import { idParam } from '../../lib/params.ts';
 import { assertOwnClient, sessionOf } from '../../plugins/auth.ts';
 import {
   addMovement,
@@ -19,9 +20,10 @@ import {
   findRegister,
   listRegisters,
   openRegister,
+  type RegisterSales,
 } from './service.ts';
 
-const id = z.coerce.number().int().positive('Identificador inválido');
+const id = idParam();
 const tags = ['cash-register'];
 
 const listQuery = z.object({
@@ -35,7 +37,7 @@ const listQuery = z.object({
  * /v1/cash-register (issue 7): the caller's own register at the PDV (PDV user types). Reports of every
  * register of the client are for Administrador, Gerente and Financeiro.
  */
-export function cashRegisterRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+export function cashRegisterRoutes(ctx: AppContext, sales: RegisterSales): FastifyPluginAsyncZod {
   return async (app) => {
     const { db } = ctx;
 
@@ -49,7 +51,7 @@ export function cashRegisterRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: currentRegisterSchema },
         },
       },
-      async (request) => ({ cashRegister: await currentRegister(db, sessionOf(request)) }),
+      async (request) => ({ cashRegister: await currentRegister(db, sales, sessionOf(request)) }),
     );
 
     app.post(
@@ -64,7 +66,7 @@ export function cashRegisterRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        const summary = await openRegister(db, sessionOf(request), request.body.openingAmountCents);
+        const summary = await openRegister(ctx, sales, sessionOf(request), request.body.openingAmountCents);
         return reply.status(201).send(summary);
       },
     );
@@ -82,7 +84,7 @@ export function cashRegisterRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) =>
-        reply.status(201).send(await addMovement(db, sessionOf(request), request.body)),
+        reply.status(201).send(await addMovement(ctx, sales, sessionOf(request), request.body)),
     );
 
     app.post(
@@ -96,7 +98,7 @@ export function cashRegisterRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: cashRegisterSummarySchema },
         },
       },
-      async (request) => closeRegister(db, sessionOf(request), request.body),
+      async (request) => closeRegister(ctx, sales, sessionOf(request), request.body),
     );
 
     app.get(
@@ -128,7 +130,7 @@ export function cashRegisterRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: cashRegisterSummarySchema },
         },
       },
-      async (request) => findRegister(db, sessionOf(request), request.params.id),
+      async (request) => findRegister(db, sales, sessionOf(request), request.params.id),
     );
   };
 }

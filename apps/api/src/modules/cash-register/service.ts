@@ -13,30 +13,47 @@ import { formatCents } from '@balcao/core/money';
 import { ACTION, can } from '@balcao/core/routes';
 import { PAYMENT_METHODS_IN_PDV } from '@balcao/core/sale';
 import type { PaymentMethod } from '@balcao/core/status';
-import { and, asc, desc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
+import type { AppContext } from '../../context.ts';
 import type { Db, Executor } from '../../db/client.ts';
 import { users } from '../../db/schema.ts';
 import { AppError, conflict, notFound, unprocessable } from '../../errors.ts';
+import { inOrder } from '../../lib/inOrder.ts';
 import { violatedUnique } from '../../lib/pg.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
-import { inOrder } from '../sale/inOrder.ts';
-import { salePayments, sales } from '../sale/schema.ts';
-import { resolveApproval } from './approval.ts';
+import { resolveApproval } from '../auth/approval.ts';
 import { cashRegisterCounts, cashRegisterMovements, cashRegisters } from './schema.ts';
 
 type RegisterRow = typeof cashRegisters.$inferSelect;
 
+/** What a register's sales took (canceled sales left out of the amounts, counted apart). */
+export type RegisterSaleFigures = {
+  /** Payments per method (money: the amount applied, without the change). */
+  byMethod: Map<PaymentMethod, number>;
+  count: number;
+  canceledCount: number;
+  amountCents: number;
+  discountCents: number;
+  changeCents: number;
+};
+
+/**
+ * Reads a register's sale figures. Sales are recorded above this module (a sale locks the open
+ * register), so the sale module hands this reader over when the modules are wired (modules/index.ts).
+ */
+export type RegisterSales = (db: Executor, registerId: number) => Promise<RegisterSaleFigures>;
+
 /** Administrador, Gerente and Financeiro read every register's report (PRODUCT.md: "cash register reports"). */
-export function canSeeAllRegisters(session: SessionUser): boolean {
+function canSeeAllRegisters(session: SessionUser): boolean {
   return can(session.userTypeId, ACTION.registerReports);
 }
 
 /**
- * The user's open register. `lock: 'share'` (a sale) keeps it from being closed until the sale
- * commits; `lock: 'update'` (close, movements) waits for the sales in flight.
+ * The user's open register. `lock: 'share'` (an installment received) keeps it from being closed
+ * until that commits; `lock: 'update'` (close, movements) waits for the sales and receipts in flight.
  */
-export async function findOpenRegister(
+async function findOpenRegister(
   db: Executor,
   session: Pick<SessionUser, 'clientId' | 'userId'>,
   lock?: 'share' | 'update',
@@ -55,6 +72,16 @@ export async function findOpenRegister(
   const [row] =
     lock === 'share' ? await query.for('share') : lock === 'update' ? await query.for('update') : await query;
   return row ?? null;
+}
+
+/**
+ * The sale's first statement reads the user's open register through this subquery (one row: `id`),
+ * FOR SHARE: closing the register waits until the sale commits.
+ */
+export function openRegisterForSaleSql(session: Pick<SessionUser, 'clientId' | 'userId'>): SQL {
+  return sql`select r.id from cash_registers r
+    where r.client_id = ${session.clientId} and r.user_id = ${session.userId} and r.status = 'open'
+    limit 1 for share`;
 }
 
 async function userNames(db: Executor, ids: number[]): Promise<Map<number, string>> {
@@ -79,13 +106,19 @@ function toRegister(row: RegisterRow, userName: string): CashRegister {
   };
 }
 
-export async function openRegister(db: Db, session: SessionUser, openingAmountCents: number) {
+export async function openRegister(
+  ctx: AppContext,
+  sales: RegisterSales,
+  session: SessionUser,
+  openingAmountCents: number,
+) {
   try {
-    const [row] = await db
+    const [row] = await ctx.db
       .insert(cashRegisters)
       .values({ clientId: session.clientId, userId: session.userId, openingAmountCents })
       .returning();
-    return summarize(db, row);
+    ctx.changed(session.clientId, 'cash-register', row.id);
+    return summarize(ctx.db, sales, row);
   } catch (error) {
     if (violatedUnique(error) === 'cash_registers_user_open_uq')
       throw conflict(CASH_REGISTER_MESSAGES.alreadyOpen);
@@ -94,33 +127,19 @@ export async function openRegister(db: Db, session: SessionUser, openingAmountCe
 }
 
 /** Expected amounts per method, movements and sale figures of a register (open or closed). */
-export async function summarize(db: Executor, register: RegisterRow): Promise<CashRegisterSummary> {
+async function summarize(
+  db: Executor,
+  sales: RegisterSales,
+  register: RegisterRow,
+): Promise<CashRegisterSummary> {
   // In order: `db` may be a transaction (one connection).
-  const [paymentRows, movementRows, saleRows, countRows] = await inOrder([
-    db
-      .select({
-        method: salePayments.method,
-        amountCents: sql<number>`coalesce(sum(${salePayments.amountCents}), 0)::int`,
-      })
-      .from(salePayments)
-      .innerJoin(sales, eq(sales.id, salePayments.saleId))
-      .where(and(eq(sales.cashRegisterId, register.id), ne(sales.status, 'canceled')))
-      .groupBy(salePayments.method),
+  const stats = await sales(db, register.id);
+  const [movementRows, countRows] = await inOrder([
     db
       .select()
       .from(cashRegisterMovements)
       .where(eq(cashRegisterMovements.cashRegisterId, register.id))
       .orderBy(asc(cashRegisterMovements.createdAt), asc(cashRegisterMovements.id)),
-    db
-      .select({
-        count: sql<number>`count(*) filter (where ${sales.status} <> 'canceled')::int`,
-        canceledCount: sql<number>`count(*) filter (where ${sales.status} = 'canceled')::int`,
-        amountCents: sql<number>`coalesce(sum(${sales.finalAmountCents}) filter (where ${sales.status} <> 'canceled'), 0)::int`,
-        discountCents: sql<number>`coalesce(sum(${sales.discountCents} + ${sales.couponDiscountCents} + ${sales.itemsDiscountCents}) filter (where ${sales.status} <> 'canceled'), 0)::int`,
-        changeCents: sql<number>`coalesce(sum(${sales.changeCents}) filter (where ${sales.status} <> 'canceled'), 0)::int`,
-      })
-      .from(sales)
-      .where(eq(sales.cashRegisterId, register.id)),
     db.select().from(cashRegisterCounts).where(eq(cashRegisterCounts.cashRegisterId, register.id)),
   ]);
   const names = await userNames(db, [
@@ -128,7 +147,7 @@ export async function summarize(db: Executor, register: RegisterRow): Promise<Ca
     ...movementRows.map((m) => m.userId),
     ...movementRows.flatMap((m) => (m.approvedByUserId ? [m.approvedByUserId] : [])),
   ]);
-  const salesBy = new Map(paymentRows.map((r) => [r.method as PaymentMethod, Number(r.amountCents)]));
+  const salesBy = stats.byMethod;
   const receiptsBy = new Map<PaymentMethod, number>();
   let deposits = 0;
   let withdrawals = 0;
@@ -175,7 +194,6 @@ export async function summarize(db: Executor, register: RegisterRow): Promise<Ca
   const countableMethods = methods.filter((m) => m.countable);
   const expectedTotal = countableMethods.reduce((s, m) => s + m.expectedCents, 0);
   const countedTotal = closed ? countableMethods.reduce((s, m) => s + (m.countedCents ?? 0), 0) : null;
-  const stats = saleRows[0];
   return {
     ...toRegister(register, names.get(register.userId) ?? ''),
     movements: movementRows.map(
@@ -202,11 +220,11 @@ export async function summarize(db: Executor, register: RegisterRow): Promise<Ca
       expectedCents: countedBy.get('money')?.expectedCents ?? moneyExpected,
     },
     sales: {
-      count: Number(stats.count),
-      canceledCount: Number(stats.canceledCount),
-      amountCents: Number(stats.amountCents),
-      discountCents: Number(stats.discountCents),
-      changeCents: Number(stats.changeCents),
+      count: stats.count,
+      canceledCount: stats.canceledCount,
+      amountCents: stats.amountCents,
+      discountCents: stats.discountCents,
+      changeCents: stats.changeCents,
     },
     totals: {
       expectedCents: expectedTotal,
@@ -217,28 +235,37 @@ export async function summarize(db: Executor, register: RegisterRow): Promise<Ca
 }
 
 /** The caller's open register with its figures, or null (the PDV then shows the opening modal). */
-export async function currentRegister(db: Db, session: SessionUser): Promise<CashRegisterSummary | null> {
+export async function currentRegister(
+  db: Db,
+  sales: RegisterSales,
+  session: SessionUser,
+): Promise<CashRegisterSummary | null> {
   const row = await findOpenRegister(db, session);
-  return row ? summarize(db, row) : null;
+  return row ? summarize(db, sales, row) : null;
 }
 
 /** Suprimento (anyone at the register) or sangria (Administrador/Gerente, or with their approval). */
-export async function addMovement(db: Db, session: SessionUser, input: CashMovementInput) {
+export async function addMovement(
+  ctx: AppContext,
+  sales: RegisterSales,
+  session: SessionUser,
+  input: CashMovementInput,
+) {
   const approvedBy =
     input.type === 'withdrawal'
       ? await resolveApproval(
-          db,
+          ctx.db,
           session,
           input.approval,
           CASH_REGISTER_MESSAGES.withdrawalNeedsApproval,
           CASH_REGISTER_MESSAGES.approvalInvalid,
         )
       : null;
-  return db.transaction(async (tx) => {
+  const summary = await ctx.db.transaction(async (tx) => {
     const register = await findOpenRegister(tx, session, 'update');
     if (!register) throw unprocessable(CASH_REGISTER_MESSAGES.notOpen);
     if (input.type === 'withdrawal') {
-      const { money } = await summarize(tx, register);
+      const { money } = await summarize(tx, sales, register);
       if (input.amountCents > money.expectedCents) {
         throw new AppError(422, CASH_REGISTER_MESSAGES.withdrawalTooHigh(formatCents(money.expectedCents)), [
           {
@@ -259,8 +286,10 @@ export async function addMovement(db: Db, session: SessionUser, input: CashMovem
       approvedByUserId: approvedBy,
     });
     await tx.update(cashRegisters).set({ updatedAt: new Date() }).where(eq(cashRegisters.id, register.id));
-    return summarize(tx, register);
+    return summarize(tx, sales, register);
   });
+  ctx.changed(session.clientId, 'cash-register', summary.id);
+  return summary;
 }
 
 /** Records an installment received at the user's open register (no register open: nothing recorded). */
@@ -288,11 +317,16 @@ export async function recordReceipt(
  * Closes the caller's open register: the expected amounts are computed under the register's lock
  * (sales in flight finish first) and stored with the counted ones; methods not sent count as 0.
  */
-export async function closeRegister(db: Db, session: SessionUser, input: CashRegisterCloseInput) {
-  return db.transaction(async (tx) => {
+export async function closeRegister(
+  ctx: AppContext,
+  sales: RegisterSales,
+  session: SessionUser,
+  input: CashRegisterCloseInput,
+) {
+  const report = await ctx.db.transaction(async (tx) => {
     const register = await findOpenRegister(tx, session, 'update');
     if (!register) throw unprocessable(CASH_REGISTER_MESSAGES.notOpen);
-    const summary = await summarize(tx, register);
+    const summary = await summarize(tx, sales, register);
     const counted = new Map((input.counted ?? []).map((c) => [c.method, c.amountCents]));
     const methods = new Set<PaymentMethod>([
       ...summary.methods.filter((m) => m.countable).map((m) => m.method),
@@ -326,12 +360,19 @@ export async function closeRegister(db: Db, session: SessionUser, input: CashReg
       })
       .where(eq(cashRegisters.id, register.id))
       .returning();
-    return summarize(tx, closed);
+    return summarize(tx, sales, closed);
   });
+  ctx.changed(session.clientId, 'cash-register', report.id);
+  return report;
 }
 
 /** One register's report: the caller's own, or any of the client's for Administrador/Gerente/Financeiro. */
-export async function findRegister(db: Db, session: SessionUser, id: number): Promise<CashRegisterSummary> {
+export async function findRegister(
+  db: Db,
+  sales: RegisterSales,
+  session: SessionUser,
+  id: number,
+): Promise<CashRegisterSummary> {
   const [row] = await db
     .select()
     .from(cashRegisters)
@@ -339,7 +380,7 @@ export async function findRegister(db: Db, session: SessionUser, id: number): Pr
   if (!row || (row.userId !== session.userId && !canSeeAllRegisters(session))) {
     throw notFound(CASH_REGISTER_MESSAGES.notFound);
   }
-  return summarize(db, row);
+  return summarize(db, sales, row);
 }
 
 /** Registers of the client, newest first (only the caller's own unless they read reports). */

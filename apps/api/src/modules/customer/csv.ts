@@ -13,7 +13,7 @@ import { AppError } from '../../errors.ts';
 
 /** Import/export of customers as CSV (papaparse: quoting, separators, line breaks inside fields). */
 
-export const CSV_MAX_LINES = 5000;
+const CSV_MAX_LINES = 5000;
 
 const EXPORT_KEYS: CustomerCsvKey[] = [
   'nome',

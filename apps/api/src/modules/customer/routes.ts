@@ -12,41 +12,42 @@ import {
   customerListItemSchema,
   customerListQuerySchema,
   customerUpdateSchema,
-  ONE_DEFAULT_ADDRESS,
 } from '@balcao/core/customer';
 import { todayIso } from '@balcao/core/date';
 import { pageOf } from '@balcao/core/list';
+import { customerCreditSchema } from '@balcao/core/receivable';
 import { csvFileSchema, okSchema } from '@balcao/core/responses';
-import { STAFF, WRITE } from '@balcao/core/routes';
+import { PDV, STAFF, WRITE } from '@balcao/core/routes';
 import { z } from '@balcao/core/zod';
-import { and, asc, eq, ne } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
-import { AppError, notFound } from '../../errors.ts';
+import { AppError } from '../../errors.ts';
+import { idParam } from '../../lib/params.ts';
 import { assertOwnClient, sessionOf } from '../../plugins/auth.ts';
-import { checkNumberNow, scheduleNumberCheck } from '../whatsapp/service.ts';
-import { customersToCsv, parseCustomerCsv } from './csv.ts';
-import { customers, userAddresses } from './schema.ts';
+import { addAddress, customerAddresses, deleteAddress, updateAddress } from './addresses.ts';
+import { customerCredit } from './credit.ts';
+import { customersToCsv } from './csv.ts';
+import { importCustomers } from './import.ts';
 import {
   createCustomer,
   customerCounters,
   deleteCustomer,
-  findAddresses,
   findAllCustomers,
   findCustomer,
-  insertCustomer,
   listCustomers,
-  takenDocuments,
-  touchCustomer,
   updateCustomer,
 } from './service.ts';
+import { checkNumberNow, scheduleNumberCheck } from './whatsapp.ts';
 
-const id = z.coerce.number().int().positive('Identificador inválido');
+const id = idParam();
 const idParams = z.object({ id });
 const clientParams = z.object({ clientId: id });
 const customerParams = z.object({ customerId: id });
 
-/** Customers (issue 5): reads for every staff user (the PDV picks customers), writes for WRITE.customers. */
+/**
+ * Customers (issue 5): reads for every staff user (the PDV picks customers), writes for WRITE.customers;
+ * their addresses one by one; a customer's credit before a crediário sale (under /sale, as the PDV calls it).
+ */
 export function customerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     const { db } = ctx;
@@ -107,57 +108,7 @@ export function customerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const { clientId } = assertOwnClient(request, request.params.clientId);
-        const { csv, mode, skipInvalid } = request.body;
-        const lines = parseCustomerCsv(csv);
-        // Documents repeated in the file or already registered.
-        const firstLineOf = new Map<string, number>();
-        for (const l of lines) {
-          if (!l.data?.document) continue;
-          const first = firstLineOf.get(l.data.document);
-          if (first !== undefined) l.errors.push(`CPF/CNPJ repetido (já aparece na linha ${first})`);
-          else firstLineOf.set(l.data.document, l.line);
-        }
-        const taken = await takenDocuments(db, clientId, [...firstLineOf.keys()]);
-        for (const l of lines) {
-          if (l.data?.document && taken.has(l.data.document) && firstLineOf.get(l.data.document) === l.line) {
-            l.errors.push('CPF/CNPJ já cadastrado em outro cliente');
-          }
-        }
-        const valid = lines.filter((l) => l.errors.length === 0 && l.data);
-        const invalid = lines.length - valid.length;
-        const result: CustomerImportResult = {
-          mode,
-          total: lines.length,
-          valid: valid.length,
-          invalid,
-          created: 0,
-          lines: lines.map(({ data: _data, ...line }) => line),
-        };
-        if (mode === 'preview') return result;
-        if (invalid > 0 && !skipInvalid) {
-          throw new AppError(
-            422,
-            `${invalid} linha(s) com erro: nada foi importado. Corrija o arquivo ou escolha importar só as linhas válidas.`,
-            lines
-              .filter((l) => l.errors.length > 0)
-              .map((l) => ({ path: `linha ${l.line}`, message: l.errors.join('; ') })),
-          );
-        }
-        const created = await db.transaction(async (tx) => {
-          const ids: { customerId: number; phone: string | null }[] = [];
-          for (const l of valid) {
-            const customerId = await insertCustomer(tx, clientId, l.data!);
-            ids.push({ customerId, phone: l.data!.phone });
-          }
-          return ids;
-        });
-        scheduleNumberCheck(
-          ctx,
-          clientId,
-          created.flatMap((c) => (c.phone ? [{ customerId: c.customerId, phone: c.phone }] : [])),
-          request.log,
-        );
-        return { ...result, created: created.length };
+        return importCustomers(ctx, clientId, request.body, request.log);
       },
     );
 
@@ -281,26 +232,33 @@ export function customerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
     );
 
+    app.get(
+      '/sale/customer-credit/:customerId',
+      {
+        config: { access: PDV },
+        schema: {
+          tags: ['sale'],
+          summary:
+            "A customer's credit before a crediário sale: delinquency, pending, limit and the warnings to show (never a refusal)",
+          params: customerParams,
+          querystring: z.object({
+            creditShopCents: z.coerce.number().int().min(0).max(2_147_483_647).default(0),
+          }),
+          response: { 200: customerCreditSchema },
+        },
+      },
+      async (request) =>
+        customerCredit(
+          db,
+          sessionOf(request).clientId,
+          request.params.customerId,
+          request.query.creditShopCents,
+        ),
+    );
+
     // Addresses one by one (the PDV adds a delivery address without opening the customer form).
 
     const addressTags = ['user-address'];
-
-    async function ownCustomer(clientId: number, customerId: number) {
-      const [row] = await db
-        .select({ id: customers.id })
-        .from(customers)
-        .where(and(eq(customers.clientId, clientId), eq(customers.id, customerId)));
-      if (!row) throw notFound(CUSTOMER_NOT_FOUND);
-    }
-
-    async function ownAddress(clientId: number, addressId: number) {
-      const [row] = await db
-        .select()
-        .from(userAddresses)
-        .where(and(eq(userAddresses.clientId, clientId), eq(userAddresses.id, addressId)));
-      if (!row) throw notFound('Endereço não encontrado');
-      return row;
-    }
 
     const addressBody = addressInputSchema.omit({ id: true });
 
@@ -315,11 +273,7 @@ export function customerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: z.array(customerAddressSchema) },
         },
       },
-      async (request) => {
-        const { clientId } = sessionOf(request);
-        await ownCustomer(clientId, request.params.customerId);
-        return findAddresses(db, clientId, request.params.customerId);
-      },
+      async (request) => customerAddresses(db, sessionOf(request).clientId, request.params.customerId),
     );
 
     app.post(
@@ -333,30 +287,8 @@ export function customerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 201: addressRecordSchema },
         },
       },
-      async (request, reply) => {
-        const { clientId } = sessionOf(request);
-        const { customerId, ...address } = request.body;
-        await ownCustomer(clientId, customerId);
-        const created = await db.transaction(async (tx) => {
-          const existing = await findAddresses(tx, clientId, customerId);
-          if (existing.length >= 20) throw new AppError(422, 'Cadastre no máximo 20 endereços');
-          const isDefault = address.isDefault || existing.length === 0;
-          if (isDefault) {
-            await tx
-              .update(userAddresses)
-              .set({ isDefault: false })
-              .where(and(eq(userAddresses.clientId, clientId), eq(userAddresses.customerId, customerId)));
-          }
-          const now = new Date();
-          const [row] = await tx
-            .insert(userAddresses)
-            .values({ ...address, isDefault, clientId, customerId, createdAt: now, updatedAt: now })
-            .returning();
-          await touchCustomer(tx, clientId, customerId);
-          return row;
-        });
-        return reply.status(201).send(created);
-      },
+      async (request, reply) =>
+        reply.status(201).send(await addAddress(db, sessionOf(request).clientId, request.body)),
     );
 
     app.put(
@@ -371,36 +303,7 @@ export function customerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: addressRecordSchema },
         },
       },
-      async (request) => {
-        const { clientId } = sessionOf(request);
-        const current = await ownAddress(clientId, request.params.id);
-        if (current.isDefault && !request.body.isDefault) {
-          throw new AppError(422, 'Marque outro endereço como principal antes', [
-            { path: 'isDefault', message: ONE_DEFAULT_ADDRESS },
-          ]);
-        }
-        return db.transaction(async (tx) => {
-          if (request.body.isDefault) {
-            await tx
-              .update(userAddresses)
-              .set({ isDefault: false })
-              .where(
-                and(
-                  eq(userAddresses.customerId, current.customerId),
-                  ne(userAddresses.id, current.id),
-                  eq(userAddresses.clientId, clientId),
-                ),
-              );
-          }
-          const [row] = await tx
-            .update(userAddresses)
-            .set({ ...request.body, updatedAt: new Date() })
-            .where(eq(userAddresses.id, current.id))
-            .returning();
-          await touchCustomer(tx, clientId, current.customerId);
-          return row;
-        });
-      },
+      async (request) => updateAddress(db, sessionOf(request).clientId, request.params.id, request.body),
     );
 
     app.delete(
@@ -415,24 +318,7 @@ export function customerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const { clientId } = sessionOf(request);
-        const current = await ownAddress(clientId, request.params.id);
-        await db.transaction(async (tx) => {
-          await tx.delete(userAddresses).where(eq(userAddresses.id, current.id));
-          if (current.isDefault) {
-            const [next] = await tx
-              .select({ id: userAddresses.id })
-              .from(userAddresses)
-              .where(
-                and(eq(userAddresses.clientId, clientId), eq(userAddresses.customerId, current.customerId)),
-              )
-              .orderBy(asc(userAddresses.id))
-              .limit(1);
-            if (next)
-              await tx.update(userAddresses).set({ isDefault: true }).where(eq(userAddresses.id, next.id));
-          }
-          await touchCustomer(tx, clientId, current.customerId);
-        });
+        await deleteAddress(db, sessionOf(request).clientId, request.params.id);
         return { ok: true };
       },
     );

@@ -2,7 +2,7 @@ import { customerInputSchema } from '@balcao/core/customer';
 import { addDays, todayIso } from '@balcao/core/date';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { receivables } from '../receivable/schema.ts';
+import { insertInstallments } from '../receivable/service.ts';
 import { customers } from './schema.ts';
 import { insertCustomer } from './service.ts';
 
@@ -232,8 +232,9 @@ export async function seedCustomers(db: Db, clientId: number): Promise<void> {
           .set({ whatsappValid: demo.whatsappValid, whatsappCheckedAt: new Date() })
           .where(eq(customers.id, id));
       }
-      for (const [i, r] of (demo.receivables ?? []).entries()) {
-        await tx.insert(receivables).values({
+      await insertInstallments(
+        tx,
+        (demo.receivables ?? []).map((r, i) => ({
           clientId,
           customerId: id,
           installment: i + 1,
@@ -241,8 +242,8 @@ export async function seedCustomers(db: Db, clientId: number): Promise<void> {
           dueDate: addDays(today, r.days),
           status: r.paid ? 'finished' : 'pending',
           paidAt: r.paid ? new Date() : null,
-        });
-      }
+        })),
+      );
     }
   });
 }

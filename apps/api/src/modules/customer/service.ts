@@ -19,23 +19,20 @@ import type { Db, Executor } from '../../db/client.ts';
 import { AppError, conflict, notFound } from '../../errors.ts';
 import { countAll, escapeLike, listResult, orderByOf, pageWindow } from '../../lib/list.ts';
 import { isForeignKeyViolation, isSameVersion, isTimestamp, violatedUnique } from '../../lib/pg.ts';
-import { receivables } from '../receivable/schema.ts';
+import { customerHasReceivables, overdueExistsSql, pendingCentsSql } from '../receivable/service.ts';
 import { customers, userAddresses } from './schema.ts';
 
 export type CustomerListQuery = z.output<typeof customerListQuerySchema>;
 
-/** A customer is delinquent when a pending (crediário) receivable of theirs is past its due date. */
-export function delinquentSql(today: string = todayIso()): SQL<boolean> {
-  // Explicit table names: drizzle renders columns unqualified in single-table selects, which would
-  // make "client_id" inside the subquery mean the receivable's own column.
-  return sql<boolean>`exists (select 1 from receivables r where r.client_id = "customers"."client_id" and r.customer_id = "customers"."id" and r.status = 'pending' and r.due_date < ${today})`;
-}
+/**
+ * The customer row of the outer query, by qualified name: drizzle renders columns unqualified in
+ * single-table selects, where "id" inside a receivables subquery would mean the receivable's own.
+ */
+const CLIENT_ID = sql`"customers"."client_id"`;
+const CUSTOMER_ID = sql`"customers"."id"`;
 
-/** Sum of a customer's pending receivables (overdue only when `today` is given), in cents. */
-function pendingSumSql(today?: string): SQL<number> {
-  const overdue = today ? sql` and r.due_date < ${today}` : sql``;
-  return sql<number>`(select coalesce(sum(r.amount_cents), 0)::int from receivables r where r.client_id = "customers"."client_id" and r.customer_id = "customers"."id" and r.status = 'pending'${overdue})`;
-}
+/** A customer is delinquent when a pending (crediário) receivable of theirs is past its due date. */
+const delinquentSql = (today: string = todayIso()) => overdueExistsSql(CLIENT_ID, CUSTOMER_ID, today);
 
 const customerColumns = () => ({
   id: customers.id,
@@ -90,7 +87,7 @@ function toAddress(row: typeof userAddresses.$inferSelect): CustomerAddress {
 }
 
 /** Where clause of the list (and of the CSV export): search and filters, always inside the client. */
-export function customerWhere(clientId: number, query: Omit<CustomerListQuery, 'page' | 'pageSize'>): SQL {
+function customerWhere(clientId: number, query: Omit<CustomerListQuery, 'page' | 'pageSize'>): SQL {
   const conditions: (SQL | undefined)[] = [eq(customers.clientId, clientId)];
   if (query.q) {
     const like = (text: string) => `%${escapeLike(text)}%`;
@@ -206,8 +203,8 @@ export async function findCustomer(db: Executor, clientId: number, id: number): 
   const [row] = await db
     .select({
       ...customerColumns(),
-      pendingCents: pendingSumSql(),
-      overdueCents: pendingSumSql(today),
+      pendingCents: pendingCentsSql(CLIENT_ID, CUSTOMER_ID),
+      overdueCents: pendingCentsSql(CLIENT_ID, CUSTOMER_ID, today),
     })
     .from(customers)
     .where(and(eq(customers.clientId, clientId), eq(customers.id, id)));
@@ -399,13 +396,8 @@ export async function deleteCustomer(db: Db, clientId: number, id: number): Prom
     .from(customers)
     .where(and(eq(customers.clientId, clientId), eq(customers.id, id)));
   if (!row) throw notFound(CUSTOMER_NOT_FOUND);
-  const [receivable] = await db
-    .select({ id: receivables.id })
-    .from(receivables)
-    .where(and(eq(receivables.clientId, clientId), eq(receivables.customerId, id)))
-    .limit(1);
   const inUse = 'Este cliente tem vendas ou contas no crediário: desative-o em vez de excluir.';
-  if (receivable) throw conflict(inUse);
+  if (await customerHasReceivables(db, clientId, id)) throw conflict(inUse);
   try {
     await db.delete(customers).where(and(eq(customers.clientId, clientId), eq(customers.id, id)));
   } catch (error) {
@@ -451,6 +443,15 @@ export async function takenDocuments(
     for (const r of rows) if (r.document) taken.add(r.document);
   }
   return taken;
+}
+
+/** Whether the client has this customer. */
+export async function customerExists(db: Executor, clientId: number, id: number): Promise<boolean> {
+  const [row] = await db
+    .select({ id: customers.id })
+    .from(customers)
+    .where(and(eq(customers.clientId, clientId), eq(customers.id, id)));
+  return row !== undefined;
 }
 
 /** Bumps the customer's version after an address changed through the address endpoints. */

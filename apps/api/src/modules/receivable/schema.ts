@@ -4,8 +4,9 @@ import { clients } from '../../db/schema.ts';
 import { customers } from '../customer/schema.ts';
 
 /**
- * Crediário receivables: what a customer owes and when. The sale issue writes them (one per installment);
- * the customer module reads them to flag delinquency (a pending one past its due date).
+ * Crediário and boleto receivables: what a customer owes and when. The sale writes them (one per
+ * installment) through this module's service; the customer module flags delinquency (a pending one
+ * past its due date) with its SQL fragments.
  */
 export const receivables = pgTable(
   'receivables',
@@ -17,7 +18,7 @@ export const receivables = pgTable(
     customerId: integer('customer_id')
       .notNull()
       .references(() => customers.id),
-    /** The sale it came from (null for balances entered by hand). The sale table has no FK here yet. */
+    /** The sale it came from (null for balances entered by hand). No FK: the sales table is the sale module's. */
     saleId: integer('sale_id'),
     /** Installment number (1..n) of the sale. */
     installment: integer('installment').notNull().default(1),

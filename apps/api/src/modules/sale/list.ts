@@ -22,8 +22,8 @@ import { alias } from 'drizzle-orm/pg-core';
 import Papa from 'papaparse';
 import type { Db } from '../../db/client.ts';
 import { users } from '../../db/schema.ts';
-import { escapeLike, orderByOf } from '../../lib/list.ts';
-import { customers } from '../customer/schema.ts';
+import { orderByOf } from '../../lib/list.ts';
+import { customerMatchesSql, customerRefSql, readRef } from '../customer/refs.ts';
 import { salePayments, sales } from './schema.ts';
 
 const wallClock = new Intl.DateTimeFormat('en-US', {
@@ -61,10 +61,7 @@ export function shopDayStart(iso: string): Date {
 }
 
 /** The filters of the list, the totals and the CSV: always inside the caller's client. */
-export function saleWhere(
-  clientId: number,
-  query: Omit<SaleListQueryParsed, 'page' | 'pageSize' | 'sort'>,
-): SQL {
+function saleWhere(clientId: number, query: Omit<SaleListQueryParsed, 'page' | 'pageSize' | 'sort'>): SQL {
   const conditions: (SQL | undefined)[] = [eq(sales.clientId, clientId)];
   if (query.from) conditions.push(gte(sales.createdAt, shopDayStart(query.from)));
   if (query.to) conditions.push(lt(sales.createdAt, shopDayStart(addDays(query.to, 1))));
@@ -82,10 +79,7 @@ export function saleWhere(
   }
   if (query.q) {
     const q = query.q.replace(/^#|^n[ºo°]\s*/i, '').trim();
-    const like = `%${escapeLike(query.q)}%`;
-    const search: SQL[] = [
-      sql`exists (select 1 from customers c where c.id = "sales"."customer_id" and (c.name ilike ${like} or c.document like ${`%${escapeLike(query.q.replace(/[^0-9A-Za-z]/g, '').toUpperCase())}%`}))`,
-    ];
+    const search: SQL[] = [customerMatchesSql(sql`"sales"."customer_id"`, query.q)];
     if (/^\d{1,9}$/.test(q)) search.push(eq(sales.number, Number(q)));
     conditions.push(or(...search));
   }
@@ -103,9 +97,7 @@ const listColumns = {
   originSale: sales.originSale,
   isSimple: sales.isSimple,
   customerId: sales.customerId,
-  customerName: customers.name,
-  customerDocument: customers.document,
-  customerPhone: customers.phone,
+  customer: customerRefSql(sql`"sales"."customer_id"`),
   userId: sales.userId,
   userName: operator.name,
   sellerId: sales.sellerId,
@@ -124,9 +116,10 @@ function baseSelect(db: Db) {
     .select(listColumns)
     .from(sales)
     .innerJoin(operator, eq(operator.id, sales.userId))
-    .leftJoin(seller, eq(seller.id, sales.sellerId))
-    .leftJoin(customers, eq(customers.id, sales.customerId));
+    .leftJoin(seller, eq(seller.id, sales.sellerId));
 }
+
+const noCustomer = { name: '', document: null, phone: null };
 
 type ListRow = Awaited<ReturnType<ReturnType<typeof baseSelect>['where']>>[number];
 
@@ -147,15 +140,7 @@ async function withMethods(db: Db, rows: ListRow[]): Promise<SaleListItem[]> {
     typeOfSale: r.typeOfSale as TypeOfSale,
     originSale: r.originSale as OriginSale,
     isSimple: r.isSimple,
-    customer:
-      r.customerId !== null
-        ? {
-            id: r.customerId,
-            name: r.customerName ?? '',
-            document: r.customerDocument,
-            phone: r.customerPhone,
-          }
-        : null,
+    customer: r.customerId !== null ? { id: r.customerId, ...(readRef(r.customer) ?? noCustomer) } : null,
     user: { id: r.userId, name: r.userName },
     seller: r.sellerId !== null ? { id: r.sellerId, name: r.sellerName ?? '' } : null,
     totalItems: r.totalItems,
@@ -178,7 +163,7 @@ function order(sort: string | undefined) {
 }
 
 /** Totals of the whole filtered set (not just the page). */
-export async function saleTotals(db: Db, where: SQL): Promise<SaleListTotals> {
+async function saleTotals(db: Db, where: SQL): Promise<SaleListTotals> {
   const statusColumns = Object.fromEntries(
     SALE_STATUSES.flatMap((s) => [
       [`${s}Count`, sql<number>`count(*) filter (where ${sales.status} = ${s})::int`],

@@ -1,32 +1,23 @@
 import { customerCreditSchema } from '@balcao/core/receivable';
 import { csvFileSchema } from '@balcao/core/responses';
 import { ACTION, PDV, STAFF, WRITE } from '@balcao/core/routes';
-import {
-  receivableSettleSchema,
-  saleCancelSchema,
-  saleInputSchema,
-  saleSchema,
-  simpleSaleInputSchema,
-} from '@balcao/core/sale';
+import { saleCancelSchema, saleInputSchema, saleSchema, simpleSaleInputSchema } from '@balcao/core/sale';
 import { saleListQuerySchema, saleListResultSchema } from '@balcao/core/saleList';
 import { z } from '@balcao/core/zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
+import { idParam } from '../../lib/params.ts';
 import { assertOwnClient, sessionOf } from '../../plugins/auth.ts';
+import { cancelSale } from './cancel.ts';
+import { checkout } from './checkout.ts';
 import { csvFileName, listSales, salesCsv } from './list.ts';
-import {
-  type CheckoutResult,
-  cancelSale,
-  checkout,
-  checkoutSimple,
-  customerCredit,
-  findSale,
-  settleReceivable,
-} from './service.ts';
+import { quickSale } from './quickSale.ts';
+import { findSale } from './read.ts';
+import type { RecordedSale } from './record.ts';
 
-const id = z.coerce.number().int().positive('Identificador inválido');
+const id = idParam();
 const tags = ['sale'];
 
 /** The Idempotency-Key header: printable text up to 200 characters (a UUID per sale attempt). */
@@ -43,12 +34,15 @@ function idempotencyKey(request: FastifyRequest): string | null {
 }
 
 /** 201 for a new sale; a retried request answers the first sale with 200 and Idempotent-Replayed. */
-function sendCheckout(reply: FastifyReply, result: CheckoutResult) {
+function sendCheckout(reply: FastifyReply, result: RecordedSale) {
   if (result.replayed) return reply.status(200).header('idempotent-replayed', 'true').send(result.sale);
   return reply.status(201).send(result.sale);
 }
 
-/** /v1/sale (issue 7): checkout, quick sale, list with totals and CSV, detail, cancel, settle. */
+/**
+ * /v1/sale (issue 7): checkout, quick sale, list with totals and CSV, detail, cancel. Settling an
+ * installment is the receivable module's; a customer's credit, the customer module's.
+ */
 export function saleRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     const { db } = ctx;
@@ -88,7 +82,7 @@ export function saleRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         const key = idempotencyKey(request);
-        const result = await checkoutSimple(ctx, sessionOf(request), request.body, {
+        const result = await quickSale(ctx, sessionOf(request), request.body, {
           idempotencyKey: key ? `simple:${key}` : null,
           body: request.body,
         });
@@ -138,30 +132,6 @@ export function saleRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     );
 
     app.get(
-      '/sale/customer-credit/:customerId',
-      {
-        config: { access: PDV },
-        schema: {
-          tags,
-          summary:
-            "A customer's credit before a crediário sale: delinquency, pending, limit and the warnings to show (never a refusal)",
-          params: z.object({ customerId: id }),
-          querystring: z.object({
-            creditShopCents: z.coerce.number().int().min(0).max(2_147_483_647).default(0),
-          }),
-          response: { 200: customerCreditSchema },
-        },
-      },
-      async (request) =>
-        customerCredit(
-          db,
-          sessionOf(request).clientId,
-          request.params.customerId,
-          request.query.creditShopCents,
-        ),
-    );
-
-    app.get(
       '/sale/:id',
       {
         config: { access: STAFF },
@@ -189,28 +159,6 @@ export function saleRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => cancelSale(ctx, sessionOf(request), request.params.id, request.body),
-    );
-
-    app.post(
-      '/sale/:id/receivable/:receivableId/settle',
-      {
-        config: { access: ACTION.settleReceivables },
-        schema: {
-          tags,
-          summary: 'Mark a crediário/boleto installment paid (pending sale -> finished when all are paid)',
-          params: z.object({ id, receivableId: id }),
-          body: receivableSettleSchema.optional(),
-          response: { 200: saleSchema },
-        },
-      },
-      async (request) =>
-        settleReceivable(
-          db,
-          sessionOf(request),
-          request.params.id,
-          request.params.receivableId,
-          request.body?.paymentMethod ?? 'money',
-        ),
     );
   };
 }

@@ -13,8 +13,8 @@ import { makeProduct, newEan13 } from '../../../test/kit.ts';
 import { couponUses } from '../coupon/schema.ts';
 import { receivables } from '../receivable/schema.ts';
 import { stockMovements } from '../stock/schema.ts';
+import { purgeIdempotencyKeys } from './idempotency.ts';
 import { sales } from './schema.ts';
-import { purgeIdempotencyKeys } from './service.ts';
 
 let t: TestApp;
 beforeAll(async () => {

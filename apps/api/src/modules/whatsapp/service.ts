@@ -1,29 +1,27 @@
-import { and, eq } from 'drizzle-orm';
-import type { FastifyBaseLogger } from 'fastify';
+import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { whatsappInstances } from '../../db/schema.ts';
-import { unavailable, unprocessable } from '../../errors.ts';
-import { customers } from '../customer/schema.ts';
-import { evolutionApi, resultFor, WhatsAppUnavailableError } from './adapter.ts';
+import { evolutionApi, resultFor } from './adapter.ts';
+
+export { WhatsAppUnavailableError } from './adapter.ts';
 
 export const WHATSAPP_NOT_CONFIGURED =
   'A integração com o WhatsApp não está configurada. Configure-a em Configurações > WhatsApp.';
 export const WHATSAPP_UNAVAILABLE =
   'Não foi possível verificar o número no WhatsApp agora. Tente novamente mais tarde.';
 
-export type NumberToCheck = { customerId: number; phone: string };
+/** Numbers asked of the WhatsApp service at once. */
+export const WHATSAPP_BATCH = 50;
+
+/** Answers, per number asked (same order), whether it has WhatsApp; undefined when not answered. */
+export type WhatsAppChecker = (numbers: string[]) => Promise<(boolean | undefined)[]>;
 
 /**
- * Asks the WhatsApp service which customers' numbers exist and stores true/false in
- * `whatsappValid`. A result is stored only if the phone is still the one checked, and it does not
- * change the customer's `updatedAt` (a background result must not make the user's open form stale).
- * Returns the stored results, or null when there is no integration or instance to ask.
+ * The client's WhatsApp number check (Evolution API with the client's instance), or null when there
+ * is no integration or instance to ask. The checker throws WhatsAppUnavailableError when the service
+ * does not answer. It stores nothing: the caller owns the rows the results go to.
  */
-export async function checkCustomerNumbers(
-  ctx: AppContext,
-  clientId: number,
-  items: NumberToCheck[],
-): Promise<Map<number, boolean> | null> {
+export async function whatsappChecker(ctx: AppContext, clientId: number): Promise<WhatsAppChecker | null> {
   const gateway = evolutionApi(ctx.config.whatsapp);
   if (!gateway) return null;
   const [instance] = await ctx.db
@@ -31,71 +29,8 @@ export async function checkCustomerNumbers(
     .from(whatsappInstances)
     .where(eq(whatsappInstances.clientId, clientId));
   if (!instance) return null;
-  const stored = new Map<number, boolean>();
-  for (let i = 0; i < items.length; i += 50) {
-    const chunk = items.slice(i, i + 50);
-    const results = await gateway.checkNumbers(
-      instance.name,
-      chunk.map((c) => c.phone),
-    );
-    const now = new Date();
-    const byResult = new Map<boolean, NumberToCheck[]>([
-      [true, []],
-      [false, []],
-    ]);
-    chunk.forEach((item, index) => {
-      const result = resultFor(results, item.phone, index);
-      if (result) byResult.get(result.exists)?.push(item);
-    });
-    for (const [exists, group] of byResult) {
-      for (const item of group) {
-        const updated = await ctx.db
-          .update(customers)
-          .set({ whatsappValid: exists, whatsappCheckedAt: now })
-          .where(
-            and(
-              eq(customers.clientId, clientId),
-              eq(customers.id, item.customerId),
-              eq(customers.phone, item.phone),
-            ),
-          )
-          .returning({ id: customers.id });
-        if (updated.length > 0) stored.set(item.customerId, exists);
-      }
-    }
-  }
-  return stored;
-}
-
-/** Runs the check after the answer was sent: saving never waits for WhatsApp, and failures are only logged. */
-export function scheduleNumberCheck(
-  ctx: AppContext,
-  clientId: number,
-  items: NumberToCheck[],
-  log: FastifyBaseLogger,
-): void {
-  if (items.length === 0 || !ctx.config.whatsapp.baseUrl) return;
-  setImmediate(() => {
-    checkCustomerNumbers(ctx, clientId, items).catch((error) => {
-      log.warn({ err: error }, 'WhatsApp number check failed; the result stays unknown');
-    });
-  });
-}
-
-/** The check of one customer on demand ("Verificar WhatsApp"): errors are answered to the user. */
-export async function checkNumberNow(
-  ctx: AppContext,
-  clientId: number,
-  item: NumberToCheck,
-): Promise<boolean> {
-  try {
-    const stored = await checkCustomerNumbers(ctx, clientId, [item]);
-    if (stored === null) throw unprocessable(WHATSAPP_NOT_CONFIGURED);
-    const result = stored.get(item.customerId);
-    if (result === undefined) throw unavailable(WHATSAPP_UNAVAILABLE);
-    return result;
-  } catch (error) {
-    if (error instanceof WhatsAppUnavailableError) throw unavailable(WHATSAPP_UNAVAILABLE);
-    throw error;
-  }
+  return async (numbers) => {
+    const results = await gateway.checkNumbers(instance.name, numbers);
+    return numbers.map((number, index) => resultFor(results, number, index)?.exists);
+  };
 }

@@ -5,7 +5,7 @@ import type { Executor } from '../../db/client.ts';
 import { users } from '../../db/schema.ts';
 import { AppError, forbidden } from '../../errors.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
-import { verifyPassword } from '../auth/password.ts';
+import { verifyPassword } from './password.ts';
 
 /**
  * A sensitive action (cancel a sale, sangria): a manager (ACTION.approve) does it directly; anybody else needs a manager

@@ -1,0 +1,153 @@
+import { variantName } from '@balcao/core/product';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import { AppError } from '../../errors.ts';
+import { activeGroupsSql, findAddOnItems, readGroups } from '../product-additional/pricing.ts';
+import { productGridColors, productGridSizes, products, productVariants } from './schema.ts';
+
+/**
+ * The catalog at the point of sale (the PDV checkout): prices, names and codes of the requested
+ * products, variants and add-ons, and the catalog's rules for selling them. Three queries at most
+ * for a whole cart (products, variants, add-on items), one after the other (the caller's
+ * transaction is one connection).
+ */
+
+/** What the till asks for on one line. */
+export type ItemToPrice = {
+  productId: number;
+  variantId: number | null;
+  quantity: number;
+  /** Add-on items of ONE unit, each with its quantity. */
+  additionals: readonly { id: number; quantity: number }[];
+};
+
+/** One line as the catalog prices it: a snapshot the sale keeps. */
+export type PricedItem = {
+  productId: number;
+  variantId: number | null;
+  description: string;
+  variantName: string | null;
+  sku: string | null;
+  barcode: string | null;
+  unit: string;
+  /** The variant's price when set, else the product's. */
+  unitPriceCents: number;
+  additionals: { id: number; name: string; priceCents: number; quantity: number }[];
+};
+
+/** Units sold in fractions (kg, litres, metres): any other needs a whole quantity. */
+const FRACTIONAL_UNITS = ['kg', 'g', 'l', 'ml', 'm', 'm2'];
+
+const fail = (message: string, path: string) => new AppError(422, message, [{ path, message }]);
+
+/**
+ * Prices the items of a sale from the catalog (the client never sends a price). 422 on the item's
+ * field (`items.N.productId`, `.variantId`, `.quantity`, `.additionals`) for an unknown or inactive
+ * product or variant, a product with variants sold without one, a fraction of a unit sold whole,
+ * or add-ons not offered or outside their group's min..max.
+ */
+export async function priceItems(
+  tx: Executor,
+  clientId: number,
+  items: readonly ItemToPrice[],
+): Promise<PricedItem[]> {
+  const productIds = [...new Set(items.map((i) => i.productId))];
+  const variantIds = [...new Set(items.flatMap((i) => (i.variantId ? [i.variantId] : [])))];
+  const additionalIds = [...new Set(items.flatMap((i) => i.additionals.map((a) => a.id)))];
+  const productRows = await tx
+    .select({
+      id: products.id,
+      name: products.name,
+      sku: products.sku,
+      barcode: products.barcode,
+      unit: products.unit,
+      productType: products.productType,
+      salePriceCents: products.salePriceCents,
+      active: products.active,
+      hasVariants: sql<boolean>`exists (select 1 from product_variants v where v.product_id = "products"."id")`,
+      groups: activeGroupsSql(sql`"products"."id"`, sql`"products"."client_id"`),
+    })
+    .from(products)
+    .where(and(eq(products.clientId, clientId), inArray(products.id, productIds)));
+  const variantRows = variantIds.length
+    ? await tx
+        .select({
+          id: productVariants.id,
+          productId: productVariants.productId,
+          sku: productVariants.sku,
+          barcode: productVariants.barcode,
+          priceCents: productVariants.priceCents,
+          active: productVariants.active,
+          color: productGridColors.name,
+          size: productGridSizes.name,
+        })
+        .from(productVariants)
+        .leftJoin(productGridColors, eq(productGridColors.id, productVariants.colorId))
+        .leftJoin(productGridSizes, eq(productGridSizes.id, productVariants.sizeId))
+        .where(and(eq(productVariants.clientId, clientId), inArray(productVariants.id, variantIds)))
+    : [];
+  const additionalRows = await findAddOnItems(tx, clientId, additionalIds);
+  const productsById = new Map(productRows.map((p) => [p.id, p]));
+  const variantsById = new Map(variantRows.map((v) => [v.id, v]));
+  const additionalsById = new Map(additionalRows.map((a) => [a.id, a]));
+
+  return items.map((item, index) => {
+    const path = `items.${index}`;
+    const product = productsById.get(item.productId);
+    if (!product) throw fail('Produto não encontrado', `${path}.productId`);
+    if (!product.active) throw fail(`O produto ${product.name} está inativo`, `${path}.productId`);
+    let variant: (typeof variantRows)[number] | null = null;
+    if (item.variantId !== null) {
+      variant = variantsById.get(item.variantId) ?? null;
+      if (!variant || variant.productId !== product.id)
+        throw fail('Variação não encontrada', `${path}.variantId`);
+      if (!variant.active) throw fail(`Esta variação de ${product.name} está inativa`, `${path}.variantId`);
+    } else if (product.hasVariants) {
+      throw fail(`Escolha a variação (cor/tamanho) de ${product.name}`, `${path}.variantId`);
+    }
+    const fractional = product.productType === 'weighed' || FRACTIONAL_UNITS.includes(product.unit);
+    if (!fractional && !Number.isInteger(item.quantity)) {
+      throw fail(`${product.name} é vendido por unidade: use uma quantidade inteira`, `${path}.quantity`);
+    }
+    // Add-ons: items of active groups linked to this product, each group within its min..max.
+    const groups = readGroups(product.groups);
+    const chosen: PricedItem['additionals'] = [];
+    const perGroup = new Map<number, number>();
+    for (const a of item.additionals) {
+      const additional = additionalsById.get(a.id);
+      const group = additional && groups.find((g) => g.groupId === additional.groupId);
+      if (!additional || !group || !additional.active) {
+        throw fail(`Adicional indisponível para ${product.name}`, `${path}.additionals`);
+      }
+      perGroup.set(group.groupId, (perGroup.get(group.groupId) ?? 0) + a.quantity);
+      chosen.push({
+        id: additional.id,
+        name: additional.name,
+        priceCents: additional.priceCents,
+        quantity: a.quantity,
+      });
+    }
+    for (const g of groups) {
+      const n = perGroup.get(g.groupId) ?? 0;
+      if (n < g.minQuantity || n > g.maxQuantity) {
+        const range =
+          g.minQuantity === g.maxQuantity ? `${g.minQuantity}` : `${g.minQuantity} a ${g.maxQuantity}`;
+        throw fail(
+          `Escolha ${range} ${g.maxQuantity === 1 ? 'item' : 'itens'} em ${g.name} (${product.name})`,
+          `${path}.additionals`,
+        );
+      }
+    }
+    return {
+      productId: product.id,
+      variantId: variant?.id ?? null,
+      description: product.name,
+      variantName: variant ? variantName(variant.color, variant.size) || null : null,
+      sku: variant?.sku ?? product.sku,
+      barcode: variant?.barcode ?? product.barcode,
+      unit: product.unit,
+      unitPriceCents: variant?.priceCents ?? product.salePriceCents,
+      additionals: chosen,
+    };
+  });
+}

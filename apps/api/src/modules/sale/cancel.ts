@@ -1,0 +1,69 @@
+import type { Sale, SaleCancelInput } from '@balcao/core/sale';
+import { and, eq } from 'drizzle-orm';
+import type { AppContext } from '../../context.ts';
+import type { Executor } from '../../db/client.ts';
+import { conflict, notFound } from '../../errors.ts';
+import type { SessionUser } from '../../plugins/auth.ts';
+import { resolveApproval } from '../auth/approval.ts';
+import { cancelCouponUses } from '../coupon/service.ts';
+import { cancelPendingOfSale } from '../receivable/service.ts';
+import { returnSaleStock } from '../stock/sale.ts';
+import { findSale, SALE_NOT_FOUND } from './read.ts';
+import { sales } from './schema.ts';
+
+const SALE_ALREADY_CANCELED = 'Esta venda já está cancelada';
+const CANCEL_NEEDS_APPROVAL =
+  'Cancelar uma venda precisa da aprovação de um gerente: informe o email e a senha de um Administrador ou Gerente';
+const CANCEL_APPROVAL_REFUSED = 'Aprovação recusada: email ou senha de Administrador/Gerente incorretos';
+
+/** The client's sale, locked FOR UPDATE until the commit (cancel, settle). 404 for another client's. */
+export async function lockSale(tx: Executor, clientId: number, id: number) {
+  const [sale] = await tx
+    .select()
+    .from(sales)
+    .where(and(eq(sales.id, id), eq(sales.clientId, clientId)))
+    .for('update');
+  if (!sale) throw notFound(SALE_NOT_FOUND);
+  return sale;
+}
+
+/**
+ * Cancels a sale (Administrador/Gerente, or a PDV user with a manager's approval): returns the stock
+ * it took (sale-cancel rows mirroring its sale rows), frees its coupon use and cancels its pending
+ * receivables, in one transaction.
+ */
+export async function cancelSale(
+  ctx: AppContext,
+  session: SessionUser,
+  id: number,
+  input: SaleCancelInput,
+): Promise<Sale> {
+  const { db } = ctx;
+  const approvedBy = await resolveApproval(
+    db,
+    session,
+    input.approval,
+    CANCEL_NEEDS_APPROVAL,
+    CANCEL_APPROVAL_REFUSED,
+  );
+  await db.transaction(async (tx) => {
+    const sale = await lockSale(tx, session.clientId, id);
+    if (sale.status === 'canceled') throw conflict(SALE_ALREADY_CANCELED);
+    await returnSaleStock(tx, { clientId: session.clientId, userId: session.userId }, sale);
+    await cancelCouponUses(tx, session.clientId, id);
+    await cancelPendingOfSale(tx, session.clientId, id);
+    await tx
+      .update(sales)
+      .set({
+        status: 'canceled',
+        cancelReason: input.reason,
+        canceledAt: new Date(),
+        canceledByUserId: session.userId,
+        cancelApprovedByUserId: approvedBy,
+        updatedAt: new Date(),
+      })
+      .where(eq(sales.id, id));
+  });
+  ctx.changed(session.clientId, 'sale', id);
+  return findSale(db, session.clientId, id);
+}

@@ -1,0 +1,59 @@
+import type { SaleData } from '@balcao/core/sale';
+import type { AppContext } from '../../context.ts';
+import type { Executor } from '../../db/client.ts';
+import { AppError } from '../../errors.ts';
+import type { SessionUser } from '../../plugins/auth.ts';
+import { findDeliveryAddress } from '../customer/refs.ts';
+import { priceItems } from '../product/pricing.ts';
+import { type RecordedSale, type RecordOptions, recordSale, type SaleDraft } from './record.ts';
+
+/** The PDV checkout (POST /v1/sale): catalog lines priced by the product module, a store or delivery sale. */
+
+async function deliveryAddressOf(tx: Executor, clientId: number, data: SaleData) {
+  if (data.typeOfSale !== 'delivery' || data.customerId === null || data.deliveryAddressId === null) {
+    return null;
+  }
+  const address = await findDeliveryAddress(tx, clientId, data.customerId, data.deliveryAddressId);
+  if (!address) {
+    const message = 'Endereço de entrega não encontrado para este cliente';
+    throw new AppError(422, message, [{ path: 'deliveryAddressId', message }]);
+  }
+  return address;
+}
+
+/** The PDV's draft: prices, names and codes from the catalog (the till never sends a price). */
+async function pdvDraft(tx: Executor, clientId: number, data: SaleData): Promise<SaleDraft> {
+  const deliveryAddress = await deliveryAddressOf(tx, clientId, data);
+  const priced = await priceItems(tx, clientId, data.items);
+  return {
+    originSale: 'pdv',
+    typeOfSale: data.typeOfSale,
+    isSimple: false,
+    customerId: data.customerId,
+    sellerId: data.sellerId,
+    deliveryAddress,
+    discountType: data.discountType,
+    discountValue: data.discountValue,
+    couponCode: data.couponCode,
+    freightCents: data.typeOfSale === 'delivery' ? data.freightCents : 0,
+    notes: data.notes,
+    payments: data.payments,
+    cashDepositAmountCents: data.cashDepositAmountCents,
+    lines: data.items.map((item, i) => ({
+      ...priced[i],
+      quantity: item.quantity,
+      discountType: item.discountType,
+      discountValue: item.discountValue,
+      notes: item.notes,
+    })),
+  };
+}
+
+export function checkout(
+  ctx: AppContext,
+  session: SessionUser,
+  data: SaleData,
+  options: RecordOptions,
+): Promise<RecordedSale> {
+  return recordSale(ctx, session, (tx) => pdvDraft(tx, session.clientId, data), options);
+}

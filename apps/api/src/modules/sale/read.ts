@@ -1,0 +1,167 @@
+import { todayIso } from '@balcao/core/date';
+import type { SaleReceivable } from '@balcao/core/receivable';
+import type {
+  DeliveryAddress,
+  DiscountKind,
+  OriginSale,
+  Sale,
+  SaleItem,
+  SalePayment,
+  SaleStatus,
+  TypeOfSale,
+} from '@balcao/core/sale';
+import type { PaymentMethod } from '@balcao/core/status';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import { users } from '../../db/schema.ts';
+import { notFound } from '../../errors.ts';
+import { type CustomerRef, customerRefSql, readRef } from '../customer/refs.ts';
+import { type ReceivableRow, receivablesOfSale } from '../receivable/service.ts';
+import { saleItems, salePayments, sales } from './schema.ts';
+
+export const SALE_NOT_FOUND = 'Venda não encontrada';
+
+function iso(value: Date | string | null): string | null {
+  if (value === null) return null;
+  return value instanceof Date ? value.toISOString() : new Date(value).toISOString();
+}
+
+/** Which payment method each installment belongs to (payments keep their first installment number). */
+function methodOfInstallment(
+  payments: (typeof salePayments.$inferSelect)[],
+  installment: number,
+): PaymentMethod {
+  const deferred = payments
+    .filter((p) => p.firstInstallment !== null)
+    .sort((a, b) => (a.firstInstallment ?? 0) - (b.firstInstallment ?? 0));
+  let method: PaymentMethod = 'creditShop';
+  for (const p of deferred) if ((p.firstInstallment ?? 0) <= installment) method = p.method as PaymentMethod;
+  return method;
+}
+
+export type SaleRows = {
+  sale: typeof sales.$inferSelect;
+  customer: CustomerRef | null;
+  items: (typeof saleItems.$inferSelect)[];
+  payments: (typeof salePayments.$inferSelect)[];
+  receivables: ReceivableRow[];
+  /** Names of the users the sale points at (operator, seller, who canceled). */
+  names: Map<number, string>;
+};
+
+/** The whole sale: items, payments, receivables, customer, users. 404 for another client's. */
+export async function findSale(db: Executor, clientId: number, id: number): Promise<Sale> {
+  const [row] = await db
+    .select({ sale: sales, customer: customerRefSql(sql`"sales"."customer_id"`) })
+    .from(sales)
+    .where(and(eq(sales.id, id), eq(sales.clientId, clientId)));
+  if (!row) throw notFound(SALE_NOT_FOUND);
+  const s = row.sale;
+  const userIds = [s.userId, s.sellerId, s.canceledByUserId].filter((v): v is number => v !== null);
+  const [items, payments, receivableRows, userRows] = await Promise.all([
+    db.select().from(saleItems).where(eq(saleItems.saleId, id)).orderBy(asc(saleItems.position)),
+    db.select().from(salePayments).where(eq(salePayments.saleId, id)).orderBy(asc(salePayments.position)),
+    receivablesOfSale(db, clientId, id),
+    db.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, userIds)),
+  ]);
+  return toSale({
+    sale: s,
+    customer:
+      s.customerId !== null ? (readRef(row.customer) ?? { name: '', document: null, phone: null }) : null,
+    items,
+    payments,
+    receivables: receivableRows,
+    names: new Map(userRows.map((u) => [u.id, u.name])),
+  });
+}
+
+/** Rows -> the API's sale (the checkout builds it from the rows it just inserted: no read back). */
+export function toSale({
+  sale: s,
+  customer,
+  items,
+  payments,
+  receivables: receivableRows,
+  names: name,
+}: SaleRows): Sale {
+  const today = todayIso();
+  return {
+    id: s.id,
+    number: s.number,
+    status: s.status as SaleStatus,
+    typeOfSale: s.typeOfSale as TypeOfSale,
+    originSale: s.originSale as OriginSale,
+    isSimple: s.isSimple,
+    customer: s.customerId !== null && customer ? { id: s.customerId, ...customer } : null,
+    user: { id: s.userId, name: name.get(s.userId) ?? '' },
+    seller: s.sellerId !== null ? { id: s.sellerId, name: name.get(s.sellerId) ?? '' } : null,
+    cashRegisterId: s.cashRegisterId,
+    items: items.map(
+      (i): SaleItem => ({
+        id: i.id,
+        productId: i.productId,
+        variantId: i.variantId,
+        description: i.description,
+        variantName: i.variantName,
+        sku: i.sku,
+        barcode: i.barcode,
+        unit: i.unit,
+        quantity: Number(i.quantity),
+        unitPriceCents: i.unitPriceCents,
+        additionals: i.additionals as SaleItem['additionals'],
+        unitTotalCents: i.unitTotalCents,
+        grossCents: i.grossCents,
+        discountType: i.discountType as DiscountKind,
+        discountValue: i.discountValue,
+        discountCents: i.discountCents,
+        totalCents: i.totalCents,
+        notes: i.notes,
+      }),
+    ),
+    payments: payments.map(
+      (p): SalePayment => ({
+        id: p.id,
+        method: p.method as PaymentMethod,
+        amountCents: p.amountCents,
+        numberInstallments: p.numberInstallments,
+        dueDate: p.dueDate,
+      }),
+    ),
+    receivables: receivableRows.map(
+      (r): SaleReceivable => ({
+        id: r.id,
+        installment: r.installment,
+        method: methodOfInstallment(payments, r.installment),
+        amountCents: r.amountCents,
+        dueDate: r.dueDate,
+        status: r.status as SaleReceivable['status'],
+        paidAt: iso(r.paidAt),
+        isOverdue: r.status === 'pending' && r.dueDate < today,
+      }),
+    ),
+    totalItems: s.totalItems,
+    totalQuantity: Number(s.totalQuantity),
+    itemsDiscountCents: s.itemsDiscountCents,
+    totalCents: s.totalCents,
+    discountType: s.discountType as DiscountKind,
+    discountValue: s.discountValue,
+    discountCents: s.discountCents,
+    coupon: s.couponId !== null ? { id: s.couponId, code: s.couponCode ?? '' } : null,
+    couponDiscountCents: s.couponDiscountCents,
+    freightCents: s.freightCents,
+    finalAmountCents: s.finalAmountCents,
+    cashDepositAmountCents: s.cashDepositAmountCents,
+    changeCents: s.changeCents,
+    deliveryAddress: (s.deliveryAddress as DeliveryAddress | null) ?? null,
+    notes: s.notes,
+    cancelReason: s.cancelReason,
+    canceledAt: iso(s.canceledAt),
+    canceledBy:
+      s.canceledByUserId !== null
+        ? { id: s.canceledByUserId, name: name.get(s.canceledByUserId) ?? '' }
+        : null,
+    createdAt: s.createdAt.toISOString(),
+    finishedAt: iso(s.finishedAt),
+    updatedAt: s.updatedAt.toISOString(),
+  };
+}

@@ -1,0 +1,406 @@
+import { CASH_REGISTER_MESSAGES } from '@balcao/core/cashRegister';
+import { todayIso } from '@balcao/core/date';
+import {
+  checkPayments,
+  computeSaleTotals,
+  type DeliveryAddress,
+  type DiscountKind,
+  type OriginSale,
+  type PaymentInput,
+  type Sale,
+  type TypeOfSale,
+} from '@balcao/core/sale';
+import { and, eq, sql } from 'drizzle-orm';
+import type { AppContext } from '../../context.ts';
+import type { Executor } from '../../db/client.ts';
+import { users } from '../../db/schema.ts';
+import { AppError, conflict, unprocessable } from '../../errors.ts';
+import { insertJsonRows } from '../../lib/pg.ts';
+import type { SessionUser } from '../../plugins/auth.ts';
+import { openRegisterForSaleSql } from '../cash-register/service.ts';
+import { couponUseSql } from '../coupon/sale.ts';
+import { type AppliedCoupon, checkCoupon, hasUseLimit, useCoupon } from '../coupon/service.ts';
+import { customerCredit } from '../customer/credit.ts';
+import { findCustomerRef } from '../customer/refs.ts';
+import { insertInstallments, type NewInstallment } from '../receivable/service.ts';
+import { saleStockSettingsSql, takeSaleStock } from '../stock/sale.ts';
+import { type LowStockAlert, notifyLowStock } from '../stock/service.ts';
+import { claimOf, claimSql, findKey, IDEMPOTENCY_KEY_REUSED, type KeyClaim } from './idempotency.ts';
+import { findSale, toSale } from './read.ts';
+import { saleItems, salePayments, sales } from './schema.ts';
+
+/**
+ * THE way a sale is recorded, whatever its origin (PDV checkout, quick sale; next comanda close,
+ * budget conversion, delivery order, offline sync). An origin, in its own file, builds a `SaleDraft`:
+ * its lines with their prices and snapshots, payments, customer, discounts, coupon, freight; this
+ * file checks the totals and payments, writes the sale and takes stock, coupon and number.
+ */
+
+/** One line of a sale as its origin built it (a snapshot: the sale never reads it back from elsewhere). */
+export type SaleLineDraft = {
+  /** A catalog line moves stock; null for a free-text line (quick sale). */
+  productId: number | null;
+  variantId: number | null;
+  description: string;
+  variantName: string | null;
+  sku: string | null;
+  barcode: string | null;
+  unit: string;
+  /** Up to 3 decimals (kg). */
+  quantity: number;
+  unitPriceCents: number;
+  /** Add-ons of ONE unit. */
+  additionals: { id: number; name: string; priceCents: number; quantity: number }[];
+  discountType: DiscountKind;
+  /** Cents or hundredths of a percent, as typed. */
+  discountValue: number;
+  notes: string | null;
+};
+
+/** A sale as its origin hands it over (PRODUCT.md: typeOfSale, originSale). */
+export type SaleDraft = {
+  originSale: OriginSale;
+  typeOfSale: TypeOfSale;
+  /** A quick sale (one free-text line): marked in lists. */
+  isSimple: boolean;
+  customerId: number | null;
+  /** The seller credited when another user than the operator. */
+  sellerId: number | null;
+  /** A copy of the customer's address (delivery). */
+  deliveryAddress: DeliveryAddress | null;
+  discountType: DiscountKind;
+  discountValue: number;
+  couponCode: string | null;
+  freightCents: number;
+  notes: string | null;
+  payments: PaymentInput[];
+  cashDepositAmountCents: number;
+  lines: SaleLineDraft[];
+};
+
+/**
+ * Builds the draft inside the sale's transaction, after the Idempotency-Key and the register:
+ * a retried request replays its first sale before any catalog read, and an origin may lock or
+ * close its own rows (a comanda, a budget) in the same transaction as the sale.
+ */
+export type DraftBuilder = (tx: Executor) => Promise<SaleDraft>;
+
+/** `idempotencyKey` (the header, maybe prefixed per endpoint) and the request body it is bound to. */
+export type RecordOptions = { idempotencyKey?: string | null; body: unknown };
+
+export type RecordedSale = { sale: Sale; replayed: boolean };
+
+const fail = (message: string, path: string) => new AppError(422, message, [{ path, message }]);
+
+/** Rows of a raw query (PGlite and node-postgres both answer `{rows}`). */
+function rowsOf<T>(result: unknown): T[] {
+  return (result as { rows: T[] }).rows;
+}
+
+type LockedRegister = {
+  id: number;
+  stockManagement: boolean;
+  allowNegativeStock: boolean;
+  userName: string;
+  saleId: number;
+  /** 0 when the Idempotency-Key was already there (another request's sale: replay it). */
+  claimed: number;
+};
+
+/**
+ * One statement, the checkout's first: claims the Idempotency-Key and reads the user's open register
+ * (FOR SHARE: closing it waits for this sale; the cash-register module's subquery) with the client's
+ * stock settings (the stock module's), the user's name and the new sale's id. Null without an open
+ * register.
+ */
+async function claimAndLockRegister(
+  tx: Executor,
+  session: SessionUser,
+  claim: KeyClaim | null,
+): Promise<LockedRegister | null> {
+  const { cte, claimed } = claimSql(session.clientId, claim);
+  const [row] = rowsOf<LockedRegister>(
+    await tx.execute(sql`${cte}select r.id, st."stockManagement", st."allowNegativeStock",
+        (select u.name from users u where u.id = ${session.userId}) as "userName",
+        nextval(pg_get_serial_sequence('sales', 'id'))::int as "saleId", ${claimed} as claimed
+      from (${openRegisterForSaleSql(session)}) r
+      cross join (${saleStockSettingsSql(session.clientId)}) st`),
+  );
+  return row ? { ...row, saleId: Number(row.saleId), claimed: Number(row.claimed) } : null;
+}
+
+/** The seller credited: an active user of the client (422 otherwise). Returns the name. */
+async function findSeller(tx: Executor, clientId: number, sellerId: number | null): Promise<string | null> {
+  if (sellerId === null) return null;
+  const [seller] = await tx
+    .select({ name: users.name })
+    .from(users)
+    .where(and(eq(users.id, sellerId), eq(users.clientId, clientId), eq(users.active, true)));
+  if (!seller) throw fail('Vendedor não encontrado', 'sellerId');
+  return seller.name;
+}
+
+/**
+ * Records a sale: ONE transaction writes the sale, its items, payments, receivables (one per
+ * crediário or boleto installment), the coupon use and the stock movements, then signals the
+ * client's tills (`changed` 'sale') and the low-stock crossings.
+ *
+ * Order inside the transaction, the same for every sale so concurrent checkouts queue instead of
+ * deadlocking, and arranged so the rows every till shares are held the shortest (row locks last until
+ * the commit): the idempotency key -> the user's open register (FOR SHARE) -> the origin's reads
+ * (catalog), customer and coupon reads (no locks) -> the sale's own rows (sale with a placeholder
+ * number, items, payments, receivables, key -> sale) -> stock rows (FOR NO KEY UPDATE, by id) -> the
+ * coupon row (FOR NO KEY UPDATE, only for coupons with use limits) -> the client's sale counter,
+ * which also numbers the sale, as the last statement before the commit. Numbers stay gap-free: a
+ * sale that fails rolls its counter back.
+ */
+export async function recordSale(
+  ctx: AppContext,
+  session: SessionUser,
+  buildDraft: DraftBuilder,
+  options: RecordOptions,
+): Promise<RecordedSale> {
+  const { db } = ctx;
+  const { clientId } = session;
+  const claim = claimOf(options.idempotencyKey, options.body);
+  type Outcome = { replayOf: number } | { sale: Sale; lowStock: LowStockAlert[] };
+  const outcome = await db.transaction(async (tx): Promise<Outcome> => {
+    const register = await claimAndLockRegister(tx, session, claim);
+    if (claim && (!register || register.claimed === 0)) {
+      // The key was there: another request with it committed first (the claim waited for it), so
+      // answer its sale, even when the register has been closed since. A key row without a sale is
+      // this request's own claim (no open register).
+      const first = await findKey(tx, clientId, claim.key);
+      if (first?.saleId) {
+        if (first.requestHash !== claim.hash) throw unprocessable(IDEMPOTENCY_KEY_REUSED);
+        return { replayOf: first.saleId };
+      }
+      if (register) throw conflict('Esta venda ainda está sendo registrada: tente novamente');
+    }
+    if (!register) throw unprocessable(CASH_REGISTER_MESSAGES.mustOpen);
+    const { saleId } = register;
+    const draft = await buildDraft(tx);
+    const customer = draft.customerId !== null ? await findCustomerRef(tx, clientId, draft.customerId) : null;
+    if (draft.customerId !== null && !customer) throw fail('Cliente não encontrado', 'customerId');
+    const sellerName = await findSeller(tx, clientId, draft.sellerId);
+    const today = todayIso();
+    const withoutCoupon = computeSaleTotals({
+      lines: draft.lines,
+      discountType: draft.discountType,
+      discountValue: draft.discountValue,
+      freightCents: draft.freightCents,
+    });
+
+    // The coupon's rules against this sale, without a lock: its use is recorded (and, for coupons
+    // with use limits, checked again under the row lock) after the sale's own rows.
+    const couponRequest = draft.couponCode
+      ? {
+          code: draft.couponCode,
+          subtotalCents: withoutCoupon.totalCents,
+          customerId: draft.customerId,
+          today,
+          saleId,
+        }
+      : null;
+    const checked: AppliedCoupon | null = couponRequest
+      ? await checkCoupon(tx, clientId, couponRequest, { forSale: true })
+      : null;
+    const couponDiscountCents = checked?.discountCents ?? 0;
+    const totals = computeSaleTotals({
+      lines: draft.lines,
+      discountType: draft.discountType,
+      discountValue: draft.discountValue,
+      couponDiscountCents,
+      freightCents: draft.freightCents,
+    });
+    if (totals.discountCents + totals.couponDiscountCents > totals.totalCents) {
+      throw fail('O desconto não pode ser maior que o total dos itens', 'discountValue');
+    }
+    for (const [i, line] of totals.lines.entries()) {
+      if (line.discountCents > line.grossCents) {
+        throw fail('O desconto do item não pode ser maior que o valor do item', `items.${i}.discountValue`);
+      }
+    }
+    if (totals.finalAmountCents > 2_147_483_647) throw fail('Valor da venda muito alto', 'items');
+    const paid = checkPayments({
+      finalAmountCents: totals.finalAmountCents,
+      payments: draft.payments,
+      cashDepositAmountCents: draft.cashDepositAmountCents,
+      customerId: draft.customerId,
+      typeOfSale: draft.typeOfSale,
+      today,
+    });
+    if (!paid.ok) throw new AppError(422, paid.message, paid.issues);
+
+    // Credit warnings: the customer's situation before this sale against its crediário amount.
+    const creditShopCents = paid.payments
+      .filter((p) => p.method === 'creditShop')
+      .reduce((sum, p) => sum + p.amountCents, 0);
+    const warnings =
+      draft.customerId !== null && creditShopCents > 0
+        ? (await customerCredit(tx, clientId, draft.customerId, creditShopCents)).warnings
+        : [];
+
+    // The sale's own rows: nobody else waits for them. The number is a placeholder (-id: unique,
+    // never shown) until the counter gives the real one, last.
+    const now = new Date();
+    const saleValues = {
+      id: saleId,
+      clientId,
+      number: -saleId,
+      userId: session.userId,
+      sellerId: draft.sellerId,
+      customerId: draft.customerId,
+      cashRegisterId: register.id,
+      status: paid.status,
+      typeOfSale: draft.typeOfSale,
+      originSale: draft.originSale,
+      isSimple: draft.isSimple,
+      totalItems: totals.totalItems,
+      totalQuantity: totals.totalQuantity,
+      itemsDiscountCents: totals.itemsDiscountCents,
+      totalCents: totals.totalCents,
+      discountType: draft.discountType,
+      discountValue: draft.discountValue,
+      discountCents: totals.discountCents,
+      couponId: checked?.coupon.id ?? null,
+      couponCode: draft.couponCode ? draft.couponCode.toUpperCase() : null,
+      couponDiscountCents,
+      freightCents: totals.freightCents,
+      finalAmountCents: totals.finalAmountCents,
+      cashDepositAmountCents: paid.cashDepositAmountCents,
+      changeCents: paid.changeCents,
+      deliveryAddress: draft.deliveryAddress,
+      notes: draft.notes,
+      cancelReason: null,
+      canceledAt: null,
+      canceledByUserId: null,
+      cancelApprovedByUserId: null,
+      finishedAt: paid.status === 'finished' ? now : null,
+      createdAt: now,
+      updatedAt: now,
+    } satisfies typeof sales.$inferSelect;
+    const itemValues = draft.lines.map((l, i) => ({
+      saleId,
+      clientId,
+      position: i,
+      productId: l.productId,
+      variantId: l.variantId,
+      description: l.description,
+      variantName: l.variantName,
+      sku: l.sku,
+      barcode: l.barcode,
+      unit: l.unit,
+      quantity: l.quantity,
+      unitPriceCents: l.unitPriceCents,
+      additionals: l.additionals,
+      discountType: l.discountType,
+      discountValue: l.discountValue,
+      notes: l.notes,
+      unitTotalCents: totals.lines[i].unitTotalCents,
+      grossCents: totals.lines[i].grossCents,
+      discountCents: totals.lines[i].discountCents,
+      totalCents: totals.lines[i].totalCents,
+    }));
+    let installment = 1;
+    const installments: NewInstallment[] = [];
+    const paymentValues = paid.payments.map((p, position) => {
+      const firstInstallment = p.installments.length > 0 ? installment : null;
+      for (const inst of p.installments) {
+        installments.push({
+          clientId,
+          customerId: draft.customerId as number,
+          saleId,
+          installment: installment++,
+          amountCents: inst.amountCents,
+          dueDate: inst.dueDate,
+          status: 'pending',
+        });
+      }
+      return {
+        saleId,
+        clientId,
+        position,
+        method: p.method,
+        amountCents: p.amountCents,
+        numberInstallments: p.numberInstallments,
+        dueDate: p.dueDate,
+        firstInstallment,
+      };
+    });
+    // The sale, its items and payments and the key -> sale in one statement (rows as JSON: one
+    // round trip, one parameter each); the answer is built from these values and the ids.
+    const noPayment = sql`select null::int as id, null::int as position where false`;
+    const [ids] = rowsOf<{ items: number[]; payments: number[] | null }>(
+      await tx.execute(sql`with
+        s as (${insertJsonRows(sales, [saleValues])} returning id),
+        i as (${insertJsonRows(saleItems, itemValues)} returning id, position),
+        p as (${paymentValues.length > 0 ? sql`${insertJsonRows(salePayments, paymentValues)} returning id, position` : noPayment}),
+        k as (update sale_idempotency_keys set sale_id = (select id from s)
+              where client_id = ${clientId} and key = ${claim?.key ?? null} returning key)
+        select (select json_agg(id order by position) from i) as items,
+               (select json_agg(id order by position) from p) as payments`),
+    );
+    const itemRows = itemValues.map((row, i) => ({ ...row, id: Number(ids.items[i]) }));
+    const paymentsInserted = paymentValues.map((row, i) => ({ ...row, id: Number(ids.payments?.[i]) }));
+    const receivablesInserted = await insertInstallments(tx, installments);
+
+    // Shared rows from here to the commit: stock levels (rows locked by id), the coupon, the counter.
+    const lowStock = await takeSaleStock(
+      tx,
+      { clientId, userId: session.userId },
+      saleId,
+      draft.lines.flatMap((l) =>
+        l.productId !== null
+          ? [{ productId: l.productId, variantId: l.variantId, quantity: l.quantity }]
+          : [],
+      ),
+      register,
+    );
+    // A coupon with use limits is locked and checked again; one without is recorded by the last
+    // statement, with the number.
+    const limited = checked !== null && hasUseLimit(checked.coupon);
+    if (couponRequest && limited) await useCoupon(tx, clientId, couponRequest, checked);
+    const couponUse =
+      checked && !limited
+        ? sql`, coupon_use as (${couponUseSql({
+            couponId: checked.coupon.id,
+            clientId,
+            saleId,
+            customerId: draft.customerId,
+            discountCents: checked.discountCents,
+          })})`
+        : sql``;
+    const [{ number }] = rowsOf<{ number: number }>(
+      await tx.execute(
+        sql`with counter as (
+              insert into sale_counters (client_id, last) values (${clientId}, 1)
+              on conflict (client_id) do update set last = sale_counters.last + 1
+              returning last)
+            ${couponUse}
+            update sales set number = counter.last from counter
+            where sales.id = ${saleId} returning sales.number as "number"`,
+      ),
+    );
+
+    // The answer is built from the rows just written (no read back after the commit).
+    const names = new Map([[session.userId, register.userName]]);
+    if (draft.sellerId !== null && sellerName !== null) names.set(draft.sellerId, sellerName);
+    const sale = toSale({
+      sale: { ...saleValues, number: Number(number) },
+      customer,
+      items: itemRows,
+      payments: paymentsInserted,
+      receivables: receivablesInserted,
+      names,
+    });
+    return { sale: { ...sale, warnings }, lowStock };
+  });
+
+  if ('replayOf' in outcome) {
+    return { sale: await findSale(db, clientId, outcome.replayOf), replayed: true };
+  }
+  ctx.changed(clientId, 'sale', outcome.sale.id);
+  notifyLowStock(ctx.notify, clientId, outcome.lowStock);
+  return { sale: outcome.sale, replayed: false };
+}

@@ -1,0 +1,82 @@
+import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import { stockMovements } from './schema.ts';
+import { applyStockMovements, type LowStockAlert, type StockContext } from './service.ts';
+
+/** The stock side of a sale: the client's settings, the stock a sale takes and gives back. */
+
+export type SaleStockSettings = { stockManagement: boolean; allowNegativeStock: boolean };
+
+/**
+ * The client's stock flags as a one-row subquery (`stockManagement`, `allowNegativeStock`): the
+ * checkout's first statement reads them with the open register instead of in a query of their own.
+ */
+export function saleStockSettingsSql(clientId: number): SQL {
+  return sql`select c.stock_management as "stockManagement",
+      coalesce(s.allow_negative_stock, false) as "allowNegativeStock"
+    from clients c left join stock_settings s on s.client_id = c.id
+    where c.id = ${clientId}`;
+}
+
+/**
+ * Takes what a sale sold (inside its transaction), when the client's stockManagement is on:
+ * products that do not control stock are skipped; a level below zero is refused (409) unless the
+ * client allows negative stock. The caller writes no stock level after this in its transaction.
+ * Returns the products that crossed their minimum (notify them after the commit).
+ */
+export async function takeSaleStock(
+  tx: Executor,
+  actor: StockContext,
+  saleId: number,
+  lines: { productId: number; variantId: number | null; quantity: number }[],
+  settings: SaleStockSettings,
+): Promise<LowStockAlert[]> {
+  if (lines.length === 0 || !settings.stockManagement) return [];
+  const result = await applyStockMovements(
+    tx,
+    actor,
+    lines.map((l) => ({ ...l, type: 'sale' as const, saleId })),
+    { settings, lastLevelWrite: true },
+  );
+  return result.lowStock;
+}
+
+/**
+ * Gives back what a canceled sale took: `sale-cancel` rows mirroring its own `sale` rows, whatever
+ * the client's stockManagement flag is now (a level may go below zero: the goods came back).
+ */
+export async function returnSaleStock(
+  tx: Executor,
+  actor: StockContext,
+  sale: { id: number; number: number },
+): Promise<void> {
+  const taken = await tx
+    .select({
+      productId: stockMovements.productId,
+      variantId: stockMovements.variantId,
+      quantity: stockMovements.quantity,
+    })
+    .from(stockMovements)
+    .where(
+      and(
+        eq(stockMovements.clientId, actor.clientId),
+        eq(stockMovements.saleId, sale.id),
+        eq(stockMovements.type, 'sale'),
+      ),
+    )
+    .orderBy(asc(stockMovements.id));
+  if (taken.length === 0) return;
+  await applyStockMovements(
+    tx,
+    actor,
+    taken.map((m) => ({
+      productId: m.productId,
+      variantId: m.variantId,
+      type: 'sale-cancel' as const,
+      quantity: String(m.quantity).replace(/^-/, ''),
+      saleId: sale.id,
+      note: `Cancelamento da venda nº ${sale.number}`,
+    })),
+    { allowNegative: true },
+  );
+}
