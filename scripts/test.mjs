@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm test`: the whole suite, in order, stopping at the first failure:
-//   typecheck -> lint -> core units -> web components -> API integration -> web build -> browser end-to-end.
+//   typecheck -> lint -> structure -> core units -> web components -> API integration -> web build -> browser end-to-end.
 // TEST_SKIP=e2e,api (stage names, comma-separated) skips stages for local iteration only;
 // the default runs everything.
 import { spawnSync } from 'node:child_process';
@@ -18,6 +18,11 @@ const STAGES = [
     cmd: ['npm', 'run', 'typecheck', '--workspaces', '--if-present'],
   },
   { name: 'lint', title: 'Lint and format (Biome)', cmd: ['npx', 'biome', 'check', '.'] },
+  {
+    name: 'structure',
+    title: 'Structure (no folder loops, the module rule: docs/architecture.md)',
+    cmd: ['node', 'scripts/check-structure.mjs'],
+  },
   { name: 'core', title: 'Core unit tests', cmd: ['npx', 'vitest', 'run', '--project', 'core'] },
   { name: 'web', title: 'Web component tests', cmd: ['npx', 'vitest', 'run', '--project', 'web'] },
   { name: 'api', title: 'API integration tests', cmd: ['npx', 'vitest', 'run', '--project', 'api'] },

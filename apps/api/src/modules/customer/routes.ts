@@ -22,7 +22,7 @@ import { z } from '@balcao/core/zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
-import { idParam } from '../../lib/params.ts';
+import { clientParams, idParam, idParams } from '../../lib/params.ts';
 import { assertOwnClient, sessionOf } from '../../plugins/auth.ts';
 import { addAddress, customerAddresses, deleteAddress, updateAddress } from './addresses.ts';
 import { customerCredit } from './credit.ts';
@@ -39,10 +39,9 @@ import {
 } from './service.ts';
 import { checkNumberNow, scheduleNumberCheck } from './whatsapp.ts';
 
-const id = idParam();
-const idParams = z.object({ id });
-const clientParams = z.object({ clientId: id });
-const customerParams = z.object({ customerId: id });
+const customerParams = z.object({ customerId: idParam() });
+/** An id inside a JSON body (a number, as before the path ids became strict). */
+const bodyId = z.coerce.number().int().positive('Identificador inválido');
 
 /**
  * Customers (issue 5): reads for every staff user (the PDV picks customers), writes for WRITE.customers;
@@ -147,7 +146,7 @@ export function customerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags,
           summary: 'Create a customer (WhatsApp number checked in the background)',
-          body: z.intersection(customerInputSchema, z.object({ clientId: id.optional() })),
+          body: z.intersection(customerInputSchema, z.object({ clientId: bodyId.optional() })),
           response: { 201: customerDetailSchema },
         },
       },
@@ -283,7 +282,7 @@ export function customerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags: addressTags,
           summary: "Add an address; the customer's first address is the default",
-          body: z.intersection(addressBody, z.object({ customerId: id })),
+          body: z.intersection(addressBody, z.object({ customerId: bodyId })),
           response: { 201: addressRecordSchema },
         },
       },
