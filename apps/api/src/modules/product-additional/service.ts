@@ -115,7 +115,7 @@ export async function listAdditionalGroups(
 
 /**
  * The add-on groups with these ids, in the order of `ids` (a product's groups: the product module
- * keeps which ones and in what order).
+ * keeps which ones and in what order). No query for no ids.
  */
 export async function additionalGroupsInOrder(
   db: Executor,
@@ -128,10 +128,8 @@ export async function additionalGroupsInOrder(
     .from(groups)
     .where(inArray(groups.id, [...ids]));
   const byId = new Map(rows.map((row) => [row.id, row]));
-  return withItems(
-    db,
-    ids.flatMap((id) => byId.get(id) ?? []),
-  );
+  const ordered = ids.flatMap((id) => byId.get(id) ?? []);
+  return withItems(db, ordered);
 }
 
 /** Which of `ids` are add-on groups of the client (a product may offer only its own client's). */
