@@ -8,6 +8,7 @@ import { couponRoutes } from './coupon/routes.ts';
 import { customerRoutes } from './customer/routes.ts';
 import { healthRoutes } from './health/routes.ts';
 import { notificationRoutes } from './notification/routes.ts';
+import { groupProductCount } from './product/additionalGroups.ts';
 import { productRoutes } from './product/routes.ts';
 import { productAdditionalRoutes } from './product-additional/routes.ts';
 import { productBrandRoutes } from './product-brand/routes.ts';
@@ -22,7 +23,8 @@ import { userRoutes } from './user/routes.ts';
 /**
  * The API module list: a new domain adds one line here. A module below another never imports it:
  * what it needs from the module above is handed over here (cash-register gets the sale figures of a
- * register, receivable the sale an installment belongs to).
+ * register, receivable the sale an installment belongs to, product-additional how many products
+ * offer a group).
  */
 export const MODULES: ((ctx: AppContext) => FastifyPluginAsyncZod)[] = [
   healthRoutes,
@@ -32,7 +34,7 @@ export const MODULES: ((ctx: AppContext) => FastifyPluginAsyncZod)[] = [
   couponRoutes,
   productCategoryRoutes,
   productBrandRoutes,
-  productAdditionalRoutes,
+  (ctx) => productAdditionalRoutes(ctx, groupProductCount),
   productRoutes,
   cepRoutes,
   customerRoutes,

@@ -8,14 +8,15 @@ import { productAdditionalItems } from './schema.ts';
 export type AddOnGroup = { groupId: number; name: string; minQuantity: number; maxQuantity: number };
 
 /**
- * The product's active add-on groups as a JSON array (`AddOnGroup[]`), a column of the product
- * module's select: one query for the whole cart. `productId` and `clientId` are qualified columns
- * of the outer query. Read it with `readGroups`.
+ * The product's active add-on groups as a JSON array (`AddOnGroup[]`, in the product's order), a
+ * column of the product module's select: one query for the whole cart. `groupIds` is the product's
+ * group ids (an int[] expression the product module builds: it keeps which groups a product
+ * offers), `clientId` a qualified column of the outer query. Read it with `readGroups`.
  */
-export function activeGroupsSql(productId: SQL, clientId: SQL): SQL<unknown> {
-  return sql`(select coalesce(json_agg(json_build_object('groupId', g.id, 'name', g.name, 'minQuantity', g.min_quantity, 'maxQuantity', g.max_quantity)), '[]'::json)
-    from product_additional_links l join product_additional_groups g on g.id = l.group_id
-    where l.product_id = ${productId} and g.client_id = ${clientId} and g.active)`;
+export function activeGroupsSql(groupIds: SQL, clientId: SQL): SQL<unknown> {
+  return sql`(select coalesce(json_agg(json_build_object('groupId', g.id, 'name', g.name, 'minQuantity', g.min_quantity, 'maxQuantity', g.max_quantity) order by u.n), '[]'::json)
+    from unnest(${groupIds}) with ordinality u(id, n) join product_additional_groups g on g.id = u.id
+    where g.client_id = ${clientId} and g.active)`;
 }
 
 /** An `activeGroupsSql` value (PGlite answers JSON as text, node-postgres parsed). */

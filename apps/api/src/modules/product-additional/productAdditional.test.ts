@@ -131,6 +131,62 @@ describe('add-on groups', () => {
     expect(stale.statusCode).toBe(409);
   });
 
+  it('a product offers its groups in its own order; each group counts the products offering it', async () => {
+    const { client, auth } = await createClientWithUsers(t, [1]);
+    const create = async (payload: object) =>
+      (await t.app.inject({ method: 'POST', url: '/v1/product-additional', headers: auth, payload })).json();
+    const extras = await create(adicionais);
+    const molhos = await create({
+      name: 'Molhos',
+      minQuantity: 1,
+      maxQuantity: 1,
+      items: [{ name: 'Barbecue' }],
+    });
+    await makeProduct(t, auth, { additionalGroupIds: [molhos.id] });
+    const burger = await makeProduct(t, auth, { additionalGroupIds: [molhos.id, extras.id] });
+    expect(
+      burger.additionalGroups.map((g: { name: string; productCount: number }) => [g.name, g.productCount]),
+    ).toEqual([
+      ['Molhos', 2],
+      ['Adicionais', 1],
+    ]);
+    expect(burger.additionalGroups[1].items.map((i: { name: string }) => i.name)).toEqual([
+      'Bacon',
+      'Cheddar',
+      'Ovo',
+    ]);
+    const edited = await t.app.inject({
+      method: 'PUT',
+      url: `/v1/product/${burger.id}`,
+      headers: auth,
+      payload: {
+        name: burger.name,
+        salePriceCents: burger.salePriceCents,
+        updatedAt: burger.updatedAt,
+        additionalGroupIds: [extras.id],
+      },
+    });
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect(edited.json().additionalGroups).toMatchObject([{ id: extras.id, productCount: 1 }]);
+    const list = await t.app.inject({
+      method: 'GET',
+      url: `/v1/product-additional/client/${client.id}`,
+      headers: auth,
+    });
+    expect(
+      list.json().items.map((g: { name: string; productCount: number }) => [g.name, g.productCount]),
+    ).toEqual([
+      ['Adicionais', 1],
+      ['Molhos', 1],
+    ]);
+    const one = await t.app.inject({
+      method: 'GET',
+      url: `/v1/product-additional/${molhos.id}`,
+      headers: auth,
+    });
+    expect(one.json()).toMatchObject({ name: 'Molhos', productCount: 1 });
+  });
+
   it('deleting a group removes it from products', async () => {
     const { auth } = await createClientWithUsers(t, [1]);
     const group = (

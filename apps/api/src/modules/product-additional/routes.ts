@@ -14,12 +14,19 @@ import {
   createAdditionalGroup,
   deleteAdditionalGroup,
   findAdditionalGroup,
+  type GroupProductCount,
   listAdditionalGroups,
   updateAdditionalGroup,
 } from './service.ts';
 
-/** Add-on groups (productAdditional): read by the staff (the PDV offers them), written by catalog roles. */
-export function productAdditionalRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+/**
+ * Add-on groups (productAdditional): read by the staff (the PDV offers them), written by catalog roles.
+ * `productCount` comes from the product module, which keeps the groups each product offers.
+ */
+export function productAdditionalRoutes(
+  ctx: AppContext,
+  productCount: GroupProductCount,
+): FastifyPluginAsyncZod {
   return async (app) => {
     const { db } = ctx;
     const tags = ['product-additional'];
@@ -36,7 +43,12 @@ export function productAdditionalRoutes(ctx: AppContext): FastifyPluginAsyncZod 
         },
       },
       async (request) =>
-        listAdditionalGroups(db, assertOwnClient(request, request.params.clientId), request.query),
+        listAdditionalGroups(
+          db,
+          assertOwnClient(request, request.params.clientId),
+          request.query,
+          productCount,
+        ),
     );
 
     app.get(
@@ -45,7 +57,7 @@ export function productAdditionalRoutes(ctx: AppContext): FastifyPluginAsyncZod 
         config: { access: STAFF },
         schema: { tags, params: idParams, response: { 200: productAdditionalGroupSchema } },
       },
-      async (request) => findAdditionalGroup(db, sessionOf(request), request.params.id),
+      async (request) => findAdditionalGroup(db, sessionOf(request), request.params.id, productCount),
     );
 
     app.post(
@@ -55,7 +67,9 @@ export function productAdditionalRoutes(ctx: AppContext): FastifyPluginAsyncZod 
         schema: { tags, body: productAdditionalInputSchema, response: { 201: productAdditionalGroupSchema } },
       },
       async (request, reply) =>
-        reply.status(201).send(await createAdditionalGroup(db, sessionOf(request), request.body)),
+        reply
+          .status(201)
+          .send(await createAdditionalGroup(db, sessionOf(request), request.body, productCount)),
     );
 
     app.put(
@@ -69,7 +83,8 @@ export function productAdditionalRoutes(ctx: AppContext): FastifyPluginAsyncZod 
           response: { 200: productAdditionalGroupSchema },
         },
       },
-      async (request) => updateAdditionalGroup(db, sessionOf(request), request.params.id, request.body),
+      async (request) =>
+        updateAdditionalGroup(db, sessionOf(request), request.params.id, request.body, productCount),
     );
 
     app.delete(
@@ -78,7 +93,7 @@ export function productAdditionalRoutes(ctx: AppContext): FastifyPluginAsyncZod 
         config: { access: WRITE.catalog },
         schema: { tags, params: idParams, response: { 200: deletedSchema } },
       },
-      async (request) => deleteAdditionalGroup(db, sessionOf(request), request.params.id),
+      async (request) => deleteAdditionalGroup(db, sessionOf(request), request.params.id, productCount),
     );
   };
 }

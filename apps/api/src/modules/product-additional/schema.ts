@@ -1,17 +1,6 @@
 import { sql } from 'drizzle-orm';
-import {
-  boolean,
-  index,
-  integer,
-  pgTable,
-  primaryKey,
-  serial,
-  text,
-  timestamp,
-  uniqueIndex,
-} from 'drizzle-orm/pg-core';
+import { boolean, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { clients } from '../../db/schema.ts';
-import { products } from '../product/schema.ts';
 
 /** An add-on group (productAdditional), e.g. "Adicionais", min 0 max 3. */
 export const productAdditionalGroups = pgTable(
@@ -47,22 +36,4 @@ export const productAdditionalItems = pgTable(
     position: integer('position').notNull().default(0),
   },
   (t) => [index('product_additional_items_group_idx').on(t.groupId, t.position)],
-);
-
-/** Which add-on groups a product offers, in order. */
-export const productAdditionalLinks = pgTable(
-  'product_additional_links',
-  {
-    productId: integer('product_id')
-      .notNull()
-      .references(() => products.id, { onDelete: 'cascade' }),
-    groupId: integer('group_id')
-      .notNull()
-      .references(() => productAdditionalGroups.id, { onDelete: 'cascade' }),
-    position: integer('position').notNull().default(0),
-  },
-  (t) => [
-    primaryKey({ columns: [t.productId, t.groupId] }),
-    index('product_additional_links_group_idx').on(t.groupId),
-  ],
 );

@@ -5,7 +5,7 @@ import {
   type productAdditionalInputSchema,
   type productAdditionalUpdateSchema,
 } from '@balcao/core/product';
-import { type AnyColumn, and, asc, eq, ilike, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, ilike, inArray, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db, Executor } from '../../db/client.ts';
 import { AppError, duplicate, notFound } from '../../errors.ts';
@@ -13,30 +13,32 @@ import type { Actor } from '../../lib/actor.ts';
 import { escapeLike, listResult, orderByOf, pageWindow } from '../../lib/list.ts';
 import { isSameVersion, mapUnique } from '../../lib/pg.ts';
 import { assertNotStale } from '../../lib/version.ts';
-import {
-  productAdditionalGroups as groups,
-  productAdditionalItems as items,
-  productAdditionalLinks as links,
-} from './schema.ts';
+import { productAdditionalGroups as groups, productAdditionalItems as items } from './schema.ts';
 
 type GroupInput = z.output<typeof productAdditionalInputSchema>;
 type GroupUpdate = z.output<typeof productAdditionalUpdateSchema>;
 
 const UNIQUE = { product_additional_groups_client_name_uq: ADDITIONAL_NAME_TAKEN };
 
-const productCount = sql<number>`(${sql.raw(
-  'select count(*)::int from product_additional_links l where l.group_id = "product_additional_groups".id',
-)})`;
+/**
+ * How many products offer the add-on group whose id is `groupId` (a scalar subquery). Which groups
+ * a product offers is the product module's data, and product is above this module (its links
+ * reference the groups): modules/index.ts hands its implementation over.
+ */
+export type GroupProductCount = (groupId: SQL) => SQL<number>;
 
-const groupColumns = {
+/** Qualified by hand: drizzle leaves columns unqualified in a single-table select. */
+const groupId = sql.raw('"product_additional_groups".id');
+
+const groupColumns = (productCount: GroupProductCount) => ({
   id: groups.id,
   name: groups.name,
   minQuantity: groups.minQuantity,
   maxQuantity: groups.maxQuantity,
   active: groups.active,
-  productCount,
+  productCount: productCount(groupId),
   updatedAt: groups.updatedAt,
-};
+});
 
 /** Groups with their items, in the given order of ids. */
 type GroupRow = Omit<ProductAdditionalGroup, 'items' | 'updatedAt'> & { updatedAt: Date };
@@ -71,10 +73,11 @@ export async function findAdditionalGroup(
   db: Executor,
   actor: Actor,
   id: number,
+  productCount: GroupProductCount,
 ): Promise<ProductAdditionalGroup> {
   const clientId = actor.clientId;
   const rows = await db
-    .select(groupColumns)
+    .select(groupColumns(productCount))
     .from(groups)
     .where(and(eq(groups.clientId, clientId), eq(groups.id, id)));
   if (rows.length === 0) throw notFound('Grupo de adicionais não encontrado');
@@ -85,6 +88,7 @@ export async function listAdditionalGroups(
   db: Db,
   actor: Actor,
   query: ListQuery,
+  productCount: GroupProductCount,
 ): Promise<ListResult<ProductAdditionalGroup>> {
   const clientId = actor.clientId;
   const where = and(
@@ -99,7 +103,7 @@ export async function listAdditionalGroups(
   );
   const { limit, offset } = pageWindow(query);
   const rows = await db
-    .select(groupColumns)
+    .select(groupColumns(productCount))
     .from(groups)
     .where(where)
     .orderBy(...order)
@@ -109,39 +113,33 @@ export async function listAdditionalGroups(
   return listResult(await withItems(db, rows), total, query);
 }
 
-/** The add-on groups a product offers, in the product's order (the PDV shows them). */
-export async function groupsOfProduct(db: Executor, productId: number): Promise<ProductAdditionalGroup[]> {
+/**
+ * The add-on groups with these ids, in the order of `ids` (a product's groups: the product module
+ * keeps which ones and in what order). No query for no ids.
+ */
+export async function additionalGroupsInOrder(
+  db: Executor,
+  ids: readonly number[],
+  productCount: GroupProductCount,
+): Promise<ProductAdditionalGroup[]> {
+  if (ids.length === 0) return [];
   const rows = await db
-    .select(groupColumns)
-    .from(links)
-    .innerJoin(groups, eq(groups.id, links.groupId))
-    .where(eq(links.productId, productId))
-    .orderBy(asc(links.position));
-  return withItems(db, rows);
+    .select(groupColumns(productCount))
+    .from(groups)
+    .where(inArray(groups.id, [...ids]));
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const ordered = ids.flatMap((id) => byId.get(id) ?? []);
+  return withItems(db, ordered);
 }
 
-/** How many add-on groups the product in `productIdColumn` offers (a scalar subquery). */
-export function groupCountOf(productIdColumn: AnyColumn): SQL<number> {
-  return sql<number>`(select count(*)::int from ${links} l where l.product_id = ${productIdColumn})`;
-}
-
-/** Links a product to add-on groups of its own client, replacing the previous links. */
-export async function setProductGroups(tx: Executor, actor: Actor, productId: number, groupIds: number[]) {
-  const clientId = actor.clientId;
-  const unique = [...new Set(groupIds)];
-  if (unique.length > 0) {
-    const owned = await tx
-      .select({ id: groups.id })
-      .from(groups)
-      .where(and(eq(groups.clientId, clientId), inArray(groups.id, unique)));
-    if (owned.length !== unique.length)
-      throw new AppError(422, 'Grupo de adicionais não encontrado', [
-        { path: 'additionalGroupIds', message: 'Grupo de adicionais não encontrado' },
-      ]);
-  }
-  await tx.delete(links).where(eq(links.productId, productId));
-  if (unique.length > 0)
-    await tx.insert(links).values(unique.map((groupId, position) => ({ productId, groupId, position })));
+/** Which of `ids` are add-on groups of the client (a product may offer only its own client's). */
+export async function ownGroupIds(db: Executor, clientId: number, ids: readonly number[]): Promise<number[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .select({ id: groups.id })
+    .from(groups)
+    .where(and(eq(groups.clientId, clientId), inArray(groups.id, [...ids])));
+  return rows.map((row) => row.id);
 }
 
 async function assertNameFree(db: Executor, clientId: number, name: string, exceptId?: number) {
@@ -171,7 +169,12 @@ async function saveItems(tx: Executor, clientId: number, groupId: number, input:
   }
 }
 
-export async function createAdditionalGroup(db: Db, actor: Actor, input: GroupInput) {
+export async function createAdditionalGroup(
+  db: Db,
+  actor: Actor,
+  input: GroupInput,
+  productCount: GroupProductCount,
+) {
   const clientId = actor.clientId;
   await assertNameFree(db, clientId, input.name);
   const id = await mapUnique(
@@ -192,12 +195,18 @@ export async function createAdditionalGroup(db: Db, actor: Actor, input: GroupIn
       }),
     UNIQUE,
   );
-  return findAdditionalGroup(db, actor, id);
+  return findAdditionalGroup(db, actor, id, productCount);
 }
 
-export async function updateAdditionalGroup(db: Db, actor: Actor, id: number, input: GroupUpdate) {
+export async function updateAdditionalGroup(
+  db: Db,
+  actor: Actor,
+  id: number,
+  input: GroupUpdate,
+  productCount: GroupProductCount,
+) {
   const clientId = actor.clientId;
-  await findAdditionalGroup(db, actor, id);
+  await findAdditionalGroup(db, actor, id, productCount);
   await assertNameFree(db, clientId, input.name, id);
   await mapUnique(
     () =>
@@ -224,13 +233,18 @@ export async function updateAdditionalGroup(db: Db, actor: Actor, id: number, in
       }),
     UNIQUE,
   );
-  return findAdditionalGroup(db, actor, id);
+  return findAdditionalGroup(db, actor, id, productCount);
 }
 
 /** Deleting a group also removes it from the products that offered it. */
-export async function deleteAdditionalGroup(db: Db, actor: Actor, id: number) {
+export async function deleteAdditionalGroup(
+  db: Db,
+  actor: Actor,
+  id: number,
+  productCount: GroupProductCount,
+) {
   const clientId = actor.clientId;
-  await findAdditionalGroup(db, actor, id);
+  await findAdditionalGroup(db, actor, id, productCount);
   await db.delete(groups).where(and(eq(groups.clientId, clientId), eq(groups.id, id)));
   return { id };
 }

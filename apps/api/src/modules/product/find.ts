@@ -11,7 +11,8 @@ import type { Db, Executor } from '../../db/client.ts';
 import { notFound } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { num } from '../../lib/pg.ts';
-import { groupCountOf, groupsOfProduct } from '../product-additional/service.ts';
+import { additionalGroupsInOrder } from '../product-additional/service.ts';
+import { groupIdsOf, groupProductCount } from './additionalGroups.ts';
 import { imageUrls } from './imageUrls.ts';
 import { type ListRow, listColumns, toListItem } from './listRow.ts';
 import { productGridColors, productGridSizes, productImages, products, productVariants } from './schema.ts';
@@ -89,7 +90,7 @@ async function findProductWhere(db: Executor, clientId: number, condition: SQL):
       heightCm: products.heightCm,
       widthCm: products.widthCm,
       lengthCm: products.lengthCm,
-      groupCount: groupCountOf(products.id),
+      groupIds: groupIdsOf(sql`"products"."id"`),
     })
     .from(products)
     .where(and(eq(products.clientId, clientId), condition))
@@ -122,7 +123,7 @@ async function findProductWhere(db: Executor, clientId: number, condition: SQL):
           .orderBy(asc(productGridSizes.position))
       : Promise.resolve([]),
     hasGrid ? variantsOf(db, id, row.salePriceCents) : Promise.resolve([]),
-    Number(row.groupCount) > 0 ? groupsOfProduct(db, id) : Promise.resolve([]),
+    additionalGroupsInOrder(db, row.groupIds, groupProductCount),
   ]);
   return {
     ...toListItem(row as ListRow),

@@ -3,6 +3,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import { activeGroupsSql, findAddOnItems, readGroups } from '../product-additional/pricing.ts';
+import { groupIdsOf } from './additionalGroups.ts';
 import { productGridColors, productGridSizes, products, productVariants } from './schema.ts';
 
 /**
@@ -65,7 +66,7 @@ export async function priceItems(
       salePriceCents: products.salePriceCents,
       active: products.active,
       hasVariants: sql<boolean>`exists (select 1 from product_variants v where v.product_id = "products"."id")`,
-      groups: activeGroupsSql(sql`"products"."id"`, sql`"products"."client_id"`),
+      groups: activeGroupsSql(groupIdsOf(sql`"products"."id"`), sql`"products"."client_id"`),
     })
     .from(products)
     .where(and(eq(products.clientId, clientId), inArray(products.id, productIds)));

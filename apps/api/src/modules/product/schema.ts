@@ -5,12 +5,14 @@ import {
   integer,
   numeric,
   pgTable,
+  primaryKey,
   serial,
   text,
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { clients } from '../../db/schema.ts';
+import { productAdditionalGroups } from '../product-additional/schema.ts';
 import { productBrands } from '../product-brand/schema.ts';
 import { productCategories } from '../product-category/schema.ts';
 
@@ -166,3 +168,21 @@ export const productCounters = pgTable('product_counters', {
     .references(() => clients.id),
   total: integer('total').notNull().default(0),
 });
+
+/** Which add-on groups a product offers, in order (edited with the product). */
+export const productAdditionalLinks = pgTable(
+  'product_additional_links',
+  {
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    groupId: integer('group_id')
+      .notNull()
+      .references(() => productAdditionalGroups.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.productId, t.groupId] }),
+    index('product_additional_links_group_idx').on(t.groupId),
+  ],
+);

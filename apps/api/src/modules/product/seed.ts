@@ -6,6 +6,7 @@ import { adminOf } from '../../lib/actor.ts';
 import { createAdditionalGroup } from '../product-additional/service.ts';
 import { brandService } from '../product-brand/service.ts';
 import { categoryService } from '../product-category/service.ts';
+import { groupProductCount } from './additionalGroups.ts';
 import { refreshDerived } from './rules.ts';
 import { productVariants } from './schema.ts';
 import { insertProduct } from './service.ts';
@@ -28,7 +29,7 @@ export async function seedCatalog(db: Db, clientId: number): Promise<void> {
     brand[name] = (await brandService.create(db, actor, { name, active: true })).id;
 
   const group = async (input: Parameters<typeof productAdditionalInputSchema.parse>[0]) =>
-    (await createAdditionalGroup(db, actor, productAdditionalInputSchema.parse(input))).id;
+    (await createAdditionalGroup(db, actor, productAdditionalInputSchema.parse(input), groupProductCount)).id;
   const adicionais = await group({
     name: 'Adicionais',
     minQuantity: 0,

@@ -211,6 +211,55 @@ describe('checkout totals', () => {
     expect(sale.finalAmountCents).toBe(10600);
   });
 
+  it('checks every add-on group a product offers, in its order; inactive groups are not offered', async () => {
+    const { auth } = await shop();
+    const group = async (payload: object) => {
+      const res = await post(auth, '/product-additional', payload);
+      expect(res.statusCode, res.body).toBe(201);
+      return res.json();
+    };
+    const molhos = await group({
+      name: 'Molhos',
+      minQuantity: 1,
+      maxQuantity: 1,
+      items: [{ name: 'Barbecue' }],
+    });
+    const ponto = await group({
+      name: 'Ponto',
+      minQuantity: 1,
+      maxQuantity: 1,
+      items: [{ name: 'Mal passado' }],
+    });
+    const extras = await group({
+      name: 'Extras',
+      minQuantity: 0,
+      maxQuantity: 1,
+      active: false,
+      items: [{ name: 'Ovo', priceCents: 200 }],
+    });
+    const burger = await product(auth, {
+      name: 'X-Salada',
+      salePriceCents: 2000,
+      additionalGroupIds: [ponto.id, molhos.id, extras.id],
+    });
+    const line = (additionals: { id: number }[]) => ({
+      items: [{ productId: burger.id, quantity: 1, additionals }],
+      payments: [{ method: 'pix', amountCents: 2000 }],
+    });
+    const none = await sell(auth, line([]));
+    expect(none.statusCode).toBe(422);
+    expect(none.json().message).toBe('Escolha 1 item em Ponto (X-Salada)');
+    const noSauce = await sell(auth, line([{ id: ponto.items[0].id }]));
+    expect(noSauce.json().message).toBe('Escolha 1 item em Molhos (X-Salada)');
+    const inactive = await sell(
+      auth,
+      line([{ id: ponto.items[0].id }, { id: molhos.items[0].id }, { id: extras.items[0].id }]),
+    );
+    expect(inactive.json().message).toBe('Adicional indisponível para X-Salada');
+    const sale = await sold(auth, line([{ id: ponto.items[0].id }, { id: molhos.items[0].id }]));
+    expect(sale.items[0].additionals.map((a) => a.name)).toEqual(['Mal passado', 'Barbecue']);
+  });
+
   it('refuses discounts above the total and unknown or inactive products with Portuguese messages', async () => {
     const { auth } = await shop();
     const p = await product(auth, { salePriceCents: 1000 });
