@@ -131,9 +131,9 @@ export async function makeShop(
   return shop;
 }
 
-/** POST /v1/sale (201): the given items and payments (no payments unless given); the sale answered. */
-export async function makeSale(t: TestApp, headers: Headers, overrides: Record<string, unknown>) {
-  const res = await api(t, headers).post('/sale', { payments: [], ...overrides });
+/** POST /v1/sale (201) with the given body (items, payments, customer, ...); the sale answered. */
+export async function makeSale(t: TestApp, headers: Headers, body: Record<string, unknown>) {
+  const res = await api(t, headers).post('/sale', body);
   return expectStatus<Sale>(res, 201, 'sale factory');
 }
 
