@@ -33,10 +33,28 @@ export function api(t: TestApp, headers: Headers = {}) {
 
 export type Api = ReturnType<typeof api>;
 
-/** POST /v1/login without a session; `remoteAddress` is the caller's IP (the login limits count by it). */
-export function login(t: TestApp, email: string, password: string, remoteAddress = '127.0.0.1') {
-  return t.app.inject({ method: 'POST', url: '/v1/login', payload: { email, password }, remoteAddress });
+/**
+ * POST /v1/login without a session, from `remoteAddress` (the login limits count by it): 10.0.0.1
+ * unless given, so a test's failed attempts never block the factories' logins (from 127.0.0.1).
+ */
+export function login(
+  t: TestApp,
+  email: string,
+  password: string,
+  remoteAddress = '10.0.0.1',
+  headers: Headers = {},
+) {
+  return t.app.inject({
+    method: 'POST',
+    url: '/v1/login',
+    payload: { email, password },
+    remoteAddress,
+    headers,
+  });
 }
+
+/** GET /v1/user/me with the session token: the session's user, or 401 once it is gone. */
+export const me = (t: TestApp, token: string) => api(t, bearer(token)).get('/user/me');
 
 /** The answer's JSON when its status is the expected one; otherwise the test fails with the body. */
 // biome-ignore lint/suspicious/noExplicitAny: answers are read loosely, as res.json() is
