@@ -6,8 +6,10 @@ import { io as connect, type Socket } from 'socket.io-client';
 import { bearer, createClientWithUsers, type TestApp } from './helper.ts';
 
 /**
- * The API test kit: one request helper and one factory per resource, each with overrides. Test
- * files build on these instead of declaring their own (docs/architecture.md, "Tests").
+ * The API test kit: one request helper (`api`, plus `login` and `me` for sessions), one factory
+ * per resource, each with overrides (`makeShop` is a user with an open register, ready to sell),
+ * and socket.io clients. Test files build on these instead of declaring their own
+ * (docs/architecture.md, "How to add a domain").
  */
 
 export type Headers = Record<string, string>;
