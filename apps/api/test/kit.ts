@@ -1,10 +1,15 @@
+import type { AddressInfo } from 'node:net';
 import { withCheckDigit } from '@balcao/core/barcode';
 import { addDays, todayIso } from '@balcao/core/date';
+import type { Sale } from '@balcao/core/sale';
+import { io as connect, type Socket } from 'socket.io-client';
 import { bearer, createClientWithUsers, type TestApp } from './helper.ts';
 
 /**
- * The API test kit: one request helper and one factory per resource, each with overrides. Test
- * files build on these instead of declaring their own (docs/architecture.md, "Tests").
+ * The API test kit: one request helper (`api`, plus `login` and `me` for sessions), one factory
+ * per resource, each with overrides (`makeShop` is a user with an open register, ready to sell),
+ * and socket.io clients. Test files build on these instead of declaring their own
+ * (docs/architecture.md, "How to add a domain").
  */
 
 export type Headers = Record<string, string>;
@@ -27,6 +32,31 @@ export function api(t: TestApp, headers: Headers = {}) {
     delete: (url: string, extra?: Headers) => send('DELETE', url, undefined, extra),
   };
 }
+
+export type Api = ReturnType<typeof api>;
+
+/**
+ * POST /v1/login without a session, from `remoteAddress` (the login limits count by it): 10.0.0.1
+ * unless given, so a test's failed attempts never block the factories' logins (from 127.0.0.1).
+ */
+export function login(
+  t: TestApp,
+  email: string,
+  password: string,
+  remoteAddress = '10.0.0.1',
+  headers: Headers = {},
+) {
+  return t.app.inject({
+    method: 'POST',
+    url: '/v1/login',
+    payload: { email, password },
+    remoteAddress,
+    headers,
+  });
+}
+
+/** GET /v1/user/me with the session token: the session's user, or 401 once it is gone. */
+export const me = (t: TestApp, token: string) => api(t, bearer(token)).get('/user/me');
 
 /** The answer's JSON when its status is the expected one; otherwise the test fails with the body. */
 // biome-ignore lint/suspicious/noExplicitAny: answers are read loosely, as res.json() is
@@ -108,4 +138,134 @@ export async function makeCustomer(t: TestApp, headers: Headers, overrides: Reco
 export async function openRegister(t: TestApp, headers: Headers, openingAmountCents = 10000) {
   const res = await api(t, headers).post('/cash-register/open', { openingAmountCents });
   return expectStatus(res, 201, 'open register');
+}
+
+/** `asUser` whose first user has an open register (R$ 100,00 of opening): a shop ready to sell. */
+export async function makeShop(
+  t: TestApp,
+  userTypeIds: number[] = [1],
+  overrides: { clientTypeId?: number; active?: boolean } = {},
+) {
+  const shop = await asUser(t, userTypeIds, overrides);
+  await openRegister(t, shop.auth);
+  return shop;
+}
+
+/** POST /v1/sale (201) with the given body (items, payments, customer, ...); the sale answered. */
+export async function makeSale(t: TestApp, headers: Headers, body: Record<string, unknown>) {
+  const res = await api(t, headers).post('/sale', body);
+  return expectStatus<Sale>(res, 201, 'sale factory');
+}
+
+/** POST /v1/sale/simple (201): "Serviço" for R$ 10,00 paid in pix unless overridden. */
+export async function makeSimpleSale(t: TestApp, headers: Headers, overrides: Record<string, unknown> = {}) {
+  const res = await api(t, headers).post('/sale/simple', {
+    description: 'Serviço',
+    valueCents: 1000,
+    payments: [{ method: 'pix', amountCents: 1000 }],
+    ...overrides,
+  });
+  return expectStatus<Sale>(res, 201, 'quick sale factory');
+}
+
+export type SocketOptions = { key?: string; token?: string; queryToken?: string };
+
+/**
+ * Starts the app on a free local port for socket.io clients: `open` one (API key in the query,
+ * token in auth or in the query), `connected` waits for its connection, `disconnectAll` (afterEach)
+ * closes every socket opened.
+ */
+export async function listenForSockets(t: TestApp) {
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  const opened: Socket[] = [];
+  const open = ({ key, token, queryToken }: SocketOptions): Socket => {
+    const query: Record<string, string> = {};
+    if (key !== undefined) query.key = key;
+    if (queryToken !== undefined) query.token = queryToken;
+    const socket = connect(baseUrl, {
+      path: '/socket.io',
+      query,
+      auth: token === undefined ? {} : { token },
+      transports: ['websocket'],
+      reconnection: false,
+      forceNew: true,
+    });
+    opened.push(socket);
+    return socket;
+  };
+  return {
+    open,
+    async connected(options: SocketOptions): Promise<Socket> {
+      const socket = open(options);
+      const result = await socketOutcome(socket);
+      if (result !== 'connected') throw new Error(`socket: expected connected, got ${result}`);
+      return socket;
+    },
+    disconnectAll() {
+      for (const socket of opened.splice(0)) socket.disconnect();
+    },
+  };
+}
+
+export type SocketClients = Awaited<ReturnType<typeof listenForSockets>>;
+
+/** Resolves 'connected' or the server's refusal ('refused: <message>'). */
+export function socketOutcome(socket: Socket): Promise<string> {
+  return new Promise((resolve) => {
+    socket.once('connect', () => resolve('connected'));
+    socket.once('connect_error', (error) => resolve(`refused: ${error.message}`));
+  });
+}
+
+/** joinChannel with its acknowledgement. */
+export const joinChannel = (socket: Socket, channel: unknown) =>
+  socket.timeout(5000).emitWithAck('joinChannel', channel) as Promise<{ ok: boolean; message?: string }>;
+
+/** The next newChannelMessage, or 'nothing' if none arrives within the wait. */
+export function nextMessage(socket: Socket, waitMs = 400): Promise<unknown> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      socket.off('newChannelMessage', onMessage);
+      resolve('nothing');
+    }, waitMs);
+    const onMessage = (payload: unknown) => {
+      clearTimeout(timer);
+      resolve(payload);
+    };
+    socket.once('newChannelMessage', onMessage);
+  });
+}
+
+/** Every newChannelMessage received during `ms`, its JSON text parsed. */
+export function collectMessages(
+  socket: Socket,
+  ms: number,
+): Promise<{ message: string; alertColor: string }[]> {
+  const received: { message: string; alertColor: string }[] = [];
+  const onMessage = (payload: { message: string }) => received.push(JSON.parse(payload.message));
+  socket.on('newChannelMessage', onMessage);
+  return new Promise((resolve) =>
+    setTimeout(() => {
+      socket.off('newChannelMessage', onMessage);
+      resolve(received);
+    }, ms),
+  );
+}
+
+/** The first `change` event about `resource` (any resource when null), or 'nothing' within the wait. */
+export function nextChange(socket: Socket, resource: string | null, waitMs: number): Promise<unknown> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      socket.off('change', onChange);
+      resolve('nothing');
+    }, waitMs);
+    const onChange = (payload: { resource: string }) => {
+      if (resource !== null && payload.resource !== resource) return;
+      clearTimeout(timer);
+      socket.off('change', onChange);
+      resolve(payload);
+    };
+    socket.on('change', onChange);
+  });
 }

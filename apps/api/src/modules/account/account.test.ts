@@ -1,7 +1,8 @@
 import { CLIENT_TYPE_IDS } from '@balcao/core/userTypes';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTestApp, makeCnpj, type TestApp } from '../../../test/helper.ts';
+import { createTestApp, makeCnpj, type TestApp } from '../../../test/helper.ts';
+import { api, login, me } from '../../../test/kit.ts';
 import { clients, paymentGateways, shippingSettings, users, whatsappInstances } from '../../db/schema.ts';
 import { DOCUMENT_TAKEN, EMAIL_TAKEN } from './service.ts';
 
@@ -35,8 +36,7 @@ function accountInput(
   };
 }
 
-const create = (payload: object | undefined) =>
-  t.app.inject({ method: 'POST', url: '/v1/system-client', ...(payload === undefined ? {} : { payload }) });
+const create = (payload: Record<string, unknown> | undefined) => api(t).post('/system-client', payload);
 
 const countWhere = async (table: typeof clients | typeof users, condition: ReturnType<typeof eq>) => {
   const [row] = await t.database.db.select({ n: sql<number>`count(*)::int` }).from(table).where(condition);
@@ -71,15 +71,10 @@ describe('POST /v1/system-client', () => {
       expect(rows).toHaveLength(1);
     }
 
-    const me = await t.app.inject({ method: 'GET', url: '/v1/user/me', headers: bearer(body.token) });
-    expect(me.statusCode).toBe(200);
-    expect(me.json().user.id).toBe(user.id);
-    const login = await t.app.inject({
-      method: 'POST',
-      url: '/v1/login',
-      payload: { email: 'dona@loja.com.br', password: 'senha-forte-1' },
-    });
-    expect(login.statusCode).toBe(200);
+    const session = await me(t, body.token);
+    expect(session.statusCode).toBe(200);
+    expect(session.json().user.id).toBe(user.id);
+    expect((await login(t, 'dona@loja.com.br', 'senha-forte-1')).statusCode).toBe(200);
   });
 
   it("sets each segment's default flags: comandas on for food segments 5-10", async () => {

@@ -8,7 +8,7 @@ import {
   TEST_PASSWORD,
   type TestApp,
 } from '../../../test/helper.ts';
-import { api } from '../../../test/kit.ts';
+import { api, login, me } from '../../../test/kit.ts';
 import { sessions, users } from '../../db/schema.ts';
 import { hashToken } from '../../plugins/auth.ts';
 
@@ -17,11 +17,6 @@ beforeAll(async () => {
   t = await createTestApp();
 });
 afterAll(() => t.close());
-
-const login = (email: string, password: string, remoteAddress = '10.0.0.1') =>
-  t.app.inject({ method: 'POST', url: '/v1/login', payload: { email, password }, remoteAddress });
-
-const me = (token: string) => api(t, bearer(token)).get('/user/me');
 
 const FAILED_BODY = {
   statusCode: 401,
@@ -33,7 +28,7 @@ const FAILED_BODY = {
 describe('login', () => {
   it('answers the session data and a token for a right password, trimming email and password', async () => {
     const { email } = (await createClientWithUsers(t, [2])).users[0];
-    const res = await login(`  ${email.toUpperCase()} `, ` ${TEST_PASSWORD} `);
+    const res = await login(t, `  ${email.toUpperCase()} `, ` ${TEST_PASSWORD} `);
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.token).toEqual(expect.any(String));
@@ -43,7 +38,7 @@ describe('login', () => {
     expect(Object.keys(body).sort()).toEqual(
       ['paymentGateway', 'settingsChecklist', 'shippingSettings', 'token', 'user', 'whatsappInstance'].sort(),
     );
-    const revalidated = await me(body.token);
+    const revalidated = await me(t, body.token);
     expect(revalidated.statusCode).toBe(200);
     expect(revalidated.json().user.email).toBe(email);
     expect(revalidated.json()).not.toHaveProperty('token');
@@ -65,9 +60,9 @@ describe('login', () => {
     const [active, inactive] = created;
     await t.database.db.update(users).set({ active: false }).where(eq(users.id, inactive.user.id));
 
-    const wrongPassword = await login(active.email, 'senha-errada', '10.0.1.1');
-    const unknownEmail = await login('ninguem@nao-existe.com.br', TEST_PASSWORD, '10.0.1.2');
-    const inactiveUser = await login(inactive.email, TEST_PASSWORD, '10.0.1.3');
+    const wrongPassword = await login(t, active.email, 'senha-errada', '10.0.1.1');
+    const unknownEmail = await login(t, 'ninguem@nao-existe.com.br', TEST_PASSWORD, '10.0.1.2');
+    const inactiveUser = await login(t, inactive.email, TEST_PASSWORD, '10.0.1.3');
     for (const res of [wrongPassword, unknownEmail, inactiveUser]) {
       expect(res.statusCode).toBe(401);
       expect(res.json()).toEqual(FAILED_BODY);
@@ -75,7 +70,7 @@ describe('login', () => {
   });
 
   it('refuses an empty email or password with a 400 in Portuguese', async () => {
-    const res = await login('   ', '', '10.0.2.1');
+    const res = await login(t, '   ', '', '10.0.2.1');
     expect(res.statusCode).toBe(400);
     expect(res.json().issues).toEqual(
       expect.arrayContaining([
@@ -89,35 +84,35 @@ describe('login', () => {
 describe('session', () => {
   it('answers 401 to an expired session and to a token that never existed', async () => {
     const { token, users: created } = await createClientWithUsers(t, [1]);
-    expect((await me(token)).statusCode).toBe(200);
+    expect((await me(t, token)).statusCode).toBe(200);
     await t.database.db
       .update(sessions)
       .set({ expiresAt: sql`now() - interval '1 minute'` })
       .where(eq(sessions.userId, created[0].user.id));
-    const expired = await me(token);
+    const expired = await me(t, token);
     expect(expired.statusCode).toBe(401);
     expect(expired.json().message).toEqual(expect.any(String));
-    expect((await me('token-inventado')).statusCode).toBe(401);
+    expect((await me(t, 'token-inventado')).statusCode).toBe(401);
   });
 
   it('answers 401 once the user is deactivated', async () => {
     const { token, users: created } = await createClientWithUsers(t, [2]);
     await t.database.db.update(users).set({ active: false }).where(eq(users.id, created[0].user.id));
-    expect((await me(token)).statusCode).toBe(401);
+    expect((await me(t, token)).statusCode).toBe(401);
   });
 
   it('revokes the token on logout, and only that token', async () => {
     const { users: created } = await createClientWithUsers(t, [1]);
-    const second = (await login(created[0].email, TEST_PASSWORD)).json().token as string;
+    const second = (await login(t, created[0].email, TEST_PASSWORD)).json().token as string;
     const first = created[0].token;
-    const out = await t.app.inject({ method: 'POST', url: '/v1/logout', headers: bearer(first) });
+    const out = await api(t, bearer(first)).post('/logout');
     expect(out.statusCode).toBe(200);
-    expect((await me(first)).statusCode).toBe(401);
-    expect((await me(second)).statusCode).toBe(200);
+    expect((await me(t, first)).statusCode).toBe(401);
+    expect((await me(t, second)).statusCode).toBe(200);
     // Logging out again (or without a token) is harmless.
-    const again = await t.app.inject({ method: 'POST', url: '/v1/logout', headers: bearer(first) });
+    const again = await api(t, bearer(first)).post('/logout');
     expect(again.statusCode).toBe(200);
-    expect((await t.app.inject({ method: 'POST', url: '/v1/logout' })).statusCode).toBe(200);
+    expect((await api(t).post('/logout')).statusCode).toBe(200);
   });
 });
 
@@ -128,15 +123,12 @@ describe('login rate limit', () => {
   });
   afterAll(() => limited.close());
 
-  const attempt = (email: string, password: string, remoteAddress: string) =>
-    limited.app.inject({ method: 'POST', url: '/v1/login', payload: { email, password }, remoteAddress });
-
   it('answers 429 after repeated failures for one email, even from other addresses and with the right password', async () => {
     const { email } = (await createClientWithUsers(limited, [1])).users[0];
     for (let i = 0; i < 3; i++) {
-      expect((await attempt(email, 'senha-errada', `10.1.0.${i}`)).statusCode).toBe(401);
+      expect((await login(limited, email, 'senha-errada', `10.1.0.${i}`)).statusCode).toBe(401);
     }
-    const blocked = await attempt(email, TEST_PASSWORD, '10.1.0.99');
+    const blocked = await login(limited, email, TEST_PASSWORD, '10.1.0.99');
     expect(blocked.statusCode).toBe(429);
     expect(blocked.json()).toMatchObject({
       statusCode: 429,
@@ -144,37 +136,27 @@ describe('login rate limit', () => {
       message: expect.stringMatching(/tentativas/),
     });
     // The same email in another case is the same account.
-    expect((await attempt(email.toUpperCase(), TEST_PASSWORD, '10.1.0.98')).statusCode).toBe(429);
+    expect((await login(limited, email.toUpperCase(), TEST_PASSWORD, '10.1.0.98')).statusCode).toBe(429);
   });
 
   it('answers 429 after repeated failures from one address, whatever the email; other addresses go on', async () => {
     const { email } = (await createClientWithUsers(limited, [1])).users[0];
     for (let i = 0; i < 5; i++) {
-      expect((await attempt(`ninguem${i}@teste.com.br`, 'x', '10.2.0.1')).statusCode).toBe(401);
+      expect((await login(limited, `ninguem${i}@teste.com.br`, 'x', '10.2.0.1')).statusCode).toBe(401);
     }
-    expect((await attempt(email, TEST_PASSWORD, '10.2.0.1')).statusCode).toBe(429);
-    expect((await attempt(email, TEST_PASSWORD, '10.2.0.2')).statusCode).toBe(200);
+    expect((await login(limited, email, TEST_PASSWORD, '10.2.0.1')).statusCode).toBe(429);
+    expect((await login(limited, email, TEST_PASSWORD, '10.2.0.2')).statusCode).toBe(200);
   });
 
   it('does not let a forged X-Forwarded-For escape the per-address limit', async () => {
     const { email } = (await createClientWithUsers(limited, [1])).users[0];
     for (let i = 0; i < 5; i++) {
-      const res = await limited.app.inject({
-        method: 'POST',
-        url: '/v1/login',
-        payload: { email: `forjado${i}@teste.com.br`, password: 'x' },
-        remoteAddress: '10.4.0.1',
-        headers: { 'x-forwarded-for': `203.0.113.${i}` },
+      const res = await login(limited, `forjado${i}@teste.com.br`, 'x', '10.4.0.1', {
+        'x-forwarded-for': `203.0.113.${i}`,
       });
       expect(res.statusCode).toBe(401);
     }
-    const res = await limited.app.inject({
-      method: 'POST',
-      url: '/v1/login',
-      payload: { email, password: TEST_PASSWORD },
-      remoteAddress: '10.4.0.1',
-      headers: { 'x-forwarded-for': '198.51.100.7' },
-    });
+    const res = await login(limited, email, TEST_PASSWORD, '10.4.0.1', { 'x-forwarded-for': '198.51.100.7' });
     expect(res.statusCode).toBe(429);
   });
 
@@ -188,13 +170,7 @@ describe('login rate limit', () => {
       try {
         const { email } = (await createClientWithUsers(proxied, [1])).users[0];
         const viaProxy = (client: string, password: string, mail = email) =>
-          proxied.app.inject({
-            method: 'POST',
-            url: '/v1/login',
-            payload: { email: mail, password },
-            remoteAddress: '127.0.0.1',
-            headers: { 'x-forwarded-for': client },
-          });
+          login(proxied, mail, password, '127.0.0.1', { 'x-forwarded-for': client });
         expect((await viaProxy('198.51.100.1', 'x', 'a@teste.com.br')).statusCode).toBe(401);
         expect((await viaProxy('198.51.100.1', 'x', 'b@teste.com.br')).statusCode).toBe(401);
         expect((await viaProxy('198.51.100.1', TEST_PASSWORD)).statusCode).toBe(429);
@@ -207,9 +183,11 @@ describe('login rate limit', () => {
 
   it('forgets the failures of an email after a successful login', async () => {
     const { email } = (await createClientWithUsers(limited, [1])).users[0];
-    for (let i = 0; i < 2; i++) expect((await attempt(email, 'errada', `10.3.0.${i}`)).statusCode).toBe(401);
-    expect((await attempt(email, TEST_PASSWORD, '10.3.0.10')).statusCode).toBe(200);
-    for (let i = 0; i < 2; i++) expect((await attempt(email, 'errada', `10.3.1.${i}`)).statusCode).toBe(401);
-    expect((await attempt(email, TEST_PASSWORD, '10.3.0.11')).statusCode).toBe(200);
+    for (let i = 0; i < 2; i++)
+      expect((await login(limited, email, 'errada', `10.3.0.${i}`)).statusCode).toBe(401);
+    expect((await login(limited, email, TEST_PASSWORD, '10.3.0.10')).statusCode).toBe(200);
+    for (let i = 0; i < 2; i++)
+      expect((await login(limited, email, 'errada', `10.3.1.${i}`)).statusCode).toBe(401);
+    expect((await login(limited, email, TEST_PASSWORD, '10.3.0.11')).statusCode).toBe(200);
   });
 });

@@ -1,11 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  bearer,
-  createClientWithUsers,
-  createTestApp,
-  TEST_PASSWORD,
-  type TestApp,
-} from '../../../test/helper.ts';
+import { createTestApp, TEST_PASSWORD, type TestApp } from '../../../test/helper.ts';
+import { asUser, makeSimpleSale } from '../../../test/kit.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -13,42 +8,28 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-type Auth = { authorization: string };
-
-const post = (auth: Auth, url: string, payload: unknown) =>
-  t.app.inject({ method: 'POST', url: `/v1${url}`, headers: auth, payload: payload as object });
-const get = (auth: Auth, url: string) => t.app.inject({ method: 'GET', url: `/v1${url}`, headers: auth });
-
-async function simpleSale(auth: Auth, valueCents: number, payments: unknown[], extra: object = {}) {
-  const res = await post(auth, '/sale/simple', { description: 'Serviço', valueCents, payments, ...extra });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json();
-}
-
 describe('cash register', () => {
   it('opens one register per user, with the opening amount; a second open is 409', async () => {
-    const { auth } = await createClientWithUsers(t, [4]);
-    expect((await get(auth, '/cash-register/current')).json()).toEqual({ cashRegister: null });
-    const opened = await post(auth, '/cash-register/open', { openingAmountCents: 10000 });
+    const { api } = await asUser(t, [4]);
+    expect((await api.get('/cash-register/current')).json()).toEqual({ cashRegister: null });
+    const opened = await api.post('/cash-register/open', { openingAmountCents: 10000 });
     expect(opened.statusCode, opened.body).toBe(201);
     expect(opened.json()).toMatchObject({
       status: 'open',
       openingAmountCents: 10000,
       money: { expectedCents: 10000 },
     });
-    const again = await post(auth, '/cash-register/open', { openingAmountCents: 0 });
+    const again = await api.post('/cash-register/open', { openingAmountCents: 0 });
     expect(again.statusCode).toBe(409);
     expect(again.json().message).toBe('Você já tem um caixa aberto');
-    const current = (await get(auth, '/cash-register/current')).json();
+    const current = (await api.get('/cash-register/current')).json();
     expect(current.cashRegister.id).toBe(opened.json().id);
   });
 
   it('a sale needs an open register for that user (422 "Abra o caixa para vender")', async () => {
-    const { users } = await createClientWithUsers(t, [4, 3]);
-    const cashier = bearer(users[0].token);
-    const seller = bearer(users[1].token);
-    await post(cashier, '/cash-register/open', { openingAmountCents: 0 });
-    const res = await post(seller, '/sale/simple', {
+    const [cashier, seller] = (await asUser(t, [4, 3])).apis;
+    await cashier.post('/cash-register/open', { openingAmountCents: 0 });
+    const res = await seller.post('/sale/simple', {
       description: 'Conserto',
       valueCents: 1000,
       payments: [{ method: 'pix', amountCents: 1000 }],
@@ -58,20 +39,23 @@ describe('cash register', () => {
   });
 
   it('expected per method: opening + money sales (without the change) + suprimento - sangria; card and pix apart', async () => {
-    const { auth } = await createClientWithUsers(t, [1]);
-    await post(auth, '/cash-register/open', { openingAmountCents: 5000 });
-    await simpleSale(auth, 3750, [{ method: 'money', amountCents: 5000 }]); // change 12,50
-    await simpleSale(auth, 2000, [
-      { method: 'debitCard', amountCents: 1500 },
-      { method: 'pix', amountCents: 500 },
-    ]);
-    const deposit = await post(auth, '/cash-register/movement', {
+    const { auth, api } = await asUser(t, [1]);
+    await api.post('/cash-register/open', { openingAmountCents: 5000 });
+    await makeSimpleSale(t, auth, { valueCents: 3750, payments: [{ method: 'money', amountCents: 5000 }] }); // change 12,50
+    await makeSimpleSale(t, auth, {
+      valueCents: 2000,
+      payments: [
+        { method: 'debitCard', amountCents: 1500 },
+        { method: 'pix', amountCents: 500 },
+      ],
+    });
+    const deposit = await api.post('/cash-register/movement', {
       type: 'deposit',
       amountCents: 2000,
       reason: 'Troco',
     });
     expect(deposit.statusCode, deposit.body).toBe(201);
-    const withdrawal = await post(auth, '/cash-register/movement', {
+    const withdrawal = await api.post('/cash-register/movement', {
       type: 'withdrawal',
       amountCents: 3000,
       reason: 'Depósito no banco',
@@ -95,14 +79,14 @@ describe('cash register', () => {
       ['withdrawal', 'Depósito no banco'],
     ]);
 
-    const tooMuch = await post(auth, '/cash-register/movement', {
+    const tooMuch = await api.post('/cash-register/movement', {
       type: 'withdrawal',
       amountCents: 100000,
       reason: 'Tudo',
     });
     expect(tooMuch.statusCode).toBe(422);
     expect(tooMuch.json().message).toBe('A sangria não pode ser maior que o dinheiro no caixa (R$ 77,50)');
-    const noReason = await post(auth, '/cash-register/movement', {
+    const noReason = await api.post('/cash-register/movement', {
       type: 'deposit',
       amountCents: 100,
       reason: '',
@@ -111,31 +95,31 @@ describe('cash register', () => {
   });
 
   it('sangria by a cashier needs a manager approval (403 without, 422 wrong password, logged when right)', async () => {
-    const { users } = await createClientWithUsers(t, [4, 2]);
-    const cashier = bearer(users[0].token);
-    await post(cashier, '/cash-register/open', { openingAmountCents: 10000 });
-    const without = await post(cashier, '/cash-register/movement', {
+    const { users, apis } = await asUser(t, [4, 2]);
+    const cashier = apis[0];
+    await cashier.post('/cash-register/open', { openingAmountCents: 10000 });
+    const without = await cashier.post('/cash-register/movement', {
       type: 'withdrawal',
       amountCents: 1000,
       reason: 'Sangria',
     });
     expect(without.statusCode).toBe(403);
     expect(without.json().message).toMatch(/aprovação de um gerente/);
-    const wrong = await post(cashier, '/cash-register/movement', {
+    const wrong = await cashier.post('/cash-register/movement', {
       type: 'withdrawal',
       amountCents: 1000,
       reason: 'Sangria',
       approval: { email: users[1].email, password: 'errada' },
     });
     expect(wrong.statusCode).toBe(422);
-    const notManager = await post(cashier, '/cash-register/movement', {
+    const notManager = await cashier.post('/cash-register/movement', {
       type: 'withdrawal',
       amountCents: 1000,
       reason: 'Sangria',
       approval: { email: users[0].email, password: TEST_PASSWORD },
     });
     expect(notManager.statusCode).toBe(422);
-    const ok = await post(cashier, '/cash-register/movement', {
+    const ok = await cashier.post('/cash-register/movement', {
       type: 'withdrawal',
       amountCents: 1000,
       reason: 'Sangria',
@@ -145,17 +129,20 @@ describe('cash register', () => {
     expect(ok.json().movements[0].approvedBy).toEqual({ id: users[1].user.id, name: 'Usuário 2' });
     // A suprimento needs no approval.
     expect(
-      (await post(cashier, '/cash-register/movement', { type: 'deposit', amountCents: 1, reason: 'Moedas' }))
+      (await cashier.post('/cash-register/movement', { type: 'deposit', amountCents: 1, reason: 'Moedas' }))
         .statusCode,
     ).toBe(201);
   });
 
   it('closes with counted amounts per method: difference per method and in total; the report stays frozen', async () => {
-    const { auth, client } = await createClientWithUsers(t, [4]);
-    await post(auth, '/cash-register/open', { openingAmountCents: 10000 });
-    await simpleSale(auth, 2500, [{ method: 'money', amountCents: 2500 }]);
-    await simpleSale(auth, 4000, [{ method: 'creditCard', amountCents: 4000, numberInstallments: 2 }]);
-    const closed = await post(auth, '/cash-register/close', {
+    const { auth, api, client } = await asUser(t, [4]);
+    await api.post('/cash-register/open', { openingAmountCents: 10000 });
+    await makeSimpleSale(t, auth, { valueCents: 2500, payments: [{ method: 'money', amountCents: 2500 }] });
+    await makeSimpleSale(t, auth, {
+      valueCents: 4000,
+      payments: [{ method: 'creditCard', amountCents: 4000, numberInstallments: 2 }],
+    });
+    const closed = await api.post('/cash-register/close', {
       counted: [
         { method: 'money', amountCents: 12000 },
         { method: 'creditCard', amountCents: 4000 },
@@ -172,28 +159,27 @@ describe('cash register', () => {
     expect(report.totals).toEqual({ expectedCents: 16500, countedCents: 16000, differenceCents: -500 });
 
     // Closed: no register, the next sale is refused, the report reads the same later.
-    expect((await get(auth, '/cash-register/current')).json().cashRegister).toBeNull();
-    expect((await post(auth, '/cash-register/close', {})).statusCode).toBe(422);
-    const later = (await get(auth, `/cash-register/${report.id}`)).json();
+    expect((await api.get('/cash-register/current')).json().cashRegister).toBeNull();
+    expect((await api.post('/cash-register/close', {})).statusCode).toBe(422);
+    const later = (await api.get(`/cash-register/${report.id}`)).json();
     expect(later.totals).toEqual(report.totals);
-    const list = (await get(auth, `/cash-register/client/${client.id}`)).json();
+    const list = (await api.get(`/cash-register/client/${client.id}`)).json();
     expect(list.items.map((r: { id: number }) => r.id)).toEqual([report.id]);
     // A new register can be opened after closing.
-    expect((await post(auth, '/cash-register/open', { openingAmountCents: 0 })).statusCode).toBe(201);
+    expect((await api.post('/cash-register/open', { openingAmountCents: 0 })).statusCode).toBe(201);
   });
 
   it('reports: own registers for a cashier, all for Financeiro; another client gets 404', async () => {
-    const { users, client } = await createClientWithUsers(t, [4, 7]);
-    const cashier = bearer(users[0].token);
-    const financial = bearer(users[1].token);
-    const opened = (await post(cashier, '/cash-register/open', { openingAmountCents: 0 })).json();
-    expect((await get(financial, `/cash-register/${opened.id}`)).statusCode).toBe(200);
-    expect((await get(financial, `/cash-register/client/${client.id}`)).json().total).toBe(1);
-    const other = await createClientWithUsers(t, [1]);
-    expect((await get(other.auth, `/cash-register/${opened.id}`)).statusCode).toBe(404);
-    expect((await get(other.auth, `/cash-register/client/${client.id}`)).statusCode).toBe(404);
+    const { client, apis } = await asUser(t, [4, 7]);
+    const [cashier, financial] = apis;
+    const opened = (await cashier.post('/cash-register/open', { openingAmountCents: 0 })).json();
+    expect((await financial.get(`/cash-register/${opened.id}`)).statusCode).toBe(200);
+    expect((await financial.get(`/cash-register/client/${client.id}`)).json().total).toBe(1);
+    const other = await asUser(t, [1]);
+    expect((await other.api.get(`/cash-register/${opened.id}`)).statusCode).toBe(404);
+    expect((await other.api.get(`/cash-register/client/${client.id}`)).statusCode).toBe(404);
     // A driver cannot use the register at all.
-    const driver = await createClientWithUsers(t, [10]);
-    expect((await post(driver.auth, '/cash-register/open', { openingAmountCents: 0 })).statusCode).toBe(403);
+    const driver = await asUser(t, [10]);
+    expect((await driver.api.post('/cash-register/open', { openingAmountCents: 0 })).statusCode).toBe(403);
   });
 });

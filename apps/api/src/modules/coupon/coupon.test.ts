@@ -2,7 +2,7 @@ import { addDays, todayIso } from '@balcao/core/date';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createClientWithUsers, createTestApp, type TestApp } from '../../../test/helper.ts';
-import { couponBody, type Headers, makeCoupon, uniqueCode } from '../../../test/kit.ts';
+import { api, couponBody, type Headers, makeCoupon, uniqueCode } from '../../../test/kit.ts';
 import { coupons, couponUses } from './schema.ts';
 import { seedCoupons } from './seed.ts';
 import { cancelCouponUses, useCoupon } from './service.ts';
@@ -17,7 +17,7 @@ const today = todayIso();
 type Auth = Headers;
 
 const validate = (auth: Auth, payload: Record<string, unknown>) =>
-  t.app.inject({ method: 'POST', url: '/v1/coupon/validate', headers: auth, payload });
+  api(t, auth).post('/coupon/validate', payload);
 
 describe('coupon CRUD', () => {
   it('creates (201 + the record with id), reads, lists, updates and soft-deletes a coupon', async () => {

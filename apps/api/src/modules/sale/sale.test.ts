@@ -2,14 +2,16 @@ import { addDays, todayIso } from '@balcao/core/date';
 import type { Sale } from '@balcao/core/sale';
 import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, createTestApp, TEST_PASSWORD, type TestApp } from '../../../test/helper.ts';
 import {
-  bearer,
-  createClientWithUsers,
-  createTestApp,
-  TEST_PASSWORD,
-  type TestApp,
-} from '../../../test/helper.ts';
-import { makeProduct, newEan13 } from '../../../test/kit.ts';
+  type Api,
+  makeCoupon,
+  makeCustomer,
+  makeProduct,
+  makeSale,
+  makeShop,
+  openRegister,
+} from '../../../test/kit.ts';
 import { couponUses } from '../coupon/schema.ts';
 import { receivables } from '../receivable/schema.ts';
 import { stockMovements } from '../stock/schema.ts';
@@ -22,82 +24,27 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-type Auth = { authorization: string };
 const today = todayIso();
 
-const post = (auth: Auth, url: string, payload: unknown, headers: Record<string, string> = {}) =>
-  t.app.inject({
-    method: 'POST',
-    url: `/v1${url}`,
-    headers: { ...auth, ...headers },
-    payload: payload as object,
-  });
-const get = (auth: Auth, url: string) => t.app.inject({ method: 'GET', url: `/v1${url}`, headers: auth });
-
-/** A client with an Administrador (and more users), the register open. */
-async function shop(types: number[] = [1]) {
-  const created = await createClientWithUsers(t, types);
-  const open = await post(created.auth, '/cash-register/open', { openingAmountCents: 10000 });
-  expect(open.statusCode, open.body).toBe(201);
-  return created;
-}
-
-async function product(auth: Auth, overrides: Record<string, unknown> = {}) {
-  return makeProduct(t, auth, { barcode: newEan13(), stock: 100, ...overrides });
-}
-
-async function sell(auth: Auth, payload: Record<string, unknown>, headers: Record<string, string> = {}) {
-  return post(auth, '/sale', { payments: [], ...payload }, headers);
-}
-
-async function sold(auth: Auth, payload: Record<string, unknown>): Promise<Sale> {
-  const res = await sell(auth, payload);
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json();
-}
-
-async function stockOf(auth: Auth, productId: number): Promise<number> {
-  return (await get(auth, `/product/${productId}`)).json().stock;
-}
-
-let codeSeq = 0;
-async function coupon(auth: Auth, overrides: Record<string, unknown> = {}) {
-  const res = await post(auth, '/coupon', {
-    code: `VENDA${Date.now() % 100000}${++codeSeq}`,
-    discountType: 'PERCENTAGE',
-    discountValue: 10,
-    startDate: today,
-    endDate: addDays(today, 10),
-    ...overrides,
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json();
-}
-
-async function customer(auth: Auth, overrides: Record<string, unknown> = {}) {
-  const res = await post(auth, '/customer', {
-    name: 'Maria da Silva',
-    creditLimitCents: 50000,
-    ...overrides,
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json();
+async function stockOf(api: Api, productId: number): Promise<number> {
+  return (await api.get(`/product/${productId}`)).json().stock;
 }
 
 describe('checkout totals', () => {
   it('rounds quantity x price half-up to the cent, applies line, sale and coupon discounts and records everything', async () => {
-    const { auth } = await shop();
-    const cheese = await product(auth, {
+    const { auth, api } = await makeShop(t);
+    const cheese = await makeProduct(t, auth, {
       name: 'Queijo minas',
       productType: 'weighed',
       unit: 'kg',
       salePriceCents: 4590,
+      stock: 100,
     });
-    const bread = await product(auth, { name: 'Pão francês', salePriceCents: 99 });
-    const c = await coupon(auth, { discountValue: 5 });
+    const bread = await makeProduct(t, auth, { name: 'Pão francês', salePriceCents: 99, stock: 100 });
+    const c = await makeCoupon(t, auth, { discountValue: 5 });
     // 0,750 kg x 45,90 = 34,425 -> 34,43 (-1,00 line) = 33,43; 3 x 0,99 = 2,97 (-10% = 0,30) = 2,67
     // subtotal 36,10; 2% sale discount = 0,722 -> 0,72; coupon 5% of 36,10 = 1,805 -> 1,81; final 33,57
-    const sale = await sold(auth, {
+    const sale = await makeSale(t, auth, {
       items: [
         { productId: cheese.id, quantity: 0.75, discountValue: 100 },
         { productId: bread.id, quantity: 3, discountType: 'percentage', discountValue: 1000 },
@@ -129,33 +76,29 @@ describe('checkout totals', () => {
     });
     expect(sale.finishedAt).not.toBeNull();
     // GET answers the same sale.
-    const read = (await get(auth, `/sale/${sale.id}`)).json();
+    const read = (await api.get(`/sale/${sale.id}`)).json();
     expect(read).toEqual({ ...sale, warnings: undefined });
   });
 
   it('takes prices from the catalog: variants, add-ons with group limits, whole quantities for units', async () => {
-    const { auth } = await shop();
-    const shirt = await product(auth, {
+    const { auth, api } = await makeShop(t);
+    const shirt = await makeProduct(t, auth, {
       name: 'Camiseta',
       productType: 'variants',
       salePriceCents: 5000,
       grid: { colors: ['Azul'], sizes: ['P', 'M'] },
+      stock: 100,
     });
     const medium = shirt.variants.find((v: { name: string }) => v.name === 'Azul / M');
-    await t.app.inject({
-      method: 'PUT',
-      url: `/v1/product-grid/${medium.id}`,
-      headers: auth,
-      payload: {
-        sku: medium.sku,
-        barcode: medium.barcode,
-        priceCents: 5500,
-        active: true,
-        stock: 5,
-        updatedAt: medium.updatedAt,
-      },
+    await api.put(`/product-grid/${medium.id}`, {
+      sku: medium.sku,
+      barcode: medium.barcode,
+      priceCents: 5500,
+      active: true,
+      stock: 5,
+      updatedAt: medium.updatedAt,
     });
-    const group = await post(auth, '/product-additional', {
+    const group = await api.post('/product-additional', {
       name: 'Adicionais',
       minQuantity: 0,
       maxQuantity: 2,
@@ -166,25 +109,26 @@ describe('checkout totals', () => {
     });
     expect(group.statusCode, group.body).toBe(201);
     const [bacon, cheddar] = group.json().items;
-    const burger = await product(auth, {
+    const burger = await makeProduct(t, auth, {
       name: 'X-Burger',
       salePriceCents: 2000,
       additionalGroupIds: [group.json().id],
+      stock: 100,
     });
 
-    const noVariant = await sell(auth, {
+    const noVariant = await api.post('/sale', {
       items: [{ productId: shirt.id, quantity: 1 }],
       payments: [{ method: 'pix', amountCents: 5000 }],
     });
     expect(noVariant.statusCode).toBe(422);
     expect(noVariant.json().message).toBe('Escolha a variação (cor/tamanho) de Camiseta');
-    const half = await sell(auth, {
+    const half = await api.post('/sale', {
       items: [{ productId: burger.id, quantity: 1.5 }],
       payments: [{ method: 'pix', amountCents: 3000 }],
     });
     expect(half.statusCode).toBe(422);
     expect(half.json().message).toBe('X-Burger é vendido por unidade: use uma quantidade inteira');
-    const tooMany = await sell(auth, {
+    const tooMany = await api.post('/sale', {
       items: [
         {
           productId: burger.id,
@@ -197,7 +141,7 @@ describe('checkout totals', () => {
     expect(tooMany.statusCode).toBe(422);
     expect(tooMany.json().message).toBe('Escolha 0 a 2 itens em Adicionais (X-Burger)');
 
-    const sale = await sold(auth, {
+    const sale = await makeSale(t, auth, {
       items: [
         { productId: shirt.id, variantId: medium.id, quantity: 1 },
         { productId: burger.id, quantity: 2, additionals: [{ id: bacon.id }, { id: cheddar.id }] },
@@ -206,7 +150,7 @@ describe('checkout totals', () => {
     });
     expect(sale.items[0]).toMatchObject({ variantName: 'Azul / M', unitPriceCents: 5500, totalCents: 5500 });
     expect(sale.items[1]).toMatchObject({ unitPriceCents: 2000, unitTotalCents: 2550, grossCents: 5100 });
-    expect((await get(auth, `/sale/${sale.id}`)).json()).toEqual({ ...sale, warnings: undefined });
+    expect((await api.get(`/sale/${sale.id}`)).json()).toEqual({ ...sale, warnings: undefined });
     expect(sale.items[1].additionals.map((a) => a.name)).toEqual(['Bacon', 'Cheddar']);
     expect(sale.finalAmountCents).toBe(10600);
   });
@@ -261,21 +205,26 @@ describe('checkout totals', () => {
   });
 
   it('refuses discounts above the total and unknown or inactive products with Portuguese messages', async () => {
-    const { auth } = await shop();
-    const p = await product(auth, { salePriceCents: 1000 });
-    const off = await product(auth, { salePriceCents: 1000, active: false, name: 'Fora de linha' });
-    const big = await sell(auth, { items: [{ productId: p.id, quantity: 1 }], discountValue: 1001 });
+    const { auth, api } = await makeShop(t);
+    const p = await makeProduct(t, auth, { salePriceCents: 1000, stock: 100 });
+    const off = await makeProduct(t, auth, {
+      salePriceCents: 1000,
+      active: false,
+      name: 'Fora de linha',
+      stock: 100,
+    });
+    const big = await api.post('/sale', { items: [{ productId: p.id, quantity: 1 }], discountValue: 1001 });
     expect(big.statusCode).toBe(422);
     expect(big.json().message).toBe('O desconto não pode ser maior que o total dos itens');
-    const inactive = await sell(auth, {
+    const inactive = await api.post('/sale', {
       items: [{ productId: off.id, quantity: 1 }],
       payments: [{ method: 'pix', amountCents: 1000 }],
     });
     expect(inactive.json().message).toBe('O produto Fora de linha está inativo');
-    const unknown = await sell(auth, { items: [{ productId: 999999, quantity: 1 }] });
+    const unknown = await api.post('/sale', { items: [{ productId: 999999, quantity: 1 }] });
     expect(unknown.statusCode).toBe(422);
     expect(unknown.json().message).toBe('Produto não encontrado');
-    const empty = await sell(auth, { items: [] });
+    const empty = await api.post('/sale', { items: [] });
     expect(empty.statusCode).toBe(400);
     expect(empty.json().message).toMatch(/Adicione ao menos um item à venda/);
   });
@@ -283,9 +232,9 @@ describe('checkout totals', () => {
 
 describe('payments', () => {
   it('split payments must add up; money over the total gives change; card installments are kept', async () => {
-    const { auth } = await shop();
-    const p = await product(auth, { salePriceCents: 3750 });
-    const short = await sell(auth, {
+    const { auth, api } = await makeShop(t);
+    const p = await makeProduct(t, auth, { salePriceCents: 3750, stock: 100 });
+    const short = await api.post('/sale', {
       items: [{ productId: p.id, quantity: 1 }],
       payments: [
         { method: 'debitCard', amountCents: 1000 },
@@ -296,8 +245,8 @@ describe('payments', () => {
     expect(short.json().message).toBe(
       'Os pagamentos somam R$ 30,00: faltam R$ 7,50 para o total de R$ 37,50',
     );
-    expect(await stockOf(auth, p.id)).toBe(100); // nothing was written
-    const sale = await sold(auth, {
+    expect(await stockOf(api, p.id)).toBe(100); // nothing was written
+    const sale = await makeSale(t, auth, {
       items: [{ productId: p.id, quantity: 1 }],
       payments: [
         { method: 'creditCard', amountCents: 1000, numberInstallments: 3 },
@@ -310,13 +259,13 @@ describe('payments', () => {
       ['creditCard', 1000, 3],
       ['money', 2750, 1],
     ]);
-    const withDeposit = await sold(auth, {
+    const withDeposit = await makeSale(t, auth, {
       items: [{ productId: p.id, quantity: 1 }],
       payments: [{ method: 'money', amountCents: 3750 }],
       cashDepositAmountCents: 10000,
     });
     expect(withDeposit.changeCents).toBe(6250);
-    const debitInstallments = await sell(auth, {
+    const debitInstallments = await api.post('/sale', {
       items: [{ productId: p.id, quantity: 1 }],
       payments: [{ method: 'debitCard', amountCents: 3750, numberInstallments: 2 }],
     });
@@ -326,15 +275,15 @@ describe('payments', () => {
   });
 
   it('crediário: one receivable per installment with monthly due dates, pending until all are settled', async () => {
-    const { auth, client } = await shop();
-    const p = await product(auth, { salePriceCents: 10000 });
-    const maria = await customer(auth);
-    const noCustomer = await sell(auth, {
+    const { auth, api, client } = await makeShop(t);
+    const p = await makeProduct(t, auth, { salePriceCents: 10000, stock: 100 });
+    const maria = await makeCustomer(t, auth);
+    const noCustomer = await api.post('/sale', {
       items: [{ productId: p.id, quantity: 1 }],
       payments: [{ method: 'creditShop', amountCents: 10000 }],
     });
     expect(noCustomer.json().message).toBe('Informe o cliente para vender no crediário');
-    const sale = await sold(auth, {
+    const sale = await makeSale(t, auth, {
       items: [{ productId: p.id, quantity: 1 }],
       customerId: maria.id,
       payments: [
@@ -345,7 +294,7 @@ describe('payments', () => {
     expect(sale.status).toBe('pending');
     expect(sale.finishedAt).toBeNull();
     // The answer (built from the values written) is what GET reads back.
-    expect((await get(auth, `/sale/${sale.id}`)).json()).toEqual({ ...sale, warnings: undefined });
+    expect((await api.get(`/sale/${sale.id}`)).json()).toEqual({ ...sale, warnings: undefined });
     expect(
       sale.receivables.map((r) => [r.installment, r.amountCents, r.dueDate, r.status, r.method]),
     ).toEqual([
@@ -353,31 +302,31 @@ describe('payments', () => {
       [2, 3000, addDaysMonths(addDays(today, 1), 1), 'pending', 'creditShop'],
       [3, 3000, addDaysMonths(addDays(today, 1), 2), 'pending', 'creditShop'],
     ]);
-    const pending = (await get(auth, `/sale/client/${client.id}?status=pending`)).json();
+    const pending = (await api.get(`/sale/client/${client.id}?status=pending`)).json();
     expect(pending.items.map((s: Sale) => s.id)).toEqual([sale.id]);
 
     // Settling: each receipt goes to the register (money); the sale finishes with the last one.
     for (const [i, r] of sale.receivables.entries()) {
-      const res = await post(auth, `/sale/${sale.id}/receivable/${r.id}/settle`, {
+      const res = await api.post(`/sale/${sale.id}/receivable/${r.id}/settle`, {
         paymentMethod: i === 0 ? 'pix' : 'money',
       });
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json().status).toBe(i < 2 ? 'pending' : 'finished');
     }
-    const again = await post(auth, `/sale/${sale.id}/receivable/${sale.receivables[0].id}/settle`, {});
+    const again = await api.post(`/sale/${sale.id}/receivable/${sale.receivables[0].id}/settle`, {});
     expect(again.statusCode).toBe(409);
     expect(again.json().message).toBe('Esta parcela já foi paga');
-    const register = (await get(auth, '/cash-register/current')).json().cashRegister;
+    const register = (await api.get('/cash-register/current')).json().cashRegister;
     expect(register.money.receiptsCents).toBe(6000);
     expect(register.methods.find((m: { method: string }) => m.method === 'pix').receiptsCents).toBe(3000);
     expect(register.money.expectedCents).toBe(10000 + 1000 + 6000);
   });
 
   it('warns (never refuses) on a delinquent customer and over the credit limit; the pre-check says the same', async () => {
-    const { auth } = await shop();
-    const p = await product(auth, { salePriceCents: 20000 });
-    const joao = await customer(auth, { name: 'João Devedor', creditLimitCents: 30000 });
-    const first = await sold(auth, {
+    const { auth, api } = await makeShop(t);
+    const p = await makeProduct(t, auth, { salePriceCents: 20000, stock: 100 });
+    const joao = await makeCustomer(t, auth, { name: 'João Devedor', creditLimitCents: 30000 });
+    const first = await makeSale(t, auth, {
       items: [{ productId: p.id, quantity: 1 }],
       customerId: joao.id,
       payments: [{ method: 'creditShop', amountCents: 20000 }],
@@ -388,7 +337,7 @@ describe('payments', () => {
       .update(receivables)
       .set({ dueDate: addDays(today, -3) })
       .where(eq(receivables.saleId, first.id));
-    const credit = (await get(auth, `/sale/customer-credit/${joao.id}?creditShopCents=20000`)).json();
+    const credit = (await api.get(`/sale/customer-credit/${joao.id}?creditShopCents=20000`)).json();
     expect(credit).toMatchObject({
       isDelinquent: true,
       overdueCents: 20000,
@@ -397,8 +346,8 @@ describe('payments', () => {
       availableCents: 10000,
     });
     expect(credit.warnings.map((w: { code: string }) => w.code)).toEqual(['delinquent', 'over_credit_limit']);
-    expect((await get(auth, `/customer/${joao.id}`)).json().isDelinquent).toBe(true);
-    const second = await sold(auth, {
+    expect((await api.get(`/customer/${joao.id}`)).json().isDelinquent).toBe(true);
+    const second = await makeSale(t, auth, {
       items: [{ productId: p.id, quantity: 1 }],
       customerId: joao.id,
       payments: [{ method: 'creditShop', amountCents: 20000 }],
@@ -418,39 +367,47 @@ function addDaysMonths(iso: string, months: number): string {
 
 describe('coupon and stock', () => {
   it('a single-use coupon is counted by the sale and freed by its cancel', async () => {
-    const { auth } = await shop();
-    const p = await product(auth, { salePriceCents: 10000 });
-    const c = await coupon(auth, { isSingleUse: true, discountType: 'FIXED_AMOUNT', discountValue: 10 });
+    const { auth, api } = await makeShop(t);
+    const p = await makeProduct(t, auth, { salePriceCents: 10000, stock: 100 });
+    const c = await makeCoupon(t, auth, {
+      isSingleUse: true,
+      discountType: 'FIXED_AMOUNT',
+      discountValue: 10,
+    });
     const body = {
       items: [{ productId: p.id, quantity: 1 }],
       couponCode: c.code,
       payments: [{ method: 'pix', amountCents: 9000 }],
     };
-    const first = await sold(auth, body);
+    const first = await makeSale(t, auth, body);
     expect(first.couponDiscountCents).toBe(1000);
-    const second = await sell(auth, body);
+    const second = await api.post('/sale', body);
     expect(second.statusCode).toBe(409);
     expect(second.json().message).toBe('Este cupom é de uso único e já foi utilizado');
-    const validate = await post(auth, '/coupon/validate', { code: c.code, subtotalCents: 10000 });
+    const validate = await api.post('/coupon/validate', { code: c.code, subtotalCents: 10000 });
     expect(validate.statusCode).toBe(422);
-    const canceled = await post(auth, `/sale/${first.id}/cancel`, { reason: 'Cliente desistiu' });
+    const canceled = await api.post(`/sale/${first.id}/cancel`, { reason: 'Cliente desistiu' });
     expect(canceled.statusCode, canceled.body).toBe(200);
     expect(canceled.json()).toMatchObject({ status: 'canceled', cancelReason: 'Cliente desistiu' });
-    const third = await sold(auth, body);
+    const third = await makeSale(t, auth, body);
     expect(third.coupon?.code).toBe(c.code);
-    const expired = await coupon(auth, { startDate: addDays(today, 1), endDate: addDays(today, 5) });
-    const notYet = await sell(auth, { ...body, couponCode: expired.code });
+    const expired = await makeCoupon(t, auth, { startDate: addDays(today, 1), endDate: addDays(today, 5) });
+    const notYet = await api.post('/sale', { ...body, couponCode: expired.code });
     expect(notYet.statusCode).toBe(422);
     expect(notYet.json().message).toMatch(/ainda não está válido/);
   });
 
   it('parallel sales racing for a single-use coupon: one sells, the others get 409 and leave no trace', async () => {
-    const { auth, client } = await shop();
-    const p = await product(auth, { salePriceCents: 10000, stock: 100 });
-    const c = await coupon(auth, { isSingleUse: true, discountType: 'FIXED_AMOUNT', discountValue: 10 });
+    const { auth, api, client } = await makeShop(t);
+    const p = await makeProduct(t, auth, { salePriceCents: 10000, stock: 100 });
+    const c = await makeCoupon(t, auth, {
+      isSingleUse: true,
+      discountType: 'FIXED_AMOUNT',
+      discountValue: 10,
+    });
     const results = await Promise.all(
       Array.from({ length: 8 }, () =>
-        sell(auth, {
+        api.post('/sale', {
           items: [{ productId: p.id, quantity: 1 }],
           couponCode: c.code,
           payments: [{ method: 'pix', amountCents: 9000 }],
@@ -461,7 +418,7 @@ describe('coupon and stock', () => {
     const refused = results.filter((r) => r.statusCode !== 201);
     expect(refused.map((r) => r.statusCode)).toEqual(Array(7).fill(409));
     expect(refused[0].json().message).toBe('Este cupom é de uso único e já foi utilizado');
-    expect(await stockOf(auth, p.id)).toBe(99);
+    expect(await stockOf(api, p.id)).toBe(99);
     const numbers = await t.database.db
       .select({ number: sales.number })
       .from(sales)
@@ -470,39 +427,43 @@ describe('coupon and stock', () => {
   });
 
   it('a coupon limited per customer: parallel sales for one customer use it once, another customer still may', async () => {
-    const { auth } = await shop();
-    const p = await product(auth, { salePriceCents: 10000, stock: 100 });
-    const c = await coupon(auth, { maxUsesPerUser: 1, discountType: 'FIXED_AMOUNT', discountValue: 10 });
-    const ana = await customer(auth, { name: 'Ana' });
-    const bia = await customer(auth, { name: 'Bia' });
+    const { auth, api } = await makeShop(t);
+    const p = await makeProduct(t, auth, { salePriceCents: 10000, stock: 100 });
+    const c = await makeCoupon(t, auth, {
+      maxUsesPerUser: 1,
+      discountType: 'FIXED_AMOUNT',
+      discountValue: 10,
+    });
+    const ana = await makeCustomer(t, auth, { name: 'Ana' });
+    const bia = await makeCustomer(t, auth, { name: 'Bia' });
     const body = (customerId: number) => ({
       items: [{ productId: p.id, quantity: 1 }],
       customerId,
       couponCode: c.code,
       payments: [{ method: 'pix', amountCents: 9000 }],
     });
-    const noCustomer = await sell(auth, { ...body(ana.id), customerId: null });
+    const noCustomer = await api.post('/sale', { ...body(ana.id), customerId: null });
     expect(noCustomer.statusCode).toBe(422);
     expect(noCustomer.json().message).toBe(
       'Este cupom tem limite de usos por cliente: informe o cliente da venda',
     );
-    const race = await Promise.all(Array.from({ length: 6 }, () => sell(auth, body(ana.id))));
+    const race = await Promise.all(Array.from({ length: 6 }, () => api.post('/sale', body(ana.id))));
     expect(race.filter((r) => r.statusCode === 201)).toHaveLength(1);
     for (const refused of race.filter((r) => r.statusCode !== 201)) {
       expect(refused.statusCode).toBe(409);
       expect(refused.json().message).toBe('Este cliente já usou este cupom o máximo permitido (1 vez)');
     }
-    expect((await sell(auth, body(bia.id))).statusCode).toBe(201);
-    expect(await stockOf(auth, p.id)).toBe(98);
+    expect((await api.post('/sale', body(bia.id))).statusCode).toBe(201);
+    expect(await stockOf(api, p.id)).toBe(98);
   });
 
   it('a coupon without use limits is not locked: parallel sales all use it and every use is counted', async () => {
-    const { auth, client } = await shop();
-    const p = await product(auth, { salePriceCents: 10000, stock: 100 });
-    const c = await coupon(auth, { discountType: 'PERCENTAGE', discountValue: 10 });
+    const { auth, api, client } = await makeShop(t);
+    const p = await makeProduct(t, auth, { salePriceCents: 10000, stock: 100 });
+    const c = await makeCoupon(t, auth, { discountType: 'PERCENTAGE', discountValue: 10 });
     const results = await Promise.all(
       Array.from({ length: 8 }, () =>
-        sell(auth, {
+        api.post('/sale', {
           items: [{ productId: p.id, quantity: 1 }],
           couponCode: c.code,
           payments: [{ method: 'pix', amountCents: 9000 }],
@@ -516,26 +477,26 @@ describe('coupon and stock', () => {
       .where(and(eq(couponUses.clientId, client.id), eq(couponUses.couponId, c.id)));
     expect(uses.map((u) => u.saleId).sort()).toEqual(results.map((r) => r.json().id).sort());
     expect(uses.every((u) => u.discountCents === 1000)).toBe(true);
-    expect(await stockOf(auth, p.id)).toBe(92);
+    expect(await stockOf(api, p.id)).toBe(92);
   });
 
   it('stock goes down with the sale (ledger rows) and comes back on cancel; insufficient stock is 409', async () => {
-    const { auth } = await shop();
-    const p = await product(auth, { name: 'Refrigerante', salePriceCents: 500, stock: 10 });
-    const sale = await sold(auth, {
+    const { auth, api } = await makeShop(t);
+    const p = await makeProduct(t, auth, { name: 'Refrigerante', salePriceCents: 500, stock: 10 });
+    const sale = await makeSale(t, auth, {
       items: [{ productId: p.id, quantity: 3 }],
       payments: [{ method: 'money', amountCents: 1500 }],
     });
-    expect(await stockOf(auth, p.id)).toBe(7);
-    const tooMany = await sell(auth, {
+    expect(await stockOf(api, p.id)).toBe(7);
+    const tooMany = await api.post('/sale', {
       items: [{ productId: p.id, quantity: 8 }],
       payments: [{ method: 'money', amountCents: 4000 }],
     });
     expect(tooMany.statusCode).toBe(409);
     expect(tooMany.json().message).toMatch(/Estoque insuficiente para Refrigerante/);
-    const cancel = await post(auth, `/sale/${sale.id}/cancel`, { reason: 'Devolução' });
+    const cancel = await api.post(`/sale/${sale.id}/cancel`, { reason: 'Devolução' });
     expect(cancel.statusCode, cancel.body).toBe(200);
-    expect(await stockOf(auth, p.id)).toBe(10);
+    expect(await stockOf(api, p.id)).toBe(10);
     const rows = await t.database.db
       .select({ type: stockMovements.type, quantity: stockMovements.quantity })
       .from(stockMovements)
@@ -545,29 +506,29 @@ describe('coupon and stock', () => {
       ['sale', -3],
       ['sale-cancel', 3],
     ]);
-    const twice = await post(auth, `/sale/${sale.id}/cancel`, { reason: 'De novo' });
+    const twice = await api.post(`/sale/${sale.id}/cancel`, { reason: 'De novo' });
     expect(twice.statusCode).toBe(409);
     expect(twice.json().message).toBe('Esta venda já está cancelada');
   });
 
   it('with stockManagement off the sale does not touch stock', async () => {
-    const { auth, client } = await shop();
-    const p = await product(auth, { salePriceCents: 500, stock: 1 });
+    const { auth, api, client } = await makeShop(t);
+    const p = await makeProduct(t, auth, { salePriceCents: 500, stock: 1 });
     const { clients } = await import('../../db/schema.ts');
     await t.database.db.update(clients).set({ stockManagement: false }).where(eq(clients.id, client.id));
-    await sold(auth, {
+    await makeSale(t, auth, {
       items: [{ productId: p.id, quantity: 5 }],
       payments: [{ method: 'pix', amountCents: 2500 }],
     });
-    expect(await stockOf(auth, p.id)).toBe(1);
+    expect(await stockOf(api, p.id)).toBe(1);
   });
 
   it('50 parallel checkouts for the last 5 units: exactly 5 succeed, numbers without gaps or repeats', async () => {
-    const { auth, client } = await shop();
-    const p = await product(auth, { name: 'Última peça', salePriceCents: 1000, stock: 5 });
+    const { auth, api, client } = await makeShop(t);
+    const p = await makeProduct(t, auth, { name: 'Última peça', salePriceCents: 1000, stock: 5 });
     const results = await Promise.all(
       Array.from({ length: 50 }, () =>
-        sell(auth, {
+        api.post('/sale', {
           items: [{ productId: p.id, quantity: 1 }],
           payments: [{ method: 'pix', amountCents: 1000 }],
         }),
@@ -576,17 +537,17 @@ describe('coupon and stock', () => {
     const codes = results.map((r) => r.statusCode);
     expect(codes.filter((c) => c === 201)).toHaveLength(5);
     expect(codes.filter((c) => c === 409)).toHaveLength(45);
-    expect(await stockOf(auth, p.id)).toBe(0);
+    expect(await stockOf(api, p.id)).toBe(0);
     const numbers = results
       .filter((r) => r.statusCode === 201)
       .map((r) => r.json().number)
       .sort((a: number, b: number) => a - b);
     expect(numbers).toEqual([1, 2, 3, 4, 5]);
     // More parallel sales afterwards keep counting without gaps.
-    const q = await product(auth, { salePriceCents: 100, stock: 1000 });
+    const q = await makeProduct(t, auth, { salePriceCents: 100, stock: 1000 });
     const more = await Promise.all(
       Array.from({ length: 20 }, () =>
-        sell(auth, {
+        api.post('/sale', {
           items: [{ productId: q.id, quantity: 1 }],
           payments: [{ method: 'money', amountCents: 100 }],
         }),
@@ -604,29 +565,29 @@ describe('coupon and stock', () => {
 
 describe('idempotency', () => {
   it('a retried request returns the first sale, also when the retries race', async () => {
-    const { auth, client } = await shop();
-    const p = await product(auth, { salePriceCents: 1000, stock: 10 });
+    const { auth, api, client } = await makeShop(t);
+    const p = await makeProduct(t, auth, { salePriceCents: 1000, stock: 10 });
     const body = {
       items: [{ productId: p.id, quantity: 1 }],
       payments: [{ method: 'pix', amountCents: 1000 }],
     };
     const key = { 'idempotency-key': `venda-${Date.now()}` };
-    const first = await sell(auth, body, key);
+    const first = await api.post('/sale', body, key);
     expect(first.statusCode).toBe(201);
-    const retry = await sell(auth, body, key);
+    const retry = await api.post('/sale', body, key);
     expect(retry.statusCode).toBe(200);
     expect(retry.headers['idempotent-replayed']).toBe('true');
     expect(retry.json().id).toBe(first.json().id);
-    const reused = await sell(auth, { ...body, items: [{ productId: p.id, quantity: 2 }] }, key);
+    const reused = await api.post('/sale', { ...body, items: [{ productId: p.id, quantity: 2 }] }, key);
     expect(reused.statusCode).toBe(422);
     expect(reused.json().message).toMatch(/Idempotency-Key já foi usada/);
 
     const raceKey = { 'idempotency-key': `corrida-${Date.now()}` };
-    const race = await Promise.all(Array.from({ length: 8 }, () => sell(auth, body, raceKey)));
+    const race = await Promise.all(Array.from({ length: 8 }, () => api.post('/sale', body, raceKey)));
     const ids = new Set(race.map((r) => r.json().id));
     expect(ids.size).toBe(1);
     expect(race.filter((r) => r.statusCode === 201)).toHaveLength(1);
-    expect(await stockOf(auth, p.id)).toBe(8);
+    expect(await stockOf(api, p.id)).toBe(8);
     const count = await t.database.db
       .select({ id: sales.id })
       .from(sales)
@@ -634,41 +595,41 @@ describe('idempotency', () => {
     expect(count).toHaveLength(2);
     // A failed attempt does not burn the key: fixing the payment with the same key sells.
     const failKey = { 'idempotency-key': `falha-${Date.now()}` };
-    expect((await sell(auth, { ...body, payments: [] }, failKey)).statusCode).toBe(422);
-    const bad = await sell(auth, body, { 'idempotency-key': 'com espaço' });
+    expect((await api.post('/sale', { ...body, payments: [] }, failKey)).statusCode).toBe(422);
+    const bad = await api.post('/sale', body, { 'idempotency-key': 'com espaço' });
     expect(bad.statusCode).toBe(400);
   });
 });
 
 describe('quick sale, list, cancel rights and tenancy', () => {
   it('forgets Idempotency-Keys after a week: the sale stays, the key can start a new sale', async () => {
-    const { auth, client } = await shop();
-    const p = await product(auth, { salePriceCents: 1000, stock: 10 });
+    const { auth, api, client } = await makeShop(t);
+    const p = await makeProduct(t, auth, { salePriceCents: 1000, stock: 10 });
     const body = {
       items: [{ productId: p.id, quantity: 1 }],
       payments: [{ method: 'pix', amountCents: 1000 }],
     };
     const key = { 'idempotency-key': `semana-${Date.now()}` };
-    const first = await sell(auth, body, key);
+    const first = await api.post('/sale', body, key);
     expect(first.statusCode).toBe(201);
     // A retry after the register was closed still answers the first sale.
-    const closed = await post(auth, '/cash-register/close', { counted: [] });
+    const closed = await api.post('/cash-register/close', { counted: [] });
     expect(closed.statusCode, closed.body).toBe(200);
-    expect((await sell(auth, body, key)).statusCode).toBe(200);
+    expect((await api.post('/sale', body, key)).statusCode).toBe(200);
     const otherKey = { 'idempotency-key': `sem-caixa-${Date.now()}` };
-    const noRegister = await sell(auth, body, otherKey);
+    const noRegister = await api.post('/sale', body, otherKey);
     expect(noRegister.statusCode).toBe(422);
     expect(noRegister.json().message).toBe('Abra o caixa para vender');
-    expect((await post(auth, '/cash-register/open', { openingAmountCents: 0 })).statusCode).toBe(201);
+    expect((await api.post('/cash-register/open', { openingAmountCents: 0 })).statusCode).toBe(201);
     // The refused attempt left no key behind: the same key now sells.
-    expect((await sell(auth, body, otherKey)).statusCode).toBe(201);
+    expect((await api.post('/sale', body, otherKey)).statusCode).toBe(201);
     const inSixDays = new Date(Date.now() + 6 * 86_400_000);
     await purgeIdempotencyKeys(t.database.db, inSixDays);
-    expect((await sell(auth, body, key)).statusCode).toBe(200);
+    expect((await api.post('/sale', body, key)).statusCode).toBe(200);
     const inEightDays = new Date(Date.now() + 8 * 86_400_000);
     expect(await purgeIdempotencyKeys(t.database.db, inEightDays)).toBeGreaterThanOrEqual(1);
-    expect((await get(auth, `/sale/${first.json().id}`)).statusCode).toBe(200);
-    const again = await sell(auth, body, key);
+    expect((await api.get(`/sale/${first.json().id}`)).statusCode).toBe(200);
+    const again = await api.post('/sale', body, key);
     expect(again.statusCode).toBe(201);
     expect(again.json().id).not.toBe(first.json().id);
     const numbers = await t.database.db
@@ -680,8 +641,8 @@ describe('quick sale, list, cancel rights and tenancy', () => {
   });
 
   it('quick sale: a description and a value', async () => {
-    const { auth } = await shop();
-    const res = await post(auth, '/sale/simple', {
+    const { api } = await makeShop(t);
+    const res = await api.post('/sale/simple', {
       description: 'Conserto de bolsa',
       valueCents: 4500,
       payments: [{ method: 'money', amountCents: 5000 }],
@@ -696,22 +657,21 @@ describe('quick sale, list, cancel rights and tenancy', () => {
   });
 
   it('lists with filters and totals of the filtered set, and exports CSV', async () => {
-    const { users, client } = await shop([1, 3]);
-    const admin = bearer(users[0].token);
+    const { users, client, auth: admin, api } = await makeShop(t, [1, 3]);
     const seller = bearer(users[1].token);
-    await post(seller, '/cash-register/open', { openingAmountCents: 0 });
-    const p = await product(admin, { salePriceCents: 1000 });
-    const maria = await customer(admin, { name: 'Maria Filtro' });
-    const a = await sold(admin, {
+    await openRegister(t, seller, 0);
+    const p = await makeProduct(t, admin, { salePriceCents: 1000, stock: 100 });
+    const maria = await makeCustomer(t, admin, { name: 'Maria Filtro' });
+    const a = await makeSale(t, admin, {
       items: [{ productId: p.id, quantity: 1 }],
       payments: [{ method: 'pix', amountCents: 1000 }],
     });
-    const b = await sold(seller, {
+    const b = await makeSale(t, seller, {
       items: [{ productId: p.id, quantity: 2 }],
       customerId: maria.id,
       payments: [{ method: 'money', amountCents: 2000 }],
     });
-    const c = await sold(admin, {
+    const c = await makeSale(t, admin, {
       items: [{ productId: p.id, quantity: 3 }],
       sellerId: users[1].user.id,
       payments: [
@@ -719,9 +679,9 @@ describe('quick sale, list, cancel rights and tenancy', () => {
         { method: 'debitCard', amountCents: 2000 },
       ],
     });
-    await post(admin, `/sale/${a.id}/cancel`, { reason: 'Teste' });
+    await api.post(`/sale/${a.id}/cancel`, { reason: 'Teste' });
     const base = `/sale/client/${client.id}`;
-    const all = (await get(admin, `${base}?from=${today}&to=${today}`)).json();
+    const all = (await api.get(`${base}?from=${today}&to=${today}`)).json();
     expect(all.total).toBe(3);
     expect(all.items.map((s: Sale) => s.id)).toEqual([c.id, b.id, a.id]);
     expect(all.totals).toMatchObject({
@@ -731,22 +691,22 @@ describe('quick sale, list, cancel rights and tenancy', () => {
       byStatus: { canceled: { count: 1, amountCents: 1000 }, finished: { count: 2, amountCents: 5000 } },
       byPaymentMethod: { money: 2000, pix: 1000, debitCard: 2000 },
     });
-    const bySeller = (await get(admin, `${base}?sellerId=${users[1].user.id}`)).json();
+    const bySeller = (await api.get(`${base}?sellerId=${users[1].user.id}`)).json();
     expect(bySeller.items.map((s: Sale) => s.id)).toEqual([c.id, b.id]);
-    const byMethod = (await get(admin, `${base}?paymentMethod=pix&status=finished`)).json();
+    const byMethod = (await api.get(`${base}?paymentMethod=pix&status=finished`)).json();
     expect(byMethod.items.map((s: Sale) => s.id)).toEqual([c.id]);
     expect(byMethod.totals.count).toBe(1);
-    const byCustomer = (await get(admin, `${base}?customerId=${maria.id}`)).json();
+    const byCustomer = (await api.get(`${base}?customerId=${maria.id}`)).json();
     expect(byCustomer.items.map((s: Sale) => s.id)).toEqual([b.id]);
-    const byName = (await get(admin, `${base}?q=filtro`)).json();
+    const byName = (await api.get(`${base}?q=filtro`)).json();
     expect(byName.items.map((s: Sale) => s.id)).toEqual([b.id]);
-    const byNumber = (await get(admin, `${base}?q=${c.number}`)).json();
+    const byNumber = (await api.get(`${base}?q=${c.number}`)).json();
     expect(byNumber.items.map((s: Sale) => s.id)).toEqual([c.id]);
-    const yesterday = (await get(admin, `${base}?to=${addDays(today, -1)}`)).json();
+    const yesterday = (await api.get(`${base}?to=${addDays(today, -1)}`)).json();
     expect(yesterday.total).toBe(0);
-    const badPeriod = await get(admin, `${base}?from=${today}&to=${addDays(today, -1)}`);
+    const badPeriod = await api.get(`${base}?from=${today}&to=${addDays(today, -1)}`);
     expect(badPeriod.statusCode).toBe(400);
-    const csv = await get(admin, `${base}/export?status=finished`);
+    const csv = await api.get(`${base}/export?status=finished`);
     expect(csv.statusCode).toBe(200);
     expect(csv.headers['content-type']).toMatch(/text\/csv/);
     const lines = csv.body
@@ -762,68 +722,68 @@ describe('quick sale, list, cancel rights and tenancy', () => {
   });
 
   it('CSV export guards against spreadsheet formulas in names', async () => {
-    const { auth, client } = await shop();
-    const p = await product(auth, { salePriceCents: 1000 });
-    const evil = await customer(auth, { name: '=HYPERLINK("http://x")' });
-    await sold(auth, {
+    const { auth, api, client } = await makeShop(t);
+    const p = await makeProduct(t, auth, { salePriceCents: 1000, stock: 100 });
+    const evil = await makeCustomer(t, auth, { name: '=HYPERLINK("http://x")' });
+    await makeSale(t, auth, {
       items: [{ productId: p.id, quantity: 1 }],
       customerId: evil.id,
       payments: [{ method: 'pix', amountCents: 1000 }],
     });
-    const csv = await get(auth, `/sale/client/${client.id}/export`);
+    const csv = await api.get(`/sale/client/${client.id}/export`);
     expect(csv.statusCode).toBe(200);
     expect(csv.body).toContain(`"'=HYPERLINK(""http://x"")"`);
   });
 
   it('cancel: 403 for a cashier without approval, allowed with a manager password; others cannot sell', async () => {
-    const { users } = await shop([4, 2, 6]);
-    const cashier = bearer(users[0].token);
-    await post(cashier, '/cash-register/open', { openingAmountCents: 0 });
-    const p = await product(bearer(users[1].token), { salePriceCents: 1000 });
-    const sale = await sold(cashier, {
+    const { users, auth: cashier, api, apis } = await makeShop(t, [4, 2, 6]);
+    const p = await makeProduct(t, bearer(users[1].token), { salePriceCents: 1000, stock: 100 });
+    const sale = await makeSale(t, cashier, {
       items: [{ productId: p.id, quantity: 1 }],
       payments: [{ method: 'pix', amountCents: 1000 }],
     });
-    const denied = await post(cashier, `/sale/${sale.id}/cancel`, { reason: 'Erro de digitação' });
+    const denied = await api.post(`/sale/${sale.id}/cancel`, { reason: 'Erro de digitação' });
     expect(denied.statusCode).toBe(403);
-    const approved = await post(cashier, `/sale/${sale.id}/cancel`, {
+    const approved = await api.post(`/sale/${sale.id}/cancel`, {
       reason: 'Erro de digitação',
       approval: { email: users[1].email, password: TEST_PASSWORD },
     });
     expect(approved.statusCode, approved.body).toBe(200);
     expect(approved.json().canceledBy.id).toBe(users[0].user.id);
-    const stockist = bearer(users[2].token);
-    expect((await sell(stockist, { items: [{ productId: p.id, quantity: 1 }] })).statusCode).toBe(403);
+    const stockist = apis[2];
+    expect((await stockist.post('/sale', { items: [{ productId: p.id, quantity: 1 }] })).statusCode).toBe(
+      403,
+    );
   });
 
   it('another client never sees or touches a sale (404), nor sells its products', async () => {
-    const mine = await shop();
-    const other = await shop();
-    const p = await product(mine.auth, { salePriceCents: 1000 });
-    const sale = await sold(mine.auth, {
+    const mine = await makeShop(t);
+    const other = await makeShop(t);
+    const p = await makeProduct(t, mine.auth, { salePriceCents: 1000, stock: 100 });
+    const sale = await makeSale(t, mine.auth, {
       items: [{ productId: p.id, quantity: 1 }],
       payments: [{ method: 'pix', amountCents: 1000 }],
     });
-    expect((await get(other.auth, `/sale/${sale.id}`)).statusCode).toBe(404);
-    expect((await get(other.auth, `/sale/client/${mine.client.id}`)).statusCode).toBe(404);
-    expect((await get(other.auth, `/sale/client/${mine.client.id}/export`)).statusCode).toBe(404);
-    expect((await post(other.auth, `/sale/${sale.id}/cancel`, { reason: 'Invasão' })).statusCode).toBe(404);
-    const stolen = await sell(other.auth, {
+    expect((await other.api.get(`/sale/${sale.id}`)).statusCode).toBe(404);
+    expect((await other.api.get(`/sale/client/${mine.client.id}`)).statusCode).toBe(404);
+    expect((await other.api.get(`/sale/client/${mine.client.id}/export`)).statusCode).toBe(404);
+    expect((await other.api.post(`/sale/${sale.id}/cancel`, { reason: 'Invasão' })).statusCode).toBe(404);
+    const stolen = await other.api.post('/sale', {
       items: [{ productId: p.id, quantity: 1 }],
       payments: [{ method: 'pix', amountCents: 1000 }],
     });
     expect(stolen.statusCode).toBe(422);
     expect(stolen.json().message).toBe('Produto não encontrado');
-    const maria = await customer(mine.auth);
-    const q = await product(other.auth, { salePriceCents: 1000 });
-    const foreignCustomer = await sell(other.auth, {
+    const maria = await makeCustomer(t, mine.auth);
+    const q = await makeProduct(t, other.auth, { salePriceCents: 1000, stock: 100 });
+    const foreignCustomer = await other.api.post('/sale', {
       items: [{ productId: q.id, quantity: 1 }],
       customerId: maria.id,
       payments: [{ method: 'pix', amountCents: 1000 }],
     });
     expect(foreignCustomer.statusCode).toBe(422);
     expect(foreignCustomer.json().message).toBe('Cliente não encontrado');
-    expect((await get(other.auth, `/sale/customer-credit/${maria.id}`)).statusCode).toBe(404);
+    expect((await other.api.get(`/sale/customer-credit/${maria.id}`)).statusCode).toBe(404);
     const own = await t.database.db
       .select({ id: sales.id })
       .from(sales)
@@ -832,9 +792,9 @@ describe('quick sale, list, cancel rights and tenancy', () => {
   });
 
   it('delivery: the customer address is kept on the sale with the freight', async () => {
-    const { auth } = await shop();
-    const p = await product(auth, { salePriceCents: 3000 });
-    const ana = await customer(auth, {
+    const { auth, api } = await makeShop(t);
+    const p = await makeProduct(t, auth, { salePriceCents: 3000, stock: 100 });
+    const ana = await makeCustomer(t, auth, {
       name: 'Ana Entrega',
       addresses: [
         {
@@ -847,7 +807,7 @@ describe('quick sale, list, cancel rights and tenancy', () => {
         },
       ],
     });
-    const sale = await sold(auth, {
+    const sale = await makeSale(t, auth, {
       items: [{ productId: p.id, quantity: 1 }],
       typeOfSale: 'delivery',
       customerId: ana.id,
@@ -861,6 +821,6 @@ describe('quick sale, list, cancel rights and tenancy', () => {
       finalAmountCents: 3800,
       deliveryAddress: { street: 'Praça da Sé', number: '100', city: 'São Paulo' },
     });
-    expect((await get(auth, `/sale/${sale.id}`)).json()).toEqual({ ...sale, warnings: undefined });
+    expect((await api.get(`/sale/${sale.id}`)).json()).toEqual({ ...sale, warnings: undefined });
   });
 });

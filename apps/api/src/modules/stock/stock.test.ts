@@ -1,32 +1,29 @@
-import type { AddressInfo } from 'node:net';
 import { eq, sql } from 'drizzle-orm';
-import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createClientWithUsers, createTestApp, type TestApp } from '../../../test/helper.ts';
-import { api, type Headers, makeProduct, newEan13 } from '../../../test/kit.ts';
+import {
+  api,
+  collectMessages,
+  type Headers,
+  joinChannel,
+  listenForSockets,
+  makeProduct,
+  newEan13,
+  type SocketClients,
+} from '../../../test/kit.ts';
 import { clients } from '../../db/schema.ts';
 
 const API_KEY = 'chave-estoque';
 
 let t: TestApp;
-let baseUrl: string;
-const sockets: Socket[] = [];
+let sockets: SocketClients;
 
 beforeAll(async () => {
   t = await createTestApp({ apiKey: API_KEY });
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  sockets = await listenForSockets(t);
 });
-afterEach(() => {
-  for (const socket of sockets.splice(0)) socket.disconnect();
-});
+afterEach(() => sockets.disconnectAll());
 afterAll(() => t.close());
-
-const post = (url: string, headers: Headers, payload: Record<string, unknown>) =>
-  api(t, headers).post(url, payload);
-const put = (url: string, headers: Headers, payload: Record<string, unknown>) =>
-  api(t, headers).put(url, payload);
-const get = (url: string, headers: Headers) => api(t, headers).get(url);
 
 const rowsOf = <T>(res: unknown) => (res as { rows: T[] }).rows;
 
@@ -46,7 +43,7 @@ async function disagreements(clientId: number) {
 }
 
 async function stockOf(auth: Headers, productId: number) {
-  return (await get(`/product/${productId}`, auth)).json() as {
+  return (await api(t, auth).get(`/product/${productId}`)).json() as {
     stock: number;
     costPriceCents: number;
     updatedAt: string;
@@ -63,7 +60,7 @@ describe('entry', () => {
       unit: 'kg',
       productType: 'weighed',
     });
-    const res = await post('/stock-movement/entry', auth, {
+    const res = await api(t, auth).post('/stock-movement/entry', {
       document: 'NF 1234',
       items: [
         { productId: coffee.id, quantity: 30, unitCostCents: 1700 },
@@ -92,19 +89,19 @@ describe('entry', () => {
   it('validates the form: items, quantity with 3 decimals, unit cost (400 with Portuguese messages)', async () => {
     const { auth } = await createClientWithUsers(t, [1]);
     const p = await makeProduct(t, auth);
-    const empty = await post('/stock-movement/entry', auth, { items: [] });
+    const empty = await api(t, auth).post('/stock-movement/entry', { items: [] });
     expect(empty.statusCode).toBe(400);
     expect(empty.json().message).toContain('Adicione ao menos um produto');
-    const tooPrecise = await post('/stock-movement/entry', auth, {
+    const tooPrecise = await api(t, auth).post('/stock-movement/entry', {
       items: [{ productId: p.id, quantity: 1.2345, unitCostCents: 100 }],
     });
     expect(tooPrecise.statusCode).toBe(400);
     expect(tooPrecise.json().message).toContain('Use no máximo 3 casas decimais');
-    const zero = await post('/stock-movement/entry', auth, {
+    const zero = await api(t, auth).post('/stock-movement/entry', {
       items: [{ productId: p.id, quantity: '0', unitCostCents: 100 }],
     });
     expect(zero.json().message).toContain('A quantidade deve ser maior que 0');
-    const noCost = await post('/stock-movement/entry', auth, {
+    const noCost = await api(t, auth).post('/stock-movement/entry', {
       items: [{ productId: p.id, quantity: 1 }],
     });
     expect(noCost.statusCode).toBe(400);
@@ -118,7 +115,7 @@ describe('entry', () => {
       grid: { colors: ['Preto'], sizes: ['P', 'M'] },
     });
     const [small, medium] = p.variants;
-    const res = await post('/stock-movement/entry', auth, {
+    const res = await api(t, auth).post('/stock-movement/entry', {
       items: [
         { productId: p.id, variantId: small.id, quantity: 4, unitCostCents: 2500 },
         { productId: p.id, variantId: medium.id, quantity: 1, unitCostCents: 2500 },
@@ -129,7 +126,7 @@ describe('entry', () => {
     const after = await stockOf(auth, p.id);
     expect(after.stock).toBe(5);
     expect(after.variants.map((v) => v.stock)).toEqual([4, 1]);
-    const noVariant = await post('/stock-movement/entry', auth, {
+    const noVariant = await api(t, auth).post('/stock-movement/entry', {
       items: [{ productId: p.id, quantity: 1, unitCostCents: 1 }],
     });
     expect(noVariant.statusCode).toBe(422);
@@ -141,18 +138,18 @@ describe('exit', () => {
   it('takes stock out with a reason and refuses to go negative with 409 (nothing written)', async () => {
     const { auth, client } = await createClientWithUsers(t, [2]);
     const p = await makeProduct(t, auth, { name: 'Iogurte natural', stock: 3 });
-    const ok = await post('/stock-movement/exit', auth, {
+    const ok = await api(t, auth).post('/stock-movement/exit', {
       reason: 'breakage',
       items: [{ productId: p.id, quantity: 1 }],
     });
     expect(ok.statusCode).toBe(201);
     expect(ok.json().movements[0]).toMatchObject({ type: 'exit', quantity: -1, reason: 'breakage' });
-    const partial = await post('/stock-movement/exit', auth, {
+    const partial = await api(t, auth).post('/stock-movement/exit', {
       reason: 'loss',
       items: [{ productId: p.id, quantity: '1,5' }],
     });
     expect(partial.statusCode).toBe(201);
-    const refused = await post('/stock-movement/exit', auth, {
+    const refused = await api(t, auth).post('/stock-movement/exit', {
       reason: 'internal-use',
       items: [{ productId: p.id, quantity: 1 }],
     });
@@ -165,18 +162,18 @@ describe('exit', () => {
   it('needs a reason, and a description when the reason is "other"', async () => {
     const { auth } = await createClientWithUsers(t, [1]);
     const p = await makeProduct(t, auth, { stock: 5 });
-    const noReason = await post('/stock-movement/exit', auth, {
+    const noReason = await api(t, auth).post('/stock-movement/exit', {
       items: [{ productId: p.id, quantity: 1 }],
     });
     expect(noReason.statusCode).toBe(400);
     expect(noReason.json().message).toContain('Selecione o motivo da saída');
-    const other = await post('/stock-movement/exit', auth, {
+    const other = await api(t, auth).post('/stock-movement/exit', {
       reason: 'other',
       items: [{ productId: p.id, quantity: 1 }],
     });
     expect(other.statusCode).toBe(400);
     expect(other.json().message).toContain('Descreva o motivo da saída');
-    const described = await post('/stock-movement/exit', auth, {
+    const described = await api(t, auth).post('/stock-movement/exit', {
       reason: 'other',
       note: 'Degustação na loja',
       items: [{ productId: p.id, quantity: 1 }],
@@ -188,12 +185,17 @@ describe('exit', () => {
     const { auth, client, users } = await createClientWithUsers(t, [1, 6]);
     const p = await makeProduct(t, auth, { name: 'Gelo 5 kg', stock: 0 });
     const url = `/stock-setting/client/${client.id}`;
-    expect((await get(url, auth)).json()).toEqual({ stockManagement: true, allowNegativeStock: false });
-    expect((await put(url, bearer(users[1].token), { allowNegativeStock: true })).statusCode).toBe(403);
-    const changed = await put(url, auth, { allowNegativeStock: true });
+    expect((await api(t, auth).get(url)).json()).toEqual({
+      stockManagement: true,
+      allowNegativeStock: false,
+    });
+    expect((await api(t, bearer(users[1].token)).put(url, { allowNegativeStock: true })).statusCode).toBe(
+      403,
+    );
+    const changed = await api(t, auth).put(url, { allowNegativeStock: true });
     expect(changed.statusCode).toBe(200);
     expect(changed.json()).toEqual({ stockManagement: true, allowNegativeStock: true });
-    const res = await post('/stock-movement/exit', bearer(users[1].token), {
+    const res = await api(t, bearer(users[1].token)).post('/stock-movement/exit', {
       reason: 'loss',
       items: [{ productId: p.id, quantity: 2 }],
     });
@@ -208,7 +210,7 @@ describe('fractionate', () => {
     const { auth, client } = await createClientWithUsers(t, [6]);
     const box = await makeProduct(t, auth, { name: 'Caixa 12 un', stock: 5, costPriceCents: 2400 });
     const unit = await makeProduct(t, auth, { name: 'Unidade', stock: 0 });
-    const res = await post('/stock-movement/fractionate', auth, {
+    const res = await api(t, auth).post('/stock-movement/fractionate', {
       sourceProductId: box.id,
       sourceQuantity: 2,
       targetProductId: unit.id,
@@ -221,9 +223,8 @@ describe('fractionate', () => {
     ]);
     expect(await stockOf(auth, box.id)).toMatchObject({ stock: 3, costPriceCents: 2400 });
     expect(await stockOf(auth, unit.id)).toMatchObject({ stock: 24, costPriceCents: 200 });
-    const ratios = await get(
+    const ratios = await api(t, auth).get(
       `/stock-movement/fraction-ratio/client/${client.id}?sourceProductId=${box.id}`,
-      auth,
     );
     expect(ratios.json()).toMatchObject([
       {
@@ -235,15 +236,14 @@ describe('fractionate', () => {
       },
     ]);
     // The last ratio used wins.
-    await post('/stock-movement/fractionate', auth, {
+    await api(t, auth).post('/stock-movement/fractionate', {
       sourceProductId: box.id,
       sourceQuantity: 1,
       targetProductId: unit.id,
       targetQuantity: 12,
     });
-    const again = await get(
+    const again = await api(t, auth).get(
       `/stock-movement/fraction-ratio/client/${client.id}?sourceProductId=${box.id}&targetProductId=${unit.id}`,
-      auth,
     );
     expect(again.json()).toHaveLength(1);
     expect(again.json()[0]).toMatchObject({ sourceQuantity: 1, targetQuantity: 12 });
@@ -253,7 +253,7 @@ describe('fractionate', () => {
     const { auth } = await createClientWithUsers(t, [1]);
     const box = await makeProduct(t, auth, { name: 'Fardo 6 un', stock: 1 });
     const unit = await makeProduct(t, auth, { name: 'Lata' });
-    const refused = await post('/stock-movement/fractionate', auth, {
+    const refused = await api(t, auth).post('/stock-movement/fractionate', {
       sourceProductId: box.id,
       sourceQuantity: 2,
       targetProductId: unit.id,
@@ -261,7 +261,7 @@ describe('fractionate', () => {
     });
     expect(refused.statusCode).toBe(409);
     expect(refused.json().message).toBe('Estoque insuficiente para Fardo 6 un (disponível: 1)');
-    const same = await post('/stock-movement/fractionate', auth, {
+    const same = await api(t, auth).post('/stock-movement/fractionate', {
       sourceProductId: box.id,
       sourceQuantity: 1,
       targetProductId: box.id,
@@ -282,7 +282,7 @@ describe('fractionate', () => {
         sql`select count(*)::int as n from stock_movements where client_id = ${client.id}`,
       ),
     )[0].n;
-    const res = await post('/stock-movement/fractionate', auth, {
+    const res = await api(t, auth).post('/stock-movement/fractionate', {
       sourceProductId: box.id,
       sourceQuantity: 1,
       targetProductId: full.id,
@@ -297,7 +297,7 @@ describe('fractionate', () => {
       ),
     )[0].n;
     expect(ledgerAfter).toBe(ledgerBefore);
-    const ratios = await get(`/stock-movement/fraction-ratio/client/${client.id}`, auth);
+    const ratios = await api(t, auth).get(`/stock-movement/fraction-ratio/client/${client.id}`);
     expect(ratios.json()).toEqual([]);
     expect(await disagreements(client.id)).toEqual([]);
   });
@@ -308,7 +308,10 @@ describe('concurrency', () => {
     const { auth, client } = await createClientWithUsers(t, [1]);
     const p = await makeProduct(t, auth, { name: 'Último pote', stock: 1 });
     const exit = () =>
-      post('/stock-movement/exit', auth, { reason: 'loss', items: [{ productId: p.id, quantity: 1 }] });
+      api(t, auth).post('/stock-movement/exit', {
+        reason: 'loss',
+        items: [{ productId: p.id, quantity: 1 }],
+      });
     const codes = (await Promise.all([exit(), exit()])).map((r) => r.statusCode).sort();
     expect(codes).toEqual([201, 409]);
     expect((await stockOf(auth, p.id)).stock).toBe(0);
@@ -325,10 +328,10 @@ describe('concurrency', () => {
       grid: { colors: [], sizes: ['U'] },
     });
     const variant = shirt.variants[0];
-    await post('/stock-movement/entry', auth, {
+    await api(t, auth).post('/stock-movement/entry', {
       items: [{ productId: shirt.id, variantId: variant.id, quantity: 3, unitCostCents: 100 }],
     });
-    const exitOf = (items: unknown[]) => post('/stock-movement/exit', auth, { reason: 'loss', items });
+    const exitOf = (items: unknown[]) => api(t, auth).post('/stock-movement/exit', { reason: 'loss', items });
     const work = [
       // Opposite orders in one request each: the locks are taken by id, so no deadlock.
       ...Array.from({ length: 6 }, () =>
@@ -347,7 +350,7 @@ describe('concurrency', () => {
         exitOf([{ productId: shirt.id, variantId: variant.id, quantity: 1 }]),
       ),
       ...Array.from({ length: 3 }, () =>
-        post('/stock-movement/entry', auth, {
+        api(t, auth).post('/stock-movement/entry', {
           items: [
             { productId: b.id, quantity: 0.25, unitCostCents: 10 },
             { productId: a.id, quantity: 0.5, unitCostCents: 10 },
@@ -367,46 +370,15 @@ describe('concurrency', () => {
 });
 
 describe('low stock', () => {
-  function open(token: string): Promise<Socket> {
-    const socket = connect(baseUrl, {
-      path: '/socket.io',
-      query: { key: API_KEY },
-      auth: { token },
-      transports: ['websocket'],
-      reconnection: false,
-      forceNew: true,
-    });
-    sockets.push(socket);
-    return new Promise((resolve, reject) => {
-      socket.once('connect', () => resolve(socket));
-      socket.once('connect_error', reject);
-    });
-  }
-
-  /** Every newChannelMessage received during `ms`. */
-  function collect(socket: Socket, ms: number): Promise<{ message: string; alertColor: string }[]> {
-    const received: { message: string; alertColor: string }[] = [];
-    const onMessage = (payload: { message: string }) => received.push(JSON.parse(payload.message));
-    socket.on('newChannelMessage', onMessage);
-    return new Promise((resolve) =>
-      setTimeout(() => {
-        socket.off('newChannelMessage', onMessage);
-        resolve(received);
-      }, ms),
-    );
-  }
-
   it('notifies the client channel once per crossing of the minimum, after the commit', async () => {
     const { auth, client, token } = await createClientWithUsers(t, [1]);
     const p = await makeProduct(t, auth, { name: 'Café', stock: 8, minStock: 5 });
-    const socket = await open(token);
-    expect(await socket.timeout(5000).emitWithAck('joinChannel', `notifications_${client.id}`)).toEqual({
-      ok: true,
-    });
+    const socket = await sockets.connected({ key: API_KEY, token });
+    expect(await joinChannel(socket, `notifications_${client.id}`)).toEqual({ ok: true });
     const exit = (quantity: number) =>
-      post('/stock-movement/exit', auth, { reason: 'loss', items: [{ productId: p.id, quantity }] });
+      api(t, auth).post('/stock-movement/exit', { reason: 'loss', items: [{ productId: p.id, quantity }] });
 
-    const first = collect(socket, 1500);
+    const first = collectMessages(socket, 1500);
     expect((await exit(2)).statusCode).toBe(201); // 8 -> 6: above the minimum, no alert
     expect((await exit(1)).statusCode).toBe(201); // 6 -> 5: crossing
     expect((await exit(1)).statusCode).toBe(201); // 5 -> 4: still low, no second alert
@@ -414,8 +386,8 @@ describe('low stock', () => {
       { message: 'Estoque baixo: Café está com 5 un (mínimo 5 un)', alertColor: 'warning' },
     ]);
 
-    const second = collect(socket, 1500);
-    await post('/stock-movement/entry', auth, {
+    const second = collectMessages(socket, 1500);
+    await api(t, auth).post('/stock-movement/entry', {
       items: [{ productId: p.id, quantity: 3, unitCostCents: 1 }],
     });
     expect((await exit(3)).statusCode).toBe(201); // 7 -> 4: a new crossing
@@ -434,7 +406,7 @@ describe('low stock', () => {
     await makeProduct(t, auth, { name: 'Sal', stock: 0, minStock: 0 });
     await makeProduct(t, auth, { name: 'Óleo', stock: 1, minStock: 3, active: false });
     // A Vendedor reads stock pages too (BACKOFFICE).
-    const res = await get(`/stock-movement/low-stock/client/${client.id}`, bearer(users[1].token));
+    const res = await api(t, bearer(users[1].token)).get(`/stock-movement/low-stock/client/${client.id}`);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ total: 2, page: 1, pageSize: 20 });
     expect(res.json().items.map((p: { name: string; stock: number }) => [p.name, p.stock])).toEqual([
@@ -442,7 +414,9 @@ describe('low stock', () => {
       ['Feijão', 5],
     ]);
     const other = await createClientWithUsers(t, [1]);
-    expect((await get(`/stock-movement/low-stock/client/${client.id}`, other.auth)).statusCode).toBe(404);
+    expect((await api(t, other.auth).get(`/stock-movement/low-stock/client/${client.id}`)).statusCode).toBe(
+      404,
+    );
   });
 });
 
@@ -452,18 +426,18 @@ describe('history and stock card', () => {
     const stockist = bearer(users[1].token);
     const rice = await makeProduct(t, auth, { name: 'Arroz 5 kg', stock: 10 });
     const beans = await makeProduct(t, auth, { name: 'Feijão 1 kg', barcode: newEan13() });
-    await post('/stock-movement/entry', stockist, {
+    await api(t, stockist).post('/stock-movement/entry', {
       document: 'NF 77',
       items: [
         { productId: rice.id, quantity: 5, unitCostCents: 2000 },
         { productId: beans.id, quantity: '1,5', unitCostCents: 700 },
       ],
     });
-    await post('/stock-movement/exit', auth, {
+    await api(t, auth).post('/stock-movement/exit', {
       reason: 'loss',
       items: [{ productId: rice.id, quantity: 2 }],
     });
-    const list = (query: string) => get(`/stock-movement/client/${client.id}${query}`, auth);
+    const list = (query: string) => api(t, auth).get(`/stock-movement/client/${client.id}${query}`);
 
     const all = (await list('')).json();
     // Rice's opening balance, the two entries and the exit, newest first.
@@ -490,7 +464,7 @@ describe('history and stock card', () => {
     expect((await list('?type=roubo')).statusCode).toBe(400);
     expect((await list('?sort=-preco')).statusCode).toBe(400);
 
-    const csv = await get(`/stock-movement/client/${client.id}/export?productId=${beans.id}`, auth);
+    const csv = await api(t, auth).get(`/stock-movement/client/${client.id}/export?productId=${beans.id}`);
     expect(csv.statusCode).toBe(200);
     expect(csv.headers['content-type']).toContain('text/csv');
     const lines = csv.body
@@ -509,18 +483,18 @@ describe('history and stock card', () => {
   it("shows a product's stock card with the level after each movement", async () => {
     const { auth } = await createClientWithUsers(t, [1]);
     const p = await makeProduct(t, auth, { name: 'Farinha', stock: 4, minStock: 2 });
-    await post('/stock-movement/entry', auth, {
+    await api(t, auth).post('/stock-movement/entry', {
       items: [{ productId: p.id, quantity: 6, unitCostCents: 300 }],
     });
-    await post('/stock-movement/exit', auth, {
+    await api(t, auth).post('/stock-movement/exit', {
       reason: 'breakage',
       items: [{ productId: p.id, quantity: 1.5 }],
     });
-    await post('/stock-movement/exit', auth, {
+    await api(t, auth).post('/stock-movement/exit', {
       reason: 'loss',
       items: [{ productId: p.id, quantity: 0.25 }],
     });
-    const card = (await get(`/stock-movement/product/${p.id}`, auth)).json();
+    const card = (await api(t, auth).get(`/stock-movement/product/${p.id}`)).json();
     expect(card.product).toMatchObject({
       id: p.id,
       name: 'Farinha',
@@ -534,7 +508,7 @@ describe('history and stock card', () => {
       [6, 10],
       [4, 4],
     ]);
-    const page2 = (await get(`/stock-movement/product/${p.id}?pageSize=2&page=2`, auth)).json();
+    const page2 = (await api(t, auth).get(`/stock-movement/product/${p.id}?pageSize=2&page=2`)).json();
     expect(page2.items.map((l: { balance: number }) => l.balance)).toEqual([10, 4]);
     expect(page2.total).toBe(4);
   });
@@ -544,18 +518,18 @@ describe('the product form and the ledger', () => {
   it('records an adjustment when the product form changes a level, and keeps cache = ledger', async () => {
     const { auth, client } = await createClientWithUsers(t, [1]);
     const p = await makeProduct(t, auth, { name: 'Vela', stock: 3 });
-    await post('/stock-movement/entry', auth, {
+    await api(t, auth).post('/stock-movement/entry', {
       items: [{ productId: p.id, quantity: 2, unitCostCents: 50 }],
     });
     const current = await stockOf(auth, p.id);
-    const res = await put(`/product/${p.id}`, auth, {
+    const res = await api(t, auth).put(`/product/${p.id}`, {
       name: 'Vela',
       salePriceCents: 1000,
       stock: 4,
       updatedAt: current.updatedAt,
     });
     expect(res.statusCode).toBe(200);
-    const card = (await get(`/stock-movement/product/${p.id}`, auth)).json();
+    const card = (await api(t, auth).get(`/stock-movement/product/${p.id}`)).json();
     expect(card.items[0]).toMatchObject({
       type: 'adjustment',
       reason: 'product-form',
@@ -568,19 +542,19 @@ describe('the product form and the ledger', () => {
   it('an entry that changes the cost makes an open product form stale (409); an exit does not', async () => {
     const { auth } = await createClientWithUsers(t, [1]);
     const p = await makeProduct(t, auth, { name: 'Fósforo', stock: 10, costPriceCents: 100 });
-    await post('/stock-movement/exit', auth, {
+    await api(t, auth).post('/stock-movement/exit', {
       reason: 'loss',
       items: [{ productId: p.id, quantity: 1 }],
     });
     const form = { name: 'Fósforo', salePriceCents: 1000, costPriceCents: 100 };
     // The form does not send the level unless the user changed it: an exit in between is kept.
-    const edited = await put(`/product/${p.id}`, auth, { ...form, updatedAt: p.updatedAt });
+    const edited = await api(t, auth).put(`/product/${p.id}`, { ...form, updatedAt: p.updatedAt });
     expect(edited.statusCode).toBe(200);
     expect(edited.json().stock).toBe(9);
-    await post('/stock-movement/entry', auth, {
+    await api(t, auth).post('/stock-movement/entry', {
       items: [{ productId: p.id, quantity: 9, unitCostCents: 200 }],
     });
-    const stale = await put(`/product/${p.id}`, auth, { ...form, updatedAt: edited.json().updatedAt });
+    const stale = await api(t, auth).put(`/product/${p.id}`, { ...form, updatedAt: edited.json().updatedAt });
     expect(stale.statusCode).toBe(409);
     expect(await stockOf(auth, p.id)).toMatchObject({ stock: 18, costPriceCents: 150 });
   });
@@ -592,7 +566,7 @@ describe('the product form and the ledger', () => {
       productType: 'variants',
       grid: { colors: [], sizes: ['38', '39'] },
     });
-    await post('/stock-movement/entry', auth, {
+    await api(t, auth).post('/stock-movement/entry', {
       items: p.variants.map((v: { id: number }) => ({
         productId: p.id,
         variantId: v.id,
@@ -600,7 +574,7 @@ describe('the product form and the ledger', () => {
         unitCostCents: 1,
       })),
     });
-    const regrid = await put(`/product/${p.id}/grid`, auth, { colors: [], sizes: ['39', '40'] });
+    const regrid = await api(t, auth).put(`/product/${p.id}/grid`, { colors: [], sizes: ['39', '40'] });
     expect(regrid.statusCode).toBe(200);
     expect(regrid.json().stock).toBe(2);
     expect(await disagreements(client.id)).toEqual([]);
@@ -615,14 +589,14 @@ describe('access', () => {
     const seller = bearer(users[1].token);
     const waiter = bearer(users[2].token);
     const p = await makeProduct(t, auth, { stock: 2 });
-    expect((await get(`/stock-movement/client/${client.id}`, seller)).statusCode).toBe(200);
-    expect((await get(`/stock-movement/client/${client.id}`, waiter)).statusCode).toBe(403);
+    expect((await api(t, seller).get(`/stock-movement/client/${client.id}`)).statusCode).toBe(200);
+    expect((await api(t, waiter).get(`/stock-movement/client/${client.id}`)).statusCode).toBe(403);
     const entry = { items: [{ productId: p.id, quantity: 1, unitCostCents: 1 }] };
-    expect((await post('/stock-movement/entry', seller, entry)).statusCode).toBe(403);
+    expect((await api(t, seller).post('/stock-movement/entry', entry)).statusCode).toBe(403);
     const other = await createClientWithUsers(t, [1]);
-    expect((await get(`/stock-movement/client/${client.id}`, other.auth)).statusCode).toBe(404);
-    expect((await get(`/stock-movement/product/${p.id}`, other.auth)).statusCode).toBe(404);
-    const theirs = await post('/stock-movement/entry', other.auth, entry);
+    expect((await api(t, other.auth).get(`/stock-movement/client/${client.id}`)).statusCode).toBe(404);
+    expect((await api(t, other.auth).get(`/stock-movement/product/${p.id}`)).statusCode).toBe(404);
+    const theirs = await api(t, other.auth).post('/stock-movement/entry', entry);
     expect(theirs.statusCode).toBe(404);
     expect(theirs.json().message).toBe('Produto não encontrado');
     expect((await stockOf(auth, p.id)).stock).toBe(2);
@@ -633,21 +607,26 @@ describe('access', () => {
     const p = await makeProduct(t, auth, { stock: 2 });
     await t.database.db.update(clients).set({ stockManagement: false }).where(eq(clients.id, client.id));
     const writes = await Promise.all([
-      post('/stock-movement/entry', auth, { items: [{ productId: p.id, quantity: 1, unitCostCents: 1 }] }),
-      post('/stock-movement/exit', auth, { reason: 'loss', items: [{ productId: p.id, quantity: 1 }] }),
-      post('/stock-movement/fractionate', auth, {
+      api(t, auth).post('/stock-movement/entry', {
+        items: [{ productId: p.id, quantity: 1, unitCostCents: 1 }],
+      }),
+      api(t, auth).post('/stock-movement/exit', {
+        reason: 'loss',
+        items: [{ productId: p.id, quantity: 1 }],
+      }),
+      api(t, auth).post('/stock-movement/fractionate', {
         sourceProductId: p.id,
         sourceQuantity: 1,
         targetProductId: (await makeProduct(t, auth)).id,
         targetQuantity: 2,
       }),
-      put(`/stock-setting/client/${client.id}`, auth, { allowNegativeStock: true }),
+      api(t, auth).put(`/stock-setting/client/${client.id}`, { allowNegativeStock: true }),
     ]);
     for (const res of writes) {
       expect(res.statusCode).toBe(422);
       expect(res.json().message).toBe('O controle de estoque está desativado');
     }
-    expect((await get(`/stock-movement/client/${client.id}`, auth)).statusCode).toBe(200);
+    expect((await api(t, auth).get(`/stock-movement/client/${client.id}`)).statusCode).toBe(200);
   });
 
   it('refuses manual movements of a product without stock control (422)', async () => {
@@ -657,7 +636,7 @@ describe('access', () => {
       productType: 'service',
       stockControl: false,
     });
-    const res = await post('/stock-movement/entry', auth, {
+    const res = await api(t, auth).post('/stock-movement/entry', {
       items: [{ productId: service.id, quantity: 1, unitCostCents: 1 }],
     });
     expect(res.statusCode).toBe(422);

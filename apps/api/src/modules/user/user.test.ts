@@ -6,7 +6,7 @@ import {
   TEST_PASSWORD,
   type TestApp,
 } from '../../../test/helper.ts';
-import { api } from '../../../test/kit.ts';
+import { api, type Headers, login, me } from '../../../test/kit.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -18,46 +18,32 @@ type Json = Record<string, unknown>;
 let seq = 0;
 const email = (prefix = 'novo') => `${prefix}${Date.now()}${++seq}@loja.com.br`;
 
-const login = (mail: string, password: string) =>
-  t.app.inject({ method: 'POST', url: '/v1/login', payload: { email: mail, password } });
-const me = (token: string) => api(t, bearer(token)).get('/user/me');
-
-function newUser(headers: Json, body: Json = {}) {
-  return t.app.inject({
-    method: 'POST',
-    url: '/v1/user',
-    headers: headers as Record<string, string>,
-    payload: {
-      name: 'Novo Usuário',
-      email: email(),
-      userTypeId: 4,
-      password: 'senhaforte1',
-      passwordConfirmation: 'senhaforte1',
-      ...body,
-    },
+/** POST /v1/user: a Caixa with a fresh email and password "senhaforte1" unless overridden. */
+function newUser(headers: Headers, body: Json = {}) {
+  return api(t, headers).post('/user', {
+    name: 'Novo Usuário',
+    email: email(),
+    userTypeId: 4,
+    password: 'senhaforte1',
+    passwordConfirmation: 'senhaforte1',
+    ...body,
   });
 }
 
-async function read(headers: Json, id: number) {
-  return (
-    await t.app.inject({ method: 'GET', url: `/v1/user/${id}`, headers: headers as Record<string, string> })
-  ).json();
+async function read(headers: Headers, id: number) {
+  return (await api(t, headers).get(`/user/${id}`)).json();
 }
 
-async function edit(headers: Json, id: number, changes: Json) {
+/** PUT /v1/user/:id with the user's current form and the changes. */
+async function edit(headers: Headers, id: number, changes: Json) {
   const current = await read(headers, id);
-  return t.app.inject({
-    method: 'PUT',
-    url: `/v1/user/${id}`,
-    headers: headers as Record<string, string>,
-    payload: {
-      name: current.name,
-      email: current.email,
-      userTypeId: current.userType.id,
-      active: current.active,
-      updatedAt: current.updatedAt,
-      ...changes,
-    },
+  return api(t, headers).put(`/user/${id}`, {
+    name: current.name,
+    email: current.email,
+    userTypeId: current.userType.id,
+    active: current.active,
+    updatedAt: current.updatedAt,
+    ...changes,
   });
 }
 
@@ -76,19 +62,11 @@ describe('staff users CRUD', () => {
       clientId: shop.client.id,
     });
     expect(res.json()).not.toHaveProperty('passwordHash');
-    expect((await login(mail, 'senhaforte1')).statusCode).toBe(200);
+    expect((await login(t, mail, 'senhaforte1')).statusCode).toBe(200);
 
-    const list = await t.app.inject({
-      method: 'GET',
-      url: `/v1/user/client/${shop.client.id}?q=carlos`,
-      headers: shop.auth,
-    });
+    const list = await api(t, shop.auth).get(`/user/client/${shop.client.id}?q=carlos`);
     expect(list.json()).toMatchObject({ total: 1, page: 1, items: [{ name: 'Carlos Caixa' }] });
-    const byType = await t.app.inject({
-      method: 'GET',
-      url: `/v1/user/client/${shop.client.id}?userTypeId=1`,
-      headers: shop.auth,
-    });
+    const byType = await api(t, shop.auth).get(`/user/client/${shop.client.id}?userTypeId=1`);
     expect(byType.json().total).toBe(1);
 
     const dup = await newUser(shop.auth, { email: mail.replace('caixa', 'CAIXA') });
@@ -117,11 +95,12 @@ describe('staff users CRUD', () => {
     const shop = await createClientWithUsers(t, [1]);
     const u = (await newUser(shop.auth)).json();
     expect((await edit(shop.auth, u.id, { name: 'Primeira edição' })).statusCode).toBe(200);
-    const stale = await t.app.inject({
-      method: 'PUT',
-      url: `/v1/user/${u.id}`,
-      headers: shop.auth,
-      payload: { name: 'Velha', email: u.email, userTypeId: 4, active: true, updatedAt: u.updatedAt },
+    const stale = await api(t, shop.auth).put(`/user/${u.id}`, {
+      name: 'Velha',
+      email: u.email,
+      userTypeId: 4,
+      active: true,
+      updatedAt: u.updatedAt,
     });
     expect(stale.statusCode).toBe(409);
   });
@@ -139,19 +118,14 @@ describe('who may manage whom', () => {
     expect(asAdmin.json().message).toBe('Um Gerente não pode cadastrar nem alterar um Administrador');
     expect((await edit(gerente, vendedor.json().id, { userTypeId: 1 })).statusCode).toBe(403);
     expect((await edit(gerente, admin.id, { name: 'Trocado' })).statusCode).toBe(403);
-    expect(
-      (await t.app.inject({ method: 'DELETE', url: `/v1/user/${admin.id}`, headers: gerente })).statusCode,
-    ).toBe(403);
+    expect((await api(t, gerente).delete(`/user/${admin.id}`)).statusCode).toBe(403);
     expect((await edit(gerente, vendedor.json().id, { userTypeId: 6 })).statusCode).toBe(200);
   });
 
   it('lets other back-office users read the list but not write (403)', async () => {
     const shop = await createClientWithUsers(t, [1, 3]);
     const vendedor = bearer(shop.users[1].token);
-    expect(
-      (await t.app.inject({ method: 'GET', url: `/v1/user/client/${shop.client.id}`, headers: vendedor }))
-        .statusCode,
-    ).toBe(200);
+    expect((await api(t, vendedor).get(`/user/client/${shop.client.id}`)).statusCode).toBe(200);
     expect((await newUser(vendedor)).statusCode).toBe(403);
   });
 
@@ -164,7 +138,7 @@ describe('who may manage whom', () => {
     const off = await edit(shop.auth, self, { active: false });
     expect(off.statusCode).toBe(422);
     expect(off.json().message).toBe('Você não pode desativar o seu próprio usuário');
-    const del = await t.app.inject({ method: 'DELETE', url: `/v1/user/${self}`, headers: shop.auth });
+    const del = await api(t, shop.auth).delete(`/user/${self}`);
     expect(del.statusCode).toBe(422);
     // Editing yourself otherwise is fine.
     expect((await edit(shop.auth, self, { name: 'Dono da Loja' })).statusCode).toBe(200);
@@ -183,19 +157,15 @@ describe('last active Administrador', () => {
       expect(res.statusCode).toBe(409);
       expect(res.json().message).toMatch(/^É preciso manter pelo menos um Administrador ativo/);
     }
-    const del = await t.app.inject({ method: 'DELETE', url: `/v1/user/${a.user.id}`, headers: shop.auth });
+    const del = await api(t, shop.auth).delete(`/user/${a.user.id}`);
     expect(del.statusCode).toBe(409);
     // An inactive Administrador does not count.
     const inactive = (await newUser(shop.auth, { userTypeId: 1, active: false })).json();
     expect((await edit(shop.auth, a.user.id, { active: false })).statusCode).toBe(409);
     // Once another active one exists, the first can be removed by them.
     await edit(shop.auth, inactive.id, { active: true });
-    const login2 = await login(inactive.email, 'senhaforte1');
-    const del2 = await t.app.inject({
-      method: 'DELETE',
-      url: `/v1/user/${a.user.id}`,
-      headers: bearer(login2.json().token),
-    });
+    const login2 = await login(t, inactive.email, 'senhaforte1');
+    const del2 = await api(t, bearer(login2.json().token)).delete(`/user/${a.user.id}`);
     expect(del2.statusCode).toBe(200);
     expect(del2.json()).toEqual({ id: a.user.id });
   });
@@ -205,33 +175,31 @@ describe('sessions end at once', () => {
   it('deactivating a user revokes their live token; reactivating lets them log in again', async () => {
     const shop = await createClientWithUsers(t, [1]);
     const u = (await newUser(shop.auth)).json();
-    const token = (await login(u.email, 'senhaforte1')).json().token;
-    expect((await me(token)).statusCode).toBe(200);
+    const token = (await login(t, u.email, 'senhaforte1')).json().token;
+    expect((await me(t, token)).statusCode).toBe(200);
     expect((await edit(shop.auth, u.id, { active: false })).statusCode).toBe(200);
-    expect((await me(token)).statusCode).toBe(401);
-    expect((await login(u.email, 'senhaforte1')).statusCode).toBe(401);
+    expect((await me(t, token)).statusCode).toBe(401);
+    expect((await login(t, u.email, 'senhaforte1')).statusCode).toBe(401);
     expect((await edit(shop.auth, u.id, { active: true })).statusCode).toBe(200);
     // The old token stays dead; a new login works.
-    expect((await me(token)).statusCode).toBe(401);
-    expect((await login(u.email, 'senhaforte1')).statusCode).toBe(200);
+    expect((await me(t, token)).statusCode).toBe(401);
+    expect((await login(t, u.email, 'senhaforte1')).statusCode).toBe(200);
   });
 
   it('deleting a user and resetting their password also end their sessions', async () => {
     const shop = await createClientWithUsers(t, [1]);
     const u = (await newUser(shop.auth)).json();
-    const token = (await login(u.email, 'senhaforte1')).json().token;
+    const token = (await login(t, u.email, 'senhaforte1')).json().token;
     const reset = await edit(shop.auth, u.id, {
       password: 'outrasenha9',
       passwordConfirmation: 'outrasenha9',
     });
     expect(reset.statusCode).toBe(200);
-    expect((await me(token)).statusCode).toBe(401);
-    expect((await login(u.email, 'senhaforte1')).statusCode).toBe(401);
-    const token2 = (await login(u.email, 'outrasenha9')).json().token;
-    expect(
-      (await t.app.inject({ method: 'DELETE', url: `/v1/user/${u.id}`, headers: shop.auth })).statusCode,
-    ).toBe(200);
-    expect((await me(token2)).statusCode).toBe(401);
+    expect((await me(t, token)).statusCode).toBe(401);
+    expect((await login(t, u.email, 'senhaforte1')).statusCode).toBe(401);
+    const token2 = (await login(t, u.email, 'outrasenha9')).json().token;
+    expect((await api(t, shop.auth).delete(`/user/${u.id}`)).statusCode).toBe(200);
+    expect((await me(t, token2)).statusCode).toBe(401);
     expect((await read(shop.auth, u.id)).statusCode).toBe(404);
   });
 });
@@ -240,9 +208,8 @@ describe('Alterar senha (own password)', () => {
   it('checks the current password and the confirmation, then keeps this session and ends the others', async () => {
     const shop = await createClientWithUsers(t, [4]);
     const { email: mail, token } = shop.users[0];
-    const otherDevice = (await login(mail, TEST_PASSWORD)).json().token;
-    const change = (payload: Json) =>
-      t.app.inject({ method: 'POST', url: '/v1/user/me/password', headers: bearer(token), payload });
+    const otherDevice = (await login(t, mail, TEST_PASSWORD)).json().token;
+    const change = (payload: Json) => api(t, bearer(token)).post('/user/me/password', payload);
     const wrong = await change({
       currentPassword: 'errada',
       newPassword: 'novasenha1',
@@ -266,19 +233,18 @@ describe('Alterar senha (own password)', () => {
       confirmation: 'novasenha1',
     });
     expect(ok.statusCode).toBe(200);
-    expect((await me(token)).statusCode).toBe(200);
-    expect((await me(otherDevice)).statusCode).toBe(401);
-    expect((await login(mail, TEST_PASSWORD)).statusCode).toBe(401);
-    expect((await login(mail, 'novasenha1')).statusCode).toBe(200);
+    expect((await me(t, token)).statusCode).toBe(200);
+    expect((await me(t, otherDevice)).statusCode).toBe(401);
+    expect((await login(t, mail, TEST_PASSWORD)).statusCode).toBe(401);
+    expect((await login(t, mail, 'novasenha1')).statusCode).toBe(200);
   });
 
   it('is open to drivers too', async () => {
     const shop = await createClientWithUsers(t, [10]);
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/v1/user/me/password',
-      headers: shop.auth,
-      payload: { currentPassword: TEST_PASSWORD, newPassword: 'motorista1', confirmation: 'motorista1' },
+    const res = await api(t, shop.auth).post('/user/me/password', {
+      currentPassword: TEST_PASSWORD,
+      newPassword: 'motorista1',
+      confirmation: 'motorista1',
     });
     expect(res.statusCode).toBe(200);
   });
@@ -289,30 +255,18 @@ describe('tenancy', () => {
     const a = await createClientWithUsers(t, [1]);
     const b = await createClientWithUsers(t, [1, 4]);
     const theirs = b.users[1].user.id;
-    expect(
-      (await t.app.inject({ method: 'GET', url: `/v1/user/${theirs}`, headers: a.auth })).statusCode,
-    ).toBe(404);
-    expect(
-      (await t.app.inject({ method: 'GET', url: `/v1/user/client/${b.client.id}`, headers: a.auth }))
-        .statusCode,
-    ).toBe(404);
-    const put = await t.app.inject({
-      method: 'PUT',
-      url: `/v1/user/${theirs}`,
-      headers: a.auth,
-      payload: {
-        name: 'X Y',
-        email: email(),
-        userTypeId: 4,
-        active: false,
-        updatedAt: new Date().toISOString(),
-      },
+    expect((await api(t, a.auth).get(`/user/${theirs}`)).statusCode).toBe(404);
+    expect((await api(t, a.auth).get(`/user/client/${b.client.id}`)).statusCode).toBe(404);
+    const put = await api(t, a.auth).put(`/user/${theirs}`, {
+      name: 'X Y',
+      email: email(),
+      userTypeId: 4,
+      active: false,
+      updatedAt: new Date().toISOString(),
     });
     expect(put.statusCode).toBe(404);
-    expect(
-      (await t.app.inject({ method: 'DELETE', url: `/v1/user/${theirs}`, headers: a.auth })).statusCode,
-    ).toBe(404);
+    expect((await api(t, a.auth).delete(`/user/${theirs}`)).statusCode).toBe(404);
     // Still active and logged in.
-    expect((await me(b.users[1].token)).statusCode).toBe(200);
+    expect((await me(t, b.users[1].token)).statusCode).toBe(200);
   });
 });
