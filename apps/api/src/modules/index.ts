@@ -12,6 +12,7 @@ import { productRoutes } from './product/routes.ts';
 import { productAdditionalRoutes } from './product-additional/routes.ts';
 import { productBrandRoutes } from './product-brand/routes.ts';
 import { productCategoryRoutes } from './product-category/routes.ts';
+import { receivableFigures } from './receivable/customerFigures.ts';
 import { receivableRoutes } from './receivable/routes.ts';
 import { saleOfInstallments } from './sale/installments.ts';
 import { registerSaleFigures } from './sale/registerFigures.ts';
@@ -22,7 +23,7 @@ import { userRoutes } from './user/routes.ts';
 /**
  * The API module list: a new domain adds one line here. A module below another never imports it:
  * what it needs from the module above is handed over here (cash-register gets the sale figures of a
- * register, receivable the sale an installment belongs to).
+ * register, receivable the sale an installment belongs to, customer its receivable figures).
  */
 export const MODULES: ((ctx: AppContext) => FastifyPluginAsyncZod)[] = [
   healthRoutes,
@@ -35,7 +36,7 @@ export const MODULES: ((ctx: AppContext) => FastifyPluginAsyncZod)[] = [
   productAdditionalRoutes,
   productRoutes,
   cepRoutes,
-  customerRoutes,
+  (ctx) => customerRoutes(ctx, receivableFigures),
   userRoutes,
   (ctx) => cashRegisterRoutes(ctx, registerSaleFigures),
   saleRoutes,
