@@ -1,8 +1,6 @@
 import {
   addressInputSchema,
   addressRecordSchema,
-  CUSTOMER_NOT_FOUND,
-  type CustomerImportResult,
   customerAddressSchema,
   customerCountersSchema,
   customerDetailSchema,
@@ -42,6 +40,8 @@ const id = idParam();
 const idParams = z.object({ id });
 const clientParams = z.object({ clientId: id });
 const customerParams = z.object({ customerId: id });
+/** An id in a JSON body: a number (a string of digits is taken too, as before the path ids). */
+const bodyId = z.coerce.number().int().positive('Identificador inválido');
 
 /**
  * Customers (issue 5): reads for every staff user (the PDV picks customers), writes for WRITE.customers;
@@ -148,7 +148,7 @@ export function customerRoutes(ctx: AppContext, figures: ReceivableFigures): Fas
         schema: {
           tags,
           summary: 'Create a customer (WhatsApp number checked in the background)',
-          body: z.intersection(customerInputSchema, z.object({ clientId: id.optional() })),
+          body: z.intersection(customerInputSchema, z.object({ clientId: bodyId.optional() })),
           response: { 201: customerDetailSchema },
         },
       },
@@ -261,7 +261,7 @@ export function customerRoutes(ctx: AppContext, figures: ReceivableFigures): Fas
         schema: {
           tags: addressTags,
           summary: "Add an address; the customer's first address is the default",
-          body: z.intersection(addressBody, z.object({ customerId: id })),
+          body: z.intersection(addressBody, z.object({ customerId: bodyId })),
           response: { 201: addressRecordSchema },
         },
       },
