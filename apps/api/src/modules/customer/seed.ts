@@ -4,7 +4,7 @@ import type { Db } from '../../db/client.ts';
 import { customers } from './schema.ts';
 import { insertCustomer } from './service.ts';
 
-/** Check digits of a CPF from its 9 first digits (demo data only; the receivable seed finds customers by it). */
+/** A CPF from its 9 first digits plus check digits (demo data; the receivable seed finds customers by it). */
 export function cpf(base9: string): string {
   const digits = base9.split('').map(Number);
   for (const length of [9, 10]) {
@@ -209,7 +209,7 @@ const DEMO_CUSTOMERS: Demo[] = [
   },
 ];
 
-/** Demo customers with addresses and WhatsApp check results (their crediário installments: receivable/seed.ts). */
+/** Demo customers with addresses and WhatsApp check results (their installments: receivable/seed.ts). */
 export async function seedCustomers(db: Db, clientId: number): Promise<void> {
   await db.transaction(async (tx) => {
     for (const demo of DEMO_CUSTOMERS) {

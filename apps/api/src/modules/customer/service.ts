@@ -32,7 +32,7 @@ export type CustomerListQuery = z.output<typeof customerListQuerySchema>;
 export type ReceivableFigures = {
   /** Condition: a pending receivable of the customer is past its due date (before `today`). */
   overdueExists(clientId: SQL, customerId: SQL, today: string): SQL<boolean>;
-  /** Column: the sum in cents of the customer's pending receivables (only those due before `overdueBefore` when given). */
+  /** Column: the customer's pending receivables summed in cents (due before `overdueBefore` if given). */
   pendingCents(clientId: SQL, customerId: SQL, overdueBefore?: string): SQL<number>;
   /** Whether any receivable (of any status) points at the customer: such a customer cannot be deleted. */
   anyOf(db: Executor, clientId: number, customerId: number): Promise<boolean>;

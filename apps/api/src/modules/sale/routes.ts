@@ -1,5 +1,5 @@
 import { csvFileSchema } from '@balcao/core/responses';
-import { ACTION, PDV, STAFF, WRITE } from '@balcao/core/routes';
+import { PDV, STAFF, WRITE } from '@balcao/core/routes';
 import { saleCancelSchema, saleInputSchema, saleSchema, simpleSaleInputSchema } from '@balcao/core/sale';
 import { saleListQuerySchema, saleListResultSchema } from '@balcao/core/saleList';
 import { z } from '@balcao/core/zod';
