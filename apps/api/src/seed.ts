@@ -7,6 +7,7 @@ import { hashPassword } from './modules/auth/password.ts';
 import { seedCoupons } from './modules/coupon/seed.ts';
 import { seedCustomers } from './modules/customer/seed.ts';
 import { seedCatalog } from './modules/product/seed.ts';
+import { seedReceivables } from './modules/receivable/seed.ts';
 import { seedStock } from './modules/stock/seed.ts';
 
 export const DEMO_PASSWORD = 'demo1234';
@@ -17,7 +18,7 @@ export const demoLogins = () =>
 
 /** Seed steps of later domains (catalog, customers...) append themselves here. */
 export type SeedStep = (db: Db, clientId: number) => Promise<void>;
-export const SEED_STEPS: SeedStep[] = [seedCoupons, seedCustomers, seedCatalog, seedStock];
+export const SEED_STEPS: SeedStep[] = [seedCoupons, seedCustomers, seedReceivables, seedCatalog, seedStock];
 
 export async function isDatabaseEmpty(db: Db): Promise<boolean> {
   const [row] = await db.select({ n: count() }).from(clients);

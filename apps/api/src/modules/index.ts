@@ -13,6 +13,7 @@ import { productRoutes } from './product/routes.ts';
 import { productAdditionalRoutes } from './product-additional/routes.ts';
 import { productBrandRoutes } from './product-brand/routes.ts';
 import { productCategoryRoutes } from './product-category/routes.ts';
+import { receivableFigures } from './receivable/customerFigures.ts';
 import { receivableRoutes } from './receivable/routes.ts';
 import { saleOfInstallments } from './sale/installments.ts';
 import { registerSaleFigures } from './sale/registerFigures.ts';
@@ -24,7 +25,7 @@ import { userRoutes } from './user/routes.ts';
  * The API module list: a new domain adds one line here. A module below another never imports it:
  * what it needs from the module above is handed over here (cash-register gets the sale figures of a
  * register, receivable the sale an installment belongs to, product-additional how many products
- * offer a group).
+ * offer a group, customer its receivable figures).
  */
 export const MODULES: ((ctx: AppContext) => FastifyPluginAsyncZod)[] = [
   healthRoutes,
@@ -37,7 +38,7 @@ export const MODULES: ((ctx: AppContext) => FastifyPluginAsyncZod)[] = [
   (ctx) => productAdditionalRoutes(ctx, groupProductCount),
   productRoutes,
   cepRoutes,
-  customerRoutes,
+  (ctx) => customerRoutes(ctx, receivableFigures),
   userRoutes,
   (ctx) => cashRegisterRoutes(ctx, registerSaleFigures),
   saleRoutes,

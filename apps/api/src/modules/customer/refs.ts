@@ -28,6 +28,16 @@ export function customerRefSql(customerId: SQL): SQL<unknown> {
   return sql`(select json_build_object('name', c.name, 'document', c.document, 'phone', c.phone) from customers c where c.id = ${customerId})`;
 }
 
+/**
+ * The credit limit in cents of the client's customer `customerId` (null when there is no such
+ * customer), as a column of another module's select: the credit check before a crediário sale.
+ */
+export function creditLimitSql(clientId: number, customerId: number): SQL<number | null> {
+  return sql<
+    number | null
+  >`(select c.credit_limit_cents from customers c where c.id = ${customerId} and c.client_id = ${clientId})`;
+}
+
 /** A `customerRefSql` value (PGlite answers JSON as text, node-postgres parsed). */
 export function readRef(value: unknown): CustomerRef | null {
   if (value === null || value === undefined) return null;

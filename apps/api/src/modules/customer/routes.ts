@@ -1,8 +1,6 @@
 import {
   addressInputSchema,
   addressRecordSchema,
-  CUSTOMER_NOT_FOUND,
-  type CustomerImportResult,
   customerAddressSchema,
   customerCountersSchema,
   customerDetailSchema,
@@ -15,9 +13,8 @@ import {
 } from '@balcao/core/customer';
 import { todayIso } from '@balcao/core/date';
 import { pageOf } from '@balcao/core/list';
-import { customerCreditSchema } from '@balcao/core/receivable';
 import { csvFileSchema, okSchema } from '@balcao/core/responses';
-import { PDV, STAFF, WRITE } from '@balcao/core/routes';
+import { STAFF, WRITE } from '@balcao/core/routes';
 import { z } from '@balcao/core/zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
@@ -25,7 +22,6 @@ import { AppError } from '../../errors.ts';
 import { clientParams, idParam, idParams } from '../../lib/params.ts';
 import { assertOwnClient, sessionOf } from '../../plugins/auth.ts';
 import { addAddress, customerAddresses, deleteAddress, updateAddress } from './addresses.ts';
-import { customerCredit } from './credit.ts';
 import { customersToCsv } from './csv.ts';
 import { importCustomers } from './import.ts';
 import {
@@ -35,6 +31,7 @@ import {
   findAllCustomers,
   findCustomer,
   listCustomers,
+  type ReceivableFigures,
   updateCustomer,
 } from './service.ts';
 import { checkNumberNow, scheduleNumberCheck } from './whatsapp.ts';
@@ -45,9 +42,10 @@ const bodyId = z.coerce.number().int().positive('Identificador inválido');
 
 /**
  * Customers (issue 5): reads for every staff user (the PDV picks customers), writes for WRITE.customers;
- * their addresses one by one; a customer's credit before a crediário sale (under /sale, as the PDV calls it).
+ * their addresses one by one. Their receivable figures (delinquency, pending) come from the receivable
+ * module, handed over at wiring (modules/index.ts).
  */
-export function customerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+export function customerRoutes(ctx: AppContext, figures: ReceivableFigures): FastifyPluginAsyncZod {
   return async (app) => {
     const { db } = ctx;
     const tags = ['customer'];
@@ -66,7 +64,7 @@ export function customerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const { clientId } = assertOwnClient(request, request.params.clientId);
-        return listCustomers(db, clientId, request.query);
+        return listCustomers(db, figures, clientId, request.query);
       },
     );
 
@@ -84,7 +82,7 @@ export function customerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         const { clientId } = assertOwnClient(request, request.params.clientId);
-        const items = await findAllCustomers(db, clientId, request.query);
+        const items = await findAllCustomers(db, figures, clientId, request.query);
         return reply
           .header('content-type', 'text/csv; charset=utf-8')
           .header('content-disposition', `attachment; filename="clientes-${todayIso()}.csv"`)
@@ -122,7 +120,8 @@ export function customerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: customerCountersSchema },
         },
       },
-      async (request) => customerCounters(db, assertOwnClient(request, request.params.clientId).clientId),
+      async (request) =>
+        customerCounters(db, figures, assertOwnClient(request, request.params.clientId).clientId),
     );
 
     app.get(
@@ -136,7 +135,7 @@ export function customerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: customerDetailSchema },
         },
       },
-      async (request) => findCustomer(db, sessionOf(request).clientId, request.params.id),
+      async (request) => findCustomer(db, figures, sessionOf(request).clientId, request.params.id),
     );
 
     app.post(
@@ -154,7 +153,7 @@ export function customerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const session = sessionOf(request);
         if (request.body.clientId !== undefined) assertOwnClient(request, request.body.clientId);
         const { clientId: _ignored, ...data } = request.body;
-        const customer = await createCustomer(db, session.clientId, data);
+        const customer = await createCustomer(db, figures, session.clientId, data);
         if (customer.phone) {
           scheduleNumberCheck(
             ctx,
@@ -183,6 +182,7 @@ export function customerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const { clientId } = sessionOf(request);
         const { customer, phoneChanged } = await updateCustomer(
           db,
+          figures,
           clientId,
           request.params.id,
           request.body,
@@ -206,7 +206,7 @@ export function customerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: { tags, summary: 'Delete a customer', params: idParams, response: { 200: okSchema } },
       },
       async (request) => {
-        await deleteCustomer(db, sessionOf(request).clientId, request.params.id);
+        await deleteCustomer(db, figures, sessionOf(request).clientId, request.params.id);
         return { ok: true };
       },
     );
@@ -224,35 +224,11 @@ export function customerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const { clientId } = sessionOf(request);
-        const customer = await findCustomer(db, clientId, request.params.id);
+        const customer = await findCustomer(db, figures, clientId, request.params.id);
         if (!customer.phone) throw new AppError(422, 'Este cliente não tem número de WhatsApp cadastrado');
         await checkNumberNow(ctx, clientId, { customerId: customer.id, phone: customer.phone });
-        return findCustomer(db, clientId, customer.id);
+        return findCustomer(db, figures, clientId, customer.id);
       },
-    );
-
-    app.get(
-      '/sale/customer-credit/:customerId',
-      {
-        config: { access: PDV },
-        schema: {
-          tags: ['sale'],
-          summary:
-            "A customer's credit before a crediário sale: delinquency, pending, limit and the warnings to show (never a refusal)",
-          params: customerParams,
-          querystring: z.object({
-            creditShopCents: z.coerce.number().int().min(0).max(2_147_483_647).default(0),
-          }),
-          response: { 200: customerCreditSchema },
-        },
-      },
-      async (request) =>
-        customerCredit(
-          db,
-          sessionOf(request).clientId,
-          request.params.customerId,
-          request.query.creditShopCents,
-        ),
     );
 
     // Addresses one by one (the PDV adds a delivery address without opening the customer form).

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClientWithUsers, createTestApp, type TestApp } from '../../../test/helper.ts';
+import { seedReceivables } from '../receivable/seed.ts';
 import { seedCustomers } from './seed.ts';
 
 let t: TestApp;
@@ -8,10 +9,11 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-describe('demo customers', () => {
+describe('demo customers and their receivables', () => {
   it('seeds a dozen valid customers with addresses, two of them delinquent', async () => {
     const shop = await createClientWithUsers(t, [1]);
     await seedCustomers(t.database.db, shop.client.id);
+    await seedReceivables(t.database.db, shop.client.id);
     const list = await t.app.inject({
       method: 'GET',
       url: `/v1/customer/client/${shop.client.id}?pageSize=100`,

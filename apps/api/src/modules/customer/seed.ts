@@ -1,13 +1,11 @@
 import { customerInputSchema } from '@balcao/core/customer';
-import { addDays, todayIso } from '@balcao/core/date';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { insertInstallments } from '../receivable/service.ts';
 import { customers } from './schema.ts';
 import { insertCustomer } from './service.ts';
 
-/** Check digits of a CPF from its 9 first digits (demo data only). */
-function cpf(base9: string): string {
+/** A CPF from its 9 first digits plus check digits (demo data; the receivable seed finds customers by it). */
+export function cpf(base9: string): string {
   const digits = base9.split('').map(Number);
   for (const length of [9, 10]) {
     const sum = digits.slice(0, length).reduce((acc, d, i) => acc + d * (length + 1 - i), 0);
@@ -43,8 +41,6 @@ const sp = (street: string, number: string, neighborhood: string, zipCode: strin
 type Demo = {
   input: Parameters<typeof customerInputSchema.parse>[0];
   whatsappValid: boolean | null;
-  /** Crediário installments: days from today (negative = already due) and whether paid. */
-  receivables?: { days: number; cents: number; paid?: boolean }[];
 };
 
 const DEMO_CUSTOMERS: Demo[] = [
@@ -63,10 +59,6 @@ const DEMO_CUSTOMERS: Demo[] = [
       ],
     },
     whatsappValid: true,
-    receivables: [
-      { days: -20, cents: 12000 },
-      { days: 10, cents: 12000 },
-    ],
   },
   {
     input: {
@@ -79,7 +71,6 @@ const DEMO_CUSTOMERS: Demo[] = [
       addresses: [{ ...sp('Rua Vergueiro', '2300', 'Vila Mariana', '04101300'), label: 'Casa' }],
     },
     whatsappValid: true,
-    receivables: [{ days: -45, cents: 8990 }],
   },
   {
     input: {
@@ -92,7 +83,6 @@ const DEMO_CUSTOMERS: Demo[] = [
       addresses: [{ ...sp('Rua Teodoro Sampaio', '744', 'Pinheiros', '05406000', 'casa 2') }],
     },
     whatsappValid: true,
-    receivables: [{ days: -5, cents: 4500, paid: true }],
   },
   {
     input: {
@@ -147,7 +137,6 @@ const DEMO_CUSTOMERS: Demo[] = [
       addresses: [{ ...sp('Rua Harmonia', '123', 'Vila Madalena', '05435000') }],
     },
     whatsappValid: null,
-    receivables: [{ days: 25, cents: 15000 }],
   },
   {
     input: {
@@ -220,9 +209,8 @@ const DEMO_CUSTOMERS: Demo[] = [
   },
 ];
 
-/** Demo customers with addresses, a few crediário installments (two overdue) and WhatsApp check results. */
+/** Demo customers with addresses and WhatsApp check results (their installments: receivable/seed.ts). */
 export async function seedCustomers(db: Db, clientId: number): Promise<void> {
-  const today = todayIso();
   await db.transaction(async (tx) => {
     for (const demo of DEMO_CUSTOMERS) {
       const id = await insertCustomer(tx, clientId, customerInputSchema.parse(demo.input));
@@ -232,18 +220,6 @@ export async function seedCustomers(db: Db, clientId: number): Promise<void> {
           .set({ whatsappValid: demo.whatsappValid, whatsappCheckedAt: new Date() })
           .where(eq(customers.id, id));
       }
-      await insertInstallments(
-        tx,
-        (demo.receivables ?? []).map((r, i) => ({
-          clientId,
-          customerId: id,
-          installment: i + 1,
-          amountCents: r.cents,
-          dueDate: addDays(today, r.days),
-          status: r.paid ? 'finished' : 'pending',
-          paidAt: r.paid ? new Date() : null,
-        })),
-      );
     }
   });
 }

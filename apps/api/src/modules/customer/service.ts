@@ -19,10 +19,24 @@ import type { Db, Executor } from '../../db/client.ts';
 import { AppError, conflict, notFound } from '../../errors.ts';
 import { countAll, escapeLike, listResult, orderByOf, pageWindow } from '../../lib/list.ts';
 import { isForeignKeyViolation, isSameVersion, isTimestamp, violatedUnique } from '../../lib/pg.ts';
-import { customerHasReceivables, overdueExistsSql, pendingCentsSql } from '../receivable/service.ts';
 import { customers, userAddresses } from './schema.ts';
 
 export type CustomerListQuery = z.output<typeof customerListQuerySchema>;
+
+/**
+ * What the customer list, detail, counters and delete check need of a customer's receivables. The
+ * receivable module sits above this one (its table references customers), so it hands these over
+ * when the modules are wired (modules/index.ts) instead of this module importing it. `clientId` and
+ * `customerId` are qualified columns of the outer query (e.g. sql`"customers"."id"`).
+ */
+export type ReceivableFigures = {
+  /** Condition: a pending receivable of the customer is past its due date (before `today`). */
+  overdueExists(clientId: SQL, customerId: SQL, today: string): SQL<boolean>;
+  /** Column: the customer's pending receivables summed in cents (due before `overdueBefore` if given). */
+  pendingCents(clientId: SQL, customerId: SQL, overdueBefore?: string): SQL<number>;
+  /** Whether any receivable (of any status) points at the customer: such a customer cannot be deleted. */
+  anyOf(db: Executor, clientId: number, customerId: number): Promise<boolean>;
+};
 
 /**
  * The customer row of the outer query, by qualified name: drizzle renders columns unqualified in
@@ -32,9 +46,10 @@ const CLIENT_ID = sql`"customers"."client_id"`;
 const CUSTOMER_ID = sql`"customers"."id"`;
 
 /** A customer is delinquent when a pending (crediário) receivable of theirs is past its due date. */
-const delinquentSql = (today: string = todayIso()) => overdueExistsSql(CLIENT_ID, CUSTOMER_ID, today);
+const delinquentSql = (figures: ReceivableFigures, today: string = todayIso()) =>
+  figures.overdueExists(CLIENT_ID, CUSTOMER_ID, today);
 
-const customerColumns = () => ({
+const customerColumns = (figures: ReceivableFigures) => ({
   id: customers.id,
   clientId: customers.clientId,
   personType: customers.personType,
@@ -48,7 +63,7 @@ const customerColumns = () => ({
   active: customers.active,
   whatsappValid: customers.whatsappValid,
   whatsappCheckedAt: customers.whatsappCheckedAt,
-  isDelinquent: delinquentSql(),
+  isDelinquent: delinquentSql(figures),
   createdAt: customers.createdAt,
   updatedAt: customers.updatedAt,
 });
@@ -87,7 +102,11 @@ function toAddress(row: typeof userAddresses.$inferSelect): CustomerAddress {
 }
 
 /** Where clause of the list (and of the CSV export): search and filters, always inside the client. */
-function customerWhere(clientId: number, query: Omit<CustomerListQuery, 'page' | 'pageSize'>): SQL {
+function customerWhere(
+  figures: ReceivableFigures,
+  clientId: number,
+  query: Omit<CustomerListQuery, 'page' | 'pageSize'>,
+): SQL {
   const conditions: (SQL | undefined)[] = [eq(customers.clientId, clientId)];
   if (query.q) {
     const like = (text: string) => `%${escapeLike(text)}%`;
@@ -104,7 +123,7 @@ function customerWhere(clientId: number, query: Omit<CustomerListQuery, 'page' |
   if (query.active !== undefined) conditions.push(eq(customers.active, query.active));
   if (query.personType) conditions.push(eq(customers.personType, query.personType));
   if (query.delinquent !== undefined) {
-    conditions.push(query.delinquent ? delinquentSql() : not(delinquentSql()));
+    conditions.push(query.delinquent ? delinquentSql(figures) : not(delinquentSql(figures)));
   }
   if (query.whatsappValid === 'unknown') conditions.push(isNull(customers.whatsappValid));
   else if (query.whatsappValid) conditions.push(eq(customers.whatsappValid, query.whatsappValid === 'true'));
@@ -119,15 +138,16 @@ const SORT_COLUMNS = {
 
 export async function listCustomers(
   db: Db,
+  figures: ReceivableFigures,
   clientId: number,
   query: CustomerListQuery,
 ): Promise<ListResult<CustomerListItem>> {
-  const where = customerWhere(clientId, query);
+  const where = customerWhere(figures, clientId, query);
   const order = orderByOf(query.sort, SORT_COLUMNS, { field: 'name', direction: 'asc' }, customers.id);
   const { limit, offset } = pageWindow(query);
   const [rows, [{ total }]] = await Promise.all([
     db
-      .select(customerColumns())
+      .select(customerColumns(figures))
       .from(customers)
       .where(where)
       .orderBy(...order)
@@ -151,14 +171,15 @@ export async function listCustomers(
 /** Every customer matching the filters (CSV export), with their default address. Capped. */
 export async function findAllCustomers(
   db: Db,
+  figures: ReceivableFigures,
   clientId: number,
   query: Omit<CustomerListQuery, 'page' | 'pageSize'>,
   max = 50_000,
 ): Promise<CustomerListItem[]> {
   const rows = await db
-    .select(customerColumns())
+    .select(customerColumns(figures))
     .from(customers)
-    .where(customerWhere(clientId, query))
+    .where(customerWhere(figures, clientId, query))
     .orderBy(...orderByOf(query.sort, SORT_COLUMNS, { field: 'name', direction: 'asc' }, customers.id))
     .limit(max);
   const items = rows.map(toCustomer);
@@ -198,13 +219,18 @@ export async function findAddresses(db: Executor, clientId: number, customerId: 
   return rows.map(toAddress);
 }
 
-export async function findCustomer(db: Executor, clientId: number, id: number): Promise<CustomerDetail> {
+export async function findCustomer(
+  db: Executor,
+  figures: ReceivableFigures,
+  clientId: number,
+  id: number,
+): Promise<CustomerDetail> {
   const today = todayIso();
   const [row] = await db
     .select({
-      ...customerColumns(),
-      pendingCents: pendingCentsSql(CLIENT_ID, CUSTOMER_ID),
-      overdueCents: pendingCentsSql(CLIENT_ID, CUSTOMER_ID, today),
+      ...customerColumns(figures),
+      pendingCents: figures.pendingCents(CLIENT_ID, CUSTOMER_ID),
+      overdueCents: figures.pendingCents(CLIENT_ID, CUSTOMER_ID, today),
     })
     .from(customers)
     .where(and(eq(customers.clientId, clientId), eq(customers.id, id)));
@@ -294,10 +320,15 @@ export async function insertCustomer(tx: Executor, clientId: number, data: Custo
   return row.id;
 }
 
-export async function createCustomer(db: Db, clientId: number, data: CustomerData): Promise<CustomerDetail> {
+export async function createCustomer(
+  db: Db,
+  figures: ReceivableFigures,
+  clientId: number,
+  data: CustomerData,
+): Promise<CustomerDetail> {
   await assertDocumentFree(db, clientId, data.document);
   const id = await mapDocumentTaken(() => db.transaction((tx) => insertCustomer(tx, clientId, data)));
-  return findCustomer(db, clientId, id);
+  return findCustomer(db, figures, clientId, id);
 }
 
 /**
@@ -307,6 +338,7 @@ export async function createCustomer(db: Db, clientId: number, data: CustomerDat
  */
 export async function updateCustomer(
   db: Db,
+  figures: ReceivableFigures,
   clientId: number,
   id: number,
   data: CustomerData & { updatedAt: string },
@@ -342,7 +374,7 @@ export async function updateCustomer(
       await syncAddresses(tx, clientId, id, addresses, now);
     }),
   );
-  return { customer: await findCustomer(db, clientId, id), phoneChanged };
+  return { customer: await findCustomer(db, figures, clientId, id), phoneChanged };
 }
 
 async function syncAddresses(
@@ -390,14 +422,19 @@ async function syncAddresses(
 }
 
 /** Deletes a customer (addresses go with them); refused while receivables or sales point at them. */
-export async function deleteCustomer(db: Db, clientId: number, id: number): Promise<void> {
+export async function deleteCustomer(
+  db: Db,
+  figures: ReceivableFigures,
+  clientId: number,
+  id: number,
+): Promise<void> {
   const [row] = await db
     .select({ id: customers.id })
     .from(customers)
     .where(and(eq(customers.clientId, clientId), eq(customers.id, id)));
   if (!row) throw notFound(CUSTOMER_NOT_FOUND);
   const inUse = 'Este cliente tem vendas ou contas no crediário: desative-o em vez de excluir.';
-  if (await customerHasReceivables(db, clientId, id)) throw conflict(inUse);
+  if (await figures.anyOf(db, clientId, id)) throw conflict(inUse);
   try {
     await db.delete(customers).where(and(eq(customers.clientId, clientId), eq(customers.id, id)));
   } catch (error) {
@@ -407,8 +444,12 @@ export async function deleteCustomer(db: Db, clientId: number, id: number): Prom
 }
 
 /** Dashboard and campaign counters, over the client's active customers. */
-export async function customerCounters(db: Db, clientId: number): Promise<CustomerCounters> {
-  const delinquent = delinquentSql();
+export async function customerCounters(
+  db: Db,
+  figures: ReceivableFigures,
+  clientId: number,
+): Promise<CustomerCounters> {
+  const delinquent = delinquentSql(figures);
   const [row] = await db
     .select({
       userIsDelinquent: sql<number>`count(*) filter (where ${delinquent})::int`,
@@ -443,6 +484,19 @@ export async function takenDocuments(
     for (const r of rows) if (r.document) taken.add(r.document);
   }
   return taken;
+}
+
+/** The id of the client's customer with this document (CPF/CNPJ, normalized); null when there is none. */
+export async function customerIdByDocument(
+  db: Executor,
+  clientId: number,
+  document: string,
+): Promise<number | null> {
+  const [row] = await db
+    .select({ id: customers.id })
+    .from(customers)
+    .where(and(eq(customers.clientId, clientId), eq(customers.document, document)));
+  return row?.id ?? null;
 }
 
 /** Whether the client has this customer. */

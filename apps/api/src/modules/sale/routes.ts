@@ -1,4 +1,3 @@
-
 import { csvFileSchema } from '@balcao/core/responses';
 import { PDV, STAFF, WRITE } from '@balcao/core/routes';
 import { saleCancelSchema, saleInputSchema, saleSchema, simpleSaleInputSchema } from '@balcao/core/sale';
@@ -41,7 +40,7 @@ function sendCheckout(reply: FastifyReply, result: RecordedSale) {
 
 /**
  * /v1/sale (issue 7): checkout, quick sale, list with totals and CSV, detail, cancel. Settling an
- * installment is the receivable module's; a customer's credit, the customer module's.
+ * installment and a customer's credit are the receivable module's.
  */
 export function saleRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {

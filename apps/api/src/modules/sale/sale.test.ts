@@ -156,9 +156,9 @@ describe('checkout totals', () => {
   });
 
   it('checks every add-on group a product offers, in its order; inactive groups are not offered', async () => {
-    const { auth } = await shop();
-    const group = async (payload: object) => {
-      const res = await post(auth, '/product-additional', payload);
+    const { auth, api } = await makeShop(t);
+    const group = async (payload: Record<string, unknown>) => {
+      const res = await api.post('/product-additional', payload);
       expect(res.statusCode, res.body).toBe(201);
       return res.json();
     };
@@ -181,26 +181,27 @@ describe('checkout totals', () => {
       active: false,
       items: [{ name: 'Ovo', priceCents: 200 }],
     });
-    const burger = await product(auth, {
+    const burger = await makeProduct(t, auth, {
       name: 'X-Salada',
       salePriceCents: 2000,
       additionalGroupIds: [ponto.id, molhos.id, extras.id],
+      stock: 100,
     });
     const line = (additionals: { id: number }[]) => ({
       items: [{ productId: burger.id, quantity: 1, additionals }],
       payments: [{ method: 'pix', amountCents: 2000 }],
     });
-    const none = await sell(auth, line([]));
+    const none = await api.post('/sale', line([]));
     expect(none.statusCode).toBe(422);
     expect(none.json().message).toBe('Escolha 1 item em Ponto (X-Salada)');
-    const noSauce = await sell(auth, line([{ id: ponto.items[0].id }]));
+    const noSauce = await api.post('/sale', line([{ id: ponto.items[0].id }]));
     expect(noSauce.json().message).toBe('Escolha 1 item em Molhos (X-Salada)');
-    const inactive = await sell(
-      auth,
+    const inactive = await api.post(
+      '/sale',
       line([{ id: ponto.items[0].id }, { id: molhos.items[0].id }, { id: extras.items[0].id }]),
     );
     expect(inactive.json().message).toBe('Adicional indisponível para X-Salada');
-    const sale = await sold(auth, line([{ id: ponto.items[0].id }, { id: molhos.items[0].id }]));
+    const sale = await makeSale(t, auth, line([{ id: ponto.items[0].id }, { id: molhos.items[0].id }]));
     expect(sale.items[0].additionals.map((a) => a.name)).toEqual(['Mal passado', 'Barbecue']);
   });
 
