@@ -18,8 +18,6 @@ export const PHONE_INVALID = 'Número de WhatsApp inválido: use DDD + número, 
 export const DOCUMENT_TAKEN = 'Já existe um cliente com este CPF/CNPJ';
 export const ONE_DEFAULT_ADDRESS = 'Marque apenas um endereço como principal';
 export const CUSTOMER_NOT_FOUND = 'Cliente não encontrado';
-export const STALE_EDIT =
-  'Este registro foi alterado por outra pessoa. Recarregue a página e tente novamente.';
 
 /** Empty text (after trim) becomes null: optional fields are null in the database, never "". */
 const emptyToNull = (v: string | null | undefined) => {

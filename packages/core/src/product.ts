@@ -95,9 +95,6 @@ const idRef = z.number().int().positive().nullish().default(null);
 /** ISO timestamp the client read; a stale one makes the edit a 409. */
 export const updatedAtField = z.iso.datetime({ offset: true, message: 'Data de atualização inválida' });
 
-export const STALE_MESSAGE =
-  'Este registro foi alterado por outra pessoa. Recarregue a página para ver a versão atual.';
-
 // ---------------------------------------------------------------- categories and brands
 
 const catalogNameSchema = z.object({

@@ -109,7 +109,7 @@ describe('customer CRUD', () => {
     expect(first.statusCode).toBe(201);
     const dup = await create({ name: 'João 2', document: '11144477735' });
     expect(dup.statusCode).toBe(409);
-    expect(dup.json().message).toBe('Já existe um cliente com este CPF/CNPJ');
+    expect(dup.json()).toMatchObject({ code: 'duplicate', message: 'Já existe um cliente com este CPF/CNPJ' });
     // Another shop may have the same customer.
     expect((await create({ name: 'João', document: '111.444.777-35' }, other.auth)).statusCode).toBe(201);
     // Customers without a document do not collide.
@@ -149,7 +149,10 @@ describe('customer CRUD', () => {
       payload: { name: 'Pedro antigo', updatedAt: c.updatedAt },
     });
     expect(stale.statusCode).toBe(409);
-    expect(stale.json().message).toMatch(/alterado por outra pessoa/);
+    expect(stale.json()).toMatchObject({
+      code: 'stale',
+      message: 'Este registro foi alterado por outra pessoa. Recarregue a página e tente novamente.',
+    });
 
     const removeAll = await t.app.inject({
       method: 'PUT',
@@ -191,6 +194,7 @@ describe('customer CRUD', () => {
     const c = (await create({ name: 'Apagar', addresses: [address] })).json();
     const del = await t.app.inject({ method: 'DELETE', url: `/v1/customer/${c.id}`, headers: shop.auth });
     expect(del.statusCode).toBe(200);
+    expect(del.json()).toEqual({ id: c.id });
     expect(
       (await t.app.inject({ method: 'GET', url: `/v1/customer/${c.id}`, headers: shop.auth })).statusCode,
     ).toBe(404);

@@ -13,7 +13,7 @@ import {
 } from '@balcao/core/customer';
 import { todayIso } from '@balcao/core/date';
 import { pageOf } from '@balcao/core/list';
-import { csvFileSchema, okSchema } from '@balcao/core/responses';
+import { csvFileSchema, deletedSchema } from '@balcao/core/responses';
 import { STAFF, WRITE } from '@balcao/core/routes';
 import { z } from '@balcao/core/zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -203,11 +203,11 @@ export function customerRoutes(ctx: AppContext, figures: ReceivableFigures): Fas
       '/customer/:id',
       {
         config: { access: WRITE.customers },
-        schema: { tags, summary: 'Delete a customer', params: idParams, response: { 200: okSchema } },
+        schema: { tags, summary: 'Delete a customer', params: idParams, response: { 200: deletedSchema } },
       },
       async (request) => {
         await deleteCustomer(db, figures, sessionOf(request).clientId, request.params.id);
-        return { ok: true };
+        return { id: request.params.id };
       },
     );
 
@@ -289,12 +289,12 @@ export function customerRoutes(ctx: AppContext, figures: ReceivableFigures): Fas
           tags: addressTags,
           summary: 'Delete an address; when it was the default, the oldest remaining one becomes the default',
           params: idParams,
-          response: { 200: okSchema },
+          response: { 200: deletedSchema },
         },
       },
       async (request) => {
         await deleteAddress(db, sessionOf(request).clientId, request.params.id);
-        return { ok: true };
+        return { id: request.params.id };
       },
     );
   };

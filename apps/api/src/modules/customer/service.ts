@@ -9,16 +9,17 @@ import type {
   customerListQuerySchema,
   PersonType,
 } from '@balcao/core/customer';
-import { CUSTOMER_NOT_FOUND, DOCUMENT_TAKEN, STALE_EDIT } from '@balcao/core/customer';
+import { CUSTOMER_NOT_FOUND, DOCUMENT_TAKEN } from '@balcao/core/customer';
 import { todayIso } from '@balcao/core/date';
 import { normalizeDocument, onlyDigits } from '@balcao/core/document';
 import type { ListResult } from '@balcao/core/list';
 import { and, asc, desc, eq, inArray, isNull, not, or, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db, Executor } from '../../db/client.ts';
-import { AppError, conflict, notFound } from '../../errors.ts';
+import { AppError, conflict, duplicate, notFound } from '../../errors.ts';
 import { countAll, escapeLike, listResult, orderByOf, pageWindow } from '../../lib/list.ts';
 import { isForeignKeyViolation, isSameVersion, isTimestamp, violatedUnique } from '../../lib/pg.ts';
+import { assertNotStale } from '../../lib/version.ts';
 import { customers, userAddresses } from './schema.ts';
 
 export type CustomerListQuery = z.output<typeof customerListQuerySchema>;
@@ -255,7 +256,7 @@ async function assertDocumentFree(
     .select({ id: customers.id })
     .from(customers)
     .where(and(eq(customers.clientId, clientId), eq(customers.document, document)));
-  if (taken && taken.id !== exceptId) throw conflict(DOCUMENT_TAKEN);
+  if (taken && taken.id !== exceptId) throw duplicate(DOCUMENT_TAKEN);
 }
 
 /** A unique violation on the document (a race the check above did not see) is the same 409. */
@@ -263,7 +264,7 @@ async function mapDocumentTaken<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (violatedUnique(error) === 'customers_client_document_uq') throw conflict(DOCUMENT_TAKEN);
+    if (violatedUnique(error) === 'customers_client_document_uq') throw duplicate(DOCUMENT_TAKEN);
     throw error;
   }
 }
@@ -370,7 +371,7 @@ export async function updateCustomer(
           ),
         )
         .returning({ id: customers.id });
-      if (updated.length === 0) throw conflict(STALE_EDIT);
+      assertNotStale(updated);
       await syncAddresses(tx, clientId, id, addresses, now);
     }),
   );

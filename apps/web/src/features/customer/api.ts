@@ -25,7 +25,8 @@ export const postCustomer = (body: CustomerData) =>
   apiFetch<CustomerDetail>('/customer', { method: 'POST', body });
 export const putCustomer = (id: number, body: CustomerData & { updatedAt: string }) =>
   apiFetch<CustomerDetail>(`/customer/${id}`, { method: 'PUT', body });
-export const removeCustomer = (id: number) => apiFetch<{ ok: true }>(`/customer/${id}`, { method: 'DELETE' });
+export const removeCustomer = (id: number) =>
+  apiFetch<{ id: number }>(`/customer/${id}`, { method: 'DELETE' });
 export const fetchCep = (cep: string) => apiFetch<CepAddress>(`/cep/${cep}`);
 export const checkWhatsapp = (id: number) =>
   apiFetch<CustomerDetail>(`/customer/${id}/whatsapp-check`, { method: 'POST' });

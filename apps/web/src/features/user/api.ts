@@ -21,7 +21,7 @@ export const fetchUser = (id: number) => apiFetch<StaffUser>(`/user/${id}`);
 export const postUser = (body: UserCreateInput) => apiFetch<StaffUser>('/user', { method: 'POST', body });
 export const putUser = (id: number, body: UserUpdateInput) =>
   apiFetch<StaffUser>(`/user/${id}`, { method: 'PUT', body });
-export const removeUser = (id: number) => apiFetch<{ ok: true }>(`/user/${id}`, { method: 'DELETE' });
+export const removeUser = (id: number) => apiFetch<{ id: number }>(`/user/${id}`, { method: 'DELETE' });
 export const changeMyPassword = (body: ChangePasswordInput) =>
   apiFetch<{ ok: true }>('/user/me/password', { method: 'POST', body });
 
