@@ -3,11 +3,11 @@ import {
   approvalSchema,
   centsField,
   DEFERRED_METHODS,
-  optionalText,
   PAYMENT_METHODS_IN_PDV,
   reasonSchema,
 } from './sale.ts';
 import { PAYMENT_METHODS, type PaymentMethod } from './status.ts';
+import { optionalText } from './text.ts';
 import { z } from './zod.ts';
 
 /** The cash register (caixa, issue 7): open, suprimento/sangria, close with the counted amounts. */

@@ -1,6 +1,7 @@
 import { cepSchema, stateSchema } from './cep.ts';
 import { isValidCnpj, isValidCpf, isValidPhone, normalizeDocument, normalizePhone } from './document.ts';
 import { booleanFilter, listQuerySchema } from './list.ts';
+import { personNameSchema } from './text.ts';
 import { REQUIRED, z } from './zod.ts';
 
 /** Customers (issue 5): a person (CPF) or a company (CNPJ), their addresses and crediário limit. */
@@ -63,12 +64,7 @@ export type AddressData = z.output<typeof addressInputSchema>;
 
 const customerFields = {
   personType: z.enum(PERSON_TYPES, { message: 'Selecione o tipo de pessoa' }).default('person'),
-  name: z
-    .string({ message: REQUIRED })
-    .trim()
-    .min(1, REQUIRED)
-    .min(2, 'O nome deve ter no mínimo 2 caracteres')
-    .max(120, 'Use no máximo 120 caracteres'),
+  name: personNameSchema,
   /** CPF (person) or CNPJ (company, alphanumeric too), optional; stored normalized. */
   document: z
     .string()

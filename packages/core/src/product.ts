@@ -1,5 +1,7 @@
 import { barcodeSchema } from './barcode.ts';
 import { booleanFilter, listQuerySchema } from './list.ts';
+import { refSchema } from './responses.ts';
+import { optionalText } from './text.ts';
 import { REQUIRED, z } from './zod.ts';
 
 /**
@@ -81,14 +83,6 @@ const quantityField = (label: string, places = 3) =>
     .refine((v) => decimals(v) <= places, `${label}: use no máximo ${places} casas decimais`);
 
 const optionalQuantity = (label: string, places = 3) => quantityField(label, places).nullish().default(null);
-
-const optionalText = (max: number, message: string) =>
-  z
-    .string()
-    .trim()
-    .max(max, message)
-    .nullish()
-    .transform((v) => (v ? v : null));
 
 const idRef = z.number().int().positive().nullish().default(null);
 
@@ -245,9 +239,6 @@ export const productVariantUpdateSchema = z.object({
 });
 export type ProductVariantUpdate = z.input<typeof productVariantUpdateSchema>;
 
-const namedSchema = z.object({ id: z.number(), name: z.string() });
-export type Named = z.infer<typeof namedSchema>;
-
 export const productImageSchema = z.object({
   id: z.number(),
   position: z.number(),
@@ -258,7 +249,7 @@ export const productImageSchema = z.object({
 });
 export type ProductImage = z.infer<typeof productImageSchema>;
 
-export const productGridColorSchema = namedSchema.extend({ position: z.number() });
+export const productGridColorSchema = refSchema.extend({ position: z.number() });
 export const productGridSizeSchema = productGridColorSchema;
 
 export const productVariantSchema = z.object({
@@ -312,8 +303,8 @@ export const productListItemSchema = z.object({
   salePriceCents: z.number(),
   costPriceCents: z.number(),
   marginPercent: z.number().nullable(),
-  category: namedSchema.nullable(),
-  brand: namedSchema.nullable(),
+  category: refSchema.nullable(),
+  brand: refSchema.nullable(),
   active: z.boolean(),
   stockControl: z.boolean(),
   stock: z.number(),

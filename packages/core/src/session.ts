@@ -20,7 +20,7 @@ export const sessionUserSchema = z.object({
   active: z.boolean(),
   profilePhotoWhatsapp: z.string().nullable(),
   userType: refSchema,
-  client: z.object({ id: z.number(), name: z.string(), clientType: refSchema }),
+  client: refSchema.extend({ clientType: refSchema }),
 });
 export type SessionUser = z.infer<typeof sessionUserSchema>;
 

@@ -2,6 +2,8 @@ import { isIsoDate } from './date.ts';
 import { listQuerySchema, pageOf } from './list.ts';
 import { parseMoneyToCents } from './money.ts';
 import { formatQuantity } from './product.ts';
+import { refSchema } from './responses.ts';
+import { optionalText } from './text.ts';
 import { REQUIRED, z } from './zod.ts';
 
 /**
@@ -176,14 +178,6 @@ const unitCostTextField = z
 const idField = (message: string) => z.number({ message }).int(message).positive(message);
 const variantIdField = z.number().int().positive('Variação inválida').nullish().default(null);
 
-const optionalText = (max: number) =>
-  z
-    .string()
-    .trim()
-    .max(max, `Use no máximo ${max} caracteres`)
-    .nullish()
-    .transform((v) => (v ? v : null));
-
 // ---------------------------------------------------------------- entry
 
 const entryItemFields = {
@@ -315,9 +309,9 @@ export const stockMovementSchema = z.object({
   document: z.string().nullable(),
   note: z.string().nullable(),
   saleId: z.number().nullable(),
-  product: z.object({ id: z.number(), name: z.string(), unit: z.string() }),
-  variant: z.object({ id: z.number(), name: z.string() }).nullable(),
-  user: z.object({ id: z.number(), name: z.string() }).nullable(),
+  product: refSchema.extend({ unit: z.string() }),
+  variant: refSchema.nullable(),
+  user: refSchema.nullable(),
   createdAt: z.string(),
 });
 export type StockMovement = z.infer<typeof stockMovementSchema>;
@@ -325,20 +319,6 @@ export type StockMovement = z.infer<typeof stockMovementSchema>;
 /** A stock card line: the movement and the product's level right after it. */
 export const stockCardLineSchema = stockMovementSchema.extend({ balance: z.number() });
 export type StockCardLine = z.infer<typeof stockCardLineSchema>;
-
-export const stockCardSchema = pageOf(stockCardLineSchema).extend({
-  product: z.object({
-    id: z.number(),
-    name: z.string(),
-    unit: z.string(),
-    stock: z.number(),
-    minStock: z.number(),
-    costPriceCents: z.number(),
-    stockControl: z.boolean(),
-    isLowStock: z.boolean(),
-  }),
-});
-export type StockCard = z.infer<typeof stockCardSchema>;
 
 export const lowStockProductSchema = z.object({
   id: z.number(),
@@ -351,6 +331,14 @@ export const lowStockProductSchema = z.object({
   costPriceCents: z.number(),
 });
 export type LowStockProduct = z.infer<typeof lowStockProductSchema>;
+
+/** The stock card's product: its stock figures and whether it is controlled and low. */
+export const stockCardSchema = pageOf(stockCardLineSchema).extend({
+  product: lowStockProductSchema
+    .omit({ sku: true, barcode: true })
+    .extend({ stockControl: z.boolean(), isLowStock: z.boolean() }),
+});
+export type StockCard = z.infer<typeof stockCardSchema>;
 
 export const stockSettingsInputSchema = z.object({
   allowNegativeStock: z.boolean({ message: 'Informe se o estoque pode ficar negativo' }),
