@@ -1,3 +1,4 @@
+import { optionalText } from './fields.ts';
 import { refSchema } from './responses.ts';
 import {
   approvalSchema,
@@ -7,7 +8,6 @@ import {
   reasonSchema,
 } from './sale.ts';
 import { PAYMENT_METHODS, type PaymentMethod } from './status.ts';
-import { optionalText } from './text.ts';
 import { z } from './zod.ts';
 
 /** The cash register (caixa, issue 7): open, suprimento/sangria, close with the counted amounts. */

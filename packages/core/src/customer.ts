@@ -1,7 +1,7 @@
 import { cepSchema, stateSchema } from './cep.ts';
 import { isValidCnpj, isValidCpf, isValidPhone, normalizeDocument, normalizePhone } from './document.ts';
+import { personNameSchema } from './fields.ts';
 import { booleanFilter, listQuerySchema } from './list.ts';
-import { personNameSchema } from './text.ts';
 import { REQUIRED, z } from './zod.ts';
 
 /** Customers (issue 5): a person (CPF) or a company (CNPJ), their addresses and crediário limit. */

@@ -1,7 +1,8 @@
 import { barcodeSchema } from './barcode.ts';
+import { optionalText } from './fields.ts';
 import { booleanFilter, listQuerySchema } from './list.ts';
+import { keepDigitsAndComma } from './money.ts';
 import { refSchema } from './responses.ts';
-import { optionalText } from './text.ts';
 import { REQUIRED, z } from './zod.ts';
 
 /**
@@ -543,22 +544,7 @@ export type ProductImportInput = z.input<typeof productImportInputSchema>;
  */
 export function maskQuantityInput(text: string, places = 3): string {
   const normalized = text.includes(',') ? text.replace(/\./g, '') : text.replace('.', ',');
-  let out = '';
-  let seenComma = false;
-  let decimals = 0;
-  for (const ch of normalized) {
-    if (ch >= '0' && ch <= '9') {
-      if (seenComma) {
-        if (decimals >= places) continue;
-        decimals++;
-      }
-      out += ch;
-    } else if (ch === ',' && !seenComma && places > 0) {
-      seenComma = true;
-      out += out === '' ? '0,' : ',';
-    }
-  }
-  return out;
+  return keepDigitsAndComma(normalized, places);
 }
 
 /** "1,250" -> 1.25; "" -> null. */

@@ -1,10 +1,10 @@
 import { customerAddressSchema, customerSchema } from './customer.ts';
 import { addDays, isIsoDate } from './date.ts';
+import { optionalText } from './fields.ts';
 import { formatCents } from './money.ts';
 import { saleReceivableSchema, saleWarningSchema } from './receivable.ts';
 import { refSchema } from './responses.ts';
 import { PAYMENT_METHODS, type PaymentMethod } from './status.ts';
-import { optionalText } from './text.ts';
 import { REQUIRED, z } from './zod.ts';
 
 /**

@@ -1,9 +1,9 @@
 import { isIsoDate } from './date.ts';
+import { numberOrText, optionalText } from './fields.ts';
 import { listQuerySchema, pageOf } from './list.ts';
 import { parseMoneyToCents } from './money.ts';
 import { formatQuantity } from './product.ts';
 import { refSchema } from './responses.ts';
-import { optionalText } from './text.ts';
 import { REQUIRED, z } from './zod.ts';
 
 /**
@@ -121,37 +121,18 @@ export function fromThousandths(thousandths: number): number {
 }
 
 /** A positive quantity given as a number (API) or as input text ("1,5"); parsed to a number. */
-export const stockQuantityField = z
-  .union([z.number(), z.string()], {
-    error: (issue) =>
-      issue.input === undefined || issue.input === null ? REQUIRED : STOCK_MESSAGES.quantity,
-  })
-  .transform((value, ctx) => {
-    if (typeof value === 'string' && value.trim() === '') {
-      ctx.addIssue({ code: 'custom', message: REQUIRED });
-      return z.NEVER;
-    }
-    const thousandths = toThousandths(value);
-    if (Number.isNaN(thousandths)) {
-      const tooPrecise =
-        (typeof value === 'number' && Number.isFinite(value)) ||
-        (typeof value === 'string' && /^\d+[.,]\d{4,}$/.test(value.trim()));
-      ctx.addIssue({
-        code: 'custom',
-        message: tooPrecise ? STOCK_MESSAGES.quantityDecimals : STOCK_MESSAGES.quantity,
-      });
-      return z.NEVER;
-    }
-    if (thousandths <= 0) {
-      ctx.addIssue({ code: 'custom', message: STOCK_MESSAGES.quantityPositive });
-      return z.NEVER;
-    }
-    if (thousandths > STOCK_QUANTITY_MAX * 1000) {
-      ctx.addIssue({ code: 'custom', message: STOCK_MESSAGES.quantityMax });
-      return z.NEVER;
-    }
-    return fromThousandths(thousandths);
-  });
+export const stockQuantityField = numberOrText(STOCK_MESSAGES.quantity, (value) => {
+  const thousandths = toThousandths(value);
+  if (Number.isNaN(thousandths)) {
+    const tooPrecise =
+      (typeof value === 'number' && Number.isFinite(value)) ||
+      (typeof value === 'string' && /^\d+[.,]\d{4,}$/.test(value.trim()));
+    return tooPrecise ? STOCK_MESSAGES.quantityDecimals : STOCK_MESSAGES.quantity;
+  }
+  if (thousandths <= 0) return STOCK_MESSAGES.quantityPositive;
+  if (thousandths > STOCK_QUANTITY_MAX * 1000) return STOCK_MESSAGES.quantityMax;
+  return fromThousandths(thousandths);
+});
 
 const MAX_CENTS = 2_147_483_647;
 

@@ -1,7 +1,7 @@
 import { PASSWORD_MIN } from './auth.ts';
+import { personNameSchema } from './fields.ts';
 import { booleanFilter, listQuerySchema } from './list.ts';
 import { refSchema } from './responses.ts';
-import { personNameSchema } from './text.ts';
 import { USER_TYPE_IDS, USER_TYPES, UserType, type UserTypeId } from './userTypes.ts';
 import { REQUIRED, z } from './zod.ts';
 
