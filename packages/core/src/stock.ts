@@ -1,6 +1,6 @@
 import { isIsoDate } from './date.ts';
 import { numberOrText, optionalText } from './fields.ts';
-import { listQuerySchema, pageOf } from './list.ts';
+import { idFilter, listQuerySchema, pageOf } from './list.ts';
 import { parseMoneyToCents } from './money.ts';
 import { formatQuantity } from './product.ts';
 import { refSchema } from './responses.ts';
@@ -250,7 +250,6 @@ export function fractionTargetFor(
 
 // ---------------------------------------------------------------- history
 
-const optionalId = (message: string) => z.coerce.number().int(message).positive(message).optional();
 const dateFilter = z
   .string()
   .trim()
@@ -260,9 +259,9 @@ const dateFilter = z
 
 export const stockMovementListQuerySchema = listQuerySchema
   .extend({
-    productId: optionalId('Produto inválido'),
-    variantId: optionalId('Variação inválida'),
-    userId: optionalId('Usuário inválido'),
+    productId: idFilter('Produto inválido'),
+    variantId: idFilter('Variação inválida'),
+    userId: idFilter('Usuário inválido'),
     /** One type or several separated by commas ("fractionate-out,fractionate-in"). */
     type: z
       .string()

@@ -1,4 +1,4 @@
-import { listQuerySchema, pageOf } from '@balcao/core/list';
+import { idFilter, listQuerySchema, pageOf } from '@balcao/core/list';
 import { csvFileSchema } from '@balcao/core/responses';
 import { BACKOFFICE, WRITE } from '@balcao/core/routes';
 import {
@@ -41,7 +41,6 @@ import {
 } from './service.ts';
 
 const productParams = z.object({ productId: idParam('Produto inválido') });
-const optionalId = (message: string) => z.coerce.number().int(message).positive(message).optional();
 
 /**
  * Stock (issue 6). Reading: the back-office (BACKOFFICE); moving stock: WRITE.stock (1, 2, 6);
@@ -144,7 +143,7 @@ export function stockRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           params: productParams,
           querystring: listQuerySchema
             .pick({ page: true, pageSize: true })
-            .extend({ variantId: optionalId('Variação inválida') }),
+            .extend({ variantId: idFilter('Variação inválida') }),
           response: { 200: stockCardSchema },
         },
       },
@@ -175,8 +174,8 @@ export function stockRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           summary: 'Remembered fractionation ratios (last N:M per source/target pair), newest first',
           params: clientParams,
           querystring: z.object({
-            sourceProductId: optionalId('Produto inválido'),
-            targetProductId: optionalId('Produto inválido'),
+            sourceProductId: idFilter('Produto inválido'),
+            targetProductId: idFilter('Produto inválido'),
           }),
           response: { 200: z.array(fractionRatioSchema) },
         },
