@@ -1,6 +1,7 @@
 import { addDays, formatDateBr, isIsoDate, todayIso } from './date.ts';
 import { numberOrText } from './fields.ts';
 import { decimalInputToNumber, formatCents } from './money.ts';
+import { timestampFields } from './responses.ts';
 import { REQUIRED, z } from './zod.ts';
 
 /**
@@ -182,8 +183,7 @@ export const couponSchema = z.object({
   minSaleAmount: z.number(),
   status: z.enum(COUPON_STATUSES),
   client: z.object({ id: z.number().int() }),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  ...timestampFields,
 });
 export type Coupon = z.infer<typeof couponSchema>;
 

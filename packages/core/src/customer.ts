@@ -2,6 +2,7 @@ import { cepSchema, stateSchema } from './cep.ts';
 import { isValidCnpj, isValidCpf, isValidPhone, normalizeDocument, normalizePhone } from './document.ts';
 import { personNameSchema } from './fields.ts';
 import { booleanFilter, listQuerySchema } from './list.ts';
+import { timestampFields } from './responses.ts';
 import { REQUIRED, z } from './zod.ts';
 
 /** Customers (issue 5): a person (CPF) or a company (CNPJ), their addresses and crediário limit. */
@@ -197,8 +198,7 @@ export const customerSchema = z.object({
   whatsappCheckedAt: z.string().nullable(),
   /** A pending crediário receivable of theirs is past its due date. */
   isDelinquent: z.boolean(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  ...timestampFields,
 });
 export type Customer = z.infer<typeof customerSchema>;
 

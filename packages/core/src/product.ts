@@ -2,7 +2,7 @@ import { barcodeSchema } from './barcode.ts';
 import { optionalText } from './fields.ts';
 import { booleanFilter, listQuerySchema } from './list.ts';
 import { keepDigitsAndComma } from './money.ts';
-import { refSchema } from './responses.ts';
+import { refSchema, timestampFields } from './responses.ts';
 import { REQUIRED, z } from './zod.ts';
 
 /**
@@ -113,8 +113,7 @@ export const productCategorySchema = z.object({
   name: z.string(),
   active: z.boolean(),
   productCount: z.number(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  ...timestampFields,
 });
 export type ProductCategory = z.infer<typeof productCategorySchema>;
 
@@ -313,8 +312,7 @@ export const productListItemSchema = z.object({
   isLowStock: z.boolean(),
   variantCount: z.number(),
   coverThumbUrl: z.string().nullable(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  ...timestampFields,
 });
 export type ProductListItem = z.infer<typeof productListItemSchema>;
 

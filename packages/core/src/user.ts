@@ -1,7 +1,7 @@
 import { PASSWORD_MIN } from './auth.ts';
 import { personNameSchema } from './fields.ts';
 import { booleanFilter, listQuerySchema } from './list.ts';
-import { refSchema } from './responses.ts';
+import { refSchema, timestampFields } from './responses.ts';
 import { USER_TYPE_IDS, USER_TYPES, UserType, type UserTypeId } from './userTypes.ts';
 import { REQUIRED, z } from './zod.ts';
 
@@ -108,7 +108,6 @@ export const staffUserSchema = z.object({
   email: z.string(),
   userType: refSchema,
   active: z.boolean(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  ...timestampFields,
 });
 export type StaffUser = z.infer<typeof staffUserSchema>;
