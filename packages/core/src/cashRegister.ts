@@ -1,9 +1,9 @@
+import { optionalText } from './fields.ts';
 import { refSchema } from './responses.ts';
 import {
   approvalSchema,
   centsField,
   DEFERRED_METHODS,
-  optionalText,
   PAYMENT_METHODS_IN_PDV,
   reasonSchema,
 } from './sale.ts';

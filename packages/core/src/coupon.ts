@@ -1,5 +1,7 @@
 import { addDays, formatDateBr, isIsoDate, todayIso } from './date.ts';
+import { numberOrText } from './fields.ts';
 import { decimalInputToNumber, formatCents } from './money.ts';
+import { timestampFields } from './responses.ts';
 import { REQUIRED, z } from './zod.ts';
 
 /**
@@ -61,26 +63,12 @@ export function fromHundredths(hundredths: number): number {
  * A decimal amount given as a number (API) or as the text of a money/percent input (form: digits and
  * one comma, "10,5"; a dot is accepted too). The comma becomes a dot on save (spec 5).
  */
-const decimalField = z
-  .union([z.number(), z.string()], {
-    error: (issue) => (issue.input === undefined || issue.input === null ? REQUIRED : COUPON_MESSAGES.number),
-  })
-  .transform((value, ctx) => {
-    const number = typeof value === 'number' ? value : parseDecimalText(value);
-    if (typeof value === 'string' && value.trim() === '') {
-      ctx.addIssue({ code: 'custom', message: REQUIRED });
-      return z.NEVER;
-    }
-    if (!Number.isFinite(number)) {
-      ctx.addIssue({ code: 'custom', message: COUPON_MESSAGES.number });
-      return z.NEVER;
-    }
-    if (!hasAtMostTwoDecimals(number)) {
-      ctx.addIssue({ code: 'custom', message: COUPON_MESSAGES.decimals });
-      return z.NEVER;
-    }
-    return Math.round(number * 100) / 100;
-  });
+const decimalField = numberOrText(COUPON_MESSAGES.number, (value) => {
+  const number = typeof value === 'number' ? value : parseDecimalText(value);
+  if (!Number.isFinite(number)) return COUPON_MESSAGES.number;
+  if (!hasAtMostTwoDecimals(number)) return COUPON_MESSAGES.decimals;
+  return Math.round(number * 100) / 100;
+});
 
 function parseDecimalText(text: string): number {
   const trimmed = text.trim();
@@ -89,24 +77,11 @@ function parseDecimalText(text: string): number {
 }
 
 /** A whole number given as a number (API) or as input text (form). */
-const integerField = z
-  .union([z.number(), z.string()], {
-    error: (issue) =>
-      issue.input === undefined || issue.input === null ? REQUIRED : COUPON_MESSAGES.integer,
-  })
-  .transform((value, ctx) => {
-    if (typeof value === 'string' && value.trim() === '') {
-      ctx.addIssue({ code: 'custom', message: REQUIRED });
-      return z.NEVER;
-    }
-    const number =
-      typeof value === 'number' ? value : /^-?\d+$/.test(value.trim()) ? Number(value) : Number.NaN;
-    if (!Number.isInteger(number)) {
-      ctx.addIssue({ code: 'custom', message: COUPON_MESSAGES.integer });
-      return z.NEVER;
-    }
-    return number;
-  });
+const integerField = numberOrText(COUPON_MESSAGES.integer, (value) => {
+  const number =
+    typeof value === 'number' ? value : /^-?\d+$/.test(value.trim()) ? Number(value) : Number.NaN;
+  return Number.isInteger(number) ? number : COUPON_MESSAGES.integer;
+});
 
 /** A required calendar date: YYYY-MM-DD, or an ISO date-time whose date part is taken (split at T). */
 const dateField = (requiredMessage: string) =>
@@ -208,8 +183,7 @@ export const couponSchema = z.object({
   minSaleAmount: z.number(),
   status: z.enum(COUPON_STATUSES),
   client: z.object({ id: z.number().int() }),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  ...timestampFields,
 });
 export type Coupon = z.infer<typeof couponSchema>;
 

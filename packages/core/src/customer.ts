@@ -1,6 +1,8 @@
 import { cepSchema, stateSchema } from './cep.ts';
 import { isValidCnpj, isValidCpf, isValidPhone, normalizeDocument, normalizePhone } from './document.ts';
+import { personNameSchema } from './fields.ts';
 import { booleanFilter, listQuerySchema } from './list.ts';
+import { timestampFields } from './responses.ts';
 import { REQUIRED, z } from './zod.ts';
 
 /** Customers (issue 5): a person (CPF) or a company (CNPJ), their addresses and crediário limit. */
@@ -61,12 +63,7 @@ export type AddressData = z.output<typeof addressInputSchema>;
 
 const customerFields = {
   personType: z.enum(PERSON_TYPES, { message: 'Selecione o tipo de pessoa' }).default('person'),
-  name: z
-    .string({ message: REQUIRED })
-    .trim()
-    .min(1, REQUIRED)
-    .min(2, 'O nome deve ter no mínimo 2 caracteres')
-    .max(120, 'Use no máximo 120 caracteres'),
+  name: personNameSchema,
   /** CPF (person) or CNPJ (company, alphanumeric too), optional; stored normalized. */
   document: z
     .string()
@@ -199,8 +196,7 @@ export const customerSchema = z.object({
   whatsappCheckedAt: z.string().nullable(),
   /** A pending crediário receivable of theirs is past its due date. */
   isDelinquent: z.boolean(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  ...timestampFields,
 });
 export type Customer = z.infer<typeof customerSchema>;
 

@@ -50,6 +50,9 @@ export function parseSort<F extends string>(
   return (fields as readonly string[]).includes(field) ? { field: field as F, direction } : null;
 }
 
+/** An optional id filter of a query string ("?productId=12"). */
+export const idFilter = (message: string) => z.coerce.number().int(message).positive(message).optional();
+
 /** Query-string boolean filters ("true"/"false", absent = no filter). */
 export const booleanFilter = z
   .enum(['true', 'false'], { message: 'Use true ou false' })

@@ -40,17 +40,25 @@ export function centsToDecimalString(cents: number): string {
 export function maskDecimalInput(text: string): string {
   const dots = (text.match(/\./g) ?? []).length;
   const normalized = text.includes(',') || dots > 1 ? text.replace(/\./g, '') : text.replace('.', ',');
+  return keepDigitsAndComma(normalized, 2);
+}
+
+/**
+ * The digits and the first comma of `text` (none when `places` is 0), with at most `places` digits
+ * after the comma; a leading comma becomes "0,". The core of the decimal input masks.
+ */
+export function keepDigitsAndComma(text: string, places: number): string {
   let out = '';
   let seenComma = false;
   let decimals = 0;
-  for (const ch of normalized) {
+  for (const ch of text) {
     if (ch >= '0' && ch <= '9') {
       if (seenComma) {
-        if (decimals >= 2) continue;
+        if (decimals >= places) continue;
         decimals++;
       }
       out += ch;
-    } else if (ch === ',' && !seenComma) {
+    } else if (ch === ',' && !seenComma && places > 0) {
       seenComma = true;
       out += out === '' ? '0,' : ',';
     }

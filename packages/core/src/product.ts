@@ -1,5 +1,8 @@
 import { barcodeSchema } from './barcode.ts';
+import { optionalText } from './fields.ts';
 import { booleanFilter, listQuerySchema } from './list.ts';
+import { keepDigitsAndComma } from './money.ts';
+import { refSchema, timestampFields } from './responses.ts';
 import { REQUIRED, z } from './zod.ts';
 
 /**
@@ -82,14 +85,6 @@ const quantityField = (label: string, places = 3) =>
 
 const optionalQuantity = (label: string, places = 3) => quantityField(label, places).nullish().default(null);
 
-const optionalText = (max: number, message: string) =>
-  z
-    .string()
-    .trim()
-    .max(max, message)
-    .nullish()
-    .transform((v) => (v ? v : null));
-
 const idRef = z.number().int().positive().nullish().default(null);
 
 /** ISO timestamp the client read; a stale one makes the edit a 409. */
@@ -115,8 +110,7 @@ export const productCategorySchema = z.object({
   name: z.string(),
   active: z.boolean(),
   productCount: z.number(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  ...timestampFields,
 });
 export type ProductCategory = z.infer<typeof productCategorySchema>;
 
@@ -242,9 +236,6 @@ export const productVariantUpdateSchema = z.object({
 });
 export type ProductVariantUpdate = z.input<typeof productVariantUpdateSchema>;
 
-const namedSchema = z.object({ id: z.number(), name: z.string() });
-export type Named = z.infer<typeof namedSchema>;
-
 export const productImageSchema = z.object({
   id: z.number(),
   position: z.number(),
@@ -255,7 +246,7 @@ export const productImageSchema = z.object({
 });
 export type ProductImage = z.infer<typeof productImageSchema>;
 
-export const productGridColorSchema = namedSchema.extend({ position: z.number() });
+export const productGridColorSchema = refSchema.extend({ position: z.number() });
 export const productGridSizeSchema = productGridColorSchema;
 
 export const productVariantSchema = z.object({
@@ -309,8 +300,8 @@ export const productListItemSchema = z.object({
   salePriceCents: z.number(),
   costPriceCents: z.number(),
   marginPercent: z.number().nullable(),
-  category: namedSchema.nullable(),
-  brand: namedSchema.nullable(),
+  category: refSchema.nullable(),
+  brand: refSchema.nullable(),
   active: z.boolean(),
   stockControl: z.boolean(),
   stock: z.number(),
@@ -318,8 +309,7 @@ export const productListItemSchema = z.object({
   isLowStock: z.boolean(),
   variantCount: z.number(),
   coverThumbUrl: z.string().nullable(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  ...timestampFields,
 });
 export type ProductListItem = z.infer<typeof productListItemSchema>;
 
@@ -549,22 +539,7 @@ export type ProductImportInput = z.input<typeof productImportInputSchema>;
  */
 export function maskQuantityInput(text: string, places = 3): string {
   const normalized = text.includes(',') ? text.replace(/\./g, '') : text.replace('.', ',');
-  let out = '';
-  let seenComma = false;
-  let decimals = 0;
-  for (const ch of normalized) {
-    if (ch >= '0' && ch <= '9') {
-      if (seenComma) {
-        if (decimals >= places) continue;
-        decimals++;
-      }
-      out += ch;
-    } else if (ch === ',' && !seenComma && places > 0) {
-      seenComma = true;
-      out += out === '' ? '0,' : ',';
-    }
-  }
-  return out;
+  return keepDigitsAndComma(normalized, places);
 }
 
 /** "1,250" -> 1.25; "" -> null. */

@@ -8,6 +8,9 @@ import { z } from './zod.ts';
 /** A reference to a record by id and name (the user of a sale, the seller, ...). */
 export const refSchema = z.object({ id: z.number(), name: z.string() });
 
+/** When a stored record was created and last changed, answered as ISO text (spread into its answer). */
+export const timestampFields = { createdAt: z.string(), updatedAt: z.string() };
+
 /** The answer of an action with nothing else to say (logout, password change). */
 export const okSchema = z.object({ ok: z.boolean() });
 

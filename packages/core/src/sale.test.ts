@@ -7,6 +7,8 @@ import {
   discountCentsOf,
   lineTotals,
   multiplyQuantity,
+  type PaymentCheckInput,
+  type PaymentInput,
   parsePercentToHundredths,
   parseQuantity,
   saleInputSchema,
@@ -134,57 +136,41 @@ describe('discounts', () => {
 });
 
 describe('payments', () => {
+  /** checkPayments on TODAY: the final amount, the payments and any other input. */
+  const check = (finalAmountCents: number, payments: PaymentInput[], more: Partial<PaymentCheckInput> = {}) =>
+    checkPayments({ finalAmountCents, payments, today: TODAY, ...more });
+
   it('a single exact payment finishes the sale', () => {
-    const r = checkPayments({
-      finalAmountCents: 3750,
-      payments: [{ method: 'pix', amountCents: 3750 }],
-      today: TODAY,
-    });
+    const r = check(3750, [{ method: 'pix', amountCents: 3750 }]);
     expect(r).toMatchObject({ ok: true, status: 'finished', changeCents: 0, cashDepositAmountCents: 0 });
   });
 
   it('split payments must add up to the final amount', () => {
-    const short = checkPayments({
-      finalAmountCents: 10000,
-      payments: [
-        { method: 'debitCard', amountCents: 6000 },
-        { method: 'pix', amountCents: 3000 },
-      ],
-      today: TODAY,
-    });
+    const short = check(10000, [
+      { method: 'debitCard', amountCents: 6000 },
+      { method: 'pix', amountCents: 3000 },
+    ]);
     expect(short.ok).toBe(false);
     if (!short.ok)
       expect(short.message).toBe('Os pagamentos somam R$ 90,00: faltam R$ 10,00 para o total de R$ 100,00');
-    const over = checkPayments({
-      finalAmountCents: 10000,
-      payments: [
-        { method: 'debitCard', amountCents: 6000 },
-        { method: 'pix', amountCents: 5000 },
-      ],
-      today: TODAY,
-    });
+    const over = check(10000, [
+      { method: 'debitCard', amountCents: 6000 },
+      { method: 'pix', amountCents: 5000 },
+    ]);
     expect(over.ok).toBe(false);
     if (!over.ok) expect(over.message).toMatch(/só o pagamento em dinheiro pode passar do total/);
-    const exact = checkPayments({
-      finalAmountCents: 10000,
-      payments: [
-        { method: 'debitCard', amountCents: 6000 },
-        { method: 'pix', amountCents: 4000 },
-      ],
-      today: TODAY,
-    });
+    const exact = check(10000, [
+      { method: 'debitCard', amountCents: 6000 },
+      { method: 'pix', amountCents: 4000 },
+    ]);
     expect(exact.ok).toBe(true);
   });
 
   it('money over the total gives change and records the applied amount', () => {
-    const r = checkPayments({
-      finalAmountCents: 3750,
-      payments: [
-        { method: 'creditCard', amountCents: 1000 },
-        { method: 'money', amountCents: 5000 },
-      ],
-      today: TODAY,
-    });
+    const r = check(3750, [
+      { method: 'creditCard', amountCents: 1000 },
+      { method: 'money', amountCents: 5000 },
+    ]);
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(r.changeCents).toBe(2250);
@@ -196,29 +182,14 @@ describe('payments', () => {
   });
 
   it('change from cashDepositAmount', () => {
-    const r = checkPayments({
-      finalAmountCents: 3750,
-      payments: [{ method: 'money', amountCents: 3750 }],
-      cashDepositAmountCents: 10000,
-      today: TODAY,
-    });
+    const r = check(3750, [{ method: 'money', amountCents: 3750 }], { cashDepositAmountCents: 10000 });
     expect(r).toMatchObject({ ok: true, changeCents: 6250, cashDepositAmountCents: 10000 });
-    const low = checkPayments({
-      finalAmountCents: 3750,
-      payments: [{ method: 'money', amountCents: 3750 }],
-      cashDepositAmountCents: 2000,
-      today: TODAY,
-    });
+    const low = check(3750, [{ method: 'money', amountCents: 3750 }], { cashDepositAmountCents: 2000 });
     expect(low).toMatchObject({
       ok: false,
       message: 'O valor recebido em dinheiro é menor que o valor a pagar em dinheiro',
     });
-    const noMoney = checkPayments({
-      finalAmountCents: 3750,
-      payments: [{ method: 'pix', amountCents: 3750 }],
-      cashDepositAmountCents: 5000,
-      today: TODAY,
-    });
+    const noMoney = check(3750, [{ method: 'pix', amountCents: 3750 }], { cashDepositAmountCents: 5000 });
     expect(noMoney).toMatchObject({
       ok: false,
       message: 'Valor recebido informado sem pagamento em dinheiro',
@@ -226,53 +197,31 @@ describe('payments', () => {
   });
 
   it('money that is all change is refused', () => {
-    const r = checkPayments({
-      finalAmountCents: 1000,
-      payments: [
-        { method: 'pix', amountCents: 1000 },
-        { method: 'money', amountCents: 500 },
-      ],
-      today: TODAY,
-    });
+    const r = check(1000, [
+      { method: 'pix', amountCents: 1000 },
+      { method: 'money', amountCents: 500 },
+    ]);
     expect(r.ok).toBe(false);
   });
 
   it('installments only on credit card, crediário and boleto, 1 to 12', () => {
+    expect(check(12000, [{ method: 'creditCard', amountCents: 12000, numberInstallments: 3 }])).toMatchObject(
+      { ok: true, status: 'finished' },
+    );
+    expect(check(12000, [{ method: 'debitCard', amountCents: 12000, numberInstallments: 3 }])).toMatchObject({
+      ok: false,
+      message: 'Parcelamento só no cartão de crédito, crediário ou boleto',
+    });
     expect(
-      checkPayments({
-        finalAmountCents: 12000,
-        payments: [{ method: 'creditCard', amountCents: 12000, numberInstallments: 3 }],
-        today: TODAY,
-      }),
-    ).toMatchObject({ ok: true, status: 'finished' });
-    expect(
-      checkPayments({
-        finalAmountCents: 12000,
-        payments: [{ method: 'debitCard', amountCents: 12000, numberInstallments: 3 }],
-        today: TODAY,
-      }),
-    ).toMatchObject({ ok: false, message: 'Parcelamento só no cartão de crédito, crediário ou boleto' });
-    expect(
-      checkPayments({
-        finalAmountCents: 12000,
-        payments: [{ method: 'creditCard', amountCents: 12000, numberInstallments: 13 }],
-        today: TODAY,
-      }),
+      check(12000, [{ method: 'creditCard', amountCents: 12000, numberInstallments: 13 }]),
     ).toMatchObject({ ok: false });
   });
 
   it('crediário needs a customer, defaults the first due date to tomorrow, and leaves the sale pending', () => {
-    const noCustomer = checkPayments({
-      finalAmountCents: 10000,
-      payments: [{ method: 'creditShop', amountCents: 10000 }],
-      today: TODAY,
-    });
+    const noCustomer = check(10000, [{ method: 'creditShop', amountCents: 10000 }]);
     expect(noCustomer).toMatchObject({ ok: false, message: 'Informe o cliente para vender no crediário' });
-    const r = checkPayments({
-      finalAmountCents: 10000,
-      payments: [{ method: 'creditShop', amountCents: 10000, numberInstallments: 3 }],
+    const r = check(10000, [{ method: 'creditShop', amountCents: 10000, numberInstallments: 3 }], {
       customerId: 7,
-      today: TODAY,
     });
     expect(r.ok).toBe(true);
     if (!r.ok) return;
@@ -283,40 +232,26 @@ describe('payments', () => {
       { number: 2, amountCents: 3333, dueDate: '2025-04-11' },
       { number: 3, amountCents: 3333, dueDate: '2025-05-11' },
     ]);
-    const past = checkPayments({
-      finalAmountCents: 10000,
-      payments: [{ method: 'creditShop', amountCents: 10000, dueDate: '2025-03-09' }],
+    const past = check(10000, [{ method: 'creditShop', amountCents: 10000, dueDate: '2025-03-09' }], {
       customerId: 7,
-      today: TODAY,
     });
     expect(past).toMatchObject({ ok: false, message: 'A data de vencimento não pode ser anterior a hoje' });
-    expect(
-      checkPayments({
-        finalAmountCents: 10000,
-        payments: [{ method: 'boleto', amountCents: 10000 }],
-        today: TODAY,
-      }),
-    ).toMatchObject({ ok: false, message: 'Informe o cliente para vender no boleto' });
+    expect(check(10000, [{ method: 'boleto', amountCents: 10000 }])).toMatchObject({
+      ok: false,
+      message: 'Informe o cliente para vender no boleto',
+    });
   });
 
   it('payment on delivery only for deliveries; a zero sale needs no payment', () => {
+    expect(check(100, [{ method: 'paymentOnDelivery', amountCents: 100 }])).toMatchObject({
+      ok: false,
+      message: 'Pagamento na entrega só em vendas com entrega',
+    });
     expect(
-      checkPayments({
-        finalAmountCents: 100,
-        payments: [{ method: 'paymentOnDelivery', amountCents: 100 }],
-        today: TODAY,
-      }),
-    ).toMatchObject({ ok: false, message: 'Pagamento na entrega só em vendas com entrega' });
-    expect(
-      checkPayments({
-        finalAmountCents: 100,
-        payments: [{ method: 'paymentOnDelivery', amountCents: 100 }],
-        typeOfSale: 'delivery',
-        today: TODAY,
-      }),
+      check(100, [{ method: 'paymentOnDelivery', amountCents: 100 }], { typeOfSale: 'delivery' }),
     ).toMatchObject({ ok: true });
-    expect(checkPayments({ finalAmountCents: 0, payments: [], today: TODAY })).toMatchObject({ ok: true });
-    expect(checkPayments({ finalAmountCents: 10, payments: [], today: TODAY })).toMatchObject({
+    expect(check(0, [])).toMatchObject({ ok: true });
+    expect(check(10, [])).toMatchObject({
       ok: false,
       message: 'Informe a forma de pagamento',
     });

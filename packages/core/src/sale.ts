@@ -1,4 +1,6 @@
+import { customerAddressSchema, customerSchema } from './customer.ts';
 import { addDays, isIsoDate } from './date.ts';
+import { optionalText } from './fields.ts';
 import { formatCents } from './money.ts';
 import { saleReceivableSchema, saleWarningSchema } from './receivable.ts';
 import { refSchema } from './responses.ts';
@@ -486,15 +488,6 @@ const refinePercent = (v: { discountType: DiscountKind; discountValue: number },
   }
 };
 
-/** Optional trimmed text; empty becomes null. */
-export const optionalText = (max: number) =>
-  z
-    .string()
-    .trim()
-    .max(max, `Use no máximo ${max} caracteres`)
-    .nullish()
-    .transform((v) => (v ? v : null));
-
 export const saleItemInputSchema = z
   .object({
     productId: id,
@@ -639,15 +632,16 @@ export const salePaymentSchema = z.object({
 });
 export type SalePayment = z.infer<typeof salePaymentSchema>;
 
-export const deliveryAddressSchema = z.object({
-  id: z.number(),
-  zipCode: z.string(),
-  street: z.string(),
-  number: z.string(),
-  complement: z.string().nullable(),
-  neighborhood: z.string(),
-  city: z.string(),
-  state: z.string(),
+/** The customer's address the sale is delivered to. */
+export const deliveryAddressSchema = customerAddressSchema.pick({
+  id: true,
+  zipCode: true,
+  street: true,
+  number: true,
+  complement: true,
+  neighborhood: true,
+  city: true,
+  state: true,
 });
 export type DeliveryAddress = z.infer<typeof deliveryAddressSchema>;
 
@@ -659,14 +653,7 @@ export const saleSchema = z.object({
   originSale: z.enum(ORIGINS_OF_SALE),
   /** A quick sale: one free-text line. */
   isSimple: z.boolean(),
-  customer: z
-    .object({
-      id: z.number(),
-      name: z.string(),
-      document: z.string().nullable(),
-      phone: z.string().nullable(),
-    })
-    .nullable(),
+  customer: customerSchema.pick({ id: true, name: true, document: true, phone: true }).nullable(),
   user: refSchema,
   seller: refSchema.nullable(),
   cashRegisterId: z.number().nullable(),

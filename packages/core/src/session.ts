@@ -1,4 +1,4 @@
-import { refSchema } from './responses.ts';
+import { refSchema, timestampFields } from './responses.ts';
 import { z } from './zod.ts';
 
 /**
@@ -20,7 +20,7 @@ export const sessionUserSchema = z.object({
   active: z.boolean(),
   profilePhotoWhatsapp: z.string().nullable(),
   userType: refSchema,
-  client: z.object({ id: z.number(), name: z.string(), clientType: refSchema }),
+  client: refSchema.extend({ clientType: refSchema }),
 });
 export type SessionUser = z.infer<typeof sessionUserSchema>;
 
@@ -32,8 +32,7 @@ export const whatsappInstanceSchema = z.object({
   /** Evolution API connection state: open, connecting or close. */
   state: z.string(),
   phone: z.string(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  ...timestampFields,
 });
 export type WhatsappInstance = z.infer<typeof whatsappInstanceSchema>;
 
@@ -47,8 +46,7 @@ export const shippingSettingSchema = z.object({
   freeAboveCents: z.number(),
   deliveryTimeMinutes: z.number(),
   active: z.boolean(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  ...timestampFields,
 });
 export type ShippingSetting = z.infer<typeof shippingSettingSchema>;
 
@@ -61,8 +59,7 @@ export const paymentGatewaySchema = z.object({
   merchantName: z.string(),
   merchantCity: z.string(),
   active: z.boolean(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  ...timestampFields,
 });
 export type PaymentGateway = z.infer<typeof paymentGatewaySchema>;
 

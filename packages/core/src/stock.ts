@@ -1,7 +1,9 @@
 import { isIsoDate } from './date.ts';
-import { listQuerySchema, pageOf } from './list.ts';
+import { numberOrText, optionalText } from './fields.ts';
+import { idFilter, listQuerySchema, pageOf } from './list.ts';
 import { parseMoneyToCents } from './money.ts';
 import { formatQuantity } from './product.ts';
+import { refSchema } from './responses.ts';
 import { REQUIRED, z } from './zod.ts';
 
 /**
@@ -119,37 +121,18 @@ export function fromThousandths(thousandths: number): number {
 }
 
 /** A positive quantity given as a number (API) or as input text ("1,5"); parsed to a number. */
-export const stockQuantityField = z
-  .union([z.number(), z.string()], {
-    error: (issue) =>
-      issue.input === undefined || issue.input === null ? REQUIRED : STOCK_MESSAGES.quantity,
-  })
-  .transform((value, ctx) => {
-    if (typeof value === 'string' && value.trim() === '') {
-      ctx.addIssue({ code: 'custom', message: REQUIRED });
-      return z.NEVER;
-    }
-    const thousandths = toThousandths(value);
-    if (Number.isNaN(thousandths)) {
-      const tooPrecise =
-        (typeof value === 'number' && Number.isFinite(value)) ||
-        (typeof value === 'string' && /^\d+[.,]\d{4,}$/.test(value.trim()));
-      ctx.addIssue({
-        code: 'custom',
-        message: tooPrecise ? STOCK_MESSAGES.quantityDecimals : STOCK_MESSAGES.quantity,
-      });
-      return z.NEVER;
-    }
-    if (thousandths <= 0) {
-      ctx.addIssue({ code: 'custom', message: STOCK_MESSAGES.quantityPositive });
-      return z.NEVER;
-    }
-    if (thousandths > STOCK_QUANTITY_MAX * 1000) {
-      ctx.addIssue({ code: 'custom', message: STOCK_MESSAGES.quantityMax });
-      return z.NEVER;
-    }
-    return fromThousandths(thousandths);
-  });
+export const stockQuantityField = numberOrText(STOCK_MESSAGES.quantity, (value) => {
+  const thousandths = toThousandths(value);
+  if (Number.isNaN(thousandths)) {
+    const tooPrecise =
+      (typeof value === 'number' && Number.isFinite(value)) ||
+      (typeof value === 'string' && /^\d+[.,]\d{4,}$/.test(value.trim()));
+    return tooPrecise ? STOCK_MESSAGES.quantityDecimals : STOCK_MESSAGES.quantity;
+  }
+  if (thousandths <= 0) return STOCK_MESSAGES.quantityPositive;
+  if (thousandths > STOCK_QUANTITY_MAX * 1000) return STOCK_MESSAGES.quantityMax;
+  return fromThousandths(thousandths);
+});
 
 const MAX_CENTS = 2_147_483_647;
 
@@ -175,14 +158,6 @@ const unitCostTextField = z
 
 const idField = (message: string) => z.number({ message }).int(message).positive(message);
 const variantIdField = z.number().int().positive('Variação inválida').nullish().default(null);
-
-const optionalText = (max: number) =>
-  z
-    .string()
-    .trim()
-    .max(max, `Use no máximo ${max} caracteres`)
-    .nullish()
-    .transform((v) => (v ? v : null));
 
 // ---------------------------------------------------------------- entry
 
@@ -275,7 +250,6 @@ export function fractionTargetFor(
 
 // ---------------------------------------------------------------- history
 
-const optionalId = (message: string) => z.coerce.number().int(message).positive(message).optional();
 const dateFilter = z
   .string()
   .trim()
@@ -285,9 +259,9 @@ const dateFilter = z
 
 export const stockMovementListQuerySchema = listQuerySchema
   .extend({
-    productId: optionalId('Produto inválido'),
-    variantId: optionalId('Variação inválida'),
-    userId: optionalId('Usuário inválido'),
+    productId: idFilter('Produto inválido'),
+    variantId: idFilter('Variação inválida'),
+    userId: idFilter('Usuário inválido'),
     /** One type or several separated by commas ("fractionate-out,fractionate-in"). */
     type: z
       .string()
@@ -315,9 +289,9 @@ export const stockMovementSchema = z.object({
   document: z.string().nullable(),
   note: z.string().nullable(),
   saleId: z.number().nullable(),
-  product: z.object({ id: z.number(), name: z.string(), unit: z.string() }),
-  variant: z.object({ id: z.number(), name: z.string() }).nullable(),
-  user: z.object({ id: z.number(), name: z.string() }).nullable(),
+  product: refSchema.extend({ unit: z.string() }),
+  variant: refSchema.nullable(),
+  user: refSchema.nullable(),
   createdAt: z.string(),
 });
 export type StockMovement = z.infer<typeof stockMovementSchema>;
@@ -325,20 +299,6 @@ export type StockMovement = z.infer<typeof stockMovementSchema>;
 /** A stock card line: the movement and the product's level right after it. */
 export const stockCardLineSchema = stockMovementSchema.extend({ balance: z.number() });
 export type StockCardLine = z.infer<typeof stockCardLineSchema>;
-
-export const stockCardSchema = pageOf(stockCardLineSchema).extend({
-  product: z.object({
-    id: z.number(),
-    name: z.string(),
-    unit: z.string(),
-    stock: z.number(),
-    minStock: z.number(),
-    costPriceCents: z.number(),
-    stockControl: z.boolean(),
-    isLowStock: z.boolean(),
-  }),
-});
-export type StockCard = z.infer<typeof stockCardSchema>;
 
 export const lowStockProductSchema = z.object({
   id: z.number(),
@@ -351,6 +311,14 @@ export const lowStockProductSchema = z.object({
   costPriceCents: z.number(),
 });
 export type LowStockProduct = z.infer<typeof lowStockProductSchema>;
+
+/** The stock card's product: its stock figures and whether it is controlled and low. */
+export const stockCardSchema = pageOf(stockCardLineSchema).extend({
+  product: lowStockProductSchema
+    .omit({ sku: true, barcode: true })
+    .extend({ stockControl: z.boolean(), isLowStock: z.boolean() }),
+});
+export type StockCard = z.infer<typeof stockCardSchema>;
 
 export const stockSettingsInputSchema = z.object({
   allowNegativeStock: z.boolean({ message: 'Informe se o estoque pode ficar negativo' }),

@@ -1,5 +1,7 @@
 import { PASSWORD_MIN } from './auth.ts';
+import { personNameSchema } from './fields.ts';
 import { booleanFilter, listQuerySchema } from './list.ts';
+import { refSchema, timestampFields } from './responses.ts';
 import { USER_TYPE_IDS, USER_TYPES, UserType, type UserTypeId } from './userTypes.ts';
 import { REQUIRED, z } from './zod.ts';
 
@@ -27,12 +29,7 @@ const userTypeIdSchema = z.coerce
   .refine((v) => USER_TYPE_IDS.includes(v as UserTypeId), 'Selecione o tipo de usuário');
 
 const userFields = {
-  name: z
-    .string({ message: REQUIRED })
-    .trim()
-    .min(1, REQUIRED)
-    .min(2, 'O nome deve ter no mínimo 2 caracteres')
-    .max(120, 'Use no máximo 120 caracteres'),
+  name: personNameSchema,
   email: z
     .string({ message: REQUIRED })
     .trim()
@@ -109,9 +106,8 @@ export const staffUserSchema = z.object({
   clientId: z.number(),
   name: z.string(),
   email: z.string(),
-  userType: z.object({ id: z.number(), name: z.string() }),
+  userType: refSchema,
   active: z.boolean(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  ...timestampFields,
 });
 export type StaffUser = z.infer<typeof staffUserSchema>;

@@ -1,5 +1,7 @@
 import { type ListQuery, type ListResult, parseSort, type SortSpec } from '@balcao/core/list';
 import { type AnyColumn, asc, desc, ilike, or, type SQL, sql } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
+import type { Executor } from '../db/client.ts';
 import { AppError } from '../errors.ts';
 
 /** LIMIT/OFFSET of a list query. */
@@ -39,9 +41,19 @@ export function searchAny(q: string | undefined, columns: (AnyColumn | SQL)[]): 
 }
 
 /** The list answer (DESIGN.md). */
-export function listResult<T>(items: T[], total: number, query: ListQuery): ListResult<T> {
+export function listResult<T>(
+  items: T[],
+  total: number,
+  query: Pick<ListQuery, 'page' | 'pageSize'>,
+): ListResult<T> {
   return { items, total: Number(total), page: query.page, pageSize: query.pageSize };
 }
 
 /** `count(*)` as a number on both PGlite and node-postgres. */
 export const countAll = sql<number>`count(*)::int`;
+
+/** How many rows of `table` match `where` (a list's total). */
+export async function countRows(db: Executor, table: PgTable, where: SQL | undefined): Promise<number> {
+  const [{ total }] = await db.select({ total: countAll }).from(table).where(where);
+  return total;
+}

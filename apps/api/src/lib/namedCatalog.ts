@@ -18,7 +18,7 @@ import type { Db, Executor } from '../db/client.ts';
 import { conflict, duplicate, notFound } from '../errors.ts';
 import { assertOwnClient, sessionOf } from '../plugins/auth.ts';
 import type { Actor } from './actor.ts';
-import { escapeLike, listResult, orderByOf, pageWindow } from './list.ts';
+import { countRows, escapeLike, listResult, orderByOf, pageWindow } from './list.ts';
 import { clientParams, idParams } from './params.ts';
 import { isForeignKeyViolation, isSameVersion, mapUnique } from './pg.ts';
 import { assertNotStale } from './version.ts';
@@ -120,7 +120,7 @@ export function namedCatalogService(o: NamedCatalogOptions) {
         t.id,
       );
       const { limit, offset } = pageWindow(query);
-      const [items, [{ total }]] = await Promise.all([
+      const [items, total] = await Promise.all([
         db
           .select(columns)
           .from(t)
@@ -128,7 +128,7 @@ export function namedCatalogService(o: NamedCatalogOptions) {
           .orderBy(...order)
           .limit(limit)
           .offset(offset),
-        db.select({ total: sql<number>`count(*)::int` }).from(t).where(where),
+        countRows(db, t, where),
       ]);
       return listResult(items.map(toRecord), total, query);
     },

@@ -11,13 +11,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { notFound } from '../../errors.ts';
 import { clientParams } from '../../lib/params.ts';
-import { assertOwnClient, createSession } from '../../plugins/auth.ts';
-import {
-  findSettingsChecklist,
-  findShippingSettings,
-  findWhatsappInstance,
-  loadSessionPayload,
-} from '../auth/service.ts';
+import { assertOwnClient } from '../../plugins/auth.ts';
+import { findSettingsChecklist, findShippingSettings, findWhatsappInstance, logIn } from '../auth/service.ts';
 import { createAccount } from './service.ts';
 
 export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
@@ -38,9 +33,8 @@ export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request, reply) => {
         const { systemClient, user } = request.body;
         const { userId } = await createAccount(db, systemClient, user);
-        const token = await createSession(db, userId, config.sessionTtlMs);
-        const payload = await loadSessionPayload(db, userId);
-        return reply.status(201).send({ ...payload, token, id: payload.user.client.id });
+        const session = await logIn(db, userId, config.sessionTtlMs);
+        return reply.status(201).send({ ...session, id: session.user.client.id });
       },
     );
 

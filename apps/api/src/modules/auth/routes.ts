@@ -7,10 +7,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { sessions, users } from '../../db/schema.ts';
 import { rateLimited, unauthorized } from '../../errors.ts';
-import { bearerToken, createSession, hashToken, sessionOf } from '../../plugins/auth.ts';
+import { bearerToken, hashToken, sessionOf } from '../../plugins/auth.ts';
 import { verifyPassword } from './password.ts';
 import { FailureCounter } from './rateLimit.ts';
-import { loadSessionPayload } from './service.ts';
+import { loadSessionPayload, logIn } from './service.ts';
 
 const TOO_MANY = 'Muitas tentativas de login. Aguarde alguns minutos e tente novamente.';
 
@@ -47,9 +47,7 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           throw unauthorized(LOGIN_FAILED_MESSAGE);
         }
         byEmail.reset(email);
-        const token = await createSession(db, user.id, config.sessionTtlMs);
-        const payload = await loadSessionPayload(db, user.id);
-        return reply.send({ ...payload, token });
+        return reply.send(await logIn(db, user.id, config.sessionTtlMs));
       },
     );
 

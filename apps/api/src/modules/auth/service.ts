@@ -1,8 +1,9 @@
 import { CLIENT_TYPES, type ClientTypeId, USER_TYPES, type UserTypeId } from '@balcao/core/userTypes';
 import { asc, eq } from 'drizzle-orm';
-import type { Executor } from '../../db/client.ts';
+import type { Db, Executor } from '../../db/client.ts';
 import { clients, paymentGateways, shippingSettings, users, whatsappInstances } from '../../db/schema.ts';
 import { notFound } from '../../errors.ts';
+import { createSession } from '../../plugins/auth.ts';
 
 async function findUserView(db: Executor, userId: number) {
   const [row] = await db
@@ -76,4 +77,11 @@ export async function loadSessionPayload(db: Executor, userId: number) {
     findSettingsChecklist(db, clientId),
   ]);
   return { user, whatsappInstance, shippingSettings: shipping[0] ?? null, paymentGateway, settingsChecklist };
+}
+
+/** Opens a session for the user and answers what a login answers: the session payload and its token. */
+export async function logIn(db: Db, userId: number, sessionTtlMs: number) {
+  const token = await createSession(db, userId, sessionTtlMs);
+  const payload = await loadSessionPayload(db, userId);
+  return { ...payload, token };
 }

@@ -20,6 +20,7 @@ import type { Db, Executor } from '../../db/client.ts';
 import { users } from '../../db/schema.ts';
 import { AppError, conflict, notFound, unprocessable } from '../../errors.ts';
 import { inOrder } from '../../lib/inOrder.ts';
+import { countRows, listResult, pageWindow } from '../../lib/list.ts';
 import { violatedUnique } from '../../lib/pg.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { resolveApproval } from '../auth/approval.ts';
@@ -244,6 +245,25 @@ export async function currentRegister(
   return row ? summarize(db, sales, row) : null;
 }
 
+/**
+ * `work` on the caller's open register, locked (none open: 422), in one transaction; answers the
+ * summary of the register row `work` returns and signals the change once committed.
+ */
+async function changeOpenRegister(
+  ctx: AppContext,
+  sales: RegisterSales,
+  session: SessionUser,
+  work: (tx: Executor, register: RegisterRow) => Promise<RegisterRow>,
+): Promise<CashRegisterSummary> {
+  const summary = await ctx.db.transaction(async (tx) => {
+    const register = await findOpenRegister(tx, session, 'update');
+    if (!register) throw unprocessable(CASH_REGISTER_MESSAGES.notOpen);
+    return summarize(tx, sales, await work(tx, register));
+  });
+  ctx.changed(session.clientId, 'cash-register', summary.id);
+  return summary;
+}
+
 /** Suprimento (anyone at the register) or sangria (Administrador/Gerente, or with their approval). */
 export async function addMovement(
   ctx: AppContext,
@@ -261,9 +281,7 @@ export async function addMovement(
           CASH_REGISTER_MESSAGES.approvalInvalid,
         )
       : null;
-  const summary = await ctx.db.transaction(async (tx) => {
-    const register = await findOpenRegister(tx, session, 'update');
-    if (!register) throw unprocessable(CASH_REGISTER_MESSAGES.notOpen);
+  return changeOpenRegister(ctx, sales, session, async (tx, register) => {
     if (input.type === 'withdrawal') {
       const { money } = await summarize(tx, sales, register);
       if (input.amountCents > money.expectedCents) {
@@ -286,10 +304,8 @@ export async function addMovement(
       approvedByUserId: approvedBy,
     });
     await tx.update(cashRegisters).set({ updatedAt: new Date() }).where(eq(cashRegisters.id, register.id));
-    return summarize(tx, sales, register);
+    return register;
   });
-  ctx.changed(session.clientId, 'cash-register', summary.id);
-  return summary;
 }
 
 /** Records an installment received at the user's open register (no register open: nothing recorded). */
@@ -323,9 +339,7 @@ export async function closeRegister(
   session: SessionUser,
   input: CashRegisterCloseInput,
 ) {
-  const report = await ctx.db.transaction(async (tx) => {
-    const register = await findOpenRegister(tx, session, 'update');
-    if (!register) throw unprocessable(CASH_REGISTER_MESSAGES.notOpen);
+  return changeOpenRegister(ctx, sales, session, async (tx, register) => {
     const summary = await summarize(tx, sales, register);
     const counted = new Map((input.counted ?? []).map((c) => [c.method, c.amountCents]));
     const methods = new Set<PaymentMethod>([
@@ -360,10 +374,8 @@ export async function closeRegister(
       })
       .where(eq(cashRegisters.id, register.id))
       .returning();
-    return summarize(tx, sales, closed);
+    return closed;
   });
-  ctx.changed(session.clientId, 'cash-register', report.id);
-  return report;
 }
 
 /** One register's report: the caller's own, or any of the client's for Administrador/Gerente/Financeiro. */
@@ -399,19 +411,19 @@ export async function listRegisters(
       : eq(cashRegisters.userId, session.userId),
     query.status ? eq(cashRegisters.status, query.status) : undefined,
   );
+  const { limit, offset } = pageWindow(query);
   const rows = await db
     .select({ register: cashRegisters, userName: owner.name })
     .from(cashRegisters)
     .innerJoin(owner, eq(owner.id, cashRegisters.userId))
     .where(where)
     .orderBy(desc(cashRegisters.openedAt), desc(cashRegisters.id))
-    .limit(query.pageSize)
-    .offset((query.page - 1) * query.pageSize);
-  const [{ total }] = await db.select({ total: sql<number>`count(*)::int` }).from(cashRegisters).where(where);
-  return {
-    items: rows.map((r) => toRegister(r.register, r.userName)),
-    total: Number(total),
-    page: query.page,
-    pageSize: query.pageSize,
-  };
+    .limit(limit)
+    .offset(offset);
+  const total = await countRows(db, cashRegisters, where);
+  return listResult(
+    rows.map((r) => toRegister(r.register, r.userName)),
+    total,
+    query,
+  );
 }

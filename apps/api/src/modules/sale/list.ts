@@ -2,13 +2,10 @@ import { addDays, SHOP_TIME_ZONE } from '@balcao/core/date';
 import { centsToDecimalString } from '@balcao/core/money';
 import {
   ORIGIN_SALE_LABELS,
-  type OriginSale,
   PAYMENT_METHOD_LABELS,
   SALE_STATUS_LABELS,
   SALE_STATUSES,
-  type SaleStatus,
   TYPE_OF_SALE_LABELS,
-  type TypeOfSale,
 } from '@balcao/core/sale';
 import type {
   SaleListItem,
@@ -24,6 +21,7 @@ import type { Db } from '../../db/client.ts';
 import { users } from '../../db/schema.ts';
 import { orderByOf } from '../../lib/list.ts';
 import { customerMatchesSql, customerRefSql, readRef } from '../customer/refs.ts';
+import { noCustomer, saleHead } from './read.ts';
 import { salePayments, sales } from './schema.ts';
 
 const wallClock = new Intl.DateTimeFormat('en-US', {
@@ -119,8 +117,6 @@ function baseSelect(db: Db) {
     .leftJoin(seller, eq(seller.id, sales.sellerId));
 }
 
-const noCustomer = { name: '', document: null, phone: null };
-
 type ListRow = Awaited<ReturnType<ReturnType<typeof baseSelect>['where']>>[number];
 
 async function withMethods(db: Db, rows: ListRow[]): Promise<SaleListItem[]> {
@@ -134,12 +130,7 @@ async function withMethods(db: Db, rows: ListRow[]): Promise<SaleListItem[]> {
   const bySale = new Map<number, PaymentMethod[]>();
   for (const m of methods) bySale.set(m.saleId, [...(bySale.get(m.saleId) ?? []), m.method as PaymentMethod]);
   return rows.map((r) => ({
-    id: r.id,
-    number: r.number,
-    status: r.status as SaleStatus,
-    typeOfSale: r.typeOfSale as TypeOfSale,
-    originSale: r.originSale as OriginSale,
-    isSimple: r.isSimple,
+    ...saleHead(r),
     customer: r.customerId !== null ? { id: r.customerId, ...(readRef(r.customer) ?? noCustomer) } : null,
     user: { id: r.userId, name: r.userName },
     seller: r.sellerId !== null ? { id: r.sellerId, name: r.sellerName ?? '' } : null,

@@ -39,6 +39,23 @@ function methodOfInstallment(
   return method;
 }
 
+/** A sale's number, status and kinds as answered (the whole sale and the list). */
+export function saleHead(
+  s: Pick<typeof sales.$inferSelect, 'id' | 'number' | 'status' | 'typeOfSale' | 'originSale' | 'isSimple'>,
+) {
+  return {
+    id: s.id,
+    number: s.number,
+    status: s.status as SaleStatus,
+    typeOfSale: s.typeOfSale as TypeOfSale,
+    originSale: s.originSale as OriginSale,
+    isSimple: s.isSimple,
+  };
+}
+
+/** What a sale shows of a customer whose reference can no longer be read. */
+export const noCustomer: CustomerRef = { name: '', document: null, phone: null };
+
 export type SaleRows = {
   sale: typeof sales.$inferSelect;
   customer: CustomerRef | null;
@@ -66,8 +83,7 @@ export async function findSale(db: Executor, clientId: number, id: number): Prom
   ]);
   return toSale({
     sale: s,
-    customer:
-      s.customerId !== null ? (readRef(row.customer) ?? { name: '', document: null, phone: null }) : null,
+    customer: s.customerId !== null ? (readRef(row.customer) ?? noCustomer) : null,
     items,
     payments,
     receivables: receivableRows,
@@ -86,12 +102,7 @@ export function toSale({
 }: SaleRows): Sale {
   const today = todayIso();
   return {
-    id: s.id,
-    number: s.number,
-    status: s.status as SaleStatus,
-    typeOfSale: s.typeOfSale as TypeOfSale,
-    originSale: s.originSale as OriginSale,
-    isSimple: s.isSimple,
+    ...saleHead(s),
     customer: s.customerId !== null && customer ? { id: s.customerId, ...customer } : null,
     user: { id: s.userId, name: name.get(s.userId) ?? '' },
     seller: s.sellerId !== null ? { id: s.sellerId, name: name.get(s.sellerId) ?? '' } : null,

@@ -15,7 +15,7 @@ import type { z } from 'zod';
 import type { Db, Executor } from '../../db/client.ts';
 import { users } from '../../db/schema.ts';
 import type { Actor } from '../../lib/actor.ts';
-import { listResult, orderByOf, pageWindow } from '../../lib/list.ts';
+import { countRows, listResult, orderByOf, pageWindow } from '../../lib/list.ts';
 import {
   findStockFigures,
   listLowStockProducts,
@@ -125,10 +125,7 @@ export async function listMovements(
     .orderBy(...listOrder(query))
     .limit(limit)
     .offset(offset);
-  const [{ total }] = await db
-    .select({ total: sql<number>`count(*)::int` })
-    .from(stockMovements)
-    .where(where);
+  const total = await countRows(db, stockMovements, where);
   return listResult(rows.map(toMovement), total, query);
 }
 
@@ -170,10 +167,7 @@ export async function findStockCard(
     .orderBy(desc(stockMovements.id))
     .limit(limit)
     .offset(offset);
-  const [{ total }] = await db
-    .select({ total: sql<number>`count(*)::int` })
-    .from(stockMovements)
-    .where(where);
+  const total = await countRows(db, stockMovements, where);
   const items: StockCardLine[] = [];
   if (rows.length > 0) {
     // The level after the newest row of the page; older rows walk back from it.

@@ -1,5 +1,4 @@
-import { Readable } from 'node:stream';
-import { listQuerySchema, pageOf } from '@balcao/core/list';
+import { idFilter, listQuerySchema, pageOf } from '@balcao/core/list';
 import { csvFileSchema } from '@balcao/core/responses';
 import { BACKOFFICE, WRITE } from '@balcao/core/routes';
 import {
@@ -18,6 +17,8 @@ import {
 import { z } from '@balcao/core/zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
+import type { Db } from '../../db/client.ts';
+import { sendCsvStream } from '../../lib/csv.ts';
 import { clientParams, idParam } from '../../lib/params.ts';
 import { assertOwnClient, sessionOf } from '../../plugins/auth.ts';
 import { movementsCsvHeader, movementsCsvLines } from './csv.ts';
@@ -35,11 +36,11 @@ import {
   registerEntry,
   registerExit,
   type StockContext,
+  type StockResult,
   updateStockSettings,
 } from './service.ts';
 
 const productParams = z.object({ productId: idParam('Produto inválido') });
-const optionalId = (message: string) => z.coerce.number().int(message).positive(message).optional();
 
 /**
  * Stock (issue 6). Reading: the back-office (BACKOFFICE); moving stock: WRITE.stock (1, 2, 6);
@@ -55,61 +56,45 @@ export function stockRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       return { clientId: session.clientId, userId: session.userId, notify: ctx.notify };
     };
 
-    app.post(
-      '/stock-movement/entry',
-      {
-        config: { access: WRITE.stock },
-        schema: {
-          tags,
-          summary: 'Stock entry of one or more products (quantity and unit cost; updates the average cost)',
-          body: stockEntryInputSchema,
-          response: { 201: stockOperationResultSchema },
+    /** A manual operation: moves the stock and answers the movements it recorded (201). */
+    function operationRoute<Body extends z.ZodType>(
+      path: string,
+      summary: string,
+      body: Body,
+      operate: (db: Db, context: StockContext, input: z.output<Body>) => Promise<StockResult>,
+    ) {
+      app.post(
+        `/stock-movement/${path}`,
+        {
+          config: { access: WRITE.stock },
+          schema: { tags, summary, body, response: { 201: stockOperationResultSchema } },
         },
-      },
-      async (request, reply) => {
-        const context = stockContext(request);
-        const result = await registerEntry(db, context, request.body);
-        const ids = result.movements.map((m) => m.id);
-        return reply.status(201).send({ movements: await findMovements(db, sessionOf(request), ids) });
-      },
-    );
+        async (request, reply) => {
+          // The type provider cannot resolve a generic schema: the body is `body` validated.
+          const result = await operate(db, stockContext(request), request.body as z.output<Body>);
+          const ids = result.movements.map((m) => m.id);
+          return reply.status(201).send({ movements: await findMovements(db, sessionOf(request), ids) });
+        },
+      );
+    }
 
-    app.post(
-      '/stock-movement/exit',
-      {
-        config: { access: WRITE.stock },
-        schema: {
-          tags,
-          summary: 'Stock exit with a reason; 409 when a level would go negative (unless allowed)',
-          body: stockExitInputSchema,
-          response: { 201: stockOperationResultSchema },
-        },
-      },
-      async (request, reply) => {
-        const context = stockContext(request);
-        const result = await registerExit(db, context, request.body);
-        const ids = result.movements.map((m) => m.id);
-        return reply.status(201).send({ movements: await findMovements(db, sessionOf(request), ids) });
-      },
+    operationRoute(
+      'entry',
+      'Stock entry of one or more products (quantity and unit cost; updates the average cost)',
+      stockEntryInputSchema,
+      registerEntry,
     );
-
-    app.post(
-      '/stock-movement/fractionate',
-      {
-        config: { access: WRITE.stock },
-        schema: {
-          tags,
-          summary: 'N units of a source product out, M units of a target in, one transaction; remembers N:M',
-          body: stockFractionateInputSchema,
-          response: { 201: stockOperationResultSchema },
-        },
-      },
-      async (request, reply) => {
-        const context = stockContext(request);
-        const result = await fractionate(db, context, request.body);
-        const ids = result.movements.map((m) => m.id);
-        return reply.status(201).send({ movements: await findMovements(db, sessionOf(request), ids) });
-      },
+    operationRoute(
+      'exit',
+      'Stock exit with a reason; 409 when a level would go negative (unless allowed)',
+      stockExitInputSchema,
+      registerExit,
+    );
+    operationRoute(
+      'fractionate',
+      'N units of a source product out, M units of a target in, one transaction; remembers N:M',
+      stockFractionateInputSchema,
+      fractionate,
     );
 
     app.get(
@@ -140,28 +125,12 @@ export function stockRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: { content: { 'text/csv': { schema: csvFileSchema } } } },
         },
       },
-      async (request, reply) => {
-        const actor = assertOwnClient(request, request.params.clientId);
-        const query = request.query;
-        async function* lines() {
-          yield movementsCsvHeader();
-          let batch = [];
-          for await (const movement of eachMovement(db, actor, query)) {
-            batch.push(movement);
-            if (batch.length === 500) {
-              yield movementsCsvLines(batch);
-              batch = [];
-            }
-          }
-          yield movementsCsvLines(batch);
-        }
-        const date = new Date().toISOString().slice(0, 10);
-        return reply
-          .header('content-type', 'text/csv; charset=utf-8')
-          .header('content-disposition', `attachment; filename="movimentacoes-estoque-${date}.csv"`)
-          .header('cache-control', 'no-store')
-          .send(Readable.from(lines()));
-      },
+      async (request, reply) =>
+        sendCsvStream(reply, 'movimentacoes-estoque', {
+          header: movementsCsvHeader(),
+          rows: eachMovement(db, assertOwnClient(request, request.params.clientId), request.query),
+          lines: movementsCsvLines,
+        }),
     );
 
     app.get(
@@ -174,7 +143,7 @@ export function stockRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           params: productParams,
           querystring: listQuerySchema
             .pick({ page: true, pageSize: true })
-            .extend({ variantId: optionalId('Variação inválida') }),
+            .extend({ variantId: idFilter('Variação inválida') }),
           response: { 200: stockCardSchema },
         },
       },
@@ -205,8 +174,8 @@ export function stockRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           summary: 'Remembered fractionation ratios (last N:M per source/target pair), newest first',
           params: clientParams,
           querystring: z.object({
-            sourceProductId: optionalId('Produto inválido'),
-            targetProductId: optionalId('Produto inválido'),
+            sourceProductId: idFilter('Produto inválido'),
+            targetProductId: idFilter('Produto inválido'),
           }),
           response: { 200: z.array(fractionRatioSchema) },
         },

@@ -419,38 +419,36 @@ export async function moveStock<T = undefined>(
 
 // ---------------------------------------------------------------- manual operations
 
+/** One movement of `type` per item of an entry or an exit, with the input's reason, document and note. */
+function itemMovements(
+  type: 'entry' | 'exit',
+  input: {
+    items: { productId: number; variantId: number | null; quantity: number; unitCostCents?: number }[];
+    reason?: string;
+    document: string | null;
+    note: string | null;
+  },
+): StockMovementInput[] {
+  return input.items.map((item) => ({
+    productId: item.productId,
+    variantId: item.variantId,
+    type,
+    quantity: item.quantity,
+    unitCostCents: item.unitCostCents,
+    reason: input.reason,
+    document: input.document,
+    note: input.note,
+  }));
+}
+
 /** POST /stock-movement/entry: several products in one go; each updates its average cost. */
 export async function registerEntry(db: Db, ctx: StockContext, input: StockEntryInputParsed) {
-  return moveStock(
-    db,
-    ctx,
-    input.items.map((item) => ({
-      productId: item.productId,
-      variantId: item.variantId,
-      type: 'entry' as const,
-      quantity: item.quantity,
-      unitCostCents: item.unitCostCents,
-      document: input.document,
-      note: input.note,
-    })),
-  );
+  return moveStock(db, ctx, itemMovements('entry', input));
 }
 
 /** POST /stock-movement/exit: loss, breakage, internal use, return to the supplier or other. */
 export async function registerExit(db: Db, ctx: StockContext, input: StockExitInputParsed) {
-  return moveStock(
-    db,
-    ctx,
-    input.items.map((item) => ({
-      productId: item.productId,
-      variantId: item.variantId,
-      type: 'exit' as const,
-      quantity: item.quantity,
-      reason: input.reason,
-      document: input.document,
-      note: input.note,
-    })),
-  );
+  return moveStock(db, ctx, itemMovements('exit', input));
 }
 
 /**

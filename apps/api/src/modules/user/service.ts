@@ -24,7 +24,7 @@ import type { Db, Executor } from '../../db/client.ts';
 import { sessions, users } from '../../db/schema.ts';
 import { AppError, conflict, duplicate, forbidden, notFound } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
-import { countAll, listResult, orderByOf, pageWindow, searchAny } from '../../lib/list.ts';
+import { countRows, listResult, orderByOf, pageWindow, searchAny } from '../../lib/list.ts';
 import { isForeignKeyViolation, isSameVersion, violatedUnique } from '../../lib/pg.ts';
 import { assertNotStale, versionOf } from '../../lib/version.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
@@ -80,7 +80,7 @@ export async function listUsers(db: Db, actor: Actor, query: ListQuery): Promise
     users.id,
   );
   const { limit, offset } = pageWindow(query);
-  const [rows, [{ total }]] = await Promise.all([
+  const [rows, total] = await Promise.all([
     db
       .select(columns)
       .from(users)
@@ -88,7 +88,7 @@ export async function listUsers(db: Db, actor: Actor, query: ListQuery): Promise
       .orderBy(...order)
       .limit(limit)
       .offset(offset),
-    db.select({ total: countAll }).from(users).where(where),
+    countRows(db, users, where),
   ]);
   return listResult(rows.map(toStaffUser), total, query);
 }
