@@ -109,7 +109,10 @@ describe('customer CRUD', () => {
     expect(first.statusCode).toBe(201);
     const dup = await create({ name: 'João 2', document: '11144477735' });
     expect(dup.statusCode).toBe(409);
-    expect(dup.json()).toMatchObject({ code: 'duplicate', message: 'Já existe um cliente com este CPF/CNPJ' });
+    expect(dup.json()).toMatchObject({
+      code: 'duplicate',
+      message: 'Já existe um cliente com este CPF/CNPJ',
+    });
     // Another shop may have the same customer.
     expect((await create({ name: 'João', document: '111.444.777-35' }, other.auth)).statusCode).toBe(201);
     // Customers without a document do not collide.
