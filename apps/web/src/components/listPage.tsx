@@ -1,17 +1,120 @@
+import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
 import SearchIcon from '@mui/icons-material/Search';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
 import IconButton from '@mui/material/IconButton';
 import InputAdornment from '@mui/material/InputAdornment';
 import MenuItem from '@mui/material/MenuItem';
+import Stack from '@mui/material/Stack';
 import type { SxProps, Theme } from '@mui/material/styles';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
 import TableSortLabel from '@mui/material/TableSortLabel';
 import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
-import { useEffect } from 'react';
+import Typography from '@mui/material/Typography';
+import type { UseQueryResult } from '@tanstack/react-query';
+import { type ComponentProps, type ReactNode, useEffect } from 'react';
 import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
 import type { Feedback } from './FeedbackSnackbar.tsx';
+import { ListPagination } from './ListPagination.tsx';
+import { LoadError } from './LoadError.tsx';
+import { Loading } from './Loading.tsx';
+
+/**
+ * A list page's title (h1) with its buttons on the right: `children` (import, export), then the add
+ * button (`add`, given only when the user may write).
+ */
+export function ListHeader({
+  title,
+  add,
+  children,
+}: {
+  title: string;
+  add?: { to: string; label: string };
+  children?: ReactNode;
+}) {
+  return (
+    <Stack
+      direction="row"
+      sx={{ alignItems: 'center', justifyContent: 'space-between', mb: 2, gap: 1, flexWrap: 'wrap' }}
+    >
+      <Typography component="h1" variant="h5">
+        {title}
+      </Typography>
+      <Stack direction="row" sx={{ gap: 1, flexWrap: 'wrap' }}>
+        {children}
+        {add && (
+          <Button component={RouterLink} to={add.to} variant="contained" startIcon={<AddIcon />}>
+            {add.label}
+          </Button>
+        )}
+      </Stack>
+    </Stack>
+  );
+}
+
+/**
+ * What a list shows for its query: a spinner while it loads, the error with a retry (`what` failed),
+ * `empty` when the answer has no row, else `children` with the answer.
+ */
+export function ListQuery<D extends { items: readonly unknown[] }>({
+  query,
+  what,
+  empty,
+  children,
+}: {
+  query: UseQueryResult<D>;
+  what?: string;
+  empty: ReactNode;
+  children: (data: D) => ReactNode;
+}) {
+  if (query.isPending) return <Loading />;
+  if (query.isError) return <LoadError what={what} error={query.error} onRetry={() => query.refetch()} />;
+  if (query.data.items.length === 0) return empty;
+  return children(query.data);
+}
+
+/**
+ * A list's table: small, named by `label`, with one header row (`head`: its cells), the rows, and the
+ * pagination under it for a paged list (`useListParams`' `pagination(shown, sizes)`).
+ */
+export function ListTable({
+  label,
+  head,
+  pagination,
+  stickyHeader,
+  sx,
+  children,
+}: {
+  label: string;
+  head: ReactNode;
+  pagination?: ComponentProps<typeof ListPagination>;
+  stickyHeader?: boolean;
+  /** The table container's style (a height that scrolls, a border). */
+  sx?: SxProps<Theme>;
+  children: ReactNode;
+}) {
+  return (
+    <>
+      <TableContainer sx={sx}>
+        <Table size="small" stickyHeader={stickyHeader} aria-label={label}>
+          <TableHead>
+            <TableRow>{head}</TableRow>
+          </TableHead>
+          <TableBody>{children}</TableBody>
+        </Table>
+      </TableContainer>
+      {pagination && <ListPagination {...pagination} />}
+    </>
+  );
+}
 
 /** Shows the message a form hands over when it returns to the list ("Cliente cadastrado com sucesso"). */
 export function useHandedOverMessage(show: (feedback: Feedback) => void) {
@@ -153,4 +256,10 @@ export function ActiveFilter({
       <MenuItem value="false">{inactive}</MenuItem>
     </TextField>
   );
+}
+
+/** A record's status in a list row: "Ativo" in green or "Inativo" ("Ativa"/"Inativa" with `feminine`). */
+export function ActiveChip({ active, feminine = false }: { active: boolean; feminine?: boolean }) {
+  const label = feminine ? (active ? 'Ativa' : 'Inativa') : active ? 'Ativo' : 'Inativo';
+  return <Chip size="small" label={label} color={active ? 'success' : 'default'} />;
 }
