@@ -82,8 +82,9 @@ export function ListQuery<D extends { items: readonly unknown[] }>({
 }
 
 /**
- * A list's table: small, named by `label`, with one header row (`head`: its cells), the rows, and the
- * pagination under it for a paged list (`useListParams`' `pagination(shown, sizes)`).
+ * The one way to draw a table of rows (a list, a sale's items, an import's errors): small, named by
+ * `label`, one header row (`head`: its cells), the rows, and for a paged list the pagination under it
+ * (`useListParams`' `pagination(shown, sizes)`).
  */
 export function ListTable({
   label,

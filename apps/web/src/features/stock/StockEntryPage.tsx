@@ -8,19 +8,15 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 import type { z } from 'zod';
 import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
 import { Form, FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
-import { ListPagination } from '../../components/ListPagination.tsx';
 import { Loading } from '../../components/Loading.tsx';
+import { ListTable } from '../../components/listPage.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { readParam, useListParams } from '../../lib/listParams.ts';
 import { useSession } from '../auth/session.tsx';
@@ -190,7 +186,7 @@ function LowStockSection({
   canWrite: boolean;
   onAdd: (productId: number) => void;
 }) {
-  const { query, setPage, setPageSize } = useListParams(lowQuery, 'low-');
+  const { query, pagination } = useListParams(lowQuery, 'low-');
   const low = useLowStock(clientId, query.page, query.pageSize);
   let body: ReactNode;
   if (low.isPending) body = <Loading />;
@@ -203,48 +199,37 @@ function LowStockSection({
     );
   else
     body = (
-      <>
-        <TableContainer>
-          <Table size="small" aria-label="Produtos com estoque baixo">
-            <TableHead>
-              <TableRow>
-                <TableCell>Produto</TableCell>
-                <TableCell align="right">Estoque</TableCell>
-                <TableCell align="right">Mínimo</TableCell>
-                {canWrite && <TableCell />}
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {low.data.items.map((p) => (
-                <TableRow key={p.id}>
-                  <TableCell>{p.name}</TableCell>
-                  <TableCell align="right" sx={{ color: p.stock <= 0 ? 'error.main' : 'warning.main' }}>
-                    {formatQuantity(p.stock, p.unit)}
-                  </TableCell>
-                  <TableCell align="right">{formatQuantity(p.minStock, p.unit)}</TableCell>
-                  {canWrite && (
-                    <TableCell align="right">
-                      <Button size="small" startIcon={<AddShoppingCartIcon />} onClick={() => onAdd(p.id)}>
-                        Adicionar à entrada
-                      </Button>
-                    </TableCell>
-                  )}
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </TableContainer>
-        {low.data.total > 10 && (
-          <ListPagination
-            total={low.data.total}
-            page={query.page}
-            pageSize={query.pageSize}
-            sizes={LOW_PAGE_SIZES}
-            onPage={setPage}
-            onPageSize={setPageSize}
-          />
-        )}
-      </>
+      <ListTable
+        label="Produtos com estoque baixo"
+        head={
+          <>
+            <TableCell>Produto</TableCell>
+            <TableCell align="right">Estoque</TableCell>
+            <TableCell align="right">Mínimo</TableCell>
+            {canWrite && <TableCell />}
+          </>
+        }
+        pagination={
+          low.data.total > 10 ? pagination({ ...query, total: low.data.total }, LOW_PAGE_SIZES) : undefined
+        }
+      >
+        {low.data.items.map((p) => (
+          <TableRow key={p.id}>
+            <TableCell>{p.name}</TableCell>
+            <TableCell align="right" sx={{ color: p.stock <= 0 ? 'error.main' : 'warning.main' }}>
+              {formatQuantity(p.stock, p.unit)}
+            </TableCell>
+            <TableCell align="right">{formatQuantity(p.minStock, p.unit)}</TableCell>
+            {canWrite && (
+              <TableCell align="right">
+                <Button size="small" startIcon={<AddShoppingCartIcon />} onClick={() => onAdd(p.id)}>
+                  Adicionar à entrada
+                </Button>
+              </TableCell>
+            )}
+          </TableRow>
+        ))}
+      </ListTable>
     );
   return (
     <Paper component="section" aria-label="Produtos com estoque baixo" sx={{ p: { xs: 2, sm: 3 } }}>

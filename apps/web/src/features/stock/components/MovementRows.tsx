@@ -10,16 +10,13 @@ import { toThousandths } from '@balcao/core/stock';
 import DeleteIcon from '@mui/icons-material/Delete';
 import IconButton from '@mui/material/IconButton';
 import MenuItem from '@mui/material/MenuItem';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useCallback } from 'react';
 import { type FieldErrors, type UseFormReturn, useWatch } from 'react-hook-form';
+import { ListTable } from '../../../components/listPage.tsx';
 import { MoneyField, QuantityField } from '../../../components/MoneyField.tsx';
 
 export type MovementRow = {
@@ -169,91 +166,89 @@ export function MovementRowsTable({
       </Typography>
     );
   return (
-    <TableContainer>
-      <Table size="small" aria-label="Produtos do lançamento">
-        <TableHead>
-          <TableRow>
-            <TableCell>Produto</TableCell>
-            <TableCell>Estoque atual</TableCell>
-            <TableCell sx={{ minWidth: 140 }}>Quantidade</TableCell>
-            {withCost && <TableCell sx={{ minWidth: 150 }}>Custo unitário</TableCell>}
-            {withCost && <TableCell align="right">Subtotal</TableCell>}
-            <TableCell padding="checkbox" />
+    <ListTable
+      label="Produtos do lançamento"
+      head={
+        <>
+          <TableCell>Produto</TableCell>
+          <TableCell>Estoque atual</TableCell>
+          <TableCell sx={{ minWidth: 140 }}>Quantidade</TableCell>
+          {withCost && <TableCell sx={{ minWidth: 150 }}>Custo unitário</TableCell>}
+          {withCost && <TableCell align="right">Subtotal</TableCell>}
+          <TableCell padding="checkbox" />
+        </>
+      }
+    >
+      {rows.map((row, index) => {
+        const rowErrors = errors[index] ?? {};
+        const variant = row.variants.find((v) => v.id === row.variantId);
+        const stock = variant ? variant.stock : row.stock;
+        const total = lineTotalCents(row);
+        return (
+          <TableRow key={row.key} data-testid="movement-row">
+            <TableCell sx={{ minWidth: 200 }}>
+              <Typography variant="body2">{row.name}</Typography>
+              {row.variants.length > 0 && (
+                <TextField
+                  select
+                  size="small"
+                  label="Variação"
+                  value={row.variantId ?? ''}
+                  onChange={(e) => onChange(row.key, { variantId: Number(e.target.value) })}
+                  error={Boolean(rowErrors.variantId)}
+                  helperText={rowErrors.variantId}
+                  disabled={disabled}
+                  sx={{ mt: 1, minWidth: 160 }}
+                >
+                  {row.variants.map((v) => (
+                    <MenuItem key={v.id} value={v.id}>
+                      {v.name}
+                    </MenuItem>
+                  ))}
+                </TextField>
+              )}
+            </TableCell>
+            <TableCell>{formatQuantity(stock, row.unit)}</TableCell>
+            <TableCell>
+              <QuantityField
+                size="small"
+                label="Quantidade"
+                value={row.quantity}
+                onChange={(text) => onChange(row.key, { quantity: text })}
+                suffix={row.unit}
+                error={Boolean(rowErrors.quantity)}
+                helperText={rowErrors.quantity}
+                disabled={disabled}
+                slotProps={{ htmlInput: { 'aria-label': `Quantidade de ${row.name}` } }}
+              />
+            </TableCell>
+            {withCost && (
+              <TableCell>
+                <MoneyField
+                  size="small"
+                  label="Custo unitário"
+                  value={row.unitCost}
+                  onChange={(text) => onChange(row.key, { unitCost: text })}
+                  error={Boolean(rowErrors.unitCost)}
+                  helperText={rowErrors.unitCost}
+                  disabled={disabled}
+                  slotProps={{ htmlInput: { 'aria-label': `Custo unitário de ${row.name}` } }}
+                />
+              </TableCell>
+            )}
+            {withCost && <TableCell align="right">{total === null ? '—' : formatCents(total)}</TableCell>}
+            <TableCell padding="checkbox">
+              <IconButton
+                aria-label={`Remover ${row.name}`}
+                onClick={() => onRemove(row.key)}
+                disabled={disabled}
+              >
+                <DeleteIcon />
+              </IconButton>
+            </TableCell>
           </TableRow>
-        </TableHead>
-        <TableBody>
-          {rows.map((row, index) => {
-            const rowErrors = errors[index] ?? {};
-            const variant = row.variants.find((v) => v.id === row.variantId);
-            const stock = variant ? variant.stock : row.stock;
-            const total = lineTotalCents(row);
-            return (
-              <TableRow key={row.key} data-testid="movement-row">
-                <TableCell sx={{ minWidth: 200 }}>
-                  <Typography variant="body2">{row.name}</Typography>
-                  {row.variants.length > 0 && (
-                    <TextField
-                      select
-                      size="small"
-                      label="Variação"
-                      value={row.variantId ?? ''}
-                      onChange={(e) => onChange(row.key, { variantId: Number(e.target.value) })}
-                      error={Boolean(rowErrors.variantId)}
-                      helperText={rowErrors.variantId}
-                      disabled={disabled}
-                      sx={{ mt: 1, minWidth: 160 }}
-                    >
-                      {row.variants.map((v) => (
-                        <MenuItem key={v.id} value={v.id}>
-                          {v.name}
-                        </MenuItem>
-                      ))}
-                    </TextField>
-                  )}
-                </TableCell>
-                <TableCell>{formatQuantity(stock, row.unit)}</TableCell>
-                <TableCell>
-                  <QuantityField
-                    size="small"
-                    label="Quantidade"
-                    value={row.quantity}
-                    onChange={(text) => onChange(row.key, { quantity: text })}
-                    suffix={row.unit}
-                    error={Boolean(rowErrors.quantity)}
-                    helperText={rowErrors.quantity}
-                    disabled={disabled}
-                    slotProps={{ htmlInput: { 'aria-label': `Quantidade de ${row.name}` } }}
-                  />
-                </TableCell>
-                {withCost && (
-                  <TableCell>
-                    <MoneyField
-                      size="small"
-                      label="Custo unitário"
-                      value={row.unitCost}
-                      onChange={(text) => onChange(row.key, { unitCost: text })}
-                      error={Boolean(rowErrors.unitCost)}
-                      helperText={rowErrors.unitCost}
-                      disabled={disabled}
-                      slotProps={{ htmlInput: { 'aria-label': `Custo unitário de ${row.name}` } }}
-                    />
-                  </TableCell>
-                )}
-                {withCost && <TableCell align="right">{total === null ? '—' : formatCents(total)}</TableCell>}
-                <TableCell padding="checkbox">
-                  <IconButton
-                    aria-label={`Remover ${row.name}`}
-                    onClick={() => onRemove(row.key)}
-                    disabled={disabled}
-                  >
-                    <DeleteIcon />
-                  </IconButton>
-                </TableCell>
-              </TableRow>
-            );
-          })}
-        </TableBody>
-      </Table>
-    </TableContainer>
+        );
+      })}
+    </ListTable>
   );
 }
