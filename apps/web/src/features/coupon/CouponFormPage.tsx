@@ -17,15 +17,12 @@ import FormHelperText from '@mui/material/FormHelperText';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import Typography from '@mui/material/Typography';
-import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Controller, useWatch } from 'react-hook-form';
-import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
+import { Link as RouterLink, useNavigate } from 'react-router';
 import { type Feedback, FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
 import { Form, FormMoneyField, FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
-import { Loading } from '../../components/Loading.tsx';
-import { errorMessage } from '../../lib/api.ts';
-import { useIdFromPath } from '../../lib/useIdFromPath.ts';
+import { RecordFormPage, useEditId } from '../../components/RecordFormPage.tsx';
 import { useSession } from '../auth/session.tsx';
 import { type CouponPayload, useCoupon, useCreateCoupon, useUpdateCoupon } from './api.ts';
 
@@ -36,29 +33,20 @@ const MISSING_CLIENT = 'Erro ao criar cupom, atualize a pagina e tente novamente
 
 /** Coupon form at /dashboard/coupon/new and /dashboard/coupon/edit/{id}. */
 export default function CouponFormPage() {
-  const location = useLocation();
-  const id = useIdFromPath('/dashboard/coupon/edit');
-  const isEdit = id !== undefined;
-  const validId = isEdit && !Number.isNaN(id);
-  const coupon = useCoupon(validId ? id : undefined);
   const { state, show, close } = useFeedback();
-
-  let body: ReactNode;
-  if (isEdit && !validId) body = <Alert severity="error">Cupom não encontrado</Alert>;
-  else if (isEdit && coupon.isPending) body = <Loading />;
-  else if (isEdit && coupon.isError) body = <Alert severity="error">{errorMessage(coupon.error)}</Alert>;
-  // Keyed by path: /new and /edit/{id} share this component, and the form must start over on each.
-  else
-    body = <CouponForm key={location.pathname} coupon={isEdit ? coupon.data : undefined} onFeedback={show} />;
-
+  const edit = useEditId(LIST);
+  const coupon = useCoupon(edit.id);
   return (
-    <Box sx={{ maxWidth: 760 }}>
-      <Typography component="h1" variant="h5" sx={{ mb: 3 }}>
-        {isEdit ? 'Editar cupom' : 'Novo cupom'}
-      </Typography>
-      {body}
-      <FeedbackSnackbar state={state} onClose={close} />
-    </Box>
+    <RecordFormPage
+      edit={edit}
+      record={coupon}
+      title={['Novo cupom', 'Editar cupom']}
+      notFound="Cupom não encontrado"
+      maxWidth={760}
+      after={<FeedbackSnackbar state={state} onClose={close} />}
+    >
+      {(coupon) => <CouponForm coupon={coupon} onFeedback={show} />}
+    </RecordFormPage>
   );
 }
 

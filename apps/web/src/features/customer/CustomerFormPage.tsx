@@ -5,14 +5,12 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
-import Typography from '@mui/material/Typography';
-import { type ReactNode, useState } from 'react';
-import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
+import { useState } from 'react';
+import { Link as RouterLink, useNavigate } from 'react-router';
 import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
 import { Form, FormError, SubmitButton, useAppForm } from '../../components/form.tsx';
-import { Loading } from '../../components/Loading.tsx';
+import { RecordFormPage, useEditId } from '../../components/RecordFormPage.tsx';
 import { errorMessage } from '../../lib/api.ts';
-import { useIdFromPath } from '../../lib/useIdFromPath.ts';
 import { useSession } from '../auth/session.tsx';
 import { AddressesSection } from './AddressesSection.tsx';
 import { useCheckWhatsapp, useCreateCustomer, useCustomer, useUpdateCustomer } from './api.ts';
@@ -24,25 +22,18 @@ const LIST = '/dashboard/customer';
 
 /** Customer form at /dashboard/customer/new and /dashboard/customer/edit/{id}. */
 export default function CustomerFormPage() {
-  const location = useLocation();
-  const id = useIdFromPath('/dashboard/customer/edit');
-  const isEdit = id !== undefined;
-  const validId = isEdit && !Number.isNaN(id);
-  const customer = useCustomer(validId ? id : undefined);
-
-  let body: ReactNode;
-  if (isEdit && !validId) body = <Alert severity="error">Cliente não encontrado</Alert>;
-  else if (isEdit && customer.isPending) body = <Loading />;
-  else if (isEdit && customer.isError) body = <Alert severity="error">{errorMessage(customer.error)}</Alert>;
-  else body = <CustomerForm key={location.pathname} customer={isEdit ? customer.data : undefined} />;
-
+  const edit = useEditId(LIST);
+  const customer = useCustomer(edit.id);
   return (
-    <Box sx={{ maxWidth: 960 }}>
-      <Typography component="h1" variant="h5" sx={{ mb: 3 }}>
-        {isEdit ? 'Editar cliente' : 'Novo cliente'}
-      </Typography>
-      {body}
-    </Box>
+    <RecordFormPage
+      edit={edit}
+      record={customer}
+      title={['Novo cliente', 'Editar cliente']}
+      notFound="Cliente não encontrado"
+      maxWidth={960}
+    >
+      {(customer) => <CustomerForm customer={customer} />}
+    </RecordFormPage>
   );
 }
 

@@ -1,21 +1,19 @@
 import { type ProductCategoryInput, productCategoryInputSchema } from '@balcao/core/product';
 import { can, WRITE } from '@balcao/core/routes';
 import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import Typography from '@mui/material/Typography';
-import { type ReactNode, useEffect } from 'react';
+import { useEffect } from 'react';
 import { Controller } from 'react-hook-form';
 import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
 import { type Feedback, FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
 import { Form, FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
-import { Loading } from '../../components/Loading.tsx';
-import { ApiError, errorMessage } from '../../lib/api.ts';
-import { useIdFromPath } from '../../lib/useIdFromPath.ts';
+import { RecordFormPage, useEditId } from '../../components/RecordFormPage.tsx';
+import { ApiError } from '../../lib/api.ts';
 import { useSession } from '../auth/session.tsx';
 import { type NamedRecord, useNamedRecord, useSaveNamed } from './api.ts';
 import type { NamedConfig } from './namedConfig.ts';
@@ -23,37 +21,27 @@ import type { NamedConfig } from './namedConfig.ts';
 /** New/edit page of a category or brand. */
 export function NamedFormPage({ config }: { config: NamedConfig }) {
   const location = useLocation();
-  const id = useIdFromPath(`${config.basePath}/edit`);
-  const isEdit = id !== undefined;
-  const record = useNamedRecord(config.resource, isEdit && !Number.isNaN(id) ? id : undefined);
   const { state, show, close } = useFeedback();
   const created = (location.state as { created?: boolean } | null)?.created;
   useEffect(() => {
     if (created) show({ severity: 'success', title: config.created });
   }, [created, show, config.created]);
 
-  let body: ReactNode;
-  if (isEdit && Number.isNaN(id)) body = <Alert severity="error">{config.notFound}</Alert>;
-  else if (isEdit && record.isPending) body = <Loading />;
-  else if (isEdit && record.isError) body = <Alert severity="error">{errorMessage(record.error)}</Alert>;
-  else
-    body = (
-      <NamedForm
-        key={`${location.pathname}:${record.data?.updatedAt ?? ''}`}
-        config={config}
-        record={isEdit ? record.data : undefined}
-        onFeedback={show}
-      />
-    );
-
+  const edit = useEditId(config.basePath);
+  const record = useNamedRecord(config.resource, edit.id);
   return (
-    <Box sx={{ maxWidth: 640 }}>
-      <Typography component="h1" variant="h5" sx={{ mb: 3 }}>
-        {isEdit ? config.editTitle : config.newTitle}
-      </Typography>
-      {body}
-      <FeedbackSnackbar state={state} onClose={close} />
-    </Box>
+    <RecordFormPage
+      edit={edit}
+      record={record}
+      title={[config.newTitle, config.editTitle]}
+      notFound={config.notFound}
+      maxWidth={640}
+      after={<FeedbackSnackbar state={state} onClose={close} />}
+    >
+      {(record) => (
+        <NamedForm key={record?.updatedAt ?? ''} config={config} record={record} onFeedback={show} />
+      )}
+    </RecordFormPage>
   );
 }
 

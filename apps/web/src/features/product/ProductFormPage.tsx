@@ -36,9 +36,7 @@ import {
   SubmitButton,
   useAppForm,
 } from '../../components/form.tsx';
-import { Loading } from '../../components/Loading.tsx';
-import { errorMessage } from '../../lib/api.ts';
-import { useIdFromPath } from '../../lib/useIdFromPath.ts';
+import { RecordFormPage, useEditId } from '../../components/RecordFormPage.tsx';
 import { useSession } from '../auth/session.tsx';
 import { useNamedOptions } from '../product-category/api.ts';
 import { ProductStockCard } from '../stock/components/ProductStockCard.tsx';
@@ -53,9 +51,6 @@ const LIST = '/dashboard/product';
 /** Product form at /dashboard/product/new and /dashboard/product/edit/{id}. */
 export default function ProductFormPage() {
   const location = useLocation();
-  const id = useIdFromPath(`${LIST}/edit`);
-  const isEdit = id !== undefined;
-  const product = useProduct(isEdit && !Number.isNaN(id) ? id : undefined);
   const { user } = useSession();
   const canWrite = can(user?.userType.id, WRITE.catalog);
   const { state, show, close } = useFeedback();
@@ -64,37 +59,28 @@ export default function ProductFormPage() {
     if (created) show({ severity: 'success', title: 'Produto criado com sucesso' });
   }, [created, show]);
 
-  let body: ReactNode;
-  if (isEdit && Number.isNaN(id)) body = <Alert severity="error">Produto não encontrado</Alert>;
-  else if (isEdit && product.isPending) body = <Loading />;
-  else if (isEdit && product.isError) body = <Alert severity="error">{errorMessage(product.error)}</Alert>;
-  else {
-    const p = isEdit ? product.data : undefined;
-    body = (
-      <Stack sx={{ gap: 3 }}>
-        <ProductForm
-          key={`${location.pathname}:${p?.updatedAt ?? ''}`}
-          product={p}
-          canWrite={canWrite}
-          onFeedback={show}
-        />
-        {p && <ImagesSection product={p} canWrite={canWrite} onFeedback={show} />}
-        {p?.productType === 'variants' && (
-          <VariantsSection product={p} canWrite={canWrite} onFeedback={show} />
-        )}
-        {p && <ProductStockCard productId={p.id} stockControl={p.stockControl} />}
-      </Stack>
-    );
-  }
-
+  const edit = useEditId(LIST);
+  const product = useProduct(edit.id);
   return (
-    <Box sx={{ maxWidth: 1100 }}>
-      <Typography component="h1" variant="h5" sx={{ mb: 3 }}>
-        {isEdit ? 'Editar produto' : 'Novo produto'}
-      </Typography>
-      {body}
-      <FeedbackSnackbar state={state} onClose={close} />
-    </Box>
+    <RecordFormPage
+      edit={edit}
+      record={product}
+      title={['Novo produto', 'Editar produto']}
+      notFound="Produto não encontrado"
+      maxWidth={1100}
+      after={<FeedbackSnackbar state={state} onClose={close} />}
+    >
+      {(p) => (
+        <Stack sx={{ gap: 3 }}>
+          <ProductForm key={p?.updatedAt ?? ''} product={p} canWrite={canWrite} onFeedback={show} />
+          {p && <ImagesSection product={p} canWrite={canWrite} onFeedback={show} />}
+          {p?.productType === 'variants' && (
+            <VariantsSection product={p} canWrite={canWrite} onFeedback={show} />
+          )}
+          {p && <ProductStockCard productId={p.id} stockControl={p.stockControl} />}
+        </Stack>
+      )}
+    </RecordFormPage>
   );
 }
 

@@ -21,15 +21,13 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import Typography from '@mui/material/Typography';
-import { type ReactNode, useState } from 'react';
+import { useState } from 'react';
 import { Controller } from 'react-hook-form';
-import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
+import { Link as RouterLink, useNavigate } from 'react-router';
 import type { z } from 'zod';
 import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
 import { Form, FormError, FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
-import { Loading } from '../../components/Loading.tsx';
-import { errorMessage } from '../../lib/api.ts';
-import { useIdFromPath } from '../../lib/useIdFromPath.ts';
+import { RecordFormPage, useEditId } from '../../components/RecordFormPage.tsx';
 import { useSession } from '../auth/session.tsx';
 import { useCreateUser, useUpdateUser, useUser } from './api.ts';
 
@@ -65,25 +63,18 @@ const toInput = (values: FormValues) => ({
 
 /** Staff user form at /dashboard/user/new and /dashboard/user/edit/{id}. */
 export default function UserFormPage() {
-  const location = useLocation();
-  const id = useIdFromPath('/dashboard/user/edit');
-  const isEdit = id !== undefined;
-  const validId = isEdit && !Number.isNaN(id);
-  const user = useUser(validId ? id : undefined);
-
-  let body: ReactNode;
-  if (isEdit && !validId) body = <Alert severity="error">Usuário não encontrado</Alert>;
-  else if (isEdit && user.isPending) body = <Loading />;
-  else if (isEdit && user.isError) body = <Alert severity="error">{errorMessage(user.error)}</Alert>;
-  else body = <UserForm key={location.pathname} user={isEdit ? user.data : undefined} />;
-
+  const edit = useEditId(LIST);
+  const user = useUser(edit.id);
   return (
-    <Box sx={{ maxWidth: 760 }}>
-      <Typography component="h1" variant="h5" sx={{ mb: 3 }}>
-        {isEdit ? 'Editar usuário' : 'Novo usuário'}
-      </Typography>
-      {body}
-    </Box>
+    <RecordFormPage
+      edit={edit}
+      record={user}
+      title={['Novo usuário', 'Editar usuário']}
+      notFound="Usuário não encontrado"
+      maxWidth={760}
+    >
+      {(user) => <UserForm user={user} />}
+    </RecordFormPage>
   );
 }
 
