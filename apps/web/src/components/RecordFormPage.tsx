@@ -1,11 +1,15 @@
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { UseQueryResult } from '@tanstack/react-query';
-import { Fragment, type ReactNode } from 'react';
-import { useLocation } from 'react-router';
+import { Fragment, type ReactNode, useState } from 'react';
+import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
 import { errorMessage } from '../lib/api.ts';
 import { useIdFromPath } from '../lib/useIdFromPath.ts';
+import type { Feedback } from './FeedbackSnackbar.tsx';
+import { FormError, SubmitButton } from './form.tsx';
 import { Loading } from './Loading.tsx';
 
 /** Which record a new/edit page shows: on `${base}/edit/{id}` its id (undefined for a bad id). */
@@ -61,5 +65,75 @@ export function RecordFormPage<R>({
       {body}
       {after}
     </Box>
+  );
+}
+
+/**
+ * Saving a record page's form (customer, user): `save(body)` on an edit sends the version the record
+ * was loaded at, keeps the page on the saved record (`current`, and `reset` puts it in the form) and
+ * shows `updated`; on the new page it creates and returns to `list`, which shows `created`. `onError`
+ * shows a failed save (`editFailed` / `createFailed`) with the server's message; `setCurrent` takes
+ * what else changes the record (a WhatsApp check).
+ */
+export function useRecordSave<R extends { id: number; updatedAt: string }, B>({
+  record,
+  create,
+  update,
+  reset,
+  list,
+  show,
+  messages,
+}: {
+  record: R | undefined;
+  create: { mutateAsync: (body: B) => Promise<unknown> };
+  update: { mutateAsync: (edit: { id: number; body: B & { updatedAt: string } }) => Promise<R> };
+  reset: (saved: R) => void;
+  list: string;
+  show: (feedback: Feedback) => void;
+  messages: { updated: string; created: string; editFailed: string; createFailed: string };
+}) {
+  const navigate = useNavigate();
+  const [current, setCurrent] = useState(record);
+  const save = async (body: B) => {
+    if (current) {
+      const saved = await update.mutateAsync({
+        id: current.id,
+        body: { ...body, updatedAt: current.updatedAt },
+      });
+      setCurrent(saved);
+      reset(saved);
+      show({ severity: 'success', title: messages.updated });
+    } else {
+      await create.mutateAsync(body);
+      navigate(list, { state: { message: messages.created } });
+    }
+  };
+  const onError = (message: string) =>
+    show({ severity: 'error', title: current ? messages.editFailed : messages.createFailed, message });
+  return { current, setCurrent, save, onError };
+}
+
+/** A record form's end: its own error, "Salvar" for who may write, and the way back to the list. */
+export function RecordFormActions({
+  editing,
+  canWrite,
+  list,
+}: {
+  editing: boolean;
+  canWrite: boolean;
+  list: string;
+}) {
+  return (
+    <>
+      <FormError />
+      <Stack direction="row" spacing={1}>
+        {canWrite && (
+          <SubmitButton busyLabel={editing ? 'Salvando...' : 'Cadastrando...'}>Salvar</SubmitButton>
+        )}
+        <Button component={RouterLink} to={list}>
+          Voltar para a lista
+        </Button>
+      </Stack>
+    </>
   );
 }

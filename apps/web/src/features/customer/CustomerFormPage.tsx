@@ -1,15 +1,18 @@
-import { type CustomerData, type CustomerDetail, customerInputSchema } from '@balcao/core/customer';
+import { type CustomerDetail, customerInputSchema } from '@balcao/core/customer';
 import { formatCents } from '@balcao/core/money';
 import { can, WRITE } from '@balcao/core/routes';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
-import { useState } from 'react';
-import { Link as RouterLink, useNavigate } from 'react-router';
 import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
-import { Form, FormError, SubmitButton, useAppForm } from '../../components/form.tsx';
-import { RecordFormPage, useEditId } from '../../components/RecordFormPage.tsx';
+import { Form, useAppForm } from '../../components/form.tsx';
+import {
+  RecordFormActions,
+  RecordFormPage,
+  useEditId,
+  useRecordSave,
+} from '../../components/RecordFormPage.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { useSession } from '../auth/session.tsx';
 import { AddressesSection } from './AddressesSection.tsx';
@@ -40,47 +43,31 @@ export default function CustomerFormPage() {
 function CustomerForm({ customer }: { customer?: CustomerDetail }) {
   const { user } = useSession();
   const canWrite = can(user?.userType.id, WRITE.customers);
-  const navigate = useNavigate();
-  const create = useCreateCustomer();
-  const update = useUpdateCustomer();
   const whatsappCheck = useCheckWhatsapp();
   const { state: feedback, show, close } = useFeedback();
-  const [current, setCurrent] = useState(customer);
   const form = useAppForm({
     schema: customerInputSchema,
     defaultValues: toFormValues(customer),
     toInput,
     fieldOf: { creditLimitCents: 'creditLimit' },
   });
-
-  const onSubmit = async (data: CustomerData) => {
-    if (current) {
-      const saved = await update.mutateAsync({
-        id: current.id,
-        body: { ...data, updatedAt: current.updatedAt },
-      });
-      setCurrent(saved);
-      form.reset(toFormValues(saved));
-      show({ severity: 'success', title: 'Cliente atualizado com sucesso' });
-    } else {
-      await create.mutateAsync(data);
-      navigate(LIST, { state: { message: 'Cliente cadastrado com sucesso' } });
-    }
-  };
+  const { current, setCurrent, save, onError } = useRecordSave({
+    record: customer,
+    create: useCreateCustomer(),
+    update: useUpdateCustomer(),
+    reset: (saved) => form.reset(toFormValues(saved)),
+    list: LIST,
+    show,
+    messages: {
+      updated: 'Cliente atualizado com sucesso',
+      created: 'Cliente cadastrado com sucesso',
+      editFailed: 'Erro ao editar cliente',
+      createFailed: 'Erro ao cadastrar cliente',
+    },
+  });
 
   return (
-    <Form
-      form={form}
-      onSubmit={onSubmit}
-      onError={(message) =>
-        show({
-          severity: 'error',
-          title: current ? 'Erro ao editar cliente' : 'Erro ao cadastrar cliente',
-          message,
-        })
-      }
-      aria-label="Cadastro de cliente"
-    >
+    <Form form={form} onSubmit={save} onError={onError} aria-label="Cadastro de cliente">
       <Stack spacing={2}>
         {!canWrite && (
           <Alert severity="info">
@@ -127,15 +114,7 @@ function CustomerForm({ customer }: { customer?: CustomerDetail }) {
           </Stack>
         </Box>
 
-        <FormError />
-        <Stack direction="row" spacing={1}>
-          {canWrite && (
-            <SubmitButton busyLabel={current ? 'Salvando...' : 'Cadastrando...'}>Salvar</SubmitButton>
-          )}
-          <Button component={RouterLink} to={LIST}>
-            Voltar para a lista
-          </Button>
-        </Stack>
+        <RecordFormActions editing={Boolean(current)} canWrite={canWrite} list={LIST} />
       </Stack>
       <FeedbackSnackbar state={feedback} onClose={close} />
     </Form>
