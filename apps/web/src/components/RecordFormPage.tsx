@@ -1,15 +1,17 @@
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { Fragment, type ReactNode, useState } from 'react';
+import { type FieldValues, useFormState } from 'react-hook-form';
 import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
 import { errorMessage } from '../lib/api.ts';
 import { useIdFromPath } from '../lib/useIdFromPath.ts';
 import type { Feedback } from './FeedbackSnackbar.tsx';
-import { FormError, SubmitButton } from './form.tsx';
+import { type AppForm, Form, FormError, SubmitButton } from './form.tsx';
 import { Loading } from './Loading.tsx';
 
 /** Which record a new/edit page shows: on `${base}/edit/{id}` its id (undefined for a bad id). */
@@ -135,5 +137,66 @@ export function RecordFormActions({
         </Button>
       </Stack>
     </>
+  );
+}
+
+/**
+ * A record form on a card (coupon, product, category, brand): the form, `readOnlyNote` for who may
+ * only look, the fields, then "Voltar" to `list` and, for who may write, `submit` (its SubmitButton).
+ * A failed save goes to `onFeedback` under `errorTitle`.
+ */
+export function RecordFormCard<V extends FieldValues, Out>({
+  form,
+  onSubmit,
+  onFeedback,
+  errorTitle,
+  label,
+  canWrite,
+  readOnlyNote,
+  list,
+  submit,
+  children,
+}: {
+  form: AppForm<V, Out>;
+  onSubmit: (values: Out) => Promise<unknown> | unknown;
+  onFeedback: (feedback: Feedback) => void;
+  errorTitle: string;
+  label: string;
+  canWrite: boolean;
+  readOnlyNote: string;
+  list: string;
+  submit: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <Form
+      form={form}
+      onSubmit={onSubmit}
+      onError={(message) => onFeedback({ severity: 'error', title: errorTitle, message })}
+      aria-label={label}
+    >
+      <Paper sx={{ p: { xs: 2, sm: 3 } }}>
+        {!canWrite && (
+          <Alert severity="info" sx={{ mb: 2 }}>
+            {readOnlyNote}
+          </Alert>
+        )}
+        {children}
+        <Stack direction="row" sx={{ justifyContent: 'flex-end', gap: 2, mt: 3 }}>
+          <BackButton to={list} />
+          {canWrite && submit}
+        </Stack>
+      </Paper>
+    </Form>
+  );
+}
+
+/** "Voltar" to the list; disabled while the form saves. */
+function BackButton({ to }: { to: string }) {
+  const { isSubmitting } = useFormState();
+  return (
+    <Button component={RouterLink} to={to} disabled={isSubmitting}>
+      Voltar
+    </Button>
   );
 }

@@ -1,18 +1,15 @@
 import { type ProductCategoryInput, productCategoryInputSchema } from '@balcao/core/product';
 import { can, WRITE } from '@balcao/core/routes';
-import Alert from '@mui/material/Alert';
-import Button from '@mui/material/Button';
 import FormControlLabel from '@mui/material/FormControlLabel';
-import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import Typography from '@mui/material/Typography';
 import { useEffect } from 'react';
 import { Controller } from 'react-hook-form';
-import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { type Feedback, FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
-import { Form, FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
-import { RecordFormPage, useEditId } from '../../components/RecordFormPage.tsx';
+import { FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
+import { RecordFormCard, RecordFormPage, useEditId } from '../../components/RecordFormPage.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { useSession } from '../auth/session.tsx';
 import { type NamedRecord, useNamedRecord, useSaveNamed } from './api.ts';
@@ -80,58 +77,48 @@ function NamedForm({
   };
 
   return (
-    <Form
+    <RecordFormCard
       form={form}
       onSubmit={submit}
-      onError={(message) =>
-        onFeedback({ severity: 'error', title: record ? config.editError : config.createError, message })
-      }
-      aria-label={config.title}
+      onFeedback={onFeedback}
+      errorTitle={record ? config.editError : config.createError}
+      label={config.title}
+      canWrite={canWrite}
+      readOnlyNote="Você pode ver este cadastro, mas não alterá-lo."
+      list={config.basePath}
+      submit={<SubmitButton busyLabel="Salvando...">{record ? 'Salvar' : 'Cadastrar'}</SubmitButton>}
     >
-      <Paper sx={{ p: { xs: 2, sm: 3 } }}>
-        {!canWrite && (
-          <Alert severity="info" sx={{ mb: 2 }}>
-            Você pode ver este cadastro, mas não alterá-lo.
-          </Alert>
-        )}
-        {record && (
-          <Typography color="text.secondary" sx={{ mb: 2 }}>
-            {record.productCount === 1
-              ? '1 produto usa este cadastro'
-              : `${record.productCount} produtos usam este cadastro`}
-          </Typography>
-        )}
-        <Stack sx={{ gap: 2 }}>
-          <FormTextField
-            control={form.control}
-            name="name"
-            label="Nome"
-            required
-            autoFocus={!record}
-            disabled={!canWrite}
-            slotProps={{ htmlInput: { maxLength: 80 } }}
-          />
-          <Controller
-            control={form.control}
-            name="active"
-            render={({ field }) => (
-              <FormControlLabel
-                label="Ativa"
-                disabled={!canWrite}
-                control={
-                  <Switch checked={field.value ?? true} onChange={(e) => field.onChange(e.target.checked)} />
-                }
-              />
-            )}
-          />
-        </Stack>
-        <Stack direction="row" sx={{ justifyContent: 'flex-end', gap: 2, mt: 3 }}>
-          <Button component={RouterLink} to={config.basePath} disabled={form.formState.isSubmitting}>
-            Voltar
-          </Button>
-          {canWrite && <SubmitButton busyLabel="Salvando...">{record ? 'Salvar' : 'Cadastrar'}</SubmitButton>}
-        </Stack>
-      </Paper>
-    </Form>
+      {record && (
+        <Typography color="text.secondary" sx={{ mb: 2 }}>
+          {record.productCount === 1
+            ? '1 produto usa este cadastro'
+            : `${record.productCount} produtos usam este cadastro`}
+        </Typography>
+      )}
+      <Stack sx={{ gap: 2 }}>
+        <FormTextField
+          control={form.control}
+          name="name"
+          label="Nome"
+          required
+          autoFocus={!record}
+          disabled={!canWrite}
+          slotProps={{ htmlInput: { maxLength: 80 } }}
+        />
+        <Controller
+          control={form.control}
+          name="active"
+          render={({ field }) => (
+            <FormControlLabel
+              label="Ativa"
+              disabled={!canWrite}
+              control={
+                <Switch checked={field.value ?? true} onChange={(e) => field.onChange(e.target.checked)} />
+              }
+            />
+          )}
+        />
+      </Stack>
+    </RecordFormCard>
   );
 }
