@@ -7,32 +7,27 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
-import Stack from '@mui/material/Stack';
 import TableCell from '@mui/material/TableCell';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 import type { z } from 'zod';
-import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
+import { useFeedback } from '../../components/FeedbackSnackbar.tsx';
 import { Form, FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { ListTable } from '../../components/listPage.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { readParam, useListParams } from '../../lib/listParams.ts';
 import { useSession } from '../auth/session.tsx';
-import { fetchProduct, useLowStock, useRegisterEntry } from './api.ts';
-import { AddProductFields } from './components/AddProductFields.tsx';
-import { ReadOnlyNotice } from './components/common.tsx';
+import { useLowStock, useRegisterEntry } from './api.ts';
+import { StockPage } from './components/common.tsx';
 import {
+  MovementItems,
   type MovementRow,
-  MovementRowsTable,
   missingVariants,
-  rowErrorsOf,
-  rowsMessage,
   rowTotals,
   useMovementRows,
 } from './components/MovementRows.tsx';
-import { StockHistory } from './components/StockHistory.tsx';
 
 type Values = { items: MovementRow[]; document: string; note: string };
 const EMPTY: Values = { items: [], document: '', note: '' };
@@ -66,16 +61,8 @@ export default function StockEntryPage() {
     fieldOf: (path) => path.replace(/^(items\.\d+\.)unitCostCents$/, '$1unitCost'),
     check: (values) => missingVariants(values.items),
   });
-  const { rows, add, update, remove } = useMovementRows(form);
+  const movement = useMovementRows(form, show);
   const { errors } = form.formState;
-
-  const addById = async (id: number) => {
-    try {
-      add(await fetchProduct(id));
-    } catch (error) {
-      show({ severity: 'error', title: 'Erro ao adicionar produto', message: errorMessage(error) });
-    }
-  };
 
   const submit = async (values: z.output<typeof stockEntryFormSchema>) => {
     const { movements } = await entry.mutateAsync(stockEntryFormToInput(values));
@@ -87,86 +74,74 @@ export default function StockEntryPage() {
     form.reset(EMPTY);
   };
 
-  const totals = rowTotals(rows);
+  const totals = rowTotals(movement.rows);
   return (
-    <Box sx={{ maxWidth: 1200 }}>
-      <Typography component="h1" variant="h5" sx={{ mb: 3 }}>
-        Entrada de estoque
-      </Typography>
-      {!canWrite && <ReadOnlyNotice />}
-      <Stack sx={{ gap: 3 }}>
-        <Form
-          form={form}
-          onSubmit={submit}
-          onError={(message) => show({ severity: 'error', title: 'Erro ao registrar entrada', message })}
-          aria-label="Nova entrada"
-        >
-          <Paper sx={{ p: { xs: 2, sm: 3 } }}>
-            <Typography component="h2" variant="h6" sx={{ mb: 2 }}>
-              Nova entrada
-            </Typography>
-            <AddProductFields
-              clientId={clientId}
+    <StockPage
+      title="Entrada de estoque"
+      canWrite={canWrite}
+      clientId={clientId}
+      historyType="entry"
+      feedback={state}
+      onCloseFeedback={close}
+    >
+      <Form
+        form={form}
+        onSubmit={submit}
+        onError={(message) => show({ severity: 'error', title: 'Erro ao registrar entrada', message })}
+        aria-label="Nova entrada"
+      >
+        <Paper sx={{ p: { xs: 2, sm: 3 } }}>
+          <Typography component="h2" variant="h6" sx={{ mb: 2 }}>
+            Nova entrada
+          </Typography>
+          <MovementItems
+            clientId={clientId}
+            canWrite={canWrite}
+            searchLabel="Buscar produto"
+            withCost
+            movement={movement}
+            errors={errors.items}
+            submitting={form.formState.isSubmitting}
+            show={show}
+          />
+          <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: '1fr 2fr' }, mt: 3 }}>
+            <FormTextField
+              control={form.control}
+              name="document"
+              label="Nota fiscal / documento"
               disabled={!canWrite}
-              searchLabel="Buscar produto"
-              onScan={(match) => add(match.product, match.variant)}
-              onPick={(id) => void addById(id)}
-              onNotFound={(message) => show({ severity: 'error', title: 'Produto não encontrado', message })}
+              slotProps={{ htmlInput: { maxLength: 60 } }}
             />
-            <MovementRowsTable
-              rows={rows}
-              errors={rowErrorsOf(errors.items)}
-              withCost
-              disabled={!canWrite || form.formState.isSubmitting}
-              onChange={update}
-              onRemove={remove}
+            <FormTextField
+              control={form.control}
+              name="note"
+              label="Observação"
+              disabled={!canWrite}
+              slotProps={{ htmlInput: { maxLength: 500 } }}
             />
-            {rowsMessage(errors.items) && (
-              <Alert severity="error" sx={{ mt: 2 }}>
-                {rowsMessage(errors.items)}
-              </Alert>
-            )}
-            <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: '1fr 2fr' }, mt: 3 }}>
-              <FormTextField
-                control={form.control}
-                name="document"
-                label="Nota fiscal / documento"
-                disabled={!canWrite}
-                slotProps={{ htmlInput: { maxLength: 60 } }}
-              />
-              <FormTextField
-                control={form.control}
-                name="note"
-                label="Observação"
-                disabled={!canWrite}
-                slotProps={{ htmlInput: { maxLength: 500 } }}
-              />
-            </Box>
-            <Box
-              sx={{
-                display: 'flex',
-                flexWrap: 'wrap',
-                gap: 2,
-                alignItems: 'center',
-                justifyContent: 'space-between',
-                mt: 3,
-              }}
-            >
-              <Typography aria-live="polite" data-testid="entry-totals">
-                {totals.count} {totals.count === 1 ? 'produto' : 'produtos'} · Total:{' '}
-                {formatCents(totals.cents)}
-              </Typography>
-              <SubmitButton busyLabel="Registrando..." disabled={!canWrite}>
-                Registrar entrada
-              </SubmitButton>
-            </Box>
-          </Paper>
-        </Form>
-        <LowStockSection clientId={clientId} canWrite={canWrite} onAdd={addById} />
-        <StockHistory clientId={clientId} defaultType="entry" />
-      </Stack>
-      <FeedbackSnackbar state={state} onClose={close} />
-    </Box>
+          </Box>
+          <Box
+            sx={{
+              display: 'flex',
+              flexWrap: 'wrap',
+              gap: 2,
+              alignItems: 'center',
+              justifyContent: 'space-between',
+              mt: 3,
+            }}
+          >
+            <Typography aria-live="polite" data-testid="entry-totals">
+              {totals.count} {totals.count === 1 ? 'produto' : 'produtos'} · Total:{' '}
+              {formatCents(totals.cents)}
+            </Typography>
+            <SubmitButton busyLabel="Registrando..." disabled={!canWrite}>
+              Registrar entrada
+            </SubmitButton>
+          </Box>
+        </Paper>
+      </Form>
+      <LowStockSection clientId={clientId} canWrite={canWrite} onAdd={movement.addById} />
+    </StockPage>
   );
 }
 

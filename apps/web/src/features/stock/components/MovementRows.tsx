@@ -8,6 +8,7 @@ import {
 } from '@balcao/core/product';
 import { toThousandths } from '@balcao/core/stock';
 import DeleteIcon from '@mui/icons-material/Delete';
+import Alert from '@mui/material/Alert';
 import IconButton from '@mui/material/IconButton';
 import MenuItem from '@mui/material/MenuItem';
 import TableCell from '@mui/material/TableCell';
@@ -16,8 +17,12 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useCallback } from 'react';
 import { type FieldErrors, type UseFormReturn, useWatch } from 'react-hook-form';
+import type { Feedback } from '../../../components/FeedbackSnackbar.tsx';
 import { ListTable } from '../../../components/listPage.tsx';
 import { MoneyField, QuantityField } from '../../../components/MoneyField.tsx';
+import { errorMessage } from '../../../lib/api.ts';
+import { fetchProduct } from '../api.ts';
+import { AddProductFields } from './AddProductFields.tsx';
 
 export type MovementRow = {
   key: number;
@@ -41,10 +46,12 @@ type RowsForm = UseFormReturn<{ items: MovementRow[] }, unknown, unknown>;
 
 /**
  * The rows of an entry or exit form, kept in the form's `items`: a product (and variant) per row, its
- * quantity and unit cost. After a submit, a change checks the rows again.
+ * quantity and unit cost. After a submit, a change checks the rows again. `addById` fetches the
+ * product first; a failure goes to `show`.
  */
 export function useMovementRows<V extends { items: MovementRow[] }, Out>(
   form: UseFormReturn<V, unknown, Out>,
+  show: (feedback: Feedback) => void,
 ) {
   const rowsForm = form as unknown as RowsForm;
   const rows = useWatch({ control: rowsForm.control, name: 'items' });
@@ -98,7 +105,65 @@ export function useMovementRows<V extends { items: MovementRow[] }, Out>(
     [set],
   );
   const remove = useCallback((key: number) => set((list) => list.filter((r) => r.key !== key)), [set]);
-  return { rows, add, update, remove };
+  const addById = async (id: number) => {
+    try {
+      add(await fetchProduct(id));
+    } catch (error) {
+      show({ severity: 'error', title: 'Erro ao adicionar produto', message: errorMessage(error) });
+    }
+  };
+  return { rows, add, addById, update, remove };
+}
+
+/**
+ * The products of an entry or exit: added by barcode scan or name search, their rows (`withCost`: the
+ * entry's unit cost), and the rows' own error. An unknown code goes to `show`.
+ */
+export function MovementItems({
+  clientId,
+  canWrite,
+  searchLabel,
+  withCost,
+  movement: { rows, add, addById, update, remove },
+  errors,
+  submitting,
+  show,
+}: {
+  clientId: number | undefined;
+  canWrite: boolean;
+  searchLabel: string;
+  withCost: boolean;
+  movement: ReturnType<typeof useMovementRows>;
+  errors: FieldErrors<{ items: MovementRow[] }>['items'];
+  submitting: boolean;
+  show: (feedback: Feedback) => void;
+}) {
+  const message = rowsMessage(errors);
+  return (
+    <>
+      <AddProductFields
+        clientId={clientId}
+        disabled={!canWrite}
+        searchLabel={searchLabel}
+        onScan={(match) => add(match.product, match.variant)}
+        onPick={(id) => void addById(id)}
+        onNotFound={(message) => show({ severity: 'error', title: 'Produto não encontrado', message })}
+      />
+      <MovementRowsTable
+        rows={rows}
+        errors={rowErrorsOf(errors)}
+        withCost={withCost}
+        disabled={!canWrite || submitting}
+        onChange={update}
+        onRemove={remove}
+      />
+      {message && (
+        <Alert severity="error" sx={{ mt: 2 }}>
+          {message}
+        </Alert>
+      )}
+    </>
+  );
 }
 
 /** A row with variants needs one chosen: a rule of the screen, which knows the product's variants. */
