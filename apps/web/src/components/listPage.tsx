@@ -81,9 +81,25 @@ export function ListQuery<D extends { items: readonly unknown[] }>({
   return children(query.data);
 }
 
+/** A header cell of ListTable: its label, left aligned, or `alignRight(label)` (amounts, quantities). */
+export type HeadCell = string | { label: string; align: 'right' };
+export const alignRight = (label: string): HeadCell => ({ label, align: 'right' });
+
+const isCellList = (head: unknown): head is readonly HeadCell[] => Array.isArray(head);
+
+function headCell(cell: HeadCell, index: number) {
+  const { label, align } = typeof cell === 'string' ? { label: cell, align: undefined } : cell;
+  // A header row never reorders, and labels may repeat (''): the position is the key.
+  return (
+    <TableCell key={index} align={align}>
+      {label}
+    </TableCell>
+  );
+}
+
 /**
  * The one way to draw a table of rows (a list, a sale's items, an import's errors): small, named by
- * `label`, one header row (`head`: its cells), the rows, and for a paged list the pagination under it
+ * `label`, one header row (`head`: its labels, or its cells where they sort or hold more), the rows, and for a paged list the pagination under it
  * (`useListParams`' `pagination(shown, sizes)`).
  */
 export function ListTable({
@@ -95,7 +111,7 @@ export function ListTable({
   children,
 }: {
   label: string;
-  head: ReactNode;
+  head: readonly HeadCell[] | ReactNode;
   pagination?: ComponentProps<typeof ListPagination>;
   stickyHeader?: boolean;
   /** The table container's style (a height that scrolls, a border). */
@@ -107,7 +123,7 @@ export function ListTable({
       <TableContainer sx={sx}>
         <Table size="small" stickyHeader={stickyHeader} aria-label={label}>
           <TableHead>
-            <TableRow>{head}</TableRow>
+            <TableRow>{isCellList(head) ? head.map(headCell) : head}</TableRow>
           </TableHead>
           <TableBody>{children}</TableBody>
         </Table>

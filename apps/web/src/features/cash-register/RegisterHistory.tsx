@@ -51,15 +51,7 @@ export function RegisterHistory({ clientId }: { clientId: number }) {
         <Paper variant="outlined" sx={{ overflowX: 'auto' }}>
           <ListTable
             label="Caixas anteriores"
-            head={
-              <>
-                <TableCell>Operador</TableCell>
-                <TableCell>Aberto em</TableCell>
-                <TableCell>Fechado em</TableCell>
-                <TableCell>Situação</TableCell>
-                <TableCell />
-              </>
-            }
+            head={['Operador', 'Aberto em', 'Fechado em', 'Situação', '']}
             pagination={pagination({ ...query, total: list.data.total }, PAGE_SIZES)}
           >
             {list.data.items.map((r) => (

@@ -8,7 +8,7 @@ import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import { ListTable } from '../../components/listPage.tsx';
+import { alignRight, ListTable } from '../../components/listPage.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 
 const signed = (cents: number | null) =>
@@ -83,14 +83,12 @@ export function RegisterReport({
       <Box sx={{ overflowX: 'auto', mt: 2 }}>
         <ListTable
           label="Conferência por forma de pagamento"
-          head={
-            <>
-              <TableCell>Forma de pagamento</TableCell>
-              <TableCell align="right">Esperado</TableCell>
-              <TableCell align="right">Contado</TableCell>
-              <TableCell align="right">Diferença</TableCell>
-            </>
-          }
+          head={[
+            'Forma de pagamento',
+            alignRight('Esperado'),
+            alignRight('Contado'),
+            alignRight('Diferença'),
+          ]}
         >
           {summary.methods.map((m) => (
             <TableRow key={m.method}>
@@ -133,17 +131,7 @@ export function RegisterReport({
 
       {summary.movements.length > 0 && (
         <Box sx={{ overflowX: 'auto', mt: 2 }}>
-          <ListTable
-            label="Movimentações"
-            head={
-              <>
-                <TableCell>Hora</TableCell>
-                <TableCell>Tipo</TableCell>
-                <TableCell>Motivo</TableCell>
-                <TableCell align="right">Valor</TableCell>
-              </>
-            }
-          >
+          <ListTable label="Movimentações" head={['Hora', 'Tipo', 'Motivo', alignRight('Valor')]}>
             {summary.movements.map((m) => (
               <TableRow key={m.id}>
                 <TableCell>{formatDateTime(m.createdAt)}</TableCell>

@@ -117,16 +117,7 @@ export function CustomerImportDialog({ open, clientId, onClose, onImported }: Pr
               </Alert>
               {invalidLines.length > 0 && (
                 <>
-                  <ListTable
-                    label="Linhas com erro"
-                    head={
-                      <>
-                        <TableCell>Linha</TableCell>
-                        <TableCell>Nome</TableCell>
-                        <TableCell>Erros</TableCell>
-                      </>
-                    }
-                  >
+                  <ListTable label="Linhas com erro" head={['Linha', 'Nome', 'Erros']}>
                     {invalidLines.slice(0, 200).map((l) => (
                       <TableRow key={l.line}>
                         <TableCell>{l.line}</TableCell>

@@ -33,7 +33,7 @@ import { useRef, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { Form, FormError, FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
 import { Loading } from '../../components/Loading.tsx';
-import { ListTable } from '../../components/listPage.tsx';
+import { alignRight, ListTable } from '../../components/listPage.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { useIdFromPath } from '../../lib/useIdFromPath.ts';
@@ -123,15 +123,13 @@ export default function SaleDetailPage() {
       <Paper variant="outlined" sx={{ mb: 2, overflowX: 'auto' }}>
         <ListTable
           label="Itens"
-          head={
-            <>
-              <TableCell>Item</TableCell>
-              <TableCell align="right">Qtd.</TableCell>
-              <TableCell align="right">Unitário</TableCell>
-              <TableCell align="right">Desconto</TableCell>
-              <TableCell align="right">Total</TableCell>
-            </>
-          }
+          head={[
+            'Item',
+            alignRight('Qtd.'),
+            alignRight('Unitário'),
+            alignRight('Desconto'),
+            alignRight('Total'),
+          ]}
         >
           {s.items.map((i) => (
             <TableRow key={i.id}>
@@ -270,16 +268,7 @@ function Receivables({ sale, canSettle }: { sale: Sale; canSettle: boolean }) {
         <FormError />
         <ListTable
           label="Parcelas"
-          head={
-            <>
-              <TableCell>Parcela</TableCell>
-              <TableCell>Forma</TableCell>
-              <TableCell>Vencimento</TableCell>
-              <TableCell align="right">Valor</TableCell>
-              <TableCell>Situação</TableCell>
-              <TableCell />
-            </>
-          }
+          head={['Parcela', 'Forma', 'Vencimento', alignRight('Valor'), 'Situação', '']}
         >
           {sale.receivables.map((r) => (
             <TableRow key={r.id}>

@@ -25,7 +25,7 @@ import { useState } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { LoadError } from '../../components/LoadError.tsx';
 import { Loading } from '../../components/Loading.tsx';
-import { ListTable } from '../../components/listPage.tsx';
+import { alignRight, ListTable } from '../../components/listPage.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { readParam, useListParams } from '../../lib/listParams.ts';
@@ -230,17 +230,7 @@ export default function SaleListPage() {
         <Paper variant="outlined" sx={{ overflowX: 'auto' }}>
           <ListTable
             label="Vendas"
-            head={
-              <>
-                <TableCell>Nº</TableCell>
-                <TableCell>Data</TableCell>
-                <TableCell>Cliente</TableCell>
-                <TableCell>Vendedor</TableCell>
-                <TableCell>Pagamento</TableCell>
-                <TableCell>Status</TableCell>
-                <TableCell align="right">Total</TableCell>
-              </>
-            }
+            head={['Nº', 'Data', 'Cliente', 'Vendedor', 'Pagamento', 'Status', alignRight('Total')]}
             pagination={pagination({ ...filters, total: sales.data.total }, PAGE_SIZES)}
           >
             {sales.data.items.map((s) => (

@@ -15,6 +15,7 @@ import { useConfirmDelete } from '../../components/ConfirmDialog.tsx';
 import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
 import {
   ActiveFilter,
+  alignRight,
   ListHeader,
   ListQuery,
   ListTable,
@@ -75,15 +76,7 @@ export default function UserListPage() {
         <Paper>
           <ListTable
             label="Usuários"
-            head={
-              <>
-                <TableCell>Nome</TableCell>
-                <TableCell>Email</TableCell>
-                <TableCell>Tipo</TableCell>
-                <TableCell>Status</TableCell>
-                <TableCell align="right">Ações</TableCell>
-              </>
-            }
+            head={['Nome', 'Email', 'Tipo', 'Status', alignRight('Ações')]}
             pagination={pagination(data, PAGE_SIZES)}
           >
             {data.items.map((u) => (

@@ -17,7 +17,7 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import { ListTable } from '../../../components/listPage.tsx';
+import { alignRight, ListTable } from '../../../components/listPage.tsx';
 import { errorMessage } from '../../../lib/api.ts';
 import { queryKeys } from '../../../lib/queryKeys.ts';
 import { type ImportOutcome, previewImport, productKeys, runImport } from '../api.ts';
@@ -100,13 +100,7 @@ function ErrorTable({ result }: { result: ImportOutcome }) {
   return (
     <ListTable
       label="Erros por linha"
-      head={
-        <>
-          <TableCell>Linha</TableCell>
-          <TableCell>Coluna</TableCell>
-          <TableCell>Erro</TableCell>
-        </>
-      }
+      head={['Linha', 'Coluna', 'Erro']}
       stickyHeader
       sx={{ maxHeight: 240, border: 1, borderColor: 'divider', borderRadius: 1 }}
     >
@@ -127,16 +121,7 @@ function PreviewTable({ result }: { result: ImportOutcome }) {
   return (
     <ListTable
       label="Prévia da importação"
-      head={
-        <>
-          <TableCell>Linha</TableCell>
-          <TableCell>Ação</TableCell>
-          <TableCell>Nome</TableCell>
-          <TableCell>SKU</TableCell>
-          <TableCell align="right">Preço</TableCell>
-          <TableCell>Categoria</TableCell>
-        </>
-      }
+      head={['Linha', 'Ação', 'Nome', 'SKU', alignRight('Preço'), 'Categoria']}
       stickyHeader
       sx={{ maxHeight: 240, border: 1, borderColor: 'divider', borderRadius: 1 }}
     >

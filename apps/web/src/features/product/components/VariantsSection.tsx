@@ -113,17 +113,7 @@ export function VariantsSection({
       {product.variants.length > 0 ? (
         <ListTable
           label="Variações"
-          head={
-            <>
-              <TableCell>Variação</TableCell>
-              <TableCell>SKU</TableCell>
-              <TableCell>Código de barras</TableCell>
-              <TableCell>Preço (vazio = do produto)</TableCell>
-              <TableCell>Estoque</TableCell>
-              <TableCell>Ativa</TableCell>
-              <TableCell />
-            </>
-          }
+          head={['Variação', 'SKU', 'Código de barras', 'Preço (vazio = do produto)', 'Estoque', 'Ativa', '']}
           sx={{ mt: 2 }}
         >
           {product.variants.map((v) => (

@@ -10,7 +10,7 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 import { Loading } from '../../../components/Loading.tsx';
-import { ListTable } from '../../../components/listPage.tsx';
+import { alignRight, ListTable } from '../../../components/listPage.tsx';
 import { errorMessage } from '../../../lib/api.ts';
 import { readParam, useListParams } from '../../../lib/listParams.ts';
 import { useSession } from '../../auth/session.tsx';
@@ -55,16 +55,14 @@ export function ProductStockCard({ productId, stockControl }: { productId: numbe
         ) : (
           <ListTable
             label="Ficha de estoque"
-            head={
-              <>
-                <TableCell>Data</TableCell>
-                <TableCell>Tipo</TableCell>
-                <TableCell align="right">Quantidade</TableCell>
-                <TableCell align="right">Saldo</TableCell>
-                <TableCell>Motivo / documento</TableCell>
-                <TableCell>Usuário</TableCell>
-              </>
-            }
+            head={[
+              'Data',
+              'Tipo',
+              alignRight('Quantidade'),
+              alignRight('Saldo'),
+              'Motivo / documento',
+              'Usuário',
+            ]}
             pagination={pagination({ ...query, total }, PAGE_SIZES)}
           >
             {items.map((line) => (

@@ -17,7 +17,7 @@ import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { Loading } from '../../../components/Loading.tsx';
-import { ListTable } from '../../../components/listPage.tsx';
+import { alignRight, ListTable } from '../../../components/listPage.tsx';
 import { apiFetch, errorMessage } from '../../../lib/api.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 import { readParam, useListParams } from '../../../lib/listParams.ts';
@@ -222,17 +222,15 @@ export function StockHistory({
           {list.isFetching && <LinearProgress aria-label="Atualizando" />}
           <ListTable
             label="Movimentações de estoque"
-            head={
-              <>
-                <TableCell>Data</TableCell>
-                <TableCell>Tipo</TableCell>
-                <TableCell>Produto</TableCell>
-                <TableCell align="right">Quantidade</TableCell>
-                <TableCell align="right">Custo unitário</TableCell>
-                <TableCell>Motivo / documento</TableCell>
-                <TableCell>Usuário</TableCell>
-              </>
-            }
+            head={[
+              'Data',
+              'Tipo',
+              'Produto',
+              alignRight('Quantidade'),
+              alignRight('Custo unitário'),
+              'Motivo / documento',
+              'Usuário',
+            ]}
             pagination={pagination({ total: list.data.total, page, pageSize }, PAGE_SIZES)}
           >
             {items.map((m) => (
