@@ -1,6 +1,5 @@
 import { formatCents } from '@balcao/core/money';
 import { formatQuantity } from '@balcao/core/product';
-import { can, WRITE } from '@balcao/core/routes';
 import { stockEntryFormSchema, stockEntryFormToInput } from '@balcao/core/stock';
 import AddShoppingCartIcon from '@mui/icons-material/AddShoppingCart';
 import Alert from '@mui/material/Alert';
@@ -12,19 +11,18 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 import type { z } from 'zod';
-import { useFeedback } from '../../components/FeedbackSnackbar.tsx';
 import { Form, FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { ListTable } from '../../components/listPage.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { readParam, useListParams } from '../../lib/listParams.ts';
-import { useSession } from '../auth/session.tsx';
 import { useLowStock, useRegisterEntry } from './api.ts';
-import { StockPage } from './components/common.tsx';
+import { StockPage, useStockPage } from './components/common.tsx';
 import {
   MovementItems,
   type MovementRow,
   missingVariants,
+  rowsInput,
   rowTotals,
   useMovementRows,
 } from './components/MovementRows.tsx';
@@ -39,21 +37,14 @@ const EMPTY: Values = { items: [], document: '', note: '' };
  * them) and the movement history below.
  */
 export default function StockEntryPage() {
-  const { user } = useSession();
-  const clientId = user?.client.id;
-  const canWrite = can(user?.userType.id, WRITE.stock);
+  const page = useStockPage();
+  const { clientId, canWrite, show } = page;
   const entry = useRegisterEntry();
-  const { state, show, close } = useFeedback();
   const form = useAppForm({
     schema: stockEntryFormSchema,
     defaultValues: EMPTY,
     toInput: (values: Values) => ({
-      items: values.items.map((r) => ({
-        productId: r.productId,
-        variantId: r.variantId,
-        quantity: r.quantity,
-        unitCost: r.unitCost,
-      })),
+      items: rowsInput(values.items, true),
       document: values.document,
       note: values.note,
     }),
@@ -76,14 +67,7 @@ export default function StockEntryPage() {
 
   const totals = rowTotals(movement.rows);
   return (
-    <StockPage
-      title="Entrada de estoque"
-      canWrite={canWrite}
-      clientId={clientId}
-      historyType="entry"
-      feedback={state}
-      onCloseFeedback={close}
-    >
+    <StockPage page={page} title="Entrada de estoque" historyType="entry">
       <Form
         form={form}
         onSubmit={submit}

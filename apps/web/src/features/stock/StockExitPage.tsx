@@ -13,16 +13,16 @@ import Paper from '@mui/material/Paper';
 import Switch from '@mui/material/Switch';
 import Typography from '@mui/material/Typography';
 import { useWatch } from 'react-hook-form';
-import { useFeedback } from '../../components/FeedbackSnackbar.tsx';
 import { Form, FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { useSession } from '../auth/session.tsx';
 import { useRegisterExit, useStockSettings, useUpdateStockSettings } from './api.ts';
-import { StockPage } from './components/common.tsx';
+import { StockPage, useStockPage } from './components/common.tsx';
 import {
   MovementItems,
   type MovementRow,
   missingVariants,
+  rowsInput,
   useMovementRows,
 } from './components/MovementRows.tsx';
 
@@ -36,20 +36,14 @@ const EMPTY: Values = { items: [], reason: '', note: '', document: '' };
  * (Administrador and Gerente change it). The history below starts filtered on exits.
  */
 export default function StockExitPage() {
-  const { user } = useSession();
-  const clientId = user?.client.id;
-  const canWrite = can(user?.userType.id, WRITE.stock);
+  const page = useStockPage();
+  const { clientId, canWrite, show } = page;
   const exit = useRegisterExit();
-  const { state, show, close } = useFeedback();
   const form = useAppForm({
     schema: stockExitInputSchema,
     defaultValues: EMPTY,
     toInput: (values: Values) => ({
-      items: values.items.map((r) => ({
-        productId: r.productId,
-        variantId: r.variantId,
-        quantity: r.quantity,
-      })),
+      items: rowsInput(values.items, false),
       reason: values.reason || undefined,
       note: values.note,
       document: values.document,
@@ -71,14 +65,7 @@ export default function StockExitPage() {
   };
 
   return (
-    <StockPage
-      title="Saída de estoque"
-      canWrite={canWrite}
-      clientId={clientId}
-      historyType="exit"
-      feedback={state}
-      onCloseFeedback={close}
-    >
+    <StockPage page={page} title="Saída de estoque" historyType="exit">
       <Form
         form={form}
         onSubmit={submit}

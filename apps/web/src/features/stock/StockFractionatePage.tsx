@@ -4,7 +4,6 @@ import {
   type Product,
   type ProductListItem,
 } from '@balcao/core/product';
-import { can, WRITE } from '@balcao/core/routes';
 import {
   fractionTargetFor,
   type StockFractionateInputParsed,
@@ -22,13 +21,11 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useCallback, useEffect, useState } from 'react';
 import { useWatch } from 'react-hook-form';
-import { useFeedback } from '../../components/FeedbackSnackbar.tsx';
 import { Form, FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
 import { QuantityField } from '../../components/MoneyField.tsx';
 import { errorMessage } from '../../lib/api.ts';
-import { useSession } from '../auth/session.tsx';
 import { fetchProduct, useFractionate, useFractionRatios } from './api.ts';
-import { StockPage } from './components/common.tsx';
+import { StockPage, useStockPage } from './components/common.tsx';
 import { ProductPicker } from './components/ProductPicker.tsx';
 
 type Side = {
@@ -52,12 +49,10 @@ const sideField = (_: string, side: string, field: string) =>
  * follows N with that ratio until the user types another. History below, on fractioning.
  */
 export default function StockFractionatePage() {
-  const { user } = useSession();
-  const clientId = user?.client.id;
-  const canWrite = can(user?.userType.id, WRITE.stock);
+  const page = useStockPage();
+  const { clientId, canWrite, show } = page;
   const [targetTyped, setTargetTyped] = useState(false);
   const mutation = useFractionate();
-  const { state, show, close } = useFeedback();
   const form = useAppForm({
     schema: stockFractionateInputSchema,
     defaultValues: EMPTY,
@@ -136,14 +131,7 @@ export default function StockFractionatePage() {
       : null;
 
   return (
-    <StockPage
-      title="Fracionar"
-      canWrite={canWrite}
-      clientId={clientId}
-      historyType="fractionate-out,fractionate-in"
-      feedback={state}
-      onCloseFeedback={close}
-    >
+    <StockPage page={page} title="Fracionar" historyType="fractionate-out,fractionate-in">
       <Form
         form={form}
         onSubmit={submit}

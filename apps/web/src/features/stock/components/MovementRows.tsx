@@ -166,6 +166,16 @@ export function MovementItems({
   );
 }
 
+/** The rows as the schemas read them: product, variant and quantity, with the unit cost on an entry. */
+export function rowsInput(rows: MovementRow[], withCost: boolean) {
+  return rows.map((r) => ({
+    productId: r.productId,
+    variantId: r.variantId,
+    quantity: r.quantity,
+    ...(withCost ? { unitCost: r.unitCost } : {}),
+  }));
+}
+
 /** A row with variants needs one chosen: a rule of the screen, which knows the product's variants. */
 export function missingVariants(rows: MovementRow[]): { path: string; message: string }[] {
   return rows.flatMap((row, index) =>

@@ -1,31 +1,34 @@
+import { can, WRITE } from '@balcao/core/routes';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
-import { FeedbackSnackbar, type FeedbackState } from '../../../components/FeedbackSnackbar.tsx';
+import { FeedbackSnackbar, useFeedback } from '../../../components/FeedbackSnackbar.tsx';
+import { useSession } from '../../auth/session.tsx';
 import { StockHistory } from './StockHistory.tsx';
+
+/** What a stock page starts from: the shop, whether the user may write (WRITE.stock), its snackbar. */
+export function useStockPage() {
+  const { user } = useSession();
+  const feedback = useFeedback();
+  return { clientId: user?.client.id, canWrite: can(user?.userType.id, WRITE.stock), ...feedback };
+}
 
 /**
  * The frame of a stock page (entry, exit, fractionate): the title, a notice for who may only look
  * (back-office users outside WRITE.stock), the page's form and sections, the movement history
- * starting on `historyType`, and the page's snackbar.
+ * starting on `historyType`, and the page's snackbar (`page`: useStockPage).
  */
 export function StockPage({
+  page: { clientId, canWrite, state, close },
   title,
-  canWrite,
-  clientId,
   historyType,
-  feedback,
-  onCloseFeedback,
   children,
 }: {
+  page: ReturnType<typeof useStockPage>;
   title: string;
-  canWrite: boolean;
-  clientId: number | undefined;
   historyType: string;
-  feedback: FeedbackState;
-  onCloseFeedback: () => void;
   children: ReactNode;
 }) {
   return (
@@ -42,7 +45,7 @@ export function StockPage({
         {children}
         <StockHistory clientId={clientId} defaultType={historyType} />
       </Stack>
-      <FeedbackSnackbar state={feedback} onClose={onCloseFeedback} />
+      <FeedbackSnackbar state={state} onClose={close} />
     </Box>
   );
 }
