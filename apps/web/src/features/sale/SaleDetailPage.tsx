@@ -34,6 +34,7 @@ import { Link as RouterLink } from 'react-router';
 import { Form, FormError, FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { alignRight, ListTable } from '../../components/listPage.tsx';
+import { ManagerApprovalFields } from '../../components/ManagerApprovalFields.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { useIdFromPath } from '../../lib/useIdFromPath.ts';
@@ -342,18 +343,7 @@ function CancelDialog({
               O estoque volta, o cupom é liberado e as parcelas em aberto são canceladas.
             </Typography>
             <FormTextField control={form.control} name="reason" label="Motivo" required autoFocus />
-            {needsApproval && (
-              <>
-                <Typography variant="body2">Aprovação de um Administrador ou Gerente:</Typography>
-                <FormTextField control={form.control} name="email" label="Email do gerente" />
-                <FormTextField
-                  control={form.control}
-                  name="password"
-                  label="Senha do gerente"
-                  type="password"
-                />
-              </>
-            )}
+            {needsApproval && <ManagerApprovalFields />}
             <FormError />
           </Stack>
         </DialogContent>
