@@ -1,5 +1,6 @@
 import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/Delete';
+import DownloadIcon from '@mui/icons-material/Download';
 import EditIcon from '@mui/icons-material/Edit';
 import SearchIcon from '@mui/icons-material/Search';
 import Button from '@mui/material/Button';
@@ -20,7 +21,7 @@ import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import type { UseQueryResult } from '@tanstack/react-query';
-import { type ComponentProps, type ReactNode, useEffect } from 'react';
+import { type ComponentProps, type ReactNode, useEffect, useState } from 'react';
 import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
 import type { Feedback } from './FeedbackSnackbar.tsx';
 import { ListPagination } from './ListPagination.tsx';
@@ -279,4 +280,37 @@ export function ActiveFilter({
 export function ActiveChip({ active, feminine = false }: { active: boolean; feminine?: boolean }) {
   const label = feminine ? (active ? 'Ativa' : 'Inativa') : active ? 'Ativo' : 'Inativo';
   return <Chip size="small" label={label} color={active ? 'success' : 'default'} />;
+}
+
+/**
+ * "Exportar CSV": runs `download` ("Exportando..." and disabled meanwhile) and tells `onError` a
+ * failure. `disabled` while the shop is not known.
+ */
+export function ExportButton({
+  download,
+  onError,
+  disabled,
+  variant,
+}: {
+  download: () => Promise<unknown>;
+  onError: (error: unknown) => void;
+  disabled?: boolean;
+  variant?: 'outlined';
+}) {
+  const [exporting, setExporting] = useState(false);
+  const run = async () => {
+    setExporting(true);
+    try {
+      await download();
+    } catch (error) {
+      onError(error);
+    } finally {
+      setExporting(false);
+    }
+  };
+  return (
+    <Button variant={variant} startIcon={<DownloadIcon />} onClick={run} disabled={disabled || exporting}>
+      {exporting ? 'Exportando...' : 'Exportar CSV'}
+    </Button>
+  );
 }

@@ -3,7 +3,6 @@ import { maskDocument, maskPhone } from '@balcao/core/document';
 import { formatCents } from '@balcao/core/money';
 import { can, WRITE } from '@balcao/core/routes';
 import AddIcon from '@mui/icons-material/Add';
-import DownloadIcon from '@mui/icons-material/Download';
 import UploadIcon from '@mui/icons-material/Upload';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -21,6 +20,7 @@ import { useConfirmDelete } from '../../components/ConfirmDialog.tsx';
 import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
 import {
   ActiveFilter,
+  ExportButton,
   ListHeader,
   ListQuery,
   ListTable,
@@ -65,7 +65,6 @@ export default function CustomerListPage() {
     feedback: { show, done: (c) => `Cliente ${c.name} excluído`, failed: 'Erro ao excluir cliente' },
   });
   const [importOpen, setImportOpen] = useState(false);
-  const [exporting, setExporting] = useState(false);
   // A message handed over by the form after a create ("Cliente cadastrado com sucesso").
   useHandedOverMessage(show);
 
@@ -74,18 +73,6 @@ export default function CustomerListPage() {
     delinquent: query.delinquent,
     whatsappValid: query.whatsappValid,
     active: query.active,
-  };
-
-  const onExport = async () => {
-    if (!clientId) return;
-    setExporting(true);
-    try {
-      await downloadCustomersCsv(clientId, filters);
-    } catch (error) {
-      show({ severity: 'error', title: 'Erro ao exportar clientes', message: errorMessage(error) });
-    } finally {
-      setExporting(false);
-    }
   };
 
   const content = (
@@ -185,9 +172,13 @@ export default function CustomerListPage() {
         title="Clientes"
         add={canWrite ? { to: '/dashboard/customer/new', label: 'Novo cliente' } : undefined}
       >
-        <Button startIcon={<DownloadIcon />} onClick={onExport} disabled={exporting || !clientId}>
-          {exporting ? 'Exportando...' : 'Exportar CSV'}
-        </Button>
+        <ExportButton
+          download={() => downloadCustomersCsv(clientId!, filters)}
+          onError={(error) =>
+            show({ severity: 'error', title: 'Erro ao exportar clientes', message: errorMessage(error) })
+          }
+          disabled={!clientId}
+        />
         {canWrite && (
           <Button startIcon={<UploadIcon />} onClick={() => setImportOpen(true)}>
             Importar CSV

@@ -1,7 +1,6 @@
 import { formatCents } from '@balcao/core/money';
 import { formatQuantity, PRODUCT_TYPE_LABELS, type ProductListItem } from '@balcao/core/product';
 import { can, WRITE } from '@balcao/core/routes';
-import DownloadIcon from '@mui/icons-material/Download';
 import ImageIcon from '@mui/icons-material/Image';
 import UploadIcon from '@mui/icons-material/Upload';
 import Avatar from '@mui/material/Avatar';
@@ -26,6 +25,7 @@ import { Loading } from '../../components/Loading.tsx';
 import {
   ActiveChip,
   ActiveFilter,
+  ExportButton,
   ListHeader,
   ListQuery,
   ListTable,
@@ -79,7 +79,6 @@ export default function ProductListPage() {
   const list = useProducts(clientId, query);
   const deletion = useDeleteProduct();
   const [importing, setImporting] = useState(false);
-  const [exporting, setExporting] = useState(false);
   const { state, show, close } = useFeedback();
   const removal = useConfirmDelete<ProductListItem>({
     title: (p) => (p ? `Excluir o produto "${p.name}"?` : ''),
@@ -91,18 +90,6 @@ export default function ProductListPage() {
   const sortHeader = (field: string, label: string, align?: 'right') => (
     <SortHeader field={field} label={label} sort={query.sort} onSort={toggleSort} align={align} />
   );
-
-  const exportCsv = async () => {
-    if (!clientId) return;
-    setExporting(true);
-    try {
-      await downloadExport(clientId, filters);
-    } catch (error) {
-      show({ severity: 'error', title: 'Erro ao exportar', message: errorMessage(error) });
-    } finally {
-      setExporting(false);
-    }
-  };
 
   const content = (
     <ListQuery
@@ -222,9 +209,14 @@ export default function ProductListPage() {
             Importar CSV
           </Button>
         )}
-        <Button variant="outlined" startIcon={<DownloadIcon />} onClick={exportCsv} disabled={exporting}>
-          {exporting ? 'Exportando...' : 'Exportar CSV'}
-        </Button>
+        <ExportButton
+          variant="outlined"
+          download={() => downloadExport(clientId!, filters)}
+          onError={(error) =>
+            show({ severity: 'error', title: 'Erro ao exportar', message: errorMessage(error) })
+          }
+          disabled={!clientId}
+        />
       </ListHeader>
       <Paper sx={{ p: 2 }}>
         <Box

@@ -8,7 +8,6 @@ import {
   SALE_STATUSES,
   type SaleStatus,
 } from '@balcao/core/sale';
-import DownloadIcon from '@mui/icons-material/Download';
 import PointOfSaleIcon from '@mui/icons-material/PointOfSale';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -25,7 +24,7 @@ import { useState } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { LoadError } from '../../components/LoadError.tsx';
 import { Loading } from '../../components/Loading.tsx';
-import { alignRight, ListTable } from '../../components/listPage.tsx';
+import { alignRight, ExportButton, ListTable } from '../../components/listPage.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { readParam, useListParams } from '../../lib/listParams.ts';
@@ -66,7 +65,6 @@ export default function SaleListPage() {
   const clientId = user?.client.id;
   const { query: filters, update, search, setSearch, pagination } = useListParams(queryFromParams);
   const [exportError, setExportError] = useState<string | null>(null);
-  const [exporting, setExporting] = useState(false);
   const sales = useSales(clientId, filters);
   const sellers = useSellers(clientId);
 
@@ -81,24 +79,15 @@ export default function SaleListPage() {
           Vendas
         </Typography>
         <Stack direction="row" spacing={1}>
-          <Button
+          <ExportButton
             variant="outlined"
-            startIcon={<DownloadIcon />}
-            disabled={!clientId || exporting}
-            onClick={async () => {
+            download={() => {
               setExportError(null);
-              setExporting(true);
-              try {
-                await downloadSalesCsv(clientId!, filters);
-              } catch (error) {
-                setExportError(errorMessage(error));
-              } finally {
-                setExporting(false);
-              }
+              return downloadSalesCsv(clientId!, filters);
             }}
-          >
-            {exporting ? 'Exportando...' : 'Exportar CSV'}
-          </Button>
+            onError={(error) => setExportError(errorMessage(error))}
+            disabled={!clientId}
+          />
           {can(user?.userType.id, WRITE.sales) && (
             <Button
               component={RouterLink}
