@@ -147,7 +147,10 @@ export function useHandedOverMessage(show: (feedback: Feedback) => void) {
   }, [location, navigate, show]);
 }
 
-/** A row's actions: edit (or view, for who cannot write) and, when allowed, delete. */
+/**
+ * A row's last cell, its actions: edit (or view, for who cannot write) and, when allowed, delete. A
+ * click there stays out of a clickable row.
+ */
 export function RowActions({
   editTo,
   name,
@@ -162,7 +165,7 @@ export function RowActions({
 }) {
   const verb = canEdit ? 'Editar' : 'Ver';
   return (
-    <>
+    <TableCell align="right" sx={{ whiteSpace: 'nowrap' }} onClick={(e) => e.stopPropagation()}>
       <Tooltip title={verb}>
         <IconButton component={RouterLink} to={editTo} aria-label={`${verb} ${name}`}>
           <EditIcon />
@@ -175,7 +178,7 @@ export function RowActions({
           </IconButton>
         </Tooltip>
       )}
-    </>
+    </TableCell>
   );
 }
 

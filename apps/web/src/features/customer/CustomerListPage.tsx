@@ -149,14 +149,12 @@ export default function CustomerListPage() {
                 <TableCell>
                   <DelinquencyBadge isDelinquent={c.isDelinquent} />
                 </TableCell>
-                <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                  <RowActions
-                    editTo={`/dashboard/customer/edit/${c.id}`}
-                    name={c.name}
-                    canEdit={canWrite}
-                    onDelete={canWrite ? () => removal.ask(c) : undefined}
-                  />
-                </TableCell>
+                <RowActions
+                  editTo={`/dashboard/customer/edit/${c.id}`}
+                  name={c.name}
+                  canEdit={canWrite}
+                  onDelete={canWrite ? () => removal.ask(c) : undefined}
+                />
               </TableRow>
             ))}
           </ListTable>

@@ -87,14 +87,12 @@ export function NamedListPage({ config }: { config: NamedConfig }) {
               <TableCell>
                 <ActiveChip active={record.active} feminine />
               </TableCell>
-              <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                <RowActions
-                  editTo={`${config.basePath}/edit/${record.id}`}
-                  name={record.name}
-                  canEdit={canWrite}
-                  onDelete={canWrite ? () => removal.ask(record) : undefined}
-                />
-              </TableCell>
+              <RowActions
+                editTo={`${config.basePath}/edit/${record.id}`}
+                name={record.name}
+                canEdit={canWrite}
+                onDelete={canWrite ? () => removal.ask(record) : undefined}
+              />
             </TableRow>
           ))}
         </ListTable>

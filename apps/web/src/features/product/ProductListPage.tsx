@@ -182,14 +182,12 @@ export default function ProductListPage() {
                 <TableCell>
                   <ActiveChip active={p.active} />
                 </TableCell>
-                <TableCell align="right" sx={{ whiteSpace: 'nowrap' }} onClick={(e) => e.stopPropagation()}>
-                  <RowActions
-                    editTo={`/dashboard/product/edit/${p.id}`}
-                    name={p.name}
-                    canEdit={canWrite}
-                    onDelete={canWrite ? () => removal.ask(p) : undefined}
-                  />
-                </TableCell>
+                <RowActions
+                  editTo={`/dashboard/product/edit/${p.id}`}
+                  name={p.name}
+                  canEdit={canWrite}
+                  onDelete={canWrite ? () => removal.ask(p) : undefined}
+                />
               </TableRow>
             ))}
           </ListTable>

@@ -94,14 +94,12 @@ export default function UserListPage() {
                     <Chip size="small" label="Inativo" />
                   )}
                 </TableCell>
-                <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                  <RowActions
-                    editTo={`/dashboard/user/edit/${u.id}`}
-                    name={u.name}
-                    canEdit={canManage(u)}
-                    onDelete={canManage(u) && u.id !== user?.id ? () => removal.ask(u) : undefined}
-                  />
-                </TableCell>
+                <RowActions
+                  editTo={`/dashboard/user/edit/${u.id}`}
+                  name={u.name}
+                  canEdit={canManage(u)}
+                  onDelete={canManage(u) && u.id !== user?.id ? () => removal.ask(u) : undefined}
+                />
               </TableRow>
             ))}
           </ListTable>
