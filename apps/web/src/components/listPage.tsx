@@ -134,7 +134,11 @@ export function ListTable({
   );
 }
 
-/** Shows the message a form hands over when it returns to the list ("Cliente cadastrado com sucesso"). */
+/**
+ * Shows the message a page hands over in the navigation state (`{ message }`): a form returning to its
+ * list ("Cliente cadastrado com sucesso"), a create opening its edit page ("Produto criado com sucesso").
+ * The state is then cleared, so a reload does not show it again.
+ */
 export function useHandedOverMessage(show: (feedback: Feedback) => void) {
   const navigate = useNavigate();
   const location = useLocation();

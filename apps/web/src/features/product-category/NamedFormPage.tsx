@@ -4,11 +4,11 @@ import FormControlLabel from '@mui/material/FormControlLabel';
 import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import Typography from '@mui/material/Typography';
-import { useEffect } from 'react';
 import { Controller } from 'react-hook-form';
-import { useLocation, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { type Feedback, FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
 import { FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
+import { useHandedOverMessage } from '../../components/listPage.tsx';
 import { RecordFormCard, RecordFormPage, useEditId } from '../../components/RecordFormPage.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { useSession } from '../auth/session.tsx';
@@ -17,12 +17,8 @@ import type { NamedConfig } from './namedConfig.ts';
 
 /** New/edit page of a category or brand. */
 export function NamedFormPage({ config }: { config: NamedConfig }) {
-  const location = useLocation();
   const { state, show, close } = useFeedback();
-  const created = (location.state as { created?: boolean } | null)?.created;
-  useEffect(() => {
-    if (created) show({ severity: 'success', title: config.created });
-  }, [created, show, config.created]);
+  useHandedOverMessage(show);
 
   const edit = useEditId(config.basePath);
   const record = useNamedRecord(config.resource, edit.id);
@@ -67,7 +63,11 @@ function NamedForm({
         body: { ...values, updatedAt: record?.updatedAt },
       });
       if (record) onFeedback({ severity: 'success', title: config.edited });
-      else navigate(`${config.basePath}/edit/${saved.id}`, { replace: true, state: { created: true } });
+      else
+        navigate(`${config.basePath}/edit/${saved.id}`, {
+          replace: true,
+          state: { message: config.created },
+        });
     } catch (error) {
       // A duplicate name (a 409 other than a stale edit) belongs under the name.
       if (error instanceof ApiError && error.status === 409 && !error.message.includes('alterado'))

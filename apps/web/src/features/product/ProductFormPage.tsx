@@ -23,7 +23,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { type ReactNode, useEffect } from 'react';
 import { Controller, useWatch } from 'react-hook-form';
-import { useLocation, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { type Feedback, FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
 import {
   FormMoneyField,
@@ -32,6 +32,7 @@ import {
   SubmitButton,
   useAppForm,
 } from '../../components/form.tsx';
+import { useHandedOverMessage } from '../../components/listPage.tsx';
 import { RecordFormCard, RecordFormPage, useEditId } from '../../components/RecordFormPage.tsx';
 import { useSession } from '../auth/session.tsx';
 import { useNamedOptions } from '../product-category/api.ts';
@@ -46,14 +47,10 @@ const LIST = '/dashboard/product';
 
 /** Product form at /dashboard/product/new and /dashboard/product/edit/{id}. */
 export default function ProductFormPage() {
-  const location = useLocation();
   const { user } = useSession();
   const canWrite = can(user?.userType.id, WRITE.catalog);
   const { state, show, close } = useFeedback();
-  const created = (location.state as { created?: boolean } | null)?.created;
-  useEffect(() => {
-    if (created) show({ severity: 'success', title: 'Produto criado com sucesso' });
-  }, [created, show]);
+  useHandedOverMessage(show);
 
   const edit = useEditId(LIST);
   const product = useProduct(edit.id);
@@ -173,7 +170,10 @@ function ProductForm({
       onFeedback({ severity: 'success', title: 'Produto editado com sucesso' });
     } else {
       const saved = await create.mutateAsync(values);
-      navigate(`${LIST}/edit/${saved.id}`, { replace: true, state: { created: true } });
+      navigate(`${LIST}/edit/${saved.id}`, {
+        replace: true,
+        state: { message: 'Produto criado com sucesso' },
+      });
     }
   };
 
