@@ -7,6 +7,8 @@ import { type FormEvent, type ReactNode, useRef } from 'react';
 import {
   type Control,
   Controller,
+  type ControllerFieldState,
+  type ControllerRenderProps,
   type DefaultValues,
   type FieldErrors,
   type FieldPath,
@@ -248,6 +250,28 @@ export function FormTextField<V extends FieldValues, Out>({
 type BoundText<V extends FieldValues, Out> = Omit<TextFieldProps, 'name' | 'value' | 'onChange'> &
   Bound<V, Out>;
 
+/** What a controlled input takes from its field: value, change, blur, ref, and the error (or `helperText`). */
+function inputOf(
+  {
+    field,
+    fieldState,
+  }: {
+    field: Pick<ControllerRenderProps, 'name' | 'value' | 'onChange' | 'onBlur' | 'ref'>;
+    fieldState: ControllerFieldState;
+  },
+  helperText: ReactNode,
+) {
+  return {
+    name: field.name,
+    value: field.value ?? '',
+    onChange: field.onChange,
+    onBlur: field.onBlur,
+    inputRef: field.ref,
+    error: Boolean(fieldState.error),
+    helperText: fieldState.error?.message ?? helperText,
+  };
+}
+
 /** A money (R$) or percent (%) input bound to a form field holding its text ("12,34"). */
 export function FormMoneyField<V extends FieldValues, Out>({
   control,
@@ -259,18 +283,7 @@ export function FormMoneyField<V extends FieldValues, Out>({
     <Controller
       control={control}
       name={name}
-      render={({ field, fieldState }) => (
-        <MoneyField
-          {...props}
-          name={field.name}
-          value={field.value ?? ''}
-          onChange={field.onChange}
-          onBlur={field.onBlur}
-          inputRef={field.ref}
-          error={Boolean(fieldState.error)}
-          helperText={fieldState.error?.message ?? helperText}
-        />
-      )}
+      render={(bound) => <MoneyField {...props} {...inputOf(bound, helperText)} />}
     />
   );
 }
@@ -286,18 +299,7 @@ export function FormQuantityField<V extends FieldValues, Out>({
     <Controller
       control={control}
       name={name}
-      render={({ field, fieldState }) => (
-        <QuantityField
-          {...props}
-          name={field.name}
-          value={field.value ?? ''}
-          onChange={field.onChange}
-          onBlur={field.onBlur}
-          inputRef={field.ref}
-          error={Boolean(fieldState.error)}
-          helperText={fieldState.error?.message ?? helperText}
-        />
-      )}
+      render={(bound) => <QuantityField {...props} {...inputOf(bound, helperText)} />}
     />
   );
 }

@@ -1,19 +1,144 @@
+import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/Delete';
+import DownloadIcon from '@mui/icons-material/Download';
 import EditIcon from '@mui/icons-material/Edit';
 import SearchIcon from '@mui/icons-material/Search';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
 import IconButton from '@mui/material/IconButton';
 import InputAdornment from '@mui/material/InputAdornment';
 import MenuItem from '@mui/material/MenuItem';
+import Stack from '@mui/material/Stack';
 import type { SxProps, Theme } from '@mui/material/styles';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
 import TableSortLabel from '@mui/material/TableSortLabel';
 import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
-import { useEffect } from 'react';
+import Typography from '@mui/material/Typography';
+import type { UseQueryResult } from '@tanstack/react-query';
+import { type ComponentProps, type ReactNode, useEffect, useState } from 'react';
 import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
 import type { Feedback } from './FeedbackSnackbar.tsx';
+import { ListPagination } from './ListPagination.tsx';
+import { LoadError } from './LoadError.tsx';
+import { Loading } from './Loading.tsx';
 
-/** Shows the message a form hands over when it returns to the list ("Cliente cadastrado com sucesso"). */
+/**
+ * A list page's title (h1) with its buttons on the right: `children` (import, export), then the add
+ * button (`add`, given only when the user may write).
+ */
+export function ListHeader({
+  title,
+  add,
+  children,
+}: {
+  title: string;
+  add?: { to: string; label: string };
+  children?: ReactNode;
+}) {
+  return (
+    <Stack
+      direction="row"
+      sx={{ alignItems: 'center', justifyContent: 'space-between', mb: 2, gap: 1, flexWrap: 'wrap' }}
+    >
+      <Typography component="h1" variant="h5">
+        {title}
+      </Typography>
+      <Stack direction="row" sx={{ gap: 1, flexWrap: 'wrap' }}>
+        {children}
+        {add && (
+          <Button component={RouterLink} to={add.to} variant="contained" startIcon={<AddIcon />}>
+            {add.label}
+          </Button>
+        )}
+      </Stack>
+    </Stack>
+  );
+}
+
+/**
+ * What a list shows for its query: a spinner while it loads, the error with a retry (`what` failed),
+ * `empty` when the answer has no row, else `children` with the answer.
+ */
+export function ListQuery<D extends { items: readonly unknown[] }>({
+  query,
+  what,
+  empty,
+  children,
+}: {
+  query: UseQueryResult<D>;
+  what?: string;
+  empty: ReactNode;
+  children: (data: D) => ReactNode;
+}) {
+  if (query.isPending) return <Loading />;
+  if (query.isError) return <LoadError what={what} error={query.error} onRetry={() => query.refetch()} />;
+  if (query.data.items.length === 0) return empty;
+  return children(query.data);
+}
+
+/** A header cell of ListTable: its label, left aligned, or `alignRight(label)` (amounts, quantities). */
+export type HeadCell = string | { label: string; align: 'right' };
+export const alignRight = (label: string): HeadCell => ({ label, align: 'right' });
+
+const isCellList = (head: unknown): head is readonly HeadCell[] => Array.isArray(head);
+
+function headCell(cell: HeadCell, index: number) {
+  const { label, align } = typeof cell === 'string' ? { label: cell, align: undefined } : cell;
+  // A header row never reorders, and labels may repeat (''): the position is the key.
+  return (
+    <TableCell key={index} align={align}>
+      {label}
+    </TableCell>
+  );
+}
+
+/**
+ * The one way to draw a table of rows (a list, a sale's items, an import's errors): small, named by
+ * `label`, one header row (`head`: its labels, or its cells where they sort or hold more), the rows, and for a paged list the pagination under it
+ * (`useListParams`' `pagination(shown, sizes)`).
+ */
+export function ListTable({
+  label,
+  head,
+  pagination,
+  stickyHeader,
+  sx,
+  children,
+}: {
+  label: string;
+  head: readonly HeadCell[] | ReactNode;
+  pagination?: ComponentProps<typeof ListPagination>;
+  stickyHeader?: boolean;
+  /** The table container's style (a height that scrolls, a border). */
+  sx?: SxProps<Theme>;
+  children: ReactNode;
+}) {
+  return (
+    <>
+      <TableContainer sx={sx}>
+        <Table size="small" stickyHeader={stickyHeader} aria-label={label}>
+          <TableHead>
+            <TableRow>{isCellList(head) ? head.map(headCell) : head}</TableRow>
+          </TableHead>
+          <TableBody>{children}</TableBody>
+        </Table>
+      </TableContainer>
+      {pagination && <ListPagination {...pagination} />}
+    </>
+  );
+}
+
+/**
+ * Shows the message a page hands over in the navigation state (`{ message }`): a form returning to its
+ * list ("Cliente cadastrado com sucesso"), a create opening its edit page ("Produto criado com sucesso").
+ * The state is then cleared, so a reload does not show it again.
+ */
 export function useHandedOverMessage(show: (feedback: Feedback) => void) {
   const navigate = useNavigate();
   const location = useLocation();
@@ -26,7 +151,10 @@ export function useHandedOverMessage(show: (feedback: Feedback) => void) {
   }, [location, navigate, show]);
 }
 
-/** A row's actions: edit (or view, for who cannot write) and, when allowed, delete. */
+/**
+ * A row's last cell, its actions: edit (or view, for who cannot write) and, when allowed, delete. A
+ * click there stays out of a clickable row.
+ */
 export function RowActions({
   editTo,
   name,
@@ -41,7 +169,7 @@ export function RowActions({
 }) {
   const verb = canEdit ? 'Editar' : 'Ver';
   return (
-    <>
+    <TableCell align="right" sx={{ whiteSpace: 'nowrap' }} onClick={(e) => e.stopPropagation()}>
       <Tooltip title={verb}>
         <IconButton component={RouterLink} to={editTo} aria-label={`${verb} ${name}`}>
           <EditIcon />
@@ -54,7 +182,7 @@ export function RowActions({
           </IconButton>
         </Tooltip>
       )}
-    </>
+    </TableCell>
   );
 }
 
@@ -152,5 +280,44 @@ export function ActiveFilter({
       <MenuItem value="true">{active}</MenuItem>
       <MenuItem value="false">{inactive}</MenuItem>
     </TextField>
+  );
+}
+
+/** A record's status in a list row: "Ativo" in green or "Inativo" ("Ativa"/"Inativa" with `feminine`). */
+export function ActiveChip({ active, feminine = false }: { active: boolean; feminine?: boolean }) {
+  const label = feminine ? (active ? 'Ativa' : 'Inativa') : active ? 'Ativo' : 'Inativo';
+  return <Chip size="small" label={label} color={active ? 'success' : 'default'} />;
+}
+
+/**
+ * "Exportar CSV": runs `download` ("Exportando..." and disabled meanwhile) and tells `onError` a
+ * failure. `disabled` while the shop is not known.
+ */
+export function ExportButton({
+  download,
+  onError,
+  disabled,
+  variant,
+}: {
+  download: () => Promise<unknown>;
+  onError: (error: unknown) => void;
+  disabled?: boolean;
+  variant?: 'outlined';
+}) {
+  const [exporting, setExporting] = useState(false);
+  const run = async () => {
+    setExporting(true);
+    try {
+      await download();
+    } catch (error) {
+      onError(error);
+    } finally {
+      setExporting(false);
+    }
+  };
+  return (
+    <Button variant={variant} startIcon={<DownloadIcon />} onClick={run} disabled={disabled || exporting}>
+      {exporting ? 'Exportando...' : 'Exportar CSV'}
+    </Button>
   );
 }

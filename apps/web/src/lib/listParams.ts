@@ -8,10 +8,11 @@ type Known = { q?: string; sort?: string };
  * A list's state in the URL (back/forward and shared links keep search, filters, sort and page):
  * `query` parsed from it, `update` to change keys (undefined removes a key, '' keeps it empty; any
  * change but the page itself goes back to page 1), `toggleSort` (name -> -name -> name), `setPage`
- * and `setPageSize` for ListPagination, and the search box text, written to `q` 300 ms after the
- * last key (a `q` changed from outside, by a link, is shown in the box). `parse` must be a stable
- * (module-level) function; build it with the readers below. A second list on the same page names
- * its keys with a `prefix` ("low-page", "low-pageSize"); `parse` and `update` still see the bare names.
+ * and `setPageSize` for ListPagination (`pagination(shown, sizes)` gives all its props), and the
+ * search box text, written to `q` 300 ms after the last key (a `q` changed from outside, by a link,
+ * is shown in the box). `parse` must be a stable (module-level) function; build it with the readers
+ * below. A second list on the same page names its keys with a `prefix` ("low-page", "low-pageSize");
+ * `parse` and `update` still see the bare names.
  */
 export function useListParams<Q extends object>(parse: (params: URLSearchParams) => Q, prefix = '') {
   const [params, setParams] = useSearchParams();
@@ -39,6 +40,15 @@ export function useListParams<Q extends object>(parse: (params: URLSearchParams)
   // For ListPagination: another page, or another page size (back to page 1).
   const setPage = (page: number) => update({ page: String(page) });
   const setPageSize = (pageSize: number) => update({ pageSize: String(pageSize) });
+  /** ListPagination's props: the total, the page and size shown (the answer's or the URL's), the sizes. */
+  const pagination = (shown: { total: number; page: number; pageSize: number }, sizes: number[]) => ({
+    total: shown.total,
+    page: shown.page,
+    pageSize: shown.pageSize,
+    sizes,
+    onPage: setPage,
+    onPageSize: setPageSize,
+  });
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: only the typed text restarts the timer
   useEffect(() => {
@@ -57,7 +67,7 @@ export function useListParams<Q extends object>(parse: (params: URLSearchParams)
     setSearch(q ?? '');
   }, [q]);
 
-  return { query, update, toggleSort, setPage, setPageSize, search, setSearch };
+  return { query, update, toggleSort, setPage, setPageSize, pagination, search, setSearch };
 }
 
 /** Readers of one URL key, for a list's `parse`: a missing or junk value reads as undefined (or the default). */

@@ -15,6 +15,7 @@ import {
   SubmitButton,
   useAppForm,
 } from '../../components/form.tsx';
+import { ManagerApprovalFields } from '../../components/ManagerApprovalFields.tsx';
 import { centsOf } from '../../components/MoneyField.tsx';
 import { useCashMovement } from './api.ts';
 
@@ -79,18 +80,7 @@ export function CashMovementDialog({ type, isManager, moneyExpectedCents, onClos
             )}
             <FormMoneyField control={form.control} name="amount" label="Valor" autoFocus required />
             <FormTextField control={form.control} name="reason" label="Motivo" required />
-            {needsApproval && (
-              <>
-                <Typography variant="body2">Aprovação de um Administrador ou Gerente:</Typography>
-                <FormTextField control={form.control} name="email" label="Email do gerente" />
-                <FormTextField
-                  control={form.control}
-                  name="password"
-                  label="Senha do gerente"
-                  type="password"
-                />
-              </>
-            )}
+            {needsApproval && <ManagerApprovalFields />}
             <FormError />
           </Stack>
         </DialogContent>

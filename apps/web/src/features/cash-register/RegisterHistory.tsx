@@ -8,15 +8,12 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import Paper from '@mui/material/Paper';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
-import { ListPagination } from '../../components/ListPagination.tsx';
 import { Loading } from '../../components/Loading.tsx';
+import { ListTable } from '../../components/listPage.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { readParam, useListParams } from '../../lib/listParams.ts';
@@ -34,7 +31,7 @@ function queryFromParams(params: URLSearchParams) {
  * Gerente and Financeiro see everybody's; the others their own (the API decides).
  */
 export function RegisterHistory({ clientId }: { clientId: number }) {
-  const { query, setPage, setPageSize } = useListParams(queryFromParams);
+  const { query, pagination } = useListParams(queryFromParams);
   const [openId, setOpenId] = useState<number | undefined>();
   const list = useRegisterHistory(clientId, query.page, query.pageSize);
   const report = useRegisterReport(openId);
@@ -52,46 +49,31 @@ export function RegisterHistory({ clientId }: { clientId: number }) {
         <Typography color="text.secondary">Nenhum caixa registrado.</Typography>
       ) : (
         <Paper variant="outlined" sx={{ overflowX: 'auto' }}>
-          <Table size="small" aria-label="Caixas anteriores">
-            <TableHead>
-              <TableRow>
-                <TableCell>Operador</TableCell>
-                <TableCell>Aberto em</TableCell>
-                <TableCell>Fechado em</TableCell>
-                <TableCell>Situação</TableCell>
-                <TableCell />
+          <ListTable
+            label="Caixas anteriores"
+            head={['Operador', 'Aberto em', 'Fechado em', 'Situação', '']}
+            pagination={pagination({ ...query, total: list.data.total }, PAGE_SIZES)}
+          >
+            {list.data.items.map((r) => (
+              <TableRow key={r.id}>
+                <TableCell>{r.user.name}</TableCell>
+                <TableCell>{formatDateTime(r.openedAt)}</TableCell>
+                <TableCell>{r.closedAt ? formatDateTime(r.closedAt) : '—'}</TableCell>
+                <TableCell>
+                  <Chip
+                    size="small"
+                    color={r.status === 'open' ? 'success' : 'default'}
+                    label={r.status === 'open' ? 'Aberto' : 'Fechado'}
+                  />
+                </TableCell>
+                <TableCell align="right">
+                  <Button size="small" onClick={() => setOpenId(r.id)}>
+                    Ver relatório
+                  </Button>
+                </TableCell>
               </TableRow>
-            </TableHead>
-            <TableBody>
-              {list.data.items.map((r) => (
-                <TableRow key={r.id}>
-                  <TableCell>{r.user.name}</TableCell>
-                  <TableCell>{formatDateTime(r.openedAt)}</TableCell>
-                  <TableCell>{r.closedAt ? formatDateTime(r.closedAt) : '—'}</TableCell>
-                  <TableCell>
-                    <Chip
-                      size="small"
-                      color={r.status === 'open' ? 'success' : 'default'}
-                      label={r.status === 'open' ? 'Aberto' : 'Fechado'}
-                    />
-                  </TableCell>
-                  <TableCell align="right">
-                    <Button size="small" onClick={() => setOpenId(r.id)}>
-                      Ver relatório
-                    </Button>
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-          <ListPagination
-            total={list.data.total}
-            page={query.page}
-            pageSize={query.pageSize}
-            sizes={PAGE_SIZES}
-            onPage={setPage}
-            onPageSize={setPageSize}
-          />
+            ))}
+          </ListTable>
         </Paper>
       )}
       <Dialog open={openId !== undefined} onClose={() => setOpenId(undefined)} maxWidth="md" fullWidth>

@@ -6,9 +6,9 @@ import Paper from '@mui/material/Paper';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
+import { alignRight, ListTable } from '../../components/listPage.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 
 const signed = (cents: number | null) =>
@@ -81,87 +81,75 @@ export function RegisterReport({
       </Box>
 
       <Box sx={{ overflowX: 'auto', mt: 2 }}>
-        <Table size="small" aria-label="Conferência por forma de pagamento">
-          <TableHead>
-            <TableRow>
-              <TableCell>Forma de pagamento</TableCell>
-              <TableCell align="right">Esperado</TableCell>
-              <TableCell align="right">Contado</TableCell>
-              <TableCell align="right">Diferença</TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {summary.methods.map((m) => (
-              <TableRow key={m.method}>
-                <TableCell>
-                  {PAYMENT_METHOD_LABELS[m.method]}
-                  {!m.countable ? ' (a receber)' : ''}
-                </TableCell>
-                <TableCell align="right">{formatCents(m.expectedCents)}</TableCell>
-                <TableCell align="right">
-                  {m.countable && m.countedCents !== null ? formatCents(m.countedCents) : '—'}
-                </TableCell>
-                <TableCell
-                  align="right"
-                  sx={{
-                    color: m.differenceCents
-                      ? m.differenceCents < 0
-                        ? 'error.main'
-                        : 'warning.main'
-                      : undefined,
-                  }}
-                >
-                  {m.countable ? signed(m.differenceCents) : '—'}
-                </TableCell>
-              </TableRow>
-            ))}
-            <TableRow>
-              <TableCell sx={{ fontWeight: 600 }}>Total</TableCell>
-              <TableCell align="right" sx={{ fontWeight: 600 }}>
-                {formatCents(summary.totals.expectedCents)}
+        <ListTable
+          label="Conferência por forma de pagamento"
+          head={[
+            'Forma de pagamento',
+            alignRight('Esperado'),
+            alignRight('Contado'),
+            alignRight('Diferença'),
+          ]}
+        >
+          {summary.methods.map((m) => (
+            <TableRow key={m.method}>
+              <TableCell>
+                {PAYMENT_METHOD_LABELS[m.method]}
+                {!m.countable ? ' (a receber)' : ''}
               </TableCell>
-              <TableCell align="right" sx={{ fontWeight: 600 }}>
-                {summary.totals.countedCents === null ? '—' : formatCents(summary.totals.countedCents)}
+              <TableCell align="right">{formatCents(m.expectedCents)}</TableCell>
+              <TableCell align="right">
+                {m.countable && m.countedCents !== null ? formatCents(m.countedCents) : '—'}
               </TableCell>
-              <TableCell align="right" sx={{ fontWeight: 600 }} data-testid="register-difference">
-                {signed(summary.totals.differenceCents)}
+              <TableCell
+                align="right"
+                sx={{
+                  color: m.differenceCents
+                    ? m.differenceCents < 0
+                      ? 'error.main'
+                      : 'warning.main'
+                    : undefined,
+                }}
+              >
+                {m.countable ? signed(m.differenceCents) : '—'}
               </TableCell>
             </TableRow>
-          </TableBody>
-        </Table>
+          ))}
+          <TableRow>
+            <TableCell sx={{ fontWeight: 600 }}>Total</TableCell>
+            <TableCell align="right" sx={{ fontWeight: 600 }}>
+              {formatCents(summary.totals.expectedCents)}
+            </TableCell>
+            <TableCell align="right" sx={{ fontWeight: 600 }}>
+              {summary.totals.countedCents === null ? '—' : formatCents(summary.totals.countedCents)}
+            </TableCell>
+            <TableCell align="right" sx={{ fontWeight: 600 }} data-testid="register-difference">
+              {signed(summary.totals.differenceCents)}
+            </TableCell>
+          </TableRow>
+        </ListTable>
       </Box>
 
       {summary.movements.length > 0 && (
         <Box sx={{ overflowX: 'auto', mt: 2 }}>
-          <Table size="small" aria-label="Movimentações">
-            <TableHead>
-              <TableRow>
-                <TableCell>Hora</TableCell>
-                <TableCell>Tipo</TableCell>
-                <TableCell>Motivo</TableCell>
-                <TableCell align="right">Valor</TableCell>
+          <ListTable label="Movimentações" head={['Hora', 'Tipo', 'Motivo', alignRight('Valor')]}>
+            {summary.movements.map((m) => (
+              <TableRow key={m.id}>
+                <TableCell>{formatDateTime(m.createdAt)}</TableCell>
+                <TableCell>
+                  {CASH_MOVEMENT_LABELS[m.type]}
+                  {m.type === 'receipt' ? ` (${PAYMENT_METHOD_LABELS[m.paymentMethod]})` : ''}
+                </TableCell>
+                <TableCell>
+                  {m.reason}
+                  {m.approvedBy ? ` · aprovado por ${m.approvedBy.name}` : ''}
+                </TableCell>
+                <TableCell align="right">
+                  {m.type === 'withdrawal' ? '- ' : ''}
+                  {formatCents(m.amountCents)}
+                </TableCell>
               </TableRow>
-            </TableHead>
-            <TableBody>
-              {summary.movements.map((m) => (
-                <TableRow key={m.id}>
-                  <TableCell>{formatDateTime(m.createdAt)}</TableCell>
-                  <TableCell>
-                    {CASH_MOVEMENT_LABELS[m.type]}
-                    {m.type === 'receipt' ? ` (${PAYMENT_METHOD_LABELS[m.paymentMethod]})` : ''}
-                  </TableCell>
-                  <TableCell>
-                    {m.reason}
-                    {m.approvedBy ? ` · aprovado por ${m.approvedBy.name}` : ''}
-                  </TableCell>
-                  <TableCell align="right">
-                    {m.type === 'withdrawal' ? '- ' : ''}
-                    {formatCents(m.amountCents)}
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
+            ))}
+          </ListTable>
         </Box>
       )}
       {summary.closingNotes && (

@@ -8,24 +8,17 @@ import {
 import { todayIso } from '@balcao/core/date';
 import { numberToDecimalInput } from '@balcao/core/money';
 import { can, WRITE } from '@balcao/core/routes';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import FormHelperText from '@mui/material/FormHelperText';
 import MenuItem from '@mui/material/MenuItem';
-import Paper from '@mui/material/Paper';
-import Stack from '@mui/material/Stack';
-import Typography from '@mui/material/Typography';
-import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Controller, useWatch } from 'react-hook-form';
-import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { type Feedback, FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
-import { Form, FormMoneyField, FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
-import { Loading } from '../../components/Loading.tsx';
-import { errorMessage } from '../../lib/api.ts';
-import { useIdFromPath } from '../../lib/useIdFromPath.ts';
+import { FormMoneyField, FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
+import { RecordFormCard, RecordFormPage, useEditId } from '../../components/RecordFormPage.tsx';
 import { useSession } from '../auth/session.tsx';
 import { type CouponPayload, useCoupon, useCreateCoupon, useUpdateCoupon } from './api.ts';
 
@@ -36,29 +29,20 @@ const MISSING_CLIENT = 'Erro ao criar cupom, atualize a pagina e tente novamente
 
 /** Coupon form at /dashboard/coupon/new and /dashboard/coupon/edit/{id}. */
 export default function CouponFormPage() {
-  const location = useLocation();
-  const id = useIdFromPath('/dashboard/coupon/edit');
-  const isEdit = id !== undefined;
-  const validId = isEdit && !Number.isNaN(id);
-  const coupon = useCoupon(validId ? id : undefined);
   const { state, show, close } = useFeedback();
-
-  let body: ReactNode;
-  if (isEdit && !validId) body = <Alert severity="error">Cupom não encontrado</Alert>;
-  else if (isEdit && coupon.isPending) body = <Loading />;
-  else if (isEdit && coupon.isError) body = <Alert severity="error">{errorMessage(coupon.error)}</Alert>;
-  // Keyed by path: /new and /edit/{id} share this component, and the form must start over on each.
-  else
-    body = <CouponForm key={location.pathname} coupon={isEdit ? coupon.data : undefined} onFeedback={show} />;
-
+  const edit = useEditId(LIST);
+  const coupon = useCoupon(edit.id);
   return (
-    <Box sx={{ maxWidth: 760 }}>
-      <Typography component="h1" variant="h5" sx={{ mb: 3 }}>
-        {isEdit ? 'Editar cupom' : 'Novo cupom'}
-      </Typography>
-      {body}
-      <FeedbackSnackbar state={state} onClose={close} />
-    </Box>
+    <RecordFormPage
+      edit={edit}
+      record={coupon}
+      title={['Novo cupom', 'Editar cupom']}
+      notFound="Cupom não encontrado"
+      maxWidth={760}
+      after={<FeedbackSnackbar state={state} onClose={close} />}
+    >
+      {(coupon) => <CouponForm coupon={coupon} onFeedback={show} />}
+    </RecordFormPage>
   );
 }
 
@@ -105,7 +89,7 @@ function CouponForm({ coupon, onFeedback }: { coupon?: Coupon; onFeedback: (feed
   useEffect(() => () => clearTimeout(timer.current), []);
 
   const form = useAppForm({ schema: couponInputSchema, defaultValues: toFormValues(coupon) });
-  const { control, formState } = form;
+  const { control } = form;
   const discountType = useWatch({ control, name: 'discountType' });
 
   const submit = async (values: CouponInput) => {
@@ -135,129 +119,115 @@ function CouponForm({ coupon, onFeedback }: { coupon?: Coupon; onFeedback: (feed
 
   const locked = !canWrite || redirecting;
   return (
-    <Form
+    <RecordFormCard
       form={form}
       onSubmit={submit}
-      onError={(message) =>
-        onFeedback({
-          severity: 'error',
-          title: coupon ? 'Erro ao editar cupom' : 'Erro ao criar cupom',
-          message,
-        })
+      onFeedback={onFeedback}
+      errorTitle={coupon ? 'Erro ao editar cupom' : 'Erro ao criar cupom'}
+      label="Cupom"
+      canWrite={canWrite}
+      readOnlyNote="Você pode ver este cupom, mas não alterá-lo."
+      list={LIST}
+      submit={
+        <SubmitButton busyLabel="Cadastrando..." disabled={redirecting}>
+          {redirecting ? 'Redirecionando...' : coupon ? 'Salvar' : 'Cadastrar'}
+        </SubmitButton>
       }
-      aria-label="Cupom"
     >
-      <Paper sx={{ p: { xs: 2, sm: 3 } }}>
-        {!canWrite && (
-          <Alert severity="info" sx={{ mb: 2 }}>
-            Você pode ver este cupom, mas não alterá-lo.
-          </Alert>
-        )}
-        <Box
-          sx={{
-            display: 'grid',
-            gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' },
-            columnGap: 2,
-            rowGap: 2.5,
-          }}
+      <Box
+        sx={{
+          display: 'grid',
+          gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' },
+          columnGap: 2,
+          rowGap: 2.5,
+        }}
+      >
+        <FormTextField
+          control={control}
+          name="code"
+          label="Código"
+          required
+          mask={(text) => text.toUpperCase()}
+          disabled={locked}
+          helperText="De 3 a 100 caracteres: letras, números, - ou _"
+          slotProps={{ htmlInput: { maxLength: COUPON_CODE_MAX, autoCapitalize: 'characters' } }}
+        />
+        <FormTextField
+          control={control}
+          name="discountType"
+          label="Tipo de desconto"
+          select
+          required
+          disabled={locked}
         >
-          <FormTextField
+          <MenuItem value="">
+            <em>Selecione</em>
+          </MenuItem>
+          <MenuItem value="PERCENTAGE">Porcentagem (%)</MenuItem>
+          <MenuItem value="FIXED_AMOUNT">Valor fixo (R$)</MenuItem>
+        </FormTextField>
+        <FormMoneyField
+          control={control}
+          name="discountValue"
+          label="Valor do desconto"
+          required
+          suffix={discountType === 'FIXED_AMOUNT' ? undefined : '%'}
+          disabled={locked}
+        />
+        <FormMoneyField
+          control={control}
+          name="minSaleAmount"
+          label="Valor mínimo da venda"
+          disabled={locked}
+          helperText="0 = sem valor mínimo"
+        />
+        <FormTextField
+          control={control}
+          name="startDate"
+          label="Data de início"
+          type="date"
+          required
+          disabled={locked}
+          slotProps={{ inputLabel: { shrink: true } }}
+        />
+        <FormTextField
+          control={control}
+          name="endDate"
+          label="Data de fim"
+          type="date"
+          required
+          disabled={locked}
+          slotProps={{ inputLabel: { shrink: true } }}
+        />
+        <FormTextField
+          control={control}
+          name="maxUsesPerUser"
+          label="Máximo de usos por cliente"
+          type="number"
+          disabled={locked}
+          helperText="0 = ilimitado"
+          slotProps={{ htmlInput: { min: 0, step: 1, inputMode: 'numeric' } }}
+        />
+        <Box>
+          <Controller
             control={control}
-            name="code"
-            label="Código"
-            required
-            mask={(text) => text.toUpperCase()}
-            disabled={locked}
-            helperText="De 3 a 100 caracteres: letras, números, - ou _"
-            slotProps={{ htmlInput: { maxLength: COUPON_CODE_MAX, autoCapitalize: 'characters' } }}
+            name="isSingleUse"
+            render={({ field }) => (
+              <FormControlLabel
+                label="Uso único"
+                disabled={locked}
+                control={
+                  <Checkbox
+                    checked={Boolean(field.value)}
+                    onChange={(e) => field.onChange(e.target.checked)}
+                  />
+                }
+              />
+            )}
           />
-          <FormTextField
-            control={control}
-            name="discountType"
-            label="Tipo de desconto"
-            select
-            required
-            disabled={locked}
-          >
-            <MenuItem value="">
-              <em>Selecione</em>
-            </MenuItem>
-            <MenuItem value="PERCENTAGE">Porcentagem (%)</MenuItem>
-            <MenuItem value="FIXED_AMOUNT">Valor fixo (R$)</MenuItem>
-          </FormTextField>
-          <FormMoneyField
-            control={control}
-            name="discountValue"
-            label="Valor do desconto"
-            required
-            suffix={discountType === 'FIXED_AMOUNT' ? undefined : '%'}
-            disabled={locked}
-          />
-          <FormMoneyField
-            control={control}
-            name="minSaleAmount"
-            label="Valor mínimo da venda"
-            disabled={locked}
-            helperText="0 = sem valor mínimo"
-          />
-          <FormTextField
-            control={control}
-            name="startDate"
-            label="Data de início"
-            type="date"
-            required
-            disabled={locked}
-            slotProps={{ inputLabel: { shrink: true } }}
-          />
-          <FormTextField
-            control={control}
-            name="endDate"
-            label="Data de fim"
-            type="date"
-            required
-            disabled={locked}
-            slotProps={{ inputLabel: { shrink: true } }}
-          />
-          <FormTextField
-            control={control}
-            name="maxUsesPerUser"
-            label="Máximo de usos por cliente"
-            type="number"
-            disabled={locked}
-            helperText="0 = ilimitado"
-            slotProps={{ htmlInput: { min: 0, step: 1, inputMode: 'numeric' } }}
-          />
-          <Box>
-            <Controller
-              control={control}
-              name="isSingleUse"
-              render={({ field }) => (
-                <FormControlLabel
-                  label="Uso único"
-                  disabled={locked}
-                  control={
-                    <Checkbox
-                      checked={Boolean(field.value)}
-                      onChange={(e) => field.onChange(e.target.checked)}
-                    />
-                  }
-                />
-              )}
-            />
-            <FormHelperText sx={{ mt: 0 }}>Pode ser usado em uma única venda</FormHelperText>
-          </Box>
+          <FormHelperText sx={{ mt: 0 }}>Pode ser usado em uma única venda</FormHelperText>
         </Box>
-        <Stack direction="row" sx={{ justifyContent: 'flex-end', gap: 2, mt: 3 }}>
-          <Button component={RouterLink} to={LIST} disabled={formState.isSubmitting}>
-            Voltar
-          </Button>
-          {canWrite && (
-            <SubmitButton busyLabel="Cadastrando..." disabled={redirecting}>
-              {redirecting ? 'Redirecionando...' : coupon ? 'Salvar' : 'Cadastrar'}
-            </SubmitButton>
-          )}
-        </Stack>
-      </Paper>
-    </Form>
+      </Box>
+    </RecordFormCard>
   );
 }

@@ -2,7 +2,6 @@ import { type Coupon, formatCouponDiscount, toHundredths } from '@balcao/core/co
 import { formatDateBr, todayIso } from '@balcao/core/date';
 import { formatCents } from '@balcao/core/money';
 import { can, WRITE } from '@balcao/core/routes';
-import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
 import LocalOfferIcon from '@mui/icons-material/LocalOffer';
@@ -15,12 +14,12 @@ import Chip from '@mui/material/Chip';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { type ReactNode, useState } from 'react';
+import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { useConfirmDelete } from '../../components/ConfirmDialog.tsx';
 import { LoadError } from '../../components/LoadError.tsx';
 import { Loading } from '../../components/Loading.tsx';
-import { ActiveFilter, SearchField } from '../../components/listPage.tsx';
+import { ActiveFilter, ListHeader, SearchField } from '../../components/listPage.tsx';
 import { readParam, useListParams } from '../../lib/listParams.ts';
 import { useSession } from '../auth/session.tsx';
 import { useCoupons, useDeleteCoupon } from './api.ts';
@@ -47,15 +46,12 @@ export default function CouponListPage() {
       (!query.active || (c.status === 'active') === (query.active === 'true')),
   );
   const deletion = useDeleteCoupon();
-  const [toDelete, setToDelete] = useState<Coupon | null>(null);
-
-  const confirmDelete = () => {
-    if (!toDelete) return;
-    const { id } = toDelete;
-    setToDelete(null);
-    // A failed delete only reloads the list (spec 8).
-    deletion.mutate(id);
-  };
+  // A failed delete only reloads the list (spec 8).
+  const removal = useConfirmDelete<Coupon>({
+    title: () => 'Excluir cupom',
+    message: (c) => `Deseja excluir o cupom ${c?.code ?? ''}? Ele não poderá mais ser usado em vendas.`,
+    remove: (c) => deletion.mutate(c.id),
+  });
 
   let content: ReactNode;
   if (deletion.isPending) content = <Loading text="Excluindo..." />;
@@ -94,7 +90,7 @@ export default function CouponListPage() {
             key={coupon.id}
             coupon={coupon}
             canWrite={canWrite}
-            onDelete={() => setToDelete(coupon)}
+            onDelete={() => removal.ask(coupon)}
           />
         ))}
       </Box>
@@ -102,35 +98,16 @@ export default function CouponListPage() {
 
   return (
     <Box>
-      <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', mb: 3, gap: 2 }}>
-        <Typography component="h1" variant="h5">
-          Cupons
-        </Typography>
-        {canWrite && (
-          <Button
-            component={RouterLink}
-            to="/dashboard/coupon/new"
-            variant="contained"
-            startIcon={<AddIcon />}
-          >
-            Adicionar Cupom
-          </Button>
-        )}
-      </Stack>
+      <ListHeader
+        title="Cupons"
+        add={canWrite ? { to: '/dashboard/coupon/new', label: 'Adicionar Cupom' } : undefined}
+      />
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ mb: 2 }}>
         <SearchField value={search} onChange={setSearch} placeholder="Código do cupom" sx={{ flex: 1 }} />
         <ActiveFilter value={query.active} onChange={(active) => update({ active })} sx={{ minWidth: 160 }} />
       </Stack>
       {content}
-      <ConfirmDialog
-        open={Boolean(toDelete)}
-        title="Excluir cupom"
-        message={`Deseja excluir o cupom ${toDelete?.code ?? ''}? Ele não poderá mais ser usado em vendas.`}
-        confirmLabel="Excluir"
-        destructive
-        onConfirm={confirmDelete}
-        onCancel={() => setToDelete(null)}
-      />
+      {removal.dialog}
     </Box>
   );
 }

@@ -1,6 +1,7 @@
 import type { Coupon, CouponInput } from '@balcao/core/coupon';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '../../lib/api.ts';
+import { detailQuery } from '../../lib/queries.ts';
 import { queryKeys } from '../../lib/queryKeys.ts';
 
 /** What the form sends (spec 7): the parsed input plus the caller's client and the loaded updatedAt. */
@@ -25,12 +26,7 @@ export function useCoupons(clientId: number | undefined) {
 }
 
 export function useCoupon(id: number | undefined) {
-  return useQuery({
-    queryKey: couponKeys.detail(id ?? 0),
-    queryFn: () => fetchCoupon(id!),
-    enabled: Boolean(id),
-    retry: false,
-  });
+  return useQuery(detailQuery(couponKeys, id, fetchCoupon));
 }
 
 export function useCreateCoupon() {

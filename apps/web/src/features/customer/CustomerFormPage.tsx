@@ -1,18 +1,19 @@
-import { type CustomerData, type CustomerDetail, customerInputSchema } from '@balcao/core/customer';
+import { type CustomerDetail, customerInputSchema } from '@balcao/core/customer';
 import { formatCents } from '@balcao/core/money';
 import { can, WRITE } from '@balcao/core/routes';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
-import Typography from '@mui/material/Typography';
-import { type ReactNode, useState } from 'react';
-import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
 import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
-import { Form, FormError, SubmitButton, useAppForm } from '../../components/form.tsx';
-import { Loading } from '../../components/Loading.tsx';
+import { Form, useAppForm } from '../../components/form.tsx';
+import {
+  RecordFormActions,
+  RecordFormPage,
+  useEditId,
+  useRecordSave,
+} from '../../components/RecordFormPage.tsx';
 import { errorMessage } from '../../lib/api.ts';
-import { useIdFromPath } from '../../lib/useIdFromPath.ts';
 import { useSession } from '../auth/session.tsx';
 import { AddressesSection } from './AddressesSection.tsx';
 import { useCheckWhatsapp, useCreateCustomer, useCustomer, useUpdateCustomer } from './api.ts';
@@ -24,72 +25,49 @@ const LIST = '/dashboard/customer';
 
 /** Customer form at /dashboard/customer/new and /dashboard/customer/edit/{id}. */
 export default function CustomerFormPage() {
-  const location = useLocation();
-  const id = useIdFromPath('/dashboard/customer/edit');
-  const isEdit = id !== undefined;
-  const validId = isEdit && !Number.isNaN(id);
-  const customer = useCustomer(validId ? id : undefined);
-
-  let body: ReactNode;
-  if (isEdit && !validId) body = <Alert severity="error">Cliente não encontrado</Alert>;
-  else if (isEdit && customer.isPending) body = <Loading />;
-  else if (isEdit && customer.isError) body = <Alert severity="error">{errorMessage(customer.error)}</Alert>;
-  else body = <CustomerForm key={location.pathname} customer={isEdit ? customer.data : undefined} />;
-
+  const edit = useEditId(LIST);
+  const customer = useCustomer(edit.id);
   return (
-    <Box sx={{ maxWidth: 960 }}>
-      <Typography component="h1" variant="h5" sx={{ mb: 3 }}>
-        {isEdit ? 'Editar cliente' : 'Novo cliente'}
-      </Typography>
-      {body}
-    </Box>
+    <RecordFormPage
+      edit={edit}
+      record={customer}
+      title={['Novo cliente', 'Editar cliente']}
+      notFound="Cliente não encontrado"
+      maxWidth={960}
+    >
+      {(customer) => <CustomerForm customer={customer} />}
+    </RecordFormPage>
   );
 }
 
 function CustomerForm({ customer }: { customer?: CustomerDetail }) {
   const { user } = useSession();
   const canWrite = can(user?.userType.id, WRITE.customers);
-  const navigate = useNavigate();
-  const create = useCreateCustomer();
-  const update = useUpdateCustomer();
   const whatsappCheck = useCheckWhatsapp();
   const { state: feedback, show, close } = useFeedback();
-  const [current, setCurrent] = useState(customer);
   const form = useAppForm({
     schema: customerInputSchema,
     defaultValues: toFormValues(customer),
     toInput,
     fieldOf: { creditLimitCents: 'creditLimit' },
   });
-
-  const onSubmit = async (data: CustomerData) => {
-    if (current) {
-      const saved = await update.mutateAsync({
-        id: current.id,
-        body: { ...data, updatedAt: current.updatedAt },
-      });
-      setCurrent(saved);
-      form.reset(toFormValues(saved));
-      show({ severity: 'success', title: 'Cliente atualizado com sucesso' });
-    } else {
-      await create.mutateAsync(data);
-      navigate(LIST, { state: { message: 'Cliente cadastrado com sucesso' } });
-    }
-  };
+  const { current, setCurrent, save, onError } = useRecordSave({
+    record: customer,
+    create: useCreateCustomer(),
+    update: useUpdateCustomer(),
+    reset: (saved) => form.reset(toFormValues(saved)),
+    list: LIST,
+    show,
+    messages: {
+      updated: 'Cliente atualizado com sucesso',
+      created: 'Cliente cadastrado com sucesso',
+      editFailed: 'Erro ao editar cliente',
+      createFailed: 'Erro ao cadastrar cliente',
+    },
+  });
 
   return (
-    <Form
-      form={form}
-      onSubmit={onSubmit}
-      onError={(message) =>
-        show({
-          severity: 'error',
-          title: current ? 'Erro ao editar cliente' : 'Erro ao cadastrar cliente',
-          message,
-        })
-      }
-      aria-label="Cadastro de cliente"
-    >
+    <Form form={form} onSubmit={save} onError={onError} aria-label="Cadastro de cliente">
       <Stack spacing={2}>
         {!canWrite && (
           <Alert severity="info">
@@ -136,15 +114,7 @@ function CustomerForm({ customer }: { customer?: CustomerDetail }) {
           </Stack>
         </Box>
 
-        <FormError />
-        <Stack direction="row" spacing={1}>
-          {canWrite && (
-            <SubmitButton busyLabel={current ? 'Salvando...' : 'Cadastrando...'}>Salvar</SubmitButton>
-          )}
-          <Button component={RouterLink} to={LIST}>
-            Voltar para a lista
-          </Button>
-        </Stack>
+        <RecordFormActions editing={Boolean(current)} canWrite={canWrite} list={LIST} />
       </Stack>
       <FeedbackSnackbar state={feedback} onClose={close} />
     </Form>

@@ -10,13 +10,11 @@ import DialogTitle from '@mui/material/DialogTitle';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import LinearProgress from '@mui/material/LinearProgress';
 import Stack from '@mui/material/Stack';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { useId, useState } from 'react';
+import { ListTable } from '../../components/listPage.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { readCsvFile, useImportCustomers } from './api.ts';
 
@@ -119,24 +117,15 @@ export function CustomerImportDialog({ open, clientId, onClose, onImported }: Pr
               </Alert>
               {invalidLines.length > 0 && (
                 <>
-                  <Table size="small" aria-label="Linhas com erro">
-                    <TableHead>
-                      <TableRow>
-                        <TableCell>Linha</TableCell>
-                        <TableCell>Nome</TableCell>
-                        <TableCell>Erros</TableCell>
+                  <ListTable label="Linhas com erro" head={['Linha', 'Nome', 'Erros']}>
+                    {invalidLines.slice(0, 200).map((l) => (
+                      <TableRow key={l.line}>
+                        <TableCell>{l.line}</TableCell>
+                        <TableCell>{l.name || '—'}</TableCell>
+                        <TableCell>{l.errors.join('; ')}</TableCell>
                       </TableRow>
-                    </TableHead>
-                    <TableBody>
-                      {invalidLines.slice(0, 200).map((l) => (
-                        <TableRow key={l.line}>
-                          <TableCell>{l.line}</TableCell>
-                          <TableCell>{l.name || '—'}</TableCell>
-                          <TableCell>{l.errors.join('; ')}</TableCell>
-                        </TableRow>
-                      ))}
-                    </TableBody>
-                  </Table>
+                    ))}
+                  </ListTable>
                   {invalidLines.length > 200 && (
                     <Typography variant="caption">Mostrando as 200 primeiras linhas com erro.</Typography>
                   )}

@@ -7,8 +7,9 @@ import type {
   CustomerListQuery,
 } from '@balcao/core/customer';
 import { type ListResult, toQueryString } from '@balcao/core/list';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch, downloadFile } from '../../lib/api.ts';
+import { detailQuery, listQuery } from '../../lib/queries.ts';
 import { queryKeys } from '../../lib/queryKeys.ts';
 
 export type CustomerFilters = Omit<CustomerListQuery, 'page' | 'pageSize'>;
@@ -32,21 +33,11 @@ export const checkWhatsapp = (id: number) =>
   apiFetch<CustomerDetail>(`/customer/${id}/whatsapp-check`, { method: 'POST' });
 
 export function useCustomers(clientId: number | undefined, query: CustomerListQuery) {
-  return useQuery({
-    queryKey: customerKeys.list(clientId ?? 0, query),
-    queryFn: () => fetchCustomers(clientId!, query),
-    enabled: Boolean(clientId),
-    placeholderData: keepPreviousData,
-  });
+  return useQuery(listQuery(customerKeys, clientId, query, fetchCustomers));
 }
 
 export function useCustomer(id: number | undefined) {
-  return useQuery({
-    queryKey: customerKeys.detail(id ?? 0),
-    queryFn: () => fetchCustomer(id!),
-    enabled: Boolean(id),
-    retry: false,
-  });
+  return useQuery(detailQuery(customerKeys, id, fetchCustomer));
 }
 
 function useSaved() {

@@ -17,14 +17,12 @@ import List from '@mui/material/List';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemText from '@mui/material/ListItemText';
 import Paper from '@mui/material/Paper';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { type KeyboardEvent, memo, type RefObject, useEffect, useRef, useState } from 'react';
+import { ListTable } from '../../components/listPage.tsx';
 import { centsToInput } from '../../components/MoneyField.tsx';
 import { ApiError, errorMessage } from '../../lib/api.ts';
 import { fetchByBarcode, fetchProductDetail, searchProducts } from '../sale/api.ts';
@@ -276,23 +274,23 @@ function LinesTable({ items, dispatch }: { items: PdvLine[]; dispatch: (action: 
   }
   return (
     <Paper variant="outlined" sx={{ mt: 2, overflowX: 'auto' }}>
-      <Table size="small" aria-label="Itens da venda">
-        <TableHead>
-          <TableRow>
+      <ListTable
+        label="Itens da venda"
+        head={
+          <>
             <TableCell>Item</TableCell>
             <TableCell sx={{ width: 140 }}>Qtd.</TableCell>
             <TableCell align="right">Unitário</TableCell>
             <TableCell sx={{ width: 140 }}>Desconto</TableCell>
             <TableCell align="right">Total</TableCell>
             <TableCell sx={{ width: 48 }} />
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {items.map((line, index) => (
-            <LineRow key={line.key} line={line} index={index} dispatch={dispatch} />
-          ))}
-        </TableBody>
-      </Table>
+          </>
+        }
+      >
+        {items.map((line, index) => (
+          <LineRow key={line.key} line={line} index={index} dispatch={dispatch} />
+        ))}
+      </ListTable>
     </Paper>
   );
 }

@@ -1,59 +1,40 @@
 import { type ProductCategoryInput, productCategoryInputSchema } from '@balcao/core/product';
 import { can, WRITE } from '@balcao/core/routes';
-import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import FormControlLabel from '@mui/material/FormControlLabel';
-import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import Typography from '@mui/material/Typography';
-import { type ReactNode, useEffect } from 'react';
 import { Controller } from 'react-hook-form';
-import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { type Feedback, FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
-import { Form, FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
-import { Loading } from '../../components/Loading.tsx';
-import { ApiError, errorMessage } from '../../lib/api.ts';
-import { useIdFromPath } from '../../lib/useIdFromPath.ts';
+import { FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
+import { useHandedOverMessage } from '../../components/listPage.tsx';
+import { RecordFormCard, RecordFormPage, useEditId } from '../../components/RecordFormPage.tsx';
+import { ApiError } from '../../lib/api.ts';
 import { useSession } from '../auth/session.tsx';
 import { type NamedRecord, useNamedRecord, useSaveNamed } from './api.ts';
 import type { NamedConfig } from './namedConfig.ts';
 
 /** New/edit page of a category or brand. */
 export function NamedFormPage({ config }: { config: NamedConfig }) {
-  const location = useLocation();
-  const id = useIdFromPath(`${config.basePath}/edit`);
-  const isEdit = id !== undefined;
-  const record = useNamedRecord(config.resource, isEdit && !Number.isNaN(id) ? id : undefined);
   const { state, show, close } = useFeedback();
-  const created = (location.state as { created?: boolean } | null)?.created;
-  useEffect(() => {
-    if (created) show({ severity: 'success', title: config.created });
-  }, [created, show, config.created]);
+  useHandedOverMessage(show);
 
-  let body: ReactNode;
-  if (isEdit && Number.isNaN(id)) body = <Alert severity="error">{config.notFound}</Alert>;
-  else if (isEdit && record.isPending) body = <Loading />;
-  else if (isEdit && record.isError) body = <Alert severity="error">{errorMessage(record.error)}</Alert>;
-  else
-    body = (
-      <NamedForm
-        key={`${location.pathname}:${record.data?.updatedAt ?? ''}`}
-        config={config}
-        record={isEdit ? record.data : undefined}
-        onFeedback={show}
-      />
-    );
-
+  const edit = useEditId(config.basePath);
+  const record = useNamedRecord(config.resource, edit.id);
   return (
-    <Box sx={{ maxWidth: 640 }}>
-      <Typography component="h1" variant="h5" sx={{ mb: 3 }}>
-        {isEdit ? config.editTitle : config.newTitle}
-      </Typography>
-      {body}
-      <FeedbackSnackbar state={state} onClose={close} />
-    </Box>
+    <RecordFormPage
+      edit={edit}
+      record={record}
+      title={[config.newTitle, config.editTitle]}
+      notFound={config.notFound}
+      maxWidth={640}
+      after={<FeedbackSnackbar state={state} onClose={close} />}
+    >
+      {(record) => (
+        <NamedForm key={record?.updatedAt ?? ''} config={config} record={record} onFeedback={show} />
+      )}
+    </RecordFormPage>
   );
 }
 
@@ -82,7 +63,11 @@ function NamedForm({
         body: { ...values, updatedAt: record?.updatedAt },
       });
       if (record) onFeedback({ severity: 'success', title: config.edited });
-      else navigate(`${config.basePath}/edit/${saved.id}`, { replace: true, state: { created: true } });
+      else
+        navigate(`${config.basePath}/edit/${saved.id}`, {
+          replace: true,
+          state: { message: config.created },
+        });
     } catch (error) {
       // A duplicate name (a 409 other than a stale edit) belongs under the name.
       if (error instanceof ApiError && error.status === 409 && !error.message.includes('alterado'))
@@ -92,58 +77,48 @@ function NamedForm({
   };
 
   return (
-    <Form
+    <RecordFormCard
       form={form}
       onSubmit={submit}
-      onError={(message) =>
-        onFeedback({ severity: 'error', title: record ? config.editError : config.createError, message })
-      }
-      aria-label={config.title}
+      onFeedback={onFeedback}
+      errorTitle={record ? config.editError : config.createError}
+      label={config.title}
+      canWrite={canWrite}
+      readOnlyNote="Você pode ver este cadastro, mas não alterá-lo."
+      list={config.basePath}
+      submit={<SubmitButton busyLabel="Salvando...">{record ? 'Salvar' : 'Cadastrar'}</SubmitButton>}
     >
-      <Paper sx={{ p: { xs: 2, sm: 3 } }}>
-        {!canWrite && (
-          <Alert severity="info" sx={{ mb: 2 }}>
-            Você pode ver este cadastro, mas não alterá-lo.
-          </Alert>
-        )}
-        {record && (
-          <Typography color="text.secondary" sx={{ mb: 2 }}>
-            {record.productCount === 1
-              ? '1 produto usa este cadastro'
-              : `${record.productCount} produtos usam este cadastro`}
-          </Typography>
-        )}
-        <Stack sx={{ gap: 2 }}>
-          <FormTextField
-            control={form.control}
-            name="name"
-            label="Nome"
-            required
-            autoFocus={!record}
-            disabled={!canWrite}
-            slotProps={{ htmlInput: { maxLength: 80 } }}
-          />
-          <Controller
-            control={form.control}
-            name="active"
-            render={({ field }) => (
-              <FormControlLabel
-                label="Ativa"
-                disabled={!canWrite}
-                control={
-                  <Switch checked={field.value ?? true} onChange={(e) => field.onChange(e.target.checked)} />
-                }
-              />
-            )}
-          />
-        </Stack>
-        <Stack direction="row" sx={{ justifyContent: 'flex-end', gap: 2, mt: 3 }}>
-          <Button component={RouterLink} to={config.basePath} disabled={form.formState.isSubmitting}>
-            Voltar
-          </Button>
-          {canWrite && <SubmitButton busyLabel="Salvando...">{record ? 'Salvar' : 'Cadastrar'}</SubmitButton>}
-        </Stack>
-      </Paper>
-    </Form>
+      {record && (
+        <Typography color="text.secondary" sx={{ mb: 2 }}>
+          {record.productCount === 1
+            ? '1 produto usa este cadastro'
+            : `${record.productCount} produtos usam este cadastro`}
+        </Typography>
+      )}
+      <Stack sx={{ gap: 2 }}>
+        <FormTextField
+          control={form.control}
+          name="name"
+          label="Nome"
+          required
+          autoFocus={!record}
+          disabled={!canWrite}
+          slotProps={{ htmlInput: { maxLength: 80 } }}
+        />
+        <Controller
+          control={form.control}
+          name="active"
+          render={({ field }) => (
+            <FormControlLabel
+              label="Ativa"
+              disabled={!canWrite}
+              control={
+                <Switch checked={field.value ?? true} onChange={(e) => field.onChange(e.target.checked)} />
+              }
+            />
+          )}
+        />
+      </Stack>
+    </RecordFormCard>
   );
 }

@@ -1,8 +1,9 @@
 import type { ListResult } from '@balcao/core/list';
 import { toQueryString } from '@balcao/core/list';
 import type { ProductCategory, ProductCategoryInput } from '@balcao/core/product';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '../../lib/api.ts';
+import { detailQuery, listQuery } from '../../lib/queries.ts';
 import { queryKeys } from '../../lib/queryKeys.ts';
 
 /**
@@ -18,12 +19,11 @@ export const fetchNamedList = (resource: NamedResource, clientId: number, params
   apiFetch<ListResult<NamedRecord>>(`/${resource}/client/${clientId}${toQueryString(params)}`);
 
 export function useNamedList(resource: NamedResource, clientId: number | undefined, params: NamedListParams) {
-  return useQuery({
-    queryKey: queryKeys(resource).list(clientId ?? 0, params),
-    queryFn: () => fetchNamedList(resource, clientId!, params),
-    enabled: Boolean(clientId),
-    placeholderData: keepPreviousData,
-  });
+  return useQuery(
+    listQuery(queryKeys(resource), clientId, params, (clientId, params) =>
+      fetchNamedList(resource, clientId, params),
+    ),
+  );
 }
 
 /** Every record (up to 100, sorted by name) for selects and filters. */
@@ -37,12 +37,7 @@ export function useNamedOptions(resource: NamedResource, clientId: number | unde
 }
 
 export function useNamedRecord(resource: NamedResource, id: number | undefined) {
-  return useQuery({
-    queryKey: queryKeys(resource).detail(id ?? 0),
-    queryFn: () => apiFetch<NamedRecord>(`/${resource}/${id}`),
-    enabled: Boolean(id),
-    retry: false,
-  });
+  return useQuery(detailQuery(queryKeys(resource), id, (id) => apiFetch<NamedRecord>(`/${resource}/${id}`)));
 }
 
 export function useSaveNamed(resource: NamedResource) {

@@ -14,31 +14,26 @@ import {
   productFormSchema,
 } from '@balcao/core/product';
 import { can, WRITE } from '@balcao/core/routes';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import MenuItem from '@mui/material/MenuItem';
-import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { type ReactNode, useEffect } from 'react';
 import { Controller, useWatch } from 'react-hook-form';
-import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { type Feedback, FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
 import {
-  Form,
   FormMoneyField,
   FormQuantityField,
   FormTextField,
   SubmitButton,
   useAppForm,
 } from '../../components/form.tsx';
-import { Loading } from '../../components/Loading.tsx';
-import { errorMessage } from '../../lib/api.ts';
-import { useIdFromPath } from '../../lib/useIdFromPath.ts';
+import { useHandedOverMessage } from '../../components/listPage.tsx';
+import { RecordFormCard, RecordFormPage, useEditId } from '../../components/RecordFormPage.tsx';
 import { useSession } from '../auth/session.tsx';
 import { useNamedOptions } from '../product-category/api.ts';
 import { ProductStockCard } from '../stock/components/ProductStockCard.tsx';
@@ -52,49 +47,33 @@ const LIST = '/dashboard/product';
 
 /** Product form at /dashboard/product/new and /dashboard/product/edit/{id}. */
 export default function ProductFormPage() {
-  const location = useLocation();
-  const id = useIdFromPath(`${LIST}/edit`);
-  const isEdit = id !== undefined;
-  const product = useProduct(isEdit && !Number.isNaN(id) ? id : undefined);
   const { user } = useSession();
   const canWrite = can(user?.userType.id, WRITE.catalog);
   const { state, show, close } = useFeedback();
-  const created = (location.state as { created?: boolean } | null)?.created;
-  useEffect(() => {
-    if (created) show({ severity: 'success', title: 'Produto criado com sucesso' });
-  }, [created, show]);
+  useHandedOverMessage(show);
 
-  let body: ReactNode;
-  if (isEdit && Number.isNaN(id)) body = <Alert severity="error">Produto não encontrado</Alert>;
-  else if (isEdit && product.isPending) body = <Loading />;
-  else if (isEdit && product.isError) body = <Alert severity="error">{errorMessage(product.error)}</Alert>;
-  else {
-    const p = isEdit ? product.data : undefined;
-    body = (
-      <Stack sx={{ gap: 3 }}>
-        <ProductForm
-          key={`${location.pathname}:${p?.updatedAt ?? ''}`}
-          product={p}
-          canWrite={canWrite}
-          onFeedback={show}
-        />
-        {p && <ImagesSection product={p} canWrite={canWrite} onFeedback={show} />}
-        {p?.productType === 'variants' && (
-          <VariantsSection product={p} canWrite={canWrite} onFeedback={show} />
-        )}
-        {p && <ProductStockCard productId={p.id} stockControl={p.stockControl} />}
-      </Stack>
-    );
-  }
-
+  const edit = useEditId(LIST);
+  const product = useProduct(edit.id);
   return (
-    <Box sx={{ maxWidth: 1100 }}>
-      <Typography component="h1" variant="h5" sx={{ mb: 3 }}>
-        {isEdit ? 'Editar produto' : 'Novo produto'}
-      </Typography>
-      {body}
-      <FeedbackSnackbar state={state} onClose={close} />
-    </Box>
+    <RecordFormPage
+      edit={edit}
+      record={product}
+      title={['Novo produto', 'Editar produto']}
+      notFound="Produto não encontrado"
+      maxWidth={1100}
+      after={<FeedbackSnackbar state={state} onClose={close} />}
+    >
+      {(p) => (
+        <Stack sx={{ gap: 3 }}>
+          <ProductForm key={p?.updatedAt ?? ''} product={p} canWrite={canWrite} onFeedback={show} />
+          {p && <ImagesSection product={p} canWrite={canWrite} onFeedback={show} />}
+          {p?.productType === 'variants' && (
+            <VariantsSection product={p} canWrite={canWrite} onFeedback={show} />
+          )}
+          {p && <ProductStockCard productId={p.id} stockControl={p.stockControl} />}
+        </Stack>
+      )}
+    </RecordFormPage>
   );
 }
 
@@ -191,7 +170,10 @@ function ProductForm({
       onFeedback({ severity: 'success', title: 'Produto editado com sucesso' });
     } else {
       const saved = await create.mutateAsync(values);
-      navigate(`${LIST}/edit/${saved.id}`, { replace: true, state: { created: true } });
+      navigate(`${LIST}/edit/${saved.id}`, {
+        replace: true,
+        state: { message: 'Produto criado com sucesso' },
+      });
     }
   };
 
@@ -246,255 +228,234 @@ function ProductForm({
   );
 
   return (
-    <Form
+    <RecordFormCard
       form={form}
       onSubmit={submit}
-      onError={(message) =>
-        onFeedback({
-          severity: 'error',
-          title: product ? 'Erro ao editar produto' : 'Erro ao criar produto',
-          message,
-        })
-      }
-      aria-label="Produto"
+      onFeedback={onFeedback}
+      errorTitle={product ? 'Erro ao editar produto' : 'Erro ao criar produto'}
+      label="Produto"
+      canWrite={canWrite}
+      readOnlyNote="Você pode ver este produto, mas não alterá-lo."
+      list={LIST}
+      submit={<SubmitButton busyLabel="Salvando...">{product ? 'Salvar' : 'Cadastrar'}</SubmitButton>}
     >
-      <Paper sx={{ p: { xs: 2, sm: 3 } }}>
-        {!canWrite && (
-          <Alert severity="info" sx={{ mb: 2 }}>
-            Você pode ver este produto, mas não alterá-lo.
-          </Alert>
-        )}
-        <Stack sx={{ gap: 4 }}>
-          <Section title="Dados do produto">
-            <Box sx={grid}>
-              <Box sx={{ gridColumn: { sm: 'span 2' } }}>
-                <FormTextField
-                  control={control}
-                  name="name"
-                  label="Nome"
-                  required
-                  autoFocus={!product}
-                  disabled={locked}
-                  slotProps={{ htmlInput: { maxLength: 120 } }}
-                />
-              </Box>
-              <Controller
-                control={control}
-                name="productType"
-                render={({ field }) => (
-                  <TextField
-                    select
-                    label="Tipo"
-                    {...field}
-                    disabled={locked || hasVariants}
-                    helperText={
-                      hasVariants ? 'Exclua a grade para mudar o tipo' : errors.productType?.message
-                    }
-                  >
-                    {PRODUCT_TYPES.map((t) => (
-                      <MenuItem key={t} value={t}>
-                        {PRODUCT_TYPE_LABELS[t]}
-                      </MenuItem>
-                    ))}
-                  </TextField>
-                )}
-              />
-              <Controller
-                control={control}
-                name="unit"
-                render={({ field }) => (
-                  <TextField
-                    select
-                    label="Unidade"
-                    {...field}
-                    disabled={locked}
-                    error={!!errors.unit}
-                    helperText={errors.unit?.message}
-                  >
-                    {PRODUCT_UNITS.map((u) => (
-                      <MenuItem key={u} value={u}>
-                        {PRODUCT_UNIT_LABELS[u]}
-                      </MenuItem>
-                    ))}
-                  </TextField>
-                )}
-              />
+      <Stack sx={{ gap: 4 }}>
+        <Section title="Dados do produto">
+          <Box sx={grid}>
+            <Box sx={{ gridColumn: { sm: 'span 2' } }}>
               <FormTextField
                 control={control}
-                name="sku"
-                label="SKU"
-                disabled={locked}
-                helperText="Código interno (único)"
-                slotProps={{ htmlInput: { maxLength: 60 } }}
-              />
-              <FormTextField
-                control={control}
-                name="barcode"
-                label="Código de barras"
-                disabled={locked}
-                helperText="EAN-8, EAN-13 ou GTIN-14"
-                slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 18 } }}
-              />
-              {select('categoryId', 'Categoria', categories.data, 'Sem categoria')}
-              {select('brandId', 'Marca', brands.data, 'Sem marca')}
-              <Box sx={{ gridColumn: { sm: 'span 2', md: 'span 4' } }}>
-                <FormTextField
-                  control={control}
-                  name="description"
-                  label="Descrição"
-                  multiline
-                  minRows={2}
-                  disabled={locked}
-                />
-              </Box>
-              <Controller
-                control={control}
-                name="active"
-                render={({ field }) => (
-                  <FormControlLabel
-                    label="Ativo"
-                    disabled={locked}
-                    control={
-                      <Switch checked={field.value} onChange={(e) => field.onChange(e.target.checked)} />
-                    }
-                  />
-                )}
-              />
-            </Box>
-          </Section>
-
-          <Section title="Preços">
-            <Box sx={grid}>
-              <FormMoneyField
-                control={control}
-                name="salePriceCents"
-                label="Preço de venda"
+                name="name"
+                label="Nome"
                 required
+                autoFocus={!product}
                 disabled={locked}
+                slotProps={{ htmlInput: { maxLength: 120 } }}
               />
-              <FormMoneyField
-                control={control}
-                name="costPriceCents"
-                label="Preço de custo"
-                disabled={locked}
-              />
-              <Box sx={{ display: 'flex', alignItems: 'center' }}>
-                <Typography data-testid="margin">
-                  Margem:{' '}
-                  <b>
-                    {margin === null
-                      ? '—'
-                      : `${margin.toLocaleString('pt-BR', { maximumFractionDigits: 2 })}%`}
-                  </b>
-                </Typography>
-              </Box>
             </Box>
-          </Section>
-
-          <Section title="Estoque">
-            <Box sx={grid}>
-              <Controller
-                control={control}
-                name="stockControl"
-                render={({ field }) => (
-                  <FormControlLabel
-                    label="Controlar estoque"
-                    disabled={locked || productType === 'service'}
-                    control={
-                      <Switch checked={field.value} onChange={(e) => field.onChange(e.target.checked)} />
-                    }
-                  />
-                )}
-              />
-              {productType === 'variants' && product ? (
-                <Typography sx={{ alignSelf: 'center' }}>
-                  Estoque: <b>{formatQuantity(product.stock, product.unit)}</b> (soma das variações)
-                </Typography>
-              ) : (
-                quantity('stock', product ? 'Estoque' : 'Estoque inicial', unit, {
-                  disabled: !stockControl || productType === 'variants',
-                  help:
-                    productType === 'variants' ? 'Informe o estoque de cada variação na grade' : undefined,
-                })
-              )}
-              {quantity('minStock', 'Estoque mínimo', unit, {
-                disabled: !stockControl,
-                help: 'Avisa quando o estoque chegar a este valor',
-              })}
-            </Box>
-          </Section>
-
-          {productType === 'variants' && !product && (
-            <Section title="Grade (cores e tamanhos)">
-              <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
-                Uma variação para cada combinação. Depois de cadastrar, edite preço, código de barras e
-                estoque de cada uma.
-              </Typography>
-              <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' } }}>
-                <Controller
-                  control={control}
-                  name="colors"
-                  render={({ field }) => (
-                    <GridNamesInput
-                      label="Cores"
-                      value={field.value}
-                      onChange={field.onChange}
-                      suggestions={COLOR_SUGGESTIONS}
-                      error={!!gridError}
-                    />
-                  )}
-                />
-                <Controller
-                  control={control}
-                  name="sizes"
-                  render={({ field }) => (
-                    <GridNamesInput
-                      label="Tamanhos"
-                      value={field.value}
-                      onChange={field.onChange}
-                      suggestions={SIZE_SUGGESTIONS}
-                      error={!!gridError}
-                      helperText={gridError}
-                    />
-                  )}
-                />
-              </Box>
-            </Section>
-          )}
-
-          <Section title="Peso e dimensões (frete)">
-            <Box sx={grid}>
-              {quantity('weightKg', 'Peso', 'kg')}
-              {quantity('heightCm', 'Altura', 'cm', { places: 2 })}
-              {quantity('widthCm', 'Largura', 'cm', { places: 2 })}
-              {quantity('lengthCm', 'Comprimento', 'cm', { places: 2 })}
-            </Box>
-          </Section>
-
-          <Section title="Adicionais">
             <Controller
               control={control}
-              name="additionalGroupIds"
+              name="productType"
               render={({ field }) => (
-                <AdditionalsField
-                  clientId={clientId}
-                  value={field.value}
-                  onChange={field.onChange}
-                  canWrite={canWrite}
+                <TextField
+                  select
+                  label="Tipo"
+                  {...field}
+                  disabled={locked || hasVariants}
+                  helperText={hasVariants ? 'Exclua a grade para mudar o tipo' : errors.productType?.message}
+                >
+                  {PRODUCT_TYPES.map((t) => (
+                    <MenuItem key={t} value={t}>
+                      {PRODUCT_TYPE_LABELS[t]}
+                    </MenuItem>
+                  ))}
+                </TextField>
+              )}
+            />
+            <Controller
+              control={control}
+              name="unit"
+              render={({ field }) => (
+                <TextField
+                  select
+                  label="Unidade"
+                  {...field}
+                  disabled={locked}
+                  error={!!errors.unit}
+                  helperText={errors.unit?.message}
+                >
+                  {PRODUCT_UNITS.map((u) => (
+                    <MenuItem key={u} value={u}>
+                      {PRODUCT_UNIT_LABELS[u]}
+                    </MenuItem>
+                  ))}
+                </TextField>
+              )}
+            />
+            <FormTextField
+              control={control}
+              name="sku"
+              label="SKU"
+              disabled={locked}
+              helperText="Código interno (único)"
+              slotProps={{ htmlInput: { maxLength: 60 } }}
+            />
+            <FormTextField
+              control={control}
+              name="barcode"
+              label="Código de barras"
+              disabled={locked}
+              helperText="EAN-8, EAN-13 ou GTIN-14"
+              slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 18 } }}
+            />
+            {select('categoryId', 'Categoria', categories.data, 'Sem categoria')}
+            {select('brandId', 'Marca', brands.data, 'Sem marca')}
+            <Box sx={{ gridColumn: { sm: 'span 2', md: 'span 4' } }}>
+              <FormTextField
+                control={control}
+                name="description"
+                label="Descrição"
+                multiline
+                minRows={2}
+                disabled={locked}
+              />
+            </Box>
+            <Controller
+              control={control}
+              name="active"
+              render={({ field }) => (
+                <FormControlLabel
+                  label="Ativo"
+                  disabled={locked}
+                  control={
+                    <Switch checked={field.value} onChange={(e) => field.onChange(e.target.checked)} />
+                  }
                 />
               )}
             />
+          </Box>
+        </Section>
+
+        <Section title="Preços">
+          <Box sx={grid}>
+            <FormMoneyField
+              control={control}
+              name="salePriceCents"
+              label="Preço de venda"
+              required
+              disabled={locked}
+            />
+            <FormMoneyField
+              control={control}
+              name="costPriceCents"
+              label="Preço de custo"
+              disabled={locked}
+            />
+            <Box sx={{ display: 'flex', alignItems: 'center' }}>
+              <Typography data-testid="margin">
+                Margem:{' '}
+                <b>
+                  {margin === null ? '—' : `${margin.toLocaleString('pt-BR', { maximumFractionDigits: 2 })}%`}
+                </b>
+              </Typography>
+            </Box>
+          </Box>
+        </Section>
+
+        <Section title="Estoque">
+          <Box sx={grid}>
+            <Controller
+              control={control}
+              name="stockControl"
+              render={({ field }) => (
+                <FormControlLabel
+                  label="Controlar estoque"
+                  disabled={locked || productType === 'service'}
+                  control={
+                    <Switch checked={field.value} onChange={(e) => field.onChange(e.target.checked)} />
+                  }
+                />
+              )}
+            />
+            {productType === 'variants' && product ? (
+              <Typography sx={{ alignSelf: 'center' }}>
+                Estoque: <b>{formatQuantity(product.stock, product.unit)}</b> (soma das variações)
+              </Typography>
+            ) : (
+              quantity('stock', product ? 'Estoque' : 'Estoque inicial', unit, {
+                disabled: !stockControl || productType === 'variants',
+                help: productType === 'variants' ? 'Informe o estoque de cada variação na grade' : undefined,
+              })
+            )}
+            {quantity('minStock', 'Estoque mínimo', unit, {
+              disabled: !stockControl,
+              help: 'Avisa quando o estoque chegar a este valor',
+            })}
+          </Box>
+        </Section>
+
+        {productType === 'variants' && !product && (
+          <Section title="Grade (cores e tamanhos)">
+            <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+              Uma variação para cada combinação. Depois de cadastrar, edite preço, código de barras e estoque
+              de cada uma.
+            </Typography>
+            <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' } }}>
+              <Controller
+                control={control}
+                name="colors"
+                render={({ field }) => (
+                  <GridNamesInput
+                    label="Cores"
+                    value={field.value}
+                    onChange={field.onChange}
+                    suggestions={COLOR_SUGGESTIONS}
+                    error={!!gridError}
+                  />
+                )}
+              />
+              <Controller
+                control={control}
+                name="sizes"
+                render={({ field }) => (
+                  <GridNamesInput
+                    label="Tamanhos"
+                    value={field.value}
+                    onChange={field.onChange}
+                    suggestions={SIZE_SUGGESTIONS}
+                    error={!!gridError}
+                    helperText={gridError}
+                  />
+                )}
+              />
+            </Box>
           </Section>
-        </Stack>
-        <Stack direction="row" sx={{ justifyContent: 'flex-end', gap: 2, mt: 3 }}>
-          <Button component={RouterLink} to={LIST} disabled={formState.isSubmitting}>
-            Voltar
-          </Button>
-          {canWrite && (
-            <SubmitButton busyLabel="Salvando...">{product ? 'Salvar' : 'Cadastrar'}</SubmitButton>
-          )}
-        </Stack>
-      </Paper>
-    </Form>
+        )}
+
+        <Section title="Peso e dimensões (frete)">
+          <Box sx={grid}>
+            {quantity('weightKg', 'Peso', 'kg')}
+            {quantity('heightCm', 'Altura', 'cm', { places: 2 })}
+            {quantity('widthCm', 'Largura', 'cm', { places: 2 })}
+            {quantity('lengthCm', 'Comprimento', 'cm', { places: 2 })}
+          </Box>
+        </Section>
+
+        <Section title="Adicionais">
+          <Controller
+            control={control}
+            name="additionalGroupIds"
+            render={({ field }) => (
+              <AdditionalsField
+                clientId={clientId}
+                value={field.value}
+                onChange={field.onChange}
+                canWrite={canWrite}
+              />
+            )}
+          />
+        </Section>
+      </Stack>
+    </RecordFormCard>
   );
 }

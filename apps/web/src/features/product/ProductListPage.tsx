@@ -1,8 +1,6 @@
 import { formatCents } from '@balcao/core/money';
 import { formatQuantity, PRODUCT_TYPE_LABELS, type ProductListItem } from '@balcao/core/product';
 import { can, WRITE } from '@balcao/core/routes';
-import AddIcon from '@mui/icons-material/Add';
-import DownloadIcon from '@mui/icons-material/Download';
 import ImageIcon from '@mui/icons-material/Image';
 import UploadIcon from '@mui/icons-material/Upload';
 import Avatar from '@mui/material/Avatar';
@@ -15,22 +13,26 @@ import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { type ReactNode, useState } from 'react';
-import { Link as RouterLink, useNavigate } from 'react-router';
-import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { useConfirmDelete } from '../../components/ConfirmDialog.tsx';
 import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
-import { ListPagination } from '../../components/ListPagination.tsx';
-import { LoadError } from '../../components/LoadError.tsx';
 import { Loading } from '../../components/Loading.tsx';
-import { ActiveFilter, RowActions, SearchField, SortHeader } from '../../components/listPage.tsx';
+import {
+  ActiveChip,
+  ActiveFilter,
+  ExportButton,
+  ListHeader,
+  ListQuery,
+  ListTable,
+  RowActions,
+  SearchField,
+  SortHeader,
+} from '../../components/listPage.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { readParam, useListParams } from '../../lib/listParams.ts';
 import { useSession } from '../auth/session.tsx';
@@ -72,60 +74,39 @@ export default function ProductListPage() {
   const categories = useNamedOptions('product-category', clientId);
   const brands = useNamedOptions('product-brand', clientId);
 
-  const { query, update, toggleSort, search, setSearch, setPage, setPageSize } =
-    useListParams(queryFromParams);
+  const { query, update, toggleSort, search, setSearch, pagination } = useListParams(queryFromParams);
   const { page: _page, pageSize: _pageSize, ...filters } = query;
   const list = useProducts(clientId, query);
   const deletion = useDeleteProduct();
-  const [toDelete, setToDelete] = useState<ProductListItem | null>(null);
   const [importing, setImporting] = useState(false);
-  const [exporting, setExporting] = useState(false);
   const { state, show, close } = useFeedback();
+  const removal = useConfirmDelete<ProductListItem>({
+    title: (p) => (p ? `Excluir o produto "${p.name}"?` : ''),
+    message: () => 'O produto, suas variações e imagens serão excluídos. Esta ação não pode ser desfeita.',
+    remove: (p, callbacks) => deletion.mutate(p.id, callbacks),
+    feedback: { show, done: () => 'Produto excluído', failed: 'Não foi possível excluir' },
+  });
 
   const sortHeader = (field: string, label: string, align?: 'right') => (
     <SortHeader field={field} label={label} sort={query.sort} onSort={toggleSort} align={align} />
   );
 
-  const exportCsv = async () => {
-    if (!clientId) return;
-    setExporting(true);
-    try {
-      await downloadExport(clientId, filters);
-    } catch (error) {
-      show({ severity: 'error', title: 'Erro ao exportar', message: errorMessage(error) });
-    } finally {
-      setExporting(false);
-    }
-  };
-
-  const confirmDelete = () => {
-    if (!toDelete) return;
-    const product = toDelete;
-    setToDelete(null);
-    deletion.mutate(product.id, {
-      onSuccess: () => show({ severity: 'success', title: 'Produto excluído' }),
-      onError: (error) =>
-        show({ severity: 'error', title: 'Não foi possível excluir', message: errorMessage(error) }),
-    });
-  };
-
-  let content: ReactNode;
-  if (list.isPending) content = <Loading />;
-  else if (list.isError) content = <LoadError error={list.error} onRetry={() => list.refetch()} />;
-  else if (list.data.items.length === 0)
-    content = (
-      <Typography color="text.secondary" sx={{ p: 4, textAlign: 'center' }}>
-        Nenhum produto foi encontrado
-      </Typography>
-    );
-  else
-    content = (
-      <>
-        <Box sx={{ height: 4 }}>{list.isFetching && <LinearProgress aria-label="Atualizando" />}</Box>
-        <TableContainer>
-          <Table size="small" aria-label="Produtos">
-            <TableHead>
-              <TableRow>
+  const content = (
+    <ListQuery
+      query={list}
+      empty={
+        <Typography color="text.secondary" sx={{ p: 4, textAlign: 'center' }}>
+          Nenhum produto foi encontrado
+        </Typography>
+      }
+    >
+      {(data) => (
+        <>
+          <Box sx={{ height: 4 }}>{list.isFetching && <LinearProgress aria-label="Atualizando" />}</Box>
+          <ListTable
+            label="Produtos"
+            head={
+              <>
                 <TableCell sx={{ width: 56, position: 'relative' }}>
                   <Box component="span" sx={VISUALLY_HIDDEN}>
                     Imagem
@@ -138,126 +119,103 @@ export default function ProductListPage() {
                 {sortHeader('stock', 'Estoque', 'right')}
                 <TableCell>Status</TableCell>
                 <TableCell align="right">Ações</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {list.data.items.map((p) => (
-                <TableRow
-                  key={p.id}
-                  hover
-                  sx={{ cursor: 'pointer' }}
-                  onClick={() => navigate(`/dashboard/product/edit/${p.id}`)}
-                  data-testid="product-row"
-                >
-                  <TableCell>
-                    <Avatar
-                      variant="rounded"
-                      src={p.coverThumbUrl ?? undefined}
-                      alt=""
-                      sx={{ width: 40, height: 40 }}
-                    >
-                      <ImageIcon fontSize="small" />
-                    </Avatar>
-                  </TableCell>
-                  <TableCell>
-                    <Typography variant="body2" sx={{ fontWeight: 500 }}>
-                      {p.name}
-                    </Typography>
-                    <Stack direction="row" sx={{ gap: 1, alignItems: 'center' }}>
-                      {p.sku && (
-                        <Typography variant="caption" color="text.secondary">
-                          SKU {p.sku}
-                        </Typography>
-                      )}
-                      {p.productType !== 'simple' && (
-                        <Chip
-                          size="small"
-                          variant="outlined"
-                          label={
-                            p.productType === 'variants'
-                              ? `${p.variantCount} ${p.variantCount === 1 ? 'variação' : 'variações'}`
-                              : PRODUCT_TYPE_LABELS[p.productType]
-                          }
-                        />
-                      )}
-                    </Stack>
-                  </TableCell>
-                  <TableCell sx={{ fontFamily: 'monospace' }}>{p.barcode ?? '—'}</TableCell>
-                  <TableCell>{p.category?.name ?? '—'}</TableCell>
-                  <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                    {formatCents(p.salePriceCents)}
-                  </TableCell>
-                  <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                    {p.stockControl ? (
-                      <Typography variant="body2" color={p.isLowStock ? 'error' : undefined} component="span">
-                        {formatQuantity(p.stock, p.unit)}
-                        {p.isLowStock && ' (baixo)'}
+              </>
+            }
+            pagination={pagination({ ...query, total: data.total }, PAGE_SIZES)}
+          >
+            {data.items.map((p) => (
+              <TableRow
+                key={p.id}
+                hover
+                sx={{ cursor: 'pointer' }}
+                onClick={() => navigate(`/dashboard/product/edit/${p.id}`)}
+                data-testid="product-row"
+              >
+                <TableCell>
+                  <Avatar
+                    variant="rounded"
+                    src={p.coverThumbUrl ?? undefined}
+                    alt=""
+                    sx={{ width: 40, height: 40 }}
+                  >
+                    <ImageIcon fontSize="small" />
+                  </Avatar>
+                </TableCell>
+                <TableCell>
+                  <Typography variant="body2" sx={{ fontWeight: 500 }}>
+                    {p.name}
+                  </Typography>
+                  <Stack direction="row" sx={{ gap: 1, alignItems: 'center' }}>
+                    {p.sku && (
+                      <Typography variant="caption" color="text.secondary">
+                        SKU {p.sku}
                       </Typography>
-                    ) : (
-                      '—'
                     )}
-                  </TableCell>
-                  <TableCell>
-                    <Chip
-                      size="small"
-                      label={p.active ? 'Ativo' : 'Inativo'}
-                      color={p.active ? 'success' : 'default'}
-                    />
-                  </TableCell>
-                  <TableCell align="right" sx={{ whiteSpace: 'nowrap' }} onClick={(e) => e.stopPropagation()}>
-                    <RowActions
-                      editTo={`/dashboard/product/edit/${p.id}`}
-                      name={p.name}
-                      canEdit={canWrite}
-                      onDelete={canWrite ? () => setToDelete(p) : undefined}
-                    />
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </TableContainer>
-        <ListPagination
-          total={list.data.total}
-          page={query.page}
-          pageSize={query.pageSize}
-          sizes={PAGE_SIZES}
-          onPage={setPage}
-          onPageSize={setPageSize}
-        />
-      </>
-    );
+                    {p.productType !== 'simple' && (
+                      <Chip
+                        size="small"
+                        variant="outlined"
+                        label={
+                          p.productType === 'variants'
+                            ? `${p.variantCount} ${p.variantCount === 1 ? 'variação' : 'variações'}`
+                            : PRODUCT_TYPE_LABELS[p.productType]
+                        }
+                      />
+                    )}
+                  </Stack>
+                </TableCell>
+                <TableCell sx={{ fontFamily: 'monospace' }}>{p.barcode ?? '—'}</TableCell>
+                <TableCell>{p.category?.name ?? '—'}</TableCell>
+                <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                  {formatCents(p.salePriceCents)}
+                </TableCell>
+                <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                  {p.stockControl ? (
+                    <Typography variant="body2" color={p.isLowStock ? 'error' : undefined} component="span">
+                      {formatQuantity(p.stock, p.unit)}
+                      {p.isLowStock && ' (baixo)'}
+                    </Typography>
+                  ) : (
+                    '—'
+                  )}
+                </TableCell>
+                <TableCell>
+                  <ActiveChip active={p.active} />
+                </TableCell>
+                <RowActions
+                  editTo={`/dashboard/product/edit/${p.id}`}
+                  name={p.name}
+                  canEdit={canWrite}
+                  onDelete={canWrite ? () => removal.ask(p) : undefined}
+                />
+              </TableRow>
+            ))}
+          </ListTable>
+        </>
+      )}
+    </ListQuery>
+  );
 
   return (
     <Box>
-      <Stack
-        direction="row"
-        sx={{ alignItems: 'center', justifyContent: 'space-between', mb: 2, gap: 1, flexWrap: 'wrap' }}
+      <ListHeader
+        title="Produtos"
+        add={canWrite ? { to: '/dashboard/product/new', label: 'Adicionar produto' } : undefined}
       >
-        <Typography component="h1" variant="h5">
-          Produtos
-        </Typography>
-        <Stack direction="row" sx={{ gap: 1, flexWrap: 'wrap' }}>
-          {canWrite && (
-            <Button variant="outlined" startIcon={<UploadIcon />} onClick={() => setImporting(true)}>
-              Importar CSV
-            </Button>
-          )}
-          <Button variant="outlined" startIcon={<DownloadIcon />} onClick={exportCsv} disabled={exporting}>
-            {exporting ? 'Exportando...' : 'Exportar CSV'}
+        {canWrite && (
+          <Button variant="outlined" startIcon={<UploadIcon />} onClick={() => setImporting(true)}>
+            Importar CSV
           </Button>
-          {canWrite && (
-            <Button
-              component={RouterLink}
-              to="/dashboard/product/new"
-              variant="contained"
-              startIcon={<AddIcon />}
-            >
-              Adicionar produto
-            </Button>
-          )}
-        </Stack>
-      </Stack>
+        )}
+        <ExportButton
+          variant="outlined"
+          download={() => downloadExport(clientId!, filters)}
+          onError={(error) =>
+            show({ severity: 'error', title: 'Erro ao exportar', message: errorMessage(error) })
+          }
+          disabled={!clientId}
+        />
+      </ListHeader>
       <Paper sx={{ p: 2 }}>
         <Box
           sx={{
@@ -317,15 +275,7 @@ export default function ProductListPage() {
       {importing && (
         <ImportDialog open onClose={() => setImporting(false)} onImported={() => list.refetch()} />
       )}
-      <ConfirmDialog
-        open={toDelete !== null}
-        title={toDelete ? `Excluir o produto "${toDelete.name}"?` : ''}
-        message="O produto, suas variações e imagens serão excluídos. Esta ação não pode ser desfeita."
-        confirmLabel="Excluir"
-        destructive
-        onConfirm={confirmDelete}
-        onCancel={() => setToDelete(null)}
-      />
+      {removal.dialog}
       <FeedbackSnackbar state={state} onClose={close} />
     </Box>
   );

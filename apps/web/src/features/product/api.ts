@@ -12,9 +12,10 @@ import type {
   ProductVariant,
   ProductVariantUpdate,
 } from '@balcao/core/product';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, apiFetch, downloadFile, UNEXPECTED_ERROR } from '../../lib/api.ts';
 import { getToken } from '../../lib/cookies.ts';
+import { detailQuery, listQuery } from '../../lib/queries.ts';
 import { queryKeys } from '../../lib/queryKeys.ts';
 
 export type ProductListParams = {
@@ -37,21 +38,11 @@ export const fetchProducts = (clientId: number, params: ProductListParams) =>
 export const fetchProduct = (id: number) => apiFetch<Product>(`/product/${id}`);
 
 export function useProducts(clientId: number | undefined, params: ProductListParams) {
-  return useQuery({
-    queryKey: productKeys.list(clientId ?? 0, params),
-    queryFn: () => fetchProducts(clientId!, params),
-    enabled: Boolean(clientId),
-    placeholderData: keepPreviousData,
-  });
+  return useQuery(listQuery(productKeys, clientId, params, fetchProducts));
 }
 
 export function useProduct(id: number | undefined) {
-  return useQuery({
-    queryKey: productKeys.detail(id ?? 0),
-    queryFn: () => fetchProduct(id!),
-    enabled: Boolean(id),
-    retry: false,
-  });
+  return useQuery(detailQuery(productKeys, id, fetchProduct));
 }
 
 /** After a product changes: its detail is the answer, lists and the category/brand counts reload. */

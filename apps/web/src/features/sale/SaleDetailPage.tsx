@@ -26,16 +26,15 @@ import DialogTitle from '@mui/material/DialogTitle';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { useRef, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { Form, FormError, FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
 import { Loading } from '../../components/Loading.tsx';
+import { alignRight, ListTable } from '../../components/listPage.tsx';
+import { ManagerApprovalFields } from '../../components/ManagerApprovalFields.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { useIdFromPath } from '../../lib/useIdFromPath.ts';
@@ -123,38 +122,36 @@ export default function SaleDetailPage() {
       </Paper>
 
       <Paper variant="outlined" sx={{ mb: 2, overflowX: 'auto' }}>
-        <Table size="small" aria-label="Itens">
-          <TableHead>
-            <TableRow>
-              <TableCell>Item</TableCell>
-              <TableCell align="right">Qtd.</TableCell>
-              <TableCell align="right">Unitário</TableCell>
-              <TableCell align="right">Desconto</TableCell>
-              <TableCell align="right">Total</TableCell>
+        <ListTable
+          label="Itens"
+          head={[
+            'Item',
+            alignRight('Qtd.'),
+            alignRight('Unitário'),
+            alignRight('Desconto'),
+            alignRight('Total'),
+          ]}
+        >
+          {s.items.map((i) => (
+            <TableRow key={i.id}>
+              <TableCell>
+                {i.description}
+                {i.variantName ? ` (${i.variantName})` : ''}
+                {i.additionals.length > 0 && (
+                  <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }}>
+                    + {i.additionals.map((a) => a.name).join(', ')}
+                  </Typography>
+                )}
+              </TableCell>
+              <TableCell align="right">{formatQuantity(i.quantity, i.unit)}</TableCell>
+              <TableCell align="right">{formatCents(i.unitTotalCents)}</TableCell>
+              <TableCell align="right">
+                {i.discountCents ? `- ${formatCents(i.discountCents)}` : '—'}
+              </TableCell>
+              <TableCell align="right">{formatCents(i.totalCents)}</TableCell>
             </TableRow>
-          </TableHead>
-          <TableBody>
-            {s.items.map((i) => (
-              <TableRow key={i.id}>
-                <TableCell>
-                  {i.description}
-                  {i.variantName ? ` (${i.variantName})` : ''}
-                  {i.additionals.length > 0 && (
-                    <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }}>
-                      + {i.additionals.map((a) => a.name).join(', ')}
-                    </Typography>
-                  )}
-                </TableCell>
-                <TableCell align="right">{formatQuantity(i.quantity, i.unit)}</TableCell>
-                <TableCell align="right">{formatCents(i.unitTotalCents)}</TableCell>
-                <TableCell align="right">
-                  {i.discountCents ? `- ${formatCents(i.discountCents)}` : '—'}
-                </TableCell>
-                <TableCell align="right">{formatCents(i.totalCents)}</TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
+          ))}
+        </ListTable>
       </Paper>
 
       <Box
@@ -270,51 +267,42 @@ function Receivables({ sale, canSettle }: { sale: Sale; canSettle: boolean }) {
           )}
         </Stack>
         <FormError />
-        <Table size="small" aria-label="Parcelas">
-          <TableHead>
-            <TableRow>
-              <TableCell>Parcela</TableCell>
-              <TableCell>Forma</TableCell>
-              <TableCell>Vencimento</TableCell>
-              <TableCell align="right">Valor</TableCell>
-              <TableCell>Situação</TableCell>
-              <TableCell />
+        <ListTable
+          label="Parcelas"
+          head={['Parcela', 'Forma', 'Vencimento', alignRight('Valor'), 'Situação', '']}
+        >
+          {sale.receivables.map((r) => (
+            <TableRow key={r.id}>
+              <TableCell>{r.installment}ª</TableCell>
+              <TableCell>{PAYMENT_METHOD_LABELS[r.method]}</TableCell>
+              <TableCell>{formatDateBr(r.dueDate)}</TableCell>
+              <TableCell align="right">{formatCents(r.amountCents)}</TableCell>
+              <TableCell>
+                {r.status === 'finished'
+                  ? `Paga em ${r.paidAt ? formatDateTime(r.paidAt) : ''}`
+                  : r.status === 'canceled'
+                    ? 'Cancelada'
+                    : r.isOverdue
+                      ? 'Vencida'
+                      : 'Em aberto'}
+              </TableCell>
+              <TableCell align="right">
+                {canSettle && r.status === 'pending' && (
+                  <SubmitButton
+                    variant="text"
+                    size="small"
+                    busyLabel="Receber"
+                    onClick={() => {
+                      target.current = r.id;
+                    }}
+                  >
+                    Receber
+                  </SubmitButton>
+                )}
+              </TableCell>
             </TableRow>
-          </TableHead>
-          <TableBody>
-            {sale.receivables.map((r) => (
-              <TableRow key={r.id}>
-                <TableCell>{r.installment}ª</TableCell>
-                <TableCell>{PAYMENT_METHOD_LABELS[r.method]}</TableCell>
-                <TableCell>{formatDateBr(r.dueDate)}</TableCell>
-                <TableCell align="right">{formatCents(r.amountCents)}</TableCell>
-                <TableCell>
-                  {r.status === 'finished'
-                    ? `Paga em ${r.paidAt ? formatDateTime(r.paidAt) : ''}`
-                    : r.status === 'canceled'
-                      ? 'Cancelada'
-                      : r.isOverdue
-                        ? 'Vencida'
-                        : 'Em aberto'}
-                </TableCell>
-                <TableCell align="right">
-                  {canSettle && r.status === 'pending' && (
-                    <SubmitButton
-                      variant="text"
-                      size="small"
-                      busyLabel="Receber"
-                      onClick={() => {
-                        target.current = r.id;
-                      }}
-                    >
-                      Receber
-                    </SubmitButton>
-                  )}
-                </TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
+          ))}
+        </ListTable>
       </Paper>
     </Form>
   );
@@ -355,18 +343,7 @@ function CancelDialog({
               O estoque volta, o cupom é liberado e as parcelas em aberto são canceladas.
             </Typography>
             <FormTextField control={form.control} name="reason" label="Motivo" required autoFocus />
-            {needsApproval && (
-              <>
-                <Typography variant="body2">Aprovação de um Administrador ou Gerente:</Typography>
-                <FormTextField control={form.control} name="email" label="Email do gerente" />
-                <FormTextField
-                  control={form.control}
-                  name="password"
-                  label="Senha do gerente"
-                  type="password"
-                />
-              </>
-            )}
+            {needsApproval && <ManagerApprovalFields />}
             <FormError />
           </Stack>
         </DialogContent>

@@ -8,7 +8,6 @@ import {
   SALE_STATUSES,
   type SaleStatus,
 } from '@balcao/core/sale';
-import DownloadIcon from '@mui/icons-material/Download';
 import PointOfSaleIcon from '@mui/icons-material/PointOfSale';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -17,18 +16,15 @@ import Chip from '@mui/material/Chip';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
-import { ListPagination } from '../../components/ListPagination.tsx';
 import { LoadError } from '../../components/LoadError.tsx';
 import { Loading } from '../../components/Loading.tsx';
+import { alignRight, ExportButton, ListTable } from '../../components/listPage.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { readParam, useListParams } from '../../lib/listParams.ts';
@@ -67,9 +63,8 @@ export default function SaleListPage() {
   const { user } = useSession();
   const navigate = useNavigate();
   const clientId = user?.client.id;
-  const { query: filters, update, search, setSearch, setPage, setPageSize } = useListParams(queryFromParams);
+  const { query: filters, update, search, setSearch, pagination } = useListParams(queryFromParams);
   const [exportError, setExportError] = useState<string | null>(null);
-  const [exporting, setExporting] = useState(false);
   const sales = useSales(clientId, filters);
   const sellers = useSellers(clientId);
 
@@ -84,24 +79,15 @@ export default function SaleListPage() {
           Vendas
         </Typography>
         <Stack direction="row" spacing={1}>
-          <Button
+          <ExportButton
             variant="outlined"
-            startIcon={<DownloadIcon />}
-            disabled={!clientId || exporting}
-            onClick={async () => {
+            download={() => {
               setExportError(null);
-              setExporting(true);
-              try {
-                await downloadSalesCsv(clientId!, filters);
-              } catch (error) {
-                setExportError(errorMessage(error));
-              } finally {
-                setExporting(false);
-              }
+              return downloadSalesCsv(clientId!, filters);
             }}
-          >
-            {exporting ? 'Exportando...' : 'Exportar CSV'}
-          </Button>
+            onError={(error) => setExportError(errorMessage(error))}
+            disabled={!clientId}
+          />
           {can(user?.userType.id, WRITE.sales) && (
             <Button
               component={RouterLink}
@@ -231,56 +217,39 @@ export default function SaleListPage() {
         </Paper>
       ) : (
         <Paper variant="outlined" sx={{ overflowX: 'auto' }}>
-          <Table size="small" aria-label="Vendas">
-            <TableHead>
-              <TableRow>
-                <TableCell>Nº</TableCell>
-                <TableCell>Data</TableCell>
-                <TableCell>Cliente</TableCell>
-                <TableCell>Vendedor</TableCell>
-                <TableCell>Pagamento</TableCell>
-                <TableCell>Status</TableCell>
-                <TableCell align="right">Total</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {sales.data.items.map((s) => (
-                <TableRow
-                  key={s.id}
-                  hover
-                  sx={{ cursor: 'pointer' }}
-                  onClick={() => navigate(`/dashboard/sale/detail/${s.id}`)}
+          <ListTable
+            label="Vendas"
+            head={['Nº', 'Data', 'Cliente', 'Vendedor', 'Pagamento', 'Status', alignRight('Total')]}
+            pagination={pagination({ ...filters, total: sales.data.total }, PAGE_SIZES)}
+          >
+            {sales.data.items.map((s) => (
+              <TableRow
+                key={s.id}
+                hover
+                sx={{ cursor: 'pointer' }}
+                onClick={() => navigate(`/dashboard/sale/detail/${s.id}`)}
+              >
+                <TableCell>
+                  <RouterLink to={`/dashboard/sale/detail/${s.id}`} onClick={(e) => e.stopPropagation()}>
+                    {s.number}
+                  </RouterLink>
+                </TableCell>
+                <TableCell>{formatDateTime(s.createdAt)}</TableCell>
+                <TableCell>{s.customer?.name ?? (s.isSimple ? 'Venda simples' : '—')}</TableCell>
+                <TableCell>{(s.seller ?? s.user).name}</TableCell>
+                <TableCell>{s.paymentMethods.map((m) => PAYMENT_METHOD_LABELS[m]).join(', ')}</TableCell>
+                <TableCell>
+                  <Chip size="small" color={STATUS_COLORS[s.status]} label={SALE_STATUS_LABELS[s.status]} />
+                </TableCell>
+                <TableCell
+                  align="right"
+                  sx={{ textDecoration: s.status === 'canceled' ? 'line-through' : undefined }}
                 >
-                  <TableCell>
-                    <RouterLink to={`/dashboard/sale/detail/${s.id}`} onClick={(e) => e.stopPropagation()}>
-                      {s.number}
-                    </RouterLink>
-                  </TableCell>
-                  <TableCell>{formatDateTime(s.createdAt)}</TableCell>
-                  <TableCell>{s.customer?.name ?? (s.isSimple ? 'Venda simples' : '—')}</TableCell>
-                  <TableCell>{(s.seller ?? s.user).name}</TableCell>
-                  <TableCell>{s.paymentMethods.map((m) => PAYMENT_METHOD_LABELS[m]).join(', ')}</TableCell>
-                  <TableCell>
-                    <Chip size="small" color={STATUS_COLORS[s.status]} label={SALE_STATUS_LABELS[s.status]} />
-                  </TableCell>
-                  <TableCell
-                    align="right"
-                    sx={{ textDecoration: s.status === 'canceled' ? 'line-through' : undefined }}
-                  >
-                    {formatCents(s.finalAmountCents)}
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-          <ListPagination
-            total={sales.data.total}
-            page={filters.page}
-            pageSize={filters.pageSize}
-            sizes={PAGE_SIZES}
-            onPage={setPage}
-            onPageSize={setPageSize}
-          />
+                  {formatCents(s.finalAmountCents)}
+                </TableCell>
+              </TableRow>
+            ))}
+          </ListTable>
         </Paper>
       )}
     </Box>

@@ -6,8 +6,9 @@ import type { CustomerCredit } from '@balcao/core/receivable';
 import type { Sale, SaleCancelInput, SaleInput, SaleStatus, SimpleSaleInput } from '@balcao/core/sale';
 import type { SaleListResult } from '@balcao/core/saleList';
 import type { PaymentMethod } from '@balcao/core/status';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch, downloadFile } from '../../lib/api.ts';
+import { detailQuery, listQuery } from '../../lib/queries.ts';
 import { invalidateResources, queryKeys } from '../../lib/queryKeys.ts';
 
 /** The list's filters as the page keeps them (GET /v1/sale/client/{clientId} query). */
@@ -64,21 +65,11 @@ export const fetchUsers = (clientId: number) =>
   );
 
 export function useSales(clientId: number | undefined, query: SaleListQuery) {
-  return useQuery({
-    queryKey: saleKeys.list(clientId ?? 0, query),
-    queryFn: () => fetchSales(clientId!, query),
-    enabled: Boolean(clientId),
-    placeholderData: keepPreviousData,
-  });
+  return useQuery(listQuery(saleKeys, clientId, query, fetchSales));
 }
 
 export function useSale(id: number | undefined) {
-  return useQuery({
-    queryKey: saleKeys.detail(id ?? 0),
-    queryFn: () => fetchSale(id!),
-    enabled: Boolean(id),
-    retry: false,
-  });
+  return useQuery(detailQuery(saleKeys, id, fetchSale));
 }
 
 export function useSellers(clientId: number | undefined) {

@@ -1,42 +1,31 @@
 import { formatCents } from '@balcao/core/money';
 import { formatQuantity } from '@balcao/core/product';
-import { can, WRITE } from '@balcao/core/routes';
 import { stockEntryFormSchema, stockEntryFormToInput } from '@balcao/core/stock';
 import AddShoppingCartIcon from '@mui/icons-material/AddShoppingCart';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
-import Stack from '@mui/material/Stack';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 import type { z } from 'zod';
-import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
 import { Form, FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
-import { ListPagination } from '../../components/ListPagination.tsx';
 import { Loading } from '../../components/Loading.tsx';
+import { ListTable } from '../../components/listPage.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { readParam, useListParams } from '../../lib/listParams.ts';
-import { useSession } from '../auth/session.tsx';
-import { fetchProduct, useLowStock, useRegisterEntry } from './api.ts';
-import { AddProductFields } from './components/AddProductFields.tsx';
-import { ReadOnlyNotice } from './components/common.tsx';
+import { useLowStock, useRegisterEntry } from './api.ts';
+import { StockPage, useStockPage } from './components/common.tsx';
 import {
+  MovementItems,
   type MovementRow,
-  MovementRowsTable,
   missingVariants,
-  rowErrorsOf,
-  rowsMessage,
+  rowsInput,
   rowTotals,
   useMovementRows,
 } from './components/MovementRows.tsx';
-import { StockHistory } from './components/StockHistory.tsx';
 
 type Values = { items: MovementRow[]; document: string; note: string };
 const EMPTY: Values = { items: [], document: '', note: '' };
@@ -48,21 +37,14 @@ const EMPTY: Values = { items: [], document: '', note: '' };
  * them) and the movement history below.
  */
 export default function StockEntryPage() {
-  const { user } = useSession();
-  const clientId = user?.client.id;
-  const canWrite = can(user?.userType.id, WRITE.stock);
+  const page = useStockPage();
+  const { clientId, canWrite, show } = page;
   const entry = useRegisterEntry();
-  const { state, show, close } = useFeedback();
   const form = useAppForm({
     schema: stockEntryFormSchema,
     defaultValues: EMPTY,
     toInput: (values: Values) => ({
-      items: values.items.map((r) => ({
-        productId: r.productId,
-        variantId: r.variantId,
-        quantity: r.quantity,
-        unitCost: r.unitCost,
-      })),
+      items: rowsInput(values.items, true),
       document: values.document,
       note: values.note,
     }),
@@ -70,16 +52,8 @@ export default function StockEntryPage() {
     fieldOf: (path) => path.replace(/^(items\.\d+\.)unitCostCents$/, '$1unitCost'),
     check: (values) => missingVariants(values.items),
   });
-  const { rows, add, update, remove } = useMovementRows(form);
+  const movement = useMovementRows(form, show);
   const { errors } = form.formState;
-
-  const addById = async (id: number) => {
-    try {
-      add(await fetchProduct(id));
-    } catch (error) {
-      show({ severity: 'error', title: 'Erro ao adicionar produto', message: errorMessage(error) });
-    }
-  };
 
   const submit = async (values: z.output<typeof stockEntryFormSchema>) => {
     const { movements } = await entry.mutateAsync(stockEntryFormToInput(values));
@@ -91,86 +65,67 @@ export default function StockEntryPage() {
     form.reset(EMPTY);
   };
 
-  const totals = rowTotals(rows);
+  const totals = rowTotals(movement.rows);
   return (
-    <Box sx={{ maxWidth: 1200 }}>
-      <Typography component="h1" variant="h5" sx={{ mb: 3 }}>
-        Entrada de estoque
-      </Typography>
-      {!canWrite && <ReadOnlyNotice />}
-      <Stack sx={{ gap: 3 }}>
-        <Form
-          form={form}
-          onSubmit={submit}
-          onError={(message) => show({ severity: 'error', title: 'Erro ao registrar entrada', message })}
-          aria-label="Nova entrada"
-        >
-          <Paper sx={{ p: { xs: 2, sm: 3 } }}>
-            <Typography component="h2" variant="h6" sx={{ mb: 2 }}>
-              Nova entrada
-            </Typography>
-            <AddProductFields
-              clientId={clientId}
+    <StockPage page={page} title="Entrada de estoque" historyType="entry">
+      <Form
+        form={form}
+        onSubmit={submit}
+        onError={(message) => show({ severity: 'error', title: 'Erro ao registrar entrada', message })}
+        aria-label="Nova entrada"
+      >
+        <Paper sx={{ p: { xs: 2, sm: 3 } }}>
+          <Typography component="h2" variant="h6" sx={{ mb: 2 }}>
+            Nova entrada
+          </Typography>
+          <MovementItems
+            clientId={clientId}
+            canWrite={canWrite}
+            searchLabel="Buscar produto"
+            withCost
+            movement={movement}
+            errors={errors.items}
+            submitting={form.formState.isSubmitting}
+            show={show}
+          />
+          <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: '1fr 2fr' }, mt: 3 }}>
+            <FormTextField
+              control={form.control}
+              name="document"
+              label="Nota fiscal / documento"
               disabled={!canWrite}
-              searchLabel="Buscar produto"
-              onScan={(match) => add(match.product, match.variant)}
-              onPick={(id) => void addById(id)}
-              onNotFound={(message) => show({ severity: 'error', title: 'Produto não encontrado', message })}
+              slotProps={{ htmlInput: { maxLength: 60 } }}
             />
-            <MovementRowsTable
-              rows={rows}
-              errors={rowErrorsOf(errors.items)}
-              withCost
-              disabled={!canWrite || form.formState.isSubmitting}
-              onChange={update}
-              onRemove={remove}
+            <FormTextField
+              control={form.control}
+              name="note"
+              label="Observação"
+              disabled={!canWrite}
+              slotProps={{ htmlInput: { maxLength: 500 } }}
             />
-            {rowsMessage(errors.items) && (
-              <Alert severity="error" sx={{ mt: 2 }}>
-                {rowsMessage(errors.items)}
-              </Alert>
-            )}
-            <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: '1fr 2fr' }, mt: 3 }}>
-              <FormTextField
-                control={form.control}
-                name="document"
-                label="Nota fiscal / documento"
-                disabled={!canWrite}
-                slotProps={{ htmlInput: { maxLength: 60 } }}
-              />
-              <FormTextField
-                control={form.control}
-                name="note"
-                label="Observação"
-                disabled={!canWrite}
-                slotProps={{ htmlInput: { maxLength: 500 } }}
-              />
-            </Box>
-            <Box
-              sx={{
-                display: 'flex',
-                flexWrap: 'wrap',
-                gap: 2,
-                alignItems: 'center',
-                justifyContent: 'space-between',
-                mt: 3,
-              }}
-            >
-              <Typography aria-live="polite" data-testid="entry-totals">
-                {totals.count} {totals.count === 1 ? 'produto' : 'produtos'} · Total:{' '}
-                {formatCents(totals.cents)}
-              </Typography>
-              <SubmitButton busyLabel="Registrando..." disabled={!canWrite}>
-                Registrar entrada
-              </SubmitButton>
-            </Box>
-          </Paper>
-        </Form>
-        <LowStockSection clientId={clientId} canWrite={canWrite} onAdd={addById} />
-        <StockHistory clientId={clientId} defaultType="entry" />
-      </Stack>
-      <FeedbackSnackbar state={state} onClose={close} />
-    </Box>
+          </Box>
+          <Box
+            sx={{
+              display: 'flex',
+              flexWrap: 'wrap',
+              gap: 2,
+              alignItems: 'center',
+              justifyContent: 'space-between',
+              mt: 3,
+            }}
+          >
+            <Typography aria-live="polite" data-testid="entry-totals">
+              {totals.count} {totals.count === 1 ? 'produto' : 'produtos'} · Total:{' '}
+              {formatCents(totals.cents)}
+            </Typography>
+            <SubmitButton busyLabel="Registrando..." disabled={!canWrite}>
+              Registrar entrada
+            </SubmitButton>
+          </Box>
+        </Paper>
+      </Form>
+      <LowStockSection clientId={clientId} canWrite={canWrite} onAdd={movement.addById} />
+    </StockPage>
   );
 }
 
@@ -190,7 +145,7 @@ function LowStockSection({
   canWrite: boolean;
   onAdd: (productId: number) => void;
 }) {
-  const { query, setPage, setPageSize } = useListParams(lowQuery, 'low-');
+  const { query, pagination } = useListParams(lowQuery, 'low-');
   const low = useLowStock(clientId, query.page, query.pageSize);
   let body: ReactNode;
   if (low.isPending) body = <Loading />;
@@ -203,48 +158,37 @@ function LowStockSection({
     );
   else
     body = (
-      <>
-        <TableContainer>
-          <Table size="small" aria-label="Produtos com estoque baixo">
-            <TableHead>
-              <TableRow>
-                <TableCell>Produto</TableCell>
-                <TableCell align="right">Estoque</TableCell>
-                <TableCell align="right">Mínimo</TableCell>
-                {canWrite && <TableCell />}
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {low.data.items.map((p) => (
-                <TableRow key={p.id}>
-                  <TableCell>{p.name}</TableCell>
-                  <TableCell align="right" sx={{ color: p.stock <= 0 ? 'error.main' : 'warning.main' }}>
-                    {formatQuantity(p.stock, p.unit)}
-                  </TableCell>
-                  <TableCell align="right">{formatQuantity(p.minStock, p.unit)}</TableCell>
-                  {canWrite && (
-                    <TableCell align="right">
-                      <Button size="small" startIcon={<AddShoppingCartIcon />} onClick={() => onAdd(p.id)}>
-                        Adicionar à entrada
-                      </Button>
-                    </TableCell>
-                  )}
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </TableContainer>
-        {low.data.total > 10 && (
-          <ListPagination
-            total={low.data.total}
-            page={query.page}
-            pageSize={query.pageSize}
-            sizes={LOW_PAGE_SIZES}
-            onPage={setPage}
-            onPageSize={setPageSize}
-          />
-        )}
-      </>
+      <ListTable
+        label="Produtos com estoque baixo"
+        head={
+          <>
+            <TableCell>Produto</TableCell>
+            <TableCell align="right">Estoque</TableCell>
+            <TableCell align="right">Mínimo</TableCell>
+            {canWrite && <TableCell />}
+          </>
+        }
+        pagination={
+          low.data.total > 10 ? pagination({ ...query, total: low.data.total }, LOW_PAGE_SIZES) : undefined
+        }
+      >
+        {low.data.items.map((p) => (
+          <TableRow key={p.id}>
+            <TableCell>{p.name}</TableCell>
+            <TableCell align="right" sx={{ color: p.stock <= 0 ? 'error.main' : 'warning.main' }}>
+              {formatQuantity(p.stock, p.unit)}
+            </TableCell>
+            <TableCell align="right">{formatQuantity(p.minStock, p.unit)}</TableCell>
+            {canWrite && (
+              <TableCell align="right">
+                <Button size="small" startIcon={<AddShoppingCartIcon />} onClick={() => onAdd(p.id)}>
+                  Adicionar à entrada
+                </Button>
+              </TableCell>
+            )}
+          </TableRow>
+        ))}
+      </ListTable>
     );
   return (
     <Paper component="section" aria-label="Produtos com estoque baixo" sx={{ p: { xs: 2, sm: 3 } }}>

@@ -6,31 +6,25 @@ import {
   type StockExitReason,
   stockExitInputSchema,
 } from '@balcao/core/stock';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
-import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import Typography from '@mui/material/Typography';
 import { useWatch } from 'react-hook-form';
-import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
 import { Form, FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { useSession } from '../auth/session.tsx';
-import { fetchProduct, useRegisterExit, useStockSettings, useUpdateStockSettings } from './api.ts';
-import { AddProductFields } from './components/AddProductFields.tsx';
-import { ReadOnlyNotice } from './components/common.tsx';
+import { useRegisterExit, useStockSettings, useUpdateStockSettings } from './api.ts';
+import { StockPage, useStockPage } from './components/common.tsx';
 import {
+  MovementItems,
   type MovementRow,
-  MovementRowsTable,
   missingVariants,
-  rowErrorsOf,
-  rowsMessage,
+  rowsInput,
   useMovementRows,
 } from './components/MovementRows.tsx';
-import { StockHistory } from './components/StockHistory.tsx';
 
 type Values = { items: MovementRow[]; reason: StockExitReason | ''; note: string; document: string };
 const EMPTY: Values = { items: [], reason: '', note: '', document: '' };
@@ -42,37 +36,23 @@ const EMPTY: Values = { items: [], reason: '', note: '', document: '' };
  * (Administrador and Gerente change it). The history below starts filtered on exits.
  */
 export default function StockExitPage() {
-  const { user } = useSession();
-  const clientId = user?.client.id;
-  const canWrite = can(user?.userType.id, WRITE.stock);
+  const page = useStockPage();
+  const { clientId, canWrite, show } = page;
   const exit = useRegisterExit();
-  const { state, show, close } = useFeedback();
   const form = useAppForm({
     schema: stockExitInputSchema,
     defaultValues: EMPTY,
     toInput: (values: Values) => ({
-      items: values.items.map((r) => ({
-        productId: r.productId,
-        variantId: r.variantId,
-        quantity: r.quantity,
-      })),
+      items: rowsInput(values.items, false),
       reason: values.reason || undefined,
       note: values.note,
       document: values.document,
     }),
     check: (values) => missingVariants(values.items),
   });
-  const { rows, add, update, remove } = useMovementRows(form);
+  const movement = useMovementRows(form, show);
   const { errors } = form.formState;
   const reason = useWatch({ control: form.control, name: 'reason' });
-
-  const addById = async (id: number) => {
-    try {
-      add(await fetchProduct(id));
-    } catch (error) {
-      show({ severity: 'error', title: 'Erro ao adicionar produto', message: errorMessage(error) });
-    }
-  };
 
   const submit = async (values: StockExitInputParsed) => {
     const { movements } = await exit.mutateAsync(values);
@@ -85,95 +65,74 @@ export default function StockExitPage() {
   };
 
   return (
-    <Box sx={{ maxWidth: 1200 }}>
-      <Typography component="h1" variant="h5" sx={{ mb: 3 }}>
-        Saída de estoque
-      </Typography>
-      {!canWrite && <ReadOnlyNotice />}
-      <Stack sx={{ gap: 3 }}>
-        <Form
-          form={form}
-          onSubmit={submit}
-          onError={(message) => show({ severity: 'error', title: 'Erro ao registrar saída', message })}
-          aria-label="Nova saída"
-        >
-          <Paper sx={{ p: { xs: 2, sm: 3 } }}>
-            <Box sx={{ display: 'flex', flexWrap: 'wrap', justifyContent: 'space-between', gap: 2, mb: 2 }}>
-              <Typography component="h2" variant="h6">
-                Nova saída
-              </Typography>
-              <NegativeStockSwitch
-                clientId={clientId}
-                onError={(message) =>
-                  show({ severity: 'error', title: 'Erro ao salvar configuração', message })
-                }
-              />
-            </Box>
-            <AddProductFields
+    <StockPage page={page} title="Saída de estoque" historyType="exit">
+      <Form
+        form={form}
+        onSubmit={submit}
+        onError={(message) => show({ severity: 'error', title: 'Erro ao registrar saída', message })}
+        aria-label="Nova saída"
+      >
+        <Paper sx={{ p: { xs: 2, sm: 3 } }}>
+          <Box sx={{ display: 'flex', flexWrap: 'wrap', justifyContent: 'space-between', gap: 2, mb: 2 }}>
+            <Typography component="h2" variant="h6">
+              Nova saída
+            </Typography>
+            <NegativeStockSwitch
               clientId={clientId}
+              onError={(message) =>
+                show({ severity: 'error', title: 'Erro ao salvar configuração', message })
+              }
+            />
+          </Box>
+          <MovementItems
+            clientId={clientId}
+            canWrite={canWrite}
+            searchLabel="Produto"
+            withCost={false}
+            movement={movement}
+            errors={errors.items}
+            submitting={form.formState.isSubmitting}
+            show={show}
+          />
+          <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: '1fr 2fr 1fr' }, mt: 3 }}>
+            <FormTextField
+              control={form.control}
+              name="reason"
+              select
+              label="Motivo"
+              required
               disabled={!canWrite}
-              searchLabel="Produto"
-              onScan={(match) => add(match.product, match.variant)}
-              onPick={(id) => void addById(id)}
-              onNotFound={(message) => show({ severity: 'error', title: 'Produto não encontrado', message })}
-            />
-            <MovementRowsTable
-              rows={rows}
-              errors={rowErrorsOf(errors.items)}
-              withCost={false}
-              disabled={!canWrite || form.formState.isSubmitting}
-              onChange={update}
-              onRemove={remove}
-            />
-            {rowsMessage(errors.items) && (
-              <Alert severity="error" sx={{ mt: 2 }}>
-                {rowsMessage(errors.items)}
-              </Alert>
-            )}
-            <Box
-              sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: '1fr 2fr 1fr' }, mt: 3 }}
             >
-              <FormTextField
-                control={form.control}
-                name="reason"
-                select
-                label="Motivo"
-                required
-                disabled={!canWrite}
-              >
-                {STOCK_EXIT_REASONS.map((r) => (
-                  <MenuItem key={r} value={r}>
-                    {STOCK_EXIT_REASON_LABELS[r]}
-                  </MenuItem>
-                ))}
-              </FormTextField>
-              <FormTextField
-                control={form.control}
-                name="note"
-                label={reason === 'other' ? 'Descreva o motivo' : 'Observação'}
-                required={reason === 'other'}
-                disabled={!canWrite}
-                slotProps={{ htmlInput: { maxLength: 500 } }}
-              />
-              <FormTextField
-                control={form.control}
-                name="document"
-                label="Documento"
-                disabled={!canWrite}
-                slotProps={{ htmlInput: { maxLength: 60 } }}
-              />
-            </Box>
-            <Box sx={{ display: 'flex', justifyContent: 'flex-end', mt: 3 }}>
-              <SubmitButton color="error" busyLabel="Registrando..." disabled={!canWrite}>
-                Registrar saída
-              </SubmitButton>
-            </Box>
-          </Paper>
-        </Form>
-        <StockHistory clientId={clientId} defaultType="exit" />
-      </Stack>
-      <FeedbackSnackbar state={state} onClose={close} />
-    </Box>
+              {STOCK_EXIT_REASONS.map((r) => (
+                <MenuItem key={r} value={r}>
+                  {STOCK_EXIT_REASON_LABELS[r]}
+                </MenuItem>
+              ))}
+            </FormTextField>
+            <FormTextField
+              control={form.control}
+              name="note"
+              label={reason === 'other' ? 'Descreva o motivo' : 'Observação'}
+              required={reason === 'other'}
+              disabled={!canWrite}
+              slotProps={{ htmlInput: { maxLength: 500 } }}
+            />
+            <FormTextField
+              control={form.control}
+              name="document"
+              label="Documento"
+              disabled={!canWrite}
+              slotProps={{ htmlInput: { maxLength: 60 } }}
+            />
+          </Box>
+          <Box sx={{ display: 'flex', justifyContent: 'flex-end', mt: 3 }}>
+            <SubmitButton color="error" busyLabel="Registrando..." disabled={!canWrite}>
+              Registrar saída
+            </SubmitButton>
+          </Box>
+        </Paper>
+      </Form>
+    </StockPage>
   );
 }
 

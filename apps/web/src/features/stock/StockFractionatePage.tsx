@@ -4,7 +4,6 @@ import {
   type Product,
   type ProductListItem,
 } from '@balcao/core/product';
-import { can, WRITE } from '@balcao/core/routes';
 import {
   fractionTargetFor,
   type StockFractionateInputParsed,
@@ -22,15 +21,12 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useCallback, useEffect, useState } from 'react';
 import { useWatch } from 'react-hook-form';
-import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
 import { Form, FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
 import { QuantityField } from '../../components/MoneyField.tsx';
 import { errorMessage } from '../../lib/api.ts';
-import { useSession } from '../auth/session.tsx';
 import { fetchProduct, useFractionate, useFractionRatios } from './api.ts';
-import { ReadOnlyNotice } from './components/common.tsx';
+import { StockPage, useStockPage } from './components/common.tsx';
 import { ProductPicker } from './components/ProductPicker.tsx';
-import { StockHistory } from './components/StockHistory.tsx';
 
 type Side = {
   product: ProductListItem | null;
@@ -53,12 +49,10 @@ const sideField = (_: string, side: string, field: string) =>
  * follows N with that ratio until the user types another. History below, on fractioning.
  */
 export default function StockFractionatePage() {
-  const { user } = useSession();
-  const clientId = user?.client.id;
-  const canWrite = can(user?.userType.id, WRITE.stock);
+  const page = useStockPage();
+  const { clientId, canWrite, show } = page;
   const [targetTyped, setTargetTyped] = useState(false);
   const mutation = useFractionate();
-  const { state, show, close } = useFeedback();
   const form = useAppForm({
     schema: stockFractionateInputSchema,
     defaultValues: EMPTY,
@@ -137,112 +131,104 @@ export default function StockFractionatePage() {
       : null;
 
   return (
-    <Box sx={{ maxWidth: 1200 }}>
-      <Typography component="h1" variant="h5" sx={{ mb: 3 }}>
-        Fracionar
-      </Typography>
-      {!canWrite && <ReadOnlyNotice />}
-      <Stack sx={{ gap: 3 }}>
-        <Form
-          form={form}
-          onSubmit={submit}
-          onError={(message) => show({ severity: 'error', title: 'Erro ao fracionar', message })}
-          aria-label="Fracionamento"
-        >
-          <Paper sx={{ p: { xs: 2, sm: 3 } }}>
-            <Box
-              sx={{
-                display: 'grid',
-                gap: 3,
-                alignItems: 'start',
-                gridTemplateColumns: { xs: '1fr', md: '1fr auto 1fr' },
-              }}
-            >
-              <SideFields
-                title="Origem"
-                hint="ex.: Caixa 12 un"
-                clientId={clientId}
-                side={source}
-                disabled={!canWrite}
-                errors={sideErrors('source')}
-                quantityLabel="Quantidade que sai"
-                onPick={(p) => void pick('source', p)}
-                onChange={(changes) => setSide('source', (s) => ({ ...s, ...changes }))}
-              />
-              <ArrowForwardIcon
-                sx={{ alignSelf: 'center', display: { xs: 'none', md: 'block' } }}
-                aria-hidden
-              />
-              <SideFields
-                title="Destino"
-                hint="ex.: Unidade"
-                clientId={clientId}
-                side={target}
-                disabled={!canWrite}
-                errors={sideErrors('target')}
-                quantityLabel="Quantidade que entra"
-                quantityHelper={
-                  ratio
-                    ? `Proporção lembrada: ${formatQuantity(ratio.sourceQuantity)} → ${formatQuantity(ratio.targetQuantity)}`
-                    : undefined
-                }
-                onPick={(p) => void pick('target', p)}
-                onChange={(changes) => {
-                  if (changes.quantity !== undefined) setTargetTyped(true);
-                  setSide('target', (s) => ({ ...s, ...changes }));
-                }}
-              />
-            </Box>
-            {source.product && !target.product && (ratios.data?.length ?? 0) > 0 && (
-              <Box sx={{ mt: 2, display: 'flex', flexWrap: 'wrap', gap: 1, alignItems: 'center' }}>
-                <Typography variant="body2" color="text.secondary">
-                  Fracionado antes em:
-                </Typography>
-                {ratios.data?.map((r) => (
-                  <Chip
-                    key={r.targetProductId}
-                    label={`${r.targetProductName} (${formatQuantity(r.sourceQuantity)} → ${formatQuantity(r.targetQuantity)})`}
-                    onClick={async () => {
-                      try {
-                        const p = await fetchProduct(r.targetProductId);
-                        await pick('target', p);
-                      } catch (error) {
-                        show({
-                          severity: 'error',
-                          title: 'Erro ao carregar o produto',
-                          message: errorMessage(error),
-                        });
-                      }
-                    }}
-                    disabled={!canWrite}
-                  />
-                ))}
-              </Box>
-            )}
-            <FormTextField
-              control={form.control}
-              name="note"
-              label="Observação"
+    <StockPage page={page} title="Fracionar" historyType="fractionate-out,fractionate-in">
+      <Form
+        form={form}
+        onSubmit={submit}
+        onError={(message) => show({ severity: 'error', title: 'Erro ao fracionar', message })}
+        aria-label="Fracionamento"
+      >
+        <Paper sx={{ p: { xs: 2, sm: 3 } }}>
+          <Box
+            sx={{
+              display: 'grid',
+              gap: 3,
+              alignItems: 'start',
+              gridTemplateColumns: { xs: '1fr', md: '1fr auto 1fr' },
+            }}
+          >
+            <SideFields
+              title="Origem"
+              hint="ex.: Caixa 12 un"
+              clientId={clientId}
+              side={source}
               disabled={!canWrite}
-              sx={{ mt: 3 }}
-              slotProps={{ htmlInput: { maxLength: 500 } }}
+              errors={sideErrors('source')}
+              quantityLabel="Quantidade que sai"
+              onPick={(p) => void pick('source', p)}
+              onChange={(changes) => setSide('source', (s) => ({ ...s, ...changes }))}
             />
-            {preview && (
-              <Alert severity="info" sx={{ mt: 2 }} data-testid="fractionate-preview">
-                {preview}
-              </Alert>
-            )}
-            <Box sx={{ display: 'flex', justifyContent: 'flex-end', mt: 3 }}>
-              <SubmitButton busyLabel="Fracionando..." disabled={!canWrite}>
-                Fracionar
-              </SubmitButton>
+            <ArrowForwardIcon
+              sx={{ alignSelf: 'center', display: { xs: 'none', md: 'block' } }}
+              aria-hidden
+            />
+            <SideFields
+              title="Destino"
+              hint="ex.: Unidade"
+              clientId={clientId}
+              side={target}
+              disabled={!canWrite}
+              errors={sideErrors('target')}
+              quantityLabel="Quantidade que entra"
+              quantityHelper={
+                ratio
+                  ? `Proporção lembrada: ${formatQuantity(ratio.sourceQuantity)} → ${formatQuantity(ratio.targetQuantity)}`
+                  : undefined
+              }
+              onPick={(p) => void pick('target', p)}
+              onChange={(changes) => {
+                if (changes.quantity !== undefined) setTargetTyped(true);
+                setSide('target', (s) => ({ ...s, ...changes }));
+              }}
+            />
+          </Box>
+          {source.product && !target.product && (ratios.data?.length ?? 0) > 0 && (
+            <Box sx={{ mt: 2, display: 'flex', flexWrap: 'wrap', gap: 1, alignItems: 'center' }}>
+              <Typography variant="body2" color="text.secondary">
+                Fracionado antes em:
+              </Typography>
+              {ratios.data?.map((r) => (
+                <Chip
+                  key={r.targetProductId}
+                  label={`${r.targetProductName} (${formatQuantity(r.sourceQuantity)} → ${formatQuantity(r.targetQuantity)})`}
+                  onClick={async () => {
+                    try {
+                      const p = await fetchProduct(r.targetProductId);
+                      await pick('target', p);
+                    } catch (error) {
+                      show({
+                        severity: 'error',
+                        title: 'Erro ao carregar o produto',
+                        message: errorMessage(error),
+                      });
+                    }
+                  }}
+                  disabled={!canWrite}
+                />
+              ))}
             </Box>
-          </Paper>
-        </Form>
-        <StockHistory clientId={clientId} defaultType="fractionate-out,fractionate-in" />
-      </Stack>
-      <FeedbackSnackbar state={state} onClose={close} />
-    </Box>
+          )}
+          <FormTextField
+            control={form.control}
+            name="note"
+            label="Observação"
+            disabled={!canWrite}
+            sx={{ mt: 3 }}
+            slotProps={{ htmlInput: { maxLength: 500 } }}
+          />
+          {preview && (
+            <Alert severity="info" sx={{ mt: 2 }} data-testid="fractionate-preview">
+              {preview}
+            </Alert>
+          )}
+          <Box sx={{ display: 'flex', justifyContent: 'flex-end', mt: 3 }}>
+            <SubmitButton busyLabel="Fracionando..." disabled={!canWrite}>
+              Fracionar
+            </SubmitButton>
+          </Box>
+        </Paper>
+      </Form>
+    </StockPage>
   );
 }
 

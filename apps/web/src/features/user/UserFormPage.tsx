@@ -12,7 +12,6 @@ import {
 import { USER_TYPES, type UserTypeId } from '@balcao/core/userTypes';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import FormHelperText from '@mui/material/FormHelperText';
 import Grid from '@mui/material/Grid';
@@ -21,15 +20,16 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import Typography from '@mui/material/Typography';
-import { type ReactNode, useState } from 'react';
 import { Controller } from 'react-hook-form';
-import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
 import type { z } from 'zod';
 import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
-import { Form, FormError, FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
-import { Loading } from '../../components/Loading.tsx';
-import { errorMessage } from '../../lib/api.ts';
-import { useIdFromPath } from '../../lib/useIdFromPath.ts';
+import { Form, FormTextField, useAppForm } from '../../components/form.tsx';
+import {
+  RecordFormActions,
+  RecordFormPage,
+  useEditId,
+  useRecordSave,
+} from '../../components/RecordFormPage.tsx';
 import { useSession } from '../auth/session.tsx';
 import { useCreateUser, useUpdateUser, useUser } from './api.ts';
 
@@ -65,25 +65,18 @@ const toInput = (values: FormValues) => ({
 
 /** Staff user form at /dashboard/user/new and /dashboard/user/edit/{id}. */
 export default function UserFormPage() {
-  const location = useLocation();
-  const id = useIdFromPath('/dashboard/user/edit');
-  const isEdit = id !== undefined;
-  const validId = isEdit && !Number.isNaN(id);
-  const user = useUser(validId ? id : undefined);
-
-  let body: ReactNode;
-  if (isEdit && !validId) body = <Alert severity="error">Usuário não encontrado</Alert>;
-  else if (isEdit && user.isPending) body = <Loading />;
-  else if (isEdit && user.isError) body = <Alert severity="error">{errorMessage(user.error)}</Alert>;
-  else body = <UserForm key={location.pathname} user={isEdit ? user.data : undefined} />;
-
+  const edit = useEditId(LIST);
+  const user = useUser(edit.id);
   return (
-    <Box sx={{ maxWidth: 760 }}>
-      <Typography component="h1" variant="h5" sx={{ mb: 3 }}>
-        {isEdit ? 'Editar usuário' : 'Novo usuário'}
-      </Typography>
-      {body}
-    </Box>
+    <RecordFormPage
+      edit={edit}
+      record={user}
+      title={['Novo usuário', 'Editar usuário']}
+      notFound="Usuário não encontrado"
+      maxWidth={760}
+    >
+      {(user) => <UserForm user={user} />}
+    </RecordFormPage>
   );
 }
 
@@ -91,13 +84,6 @@ function UserForm({ user }: { user?: StaffUser }) {
   const session = useSession();
   const actorType = session.user?.userType.id as UserTypeId;
   const isSelf = Boolean(user && user.id === session.user?.id);
-  const [current, setCurrent] = useState(user);
-  const canWrite =
-    can(actorType, WRITE.users) &&
-    (!current || canManageUserType(actorType, current.userType.id as UserTypeId));
-  const navigate = useNavigate();
-  const create = useCreateUser();
-  const update = useUpdateUser();
   const { state: feedback, show, close } = useFeedback();
   // Create needs a password; an edit may keep the current one (and checks the version it loaded).
   const form = useAppForm<FormValues, Parsed>({
@@ -105,6 +91,23 @@ function UserForm({ user }: { user?: StaffUser }) {
     defaultValues: toFormValues(user),
     toInput: (values) => ({ ...toInput(values), ...(user ? { updatedAt: user.updatedAt } : {}) }),
   });
+  const { current, save, onError } = useRecordSave({
+    record: user,
+    create: useCreateUser(),
+    update: useUpdateUser(),
+    reset: (saved) => form.reset(toFormValues(saved)),
+    list: LIST,
+    show,
+    messages: {
+      updated: 'Usuário atualizado com sucesso',
+      created: 'Usuário cadastrado com sucesso',
+      editFailed: 'Erro ao editar usuário',
+      createFailed: 'Erro ao cadastrar usuário',
+    },
+  });
+  const canWrite =
+    can(actorType, WRITE.users) &&
+    (!current || canManageUserType(actorType, current.userType.id as UserTypeId));
   const { control } = form;
   const types = assignableUserTypes(actorType);
   // Someone's current type is shown even when the actor could not give it.
@@ -113,42 +116,18 @@ function UserForm({ user }: { user?: StaffUser }) {
       ? [current.userType.id as UserTypeId, ...types]
       : types;
 
-  const onSubmit = async (values: Parsed) => {
-    const base = {
+  const onSubmit = (values: Parsed) =>
+    save({
       name: values.name,
       email: values.email,
       userTypeId: values.userTypeId,
       active: values.active,
       password: values.password ?? '',
       passwordConfirmation: values.passwordConfirmation ?? '',
-    };
-    if (current) {
-      const saved = await update.mutateAsync({
-        id: current.id,
-        body: { ...base, updatedAt: current.updatedAt },
-      });
-      setCurrent(saved);
-      form.reset(toFormValues(saved));
-      show({ severity: 'success', title: 'Usuário atualizado com sucesso' });
-    } else {
-      await create.mutateAsync(base);
-      navigate(LIST, { state: { message: 'Usuário cadastrado com sucesso' } });
-    }
-  };
+    });
 
   return (
-    <Form
-      form={form}
-      onSubmit={onSubmit}
-      onError={(message) =>
-        show({
-          severity: 'error',
-          title: current ? 'Erro ao editar usuário' : 'Erro ao cadastrar usuário',
-          message,
-        })
-      }
-      aria-label="Cadastro de usuário"
-    >
+    <Form form={form} onSubmit={onSubmit} onError={onError} aria-label="Cadastro de usuário">
       <Stack spacing={2}>
         {!can(actorType, WRITE.users) && (
           <Alert severity="info">Só um Administrador ou Gerente pode cadastrar e alterar usuários.</Alert>
@@ -240,15 +219,7 @@ function UserForm({ user }: { user?: StaffUser }) {
             </Grid>
           </Paper>
         </Box>
-        <FormError />
-        <Stack direction="row" spacing={1}>
-          {canWrite && (
-            <SubmitButton busyLabel={current ? 'Salvando...' : 'Cadastrando...'}>Salvar</SubmitButton>
-          )}
-          <Button component={RouterLink} to={LIST}>
-            Voltar para a lista
-          </Button>
-        </Stack>
+        <RecordFormActions editing={Boolean(current)} canWrite={canWrite} list={LIST} />
       </Stack>
       <FeedbackSnackbar state={feedback} onClose={close} />
     </Form>

@@ -7,8 +7,9 @@ import type {
   UserListQuery,
   UserUpdateInput,
 } from '@balcao/core/user';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '../../lib/api.ts';
+import { detailQuery, listQuery } from '../../lib/queries.ts';
 import { queryKeys } from '../../lib/queryKeys.ts';
 
 export const userKeys = queryKeys('user');
@@ -26,21 +27,11 @@ export const changeMyPassword = (body: ChangePasswordInput) =>
   apiFetch<{ ok: true }>('/user/me/password', { method: 'POST', body });
 
 export function useUsers(clientId: number | undefined, query: UserListQuery) {
-  return useQuery({
-    queryKey: userKeys.list(clientId ?? 0, query),
-    queryFn: () => fetchUsers(clientId!, query),
-    enabled: Boolean(clientId),
-    placeholderData: keepPreviousData,
-  });
+  return useQuery(listQuery(userKeys, clientId, query, fetchUsers));
 }
 
 export function useUser(id: number | undefined) {
-  return useQuery({
-    queryKey: userKeys.detail(id ?? 0),
-    queryFn: () => fetchUser(id!),
-    enabled: Boolean(id),
-    retry: false,
-  });
+  return useQuery(detailQuery(userKeys, id, fetchUser));
 }
 
 function useSaved() {

@@ -12,15 +12,12 @@ import DialogTitle from '@mui/material/DialogTitle';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import LinearProgress from '@mui/material/LinearProgress';
 import Stack from '@mui/material/Stack';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
+import { alignRight, ListTable } from '../../../components/listPage.tsx';
 import { errorMessage } from '../../../lib/api.ts';
 import { queryKeys } from '../../../lib/queryKeys.ts';
 import { type ImportOutcome, previewImport, productKeys, runImport } from '../api.ts';
@@ -101,59 +98,44 @@ function downloadTemplate() {
 function ErrorTable({ result }: { result: ImportOutcome }) {
   if (result.errors.length === 0) return null;
   return (
-    <TableContainer sx={{ maxHeight: 240, border: 1, borderColor: 'divider', borderRadius: 1 }}>
-      <Table size="small" stickyHeader aria-label="Erros por linha">
-        <TableHead>
-          <TableRow>
-            <TableCell>Linha</TableCell>
-            <TableCell>Coluna</TableCell>
-            <TableCell>Erro</TableCell>
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {result.errors.slice(0, 500).map((e, i) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: a line can have several errors; the list never reorders
-            <TableRow key={i} data-testid="import-error">
-              <TableCell>{e.line}</TableCell>
-              <TableCell>{e.column ?? '—'}</TableCell>
-              <TableCell>{e.message}</TableCell>
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
-    </TableContainer>
+    <ListTable
+      label="Erros por linha"
+      head={['Linha', 'Coluna', 'Erro']}
+      stickyHeader
+      sx={{ maxHeight: 240, border: 1, borderColor: 'divider', borderRadius: 1 }}
+    >
+      {result.errors.slice(0, 500).map((e, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: a line can have several errors; the list never reorders
+        <TableRow key={i} data-testid="import-error">
+          <TableCell>{e.line}</TableCell>
+          <TableCell>{e.column ?? '—'}</TableCell>
+          <TableCell>{e.message}</TableCell>
+        </TableRow>
+      ))}
+    </ListTable>
   );
 }
 
 function PreviewTable({ result }: { result: ImportOutcome }) {
   if (result.preview.length === 0) return null;
   return (
-    <TableContainer sx={{ maxHeight: 240, border: 1, borderColor: 'divider', borderRadius: 1 }}>
-      <Table size="small" stickyHeader aria-label="Prévia da importação">
-        <TableHead>
-          <TableRow>
-            <TableCell>Linha</TableCell>
-            <TableCell>Ação</TableCell>
-            <TableCell>Nome</TableCell>
-            <TableCell>SKU</TableCell>
-            <TableCell align="right">Preço</TableCell>
-            <TableCell>Categoria</TableCell>
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {result.preview.map((row) => (
-            <TableRow key={row.line}>
-              <TableCell>{row.line}</TableCell>
-              <TableCell>{row.action === 'create' ? 'Criar' : 'Atualizar'}</TableCell>
-              <TableCell>{row.name}</TableCell>
-              <TableCell>{row.sku ?? '—'}</TableCell>
-              <TableCell align="right">{formatCents(row.salePriceCents)}</TableCell>
-              <TableCell>{row.category ?? '—'}</TableCell>
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
-    </TableContainer>
+    <ListTable
+      label="Prévia da importação"
+      head={['Linha', 'Ação', 'Nome', 'SKU', alignRight('Preço'), 'Categoria']}
+      stickyHeader
+      sx={{ maxHeight: 240, border: 1, borderColor: 'divider', borderRadius: 1 }}
+    >
+      {result.preview.map((row) => (
+        <TableRow key={row.line}>
+          <TableCell>{row.line}</TableCell>
+          <TableCell>{row.action === 'create' ? 'Criar' : 'Atualizar'}</TableCell>
+          <TableCell>{row.name}</TableCell>
+          <TableCell>{row.sku ?? '—'}</TableCell>
+          <TableCell align="right">{formatCents(row.salePriceCents)}</TableCell>
+          <TableCell>{row.category ?? '—'}</TableCell>
+        </TableRow>
+      ))}
+    </ListTable>
   );
 }
 

@@ -13,11 +13,7 @@ import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
@@ -31,6 +27,7 @@ import {
   showServerError,
   useAppForm,
 } from '../../../components/form.tsx';
+import { ListTable } from '../../../components/listPage.tsx';
 import { errorMessage } from '../../../lib/api.ts';
 import { useClearGrid, useSetGrid, useUpdateVariant } from '../api.ts';
 import { COLOR_SUGGESTIONS, GridNamesInput, SIZE_SUGGESTIONS } from './GridNamesInput.tsx';
@@ -114,32 +111,21 @@ export function VariantsSection({
         </Stack>
       )}
       {product.variants.length > 0 ? (
-        <TableContainer sx={{ mt: 2 }}>
-          <Table size="small" aria-label="Variações">
-            <TableHead>
-              <TableRow>
-                <TableCell>Variação</TableCell>
-                <TableCell>SKU</TableCell>
-                <TableCell>Código de barras</TableCell>
-                <TableCell>Preço (vazio = do produto)</TableCell>
-                <TableCell>Estoque</TableCell>
-                <TableCell>Ativa</TableCell>
-                <TableCell />
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {product.variants.map((v) => (
-                <VariantRow
-                  key={`${v.id}:${v.updatedAt}`}
-                  variant={v}
-                  product={product}
-                  canWrite={canWrite}
-                  onFeedback={onFeedback}
-                />
-              ))}
-            </TableBody>
-          </Table>
-        </TableContainer>
+        <ListTable
+          label="Variações"
+          head={['Variação', 'SKU', 'Código de barras', 'Preço (vazio = do produto)', 'Estoque', 'Ativa', '']}
+          sx={{ mt: 2 }}
+        >
+          {product.variants.map((v) => (
+            <VariantRow
+              key={`${v.id}:${v.updatedAt}`}
+              variant={v}
+              product={product}
+              canWrite={canWrite}
+              onFeedback={onFeedback}
+            />
+          ))}
+        </ListTable>
       ) : (
         <Alert severity="info" sx={{ mt: 2 }}>
           Nenhuma variação ainda: informe cores e/ou tamanhos e clique em Gerar grade.

@@ -8,19 +8,21 @@ import {
 } from '@balcao/core/product';
 import { toThousandths } from '@balcao/core/stock';
 import DeleteIcon from '@mui/icons-material/Delete';
+import Alert from '@mui/material/Alert';
 import IconButton from '@mui/material/IconButton';
 import MenuItem from '@mui/material/MenuItem';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useCallback } from 'react';
 import { type FieldErrors, type UseFormReturn, useWatch } from 'react-hook-form';
+import type { Feedback } from '../../../components/FeedbackSnackbar.tsx';
+import { ListTable } from '../../../components/listPage.tsx';
 import { MoneyField, QuantityField } from '../../../components/MoneyField.tsx';
+import { errorMessage } from '../../../lib/api.ts';
+import { fetchProduct } from '../api.ts';
+import { AddProductFields } from './AddProductFields.tsx';
 
 export type MovementRow = {
   key: number;
@@ -44,10 +46,12 @@ type RowsForm = UseFormReturn<{ items: MovementRow[] }, unknown, unknown>;
 
 /**
  * The rows of an entry or exit form, kept in the form's `items`: a product (and variant) per row, its
- * quantity and unit cost. After a submit, a change checks the rows again.
+ * quantity and unit cost. After a submit, a change checks the rows again. `addById` fetches the
+ * product first; a failure goes to `show`.
  */
 export function useMovementRows<V extends { items: MovementRow[] }, Out>(
   form: UseFormReturn<V, unknown, Out>,
+  show: (feedback: Feedback) => void,
 ) {
   const rowsForm = form as unknown as RowsForm;
   const rows = useWatch({ control: rowsForm.control, name: 'items' });
@@ -101,7 +105,75 @@ export function useMovementRows<V extends { items: MovementRow[] }, Out>(
     [set],
   );
   const remove = useCallback((key: number) => set((list) => list.filter((r) => r.key !== key)), [set]);
-  return { rows, add, update, remove };
+  const addById = async (id: number) => {
+    try {
+      add(await fetchProduct(id));
+    } catch (error) {
+      show({ severity: 'error', title: 'Erro ao adicionar produto', message: errorMessage(error) });
+    }
+  };
+  return { rows, add, addById, update, remove };
+}
+
+/**
+ * The products of an entry or exit: added by barcode scan or name search, their rows (`withCost`: the
+ * entry's unit cost), and the rows' own error. An unknown code goes to `show`.
+ */
+export function MovementItems({
+  clientId,
+  canWrite,
+  searchLabel,
+  withCost,
+  movement: { rows, add, addById, update, remove },
+  errors,
+  submitting,
+  show,
+}: {
+  clientId: number | undefined;
+  canWrite: boolean;
+  searchLabel: string;
+  withCost: boolean;
+  movement: ReturnType<typeof useMovementRows>;
+  errors: FieldErrors<{ items: MovementRow[] }>['items'];
+  submitting: boolean;
+  show: (feedback: Feedback) => void;
+}) {
+  const message = rowsMessage(errors);
+  return (
+    <>
+      <AddProductFields
+        clientId={clientId}
+        disabled={!canWrite}
+        searchLabel={searchLabel}
+        onScan={(match) => add(match.product, match.variant)}
+        onPick={(id) => void addById(id)}
+        onNotFound={(message) => show({ severity: 'error', title: 'Produto não encontrado', message })}
+      />
+      <MovementRowsTable
+        rows={rows}
+        errors={rowErrorsOf(errors)}
+        withCost={withCost}
+        disabled={!canWrite || submitting}
+        onChange={update}
+        onRemove={remove}
+      />
+      {message && (
+        <Alert severity="error" sx={{ mt: 2 }}>
+          {message}
+        </Alert>
+      )}
+    </>
+  );
+}
+
+/** The rows as the schemas read them: product, variant and quantity, with the unit cost on an entry. */
+export function rowsInput(rows: MovementRow[], withCost: boolean) {
+  return rows.map((r) => ({
+    productId: r.productId,
+    variantId: r.variantId,
+    quantity: r.quantity,
+    ...(withCost ? { unitCost: r.unitCost } : {}),
+  }));
 }
 
 /** A row with variants needs one chosen: a rule of the screen, which knows the product's variants. */
@@ -169,91 +241,89 @@ export function MovementRowsTable({
       </Typography>
     );
   return (
-    <TableContainer>
-      <Table size="small" aria-label="Produtos do lançamento">
-        <TableHead>
-          <TableRow>
-            <TableCell>Produto</TableCell>
-            <TableCell>Estoque atual</TableCell>
-            <TableCell sx={{ minWidth: 140 }}>Quantidade</TableCell>
-            {withCost && <TableCell sx={{ minWidth: 150 }}>Custo unitário</TableCell>}
-            {withCost && <TableCell align="right">Subtotal</TableCell>}
-            <TableCell padding="checkbox" />
+    <ListTable
+      label="Produtos do lançamento"
+      head={
+        <>
+          <TableCell>Produto</TableCell>
+          <TableCell>Estoque atual</TableCell>
+          <TableCell sx={{ minWidth: 140 }}>Quantidade</TableCell>
+          {withCost && <TableCell sx={{ minWidth: 150 }}>Custo unitário</TableCell>}
+          {withCost && <TableCell align="right">Subtotal</TableCell>}
+          <TableCell padding="checkbox" />
+        </>
+      }
+    >
+      {rows.map((row, index) => {
+        const rowErrors = errors[index] ?? {};
+        const variant = row.variants.find((v) => v.id === row.variantId);
+        const stock = variant ? variant.stock : row.stock;
+        const total = lineTotalCents(row);
+        return (
+          <TableRow key={row.key} data-testid="movement-row">
+            <TableCell sx={{ minWidth: 200 }}>
+              <Typography variant="body2">{row.name}</Typography>
+              {row.variants.length > 0 && (
+                <TextField
+                  select
+                  size="small"
+                  label="Variação"
+                  value={row.variantId ?? ''}
+                  onChange={(e) => onChange(row.key, { variantId: Number(e.target.value) })}
+                  error={Boolean(rowErrors.variantId)}
+                  helperText={rowErrors.variantId}
+                  disabled={disabled}
+                  sx={{ mt: 1, minWidth: 160 }}
+                >
+                  {row.variants.map((v) => (
+                    <MenuItem key={v.id} value={v.id}>
+                      {v.name}
+                    </MenuItem>
+                  ))}
+                </TextField>
+              )}
+            </TableCell>
+            <TableCell>{formatQuantity(stock, row.unit)}</TableCell>
+            <TableCell>
+              <QuantityField
+                size="small"
+                label="Quantidade"
+                value={row.quantity}
+                onChange={(text) => onChange(row.key, { quantity: text })}
+                suffix={row.unit}
+                error={Boolean(rowErrors.quantity)}
+                helperText={rowErrors.quantity}
+                disabled={disabled}
+                slotProps={{ htmlInput: { 'aria-label': `Quantidade de ${row.name}` } }}
+              />
+            </TableCell>
+            {withCost && (
+              <TableCell>
+                <MoneyField
+                  size="small"
+                  label="Custo unitário"
+                  value={row.unitCost}
+                  onChange={(text) => onChange(row.key, { unitCost: text })}
+                  error={Boolean(rowErrors.unitCost)}
+                  helperText={rowErrors.unitCost}
+                  disabled={disabled}
+                  slotProps={{ htmlInput: { 'aria-label': `Custo unitário de ${row.name}` } }}
+                />
+              </TableCell>
+            )}
+            {withCost && <TableCell align="right">{total === null ? '—' : formatCents(total)}</TableCell>}
+            <TableCell padding="checkbox">
+              <IconButton
+                aria-label={`Remover ${row.name}`}
+                onClick={() => onRemove(row.key)}
+                disabled={disabled}
+              >
+                <DeleteIcon />
+              </IconButton>
+            </TableCell>
           </TableRow>
-        </TableHead>
-        <TableBody>
-          {rows.map((row, index) => {
-            const rowErrors = errors[index] ?? {};
-            const variant = row.variants.find((v) => v.id === row.variantId);
-            const stock = variant ? variant.stock : row.stock;
-            const total = lineTotalCents(row);
-            return (
-              <TableRow key={row.key} data-testid="movement-row">
-                <TableCell sx={{ minWidth: 200 }}>
-                  <Typography variant="body2">{row.name}</Typography>
-                  {row.variants.length > 0 && (
-                    <TextField
-                      select
-                      size="small"
-                      label="Variação"
-                      value={row.variantId ?? ''}
-                      onChange={(e) => onChange(row.key, { variantId: Number(e.target.value) })}
-                      error={Boolean(rowErrors.variantId)}
-                      helperText={rowErrors.variantId}
-                      disabled={disabled}
-                      sx={{ mt: 1, minWidth: 160 }}
-                    >
-                      {row.variants.map((v) => (
-                        <MenuItem key={v.id} value={v.id}>
-                          {v.name}
-                        </MenuItem>
-                      ))}
-                    </TextField>
-                  )}
-                </TableCell>
-                <TableCell>{formatQuantity(stock, row.unit)}</TableCell>
-                <TableCell>
-                  <QuantityField
-                    size="small"
-                    label="Quantidade"
-                    value={row.quantity}
-                    onChange={(text) => onChange(row.key, { quantity: text })}
-                    suffix={row.unit}
-                    error={Boolean(rowErrors.quantity)}
-                    helperText={rowErrors.quantity}
-                    disabled={disabled}
-                    slotProps={{ htmlInput: { 'aria-label': `Quantidade de ${row.name}` } }}
-                  />
-                </TableCell>
-                {withCost && (
-                  <TableCell>
-                    <MoneyField
-                      size="small"
-                      label="Custo unitário"
-                      value={row.unitCost}
-                      onChange={(text) => onChange(row.key, { unitCost: text })}
-                      error={Boolean(rowErrors.unitCost)}
-                      helperText={rowErrors.unitCost}
-                      disabled={disabled}
-                      slotProps={{ htmlInput: { 'aria-label': `Custo unitário de ${row.name}` } }}
-                    />
-                  </TableCell>
-                )}
-                {withCost && <TableCell align="right">{total === null ? '—' : formatCents(total)}</TableCell>}
-                <TableCell padding="checkbox">
-                  <IconButton
-                    aria-label={`Remover ${row.name}`}
-                    onClick={() => onRemove(row.key)}
-                    disabled={disabled}
-                  >
-                    <DeleteIcon />
-                  </IconButton>
-                </TableCell>
-              </TableRow>
-            );
-          })}
-        </TableBody>
-      </Table>
-    </TableContainer>
+        );
+      })}
+    </ListTable>
   );
 }

@@ -5,16 +5,12 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import Paper from '@mui/material/Paper';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
-import { ListPagination } from '../../../components/ListPagination.tsx';
 import { Loading } from '../../../components/Loading.tsx';
+import { alignRight, ListTable } from '../../../components/listPage.tsx';
 import { errorMessage } from '../../../lib/api.ts';
 import { readParam, useListParams } from '../../../lib/listParams.ts';
 import { useSession } from '../../auth/session.tsx';
@@ -35,7 +31,7 @@ const cardQuery = (params: URLSearchParams) => ({
 export function ProductStockCard({ productId, stockControl }: { productId: number; stockControl: boolean }) {
   const { settingsChecklist } = useSession();
   const enabled = Boolean(settingsChecklist?.stockManagement) && stockControl;
-  const { query, setPage, setPageSize } = useListParams(cardQuery, 'card-');
+  const { query, pagination } = useListParams(cardQuery, 'card-');
   const card = useStockCard(productId, query.page, query.pageSize, enabled);
   if (!enabled) return null;
 
@@ -57,49 +53,34 @@ export function ProductStockCard({ productId, stockControl }: { productId: numbe
             Nenhuma movimentação encontrada
           </Typography>
         ) : (
-          <>
-            <TableContainer>
-              <Table size="small" aria-label="Ficha de estoque">
-                <TableHead>
-                  <TableRow>
-                    <TableCell>Data</TableCell>
-                    <TableCell>Tipo</TableCell>
-                    <TableCell align="right">Quantidade</TableCell>
-                    <TableCell align="right">Saldo</TableCell>
-                    <TableCell>Motivo / documento</TableCell>
-                    <TableCell>Usuário</TableCell>
-                  </TableRow>
-                </TableHead>
-                <TableBody>
-                  {items.map((line) => (
-                    <TableRow key={line.id} data-testid="stock-card-row">
-                      <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                        {formatMovementTime(line.createdAt)}
-                      </TableCell>
-                      <TableCell>
-                        {STOCK_MOVEMENT_TYPE_LABELS[line.type]}
-                        {line.variant ? ` · ${line.variant.name}` : ''}
-                      </TableCell>
-                      <TableCell align="right">
-                        <SignedQuantity value={line.quantity} unit={product.unit} />
-                      </TableCell>
-                      <TableCell align="right">{formatQuantity(line.balance, product.unit)}</TableCell>
-                      <TableCell>{movementDetails(line)}</TableCell>
-                      <TableCell>{line.user?.name ?? 'Sistema'}</TableCell>
-                    </TableRow>
-                  ))}
-                </TableBody>
-              </Table>
-            </TableContainer>
-            <ListPagination
-              total={total}
-              page={query.page}
-              pageSize={query.pageSize}
-              sizes={PAGE_SIZES}
-              onPage={setPage}
-              onPageSize={setPageSize}
-            />
-          </>
+          <ListTable
+            label="Ficha de estoque"
+            head={[
+              'Data',
+              'Tipo',
+              alignRight('Quantidade'),
+              alignRight('Saldo'),
+              'Motivo / documento',
+              'Usuário',
+            ]}
+            pagination={pagination({ ...query, total }, PAGE_SIZES)}
+          >
+            {items.map((line) => (
+              <TableRow key={line.id} data-testid="stock-card-row">
+                <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatMovementTime(line.createdAt)}</TableCell>
+                <TableCell>
+                  {STOCK_MOVEMENT_TYPE_LABELS[line.type]}
+                  {line.variant ? ` · ${line.variant.name}` : ''}
+                </TableCell>
+                <TableCell align="right">
+                  <SignedQuantity value={line.quantity} unit={product.unit} />
+                </TableCell>
+                <TableCell align="right">{formatQuantity(line.balance, product.unit)}</TableCell>
+                <TableCell>{movementDetails(line)}</TableCell>
+                <TableCell>{line.user?.name ?? 'Sistema'}</TableCell>
+              </TableRow>
+            ))}
+          </ListTable>
         )}
       </>
     );

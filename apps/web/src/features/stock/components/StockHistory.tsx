@@ -10,18 +10,14 @@ import Chip from '@mui/material/Chip';
 import LinearProgress from '@mui/material/LinearProgress';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import { ListPagination } from '../../../components/ListPagination.tsx';
 import { Loading } from '../../../components/Loading.tsx';
+import { alignRight, ListTable } from '../../../components/listPage.tsx';
 import { apiFetch, errorMessage } from '../../../lib/api.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 import { readParam, useListParams } from '../../../lib/listParams.ts';
@@ -97,7 +93,7 @@ export function StockHistory({
   title?: string;
 }) {
   const parse = useMemo(() => parserFor(defaultType), [defaultType]);
-  const { query, update, setPage, setPageSize } = useListParams(parse);
+  const { query, update, pagination } = useListParams(parse);
   const { page, pageSize, ...filters } = { ...query, type: query.type || undefined };
   // The picked product; a link or reload brings only its id, so then it is fetched for its name.
   const [picked, setPicked] = useState<ProductListItem | null>(null);
@@ -224,51 +220,40 @@ export function StockHistory({
       ) : (
         <>
           {list.isFetching && <LinearProgress aria-label="Atualizando" />}
-          <TableContainer>
-            <Table size="small" aria-label="Movimentações de estoque">
-              <TableHead>
-                <TableRow>
-                  <TableCell>Data</TableCell>
-                  <TableCell>Tipo</TableCell>
-                  <TableCell>Produto</TableCell>
-                  <TableCell align="right">Quantidade</TableCell>
-                  <TableCell align="right">Custo unitário</TableCell>
-                  <TableCell>Motivo / documento</TableCell>
-                  <TableCell>Usuário</TableCell>
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {items.map((m) => (
-                  <TableRow key={m.id} data-testid="movement-history-row">
-                    <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatMovementTime(m.createdAt)}</TableCell>
-                    <TableCell>
-                      <Chip size="small" label={STOCK_MOVEMENT_TYPE_LABELS[m.type]} />
-                    </TableCell>
-                    <TableCell>
-                      {m.product.name}
-                      {m.variant ? ` (${m.variant.name})` : ''}
-                    </TableCell>
-                    <TableCell align="right">
-                      <SignedQuantity value={m.quantity} unit={m.product.unit} />
-                    </TableCell>
-                    <TableCell align="right">
-                      {m.unitCostCents === null ? '' : formatCents(m.unitCostCents)}
-                    </TableCell>
-                    <TableCell>{movementDetails(m)}</TableCell>
-                    <TableCell>{m.user?.name ?? 'Sistema'}</TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          </TableContainer>
-          <ListPagination
-            total={list.data.total}
-            page={page}
-            pageSize={pageSize}
-            sizes={PAGE_SIZES}
-            onPage={setPage}
-            onPageSize={setPageSize}
-          />
+          <ListTable
+            label="Movimentações de estoque"
+            head={[
+              'Data',
+              'Tipo',
+              'Produto',
+              alignRight('Quantidade'),
+              alignRight('Custo unitário'),
+              'Motivo / documento',
+              'Usuário',
+            ]}
+            pagination={pagination({ total: list.data.total, page, pageSize }, PAGE_SIZES)}
+          >
+            {items.map((m) => (
+              <TableRow key={m.id} data-testid="movement-history-row">
+                <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatMovementTime(m.createdAt)}</TableCell>
+                <TableCell>
+                  <Chip size="small" label={STOCK_MOVEMENT_TYPE_LABELS[m.type]} />
+                </TableCell>
+                <TableCell>
+                  {m.product.name}
+                  {m.variant ? ` (${m.variant.name})` : ''}
+                </TableCell>
+                <TableCell align="right">
+                  <SignedQuantity value={m.quantity} unit={m.product.unit} />
+                </TableCell>
+                <TableCell align="right">
+                  {m.unitCostCents === null ? '' : formatCents(m.unitCostCents)}
+                </TableCell>
+                <TableCell>{movementDetails(m)}</TableCell>
+                <TableCell>{m.user?.name ?? 'Sistema'}</TableCell>
+              </TableRow>
+            ))}
+          </ListTable>
         </>
       )}
     </Paper>
