@@ -389,7 +389,8 @@ describe('POST /v1/coupon/validate', () => {
   });
 
   it('answers 422 with the reason for each rule', async () => {
-    const { client, auth } = await createClientWithUsers(t, [1]);
+    const { client, users, auth } = await createClientWithUsers(t, [1]);
+    const actor = { clientId: client.id, userId: users[0].user.id };
     const expect422 = async (payload: Record<string, unknown>, reason: string) => {
       const res = await validate(auth, payload);
       expect(res.statusCode, res.body).toBe(422);
@@ -432,7 +433,7 @@ describe('POST /v1/coupon/validate', () => {
       (await validate(auth, { code: perCustomer.code, subtotalCents: 1000, customerId: 77 })).statusCode,
     ).toBe(200);
     await t.database.db.transaction((tx) =>
-      useCoupon(tx, client.id, { code: perCustomer.code, subtotalCents: 1000, customerId: 77 }),
+      useCoupon(tx, actor, { code: perCustomer.code, subtotalCents: 1000, customerId: 77 }),
     );
     await expect422(
       { code: perCustomer.code, subtotalCents: 1000, customerId: 77 },
@@ -446,7 +447,7 @@ describe('POST /v1/coupon/validate', () => {
     const single = await makeCoupon(t, auth, { isSingleUse: true });
     expect((await validate(auth, { code: single.code, subtotalCents: 1000 })).statusCode).toBe(200);
     await t.database.db.transaction((tx) =>
-      useCoupon(tx, client.id, { code: single.code, subtotalCents: 1000, saleId: 501 }),
+      useCoupon(tx, actor, { code: single.code, subtotalCents: 1000, saleId: 501 }),
     );
     await expect422(
       { code: single.code, subtotalCents: 1000 },
@@ -454,7 +455,7 @@ describe('POST /v1/coupon/validate', () => {
     );
 
     // A canceled sale frees its use.
-    expect(await t.database.db.transaction((tx) => cancelCouponUses(tx, client.id, 501))).toBe(1);
+    expect(await t.database.db.transaction((tx) => cancelCouponUses(tx, actor, 501))).toBe(1);
     expect((await validate(auth, { code: single.code, subtotalCents: 1000 })).statusCode).toBe(200);
   });
 
@@ -470,7 +471,8 @@ describe('POST /v1/coupon/validate', () => {
 
 describe('useCoupon (sale checkout)', () => {
   it('gives one success and one 409 when two sales race for a single-use coupon', async () => {
-    const { client, auth } = await createClientWithUsers(t, [1]);
+    const { client, users, auth } = await createClientWithUsers(t, [1]);
+    const actor = { clientId: client.id, userId: users[0].user.id };
     const single = await makeCoupon(t, auth, {
       isSingleUse: true,
       discountType: 'FIXED_AMOUNT',
@@ -478,7 +480,7 @@ describe('useCoupon (sale checkout)', () => {
     });
     const attempt = (saleId: number) =>
       t.database.db.transaction((tx) =>
-        useCoupon(tx, client.id, { code: single.code, subtotalCents: 5000, saleId }),
+        useCoupon(tx, actor, { code: single.code, subtotalCents: 5000, saleId }),
       );
     const results = await Promise.allSettled([attempt(1), attempt(2), attempt(3)]);
     const ok = results.filter((r) => r.status === 'fulfilled');
@@ -495,11 +497,12 @@ describe('useCoupon (sale checkout)', () => {
   });
 
   it('records nothing when the sale transaction rolls back', async () => {
-    const { client, auth } = await createClientWithUsers(t, [1]);
+    const { client, users, auth } = await createClientWithUsers(t, [1]);
+    const actor = { clientId: client.id, userId: users[0].user.id };
     const single = await makeCoupon(t, auth, { isSingleUse: true });
     await expect(
       t.database.db.transaction(async (tx) => {
-        await useCoupon(tx, client.id, { code: single.code, subtotalCents: 1000 });
+        await useCoupon(tx, actor, { code: single.code, subtotalCents: 1000 });
         throw new Error('payment failed');
       }),
     ).rejects.toThrow('payment failed');
@@ -507,13 +510,14 @@ describe('useCoupon (sale checkout)', () => {
   });
 
   it('refuses with 422 a rule the sale can fix and 404 an unknown code', async () => {
-    const { client, auth } = await createClientWithUsers(t, [1]);
+    const { client, users, auth } = await createClientWithUsers(t, [1]);
+    const actor = { clientId: client.id, userId: users[0].user.id };
     const minimum = await makeCoupon(t, auth, { minSaleAmount: 100 });
     await expect(
-      t.database.db.transaction((tx) => useCoupon(tx, client.id, { code: minimum.code, subtotalCents: 100 })),
+      t.database.db.transaction((tx) => useCoupon(tx, actor, { code: minimum.code, subtotalCents: 100 })),
     ).rejects.toMatchObject({ statusCode: 422, rule: 'below_minimum' });
     await expect(
-      t.database.db.transaction((tx) => useCoupon(tx, client.id, { code: 'NENHUM', subtotalCents: 100 })),
+      t.database.db.transaction((tx) => useCoupon(tx, actor, { code: 'NENHUM', subtotalCents: 100 })),
     ).rejects.toMatchObject({ statusCode: 404, message: 'Cupom não encontrado' });
   });
 });

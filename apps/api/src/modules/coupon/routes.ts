@@ -113,9 +113,8 @@ export function couponRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const { clientId } = sessionOf(request);
         const { subtotalCents, customerId, code } = request.body;
-        const { coupon, discountCents } = await checkCoupon(db, clientId, {
+        const { coupon, discountCents } = await checkCoupon(db, sessionOf(request), {
           code,
           subtotalCents,
           customerId,

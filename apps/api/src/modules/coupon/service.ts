@@ -238,11 +238,11 @@ const USED_UP: readonly CouponRuleCode[] = ['single_use_used', 'per_user_limit']
  */
 export async function checkCoupon(
   db: Executor,
-  clientId: number,
+  actor: Actor,
   request: CouponSaleRequest,
   options: { forSale?: boolean } = {},
 ): Promise<AppliedCoupon> {
-  const row = await findByCode(db, clientId, request.code, false);
+  const row = await findByCode(db, actor.clientId, request.code, false);
   const { coupon, evaluation } = await evaluateRow(db, row, request);
   if (!evaluation.ok)
     throw refused(evaluation, options.forSale && USED_UP.includes(evaluation.code) ? 409 : 422);
@@ -260,10 +260,11 @@ export async function checkCoupon(
  */
 export async function useCoupon(
   tx: Executor,
-  clientId: number,
+  actor: Actor,
   request: CouponSaleRequest & { saleId?: number | null },
   checked?: AppliedCoupon,
 ): Promise<AppliedCoupon & { useId: number }> {
+  const clientId = actor.clientId;
   let applied = checked;
   if (!applied || hasUseLimit(applied.coupon)) {
     const row = await findByCode(tx, clientId, request.code, true);
@@ -285,12 +286,16 @@ export async function useCoupon(
 }
 
 /** A canceled sale frees its coupon use (PRODUCT.md): the use stays recorded but no longer counts. */
-export async function cancelCouponUses(tx: Executor, clientId: number, saleId: number): Promise<number> {
+export async function cancelCouponUses(tx: Executor, actor: Actor, saleId: number): Promise<number> {
   const rows = await tx
     .update(couponUses)
     .set({ canceledAt: new Date() })
     .where(
-      and(eq(couponUses.clientId, clientId), eq(couponUses.saleId, saleId), isNull(couponUses.canceledAt)),
+      and(
+        eq(couponUses.clientId, actor.clientId),
+        eq(couponUses.saleId, saleId),
+        isNull(couponUses.canceledAt),
+      ),
     )
     .returning({ id: couponUses.id });
   return rows.length;

@@ -2,6 +2,7 @@ import { type AddressData, CUSTOMER_NOT_FOUND, ONE_DEFAULT_ADDRESS } from '@balc
 import { and, asc, eq, ne } from 'drizzle-orm';
 import type { Db, Executor } from '../../db/client.ts';
 import { AppError, notFound } from '../../errors.ts';
+import type { Actor } from '../../lib/actor.ts';
 import { userAddresses } from './schema.ts';
 import { customerExists, findAddresses, touchCustomer } from './service.ts';
 
@@ -26,21 +27,22 @@ async function ownAddress(db: Executor, clientId: number, addressId: number) {
 }
 
 /** A customer's addresses, default first (404 for another client's customer). */
-export async function customerAddresses(db: Db, clientId: number, customerId: number) {
-  await assertCustomer(db, clientId, customerId);
-  return findAddresses(db, clientId, customerId);
+export async function customerAddresses(db: Db, actor: Actor, customerId: number) {
+  await assertCustomer(db, actor.clientId, customerId);
+  return findAddresses(db, actor, customerId);
 }
 
 /** Adds an address (at most 20); the customer's first address is the default. */
 export async function addAddress(
   db: Db,
-  clientId: number,
+  actor: Actor,
   input: AddressFields & { customerId: number },
 ): Promise<typeof userAddresses.$inferSelect> {
+  const clientId = actor.clientId;
   const { customerId, ...address } = input;
   await assertCustomer(db, clientId, customerId);
   return db.transaction(async (tx) => {
-    const existing = await findAddresses(tx, clientId, customerId);
+    const existing = await findAddresses(tx, actor, customerId);
     if (existing.length >= 20) throw new AppError(422, 'Cadastre no máximo 20 endereços');
     const isDefault = address.isDefault || existing.length === 0;
     if (isDefault) {
@@ -62,10 +64,11 @@ export async function addAddress(
 /** Edits an address; the default stays until another one is made the default. */
 export async function updateAddress(
   db: Db,
-  clientId: number,
+  actor: Actor,
   id: number,
   input: AddressFields,
 ): Promise<typeof userAddresses.$inferSelect> {
+  const clientId = actor.clientId;
   const current = await ownAddress(db, clientId, id);
   if (current.isDefault && !input.isDefault) {
     throw new AppError(422, 'Marque outro endereço como principal antes', [
@@ -96,7 +99,8 @@ export async function updateAddress(
 }
 
 /** Deletes an address; when it was the default, the oldest remaining one becomes the default. */
-export async function deleteAddress(db: Db, clientId: number, id: number): Promise<void> {
+export async function deleteAddress(db: Db, actor: Actor, id: number): Promise<void> {
+  const clientId = actor.clientId;
   const current = await ownAddress(db, clientId, id);
   await db.transaction(async (tx) => {
     await tx.delete(userAddresses).where(eq(userAddresses.id, current.id));

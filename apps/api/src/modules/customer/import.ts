@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
+import type { Actor } from '../../lib/actor.ts';
 import { parseCustomerCsv } from './csv.ts';
 import { insertCustomer, takenDocuments } from './service.ts';
 import { scheduleNumberCheck } from './whatsapp.ts';
@@ -15,10 +16,11 @@ import { scheduleNumberCheck } from './whatsapp.ts';
  */
 export async function importCustomers(
   ctx: AppContext,
-  clientId: number,
+  actor: Actor,
   input: z.output<typeof customerImportSchema>,
   log: FastifyBaseLogger,
 ): Promise<CustomerImportResult> {
+  const clientId = actor.clientId;
   const { csv, mode, skipInvalid } = input;
   const lines = parseCustomerCsv(csv);
   // Documents repeated in the file or already registered.

@@ -63,8 +63,8 @@ export function customerRoutes(ctx: AppContext, figures: ReceivableFigures): Fas
         },
       },
       async (request) => {
-        const { clientId } = assertOwnClient(request, request.params.clientId);
-        return listCustomers(db, figures, clientId, request.query);
+        const actor = assertOwnClient(request, request.params.clientId);
+        return listCustomers(db, actor, request.query, figures);
       },
     );
 
@@ -81,8 +81,8 @@ export function customerRoutes(ctx: AppContext, figures: ReceivableFigures): Fas
         },
       },
       async (request, reply) => {
-        const { clientId } = assertOwnClient(request, request.params.clientId);
-        const items = await findAllCustomers(db, figures, clientId, request.query);
+        const actor = assertOwnClient(request, request.params.clientId);
+        const items = await findAllCustomers(db, actor, request.query, figures);
         return reply
           .header('content-type', 'text/csv; charset=utf-8')
           .header('content-disposition', `attachment; filename="clientes-${todayIso()}.csv"`)
@@ -104,8 +104,8 @@ export function customerRoutes(ctx: AppContext, figures: ReceivableFigures): Fas
         },
       },
       async (request) => {
-        const { clientId } = assertOwnClient(request, request.params.clientId);
-        return importCustomers(ctx, clientId, request.body, request.log);
+        const actor = assertOwnClient(request, request.params.clientId);
+        return importCustomers(ctx, actor, request.body, request.log);
       },
     );
 
@@ -120,8 +120,7 @@ export function customerRoutes(ctx: AppContext, figures: ReceivableFigures): Fas
           response: { 200: customerCountersSchema },
         },
       },
-      async (request) =>
-        customerCounters(db, figures, assertOwnClient(request, request.params.clientId).clientId),
+      async (request) => customerCounters(db, assertOwnClient(request, request.params.clientId), figures),
     );
 
     app.get(
@@ -135,7 +134,7 @@ export function customerRoutes(ctx: AppContext, figures: ReceivableFigures): Fas
           response: { 200: customerDetailSchema },
         },
       },
-      async (request) => findCustomer(db, figures, sessionOf(request).clientId, request.params.id),
+      async (request) => findCustomer(db, sessionOf(request), request.params.id, figures),
     );
 
     app.post(
@@ -153,7 +152,7 @@ export function customerRoutes(ctx: AppContext, figures: ReceivableFigures): Fas
         const session = sessionOf(request);
         if (request.body.clientId !== undefined) assertOwnClient(request, request.body.clientId);
         const { clientId: _ignored, ...data } = request.body;
-        const customer = await createCustomer(db, figures, session.clientId, data);
+        const customer = await createCustomer(db, session, data, figures);
         if (customer.phone) {
           scheduleNumberCheck(
             ctx,
@@ -179,18 +178,18 @@ export function customerRoutes(ctx: AppContext, figures: ReceivableFigures): Fas
         },
       },
       async (request) => {
-        const { clientId } = sessionOf(request);
+        const session = sessionOf(request);
         const { customer, phoneChanged } = await updateCustomer(
           db,
-          figures,
-          clientId,
+          session,
           request.params.id,
           request.body,
+          figures,
         );
         if (phoneChanged && customer.phone) {
           scheduleNumberCheck(
             ctx,
-            clientId,
+            session.clientId,
             [{ customerId: customer.id, phone: customer.phone }],
             request.log,
           );
@@ -206,7 +205,7 @@ export function customerRoutes(ctx: AppContext, figures: ReceivableFigures): Fas
         schema: { tags, summary: 'Delete a customer', params: idParams, response: { 200: deletedSchema } },
       },
       async (request) => {
-        await deleteCustomer(db, figures, sessionOf(request).clientId, request.params.id);
+        await deleteCustomer(db, sessionOf(request), request.params.id, figures);
         return { id: request.params.id };
       },
     );
@@ -223,11 +222,11 @@ export function customerRoutes(ctx: AppContext, figures: ReceivableFigures): Fas
         },
       },
       async (request) => {
-        const { clientId } = sessionOf(request);
-        const customer = await findCustomer(db, figures, clientId, request.params.id);
+        const session = sessionOf(request);
+        const customer = await findCustomer(db, session, request.params.id, figures);
         if (!customer.phone) throw new AppError(422, 'Este cliente não tem número de WhatsApp cadastrado');
-        await checkNumberNow(ctx, clientId, { customerId: customer.id, phone: customer.phone });
-        return findCustomer(db, figures, clientId, customer.id);
+        await checkNumberNow(ctx, session.clientId, { customerId: customer.id, phone: customer.phone });
+        return findCustomer(db, session, customer.id, figures);
       },
     );
 
@@ -248,7 +247,7 @@ export function customerRoutes(ctx: AppContext, figures: ReceivableFigures): Fas
           response: { 200: z.array(customerAddressSchema) },
         },
       },
-      async (request) => customerAddresses(db, sessionOf(request).clientId, request.params.customerId),
+      async (request) => customerAddresses(db, sessionOf(request), request.params.customerId),
     );
 
     app.post(
@@ -263,7 +262,7 @@ export function customerRoutes(ctx: AppContext, figures: ReceivableFigures): Fas
         },
       },
       async (request, reply) =>
-        reply.status(201).send(await addAddress(db, sessionOf(request).clientId, request.body)),
+        reply.status(201).send(await addAddress(db, sessionOf(request), request.body)),
     );
 
     app.put(
@@ -278,7 +277,7 @@ export function customerRoutes(ctx: AppContext, figures: ReceivableFigures): Fas
           response: { 200: addressRecordSchema },
         },
       },
-      async (request) => updateAddress(db, sessionOf(request).clientId, request.params.id, request.body),
+      async (request) => updateAddress(db, sessionOf(request), request.params.id, request.body),
     );
 
     app.delete(
@@ -293,7 +292,7 @@ export function customerRoutes(ctx: AppContext, figures: ReceivableFigures): Fas
         },
       },
       async (request) => {
-        await deleteAddress(db, sessionOf(request).clientId, request.params.id);
+        await deleteAddress(db, sessionOf(request), request.params.id);
         return { id: request.params.id };
       },
     );

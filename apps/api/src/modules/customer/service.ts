@@ -17,6 +17,7 @@ import { and, asc, desc, eq, inArray, isNull, not, or, type SQL, sql } from 'dri
 import type { z } from 'zod';
 import type { Db, Executor } from '../../db/client.ts';
 import { AppError, conflict, duplicate, notFound } from '../../errors.ts';
+import type { Actor } from '../../lib/actor.ts';
 import { countAll, escapeLike, listResult, orderByOf, pageWindow } from '../../lib/list.ts';
 import { isForeignKeyViolation, isSameVersion, isTimestamp, violatedUnique } from '../../lib/pg.ts';
 import { assertNotStale } from '../../lib/version.ts';
@@ -139,10 +140,11 @@ const SORT_COLUMNS = {
 
 export async function listCustomers(
   db: Db,
-  figures: ReceivableFigures,
-  clientId: number,
+  actor: Actor,
   query: CustomerListQuery,
+  figures: ReceivableFigures,
 ): Promise<ListResult<CustomerListItem>> {
+  const clientId = actor.clientId;
   const where = customerWhere(figures, clientId, query);
   const order = orderByOf(query.sort, SORT_COLUMNS, { field: 'name', direction: 'asc' }, customers.id);
   const { limit, offset } = pageWindow(query);
@@ -169,20 +171,23 @@ export async function listCustomers(
   );
 }
 
+/** The CSV export's cap. */
+const EXPORT_MAX = 50_000;
+
 /** Every customer matching the filters (CSV export), with their default address. Capped. */
 export async function findAllCustomers(
   db: Db,
-  figures: ReceivableFigures,
-  clientId: number,
+  actor: Actor,
   query: Omit<CustomerListQuery, 'page' | 'pageSize'>,
-  max = 50_000,
+  figures: ReceivableFigures,
 ): Promise<CustomerListItem[]> {
+  const clientId = actor.clientId;
   const rows = await db
     .select(customerColumns(figures))
     .from(customers)
     .where(customerWhere(figures, clientId, query))
     .orderBy(...orderByOf(query.sort, SORT_COLUMNS, { field: 'name', direction: 'asc' }, customers.id))
-    .limit(max);
+    .limit(EXPORT_MAX);
   const items = rows.map(toCustomer);
   const defaults = await defaultAddresses(
     db,
@@ -211,7 +216,8 @@ async function defaultAddresses(db: Executor, clientId: number, ids: number[]) {
   return map;
 }
 
-export async function findAddresses(db: Executor, clientId: number, customerId: number) {
+export async function findAddresses(db: Executor, actor: Actor, customerId: number) {
+  const clientId = actor.clientId;
   const rows = await db
     .select()
     .from(userAddresses)
@@ -222,10 +228,11 @@ export async function findAddresses(db: Executor, clientId: number, customerId: 
 
 export async function findCustomer(
   db: Executor,
-  figures: ReceivableFigures,
-  clientId: number,
+  actor: Actor,
   id: number,
+  figures: ReceivableFigures,
 ): Promise<CustomerDetail> {
+  const clientId = actor.clientId;
   const today = todayIso();
   const [row] = await db
     .select({
@@ -241,7 +248,7 @@ export async function findCustomer(
     ...toCustomer(rest),
     pendingCents: Number(pendingCents),
     overdueCents: Number(overdueCents),
-    addresses: await findAddresses(db, clientId, id),
+    addresses: await findAddresses(db, actor, id),
   };
 }
 
@@ -323,13 +330,14 @@ export async function insertCustomer(tx: Executor, clientId: number, data: Custo
 
 export async function createCustomer(
   db: Db,
-  figures: ReceivableFigures,
-  clientId: number,
+  actor: Actor,
   data: CustomerData,
+  figures: ReceivableFigures,
 ): Promise<CustomerDetail> {
+  const clientId = actor.clientId;
   await assertDocumentFree(db, clientId, data.document);
   const id = await mapDocumentTaken(() => db.transaction((tx) => insertCustomer(tx, clientId, data)));
-  return findCustomer(db, figures, clientId, id);
+  return findCustomer(db, actor, id, figures);
 }
 
 /**
@@ -339,11 +347,12 @@ export async function createCustomer(
  */
 export async function updateCustomer(
   db: Db,
-  figures: ReceivableFigures,
-  clientId: number,
+  actor: Actor,
   id: number,
   data: CustomerData & { updatedAt: string },
+  figures: ReceivableFigures,
 ): Promise<{ customer: CustomerDetail; phoneChanged: boolean }> {
+  const clientId = actor.clientId;
   if (!isTimestamp(data.updatedAt)) throw new AppError(400, 'Versão do registro (updatedAt) inválida');
   const [current] = await db
     .select({ phone: customers.phone })
@@ -375,7 +384,7 @@ export async function updateCustomer(
       await syncAddresses(tx, clientId, id, addresses, now);
     }),
   );
-  return { customer: await findCustomer(db, figures, clientId, id), phoneChanged };
+  return { customer: await findCustomer(db, actor, id, figures), phoneChanged };
 }
 
 async function syncAddresses(
@@ -425,10 +434,11 @@ async function syncAddresses(
 /** Deletes a customer (addresses go with them); refused while receivables or sales point at them. */
 export async function deleteCustomer(
   db: Db,
-  figures: ReceivableFigures,
-  clientId: number,
+  actor: Actor,
   id: number,
+  figures: ReceivableFigures,
 ): Promise<void> {
+  const clientId = actor.clientId;
   const [row] = await db
     .select({ id: customers.id })
     .from(customers)
@@ -447,8 +457,8 @@ export async function deleteCustomer(
 /** Dashboard and campaign counters, over the client's active customers. */
 export async function customerCounters(
   db: Db,
+  actor: Actor,
   figures: ReceivableFigures,
-  clientId: number,
 ): Promise<CustomerCounters> {
   const delinquent = delinquentSql(figures);
   const [row] = await db
@@ -459,7 +469,7 @@ export async function customerCounters(
       userNotValidWhatsAppNumber: sql<number>`count(*) filter (where ${customers.whatsappValid} = false)::int`,
     })
     .from(customers)
-    .where(and(eq(customers.clientId, clientId), eq(customers.active, true)));
+    .where(and(eq(customers.clientId, actor.clientId), eq(customers.active, true)));
   return {
     userIsDelinquent: Number(row.userIsDelinquent),
     userNotIsDelinquent: Number(row.userNotIsDelinquent),

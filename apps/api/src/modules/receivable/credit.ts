@@ -3,6 +3,7 @@ import { type CustomerCredit, creditWarnings } from '@balcao/core/receivable';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { notFound } from '../../errors.ts';
+import type { Actor } from '../../lib/actor.ts';
 import { creditLimitSql } from '../customer/refs.ts';
 import { receivables } from './schema.ts';
 
@@ -12,10 +13,11 @@ import { receivables } from './schema.ts';
  */
 export async function customerCredit(
   db: Executor,
-  clientId: number,
+  actor: Actor,
   customerId: number,
   creditShopCents = 0,
 ): Promise<CustomerCredit> {
+  const clientId = actor.clientId;
   const today = todayIso();
   const [row] = await db
     .select({

@@ -54,12 +54,7 @@ export function receivableRoutes(ctx: AppContext, sales: SaleOfInstallments): Fa
         },
       },
       async (request) =>
-        customerCredit(
-          ctx.db,
-          sessionOf(request).clientId,
-          request.params.customerId,
-          request.query.creditShopCents,
-        ),
+        customerCredit(ctx.db, sessionOf(request), request.params.customerId, request.query.creditShopCents),
     );
   };
 }

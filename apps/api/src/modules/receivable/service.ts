@@ -1,5 +1,6 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
+import type { Actor } from '../../lib/actor.ts';
 import { receivables } from './schema.ts';
 
 /**
@@ -17,23 +18,23 @@ export async function insertInstallments(tx: Executor, rows: NewInstallment[]): 
 }
 
 /** A sale's receivables by installment number. */
-export function receivablesOfSale(db: Executor, clientId: number, saleId: number): Promise<ReceivableRow[]> {
+export function receivablesOfSale(db: Executor, actor: Actor, saleId: number): Promise<ReceivableRow[]> {
   return db
     .select()
     .from(receivables)
-    .where(and(eq(receivables.saleId, saleId), eq(receivables.clientId, clientId)))
+    .where(and(eq(receivables.saleId, saleId), eq(receivables.clientId, actor.clientId)))
     .orderBy(asc(receivables.installment));
 }
 
 /** A canceled sale cancels its pending receivables (paid ones stay paid: refunds happen outside). */
-export async function cancelPendingOfSale(tx: Executor, clientId: number, saleId: number): Promise<void> {
+export async function cancelPendingOfSale(tx: Executor, actor: Actor, saleId: number): Promise<void> {
   await tx
     .update(receivables)
     .set({ status: 'canceled', updatedAt: new Date() })
     .where(
       and(
         eq(receivables.saleId, saleId),
-        eq(receivables.clientId, clientId),
+        eq(receivables.clientId, actor.clientId),
         eq(receivables.status, 'pending'),
       ),
     );

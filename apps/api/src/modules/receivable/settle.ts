@@ -4,6 +4,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
 import { conflict, notFound, unprocessable } from '../../errors.ts';
+import type { Actor } from '../../lib/actor.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { recordReceipt } from '../cash-register/service.ts';
 import { receivables } from './schema.ts';
@@ -21,7 +22,7 @@ export type SaleOfInstallments = {
   /** An installment was paid: with none left pending a pending sale is finished; updatedAt moves. */
   installmentPaid(tx: Executor, sale: LockedSale, nonePending: boolean, at: Date): Promise<void>;
   /** The sale as GET /v1/sale/{id} answers it. */
-  find(db: Executor, clientId: number, saleId: number): Promise<Sale>;
+  find(db: Executor, actor: Actor, saleId: number): Promise<Sale>;
 };
 
 /**
@@ -74,5 +75,5 @@ export async function settleReceivable(
   ctx.changed(session.clientId, 'receivable', receivableId);
   ctx.changed(session.clientId, 'sale', saleId);
   if (registerId !== null) ctx.changed(session.clientId, 'cash-register', registerId);
-  return sales.find(ctx.db, session.clientId, saleId);
+  return sales.find(ctx.db, session, saleId);
 }

@@ -50,8 +50,8 @@ export async function cancelSale(
     const sale = await lockSale(tx, session.clientId, id);
     if (sale.status === 'canceled') throw conflict(SALE_ALREADY_CANCELED);
     await returnSaleStock(tx, { clientId: session.clientId, userId: session.userId }, sale);
-    await cancelCouponUses(tx, session.clientId, id);
-    await cancelPendingOfSale(tx, session.clientId, id);
+    await cancelCouponUses(tx, session, id);
+    await cancelPendingOfSale(tx, session, id);
     await tx
       .update(sales)
       .set({
@@ -65,5 +65,5 @@ export async function cancelSale(
       .where(eq(sales.id, id));
   });
   ctx.changed(session.clientId, 'sale', id);
-  return findSale(db, session.clientId, id);
+  return findSale(db, session, id);
 }

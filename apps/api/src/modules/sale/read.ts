@@ -15,6 +15,7 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { users } from '../../db/schema.ts';
 import { notFound } from '../../errors.ts';
+import type { Actor } from '../../lib/actor.ts';
 import { type CustomerRef, customerRefSql, readRef } from '../customer/refs.ts';
 import { type ReceivableRow, receivablesOfSale } from '../receivable/service.ts';
 import { saleItems, salePayments, sales } from './schema.ts';
@@ -67,7 +68,8 @@ export type SaleRows = {
 };
 
 /** The whole sale: items, payments, receivables, customer, users. 404 for another client's. */
-export async function findSale(db: Executor, clientId: number, id: number): Promise<Sale> {
+export async function findSale(db: Executor, actor: Actor, id: number): Promise<Sale> {
+  const { clientId } = actor;
   const [row] = await db
     .select({ sale: sales, customer: customerRefSql(sql`"sales"."customer_id"`) })
     .from(sales)
@@ -78,7 +80,7 @@ export async function findSale(db: Executor, clientId: number, id: number): Prom
   const [items, payments, receivableRows, userRows] = await Promise.all([
     db.select().from(saleItems).where(eq(saleItems.saleId, id)).orderBy(asc(saleItems.position)),
     db.select().from(salePayments).where(eq(salePayments.saleId, id)).orderBy(asc(salePayments.position)),
-    receivablesOfSale(db, clientId, id),
+    receivablesOfSale(db, actor, id),
     db.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, userIds)),
   ]);
   return toSale({

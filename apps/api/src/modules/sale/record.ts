@@ -203,7 +203,7 @@ export async function recordSale(
         }
       : null;
     const checked: AppliedCoupon | null = couponRequest
-      ? await checkCoupon(tx, clientId, couponRequest, { forSale: true })
+      ? await checkCoupon(tx, session, couponRequest, { forSale: true })
       : null;
     const couponDiscountCents = checked?.discountCents ?? 0;
     const totals = computeSaleTotals({
@@ -238,7 +238,7 @@ export async function recordSale(
       .reduce((sum, p) => sum + p.amountCents, 0);
     const warnings =
       draft.customerId !== null && creditShopCents > 0
-        ? (await customerCredit(tx, clientId, draft.customerId, creditShopCents)).warnings
+        ? (await customerCredit(tx, session, draft.customerId, creditShopCents)).warnings
         : [];
 
     // The sale's own rows: nobody else waits for them. The number is a placeholder (-id: unique,
@@ -360,7 +360,7 @@ export async function recordSale(
     // A coupon with use limits is locked and checked again; one without is recorded by the last
     // statement, with the number.
     const limited = checked !== null && hasUseLimit(checked.coupon);
-    if (couponRequest && limited) await useCoupon(tx, clientId, couponRequest, checked);
+    if (couponRequest && limited) await useCoupon(tx, session, couponRequest, checked);
     const couponUse =
       checked && !limited
         ? sql`, coupon_use as (${couponUseSql({
@@ -398,7 +398,7 @@ export async function recordSale(
   });
 
   if ('replayOf' in outcome) {
-    return { sale: await findSale(db, clientId, outcome.replayOf), replayed: true };
+    return { sale: await findSale(db, session, outcome.replayOf), replayed: true };
   }
   ctx.changed(clientId, 'sale', outcome.sale.id);
   notifyLowStock(ctx.notify, clientId, outcome.lowStock);

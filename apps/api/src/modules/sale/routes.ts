@@ -141,7 +141,7 @@ export function saleRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: saleSchema },
         },
       },
-      async (request) => findSale(db, sessionOf(request).clientId, request.params.id),
+      async (request) => findSale(db, sessionOf(request), request.params.id),
     );
 
     app.post(

@@ -195,7 +195,7 @@ export function stockRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: stockSettingsSchema },
         },
       },
-      async (request) => findStockSettings(db, assertOwnClient(request, request.params.clientId).clientId),
+      async (request) => findStockSettings(db, assertOwnClient(request, request.params.clientId)),
     );
 
     app.put(

@@ -119,8 +119,13 @@ const COST_TYPES: readonly StockMovementType[] = ['entry', 'fractionate-in'];
 
 const VARIANT_NOT_FOUND = 'Variação não encontrada';
 
+/** The client's stock flags (GET /stock-setting). */
+export function findStockSettings(db: Executor, actor: Actor) {
+  return stockSettingsOf(db, actor.clientId);
+}
+
 /** The client's stock flags: stockManagement (clients) and allowNegativeStock (stock_settings). */
-export async function findStockSettings(
+async function stockSettingsOf(
   db: Executor,
   clientId: number,
 ): Promise<{ stockManagement: boolean; allowNegativeStock: boolean }> {
@@ -138,7 +143,7 @@ export async function findStockSettings(
 
 /** 422 when the client's stock control is off (every manual stock write). */
 async function assertStockEnabled(db: Executor, clientId: number) {
-  const settings = await findStockSettings(db, clientId);
+  const settings = await stockSettingsOf(db, clientId);
   if (!settings.stockManagement) throw new AppError(422, STOCK_MESSAGES.disabled);
   return settings;
 }
@@ -220,7 +225,7 @@ export async function applyStockMovements(
     if (!STOCK_MOVEMENT_TYPES.includes(m.type)) throw new AppError(400, 'Tipo de movimentação inválido');
     return parseQuantity(m, index);
   });
-  const settings = options.settings ?? (await findStockSettings(tx, ctx.clientId));
+  const settings = options.settings ?? (await stockSettingsOf(tx, ctx.clientId));
   if (!settings.stockManagement && movements.some((m) => !SALE_TYPES.includes(m.type)))
     throw new AppError(422, STOCK_MESSAGES.disabled);
   const allowNegative = options.allowNegative ?? (settings.allowNegativeStock || !settings.stockManagement);
@@ -514,5 +519,5 @@ export async function updateStockSettings(db: Db, actor: Actor, input: { allowNe
       target: stockSettings.clientId,
       set: { allowNegativeStock: input.allowNegativeStock, updatedAt: new Date() },
     });
-  return findStockSettings(db, clientId);
+  return findStockSettings(db, actor);
 }
