@@ -42,14 +42,15 @@ const exemplar = pgTable('named_catalog', {
 });
 export type NamedTable = typeof exemplar;
 
+/**
+ * How many records of a higher module use a category or brand (the products): a scalar subquery
+ * given the record's qualified id and client id. The module that references these records hands it
+ * over at wiring (modules/index.ts), so this lower module never names its table.
+ */
+export type UsageCount = (recordId: SQL, clientId: SQL) => SQL<number>;
+
 export type NamedCatalogOptions = {
   table: NamedTable;
-  /**
-   * The foreign key that uses these records (table and column names): counted for the list and
-   * checked before a delete. Named rather than imported, so the module that references this table
-   * (products) is not imported back.
-   */
-  usedBy: { table: string; column: string };
   uniqueConstraint: string;
   nameTaken: string;
   notFoundMessage: string;
@@ -62,19 +63,21 @@ export type NamedCatalogOptions = {
  */
 export function namedCatalogService(o: NamedCatalogOptions) {
   const t = o.table;
-  // Qualified by hand: drizzle leaves columns unqualified in a single-table select.
+  // Qualified by hand: drizzle leaves columns unqualified in a single-table select, and the count is
+  // a subquery over another table.
   const table = getTableName(t);
-  const usage = sql<number>`(${sql.raw(
-    `select count(*)::int from ${o.usedBy.table} u where u.client_id = "${table}".client_id and u.${o.usedBy.column} = "${table}".id`,
-  )})`;
-  const columns = {
+  const recordId = sql.raw(`"${table}".id`);
+  const recordClientId = sql.raw(`"${table}".client_id`);
+  const columnsWith = (usage: UsageCount) => ({
     id: t.id,
     name: t.name,
     active: t.active,
-    productCount: usage,
+    productCount: usage(recordId, recordClientId),
     createdAt: t.createdAt,
     updatedAt: t.updatedAt,
-  };
+  });
+  /** A record just created: nothing uses it yet. */
+  const unused: UsageCount = () => sql<number>`0`;
 
   /** The answer: dates as ISO text. */
   const toRecord = (
@@ -85,9 +88,9 @@ export function namedCatalogService(o: NamedCatalogOptions) {
     updatedAt: row.updatedAt.toISOString(),
   });
 
-  async function find(db: Executor, actor: Actor, id: number): Promise<ProductCategory> {
+  async function find(db: Executor, actor: Actor, id: number, usage: UsageCount): Promise<ProductCategory> {
     const [row] = await db
-      .select(columns)
+      .select(columnsWith(usage))
       .from(t)
       .where(and(eq(t.clientId, actor.clientId), eq(t.id, id)));
     if (!row) throw notFound(o.notFoundMessage);
@@ -107,7 +110,13 @@ export function namedCatalogService(o: NamedCatalogOptions) {
   return {
     find,
 
-    async list(db: Db, actor: Actor, query: ListQuery): Promise<ListResult<ProductCategory>> {
+    async list(
+      db: Db,
+      actor: Actor,
+      query: ListQuery,
+      usage: UsageCount,
+    ): Promise<ListResult<ProductCategory>> {
+      const columns = columnsWith(usage);
       const where = and(
         eq(t.clientId, actor.clientId),
         query.q ? ilike(t.name, `%${escapeLike(query.q)}%`) : undefined,
@@ -115,7 +124,7 @@ export function namedCatalogService(o: NamedCatalogOptions) {
       );
       const order = orderByOf<(typeof CATALOG_NAME_SORTS)[number]>(
         query.sort,
-        { name: sql`lower(${t.name})`, productCount: usage, createdAt: t.createdAt },
+        { name: sql`lower(${t.name})`, productCount: columns.productCount, createdAt: t.createdAt },
         { field: 'name', direction: 'asc' },
         t.id,
       );
@@ -160,7 +169,7 @@ export function namedCatalogService(o: NamedCatalogOptions) {
             .returning({ id: t.id }),
         unique,
       );
-      return find(db, actor, row.id);
+      return find(db, actor, row.id, unused);
     },
 
     async update(
@@ -168,8 +177,9 @@ export function namedCatalogService(o: NamedCatalogOptions) {
       actor: Actor,
       id: number,
       input: NameInput & { updatedAt: string },
+      usage: UsageCount,
     ): Promise<ProductCategory> {
-      await find(db, actor, id);
+      await find(db, actor, id, usage);
       await assertNameFree(db, actor.clientId, input.name, id);
       const rows = await mapUnique(
         () =>
@@ -183,21 +193,22 @@ export function namedCatalogService(o: NamedCatalogOptions) {
         unique,
       );
       assertNotStale(rows);
-      return find(db, actor, id);
+      return find(db, actor, id, usage);
     },
 
     /** Refused (409) while records use it; the count is read in the same transaction as the delete. */
-    async remove(db: Db, actor: Actor, id: number): Promise<{ id: number }> {
+    async remove(db: Db, actor: Actor, id: number, usage: UsageCount): Promise<{ id: number }> {
       try {
         return await db.transaction(async (tx) => {
-          const record = await find(tx, actor, id);
+          const record = await find(tx, actor, id, usage);
           if (record.productCount > 0) throw conflict(o.inUse(record.productCount));
           await tx.delete(t).where(and(eq(t.clientId, actor.clientId), eq(t.id, id)));
           return { id };
         });
       } catch (error) {
         // A record saved with this one between the count and the delete: the foreign key refuses.
-        if (isForeignKeyViolation(error)) throw conflict(o.inUse((await find(db, actor, id)).productCount));
+        if (isForeignKeyViolation(error))
+          throw conflict(o.inUse((await find(db, actor, id, usage)).productCount));
         throw error;
       }
     },
@@ -234,6 +245,7 @@ export function namedCatalogRoutes(
   ctx: AppContext,
   resource: 'product-category' | 'product-brand',
   service: NamedCatalogService,
+  usage: UsageCount,
 ): FastifyPluginAsyncZod {
   return async (app) => {
     const { db } = ctx;
@@ -250,7 +262,8 @@ export function namedCatalogRoutes(
           response: { 200: pageOf(productCategorySchema) },
         },
       },
-      async (request) => service.list(db, assertOwnClient(request, request.params.clientId), request.query),
+      async (request) =>
+        service.list(db, assertOwnClient(request, request.params.clientId), request.query, usage),
     );
 
     app.get(
@@ -259,7 +272,7 @@ export function namedCatalogRoutes(
         config: { access: STAFF },
         schema: { tags, params: idParams, response: { 200: productCategorySchema } },
       },
-      async (request) => service.find(db, sessionOf(request), request.params.id),
+      async (request) => service.find(db, sessionOf(request), request.params.id, usage),
     );
 
     app.post(
@@ -285,7 +298,7 @@ export function namedCatalogRoutes(
           response: { 200: productCategorySchema },
         },
       },
-      async (request) => service.update(db, sessionOf(request), request.params.id, request.body),
+      async (request) => service.update(db, sessionOf(request), request.params.id, request.body, usage),
     );
 
     app.delete(
@@ -294,7 +307,7 @@ export function namedCatalogRoutes(
         config: { access: WRITE.catalog },
         schema: { tags, params: idParams, response: { 200: deletedSchema } },
       },
-      async (request) => service.remove(db, sessionOf(request), request.params.id),
+      async (request) => service.remove(db, sessionOf(request), request.params.id, usage),
     );
   };
 }

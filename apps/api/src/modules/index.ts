@@ -9,6 +9,7 @@ import { customerRoutes } from './customer/routes.ts';
 import { healthRoutes } from './health/routes.ts';
 import { notificationRoutes } from './notification/routes.ts';
 import { groupProductCount } from './product/additionalGroups.ts';
+import { productsInCategory, productsOfBrand } from './product/catalogCounts.ts';
 import { productRoutes } from './product/routes.ts';
 import { productAdditionalRoutes } from './product-additional/routes.ts';
 import { productBrandRoutes } from './product-brand/routes.ts';
@@ -33,8 +34,8 @@ export const MODULES: ((ctx: AppContext) => FastifyPluginAsyncZod)[] = [
   accountRoutes,
   notificationRoutes,
   couponRoutes,
-  productCategoryRoutes,
-  productBrandRoutes,
+  (ctx) => productCategoryRoutes(ctx, productsInCategory),
+  (ctx) => productBrandRoutes(ctx, productsOfBrand),
   (ctx) => productAdditionalRoutes(ctx, groupProductCount),
   productRoutes,
   cepRoutes,

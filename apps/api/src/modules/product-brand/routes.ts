@@ -1,5 +1,7 @@
 import type { AppContext } from '../../context.ts';
-import { namedCatalogRoutes } from '../../lib/namedCatalog.ts';
+import { namedCatalogRoutes, type UsageCount } from '../../lib/namedCatalog.ts';
 import { brandService } from './service.ts';
 
-export const productBrandRoutes = (ctx: AppContext) => namedCatalogRoutes(ctx, 'product-brand', brandService);
+/** `usage`: how many products carry a brand, handed over by the product module at wiring. */
+export const productBrandRoutes = (ctx: AppContext, usage: UsageCount) =>
+  namedCatalogRoutes(ctx, 'product-brand', brandService, usage);

@@ -4,7 +4,6 @@ import { productBrands } from './schema.ts';
 
 export const brandService = namedCatalogService({
   table: productBrands as unknown as NamedTable,
-  usedBy: { table: 'products', column: 'brand_id' },
   uniqueConstraint: 'product_brands_client_name_uq',
   nameTaken: BRAND_NAME_TAKEN,
   notFoundMessage: 'Marca não encontrada',

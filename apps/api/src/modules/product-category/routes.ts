@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context.ts';
-import { namedCatalogRoutes } from '../../lib/namedCatalog.ts';
+import { namedCatalogRoutes, type UsageCount } from '../../lib/namedCatalog.ts';
 import { categoryService } from './service.ts';
 
-export const productCategoryRoutes = (ctx: AppContext) =>
-  namedCatalogRoutes(ctx, 'product-category', categoryService);
+/** `usage`: how many products are in a category, handed over by the product module at wiring. */
+export const productCategoryRoutes = (ctx: AppContext, usage: UsageCount) =>
+  namedCatalogRoutes(ctx, 'product-category', categoryService, usage);

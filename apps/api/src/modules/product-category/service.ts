@@ -4,7 +4,6 @@ import { productCategories } from './schema.ts';
 
 export const categoryService = namedCatalogService({
   table: productCategories as unknown as NamedTable,
-  usedBy: { table: 'products', column: 'category_id' },
   uniqueConstraint: 'product_categories_client_name_uq',
   nameTaken: CATEGORY_NAME_TAKEN,
   notFoundMessage: 'Categoria não encontrada',
