@@ -14,7 +14,7 @@ import { num } from '../../lib/pg.ts';
 import { additionalGroupsInOrder } from '../product-additional/service.ts';
 import { groupIdsOf, groupProductCount } from './additionalGroups.ts';
 import { imageUrls } from './imageUrls.ts';
-import { type ListRow, listColumns, toListItem } from './listRow.ts';
+import { type ListRow, toListItem, wholeColumns } from './listRow.ts';
 import { productGridColors, productGridSizes, productImages, products, productVariants } from './schema.ts';
 
 export const PRODUCT_NOT_FOUND = 'Produto não encontrado';
@@ -84,12 +84,7 @@ export async function findProduct(db: Executor, actor: Actor, id: number): Promi
 async function findProductWhere(db: Executor, clientId: number, condition: SQL): Promise<Product | null> {
   const [row] = await db
     .select({
-      ...listColumns,
-      description: products.description,
-      weightKg: products.weightKg,
-      heightCm: products.heightCm,
-      widthCm: products.widthCm,
-      lengthCm: products.lengthCm,
+      ...wholeColumns,
       groupIds: groupIdsOf(sql`"products"."id"`),
     })
     .from(products)

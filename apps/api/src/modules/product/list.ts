@@ -10,7 +10,7 @@ import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { escapeLike, listResult, orderByOf, pageWindow } from '../../lib/list.ts';
-import { type ListRow, listColumns, toListItem } from './listRow.ts';
+import { type ListRow, listColumns, toListItem, wholeColumns } from './listRow.ts';
 import { productCounters, products } from './schema.ts';
 
 type ListQuery = z.output<typeof productListQuerySchema>;
@@ -169,12 +169,7 @@ export async function* eachProduct(db: Db, actor: Actor, query: ListQuery, batch
   for (let offset = 0; ; offset += batch) {
     const rows = await db
       .select({
-        ...listColumns,
-        description: products.description,
-        weightKg: products.weightKg,
-        heightCm: products.heightCm,
-        widthCm: products.widthCm,
-        lengthCm: products.lengthCm,
+        ...wholeColumns,
       })
       .from(products)
       .where(where)

@@ -44,6 +44,16 @@ export const listColumns = {
   updatedAt: products.updatedAt,
 };
 
+/** A list row plus what only the whole product shows (detail, barcode lookup, CSV export). */
+export const wholeColumns = {
+  ...listColumns,
+  description: products.description,
+  weightKg: products.weightKg,
+  heightCm: products.heightCm,
+  widthCm: products.widthCm,
+  lengthCm: products.lengthCm,
+};
+
 export type ListRow = {
   [K in keyof typeof listColumns]: unknown;
 } & {
