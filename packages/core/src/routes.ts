@@ -23,6 +23,8 @@ export const WRITE = {
   billing: [1],
   sales: PDV,
   delivery: [1, 2, 8],
+  /** The shop's card rate tables and the fee simulator settings (issue 20). */
+  fees: [1, 2, 7],
 } as const satisfies Record<string, readonly UserTypeId[]>;
 
 /** Actions that are neither opening a page nor writing a resource. */

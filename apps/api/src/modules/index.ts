@@ -6,6 +6,7 @@ import { cashRegisterRoutes } from './cash-register/routes.ts';
 import { cepRoutes } from './cep/routes.ts';
 import { couponRoutes } from './coupon/routes.ts';
 import { customerRoutes } from './customer/routes.ts';
+import { feeSimulatorRoutes } from './fee-simulator/routes.ts';
 import { healthRoutes } from './health/routes.ts';
 import { notificationRoutes } from './notification/routes.ts';
 import { groupProductCount } from './product/additionalGroups.ts';
@@ -45,4 +46,5 @@ export const MODULES: ((ctx: AppContext) => FastifyPluginAsyncZod)[] = [
   saleRoutes,
   (ctx) => receivableRoutes(ctx, saleOfInstallments),
   stockRoutes,
+  feeSimulatorRoutes,
 ];

@@ -1,0 +1,196 @@
+import { FEE_PRESETS, type FeePreset } from '@balcao/core/fees';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/helper.ts';
+import { type Api, asUser, expectStatus } from '../../../test/kit.ts';
+import { feeTables } from './schema.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const preset = (key: string): FeePreset => {
+  const found = FEE_PRESETS.find((p) => p.key === key);
+  if (!found) throw new Error(key);
+  return found;
+};
+
+/** A table body from a preset, as the page sends it (the preset's fields plus its key). */
+function tableBody(key = 'pagbank-30d', overrides: Record<string, unknown> = {}) {
+  const { key: presetKey, note: _note, ...fields } = preset(key);
+  return { ...fields, presetKey, ...overrides };
+}
+
+const makeTable = async (a: Api, overrides: Record<string, unknown> = {}, key?: string) =>
+  expectStatus(await a.post('/fee-simulator/table', tableBody(key, overrides)), 201, 'create table');
+
+describe('rate tables', () => {
+  it('saves a preset as the shop own table, dated and exact, and edits it with its version', async () => {
+    const { api } = await asUser(t, [1]);
+    const created = await makeTable(api, { name: 'PagBank da loja', creditRates: [3.19, 3.79, '4,09'] });
+    expect(created).toMatchObject({
+      id: expect.any(Number),
+      name: 'PagBank da loja',
+      acquirer: 'PagBank',
+      presetKey: 'pagbank-30d',
+      ratesDate: '2026-11-01',
+      verified: true,
+      debitRate: 1.99,
+      pixRate: null,
+      creditRates: [3.19, 3.79, 4.09],
+      anticipationModel: 'none',
+      settlementDays: 30,
+      buyerInterestRate: 2.99,
+    });
+    // Rates are stored as integer hundredths of a percent.
+    const [row] = await t.database.db.select().from(feeTables).where(eq(feeTables.id, created.id));
+    expect(row.creditRatesBp).toEqual([319, 379, 409]);
+    expect(row.debitRateBp).toBe(199);
+
+    expect(expectStatus(await api.get(`/fee-simulator/table/${created.id}`), 200)).toEqual(created);
+    expect(expectStatus(await api.get('/fee-simulator/table'), 200)).toEqual([created]);
+
+    const body = tableBody('pagbank-30d', {
+      name: 'PagBank 2',
+      anticipationModel: 'simple',
+      anticipationRate: 2.5,
+    });
+    const noVersion = await api.put(`/fee-simulator/table/${created.id}`, body);
+    expect(noVersion.statusCode).toBe(400);
+    const updated = expectStatus(
+      await api.put(`/fee-simulator/table/${created.id}`, { ...body, updatedAt: created.updatedAt }),
+      200,
+    );
+    expect(updated).toMatchObject({ name: 'PagBank 2', anticipationModel: 'simple', anticipationRate: 2.5 });
+    const stale = await api.put(`/fee-simulator/table/${created.id}`, {
+      ...body,
+      updatedAt: created.updatedAt,
+    });
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json().code).toBe('stale');
+
+    expect(expectStatus(await api.delete(`/fee-simulator/table/${created.id}`), 200)).toEqual({
+      id: created.id,
+    });
+    expect((await api.get(`/fee-simulator/table/${created.id}`)).statusCode).toBe(404);
+  });
+
+  it('validates: 400 with the field issues in Portuguese, never a half-written table', async () => {
+    const { api } = await asUser(t, [1]);
+    const res = await api.post(
+      '/fee-simulator/table',
+      tableBody('sumup-d1', {
+        name: '',
+        debitRate: 100,
+        creditRates: Array(19).fill(1),
+        anticipationModel: 'magic',
+        settlementDays: -1,
+        ratesDate: 'ontem',
+      }),
+    );
+    expect(res.statusCode).toBe(400);
+    const issues = Object.fromEntries(
+      (res.json().issues as { path: string; message: string }[]).map((i) => [i.path, i.message]),
+    );
+    expect(issues).toMatchObject({
+      name: 'Informe o nome da tabela',
+      debitRate: 'A taxa deve ser de 0 a 99,99%',
+      creditRates: 'Informe as taxas do crédito de 1x a no máximo 18x',
+      anticipationModel: 'Selecione um modelo de antecipação válido',
+      settlementDays: 'Informe um número de dias de 0 a 60',
+      ratesDate: 'Informe a data das taxas',
+    });
+    expect(expectStatus(await api.get('/fee-simulator/table'), 200)).toEqual([]);
+    // Up to 18x when the shop wants.
+    const long = await makeTable(api, { creditRates: Array(18).fill(4) });
+    expect(long.creditRates).toHaveLength(18);
+  });
+
+  it("tenancy: another shop's table is 404 to read, edit or delete, and cannot be made active", async () => {
+    const mine = await asUser(t, [1]);
+    const other = await asUser(t, [1]);
+    const theirs = await makeTable(other.api);
+    expect((await mine.api.get(`/fee-simulator/table/${theirs.id}`)).statusCode).toBe(404);
+    const edit = await mine.api.put(`/fee-simulator/table/${theirs.id}`, {
+      ...tableBody(),
+      updatedAt: theirs.updatedAt,
+    });
+    expect(edit.statusCode).toBe(404);
+    expect((await mine.api.delete(`/fee-simulator/table/${theirs.id}`)).statusCode).toBe(404);
+    expect(expectStatus(await mine.api.get('/fee-simulator/table'), 200)).toEqual([]);
+    const steal = await mine.api.put('/fee-simulator/settings', {
+      activeTableId: theirs.id,
+      pdvSurcharge: true,
+    });
+    expect(steal.statusCode).toBe(422);
+    expect(steal.json().message).toBe('Selecione uma tabela de taxas da loja');
+    expect(expectStatus(await other.api.get(`/fee-simulator/table/${theirs.id}`), 200).name).toBe(
+      theirs.name,
+    );
+  });
+
+  it('roles: Marketing and drivers do not see it; sellers read; admin, manager and financial write', async () => {
+    const shop = await asUser(t, [1, 2, 3, 7, 9, 10]);
+    const [admin, manager, seller, financial, marketing, driver] = shop.apis;
+    const table = await makeTable(admin);
+    expect((await marketing.get('/fee-simulator/table')).statusCode).toBe(403);
+    expect((await driver.get('/fee-simulator/settings')).statusCode).toBe(403);
+    expect(expectStatus(await seller.get('/fee-simulator/table'), 200)).toHaveLength(1);
+    expect((await seller.post('/fee-simulator/table', tableBody())).statusCode).toBe(403);
+    expect((await seller.delete(`/fee-simulator/table/${table.id}`)).statusCode).toBe(403);
+    expect(
+      (await seller.put('/fee-simulator/settings', { activeTableId: null, pdvSurcharge: true })).statusCode,
+    ).toBe(403);
+    await makeTable(manager);
+    await makeTable(financial);
+    // Marketing may sell at the PDV: it reads the PDV's table (null while the display is off).
+    expect(expectStatus(await marketing.get('/fee-simulator/pdv'), 200)).toEqual({ table: null });
+    expect((await driver.get('/fee-simulator/pdv')).statusCode).toBe(403);
+  });
+});
+
+describe('settings and the PDV surcharge', () => {
+  it('defaults: no active table and the PDV display off; the first table becomes active', async () => {
+    const { api } = await asUser(t, [1]);
+    expect(expectStatus(await api.get('/fee-simulator/settings'), 200)).toEqual({
+      activeTableId: null,
+      pdvSurcharge: false,
+      updatedAt: null,
+    });
+    const first = await makeTable(api);
+    await makeTable(api, { name: 'Outra' }, 'sumup-d1');
+    const settings = expectStatus(await api.get('/fee-simulator/settings'), 200);
+    expect(settings).toMatchObject({ activeTableId: first.id, pdvSurcharge: false });
+    // Off by default: the PDV gets no table.
+    expect(expectStatus(await api.get('/fee-simulator/pdv'), 200)).toEqual({ table: null });
+
+    const on = expectStatus(
+      await api.put('/fee-simulator/settings', {
+        activeTableId: first.id,
+        pdvSurcharge: true,
+        updatedAt: settings.updatedAt,
+      }),
+      200,
+    );
+    expect(on).toMatchObject({ activeTableId: first.id, pdvSurcharge: true });
+    expect(expectStatus(await api.get('/fee-simulator/pdv'), 200)).toEqual({ table: first });
+
+    // A stale copy of the settings does not overwrite.
+    const stale = await api.put('/fee-simulator/settings', {
+      activeTableId: null,
+      pdvSurcharge: false,
+      updatedAt: settings.updatedAt,
+    });
+    expect(stale.statusCode).toBe(409);
+
+    // Deleting the active table leaves none: the PDV shows no surcharge.
+    await api.delete(`/fee-simulator/table/${first.id}`);
+    expect(expectStatus(await api.get('/fee-simulator/settings'), 200)).toMatchObject({
+      activeTableId: null,
+      pdvSurcharge: true,
+    });
+    expect(expectStatus(await api.get('/fee-simulator/pdv'), 200)).toEqual({ table: null });
+  });
+});
