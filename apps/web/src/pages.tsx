@@ -38,4 +38,5 @@ export const PAGES: Record<string, LazyExoticComponent<ComponentType>> = {
   'sale-pdv-close': lazy(() => import('./features/cash-register/CloseRegisterPage.tsx')),
   'sale-detail': lazy(() => import('./features/sale/SaleDetailPage.tsx')),
   'sale-create-simple': lazy(() => import('./features/sale/SimpleSalePage.tsx')),
+  'bank-simulator': lazy(() => import('./features/fee-simulator/FeeSimulatorPage.tsx')),
 };

@@ -33,6 +33,7 @@ import { useWatch } from 'react-hook-form';
 import type { z } from 'zod';
 import { Form, FormMoneyField, FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
 import { centsOf, centsToInput, MoneyField } from '../../components/MoneyField.tsx';
+import { usePdvSurchargeLabel } from '../fee-simulator/pdvSurcharge.ts';
 import { fetchCustomerCredit, saleKeys, validateCoupon } from '../sale/api.ts';
 import { PixQr } from '../sale/PixQr.tsx';
 import { type PdvAction, type PdvState, pdvPaymentCheck } from './state.ts';
@@ -201,6 +202,7 @@ function AddPaymentForm({
   const cents = centsOf(amount);
   const installmentsAllowed = INSTALLMENT_METHODS.includes(method);
   const deferred = DEFERRED_METHODS.includes(method);
+  const surcharge = usePdvSurchargeLabel(method === 'creditCard');
 
   const submit = (payment: z.output<typeof paymentInputSchema>) =>
     onAdd({
@@ -248,6 +250,7 @@ function AddPaymentForm({
               {Array.from({ length: MAX_INSTALLMENTS }, (_, i) => i + 1).map((n) => (
                 <MenuItem key={n} value={n}>
                   {n}x{!Number.isNaN(cents) && cents > 0 ? ` de ${formatCents(Math.floor(cents / n))}` : ''}
+                  {surcharge(cents, n)}
                 </MenuItem>
               ))}
             </FormTextField>
