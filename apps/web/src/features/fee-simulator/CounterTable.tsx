@@ -33,7 +33,9 @@ const printStyles = (
       '@media print': {
         'body *': { visibility: 'hidden' },
         [`#${PRINT_ID}, #${PRINT_ID} *`]: { visibility: 'visible' },
-        [`#${PRINT_ID}`]: { position: 'absolute', left: 0, top: 0, width: '100%' },
+        [`#${PRINT_ID}`]: { position: 'absolute', left: 0, top: 0, width: '100%', background: '#fff' },
+        // Paper is white whatever the screen's theme: black text, grey rules.
+        [`#${PRINT_ID} *`]: { color: '#000 !important', borderColor: '#bbb !important' },
         [`#${PRINT_ID} .no-print`]: { display: 'none' },
         '@page': { size: 'landscape', margin: '10mm' },
       },
@@ -185,10 +187,11 @@ export function CounterTable({
           <ListTable
             label={`Tabela de balcão ${upToLabel(count)}`}
             head={['Produto', alignRight('À vista'), ...counts.map((n) => alignRight(`${n}x de`))]}
+            sx={{ '& td, & th': { px: 1 }, '& td': { whiteSpace: 'nowrap' } }}
           >
             {products.map((p) => (
               <TableRow key={p.id} data-product={p.name}>
-                <TableCell component="th" scope="row">
+                <TableCell component="th" scope="row" sx={{ minWidth: 140 }}>
                   {p.name}
                 </TableCell>
                 <TableCell align="right" sx={{ fontWeight: 700, whiteSpace: 'nowrap' }}>

@@ -25,6 +25,7 @@ export default function FeeChart({
     >
       <LineChart
         height={300}
+        skipAnimation
         xAxis={[
           {
             data: installments,

@@ -16,6 +16,9 @@ import { type FeeSource, sourceDateLine } from './sources.ts';
 
 const FeeChart = lazy(() => import('./FeeChart.tsx'));
 
+/** Money stays on one line; a narrow screen scrolls the table sideways. */
+const NO_WRAP = { '& td, & th': { whiteSpace: 'nowrap' } };
+
 const percent = (value: number) => `${value.toFixed(2).replace('.', ',')}%`;
 const dayOf = (days: number) => formatDateBr(addDays(todayIso(), days));
 
@@ -43,6 +46,7 @@ function CompareTable({
   return (
     <ListTable
       label="Comparação das adquirentes"
+      sx={NO_WRAP}
       head={['Parcelas', ...sources.map((s) => alignRight(`${s.label}: ${MAIN_LABEL[mode]}`))]}
     >
       {rows.map((row) => (
@@ -98,6 +102,7 @@ function DetailTable({
         </Typography>
         <ListTable
           label={`Juros do comprador: ${source.label}`}
+          sx={NO_WRAP}
           head={[
             'Parcelas',
             alignRight('Valor da parcela'),
@@ -128,6 +133,7 @@ function DetailTable({
   return (
     <ListTable
       label={`Simulação: ${source.label}`}
+      sx={NO_WRAP}
       head={[
         'Parcelas',
         alignRight('Bruto'),

@@ -30,7 +30,8 @@ export type SimRow = {
 export function buyerCell(rates: FeeRates, priceCents: number, n: number): BuyerCell | null {
   if (n > rates.creditRates.length) return null;
   if (rates.buyerInterestRate > 0) {
-    const quote = buyerInterest(priceCents, n, rates.buyerInterestRate);
+    // 1x is a sale at sight: the buyer pays no interest.
+    const quote = buyerInterest(priceCents, n, n === 1 ? 0 : rates.buyerInterestRate);
     // The acquirer finances the buyer: the shop gets the sale as a 1x one.
     return { ...quote, kind: 'price', netCents: quoteCredit(rates, priceCents, 1).netCents };
   }
