@@ -9,7 +9,6 @@ import {
   type FeeTableValues,
   feeTableInputSchema,
 } from '@balcao/core/fees';
-import { numberToDecimalInput } from '@balcao/core/money';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -59,7 +58,8 @@ type Values = {
   buyerInterestRate: string;
 };
 
-const rateText = (rate: number | null) => (rate === null ? '' : numberToDecimalInput(rate));
+/** 10.9 -> "10,90", as the acquirers print their rates. */
+const rateText = (rate: number | null) => (rate === null ? '' : rate.toFixed(2).replace('.', ','));
 
 type Start = Omit<FeeTableValues, 'updatedAt' | 'presetKey'> & { presetKey: string | null };
 
