@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { FEE_PRESETS } from '@balcao/core/fees';
 import { expect, type Page, test } from '@playwright/test';
 import { apiLogin, demoEmail, loginAs } from './helpers';
@@ -197,6 +198,37 @@ test('Marketing cannot open the simulator', async ({ page }) => {
   await page.goto(SIMULATOR);
   await expect(page).toHaveURL(/not-have-permission/);
 });
+
+for (const scheme of ['light', 'dark'] as const) {
+  test(`the simulator has no serious or critical axe violation (${scheme} theme)`, async ({ page }) => {
+    await page.emulateMedia({ colorScheme: scheme });
+    const problems: string[] = [];
+    const check = async (label: string) => {
+      const result = await new AxeBuilder({ page }).analyze();
+      for (const v of result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical'))
+        problems.push(
+          `${label}: ${v.id} ${v.nodes
+            .map((n) => n.target.join(' '))
+            .slice(0, 3)
+            .join(', ')}`,
+        );
+    };
+    await loginAs(page, 1);
+    await page.goto(SIMULATOR);
+    await pickAcquirer(page, /^InfinitePay/);
+    const counter = page.getByRole('region', { name: 'Tabela de balcão' });
+    await counter.getByLabel('Categoria', { exact: true }).click();
+    await page.getByRole('option', { name: 'Bebidas' }).click();
+    await expect(counter.getByRole('table')).toBeVisible();
+    await check('simulator');
+    await page.getByRole('button', { name: 'Juros do comprador' }).click();
+    await check('buyer mode');
+    await page.getByRole('button', { name: 'Nova tabela' }).click();
+    await expect(page.getByRole('dialog', { name: 'Nova tabela de taxas' })).toBeVisible();
+    await check('table dialog');
+    expect(problems).toEqual([]);
+  });
+}
 
 /** Screenshots for review (SHOTS=1): 1280 and 390 px wide, light and dark, into /tmp/h20/. */
 test('screens', async ({ page }) => {

@@ -2,13 +2,22 @@ import { FEE_PRESETS, type FeePreset } from '@balcao/core/fees';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helper.ts';
-import { type Api, asUser, expectStatus } from '../../../test/kit.ts';
+import {
+  type Api,
+  asUser,
+  expectStatus,
+  joinChannel,
+  listenForSockets,
+  nextChange,
+} from '../../../test/kit.ts';
 import { feeTables } from './schema.ts';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ apiKey: API_KEY });
 });
+
+const API_KEY = 'chave-de-teste';
 afterAll(() => t.close());
 
 const preset = (key: string): FeePreset => {
@@ -192,5 +201,38 @@ describe('settings and the PDV surcharge', () => {
       pdvSurcharge: true,
     });
     expect(expectStatus(await api.get('/fee-simulator/pdv'), 200)).toEqual({ table: null });
+  });
+});
+
+describe('live', () => {
+  it("a settings change reaches the shop's open PDVs (change {resource: 'fee-simulator'}); another shop hears nothing", async () => {
+    const sockets = await listenForSockets(t);
+    try {
+      const shop = await asUser(t, [1, 4]);
+      const other = await asUser(t, [1]);
+      const till = await sockets.connected({ key: API_KEY, token: shop.users[1].token });
+      expect((await joinChannel(till, `notifications_${shop.client.id}`)).ok).toBe(true);
+      const otherTill = await sockets.connected({ key: API_KEY, token: other.users[0].token });
+      expect((await joinChannel(otherTill, `notifications_${other.client.id}`)).ok).toBe(true);
+
+      const created = nextChange(till, 'fee-simulator', 5000);
+      const table = await makeTable(shop.api);
+      expect(await created).toEqual({ resource: 'fee-simulator', id: table.id });
+
+      const settings = expectStatus(await shop.api.get('/fee-simulator/settings'), 200);
+      const switched = nextChange(till, 'fee-simulator', 5000);
+      const missed = nextChange(otherTill, null, 1500);
+      await shop.api.put('/fee-simulator/settings', {
+        activeTableId: table.id,
+        pdvSurcharge: true,
+        updatedAt: settings.updatedAt,
+      });
+      expect(await switched).toMatchObject({ resource: 'fee-simulator' });
+      expect(await missed).toBe('nothing');
+      // The cashier's PDV now reads the table.
+      expect(expectStatus(await shop.apis[1].get('/fee-simulator/pdv'), 200).table.id).toBe(table.id);
+    } finally {
+      sockets.disconnectAll();
+    }
   });
 });

@@ -184,30 +184,38 @@ export function CounterTable({
               Imprimir
             </Button>
           </Stack>
-          <ListTable
-            label={`Tabela de balcão ${upToLabel(count)}`}
-            head={['Produto', alignRight('À vista'), ...counts.map((n) => alignRight(`${n}x de`))]}
-            sx={{ '& td, & th': { px: 1 }, '& td': { whiteSpace: 'nowrap' } }}
+          {/* Many columns: the box scrolls sideways and takes the focus, so a keyboard can scroll it. */}
+          <Box
+            tabIndex={0}
+            role="group"
+            aria-label={`Parcelas ${upToLabel(count)}`}
+            sx={{ overflowX: 'auto', minWidth: 0 }}
           >
-            {products.map((p) => (
-              <TableRow key={p.id} data-product={p.name}>
-                <TableCell component="th" scope="row" sx={{ minWidth: 140 }}>
-                  {p.name}
-                </TableCell>
-                <TableCell align="right" sx={{ fontWeight: 700, whiteSpace: 'nowrap' }}>
-                  {formatCents(p.salePriceCents)}
-                </TableCell>
-                {counts.map((n) => {
-                  const price = counterPrice(source.rates, p.salePriceCents, n);
-                  return (
-                    <TableCell key={n} align="right" sx={{ whiteSpace: 'nowrap' }}>
-                      {price ? formatCents(price.installmentCents) : '—'}
-                    </TableCell>
-                  );
-                })}
-              </TableRow>
-            ))}
-          </ListTable>
+            <ListTable
+              label={`Tabela de balcão ${upToLabel(count)}`}
+              head={['Produto', alignRight('À vista'), ...counts.map((n) => alignRight(`${n}x de`))]}
+              sx={{ overflowX: 'visible', '& td, & th': { px: 1 }, '& td': { whiteSpace: 'nowrap' } }}
+            >
+              {products.map((p) => (
+                <TableRow key={p.id} data-product={p.name}>
+                  <TableCell component="th" scope="row" sx={{ minWidth: 140 }}>
+                    {p.name}
+                  </TableCell>
+                  <TableCell align="right" sx={{ fontWeight: 700, whiteSpace: 'nowrap' }}>
+                    {formatCents(p.salePriceCents)}
+                  </TableCell>
+                  {counts.map((n) => {
+                    const price = counterPrice(source.rates, p.salePriceCents, n);
+                    return (
+                      <TableCell key={n} align="right" sx={{ whiteSpace: 'nowrap' }}>
+                        {price ? formatCents(price.installmentCents) : '—'}
+                      </TableCell>
+                    );
+                  })}
+                </TableRow>
+              ))}
+            </ListTable>
+          </Box>
           <Typography variant="caption" color="text.secondary">
             Parcelas no cartão de crédito com a taxa repassada: a loja recebe o preço à vista.{' '}
             {source.acquirer}, {sourceDateLine(source)}. Valores de {formatDateBr(todayIso())}.

@@ -15,7 +15,7 @@ import TextField from '@mui/material/TextField';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
 import { LoadError } from '../../components/LoadError.tsx';
 import { Loading } from '../../components/Loading.tsx';
@@ -91,17 +91,15 @@ function Simulator({ sources, defaultId }: { sources: FeeSource[]; defaultId: st
     .filter((s): s is FeeSource => Boolean(s));
   const cents = centsOf(text);
   const valid = Number.isSafeInteger(cents) && cents > 0;
-  const rows = useMemo(
-    () =>
-      valid && chosen.length > 0
-        ? simulate(
-            chosen.map((s) => s.rates),
-            mode,
-            cents,
-          )
-        : [],
-    [valid, chosen, mode, cents],
-  );
+  // A few hundred arithmetic operations: computed on each render, no memo needed.
+  const rows =
+    valid && chosen.length > 0
+      ? simulate(
+          chosen.map((s) => s.rates),
+          mode,
+          cents,
+        )
+      : [];
 
   return (
     <Paper component="section" aria-label="Simulação" sx={{ p: 2, display: 'grid', gap: 2, minWidth: 0 }}>
