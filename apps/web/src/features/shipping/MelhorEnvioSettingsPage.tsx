@@ -225,6 +225,7 @@ function SettingsForm({
               label={status}
               color={settings.connection === 'none' ? 'default' : 'success'}
               data-testid="melhor-envio-status"
+              sx={{ height: 'auto', py: 0.5, '& .MuiChip-label': { whiteSpace: 'normal' } }}
             />
             {settings.hasRefreshToken && <Chip variant="outlined" label="Renovação automática do token" />}
           </Stack>
@@ -271,7 +272,8 @@ function SettingsForm({
             <FormTextField
               control={control}
               name="clientSecret"
-              label={settings.hasClientSecret ? 'Client Secret (guardado; vazio mantém)' : 'Client Secret'}
+              label="Client Secret"
+              helperText={settings.hasClientSecret ? 'Guardado; vazio mantém o atual' : undefined}
               type="password"
               autoComplete="off"
               disabled={locked}

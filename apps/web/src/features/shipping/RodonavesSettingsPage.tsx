@@ -152,7 +152,8 @@ function SettingsForm({
             <FormTextField
               control={control}
               name="password"
-              label={settings.hasPassword ? 'Senha (guardada; vazio mantém)' : 'Senha'}
+              label="Senha"
+              helperText={settings.hasPassword ? 'Guardada; vazio mantém a atual' : undefined}
               type="password"
               autoComplete="off"
               disabled={locked}

@@ -22,13 +22,7 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
-import {
-  type Control,
-  Controller,
-  useFieldArray,
-  useFormState,
-  useWatch,
-} from 'react-hook-form';
+import { type Control, Controller, useFieldArray, useFormState, useWatch } from 'react-hook-form';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
 import { type Feedback, FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
 import {
