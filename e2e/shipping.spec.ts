@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { type FakeMelhorEnvio, startFakeMelhorEnvio } from '../apps/api/test/fakes/freight';
 import { apiLogin, demoEmail, loginAs } from './helpers';
@@ -190,3 +191,37 @@ test('Melhor Envio: connect with OAuth2, simulate a quote, see the services, use
   await expect(page.getByText('Frete da transportadora: Correios SEDEX (R$ 23,10)')).toBeVisible();
   await expect(page.getByRole('textbox', { name: 'Frete', exact: true })).toHaveValue('23,10');
 });
+
+for (const scheme of ['light', 'dark'] as const) {
+  test(`shipping pages have no serious or critical axe violation (${scheme} theme)`, async ({ page }) => {
+    await page.emulateMedia({ colorScheme: scheme });
+    const problems: string[] = [];
+    const check = async (label: string) => {
+      const result = await new AxeBuilder({ page }).analyze();
+      for (const v of result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical'))
+        problems.push(
+          `${label}: ${v.id} ${v.nodes
+            .map((n) => n.target.join(' '))
+            .slice(0, 3)
+            .join(', ')}`,
+        );
+    };
+    await loginAs(page, 1);
+    const pages: [string, string][] = [
+      ['/dashboard/settings/shipping-settings', 'Configurações de entrega'],
+      ['/dashboard/settings/shipping-settings/crud', 'Nova regra de entrega'],
+      ['/dashboard/settings/melhor-envio/settings', 'Melhor Envio'],
+      ['/dashboard/settings/rodonaves', 'Rodonaves'],
+      ['/dashboard/freight/melhor-envio', 'Frete Melhor Envio'],
+      ['/dashboard/freight/rodonaves', 'Frete Rodonaves'],
+    ];
+    for (const [path, heading] of pages) {
+      await page.goto(path);
+      await expect(page.getByRole('heading', { name: heading, exact: true })).toBeVisible();
+      await expect(page.getByRole('progressbar')).toHaveCount(0);
+      await check(path);
+      if (path === '/dashboard/settings/rodonaves') await shoot(page, 'rodonaves-settings');
+    }
+    expect(problems).toEqual([]);
+  });
+}

@@ -79,8 +79,10 @@ export type FakeMelhorEnvio = {
   revoke(accessToken: string): void;
   /** Every access and refresh token stops working (the shop must authorize again). */
   revokeAll(): void;
-  calculations: { authorization: string; userAgent: string; body: Record<string, unknown> }[];
+  calculations: { authorization: string; userAgent: string; body: Record<string, unknown>; at: number }[];
   tokenRequests: Record<string, string>[];
+  /** When each request arrived (before any slow-mode delay). */
+  arrivals: number[];
   close(): Promise<void>;
 };
 
@@ -95,6 +97,7 @@ export async function startFakeMelhorEnvio(port = 0): Promise<FakeMelhorEnvio> {
     slowMs: 5_000,
     calculations: [] as FakeMelhorEnvio['calculations'],
     tokenRequests: [] as Record<string, string>[],
+    arrivals: [] as number[],
   };
   const oauthPair = () => {
     const pair = { accessToken: token(), refreshToken: token() };
@@ -106,6 +109,7 @@ export async function startFakeMelhorEnvio(port = 0): Promise<FakeMelhorEnvio> {
   const started = await listen(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://fake');
     const raw = await readBody(req);
+    fake.arrivals.push(Date.now());
     if (fake.mode === 'slow') await sleep(fake.slowMs);
     if (fake.mode === 'down') return json(res, 503, { message: 'Service Unavailable' });
 
@@ -168,7 +172,12 @@ export async function startFakeMelhorEnvio(port = 0): Promise<FakeMelhorEnvio> {
           errors: { from: ['JSON inválido'] },
         });
       }
-      fake.calculations.push({ authorization, userAgent: String(req.headers['user-agent'] ?? ''), body });
+      fake.calculations.push({
+        authorization,
+        userAgent: String(req.headers['user-agent'] ?? ''),
+        body,
+        at: Date.now(),
+      });
       if (!access.has(bearer)) return json(res, 401, { message: 'Unauthenticated.' });
       const from = (body.from as { postal_code?: string } | undefined)?.postal_code ?? '';
       const to = (body.to as { postal_code?: string } | undefined)?.postal_code ?? '';
@@ -272,7 +281,7 @@ export type FakeRodonaves = {
   mode: FakeMode;
   slowMs: number;
   /** Token requests per host ('city' | 'quote'). */
-  tokenRequests: { host: 'city' | 'quote'; form: Record<string, string> }[];
+  tokenRequests: { host: 'city' | 'quote'; form: Record<string, string>; at: number }[];
   quotes: Record<string, unknown>[];
   /** Every token issued so far stops working (as when they expire). */
   expireTokens(): void;
@@ -291,11 +300,12 @@ export async function startFakeRodonaves(): Promise<FakeRodonaves> {
   const handler = (host: 'city' | 'quote') => async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://fake');
     const raw = await readBody(req);
+    if (url.pathname === '/token')
+      fake.tokenRequests.push({ host, form: Object.fromEntries(new URLSearchParams(raw)), at: Date.now() });
     if (fake.mode === 'slow') await sleep(fake.slowMs);
     if (fake.mode === 'down') return json(res, 500, { Message: 'An error has occurred.' });
     if (req.method === 'POST' && url.pathname === '/token') {
       const form = Object.fromEntries(new URLSearchParams(raw));
-      fake.tokenRequests.push({ host, form });
       const authType = (form.auth_type ?? '').toLowerCase();
       if (
         form.grant_type !== 'password' ||
