@@ -194,6 +194,8 @@ test('Melhor Envio: connect with OAuth2, simulate a quote, see the services, use
 
 for (const scheme of ['light', 'dark'] as const) {
   test(`shipping pages have no serious or critical axe violation (${scheme} theme)`, async ({ page }) => {
+    // Six pages analysed: more than the default minute on a busy machine.
+    test.setTimeout(180_000);
     await page.emulateMedia({ colorScheme: scheme });
     const problems: string[] = [];
     const check = async (label: string) => {
