@@ -15,6 +15,10 @@ const envSchema = z.object({
   CEP_BASE_URL: z.string().default('https://viacep.com.br'),
   EVOLUTION_API_URL: z.string().optional(),
   EVOLUTION_API_KEY: z.string().optional(),
+  SECRETS_KEY: z.string().optional(),
+  ROUTING_URL: z.string().optional(),
+  GEOCODER_URL: z.string().optional(),
+  MELHOR_ENVIO_USER_AGENT: z.string().optional(),
 });
 
 export type Config = {
@@ -40,6 +44,22 @@ export type Config = {
   cep: { baseUrl: string; timeoutMs: number };
   /** WhatsApp (Evolution API contract); no base URL = number checks are skipped (unknown). */
   whatsapp: { baseUrl?: string; apiKey: string; timeoutMs: number };
+  /**
+   * Freight (issue 15). `secretsKey` encrypts carrier secrets at rest (SECRETS_KEY; outside production a
+   * development key when unset). Carrier base URLs are shop settings; the routing (OSRM contract) and
+   * geocoding (Nominatim contract) services are the environment's: without them the operator types
+   * the distance.
+   */
+  shipping: {
+    secretsKey?: string;
+    carrierTimeoutMs: number;
+    tokenTimeoutMs: number;
+    cacheTtlMs: number;
+    routingUrl?: string;
+    geocoderUrl?: string;
+    routingTimeoutMs: number;
+    userAgent: string;
+  };
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -63,6 +83,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       baseUrl: e.EVOLUTION_API_URL || undefined,
       apiKey: e.EVOLUTION_API_KEY ?? '',
       timeoutMs: 10_000,
+    },
+    shipping: {
+      secretsKey: e.SECRETS_KEY || (isProduction ? undefined : 'balcao-development-secrets-key'),
+      carrierTimeoutMs: 3_000,
+      tokenTimeoutMs: 2_000,
+      cacheTtlMs: 10 * 60_000,
+      routingUrl: e.ROUTING_URL || undefined,
+      geocoderUrl: e.GEOCODER_URL || undefined,
+      routingTimeoutMs: 2_000,
+      userAgent: e.MELHOR_ENVIO_USER_AGENT || 'Balcao (suporte@balcao.app)',
     },
   };
 }

@@ -39,4 +39,10 @@ export const PAGES: Record<string, LazyExoticComponent<ComponentType>> = {
   'sale-detail': lazy(() => import('./features/sale/SaleDetailPage.tsx')),
   'sale-create-simple': lazy(() => import('./features/sale/SimpleSalePage.tsx')),
   'bank-simulator': lazy(() => import('./features/fee-simulator/FeeSimulatorPage.tsx')),
+  'settings-shipping': lazy(() => import('./features/shipping/ShippingSettingsListPage.tsx')),
+  'settings-shipping-crud': lazy(() => import('./features/shipping/ShippingSettingFormPage.tsx')),
+  'settings-melhor-envio': lazy(() => import('./features/shipping/MelhorEnvioSettingsPage.tsx')),
+  'settings-rodonaves': lazy(() => import('./features/shipping/RodonavesSettingsPage.tsx')),
+  'freight-melhor-envio': lazy(() => import('./features/shipping/MelhorEnvioSimulatorPage.tsx')),
+  'freight-rodonaves': lazy(() => import('./features/shipping/RodonavesSimulatorPage.tsx')),
 };

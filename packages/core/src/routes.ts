@@ -374,6 +374,13 @@ export const ROUTES: readonly AppRoute[] = [
     menuGroup: 'Configurações',
   }),
   r({
+    name: 'settings-rodonaves',
+    link: '/dashboard/settings/rodonaves',
+    title: 'Rodonaves',
+    allowed: SHIPPING,
+    menuGroup: 'Configurações',
+  }),
+  r({
     name: 'settings-whatsapp',
     link: '/dashboard/settings/whatsapp',
     title: 'WhatsApp',

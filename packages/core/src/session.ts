@@ -1,4 +1,5 @@
 import { refSchema, timestampFields } from './responses.ts';
+import { shippingRuleSetSchema } from './shipping.ts';
 import { z } from './zod.ts';
 
 /**
@@ -36,18 +37,12 @@ export const whatsappInstanceSchema = z.object({
 });
 export type WhatsappInstance = z.infer<typeof whatsappInstanceSchema>;
 
-/** A delivery rule of the client. */
-export const shippingSettingSchema = z.object({
-  id: z.number(),
-  clientId: z.number(),
-  name: z.string(),
-  originZipCode: z.string(),
-  fixedPriceCents: z.number(),
-  freeAboveCents: z.number(),
-  deliveryTimeMinutes: z.number(),
-  active: z.boolean(),
-  ...timestampFields,
-});
+/**
+ * A delivery rule set of the client (issue 15: the shipping module owns the rules; the session keeps
+ * the first fields it always had: id, clientId, name, originZipCode, fixedPriceCents, freeAboveCents,
+ * deliveryTimeMinutes, active).
+ */
+export const shippingSettingSchema = shippingRuleSetSchema;
 export type ShippingSetting = z.infer<typeof shippingSettingSchema>;
 
 /** The static Pix key and merchant data for the BR Code. */

@@ -56,25 +56,6 @@ export const sessions = pgTable(
   (t) => [uniqueIndex('sessions_token_hash_uq').on(t.tokenHash), index('sessions_user_idx').on(t.userId)],
 );
 
-/** Delivery rules of a client (the freight/delivery issue fills in more). */
-export const shippingSettings = pgTable(
-  'shipping_settings',
-  {
-    id: serial('id').primaryKey(),
-    clientId: integer('client_id')
-      .notNull()
-      .references(() => clients.id),
-    name: text('name').notNull(),
-    originZipCode: text('origin_zip_code').notNull().default(''),
-    fixedPriceCents: integer('fixed_price_cents').notNull().default(0),
-    freeAboveCents: integer('free_above_cents').notNull().default(0),
-    deliveryTimeMinutes: integer('delivery_time_minutes').notNull().default(60),
-    active: boolean('active').notNull().default(true),
-    ...timestamps,
-  },
-  (t) => [index('shipping_settings_client_idx').on(t.clientId)],
-);
-
 /** The client's WhatsApp (Evolution API) instance. */
 export const whatsappInstances = pgTable(
   'whatsapp_instances',

@@ -20,6 +20,7 @@ import { receivableRoutes } from './receivable/routes.ts';
 import { saleOfInstallments } from './sale/installments.ts';
 import { registerSaleFigures } from './sale/registerFigures.ts';
 import { saleRoutes } from './sale/routes.ts';
+import { shippingRoutes } from './shipping/routes.ts';
 import { stockRoutes } from './stock/routes.ts';
 import { userRoutes } from './user/routes.ts';
 
@@ -47,4 +48,5 @@ export const MODULES: ((ctx: AppContext) => FastifyPluginAsyncZod)[] = [
   (ctx) => receivableRoutes(ctx, saleOfInstallments),
   stockRoutes,
   feeSimulatorRoutes,
+  shippingRoutes,
 ];

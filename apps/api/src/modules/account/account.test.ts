@@ -3,7 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, makeCnpj, type TestApp } from '../../../test/helper.ts';
 import { api, login, me } from '../../../test/kit.ts';
-import { clients, paymentGateways, shippingSettings, users, whatsappInstances } from '../../db/schema.ts';
+import { clients, paymentGateways, users, whatsappInstances } from '../../db/schema.ts';
 import { DOCUMENT_TAKEN, EMAIL_TAKEN } from './service.ts';
 
 let t: TestApp;
@@ -66,10 +66,15 @@ describe('POST /v1/system-client', () => {
     const [user] = await t.database.db.select().from(users).where(eq(users.clientId, body.id));
     expect(user.passwordHash).not.toContain('senha-forte-1');
     expect(user.passwordHash).toMatch(/^\$argon2id\$/);
-    for (const table of [whatsappInstances, paymentGateways, shippingSettings]) {
+    for (const table of [whatsappInstances, paymentGateways]) {
       const rows = await t.database.db.select().from(table).where(eq(table.clientId, body.id));
       expect(rows).toHaveLength(1);
     }
+    // The shipping module's first rule set: one, the default.
+    const rules = await api(t, { authorization: `Bearer ${body.token}` }).get(
+      `/shipping-settings/client/${body.id}`,
+    );
+    expect(rules.json()).toMatchObject([{ name: 'Entrega padrão', isDefault: true, active: true }]);
 
     const session = await me(t, body.token);
     expect(session.statusCode).toBe(200);

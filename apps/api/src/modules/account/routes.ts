@@ -1,18 +1,12 @@
 import { createAccountInputSchema } from '@balcao/core/auth';
 import { ALL } from '@balcao/core/routes';
-import {
-  accountCreatedSchema,
-  settingsChecklistSchema,
-  shippingSettingSchema,
-  whatsappInstanceSchema,
-} from '@balcao/core/session';
-import { z } from '@balcao/core/zod';
+import { accountCreatedSchema, settingsChecklistSchema, whatsappInstanceSchema } from '@balcao/core/session';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { notFound } from '../../errors.ts';
 import { clientParams } from '../../lib/params.ts';
 import { assertOwnClient } from '../../plugins/auth.ts';
-import { findSettingsChecklist, findShippingSettings, findWhatsappInstance, logIn } from '../auth/service.ts';
+import { findSettingsChecklist, findWhatsappInstance, logIn } from '../auth/service.ts';
 import { createAccount } from './service.ts';
 
 export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
@@ -46,19 +40,6 @@ export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) =>
         findSettingsChecklist(db, assertOwnClient(request, request.params.clientId).clientId),
-    );
-
-    app.get(
-      '/shipping-settings/client/:clientId',
-      {
-        schema: {
-          tags: ['settings'],
-          summary: 'Delivery rules of the client (a list)',
-          params: clientParams,
-          response: { 200: z.array(shippingSettingSchema) },
-        },
-      },
-      async (request) => findShippingSettings(db, assertOwnClient(request, request.params.clientId).clientId),
     );
 
     app.get(

@@ -3,9 +3,10 @@ import { type ClientTypeId, defaultChecklist, UserType } from '@balcao/core/user
 import { eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db, Executor } from '../../db/client.ts';
-import { clients, paymentGateways, shippingSettings, users, whatsappInstances } from '../../db/schema.ts';
+import { clients, paymentGateways, users, whatsappInstances } from '../../db/schema.ts';
 import { duplicate } from '../../errors.ts';
 import { hashPassword } from '../auth/password.ts';
+import { createDefaultRuleSet } from '../shipping/service.ts';
 
 type Company = z.output<typeof accountCompanySchema>;
 type Owner = z.output<typeof accountOwnerSchema>;
@@ -36,7 +37,7 @@ export async function insertClient(tx: Executor, company: Company) {
     .returning();
   await tx.insert(whatsappInstances).values({ clientId: client.id, instanceName: `balcao-${client.id}` });
   await tx.insert(paymentGateways).values({ clientId: client.id, merchantName: company.name.slice(0, 25) });
-  await tx.insert(shippingSettings).values({ clientId: client.id, name: 'Entrega padrão' });
+  await createDefaultRuleSet(tx, client.id);
   return client;
 }
 

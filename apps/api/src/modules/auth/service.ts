@@ -1,9 +1,10 @@
 import { CLIENT_TYPES, type ClientTypeId, USER_TYPES, type UserTypeId } from '@balcao/core/userTypes';
-import { asc, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Db, Executor } from '../../db/client.ts';
-import { clients, paymentGateways, shippingSettings, users, whatsappInstances } from '../../db/schema.ts';
+import { clients, paymentGateways, users, whatsappInstances } from '../../db/schema.ts';
 import { notFound } from '../../errors.ts';
 import { createSession } from '../../plugins/auth.ts';
+import { findShippingSettings } from '../shipping/service.ts';
 
 async function findUserView(db: Executor, userId: number) {
   const [row] = await db
@@ -45,15 +46,6 @@ export async function findSettingsChecklist(db: Executor, clientId: number) {
 /** A stored row as answered: its timestamps as ISO text. */
 function withIsoDates<T extends { createdAt: Date; updatedAt: Date }>(row: T) {
   return { ...row, createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString() };
-}
-
-export async function findShippingSettings(db: Executor, clientId: number) {
-  const rows = await db
-    .select()
-    .from(shippingSettings)
-    .where(eq(shippingSettings.clientId, clientId))
-    .orderBy(asc(shippingSettings.id));
-  return rows.map(withIsoDates);
 }
 
 export async function findWhatsappInstance(db: Executor, clientId: number) {

@@ -1,6 +1,7 @@
 import { type CustomerListItem, customerInputSchema } from '@balcao/core/customer';
 import { maskDocument, maskPhone } from '@balcao/core/document';
 import { formatCents } from '@balcao/core/money';
+import type { DeliveryQuote } from '@balcao/core/shipping';
 import PersonAddIcon from '@mui/icons-material/PersonAdd';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -21,10 +22,12 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Form, FormError, FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
 import { centsOf, centsToInput, MoneyField } from '../../components/MoneyField.tsx';
+import { errorMessage } from '../../lib/api.ts';
 import { queryKeys } from '../../lib/queryKeys.ts';
 import { useSession } from '../auth/session.tsx';
 import { fetchCustomerDetail, postQuickCustomer, searchCustomers, useSellers } from '../sale/api.ts';
-import type { PdvAction, PdvState } from './state.ts';
+import { type PickedFreight, postDeliveryQuote, takePickedFreight } from '../shipping/api.ts';
+import { type PdvAction, type PdvState, pdvTotals } from './state.ts';
 
 type Props = { clientId: number; state: PdvState; dispatch: (action: PdvAction) => void };
 
@@ -61,9 +64,64 @@ export function CustomerStep({ clientId, state, dispatch }: Props) {
     enabled: Boolean(customerId),
   });
   const addresses = detail.data?.addresses ?? [];
-  const shippingFixed = Number(
-    (session.shippingSettings as { fixedPriceCents?: number } | null)?.fixedPriceCents ?? 0,
-  );
+  const address = addresses.find((a) => a.id === state.deliveryAddressId);
+  const orderCents = (() => {
+    const t = pdvTotals(state);
+    return t.finalAmountCents - t.freightCents;
+  })();
+  const [picked, setPicked] = useState<PickedFreight | null>(null);
+  const [distance, setDistance] = useState('');
+  const [quote, setQuote] = useState<DeliveryQuote | null>(null);
+  const [quoteError, setQuoteError] = useState<string | null>(null);
+
+  // A quote chosen in a freight simulator ("Usar na venda") becomes this sale's delivery freight.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: taken once, when the step opens
+  useEffect(() => {
+    const taken = takePickedFreight();
+    if (!taken) return;
+    setPicked(taken);
+    const text = centsToInput(taken.cents);
+    setFreight(text);
+    setDelivery('delivery', state.deliveryAddressId, text);
+  }, []);
+
+  // The own-delivery freight of the chosen address, from the shop's rules, with the reason.
+  const distanceKm = distance.trim() ? Number(distance.replace(',', '.')) : undefined;
+  const typedDistance = distanceKm !== undefined && Number.isFinite(distanceKm) ? distanceKm : undefined;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: re-quoted when the address, order value or distance change
+  useEffect(() => {
+    setQuote(null);
+    setQuoteError(null);
+    if (state.typeOfSale !== 'delivery' || !address) return;
+    const controller = new AbortController();
+    postDeliveryQuote(
+      {
+        subtotalCents: Math.max(0, orderCents),
+        address: {
+          zipCode: address.zipCode,
+          street: address.street,
+          number: address.number,
+          neighborhood: address.neighborhood,
+          city: address.city,
+          state: address.state,
+        },
+        distanceKm: typedDistance,
+      },
+      controller.signal,
+    )
+      .then((answer) => {
+        setQuote(answer);
+        if (answer.ok && answer.feeCents !== null && !picked) {
+          const text = centsToInput(answer.feeCents);
+          setFreight(text);
+          setDelivery('delivery', address.id, text);
+        }
+      })
+      .catch((error) => {
+        if ((error as Error).name !== 'AbortError') setQuoteError(errorMessage(error));
+      });
+    return () => controller.abort();
+  }, [state.typeOfSale, address?.id, orderCents, typedDistance, picked]);
 
   const setDelivery = (
     typeOfSale: 'store' | 'delivery',
@@ -222,9 +280,7 @@ export function CustomerStep({ clientId, state, dispatch }: Props) {
           value={state.typeOfSale}
           onChange={(e) => {
             const type = e.target.value as 'store' | 'delivery';
-            const text =
-              type === 'delivery' && !freight && shippingFixed ? centsToInput(shippingFixed) : freight;
-            setFreight(text);
+            const text = freight;
             setDelivery(
               type,
               type === 'delivery' ? (state.deliveryAddressId ?? addresses[0]?.id ?? null) : null,
@@ -254,6 +310,34 @@ export function CustomerStep({ clientId, state, dispatch }: Props) {
                   </MenuItem>
                 ))}
               </TextField>
+            )}
+            {picked ? (
+              <Alert
+                severity="info"
+                action={
+                  <Button color="inherit" size="small" onClick={() => setPicked(null)}>
+                    Usar entrega própria
+                  </Button>
+                }
+              >
+                Frete da transportadora: {picked.label} ({formatCents(picked.cents)})
+              </Alert>
+            ) : quote ? (
+              <Alert severity={quote.ok ? 'success' : 'warning'} data-testid="pdv-freight-reason">
+                {quote.reason}
+                {quote.ok && quote.timeMinutes ? ` · entrega em até ${quote.timeMinutes} min` : ''}
+              </Alert>
+            ) : quoteError ? (
+              <Alert severity="warning">{quoteError}</Alert>
+            ) : null}
+            {!picked && (quote?.code === 'distance_required' || quote?.distanceSource === 'typed') && (
+              <TextField
+                label="Distância até o cliente (km)"
+                value={distance}
+                onChange={(e) => setDistance(e.target.value.replace(/[^\d,.]/g, ''))}
+                slotProps={{ htmlInput: { inputMode: 'decimal' } }}
+                sx={{ maxWidth: 260 }}
+              />
             )}
             <MoneyField
               label="Frete"

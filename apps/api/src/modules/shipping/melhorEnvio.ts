@@ -1,0 +1,186 @@
+import type { FreightOption, PackageDims } from '@balcao/core/shipping';
+import { CarrierError, fetchJson, parseMoneyCents } from './carrierHttp.ts';
+
+/**
+ * Melhor Envio adapter (INTEGRATIONS.md): `POST {base}/me/shipment/calculate` with a Bearer token and
+ * the User-Agent "AppName (contact)"; OAuth2 on the site host (`{site}/oauth/token`, form-encoded).
+ * 401 `{"message":"Unauthenticated."}` is `CarrierError('auth')`: the caller refreshes and retries once.
+ */
+
+export type MelhorEnvioItem = {
+  id: string;
+  widthCm: number;
+  heightCm: number;
+  lengthCm: number;
+  weightKg: number;
+  unitValueCents: number;
+  quantity: number;
+};
+
+export type MelhorEnvioRequest = {
+  fromZipCode: string;
+  toZipCode: string;
+  services: number[];
+  /** Products xor one package, never both. */
+  products?: MelhorEnvioItem[];
+  package?: PackageDims;
+  insuranceCents: number;
+};
+
+type ServiceEntry = {
+  id?: number;
+  name?: string;
+  price?: string | number;
+  custom_price?: string | number;
+  delivery_time?: number;
+  delivery_range?: { min?: number; max?: number };
+  custom_delivery_time?: number;
+  custom_delivery_range?: { min?: number; max?: number };
+  company?: { id?: number; name?: string; picture?: string };
+  error?: string;
+};
+
+/** The OAuth host of an API base: `https://x/api/v2` -> `https://x` (OAuth paths have no `/api/v2`). */
+export function oauthSite(apiBase: string): string {
+  return apiBase.replace(/\/+$/, '').replace(/\/(api\/)?v2$/, '');
+}
+
+const reais = (cents: number) => Math.round(cents) / 100;
+
+export function calculateBody(request: MelhorEnvioRequest) {
+  const body: Record<string, unknown> = {
+    from: { postal_code: request.fromZipCode },
+    to: { postal_code: request.toZipCode },
+    services: request.services.join(','),
+    options: { receipt: false, own_hand: false, collect: false },
+  };
+  if (request.products?.length) {
+    body.products = request.products.map((p) => ({
+      id: p.id,
+      width: p.widthCm,
+      height: p.heightCm,
+      length: p.lengthCm,
+      weight: p.weightKg,
+      insurance_value: reais(p.unitValueCents),
+      quantity: p.quantity,
+    }));
+  } else if (request.package) {
+    body.package = {
+      height: request.package.heightCm,
+      width: request.package.widthCm,
+      length: request.package.lengthCm,
+      weight: request.package.weightKg,
+    };
+    body.options = { ...(body.options as object), insurance_value: reais(request.insuranceCents) };
+  }
+  return body;
+}
+
+function validationMessage(body: unknown): string {
+  const b = body as { message?: string; errors?: Record<string, string[]> } | null;
+  const first = b?.errors ? Object.values(b.errors).flat()[0] : undefined;
+  return first ?? b?.message ?? 'dados inválidos';
+}
+
+/** The answer entries as options: priced services, services with their error; others dropped. */
+export function toOptions(entries: ServiceEntry[]): FreightOption[] {
+  const options: FreightOption[] = [];
+  for (const e of entries) {
+    const base = {
+      carrier: 'melhor_envio' as const,
+      serviceId: String(e.id ?? ''),
+      serviceName: e.name ?? '',
+      companyName: e.company?.name ?? '',
+      companyPicture: e.company?.picture ?? null,
+      estimate: false,
+    };
+    if (e.error) {
+      options.push({
+        ...base,
+        priceCents: null,
+        deliveryMinDays: null,
+        deliveryMaxDays: null,
+        error: e.error,
+      });
+      continue;
+    }
+    const price = parseMoneyCents(e.custom_price ?? e.price);
+    if (price === null) continue;
+    const range = e.custom_delivery_range ?? e.delivery_range;
+    const days = e.custom_delivery_time ?? e.delivery_time ?? null;
+    options.push({
+      ...base,
+      priceCents: price,
+      deliveryMinDays: range?.min ?? days,
+      deliveryMaxDays: range?.max ?? days,
+      error: null,
+    });
+  }
+  return options;
+}
+
+export async function melhorEnvioCalculate(
+  base: string,
+  token: string,
+  userAgent: string,
+  request: MelhorEnvioRequest,
+  signal: AbortSignal,
+): Promise<FreightOption[]> {
+  const { status, body } = await fetchJson(`${base}/me/shipment/calculate`, 'Melhor Envio', {
+    method: 'POST',
+    headers: {
+      accept: 'application/json',
+      'content-type': 'application/json',
+      authorization: `Bearer ${token}`,
+      'user-agent': userAgent,
+    },
+    body: JSON.stringify(calculateBody(request)),
+    signal,
+  });
+  if (status === 401) throw new CarrierError('auth', 'O Melhor Envio recusou o token de acesso.');
+  if (status === 422 || status === 400)
+    throw new CarrierError('rejected', `O Melhor Envio recusou a cotação: ${validationMessage(body)}`);
+  if (status >= 400) throw new CarrierError('unavailable', `O Melhor Envio respondeu com erro (${status}).`);
+  if (!Array.isArray(body)) {
+    // A single entry answered as an object (one service asked).
+    if (body && typeof body === 'object' && 'id' in body) return toOptions([body as ServiceEntry]);
+    throw new CarrierError('unavailable', 'O Melhor Envio respondeu algo que não é uma cotação.');
+  }
+  return toOptions(body as ServiceEntry[]);
+}
+
+export type OAuthTokens = { accessToken: string; refreshToken?: string; expiresInSeconds?: number };
+
+/** `POST {site}/oauth/token`, form-encoded: an authorization code or a refresh token -> new tokens. */
+export async function melhorEnvioToken(
+  site: string,
+  userAgent: string,
+  form: Record<string, string>,
+  signal: AbortSignal,
+): Promise<OAuthTokens> {
+  const { status, body } = await fetchJson(`${site}/oauth/token`, 'Melhor Envio', {
+    method: 'POST',
+    headers: {
+      accept: 'application/json',
+      'content-type': 'application/x-www-form-urlencoded',
+      'user-agent': userAgent,
+    },
+    body: new URLSearchParams(form).toString(),
+    signal,
+  });
+  const b = body as {
+    access_token?: string;
+    refresh_token?: string;
+    expires_in?: number;
+    error?: string;
+    message?: string;
+    hint?: string;
+  } | null;
+  if (status >= 500) throw new CarrierError('unavailable', `O Melhor Envio respondeu com erro (${status}).`);
+  if (status >= 400 || !b?.access_token)
+    throw new CarrierError(
+      'auth',
+      `O Melhor Envio recusou a autorização${b?.message || b?.error ? `: ${b.message ?? b.error}` : ''}.`,
+    );
+  return { accessToken: b.access_token, refreshToken: b.refresh_token, expiresInSeconds: b.expires_in };
+}

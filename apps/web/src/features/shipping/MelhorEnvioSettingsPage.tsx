@@ -1,0 +1,370 @@
+import { maskCep } from '@balcao/core/cep';
+import { can, WRITE } from '@balcao/core/routes';
+import {
+  MELHOR_ENVIO_PRODUCTION_URL,
+  MELHOR_ENVIO_SANDBOX_URL,
+  MELHOR_ENVIO_SERVICES,
+  type MelhorEnvioSettings,
+  melhorEnvioSettingsInputSchema,
+} from '@balcao/core/shipping';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Checkbox from '@mui/material/Checkbox';
+import Chip from '@mui/material/Chip';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import FormGroup from '@mui/material/FormGroup';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { Controller, useWatch } from 'react-hook-form';
+import { useNavigate, useSearchParams } from 'react-router';
+import { type Feedback, FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
+import { Form, FormError, FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
+import { LoadError } from '../../components/LoadError.tsx';
+import { Loading } from '../../components/Loading.tsx';
+import { errorMessage } from '../../lib/api.ts';
+import { useSession } from '../auth/session.tsx';
+import {
+  carrierKeys,
+  finishMelhorEnvioOAuth,
+  startMelhorEnvioOAuth,
+  useMelhorEnvioSettings,
+  useSaveMelhorEnvio,
+} from './api.ts';
+import {
+  carrierFieldOf,
+  expiresText,
+  FallbackRows,
+  type FallbackText,
+  fallbackFromText,
+  fallbackToText,
+  PackageFields,
+  type PackageText,
+  packageFromText,
+  packageToText,
+  Section,
+  SwitchField,
+  twoColumns,
+} from './carrierForm.tsx';
+
+const PAGE = '/dashboard/settings/melhor-envio/settings';
+
+type Values = {
+  enabled: boolean;
+  sandbox: boolean;
+  baseUrl: string;
+  originZipCode: string;
+  token: string;
+  clientId: string;
+  clientSecret: string;
+  userAgent: string;
+  defaultPackage: PackageText;
+  services: number[];
+  fallback: FallbackText[];
+};
+
+function toValues(s: MelhorEnvioSettings): Values {
+  return {
+    enabled: s.enabled || !s.updatedAt,
+    sandbox: s.sandbox,
+    baseUrl: s.baseUrl,
+    originZipCode: maskCep(s.originZipCode),
+    token: '',
+    clientId: s.clientId,
+    clientSecret: '',
+    userAgent: s.userAgent,
+    defaultPackage: packageToText(s.defaultPackage),
+    services: s.services,
+    fallback: fallbackToText(s.fallback),
+  };
+}
+
+/** Secrets typed are sent; an empty secret input keeps the stored one (absent). */
+const toInput = (v: Values) => ({
+  enabled: v.enabled,
+  sandbox: v.sandbox,
+  baseUrl: v.baseUrl.trim(),
+  originZipCode: v.originZipCode,
+  token: v.token.trim() || undefined,
+  clientId: v.clientId,
+  clientSecret: v.clientSecret.trim() || undefined,
+  userAgent: v.userAgent,
+  defaultPackage: packageFromText(v.defaultPackage),
+  services: v.services,
+  fallback: fallbackFromText(v.fallback),
+});
+
+/** Melhor Envio: connect (OAuth2 or a pasted token), environment, origin, box, services, estimate table. */
+export default function MelhorEnvioSettingsPage() {
+  const settings = useMelhorEnvioSettings();
+  const { state, show, close } = useFeedback();
+  useOAuthReturn(show);
+  return (
+    <Box sx={{ maxWidth: 900 }}>
+      <Typography component="h1" variant="h5" sx={{ mb: 3 }}>
+        Melhor Envio
+      </Typography>
+      {settings.isPending ? (
+        <Loading />
+      ) : settings.isError ? (
+        <LoadError
+          what="Não foi possível carregar as configurações."
+          error={settings.error}
+          onRetry={() => settings.refetch()}
+        />
+      ) : (
+        <SettingsForm key={settings.data.updatedAt ?? 'new'} settings={settings.data} onFeedback={show} />
+      )}
+      <FeedbackSnackbar state={state} onClose={close} />
+    </Box>
+  );
+}
+
+/** Back from Melhor Envio with ?code=&state=: trades the code once, then clears the address bar. */
+function useOAuthReturn(show: (f: Feedback) => void) {
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const done = useRef(false);
+  const code = params.get('code');
+  const state = params.get('state');
+  const denied = params.get('error');
+  useEffect(() => {
+    if (done.current || (!code && !denied)) return;
+    done.current = true;
+    navigate(PAGE, { replace: true });
+    if (denied || !code || !state) {
+      show({ severity: 'error', title: 'A conexão com o Melhor Envio não foi autorizada' });
+      return;
+    }
+    finishMelhorEnvioOAuth(code, state)
+      .then((saved) => {
+        queryClient.setQueryData(carrierKeys.view('melhor-envio'), saved);
+        show({ severity: 'success', title: 'Melhor Envio conectado' });
+      })
+      .catch((error) =>
+        show({ severity: 'error', title: 'Erro ao conectar o Melhor Envio', message: errorMessage(error) }),
+      );
+  }, [code, state, denied, navigate, queryClient, show]);
+}
+
+function SettingsForm({
+  settings,
+  onFeedback,
+}: {
+  settings: MelhorEnvioSettings;
+  onFeedback: (f: Feedback) => void;
+}) {
+  const { user } = useSession();
+  const canWrite = can(user?.userType.id, WRITE.settings);
+  const save = useSaveMelhorEnvio();
+  const [connecting, setConnecting] = useState(false);
+  const form = useAppForm({
+    schema: melhorEnvioSettingsInputSchema,
+    defaultValues: toValues(settings),
+    toInput,
+    fieldOf: carrierFieldOf,
+  });
+  const { control } = form;
+  const sandbox = useWatch({ control, name: 'sandbox' });
+  const locked = !canWrite;
+
+  const submit = async () => {
+    const saved = await save.mutateAsync({
+      ...toInput(form.getValues()),
+      updatedAt: settings.updatedAt ?? undefined,
+    });
+    form.reset(toValues(saved));
+    onFeedback({ severity: 'success', title: 'Configurações do Melhor Envio salvas' });
+  };
+  const removeToken = async () => {
+    const saved = await save.mutateAsync({
+      ...toInput(toValues(settings)),
+      token: '',
+      updatedAt: settings.updatedAt ?? undefined,
+    });
+    form.reset(toValues(saved));
+    onFeedback({ severity: 'success', title: 'Token removido' });
+  };
+  const connect = async () => {
+    setConnecting(true);
+    try {
+      const { url } = await startMelhorEnvioOAuth(`${window.location.origin}${PAGE}`);
+      window.location.assign(url);
+    } catch (error) {
+      setConnecting(false);
+      onFeedback({
+        severity: 'error',
+        title: 'Erro ao conectar o Melhor Envio',
+        message: errorMessage(error),
+      });
+    }
+  };
+
+  const status =
+    settings.connection === 'oauth'
+      ? `Conectado pelo Melhor Envio (OAuth), ${expiresText(settings.tokenExpiresAt)}`
+      : settings.connection === 'token'
+        ? 'Conectado com token colado do painel'
+        : 'Não conectado';
+
+  return (
+    <Form
+      form={form}
+      onSubmit={submit}
+      onError={(message) => onFeedback({ severity: 'error', title: 'Erro ao salvar', message })}
+      aria-label="Configurações do Melhor Envio"
+    >
+      <Stack spacing={2}>
+        {locked && <Alert severity="info">Você pode ver estas configurações, mas não alterá-las.</Alert>}
+        <Section title="Conexão">
+          <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap', gap: 1 }}>
+            <Chip
+              label={status}
+              color={settings.connection === 'none' ? 'default' : 'success'}
+              data-testid="melhor-envio-status"
+              sx={{ height: 'auto', py: 0.5, '& .MuiChip-label': { whiteSpace: 'normal' } }}
+            />
+            {settings.hasRefreshToken && <Chip variant="outlined" label="Renovação automática do token" />}
+          </Stack>
+          <Box sx={twoColumns}>
+            <SwitchField
+              control={control}
+              name="enabled"
+              label="Cotar com o Melhor Envio"
+              disabled={locked}
+            />
+            <SwitchField
+              control={control}
+              name="sandbox"
+              label="Ambiente de testes (sandbox)"
+              disabled={locked}
+            />
+          </Box>
+          <FormTextField
+            control={control}
+            name="baseUrl"
+            label="URL da API"
+            placeholder={sandbox ? MELHOR_ENVIO_SANDBOX_URL : MELHOR_ENVIO_PRODUCTION_URL}
+            helperText={`Vazio: ${sandbox ? MELHOR_ENVIO_SANDBOX_URL : MELHOR_ENVIO_PRODUCTION_URL}. Um token só vale no ambiente que o emitiu.`}
+            disabled={locked}
+          />
+          <FormTextField
+            control={control}
+            name="token"
+            label={
+              settings.hasToken
+                ? 'Novo token (deixe vazio para manter o atual)'
+                : 'Token do painel Melhor Envio'
+            }
+            type="password"
+            autoComplete="off"
+            disabled={locked}
+          />
+          <Typography variant="body2" color="text.secondary">
+            Ou conecte pelo aplicativo (OAuth2): informe o Client ID e o Client Secret do seu aplicativo no
+            Melhor Envio, salve e clique em Conectar. O token é renovado antes de expirar.
+          </Typography>
+          <Box sx={twoColumns}>
+            <FormTextField control={control} name="clientId" label="Client ID" disabled={locked} />
+            <FormTextField
+              control={control}
+              name="clientSecret"
+              label="Client Secret"
+              helperText={settings.hasClientSecret ? 'Guardado; vazio mantém o atual' : undefined}
+              type="password"
+              autoComplete="off"
+              disabled={locked}
+            />
+          </Box>
+          <FormTextField
+            control={control}
+            name="userAgent"
+            label="Identificação (User-Agent)"
+            placeholder="Minha Loja (contato@minhaloja.com.br)"
+            helperText="Nome do aplicativo e e-mail técnico, exigidos pelo Melhor Envio"
+            disabled={locked}
+          />
+          {canWrite && (
+            <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', gap: 1 }}>
+              <Button
+                variant="outlined"
+                onClick={connect}
+                disabled={connecting || !settings.clientId || !settings.hasClientSecret}
+              >
+                {connecting ? 'Abrindo o Melhor Envio...' : 'Conectar com Melhor Envio'}
+              </Button>
+              {settings.hasToken && (
+                <Button color="error" onClick={removeToken}>
+                  Desconectar
+                </Button>
+              )}
+            </Stack>
+          )}
+        </Section>
+
+        <Section
+          title="Origem e pacote padrão"
+          hint="Usados quando o simulador não informa outra origem ou caixa."
+        >
+          <FormTextField
+            control={control}
+            name="originZipCode"
+            label="CEP de origem"
+            mask={maskCep}
+            disabled={locked}
+            slotProps={{ htmlInput: { inputMode: 'numeric' } }}
+          />
+          <PackageFields control={control} disabled={locked} />
+        </Section>
+
+        <Section title="Serviços cotados">
+          <Controller
+            control={control}
+            name="services"
+            render={({ field }) => (
+              <FormGroup row aria-label="Serviços cotados">
+                {MELHOR_ENVIO_SERVICES.map((s) => (
+                  <FormControlLabel
+                    key={s.id}
+                    sx={{ minWidth: 220 }}
+                    disabled={locked}
+                    control={
+                      <Checkbox
+                        checked={field.value.includes(s.id)}
+                        onChange={(e) =>
+                          field.onChange(
+                            e.target.checked
+                              ? [...field.value, s.id]
+                              : field.value.filter((id: number) => id !== s.id),
+                          )
+                        }
+                      />
+                    }
+                    label={`${s.company} ${s.name}`}
+                  />
+                ))}
+              </FormGroup>
+            )}
+          />
+        </Section>
+
+        <Section
+          title="Tabela de estimativa"
+          hint="Quando o Melhor Envio não responde, o simulador mostra este valor como estimativa."
+        >
+          <FallbackRows control={control} disabled={locked} />
+        </Section>
+
+        <FormError />
+        {canWrite && (
+          <Box>
+            <SubmitButton busyLabel="Salvando...">Salvar</SubmitButton>
+          </Box>
+        )}
+      </Stack>
+    </Form>
+  );
+}
