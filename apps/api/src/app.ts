@@ -53,10 +53,14 @@ export async function buildApp(options: {
   const io = attachSocket(app, db, config);
   const ctx: AppContext = { db, config, notify: notifyWith(io), changed: changedWith(io) };
 
-  // The docs' own routes are public. Every route is recorded in `routes` (one entry per method).
+  // Access comes from the matched route's config (plugins/auth.ts): the docs' own routes and every
+  // route outside /v1 (the web app's files) are public by their registered path, which the router
+  // matched; everything else is private unless it says so. Every route is recorded in `routes`.
   const routes: RegisteredRoute[] = [];
   app.addHook('onRoute', (route) => {
-    if (route.url.startsWith('/v1/docs')) route.config = { ...(route.config ?? {}), access: 'public' };
+    const isApi = route.url === '/v1' || route.url.startsWith('/v1/');
+    if (!isApi || route.url.startsWith('/v1/docs'))
+      route.config = { ...(route.config ?? {}), access: 'public' };
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) routes.push({ method, url: route.url, access: route.config?.access });
   });
