@@ -17,6 +17,7 @@ import type { AppContext } from './context.ts';
 import type { Db } from './db/client.ts';
 import { errorBody, registerErrorHandler } from './errors.ts';
 import { checkedSerializerCompiler } from './lib/responseCheck.ts';
+import { useLimits } from './modules/auth/limiter.ts';
 import { MODULES } from './modules/index.ts';
 import { type Access, registerAuth } from './plugins/auth.ts';
 import { attachSocket, changedWith, notifyWith } from './plugins/socket.ts';
@@ -50,6 +51,7 @@ export async function buildApp(options: {
   app.setSerializerCompiler(options.checkResponses ? checkedSerializerCompiler : serializerCompiler);
   registerErrorHandler(app);
 
+  useLimits(db, config);
   const io = attachSocket(app, db, config);
   const ctx: AppContext = { db, config, notify: notifyWith(io), changed: changedWith(io) };
 

@@ -12,6 +12,7 @@ import type { AppContext } from '../../context.ts';
 import { notFound } from '../../errors.ts';
 import { clientParams } from '../../lib/params.ts';
 import { assertOwnClient } from '../../plugins/auth.ts';
+import { takeSignUp } from '../auth/limiter.ts';
 import { findSettingsChecklist, findShippingSettings, findWhatsappInstance, logIn } from '../auth/service.ts';
 import { createAccount } from './service.ts';
 
@@ -32,6 +33,7 @@ export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         const { systemClient, user } = request.body;
+        await takeSignUp(db, config, request.ip);
         const { userId } = await createAccount(db, systemClient, user);
         const session = await logIn(db, userId, config.sessionTtlMs);
         return reply.status(201).send({ ...session, id: session.user.client.id });

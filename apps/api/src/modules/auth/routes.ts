@@ -6,19 +6,16 @@ import { eq, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { sessions, users } from '../../db/schema.ts';
-import { rateLimited, unauthorized } from '../../errors.ts';
+import { unauthorized } from '../../errors.ts';
 import { bearerToken, hashToken, sessionOf } from '../../plugins/auth.ts';
+import { passwordLimiter, TOO_MANY_LOGINS } from './limiter.ts';
 import { verifyPassword } from './password.ts';
-import { FailureCounter } from './rateLimit.ts';
 import { loadSessionPayload, logIn } from './service.ts';
-
-const TOO_MANY = 'Muitas tentativas de login. Aguarde alguns minutos e tente novamente.';
 
 export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     const { db, config } = ctx;
-    const byIp = new FailureCounter(config.loginLimit.perIp, config.loginLimit.windowMs);
-    const byEmail = new FailureCounter(config.loginLimit.perEmail, config.loginLimit.windowMs);
+    const limiter = passwordLimiter(db);
 
     app.post(
       '/login',
@@ -34,19 +31,15 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request, reply) => {
         const email = request.body.email.toLowerCase();
         const password = request.body.password;
-        if (byIp.isBlocked(request.ip) || byEmail.isBlocked(email)) throw rateLimited(TOO_MANY);
         const [user] = await db
           .select({ id: users.id, passwordHash: users.passwordHash, active: users.active })
           .from(users)
           .where(eq(sql`lower(${users.email})`, email))
           .limit(1);
-        const ok = await verifyPassword(user?.passwordHash, password);
-        if (!user || !ok || !user.active) {
-          byIp.fail(request.ip);
-          byEmail.fail(email);
-          throw unauthorized(LOGIN_FAILED_MESSAGE);
-        }
-        byEmail.reset(email);
+        const ok = await limiter.guard(email, { address: request.ip }, TOO_MANY_LOGINS, async () =>
+          Boolean((await verifyPassword(user?.passwordHash, password)) && user?.active),
+        );
+        if (!ok || !user) throw unauthorized(LOGIN_FAILED_MESSAGE);
         return reply.send(await logIn(db, user.id, config.sessionTtlMs));
       },
     );
