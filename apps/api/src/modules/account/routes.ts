@@ -1,5 +1,5 @@
 import { createAccountInputSchema } from '@balcao/core/auth';
-import { ALL } from '@balcao/core/routes';
+import { ALL, BACKOFFICE } from '@balcao/core/routes';
 import {
   accountCreatedSchema,
   settingsChecklistSchema,
@@ -66,6 +66,7 @@ export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/whatsapp-instance/client/:clientId',
       {
+        config: { access: BACKOFFICE },
         schema: {
           tags: ['settings'],
           summary: "The client's WhatsApp instance",
