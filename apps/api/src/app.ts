@@ -20,7 +20,7 @@ import { checkedSerializerCompiler } from './lib/responseCheck.ts';
 import { useLimits } from './modules/auth/limiter.ts';
 import { MODULES } from './modules/index.ts';
 import { type Access, registerAuth } from './plugins/auth.ts';
-import { attachSocket, changedWith, notifyWith } from './plugins/socket.ts';
+import { attachSocket, changedWith, notifyWith, sessionsEndedWith } from './plugins/socket.ts';
 
 /** A route as registered, for tests that must cover every route (e.g. 401 without a token). */
 export type RegisteredRoute = { method: string; url: string; access: Access | undefined };
@@ -53,7 +53,13 @@ export async function buildApp(options: {
 
   useLimits(db, config);
   const io = attachSocket(app, db, config);
-  const ctx: AppContext = { db, config, notify: notifyWith(io), changed: changedWith(io) };
+  const ctx: AppContext = {
+    db,
+    config,
+    notify: notifyWith(io),
+    changed: changedWith(io),
+    sessionsEnded: sessionsEndedWith(io, db),
+  };
 
   // Access comes from the matched route's config (plugins/auth.ts): the docs' own routes and every
   // route outside /v1 (the web app's files) are public by their registered path, which the router

@@ -52,7 +52,12 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const token = bearerToken(request);
-        if (token) await db.delete(sessions).where(eq(sessions.tokenHash, hashToken(token)));
+        if (!token) return { ok: true };
+        const ended = await db
+          .delete(sessions)
+          .where(eq(sessions.tokenHash, hashToken(token)))
+          .returning({ userId: sessions.userId });
+        for (const { userId } of ended) await ctx.sessionsEnded(userId);
         return { ok: true };
       },
     );
