@@ -26,7 +26,7 @@ const FAILED_BODY = {
 };
 
 describe('login', () => {
-  it('answers the session data and a token for a right password, trimming email and password', async () => {
+  it('answers the session data and a token for a right password, trimming the email', async () => {
     const { email } = (await createClientWithUsers(t, [2])).users[0];
     const res = await login(t, `  ${email.toUpperCase()} `, ` ${TEST_PASSWORD} `);
     expect(res.statusCode).toBe(200);

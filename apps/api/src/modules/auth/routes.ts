@@ -36,9 +36,15 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           .from(users)
           .where(eq(sql`lower(${users.email})`, email))
           .limit(1);
-        const ok = await limiter.guard(email, { address: request.ip }, TOO_MANY_LOGINS, async () =>
-          Boolean((await verifyPassword(user?.passwordHash, password)) && user?.active),
-        );
+        // The password as typed; before passwords were left alone, login trimmed them, so a stored
+        // password typed with stray outer spaces is still tried trimmed (existing logins keep working).
+        const trimmed = password.trim();
+        const ok = await limiter.guard(email, { address: request.ip }, TOO_MANY_LOGINS, async () => {
+          const right =
+            (await verifyPassword(user?.passwordHash, password)) ||
+            (trimmed !== password && trimmed !== '' && (await verifyPassword(user?.passwordHash, trimmed)));
+          return Boolean(right && user?.active);
+        });
         if (!ok || !user) throw unauthorized(LOGIN_FAILED_MESSAGE);
         return reply.send(await logIn(db, user.id, config.sessionTtlMs));
       },

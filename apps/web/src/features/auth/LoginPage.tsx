@@ -34,9 +34,9 @@ export default function LoginPage() {
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    // The spec's only login rules: both required, both trimmed (the API validates with loginInputSchema).
-    // Checked by hand here so /login does not download zod (the route's JS budget is 150 KB).
-    const input = { email: email.trim(), password: password.trim() };
+    // Both required; the email is trimmed, the password never altered (the API validates with
+    // loginInputSchema). Checked by hand here so /login does not download zod (JS budget 150 KB).
+    const input = { email: email.trim(), password };
     const errors = {
       email: input.email ? undefined : REQUIRED,
       password: input.password ? undefined : REQUIRED,
@@ -88,6 +88,8 @@ export default function LoginPage() {
             type="email"
             name="email"
             autoComplete="username"
+            // The lengths of loginInputSchema (core/auth.ts), kept literal so /login stays free of zod.
+            inputProps={{ maxLength: 254 }}
             value={email}
             onChange={(e) => setEmail(e.target.value)}
             aria-describedby={fieldErrors.email ? 'login-email-error' : undefined}
@@ -103,6 +105,7 @@ export default function LoginPage() {
             name="password"
             type={showPassword ? 'text' : 'password'}
             autoComplete="current-password"
+            inputProps={{ maxLength: 128 }}
             value={password}
             onChange={(e) => setPassword(e.target.value)}
             aria-describedby={fieldErrors.password ? 'login-password-error' : undefined}
