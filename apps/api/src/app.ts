@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyCompress from '@fastify/compress';
+import fastifyHelmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
@@ -33,6 +34,46 @@ function trustProxyOption(value: Config['trustProxy']) {
   return (_address: string, hop: number) => hop < value;
 }
 
+/**
+ * The built web app's Content-Security-Policy: its own origin only (scripts, API, socket), MUI's
+ * runtime styles (emotion writes <style> tags), images from the API, data: and blob: (previews),
+ * never framed. No upgrade-insecure-requests: a shop may run the server on plain HTTP in its network.
+ */
+export const CSP_DIRECTIVES = {
+  defaultSrc: ["'self'"],
+  baseUri: ["'self'"],
+  scriptSrc: ["'self'"],
+  styleSrc: ["'self'", "'unsafe-inline'"],
+  imgSrc: ["'self'", 'data:', 'blob:'],
+  fontSrc: ["'self'", 'data:'],
+  connectSrc: ["'self'"],
+  objectSrc: ["'none'"],
+  formAction: ["'self'"],
+  frameAncestors: ["'none'"],
+  scriptSrcAttr: ["'none'"],
+  upgradeInsecureRequests: null,
+};
+
+/**
+ * Security headers on every answer (@fastify/helmet): the CSP above, X-Frame-Options DENY, nosniff,
+ * and Cache-Control no-store on every API answer (personal data: sessions, customers, sales, CSVs)
+ * unless a route chose its own (product images are public and immutable).
+ */
+async function registerSecurityHeaders(app: FastifyInstance) {
+  await app.register(fastifyHelmet, {
+    global: true,
+    contentSecurityPolicy: { useDefaults: false, directives: CSP_DIRECTIVES },
+    frameguard: { action: 'deny' },
+    crossOriginEmbedderPolicy: false,
+  });
+  app.addHook('onSend', async (request, reply, payload) => {
+    const url = request.routeOptions.url ?? request.url;
+    if (url.startsWith('/v1/') && !url.startsWith('/v1/docs') && !reply.hasHeader('cache-control'))
+      reply.header('cache-control', 'no-store');
+    return payload;
+  });
+}
+
 /** The whole API as one Fastify instance (tests use inject, the server listens). */
 export async function buildApp(options: {
   db: Db;
@@ -50,6 +91,7 @@ export async function buildApp(options: {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(options.checkResponses ? checkedSerializerCompiler : serializerCompiler);
   registerErrorHandler(app);
+  await registerSecurityHeaders(app);
 
   useLimits(db, config);
   const io = attachSocket(app, db, config);
