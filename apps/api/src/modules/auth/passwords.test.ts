@@ -80,4 +80,28 @@ describe('one rule for passwords: never altered; emails trimmed', () => {
       issues: [{ path: 'password', message: 'Use no máximo 128 caracteres' }],
     });
   });
+
+  it('limits every other password field too: a manager approval and the current password (400)', async () => {
+    const { users, api: cashier } = await makeShop(t, [4, 2]);
+    const tooLong = 'x'.repeat(129);
+    const withdrawal = await cashier.post('/cash-register/movement', {
+      type: 'withdrawal',
+      amountCents: 100,
+      reason: 'Depósito no banco',
+      approval: { email: users[1].email, password: tooLong },
+    });
+    expect(withdrawal.statusCode).toBe(400);
+    expect(withdrawal.json().issues).toEqual([
+      { path: 'approval.password', message: 'Use no máximo 128 caracteres' },
+    ]);
+    const change = await cashier.post('/user/me/password', {
+      currentPassword: tooLong,
+      newPassword: 'nova-senha-forte',
+      confirmation: 'nova-senha-forte',
+    });
+    expect(change.statusCode).toBe(400);
+    expect(change.json().issues).toEqual([
+      { path: 'currentPassword', message: 'Use no máximo 128 caracteres' },
+    ]);
+  });
 });
