@@ -105,3 +105,19 @@ test('the API documentation page works under its CSP', async ({ page }) => {
   await expect(page.locator('.swagger-ui .info .title')).toContainText('Balcão API');
   expect(await violations()).toEqual([]);
 });
+
+test('the login page says to wait after too many wrong passwords for one email', async ({ page }) => {
+  await page.goto('/login');
+  const email = 'ninguem-aqui@demo.com.br';
+  for (let i = 0; i < 5; i++) {
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Senha', { exact: true }).fill(`errada-${i}`);
+    await page.getByRole('button', { name: 'Entrar' }).click();
+    await expect(page.getByText('Ocorreu um erro tentar efetuar login')).toBeVisible();
+  }
+  await page.getByLabel('Senha', { exact: true }).fill('mais-uma');
+  await page.getByRole('button', { name: 'Entrar' }).click();
+  await expect(
+    page.getByText('Muitas tentativas de login. Aguarde alguns minutos e tente novamente.'),
+  ).toBeVisible();
+});

@@ -18,6 +18,7 @@ import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { type FormEvent, useState } from 'react';
 import { Navigate, Link as RouterLink, useNavigate } from 'react-router';
+import { ApiError } from '../../lib/api.ts';
 import { useSession } from './session.tsx';
 
 export default function LoginPage() {
@@ -27,7 +28,8 @@ export default function LoginPage() {
   const [password, setPassword] = useState('');
   const [showPassword, setShowPassword] = useState(false);
   const [sending, setSending] = useState(false);
-  const [failed, setFailed] = useState(false);
+  /** The alert's text: the generic failure, or the API's own message when it asks to wait (429). */
+  const [failed, setFailed] = useState<string | null>(null);
   const [fieldErrors, setFieldErrors] = useState<{ email?: string; password?: string }>({});
 
   if (session.isLogged && session.user && !sending) return <Navigate to="/dashboard" replace />;
@@ -46,13 +48,13 @@ export default function LoginPage() {
       return;
     }
     setFieldErrors({});
-    setFailed(false);
+    setFailed(null);
     setSending(true);
     try {
       const payload = await session.login(input);
       navigate(homeFor(payload.user.userType.id), { replace: true });
-    } catch {
-      setFailed(true);
+    } catch (error) {
+      setFailed(error instanceof ApiError && error.status === 429 ? error.message : LOGIN_FAILED_MESSAGE);
       setSending(false);
     }
   }
@@ -77,7 +79,7 @@ export default function LoginPage() {
         {failed && (
           <Alert severity="error" sx={{ mb: 2 }}>
             <AlertTitle>Ops!</AlertTitle>
-            {LOGIN_FAILED_MESSAGE}
+            {failed}
           </Alert>
         )}
         <FormControl fullWidth margin="normal" error={Boolean(fieldErrors.email)} disabled={sending}>
