@@ -5,7 +5,7 @@ import { Server } from 'socket.io';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { sessions } from '../db/schema.ts';
-import { findSession, hashToken } from './auth.ts';
+import { findSession } from './auth.ts';
 
 export const channelOf = (clientId: number) => `notifications_${clientId}`;
 /** Every socket of a user is in this room (not a channel anyone joins): sessionsEnded finds them here. */
