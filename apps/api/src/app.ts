@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyCompress from '@fastify/compress';
+import fastifyHelmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
@@ -17,9 +18,10 @@ import type { AppContext } from './context.ts';
 import type { Db } from './db/client.ts';
 import { errorBody, registerErrorHandler } from './errors.ts';
 import { checkedSerializerCompiler } from './lib/responseCheck.ts';
+import { useLimits } from './modules/auth/limiter.ts';
 import { MODULES } from './modules/index.ts';
 import { type Access, registerAuth } from './plugins/auth.ts';
-import { attachSocket, changedWith, notifyWith } from './plugins/socket.ts';
+import { attachSocket, changedWith, notifyWith, sessionsEndedWith } from './plugins/socket.ts';
 
 /** A route as registered, for tests that must cover every route (e.g. 401 without a token). */
 export type RegisteredRoute = { method: string; url: string; access: Access | undefined };
@@ -30,6 +32,46 @@ export type App = FastifyInstance & { io: Server; ctx: AppContext; routes: reado
 function trustProxyOption(value: Config['trustProxy']) {
   if (typeof value !== 'number') return value;
   return (_address: string, hop: number) => hop < value;
+}
+
+/**
+ * The built web app's Content-Security-Policy: its own origin only (scripts, API, socket), MUI's
+ * runtime styles (emotion writes <style> tags), images from the API, data: and blob: (previews),
+ * never framed. No upgrade-insecure-requests: a shop may run the server on plain HTTP in its network.
+ */
+export const CSP_DIRECTIVES = {
+  defaultSrc: ["'self'"],
+  baseUri: ["'self'"],
+  scriptSrc: ["'self'"],
+  styleSrc: ["'self'", "'unsafe-inline'"],
+  imgSrc: ["'self'", 'data:', 'blob:'],
+  fontSrc: ["'self'", 'data:'],
+  connectSrc: ["'self'"],
+  objectSrc: ["'none'"],
+  formAction: ["'self'"],
+  frameAncestors: ["'none'"],
+  scriptSrcAttr: ["'none'"],
+  upgradeInsecureRequests: null,
+};
+
+/**
+ * Security headers on every answer (@fastify/helmet): the CSP above, X-Frame-Options DENY, nosniff,
+ * and Cache-Control no-store on every API answer (personal data: sessions, customers, sales, CSVs)
+ * unless a route chose its own (product images are public and immutable).
+ */
+async function registerSecurityHeaders(app: FastifyInstance) {
+  await app.register(fastifyHelmet, {
+    global: true,
+    contentSecurityPolicy: { useDefaults: false, directives: CSP_DIRECTIVES },
+    frameguard: { action: 'deny' },
+    crossOriginEmbedderPolicy: false,
+  });
+  app.addHook('onSend', async (request, reply, payload) => {
+    const url = request.routeOptions.url ?? request.url;
+    if (url.startsWith('/v1/') && !url.startsWith('/v1/docs') && !reply.hasHeader('cache-control'))
+      reply.header('cache-control', 'no-store');
+    return payload;
+  });
 }
 
 /** The whole API as one Fastify instance (tests use inject, the server listens). */
@@ -49,14 +91,26 @@ export async function buildApp(options: {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(options.checkResponses ? checkedSerializerCompiler : serializerCompiler);
   registerErrorHandler(app);
+  await registerSecurityHeaders(app);
 
+  useLimits(db, config);
   const io = attachSocket(app, db, config);
-  const ctx: AppContext = { db, config, notify: notifyWith(io), changed: changedWith(io) };
+  const ctx: AppContext = {
+    db,
+    config,
+    notify: notifyWith(io),
+    changed: changedWith(io),
+    sessionsEnded: sessionsEndedWith(io, db),
+  };
 
-  // The docs' own routes are public. Every route is recorded in `routes` (one entry per method).
+  // Access comes from the matched route's config (plugins/auth.ts): the docs' own routes and every
+  // route outside /v1 (the web app's files) are public by their registered path, which the router
+  // matched; everything else is private unless it says so. Every route is recorded in `routes`.
   const routes: RegisteredRoute[] = [];
   app.addHook('onRoute', (route) => {
-    if (route.url.startsWith('/v1/docs')) route.config = { ...(route.config ?? {}), access: 'public' };
+    const isApi = route.url === '/v1' || route.url.startsWith('/v1/');
+    if (!isApi || route.url.startsWith('/v1/docs'))
+      route.config = { ...(route.config ?? {}), access: 'public' };
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) routes.push({ method, url: route.url, access: route.config?.access });
   });

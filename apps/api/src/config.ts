@@ -34,11 +34,17 @@ export type Config = {
   /**
    * Which X-Forwarded-For hops to believe (Fastify trustProxy): false (default, the socket address is
    * the client), a hop count, or addresses/CIDRs. Trusting every hop would let a client pick its own
-   * IP and escape the per-IP login limit.
+   * IP and escape the per-address limits.
    */
   trustProxy: boolean | number | string;
-  /** Login rate limits: failures allowed in the window before 429. */
-  loginLimit: { perIp: number; perEmail: number; windowMs: number };
+  /**
+   * Every password check (login, manager approval, password change; modules/auth/limiter.ts): failed
+   * attempts allowed per email and source (address or logged user) in `windowMs`, and per email from
+   * anywhere in the slower `emailWindowMs`, before 429.
+   */
+  passwordLimit: { perEmailAndSource: number; windowMs: number; perEmail: number; emailWindowMs: number };
+  /** Accounts created per address in the window before 429. */
+  signUpLimit: { perAddress: number; windowMs: number };
   sessionTtlMs: number;
   /** CEP lookup (ViaCEP contract). */
   cep: { baseUrl: string; timeoutMs: number };
@@ -76,7 +82,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: e.WEB_DIST,
     logLevel: e.LOG_LEVEL,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
-    loginLimit: { perIp: 30, perEmail: 5, windowMs: 15 * 60_000 },
+    passwordLimit: { perEmailAndSource: 5, windowMs: 15 * 60_000, perEmail: 30, emailWindowMs: 60 * 60_000 },
+    signUpLimit: { perAddress: 10, windowMs: 60 * 60_000 },
     sessionTtlMs: 24 * 60 * 60_000,
     cep: { baseUrl: e.CEP_BASE_URL, timeoutMs: 5_000 },
     whatsapp: {

@@ -12,4 +12,9 @@ export type AppContext = {
    * `{resource, id}`), so their lists refresh. Called after the commit; a no-op without sockets.
    */
   changed: (clientId: number, resource: string, id?: number) => void;
+  /**
+   * Called after a commit that ended sessions of a user (logout, deactivation, deletion, password
+   * change): the user's sockets whose session is gone disconnect. A no-op without sockets.
+   */
+  sessionsEnded: (userId: number) => Promise<void>;
 };

@@ -30,10 +30,10 @@ const valid = {
 };
 
 describe('login input', () => {
-  it('trims email and password and requires both', () => {
+  it('trims the email, never the password, and requires both', () => {
     expect(loginInputSchema.parse({ email: ' a@b.com ', password: ' x ' })).toEqual({
       email: 'a@b.com',
-      password: 'x',
+      password: ' x ',
     });
     const r = loginInputSchema.safeParse({ email: '  ', password: '' });
     expect(r.success).toBe(false);

@@ -582,7 +582,7 @@ export const reasonSchema = z
 /** A manager's password typed on the spot (ROUTES.md: cancel and sangria by a PDV user). */
 export const approvalSchema = z.object({
   email: z.string({ message: REQUIRED }).trim().min(1, REQUIRED).max(254),
-  password: z.string({ message: REQUIRED }).min(1, REQUIRED).max(200),
+  password: z.string({ message: REQUIRED }).min(1, REQUIRED).max(128, 'Use no máximo 128 caracteres'),
 });
 export type Approval = z.input<typeof approvalSchema>;
 

@@ -68,7 +68,10 @@ export type UserUpdateInput = z.input<typeof userUpdateSchema>;
 /** "Alterar senha" from the avatar menu. */
 export const changePasswordSchema = z
   .object({
-    currentPassword: z.string({ message: REQUIRED }).min(1, REQUIRED),
+    currentPassword: z
+      .string({ message: REQUIRED })
+      .min(1, REQUIRED)
+      .max(128, 'Use no máximo 128 caracteres'),
     newPassword: passwordSchema,
     confirmation: z.string({ message: REQUIRED }).min(1, REQUIRED),
   })

@@ -10,6 +10,9 @@ export { REQUIRED };
  */
 z.config({
   ...z.locales.pt(),
+  // In a browser the app's Content-Security-Policy forbids eval: zod's compiled parsers (new Function)
+  // would be refused and reported as violations. The API keeps them (faster validation).
+  jitless: 'document' in globalThis,
   customError: (issue) =>
     issue.code === 'invalid_type' && (issue.input === undefined || issue.input === null)
       ? REQUIRED

@@ -56,6 +56,20 @@ export const sessions = pgTable(
   (t) => [uniqueIndex('sessions_token_hash_uq').on(t.tokenHash), index('sessions_user_idx').on(t.userId)],
 );
 
+/**
+ * Attempts counted per key in a fixed window (modules/auth/limiter.ts): password checks and sign-ups.
+ * In the database so every API instance shares them; a row whose window ended starts over.
+ */
+export const rateLimits = pgTable(
+  'rate_limits',
+  {
+    key: text('key').primaryKey(),
+    hits: integer('hits').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('rate_limits_expires_idx').on(t.expiresAt)],
+);
+
 /** The client's WhatsApp (Evolution API) instance. */
 export const whatsappInstances = pgTable(
   'whatsapp_instances',

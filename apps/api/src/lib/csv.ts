@@ -4,17 +4,21 @@ import type { FastifyReply } from 'fastify';
 /**
  * A streamed CSV download: the header, then the rows turned into lines 500 at a time, so a large
  * export never sits whole in memory. Answered as `${name}-YYYY-MM-DD.csv`, never cached.
+ * The first row is read BEFORE the answer starts: a query the database refuses (a bad sort, a bad
+ * filter) is the same 400 as the list's, never a 200 with a header line and a cut connection.
  */
-export function sendCsvStream<T>(
+export async function sendCsvStream<T>(
   reply: FastifyReply,
   name: string,
   csv: { header: string; rows: AsyncIterable<T>; lines: (batch: T[]) => string },
 ) {
+  const iterator = csv.rows[Symbol.asyncIterator]();
+  const first = await iterator.next();
   async function* chunks() {
     yield csv.header;
     let batch: T[] = [];
-    for await (const row of csv.rows) {
-      batch.push(row);
+    for (let next = first; !next.done; next = await iterator.next()) {
+      batch.push(next.value);
       if (batch.length === 500) {
         yield csv.lines(batch);
         batch = [];

@@ -8,7 +8,7 @@ import {
   productCategoryUpdateSchema,
 } from '@balcao/core/product';
 import { deletedSchema } from '@balcao/core/responses';
-import { STAFF, WRITE } from '@balcao/core/routes';
+import { BACKOFFICE, WRITE } from '@balcao/core/routes';
 import { type AnyColumn, and, eq, getTableName, ilike, type SQL, sql } from 'drizzle-orm';
 import { boolean, integer, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -254,7 +254,7 @@ export function namedCatalogRoutes(
     app.get(
       `/${resource}/client/:clientId`,
       {
-        config: { access: STAFF },
+        config: { access: BACKOFFICE },
         schema: {
           tags,
           params: clientParams,
@@ -269,7 +269,7 @@ export function namedCatalogRoutes(
     app.get(
       `/${resource}/:id`,
       {
-        config: { access: STAFF },
+        config: { access: BACKOFFICE },
         schema: { tags, params: idParams, response: { 200: productCategorySchema } },
       },
       async (request) => service.find(db, sessionOf(request), request.params.id, usage),

@@ -1,3 +1,5 @@
+import { request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { USER_TYPE_IDS } from '@balcao/core/userTypes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createClientWithUsers, createTestApp, type TestApp } from '../../test/helper.ts';
@@ -96,6 +98,40 @@ describe('authentication on every registered route', () => {
     }
     expect(failures).toEqual([]);
     expect(checked).toBeGreaterThan(0);
+  });
+});
+
+/** One raw HTTP request with the request line's target exactly as given (inject would normalise it). */
+function rawRequest(port: number, method: string, target: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port, method, path: target, agent: false }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('access decided by the matched route, whatever the spelling of its path', () => {
+  it('answers 401 without a token on every other route, path-encoded or in absolute form', async () => {
+    const listening = await createTestApp();
+    try {
+      await listening.app.listen({ port: 0, host: '127.0.0.1' });
+      const { port } = listening.app.server.address() as AddressInfo;
+      const failures: string[] = [];
+      for (const route of guarded) {
+        const path = concrete(route.url);
+        // `/%761/...` is `/v1/...` once the router decodes it; the absolute form carries a host.
+        for (const target of [`/%76${path.slice(2)}`, `http://localhost${path}`]) {
+          const status = await rawRequest(port, route.method, target);
+          if (status !== 401) failures.push(`${route.method} ${target} -> ${status}`);
+        }
+      }
+      expect(failures).toEqual([]);
+    } finally {
+      await listening.close();
+    }
   });
 });
 

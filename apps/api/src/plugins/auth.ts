@@ -104,16 +104,19 @@ export function assertCan(request: FastifyRequest, allowed: readonly UserTypeId[
   return session;
 }
 
-/** Every route needs a Bearer session unless its config says access: 'public'. */
+/**
+ * Access is decided by the route the router matched, never by the request's URL text (the router
+ * decodes `/%761/...` and accepts the absolute form `http://host/v1/...`): every route needs a Bearer
+ * session unless its own config says access: 'public'. Routes outside /v1 (the web app's files) are
+ * marked public when they register (buildApp). A request that matched no route goes on to the
+ * not-found handler.
+ */
 export function registerAuth(app: FastifyInstance, db: Db): void {
   app.decorateRequest('session', null);
   app.addHook('onRequest', async (request) => {
-    // Only the API is guarded: the web app's files are public.
-    if (!request.url.startsWith('/v1/')) return;
+    if (!request.routeOptions.url) return;
     const access = request.routeOptions.config?.access ?? ALL;
     if (access === 'public') return;
-    // Unknown routes fall through to the not-found handler.
-    if (!request.routeOptions.url) return;
     const token = bearerToken(request);
     if (!token) throw unauthorized('Autenticação necessária');
     const session = await findSession(db, token);

@@ -1,10 +1,13 @@
+import { eq } from 'drizzle-orm';
+import type { Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTestApp, type TestApp } from '../../test/helper.ts';
+import { bearer, createTestApp, TEST_PASSWORD, type TestApp } from '../../test/helper.ts';
 import {
   api,
   asUser,
   joinChannel,
   listenForSockets,
+  login,
   makeProduct,
   makeSale,
   makeShop,
@@ -13,6 +16,7 @@ import {
   type SocketClients,
   socketOutcome,
 } from '../../test/kit.ts';
+import { sessions } from '../db/schema.ts';
 
 const API_KEY = 'chave-de-teste';
 
@@ -71,7 +75,8 @@ describe('channels', () => {
   it('refuses a join after the session was revoked', async () => {
     const mine = await asUser(t, [1]);
     const socket = await sockets.connected({ key: API_KEY, token: mine.token });
-    await mine.api.post('/logout');
+    // Straight in the table (a logout would also close the socket, see below).
+    await t.database.db.delete(sessions).where(eq(sessions.userId, mine.users[0].user.id));
     expect((await joinChannel(socket, `notifications_${mine.client.id}`)).ok).toBe(false);
   });
 
@@ -156,5 +161,94 @@ describe('data changes', () => {
     });
     expect(await heard).toEqual({ resource: 'sale', id: sale.id });
     expect(await missed).toBe('nothing');
+  });
+});
+
+/** Resolves with the disconnect reason, or 'still connected' after the wait. */
+function disconnection(socket: Socket, waitMs = 3000): Promise<string> {
+  if (socket.disconnected) return Promise.resolve('already disconnected');
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve('still connected'), waitMs);
+    socket.once('disconnect', (reason) => {
+      clearTimeout(timer);
+      resolve(reason);
+    });
+  });
+}
+
+describe('sockets end with their session', () => {
+  /** A joined socket of `token`, in its client's channel. */
+  const joined = async (token: string, clientId: number) => {
+    const socket = await sockets.connected({ key: API_KEY, token });
+    expect((await joinChannel(socket, `notifications_${clientId}`)).ok).toBe(true);
+    return socket;
+  };
+
+  it('closes the socket of a session that logs out, and it hears nothing more; other sessions stay', async () => {
+    const shop = await asUser(t, [1]);
+    const second = (await login(t, shop.users[0].email, TEST_PASSWORD)).json().token as string;
+    const socket = await joined(shop.token, shop.client.id);
+    const other = await joined(second, shop.client.id);
+    const closed = disconnection(socket);
+    await shop.api.post('/logout');
+    expect(await closed).toBe('io server disconnect');
+    const heard = nextMessage(other, 3000);
+    const missed = nextMessage(socket, 500);
+    t.app.ctx.notify(shop.client.id, { message: 'Depois do logout' });
+    expect(await missed).toBe('nothing');
+    expect(await heard).toEqual({ message: expect.any(String) });
+  });
+
+  it('closes every socket of a user who is deactivated', async () => {
+    const shop = await asUser(t, [1, 4]);
+    const cashier = shop.users[1];
+    const socket = await joined(cashier.token, shop.client.id);
+    const adminSocket = await joined(shop.token, shop.client.id);
+    const staff = (await shop.api.get(`/user/${cashier.user.id}`)).json();
+    const closed = disconnection(socket);
+    const res = await shop.api.put(`/user/${cashier.user.id}`, {
+      name: staff.name,
+      email: staff.email,
+      userTypeId: staff.userType.id,
+      active: false,
+      updatedAt: staff.updatedAt,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await closed).toBe('io server disconnect');
+    expect(await disconnection(adminSocket, 300)).toBe('still connected');
+  });
+
+  it("closes the user's other sessions' sockets on a password change; the changing session's stays", async () => {
+    const shop = await asUser(t, [4]);
+    const other = (await login(t, shop.users[0].email, TEST_PASSWORD)).json().token as string;
+    const otherSocket = await joined(other, shop.client.id);
+    const ownSocket = await joined(shop.token, shop.client.id);
+    const closed = disconnection(otherSocket);
+    const res = await shop.api.post('/user/me/password', {
+      currentPassword: TEST_PASSWORD,
+      newPassword: 'uma-senha-nova-1',
+      confirmation: 'uma-senha-nova-1',
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await closed).toBe('io server disconnect');
+    expect(await disconnection(ownSocket, 300)).toBe('still connected');
+  });
+
+  it('closes the sockets of a deleted user', async () => {
+    const shop = await asUser(t, [1, 6]);
+    const socket = await joined(shop.users[1].token, shop.client.id);
+    const closed = disconnection(socket);
+    expect((await shop.api.delete(`/user/${shop.users[1].user.id}`)).statusCode).toBe(200);
+    expect(await closed).toBe('io server disconnect');
+  });
+
+  it('closes a socket when its session expires', async () => {
+    const shop = await asUser(t, [1]);
+    await t.database.db
+      .update(sessions)
+      .set({ expiresAt: new Date(Date.now() + 800) })
+      .where(eq(sessions.userId, shop.users[0].user.id));
+    const socket = await joined(shop.token, shop.client.id);
+    expect(await disconnection(socket, 4000)).toBe('io server disconnect');
   });
 });

@@ -1,11 +1,17 @@
 import type { NotificationInput } from '@balcao/core/notification';
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { Server } from 'socket.io';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
+import { sessions } from '../db/schema.ts';
 import { findSession } from './auth.ts';
 
 export const channelOf = (clientId: number) => `notifications_${clientId}`;
+/** Every socket of a user is in this room (not a channel anyone joins): sessionsEnded finds them here. */
+const userRoom = (userId: number) => `user_${userId}`;
+/** setTimeout's longest wait (about 24.8 days). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 type Ack = (answer: { ok: boolean; message?: string }) => void;
 
@@ -23,11 +29,26 @@ export function attachSocket(app: FastifyInstance, db: Db, config: Config): Serv
     const session = token ? await findSession(db, token).catch(() => null) : null;
     if (!session) return next(new Error('Sessão inválida'));
     socket.data.clientId = session.clientId;
+    socket.data.userId = session.userId;
     socket.data.token = token;
+    const [row] = await db
+      .select({ expiresAt: sessions.expiresAt })
+      .from(sessions)
+      .where(eq(sessions.id, session.sessionId))
+      .catch(() => []);
+    socket.data.expiresAt = row?.expiresAt.getTime() ?? Date.now();
     next();
   });
 
   io.on('connection', (socket) => {
+    // A socket lives as long as its session: it ends when the session expires (here), is logged out,
+    // or its user is deactivated, deleted or changes password (sessionsEnded, called by those routes).
+    void socket.join(userRoom(socket.data.userId));
+    const expiry = setTimeout(
+      () => socket.disconnect(true),
+      Math.min(Math.max(socket.data.expiresAt - Date.now(), 0), MAX_TIMER_MS),
+    );
+    socket.on('disconnect', () => clearTimeout(expiry));
     const channelName = (payload: unknown) =>
       typeof payload === 'string' ? payload : (payload as { channel?: string } | null)?.channel;
 
@@ -71,5 +92,20 @@ export function changedWith(io: Server | null) {
   return (clientId: number, resource: string, id?: number) => {
     if (!io) return;
     io.to(channelOf(clientId)).emit('change', { resource, id });
+  };
+}
+
+/**
+ * After sessions of a user ended (logout, deactivation, deletion, password change): that user's sockets
+ * whose session is gone are disconnected, so they hear nothing more; the user's live sessions keep theirs.
+ */
+export function sessionsEndedWith(io: Server | null, db: Db) {
+  return async (userId: number): Promise<void> => {
+    if (!io) return;
+    const sockets = await io.in(userRoom(userId)).fetchSockets();
+    for (const socket of sockets) {
+      const session = await findSession(db, socket.data.token).catch(() => null);
+      if (!session) socket.disconnect(true);
+    }
   };
 }

@@ -8,7 +8,7 @@ import { DOCUMENT_TAKEN, EMAIL_TAKEN } from './service.ts';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ signUpLimit: { perAddress: 1000, windowMs: 60_000 } });
 });
 afterAll(() => t.close());
 

@@ -1,11 +1,12 @@
 import { createAccountInputSchema } from '@balcao/core/auth';
-import { ALL } from '@balcao/core/routes';
+import { ALL, BACKOFFICE } from '@balcao/core/routes';
 import { accountCreatedSchema, settingsChecklistSchema, whatsappInstanceSchema } from '@balcao/core/session';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { notFound } from '../../errors.ts';
 import { clientParams } from '../../lib/params.ts';
 import { assertOwnClient } from '../../plugins/auth.ts';
+import { takeSignUp } from '../auth/limiter.ts';
 import { findSettingsChecklist, findWhatsappInstance, logIn } from '../auth/service.ts';
 import { createAccount } from './service.ts';
 
@@ -26,6 +27,7 @@ export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         const { systemClient, user } = request.body;
+        await takeSignUp(db, config, request.ip);
         const { userId } = await createAccount(db, systemClient, user);
         const session = await logIn(db, userId, config.sessionTtlMs);
         return reply.status(201).send({ ...session, id: session.user.client.id });
@@ -45,6 +47,7 @@ export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/whatsapp-instance/client/:clientId',
       {
+        config: { access: BACKOFFICE },
         schema: {
           tags: ['settings'],
           summary: "The client's WhatsApp instance",

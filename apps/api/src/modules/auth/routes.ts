@@ -6,19 +6,16 @@ import { eq, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { sessions, users } from '../../db/schema.ts';
-import { rateLimited, unauthorized } from '../../errors.ts';
+import { unauthorized } from '../../errors.ts';
 import { bearerToken, hashToken, sessionOf } from '../../plugins/auth.ts';
+import { passwordLimiter, TOO_MANY_LOGINS } from './limiter.ts';
 import { verifyPassword } from './password.ts';
-import { FailureCounter } from './rateLimit.ts';
 import { loadSessionPayload, logIn } from './service.ts';
-
-const TOO_MANY = 'Muitas tentativas de login. Aguarde alguns minutos e tente novamente.';
 
 export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     const { db, config } = ctx;
-    const byIp = new FailureCounter(config.loginLimit.perIp, config.loginLimit.windowMs);
-    const byEmail = new FailureCounter(config.loginLimit.perEmail, config.loginLimit.windowMs);
+    const limiter = passwordLimiter(db);
 
     app.post(
       '/login',
@@ -34,19 +31,21 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request, reply) => {
         const email = request.body.email.toLowerCase();
         const password = request.body.password;
-        if (byIp.isBlocked(request.ip) || byEmail.isBlocked(email)) throw rateLimited(TOO_MANY);
         const [user] = await db
           .select({ id: users.id, passwordHash: users.passwordHash, active: users.active })
           .from(users)
           .where(eq(sql`lower(${users.email})`, email))
           .limit(1);
-        const ok = await verifyPassword(user?.passwordHash, password);
-        if (!user || !ok || !user.active) {
-          byIp.fail(request.ip);
-          byEmail.fail(email);
-          throw unauthorized(LOGIN_FAILED_MESSAGE);
-        }
-        byEmail.reset(email);
+        // The password as typed; before passwords were left alone, login trimmed them, so a stored
+        // password typed with stray outer spaces is still tried trimmed (existing logins keep working).
+        const trimmed = password.trim();
+        const ok = await limiter.guard(email, { address: request.ip }, TOO_MANY_LOGINS, async () => {
+          const right =
+            (await verifyPassword(user?.passwordHash, password)) ||
+            (trimmed !== password && trimmed !== '' && (await verifyPassword(user?.passwordHash, trimmed)));
+          return Boolean(right && user?.active);
+        });
+        if (!ok || !user) throw unauthorized(LOGIN_FAILED_MESSAGE);
         return reply.send(await logIn(db, user.id, config.sessionTtlMs));
       },
     );
@@ -59,7 +58,12 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const token = bearerToken(request);
-        if (token) await db.delete(sessions).where(eq(sessions.tokenHash, hashToken(token)));
+        if (!token) return { ok: true };
+        const ended = await db
+          .delete(sessions)
+          .where(eq(sessions.tokenHash, hashToken(token)))
+          .returning({ userId: sessions.userId });
+        for (const { userId } of ended) await ctx.sessionsEnded(userId);
         return { ok: true };
       },
     );

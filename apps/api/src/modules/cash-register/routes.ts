@@ -7,7 +7,7 @@ import {
   currentRegisterSchema,
 } from '@balcao/core/cashRegister';
 import { pageOf } from '@balcao/core/list';
-import { PDV, STAFF } from '@balcao/core/routes';
+import { PDV } from '@balcao/core/routes';
 import { z } from '@balcao/core/zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
@@ -104,7 +104,7 @@ export function cashRegisterRoutes(ctx: AppContext, sales: RegisterSales): Fasti
     app.get(
       '/cash-register/client/:clientId',
       {
-        config: { access: STAFF },
+        config: { access: PDV },
         schema: {
           tags,
           summary: "Registers, newest first: the caller's own, or all of the client's for types 1, 2, 7",
@@ -122,7 +122,7 @@ export function cashRegisterRoutes(ctx: AppContext, sales: RegisterSales): Fasti
     app.get(
       '/cash-register/:id',
       {
-        config: { access: STAFF },
+        config: { access: PDV },
         schema: {
           tags,
           summary: 'A register report (open or closed)',

@@ -6,7 +6,7 @@ import {
   isValidCep,
   normalizeCep,
 } from '@balcao/core/cep';
-import { STAFF } from '@balcao/core/routes';
+import { BACKOFFICE } from '@balcao/core/routes';
 import { z } from '@balcao/core/zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
@@ -24,7 +24,7 @@ export function cepRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/cep/:cep',
       {
-        config: { access: STAFF },
+        config: { access: BACKOFFICE },
         schema: {
           tags: ['cep'],
           summary: 'Address of a CEP (ViaCEP contract); 503 when the service cannot be reached',

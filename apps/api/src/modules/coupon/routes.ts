@@ -6,7 +6,7 @@ import {
   fromHundredths,
 } from '@balcao/core/coupon';
 import { deletedSchema } from '@balcao/core/responses';
-import { STAFF, WRITE } from '@balcao/core/routes';
+import { PDV, STAFF, WRITE } from '@balcao/core/routes';
 import { z } from '@balcao/core/zod';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -104,7 +104,7 @@ export function couponRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/coupon/validate',
       {
-        config: { access: STAFF },
+        config: { access: PDV },
         schema: {
           tags,
           summary: 'Does a code apply to a sale subtotal? The discount, or 404/422 with the reason',

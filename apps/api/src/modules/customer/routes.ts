@@ -14,7 +14,7 @@ import {
 import { todayIso } from '@balcao/core/date';
 import { pageOf } from '@balcao/core/list';
 import { csvFileSchema, deletedSchema } from '@balcao/core/responses';
-import { STAFF, WRITE } from '@balcao/core/routes';
+import { BACKOFFICE, STAFF, WRITE } from '@balcao/core/routes';
 import { z } from '@balcao/core/zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
@@ -71,7 +71,7 @@ export function customerRoutes(ctx: AppContext, figures: ReceivableFigures): Fas
     app.get(
       '/customer/client/:clientId/export',
       {
-        config: { access: STAFF },
+        config: { access: BACKOFFICE },
         schema: {
           tags,
           summary: 'CSV of the filtered customer list (";" separated, UTF-8 with BOM)',
@@ -112,7 +112,7 @@ export function customerRoutes(ctx: AppContext, figures: ReceivableFigures): Fas
     app.get(
       '/customer/counters/client/:clientId',
       {
-        config: { access: STAFF },
+        config: { access: BACKOFFICE },
         schema: {
           tags,
           summary: 'Dashboard/campaign counters over active customers (delinquency, WhatsApp check)',
@@ -239,7 +239,7 @@ export function customerRoutes(ctx: AppContext, figures: ReceivableFigures): Fas
     app.get(
       '/user-address/customer/:customerId',
       {
-        config: { access: STAFF },
+        config: { access: BACKOFFICE },
         schema: {
           tags: addressTags,
           summary: "A customer's addresses, default first",

@@ -5,7 +5,7 @@ import {
   productAdditionalUpdateSchema,
 } from '@balcao/core/product';
 import { deletedSchema } from '@balcao/core/responses';
-import { STAFF, WRITE } from '@balcao/core/routes';
+import { BACKOFFICE, WRITE } from '@balcao/core/routes';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { clientParams, idParams } from '../../lib/params.ts';
@@ -34,7 +34,7 @@ export function productAdditionalRoutes(
     app.get(
       '/product-additional/client/:clientId',
       {
-        config: { access: STAFF },
+        config: { access: BACKOFFICE },
         schema: {
           tags,
           params: clientParams,
@@ -54,7 +54,7 @@ export function productAdditionalRoutes(
     app.get(
       '/product-additional/:id',
       {
-        config: { access: STAFF },
+        config: { access: BACKOFFICE },
         schema: { tags, params: idParams, response: { 200: productAdditionalGroupSchema } },
       },
       async (request) => findAdditionalGroup(db, sessionOf(request), request.params.id, productCount),

@@ -220,12 +220,12 @@ for (const resource of ['product-category', 'product-brand'] as const) {
       expect(own.json().total).toBe(0);
     });
 
-    it('lets the staff read, only catalog roles write, drivers nothing', async () => {
+    it('lets the back office read (its product pages), only catalog roles write, Garçom and drivers nothing', async () => {
       const { client, users } = await createClientWithUsers(t, [3, 5, 10]);
       const [vendedor, garcom, driver] = users.map((u) => bearer(u.token));
       const url = `/v1/${resource}/client/${client.id}`;
       expect((await t.app.inject({ method: 'GET', url, headers: vendedor })).statusCode).toBe(200);
-      expect((await t.app.inject({ method: 'GET', url, headers: garcom })).statusCode).toBe(200);
+      expect((await t.app.inject({ method: 'GET', url, headers: garcom })).statusCode).toBe(403);
       expect((await t.app.inject({ method: 'GET', url, headers: driver })).statusCode).toBe(403);
       const post = await t.app.inject({
         method: 'POST',

@@ -23,18 +23,11 @@ import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { AppError, errorBody, notFound } from '../../errors.ts';
+import { sendCsvStream } from '../../lib/csv.ts';
 import { clientParams, idParam, idParams } from '../../lib/params.ts';
 import { assertOwnClient, sessionOf } from '../../plugins/auth.ts';
 import { storageFor } from '../storage/storage.ts';
-import {
-  applyImport,
-  csvHeader,
-  csvLines,
-  type ExportProduct,
-  importResult,
-  parseProductCsv,
-  planImport,
-} from './csv.ts';
+import { applyImport, csvHeader, csvLines, importResult, parseProductCsv, planImport } from './csv.ts';
 import { findByCode, findProduct } from './find.ts';
 import { clearGrid, setGrid, updateVariant } from './grid.ts';
 import {
@@ -290,25 +283,11 @@ export function productRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         const actor = assertOwnClient(request, request.params.clientId);
-        const query = request.query;
-        async function* lines() {
-          yield csvHeader();
-          let batch: ExportProduct[] = [];
-          for await (const product of eachProduct(db, actor, query)) {
-            batch.push(product);
-            if (batch.length === 500) {
-              yield csvLines(batch);
-              batch = [];
-            }
-          }
-          yield csvLines(batch);
-        }
-        const date = new Date().toISOString().slice(0, 10);
-        return reply
-          .header('content-type', 'text/csv; charset=utf-8')
-          .header('content-disposition', `attachment; filename="produtos-${date}.csv"`)
-          .header('cache-control', 'no-store')
-          .send(Readable.from(lines()));
+        return sendCsvStream(reply, 'produtos', {
+          header: csvHeader(),
+          rows: eachProduct(db, actor, request.query),
+          lines: csvLines,
+        });
       },
     );
 

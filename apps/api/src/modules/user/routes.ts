@@ -47,7 +47,9 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        await changeOwnPassword(db, sessionOf(request), request.body);
+        const session = sessionOf(request);
+        await changeOwnPassword(db, session, request.body);
+        await ctx.sessionsEnded(session.userId);
         return { ok: true };
       },
     );
@@ -93,7 +95,11 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: staffUserSchema },
         },
       },
-      async (request) => updateUser(db, sessionOf(request), request.params.id, request.body),
+      async (request) => {
+        const user = await updateUser(db, sessionOf(request), request.params.id, request.body);
+        await ctx.sessionsEnded(user.id);
+        return user;
+      },
     );
 
     app.delete(
@@ -107,7 +113,11 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: deletedSchema },
         },
       },
-      async (request) => deleteUser(db, sessionOf(request), request.params.id),
+      async (request) => {
+        const deleted = await deleteUser(db, sessionOf(request), request.params.id);
+        await ctx.sessionsEnded(deleted.id);
+        return deleted;
+      },
     );
   };
 }

@@ -28,6 +28,7 @@ import { countRows, listResult, orderByOf, pageWindow, searchAny } from '../../l
 import { isForeignKeyViolation, isSameVersion, violatedUnique } from '../../lib/pg.ts';
 import { assertNotStale, versionOf } from '../../lib/version.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
+import { passwordLimiter, TOO_MANY_ATTEMPTS } from '../auth/limiter.ts';
 import { hashPassword, verifyPassword } from '../auth/password.ts';
 
 type ListQuery = z.output<typeof userListQuerySchema>;
@@ -263,10 +264,14 @@ export async function changeOwnPassword(
   input: ChangePasswordInput,
 ): Promise<void> {
   const [row] = await db
-    .select({ passwordHash: users.passwordHash })
+    .select({ passwordHash: users.passwordHash, email: users.email })
     .from(users)
     .where(eq(users.id, session.userId));
-  if (!row || !(await verifyPassword(row.passwordHash, input.currentPassword))) {
+  const email = row?.email ?? '';
+  const right = await passwordLimiter(db).guard(email, { userId: session.userId }, TOO_MANY_ATTEMPTS, () =>
+    verifyPassword(row?.passwordHash, input.currentPassword),
+  );
+  if (!row || !right) {
     throw new AppError(422, WRONG_CURRENT_PASSWORD, [
       { path: 'currentPassword', message: WRONG_CURRENT_PASSWORD },
     ]);

@@ -18,6 +18,7 @@ import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { type FormEvent, useState } from 'react';
 import { Navigate, Link as RouterLink, useNavigate } from 'react-router';
+import { ApiError } from '../../lib/api.ts';
 import { useSession } from './session.tsx';
 
 export default function LoginPage() {
@@ -27,16 +28,17 @@ export default function LoginPage() {
   const [password, setPassword] = useState('');
   const [showPassword, setShowPassword] = useState(false);
   const [sending, setSending] = useState(false);
-  const [failed, setFailed] = useState(false);
+  /** The alert's text: the generic failure, or the API's own message when it asks to wait (429). */
+  const [failed, setFailed] = useState<string | null>(null);
   const [fieldErrors, setFieldErrors] = useState<{ email?: string; password?: string }>({});
 
   if (session.isLogged && session.user && !sending) return <Navigate to="/dashboard" replace />;
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    // The spec's only login rules: both required, both trimmed (the API validates with loginInputSchema).
-    // Checked by hand here so /login does not download zod (the route's JS budget is 150 KB).
-    const input = { email: email.trim(), password: password.trim() };
+    // Both required; the email is trimmed, the password never altered (the API validates with
+    // loginInputSchema). Checked by hand here so /login does not download zod (JS budget 150 KB).
+    const input = { email: email.trim(), password };
     const errors = {
       email: input.email ? undefined : REQUIRED,
       password: input.password ? undefined : REQUIRED,
@@ -46,13 +48,13 @@ export default function LoginPage() {
       return;
     }
     setFieldErrors({});
-    setFailed(false);
+    setFailed(null);
     setSending(true);
     try {
       const payload = await session.login(input);
       navigate(homeFor(payload.user.userType.id), { replace: true });
-    } catch {
-      setFailed(true);
+    } catch (error) {
+      setFailed(error instanceof ApiError && error.status === 429 ? error.message : LOGIN_FAILED_MESSAGE);
       setSending(false);
     }
   }
@@ -77,7 +79,7 @@ export default function LoginPage() {
         {failed && (
           <Alert severity="error" sx={{ mb: 2 }}>
             <AlertTitle>Ops!</AlertTitle>
-            {LOGIN_FAILED_MESSAGE}
+            {failed}
           </Alert>
         )}
         <FormControl fullWidth margin="normal" error={Boolean(fieldErrors.email)} disabled={sending}>
@@ -88,6 +90,8 @@ export default function LoginPage() {
             type="email"
             name="email"
             autoComplete="username"
+            // The lengths of loginInputSchema (core/auth.ts), kept literal so /login stays free of zod.
+            inputProps={{ maxLength: 254 }}
             value={email}
             onChange={(e) => setEmail(e.target.value)}
             aria-describedby={fieldErrors.email ? 'login-email-error' : undefined}
@@ -103,6 +107,7 @@ export default function LoginPage() {
             name="password"
             type={showPassword ? 'text' : 'password'}
             autoComplete="current-password"
+            inputProps={{ maxLength: 128 }}
             value={password}
             onChange={(e) => setPassword(e.target.value)}
             aria-describedby={fieldErrors.password ? 'login-password-error' : undefined}

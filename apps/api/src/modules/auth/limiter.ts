@@ -1,0 +1,113 @@
+import { inArray, sql } from 'drizzle-orm';
+import type { Config } from '../../config.ts';
+import type { Db, Executor } from '../../db/client.ts';
+import { rateLimits } from '../../db/schema.ts';
+import { rateLimited } from '../../errors.ts';
+
+/** One counter: at most `max` attempts per `windowMs`, counted under `key`. */
+export type Limit = { key: string; max: number; windowMs: number };
+
+export const TOO_MANY_ATTEMPTS = 'Muitas tentativas. Aguarde alguns minutos e tente novamente.';
+export const TOO_MANY_LOGINS = 'Muitas tentativas de login. Aguarde alguns minutos e tente novamente.';
+export const TOO_MANY_SIGN_UPS =
+  'Muitas contas criadas deste endereço. Aguarde e tente novamente mais tarde.';
+
+/**
+ * Counts one attempt on every limit in one statement and answers 429 when any is over. The attempt
+ * is counted BEFORE the work it guards (a password check), so parallel requests cannot all slip in
+ * under the limit; `release` gives a successful attempt back. Counters live in the `rate_limits` table
+ * (shared by every API instance); a window starts at the first attempt and ends on its own.
+ * Call with the database itself, never a transaction: a rolled-back failure would not count.
+ */
+export async function takeAttempt(db: Db, limits: Limit[], message: string): Promise<void> {
+  // One order for every caller: two requests locking the same rows never wait on each other in a loop.
+  const sorted = [...limits].sort((a, b) => a.key.localeCompare(b.key));
+  const rows = sorted.map(
+    (limit) => sql`(${limit.key}, 1, now() + ${`${limit.windowMs} milliseconds`}::interval)`,
+  );
+  const result = (await db.execute(sql`
+    insert into rate_limits (key, hits, expires_at) values ${sql.join(rows, sql`, `)}
+    on conflict (key) do update set
+      hits = case when rate_limits.expires_at <= now() then 1 else rate_limits.hits + 1 end,
+      expires_at = case when rate_limits.expires_at <= now() then excluded.expires_at
+                        else rate_limits.expires_at end
+    returning key, hits`)) as unknown as { rows: { key: string; hits: number }[] };
+  // Ended windows of other keys go away now and then (the table stays the size of the live attempts).
+  if (Math.random() < 0.05) await db.delete(rateLimits).where(sql`${rateLimits.expiresAt} < now()`);
+  const hits = new Map(result.rows.map((row) => [row.key, Number(row.hits)]));
+  if (sorted.some((limit) => (hits.get(limit.key) ?? 0) > limit.max)) throw rateLimited(message);
+}
+
+/**
+ * A successful attempt: the narrow counters (`forget`) start over, the wide ones (`giveBack`) lose
+ * the attempt `takeAttempt` counted, so a shop's own logins never fill a limit.
+ */
+export async function releaseAttempt(db: Db, forget: string[], giveBack: string[] = []): Promise<void> {
+  if (forget.length) await db.delete(rateLimits).where(inArray(rateLimits.key, forget));
+  if (giveBack.length)
+    await db
+      .update(rateLimits)
+      .set({ hits: sql`greatest(${rateLimits.hits} - 1, 0)` })
+      .where(inArray(rateLimits.key, giveBack));
+}
+
+/**
+ * Who tries a password: an address (login) or a logged user (a manager's approval typed at a till, a
+ * password change). The narrow limit is per email AND source, so a guesser elsewhere never locks the
+ * shop out; the wide one is per email from anywhere, slower, against guessing from many addresses.
+ */
+export type PasswordSource = { address: string } | { userId: number };
+
+const sourceKey = (source: PasswordSource) =>
+  'address' in source ? `address:${source.address}` : `user:${source.userId}`;
+
+const configOf = new WeakMap<Executor, Config>();
+
+/** buildApp: the limits of an app's database (services that only get `db` find them here). */
+export function useLimits(db: Db, config: Config): void {
+  configOf.set(db, config);
+}
+
+/**
+ * The one limiter of every password check (login, manager approval, password change), on the app's
+ * database. A transaction is refused loudly: a failure counted inside it would roll back with it.
+ */
+export function passwordLimiter(db: Executor) {
+  const config = configOf.get(db);
+  if (!config) throw new Error('Password checks run on the database itself, outside any transaction');
+  return passwordLimiterWith(db as Db, config);
+}
+
+function passwordLimiterWith(db: Db, config: Config) {
+  const keysOf = (email: string, source: PasswordSource) => {
+    const normalized = email.trim().toLowerCase();
+    return { narrow: `password:${normalized}:${sourceKey(source)}`, wide: `password:${normalized}` };
+  };
+  return {
+    /**
+     * Runs `check` (true when the password is right) under the limits: 429 with `message` when over,
+     * whatever the password; a right password frees the attempt.
+     */
+    async guard(email: string, source: PasswordSource, message: string, check: () => Promise<boolean>) {
+      const { narrow, wide } = keysOf(email, source);
+      const limit = config.passwordLimit;
+      await takeAttempt(
+        db,
+        [
+          { key: narrow, max: limit.perEmailAndSource, windowMs: limit.windowMs },
+          { key: wide, max: limit.perEmail, windowMs: limit.emailWindowMs },
+        ],
+        message,
+      );
+      const ok = await check();
+      if (ok) await releaseAttempt(db, [narrow], [wide]);
+      return ok;
+    },
+  };
+}
+
+/** Sign-up: accounts created per address in a window (every attempt counts). */
+export function takeSignUp(db: Db, config: Config, address: string): Promise<void> {
+  const { perAddress, windowMs } = config.signUpLimit;
+  return takeAttempt(db, [{ key: `sign-up:${address}`, max: perAddress, windowMs }], TOO_MANY_SIGN_UPS);
+}

@@ -1,0 +1,114 @@
+import { type AppRoute, ROUTES } from '@balcao/core/routes';
+import { USER_TYPE_IDS, type UserTypeId } from '@balcao/core/userTypes';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../test/helper.ts';
+import { asUser } from '../../test/kit.ts';
+
+/**
+ * Every read and export of the API, with the pages (names in core's route table) whose screens call
+ * it: the route must allow exactly the user types that may open one of those pages (their union).
+ * A new read must be added here with its pages; the test fails until it is.
+ * `session` = what every logged user loads with the session (home, menus).
+ */
+const READS: Record<string, readonly string[]> = {
+  'GET /v1/user/me': ['session'],
+  'GET /v1/settings-checklist/client/:clientId': ['session'],
+  'GET /v1/shipping-settings/client/:clientId': ['session'],
+  'GET /v1/whatsapp-instance/client/:clientId': ['settings-whatsapp'],
+  'GET /v1/coupon/client/:clientId': ['coupon'],
+  'GET /v1/coupon/:id': ['coupon-edit'],
+  'POST /v1/coupon/validate': ['sale-pdv', 'sale-waiter-pdv'],
+  'GET /v1/product-category/client/:clientId': ['product-category', 'product', 'product-edit'],
+  'GET /v1/product-category/:id': ['product-category-edit'],
+  'GET /v1/product-brand/client/:clientId': ['product-brand', 'product', 'product-edit'],
+  'GET /v1/product-brand/:id': ['product-brand-edit'],
+  'GET /v1/product-additional/client/:clientId': ['product-edit'],
+  'GET /v1/product-additional/:id': ['product-edit'],
+  'GET /v1/product/client/:clientId': ['product', 'sale-pdv', 'stock-entry'],
+  'GET /v1/product/barcode/:code': ['sale-pdv', 'stock-entry'],
+  'GET /v1/product/:id': ['product-edit', 'sale-pdv', 'stock-entry'],
+  'GET /v1/product/client/:clientId/export': ['product'],
+  'GET /v1/cep/:cep': ['customer-new', 'customer-edit', 'settings-system-client'],
+  'GET /v1/customer/client/:clientId': ['customer', 'sale-pdv'],
+  'GET /v1/customer/client/:clientId/export': ['customer'],
+  'GET /v1/customer/counters/client/:clientId': ['customer', 'campaign'],
+  'GET /v1/customer/:id': ['customer-edit', 'sale-pdv'],
+  'GET /v1/user-address/customer/:customerId': ['customer-edit'],
+  'GET /v1/user/client/:clientId': ['user'],
+  'GET /v1/user/:id': ['user-edit'],
+  'GET /v1/cash-register/current': ['sale-pdv', 'sale-pdv-close'],
+  'GET /v1/cash-register/client/:clientId': ['sale-pdv-close'],
+  'GET /v1/cash-register/:id': ['sale-pdv-close'],
+  'GET /v1/sale/client/:clientId': ['sale'],
+  'GET /v1/sale/client/:clientId/export': ['sale'],
+  'GET /v1/sale/:id': ['sale-detail'],
+  'GET /v1/sale/customer-credit/:customerId': ['sale-pdv'],
+  'GET /v1/stock-movement/client/:clientId': ['stock-entry', 'stock-exit', 'stock-fractionate'],
+  'GET /v1/stock-movement/client/:clientId/export': ['stock-entry', 'stock-exit', 'stock-fractionate'],
+  'GET /v1/stock-movement/product/:productId': ['stock-entry', 'stock-exit', 'stock-fractionate'],
+  'GET /v1/stock-movement/low-stock/client/:clientId': ['stock-entry'],
+  'GET /v1/stock-movement/fraction-ratio/client/:clientId': ['stock-fractionate'],
+  'GET /v1/stock-setting/client/:clientId': ['stock-entry', 'stock-exit', 'stock-fractionate'],
+  'GET /v1/fee-simulator/table': ['bank-simulator'],
+  'GET /v1/fee-simulator/table/:id': ['bank-simulator'],
+  'GET /v1/fee-simulator/settings': ['bank-simulator'],
+  'GET /v1/fee-simulator/pdv': ['sale-pdv'],
+  'GET /v1/shipping-settings/:id': ['settings-shipping-crud'],
+  'GET /v1/shipping/melhor-envio': ['settings-melhor-envio'],
+  'GET /v1/shipping/rodonaves': ['settings-rodonaves'],
+};
+
+const pageAllowed = (name: string): readonly UserTypeId[] => {
+  if (name === 'session') return USER_TYPE_IDS;
+  const page = ROUTES.find((route: AppRoute) => route.name === name);
+  if (!page) throw new Error(`no page named ${name} in the route table`);
+  if (page.allowed === 'public') throw new Error(`page ${name} is public`);
+  return page.allowed;
+};
+const union = (pages: readonly string[]) =>
+  [...new Set(pages.flatMap((name) => [...pageAllowed(name)]))].sort((a, b) => a - b);
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+describe('reads and exports allow exactly the user types of their pages', () => {
+  it('names the pages of every read route of the API', () => {
+    const reads = t.app.routes
+      .filter((r) => r.method === 'GET' && r.url.startsWith('/v1/') && r.access !== 'public')
+      .filter((r) => !r.url.startsWith('/v1/docs'))
+      .map((r) => `${r.method} ${r.url}`);
+    expect(reads.filter((key) => !(key in READS))).toEqual([]);
+  });
+
+  it('declares on each read exactly the union of its pages in the route table', () => {
+    const byKey = new Map(t.app.routes.map((r) => [`${r.method} ${r.url}`, r]));
+    const wrong: string[] = [];
+    for (const [key, pages] of Object.entries(READS)) {
+      const route = byKey.get(key);
+      if (!route) {
+        wrong.push(`${key}: not registered`);
+        continue;
+      }
+      const declared = Array.isArray(route.access) ? [...route.access].sort((a, b) => a - b) : USER_TYPE_IDS;
+      const expected = union(pages);
+      if (JSON.stringify(declared) !== JSON.stringify(expected))
+        wrong.push(`${key}: allows ${JSON.stringify(declared)}, its pages ${JSON.stringify(expected)}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('refuses the customer CSV (names, CPF, phone, address) to a Garçom, as the customer pages are', async () => {
+    const { client, apis } = await asUser(t, [1, 5]);
+    const [admin, waiter] = apis;
+    expect((await admin.get(`/customer/client/${client.id}/export`)).statusCode).toBe(200);
+    const denied = await waiter.get(`/customer/client/${client.id}/export`);
+    expect(denied.statusCode).toBe(403);
+    expect(denied.json()).toMatchObject({
+      code: 'forbidden',
+      message: 'Você não tem permissão para esta ação',
+    });
+  });
+});
