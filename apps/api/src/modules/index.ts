@@ -19,6 +19,7 @@ import { receivableRoutes } from './receivable/routes.ts';
 import { saleOfInstallments } from './sale/installments.ts';
 import { registerSaleFigures } from './sale/registerFigures.ts';
 import { saleRoutes } from './sale/routes.ts';
+import { settingsRoutes } from './settings/routes.ts';
 import { stockRoutes } from './stock/routes.ts';
 import { userRoutes } from './user/routes.ts';
 
@@ -45,4 +46,5 @@ export const MODULES: ((ctx: AppContext) => FastifyPluginAsyncZod)[] = [
   saleRoutes,
   (ctx) => receivableRoutes(ctx, saleOfInstallments),
   stockRoutes,
+  settingsRoutes,
 ];
