@@ -38,4 +38,7 @@ export const PAGES: Record<string, LazyExoticComponent<ComponentType>> = {
   'sale-pdv-close': lazy(() => import('./features/cash-register/CloseRegisterPage.tsx')),
   'sale-detail': lazy(() => import('./features/sale/SaleDetailPage.tsx')),
   'sale-create-simple': lazy(() => import('./features/sale/SimpleSalePage.tsx')),
+  'settings-system-client': lazy(() => import('./features/settings/company/CompanyPage.tsx')),
+  'settings-system': lazy(() => import('./features/settings/system/SystemPage.tsx')),
+  'settings-working-hour': lazy(() => import('./features/settings/working-hour/WorkingHoursPage.tsx')),
 };

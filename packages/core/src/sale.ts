@@ -588,7 +588,6 @@ export const reasonSchema = z
   .min(3, 'Descreva o motivo (no mínimo 3 caracteres)')
   .max(500, 'Use no máximo 500 caracteres');
 
-
 export const saleCancelSchema = z.object({ reason: reasonSchema, approval: approvalSchema.optional() });
 export type SaleCancelInput = z.input<typeof saleCancelSchema>;
 

@@ -1,10 +1,5 @@
 import { BRAZIL_STATES, isValidCep, normalizeCep } from './cep.ts';
-import {
-  isValidCpfOrCnpj,
-  isValidPhone,
-  normalizeDocument,
-  normalizePhone,
-} from './document.ts';
+import { isValidCpfOrCnpj, isValidPhone, normalizeDocument, normalizePhone } from './document.ts';
 import { optionalText } from './fields.ts';
 import { PIX_CITY_MAX, PIX_NAME_MAX } from './pix.ts';
 import { refSchema } from './responses.ts';
@@ -107,7 +102,11 @@ export function normalizePixKey(key: string): string {
 export const companySettingsInputSchema = z
   .object({
     /** Trade name (nome fantasia): the name the app and receipts show. */
-    name: z.string({ message: REQUIRED }).trim().min(2, 'Informe o nome fantasia').max(120, 'Use no máximo 120 caracteres'),
+    name: z
+      .string({ message: REQUIRED })
+      .trim()
+      .min(2, 'Informe o nome fantasia')
+      .max(120, 'Use no máximo 120 caracteres'),
     legalName: optionalText(160),
     document: z
       .string({ message: REQUIRED })
@@ -280,7 +279,11 @@ export const systemSettingsInputSchema = z
     const seen = new Set<number>();
     v.discountLimits.forEach((l, i) => {
       if (seen.has(l.userTypeId)) {
-        ctx.addIssue({ code: 'custom', path: ['discountLimits', i, 'userTypeId'], message: 'Tipo de usuário repetido' });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['discountLimits', i, 'userTypeId'],
+          message: 'Tipo de usuário repetido',
+        });
       }
       seen.add(l.userTypeId);
     });
@@ -294,7 +297,10 @@ export const DEFAULT_SYSTEM_SETTINGS = {
   couvertCents: 0,
   tabIdleMinutes: 30,
   delivery: { enabled: true, minimumOrderCents: 0, estimateMinutes: 60, payment: 'both' },
-} as const satisfies Omit<SystemSettingsData, 'timeZone' | 'allowNegativeStock' | 'discountLimits' | 'updatedAt'>;
+} as const satisfies Omit<
+  SystemSettingsData,
+  'timeZone' | 'allowNegativeStock' | 'discountLimits' | 'updatedAt'
+>;
 
 export const systemSettingsSchema = z.object({
   timeZone: z.string(),

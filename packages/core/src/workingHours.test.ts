@@ -17,7 +17,18 @@ function week(): WorkingHours {
   ];
   return {
     ...EMPTY_WORKING_HOURS,
-    weekly: [[], day, day, day, day, [{ start: '08:00', end: '12:00' }, { start: '18:00', end: '02:00' }], [{ start: '18:00', end: '02:00' }]],
+    weekly: [
+      [],
+      day,
+      day,
+      day,
+      day,
+      [
+        { start: '08:00', end: '12:00' },
+        { start: '18:00', end: '02:00' },
+      ],
+      [{ start: '18:00', end: '02:00' }],
+    ],
   };
 }
 
@@ -63,7 +74,9 @@ describe('openStatus', () => {
     const instant = new Date('2026-11-18T11:30:00Z'); // 08:30 in São Paulo, 07:30 in Manaus, 20:30 in Tokyo
     expect(openStatus(week(), instant, SP).open).toBe(true);
     expect(openStatus(week(), instant, 'America/Manaus').open).toBe(false);
-    expect(openStatus(week(), instant, 'America/Manaus').nextChange?.toISOString()).toBe('2026-11-18T12:00:00.000Z');
+    expect(openStatus(week(), instant, 'America/Manaus').nextChange?.toISOString()).toBe(
+      '2026-11-18T12:00:00.000Z',
+    );
     expect(openStatus(week(), instant, 'Asia/Tokyo').open).toBe(false);
   });
 
@@ -103,7 +116,9 @@ describe('openStatus', () => {
     const s = openStatus(paused, sp('2026-11-18T10:00:00'), SP);
     expect(s).toMatchObject({ open: false, paused: true, pauseReason: 'Falta de energia' });
     expect(s.nextChange?.toISOString()).toBe(sp('2026-11-18T11:00:00').toISOString());
-    expect(openStatusText(s, sp('2026-11-18T10:00:00'), SP)).toBe('Fechado (Falta de energia) · abre às 11:00');
+    expect(openStatusText(s, sp('2026-11-18T10:00:00'), SP)).toBe(
+      'Fechado (Falta de energia) · abre às 11:00',
+    );
     expect(openStatus(paused, sp('2026-11-18T11:00:00'), SP).open).toBe(true);
     // A pause ending in closed time reopens at the next interval.
     const lunch = { ...paused, pause: { ...paused.pause, until: sp('2026-11-18T12:10:00').toISOString() } };
@@ -136,10 +151,22 @@ describe('workingHoursInputSchema', () => {
       'O início e o fim não podem ser iguais',
     );
     expect(
-      issues({ ...base, weekly: weekly([{ start: '08:00', end: '12:00' }, { start: '11:00', end: '13:00' }]) }),
+      issues({
+        ...base,
+        weekly: weekly([
+          { start: '08:00', end: '12:00' },
+          { start: '11:00', end: '13:00' },
+        ]),
+      }),
     ).toContain('Os horários do dia se sobrepõem');
     expect(
-      issues({ ...base, weekly: weekly([{ start: '20:00', end: '02:00' }, { start: '01:00', end: '03:00' }]) }),
+      issues({
+        ...base,
+        weekly: weekly([
+          { start: '20:00', end: '02:00' },
+          { start: '01:00', end: '03:00' },
+        ]),
+      }),
     ).toEqual([]); // 01:00 of this day is before 20:00: the crossing one ends on the next day
     const day = { date: '2026-12-25', closed: true, intervals: [], note: 'Natal' };
     expect(issues({ ...base, exceptions: [day, day] })).toContain('Já existe uma exceção para esta data');

@@ -243,7 +243,10 @@ export function openStatus(hours: WorkingHours, now: Date, timeZone: string): Op
   if (hours.pause.paused && (!until || until > now)) {
     let nextChange: Date | null = null;
     if (until) {
-      const after = scheduleAt(openSpans(hours, Math.floor(localMinutes(until, timeZone) / DAY)), localMinutes(until, timeZone));
+      const after = scheduleAt(
+        openSpans(hours, Math.floor(localMinutes(until, timeZone) / DAY)),
+        localMinutes(until, timeZone),
+      );
       nextChange = after.open ? until : after.next === null ? null : instantOf(after.next, timeZone);
     }
     return { open: false, paused: true, pauseReason: hours.pause.reason || null, nextChange };
@@ -268,7 +271,9 @@ export function openStatusText(status: OpenStatus, now: Date, timeZone: string):
   const next = localMinutes(status.nextChange, timeZone);
   const sameDay = Math.floor(next / DAY) === Math.floor(localMinutes(now, timeZone) / DAY);
   const hhmm = `${String(Math.floor((next % DAY) / 60)).padStart(2, '0')}:${String(next % 60).padStart(2, '0')}`;
-  const when = sameDay ? `às ${hhmm}` : `${WEEKDAYS_SHORT[(((Math.floor(next / DAY) + 4) % 7) + 7) % 7]} ${hhmm}`;
+  const when = sameDay
+    ? `às ${hhmm}`
+    : `${WEEKDAYS_SHORT[(((Math.floor(next / DAY) + 4) % 7) + 7) % 7]} ${hhmm}`;
   return `${head}${pause} · ${status.open ? 'fecha' : 'abre'} ${when}`;
 }
 

@@ -25,8 +25,8 @@ import { couponUseSql } from '../coupon/sale.ts';
 import { type AppliedCoupon, checkCoupon, hasUseLimit, useCoupon } from '../coupon/service.ts';
 import { findCustomerRef } from '../customer/refs.ts';
 import { customerCredit } from '../receivable/credit.ts';
-import { discountLimitSql, effectiveDiscountLimit } from '../settings/discountLimits.ts';
 import { insertInstallments, type NewInstallment } from '../receivable/service.ts';
+import { discountLimitSql, effectiveDiscountLimit } from '../settings/discountLimits.ts';
 import { saleStockSettingsSql, takeSaleStock } from '../stock/sale.ts';
 import { type LowStockAlert, notifyLowStock } from '../stock/service.ts';
 import { claimOf, claimSql, findKey, IDEMPOTENCY_KEY_REUSED, type KeyClaim } from './idempotency.ts';
@@ -172,7 +172,15 @@ function checkDiscountLimit(
       over.lines.length > 0 ? `${percentText(limit.line)} por item` : `${percentText(limit.sale)} na venda`,
     );
     const path = over.lines.length > 0 ? `items.${over.lines[0]}.discountValue` : 'discountValue';
-    throw new AppError(403, message, [{ path: 'approval', message }, { path, message }], 'forbidden');
+    throw new AppError(
+      403,
+      message,
+      [
+        { path: 'approval', message },
+        { path, message },
+      ],
+      'forbidden',
+    );
   }
   return approvedBy;
 }

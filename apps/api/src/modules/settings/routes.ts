@@ -1,5 +1,5 @@
 import { binaryFileSchema } from '@balcao/core/responses';
-import { ALL, BACKOFFICE, PDV, WRITE } from '@balcao/core/routes';
+import { ALL, BACKOFFICE, PDV, STAFF, WRITE } from '@balcao/core/routes';
 import {
   COMPANY_MESSAGES,
   companySettingsInputSchema,
@@ -45,7 +45,10 @@ function sendError(reply: FastifyReply, statusCode: 400 | 413 | 415, message: st
 /** The real type of the bytes (magic numbers): JPEG, PNG or WebP. */
 function isImage(data: Buffer): boolean {
   if (data.length >= 3 && data[0] === 0xff && data[1] === 0xd8 && data[2] === 0xff) return true;
-  if (data.length >= 8 && data.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])))
+  if (
+    data.length >= 8 &&
+    data.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))
+  )
     return true;
   return (
     data.length >= 12 &&
@@ -87,7 +90,8 @@ export function settingsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         config: { access: WRITE.settings },
         schema: {
           tags,
-          summary: 'Save the company data, Pix key, receipt texts and flags (updatedAt: null on the first save)',
+          summary:
+            'Save the company data, Pix key, receipt texts and flags (updatedAt: null on the first save)',
           body: companySettingsInputSchema,
           response: { 200: companySettingsSchema },
         },
@@ -165,10 +169,11 @@ export function settingsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/settings/receipt',
       {
-        config: { access: PDV },
+        config: { access: STAFF },
         schema: {
           tags,
-          summary: 'What a receipt prints of the shop: name, document, phone, address, logo, header and footer',
+          summary:
+            'What a receipt prints of the shop: name, document, phone, address, logo, header and footer',
           response: { 200: receiptShopSchema },
         },
       },

@@ -33,7 +33,12 @@ export const companySettings = pgTable('company_settings', {
 });
 
 export type StoredDiscountLimits = Record<string, { line: number; sale: number }>;
-export type StoredDelivery = { enabled: boolean; minimumOrderCents: number; estimateMinutes: number; payment: string };
+export type StoredDelivery = {
+  enabled: boolean;
+  minimumOrderCents: number;
+  estimateMinutes: number;
+  payment: string;
+};
 
 export const systemSettings = pgTable('system_settings', {
   clientId: integer('client_id')

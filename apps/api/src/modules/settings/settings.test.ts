@@ -143,7 +143,10 @@ describe('company settings (system-client)', () => {
     );
     expect(alnum.document).toBe('12ABC34501DE35');
     const cpf = expectStatus(
-      await admin.put('/settings/company', companyBody({ document: '529.982.247-25', updatedAt: alnum.updatedAt })),
+      await admin.put(
+        '/settings/company',
+        companyBody({ document: '529.982.247-25', updatedAt: alnum.updatedAt }),
+      ),
       200,
     );
     expect(cpf.document).toBe('52998224725');
@@ -266,7 +269,9 @@ describe('system preferences', () => {
     // Types not sent keep their defaults.
     expect(saved.discountLimits).toContainEqual({ userTypeId: 5, line: 500, sale: 500 });
     expect(expectStatus(await me(t, token), 200).user.client.timeZone).toBe('America/Manaus');
-    expect(expectStatus(await admin.get(`/stock-setting/client/${client.id}`), 200).allowNegativeStock).toBe(true);
+    expect(expectStatus(await admin.get(`/stock-setting/client/${client.id}`), 200).allowNegativeStock).toBe(
+      true,
+    );
   });
 
   it('validates with Portuguese messages and is written by the Administrador only', async () => {
@@ -335,10 +340,26 @@ describe('working hours', () => {
       200,
     );
     const paused = expectStatus(await waiter.get('/settings/working-hour/status'), 200);
-    expect(paused).toMatchObject({ enabled: true, open: false, paused: true, pauseReason: 'Falta de energia' });
+    expect(paused).toMatchObject({
+      enabled: true,
+      open: false,
+      paused: true,
+      pauseReason: 'Falta de energia',
+    });
 
     const overlap = await manager.put('/settings/working-hour', {
-      weekly: [[{ start: '08:00', end: '12:00' }, { start: '11:00', end: '14:00' }], [], [], [], [], [], []],
+      weekly: [
+        [
+          { start: '08:00', end: '12:00' },
+          { start: '11:00', end: '14:00' },
+        ],
+        [],
+        [],
+        [],
+        [],
+        [],
+        [],
+      ],
       pause: { paused: false, reason: '', until: null },
       updatedAt: saved.updatedAt,
     });
@@ -356,7 +377,10 @@ describe('discount limits (issue 12 point 9)', () => {
     const [cashier] = shop.apis;
     const cashierAuth = bearer(shop.users[0].token);
     await openRegister(t, cashierAuth);
-    const product = await makeProduct(t, bearer(shop.users[1].token), { salePriceCents: 10000, stockControl: false });
+    const product = await makeProduct(t, bearer(shop.users[1].token), {
+      salePriceCents: 10000,
+      stockControl: false,
+    });
     const body = {
       items: [{ productId: product.id, quantity: 1, discountType: 'percentage', discountValue: 7300 }],
       payments: pix(2700),
@@ -373,7 +397,9 @@ describe('discount limits (issue 12 point 9)', () => {
       approval: { email: shop.users[1].email, password: 'senha-errada' },
     });
     expect(wrong.statusCode).toBe(422);
-    expect(wrong.json().message).toBe('Aprovação recusada: email ou senha de Administrador/Gerente incorretos');
+    expect(wrong.json().message).toBe(
+      'Aprovação recusada: email ou senha de Administrador/Gerente incorretos',
+    );
     // A Vendedor's password is no approval.
     const seller = await cashier.post('/sale', {
       ...body,
@@ -398,7 +424,10 @@ describe('discount limits (issue 12 point 9)', () => {
   it('checks lines and the whole sale against the type limit, exactly at the limit allowed', async () => {
     const shop = await makeShop(t, [3, 1]);
     const [seller, admin] = shop.apis;
-    const product = await makeProduct(t, bearer(shop.users[1].token), { salePriceCents: 10000, stockControl: false });
+    const product = await makeProduct(t, bearer(shop.users[1].token), {
+      salePriceCents: 10000,
+      stockControl: false,
+    });
     const sale = (extra: Record<string, unknown>, line: Record<string, unknown> = {}) =>
       seller.post('/sale', {
         items: [{ productId: product.id, quantity: 2, ...line }],
@@ -415,8 +444,12 @@ describe('discount limits (issue 12 point 9)', () => {
     expect((await sale({ discountType: 'fixed_amount', discountValue: 2001 })).statusCode).toBe(403);
     // 10% on the line plus R$ 1,00 off the sale: 10,5% of the items.
     expect(
-      (await sale({ discountType: 'fixed_amount', discountValue: 100 }, { discountType: 'percentage', discountValue: 1000 }))
-        .statusCode,
+      (
+        await sale(
+          { discountType: 'fixed_amount', discountValue: 100 },
+          { discountType: 'percentage', discountValue: 1000 },
+        )
+      ).statusCode,
     ).toBe(403);
     // The Administrador raises the Vendedor's limit: 15% now passes; the Administrador has none.
     expectStatus(
@@ -426,9 +459,7 @@ describe('discount limits (issue 12 point 9)', () => {
       }),
       200,
     );
-    expect(
-      (await sale({}, { discountType: 'percentage', discountValue: 1500 })).statusCode,
-    ).toBe(201);
+    expect((await sale({}, { discountType: 'percentage', discountValue: 1500 })).statusCode).toBe(201);
     expect((await sale({}, { discountType: 'percentage', discountValue: 1600 })).statusCode).toBe(403);
     const mine = expectStatus(await seller.get('/settings/discount-limit/me'), 200);
     expect(mine).toEqual({ line: 1500, sale: 1500 });

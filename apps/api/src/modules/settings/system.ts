@@ -12,7 +12,7 @@ import { clients } from '../../db/schema.ts';
 import { notFound } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { findStockSettings, updateStockSettings } from '../stock/service.ts';
-import { type StoredDiscountLimits, type StoredDelivery, systemSettings } from './schema.ts';
+import { type StoredDelivery, type StoredDiscountLimits, systemSettings } from './schema.ts';
 import { changedByOf, saveSettingsRow } from './version.ts';
 
 /** System preferences (system): time zone (clients), negative stock (the stock module's), the rest here. */
@@ -42,7 +42,9 @@ export async function findSystemSettings(db: Executor, actor: Actor): Promise<Sy
     serviceFeePercent: s?.serviceFeePercent ?? DEFAULT_SYSTEM_SETTINGS.serviceFeePercent,
     couvertCents: s?.couvertCents ?? DEFAULT_SYSTEM_SETTINGS.couvertCents,
     tabIdleMinutes: s?.tabIdleMinutes ?? DEFAULT_SYSTEM_SETTINGS.tabIdleMinutes,
-    delivery: (s?.delivery as SystemSettings['delivery'] | undefined) ?? { ...DEFAULT_SYSTEM_SETTINGS.delivery },
+    delivery: (s?.delivery as SystemSettings['delivery'] | undefined) ?? {
+      ...DEFAULT_SYSTEM_SETTINGS.delivery,
+    },
     ...(await changedByOf(db, s ?? undefined)),
   };
 }
@@ -60,7 +62,9 @@ export async function saveSystemSettings(
   const { clientId } = actor;
   const discountLimits: StoredDiscountLimits = Object.fromEntries(
     discountLimitsOf(
-      Object.fromEntries(input.discountLimits.map((l) => [String(l.userTypeId), { line: l.line, sale: l.sale }])),
+      Object.fromEntries(
+        input.discountLimits.map((l) => [String(l.userTypeId), { line: l.line, sale: l.sale }]),
+      ),
     ).map((l) => [String(l.userTypeId), { line: l.line, sale: l.sale }]),
   );
   const zoneChanged = await ctx.db.transaction(async (tx) => {

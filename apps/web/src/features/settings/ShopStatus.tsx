@@ -1,0 +1,63 @@
+import { openStatusText } from '@balcao/core/workingHours';
+import Alert from '@mui/material/Alert';
+import Chip from '@mui/material/Chip';
+import { useSession } from '../auth/session.tsx';
+import { useWorkingHoursStatus } from './api.ts';
+
+/** The status as the top bar and the PDV say it: "Aberto · fecha às 18:00". */
+function useShopStatus() {
+  const { settingsChecklist, user } = useSession();
+  const enabled = Boolean(settingsChecklist?.checkIsOpen);
+  const { data } = useWorkingHoursStatus(enabled);
+  if (!enabled || !data?.enabled) return null;
+  const timeZone = user?.client.timeZone ?? data.timeZone;
+  const text = openStatusText(
+    {
+      open: data.open,
+      paused: data.paused,
+      pauseReason: data.pauseReason,
+      nextChange: data.nextChange ? new Date(data.nextChange) : null,
+    },
+    new Date(),
+    timeZone,
+  );
+  return { open: data.open, text };
+}
+
+/** Top bar: Aberto/Fechado with the next change, only with the checkIsOpen flag. */
+export function ShopStatusChip() {
+  const status = useShopStatus();
+  if (!status) return null;
+  const [head, ...rest] = status.text.split(' · ');
+  return (
+    <Chip
+      data-testid="shop-status"
+      size="small"
+      color={status.open ? 'success' : 'default'}
+      label={
+        <>
+          <strong>{head}</strong>
+          <span className="shop-status-next">{rest.length > 0 ? ` · ${rest.join(' · ')}` : ''}</span>
+        </>
+      }
+      title={status.text}
+      sx={{
+        bgcolor: status.open ? 'success.main' : 'rgba(255,255,255,0.85)',
+        color: status.open ? 'success.contrastText' : 'text.primary',
+        maxWidth: { xs: 110, sm: 'none' },
+        '& .shop-status-next': { display: { xs: 'none', sm: 'inline' } },
+      }}
+    />
+  );
+}
+
+/** PDV (and the other selling screens): a warning, never a block, while the shop is closed. */
+export function ClosedShopWarning() {
+  const status = useShopStatus();
+  if (!status || status.open) return null;
+  return (
+    <Alert severity="warning" data-testid="closed-warning" sx={{ mb: 2 }}>
+      A loja está fechada agora ({status.text}). Você ainda pode registrar vendas.
+    </Alert>
+  );
+}
