@@ -116,24 +116,27 @@ export function SettingsSection({ title, children }: { title: string; children: 
 }
 
 /**
- * The version a settings form edits, kept in step with the data: when the page's data changes (a
- * save here, or another user's save arriving through the socket) and the form has no unsaved edits,
- * the form shows the new values; with edits pending it keeps them and its old version, so saving
+ * The version a settings form edits, kept in step with the data. After its own save the form shows
+ * what was saved (`saved`). When another user's save arrives (socket) and the form has no unsaved
+ * edits, it shows the new values; with edits pending it keeps them and its old version, so saving
  * answers 409 instead of overwriting the other user's change.
  */
 export function useSyncedVersion<V extends FieldValues, Out, D extends { updatedAt: string | null }>(
   form: AppForm<V, Out>,
   data: D,
   toValues: (data: D) => V,
-): string | null {
+): { version: string | null; saved: (data: D) => void } {
   const [version, setVersion] = useState(data.updatedAt);
   const { isDirty } = form.formState;
   // biome-ignore lint/correctness/useExhaustiveDependencies: follows the data's version only
   useEffect(() => {
-    if (data.updatedAt === version) return;
-    if (isDirty && !form.formState.isSubmitSuccessful) return;
+    if (data.updatedAt === version || isDirty) return;
     form.reset(toValues(data));
     setVersion(data.updatedAt);
   }, [data.updatedAt]);
-  return version;
+  const saved = (next: D) => {
+    form.reset(toValues(next));
+    setVersion(next.updatedAt);
+  };
+  return { version, saved };
 }

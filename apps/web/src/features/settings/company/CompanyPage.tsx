@@ -99,7 +99,7 @@ function CompanyForm({ company }: { company: CompanySettings }) {
     defaultValues: toValues(company),
   });
   const { control } = form;
-  const version = useSyncedVersion(form, company, toValues);
+  const { version, saved } = useSyncedVersion(form, company, toValues);
 
   return (
     <SettingsForm
@@ -109,7 +109,7 @@ function CompanyForm({ company }: { company: CompanySettings }) {
       changedBy={company}
       canWrite={canWrite}
       readOnlyNote="Você pode ver os dados da empresa, mas só Administrador e Gerente podem alterá-los."
-      onSubmit={(values) => save.mutateAsync({ ...values, updatedAt: version })}
+      onSubmit={async (values) => saved(await save.mutateAsync({ ...values, updatedAt: version }))}
     >
       <SettingsSection title="Empresa">
         <Grid container spacing={2}>

@@ -118,7 +118,7 @@ function SystemForm({ settings }: { settings: SystemSettings }) {
     toInput,
   });
   const { control } = form;
-  const version = useSyncedVersion(form, settings, toValues);
+  const { version, saved } = useSyncedVersion(form, settings, toValues);
 
   return (
     <SettingsForm
@@ -128,7 +128,9 @@ function SystemForm({ settings }: { settings: SystemSettings }) {
       changedBy={settings}
       canWrite={canWrite}
       readOnlyNote="Você pode ver as preferências do sistema, mas só o Administrador pode alterá-las."
-      onSubmit={({ updatedAt: _, ...values }) => save.mutateAsync({ ...values, updatedAt: version })}
+      onSubmit={async ({ updatedAt: _, ...values }) =>
+        saved(await save.mutateAsync({ ...values, updatedAt: version }))
+      }
     >
       <SettingsSection title="Geral">
         <Grid container spacing={2}>

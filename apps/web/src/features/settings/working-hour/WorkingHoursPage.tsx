@@ -76,7 +76,7 @@ function WorkingHoursForm({ hours }: { hours: WorkingHoursSettings }) {
     toInput,
   });
   const { control, setValue } = form;
-  const version = useSyncedVersion(form, hours, toValues);
+  const { version, saved } = useSyncedVersion(form, hours, toValues);
   const exceptions = useWatch({ control, name: 'exceptions' });
   const paused = useWatch({ control, name: 'pause.paused' });
 
@@ -88,7 +88,9 @@ function WorkingHoursForm({ hours }: { hours: WorkingHoursSettings }) {
       changedBy={hours}
       canWrite={canWrite}
       readOnlyNote="Você pode ver o horário, mas só Administrador e Gerente podem alterá-lo."
-      onSubmit={({ updatedAt: _, ...values }) => save.mutateAsync({ ...values, updatedAt: version })}
+      onSubmit={async ({ updatedAt: _, ...values }) =>
+        saved(await save.mutateAsync({ ...values, updatedAt: version }))
+      }
     >
       <Stack direction="row" sx={{ gap: 1, alignItems: 'center' }}>
         <Typography variant="body2">Agora:</Typography>
@@ -271,8 +273,11 @@ function DayRow({
   const messages: string[] = [];
   if (submitCount > 0 && dayError) {
     if (dayError.message) messages.push(dayError.message);
-    if (Array.isArray(dayError)) {
-      for (const row of Array.from(dayError)) {
+    const rows = Object.entries(dayError)
+      .filter(([key]) => /^\d+$/.test(key))
+      .map(([, row]) => row as Record<'start' | 'end' | 'root', Message | undefined> | undefined);
+    if (rows.length > 0) {
+      for (const row of rows) {
         for (const key of ['start', 'end', 'root'] as const)
           if (row?.[key]?.message) messages.push(row[key].message);
       }
@@ -301,7 +306,7 @@ function DayRow({
               value={interval.start}
               onChange={(e) => set(i, 'start', e.target.value)}
               slotProps={{ htmlInput: { 'aria-label': `${label}: início ${i + 1}`, readOnly } }}
-              sx={{ width: 120 }}
+              sx={{ width: 136 }}
             />
             <Typography>às</Typography>
             <TextField
@@ -310,7 +315,7 @@ function DayRow({
               value={interval.end}
               onChange={(e) => set(i, 'end', e.target.value)}
               slotProps={{ htmlInput: { 'aria-label': `${label}: fim ${i + 1}`, readOnly } }}
-              sx={{ width: 120 }}
+              sx={{ width: 136 }}
             />
             {!readOnly && (
               <Tooltip title="Remover horário">
