@@ -64,6 +64,7 @@ export function TopBar({ user, unread, sidebarOpen, onToggleSidebar, onOpenNotif
             alt={`Logotipo ${user.client.name}`}
             data-testid="topbar-logo"
             sx={{
+              display: { xs: 'none', sm: 'block' },
               height: 32,
               maxWidth: 96,
               objectFit: 'contain',
