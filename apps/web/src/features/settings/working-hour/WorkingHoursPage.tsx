@@ -334,6 +334,7 @@ function DayRow({
           <Button
             size="small"
             startIcon={<AddIcon />}
+            sx={{ alignSelf: 'flex-start' }}
             aria-label={`Adicionar horário a ${label}`}
             onClick={() => onChange(value.length === 0 ? TYPICAL_DAY : [...value, { start: '', end: '' }])}
           >
