@@ -150,6 +150,8 @@ test('a Vendedor’s discount above the limit asks a manager at the PDV; the sal
   await expect(approval).toContainText(
     'Desconto acima do seu limite (10% por item): peça a aprovação de um Administrador ou Gerente',
   );
+  mkdirSync('/tmp/h14a', { recursive: true });
+  await page.screenshot({ path: '/tmp/h14a/pdv-approval-1280-light.png' });
   await approval.getByLabel('Email do gerente').fill(demoEmail(2));
   await approval.getByLabel('Senha do gerente').fill('senha-errada');
   await approval.getByRole('button', { name: 'Aprovar e finalizar' }).click();
@@ -205,7 +207,12 @@ test('working hours: the menu item follows the flag, the top bar says Aberto/Fec
 
   // The PDV warns but still sells.
   await page.goto('/dashboard/sale/pdv');
-  await expect(page.getByTestId('closed-warning')).toContainText('A loja está fechada agora');
+  await expect(page.getByTestId('closed-warning')).toHaveText(
+    'A loja está fechada agora (Falta de energia). Você ainda pode registrar vendas.',
+  );
+  await page.setViewportSize({ width: 390, height: 800 });
+  await page.screenshot({ path: '/tmp/h14a/pdv-closed-390-light.png' });
+  await page.setViewportSize({ width: 1280, height: 720 });
 
   await page.goto('/dashboard/settings/working-hour');
   await page.getByRole('switch', { name: 'Pausar' }).click();

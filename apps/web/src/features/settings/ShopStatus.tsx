@@ -21,14 +21,15 @@ function useShopStatus() {
     new Date(),
     timeZone,
   );
-  return { open: data.open, text };
+  // "Fechado (motivo) · abre às 13:00" -> the head and the rest.
+  const [head, ...rest] = text.split(' · ');
+  return { open: data.open, text, head, next: rest.join(' · '), reason: data.pauseReason };
 }
 
 /** Top bar: Aberto/Fechado with the next change, only with the checkIsOpen flag. */
 export function ShopStatusChip() {
   const status = useShopStatus();
   if (!status) return null;
-  const [head, ...rest] = status.text.split(' · ');
   return (
     <Chip
       data-testid="shop-status"
@@ -36,8 +37,11 @@ export function ShopStatusChip() {
       color={status.open ? 'success' : 'default'}
       label={
         <>
-          <strong>{head}</strong>
-          <span className="shop-status-next">{rest.length > 0 ? ` · ${rest.join(' · ')}` : ''}</span>
+          <strong>{status.open ? 'Aberto' : 'Fechado'}</strong>
+          <span className="shop-status-next">
+            {status.head.slice(status.open ? 'Aberto'.length : 'Fechado'.length)}
+            {status.next ? ` · ${status.next}` : ''}
+          </span>
         </>
       }
       title={status.text}
@@ -57,7 +61,8 @@ export function ClosedShopWarning() {
   if (!status || status.open) return null;
   return (
     <Alert severity="warning" data-testid="closed-warning" sx={{ mb: 2 }}>
-      A loja está fechada agora ({status.text}). Você ainda pode registrar vendas.
+      A loja está fechada agora{status.reason ? ` (${status.reason})` : ''}
+      {status.next ? ` · ${status.next}` : ''}. Você ainda pode registrar vendas.
     </Alert>
   );
 }

@@ -194,16 +194,18 @@ function SystemForm({ settings }: { settings: SystemSettings }) {
           <Table size="small" aria-label="Limites de desconto por tipo de usuário">
             <TableHead>
               <TableRow>
-                <TableCell>Tipo de usuário</TableCell>
-                <TableCell>Por item</TableCell>
-                <TableCell>Na venda</TableCell>
+                <TableCell sx={{ px: { xs: 1, sm: 2 } }}>Tipo</TableCell>
+                <TableCell sx={{ px: { xs: 0.5, sm: 2 } }}>Por item</TableCell>
+                <TableCell sx={{ px: { xs: 0.5, sm: 2 } }}>Na venda</TableCell>
               </TableRow>
             </TableHead>
             <TableBody>
               {settings.discountLimits.map((limit, i) => (
                 <TableRow key={limit.userTypeId}>
-                  <TableCell>{USER_TYPES[limit.userTypeId as UserTypeId]}</TableCell>
-                  <TableCell sx={{ minWidth: 130 }}>
+                  <TableCell sx={{ px: { xs: 1, sm: 2 } }}>
+                    {USER_TYPES[limit.userTypeId as UserTypeId]}
+                  </TableCell>
+                  <TableCell sx={{ minWidth: 100, px: { xs: 0.5, sm: 2 } }}>
                     <FormMoneyField
                       control={control}
                       name={`discountLimits.${i}.line`}
@@ -212,7 +214,7 @@ function SystemForm({ settings }: { settings: SystemSettings }) {
                       aria-label={`Desconto por item, ${USER_TYPES[limit.userTypeId as UserTypeId]}`}
                     />
                   </TableCell>
-                  <TableCell sx={{ minWidth: 130 }}>
+                  <TableCell sx={{ minWidth: 100, px: { xs: 0.5, sm: 2 } }}>
                     <FormMoneyField
                       control={control}
                       name={`discountLimits.${i}.sale`}
