@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { apiLogin, demoEmail, loginAs } from './helpers';
 
@@ -221,12 +222,27 @@ test('working hours: the menu item follows the flag, the top bar says Aberto/Fec
   await expect(page.getByTestId('shop-status').first()).toContainText('Aberto');
 });
 
-test('screenshots of the settings pages (1280 and 390 px, light and dark)', async ({ page }) => {
-  const dir = '/tmp/h14a';
-  mkdirSync(dir, { recursive: true });
-  await loginAs(page, 1);
-  for (const scheme of ['light', 'dark'] as const) {
+for (const scheme of ['light', 'dark'] as const) {
+  test(`settings pages: no serious or critical axe violation; screenshots at 1280 and 390 px (${scheme} theme)`, async ({
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    const dir = '/tmp/h14a';
+    mkdirSync(dir, { recursive: true });
+    const problems: string[] = [];
+    // The working-hours page opens only with checkIsOpen: switch it on through the API if needed.
+    const headers = { authorization: `Bearer ${await apiLogin(page, demoEmail(1))}` };
+    const company = await (await page.request.get('/v1/settings/company', { headers })).json();
+    if (!company.checkIsOpen) {
+      const { logoUrl: _l, updatedBy: _u, ...body } = company;
+      const saved = await page.request.put('/v1/settings/company', {
+        headers,
+        data: { ...body, checkIsOpen: true },
+      });
+      expect(saved.status(), await saved.text()).toBe(200);
+    }
     await page.emulateMedia({ colorScheme: scheme });
+    await loginAs(page, 1);
     for (const width of [1280, 390]) {
       await page.setViewportSize({ width, height: 900 });
       for (const [name, path] of [
@@ -237,7 +253,17 @@ test('screenshots of the settings pages (1280 and 390 px, light and dark)', asyn
         await page.goto(path);
         await expect(page.getByTestId('changed-by')).toBeVisible();
         await page.screenshot({ path: `${dir}/${name}-${width}-${scheme}.png`, fullPage: true });
+        if (width !== 1280) continue;
+        const result = await new AxeBuilder({ page }).analyze();
+        for (const v of result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical'))
+          problems.push(
+            `${name}: ${v.id} ${v.nodes
+              .map((n) => n.target.join(' '))
+              .slice(0, 3)
+              .join(', ')}`,
+          );
       }
     }
-  }
-});
+    expect(problems).toEqual([]);
+  });
+}

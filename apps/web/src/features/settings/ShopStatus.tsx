@@ -46,8 +46,9 @@ export function ShopStatusChip() {
       }
       title={status.text}
       sx={{
-        bgcolor: status.open ? 'success.main' : 'rgba(255,255,255,0.85)',
-        color: status.open ? 'success.contrastText' : 'text.primary',
+        // Fixed colours: the chip sits on the app bar in both themes (contrast above 4.5:1).
+        bgcolor: status.open ? '#1b5e20' : '#ffffff',
+        color: status.open ? '#ffffff' : '#212121',
         maxWidth: { xs: 110, sm: 'none' },
         '& .shop-status-next': { display: { xs: 'none', sm: 'inline' } },
       }}

@@ -211,7 +211,11 @@ function SystemForm({ settings }: { settings: SystemSettings }) {
                       name={`discountLimits.${i}.line`}
                       suffix="%"
                       size="small"
-                      aria-label={`Desconto por item, ${USER_TYPES[limit.userTypeId as UserTypeId]}`}
+                      slotProps={{
+                        htmlInput: {
+                          'aria-label': `Desconto por item, ${USER_TYPES[limit.userTypeId as UserTypeId]}`,
+                        },
+                      }}
                     />
                   </TableCell>
                   <TableCell sx={{ minWidth: 100, px: { xs: 0.5, sm: 2 } }}>
@@ -220,7 +224,11 @@ function SystemForm({ settings }: { settings: SystemSettings }) {
                       name={`discountLimits.${i}.sale`}
                       suffix="%"
                       size="small"
-                      aria-label={`Desconto na venda, ${USER_TYPES[limit.userTypeId as UserTypeId]}`}
+                      slotProps={{
+                        htmlInput: {
+                          'aria-label': `Desconto na venda, ${USER_TYPES[limit.userTypeId as UserTypeId]}`,
+                        },
+                      }}
                     />
                   </TableCell>
                 </TableRow>
