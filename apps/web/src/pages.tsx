@@ -45,4 +45,7 @@ export const PAGES: Record<string, LazyExoticComponent<ComponentType>> = {
   'settings-rodonaves': lazy(() => import('./features/shipping/RodonavesSettingsPage.tsx')),
   'freight-melhor-envio': lazy(() => import('./features/shipping/MelhorEnvioSimulatorPage.tsx')),
   'freight-rodonaves': lazy(() => import('./features/shipping/RodonavesSimulatorPage.tsx')),
+  'settings-system-client': lazy(() => import('./features/settings/company/CompanyPage.tsx')),
+  'settings-system': lazy(() => import('./features/settings/system/SystemPage.tsx')),
+  'settings-working-hour': lazy(() => import('./features/settings/working-hour/WorkingHoursPage.tsx')),
 };

@@ -62,3 +62,49 @@ describe('receipt', () => {
     expect(receiptRow('Um nome muito longo', '1,00', 12)).toBe('Um nome 1,00');
   });
 });
+
+describe('receipt shop texts', () => {
+  it('prints the address, the header after the shop and the footer in place of the thanks', async () => {
+    const lines = receiptLines;
+    const sale = {
+      number: 7,
+      createdAt: '2026-11-20T15:00:00.000Z',
+      items: [],
+      payments: [],
+      totalCents: 0,
+      discountCents: 0,
+      couponDiscountCents: 0,
+      coupon: null,
+      freightCents: 0,
+      finalAmountCents: 0,
+      cashDepositAmountCents: 0,
+      changeCents: 0,
+      customer: null,
+      user: { id: 1, name: 'Ana' },
+      status: 'finished',
+      receivables: [],
+    } as unknown as Parameters<typeof lines>[0];
+    const text = lines(
+      sale,
+      {
+        name: 'Padaria',
+        address: 'Rua A, 1 - Centro - São Paulo/SP',
+        header: 'Bem-vindo!',
+        footer: 'Trocas em 7 dias\nVolte sempre',
+        timeZone: 'America/Manaus',
+      },
+      58,
+    ).map((l) => l.trim());
+    expect(text.slice(0, 5)).toEqual([
+      'Padaria',
+      'Rua A, 1 - Centro - São Paulo/SP',
+      '-'.repeat(32),
+      'Bem-vindo!',
+      '-'.repeat(32),
+    ]);
+    expect(text.slice(-2)).toEqual(['Trocas em 7 dias', 'Volte sempre']);
+    expect(text).not.toContain('Obrigado pela preferência!');
+    // 15:00Z is 11:00 in Manaus.
+    expect(text.find((l) => l.startsWith('Venda nº 7'))).toMatch(/11:00$/);
+  });
+});

@@ -3,7 +3,17 @@ import { PAYMENT_METHOD_LABELS, type Sale } from './sale.ts';
 
 /** The sale receipt (58 mm: 32 columns, 80 mm: 48 columns; INTEGRATIONS.md). */
 
-export type ReceiptShop = { name: string; document?: string | null; phone?: string | null };
+export type ReceiptShop = {
+  name: string;
+  document?: string | null;
+  phone?: string | null;
+  address?: string | null;
+  /** The company page's receipt header and footer (several lines allowed). */
+  header?: string | null;
+  footer?: string | null;
+  /** The shop's time zone (the sale's date and time are printed in it). */
+  timeZone?: string;
+};
 export type ReceiptWidth = 58 | 80;
 export const RECEIPT_COLUMNS: Record<ReceiptWidth, number> = { 58: 32, 80: 48 };
 
@@ -69,11 +79,17 @@ export function receiptLines(
   for (const l of wrap(shop.name, cols)) lines.push(center(l, cols));
   if (shop.document) lines.push(center(shop.document, cols));
   if (shop.phone) lines.push(center(shop.phone, cols));
+  if (shop.address) for (const l of wrap(shop.address, cols)) lines.push(center(l, cols));
+  if (shop.header) {
+    lines.push(rule);
+    for (const paragraph of shop.header.split('\n'))
+      for (const l of wrap(paragraph, cols)) lines.push(center(l, cols));
+  }
   lines.push(rule);
   lines.push(center('CUPOM NÃO FISCAL', cols));
   const when = new Date(sale.createdAt);
   const date = new Intl.DateTimeFormat('pt-BR', {
-    timeZone: 'America/Sao_Paulo',
+    timeZone: shop.timeZone ?? 'America/Sao_Paulo',
     dateStyle: 'short',
     timeStyle: 'short',
   }).format(when);
@@ -135,6 +151,8 @@ export function receiptLines(
     }
   }
   lines.push(rule);
-  lines.push(center('Obrigado pela preferência!', cols));
+  const footer = shop.footer ?? 'Obrigado pela preferência!';
+  for (const paragraph of footer.split('\n'))
+    for (const l of wrap(paragraph, cols)) lines.push(center(l, cols));
   return lines;
 }

@@ -21,6 +21,8 @@ export const WRITE = {
   users: [1, 2],
   settings: [1, 2],
   billing: [1],
+  /** System preferences (ROUTES.md: "billing and system: 1 only"). */
+  system: [1],
   sales: PDV,
   delivery: [1, 2, 8],
   /** The shop's card rate tables and the fee simulator settings (issue 20). */

@@ -488,6 +488,13 @@ const refinePercent = (v: { discountType: DiscountKind; discountValue: number },
   }
 };
 
+/** A manager's password typed on the spot (ROUTES.md: cancel and sangria by a PDV user). */
+export const approvalSchema = z.object({
+  email: z.string({ message: REQUIRED }).trim().min(1, REQUIRED).max(254),
+  password: z.string({ message: REQUIRED }).min(1, REQUIRED).max(128, 'Use no máximo 128 caracteres'),
+});
+export type Approval = z.input<typeof approvalSchema>;
+
 export const saleItemInputSchema = z
   .object({
     productId: id,
@@ -546,6 +553,8 @@ export const saleInputSchema = z
     payments: paymentsField,
     cashDepositAmountCents: centsField('Valor recebido').default(0),
     notes: optionalText(500),
+    /** A manager's approval for discounts above the operator's limit (issue 12 point 9). */
+    approval: approvalSchema.optional(),
   })
   .superRefine((sale, ctx) => {
     refinePercent(sale, ctx);
@@ -578,13 +587,6 @@ export const reasonSchema = z
   .trim()
   .min(3, 'Descreva o motivo (no mínimo 3 caracteres)')
   .max(500, 'Use no máximo 500 caracteres');
-
-/** A manager's password typed on the spot (ROUTES.md: cancel and sangria by a PDV user). */
-export const approvalSchema = z.object({
-  email: z.string({ message: REQUIRED }).trim().min(1, REQUIRED).max(254),
-  password: z.string({ message: REQUIRED }).min(1, REQUIRED).max(128, 'Use no máximo 128 caracteres'),
-});
-export type Approval = z.input<typeof approvalSchema>;
 
 export const saleCancelSchema = z.object({ reason: reasonSchema, approval: approvalSchema.optional() });
 export type SaleCancelInput = z.input<typeof saleCancelSchema>;
@@ -678,6 +680,8 @@ export const saleSchema = z.object({
   cancelReason: z.string().nullable(),
   canceledAt: z.string().nullable(),
   canceledBy: refSchema.nullable(),
+  /** The manager who approved a discount above the operator's limit. */
+  discountApprovedBy: refSchema.nullable(),
   createdAt: z.string(),
   finishedAt: z.string().nullable(),
   updatedAt: z.string(),

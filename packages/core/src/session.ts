@@ -21,7 +21,12 @@ export const sessionUserSchema = z.object({
   active: z.boolean(),
   profilePhotoWhatsapp: z.string().nullable(),
   userType: refSchema,
-  client: refSchema.extend({ clientType: refSchema }),
+  client: refSchema.extend({
+    clientType: refSchema,
+    timeZone: z.string(),
+    /** The company logo (top bar, receipts); null without one. */
+    logoUrl: z.string().nullable(),
+  }),
 });
 export type SessionUser = z.infer<typeof sessionUserSchema>;
 

@@ -21,6 +21,7 @@ import { saleOfInstallments } from './sale/installments.ts';
 import { registerSaleFigures } from './sale/registerFigures.ts';
 import { saleRoutes } from './sale/routes.ts';
 import { shippingRoutes } from './shipping/routes.ts';
+import { settingsRoutes } from './settings/routes.ts';
 import { stockRoutes } from './stock/routes.ts';
 import { userRoutes } from './user/routes.ts';
 
@@ -49,4 +50,5 @@ export const MODULES: ((ctx: AppContext) => FastifyPluginAsyncZod)[] = [
   stockRoutes,
   feeSimulatorRoutes,
   shippingRoutes,
+  settingsRoutes,
 ];

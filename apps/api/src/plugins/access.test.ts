@@ -18,6 +18,9 @@ const PUBLIC_ROUTES = new Set([
   // <img> tags send no Bearer header: the random file name is the secret (product module).
   'GET /v1/product-image/:clientId/:productId/:file',
   'HEAD /v1/product-image/:clientId/:productId/:file',
+  // The company logo, for the same reason (settings module).
+  'GET /v1/settings/logo/:clientId/:file',
+  'HEAD /v1/settings/logo/:clientId/:file',
 ]);
 const isDocs = (route: RegisteredRoute) => route.url === '/v1/docs' || route.url.startsWith('/v1/docs/');
 const key = (route: RegisteredRoute) => `${route.method} ${route.url}`;

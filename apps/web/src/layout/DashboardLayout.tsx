@@ -46,7 +46,10 @@ function Shell() {
   const [sidebarOpen, setSidebarOpen] = useState(true);
   const [mobileMenuOpen, setMobileMenuOpen] = useState(false);
   const [drawerOpen, setDrawerOpen] = useState(false);
-  const notifications = useNotifications(session.user?.client.id, session.token);
+  const { refresh } = session;
+  const notifications = useNotifications(session.user?.client.id, session.token, (resources) => {
+    if (resources.includes('session')) void refresh();
+  });
 
   // Opening the mobile menu hides body scrolling (spec 4).
   useEffect(() => {

@@ -18,6 +18,7 @@ import Typography from '@mui/material/Typography';
 import { lazy, Suspense, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useThemeMode } from '../components/ThemeModeProvider.tsx';
+import { ShopStatusChip } from '../features/settings/ShopStatus.tsx';
 
 const ChangePasswordDialog = lazy(() =>
   import('../features/user/ChangePasswordDialog.tsx').then((m) => ({ default: m.ChangePasswordDialog })),
@@ -56,9 +57,33 @@ export function TopBar({ user, unread, sidebarOpen, onToggleSidebar, onOpenNotif
             <MenuIcon />
           </IconButton>
         </Tooltip>
-        <Typography variant="h6" component="p" noWrap sx={{ flexGrow: 1, ml: 1, fontWeight: 700 }}>
-          Balcão
+        {user.client.logoUrl && (
+          <Box
+            component="img"
+            src={user.client.logoUrl}
+            alt={`Logotipo ${user.client.name}`}
+            data-testid="topbar-logo"
+            sx={{
+              display: { xs: 'none', sm: 'block' },
+              height: 32,
+              maxWidth: 96,
+              objectFit: 'contain',
+              ml: 1,
+              borderRadius: 0.5,
+              bgcolor: '#fff',
+              p: 0.25,
+            }}
+          />
+        )}
+        <Typography
+          variant="h6"
+          component="p"
+          noWrap
+          sx={{ flexGrow: 1, ml: 1, fontWeight: 700, minWidth: 0 }}
+        >
+          {user.client.logoUrl ? user.client.name : 'Balcão'}
         </Typography>
+        <ShopStatusChip />
         <Tooltip title={mode === 'light' ? 'Tema escuro' : 'Tema claro'}>
           <IconButton
             color="inherit"

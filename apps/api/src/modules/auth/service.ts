@@ -26,6 +26,8 @@ async function findUserView(db: Executor, userId: number) {
       id: client.id,
       name: client.name,
       clientType: { id: client.clientTypeId, name: CLIENT_TYPES[client.clientTypeId as ClientTypeId] ?? '' },
+      timeZone: client.timeZone,
+      logoUrl: client.logoKey ? `/v1/settings/logo/${client.logoKey.slice('logo/'.length)}` : null,
     },
   };
 }

@@ -55,5 +55,12 @@ export function checkout(
   data: SaleData,
   options: RecordOptions,
 ): Promise<RecordedSale> {
-  return recordSale(ctx, session, (tx) => pdvDraft(tx, session.clientId, data), options);
+  // The approval holds a manager's password: checked, never part of what the key is bound to (a
+  // retry that adds the approval after a 403 is the same sale).
+  const { approval, ...sale } = data;
+  return recordSale(ctx, session, (tx) => pdvDraft(tx, session.clientId, sale), {
+    ...options,
+    body: sale,
+    approval,
+  });
 }

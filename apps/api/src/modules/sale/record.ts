@@ -1,6 +1,7 @@
 import { CASH_REGISTER_MESSAGES } from '@balcao/core/cashRegister';
 import { todayIso } from '@balcao/core/date';
 import {
+  type Approval,
   checkPayments,
   computeSaleTotals,
   type DeliveryAddress,
@@ -10,6 +11,7 @@ import {
   type Sale,
   type TypeOfSale,
 } from '@balcao/core/sale';
+import { DISCOUNT_LIMIT_MESSAGES, discountsOverLimit, percentText } from '@balcao/core/settings';
 import { and, eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
@@ -17,12 +19,14 @@ import { users } from '../../db/schema.ts';
 import { AppError, conflict, unprocessable } from '../../errors.ts';
 import { insertJsonRows } from '../../lib/pg.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
+import { resolveApproval } from '../auth/approval.ts';
 import { openRegisterForSaleSql } from '../cash-register/service.ts';
 import { couponUseSql } from '../coupon/sale.ts';
 import { type AppliedCoupon, checkCoupon, hasUseLimit, useCoupon } from '../coupon/service.ts';
 import { findCustomerRef } from '../customer/refs.ts';
 import { customerCredit } from '../receivable/credit.ts';
 import { insertInstallments, type NewInstallment } from '../receivable/service.ts';
+import { discountLimitSql, effectiveDiscountLimit } from '../settings/discountLimits.ts';
 import { saleStockSettingsSql, takeSaleStock } from '../stock/sale.ts';
 import { type LowStockAlert, notifyLowStock } from '../stock/service.ts';
 import { claimOf, claimSql, findKey, IDEMPOTENCY_KEY_REUSED, type KeyClaim } from './idempotency.ts';
@@ -86,7 +90,12 @@ export type SaleDraft = {
 export type DraftBuilder = (tx: Executor) => Promise<SaleDraft>;
 
 /** `idempotencyKey` (the header, maybe prefixed per endpoint) and the request body it is bound to. */
-export type RecordOptions = { idempotencyKey?: string | null; body: unknown };
+export type RecordOptions = {
+  idempotencyKey?: string | null;
+  body: unknown;
+  /** A manager's approval for discounts above the operator's limit (checked before the transaction). */
+  approval?: Approval;
+};
 
 export type RecordedSale = { sale: Sale; replayed: boolean };
 
@@ -105,6 +114,8 @@ type LockedRegister = {
   saleId: number;
   /** 0 when the Idempotency-Key was already there (another request's sale: replay it). */
   claimed: number;
+  /** The operator's stored discount limit (the settings module's jsonb), null when not saved. */
+  discountLimit: unknown;
 };
 
 /**
@@ -122,7 +133,8 @@ async function claimAndLockRegister(
   const [row] = rowsOf<LockedRegister>(
     await tx.execute(sql`${cte}select r.id, st."stockManagement", st."allowNegativeStock",
         (select u.name from users u where u.id = ${session.userId}) as "userName",
-        nextval(pg_get_serial_sequence('sales', 'id'))::int as "saleId", ${claimed} as claimed
+        nextval(pg_get_serial_sequence('sales', 'id'))::int as "saleId", ${claimed} as claimed,
+        ${discountLimitSql(session.clientId, session.userTypeId)} as "discountLimit"
       from (${openRegisterForSaleSql(session)}) r
       cross join (${saleStockSettingsSql(session.clientId)}) st`),
   );
@@ -138,6 +150,39 @@ async function findSeller(tx: Executor, clientId: number, sellerId: number | nul
     .where(and(eq(users.id, sellerId), eq(users.clientId, clientId), eq(users.active, true)));
   if (!seller) throw fail('Vendedor não encontrado', 'sellerId');
   return seller.name;
+}
+
+/**
+ * The discount limit of the operator's type (issue 12 point 9): a line or the sale above it needs a
+ * manager's approval (403 without one, naming the limit). Answers the approving manager to record,
+ * null when no approval was needed or the operator is a manager.
+ */
+function checkDiscountLimit(
+  session: SessionUser,
+  stored: unknown,
+  totals: { lines: { grossCents: number; discountCents: number }[]; discountCents: number },
+  approvedBy: number | null | undefined,
+): number | null {
+  const limit = effectiveDiscountLimit(session.userTypeId, stored);
+  if (!limit) return null;
+  const over = discountsOverLimit(totals, limit);
+  if (over.lines.length === 0 && !over.sale) return null;
+  if (approvedBy === undefined) {
+    const message = DISCOUNT_LIMIT_MESSAGES.needsApproval(
+      over.lines.length > 0 ? `${percentText(limit.line)} por item` : `${percentText(limit.sale)} na venda`,
+    );
+    const path = over.lines.length > 0 ? `items.${over.lines[0]}.discountValue` : 'discountValue';
+    throw new AppError(
+      403,
+      message,
+      [
+        { path: 'approval', message },
+        { path, message },
+      ],
+      'forbidden',
+    );
+  }
+  return approvedBy;
 }
 
 /**
@@ -163,6 +208,12 @@ export async function recordSale(
   const { db } = ctx;
   const { clientId } = session;
   const claim = claimOf(options.idempotencyKey, options.body);
+  // A manager's approval is checked before the transaction (a password hash is slow): the manager's
+  // id, null when the operator is a manager, undefined without an approval.
+  const approvedBy =
+    options.approval === undefined
+      ? undefined
+      : await resolveApproval(db, session, options.approval, '', DISCOUNT_LIMIT_MESSAGES.refused);
   type Outcome = { replayOf: number } | { sale: Sale; lowStock: LowStockAlert[] };
   const outcome = await db.transaction(async (tx): Promise<Outcome> => {
     const register = await claimAndLockRegister(tx, session, claim);
@@ -222,6 +273,7 @@ export async function recordSale(
       }
     }
     if (totals.finalAmountCents > 2_147_483_647) throw fail('Valor da venda muito alto', 'items');
+    const discountApprovedByUserId = checkDiscountLimit(session, register.discountLimit, totals, approvedBy);
     const paid = checkPayments({
       finalAmountCents: totals.finalAmountCents,
       payments: draft.payments,
@@ -276,6 +328,7 @@ export async function recordSale(
       canceledAt: null,
       canceledByUserId: null,
       cancelApprovedByUserId: null,
+      discountApprovedByUserId,
       finishedAt: paid.status === 'finished' ? now : null,
       createdAt: now,
       updatedAt: now,
@@ -386,6 +439,13 @@ export async function recordSale(
     // The answer is built from the rows just written (no read back after the commit).
     const names = new Map([[session.userId, register.userName]]);
     if (draft.sellerId !== null && sellerName !== null) names.set(draft.sellerId, sellerName);
+    if (discountApprovedByUserId !== null) {
+      const [manager] = await tx
+        .select({ name: users.name })
+        .from(users)
+        .where(eq(users.id, discountApprovedByUserId));
+      names.set(discountApprovedByUserId, manager?.name ?? '');
+    }
     const sale = toSale({
       sale: { ...saleValues, number: Number(number) },
       customer,

@@ -71,6 +71,8 @@ export const sales = pgTable(
     canceledAt: timestamp('canceled_at', { withTimezone: true }),
     canceledByUserId: integer('canceled_by_user_id').references(() => users.id),
     cancelApprovedByUserId: integer('cancel_approved_by_user_id').references(() => users.id),
+    /** The manager who approved a discount above the operator's limit (issue 12 point 9). */
+    discountApprovedByUserId: integer('discount_approved_by_user_id').references(() => users.id),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

@@ -509,7 +509,11 @@ export async function fractionate(db: Db, ctx: StockContext, input: StockFractio
 }
 
 /** PUT /stock-setting: allowNegativeStock (a row per client, created on the first change). */
-export async function updateStockSettings(db: Db, actor: Actor, input: { allowNegativeStock: boolean }) {
+export async function updateStockSettings(
+  db: Executor,
+  actor: Actor,
+  input: { allowNegativeStock: boolean },
+) {
   const clientId = actor.clientId;
   await assertStockEnabled(db, clientId);
   await db

@@ -21,6 +21,11 @@ type SessionApi = SessionState & {
   startSession: (payload: SessionPayload & { token: string }) => void;
   logout: () => Promise<void>;
   setSettingsChecklist: (checklist: SettingsChecklist) => void;
+  /**
+   * Reloads the session data (/user/me) without a reload of the page: a settings change (flags, time
+   * zone, logo, company name, Pix key) reaches every logged user's menus and top bar at once.
+   */
+  refresh: () => Promise<void>;
 };
 
 const SessionContext = createContext<SessionApi | null>(null);
@@ -100,9 +105,25 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     [],
   );
 
+  const refresh = useCallback(async () => {
+    if (!getToken()) return;
+    try {
+      const payload = await apiFetch<SessionPayload>('/user/me');
+      // The shipping rule the revalidation reads stays as loaded (its own page refreshes it).
+      setState((s) =>
+        s.isLogged
+          ? { ...s, ...payload, shippingSettings: s.shippingSettings ?? payload.shippingSettings }
+          : s,
+      );
+    } catch (error) {
+      // A session that ended (401) is handled by the next request; a network error keeps the old data.
+      console.error('session refresh failed', error);
+    }
+  }, []);
+
   const value = useMemo(
-    () => ({ ...state, login, startSession, logout, setSettingsChecklist }),
-    [state, login, startSession, logout, setSettingsChecklist],
+    () => ({ ...state, login, startSession, logout, setSettingsChecklist, refresh }),
+    [state, login, startSession, logout, setSettingsChecklist, refresh],
   );
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }

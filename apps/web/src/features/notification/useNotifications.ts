@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { io } from 'socket.io-client';
 import { invalidateResources } from '../../lib/queryKeys.ts';
 
@@ -20,7 +20,14 @@ const CHANGE_BATCH_MS = 100;
  * `change` events, gathered for CHANGE_BATCH_MS after the first, mark the changed resources' queries stale
  * (lib/queryKeys.ts), so the lists on screen show another till's sale without a reload.
  */
-export function useNotifications(clientId: number | undefined, token: string | undefined) {
+export function useNotifications(
+  clientId: number | undefined,
+  token: string | undefined,
+  /** Told each batch of changed resources after the queries are marked (the session reloads on 'session'). */
+  onChanges?: (resources: string[]) => void,
+) {
+  const onChangesRef = useRef(onChanges);
+  onChangesRef.current = onChanges;
   const [items, setItems] = useState<AppNotification[]>([]);
   const [unread, setUnread] = useState(0);
   const [toasts, setToasts] = useState<AppNotification[]>([]);
@@ -45,8 +52,10 @@ export function useNotifications(clientId: number | undefined, token: string | u
       changed.add(change.resource);
       batch ??= setTimeout(() => {
         batch = undefined;
-        void invalidateResources(queryClient, [...changed]);
+        const resources = [...changed];
         changed.clear();
+        void invalidateResources(queryClient, resources);
+        onChangesRef.current?.(resources);
       }, CHANGE_BATCH_MS);
     });
     socket.on('newChannelMessage', (payload: { message?: string }) => {

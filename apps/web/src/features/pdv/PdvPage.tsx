@@ -3,6 +3,7 @@ import { formatCents } from '@balcao/core/money';
 import { formatQuantity } from '@balcao/core/product';
 import { ACTION, can } from '@balcao/core/routes';
 import { PAYMENT_METHOD_LABELS, type SaleTotals } from '@balcao/core/sale';
+import { discountsOverLimit, percentText } from '@balcao/core/settings';
 import WhatsAppIcon from '@mui/icons-material/WhatsApp';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -26,7 +27,10 @@ import { CashMovementDialog } from '../cash-register/CashMovementDialog.tsx';
 import { OpenRegisterDialog } from '../cash-register/OpenRegisterDialog.tsx';
 import { postSale, useSaleWritten } from '../sale/api.ts';
 import { Receipt } from '../sale/Receipt.tsx';
+import { useMyDiscountLimit } from '../settings/api.ts';
+import { ClosedShopWarning } from '../settings/ShopStatus.tsx';
 import { CustomerStep } from './CustomerStep.tsx';
+import { DiscountApprovalDialog } from './DiscountApprovalDialog.tsx';
 import { ItemsStep } from './ItemsStep.tsx';
 import { PaymentStep } from './PaymentStep.tsx';
 import { pdvToSaleInput, usePdvState } from './state.ts';
@@ -52,6 +56,8 @@ export default function PdvPage() {
   const [movement, setMovement] = useState<'deposit' | 'withdrawal' | null>(null);
   const [finishing, setFinishing] = useState(false);
   const [finishError, setFinishError] = useState<string | null>(null);
+  /** The API's "discount above your limit" refusal, while a manager's approval is asked. */
+  const [approvalAsked, setApprovalAsked] = useState<string | null>(null);
   const saleWritten = useSaleWritten();
 
   const goTo = useCallback(
@@ -73,6 +79,15 @@ export default function PdvPage() {
       saleWritten(sale);
       dispatch({ type: 'finished', sale });
     } catch (error) {
+      // A discount above the operator's limit: ask a manager (the sale is sent again with it).
+      if (
+        error instanceof ApiError &&
+        error.status === 403 &&
+        error.issues.some((i) => i.path === 'approval')
+      ) {
+        setApprovalAsked(error.message);
+        return;
+      }
       // The register was closed elsewhere (another tab, a manager): ask for a new one.
       if (error instanceof ApiError && error.message === CASH_REGISTER_MESSAGES.mustOpen)
         void register.refetch();
@@ -85,6 +100,17 @@ export default function PdvPage() {
       setFinishing(false);
     }
   }, [finishing, state, dispatch, saleWritten, register]);
+
+  /** The sale again with the manager's approval; a refused one throws into the dialog's fields. */
+  const finishApproved = useCallback(
+    async (approval: { email: string; password: string }) => {
+      const sale = await postSale({ ...pdvToSaleInput(state), approval }, state.idempotencyKey);
+      setApprovalAsked(null);
+      saleWritten(sale);
+      dispatch({ type: 'finished', sale });
+    },
+    [state, dispatch, saleWritten],
+  );
 
   // Once the register is open (the opening modal closed), the scanner's input goes to the search box.
   const registerOpen = Boolean(register.data);
@@ -141,6 +167,12 @@ export default function PdvPage() {
   return (
     <Box>
       <OpenRegisterDialog open={!cashRegister} />
+      <DiscountApprovalDialog
+        message={approvalAsked}
+        onApprove={finishApproved}
+        onClose={() => setApprovalAsked(null)}
+      />
+      <ClosedShopWarning />
       <Stack
         direction="row"
         sx={{ alignItems: 'center', justifyContent: 'space-between', gap: 2, mb: 2, flexWrap: 'wrap' }}
@@ -289,6 +321,20 @@ export default function PdvPage() {
   );
 }
 
+/** Tells the operator before finishing that the discount needs a manager's approval. */
+function DiscountLimitNote({ totals }: { totals: SaleTotals }) {
+  const limit = useMyDiscountLimit().data;
+  if (!limit) return null;
+  const over = discountsOverLimit(totals, limit);
+  if (over.lines.length === 0 && !over.sale) return null;
+  return (
+    <Alert severity="warning" data-testid="discount-over-limit" sx={{ py: 0 }}>
+      Desconto acima do seu limite ({percentText(over.lines.length > 0 ? limit.line : limit.sale)}
+      {over.lines.length > 0 ? ' por item' : ' na venda'}): um gerente precisará aprovar.
+    </Alert>
+  );
+}
+
 function TotalsPanel({
   totals,
   customerName,
@@ -322,6 +368,7 @@ function TotalsPanel({
         {row('Subtotal', formatCents(totals.itemsGrossCents))}
         {totals.itemsDiscountCents + totals.discountCents > 0 &&
           row('Descontos', `- ${formatCents(totals.itemsDiscountCents + totals.discountCents)}`)}
+        <DiscountLimitNote totals={totals} />
         {totals.couponDiscountCents > 0 && row('Cupom', `- ${formatCents(totals.couponDiscountCents)}`)}
         {totals.freightCents > 0 && row('Frete', formatCents(totals.freightCents))}
         <Divider />

@@ -9,6 +9,7 @@ import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import { useState } from 'react';
 import { loadPersisted, savePersisted } from '../../lib/persist.ts';
 import { useSession } from '../auth/session.tsx';
+import { useReceiptShop } from '../settings/api.ts';
 
 const WIDTH_KEY = 'receipt-width';
 
@@ -18,8 +19,25 @@ const WIDTH_KEY = 'receipt-width';
  */
 export function Receipt({ sale }: { sale: Parameters<typeof receiptLines>[0] }) {
   const { user } = useSession();
+  const shop = useReceiptShop().data;
   const [width, setWidth] = useState<ReceiptWidth>(() => loadPersisted<ReceiptWidth>(WIDTH_KEY, 80));
-  const lines = receiptLines(sale, { name: user?.client.name ?? 'Balcão' }, width);
+  // The company page's data (name, document, address, header, footer); the session's name until loaded.
+  const lines = receiptLines(
+    sale,
+    shop
+      ? {
+          name: shop.name,
+          document: shop.document,
+          phone: shop.phone,
+          address: shop.address,
+          header: shop.receiptHeader,
+          footer: shop.receiptFooter,
+          timeZone: user?.client.timeZone,
+        }
+      : { name: user?.client.name ?? 'Balcão', timeZone: user?.client.timeZone },
+    width,
+  );
+  const logoUrl = shop?.logoUrl ?? null;
   const printable = width === 58 ? '48mm' : '72mm';
 
   return (
@@ -70,6 +88,22 @@ export function Receipt({ sale }: { sale: Parameters<typeof receiptLines>[0] }) 
           overflowX: 'auto',
         }}
       >
+        {logoUrl && (
+          <Box
+            component="img"
+            src={logoUrl}
+            alt={`Logotipo ${shop?.name ?? ''}`}
+            data-testid="receipt-logo"
+            sx={{
+              display: 'block',
+              mx: 'auto',
+              mb: 1,
+              maxWidth: width === 58 ? '32mm' : '48mm',
+              maxHeight: '24mm',
+              filter: 'grayscale(1)',
+            }}
+          />
+        )}
         <Box
           component="pre"
           aria-label={`Comprovante ${width} mm`}

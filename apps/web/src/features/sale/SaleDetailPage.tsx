@@ -106,6 +106,11 @@ export default function SaleDetailPage() {
             Operador: {s.user.name}
             {s.seller ? ` · vendedor ${s.seller.name}` : ''}
           </Typography>
+          {s.discountApprovedBy && (
+            <Typography data-testid="discount-approved-by">
+              Desconto acima do limite aprovado por {s.discountApprovedBy.name}
+            </Typography>
+          )}
           {s.deliveryAddress && (
             <Typography>
               Entrega: {s.deliveryAddress.street}, {s.deliveryAddress.number} -{' '}

@@ -1,0 +1,99 @@
+import {
+  DEFAULT_DISCOUNT_LIMITS,
+  DEFAULT_SYSTEM_SETTINGS,
+  DISCOUNT_LIMITED_TYPES,
+  type SystemSettings,
+  type SystemSettingsData,
+} from '@balcao/core/settings';
+import { eq } from 'drizzle-orm';
+import type { AppContext } from '../../context.ts';
+import type { Executor } from '../../db/client.ts';
+import { clients } from '../../db/schema.ts';
+import { notFound } from '../../errors.ts';
+import type { Actor } from '../../lib/actor.ts';
+import { findStockSettings, updateStockSettings } from '../stock/service.ts';
+import { type StoredDelivery, type StoredDiscountLimits, systemSettings } from './schema.ts';
+import { changedByOf, saveSettingsRow } from './version.ts';
+
+/** System preferences (system): time zone (clients), negative stock (the stock module's), the rest here. */
+
+/** One limit per limited type, the stored one or the default. */
+export function discountLimitsOf(stored: StoredDiscountLimits | null | undefined) {
+  return DISCOUNT_LIMITED_TYPES.map((userTypeId) => ({
+    userTypeId,
+    ...(stored?.[String(userTypeId)] ?? DEFAULT_DISCOUNT_LIMITS[userTypeId]),
+  }));
+}
+
+export async function findSystemSettings(db: Executor, actor: Actor): Promise<SystemSettings> {
+  const [row] = await db
+    .select({ timeZone: clients.timeZone, settings: systemSettings })
+    .from(clients)
+    .leftJoin(systemSettings, eq(systemSettings.clientId, clients.id))
+    .where(eq(clients.id, actor.clientId));
+  if (!row) throw notFound('Cliente não encontrado');
+  const s = row.settings;
+  const stock = await findStockSettings(db, actor);
+  return {
+    timeZone: row.timeZone,
+    allowNegativeStock: stock.allowNegativeStock,
+    discountLimits: discountLimitsOf(s?.discountLimits),
+    budgetValidityDays: s?.budgetValidityDays ?? DEFAULT_SYSTEM_SETTINGS.budgetValidityDays,
+    serviceFeePercent: s?.serviceFeePercent ?? DEFAULT_SYSTEM_SETTINGS.serviceFeePercent,
+    couvertCents: s?.couvertCents ?? DEFAULT_SYSTEM_SETTINGS.couvertCents,
+    tabIdleMinutes: s?.tabIdleMinutes ?? DEFAULT_SYSTEM_SETTINGS.tabIdleMinutes,
+    delivery: (s?.delivery as SystemSettings['delivery'] | undefined) ?? {
+      ...DEFAULT_SYSTEM_SETTINGS.delivery,
+    },
+    ...(await changedByOf(db, s ?? undefined)),
+  };
+}
+
+/**
+ * Saves the system page in one transaction. allowNegativeStock is written through the stock
+ * module's service, only when it changes (422 while stock control is off, as on the exit page).
+ * A time zone change reloads every logged user's session (dates are shown in it).
+ */
+export async function saveSystemSettings(
+  ctx: AppContext,
+  actor: Actor,
+  input: SystemSettingsData,
+): Promise<SystemSettings> {
+  const { clientId } = actor;
+  const discountLimits: StoredDiscountLimits = Object.fromEntries(
+    discountLimitsOf(
+      Object.fromEntries(
+        input.discountLimits.map((l) => [String(l.userTypeId), { line: l.line, sale: l.sale }]),
+      ),
+    ).map((l) => [String(l.userTypeId), { line: l.line, sale: l.sale }]),
+  );
+  const zoneChanged = await ctx.db.transaction(async (tx) => {
+    await saveSettingsRow(tx, systemSettings, clientId, actor.userId, input.updatedAt, {
+      discountLimits,
+      budgetValidityDays: input.budgetValidityDays,
+      serviceFeePercent: input.serviceFeePercent,
+      couvertCents: input.couvertCents,
+      tabIdleMinutes: input.tabIdleMinutes,
+      delivery: input.delivery satisfies StoredDelivery,
+    });
+    const stock = await findStockSettings(tx, actor);
+    if (stock.allowNegativeStock !== input.allowNegativeStock) {
+      await updateStockSettings(tx, actor, { allowNegativeStock: input.allowNegativeStock });
+    }
+    const [before] = await tx
+      .select({ timeZone: clients.timeZone })
+      .from(clients)
+      .where(eq(clients.id, clientId))
+      .for('update');
+    if (before?.timeZone === input.timeZone) return false;
+    await tx
+      .update(clients)
+      .set({ timeZone: input.timeZone, updatedAt: new Date() })
+      .where(eq(clients.id, clientId));
+    return true;
+  });
+  ctx.changed(clientId, 'settings');
+  ctx.changed(clientId, 'stock');
+  if (zoneChanged) ctx.changed(clientId, 'session');
+  return findSystemSettings(ctx.db, actor);
+}
