@@ -51,7 +51,7 @@ export async function buildApp(options: {
   registerErrorHandler(app);
 
   const io = attachSocket(app, db, config);
-  const ctx: AppContext = { db, config, notify: notifyWith(io), changed: changedWith(io) };
+  const ctx: AppContext = { db, config, notify: notifyWith(io), changed: changedWith(io), io };
 
   // The docs' own routes are public. Every route is recorded in `routes` (one entry per method).
   const routes: RegisteredRoute[] = [];

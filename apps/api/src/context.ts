@@ -1,4 +1,5 @@
 import type { NotificationInput } from '@balcao/core/notification';
+import type { Server } from 'socket.io';
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
 
@@ -12,4 +13,6 @@ export type AppContext = {
    * `{resource, id}`), so their lists refresh. Called after the commit; a no-op without sockets.
    */
   changed: (clientId: number, resource: string, id?: number) => void;
+  /** The socket.io server, for modules that talk to particular sockets (print stations). */
+  io: Server;
 };

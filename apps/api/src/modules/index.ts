@@ -8,6 +8,7 @@ import { couponRoutes } from './coupon/routes.ts';
 import { customerRoutes } from './customer/routes.ts';
 import { healthRoutes } from './health/routes.ts';
 import { notificationRoutes } from './notification/routes.ts';
+import { printingRoutes } from './printing/routes.ts';
 import { groupProductCount } from './product/additionalGroups.ts';
 import { productsInCategory, productsOfBrand } from './product/catalogCounts.ts';
 import { productRoutes } from './product/routes.ts';
@@ -45,4 +46,5 @@ export const MODULES: ((ctx: AppContext) => FastifyPluginAsyncZod)[] = [
   saleRoutes,
   (ctx) => receivableRoutes(ctx, saleOfInstallments),
   stockRoutes,
+  printingRoutes,
 ];
