@@ -1,7 +1,15 @@
 import { PRINT_JOB_EVENT, PRINT_STATION_EVENT, type PrintJob } from '@balcao/core/printing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helper.ts';
-import { asUser, expectStatus, listenForSockets, type SocketClients } from '../../../test/kit.ts';
+import {
+  asUser,
+  expectStatus,
+  listenForSockets,
+  makeProduct,
+  makeSale,
+  makeShop,
+  type SocketClients,
+} from '../../../test/kit.ts';
 
 const API_KEY = 'chave-de-teste';
 
@@ -288,5 +296,46 @@ describe('print jobs and stations', () => {
     expect((await other.api.post(`/printing/job/${job.id}/printed`)).statusCode).toBe(404);
     expect((await other.api.post('/printing/job', jobBody(ids.caixa, 'loja-envio-2'))).statusCode).toBe(404);
     expect(await other.api.get('/printing/stations').then((r) => r.json())).toEqual([]);
+  });
+
+  it('prints the sale receipt automatically when the option is on, once per sale', async () => {
+    const shop = await makeShop(t, [1]);
+    const saved = expectStatus(
+      await shop.api.put(
+        '/printing/settings',
+        settingsBody({ receipt: { autoPrint: true, profileKey: 'cozinha' } }),
+      ),
+      200,
+    );
+    const profileId = saved.profiles.find((p: { key: string }) => p.key === 'cozinha').id as number;
+    const counter = await station(shop.token, 'Balcão', [profileId]);
+    const product = await makeProduct(t, shop.auth, { name: 'Café coado', salePriceCents: 700, stock: 10 });
+    const sale = await makeSale(t, shop.auth, {
+      items: [{ productId: product.id, quantity: 2 }],
+      payments: [{ method: 'pix', amountCents: 1400 }],
+    });
+    await until(() => counter.received.length > 0);
+    expect(counter.received).toHaveLength(1);
+    const receipt = counter.received[0];
+    expect(receipt.kind).toBe('receipt');
+    expect(receipt.document.title).toBe(`Venda nº ${sale.number}`);
+    expect(receipt.document.lines.some((l) => l.includes('CUPOM NÃO FISCAL'))).toBe(true);
+    expect(receipt.document.lines.some((l) => l.includes('Café coado'))).toBe(true);
+    expect(receipt.document.lines.every((l) => l.length <= 32)).toBe(true);
+
+    // With the option off, a sale prints nothing.
+    expectStatus(
+      await shop.api.put('/printing/settings', {
+        ...settingsBody({ receipt: { autoPrint: false, profileKey: null } }),
+        updatedAt: saved.updatedAt,
+      }),
+      200,
+    );
+    await makeSale(t, shop.auth, {
+      items: [{ productId: product.id, quantity: 1 }],
+      payments: [{ method: 'pix', amountCents: 700 }],
+    });
+    await wait(300);
+    expect(counter.received).toHaveLength(1);
   });
 });

@@ -1,5 +1,4 @@
 import {
-  PRINT_CONFIRM_SECONDS,
   type PrintDocument,
   type PrinterProfile,
   type PrintingSettings,
