@@ -15,6 +15,9 @@ const envSchema = z.object({
   CEP_BASE_URL: z.string().default('https://viacep.com.br'),
   EVOLUTION_API_URL: z.string().optional(),
   EVOLUTION_API_KEY: z.string().optional(),
+  ASAAS_API_URL: z.string().optional(),
+  ASAAS_API_KEY: z.string().optional(),
+  ASAAS_WEBHOOK_TOKEN: z.string().optional(),
 });
 
 export type Config = {
@@ -40,6 +43,12 @@ export type Config = {
   cep: { baseUrl: string; timeoutMs: number };
   /** WhatsApp (Evolution API contract); no base URL = number checks are skipped (unknown). */
   whatsapp: { baseUrl?: string; apiKey: string; timeoutMs: number };
+  /**
+   * Billing gateway (Asaas API v3 contract, docs/integrations/asaas.md): base URL (https://api.asaas.com), API key,
+   * and the token Asaas sends in the asaas-access-token header of its webhooks. No URL = paying online
+   * answers 503; no token = every webhook is refused.
+   */
+  asaas: { baseUrl?: string; apiKey: string; webhookToken: string; timeoutMs: number };
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -62,6 +71,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     whatsapp: {
       baseUrl: e.EVOLUTION_API_URL || undefined,
       apiKey: e.EVOLUTION_API_KEY ?? '',
+      timeoutMs: 10_000,
+    },
+    asaas: {
+      baseUrl: e.ASAAS_API_URL || undefined,
+      apiKey: e.ASAAS_API_KEY ?? '',
+      webhookToken: e.ASAAS_WEBHOOK_TOKEN ?? '',
       timeoutMs: 10_000,
     },
   };

@@ -29,6 +29,7 @@ import { isForeignKeyViolation, isSameVersion, violatedUnique } from '../../lib/
 import { assertNotStale, versionOf } from '../../lib/version.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { hashPassword, verifyPassword } from '../auth/password.ts';
+import { assertUserRoom } from '../billing/service.ts';
 
 type ListQuery = z.output<typeof userListQuerySchema>;
 type CreateInput = z.output<typeof userCreateSchema>;
@@ -171,6 +172,7 @@ export async function createUser(db: Db, actor: SessionUser, input: CreateInput)
   const id = await mapEmailTaken(() =>
     db.transaction(async (tx) => {
       assertCanManage(await actorType(tx, actor), input.userTypeId);
+      if (input.active) await assertUserRoom(tx, actor.clientId);
       const now = new Date();
       const [row] = await tx
         .insert(users)
