@@ -38,4 +38,6 @@ export const PAGES: Record<string, LazyExoticComponent<ComponentType>> = {
   'sale-pdv-close': lazy(() => import('./features/cash-register/CloseRegisterPage.tsx')),
   'sale-detail': lazy(() => import('./features/sale/SaleDetailPage.tsx')),
   'sale-create-simple': lazy(() => import('./features/sale/SimpleSalePage.tsx')),
+  'settings-printer': lazy(() => import('./features/settings/printer/PrinterSettingsPage.tsx')),
+  'settings-billing': lazy(() => import('./features/settings/billing/BillingPage.tsx')),
 };

@@ -7,17 +7,22 @@ import Snackbar from '@mui/material/Snackbar';
 import Toolbar from '@mui/material/Toolbar';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Navigate, Outlet, Link as RouterLink, useLocation } from 'react-router';
 import { Loading } from '../components/Loading.tsx';
 import { useSession } from '../features/auth/session.tsx';
 import { useNotifications } from '../features/notification/useNotifications.ts';
+import { BillingBanner } from '../features/settings/billing/BillingBanner.tsx';
+import { useStationConfig } from '../features/settings/printer/stationStore.ts';
 import { BottomBar } from './BottomBar.tsx';
 import { NotificationDrawer } from './NotificationDrawer.tsx';
 import { SideMenu } from './SideMenu.tsx';
 import { TopBar } from './TopBar.tsx';
 
 export const TOAST_MS = 3000;
+
+/** This browser as a print station (settings/printer), loaded only when it is one. */
+const StationRunner = lazy(() => import('../features/settings/printer/StationRunner.tsx'));
 
 /**
  * Server state lives with the private shell: public pages (/login) do not download TanStack Query, and
@@ -47,6 +52,7 @@ function Shell() {
   const [mobileMenuOpen, setMobileMenuOpen] = useState(false);
   const [drawerOpen, setDrawerOpen] = useState(false);
   const notifications = useNotifications(session.user?.client.id, session.token);
+  const station = useStationConfig();
 
   // Opening the mobile menu hides body scrolling (spec 4).
   useEffect(() => {
@@ -103,6 +109,7 @@ function Shell() {
         }}
       >
         <Toolbar />
+        <BillingBanner />
         <Suspense fallback={<Loading />}>
           <Outlet />
         </Suspense>
@@ -124,6 +131,11 @@ function Shell() {
           menuOpen={mobileMenuOpen}
           onMenu={() => setMobileMenuOpen((v) => !v)}
         />
+      )}
+      {station && session.token && (
+        <Suspense fallback={null}>
+          <StationRunner token={session.token} />
+        </Suspense>
       )}
       <NotificationDrawer
         open={drawerOpen}
