@@ -41,6 +41,9 @@ const STATUS_COLORS: Record<Invoice['status'], 'default' | 'success' | 'error' |
   canceled: 'default',
 };
 
+/** The period column gives way on phones (the due date says which invoice it is). */
+const HIDE_XS = { display: { xs: 'none', sm: 'table-cell' } } as const;
+
 const limit = (n: number | null, word: string) => (n === null ? `${word} ilimitados` : `até ${n} ${word}`);
 
 /** /dashboard/settings/billing (Administrador): plan, usage, invoices, paying by Pix or boleto. */
@@ -205,7 +208,7 @@ function InvoicesCard({ invoices, onFeedback }: { invoices: Invoice[]; onFeedbac
             <Table size="small" aria-label="Faturas">
               <TableHead>
                 <TableRow>
-                  <TableCell>Período</TableCell>
+                  <TableCell sx={HIDE_XS}>Período</TableCell>
                   <TableCell>Vencimento</TableCell>
                   <TableCell align="right">Valor</TableCell>
                   <TableCell>Situação</TableCell>
@@ -217,7 +220,7 @@ function InvoicesCard({ invoices, onFeedback }: { invoices: Invoice[]; onFeedbac
                   const open = invoice.status === 'pending' || invoice.status === 'overdue';
                   return (
                     <TableRow key={invoice.id}>
-                      <TableCell>
+                      <TableCell sx={HIDE_XS}>
                         {formatDateBr(invoice.periodStart)} a {formatDateBr(invoice.periodEnd)}
                       </TableCell>
                       <TableCell>{formatDateBr(invoice.dueDate)}</TableCell>

@@ -217,7 +217,7 @@ function SettingsForm({ settings, onFeedback }: { settings: PrintingSettings; on
                   sx={{
                     display: 'grid',
                     gap: 1.5,
-                    gridTemplateColumns: { xs: '1fr 1fr', md: '2fr 1fr 1fr 1.6fr 0.8fr auto auto' },
+                    gridTemplateColumns: { xs: '1fr 1fr', md: '1.8fr 1.1fr 0.9fr 1.7fr 0.8fr auto auto' },
                     alignItems: 'center',
                     pb: 1.5,
                     borderBottom: 1,

@@ -1,0 +1,139 @@
+import { mkdirSync } from 'node:fs';
+import { expect, type Page, test } from '@playwright/test';
+import { loginAs } from './helpers.ts';
+
+const PRINTER = '/dashboard/settings/printer';
+const SHOTS = '/tmp/h14b';
+
+declare global {
+  interface Window {
+    __printed: { text: string; css: string }[];
+  }
+}
+
+/**
+ * The browser's print dialog cannot be driven from a test: window.print is replaced by a recorder of
+ * what was on the print area when the station printed (its text and the print CSS sized to the paper).
+ */
+async function recordPrints(page: Page) {
+  await page.addInitScript(() => {
+    window.__printed = [];
+    window.print = () => {
+      const area = document.getElementById('print-area');
+      window.__printed.push({
+        text: area?.querySelector('pre')?.textContent ?? '',
+        css: area?.querySelector('style')?.textContent ?? '',
+      });
+    };
+  });
+}
+
+test('a station tab prints a test page sent from another browser, and the sender sees it printed', async ({
+  browser,
+}) => {
+  mkdirSync(SHOTS, { recursive: true });
+  // The sender: the Administrador saves a profile.
+  const senderContext = await browser.newContext();
+  const sender = await senderContext.newPage();
+  await loginAs(sender, 1);
+  await sender.goto(PRINTER);
+  await expect(sender.getByRole('heading', { name: 'Impressora', level: 1 })).toBeVisible();
+  await sender.getByRole('button', { name: 'Adicionar perfil' }).click();
+  const profile = sender.getByRole('group', { name: 'Perfil 1' });
+  await profile.getByLabel('Nome').fill('Balcão 58');
+  await profile.getByLabel('Papel').click();
+  await sender.getByRole('option', { name: '58 mm' }).click();
+  await profile.getByLabel('Colunas').click();
+  await sender.getByRole('option', { name: '48' }).click();
+  await sender.getByRole('button', { name: 'Salvar' }).click();
+  // 58 mm paper holds 32 columns: the rule shows on the field.
+  await expect(profile.getByText('Papel de 58 mm imprime no máximo 32 colunas')).toBeVisible();
+  await profile.getByLabel('Colunas').click();
+  await sender.getByRole('option', { name: '32' }).click();
+  await sender.getByRole('button', { name: 'Salvar' }).click();
+  await expect(sender.getByText('Configurações de impressão salvas')).toBeVisible();
+  await expect(sender.getByText(/^Alterado por .+ em \d{2}\/\d{2}\/\d{4}/)).toBeVisible();
+
+  // The station: another logged browser (the Gerente's) turns itself into a station of that profile.
+  const stationContext = await browser.newContext();
+  const station = await stationContext.newPage();
+  await recordPrints(station);
+  await loginAs(station, 2);
+  await station.goto(PRINTER);
+  await station.getByLabel('Nome da estação').fill('Caixa da frente');
+  await station.getByRole('checkbox', { name: 'Balcão 58 (58 mm)' }).check();
+  await station.getByRole('button', { name: 'Ativar estação' }).click();
+  await expect(station.getByText('Estação ativa')).toBeVisible();
+  await expect(sender.getByText('Caixa da frente: Balcão 58')).toBeVisible();
+
+  await sender.getByRole('button', { name: 'Imprimir página de teste' }).click();
+  await expect.poll(() => station.evaluate(() => window.__printed.length), { timeout: 15_000 }).toBe(1);
+  const [printed] = await station.evaluate(() => window.__printed);
+  expect(printed.text).toContain('PÁGINA DE TESTE');
+  expect(printed.text).toContain('Balcão 58');
+  expect(printed.text).toContain('Colunas: 32');
+  expect(printed.text).toContain('áàâãéêíóôõúç');
+  expect(printed.css).toContain('size: 58mm auto');
+
+  // The sender's list follows the job to "Impresso" (socket change), with the station's name.
+  const jobs = sender.getByRole('table', { name: 'Impressões recentes' });
+  const row = jobs.getByRole('row', { name: /Página de teste: Balcão 58/ });
+  await expect(row.getByText('Impresso')).toBeVisible();
+  await expect(row.getByText('Caixa da frente')).toBeVisible();
+
+  // An explicit reprint prints again, marked REIMPRESSÃO; the station stays one after a reload.
+  await station.reload();
+  await expect(station.getByText('Estação ativa')).toBeVisible();
+  await row.getByRole('button', { name: 'Reimprimir' }).click();
+  await expect
+    .poll(() => station.evaluate(() => window.__printed.map((p) => p.text)), { timeout: 15_000 })
+    .toEqual([expect.stringContaining('*** REIMPRESSÃO ***')]);
+
+  for (const [name, page] of [
+    ['sender', sender],
+    ['station', station],
+  ] as const) {
+    for (const theme of ['light', 'dark']) {
+      await page.evaluate((t) => localStorage.setItem('balcao:theme', t), theme);
+      for (const width of [1280, 390]) {
+        await page.setViewportSize({ width, height: 900 });
+        await page.reload();
+        await expect(page.getByRole('heading', { name: 'Impressora', level: 1 })).toBeVisible();
+        await page.screenshot({ path: `${SHOTS}/printer-${name}-${theme}-${width}.png`, fullPage: true });
+      }
+    }
+  }
+  await senderContext.close();
+  await stationContext.close();
+});
+
+test('billing is the Administrador’s: plan, usage and the month’s invoice', async ({ page }) => {
+  await loginAs(page, 1);
+  await page.goto('/dashboard/settings/billing');
+  await expect(page.getByRole('heading', { name: 'Assinatura', level: 1 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Plano Profissional' })).toBeVisible();
+  await expect(page.getByText('Plano atual')).toBeVisible();
+  const invoices = page.getByRole('table', { name: 'Faturas' });
+  await expect(invoices.getByText('Pendente')).toBeVisible();
+  await expect(invoices.getByText('R$ 149,90')).toBeVisible();
+  // No gateway configured in this run: the reason is said, nothing breaks.
+  await invoices.getByRole('button', { name: 'Pix' }).first().click();
+  await expect(
+    page.getByText('O pagamento online da assinatura não está configurado. Fale com o suporte do Balcão.'),
+  ).toBeVisible();
+  for (const theme of ['light', 'dark']) {
+    await page.evaluate((t) => localStorage.setItem('balcao:theme', t), theme);
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.reload();
+      await expect(page.getByRole('heading', { name: 'Assinatura', level: 1 })).toBeVisible();
+      await page.screenshot({ path: `${SHOTS}/billing-${theme}-${width}.png`, fullPage: true });
+    }
+  }
+});
+
+test('the billing page is closed to a Gerente and missing from the menu', async ({ page }) => {
+  await loginAs(page, 2);
+  await page.goto('/dashboard/settings/billing');
+  await expect(page).toHaveURL(/not-have-permission/);
+});
