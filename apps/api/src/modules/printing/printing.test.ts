@@ -141,7 +141,7 @@ describe('printer settings', () => {
     const issues = res.json().issues as { path: string; message: string }[];
     expect(issues).toEqual(
       expect.arrayContaining([
-        { path: 'profiles.0.columns', message: 'Papel de 58 mm imprime no máximo 32 colunas' },
+        { path: 'profiles.0.columns', message: 'Papel de 58 mm imprime no máximo 42 colunas' },
         { path: 'profiles.1.copies', message: 'Imprima no máximo 5 cópias' },
         { path: 'sectors.0.profileKey', message: 'Perfil de impressora não encontrado' },
         { path: 'sectors.1.name', message: 'Já existe um setor com este nome' },

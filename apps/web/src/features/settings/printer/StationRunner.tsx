@@ -18,8 +18,10 @@ const PRINTABLE_MM = { 58: 48, 80: 72 } as const;
 export function PrintArea({ job }: { job: PrintJob }) {
   const { paperWidth, columns, copies } = job.profile;
   const printable = PRINTABLE_MM[paperWidth];
-  // A monospaced character is about 0.6 em wide.
-  const fontMm = (printable / (columns * 0.6)).toFixed(2);
+  // A monospaced character is about 0.6 em wide; a document wider than the profile's columns (a
+  // receipt laid out for the paper's default) is scaled down to fit rather than cut.
+  const widest = Math.max(columns, ...job.document.lines.map((l) => l.length));
+  const fontMm = (printable / (widest * 0.6)).toFixed(2);
   const css = `
 #print-area { display: none; }
 @media print {
