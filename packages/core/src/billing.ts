@@ -1,6 +1,7 @@
 import { addDays } from './date.ts';
-import { formatCents } from './money.ts';
 import { z } from './zod.ts';
+
+export { overdueBannerText } from './billingText.ts';
 
 /**
  * The shop's subscription to Balcão (issue 14, billing): plans with limits, monthly invoices, paid by
@@ -146,13 +147,6 @@ export const PAYMENT_METHODS = ['pix', 'boleto'] as const;
 export const payInvoiceInputSchema = z.object({
   method: z.enum(PAYMENT_METHODS, { message: 'Escolha Pix ou boleto' }),
 });
-
-/** The overdue banner's text. */
-export function overdueBannerText(dueDate: string, amountCents: number | null = null): string {
-  const [y, m, d] = dueDate.split('-');
-  const amount = amountCents === null ? '' : ` de ${formatCents(amountCents)}`;
-  return `A fatura${amount} da sua assinatura venceu em ${d}/${m}/${y}. Pague em Configurações > Assinatura para manter o Balcão em dia.`;
-}
 
 /** Asaas webhook events this integration acts on (the others are acknowledged and ignored). */
 export const ASAAS_PAID_EVENTS = ['PAYMENT_RECEIVED', 'PAYMENT_CONFIRMED'] as const;

@@ -13,6 +13,7 @@ import { Loading } from '../components/Loading.tsx';
 import { useSession } from '../features/auth/session.tsx';
 import { useNotifications } from '../features/notification/useNotifications.ts';
 import { BillingBanner } from '../features/settings/billing/BillingBanner.tsx';
+import { PrintProblems } from '../features/settings/printer/PrintProblems.tsx';
 import { useStationConfig } from '../features/settings/printer/stationStore.ts';
 import { BottomBar } from './BottomBar.tsx';
 import { NotificationDrawer } from './NotificationDrawer.tsx';
@@ -110,6 +111,7 @@ function Shell() {
       >
         <Toolbar />
         <BillingBanner />
+        <PrintProblems />
         <Suspense fallback={<Loading />}>
           <Outlet />
         </Suspense>

@@ -1,4 +1,4 @@
-import { overdueBannerText } from '@balcao/core/billing';
+import { overdueBannerText } from '@balcao/core/billingText';
 import { can, WRITE } from '@balcao/core/routes';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
