@@ -16,6 +16,8 @@ const PUBLIC_ROUTES = new Set([
   // <img> tags send no Bearer header: the random file name is the secret (product module).
   'GET /v1/product-image/:clientId/:productId/:file',
   'HEAD /v1/product-image/:clientId/:productId/:file',
+  // The billing gateway's webhook: no session, its asaas-access-token header is checked (billing module).
+  'POST /v1/billing/webhook/asaas',
 ]);
 const isDocs = (route: RegisteredRoute) => route.url === '/v1/docs' || route.url.startsWith('/v1/docs/');
 const key = (route: RegisteredRoute) => `${route.method} ${route.url}`;
