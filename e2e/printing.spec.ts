@@ -8,6 +8,8 @@ const SHOTS = '/tmp/h14b';
 declare global {
   interface Window {
     __printed: { text: string; css: string }[];
+    /** How many next prints fail (a printer out of paper). */
+    __failPrints: number;
   }
 }
 
@@ -18,7 +20,12 @@ declare global {
 async function recordPrints(page: Page) {
   await page.addInitScript(() => {
     window.__printed = [];
+    window.__failPrints = 0;
     window.print = () => {
+      if (window.__failPrints > 0) {
+        window.__failPrints--;
+        throw new Error('sem papel');
+      }
       const area = document.getElementById('print-area');
       window.__printed.push({
         text: area?.querySelector('pre')?.textContent ?? '',
@@ -26,6 +33,21 @@ async function recordPrints(page: Page) {
       });
     };
   });
+}
+
+/** The session token the web app keeps in its cookie. */
+async function senderToken(page: Page): Promise<string> {
+  const cookies = await page.context().cookies();
+  const token = cookies.find((c) => c.name === 'balcao_token')?.value;
+  if (!token) throw new Error(`no token cookie: ${cookies.map((c) => c.name).join(', ')}`);
+  return decodeURIComponent(token);
+}
+
+async function profileId(page: Page): Promise<number> {
+  const res = await page.request.get('/v1/printing/settings', {
+    headers: { authorization: `Bearer ${await senderToken(page)}` },
+  });
+  return (await res.json()).profiles[0].id;
 }
 
 test('a station tab prints a test page sent from another browser, and the sender sees it printed', async ({
@@ -89,6 +111,29 @@ test('a station tab prints a test page sent from another browser, and the sender
     .poll(() => station.evaluate(() => window.__printed.map((p) => p.text)), { timeout: 15_000 })
     .toEqual([expect.stringContaining('*** REIMPRESSÃO ***')]);
 
+  // A print that fails shows to its sender on any page, with a retry that prints it.
+  await station.evaluate(() => {
+    window.__failPrints = 1;
+  });
+  await sender.goto('/dashboard');
+  await sender.request.post('/v1/printing/job', {
+    headers: { authorization: `Bearer ${await senderToken(sender)}` },
+    data: {
+      profileId: await profileId(sender),
+      kind: 'document',
+      document: { title: 'Pedido 42', lines: ['1 Pastel de queijo'] },
+      idempotencyKey: 'e2e-pedido-42',
+    },
+  });
+  const problem = sender.getByTestId('print-problem');
+  await expect(problem).toContainText('Pedido 42 (Balcão 58): falhou - O navegador não conseguiu imprimir');
+  await problem.getByRole('button', { name: 'Tentar de novo' }).click();
+  await expect(problem).toHaveCount(0);
+  await expect
+    .poll(() => station.evaluate(() => window.__printed.map((p) => p.text)), { timeout: 15_000 })
+    .toEqual([expect.stringContaining('REIMPRESSÃO'), '1 Pastel de queijo']);
+
+  await sender.goto(PRINTER);
   for (const [name, page] of [
     ['sender', sender],
     ['station', station],
@@ -111,11 +156,11 @@ test('billing is the Administrador’s: plan, usage and the month’s invoice', 
   await loginAs(page, 1);
   await page.goto('/dashboard/settings/billing');
   await expect(page.getByRole('heading', { name: 'Assinatura', level: 1 })).toBeVisible();
-  await expect(page.getByRole('heading', { name: 'Plano Profissional' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Plano Ilimitado' })).toBeVisible();
   await expect(page.getByText('Plano atual')).toBeVisible();
   const invoices = page.getByRole('table', { name: 'Faturas' });
   await expect(invoices.getByText('Pendente')).toBeVisible();
-  await expect(invoices.getByText('R$ 149,90')).toBeVisible();
+  await expect(invoices.getByText('R$ 249,90')).toBeVisible();
   // No gateway configured in this run: the reason is said, nothing breaks.
   await invoices.getByRole('button', { name: 'Pix' }).first().click();
   await expect(
