@@ -4,6 +4,8 @@ import { loginAs } from './helpers.ts';
 
 const PRINTER = '/dashboard/settings/printer';
 const SHOTS = '/tmp/h14b';
+/** The fake Asaas playwright.config.ts starts (E2E_PORT + 600). */
+const ASAAS = `http://127.0.0.1:${Number(process.env.E2E_ASAAS_PORT ?? Number(process.env.E2E_PORT ?? 3100) + 600)}`;
 
 declare global {
   interface Window {
@@ -152,7 +154,9 @@ test('a station tab prints a test page sent from another browser, and the sender
   await stationContext.close();
 });
 
-test('billing is the Administrador’s: plan, usage and the month’s invoice', async ({ page }) => {
+test('billing is the Administrador’s: plan, the month’s invoice paid by Pix, marked paid by the webhook', async ({
+  page,
+}) => {
   await loginAs(page, 1);
   await page.goto('/dashboard/settings/billing');
   await expect(page.getByRole('heading', { name: 'Assinatura', level: 1 })).toBeVisible();
@@ -161,11 +165,19 @@ test('billing is the Administrador’s: plan, usage and the month’s invoice', 
   const invoices = page.getByRole('table', { name: 'Faturas' });
   await expect(invoices.getByText('Pendente')).toBeVisible();
   await expect(invoices.getByText('R$ 249,90')).toBeVisible();
-  // No gateway configured in this run: the reason is said, nothing breaks.
+  // Pix through the gateway (the fake Asaas of playwright.config.ts): QR code and copy-paste code.
   await invoices.getByRole('button', { name: 'Pix' }).first().click();
-  await expect(
-    page.getByText('O pagamento online da assinatura não está configurado. Fale com o suporte do Balcão.'),
-  ).toBeVisible();
+  const dialog = page.getByRole('dialog', { name: 'Pagar com Pix' });
+  await expect(dialog.getByRole('img', { name: 'QR Code Pix' })).toBeVisible();
+  await expect(dialog.getByLabel('Pix copia e cola')).toHaveValue(/^000201/);
+  await page.setViewportSize({ width: 390, height: 900 });
+  await page.screenshot({ path: `${SHOTS}/billing-pix-390.png` });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await dialog.getByRole('button', { name: 'Fechar' }).click();
+  // Asaas receives the payment and calls the webhook: the invoice turns paid on screen, no reload.
+  const paid = await page.request.post(`${ASAAS}/__test/pay-latest`);
+  expect(await paid.json()).toEqual({ received: true, processed: true });
+  await expect(invoices.getByText('Paga', { exact: true })).toBeVisible();
   for (const theme of ['light', 'dark']) {
     await page.evaluate((t) => localStorage.setItem('balcao:theme', t), theme);
     for (const width of [1280, 390]) {

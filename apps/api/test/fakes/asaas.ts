@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import QRCode from 'qrcode';
 
 /**
  * A local HTTP server following the Asaas API v3 contract (docs/integrations/asaas.md) for the parts
@@ -67,17 +68,46 @@ const invalid = (code: string, description: string) => ({ errors: [{ code, descr
 /** 11 or 14 digits, or a 14-character alphanumeric CNPJ: what Asaas accepts in cpfCnpj. */
 const validDocument = (v: unknown) => typeof v === 'string' && /^([0-9]{11}|[0-9A-Z]{12}[0-9]{2})$/.test(v);
 
-export async function startFakeAsaas(apiKey = '$aact_fake_key', port = 0): Promise<FakeAsaas> {
+export async function startFakeAsaas(
+  apiKey = '$aact_fake_key',
+  port = 0,
+  /** Browser tests: where `POST /__test/pay-latest` delivers PAYMENT_RECEIVED of the newest charge. */
+  webhook?: { url: string; token: string },
+): Promise<FakeAsaas> {
   const requests: FakeAsaas['requests'] = [];
   const customers = new Map<string, Record<string, unknown>>();
   const payments = new Map<string, FakeAsaasPayment>();
   let failStatus: number | null = null;
   let base = '';
 
+  /** The body Asaas POSTs for an event on a payment (the payment's status follows the event). */
+  function event(name: string, paymentId: string, eventId = id('evt')): Record<string, unknown> {
+    const payment = payments.get(paymentId);
+    if (payment && (name === 'PAYMENT_RECEIVED' || name === 'PAYMENT_CONFIRMED'))
+      payment.status = name === 'PAYMENT_RECEIVED' ? 'RECEIVED' : 'CONFIRMED';
+    if (payment && name === 'PAYMENT_OVERDUE') payment.status = 'OVERDUE';
+    return {
+      id: eventId,
+      event: name,
+      dateCreated: new Date().toISOString().replace('T', ' ').slice(0, 19),
+      payment: { ...(payment ?? { object: 'payment', id: paymentId }) },
+    };
+  }
+
   const server: Server = createServer(async (req, res) => {
     const body = await readBody(req);
     const path = (req.url ?? '').split('?')[0];
     requests.push({ method: req.method ?? '', path, body });
+    if (webhook && req.method === 'POST' && path === '/__test/pay-latest') {
+      const latest = [...payments.values()].at(-1);
+      if (!latest) return send(res, 404, invalid('not_found', 'Nenhuma cobrança.'));
+      const sent = await fetch(webhook.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'asaas-access-token': webhook.token },
+        body: JSON.stringify(event('PAYMENT_RECEIVED', latest.id)),
+      });
+      return send(res, sent.status, await sent.json().catch(() => null));
+    }
     if (failStatus !== null) {
       const status = failStatus;
       failStatus = null;
@@ -146,9 +176,13 @@ export async function startFakeAsaas(apiKey = '$aact_fake_key', port = 0): Promi
       if (!payment) return send(res, 404, invalid('not_found', 'Cobrança não encontrada.'));
       if (!match[2]) return send(res, 200, payment);
       if (match[2] === 'pixQrCode') {
+        const payload = `00020101021226820014br.gov.bcb.pix2560pix.asaas.com/qr/${payment.id}5204000053039865802BR6304ABCD`;
         return send(res, 200, {
-          encodedImage: Buffer.from(`qr:${payment.id}`).toString('base64'),
-          payload: `00020101021226820014br.gov.bcb.pix2560pix.asaas.com/qr/${payment.id}5204000053039865802BR6304ABCD`,
+          // A real PNG of the QR code, base64 without the data: prefix, as Asaas sends it.
+          encodedImage: (await QRCode.toBuffer(payload, { type: 'png', margin: 1, width: 256 })).toString(
+            'base64',
+          ),
+          payload,
           expirationDate: `${payment.dueDate} 23:59:59`,
         });
       }
@@ -176,18 +210,7 @@ export async function startFakeAsaas(apiKey = '$aact_fake_key', port = 0): Promi
     failNext: (status) => {
       failStatus = status;
     },
-    webhookEvent(event, paymentId, eventId = id('evt')) {
-      const payment = payments.get(paymentId);
-      if (payment && (event === 'PAYMENT_RECEIVED' || event === 'PAYMENT_CONFIRMED'))
-        payment.status = event === 'PAYMENT_RECEIVED' ? 'RECEIVED' : 'CONFIRMED';
-      if (payment && event === 'PAYMENT_OVERDUE') payment.status = 'OVERDUE';
-      return {
-        id: eventId,
-        event,
-        dateCreated: new Date().toISOString().replace('T', ' ').slice(0, 19),
-        payment: { ...(payment ?? { object: 'payment', id: paymentId }) },
-      };
-    },
+    webhookEvent: event,
     close: () => new Promise<void>((done) => server.close(() => done())),
   };
 }

@@ -531,8 +531,11 @@ function StationCard({ settings }: { settings: PrintingSettings }) {
           </Stack>
           <Typography variant="body2" color="text.secondary">
             Este navegador imprime os trabalhos dos perfis marcados. Deixe esta aba aberta no computador
-            ligado à impressora; no Chromium aberto com --kiosk-printing, imprime sem mostrar a janela de
-            impressão.
+            ligado à impressora; no Chromium aberto com{' '}
+            <Box component="code" sx={{ whiteSpace: 'nowrap' }}>
+              --kiosk-printing
+            </Box>
+            , imprime sem mostrar a janela de impressão.
           </Typography>
           {state.status === 'error' && active && <Alert severity="error">{state.message}</Alert>}
           {settings.profiles.length === 0 ? (
@@ -610,6 +613,9 @@ function StationCard({ settings }: { settings: PrintingSettings }) {
   );
 }
 
+/** Columns that give way on phones. */
+const HIDE_XS = { display: { xs: 'none', sm: 'table-cell' } } as const;
+
 const STATUS_COLORS: Record<PrintJob['status'], 'default' | 'success' | 'error' | 'warning' | 'info'> = {
   pending: 'warning',
   sent: 'info',
@@ -652,8 +658,8 @@ function JobsCard({ onFeedback }: { onFeedback: Show }) {
                 <TableHead>
                   <TableRow>
                     <TableCell>Documento</TableCell>
-                    <TableCell>Impressora</TableCell>
-                    <TableCell>Enviado por</TableCell>
+                    <TableCell sx={HIDE_XS}>Impressora</TableCell>
+                    <TableCell sx={HIDE_XS}>Enviado por</TableCell>
                     <TableCell>Estação</TableCell>
                     <TableCell>Situação</TableCell>
                     <TableCell align="right">Ações</TableCell>
@@ -668,8 +674,8 @@ function JobsCard({ onFeedback }: { onFeedback: Show }) {
                           {PRINT_JOB_KIND_LABELS[job.kind]} · {formatDateTime(job.createdAt)}
                         </Typography>
                       </TableCell>
-                      <TableCell>{job.profile.name}</TableCell>
-                      <TableCell>{job.createdBy.name}</TableCell>
+                      <TableCell sx={HIDE_XS}>{job.profile.name}</TableCell>
+                      <TableCell sx={HIDE_XS}>{job.createdBy.name}</TableCell>
                       <TableCell>{job.stationName ?? '-'}</TableCell>
                       <TableCell>
                         <Chip
