@@ -123,7 +123,7 @@ test('a station tab prints a test page sent from another browser, and the sender
     data: {
       profileId: await profileId(sender),
       kind: 'document',
-      document: { title: 'Pedido 42', lines: ['1 Pastel de queijo'] },
+      payload: { title: 'Pedido 42', lines: ['1 Pastel de queijo'] },
       idempotencyKey: 'e2e-pedido-42',
     },
   });

@@ -10,7 +10,7 @@ CREATE TABLE "print_jobs" (
 	"profile_id" integer NOT NULL,
 	"sector_id" integer,
 	"kind" text NOT NULL,
-	"document" jsonb NOT NULL,
+	"payload" jsonb NOT NULL,
 	"idempotency_key" text NOT NULL,
 	"reprint_of" integer,
 	"status" text DEFAULT 'pending' NOT NULL,

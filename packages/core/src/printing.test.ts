@@ -71,8 +71,8 @@ describe('printer settings input', () => {
   });
 
   it('a job names a profile or a sector, not both, with an idempotency key', () => {
-    const document = { title: 'x', lines: ['x'] };
-    const base = { kind: 'document', document, idempotencyKey: 'chave-123456' };
+    const payload = { title: 'x', lines: ['x'] };
+    const base = { kind: 'document', payload, idempotencyKey: 'chave-123456' };
     expect(printJobInputSchema.safeParse({ ...base, profileId: 1 }).success).toBe(true);
     expect(printJobInputSchema.safeParse({ ...base, sectorId: 2 }).success).toBe(true);
     expect(

@@ -160,7 +160,7 @@ export const printJobInputSchema = z
     profileId: z.number().int().positive().optional(),
     sectorId: z.number().int().positive().optional(),
     kind: z.enum(PRINT_JOB_KINDS),
-    document: printDocumentSchema,
+    payload: printDocumentSchema,
     idempotencyKey: idempotencyKeySchema,
   })
   .refine((v) => (v.profileId === undefined) !== (v.sectorId === undefined), {
@@ -190,7 +190,7 @@ export const printJobSchema = z.object({
   id: z.number(),
   kind: z.enum(PRINT_JOB_KINDS),
   status: z.enum(PRINT_JOB_STATUSES),
-  document: printDocumentSchema,
+  payload: printDocumentSchema,
   profile: printFormatSchema,
   sectorId: z.number().nullable(),
   /** The job this one reprints. */

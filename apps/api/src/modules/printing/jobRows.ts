@@ -32,7 +32,7 @@ export function toPrintJob(row: JobRow, now = Date.now()): PrintJob {
     id: job.id,
     kind: job.kind as PrintJobKind,
     status: jobStatus(job, now),
-    document: job.document,
+    payload: job.payload,
     profile: {
       id: profile.id,
       name: profile.name,

@@ -69,7 +69,7 @@ async function until(check: () => boolean, ms = 3000) {
 const jobBody = (profileId: number, key: string) => ({
   profileId,
   kind: 'document',
-  document: { title: 'Teste', lines: ['Linha 1', 'Linha 2'] },
+  payload: { title: 'Teste', lines: ['Linha 1', 'Linha 2'] },
   idempotencyKey: key,
 });
 
@@ -193,7 +193,7 @@ describe('print jobs and stations', () => {
     await wait(300);
     const all = [...a.received, ...b.received];
     expect(all.map((j) => j.id)).toEqual([job.id]);
-    expect(all[0].document.lines).toEqual(['Linha 1', 'Linha 2']);
+    expect(all[0].payload.lines).toEqual(['Linha 1', 'Linha 2']);
     expect(all[0].profile).toMatchObject({ id: ids.caixa, paperWidth: 80, columns: 48 });
 
     const printer = a.received.length ? shop.apis[0] : shop.apis[1];
@@ -234,7 +234,7 @@ describe('print jobs and stations', () => {
       await shop.api.post('/printing/job', {
         sectorId,
         kind: 'ticket',
-        document: { title: 'Comanda 12', lines: ['1 X-Burger'] },
+        payload: { title: 'Comanda 12', lines: ['1 X-Burger'] },
         idempotencyKey: 'comanda-12-cozinha',
       }),
       201,
@@ -263,9 +263,9 @@ describe('print jobs and stations', () => {
       201,
     );
     expect(test.kind).toBe('test');
-    expect(test.document.lines[0].trim()).toBe('PÁGINA DE TESTE');
-    expect(test.document.lines).toContain('Colunas: 32');
-    expect(test.document.lines.every((l: string) => l.length <= 32)).toBe(true);
+    expect(test.payload.lines[0].trim()).toBe('PÁGINA DE TESTE');
+    expect(test.payload.lines).toContain('Colunas: 32');
+    expect(test.payload.lines.every((l: string) => l.length <= 32)).toBe(true);
     // A double click (same key) is one page.
     expect(
       (
@@ -279,9 +279,9 @@ describe('print jobs and stations', () => {
     );
     expect(reprint.id).not.toBe(test.id);
     expect(reprint.reprintOf).toBe(test.id);
-    expect(reprint.document.title).toBe('REIMPRESSÃO: Página de teste: Cozinha');
-    expect(reprint.document.lines[0].trim()).toBe('*** REIMPRESSÃO ***');
-    expect(reprint.document.lines.slice(1)).toEqual(test.document.lines);
+    expect(reprint.payload.title).toBe('REIMPRESSÃO: Página de teste: Cozinha');
+    expect(reprint.payload.lines[0].trim()).toBe('*** REIMPRESSÃO ***');
+    expect(reprint.payload.lines.slice(1)).toEqual(test.payload.lines);
     await until(() => caixa.received.length >= 2);
     expect(caixa.received.map((j) => j.id)).toEqual([test.id, reprint.id]);
   });
@@ -318,10 +318,10 @@ describe('print jobs and stations', () => {
     expect(counter.received).toHaveLength(1);
     const receipt = counter.received[0];
     expect(receipt.kind).toBe('receipt');
-    expect(receipt.document.title).toBe(`Venda nº ${sale.number}`);
-    expect(receipt.document.lines.some((l) => l.includes('CUPOM NÃO FISCAL'))).toBe(true);
-    expect(receipt.document.lines.some((l) => l.includes('Café coado'))).toBe(true);
-    expect(receipt.document.lines.every((l) => l.length <= 32)).toBe(true);
+    expect(receipt.payload.title).toBe(`Venda nº ${sale.number}`);
+    expect(receipt.payload.lines.some((l) => l.includes('CUPOM NÃO FISCAL'))).toBe(true);
+    expect(receipt.payload.lines.some((l) => l.includes('Café coado'))).toBe(true);
+    expect(receipt.payload.lines.every((l) => l.length <= 32)).toBe(true);
 
     // With the option off, a sale prints nothing.
     expectStatus(

@@ -36,7 +36,7 @@ export async function printSaleReceipt(ctx: AppContext, actor: Actor, sale: Sale
   const { job } = await enqueuePrintJob(ctx, actor, {
     profileId: settings.profileId,
     kind: 'receipt',
-    document: { title: `Venda nº ${sale.number}`, lines },
+    payload: { title: `Venda nº ${sale.number}`, lines },
     idempotencyKey: `sale-receipt-${sale.id}`,
   });
   return job.id;

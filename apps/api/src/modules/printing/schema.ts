@@ -107,8 +107,8 @@ export const printJobs = pgTable(
       .references(() => printerProfiles.id),
     sectorId: integer('sector_id').references(() => printSectors.id),
     kind: text('kind').notNull(),
-    /** {title, lines}: the document as monospaced lines. */
-    document: jsonb('document').$type<{ title: string; lines: string[] }>().notNull(),
+    /** {title, lines}: what prints, as monospaced lines. */
+    payload: jsonb('payload').$type<{ title: string; lines: string[] }>().notNull(),
     idempotencyKey: text('idempotency_key').notNull(),
     reprintOf: integer('reprint_of'),
     /** pending | sent | printed | failed */

@@ -289,7 +289,7 @@ export type EnqueueInput = {
   profileId?: number;
   sectorId?: number;
   kind: PrintJobKind;
-  document: PrintDocument;
+  payload: PrintDocument;
   idempotencyKey: string;
   reprintOf?: number;
 };
@@ -320,7 +320,7 @@ export async function enqueuePrintJob(
       profileId: profile.id,
       sectorId,
       kind: input.kind,
-      document: input.document,
+      payload: input.payload,
       idempotencyKey: input.idempotencyKey,
       reprintOf: input.reprintOf ?? null,
       createdBy: actor.userId,
@@ -351,7 +351,7 @@ export async function printTestPage(
   return enqueuePrintJob(ctx, actor, {
     profileId,
     kind: 'test',
-    document: testPageDocument(toProfile(profile), new Date()),
+    payload: testPageDocument(toProfile(profile), new Date()),
     idempotencyKey,
   });
 }
@@ -364,7 +364,7 @@ export async function reprintJob(ctx: AppContext, actor: Actor, id: number, idem
   return enqueuePrintJob(ctx, actor, {
     ...target,
     kind: original.kind,
-    document: reprintDocument(original.document, original.profile.columns),
+    payload: reprintDocument(original.payload, original.profile.columns),
     idempotencyKey,
     reprintOf: original.id,
   });

@@ -55,7 +55,7 @@ export function PrintProblems() {
             </Button>
           }
         >
-          {`${job.document.title} (${job.profile.name}): ${PRINT_JOB_STATUS_LABELS[job.status].toLowerCase()}`}
+          {`${job.payload.title} (${job.profile.name}): ${PRINT_JOB_STATUS_LABELS[job.status].toLowerCase()}`}
           {job.error ? ` - ${job.error}` : ''}
         </Alert>
       ))}

@@ -669,7 +669,7 @@ function JobsCard({ onFeedback }: { onFeedback: Show }) {
                   {jobs.data.map((job) => (
                     <TableRow key={job.id}>
                       <TableCell>
-                        <Typography variant="body2">{job.document.title}</Typography>
+                        <Typography variant="body2">{job.payload.title}</Typography>
                         <Typography variant="caption" color="text.secondary">
                           {PRINT_JOB_KIND_LABELS[job.kind]} · {formatDateTime(job.createdAt)}
                         </Typography>

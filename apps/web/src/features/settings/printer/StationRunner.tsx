@@ -20,7 +20,7 @@ export function PrintArea({ job }: { job: PrintJob }) {
   const printable = PRINTABLE_MM[paperWidth];
   // A monospaced character is about 0.6 em wide; a document wider than the profile's columns (a
   // receipt laid out for the paper's default) is scaled down to fit rather than cut.
-  const widest = Math.max(columns, ...job.document.lines.map((l) => l.length));
+  const widest = Math.max(columns, ...job.payload.lines.map((l) => l.length));
   const fontMm = (printable / (widest * 0.6)).toFixed(2);
   const css = `
 #print-area { display: none; }
@@ -38,7 +38,7 @@ export function PrintArea({ job }: { job: PrintJob }) {
       <style>{css}</style>
       {Array.from({ length: copies }, (_, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: copies are identical and never reorder
-        <pre key={i}>{job.document.lines.join('\n')}</pre>
+        <pre key={i}>{job.payload.lines.join('\n')}</pre>
       ))}
     </div>
   );
