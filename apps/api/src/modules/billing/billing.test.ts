@@ -291,6 +291,17 @@ describe('plan limits', () => {
     expect(fourth.json().message).toBe(
       'Seu plano Essencial permite até 3 usuários. Para cadastrar mais, mude de plano em Configurações > Assinatura.',
     );
+    // An inactive user takes no seat; reactivating one past the limit is refused the same way.
+    const inactive = expectStatus(await three.api.post('/user', { ...newUser(3), active: false }), 201);
+    const reactivate = await three.api.put(`/user/${inactive.id}`, {
+      name: inactive.name,
+      email: inactive.email,
+      userTypeId: 4,
+      active: true,
+      updatedAt: inactive.updatedAt,
+    });
+    expect(reactivate.statusCode).toBe(422);
+    expect(reactivate.json().message).toBe(fourth.json().message);
   });
 
   it('refuses a product past the plan with a clear message', async () => {

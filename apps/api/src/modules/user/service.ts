@@ -217,6 +217,8 @@ export async function updateUser(
       const isSelf = target.id === actor.userId;
       if (isSelf && input.userTypeId !== target.userTypeId) throw new AppError(422, CANNOT_CHANGE_OWN_TYPE);
       if (isSelf && !input.active) throw new AppError(422, CANNOT_DEACTIVATE_SELF);
+      // Reactivating takes a seat of the plan again.
+      if (!target.active && input.active) await assertUserRoom(tx, actor.clientId);
       const updated = await tx
         .update(users)
         .set({
