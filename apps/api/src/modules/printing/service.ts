@@ -138,9 +138,14 @@ export async function savePrintingSettings(
         );
       assertNotStale(same);
     } else {
-      // First save: nobody may have saved meanwhile (the insert below would fail on the key).
       if (input.updatedAt) throw staleEdit();
-      await tx.insert(printingSettings).values({ clientId, updatedBy: actor.userId });
+      const [created] = await tx
+        .insert(printingSettings)
+        .values({ clientId, updatedBy: actor.userId })
+        .onConflictDoNothing()
+        .returning({ clientId: printingSettings.clientId });
+      // Another first save committed meanwhile: this one was made on a copy without it.
+      if (!created) throw staleEdit();
     }
 
     const now = new Date();
