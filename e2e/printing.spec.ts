@@ -117,9 +117,9 @@ test('a station tab prints a test page sent from another browser, and the sender
   await station.evaluate(() => {
     window.__failPrints = 1;
   });
-  await sender.goto('/dashboard');
-  await sender.request.post('/v1/printing/job', {
-    headers: { authorization: `Bearer ${await senderToken(sender)}` },
+  const auth = { authorization: `Bearer ${await senderToken(sender)}` };
+  const sent = await sender.request.post('/v1/printing/job', {
+    headers: auth,
     data: {
       profileId: await profileId(sender),
       kind: 'document',
@@ -127,6 +127,14 @@ test('a station tab prints a test page sent from another browser, and the sender
       idempotencyKey: 'e2e-pedido-42',
     },
   });
+  const jobId = (await sent.json()).id as number;
+  await expect
+    .poll(
+      async () =>
+        (await (await sender.request.get(`/v1/printing/job/${jobId}`, { headers: auth })).json()).status,
+    )
+    .toBe('failed');
+  await sender.goto('/dashboard');
   const problem = sender.getByTestId('print-problem');
   await expect(problem).toContainText('Pedido 42 (Balcão 58): falhou - O navegador não conseguiu imprimir');
   await problem.getByRole('button', { name: 'Tentar de novo' }).click();
