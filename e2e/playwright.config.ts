@@ -4,6 +4,11 @@ const PORT = Number(process.env.E2E_PORT ?? 3100);
 const DATA_DIR = process.env.E2E_DATA_DIR ?? `../.tmp/e2e-data-${PORT}`;
 /** The fake ViaCEP (apps/api/test/fakes/viacep.ts) the API's CEP lookup points at: no network here. */
 const CEP_PORT = Number(process.env.E2E_CEP_PORT ?? PORT + 500);
+/** The fake Asaas (apps/api/test/fakes/asaas.ts) the billing gateway points at, and its webhook token. */
+const ASAAS_PORT = Number(process.env.E2E_ASAAS_PORT ?? PORT + 600);
+const E2E_ASAAS_URL = `http://127.0.0.1:${ASAAS_PORT}`;
+const ASAAS_KEY = '$aact_e2e_key';
+const ASAAS_WEBHOOK_TOKEN = 'e2e-webhook-token';
 
 /**
  * Browser tests: Debian's Chromium (no browser download here) against the built web app served by the
@@ -45,6 +50,12 @@ export default defineConfig({
       timeout: 30_000,
     },
     {
+      command: `cd .. && PORT=${ASAAS_PORT} API_KEY='${ASAAS_KEY}' WEBHOOK_TOKEN=${ASAAS_WEBHOOK_TOKEN} WEBHOOK_URL=http://localhost:${PORT}/v1/billing/webhook/asaas node --import tsx apps/api/test/fakes/asaas-cli.ts`,
+      url: `http://127.0.0.1:${ASAAS_PORT}/v3/payments/x`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+    {
       command: `rm -rf ${DATA_DIR} && cd .. && SKIP_WEB_BUILD=${process.env.SKIP_WEB_BUILD ?? '0'} node scripts/start.mjs`,
       url: `http://localhost:${PORT}/v1/health`,
       reuseExistingServer: false,
@@ -56,6 +67,9 @@ export default defineConfig({
         NODE_ENV: 'test',
         LOG_LEVEL: 'warn',
         CEP_BASE_URL: `http://127.0.0.1:${CEP_PORT}`,
+        ASAAS_API_URL: E2E_ASAAS_URL,
+        ASAAS_API_KEY: ASAAS_KEY,
+        ASAAS_WEBHOOK_TOKEN: ASAAS_WEBHOOK_TOKEN,
       },
     },
   ],

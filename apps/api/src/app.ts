@@ -101,6 +101,7 @@ export async function buildApp(options: {
     notify: notifyWith(io),
     changed: changedWith(io),
     sessionsEnded: sessionsEndedWith(io, db),
+    io,
   };
 
   // Access comes from the matched route's config (plugins/auth.ts): the docs' own routes and every

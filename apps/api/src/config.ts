@@ -19,6 +19,9 @@ const envSchema = z.object({
   ROUTING_URL: z.string().optional(),
   GEOCODER_URL: z.string().optional(),
   MELHOR_ENVIO_USER_AGENT: z.string().optional(),
+  ASAAS_API_URL: z.string().optional(),
+  ASAAS_API_KEY: z.string().optional(),
+  ASAAS_WEBHOOK_TOKEN: z.string().optional(),
 });
 
 export type Config = {
@@ -66,6 +69,12 @@ export type Config = {
     routingTimeoutMs: number;
     userAgent: string;
   };
+  /**
+   * Billing gateway (Asaas API v3 contract, docs/integrations/asaas.md): base URL (https://api.asaas.com), API key,
+   * and the token Asaas sends in the asaas-access-token header of its webhooks. No URL = paying online
+   * answers 503; no token = every webhook is refused.
+   */
+  asaas: { baseUrl?: string; apiKey: string; webhookToken: string; timeoutMs: number };
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -100,6 +109,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       geocoderUrl: e.GEOCODER_URL || undefined,
       routingTimeoutMs: 2_000,
       userAgent: e.MELHOR_ENVIO_USER_AGENT || 'Balcao (suporte@balcao.app)',
+    },
+    asaas: {
+      baseUrl: e.ASAAS_API_URL || undefined,
+      apiKey: e.ASAAS_API_KEY ?? '',
+      webhookToken: e.ASAAS_WEBHOOK_TOKEN ?? '',
+      timeoutMs: 10_000,
     },
   };
 }

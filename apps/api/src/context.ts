@@ -1,4 +1,5 @@
 import type { NotificationInput } from '@balcao/core/notification';
+import type { Server } from 'socket.io';
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
 
@@ -17,4 +18,6 @@ export type AppContext = {
    * change): the user's sockets whose session is gone disconnect. A no-op without sockets.
    */
   sessionsEnded: (userId: number) => Promise<void>;
+  /** The socket.io server, for modules that talk to particular sockets (print stations). */
+  io: Server;
 };

@@ -4,6 +4,7 @@ import type { Db } from './db/client.ts';
 import { clients, paymentGateways, users } from './db/schema.ts';
 import { insertClient } from './modules/account/service.ts';
 import { hashPassword } from './modules/auth/password.ts';
+import { seedBilling } from './modules/billing/seed.ts';
 import { seedCoupons } from './modules/coupon/seed.ts';
 import { seedCustomers } from './modules/customer/seed.ts';
 import { seedCatalog } from './modules/product/seed.ts';
@@ -18,7 +19,14 @@ export const demoLogins = () =>
 
 /** Seed steps of later domains (catalog, customers...) append themselves here. */
 export type SeedStep = (db: Db, clientId: number) => Promise<void>;
-export const SEED_STEPS: SeedStep[] = [seedCoupons, seedCustomers, seedReceivables, seedCatalog, seedStock];
+export const SEED_STEPS: SeedStep[] = [
+  seedBilling,
+  seedCoupons,
+  seedCustomers,
+  seedReceivables,
+  seedCatalog,
+  seedStock,
+];
 
 export async function isDatabaseEmpty(db: Db): Promise<boolean> {
   const [row] = await db.select({ n: count() }).from(clients);

@@ -48,4 +48,6 @@ export const PAGES: Record<string, LazyExoticComponent<ComponentType>> = {
   'settings-system-client': lazy(() => import('./features/settings/company/CompanyPage.tsx')),
   'settings-system': lazy(() => import('./features/settings/system/SystemPage.tsx')),
   'settings-working-hour': lazy(() => import('./features/settings/working-hour/WorkingHoursPage.tsx')),
+  'settings-printer': lazy(() => import('./features/settings/printer/PrinterSettingsPage.tsx')),
+  'settings-billing': lazy(() => import('./features/settings/billing/BillingPage.tsx')),
 };

@@ -400,7 +400,8 @@ export const ROUTES: readonly AppRoute[] = [
     name: 'settings-billing',
     link: '/dashboard/settings/billing',
     title: 'Assinatura',
-    allowed: BACKOFFICE,
+    // Issue 14: billing is the Administrador's alone (reading too), so the page is closed to the rest.
+    allowed: WRITE.billing,
     menuGroup: 'Configurações',
   }),
   r({

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../context.ts';
 import { accountRoutes } from './account/routes.ts';
 import { authRoutes } from './auth/routes.ts';
+import { billingRoutes } from './billing/routes.ts';
 import { cashRegisterRoutes } from './cash-register/routes.ts';
 import { cepRoutes } from './cep/routes.ts';
 import { couponRoutes } from './coupon/routes.ts';
@@ -9,8 +10,10 @@ import { customerRoutes } from './customer/routes.ts';
 import { feeSimulatorRoutes } from './fee-simulator/routes.ts';
 import { healthRoutes } from './health/routes.ts';
 import { notificationRoutes } from './notification/routes.ts';
+import { printingRoutes } from './printing/routes.ts';
 import { groupProductCount } from './product/additionalGroups.ts';
 import { productsInCategory, productsOfBrand } from './product/catalogCounts.ts';
+import { countProducts } from './product/planCount.ts';
 import { productRoutes } from './product/routes.ts';
 import { productAdditionalRoutes } from './product-additional/routes.ts';
 import { productBrandRoutes } from './product-brand/routes.ts';
@@ -51,4 +54,6 @@ export const MODULES: ((ctx: AppContext) => FastifyPluginAsyncZod)[] = [
   feeSimulatorRoutes,
   shippingRoutes,
   settingsRoutes,
+  printingRoutes,
+  (ctx) => billingRoutes(ctx, countProducts),
 ];

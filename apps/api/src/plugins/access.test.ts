@@ -21,6 +21,8 @@ const PUBLIC_ROUTES = new Set([
   // The company logo, for the same reason (settings module).
   'GET /v1/settings/logo/:clientId/:file',
   'HEAD /v1/settings/logo/:clientId/:file',
+  // The billing gateway's webhook: no session, its asaas-access-token header is checked (billing module).
+  'POST /v1/billing/webhook/asaas',
 ]);
 const isDocs = (route: RegisteredRoute) => route.url === '/v1/docs' || route.url.startsWith('/v1/docs/');
 const key = (route: RegisteredRoute) => `${route.method} ${route.url}`;

@@ -55,6 +55,13 @@ const READS: Record<string, readonly string[]> = {
   'GET /v1/settings/working-hour/status': ['session'],
   'GET /v1/settings/discount-limit/me': ['sale-pdv'],
   'GET /v1/settings/receipt': ['sale-pdv', 'sale-detail'],
+  'GET /v1/printing/settings': ['settings-printer'],
+  // Print stations run in any staff browser; senders (PDV, sale detail, printer page) follow their jobs.
+  'GET /v1/printing/stations': ['settings-printer', 'sale-pdv', 'sale-detail'],
+  'GET /v1/printing/jobs': ['settings-printer', 'sale-pdv', 'sale-detail'],
+  'GET /v1/printing/job/:id': ['settings-printer', 'sale-pdv', 'sale-detail'],
+  'GET /v1/billing': ['settings-billing'],
+  'GET /v1/billing/status': ['settings-billing'],
   'GET /v1/fee-simulator/table': ['bank-simulator'],
   'GET /v1/fee-simulator/table/:id': ['bank-simulator'],
   'GET /v1/fee-simulator/settings': ['bank-simulator'],

@@ -7,17 +7,23 @@ import Snackbar from '@mui/material/Snackbar';
 import Toolbar from '@mui/material/Toolbar';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Navigate, Outlet, Link as RouterLink, useLocation } from 'react-router';
 import { Loading } from '../components/Loading.tsx';
 import { useSession } from '../features/auth/session.tsx';
 import { useNotifications } from '../features/notification/useNotifications.ts';
+import { BillingBanner } from '../features/settings/billing/BillingBanner.tsx';
+import { PrintProblems } from '../features/settings/printer/PrintProblems.tsx';
+import { useStationConfig } from '../features/settings/printer/stationStore.ts';
 import { BottomBar } from './BottomBar.tsx';
 import { NotificationDrawer } from './NotificationDrawer.tsx';
 import { SideMenu } from './SideMenu.tsx';
 import { TopBar } from './TopBar.tsx';
 
 export const TOAST_MS = 3000;
+
+/** This browser as a print station (settings/printer), loaded only when it is one. */
+const StationRunner = lazy(() => import('../features/settings/printer/StationRunner.tsx'));
 
 /**
  * Server state lives with the private shell: public pages (/login) do not download TanStack Query, and
@@ -50,6 +56,7 @@ function Shell() {
   const notifications = useNotifications(session.user?.client.id, session.token, (resources) => {
     if (resources.includes('session')) void refresh();
   });
+  const station = useStationConfig();
 
   // Opening the mobile menu hides body scrolling (spec 4).
   useEffect(() => {
@@ -106,6 +113,8 @@ function Shell() {
         }}
       >
         <Toolbar />
+        <BillingBanner />
+        <PrintProblems />
         <Suspense fallback={<Loading />}>
           <Outlet />
         </Suspense>
@@ -127,6 +136,11 @@ function Shell() {
           menuOpen={mobileMenuOpen}
           onMenu={() => setMobileMenuOpen((v) => !v)}
         />
+      )}
+      {station && session.token && (
+        <Suspense fallback={null}>
+          <StationRunner token={session.token} />
+        </Suspense>
       )}
       <NotificationDrawer
         open={drawerOpen}

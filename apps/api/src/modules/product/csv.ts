@@ -20,8 +20,10 @@ import Papa from 'papaparse';
 import type { Db, Executor } from '../../db/client.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { num } from '../../lib/pg.ts';
+import { assertPlanRoom } from '../billing/service.ts';
 import { brandService } from '../product-brand/service.ts';
 import { categoryService } from '../product-category/service.ts';
+import { countProducts } from './planCount.ts';
 import { products, productVariants } from './schema.ts';
 
 /**
@@ -433,6 +435,7 @@ export async function applyImport(
     for (const batch of chunks(plan.planned, 250)) {
       const inserts = batch.filter((p) => p.action === 'create');
       if (inserts.length) {
+        await assertPlanRoom(tx, clientId, 'products', await countProducts(tx, clientId), inserts.length);
         await tx.insert(products).values(
           inserts.map(({ input, category, brand }) => ({
             clientId,

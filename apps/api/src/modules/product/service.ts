@@ -11,11 +11,13 @@ import { notFound } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { isSameVersion, mapUnique } from '../../lib/pg.ts';
 import { assertNotStale } from '../../lib/version.ts';
+import { assertPlanRoom } from '../billing/service.ts';
 import { brandService } from '../product-brand/service.ts';
 import { categoryService } from '../product-category/service.ts';
 import { setProductGroups } from './additionalGroups.ts';
 import { findProduct, PRODUCT_NOT_FOUND } from './find.ts';
 import { saveGrid } from './grid.ts';
+import { countProducts } from './planCount.ts';
 import { assertCodesFree, invalidField, refreshDerived, UNIQUE } from './rules.ts';
 import { productImages, products, productVariants } from './schema.ts';
 
@@ -61,6 +63,7 @@ function productValues(input: Omit<ProductInputParsed, 'grid' | 'stock' | 'addit
 /** Insert inside a transaction (the CSV import reuses it). Returns the new id. */
 export async function insertProduct(tx: Executor, actor: Actor, input: ProductInputParsed): Promise<number> {
   const clientId = actor.clientId;
+  await assertPlanRoom(tx, clientId, 'products', await countProducts(tx, clientId));
   await assertRefs(tx, actor, input);
   await assertCodesFree(tx, clientId, input);
   if (input.grid && input.productType !== 'variants')

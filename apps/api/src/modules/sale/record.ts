@@ -24,6 +24,7 @@ import { openRegisterForSaleSql } from '../cash-register/service.ts';
 import { couponUseSql } from '../coupon/sale.ts';
 import { type AppliedCoupon, checkCoupon, hasUseLimit, useCoupon } from '../coupon/service.ts';
 import { findCustomerRef } from '../customer/refs.ts';
+import { printSaleReceipt } from '../printing/receipt.ts';
 import { customerCredit } from '../receivable/credit.ts';
 import { insertInstallments, type NewInstallment } from '../receivable/service.ts';
 import { discountLimitSql, effectiveDiscountLimit } from '../settings/discountLimits.ts';
@@ -462,5 +463,7 @@ export async function recordSale(
   }
   ctx.changed(clientId, 'sale', outcome.sale.id);
   notifyLowStock(ctx.notify, clientId, outcome.lowStock);
+  // The automatic receipt (printer page): a printing problem never undoes or fails the sale.
+  await printSaleReceipt(ctx, session, outcome.sale).catch(() => null);
   return { sale: outcome.sale, replayed: false };
 }

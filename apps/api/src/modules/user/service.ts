@@ -30,6 +30,7 @@ import { assertNotStale, versionOf } from '../../lib/version.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { passwordLimiter, TOO_MANY_ATTEMPTS } from '../auth/limiter.ts';
 import { hashPassword, verifyPassword } from '../auth/password.ts';
+import { assertUserRoom } from '../billing/service.ts';
 
 type ListQuery = z.output<typeof userListQuerySchema>;
 type CreateInput = z.output<typeof userCreateSchema>;
@@ -172,6 +173,7 @@ export async function createUser(db: Db, actor: SessionUser, input: CreateInput)
   const id = await mapEmailTaken(() =>
     db.transaction(async (tx) => {
       assertCanManage(await actorType(tx, actor), input.userTypeId);
+      if (input.active) await assertUserRoom(tx, actor.clientId);
       const now = new Date();
       const [row] = await tx
         .insert(users)
@@ -216,6 +218,8 @@ export async function updateUser(
       const isSelf = target.id === actor.userId;
       if (isSelf && input.userTypeId !== target.userTypeId) throw new AppError(422, CANNOT_CHANGE_OWN_TYPE);
       if (isSelf && !input.active) throw new AppError(422, CANNOT_DEACTIVATE_SELF);
+      // Reactivating takes a seat of the plan again.
+      if (!target.active && input.active) await assertUserRoom(tx, actor.clientId);
       const updated = await tx
         .update(users)
         .set({

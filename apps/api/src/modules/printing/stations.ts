@@ -1,0 +1,136 @@
+import {
+  PRINT_JOB_EVENT,
+  PRINT_STATION_EVENT,
+  type PrintStation,
+  printStationInputSchema,
+} from '@balcao/core/printing';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import type { AppContext } from '../../context.ts';
+import { findSession } from '../../plugins/auth.ts';
+import { selectJobs, toPrintJob } from './jobRows.ts';
+import { printerProfiles, printJobs } from './schema.ts';
+
+/**
+ * Print stations: any logged browser of the shop becomes one by sending `printStation {name,
+ * profileIds}` on its socket. The station lives in the socket itself (`socket.data.station`, in the
+ * room `printStations_{clientId}`): no table, gone when the socket goes. A job is handed to ONE
+ * station by one UPDATE that claims it (pending -> sent), so two stations, or a connect racing an
+ * enqueue, never both print it.
+ */
+
+export const stationRoom = (clientId: number) => `printStations_${clientId}`;
+
+type StationData = { name: string; profileIds: number[]; since: number };
+type Ack = (answer: { ok: boolean; message?: string; station?: PrintStation }) => void;
+
+const PROFILE_NOT_FOUND = 'Perfil de impressora não encontrado';
+
+/** The stations connected for a client, oldest first. */
+export async function connectedStations(ctx: AppContext, clientId: number) {
+  const sockets = await ctx.io.in(stationRoom(clientId)).fetchSockets();
+  return sockets
+    .filter((s) => s.data.clientId === clientId && s.data.station)
+    .map((s) => ({ socket: s, station: s.data.station as StationData }))
+    .sort((a, b) => a.station.since - b.station.since);
+}
+
+export async function listStations(ctx: AppContext, clientId: number): Promise<PrintStation[]> {
+  return (await connectedStations(ctx, clientId)).map(({ socket, station }) => ({
+    id: socket.id,
+    name: station.name,
+    profileIds: station.profileIds,
+  }));
+}
+
+/**
+ * Hands every waiting job of the client to a connected station of its profile: the station with the
+ * fewest jobs handed in this round (then the oldest). The claim is one UPDATE ... WHERE status =
+ * 'pending', so a job goes to exactly one station.
+ */
+export async function deliverWaitingJobs(ctx: AppContext, clientId: number): Promise<void> {
+  const stations = await connectedStations(ctx, clientId);
+  if (stations.length === 0) return;
+  const profileIds = [...new Set(stations.flatMap((s) => s.station.profileIds))];
+  const waiting = await ctx.db
+    .select({ id: printJobs.id, profileId: printJobs.profileId })
+    .from(printJobs)
+    .where(
+      and(
+        eq(printJobs.clientId, clientId),
+        eq(printJobs.status, 'pending'),
+        inArray(printJobs.profileId, profileIds),
+      ),
+    )
+    .orderBy(asc(printJobs.id))
+    .limit(200);
+  const handed = new Map<string, number>();
+  for (const job of waiting) {
+    const candidates = stations.filter((s) => s.station.profileIds.includes(job.profileId));
+    const target = candidates.reduce((best, s) =>
+      (handed.get(s.socket.id) ?? 0) < (handed.get(best.socket.id) ?? 0) ? s : best,
+    );
+    const [claimed] = await ctx.db
+      .update(printJobs)
+      .set({
+        status: 'sent',
+        stationId: target.socket.id,
+        stationName: target.station.name,
+        sentAt: new Date(),
+        attempts: sql`${printJobs.attempts} + 1`,
+      })
+      .where(and(eq(printJobs.id, job.id), eq(printJobs.status, 'pending')))
+      .returning({ id: printJobs.id });
+    if (!claimed) continue;
+    handed.set(target.socket.id, (handed.get(target.socket.id) ?? 0) + 1);
+    const [row] = await selectJobs(ctx.db).where(eq(printJobs.id, job.id));
+    target.socket.emit(PRINT_JOB_EVENT, toPrintJob(row));
+    ctx.changed(clientId, 'print-job', job.id);
+  }
+}
+
+/** Listens for `printStation` on every socket: join (with profiles) or leave (no profiles). */
+export function attachPrintStations(ctx: AppContext): void {
+  ctx.io.on('connection', (socket) => {
+    socket.on(PRINT_STATION_EVENT, async (payload: unknown, ack?: Ack) => {
+      const reply = typeof ack === 'function' ? ack : () => {};
+      try {
+        const session = await findSession(ctx.db, socket.data.token).catch(() => null);
+        if (!session) return reply({ ok: false, message: 'Sessão inválida' });
+        const parsed = printStationInputSchema.safeParse(payload);
+        if (!parsed.success) return reply({ ok: false, message: 'Estação inválida' });
+        const { name, profileIds } = parsed.data;
+        const clientId = session.clientId;
+        if (profileIds.length === 0) {
+          socket.data.station = undefined;
+          await socket.leave(stationRoom(clientId));
+          ctx.changed(clientId, 'print-station');
+          return reply({ ok: true });
+        }
+        const unique = [...new Set(profileIds)];
+        const own = await ctx.db
+          .select({ id: printerProfiles.id })
+          .from(printerProfiles)
+          .where(
+            and(
+              eq(printerProfiles.clientId, clientId),
+              inArray(printerProfiles.id, unique),
+              sql`${printerProfiles.deletedAt} is null`,
+            ),
+          );
+        if (own.length !== unique.length) return reply({ ok: false, message: PROFILE_NOT_FOUND });
+        const since = (socket.data.station as StationData | undefined)?.since ?? Date.now();
+        socket.data.station = { name, profileIds: unique, since } satisfies StationData;
+        await socket.join(stationRoom(clientId));
+        reply({ ok: true, station: { id: socket.id, name, profileIds: unique } });
+        ctx.changed(clientId, 'print-station');
+        await deliverWaitingJobs(ctx, clientId);
+      } catch {
+        reply({ ok: false, message: 'Não foi possível ativar a estação' });
+      }
+    });
+    socket.on('disconnect', () => {
+      const clientId = socket.data.clientId as number | undefined;
+      if (clientId && socket.data.station) ctx.changed(clientId, 'print-station');
+    });
+  });
+}
