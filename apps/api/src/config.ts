@@ -15,6 +15,10 @@ const envSchema = z.object({
   CEP_BASE_URL: z.string().default('https://viacep.com.br'),
   EVOLUTION_API_URL: z.string().optional(),
   EVOLUTION_API_KEY: z.string().optional(),
+  /** Where Evolution posts its webhooks back (this API's public address). */
+  PUBLIC_URL: z.string().optional(),
+  /** Key that encrypts secrets at rest (the WhatsApp instance key); required in production. */
+  APP_SECRET: z.string().optional(),
 });
 
 export type Config = {
@@ -40,6 +44,10 @@ export type Config = {
   cep: { baseUrl: string; timeoutMs: number };
   /** WhatsApp (Evolution API contract); no base URL = number checks are skipped (unknown). */
   whatsapp: { baseUrl?: string; apiKey: string; timeoutMs: number };
+  /** This API's public base URL (webhooks); defaults to http://localhost:{port}. */
+  publicUrl: string;
+  /** Encrypts secrets at rest; undefined in production without APP_SECRET (the WhatsApp setup refuses). */
+  appSecret?: string;
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -64,6 +72,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       apiKey: e.EVOLUTION_API_KEY ?? '',
       timeoutMs: 10_000,
     },
+    publicUrl: (e.PUBLIC_URL || `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    appSecret: e.APP_SECRET || (isProduction ? undefined : 'balcao-development-secret'),
   };
 }
 

@@ -2,6 +2,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../context.ts';
 import { accountRoutes } from './account/routes.ts';
 import { authRoutes } from './auth/routes.ts';
+import { campaignRoutes } from './campaign/routes.ts';
+import { campaignsInCategory } from './campaign/service.ts';
+import { campaignCategoryRoutes } from './campaign-category/routes.ts';
 import { cashRegisterRoutes } from './cash-register/routes.ts';
 import { cepRoutes } from './cep/routes.ts';
 import { couponRoutes } from './coupon/routes.ts';
@@ -21,6 +24,7 @@ import { registerSaleFigures } from './sale/registerFigures.ts';
 import { saleRoutes } from './sale/routes.ts';
 import { stockRoutes } from './stock/routes.ts';
 import { userRoutes } from './user/routes.ts';
+import { whatsappRoutes } from './whatsapp/routes.ts';
 
 /**
  * The API module list: a new domain adds one line here. A module below another never imports it:
@@ -45,4 +49,7 @@ export const MODULES: ((ctx: AppContext) => FastifyPluginAsyncZod)[] = [
   saleRoutes,
   (ctx) => receivableRoutes(ctx, saleOfInstallments),
   stockRoutes,
+  whatsappRoutes,
+  (ctx) => campaignCategoryRoutes(ctx, campaignsInCategory),
+  campaignRoutes,
 ];
