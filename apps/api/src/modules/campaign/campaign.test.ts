@@ -74,11 +74,11 @@ async function addCustomers(
 ) {
   const rows = Array.from({ length: n }, (_, i) => {
     const phone = `55119${String(++phoneSeq).padStart(8, '0')}`;
-    return { clientId, name: `Cliente ${i + 1} Teste`, phone, whatsappValid: true, ...extra };
+    return { clientId, name: `Cliente ${i + 1} Teste`, whatsappValid: true, ...extra, phone };
   });
   await t.database.db.insert(customers).values(rows);
   if (registered) for (const r of rows) evolution.registered.push(r.phone);
-  return rows.map((r) => r.phone as string);
+  return rows.map((r) => r.phone);
 }
 
 /** A shop whose instance was created and connected through the API and the fake's webhook. */
