@@ -38,4 +38,11 @@ export const PAGES: Record<string, LazyExoticComponent<ComponentType>> = {
   'sale-pdv-close': lazy(() => import('./features/cash-register/CloseRegisterPage.tsx')),
   'sale-detail': lazy(() => import('./features/sale/SaleDetailPage.tsx')),
   'sale-create-simple': lazy(() => import('./features/sale/SimpleSalePage.tsx')),
+  campaign: lazy(() => import('./features/campaign/CampaignListPage.tsx')),
+  'campaign-new': lazy(() => import('./features/campaign/CampaignFormPage.tsx')),
+  'campaign-edit': lazy(() => import('./features/campaign/CampaignFormPage.tsx')),
+  'campaign-category': lazy(() => import('./features/campaign-category/CampaignCategoryListPage.tsx')),
+  'campaign-category-new': lazy(() => import('./features/campaign-category/CampaignCategoryFormPage.tsx')),
+  'campaign-category-edit': lazy(() => import('./features/campaign-category/CampaignCategoryFormPage.tsx')),
+  'settings-whatsapp': lazy(() => import('./features/settings/whatsapp/WhatsappSettingsPage.tsx')),
 };

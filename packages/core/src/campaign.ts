@@ -232,3 +232,35 @@ export const campaignCategoryListQuerySchema = listQuerySchema.extend({ active: 
 export const campaignCategoryInUseMessage = (n: number) =>
   `Não é possível excluir: ${n} ${n === 1 ? 'campanha usa' : 'campanhas usam'} esta categoria`;
 export const CAMPAIGN_CATEGORY_NAME_TAKEN = 'Já existe uma categoria com este nome';
+
+/** The offset (ms) of a time zone at an instant: local wall time minus UTC. */
+function zoneOffsetMs(instant: number, timeZone: string): number {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  }).formatToParts(new Date(instant));
+  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
+  const wall = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
+  return wall - Math.floor(instant / 1000) * 1000;
+}
+
+/** "2026-12-01T09:30" read in the shop's zone -> an ISO instant; null when not a date and time. */
+export function shopLocalToIso(local: string, timeZone: string): string | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/.exec(local);
+  if (!m) return null;
+  const guess = Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5]);
+  const first = guess - zoneOffsetMs(guess, timeZone);
+  return new Date(guess - zoneOffsetMs(first, timeZone)).toISOString();
+}
+
+/** An ISO instant -> "YYYY-MM-DDTHH:mm" in the shop's zone (a datetime-local input's value). */
+export function isoToShopLocal(iso: string, timeZone: string): string {
+  const instant = new Date(iso).getTime();
+  return new Date(instant + zoneOffsetMs(instant, timeZone)).toISOString().slice(0, 16);
+}
