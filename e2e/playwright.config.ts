@@ -4,6 +4,11 @@ const PORT = Number(process.env.E2E_PORT ?? 3100);
 const DATA_DIR = process.env.E2E_DATA_DIR ?? `../.tmp/e2e-data-${PORT}`;
 /** The fake ViaCEP (apps/api/test/fakes/viacep.ts) the API's CEP lookup points at: no network here. */
 const CEP_PORT = Number(process.env.E2E_CEP_PORT ?? PORT + 500);
+/** The fake Evolution API (apps/api/test/fakes/evolution.ts): WhatsApp instance and campaign sends. */
+export const EVOLUTION_PORT = Number(process.env.E2E_EVOLUTION_PORT ?? PORT + 600);
+export const EVOLUTION_KEY = 'e2e-evolution-key';
+/** Numbers the fake Evolution says have WhatsApp (whatsapp.spec.ts's customers). */
+export const E2E_WHATSAPP_NUMBERS = ['5511955550001', '5511955550002', '5511955550003'];
 
 /**
  * Browser tests: Debian's Chromium (no browser download here) against the built web app served by the
@@ -45,6 +50,12 @@ export default defineConfig({
       timeout: 30_000,
     },
     {
+      command: `cd .. && PORT=${EVOLUTION_PORT} EVOLUTION_API_KEY=${EVOLUTION_KEY} REGISTERED=${E2E_WHATSAPP_NUMBERS.join(',')} node --import tsx apps/api/test/fakes/evolution-cli.ts`,
+      url: `http://127.0.0.1:${EVOLUTION_PORT}/__fake/sent`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+    {
       command: `rm -rf ${DATA_DIR} && cd .. && SKIP_WEB_BUILD=${process.env.SKIP_WEB_BUILD ?? '0'} node scripts/start.mjs`,
       url: `http://localhost:${PORT}/v1/health`,
       reuseExistingServer: false,
@@ -56,6 +67,9 @@ export default defineConfig({
         NODE_ENV: 'test',
         LOG_LEVEL: 'warn',
         CEP_BASE_URL: `http://127.0.0.1:${CEP_PORT}`,
+        EVOLUTION_API_URL: `http://127.0.0.1:${EVOLUTION_PORT}`,
+        EVOLUTION_API_KEY: EVOLUTION_KEY,
+        PUBLIC_URL: `http://127.0.0.1:${PORT}`,
       },
     },
   ],

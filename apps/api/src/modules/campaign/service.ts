@@ -16,6 +16,7 @@ import {
   renderCampaignMessage,
 } from '@balcao/core/campaign';
 import type { ListResult } from '@balcao/core/list';
+import { whatsappDigits } from '@balcao/core/whatsapp';
 import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
@@ -313,7 +314,7 @@ export async function enqueue(ctx: AppContext, row: CampaignRow, now: Date): Pro
   const seen = new Set<string>();
   const recipients: (typeof campaignRecipients.$inferInsert)[] = [];
   for (const person of people) {
-    const phone = person.phone.replace(/\D/g, '');
+    const phone = whatsappDigits(person.phone) ?? person.phone.replace(/\D/g, '');
     if (!phone || seen.has(phone)) continue;
     seen.add(phone);
     const valid = person.whatsappValid ?? exists.get(person.phone) ?? true;

@@ -216,7 +216,10 @@ export async function campaignSender(ctx: AppContext, clientId: number) {
 
 /** True (as SQL) when the phone column's number opted out of the client's messages. */
 export function optedOutSql(clientId: number, phone: ReturnType<typeof sql>) {
-  return sql<boolean>`exists (select 1 from whatsapp_opt_outs o where o.client_id = ${clientId} and o.phone = ${phone})`;
+  // The stored number as whatsappDigits writes it: digits, with 55 before a bare DDD + number.
+  const digits = sql`regexp_replace(${phone}, '[^0-9]', '', 'g')`;
+  const normalized = sql`(case when length(${digits}) in (10, 11) then '55' || ${digits} else ${digits} end)`;
+  return sql<boolean>`exists (select 1 from whatsapp_opt_outs o where o.client_id = ${clientId} and o.phone = ${normalized})`;
 }
 
 export async function isOptedOut(db: Executor, clientId: number, phone: string): Promise<boolean> {
