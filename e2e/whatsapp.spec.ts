@@ -1,9 +1,25 @@
-import { expect, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { apiLogin, demoEmail, loginAs } from './helpers';
 
 /** The fake Evolution API the config starts (playwright.config.ts: E2E_PORT + 600). */
 const EVOLUTION = `http://127.0.0.1:${Number(process.env.E2E_EVOLUTION_PORT ?? Number(process.env.E2E_PORT ?? 3100) + 600)}`;
 const NUMBERS = ['11955550001', '11955550002', '11955550003'];
+
+/** SHOTS=/tmp/dir: screenshots of the screens at 1280 and 390 px, light and dark. */
+async function shots(page: Page, name: string) {
+  const dir = process.env.SHOTS;
+  if (!dir) return;
+  const size = page.viewportSize();
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.screenshot({ path: `${dir}/${name}-${width}-${scheme}.png`, fullPage: true });
+    }
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  if (size) await page.setViewportSize(size);
+}
 
 test('connects WhatsApp by QR, sends a campaign to a filtered audience and shows its progress', async ({
   page,
@@ -15,6 +31,7 @@ test('connects WhatsApp by QR, sends a campaign to a filtered audience and shows
   await page.getByRole('button', { name: 'Criar instância' }).click();
   await expect(page.getByRole('img', { name: 'QR code do WhatsApp' })).toBeVisible();
   await expect(page.getByTestId('whatsapp-state')).toHaveText('Conectando');
+  await shots(page, 'whatsapp-qr');
 
   // The phone reads the QR: the fake's webhook reaches the API, the socket updates the page.
   const me = await (
@@ -26,6 +43,7 @@ test('connects WhatsApp by QR, sends a campaign to a filtered audience and shows
   expect((await page.request.post(`${EVOLUTION}/__fake/scan/${instance}`)).status()).toBe(200);
   await expect(page.getByTestId('whatsapp-state')).toHaveText('Conectado');
   await expect(page.getByText('+5511987654321')).toBeVisible();
+  await shots(page, 'whatsapp-open');
 
   // Three customers born in October (no demo customer is): the campaign's audience.
   const token = await apiLogin(page, demoEmail(1));
@@ -47,6 +65,7 @@ test('connects WhatsApp by QR, sends a campaign to a filtered audience and shows
   await page.getByLabel('Aniversariantes do mês').click();
   await page.getByRole('option', { name: 'Outubro' }).click();
   await expect(page.getByText('3 clientes')).toBeVisible();
+  await shots(page, 'campaign-form');
   await page.getByLabel('Intervalo mín. (s)').fill('3');
   await page.getByLabel('Intervalo máx. (s)').fill('3');
   await page.getByRole('button', { name: 'Cadastrar' }).click();
@@ -64,6 +83,11 @@ test('connects WhatsApp by QR, sends a campaign to a filtered audience and shows
   await expect(
     page.getByRole('table', { name: 'Destinatários' }).getByText('Enviada', { exact: true }),
   ).toHaveCount(3);
+
+  await shots(page, 'campaign-done');
+  await page.goto('/dashboard/campaign');
+  await expect(page.getByText('Aniversariantes de outubro')).toBeVisible();
+  await shots(page, 'campaign-list');
 
   const sent = (await (await page.request.get(`${EVOLUTION}/__fake/sent`)).json()) as {
     number: string;

@@ -34,7 +34,7 @@ import { useWatch } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { type Feedback, FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
 import { FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
-import { ExportButton } from '../../components/listPage.tsx';
+import { ExportButton, useHandedOverMessage } from '../../components/listPage.tsx';
 import { centsOf, centsToInput } from '../../components/MoneyField.tsx';
 import { RecordFormCard, RecordFormPage, useEditId } from '../../components/RecordFormPage.tsx';
 import { downloadFile, errorMessage } from '../../lib/api.ts';
@@ -138,6 +138,7 @@ function toValues(c?: Campaign): Values {
 /** /dashboard/campaign/new and /edit/{id}: the form before it starts, the progress after. */
 export default function CampaignFormPage() {
   const { state, show, close } = useFeedback();
+  useHandedOverMessage(show);
   const edit = useEditId(LIST);
   const campaign = useCampaign(edit.id);
   return (
