@@ -115,7 +115,7 @@ export function campaignRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        const rows = recipientsForCsv(db, sessionOf(request), request.params.id);
+        const rows = await recipientsForCsv(db, sessionOf(request), request.params.id);
         return sendCsvStream(reply, `campanha-${request.params.id}`, {
           header: '\uFEFFNome;WhatsApp;Situação;Motivo;Enviada em\n',
           rows,

@@ -457,9 +457,20 @@ export async function listRecipients(
   return listResult(rows.map(toRecipient), total, query);
 }
 
-/** Every recipient of a campaign for the CSV, in queue order. */
-export async function* recipientsForCsv(db: Db, actor: Actor, id: number): AsyncIterable<CampaignRecipient> {
+/**
+ * Every recipient of a campaign for the CSV, in queue order. The campaign is checked first (404
+ * before the download starts); the rows are then read 500 at a time.
+ */
+export async function recipientsForCsv(
+  db: Db,
+  actor: Actor,
+  id: number,
+): Promise<AsyncIterable<CampaignRecipient>> {
   await rowOf(db, actor.clientId, id);
+  return recipientPages(db, id);
+}
+
+async function* recipientPages(db: Db, id: number): AsyncIterable<CampaignRecipient> {
   let after = 0;
   for (;;) {
     const rows = await db

@@ -44,7 +44,7 @@ async function rowOf(db: Executor, clientId: number): Promise<InstanceRow> {
 
 function gatewayOf(ctx: AppContext) {
   const gateway = evolutionApi(ctx.config.whatsapp);
-  if (!gateway || !ctx.config.appSecret) throw unavailable(WHATSAPP_MESSAGES.notConfigured);
+  if (!gateway || !ctx.config.appSecret) throw unprocessable(WHATSAPP_MESSAGES.notConfigured);
   return { gateway, secret: ctx.config.appSecret };
 }
 
