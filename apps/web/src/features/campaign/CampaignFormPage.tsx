@@ -14,10 +14,12 @@ import {
 } from '@balcao/core/campaign';
 import { SHOP_TIME_ZONE } from '@balcao/core/date';
 import { can, WRITE } from '@balcao/core/routes';
+import BlockIcon from '@mui/icons-material/Block';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
+import IconButton from '@mui/material/IconButton';
 import LinearProgress from '@mui/material/LinearProgress';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
@@ -28,6 +30,7 @@ import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
+import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { useDeferredValue, useState } from 'react';
 import { useWatch } from 'react-hook-form';
@@ -46,6 +49,7 @@ import {
   useAudienceCounts,
   useCampaign,
   useCampaignAction,
+  useOptOut,
   useRecipients,
   useSaveCampaign,
 } from './api.ts';
@@ -425,6 +429,7 @@ function CampaignProgress({
   const { user } = useSession();
   const canWrite = can(user?.userType.id, WRITE.campaigns);
   const action = useCampaignAction();
+  const optOut = useOptOut();
   const [status, setStatus] = useState('');
   const [page, setPage] = useState(1);
   const recipients = useRecipients(campaign.id, { page, pageSize: 20, status: status || undefined });
@@ -546,6 +551,7 @@ function CampaignProgress({
                   <TableCell>Situação</TableCell>
                   <TableCell>Motivo</TableCell>
                   <TableCell>Enviada em</TableCell>
+                  {canWrite && <TableCell align="right">Ações</TableCell>}
                 </TableRow>
               </TableHead>
               <TableBody>
@@ -556,6 +562,33 @@ function CampaignProgress({
                     <TableCell>{RECIPIENT_STATUS_LABELS[r.status]}</TableCell>
                     <TableCell>{r.reason ?? ''}</TableCell>
                     <TableCell>{fmt(r.sentAt)}</TableCell>
+                    {canWrite && (
+                      <TableCell align="right">
+                        <Tooltip title="Não enviar mais para este número">
+                          <IconButton
+                            aria-label={`Não enviar mais para ${r.name}`}
+                            disabled={optOut.isPending}
+                            onClick={() =>
+                              optOut.mutate(r.phone, {
+                                onSuccess: () =>
+                                  onFeedback({
+                                    severity: 'success',
+                                    title: 'Este número não receberá mais campanhas',
+                                  }),
+                                onError: (error) =>
+                                  onFeedback({
+                                    severity: 'error',
+                                    title: 'Não foi possível marcar',
+                                    message: errorMessage(error),
+                                  }),
+                              })
+                            }
+                          >
+                            <BlockIcon fontSize="small" />
+                          </IconButton>
+                        </Tooltip>
+                      </TableCell>
+                    )}
                   </TableRow>
                 ))}
               </TableBody>

@@ -94,3 +94,16 @@ export function useDeleteCampaign() {
     onSettled: () => queryClient.invalidateQueries({ queryKey: campaignKeys.all }),
   });
 }
+
+/** Staff marks a number as never to be messaged again (every campaign skips it). */
+export function useOptOut() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (number: string) =>
+      apiFetch<{ number: string; optedOut: boolean }>('/whatsapp/opt-out', {
+        method: 'POST',
+        body: { number },
+      }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: campaignKeys.all }),
+  });
+}
