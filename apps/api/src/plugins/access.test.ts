@@ -16,6 +16,9 @@ const PUBLIC_ROUTES = new Set([
   // <img> tags send no Bearer header: the random file name is the secret (product module).
   'GET /v1/product-image/:clientId/:productId/:file',
   'HEAD /v1/product-image/:clientId/:productId/:file',
+  // Evolution's webhook carries no session: its own token header is checked (401 otherwise, tested
+  // in campaign.test.ts).
+  'POST /v1/whatsapp/webhook/:instanceName',
 ]);
 const isDocs = (route: RegisteredRoute) => route.url === '/v1/docs' || route.url.startsWith('/v1/docs/');
 const key = (route: RegisteredRoute) => `${route.method} ${route.url}`;
