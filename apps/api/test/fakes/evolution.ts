@@ -244,6 +244,8 @@ export async function startFakeEvolution(options: {
     switch (route) {
       case 'GET instance/connect': {
         if (instance.state === 'open') return send(200, { instance: { instanceName: name, state: 'open' } });
+        // Connecting again after `refused` starts a new round of codes.
+        if (instance.state === 'refused') instance.qrCount = 0;
         instance.qrCount += 1;
         if (instance.qrCount > qrLimit) {
           instance.state = 'refused';

@@ -175,8 +175,14 @@ describe('whatsapp instance', () => {
     expectStatus(await a.post('/whatsapp/instance'), 201);
     const instance = evolution.instances.get(`balcao-${shop.client.id}`);
     if (instance) instance.qrCount = 30;
-    expect((await a.post('/whatsapp/instance/connect', {})).statusCode).toBe(503);
+    const refused = await a.post('/whatsapp/instance/connect', {});
+    expect(expectStatus(refused, 422).message).toBe(
+      'Muitos códigos foram gerados sem leitura. Gere um novo código para tentar de novo.',
+    );
     expect(expectStatus(await a.get('/whatsapp/instance'), 200).state).toBe('refused');
+    // "Gerar novo código": a new round starts.
+    const again = expectStatus(await a.post('/whatsapp/instance/connect', {}), 200);
+    expect(again).toMatchObject({ instance: { state: 'connecting' }, qr: { count: 1 } });
   });
 
   it('refuses a webhook with a wrong or missing token (401) and changes nothing', async () => {

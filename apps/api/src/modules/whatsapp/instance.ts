@@ -117,7 +117,18 @@ export async function connectInstance(
   const { gateway, secret } = gatewayOf(ctx);
   const row = await rowOf(ctx.db, actor.clientId);
   const key = keyOf(row, secret);
-  const qr = await evolution(() => gateway.connect(row.instanceName, key, number));
+  let qr: EvolutionQr | null;
+  try {
+    qr = await evolution(() => gateway.connect(row.instanceName, key, number));
+  } catch (error) {
+    // Past Evolution's QR limit the webhook says `refused`: the page offers a new start.
+    const [now] = await ctx.db
+      .select({ state: whatsappInstances.state })
+      .from(whatsappInstances)
+      .where(eq(whatsappInstances.clientId, actor.clientId));
+    if (now?.state === 'refused') throw unprocessable(WHATSAPP_MESSAGES.refused);
+    throw error;
+  }
   if (!qr) {
     const state = await evolution(() => gateway.connectionState(row.instanceName, key));
     const updated = state === row.state ? row : await setInstance(ctx, actor.clientId, { state });
