@@ -518,6 +518,7 @@ function CampaignProgress({
               select
               size="small"
               label="Situação"
+              slotProps={{ inputLabel: { shrink: true }, select: { displayEmpty: true } }}
               value={status}
               onChange={(e) => {
                 setStatus(e.target.value);

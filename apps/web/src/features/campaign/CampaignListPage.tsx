@@ -81,6 +81,7 @@ export default function CampaignListPage() {
             select
             size="small"
             label="Situação"
+            slotProps={{ inputLabel: { shrink: true }, select: { displayEmpty: true } }}
             value={query.status ?? ''}
             onChange={(e) => update({ status: (e.target.value || undefined) as typeof query.status })}
             sx={{ minWidth: 180 }}
