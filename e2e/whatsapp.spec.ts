@@ -11,13 +11,15 @@ async function shots(page: Page, name: string) {
   if (!dir) return;
   const size = page.viewportSize();
   for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
     for (const width of [1280, 390]) {
       await page.setViewportSize({ width, height: 900 });
       await page.screenshot({ path: `${dir}/${name}-${width}-${scheme}.png`, fullPage: true });
     }
+    // The app's own theme switch (the top bar's button).
+    await page
+      .getByRole('button', { name: scheme === 'light' ? 'Ativar tema escuro' : 'Ativar tema claro' })
+      .click();
   }
-  await page.emulateMedia({ colorScheme: 'light' });
   if (size) await page.setViewportSize(size);
 }
 
