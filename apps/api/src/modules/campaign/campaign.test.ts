@@ -8,7 +8,7 @@ import { type App, buildApp } from '../../app.ts';
 import { whatsappInstances } from '../../db/schema.ts';
 import { customers } from '../customer/schema.ts';
 import { campaignRecipients } from './schema.ts';
-import { INTERRUPTED_REASON, sendNext, type TickResult } from './worker.ts';
+import { INTERRUPTED_REASON, sendNext, startDueCampaigns, type TickResult } from './worker.ts';
 
 let t: TestApp;
 let evolution: FakeEvolution;
@@ -459,6 +459,26 @@ describe('campaign sending', () => {
     expect(csv.statusCode).toBe(200);
     expect(csv.body).toContain('Número sem WhatsApp');
     expect(csv.body).toContain('Enviada');
+  });
+
+  it('starts a scheduled campaign when its time comes, not before', async () => {
+    const shop = await connectedShop();
+    const phones = await addCustomers(shop.client.id, 2);
+    const at = new Date(Date.now() + 3_600_000);
+    const campaign = await makeCampaign(shop.a, { scheduledAt: at.toISOString() });
+    expect(expectStatus(await shop.a.post(`/campaign/${campaign.id}/start`), 200)).toMatchObject({
+      status: 'scheduled',
+      progress: { total: 0 },
+    });
+    await startDueCampaigns(t.app.ctx, new Date(at.getTime() - 60_000));
+    expect(expectStatus(await shop.a.get(`/campaign/${campaign.id}`), 200).status).toBe('scheduled');
+    await startDueCampaigns(t.app.ctx, at);
+    expect(expectStatus(await shop.a.get(`/campaign/${campaign.id}`), 200)).toMatchObject({
+      status: 'running',
+      progress: { total: 2, waiting: 2 },
+    });
+    await drain(t.app, fakeClock(at.getTime()));
+    expect(sentTo(shop.instance).sort()).toEqual([...phones].sort());
   });
 
   it('pauses by itself when the instance is not connected', async () => {
