@@ -9,6 +9,11 @@ const ASAAS_PORT = Number(process.env.E2E_ASAAS_PORT ?? PORT + 600);
 const E2E_ASAAS_URL = `http://127.0.0.1:${ASAAS_PORT}`;
 const ASAAS_KEY = '$aact_e2e_key';
 const ASAAS_WEBHOOK_TOKEN = 'e2e-webhook-token';
+/** The fake Evolution API (apps/api/test/fakes/evolution.ts): WhatsApp instance and campaign sends. */
+export const EVOLUTION_PORT = Number(process.env.E2E_EVOLUTION_PORT ?? PORT + 700);
+export const EVOLUTION_KEY = 'e2e-evolution-key';
+/** Numbers the fake Evolution says have WhatsApp (whatsapp.spec.ts's customers). */
+export const E2E_WHATSAPP_NUMBERS = ['5511955550001', '5511955550002', '5511955550003'];
 
 /**
  * Browser tests: Debian's Chromium (no browser download here) against the built web app served by the
@@ -56,6 +61,12 @@ export default defineConfig({
       timeout: 30_000,
     },
     {
+      command: `cd .. && PORT=${EVOLUTION_PORT} EVOLUTION_API_KEY=${EVOLUTION_KEY} REGISTERED=${E2E_WHATSAPP_NUMBERS.join(',')} node --import tsx apps/api/test/fakes/evolution-cli.ts`,
+      url: `http://127.0.0.1:${EVOLUTION_PORT}/__fake/sent`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+    {
       command: `rm -rf ${DATA_DIR} && cd .. && SKIP_WEB_BUILD=${process.env.SKIP_WEB_BUILD ?? '0'} node scripts/start.mjs`,
       url: `http://localhost:${PORT}/v1/health`,
       reuseExistingServer: false,
@@ -70,6 +81,9 @@ export default defineConfig({
         ASAAS_API_URL: E2E_ASAAS_URL,
         ASAAS_API_KEY: ASAAS_KEY,
         ASAAS_WEBHOOK_TOKEN: ASAAS_WEBHOOK_TOKEN,
+        EVOLUTION_API_URL: `http://127.0.0.1:${EVOLUTION_PORT}`,
+        EVOLUTION_API_KEY: EVOLUTION_KEY,
+        PUBLIC_URL: `http://127.0.0.1:${PORT}`,
       },
     },
   ],

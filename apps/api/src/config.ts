@@ -22,6 +22,8 @@ const envSchema = z.object({
   ASAAS_API_URL: z.string().optional(),
   ASAAS_API_KEY: z.string().optional(),
   ASAAS_WEBHOOK_TOKEN: z.string().optional(),
+  /** Where Evolution posts its webhooks back (this API's public address). */
+  PUBLIC_URL: z.string().optional(),
 });
 
 export type Config = {
@@ -54,13 +56,11 @@ export type Config = {
   /** WhatsApp (Evolution API contract); no base URL = number checks are skipped (unknown). */
   whatsapp: { baseUrl?: string; apiKey: string; timeoutMs: number };
   /**
-   * Freight (issue 15). `secretsKey` encrypts carrier secrets at rest (SECRETS_KEY; outside production a
-   * development key when unset). Carrier base URLs are shop settings; the routing (OSRM contract) and
+   * Freight (issue 15). Carrier base URLs are shop settings; the routing (OSRM contract) and
    * geocoding (Nominatim contract) services are the environment's: without them the operator types
    * the distance.
    */
   shipping: {
-    secretsKey?: string;
     carrierTimeoutMs: number;
     tokenTimeoutMs: number;
     cacheTtlMs: number;
@@ -75,6 +75,14 @@ export type Config = {
    * answers 503; no token = every webhook is refused.
    */
   asaas: { baseUrl?: string; apiKey: string; webhookToken: string; timeoutMs: number };
+  /** This API's public base URL (webhooks); defaults to http://localhost:{port}. */
+  publicUrl: string;
+  /**
+   * Encrypts secrets at rest (lib/secrets.ts: carrier tokens, the WhatsApp instance key) from SECRETS_KEY;
+   * outside production a development key when unset; undefined in production without it (saving a
+   * secret answers 503 / the WhatsApp setup refuses).
+   */
+  secretsKey?: string;
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -101,7 +109,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: 10_000,
     },
     shipping: {
-      secretsKey: e.SECRETS_KEY || (isProduction ? undefined : 'balcao-development-secrets-key'),
       carrierTimeoutMs: 3_000,
       tokenTimeoutMs: 2_000,
       cacheTtlMs: 10 * 60_000,
@@ -116,6 +123,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       webhookToken: e.ASAAS_WEBHOOK_TOKEN ?? '',
       timeoutMs: 10_000,
     },
+    publicUrl: (e.PUBLIC_URL || `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    secretsKey: e.SECRETS_KEY || (isProduction ? undefined : 'balcao-development-secrets-key'),
   };
 }
 

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
+import { startCampaignWorker } from './modules/campaign/worker.ts';
 import { purgeIdempotencyKeys } from './modules/sale/idempotency.ts';
 import { DEMO_PASSWORD, demoLogins, isDatabaseEmpty, seedDemo } from './seed.ts';
 
@@ -25,8 +26,13 @@ async function main() {
   await purge();
   const housekeeping = setInterval(purge, 3_600_000);
   housekeeping.unref();
+  // The campaign sender (issue 19): the queue is in the database, so a restart resumes where it stopped.
+  const campaignWorker = startCampaignWorker(app.ctx, {
+    onError: (error) => app.log.error(error, 'campaign worker step failed'),
+  });
   const shutdown = async () => {
     clearInterval(housekeeping);
+    await campaignWorker.stop();
     await app.close();
     await database.close();
     process.exit(0);

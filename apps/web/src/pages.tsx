@@ -50,4 +50,11 @@ export const PAGES: Record<string, LazyExoticComponent<ComponentType>> = {
   'settings-working-hour': lazy(() => import('./features/settings/working-hour/WorkingHoursPage.tsx')),
   'settings-printer': lazy(() => import('./features/settings/printer/PrinterSettingsPage.tsx')),
   'settings-billing': lazy(() => import('./features/settings/billing/BillingPage.tsx')),
+  campaign: lazy(() => import('./features/campaign/CampaignListPage.tsx')),
+  'campaign-new': lazy(() => import('./features/campaign/CampaignFormPage.tsx')),
+  'campaign-edit': lazy(() => import('./features/campaign/CampaignFormPage.tsx')),
+  'campaign-category': lazy(() => import('./features/campaign-category/CampaignCategoryListPage.tsx')),
+  'campaign-category-new': lazy(() => import('./features/campaign-category/CampaignCategoryFormPage.tsx')),
+  'campaign-category-edit': lazy(() => import('./features/campaign-category/CampaignCategoryFormPage.tsx')),
+  'settings-whatsapp': lazy(() => import('./features/settings/whatsapp/WhatsappSettingsPage.tsx')),
 };

@@ -85,6 +85,12 @@ export const whatsappInstances = pgTable(
     /** Evolution API connection state: open, connecting or close. */
     state: text('state').notNull().default('close'),
     phone: text('phone').notNull().default(''),
+    /** The instance token Evolution issued, AES-256-GCM encrypted (lib/secrets.ts); null = not created. */
+    instanceKey: text('instance_key'),
+    /** SHA-256 of the token Evolution sends back in the webhook's header. */
+    webhookTokenHash: text('webhook_token_hash'),
+    profileName: text('profile_name'),
+    profilePictureUrl: text('profile_picture_url'),
     ...timestamps,
   },
   (t) => [uniqueIndex('whatsapp_instances_client_uq').on(t.clientId)],

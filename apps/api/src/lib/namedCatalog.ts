@@ -9,6 +9,7 @@ import {
 } from '@balcao/core/product';
 import { deletedSchema } from '@balcao/core/responses';
 import { BACKOFFICE, WRITE } from '@balcao/core/routes';
+import type { UserTypeId } from '@balcao/core/userTypes';
 import { type AnyColumn, and, eq, getTableName, ilike, type SQL, sql } from 'drizzle-orm';
 import { boolean, integer, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -238,14 +239,19 @@ export type NamedCatalogService = ReturnType<typeof namedCatalogService>;
 
 /**
  * REST routes of a named-catalog resource (DESIGN.md): list by client, read, create (201),
- * update (200, stale -> 409), delete (409 while records use it). Reading is open to the staff
- * (the PDV filters by category); writing to the catalog roles.
+ * update (200, stale -> 409), delete (409 while records use it). Reading is open to the back office
+ * (the pages that use them); writing to the catalog roles.
  */
 export function namedCatalogRoutes(
   ctx: AppContext,
-  resource: 'product-category' | 'product-brand',
+  resource: 'product-category' | 'product-brand' | 'campaign-category',
   service: NamedCatalogService,
   usage: UsageCount,
+  /** Who reads and who writes: the catalog's roles unless given (campaign categories: the campaign roles). */
+  access: { read: readonly UserTypeId[]; write: readonly UserTypeId[] } = {
+    read: BACKOFFICE,
+    write: WRITE.catalog,
+  },
 ): FastifyPluginAsyncZod {
   return async (app) => {
     const { db } = ctx;
@@ -254,7 +260,7 @@ export function namedCatalogRoutes(
     app.get(
       `/${resource}/client/:clientId`,
       {
-        config: { access: BACKOFFICE },
+        config: { access: access.read },
         schema: {
           tags,
           params: clientParams,
@@ -269,7 +275,7 @@ export function namedCatalogRoutes(
     app.get(
       `/${resource}/:id`,
       {
-        config: { access: BACKOFFICE },
+        config: { access: access.read },
         schema: { tags, params: idParams, response: { 200: productCategorySchema } },
       },
       async (request) => service.find(db, sessionOf(request), request.params.id, usage),
@@ -278,7 +284,7 @@ export function namedCatalogRoutes(
     app.post(
       `/${resource}`,
       {
-        config: { access: WRITE.catalog },
+        config: { access: access.write },
         schema: { tags, body: productCategoryInputSchema, response: { 201: productCategorySchema } },
       },
       async (request, reply) => {
@@ -290,7 +296,7 @@ export function namedCatalogRoutes(
     app.put(
       `/${resource}/:id`,
       {
-        config: { access: WRITE.catalog },
+        config: { access: access.write },
         schema: {
           tags,
           params: idParams,
@@ -304,7 +310,7 @@ export function namedCatalogRoutes(
     app.delete(
       `/${resource}/:id`,
       {
-        config: { access: WRITE.catalog },
+        config: { access: access.write },
         schema: { tags, params: idParams, response: { 200: deletedSchema } },
       },
       async (request) => service.remove(db, sessionOf(request), request.params.id, usage),

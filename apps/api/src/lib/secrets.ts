@@ -1,7 +1,7 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
- * Secrets at rest (carrier tokens, client secrets, passwords): AES-256-GCM with a key from the
+ * Secrets at rest (carrier tokens, client secrets, passwords, the WhatsApp instance key): AES-256-GCM with a key from the
  * environment (SECRETS_KEY, hashed to 32 bytes). The stored text is `v1.<iv>.<tag>.<data>` (base64url);
  * a tampered value or another key fails to open.
  */
@@ -36,4 +36,20 @@ export function secretBox(key: string): SecretBox {
       return JSON.parse(text) as T;
     },
   };
+}
+
+/** A random token (webhook) and its SHA-256, the only thing stored. */
+export function newToken(): { token: string; hash: string } {
+  const token = randomBytes(24).toString('base64url');
+  return { token, hash: hashToken(token) };
+}
+
+export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/** Constant-time check of a presented token against its stored hash. */
+export function tokenMatches(presented: string | undefined, hash: string | null): boolean {
+  if (!presented || !hash) return false;
+  const a = Buffer.from(hashToken(presented), 'hex');
+  const b = Buffer.from(hash, 'hex');
+  return a.length === b.length && timingSafeEqual(a, b);
 }

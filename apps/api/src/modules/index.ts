@@ -3,6 +3,9 @@ import type { AppContext } from '../context.ts';
 import { accountRoutes } from './account/routes.ts';
 import { authRoutes } from './auth/routes.ts';
 import { billingRoutes } from './billing/routes.ts';
+import { campaignRoutes } from './campaign/routes.ts';
+import { campaignsInCategory } from './campaign/service.ts';
+import { campaignCategoryRoutes } from './campaign-category/routes.ts';
 import { cashRegisterRoutes } from './cash-register/routes.ts';
 import { cepRoutes } from './cep/routes.ts';
 import { couponRoutes } from './coupon/routes.ts';
@@ -23,10 +26,11 @@ import { receivableRoutes } from './receivable/routes.ts';
 import { saleOfInstallments } from './sale/installments.ts';
 import { registerSaleFigures } from './sale/registerFigures.ts';
 import { saleRoutes } from './sale/routes.ts';
-import { shippingRoutes } from './shipping/routes.ts';
 import { settingsRoutes } from './settings/routes.ts';
+import { shippingRoutes } from './shipping/routes.ts';
 import { stockRoutes } from './stock/routes.ts';
 import { userRoutes } from './user/routes.ts';
+import { whatsappRoutes } from './whatsapp/routes.ts';
 
 /**
  * The API module list: a new domain adds one line here. A module below another never imports it:
@@ -56,4 +60,7 @@ export const MODULES: ((ctx: AppContext) => FastifyPluginAsyncZod)[] = [
   settingsRoutes,
   printingRoutes,
   (ctx) => billingRoutes(ctx, countProducts),
+  whatsappRoutes,
+  (ctx) => campaignCategoryRoutes(ctx, campaignsInCategory),
+  campaignRoutes,
 ];

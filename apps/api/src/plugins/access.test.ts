@@ -23,6 +23,9 @@ const PUBLIC_ROUTES = new Set([
   'HEAD /v1/settings/logo/:clientId/:file',
   // The billing gateway's webhook: no session, its asaas-access-token header is checked (billing module).
   'POST /v1/billing/webhook/asaas',
+  // Evolution's webhook carries no session: its own token header is checked (401 otherwise, tested
+  // in campaign.test.ts).
+  'POST /v1/whatsapp/webhook/:instanceName',
 ]);
 const isDocs = (route: RegisteredRoute) => route.url === '/v1/docs' || route.url.startsWith('/v1/docs/');
 const key = (route: RegisteredRoute) => `${route.method} ${route.url}`;

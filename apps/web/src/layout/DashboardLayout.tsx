@@ -54,7 +54,8 @@ function Shell() {
   const [drawerOpen, setDrawerOpen] = useState(false);
   const { refresh } = session;
   const notifications = useNotifications(session.user?.client.id, session.token, (resources) => {
-    if (resources.includes('session')) void refresh();
+    // The session carries the WhatsApp instance too: its state changes with the webhook.
+    if (resources.includes('session') || resources.includes('whatsapp')) void refresh();
   });
   const station = useStationConfig();
 

@@ -51,7 +51,19 @@ function withIsoDates<T extends { createdAt: Date; updatedAt: Date }>(row: T) {
 }
 
 export async function findWhatsappInstance(db: Executor, clientId: number) {
-  const [row] = await db.select().from(whatsappInstances).where(eq(whatsappInstances.clientId, clientId));
+  // Named columns: the instance key and webhook token hash never leave the API.
+  const [row] = await db
+    .select({
+      id: whatsappInstances.id,
+      clientId: whatsappInstances.clientId,
+      instanceName: whatsappInstances.instanceName,
+      state: whatsappInstances.state,
+      phone: whatsappInstances.phone,
+      createdAt: whatsappInstances.createdAt,
+      updatedAt: whatsappInstances.updatedAt,
+    })
+    .from(whatsappInstances)
+    .where(eq(whatsappInstances.clientId, clientId));
   return row ? withIsoDates(row) : null;
 }
 

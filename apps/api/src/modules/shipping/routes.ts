@@ -58,7 +58,7 @@ const tags = ['shipping'];
 export function shippingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     const { db, config } = ctx;
-    const box = config.shipping.secretsKey ? secretBox(config.shipping.secretsKey) : null;
+    const box = config.secretsKey ? secretBox(config.secretsKey) : null;
     const routing = osrmRouting({
       routingUrl: config.shipping.routingUrl,
       geocoderUrl: config.shipping.geocoderUrl,

@@ -1,44 +1,130 @@
 /** The WhatsApp service (Evolution API) could not answer: the check result stays unknown. */
 export class WhatsAppUnavailableError extends Error {}
 
+/**
+ * Evolution answered with an error (INTEGRATIONS.md: `{status, error, response:{message:[...]}}`, or a
+ * 200 `{error:true, message}` for an internal failure of connect). `messages` are its texts.
+ */
+export class EvolutionError extends Error {
+  constructor(
+    readonly status: number,
+    readonly messages: unknown[],
+  ) {
+    super(`Evolution API answered ${status}: ${JSON.stringify(messages).slice(0, 300)}`);
+  }
+  /** sendText to a number without WhatsApp: 400 with `[{exists:false}]`. */
+  get notOnWhatsapp(): boolean {
+    return (
+      this.status === 400 &&
+      this.messages.some(
+        (m) => typeof m === 'object' && m !== null && (m as { exists?: unknown }).exists === false,
+      )
+    );
+  }
+}
+
 export type WhatsAppNumberCheck = { number: string; exists: boolean; jid: string };
+export type EvolutionQr = {
+  pairingCode: string | null;
+  code: string | null;
+  base64: string | null;
+  count: number;
+};
+export type EvolutionState = 'open' | 'connecting' | 'close' | 'refused';
+export type WebhookSetting = { url: string; headers: Record<string, string>; events: string[] };
 
 export type WhatsAppGateway = {
   /** Which numbers have a WhatsApp account. Throws WhatsAppUnavailableError. */
-  checkNumbers(instance: string, numbers: string[]): Promise<WhatsAppNumberCheck[]>;
+  checkNumbers(instance: string, numbers: string[], key?: string): Promise<WhatsAppNumberCheck[]>;
+  /** Creates the instance with its webhook; answers the instance token and the first QR code. */
+  createInstance(instance: string, webhook: WebhookSetting): Promise<{ key: string; qr: EvolutionQr | null }>;
+  /** A QR code (or the pairing code for `number`), or null when already open. */
+  connect(instance: string, key: string, number?: string): Promise<EvolutionQr | null>;
+  connectionState(instance: string, key: string): Promise<EvolutionState>;
+  logout(instance: string, key: string): Promise<void>;
+  deleteInstance(instance: string, key: string): Promise<void>;
+  profilePicture(instance: string, key: string, number: string): Promise<string | null>;
+  /** Sends a text (or an image with the text as caption); answers the message id. Throws EvolutionError. */
+  send(
+    instance: string,
+    key: string,
+    message: { number: string; text: string; imageUrl?: string | null },
+  ): Promise<string>;
 };
 
+type Options = { baseUrl?: string; apiKey: string; timeoutMs: number };
+
 /**
- * Evolution API v2 adapter (INTEGRATIONS.md): `POST {base}/chat/whatsappNumbers/{instance}` with
- * `{numbers}` and header `apikey` -> `[{jid, exists, number}]`. Null when no base URL is configured.
+ * Evolution API v2 adapter (INTEGRATIONS.md): routes `/{group}/{action}/{instance}`, header `apikey`
+ * (the global key to create, the instance token after). Null when no base URL is configured.
+ * Network failures throw WhatsAppUnavailableError, error answers EvolutionError.
  */
-export function evolutionApi(options: {
-  baseUrl?: string;
-  apiKey: string;
-  timeoutMs: number;
-}): WhatsAppGateway | null {
+export function evolutionApi(options: Options): WhatsAppGateway | null {
   if (!options.baseUrl) return null;
   const base = options.baseUrl.replace(/\/+$/, '');
+  const path = (group: string, action: string, instance: string) =>
+    `${base}/${group}/${action}/${encodeURIComponent(instance)}`;
+
+  async function call(method: string, url: string, key: string, body?: unknown): Promise<unknown> {
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        method,
+        headers: { 'content-type': 'application/json', accept: 'application/json', apikey: key },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(options.timeoutMs),
+      });
+    } catch (error) {
+      throw new WhatsAppUnavailableError(`Evolution API unreachable: ${(error as Error).message}`);
+    }
+    const text = await response.text().catch(() => '');
+    let json: unknown = null;
+    try {
+      json = text ? JSON.parse(text) : null;
+    } catch {
+      if (response.ok) throw new WhatsAppUnavailableError('Evolution API answered an unexpected body');
+    }
+    if (!response.ok) {
+      const message = (json as { response?: { message?: unknown } } | null)?.response?.message;
+      throw new EvolutionError(
+        response.status,
+        Array.isArray(message) ? message : [message ?? text.slice(0, 200)],
+      );
+    }
+    const failed = json as { error?: unknown; message?: unknown } | null;
+    if (failed && failed.error === true) throw new EvolutionError(500, [failed.message]);
+    return json;
+  }
+
+  const qrOf = (body: unknown): EvolutionQr | null => {
+    const q = body as {
+      pairingCode?: unknown;
+      code?: unknown;
+      base64?: unknown;
+      count?: unknown;
+      instance?: { state?: unknown };
+    } | null;
+    if (!q || q.instance?.state === 'open' || (q.code == null && q.base64 == null && q.pairingCode == null))
+      return null;
+    return {
+      pairingCode: typeof q.pairingCode === 'string' ? q.pairingCode : null,
+      code: typeof q.code === 'string' ? q.code : null,
+      base64: typeof q.base64 === 'string' ? q.base64 : null,
+      count: typeof q.count === 'number' ? q.count : 0,
+    };
+  };
+
   return {
-    async checkNumbers(instance, numbers) {
-      let response: Response;
+    async checkNumbers(instance, numbers, key) {
+      let body: unknown;
       try {
-        response = await fetch(`${base}/chat/whatsappNumbers/${encodeURIComponent(instance)}`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', accept: 'application/json', apikey: options.apiKey },
-          body: JSON.stringify({ numbers }),
-          signal: AbortSignal.timeout(options.timeoutMs),
+        body = await call('POST', path('chat', 'whatsappNumbers', instance), key ?? options.apiKey, {
+          numbers,
         });
       } catch (error) {
-        throw new WhatsAppUnavailableError(`Evolution API unreachable: ${(error as Error).message}`);
+        if (error instanceof EvolutionError) throw new WhatsAppUnavailableError(error.message);
+        throw error;
       }
-      if (!response.ok) {
-        const text = await response.text().catch(() => '');
-        throw new WhatsAppUnavailableError(
-          `Evolution API answered ${response.status}: ${text.slice(0, 200)}`,
-        );
-      }
-      const body = (await response.json().catch(() => null)) as unknown;
       if (!Array.isArray(body))
         throw new WhatsAppUnavailableError('Evolution API answered an unexpected body');
       return body.map((item: { number?: unknown; exists?: unknown; jid?: unknown }) => ({
@@ -46,6 +132,74 @@ export function evolutionApi(options: {
         exists: item.exists === true,
         jid: String(item.jid ?? ''),
       }));
+    },
+
+    async createInstance(instance, webhook) {
+      const body = (await call('POST', `${base}/instance/create`, options.apiKey, {
+        instanceName: instance,
+        integration: 'WHATSAPP-BAILEYS',
+        qrcode: true,
+        webhook: {
+          enabled: true,
+          url: webhook.url,
+          byEvents: false,
+          base64: true,
+          headers: webhook.headers,
+          events: webhook.events,
+        },
+      })) as { hash?: unknown; qrcode?: unknown } | null;
+      const key =
+        typeof body?.hash === 'string' ? body.hash : (body?.hash as { apikey?: unknown } | undefined)?.apikey;
+      if (typeof key !== 'string' || !key)
+        throw new WhatsAppUnavailableError('Evolution API answered no instance token');
+      return { key, qr: qrOf(body?.qrcode) };
+    },
+
+    async connect(instance, key, number) {
+      const query = number ? `?number=${encodeURIComponent(number)}` : '';
+      return qrOf(await call('GET', `${path('instance', 'connect', instance)}${query}`, key));
+    },
+
+    async connectionState(instance, key) {
+      const body = (await call('GET', path('instance', 'connectionState', instance), key)) as {
+        instance?: { state?: unknown };
+      } | null;
+      const state = body?.instance?.state;
+      return state === 'open' || state === 'connecting' || state === 'refused' ? state : 'close';
+    },
+
+    async logout(instance, key) {
+      await call('DELETE', path('instance', 'logout', instance), key);
+    },
+
+    async deleteInstance(instance, key) {
+      await call('DELETE', path('instance', 'delete', instance), key);
+    },
+
+    async profilePicture(instance, key, number) {
+      const body = (await call('POST', path('chat', 'fetchProfilePictureUrl', instance), key, {
+        number,
+      })) as {
+        profilePictureUrl?: unknown;
+      } | null;
+      return typeof body?.profilePictureUrl === 'string' ? body.profilePictureUrl : null;
+    },
+
+    async send(instance, key, message) {
+      const body = (
+        message.imageUrl
+          ? await call('POST', path('message', 'sendMedia', instance), key, {
+              number: message.number,
+              mediatype: 'image',
+              media: message.imageUrl,
+              caption: message.text,
+            })
+          : await call('POST', path('message', 'sendText', instance), key, {
+              number: message.number,
+              text: message.text,
+            })
+      ) as { key?: { id?: unknown } } | null;
+      return typeof body?.key?.id === 'string' ? body.key.id : '';
     },
   };
 }

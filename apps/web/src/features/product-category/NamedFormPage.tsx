@@ -49,7 +49,7 @@ function NamedForm({
 }) {
   const navigate = useNavigate();
   const { user } = useSession();
-  const canWrite = can(user?.userType.id, WRITE.catalog);
+  const canWrite = can(user?.userType.id, config.write ?? WRITE.catalog);
   const save = useSaveNamed(config.resource);
   const form = useAppForm({
     schema: productCategoryInputSchema,
@@ -90,9 +90,11 @@ function NamedForm({
     >
       {record && (
         <Typography color="text.secondary" sx={{ mb: 2 }}>
-          {record.productCount === 1
-            ? '1 produto usa este cadastro'
-            : `${record.productCount} produtos usam este cadastro`}
+          {config.countText
+            ? config.countText(record.productCount)
+            : record.productCount === 1
+              ? '1 produto usa este cadastro'
+              : `${record.productCount} produtos usam este cadastro`}
         </Typography>
       )}
       <Stack sx={{ gap: 2 }}>

@@ -40,7 +40,7 @@ function queryFromParams(params: URLSearchParams) {
 export function NamedListPage({ config }: { config: NamedConfig }) {
   const { user } = useSession();
   const clientId = user?.client.id;
-  const canWrite = can(user?.userType.id, WRITE.catalog);
+  const canWrite = can(user?.userType.id, config.write ?? WRITE.catalog);
   const { query, update, toggleSort, search, setSearch, pagination } = useListParams(queryFromParams);
   const list = useNamedList(config.resource, clientId, query);
   const deletion = useDeleteNamed(config.resource);
@@ -69,7 +69,7 @@ export function NamedListPage({ config }: { config: NamedConfig }) {
               <SortHeader field="name" label="Nome" sort={query.sort} onSort={toggleSort} />
               <SortHeader
                 field="productCount"
-                label="Produtos"
+                label={config.countLabel ?? 'Produtos'}
                 sort={query.sort}
                 onSort={toggleSort}
                 align="right"

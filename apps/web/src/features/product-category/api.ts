@@ -10,7 +10,7 @@ import { queryKeys } from '../../lib/queryKeys.ts';
  * Categories and brands share one record shape (name, active, product count); these hooks take the
  * resource, so product-category and product-brand pages stay thin.
  */
-export type NamedResource = 'product-category' | 'product-brand';
+export type NamedResource = 'product-category' | 'product-brand' | 'campaign-category';
 export type NamedRecord = ProductCategory;
 export type NamedListParams = { page: number; pageSize: number; q?: string; sort?: string; active?: boolean };
 export type NamedPayload = ProductCategoryInput & { updatedAt?: string };

@@ -1,3 +1,5 @@
+import { WRITE } from '@balcao/core/routes';
+import type { UserTypeId } from '@balcao/core/userTypes';
 import type { NamedResource } from './api.ts';
 
 /** Texts and paths of a category-like resource. */
@@ -16,6 +18,11 @@ export type NamedConfig = {
   createError: string;
   editError: string;
   deleteQuestion: (name: string) => string;
+  /** Who may write (the catalog's roles unless given). */
+  write?: readonly UserTypeId[];
+  /** The usage column and its sentence (products unless given). */
+  countLabel?: string;
+  countText?: (n: number) => string;
 };
 
 export const CATEGORY: NamedConfig = {
@@ -50,4 +57,24 @@ export const BRAND: NamedConfig = {
   createError: 'Erro ao criar marca',
   editError: 'Erro ao editar marca',
   deleteQuestion: (name) => `Excluir a marca "${name}"?`,
+};
+
+export const CAMPAIGN_CATEGORY: NamedConfig = {
+  resource: 'campaign-category',
+  basePath: '/dashboard/campaign-category',
+  title: 'Categorias de campanha',
+  newTitle: 'Nova categoria de campanha',
+  editTitle: 'Editar categoria de campanha',
+  addLabel: 'Adicionar categoria',
+  empty: 'Nenhuma categoria foi encontrada',
+  notFound: 'Categoria de campanha não encontrada',
+  created: 'Categoria criada com sucesso',
+  edited: 'Categoria editada com sucesso',
+  deleted: 'Categoria excluída',
+  createError: 'Erro ao criar categoria',
+  editError: 'Erro ao editar categoria',
+  deleteQuestion: (name) => `Excluir a categoria "${name}"?`,
+  write: WRITE.campaigns,
+  countLabel: 'Campanhas',
+  countText: (n) => (n === 1 ? '1 campanha usa este cadastro' : `${n} campanhas usam este cadastro`),
 };

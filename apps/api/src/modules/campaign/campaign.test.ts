@@ -1,0 +1,576 @@
+import { OPT_OUT_LINE, PAUSE_REASONS } from '@balcao/core/campaign';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FakeEvolution, startFakeEvolution } from '../../../test/fakes/evolution.ts';
+import { createClientWithUsers, createTestApp, type TestApp } from '../../../test/helper.ts';
+import { api, expectStatus } from '../../../test/kit.ts';
+import { type App, buildApp } from '../../app.ts';
+import { whatsappInstances } from '../../db/schema.ts';
+import { customers } from '../customer/schema.ts';
+import { campaignRecipients } from './schema.ts';
+import { INTERRUPTED_REASON, sendNext, startDueCampaigns, type TickResult } from './worker.ts';
+
+let t: TestApp;
+let evolution: FakeEvolution;
+
+beforeAll(async () => {
+  evolution = await startFakeEvolution({
+    instances: [],
+    registered: [],
+    // Webhooks reach the app in-process, at the path the API gave Evolution.
+    deliver: async (url, headers, body) => {
+      await t.app.inject({ method: 'POST', url: new URL(url).pathname, headers, payload: body as object });
+    },
+  });
+  t = await createTestApp({
+    whatsapp: { baseUrl: evolution.url, apiKey: evolution.apiKey, timeoutMs: 2000 },
+  });
+});
+afterAll(async () => {
+  await t.close();
+  await evolution.close();
+});
+
+/** A controllable clock for the worker. */
+function fakeClock(start = Date.UTC(2026, 10, 23, 12, 0, 0)) {
+  let now = start;
+  return {
+    now: () => new Date(now),
+    set: (d: Date) => {
+      now = Math.max(now, d.getTime());
+    },
+    advance: (ms: number) => {
+      now += ms;
+    },
+  };
+}
+type FakeClock = ReturnType<typeof fakeClock>;
+
+/** Runs the engine until nothing is left to send (or `until` says stop), jumping the clock over waits. */
+async function drain(
+  app: { ctx: App['ctx'] },
+  clock: FakeClock,
+  until: (last: TickResult) => boolean = () => false,
+  maxSteps = 5000,
+) {
+  for (let i = 0; i < maxSteps; i++) {
+    const result = await sendNext(app.ctx, { clock, random: () => 0.5 });
+    if (until(result)) return result;
+    if (result.kind === 'idle') {
+      if (!result.nextAt) return result;
+      clock.set(result.nextAt);
+    }
+  }
+  throw new Error('drain did not end');
+}
+
+let phoneSeq = 1000;
+/** Customers with WhatsApp numbers (registered in the fake unless told). */
+async function addCustomers(
+  clientId: number,
+  n: number,
+  extra: Partial<typeof customers.$inferInsert> = {},
+  registered = true,
+) {
+  const rows = Array.from({ length: n }, (_, i) => {
+    const phone = `55119${String(++phoneSeq).padStart(8, '0')}`;
+    return { clientId, name: `Cliente ${i + 1} Teste`, whatsappValid: true, ...extra, phone };
+  });
+  await t.database.db.insert(customers).values(rows);
+  if (registered) for (const r of rows) evolution.registered.push(r.phone);
+  return rows.map((r) => r.phone);
+}
+
+/** A shop whose instance was created and connected through the API and the fake's webhook. */
+async function connectedShop(types = [1, 9]) {
+  const shop = await createClientWithUsers(t, types);
+  const a = api(t, shop.auth);
+  expectStatus(await a.post('/whatsapp/instance'), 201, 'create instance');
+  await evolution.scan(`balcao-${shop.client.id}`);
+  return { ...shop, a, instance: `balcao-${shop.client.id}` };
+}
+
+async function makeCampaign(a: ReturnType<typeof api>, body: Record<string, unknown> = {}) {
+  return expectStatus(
+    await a.post('/campaign', {
+      name: 'Promoção de novembro',
+      message: 'Olá {primeiro_nome}, novidades na {loja}!',
+      ...body,
+    }),
+    201,
+    'campaign',
+  );
+}
+
+const sentTo = (instance: string) =>
+  evolution.sent.filter((m) => m.instance === instance).map((m) => m.number);
+
+describe('whatsapp instance', () => {
+  it('creates the instance (QR), opens by the webhook, keeps the key out of every answer', async () => {
+    const shop = await createClientWithUsers(t, [1]);
+    const a = api(t, shop.auth);
+    const before = expectStatus(await a.get('/whatsapp/instance'), 200);
+    expect(before).toMatchObject({ created: false, state: 'close' });
+
+    const created = expectStatus(await a.post('/whatsapp/instance'), 201);
+    expect(created.instance).toMatchObject({ created: true, state: 'connecting' });
+    expect(created.qr.base64).toMatch(/^data:image\/png;base64,/);
+    const name = `balcao-${shop.client.id}`;
+    const token = evolution.instances.get(name)?.token as string;
+    // The key is stored sealed, never in clear, never answered.
+    const [row] = await t.database.db
+      .select()
+      .from(whatsappInstances)
+      .where(eq(whatsappInstances.instanceName, name));
+    expect(row.instanceKey).toBeTruthy();
+    expect(row.instanceKey).not.toContain(token);
+    expect(JSON.stringify(created)).not.toContain(token);
+
+    expect(expectStatus(await a.post('/whatsapp/instance'), 409).message).toBe(
+      'A instância do WhatsApp já foi criada.',
+    );
+
+    const refreshed = expectStatus(await a.post('/whatsapp/instance/connect', {}), 200);
+    expect(refreshed.qr.count).toBe(2);
+    const pairing = expectStatus(
+      await a.post('/whatsapp/instance/connect', { number: '(11) 98765-4321' }),
+      200,
+    );
+    expect(pairing.qr.pairingCode).toMatch(/^[0-9A-F]{8}$/);
+
+    await evolution.scan(name);
+    const open = expectStatus(await a.get('/whatsapp/instance'), 200);
+    expect(open).toMatchObject({ state: 'open', phone: '5511987654321', profileName: 'Loja Demo' });
+    await expect
+      .poll(async () => (await a.get('/whatsapp/instance')).json().profilePictureUrl)
+      .toContain('fake-profile');
+
+    const session = expectStatus(await a.get('/user/me'), 200);
+    expect(session.whatsappInstance).toMatchObject({ state: 'open', phone: '5511987654321' });
+    expect(JSON.stringify(session)).not.toContain(token);
+
+    const connectedNow = expectStatus(await a.post('/whatsapp/instance/connect', {}), 200);
+    expect(connectedNow.qr).toBeNull();
+
+    evolution.registered.push('5511911112222');
+    expect(
+      expectStatus(await a.post('/whatsapp/instance/test', { number: '11 91111-2222', text: 'Teste' }), 200)
+        .id,
+    ).toBeTruthy();
+    expect(evolution.sent.at(-1)).toMatchObject({ number: '5511911112222', text: 'Teste' });
+    const notOn = await a.post('/whatsapp/instance/test', { number: '11 93333-4444', text: 'Teste' });
+    expect(expectStatus(notOn, 422).message).toBe('Este número não tem WhatsApp.');
+
+    expect(expectStatus(await a.post('/whatsapp/instance/logout'), 200)).toMatchObject({
+      state: 'close',
+      phone: '',
+    });
+    expect(expectStatus(await a.delete('/whatsapp/instance'), 200)).toMatchObject({ created: false });
+    expect(evolution.instances.has(name)).toBe(false);
+  });
+
+  it('goes to refused after too many QR codes', async () => {
+    const shop = await createClientWithUsers(t, [1]);
+    const a = api(t, shop.auth);
+    expectStatus(await a.post('/whatsapp/instance'), 201);
+    const instance = evolution.instances.get(`balcao-${shop.client.id}`);
+    if (instance) instance.qrCount = 30;
+    const refused = await a.post('/whatsapp/instance/connect', {});
+    expect(expectStatus(refused, 422).message).toBe(
+      'Muitos códigos foram gerados sem leitura. Gere um novo código para tentar de novo.',
+    );
+    expect(expectStatus(await a.get('/whatsapp/instance'), 200).state).toBe('refused');
+    // "Gerar novo código": a new round starts.
+    const again = expectStatus(await a.post('/whatsapp/instance/connect', {}), 200);
+    expect(again).toMatchObject({ instance: { state: 'connecting' }, qr: { count: 1 } });
+  });
+
+  it('refuses a webhook with a wrong or missing token (401) and changes nothing', async () => {
+    const shop = await connectedShop([1]);
+    const url = `/v1/whatsapp/webhook/${shop.instance}`;
+    const payload = { event: 'connection.update', instance: shop.instance, data: { state: 'close' } };
+    const wrong = await t.app.inject({
+      method: 'POST',
+      url,
+      headers: { 'x-balcao-webhook-token': 'nope' },
+      payload,
+    });
+    expect(wrong.statusCode).toBe(401);
+    const missing = await t.app.inject({ method: 'POST', url, payload });
+    expect(missing.statusCode).toBe(401);
+    // Another shop's token does not open this shop's webhook.
+    const other = await connectedShop([1]);
+    const otherToken = evolution.instances.get(other.instance)?.webhook?.headers['x-balcao-webhook-token'];
+    const crossed = await t.app.inject({
+      method: 'POST',
+      url,
+      headers: { 'x-balcao-webhook-token': otherToken ?? '' },
+      payload,
+    });
+    expect(crossed.statusCode).toBe(401);
+    expect(expectStatus(await shop.a.get('/whatsapp/instance'), 200).state).toBe('open');
+  });
+
+  it('lets only Administrador and Gerente change the instance', async () => {
+    const shop = await createClientWithUsers(t, [9, 3, 5]);
+    const [marketing, seller, waiter] = shop.users.map((u) => api(t, { authorization: `Bearer ${u.token}` }));
+    expect((await marketing.post('/whatsapp/instance')).statusCode).toBe(403);
+    expect((await seller.get('/whatsapp/instance')).statusCode).toBe(200);
+    expect((await waiter.get('/whatsapp/instance')).statusCode).toBe(403);
+  });
+});
+
+describe('campaign sending', () => {
+  it('paces 200 messages with a controlled clock: gaps, long pauses, hourly and daily caps', async () => {
+    const shop = await connectedShop();
+    const phones = await addCustomers(shop.client.id, 200);
+    const campaign = await makeCampaign(shop.a, {
+      pacing: {
+        minDelaySeconds: 7,
+        maxDelaySeconds: 8,
+        pauseEvery: 10,
+        pauseSeconds: 15,
+        hourlyCap: 30,
+        dailyCap: 150,
+      },
+    });
+    const clock = fakeClock();
+    expectStatus(await shop.a.post(`/campaign/${campaign.id}/start`), 200);
+    // Hand the start time to the clock: the queue was written "now".
+    clock.set(new Date());
+    const start = clock.now().getTime();
+    await drain(t.app, clock);
+
+    const rows = await t.database.db
+      .select()
+      .from(campaignRecipients)
+      .where(eq(campaignRecipients.campaignId, campaign.id));
+    expect(rows).toHaveLength(200);
+    expect(rows.every((r) => r.status === 'success')).toBe(true);
+    expect(sentTo(shop.instance).sort()).toEqual([...phones].sort());
+    const times = rows.map((r) => (r.claimedAt as Date).getTime()).sort((x, y) => x - y);
+    for (let i = 1; i < times.length; i++) {
+      const gap = times[i] - times[i - 1];
+      expect(gap).toBeGreaterThanOrEqual(7000);
+      // Every 10th message waits the long pause too.
+      if (i % 10 === 0) expect(gap).toBeGreaterThanOrEqual(7000 + 15_000);
+    }
+    for (const at of times) {
+      expect(times.filter((x) => x >= at && x < at + 3_600_000).length).toBeLessThanOrEqual(30);
+      expect(times.filter((x) => x >= at && x < at + 86_400_000).length).toBeLessThanOrEqual(150);
+    }
+    // The daily cap held the last 50 for the next day.
+    expect(times[150] - times[0]).toBeGreaterThanOrEqual(86_400_000);
+    expect(times[0]).toBeGreaterThanOrEqual(start);
+    const done = expectStatus(await shop.a.get(`/campaign/${campaign.id}`), 200);
+    expect(done).toMatchObject({ status: 'finished', progress: { total: 200, success: 200, waiting: 0 } });
+    // Every message carries the opt-out line and its variables.
+    const first = evolution.sent.find((m) => m.number === phones[0]);
+    expect(first?.text).toBe(`Olá Cliente, novidades na ${shop.client.name}!\n\n${OPT_OUT_LINE}`);
+  }, 180_000);
+
+  it('sends each message once with two workers on the same queue', async () => {
+    const shop = await connectedShop();
+    const phones = await addCustomers(shop.client.id, 40);
+    const campaign = await makeCampaign(shop.a, {
+      pacing: {
+        minDelaySeconds: 3,
+        maxDelaySeconds: 3,
+        pauseEvery: 50,
+        pauseSeconds: 10,
+        hourlyCap: 60,
+        dailyCap: 500,
+      },
+    });
+    expectStatus(await shop.a.post(`/campaign/${campaign.id}/start`), 200);
+    const clock = fakeClock(Date.now());
+    const worker = () => drain(t.app, clock);
+    await Promise.all([worker(), worker()]);
+    const sent = sentTo(shop.instance);
+    expect(sent).toHaveLength(40);
+    expect(new Set(sent).size).toBe(40);
+    expect(sent.sort()).toEqual([...phones].sort());
+  }, 180_000);
+
+  it('survives a restart mid-campaign: no number twice, none lost; a send cut mid-flight is not repeated', async () => {
+    const shop = await connectedShop();
+    const phones = await addCustomers(shop.client.id, 120);
+    const campaign = await makeCampaign(shop.a, {
+      pacing: {
+        minDelaySeconds: 3,
+        maxDelaySeconds: 4,
+        pauseEvery: 10,
+        pauseSeconds: 10,
+        hourlyCap: 60,
+        dailyCap: 500,
+      },
+    });
+    expectStatus(await shop.a.post(`/campaign/${campaign.id}/start`), 200);
+    const clock = fakeClock(Date.now());
+    await drain(t.app, clock, () => sentTo(shop.instance).length >= 50);
+    expect(sentTo(shop.instance)).toHaveLength(50);
+    // The server dies: one row was claimed (sending) and its message may or may not have gone.
+    const [next] = await t.database.db
+      .select()
+      .from(campaignRecipients)
+      .where(eq(campaignRecipients.status, 'waiting'))
+      .orderBy(campaignRecipients.id)
+      .limit(1);
+    await t.database.db
+      .update(campaignRecipients)
+      .set({ status: 'sending', claimedAt: clock.now() })
+      .where(eq(campaignRecipients.id, next.id));
+
+    // A new server on the same database: its worker recovers and goes on.
+    const restarted = await buildApp({ db: t.database.db, config: t.app.ctx.config });
+    try {
+      clock.advance(5 * 60_000);
+      const { recoverInterrupted } = await import('./worker.ts');
+      expect(await recoverInterrupted(restarted.ctx, clock.now())).toBe(1);
+      await drain(restarted, clock);
+    } finally {
+      await restarted.close();
+    }
+    const sent = sentTo(shop.instance);
+    expect(new Set(sent).size).toBe(sent.length);
+    expect(sent).toHaveLength(119);
+    expect(sent.sort()).toEqual(phones.filter((p) => p !== next.phone).sort());
+    const [cut] = await t.database.db
+      .select()
+      .from(campaignRecipients)
+      .where(eq(campaignRecipients.id, next.id));
+    expect(cut).toMatchObject({ status: 'failed', reason: INTERRUPTED_REASON });
+    expect(expectStatus(await shop.a.get(`/campaign/${campaign.id}`), 200)).toMatchObject({
+      status: 'finished',
+      progress: { success: 119, failed: 1, waiting: 0, sending: 0 },
+    });
+  }, 180_000);
+
+  it('pauses when the number disconnects at 80, resumes where it stopped', async () => {
+    const shop = await connectedShop();
+    const phones = await addCustomers(shop.client.id, 100);
+    const campaign = await makeCampaign(shop.a, {
+      pacing: {
+        minDelaySeconds: 3,
+        maxDelaySeconds: 3,
+        pauseEvery: 50,
+        pauseSeconds: 10,
+        hourlyCap: 60,
+        dailyCap: 500,
+      },
+    });
+    expectStatus(await shop.a.post(`/campaign/${campaign.id}/start`), 200);
+    evolution.disconnectAfter = evolution.sent.length + 80;
+    const clock = fakeClock(Date.now());
+    await drain(t.app, clock, (r) => r.kind === 'paused');
+    const paused = expectStatus(await shop.a.get(`/campaign/${campaign.id}`), 200);
+    expect(paused).toMatchObject({
+      status: 'paused',
+      pauseReason: PAUSE_REASONS.disconnected,
+      progress: { success: 80, waiting: 20 },
+    });
+    expect(expectStatus(await shop.a.get('/whatsapp/instance'), 200).state).toBe('close');
+    // Nothing goes while paused.
+    await drain(t.app, clock);
+    expect(sentTo(shop.instance)).toHaveLength(80);
+
+    await evolution.scan(shop.instance);
+    expectStatus(await shop.a.post(`/campaign/${campaign.id}/resume`), 200);
+    await drain(t.app, clock);
+    const sent = sentTo(shop.instance);
+    expect(sent.sort()).toEqual([...phones].sort());
+    expect(expectStatus(await shop.a.get(`/campaign/${campaign.id}`), 200).status).toBe('finished');
+  }, 180_000);
+
+  it('pauses after send errors in a row', async () => {
+    const shop = await connectedShop();
+    await addCustomers(shop.client.id, 10);
+    const campaign = await makeCampaign(shop.a, {
+      pacing: {
+        minDelaySeconds: 3,
+        maxDelaySeconds: 3,
+        pauseEvery: 50,
+        pauseSeconds: 10,
+        hourlyCap: 60,
+        dailyCap: 500,
+      },
+    });
+    expectStatus(await shop.a.post(`/campaign/${campaign.id}/start`), 200);
+    evolution.failNext = 3;
+    await drain(t.app, fakeClock(Date.now()), (r) => r.kind === 'paused');
+    expect(expectStatus(await shop.a.get(`/campaign/${campaign.id}`), 200)).toMatchObject({
+      status: 'paused',
+      pauseReason: PAUSE_REASONS.errors,
+      progress: { failed: 3, waiting: 7 },
+    });
+    const cancel = expectStatus(await shop.a.post(`/campaign/${campaign.id}/cancel`), 200);
+    expect(cancel).toMatchObject({ status: 'canceled', progress: { skipped: 7 } });
+  });
+
+  it('honours opt-out: a SAIR reply or staff marking, before and during a campaign', async () => {
+    const shop = await connectedShop();
+    const phones = await addCustomers(shop.client.id, 6);
+    await evolution.reply(shop.instance, phones[0], 'sair');
+    expectStatus(await shop.a.post('/whatsapp/opt-out', { number: phones[1] }), 200);
+    const counts = expectStatus(await shop.a.post('/campaign/audience-count', {}), 200);
+    expect(counts).toMatchObject({ total: 6, optedOut: 2, validWhatsapp: 6 });
+    const campaign = await makeCampaign(shop.a, {
+      pacing: {
+        minDelaySeconds: 3,
+        maxDelaySeconds: 3,
+        pauseEvery: 50,
+        pauseSeconds: 10,
+        hourlyCap: 60,
+        dailyCap: 500,
+      },
+    });
+    expectStatus(await shop.a.post(`/campaign/${campaign.id}/start`), 200);
+    const clock = fakeClock(Date.now());
+    await drain(t.app, clock, () => sentTo(shop.instance).length >= 1);
+    // Someone answers PARAR while the campaign runs.
+    await evolution.reply(shop.instance, phones[5], 'PARAR');
+    await drain(t.app, clock);
+    expect(sentTo(shop.instance).sort()).toEqual(phones.slice(2, 5).sort());
+    const list = expectStatus(await shop.a.get(`/campaign/${campaign.id}/recipients?status=skipped`), 200);
+    expect(list.total).toBe(3);
+    expect(list.items[0].reason).toBe('Pediu para não receber mensagens');
+  });
+
+  it('skips numbers without WhatsApp (checked with whatsappNumbers first) and filters the audience', async () => {
+    const shop = await connectedShop();
+    const [valid] = await addCustomers(shop.client.id, 1, { whatsappValid: null, birthDate: '1990-03-10' });
+    const [invalid] = await addCustomers(
+      shop.client.id,
+      1,
+      { whatsappValid: null, birthDate: '1991-03-20' },
+      false,
+    );
+    await addCustomers(shop.client.id, 2, { birthDate: '1990-07-01' });
+    const march = { birthMonth: 3 };
+    const counts = expectStatus(await shop.a.post('/campaign/audience-count', march), 200);
+    expect(counts).toMatchObject({ total: 2, uncheckedWhatsapp: 2, delinquent: 0, notDelinquent: 2 });
+    const campaign = await makeCampaign(shop.a, { audience: march });
+    const started = expectStatus(await shop.a.post(`/campaign/${campaign.id}/start`), 200);
+    expect(started.progress).toMatchObject({ total: 2, waiting: 1, skipped: 1 });
+    expect(evolution.checks.some((c) => c.numbers.includes(invalid))).toBe(true);
+    await drain(t.app, fakeClock(Date.now()));
+    expect(sentTo(shop.instance)).toEqual([valid]);
+    const csv = await shop.a.get(`/campaign/${campaign.id}/recipients/csv`);
+    expect(csv.statusCode).toBe(200);
+    expect(csv.body).toContain('Número sem WhatsApp');
+    expect(csv.body).toContain('Enviada');
+  });
+
+  it('starts a scheduled campaign when its time comes, not before', async () => {
+    const shop = await connectedShop();
+    const phones = await addCustomers(shop.client.id, 2);
+    const at = new Date(Date.now() + 3_600_000);
+    const campaign = await makeCampaign(shop.a, { scheduledAt: at.toISOString() });
+    expect(expectStatus(await shop.a.post(`/campaign/${campaign.id}/start`), 200)).toMatchObject({
+      status: 'scheduled',
+      progress: { total: 0 },
+    });
+    await startDueCampaigns(t.app.ctx, new Date(at.getTime() - 60_000));
+    expect(expectStatus(await shop.a.get(`/campaign/${campaign.id}`), 200).status).toBe('scheduled');
+    await startDueCampaigns(t.app.ctx, at);
+    expect(expectStatus(await shop.a.get(`/campaign/${campaign.id}`), 200)).toMatchObject({
+      status: 'running',
+      progress: { total: 2, waiting: 2 },
+    });
+    await drain(t.app, fakeClock(at.getTime()));
+    expect(sentTo(shop.instance).sort()).toEqual([...phones].sort());
+  });
+
+  it('pauses by itself when the instance is not connected', async () => {
+    const shop = await createClientWithUsers(t, [1]);
+    await addCustomers(shop.client.id, 2);
+    const a = api(t, shop.auth);
+    const campaign = await makeCampaign(a);
+    expectStatus(await a.post(`/campaign/${campaign.id}/start`), 200);
+    await drain(t.app, fakeClock(Date.now()), (r) => r.kind === 'paused');
+    expect(expectStatus(await a.get(`/campaign/${campaign.id}`), 200)).toMatchObject({
+      status: 'paused',
+      pauseReason: PAUSE_REASONS.disconnected,
+    });
+  });
+});
+
+describe('campaign records', () => {
+  it('edits only before start, refuses {cupom} without a coupon, validates pacing bounds', async () => {
+    const shop = await createClientWithUsers(t, [2]);
+    const a = api(t, shop.auth);
+    const noCoupon = await a.post('/campaign', { name: 'X', message: 'Use {cupom}' });
+    expect(expectStatus(noCoupon, 400).issues).toEqual([
+      { path: 'message', message: 'Anexe um cupom para usar {cupom} na mensagem.' },
+    ]);
+    const tooFast = await a.post('/campaign', {
+      name: 'X',
+      message: 'Oi',
+      pacing: {
+        minDelaySeconds: 1,
+        maxDelaySeconds: 2,
+        pauseEvery: 10,
+        pauseSeconds: 15,
+        hourlyCap: 30,
+        dailyCap: 200,
+      },
+    });
+    expect(tooFast.statusCode).toBe(400);
+    const category = expectStatus(await a.post('/campaign-category', { name: 'Datas comemorativas' }), 201);
+    const campaign = await makeCampaign(a, { categoryId: category.id });
+    expect(campaign.category).toEqual({ id: category.id, name: 'Datas comemorativas' });
+    expect(campaign.pacing).toMatchObject({ minDelaySeconds: 7, maxDelaySeconds: 8, hourlyCap: 30 });
+    const edited = expectStatus(
+      await a.put(`/campaign/${campaign.id}`, {
+        name: 'Natal',
+        message: 'Oi {nome}',
+        categoryId: category.id,
+        updatedAt: campaign.updatedAt,
+      }),
+      200,
+    );
+    expect(edited.name).toBe('Natal');
+    const stale = await a.put(`/campaign/${campaign.id}`, {
+      name: 'Outro',
+      message: 'Oi',
+      updatedAt: campaign.updatedAt,
+    });
+    expect(stale.statusCode).toBe(409);
+    const inUse = await a.delete(`/campaign-category/${category.id}`);
+    expect(expectStatus(inUse, 409).message).toBe('Não é possível excluir: 1 campanha usa esta categoria');
+    const list = expectStatus(await a.get(`/campaign/client/${shop.client.id}`), 200);
+    expect(list).toMatchObject({
+      total: 1,
+      items: [{ name: 'Natal', status: 'draft', category: { name: 'Datas comemorativas' } }],
+    });
+    const future = new Date(Date.now() + 3_600_000).toISOString();
+    const scheduled = await makeCampaign(a, { scheduledAt: future });
+    await addCustomers(shop.client.id, 1);
+    expect(expectStatus(await a.post(`/campaign/${scheduled.id}/start`), 200).status).toBe('scheduled');
+    expect(expectStatus(await a.delete(`/campaign/${campaign.id}`), 200)).toEqual({ id: campaign.id });
+  });
+
+  it('keeps tenancy and roles: campaigns for Administrador, Gerente, Marketing', async () => {
+    const shop = await createClientWithUsers(t, [9, 6, 5]);
+    const other = await createClientWithUsers(t, [1]);
+    const [marketing, stock, waiter] = shop.users.map((u) => api(t, { authorization: `Bearer ${u.token}` }));
+    const mine = await makeCampaign(marketing);
+    expect((await stock.post('/campaign', { name: 'X', message: 'Oi' })).statusCode).toBe(403);
+    expect((await stock.get(`/campaign/${mine.id}`)).statusCode).toBe(200);
+    expect((await stock.post(`/campaign/${mine.id}/start`)).statusCode).toBe(403);
+    expect((await waiter.get(`/campaign/client/${shop.client.id}`)).statusCode).toBe(403);
+    expect((await stock.post('/campaign-category', { name: 'X' })).statusCode).toBe(403);
+    const o = api(t, other.auth);
+    expect((await o.get(`/campaign/${mine.id}`)).statusCode).toBe(404);
+    expect((await o.post(`/campaign/${mine.id}/start`)).statusCode).toBe(404);
+    expect((await o.get(`/campaign/client/${shop.client.id}`)).statusCode).toBe(404);
+    expect((await o.get(`/campaign/${mine.id}/recipients`)).statusCode).toBe(404);
+    const otherCategory = expectStatus(await o.post('/campaign-category', { name: 'Deles' }), 201);
+    const refused = await marketing.post('/campaign', {
+      name: 'X',
+      message: 'Oi',
+      categoryId: otherCategory.id,
+    });
+    expect(refused.statusCode).toBe(422);
+  });
+});

@@ -1,0 +1,193 @@
+import {
+  audienceCountsSchema,
+  audienceSchema,
+  campaignInputSchema,
+  campaignListItemSchema,
+  campaignListQuerySchema,
+  campaignRecipientSchema,
+  campaignSchema,
+  campaignUpdateSchema,
+  RECIPIENT_STATUS_LABELS,
+  recipientListQuerySchema,
+} from '@balcao/core/campaign';
+import { pageOf } from '@balcao/core/list';
+import { csvFileSchema, deletedSchema } from '@balcao/core/responses';
+import { BACKOFFICE, WRITE } from '@balcao/core/routes';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AppContext } from '../../context.ts';
+import { sendCsvStream } from '../../lib/csv.ts';
+import { clientParams, idParams } from '../../lib/params.ts';
+import { assertOwnClient, sessionOf } from '../../plugins/auth.ts';
+import {
+  cancelCampaign,
+  countAudience,
+  createCampaign,
+  deleteCampaign,
+  findCampaign,
+  listCampaigns,
+  listRecipients,
+  pauseCampaign,
+  recipientsForCsv,
+  resumeCampaign,
+  startCampaign,
+  updateCampaign,
+} from './service.ts';
+
+const tags = ['campaign'];
+
+const cell = (value: string | null) => {
+  const text = value ?? '';
+  return /[";\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+};
+
+/** /v1/campaign: reading is the page's roles (BACKOFFICE), everything else WRITE.campaigns. */
+export function campaignRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    const { db } = ctx;
+
+    app.get(
+      '/campaign/client/:clientId',
+      {
+        config: { access: BACKOFFICE },
+        schema: {
+          tags,
+          summary: "The client's campaigns with their progress",
+          params: clientParams,
+          querystring: campaignListQuerySchema,
+          response: { 200: pageOf(campaignListItemSchema) },
+        },
+      },
+      async (request) => listCampaigns(db, assertOwnClient(request, request.params.clientId), request.query),
+    );
+
+    app.post(
+      '/campaign/audience-count',
+      {
+        config: { access: BACKOFFICE },
+        schema: {
+          tags,
+          summary: 'How many customers an audience reaches (delinquent or not, WhatsApp valid or not)',
+          body: audienceSchema,
+          response: { 200: audienceCountsSchema },
+        },
+      },
+      async (request) => countAudience(db, sessionOf(request), request.body),
+    );
+
+    app.get(
+      '/campaign/:id',
+      {
+        config: { access: BACKOFFICE },
+        schema: {
+          tags,
+          summary: 'A campaign with its progress',
+          params: idParams,
+          response: { 200: campaignSchema },
+        },
+      },
+      async (request) => findCampaign(db, sessionOf(request), request.params.id),
+    );
+
+    app.get(
+      '/campaign/:id/recipients',
+      {
+        config: { access: BACKOFFICE },
+        schema: {
+          tags,
+          summary: 'The recipients of a campaign with their status',
+          params: idParams,
+          querystring: recipientListQuerySchema,
+          response: { 200: pageOf(campaignRecipientSchema) },
+        },
+      },
+      async (request) => listRecipients(db, sessionOf(request), request.params.id, request.query),
+    );
+
+    app.get(
+      '/campaign/:id/recipients/csv',
+      {
+        config: { access: BACKOFFICE },
+        schema: {
+          tags,
+          summary: 'CSV of the recipients (";" separated, UTF-8 with BOM)',
+          params: idParams,
+          response: { 200: { content: { 'text/csv': { schema: csvFileSchema } } } },
+        },
+      },
+      async (request, reply) => {
+        const rows = await recipientsForCsv(db, sessionOf(request), request.params.id);
+        return sendCsvStream(reply, `campanha-${request.params.id}`, {
+          header: '\uFEFFNome;WhatsApp;Situação;Motivo;Enviada em\n',
+          rows,
+          lines: (batch) =>
+            batch
+              .map((r) =>
+                [r.name, r.phone, RECIPIENT_STATUS_LABELS[r.status], r.reason, r.sentAt].map(cell).join(';'),
+              )
+              .map((line) => `${line}\n`)
+              .join(''),
+        });
+      },
+    );
+
+    app.post(
+      '/campaign',
+      {
+        config: { access: WRITE.campaigns },
+        schema: {
+          tags,
+          summary: 'Create a campaign (draft)',
+          body: campaignInputSchema,
+          response: { 201: campaignSchema },
+        },
+      },
+      async (request, reply) =>
+        reply.status(201).send(await createCampaign(ctx, sessionOf(request), request.body)),
+    );
+
+    app.put(
+      '/campaign/:id',
+      {
+        config: { access: WRITE.campaigns },
+        schema: {
+          tags,
+          summary: 'Edit a campaign that has not started (updatedAt required; 409 when stale or started)',
+          params: idParams,
+          body: campaignUpdateSchema,
+          response: { 200: campaignSchema },
+        },
+      },
+      async (request) => updateCampaign(ctx, sessionOf(request), request.params.id, request.body),
+    );
+
+    app.delete(
+      '/campaign/:id',
+      {
+        config: { access: WRITE.campaigns },
+        schema: {
+          tags,
+          summary: 'Delete a campaign that is not sending',
+          params: idParams,
+          response: { 200: deletedSchema },
+        },
+      },
+      async (request) => deleteCampaign(ctx, sessionOf(request), request.params.id),
+    );
+
+    for (const [action, run, summary] of [
+      ['start', startCampaign, 'Start now (or schedule, when its date is ahead): writes the send queue'],
+      ['pause', pauseCampaign, 'Pause the sending'],
+      ['resume', resumeCampaign, 'Resume where it stopped'],
+      ['cancel', cancelCampaign, 'Cancel: the messages not sent yet are dropped'],
+    ] as const) {
+      app.post(
+        `/campaign/:id/${action}`,
+        {
+          config: { access: WRITE.campaigns },
+          schema: { tags, summary, params: idParams, response: { 200: campaignSchema } },
+        },
+        async (request) => run(ctx, sessionOf(request), request.params.id),
+      );
+    }
+  };
+}

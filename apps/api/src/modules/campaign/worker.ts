@@ -1,0 +1,352 @@
+import { PAUSE_REASONS } from '@balcao/core/campaign';
+import { and, asc, eq, gt, lte, min, sql } from 'drizzle-orm';
+import type { AppContext } from '../../context.ts';
+import type { Executor } from '../../db/client.ts';
+import { AppError } from '../../errors.ts';
+import { campaignSender, isOptedOut } from '../whatsapp/instance.ts';
+import { campaignRecipients, campaignSenders, campaigns } from './schema.ts';
+import { enqueue } from './service.ts';
+
+/**
+ * The campaign sending engine (issue 19). The queue is the campaign_recipients table: a worker claims
+ * one row at a time (waiting -> sending) in a transaction that locks the shop's sender row FOR UPDATE
+ * SKIP LOCKED, so any number of workers, on one server or several, send each row once and one shop's
+ * number never sends two messages at once. The pacing state (next allowed moment, messages since the
+ * long pause) lives in campaign_senders and the caps are counted from the rows' claim times, so a
+ * restart resumes where it stopped with the same pace.
+ */
+
+export type Clock = { now(): Date };
+export const systemClock: Clock = { now: () => new Date() };
+
+export type WorkerOptions = {
+  clock?: Clock;
+  /** 0..1, for the jittered gaps (tests pass a fixed one). */
+  random?: () => number;
+};
+
+export type TickResult =
+  | { kind: 'sent' | 'failed' | 'skipped' | 'paused' | 'finished'; campaignId: number }
+  | { kind: 'idle'; nextAt: Date | null };
+
+/** Send errors in a row that pause a campaign (a ban signal, INTEGRATIONS.md). */
+export const FAILURES_TO_PAUSE = 3;
+/** A row left `sending` this long (the server died mid-send) is failed, never re-sent: at most once. */
+export const STALE_SENDING_MS = 2 * 60_000;
+export const INTERRUPTED_REASON =
+  'Envio interrompido (servidor reiniciado): não reenviado para evitar mensagem duplicada';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+async function finishIfDone(tx: Executor, campaignId: number, now: Date): Promise<string | null> {
+  const [left] = await tx
+    .select({ n: sql<number>`count(*)::int` })
+    .from(campaignRecipients)
+    .where(
+      and(
+        eq(campaignRecipients.campaignId, campaignId),
+        sql`${campaignRecipients.status} in ('waiting', 'sending')`,
+      ),
+    );
+  if ((left?.n ?? 0) > 0) return null;
+  const [done] = await tx
+    .update(campaigns)
+    .set({ status: 'finished', finishedAt: now, updatedAt: new Date() })
+    .where(and(eq(campaigns.id, campaignId), eq(campaigns.status, 'running')))
+    .returning({ name: campaigns.name });
+  return done?.name ?? null;
+}
+
+async function announceEnd(ctx: AppContext, clientId: number, campaignId: number, name: string) {
+  const [counts] = await ctx.db
+    .select({
+      success: sql<number>`count(*) filter (where ${campaignRecipients.status} = 'success')::int`,
+      failed: sql<number>`count(*) filter (where ${campaignRecipients.status} = 'failed')::int`,
+    })
+    .from(campaignRecipients)
+    .where(eq(campaignRecipients.campaignId, campaignId));
+  ctx.notify(clientId, {
+    message: `Campanha "${name}" concluída: ${counts?.success ?? 0} enviadas, ${counts?.failed ?? 0} com falha`,
+    alertColor: 'success',
+  });
+}
+
+/** Fails rows left `sending` by a worker that died mid-send (their message may have gone). */
+export async function recoverInterrupted(ctx: AppContext, now: Date): Promise<number> {
+  const rows = await ctx.db
+    .update(campaignRecipients)
+    .set({ status: 'failed', reason: INTERRUPTED_REASON })
+    .where(
+      and(
+        eq(campaignRecipients.status, 'sending'),
+        lte(campaignRecipients.claimedAt, new Date(now.getTime() - STALE_SENDING_MS)),
+      ),
+    )
+    .returning({ clientId: campaignRecipients.clientId, campaignId: campaignRecipients.campaignId });
+  for (const row of rows) ctx.changed(row.clientId, 'campaign', row.campaignId);
+  return rows.length;
+}
+
+/** Scheduled campaigns whose time came: their queue is written and they run. */
+export async function startDueCampaigns(ctx: AppContext, now: Date): Promise<void> {
+  const due = await ctx.db
+    .select()
+    .from(campaigns)
+    .where(and(eq(campaigns.status, 'scheduled'), lte(campaigns.scheduledAt, now)))
+    .orderBy(asc(campaigns.scheduledAt))
+    .limit(10);
+  for (const row of due) {
+    try {
+      await enqueue(ctx, row, now);
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      // Another worker started it (409), or nobody matches the audience any more (422).
+      if (error.statusCode === 422)
+        await ctx.db
+          .update(campaigns)
+          .set({ status: 'canceled', pauseReason: error.message, finishedAt: now, updatedAt: new Date() })
+          .where(and(eq(campaigns.id, row.id), eq(campaigns.status, 'scheduled')));
+    }
+    ctx.changed(row.clientId, 'campaign', row.id);
+  }
+}
+
+type Claim = {
+  clientId: number;
+  campaignId: number;
+  recipientId: number;
+  phone: string;
+  text: string;
+  imageUrl: string | null;
+};
+
+async function pause(tx: Executor, campaignId: number, reason: string) {
+  await tx
+    .update(campaigns)
+    .set({ status: 'paused', pauseReason: reason, updatedAt: new Date() })
+    .where(and(eq(campaigns.id, campaignId), eq(campaigns.status, 'running')));
+}
+
+/**
+ * One step of the engine: claims the next message of a shop whose pace allows it, sends it, records
+ * the result. Answers what happened, or `idle` with the next moment something may be due.
+ */
+export async function sendNext(ctx: AppContext, options: WorkerOptions = {}): Promise<TickResult> {
+  const clock = options.clock ?? systemClock;
+  const random = options.random ?? Math.random;
+  const now = clock.now();
+
+  // Which shop may send now (read outside the transaction; the claim below re-checks under the lock).
+  const [candidate] = await ctx.db
+    .select({ clientId: campaignSenders.clientId })
+    .from(campaignSenders)
+    .where(
+      and(
+        lte(campaignSenders.nextSendAt, now),
+        sql`exists (select 1 from campaigns c where c.client_id = ${campaignSenders.clientId} and c.status = 'running')`,
+      ),
+    )
+    .orderBy(asc(campaignSenders.nextSendAt))
+    .limit(1);
+  if (!candidate) {
+    const [next] = await ctx.db
+      .select({ at: min(campaignSenders.nextSendAt) })
+      .from(campaignSenders)
+      .where(
+        sql`exists (select 1 from campaigns c where c.client_id = ${campaignSenders.clientId} and c.status = 'running')`,
+      );
+    return { kind: 'idle', nextAt: next?.at ? new Date(next.at) : null };
+  }
+  const sender = await campaignSender(ctx, candidate.clientId);
+
+  let finishedName: string | null = null;
+  const outcome = await ctx.db.transaction(async (tx): Promise<Claim | TickResult> => {
+    const [locked] = await tx
+      .select()
+      .from(campaignSenders)
+      .where(and(eq(campaignSenders.clientId, candidate.clientId), lte(campaignSenders.nextSendAt, now)))
+      .for('update', { skipLocked: true });
+    if (!locked) return { kind: 'idle', nextAt: null };
+    const [inFlight] = await tx
+      .select({ id: campaignRecipients.id })
+      .from(campaignRecipients)
+      .where(and(eq(campaignRecipients.clientId, locked.clientId), eq(campaignRecipients.status, 'sending')))
+      .limit(1);
+    if (inFlight) return { kind: 'idle', nextAt: null };
+    const [campaign] = await tx
+      .select()
+      .from(campaigns)
+      .where(and(eq(campaigns.clientId, locked.clientId), eq(campaigns.status, 'running')))
+      .orderBy(asc(campaigns.startedAt), asc(campaigns.id))
+      .limit(1)
+      .for('update', { skipLocked: true });
+    if (!campaign) return { kind: 'idle', nextAt: null };
+
+    // The caps of the shop's number, counted from the attempts of the last hour and day.
+    const attempts = async (windowMs: number) => {
+      const [row] = await tx
+        .select({ n: sql<number>`count(*)::int`, oldest: min(campaignRecipients.claimedAt) })
+        .from(campaignRecipients)
+        .where(
+          and(
+            eq(campaignRecipients.clientId, locked.clientId),
+            gt(campaignRecipients.claimedAt, new Date(now.getTime() - windowMs)),
+          ),
+        );
+      return { n: row?.n ?? 0, oldest: row?.oldest ?? now };
+    };
+    for (const [windowMs, cap] of [
+      [HOUR, campaign.pacing.hourlyCap],
+      [DAY, campaign.pacing.dailyCap],
+    ] as const) {
+      const used = await attempts(windowMs);
+      if (used.n >= cap) {
+        const nextAt = new Date(new Date(used.oldest).getTime() + windowMs + 1000);
+        await tx
+          .update(campaignSenders)
+          .set({ nextSendAt: nextAt })
+          .where(eq(campaignSenders.clientId, locked.clientId));
+        return { kind: 'idle', nextAt };
+      }
+    }
+
+    const [recipient] = await tx
+      .select()
+      .from(campaignRecipients)
+      .where(and(eq(campaignRecipients.campaignId, campaign.id), eq(campaignRecipients.status, 'waiting')))
+      .orderBy(asc(campaignRecipients.id))
+      .limit(1)
+      .for('update', { skipLocked: true });
+    if (!recipient) {
+      finishedName = await finishIfDone(tx, campaign.id, now);
+      return { kind: 'finished', campaignId: campaign.id };
+    }
+    if (await isOptedOut(tx, locked.clientId, recipient.phone)) {
+      await tx
+        .update(campaignRecipients)
+        .set({ status: 'skipped', reason: 'Pediu para não receber mensagens' })
+        .where(eq(campaignRecipients.id, recipient.id));
+      finishedName = await finishIfDone(tx, campaign.id, now);
+      return { kind: 'skipped', campaignId: campaign.id };
+    }
+    if (sender.state !== 'open' || !sender.send) {
+      await pause(tx, campaign.id, PAUSE_REASONS.disconnected);
+      return { kind: 'paused', campaignId: campaign.id };
+    }
+    await tx
+      .update(campaignRecipients)
+      .set({ status: 'sending', claimedAt: now })
+      .where(eq(campaignRecipients.id, recipient.id));
+    const p = campaign.pacing;
+    const sinceBreak = locked.sinceBreak + 1;
+    const longPause = sinceBreak >= p.pauseEvery;
+    const gapMs =
+      Math.round((p.minDelaySeconds + random() * (p.maxDelaySeconds - p.minDelaySeconds)) * 1000) +
+      (longPause ? p.pauseSeconds * 1000 : 0);
+    await tx
+      .update(campaignSenders)
+      .set({ nextSendAt: new Date(now.getTime() + gapMs), sinceBreak: longPause ? 0 : sinceBreak })
+      .where(eq(campaignSenders.clientId, locked.clientId));
+    return {
+      clientId: locked.clientId,
+      campaignId: campaign.id,
+      recipientId: recipient.id,
+      phone: recipient.phone,
+      text: recipient.text,
+      imageUrl: campaign.imageUrl,
+    };
+  });
+
+  if ('kind' in outcome) {
+    if (outcome.kind !== 'idle') ctx.changed(candidate.clientId, 'campaign', outcome.campaignId);
+    if (finishedName && outcome.kind !== 'idle')
+      await announceEnd(ctx, candidate.clientId, outcome.campaignId, finishedName);
+    return outcome;
+  }
+
+  const claim = outcome;
+  const sent = await (sender.send as NonNullable<typeof sender.send>)({
+    number: claim.phone,
+    text: claim.text,
+    imageUrl: claim.imageUrl,
+  });
+  const doneAt = clock.now();
+  const result: TickResult = await ctx.db.transaction(async (tx) => {
+    if (sent.ok) {
+      await tx
+        .update(campaignRecipients)
+        .set({ status: 'success', messageId: sent.id, sentAt: doneAt, reason: null })
+        .where(eq(campaignRecipients.id, claim.recipientId));
+      await tx.update(campaigns).set({ failuresInRow: 0 }).where(eq(campaigns.id, claim.campaignId));
+    } else if (sent.kind === 'disconnected') {
+      // Not sent: the row goes back to the queue and the campaign waits for the number.
+      await tx
+        .update(campaignRecipients)
+        .set({ status: 'waiting', claimedAt: null })
+        .where(eq(campaignRecipients.id, claim.recipientId));
+      await pause(tx, claim.campaignId, PAUSE_REASONS.disconnected);
+      return { kind: 'paused', campaignId: claim.campaignId } as const;
+    } else {
+      await tx
+        .update(campaignRecipients)
+        .set({ status: 'failed', reason: sent.reason, sentAt: doneAt })
+        .where(eq(campaignRecipients.id, claim.recipientId));
+      if (sent.kind === 'error') {
+        const [row] = await tx
+          .update(campaigns)
+          .set({ failuresInRow: sql`${campaigns.failuresInRow} + 1` })
+          .where(eq(campaigns.id, claim.campaignId))
+          .returning({ failuresInRow: campaigns.failuresInRow });
+        if ((row?.failuresInRow ?? 0) >= FAILURES_TO_PAUSE) {
+          await pause(tx, claim.campaignId, PAUSE_REASONS.errors);
+          return { kind: 'paused', campaignId: claim.campaignId } as const;
+        }
+      }
+    }
+    finishedName = await finishIfDone(tx, claim.campaignId, doneAt);
+    return { kind: sent.ok ? 'sent' : 'failed', campaignId: claim.campaignId } as const;
+  });
+  ctx.changed(claim.clientId, 'campaign', claim.campaignId);
+  if (finishedName) await announceEnd(ctx, claim.clientId, claim.campaignId, finishedName);
+  return result;
+}
+
+/**
+ * The worker loop of a server: recovers interrupted rows, starts scheduled campaigns and sends as the
+ * pace allows, polling every `pollMs` when idle. `stop` waits for the step under way.
+ */
+export function startCampaignWorker(
+  ctx: AppContext,
+  options: WorkerOptions & { pollMs?: number; onError?: (error: unknown) => void } = {},
+) {
+  const clock = options.clock ?? systemClock;
+  const pollMs = options.pollMs ?? 1000;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> = Promise.resolve();
+
+  const step = async () => {
+    let delay = pollMs;
+    try {
+      const now = clock.now();
+      await recoverInterrupted(ctx, now);
+      await startDueCampaigns(ctx, now);
+      const result = await sendNext(ctx, options);
+      if (result.kind !== 'idle') delay = 0;
+      else if (result.nextAt)
+        delay = Math.max(0, Math.min(pollMs, result.nextAt.getTime() - clock.now().getTime()));
+    } catch (error) {
+      options.onError?.(error);
+    }
+    if (!stopped) timer = setTimeout(() => (running = step()), delay);
+  };
+  timer = setTimeout(() => (running = step()), 0);
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,612 @@
+import {
+  type Audience,
+  CAMPAIGN_STATUS_LABELS,
+  CAMPAIGN_VARIABLES,
+  type Campaign,
+  type CampaignInput,
+  campaignInputSchema,
+  isoToShopLocal,
+  PACING_DEFAULTS,
+  RECIPIENT_STATUS_LABELS,
+  RECIPIENT_STATUSES,
+  renderCampaignMessage,
+  shopLocalToIso,
+} from '@balcao/core/campaign';
+import { SHOP_TIME_ZONE } from '@balcao/core/date';
+import { can, WRITE } from '@balcao/core/routes';
+import BlockIcon from '@mui/icons-material/Block';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import IconButton from '@mui/material/IconButton';
+import LinearProgress from '@mui/material/LinearProgress';
+import MenuItem from '@mui/material/MenuItem';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import TextField from '@mui/material/TextField';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import { useDeferredValue, useState } from 'react';
+import { useWatch } from 'react-hook-form';
+import { useNavigate } from 'react-router';
+import { type Feedback, FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
+import { FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
+import { ExportButton, useHandedOverMessage } from '../../components/listPage.tsx';
+import { centsOf, centsToInput } from '../../components/MoneyField.tsx';
+import { RecordFormCard, RecordFormPage, useEditId } from '../../components/RecordFormPage.tsx';
+import { downloadFile, errorMessage } from '../../lib/api.ts';
+import { useSession } from '../auth/session.tsx';
+import { useCoupons } from '../coupon/api.ts';
+import { useNamedOptions } from '../product-category/api.ts';
+import {
+  type CampaignAction,
+  useAudienceCounts,
+  useCampaign,
+  useCampaignAction,
+  useOptOut,
+  useRecipients,
+  useSaveCampaign,
+} from './api.ts';
+import { doneShare, STATUS_COLORS } from './CampaignListPage.tsx';
+
+const LIST = '/dashboard/campaign';
+const MONTHS = [
+  'Janeiro',
+  'Fevereiro',
+  'Março',
+  'Abril',
+  'Maio',
+  'Junho',
+  'Julho',
+  'Agosto',
+  'Setembro',
+  'Outubro',
+  'Novembro',
+  'Dezembro',
+];
+
+/** What the inputs hold: texts (numbers, money, the date and time in the shop's zone). */
+type Values = {
+  name: string;
+  categoryId: string;
+  message: string;
+  imageUrl: string;
+  couponId: string;
+  audience: {
+    birthMonth: string;
+    boughtWithinDays: string;
+    notBoughtForDays: string;
+    spentAbove: string;
+    delinquent: 'any' | 'yes' | 'no';
+  };
+  scheduledAt: string;
+  pacing: Record<keyof typeof PACING_DEFAULTS, string>;
+};
+
+const intOrNull = (text: string) => (text.trim() === '' ? null : Number(text));
+const idOrNull = (text: string) => (text === '' ? null : Number(text));
+
+function audienceOf(a: Values['audience']): Audience {
+  return {
+    birthMonth: intOrNull(a.birthMonth),
+    boughtWithinDays: intOrNull(a.boughtWithinDays),
+    notBoughtForDays: intOrNull(a.notBoughtForDays),
+    spentAboveCents: a.spentAbove.trim() === '' ? null : centsOf(a.spentAbove),
+    delinquent: a.delinquent,
+  };
+}
+
+function toInput(v: Values): CampaignInput {
+  return {
+    name: v.name,
+    categoryId: idOrNull(v.categoryId),
+    message: v.message,
+    imageUrl: v.imageUrl,
+    couponId: idOrNull(v.couponId),
+    audience: audienceOf(v.audience),
+    scheduledAt: v.scheduledAt ? (shopLocalToIso(v.scheduledAt, SHOP_TIME_ZONE) ?? 'inválida') : null,
+    pacing: Object.fromEntries(
+      Object.entries(v.pacing).map(([k, x]) => [k, Number(x)]),
+    ) as CampaignInput['pacing'],
+  };
+}
+
+function toValues(c?: Campaign): Values {
+  const pacing = c?.pacing ?? PACING_DEFAULTS;
+  const a = c?.audience;
+  const text = (n: number | null | undefined) => (n === null || n === undefined ? '' : String(n));
+  return {
+    name: c?.name ?? '',
+    categoryId: c?.category ? String(c.category.id) : '',
+    message: c?.message ?? '',
+    imageUrl: c?.imageUrl ?? '',
+    couponId: c?.coupon ? String(c.coupon.id) : '',
+    audience: {
+      birthMonth: text(a?.birthMonth),
+      boughtWithinDays: text(a?.boughtWithinDays),
+      notBoughtForDays: text(a?.notBoughtForDays),
+      spentAbove: a?.spentAboveCents != null ? centsToInput(a.spentAboveCents) : '',
+      delinquent: a?.delinquent ?? 'any',
+    },
+    scheduledAt: c?.scheduledAt ? isoToShopLocal(c.scheduledAt, SHOP_TIME_ZONE) : '',
+    pacing: Object.fromEntries(Object.entries(pacing).map(([k, x]) => [k, String(x)])) as Values['pacing'],
+  };
+}
+
+/** /dashboard/campaign/new and /edit/{id}: the form before it starts, the progress after. */
+export default function CampaignFormPage() {
+  const { state, show, close } = useFeedback();
+  useHandedOverMessage(show);
+  const edit = useEditId(LIST);
+  const campaign = useCampaign(edit.id);
+  return (
+    <RecordFormPage
+      edit={edit}
+      record={campaign}
+      title={['Nova campanha', 'Editar campanha']}
+      notFound="Campanha não encontrada"
+      maxWidth={960}
+      after={<FeedbackSnackbar state={state} onClose={close} />}
+    >
+      {(c) => (
+        <Stack sx={{ gap: 3 }}>
+          {c && c.status !== 'draft' && <CampaignProgress campaign={c} onFeedback={show} />}
+          {(!c || c.status === 'draft' || c.status === 'scheduled') && (
+            <CampaignForm campaign={c} onFeedback={show} />
+          )}
+        </Stack>
+      )}
+    </RecordFormPage>
+  );
+}
+
+function CampaignForm({ campaign, onFeedback }: { campaign?: Campaign; onFeedback: (f: Feedback) => void }) {
+  const navigate = useNavigate();
+  const { user } = useSession();
+  const clientId = user?.client.id;
+  const canWrite = can(user?.userType.id, WRITE.campaigns);
+  const save = useSaveCampaign();
+  const action = useCampaignAction();
+  const categories = useNamedOptions('campaign-category', clientId);
+  const coupons = useCoupons(clientId);
+  const form = useAppForm<Values, CampaignInput>({
+    schema: campaignInputSchema as never,
+    defaultValues: toValues(campaign),
+    toInput,
+    fieldOf: { 'audience.spentAboveCents': 'audience.spentAbove' },
+  });
+  const { control } = form;
+  const message = useWatch({ control, name: 'message' });
+  const couponId = useWatch({ control, name: 'couponId' });
+  const audience = useDeferredValue(audienceOf(useWatch({ control, name: 'audience' })));
+  const counts = useAudienceCounts(audience);
+  const coupon = coupons.data?.find((c) => String(c.id) === couponId);
+  const preview = renderCampaignMessage(message || '', {
+    name: 'Maria da Silva',
+    shop: user?.client.name ?? '',
+    coupon: coupon?.code ?? '{cupom}',
+  });
+
+  const submit = async (values: CampaignInput) => {
+    const saved = await save.mutateAsync({
+      id: campaign?.id,
+      body: { ...values, updatedAt: campaign?.updatedAt },
+    });
+    if (campaign) {
+      form.reset(toValues(saved));
+      onFeedback({ severity: 'success', title: 'Campanha editada com sucesso' });
+    } else
+      navigate(`${LIST}/edit/${saved.id}`, {
+        replace: true,
+        state: { message: 'Campanha criada com sucesso' },
+      });
+  };
+
+  const start = async () => {
+    if (!campaign) return;
+    try {
+      const started = await action.mutateAsync({ id: campaign.id, action: 'start' });
+      onFeedback({
+        severity: 'success',
+        title: started.status === 'scheduled' ? 'Campanha agendada' : 'Envio iniciado',
+      });
+    } catch (error) {
+      onFeedback({
+        severity: 'error',
+        title: 'Não foi possível iniciar a campanha',
+        message: errorMessage(error),
+      });
+    }
+  };
+
+  const grid = { display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, gap: 2 } as const;
+  return (
+    <RecordFormCard
+      form={form}
+      onSubmit={submit}
+      onFeedback={onFeedback}
+      errorTitle={campaign ? 'Erro ao editar campanha' : 'Erro ao criar campanha'}
+      label="Campanha"
+      canWrite={canWrite}
+      readOnlyNote="Você pode ver esta campanha, mas não alterá-la."
+      list={LIST}
+      submit={
+        <Stack direction="row" sx={{ gap: 2 }}>
+          <SubmitButton busyLabel="Salvando...">{campaign ? 'Salvar' : 'Cadastrar'}</SubmitButton>
+          {campaign && (
+            <Button
+              variant="contained"
+              color="success"
+              onClick={start}
+              disabled={action.isPending || form.formState.isDirty}
+            >
+              {campaign.scheduledAt && new Date(campaign.scheduledAt) > new Date()
+                ? 'Agendar envio'
+                : 'Enviar agora'}
+            </Button>
+          )}
+        </Stack>
+      }
+    >
+      {campaign?.status === 'scheduled' && (
+        <Alert severity="info" sx={{ mb: 2 }}>
+          Agendada para{' '}
+          {new Date(campaign.scheduledAt ?? '').toLocaleString('pt-BR', { timeZone: SHOP_TIME_ZONE })}
+        </Alert>
+      )}
+      <Stack sx={{ gap: 2 }}>
+        <Box sx={grid}>
+          <FormTextField control={control} name="name" label="Nome" required />
+          <FormTextField control={control} name="categoryId" label="Categoria" select>
+            <MenuItem value="">Sem categoria</MenuItem>
+            {(categories.data ?? []).map((c) => (
+              <MenuItem key={c.id} value={String(c.id)}>
+                {c.name}
+              </MenuItem>
+            ))}
+          </FormTextField>
+        </Box>
+        <Box sx={grid}>
+          <Stack sx={{ gap: 1 }}>
+            <FormTextField control={control} name="message" label="Mensagem" required multiline minRows={5} />
+            <Typography variant="caption" color="text.secondary">
+              Variáveis: {CAMPAIGN_VARIABLES.join(', ')}
+            </Typography>
+          </Stack>
+          <Paper variant="outlined" sx={{ p: 2, bgcolor: 'action.hover' }} aria-label="Pré-visualização">
+            <Typography variant="overline">Pré-visualização</Typography>
+            <Typography sx={{ whiteSpace: 'pre-wrap' }} data-testid="campaign-preview">
+              {preview}
+            </Typography>
+          </Paper>
+        </Box>
+        <Box sx={grid}>
+          <FormTextField control={control} name="imageUrl" label="Imagem (endereço, opcional)" />
+          <FormTextField control={control} name="couponId" label="Cupom" select>
+            <MenuItem value="">Sem cupom</MenuItem>
+            {(coupons.data ?? [])
+              .filter((c) => c.status === 'active')
+              .map((c) => (
+                <MenuItem key={c.id} value={String(c.id)}>
+                  {c.code}
+                </MenuItem>
+              ))}
+          </FormTextField>
+        </Box>
+
+        <Typography variant="h6" sx={{ mt: 1 }}>
+          Público
+        </Typography>
+        <Box sx={{ ...grid, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr 1fr' } }}>
+          <FormTextField control={control} name="audience.birthMonth" label="Aniversariantes do mês" select>
+            <MenuItem value="">Todos</MenuItem>
+            {MONTHS.map((m, i) => (
+              <MenuItem key={m} value={String(i + 1)}>
+                {m}
+              </MenuItem>
+            ))}
+          </FormTextField>
+          <FormTextField
+            control={control}
+            name="audience.boughtWithinDays"
+            label="Compraram nos últimos (dias)"
+            inputMode="numeric"
+          />
+          <FormTextField
+            control={control}
+            name="audience.notBoughtForDays"
+            label="Não compram há (dias)"
+            inputMode="numeric"
+          />
+          <FormTextField
+            control={control}
+            name="audience.spentAbove"
+            label="Gastaram acima de (R$)"
+            inputMode="decimal"
+          />
+          <FormTextField control={control} name="audience.delinquent" label="Inadimplência" select>
+            <MenuItem value="any">Todos</MenuItem>
+            <MenuItem value="yes">Só inadimplentes</MenuItem>
+            <MenuItem value="no">Só adimplentes</MenuItem>
+          </FormTextField>
+        </Box>
+        {counts.data && (
+          <Stack direction="row" sx={{ gap: 1, flexWrap: 'wrap' }} aria-label="Contadores do público">
+            <Chip color="primary" label={`${counts.data.total} clientes`} />
+            <Chip label={`Inadimplentes: ${counts.data.delinquent}`} />
+            <Chip label={`Adimplentes: ${counts.data.notDelinquent}`} />
+            <Chip
+              color="success"
+              variant="outlined"
+              label={`WhatsApp válido: ${counts.data.validWhatsapp}`}
+            />
+            <Chip
+              color="error"
+              variant="outlined"
+              label={`WhatsApp inválido: ${counts.data.invalidWhatsapp}`}
+            />
+            <Chip variant="outlined" label={`Não verificados: ${counts.data.uncheckedWhatsapp}`} />
+            <Chip variant="outlined" label={`Não querem receber: ${counts.data.optedOut}`} />
+          </Stack>
+        )}
+
+        <Typography variant="h6" sx={{ mt: 1 }}>
+          Envio
+        </Typography>
+        <Box sx={grid}>
+          <FormTextField
+            control={control}
+            name="scheduledAt"
+            label="Agendar para (deixe vazio para enviar agora)"
+            type="datetime-local"
+            slotProps={{ inputLabel: { shrink: true } }}
+          />
+        </Box>
+        <Box sx={{ ...grid, gridTemplateColumns: { xs: '1fr 1fr', sm: 'repeat(6, 1fr)' } }}>
+          <FormTextField
+            control={control}
+            name="pacing.minDelaySeconds"
+            label="Intervalo mín. (s)"
+            inputMode="numeric"
+          />
+          <FormTextField
+            control={control}
+            name="pacing.maxDelaySeconds"
+            label="Intervalo máx. (s)"
+            inputMode="numeric"
+          />
+          <FormTextField
+            control={control}
+            name="pacing.pauseEvery"
+            label="Pausa a cada"
+            inputMode="numeric"
+          />
+          <FormTextField control={control} name="pacing.pauseSeconds" label="Pausa (s)" inputMode="numeric" />
+          <FormTextField
+            control={control}
+            name="pacing.hourlyCap"
+            label="Limite por hora"
+            inputMode="numeric"
+          />
+          <FormTextField
+            control={control}
+            name="pacing.dailyCap"
+            label="Limite por dia"
+            inputMode="numeric"
+          />
+        </Box>
+        <Typography variant="caption" color="text.secondary">
+          Os envios seguem um de cada vez, com intervalos aleatórios e pausas, para proteger o número de
+          bloqueios.
+        </Typography>
+      </Stack>
+    </RecordFormCard>
+  );
+}
+
+const fmt = (iso: string | null) =>
+  iso
+    ? new Date(iso).toLocaleString('pt-BR', {
+        timeZone: SHOP_TIME_ZONE,
+        dateStyle: 'short',
+        timeStyle: 'short',
+      })
+    : '-';
+
+function CampaignProgress({
+  campaign,
+  onFeedback,
+}: {
+  campaign: Campaign;
+  onFeedback: (f: Feedback) => void;
+}) {
+  const { user } = useSession();
+  const canWrite = can(user?.userType.id, WRITE.campaigns);
+  const action = useCampaignAction();
+  const optOut = useOptOut();
+  const [status, setStatus] = useState('');
+  const [page, setPage] = useState(1);
+  const recipients = useRecipients(campaign.id, { page, pageSize: 20, status: status || undefined });
+  const p = campaign.progress;
+  const run = async (a: CampaignAction, done: string) => {
+    try {
+      await action.mutateAsync({ id: campaign.id, action: a });
+      onFeedback({ severity: 'success', title: done });
+    } catch (error) {
+      onFeedback({
+        severity: 'error',
+        title: 'Não foi possível concluir a ação',
+        message: errorMessage(error),
+      });
+    }
+  };
+  const share = doneShare(p);
+  return (
+    <Paper sx={{ p: { xs: 2, sm: 3 } }}>
+      <Stack direction="row" sx={{ alignItems: 'center', gap: 2, mb: 2, flexWrap: 'wrap' }}>
+        <Typography variant="h6" sx={{ flex: 1 }}>
+          {campaign.name}
+        </Typography>
+        <Chip color={STATUS_COLORS[campaign.status]} label={CAMPAIGN_STATUS_LABELS[campaign.status]} />
+      </Stack>
+      {campaign.pauseReason && campaign.status === 'paused' && (
+        <Alert severity="warning" sx={{ mb: 2 }}>
+          {campaign.pauseReason}
+        </Alert>
+      )}
+      <LinearProgress
+        variant="determinate"
+        value={share}
+        sx={{ height: 10, borderRadius: 5 }}
+        aria-label="Progresso do envio"
+        aria-valuetext={`${share}%`}
+      />
+      <Stack direction="row" sx={{ gap: 3, mt: 2, flexWrap: 'wrap' }} data-testid="campaign-counters">
+        <Typography>Enviadas: {p.success}</Typography>
+        <Typography>Falharam: {p.failed}</Typography>
+        <Typography>Restantes: {p.waiting + p.sending}</Typography>
+        <Typography>Ignoradas: {p.skipped}</Typography>
+        <Typography>Total: {p.total}</Typography>
+        {campaign.estimatedEndAt && <Typography>Término estimado: {fmt(campaign.estimatedEndAt)}</Typography>}
+        {campaign.finishedAt && <Typography>Concluída em: {fmt(campaign.finishedAt)}</Typography>}
+      </Stack>
+      {canWrite && (
+        <Stack direction="row" sx={{ gap: 1, mt: 2, flexWrap: 'wrap' }}>
+          {campaign.status === 'running' && (
+            <Button
+              variant="outlined"
+              onClick={() => run('pause', 'Campanha pausada')}
+              disabled={action.isPending}
+            >
+              Pausar
+            </Button>
+          )}
+          {campaign.status === 'paused' && (
+            <Button
+              variant="contained"
+              onClick={() => run('resume', 'Campanha retomada')}
+              disabled={action.isPending}
+            >
+              Retomar
+            </Button>
+          )}
+          {['scheduled', 'running', 'paused'].includes(campaign.status) && (
+            <Button
+              color="error"
+              onClick={() => run('cancel', 'Campanha cancelada')}
+              disabled={action.isPending}
+            >
+              Cancelar campanha
+            </Button>
+          )}
+        </Stack>
+      )}
+
+      {p.total > 0 && (
+        <Box sx={{ mt: 3 }}>
+          <Stack direction={{ xs: 'column', sm: 'row' }} sx={{ gap: 2, mb: 1, alignItems: { sm: 'center' } }}>
+            <Typography variant="subtitle1" sx={{ flex: 1 }}>
+              Destinatários
+            </Typography>
+            <TextField
+              select
+              size="small"
+              label="Situação"
+              slotProps={{ inputLabel: { shrink: true }, select: { displayEmpty: true } }}
+              value={status}
+              onChange={(e) => {
+                setStatus(e.target.value);
+                setPage(1);
+              }}
+              sx={{ minWidth: 160 }}
+            >
+              <MenuItem value="">Todas</MenuItem>
+              {RECIPIENT_STATUSES.map((s) => (
+                <MenuItem key={s} value={s}>
+                  {RECIPIENT_STATUS_LABELS[s]}
+                </MenuItem>
+              ))}
+            </TextField>
+            <ExportButton
+              variant="outlined"
+              download={() =>
+                downloadFile(`/campaign/${campaign.id}/recipients/csv`, `campanha-${campaign.id}.csv`)
+              }
+              onError={(error) =>
+                onFeedback({ severity: 'error', title: 'Erro ao exportar', message: errorMessage(error) })
+              }
+            />
+          </Stack>
+          <Box sx={{ overflowX: 'auto' }}>
+            <Table size="small" aria-label="Destinatários">
+              <TableHead>
+                <TableRow>
+                  <TableCell>Nome</TableCell>
+                  <TableCell>WhatsApp</TableCell>
+                  <TableCell>Situação</TableCell>
+                  <TableCell>Motivo</TableCell>
+                  <TableCell>Enviada em</TableCell>
+                  {canWrite && <TableCell align="right">Ações</TableCell>}
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {(recipients.data?.items ?? []).map((r) => (
+                  <TableRow key={r.id}>
+                    <TableCell>{r.name}</TableCell>
+                    <TableCell>{r.phone}</TableCell>
+                    <TableCell>{RECIPIENT_STATUS_LABELS[r.status]}</TableCell>
+                    <TableCell>{r.reason ?? ''}</TableCell>
+                    <TableCell>{fmt(r.sentAt)}</TableCell>
+                    {canWrite && (
+                      <TableCell align="right">
+                        <Tooltip title="Não enviar mais para este número">
+                          <IconButton
+                            aria-label={`Não enviar mais para ${r.name}`}
+                            disabled={optOut.isPending}
+                            onClick={() =>
+                              optOut.mutate(r.phone, {
+                                onSuccess: () =>
+                                  onFeedback({
+                                    severity: 'success',
+                                    title: 'Este número não receberá mais campanhas',
+                                  }),
+                                onError: (error) =>
+                                  onFeedback({
+                                    severity: 'error',
+                                    title: 'Não foi possível marcar',
+                                    message: errorMessage(error),
+                                  }),
+                              })
+                            }
+                          >
+                            <BlockIcon fontSize="small" />
+                          </IconButton>
+                        </Tooltip>
+                      </TableCell>
+                    )}
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          </Box>
+          {recipients.data && recipients.data.total > 20 && (
+            <Stack direction="row" sx={{ justifyContent: 'flex-end', gap: 1, mt: 1 }}>
+              <Button disabled={page === 1} onClick={() => setPage(page - 1)}>
+                Anterior
+              </Button>
+              <Button disabled={page * 20 >= recipients.data.total} onClick={() => setPage(page + 1)}>
+                Próxima
+              </Button>
+            </Stack>
+          )}
+        </Box>
+      )}
+    </Paper>
+  );
+}

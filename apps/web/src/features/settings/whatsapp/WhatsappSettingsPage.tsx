@@ -1,0 +1,268 @@
+import { can, WRITE } from '@balcao/core/routes';
+import {
+  INSTANCE_STATE_LABELS,
+  WHATSAPP_MESSAGES,
+  type WhatsappConnect,
+  type WhatsappInstanceView,
+  type WhatsappQr,
+  whatsappDigits,
+} from '@balcao/core/whatsapp';
+import Alert from '@mui/material/Alert';
+import Avatar from '@mui/material/Avatar';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
+import { FeedbackSnackbar, useFeedback } from '../../../components/FeedbackSnackbar.tsx';
+import { LoadError } from '../../../components/LoadError.tsx';
+import { Loading } from '../../../components/Loading.tsx';
+import { apiFetch, errorMessage } from '../../../lib/api.ts';
+import { queryKeys } from '../../../lib/queryKeys.ts';
+import { useSession } from '../../auth/session.tsx';
+
+const keys = queryKeys('whatsapp');
+/** A QR code lasts about 40 s in WhatsApp: a new one is asked for before that while connecting. */
+const QR_REFRESH_MS = 30_000;
+
+const STATE_COLORS = { open: 'success', connecting: 'warning', close: 'default', refused: 'error' } as const;
+
+/** /dashboard/settings/whatsapp: the shop's instance, its QR code, live state and a test message. */
+export default function WhatsappSettingsPage() {
+  const { user } = useSession();
+  const canWrite = can(user?.userType.id, WRITE.settings);
+  const queryClient = useQueryClient();
+  const { state, show, close } = useFeedback();
+  const instance = useQuery({
+    queryKey: keys.detail(0),
+    queryFn: () => apiFetch<WhatsappInstanceView>('/whatsapp/instance'),
+  });
+  const [qr, setQr] = useState<WhatsappQr | null>(null);
+  const [pairingNumber, setPairingNumber] = useState('');
+  const [confirmDelete, setConfirmDelete] = useState(false);
+
+  const settle = (answer: WhatsappConnect | WhatsappInstanceView) => {
+    const view = 'instance' in answer ? answer.instance : answer;
+    queryClient.setQueryData(keys.detail(0), view);
+    if ('qr' in answer) setQr(answer.qr);
+  };
+  const call = useMutation({
+    mutationFn: ({ path, method, body }: { path: string; method: 'POST' | 'DELETE'; body?: unknown }) =>
+      apiFetch<WhatsappConnect | WhatsappInstanceView>(path, { method, body }),
+    onSuccess: settle,
+    onError: (error) =>
+      show({ severity: 'error', title: 'Não foi possível concluir', message: errorMessage(error) }),
+  });
+
+  const view = instance.data;
+  const connecting = view?.created && view.state !== 'open' && view.state !== 'refused';
+  // While connecting, a fresh QR code before the last one expires (and the first one on arrival).
+  const refresh = call.mutate;
+  const hasQr = qr !== null;
+  useEffect(() => {
+    if (!connecting || !canWrite) return;
+    const ask = () => refresh({ path: '/whatsapp/instance/connect', method: 'POST', body: {} });
+    if (!hasQr) ask();
+    const timer = setInterval(ask, QR_REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [connecting, canWrite, hasQr, refresh]);
+  useEffect(() => {
+    if (view?.state === 'open') setQr(null);
+  }, [view?.state]);
+
+  if (instance.isPending) return <Loading />;
+  if (instance.isError) return <LoadError error={instance.error} onRetry={() => instance.refetch()} />;
+  const data = instance.data;
+
+  return (
+    <Box sx={{ maxWidth: 760 }}>
+      <Typography variant="h5" component="h1" sx={{ mb: 2 }}>
+        WhatsApp
+      </Typography>
+      <Paper sx={{ p: { xs: 2, sm: 3 } }}>
+        <Stack direction="row" sx={{ alignItems: 'center', gap: 2, mb: 2 }}>
+          <Avatar
+            src={data.profilePictureUrl ?? undefined}
+            alt={data.profileName ?? 'WhatsApp'}
+            sx={{ width: 56, height: 56 }}
+          />
+          <Box sx={{ flex: 1 }}>
+            <Typography variant="subtitle1">{data.profileName ?? data.instanceName}</Typography>
+            <Typography color="text.secondary">
+              {data.phone ? `+${data.phone}` : 'Nenhum número conectado'}
+            </Typography>
+          </Box>
+          <Chip
+            color={STATE_COLORS[data.state as keyof typeof STATE_COLORS] ?? 'default'}
+            label={data.created ? (INSTANCE_STATE_LABELS[data.state] ?? data.state) : 'Não criada'}
+            data-testid="whatsapp-state"
+          />
+        </Stack>
+        {!canWrite && <Alert severity="info">Você pode ver a conexão, mas não alterá-la.</Alert>}
+
+        {canWrite && !data.created && (
+          <Stack sx={{ gap: 2 }}>
+            <Typography>Crie a instância da loja para conectar o WhatsApp e enviar campanhas.</Typography>
+            <Box>
+              <Button
+                variant="contained"
+                disabled={call.isPending}
+                onClick={() => call.mutate({ path: '/whatsapp/instance', method: 'POST' })}
+              >
+                Criar instância
+              </Button>
+            </Box>
+          </Stack>
+        )}
+
+        {canWrite && data.created && data.state === 'refused' && (
+          <Stack sx={{ gap: 2 }}>
+            <Alert severity="error">{WHATSAPP_MESSAGES.refused}</Alert>
+            <Box>
+              <Button
+                variant="contained"
+                disabled={call.isPending}
+                onClick={() => call.mutate({ path: '/whatsapp/instance/connect', method: 'POST', body: {} })}
+              >
+                Gerar novo código
+              </Button>
+            </Box>
+          </Stack>
+        )}
+
+        {canWrite && connecting && (
+          <Stack direction={{ xs: 'column', sm: 'row' }} sx={{ gap: 3 }}>
+            <Box sx={{ textAlign: 'center' }}>
+              {qr?.base64 ? (
+                <Box
+                  component="img"
+                  src={qr.base64}
+                  alt="QR code do WhatsApp"
+                  sx={{ width: 240, height: 240, imageRendering: 'pixelated', bgcolor: 'common.white', p: 1 }}
+                />
+              ) : (
+                <Loading text="Gerando QR code..." />
+              )}
+              <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }}>
+                O código é renovado automaticamente.
+              </Typography>
+            </Box>
+            <Stack sx={{ gap: 2, flex: 1 }}>
+              <Typography>
+                No celular, abra o WhatsApp, toque em Dispositivos conectados e leia o QR code.
+              </Typography>
+              <Typography variant="subtitle2">Ou conecte com um código de pareamento:</Typography>
+              <TextField
+                label="Número do WhatsApp (com DDD)"
+                value={pairingNumber}
+                onChange={(e) => setPairingNumber(e.target.value)}
+                size="small"
+                inputMode="tel"
+              />
+              <Box>
+                <Button
+                  variant="outlined"
+                  disabled={call.isPending || !whatsappDigits(pairingNumber)}
+                  onClick={() =>
+                    call.mutate({
+                      path: '/whatsapp/instance/connect',
+                      method: 'POST',
+                      body: { number: pairingNumber },
+                    })
+                  }
+                >
+                  Gerar código de pareamento
+                </Button>
+              </Box>
+              {qr?.pairingCode && (
+                <Alert severity="info">
+                  Código de pareamento: <strong data-testid="pairing-code">{qr.pairingCode}</strong>
+                </Alert>
+              )}
+            </Stack>
+          </Stack>
+        )}
+
+        {canWrite && data.created && data.state === 'open' && <TestMessage onDone={show} />}
+
+        {canWrite && data.created && (
+          <Stack direction="row" sx={{ gap: 1, mt: 3, justifyContent: 'flex-end', flexWrap: 'wrap' }}>
+            {data.state === 'open' && (
+              <Button
+                disabled={call.isPending}
+                onClick={() => call.mutate({ path: '/whatsapp/instance/logout', method: 'POST' })}
+              >
+                Desconectar
+              </Button>
+            )}
+            <Button color="error" disabled={call.isPending} onClick={() => setConfirmDelete(true)}>
+              Excluir instância
+            </Button>
+          </Stack>
+        )}
+      </Paper>
+      <ConfirmDialog
+        open={confirmDelete}
+        title="Excluir a instância do WhatsApp?"
+        message="O número será desconectado e as campanhas em envio serão pausadas."
+        confirmLabel="Excluir"
+        destructive
+        onCancel={() => setConfirmDelete(false)}
+        onConfirm={() => {
+          setConfirmDelete(false);
+          setQr(null);
+          call.mutate({ path: '/whatsapp/instance', method: 'DELETE' });
+        }}
+      />
+      <FeedbackSnackbar state={state} onClose={close} />
+    </Box>
+  );
+}
+
+function TestMessage({
+  onDone,
+}: {
+  onDone: (f: { severity: 'success' | 'error'; title: string; message?: string }) => void;
+}) {
+  const [number, setNumber] = useState('');
+  const [text, setText] = useState('Mensagem de teste do Balcão');
+  const send = useMutation({
+    mutationFn: () =>
+      apiFetch<{ id: string }>('/whatsapp/instance/test', { method: 'POST', body: { number, text } }),
+    onSuccess: () => onDone({ severity: 'success', title: 'Mensagem de teste enviada' }),
+    onError: (error) =>
+      onDone({ severity: 'error', title: 'Não foi possível enviar', message: errorMessage(error) }),
+  });
+  return (
+    <Stack sx={{ gap: 2, mt: 2 }} component="section" aria-label="Mensagem de teste">
+      <Typography variant="subtitle1">Mensagem de teste</Typography>
+      <Stack direction={{ xs: 'column', sm: 'row' }} sx={{ gap: 2 }}>
+        <TextField
+          label="Número (com DDD)"
+          value={number}
+          onChange={(e) => setNumber(e.target.value)}
+          size="small"
+        />
+        <TextField
+          label="Mensagem"
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          size="small"
+          sx={{ flex: 1 }}
+        />
+        <Button
+          variant="outlined"
+          disabled={send.isPending || !whatsappDigits(number) || !text.trim()}
+          onClick={() => send.mutate()}
+        >
+          Enviar teste
+        </Button>
+      </Stack>
+    </Stack>
+  );
+}

@@ -1,0 +1,100 @@
+import { expect, type Page, test } from '@playwright/test';
+import { apiLogin, demoEmail, loginAs } from './helpers';
+
+/** The fake Evolution API the config starts (playwright.config.ts: E2E_PORT + 600). */
+const EVOLUTION = `http://127.0.0.1:${Number(process.env.E2E_EVOLUTION_PORT ?? Number(process.env.E2E_PORT ?? 3100) + 600)}`;
+const NUMBERS = ['11955550001', '11955550002', '11955550003'];
+
+/** SHOTS=/tmp/dir: screenshots of the screens at 1280 and 390 px, light and dark. */
+async function shots(page: Page, name: string) {
+  const dir = process.env.SHOTS;
+  if (!dir) return;
+  const size = page.viewportSize();
+  for (const scheme of ['light', 'dark'] as const) {
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.screenshot({ path: `${dir}/${name}-${width}-${scheme}.png`, fullPage: true });
+    }
+    // The app's own theme switch (the top bar's button).
+    await page
+      .getByRole('button', { name: scheme === 'light' ? 'Ativar tema escuro' : 'Ativar tema claro' })
+      .click();
+  }
+  if (size) await page.setViewportSize(size);
+}
+
+test('connects WhatsApp by QR, sends a campaign to a filtered audience and shows its progress', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await loginAs(page, 1);
+  await page.goto('/dashboard/settings/whatsapp');
+  await expect(page.getByTestId('whatsapp-state')).toHaveText('Não criada');
+  await page.getByRole('button', { name: 'Criar instância' }).click();
+  await expect(page.getByRole('img', { name: 'QR code do WhatsApp' })).toBeVisible();
+  await expect(page.getByTestId('whatsapp-state')).toHaveText('Conectando');
+  await shots(page, 'whatsapp-qr');
+
+  // The phone reads the QR: the fake's webhook reaches the API, the socket updates the page.
+  const me = await (
+    await page.request.get('/v1/user/me', {
+      headers: { authorization: `Bearer ${await apiLogin(page, demoEmail(1))}` },
+    })
+  ).json();
+  const instance = me.whatsappInstance.instanceName as string;
+  expect((await page.request.post(`${EVOLUTION}/__fake/scan/${instance}`)).status()).toBe(200);
+  await expect(page.getByTestId('whatsapp-state')).toHaveText('Conectado');
+  await expect(page.getByText('+5511987654321')).toBeVisible();
+  await shots(page, 'whatsapp-open');
+
+  // Three customers born in October (no demo customer is): the campaign's audience.
+  const token = await apiLogin(page, demoEmail(1));
+  for (const [i, phone] of NUMBERS.entries()) {
+    const res = await page.request.post('/v1/customer', {
+      headers: { authorization: `Bearer ${token}` },
+      data: { name: `Aniversariante ${i + 1} Outubro`, phone, birthDate: `1990-10-0${i + 1}` },
+    });
+    expect(res.status()).toBe(201);
+  }
+
+  await page.goto('/dashboard/campaign/new');
+  await page.getByLabel('Nome').fill('Aniversariantes de outubro');
+  await page.getByLabel('Mensagem').fill('Parabéns, {primeiro_nome}! A {loja} preparou um presente.');
+  await expect(page.getByTestId('campaign-preview')).toContainText('Parabéns, Maria!');
+  await expect(page.getByTestId('campaign-preview')).toContainText(
+    'Para não receber mais mensagens, responda SAIR.',
+  );
+  await page.getByLabel('Aniversariantes do mês').click();
+  await page.getByRole('option', { name: 'Outubro' }).click();
+  await expect(page.getByText('3 clientes')).toBeVisible();
+  await shots(page, 'campaign-form');
+  await page.getByLabel('Intervalo mín. (s)').fill('3');
+  await page.getByLabel('Intervalo máx. (s)').fill('3');
+  await page.getByRole('button', { name: 'Cadastrar' }).click();
+  await expect(page).toHaveURL(/\/dashboard\/campaign\/edit\/\d+$/);
+  await expect(page.getByText('Campanha criada com sucesso')).toBeVisible();
+
+  await page.getByRole('button', { name: 'Enviar agora' }).click();
+  await expect(page.getByText('Envio iniciado')).toBeVisible();
+  const bar = page.getByRole('progressbar', { name: 'Progresso do envio' });
+  await expect(bar).toBeVisible();
+  // Paced sends (3 s apart): the bar reaches the end live, without a reload.
+  await expect(page.getByTestId('campaign-counters')).toContainText('Enviadas: 3', { timeout: 60_000 });
+  await expect(bar).toHaveAttribute('aria-valuenow', '100');
+  await expect(page.getByText('Concluída', { exact: true })).toBeVisible();
+  await expect(
+    page.getByRole('table', { name: 'Destinatários' }).getByText('Enviada', { exact: true }),
+  ).toHaveCount(3);
+
+  await shots(page, 'campaign-done');
+  await page.goto('/dashboard/campaign');
+  await expect(page.getByText('Aniversariantes de outubro')).toBeVisible();
+  await shots(page, 'campaign-list');
+
+  const sent = (await (await page.request.get(`${EVOLUTION}/__fake/sent`)).json()) as {
+    number: string;
+    text: string;
+  }[];
+  expect(sent.map((m) => m.number).sort()).toEqual(NUMBERS.map((n) => `55${n}`));
+  expect(sent[0].text).toContain('Para não receber mais mensagens, responda SAIR.');
+});

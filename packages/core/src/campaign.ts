@@ -1,0 +1,266 @@
+import { booleanFilter, listQuerySchema } from './list.ts';
+import { updatedAtField } from './product.ts';
+import { refSchema, timestampFields } from './responses.ts';
+import { REQUIRED, z } from './zod.ts';
+
+/**
+ * WhatsApp campaigns (issue 19): the message with its variables, the audience filters, the pacing
+ * that keeps the shop's number from a ban (INTEGRATIONS.md "Campaign pacing") and the answers.
+ */
+
+export const CAMPAIGN_STATUSES = ['draft', 'scheduled', 'running', 'paused', 'finished', 'canceled'] as const;
+export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
+export const CAMPAIGN_STATUS_LABELS: Record<CampaignStatus, string> = {
+  draft: 'Rascunho',
+  scheduled: 'Agendada',
+  running: 'Enviando',
+  paused: 'Pausada',
+  finished: 'Concluída',
+  canceled: 'Cancelada',
+};
+
+export const RECIPIENT_STATUSES = ['waiting', 'sending', 'success', 'failed', 'skipped'] as const;
+export type RecipientStatus = (typeof RECIPIENT_STATUSES)[number];
+export const RECIPIENT_STATUS_LABELS: Record<RecipientStatus, string> = {
+  waiting: 'Aguardando',
+  sending: 'Enviando',
+  success: 'Enviada',
+  failed: 'Falhou',
+  skipped: 'Ignorada',
+};
+
+/** Every message ends with it (opt-out, LGPD); "SAIR" or "PARAR" in reply takes the number off. */
+export const OPT_OUT_LINE = 'Para não receber mais mensagens, responda SAIR.';
+
+export const CAMPAIGN_VARIABLES = ['{nome}', '{primeiro_nome}', '{loja}', '{cupom}'] as const;
+
+/** The message a customer gets: variables replaced, the opt-out line appended. */
+export function renderCampaignMessage(
+  template: string,
+  values: { name: string; shop: string; coupon?: string | null },
+): string {
+  const name = values.name.trim();
+  const text = template
+    .replaceAll('{nome}', name)
+    .replaceAll('{primeiro_nome}', name.split(/\s+/)[0] ?? '')
+    .replaceAll('{loja}', values.shop)
+    .replaceAll('{cupom}', values.coupon ?? '');
+  return `${text.trim()}\n\n${OPT_OUT_LINE}`;
+}
+
+export const CAMPAIGN_MESSAGES = {
+  notFound: 'Campanha não encontrada',
+  categoryNotFound: 'Categoria de campanha não encontrada',
+  couponNotFound: 'Cupom não encontrado',
+  notEditable: 'Só é possível editar uma campanha que ainda não começou.',
+  notStartable: 'Esta campanha já foi iniciada.',
+  notPausable: 'Só é possível pausar uma campanha em envio.',
+  notResumable: 'Só é possível retomar uma campanha pausada.',
+  notCancelable: 'Esta campanha já terminou.',
+  emptyAudience: 'Nenhum cliente com WhatsApp corresponde aos filtros.',
+  couponInMessage: 'Anexe um cupom para usar {cupom} na mensagem.',
+  scheduleFuture: 'A data de envio deve ser no futuro.',
+  maxDelay: 'O intervalo máximo deve ser maior ou igual ao mínimo.',
+  deleteStarted: 'Não é possível excluir uma campanha que já começou; cancele-a.',
+} as const;
+
+export const PAUSE_REASONS = {
+  disconnected: 'O WhatsApp desconectou: a campanha foi pausada.',
+  errors: 'Falhas seguidas no envio: a campanha foi pausada para proteger o número.',
+  ban: 'O WhatsApp limitou o número: a campanha foi pausada.',
+  manual: 'Pausada por um usuário.',
+} as const;
+
+const intIn = (min: number, max: number, label: string) =>
+  z
+    .number({ message: REQUIRED })
+    .int('Informe um número inteiro')
+    .min(min, `${label} deve ser no mínimo ${min}`)
+    .max(max, `${label} deve ser no máximo ${max}`);
+
+/** The pacing defaults are INTEGRATIONS.md's numbers; the bounds keep edits safe. */
+export const PACING_DEFAULTS = {
+  minDelaySeconds: 7,
+  maxDelaySeconds: 8,
+  pauseEvery: 10,
+  pauseSeconds: 15,
+  hourlyCap: 30,
+  dailyCap: 200,
+} as const;
+
+export const pacingSchema = z
+  .object({
+    minDelaySeconds: intIn(3, 60, 'O intervalo mínimo'),
+    maxDelaySeconds: intIn(3, 120, 'O intervalo máximo'),
+    pauseEvery: intIn(5, 50, 'A pausa a cada'),
+    pauseSeconds: intIn(10, 600, 'A pausa'),
+    hourlyCap: intIn(1, 60, 'O limite por hora'),
+    dailyCap: intIn(1, 500, 'O limite por dia'),
+  })
+  .refine((p) => p.maxDelaySeconds >= p.minDelaySeconds, {
+    message: CAMPAIGN_MESSAGES.maxDelay,
+    path: ['maxDelaySeconds'],
+  });
+export type Pacing = z.infer<typeof pacingSchema>;
+
+export const DELINQUENCY_FILTERS = ['any', 'yes', 'no'] as const;
+
+export const audienceSchema = z.object({
+  birthMonth: intIn(1, 12, 'O mês').nullable().default(null),
+  boughtWithinDays: intIn(1, 3650, 'O número de dias').nullable().default(null),
+  notBoughtForDays: intIn(1, 3650, 'O número de dias').nullable().default(null),
+  spentAboveCents: intIn(0, 1_000_000_000, 'O valor').nullable().default(null),
+  delinquent: z.enum(DELINQUENCY_FILTERS).default('any'),
+});
+export type Audience = z.output<typeof audienceSchema>;
+export type AudienceInput = z.input<typeof audienceSchema>;
+
+const campaignFields = z.object({
+  name: z.string({ message: REQUIRED }).trim().min(1, REQUIRED).max(120, 'Use no máximo 120 caracteres'),
+  categoryId: z.number().int().positive().nullable().default(null),
+  message: z.string({ message: REQUIRED }).trim().min(1, REQUIRED).max(1000, 'Use no máximo 1000 caracteres'),
+  imageUrl: z
+    .string()
+    .trim()
+    .max(1000)
+    .refine((v) => v === '' || /^https?:\/\/\S+$/.test(v), 'Informe um endereço http(s) válido')
+    .nullable()
+    .default(null)
+    .transform((v) => v || null),
+  couponId: z.number().int().positive().nullable().default(null),
+  audience: audienceSchema.default({
+    birthMonth: null,
+    boughtWithinDays: null,
+    notBoughtForDays: null,
+    spentAboveCents: null,
+    delinquent: 'any',
+  }),
+  /** When to start: null = when someone presses send. */
+  scheduledAt: z.iso.datetime({ offset: true, message: 'Data inválida' }).nullable().default(null),
+  pacing: pacingSchema.default({ ...PACING_DEFAULTS }),
+});
+
+const couponVariableCheck = (c: { message: string; couponId: number | null }) =>
+  !c.message.includes('{cupom}') || c.couponId !== null;
+
+export const campaignInputSchema = campaignFields.refine(couponVariableCheck, {
+  message: CAMPAIGN_MESSAGES.couponInMessage,
+  path: ['message'],
+});
+export type CampaignInput = z.input<typeof campaignInputSchema>;
+export const campaignUpdateSchema = campaignFields
+  .extend({ updatedAt: updatedAtField })
+  .refine(couponVariableCheck, { message: CAMPAIGN_MESSAGES.couponInMessage, path: ['message'] });
+
+export const campaignProgressSchema = z.object({
+  total: z.number(),
+  waiting: z.number(),
+  sending: z.number(),
+  success: z.number(),
+  failed: z.number(),
+  skipped: z.number(),
+});
+export type CampaignProgress = z.infer<typeof campaignProgressSchema>;
+
+export const campaignSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  category: refSchema.nullable(),
+  message: z.string(),
+  imageUrl: z.string().nullable(),
+  coupon: z.object({ id: z.number(), code: z.string() }).nullable(),
+  audience: audienceSchema,
+  pacing: pacingSchema,
+  scheduledAt: z.string().nullable(),
+  status: z.enum(CAMPAIGN_STATUSES),
+  pauseReason: z.string().nullable(),
+  startedAt: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+  progress: campaignProgressSchema,
+  /** When the last message should go, at the pacing and caps; null when nothing waits. */
+  estimatedEndAt: z.string().nullable(),
+  ...timestampFields,
+});
+export type Campaign = z.infer<typeof campaignSchema>;
+
+export const campaignListItemSchema = campaignSchema.pick({
+  id: true,
+  name: true,
+  category: true,
+  status: true,
+  scheduledAt: true,
+  progress: true,
+  createdAt: true,
+  updatedAt: true,
+});
+export type CampaignListItem = z.infer<typeof campaignListItemSchema>;
+
+export const CAMPAIGN_SORTS = ['name', 'createdAt', 'status'] as const;
+export const campaignListQuerySchema = listQuerySchema.extend({
+  status: z.enum(CAMPAIGN_STATUSES).optional(),
+  categoryId: z.coerce.number().int().positive().optional(),
+});
+
+/** The audience before sending: the spec's counters. */
+export const audienceCountsSchema = z.object({
+  total: z.number(),
+  delinquent: z.number(),
+  notDelinquent: z.number(),
+  validWhatsapp: z.number(),
+  invalidWhatsapp: z.number(),
+  uncheckedWhatsapp: z.number(),
+  optedOut: z.number(),
+});
+export type AudienceCounts = z.infer<typeof audienceCountsSchema>;
+
+export const campaignRecipientSchema = z.object({
+  id: z.number(),
+  customerId: z.number().nullable(),
+  name: z.string(),
+  phone: z.string(),
+  status: z.enum(RECIPIENT_STATUSES),
+  reason: z.string().nullable(),
+  sentAt: z.string().nullable(),
+});
+export type CampaignRecipient = z.infer<typeof campaignRecipientSchema>;
+
+export const recipientListQuerySchema = listQuerySchema.extend({
+  status: z.enum(RECIPIENT_STATUSES).optional(),
+});
+
+export const campaignCategoryListQuerySchema = listQuerySchema.extend({ active: booleanFilter });
+export const campaignCategoryInUseMessage = (n: number) =>
+  `Não é possível excluir: ${n} ${n === 1 ? 'campanha usa' : 'campanhas usam'} esta categoria`;
+export const CAMPAIGN_CATEGORY_NAME_TAKEN = 'Já existe uma categoria com este nome';
+
+/** The offset (ms) of a time zone at an instant: local wall time minus UTC. */
+function zoneOffsetMs(instant: number, timeZone: string): number {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  }).formatToParts(new Date(instant));
+  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
+  const wall = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
+  return wall - Math.floor(instant / 1000) * 1000;
+}
+
+/** "2026-12-01T09:30" read in the shop's zone -> an ISO instant; null when not a date and time. */
+export function shopLocalToIso(local: string, timeZone: string): string | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/.exec(local);
+  if (!m) return null;
+  const guess = Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5]);
+  const first = guess - zoneOffsetMs(guess, timeZone);
+  return new Date(guess - zoneOffsetMs(first, timeZone)).toISOString();
+}
+
+/** An ISO instant -> "YYYY-MM-DDTHH:mm" in the shop's zone (a datetime-local input's value). */
+export function isoToShopLocal(iso: string, timeZone: string): string {
+  const instant = new Date(iso).getTime();
+  return new Date(instant + zoneOffsetMs(instant, timeZone)).toISOString().slice(0, 16);
+}
