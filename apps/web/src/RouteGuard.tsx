@@ -1,8 +1,9 @@
-import { type AppRoute, canOpen, homeFor, pageTitle } from '@balcao/core/routes';
+import { type AppRoute, canUse, homeFor, isAllowed, isEnabled, pageTitle } from '@balcao/core/routes';
 import { Suspense, useEffect } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { Loading } from './components/Loading.tsx';
 import { useSession } from './features/auth/session.tsx';
+import { FlagClosedPage } from './pages/FlagClosedPage.tsx';
 import { UnderConstruction } from './pages/UnderConstruction.tsx';
 import { PAGES } from './pages.tsx';
 
@@ -33,7 +34,10 @@ export function RouteGuard({ route }: { route: AppRoute }) {
   const userTypeId = session.user.userType.id;
   if (route.name === 'home' && homeFor(userTypeId) !== '/dashboard')
     return <Navigate to={homeFor(userTypeId)} replace />;
-  if (!canOpen(route, userTypeId, session.settingsChecklist))
+  // A page the user may see but a setting turns off says which setting, not "no permission".
+  if (isAllowed(route, userTypeId) && route.flag && !isEnabled(route, session.settingsChecklist))
+    return <FlagClosedPage title={route.title} flag={route.flag} userTypeId={userTypeId} />;
+  if (!canUse(route, userTypeId, session.settingsChecklist))
     return <Navigate to="/not-have-permission" replace />;
   return page;
 }

@@ -678,6 +678,8 @@ export const saleSchema = z.object({
   cancelReason: z.string().nullable(),
   canceledAt: z.string().nullable(),
   canceledBy: refSchema.nullable(),
+  /** The Administrador or Gerente who approved the cancel of another user (null: no approval needed). */
+  cancelApprovedBy: refSchema.nullable(),
   createdAt: z.string(),
   finishedAt: z.string().nullable(),
   updatedAt: z.string(),

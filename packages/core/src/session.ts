@@ -20,7 +20,7 @@ export const sessionUserSchema = z.object({
   active: z.boolean(),
   profilePhotoWhatsapp: z.string().nullable(),
   userType: refSchema,
-  client: refSchema.extend({ clientType: refSchema }),
+  client: refSchema.extend({ clientType: refSchema, timeZone: z.string() }),
 });
 export type SessionUser = z.infer<typeof sessionUserSchema>;
 

@@ -19,6 +19,7 @@ export const clients = pgTable(
     saleCommand: boolean('sale_command').notNull().default(false),
     stockManagement: boolean('stock_management').notNull().default(true),
     checkIsOpen: boolean('check_is_open').notNull().default(false),
+    timeZone: text('time_zone').notNull().default('America/Sao_Paulo'),
     ...timestamps,
   },
   (t) => [uniqueIndex('clients_document_uq').on(t.document)],

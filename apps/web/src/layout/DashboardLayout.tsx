@@ -1,4 +1,4 @@
-import { canOpen, findRoute, menuFor, showsPdvInBottomBar } from '@balcao/core/routes';
+import { canUse, findRoute, menuFor, showsPdvInBottomBar } from '@balcao/core/routes';
 import AddIcon from '@mui/icons-material/Add';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -70,7 +70,7 @@ function Shell() {
   const groups = menuFor(user.userType.id, session.settingsChecklist);
   const route = findRoute(location.pathname);
   const fabTarget = route?.fab ? findRoute(route.fab) : undefined;
-  const showFab = fabTarget && canOpen(fabTarget, user.userType.id, session.settingsChecklist);
+  const showFab = fabTarget && canUse(fabTarget, user.userType.id, session.settingsChecklist);
   const toast = notifications.toasts[0];
 
   const openDrawer = () => {

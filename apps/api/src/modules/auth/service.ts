@@ -25,6 +25,7 @@ async function findUserView(db: Executor, userId: number) {
       id: client.id,
       name: client.name,
       clientType: { id: client.clientTypeId, name: CLIENT_TYPES[client.clientTypeId as ClientTypeId] ?? '' },
+      timeZone: client.timeZone,
     },
   };
 }

@@ -76,7 +76,9 @@ export async function findSale(db: Executor, actor: Actor, id: number): Promise<
     .where(and(eq(sales.id, id), eq(sales.clientId, clientId)));
   if (!row) throw notFound(SALE_NOT_FOUND);
   const s = row.sale;
-  const userIds = [s.userId, s.sellerId, s.canceledByUserId].filter((v): v is number => v !== null);
+  const userIds = [s.userId, s.sellerId, s.canceledByUserId, s.cancelApprovedByUserId].filter(
+    (v): v is number => v !== null,
+  );
   const [items, payments, receivableRows, userRows] = await Promise.all([
     db.select().from(saleItems).where(eq(saleItems.saleId, id)).orderBy(asc(saleItems.position)),
     db.select().from(salePayments).where(eq(salePayments.saleId, id)).orderBy(asc(salePayments.position)),
@@ -172,6 +174,10 @@ export function toSale({
     canceledBy:
       s.canceledByUserId !== null
         ? { id: s.canceledByUserId, name: name.get(s.canceledByUserId) ?? '' }
+        : null,
+    cancelApprovedBy:
+      s.cancelApprovedByUserId !== null
+        ? { id: s.cancelApprovedByUserId, name: name.get(s.cancelApprovedByUserId) ?? '' }
         : null,
     createdAt: s.createdAt.toISOString(),
     finishedAt: iso(s.finishedAt),

@@ -29,7 +29,7 @@ import { Receipt } from '../sale/Receipt.tsx';
 import { CustomerStep } from './CustomerStep.tsx';
 import { ItemsStep } from './ItemsStep.tsx';
 import { PaymentStep } from './PaymentStep.tsx';
-import { pdvToSaleInput, usePdvState } from './state.ts';
+import { pdvPaymentCheck, pdvToSaleInput, usePdvState } from './state.ts';
 
 const STEPS = ['Itens', 'Cliente e entrega', 'Pagamento', 'Concluído'] as const;
 
@@ -63,8 +63,11 @@ export default function PdvPage() {
     [state.step, dispatch],
   );
 
+  // What the payment step's main button allows, the side panel's "Finalizar (F9)" and the F9 key allow
+  // too: nothing paid (or not enough) does nothing instead of answering 422.
+  const canFinish = state.items.length > 0 && pdvPaymentCheck(state, totals.finalAmountCents).ok;
   const finish = useCallback(async () => {
-    if (finishing || state.items.length === 0) return;
+    if (finishing || !canFinish) return;
     setFinishing(true);
     setFinishError(null);
     try {
@@ -84,7 +87,7 @@ export default function PdvPage() {
     } finally {
       setFinishing(false);
     }
-  }, [finishing, state, dispatch, saleWritten, register]);
+  }, [finishing, canFinish, state, dispatch, saleWritten, register]);
 
   // Once the register is open (the opening modal closed), the scanner's input goes to the search box.
   const registerOpen = Boolean(register.data);
@@ -261,6 +264,7 @@ export default function PdvPage() {
           onNext={() => (state.step < 2 ? goTo((state.step + 1) as 1 | 2) : finish())}
           onCancel={() => setConfirmCancel(true)}
           hasItems={state.items.length > 0}
+          canFinish={canFinish && !finishing}
         />
       </Box>
 
@@ -296,6 +300,7 @@ function TotalsPanel({
   onNext,
   onCancel,
   hasItems,
+  canFinish,
 }: {
   totals: SaleTotals;
   customerName: string | null;
@@ -303,6 +308,7 @@ function TotalsPanel({
   onNext: () => void;
   onCancel: () => void;
   hasItems: boolean;
+  canFinish: boolean;
 }) {
   const row = (label: string, value: string, testId?: string) => (
     <Stack direction="row" sx={{ justifyContent: 'space-between' }}>
@@ -338,7 +344,12 @@ function TotalsPanel({
         )}
         {step < 3 && (
           <Stack direction="row" spacing={1} sx={{ pt: 1 }}>
-            <Button variant="contained" fullWidth onClick={onNext} disabled={!hasItems}>
+            <Button
+              variant="contained"
+              fullWidth
+              onClick={onNext}
+              disabled={!hasItems || (step === 2 && !canFinish)}
+            >
               {step < 2 ? 'Avançar' : 'Finalizar (F9)'}
             </Button>
             <Button color="error" onClick={onCancel} disabled={!hasItems}>

@@ -66,7 +66,7 @@ export default function SaleListPage() {
   const { query: filters, update, search, setSearch, pagination } = useListParams(queryFromParams);
   const [exportError, setExportError] = useState<string | null>(null);
   const sales = useSales(clientId, filters);
-  const sellers = useSellers(clientId);
+  const sellers = useSellers(clientId, user?.userType.id);
 
   const totals = sales.data?.totals;
   return (
