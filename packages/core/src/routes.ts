@@ -33,6 +33,8 @@ export const ACTION = {
   approve: [1, 2],
   /** Every register of the client (reports), not only one's own. */
   registerReports: [1, 2, 7],
+  /** The shop's sales figures on the home (today, month, methods, best sellers). */
+  shopFigures: [1, 2, 7],
 } as const satisfies Record<string, readonly UserTypeId[]>;
 
 /**

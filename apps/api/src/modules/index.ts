@@ -7,6 +7,7 @@ import { cepRoutes } from './cep/routes.ts';
 import { couponRoutes } from './coupon/routes.ts';
 import { customerRoutes } from './customer/routes.ts';
 import { healthRoutes } from './health/routes.ts';
+import { homeRoutes } from './home/routes.ts';
 import { notificationRoutes } from './notification/routes.ts';
 import { groupProductCount } from './product/additionalGroups.ts';
 import { productsInCategory, productsOfBrand } from './product/catalogCounts.ts';
@@ -45,4 +46,5 @@ export const MODULES: ((ctx: AppContext) => FastifyPluginAsyncZod)[] = [
   saleRoutes,
   (ctx) => receivableRoutes(ctx, saleOfInstallments),
   stockRoutes,
+  homeRoutes,
 ];
