@@ -4,6 +4,7 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Fab from '@mui/material/Fab';
 import Snackbar from '@mui/material/Snackbar';
+import { ThemeProvider } from '@mui/material/styles';
 import Toolbar from '@mui/material/Toolbar';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
@@ -12,6 +13,7 @@ import { Navigate, Outlet, Link as RouterLink, useLocation } from 'react-router'
 import { Loading } from '../components/Loading.tsx';
 import { useSession } from '../features/auth/session.tsx';
 import { useNotifications } from '../features/notification/useNotifications.ts';
+import { withPortugueseTexts } from '../lib/locale.ts';
 import { BottomBar } from './BottomBar.tsx';
 import { NotificationDrawer } from './NotificationDrawer.tsx';
 import { SideMenu } from './SideMenu.tsx';
@@ -34,7 +36,9 @@ export default function DashboardLayout() {
   const [queryClient] = useState(newQueryClient);
   return (
     <QueryClientProvider client={queryClient}>
-      <Shell />
+      <ThemeProvider theme={withPortugueseTexts}>
+        <Shell />
+      </ThemeProvider>
     </QueryClientProvider>
   );
 }

@@ -1,4 +1,3 @@
-import { ptBR } from '@mui/material/locale';
 import { createTheme, type PaletteMode, type Theme } from '@mui/material/styles';
 
 declare module '@mui/material/styles' {
@@ -10,58 +9,50 @@ declare module '@mui/material/styles' {
   }
 }
 
-/**
- * The spec's palettes (9): light and dark, radius 8, soft paper shadow, outlined inputs radius 8; every
- * component's built-in texts in Brazilian Portuguese (MUI's ptBR: autocomplete, pagination, ...).
- */
+/** The spec's palettes (9): light and dark, radius 8, soft paper shadow, outlined inputs radius 8. */
 export function buildTheme(mode: PaletteMode): Theme {
   const dark = mode === 'dark';
-  return createTheme(
-    {
-      palette: {
-        mode,
-        primary: { main: dark ? '#90caf9' : '#1565c0' },
-        secondary: { main: '#00796b' },
-        error: { main: dark ? '#e57373' : '#c62828' },
-        warning: { main: dark ? '#ffa726' : '#b45309' },
-        info: { main: dark ? '#4fc3f7' : '#0277bd' },
-        success: { main: dark ? '#66bb6a' : '#2e7d32' },
-        background: dark
-          ? { default: '#121212', paper: '#1e1e1e' }
-          : { default: '#f5f7fa', paper: '#ffffff' },
-        extra: dark ? { light: '#2c2c2c', dark: '#0a0a0a' } : { light: '#e3f2fd', dark: '#0d47a1' },
+  return createTheme({
+    palette: {
+      mode,
+      primary: { main: dark ? '#90caf9' : '#1565c0' },
+      secondary: { main: '#00796b' },
+      error: { main: dark ? '#e57373' : '#c62828' },
+      warning: { main: dark ? '#ffa726' : '#b45309' },
+      info: { main: dark ? '#4fc3f7' : '#0277bd' },
+      success: { main: dark ? '#66bb6a' : '#2e7d32' },
+      background: dark ? { default: '#121212', paper: '#1e1e1e' } : { default: '#f5f7fa', paper: '#ffffff' },
+      extra: dark ? { light: '#2c2c2c', dark: '#0a0a0a' } : { light: '#e3f2fd', dark: '#0d47a1' },
+    },
+    shape: { borderRadius: 8 },
+    components: {
+      MuiPaper: {
+        styleOverrides: {
+          root: { border: 'none', backgroundImage: 'none' },
+          elevation1: { boxShadow: dark ? '0 1px 3px rgba(0,0,0,0.5)' : '0 1px 4px rgba(16,24,40,0.08)' },
+        },
       },
-      shape: { borderRadius: 8 },
-      components: {
-        MuiPaper: {
-          styleOverrides: {
-            root: { border: 'none', backgroundImage: 'none' },
-            elevation1: { boxShadow: dark ? '0 1px 3px rgba(0,0,0,0.5)' : '0 1px 4px rgba(16,24,40,0.08)' },
+      MuiOutlinedInput: {
+        styleOverrides: {
+          root: {
+            borderRadius: 8,
+            ...(dark
+              ? {
+                  backgroundColor: '#2a2a2a',
+                  '& .MuiOutlinedInput-notchedOutline': { borderColor: '#616161' },
+                  '&:hover .MuiOutlinedInput-notchedOutline': { borderColor: '#9e9e9e' },
+                  '&.Mui-focused .MuiOutlinedInput-notchedOutline': { borderColor: '#90caf9' },
+                }
+              : {}),
           },
         },
-        MuiOutlinedInput: {
-          styleOverrides: {
-            root: {
-              borderRadius: 8,
-              ...(dark
-                ? {
-                    backgroundColor: '#2a2a2a',
-                    '& .MuiOutlinedInput-notchedOutline': { borderColor: '#616161' },
-                    '&:hover .MuiOutlinedInput-notchedOutline': { borderColor: '#9e9e9e' },
-                    '&.Mui-focused .MuiOutlinedInput-notchedOutline': { borderColor: '#90caf9' },
-                  }
-                : {}),
-            },
-          },
-        },
-        MuiButton: {
-          defaultProps: { disableElevation: true },
-          styleOverrides: { root: { textTransform: 'none' } },
-        },
+      },
+      MuiButton: {
+        defaultProps: { disableElevation: true },
+        styleOverrides: { root: { textTransform: 'none' } },
       },
     },
-    ptBR,
-  );
+  });
 }
 
 export function initialThemeMode(): PaletteMode {

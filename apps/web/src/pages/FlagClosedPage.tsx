@@ -9,7 +9,7 @@ import { Link } from 'react-router';
  * A page the user may see but a setting of the shop turns off: says which setting turns it on, with a
  * link to it for those who may change settings.
  */
-export function FlagClosedPage({
+export default function FlagClosedPage({
   title,
   flag,
   userTypeId,

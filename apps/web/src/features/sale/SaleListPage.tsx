@@ -1,4 +1,4 @@
-import { addDays, todayIso } from '@balcao/core/date';
+import { addDays } from '@balcao/core/date';
 import { formatCents } from '@balcao/core/money';
 import { can, WRITE } from '@balcao/core/routes';
 import {
@@ -26,7 +26,7 @@ import { LoadError } from '../../components/LoadError.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { alignRight, ExportButton, ListTable } from '../../components/listPage.tsx';
 import { errorMessage } from '../../lib/api.ts';
-import { formatDateTime } from '../../lib/format.ts';
+import { formatDateTime, shopToday } from '../../lib/format.ts';
 import { readParam, useListParams } from '../../lib/listParams.ts';
 import { useSession } from '../auth/session.tsx';
 import { downloadSalesCsv, type SaleListQuery, useSales, useSellers } from './api.ts';
@@ -47,8 +47,8 @@ function queryFromParams(params: URLSearchParams): SaleListQuery {
   const customerId = readParam.id(params, 'customerId');
   return {
     q: readParam.text(params, 'q'),
-    from: readParam.date(params, 'from', customerId ? undefined : addDays(todayIso(), -30)),
-    to: readParam.date(params, 'to', todayIso()),
+    from: readParam.date(params, 'from', customerId ? undefined : addDays(shopToday(), -30)),
+    to: readParam.date(params, 'to', shopToday()),
     status: readParam.oneOf(params, 'status', SALE_STATUSES),
     paymentMethod: readParam.oneOf(params, 'paymentMethod', PAYMENT_METHODS_IN_PDV),
     sellerId: readParam.id(params, 'sellerId'),
