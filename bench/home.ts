@@ -92,7 +92,7 @@ try {
                from products where client_id = ${clientId} and name like 'Produto bench %')
     select k, pos, p.ids[idx] as product_id, p.prices[idx] as price
     from generate_series(1, ${SALES}) k
-    cross join lateral generate_series(1, 1 + (k * 7919) % 5) pos
+    cross join lateral generate_series(1, 1 + ((k % 1000) * 7919) % 5) pos
     cross join p
     cross join lateral (select 1 + floor(power(random(), 3) * array_length(p.ids, 1))::int + 0 * pos as idx) r`);
   await client.query(`create temp table gen_sales as

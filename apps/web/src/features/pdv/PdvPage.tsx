@@ -33,6 +33,9 @@ import { pdvPaymentCheck, pdvToSaleInput, usePdvState } from './state.ts';
 
 const STEPS = ['Itens', 'Cliente e entrega', 'Pagamento', 'Concluído'] as const;
 
+/** A device whose main pointer is a finger and that cannot hover: no physical keyboard to expect. */
+const TOUCH = '@media (hover: none) and (pointer: coarse)';
+
 const SHORTCUTS = [
   ['F2', 'Buscar produto'],
   ['F4', 'Cliente'],
@@ -357,8 +360,13 @@ function TotalsPanel({
             </Button>
           </Stack>
         )}
-        <Divider sx={{ pt: 1 }} />
-        <Box component="ul" aria-label="Atalhos de teclado" sx={{ listStyle: 'none', p: 0, m: 0, pt: 1 }}>
+        {/* The F-key legend is for a keyboard: a touch screen (phone, tablet) does not show it. */}
+        <Divider sx={{ pt: 1, [TOUCH]: { display: 'none' } }} />
+        <Box
+          component="ul"
+          aria-label="Atalhos de teclado"
+          sx={{ listStyle: 'none', p: 0, m: 0, pt: 1, [TOUCH]: { display: 'none' } }}
+        >
           {SHORTCUTS.map(([key, label]) => (
             <Box component="li" key={key} sx={{ display: 'flex', gap: 1, alignItems: 'center', py: 0.25 }}>
               <Box

@@ -24,7 +24,7 @@ import { useState } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { LoadError } from '../../components/LoadError.tsx';
 import { Loading } from '../../components/Loading.tsx';
-import { alignRight, ExportButton, ListTable } from '../../components/listPage.tsx';
+import { alignRight, ExportButton, ListFilters, ListTable } from '../../components/listPage.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { formatDateTime, shopToday } from '../../lib/format.ts';
 import { readParam, useListParams } from '../../lib/listParams.ts';
@@ -109,61 +109,67 @@ export default function SaleListPage() {
             gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr', md: 'repeat(3, 1fr)', lg: 'repeat(6, 1fr)' },
           }}
         >
-          <TextField
-            type="date"
-            label="De"
-            value={filters.from ?? ''}
-            onChange={(e) => update({ from: e.target.value })}
-            slotProps={{ inputLabel: { shrink: true } }}
-          />
-          <TextField
-            type="date"
-            label="Até"
-            value={filters.to ?? ''}
-            onChange={(e) => update({ to: e.target.value })}
-            slotProps={{ inputLabel: { shrink: true } }}
-          />
-          <TextField
-            select
-            label="Status"
-            value={filters.status ?? ''}
-            onChange={(e) => update({ status: e.target.value || undefined })}
+          <ListFilters
+            active={
+              [filters.status, filters.paymentMethod, filters.sellerId].filter((v) => v !== undefined).length
+            }
           >
-            <MenuItem value="">Todos</MenuItem>
-            {SALE_STATUSES.map((s) => (
-              <MenuItem key={s} value={s}>
-                {SALE_STATUS_LABELS[s]}
-              </MenuItem>
-            ))}
-          </TextField>
-          <TextField
-            select
-            label="Forma de pagamento"
-            value={filters.paymentMethod ?? ''}
-            onChange={(e) => update({ paymentMethod: e.target.value || undefined })}
-          >
-            <MenuItem value="">Todas</MenuItem>
-            {PAYMENT_METHODS_IN_PDV.map((m) => (
-              <MenuItem key={m} value={m}>
-                {PAYMENT_METHOD_LABELS[m]}
-              </MenuItem>
-            ))}
-          </TextField>
-          {sellers.data && (
+            <TextField
+              type="date"
+              label="De"
+              value={filters.from ?? ''}
+              onChange={(e) => update({ from: e.target.value })}
+              slotProps={{ inputLabel: { shrink: true } }}
+            />
+            <TextField
+              type="date"
+              label="Até"
+              value={filters.to ?? ''}
+              onChange={(e) => update({ to: e.target.value })}
+              slotProps={{ inputLabel: { shrink: true } }}
+            />
             <TextField
               select
-              label="Vendedor"
-              value={filters.sellerId ?? ''}
-              onChange={(e) => update({ sellerId: e.target.value ? String(e.target.value) : undefined })}
+              label="Status"
+              value={filters.status ?? ''}
+              onChange={(e) => update({ status: e.target.value || undefined })}
             >
               <MenuItem value="">Todos</MenuItem>
-              {sellers.data.items.map((u) => (
-                <MenuItem key={u.id} value={u.id}>
-                  {u.name}
+              {SALE_STATUSES.map((s) => (
+                <MenuItem key={s} value={s}>
+                  {SALE_STATUS_LABELS[s]}
                 </MenuItem>
               ))}
             </TextField>
-          )}
+            <TextField
+              select
+              label="Forma de pagamento"
+              value={filters.paymentMethod ?? ''}
+              onChange={(e) => update({ paymentMethod: e.target.value || undefined })}
+            >
+              <MenuItem value="">Todas</MenuItem>
+              {PAYMENT_METHODS_IN_PDV.map((m) => (
+                <MenuItem key={m} value={m}>
+                  {PAYMENT_METHOD_LABELS[m]}
+                </MenuItem>
+              ))}
+            </TextField>
+            {sellers.data && (
+              <TextField
+                select
+                label="Vendedor"
+                value={filters.sellerId ?? ''}
+                onChange={(e) => update({ sellerId: e.target.value ? String(e.target.value) : undefined })}
+              >
+                <MenuItem value="">Todos</MenuItem>
+                {sellers.data.items.map((u) => (
+                  <MenuItem key={u.id} value={u.id}>
+                    {u.name}
+                  </MenuItem>
+                ))}
+              </TextField>
+            )}
+          </ListFilters>
           <TextField
             label="Nº da venda ou cliente"
             value={search}
