@@ -7,8 +7,8 @@
  * production server starts on it (migrations + demo shop), then the script loads into the demo client
  * BENCH_SALES sales (default 1,000,000) over the last 730 days, 1-5 items each from BENCH_PRODUCTS
  * products (default 5,000, popular ones more often), one payment each (crediário sales with 3
- * installments), 2% canceled, written with triggers off and the daily summary rebuilt after, as a
- * migration of old data would. Then it measures:
+ * installments), 2% canceled, written in time order with triggers off and the summary rebuilt after,
+ * as a migration of old data would. Then it measures:
  * - the home's data: `homeOf` called in-process BENCH_SAMPLES times (default 200), one after another;
  * - GET /v1/home through the server with autocannon (10 connections, 10 s) as the Administrador;
  * - the JS /login downloads (the home's charts must stay out of it).
@@ -112,21 +112,21 @@ try {
       case when kind = 'canceled' then at end, case when kind = 'canceled' then 'Bench' end,
       case when kind = 'canceled' then ${userId} end,
       case when kind <> 'canceled' then at end, at, at
-    from gen_sales`);
+    from gen_sales order by k`);
   await client.query(`create temp table sale_ids as
     select s.id, g.k, g.kind, g.amount, g.at, s.customer_id, s.status from gen_sales g
     join sales s on s.client_id = ${clientId} and s.number = ${base} + g.k`);
   await client.query(`insert into sale_items (sale_id, client_id, position, product_id, description, unit,
       quantity, unit_price_cents, unit_total_cents, gross_cents, total_cents)
     select s.id, ${clientId}, i.pos, i.product_id, 'Produto bench', 'un', 1, i.price, i.price, i.price, i.price
-    from gen_items i join sale_ids s on s.k = i.k`);
+    from gen_items i join sale_ids s on s.k = i.k order by i.k, i.pos`);
   await client.query(`insert into sale_payments (sale_id, client_id, position, method, amount_cents,
       number_installments, due_date, first_installment)
     select id, ${clientId}, 1, case when kind = 'canceled' then 'pix' else kind end, amount,
       case when kind = 'creditShop' then 3 else 1 end,
       case when kind = 'creditShop' then (at + interval '30 days')::date end,
       case when kind = 'creditShop' then 1 end
-    from sale_ids`);
+    from sale_ids order by k`);
   await client.query(`insert into receivables (client_id, customer_id, sale_id, installment, amount_cents,
       due_date, paid_at, status, created_at, updated_at)
     select ${clientId}, customer_id, id, n, amount / 3 + case when n = 1 then amount % 3 else 0 end,

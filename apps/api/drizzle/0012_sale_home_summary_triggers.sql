@@ -1,7 +1,7 @@
--- The home's summary (sale_daily_totals, sale_daily_payments, sale_daily_products), kept by deferred row
+-- The home's summary (sale_daily_totals, sale_daily_payments, sale_monthly_products), kept by deferred row
 -- triggers: they run at COMMIT, so the summary rows of a client's day are locked only while the sale
 -- commits (parallel tills do not queue behind each other's whole checkout), and they add no round trip.
--- The day is the shop's local date of the sale (clients.time_zone). Sales not canceled count; a cancel
+-- The day (month) is the shop's local date of the sale (clients.time_zone). Sales not canceled count; a cancel
 -- subtracts its sale, payments and products.
 CREATE OR REPLACE FUNCTION sale_local_day(p_client integer, p_at timestamptz) RETURNS date
 LANGUAGE sql STABLE AS $$
@@ -30,10 +30,10 @@ BEGIN
       SELECT NEW.client_id, d, p.method, -sum(p.amount_cents) FROM sale_payments p
       WHERE p.sale_id = NEW.id GROUP BY p.method
     ON CONFLICT (client_id, day, method) DO UPDATE SET amount_cents = t.amount_cents + EXCLUDED.amount_cents;
-    INSERT INTO sale_daily_products AS t (client_id, day, product_id, quantity, amount_cents)
-      SELECT NEW.client_id, d, i.product_id, -sum(i.quantity), -sum(i.total_cents) FROM sale_items i
-      WHERE i.sale_id = NEW.id AND i.product_id IS NOT NULL GROUP BY i.product_id
-    ON CONFLICT (client_id, day, product_id) DO UPDATE
+    INSERT INTO sale_monthly_products AS t (client_id, month, product_id, quantity, amount_cents)
+      SELECT NEW.client_id, date_trunc('month', d)::date, i.product_id, -sum(i.quantity), -sum(i.total_cents)
+      FROM sale_items i WHERE i.sale_id = NEW.id AND i.product_id IS NOT NULL GROUP BY i.product_id
+    ON CONFLICT (client_id, month, product_id) DO UPDATE
       SET quantity = t.quantity + EXCLUDED.quantity, amount_cents = t.amount_cents + EXCLUDED.amount_cents;
   END IF;
   RETURN NULL;
@@ -60,9 +60,10 @@ BEGIN
   IF NEW.product_id IS NULL THEN RETURN NULL; END IF;
   SELECT client_id, created_at, status INTO s FROM sales WHERE id = NEW.sale_id;
   IF NOT FOUND OR s.status = 'canceled' THEN RETURN NULL; END IF;
-  INSERT INTO sale_daily_products AS t (client_id, day, product_id, quantity, amount_cents)
-    VALUES (s.client_id, sale_local_day(s.client_id, s.created_at), NEW.product_id, NEW.quantity, NEW.total_cents)
-  ON CONFLICT (client_id, day, product_id) DO UPDATE
+  INSERT INTO sale_monthly_products AS t (client_id, month, product_id, quantity, amount_cents)
+    VALUES (s.client_id, date_trunc('month', sale_local_day(s.client_id, s.created_at))::date, NEW.product_id,
+      NEW.quantity, NEW.total_cents)
+  ON CONFLICT (client_id, month, product_id) DO UPDATE
     SET quantity = t.quantity + EXCLUDED.quantity, amount_cents = t.amount_cents + EXCLUDED.amount_cents;
   RETURN NULL;
 END;
@@ -92,7 +93,8 @@ INSERT INTO sale_daily_payments (client_id, day, method, amount_cents)
   FROM sale_payments p JOIN sales s ON s.id = p.sale_id JOIN clients c ON c.id = s.client_id
   WHERE s.status <> 'canceled' GROUP BY 1, 2, 3;
 --> statement-breakpoint
-INSERT INTO sale_daily_products (client_id, day, product_id, quantity, amount_cents)
-  SELECT s.client_id, (s.created_at AT TIME ZONE c.time_zone)::date, i.product_id, sum(i.quantity), sum(i.total_cents)
+INSERT INTO sale_monthly_products (client_id, month, product_id, quantity, amount_cents)
+  SELECT s.client_id, date_trunc('month', s.created_at AT TIME ZONE c.time_zone)::date, i.product_id,
+    sum(i.quantity), sum(i.total_cents)
   FROM sale_items i JOIN sales s ON s.id = i.sale_id JOIN clients c ON c.id = s.client_id
   WHERE s.status <> 'canceled' AND i.product_id IS NOT NULL GROUP BY 1, 2, 3;

@@ -11,7 +11,7 @@ import { receivables } from './schema.ts';
  */
 export async function receivableHomeFigures(db: Executor, actor: Actor): Promise<HomeReceivables> {
   const result = await db.execute(sql`
-    with d as (
+    with d as materialized (
       select (now() at time zone c.time_zone)::date as today from clients c where c.id = ${actor.clientId}
     )
     select
