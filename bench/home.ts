@@ -12,8 +12,10 @@
  * - the home's data: `homeOf` called in-process BENCH_SAMPLES times (default 200), one after another;
  * - GET /v1/home through the server with autocannon (10 connections, 10 s) as the Administrador;
  * - the JS /login downloads (the home's charts must stay out of it).
- * BENCH_KEEP=1 keeps the database (its name is printed).
+ * BENCH_KEEP=1 keeps the database (its name is printed); BENCH_DB=<name> measures a kept one again
+ * (no load).
  */
+import { loadavg } from 'node:os';
 import pg from 'pg';
 import { fromPostgres } from '../apps/api/src/db/client.ts';
 import { homeOf } from '../apps/api/src/modules/home/service.ts';
@@ -28,12 +30,13 @@ const DAYS = 730;
 const adminUrl = process.env.BENCH_PG_URL;
 if (!adminUrl) throw new Error('BENCH_PG_URL (an admin URL of a PostgreSQL server) is required');
 
-const name = `balcao_home_${Date.now()}`;
+const reuse = process.env.BENCH_DB;
+const name = reuse ?? `balcao_home_${Date.now()}`;
 const url = new URL(adminUrl);
 url.pathname = `/${name}`;
 const admin = new pg.Client({ connectionString: adminUrl });
 await admin.connect();
-await admin.query(`create database ${name}`);
+if (!reuse) await admin.query(`create database ${name}`);
 
 const ms = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6;
 const percentile = (sorted: number[], p: number) =>
@@ -53,6 +56,63 @@ try {
   ).rows;
   console.log(`\n${new Date().toISOString().slice(0, 10)} · ${machine()} · database ${name}`);
 
+  if (!reuse) await loadSales(clientId, userId);
+  const database = fromPostgres(url.toString(), 10);
+
+  // The home's data in-process (the service the route calls), one call after another.
+  const session = { sessionId: 0, userId, clientId, userTypeId: 1 as const };
+  for (let i = 0; i < 10; i++) await homeOf(database.db, session);
+  const times: number[] = [];
+  for (let i = 0; i < SAMPLES; i++) {
+    const t0 = process.hrtime.bigint();
+    await homeOf(database.db, session);
+    times.push(ms(t0));
+  }
+  times.sort((a, b) => a - b);
+  const home = await homeOf(database.db, session);
+  console.log(
+    `\nhomeOf (in-process, ${SAMPLES} calls): p50 ${percentile(times, 50).toFixed(1)} ms · p95 ${percentile(times, 95).toFixed(1)} ms · p99 ${percentile(times, 99).toFixed(1)} ms · max ${times.at(-1)?.toFixed(1)} ms`,
+  );
+  console.log(
+    `today ${home.sales?.today.salesCount} sales, month ${home.sales?.month.salesCount} sales, ${home.sales?.topProducts.length} best sellers, ${home.lowStock?.count} low stock, ${home.receivables?.overdue.count} overdue installments`,
+  );
+  await database.close();
+
+  const login = await fetch(`${server.url}/v1/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'administrador@demo.com.br', password: 'demo1234' }),
+  });
+  const { token } = (await login.json()) as { token: string };
+  const rows = [];
+  for (const connections of [1, 10]) {
+    rows.push(
+      await load(`GET /v1/home, ${connections} connection${connections > 1 ? 's' : ''}`, {
+        url: `${server.url}/v1/home`,
+        headers: { authorization: `Bearer ${token}` },
+        connections,
+      }),
+    );
+  }
+  console.log(`\n${table(rows)}`);
+  console.log(
+    `load average during the run: ${loadavg()
+      .map((n) => n.toFixed(1))
+      .join(' ')}`,
+  );
+  const js = await loginJsBytes(server);
+  console.log(
+    `\n/login downloads ${js.files.length} JS files, ${(js.gzipBytes / 1024).toFixed(1)} KB gzipped (budget 150 KB)`,
+  );
+} finally {
+  await client.end();
+  await server.stop();
+  if (!process.env.BENCH_KEEP) await admin.query(`drop database ${name} with (force)`);
+  await admin.end();
+}
+
+/** Loads the products, sales, items, payments and installments, then rebuilds the summary (see top). */
+async function loadSales(clientId: number, userId: number) {
   let start = process.hrtime.bigint();
   // Products: copies of a demo product with their own name, codes and price (the counters' triggers on).
   const columns = (
@@ -148,48 +208,9 @@ try {
   );
 
   start = process.hrtime.bigint();
-  const database = fromPostgres(url.toString(), 10);
+  const database = fromPostgres(url.toString(), 2);
   await database.db.transaction((tx) => rebuildSaleSummary(tx, clientId));
+  await database.close();
   console.log(`daily summary rebuilt in ${(ms(start) / 1000).toFixed(1)} s`);
   await client.query('vacuum analyze');
-
-  // The home's data in-process (the service the route calls), one call after another.
-  const session = { sessionId: 0, userId, clientId, userTypeId: 1 as const };
-  for (let i = 0; i < 10; i++) await homeOf(database.db, session);
-  const times: number[] = [];
-  for (let i = 0; i < SAMPLES; i++) {
-    const t0 = process.hrtime.bigint();
-    await homeOf(database.db, session);
-    times.push(ms(t0));
-  }
-  times.sort((a, b) => a - b);
-  const home = await homeOf(database.db, session);
-  console.log(
-    `\nhomeOf (in-process, ${SAMPLES} calls): p50 ${percentile(times, 50).toFixed(1)} ms · p95 ${percentile(times, 95).toFixed(1)} ms · p99 ${percentile(times, 99).toFixed(1)} ms · max ${times.at(-1)?.toFixed(1)} ms`,
-  );
-  console.log(
-    `today ${home.sales?.today.salesCount} sales, month ${home.sales?.month.salesCount} sales, ${home.sales?.topProducts.length} best sellers, ${home.lowStock?.count} low stock, ${home.receivables?.overdue.count} overdue installments`,
-  );
-  await database.close();
-
-  const login = await fetch(`${server.url}/v1/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: 'administrador@demo.com.br', password: 'demo1234' }),
-  });
-  const { token } = (await login.json()) as { token: string };
-  const figures = await load('GET /v1/home (1,000,000 sales)', {
-    url: `${server.url}/v1/home`,
-    headers: { authorization: `Bearer ${token}` },
-  });
-  console.log(`\n${table([figures])}`);
-  const js = await loginJsBytes(server);
-  console.log(
-    `\n/login downloads ${js.files.length} JS files, ${(js.gzipBytes / 1024).toFixed(1)} KB gzipped (budget 150 KB)`,
-  );
-} finally {
-  await client.end();
-  await server.stop();
-  if (!process.env.BENCH_KEEP) await admin.query(`drop database ${name} with (force)`);
-  await admin.end();
 }

@@ -18,8 +18,9 @@ export function NotificationDrawer({ open, onClose, items, onClear }: Props) {
       anchor="right"
       open={open}
       onClose={onClose}
-      // Above the fixed top bar (which sits above the side menu): its header and "Limpar" stay clickable.
-      sx={{ zIndex: (t) => t.zIndex.appBar + 1 }}
+      // Above the fixed top bar (whose z-index is the drawers' + 1, to sit over the side menu): the
+      // drawer's header and "Limpar" stay clickable. Like any modal.
+      sx={{ zIndex: (t) => t.zIndex.modal }}
       slotProps={{ paper: { sx: { width: NOTIFICATION_DRAWER_WIDTH, maxWidth: '100%' } } }}
     >
       <Box sx={{ p: 2 }} data-testid="notification-drawer">

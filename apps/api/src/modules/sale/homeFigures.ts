@@ -5,7 +5,7 @@ import type { Executor } from '../../db/client.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { num } from '../../lib/pg.ts';
 import { productNames } from '../product/homeFigures.ts';
-import { saleDailyPayments, saleMonthlyProducts, saleDailyTotals, sales } from './schema.ts';
+import { saleDailyPayments, saleDailyTotals, saleMonthlyProducts, sales } from './schema.ts';
 
 const TOP_PRODUCTS = 5;
 const DAYS = 30;
@@ -90,7 +90,7 @@ export async function saleHomeFigures(db: Executor, actor: Actor): Promise<HomeS
           'amountCents', p.amount) order by p.amount desc, p.product_id)
         from (select product_id, quantity, amount_cents as amount from ${saleMonthlyProducts}
           where client_id = ${clientId} and month = d.month_start and amount_cents > 0
-          order by amount_cents desc, product_id limit ${sql.raw(String(TOP_PRODUCTS))}) p) as top
+          order by amount_cents desc nulls last, product_id limit ${sql.raw(String(TOP_PRODUCTS))}) p) as top
     from d
     cross join lateral (
       select count(*) as count, coalesce(sum(s.final_amount_cents), 0) as amount from ${sales} s

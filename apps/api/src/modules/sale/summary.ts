@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { saleDailyPayments, saleMonthlyProducts, saleDailyTotals } from './schema.ts';
+import { saleDailyPayments, saleDailyTotals, saleMonthlyProducts } from './schema.ts';
 
 /**
  * Recomputes a client's daily sale summary (sale_daily_*, sale_monthly_products) from its sales: after a change of the shop's

@@ -18,7 +18,7 @@ const money = (value: number | null) => (value === null ? '' : formatCents(value
 export default function HomeCharts({ sales }: { sales: HomeSales }) {
   return (
     <ChartsLocalizationProvider localeText={ptBRLocaleText}>
-      <Paper sx={{ p: 2, height: '100%' }} data-testid="home-days-chart">
+      <Paper sx={{ p: 2 }} data-testid="home-days-chart">
         <Typography component="h2" variant="h6">
           Vendas dos últimos 30 dias
         </Typography>

@@ -102,20 +102,12 @@ function Day({ home }: { home: Home }) {
           />
         </Grid>
       )}
-      {receivables && (
+      {receivables && !sales && (
         <Grid size={{ xs: 12, sm: 6, lg: 3 }}>
-          <Paper sx={{ p: 2, height: '100%' }} data-testid="home-receivables">
-            <Typography color="text.secondary">Crediário</Typography>
-            <DueLine label="Vencidas" figure={receivables.overdue} color="error.main" />
-            <DueLine label="Vencem hoje" figure={receivables.dueToday} color="warning.main" />
-            <DueLine label="Próximos 7 dias" figure={receivables.dueNextDays} />
-            <Button component={Link} to="/dashboard/sale?status=pending" size="small" sx={{ mt: 1, ml: -1 }}>
-              Ver vendas pendentes
-            </Button>
-          </Paper>
+          <ReceivablesCard receivables={receivables} />
         </Grid>
       )}
-      {sales && <SalesDetail sales={sales} />}
+      {sales && <SalesDetail sales={sales} receivables={receivables} />}
     </Grid>
   );
 }
@@ -231,7 +223,21 @@ function DueLine({
   );
 }
 
-function SalesDetail({ sales }: { sales: HomeSales }) {
+function ReceivablesCard({ receivables }: { receivables: NonNullable<Home['receivables']> }) {
+  return (
+    <Paper sx={{ p: 2, height: '100%' }} data-testid="home-receivables">
+      <Typography color="text.secondary">Crediário</Typography>
+      <DueLine label="Vencidas" figure={receivables.overdue} color="error.main" />
+      <DueLine label="Vencem hoje" figure={receivables.dueToday} color="warning.main" />
+      <DueLine label="Próximos 7 dias" figure={receivables.dueNextDays} />
+      <Button component={Link} to="/dashboard/sale?status=pending" size="small" sx={{ mt: 1, ml: -1 }}>
+        Ver vendas pendentes
+      </Button>
+    </Paper>
+  );
+}
+
+function SalesDetail({ sales, receivables }: { sales: HomeSales; receivables: Home['receivables'] }) {
   const best = sales.topProducts[0]?.amountCents ?? 0;
   return (
     <>
@@ -241,6 +247,11 @@ function SalesDetail({ sales }: { sales: HomeSales }) {
         </Suspense>
       </Grid>
       <Grid size={{ xs: 12, md: 4 }}>
+        {receivables && (
+          <Box sx={{ mb: 2 }}>
+            <ReceivablesCard receivables={receivables} />
+          </Box>
+        )}
         <Paper sx={{ p: 2 }} data-testid="home-top-products">
           <Typography component="h2" variant="h6" gutterBottom>
             Mais vendidos no mês
