@@ -139,6 +139,8 @@ function phoneCards(labels: readonly string[]): SxProps<Theme> {
       },
       [cell]: {
         display: 'flex',
+        // MUI reverses right-aligned cells (for sort labels): the label stays first here.
+        flexDirection: 'row',
         alignItems: 'center',
         justifyContent: 'space-between',
         flexWrap: 'wrap',
