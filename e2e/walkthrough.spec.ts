@@ -133,10 +133,14 @@ test('PDV: F9 and the side "Finalizar (F9)" do nothing with nothing paid; an emp
 test('the PDV preselects the logged user as the seller', async ({ page }) => {
   await loginAs(page, 2);
   await page.goto('/dashboard/sale/pdv');
+  // The Gerente's register may be open already (another test sold with it).
   const opening = page.getByRole('dialog', { name: 'Abrir caixa' });
-  await opening.getByLabel('Valor de abertura').fill('10,00');
-  await opening.getByRole('button', { name: 'Abrir caixa' }).click();
-  await expect(opening).toBeHidden();
+  await expect(opening.or(page.getByRole('heading', { name: 'PDV', level: 1 }))).toBeVisible();
+  if (await opening.isVisible()) {
+    await opening.getByLabel('Valor de abertura').fill('10,00');
+    await opening.getByRole('button', { name: 'Abrir caixa' }).click();
+    await expect(opening).toBeHidden();
+  }
   await page.keyboard.press('F4');
   await expect(page.getByRole('combobox', { name: /Vendedor da venda/ })).toContainText(
     'Gerente Demo (quem está no caixa)',
