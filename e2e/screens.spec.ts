@@ -46,3 +46,33 @@ for (const width of [1280, 390]) {
     });
   }
 }
+
+test('the PDV with an item, at 390 and 1280 px', async ({ page }) => {
+  mkdirSync(DIR, { recursive: true });
+  const token = (
+    await (
+      await page.request.post('/v1/login', {
+        data: { email: 'administrador@demo.com.br', password: 'demo1234' },
+      })
+    ).json()
+  ).token;
+  const barcode = '2009990000012';
+  await page.request.post('/v1/product', {
+    headers: { authorization: `Bearer ${token}` },
+    data: { name: 'Biscoito de polvilho 200 g', salePriceCents: 1250, barcode, stock: 10 },
+  });
+  await loginAs(page, 1);
+  await page.goto('/dashboard/sale/pdv');
+  const opening = page.getByRole('dialog', { name: 'Abrir caixa' });
+  await opening.getByLabel('Valor de abertura').fill('10,00');
+  await opening.getByRole('button', { name: 'Abrir caixa' }).click();
+  await expect(opening).toBeHidden();
+  await page.keyboard.type(barcode, { delay: 5 });
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('pdv-line')).toHaveCount(1);
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: width > 600 ? 900 : 844 });
+    await page.waitForTimeout(400);
+    await page.screenshot({ path: `${DIR}/pdv-item-${width}.png` });
+  }
+});
