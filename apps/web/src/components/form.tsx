@@ -218,8 +218,12 @@ type Bound<V extends FieldValues, Out> = { control: Control<V, unknown, Out>; na
  * placed it. A rule checked for the whole form or a list (a new address validated with its list) does
  * not paint fields the user has not reached yet.
  */
-function useShownError(fieldState: ControllerFieldState): string | undefined {
-  const { isSubmitted } = useFormState();
+function useShownError<V extends FieldValues, Out>(
+  fieldState: ControllerFieldState,
+  // The form's own control: a field may sit outside <Form> (a table row saved by handleSubmit).
+  control: Control<V, unknown, Out>,
+): string | undefined {
+  const { isSubmitted } = useFormState<V, Out>({ control });
   const error = fieldState.error;
   if (!error) return undefined;
   return fieldState.isTouched || isSubmitted || error.type === 'server' ? (error.message ?? ' ') : undefined;
@@ -239,7 +243,7 @@ export function FormTextField<V extends FieldValues, Out>({
       control={control}
       name={name}
       render={({ field, fieldState }) => (
-        <ShownError fieldState={fieldState}>
+        <ShownError fieldState={fieldState} control={control}>
           {(error) => (
             <TextField
               fullWidth
@@ -264,14 +268,16 @@ export function FormTextField<V extends FieldValues, Out>({
 }
 
 /** Renders `children` with the error its field shows now (see `useShownError`). */
-function ShownError({
+function ShownError<V extends FieldValues, Out>({
   fieldState,
+  control,
   children,
 }: {
   fieldState: ControllerFieldState;
+  control: Control<V, unknown, Out>;
   children: (error: string | undefined) => ReactNode;
 }) {
-  return children(useShownError(fieldState));
+  return children(useShownError(fieldState, control));
 }
 
 type BoundText<V extends FieldValues, Out> = Omit<TextFieldProps, 'name' | 'value' | 'onChange'> &
@@ -306,7 +312,7 @@ export function FormMoneyField<V extends FieldValues, Out>({
       control={control}
       name={name}
       render={(bound) => (
-        <ShownError fieldState={bound.fieldState}>
+        <ShownError fieldState={bound.fieldState} control={control}>
           {(error) => <MoneyField {...props} {...inputOf(bound, error, helperText)} />}
         </ShownError>
       )}
@@ -326,7 +332,7 @@ export function FormQuantityField<V extends FieldValues, Out>({
       control={control}
       name={name}
       render={(bound) => (
-        <ShownError fieldState={bound.fieldState}>
+        <ShownError fieldState={bound.fieldState} control={control}>
           {(error) => <QuantityField {...props} {...inputOf(bound, error, helperText)} />}
         </ShownError>
       )}
