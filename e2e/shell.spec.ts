@@ -155,7 +155,12 @@ test('the comandas item appears only when the client has saleCommand on', async 
   await expect(nav.getByRole('link', { name: 'PDV', exact: true })).toBeVisible();
   await expect(nav.getByRole('link', { name: 'Comandas' })).toHaveCount(0);
   await page.goto('/dashboard/sale/command');
-  await expect(page).toHaveURL(/not-have-permission/);
+  // A page closed by a setting says which one and links to it for the Administrador (issue 13).
+  await expect(page.getByTestId('flag-closed')).toContainText('Comandas');
+  await expect(page.getByTestId('flag-closed').getByRole('link', { name: /Ativar/ })).toHaveAttribute(
+    'href',
+    '/dashboard/settings/system-client',
+  );
 });
 
 test('the theme toggle survives a reload', async ({ page }) => {
