@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { canOpen, homeFor, menuFor, pageTitle, ROUTES } from '@balcao/core/routes';
+import { canUse, homeFor, isAllowed, isEnabled, menuFor, pageTitle, ROUTES } from '@balcao/core/routes';
 import type { UserTypeId } from '@balcao/core/userTypes';
 import { expect, type Page, test } from '@playwright/test';
 import { apiLogin, DEMO_USERS, demoEmail, login, loginAs } from './helpers';
@@ -63,7 +63,10 @@ async function visitAll(page: Page, typeId: UserTypeId) {
     await page.goto(url);
     let expectedPath: string;
     let expectedTitle: string;
-    if (!canOpen(route, typeId, DEMO_FLAGS)) {
+    // A page closed by a setting stays at its address and says which setting (issue 13); a page that
+    // only creates is closed to who may not write (`canUse`).
+    const flagClosed = isAllowed(route, typeId) && !isEnabled(route, DEMO_FLAGS);
+    if (!flagClosed && !canUse(route, typeId, DEMO_FLAGS)) {
       expectedPath = '/not-have-permission';
       expectedTitle = pageTitle('Sem permissão');
     } else if (route.name === 'home' && homeFor(typeId) !== '/dashboard') {
@@ -152,7 +155,12 @@ test('the comandas item appears only when the client has saleCommand on', async 
   await expect(nav.getByRole('link', { name: 'PDV', exact: true })).toBeVisible();
   await expect(nav.getByRole('link', { name: 'Comandas' })).toHaveCount(0);
   await page.goto('/dashboard/sale/command');
-  await expect(page).toHaveURL(/not-have-permission/);
+  // A page closed by a setting says which one and links to it for the Administrador (issue 13).
+  await expect(page.getByTestId('flag-closed')).toContainText('Comandas');
+  await expect(page.getByTestId('flag-closed').getByRole('link', { name: /Ativar/ })).toHaveAttribute(
+    'href',
+    '/dashboard/settings/system-client',
+  );
 });
 
 test('the theme toggle survives a reload', async ({ page }) => {

@@ -120,7 +120,7 @@ describe('error handler', () => {
     ]) {
       const res = await get(`/route-params/${bad}`);
       expect(res.statusCode, bad).toBe(400);
-      expect(res.json(), bad).toMatchObject({ code: 'validation', message: 'Identificador inválido (id)' });
+      expect(res.json(), bad).toMatchObject({ code: 'validation', message: 'Identificador inválido' });
     }
   });
 });

@@ -153,12 +153,9 @@ export function registerErrorHandler(app: FastifyInstance): void {
         path: (v.instancePath || '').replace(/^\//, '').replace(/\//g, '.'),
         message: v.message ?? 'Valor inválido',
       }));
-      const first = issues[0];
-      const message = first
-        ? first.path
-          ? `${first.message} (${first.path})`
-          : first.message
-        : 'Dados inválidos';
+      // The message is for people: the first issue's text, never an internal field name ("(reason)");
+      // programs read the paths in `issues`.
+      const message = issues[0]?.message ?? 'Dados inválidos';
       return reply.status(400).send(errorBody(400, message, 'validation', issues));
     }
     if (isUniqueViolation(error)) {

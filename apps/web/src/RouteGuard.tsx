@@ -1,10 +1,13 @@
-import { type AppRoute, canOpen, homeFor, pageTitle } from '@balcao/core/routes';
-import { Suspense, useEffect } from 'react';
+import { type AppRoute, canUse, homeFor, isAllowed, isEnabled, pageTitle } from '@balcao/core/routes';
+import { lazy, Suspense, useEffect } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { Loading } from './components/Loading.tsx';
 import { useSession } from './features/auth/session.tsx';
 import { UnderConstruction } from './pages/UnderConstruction.tsx';
 import { PAGES } from './pages.tsx';
+
+// Rare: its code stays out of the first download (/login's budget).
+const FlagClosedPage = lazy(() => import('./pages/FlagClosedPage.tsx'));
 
 /** Title, session and permission checks of one route of the table, then its page. */
 export function RouteGuard({ route }: { route: AppRoute }) {
@@ -33,7 +36,14 @@ export function RouteGuard({ route }: { route: AppRoute }) {
   const userTypeId = session.user.userType.id;
   if (route.name === 'home' && homeFor(userTypeId) !== '/dashboard')
     return <Navigate to={homeFor(userTypeId)} replace />;
-  if (!canOpen(route, userTypeId, session.settingsChecklist))
+  // A page the user may see but a setting turns off says which setting, not "no permission".
+  if (isAllowed(route, userTypeId) && route.flag && !isEnabled(route, session.settingsChecklist))
+    return (
+      <Suspense fallback={<Loading />}>
+        <FlagClosedPage title={route.title} flag={route.flag} userTypeId={userTypeId} />
+      </Suspense>
+    );
+  if (!canUse(route, userTypeId, session.settingsChecklist))
     return <Navigate to="/not-have-permission" replace />;
   return page;
 }

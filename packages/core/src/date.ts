@@ -5,16 +5,24 @@
 
 export const SHOP_TIME_ZONE = 'America/Sao_Paulo';
 
-const isoInZone = new Intl.DateTimeFormat('en-CA', {
-  timeZone: SHOP_TIME_ZONE,
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-});
+const isoFormats = new Map<string, Intl.DateTimeFormat>();
+const isoInZone = (timeZone: string) => {
+  let format = isoFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    });
+    isoFormats.set(timeZone, format);
+  }
+  return format;
+};
 
-/** The shop's date at `now` (default: the current instant), as YYYY-MM-DD. */
-export function todayIso(now: Date = new Date()): string {
-  return isoInZone.format(now);
+/** The shop's date at `now` (default: the current instant) in its time zone, as YYYY-MM-DD. */
+export function todayIso(now: Date = new Date(), timeZone: string = SHOP_TIME_ZONE): string {
+  return isoInZone(timeZone).format(now);
 }
 
 /** True for a real calendar date written YYYY-MM-DD (no 2025-02-30). */

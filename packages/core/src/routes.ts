@@ -37,6 +37,8 @@ export const ACTION = {
   approve: [1, 2],
   /** Every register of the client (reports), not only one's own. */
   registerReports: [1, 2, 7],
+  /** The shop's sales figures on the home (today, month, methods, best sellers). */
+  shopFigures: [1, 2, 7],
 } as const satisfies Record<string, readonly UserTypeId[]>;
 
 /**
@@ -76,6 +78,11 @@ export type AppRoute = {
   flag?: ChecklistFlag;
   /** Floating add button target on this (list) page. */
   fab?: string;
+  /**
+   * A page that only creates (a list's /new): who may use it, narrower than who sees the list. Readers
+   * get neither its floating add button nor the page (`canUse`).
+   */
+  write?: readonly UserTypeId[];
   /** Optional base URL of the area's host (DESIGN.md: per-area hosts are a deployment detail). */
   baseUrl?: string;
 };
@@ -97,10 +104,11 @@ function crud(
   editTitle: string,
   allowed: readonly UserTypeId[],
   menuGroup: MenuGroup,
+  write?: readonly UserTypeId[],
 ): AppRoute[] {
   return [
     r({ name, link: base, title, allowed, menuGroup, fab: `${base}/new` }),
-    r({ name: `${name}-new`, link: `${base}/new`, title: newTitle, allowed }),
+    r({ name: `${name}-new`, link: `${base}/new`, title: newTitle, allowed, write }),
     r({ name: `${name}-edit`, link: `${base}/edit`, title: editTitle, allowed, match: 'prefix' }),
   ];
 }
@@ -140,6 +148,7 @@ export const ROUTES: readonly AppRoute[] = [
     'Editar cliente',
     BACKOFFICE,
     'Clientes',
+    WRITE.customers,
   ),
   ...crud(
     'campaign',
@@ -149,6 +158,7 @@ export const ROUTES: readonly AppRoute[] = [
     'Editar campanha',
     BACKOFFICE,
     'Campanhas',
+    WRITE.campaigns,
   ),
   ...crud(
     'campaign-category',
@@ -158,6 +168,7 @@ export const ROUTES: readonly AppRoute[] = [
     'Editar categoria de campanha',
     BACKOFFICE,
     'Campanhas',
+    WRITE.campaigns,
   ),
   ...crud(
     'product',
@@ -167,6 +178,7 @@ export const ROUTES: readonly AppRoute[] = [
     'Editar produto',
     BACKOFFICE,
     'Produtos',
+    WRITE.catalog,
   ),
   ...crud(
     'product-category',
@@ -176,6 +188,7 @@ export const ROUTES: readonly AppRoute[] = [
     'Editar categoria',
     BACKOFFICE,
     'Produtos',
+    WRITE.catalog,
   ),
   ...crud(
     'product-brand',
@@ -185,6 +198,7 @@ export const ROUTES: readonly AppRoute[] = [
     'Editar marca',
     BACKOFFICE,
     'Produtos',
+    WRITE.catalog,
   ),
   r({
     name: 'sale',
@@ -316,7 +330,13 @@ export const ROUTES: readonly AppRoute[] = [
     menuGroup: 'Cupons',
     fab: '/dashboard/coupon/new',
   }),
-  r({ name: 'coupon-new', link: '/dashboard/coupon/new', title: 'Novo cupom', allowed: STAFF }),
+  r({
+    name: 'coupon-new',
+    link: '/dashboard/coupon/new',
+    title: 'Novo cupom',
+    allowed: STAFF,
+    write: WRITE.coupons,
+  }),
   r({
     name: 'coupon-edit',
     link: '/dashboard/coupon/edit',
@@ -338,7 +358,16 @@ export const ROUTES: readonly AppRoute[] = [
     allowed: PDV,
     menuGroup: 'Frete',
   }),
-  ...crud('user', '/dashboard/user', 'Usuários', 'Novo usuário', 'Editar usuário', BACKOFFICE, 'Usuários'),
+  ...crud(
+    'user',
+    '/dashboard/user',
+    'Usuários',
+    'Novo usuário',
+    'Editar usuário',
+    BACKOFFICE,
+    'Usuários',
+    WRITE.users,
+  ),
   r({
     name: 'settings-printer',
     link: '/dashboard/settings/printer',
@@ -452,6 +481,15 @@ export function canOpen(
   checklist: Partial<SettingsChecklist> | null | undefined,
 ): boolean {
   return isAllowed(route, userTypeId) && isEnabled(route, checklist);
+}
+
+/** `canOpen`, and for a page that only creates (`write`), may this user create? The FAB and the guard ask. */
+export function canUse(
+  route: AppRoute,
+  userTypeId: number | undefined,
+  checklist: Partial<SettingsChecklist> | null | undefined,
+): boolean {
+  return canOpen(route, userTypeId, checklist) && (!route.write || can(userTypeId, route.write));
 }
 
 export type MenuEntry = { group: MenuGroup; items: AppRoute[] };

@@ -682,6 +682,8 @@ export const saleSchema = z.object({
   canceledBy: refSchema.nullable(),
   /** The manager who approved a discount above the operator's limit. */
   discountApprovedBy: refSchema.nullable(),
+  /** The Administrador or Gerente who approved the cancel of another user (null: no approval needed). */
+  cancelApprovedBy: refSchema.nullable(),
   createdAt: z.string(),
   finishedAt: z.string().nullable(),
   updatedAt: z.string(),

@@ -80,3 +80,13 @@ const FOOD_SEGMENTS: readonly ClientTypeId[] = [5, 6, 7, 8, 9, 10];
 export function defaultChecklist(clientTypeId: ClientTypeId): SettingsChecklist {
   return { saleCommand: FOOD_SEGMENTS.includes(clientTypeId), stockManagement: true, checkIsOpen: false };
 }
+
+/** The settings that switch screens on, as the system settings page names them. */
+export const CHECKLIST_FLAG_LABELS: Record<ChecklistFlag, string> = {
+  saleCommand: 'Comandas',
+  stockManagement: 'Controle de estoque',
+  checkIsOpen: 'Horário de funcionamento',
+};
+
+/** Where the switches of the screens (the checklist flags) are changed. */
+export const CHECKLIST_SETTINGS_PATH = '/dashboard/settings/system-client';

@@ -19,7 +19,7 @@ describe('id path parameters', () => {
         expect(res.statusCode, `${resource}/${bad}`).toBe(400);
         expect(res.json(), `${resource}/${bad}`).toMatchObject({
           code: 'validation',
-          message: 'Identificador inválido (id)',
+          message: 'Identificador inválido',
         });
       }
       const missing = await shop.api.get(`/${resource}/2147483647`);
@@ -33,7 +33,7 @@ describe('id path parameters', () => {
     for (const bad of ['0x10', '1e2', '-1', '01']) {
       const res = await shop.api.get(`/product/client/${bad}`);
       expect(res.statusCode, bad).toBe(400);
-      expect(res.json().message, bad).toBe('Cliente inválido (clientId)');
+      expect(res.json().message, bad).toBe('Cliente inválido');
     }
   });
 });

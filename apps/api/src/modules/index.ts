@@ -12,6 +12,7 @@ import { couponRoutes } from './coupon/routes.ts';
 import { customerRoutes } from './customer/routes.ts';
 import { feeSimulatorRoutes } from './fee-simulator/routes.ts';
 import { healthRoutes } from './health/routes.ts';
+import { homeRoutes } from './home/routes.ts';
 import { notificationRoutes } from './notification/routes.ts';
 import { printingRoutes } from './printing/routes.ts';
 import { groupProductCount } from './product/additionalGroups.ts';
@@ -26,6 +27,7 @@ import { receivableRoutes } from './receivable/routes.ts';
 import { saleOfInstallments } from './sale/installments.ts';
 import { registerSaleFigures } from './sale/registerFigures.ts';
 import { saleRoutes } from './sale/routes.ts';
+import { rebuildSaleSummary } from './sale/summary.ts';
 import { settingsRoutes } from './settings/routes.ts';
 import { shippingRoutes } from './shipping/routes.ts';
 import { stockRoutes } from './stock/routes.ts';
@@ -57,10 +59,11 @@ export const MODULES: ((ctx: AppContext) => FastifyPluginAsyncZod)[] = [
   stockRoutes,
   feeSimulatorRoutes,
   shippingRoutes,
-  settingsRoutes,
+  (ctx) => settingsRoutes(ctx, rebuildSaleSummary),
   printingRoutes,
   (ctx) => billingRoutes(ctx, countProducts),
   whatsappRoutes,
   (ctx) => campaignCategoryRoutes(ctx, campaignsInCategory),
   campaignRoutes,
+  homeRoutes,
 ];

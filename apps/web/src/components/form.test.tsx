@@ -4,6 +4,7 @@ import { REQUIRED } from '@balcao/core/messages';
 import { productCategoryInputSchema } from '@balcao/core/product';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { useFieldArray } from 'react-hook-form';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { ApiError } from '../lib/api.ts';
@@ -222,5 +223,51 @@ describe('Form with a percent field read by a core schema', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Salvar' }));
     await waitFor(() => expect(save).toHaveBeenCalledTimes(1));
     expect(save.mock.calls[0][0]).toMatchObject({ code: 'PROMO10', discountValue: 12.5, minSaleAmount: 0 });
+  });
+});
+
+const rowsSchema = z.object({
+  rows: z.array(z.object({ street: z.string().min(1, REQUIRED), city: z.string().min(1, REQUIRED) })),
+});
+
+/** A list of rows (addresses) added by a button, as the customer form's addresses. */
+function RowsForm({ onSubmit }: { onSubmit: (values: z.output<typeof rowsSchema>) => void }) {
+  const form = useAppForm({
+    schema: rowsSchema,
+    defaultValues: { rows: [] as { street: string; city: string }[] },
+  });
+  const rows = useFieldArray({ control: form.control, name: 'rows' });
+  return (
+    <Form form={form} onSubmit={onSubmit} aria-label="Endereços">
+      {rows.fields.map((field, index) => (
+        <div key={field.id}>
+          <FormTextField control={form.control} name={`rows.${index}.street`} label={`Rua ${index + 1}`} />
+          <FormTextField control={form.control} name={`rows.${index}.city`} label={`Cidade ${index + 1}`} />
+        </div>
+      ))}
+      <button type="button" onClick={() => rows.append({ street: '', city: '' })}>
+        Adicionar
+      </button>
+      <SubmitButton busyLabel="Salvando...">Salvar</SubmitButton>
+    </Form>
+  );
+}
+
+describe('Form with a list of rows', () => {
+  it('paints no field of a new row red until it is touched or the form submitted', async () => {
+    const save = vi.fn();
+    render(<RowsForm onSubmit={save} />);
+    // Appending focuses the new row's first field (react-hook-form); leaving it would be a touch.
+    await userEvent.click(screen.getByRole('button', { name: 'Adicionar' }));
+    expect(screen.getByLabelText('Cidade 1')).toBeTruthy();
+    // The list was validated with its new rows, but nothing was reached yet.
+    await new Promise((r) => setTimeout(r, 50));
+    expect(screen.queryAllByText(REQUIRED)).toHaveLength(0);
+    await userEvent.click(screen.getByLabelText('Rua 1'));
+    await userEvent.tab();
+    await waitFor(() => expect(screen.queryAllByText(REQUIRED)).toHaveLength(1));
+    await userEvent.click(screen.getByRole('button', { name: 'Salvar' }));
+    await waitFor(() => expect(screen.queryAllByText(REQUIRED)).toHaveLength(2));
+    expect(save).not.toHaveBeenCalled();
   });
 });

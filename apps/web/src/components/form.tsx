@@ -213,6 +213,22 @@ export function SubmitButton({
 
 type Bound<V extends FieldValues, Out> = { control: Control<V, unknown, Out>; name: FieldPath<V> };
 
+/**
+ * The error a field shows: only once the field was touched or the form submitted, or when the server
+ * placed it. A rule checked for the whole form or a list (a new address validated with its list) does
+ * not paint fields the user has not reached yet.
+ */
+function useShownError<V extends FieldValues, Out>(
+  fieldState: ControllerFieldState,
+  // The form's own control: a field may sit outside <Form> (a table row saved by handleSubmit).
+  control: Control<V, unknown, Out>,
+): string | undefined {
+  const { isSubmitted } = useFormState<V, Out>({ control });
+  const error = fieldState.error;
+  if (!error) return undefined;
+  return fieldState.isTouched || isSubmitted || error.type === 'server' ? (error.message ?? ' ') : undefined;
+}
+
 /** A text input bound to a form field, with its error (or `helperText`) under it. */
 export function FormTextField<V extends FieldValues, Out>({
   control,
@@ -227,38 +243,50 @@ export function FormTextField<V extends FieldValues, Out>({
       control={control}
       name={name}
       render={({ field, fieldState }) => (
-        <TextField
-          fullWidth
-          {...props}
-          name={field.name}
-          value={field.value ?? ''}
-          onChange={(e) => field.onChange(mask ? mask(e.target.value) : e.target.value)}
-          onBlur={field.onBlur}
-          inputRef={(el: HTMLInputElement | null) => {
-            field.ref(el);
-            if (typeof inputRef === 'function') inputRef(el);
-            else if (inputRef) (inputRef as { current: unknown }).current = el;
-          }}
-          error={Boolean(fieldState.error)}
-          helperText={fieldState.error?.message ?? helperText}
-        />
+        <ShownError fieldState={fieldState} control={control}>
+          {(error) => (
+            <TextField
+              fullWidth
+              {...props}
+              name={field.name}
+              value={field.value ?? ''}
+              onChange={(e) => field.onChange(mask ? mask(e.target.value) : e.target.value)}
+              onBlur={field.onBlur}
+              inputRef={(el: HTMLInputElement | null) => {
+                field.ref(el);
+                if (typeof inputRef === 'function') inputRef(el);
+                else if (inputRef) (inputRef as { current: unknown }).current = el;
+              }}
+              error={Boolean(error)}
+              helperText={error ?? helperText}
+            />
+          )}
+        </ShownError>
       )}
     />
   );
 }
 
+/** Renders `children` with the error its field shows now (see `useShownError`). */
+function ShownError<V extends FieldValues, Out>({
+  fieldState,
+  control,
+  children,
+}: {
+  fieldState: ControllerFieldState;
+  control: Control<V, unknown, Out>;
+  children: (error: string | undefined) => ReactNode;
+}) {
+  return children(useShownError(fieldState, control));
+}
+
 type BoundText<V extends FieldValues, Out> = Omit<TextFieldProps, 'name' | 'value' | 'onChange'> &
   Bound<V, Out>;
 
-/** What a controlled input takes from its field: value, change, blur, ref, and the error (or `helperText`). */
+/** What a controlled input takes from its field: value, change, blur, ref, and the shown error (or `helperText`). */
 function inputOf(
-  {
-    field,
-    fieldState,
-  }: {
-    field: Pick<ControllerRenderProps, 'name' | 'value' | 'onChange' | 'onBlur' | 'ref'>;
-    fieldState: ControllerFieldState;
-  },
+  { field }: { field: Pick<ControllerRenderProps, 'name' | 'value' | 'onChange' | 'onBlur' | 'ref'> },
+  error: string | undefined,
   helperText: ReactNode,
 ) {
   return {
@@ -267,8 +295,8 @@ function inputOf(
     onChange: field.onChange,
     onBlur: field.onBlur,
     inputRef: field.ref,
-    error: Boolean(fieldState.error),
-    helperText: fieldState.error?.message ?? helperText,
+    error: Boolean(error),
+    helperText: error ?? helperText,
   };
 }
 
@@ -283,7 +311,11 @@ export function FormMoneyField<V extends FieldValues, Out>({
     <Controller
       control={control}
       name={name}
-      render={(bound) => <MoneyField {...props} {...inputOf(bound, helperText)} />}
+      render={(bound) => (
+        <ShownError fieldState={bound.fieldState} control={control}>
+          {(error) => <MoneyField {...props} {...inputOf(bound, error, helperText)} />}
+        </ShownError>
+      )}
     />
   );
 }
@@ -299,7 +331,11 @@ export function FormQuantityField<V extends FieldValues, Out>({
     <Controller
       control={control}
       name={name}
-      render={(bound) => <QuantityField {...props} {...inputOf(bound, helperText)} />}
+      render={(bound) => (
+        <ShownError fieldState={bound.fieldState} control={control}>
+          {(error) => <QuantityField {...props} {...inputOf(bound, error, helperText)} />}
+        </ShownError>
+      )}
     />
   );
 }

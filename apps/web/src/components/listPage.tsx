@@ -2,9 +2,11 @@ import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/Delete';
 import DownloadIcon from '@mui/icons-material/Download';
 import EditIcon from '@mui/icons-material/Edit';
+import FilterListIcon from '@mui/icons-material/FilterList';
 import SearchIcon from '@mui/icons-material/Search';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
+import Collapse from '@mui/material/Collapse';
 import IconButton from '@mui/material/IconButton';
 import InputAdornment from '@mui/material/InputAdornment';
 import MenuItem from '@mui/material/MenuItem';
@@ -20,8 +22,9 @@ import TableSortLabel from '@mui/material/TableSortLabel';
 import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
+import useMediaQuery from '@mui/material/useMediaQuery';
 import type { UseQueryResult } from '@tanstack/react-query';
-import { type ComponentProps, type ReactNode, useEffect, useState } from 'react';
+import { Children, type ComponentProps, isValidElement, type ReactNode, useEffect, useState } from 'react';
 import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
 import type { Feedback } from './FeedbackSnackbar.tsx';
 import { ListPagination } from './ListPagination.tsx';
@@ -99,9 +102,76 @@ function headCell(cell: HeadCell, index: number) {
 }
 
 /**
+ * The labels of a header row given as cells (`<TableCell>Preço</TableCell>`, `<SortHeader label=...>`):
+ * a cell's `label` prop or its text; '' for a cell without one (an image or a hidden label).
+ */
+function labelsOf(head: ReactNode): string[] {
+  const cells =
+    isValidElement<{ children?: ReactNode }>(head) && !('label' in (head.props as object))
+      ? head.props.children
+      : head;
+  return Children.toArray(cells).map((cell) => {
+    if (!isValidElement<{ label?: unknown; children?: unknown }>(cell)) return '';
+    const { label, children } = cell.props;
+    if (typeof label === 'string') return label;
+    return typeof children === 'string' ? children : '';
+  });
+}
+
+/**
+ * Below the small breakpoint (phones) a table's rows become cards: no header row, each cell on its own
+ * line with its column's label before it (from the header), actions included, nothing clipped or
+ * scrolled sideways. The rows and cells stay the same elements (tests and screen readers find them).
+ */
+function phoneCards(labels: readonly string[]): SxProps<Theme> {
+  return (theme: Theme) => {
+    const cell = '& > table > tbody > tr > td';
+    const rules: Record<string, Record<string, string | number>> = {
+      '& > table, & > table > tbody': { display: 'block' },
+      '& > table > thead': { display: 'none' },
+      '& > table > tbody > tr': {
+        display: 'block',
+        border: `1px solid ${theme.palette.divider}`,
+        borderRadius: `${theme.shape.borderRadius}px`,
+        backgroundColor: theme.palette.background.paper,
+        marginBottom: theme.spacing(1.5),
+        padding: theme.spacing(1, 0.5),
+      },
+      [cell]: {
+        display: 'flex',
+        // MUI reverses right-aligned cells (for sort labels): the label stays first here.
+        flexDirection: 'row',
+        alignItems: 'center',
+        justifyContent: 'space-between',
+        flexWrap: 'wrap',
+        gap: theme.spacing(0.5, 2),
+        width: 'auto',
+        minHeight: 36,
+        borderBottom: 0,
+        padding: theme.spacing(0.5, 1.5),
+        textAlign: 'right',
+      },
+      // A cell with nothing in it (a spacer) takes no line.
+      [`${cell}:empty`]: { display: 'none' },
+    };
+    labels.forEach((label, index) => {
+      if (!label) return;
+      rules[`${cell}:nth-of-type(${index + 1})::before`] = {
+        content: JSON.stringify(label),
+        color: theme.palette.text.secondary,
+        fontWeight: 500,
+        textAlign: 'left',
+        marginRight: 'auto',
+      };
+    });
+    return { [theme.breakpoints.down('sm')]: { overflowX: 'visible', ...rules } };
+  };
+}
+
+/**
  * The one way to draw a table of rows (a list, a sale's items, an import's errors): small, named by
  * `label`, one header row (`head`: its labels, or its cells where they sort or hold more), the rows, and for a paged list the pagination under it
- * (`useListParams`' `pagination(shown, sizes)`).
+ * (`useListParams`' `pagination(shown, sizes)`). On a phone the rows are cards (`phoneCards`).
  */
 export function ListTable({
   label,
@@ -119,9 +189,12 @@ export function ListTable({
   sx?: SxProps<Theme>;
   children: ReactNode;
 }) {
+  const labels = isCellList(head)
+    ? head.map((cell) => (typeof cell === 'string' ? cell : cell.label))
+    : labelsOf(head);
   return (
     <>
-      <TableContainer sx={sx}>
+      <TableContainer sx={[phoneCards(labels), ...(Array.isArray(sx) ? sx : [sx])]}>
         <Table size="small" stickyHeader={stickyHeader} aria-label={label}>
           <TableHead>
             <TableRow>{isCellList(head) ? head.map(headCell) : head}</TableRow>
@@ -130,6 +203,34 @@ export function ListTable({
         </Table>
       </TableContainer>
       {pagination && <ListPagination {...pagination} />}
+    </>
+  );
+}
+
+/**
+ * A list's filters: in place on a wide screen; on a phone behind a "Filtros" button (with how many are
+ * set), so the rows, not the filters, fill the first screen.
+ */
+export function ListFilters({ active = 0, children }: { active?: number; children: ReactNode }) {
+  const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
+  const [open, setOpen] = useState(false);
+  if (!phone) return <>{children}</>;
+  return (
+    <>
+      <Button
+        variant="outlined"
+        startIcon={<FilterListIcon />}
+        onClick={() => setOpen((v) => !v)}
+        aria-expanded={open}
+        sx={{ alignSelf: 'flex-start', justifySelf: 'start' }}
+      >
+        {active > 0 ? `Filtros (${active})` : 'Filtros'}
+      </Button>
+      <Collapse in={open} unmountOnExit>
+        <Stack spacing={2} sx={{ pt: 1 }}>
+          {children}
+        </Stack>
+      </Collapse>
     </>
   );
 }

@@ -1,9 +1,10 @@
-import { canOpen, findRoute, menuFor, showsPdvInBottomBar } from '@balcao/core/routes';
+import { canUse, findRoute, menuFor, showsPdvInBottomBar } from '@balcao/core/routes';
 import AddIcon from '@mui/icons-material/Add';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Fab from '@mui/material/Fab';
 import Snackbar from '@mui/material/Snackbar';
+import { ThemeProvider } from '@mui/material/styles';
 import Toolbar from '@mui/material/Toolbar';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
@@ -15,6 +16,7 @@ import { useNotifications } from '../features/notification/useNotifications.ts';
 import { BillingBanner } from '../features/settings/billing/BillingBanner.tsx';
 import { PrintProblems } from '../features/settings/printer/PrintProblems.tsx';
 import { useStationConfig } from '../features/settings/printer/stationStore.ts';
+import { withPortugueseTexts } from '../lib/locale.ts';
 import { BottomBar } from './BottomBar.tsx';
 import { NotificationDrawer } from './NotificationDrawer.tsx';
 import { SideMenu } from './SideMenu.tsx';
@@ -40,7 +42,9 @@ export default function DashboardLayout() {
   const [queryClient] = useState(newQueryClient);
   return (
     <QueryClientProvider client={queryClient}>
-      <Shell />
+      <ThemeProvider theme={withPortugueseTexts}>
+        <Shell />
+      </ThemeProvider>
     </QueryClientProvider>
   );
 }
@@ -81,7 +85,7 @@ function Shell() {
   const groups = menuFor(user.userType.id, session.settingsChecklist);
   const route = findRoute(location.pathname);
   const fabTarget = route?.fab ? findRoute(route.fab) : undefined;
-  const showFab = fabTarget && canOpen(fabTarget, user.userType.id, session.settingsChecklist);
+  const showFab = fabTarget && canUse(fabTarget, user.userType.id, session.settingsChecklist);
   const toast = notifications.toasts[0];
 
   const openDrawer = () => {

@@ -5,6 +5,7 @@ import Drawer from '@mui/material/Drawer';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { AppNotification } from '../features/notification/useNotifications.ts';
+import { formatTime } from '../lib/format.ts';
 
 export const NOTIFICATION_DRAWER_WIDTH = 300;
 
@@ -17,6 +18,9 @@ export function NotificationDrawer({ open, onClose, items, onClear }: Props) {
       anchor="right"
       open={open}
       onClose={onClose}
+      // Above the fixed top bar (whose z-index is the drawers' + 1, to sit over the side menu): the
+      // drawer's header and "Limpar" stay clickable. Like any modal.
+      sx={{ zIndex: (t) => t.zIndex.modal }}
       slotProps={{ paper: { sx: { width: NOTIFICATION_DRAWER_WIDTH, maxWidth: '100%' } } }}
     >
       <Box sx={{ p: 2 }} data-testid="notification-drawer">
@@ -38,7 +42,7 @@ export function NotificationDrawer({ open, onClose, items, onClear }: Props) {
               <Alert key={item.id} severity={item.alertColor} variant="outlined">
                 {item.message}
                 <Typography variant="caption" component="div" color="text.secondary">
-                  {item.at.toLocaleTimeString('pt-BR', { hour: '2-digit', minute: '2-digit' })}
+                  {formatTime(item.at)}
                 </Typography>
               </Alert>
             ))}

@@ -56,7 +56,8 @@ export async function apiFetch<T>(path: string, options: Options = {}): Promise<
 
 /** The message to show for a failed call: the server's message field, or the generic one. */
 export function errorMessage(error: unknown): string {
-  if (error instanceof ApiError) return error.message;
+  // A validation answer's own text is its first issue's (never an internal field name).
+  if (error instanceof ApiError) return error.issues[0]?.message ?? error.message;
   return UNEXPECTED_ERROR;
 }
 

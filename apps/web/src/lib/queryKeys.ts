@@ -24,10 +24,11 @@ export function queryKeys<R extends string>(resource: R) {
  * totals, the products' stock and the customer's credit and delinquency.
  */
 const AFFECTED: Record<string, readonly string[]> = {
-  sale: ['sale', 'cash-register', 'product', 'stock', 'customer'],
-  receivable: ['sale', 'customer', 'cash-register'],
-  'cash-register': ['cash-register'],
-  stock: ['stock', 'product'],
+  sale: ['sale', 'cash-register', 'product', 'stock', 'customer', 'home'],
+  receivable: ['sale', 'customer', 'cash-register', 'home'],
+  'cash-register': ['cash-register', 'home'],
+  stock: ['stock', 'product', 'home'],
+  product: ['product', 'home'],
 };
 
 /**

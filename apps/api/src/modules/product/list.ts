@@ -15,7 +15,8 @@ import { productCounters, products } from './schema.ts';
 
 type ListQuery = z.output<typeof productListQuerySchema>;
 
-const lowStockCondition = sql`(${products.stockControl} and ${products.minStock} > 0 and ${products.stock} <= ${products.minStock})`;
+/** A product at or below its minimum stock (served by products_client_low_stock_idx). */
+export const lowStockCondition = sql`(${products.stockControl} and ${products.minStock} > 0 and ${products.stock} <= ${products.minStock})`;
 
 /** The words of a search (accent-free, lower case), at most 8. */
 export function searchTerms(q: string | undefined): string[] {

@@ -65,6 +65,10 @@ export const products = pgTable(
     index('products_client_category_idx').on(t.clientId, t.categoryId),
     index('products_client_brand_idx').on(t.clientId, t.brandId),
     index('products_search_trgm_idx').using('gin', t.searchText.op('gin_trgm_ops')),
+    /** The low-stock products (the home's count, the list's filter): few rows, counted from the index. */
+    index('products_client_low_stock_idx')
+      .on(t.clientId)
+      .where(sql`${t.stockControl} and ${t.minStock} > 0 and ${t.stock} <= ${t.minStock}`),
   ],
 );
 

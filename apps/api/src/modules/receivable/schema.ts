@@ -35,5 +35,7 @@ export const receivables = pgTable(
       .on(t.clientId, t.customerId, t.dueDate)
       .where(sql`${t.status} = 'pending'`),
     index('receivables_sale_idx').on(t.saleId),
+    /** Pending installments of the client by due date (the home's due and overdue figures). */
+    index('receivables_client_due_pending_idx').on(t.clientId, t.dueDate).where(sql`${t.status} = 'pending'`),
   ],
 );

@@ -76,9 +76,13 @@ export async function findSale(db: Executor, actor: Actor, id: number): Promise<
     .where(and(eq(sales.id, id), eq(sales.clientId, clientId)));
   if (!row) throw notFound(SALE_NOT_FOUND);
   const s = row.sale;
-  const userIds = [s.userId, s.sellerId, s.canceledByUserId, s.discountApprovedByUserId].filter(
-    (v): v is number => v !== null,
-  );
+  const userIds = [
+    s.userId,
+    s.sellerId,
+    s.canceledByUserId,
+    s.cancelApprovedByUserId,
+    s.discountApprovedByUserId,
+  ].filter((v): v is number => v !== null);
   const [items, payments, receivableRows, userRows] = await Promise.all([
     db.select().from(saleItems).where(eq(saleItems.saleId, id)).orderBy(asc(saleItems.position)),
     db.select().from(salePayments).where(eq(salePayments.saleId, id)).orderBy(asc(salePayments.position)),
@@ -178,6 +182,10 @@ export function toSale({
     discountApprovedBy:
       s.discountApprovedByUserId !== null
         ? { id: s.discountApprovedByUserId, name: name.get(s.discountApprovedByUserId) ?? '' }
+        : null,
+    cancelApprovedBy:
+      s.cancelApprovedByUserId !== null
+        ? { id: s.cancelApprovedByUserId, name: name.get(s.cancelApprovedByUserId) ?? '' }
         : null,
     createdAt: s.createdAt.toISOString(),
     finishedAt: iso(s.finishedAt),

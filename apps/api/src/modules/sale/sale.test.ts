@@ -751,6 +751,10 @@ describe('quick sale, list, cancel rights and tenancy', () => {
     });
     expect(approved.statusCode, approved.body).toBe(200);
     expect(approved.json().canceledBy.id).toBe(users[0].user.id);
+    expect(approved.json().cancelApprovedBy).toEqual({ id: users[1].user.id, name: users[1].user.name });
+    expect((await apis[0].get(`/sale/${approved.json().id}`)).json().cancelApprovedBy).toEqual(
+      approved.json().cancelApprovedBy,
+    );
     const stockist = apis[2];
     expect((await stockist.post('/sale', { items: [{ productId: p.id, quantity: 1 }] })).statusCode).toBe(
       403,

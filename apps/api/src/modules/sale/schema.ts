@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   check,
   date,
@@ -176,4 +177,60 @@ export const saleIdempotencyKeys = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.clientId, t.key] })],
+);
+
+/**
+ * The shop's day at a glance (the home), kept by triggers on sales, sale_payments and sale_items (custom
+ * migration `sale_home_summary_triggers`): per client and shop-local day (the client's time zone when
+ * the sale was written), the sales not canceled, their payments per method and their products. A
+ * cancel subtracts its sale. The home reads a month as ~30 rows instead of scanning its sales; products
+ * are kept per month (`saleMonthlyProducts`).
+ */
+export const saleDailyTotals = pgTable(
+  'sale_daily_totals',
+  {
+    clientId: integer('client_id')
+      .notNull()
+      .references(() => clients.id),
+    day: date('day', { mode: 'string' }).notNull(),
+    salesCount: integer('sales_count').notNull().default(0),
+    amountCents: bigint('amount_cents', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.clientId, t.day] })],
+);
+
+export const saleDailyPayments = pgTable(
+  'sale_daily_payments',
+  {
+    clientId: integer('client_id')
+      .notNull()
+      .references(() => clients.id),
+    day: date('day', { mode: 'string' }).notNull(),
+    method: text('method').notNull(),
+    amountCents: bigint('amount_cents', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.clientId, t.day, t.method] })],
+);
+
+/**
+ * Products sold per shop-local month (the home's best sellers): a month holds one row per product sold,
+ * and the (client, month, amount) index gives the first five without reading the others.
+ */
+export const saleMonthlyProducts = pgTable(
+  'sale_monthly_products',
+  {
+    clientId: integer('client_id')
+      .notNull()
+      .references(() => clients.id),
+    /** The month's first day. */
+    month: date('month', { mode: 'string' }).notNull(),
+    /** No foreign key: a deleted product keeps its history. */
+    productId: integer('product_id').notNull(),
+    quantity: quantity('quantity').notNull().default(0),
+    amountCents: bigint('amount_cents', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.clientId, t.month, t.productId] }),
+    index('sale_monthly_products_top_idx').on(t.clientId, t.month, t.amountCents.desc(), t.productId),
+  ],
 );

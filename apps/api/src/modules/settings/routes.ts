@@ -33,7 +33,7 @@ import {
   setLogo,
 } from './company.ts';
 import { findDiscountLimit } from './discountLimits.ts';
-import { findSystemSettings, saveSystemSettings } from './system.ts';
+import { findSystemSettings, saveSystemSettings, type TimeZoneChanged } from './system.ts';
 import { findWorkingHours, findWorkingHoursStatus, saveWorkingHours } from './workingHours.ts';
 
 const tags = ['settings'];
@@ -64,7 +64,7 @@ function isImage(data: Buffer): boolean {
  * (Administrador). Every save tells the shop's sockets (`change` settings, and session when the
  * login answer changed).
  */
-export function settingsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+export function settingsRoutes(ctx: AppContext, timeZoneChanged: TimeZoneChanged): FastifyPluginAsyncZod {
   return async (app) => {
     const { db } = ctx;
     const storage = storageFor(ctx.config);
@@ -202,7 +202,7 @@ export function settingsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: systemSettingsSchema },
         },
       },
-      async (request) => saveSystemSettings(ctx, sessionOf(request), request.body),
+      async (request) => saveSystemSettings(ctx, sessionOf(request), request.body, timeZoneChanged),
     );
 
     app.get(

@@ -17,6 +17,13 @@ import { changedByOf, saveSettingsRow } from './version.ts';
 
 /** System preferences (system): time zone (clients), negative stock (the stock module's), the rest here. */
 
+/**
+ * What must follow a change of the shop's time zone in the same transaction: the sale module's daily
+ * summaries move to the new days (`rebuildSaleSummary`). Sale is above settings, so it is handed over
+ * in `modules/index.ts`.
+ */
+export type TimeZoneChanged = (db: Executor, clientId: number) => Promise<void>;
+
 /** One limit per limited type, the stored one or the default. */
 export function discountLimitsOf(stored: StoredDiscountLimits | null | undefined) {
   return DISCOUNT_LIMITED_TYPES.map((userTypeId) => ({
@@ -52,12 +59,14 @@ export async function findSystemSettings(db: Executor, actor: Actor): Promise<Sy
 /**
  * Saves the system page in one transaction. allowNegativeStock is written through the stock
  * module's service, only when it changes (422 while stock control is off, as on the exit page).
- * A time zone change reloads every logged user's session (dates are shown in it).
+ * A time zone change rebuilds the day summaries of the sales in the new zone and reloads every logged
+ * user's session (dates are shown in it).
  */
 export async function saveSystemSettings(
   ctx: AppContext,
   actor: Actor,
   input: SystemSettingsData,
+  timeZoneChanged: TimeZoneChanged,
 ): Promise<SystemSettings> {
   const { clientId } = actor;
   const discountLimits: StoredDiscountLimits = Object.fromEntries(
@@ -90,6 +99,7 @@ export async function saveSystemSettings(
       .update(clients)
       .set({ timeZone: input.timeZone, updatedAt: new Date() })
       .where(eq(clients.id, clientId));
+    await timeZoneChanged(tx, clientId);
     return true;
   });
   ctx.changed(clientId, 'settings');

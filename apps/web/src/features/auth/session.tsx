@@ -4,6 +4,7 @@ import type { SettingsChecklist } from '@balcao/core/userTypes';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import { ApiError, apiFetch } from '../../lib/api.ts';
 import { clearSessionCookies, getToken, readUserCookie, setSessionCookies } from '../../lib/cookies.ts';
+import { setShopTimeZone } from '../../lib/format.ts';
 import { clearPersistedState } from '../../lib/persist.ts';
 
 /** Revalidation outcome: where the shell must go when the stored session is not usable. */
@@ -35,6 +36,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     const token = getToken();
     return { token, isLogged: false, authLoading: Boolean(token), redirect: null };
   });
+  // Every date and time shows in the shop's zone; whatever path updates the session (login,
+  // revalidation, a settings change) sets it before this render's children format anything.
+  setShopTimeZone(state.user?.client.timeZone);
 
   const startSession = useCallback((payload: SessionPayload & { token: string }) => {
     setSessionCookies(payload.token, compactUser(payload.user));

@@ -5,7 +5,6 @@ import {
   type CouponInput,
   couponInputSchema,
 } from '@balcao/core/coupon';
-import { todayIso } from '@balcao/core/date';
 import { numberToDecimalInput } from '@balcao/core/money';
 import { can, WRITE } from '@balcao/core/routes';
 import Box from '@mui/material/Box';
@@ -19,6 +18,7 @@ import { useNavigate } from 'react-router';
 import { type Feedback, FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
 import { FormMoneyField, FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
 import { RecordFormCard, RecordFormPage, useEditId } from '../../components/RecordFormPage.tsx';
+import { shopToday } from '../../lib/format.ts';
 import { useSession } from '../auth/session.tsx';
 import { type CouponPayload, useCoupon, useCreateCoupon, useUpdateCoupon } from './api.ts';
 
@@ -56,7 +56,7 @@ function toFormValues(coupon?: Coupon): CouponFormValues {
       code: '',
       discountType: 'PERCENTAGE',
       discountValue: '0',
-      startDate: todayIso(),
+      startDate: shopToday(),
       endDate: '',
       isSingleUse: false,
       maxUsesPerUser: '0',

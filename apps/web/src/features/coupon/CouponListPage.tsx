@@ -1,10 +1,11 @@
 import { type Coupon, formatCouponDiscount, toHundredths } from '@balcao/core/coupon';
-import { formatDateBr, todayIso } from '@balcao/core/date';
+import { formatDateBr } from '@balcao/core/date';
 import { formatCents } from '@balcao/core/money';
 import { can, WRITE } from '@balcao/core/routes';
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
 import LocalOfferIcon from '@mui/icons-material/LocalOffer';
+import VisibilityIcon from '@mui/icons-material/Visibility';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
@@ -20,6 +21,7 @@ import { useConfirmDelete } from '../../components/ConfirmDialog.tsx';
 import { LoadError } from '../../components/LoadError.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { ActiveFilter, ListHeader, SearchField } from '../../components/listPage.tsx';
+import { shopToday } from '../../lib/format.ts';
 import { readParam, useListParams } from '../../lib/listParams.ts';
 import { useSession } from '../auth/session.tsx';
 import { useCoupons, useDeleteCoupon } from './api.ts';
@@ -121,7 +123,7 @@ function CouponCard({
   canWrite: boolean;
   onDelete: () => void;
 }) {
-  const today = todayIso();
+  const today = shopToday();
   const expired = coupon.endDate < today;
   const minimumCents = toHundredths(coupon.minSaleAmount);
   return (
@@ -160,16 +162,32 @@ function CouponCard({
           )}
         </Stack>
       </CardContent>
-      {canWrite && (
-        <CardActions sx={{ justifyContent: 'flex-end' }}>
-          <Button component={RouterLink} to={`/dashboard/coupon/edit/${coupon.id}`} startIcon={<EditIcon />}>
+      <CardActions sx={{ justifyContent: 'flex-end' }}>
+        {canWrite ? (
+          <Button
+            component={RouterLink}
+            to={`/dashboard/coupon/edit/${coupon.id}`}
+            startIcon={<EditIcon />}
+            aria-label={`Editar ${coupon.code}`}
+          >
             Editar
           </Button>
+        ) : (
+          <Button
+            component={RouterLink}
+            to={`/dashboard/coupon/edit/${coupon.id}`}
+            startIcon={<VisibilityIcon />}
+            aria-label={`Ver ${coupon.code}`}
+          >
+            Ver
+          </Button>
+        )}
+        {canWrite && (
           <Button color="error" startIcon={<DeleteIcon />} onClick={onDelete}>
             Excluir
           </Button>
-        </CardActions>
-      )}
+        )}
+      </CardActions>
     </Card>
   );
 }

@@ -171,6 +171,7 @@ function AddressFields({ index, form, initialZip, canWrite, onRemove, onMakeDefa
             control={control}
             name={name('zipCode')}
             label="CEP"
+            required
             mask={maskCep}
             placeholder="00000-000"
             slotProps={{

@@ -21,6 +21,7 @@ import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar
 import {
   ActiveFilter,
   ExportButton,
+  ListFilters,
   ListHeader,
   ListQuery,
   ListTable,
@@ -191,32 +192,40 @@ export default function CustomerListPage() {
           placeholder="Nome, CPF/CNPJ, telefone ou email"
           sx={{ flex: 1, minWidth: 220 }}
         />
-        <TextField
-          select
-          label="Situação"
-          size="small"
-          value={query.delinquent ?? ''}
-          onChange={(e) => update({ delinquent: e.target.value || undefined })}
-          sx={{ minWidth: 160 }}
+        <ListFilters
+          active={[query.delinquent, query.whatsappValid, query.active].filter((v) => v !== undefined).length}
         >
-          <MenuItem value="">Todas</MenuItem>
-          <MenuItem value="true">Inadimplentes</MenuItem>
-          <MenuItem value="false">Em dia</MenuItem>
-        </TextField>
-        <TextField
-          select
-          label="WhatsApp"
-          size="small"
-          value={query.whatsappValid ?? ''}
-          onChange={(e) => update({ whatsappValid: e.target.value || undefined })}
-          sx={{ minWidth: 170 }}
-        >
-          <MenuItem value="">Todos</MenuItem>
-          <MenuItem value="true">Válido</MenuItem>
-          <MenuItem value="false">Inválido</MenuItem>
-          <MenuItem value="unknown">Não verificado</MenuItem>
-        </TextField>
-        <ActiveFilter value={query.active} onChange={(active) => update({ active })} sx={{ minWidth: 140 }} />
+          <TextField
+            select
+            label="Situação"
+            size="small"
+            value={query.delinquent ?? ''}
+            onChange={(e) => update({ delinquent: e.target.value || undefined })}
+            sx={{ minWidth: 160 }}
+          >
+            <MenuItem value="">Todas</MenuItem>
+            <MenuItem value="true">Inadimplentes</MenuItem>
+            <MenuItem value="false">Em dia</MenuItem>
+          </TextField>
+          <TextField
+            select
+            label="WhatsApp"
+            size="small"
+            value={query.whatsappValid ?? ''}
+            onChange={(e) => update({ whatsappValid: e.target.value || undefined })}
+            sx={{ minWidth: 170 }}
+          >
+            <MenuItem value="">Todos</MenuItem>
+            <MenuItem value="true">Válido</MenuItem>
+            <MenuItem value="false">Inválido</MenuItem>
+            <MenuItem value="unknown">Não verificado</MenuItem>
+          </TextField>
+          <ActiveFilter
+            value={query.active}
+            onChange={(active) => update({ active })}
+            sx={{ minWidth: 140 }}
+          />
+        </ListFilters>
       </Stack>
 
       {content}

@@ -56,7 +56,7 @@ export function CustomerStep({ clientId, state, dispatch }: Props) {
     };
   }, [q, clientId]);
 
-  const sellers = useSellers(clientId);
+  const sellers = useSellers(clientId, session.user?.userType.id);
   const customerId = state.customer?.id;
   const detail = useQuery({
     queryKey: queryKeys('customer').detail(customerId ?? 0),
@@ -253,13 +253,17 @@ export function CustomerStep({ clientId, state, dispatch }: Props) {
           <TextField
             select
             label="Vendedor da venda"
-            value={state.sellerId ?? ''}
-            onChange={(e) =>
-              dispatch({ type: 'seller', sellerId: e.target.value ? Number(e.target.value) : null })
-            }
+            // The logged user is the seller until another is picked (null in the state = who is at the PDV).
+            value={state.sellerId ?? session.user?.id ?? ''}
+            onChange={(e) => {
+              const id = Number(e.target.value);
+              dispatch({ type: 'seller', sellerId: id && id !== session.user?.id ? id : null });
+            }}
             sx={{ minWidth: 280 }}
           >
-            <MenuItem value="">{session.user?.name ?? 'Eu'} (quem está no caixa)</MenuItem>
+            <MenuItem value={session.user?.id ?? ''}>
+              {session.user?.name ?? 'Eu'} (quem está no caixa)
+            </MenuItem>
             {sellers.data.items
               .filter((u) => u.active && u.id !== session.user?.id)
               .map((u) => (

@@ -1,4 +1,5 @@
 import { formatCents, parseMoneyToCents } from '@balcao/core/money';
+import { plural } from '@balcao/core/plural';
 import type { Product, ProductListItem, ProductVariant } from '@balcao/core/product';
 import {
   formatPercentHundredths,
@@ -228,7 +229,7 @@ export function ItemsStep({ clientId, items, dispatch, searchRef }: Props) {
                       p.sku,
                       p.barcode,
                       formatCents(p.salePriceCents),
-                      p.variantCount ? `${p.variantCount} variações` : null,
+                      p.variantCount ? plural(p.variantCount, 'variação', 'variações') : null,
                     ]
                       .filter(Boolean)
                       .join(' · ')}
@@ -325,11 +326,13 @@ const LineRow = memo(function LineRow({
       <TableCell>
         <QuantityInput line={line} dispatch={dispatch} />
       </TableCell>
-      <TableCell align="right">{formatCents(totals.unitTotalCents)}</TableCell>
+      <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+        {formatCents(totals.unitTotalCents)}
+      </TableCell>
       <TableCell>
         <DiscountInput line={line} grossCents={totals.grossCents} dispatch={dispatch} />
       </TableCell>
-      <TableCell align="right" data-testid="pdv-line-total">
+      <TableCell align="right" sx={{ whiteSpace: 'nowrap' }} data-testid="pdv-line-total">
         {formatCents(totals.totalCents)}
       </TableCell>
       <TableCell>

@@ -1,5 +1,4 @@
 import { type CouponValidation, couponValidateInputSchema } from '@balcao/core/coupon';
-import { todayIso } from '@balcao/core/date';
 import { formatCents } from '@balcao/core/money';
 import {
   DEFERRED_METHODS,
@@ -33,6 +32,7 @@ import { useWatch } from 'react-hook-form';
 import type { z } from 'zod';
 import { Form, FormMoneyField, FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
 import { centsOf, centsToInput, MoneyField } from '../../components/MoneyField.tsx';
+import { shopToday } from '../../lib/format.ts';
 import { usePdvSurchargeLabel } from '../fee-simulator/pdvSurcharge.ts';
 import { fetchCustomerCredit, saleKeys, validateCoupon } from '../sale/api.ts';
 import { PixQr } from '../sale/PixQr.tsx';
@@ -180,23 +180,26 @@ function AddPaymentForm({
   remaining: number;
   onAdd: (p: PdvState['payments'][number]) => void;
 }) {
+  // An empty "Valor recebido" in cash is the exact amount due, as in the quick sale.
+  const amountOf = (values: PaymentValues) =>
+    values.method === 'money' && values.amount.trim() === '' ? remaining : centsOf(values.amount);
   const form = useAppForm({
     schema: paymentInputSchema,
     defaultValues: {
       method: 'money',
       amount: remaining ? centsToInput(remaining) : '',
       installments: 1,
-      dueDate: defaultDueDate(todayIso()),
+      dueDate: defaultDueDate(shopToday()),
     } as PaymentValues,
     toInput: (values: PaymentValues) => ({
       method: values.method,
-      amountCents: centsOf(values.amount),
+      amountCents: amountOf(values),
       numberInstallments: INSTALLMENT_METHODS.includes(values.method) ? values.installments : 1,
       dueDate: DEFERRED_METHODS.includes(values.method) ? values.dueDate : null,
     }),
     fieldOf: { amountCents: 'amount', numberInstallments: 'installments' },
     check: (values) =>
-      centsOf(values.amount) === 0 ? [{ path: 'amount', message: 'Informe o valor do pagamento' }] : [],
+      amountOf(values) === 0 ? [{ path: 'amount', message: 'Informe o valor do pagamento' }] : [],
   });
   const [method, amount] = useWatch({ control: form.control, name: ['method', 'amount'] });
   const cents = centsOf(amount);
@@ -235,7 +238,7 @@ function AddPaymentForm({
             control={form.control}
             name="amount"
             label={method === 'money' ? 'Valor recebido' : 'Valor'}
-            helperText={method === 'money' ? 'Acima do total vira troco' : ' '}
+            helperText={method === 'money' ? 'Em branco: o valor exato. Acima do total vira troco' : ' '}
             autoFocus
           />
           {installmentsAllowed && (
@@ -262,7 +265,7 @@ function AddPaymentForm({
               type="date"
               label="1º vencimento"
               fullWidth={false}
-              slotProps={{ inputLabel: { shrink: true }, htmlInput: { min: todayIso() } }}
+              slotProps={{ inputLabel: { shrink: true }, htmlInput: { min: shopToday() } }}
             />
           )}
           <SubmitButton variant="outlined" busyLabel="Adicionar" startIcon={<AddIcon />} sx={{ height: 56 }}>

@@ -33,9 +33,12 @@ import { CustomerStep } from './CustomerStep.tsx';
 import { DiscountApprovalDialog } from './DiscountApprovalDialog.tsx';
 import { ItemsStep } from './ItemsStep.tsx';
 import { PaymentStep } from './PaymentStep.tsx';
-import { pdvToSaleInput, usePdvState } from './state.ts';
+import { pdvPaymentCheck, pdvToSaleInput, usePdvState } from './state.ts';
 
 const STEPS = ['Itens', 'Cliente e entrega', 'Pagamento', 'Concluído'] as const;
+
+/** A device whose main pointer is a finger and that cannot hover: no physical keyboard to expect. */
+const TOUCH = '@media (hover: none) and (pointer: coarse)';
 
 const SHORTCUTS = [
   ['F2', 'Buscar produto'],
@@ -69,8 +72,11 @@ export default function PdvPage() {
     [state.step, dispatch],
   );
 
+  // What the payment step's main button allows, the side panel's "Finalizar (F9)" and the F9 key allow
+  // too: nothing paid (or not enough) does nothing instead of answering 422.
+  const canFinish = state.items.length > 0 && pdvPaymentCheck(state, totals.finalAmountCents).ok;
   const finish = useCallback(async () => {
-    if (finishing || state.items.length === 0) return;
+    if (finishing || !canFinish) return;
     setFinishing(true);
     setFinishError(null);
     try {
@@ -99,7 +105,7 @@ export default function PdvPage() {
     } finally {
       setFinishing(false);
     }
-  }, [finishing, state, dispatch, saleWritten, register]);
+  }, [finishing, canFinish, state, dispatch, saleWritten, register]);
 
   /** The sale again with the manager's approval; a refused one throws into the dialog's fields. */
   const finishApproved = useCallback(
@@ -293,6 +299,7 @@ export default function PdvPage() {
           onNext={() => (state.step < 2 ? goTo((state.step + 1) as 1 | 2) : finish())}
           onCancel={() => setConfirmCancel(true)}
           hasItems={state.items.length > 0}
+          canFinish={canFinish && !finishing}
         />
       </Box>
 
@@ -342,6 +349,7 @@ function TotalsPanel({
   onNext,
   onCancel,
   hasItems,
+  canFinish,
 }: {
   totals: SaleTotals;
   customerName: string | null;
@@ -349,6 +357,7 @@ function TotalsPanel({
   onNext: () => void;
   onCancel: () => void;
   hasItems: boolean;
+  canFinish: boolean;
 }) {
   const row = (label: string, value: string, testId?: string) => (
     <Stack direction="row" sx={{ justifyContent: 'space-between' }}>
@@ -385,7 +394,12 @@ function TotalsPanel({
         )}
         {step < 3 && (
           <Stack direction="row" spacing={1} sx={{ pt: 1 }}>
-            <Button variant="contained" fullWidth onClick={onNext} disabled={!hasItems}>
+            <Button
+              variant="contained"
+              fullWidth
+              onClick={onNext}
+              disabled={!hasItems || (step === 2 && !canFinish)}
+            >
               {step < 2 ? 'Avançar' : 'Finalizar (F9)'}
             </Button>
             <Button color="error" onClick={onCancel} disabled={!hasItems}>
@@ -393,8 +407,13 @@ function TotalsPanel({
             </Button>
           </Stack>
         )}
-        <Divider sx={{ pt: 1 }} />
-        <Box component="ul" aria-label="Atalhos de teclado" sx={{ listStyle: 'none', p: 0, m: 0, pt: 1 }}>
+        {/* The F-key legend is for a keyboard: a touch screen (phone, tablet) does not show it. */}
+        <Divider sx={{ pt: 1, [TOUCH]: { display: 'none' } }} />
+        <Box
+          component="ul"
+          aria-label="Atalhos de teclado"
+          sx={{ listStyle: 'none', p: 0, m: 0, pt: 1, [TOUCH]: { display: 'none' } }}
+        >
           {SHORTCUTS.map(([key, label]) => (
             <Box component="li" key={key} sx={{ display: 'flex', gap: 1, alignItems: 'center', py: 0.25 }}>
               <Box

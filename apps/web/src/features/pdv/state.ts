@@ -1,6 +1,5 @@
 import type { Coupon } from '@balcao/core/coupon';
 import { couponDiscountCents } from '@balcao/core/coupon';
-import { todayIso } from '@balcao/core/date';
 import {
   checkPayments,
   computeSaleTotals,
@@ -11,6 +10,7 @@ import {
 } from '@balcao/core/sale';
 import type { PaymentMethod } from '@balcao/core/status';
 import { useCallback, useEffect, useMemo, useReducer } from 'react';
+import { shopToday } from '../../lib/format.ts';
 import { loadPersisted, removePersisted, savePersisted } from '../../lib/persist.ts';
 import { newIdempotencyKey } from '../sale/api.ts';
 
@@ -206,7 +206,7 @@ export function pdvPaymentCheck(state: PdvState, finalAmountCents: number) {
     cashDepositAmountCents: state.cashDepositAmountCents,
     customerId: state.customer?.id ?? null,
     typeOfSale: state.typeOfSale,
-    today: todayIso(),
+    today: shopToday(),
   });
 }
 
@@ -234,7 +234,9 @@ export function pdvToSaleInput(state: PdvState): SaleInput {
       amountCents: p.amountCents,
       numberInstallments: p.numberInstallments,
       dueDate:
-        p.method === 'creditShop' || p.method === 'boleto' ? (p.dueDate ?? defaultDueDate(todayIso())) : null,
+        p.method === 'creditShop' || p.method === 'boleto'
+          ? (p.dueDate ?? defaultDueDate(shopToday()))
+          : null,
     })),
     cashDepositAmountCents: state.cashDepositAmountCents,
   };

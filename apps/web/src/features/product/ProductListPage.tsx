@@ -26,6 +26,7 @@ import {
   ActiveChip,
   ActiveFilter,
   ExportButton,
+  ListFilters,
   ListHeader,
   ListQuery,
   ListTable,
@@ -227,48 +228,57 @@ export default function ProductListPage() {
           }}
         >
           <SearchField value={search} onChange={setSearch} placeholder="Nome, SKU ou código de barras" />
-          <TextField
-            select
-            label="Categoria"
-            size="small"
-            slotProps={{ inputLabel: { shrink: true }, select: { displayEmpty: true } }}
-            value={query.categoryId ?? ''}
-            onChange={(e) =>
-              update({ categoryId: e.target.value === '' ? undefined : String(e.target.value) })
+          <ListFilters
+            active={
+              [query.categoryId, query.brandId, query.active, query.lowStock].filter((v) => v !== undefined)
+                .length
             }
           >
-            <MenuItem value="">Todas</MenuItem>
-            {(categories.data ?? []).map((c) => (
-              <MenuItem key={c.id} value={c.id}>
-                {c.name}
-              </MenuItem>
-            ))}
-          </TextField>
-          <TextField
-            select
-            label="Marca"
-            size="small"
-            slotProps={{ inputLabel: { shrink: true }, select: { displayEmpty: true } }}
-            value={query.brandId ?? ''}
-            onChange={(e) => update({ brandId: e.target.value === '' ? undefined : String(e.target.value) })}
-          >
-            <MenuItem value="">Todas</MenuItem>
-            {(brands.data ?? []).map((b) => (
-              <MenuItem key={b.id} value={b.id}>
-                {b.name}
-              </MenuItem>
-            ))}
-          </TextField>
-          <ActiveFilter value={query.active} onChange={(active) => update({ active })} />
-          <FormControlLabel
-            label="Estoque baixo"
-            control={
-              <Switch
-                checked={Boolean(query.lowStock)}
-                onChange={(e) => update({ lowStock: e.target.checked ? 'true' : undefined })}
-              />
-            }
-          />
+            <TextField
+              select
+              label="Categoria"
+              size="small"
+              slotProps={{ inputLabel: { shrink: true }, select: { displayEmpty: true } }}
+              value={query.categoryId ?? ''}
+              onChange={(e) =>
+                update({ categoryId: e.target.value === '' ? undefined : String(e.target.value) })
+              }
+            >
+              <MenuItem value="">Todas</MenuItem>
+              {(categories.data ?? []).map((c) => (
+                <MenuItem key={c.id} value={c.id}>
+                  {c.name}
+                </MenuItem>
+              ))}
+            </TextField>
+            <TextField
+              select
+              label="Marca"
+              size="small"
+              slotProps={{ inputLabel: { shrink: true }, select: { displayEmpty: true } }}
+              value={query.brandId ?? ''}
+              onChange={(e) =>
+                update({ brandId: e.target.value === '' ? undefined : String(e.target.value) })
+              }
+            >
+              <MenuItem value="">Todas</MenuItem>
+              {(brands.data ?? []).map((b) => (
+                <MenuItem key={b.id} value={b.id}>
+                  {b.name}
+                </MenuItem>
+              ))}
+            </TextField>
+            <ActiveFilter value={query.active} onChange={(active) => update({ active })} />
+            <FormControlLabel
+              label="Estoque baixo"
+              control={
+                <Switch
+                  checked={Boolean(query.lowStock)}
+                  onChange={(e) => update({ lowStock: e.target.checked ? 'true' : undefined })}
+                />
+              }
+            />
+          </ListFilters>
         </Box>
         {deletion.isPending ? <Loading text="Excluindo..." /> : content}
       </Paper>

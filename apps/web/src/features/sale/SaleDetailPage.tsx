@@ -123,6 +123,11 @@ export default function SaleDetailPage() {
               {s.cancelReason}
             </Typography>
           )}
+          {s.status === 'canceled' && s.cancelApprovedBy && (
+            <Typography color="error" data-testid="sale-cancel-approved-by">
+              Cancelamento aprovado por {s.cancelApprovedBy.name}
+            </Typography>
+          )}
         </Box>
       </Paper>
 

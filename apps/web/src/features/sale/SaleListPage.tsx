@@ -1,4 +1,4 @@
-import { addDays, todayIso } from '@balcao/core/date';
+import { addDays } from '@balcao/core/date';
 import { formatCents } from '@balcao/core/money';
 import { can, WRITE } from '@balcao/core/routes';
 import {
@@ -24,9 +24,9 @@ import { useState } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { LoadError } from '../../components/LoadError.tsx';
 import { Loading } from '../../components/Loading.tsx';
-import { alignRight, ExportButton, ListTable } from '../../components/listPage.tsx';
+import { alignRight, ExportButton, ListFilters, ListTable } from '../../components/listPage.tsx';
 import { errorMessage } from '../../lib/api.ts';
-import { formatDateTime } from '../../lib/format.ts';
+import { formatDateTime, shopToday } from '../../lib/format.ts';
 import { readParam, useListParams } from '../../lib/listParams.ts';
 import { useSession } from '../auth/session.tsx';
 import { downloadSalesCsv, type SaleListQuery, useSales, useSellers } from './api.ts';
@@ -47,8 +47,8 @@ function queryFromParams(params: URLSearchParams): SaleListQuery {
   const customerId = readParam.id(params, 'customerId');
   return {
     q: readParam.text(params, 'q'),
-    from: readParam.date(params, 'from', customerId ? undefined : addDays(todayIso(), -30)),
-    to: readParam.date(params, 'to', todayIso()),
+    from: readParam.date(params, 'from', customerId ? undefined : addDays(shopToday(), -30)),
+    to: readParam.date(params, 'to', shopToday()),
     status: readParam.oneOf(params, 'status', SALE_STATUSES),
     paymentMethod: readParam.oneOf(params, 'paymentMethod', PAYMENT_METHODS_IN_PDV),
     sellerId: readParam.id(params, 'sellerId'),
@@ -66,7 +66,7 @@ export default function SaleListPage() {
   const { query: filters, update, search, setSearch, pagination } = useListParams(queryFromParams);
   const [exportError, setExportError] = useState<string | null>(null);
   const sales = useSales(clientId, filters);
-  const sellers = useSellers(clientId);
+  const sellers = useSellers(clientId, user?.userType.id);
 
   const totals = sales.data?.totals;
   return (
@@ -109,61 +109,67 @@ export default function SaleListPage() {
             gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr', md: 'repeat(3, 1fr)', lg: 'repeat(6, 1fr)' },
           }}
         >
-          <TextField
-            type="date"
-            label="De"
-            value={filters.from ?? ''}
-            onChange={(e) => update({ from: e.target.value })}
-            slotProps={{ inputLabel: { shrink: true } }}
-          />
-          <TextField
-            type="date"
-            label="Até"
-            value={filters.to ?? ''}
-            onChange={(e) => update({ to: e.target.value })}
-            slotProps={{ inputLabel: { shrink: true } }}
-          />
-          <TextField
-            select
-            label="Status"
-            value={filters.status ?? ''}
-            onChange={(e) => update({ status: e.target.value || undefined })}
+          <ListFilters
+            active={
+              [filters.status, filters.paymentMethod, filters.sellerId].filter((v) => v !== undefined).length
+            }
           >
-            <MenuItem value="">Todos</MenuItem>
-            {SALE_STATUSES.map((s) => (
-              <MenuItem key={s} value={s}>
-                {SALE_STATUS_LABELS[s]}
-              </MenuItem>
-            ))}
-          </TextField>
-          <TextField
-            select
-            label="Forma de pagamento"
-            value={filters.paymentMethod ?? ''}
-            onChange={(e) => update({ paymentMethod: e.target.value || undefined })}
-          >
-            <MenuItem value="">Todas</MenuItem>
-            {PAYMENT_METHODS_IN_PDV.map((m) => (
-              <MenuItem key={m} value={m}>
-                {PAYMENT_METHOD_LABELS[m]}
-              </MenuItem>
-            ))}
-          </TextField>
-          {sellers.data && (
+            <TextField
+              type="date"
+              label="De"
+              value={filters.from ?? ''}
+              onChange={(e) => update({ from: e.target.value })}
+              slotProps={{ inputLabel: { shrink: true } }}
+            />
+            <TextField
+              type="date"
+              label="Até"
+              value={filters.to ?? ''}
+              onChange={(e) => update({ to: e.target.value })}
+              slotProps={{ inputLabel: { shrink: true } }}
+            />
             <TextField
               select
-              label="Vendedor"
-              value={filters.sellerId ?? ''}
-              onChange={(e) => update({ sellerId: e.target.value ? String(e.target.value) : undefined })}
+              label="Status"
+              value={filters.status ?? ''}
+              onChange={(e) => update({ status: e.target.value || undefined })}
             >
               <MenuItem value="">Todos</MenuItem>
-              {sellers.data.items.map((u) => (
-                <MenuItem key={u.id} value={u.id}>
-                  {u.name}
+              {SALE_STATUSES.map((s) => (
+                <MenuItem key={s} value={s}>
+                  {SALE_STATUS_LABELS[s]}
                 </MenuItem>
               ))}
             </TextField>
-          )}
+            <TextField
+              select
+              label="Forma de pagamento"
+              value={filters.paymentMethod ?? ''}
+              onChange={(e) => update({ paymentMethod: e.target.value || undefined })}
+            >
+              <MenuItem value="">Todas</MenuItem>
+              {PAYMENT_METHODS_IN_PDV.map((m) => (
+                <MenuItem key={m} value={m}>
+                  {PAYMENT_METHOD_LABELS[m]}
+                </MenuItem>
+              ))}
+            </TextField>
+            {sellers.data && (
+              <TextField
+                select
+                label="Vendedor"
+                value={filters.sellerId ?? ''}
+                onChange={(e) => update({ sellerId: e.target.value ? String(e.target.value) : undefined })}
+              >
+                <MenuItem value="">Todos</MenuItem>
+                {sellers.data.items.map((u) => (
+                  <MenuItem key={u.id} value={u.id}>
+                    {u.name}
+                  </MenuItem>
+                ))}
+              </TextField>
+            )}
+          </ListFilters>
           <TextField
             label="Nº da venda ou cliente"
             value={search}

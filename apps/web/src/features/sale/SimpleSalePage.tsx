@@ -1,5 +1,4 @@
 import { CASH_REGISTER_MESSAGES } from '@balcao/core/cashRegister';
-import { todayIso } from '@balcao/core/date';
 import { formatCents } from '@balcao/core/money';
 import {
   checkPayments,
@@ -28,6 +27,7 @@ import {
 } from '../../components/form.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { centsOf } from '../../components/MoneyField.tsx';
+import { shopToday } from '../../lib/format.ts';
 import { useCurrentRegister } from '../cash-register/api.ts';
 import { OpenRegisterDialog } from '../cash-register/OpenRegisterDialog.tsx';
 import { newIdempotencyKey, useCreateSimpleSale } from './api.ts';
@@ -71,7 +71,7 @@ export default function SimpleSalePage() {
   const cents = centsOf(values.value);
   const check =
     !Number.isNaN(cents) && cents > 0
-      ? checkPayments({ finalAmountCents: cents, payments: [paymentOf(values)], today: todayIso() })
+      ? checkPayments({ finalAmountCents: cents, payments: [paymentOf(values)], today: shopToday() })
       : null;
 
   if (register.isPending) return <Loading text={CASH_REGISTER_MESSAGES.loading} />;

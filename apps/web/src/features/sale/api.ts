@@ -3,6 +3,7 @@ import type { CustomerDetail, CustomerListItem } from '@balcao/core/customer';
 import { toQueryString } from '@balcao/core/list';
 import type { BarcodeMatch, ProductListItem } from '@balcao/core/product';
 import type { CustomerCredit } from '@balcao/core/receivable';
+import { BACKOFFICE, can } from '@balcao/core/routes';
 import type { Sale, SaleCancelInput, SaleInput, SaleStatus, SimpleSaleInput } from '@balcao/core/sale';
 import type { SaleListResult } from '@balcao/core/saleList';
 import type { PaymentMethod } from '@balcao/core/status';
@@ -72,11 +73,15 @@ export function useSale(id: number | undefined) {
   return useQuery(detailQuery(saleKeys, id, fetchSale));
 }
 
-export function useSellers(clientId: number | undefined) {
+/**
+ * The shop's users, to pick or filter a seller: only for the types that may read the users list (a
+ * waiter's sales list or PDV asks nothing, so no 403 and no console error).
+ */
+export function useSellers(clientId: number | undefined, userTypeId: number | undefined) {
   return useQuery({
     queryKey: queryKeys('user').list(clientId ?? 0, 'sellers'),
     queryFn: () => fetchUsers(clientId!),
-    enabled: Boolean(clientId),
+    enabled: Boolean(clientId) && can(userTypeId, BACKOFFICE),
     retry: false,
     staleTime: 60_000,
   });

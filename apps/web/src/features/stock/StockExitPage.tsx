@@ -1,3 +1,4 @@
+import { plural } from '@balcao/core/plural';
 import { can, WRITE } from '@balcao/core/routes';
 import {
   STOCK_EXIT_REASON_LABELS,
@@ -59,7 +60,7 @@ export default function StockExitPage() {
     show({
       severity: 'success',
       title: 'Saída registrada com sucesso',
-      message: `${movements.length} ${movements.length === 1 ? 'produto' : 'produtos'} baixados do estoque`,
+      message: `${plural(movements.length, 'produto baixado', 'produtos baixados')} do estoque`,
     });
     form.reset(EMPTY);
   };

@@ -16,6 +16,7 @@ import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar
 import {
   ActiveFilter,
   alignRight,
+  ListFilters,
   ListHeader,
   ListQuery,
   ListTable,
@@ -117,22 +118,28 @@ export default function UserListPage() {
       />
       <Stack direction={{ xs: 'column', md: 'row' }} spacing={1.5} sx={{ mb: 2 }}>
         <SearchField value={search} onChange={setSearch} placeholder="Nome ou email" sx={{ flex: 1 }} />
-        <TextField
-          select
-          label="Tipo de usuário"
-          size="small"
-          value={query.userTypeId ?? ''}
-          onChange={(e) => update({ userTypeId: e.target.value ? String(e.target.value) : undefined })}
-          sx={{ minWidth: 200 }}
-        >
-          <MenuItem value="">Todos</MenuItem>
-          {USER_TYPE_IDS.map((id) => (
-            <MenuItem key={id} value={id}>
-              {USER_TYPES[id]}
-            </MenuItem>
-          ))}
-        </TextField>
-        <ActiveFilter value={query.active} onChange={(active) => update({ active })} sx={{ minWidth: 140 }} />
+        <ListFilters active={[query.userTypeId, query.active].filter((v) => v !== undefined).length}>
+          <TextField
+            select
+            label="Tipo de usuário"
+            size="small"
+            value={query.userTypeId ?? ''}
+            onChange={(e) => update({ userTypeId: e.target.value ? String(e.target.value) : undefined })}
+            sx={{ minWidth: 200 }}
+          >
+            <MenuItem value="">Todos</MenuItem>
+            {USER_TYPE_IDS.map((id) => (
+              <MenuItem key={id} value={id}>
+                {USER_TYPES[id]}
+              </MenuItem>
+            ))}
+          </TextField>
+          <ActiveFilter
+            value={query.active}
+            onChange={(active) => update({ active })}
+            sx={{ minWidth: 140 }}
+          />
+        </ListFilters>
       </Stack>
       {content}
       {removal.dialog}

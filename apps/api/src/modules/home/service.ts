@@ -1,0 +1,40 @@
+import type { Home } from '@balcao/core/home';
+import { ACTION, can, PDV, WRITE } from '@balcao/core/routes';
+import { eq, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { clients } from '../../db/schema.ts';
+import type { SessionUser } from '../../plugins/auth.ts';
+import { currentRegister } from '../cash-register/service.ts';
+import { lowStockCount } from '../product/homeFigures.ts';
+import { receivableHomeFigures } from '../receivable/homeFigures.ts';
+import { saleHomeFigures } from '../sale/homeFigures.ts';
+import { registerSaleFigures } from '../sale/registerFigures.ts';
+
+/**
+ * The shop's day at a glance for the logged user (GET /v1/home). Each part only for the user types
+ * that see it: the shop's sales (ACTION.shopFigures), one's own register (PDV), low stock (WRITE.stock,
+ * with stock management on), installments due (ACTION.settleReceivables). Parts run side by side.
+ */
+export async function homeOf(db: Db, session: SessionUser): Promise<Home> {
+  const type = session.userTypeId;
+  const [client] = await db
+    .select({
+      stockManagement: clients.stockManagement,
+      today: sql<string>`(now() at time zone ${clients.timeZone})::date::text`,
+    })
+    .from(clients)
+    .where(eq(clients.id, session.clientId));
+  const [sales, register, lowStock, receivables] = await Promise.all([
+    can(type, ACTION.shopFigures) ? saleHomeFigures(db, session) : null,
+    can(type, PDV) ? currentRegister(db, registerSaleFigures, session) : undefined,
+    can(type, WRITE.stock) && client.stockManagement ? lowStockCount(db, session) : null,
+    can(type, ACTION.settleReceivables) ? receivableHomeFigures(db, session) : null,
+  ]);
+  return {
+    today: client.today,
+    sales,
+    register: register === undefined ? null : { cashRegister: register },
+    lowStock: lowStock === null ? null : { count: lowStock },
+    receivables,
+  };
+}

@@ -1,0 +1,28 @@
+import { sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import { saleDailyPayments, saleDailyTotals, saleMonthlyProducts } from './schema.ts';
+
+/**
+ * Recomputes a client's daily sale summary (sale_daily_*, sale_monthly_products) from its sales: after a change of the shop's
+ * time zone (the days move), after loading sales with triggers off (the bench), or to repair it. The
+ * triggers keep it current otherwise. Run it in a transaction to swap the rows at once.
+ */
+export async function rebuildSaleSummary(db: Executor, clientId: number): Promise<void> {
+  const day = sql`(s.created_at at time zone c.time_zone)::date`;
+  const from = sql`from sales s join clients c on c.id = s.client_id
+    where s.client_id = ${clientId} and s.status <> 'canceled'`;
+  await db.execute(sql`delete from ${saleDailyTotals} where client_id = ${clientId}`);
+  await db.execute(sql`delete from ${saleDailyPayments} where client_id = ${clientId}`);
+  await db.execute(sql`delete from ${saleMonthlyProducts} where client_id = ${clientId}`);
+  await db.execute(sql`insert into ${saleDailyTotals} (client_id, day, sales_count, amount_cents)
+    select s.client_id, ${day}, count(*), sum(s.final_amount_cents) ${from} group by 1, 2`);
+  await db.execute(sql`insert into ${saleDailyPayments} (client_id, day, method, amount_cents)
+    select s.client_id, ${day}, p.method, sum(p.amount_cents)
+    from sale_payments p join sales s on s.id = p.sale_id join clients c on c.id = s.client_id
+    where s.client_id = ${clientId} and s.status <> 'canceled' group by 1, 2, 3`);
+  await db.execute(sql`insert into ${saleMonthlyProducts} (client_id, month, product_id, quantity, amount_cents)
+    select s.client_id, date_trunc('month', ${day})::date, i.product_id, sum(i.quantity), sum(i.total_cents)
+    from sale_items i join sales s on s.id = i.sale_id join clients c on c.id = s.client_id
+    where s.client_id = ${clientId} and s.status <> 'canceled' and i.product_id is not null
+    group by 1, 2, 3`);
+}
