@@ -69,6 +69,7 @@ const READS: Record<string, readonly string[]> = {
   'GET /v1/campaign/:id': ['campaign-edit'],
   'GET /v1/campaign/:id/recipients': ['campaign-edit'],
   'GET /v1/campaign/:id/recipients/csv': ['campaign-edit'],
+  'GET /v1/home': ['home'],
   'GET /v1/fee-simulator/table': ['bank-simulator'],
   'GET /v1/fee-simulator/table/:id': ['bank-simulator'],
   'GET /v1/fee-simulator/settings': ['bank-simulator'],
