@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { FEE_PRESETS } from '@balcao/core/fees';
 import { expect, type Page, test } from '@playwright/test';
-import { apiLogin, demoEmail, loginAs } from './helpers';
+import { apiLogin, closeRegisterViaApi, demoEmail, loginAs } from './helpers';
 
 const SIMULATOR = '/dashboard/bank/simulator';
 
@@ -150,6 +150,7 @@ test('the PDV shows the surcharge of each installment once the shop turns it on 
   page,
 }) => {
   await createTableViaApi(page, 'sumup-d1', 'SumUp PDV');
+  await closeRegisterViaApi(page, 1);
   await loginAs(page, 1);
 
   // Off by default: the installments show no surcharge.

@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { addDays, todayIso } from '@balcao/core/date';
 import { expect, type Page, test } from '@playwright/test';
-import { apiLogin, demoEmail, loginAs } from './helpers';
+import { apiLogin, closeRegisterViaApi, demoEmail, loginAs } from './helpers';
 
 const today = todayIso();
 const stamp = Date.now().toString().slice(-7);
@@ -225,7 +225,8 @@ for (const scheme of ['light', 'dark'] as const) {
             .join(', ')}`,
         );
     };
-    // Users without an open register in this run (the opening modal is checked too).
+    // Users without an open register (the opening modal is checked too).
+    await closeRegisterViaApi(page, scheme === 'light' ? 1 : 3);
     await loginAs(page, scheme === 'light' ? 1 : 3);
     await page.goto('/dashboard/sale/pdv');
     await expect(page.getByRole('dialog', { name: 'Abrir caixa' })).toBeVisible();

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
-import { apiLogin, demoEmail, loginAs } from './helpers';
+import { apiLogin, closeRegisterViaApi, demoEmail, loginAs } from './helpers';
 
 const stamp = Date.now().toString().slice(-7);
 
@@ -122,6 +122,7 @@ test('a Vendedor’s discount above the limit asks a manager at the PDV; the sal
   });
   expect(product.status(), await product.text()).toBe(201);
 
+  await closeRegisterViaApi(page, 3);
   await loginAs(page, 3);
   await page.goto('/dashboard/sale/pdv');
   const opening = page.getByRole('dialog', { name: 'Abrir caixa' });
