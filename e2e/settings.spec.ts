@@ -221,6 +221,14 @@ test('working hours: the menu item follows the flag, the top bar says Aberto/Fec
   await page.getByRole('button', { name: 'Salvar' }).click();
   await expect(page.getByText('Configurações salvas')).toBeVisible();
   await expect(page.getByTestId('shop-status').first()).toContainText('Aberto');
+
+  // Switched off again (as the demo shop comes and the other specs expect it): the item leaves the menu.
+  await page.goto('/dashboard/settings/system-client');
+  await page.getByRole('switch', { name: 'Horário de funcionamento' }).click();
+  await page.getByRole('button', { name: 'Salvar' }).click();
+  await expect(page.getByText('Configurações salvas')).toBeVisible();
+  await expect(menu.getByRole('link', { name: 'Horário de funcionamento' })).toHaveCount(0);
+  await expect(page.getByTestId('shop-status')).toHaveCount(0);
 });
 
 for (const scheme of ['light', 'dark'] as const) {

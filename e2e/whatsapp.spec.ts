@@ -1,8 +1,8 @@
 import { expect, type Page, test } from '@playwright/test';
 import { apiLogin, demoEmail, loginAs } from './helpers';
 
-/** The fake Evolution API the config starts (playwright.config.ts: E2E_PORT + 600). */
-const EVOLUTION = `http://127.0.0.1:${Number(process.env.E2E_EVOLUTION_PORT ?? Number(process.env.E2E_PORT ?? 3100) + 600)}`;
+/** The fake Evolution API the config starts (playwright.config.ts: E2E_PORT + 700). */
+const EVOLUTION = `http://127.0.0.1:${Number(process.env.E2E_EVOLUTION_PORT ?? Number(process.env.E2E_PORT ?? 3100) + 700)}`;
 const NUMBERS = ['11955550001', '11955550002', '11955550003'];
 
 /** SHOTS=/tmp/dir: screenshots of the screens at 1280 and 390 px, light and dark. */
