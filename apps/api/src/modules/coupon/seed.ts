@@ -1,13 +1,14 @@
 import { couponInputSchema } from '@balcao/core/coupon';
-import { addDays, todayIso } from '@balcao/core/date';
+import { addDays } from '@balcao/core/date';
 import type { Db } from '../../db/client.ts';
 import { adminOf } from '../../lib/actor.ts';
+import { shopToday } from '../../lib/shopToday.ts';
 import { createCoupon } from './service.ts';
 
 /** Demo coupons of the demo shop (seed.ts SEED_STEPS): one of each kind the PDV will meet. */
 export async function seedCoupons(db: Db, clientId: number): Promise<void> {
   const actor = await adminOf(db, clientId);
-  const today = todayIso();
+  const today = await shopToday(db, clientId);
   const demo = [
     // 10% for everybody, once per customer.
     { code: 'BEMVINDO10', discountType: 'PERCENTAGE', discountValue: 10, maxUsesPerUser: 1 },
