@@ -869,5 +869,14 @@ describe("checkout in the shop's time zone (issue 14)", () => {
     expect(detail).toMatchObject({ isDelinquent: overdue, overdueCents: overdue ? 9000 : 0 });
     const delinquents = (await api.get(`/customer/client/${client.id}?delinquent=true`)).json();
     expect(delinquents.items.map((x: { id: number }) => x.id)).toEqual(overdue ? [ana.id] : []);
+
+    // The list's period is the shop's days; the CSV shows the shop's clock.
+    const base = `/sale/client/${client.id}`;
+    const onShopDate = (await api.get(`${base}?from=${shopDate}&to=${shopDate}`)).json();
+    expect(onShopDate.items.map((x: Sale) => x.id)).toEqual([sale.id]);
+    expect((await api.get(`${base}?from=${today}&to=${today}`)).json().items).toEqual([]);
+    const [y, m, d] = shopDate.split('-');
+    const csv = await api.get(`${base}/export`);
+    expect(csv.body.split('\r\n')[1]).toContain(`;${d}/${m}/${y} `);
   });
 });
