@@ -1,4 +1,4 @@
-import { couponInputSchema } from '@balcao/core/coupon';
+import { makeCouponInputSchema } from '@balcao/core/coupon';
 import { addDays } from '@balcao/core/date';
 import type { Db } from '../../db/client.ts';
 import { adminOf } from '../../lib/actor.ts';
@@ -18,7 +18,11 @@ export async function seedCoupons(db: Db, clientId: number): Promise<void> {
     { code: 'VIP20', discountType: 'PERCENTAGE', discountValue: 20, isSingleUse: true },
   ];
   for (const coupon of demo) {
-    const input = couponInputSchema.parse({ ...coupon, startDate: today, endDate: addDays(today, 365) });
+    const input = makeCouponInputSchema({ today: () => today }).parse({
+      ...coupon,
+      startDate: today,
+      endDate: addDays(today, 365),
+    });
     await createCoupon(db, actor, input);
   }
 }
