@@ -244,7 +244,8 @@ async function rawSale(
       `with claim as (insert into sale_idempotency_keys (client_id, key, request_hash) values ($1, $3, 'raw')
          on conflict do nothing returning key)
        select r.id, c.stock_management, coalesce(s.allow_negative_stock, false) as allow_negative, u.name,
-         nextval(pg_get_serial_sequence('sales', 'id'))::int as sale_id, (select count(*) from claim)::int as claimed
+         nextval(pg_get_serial_sequence('sales', 'id'))::int as sale_id, (select count(*) from claim)::int as claimed,
+         (now() at time zone c.time_zone)::date::text as today
        from cash_registers r join clients c on c.id = r.client_id join users u on u.id = r.user_id
        left join stock_settings s on s.client_id = r.client_id
        where r.client_id = $1 and r.user_id = $2 and r.status = 'open' limit 1 for share of r`,
@@ -262,7 +263,8 @@ async function rawSale(
   ).rows;
   const [coupon] = (
     await q(
-      `select * from coupons where client_id = $1 and lower(code) = 'raw' and status <> 'deleted' limit 1`,
+      `select *, (now() at time zone (select time_zone from clients where id = $1))::date::text as shop_today
+       from coupons where client_id = $1 and lower(code) = 'raw' and status <> 'deleted' limit 1`,
       [f.clientId],
     )
   ).rows;

@@ -3,14 +3,15 @@ import type { FastifyReply } from 'fastify';
 
 /**
  * A streamed CSV download: the header, then the rows turned into lines 500 at a time, so a large
- * export never sits whole in memory. Answered as `${name}-YYYY-MM-DD.csv`, never cached.
+ * export never sits whole in memory. Answered as `${name}-<today>.csv` (`today`: the shop's date,
+ * `shopClock`), never cached.
  * The first row is read BEFORE the answer starts: a query the database refuses (a bad sort, a bad
  * filter) is the same 400 as the list's, never a 200 with a header line and a cut connection.
  */
 export async function sendCsvStream<T>(
   reply: FastifyReply,
   name: string,
-  csv: { header: string; rows: AsyncIterable<T>; lines: (batch: T[]) => string },
+  csv: { header: string; rows: AsyncIterable<T>; lines: (batch: T[]) => string; today: string },
 ) {
   const iterator = csv.rows[Symbol.asyncIterator]();
   const first = await iterator.next();
@@ -26,10 +27,9 @@ export async function sendCsvStream<T>(
     }
     yield csv.lines(batch);
   }
-  const date = new Date().toISOString().slice(0, 10);
   return reply
     .header('content-type', 'text/csv; charset=utf-8')
-    .header('content-disposition', `attachment; filename="${name}-${date}.csv"`)
+    .header('content-disposition', `attachment; filename="${name}-${csv.today}.csv"`)
     .header('cache-control', 'no-store')
     .send(Readable.from(chunks()));
 }

@@ -1,7 +1,7 @@
 import type { Audience, AudienceCounts } from '@balcao/core/campaign';
-import { todayIso } from '@balcao/core/date';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
+import { shopTodaySql } from '../../lib/shopToday.ts';
 import { type AudienceCustomer, audienceCustomers } from '../customer/audience.ts';
 import { receivableFigures } from '../receivable/customerFigures.ts';
 import { customerPurchases } from '../sale/customerPurchases.ts';
@@ -16,7 +16,7 @@ export async function audienceOf(
   clientId: number,
   audience: Audience,
 ): Promise<AudienceCustomer[]> {
-  const today = todayIso();
+  const today = shopTodaySql(clientId);
   const delinquent = (customerId: SQL) =>
     receivableFigures.overdueExists(sql`${clientId}`, customerId, today);
   return audienceCustomers(db, clientId, {

@@ -17,6 +17,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { sendCsvStream } from '../../lib/csv.ts';
 import { clientParams, idParams } from '../../lib/params.ts';
+import { shopToday } from '../../lib/shopToday.ts';
 import { assertOwnClient, sessionOf } from '../../plugins/auth.ts';
 import {
   cancelCampaign,
@@ -115,8 +116,10 @@ export function campaignRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        const rows = await recipientsForCsv(db, sessionOf(request), request.params.id);
+        const session = sessionOf(request);
+        const rows = await recipientsForCsv(db, session, request.params.id);
         return sendCsvStream(reply, `campanha-${request.params.id}`, {
+          today: await shopToday(db, session.clientId),
           header: '\uFEFFNome;WhatsApp;Situação;Motivo;Enviada em\n',
           rows,
           lines: (batch) =>

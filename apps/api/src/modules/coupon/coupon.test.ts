@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createClientWithUsers, createTestApp, type TestApp } from '../../../test/helper.ts';
 import { api, couponBody, type Headers, makeCoupon, uniqueCode } from '../../../test/kit.ts';
+import { clients } from '../../db/schema.ts';
 import { coupons, couponUses } from './schema.ts';
 import { seedCoupons } from './seed.ts';
 import { cancelCouponUses, useCoupon } from './service.ts';
@@ -466,6 +467,41 @@ describe('POST /v1/coupon/validate', () => {
     expect((await validate(auth, { code: single.code, subtotalCents: 1000 })).statusCode).toBe(200);
     const uses = await t.database.db.select().from(couponUses).where(eq(couponUses.couponId, single.id));
     expect(uses).toEqual([]);
+  });
+});
+
+describe("coupon validity in the shop's time zone (issue 14)", () => {
+  it("judges start and end dates by the shop's date, not São Paulo's", async () => {
+    // At any instant one of these zones is on another date than São Paulo (UTC+14 from 07:00 in
+    // São Paulo on, UTC-11 before 08:00): the shop lives there.
+    const zone =
+      todayIso(new Date(), 'Pacific/Kiritimati') !== todayIso() ? 'Pacific/Kiritimati' : 'Pacific/Pago_Pago';
+    const shopDate = todayIso(new Date(), zone);
+    expect(shopDate).not.toBe(today);
+    const { client, auth } = await createClientWithUsers(t, [1]);
+    await t.database.db.update(clients).set({ timeZone: zone }).where(eq(clients.id, client.id));
+    const onlyOn = async (date: string) => {
+      const coupon = await makeCoupon(t, auth);
+      await t.database.db
+        .update(coupons)
+        .set({ startDate: date, endDate: date })
+        .where(eq(coupons.id, coupon.id));
+      return coupon.code;
+    };
+    const shopsDay = await onlyOn(shopDate);
+    const res = await validate(auth, { code: shopsDay, subtotalCents: 1000 });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().discountCents).toBe(100);
+
+    const [y, m, d] = today.split('-');
+    const saoPaulosDay = await onlyOn(today);
+    const refused = await validate(auth, { code: saoPaulosDay, subtotalCents: 1000 });
+    expect(refused.statusCode, refused.body).toBe(422);
+    expect(refused.json().message).toBe(
+      shopDate > today
+        ? `Este cupom expirou em ${d}/${m}/${y}`
+        : `Este cupom ainda não está válido: vale a partir de ${d}/${m}/${y}`,
+    );
   });
 });
 

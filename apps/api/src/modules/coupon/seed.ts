@@ -1,13 +1,14 @@
-import { couponInputSchema } from '@balcao/core/coupon';
-import { addDays, todayIso } from '@balcao/core/date';
+import { makeCouponInputSchema } from '@balcao/core/coupon';
+import { addDays } from '@balcao/core/date';
 import type { Db } from '../../db/client.ts';
 import { adminOf } from '../../lib/actor.ts';
+import { shopToday } from '../../lib/shopToday.ts';
 import { createCoupon } from './service.ts';
 
 /** Demo coupons of the demo shop (seed.ts SEED_STEPS): one of each kind the PDV will meet. */
 export async function seedCoupons(db: Db, clientId: number): Promise<void> {
   const actor = await adminOf(db, clientId);
-  const today = todayIso();
+  const today = await shopToday(db, clientId);
   const demo = [
     // 10% for everybody, once per customer.
     { code: 'BEMVINDO10', discountType: 'PERCENTAGE', discountValue: 10, maxUsesPerUser: 1 },
@@ -17,7 +18,11 @@ export async function seedCoupons(db: Db, clientId: number): Promise<void> {
     { code: 'VIP20', discountType: 'PERCENTAGE', discountValue: 20, isSingleUse: true },
   ];
   for (const coupon of demo) {
-    const input = couponInputSchema.parse({ ...coupon, startDate: today, endDate: addDays(today, 365) });
+    const input = makeCouponInputSchema({ today: () => today }).parse({
+      ...coupon,
+      startDate: today,
+      endDate: addDays(today, 365),
+    });
     await createCoupon(db, actor, input);
   }
 }

@@ -8,13 +8,13 @@ import {
   fromHundredths,
   toHundredths,
 } from '@balcao/core/coupon';
-import { todayIso } from '@balcao/core/date';
 import type { Deleted } from '@balcao/core/responses';
-import { and, count, desc, eq, isNull, ne, sql } from 'drizzle-orm';
+import { and, count, desc, eq, getTableColumns, isNull, ne, sql } from 'drizzle-orm';
 import type { Db, Executor } from '../../db/client.ts';
 import { AppError, duplicate, notFound } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { isSameVersion, mapUnique } from '../../lib/pg.ts';
+import { shopTodaySql } from '../../lib/shopToday.ts';
 import { assertNotStale, versionOf } from '../../lib/version.ts';
 import { coupons, couponUses } from './schema.ts';
 
@@ -157,7 +157,7 @@ export type CouponSaleRequest = {
   code: string;
   subtotalCents: number;
   customerId?: number | null;
-  /** The shop's date; defaults to today in Brazil. */
+  /** The shop's date; defaults to today in the shop's time zone (read with the coupon). */
   today?: string;
 };
 
@@ -182,9 +182,15 @@ async function countCouponUses(
   return { usesTotal: Number(row.usesTotal), usesByCustomer: Number(row.usesByCustomer) };
 }
 
-async function findByCode(db: Executor, clientId: number, code: string, lock: boolean): Promise<CouponRow> {
+/** The coupon of a code, with the shop's date (its time zone) read in the same statement. */
+async function findByCode(
+  db: Executor,
+  clientId: number,
+  code: string,
+  lock: boolean,
+): Promise<CouponRow & { shopToday: string }> {
   const query = db
-    .select()
+    .select({ ...getTableColumns(coupons), shopToday: sql<string>`${shopTodaySql(clientId)}::text` })
     .from(coupons)
     .where(and(eq(coupons.clientId, clientId), sameCode(code.trim()), notDeleted))
     .limit(1);
@@ -198,7 +204,11 @@ async function findByCode(db: Executor, clientId: number, code: string, lock: bo
 /** Single-use or limited per customer: the only rules that depend on the uses recorded so far. */
 export const hasUseLimit = (coupon: Coupon) => coupon.isSingleUse || coupon.maxUsesPerUser > 0;
 
-async function evaluateRow(db: Executor, row: CouponRow, request: CouponSaleRequest) {
+async function evaluateRow(
+  db: Executor,
+  { shopToday, ...row }: CouponRow & { shopToday: string },
+  request: CouponSaleRequest,
+) {
   const coupon = toCoupon(row);
   // A coupon without use limits needs no count (one query less on every sale that uses it).
   const uses = hasUseLimit(coupon)
@@ -208,7 +218,7 @@ async function evaluateRow(db: Executor, row: CouponRow, request: CouponSaleRequ
     subtotalCents: request.subtotalCents,
     customerId: request.customerId ?? null,
     ...uses,
-    today: request.today ?? todayIso(),
+    today: request.today ?? shopToday,
   });
   return { coupon, evaluation };
 }

@@ -11,7 +11,6 @@ import {
   customerListQuerySchema,
   customerUpdateSchema,
 } from '@balcao/core/customer';
-import { todayIso } from '@balcao/core/date';
 import { pageOf } from '@balcao/core/list';
 import { csvFileSchema, deletedSchema } from '@balcao/core/responses';
 import { BACKOFFICE, STAFF, WRITE } from '@balcao/core/routes';
@@ -20,6 +19,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { clientParams, idParam, idParams } from '../../lib/params.ts';
+import { shopToday } from '../../lib/shopToday.ts';
 import { assertOwnClient, sessionOf } from '../../plugins/auth.ts';
 import { addAddress, customerAddresses, deleteAddress, updateAddress } from './addresses.ts';
 import { customersToCsv } from './csv.ts';
@@ -85,7 +85,10 @@ export function customerRoutes(ctx: AppContext, figures: ReceivableFigures): Fas
         const items = await findAllCustomers(db, actor, request.query, figures);
         return reply
           .header('content-type', 'text/csv; charset=utf-8')
-          .header('content-disposition', `attachment; filename="clientes-${todayIso()}.csv"`)
+          .header(
+            'content-disposition',
+            `attachment; filename="clientes-${await shopToday(db, actor.clientId)}.csv"`,
+          )
           .send(customersToCsv(items));
       },
     );

@@ -10,7 +10,6 @@ import type {
   PersonType,
 } from '@balcao/core/customer';
 import { CUSTOMER_NOT_FOUND, DOCUMENT_TAKEN } from '@balcao/core/customer';
-import { todayIso } from '@balcao/core/date';
 import { normalizeDocument, onlyDigits } from '@balcao/core/document';
 import type { ListResult } from '@balcao/core/list';
 import { and, asc, desc, eq, inArray, isNull, not, or, type SQL, sql } from 'drizzle-orm';
@@ -20,6 +19,7 @@ import { AppError, conflict, duplicate, notFound } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { countAll, escapeLike, listResult, orderByOf, pageWindow } from '../../lib/list.ts';
 import { isForeignKeyViolation, isSameVersion, isTimestamp, violatedUnique } from '../../lib/pg.ts';
+import { shopTodaySql } from '../../lib/shopToday.ts';
 import { assertNotStale } from '../../lib/version.ts';
 import { customers, userAddresses } from './schema.ts';
 
@@ -33,9 +33,9 @@ export type CustomerListQuery = z.output<typeof customerListQuerySchema>;
  */
 export type ReceivableFigures = {
   /** Condition: a pending receivable of the customer is past its due date (before `today`). */
-  overdueExists(clientId: SQL, customerId: SQL, today: string): SQL<boolean>;
+  overdueExists(clientId: SQL, customerId: SQL, today: SQL<string> | string): SQL<boolean>;
   /** Column: the customer's pending receivables summed in cents (due before `overdueBefore` if given). */
-  pendingCents(clientId: SQL, customerId: SQL, overdueBefore?: string): SQL<number>;
+  pendingCents(clientId: SQL, customerId: SQL, overdueBefore?: SQL<string> | string): SQL<number>;
   /** Whether any receivable (of any status) points at the customer: such a customer cannot be deleted. */
   anyOf(db: Executor, clientId: number, customerId: number): Promise<boolean>;
 };
@@ -47,11 +47,14 @@ export type ReceivableFigures = {
 const CLIENT_ID = sql`"customers"."client_id"`;
 const CUSTOMER_ID = sql`"customers"."id"`;
 
-/** A customer is delinquent when a pending (crediário) receivable of theirs is past its due date. */
-const delinquentSql = (figures: ReceivableFigures, today: string = todayIso()) =>
-  figures.overdueExists(CLIENT_ID, CUSTOMER_ID, today);
+/**
+ * A customer is delinquent when a pending (crediário) receivable of theirs is past its due date,
+ * "today" being the shop's date in its time zone (read by the same statement).
+ */
+const delinquentSql = (figures: ReceivableFigures, clientId: number) =>
+  figures.overdueExists(CLIENT_ID, CUSTOMER_ID, shopTodaySql(clientId));
 
-const customerColumns = (figures: ReceivableFigures) => ({
+const customerColumns = (figures: ReceivableFigures, clientId: number) => ({
   id: customers.id,
   clientId: customers.clientId,
   personType: customers.personType,
@@ -65,7 +68,7 @@ const customerColumns = (figures: ReceivableFigures) => ({
   active: customers.active,
   whatsappValid: customers.whatsappValid,
   whatsappCheckedAt: customers.whatsappCheckedAt,
-  isDelinquent: delinquentSql(figures),
+  isDelinquent: delinquentSql(figures, clientId),
   createdAt: customers.createdAt,
   updatedAt: customers.updatedAt,
 });
@@ -125,7 +128,9 @@ function customerWhere(
   if (query.active !== undefined) conditions.push(eq(customers.active, query.active));
   if (query.personType) conditions.push(eq(customers.personType, query.personType));
   if (query.delinquent !== undefined) {
-    conditions.push(query.delinquent ? delinquentSql(figures) : not(delinquentSql(figures)));
+    conditions.push(
+      query.delinquent ? delinquentSql(figures, clientId) : not(delinquentSql(figures, clientId)),
+    );
   }
   if (query.whatsappValid === 'unknown') conditions.push(isNull(customers.whatsappValid));
   else if (query.whatsappValid) conditions.push(eq(customers.whatsappValid, query.whatsappValid === 'true'));
@@ -150,7 +155,7 @@ export async function listCustomers(
   const { limit, offset } = pageWindow(query);
   const [rows, [{ total }]] = await Promise.all([
     db
-      .select(customerColumns(figures))
+      .select(customerColumns(figures, clientId))
       .from(customers)
       .where(where)
       .orderBy(...order)
@@ -183,7 +188,7 @@ export async function findAllCustomers(
 ): Promise<CustomerListItem[]> {
   const clientId = actor.clientId;
   const rows = await db
-    .select(customerColumns(figures))
+    .select(customerColumns(figures, clientId))
     .from(customers)
     .where(customerWhere(figures, clientId, query))
     .orderBy(...orderByOf(query.sort, SORT_COLUMNS, { field: 'name', direction: 'asc' }, customers.id))
@@ -233,10 +238,10 @@ export async function findCustomer(
   figures: ReceivableFigures,
 ): Promise<CustomerDetail> {
   const clientId = actor.clientId;
-  const today = todayIso();
+  const today = shopTodaySql(clientId);
   const [row] = await db
     .select({
-      ...customerColumns(figures),
+      ...customerColumns(figures, clientId),
       pendingCents: figures.pendingCents(CLIENT_ID, CUSTOMER_ID),
       overdueCents: figures.pendingCents(CLIENT_ID, CUSTOMER_ID, today),
     })
@@ -460,7 +465,7 @@ export async function customerCounters(
   actor: Actor,
   figures: ReceivableFigures,
 ): Promise<CustomerCounters> {
-  const delinquent = delinquentSql(figures);
+  const delinquent = delinquentSql(figures, actor.clientId);
   const [row] = await db
     .select({
       userIsDelinquent: sql<number>`count(*) filter (where ${delinquent})::int`,

@@ -25,6 +25,7 @@ import type { AppContext } from '../../context.ts';
 import { AppError, errorBody, notFound } from '../../errors.ts';
 import { sendCsvStream } from '../../lib/csv.ts';
 import { clientParams, idParam, idParams } from '../../lib/params.ts';
+import { shopToday } from '../../lib/shopToday.ts';
 import { assertOwnClient, sessionOf } from '../../plugins/auth.ts';
 import { storageFor } from '../storage/storage.ts';
 import { applyImport, csvHeader, csvLines, importResult, parseProductCsv, planImport } from './csv.ts';
@@ -284,6 +285,7 @@ export function productRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request, reply) => {
         const actor = assertOwnClient(request, request.params.clientId);
         return sendCsvStream(reply, 'produtos', {
+          today: await shopToday(db, actor.clientId),
           header: csvHeader(),
           rows: eachProduct(db, actor, request.query),
           lines: csvLines,

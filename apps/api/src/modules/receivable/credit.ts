@@ -1,9 +1,9 @@
-import { todayIso } from '@balcao/core/date';
 import { type CustomerCredit, creditWarnings } from '@balcao/core/receivable';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { notFound } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
+import { shopTodaySql } from '../../lib/shopToday.ts';
 import { creditLimitSql } from '../customer/refs.ts';
 import { receivables } from './schema.ts';
 
@@ -18,7 +18,7 @@ export async function customerCredit(
   creditShopCents = 0,
 ): Promise<CustomerCredit> {
   const clientId = actor.clientId;
-  const today = todayIso();
+  const today = shopTodaySql(clientId);
   const [row] = await db
     .select({
       creditLimitCents: creditLimitSql(clientId, customerId),

@@ -1,5 +1,6 @@
-import { addDays, todayIso } from '@balcao/core/date';
+import { addDays } from '@balcao/core/date';
 import type { Db } from '../../db/client.ts';
+import { shopToday } from '../../lib/shopToday.ts';
 import { cpf } from '../customer/seed.ts';
 import { customerIdByDocument } from '../customer/service.ts';
 import { insertInstallments } from './service.ts';
@@ -30,7 +31,7 @@ const DEMO_RECEIVABLES: Demo[] = [
 
 /** Crediário installments of the demo customers (two of them overdue); runs after the customer seed. */
 export async function seedReceivables(db: Db, clientId: number): Promise<void> {
-  const today = todayIso();
+  const today = await shopToday(db, clientId);
   await db.transaction(async (tx) => {
     for (const demo of DEMO_RECEIVABLES) {
       const customerId = await customerIdByDocument(tx, clientId, demo.document);

@@ -1,4 +1,3 @@
-import { addDays, SHOP_TIME_ZONE } from '@balcao/core/date';
 import { centsToDecimalString } from '@balcao/core/money';
 import {
   ORIGIN_SALE_LABELS,
@@ -20,49 +19,16 @@ import Papa from 'papaparse';
 import type { Db } from '../../db/client.ts';
 import { users } from '../../db/schema.ts';
 import { orderByOf } from '../../lib/list.ts';
+import { shopClock, shopDayStartSql } from '../../lib/shopToday.ts';
 import { customerMatchesSql, customerRefSql, readRef } from '../customer/refs.ts';
 import { noCustomer, saleHead } from './read.ts';
 import { salePayments, sales } from './schema.ts';
 
-const wallClock = new Intl.DateTimeFormat('en-US', {
-  timeZone: SHOP_TIME_ZONE,
-  hourCycle: 'h23',
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-});
-
-/** Minutes the shop's clock is ahead of UTC at an instant (-180 in Brazil today). */
-function shopOffsetMinutes(instant: number): number {
-  const p = Object.fromEntries(wallClock.formatToParts(new Date(instant)).map((x) => [x.type, x.value]));
-  const asUtc = Date.UTC(
-    Number(p.year),
-    Number(p.month) - 1,
-    Number(p.day),
-    Number(p.hour),
-    Number(p.minute),
-    Number(p.second),
-  );
-  return Math.round((asUtc - instant) / 60000);
-}
-
-/** The instant a shop date (YYYY-MM-DD) starts, in Brazil's time (DST of old dates included). */
-export function shopDayStart(iso: string): Date {
-  const [y, m, d] = iso.split('-').map(Number);
-  const midnightUtc = Date.UTC(y, m - 1, d);
-  let instant = midnightUtc - shopOffsetMinutes(midnightUtc) * 60000;
-  instant = midnightUtc - shopOffsetMinutes(instant) * 60000;
-  return new Date(instant);
-}
-
 /** The filters of the list, the totals and the CSV: always inside the caller's client. */
 function saleWhere(clientId: number, query: Omit<SaleListQueryParsed, 'page' | 'pageSize' | 'sort'>): SQL {
   const conditions: (SQL | undefined)[] = [eq(sales.clientId, clientId)];
-  if (query.from) conditions.push(gte(sales.createdAt, shopDayStart(query.from)));
-  if (query.to) conditions.push(lt(sales.createdAt, shopDayStart(addDays(query.to, 1))));
+  if (query.from) conditions.push(gte(sales.createdAt, shopDayStartSql(clientId, query.from)));
+  if (query.to) conditions.push(lt(sales.createdAt, shopDayStartSql(clientId, query.to, 1)));
   if (query.status) conditions.push(eq(sales.status, query.status));
   if (query.typeOfSale) conditions.push(eq(sales.typeOfSale, query.typeOfSale));
   if (query.customerId) conditions.push(eq(sales.customerId, query.customerId));
@@ -214,17 +180,16 @@ export async function listSales(
   return { items, total: totals.count, page: query.page, pageSize: query.pageSize, totals };
 }
 
-const dateTime = new Intl.DateTimeFormat('pt-BR', {
-  timeZone: SHOP_TIME_ZONE,
-  dateStyle: 'short',
-  timeStyle: 'short',
-});
+/** Date and time as the shop's clock shows them (its time zone). */
+const dateTimeIn = (timeZone: string) =>
+  new Intl.DateTimeFormat('pt-BR', { timeZone, dateStyle: 'short', timeStyle: 'short' });
 
 const money = (cents: number) => centsToDecimalString(cents).replace('.', ',');
 
 /** The filtered list as CSV (";" separated, decimal comma, UTF-8 with BOM: opens right in Excel pt-BR). */
 export async function salesCsv(db: Db, clientId: number, query: SaleListQueryParsed): Promise<string> {
   const where = saleWhere(clientId, query);
+  const dateTime = dateTimeIn((await shopClock(db, clientId)).timeZone);
   const lines: string[][] = [
     [
       'numero',

@@ -1,4 +1,3 @@
-import { todayIso } from '@balcao/core/date';
 import type { SaleReceivable } from '@balcao/core/receivable';
 import type {
   DeliveryAddress,
@@ -16,6 +15,7 @@ import type { Executor } from '../../db/client.ts';
 import { users } from '../../db/schema.ts';
 import { notFound } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
+import { shopTodaySql } from '../../lib/shopToday.ts';
 import { type CustomerRef, customerRefSql, readRef } from '../customer/refs.ts';
 import { type ReceivableRow, receivablesOfSale } from '../receivable/service.ts';
 import { saleItems, salePayments, sales } from './schema.ts';
@@ -65,13 +65,19 @@ export type SaleRows = {
   receivables: ReceivableRow[];
   /** Names of the users the sale points at (operator, seller, who canceled). */
   names: Map<number, string>;
+  /** The shop's date (its time zone), for the receivables' `isOverdue`. */
+  today: string;
 };
 
 /** The whole sale: items, payments, receivables, customer, users. 404 for another client's. */
 export async function findSale(db: Executor, actor: Actor, id: number): Promise<Sale> {
   const { clientId } = actor;
   const [row] = await db
-    .select({ sale: sales, customer: customerRefSql(sql`"sales"."customer_id"`) })
+    .select({
+      sale: sales,
+      customer: customerRefSql(sql`"sales"."customer_id"`),
+      today: sql<string>`${shopTodaySql(clientId)}::text`,
+    })
     .from(sales)
     .where(and(eq(sales.id, id), eq(sales.clientId, clientId)));
   if (!row) throw notFound(SALE_NOT_FOUND);
@@ -96,6 +102,7 @@ export async function findSale(db: Executor, actor: Actor, id: number): Promise<
     payments,
     receivables: receivableRows,
     names: new Map(userRows.map((u) => [u.id, u.name])),
+    today: row.today,
   });
 }
 
@@ -107,8 +114,8 @@ export function toSale({
   payments,
   receivables: receivableRows,
   names: name,
+  today,
 }: SaleRows): Sale {
-  const today = todayIso();
   return {
     ...saleHead(s),
     customer: s.customerId !== null && customer ? { id: s.customerId, ...customer } : null,

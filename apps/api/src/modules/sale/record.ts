@@ -1,5 +1,4 @@
 import { CASH_REGISTER_MESSAGES } from '@balcao/core/cashRegister';
-import { todayIso } from '@balcao/core/date';
 import {
   type Approval,
   checkPayments,
@@ -18,6 +17,7 @@ import type { Executor } from '../../db/client.ts';
 import { users } from '../../db/schema.ts';
 import { AppError, conflict, unprocessable } from '../../errors.ts';
 import { insertJsonRows } from '../../lib/pg.ts';
+import { shopTodaySql } from '../../lib/shopToday.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { resolveApproval } from '../auth/approval.ts';
 import { openRegisterForSaleSql } from '../cash-register/service.ts';
@@ -117,13 +117,15 @@ type LockedRegister = {
   claimed: number;
   /** The operator's stored discount limit (the settings module's jsonb), null when not saved. */
   discountLimit: unknown;
+  /** The shop's date in its time zone ('YYYY-MM-DD'): coupon validity, due dates, overdue. */
+  today: string;
 };
 
 /**
  * One statement, the checkout's first: claims the Idempotency-Key and reads the user's open register
  * (FOR SHARE: closing it waits for this sale; the cash-register module's subquery) with the client's
- * stock settings (the stock module's), the user's name and the new sale's id. Null without an open
- * register.
+ * stock settings (the stock module's), the user's name, the new sale's id and the shop's date (its
+ * time zone). Null without an open register.
  */
 async function claimAndLockRegister(
   tx: Executor,
@@ -135,7 +137,8 @@ async function claimAndLockRegister(
     await tx.execute(sql`${cte}select r.id, st."stockManagement", st."allowNegativeStock",
         (select u.name from users u where u.id = ${session.userId}) as "userName",
         nextval(pg_get_serial_sequence('sales', 'id'))::int as "saleId", ${claimed} as claimed,
-        ${discountLimitSql(session.clientId, session.userTypeId)} as "discountLimit"
+        ${discountLimitSql(session.clientId, session.userTypeId)} as "discountLimit",
+        ${shopTodaySql(session.clientId)}::text as today
       from (${openRegisterForSaleSql(session)}) r
       cross join (${saleStockSettingsSql(session.clientId)}) st`),
   );
@@ -235,7 +238,7 @@ export async function recordSale(
     const customer = draft.customerId !== null ? await findCustomerRef(tx, clientId, draft.customerId) : null;
     if (draft.customerId !== null && !customer) throw fail('Cliente não encontrado', 'customerId');
     const sellerName = await findSeller(tx, clientId, draft.sellerId);
-    const today = todayIso();
+    const { today } = register;
     const withoutCoupon = computeSaleTotals({
       lines: draft.lines,
       discountType: draft.discountType,
@@ -454,6 +457,7 @@ export async function recordSale(
       payments: paymentsInserted,
       receivables: receivablesInserted,
       names,
+      today,
     });
     return { sale: { ...sale, warnings }, lowStock };
   });

@@ -12,7 +12,8 @@ import {
   makeShop,
   openRegister,
 } from '../../../test/kit.ts';
-import { couponUses } from '../coupon/schema.ts';
+import { clients } from '../../db/schema.ts';
+import { coupons, couponUses } from '../coupon/schema.ts';
 import { receivables } from '../receivable/schema.ts';
 import { stockMovements } from '../stock/schema.ts';
 import { purgeIdempotencyKeys } from './idempotency.ts';
@@ -827,5 +828,55 @@ describe('quick sale, list, cancel rights and tenancy', () => {
       deliveryAddress: { street: 'Praça da Sé', number: '100', city: 'São Paulo' },
     });
     expect((await api.get(`/sale/${sale.id}`)).json()).toEqual({ ...sale, warnings: undefined });
+  });
+});
+
+describe("checkout in the shop's time zone (issue 14)", () => {
+  it("judges the coupon, the installments' due dates and what is overdue by the shop's date", async () => {
+    // At any instant one of these zones is on another date than São Paulo (UTC+14 from 07:00 in
+    // São Paulo on, UTC-11 before 08:00): the shop lives there.
+    const zone =
+      todayIso(new Date(), 'Pacific/Kiritimati') !== today ? 'Pacific/Kiritimati' : 'Pacific/Pago_Pago';
+    const shopDate = todayIso(new Date(), zone);
+    expect(shopDate).not.toBe(today);
+    const { auth, api, client } = await makeShop(t);
+    await t.database.db.update(clients).set({ timeZone: zone }).where(eq(clients.id, client.id));
+    const p = await makeProduct(t, auth, { salePriceCents: 10000, stock: 100 });
+    const ana = await makeCustomer(t, auth, { name: 'Ana do Fuso' });
+    // A coupon valid only on the shop's date.
+    const c = await makeCoupon(t, auth, { discountValue: 10 });
+    await t.database.db
+      .update(coupons)
+      .set({ startDate: shopDate, endDate: shopDate })
+      .where(eq(coupons.id, c.id));
+    const sale = await makeSale(t, auth, {
+      items: [{ productId: p.id, quantity: 1 }],
+      customerId: ana.id,
+      couponCode: c.code,
+      payments: [{ method: 'creditShop', amountCents: 9000 }],
+    });
+    expect(sale.couponDiscountCents).toBe(1000);
+    expect(sale.receivables.map((r) => r.dueDate)).toEqual([addDays(shopDate, 1)]);
+
+    // Due on the earlier of the two dates: overdue only when the shop's date is the later one.
+    const due = shopDate < today ? shopDate : today;
+    const overdue = shopDate > today;
+    await t.database.db.update(receivables).set({ dueDate: due }).where(eq(receivables.saleId, sale.id));
+    expect((await api.get(`/sale/${sale.id}`)).json().receivables[0].isOverdue).toBe(overdue);
+    const credit = (await api.get(`/sale/customer-credit/${ana.id}`)).json();
+    expect(credit).toMatchObject({ isDelinquent: overdue, overdueCents: overdue ? 9000 : 0 });
+    const detail = (await api.get(`/customer/${ana.id}`)).json();
+    expect(detail).toMatchObject({ isDelinquent: overdue, overdueCents: overdue ? 9000 : 0 });
+    const delinquents = (await api.get(`/customer/client/${client.id}?delinquent=true`)).json();
+    expect(delinquents.items.map((x: { id: number }) => x.id)).toEqual(overdue ? [ana.id] : []);
+
+    // The list's period is the shop's days; the CSV shows the shop's clock.
+    const base = `/sale/client/${client.id}`;
+    const onShopDate = (await api.get(`${base}?from=${shopDate}&to=${shopDate}`)).json();
+    expect(onShopDate.items.map((x: Sale) => x.id)).toEqual([sale.id]);
+    expect((await api.get(`${base}?from=${today}&to=${today}`)).json().items).toEqual([]);
+    const [y, m, d] = shopDate.split('-');
+    const csv = await api.get(`${base}/export`);
+    expect(csv.body.split('\r\n')[1]).toContain(`;${d}/${m}/${y} `);
   });
 });

@@ -20,14 +20,16 @@ const MOVEMENT_CSV_COLUMNS = [
   'usuario',
 ] as const;
 
-const dateTime = new Intl.DateTimeFormat('pt-BR', {
-  timeZone: 'America/Sao_Paulo',
-  day: '2-digit',
-  month: '2-digit',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-});
+/** Date and time as the shop's clock shows them (its time zone). */
+const dateTimeIn = (timeZone: string) =>
+  new Intl.DateTimeFormat('pt-BR', {
+    timeZone,
+    day: '2-digit',
+    month: '2-digit',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+  });
 
 const decimal = (value: number) => String(value).replace('.', ',');
 const money = (cents: number | null) => (cents === null ? '' : (cents / 100).toFixed(2).replace('.', ','));
@@ -36,8 +38,9 @@ export function movementsCsvHeader(): string {
   return `\uFEFF${Papa.unparse([MOVEMENT_CSV_COLUMNS as unknown as string[]], { delimiter: ';' })}\r\n`;
 }
 
-export function movementsCsvLines(items: StockMovement[]): string {
+export function movementsCsvLines(items: StockMovement[], timeZone: string): string {
   if (items.length === 0) return '';
+  const dateTime = dateTimeIn(timeZone);
   const rows = items.map((m) => [
     dateTime.format(new Date(m.createdAt)).replace(',', ''),
     STOCK_MOVEMENT_TYPE_LABELS[m.type],

@@ -16,6 +16,7 @@ import type { Db, Executor } from '../../db/client.ts';
 import { users } from '../../db/schema.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { countRows, listResult, orderByOf, pageWindow } from '../../lib/list.ts';
+import { shopDayStartSql } from '../../lib/shopToday.ts';
 import {
   findStockFigures,
   listLowStockProducts,
@@ -85,10 +86,6 @@ export async function findMovements(db: Executor, actor: Actor, ids: number[]): 
   return rows.map(toMovement);
 }
 
-/** Start of a shop date (America/Sao_Paulo) as an instant. */
-const shopDayStart = (isoDate: string, plusDays = 0) =>
-  sql`((${isoDate}::date + ${plusDays}::int)::timestamp at time zone 'America/Sao_Paulo')`;
-
 function listWhere(clientId: number, query: ListQuery): SQL | undefined {
   return and(
     eq(stockMovements.clientId, clientId),
@@ -96,8 +93,12 @@ function listWhere(clientId: number, query: ListQuery): SQL | undefined {
     query.variantId === undefined ? undefined : eq(stockMovements.variantId, query.variantId),
     query.userId === undefined ? undefined : eq(stockMovements.userId, query.userId),
     query.type === undefined ? undefined : inArray(stockMovements.type, query.type),
-    query.from === undefined ? undefined : sql`${stockMovements.createdAt} >= ${shopDayStart(query.from)}`,
-    query.to === undefined ? undefined : sql`${stockMovements.createdAt} < ${shopDayStart(query.to, 1)}`,
+    query.from === undefined
+      ? undefined
+      : sql`${stockMovements.createdAt} >= ${shopDayStartSql(clientId, query.from)}`,
+    query.to === undefined
+      ? undefined
+      : sql`${stockMovements.createdAt} < ${shopDayStartSql(clientId, query.to, 1)}`,
     productMatches(stockMovements.productId, clientId, query.q),
   );
 }

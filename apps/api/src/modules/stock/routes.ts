@@ -20,6 +20,7 @@ import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import { sendCsvStream } from '../../lib/csv.ts';
 import { clientParams, idParam } from '../../lib/params.ts';
+import { shopClock } from '../../lib/shopToday.ts';
 import { assertOwnClient, sessionOf } from '../../plugins/auth.ts';
 import { movementsCsvHeader, movementsCsvLines } from './csv.ts';
 import {
@@ -125,12 +126,16 @@ export function stockRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: { content: { 'text/csv': { schema: csvFileSchema } } } },
         },
       },
-      async (request, reply) =>
-        sendCsvStream(reply, 'movimentacoes-estoque', {
+      async (request, reply) => {
+        const actor = assertOwnClient(request, request.params.clientId);
+        const { timeZone, today } = await shopClock(db, actor.clientId);
+        return sendCsvStream(reply, 'movimentacoes-estoque', {
+          today,
           header: movementsCsvHeader(),
-          rows: eachMovement(db, assertOwnClient(request, request.params.clientId), request.query),
-          lines: movementsCsvLines,
-        }),
+          rows: eachMovement(db, actor, request.query),
+          lines: (batch) => movementsCsvLines(batch, timeZone),
+        });
+      },
     );
 
     app.get(
