@@ -96,6 +96,12 @@ export type RecordOptions = {
   body: unknown;
   /** A manager's approval for discounts above the operator's limit (checked before the transaction). */
   approval?: Approval;
+  /**
+   * The origin's own writes that belong to the sale (a comanda closed into it, a budget pointing to
+   * it, a delivery order made of it): called inside the sale's transaction after the sale is
+   * numbered, so both commit or neither. Not called when the Idempotency-Key replays a sale.
+   */
+  onRecorded?: (tx: Executor, sale: { id: number; number: number }) => Promise<void>;
 };
 
 export type RecordedSale = { sale: Sale; replayed: boolean };
@@ -439,6 +445,8 @@ export async function recordSale(
             where sales.id = ${saleId} returning sales.number as "number"`,
       ),
     );
+
+    await options.onRecorded?.(tx, { id: saleId, number: Number(number) });
 
     // The answer is built from the rows just written (no read back after the commit).
     const names = new Map([[session.userId, register.userName]]);

@@ -45,6 +45,13 @@ export function useNotifications(
       timeout: 20_000,
     });
     socket.on('connect', () => socket.emit('joinChannel', channel));
+    // Events sent while this socket was away (a phone asleep, a dropped Wi-Fi, another instance
+    // restarting) are not replayed by the transport: on every reconnect the shown data is read
+    // again, so a board or panel is never left stale (docs/decisions.md, "Live data after a reconnect").
+    socket.io.on('reconnect', () => {
+      void queryClient.invalidateQueries();
+      onChangesRef.current?.(['session']);
+    });
     const changed = new Set<string>();
     let batch: ReturnType<typeof setTimeout> | undefined;
     socket.on('change', (change: Change | undefined) => {
