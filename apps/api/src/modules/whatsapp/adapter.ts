@@ -45,11 +45,17 @@ export type WhatsAppGateway = {
   deleteInstance(instance: string, key: string): Promise<void>;
   profilePicture(instance: string, key: string, number: string): Promise<string | null>;
   /** Sends a text (or an image with the text as caption); answers the message id. Throws EvolutionError. */
-  send(
-    instance: string,
-    key: string,
-    message: { number: string; text: string; imageUrl?: string | null },
-  ): Promise<string>;
+  send(instance: string, key: string, message: OutgoingMessage): Promise<string>;
+};
+
+/** A document sent with sendMedia (mediatype document), e.g. a budget's PDF. */
+export type OutgoingDocument = { base64: string; fileName: string; mimetype: string };
+/** A text, or an image (URL) or a document with the text as caption. */
+export type OutgoingMessage = {
+  number: string;
+  text: string;
+  imageUrl?: string | null;
+  document?: OutgoingDocument | null;
 };
 
 type Options = { baseUrl?: string; apiKey: string; timeoutMs: number };
@@ -187,17 +193,26 @@ export function evolutionApi(options: Options): WhatsAppGateway | null {
 
     async send(instance, key, message) {
       const body = (
-        message.imageUrl
+        message.document
           ? await call('POST', path('message', 'sendMedia', instance), key, {
               number: message.number,
-              mediatype: 'image',
-              media: message.imageUrl,
+              mediatype: 'document',
+              mimetype: message.document.mimetype,
+              media: message.document.base64,
+              fileName: message.document.fileName,
               caption: message.text,
             })
-          : await call('POST', path('message', 'sendText', instance), key, {
-              number: message.number,
-              text: message.text,
-            })
+          : message.imageUrl
+            ? await call('POST', path('message', 'sendMedia', instance), key, {
+                number: message.number,
+                mediatype: 'image',
+                media: message.imageUrl,
+                caption: message.text,
+              })
+            : await call('POST', path('message', 'sendText', instance), key, {
+                number: message.number,
+                text: message.text,
+              })
       ) as { key?: { id?: unknown } } | null;
       return typeof body?.key?.id === 'string' ? body.key.id : '';
     },

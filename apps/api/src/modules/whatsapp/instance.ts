@@ -14,7 +14,13 @@ import { whatsappInstances } from '../../db/schema.ts';
 import { AppError, conflict, notFound, unauthorized, unavailable, unprocessable } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { newToken, secretBox, tokenMatches } from '../../lib/secrets.ts';
-import { EvolutionError, type EvolutionQr, evolutionApi, WhatsAppUnavailableError } from './adapter.ts';
+import {
+  EvolutionError,
+  type EvolutionQr,
+  evolutionApi,
+  type OutgoingMessage,
+  WhatsAppUnavailableError,
+} from './adapter.ts';
 import { whatsappOptOuts } from './schema.ts';
 
 /** The header Evolution sends back with every webhook (set with the instance, checked on arrival). */
@@ -207,7 +213,7 @@ export async function campaignSender(ctx: AppContext, clientId: number) {
   return {
     state: row.state,
     shop: row.instanceName,
-    async send(message: { number: string; text: string; imageUrl?: string | null }): Promise<SendResult> {
+    async send(message: OutgoingMessage): Promise<SendResult> {
       try {
         return { ok: true, id: await gateway.send(row.instanceName, key, message) };
       } catch (error) {
