@@ -61,6 +61,9 @@ export const CAMPAIGN_MESSAGES = {
   couponInMessage: 'Anexe um cupom para usar {cupom} na mensagem.',
   scheduleFuture: 'A data de envio deve ser no futuro.',
   maxDelay: 'O intervalo máximo deve ser maior ou igual ao mínimo.',
+  window: 'A janela de envio deve ter ao menos 1 hora, entre 06:00 e 22:00.',
+  imageNotSupported: 'Envie uma imagem JPEG, PNG ou WebP',
+  imageTooLarge: 'A imagem deve ter no máximo 5 MB',
   deleteStarted: 'Não é possível excluir uma campanha que já começou; cancele-a.',
 } as const;
 
@@ -78,7 +81,11 @@ const intIn = (min: number, max: number, label: string) =>
     .min(min, `${label} deve ser no mínimo ${min}`)
     .max(max, `${label} deve ser no máximo ${max}`);
 
-/** The pacing defaults are INTEGRATIONS.md's numbers; the bounds keep edits safe. */
+/**
+ * The pacing defaults are INTEGRATIONS.md's numbers; the bounds keep edits safe. The sending window
+ * (quiet hours outside it) is read in the shop's time zone: no message goes before `windowStart`
+ * or from `windowEnd` on.
+ */
 export const PACING_DEFAULTS = {
   minDelaySeconds: 7,
   maxDelaySeconds: 8,
@@ -86,7 +93,34 @@ export const PACING_DEFAULTS = {
   pauseSeconds: 15,
   hourlyCap: 30,
   dailyCap: 200,
+  windowStart: '08:00',
+  windowEnd: '20:00',
 } as const;
+
+/** The widest sending window a shop may choose, and its shortest length (minutes). */
+export const WINDOW_BOUNDS = { earliest: '06:00', latest: '22:00', minMinutes: 60 } as const;
+
+const HHMM = /^([01]\d|2[0-3]):([0-5]\d)$/;
+/** "HH:MM" -> minutes since midnight. */
+export const minutesOf = (hhmm: string) => {
+  const m = HHMM.exec(hhmm);
+  return m ? Number(m[1]) * 60 + Number(m[2]) : Number.NaN;
+};
+const timeOfDay = (fallback: string) =>
+  z.string({ message: REQUIRED }).regex(HHMM, 'Informe a hora como HH:MM').default(fallback);
+
+/**
+ * The daily cap of a newly connected number over its first days (warm-up): bans are reported at
+ * 40-50 messages a day on new numbers (INTEGRATIONS.md), so it starts under that and grows. From the
+ * day after the schedule, the campaign's own daily cap applies alone.
+ */
+export const WARMUP_DAILY_CAPS = [20, 30, 40, 60, 80, 100, 130, 160, 200, 250] as const;
+
+/** The warm-up cap on day `day` (1 = the day the number connected), or null once warmed up. */
+export function warmupCap(day: number): number | null {
+  if (day < 1) return WARMUP_DAILY_CAPS[0];
+  return WARMUP_DAILY_CAPS[day - 1] ?? null;
+}
 
 export const pacingSchema = z
   .object({
@@ -96,11 +130,20 @@ export const pacingSchema = z
     pauseSeconds: intIn(10, 600, 'A pausa'),
     hourlyCap: intIn(1, 60, 'O limite por hora'),
     dailyCap: intIn(1, 500, 'O limite por dia'),
+    windowStart: timeOfDay(PACING_DEFAULTS.windowStart),
+    windowEnd: timeOfDay(PACING_DEFAULTS.windowEnd),
   })
   .refine((p) => p.maxDelaySeconds >= p.minDelaySeconds, {
     message: CAMPAIGN_MESSAGES.maxDelay,
     path: ['maxDelaySeconds'],
-  });
+  })
+  .refine(
+    (p) =>
+      minutesOf(p.windowStart) >= minutesOf(WINDOW_BOUNDS.earliest) &&
+      minutesOf(p.windowEnd) <= minutesOf(WINDOW_BOUNDS.latest) &&
+      minutesOf(p.windowEnd) - minutesOf(p.windowStart) >= WINDOW_BOUNDS.minMinutes,
+    { message: CAMPAIGN_MESSAGES.window, path: ['windowEnd'] },
+  );
 export type Pacing = z.infer<typeof pacingSchema>;
 
 export const DELINQUENCY_FILTERS = ['any', 'yes', 'no'] as const;
@@ -111,6 +154,11 @@ export const audienceSchema = z.object({
   notBoughtForDays: intIn(1, 3650, 'O número de dias').nullable().default(null),
   spentAboveCents: intIn(0, 1_000_000_000, 'O valor').nullable().default(null),
   delinquent: z.enum(DELINQUENCY_FILTERS).default('any'),
+  /** Customers carrying any of these tags (case-insensitive); empty = no tag filter. */
+  tags: z
+    .array(z.string().trim().min(1, REQUIRED).max(30, 'Use no máximo 30 caracteres por etiqueta'))
+    .max(20, 'Use no máximo 20 etiquetas')
+    .default([]),
 });
 export type Audience = z.output<typeof audienceSchema>;
 export type AudienceInput = z.input<typeof audienceSchema>;
@@ -119,14 +167,6 @@ const campaignFields = z.object({
   name: z.string({ message: REQUIRED }).trim().min(1, REQUIRED).max(120, 'Use no máximo 120 caracteres'),
   categoryId: z.number().int().positive().nullable().default(null),
   message: z.string({ message: REQUIRED }).trim().min(1, REQUIRED).max(1000, 'Use no máximo 1000 caracteres'),
-  imageUrl: z
-    .string()
-    .trim()
-    .max(1000)
-    .refine((v) => v === '' || /^https?:\/\/\S+$/.test(v), 'Informe um endereço http(s) válido')
-    .nullable()
-    .default(null)
-    .transform((v) => v || null),
   couponId: z.number().int().positive().nullable().default(null),
   audience: audienceSchema.default({
     birthMonth: null,
@@ -134,6 +174,7 @@ const campaignFields = z.object({
     notBoughtForDays: null,
     spentAboveCents: null,
     delinquent: 'any',
+    tags: [],
   }),
   /** When to start: null = when someone presses send. */
   scheduledAt: z.iso.datetime({ offset: true, message: 'Data inválida' }).nullable().default(null),
@@ -167,6 +208,7 @@ export const campaignSchema = z.object({
   name: z.string(),
   category: refSchema.nullable(),
   message: z.string(),
+  /** The uploaded image (sent with every message), served by the API for the preview; null without one. */
   imageUrl: z.string().nullable(),
   coupon: z.object({ id: z.number(), code: z.string() }).nullable(),
   audience: audienceSchema,
@@ -177,8 +219,10 @@ export const campaignSchema = z.object({
   startedAt: z.string().nullable(),
   finishedAt: z.string().nullable(),
   progress: campaignProgressSchema,
-  /** When the last message should go, at the pacing and caps; null when nothing waits. */
+  /** When the last message should go, at the pacing, caps, sending window and warm-up; null when nothing waits. */
   estimatedEndAt: z.string().nullable(),
+  /** The number's warm-up (its first days, a lower daily cap); null once warmed up or not connected. */
+  warmup: z.object({ day: z.number(), days: z.number(), dailyCap: z.number() }).nullable(),
   ...timestampFields,
 });
 export type Campaign = z.infer<typeof campaignSchema>;
@@ -263,4 +307,30 @@ export function shopLocalToIso(local: string, timeZone: string): string | null {
 export function isoToShopLocal(iso: string, timeZone: string): string {
   const instant = new Date(iso).getTime();
   return new Date(instant + zoneOffsetMs(instant, timeZone)).toISOString().slice(0, 16);
+}
+
+/**
+ * The next moment a message may go: `instant` itself inside the shop's sending window, else the
+ * window's next opening (today's when before it, tomorrow's after it), in the shop's time zone.
+ */
+export function nextInWindow(
+  instant: number,
+  window: { windowStart: string; windowEnd: string },
+  timeZone: string,
+): number {
+  const local = isoToShopLocal(new Date(instant).toISOString(), timeZone);
+  const minutes = minutesOf(local.slice(11, 16));
+  const start = minutesOf(window.windowStart);
+  const end = minutesOf(window.windowEnd);
+  if (minutes >= start && minutes < end) return instant;
+  const day = local.slice(0, 10);
+  const target =
+    minutes < start ? day : new Date(Date.parse(`${day}T12:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+  return Date.parse(shopLocalToIso(`${target}T${window.windowStart}`, timeZone) as string);
+}
+
+/** When the sending window that contains `instant` closes (an instant inside the window). */
+export function windowCloses(instant: number, window: { windowEnd: string }, timeZone: string): number {
+  const day = isoToShopLocal(new Date(instant).toISOString(), timeZone).slice(0, 10);
+  return Date.parse(shopLocalToIso(`${day}T${window.windowEnd}`, timeZone) as string);
 }

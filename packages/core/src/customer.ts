@@ -61,6 +61,20 @@ export const addressInputSchema = z.object({
 export type AddressInput = z.input<typeof addressInputSchema>;
 export type AddressData = z.output<typeof addressInputSchema>;
 
+/** One tag: trimmed, inner spaces collapsed, 1 to 30 characters. */
+export const customerTagSchema = z
+  .string({ message: REQUIRED })
+  .transform((v) => v.trim().replace(/\s+/g, ' '))
+  .pipe(z.string().min(1, REQUIRED).max(30, 'Use no máximo 30 caracteres por etiqueta'));
+
+/** A customer's tags: at most 20, duplicates (ignoring case) dropped, first spelling kept. */
+export const customerTagsSchema = z
+  .array(customerTagSchema)
+  .max(20, 'Use no máximo 20 etiquetas')
+  .transform((tags) =>
+    tags.filter((t, i) => tags.findIndex((u) => u.toLowerCase() === t.toLowerCase()) === i),
+  );
+
 const customerFields = {
   personType: z.enum(PERSON_TYPES, { message: 'Selecione o tipo de pessoa' }).default('person'),
   name: personNameSchema,
@@ -105,6 +119,8 @@ const customerFields = {
     .default(0),
   active: z.boolean().default(true),
   addresses: z.array(addressInputSchema).max(20, 'Cadastre no máximo 20 endereços').default([]),
+  /** Segments/tags (issue 19: campaign audiences). Absent on an edit = unchanged. */
+  tags: customerTagsSchema.optional(),
 };
 
 type CustomerShape = {
@@ -154,6 +170,8 @@ export const customerListQuerySchema = listQuerySchema.extend({
   active: booleanFilter,
   whatsappValid: z.enum(['true', 'false', 'unknown'], { message: 'Filtro de WhatsApp inválido' }).optional(),
   personType: z.enum(PERSON_TYPES, { message: 'Tipo de pessoa inválido' }).optional(),
+  /** Customers carrying this tag (case-insensitive). */
+  tag: z.string().trim().max(30).optional(),
 });
 export type CustomerListQuery = z.input<typeof customerListQuerySchema>;
 
@@ -194,6 +212,7 @@ export const customerSchema = z.object({
   /** null: not checked yet (or the WhatsApp service could not answer). */
   whatsappValid: z.boolean().nullable(),
   whatsappCheckedAt: z.string().nullable(),
+  tags: z.array(z.string()),
   /** A pending crediário receivable of theirs is past its due date. */
   isDelinquent: z.boolean(),
   ...timestampFields,
@@ -276,3 +295,7 @@ export const customerImportResultSchema = z.object({
   lines: z.array(customerImportLineSchema),
 });
 export type CustomerImportResult = z.infer<typeof customerImportResultSchema>;
+
+/** The tags a shop's customers carry, with how many customers carry each (most used first). */
+export const customerTagCountSchema = z.object({ tag: z.string(), count: z.number() });
+export type CustomerTagCount = z.infer<typeof customerTagCountSchema>;

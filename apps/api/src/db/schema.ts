@@ -91,6 +91,9 @@ export const whatsappInstances = pgTable(
     webhookTokenHash: text('webhook_token_hash'),
     profileName: text('profile_name'),
     profilePictureUrl: text('profile_picture_url'),
+    /** The number being warmed up (issue 19) and when it first connected: its daily cap ramps up from then. */
+    warmupPhone: text('warmup_phone'),
+    warmupStartedAt: timestamp('warmup_started_at', { withTimezone: true }),
     ...timestamps,
   },
   (t) => [uniqueIndex('whatsapp_instances_client_uq').on(t.clientId)],

@@ -21,6 +21,9 @@ const PUBLIC_ROUTES = new Set([
   // The company logo, for the same reason (settings module).
   'GET /v1/settings/logo/:clientId/:file',
   'HEAD /v1/settings/logo/:clientId/:file',
+  // A campaign's image, for the form's preview (campaign module; 128-bit random file names).
+  'GET /v1/campaign-image/:clientId/:file',
+  'HEAD /v1/campaign-image/:clientId/:file',
   // The billing gateway's webhook: no session, its asaas-access-token header is checked (billing module).
   'POST /v1/billing/webhook/asaas',
   // Evolution's webhook carries no session: its own token header is checked (401 otherwise, tested

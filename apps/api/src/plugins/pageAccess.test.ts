@@ -33,6 +33,13 @@ const READS: Record<string, readonly string[]> = {
   'GET /v1/customer/client/:clientId/export': ['customer'],
   'GET /v1/customer/counters/client/:clientId': ['customer', 'campaign'],
   'GET /v1/customer/:id': ['customer-edit', 'sale-pdv'],
+  'GET /v1/customer/tags/client/:clientId': [
+    'customer',
+    'customer-new',
+    'customer-edit',
+    'campaign-new',
+    'campaign-edit',
+  ],
   'GET /v1/user-address/customer/:customerId': ['customer-edit'],
   'GET /v1/user/client/:clientId': ['user'],
   'GET /v1/user/:id': ['user-edit'],

@@ -16,7 +16,28 @@ export type FakeInstance = {
   owner: string;
 };
 
-export type SentMessage = { instance: string; number: string; text: string; media?: string; at: number };
+export type SentMessage = {
+  instance: string;
+  number: string;
+  text: string;
+  media?: string;
+  mimetype?: string;
+  at: number;
+};
+
+/** A message as Evolution's database keeps it (what /chat/findMessages answers). */
+export type StoredRecord = {
+  id: string;
+  key: { id: string; fromMe: boolean; remoteJid: string };
+  pushName: string;
+  messageType: string;
+  message: Record<string, unknown>;
+  messageTimestamp: number;
+  instanceId: string;
+  source: string;
+  contextInfo: null;
+  MessageUpdate: { status: string }[];
+};
 
 export type FakeEvolution = {
   url: string;
@@ -25,6 +46,12 @@ export type FakeEvolution = {
   checks: { instance: string; numbers: string[] }[];
   /** Every message accepted by sendText / sendMedia, in order. */
   sent: SentMessage[];
+  /** Every message Evolution stored (sent and received), per instance name. */
+  stored: Map<string, StoredRecord[]>;
+  /** Evolution's clock (ms) for messageTimestamp; tests hand the worker's clock here. */
+  now: () => number;
+  /** Answer findMessages with 500 while true (Evolution's database unreachable). */
+  findFails: boolean;
   instances: Map<string, FakeInstance>;
   /** Numbers that have WhatsApp (digits); tests may add to it. */
   registered: string[];
@@ -79,6 +106,12 @@ export async function startFakeEvolution(options: {
   const qrLimit = options.qrLimit ?? 30;
   const checks: FakeEvolution['checks'] = [];
   const sent: SentMessage[] = [];
+  const stored = new Map<string, StoredRecord[]>();
+  const store = (name: string, record: StoredRecord) => {
+    const list = stored.get(name) ?? [];
+    list.push(record);
+    stored.set(name, list);
+  };
   const instances = new Map<string, FakeInstance>();
   for (const name of options.instances)
     instances.set(name, {
@@ -128,6 +161,9 @@ export async function startFakeEvolution(options: {
     apiKey,
     checks,
     sent,
+    stored,
+    now: () => Date.now(),
+    findFails: false,
     instances,
     registered: registeredList,
     disconnectAfter: null,
@@ -153,13 +189,21 @@ export async function startFakeEvolution(options: {
     async reply(name, from, text) {
       const instance = instances.get(name);
       if (!instance) throw new Error(`no instance ${name}`);
-      await emit(instance, 'messages.upsert', {
+      const record: StoredRecord = {
+        id: randomBytes(12).toString('hex'),
         key: { remoteJid: `${from}@s.whatsapp.net`, fromMe: false, id: randomBytes(8).toString('hex') },
         pushName: 'Cliente',
         message: { conversation: text },
         messageType: 'conversation',
-        messageTimestamp: Math.floor(Date.now() / 1000),
-      });
+        messageTimestamp: Math.floor(fake.now() / 1000),
+        instanceId: name,
+        source: 'android',
+        contextInfo: null,
+        MessageUpdate: [],
+      };
+      store(name, record);
+      const { id: _id, instanceId: _i, contextInfo: _c, MessageUpdate: _u, ...data } = record;
+      await emit(instance, 'messages.upsert', data);
     },
     close: async () => {},
   };
@@ -292,6 +336,7 @@ export async function startFakeEvolution(options: {
           text?: unknown;
           caption?: unknown;
           media?: unknown;
+          mimetype?: unknown;
         } | null;
         const number = String(body?.number ?? '').replace(/\D/g, '');
         if (!number) return send(400, errorBody(400, 'Bad Request', ['number is required']));
@@ -306,21 +351,42 @@ export async function startFakeEvolution(options: {
             errorBody(400, 'Bad Request', [{ jid: `${number}@s.whatsapp.net`, exists: false, number }]),
           );
         const text = String(action === 'sendText' ? (body?.text ?? '') : (body?.caption ?? ''));
+        const media = action === 'sendMedia' ? String(body?.media) : undefined;
         sent.push({
           instance: name,
           number,
           text,
-          media: action === 'sendMedia' ? String(body?.media) : undefined,
-          at: Date.now(),
+          media,
+          mimetype: typeof body?.mimetype === 'string' ? body.mimetype : undefined,
+          at: fake.now(),
         });
         const id = randomBytes(10).toString('hex').toUpperCase();
+        const message =
+          action === 'sendText'
+            ? { conversation: text }
+            : { imageMessage: { caption: text, mimetype: body?.mimetype ?? 'image/jpeg' } };
+        const timestamp = Math.floor(fake.now() / 1000);
+        const remoteJid = `${number}@s.whatsapp.net`;
+        // Evolution saves the message (DATABASE_SAVE_DATA_NEW_MESSAGE) before it answers.
+        store(name, {
+          id: randomBytes(12).toString('hex'),
+          key: { remoteJid, fromMe: true, id },
+          pushName: '',
+          messageType: action === 'sendText' ? 'conversation' : 'imageMessage',
+          message,
+          messageTimestamp: timestamp,
+          instanceId: name,
+          source: 'unknown',
+          contextInfo: null,
+          MessageUpdate: [],
+        });
         send(201, {
-          key: { remoteJid: `${number}@s.whatsapp.net`, fromMe: true, id },
+          key: { remoteJid, fromMe: true, id },
           pushName: '',
           status: 'PENDING',
-          message: { conversation: text },
+          message,
           messageType: action === 'sendText' ? 'conversation' : 'imageMessage',
-          messageTimestamp: Math.floor(Date.now() / 1000),
+          messageTimestamp: timestamp,
           instanceId: name,
           source: 'unknown',
         });
@@ -329,6 +395,44 @@ export async function startFakeEvolution(options: {
           await fake.disconnect(name);
         }
         return;
+      }
+      case 'POST chat/findMessages': {
+        // Evolution 2.3 (chat.service fetchMessages): key filters on id/fromMe/remoteJid, the time
+        // filter only when both gte and lte are given (dates, compared in seconds), newest first,
+        // `offset` records per page (50 by default).
+        if (fake.findFails) return send(500, errorBody(500, 'Internal Server Error', ['Database error']));
+        const body = ((await readJson(req)) ?? {}) as {
+          where?: {
+            key?: { id?: unknown; fromMe?: unknown; remoteJid?: unknown };
+            messageTimestamp?: { gte?: unknown; lte?: unknown };
+          };
+          page?: unknown;
+          offset?: unknown;
+        };
+        const key = body.where?.key ?? {};
+        const range = body.where?.messageTimestamp;
+        const seconds = (v: unknown) => Math.floor(new Date(String(v)).getTime() / 1000);
+        const matching = (stored.get(name) ?? [])
+          .filter(
+            (r) =>
+              (!key.id || r.key.id === key.id) &&
+              (!key.fromMe || r.key.fromMe === key.fromMe) &&
+              (!key.remoteJid || r.key.remoteJid === key.remoteJid) &&
+              (!range?.gte ||
+                !range?.lte ||
+                (r.messageTimestamp >= seconds(range.gte) && r.messageTimestamp <= seconds(range.lte))),
+          )
+          .sort((a, b) => b.messageTimestamp - a.messageTimestamp);
+        const offset = typeof body.offset === 'number' && body.offset > 0 ? body.offset : 50;
+        const page = typeof body.page === 'number' && body.page > 0 ? body.page : 1;
+        return send(200, {
+          messages: {
+            total: matching.length,
+            pages: Math.ceil(matching.length / offset),
+            currentPage: page,
+            records: matching.slice(offset * (page - 1), offset * page),
+          },
+        });
       }
       default:
         return send(404, errorBody(404, 'Not Found', ['Cannot find route']));

@@ -21,6 +21,7 @@ export async function audienceOf(
     receivableFigures.overdueExists(sql`${clientId}`, customerId, today);
   return audienceCustomers(db, clientId, {
     birthMonth: audience.birthMonth,
+    tags: audience.tags ?? [],
     delinquent,
     optedOut: (phone) => optedOutSql(clientId, phone),
     conditions: (customerId) => {

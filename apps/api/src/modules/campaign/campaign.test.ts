@@ -1,5 +1,13 @@
-import { OPT_OUT_LINE, PAUSE_REASONS } from '@balcao/core/campaign';
+import {
+  isoToShopLocal,
+  minutesOf,
+  OPT_OUT_LINE,
+  PACING_DEFAULTS,
+  PAUSE_REASONS,
+  WARMUP_DAILY_CAPS,
+} from '@balcao/core/campaign';
 import { eq } from 'drizzle-orm';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeEvolution, startFakeEvolution } from '../../../test/fakes/evolution.ts';
 import { createClientWithUsers, createTestApp, type TestApp } from '../../../test/helper.ts';
@@ -8,7 +16,15 @@ import { type App, buildApp } from '../../app.ts';
 import { whatsappInstances } from '../../db/schema.ts';
 import { customers } from '../customer/schema.ts';
 import { campaignRecipients } from './schema.ts';
-import { INTERRUPTED_REASON, sendNext, startDueCampaigns, type TickResult } from './worker.ts';
+import { estimateEnd } from './service.ts';
+import {
+  claimNext,
+  deliver,
+  recoverInterrupted,
+  sendNext,
+  startDueCampaigns,
+  type TickResult,
+} from './worker.ts';
 
 let t: TestApp;
 let evolution: FakeEvolution;
@@ -81,14 +97,26 @@ async function addCustomers(
   return rows.map((r) => r.phone);
 }
 
-/** A shop whose instance was created and connected through the API and the fake's webhook. */
-async function connectedShop(types = [1, 9]) {
+/**
+ * A shop whose instance was created and connected through the API and the fake's webhook. `warm`:
+ * its number connected weeks ago (the warm-up is over), written as a past date, not slept.
+ */
+async function connectedShop(types = [1, 9], { warm = true } = {}) {
   const shop = await createClientWithUsers(t, types);
   const a = api(t, shop.auth);
   expectStatus(await a.post('/whatsapp/instance'), 201, 'create instance');
   await evolution.scan(`balcao-${shop.client.id}`);
+  if (warm)
+    await t.database.db
+      .update(whatsappInstances)
+      .set({ warmupStartedAt: new Date(Date.now() - 60 * 86_400_000) })
+      .where(eq(whatsappInstances.clientId, shop.client.id));
   return { ...shop, a, instance: `balcao-${shop.client.id}` };
 }
+
+/** Minutes since midnight of an instant in the shop's zone (São Paulo, the test shops' default). */
+const shopMinutes = (at: Date | number) =>
+  minutesOf(isoToShopLocal(new Date(at).toISOString(), 'America/Sao_Paulo').slice(11, 16));
 
 async function makeCampaign(a: ReturnType<typeof api>, body: Record<string, unknown> = {}) {
   return expectStatus(
@@ -292,7 +320,7 @@ describe('campaign sending', () => {
     expect(sent.sort()).toEqual([...phones].sort());
   }, 180_000);
 
-  it('survives a restart mid-campaign: no number twice, none lost; a send cut mid-flight is not repeated', async () => {
+  it('survives a kill after 50 sends: settled against Evolution, no number twice, none skipped', async () => {
     const shop = await connectedShop();
     const phones = await addCustomers(shop.client.id, 120);
     const campaign = await makeCampaign(shop.a, {
@@ -307,44 +335,123 @@ describe('campaign sending', () => {
     });
     expectStatus(await shop.a.post(`/campaign/${campaign.id}/start`), 200);
     const clock = fakeClock(Date.now());
-    await drain(t.app, clock, () => sentTo(shop.instance).length >= 50);
-    expect(sentTo(shop.instance)).toHaveLength(50);
-    // The server dies: one row was claimed (sending) and its message may or may not have gone.
-    const [next] = await t.database.db
-      .select()
-      .from(campaignRecipients)
-      .where(eq(campaignRecipients.status, 'waiting'))
-      .orderBy(campaignRecipients.id)
-      .limit(1);
-    await t.database.db
-      .update(campaignRecipients)
-      .set({ status: 'sending', claimedAt: clock.now() })
-      .where(eq(campaignRecipients.id, next.id));
-
-    // A new server on the same database: its worker recovers and goes on.
-    const restarted = await buildApp({ db: t.database.db, config: t.app.ctx.config });
+    evolution.now = () => clock.now().getTime();
     try {
-      clock.advance(5 * 60_000);
-      const { recoverInterrupted } = await import('./worker.ts');
-      expect(await recoverInterrupted(restarted.ctx, clock.now())).toBe(1);
-      await drain(restarted, clock);
+      await drain(t.app, clock, () => sentTo(shop.instance).length >= 50);
+      expect(sentTo(shop.instance)).toHaveLength(50);
+
+      // The server is killed twice in the middle of a send. First between Evolution's accept and our
+      // commit: the claim is committed and the message went, the result was never written.
+      let claimed: Awaited<ReturnType<typeof claimNext>>;
+      do {
+        claimed = await claimNext(t.app.ctx, { clock, random: () => 0.5 });
+        if ('kind' in claimed && claimed.kind === 'idle' && claimed.nextAt) clock.set(claimed.nextAt);
+      } while ('kind' in claimed);
+      const accepted = await deliver(t.app.ctx, claimed);
+      expect(accepted.ok).toBe(true);
+      expect(sentTo(shop.instance)).toHaveLength(51);
+      const acceptedPhone = claimed.claim.phone;
+
+      // The next one died between its claim and the request: committed as sending, never sent.
+      const [next] = await t.database.db
+        .select()
+        .from(campaignRecipients)
+        .where(eq(campaignRecipients.status, 'waiting'))
+        .orderBy(campaignRecipients.id)
+        .limit(1);
+      await t.database.db
+        .update(campaignRecipients)
+        .set({ status: 'sending', claimedAt: clock.now() })
+        .where(eq(campaignRecipients.id, next.id));
+
+      // A new server on the same database. While Evolution cannot answer, nothing is settled and
+      // the shop's number sends nothing (a row of it is still sending).
+      const restarted = await buildApp({ db: t.database.db, config: t.app.ctx.config });
+      try {
+        expect(await recoverInterrupted(restarted.ctx, clock.now())).toEqual({
+          sent: 0,
+          requeued: 0,
+          unknown: 0,
+        });
+        clock.advance(5 * 60_000);
+        evolution.findFails = true;
+        expect(await recoverInterrupted(restarted.ctx, clock.now())).toMatchObject({ unknown: 2 });
+        expect((await sendNext(restarted.ctx, { clock, random: () => 0.5 })).kind).toBe('idle');
+        expect(sentTo(shop.instance)).toHaveLength(51);
+        evolution.findFails = false;
+        expect(await recoverInterrupted(restarted.ctx, clock.now())).toEqual({
+          sent: 1,
+          requeued: 1,
+          unknown: 0,
+        });
+        await drain(restarted, clock);
+      } finally {
+        await restarted.close();
+      }
+      const sent = sentTo(shop.instance);
+      expect(new Set(sent).size).toBe(sent.length);
+      expect(sent).toHaveLength(120);
+      expect([...sent].sort()).toEqual([...phones].sort());
+      const rows = await t.database.db
+        .select()
+        .from(campaignRecipients)
+        .where(eq(campaignRecipients.campaignId, campaign.id));
+      const byPhone = new Map(rows.map((r) => [r.phone, r]));
+      // The accepted one is a success with Evolution's message id, the unsent one went in its turn.
+      const acceptedRow = byPhone.get(acceptedPhone);
+      expect(acceptedRow?.status).toBe('success');
+      expect(acceptedRow?.messageId).toBe(
+        evolution.stored.get(shop.instance)?.find((r) => r.key.remoteJid.startsWith(acceptedPhone))?.key.id,
+      );
+      expect(byPhone.get(next.phone)?.status).toBe('success');
+      expect(expectStatus(await shop.a.get(`/campaign/${campaign.id}`), 200)).toMatchObject({
+        status: 'finished',
+        progress: { success: 120, failed: 0, waiting: 0, sending: 0, skipped: 0 },
+      });
     } finally {
-      await restarted.close();
+      evolution.now = () => Date.now();
     }
-    const sent = sentTo(shop.instance);
-    expect(new Set(sent).size).toBe(sent.length);
-    expect(sent).toHaveLength(119);
-    expect(sent.sort()).toEqual(phones.filter((p) => p !== next.phone).sort());
-    const [cut] = await t.database.db
-      .select()
-      .from(campaignRecipients)
-      .where(eq(campaignRecipients.id, next.id));
-    expect(cut).toMatchObject({ status: 'failed', reason: INTERRUPTED_REASON });
-    expect(expectStatus(await shop.a.get(`/campaign/${campaign.id}`), 200)).toMatchObject({
-      status: 'finished',
-      progress: { success: 119, failed: 1, waiting: 0, sending: 0 },
-    });
   }, 180_000);
+
+  it('leaves a send that got no answer to the reconciliation, never to a blind resend', async () => {
+    const shop = await connectedShop();
+    const phones = await addCustomers(shop.client.id, 3);
+    const campaign = await makeCampaign(shop.a, {
+      pacing: { ...PACING_DEFAULTS, minDelaySeconds: 3, maxDelaySeconds: 3 },
+    });
+    expectStatus(await shop.a.post(`/campaign/${campaign.id}/start`), 200);
+    const clock = fakeClock(Date.now());
+    evolution.now = () => clock.now().getTime();
+    try {
+      let claimed: Awaited<ReturnType<typeof claimNext>>;
+      do {
+        claimed = await claimNext(t.app.ctx, { clock, random: () => 0.5 });
+        if ('kind' in claimed && claimed.kind === 'idle' && claimed.nextAt) clock.set(claimed.nextAt);
+      } while ('kind' in claimed);
+      // Evolution took the message but the answer was lost (a timeout on our side).
+      expect((await deliver(t.app.ctx, claimed)).ok).toBe(true);
+      const { recordSend } = await import('./worker.ts');
+      await recordSend(
+        t.app.ctx,
+        claimed.claim,
+        { ok: false, kind: 'unknown', reason: 'Sem resposta' },
+        { clock },
+      );
+      const [row] = await t.database.db
+        .select()
+        .from(campaignRecipients)
+        .where(eq(campaignRecipients.id, claimed.claim.recipientId));
+      expect(row.status).toBe('sending');
+      await drain(t.app, clock, (r) => r.kind === 'idle' && r.nextAt === null);
+      clock.advance(3 * 60_000);
+      expect(await recoverInterrupted(t.app.ctx, clock.now())).toMatchObject({ sent: 1, requeued: 0 });
+      await drain(t.app, clock);
+      const sent = sentTo(shop.instance);
+      expect([...sent].sort()).toEqual([...phones].sort());
+    } finally {
+      evolution.now = () => Date.now();
+    }
+  });
 
   it('pauses when the number disconnects at 80, resumes where it stopped', async () => {
     const shop = await connectedShop();

@@ -1,6 +1,7 @@
 import {
   audienceCountsSchema,
   audienceSchema,
+  CAMPAIGN_MESSAGES,
   campaignInputSchema,
   campaignListItemSchema,
   campaignListQuerySchema,
@@ -11,14 +12,19 @@ import {
   recipientListQuerySchema,
 } from '@balcao/core/campaign';
 import { pageOf } from '@balcao/core/list';
-import { csvFileSchema, deletedSchema } from '@balcao/core/responses';
+import { binaryFileSchema, csvFileSchema, deletedSchema } from '@balcao/core/responses';
 import { BACKOFFICE, WRITE } from '@balcao/core/routes';
+import { z } from '@balcao/core/zod';
+import fastifyMultipart from '@fastify/multipart';
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
+import { errorBody, notFound } from '../../errors.ts';
 import { sendCsvStream } from '../../lib/csv.ts';
-import { clientParams, idParams } from '../../lib/params.ts';
+import { clientParams, idParam, idParams } from '../../lib/params.ts';
 import { shopToday } from '../../lib/shopToday.ts';
 import { assertOwnClient, sessionOf } from '../../plugins/auth.ts';
+import { storageFor } from '../storage/storage.ts';
 import {
   cancelCampaign,
   countAudience,
@@ -30,11 +36,35 @@ import {
   pauseCampaign,
   recipientsForCsv,
   resumeCampaign,
+  setCampaignImage,
   startCampaign,
   updateCampaign,
 } from './service.ts';
 
 const tags = ['campaign'];
+
+/** The campaign image's upload limit (before it is re-encoded to a JPEG of at most 1600 px). */
+const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
+const IMAGE_FILE = /^[0-9a-f]{32}\.jpg$/;
+
+function sendError(reply: FastifyReply, statusCode: 400 | 413 | 415, message: string) {
+  return reply.status(statusCode).send(errorBody(statusCode, message));
+}
+
+/** The real type of the bytes (magic numbers): JPEG, PNG or WebP. */
+function isImage(data: Buffer): boolean {
+  if (data.length >= 3 && data[0] === 0xff && data[1] === 0xd8 && data[2] === 0xff) return true;
+  if (
+    data.length >= 8 &&
+    data.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))
+  )
+    return true;
+  return (
+    data.length >= 12 &&
+    data.subarray(0, 4).toString('latin1') === 'RIFF' &&
+    data.subarray(8, 12).toString('latin1') === 'WEBP'
+  );
+}
 
 const cell = (value: string | null) => {
   const text = value ?? '';
@@ -45,6 +75,11 @@ const cell = (value: string | null) => {
 export function campaignRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     const { db } = ctx;
+    const storage = storageFor(ctx.config);
+
+    await app.register(fastifyMultipart, {
+      limits: { fileSize: IMAGE_MAX_BYTES, files: 1, fields: 2, parts: 3 },
+    });
 
     app.get(
       '/campaign/client/:clientId',
@@ -174,7 +209,82 @@ export function campaignRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: deletedSchema },
         },
       },
-      async (request) => deleteCampaign(ctx, sessionOf(request), request.params.id),
+      async (request) => deleteCampaign(ctx, storage, sessionOf(request), request.params.id),
+    );
+
+    app.post(
+      '/campaign/:id/image',
+      {
+        config: { access: WRITE.campaigns },
+        schema: {
+          tags,
+          summary:
+            'Upload the image sent with every message (multipart field "file": JPEG, PNG or WebP, up to 5 MB; stored as JPEG)',
+          params: idParams,
+          response: { 200: campaignSchema },
+        },
+      },
+      async (request, reply) => {
+        const actor = sessionOf(request);
+        if (!request.isMultipart())
+          return sendError(reply, 415, 'Envie a imagem como multipart/form-data no campo "file"');
+        const file = await request.file();
+        if (!file) return sendError(reply, 400, 'Envie um arquivo de imagem');
+        let data: Buffer;
+        try {
+          data = await file.toBuffer();
+        } catch (error) {
+          if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
+            return sendError(reply, 413, CAMPAIGN_MESSAGES.imageTooLarge);
+          throw error;
+        }
+        if (file.file.truncated) return sendError(reply, 413, CAMPAIGN_MESSAGES.imageTooLarge);
+        if (!isImage(data)) return sendError(reply, 415, CAMPAIGN_MESSAGES.imageNotSupported);
+        return reply.send(await setCampaignImage(ctx, storage, actor, request.params.id, data));
+      },
+    );
+
+    app.delete(
+      '/campaign/:id/image',
+      {
+        config: { access: WRITE.campaigns },
+        schema: {
+          tags,
+          summary: 'Remove the image of a campaign that has not started',
+          params: idParams,
+          response: { 200: campaignSchema },
+        },
+      },
+      async (request) => setCampaignImage(ctx, storage, sessionOf(request), request.params.id, null),
+    );
+
+    // Public: <img> tags send no Bearer header. The 128-bit random name is the secret, and a new
+    // upload gets a new name, so the file is cached for a year.
+    app.get(
+      '/campaign-image/:clientId/:file',
+      {
+        config: { access: 'public' },
+        schema: {
+          tags,
+          summary: "A campaign's image (the form's preview)",
+          params: z.object({
+            clientId: idParam('Imagem não encontrada'),
+            file: z.string().regex(IMAGE_FILE, 'Imagem não encontrada'),
+          }),
+          response: { 200: { content: { 'image/jpeg': { schema: binaryFileSchema } } } },
+        },
+      },
+      async (request, reply) => {
+        const { clientId, file } = request.params;
+        const stored = await storage.get(`campaign/${clientId}/${file}`);
+        if (!stored) throw notFound('Imagem não encontrada');
+        return reply
+          .header('content-type', 'image/jpeg')
+          .header('content-length', stored.size)
+          .header('cache-control', 'public, max-age=31536000, immutable')
+          .header('x-content-type-options', 'nosniff')
+          .send(stored.stream);
+      },
     );
 
     for (const [action, run, summary] of [

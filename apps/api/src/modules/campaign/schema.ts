@@ -28,7 +28,8 @@ export const campaigns = pgTable(
     couponId: integer('coupon_id').references(() => coupons.id),
     name: text('name').notNull(),
     message: text('message').notNull(),
-    imageUrl: text('image_url'),
+    /** The uploaded image's storage key (campaign/{clientId}/{random}.jpg), sent with every message. */
+    imageKey: text('image_key'),
     audience: jsonb('audience').$type<Audience>().notNull(),
     pacing: jsonb('pacing').$type<Pacing>().notNull(),
     scheduledAt: timestamp('scheduled_at', { withTimezone: true }),

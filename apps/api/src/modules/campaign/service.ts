@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import {
   type Audience,
   type AudienceCounts,
@@ -10,14 +11,19 @@ import {
   type campaignInputSchema,
   type campaignListQuerySchema,
   type campaignUpdateSchema,
+  nextInWindow,
   PAUSE_REASONS,
   type Pacing,
   type recipientListQuerySchema,
   renderCampaignMessage,
+  WARMUP_DAILY_CAPS,
+  warmupCap,
+  windowCloses,
 } from '@balcao/core/campaign';
 import type { ListResult } from '@balcao/core/list';
 import { whatsappDigits } from '@balcao/core/whatsapp';
 import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import sharp from 'sharp';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import type { Db, Executor } from '../../db/client.ts';
@@ -29,8 +35,11 @@ import { isSameVersion } from '../../lib/pg.ts';
 import { assertNotStale } from '../../lib/version.ts';
 import { campaignCategoryService } from '../campaign-category/service.ts';
 import { findCoupon } from '../coupon/service.ts';
+import type { Storage } from '../storage/storage.ts';
+import { numberWarmupStart } from '../whatsapp/instance.ts';
 import { WHATSAPP_BATCH, WhatsAppUnavailableError, whatsappChecker } from '../whatsapp/service.ts';
 import { audienceOf, countsOf } from './audience.ts';
+import { effectiveDailyCap, pacingOf } from './pacing.ts';
 import { campaignRecipients, campaignSenders, campaigns } from './schema.ts';
 
 type CampaignRow = typeof campaigns.$inferSelect;
@@ -76,15 +85,69 @@ export function secondsPerMessage(p: Pacing): number {
   return Math.max(paced, 3600 / p.hourlyCap);
 }
 
-function estimatedEnd(row: CampaignRow, progress: CampaignProgress, nextSendAt: Date | null): string | null {
+/**
+ * When the last waiting message should go: one message every `secondsPerMessage`, only inside the
+ * sending window (shop's time zone), at most the day's cap per window (lowered while the number
+ * warms up). A day-by-day walk, so a campaign over weeks costs a few hundred steps.
+ */
+export function estimateEnd(input: {
+  start: number;
+  left: number;
+  pacing: Pacing;
+  timeZone: string;
+  warmupStartedAt: Date | null;
+}): number {
+  const pacing = pacingOf(input.pacing);
+  const step = secondsPerMessage(pacing) * 1000;
+  let left = input.left;
+  let at = input.start;
+  for (let days = 0; days < 5000; days++) {
+    at = nextInWindow(at, pacing, input.timeZone);
+    const closes = windowCloses(at, pacing, input.timeZone);
+    const fits = Math.max(1, Math.floor((closes - at) / step));
+    const cap = effectiveDailyCap(pacing, input.warmupStartedAt, new Date(at));
+    const n = Math.min(left, fits, cap);
+    if (n >= left) return at + (left - 1) * step;
+    left -= n;
+    at = closes;
+  }
+  return at;
+}
+
+async function estimatedEnd(
+  db: Executor,
+  row: CampaignRow,
+  progress: CampaignProgress,
+  nextSendAt: Date | null,
+  warmupStartedAt: Date | null,
+): Promise<string | null> {
   const left = progress.waiting + progress.sending;
   if (left === 0 || (row.status !== 'running' && row.status !== 'paused')) return null;
-  const start = Math.max(Date.now(), nextSendAt?.getTime() ?? 0);
-  const days = Math.floor((left - 1) / row.pacing.dailyCap);
-  return new Date(
-    start + (left - 1) * secondsPerMessage(row.pacing) * 1000 + days * 86_400_000,
-  ).toISOString();
+  const [client] = await db
+    .select({ timeZone: clients.timeZone })
+    .from(clients)
+    .where(eq(clients.id, row.clientId));
+  const end = estimateEnd({
+    start: Math.max(Date.now(), nextSendAt?.getTime() ?? 0),
+    left,
+    pacing: row.pacing,
+    timeZone: client?.timeZone ?? 'America/Sao_Paulo',
+    warmupStartedAt,
+  });
+  return new Date(end).toISOString();
 }
+
+/** The number's warm-up as the campaign page shows it; null once over (or never connected). */
+function warmupView(startedAt: Date | null, pacing: Pacing, now = new Date()) {
+  if (!startedAt) return null;
+  const day = Math.floor((now.getTime() - startedAt.getTime()) / 86_400_000) + 1;
+  if (warmupCap(day) === null) return null;
+  return { day, days: WARMUP_DAILY_CAPS.length, dailyCap: effectiveDailyCap(pacing, startedAt, now) };
+}
+
+/** Where the API serves a campaign's image (public: an <img> sends no Bearer; the random name is the secret). */
+export const campaignImageUrl = (key: string | null) =>
+  key ? `/v1/campaign-image/${key.replace(/^campaign\//, '')}` : null;
 
 async function rowOf(db: Executor, clientId: number, id: number, lock = false): Promise<CampaignRow> {
   const query = db
@@ -98,29 +161,32 @@ async function rowOf(db: Executor, clientId: number, id: number, lock = false): 
 
 export async function findCampaign(db: Executor, actor: Actor, id: number): Promise<Campaign> {
   const row = await rowOf(db, actor.clientId, id);
-  const [progress, category, coupon, sender] = await Promise.all([
+  const [progress, category, coupon, sender, warmupStartedAt] = await Promise.all([
     progressOf(db, [id]),
     row.categoryId ? campaignCategoryService.find(db, actor, row.categoryId, () => sql<number>`0`) : null,
     row.couponId ? findCoupon(db, actor, row.couponId).catch(() => null) : null,
     db.select().from(campaignSenders).where(eq(campaignSenders.clientId, actor.clientId)),
+    numberWarmupStart(db, actor.clientId),
   ]);
   const p = progress.get(id) ?? { ...EMPTY_PROGRESS };
+  const pacing = pacingOf(row.pacing);
   return {
     id: row.id,
     name: row.name,
     category: category ? { id: category.id, name: category.name } : null,
     message: row.message,
-    imageUrl: row.imageUrl,
+    imageUrl: campaignImageUrl(row.imageKey),
     coupon: coupon ? { id: coupon.id, code: coupon.code } : null,
-    audience: row.audience,
-    pacing: row.pacing,
+    audience: { ...row.audience, tags: row.audience.tags ?? [] },
+    pacing,
     scheduledAt: iso(row.scheduledAt),
     status: row.status as CampaignStatus,
     pauseReason: row.pauseReason,
     startedAt: iso(row.startedAt),
     finishedAt: iso(row.finishedAt),
     progress: p,
-    estimatedEndAt: estimatedEnd(row, p, sender[0]?.nextSendAt ?? null),
+    estimatedEndAt: await estimatedEnd(db, row, p, sender[0]?.nextSendAt ?? null, warmupStartedAt),
+    warmup: warmupView(warmupStartedAt, pacing),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -203,7 +269,6 @@ const columnsOf = (input: Input) => ({
   categoryId: input.categoryId,
   couponId: input.couponId,
   message: input.message,
-  imageUrl: input.imageUrl,
   audience: input.audience,
   pacing: input.pacing,
   scheduledAt: input.scheduledAt ? new Date(input.scheduledAt) : null,
@@ -246,12 +311,66 @@ export async function updateCampaign(
   return findCampaign(ctx.db, actor, id);
 }
 
-export async function deleteCampaign(ctx: AppContext, actor: Actor, id: number): Promise<{ id: number }> {
+export async function deleteCampaign(
+  ctx: AppContext,
+  storage: Storage,
+  actor: Actor,
+  id: number,
+): Promise<{ id: number }> {
   const row = await rowOf(ctx.db, actor.clientId, id);
   if (row.status === 'running' || row.status === 'paused') throw conflict(CAMPAIGN_MESSAGES.deleteStarted);
   await ctx.db.delete(campaigns).where(and(eq(campaigns.clientId, actor.clientId), eq(campaigns.id, id)));
+  if (row.imageKey) await storage.remove(row.imageKey);
   ctx.changed(actor.clientId, 'campaign', id);
   return { id };
+}
+
+/** Any image in, one JPEG out (at most 1600 px): what WhatsApp shows, small enough to go as base64. */
+async function toCampaignJpeg(data: Buffer): Promise<Buffer> {
+  try {
+    return await sharp(data, { limitInputPixels: 40_000_000, failOn: 'error' })
+      .rotate()
+      .resize({ width: 1600, height: 1600, fit: 'inside', withoutEnlargement: true })
+      .flatten({ background: '#ffffff' })
+      .jpeg({ quality: 82, mozjpeg: true })
+      .toBuffer();
+  } catch {
+    throw unprocessable('Não foi possível ler a imagem: o arquivo parece corrompido');
+  }
+}
+
+/**
+ * Sets (data) or removes (null) the image of a campaign that has not started: stored under a new
+ * random name through the storage interface, the old file removed after the swap.
+ */
+export async function setCampaignImage(
+  ctx: AppContext,
+  storage: Storage,
+  actor: Actor,
+  id: number,
+  data: Buffer | null,
+): Promise<Campaign> {
+  const current = await rowOf(ctx.db, actor.clientId, id);
+  if (current.status !== 'draft' && current.status !== 'scheduled')
+    throw conflict(CAMPAIGN_MESSAGES.notEditable);
+  let key: string | null = null;
+  if (data) {
+    key = `campaign/${actor.clientId}/${randomBytes(16).toString('hex')}.jpg`;
+    await storage.put(key, await toCampaignJpeg(data));
+  }
+  const old = await ctx.db.transaction(async (tx) => {
+    const row = await rowOf(tx, actor.clientId, id, true);
+    if (row.status !== 'draft' && row.status !== 'scheduled') return undefined;
+    await tx.update(campaigns).set({ imageKey: key, updatedAt: new Date() }).where(eq(campaigns.id, id));
+    return row.imageKey;
+  });
+  if (old === undefined) {
+    if (key) await storage.remove(key);
+    throw conflict(CAMPAIGN_MESSAGES.notEditable);
+  }
+  if (old) await storage.remove(old);
+  ctx.changed(actor.clientId, 'campaign', id);
+  return findCampaign(ctx.db, actor, id);
 }
 
 export async function countAudience(db: Executor, actor: Actor, audience: Audience): Promise<AudienceCounts> {

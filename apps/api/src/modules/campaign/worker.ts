@@ -1,9 +1,12 @@
-import { PAUSE_REASONS } from '@balcao/core/campaign';
+import { nextInWindow, PAUSE_REASONS } from '@balcao/core/campaign';
 import { and, asc, eq, gt, lte, min, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
+import { clients } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
-import { campaignSender, isOptedOut } from '../whatsapp/instance.ts';
+import { storageFor } from '../storage/storage.ts';
+import { campaignSender, isOptedOut, type SendResult } from '../whatsapp/instance.ts';
+import { effectiveDailyCap, pacingOf } from './pacing.ts';
 import { campaignRecipients, campaignSenders, campaigns } from './schema.ts';
 import { enqueue } from './service.ts';
 
@@ -31,10 +34,14 @@ export type TickResult =
 
 /** Send errors in a row that pause a campaign (a ban signal, INTEGRATIONS.md). */
 export const FAILURES_TO_PAUSE = 3;
-/** A row left `sending` this long (the server died mid-send) is failed, never re-sent: at most once. */
+/**
+ * A row left `sending` this long (the server died mid-send, or the send got no answer) is settled
+ * against Evolution's stored messages (`recoverInterrupted`): longer than any send's timeout, so the
+ * request it stands for is over.
+ */
 export const STALE_SENDING_MS = 2 * 60_000;
-export const INTERRUPTED_REASON =
-  'Envio interrompido (servidor reiniciado): não reenviado para evitar mensagem duplicada';
+/** Slack around the claim when asking Evolution for the messages sent (clocks of two machines). */
+const CLOCK_SKEW_MS = 60_000;
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -72,20 +79,75 @@ async function announceEnd(ctx: AppContext, clientId: number, campaignId: number
   });
 }
 
-/** Fails rows left `sending` by a worker that died mid-send (their message may have gone). */
-export async function recoverInterrupted(ctx: AppContext, now: Date): Promise<number> {
-  const rows = await ctx.db
-    .update(campaignRecipients)
-    .set({ status: 'failed', reason: INTERRUPTED_REASON })
+/**
+ * Settles rows left `sending` by a worker that died (or whose send got no answer), against what
+ * Evolution holds: a message to that number with exactly the row's text since the claim means it
+ * went (success, with its id); none means it did not (back to `waiting`, sent again in its turn).
+ * When Evolution cannot answer, the row stays `sending` (its shop sends nothing meanwhile) and is
+ * asked again on the next pass. Answers how many rows were settled each way.
+ */
+export async function recoverInterrupted(
+  ctx: AppContext,
+  now: Date,
+): Promise<{ sent: number; requeued: number; unknown: number }> {
+  const stale = await ctx.db
+    .select()
+    .from(campaignRecipients)
     .where(
       and(
         eq(campaignRecipients.status, 'sending'),
         lte(campaignRecipients.claimedAt, new Date(now.getTime() - STALE_SENDING_MS)),
       ),
     )
-    .returning({ clientId: campaignRecipients.clientId, campaignId: campaignRecipients.campaignId });
-  for (const row of rows) ctx.changed(row.clientId, 'campaign', row.campaignId);
-  return rows.length;
+    .orderBy(asc(campaignRecipients.id))
+    .limit(100);
+  const result = { sent: 0, requeued: 0, unknown: 0 };
+  const senders = new Map<number, Awaited<ReturnType<typeof campaignSender>>>();
+  for (const row of stale) {
+    let sender = senders.get(row.clientId);
+    if (!sender) {
+      sender = await campaignSender(ctx, row.clientId);
+      senders.set(row.clientId, sender);
+    }
+    const claimedAt = row.claimedAt as Date;
+    const found = sender.findSent
+      ? await sender.findSent(
+          row.phone,
+          row.text,
+          new Date(claimedAt.getTime() - CLOCK_SKEW_MS),
+          new Date(now.getTime() + CLOCK_SKEW_MS),
+        )
+      : 'unknown';
+    if (found === 'unknown') {
+      result.unknown += 1;
+      continue;
+    }
+    // Guarded by the claim it settles: a row claimed again meanwhile is left alone.
+    const settled = await ctx.db
+      .update(campaignRecipients)
+      .set(
+        found
+          ? { status: 'success', messageId: found.id, sentAt: found.at, reason: null }
+          : { status: 'waiting', claimedAt: null, reason: null },
+      )
+      .where(
+        and(
+          eq(campaignRecipients.id, row.id),
+          eq(campaignRecipients.status, 'sending'),
+          eq(campaignRecipients.claimedAt, claimedAt),
+        ),
+      )
+      .returning({ id: campaignRecipients.id });
+    if (settled.length === 0) continue;
+    if (found) result.sent += 1;
+    else result.requeued += 1;
+    if (found) {
+      const name = await ctx.db.transaction((tx) => finishIfDone(tx, row.campaignId, now));
+      if (name) await announceEnd(ctx, row.clientId, row.campaignId, name);
+    }
+    ctx.changed(row.clientId, 'campaign', row.campaignId);
+  }
+  return result;
 }
 
 /** Scheduled campaigns whose time came: their queue is written and they run. */
@@ -112,13 +174,13 @@ export async function startDueCampaigns(ctx: AppContext, now: Date): Promise<voi
   }
 }
 
-type Claim = {
+export type Claim = {
   clientId: number;
   campaignId: number;
   recipientId: number;
   phone: string;
   text: string;
-  imageUrl: string | null;
+  imageKey: string | null;
 };
 
 async function pause(tx: Executor, campaignId: number, reason: string) {
@@ -133,6 +195,18 @@ async function pause(tx: Executor, campaignId: number, reason: string) {
  * the result. Answers what happened, or `idle` with the next moment something may be due.
  */
 export async function sendNext(ctx: AppContext, options: WorkerOptions = {}): Promise<TickResult> {
+  const claimed = await claimNext(ctx, options);
+  if ('kind' in claimed) return claimed;
+  return recordSend(ctx, claimed.claim, await deliver(ctx, claimed), options);
+}
+
+type Claimed = { claim: Claim; sender: Awaited<ReturnType<typeof campaignSender>> };
+
+/**
+ * The claim, committed: the next waiting row of a shop whose pace, caps, sending window and warm-up
+ * allow a message now becomes `sending` (or what happened instead: skipped, paused, finished, idle).
+ */
+export async function claimNext(ctx: AppContext, options: WorkerOptions = {}): Promise<Claimed | TickResult> {
   const clock = options.clock ?? systemClock;
   const random = options.random ?? Math.random;
   const now = clock.now();
@@ -182,6 +256,22 @@ export async function sendNext(ctx: AppContext, options: WorkerOptions = {}): Pr
       .limit(1)
       .for('update', { skipLocked: true });
     if (!campaign) return { kind: 'idle', nextAt: null };
+    const pacing = pacingOf(campaign.pacing);
+
+    // Quiet hours: outside the sending window (shop's time zone) the number waits for its opening.
+    const [client] = await tx
+      .select({ timeZone: clients.timeZone })
+      .from(clients)
+      .where(eq(clients.id, locked.clientId));
+    const opens = nextInWindow(now.getTime(), pacing, client?.timeZone ?? 'America/Sao_Paulo');
+    if (opens > now.getTime()) {
+      const nextAt = new Date(opens);
+      await tx
+        .update(campaignSenders)
+        .set({ nextSendAt: nextAt })
+        .where(eq(campaignSenders.clientId, locked.clientId));
+      return { kind: 'idle', nextAt };
+    }
 
     // The caps of the shop's number, counted from the attempts of the last hour and day.
     const attempts = async (windowMs: number) => {
@@ -197,8 +287,8 @@ export async function sendNext(ctx: AppContext, options: WorkerOptions = {}): Pr
       return { n: row?.n ?? 0, oldest: row?.oldest ?? now };
     };
     for (const [windowMs, cap] of [
-      [HOUR, campaign.pacing.hourlyCap],
-      [DAY, campaign.pacing.dailyCap],
+      [HOUR, pacing.hourlyCap],
+      [DAY, effectiveDailyCap(pacing, sender.warmupStartedAt, now)],
     ] as const) {
       const used = await attempts(windowMs);
       if (used.n >= cap) {
@@ -238,7 +328,7 @@ export async function sendNext(ctx: AppContext, options: WorkerOptions = {}): Pr
       .update(campaignRecipients)
       .set({ status: 'sending', claimedAt: now })
       .where(eq(campaignRecipients.id, recipient.id));
-    const p = campaign.pacing;
+    const p = pacing;
     const sinceBreak = locked.sinceBreak + 1;
     const longPause = sinceBreak >= p.pauseEvery;
     const gapMs =
@@ -254,7 +344,7 @@ export async function sendNext(ctx: AppContext, options: WorkerOptions = {}): Pr
       recipientId: recipient.id,
       phone: recipient.phone,
       text: recipient.text,
-      imageUrl: campaign.imageUrl,
+      imageKey: campaign.imageKey,
     };
   });
 
@@ -264,13 +354,38 @@ export async function sendNext(ctx: AppContext, options: WorkerOptions = {}): Pr
       await announceEnd(ctx, candidate.clientId, outcome.campaignId, finishedName);
     return outcome;
   }
+  ctx.changed(outcome.clientId, 'campaign', outcome.campaignId);
+  return { claim: outcome, sender };
+}
 
-  const claim = outcome;
-  const sent = await (sender.send as NonNullable<typeof sender.send>)({
+/** The campaign's image as base64 for sendMedia (read from storage at each send); null without one. */
+async function imageOf(ctx: AppContext, key: string | null) {
+  if (!key) return null;
+  const stored = await storageFor(ctx.config).get(key);
+  if (!stored) return null;
+  const chunks: Buffer[] = [];
+  for await (const chunk of stored.stream) chunks.push(chunk as Buffer);
+  return { base64: Buffer.concat(chunks).toString('base64'), mimetype: 'image/jpeg' };
+}
+
+/** Sends a claimed message through the shop's instance (outside any transaction). */
+export async function deliver(ctx: AppContext, { claim, sender }: Claimed): Promise<SendResult> {
+  return (sender.send as NonNullable<typeof sender.send>)({
     number: claim.phone,
     text: claim.text,
-    imageUrl: claim.imageUrl,
+    image: await imageOf(ctx, claim.imageKey),
   });
+}
+
+/** Records a send's outcome on its row (and the campaign: errors in a row, pause, end). */
+export async function recordSend(
+  ctx: AppContext,
+  claim: Claim,
+  sent: SendResult,
+  options: WorkerOptions = {},
+): Promise<TickResult> {
+  const clock = options.clock ?? systemClock;
+  let finishedName: string | null = null;
   const doneAt = clock.now();
   const result: TickResult = await ctx.db.transaction(async (tx) => {
     if (sent.ok) {
@@ -287,6 +402,19 @@ export async function sendNext(ctx: AppContext, options: WorkerOptions = {}): Pr
         .where(eq(campaignRecipients.id, claim.recipientId));
       await pause(tx, claim.campaignId, PAUSE_REASONS.disconnected);
       return { kind: 'paused', campaignId: claim.campaignId } as const;
+    } else if (sent.kind === 'unknown') {
+      // No answer: Evolution may have accepted it. The row stays `sending` until it is settled
+      // against Evolution's stored messages (recoverInterrupted); the silence counts as an error.
+      const [row] = await tx
+        .update(campaigns)
+        .set({ failuresInRow: sql`${campaigns.failuresInRow} + 1` })
+        .where(eq(campaigns.id, claim.campaignId))
+        .returning({ failuresInRow: campaigns.failuresInRow });
+      if ((row?.failuresInRow ?? 0) >= FAILURES_TO_PAUSE) {
+        await pause(tx, claim.campaignId, PAUSE_REASONS.errors);
+        return { kind: 'paused', campaignId: claim.campaignId } as const;
+      }
+      return { kind: 'failed', campaignId: claim.campaignId } as const;
     } else {
       await tx
         .update(campaignRecipients)

@@ -1,6 +1,7 @@
 import { and, asc, eq, isNotNull, ne, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { customers } from './schema.ts';
+import { hasAnyTagSql } from './service.ts';
 
 export type AudienceCustomer = {
   id: number;
@@ -17,6 +18,8 @@ export type AudienceCustomer = {
  */
 export type AudienceQuery = {
   birthMonth: number | null;
+  /** Customers carrying any of these tags (case-insensitive); empty = any customer. */
+  tags?: string[];
   /** More conditions (bought within N days, spent above X, delinquent...). */
   conditions: (customerId: SQL) => SQL[];
   delinquent: (customerId: SQL) => SQL<boolean>;
@@ -50,6 +53,7 @@ export async function audienceCustomers(
         isNotNull(customers.phone),
         ne(customers.phone, ''),
         query.birthMonth ? sql`extract(month from ${customers.birthDate}) = ${query.birthMonth}` : undefined,
+        query.tags?.length ? hasAnyTagSql(query.tags) : undefined,
         ...query.conditions(id),
       ),
     )

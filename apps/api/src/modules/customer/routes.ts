@@ -9,6 +9,7 @@ import {
   customerInputSchema,
   customerListItemSchema,
   customerListQuerySchema,
+  customerTagCountSchema,
   customerUpdateSchema,
 } from '@balcao/core/customer';
 import { pageOf } from '@balcao/core/list';
@@ -27,6 +28,7 @@ import { importCustomers } from './import.ts';
 import {
   createCustomer,
   customerCounters,
+  customerTags,
   deleteCustomer,
   findAllCustomers,
   findCustomer,
@@ -124,6 +126,20 @@ export function customerRoutes(ctx: AppContext, figures: ReceivableFigures): Fas
         },
       },
       async (request) => customerCounters(db, assertOwnClient(request, request.params.clientId), figures),
+    );
+
+    app.get(
+      '/customer/tags/client/:clientId',
+      {
+        config: { access: BACKOFFICE },
+        schema: {
+          tags,
+          summary: "The tags the client's customers carry, with how many carry each (most used first)",
+          params: clientParams,
+          response: { 200: z.array(customerTagCountSchema) },
+        },
+      },
+      async (request) => customerTags(db, assertOwnClient(request, request.params.clientId)),
     );
 
     app.get(

@@ -35,6 +35,8 @@ export const customers = pgTable(
     /** Result of the WhatsApp number check: null = not checked / unknown. */
     whatsappValid: boolean('whatsapp_valid'),
     whatsappCheckedAt: timestamp('whatsapp_checked_at', { withTimezone: true }),
+    /** Segments/tags chosen by the shop (campaign audiences filter by them). */
+    tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -43,6 +45,7 @@ export const customers = pgTable(
       .on(t.clientId, t.document)
       .where(sql`${t.document} is not null`),
     index('customers_client_name_idx').on(t.clientId, t.name),
+    index('customers_tags_idx').using('gin', t.tags),
   ],
 );
 

@@ -6,6 +6,7 @@ import type {
   CustomerData,
   CustomerDetail,
   CustomerListItem,
+  CustomerTagCount,
   customerListQuerySchema,
   PersonType,
 } from '@balcao/core/customer';
@@ -68,6 +69,7 @@ const customerColumns = (figures: ReceivableFigures, clientId: number) => ({
   active: customers.active,
   whatsappValid: customers.whatsappValid,
   whatsappCheckedAt: customers.whatsappCheckedAt,
+  tags: customers.tags,
   isDelinquent: delinquentSql(figures, clientId),
   createdAt: customers.createdAt,
   updatedAt: customers.updatedAt,
@@ -134,6 +136,7 @@ function customerWhere(
   }
   if (query.whatsappValid === 'unknown') conditions.push(isNull(customers.whatsappValid));
   else if (query.whatsappValid) conditions.push(eq(customers.whatsappValid, query.whatsappValid === 'true'));
+  if (query.tag) conditions.push(hasAnyTagSql([query.tag]));
   return and(...conditions) as SQL;
 }
 
@@ -294,6 +297,7 @@ function columnsOf(data: CustomerFields) {
     notes: data.notes,
     creditLimitCents: data.creditLimitCents,
     active: data.active,
+    ...(data.tags !== undefined ? { tags: data.tags } : {}),
   };
 }
 
@@ -457,6 +461,27 @@ export async function deleteCustomer(
     if (isForeignKeyViolation(error)) throw conflict(inUse);
     throw error;
   }
+}
+
+/** True (as SQL) when the customer row carries one of `tags` (case-insensitive). */
+export function hasAnyTagSql(tags: string[]): SQL {
+  const wanted = tags.map((t) => t.toLowerCase());
+  return sql`exists (select 1 from unnest(${customers.tags}) as tag(name) where lower(tag.name) in (${sql.join(
+    wanted.map((t) => sql`${t}`),
+    sql`, `,
+  )}))`;
+}
+
+/** The tags the client's customers carry, most used first (the form's suggestions, the audience filter). */
+export async function customerTags(db: Db, actor: Actor): Promise<CustomerTagCount[]> {
+  const result = (await db.execute(sql`
+    select min(tag.name) as tag, count(distinct ${customers.id})::int as count
+    from ${customers}, unnest(${customers.tags}) as tag(name)
+    where ${customers.clientId} = ${actor.clientId}
+    group by lower(tag.name)
+    order by count(distinct ${customers.id}) desc, lower(tag.name)
+    limit 200`)) as unknown as { rows: { tag: string; count: number }[] };
+  return result.rows.map((r) => ({ tag: r.tag, count: Number(r.count) }));
 }
 
 /** Dashboard and campaign counters, over the client's active customers. */

@@ -46,15 +46,29 @@ export type WhatsAppGateway = {
   profilePicture(instance: string, key: string, number: string): Promise<string | null>;
   /** Sends a text (or an image with the text as caption); answers the message id. Throws EvolutionError. */
   send(instance: string, key: string, message: OutgoingMessage): Promise<string>;
+  /**
+   * Messages Evolution stored for a chat between two instants (POST /chat/findMessages), newest
+   * first, up to `pages` pages of 50. Throws WhatsAppUnavailableError or EvolutionError.
+   */
+  findMessages(
+    instance: string,
+    key: string,
+    query: { number: string; from: Date; to: Date; pages?: number },
+  ): Promise<StoredMessage[]>;
 };
+
+/** A message as Evolution stored it (findMessages), with the text or caption it carried. */
+export type StoredMessage = { id: string; fromMe: boolean; remoteJid: string; text: string; at: Date };
 
 /** A document sent with sendMedia (mediatype document), e.g. a budget's PDF. */
 export type OutgoingDocument = { base64: string; fileName: string; mimetype: string };
-/** A text, or an image (URL) or a document with the text as caption. */
+/** An image sent with sendMedia (mediatype image) as base64, the text as caption. */
+export type OutgoingImage = { base64: string; mimetype: string };
+/** A text, or an image or a document with the text as caption. */
 export type OutgoingMessage = {
   number: string;
   text: string;
-  imageUrl?: string | null;
+  image?: OutgoingImage | null;
   document?: OutgoingDocument | null;
 };
 
@@ -202,11 +216,12 @@ export function evolutionApi(options: Options): WhatsAppGateway | null {
               fileName: message.document.fileName,
               caption: message.text,
             })
-          : message.imageUrl
+          : message.image
             ? await call('POST', path('message', 'sendMedia', instance), key, {
                 number: message.number,
                 mediatype: 'image',
-                media: message.imageUrl,
+                mimetype: message.image.mimetype,
+                media: message.image.base64,
                 caption: message.text,
               })
             : await call('POST', path('message', 'sendText', instance), key, {
@@ -216,6 +231,59 @@ export function evolutionApi(options: Options): WhatsAppGateway | null {
       ) as { key?: { id?: unknown } } | null;
       return typeof body?.key?.id === 'string' ? body.key.id : '';
     },
+
+    async findMessages(instance, key, query) {
+      const remoteJid = `${query.number.replace(/\D/g, '')}@s.whatsapp.net`;
+      const found: StoredMessage[] = [];
+      const pages = query.pages ?? 5;
+      for (let page = 1; page <= pages; page++) {
+        const body = (await call('POST', path('chat', 'findMessages', instance), key, {
+          where: {
+            key: { remoteJid },
+            // Evolution applies the time filter only with both ends (ISO dates, compared in seconds).
+            messageTimestamp: { gte: query.from.toISOString(), lte: query.to.toISOString() },
+          },
+          page,
+          offset: 50,
+        })) as { messages?: { pages?: unknown; records?: unknown } } | null;
+        const records = body?.messages?.records;
+        if (!Array.isArray(records))
+          throw new WhatsAppUnavailableError('Evolution API answered an unexpected body');
+        for (const record of records as StoredRecord[]) found.push(storedMessage(record));
+        const total = typeof body?.messages?.pages === 'number' ? body.messages.pages : 1;
+        if (page >= total) break;
+      }
+      return found;
+    },
+  };
+}
+
+type StoredRecord = {
+  id?: unknown;
+  key?: { id?: unknown; fromMe?: unknown; remoteJid?: unknown };
+  message?: {
+    conversation?: unknown;
+    extendedTextMessage?: { text?: unknown };
+    imageMessage?: { caption?: unknown };
+    documentMessage?: { caption?: unknown };
+  } | null;
+  messageTimestamp?: unknown;
+};
+
+function storedMessage(record: StoredRecord): StoredMessage {
+  const m = record.message ?? {};
+  const text =
+    m.conversation ??
+    m.extendedTextMessage?.text ??
+    m.imageMessage?.caption ??
+    m.documentMessage?.caption ??
+    '';
+  return {
+    id: String(record.key?.id ?? record.id ?? ''),
+    fromMe: record.key?.fromMe === true,
+    remoteJid: String(record.key?.remoteJid ?? ''),
+    text: typeof text === 'string' ? text : '',
+    at: new Date(Number(record.messageTimestamp ?? 0) * 1000),
   };
 }
 

@@ -19,6 +19,7 @@ import {
   type EvolutionQr,
   evolutionApi,
   type OutgoingMessage,
+  type StoredMessage,
   WhatsAppUnavailableError,
 } from './adapter.ts';
 import { whatsappOptOuts } from './schema.ts';
@@ -200,25 +201,43 @@ export async function sendTestMessage(
 
 // ------------------------------------------------------------------ what campaigns use
 
+/**
+ * A send's outcome. `unknown`: the request failed on the way (timeout, connection cut), so Evolution
+ * may or may not have accepted it; the campaign worker reconciles such a send later (`findSent`).
+ */
 export type SendResult =
   | { ok: true; id: string }
-  | { ok: false; reason: string; kind: 'not_on_whatsapp' | 'disconnected' | 'error' };
+  | { ok: false; reason: string; kind: 'not_on_whatsapp' | 'disconnected' | 'error' | 'unknown' };
 
 /** The shop's sender for a campaign worker: null when the instance is not created or not open. */
 export async function campaignSender(ctx: AppContext, clientId: number) {
   const gateway = evolutionApi(ctx.config.whatsapp);
   const [row] = await ctx.db.select().from(whatsappInstances).where(eq(whatsappInstances.clientId, clientId));
-  if (!gateway || !ctx.config.secretsKey || !row?.instanceKey) return { state: 'close' as const, send: null };
+  if (!gateway || !ctx.config.secretsKey || !row?.instanceKey)
+    return {
+      state: 'close' as const,
+      send: null,
+      findSent: null,
+      warmupStartedAt: row?.warmupStartedAt ?? null,
+    };
   const key = secretBox(ctx.config.secretsKey).open<string>(row.instanceKey) ?? '';
   return {
     state: row.state,
     shop: row.instanceName,
+    /** When the connected number started its warm-up (null: never connected). */
+    warmupStartedAt: row.warmupStartedAt,
     async send(message: OutgoingMessage): Promise<SendResult> {
       try {
         return { ok: true, id: await gateway.send(row.instanceName, key, message) };
       } catch (error) {
         if (error instanceof EvolutionError && error.notOnWhatsapp)
           return { ok: false, kind: 'not_on_whatsapp', reason: 'Número sem WhatsApp' };
+        if (error instanceof WhatsAppUnavailableError)
+          return {
+            ok: false,
+            kind: 'unknown',
+            reason: `Sem resposta do WhatsApp: ${error.message.slice(0, 120)}`,
+          };
         const text =
           error instanceof EvolutionError ? JSON.stringify(error.messages) : (error as Error).message;
         if (/connection closed|not connected|463/i.test(text)) {
@@ -228,7 +247,34 @@ export async function campaignSender(ctx: AppContext, clientId: number) {
         return { ok: false, kind: 'error', reason: `Falha no envio: ${text.slice(0, 160)}` };
       }
     },
+    /**
+     * Whether Evolution holds a message we sent to `number` with exactly `text` between the two
+     * instants: its id, null when there is none, 'unknown' when Evolution could not answer.
+     */
+    async findSent(
+      number: string,
+      text: string,
+      from: Date,
+      to: Date,
+    ): Promise<StoredMessage | null | 'unknown'> {
+      try {
+        const messages = await gateway.findMessages(row.instanceName, key, { number, from, to });
+        return messages.find((m) => m.fromMe && m.text.trim() === text.trim()) ?? null;
+      } catch (error) {
+        if (error instanceof WhatsAppUnavailableError || error instanceof EvolutionError) return 'unknown';
+        throw error;
+      }
+    },
   };
+}
+
+/** When the shop's number started its warm-up (its first connection), null when never connected. */
+export async function numberWarmupStart(db: Executor, clientId: number): Promise<Date | null> {
+  const [row] = await db
+    .select({ at: whatsappInstances.warmupStartedAt })
+    .from(whatsappInstances)
+    .where(eq(whatsappInstances.clientId, clientId));
+  return row?.at ?? null;
 }
 
 /** True (as SQL) when the phone column's number opted out of the client's messages. */
@@ -305,6 +351,8 @@ export async function handleWebhook(
         state: 'open',
         phone,
         profileName: typeof data.profileName === 'string' ? data.profileName : row.profileName,
+        // A number seen for the first time starts its warm-up; reconnecting the same one does not.
+        ...(phone && phone !== row.warmupPhone ? { warmupPhone: phone, warmupStartedAt: new Date() } : {}),
       });
       void fetchPicture(ctx, updated ?? row, phone);
     } else if (state === 'connecting' || state === 'close' || state === 'refused') {
