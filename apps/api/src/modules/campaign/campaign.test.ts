@@ -602,6 +602,282 @@ describe('campaign sending', () => {
   });
 });
 
+describe('quiet hours, warm-up, tags and image', () => {
+  it('sends nothing outside the sending window (shop time zone) and waits for it to open', async () => {
+    const shop = await connectedShop();
+    const phones = await addCustomers(shop.client.id, 80);
+    const pacing = {
+      ...PACING_DEFAULTS,
+      minDelaySeconds: 60,
+      maxDelaySeconds: 60,
+      hourlyCap: 60,
+      dailyCap: 500,
+      windowStart: '09:00',
+      windowEnd: '10:00',
+    };
+    const campaign = await makeCampaign(shop.a, { pacing });
+    expectStatus(await shop.a.post(`/campaign/${campaign.id}/start`), 200);
+    // 21:00 in São Paulo (00:00 UTC): after the window closed.
+    const clock = fakeClock(Date.UTC(2026, 11, 2, 0, 0, 0));
+    const first = await sendNext(t.app.ctx, { clock, random: () => 0.5 });
+    expect(first.kind).toBe('idle');
+    // The next opening is 09:00 local (12:00 UTC) of the next shop day.
+    expect(first.kind === 'idle' && first.nextAt?.toISOString()).toBe('2026-12-02T12:00:00.000Z');
+    expect(sentTo(shop.instance)).toHaveLength(0);
+    await drain(t.app, clock);
+    expect([...sentTo(shop.instance)].sort()).toEqual([...phones].sort());
+    const rows = await t.database.db
+      .select()
+      .from(campaignRecipients)
+      .where(eq(campaignRecipients.campaignId, campaign.id));
+    for (const row of rows) {
+      const minutes = shopMinutes(row.claimedAt as Date);
+      expect(minutes).toBeGreaterThanOrEqual(9 * 60);
+      expect(minutes).toBeLessThan(10 * 60);
+    }
+    // About a message a minute in a 1-hour window: under 60 on the first day, the rest the next morning.
+    const days = new Set(rows.map((r) => (r.claimedAt as Date).toISOString().slice(0, 10)));
+    expect([...days].sort()).toEqual(['2026-12-02', '2026-12-03']);
+  });
+
+  it('estimates the end inside the window, across days when the window or cap is short', () => {
+    const pacing = {
+      ...PACING_DEFAULTS,
+      minDelaySeconds: 60,
+      maxDelaySeconds: 60,
+      pauseEvery: 50,
+      pauseSeconds: 10,
+      hourlyCap: 60,
+      dailyCap: 500,
+      windowStart: '09:00',
+      windowEnd: '10:00',
+    };
+    const zone = 'America/Sao_Paulo';
+    // 08:00 local: the first message at 09:00, one a minute (plus a 10 s pause every 50).
+    const start = Date.UTC(2026, 11, 2, 11, 0, 0);
+    const end10 = estimateEnd({ start, left: 10, pacing, timeZone: zone, warmupStartedAt: null });
+    expect(new Date(end10).toISOString()).toBe('2026-12-02T12:09:01.800Z');
+    // 130 left: 59 fit each 1-hour window, so the last goes on the third day.
+    const end130 = estimateEnd({ start, left: 130, pacing, timeZone: zone, warmupStartedAt: null });
+    expect(isoToShopLocal(new Date(end130).toISOString(), zone).slice(0, 10)).toBe('2026-12-04');
+    expect(shopMinutes(end130)).toBeGreaterThanOrEqual(9 * 60);
+    expect(shopMinutes(end130)).toBeLessThan(10 * 60);
+    // A number in its first warm-up day sends 20, then 30, then 40...: 100 take 4 days.
+    const warm = { ...pacing, windowEnd: '20:00' };
+    const endWarm = estimateEnd({
+      start,
+      left: 100,
+      pacing: warm,
+      timeZone: zone,
+      warmupStartedAt: new Date(start),
+    });
+    expect(isoToShopLocal(new Date(endWarm).toISOString(), zone).slice(0, 10)).toBe('2026-12-05');
+  });
+
+  it('refuses a window outside 06:00-22:00 or shorter than an hour', async () => {
+    const shop = await createClientWithUsers(t, [1]);
+    const a = api(t, shop.auth);
+    for (const [windowStart, windowEnd] of [
+      ['05:00', '20:00'],
+      ['08:00', '23:00'],
+      ['10:00', '10:30'],
+      ['12:00', '09:00'],
+    ]) {
+      const refused = await a.post('/campaign', {
+        name: 'X',
+        message: 'Oi',
+        pacing: { ...PACING_DEFAULTS, windowStart, windowEnd },
+      });
+      expect(expectStatus(refused, 400).issues).toEqual([
+        {
+          path: 'pacing.windowEnd',
+          message: 'A janela de envio deve ter ao menos 1 hora, entre 06:00 e 22:00.',
+        },
+      ]);
+    }
+    const bad = await a.post('/campaign', {
+      name: 'X',
+      message: 'Oi',
+      pacing: { ...PACING_DEFAULTS, windowStart: '8h' },
+    });
+    expect(expectStatus(bad, 400).issues[0]).toEqual({
+      path: 'pacing.windowStart',
+      message: 'Informe a hora como HH:MM',
+    });
+    const defaults = await makeCampaign(a);
+    expect(defaults.pacing).toMatchObject({ windowStart: '08:00', windowEnd: '20:00' });
+  });
+
+  it("ramps a new number's daily cap up over its first days, shown on the campaign", async () => {
+    const shop = await connectedShop([1], { warm: false });
+    const [instance] = await t.database.db
+      .select()
+      .from(whatsappInstances)
+      .where(eq(whatsappInstances.clientId, shop.client.id));
+    const startedAt = instance.warmupStartedAt as Date;
+    expect(startedAt).toBeInstanceOf(Date);
+    await addCustomers(shop.client.id, 100);
+    const campaign = await makeCampaign(shop.a, {
+      pacing: {
+        ...PACING_DEFAULTS,
+        minDelaySeconds: 3,
+        maxDelaySeconds: 3,
+        hourlyCap: 60,
+        dailyCap: 500,
+        windowStart: '06:00',
+        windowEnd: '22:00',
+      },
+    });
+    const started = expectStatus(await shop.a.post(`/campaign/${campaign.id}/start`), 200);
+    expect(started.warmup).toEqual({ day: 1, days: WARMUP_DAILY_CAPS.length, dailyCap: 20 });
+    const clock = fakeClock(startedAt.getTime());
+    await drain(t.app, clock);
+    const rows = await t.database.db
+      .select()
+      .from(campaignRecipients)
+      .where(eq(campaignRecipients.campaignId, campaign.id));
+    expect(rows.every((r) => r.status === 'success')).toBe(true);
+    const times = rows.map((r) => (r.claimedAt as Date).getTime()).sort((x, y) => x - y);
+    // Never more in 24 hours than the warm-up day's cap allows.
+    for (const at of times) {
+      const day = Math.floor((at - startedAt.getTime()) / 86_400_000) + 1;
+      const inLastDay = times.filter((x) => x > at - 86_400_000 && x <= at).length;
+      expect(inLastDay).toBeLessThanOrEqual(WARMUP_DAILY_CAPS[day - 1] ?? 500);
+    }
+    expect(times.filter((x) => x < startedAt.getTime() + 86_400_000)).toHaveLength(20);
+    // Reconnecting the same number keeps its warm-up; a new number starts again.
+    await evolution.disconnect(shop.instance);
+    await evolution.scan(shop.instance);
+    const [again] = await t.database.db
+      .select()
+      .from(whatsappInstances)
+      .where(eq(whatsappInstances.clientId, shop.client.id));
+    expect(again.warmupStartedAt?.getTime()).toBe(startedAt.getTime());
+  });
+
+  it('tags customers, filters the list and the audience by tag, with the counts before sending', async () => {
+    const shop = await connectedShop();
+    const a = shop.a;
+    const vip = expectStatus(
+      await a.post('/customer', {
+        name: 'Ana VIP',
+        phone: '11 97777-0001',
+        tags: [' VIP ', 'atacado', 'vip'],
+      }),
+      201,
+    );
+    expect(vip.tags).toEqual(['VIP', 'atacado']);
+    const other = expectStatus(await a.post('/customer', { name: 'Bruno', phone: '11 97777-0002' }), 201);
+    expect(other.tags).toEqual([]);
+    expectStatus(
+      await a.post('/customer', { name: 'Carla', phone: '11 97777-0003', tags: ['Atacado'] }),
+      201,
+    );
+    evolution.registered.push('5511977770001', '5511977770002', '5511977770003');
+    const tooLong = await a.post('/customer', { name: 'Xavier', tags: ['x'.repeat(31)] });
+    expect(expectStatus(tooLong, 400).issues[0].message).toBe('Use no máximo 30 caracteres por etiqueta');
+
+    const tags = expectStatus(await a.get(`/customer/tags/client/${shop.client.id}`), 200);
+    expect(tags).toEqual([
+      { tag: 'Atacado', count: 2 },
+      { tag: 'VIP', count: 1 },
+    ]);
+    const listed = expectStatus(await a.get(`/customer/client/${shop.client.id}?tag=vip`), 200);
+    expect(listed.items.map((c: { name: string }) => c.name)).toEqual(['Ana VIP']);
+
+    // An edit without tags keeps them; with tags, replaces them.
+    const kept = expectStatus(
+      await a.put(`/customer/${vip.id}`, {
+        name: 'Ana VIP',
+        phone: '11 97777-0001',
+        updatedAt: vip.updatedAt,
+      }),
+      200,
+    );
+    expect(kept.tags).toEqual(['VIP', 'atacado']);
+
+    const counts = expectStatus(await a.post('/campaign/audience-count', { tags: ['ATACADO'] }), 200);
+    expect(counts).toMatchObject({ total: 2 });
+    const campaign = await makeCampaign(a, { audience: { tags: ['vip'] } });
+    expect(campaign.audience.tags).toEqual(['vip']);
+    expectStatus(await a.post(`/campaign/${campaign.id}/start`), 200);
+    await drain(t.app, fakeClock(Date.UTC(2026, 11, 2, 13, 0, 0)));
+    expect(sentTo(shop.instance)).toEqual(['5511977770001']);
+    // Another shop's tags are not this shop's.
+    const stranger = await createClientWithUsers(t, [1]);
+    expect((await api(t, stranger.auth).get(`/customer/tags/client/${shop.client.id}`)).statusCode).toBe(404);
+  });
+
+  it('uploads the image through storage, previews it and sends it as base64 media', async () => {
+    const shop = await connectedShop();
+    const [phone] = await addCustomers(shop.client.id, 1);
+    const campaign = await makeCampaign(shop.a);
+    const png = await sharp({
+      create: { width: 2400, height: 1200, channels: 3, background: { r: 200, g: 30, b: 30 } },
+    })
+      .png()
+      .toBuffer();
+    const upload = (data: Buffer, filename: string, type: string) => {
+      const boundary = '----balcao';
+      const body = Buffer.concat([
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n`,
+        ),
+        data,
+        Buffer.from(`\r\n--${boundary}--\r\n`),
+      ]);
+      return t.app.inject({
+        method: 'POST',
+        url: `/v1/campaign/${campaign.id}/image`,
+        headers: { ...shop.auth, 'content-type': `multipart/form-data; boundary=${boundary}` },
+        payload: body,
+      });
+    };
+    const notImage = await upload(Buffer.from('not an image'), 'x.txt', 'text/plain');
+    expect(expectStatus(notImage, 415).message).toBe('Envie uma imagem JPEG, PNG ou WebP');
+    const saved = expectStatus(await upload(png, 'promo.png', 'image/png'), 200);
+    expect(saved.imageUrl).toMatch(/^\/v1\/campaign-image\/\d+\/[0-9a-f]{32}\.jpg$/);
+    const served = await t.app.inject({ method: 'GET', url: saved.imageUrl });
+    expect(served.statusCode).toBe(200);
+    expect(served.headers['content-type']).toBe('image/jpeg');
+    const meta = await sharp(served.rawPayload).metadata();
+    expect(meta).toMatchObject({ format: 'jpeg', width: 1600, height: 800 });
+
+    expectStatus(await shop.a.post(`/campaign/${campaign.id}/start`), 200);
+    await drain(t.app, fakeClock(Date.UTC(2026, 11, 2, 13, 0, 0)));
+    const message = evolution.sent.find((m) => m.number === phone);
+    expect(message?.mimetype).toBe('image/jpeg');
+    expect(message?.media).toBe(served.rawPayload.toString('base64'));
+    expect(message?.text).toContain(OPT_OUT_LINE);
+    // A campaign that started keeps its image.
+    expect(expectStatus(await shop.a.delete(`/campaign/${campaign.id}/image`), 409).message).toBe(
+      'Só é possível editar uma campanha que ainda não começou.',
+    );
+
+    // Removing the image of a draft removes the file.
+    const draft = await makeCampaign(shop.a);
+    const boundary = '----b2';
+    const withImage = expectStatus(
+      await t.app.inject({
+        method: 'POST',
+        url: `/v1/campaign/${draft.id}/image`,
+        headers: { ...shop.auth, 'content-type': `multipart/form-data; boundary=${boundary}` },
+        payload: Buffer.concat([
+          Buffer.from(
+            `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n`,
+          ),
+          png,
+          Buffer.from(`\r\n--${boundary}--\r\n`),
+        ]),
+      }),
+      200,
+    );
+    const removed = expectStatus(await shop.a.delete(`/campaign/${draft.id}/image`), 200);
+    expect(removed.imageUrl).toBeNull();
+    expect((await t.app.inject({ method: 'GET', url: withImage.imageUrl })).statusCode).toBe(404);
+  });
+});
+
 describe('campaign records', () => {
   it('edits only before start, refuses {cupom} without a coupon, validates pacing bounds', async () => {
     const shop = await createClientWithUsers(t, [2]);
