@@ -15,6 +15,7 @@ import {
 import { SHOP_TIME_ZONE } from '@balcao/core/date';
 import { can, WRITE } from '@balcao/core/routes';
 import BlockIcon from '@mui/icons-material/Block';
+import ImageIcon from '@mui/icons-material/Image';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -33,7 +34,7 @@ import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { useDeferredValue, useState } from 'react';
-import { useWatch } from 'react-hook-form';
+import { Controller, useWatch } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { type Feedback, FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
 import { FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
@@ -43,12 +44,14 @@ import { RecordFormCard, RecordFormPage, useEditId } from '../../components/Reco
 import { downloadFile, errorMessage } from '../../lib/api.ts';
 import { useSession } from '../auth/session.tsx';
 import { useCoupons } from '../coupon/api.ts';
+import { TagsInput } from '../customer/TagsInput.tsx';
 import { useNamedOptions } from '../product-category/api.ts';
 import {
   type CampaignAction,
   useAudienceCounts,
   useCampaign,
   useCampaignAction,
+  useCampaignImage,
   useOptOut,
   useRecipients,
   useSaveCampaign,
@@ -76,7 +79,6 @@ type Values = {
   name: string;
   categoryId: string;
   message: string;
-  imageUrl: string;
   couponId: string;
   audience: {
     birthMonth: string;
@@ -84,10 +86,18 @@ type Values = {
     notBoughtForDays: string;
     spentAbove: string;
     delinquent: 'any' | 'yes' | 'no';
+    tags: string[];
   };
   scheduledAt: string;
   pacing: Record<keyof typeof PACING_DEFAULTS, string>;
 };
+
+/** The image as chosen in the form: the saved one, a new file (uploaded on save) or none. */
+type ImageChoice = { kind: 'keep' } | { kind: 'new'; file: File; preview: string } | { kind: 'remove' };
+const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp'];
+const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
+/** The sending window's fields are times ("08:00"); the other pacing fields are numbers. */
+const TIME_FIELDS = ['windowStart', 'windowEnd'];
 
 const intOrNull = (text: string) => (text.trim() === '' ? null : Number(text));
 const idOrNull = (text: string) => (text === '' ? null : Number(text));
@@ -99,6 +109,7 @@ function audienceOf(a: Values['audience']): Audience {
     notBoughtForDays: intOrNull(a.notBoughtForDays),
     spentAboveCents: a.spentAbove.trim() === '' ? null : centsOf(a.spentAbove),
     delinquent: a.delinquent,
+    tags: a.tags,
   };
 }
 
@@ -107,25 +118,23 @@ function toInput(v: Values): CampaignInput {
     name: v.name,
     categoryId: idOrNull(v.categoryId),
     message: v.message,
-    imageUrl: v.imageUrl,
     couponId: idOrNull(v.couponId),
     audience: audienceOf(v.audience),
     scheduledAt: v.scheduledAt ? (shopLocalToIso(v.scheduledAt, SHOP_TIME_ZONE) ?? 'inválida') : null,
     pacing: Object.fromEntries(
-      Object.entries(v.pacing).map(([k, x]) => [k, Number(x)]),
-    ) as CampaignInput['pacing'],
+      Object.entries(v.pacing).map(([k, x]) => [k, TIME_FIELDS.includes(k) ? x : Number(x)]),
+    ) as unknown as CampaignInput['pacing'],
   };
 }
 
 function toValues(c?: Campaign): Values {
-  const pacing = c?.pacing ?? PACING_DEFAULTS;
+  const pacing = { ...PACING_DEFAULTS, ...c?.pacing };
   const a = c?.audience;
   const text = (n: number | null | undefined) => (n === null || n === undefined ? '' : String(n));
   return {
     name: c?.name ?? '',
     categoryId: c?.category ? String(c.category.id) : '',
     message: c?.message ?? '',
-    imageUrl: c?.imageUrl ?? '',
     couponId: c?.coupon ? String(c.coupon.id) : '',
     audience: {
       birthMonth: text(a?.birthMonth),
@@ -133,6 +142,7 @@ function toValues(c?: Campaign): Values {
       notBoughtForDays: text(a?.notBoughtForDays),
       spentAbove: a?.spentAboveCents != null ? centsToInput(a.spentAboveCents) : '',
       delinquent: a?.delinquent ?? 'any',
+      tags: a?.tags ?? [],
     },
     scheduledAt: c?.scheduledAt ? isoToShopLocal(c.scheduledAt, SHOP_TIME_ZONE) : '',
     pacing: Object.fromEntries(Object.entries(pacing).map(([k, x]) => [k, String(x)])) as Values['pacing'],
@@ -172,7 +182,20 @@ function CampaignForm({ campaign, onFeedback }: { campaign?: Campaign; onFeedbac
   const clientId = user?.client.id;
   const canWrite = can(user?.userType.id, WRITE.campaigns);
   const save = useSaveCampaign();
+  const saveImage = useCampaignImage();
   const action = useCampaignAction();
+  const [image, setImage] = useState<ImageChoice>({ kind: 'keep' });
+  const [imageError, setImageError] = useState('');
+  const imagePreview =
+    image.kind === 'new' ? image.preview : image.kind === 'remove' ? null : (campaign?.imageUrl ?? null);
+  const pickImage = (file: File | undefined) => {
+    if (!file) return;
+    if (!IMAGE_TYPES.includes(file.type)) return setImageError('Envie uma imagem JPEG, PNG ou WebP');
+    if (file.size > IMAGE_MAX_BYTES) return setImageError('A imagem deve ter no máximo 5 MB');
+    setImageError('');
+    if (image.kind === 'new') URL.revokeObjectURL(image.preview);
+    setImage({ kind: 'new', file, preview: URL.createObjectURL(file) });
+  };
   const categories = useNamedOptions('campaign-category', clientId);
   const coupons = useCoupons(clientId);
   const form = useAppForm<Values, CampaignInput>({
@@ -194,17 +217,35 @@ function CampaignForm({ campaign, onFeedback }: { campaign?: Campaign; onFeedbac
   });
 
   const submit = async (values: CampaignInput) => {
-    const saved = await save.mutateAsync({
+    let saved = await save.mutateAsync({
       id: campaign?.id,
       body: { ...values, updatedAt: campaign?.updatedAt },
     });
+    // The image goes after the record (it needs the campaign's id): a new file, or its removal.
+    let imageFailed = '';
+    if (image.kind === 'new' || (image.kind === 'remove' && saved.imageUrl)) {
+      try {
+        saved = await saveImage.mutateAsync({ id: saved.id, file: image.kind === 'new' ? image.file : null });
+        setImage({ kind: 'keep' });
+      } catch (error) {
+        imageFailed = errorMessage(error);
+      }
+    }
     if (campaign) {
       form.reset(toValues(saved));
-      onFeedback({ severity: 'success', title: 'Campanha editada com sucesso' });
+      onFeedback(
+        imageFailed
+          ? { severity: 'error', title: 'Campanha salva, mas a imagem não foi enviada', message: imageFailed }
+          : { severity: 'success', title: 'Campanha editada com sucesso' },
+      );
     } else
       navigate(`${LIST}/edit/${saved.id}`, {
         replace: true,
-        state: { message: 'Campanha criada com sucesso' },
+        state: {
+          message: imageFailed
+            ? `Campanha criada com sucesso, mas a imagem não foi enviada: ${imageFailed}`
+            : 'Campanha criada com sucesso',
+        },
       });
   };
 
@@ -244,7 +285,7 @@ function CampaignForm({ campaign, onFeedback }: { campaign?: Campaign; onFeedbac
               variant="contained"
               color="success"
               onClick={start}
-              disabled={action.isPending || form.formState.isDirty}
+              disabled={action.isPending || form.formState.isDirty || image.kind !== 'keep'}
             >
               {campaign.scheduledAt && new Date(campaign.scheduledAt) > new Date()
                 ? 'Agendar envio'
@@ -287,7 +328,48 @@ function CampaignForm({ campaign, onFeedback }: { campaign?: Campaign; onFeedbac
           </Paper>
         </Box>
         <Box sx={grid}>
-          <FormTextField control={control} name="imageUrl" label="Imagem (endereço, opcional)" />
+          <Stack sx={{ gap: 1 }} aria-label="Imagem da campanha">
+            <Typography variant="subtitle2">Imagem (opcional)</Typography>
+            {imagePreview && (
+              <Box
+                component="img"
+                src={imagePreview}
+                alt="Pré-visualização da imagem"
+                sx={{
+                  maxWidth: '100%',
+                  maxHeight: 200,
+                  objectFit: 'contain',
+                  borderRadius: 1,
+                  alignSelf: 'flex-start',
+                }}
+              />
+            )}
+            {canWrite && (
+              <Stack direction="row" sx={{ gap: 1, flexWrap: 'wrap' }}>
+                <Button variant="outlined" component="label" startIcon={<ImageIcon />}>
+                  {imagePreview ? 'Trocar imagem' : 'Escolher imagem'}
+                  <input
+                    hidden
+                    type="file"
+                    accept={IMAGE_TYPES.join(',')}
+                    aria-label="Arquivo da imagem"
+                    onChange={(e) => {
+                      pickImage(e.target.files?.[0]);
+                      e.target.value = '';
+                    }}
+                  />
+                </Button>
+                {imagePreview && (
+                  <Button color="error" onClick={() => setImage({ kind: 'remove' })}>
+                    Remover imagem
+                  </Button>
+                )}
+              </Stack>
+            )}
+            <Typography variant="caption" color={imageError ? 'error' : 'text.secondary'}>
+              {imageError || 'JPEG, PNG ou WebP até 5 MB; vai com cada mensagem, com o texto como legenda.'}
+            </Typography>
+          </Stack>
           <FormTextField control={control} name="couponId" label="Cupom" select>
             <MenuItem value="">Sem cupom</MenuItem>
             {(coupons.data ?? [])
@@ -335,6 +417,23 @@ function CampaignForm({ campaign, onFeedback }: { campaign?: Campaign; onFeedbac
             <MenuItem value="yes">Só inadimplentes</MenuItem>
             <MenuItem value="no">Só adimplentes</MenuItem>
           </FormTextField>
+          <Box sx={{ gridColumn: { sm: 'span 2' } }}>
+            <Controller
+              control={control}
+              name="audience.tags"
+              render={({ field, fieldState }) => (
+                <TagsInput
+                  label="Etiquetas (segmentos)"
+                  onlyKnown
+                  value={field.value}
+                  onChange={field.onChange}
+                  onBlur={field.onBlur}
+                  error={!!fieldState.error}
+                  helperText={fieldState.error?.message ?? 'Clientes com qualquer uma das etiquetas'}
+                />
+              )}
+            />
+          </Box>
         </Box>
         {counts.data && (
           <Stack direction="row" sx={{ gap: 1, flexWrap: 'wrap' }} aria-label="Contadores do público">
@@ -401,12 +500,40 @@ function CampaignForm({ campaign, onFeedback }: { campaign?: Campaign; onFeedbac
             inputMode="numeric"
           />
         </Box>
+        <Box sx={grid}>
+          <FormTextField
+            control={control}
+            name="pacing.windowStart"
+            label="Enviar a partir de"
+            type="time"
+            slotProps={{ inputLabel: { shrink: true } }}
+          />
+          <FormTextField
+            control={control}
+            name="pacing.windowEnd"
+            label="Enviar até"
+            type="time"
+            slotProps={{ inputLabel: { shrink: true } }}
+          />
+        </Box>
         <Typography variant="caption" color="text.secondary">
           Os envios seguem um de cada vez, com intervalos aleatórios e pausas, para proteger o número de
-          bloqueios.
+          bloqueios. Fora da janela de envio (entre 06:00 e 22:00, no fuso da loja) nada é enviado: a campanha
+          espera a próxima abertura.
         </Typography>
+        {campaign?.warmup && <WarmupNote warmup={campaign.warmup} />}
       </Stack>
     </RecordFormCard>
+  );
+}
+
+/** The number's warm-up: a new number sends fewer messages a day over its first days. */
+function WarmupNote({ warmup }: { warmup: NonNullable<Campaign['warmup']> }) {
+  return (
+    <Alert severity="info" sx={{ mb: 2 }} data-testid="campaign-warmup">
+      Número em aquecimento: dia {warmup.day} de {warmup.days}. Hoje ele envia no máximo {warmup.dailyCap}{' '}
+      mensagens; o limite cresce a cada dia para evitar bloqueios.
+    </Alert>
   );
 }
 
@@ -455,6 +582,9 @@ function CampaignProgress({
         </Typography>
         <Chip color={STATUS_COLORS[campaign.status]} label={CAMPAIGN_STATUS_LABELS[campaign.status]} />
       </Stack>
+      {campaign.warmup && ['scheduled', 'running', 'paused'].includes(campaign.status) && (
+        <WarmupNote warmup={campaign.warmup} />
+      )}
       {campaign.pauseReason && campaign.status === 'paused' && (
         <Alert severity="warning" sx={{ mb: 2 }}>
           {campaign.pauseReason}

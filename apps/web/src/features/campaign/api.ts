@@ -73,6 +73,23 @@ export function useSaveCampaign() {
   });
 }
 
+/** Uploads (a file) or removes (null) the image of a campaign that has not started. */
+export function useCampaignImage() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, file }: { id: number; file: File | null }) => {
+      if (!file) return apiFetch<Campaign>(`/campaign/${id}/image`, { method: 'DELETE' });
+      const body = new FormData();
+      body.append('file', file);
+      return apiFetch<Campaign>(`/campaign/${id}/image`, { method: 'POST', body });
+    },
+    onSuccess: (campaign) => {
+      queryClient.setQueryData(campaignKeys.detail(campaign.id), campaign);
+      return queryClient.invalidateQueries({ queryKey: campaignKeys.lists() });
+    },
+  });
+}
+
 export type CampaignAction = 'start' | 'pause' | 'resume' | 'cancel';
 
 export function useCampaignAction() {

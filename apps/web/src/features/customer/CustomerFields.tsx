@@ -11,6 +11,7 @@ import Typography from '@mui/material/Typography';
 import { type Control, Controller, useWatch } from 'react-hook-form';
 import { FormMoneyField, FormTextField } from '../../components/form.tsx';
 import type { CustomerFormValues } from './customerFormValues.ts';
+import { TagsInput } from './TagsInput.tsx';
 
 type Props = { control: Control<CustomerFormValues, unknown, CustomerData> };
 
@@ -113,6 +114,24 @@ export function ContactSection({ control }: Props) {
             placeholder="0,00"
             helperText="0 ou vazio: sem crediário"
             fullWidth
+          />
+        </Grid>
+        <Grid size={12}>
+          <Controller
+            control={control}
+            name="tags"
+            render={({ field, fieldState }) => (
+              <TagsInput
+                label="Etiquetas (segmentos)"
+                value={field.value}
+                onChange={field.onChange}
+                onBlur={field.onBlur}
+                error={!!fieldState.error}
+                helperText={
+                  fieldState.error?.message ?? 'Ex.: VIP, atacado. Usadas no público das campanhas.'
+                }
+              />
+            )}
           />
         </Grid>
         <Grid size={12}>

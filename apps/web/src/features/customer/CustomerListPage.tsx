@@ -32,7 +32,13 @@ import {
 import { errorMessage } from '../../lib/api.ts';
 import { readParam, useListParams } from '../../lib/listParams.ts';
 import { useSession } from '../auth/session.tsx';
-import { type CustomerFilters, downloadCustomersCsv, useCustomers, useDeleteCustomer } from './api.ts';
+import {
+  type CustomerFilters,
+  downloadCustomersCsv,
+  useCustomers,
+  useCustomerTags,
+  useDeleteCustomer,
+} from './api.ts';
 import { DelinquencyBadge, WhatsappBadge } from './CustomerBadges.tsx';
 import { CustomerImportDialog } from './CustomerImportDialog.tsx';
 
@@ -47,6 +53,7 @@ function queryFromParams(params: URLSearchParams): CustomerListQuery {
     delinquent: readParam.oneOf(params, 'delinquent', ['true', 'false'] as const),
     whatsappValid: readParam.oneOf(params, 'whatsappValid', ['true', 'false', 'unknown'] as const),
     active: readParam.oneOf(params, 'active', ['true', 'false'] as const),
+    tag: readParam.text(params, 'tag'),
   } as CustomerListQuery;
 }
 
@@ -74,7 +81,9 @@ export default function CustomerListPage() {
     delinquent: query.delinquent,
     whatsappValid: query.whatsappValid,
     active: query.active,
+    tag: query.tag,
   };
+  const tags = useCustomerTags(clientId);
 
   const content = (
     <ListQuery
@@ -125,6 +134,17 @@ export default function CustomerListPage() {
                     </Typography>
                     {!c.active && <Chip size="small" label="Inativo" />}
                   </Stack>
+                  {c.tags.length > 0 && (
+                    <Stack
+                      direction="row"
+                      sx={{ gap: 0.5, flexWrap: 'wrap', mt: 0.5 }}
+                      aria-label="Etiquetas"
+                    >
+                      {c.tags.map((tag) => (
+                        <Chip key={tag} size="small" variant="outlined" label={tag} />
+                      ))}
+                    </Stack>
+                  )}
                   {c.creditLimitCents > 0 && (
                     <Typography variant="caption" color="text.secondary">
                       Crediário: {formatCents(c.creditLimitCents)}
@@ -193,8 +213,29 @@ export default function CustomerListPage() {
           sx={{ flex: 1, minWidth: 220 }}
         />
         <ListFilters
-          active={[query.delinquent, query.whatsappValid, query.active].filter((v) => v !== undefined).length}
+          active={
+            [query.delinquent, query.whatsappValid, query.active, query.tag].filter((v) => v !== undefined)
+              .length
+          }
         >
+          <TextField
+            select
+            label="Etiqueta"
+            size="small"
+            value={query.tag ?? ''}
+            onChange={(e) => update({ tag: e.target.value || undefined })}
+            sx={{ minWidth: 160 }}
+          >
+            <MenuItem value="">Todas</MenuItem>
+            {query.tag && !(tags.data ?? []).some((t) => t.tag === query.tag) && (
+              <MenuItem value={query.tag}>{query.tag}</MenuItem>
+            )}
+            {(tags.data ?? []).map((t) => (
+              <MenuItem key={t.tag} value={t.tag}>
+                {t.tag} ({t.count})
+              </MenuItem>
+            ))}
+          </TextField>
           <TextField
             select
             label="Situação"

@@ -5,6 +5,7 @@ import type {
   CustomerImportResult,
   CustomerListItem,
   CustomerListQuery,
+  CustomerTagCount,
 } from '@balcao/core/customer';
 import { type ListResult, toQueryString } from '@balcao/core/list';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -34,6 +35,15 @@ export const checkWhatsapp = (id: number) =>
 
 export function useCustomers(clientId: number | undefined, query: CustomerListQuery) {
   return useQuery(listQuery(customerKeys, clientId, query, fetchCustomers));
+}
+
+/** The tags the shop's customers carry (suggestions in the customer form, the campaign audience). */
+export function useCustomerTags(clientId: number | undefined) {
+  return useQuery({
+    queryKey: customerKeys.view('tags', clientId),
+    queryFn: () => apiFetch<CustomerTagCount[]>(`/customer/tags/client/${clientId}`),
+    enabled: clientId !== undefined,
+  });
 }
 
 export function useCustomer(id: number | undefined) {

@@ -27,6 +27,7 @@ export type CustomerFormValues = {
   creditLimit: string;
   notes: string;
   active: boolean;
+  tags: string[];
   addresses: AddressForm[];
 };
 
@@ -54,6 +55,7 @@ export function toFormValues(c?: CustomerDetail): CustomerFormValues {
       creditLimit: '',
       notes: '',
       active: true,
+      tags: [],
       addresses: [],
     };
   }
@@ -67,6 +69,7 @@ export function toFormValues(c?: CustomerDetail): CustomerFormValues {
     creditLimit: c.creditLimitCents ? centsToInput(c.creditLimitCents) : '',
     notes: c.notes ?? '',
     active: c.active,
+    tags: c.tags,
     addresses: c.addresses.map((a) => ({
       id: a.id,
       label: a.label ?? '',
