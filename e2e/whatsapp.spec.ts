@@ -169,6 +169,31 @@ test('connects WhatsApp by QR, sends a campaign to a filtered audience and shows
   }[];
   expect(sent.map((m) => m.number).sort()).toEqual(NUMBERS.map((n) => `55${n}`));
   expect(sent[0].text).toContain('Para não receber mais mensagens, responda SAIR.');
+  // The customer list shows the tags and filters by one; the customer form edits them.
+  await page.goto('/dashboard/customer?tag=Clube');
+  await expect(page.getByTestId('customer-row')).toHaveCount(3);
+  await expect(page.getByTestId('customer-row').first().getByText('Clube')).toBeVisible();
+  await shots(page, 'customer-list-tags');
+  await page.getByRole('link', { name: 'Aniversariante 1 Outubro', exact: true }).click();
+  const tagsField = page.getByLabel('Etiquetas (segmentos)');
+  await expect(page.getByRole('button', { name: 'Clube' })).toBeVisible();
+  await tagsField.fill('VIP');
+  await tagsField.press('Enter');
+  await page.getByRole('button', { name: 'Salvar' }).click();
+  await expect(page.getByText('Cliente atualizado com sucesso')).toBeVisible();
+  await shots(page, 'customer-form-tags');
+  const tagged = await (
+    await page.request.get(`/v1/customer/tags/client/${me.client.id}`, {
+      headers: { authorization: `Bearer ${token}` },
+    })
+  ).json();
+  expect(tagged).toEqual(
+    expect.arrayContaining([
+      { tag: 'Clube', count: 3 },
+      { tag: 'VIP', count: 1 },
+    ]),
+  );
+
   // The image went with every message as base64 (a JPEG the API made of the upload).
   for (const m of sent) {
     expect(m.mimetype).toBe('image/jpeg');

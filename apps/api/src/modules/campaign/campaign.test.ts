@@ -758,6 +758,8 @@ describe('quiet hours, warm-up, tags and image', () => {
   it('tags customers, filters the list and the audience by tag, with the counts before sending', async () => {
     const shop = await connectedShop();
     const a = shop.a;
+    // Registered before the customers exist: their background number check finds them.
+    evolution.registered.push('5511977770001', '5511977770002', '5511977770003');
     const vip = expectStatus(
       await a.post('/customer', {
         name: 'Ana VIP',
@@ -773,7 +775,6 @@ describe('quiet hours, warm-up, tags and image', () => {
       await a.post('/customer', { name: 'Carla', phone: '11 97777-0003', tags: ['Atacado'] }),
       201,
     );
-    evolution.registered.push('5511977770001', '5511977770002', '5511977770003');
     const tooLong = await a.post('/customer', { name: 'Xavier', tags: ['x'.repeat(31)] });
     expect(expectStatus(tooLong, 400).issues[0].message).toBe('Use no máximo 30 caracteres por etiqueta');
 

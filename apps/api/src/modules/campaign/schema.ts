@@ -87,6 +87,8 @@ export const campaignRecipients = pgTable(
     uniqueIndex('campaign_recipients_campaign_phone_uq').on(t.campaignId, t.phone),
     index('campaign_recipients_campaign_status_idx').on(t.campaignId, t.status, t.id),
     index('campaign_recipients_client_claimed_idx').on(t.clientId, t.claimedAt),
+    // The rows left `sending` (settled after a restart) are found without reading the queue.
+    index('campaign_recipients_sending_idx').on(t.claimedAt).where(sql`${t.status} = 'sending'`),
     check(
       'campaign_recipients_status_ck',
       sql`${t.status} in ('waiting', 'sending', 'success', 'failed', 'skipped')`,

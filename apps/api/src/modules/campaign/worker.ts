@@ -40,6 +40,8 @@ export const FAILURES_TO_PAUSE = 3;
  * request it stands for is over.
  */
 export const STALE_SENDING_MS = 2 * 60_000;
+/** How often a worker looks for rows to settle. */
+const RECOVERY_EVERY_MS = 30_000;
 /** Slack around the claim when asking Evolution for the messages sent (clocks of two machines). */
 const CLOCK_SKEW_MS = 60_000;
 
@@ -454,11 +456,16 @@ export function startCampaignWorker(
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
 
+  let lastRecovery = Number.NEGATIVE_INFINITY;
   const step = async () => {
     let delay = pollMs;
     try {
       const now = clock.now();
-      await recoverInterrupted(ctx, now);
+      // Settling asks Evolution: every 30 s at most, not at every poll.
+      if (now.getTime() - lastRecovery >= RECOVERY_EVERY_MS) {
+        lastRecovery = now.getTime();
+        await recoverInterrupted(ctx, now);
+      }
       await startDueCampaigns(ctx, now);
       const result = await sendNext(ctx, options);
       if (result.kind !== 'idle') delay = 0;

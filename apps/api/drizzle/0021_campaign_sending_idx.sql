@@ -1,0 +1,1 @@
+CREATE INDEX "campaign_recipients_sending_idx" ON "campaign_recipients" USING btree ("claimed_at") WHERE "campaign_recipients"."status" = 'sending';
