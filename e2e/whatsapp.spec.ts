@@ -183,7 +183,7 @@ test('connects WhatsApp by QR, sends a campaign to a filtered audience and shows
   await expect(page.getByText('Cliente atualizado com sucesso')).toBeVisible();
   await shots(page, 'customer-form-tags');
   const tagged = await (
-    await page.request.get(`/v1/customer/tags/client/${me.client.id}`, {
+    await page.request.get(`/v1/customer/tags/client/${me.user.client.id}`, {
       headers: { authorization: `Bearer ${token}` },
     })
   ).json();
