@@ -453,6 +453,32 @@ describe('campaign sending', () => {
     }
   });
 
+  it('drops a row found unsent after its campaign was canceled, instead of queueing it again', async () => {
+    const shop = await connectedShop();
+    await addCustomers(shop.client.id, 2);
+    const campaign = await makeCampaign(shop.a);
+    expectStatus(await shop.a.post(`/campaign/${campaign.id}/start`), 200);
+    const clock = fakeClock(Date.UTC(2026, 11, 2, 13, 0, 0));
+    let claimed: Awaited<ReturnType<typeof claimNext>>;
+    do {
+      claimed = await claimNext(t.app.ctx, { clock, random: () => 0.5 });
+      if ('kind' in claimed && claimed.kind === 'idle' && claimed.nextAt) clock.set(claimed.nextAt);
+    } while ('kind' in claimed);
+    // The server dies before sending; meanwhile someone cancels the campaign.
+    expect(expectStatus(await shop.a.post(`/campaign/${campaign.id}/cancel`), 200).progress).toMatchObject({
+      sending: 1,
+      skipped: 1,
+    });
+    clock.advance(3 * 60_000);
+    expect(await recoverInterrupted(t.app.ctx, clock.now())).toMatchObject({ requeued: 1 });
+    const [row] = await t.database.db
+      .select()
+      .from(campaignRecipients)
+      .where(eq(campaignRecipients.id, claimed.claim.recipientId));
+    expect(row).toMatchObject({ status: 'skipped', reason: 'Campanha cancelada' });
+    expect(sentTo(shop.instance)).toHaveLength(0);
+  });
+
   it('pauses when the number disconnects at 80, resumes where it stopped', async () => {
     const shop = await connectedShop();
     const phones = await addCustomers(shop.client.id, 100);

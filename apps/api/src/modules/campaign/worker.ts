@@ -130,7 +130,12 @@ export async function recoverInterrupted(
       .set(
         found
           ? { status: 'success', messageId: found.id, sentAt: found.at, reason: null }
-          : { status: 'waiting', claimedAt: null, reason: null },
+          : {
+              // Not sent: back in the queue, or dropped when the campaign was canceled meanwhile.
+              status: sql`case when exists (select 1 from campaigns c where c.id = ${row.campaignId} and c.status = 'canceled') then 'skipped' else 'waiting' end`,
+              claimedAt: null,
+              reason: sql`case when exists (select 1 from campaigns c where c.id = ${row.campaignId} and c.status = 'canceled') then 'Campanha cancelada' else null end`,
+            },
       )
       .where(
         and(

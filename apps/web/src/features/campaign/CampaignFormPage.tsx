@@ -604,6 +604,11 @@ function CampaignProgress({
         <Typography>Ignoradas: {p.skipped}</Typography>
         <Typography>Total: {p.total}</Typography>
         {campaign.estimatedEndAt && <Typography>Término estimado: {fmt(campaign.estimatedEndAt)}</Typography>}
+        {['scheduled', 'running', 'paused'].includes(campaign.status) && (
+          <Typography>
+            Janela de envio: {campaign.pacing.windowStart} às {campaign.pacing.windowEnd}
+          </Typography>
+        )}
         {campaign.finishedAt && <Typography>Concluída em: {fmt(campaign.finishedAt)}</Typography>}
       </Stack>
       {canWrite && (
