@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { isoToShopLocal, OPT_OUT_LINE, renderCampaignMessage, shopLocalToIso } from './campaign.ts';
+import {
+  isoToShopLocal,
+  nextInWindow,
+  OPT_OUT_LINE,
+  PACING_DEFAULTS,
+  pacingSchema,
+  renderCampaignMessage,
+  shopLocalToIso,
+  WARMUP_DAILY_CAPS,
+  warmupCap,
+  windowCloses,
+} from './campaign.ts';
 import { isOptOutReply, whatsappDigits } from './whatsapp.ts';
 
 describe('campaign message', () => {
@@ -29,5 +40,45 @@ describe('campaign message', () => {
     expect(shopLocalToIso('2026-12-01T09:30', 'America/Manaus')).toBe('2026-12-01T13:30:00.000Z');
     expect(isoToShopLocal('2026-12-01T12:30:00.000Z', 'America/Sao_Paulo')).toBe('2026-12-01T09:30');
     expect(shopLocalToIso('amanhã', 'America/Sao_Paulo')).toBeNull();
+  });
+});
+
+describe('sending window and warm-up', () => {
+  const window = { windowStart: '08:00', windowEnd: '20:00' };
+  const zone = 'America/Sao_Paulo';
+
+  it('lets an instant inside the window through and moves the others to its next opening', () => {
+    const noon = Date.parse('2026-12-01T15:00:00Z'); // 12:00 in São Paulo
+    expect(nextInWindow(noon, window, zone)).toBe(noon);
+    // 06:00 local: today at 08:00.
+    expect(new Date(nextInWindow(Date.parse('2026-12-01T09:00:00Z'), window, zone)).toISOString()).toBe(
+      '2026-12-01T11:00:00.000Z',
+    );
+    // 20:00 local sharp is closed: tomorrow at 08:00 (and across a month's end).
+    expect(new Date(nextInWindow(Date.parse('2026-11-30T23:00:00Z'), window, zone)).toISOString()).toBe(
+      '2026-12-01T11:00:00.000Z',
+    );
+    // Another zone reads the same window in its own hours (Manaus is UTC-4).
+    expect(
+      new Date(nextInWindow(Date.parse('2026-12-01T11:30:00Z'), window, 'America/Manaus')).toISOString(),
+    ).toBe('2026-12-01T12:00:00.000Z');
+    expect(new Date(windowCloses(noon, window, zone)).toISOString()).toBe('2026-12-01T23:00:00.000Z');
+  });
+
+  it('validates the window within 06:00-22:00, an hour at least', () => {
+    const base = { ...PACING_DEFAULTS };
+    expect(pacingSchema.safeParse(base).success).toBe(true);
+    expect(pacingSchema.safeParse({ ...base, windowStart: '06:00', windowEnd: '22:00' }).success).toBe(true);
+    expect(pacingSchema.safeParse({ ...base, windowStart: '05:59' }).success).toBe(false);
+    expect(pacingSchema.safeParse({ ...base, windowEnd: '22:01' }).success).toBe(false);
+    expect(pacingSchema.safeParse({ ...base, windowStart: '10:00', windowEnd: '10:59' }).success).toBe(false);
+    expect(pacingSchema.safeParse({ ...base, windowStart: '24:00' }).success).toBe(false);
+  });
+
+  it('ramps the daily cap of a new number, then lets the campaign cap rule', () => {
+    expect(warmupCap(1)).toBe(20);
+    expect(warmupCap(3)).toBeLessThan(50);
+    expect(WARMUP_DAILY_CAPS.every((cap, i) => i === 0 || cap > (WARMUP_DAILY_CAPS[i - 1] ?? 0))).toBe(true);
+    expect(warmupCap(WARMUP_DAILY_CAPS.length + 1)).toBeNull();
   });
 });

@@ -5,6 +5,7 @@ import {
   CPF_INVALID,
   customerInputSchema,
   customerListQuerySchema,
+  customerTagsSchema,
   customerUpdateSchema,
   ONE_DEFAULT_ADDRESS,
   PHONE_INVALID,
@@ -167,5 +168,17 @@ describe('customer input', () => {
       whatsappValid: 'unknown',
       page: 1,
     });
+  });
+});
+
+describe('customer tags', () => {
+  it('trims, collapses spaces and drops duplicates ignoring case, keeping the first spelling', () => {
+    expect(customerTagsSchema.parse(['  Clube  VIP ', 'clube vip', 'Atacado'])).toEqual([
+      'Clube VIP',
+      'Atacado',
+    ]);
+    expect(customerTagsSchema.safeParse(['  ']).success).toBe(false);
+    expect(customerTagsSchema.safeParse(['x'.repeat(31)]).success).toBe(false);
+    expect(customerTagsSchema.safeParse(Array.from({ length: 21 }, (_, i) => `t${i}`)).success).toBe(false);
   });
 });
