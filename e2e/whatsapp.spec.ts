@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { apiLogin, demoEmail, loginAs } from './helpers';
 
@@ -56,6 +57,15 @@ async function shots(page: Page, name: string) {
       .click();
   }
   if (size) await page.setViewportSize(size);
+}
+
+/** No serious or critical accessibility violation on the page as it is. */
+async function axe(page: Page, label: string) {
+  const result = await new AxeBuilder({ page }).analyze();
+  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(bad.map((v) => `${label}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual(
+    [],
+  );
 }
 
 /** Puts the demo shop's time zone back even when the test fails half way. */
@@ -131,6 +141,7 @@ test('connects WhatsApp by QR, sends a campaign to a filtered audience and shows
   await expect(page.getByRole('img', { name: 'Pré-visualização da imagem' })).toBeVisible();
   await expect(page.getByLabel('Enviar a partir de')).toHaveValue('08:00');
   await expect(page.getByLabel('Enviar até')).toHaveValue('20:00');
+  await axe(page, 'campaign form');
   await shots(page, 'campaign-form');
   await page.getByLabel('Intervalo mín. (s)').fill('3');
   await page.getByLabel('Intervalo máx. (s)').fill('3');
@@ -173,6 +184,7 @@ test('connects WhatsApp by QR, sends a campaign to a filtered audience and shows
   await page.goto('/dashboard/customer?tag=Clube');
   await expect(page.getByTestId('customer-row')).toHaveCount(3);
   await expect(page.getByTestId('customer-row').first().getByText('Clube')).toBeVisible();
+  await axe(page, 'customer list');
   await shots(page, 'customer-list-tags');
   await page.getByRole('link', { name: 'Aniversariante 1 Outubro', exact: true }).click();
   const tagsField = page.getByLabel('Etiquetas (segmentos)');
@@ -181,6 +193,7 @@ test('connects WhatsApp by QR, sends a campaign to a filtered audience and shows
   await tagsField.press('Enter');
   await page.getByRole('button', { name: 'Salvar' }).click();
   await expect(page.getByText('Cliente atualizado com sucesso')).toBeVisible();
+  await axe(page, 'customer form');
   await shots(page, 'customer-form-tags');
   const tagged = await (
     await page.request.get(`/v1/customer/tags/client/${me.user.client.id}`, {
