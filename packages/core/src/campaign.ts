@@ -221,6 +221,8 @@ export const campaignSchema = z.object({
   progress: campaignProgressSchema,
   /** When the last message should go, at the pacing, caps, sending window and warm-up; null when nothing waits. */
   estimatedEndAt: z.string().nullable(),
+  /** While sending, outside the sending window (quiet hours): when it opens again; null otherwise. */
+  windowOpensAt: z.string().nullable(),
   /** The number's warm-up (its first days, a lower daily cap); null once warmed up or not connected. */
   warmup: z.object({ day: z.number(), days: z.number(), dailyCap: z.number() }).nullable(),
   ...timestampFields,

@@ -13,7 +13,7 @@ import { type FakeEvolution, startFakeEvolution } from '../../../test/fakes/evol
 import { createClientWithUsers, createTestApp, type TestApp } from '../../../test/helper.ts';
 import { api, expectStatus } from '../../../test/kit.ts';
 import { type App, buildApp } from '../../app.ts';
-import { whatsappInstances } from '../../db/schema.ts';
+import { clients, whatsappInstances } from '../../db/schema.ts';
 import { customers } from '../customer/schema.ts';
 import { campaignRecipients } from './schema.ts';
 import { estimateEnd } from './service.ts';
@@ -664,6 +664,26 @@ describe('quiet hours, warm-up, tags and image', () => {
     // About a message a minute in a 1-hour window: under 60 on the first day, the rest the next morning.
     const days = new Set(rows.map((r) => (r.claimedAt as Date).toISOString().slice(0, 10)));
     expect([...days].sort()).toEqual(['2026-12-02', '2026-12-03']);
+  });
+
+  it('tells the page when the window opens again while a running campaign waits for it', async () => {
+    const shop = await connectedShop();
+    await addCustomers(shop.client.id, 2);
+    // A zone where it is 03:00 now: outside any window the shop may choose.
+    const offset = ((3 - new Date().getUTCHours() + 36) % 24) - 12;
+    const zone = offset === 0 ? 'Etc/UTC' : `Etc/GMT${offset > 0 ? '-' : '+'}${Math.abs(offset)}`;
+    await t.database.db.update(clients).set({ timeZone: zone }).where(eq(clients.id, shop.client.id));
+    const campaign = await makeCampaign(shop.a);
+    const started = expectStatus(await shop.a.post(`/campaign/${campaign.id}/start`), 200);
+    expect(started.status).toBe('running');
+    expect(isoToShopLocal(started.windowOpensAt, zone).slice(11)).toBe('08:00');
+    expect(new Date(started.windowOpensAt).getTime()).toBeGreaterThan(Date.now());
+    // The estimated end is at or after that opening.
+    expect(new Date(started.estimatedEndAt).getTime()).toBeGreaterThanOrEqual(
+      new Date(started.windowOpensAt).getTime(),
+    );
+    const paused = expectStatus(await shop.a.post(`/campaign/${campaign.id}/pause`), 200);
+    expect(paused.windowOpensAt).toBeNull();
   });
 
   it('estimates the end inside the window, across days when the window or cap is short', () => {

@@ -114,27 +114,38 @@ export function estimateEnd(input: {
   return at;
 }
 
-async function estimatedEnd(
+/**
+ * What the page shows of the time ahead: when the last waiting message should go, and, while the
+ * campaign is sending and the shop is outside its sending window, when the window opens again.
+ */
+async function timeAhead(
   db: Executor,
   row: CampaignRow,
   progress: CampaignProgress,
   nextSendAt: Date | null,
   warmupStartedAt: Date | null,
-): Promise<string | null> {
+): Promise<{ estimatedEndAt: string | null; windowOpensAt: string | null }> {
   const left = progress.waiting + progress.sending;
-  if (left === 0 || (row.status !== 'running' && row.status !== 'paused')) return null;
+  if (left === 0 || (row.status !== 'running' && row.status !== 'paused'))
+    return { estimatedEndAt: null, windowOpensAt: null };
   const [client] = await db
     .select({ timeZone: clients.timeZone })
     .from(clients)
     .where(eq(clients.id, row.clientId));
+  const timeZone = client?.timeZone ?? 'America/Sao_Paulo';
+  const now = Date.now();
   const end = estimateEnd({
-    start: Math.max(Date.now(), nextSendAt?.getTime() ?? 0),
+    start: Math.max(now, nextSendAt?.getTime() ?? 0),
     left,
     pacing: row.pacing,
-    timeZone: client?.timeZone ?? 'America/Sao_Paulo',
+    timeZone,
     warmupStartedAt,
   });
-  return new Date(end).toISOString();
+  const opens = nextInWindow(now, pacingOf(row.pacing), timeZone);
+  return {
+    estimatedEndAt: new Date(end).toISOString(),
+    windowOpensAt: row.status === 'running' && opens > now ? new Date(opens).toISOString() : null,
+  };
 }
 
 /** The number's warm-up as the campaign page shows it; null once over (or never connected). */
@@ -170,6 +181,7 @@ export async function findCampaign(db: Executor, actor: Actor, id: number): Prom
   ]);
   const p = progress.get(id) ?? { ...EMPTY_PROGRESS };
   const pacing = pacingOf(row.pacing);
+  const ahead = await timeAhead(db, row, p, sender[0]?.nextSendAt ?? null, warmupStartedAt);
   return {
     id: row.id,
     name: row.name,
@@ -185,7 +197,7 @@ export async function findCampaign(db: Executor, actor: Actor, id: number): Prom
     startedAt: iso(row.startedAt),
     finishedAt: iso(row.finishedAt),
     progress: p,
-    estimatedEndAt: await estimatedEnd(db, row, p, sender[0]?.nextSendAt ?? null, warmupStartedAt),
+    ...ahead,
     warmup: warmupView(warmupStartedAt, pacing),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),

@@ -585,6 +585,12 @@ function CampaignProgress({
       {campaign.warmup && ['scheduled', 'running', 'paused'].includes(campaign.status) && (
         <WarmupNote warmup={campaign.warmup} />
       )}
+      {campaign.windowOpensAt && (
+        <Alert severity="info" sx={{ mb: 2 }} data-testid="campaign-quiet">
+          Fora da janela de envio ({campaign.pacing.windowStart} às {campaign.pacing.windowEnd}): o envio
+          recomeça em {fmt(campaign.windowOpensAt)}.
+        </Alert>
+      )}
       {campaign.pauseReason && campaign.status === 'paused' && (
         <Alert severity="warning" sx={{ mb: 2 }}>
           {campaign.pauseReason}
