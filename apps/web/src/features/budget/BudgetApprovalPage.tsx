@@ -20,8 +20,7 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useLocation } from 'react-router';
 import { Loading } from '../../components/Loading.tsx';
 import { errorMessage } from '../../lib/api.ts';
@@ -36,31 +35,33 @@ import { fetchPublicBudget, postPublicAnswer } from './api.ts';
 export default function BudgetApprovalPage() {
   const { pathname } = useLocation();
   const token = pathname.split('/').filter(Boolean)[1] ?? '';
-  const queryClient = useQueryClient();
-  const budget = useQuery({
-    queryKey: ['public-budget', token],
-    queryFn: () => fetchPublicBudget(token),
-    enabled: token.length > 0,
-    retry: false,
-    refetchOnWindowFocus: false,
-  });
+  // Public pages render outside the dashboard's QueryClientProvider: a plain fetch, once.
+  const [data, setData] = useState<BudgetPublic | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    if (!token) return;
+    let live = true;
+    fetchPublicBudget(token).then(
+      (answer) => live && setData(answer),
+      (e) => live && setError(errorMessage(e)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [token]);
 
   return (
     <Container maxWidth="md" sx={{ py: { xs: 2, sm: 4 } }}>
       {!token ? (
         <Alert severity="error">Link de orçamento inválido ou não encontrado</Alert>
-      ) : budget.isPending ? (
-        <Loading />
-      ) : budget.isError ? (
+      ) : error ? (
         <Alert severity="warning" data-testid="approval-error">
-          {errorMessage(budget.error)}
+          {error}
         </Alert>
+      ) : !data ? (
+        <Loading />
       ) : (
-        <Approval
-          token={token}
-          data={budget.data}
-          onAnswered={(answer) => queryClient.setQueryData(['public-budget', token], answer)}
-        />
+        <Approval token={token} data={data} onAnswered={setData} />
       )}
     </Container>
   );

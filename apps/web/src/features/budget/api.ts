@@ -10,7 +10,6 @@ import type {
 } from '@balcao/core/budget';
 import { toQueryString } from '@balcao/core/list';
 import type { Sale } from '@balcao/core/sale';
-import type { StockReservationFigures } from '@balcao/core/stock';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, apiFetch, downloadFile } from '../../lib/api.ts';
 import { getToken } from '../../lib/cookies.ts';
@@ -160,15 +159,6 @@ export async function printBudgetPdf(path: string) {
     }, 60_000);
   };
   document.body.appendChild(frame);
-}
-
-/** Units reserved by budgets of a product (stock screens). */
-export function useReservationFigures(productId: number | undefined, enabled = true) {
-  return useQuery({
-    queryKey: queryKeys('stock').view('reservation', productId),
-    queryFn: () => apiFetch<StockReservationFigures>(`/stock-reservation/product/${productId}`),
-    enabled: Boolean(productId) && enabled,
-  });
 }
 
 // The public approval page (no session).
