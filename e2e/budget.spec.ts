@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
 import { apiLogin, closeRegisterViaApi, demoEmail, loginAs } from './helpers';
 
@@ -14,7 +15,10 @@ async function arrange(page: Page) {
   });
   expect(res.status(), await res.text()).toBe(201);
   const customer = `Conceição ${stamp}`;
-  const c = await page.request.post('/v1/customer', { headers, data: { name: customer, phone: '11987650000' } });
+  const c = await page.request.post('/v1/customer', {
+    headers,
+    data: { name: customer, phone: '11987650000' },
+  });
   expect(c.status(), await c.text()).toBe(201);
   return { product, customer };
 }
@@ -105,4 +109,62 @@ test('budget: build it for a customer, the customer approves through the link lo
 
   // Leave the demo shop as found: the Vendedor's register closed again.
   await closeRegisterViaApi(page, 3);
+});
+
+/** Screenshots of the budget screens (1280 and 390 px, light and dark) into /tmp/h17: only with SCREENS=1. */
+test('budget screens', async ({ page, browser }) => {
+  test.skip(!process.env.SCREENS, 'screenshots only with SCREENS=1');
+  test.setTimeout(240_000);
+  const dir = process.env.SCREENS_DIR ?? '/tmp/h17';
+  mkdirSync(dir, { recursive: true });
+  const { product } = await arrange(page);
+  const token = await apiLogin(page, demoEmail(1));
+  const headers = { authorization: `Bearer ${token}` };
+  const products = await (
+    await page.request.get(`/v1/product/client/1?q=${encodeURIComponent(product)}`, { headers })
+  ).json();
+  const customers = await (await page.request.get(`/v1/customer/client/1?q=${stamp}`, { headers })).json();
+  const created = await (
+    await page.request.post('/v1/budget', {
+      headers,
+      data: {
+        items: [
+          { productId: products.items[0].id, quantity: 3, discountType: 'percentage', discountValue: 500 },
+        ],
+        customerId: customers.items[0].id,
+        paymentConditions: 'Entrada de 50% e o restante na entrega',
+        notes: 'Montagem inclusa',
+      },
+    })
+  ).json();
+  const sent = await (
+    await page.request.post(`/v1/budget/${created.id}/send`, {
+      headers,
+      data: { channel: 'link', appUrl: 'http://localhost' },
+    })
+  ).json();
+  const publicPath = new URL(sent.link.url).pathname;
+  for (const width of [1280, 390]) {
+    for (const scheme of ['light', 'dark'] as const) {
+      const context = await browser.newContext({ viewport: { width, height: width > 600 ? 900 : 844 } });
+      const p = await context.newPage();
+      await p.addInitScript((mode) => localStorage.setItem('balcao:theme', mode), scheme);
+      await p.goto(publicPath);
+      await expect(p.getByRole('heading', { name: /Orçamento nº/ })).toBeVisible();
+      await p.screenshot({ path: `${dir}/approval-${width}-${scheme}.png`, fullPage: true });
+      await loginAs(p, 1);
+      for (const [name, path] of [
+        ['list', '/dashboard/budget'],
+        ['pdv', '/dashboard/budget/pdv'],
+        ['detail', `/dashboard/budget/detail/${created.id}`],
+        ['convert', `/dashboard/budget/convert/${created.id}`],
+      ]) {
+        await p.goto(path);
+        await expect(p.locator('main')).toBeVisible();
+        await p.waitForTimeout(800);
+        await p.screenshot({ path: `${dir}/${name}-${width}-${scheme}.png`, fullPage: width > 600 });
+      }
+      await context.close();
+    }
+  }
 });
