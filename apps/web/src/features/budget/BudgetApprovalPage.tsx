@@ -170,9 +170,15 @@ function Approval({
                     </Typography>
                   )}
                 </TableCell>
-                <TableCell align="right">{formatQuantity(i.quantity, i.unit)}</TableCell>
-                <TableCell align="right">{formatCents(i.unitTotalCents)}</TableCell>
-                <TableCell align="right">{formatCents(i.totalCents)}</TableCell>
+                <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                  {formatQuantity(i.quantity, i.unit)}
+                </TableCell>
+                <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                  {formatCents(i.unitTotalCents)}
+                </TableCell>
+                <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                  {formatCents(i.totalCents)}
+                </TableCell>
               </TableRow>
             ))}
           </TableBody>
