@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { addDays } from '@balcao/core/date';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type FakeEvolution, startFakeEvolution } from '../../../test/fakes/evolution.ts';
 import { bearer, createClientWithUsers, createTestApp, type TestApp } from '../../../test/helper.ts';
 import {
   api,
@@ -23,12 +24,27 @@ import { budgetLinks, budgets } from './schema.ts';
 const API_KEY = 'chave-orcamento';
 let t: TestApp;
 let sockets: SocketClients;
+let evolution: FakeEvolution;
 beforeAll(async () => {
-  t = await createTestApp({ apiKey: API_KEY });
+  evolution = await startFakeEvolution({
+    instances: [],
+    registered: [],
+    // Webhooks reach the app in-process, at the path the API gave Evolution.
+    deliver: async (url, headers, body) => {
+      await t.app.inject({ method: 'POST', url: new URL(url).pathname, headers, payload: body as object });
+    },
+  });
+  t = await createTestApp({
+    apiKey: API_KEY,
+    whatsapp: { baseUrl: evolution.url, apiKey: evolution.apiKey, timeoutMs: 2000 },
+  });
   sockets = await listenForSockets(t);
 });
 afterEach(() => sockets.disconnectAll());
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  await evolution.close();
+});
 
 const APP_URL = 'http://loja.test';
 const rowsOf = <T>(res: unknown) => (res as { rows: T[] }).rows;
@@ -261,6 +277,42 @@ describe('sending and the approval link', () => {
     expect(whatsapp.whatsapp.sent).toBe(false);
     expect(whatsapp.whatsapp.waLink).toMatch(/^https:\/\/wa\.me\/5511987654321\?text=/);
     expect(decodeURIComponent(whatsapp.whatsapp.waLink)).toContain(whatsapp.link.url);
+  });
+
+  it('sends the PDF as a document through the shop WhatsApp when it is connected', async () => {
+    const { auth, client } = await createClientWithUsers(t, [1]);
+    expectStatus(await api(t, auth).post('/whatsapp/instance'), 201, 'create instance');
+    await evolution.scan(`balcao-${client.id}`);
+    evolution.registered.push('5511977770000');
+    const p = await makeProduct(t, auth, { name: 'Estante de pinus', salePriceCents: 32000 });
+    const customer = await makeCustomer(t, auth, { phone: '11977770000' });
+    const budget = await makeBudget(auth, { items: [{ productId: p.id, quantity: 1 }], customerId: customer.id });
+    const sent = expectStatus(
+      await api(t, auth).post(`/budget/${budget.id}/send`, { channel: 'whatsapp', appUrl: APP_URL }),
+      200,
+    );
+    expect(sent.whatsapp).toEqual({ sent: true, waLink: null, reason: null });
+    expect(sent.budget.status).toBe('sent');
+    const message = evolution.sent.at(-1);
+    expect(message).toMatchObject({ instance: `balcao-${client.id}`, number: '5511977770000' });
+    expect(message?.text).toContain(`orçamento nº ${budget.number}`);
+    expect(message?.text).toContain(sent.link.url);
+    const pdf = Buffer.from(message?.media ?? '', 'base64');
+    expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+    expect(await pdfText(pdf)).toContain('Estante de pinus');
+  });
+
+  it('limits each address on the public routes, so guessing tokens gets nowhere', async () => {
+    const guess = (n: number) =>
+      t.app.inject({
+        method: 'GET',
+        url: `/v1/public/budget/${String(n).padStart(32, 'a')}`,
+        remoteAddress: '10.9.9.9',
+      });
+    for (let n = 0; n < 120; n++) expect((await guess(n)).statusCode).toBe(404);
+    const blocked = await guess(999);
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json().message).toBe('Muitas tentativas. Aguarde alguns minutos e tente de novo.');
   });
 
   it('answers only its own budget, records "visualizado" once and takes one answer, told to the bell', async () => {
