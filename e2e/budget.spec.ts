@@ -41,6 +41,7 @@ test('budget: build it for a customer, the customer approves through the link lo
   await page.getByLabel(`Quantidade de ${product}`).fill('2');
   await page.getByLabel(`Quantidade de ${product}`).blur();
   await expect(page.getByTestId('budget-final-amount')).toHaveText('R$ 179,80');
+  await page.getByLabel(`Observação de ${product}`).fill('Cúpula na cor preta');
   await page.getByRole('button', { name: 'Avançar' }).click();
   await page.getByLabel('Buscar cliente por nome, CPF/CNPJ ou telefone (F4)').fill(customer);
   await page.getByRole('list', { name: 'Clientes encontrados' }).getByText(customer).click();
@@ -69,6 +70,7 @@ test('budget: build it for a customer, the customer approves through the link lo
   await expect(customerPage.getByText(product)).toBeVisible();
   await expect(customerPage.getByTestId('approval-total')).toHaveText('R$ 179,80');
   await expect(customerPage.getByText('Pix à vista com 5% já aplicado')).toBeVisible();
+  await expect(customerPage.getByText('Obs.: Cúpula na cor preta')).toBeVisible();
 
   // The shop's screen learns it was viewed without a reload.
   await expect(page.getByTestId('budget-viewed')).toContainText('Visualizado pelo cliente em');

@@ -253,6 +253,23 @@ describe('sending and the approval link', () => {
     expect(refused.statusCode).toBe(422);
     expect(refused.json().message).toBe('Escolha o cliente para enviar o orçamento');
 
+    // WhatsApp without the customer's number: refused before anything is written.
+    const noPhone = await makeCustomer(t, auth);
+    const quiet = await makeBudget(auth, {
+      items: [{ productId: p.id, quantity: 1 }],
+      customerId: noPhone.id,
+    });
+    const noNumber = await api(t, auth).post(`/budget/${quiet.id}/send`, {
+      channel: 'whatsapp',
+      appUrl: APP_URL,
+    });
+    expect(noNumber.statusCode).toBe(422);
+    expect(noNumber.json().message).toBe('O cliente não tem telefone cadastrado');
+    expect(expectStatus(await api(t, auth).get(`/budget/${quiet.id}`), 200).status).toBe('pending');
+    expect(await t.database.db.select().from(budgetLinks).where(eq(budgetLinks.budgetId, quiet.id))).toEqual(
+      [],
+    );
+
     const customer = await makeCustomer(t, auth, { phone: '11987654321' });
     const budget = await makeBudget(auth, {
       items: [{ productId: p.id, quantity: 1 }],
@@ -286,7 +303,10 @@ describe('sending and the approval link', () => {
     evolution.registered.push('5511977770000');
     const p = await makeProduct(t, auth, { name: 'Estante de pinus', salePriceCents: 32000 });
     const customer = await makeCustomer(t, auth, { phone: '11977770000' });
-    const budget = await makeBudget(auth, { items: [{ productId: p.id, quantity: 1 }], customerId: customer.id });
+    const budget = await makeBudget(auth, {
+      items: [{ productId: p.id, quantity: 1 }],
+      customerId: customer.id,
+    });
     const sent = expectStatus(
       await api(t, auth).post(`/budget/${budget.id}/send`, { channel: 'whatsapp', appUrl: APP_URL }),
       200,

@@ -6,6 +6,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
+import { findCustomerRef } from '../customer/refs.ts';
 import type { Storage } from '../storage/storage.ts';
 import { sendShopMessage } from '../whatsapp/send.ts';
 import { budgetPdf, logoBytes } from './pdf.ts';
@@ -35,12 +36,20 @@ export async function sendBudget(
   input: { channel: 'whatsapp' | 'link' | 'print'; appUrl: string },
 ): Promise<BudgetSendResult> {
   const { clientId } = actor;
-  const link = await ctx.db.transaction(async (tx) => {
+  const { link, number } = await ctx.db.transaction(async (tx) => {
     const { row, today } = await findBudgetRow(tx, clientId, id, true);
     assertOpen(row, today);
     if (row.customerId === null)
       throw new AppError(422, BUDGET_MESSAGES.customerToSend, [
         { path: 'customerId', message: BUDGET_MESSAGES.customerToSend },
+      ]);
+    // WhatsApp needs the customer's number: refused before anything is written.
+    const phone =
+      input.channel === 'whatsapp' ? (await findCustomerRef(tx, clientId, row.customerId))?.phone : null;
+    const number = phone ? whatsappDigits(phone) : null;
+    if (input.channel === 'whatsapp' && !number)
+      throw new AppError(422, BUDGET_MESSAGES.customerPhone, [
+        { path: 'customerId', message: BUDGET_MESSAGES.customerPhone },
       ]);
     const issued = await issueLink(tx, id, input.appUrl);
     await tx
@@ -51,18 +60,13 @@ export async function sendBudget(
         updatedAt: new Date(),
       })
       .where(and(eq(budgets.id, id), eq(budgets.clientId, clientId)));
-    return issued;
+    return { link: issued, number };
   });
   ctx.changed(clientId, 'budget', id);
 
   let whatsapp: BudgetSendResult['whatsapp'] = null;
-  if (input.channel === 'whatsapp') {
+  if (number) {
     const { budget, shop } = await budgetDocument(ctx.db, actor, id);
-    const number = budget.customer?.phone ? whatsappDigits(budget.customer.phone) : null;
-    if (!number)
-      throw new AppError(422, BUDGET_MESSAGES.customerPhone, [
-        { path: 'customerId', message: BUDGET_MESSAGES.customerPhone },
-      ]);
     const text = messageOf(shop.name, budget.number, budget.finalAmountCents, budget.validUntil, link.url);
     const pdf = await budgetPdf(shop, toPublicBudget(budget), await logoBytes(storage, shop.logoKey));
     const sent = await sendShopMessage(ctx, clientId, {

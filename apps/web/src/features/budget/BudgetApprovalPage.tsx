@@ -164,6 +164,11 @@ function Approval({
                       + {a.name}
                     </Typography>
                   ))}
+                  {i.notes && (
+                    <Typography variant="body2" color="text.secondary">
+                      Obs.: {i.notes}
+                    </Typography>
+                  )}
                   {i.discountCents > 0 && (
                     <Typography variant="body2" color="text.secondary">
                       Desconto - {formatCents(i.discountCents)}

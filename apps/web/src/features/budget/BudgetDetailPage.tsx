@@ -313,6 +313,11 @@ function BudgetDetail({ budget: b, message }: { budget: Budget; message: string 
                     {a.name}
                   </Typography>
                 ))}
+                {i.notes && (
+                  <Typography variant="body2" color="text.secondary">
+                    Obs.: {i.notes}
+                  </Typography>
+                )}
               </TableCell>
               <TableCell align="right">{formatQuantity(i.quantity, i.unit)}</TableCell>
               <TableCell align="right">

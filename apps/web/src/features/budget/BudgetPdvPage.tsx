@@ -41,6 +41,7 @@ export function budgetInputOf(state: PdvState, extras: Extras): BudgetInput {
       additionals: l.additionals.map((a) => ({ id: a.id, quantity: a.quantity })),
       discountType: l.discountType,
       discountValue: l.discountValue,
+      notes: l.notes?.trim() || null,
     })),
     customerId: state.customer?.id ?? null,
     sellerId: state.sellerId,
@@ -139,6 +140,8 @@ export default function BudgetPdvPage() {
               items={state.items}
               dispatch={dispatch}
               searchRef={searchRef}
+              lineNotes
+              emptyText="Nenhum item no orçamento. Busque um produto para começar."
             />
           )}
           {step === 1 && <CustomerStep clientId={user.client.id} state={state} dispatch={dispatch} />}

@@ -36,6 +36,8 @@ export type PdvLine = {
   additionals: { id: number; name: string; priceCents: number; quantity: number }[];
   discountType: DiscountKind;
   discountValue: number;
+  /** A note on the line (the budget PDV's lines); the PDV sends none. */
+  notes?: string | null;
 };
 
 export type PdvCustomer = {
