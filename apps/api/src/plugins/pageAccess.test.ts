@@ -81,7 +81,12 @@ const READS: Record<string, readonly string[]> = {
   'GET /v1/budget/export': ['budget'],
   'GET /v1/budget/:id': ['budget-detail', 'budget-convert'],
   'GET /v1/budget/:id/pdf': ['budget-detail'],
-  'GET /v1/stock-reservation/product/:productId': ['product-edit', 'stock-entry', 'stock-exit', 'stock-fractionate'],
+  'GET /v1/stock-reservation/product/:productId': [
+    'product-edit',
+    'stock-entry',
+    'stock-exit',
+    'stock-fractionate',
+  ],
 };
 
 const pageAllowed = (name: string): readonly UserTypeId[] => {
