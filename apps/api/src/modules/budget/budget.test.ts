@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { addDays } from '@balcao/core/date';
 import { and, eq, sql } from 'drizzle-orm';
+import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeEvolution, startFakeEvolution } from '../../../test/fakes/evolution.ts';
 import { bearer, createClientWithUsers, createTestApp, type TestApp } from '../../../test/helper.ts';
@@ -238,6 +239,37 @@ describe('budget PDF', () => {
     expect(text).toContain('Condições de pagamento');
     expect(text).toContain('Entrada de 50% e o restante na entrega');
     expect(text).toContain('Preço promocional de lançamento');
+  });
+});
+
+describe('budget PDF logo', () => {
+  it("carries the company's logo from storage when there is one", async () => {
+    const { auth } = await createClientWithUsers(t, [1]);
+    const p = await makeProduct(t, auth, { salePriceCents: 1000 });
+    const budget = await makeBudget(auth, { items: [{ productId: p.id, quantity: 1 }] });
+    const pdf = async () =>
+      (await api(t, auth).get(`/budget/${budget.id}/pdf`)).rawPayload.toString('latin1');
+    expect(await pdf()).not.toContain('/Subtype /Image');
+    const png = await sharp({
+      create: { width: 300, height: 100, channels: 4, background: { r: 20, g: 90, b: 200, alpha: 1 } },
+    })
+      .png()
+      .toBuffer();
+    const boundary = '----logo';
+    const upload = await t.app.inject({
+      method: 'POST',
+      url: '/v1/settings/company/logo',
+      headers: { ...auth, 'content-type': `multipart/form-data; boundary=${boundary}` },
+      payload: Buffer.concat([
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="logo.png"\r\nContent-Type: image/png\r\n\r\n`,
+        ),
+        png,
+        Buffer.from(`\r\n--${boundary}--\r\n`),
+      ]),
+    });
+    expect(upload.statusCode).toBe(200);
+    expect(await pdf()).toContain('/Subtype /Image');
   });
 });
 
