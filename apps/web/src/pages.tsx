@@ -57,4 +57,9 @@ export const PAGES: Record<string, LazyExoticComponent<ComponentType>> = {
   'campaign-category-new': lazy(() => import('./features/campaign-category/CampaignCategoryFormPage.tsx')),
   'campaign-category-edit': lazy(() => import('./features/campaign-category/CampaignCategoryFormPage.tsx')),
   'settings-whatsapp': lazy(() => import('./features/settings/whatsapp/WhatsappSettingsPage.tsx')),
+  budget: lazy(() => import('./features/budget/BudgetListPage.tsx')),
+  'budget-pdv': lazy(() => import('./features/budget/BudgetPdvPage.tsx')),
+  'budget-detail': lazy(() => import('./features/budget/BudgetDetailPage.tsx')),
+  'budget-convert': lazy(() => import('./features/budget/BudgetConvertPage.tsx')),
+  'budget-approval': lazy(() => import('./features/budget/BudgetApprovalPage.tsx')),
 };

@@ -27,6 +27,8 @@ export const WRITE = {
   delivery: [1, 2, 8],
   /** The shop's card rate tables and the fee simulator settings (issue 20). */
   fees: [1, 2, 7],
+  /** Budgets (issue 17): who sells or quotes at the counter, and Financeiro (PRODUCT.md). */
+  budgets: [1, 2, 3, 4, 7, 8],
 } as const satisfies Record<string, readonly UserTypeId[]>;
 
 /** Actions that are neither opening a page nor writing a resource. */
@@ -120,6 +122,8 @@ export const ROUTES: readonly AppRoute[] = [
   r({ name: 'not-have-permission', link: '/not-have-permission', title: 'Sem permissão', allowed: 'public' }),
   r({ name: 'not-found', link: '/404', title: 'Página não encontrada', allowed: 'public' }),
   r({ name: 'hello', link: '/hello', title: 'Hello', allowed: 'public' }),
+  /** A budget's approval page for its customer (issue 17): the token in the path is the only key. */
+  r({ name: 'budget-approval', link: '/orcamento', title: 'Orçamento', allowed: 'public', match: 'prefix' }),
   r({ name: 'home', link: '/dashboard', title: 'Início', allowed: ALL }),
   r({
     name: 'driver-available',
@@ -296,6 +300,14 @@ export const ROUTES: readonly AppRoute[] = [
     link: '/dashboard/budget/detail',
     title: 'Orçamento',
     allowed: STAFF,
+    match: 'prefix',
+  }),
+  /** Converting a budget into a sale (issue 17): the PDV's payment step, for who writes budgets and sells. */
+  r({
+    name: 'budget-convert',
+    link: '/dashboard/budget/convert',
+    title: 'Converter orçamento',
+    allowed: WRITE.budgets,
     match: 'prefix',
   }),
   r({

@@ -344,3 +344,11 @@ export type FractionRatio = z.infer<typeof fractionRatioSchema>;
 /** Result of an entry, exit or fractionation. */
 export const stockOperationResultSchema = z.object({ movements: z.array(stockMovementSchema) });
 export type StockOperationResult = z.infer<typeof stockOperationResultSchema>;
+
+/** A product's level, the units budgets reserve of it and what is left to sell (issue 17). */
+export const stockReservationFiguresSchema = z.object({
+  stock: z.number(),
+  reserved: z.number(),
+  available: z.number(),
+});
+export type StockReservationFigures = z.infer<typeof stockReservationFiguresSchema>;

@@ -14,6 +14,7 @@ const EXPORTS = [
   { list: '/stock-movement/client/:clientId', export: '/stock-movement/client/:clientId/export' },
   { list: '/customer/client/:clientId', export: '/customer/client/:clientId/export' },
   { list: '/sale/client/:clientId', export: '/sale/client/:clientId/export' },
+  { list: '/budget', export: '/budget/export' },
 ];
 
 describe('exports validate before they stream', () => {

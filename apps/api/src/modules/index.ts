@@ -3,6 +3,7 @@ import type { AppContext } from '../context.ts';
 import { accountRoutes } from './account/routes.ts';
 import { authRoutes } from './auth/routes.ts';
 import { billingRoutes } from './billing/routes.ts';
+import { budgetRoutes } from './budget/routes.ts';
 import { campaignRoutes } from './campaign/routes.ts';
 import { campaignsInCategory } from './campaign/service.ts';
 import { campaignCategoryRoutes } from './campaign-category/routes.ts';
@@ -66,4 +67,5 @@ export const MODULES: ((ctx: AppContext) => FastifyPluginAsyncZod)[] = [
   (ctx) => campaignCategoryRoutes(ctx, campaignsInCategory),
   campaignRoutes,
   homeRoutes,
+  budgetRoutes,
 ];

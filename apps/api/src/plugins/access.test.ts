@@ -29,6 +29,13 @@ const PUBLIC_ROUTES = new Set([
   // Evolution's webhook carries no session: its own token header is checked (401 otherwise, tested
   // in campaign.test.ts).
   'POST /v1/whatsapp/webhook/:instanceName',
+  // A budget's approval page: its customer has no login; the random token is the key, limited per
+  // address (budget module, issue 17).
+  'GET /v1/public/budget/:token',
+  'HEAD /v1/public/budget/:token',
+  'GET /v1/public/budget/:token/pdf',
+  'HEAD /v1/public/budget/:token/pdf',
+  'POST /v1/public/budget/:token/answer',
 ]);
 const isDocs = (route: RegisteredRoute) => route.url === '/v1/docs' || route.url.startsWith('/v1/docs/');
 const key = (route: RegisteredRoute) => `${route.method} ${route.url}`;

@@ -29,6 +29,8 @@ const AFFECTED: Record<string, readonly string[]> = {
   'cash-register': ['cash-register', 'home'],
   stock: ['stock', 'product', 'home'],
   product: ['product', 'home'],
+  /** A budget's stock reservation moves what the stock screens show as available. */
+  budget: ['budget', 'stock'],
 };
 
 /**

@@ -11,6 +11,7 @@ import {
   stockMovementListQuerySchema,
   stockMovementSchema,
   stockOperationResultSchema,
+  stockReservationFiguresSchema,
   stockSettingsInputSchema,
   stockSettingsSchema,
 } from '@balcao/core/stock';
@@ -31,6 +32,7 @@ import {
   listLowStock,
   listMovements,
 } from './queries.ts';
+import { reservationFigures } from './reservation.ts';
 import {
   findStockSettings,
   fractionate,
@@ -153,6 +155,20 @@ export function stockRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => findStockCard(db, sessionOf(request), request.params.productId, request.query),
+    );
+
+    app.get(
+      '/stock-reservation/product/:productId',
+      {
+        config: { access: BACKOFFICE },
+        schema: {
+          tags,
+          summary: "A product's level, the units budgets reserve while valid, and what is available to sell",
+          params: productParams,
+          response: { 200: stockReservationFiguresSchema },
+        },
+      },
+      async (request) => reservationFigures(db, sessionOf(request), request.params.productId),
     );
 
     app.get(

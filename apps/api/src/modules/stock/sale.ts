@@ -1,5 +1,6 @@
 import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
+import { assertReservationsKept } from './reservation.ts';
 import { stockMovements } from './schema.ts';
 import { applyStockMovements, type LowStockAlert, type StockContext } from './service.ts';
 
@@ -38,6 +39,8 @@ export async function takeSaleStock(
     lines.map((l) => ({ ...l, type: 'sale' as const, saleId })),
     { settings, lastLevelWrite: true },
   );
+  // Units reserved by budgets (issue 17) are not for this sale: checked under the same locks.
+  if (!settings.allowNegativeStock) await assertReservationsKept(tx, actor.clientId, lines);
   return result.lowStock;
 }
 

@@ -98,3 +98,35 @@ export const stockFractionRatios = pgTable(
   },
   (t) => [uniqueIndex('stock_fraction_ratios_pair_uq').on(t.clientId, t.sourceProductId, t.targetProductId)],
 );
+
+/**
+ * Stock held for a holder (a budget, issue 17): units other sales may not take while the
+ * reservation is active, i.e. not released and `expires_at` still ahead. Expiry is computed from
+ * the timestamp when stock is read or taken (no timer); the holder's module releases it on cancel
+ * or conversion and moves `expires_at` on renewal. `holder_id` is the holder's id in its own module.
+ */
+export const stockReservations = pgTable(
+  'stock_reservations',
+  {
+    id: serial('id').primaryKey(),
+    clientId: integer('client_id')
+      .notNull()
+      .references(() => clients.id),
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    variantId: integer('variant_id').references(() => productVariants.id, { onDelete: 'cascade' }),
+    /** 'budget' */
+    holderKind: text('holder_kind').notNull(),
+    holderId: integer('holder_id').notNull(),
+    quantity: numeric('quantity', { precision: 14, scale: 3, mode: 'string' }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    releasedAt: timestamp('released_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('stock_reservations_product_idx').on(t.clientId, t.productId),
+    index('stock_reservations_holder_idx').on(t.holderKind, t.holderId),
+    check('stock_reservations_quantity_ck', sql`${t.quantity} > 0`),
+  ],
+);

@@ -37,6 +37,10 @@ type Props = {
   items: PdvLine[];
   dispatch: (action: PdvAction) => void;
   searchRef: RefObject<HTMLInputElement | null>;
+  /** A notes field on each line (the budget PDV); default off, as the PDV. */
+  lineNotes?: boolean;
+  /** What an empty cart says; default the PDV's. */
+  emptyText?: string;
 };
 
 /** "3*7891234567895" -> quantity 3 and the code; "0,350*..." for kg. */
@@ -51,7 +55,7 @@ function splitQuantity(text: string): { quantity: number; code: string } {
  * Step 0, items: the search box takes a barcode scanner's input (keyboard wedge: digits then Enter
  * -> barcode lookup) and searches by name/SKU as you type; arrows pick a result, Enter adds it.
  */
-export function ItemsStep({ clientId, items, dispatch, searchRef }: Props) {
+export function ItemsStep({ clientId, items, dispatch, searchRef, lineNotes = false, emptyText }: Props) {
   const [text, setText] = useState('');
   const [results, setResults] = useState<ProductListItem[]>([]);
   const [highlight, setHighlight] = useState(0);
@@ -245,7 +249,7 @@ export function ItemsStep({ clientId, items, dispatch, searchRef }: Props) {
           {message}
         </Alert>
       )}
-      <LinesTable items={items} dispatch={dispatch} />
+      <LinesTable items={items} dispatch={dispatch} lineNotes={lineNotes} emptyText={emptyText} />
       <ProductOptionsDialog
         product={options?.product ?? null}
         variant={options?.variant ?? null}
@@ -263,12 +267,22 @@ export function ItemsStep({ clientId, items, dispatch, searchRef }: Props) {
   );
 }
 
-function LinesTable({ items, dispatch }: { items: PdvLine[]; dispatch: (action: PdvAction) => void }) {
+function LinesTable({
+  items,
+  dispatch,
+  lineNotes,
+  emptyText,
+}: {
+  items: PdvLine[];
+  dispatch: (action: PdvAction) => void;
+  lineNotes: boolean;
+  emptyText?: string;
+}) {
   if (items.length === 0) {
     return (
       <Paper variant="outlined" sx={{ p: 4, mt: 2, textAlign: 'center' }}>
         <Typography color="text.secondary">
-          Nenhum item na venda. Leia um código de barras para começar.
+          {emptyText ?? 'Nenhum item na venda. Leia um código de barras para começar.'}
         </Typography>
       </Paper>
     );
@@ -289,7 +303,7 @@ function LinesTable({ items, dispatch }: { items: PdvLine[]; dispatch: (action: 
         }
       >
         {items.map((line, index) => (
-          <LineRow key={line.key} line={line} index={index} dispatch={dispatch} />
+          <LineRow key={line.key} line={line} index={index} dispatch={dispatch} lineNotes={lineNotes} />
         ))}
       </ListTable>
     </Paper>
@@ -304,10 +318,12 @@ const LineRow = memo(function LineRow({
   line,
   index,
   dispatch,
+  lineNotes = false,
 }: {
   line: PdvLine;
   index: number;
   dispatch: (action: PdvAction) => void;
+  lineNotes?: boolean;
 }) {
   const totals = lineTotals(line);
   return (
@@ -321,6 +337,19 @@ const LineRow = memo(function LineRow({
           <Typography variant="caption" color="text.secondary">
             + {line.additionals.map((a) => a.name).join(', ')}
           </Typography>
+        )}
+        {lineNotes && (
+          <TextField
+            size="small"
+            variant="standard"
+            fullWidth
+            placeholder="Observação do item"
+            value={line.notes ?? ''}
+            onChange={(e) =>
+              dispatch({ type: 'updateLine', key: line.key, changes: { notes: e.target.value } })
+            }
+            slotProps={{ htmlInput: { maxLength: 200, 'aria-label': `Observação de ${line.name}` } }}
+          />
         )}
       </TableCell>
       <TableCell>

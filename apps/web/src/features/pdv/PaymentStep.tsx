@@ -45,12 +45,22 @@ type Props = {
   onFinish: () => void;
   finishing: boolean;
   finishError: string | null;
+  /** Show the discount and coupon fields (default). A budget's conversion keeps the budget's discount. */
+  discount?: boolean;
 };
 
 let paymentSeq = 0;
 
 /** Step 2: discount (R$ or %), coupon, split payments, installments, due date, change, Pix QR. */
-export function PaymentStep({ state, totals, dispatch, onFinish, finishing, finishError }: Props) {
+export function PaymentStep({
+  state,
+  totals,
+  dispatch,
+  onFinish,
+  finishing,
+  finishError,
+  discount = true,
+}: Props) {
   const paid = state.payments.reduce((s, p) => s + p.amountCents, 0);
   const remaining = Math.max(totals.finalAmountCents - paid, 0);
   const check = pdvPaymentCheck(state, totals.finalAmountCents);
@@ -65,7 +75,7 @@ export function PaymentStep({ state, totals, dispatch, onFinish, finishing, fini
 
   return (
     <Stack spacing={3}>
-      <DiscountAndCoupon state={state} totals={totals} dispatch={dispatch} />
+      {discount && <DiscountAndCoupon state={state} totals={totals} dispatch={dispatch} />}
 
       <Box>
         <Typography component="h2" variant="h6" gutterBottom>
@@ -279,11 +289,13 @@ function AddPaymentForm({
 
 type PaymentValues = { method: PaymentMethod; amount: string; installments: number; dueDate: string };
 
-function DiscountAndCoupon({
+/** The sale's discount (R$ or %) and, unless `coupon` is false (a budget), the coupon code. */
+export function DiscountAndCoupon({
   state,
   totals,
   dispatch,
-}: Omit<Props, 'onFinish' | 'finishing' | 'finishError'>) {
+  coupon = true,
+}: Pick<Props, 'state' | 'totals' | 'dispatch'> & { coupon?: boolean }) {
   const [kind, setKind] = useState(state.discountType);
   const [text, setText] = useState(
     state.discountValue
@@ -336,25 +348,27 @@ function DiscountAndCoupon({
           />
         </Stack>
       </Box>
-      <Box>
-        <Typography component="h2" variant="h6" gutterBottom>
-          Cupom
-        </Typography>
-        {state.coupon ? (
-          <Chip
-            color="success"
-            label={`${state.coupon.code}: - ${formatCents(totals.couponDiscountCents)}`}
-            onDelete={() => dispatch({ type: 'coupon', coupon: null })}
-            data-testid="pdv-coupon"
-          />
-        ) : (
-          <CouponForm
-            subtotalCents={totals.totalCents}
-            customerId={state.customer?.id ?? null}
-            onValid={(coupon) => dispatch({ type: 'coupon', coupon })}
-          />
-        )}
-      </Box>
+      {coupon && (
+        <Box>
+          <Typography component="h2" variant="h6" gutterBottom>
+            Cupom
+          </Typography>
+          {state.coupon ? (
+            <Chip
+              color="success"
+              label={`${state.coupon.code}: - ${formatCents(totals.couponDiscountCents)}`}
+              onDelete={() => dispatch({ type: 'coupon', coupon: null })}
+              data-testid="pdv-coupon"
+            />
+          ) : (
+            <CouponForm
+              subtotalCents={totals.totalCents}
+              customerId={state.customer?.id ?? null}
+              onValid={(coupon) => dispatch({ type: 'coupon', coupon })}
+            />
+          )}
+        </Box>
+      )}
     </Stack>
   );
 }

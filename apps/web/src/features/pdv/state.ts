@@ -36,6 +36,8 @@ export type PdvLine = {
   additionals: { id: number; name: string; priceCents: number; quantity: number }[];
   discountType: DiscountKind;
   discountValue: number;
+  /** A note on the line (the budget PDV's lines); the PDV sends none. */
+  notes?: string | null;
 };
 
 export type PdvCustomer = {
@@ -242,9 +244,12 @@ export function pdvToSaleInput(state: PdvState): SaleInput {
   };
 }
 
-/** The reducer with its local-storage copy (key per user). */
-export function usePdvState(userId: number | undefined) {
-  const storageKey = `pdv:${userId ?? 0}`;
+/**
+ * The reducer with its local-storage copy (key per user). `scope` keeps another mode's cart apart
+ * (the budget PDV: 'budget'); default the PDV's own.
+ */
+export function usePdvState(userId: number | undefined, scope = 'pdv') {
+  const storageKey = `${scope}:${userId ?? 0}`;
   const [state, dispatch] = useReducer(pdvReducer, undefined, () => {
     const saved = loadPersisted<PdvState | null>(storageKey, null);
     return saved && Array.isArray(saved.items) ? { ...emptyPdv(), ...saved } : emptyPdv();

@@ -9,6 +9,7 @@ import type {
   StockFractionateInput,
   StockMovement,
   StockOperationResult,
+  StockReservationFigures,
   StockSettings,
   StockSettingsInput,
 } from '@balcao/core/stock';
@@ -149,4 +150,13 @@ export function downloadMovementsCsv(
     `/stock-movement/client/${clientId}/export${toQueryString(params)}`,
     'movimentacoes-estoque.csv',
   );
+}
+
+/** A product's units reserved by valid budgets and what is left to sell (issue 17). */
+export function useReservationFigures(productId: number, enabled = true) {
+  return useQuery({
+    queryKey: stockKeys.view('reservation', productId),
+    queryFn: () => apiFetch<StockReservationFigures>(`/stock-reservation/product/${productId}`),
+    enabled,
+  });
 }

@@ -14,7 +14,7 @@ import { alignRight, ListTable } from '../../../components/listPage.tsx';
 import { errorMessage } from '../../../lib/api.ts';
 import { readParam, useListParams } from '../../../lib/listParams.ts';
 import { useSession } from '../../auth/session.tsx';
-import { useStockCard } from '../api.ts';
+import { useReservationFigures, useStockCard } from '../api.ts';
 import { formatMovementTime, movementDetails, SignedQuantity } from './StockHistory.tsx';
 
 const PAGE_SIZES = [10, 20, 50, 100];
@@ -33,6 +33,7 @@ export function ProductStockCard({ productId, stockControl }: { productId: numbe
   const enabled = Boolean(settingsChecklist?.stockManagement) && stockControl;
   const { query, pagination } = useListParams(cardQuery, 'card-');
   const card = useStockCard(productId, query.page, query.pageSize, enabled);
+  const reserved = useReservationFigures(productId, enabled);
   if (!enabled) return null;
 
   let body: ReactNode;
@@ -44,6 +45,18 @@ export function ProductStockCard({ productId, stockControl }: { productId: numbe
       <>
         <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 3, mb: 2 }}>
           <Summary label="Estoque atual" value={formatQuantity(product.stock, product.unit)} />
+          {reserved.data && reserved.data.reserved > 0 && (
+            <>
+              <Summary
+                label="Reservado em orçamentos"
+                value={formatQuantity(reserved.data.reserved, product.unit)}
+              />
+              <Summary
+                label="Disponível para venda"
+                value={formatQuantity(reserved.data.available, product.unit)}
+              />
+            </>
+          )}
           <Summary label="Estoque mínimo" value={formatQuantity(product.minStock, product.unit)} />
           <Summary label="Custo médio" value={formatCents(product.costPriceCents)} />
           {product.isLowStock && <Chip color="warning" label="Estoque baixo" sx={{ alignSelf: 'center' }} />}

@@ -1,0 +1,111 @@
+import type { BudgetConvertInput } from '@balcao/core/budget';
+import type { DeliveryAddress, DiscountKind, PaymentInput } from '@balcao/core/sale';
+import { eq } from 'drizzle-orm';
+import type { AppContext } from '../../context.ts';
+import type { SessionUser } from '../../plugins/auth.ts';
+import { priceItems } from '../product/pricing.ts';
+import { type RecordedSale, recordSale, type SaleLineDraft } from '../sale/record.ts';
+import { releaseReservation } from '../stock/reservation.ts';
+import { budgets } from './schema.ts';
+import { assertOpen, findBudgetRow, findItems, holderOf } from './service.ts';
+
+/**
+ * A budget converted into a sale (issue 17), THE sale seam's origin 'budget': the budget is locked
+ * inside the sale's transaction (a second click waits, then finds it converted: 409), its lines go
+ * at the budget's prices or today's catalog prices, its reservation is released so the sale may take
+ * the units it held, and `onRecorded` marks it finished with the sale, in the same transaction.
+ */
+
+export type BudgetConvertData = {
+  prices: 'budget' | 'current';
+  payments: PaymentInput[];
+  cashDepositAmountCents: number;
+  approval?: BudgetConvertInput['approval'];
+};
+
+export function convertBudget(
+  ctx: AppContext,
+  session: SessionUser,
+  id: number,
+  input: BudgetConvertData,
+  idempotencyKey: string | null,
+): Promise<RecordedSale> {
+  const { clientId } = session;
+  const { approval, ...body } = input;
+  return recordSale(
+    ctx,
+    session,
+    async (tx) => {
+      const { row, today } = await findBudgetRow(tx, clientId, id, true);
+      assertOpen(row, today);
+      const items = await findItems(tx, id);
+      const catalog = items.filter((i) => i.productId !== null);
+      const current =
+        input.prices === 'current'
+          ? await priceItems(
+              tx,
+              clientId,
+              catalog.map((i) => ({
+                productId: i.productId as number,
+                variantId: i.variantId,
+                quantity: Number(i.quantity),
+                additionals: (i.additionals as { id: number; quantity: number }[]).map((a) => ({
+                  id: a.id,
+                  quantity: a.quantity,
+                })),
+              })),
+            )
+          : null;
+      const lines: SaleLineDraft[] = items.map((i) => {
+        const priced = current && i.productId !== null ? current[catalog.indexOf(i)] : null;
+        return {
+          productId: i.productId,
+          variantId: i.variantId,
+          description: priced?.description ?? i.description,
+          variantName: priced ? priced.variantName : i.variantName,
+          sku: priced ? priced.sku : i.sku,
+          barcode: priced ? priced.barcode : i.barcode,
+          unit: priced?.unit ?? i.unit,
+          quantity: Number(i.quantity),
+          unitPriceCents: priced?.unitPriceCents ?? i.unitPriceCents,
+          additionals: priced?.additionals ?? (i.additionals as SaleLineDraft['additionals']),
+          discountType: i.discountType as DiscountKind,
+          discountValue: i.discountValue,
+          notes: i.notes,
+        };
+      });
+      // The units this budget held are now this sale's to take.
+      await releaseReservation(tx, clientId, holderOf(id));
+      return {
+        originSale: 'budget',
+        typeOfSale: row.typeOfSale as 'store' | 'delivery',
+        isSimple: false,
+        customerId: row.customerId,
+        sellerId: row.sellerId ?? (row.userId !== session.userId ? row.userId : null),
+        deliveryAddress: (row.deliveryAddress as DeliveryAddress | null) ?? null,
+        discountType: row.discountType as DiscountKind,
+        discountValue: row.discountValue,
+        couponCode: null,
+        freightCents: row.freightCents,
+        notes: [`Orçamento nº ${row.number}`, row.notes].filter(Boolean).join(' · '),
+        payments: input.payments,
+        cashDepositAmountCents: input.cashDepositAmountCents,
+        lines,
+      };
+    },
+    {
+      idempotencyKey: idempotencyKey ? `budget:${id}:${idempotencyKey}` : null,
+      body: { budgetId: id, ...body },
+      approval,
+      onRecorded: async (tx, sale) => {
+        await tx
+          .update(budgets)
+          .set({ status: 'finished', saleId: sale.id, saleNumber: sale.number, updatedAt: new Date() })
+          .where(eq(budgets.id, id));
+      },
+    },
+  ).then((result) => {
+    ctx.changed(clientId, 'budget', id);
+    return result;
+  });
+}

@@ -1,0 +1,296 @@
+import type { BudgetPublic } from '@balcao/core/budget';
+import { formatDateBr } from '@balcao/core/date';
+import { formatCents } from '@balcao/core/money';
+import { formatQuantity } from '@balcao/core/product';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Container from '@mui/material/Container';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import Divider from '@mui/material/Divider';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useEffect, useState } from 'react';
+import { useLocation } from 'react-router';
+import { Loading } from '../../components/Loading.tsx';
+import { errorMessage } from '../../lib/api.ts';
+import { formatDate } from '../../lib/format.ts';
+import { fetchPublicBudget, postPublicAnswer } from './api.ts';
+
+/**
+ * /orcamento/{token}: the customer's approval page, outside the dashboard and without a login. It
+ * shows one budget as its PDF does, "Aprovar" or "Recusar" (with a reason); opening it is recorded
+ * as "visualizado" by the API.
+ */
+export default function BudgetApprovalPage() {
+  const { pathname } = useLocation();
+  const token = pathname.split('/').filter(Boolean)[1] ?? '';
+  // Public pages render outside the dashboard's QueryClientProvider: a plain fetch, once.
+  const [data, setData] = useState<BudgetPublic | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    if (!token) return;
+    let live = true;
+    fetchPublicBudget(token).then(
+      (answer) => live && setData(answer),
+      (e) => live && setError(errorMessage(e)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [token]);
+
+  return (
+    <Container maxWidth="md" sx={{ py: { xs: 2, sm: 4 } }}>
+      {!token ? (
+        <Alert severity="error">Link de orçamento inválido ou não encontrado</Alert>
+      ) : error ? (
+        <Alert severity="warning" data-testid="approval-error">
+          {error}
+        </Alert>
+      ) : !data ? (
+        <Loading />
+      ) : (
+        <Approval token={token} data={data} onAnswered={setData} />
+      )}
+    </Container>
+  );
+}
+
+function Approval({
+  token,
+  data,
+  onAnswered,
+}: {
+  token: string;
+  data: BudgetPublic;
+  onAnswered: (answer: BudgetPublic) => void;
+}) {
+  const { shop, budget: b } = data;
+  const [refusing, setRefusing] = useState(false);
+  const [reason, setReason] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [sending, setSending] = useState(false);
+
+  const answer = async (value: 'approved' | 'refused') => {
+    setSending(true);
+    setError(null);
+    try {
+      onAnswered(
+        await postPublicAnswer(token, { answer: value, reason: value === 'refused' ? reason : null }),
+      );
+      setRefusing(false);
+    } catch (e) {
+      setError(errorMessage(e));
+    } finally {
+      setSending(false);
+    }
+  };
+
+  return (
+    <Paper variant="outlined" sx={{ p: { xs: 2, sm: 4 } }}>
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ justifyContent: 'space-between' }}>
+        <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
+          {shop.logoUrl && (
+            <Box
+              component="img"
+              src={shop.logoUrl}
+              alt={`Logo de ${shop.name}`}
+              sx={{ maxHeight: 64, maxWidth: 120 }}
+            />
+          )}
+          <Box>
+            <Typography variant="h6" component="p">
+              {shop.name}
+            </Typography>
+            {shop.document && <Typography variant="body2">CNPJ/CPF: {shop.document}</Typography>}
+            {(shop.phone || shop.email) && (
+              <Typography variant="body2">{[shop.phone, shop.email].filter(Boolean).join(' · ')}</Typography>
+            )}
+            {shop.address && <Typography variant="body2">{shop.address}</Typography>}
+          </Box>
+        </Stack>
+        <Box sx={{ textAlign: { sm: 'right' } }}>
+          <Typography component="h1" variant="h5">
+            Orçamento nº {b.number}
+          </Typography>
+          <Typography variant="body2">Emitido em {formatDate(b.createdAt)}</Typography>
+          <Typography variant="body2" sx={{ fontWeight: 600 }}>
+            Válido até {formatDateBr(b.validUntil)}
+          </Typography>
+        </Box>
+      </Stack>
+      <Divider sx={{ my: 2 }} />
+      <Typography>Cliente: {b.customerName ?? '—'}</Typography>
+      <Typography variant="body2" color="text.secondary">
+        Vendedor: {b.sellerName}
+      </Typography>
+      {b.typeOfSale === 'delivery' && b.deliveryAddress && (
+        <Typography variant="body2">
+          Entrega: {b.deliveryAddress.street}, {b.deliveryAddress.number} - {b.deliveryAddress.neighborhood},{' '}
+          {b.deliveryAddress.city}/{b.deliveryAddress.state}
+        </Typography>
+      )}
+
+      <Box sx={{ overflowX: 'auto', my: 2 }}>
+        <Table size="small" aria-label="Itens do orçamento">
+          <TableHead>
+            <TableRow>
+              <TableCell>Produto</TableCell>
+              <TableCell align="right">Qtd</TableCell>
+              <TableCell align="right">Unitário</TableCell>
+              <TableCell align="right">Total</TableCell>
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {b.items.map((i, n) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: the public view has no ids; lines keep their order
+              <TableRow key={n}>
+                <TableCell>
+                  {i.description}
+                  {i.variantName ? ` (${i.variantName})` : ''}
+                  {i.additionals.map((a) => (
+                    <Typography key={a.id} variant="body2" color="text.secondary">
+                      + {a.name}
+                    </Typography>
+                  ))}
+                  {i.notes && (
+                    <Typography variant="body2" color="text.secondary">
+                      Obs.: {i.notes}
+                    </Typography>
+                  )}
+                  {i.discountCents > 0 && (
+                    <Typography variant="body2" color="text.secondary">
+                      Desconto - {formatCents(i.discountCents)}
+                    </Typography>
+                  )}
+                </TableCell>
+                <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                  {formatQuantity(i.quantity, i.unit)}
+                </TableCell>
+                <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                  {formatCents(i.unitTotalCents)}
+                </TableCell>
+                <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                  {formatCents(i.totalCents)}
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </Box>
+
+      <Stack spacing={0.5} sx={{ ml: 'auto', maxWidth: 320 }}>
+        <Line label="Subtotal" value={formatCents(b.itemsGrossCents)} />
+        {b.itemsDiscountCents + b.discountCents > 0 && (
+          <Line label="Descontos" value={`- ${formatCents(b.itemsDiscountCents + b.discountCents)}`} />
+        )}
+        {b.freightCents > 0 && <Line label="Frete" value={formatCents(b.freightCents)} />}
+        <Stack direction="row" sx={{ justifyContent: 'space-between' }}>
+          <Typography variant="h6">Total</Typography>
+          <Typography variant="h6" sx={{ fontWeight: 700 }} data-testid="approval-total">
+            {formatCents(b.finalAmountCents)}
+          </Typography>
+        </Stack>
+      </Stack>
+
+      {b.paymentConditions && (
+        <Box sx={{ mt: 2 }}>
+          <Typography variant="subtitle2">Condições de pagamento</Typography>
+          <Typography sx={{ whiteSpace: 'pre-wrap' }}>{b.paymentConditions}</Typography>
+        </Box>
+      )}
+      {b.notes && (
+        <Box sx={{ mt: 2 }}>
+          <Typography variant="subtitle2">Observações</Typography>
+          <Typography sx={{ whiteSpace: 'pre-wrap' }}>{b.notes}</Typography>
+        </Box>
+      )}
+
+      <Divider sx={{ my: 3 }} />
+      {b.answer ? (
+        <Alert severity={b.answer === 'approved' ? 'success' : 'info'} data-testid="approval-answer">
+          {b.answer === 'approved'
+            ? 'Orçamento aprovado. Obrigado! A loja já foi avisada.'
+            : `Orçamento recusado${b.refusalReason ? `: ${b.refusalReason}` : ''}. A loja já foi avisada.`}
+        </Alert>
+      ) : (
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+          <Button
+            variant="contained"
+            color="success"
+            size="large"
+            disabled={sending}
+            onClick={() => answer('approved')}
+          >
+            Aprovar
+          </Button>
+          <Button
+            variant="outlined"
+            color="error"
+            size="large"
+            disabled={sending}
+            onClick={() => setRefusing(true)}
+          >
+            Recusar
+          </Button>
+          <Button href={`/v1/public/budget/${token}/pdf?download=true`} sx={{ ml: { sm: 'auto' } }}>
+            Baixar PDF
+          </Button>
+        </Stack>
+      )}
+      {error && !refusing && (
+        <Alert severity="error" sx={{ mt: 2 }}>
+          {error}
+        </Alert>
+      )}
+
+      <Dialog open={refusing} onClose={() => setRefusing(false)} fullWidth maxWidth="xs">
+        <DialogTitle>Recusar orçamento</DialogTitle>
+        <DialogContent>
+          <TextField
+            label="Motivo da recusa"
+            value={reason}
+            onChange={(e) => setReason(e.target.value)}
+            fullWidth
+            multiline
+            minRows={2}
+            autoFocus
+            sx={{ mt: 1 }}
+            slotProps={{ htmlInput: { maxLength: 500 } }}
+          />
+          {error && (
+            <Alert severity="error" sx={{ mt: 2 }}>
+              {error}
+            </Alert>
+          )}
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => setRefusing(false)}>Voltar</Button>
+          <Button color="error" variant="contained" disabled={sending} onClick={() => answer('refused')}>
+            Recusar
+          </Button>
+        </DialogActions>
+      </Dialog>
+    </Paper>
+  );
+}
+
+function Line({ label, value }: { label: string; value: string }) {
+  return (
+    <Stack direction="row" sx={{ justifyContent: 'space-between' }}>
+      <Typography color="text.secondary">{label}</Typography>
+      <Typography>{value}</Typography>
+    </Stack>
+  );
+}

@@ -1,0 +1,277 @@
+import type { BudgetInput } from '@balcao/core/budget';
+import { formatCents } from '@balcao/core/money';
+import { can, WRITE } from '@balcao/core/routes';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Checkbox from '@mui/material/Checkbox';
+import Divider from '@mui/material/Divider';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Step from '@mui/material/Step';
+import StepButton from '@mui/material/StepButton';
+import Stepper from '@mui/material/Stepper';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useRef, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { errorMessage } from '../../lib/api.ts';
+import { loadPersisted, removePersisted, savePersisted } from '../../lib/persist.ts';
+import { useSession } from '../auth/session.tsx';
+import { CustomerStep } from '../pdv/CustomerStep.tsx';
+import { ItemsStep } from '../pdv/ItemsStep.tsx';
+import { DiscountAndCoupon } from '../pdv/PaymentStep.tsx';
+import { type PdvState, usePdvState } from '../pdv/state.ts';
+import { useCreateBudget } from './api.ts';
+
+const STEPS = ['Itens', 'Cliente e entrega', 'Condições'] as const;
+
+type Extras = { validUntil: string; notes: string; paymentConditions: string; reserveStock: boolean };
+const NO_EXTRAS: Extras = { validUntil: '', notes: '', paymentConditions: '', reserveStock: false };
+
+/** The POST /v1/budget body: the PDV's cart (prices come from the catalog on the server) and the budget's texts. */
+export function budgetInputOf(state: PdvState, extras: Extras): BudgetInput {
+  return {
+    items: state.items.map((l) => ({
+      productId: l.productId,
+      variantId: l.variantId,
+      quantity: l.quantity,
+      additionals: l.additionals.map((a) => ({ id: a.id, quantity: a.quantity })),
+      discountType: l.discountType,
+      discountValue: l.discountValue,
+      notes: l.notes?.trim() || null,
+    })),
+    customerId: state.customer?.id ?? null,
+    sellerId: state.sellerId,
+    typeOfSale: state.typeOfSale,
+    deliveryAddressId: state.typeOfSale === 'delivery' ? state.deliveryAddressId : null,
+    freightCents: state.typeOfSale === 'delivery' ? state.freightCents : 0,
+    discountType: state.discountType,
+    discountValue: state.discountValue,
+    validUntil: extras.validUntil || null,
+    notes: extras.notes.trim() || null,
+    paymentConditions: extras.paymentConditions.trim() || null,
+    reserveStock: extras.reserveStock,
+  };
+}
+
+/**
+ * /dashboard/budget/pdv: the PDV's item and customer steps in budget mode (their own cart, kept per
+ * user), then the budget's conditions. Saving needs no register and moves no stock or money.
+ */
+export default function BudgetPdvPage() {
+  const session = useSession();
+  const user = session.user;
+  const navigate = useNavigate();
+  const { state, dispatch, totals } = usePdvState(user?.id, 'budget');
+  const extrasKey = `budget-extras:${user?.id ?? 0}`;
+  const [extras, setExtrasState] = useState<Extras>(() => loadPersisted(extrasKey, NO_EXTRAS));
+  const setExtras = (changes: Partial<Extras>) =>
+    setExtrasState((e) => {
+      const next = { ...e, ...changes };
+      savePersisted(extrasKey, next);
+      return next;
+    });
+  const searchRef = useRef<HTMLInputElement | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [confirmClear, setConfirmClear] = useState(false);
+  const create = useCreateBudget();
+  const stockManagement = Boolean(session.settingsChecklist?.stockManagement);
+  const mayWrite = can(user?.userType.id, WRITE.budgets);
+
+  if (!user) return null;
+  const step = Math.min(state.step, 2) as 0 | 1 | 2;
+  const goTo = (next: 0 | 1 | 2) => dispatch({ type: 'step', step: next });
+  const clear = () => {
+    dispatch({ type: 'cancel' });
+    removePersisted(extrasKey);
+    setExtrasState(NO_EXTRAS);
+  };
+
+  const save = async () => {
+    setError(null);
+    try {
+      const budget = await create.mutateAsync(budgetInputOf(state, extras));
+      clear();
+      navigate(`/dashboard/budget/detail/${budget.id}`, {
+        state: { message: `Orçamento nº ${budget.number} salvo` },
+      });
+    } catch (e) {
+      setError(errorMessage(e));
+    }
+  };
+
+  return (
+    <Box>
+      <Stack
+        direction="row"
+        sx={{ alignItems: 'center', justifyContent: 'space-between', gap: 2, mb: 2, flexWrap: 'wrap' }}
+      >
+        <Typography component="h1" variant="h5">
+          Novo orçamento
+        </Typography>
+      </Stack>
+      {!mayWrite && (
+        <Alert severity="info" sx={{ mb: 2 }}>
+          Você pode montar o orçamento, mas não salvá-lo.
+        </Alert>
+      )}
+      <Stepper nonLinear alternativeLabel activeStep={step} sx={{ mb: 3 }}>
+        {STEPS.map((label, index) => (
+          <Step key={label} completed={index < step}>
+            <StepButton onClick={() => goTo(index as 0 | 1 | 2)}>{label}</StepButton>
+          </Step>
+        ))}
+      </Stepper>
+
+      <Box
+        sx={{
+          display: 'grid',
+          gap: 3,
+          gridTemplateColumns: { xs: 'minmax(0, 1fr)', lg: 'minmax(0, 1fr) 320px' },
+        }}
+      >
+        <Box>
+          {step === 0 && (
+            <ItemsStep
+              clientId={user.client.id}
+              items={state.items}
+              dispatch={dispatch}
+              searchRef={searchRef}
+              lineNotes
+              emptyText="Nenhum item no orçamento. Busque um produto para começar."
+            />
+          )}
+          {step === 1 && <CustomerStep clientId={user.client.id} state={state} dispatch={dispatch} />}
+          {step === 2 && (
+            <Stack spacing={3}>
+              <DiscountAndCoupon state={state} totals={totals} dispatch={dispatch} coupon={false} />
+              <Box>
+                <Typography component="h2" variant="h6" gutterBottom>
+                  Validade e condições
+                </Typography>
+                <Stack spacing={2}>
+                  <TextField
+                    type="date"
+                    label="Válido até"
+                    value={extras.validUntil}
+                    onChange={(e) => setExtras({ validUntil: e.target.value })}
+                    helperText="Em branco: a validade padrão do sistema"
+                    slotProps={{ inputLabel: { shrink: true } }}
+                    sx={{ maxWidth: 260 }}
+                  />
+                  <TextField
+                    label="Condições de pagamento"
+                    value={extras.paymentConditions}
+                    onChange={(e) => setExtras({ paymentConditions: e.target.value })}
+                    multiline
+                    minRows={2}
+                    slotProps={{ htmlInput: { maxLength: 1000 } }}
+                  />
+                  <TextField
+                    label="Observações"
+                    value={extras.notes}
+                    onChange={(e) => setExtras({ notes: e.target.value })}
+                    multiline
+                    minRows={2}
+                    slotProps={{ htmlInput: { maxLength: 1000 } }}
+                  />
+                  {stockManagement && (
+                    <FormControlLabel
+                      control={
+                        <Checkbox
+                          checked={extras.reserveStock}
+                          onChange={(e) => setExtras({ reserveStock: e.target.checked })}
+                        />
+                      }
+                      label="Reservar o estoque dos itens enquanto o orçamento for válido"
+                    />
+                  )}
+                </Stack>
+              </Box>
+              {error && <Alert severity="error">{error}</Alert>}
+            </Stack>
+          )}
+        </Box>
+
+        <Paper
+          variant="outlined"
+          sx={{ p: 2, alignSelf: 'start', position: { lg: 'sticky' }, top: { lg: 80 } }}
+          aria-label="Totais"
+        >
+          <Stack spacing={0.75}>
+            <Row label="Itens" value={String(totals.totalItems)} />
+            <Row label="Subtotal" value={formatCents(totals.itemsGrossCents)} />
+            {totals.itemsDiscountCents + totals.discountCents > 0 && (
+              <Row
+                label="Descontos"
+                value={`- ${formatCents(totals.itemsDiscountCents + totals.discountCents)}`}
+              />
+            )}
+            {totals.freightCents > 0 && <Row label="Frete" value={formatCents(totals.freightCents)} />}
+            <Divider />
+            <Stack direction="row" sx={{ justifyContent: 'space-between', alignItems: 'baseline' }}>
+              <Typography variant="h6">Total</Typography>
+              <Typography variant="h5" sx={{ fontWeight: 700 }} data-testid="budget-final-amount">
+                {formatCents(totals.finalAmountCents)}
+              </Typography>
+            </Stack>
+            {state.customer && (
+              <Typography variant="body2" color="text.secondary">
+                Cliente: {state.customer.name}
+              </Typography>
+            )}
+            <Stack direction="row" spacing={1} sx={{ pt: 1 }}>
+              {step < 2 ? (
+                <Button
+                  variant="contained"
+                  fullWidth
+                  disabled={state.items.length === 0}
+                  onClick={() => goTo((step + 1) as 1 | 2)}
+                >
+                  Avançar
+                </Button>
+              ) : (
+                <Button
+                  variant="contained"
+                  fullWidth
+                  disabled={state.items.length === 0 || create.isPending || !mayWrite}
+                  onClick={save}
+                >
+                  Salvar orçamento
+                </Button>
+              )}
+              <Button color="error" disabled={state.items.length === 0} onClick={() => setConfirmClear(true)}>
+                Limpar
+              </Button>
+            </Stack>
+          </Stack>
+        </Paper>
+      </Box>
+      <ConfirmDialog
+        open={confirmClear}
+        title="Limpar orçamento"
+        message="Deseja limpar este orçamento? Os itens serão removidos."
+        confirmLabel="Limpar"
+        cancelLabel="Voltar"
+        destructive
+        onConfirm={() => {
+          setConfirmClear(false);
+          clear();
+        }}
+        onCancel={() => setConfirmClear(false)}
+      />
+    </Box>
+  );
+}
+
+function Row({ label, value }: { label: string; value: string }) {
+  return (
+    <Stack direction="row" sx={{ justifyContent: 'space-between' }}>
+      <Typography color="text.secondary">{label}</Typography>
+      <Typography>{value}</Typography>
+    </Stack>
+  );
+}
