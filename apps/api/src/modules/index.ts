@@ -8,6 +8,7 @@ import { campaignsInCategory } from './campaign/service.ts';
 import { campaignCategoryRoutes } from './campaign-category/routes.ts';
 import { cashRegisterRoutes } from './cash-register/routes.ts';
 import { cepRoutes } from './cep/routes.ts';
+import { comandaRoutes } from './comanda/routes.ts';
 import { couponRoutes } from './coupon/routes.ts';
 import { customerRoutes } from './customer/routes.ts';
 import { feeSimulatorRoutes } from './fee-simulator/routes.ts';
@@ -66,4 +67,5 @@ export const MODULES: ((ctx: AppContext) => FastifyPluginAsyncZod)[] = [
   (ctx) => campaignCategoryRoutes(ctx, campaignsInCategory),
   campaignRoutes,
   homeRoutes,
+  comandaRoutes,
 ];
