@@ -2,13 +2,15 @@ import { COMANDA_MESSAGES } from '@balcao/core/comanda';
 import { formatCents } from '@balcao/core/money';
 import { percentText } from '@balcao/core/settings';
 import type { PaymentMethod } from '@balcao/core/status';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
 import { unprocessable } from '../../errors.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
+import { moveComandaCash } from '../cash-register/comanda.ts';
+import { openRegisterForSaleSql } from '../cash-register/service.ts';
 import { type RecordedSale, recordSale, type SaleDraft, type SaleLineDraft } from '../sale/record.ts';
-import { lockOpenComanda, logEvent, readLinesAndPayments, totalsOf } from './read.ts';
+import { lockOpenComanda, logEvent, type PaymentRow, readLinesAndPayments, totalsOf } from './read.ts';
 import { comandas } from './schema.ts';
 
 /**
@@ -40,9 +42,12 @@ async function comandaDraft(
   session: SessionUser,
   id: number,
   originSale: 'command' | 'waiter',
+  seen: { payments: PaymentRow[]; number: number },
 ): Promise<SaleDraft> {
   const c = await lockOpenComanda(tx, session.clientId, id);
   const { lines, payments } = await readLinesAndPayments(tx, id);
+  seen.payments = payments;
+  seen.number = c.number;
   const active = lines.filter((l) => l.status === 'active');
   if (active.length === 0) throw unprocessable(COMANDA_MESSAGES.empty);
   const totals = totalsOf(c, lines, payments);
@@ -112,18 +117,41 @@ export async function closeComanda(
   input: { originSale: 'command' | 'waiter' },
   idempotencyKey: string | null,
 ): Promise<RecordedSale> {
-  const recorded = await recordSale(ctx, session, (tx) => comandaDraft(tx, session, id, input.originSale), {
-    idempotencyKey: idempotencyKey ? `comanda-close:${idempotencyKey}` : null,
-    body: { comandaId: id, ...input },
-    onRecorded: async (tx, sale) => {
-      const now = new Date();
-      await tx
-        .update(comandas)
-        .set({ status: 'finished', saleId: sale.id, closedAt: now, updatedAt: now })
-        .where(eq(comandas.id, id));
-      await logEvent(tx, session, id, 'closed', `Fechou a comanda na venda ${sale.number}`);
+  const seen: { payments: PaymentRow[]; number: number } = { payments: [], number: 0 };
+  const recorded = await recordSale(
+    ctx,
+    session,
+    (tx) => comandaDraft(tx, session, id, input.originSale, seen),
+    {
+      idempotencyKey: idempotencyKey ? `comanda-close:${idempotencyKey}` : null,
+      body: { comandaId: id, ...input },
+      onRecorded: async (tx, sale) => {
+        const now = new Date();
+        await tx
+          .update(comandas)
+          .set({ status: 'finished', saleId: sale.id, closedAt: now, updatedAt: now })
+          .where(eq(comandas.id, id));
+        await logEvent(tx, session, id, 'closed', `Fechou a comanda na venda ${sale.number}`);
+        // Cash taken early at another register moves to the sale's (docs/decisions.md, issue 16).
+        const [closing] = (
+          (await tx.execute(sql`select r.id from (${openRegisterForSaleSql(session)}) r`)) as unknown as {
+            rows: { id: number }[];
+          }
+        ).rows;
+        for (const p of seen.payments) {
+          if (p.method !== 'money' || !closing) continue;
+          await moveComandaCash(tx, {
+            clientId: session.clientId,
+            userId: session.userId,
+            heldAt: p.cashRegisterId,
+            saleAt: Number(closing.id),
+            amountCents: p.amountCents,
+            reason: `Comanda ${seen.number} (venda ${sale.number}): dinheiro recebido neste caixa`,
+          });
+        }
+      },
     },
-  });
+  );
   if (!recorded.replayed) ctx.changed(session.clientId, 'comanda', id);
   return recorded;
 }

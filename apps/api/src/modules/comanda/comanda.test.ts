@@ -397,6 +397,11 @@ describe('payments and close', () => {
     expect(closed).toMatchObject({ status: 'finished', saleId: sale.id });
     const sales = expectStatus(await admin.get(`/sale/client/${shop.client.id}`), 200);
     expect(sales.items.filter((s: { originSale: string }) => s.originSale === 'command')).toHaveLength(1);
+    // Each drawer expects the cash it holds: the admin took R$ 10,00 early, the cashier closed.
+    const adminRegister = expectStatus(await admin.get('/cash-register/current'), 200);
+    expect(adminRegister.cashRegister.money).toMatchObject({ receiptsCents: 1000, expectedCents: 10000 + 1000 });
+    const cashierRegister = expectStatus(await cashier.get('/cash-register/current'), 200);
+    expect(cashierRegister.cashRegister.money).toMatchObject({ salesCents: 1000, withdrawalsCents: 1000, expectedCents: 10000 });
     // The number is free again.
     expect((await open(waiter, { number: tab.number })).number).toBe(tab.number);
   });
