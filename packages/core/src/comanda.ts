@@ -395,3 +395,17 @@ export function minutesSince(iso: string | null, nowIso: string): number {
 }
 
 export const money = formatCents;
+
+/** GET /v1/comanda/menu: the waiter PDV's first screen (categories and the shop's most ordered). */
+export const comandaMenuSchema = z.object({
+  categories: z.array(z.object({ id: z.number(), name: z.string() })),
+  favourites: z.array(
+    z.object({
+      productId: z.number(),
+      description: z.string(),
+      unitPriceCents: z.number(),
+      count: z.number(),
+    }),
+  ),
+});
+export type ComandaMenu = z.infer<typeof comandaMenuSchema>;

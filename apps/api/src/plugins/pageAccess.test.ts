@@ -59,6 +59,7 @@ const READS: Record<string, readonly string[]> = {
   // Comandas (NOT_MKT); the waiter PDV (PDV) calls them only for users who may use comandas (can NOT_MKT).
   'GET /v1/comanda': ['sale-command', 'sale-command-edit'],
   'GET /v1/comanda/:id': ['sale-command-edit'],
+  'GET /v1/comanda/menu': ['sale-command-edit'],
   // Print stations run in any staff browser; senders (PDV, sale detail, printer page) follow their jobs.
   'GET /v1/printing/stations': ['settings-printer', 'sale-pdv', 'sale-detail'],
   'GET /v1/printing/jobs': ['settings-printer', 'sale-pdv', 'sale-detail'],

@@ -138,6 +138,17 @@ describe('lines', () => {
       sentAt: null,
     });
     expect((await add(shop.api, 999_999, shop.burger.id)).statusCode).toBe(404);
+    // The waiter PDV's menu: categories and the most added products.
+    expectStatus(await add(shop.api, tab.id, shop.beer.id), 201);
+    expectStatus(await add(shop.api, tab.id, shop.beer.id), 201);
+    const menu = expectStatus(await shop.api.get('/comanda/menu'), 200);
+    expect(menu.categories.map((c: { name: string }) => c.name)).toEqual(['Bebidas', 'Lanches']);
+    expect(
+      menu.favourites.map((f: { description: string; count: number }) => [f.description, f.count]),
+    ).toEqual([
+      ['Cerveja', 2],
+      ['X-Burger', 1],
+    ]);
   });
 });
 
@@ -399,9 +410,16 @@ describe('payments and close', () => {
     expect(sales.items.filter((s: { originSale: string }) => s.originSale === 'command')).toHaveLength(1);
     // Each drawer expects the cash it holds: the admin took R$ 10,00 early, the cashier closed.
     const adminRegister = expectStatus(await admin.get('/cash-register/current'), 200);
-    expect(adminRegister.cashRegister.money).toMatchObject({ receiptsCents: 1000, expectedCents: 10000 + 1000 });
+    expect(adminRegister.cashRegister.money).toMatchObject({
+      receiptsCents: 1000,
+      expectedCents: 10000 + 1000,
+    });
     const cashierRegister = expectStatus(await cashier.get('/cash-register/current'), 200);
-    expect(cashierRegister.cashRegister.money).toMatchObject({ salesCents: 1000, withdrawalsCents: 1000, expectedCents: 10000 });
+    expect(cashierRegister.cashRegister.money).toMatchObject({
+      salesCents: 1000,
+      withdrawalsCents: 1000,
+      expectedCents: 10000,
+    });
     // The number is free again.
     expect((await open(waiter, { number: tab.number })).number).toBe(tab.number);
   });

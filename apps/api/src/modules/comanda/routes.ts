@@ -4,6 +4,7 @@ import {
   comandaLineCancelInputSchema,
   comandaLineInputSchema,
   comandaLineSchema,
+  comandaMenuSchema,
   comandaMergeInputSchema,
   comandaOpenInputSchema,
   comandaPaymentInputSchema,
@@ -24,6 +25,7 @@ import { AppError } from '../../errors.ts';
 import { idParam, idParams } from '../../lib/params.ts';
 import { assertCan, sessionOf } from '../../plugins/auth.ts';
 import { closeComanda } from './close.ts';
+import { comandaMenu } from './menu.ts';
 import { addPayment } from './payment.ts';
 import { preBill, reprintSend, sendToProduction } from './production.ts';
 import { findComanda, listBoard } from './read.ts';
@@ -94,6 +96,19 @@ export function comandaRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => listBoard(db, sessionOf(request), request.query.waiterId ?? null),
+    );
+
+    app.get(
+      '/comanda/menu',
+      {
+        config,
+        schema: {
+          tags,
+          summary: "The waiter PDV's menu: active categories and the products most added to tabs lately",
+          response: { 200: comandaMenuSchema },
+        },
+      },
+      async (request) => comandaMenu(db, sessionOf(request)),
     );
 
     app.get(
