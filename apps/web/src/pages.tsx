@@ -57,4 +57,7 @@ export const PAGES: Record<string, LazyExoticComponent<ComponentType>> = {
   'campaign-category-new': lazy(() => import('./features/campaign-category/CampaignCategoryFormPage.tsx')),
   'campaign-category-edit': lazy(() => import('./features/campaign-category/CampaignCategoryFormPage.tsx')),
   'settings-whatsapp': lazy(() => import('./features/settings/whatsapp/WhatsappSettingsPage.tsx')),
+  'sale-command': lazy(() => import('./features/comanda/ComandaBoardPage.tsx')),
+  'sale-command-new': lazy(() => import('./features/comanda/ComandaOpenPage.tsx')),
+  'sale-command-edit': lazy(() => import('./features/comanda/ComandaPage.tsx')),
 };
