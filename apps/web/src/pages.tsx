@@ -60,4 +60,5 @@ export const PAGES: Record<string, LazyExoticComponent<ComponentType>> = {
   'sale-command': lazy(() => import('./features/comanda/ComandaBoardPage.tsx')),
   'sale-command-new': lazy(() => import('./features/comanda/ComandaOpenPage.tsx')),
   'sale-command-edit': lazy(() => import('./features/comanda/ComandaPage.tsx')),
+  'sale-waiter-pdv': lazy(() => import('./features/waiter-pdv/WaiterPdvPage.tsx')),
 };
