@@ -18,7 +18,7 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useEffect, useState } from 'react';
-import { apiFetch, errorMessage } from '../../lib/api.ts';
+import { ApiError, apiFetch, errorMessage } from '../../lib/api.ts';
 import { useDebouncedValue } from '../../lib/useDebouncedValue.ts';
 import { type ProductChoice, ProductOptionsDialog } from '../pdv/ProductOptionsDialog.tsx';
 import { fetchByBarcode, fetchProductDetail } from '../sale/api.ts';
@@ -70,7 +70,7 @@ export function AddItem({
     return () => controller.abort();
   }, [clientId, q, categoryId]);
 
-  const choose = async (productId: number) => {
+  const choose = async (productId: number, known?: { name: string }) => {
     setMessage(null);
     try {
       const product = await fetchProductDetail(productId);
@@ -82,7 +82,16 @@ export function AddItem({
       setQuantity(1);
       setNotes('');
     } catch (error) {
-      setMessage(errorMessage(error));
+      // No connection: a product seen in the list is added as is (the server checks its options when
+      // the queued line is sent).
+      if (known && error instanceof ApiError && error.status === 0) {
+        setPicked({
+          product: { id: productId, name: known.name } as Product,
+          choice: { variant: null, additionals: [] },
+        });
+        setQuantity(1);
+        setNotes('');
+      } else setMessage(errorMessage(error));
     }
   };
 
@@ -189,7 +198,7 @@ export function AddItem({
                   <Button
                     key={f.productId}
                     variant="outlined"
-                    onClick={() => choose(f.productId)}
+                    onClick={() => choose(f.productId, { name: f.description })}
                     sx={{ justifyContent: 'space-between', textTransform: 'none', minHeight: 48 }}
                   >
                     <span>{f.description}</span>
@@ -245,7 +254,7 @@ export function AddItem({
             <Paper variant="outlined">
               <List dense disablePadding aria-label="Produtos encontrados">
                 {results.map((p) => (
-                  <ListItemButton key={p.id} onClick={() => choose(p.id)} sx={{ minHeight: 48 }}>
+                  <ListItemButton key={p.id} onClick={() => choose(p.id, p)} sx={{ minHeight: 48 }}>
                     <ListItemText primary={p.name} secondary={formatCents(p.salePriceCents)} />
                   </ListItemButton>
                 ))}
