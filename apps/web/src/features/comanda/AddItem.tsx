@@ -199,10 +199,20 @@ export function AddItem({
                     key={f.productId}
                     variant="outlined"
                     onClick={() => choose(f.productId, { name: f.description })}
-                    sx={{ justifyContent: 'space-between', textTransform: 'none', minHeight: 48 }}
+                    sx={{
+                      flexDirection: 'column',
+                      alignItems: 'flex-start',
+                      textTransform: 'none',
+                      minHeight: 56,
+                      lineHeight: 1.25,
+                    }}
                   >
-                    <span>{f.description}</span>
-                    <span>{formatCents(f.unitPriceCents)}</span>
+                    <Box component="span" sx={{ textAlign: 'left' }}>
+                      {f.description}
+                    </Box>
+                    <Box component="span" sx={{ typography: 'caption', color: 'text.secondary' }}>
+                      {formatCents(f.unitPriceCents)}
+                    </Box>
                   </Button>
                 ))}
               </Box>

@@ -84,7 +84,7 @@ function WaiterPdv({ userId, clientId }: { userId: number; clientId: number }) {
 
   if (selected !== null) {
     return (
-      <Stack sx={{ gap: 1.5, maxWidth: 560, mx: 'auto', pb: 12 }}>
+      <Stack sx={{ gap: 1.5, maxWidth: 560, mx: 'auto', pb: 18 }}>
         {banner}
         <TabScreen id={selected} clientId={clientId} onBack={() => select(null)} outbox={outbox} />
       </Stack>
