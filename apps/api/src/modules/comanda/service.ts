@@ -176,46 +176,65 @@ export async function addLine(
     if (row && row.comandaId !== id) throw unprocessable(COMANDA_MESSAGES.keyReused);
     return row ? answer(row, true) : null;
   };
-  const first = await replay();
-  if (first) return first;
-  const result = await db.transaction(async (tx) => {
-    const [priced] = await priceItems(tx, clientId, [input]);
-    const [row] = rowsOf<{ tab: number | null; line: number | null }>(
-      await tx.execute(sql`with t as (
-          update comandas set last_item_at = now(), updated_at = now()
-          where id = ${id} and client_id = ${clientId} and status = 'active' returning id),
-        l as (insert into comanda_lines (client_id, comanda_id, product_id, variant_id, category_id, description,
-            variant_name, sku, barcode, unit, quantity, unit_price_cents, additionals, notes, added_by, idempotency_key)
-          select ${clientId}, t.id, ${priced.productId}, ${priced.variantId}, ${productCategorySql(clientId, priced.productId)},
-            ${priced.description}, ${priced.variantName}, ${priced.sku}, ${priced.barcode}, ${priced.unit},
-            ${input.quantity}, ${priced.unitPriceCents}, ${JSON.stringify(priced.additionals)}::jsonb, ${input.notes},
-            ${session.userId}, ${idempotencyKey}
-          from t
-          on conflict (client_id, idempotency_key) where idempotency_key is not null do nothing
-          returning id)
-        select (select id from t) as tab, (select id from l) as line`),
-    );
-    if (row.tab === null) {
-      const [exists] = await tx
-        .select({ status: comandas.status })
-        .from(comandas)
-        .where(and(eq(comandas.id, id), eq(comandas.clientId, clientId)));
-      throw exists ? conflict(COMANDA_MESSAGES.notActive) : notFound(COMANDA_MESSAGES.notFound);
-    }
-    if (row.line === null) return null;
-    const [line] = await tx
-      .select()
-      .from(comandaLines)
-      .where(eq(comandaLines.id, Number(row.line)));
-    return line;
-  });
-  if (!result) {
-    const again = await replay();
-    if (again) return again;
-    throw conflict('Este item ainda está sendo adicionado: tente novamente');
+  // No transaction: the catalog reads need none and the insert is one statement (the retry of a
+  // lost answer finds its line through the key; a key seen before is answered before any 422 of a
+  // catalog that changed since).
+  let priced: Awaited<ReturnType<typeof priceItems>>[number];
+  try {
+    [priced] = await priceItems(db, clientId, [input]);
+  } catch (error) {
+    const seen = await replay();
+    if (seen) return seen;
+    throw error;
+  }
+  const [row] = rowsOf<{ tab: number | null; line: number | null; addedAt: string | null }>(
+    await db.execute(sql`with t as (
+        update comandas set last_item_at = now(), updated_at = now()
+        where id = ${id} and client_id = ${clientId} and status = 'active' returning id),
+      l as (insert into comanda_lines (client_id, comanda_id, product_id, variant_id, category_id, description,
+          variant_name, sku, barcode, unit, quantity, unit_price_cents, additionals, notes, added_by, idempotency_key)
+        select ${clientId}, t.id, ${priced.productId}, ${priced.variantId}, ${productCategorySql(clientId, priced.productId)},
+          ${priced.description}, ${priced.variantName}, ${priced.sku}, ${priced.barcode}, ${priced.unit},
+          ${input.quantity}, ${priced.unitPriceCents}, ${JSON.stringify(priced.additionals)}::jsonb, ${input.notes},
+          ${session.userId}, ${idempotencyKey}
+        from t
+        on conflict (client_id, idempotency_key) where idempotency_key is not null do nothing
+        returning id, added_at)
+      select (select id from t) as tab, (select id from l) as line, (select added_at from l)::text as "addedAt"`),
+  );
+  if (row.line === null) {
+    // The key was there (a retry): its line. Otherwise the tab is closed or unknown.
+    const seen = await replay();
+    if (seen) return seen;
+    if (row.tab !== null) throw conflict('Este item ainda está sendo adicionado: tente novamente');
+    const [exists] = await db
+      .select({ status: comandas.status })
+      .from(comandas)
+      .where(and(eq(comandas.id, id), eq(comandas.clientId, clientId)));
+    throw exists ? conflict(COMANDA_MESSAGES.notActive) : notFound(COMANDA_MESSAGES.notFound);
   }
   ctx.changed(clientId, 'comanda', id);
-  return answer(result, false);
+  const line: typeof comandaLines.$inferSelect = {
+    ...priced,
+    id: Number(row.line),
+    clientId,
+    comandaId: id,
+    categoryId: null,
+    quantity: input.quantity,
+    notes: input.notes,
+    status: 'active',
+    sendId: null,
+    sentAt: null,
+    transferredFrom: null,
+    addedBy: session.userId,
+    addedAt: new Date(row.addedAt ?? Date.now()),
+    idempotencyKey,
+    cancelReason: null,
+    canceledBy: null,
+    cancelApprovedBy: null,
+    canceledAt: null,
+  };
+  return answer(line, false);
 }
 
 /**
