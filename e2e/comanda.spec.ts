@@ -102,6 +102,12 @@ test('comandas: a Garçom at 390 px opens a tab, adds three items with a note (o
     // The board at the Caixa's, live.
     const cashierContext = await browser.newContext();
     const cashier = await cashierContext.newPage();
+    // The board's socket goes through the test, which can drop it (a phone asleep, a Wi-Fi gone).
+    const boardSockets: { close: () => Promise<void> }[] = [];
+    await cashier.routeWebSocket(/\/socket\.io\//, (ws) => {
+      boardSockets.push(ws);
+      ws.connectToServer();
+    });
     await loginAs(cashier, 4);
     await cashier.goto('/dashboard/sale/command');
     await expect(cashier.getByRole('heading', { name: 'Comandas', level: 1 })).toBeVisible();
@@ -121,7 +127,23 @@ test('comandas: a Garçom at 390 px opens a tab, adds three items with a note (o
     const number = Number(/Comanda (\d+)/.exec((await heading.textContent()) ?? '')?.[1]);
 
     // The board shows the new tab without a reload.
-    await expect(cashier.getByTestId(`comanda-${number}`)).toBeVisible();
+    const card = cashier.getByTestId(`comanda-${number}`);
+    await expect(card).toBeVisible();
+    await expect(card).toContainText('Aberta');
+
+    // The board's device loses its connection (socket dropped, network off); meanwhile the tab's bill
+    // is asked for through the API. When the connection returns the board shows it, with no reload.
+    await cashierContext.setOffline(true);
+    await Promise.all(boardSockets.map((ws) => ws.close()));
+    const tabId = (await call(page.request, admin, 'get', '/comanda')).tabs.find(
+      (t: { number: number }) => t.number === number,
+    ).id as number;
+    await call(page.request, admin, 'post', `/comanda/${tabId}/request-bill`);
+    await cashier.waitForTimeout(1500);
+    await expect(card).toContainText('Aberta');
+    await cashierContext.setOffline(false);
+    await expect(card).toContainText('Conta pedida', { timeout: 20_000 });
+    await cashier.screenshot({ path: `${SHOTS}/board-1280.png`, fullPage: true });
 
     const addItem = async (name: string, note?: string, beforePick?: () => Promise<void>) => {
       await phone.getByLabel('Buscar produto').fill(name);
@@ -162,9 +184,18 @@ test('comandas: a Garçom at 390 px opens a tab, adds three items with a note (o
     for (const name of names) expect(ticket.text).toContain(`1 x ${name}`);
     expect(ticket.text).toContain('OBS: sem cebola');
 
+    // The board on the waiter's phone, dark.
+    await phone.emulateMedia({ colorScheme: 'dark' });
+    await phone.goto('/dashboard/sale/command');
+    await expect(phone.getByTestId(`comanda-${number}`)).toBeVisible();
+    await phone.screenshot({ path: `${SHOTS}/board-390-dark.png`, fullPage: true });
+
     // The Caixa closes the tab in two equal shares and sees the sale.
     await cashier.getByTestId(`comanda-${number}`).click();
     await expect(cashier.getByRole('heading', { name: `Comanda ${number}` })).toBeVisible();
+    await cashier.emulateMedia({ colorScheme: 'dark' });
+    await cashier.screenshot({ path: `${SHOTS}/tab-1280-dark.png`, fullPage: true });
+    await cashier.emulateMedia({ colorScheme: 'light' });
     // 10,00 + 15,50 + 8,00 = 33,50 + 10% = 36,85
     await expect(cashier.getByTestId('figure-Falta')).toHaveText('R$ 36,85');
     await cashier.getByRole('tab', { name: 'Partes iguais' }).click();
