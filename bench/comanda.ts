@@ -177,6 +177,8 @@ async function emptyDatabase(url: string) {
   await client.end();
 }
 
+/** BENCH_PARTS=add-line,board (default both). */
+const parts = (process.env.BENCH_PARTS ?? 'add-line,board').split(',');
 ensureWebBuild();
 const rows: Figures[] = [];
 const boards: string[] = [];
@@ -188,8 +190,8 @@ for (const engine of ['PGlite', 'PostgreSQL']) {
   }
   const server = await startServer(engine === 'PostgreSQL' ? { databaseUrl: url } : {});
   try {
-    rows.push(await addLine(server, engine));
-    boards.push(await board(server, engine));
+    if (parts.includes('add-line')) rows.push(await addLine(server, engine));
+    if (parts.includes('board')) boards.push(await board(server, engine));
   } finally {
     await server.stop();
   }
