@@ -59,14 +59,18 @@ async function checkPeople(
   }
 }
 
+/** The advisory lock class of tab numbering (with the client id as the second key). */
+const NUMBER_LOCK = 16016;
+
 /** The lowest number no open tab of the client uses (a SQL expression for the insert). */
 const nextFreeNumberSql = (clientId: number) => sql`(select min(s.n) from generate_series(1,
   (select count(*)::int + 1 from comandas where client_id = ${clientId} and status = 'active')) as s(n)
   where not exists (select 1 from comandas c where c.client_id = ${clientId} and c.status = 'active' and c.number = s.n))`;
 
 /**
- * Opens a tab: a typed number (409 when an open tab has it) or the next free one (a race for the
- * same number retries on the unique index). The system's service fee and couvert are copied.
+ * Opens a tab: a typed number (409 when an open tab has it) or the next free one. Openings of one
+ * client take a transaction lock first, so two "next free" never pick the same number; the unique
+ * index stays the guarantee (a clash left by anything else retries). The system's service fee and couvert are copied.
  */
 export async function openComanda(ctx: AppContext, session: SessionUser, input: ComandaOpenData) {
   const { db } = ctx;
@@ -77,6 +81,8 @@ export async function openComanda(ctx: AppContext, session: SessionUser, input: 
   for (let attempt = 0; ; attempt++) {
     try {
       const id = await db.transaction(async (tx) => {
+        // The client's openings queue here (a transaction lock per client): "next free" never races.
+        await tx.execute(sql`select pg_advisory_xact_lock(${NUMBER_LOCK}, ${clientId})`);
         const [row] = rowsOf<{ id: number; number: number }>(
           await tx.execute(sql`insert into comandas (client_id, number, table_label, customer_id, customer_name,
               customer_phone, people, waiter_id, service_fee_percent, couvert_per_person_cents, opened_by)
