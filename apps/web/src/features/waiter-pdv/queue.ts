@@ -1,4 +1,4 @@
-import type { ComandaLineInput } from '@balcao/core/comanda';
+import { COMANDA_MESSAGES, type ComandaLineInput } from '@balcao/core/comanda';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError } from '../../lib/api.ts';
 import { loadPersisted, savePersisted } from '../../lib/persist.ts';
@@ -30,7 +30,9 @@ type NewOp =
 /** No answer, or the server could not answer now: keep the operation and try again later. */
 export function isRetryable(error: unknown): boolean {
   if (!(error instanceof ApiError)) return true;
-  return error.status === 0 || error.status === 409 || error.status === 429 || error.status >= 500;
+  // A closed tab is final; another 409 is a request with the same key still in flight.
+  if (error.status === 409) return error.message !== COMANDA_MESSAGES.notActive;
+  return error.status === 0 || error.status === 429 || error.status >= 500;
 }
 
 async function run(op: QueuedOp): Promise<void> {
