@@ -62,4 +62,8 @@ export const PAGES: Record<string, LazyExoticComponent<ComponentType>> = {
   'budget-detail': lazy(() => import('./features/budget/BudgetDetailPage.tsx')),
   'budget-convert': lazy(() => import('./features/budget/BudgetConvertPage.tsx')),
   'budget-approval': lazy(() => import('./features/budget/BudgetApprovalPage.tsx')),
+  'sale-command': lazy(() => import('./features/comanda/ComandaBoardPage.tsx')),
+  'sale-command-new': lazy(() => import('./features/comanda/ComandaOpenPage.tsx')),
+  'sale-command-edit': lazy(() => import('./features/comanda/ComandaPage.tsx')),
+  'sale-waiter-pdv': lazy(() => import('./features/waiter-pdv/WaiterPdvPage.tsx')),
 };

@@ -9,6 +9,7 @@ import { campaignsInCategory } from './campaign/service.ts';
 import { campaignCategoryRoutes } from './campaign-category/routes.ts';
 import { cashRegisterRoutes } from './cash-register/routes.ts';
 import { cepRoutes } from './cep/routes.ts';
+import { comandaRoutes } from './comanda/routes.ts';
 import { couponRoutes } from './coupon/routes.ts';
 import { customerRoutes } from './customer/routes.ts';
 import { feeSimulatorRoutes } from './fee-simulator/routes.ts';
@@ -68,4 +69,5 @@ export const MODULES: ((ctx: AppContext) => FastifyPluginAsyncZod)[] = [
   campaignRoutes,
   homeRoutes,
   budgetRoutes,
+  comandaRoutes,
 ];

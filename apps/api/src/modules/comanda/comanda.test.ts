@@ -1,0 +1,487 @@
+import { COMANDA_MESSAGES, type Comanda, equalShares } from '@balcao/core/comanda';
+import type { PrintJob } from '@balcao/core/printing';
+import type { Sale } from '@balcao/core/sale';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, TEST_PASSWORD, type TestApp } from '../../../test/helper.ts';
+import { type Api, asUser, expectStatus, makeProduct, openRegister } from '../../../test/kit.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const RESTAURANT = { clientTypeId: 6 };
+let keySeq = 0;
+const key = (prefix = 'k') => ({ 'idempotency-key': `${prefix}-${process.pid}-${Date.now()}-${++keySeq}` });
+
+/** A restaurant (saleCommand on) with the given users, a Cozinha and a Bar sector, one product in each. */
+async function restaurant(types: number[] = [1]) {
+  const shop = await asUser(t, types, RESTAURANT);
+  const { api } = shop;
+  const comidas = expectStatus(await api.post('/product-category', { name: 'Lanches' }), 201);
+  const bebidas = expectStatus(await api.post('/product-category', { name: 'Bebidas' }), 201);
+  const profile = (k: string, name: string) => ({
+    key: k,
+    name,
+    paperWidth: 80,
+    columns: 48,
+    codePage: 'PC860',
+    copies: 1,
+    cut: true,
+  });
+  expectStatus(
+    await api.put('/printing/settings', {
+      profiles: [profile('cozinha', 'Cozinha'), profile('bar', 'Bar'), profile('caixa', 'Caixa')],
+      sectors: [
+        { key: 'cozinha', name: 'Cozinha', profileKey: 'cozinha', categoryIds: [comidas.id] },
+        { key: 'bar', name: 'Bar', profileKey: 'bar', categoryIds: [bebidas.id] },
+      ],
+      receipt: { autoPrint: false, profileKey: 'caixa' },
+    }),
+    200,
+    'printing settings',
+  );
+  const burger = await makeProduct(t, shop.auth, {
+    name: 'X-Burger',
+    salePriceCents: 1000,
+    categoryId: comidas.id,
+    stock: 100,
+  });
+  const beer = await makeProduct(t, shop.auth, {
+    name: 'Cerveja',
+    salePriceCents: 733,
+    categoryId: bebidas.id,
+    stock: 100,
+  });
+  return { ...shop, burger, beer };
+}
+
+async function open(api: Api, body: Record<string, unknown> = {}): Promise<Comanda> {
+  return expectStatus(await api.post('/comanda', { people: 2, ...body }), 201, 'open comanda');
+}
+const add = (
+  api: Api,
+  id: number,
+  productId: number,
+  extra: Record<string, unknown> = {},
+  headers = key('add'),
+) => api.post(`/comanda/${id}/line`, { productId, quantity: 1, ...extra }, headers);
+const read = async (api: Api, id: number): Promise<Comanda> =>
+  expectStatus(await api.get(`/comanda/${id}`), 200);
+const jobsOf = async (api: Api): Promise<PrintJob[]> => expectStatus(await api.get('/printing/jobs'), 200);
+const stockOf = async (api: Api, productId: number): Promise<number> =>
+  (await api.get(`/product/${productId}`)).json().stock;
+
+describe('opening tabs', () => {
+  it('numbers the next free tab, refuses a typed number an open tab has, and stays unique under races', async () => {
+    const { api } = await restaurant();
+    const first = await open(api, { tableLabel: '4' });
+    const second = await open(api);
+    expect([first.number, second.number]).toEqual([1, 2]);
+    expect(first).toMatchObject({ status: 'active', stage: 'open', tableLabel: '4', people: 2 });
+
+    const taken = await api.post('/comanda', { number: 2 });
+    expect(taken.statusCode).toBe(409);
+    expect(taken.json().message).toBe(COMANDA_MESSAGES.numberTaken(2));
+
+    // 12 "next free" at once: 12 distinct numbers.
+    const opened = await Promise.all(Array.from({ length: 12 }, () => api.post('/comanda', {})));
+    const numbers = opened.map((r) => expectStatus(r, 201).number as number);
+    expect(new Set(numbers).size).toBe(12);
+    expect(Math.min(...numbers)).toBe(3);
+
+    // 6 asking for the same typed number at once: exactly one opens it.
+    const same = await Promise.all(Array.from({ length: 6 }, () => api.post('/comanda', { number: 77 })));
+    expect(same.filter((r) => r.statusCode === 201)).toHaveLength(1);
+    expect(same.filter((r) => r.statusCode === 409)).toHaveLength(5);
+  });
+});
+
+describe('lines', () => {
+  it('keeps every line when 20 waiters add to one tab at once, and a retried add counts once', async () => {
+    const shop = await restaurant([1, ...Array.from({ length: 20 }, () => 5)]);
+    const tab = await open(shop.api);
+    const waiters = shop.apis.slice(1);
+    const results = await Promise.all(
+      waiters.map((w, i) => add(w, tab.id, shop.burger.id, { notes: `pedido ${i + 1}` })),
+    );
+    for (const r of results) expectStatus(r, 201, 'parallel add');
+    const after = await read(shop.api, tab.id);
+    expect(after.lines).toHaveLength(20);
+    expect(new Set(after.lines.map((l) => l.notes))).toEqual(
+      new Set(Array.from({ length: 20 }, (_, i) => `pedido ${i + 1}`)),
+    );
+    expect(new Set(after.lines.map((l) => l.addedBy.id)).size).toBe(20);
+    expect(after.totals.itemsCents).toBe(20_000);
+
+    const headers = key('retry');
+    const once = expectStatus(await add(waiters[0], tab.id, shop.beer.id, {}, headers), 201);
+    const again = await add(waiters[0], tab.id, shop.beer.id, {}, headers);
+    expect(again.statusCode).toBe(200);
+    expect(again.json().id).toBe(once.id);
+    expect((await read(shop.api, tab.id)).lines).toHaveLength(21);
+  });
+
+  it('prices from the catalog with add-ons and notes, and refuses adding to a closed or unknown tab', async () => {
+    const shop = await restaurant();
+    const tab = await open(shop.api);
+    const line = expectStatus(
+      await add(shop.api, tab.id, shop.burger.id, { quantity: 2, notes: 'sem cebola', unitPriceCents: 1 }),
+      201,
+    );
+    expect(line).toMatchObject({
+      unitPriceCents: 1000,
+      quantity: 2,
+      notes: 'sem cebola',
+      totalCents: 2000,
+      sentAt: null,
+    });
+    expect((await add(shop.api, 999_999, shop.burger.id)).statusCode).toBe(404);
+    // The waiter PDV's menu: categories and the most added products.
+    expectStatus(await add(shop.api, tab.id, shop.beer.id), 201);
+    expectStatus(await add(shop.api, tab.id, shop.beer.id), 201);
+    const menu = expectStatus(await shop.api.get('/comanda/menu'), 200);
+    expect(menu.categories.map((c: { name: string }) => c.name)).toEqual(['Bebidas', 'Lanches']);
+    expect(
+      menu.favourites.map((f: { description: string; count: number }) => [f.description, f.count]),
+    ).toEqual([
+      ['Cerveja', 2],
+      ['X-Burger', 1],
+    ]);
+  });
+});
+
+describe('production', () => {
+  it('sends each line once per sector whatever the retries, prints cancel tickets and reprints', async () => {
+    const shop = await restaurant([1, 5]);
+    const [admin, waiter] = shop.apis;
+    const tab = await open(waiter, { tableLabel: '7' });
+    expectStatus(await add(waiter, tab.id, shop.burger.id, { quantity: 2, notes: 'sem cebola' }), 201);
+    expectStatus(await add(waiter, tab.id, shop.beer.id), 201);
+
+    const headers = key('send');
+    // A double tap: the same key twice at once, then once more later.
+    const [a, b] = await Promise.all([
+      waiter.post(`/comanda/${tab.id}/send`, undefined, headers),
+      waiter.post(`/comanda/${tab.id}/send`, undefined, headers),
+    ]);
+    const c = await waiter.post(`/comanda/${tab.id}/send`, undefined, headers);
+    expect([a.statusCode, b.statusCode].sort()).toEqual([200, 201]);
+    expect(c.statusCode).toBe(200);
+    expect(c.json().send.id).toBe(a.json().send.id);
+
+    const jobs = await jobsOf(admin);
+    const tickets = jobs.filter((j) => j.kind === 'ticket');
+    expect(tickets).toHaveLength(2);
+    const kitchen = tickets.find((j) => j.payload.title.startsWith('Cozinha')) as PrintJob;
+    expect(kitchen.payload.lines.join('\n')).toContain('2 x X-Burger');
+    expect(kitchen.payload.lines.join('\n')).toContain('OBS: sem cebola');
+    expect(kitchen.payload.lines.join('\n')).toContain('MESA 7');
+    expect(kitchen.payload.lines.join('\n')).not.toContain('Cerveja');
+    const bar = tickets.find((j) => j.payload.title.startsWith('Bar')) as PrintJob;
+    expect(bar.payload.lines.join('\n')).toContain('1 x Cerveja');
+
+    // Nothing new: 422; a new line goes alone in the next send.
+    const empty = await waiter.post(`/comanda/${tab.id}/send`, undefined, key('send'));
+    expect(empty.statusCode).toBe(422);
+    expect(empty.json().message).toBe(COMANDA_MESSAGES.nothingToSend);
+    expectStatus(await add(waiter, tab.id, shop.burger.id, { notes: 'bem passado' }), 201);
+    expectStatus(await waiter.post(`/comanda/${tab.id}/send`, undefined, key('send')), 201);
+    const second = (await jobsOf(admin)).filter(
+      (j) => j.kind === 'ticket' && !tickets.some((o) => o.id === j.id),
+    );
+    expect(second).toHaveLength(1);
+    expect(second[0].payload.lines.join('\n')).toContain('1 x X-Burger');
+    expect(second[0].payload.lines.join('\n')).not.toContain('2 x X-Burger');
+
+    // Cancel a sent line: reason required, a waiter needs a manager's approval, a cancel ticket prints once.
+    const sent = await read(admin, tab.id);
+    const beerLine = sent.lines.find((l) => l.description === 'Cerveja') as Comanda['lines'][number];
+    const noReason = await waiter.post(`/comanda/${tab.id}/line/${beerLine.id}/cancel`, {});
+    expect(noReason.statusCode).toBe(422);
+    expect(noReason.json().message).toBe(COMANDA_MESSAGES.sentNeedsReason);
+    const noApproval = await waiter.post(`/comanda/${tab.id}/line/${beerLine.id}/cancel`, {
+      reason: 'cliente desistiu',
+    });
+    expect(noApproval.statusCode).toBe(403);
+    expect(noApproval.json().message).toBe(COMANDA_MESSAGES.cancelNeedsApproval);
+    const [adminUser] = shop.users;
+    const approved = expectStatus(
+      await waiter.post(`/comanda/${tab.id}/line/${beerLine.id}/cancel`, {
+        reason: 'cliente desistiu',
+        approval: { email: adminUser.email, password: TEST_PASSWORD },
+      }),
+      200,
+    );
+    expect(approved.lines.find((l: { id: number }) => l.id === beerLine.id).status).toBe('canceled');
+    expect(
+      (await waiter.post(`/comanda/${tab.id}/line/${beerLine.id}/cancel`, { reason: 'x' })).statusCode,
+    ).toBe(409);
+    const cancelTickets = (await jobsOf(admin)).filter((j) => j.payload.title.startsWith('CANCELAMENTO'));
+    expect(cancelTickets).toHaveLength(1);
+    expect(cancelTickets[0].payload.lines.join('\n')).toContain('1 x Cerveja');
+    expect(cancelTickets[0].payload.lines.join('\n')).toContain('Motivo: cliente desistiu');
+
+    // An unsent line is removed without a reason.
+    const fresh = expectStatus(await add(waiter, tab.id, shop.beer.id), 201);
+    expectStatus(await waiter.post(`/comanda/${tab.id}/line/${fresh.id}/cancel`, {}), 200);
+
+    // Reprint: new jobs marked REIMPRESSÃO, once per key.
+    const firstSend = sent.sends[0];
+    const reprintKey = key('reprint');
+    expectStatus(
+      await waiter.post(`/comanda/${tab.id}/send/${firstSend.id}/reprint`, undefined, reprintKey),
+      200,
+    );
+    expectStatus(
+      await waiter.post(`/comanda/${tab.id}/send/${firstSend.id}/reprint`, undefined, reprintKey),
+      200,
+    );
+    const reprints = (await jobsOf(admin)).filter((j) => j.reprintOf !== null);
+    // The send's two tickets and its cancel ticket, each reprinted once.
+    expect(reprints).toHaveLength(3);
+    expect(reprints.every((j) => j.payload.lines.join('\n').includes('REIMPRESSÃO'))).toBe(true);
+    // The waiter sees every job of the send with its state (none printed: no station ran).
+    const after = await read(waiter, tab.id);
+    expect(after.sends[0].jobs.map((j) => j.status)).toEqual(Array(6).fill('pending'));
+  });
+
+  it('shows lines whose category has no sector as printed nowhere', async () => {
+    const shop = await restaurant();
+    const loose = await makeProduct(t, shop.auth, { name: 'Sem categoria', salePriceCents: 500 });
+    const tab = await open(shop.api);
+    expectStatus(await add(shop.api, tab.id, loose.id), 201);
+    const { send } = expectStatus(
+      await shop.api.post(`/comanda/${tab.id}/send`, undefined, key('send')),
+      201,
+    );
+    expect(send.jobs).toHaveLength(0);
+    expect(send.unrouted).toEqual(['1 x Sem categoria']);
+  });
+});
+
+describe('transfer, merge, table', () => {
+  it('moves part of a line to another tab, merges tabs and logs who did it', async () => {
+    const shop = await restaurant([1, 5]);
+    const [, waiter] = shop.apis;
+    const a = await open(waiter, { tableLabel: '1' });
+    const b = await open(waiter, { tableLabel: '2' });
+    const line = expectStatus(await add(waiter, a.id, shop.beer.id, { quantity: 3 }), 201);
+    const moved = expectStatus(
+      await waiter.post(`/comanda/${a.id}/transfer`, { lineId: line.id, quantity: 1, toComandaId: b.id }),
+      200,
+    );
+    expect(moved.lines.map((l: { quantity: number }) => l.quantity)).toEqual([2]);
+    const target = await read(waiter, b.id);
+    expect(target.lines).toMatchObject([{ description: 'Cerveja', quantity: 1, unitPriceCents: 733 }]);
+    expect(moved.totals.itemsCents + target.totals.itemsCents).toBe(3 * 733);
+    expect(moved.events.at(-1)).toMatchObject({
+      kind: 'transfer_out',
+      text: `Transferiu 1 x Cerveja para a comanda ${b.number}`,
+      user: { id: shop.users[1].user.id },
+    });
+    const tooMuch = await waiter.post(`/comanda/${a.id}/transfer`, {
+      lineId: line.id,
+      quantity: 5,
+      toComandaId: b.id,
+    });
+    expect(tooMuch.statusCode).toBe(422);
+
+    // Move the table.
+    const moveTable = expectStatus(
+      await waiter.put(`/comanda/${a.id}`, { tableLabel: '9', people: 2, updatedAt: moved.updatedAt }),
+      200,
+    );
+    expect(moveTable.tableLabel).toBe('9');
+    expect(moveTable.events.at(-1).text).toBe('Mudou a mesa de 1 para 9');
+
+    // Merge b into a: its lines come over, b is canceled.
+    const merged = expectStatus(await waiter.post(`/comanda/${a.id}/merge`, { fromComandaId: b.id }), 200);
+    expect(merged.lines.map((l: { quantity: number }) => l.quantity).sort()).toEqual([1, 2]);
+    expect((await read(waiter, b.id)).status).toBe('canceled');
+    const board = expectStatus(await waiter.get('/comanda'), 200);
+    expect(board.tabs.map((c: { id: number }) => c.id)).toEqual([a.id]);
+  });
+});
+
+describe('payments and close', () => {
+  it('splits by items, amounts and equal shares to the exact total with the service fee, then closes into one sale', async () => {
+    const shop = await restaurant([1, 4, 5]);
+    const [admin, cashier, waiter] = shop.apis;
+    await openRegister(t, shop.auth);
+    await openRegister(t, { authorization: `Bearer ${shop.users[1].token}` });
+    const tab = await open(waiter, { people: 3 });
+    const burgers = expectStatus(await add(waiter, tab.id, shop.burger.id, { quantity: 3 }), 201);
+    expectStatus(await add(waiter, tab.id, shop.beer.id, { quantity: 1 }), 201);
+    expectStatus(await waiter.post(`/comanda/${tab.id}/send`, undefined, key('send')), 201);
+    const before = await read(waiter, tab.id);
+    // 3 x 10,00 + 7,33 = 37,33; 10% = 3,73; total 41,06.
+    expect(before.totals).toMatchObject({
+      itemsCents: 3733,
+      serviceFeeCents: 373,
+      totalCents: 4106,
+      remainingCents: 4106,
+    });
+
+    // Close refused while anything remains.
+    const early = await cashier.post(`/comanda/${tab.id}/close`, {});
+    expect(early.statusCode).toBe(422);
+    expect(early.json().message).toBe('Ainda falta receber R$ 41,06 para fechar a comanda');
+
+    // A guest leaves early paying one burger (item + its 10%).
+    const paidItem = expectStatus(
+      await cashier.post(`/comanda/${tab.id}/payment`, {
+        kind: 'items',
+        method: 'pix',
+        items: [{ lineId: burgers.id, quantity: 1 }],
+      }),
+      201,
+    );
+    expect(paidItem.payments[0].amountCents).toBe(1100);
+    expect(paidItem.lines.find((l: { id: number }) => l.id === burgers.id).paidQuantity).toBe(1);
+    // A typed amount at another register (the admin's), retried with its key: counted once.
+    const amountKey = key('pay');
+    for (let i = 0; i < 2; i++) {
+      expectStatus(
+        await admin.post(
+          `/comanda/${tab.id}/payment`,
+          { kind: 'amount', method: 'money', amountCents: 1000, receivedCents: 2000 },
+          amountKey,
+        ),
+        201,
+      );
+    }
+    const mid = await read(admin, tab.id);
+    expect(mid.payments).toHaveLength(2);
+    expect(mid.payments[1]).toMatchObject({
+      amountCents: 1000,
+      changeCents: 1000,
+      receivedBy: { id: shop.users[0].user.id },
+    });
+    expect(mid.stage).toBe('payment');
+    expect(mid.totals.remainingCents).toBe(4106 - 1100 - 1000);
+    // Too much: refused with the remaining.
+    const over = await cashier.post(`/comanda/${tab.id}/payment`, {
+      kind: 'amount',
+      method: 'pix',
+      amountCents: 999_999,
+    });
+    expect(over.statusCode).toBe(422);
+    // The rest in two equal shares.
+    const shares = equalShares(mid.totals.remainingCents, 2);
+    for (const [i, amountCents] of shares.entries()) {
+      expectStatus(
+        await cashier.post(`/comanda/${tab.id}/payment`, {
+          kind: 'share',
+          method: 'debitCard',
+          amountCents,
+          share: { index: i + 1, of: 2 },
+        }),
+        201,
+      );
+    }
+    const paid = await read(cashier, tab.id);
+    expect(paid.totals.remainingCents).toBe(0);
+    expect(paid.payments.reduce((s, p) => s + p.amountCents, 0)).toBe(4106);
+    expect(paid.lines.find((l) => l.id === burgers.id)?.paidQuantity).toBe(1);
+
+    const stockBefore = await stockOf(admin, shop.burger.id);
+    const closeKey = key('close');
+    const [r1, r2] = await Promise.all([
+      cashier.post(`/comanda/${tab.id}/close`, {}, closeKey),
+      cashier.post(`/comanda/${tab.id}/close`, {}, closeKey),
+    ]);
+    const sale = (r1.statusCode === 201 ? r1 : r2).json() as Sale;
+    expect([r1.statusCode, r2.statusCode].sort()).toEqual([200, 201]);
+    expect((r1.json() as Sale).id).toBe((r2.json() as Sale).id);
+    expect(sale).toMatchObject({ originSale: 'command', typeOfSale: 'command', finalAmountCents: 4106 });
+    expect(sale.payments.map((p) => p.amountCents)).toEqual([1100, 1000, ...shares]);
+    expect(sale.items.map((i) => i.description)).toEqual(['X-Burger', 'Cerveja', 'Taxa de serviço (10%)']);
+    expect(sale.notes).toContain('Parte 1/2');
+    // A second close without the key: refused, still one sale; stock moved once.
+    const again = await cashier.post(`/comanda/${tab.id}/close`, {});
+    expect(again.statusCode).toBe(409);
+    expect(again.json().message).toBe(COMANDA_MESSAGES.notActive);
+    expect(await stockOf(admin, shop.burger.id)).toBe(stockBefore - 3);
+    const closed = await read(admin, tab.id);
+    expect(closed).toMatchObject({ status: 'finished', saleId: sale.id });
+    const sales = expectStatus(await admin.get(`/sale/client/${shop.client.id}`), 200);
+    expect(sales.items.filter((s: { originSale: string }) => s.originSale === 'command')).toHaveLength(1);
+    // Each drawer expects the cash it holds: the admin took R$ 10,00 early, the cashier closed.
+    const adminRegister = expectStatus(await admin.get('/cash-register/current'), 200);
+    expect(adminRegister.cashRegister.money).toMatchObject({
+      receiptsCents: 1000,
+      expectedCents: 10000 + 1000,
+    });
+    const cashierRegister = expectStatus(await cashier.get('/cash-register/current'), 200);
+    expect(cashierRegister.cashRegister.money).toMatchObject({
+      salesCents: 1000,
+      withdrawalsCents: 1000,
+      expectedCents: 10000,
+    });
+    // The number is free again.
+    expect((await open(waiter, { number: tab.number })).number).toBe(tab.number);
+  });
+
+  it('changes the service fee only with a reason, and charges couvert per person', async () => {
+    const shop = await restaurant();
+    const { api } = shop;
+    const system = expectStatus(await api.get('/settings/system'), 200);
+    expectStatus(await api.put('/settings/system', { ...system, couvertCents: 1500 }), 200);
+    const tab = await open(api, { people: 2 });
+    expectStatus(await add(api, tab.id, shop.burger.id), 201);
+    const noReason = await api.put(`/comanda/${tab.id}/service-fee`, { serviceFeePercent: 0 });
+    expect(noReason.statusCode).toBe(422);
+    expect(noReason.json().message).toBe(COMANDA_MESSAGES.feeReason);
+    const removed = expectStatus(
+      await api.put(`/comanda/${tab.id}/service-fee`, { serviceFeePercent: 0, reason: 'cliente pediu' }),
+      200,
+    );
+    expect(removed.totals).toMatchObject({
+      itemsCents: 1000,
+      serviceFeeCents: 0,
+      couvertCents: 3000,
+      totalCents: 4000,
+    });
+    expect(removed.serviceFeeReason).toBe('cliente pediu');
+    const preBill = expectStatus(await api.post(`/comanda/${tab.id}/pre-bill`, undefined, key('pre')), 200);
+    expect(preBill.jobId).not.toBeNull();
+    expect(preBill.document.lines.join('\n')).toContain('Couvert');
+    expect((await read(api, tab.id)).stage).toBe('bill');
+  });
+});
+
+describe('flag, roles and tenancy', () => {
+  it('answers 403 with the message while comandas are off, 403 to Marketing, 404 across clients', async () => {
+    const retail = await asUser(t, [1], { clientTypeId: 1 });
+    const off = await retail.api.get('/comanda');
+    expect(off.statusCode).toBe(403);
+    expect(off.json().message).toBe(COMANDA_MESSAGES.disabled);
+    expect((await retail.api.post('/comanda', {})).statusCode).toBe(403);
+
+    const shop = await restaurant([1, 9, 6]);
+    const [admin, marketing, stockist] = shop.apis;
+    const tab = await open(admin);
+    expect((await marketing.get('/comanda')).statusCode).toBe(403);
+    expect(
+      (await marketing.post(`/comanda/${tab.id}/line`, { productId: shop.burger.id, quantity: 1 }))
+        .statusCode,
+    ).toBe(403);
+    // NOT_MKT sees the board; receiving money needs the PDV's write set.
+    expectStatus(await stockist.get('/comanda'), 200);
+    expect(
+      (await stockist.post(`/comanda/${tab.id}/payment`, { kind: 'amount', method: 'pix', amountCents: 100 }))
+        .statusCode,
+    ).toBe(403);
+
+    const other = await restaurant();
+    expect((await other.api.get(`/comanda/${tab.id}`)).statusCode).toBe(404);
+    expect(
+      (await other.api.post(`/comanda/${tab.id}/line`, { productId: other.burger.id, quantity: 1 }))
+        .statusCode,
+    ).toBe(404);
+    // Another client's product on my tab: refused by the catalog.
+    expect((await add(admin, tab.id, other.burger.id)).statusCode).toBe(422);
+  });
+});

@@ -1,0 +1,399 @@
+import { COMANDA_MESSAGES, type ComandaSend, comandaTotals } from '@balcao/core/comanda';
+import { formatCents } from '@balcao/core/money';
+import type { PrintDocument } from '@balcao/core/printing';
+import { receiptRow } from '@balcao/core/receipt';
+import { lineTotals } from '@balcao/core/sale';
+import { percentText } from '@balcao/core/settings';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import type { AppContext } from '../../context.ts';
+import type { Executor } from '../../db/client.ts';
+import { users } from '../../db/schema.ts';
+import { AppError, unprocessable } from '../../errors.ts';
+import type { Actor } from '../../lib/actor.ts';
+import { shopClock } from '../../lib/shopToday.ts';
+import type { SessionUser } from '../../plugins/auth.ts';
+import { enqueuePrintJob, getPrintingSettings, reprintJob, sectorOfCategory } from '../printing/service.ts';
+import {
+  type ComandaRow,
+  type LineRow,
+  lockOpenComanda,
+  logEvent,
+  readLinesAndPayments,
+  readSends,
+} from './read.ts';
+import { comandaLines, comandaSends, comandas } from './schema.ts';
+
+/**
+ * Production (issue 16): the kitchen and bar tickets of a send, one print job per sector through
+ * the printing module, each line sent exactly once whatever the retries (the send's Idempotency-Key
+ * claims the lines in one transaction; its jobs carry keys derived from the send, so a replay after
+ * a crash enqueues what is missing and nothing twice). Cancel tickets, reprints and the pre-bill.
+ */
+
+const DEFAULT_COLUMNS = 32;
+
+/** Text cut into lines of the printer's columns (words kept whole when they fit). */
+function wrap(text: string, columns: number, indent = ''): string[] {
+  const out: string[] = [];
+  let current = '';
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    const next = current ? `${current} ${word}` : word;
+    if (next.length <= columns) current = next;
+    else {
+      if (current) out.push(current);
+      current = `${indent}${word}`.slice(0, columns);
+    }
+  }
+  if (current) out.push(current);
+  return out.length ? out : [''];
+}
+
+async function clockText(db: Executor, clientId: number): Promise<string> {
+  const { timeZone } = await shopClock(db, clientId);
+  return new Intl.DateTimeFormat('pt-BR', { timeZone, dateStyle: 'short', timeStyle: 'short' }).format(
+    new Date(),
+  );
+}
+
+async function userName(db: Executor, id: number | null): Promise<string> {
+  if (id === null) return '';
+  const [u] = await db.select({ name: users.name }).from(users).where(eq(users.id, id));
+  return u?.name ?? '';
+}
+
+/** One ticket: blank top for the clamp, sector, tab, table, waiter, time, then lines with notes. */
+function ticket(input: {
+  title: string;
+  heading: string;
+  comanda: Pick<ComandaRow, 'number' | 'tableLabel'>;
+  waiter: string;
+  when: string;
+  lines: Pick<LineRow, 'quantity' | 'description' | 'variantName' | 'additionals' | 'notes'>[];
+  columns: number;
+}): PrintDocument {
+  const { columns } = input;
+  const rule = '-'.repeat(columns);
+  const lines = [
+    '',
+    input.heading,
+    `COMANDA ${input.comanda.number}${input.comanda.tableLabel ? `  MESA ${input.comanda.tableLabel}` : ''}`,
+    ...(input.waiter ? wrap(`Garçom: ${input.waiter}`, columns) : []),
+    input.when,
+    rule,
+  ];
+  for (const l of input.lines) {
+    const name = `${l.quantity} x ${l.description}${l.variantName ? ` (${l.variantName})` : ''}`;
+    lines.push(...wrap(name, columns, '  '));
+    for (const a of l.additionals)
+      lines.push(...wrap(`  + ${a.quantity > 1 ? `${a.quantity} ` : ''}${a.name}`, columns, '    '));
+    if (l.notes) lines.push(...wrap(`  OBS: ${l.notes}`, columns, '    '));
+  }
+  lines.push(rule);
+  return { title: input.title.slice(0, 120), lines: lines.map((l) => l.slice(0, 200)) };
+}
+
+type SectorInfo = { id: number; name: string; columns: number };
+
+async function sectorsOf(db: Executor, actor: Actor): Promise<Map<number, SectorInfo>> {
+  const settings = await getPrintingSettings(db, actor);
+  const columnsOf = new Map(settings.profiles.map((p) => [p.key, p.columns]));
+  return new Map(
+    settings.sectors.map((s) => [
+      s.id,
+      { id: s.id, name: s.name, columns: (s.profileKey && columnsOf.get(s.profileKey)) || DEFAULT_COLUMNS },
+    ]),
+  );
+}
+
+/** Lines grouped by the sector of their category (`sectorOfCategory`); null = no sector. */
+async function bySector(db: Executor, actor: Actor, lines: LineRow[]) {
+  const sectorOfCat = new Map<number, number | null>();
+  for (const categoryId of new Set(lines.flatMap((l) => (l.categoryId === null ? [] : [l.categoryId])))) {
+    sectorOfCat.set(categoryId, await sectorOfCategory(db, actor, categoryId));
+  }
+  const groups = new Map<number | null, LineRow[]>();
+  for (const l of lines) {
+    const sector = l.categoryId === null ? null : (sectorOfCat.get(l.categoryId) ?? null);
+    groups.set(sector, [...(groups.get(sector) ?? []), l]);
+  }
+  return groups;
+}
+
+/**
+ * Enqueues the tickets of a send (first time or replay: the job keys are the send's, so each
+ * sector prints once) and stores the job ids and the lines no sector takes.
+ */
+async function printSend(ctx: AppContext, session: SessionUser, sendId: number, comandaId: number) {
+  const { db } = ctx;
+  const lines = await db
+    .select()
+    .from(comandaLines)
+    .where(eq(comandaLines.sendId, sendId))
+    .orderBy(asc(comandaLines.id));
+  const [comanda] = await db.select().from(comandas).where(eq(comandas.id, comandaId));
+  const sectors = await sectorsOf(db, session);
+  const waiter = await userName(db, comanda.waiterId ?? session.userId);
+  const when = await clockText(db, session.clientId);
+  const jobIds: number[] = [];
+  const unrouted: string[] = [];
+  for (const [sectorId, group] of await bySector(db, session, lines)) {
+    const sector = sectorId === null ? undefined : sectors.get(sectorId);
+    if (!sector) {
+      unrouted.push(...group.map((l) => `${l.quantity} x ${l.description}`));
+      continue;
+    }
+    const payload = ticket({
+      title: `${sector.name} - Comanda ${comanda.number}`,
+      heading: sector.name.toUpperCase(),
+      comanda,
+      waiter,
+      when,
+      lines: group,
+      columns: sector.columns,
+    });
+    try {
+      const { job } = await enqueuePrintJob(ctx, session, {
+        sectorId: sector.id,
+        kind: 'ticket',
+        payload,
+        idempotencyKey: `comanda-send-${sendId}-${sector.id}`,
+      });
+      jobIds.push(job.id);
+    } catch (error) {
+      // A sector without a printer: its lines are shown to the waiter as printed nowhere.
+      if (!(error instanceof AppError)) throw error;
+      unrouted.push(...group.map((l) => `${l.quantity} x ${l.description}`));
+    }
+  }
+  // A replay keeps what the send already holds (cancel tickets, reprints) and adds what was missing.
+  const [current] = await db
+    .select({ jobIds: comandaSends.jobIds })
+    .from(comandaSends)
+    .where(eq(comandaSends.id, sendId));
+  const merged = [...new Set([...(current?.jobIds ?? []), ...jobIds])];
+  await db.update(comandaSends).set({ jobIds: merged, unrouted }).where(eq(comandaSends.id, sendId));
+}
+
+/**
+ * POST /v1/comanda/:id/send: the open tab's lines not sent yet go to production. The key claims
+ * the send; a retried or doubled request with the same key answers the same send (re-enqueueing
+ * with the same job keys: printed once). No new line: 422.
+ */
+export async function sendToProduction(
+  ctx: AppContext,
+  session: SessionUser,
+  id: number,
+  idempotencyKey: string,
+): Promise<{ send: ComandaSend; replayed: boolean }> {
+  const { db } = ctx;
+  const { clientId } = session;
+  const claimed = await db.transaction(async (tx) => {
+    const [existing] = await tx
+      .select()
+      .from(comandaSends)
+      .where(and(eq(comandaSends.clientId, clientId), eq(comandaSends.idempotencyKey, idempotencyKey)));
+    if (existing) {
+      if (existing.comandaId !== id) throw unprocessable(COMANDA_MESSAGES.keyReused);
+      return { sendId: existing.id, replayed: true };
+    }
+    const comanda = await lockOpenComanda(tx, clientId, id);
+    const [send] = await tx
+      .insert(comandaSends)
+      .values({ clientId, comandaId: id, idempotencyKey, createdBy: session.userId })
+      .onConflictDoNothing()
+      .returning({ id: comandaSends.id });
+    if (!send) return null;
+    const taken = await tx
+      .update(comandaLines)
+      .set({ sendId: send.id, sentAt: new Date() })
+      .where(
+        and(eq(comandaLines.comandaId, id), isNull(comandaLines.sendId), eq(comandaLines.status, 'active')),
+      )
+      .returning({ id: comandaLines.id });
+    if (taken.length === 0) throw unprocessable(COMANDA_MESSAGES.nothingToSend);
+    await logEvent(
+      tx,
+      session,
+      comanda.id,
+      'sent',
+      `Enviou ${taken.length} ${taken.length === 1 ? 'item' : 'itens'} para a produção`,
+    );
+    return { sendId: send.id, replayed: false };
+  });
+  if (!claimed) {
+    // The same key raced in another request, which holds the claim: answer its send.
+    return sendToProduction(ctx, session, id, idempotencyKey);
+  }
+  await printSend(ctx, session, claimed.sendId, id);
+  if (!claimed.replayed) ctx.changed(clientId, 'comanda', id);
+  const sends = await readSends(db, session, id);
+  const send = sends.find((s) => s.id === claimed.sendId) as ComandaSend;
+  return { send, replayed: claimed.replayed };
+}
+
+/** Reprints a send's tickets: new jobs marked REIMPRESSÃO by the printing module. */
+export async function reprintSend(
+  ctx: AppContext,
+  session: SessionUser,
+  id: number,
+  sendId: number,
+  idempotencyKey: string,
+) {
+  const { db } = ctx;
+  const [send] = await db
+    .select()
+    .from(comandaSends)
+    .where(
+      and(
+        eq(comandaSends.id, sendId),
+        eq(comandaSends.comandaId, id),
+        eq(comandaSends.clientId, session.clientId),
+      ),
+    );
+  if (!send) throw new AppError(404, 'Envio não encontrado');
+  const originals = (await readSends(db, session, id)).find((s) => s.id === sendId)?.jobs ?? [];
+  const reprints: number[] = [];
+  for (const job of originals.filter((j) => j.reprintOf === null)) {
+    const { job: copy } = await reprintJob(ctx, session, job.id, `${idempotencyKey}-${job.id}`);
+    reprints.push(copy.id);
+  }
+  // The reprints belong to the send too (the waiter follows them); the keys keep this idempotent.
+  const fresh = reprints.filter((jobId) => !send.jobIds.includes(jobId));
+  if (fresh.length > 0) {
+    await db
+      .update(comandaSends)
+      .set({ jobIds: sql`${comandaSends.jobIds} || ${JSON.stringify(fresh)}::jsonb` })
+      .where(eq(comandaSends.id, sendId));
+  }
+  await db.transaction(async (tx) => {
+    await logEvent(
+      tx,
+      session,
+      id,
+      'reprinted',
+      `Reimprimiu ${reprints.length} ${reprints.length === 1 ? 'ticket' : 'tickets'} de produção`,
+    );
+  });
+  ctx.changed(session.clientId, 'comanda', id);
+}
+
+/** A cancelled sent line: a cancel ticket on its sector (once per line). */
+export async function printCancelTicket(
+  ctx: AppContext,
+  session: SessionUser,
+  comanda: ComandaRow,
+  line: LineRow,
+  reason: string,
+) {
+  const { db } = ctx;
+  const groups = await bySector(db, session, [line]);
+  const [sectorId] = [...groups.keys()];
+  const sector = sectorId === null ? undefined : (await sectorsOf(db, session)).get(sectorId);
+  if (!sector) return;
+  const payload = ticket({
+    title: `CANCELAMENTO ${sector.name} - Comanda ${comanda.number}`,
+    heading: `*** CANCELAMENTO *** ${sector.name.toUpperCase()}`,
+    comanda,
+    waiter: await userName(db, session.userId),
+    when: await clockText(db, session.clientId),
+    lines: [{ ...line, notes: reason ? `Motivo: ${reason}` : null, additionals: line.additionals }],
+    columns: sector.columns,
+  });
+  const { job } = await enqueuePrintJob(ctx, session, {
+    sectorId: sector.id,
+    kind: 'ticket',
+    payload,
+    idempotencyKey: `comanda-cancel-${line.id}`,
+  }).catch(() => ({ job: null }));
+  if (job && line.sendId !== null) {
+    await db
+      .update(comandaSends)
+      .set({ jobIds: sql`${comandaSends.jobIds} || ${JSON.stringify([job.id])}::jsonb` })
+      .where(eq(comandaSends.id, line.sendId));
+  }
+}
+
+/**
+ * The pre-bill ("conferência"): items, service fee, couvert, total, paid and remaining, printed on
+ * the receipt printer when one is set (the document is answered so the screen can show it too).
+ * Marks the tab "Conta pedida" on the board.
+ */
+export async function preBill(ctx: AppContext, session: SessionUser, id: number, idempotencyKey: string) {
+  const { db } = ctx;
+  const { clientId } = session;
+  const settings = await getPrintingSettings(db, session);
+  const profile =
+    settings.profiles.find((p) => p.key === settings.receipt.profileKey) ?? settings.profiles[0] ?? null;
+  const columns = profile?.columns ?? 42;
+  const document = await db.transaction(async (tx) => {
+    const c = await lockOpenComanda(tx, clientId, id);
+    const { lines, payments } = await readLinesAndPayments(tx, id);
+    const active = lines.filter((l) => l.status === 'active');
+    const totals = comandaTotals({
+      lines: active.map((l) => ({ ...l, status: 'active' as const })),
+      serviceFeePercent: c.serviceFeePercent,
+      couvertPerPersonCents: c.couvertPerPersonCents,
+      people: c.people,
+      paidCents: payments.reduce((s, p) => s + p.amountCents, 0),
+    });
+    const rule = '-'.repeat(columns);
+    const out = [
+      'CONFERÊNCIA - NÃO É DOCUMENTO FISCAL',
+      `COMANDA ${c.number}${c.tableLabel ? `  MESA ${c.tableLabel}` : ''}`,
+      `${c.people} ${c.people === 1 ? 'pessoa' : 'pessoas'}`,
+      await clockText(tx, clientId),
+      rule,
+    ];
+    for (const l of active) {
+      out.push(
+        ...wrap(`${l.quantity} x ${l.description}${l.variantName ? ` (${l.variantName})` : ''}`, columns),
+      );
+      out.push(receiptRow('', formatCents(lineTotals(l).totalCents), columns));
+    }
+    out.push(rule, receiptRow('Itens', formatCents(totals.itemsCents), columns));
+    if (totals.serviceFeeCents > 0) {
+      out.push(
+        receiptRow(
+          `Taxa de serviço (${percentText(totals.serviceFeePercent)})`,
+          formatCents(totals.serviceFeeCents),
+          columns,
+        ),
+      );
+    }
+    if (totals.couvertCents > 0) out.push(receiptRow('Couvert', formatCents(totals.couvertCents), columns));
+    out.push(receiptRow('TOTAL', formatCents(totals.totalCents), columns));
+    if (totals.paidCents > 0) {
+      out.push(receiptRow('Pago', formatCents(totals.paidCents), columns));
+      out.push(receiptRow('Falta', formatCents(totals.remainingCents), columns));
+    }
+    if (c.people > 1) {
+      out.push(
+        receiptRow(
+          `Por pessoa (${c.people})`,
+          formatCents(Math.ceil(totals.remainingCents / c.people)),
+          columns,
+        ),
+      );
+    }
+    if (!c.billRequestedAt) {
+      await tx
+        .update(comandas)
+        .set({ billRequestedAt: new Date(), updatedAt: new Date() })
+        .where(eq(comandas.id, id));
+    }
+    await logEvent(tx, session, id, 'pre_bill', `Imprimiu a conferência (${formatCents(totals.totalCents)})`);
+    return { title: `Conferência - Comanda ${c.number}`, lines: out.map((l) => l.slice(0, 200)) };
+  });
+  const job = profile
+    ? (
+        await enqueuePrintJob(ctx, session, {
+          profileId: profile.id,
+          kind: 'document',
+          payload: document,
+          idempotencyKey: `comanda-prebill-${idempotencyKey}`,
+        })
+      ).job
+    : null;
+  ctx.changed(clientId, 'comanda', id);
+  return { document, jobId: job?.id ?? null };
+}

@@ -1,0 +1,287 @@
+import type { ComandaLineInput } from '@balcao/core/comanda';
+import { formatCents } from '@balcao/core/money';
+import type { Product, ProductListItem } from '@balcao/core/product';
+import AddIcon from '@mui/icons-material/Add';
+import RemoveIcon from '@mui/icons-material/Remove';
+import SearchIcon from '@mui/icons-material/Search';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import IconButton from '@mui/material/IconButton';
+import InputAdornment from '@mui/material/InputAdornment';
+import List from '@mui/material/List';
+import ListItemButton from '@mui/material/ListItemButton';
+import ListItemText from '@mui/material/ListItemText';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useEffect, useState } from 'react';
+import { ApiError, apiFetch, errorMessage } from '../../lib/api.ts';
+import { useDebouncedValue } from '../../lib/useDebouncedValue.ts';
+import { type ProductChoice, ProductOptionsDialog } from '../pdv/ProductOptionsDialog.tsx';
+import { fetchByBarcode, fetchProductDetail } from '../sale/api.ts';
+import { useMenu } from './api.ts';
+
+type Picked = { product: Product; choice: ProductChoice };
+export type AddedLine = ComandaLineInput & { description: string };
+
+const searchCatalog = (clientId: number, params: Record<string, string>, signal?: AbortSignal) =>
+  apiFetch<{ items: ProductListItem[] }>(
+    `/product/client/${clientId}?${new URLSearchParams({ active: 'true', pageSize: '30', ...params })}`,
+    { signal },
+  );
+
+/**
+ * Adding to a tab, touch first: favourites and categories, then search (name, SKU or a scanned
+ * barcode), the product's options (variants, add-ons: the PDV's dialog), quantity and a note.
+ * `onAdd` receives ONE line (the tab page sends it at once; the waiter PDV queues it).
+ */
+export function AddItem({
+  clientId,
+  onAdd,
+}: {
+  clientId: number;
+  onAdd: (line: AddedLine) => Promise<void> | void;
+}) {
+  const menu = useMenu();
+  const [text, setText] = useState('');
+  const [categoryId, setCategoryId] = useState<number | null>(null);
+  const [results, setResults] = useState<ProductListItem[]>([]);
+  const [options, setOptions] = useState<Product | null>(null);
+  const [picked, setPicked] = useState<Picked | null>(null);
+  const [quantity, setQuantity] = useState(1);
+  const [notes, setNotes] = useState('');
+  const [message, setMessage] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const q = useDebouncedValue(text.trim(), 250);
+
+  useEffect(() => {
+    if (q.length < 2 && categoryId === null) {
+      setResults([]);
+      return;
+    }
+    if (/^\d{8,14}$/.test(q)) return; // a barcode: looked up on Enter
+    const controller = new AbortController();
+    searchCatalog(clientId, q.length >= 2 ? { q } : { categoryId: String(categoryId) }, controller.signal)
+      .then((page) => setResults(page.items))
+      .catch(() => null);
+    return () => controller.abort();
+  }, [clientId, q, categoryId]);
+
+  const choose = async (productId: number, known?: { name: string }) => {
+    setMessage(null);
+    try {
+      const product = await fetchProductDetail(productId);
+      const needsOptions =
+        product.variants.some((v) => v.active) ||
+        product.additionalGroups.some((g) => g.active && g.items.length);
+      if (needsOptions) setOptions(product);
+      else setPicked({ product, choice: { variant: null, additionals: [] } });
+      setQuantity(1);
+      setNotes('');
+    } catch (error) {
+      // No connection: a product seen in the list is added as is (the server checks its options when
+      // the queued line is sent).
+      if (known && error instanceof ApiError && error.status === 0) {
+        setPicked({
+          product: { id: productId, name: known.name } as Product,
+          choice: { variant: null, additionals: [] },
+        });
+        setQuantity(1);
+        setNotes('');
+      } else setMessage(errorMessage(error));
+    }
+  };
+
+  const byBarcode = async () => {
+    if (!/^\d{8,14}$/.test(text.trim())) return;
+    try {
+      const match = await fetchByBarcode(text.trim());
+      setText('');
+      if (match.variant) {
+        setPicked({ product: match.product, choice: { variant: match.variant, additionals: [] } });
+      } else await choose(match.product.id);
+    } catch (error) {
+      setMessage(errorMessage(error));
+    }
+  };
+
+  const add = async () => {
+    if (!picked) return;
+    setBusy(true);
+    try {
+      await onAdd({
+        productId: picked.product.id,
+        variantId: picked.choice.variant?.id ?? null,
+        quantity,
+        additionals: picked.choice.additionals.map((a) => ({ id: a.id, quantity: a.quantity })),
+        notes: notes.trim() || null,
+        description: picked.product.name,
+      });
+      setPicked(null);
+      setText('');
+    } catch (error) {
+      setMessage(errorMessage(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const favourites = menu.data?.favourites ?? [];
+  const categories = menu.data?.categories ?? [];
+  return (
+    <Stack sx={{ gap: 1.5 }}>
+      {message && (
+        <Alert severity="error" onClose={() => setMessage(null)}>
+          {message}
+        </Alert>
+      )}
+      {picked ? (
+        <Paper variant="outlined" sx={{ p: 1.5 }} data-testid="add-item-draft">
+          <Typography sx={{ fontWeight: 600 }}>
+            {picked.product.name}
+            {picked.choice.variant
+              ? ` (${[picked.choice.variant.color, picked.choice.variant.size].filter(Boolean).join(' ')})`
+              : ''}
+          </Typography>
+          {picked.choice.additionals.length > 0 && (
+            <Typography variant="body2" color="text.secondary">
+              + {picked.choice.additionals.map((a) => a.name).join(', ')}
+            </Typography>
+          )}
+          <Stack direction="row" sx={{ alignItems: 'center', gap: 1, my: 1 }}>
+            <IconButton
+              aria-label="Menos"
+              onClick={() => setQuantity((n) => Math.max(1, n - 1))}
+              size="large"
+            >
+              <RemoveIcon />
+            </IconButton>
+            <Typography variant="h6" aria-label="Quantidade" sx={{ minWidth: 32, textAlign: 'center' }}>
+              {quantity}
+            </Typography>
+            <IconButton
+              aria-label="Mais"
+              onClick={() => setQuantity((n) => Math.min(99, n + 1))}
+              size="large"
+            >
+              <AddIcon />
+            </IconButton>
+          </Stack>
+          <TextField
+            fullWidth
+            label="Observação"
+            placeholder="sem cebola"
+            value={notes}
+            onChange={(e) => setNotes(e.target.value.slice(0, 200))}
+          />
+          <Stack direction="row" sx={{ gap: 1, mt: 1.5 }}>
+            <Button variant="contained" size="large" onClick={add} disabled={busy} sx={{ flex: 1 }}>
+              Adicionar
+            </Button>
+            <Button size="large" onClick={() => setPicked(null)}>
+              Voltar
+            </Button>
+          </Stack>
+        </Paper>
+      ) : (
+        <>
+          {favourites.length > 0 && (
+            <Box>
+              <Typography variant="overline">Favoritos</Typography>
+              <Box
+                sx={{ display: 'grid', gap: 1, gridTemplateColumns: 'repeat(auto-fill, minmax(140px, 1fr))' }}
+              >
+                {favourites.map((f) => (
+                  <Button
+                    key={f.productId}
+                    variant="outlined"
+                    onClick={() => choose(f.productId, { name: f.description })}
+                    sx={{
+                      flexDirection: 'column',
+                      alignItems: 'flex-start',
+                      textTransform: 'none',
+                      minHeight: 56,
+                      lineHeight: 1.25,
+                    }}
+                  >
+                    <Box component="span" sx={{ textAlign: 'left' }}>
+                      {f.description}
+                    </Box>
+                    <Box component="span" sx={{ typography: 'caption', color: 'text.secondary' }}>
+                      {formatCents(f.unitPriceCents)}
+                    </Box>
+                  </Button>
+                ))}
+              </Box>
+            </Box>
+          )}
+          <TextField
+            fullWidth
+            label="Buscar produto"
+            placeholder="Nome, SKU ou código de barras"
+            value={text}
+            onChange={(e) => {
+              setText(e.target.value);
+              setCategoryId(null);
+            }}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter') {
+                e.preventDefault();
+                if (/^\d{8,14}$/.test(text.trim())) void byBarcode();
+                else if (results[0]) void choose(results[0].id);
+              }
+            }}
+            slotProps={{
+              input: {
+                startAdornment: (
+                  <InputAdornment position="start">
+                    <SearchIcon />
+                  </InputAdornment>
+                ),
+              },
+            }}
+          />
+          {categories.length > 0 && (
+            <Stack direction="row" sx={{ gap: 1, flexWrap: 'wrap' }}>
+              {categories.map((c) => (
+                <Chip
+                  key={c.id}
+                  label={c.name}
+                  color={categoryId === c.id ? 'primary' : 'default'}
+                  onClick={() => {
+                    setText('');
+                    setCategoryId(categoryId === c.id ? null : c.id);
+                  }}
+                  sx={{ minHeight: 40, fontSize: 15 }}
+                />
+              ))}
+            </Stack>
+          )}
+          {results.length > 0 && (
+            <Paper variant="outlined">
+              <List dense disablePadding aria-label="Produtos encontrados">
+                {results.map((p) => (
+                  <ListItemButton key={p.id} onClick={() => choose(p.id, p)} sx={{ minHeight: 48 }}>
+                    <ListItemText primary={p.name} secondary={formatCents(p.salePriceCents)} />
+                  </ListItemButton>
+                ))}
+              </List>
+            </Paper>
+          )}
+        </>
+      )}
+      <ProductOptionsDialog
+        product={options}
+        variant={null}
+        onClose={() => setOptions(null)}
+        onChoose={(choice) => {
+          if (options) setPicked({ product: options, choice });
+          setOptions(null);
+        }}
+      />
+    </Stack>
+  );
+}

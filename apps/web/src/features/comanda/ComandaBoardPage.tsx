@@ -1,0 +1,213 @@
+import {
+  COMANDA_STAGE_LABELS,
+  type ComandaCard,
+  type ComandaStage,
+  minutesSince,
+} from '@balcao/core/comanda';
+import { formatCents } from '@balcao/core/money';
+import { plural } from '@balcao/core/plural';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import MenuItem from '@mui/material/MenuItem';
+import type { Theme } from '@mui/material/styles';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { memo, useEffect, useMemo, useState } from 'react';
+import { Link as RouterLink } from 'react-router';
+import { Loading } from '../../components/Loading.tsx';
+import { ListHeader } from '../../components/listPage.tsx';
+import { errorMessage } from '../../lib/api.ts';
+import { useBoard } from './api.ts';
+
+/** The board's colour of each stage (DESIGN: colour plus a label, never colour alone). */
+export const STAGE_COLOR: Record<ComandaStage, 'primary' | 'warning' | 'success'> = {
+  open: 'primary',
+  bill: 'warning',
+  payment: 'success',
+};
+
+const EDIT = '/dashboard/sale/command/edit';
+
+/** A clock that ticks every 30 s, from the server's time (the device's clock may be wrong). */
+function useServerNow(serverNow: string | undefined) {
+  const [offset, setOffset] = useState(0);
+  const [, setTick] = useState(0);
+  useEffect(() => {
+    if (serverNow) setOffset(Date.parse(serverNow) - Date.now());
+  }, [serverNow]);
+  useEffect(() => {
+    const timer = setInterval(() => setTick((t) => t + 1), 30_000);
+    return () => clearInterval(timer);
+  }, []);
+  return new Date(Date.now() + offset).toISOString();
+}
+
+/**
+ * One card: plain elements styled once by the grid (no MUI component per card), so a board of 200
+ * tabs renders in one pass of cheap nodes.
+ */
+const TabCard = memo(function TabCard({
+  tab,
+  now,
+  idleMinutes,
+}: {
+  tab: ComandaCard;
+  now: string;
+  idleMinutes: number;
+}) {
+  const since = minutesSince(tab.lastItemAt ?? tab.openedAt, now);
+  const idle = since >= idleMinutes;
+  const who = tab.customer?.name ?? tab.customerName;
+  return (
+    <RouterLink
+      to={`${EDIT}/${tab.id}`}
+      className={`card stage-${tab.stage}${idle ? ' idle' : ''}`}
+      data-testid={`comanda-${tab.number}`}
+    >
+      <span className="top">
+        <span className="num">{tab.number}</span>
+        <span>{tab.tableLabel ? `Mesa ${tab.tableLabel}` : 'Sem mesa'}</span>
+      </span>
+      <span className="who">
+        {tab.waiter?.name ?? 'Sem garçom'}
+        {who ? ` · ${who}` : ''}
+      </span>
+      <span className="total">{formatCents(tab.totalCents)}</span>
+      <span className="chips">
+        <span className="chip stage">{COMANDA_STAGE_LABELS[tab.stage]}</span>
+        <span className="chip" title="Minutos desde o último item">
+          {since} min
+        </span>
+        {idle && <span className="chip idle-chip">Parada</span>}
+        {tab.unsentCount > 0 && (
+          <span className="chip unsent">{plural(tab.unsentCount, 'não enviado', 'não enviados')}</span>
+        )}
+      </span>
+    </RouterLink>
+  );
+});
+
+/** The board grid's one style: every card's look, by class (stage colours from the theme). */
+const boardSx = (theme: Theme) => {
+  const stage = (color: 'primary' | 'warning' | 'success') => ({
+    borderLeftColor: theme.palette[color].main,
+    '& .stage': { background: theme.palette[color].main, color: theme.palette[color].contrastText },
+  });
+  return {
+    display: 'grid',
+    gap: 1.5,
+    gridTemplateColumns: 'repeat(auto-fill, minmax(170px, 1fr))',
+    '& .card': {
+      display: 'flex',
+      flexDirection: 'column',
+      gap: '2px',
+      padding: '12px',
+      border: `1px solid ${theme.palette.divider}`,
+      borderLeftWidth: '6px',
+      borderRadius: `${theme.shape.borderRadius}px`,
+      color: theme.palette.text.primary,
+      textDecoration: 'none',
+      background: theme.palette.background.paper,
+      ...theme.typography.body2,
+    },
+    '& .card:hover, & .card:focus-visible': { background: theme.palette.action.hover },
+    '& .card.idle': { background: theme.palette.action.selected },
+    '& .stage-open': stage('primary'),
+    '& .stage-bill': stage('warning'),
+    '& .stage-payment': stage('success'),
+    '& .top': { display: 'flex', justifyContent: 'space-between', alignItems: 'baseline' },
+    '& .num': { ...theme.typography.h5, fontWeight: 700 },
+    '& .who': {
+      color: theme.palette.text.secondary,
+      overflow: 'hidden',
+      textOverflow: 'ellipsis',
+      whiteSpace: 'nowrap',
+    },
+    '& .total': { ...theme.typography.subtitle1, fontWeight: 600 },
+    '& .chips': { display: 'flex', flexWrap: 'wrap', gap: '4px', marginTop: '4px' },
+    '& .chip': {
+      borderRadius: '12px',
+      padding: '1px 8px',
+      fontSize: 12,
+      border: `1px solid ${theme.palette.divider}`,
+    },
+    '& .chip.stage': { border: 'none' },
+    '& .idle-chip': {
+      background: theme.palette.error.main,
+      color: theme.palette.error.contrastText,
+      border: 'none',
+    },
+    '& .unsent': {
+      background: theme.palette.info.main,
+      color: theme.palette.info.contrastText,
+      border: 'none',
+    },
+  };
+};
+
+/** /dashboard/sale/command: every open tab, by number, live through the shop's socket. */
+export default function ComandaBoardPage() {
+  const [waiterId, setWaiterId] = useState<number | ''>('');
+  const board = useBoard(waiterId === '' ? undefined : waiterId);
+  // Waiters to filter by: the ones serving open tabs (the board has them; no user list is needed).
+  const [waiters, setWaiters] = useState<{ id: number; name: string }[]>([]);
+  useEffect(() => {
+    if (!board.data || waiterId !== '') return;
+    const seen = new Map<number, string>();
+    for (const t of board.data.tabs) if (t.waiter) seen.set(t.waiter.id, t.waiter.name);
+    setWaiters([...seen].map(([id, name]) => ({ id, name })).sort((a, b) => a.name.localeCompare(b.name)));
+  }, [board.data, waiterId]);
+  const now = useServerNow(board.data?.now);
+  const tabs = board.data?.tabs ?? [];
+  const totals = useMemo(() => tabs.reduce((s, t) => s + t.totalCents, 0), [tabs]);
+
+  return (
+    <Box>
+      <ListHeader title="Comandas" add={{ to: '/dashboard/sale/command/new', label: 'Abrir comanda' }}>
+        <TextField
+          select
+          size="small"
+          label="Garçom"
+          value={waiterId}
+          onChange={(e) => setWaiterId(e.target.value === '' ? '' : Number(e.target.value))}
+          sx={{ minWidth: 180 }}
+        >
+          <MenuItem value="">Todos</MenuItem>
+          {waiters.map((w) => (
+            <MenuItem key={w.id} value={w.id}>
+              {w.name}
+            </MenuItem>
+          ))}
+        </TextField>
+      </ListHeader>
+      {board.isPending ? (
+        <Loading />
+      ) : board.isError ? (
+        <Alert
+          severity="error"
+          action={
+            <Button color="inherit" onClick={() => board.refetch()}>
+              Tentar novamente
+            </Button>
+          }
+        >
+          {errorMessage(board.error)}
+        </Alert>
+      ) : tabs.length === 0 ? (
+        <Alert severity="info">Nenhuma comanda aberta.</Alert>
+      ) : (
+        <>
+          <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+            {plural(tabs.length, 'comanda aberta', 'comandas abertas')} · {formatCents(totals)}
+          </Typography>
+          <Box data-testid="comanda-board" sx={boardSx}>
+            {tabs.map((tab) => (
+              <TabCard key={tab.id} tab={tab} now={now} idleMinutes={board.data.idleMinutes} />
+            ))}
+          </Box>
+        </>
+      )}
+    </Box>
+  );
+}

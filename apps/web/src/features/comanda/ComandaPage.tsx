@@ -1,0 +1,655 @@
+import { COMANDA_STAGE_LABELS, type Comanda, type ComandaLine } from '@balcao/core/comanda';
+import { formatCents, parseMoneyToCents } from '@balcao/core/money';
+import type { PrintDocument } from '@balcao/core/printing';
+import { PRINT_JOB_STATUS_LABELS } from '@balcao/core/printing';
+import { ACTION, can, WRITE } from '@balcao/core/routes';
+import { percentText } from '@balcao/core/settings';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import MenuItem from '@mui/material/MenuItem';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { type ReactNode, useRef, useState } from 'react';
+import { Loading } from '../../components/Loading.tsx';
+import { MoneyField } from '../../components/MoneyField.tsx';
+import { errorMessage } from '../../lib/api.ts';
+import { formatDateTime, formatTime } from '../../lib/format.ts';
+import { useIdFromPath } from '../../lib/useIdFromPath.ts';
+import { useSession } from '../auth/session.tsx';
+import { AddItem } from './AddItem.tsx';
+import {
+  addLine,
+  cancelLine,
+  mergeComanda,
+  newKey,
+  preBill,
+  reprintSend,
+  requestBill,
+  retryJob,
+  sendToProduction,
+  setServiceFee,
+  transferLine,
+  updateComanda,
+  useBoard,
+  useComanda,
+  useComandaWritten,
+} from './api.ts';
+import { STAGE_COLOR } from './ComandaBoardPage.tsx';
+import { PaymentPanel } from './PaymentPanel.tsx';
+
+const NOT_PRINTED = new Set(['pending', 'failed', 'unconfirmed']);
+
+/** /dashboard/sale/command/edit/{id}: one tab, everything done to it. */
+export default function ComandaPage() {
+  const id = useIdFromPath('/dashboard/sale/command/edit');
+  const comanda = useComanda(id);
+  if (comanda.isPending) return <Loading />;
+  if (comanda.isError) return <Alert severity="error">{errorMessage(comanda.error)}</Alert>;
+  return <ComandaView comanda={comanda.data} />;
+}
+
+function Section({ title, children, action }: { title: string; children: ReactNode; action?: ReactNode }) {
+  return (
+    <Paper variant="outlined" sx={{ p: 2 }}>
+      <Stack
+        direction="row"
+        sx={{ justifyContent: 'space-between', alignItems: 'center', mb: 1, gap: 1, flexWrap: 'wrap' }}
+      >
+        <Typography component="h2" variant="h6">
+          {title}
+        </Typography>
+        {action}
+      </Stack>
+      {children}
+    </Paper>
+  );
+}
+
+/** One action with its own Idempotency-Key kept until it succeeds (a double tap or retry counts once). */
+function useKeyedAction() {
+  const key = useRef<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const run = async (work: (key: string) => Promise<unknown>) => {
+    if (busy) return;
+    setBusy(true);
+    setError(null);
+    key.current ??= newKey();
+    try {
+      await work(key.current);
+      key.current = null;
+    } catch (e) {
+      setError(errorMessage(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { run, busy, error, setError };
+}
+
+export function ComandaView({ comanda, compact }: { comanda: Comanda; compact?: boolean }) {
+  const session = useSession();
+  const user = session.user;
+  const written = useComandaWritten();
+  const action = useKeyedAction();
+  const [dialog, setDialog] = useState<
+    | { kind: 'cancel'; line: ComandaLine }
+    | { kind: 'transfer'; line: ComandaLine }
+    | { kind: 'merge' }
+    | { kind: 'fee' }
+    | { kind: 'table' }
+    | { kind: 'prebill'; document: PrintDocument; printed: boolean }
+    | null
+  >(null);
+  const active = comanda.status === 'active';
+  const unsent = comanda.lines.filter((l) => l.status === 'active' && l.sentAt === null);
+  const failedJobs = comanda.sends.flatMap((s) => s.jobs.filter((j) => NOT_PRINTED.has(j.status)));
+  const canReceive = can(user?.userType.id, WRITE.sales) && !compact;
+
+  const send = () =>
+    action.run(async (key) => {
+      await sendToProduction(comanda.id, key);
+      await written();
+    });
+
+  return (
+    <Stack sx={{ gap: 2, maxWidth: 1100 }}>
+      <Stack direction="row" sx={{ alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
+        <Typography component="h1" variant="h5" sx={{ fontWeight: 700 }}>
+          Comanda {comanda.number}
+        </Typography>
+        <Chip color={STAGE_COLOR[comanda.stage]} label={COMANDA_STAGE_LABELS[comanda.stage]} size="small" />
+        {comanda.status !== 'active' && (
+          <Chip label={comanda.status === 'finished' ? 'Fechada' : 'Cancelada'} size="small" />
+        )}
+        <Typography color="text.secondary">
+          {comanda.tableLabel ? `Mesa ${comanda.tableLabel}` : 'Sem mesa'} · {comanda.people}{' '}
+          {comanda.people === 1 ? 'pessoa' : 'pessoas'}
+          {comanda.waiter ? ` · ${comanda.waiter.name}` : ''}
+          {comanda.customer || comanda.customerName
+            ? ` · ${comanda.customer?.name ?? comanda.customerName}`
+            : ''}
+        </Typography>
+      </Stack>
+      {action.error && (
+        <Alert severity="error" onClose={() => action.setError(null)}>
+          {action.error}
+        </Alert>
+      )}
+      {failedJobs.length > 0 && (
+        <Alert severity="warning" data-testid="jobs-not-printed">
+          {failedJobs.length === 1
+            ? 'Um ticket ainda não foi impresso'
+            : `${failedJobs.length} tickets ainda não foram impressos`}
+          : {failedJobs.map((j) => `${j.title} (${PRINT_JOB_STATUS_LABELS[j.status]})`).join(', ')}.
+          <Box sx={{ mt: 1 }}>
+            <Button
+              size="small"
+              variant="outlined"
+              onClick={() =>
+                action.run(async () => {
+                  for (const j of failedJobs.filter((f) => f.status !== 'pending'))
+                    await retryJob(j.id).catch(() => null);
+                  await written();
+                })
+              }
+            >
+              Tentar imprimir de novo
+            </Button>
+          </Box>
+        </Alert>
+      )}
+      {comanda.sends.some((s) => s.unrouted.length > 0) && (
+        <Alert severity="warning">
+          Itens sem setor de produção (não impressos): {comanda.sends.flatMap((s) => s.unrouted).join(', ')}.
+          Ligue a categoria a um setor em Configurações &gt; Impressoras.
+        </Alert>
+      )}
+      {active && (
+        <Stack direction="row" sx={{ gap: 1, flexWrap: 'wrap' }}>
+          <Button
+            variant="contained"
+            size="large"
+            onClick={send}
+            disabled={action.busy || unsent.length === 0}
+          >
+            Enviar para produção{unsent.length > 0 ? ` (${unsent.length})` : ''}
+          </Button>
+          <Button
+            variant="outlined"
+            onClick={() =>
+              action.run(async (key) => {
+                const result = await preBill(comanda.id, key);
+                setDialog({ kind: 'prebill', document: result.document, printed: result.jobId !== null });
+                await written();
+              })
+            }
+          >
+            Conferência
+          </Button>
+          <Button
+            variant="outlined"
+            onClick={() => action.run(async () => written(await requestBill(comanda.id)))}
+            disabled={comanda.stage !== 'open'}
+          >
+            Pedir conta
+          </Button>
+          {!compact && (
+            <>
+              <Button onClick={() => setDialog({ kind: 'table' })}>Mudar mesa</Button>
+              <Button onClick={() => setDialog({ kind: 'merge' })}>Unir comanda</Button>
+              <Button onClick={() => setDialog({ kind: 'fee' })}>Taxa de serviço</Button>
+            </>
+          )}
+        </Stack>
+      )}
+      <Box
+        sx={{ display: 'grid', gap: 2, gridTemplateColumns: compact ? '1fr' : { xs: '1fr', md: '3fr 2fr' } }}
+      >
+        <Stack sx={{ gap: 2 }}>
+          <Section title="Itens">
+            <Lines
+              comanda={comanda}
+              onCancel={(line) => setDialog({ kind: 'cancel', line })}
+              onTransfer={(line) => setDialog({ kind: 'transfer', line })}
+            />
+            <Totals comanda={comanda} />
+          </Section>
+          {active && !compact && user?.client && (
+            <Section title="Adicionar item">
+              <AddItem
+                clientId={user.client.id}
+                onAdd={async ({ description: _d, ...line }) => {
+                  await addLine(comanda.id, line, newKey());
+                  await written();
+                }}
+              />
+            </Section>
+          )}
+        </Stack>
+        <Stack sx={{ gap: 2 }}>
+          {!compact && (
+            <Section title="Pagamento">
+              <PaymentPanel comanda={comanda} canReceive={canReceive} />
+            </Section>
+          )}
+          {comanda.sends.length > 0 && (
+            <Section title="Produção">
+              <Stack sx={{ gap: 1 }}>
+                {comanda.sends.map((s) => (
+                  <Box key={s.id}>
+                    <Stack direction="row" sx={{ justifyContent: 'space-between', alignItems: 'center' }}>
+                      <Typography variant="body2">
+                        {formatTime(s.createdAt)} · {s.createdBy.name}
+                      </Typography>
+                      <Button
+                        size="small"
+                        onClick={() =>
+                          action.run(async (key) => written(await reprintSend(comanda.id, s.id, key)))
+                        }
+                      >
+                        Reimprimir
+                      </Button>
+                    </Stack>
+                    {s.jobs.map((j) => (
+                      <Typography
+                        key={j.id}
+                        variant="body2"
+                        color={NOT_PRINTED.has(j.status) ? 'warning.main' : 'text.secondary'}
+                      >
+                        {j.reprintOf ? 'Reimpressão: ' : ''}
+                        {j.title} — {PRINT_JOB_STATUS_LABELS[j.status]}
+                      </Typography>
+                    ))}
+                  </Box>
+                ))}
+              </Stack>
+            </Section>
+          )}
+          {!compact && (
+            <Section title="Histórico">
+              <Box component="ul" sx={{ m: 0, pl: 2 }}>
+                {comanda.events.map((e) => (
+                  <li key={e.id}>
+                    <Typography variant="body2">
+                      {formatDateTime(e.createdAt)} · {e.user.name}: {e.text}
+                    </Typography>
+                  </li>
+                ))}
+              </Box>
+            </Section>
+          )}
+        </Stack>
+      </Box>
+      {dialog?.kind === 'cancel' && (
+        <CancelLineDialog comanda={comanda} line={dialog.line} onClose={() => setDialog(null)} />
+      )}
+      {dialog?.kind === 'transfer' && (
+        <TransferDialog comanda={comanda} line={dialog.line} onClose={() => setDialog(null)} />
+      )}
+      {dialog?.kind === 'merge' && <MergeDialog comanda={comanda} onClose={() => setDialog(null)} />}
+      {dialog?.kind === 'fee' && <FeeDialog comanda={comanda} onClose={() => setDialog(null)} />}
+      {dialog?.kind === 'table' && <TableDialog comanda={comanda} onClose={() => setDialog(null)} />}
+      {dialog?.kind === 'prebill' && (
+        <Dialog open onClose={() => setDialog(null)} maxWidth="xs" fullWidth>
+          <DialogTitle>Conferência</DialogTitle>
+          <DialogContent>
+            {!dialog.printed && <Alert severity="info">Nenhuma impressora configurada: use Imprimir.</Alert>}
+            <Box component="pre" sx={{ fontFamily: 'monospace', fontSize: 13, whiteSpace: 'pre-wrap' }}>
+              {dialog.document.lines.join('\n')}
+            </Box>
+          </DialogContent>
+          <DialogActions>
+            <Button onClick={() => window.print()}>Imprimir</Button>
+            <Button onClick={() => setDialog(null)}>Fechar</Button>
+          </DialogActions>
+        </Dialog>
+      )}
+    </Stack>
+  );
+}
+
+function Lines({
+  comanda,
+  onCancel,
+  onTransfer,
+}: {
+  comanda: Comanda;
+  onCancel: (line: ComandaLine) => void;
+  onTransfer: (line: ComandaLine) => void;
+}) {
+  if (comanda.lines.length === 0) return <Typography color="text.secondary">Nenhum item ainda.</Typography>;
+  const active = comanda.status === 'active';
+  return (
+    <Stack sx={{ gap: 1 }} data-testid="comanda-lines">
+      {comanda.lines.map((l) => (
+        <Box
+          key={l.id}
+          sx={{
+            display: 'flex',
+            gap: 1,
+            alignItems: 'center',
+            opacity: l.status === 'canceled' ? 0.55 : 1,
+            flexWrap: 'wrap',
+          }}
+        >
+          <Box sx={{ flex: 1, minWidth: 160 }}>
+            <Typography sx={{ textDecoration: l.status === 'canceled' ? 'line-through' : 'none' }}>
+              {l.quantity} x {l.description}
+              {l.variantName ? ` (${l.variantName})` : ''}
+            </Typography>
+            {l.additionals.length > 0 && (
+              <Typography variant="body2" color="text.secondary">
+                + {l.additionals.map((a) => a.name).join(', ')}
+              </Typography>
+            )}
+            {l.notes && (
+              <Typography variant="body2" color="text.secondary">
+                Obs.: {l.notes}
+              </Typography>
+            )}
+            <Typography variant="caption" color="text.secondary">
+              {l.status === 'canceled'
+                ? `Cancelado${l.cancelReason ? `: ${l.cancelReason}` : ''}`
+                : l.sentAt
+                  ? `Enviado ${formatTime(l.sentAt)}`
+                  : 'Não enviado'}
+              {l.paidQuantity > 0 ? ` · pago ${l.paidQuantity}` : ''} · {l.addedBy.name}
+            </Typography>
+          </Box>
+          <Typography sx={{ fontWeight: 600 }}>{formatCents(l.totalCents)}</Typography>
+          {active && l.status === 'active' && l.paidQuantity === 0 && (
+            <Stack direction="row">
+              <Button size="small" onClick={() => onTransfer(l)}>
+                Transferir
+              </Button>
+              <Button size="small" color="error" onClick={() => onCancel(l)}>
+                Cancelar
+              </Button>
+            </Stack>
+          )}
+        </Box>
+      ))}
+    </Stack>
+  );
+}
+
+function Totals({ comanda }: { comanda: Comanda }) {
+  const t = comanda.totals;
+  const row = (label: string, cents: number, strong = false) => (
+    <Stack direction="row" sx={{ justifyContent: 'space-between' }}>
+      <Typography sx={{ fontWeight: strong ? 700 : 400 }}>{label}</Typography>
+      <Typography sx={{ fontWeight: strong ? 700 : 400 }}>{formatCents(cents)}</Typography>
+    </Stack>
+  );
+  return (
+    <Box sx={{ mt: 2, borderTop: 1, borderColor: 'divider', pt: 1 }} data-testid="comanda-totals">
+      {row('Itens', t.itemsCents)}
+      {row(
+        `Taxa de serviço (${percentText(t.serviceFeePercent)})${comanda.serviceFeeReason ? ` — ${comanda.serviceFeeReason}` : ''}`,
+        t.serviceFeeCents,
+      )}
+      {t.couvertCents > 0 &&
+        row(`Couvert (${comanda.people} x ${formatCents(comanda.couvertPerPersonCents)})`, t.couvertCents)}
+      {row('Total', t.totalCents, true)}
+    </Box>
+  );
+}
+
+function ActionDialog({
+  title,
+  onClose,
+  onConfirm,
+  confirmLabel,
+  children,
+}: {
+  title: string;
+  onClose: () => void;
+  onConfirm: () => Promise<unknown>;
+  confirmLabel: string;
+  children: ReactNode;
+}) {
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  return (
+    <Dialog open onClose={onClose} maxWidth="xs" fullWidth>
+      <DialogTitle>{title}</DialogTitle>
+      <DialogContent>
+        <Stack sx={{ gap: 2, pt: 1 }}>
+          {error && <Alert severity="error">{error}</Alert>}
+          {children}
+        </Stack>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>Voltar</Button>
+        <Button
+          variant="contained"
+          disabled={busy}
+          onClick={async () => {
+            setBusy(true);
+            setError(null);
+            try {
+              await onConfirm();
+              onClose();
+            } catch (e) {
+              setError(errorMessage(e));
+            } finally {
+              setBusy(false);
+            }
+          }}
+        >
+          {confirmLabel}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
+
+function CancelLineDialog({
+  comanda,
+  line,
+  onClose,
+}: {
+  comanda: Comanda;
+  line: ComandaLine;
+  onClose: () => void;
+}) {
+  const { user } = useSession();
+  const written = useComandaWritten();
+  const [reason, setReason] = useState('');
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const sent = line.sentAt !== null;
+  const needsApproval = sent && !can(user?.userType.id, ACTION.approve);
+  return (
+    <ActionDialog
+      title={`Cancelar ${line.quantity} x ${line.description}`}
+      confirmLabel="Cancelar item"
+      onClose={onClose}
+      onConfirm={async () =>
+        written(
+          await cancelLine(comanda.id, line.id, {
+            reason: reason || null,
+            ...(needsApproval ? { approval: { email, password } } : {}),
+          }),
+        )
+      }
+    >
+      {sent && (
+        <Alert severity="info">
+          Este item já foi para a produção: um ticket de cancelamento será impresso.
+        </Alert>
+      )}
+      <TextField
+        label={sent ? 'Motivo' : 'Motivo (opcional)'}
+        value={reason}
+        onChange={(e) => setReason(e.target.value)}
+      />
+      {needsApproval && (
+        <>
+          <Typography variant="body2">Aprovação de um Administrador ou Gerente:</Typography>
+          <TextField label="Email do gerente" value={email} onChange={(e) => setEmail(e.target.value)} />
+          <TextField
+            label="Senha do gerente"
+            type="password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
+        </>
+      )}
+    </ActionDialog>
+  );
+}
+
+function OtherTabSelect({
+  comanda,
+  value,
+  onChange,
+  label,
+}: {
+  comanda: Comanda;
+  value: number | '';
+  onChange: (id: number) => void;
+  label: string;
+}) {
+  const board = useBoard();
+  const others = (board.data?.tabs ?? []).filter((t) => t.id !== comanda.id);
+  return (
+    <TextField select label={label} value={value} onChange={(e) => onChange(Number(e.target.value))}>
+      {others.map((t) => (
+        <MenuItem key={t.id} value={t.id}>
+          Comanda {t.number}
+          {t.tableLabel ? ` · Mesa ${t.tableLabel}` : ''}
+        </MenuItem>
+      ))}
+    </TextField>
+  );
+}
+
+function TransferDialog({
+  comanda,
+  line,
+  onClose,
+}: {
+  comanda: Comanda;
+  line: ComandaLine;
+  onClose: () => void;
+}) {
+  const written = useComandaWritten();
+  const [to, setTo] = useState<number | ''>('');
+  const [quantity, setQuantity] = useState(String(line.quantity).replace('.', ','));
+  return (
+    <ActionDialog
+      title={`Transferir ${line.description}`}
+      confirmLabel="Transferir"
+      onClose={onClose}
+      onConfirm={async () =>
+        written(
+          await transferLine(comanda.id, {
+            lineId: line.id,
+            quantity: Number(quantity.replace(',', '.')),
+            toComandaId: Number(to),
+          }),
+        )
+      }
+    >
+      <TextField
+        label={`Quantidade (de ${line.quantity})`}
+        value={quantity}
+        onChange={(e) => setQuantity(e.target.value)}
+      />
+      <OtherTabSelect comanda={comanda} value={to} onChange={setTo} label="Para a comanda" />
+    </ActionDialog>
+  );
+}
+
+function MergeDialog({ comanda, onClose }: { comanda: Comanda; onClose: () => void }) {
+  const written = useComandaWritten();
+  const [from, setFrom] = useState<number | ''>('');
+  return (
+    <ActionDialog
+      title={`Unir outra comanda à ${comanda.number}`}
+      confirmLabel="Unir"
+      onClose={onClose}
+      onConfirm={async () => written(await mergeComanda(comanda.id, Number(from)))}
+    >
+      <Typography variant="body2">
+        Os itens da outra comanda passam para esta, que fica com a conta.
+      </Typography>
+      <OtherTabSelect comanda={comanda} value={from} onChange={setFrom} label="Comanda a unir" />
+    </ActionDialog>
+  );
+}
+
+function FeeDialog({ comanda, onClose }: { comanda: Comanda; onClose: () => void }) {
+  const written = useComandaWritten();
+  const [percent, setPercent] = useState(
+    (comanda.totals.serviceFeePercent / 100).toFixed(2).replace('.', ','),
+  );
+  const [reason, setReason] = useState(comanda.serviceFeeReason ?? '');
+  return (
+    <ActionDialog
+      title="Taxa de serviço"
+      confirmLabel="Salvar"
+      onClose={onClose}
+      onConfirm={async () =>
+        written(
+          await setServiceFee(comanda.id, {
+            serviceFeePercent: parseMoneyToCents(percent),
+            reason: reason || null,
+          }),
+        )
+      }
+    >
+      <MoneyField label="Taxa" suffix="%" value={percent} onChange={setPercent} />
+      <Button onClick={() => setPercent('0')}>Tirar a taxa</Button>
+      <TextField
+        label="Motivo"
+        helperText="Obrigatório quando a taxa muda do padrão"
+        value={reason}
+        onChange={(e) => setReason(e.target.value)}
+      />
+    </ActionDialog>
+  );
+}
+
+function TableDialog({ comanda, onClose }: { comanda: Comanda; onClose: () => void }) {
+  const written = useComandaWritten();
+  const [table, setTable] = useState(comanda.tableLabel ?? '');
+  const [people, setPeople] = useState(String(comanda.people));
+  return (
+    <ActionDialog
+      title="Mesa e pessoas"
+      confirmLabel="Salvar"
+      onClose={onClose}
+      onConfirm={async () =>
+        written(
+          await updateComanda(comanda.id, {
+            tableLabel: table,
+            people: Number(people) || 1,
+            customerId: comanda.customer?.id ?? null,
+            customerName: comanda.customerName,
+            customerPhone: comanda.customerPhone,
+            waiterId: comanda.waiter?.id ?? null,
+            updatedAt: comanda.updatedAt,
+          }),
+        )
+      }
+    >
+      <TextField label="Mesa" value={table} onChange={(e) => setTable(e.target.value)} />
+      <TextField
+        label="Pessoas"
+        value={people}
+        onChange={(e) => setPeople(e.target.value.replace(/\D/g, '').slice(0, 3))}
+      />
+    </ActionDialog>
+  );
+}

@@ -1,0 +1,305 @@
+import { COMANDA_MESSAGES, COMANDA_STAGE_LABELS, type ComandaCard } from '@balcao/core/comanda';
+import { formatCents } from '@balcao/core/money';
+import { plural } from '@balcao/core/plural';
+import { can, NOT_MKT } from '@balcao/core/routes';
+import ArrowBackIcon from '@mui/icons-material/ArrowBack';
+import CloudOffIcon from '@mui/icons-material/CloudOff';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import Dialog from '@mui/material/Dialog';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import IconButton from '@mui/material/IconButton';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import ToggleButton from '@mui/material/ToggleButton';
+import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
+import Typography from '@mui/material/Typography';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Loading } from '../../components/Loading.tsx';
+import { errorMessage } from '../../lib/api.ts';
+import { loadPersisted, savePersisted } from '../../lib/persist.ts';
+import { useSession } from '../auth/session.tsx';
+import { AddItem } from '../comanda/AddItem.tsx';
+import { comandaKeys, useBoard, useComanda } from '../comanda/api.ts';
+import { STAGE_COLOR } from '../comanda/ComandaBoardPage.tsx';
+import { OpenComandaForm } from '../comanda/ComandaOpenPage.tsx';
+import { useOutbox } from './queue.ts';
+
+/**
+ * /dashboard/sale/waiter-pdv: the waiter's phone, one hand. Pick a tab (or open one), add items
+ * fast (favourites and categories first, search, note), send to production, ask for the bill.
+ * Everything typed goes through the outbox (queue.ts): sent at once when online, kept and sent once
+ * when the connection returns.
+ */
+export default function WaiterPdvPage() {
+  const { user } = useSession();
+  if (!user) return <Loading />;
+  if (!can(user.userType.id, NOT_MKT)) {
+    return <Alert severity="info">Seu perfil não usa comandas. Use o PDV para vender.</Alert>;
+  }
+  return <WaiterPdv userId={user.id} clientId={user.client.id} />;
+}
+
+function WaiterPdv({ userId, clientId }: { userId: number; clientId: number }) {
+  const queryClient = useQueryClient();
+  const [selected, setSelected] = useState<number | null>(() =>
+    loadPersisted<number | null>('waiterTab', null),
+  );
+  const [mine, setMine] = useState(true);
+  const [opening, setOpening] = useState(false);
+  const board = useBoard(mine ? userId : undefined);
+  const outbox = useOutbox(userId, () => void queryClient.invalidateQueries({ queryKey: comandaKeys.all }));
+  const select = (id: number | null) => {
+    savePersisted('waiterTab', id);
+    setSelected(id);
+  };
+
+  const banner = (
+    <>
+      {!outbox.online && (
+        <Alert severity="warning" icon={<CloudOffIcon />} data-testid="offline-banner">
+          Sem conexão: os pedidos ficam guardados e são enviados quando a conexão voltar.
+        </Alert>
+      )}
+      {outbox.ops.length > 0 && (
+        <Alert severity="info" data-testid="outbox">
+          {plural(outbox.ops.length, 'pedido na fila', 'pedidos na fila')}
+        </Alert>
+      )}
+      {outbox.failed && (
+        <Alert severity="error" onClose={outbox.clearFailed}>
+          {outbox.failed}
+        </Alert>
+      )}
+    </>
+  );
+
+  if (board.isError && errorMessage(board.error) === COMANDA_MESSAGES.disabled) {
+    return <Alert severity="info">{COMANDA_MESSAGES.disabled}</Alert>;
+  }
+
+  if (selected !== null) {
+    return (
+      <Stack sx={{ gap: 1.5, maxWidth: 560, mx: 'auto', pb: 18 }}>
+        {banner}
+        <TabScreen id={selected} clientId={clientId} onBack={() => select(null)} outbox={outbox} />
+      </Stack>
+    );
+  }
+
+  const tabs = board.data?.tabs ?? [];
+  return (
+    <Stack sx={{ gap: 1.5, maxWidth: 560, mx: 'auto' }}>
+      <Stack direction="row" sx={{ justifyContent: 'space-between', alignItems: 'center' }}>
+        <Typography component="h1" variant="h5">
+          PDV Garçom
+        </Typography>
+        <Button variant="contained" size="large" onClick={() => setOpening(true)}>
+          Nova comanda
+        </Button>
+      </Stack>
+      {banner}
+      <ToggleButtonGroup
+        exclusive
+        fullWidth
+        size="small"
+        value={mine ? 'mine' : 'all'}
+        onChange={(_, v) => v && setMine(v === 'mine')}
+      >
+        <ToggleButton value="mine">Minhas</ToggleButton>
+        <ToggleButton value="all">Todas</ToggleButton>
+      </ToggleButtonGroup>
+      {board.isPending ? (
+        <Loading />
+      ) : tabs.length === 0 ? (
+        <Alert severity="info">Nenhuma comanda aberta{mine ? ' sua' : ''}.</Alert>
+      ) : (
+        <Box sx={{ display: 'grid', gap: 1, gridTemplateColumns: 'repeat(auto-fill, minmax(104px, 1fr))' }}>
+          {tabs.map((t) => (
+            <TabButton key={t.id} tab={t} onClick={() => select(t.id)} />
+          ))}
+        </Box>
+      )}
+      <Dialog open={opening} onClose={() => setOpening(false)} fullWidth>
+        <DialogTitle>Nova comanda</DialogTitle>
+        <DialogContent>
+          <Box sx={{ pt: 1 }}>
+            <OpenComandaForm
+              dense
+              onOpened={(id) => {
+                setOpening(false);
+                select(id);
+              }}
+            />
+          </Box>
+        </DialogContent>
+      </Dialog>
+    </Stack>
+  );
+}
+
+function TabButton({ tab, onClick }: { tab: ComandaCard; onClick: () => void }) {
+  return (
+    <Button
+      variant="outlined"
+      color={STAGE_COLOR[tab.stage]}
+      onClick={onClick}
+      sx={{ flexDirection: 'column', minHeight: 84, textTransform: 'none' }}
+      aria-label={`Comanda ${tab.number}${tab.tableLabel ? ` mesa ${tab.tableLabel}` : ''}`}
+    >
+      <Typography variant="h5" component="span" sx={{ fontWeight: 700 }}>
+        {tab.number}
+      </Typography>
+      <Typography variant="caption" component="span">
+        {tab.tableLabel ? `Mesa ${tab.tableLabel}` : COMANDA_STAGE_LABELS[tab.stage]}
+      </Typography>
+    </Button>
+  );
+}
+
+function TabScreen({
+  id,
+  clientId,
+  onBack,
+  outbox,
+}: {
+  id: number;
+  clientId: number;
+  onBack: () => void;
+  outbox: ReturnType<typeof useOutbox>;
+}) {
+  const comanda = useComanda(id);
+  const [added, setAdded] = useState<string | null>(null);
+  const tab = comanda.data;
+  const queued = outbox.ops.filter((o) => o.comandaId === id);
+  if (comanda.isError) {
+    return (
+      <>
+        <Alert severity="error">{errorMessage(comanda.error)}</Alert>
+        <Button onClick={onBack}>Voltar</Button>
+      </>
+    );
+  }
+  if (!tab) return <Loading />;
+  if (tab.status !== 'active') {
+    return (
+      <>
+        <Alert severity="info">Esta comanda foi fechada.</Alert>
+        <Button onClick={onBack}>Voltar</Button>
+      </>
+    );
+  }
+  const unsent = tab.lines.filter((l) => l.status === 'active' && l.sentAt === null).length;
+  const queuedAdds = queued.filter((o) => o.kind === 'add');
+  const notPrinted = tab.sends
+    .flatMap((s) => s.jobs)
+    .filter((j) => j.status === 'failed' || j.status === 'unconfirmed');
+  return (
+    <>
+      <Stack direction="row" sx={{ alignItems: 'center', gap: 1 }}>
+        <IconButton aria-label="Voltar às comandas" onClick={onBack} size="large">
+          <ArrowBackIcon />
+        </IconButton>
+        <Typography component="h1" variant="h6" sx={{ fontWeight: 700, flex: 1 }}>
+          Comanda {tab.number}
+          {tab.tableLabel ? ` · Mesa ${tab.tableLabel}` : ''}
+        </Typography>
+        <Chip size="small" color={STAGE_COLOR[tab.stage]} label={COMANDA_STAGE_LABELS[tab.stage]} />
+      </Stack>
+      {notPrinted.length > 0 && (
+        <Alert severity="warning">
+          Ticket não impresso: {notPrinted.map((j) => j.title).join(', ')}. Avise o caixa ou reenvie pela
+          comanda.
+        </Alert>
+      )}
+      {added && (
+        <Alert severity="success" onClose={() => setAdded(null)}>
+          {added}
+        </Alert>
+      )}
+      <AddItem
+        clientId={clientId}
+        onAdd={({ description, ...line }) => {
+          outbox.enqueue({ kind: 'add', comandaId: id, comandaNumber: tab.number, line, description });
+          setAdded(`${line.quantity} x ${description} adicionado`);
+        }}
+      />
+      <Paper variant="outlined" sx={{ p: 1.5 }}>
+        <Typography variant="subtitle2">Pedido</Typography>
+        {tab.lines.length === 0 && queuedAdds.length === 0 && (
+          <Typography variant="body2" color="text.secondary">
+            Nenhum item ainda.
+          </Typography>
+        )}
+        {tab.lines
+          .filter((l) => l.status === 'active')
+          .map((l) => (
+            <Stack key={l.id} direction="row" sx={{ justifyContent: 'space-between', py: 0.5 }}>
+              <Box>
+                <Typography variant="body2">
+                  {l.quantity} x {l.description}
+                </Typography>
+                {l.notes && (
+                  <Typography variant="caption" color="text.secondary">
+                    Obs.: {l.notes}
+                  </Typography>
+                )}
+              </Box>
+              <Typography variant="caption" color={l.sentAt ? 'success.main' : 'warning.main'}>
+                {l.sentAt ? 'Enviado' : 'Não enviado'}
+              </Typography>
+            </Stack>
+          ))}
+        {queuedAdds.map((o) => (
+          <Stack key={o.key} direction="row" sx={{ justifyContent: 'space-between', py: 0.5 }}>
+            <Typography variant="body2">
+              {o.kind === 'add' ? `${o.line.quantity} x ${o.description}` : ''}
+            </Typography>
+            <Typography variant="caption" color="text.secondary">
+              Na fila
+            </Typography>
+          </Stack>
+        ))}
+        <Typography variant="body2" sx={{ mt: 1, fontWeight: 600 }}>
+          Total {formatCents(tab.totals.totalCents)}
+        </Typography>
+      </Paper>
+      <Paper
+        elevation={8}
+        sx={{
+          position: 'fixed',
+          left: 0,
+          right: 0,
+          bottom: { xs: 56, md: 0 },
+          p: 1,
+          display: 'flex',
+          gap: 1,
+          zIndex: (theme) => theme.zIndex.appBar,
+        }}
+      >
+        <Button
+          variant="contained"
+          size="large"
+          sx={{ flex: 2, minHeight: 52 }}
+          disabled={unsent + queuedAdds.length === 0 || queued.some((o) => o.kind === 'send')}
+          onClick={() => outbox.enqueue({ kind: 'send', comandaId: id, comandaNumber: tab.number })}
+        >
+          Enviar para produção{unsent + queuedAdds.length > 0 ? ` (${unsent + queuedAdds.length})` : ''}
+        </Button>
+        <Button
+          variant="outlined"
+          size="large"
+          sx={{ flex: 1, minHeight: 52 }}
+          disabled={tab.stage !== 'open'}
+          onClick={() => outbox.enqueue({ kind: 'bill', comandaId: id, comandaNumber: tab.number })}
+        >
+          Pedir conta
+        </Button>
+      </Paper>
+    </>
+  );
+}

@@ -1,0 +1,204 @@
+/**
+ * Comandas benchmark (issue 16), against a production start with the demo shop (a Lanchonete):
+ * - add-line: 20 concurrent waiters appending lines (POST /v1/comanda/:id/line, each with its own
+ *   Idempotency-Key) to 10 open tabs for BENCH_DURATION seconds; p95 must stay under 50 ms;
+ * - board: 200 open tabs, the board page in Chromium: time from the click on the menu item to 200 cards
+ *   on screen, and that minus the /v1/comanda request (the render itself; target < 200 ms).
+ *
+ *   npx tsx bench/comanda.ts                                        # PGlite
+ *   BENCH_PG_URL=postgres://postgres@127.0.0.1:55499/balcao_h16 npx tsx bench/comanda.ts
+ *
+ * BENCH_PG_URL names a database the script may empty (its public and drizzle schemas are dropped).
+ */
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { chromium } from 'playwright-core';
+import { ensureWebBuild, type Figures, load, machine, type Server, startServer, table } from './lib.ts';
+
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const WAITERS = 20;
+const TABS = 10;
+const BOARD_TABS = 200;
+const DEMO_PASSWORD = 'demo1234';
+/** The demo users that may use comandas (NOT_MKT): their sessions are the waiters' phones. */
+const SLUGS = [
+  'administrador',
+  'gerente',
+  'vendedor',
+  'caixa',
+  'garcom',
+  'estoquista',
+  'financeiro',
+  'atendente',
+];
+
+async function api<T>(
+  server: Server,
+  path: string,
+  token: string | null,
+  body?: unknown,
+  method?: string,
+): Promise<T> {
+  const res = await fetch(`${server.url}/v1${path}`, {
+    method: method ?? (body === undefined ? 'GET' : 'POST'),
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+async function tokens(server: Server): Promise<string[]> {
+  const out: string[] = [];
+  for (const slug of SLUGS) {
+    const res = await fetch(`${server.url}/v1/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: `${slug}@demo.com.br`, password: DEMO_PASSWORD }),
+    });
+    if (res.ok) out.push(((await res.json()) as { token: string }).token);
+  }
+  if (out.length === 0) throw new Error('no demo user could log in');
+  return out;
+}
+
+async function addLine(server: Server, engine: string): Promise<Figures> {
+  const sessions = await tokens(server);
+  const admin = sessions[0];
+  const product = await api<{ id: number }>(server, '/product', admin, {
+    name: 'X-Bench',
+    salePriceCents: 1500,
+  });
+  const tabs: number[] = [];
+  for (let i = 0; i < TABS; i++)
+    tabs.push((await api<{ id: number }>(server, '/comanda', admin, { people: 2 })).id);
+  const body = JSON.stringify({ productId: product.id, quantity: 1, notes: 'sem cebola' });
+  let n = 0;
+  const figures = await load(`${engine}: add a line, ${WAITERS} waiters on ${TABS} tabs`, {
+    url: server.url,
+    connections: WAITERS,
+    duration: DURATION,
+    requests: [
+      {
+        method: 'POST',
+        setupRequest: (req) => {
+          n++;
+          return {
+            ...req,
+            path: `/v1/comanda/${tabs[n % TABS]}/line`,
+            headers: {
+              'content-type': 'application/json',
+              authorization: `Bearer ${sessions[n % sessions.length]}`,
+              'idempotency-key': randomUUID(),
+            },
+            body,
+          };
+        },
+      },
+    ],
+  });
+  // Every 201 is a line: the tabs hold exactly as many lines as the requests that succeeded.
+  let lines = 0;
+  for (const id of tabs)
+    lines += (await api<{ lines: unknown[] }>(server, `/comanda/${id}`, admin)).lines.length;
+  console.log(
+    `${engine}: ${lines} lines on ${TABS} tabs after ${figures.requests} requests (${figures.errors} errors)`,
+  );
+  return figures;
+}
+
+async function board(server: Server, engine: string): Promise<string> {
+  const [admin] = await tokens(server);
+  const open = (await api<{ tabs: unknown[] }>(server, '/comanda', admin)).tabs.length;
+  const product = await api<{ id: number }>(server, '/product', admin, {
+    name: 'Suco Bench',
+    salePriceCents: 800,
+  });
+  for (let i = open; i < BOARD_TABS; i++) {
+    const tab = await api<{ id: number }>(server, '/comanda', admin, {
+      people: 2,
+      tableLabel: String(i + 1),
+    });
+    await api(server, `/comanda/${tab.id}/line`, admin, { productId: product.id, quantity: 1 });
+  }
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox'],
+  });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${server.url}/login`);
+    await page.getByLabel('Email').fill('caixa@demo.com.br');
+    await page.getByLabel('Senha', { exact: true }).fill(DEMO_PASSWORD);
+    await page.getByRole('button', { name: 'Entrar' }).click();
+    await page.waitForURL((url) => !url.pathname.endsWith('/login'));
+    // Warm the page's code once.
+    await page.goto(`${server.url}/dashboard/sale/command`);
+    await page.waitForFunction(
+      (n) => document.querySelectorAll('[data-testid^="comanda-"]').length >= n,
+      BOARD_TABS,
+    );
+    const runs: { total: number; fetch: number }[] = [];
+    for (let i = 0; i < 5; i++) {
+      await page.goto(`${server.url}/dashboard`);
+      await page.getByRole('link', { name: 'Comandas' }).first().waitFor();
+      // A string, not a function: tsx's helpers do not exist in the page.
+      const result = (await page.evaluate(`(async () => {
+        performance.clearResourceTimings();
+        const start = performance.now();
+        document.querySelector('a[href="/dashboard/sale/command"]').click();
+        await new Promise((resolve) => {
+          function check() {
+            if (document.querySelectorAll('[data-testid^="comanda-"]:not([data-testid="comanda-board"])').length >= ${BOARD_TABS}) resolve();
+            else requestAnimationFrame(check);
+          }
+          check();
+        });
+        const total = performance.now() - start;
+        const request = performance.getEntriesByType('resource').find((e) => /\\/v1\\/comanda(\\?|$)/.test(e.name));
+        return { total, fetch: request ? request.duration : 0 };
+      })()`)) as { total: number; fetch: number };
+      runs.push(result);
+    }
+    runs.sort((a, b) => a.total - b.total);
+    const median = runs[2];
+    return `| ${engine} | ${BOARD_TABS} | ${median.total.toFixed(0)} | ${median.fetch.toFixed(0)} | ${(median.total - median.fetch).toFixed(0)} |`;
+  } finally {
+    await browser.close();
+  }
+}
+
+async function emptyDatabase(url: string) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query(
+    'drop schema if exists public cascade; drop schema if exists drizzle cascade; create schema public',
+  );
+  await client.end();
+}
+
+/** BENCH_PARTS=add-line,board (default both). */
+const parts = (process.env.BENCH_PARTS ?? 'add-line,board').split(',');
+ensureWebBuild();
+const rows: Figures[] = [];
+const boards: string[] = [];
+for (const engine of ['PGlite', 'PostgreSQL']) {
+  const url = process.env.BENCH_PG_URL;
+  if (engine === 'PostgreSQL') {
+    if (!url) continue;
+    await emptyDatabase(url);
+  }
+  const server = await startServer(engine === 'PostgreSQL' ? { databaseUrl: url } : {});
+  try {
+    if (parts.includes('add-line')) rows.push(await addLine(server, engine));
+    if (parts.includes('board')) boards.push(await board(server, engine));
+  } finally {
+    await server.stop();
+  }
+}
+console.log(`\n${new Date().toISOString().slice(0, 10)} · ${machine()} · ${DURATION} s per run\n`);
+console.log(table(rows));
+console.log(
+  '\n| engine | open tabs | click to 200 cards ms | GET /v1/comanda ms | render ms |\n|---|---|---|---|---|',
+);
+for (const b of boards) console.log(b);

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { comandaTotals, equalShares, itemsPaymentCents, minutesSince, serviceFeeOf } from './comanda.ts';
+
+describe('comanda money rules', () => {
+  it('totals the active lines as the sale counts them, with the fee half-up and couvert per person', () => {
+    const totals = comandaTotals({
+      lines: [
+        { unitPriceCents: 1000, quantity: 3, status: 'active' },
+        {
+          unitPriceCents: 733,
+          quantity: 1,
+          additionals: [{ priceCents: 150, quantity: 2 }],
+          status: 'active',
+        },
+        { unitPriceCents: 5000, quantity: 1, status: 'canceled' },
+      ],
+      serviceFeePercent: 1000,
+      couvertPerPersonCents: 1500,
+      people: 2,
+      paidCents: 1000,
+    });
+    // 30,00 + 10,33 = 40,33; 10% = 4,033 -> 4,03; couvert 30,00
+    expect(totals).toEqual({
+      itemsCents: 4033,
+      serviceFeePercent: 1000,
+      serviceFeeCents: 403,
+      couvertCents: 3000,
+      totalCents: 7436,
+      paidCents: 1000,
+      remainingCents: 6436,
+    });
+  });
+
+  it('charges no couvert on an empty tab and rounds the fee half-up', () => {
+    expect(
+      comandaTotals({
+        lines: [],
+        serviceFeePercent: 1000,
+        couvertPerPersonCents: 1500,
+        people: 4,
+        paidCents: 0,
+      }).totalCents,
+    ).toBe(0);
+    expect(serviceFeeOf(1005, 1000)).toBe(101);
+    expect(serviceFeeOf(1004, 1000)).toBe(100);
+  });
+
+  it('splits into equal shares that add up to the cent', () => {
+    expect(equalShares(4106, 3)).toEqual([1369, 1369, 1368]);
+    expect(equalShares(100, 3).reduce((a, b) => a + b, 0)).toBe(100);
+    expect(equalShares(1, 2)).toEqual([1, 0]);
+  });
+
+  it('prices an item payment with its share of the fee', () => {
+    const line = { unitPriceCents: 1000, quantity: 3 };
+    expect(itemsPaymentCents([{ line, quantity: 1 }], 1000)).toBe(1100);
+    expect(itemsPaymentCents([{ line: { unitPriceCents: 733, quantity: 2 }, quantity: 0.5 }], 1000)).toBe(
+      404,
+    );
+  });
+
+  it('counts whole minutes against the given clock', () => {
+    expect(minutesSince('2026-11-22T10:00:00Z', '2026-11-22T10:29:59Z')).toBe(29);
+    expect(minutesSince(null, '2026-11-22T10:00:00Z')).toBe(0);
+  });
+});
