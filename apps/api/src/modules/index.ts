@@ -10,6 +10,8 @@ import { cashRegisterRoutes } from './cash-register/routes.ts';
 import { cepRoutes } from './cep/routes.ts';
 import { couponRoutes } from './coupon/routes.ts';
 import { customerRoutes } from './customer/routes.ts';
+import { deliveryRoutes } from './delivery/routes.ts';
+import { createOrderOfSale } from './delivery/service.ts';
 import { feeSimulatorRoutes } from './fee-simulator/routes.ts';
 import { healthRoutes } from './health/routes.ts';
 import { homeRoutes } from './home/routes.ts';
@@ -54,7 +56,7 @@ export const MODULES: ((ctx: AppContext) => FastifyPluginAsyncZod)[] = [
   (ctx) => customerRoutes(ctx, receivableFigures),
   userRoutes,
   (ctx) => cashRegisterRoutes(ctx, registerSaleFigures),
-  saleRoutes,
+  (ctx) => saleRoutes(ctx, createOrderOfSale),
   (ctx) => receivableRoutes(ctx, saleOfInstallments),
   stockRoutes,
   feeSimulatorRoutes,
@@ -66,4 +68,5 @@ export const MODULES: ((ctx: AppContext) => FastifyPluginAsyncZod)[] = [
   (ctx) => campaignCategoryRoutes(ctx, campaignsInCategory),
   campaignRoutes,
   homeRoutes,
+  deliveryRoutes,
 ];

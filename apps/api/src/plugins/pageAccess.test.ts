@@ -77,6 +77,22 @@ const READS: Record<string, readonly string[]> = {
   'GET /v1/shipping-settings/:id': ['settings-shipping-crud'],
   'GET /v1/shipping/melhor-envio': ['settings-melhor-envio'],
   'GET /v1/shipping/rodonaves': ['settings-rodonaves'],
+  'GET /v1/delivery/panel': ['sale-delivery'],
+  'GET /v1/delivery/driver/orders': [
+    'driver-available',
+    'driver-awaiting-collection',
+    'driver-in-transit',
+    'driver-delivered',
+  ],
+  'GET /v1/delivery/shift': [
+    'driver-available',
+    'driver-awaiting-collection',
+    'driver-in-transit',
+    'driver-delivered',
+  ],
+  'GET /v1/delivery/settlement/preview': ['sale-delivery-settlement'],
+  'GET /v1/delivery/settlements': ['sale-delivery-settlement'],
+  'GET /v1/delivery/settlements/:id': ['sale-delivery-settlement'],
 };
 
 const pageAllowed = (name: string): readonly UserTypeId[] => {
