@@ -77,7 +77,7 @@ const READS: Record<string, readonly string[]> = {
   'GET /v1/shipping-settings/:id': ['settings-shipping-crud'],
   'GET /v1/shipping/melhor-envio': ['settings-melhor-envio'],
   'GET /v1/shipping/rodonaves': ['settings-rodonaves'],
-  'GET /v1/delivery/panel': ['sale-delivery'],
+  'GET /v1/delivery/panel': ['sale-delivery', 'sale-delivery-settlement'],
   'GET /v1/delivery/driver/orders': [
     'driver-available',
     'driver-awaiting-collection',
