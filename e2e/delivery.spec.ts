@@ -75,7 +75,7 @@ test('delivery: the Caixa sells a delivery order, the panel shows it live, the m
   await page.getByRole('list', { name: 'Clientes encontrados' }).getByText(customerName).click();
   await page.getByRole('radio', { name: 'Entrega' }).check();
   await expect(page.getByLabel('Endereço de entrega')).toContainText('Praça da Sé');
-  await page.getByLabel('Frete').fill('5,00');
+  await page.getByRole('textbox', { name: 'Frete' }).fill('5,00');
   await expect(page.getByTestId('pdv-final-amount')).toHaveText('R$ 50,00');
   await page.keyboard.press('F6');
   const addPayment = page.getByRole('form', { name: 'Adicionar pagamento' });
