@@ -58,6 +58,7 @@ export const PAGES: Record<string, LazyExoticComponent<ComponentType>> = {
   'campaign-category-edit': lazy(() => import('./features/campaign-category/CampaignCategoryFormPage.tsx')),
   'settings-whatsapp': lazy(() => import('./features/settings/whatsapp/WhatsappSettingsPage.tsx')),
   'sale-delivery': lazy(() => import('./features/delivery/DeliveryPanelPage.tsx')),
+  'sale-delivery-new': lazy(() => import('./features/delivery/PhoneOrderPage.tsx')),
   'sale-delivery-settlement': lazy(() => import('./features/delivery/SettlementPage.tsx')),
   'driver-available': lazy(() => import('./features/driver/DriverPage.tsx')),
   'driver-awaiting-collection': lazy(() => import('./features/driver/DriverPage.tsx')),

@@ -248,6 +248,13 @@ export const ROUTES: readonly AppRoute[] = [
     menuGroup: 'Vendas',
   }),
   r({
+    name: 'sale-delivery-new',
+    link: '/dashboard/sale/delivery/new',
+    title: 'Novo pedido de entrega',
+    allowed: NOT_MKT,
+    write: WRITE.delivery,
+  }),
+  r({
     name: 'sale-delivery-settlement',
     link: '/dashboard/sale/delivery/settlement',
     title: 'Acerto de entregadores',

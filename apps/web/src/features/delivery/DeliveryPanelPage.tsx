@@ -146,7 +146,7 @@ export default function DeliveryPanelPage() {
         </Typography>
         <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', gap: 1 }}>
           {canDispatch && (
-            <Button variant="contained" component={RouterLink} to="/dashboard/sale/pdv">
+            <Button variant="contained" component={RouterLink} to="/dashboard/sale/delivery/new">
               Novo pedido
             </Button>
           )}

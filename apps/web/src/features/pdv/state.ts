@@ -257,8 +257,8 @@ export function pdvToSaleInput(state: PdvState): SaleInput {
 }
 
 /** The reducer with its local-storage copy (key per user). */
-export function usePdvState(userId: number | undefined) {
-  const storageKey = `pdv:${userId ?? 0}`;
+export function usePdvState(userId: number | undefined, scope = 'pdv') {
+  const storageKey = `${scope}:${userId ?? 0}`;
   const [state, dispatch] = useReducer(pdvReducer, undefined, () => {
     const saved = loadPersisted<PdvState | null>(storageKey, null);
     return saved && Array.isArray(saved.items) ? { ...emptyPdv(), ...saved } : emptyPdv();
