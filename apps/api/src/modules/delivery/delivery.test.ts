@@ -1,6 +1,7 @@
 import { todayIso } from '@balcao/core/date';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { type FakeEvolution, startFakeEvolution } from '../../../test/fakes/evolution.ts';
 import { createTestApp, type TestApp } from '../../../test/helper.ts';
 import {
   type Api,
@@ -17,10 +18,23 @@ import { sales } from '../sale/schema.ts';
 import { deliveryOrders } from './schema.ts';
 
 let t: TestApp;
+let evolution: FakeEvolution;
 beforeAll(async () => {
-  t = await createTestApp();
+  evolution = await startFakeEvolution({
+    instances: [],
+    registered: [],
+    deliver: async (url, headers, body) => {
+      await t.app.inject({ method: 'POST', url: new URL(url).pathname, headers, payload: body as object });
+    },
+  });
+  t = await createTestApp({
+    whatsapp: { baseUrl: evolution.url, apiKey: evolution.apiKey, timeoutMs: 2000 },
+  });
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  await evolution.close();
+});
 
 /** A shop: Administrador (open register), two Entregadores, an Entregador parceiro, a Marketing user. */
 async function deliveryShop() {
@@ -397,5 +411,46 @@ describe('settlement (acerto)', () => {
     );
     // A settled order cannot be reopened.
     expect((await post(s.driverA, one.id, 'reopen')).statusCode).toBe(422);
+  });
+});
+
+describe('customer notice', () => {
+  it('sends "saiu para entrega" and "entregue" when switched on and connected; a failed send never blocks', async () => {
+    const s = await deliveryShop();
+    // Switched off by default: nothing is sent even when connected.
+    expectStatus(await s.admin.post('/whatsapp/instance'), 201, 'create instance');
+    await evolution.scan(`balcao-${s.shop.client.id}`);
+    const instance = `balcao-${s.shop.client.id}`;
+    const sentTo = () => evolution.sent.filter((m) => m.instance === instance);
+    const quiet = (await sellDelivery(s)).order;
+    evolution.registered.push(
+      quiet.customerPhone.replace(/\D/g, ''),
+      `55${quiet.customerPhone.replace(/\D/g, '')}`,
+    );
+    expectStatus(await post(s.admin, quiet.id, 'assign', { driverId: s.driverAId }), 200);
+    expectStatus(await post(s.driverA, quiet.id, 'pickup'), 200);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(sentTo()).toHaveLength(0);
+
+    // Only the settings roles switch it on.
+    expect((await s.marketing.put('/delivery/settings', { notifyCustomer: true })).statusCode).toBe(403);
+    expectStatus(await s.admin.put('/delivery/settings', { notifyCustomer: true }), 200);
+    expect(expectStatus(await s.admin.get('/delivery/panel'), 200).notifyCustomer).toBe(true);
+    const { order, sale } = await sellDelivery(s);
+    expectStatus(await post(s.admin, order.id, 'assign', { driverId: s.driverAId }), 200);
+    expectStatus(await post(s.driverA, order.id, 'pickup'), 200);
+    await expect
+      .poll(() => sentTo().map((m) => m.text))
+      .toEqual([
+        `Seu pedido nº ${sale.number} saiu para entrega. Valor a pagar na entrega: R$ 50,00. Informe ao entregador o código de entrega: os 4 últimos dígitos do seu telefone.`,
+      ]);
+    // Evolution fails: the delivery is recorded all the same.
+    evolution.failNext = 1;
+    expectStatus(await post(s.driverA, order.id, 'deliver', { code: '1234' }), 200);
+    const second = (await sellDelivery(s)).order;
+    expectStatus(await post(s.admin, second.id, 'assign', { driverId: s.driverAId }), 200);
+    expectStatus(await post(s.driverA, second.id, 'pickup'), 200);
+    expectStatus(await post(s.driverA, second.id, 'deliver', { code: '1234' }), 200);
+    await expect.poll(() => sentTo().filter((m) => m.text.includes('foi entregue')).length).toBe(1);
   });
 });
