@@ -75,6 +75,8 @@ test('delivery: the Caixa sells a delivery order, the panel shows it live, the m
   await page.getByRole('list', { name: 'Clientes encontrados' }).getByText(customerName).click();
   await page.getByRole('radio', { name: 'Entrega' }).check();
   await expect(page.getByLabel('Endereço de entrega')).toContainText('Praça da Sé');
+  // The shop's freight rule answers first (it fills the freight); then the operator types its own.
+  await expect(page.getByTestId('pdv-freight-reason')).toBeVisible();
   await page.getByRole('textbox', { name: 'Frete' }).fill('5,00');
   await expect(page.getByTestId('pdv-final-amount')).toHaveText('R$ 50,00');
   await page.keyboard.press('F6');
@@ -171,11 +173,11 @@ test('delivery: a phone order taken on the panel with the PDV steps lands on the
   await loginAs(page, 1);
   await page.goto('/dashboard/sale/delivery');
   await page.getByRole('link', { name: 'Novo pedido' }).click();
-  await expect(page.getByRole('heading', { name: 'Novo pedido de entrega' })).toBeVisible();
   const opening = page.getByRole('dialog', { name: 'Abrir caixa' });
   await opening.getByLabel('Valor de abertura').fill('50,00');
   await opening.getByRole('button', { name: 'Abrir caixa' }).click();
   await expect(opening).toBeHidden();
+  await expect(page.getByRole('heading', { name: 'Novo pedido de entrega' })).toBeVisible();
   await page.getByTestId('pdv-search').click();
   await page.keyboard.type(barcode, { delay: 5 });
   await page.keyboard.press('Enter');
@@ -186,6 +188,8 @@ test('delivery: a phone order taken on the panel with the PDV steps lands on the
   await page.getByLabel('Buscar cliente por nome, CPF/CNPJ ou telefone (F4)').fill(customerName);
   await page.getByRole('list', { name: 'Clientes encontrados' }).getByText(customerName).click();
   await expect(page.getByLabel('Endereço de entrega')).toContainText('Praça da Sé');
+  // The shop's freight rule answers first (it fills the freight); then the operator types its own.
+  await expect(page.getByTestId('pdv-freight-reason')).toBeVisible();
   await page.getByRole('textbox', { name: 'Frete' }).fill('5,00');
   await expect(page.getByTestId('pdv-final-amount')).toHaveText('R$ 50,00');
   await page.getByRole('button', { name: 'Avançar' }).click();

@@ -28,6 +28,14 @@ import {
   useSettlements,
 } from './api.ts';
 
+/** Print only the settlement report (the page's menus, filters and history stay off the paper). */
+const SETTLEMENT_PRINT_CSS = `@media print {
+  body * { visibility: hidden !important; }
+  .settlement-report, .settlement-report * { visibility: visible !important; }
+  .settlement-report .no-print { display: none !important; }
+  .settlement-report { position: absolute; left: 0; top: 0; width: 100%; border: 0 !important; }
+}`;
+
 /** The figures of a settlement (preview or confirmed), as the screen and the printed report show them. */
 function Figures({ s, counted }: { s: SettlementPreview; counted?: number }) {
   const rows: [string, number][] = [
@@ -214,7 +222,13 @@ export default function SettlementPage() {
       )}
 
       {detail.data && (
-        <Paper variant="outlined" sx={{ p: 2, mb: 3 }} aria-label="Relatório do acerto">
+        <Paper
+          variant="outlined"
+          sx={{ p: 2, mb: 3 }}
+          aria-label="Relatório do acerto"
+          className="settlement-report"
+        >
+          <style>{SETTLEMENT_PRINT_CSS}</style>
           <Typography variant="h6" component="h2">
             Acerto nº {detail.data.id} - {detail.data.driver.name}
           </Typography>
