@@ -249,7 +249,7 @@ export default function DeliveryPanelPage() {
               variant="outlined"
               component="section"
               aria-label={column.title}
-              sx={{ p: 1, bgcolor: 'action.hover', minHeight: 120 }}
+              sx={{ p: 1, bgcolor: 'action.hover', minHeight: { xs: 0, md: 120 } }}
             >
               <Typography variant="subtitle2" component="h2" sx={{ mb: 1 }}>
                 {column.title} ({orders.length})
