@@ -45,11 +45,11 @@ async function arrange(page: Page, n: number) {
   return { barcode, customerName, driver: driver as { id: number; name: string } };
 }
 
-test('delivery: the Caixa sells a delivery order, the panel shows it live, the manager assigns it, the driver delivers with the code, the settlement shows the cash', async ({
+test('delivery: the till sells a delivery order in the PDV, the panel shows it live, the manager assigns it, the driver delivers with the code, the settlement shows the cash', async ({
   browser,
   page,
 }) => {
-  await closeRegisterViaApi(page, 4);
+  await closeRegisterViaApi(page, 8);
   const { barcode, customerName, driver } = await arrange(page, 1);
 
   // The manager's panel is open before the sale.
@@ -59,8 +59,9 @@ test('delivery: the Caixa sells a delivery order, the panel shows it live, the m
   await manager.goto('/dashboard/sale/delivery');
   await expect(manager.getByRole('heading', { name: 'Delivery', level: 1 })).toBeVisible();
 
-  // The Caixa sells a delivery order in the PDV: paid on delivery.
-  await loginAs(page, 4);
+  // The till sells a delivery order in the PDV, paid on delivery. The seller is the Atendente (a PDV
+  // user and the dispatch role): the Caixa's register history belongs to pdv.spec.ts, which counts it.
+  await loginAs(page, 8);
   await page.goto('/dashboard/sale/pdv');
   const opening = page.getByRole('dialog', { name: 'Abrir caixa' });
   await opening.getByLabel('Valor de abertura').fill('100,00');
@@ -159,8 +160,8 @@ test('delivery: the Caixa sells a delivery order, the panel shows it live, the m
   await expect(manager.getByRole('table', { name: 'Histórico de acertos' })).toContainText(driver.name);
   await manager.screenshot({ path: '/tmp/h18/settlement-1280.png', fullPage: true });
 
-  // Restore: the Caixa's register closed again.
-  await closeRegisterViaApi(page, 4);
+  // Restore: the Atendente's register closed again.
+  await closeRegisterViaApi(page, 8);
   await managerContext.close();
   await driverContext.close();
 });
