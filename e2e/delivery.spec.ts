@@ -75,6 +75,9 @@ test('delivery: the till sells a delivery order in the PDV, the panel shows it l
   await page.getByLabel('Buscar cliente por nome, CPF/CNPJ ou telefone (F4)').fill(customerName);
   await page.getByRole('list', { name: 'Clientes encontrados' }).getByText(customerName).click();
   await page.getByRole('radio', { name: 'Entrega' }).check();
+  // The address (preselected once the customer's addresses arrived; picked otherwise).
+  await page.getByLabel('Endereço de entrega').click();
+  await page.getByRole('option', { name: /Praça da Sé/ }).click();
   await expect(page.getByLabel('Endereço de entrega')).toContainText('Praça da Sé');
   // The shop's freight rule answers first (it fills the freight); then the operator types its own.
   await expect(page.getByTestId('pdv-freight-reason')).toBeVisible();
