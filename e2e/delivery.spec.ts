@@ -1,8 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 import { apiLogin, closeRegisterViaApi, demoEmail, loginAs } from './helpers';
 
-const stamp = Date.now().toString().slice(-7);
-
 /** An EAN-13 with its check digit, from 12 digits. */
 function ean13(base12: string): string {
   const digits = base12.split('').map(Number);
@@ -12,6 +10,7 @@ function ean13(base12: string): string {
 
 /** A product with a barcode and a customer with a phone and an address, created as the Administrador. */
 async function arrange(page: Page, n: number) {
+  const stamp = Date.now().toString().slice(-7);
   const token = await apiLogin(page, demoEmail(1));
   const headers = { authorization: `Bearer ${token}` };
   const barcode = ean13(`201${stamp}0${n}`);
@@ -76,9 +75,11 @@ test('delivery: the till sells a delivery order in the PDV, the panel shows it l
   await page.getByRole('list', { name: 'Clientes encontrados' }).getByText(customerName).click();
   await page.getByRole('radio', { name: 'Entrega' }).check();
   // The address (preselected once the customer's addresses arrived; picked otherwise).
-  await page.getByLabel('Endereço de entrega').click();
+  const addressSelect = page.getByRole('combobox', { name: 'Endereço de entrega' });
+  await addressSelect.click();
   await page.getByRole('option', { name: /Praça da Sé/ }).click();
-  await expect(page.getByLabel('Endereço de entrega')).toContainText('Praça da Sé');
+  await expect(page.getByRole('listbox')).toBeHidden();
+  await expect(addressSelect).toContainText('Praça da Sé');
   // The shop's freight rule answers first (it fills the freight); then the operator types its own.
   await expect(page.getByTestId('pdv-freight-reason')).toBeVisible();
   await page.getByRole('textbox', { name: 'Frete' }).fill('5,00');
