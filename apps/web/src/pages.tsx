@@ -66,4 +66,11 @@ export const PAGES: Record<string, LazyExoticComponent<ComponentType>> = {
   'sale-command-new': lazy(() => import('./features/comanda/ComandaOpenPage.tsx')),
   'sale-command-edit': lazy(() => import('./features/comanda/ComandaPage.tsx')),
   'sale-waiter-pdv': lazy(() => import('./features/waiter-pdv/WaiterPdvPage.tsx')),
+  'sale-delivery': lazy(() => import('./features/delivery/DeliveryPanelPage.tsx')),
+  'sale-delivery-new': lazy(() => import('./features/delivery/PhoneOrderPage.tsx')),
+  'sale-delivery-settlement': lazy(() => import('./features/delivery/SettlementPage.tsx')),
+  'driver-available': lazy(() => import('./features/driver/DriverPage.tsx')),
+  'driver-awaiting-collection': lazy(() => import('./features/driver/DriverPage.tsx')),
+  'driver-in-transit': lazy(() => import('./features/driver/DriverPage.tsx')),
+  'driver-delivered': lazy(() => import('./features/driver/DriverPage.tsx')),
 };

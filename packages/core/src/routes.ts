@@ -41,6 +41,8 @@ export const ACTION = {
   registerReports: [1, 2, 7],
   /** The shop's sales figures on the home (today, month, methods, best sellers). */
   shopFigures: [1, 2, 7],
+  /** Confirm a driver's settlement (acerto): the cash handed over (issue 18). */
+  settleDrivers: [1, 2],
 } as const satisfies Record<string, readonly UserTypeId[]>;
 
 /**
@@ -248,6 +250,19 @@ export const ROUTES: readonly AppRoute[] = [
     title: 'Delivery',
     allowed: NOT_MKT,
     menuGroup: 'Vendas',
+  }),
+  r({
+    name: 'sale-delivery-new',
+    link: '/dashboard/sale/delivery/new',
+    title: 'Novo pedido de entrega',
+    allowed: NOT_MKT,
+    write: WRITE.delivery,
+  }),
+  r({
+    name: 'sale-delivery-settlement',
+    link: '/dashboard/sale/delivery/settlement',
+    title: 'Acerto de entregadores',
+    allowed: WRITE.delivery,
   }),
   r({
     name: 'sale-command',

@@ -1,5 +1,6 @@
 import { customerAddressSchema, customerSchema } from './customer.ts';
 import { addDays, isIsoDate } from './date.ts';
+import { deliveryOnSaleSchema } from './delivery.ts';
 import { optionalText } from './fields.ts';
 import { formatCents } from './money.ts';
 import { saleReceivableSchema, saleWarningSchema } from './receivable.ts';
@@ -555,6 +556,8 @@ export const saleInputSchema = z
     notes: optionalText(500),
     /** A manager's approval for discounts above the operator's limit (issue 12 point 9). */
     approval: approvalSchema.optional(),
+    /** A delivery sale's order details: payment on delivery, change, promised time (issue 18). */
+    delivery: deliveryOnSaleSchema.optional(),
   })
   .superRefine((sale, ctx) => {
     refinePercent(sale, ctx);

@@ -12,6 +12,8 @@ import { cepRoutes } from './cep/routes.ts';
 import { comandaRoutes } from './comanda/routes.ts';
 import { couponRoutes } from './coupon/routes.ts';
 import { customerRoutes } from './customer/routes.ts';
+import { deliveryRoutes } from './delivery/routes.ts';
+import { createOrderOfSale } from './delivery/service.ts';
 import { feeSimulatorRoutes } from './fee-simulator/routes.ts';
 import { healthRoutes } from './health/routes.ts';
 import { homeRoutes } from './home/routes.ts';
@@ -56,7 +58,7 @@ export const MODULES: ((ctx: AppContext) => FastifyPluginAsyncZod)[] = [
   (ctx) => customerRoutes(ctx, receivableFigures),
   userRoutes,
   (ctx) => cashRegisterRoutes(ctx, registerSaleFigures),
-  saleRoutes,
+  (ctx) => saleRoutes(ctx, createOrderOfSale),
   (ctx) => receivableRoutes(ctx, saleOfInstallments),
   stockRoutes,
   feeSimulatorRoutes,
@@ -70,4 +72,5 @@ export const MODULES: ((ctx: AppContext) => FastifyPluginAsyncZod)[] = [
   homeRoutes,
   budgetRoutes,
   comandaRoutes,
+  deliveryRoutes,
 ];

@@ -124,6 +124,22 @@ const READS: Record<string, readonly string[]> = {
     'stock-exit',
     'stock-fractionate',
   ],
+  'GET /v1/delivery/panel': ['sale-delivery', 'sale-delivery-settlement'],
+  'GET /v1/delivery/driver/orders': [
+    'driver-available',
+    'driver-awaiting-collection',
+    'driver-in-transit',
+    'driver-delivered',
+  ],
+  'GET /v1/delivery/shift': [
+    'driver-available',
+    'driver-awaiting-collection',
+    'driver-in-transit',
+    'driver-delivered',
+  ],
+  'GET /v1/delivery/settlement/preview': ['sale-delivery-settlement'],
+  'GET /v1/delivery/settlements': ['sale-delivery-settlement'],
+  'GET /v1/delivery/settlements/:id': ['sale-delivery-settlement'],
 };
 
 const pageAllowed = (name: string): readonly UserTypeId[] => {

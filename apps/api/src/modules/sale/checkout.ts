@@ -49,18 +49,40 @@ async function pdvDraft(tx: Executor, clientId: number, data: SaleData): Promise
   };
 }
 
-export function checkout(
+/**
+ * The delivery order of a delivery sale, made inside the sale's transaction (the delivery module's,
+ * handed over at wiring: delivery is above sale). Answers what to signal after the commit.
+ */
+export type DeliveryOrderOfSale = (
+  ctx: AppContext,
+  tx: Executor,
+  session: SessionUser,
+  sale: { id: number; number: number },
+  delivery: SaleData['delivery'],
+) => Promise<() => void>;
+
+export async function checkout(
   ctx: AppContext,
   session: SessionUser,
   data: SaleData,
   options: RecordOptions,
+  deliveryOrderOfSale?: DeliveryOrderOfSale,
 ): Promise<RecordedSale> {
   // The approval holds a manager's password: checked, never part of what the key is bound to (a
   // retry that adds the approval after a 403 is the same sale).
   const { approval, ...sale } = data;
-  return recordSale(ctx, session, (tx) => pdvDraft(tx, session.clientId, sale), {
+  let afterCommit: (() => void) | undefined;
+  const makeOrder = sale.typeOfSale === 'delivery' ? deliveryOrderOfSale : undefined;
+  const recorded = await recordSale(ctx, session, (tx) => pdvDraft(tx, session.clientId, sale), {
     ...options,
     body: sale,
     approval,
+    onRecorded:
+      makeOrder &&
+      (async (tx, s) => {
+        afterCommit = await makeOrder(ctx, tx, session, s, sale.delivery);
+      }),
   });
+  afterCommit?.();
+  return recorded;
 }

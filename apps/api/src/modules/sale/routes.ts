@@ -10,7 +10,7 @@ import { AppError } from '../../errors.ts';
 import { idParam } from '../../lib/params.ts';
 import { assertOwnClient, sessionOf } from '../../plugins/auth.ts';
 import { cancelSale } from './cancel.ts';
-import { checkout } from './checkout.ts';
+import { checkout, type DeliveryOrderOfSale } from './checkout.ts';
 import { csvFileName, listSales, salesCsv } from './list.ts';
 import { quickSale } from './quickSale.ts';
 import { findSale } from './read.ts';
@@ -42,7 +42,10 @@ function sendCheckout(reply: FastifyReply, result: RecordedSale) {
  * /v1/sale (issue 7): checkout, quick sale, list with totals and CSV, detail, cancel. Settling an
  * installment and a customer's credit are the receivable module's.
  */
-export function saleRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+export function saleRoutes(
+  ctx: AppContext,
+  deliveryOrderOfSale?: DeliveryOrderOfSale,
+): FastifyPluginAsyncZod {
   return async (app) => {
     const { db } = ctx;
 
@@ -60,10 +63,13 @@ export function saleRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         const key = idempotencyKey(request);
-        const result = await checkout(ctx, sessionOf(request), request.body, {
-          idempotencyKey: key,
-          body: request.body,
-        });
+        const result = await checkout(
+          ctx,
+          sessionOf(request),
+          request.body,
+          { idempotencyKey: key, body: request.body },
+          deliveryOrderOfSale,
+        );
         return sendCheckout(reply, result);
       },
     );

@@ -29,10 +29,16 @@ import { fetchCustomerDetail, postQuickCustomer, searchCustomers, useSellers } f
 import { type PickedFreight, postDeliveryQuote, takePickedFreight } from '../shipping/api.ts';
 import { type PdvAction, type PdvState, pdvTotals } from './state.ts';
 
-type Props = { clientId: number; state: PdvState; dispatch: (action: PdvAction) => void };
+type Props = {
+  clientId: number;
+  state: PdvState;
+  dispatch: (action: PdvAction) => void;
+  /** The delivery panel's phone order: no pickup option, the customer's default address preselected. */
+  deliveryOnly?: boolean;
+};
 
 /** Step 1: optional customer (search or quick create) and pickup or delivery with address and freight. */
-export function CustomerStep({ clientId, state, dispatch }: Props) {
+export function CustomerStep({ clientId, state, dispatch, deliveryOnly = false }: Props) {
   const session = useSession();
   const [q, setQ] = useState('');
   const [results, setResults] = useState<CustomerListItem[]>([]);
@@ -136,6 +142,14 @@ export function CustomerStep({ clientId, state, dispatch }: Props) {
       freightCents: Number.isNaN(cents) ? 0 : cents,
     });
   };
+
+  // Delivery only: a customer's default (or first) address is chosen when none is.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the customer's addresses arrive
+  useEffect(() => {
+    if (!deliveryOnly || addresses.length === 0) return;
+    if (state.typeOfSale === 'delivery' && addresses.some((a) => a.id === state.deliveryAddressId)) return;
+    setDelivery('delivery', (addresses.find((a) => a.isDefault) ?? addresses[0]).id);
+  }, [deliveryOnly, addresses, state.deliveryAddressId, state.typeOfSale]);
 
   return (
     <Stack spacing={3}>
@@ -279,22 +293,24 @@ export function CustomerStep({ clientId, state, dispatch }: Props) {
         <Typography component="h2" variant="h6" gutterBottom>
           Entrega
         </Typography>
-        <RadioGroup
-          row
-          value={state.typeOfSale}
-          onChange={(e) => {
-            const type = e.target.value as 'store' | 'delivery';
-            const text = freight;
-            setDelivery(
-              type,
-              type === 'delivery' ? (state.deliveryAddressId ?? addresses[0]?.id ?? null) : null,
-              text,
-            );
-          }}
-        >
-          <FormControlLabel value="store" control={<Radio />} label="Retirada na loja" />
-          <FormControlLabel value="delivery" control={<Radio />} label="Entrega" />
-        </RadioGroup>
+        {!deliveryOnly && (
+          <RadioGroup
+            row
+            value={state.typeOfSale}
+            onChange={(e) => {
+              const type = e.target.value as 'store' | 'delivery';
+              const text = freight;
+              setDelivery(
+                type,
+                type === 'delivery' ? (state.deliveryAddressId ?? addresses[0]?.id ?? null) : null,
+                text,
+              );
+            }}
+          >
+            <FormControlLabel value="store" control={<Radio />} label="Retirada na loja" />
+            <FormControlLabel value="delivery" control={<Radio />} label="Entrega" />
+          </RadioGroup>
+        )}
         {state.typeOfSale === 'delivery' && (
           <Stack spacing={2} sx={{ mt: 1, maxWidth: 520 }}>
             {!state.customer ? (

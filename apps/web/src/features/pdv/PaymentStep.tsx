@@ -1,4 +1,5 @@
 import { type CouponValidation, couponValidateInputSchema } from '@balcao/core/coupon';
+import { ON_DELIVERY_METHOD_LABELS, ON_DELIVERY_METHODS, type OnDeliveryMethod } from '@balcao/core/delivery';
 import { formatCents } from '@balcao/core/money';
 import {
   DEFERRED_METHODS,
@@ -23,6 +24,7 @@ import IconButton from '@mui/material/IconButton';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
@@ -109,6 +111,9 @@ export function PaymentStep({
                     </IconButton>
                   </Stack>
                 </Stack>
+                {p.method === 'paymentOnDelivery' && (
+                  <OnDeliveryFields state={state} dispatch={dispatch} amountCents={p.amountCents} />
+                )}
                 {p.method === 'pixQrCodeStatic' && (
                   <Box sx={{ mt: 1.5 }}>
                     <PixQr
@@ -415,5 +420,68 @@ function CouponForm({
         </SubmitButton>
       </Stack>
     </Form>
+  );
+}
+
+/** A payment on delivery: how the customer will pay and the note the driver brings change for. */
+function OnDeliveryFields({
+  state,
+  dispatch,
+  amountCents,
+}: {
+  state: PdvState;
+  dispatch: (action: PdvAction) => void;
+  amountCents: number;
+}) {
+  const method = state.onDelivery?.method ?? 'money';
+  const [changeFor, setChangeFor] = useState(
+    state.onDelivery?.changeForCents ? centsToInput(state.onDelivery.changeForCents) : '',
+  );
+  const changeForCents = changeFor ? centsOf(changeFor) : 0;
+  const low = method === 'money' && changeForCents > 0 && changeForCents < amountCents;
+  return (
+    <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ mt: 1.5 }}>
+      <TextField
+        select
+        size="small"
+        label="Na entrega, paga com"
+        value={method}
+        onChange={(e) =>
+          dispatch({
+            type: 'onDelivery',
+            onDelivery: { method: e.target.value as OnDeliveryMethod, changeForCents },
+          })
+        }
+        sx={{ minWidth: 200 }}
+      >
+        {ON_DELIVERY_METHODS.map((m) => (
+          <MenuItem key={m} value={m}>
+            {ON_DELIVERY_METHOD_LABELS[m]}
+          </MenuItem>
+        ))}
+      </TextField>
+      {method === 'money' && (
+        <MoneyField
+          size="small"
+          label="Troco para"
+          value={changeFor}
+          error={low}
+          helperText={
+            low
+              ? 'O troco deve ser para um valor maior que o valor a receber'
+              : changeForCents > amountCents
+                ? `Levar troco de ${formatCents(changeForCents - amountCents)}`
+                : ' '
+          }
+          onChange={(text) => {
+            setChangeFor(text);
+            dispatch({
+              type: 'onDelivery',
+              onDelivery: { method, changeForCents: text ? centsOf(text) : 0 },
+            });
+          }}
+        />
+      )}
+    </Stack>
   );
 }

@@ -1,5 +1,6 @@
 import type { Coupon } from '@balcao/core/coupon';
 import { couponDiscountCents } from '@balcao/core/coupon';
+import type { OnDeliveryMethod } from '@balcao/core/delivery';
 import {
   checkPayments,
   computeSaleTotals,
@@ -74,6 +75,8 @@ export type PdvState = {
   /** One per sale attempt, kept across retries of it (POST /v1/sale Idempotency-Key). */
   idempotencyKey: string;
   lastSale: Sale | null;
+  /** Paid on delivery: how the customer pays and the note to bring change for (issue 18). */
+  onDelivery?: { method: OnDeliveryMethod; changeForCents: number };
 };
 
 export const emptyPdv = (lastSale: Sale | null = null): PdvState => ({
@@ -110,6 +113,7 @@ export type PdvAction =
   | { type: 'coupon'; coupon: PdvState['coupon'] }
   | { type: 'payments'; payments: PdvPayment[] }
   | { type: 'cashDeposit'; cents: number }
+  | { type: 'onDelivery'; onDelivery: { method: OnDeliveryMethod; changeForCents: number } }
   | { type: 'finished'; sale: Sale }
   | { type: 'newSale' }
   | { type: 'cancel' };
@@ -173,6 +177,8 @@ export function pdvReducer(state: PdvState, action: PdvAction): PdvState {
       return { ...state, payments: action.payments };
     case 'cashDeposit':
       return { ...state, cashDepositAmountCents: action.cents };
+    case 'onDelivery':
+      return { ...state, onDelivery: action.onDelivery };
     case 'finished':
       return { ...emptyPdv(action.sale), step: 3 };
     case 'newSale':
@@ -241,6 +247,14 @@ export function pdvToSaleInput(state: PdvState): SaleInput {
           : null,
     })),
     cashDepositAmountCents: state.cashDepositAmountCents,
+    ...(state.typeOfSale === 'delivery' && state.payments.some((p) => p.method === 'paymentOnDelivery')
+      ? {
+          delivery: {
+            onDeliveryMethod: state.onDelivery?.method ?? 'money',
+            changeForCents: state.onDelivery?.method === 'money' ? state.onDelivery.changeForCents : 0,
+          },
+        }
+      : {}),
   };
 }
 

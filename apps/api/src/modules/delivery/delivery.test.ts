@@ -1,0 +1,456 @@
+import { todayIso } from '@balcao/core/date';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { type FakeEvolution, startFakeEvolution } from '../../../test/fakes/evolution.ts';
+import { createTestApp, type TestApp } from '../../../test/helper.ts';
+import {
+  type Api,
+  expectStatus,
+  joinChannel,
+  listenForSockets,
+  makeCustomer,
+  makeProduct,
+  makeShop,
+  nextChange,
+  nextMessage,
+} from '../../../test/kit.ts';
+import { sales } from '../sale/schema.ts';
+import { deliveryOrders } from './schema.ts';
+
+let t: TestApp;
+let evolution: FakeEvolution;
+beforeAll(async () => {
+  evolution = await startFakeEvolution({
+    instances: [],
+    registered: [],
+    deliver: async (url, headers, body) => {
+      await t.app.inject({ method: 'POST', url: new URL(url).pathname, headers, payload: body as object });
+    },
+  });
+  t = await createTestApp({
+    whatsapp: { baseUrl: evolution.url, apiKey: evolution.apiKey, timeoutMs: 2000 },
+  });
+});
+afterAll(async () => {
+  await t.close();
+  await evolution.close();
+});
+
+/** A shop: Administrador (open register), two Entregadores, an Entregador parceiro, a Marketing user. */
+async function deliveryShop() {
+  const shop = await makeShop(t, [1, 10, 10, 11, 9]);
+  const [admin, driverA, driverB, partner, marketing] = shop.apis;
+  // The driver's fee: R$ 7,00 fixed per delivery.
+  expectStatus(
+    await admin.post('/shipping-settings', {
+      name: 'Entrega fixa',
+      feeMode: 'fixed',
+      fixedPriceCents: 800,
+      driverFeeMode: 'fixed',
+      driverFixedCents: 700,
+      isDefault: true,
+    }),
+    201,
+    'rule set',
+  );
+  const product = await makeProduct(t, shop.auth, { name: 'Pizza grande', salePriceCents: 4200, stock: 100 });
+  const customer = await makeCustomer(t, shop.auth, {
+    name: 'Ana Entrega',
+    phone: '11987651234',
+    addresses: [
+      {
+        zipCode: '01001000',
+        street: 'Praça da Sé',
+        number: '100',
+        neighborhood: 'Centro',
+        city: 'São Paulo',
+        state: 'SP',
+      },
+    ],
+  });
+  const ids = shop.users.map((u) => u.user.id);
+  return {
+    shop,
+    admin,
+    driverA,
+    driverB,
+    partner,
+    marketing,
+    product,
+    customer,
+    driverAId: ids[1],
+    driverBId: ids[2],
+    partnerId: ids[3],
+  };
+}
+
+type Shop = Awaited<ReturnType<typeof deliveryShop>>;
+
+/** A PDV delivery sale of one pizza + R$ 8,00 freight (R$ 50,00): paid on delivery in cash, change for R$ 100,00. */
+async function sellDelivery(s: Shop, overrides: Record<string, unknown> = {}) {
+  const sale = expectStatus(
+    await s.admin.post('/sale', {
+      items: [{ productId: s.product.id, quantity: 1 }],
+      typeOfSale: 'delivery',
+      customerId: s.customer.id,
+      deliveryAddressId: s.customer.addresses[0].id,
+      freightCents: 800,
+      payments: [{ method: 'paymentOnDelivery', amountCents: 5000 }],
+      delivery: { onDeliveryMethod: 'money', changeForCents: 10000 },
+      ...overrides,
+    }),
+    201,
+    'delivery sale',
+  );
+  const panel = expectStatus(await s.admin.get('/delivery/panel'), 200);
+  const order = panel.orders.find((o: { saleId: number }) => o.saleId === sale.id);
+  return { sale, order };
+}
+
+const post = (api: Api, id: number, action: string, body: Record<string, unknown> = {}) =>
+  api.post(`/delivery/orders/${id}/${action}`, body);
+
+describe('delivery orders from the PDV', () => {
+  it('a delivery sale becomes one order in the same transaction, on the panel with the bell', async () => {
+    const s = await deliveryShop();
+    const sockets = await listenForSockets(t);
+    onTestFinished(() => sockets.disconnectAll());
+    const socket = await sockets.connected({ key: 'balcao-public-key', token: s.shop.token });
+    expect((await joinChannel(socket, `notifications_${s.shop.client.id}`)).ok).toBe(true);
+    const change = nextChange(socket, 'delivery', 3000);
+    const bell = nextMessage(socket, 3000);
+    const { sale, order } = await sellDelivery(s);
+    expect(await change).toMatchObject({ resource: 'delivery' });
+    expect(JSON.parse(((await bell) as { message: string }).message)).toEqual({
+      message: `Novo pedido de entrega nº ${sale.number} - Ana Entrega`,
+      alertColor: 'info',
+    });
+    expect(sale.originSale).toBe('pdv');
+    expect(order).toMatchObject({
+      saleNumber: sale.number,
+      status: 'pending',
+      customerName: 'Ana Entrega',
+      neighborhood: 'Centro',
+      totalCents: 5000,
+      freightCents: 800,
+      collectCents: 5000,
+      onDeliveryMethod: 'money',
+      changeForCents: 10000,
+      changeCents: 5000,
+      driverFeeCents: 700,
+      driver: null,
+      itemsText: '1x Pizza grande',
+    });
+    // The code is the customer's phone's last 4 digits; it is never answered.
+    const [row] = await t.database.db.select().from(deliveryOrders).where(eq(deliveryOrders.saleId, sale.id));
+    expect(row.code).toBe('1234');
+    expect(order).not.toHaveProperty('code');
+  });
+
+  it('records the sale once through the seam: a retried key replays without a second order', async () => {
+    const s = await deliveryShop();
+    const body = {
+      items: [{ productId: s.product.id, quantity: 1 }],
+      typeOfSale: 'delivery',
+      customerId: s.customer.id,
+      deliveryAddressId: s.customer.addresses[0].id,
+      payments: [{ method: 'pix', amountCents: 4200 }],
+    };
+    const key = { 'idempotency-key': `deliv-${Date.now()}` };
+    const first = expectStatus(await s.admin.post('/sale', body, key), 201);
+    const again = await s.admin.post('/sale', body, key);
+    expect(again.statusCode).toBe(200);
+    expect(again.json().id).toBe(first.id);
+    const rows = await t.database.db
+      .select()
+      .from(deliveryOrders)
+      .where(eq(deliveryOrders.clientId, s.shop.client.id));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      saleId: first.id,
+      collectCents: 0,
+      onDeliveryMethod: null,
+      changeCents: 0,
+    });
+  });
+
+  it('refuses change for a note below the amount, and the sale is not recorded either', async () => {
+    const s = await deliveryShop();
+    const res = await s.admin.post('/sale', {
+      items: [{ productId: s.product.id, quantity: 1 }],
+      typeOfSale: 'delivery',
+      customerId: s.customer.id,
+      deliveryAddressId: s.customer.addresses[0].id,
+      payments: [{ method: 'paymentOnDelivery', amountCents: 4200 }],
+      delivery: { onDeliveryMethod: 'money', changeForCents: 2000 },
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().message).toBe('O troco deve ser para um valor maior que o valor a receber');
+    const own = await t.database.db.select().from(sales).where(eq(sales.clientId, s.shop.client.id));
+    expect(own).toHaveLength(0);
+  });
+
+  it('a phone order records its sale at once with origin delivery', async () => {
+    const s = await deliveryShop();
+    const sale = expectStatus(
+      await s.admin.post('/delivery/orders', {
+        items: [{ productId: s.product.id, quantity: 2 }],
+        customerId: s.customer.id,
+        deliveryAddressId: s.customer.addresses[0].id,
+        freightCents: 800,
+        payments: [{ method: 'paymentOnDelivery', amountCents: 9200 }],
+        delivery: { onDeliveryMethod: 'debitCard' },
+      }),
+      201,
+    );
+    expect(sale).toMatchObject({ originSale: 'delivery', typeOfSale: 'delivery', finalAmountCents: 9200 });
+    const panel = expectStatus(await s.admin.get('/delivery/panel'), 200);
+    expect(panel.orders).toHaveLength(1);
+    expect(panel.orders[0]).toMatchObject({ saleId: sale.id, onDeliveryMethod: 'debitCard', changeCents: 0 });
+  });
+});
+
+describe('transitions', () => {
+  it('moves only in order and only by the right users; a driver moves only their orders', async () => {
+    const s = await deliveryShop();
+    const { order } = await sellDelivery(s);
+    // Not yet in transit: no pickup skip, no delivery.
+    expect((await post(s.admin, order.id, 'status', { status: 'waiting' })).statusCode).toBe(200);
+    expect((await post(s.driverA, order.id, 'pickup')).statusCode).toBe(403);
+    // Marketing may not dispatch; drivers may not assign.
+    expect((await post(s.marketing, order.id, 'assign', { driverId: s.driverAId })).statusCode).toBe(403);
+    expect((await post(s.driverA, order.id, 'assign', { driverId: s.driverAId })).statusCode).toBe(403);
+    // Assign to a non-driver: refused.
+    const notDriver = await post(s.admin, order.id, 'assign', { driverId: s.shop.users[0].user.id });
+    expect(notDriver.statusCode).toBe(422);
+    const assigned = expectStatus(await post(s.admin, order.id, 'assign', { driverId: s.driverAId }), 200);
+    expect(assigned).toMatchObject({ status: 'accepted', driver: { id: s.driverAId } });
+    // Another driver cannot pick it up; delivering before the pickup is out of order.
+    const other = await post(s.driverB, order.id, 'pickup');
+    expect(other.statusCode).toBe(403);
+    expect(other.json().message).toBe('Este pedido não está com você');
+    const early = await post(s.driverA, order.id, 'deliver', { code: '1234' });
+    expect(early.statusCode).toBe(409);
+    expect(early.json().message).toBe('Este pedido está "Aguardando coleta": a ação não vale mais para ele');
+    // The driver's awaiting-collection list shows it with the change to carry.
+    const awaiting = expectStatus(
+      await s.driverA.get('/delivery/driver/orders?list=awaiting-collection'),
+      200,
+    );
+    expect(awaiting.orders.map((o: { id: number }) => o.id)).toEqual([order.id]);
+    expect(awaiting.orders[0].changeCents).toBe(5000);
+    expect(expectStatus(await post(s.driverA, order.id, 'pickup'), 200).status).toBe('sending');
+    // Wrong code refused; failure needs a reason from the list.
+    const wrong = await post(s.driverA, order.id, 'deliver', { code: '0000' });
+    expect(wrong.statusCode).toBe(422);
+    expect(wrong.json().message).toBe('Código de entrega incorreto');
+    expect((await post(s.driverA, order.id, 'fail', {})).statusCode).toBe(400);
+    expect((await post(s.driverA, order.id, 'fail', { reason: 'porque sim' })).statusCode).toBe(400);
+    const delivered = expectStatus(await post(s.driverA, order.id, 'deliver', { code: '1234' }), 200);
+    expect(delivered).toMatchObject({ status: 'success', finishedAt: expect.any(String) });
+    // Reabrir within the minutes, by its driver only; then fail with a reason.
+    expect((await post(s.driverB, order.id, 'reopen')).statusCode).toBe(403);
+    expect(expectStatus(await post(s.driverA, order.id, 'reopen'), 200).status).toBe('sending');
+    const failed = expectStatus(await post(s.driverA, order.id, 'fail', { reason: 'Cliente ausente' }), 200);
+    expect(failed).toMatchObject({ status: 'failed', failureReason: 'Cliente ausente' });
+    // Too late to reopen: the tap is older than the window.
+    await t.database.db
+      .update(deliveryOrders)
+      .set({ finishedAt: new Date(Date.now() - 11 * 60_000) })
+      .where(eq(deliveryOrders.id, order.id));
+    const late = await post(s.driverA, order.id, 'reopen');
+    expect(late.statusCode).toBe(422);
+    expect(late.json().message).toBe('Só dá para reabrir até 10 minutos depois');
+    // Canceled only while open, with a reason.
+    expect((await post(s.admin, order.id, 'cancel', { reason: 'Cliente desistiu' })).statusCode).toBe(409);
+    const { order: second } = await sellDelivery(s);
+    expect((await post(s.admin, second.id, 'cancel', {})).statusCode).toBe(400);
+    const canceled = expectStatus(
+      await post(s.admin, second.id, 'cancel', { reason: 'Cliente desistiu' }),
+      200,
+    );
+    expect(canceled).toMatchObject({ status: 'canceled', cancelReason: 'Cliente desistiu' });
+  });
+
+  it('two drivers taking the same order at once: exactly one gets it; partners cannot take', async () => {
+    const s = await deliveryShop();
+    const { order } = await sellDelivery(s);
+    expect(expectStatus(await post(s.admin, order.id, 'status', { status: 'available' }), 200).status).toBe(
+      'available',
+    );
+    // Off shift: no taking.
+    const off = await post(s.driverA, order.id, 'take');
+    expect(off.statusCode).toBe(422);
+    expect(off.json().message).toBe('Faça o check-in do turno para aceitar pedidos');
+    expectStatus(await s.driverA.post('/delivery/shift/check-in'), 200);
+    expectStatus(await s.driverB.post('/delivery/shift/check-in'), 200);
+    expect((await s.driverA.post('/delivery/shift/check-in')).statusCode).toBe(409);
+    const panel = expectStatus(await s.admin.get('/delivery/panel'), 200);
+    expect(panel.driversOnShift).toBe(2);
+    // The partner neither lists nor takes available orders.
+    const partnerList = await s.partner.get('/delivery/driver/orders?list=available');
+    expect(partnerList.statusCode).toBe(403);
+    const partnerTake = await post(s.partner, order.id, 'take');
+    expect(partnerTake.statusCode).toBe(403);
+    expect(partnerTake.json().message).toBe(
+      'Entregador parceiro não aceita pedidos disponíveis: aguarde um pedido atribuído a você',
+    );
+    const available = expectStatus(await s.driverB.get('/delivery/driver/orders?list=available'), 200);
+    expect(available.orders.map((o: { id: number }) => o.id)).toEqual([order.id]);
+    const results = await Promise.all([post(s.driverA, order.id, 'take'), post(s.driverB, order.id, 'take')]);
+    const codes = results.map((r) => r.statusCode).sort();
+    expect(codes).toEqual([200, 409]);
+    const loser = results.find((r) => r.statusCode === 409);
+    expect(loser?.json().message).toBe('Este pedido já foi aceito por outro entregador');
+    const after = expectStatus(await s.driverB.get('/delivery/driver/orders?list=available'), 200);
+    expect(after.orders).toHaveLength(0);
+    expectStatus(await s.driverA.post('/delivery/shift/check-out'), 200);
+    expect(expectStatus(await s.admin.get('/delivery/panel'), 200).driversOnShift).toBe(1);
+  });
+
+  it('tenancy: another shop sees nothing and moves nothing', async () => {
+    const s = await deliveryShop();
+    const other = await deliveryShop();
+    const { order } = await sellDelivery(s);
+    expect(expectStatus(await other.admin.get('/delivery/panel'), 200).orders).toHaveLength(0);
+    expect((await post(other.admin, order.id, 'assign', { driverId: other.driverAId })).statusCode).toBe(404);
+    expect((await post(s.admin, order.id, 'assign', { driverId: other.driverAId })).statusCode).toBe(422);
+    expect((await post(other.driverA, order.id, 'pickup')).statusCode).toBe(404);
+    const preview = await other.admin.get(
+      `/delivery/settlement/preview?driverId=${s.driverAId}&from=${todayIso()}&to=${todayIso()}`,
+    );
+    expect(preview.statusCode).toBe(404);
+  });
+});
+
+describe('settlement (acerto)', () => {
+  it('sums change, cash collected and fees in cents; a manager confirms once', async () => {
+    const s = await deliveryShop();
+    // 1) cash R$ 50,00 with change for R$ 100,00 -> carries R$ 50,00 of change; delivered.
+    const one = (await sellDelivery(s)).order;
+    // 2) card on delivery R$ 42,00; delivered.
+    const two = (
+      await sellDelivery(s, {
+        freightCents: 0,
+        payments: [{ method: 'paymentOnDelivery', amountCents: 4200 }],
+        delivery: { onDeliveryMethod: 'creditCard' },
+      })
+    ).order;
+    // 3) cash R$ 50,00 with change for R$ 60,00 -> carries R$ 10,00; fails (change comes back).
+    const three = (await sellDelivery(s, { delivery: { onDeliveryMethod: 'money', changeForCents: 6000 } }))
+      .order;
+    // 4) prepaid by pix; delivered.
+    const four = (
+      await sellDelivery(s, {
+        freightCents: 0,
+        payments: [{ method: 'pix', amountCents: 4200 }],
+        delivery: {},
+      })
+    ).order;
+    for (const o of [one, two, three, four]) {
+      expectStatus(await post(s.admin, o.id, 'assign', { driverId: s.driverAId }), 200);
+      expectStatus(await post(s.driverA, o.id, 'pickup'), 200);
+    }
+    for (const o of [one, two, four])
+      expectStatus(await post(s.driverA, o.id, 'deliver', { code: '1234' }), 200);
+    expectStatus(await post(s.driverA, three.id, 'fail', { reason: 'Cliente ausente' }), 200);
+
+    const delivered = expectStatus(await s.driverA.get('/delivery/driver/orders?list=delivered'), 200);
+    expect(delivered.totals).toEqual({ count: 3, collectedCents: 5000 + 4200, feesCents: 2100 });
+
+    const today = todayIso();
+    const q = `driverId=${s.driverAId}&from=${today}&to=${today}`;
+    const preview = expectStatus(await s.admin.get(`/delivery/settlement/preview?${q}`), 200);
+    expect(preview).toMatchObject({
+      changeCents: 5000 + 1000,
+      cashCents: 5000,
+      otherCents: 4200,
+      feesCents: 700 * 3,
+      toHandOverCents: 5000 + 1000 + 5000,
+      owedCents: 2100,
+    });
+    expect(preview.lines).toHaveLength(4);
+    const orderIds = preview.lines.map((l: { orderId: number }) => l.orderId);
+    // Only a manager confirms; a stale set of orders is refused.
+    expect(
+      (
+        await s.driverA.post('/delivery/settlements', {
+          driverId: s.driverAId,
+          from: today,
+          to: today,
+          countedCents: 0,
+          orderIds,
+        })
+      ).statusCode,
+    ).toBe(403);
+    const stale = await s.admin.post('/delivery/settlements', {
+      driverId: s.driverAId,
+      from: today,
+      to: today,
+      countedCents: 10000,
+      orderIds: orderIds.slice(1),
+    });
+    expect(stale.statusCode).toBe(409);
+    const body = { driverId: s.driverAId, from: today, to: today, countedCents: 10900, orderIds };
+    const confirmed = expectStatus(await s.admin.post('/delivery/settlements', body), 201);
+    expect(confirmed).toMatchObject({
+      toHandOverCents: 11000,
+      countedCents: 10900,
+      differenceCents: -100,
+      owedCents: 2100,
+      driver: { id: s.driverAId },
+    });
+    // Settled orders leave the next preview; a second confirmation has nothing to settle.
+    const again = expectStatus(await s.admin.get(`/delivery/settlement/preview?${q}`), 200);
+    expect(again.lines).toHaveLength(0);
+    expect((await s.admin.post('/delivery/settlements', body)).statusCode).toBe(422);
+    const history = expectStatus(await s.admin.get('/delivery/settlements'), 200);
+    expect(history.map((h: { id: number }) => h.id)).toEqual([confirmed.id]);
+    expect(expectStatus(await s.admin.get(`/delivery/settlements/${confirmed.id}`), 200).lines).toHaveLength(
+      4,
+    );
+    // A settled order cannot be reopened.
+    expect((await post(s.driverA, one.id, 'reopen')).statusCode).toBe(422);
+  });
+});
+
+describe('customer notice', () => {
+  it('sends "saiu para entrega" and "entregue" when switched on and connected; a failed send never blocks', async () => {
+    const s = await deliveryShop();
+    // Switched off by default: nothing is sent even when connected.
+    expectStatus(await s.admin.post('/whatsapp/instance'), 201, 'create instance');
+    await evolution.scan(`balcao-${s.shop.client.id}`);
+    const instance = `balcao-${s.shop.client.id}`;
+    const sentTo = () => evolution.sent.filter((m) => m.instance === instance);
+    const quiet = (await sellDelivery(s)).order;
+    evolution.registered.push(
+      quiet.customerPhone.replace(/\D/g, ''),
+      `55${quiet.customerPhone.replace(/\D/g, '')}`,
+    );
+    expectStatus(await post(s.admin, quiet.id, 'assign', { driverId: s.driverAId }), 200);
+    expectStatus(await post(s.driverA, quiet.id, 'pickup'), 200);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(sentTo()).toHaveLength(0);
+
+    // Only the settings roles switch it on.
+    expect((await s.marketing.put('/delivery/settings', { notifyCustomer: true })).statusCode).toBe(403);
+    expectStatus(await s.admin.put('/delivery/settings', { notifyCustomer: true }), 200);
+    expect(expectStatus(await s.admin.get('/delivery/panel'), 200).notifyCustomer).toBe(true);
+    const { order, sale } = await sellDelivery(s);
+    expectStatus(await post(s.admin, order.id, 'assign', { driverId: s.driverAId }), 200);
+    expectStatus(await post(s.driverA, order.id, 'pickup'), 200);
+    await expect
+      .poll(() => sentTo().map((m) => m.text))
+      .toEqual([
+        `Seu pedido nº ${sale.number} saiu para entrega. Valor a pagar na entrega: R$ 50,00. Informe ao entregador o código de entrega: os 4 últimos dígitos do seu telefone.`,
+      ]);
+    // Evolution fails: the delivery is recorded all the same.
+    evolution.failNext = 1;
+    expectStatus(await post(s.driverA, order.id, 'deliver', { code: '1234' }), 200);
+    const second = (await sellDelivery(s)).order;
+    expectStatus(await post(s.admin, second.id, 'assign', { driverId: s.driverAId }), 200);
+    expectStatus(await post(s.driverA, second.id, 'pickup'), 200);
+    expectStatus(await post(s.driverA, second.id, 'deliver', { code: '1234' }), 200);
+    await expect.poll(() => sentTo().filter((m) => m.text.includes('foi entregue')).length).toBe(1);
+  });
+});

@@ -1,0 +1,71 @@
+import type { SaleData } from '@balcao/core/sale';
+import type { AppContext } from '../../context.ts';
+import type { Executor } from '../../db/client.ts';
+import { AppError } from '../../errors.ts';
+import type { SessionUser } from '../../plugins/auth.ts';
+import { findDeliveryAddress } from '../customer/refs.ts';
+import { priceItems } from '../product/pricing.ts';
+import { type RecordedSale, recordSale, type SaleDraft } from '../sale/record.ts';
+import { createOrderOfSale } from './service.ts';
+
+/**
+ * A phone order taken on the delivery panel (POST /v1/delivery/orders): the sale is recorded at once
+ * through the sale seam with origin 'delivery' (catalog prices, the operator's open register), and
+ * its delivery order is made in the same transaction. What is paid on delivery stays a
+ * paymentOnDelivery payment until the driver's settlement.
+ */
+async function phoneOrderDraft(tx: Executor, clientId: number, data: SaleData): Promise<SaleDraft> {
+  if (data.customerId === null || data.deliveryAddressId === null) {
+    const message = 'Informe o cliente e o endereço de entrega';
+    throw new AppError(422, message, [{ path: 'deliveryAddressId', message }]);
+  }
+  const address = await findDeliveryAddress(tx, clientId, data.customerId, data.deliveryAddressId);
+  if (!address) {
+    const message = 'Endereço de entrega não encontrado para este cliente';
+    throw new AppError(422, message, [{ path: 'deliveryAddressId', message }]);
+  }
+  const priced = await priceItems(tx, clientId, data.items);
+  return {
+    originSale: 'delivery',
+    typeOfSale: 'delivery',
+    isSimple: false,
+    customerId: data.customerId,
+    sellerId: data.sellerId,
+    deliveryAddress: address,
+    discountType: data.discountType,
+    discountValue: data.discountValue,
+    couponCode: data.couponCode,
+    freightCents: data.freightCents,
+    notes: data.notes,
+    payments: data.payments,
+    cashDepositAmountCents: data.cashDepositAmountCents,
+    lines: data.items.map((item, i) => ({
+      ...priced[i],
+      quantity: item.quantity,
+      discountType: item.discountType,
+      discountValue: item.discountValue,
+      notes: item.notes,
+    })),
+  };
+}
+
+export async function takePhoneOrder(
+  ctx: AppContext,
+  session: SessionUser,
+  data: SaleData,
+  idempotencyKey: string | null,
+): Promise<RecordedSale> {
+  const { approval, delivery, ...sale } = data;
+  const body = { ...sale, typeOfSale: 'delivery' as const, delivery };
+  let afterCommit: (() => void) | undefined;
+  const recorded = await recordSale(ctx, session, (tx) => phoneOrderDraft(tx, session.clientId, body), {
+    idempotencyKey: idempotencyKey ? `delivery:${idempotencyKey}` : null,
+    body,
+    approval,
+    onRecorded: async (tx, s) => {
+      afterCommit = await createOrderOfSale(ctx, tx, session, s, delivery);
+    },
+  });
+  afterCommit?.();
+  return recorded;
+}

@@ -1,0 +1,556 @@
+import {
+  changeToCarry,
+  DEFAULT_PROMISE_MINUTES,
+  DELIVERY_MESSAGES,
+  DELIVERY_STATUSES,
+  type DeliveryAddressSnapshot,
+  type DeliveryOnSale,
+  type DeliveryOrder,
+  type DeliveryPanel,
+  type DeliveryStatus,
+  type DriverList,
+  type DriverOrders,
+  type DriverShift,
+  defaultDeliveryCode,
+  type OnDeliveryMethod,
+  OPEN_DELIVERY_STATUSES,
+  REOPEN_MINUTES,
+} from '@balcao/core/delivery';
+import { formatCents } from '@balcao/core/money';
+import type { Sale } from '@balcao/core/sale';
+import { computeDriverFee } from '@balcao/core/shipping';
+import { and, asc, desc, eq, gte, inArray, isNull, type SQL, sql } from 'drizzle-orm';
+import type { AppContext } from '../../context.ts';
+import type { Executor } from '../../db/client.ts';
+import { users } from '../../db/schema.ts';
+import { AppError, conflict, notFound, unprocessable } from '../../errors.ts';
+import type { Actor } from '../../lib/actor.ts';
+import { shopDayStartSql, shopToday } from '../../lib/shopToday.ts';
+import type { SessionUser } from '../../plugins/auth.ts';
+import { findSale } from '../sale/read.ts';
+import { findDefaultRuleSet } from '../shipping/service.ts';
+import { sendShopMessage } from '../whatsapp/send.ts';
+import { deliveryOrders, deliverySettings, driverShifts } from './schema.ts';
+
+/**
+ * Delivery orders (issue 18): made of a delivery sale in the sale's own transaction, moved along
+ * PRODUCT.md's statuses by the shop (panel) and by drivers (driver area). Every move is ONE
+ * conditional UPDATE: the status (and for drivers, the driver) it starts from is in its WHERE, so two
+ * drivers taking one order, or a tap on a stale screen, get exactly one winner and a clear 409.
+ */
+
+export const DRIVER_TYPES = [10, 11] as const;
+type OrderRow = typeof deliveryOrders.$inferSelect;
+
+const forbidden = (message: string) => new AppError(403, message, undefined, 'forbidden');
+
+// ---------------------------------------------------------------------------------------------------
+// Reads
+
+const orderColumns = { order: deliveryOrders, driverName: users.name };
+
+function toOrder(row: { order: OrderRow; driverName: string | null }): DeliveryOrder {
+  const o = row.order;
+  return {
+    id: o.id,
+    saleId: o.saleId,
+    saleNumber: o.saleNumber,
+    status: o.status as DeliveryStatus,
+    customerName: o.customerName,
+    customerPhone: o.customerPhone,
+    address: (o.address as DeliveryAddressSnapshot | null) ?? null,
+    neighborhood: o.neighborhood,
+    itemsText: o.itemsText,
+    totalCents: o.totalCents,
+    freightCents: o.freightCents,
+    collectCents: o.collectCents,
+    onDeliveryMethod: o.onDeliveryMethod as OnDeliveryMethod | null,
+    changeForCents: o.changeForCents,
+    changeCents: o.changeCents,
+    driverFeeCents: o.driverFeeCents,
+    driver: o.driverId !== null ? { id: o.driverId, name: row.driverName ?? '' } : null,
+    promisedAt: o.promisedAt.toISOString(),
+    failureReason: o.failureReason,
+    cancelReason: o.cancelReason,
+    acceptedAt: o.acceptedAt?.toISOString() ?? null,
+    pickedUpAt: o.pickedUpAt?.toISOString() ?? null,
+    finishedAt: o.finishedAt?.toISOString() ?? null,
+    settled: o.settlementId !== null,
+    createdAt: o.createdAt.toISOString(),
+    updatedAt: o.updatedAt.toISOString(),
+  };
+}
+
+async function selectOrders(db: Executor, where: SQL | undefined, order: SQL[] = []) {
+  const rows = await db
+    .select(orderColumns)
+    .from(deliveryOrders)
+    .leftJoin(users, eq(users.id, deliveryOrders.driverId))
+    .where(where)
+    .orderBy(...(order.length > 0 ? order : [asc(deliveryOrders.promisedAt), asc(deliveryOrders.id)]));
+  return rows.map(toOrder);
+}
+
+export async function findOrder(db: Executor, actor: Actor, id: number): Promise<DeliveryOrder> {
+  const [order] = await selectOrders(
+    db,
+    and(eq(deliveryOrders.clientId, actor.clientId), eq(deliveryOrders.id, id)),
+  );
+  if (!order) throw notFound(DELIVERY_MESSAGES.notFound);
+  return order;
+}
+
+/** The shop's drivers (Entregador, Entregador parceiro), active, with whether they are on shift. */
+async function listDrivers(db: Executor, clientId: number) {
+  const rows = await db
+    .select({
+      id: users.id,
+      name: users.name,
+      userTypeId: users.userTypeId,
+      shiftId: driverShifts.id,
+    })
+    .from(users)
+    .leftJoin(driverShifts, and(eq(driverShifts.userId, users.id), isNull(driverShifts.endedAt)))
+    .where(
+      and(eq(users.clientId, clientId), eq(users.active, true), inArray(users.userTypeId, [...DRIVER_TYPES])),
+    )
+    .orderBy(asc(users.name));
+  return rows.map((r) => ({ id: r.id, name: r.name, userTypeId: r.userTypeId, onShift: r.shiftId !== null }));
+}
+
+export async function getNotifyCustomer(db: Executor, clientId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ notify: deliverySettings.notifyCustomer })
+    .from(deliverySettings)
+    .where(eq(deliverySettings.clientId, clientId));
+  return row?.notify ?? false;
+}
+
+export async function saveDeliverySettings(ctx: AppContext, actor: Actor, notifyCustomer: boolean) {
+  await ctx.db
+    .insert(deliverySettings)
+    .values({ clientId: actor.clientId, notifyCustomer })
+    .onConflictDoUpdate({
+      target: deliverySettings.clientId,
+      set: { notifyCustomer, updatedAt: new Date() },
+    });
+  ctx.changed(actor.clientId, 'delivery');
+  return { notifyCustomer };
+}
+
+export type PanelQuery = { driverId?: number; neighborhood?: string; onDelivery?: boolean };
+
+/**
+ * The panel: every open order and today's finished or canceled ones (shop's day), filtered; counters
+ * per status over the unfiltered board; drivers and how many are on shift.
+ */
+export async function deliveryPanel(db: Executor, actor: Actor, query: PanelQuery): Promise<DeliveryPanel> {
+  const { clientId } = actor;
+  const today = await shopToday(db, clientId);
+  const onBoard = and(
+    eq(deliveryOrders.clientId, clientId),
+    sql`(${deliveryOrders.status} in ('pending','waiting','available','accepted','sending')
+      or ${deliveryOrders.updatedAt} >= ${shopDayStartSql(clientId, today)})`,
+  );
+  const [all, drivers, notifyCustomer] = await Promise.all([
+    selectOrders(db, onBoard),
+    listDrivers(db, clientId),
+    getNotifyCustomer(db, clientId),
+  ]);
+  const counters = Object.fromEntries(DELIVERY_STATUSES.map((s) => [s, 0])) as Record<DeliveryStatus, number>;
+  for (const o of all) counters[o.status]++;
+  const hood = query.neighborhood?.trim().toLowerCase();
+  const orders = all.filter(
+    (o) =>
+      (query.driverId === undefined || o.driver?.id === query.driverId) &&
+      (!hood || o.neighborhood.toLowerCase() === hood) &&
+      (query.onDelivery === undefined || o.collectCents > 0 === query.onDelivery),
+  );
+  return {
+    orders,
+    counters,
+    driversOnShift: drivers.filter((d) => d.onShift).length,
+    drivers,
+    notifyCustomer,
+  };
+}
+
+async function currentShift(db: Executor, actor: Actor): Promise<DriverShift> {
+  const [shift] = await db
+    .select({ startedAt: driverShifts.startedAt })
+    .from(driverShifts)
+    .where(and(eq(driverShifts.userId, actor.userId), isNull(driverShifts.endedAt)));
+  return { onShift: Boolean(shift), startedAt: shift?.startedAt.toISOString() ?? null };
+}
+
+/** A driver's list: available (Entregador only), awaiting collection, in transit, delivered today. */
+export async function driverOrders(
+  db: Executor,
+  session: SessionUser,
+  list: DriverList,
+): Promise<DriverOrders> {
+  const { clientId, userId } = session;
+  const mine = and(eq(deliveryOrders.clientId, clientId), eq(deliveryOrders.driverId, userId));
+  const shift = await currentShift(db, session);
+  let orders: DeliveryOrder[] = [];
+  if (list === 'available') {
+    if (session.userTypeId !== 10) throw forbidden(DELIVERY_MESSAGES.partnerCannotTake);
+    orders = await selectOrders(
+      db,
+      and(
+        eq(deliveryOrders.clientId, clientId),
+        eq(deliveryOrders.status, 'available'),
+        isNull(deliveryOrders.driverId),
+      ),
+    );
+  } else if (list === 'awaiting-collection') {
+    orders = await selectOrders(db, and(mine, eq(deliveryOrders.status, 'accepted')));
+  } else if (list === 'in-transit') {
+    orders = await selectOrders(db, and(mine, eq(deliveryOrders.status, 'sending')));
+  } else {
+    const today = await shopToday(db, clientId);
+    orders = await selectOrders(
+      db,
+      and(
+        mine,
+        inArray(deliveryOrders.status, ['success', 'failed']),
+        gte(deliveryOrders.finishedAt, shopDayStartSql(clientId, today)),
+      ),
+      [desc(deliveryOrders.finishedAt)],
+    );
+  }
+  const delivered = orders.filter((o) => o.status === 'success');
+  const totals =
+    list === 'delivered'
+      ? {
+          count: delivered.length,
+          collectedCents: delivered.reduce((s, o) => s + o.collectCents, 0),
+          feesCents: delivered.reduce((s, o) => s + (o.driverFeeCents ?? 0), 0),
+        }
+      : { count: orders.length, collectedCents: 0, feesCents: 0 };
+  return { orders, totals, shift };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The order of a delivery sale (inside the sale's transaction)
+
+function itemsTextOf(sale: Sale): string {
+  const text = sale.items
+    .map((i) => `${i.quantity}x ${i.description}${i.variantName ? ` (${i.variantName})` : ''}`)
+    .join(', ');
+  return text.length > 500 ? `${text.slice(0, 497)}...` : text;
+}
+
+/**
+ * Creates the delivery order of a delivery sale just recorded (called by the sale's `onRecorded`,
+ * inside its transaction: the order commits with the sale or not at all). Answers what to signal
+ * after the commit: the panel's change and the bell.
+ */
+export async function createOrderOfSale(
+  ctx: AppContext,
+  tx: Executor,
+  session: SessionUser,
+  recorded: { id: number; number: number },
+  extra: DeliveryOnSale | undefined,
+): Promise<() => void> {
+  const sale = await findSale(tx, session, recorded.id);
+  if (sale.typeOfSale !== 'delivery') throw unprocessable(DELIVERY_MESSAGES.onlyDelivery);
+  const collectCents = sale.payments
+    .filter((p) => p.method === 'paymentOnDelivery')
+    .reduce((s, p) => s + p.amountCents, 0);
+  // Money unless the sale says otherwise (most payments on delivery are cash).
+  const method = collectCents > 0 ? (extra?.onDeliveryMethod ?? 'money') : null;
+  const changeForCents = method === 'money' ? (extra?.changeForCents ?? 0) : 0;
+  const fail = (message: string, path: string) =>
+    new AppError(422, message, [{ path: `delivery.${path}`, message }]);
+  if ((extra?.changeForCents ?? 0) > 0 && method !== 'money')
+    throw fail(DELIVERY_MESSAGES.changeOnlyMoney, 'changeForCents');
+  if (changeForCents > 0 && changeForCents < collectCents)
+    throw fail(DELIVERY_MESSAGES.changeForLow, 'changeForCents');
+
+  const address = sale.deliveryAddress;
+  const neighborhood = address?.neighborhood ?? '';
+  const rules = await findDefaultRuleSet(tx, session.clientId);
+  const fee = rules ? computeDriverFee(rules, { neighborhood }) : null;
+  const code =
+    defaultDeliveryCode(sale.customer?.phone) ?? String(Math.floor(Math.random() * 10000)).padStart(4, '0');
+  const now = new Date();
+  const minutes = extra?.promiseMinutes ?? DEFAULT_PROMISE_MINUTES;
+  const [order] = await tx
+    .insert(deliveryOrders)
+    .values({
+      clientId: session.clientId,
+      saleId: sale.id,
+      saleNumber: recorded.number,
+      customerName: sale.customer?.name ?? null,
+      customerPhone: sale.customer?.phone ?? null,
+      address: address
+        ? {
+            zipCode: address.zipCode,
+            street: address.street,
+            number: address.number,
+            complement: address.complement,
+            neighborhood: address.neighborhood,
+            city: address.city,
+            state: address.state,
+          }
+        : null,
+      neighborhood,
+      itemsText: itemsTextOf(sale),
+      totalCents: sale.finalAmountCents,
+      freightCents: sale.freightCents,
+      collectCents,
+      onDeliveryMethod: method,
+      changeForCents,
+      changeCents: changeToCarry({ onDeliveryMethod: method, collectCents, changeForCents }),
+      driverFeeCents: fee?.feeCents ?? null,
+      code,
+      promisedAt: new Date(now.getTime() + minutes * 60_000),
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning({ id: deliveryOrders.id });
+  return () => {
+    ctx.changed(session.clientId, 'delivery', order.id);
+    ctx.notify(session.clientId, {
+      message: `Novo pedido de entrega nº ${recorded.number}${sale.customer ? ` - ${sale.customer.name}` : ''}`,
+      alertColor: 'info',
+    });
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Moves
+
+type Move = {
+  /** Statuses the move starts from. */
+  from: readonly DeliveryStatus[];
+  set: Partial<typeof deliveryOrders.$inferInsert>;
+  /** Extra conditions (the driver, the code, the reopen window). */
+  where?: SQL[];
+};
+
+/**
+ * Applies one move with ONE conditional UPDATE; when no row matched, reads the order to say why:
+ * 404 (not the shop's), 403 (a driver's move on another's order), 409 (its status moved on).
+ */
+async function move(
+  ctx: AppContext,
+  actor: Actor,
+  id: number,
+  m: Move,
+  why?: (current: OrderRow) => AppError | null,
+): Promise<DeliveryOrder> {
+  const now = new Date();
+  const [updated] = await ctx.db
+    .update(deliveryOrders)
+    .set({ ...m.set, updatedAt: now })
+    .where(
+      and(
+        eq(deliveryOrders.clientId, actor.clientId),
+        eq(deliveryOrders.id, id),
+        inArray(deliveryOrders.status, [...m.from]),
+        ...(m.where ?? []),
+      ),
+    )
+    .returning({ id: deliveryOrders.id });
+  if (!updated) {
+    const [current] = await ctx.db
+      .select()
+      .from(deliveryOrders)
+      .where(and(eq(deliveryOrders.clientId, actor.clientId), eq(deliveryOrders.id, id)));
+    if (!current) throw notFound(DELIVERY_MESSAGES.notFound);
+    const reason = why?.(current);
+    if (reason) throw reason;
+    throw conflict(DELIVERY_MESSAGES.transition(current.status as DeliveryStatus));
+  }
+  ctx.changed(actor.clientId, 'delivery', id);
+  return findOrder(ctx.db, actor, id);
+}
+
+/** The shop moves a new order to "em preparo" or offers it to the drivers. */
+export function setStatus(ctx: AppContext, actor: Actor, id: number, status: 'waiting' | 'available') {
+  return move(ctx, actor, id, {
+    from: status === 'waiting' ? ['pending'] : ['pending', 'waiting'],
+    set: { status },
+  });
+}
+
+/** Assigns or reassigns a driver: the order waits for that driver's pickup. */
+export async function assignDriver(ctx: AppContext, actor: Actor, id: number, driverId: number) {
+  const [driver] = await ctx.db
+    .select({ id: users.id })
+    .from(users)
+    .where(
+      and(
+        eq(users.id, driverId),
+        eq(users.clientId, actor.clientId),
+        eq(users.active, true),
+        inArray(users.userTypeId, [...DRIVER_TYPES]),
+      ),
+    );
+  if (!driver) {
+    throw new AppError(422, DELIVERY_MESSAGES.driverNotFound, [
+      { path: 'driverId', message: DELIVERY_MESSAGES.driverNotFound },
+    ]);
+  }
+  return move(ctx, actor, id, {
+    from: ['pending', 'waiting', 'available', 'accepted'],
+    set: { status: 'accepted', driverId, acceptedAt: new Date() },
+  });
+}
+
+export function cancelOrder(ctx: AppContext, actor: Actor, id: number, reason: string) {
+  return move(ctx, actor, id, {
+    from: OPEN_DELIVERY_STATUSES,
+    set: { status: 'canceled', cancelReason: reason, finishedAt: new Date() },
+  });
+}
+
+const notYours = (session: SessionUser) => (current: OrderRow) =>
+  current.driverId !== session.userId ? forbidden(DELIVERY_MESSAGES.notYours) : null;
+
+/** An Entregador on shift takes an available order: the first UPDATE wins, the others get 409. */
+export async function takeOrder(ctx: AppContext, session: SessionUser, id: number) {
+  if (session.userTypeId !== 10) throw forbidden(DELIVERY_MESSAGES.partnerCannotTake);
+  if (!(await currentShift(ctx.db, session)).onShift) throw unprocessable(DELIVERY_MESSAGES.offShift);
+  return move(
+    ctx,
+    session,
+    id,
+    {
+      from: ['available'],
+      set: { status: 'accepted', driverId: session.userId, acceptedAt: new Date() },
+      where: [isNull(deliveryOrders.driverId)],
+    },
+    (current) => (current.driverId !== null ? conflict(DELIVERY_MESSAGES.taken) : null),
+  );
+}
+
+/** The assigned driver confirms the pickup: in transit (the customer may be told). */
+export async function pickUp(ctx: AppContext, session: SessionUser, id: number) {
+  const order = await move(
+    ctx,
+    session,
+    id,
+    {
+      from: ['accepted'],
+      set: { status: 'sending', pickedUpAt: new Date() },
+      where: [eq(deliveryOrders.driverId, session.userId)],
+    },
+    notYours(session),
+  );
+  noticeCustomer(ctx, session.clientId, order, 'sending');
+  return order;
+}
+
+/** The assigned driver delivers with the customer's 4-digit code (422 when it is not the order's). */
+export async function deliver(ctx: AppContext, session: SessionUser, id: number, code: string) {
+  const order = await move(
+    ctx,
+    session,
+    id,
+    {
+      from: ['sending'],
+      set: { status: 'success', finishedAt: new Date(), failureReason: null },
+      where: [eq(deliveryOrders.driverId, session.userId), eq(deliveryOrders.code, code)],
+    },
+    (current) =>
+      notYours(session)(current) ??
+      (current.status === 'sending'
+        ? new AppError(422, DELIVERY_MESSAGES.wrongCode, [
+            { path: 'code', message: DELIVERY_MESSAGES.wrongCode },
+          ])
+        : null),
+  );
+  noticeCustomer(ctx, session.clientId, order, 'success');
+  return order;
+}
+
+/** The assigned driver could not deliver: a reason from the list. */
+export function failDelivery(ctx: AppContext, session: SessionUser, id: number, reason: string) {
+  return move(
+    ctx,
+    session,
+    id,
+    {
+      from: ['sending'],
+      set: { status: 'failed', finishedAt: new Date(), failureReason: reason },
+      where: [eq(deliveryOrders.driverId, session.userId)],
+    },
+    notYours(session),
+  );
+}
+
+/** "Reabrir": a delivered or failed tap taken back by its driver within REOPEN_MINUTES, before any acerto. */
+export function reopen(ctx: AppContext, session: SessionUser, id: number) {
+  return move(
+    ctx,
+    session,
+    id,
+    {
+      from: ['success', 'failed'],
+      set: { status: 'sending', finishedAt: null, failureReason: null },
+      where: [
+        eq(deliveryOrders.driverId, session.userId),
+        isNull(deliveryOrders.settlementId),
+        sql`${deliveryOrders.finishedAt} > now() - make_interval(mins => ${REOPEN_MINUTES})`,
+      ],
+    },
+    (current) =>
+      notYours(session)(current) ??
+      (current.status === 'success' || current.status === 'failed'
+        ? unprocessable(DELIVERY_MESSAGES.reopenExpired)
+        : null),
+  );
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Shifts
+
+export async function checkIn(ctx: AppContext, session: SessionUser): Promise<DriverShift> {
+  const inserted = await ctx.db
+    .insert(driverShifts)
+    .values({ clientId: session.clientId, userId: session.userId })
+    .onConflictDoNothing()
+    .returning({ id: driverShifts.id });
+  if (inserted.length === 0) throw conflict(DELIVERY_MESSAGES.alreadyOnShift);
+  ctx.changed(session.clientId, 'delivery');
+  return currentShift(ctx.db, session);
+}
+
+export async function checkOut(ctx: AppContext, session: SessionUser): Promise<DriverShift> {
+  const ended = await ctx.db
+    .update(driverShifts)
+    .set({ endedAt: new Date() })
+    .where(and(eq(driverShifts.userId, session.userId), isNull(driverShifts.endedAt)))
+    .returning({ id: driverShifts.id });
+  if (ended.length === 0) throw conflict(DELIVERY_MESSAGES.notOnShift);
+  ctx.changed(session.clientId, 'delivery');
+  return currentShift(ctx.db, session);
+}
+
+export { currentShift };
+
+// ---------------------------------------------------------------------------------------------------
+// Customer notice (WhatsApp, when switched on and the instance is connected; never blocks a move)
+
+function noticeCustomer(
+  ctx: AppContext,
+  clientId: number,
+  order: DeliveryOrder,
+  what: 'sending' | 'success',
+) {
+  if (!order.customerPhone) return;
+  const number = order.customerPhone;
+  const text =
+    what === 'sending'
+      ? `Seu pedido nº ${order.saleNumber} saiu para entrega.${
+          order.collectCents > 0 ? ` Valor a pagar na entrega: ${formatCents(order.collectCents)}.` : ''
+        } Informe ao entregador o código de entrega: os 4 últimos dígitos do seu telefone.`
+      : `Seu pedido nº ${order.saleNumber} foi entregue. Obrigado pela preferência!`;
+  void (async () => {
+    if (!(await getNotifyCustomer(ctx.db, clientId))) return;
+    await sendShopMessage(ctx, clientId, { number, text });
+  })().catch(() => null);
+}

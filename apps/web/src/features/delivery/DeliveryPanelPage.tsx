@@ -1,0 +1,375 @@
+import { DELIVERY_STATUS_LABELS, type DeliveryOrder, type DeliveryStatus } from '@balcao/core/delivery';
+import { can, WRITE } from '@balcao/core/routes';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import MenuItem from '@mui/material/MenuItem';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Switch from '@mui/material/Switch';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useEffect, useRef, useState } from 'react';
+import { Link as RouterLink } from 'react-router';
+import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
+import { LoadError } from '../../components/LoadError.tsx';
+import { Loading } from '../../components/Loading.tsx';
+import { errorMessage } from '../../lib/api.ts';
+import { useSession } from '../auth/session.tsx';
+import { newIdempotencyKey } from '../sale/api.ts';
+import {
+  type OrderAction,
+  type PanelFilters,
+  printOrder,
+  useDeliveryPanel,
+  useOrderAction,
+  useSaveDeliverySettings,
+} from './api.ts';
+import { OrderCard } from './OrderCard.tsx';
+import { playNewOrderSound, useNow } from './sound.ts';
+
+const COLUMNS: { title: string; statuses: DeliveryStatus[] }[] = [
+  { title: DELIVERY_STATUS_LABELS.pending, statuses: ['pending'] },
+  { title: DELIVERY_STATUS_LABELS.waiting, statuses: ['waiting'] },
+  { title: DELIVERY_STATUS_LABELS.available, statuses: ['available'] },
+  { title: DELIVERY_STATUS_LABELS.accepted, statuses: ['accepted'] },
+  { title: DELIVERY_STATUS_LABELS.sending, statuses: ['sending'] },
+  { title: 'Finalizados hoje', statuses: ['success', 'failed', 'canceled'] },
+];
+
+/** The delivery panel (/dashboard/sale/delivery): live columns by status, filters, dispatch actions. */
+export default function DeliveryPanelPage() {
+  const { user } = useSession();
+  const userType = user?.userType.id;
+  const canDispatch = can(userType, WRITE.delivery);
+  const [filters, setFilters] = useState<PanelFilters>({});
+  const panel = useDeliveryPanel(filters);
+  const action = useOrderAction();
+  const saveSettings = useSaveDeliverySettings();
+  const feedback = useFeedback();
+  const now = useNow(30_000);
+  const [assigning, setAssigning] = useState<DeliveryOrder | null>(null);
+  const [canceling, setCanceling] = useState<DeliveryOrder | null>(null);
+
+  // A sound for orders that arrived since the list last showed (live or after a reconnect's refetch).
+  const seen = useRef<Set<number> | null>(null);
+  useEffect(() => {
+    if (!panel.data) return;
+    const pending = panel.data.orders.filter((o) => o.status === 'pending').map((o) => o.id);
+    if (seen.current && pending.some((id) => !seen.current?.has(id))) playNewOrderSound();
+    seen.current = new Set([...(seen.current ?? []), ...panel.data.orders.map((o) => o.id)]);
+  }, [panel.data]);
+
+  const run = (a: OrderAction, done: string) =>
+    action.mutate(a, {
+      onSuccess: () => feedback.show({ severity: 'success', title: done }),
+      onError: (e) =>
+        feedback.show({ severity: 'error', title: 'Não foi possível', message: errorMessage(e) }),
+    });
+
+  if (panel.isPending) return <Loading />;
+  if (panel.isError) return <LoadError what="o painel" error={panel.error} onRetry={() => panel.refetch()} />;
+  const data = panel.data;
+  const hoods = [...new Set(data.orders.map((o) => o.neighborhood).filter(Boolean))].sort();
+
+  const actionsOf = (o: DeliveryOrder) => {
+    if (!canDispatch) return undefined;
+    const open = ['pending', 'waiting', 'available', 'accepted', 'sending'].includes(o.status);
+    if (!open) return undefined;
+    return (
+      <>
+        {o.status === 'pending' && (
+          <Button
+            size="small"
+            onClick={() =>
+              run({ id: o.id, action: 'status', body: { status: 'waiting' } }, 'Pedido em preparo')
+            }
+          >
+            Preparar
+          </Button>
+        )}
+        {(o.status === 'pending' || o.status === 'waiting') && (
+          <Button
+            size="small"
+            onClick={() =>
+              run(
+                { id: o.id, action: 'status', body: { status: 'available' } },
+                'Pedido liberado para os entregadores',
+              )
+            }
+          >
+            Liberar
+          </Button>
+        )}
+        {o.status !== 'sending' && (
+          <Button size="small" onClick={() => setAssigning(o)}>
+            {o.driver ? 'Reatribuir' : 'Atribuir entregador'}
+          </Button>
+        )}
+        <Button
+          size="small"
+          onClick={() =>
+            printOrder(o.id, newIdempotencyKey())
+              .then(() => feedback.show({ severity: 'success', title: 'Pedido enviado para impressão' }))
+              .catch((e) =>
+                feedback.show({
+                  severity: 'error',
+                  title: 'Não foi possível imprimir',
+                  message: errorMessage(e),
+                }),
+              )
+          }
+        >
+          Imprimir
+        </Button>
+        <Button size="small" color="error" onClick={() => setCanceling(o)}>
+          Cancelar
+        </Button>
+      </>
+    );
+  };
+
+  return (
+    <Box>
+      <Stack
+        direction={{ xs: 'column', md: 'row' }}
+        spacing={1}
+        sx={{ mb: 2, justifyContent: 'space-between' }}
+      >
+        <Typography variant="h5" component="h1">
+          Delivery
+        </Typography>
+        <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', gap: 1 }}>
+          {canDispatch && (
+            <Button variant="contained" component={RouterLink} to="/dashboard/sale/delivery/new">
+              Novo pedido
+            </Button>
+          )}
+          {canDispatch && (
+            <Button variant="outlined" component={RouterLink} to="/dashboard/sale/delivery/settlement">
+              Acerto de entregadores
+            </Button>
+          )}
+        </Stack>
+      </Stack>
+
+      <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 1, mb: 2 }} aria-label="Contadores">
+        {COLUMNS.slice(0, 5).map((c) => (
+          <Chip key={c.title} label={`${c.title}: ${data.counters[c.statuses[0]]}`} />
+        ))}
+        <Chip color="success" label={`Entregues: ${data.counters.success}`} />
+        <Chip color="primary" variant="outlined" label={`Entregadores em turno: ${data.driversOnShift}`} />
+      </Stack>
+
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ mb: 2 }}>
+        <TextField
+          select
+          size="small"
+          label="Entregador"
+          value={filters.driverId ?? ''}
+          onChange={(e) =>
+            setFilters((f) => ({ ...f, driverId: e.target.value ? Number(e.target.value) : undefined }))
+          }
+          sx={{ minWidth: 200 }}
+        >
+          <MenuItem value="">Todos</MenuItem>
+          {data.drivers.map((d) => (
+            <MenuItem key={d.id} value={d.id}>
+              {d.name}
+            </MenuItem>
+          ))}
+        </TextField>
+        <TextField
+          select
+          size="small"
+          label="Bairro"
+          value={filters.neighborhood ?? ''}
+          onChange={(e) => setFilters((f) => ({ ...f, neighborhood: e.target.value || undefined }))}
+          sx={{ minWidth: 200 }}
+        >
+          <MenuItem value="">Todos</MenuItem>
+          {[...new Set([...hoods, ...(filters.neighborhood ? [filters.neighborhood] : [])])].map((h) => (
+            <MenuItem key={h} value={h}>
+              {h}
+            </MenuItem>
+          ))}
+        </TextField>
+        <TextField
+          select
+          size="small"
+          label="Pagamento na entrega"
+          value={filters.onDelivery === undefined ? '' : String(filters.onDelivery)}
+          onChange={(e) =>
+            setFilters((f) => ({
+              ...f,
+              onDelivery: e.target.value === '' ? undefined : e.target.value === 'true',
+            }))
+          }
+          sx={{ minWidth: 200 }}
+        >
+          <MenuItem value="">Todos</MenuItem>
+          <MenuItem value="true">Sim</MenuItem>
+          <MenuItem value="false">Não (pago)</MenuItem>
+        </TextField>
+        {can(userType, WRITE.settings) && (
+          <FormControlLabel
+            control={
+              <Switch
+                checked={data.notifyCustomer}
+                onChange={(e) => saveSettings.mutate(e.target.checked)}
+                disabled={saveSettings.isPending}
+              />
+            }
+            label="Avisar o cliente por WhatsApp (saiu para entrega, entregue)"
+          />
+        )}
+      </Stack>
+
+      <Box
+        sx={{
+          display: 'grid',
+          gap: 2,
+          gridTemplateColumns: {
+            xs: '1fr',
+            md: 'repeat(3, minmax(0, 1fr))',
+            xl: 'repeat(6, minmax(0, 1fr))',
+          },
+        }}
+      >
+        {COLUMNS.map((column) => {
+          const orders = data.orders.filter((o) => column.statuses.includes(o.status));
+          return (
+            <Paper
+              key={column.title}
+              variant="outlined"
+              component="section"
+              aria-label={column.title}
+              sx={{ p: 1, bgcolor: 'action.hover', minHeight: { xs: 0, md: 120 } }}
+            >
+              <Typography variant="subtitle2" component="h2" sx={{ mb: 1 }}>
+                {column.title} ({orders.length})
+              </Typography>
+              <Stack spacing={1}>
+                {orders.map((o) => (
+                  <OrderCard key={o.id} order={o} now={now} actions={actionsOf(o)} />
+                ))}
+              </Stack>
+            </Paper>
+          );
+        })}
+      </Box>
+
+      <AssignDialog
+        order={assigning}
+        drivers={data.drivers}
+        onClose={() => setAssigning(null)}
+        onAssign={(driverId) => {
+          if (assigning)
+            run({ id: assigning.id, action: 'assign', body: { driverId } }, 'Entregador atribuído');
+          setAssigning(null);
+        }}
+      />
+      <CancelDialog
+        key={`cancel-${canceling?.id}`}
+        order={canceling}
+        onClose={() => setCanceling(null)}
+        onCancel={(reason) => {
+          if (canceling) run({ id: canceling.id, action: 'cancel', body: { reason } }, 'Pedido cancelado');
+          setCanceling(null);
+        }}
+      />
+      <FeedbackSnackbar state={feedback.state} onClose={feedback.close} />
+    </Box>
+  );
+}
+
+function AssignDialog({
+  order,
+  drivers,
+  onClose,
+  onAssign,
+}: {
+  order: DeliveryOrder | null;
+  drivers: { id: number; name: string; onShift: boolean }[];
+  onClose: () => void;
+  onAssign: (driverId: number) => void;
+}) {
+  const [driverId, setDriverId] = useState<number | ''>('');
+  useEffect(() => setDriverId(order?.driver?.id ?? ''), [order]);
+  return (
+    <Dialog open={order !== null} onClose={onClose} fullWidth maxWidth="xs">
+      <DialogTitle>Atribuir entregador - pedido nº {order?.saleNumber}</DialogTitle>
+      <DialogContent>
+        <TextField
+          select
+          fullWidth
+          label="Entregador"
+          value={driverId}
+          onChange={(e) => setDriverId(Number(e.target.value))}
+          sx={{ mt: 1 }}
+        >
+          {drivers.map((d) => (
+            <MenuItem key={d.id} value={d.id}>
+              {d.name}
+              {d.onShift ? ' (em turno)' : ''}
+            </MenuItem>
+          ))}
+        </TextField>
+        {drivers.length === 0 && (
+          <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
+            Cadastre usuários do tipo Entregador em Usuários.
+          </Typography>
+        )}
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>Voltar</Button>
+        <Button
+          variant="contained"
+          disabled={driverId === ''}
+          onClick={() => driverId !== '' && onAssign(driverId)}
+        >
+          Atribuir
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
+
+function CancelDialog({
+  order,
+  onClose,
+  onCancel,
+}: {
+  order: DeliveryOrder | null;
+  onClose: () => void;
+  onCancel: (reason: string) => void;
+}) {
+  const [reason, setReason] = useState('');
+  const short = reason.trim().length < 3;
+  return (
+    <Dialog open={order !== null} onClose={onClose} fullWidth maxWidth="xs">
+      <DialogTitle>Cancelar pedido nº {order?.saleNumber}</DialogTitle>
+      <DialogContent>
+        <TextField
+          fullWidth
+          label="Motivo"
+          value={reason}
+          onChange={(e) => setReason(e.target.value)}
+          sx={{ mt: 1 }}
+          helperText="A venda continua registrada: cancele-a em Vendas se o dinheiro for devolvido."
+        />
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>Voltar</Button>
+        <Button color="error" variant="contained" disabled={short} onClick={() => onCancel(reason.trim())}>
+          Cancelar pedido
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}

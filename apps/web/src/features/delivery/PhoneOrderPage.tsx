@@ -1,0 +1,173 @@
+import { CASH_REGISTER_MESSAGES } from '@balcao/core/cashRegister';
+import { formatCents } from '@balcao/core/money';
+import type { Sale } from '@balcao/core/sale';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Step from '@mui/material/Step';
+import StepButton from '@mui/material/StepButton';
+import Stepper from '@mui/material/Stepper';
+import Typography from '@mui/material/Typography';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { Link as RouterLink } from 'react-router';
+import { Loading } from '../../components/Loading.tsx';
+import { apiFetch, errorMessage } from '../../lib/api.ts';
+import { invalidateResources } from '../../lib/queryKeys.ts';
+import { useSession } from '../auth/session.tsx';
+import { useCurrentRegister } from '../cash-register/api.ts';
+import { OpenRegisterDialog } from '../cash-register/OpenRegisterDialog.tsx';
+import { CustomerStep } from '../pdv/CustomerStep.tsx';
+import { ItemsStep } from '../pdv/ItemsStep.tsx';
+import { PaymentStep } from '../pdv/PaymentStep.tsx';
+import { pdvPaymentCheck, pdvToSaleInput, usePdvState } from '../pdv/state.ts';
+
+const STEPS = ['Itens', 'Cliente e endereço', 'Pagamento'] as const;
+
+/**
+ * A phone order (/dashboard/sale/delivery/new): the PDV's own steps (items, customer and address,
+ * payment) in delivery-only mode, kept in local storage apart from the PDV's sale. The sale is recorded
+ * at once with origin "delivery" (POST /v1/delivery/orders) and the order lands on the panel.
+ */
+export default function PhoneOrderPage() {
+  const { user } = useSession();
+  const register = useCurrentRegister();
+  const { state, dispatch, totals } = usePdvState(user?.id, 'delivery-phone');
+  const searchRef = useRef<HTMLInputElement | null>(null);
+  const [finishing, setFinishing] = useState(false);
+  const [finishError, setFinishError] = useState<string | null>(null);
+  const [done, setDone] = useState<Sale | null>(null);
+  const queryClient = useQueryClient();
+
+  // A phone order is always delivered.
+  useEffect(() => {
+    if (state.typeOfSale !== 'delivery')
+      dispatch({ type: 'delivery', typeOfSale: 'delivery', deliveryAddressId: null, freightCents: 0 });
+  }, [state.typeOfSale, dispatch]);
+
+  const canFinish = state.items.length > 0 && pdvPaymentCheck(state, totals.finalAmountCents).ok;
+  const finish = async () => {
+    if (finishing || !canFinish) return;
+    setFinishing(true);
+    setFinishError(null);
+    try {
+      const sale = await apiFetch<Sale>('/delivery/orders', {
+        method: 'POST',
+        body: pdvToSaleInput(state),
+        headers: { 'idempotency-key': state.idempotencyKey },
+      });
+      setDone(sale);
+      dispatch({ type: 'newSale' });
+      void invalidateResources(queryClient, ['sale', 'delivery']);
+    } catch (error) {
+      if (errorMessage(error) === CASH_REGISTER_MESSAGES.mustOpen) void register.refetch();
+      setFinishError(errorMessage(error));
+    } finally {
+      setFinishing(false);
+    }
+  };
+
+  if (!user) return null;
+  if (register.isPending) return <Loading text={CASH_REGISTER_MESSAGES.loading} />;
+  const step = state.step === 3 ? 0 : state.step;
+
+  return (
+    <Box>
+      <OpenRegisterDialog open={!register.data && !register.isError} />
+      <Stack direction="row" sx={{ justifyContent: 'space-between', alignItems: 'center', mb: 2, gap: 1 }}>
+        <Typography component="h1" variant="h5">
+          Novo pedido de entrega
+        </Typography>
+        <Button component={RouterLink} to="/dashboard/sale/delivery">
+          Voltar ao painel
+        </Button>
+      </Stack>
+      {done && (
+        <Alert severity="success" sx={{ mb: 2 }} onClose={() => setDone(null)}>
+          Pedido nº {done.number} registrado ({formatCents(done.finalAmountCents)}): já está no painel.
+        </Alert>
+      )}
+      <Stepper nonLinear alternativeLabel activeStep={step} sx={{ mb: 3 }}>
+        {STEPS.map((label, index) => (
+          <Step key={label} completed={index < step}>
+            <StepButton onClick={() => dispatch({ type: 'step', step: index as 0 | 1 | 2 })}>
+              {label}
+            </StepButton>
+          </Step>
+        ))}
+      </Stepper>
+      <Box
+        sx={{
+          display: 'grid',
+          gap: 3,
+          gridTemplateColumns: { xs: 'minmax(0, 1fr)', lg: 'minmax(0, 1fr) 280px' },
+        }}
+      >
+        <Box>
+          {step === 0 && (
+            <ItemsStep
+              clientId={user.client.id}
+              items={state.items}
+              dispatch={dispatch}
+              searchRef={searchRef}
+            />
+          )}
+          {step === 1 && (
+            <CustomerStep clientId={user.client.id} state={state} dispatch={dispatch} deliveryOnly />
+          )}
+          {step === 2 && (
+            <PaymentStep
+              state={state}
+              totals={totals}
+              dispatch={dispatch}
+              onFinish={finish}
+              finishing={finishing}
+              finishError={finishError}
+            />
+          )}
+        </Box>
+        <Paper variant="outlined" sx={{ p: 2, alignSelf: 'start' }} aria-label="Totais">
+          <Stack spacing={1}>
+            <Stack direction="row" sx={{ justifyContent: 'space-between' }}>
+              <Typography color="text.secondary">Frete</Typography>
+              <Typography>{formatCents(totals.freightCents)}</Typography>
+            </Stack>
+            <Stack direction="row" sx={{ justifyContent: 'space-between', alignItems: 'baseline' }}>
+              <Typography variant="h6">Total</Typography>
+              <Typography variant="h5" sx={{ fontWeight: 700 }} data-testid="pdv-final-amount">
+                {formatCents(totals.finalAmountCents)}
+              </Typography>
+            </Stack>
+            {state.customer && (
+              <Typography variant="body2" color="text.secondary">
+                Cliente: {state.customer.name}
+              </Typography>
+            )}
+            {step < 2 ? (
+              <Button
+                variant="contained"
+                disabled={state.items.length === 0}
+                onClick={() => dispatch({ type: 'step', step: (step + 1) as 1 | 2 })}
+              >
+                Avançar
+              </Button>
+            ) : (
+              <Button variant="contained" disabled={!canFinish || finishing} onClick={finish}>
+                Registrar pedido
+              </Button>
+            )}
+            <Button
+              color="error"
+              disabled={state.items.length === 0}
+              onClick={() => dispatch({ type: 'cancel' })}
+            >
+              Limpar
+            </Button>
+          </Stack>
+        </Paper>
+      </Box>
+    </Box>
+  );
+}

@@ -1,0 +1,290 @@
+import { DELIVERY_STATUS_LABELS, type SettlementPreview } from '@balcao/core/delivery';
+import { formatCents } from '@balcao/core/money';
+import { ACTION, can } from '@balcao/core/routes';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import MenuItem from '@mui/material/MenuItem';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useState } from 'react';
+import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
+import { centsOf, MoneyField } from '../../components/MoneyField.tsx';
+import { errorMessage } from '../../lib/api.ts';
+import { formatDate, formatDateTime, shopToday } from '../../lib/format.ts';
+import { useSession } from '../auth/session.tsx';
+import {
+  useConfirmSettlement,
+  useDeliveryPanel,
+  useSettlement,
+  useSettlementPreview,
+  useSettlements,
+} from './api.ts';
+
+/** Print only the settlement report (the page's menus, filters and history stay off the paper). */
+const SETTLEMENT_PRINT_CSS = `@media print {
+  body * { visibility: hidden !important; }
+  .settlement-report, .settlement-report * { visibility: visible !important; }
+  .settlement-report .no-print { display: none !important; }
+  .settlement-report { position: absolute; left: 0; top: 0; width: 100%; border: 0 !important; }
+}`;
+
+/** The figures of a settlement (preview or confirmed), as the screen and the printed report show them. */
+function Figures({ s, counted }: { s: SettlementPreview; counted?: number }) {
+  const rows: [string, number][] = [
+    ['Troco entregue na saída', s.changeCents],
+    ['Dinheiro recebido nas entregas', s.cashCents],
+    ['Cartão/Pix recebido nas entregas', s.otherCents],
+    ['Taxas do entregador (a loja deve)', s.owedCents],
+    ['A devolver pelo entregador', s.toHandOverCents],
+  ];
+  return (
+    <Box aria-label="Resumo do acerto">
+      {rows.map(([label, cents]) => (
+        <Box key={label} sx={{ display: 'flex', justifyContent: 'space-between', py: 0.25 }}>
+          <Typography>{label}</Typography>
+          <Typography sx={{ fontWeight: label.startsWith('A devolver') ? 700 : 400 }}>
+            {formatCents(cents)}
+          </Typography>
+        </Box>
+      ))}
+      {counted !== undefined && (
+        <>
+          <Box sx={{ display: 'flex', justifyContent: 'space-between', py: 0.25 }}>
+            <Typography>Contado</Typography>
+            <Typography>{formatCents(counted)}</Typography>
+          </Box>
+          <Box sx={{ display: 'flex', justifyContent: 'space-between', py: 0.25 }}>
+            <Typography>Diferença</Typography>
+            <Typography color={counted - s.toHandOverCents < 0 ? 'error' : undefined}>
+              {formatCents(counted - s.toHandOverCents)}
+            </Typography>
+          </Box>
+        </>
+      )}
+    </Box>
+  );
+}
+
+function Lines({ s }: { s: SettlementPreview }) {
+  return (
+    <Table size="small" aria-label="Entregas do acerto">
+      <TableHead>
+        <TableRow>
+          <TableCell>Pedido</TableCell>
+          <TableCell>Situação</TableCell>
+          <TableCell align="right">Troco</TableCell>
+          <TableCell align="right">Dinheiro</TableCell>
+          <TableCell align="right">Cartão/Pix</TableCell>
+          <TableCell align="right">Taxa</TableCell>
+        </TableRow>
+      </TableHead>
+      <TableBody>
+        {s.lines.map((l) => (
+          <TableRow key={l.orderId}>
+            <TableCell>
+              nº {l.saleNumber} {l.customerName ? `- ${l.customerName}` : ''}
+            </TableCell>
+            <TableCell>{DELIVERY_STATUS_LABELS[l.status]}</TableCell>
+            <TableCell align="right">{formatCents(l.changeCents)}</TableCell>
+            <TableCell align="right">{formatCents(l.cashCents)}</TableCell>
+            <TableCell align="right">{formatCents(l.otherCents)}</TableCell>
+            <TableCell align="right">{l.feeUnknown ? 'a definir' : formatCents(l.feeCents)}</TableCell>
+          </TableRow>
+        ))}
+      </TableBody>
+    </Table>
+  );
+}
+
+/** The per-driver settlement (acerto): the API's figures for a period, confirmed by a manager; history and print. */
+export default function SettlementPage() {
+  const { user } = useSession();
+  const canConfirm = can(user?.userType.id, ACTION.settleDrivers);
+  const today = shopToday();
+  const [driverId, setDriverId] = useState<number | undefined>();
+  const [from, setFrom] = useState(today);
+  const [to, setTo] = useState(today);
+  const [counted, setCounted] = useState('');
+  const [shown, setShown] = useState<number | null>(null);
+  const drivers = useDeliveryPanel({}).data?.drivers ?? [];
+  const preview = useSettlementPreview({ driverId, from, to });
+  const history = useSettlements();
+  const detail = useSettlement(shown);
+  const confirm = useConfirmSettlement();
+  const feedback = useFeedback();
+
+  const countedCents = counted ? centsOf(counted) : Number.NaN;
+  const p = preview.data;
+
+  return (
+    <Box>
+      <Typography variant="h5" component="h1" sx={{ mb: 2 }} className="no-print">
+        Acerto de entregadores
+      </Typography>
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ mb: 2 }} className="no-print">
+        <TextField
+          select
+          size="small"
+          label="Entregador"
+          value={driverId ?? ''}
+          onChange={(e) => setDriverId(e.target.value ? Number(e.target.value) : undefined)}
+          sx={{ minWidth: 220 }}
+        >
+          {drivers.map((d) => (
+            <MenuItem key={d.id} value={d.id}>
+              {d.name}
+            </MenuItem>
+          ))}
+        </TextField>
+        <TextField
+          size="small"
+          type="date"
+          label="De"
+          value={from}
+          onChange={(e) => setFrom(e.target.value)}
+          slotProps={{ inputLabel: { shrink: true } }}
+        />
+        <TextField
+          size="small"
+          type="date"
+          label="Até"
+          value={to}
+          onChange={(e) => setTo(e.target.value)}
+          slotProps={{ inputLabel: { shrink: true } }}
+        />
+      </Stack>
+
+      {preview.isError && <Alert severity="error">{errorMessage(preview.error)}</Alert>}
+      {p && (
+        <Paper variant="outlined" sx={{ p: 2, mb: 3 }}>
+          <Typography variant="h6" component="h2">
+            {p.driver.name}: {formatDate(`${p.from}T12:00:00`)} a {formatDate(`${p.to}T12:00:00`)}
+          </Typography>
+          {p.lines.length === 0 ? (
+            <Typography color="text.secondary">Nenhuma entrega a acertar neste período.</Typography>
+          ) : (
+            <>
+              <Lines s={p} />
+              <Box sx={{ maxWidth: 420, mt: 2 }}>
+                <Figures s={p} counted={Number.isNaN(countedCents) ? undefined : countedCents} />
+              </Box>
+              {canConfirm && (
+                <Stack
+                  direction={{ xs: 'column', sm: 'row' }}
+                  spacing={1}
+                  sx={{ mt: 2 }}
+                  className="no-print"
+                >
+                  <MoneyField size="small" label="Valor contado" value={counted} onChange={setCounted} />
+                  <Button
+                    variant="contained"
+                    disabled={Number.isNaN(countedCents) || confirm.isPending}
+                    onClick={() =>
+                      confirm.mutate(
+                        {
+                          driverId: p.driver.id,
+                          from: p.from,
+                          to: p.to,
+                          countedCents,
+                          orderIds: p.lines.map((l) => l.orderId),
+                        },
+                        {
+                          onSuccess: (s) => {
+                            setCounted('');
+                            setShown(s.id);
+                            feedback.show({ severity: 'success', title: 'Acerto confirmado' });
+                          },
+                          onError: (e) =>
+                            feedback.show({
+                              severity: 'error',
+                              title: 'Não foi possível',
+                              message: errorMessage(e),
+                            }),
+                        },
+                      )
+                    }
+                  >
+                    Confirmar acerto
+                  </Button>
+                </Stack>
+              )}
+            </>
+          )}
+        </Paper>
+      )}
+
+      {detail.data && (
+        <Paper
+          variant="outlined"
+          sx={{ p: 2, mb: 3 }}
+          aria-label="Relatório do acerto"
+          className="settlement-report"
+        >
+          <style>{SETTLEMENT_PRINT_CSS}</style>
+          <Typography variant="h6" component="h2">
+            Acerto nº {detail.data.id} - {detail.data.driver.name}
+          </Typography>
+          <Typography variant="body2" color="text.secondary">
+            Período {formatDate(`${detail.data.from}T12:00:00`)} a {formatDate(`${detail.data.to}T12:00:00`)}{' '}
+            · confirmado por {detail.data.confirmedBy.name} em {formatDateTime(detail.data.confirmedAt)}
+          </Typography>
+          <Lines s={detail.data} />
+          <Box sx={{ maxWidth: 420, mt: 2 }}>
+            <Figures s={detail.data} counted={detail.data.countedCents} />
+          </Box>
+          <Button sx={{ mt: 2 }} onClick={() => window.print()} className="no-print">
+            Imprimir
+          </Button>
+        </Paper>
+      )}
+
+      <Typography variant="h6" component="h2" sx={{ mb: 1 }} className="no-print">
+        Histórico
+      </Typography>
+      <Paper variant="outlined" className="no-print">
+        <Table size="small" aria-label="Histórico de acertos">
+          <TableHead>
+            <TableRow>
+              <TableCell>Confirmado em</TableCell>
+              <TableCell>Entregador</TableCell>
+              <TableCell align="right">A devolver</TableCell>
+              <TableCell align="right">Contado</TableCell>
+              <TableCell align="right">Diferença</TableCell>
+              <TableCell />
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {(history.data ?? []).map((h) => (
+              <TableRow key={h.id}>
+                <TableCell>{formatDateTime(h.confirmedAt)}</TableCell>
+                <TableCell>{h.driver.name}</TableCell>
+                <TableCell align="right">{formatCents(h.toHandOverCents)}</TableCell>
+                <TableCell align="right">{formatCents(h.countedCents)}</TableCell>
+                <TableCell align="right">{formatCents(h.differenceCents)}</TableCell>
+                <TableCell>
+                  <Button size="small" onClick={() => setShown(h.id)}>
+                    Ver
+                  </Button>
+                </TableCell>
+              </TableRow>
+            ))}
+            {history.data?.length === 0 && (
+              <TableRow>
+                <TableCell colSpan={6}>Nenhum acerto confirmado.</TableCell>
+              </TableRow>
+            )}
+          </TableBody>
+        </Table>
+      </Paper>
+      <FeedbackSnackbar state={feedback.state} onClose={feedback.close} />
+    </Box>
+  );
+}

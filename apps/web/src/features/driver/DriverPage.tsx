@@ -1,0 +1,340 @@
+import {
+  DELIVERY_FAILURE_REASONS,
+  type DeliveryOrder,
+  type DriverList,
+  REOPEN_MINUTES,
+} from '@balcao/core/delivery';
+import { formatCents } from '@balcao/core/money';
+import { plural } from '@balcao/core/plural';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import Paper from '@mui/material/Paper';
+import Radio from '@mui/material/Radio';
+import RadioGroup from '@mui/material/RadioGroup';
+import Stack from '@mui/material/Stack';
+import Tab from '@mui/material/Tab';
+import Tabs from '@mui/material/Tabs';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useState } from 'react';
+import { Link as RouterLink, useLocation } from 'react-router';
+import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
+import { LoadError } from '../../components/LoadError.tsx';
+import { Loading } from '../../components/Loading.tsx';
+import { errorMessage } from '../../lib/api.ts';
+import { formatTime } from '../../lib/format.ts';
+import { useSession } from '../auth/session.tsx';
+import { type OrderAction, useDriverOrders, useOrderAction, useShiftAction } from '../delivery/api.ts';
+import { addressLine, OrderCard } from '../delivery/OrderCard.tsx';
+import { useNow } from '../delivery/sound.ts';
+
+const TABS: { list: DriverList; label: string; partner: boolean }[] = [
+  { list: 'available', label: 'Disponíveis', partner: false },
+  { list: 'awaiting-collection', label: 'Coleta', partner: true },
+  { list: 'in-transit', label: 'Em trânsito', partner: true },
+  { list: 'delivered', label: 'Entregues', partner: true },
+];
+
+const EMPTY: Record<DriverList, string> = {
+  available: 'Nenhum pedido disponível agora.',
+  'awaiting-collection': 'Nenhum pedido aguardando coleta.',
+  'in-transit': 'Nenhum pedido em trânsito.',
+  delivered: 'Nenhuma entrega hoje.',
+};
+
+/** The phone number for wa.me / tel links: digits, with Brazil's 55 when missing. */
+function phoneDigits(phone: string): string {
+  const digits = phone.replace(/\D/g, '');
+  return digits.startsWith('55') && digits.length > 11 ? digits : `55${digits}`;
+}
+
+/** The driver area (390 px first): one page per list, top tabs between them, the shift on top. */
+export default function DriverPage() {
+  const { pathname } = useLocation();
+  const list = (TABS.find((t) => pathname.endsWith(`/${t.list}`))?.list ??
+    'awaiting-collection') as DriverList;
+  const { user } = useSession();
+  const isPartner = user?.userType.id === 11;
+  const tabs = TABS.filter((t) => !isPartner || t.partner);
+  const orders = useDriverOrders(list);
+  const action = useOrderAction();
+  const shift = useShiftAction();
+  const feedback = useFeedback();
+  const now = useNow(30_000);
+  const [delivering, setDelivering] = useState<DeliveryOrder | null>(null);
+  const [failing, setFailing] = useState<DeliveryOrder | null>(null);
+
+  const run = (a: OrderAction, done: string, after?: () => void) =>
+    action.mutate(a, {
+      onSuccess: () => {
+        feedback.show({ severity: 'success', title: done });
+        after?.();
+      },
+      onError: (e) =>
+        feedback.show({ severity: 'error', title: 'Não foi possível', message: errorMessage(e) }),
+    });
+
+  const actionsOf = (o: DeliveryOrder) => {
+    if (list === 'available')
+      return (
+        <Button
+          fullWidth
+          size="large"
+          variant="contained"
+          onClick={() => run({ id: o.id, action: 'take' }, 'Pedido aceito')}
+        >
+          Aceitar
+        </Button>
+      );
+    if (list === 'awaiting-collection')
+      return (
+        <Button
+          fullWidth
+          size="large"
+          variant="contained"
+          onClick={() => run({ id: o.id, action: 'pickup' }, 'Coleta confirmada: boa entrega!')}
+        >
+          Confirmar coleta
+        </Button>
+      );
+    if (list === 'in-transit') {
+      const phone = o.customerPhone ? phoneDigits(o.customerPhone) : null;
+      return (
+        <Stack spacing={1} sx={{ width: '100%' }}>
+          <Stack direction="row" spacing={1}>
+            <Button
+              fullWidth
+              variant="outlined"
+              href={`https://www.google.com/maps/search/?api=1&query=${encodeURIComponent(addressLine(o))}`}
+              target="_blank"
+              rel="noopener"
+            >
+              Mapa
+            </Button>
+            {phone && (
+              <Button fullWidth variant="outlined" href={`tel:+${phone}`}>
+                Ligar
+              </Button>
+            )}
+            {phone && (
+              <Button
+                fullWidth
+                variant="outlined"
+                href={`https://wa.me/${phone}`}
+                target="_blank"
+                rel="noopener"
+              >
+                WhatsApp
+              </Button>
+            )}
+          </Stack>
+          <Stack direction="row" spacing={1}>
+            <Button
+              fullWidth
+              size="large"
+              variant="contained"
+              color="success"
+              onClick={() => setDelivering(o)}
+            >
+              Entregar
+            </Button>
+            <Button fullWidth size="large" variant="outlined" color="error" onClick={() => setFailing(o)}>
+              Não entregue
+            </Button>
+          </Stack>
+        </Stack>
+      );
+    }
+    const reopenable =
+      !o.settled &&
+      o.finishedAt &&
+      now.getTime() - new Date(o.finishedAt).getTime() < REOPEN_MINUTES * 60_000;
+    return reopenable ? (
+      <Button
+        size="small"
+        onClick={() => run({ id: o.id, action: 'reopen' }, 'Pedido reaberto: está em trânsito de novo')}
+      >
+        Reabrir
+      </Button>
+    ) : undefined;
+  };
+
+  return (
+    <Box sx={{ maxWidth: 640, mx: 'auto' }}>
+      <Paper variant="outlined" sx={{ mb: 1 }}>
+        <Tabs value={list} variant="fullWidth" aria-label="Listas do entregador">
+          {tabs.map((t) => (
+            <Tab
+              key={t.list}
+              value={t.list}
+              label={t.label}
+              component={RouterLink}
+              to={`/dashboard/driver/${t.list}`}
+              sx={{ minWidth: 0, px: 0.5, fontSize: '0.8rem' }}
+            />
+          ))}
+        </Tabs>
+      </Paper>
+      {orders.data && (
+        <Paper variant="outlined" sx={{ p: 1.5, mb: 2, display: 'flex', alignItems: 'center', gap: 1 }}>
+          <Typography sx={{ flex: 1 }}>
+            {orders.data.shift.onShift && orders.data.shift.startedAt
+              ? `Em turno desde ${formatTime(orders.data.shift.startedAt)}`
+              : 'Fora de turno'}
+          </Typography>
+          <Button
+            variant={orders.data.shift.onShift ? 'outlined' : 'contained'}
+            disabled={shift.isPending}
+            onClick={() =>
+              shift.mutate(orders.data.shift.onShift ? 'check-out' : 'check-in', {
+                onError: (e) =>
+                  feedback.show({ severity: 'error', title: 'Não foi possível', message: errorMessage(e) }),
+              })
+            }
+          >
+            {orders.data.shift.onShift ? 'Encerrar turno' : 'Iniciar turno'}
+          </Button>
+        </Paper>
+      )}
+      {orders.isPending ? (
+        <Loading />
+      ) : orders.isError ? (
+        <LoadError what="os pedidos" error={orders.error} onRetry={() => orders.refetch()} />
+      ) : (
+        <Stack spacing={1.5}>
+          {list === 'delivered' && (
+            <Paper variant="outlined" sx={{ p: 1.5 }} aria-label="Totais do dia">
+              <Typography variant="subtitle1" component="h2">
+                Hoje: {plural(orders.data.totals.count, 'entrega', 'entregas')}
+              </Typography>
+              <Typography variant="body2">
+                Recebido na entrega: {formatCents(orders.data.totals.collectedCents)}
+              </Typography>
+              <Typography variant="body2">
+                Taxas ganhas: {formatCents(orders.data.totals.feesCents)}
+              </Typography>
+            </Paper>
+          )}
+          {list === 'available' && !orders.data.shift.onShift && (
+            <Alert severity="info">Inicie o turno para aceitar pedidos.</Alert>
+          )}
+          {orders.data.orders.length === 0 && <Typography color="text.secondary">{EMPTY[list]}</Typography>}
+          {orders.data.orders.map((o) => (
+            <OrderCard key={o.id} order={o} now={now} actions={actionsOf(o)} />
+          ))}
+        </Stack>
+      )}
+      <DeliverDialog
+        key={`deliver-${delivering?.id}`}
+        order={delivering}
+        onClose={() => setDelivering(null)}
+        onDeliver={(code) =>
+          delivering &&
+          run({ id: delivering.id, action: 'deliver', body: { code } }, 'Entrega confirmada', () =>
+            setDelivering(null),
+          )
+        }
+        error={action.isError && delivering ? errorMessage(action.error) : null}
+        pending={action.isPending}
+      />
+      <FailDialog
+        key={`fail-${failing?.id}`}
+        order={failing}
+        onClose={() => setFailing(null)}
+        onFail={(reason) =>
+          failing &&
+          run({ id: failing.id, action: 'fail', body: { reason } }, 'Entrega não realizada registrada', () =>
+            setFailing(null),
+          )
+        }
+      />
+      <FeedbackSnackbar state={feedback.state} onClose={feedback.close} />
+    </Box>
+  );
+}
+
+function DeliverDialog({
+  order,
+  onClose,
+  onDeliver,
+  error,
+  pending,
+}: {
+  order: DeliveryOrder | null;
+  onClose: () => void;
+  onDeliver: (code: string) => void;
+  error: string | null;
+  pending: boolean;
+}) {
+  const [code, setCode] = useState('');
+  return (
+    <Dialog open={order !== null} onClose={onClose} fullWidth maxWidth="xs">
+      <DialogTitle>Entregar pedido nº {order?.saleNumber}</DialogTitle>
+      <DialogContent>
+        {order && order.collectCents > 0 && (
+          <Alert severity="warning" sx={{ mb: 2 }}>
+            Receba {formatCents(order.collectCents)} antes de entregar.
+          </Alert>
+        )}
+        <TextField
+          autoFocus
+          fullWidth
+          label="Código de entrega"
+          helperText={error ?? 'Peça ao cliente os 4 dígitos (por padrão, os 4 últimos do telefone)'}
+          error={Boolean(error)}
+          value={code}
+          onChange={(e) => setCode(e.target.value.replace(/\D/g, '').slice(0, 4))}
+          slotProps={{ htmlInput: { inputMode: 'numeric', autoComplete: 'off', maxLength: 4 } }}
+          sx={{ mt: 1 }}
+        />
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>Voltar</Button>
+        <Button
+          variant="contained"
+          color="success"
+          disabled={code.length !== 4 || pending}
+          onClick={() => onDeliver(code)}
+        >
+          Confirmar entrega
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
+
+function FailDialog({
+  order,
+  onClose,
+  onFail,
+}: {
+  order: DeliveryOrder | null;
+  onClose: () => void;
+  onFail: (reason: string) => void;
+}) {
+  const [reason, setReason] = useState('');
+  return (
+    <Dialog open={order !== null} onClose={onClose} fullWidth maxWidth="xs">
+      <DialogTitle>Não entregue - pedido nº {order?.saleNumber}</DialogTitle>
+      <DialogContent>
+        <RadioGroup value={reason} onChange={(e) => setReason(e.target.value)} aria-label="Motivo">
+          {DELIVERY_FAILURE_REASONS.map((r) => (
+            <FormControlLabel key={r} value={r} control={<Radio />} label={r} />
+          ))}
+        </RadioGroup>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>Voltar</Button>
+        <Button variant="contained" color="error" disabled={!reason} onClick={() => onFail(reason)}>
+          Registrar
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
