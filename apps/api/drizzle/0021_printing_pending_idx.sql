@@ -1,0 +1,1 @@
+CREATE INDEX "print_jobs_pending_idx" ON "print_jobs" USING btree ("created_at") WHERE "print_jobs"."status" = 'pending';
