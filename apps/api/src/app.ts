@@ -81,6 +81,11 @@ export async function buildApp(options: {
   logger?: boolean;
   /** Tests: fail an answer that its response schema would change (see lib/responseCheck.ts). */
   checkResponses?: boolean;
+  /**
+   * The PostgreSQL database (URL) every instance shares: socket events then reach sockets on every
+   * instance (plugins/socket.ts). Unset on PGlite: one process, in-memory socket.io.
+   */
+  clusterUrl?: string;
 }): Promise<App> {
   const { db, config } = options;
   const app = Fastify({
@@ -94,14 +99,15 @@ export async function buildApp(options: {
   await registerSecurityHeaders(app);
 
   useLimits(db, config);
-  const io = attachSocket(app, db, config);
+  const io = attachSocket(app, db, config, options.clusterUrl);
   const ctx: AppContext = {
     db,
     config,
     notify: notifyWith(io),
     changed: changedWith(io),
-    sessionsEnded: sessionsEndedWith(io, db),
+    sessionsEnded: sessionsEndedWith(io, db, Boolean(options.clusterUrl)),
     io,
+    lifecycle: { draining: false },
   };
 
   // Access comes from the matched route's config (plugins/auth.ts): the docs' own routes and every
