@@ -110,6 +110,13 @@ export async function buildApp(options: {
     lifecycle: { draining: false },
   };
 
+  // Draining (SIGTERM): a request still in flight answers with Connection: close, so its keep-alive
+  // connection ends with it and the server can finish closing.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (ctx.lifecycle.draining) reply.header('connection', 'close');
+    return payload;
+  });
+
   // Access comes from the matched route's config (plugins/auth.ts): the docs' own routes and every
   // route outside /v1 (the web app's files) are public by their registered path, which the router
   // matched; everything else is private unless it says so. Every route is recorded in `routes`.
