@@ -16,7 +16,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { couponDiscountCents } from '@balcao/core/coupon';
 import { computeSaleTotals } from '@balcao/core/sale';
@@ -242,6 +242,11 @@ async function main() {
     servers.push(await startServer({ port: portA, databaseUrl, env }));
     servers.push(await startServer({ port: portB, databaseUrl, env: { ...env, DEMO: '0' } }));
 
+    console.log(
+      `load average before the runs: ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(', ')}`,
+    );
     for (const ports of [[portA], [portA, portB]]) {
       const nginx = await startNginx(ports);
       try {
@@ -260,7 +265,11 @@ async function main() {
     await adminClient.query(`drop database if exists ${name} with (force)`);
     await adminClient.end();
   }
-  console.log(`\n${new Date().toISOString().slice(0, 10)} · ${machine()} · ${DURATION} s per run\n`);
+  console.log(
+    `\n${new Date().toISOString().slice(0, 10)} · ${machine()} · ${DURATION} s per run · load average after ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(', ')}\n`,
+  );
   console.log(table(rows));
   for (const line of spread) console.log(`- ${line}`);
   const [one, two] = rows;
