@@ -50,7 +50,12 @@ function usePostgresAdapter(app: FastifyInstance, io: Server, url: string) {
 export function attachSocket(app: FastifyInstance, db: Db, config: Config, clusterUrl?: string): Server {
   const io = new Server(app.server, { path: '/socket.io', serveClient: false, connectTimeout: 20_000 });
   const adapterPool = clusterUrl ? usePostgresAdapter(app, io, clusterUrl) : null;
-  if (adapterPool) io.on(SESSIONS_ENDED, (userId: number) => void endGoneSessions(io, db, userId));
+  if (adapterPool)
+    io.on(SESSIONS_ENDED, (userId: number) => {
+      endGoneSessions(io, db, userId).catch((error) =>
+        app.log.warn({ err: error }, 'sessionsEnded check failed'),
+      );
+    });
 
   io.use(async (socket, next) => {
     const { key, token: queryToken } = socket.handshake.query;
