@@ -1,6 +1,8 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createClientWithUsers, createTestApp, type TestApp } from '../test/helper.ts';
 import type { RegisteredRoute } from './app.ts';
+import { NOT_READY_DRAINING, NOT_READY_MIGRATIONS } from './modules/health/routes.ts';
 import { createSession } from './plugins/auth.ts';
 
 let t: TestApp;
@@ -23,6 +25,36 @@ describe('health and docs', () => {
       status: 'ok',
       database: 'pglite' === t.database.kind ? 'pglite' : 'postgres',
     });
+  });
+
+  it('GET /v1/ready answers ready with every migration applied, 503 while draining or behind', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/v1/ready' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ status: 'ready', migrations: expect.any(Number) });
+    expect(res.json().migrations).toBeGreaterThan(18);
+
+    t.app.ctx.lifecycle.draining = true;
+    const draining = await t.app.inject({ method: 'GET', url: '/v1/ready' });
+    t.app.ctx.lifecycle.draining = false;
+    expect(draining.statusCode).toBe(503);
+    expect(draining.json()).toMatchObject({ code: 'unavailable', message: NOT_READY_DRAINING });
+
+    // A database whose last migration is missing (an instance of a newer release started first).
+    const [last] = (
+      (await t.database.db.execute(
+        sql`select id, created_at from drizzle.__drizzle_migrations order by created_at desc limit 1`,
+      )) as unknown as { rows: { id: number; created_at: string }[] }
+    ).rows;
+    await t.database.db.execute(sql`delete from drizzle.__drizzle_migrations where id = ${last.id}`);
+    try {
+      const behind = await t.app.inject({ method: 'GET', url: '/v1/ready' });
+      expect(behind.statusCode).toBe(503);
+      expect(behind.json().message).toBe(NOT_READY_MIGRATIONS);
+    } finally {
+      await t.database.db.execute(
+        sql`insert into drizzle.__drizzle_migrations (id, hash, created_at) values (${last.id}, 'restored', ${last.created_at})`,
+      );
+    }
   });
 
   it('GET /v1/docs/json is an OpenAPI document with the routes and bearer security', async () => {

@@ -81,6 +81,11 @@ export async function buildApp(options: {
   logger?: boolean;
   /** Tests: fail an answer that its response schema would change (see lib/responseCheck.ts). */
   checkResponses?: boolean;
+  /**
+   * The PostgreSQL database (URL) every instance shares: socket events then reach sockets on every
+   * instance (plugins/socket.ts). Unset on PGlite: one process, in-memory socket.io.
+   */
+  clusterUrl?: string;
 }): Promise<App> {
   const { db, config } = options;
   const app = Fastify({
@@ -94,15 +99,23 @@ export async function buildApp(options: {
   await registerSecurityHeaders(app);
 
   useLimits(db, config);
-  const io = attachSocket(app, db, config);
+  const io = attachSocket(app, db, config, options.clusterUrl);
   const ctx: AppContext = {
     db,
     config,
     notify: notifyWith(io),
     changed: changedWith(io),
-    sessionsEnded: sessionsEndedWith(io, db),
+    sessionsEnded: sessionsEndedWith(io, db, Boolean(options.clusterUrl)),
     io,
+    lifecycle: { draining: false },
   };
+
+  // Draining (SIGTERM): a request still in flight answers with Connection: close, so its keep-alive
+  // connection ends with it and the server can finish closing.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (ctx.lifecycle.draining) reply.header('connection', 'close');
+    return payload;
+  });
 
   // Access comes from the matched route's config (plugins/auth.ts): the docs' own routes and every
   // route outside /v1 (the web app's files) are public by their registered path, which the router

@@ -28,6 +28,44 @@ describe('config from the environment', () => {
     expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).toBe(false);
   });
 
+  it('stores files in S3-compatible storage only when S3_BUCKET is set', () => {
+    expect(loadConfig({}).s3).toBeUndefined();
+    expect(loadConfig({ S3_ENDPOINT: 'http://minio:9000' }).s3).toBeUndefined();
+    expect(
+      loadConfig({
+        S3_ENDPOINT: 'http://minio:9000',
+        S3_BUCKET: 'balcao',
+        S3_ACCESS_KEY_ID: 'id',
+        S3_SECRET_ACCESS_KEY: 'secret',
+        S3_FORCE_PATH_STYLE: 'true',
+      }).s3,
+    ).toEqual({
+      endpoint: 'http://minio:9000',
+      bucket: 'balcao',
+      region: 'us-east-1',
+      accessKeyId: 'id',
+      secretAccessKey: 'secret',
+      forcePathStyle: true,
+    });
+    expect(loadConfig({ S3_BUCKET: 'b', S3_REGION: 'sa-east-1' }).s3).toMatchObject({
+      endpoint: undefined,
+      region: 'sa-east-1',
+      forcePathStyle: false,
+    });
+  });
+
+  it('reads the shutdown timeout and the background job settings', () => {
+    expect(loadConfig({})).toMatchObject({ shutdownTimeoutMs: 25_000, jobs: { pollMs: 1000 } });
+    expect(
+      loadConfig({
+        SHUTDOWN_TIMEOUT_MS: '5000',
+        JOBS_POLL_MS: '200',
+        JOB_LEASE_MS: '3000',
+        INSTANCE_ID: 'a',
+      }),
+    ).toMatchObject({ shutdownTimeoutMs: 5000, jobs: { pollMs: 200, leaseMs: 3000 }, instanceId: 'a' });
+  });
+
   it('refuses a port that is not a number', () => {
     expect(() => loadConfig({ PORT: 'abc' })).toThrow();
   });

@@ -24,7 +24,33 @@ const envSchema = z.object({
   ASAAS_WEBHOOK_TOKEN: z.string().optional(),
   /** Where Evolution posts its webhooks back (this API's public address). */
   PUBLIC_URL: z.string().optional(),
+  /** S3-compatible object storage for uploaded files (several instances); unset = local disk. */
+  S3_ENDPOINT: z.string().optional(),
+  S3_BUCKET: z.string().optional(),
+  S3_REGION: z.string().optional(),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_FORCE_PATH_STYLE: z.string().optional(),
+  /** Background jobs (lib/jobs.ts): how often an instance looks for due work, and a lease override. */
+  JOBS_POLL_MS: z.coerce.number().int().positive().default(1000),
+  JOB_LEASE_MS: z.coerce.number().int().positive().optional(),
+  /** Graceful shutdown: how long in-flight requests and the job under way may take after SIGTERM. */
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(25_000),
+  /** A name for this instance in job claims and logs (default: host, pid and a random part). */
+  INSTANCE_ID: z.string().optional(),
 });
+
+/** S3-compatible storage settings (AWS S3, MinIO, Cloudflare R2, Backblaze B2...). */
+export type S3Config = {
+  /** Omitted for AWS itself (the SDK derives it from the region). */
+  endpoint?: string;
+  bucket: string;
+  region: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  /** bucket in the path (http://host/bucket/key) rather than the host name: MinIO and most fakes. */
+  forcePathStyle: boolean;
+};
 
 export type Config = {
   port: number;
@@ -83,6 +109,11 @@ export type Config = {
    * secret answers 503 / the WhatsApp setup refuses).
    */
   secretsKey?: string;
+  /** Uploaded files in S3-compatible storage when S3_BUCKET is set (modules/storage); else DATA_DIR. */
+  s3?: S3Config;
+  jobs: { pollMs: number; leaseMs?: number };
+  shutdownTimeoutMs: number;
+  instanceId?: string;
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -125,6 +156,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     publicUrl: (e.PUBLIC_URL || `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     secretsKey: e.SECRETS_KEY || (isProduction ? undefined : 'balcao-development-secrets-key'),
+    s3: e.S3_BUCKET
+      ? {
+          endpoint: e.S3_ENDPOINT || undefined,
+          bucket: e.S3_BUCKET,
+          region: e.S3_REGION || 'us-east-1',
+          accessKeyId: e.S3_ACCESS_KEY_ID ?? '',
+          secretAccessKey: e.S3_SECRET_ACCESS_KEY ?? '',
+          forcePathStyle: ['1', 'true'].includes((e.S3_FORCE_PATH_STYLE ?? '').toLowerCase()),
+        }
+      : undefined,
+    jobs: { pollMs: e.JOBS_POLL_MS, leaseMs: e.JOB_LEASE_MS },
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    instanceId: e.INSTANCE_ID || undefined,
   };
 }
 

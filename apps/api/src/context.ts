@@ -20,4 +20,6 @@ export type AppContext = {
   sessionsEnded: (userId: number) => Promise<void>;
   /** The socket.io server, for modules that talk to particular sockets (print stations). */
   io: Server;
+  /** Set when the instance shuts down (SIGTERM): /v1/ready answers 503 so the load balancer moves on. */
+  lifecycle: { draining: boolean };
 };

@@ -2,9 +2,10 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
-import { openDatabase } from './db/client.ts';
+import { openDatabase, withStartupLock } from './db/client.ts';
+import { backgroundJobs } from './jobs.ts';
+import { newInstanceId, startJobRunner } from './lib/jobs.ts';
 import { startCampaignWorker } from './modules/campaign/worker.ts';
-import { purgeIdempotencyKeys } from './modules/sale/idempotency.ts';
 import { DEMO_PASSWORD, demoLogins, isDatabaseEmpty, seedDemo } from './seed.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -13,35 +14,56 @@ async function main() {
   const config = loadConfig();
   config.webDist ??= resolve(here, '../../web/dist');
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  if (config.seedDemo && (await isDatabaseEmpty(database.db))) {
-    await seedDemo(database.db);
-    console.log('\nDemo shop created. Logins (password: %s):', DEMO_PASSWORD);
-    for (const login of demoLogins()) console.log(`  ${login.type.padEnd(20)} ${login.email}`);
-    console.log('');
-  }
-  const app = await buildApp({ db: database.db, config, logger: true });
-  // Housekeeping: old Idempotency-Keys are forgotten at start and every hour.
-  const purge = () =>
-    purgeIdempotencyKeys(database.db).catch((error) => app.log.error(error, 'idempotency key purge failed'));
-  await purge();
-  const housekeeping = setInterval(purge, 3_600_000);
-  housekeeping.unref();
+  if (config.seedDemo)
+    await withStartupLock(database, async () => {
+      if (!(await isDatabaseEmpty(database.db))) return;
+      await seedDemo(database.db);
+      console.log('\nDemo shop created. Logins (password: %s):', DEMO_PASSWORD);
+      for (const login of demoLogins()) console.log(`  ${login.type.padEnd(20)} ${login.email}`);
+      console.log('');
+    });
+  const app = await buildApp({
+    db: database.db,
+    config,
+    logger: true,
+    // PostgreSQL: socket events reach the sockets of every instance on the same database.
+    clusterUrl: database.kind === 'postgres' ? database.url : undefined,
+  });
+  const instanceId = config.instanceId ?? newInstanceId();
+  // Periodic work (Idempotency-Key purge, print delivery sweep), once across instances (lib/jobs.ts).
+  const jobs = startJobRunner(database.db, backgroundJobs(app.ctx, { leaseMs: config.jobs.leaseMs }), {
+    instanceId,
+    pollMs: config.jobs.pollMs,
+    onError: (error, job) => app.log.error(error, `background job ${job || '(claim)'} failed`),
+  });
   // The campaign sender (issue 19): the queue is in the database, so a restart resumes where it stopped.
   const campaignWorker = startCampaignWorker(app.ctx, {
     onError: (error) => app.log.error(error, 'campaign worker step failed'),
   });
-  const shutdown = async () => {
-    clearInterval(housekeeping);
-    await campaignWorker.stop();
+  // Graceful shutdown (SIGTERM from the orchestrator, Ctrl+C): /v1/ready turns 503, no new background
+  // work is claimed and the step under way ends (its leases given back), sockets are told to reconnect
+  // elsewhere, no new connections are accepted and the requests in flight finish; then the database
+  // closes. A second signal, or SHUTDOWN_TIMEOUT_MS, ends the process at once.
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    app.log.info({ signal, instanceId }, 'shutting down: finishing the work in flight');
+    setTimeout(() => {
+      app.log.error('shutdown timed out; exiting');
+      process.exit(1);
+    }, config.shutdownTimeoutMs).unref();
+    app.ctx.lifecycle.draining = true;
+    await Promise.allSettled([jobs.stop(), campaignWorker.stop()]);
     await app.close();
     await database.close();
     process.exit(0);
   };
-  process.on('SIGINT', shutdown);
-  process.on('SIGTERM', shutdown);
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
   await app.listen({ port: config.port, host: config.host });
   console.log(
-    `Balcão on http://localhost:${config.port} (${database.kind}${database.kind === 'pglite' ? `, ${config.dataDir}` : ''})`,
+    `Balcão on http://localhost:${config.port} (${database.kind}${database.kind === 'pglite' ? `, ${config.dataDir}` : ''}, instance ${instanceId})`,
   );
 }
 

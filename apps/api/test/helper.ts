@@ -89,6 +89,8 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
     db: database.db,
     config: testConfig({ databaseUrl, ...overrides }),
     checkResponses: true,
+    // On PostgreSQL the sockets go through the adapter several instances use (plugins/socket.ts).
+    clusterUrl: database.url,
   });
   await app.ready();
   return {

@@ -29,5 +29,16 @@ export const ndjsonSchema = z.unknown().meta({ type: 'string', description: 'One
 export const deletedSchema = z.object({ id: z.number() });
 export type Deleted = z.infer<typeof deletedSchema>;
 
-/** GET /health: the API answers and which database it runs on. */
+/** GET /health: the API answers (liveness, no database query) and which database it runs on. */
 export const healthSchema = z.object({ status: z.string(), database: z.string() });
+
+/**
+ * GET /ready: this instance may take traffic (a load balancer's check): the database answers, every
+ * migration it ships is applied, and it is not shutting down. Otherwise 503.
+ */
+export const readySchema = z.object({
+  status: z.literal('ready'),
+  database: z.string(),
+  /** Migrations applied (the count this build ships). */
+  migrations: z.number().int(),
+});

@@ -19,6 +19,8 @@ export type Executor = Parameters<Parameters<Db['transaction']>[0]>[0] | Db;
 export type Database = {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /** PostgreSQL: the connection URL (the socket.io adapter of several instances opens its own pool). */
+  url?: string;
   close: () => Promise<void>;
 };
 
@@ -34,13 +36,33 @@ export function fromPglite(client: PGlite): Database {
   return { db, kind: 'pglite', close: () => client.close() };
 }
 
+const pools = new WeakMap<Db, pg.Pool>();
+
 export function fromPostgres(url: string, max = 10): Database {
   const pool = new pg.Pool({ connectionString: url, max });
   // An idle connection that drops (server restart, network) must not crash the process: without a
   // listener node-postgres rethrows it. The pool replaces the connection on the next query.
   pool.on('error', (error) => console.error(`PostgreSQL idle connection error: ${error.message}`));
   const db = drizzleNodePg(pool, { schema }) as unknown as Db;
-  return { db, kind: 'postgres', close: () => pool.end() };
+  pools.set(db, pool);
+  return { db, kind: 'postgres', url, close: () => pool.end() };
+}
+
+/**
+ * Runs `work` while holding a PostgreSQL advisory lock, so instances starting together migrate (and
+ * seed a demo) one after the other, never at once. PGlite: one process, runs it directly.
+ */
+export async function withStartupLock<T>(database: Database, work: () => Promise<T>): Promise<T> {
+  const pool = pools.get(database.db);
+  if (!pool) return work();
+  const client = await pool.connect();
+  try {
+    await client.query(`select pg_advisory_lock(hashtext('balcao:startup'))`);
+    return await work();
+  } finally {
+    await client.query(`select pg_advisory_unlock(hashtext('balcao:startup'))`).catch(() => {});
+    client.release();
+  }
 }
 
 export async function migrateDatabase(database: Database): Promise<void> {
@@ -59,6 +81,6 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir?: st
   const database = options.databaseUrl
     ? fromPostgres(options.databaseUrl)
     : fromPglite(await openPglite(options.dataDir));
-  await migrateDatabase(database);
+  await withStartupLock(database, () => migrateDatabase(database));
   return database;
 }

@@ -1,5 +1,15 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 
 const timestamps = {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -72,6 +82,24 @@ export const rateLimits = pgTable(
   },
   (t) => [index('rate_limits_expires_idx').on(t.expiresAt)],
 );
+
+/**
+ * Periodic background work shared by every API instance (lib/jobs.ts): one row per job, claimed by
+ * one instance at a time with a lease (`locked_by` until `locked_until`); a claim whose instance died
+ * expires and another instance runs the job. `run_at` is when it is next due.
+ */
+export const scheduledJobs = pgTable('scheduled_jobs', {
+  name: text('name').primaryKey(),
+  runAt: timestamp('run_at', { withTimezone: true }).notNull().defaultNow(),
+  lockedBy: text('locked_by'),
+  lockedUntil: timestamp('locked_until', { withTimezone: true }),
+  runs: integer('runs').notNull().default(0),
+  lastStartedAt: timestamp('last_started_at', { withTimezone: true }),
+  lastFinishedAt: timestamp('last_finished_at', { withTimezone: true }),
+  lastFinishedBy: text('last_finished_by'),
+  lastResult: jsonb('last_result'),
+  lastError: text('last_error'),
+});
 
 /** The client's WhatsApp (Evolution API) instance. */
 export const whatsappInstances = pgTable(

@@ -15,6 +15,9 @@ const PUBLIC_ROUTES = new Set([
   'POST /v1/system-client',
   'GET /v1/health',
   'HEAD /v1/health',
+  // A load balancer's readiness check (issue 22).
+  'GET /v1/ready',
+  'HEAD /v1/ready',
   // <img> tags send no Bearer header: the random file name is the secret (product module).
   'GET /v1/product-image/:clientId/:productId/:file',
   'HEAD /v1/product-image/:clientId/:productId/:file',

@@ -1,6 +1,8 @@
 import type { NotificationInput } from '@balcao/core/notification';
+import { createAdapter } from '@socket.io/postgres-adapter';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
 import { Server } from 'socket.io';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
@@ -15,12 +17,45 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 
 type Ack = (answer: { ok: boolean; message?: string }) => void;
 
+/** Sent to the other instances after sessions ended (sessionsEnded): each checks its own sockets. */
+const SESSIONS_ENDED = 'balcao:sessionsEnded';
+
+/**
+ * Several API instances (issue 22): socket.io's PostgreSQL adapter carries what one instance emits
+ * (notify, changed, a print job to a station on another instance, fetchSockets) to the others over
+ * LISTEN/NOTIFY on the app's own database, so no second engine (Redis) is needed. It has a pool of
+ * its own: one connection stays LISTENing, the others send NOTIFY. Without it (PGlite, one process)
+ * socket.io keeps its in-memory adapter.
+ */
+function usePostgresAdapter(app: FastifyInstance, io: Server, url: string) {
+  const pool = new pg.Pool({ connectionString: url, max: 3 });
+  pool.on('error', (error) => app.log.warn({ err: error }, 'socket.io adapter connection error'));
+  io.adapter(
+    createAdapter(pool, {
+      errorHandler: (error) => app.log.warn({ err: error }, 'socket.io adapter error'),
+      // An instance that died without saying so is forgotten after heartbeatTimeout; until then a
+      // fetchSockets waits for it (connectedStations bounds that wait).
+      heartbeatInterval: 2_000,
+      heartbeatTimeout: 6_000,
+    }),
+  );
+  return pool;
+}
+
 /**
  * socket.io on the API's port. A socket needs the API key (query `key`) and a valid token
- * (`auth.token` or query `token`); it may join only its own client's channel.
+ * (`auth.token` or query `token`); it may join only its own client's channel. With `clusterUrl` (the
+ * PostgreSQL database every instance shares) events reach sockets on every instance.
  */
-export function attachSocket(app: FastifyInstance, db: Db, config: Config): Server {
+export function attachSocket(app: FastifyInstance, db: Db, config: Config, clusterUrl?: string): Server {
   const io = new Server(app.server, { path: '/socket.io', serveClient: false, connectTimeout: 20_000 });
+  const adapterPool = clusterUrl ? usePostgresAdapter(app, io, clusterUrl) : null;
+  if (adapterPool)
+    io.on(SESSIONS_ENDED, (userId: number) => {
+      endGoneSessions(io, db, userId).catch((error) =>
+        app.log.warn({ err: error }, 'sessionsEnded check failed'),
+      );
+    });
 
   io.use(async (socket, next) => {
     const { key, token: queryToken } = socket.handshake.query;
@@ -71,10 +106,26 @@ export function attachSocket(app: FastifyInstance, db: Db, config: Config): Serv
     });
   });
 
+  // Shutdown: the sockets' connections are closed first (a closed transport, not a server disconnect,
+  // so clients reconnect at once, through the load balancer to another instance) while in-flight HTTP
+  // requests still finish; the socket.io server and its adapter close after them.
+  app.addHook('preClose', async () => {
+    io.engine.close();
+  });
   app.addHook('onClose', async () => {
     await io.close();
+    await adapterPool?.end();
   });
   return io;
+}
+
+/** Disconnects this instance's sockets of a user whose session is gone. */
+async function endGoneSessions(io: Server, db: Db, userId: number): Promise<void> {
+  const sockets = await io.local.in(userRoom(userId)).fetchSockets();
+  for (const socket of sockets) {
+    const session = await findSession(db, socket.data.token).catch(() => null);
+    if (!session) socket.disconnect(true);
+  }
 }
 
 /** Sends a notification to every socket of a client (spec 7: newChannelMessage with JSON text). */
@@ -98,14 +149,13 @@ export function changedWith(io: Server | null) {
 /**
  * After sessions of a user ended (logout, deactivation, deletion, password change): that user's sockets
  * whose session is gone are disconnected, so they hear nothing more; the user's live sessions keep theirs.
+ * This instance's sockets before answering; the other instances are told (serverSideEmit) and check
+ * theirs, so an instance that died never holds up a logout.
  */
-export function sessionsEndedWith(io: Server | null, db: Db) {
+export function sessionsEndedWith(io: Server | null, db: Db, clustered = false) {
   return async (userId: number): Promise<void> => {
     if (!io) return;
-    const sockets = await io.in(userRoom(userId)).fetchSockets();
-    for (const socket of sockets) {
-      const session = await findSession(db, socket.data.token).catch(() => null);
-      if (!session) socket.disconnect(true);
-    }
+    if (clustered) io.serverSideEmit(SESSIONS_ENDED, userId);
+    await endGoneSessions(io, db, userId);
   };
 }

@@ -128,6 +128,8 @@ export const printJobs = pgTable(
     uniqueIndex('print_jobs_client_key_uq').on(t.clientId, t.idempotencyKey),
     index('print_jobs_waiting_idx').on(t.clientId, t.status, t.profileId),
     index('print_jobs_sender_idx').on(t.clientId, t.createdBy, t.createdAt),
+    /** The delivery sweep (deliverStalePrintJobs) finds the waiting jobs of every shop. */
+    index('print_jobs_pending_idx').on(t.createdAt).where(sql`${t.status} = 'pending'`),
     check('print_jobs_status_ck', sql`${t.status} in ('pending', 'sent', 'printed', 'failed')`),
   ],
 );

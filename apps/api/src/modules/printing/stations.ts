@@ -25,9 +25,21 @@ type Ack = (answer: { ok: boolean; message?: string; station?: PrintStation }) =
 
 const PROFILE_NOT_FOUND = 'Perfil de impressora não encontrado';
 
-/** The stations connected for a client, oldest first. */
+/** How long the other API instances have to list their stations (several instances, issue 22). */
+const FETCH_STATIONS_TIMEOUT_MS = 3_000;
+
+/**
+ * The stations connected for a client, oldest first, on every API instance (the socket.io adapter
+ * asks the others). An instance that died does not answer until the adapter notices (heartbeat): then
+ * only this instance's stations are used; the delivery sweep (`deliverStalePrintJobs`) tries again.
+ */
 export async function connectedStations(ctx: AppContext, clientId: number) {
-  const sockets = await ctx.io.in(stationRoom(clientId)).fetchSockets();
+  const room = stationRoom(clientId);
+  const sockets = await ctx.io
+    .in(room)
+    .timeout(FETCH_STATIONS_TIMEOUT_MS)
+    .fetchSockets()
+    .catch(() => ctx.io.local.in(room).fetchSockets());
   return sockets
     .filter((s) => s.data.clientId === clientId && s.data.station)
     .map((s) => ({ socket: s, station: s.data.station as StationData }))
@@ -86,6 +98,27 @@ export async function deliverWaitingJobs(ctx: AppContext, clientId: number): Pro
     target.socket.emit(PRINT_JOB_EVENT, toPrintJob(row));
     ctx.changed(clientId, 'print-job', job.id);
   }
+}
+
+/**
+ * The delivery sweep, a background job run once across instances (server jobs, lib/jobs.ts): jobs
+ * still pending a few seconds after they were queued (the instance that queued them died before
+ * handing them out, or could not reach another instance's stations) go to a connected station of
+ * their profile. Safe to repeat: each hand-out is its own claiming UPDATE. Answers how many shops.
+ */
+export async function deliverStalePrintJobs(ctx: AppContext): Promise<{ shops: number }> {
+  const shops = await ctx.db
+    .selectDistinct({ clientId: printJobs.clientId })
+    .from(printJobs)
+    .where(
+      and(
+        eq(printJobs.status, 'pending'),
+        sql`${printJobs.createdAt} < now() - interval '5 seconds'`,
+        sql`${printJobs.createdAt} > now() - interval '1 day'`,
+      ),
+    );
+  for (const shop of shops) await deliverWaitingJobs(ctx, shop.clientId);
+  return { shops: shops.length };
 }
 
 /** Listens for `printStation` on every socket: join (with profiles) or leave (no profiles). */

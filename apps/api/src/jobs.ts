@@ -1,0 +1,29 @@
+import type { AppContext } from './context.ts';
+import type { ScheduledJob } from './lib/jobs.ts';
+import { deliverStalePrintJobs } from './modules/printing/stations.ts';
+import { purgeIdempotencyKeys } from './modules/sale/idempotency.ts';
+
+/**
+ * The periodic background work of the API, run once across every instance by lib/jobs.ts. Not here:
+ * campaign sending (its own queue, claimed row by row with SKIP LOCKED in modules/campaign/worker.ts)
+ * and the expiry of budgets and reservations (computed from timestamps when read: nothing to run).
+ */
+export function backgroundJobs(ctx: AppContext, options: { leaseMs?: number } = {}): ScheduledJob[] {
+  return [
+    {
+      // Old Idempotency-Keys are forgotten every hour (docs/decisions.md, "Idempotency-Keys are kept a week").
+      name: 'idempotency-key-purge',
+      everyMs: 3_600_000,
+      leaseMs: options.leaseMs ?? 5 * 60_000,
+      atomic: true,
+      run: async (tx) => ({ purged: await purgeIdempotencyKeys(tx) }),
+    },
+    {
+      name: 'print-delivery-sweep',
+      everyMs: 15_000,
+      leaseMs: options.leaseMs ?? 60_000,
+      atomic: false,
+      run: () => deliverStalePrintJobs(ctx),
+    },
+  ];
+}
