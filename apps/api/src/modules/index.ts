@@ -13,7 +13,7 @@ import { comandaRoutes } from './comanda/routes.ts';
 import { couponRoutes } from './coupon/routes.ts';
 import { customerRoutes } from './customer/routes.ts';
 import { deliveryRoutes } from './delivery/routes.ts';
-import { createOrderOfSale } from './delivery/service.ts';
+import { cancelOrderOfSale, createOrderOfSale } from './delivery/service.ts';
 import { feeSimulatorRoutes } from './fee-simulator/routes.ts';
 import { healthRoutes } from './health/routes.ts';
 import { homeRoutes } from './home/routes.ts';
@@ -58,7 +58,7 @@ export const MODULES: ((ctx: AppContext) => FastifyPluginAsyncZod)[] = [
   (ctx) => customerRoutes(ctx, receivableFigures),
   userRoutes,
   (ctx) => cashRegisterRoutes(ctx, registerSaleFigures),
-  (ctx) => saleRoutes(ctx, createOrderOfSale),
+  (ctx) => saleRoutes(ctx, createOrderOfSale, cancelOrderOfSale(ctx)),
   (ctx) => receivableRoutes(ctx, saleOfInstallments),
   stockRoutes,
   feeSimulatorRoutes,

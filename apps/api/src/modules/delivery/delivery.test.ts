@@ -174,6 +174,16 @@ describe('delivery orders from the PDV', () => {
     });
   });
 
+  it('canceling the sale cancels its open order; a delivered order keeps its history', async () => {
+    const s = await deliveryShop();
+    const { sale, order } = await sellDelivery(s);
+    expectStatus(await s.admin.post(`/sale/${sale.id}/cancel`, { reason: 'Cliente desistiu' }), 200);
+    const [row] = await t.database.db.select().from(deliveryOrders).where(eq(deliveryOrders.id, order.id));
+    expect(row).toMatchObject({ status: 'canceled', cancelReason: 'Venda cancelada: Cliente desistiu' });
+    // The driver can no longer move it.
+    expect((await post(s.admin, order.id, 'assign', { driverId: s.driverAId })).statusCode).toBe(409);
+  });
+
   it('refuses change for a note below the amount, and the sale is not recorded either', async () => {
     const s = await deliveryShop();
     const res = await s.admin.post('/sale', {

@@ -400,6 +400,33 @@ export async function assignDriver(ctx: AppContext, actor: Actor, id: number, dr
   });
 }
 
+/**
+ * A canceled sale cancels its delivery order while the order is still open (in the sale's cancel
+ * transaction); a delivered or failed order keeps its history for the driver's settlement.
+ */
+export function cancelOrderOfSale(ctx: AppContext) {
+  return async (tx: Executor, clientId: number, saleId: number, reason: string) => {
+    const canceled = await tx
+      .update(deliveryOrders)
+      .set({
+        status: 'canceled',
+        cancelReason: `Venda cancelada: ${reason}`,
+        finishedAt: new Date(),
+        updatedAt: new Date(),
+      })
+      .where(
+        and(
+          eq(deliveryOrders.clientId, clientId),
+          eq(deliveryOrders.saleId, saleId),
+          inArray(deliveryOrders.status, [...OPEN_DELIVERY_STATUSES]),
+        ),
+      )
+      .returning({ id: deliveryOrders.id });
+    if (canceled.length === 0) return undefined;
+    return () => ctx.changed(clientId, 'delivery', canceled[0].id);
+  };
+}
+
 export function cancelOrder(ctx: AppContext, actor: Actor, id: number, reason: string) {
   return move(ctx, actor, id, {
     from: OPEN_DELIVERY_STATUSES,

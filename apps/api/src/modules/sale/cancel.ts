@@ -28,6 +28,18 @@ export async function lockSale(tx: Executor, clientId: number, id: number) {
 }
 
 /**
+ * What else ends with a canceled sale (the delivery module's open order of a delivery sale, handed
+ * over at wiring: delivery is above sale). Runs in the cancel's transaction; answers what to signal
+ * after the commit.
+ */
+export type SaleCanceled = (
+  tx: Executor,
+  clientId: number,
+  saleId: number,
+  reason: string,
+) => Promise<(() => void) | undefined>;
+
+/**
  * Cancels a sale (Administrador/Gerente, or a PDV user with a manager's approval): returns the stock
  * it took (sale-cancel rows mirroring its sale rows), frees its coupon use and cancels its pending
  * receivables, in one transaction.
@@ -37,6 +49,7 @@ export async function cancelSale(
   session: SessionUser,
   id: number,
   input: SaleCancelInput,
+  saleCanceled?: SaleCanceled,
 ): Promise<Sale> {
   const { db } = ctx;
   const approvedBy = await resolveApproval(
@@ -46,7 +59,7 @@ export async function cancelSale(
     CANCEL_NEEDS_APPROVAL,
     CANCEL_APPROVAL_REFUSED,
   );
-  await db.transaction(async (tx) => {
+  const afterCommit = await db.transaction(async (tx) => {
     const sale = await lockSale(tx, session.clientId, id);
     if (sale.status === 'canceled') throw conflict(SALE_ALREADY_CANCELED);
     await returnSaleStock(tx, { clientId: session.clientId, userId: session.userId }, sale);
@@ -63,7 +76,9 @@ export async function cancelSale(
         updatedAt: new Date(),
       })
       .where(eq(sales.id, id));
+    return saleCanceled?.(tx, session.clientId, id, input.reason);
   });
   ctx.changed(session.clientId, 'sale', id);
+  afterCommit?.();
   return findSale(db, session, id);
 }

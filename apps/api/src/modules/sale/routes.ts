@@ -9,7 +9,7 @@ import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { idParam } from '../../lib/params.ts';
 import { assertOwnClient, sessionOf } from '../../plugins/auth.ts';
-import { cancelSale } from './cancel.ts';
+import { cancelSale, type SaleCanceled } from './cancel.ts';
 import { checkout, type DeliveryOrderOfSale } from './checkout.ts';
 import { csvFileName, listSales, salesCsv } from './list.ts';
 import { quickSale } from './quickSale.ts';
@@ -45,6 +45,7 @@ function sendCheckout(reply: FastifyReply, result: RecordedSale) {
 export function saleRoutes(
   ctx: AppContext,
   deliveryOrderOfSale?: DeliveryOrderOfSale,
+  saleCanceled?: SaleCanceled,
 ): FastifyPluginAsyncZod {
   return async (app) => {
     const { db } = ctx;
@@ -163,7 +164,7 @@ export function saleRoutes(
           response: { 200: saleSchema },
         },
       },
-      async (request) => cancelSale(ctx, sessionOf(request), request.params.id, request.body),
+      async (request) => cancelSale(ctx, sessionOf(request), request.params.id, request.body, saleCanceled),
     );
   };
 }

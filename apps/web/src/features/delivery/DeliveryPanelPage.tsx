@@ -361,7 +361,7 @@ function CancelDialog({
           value={reason}
           onChange={(e) => setReason(e.target.value)}
           sx={{ mt: 1 }}
-          helperText="A venda continua registrada: cancele-a em Vendas se o dinheiro for devolvido."
+          helperText="A venda continua registrada: cancele-a em Vendas se o dinheiro for devolvido (cancelar a venda cancela o pedido)."
         />
       </DialogContent>
       <DialogActions>
