@@ -62,7 +62,12 @@ async function tokens(server: Server): Promise<string[]> {
   return out;
 }
 
-async function addLine(server: Server, engine: string): Promise<Figures> {
+/**
+ * `rate` null: every waiter sends its next line the moment the last is answered (saturation: p95 is
+ * about 20 x the service time on PGlite's one connection). A number: the 20 waiters together send
+ * that many lines per second (a rush at the pass: 40/s is each waiter adding a line every 0.5 s).
+ */
+async function addLine(server: Server, engine: string, rate: number | null): Promise<Figures> {
   const sessions = await tokens(server);
   const admin = sessions[0];
   const product = await api<{ id: number }>(server, '/product', admin, {
@@ -74,9 +79,11 @@ async function addLine(server: Server, engine: string): Promise<Figures> {
     tabs.push((await api<{ id: number }>(server, '/comanda', admin, { people: 2 })).id);
   const body = JSON.stringify({ productId: product.id, quantity: 1, notes: 'sem cebola' });
   let n = 0;
-  const figures = await load(`${engine}: add a line, ${WAITERS} waiters on ${TABS} tabs`, {
+  const scenario = rate === null ? 'back to back' : `${rate} lines/s together`;
+  const figures = await load(`${engine}: add a line, ${WAITERS} waiters on ${TABS} tabs, ${scenario}`, {
     url: server.url,
     connections: WAITERS,
+    ...(rate === null ? {} : { overallRate: rate }),
     duration: DURATION,
     requests: [
       {
@@ -190,7 +197,10 @@ for (const engine of ['PGlite', 'PostgreSQL']) {
   }
   const server = await startServer(engine === 'PostgreSQL' ? { databaseUrl: url } : {});
   try {
-    if (parts.includes('add-line')) rows.push(await addLine(server, engine));
+    if (parts.includes('add-line')) {
+      rows.push(await addLine(server, engine, 40));
+      rows.push(await addLine(server, engine, null));
+    }
     if (parts.includes('board')) boards.push(await board(server, engine));
   } finally {
     await server.stop();
