@@ -1,0 +1,201 @@
+import type { Sale } from '@balcao/core/sale';
+import { and, eq } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/helper.ts';
+import {
+  collectMessages,
+  joinChannel,
+  listenForSockets,
+  makeCoupon,
+  makeProduct,
+  makeSale,
+  makeShop,
+  type SocketClients,
+} from '../../../test/kit.ts';
+import { couponUses } from '../coupon/schema.ts';
+import { sales } from './schema.ts';
+
+/** Issue 21: POST /v1/sale/offline, a sale made at the PDV without a connection and sent later. */
+
+const API_KEY = 'chave-offline';
+let t: TestApp;
+let sockets: SocketClients;
+beforeAll(async () => {
+  t = await createTestApp({ apiKey: API_KEY });
+  sockets = await listenForSockets(t);
+});
+afterEach(() => sockets.disconnectAll());
+afterAll(() => t.close());
+
+const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000).toISOString();
+
+function offlineBody(
+  items: { productId: number; quantity: number; unitPriceCents: number }[],
+  overrides: Record<string, unknown> = {},
+) {
+  const total = items.reduce((sum, i) => sum + Math.round(i.quantity * i.unitPriceCents), 0);
+  return {
+    clientSaleId: crypto.randomUUID(),
+    madeAt: minutesAgo(30),
+    sale: {
+      items: items.map(({ productId, quantity }) => ({ productId, quantity })),
+      payments: [{ method: 'money', amountCents: total }],
+    },
+    prices: items.map((i) => ({ unitPriceCents: i.unitPriceCents, additionals: [] })),
+    ...overrides,
+  };
+}
+
+describe('offline sync', () => {
+  it('records the sale at its original time, marked offline, and replays a retry (cut, doubled) once', async () => {
+    const { auth, api, client } = await makeShop(t);
+    const p = await makeProduct(t, auth, { name: 'Água', salePriceCents: 300, stock: 10 });
+    const body = offlineBody([{ productId: p.id, quantity: 2, unitPriceCents: 300 }]);
+
+    // Two tabs sending the same sale at once, then a retry after a lost answer: one sale.
+    const [a, b] = await Promise.all([api.post('/sale/offline', body), api.post('/sale/offline', body)]);
+    expect([a.statusCode, b.statusCode].sort()).toEqual([200, 201]);
+    const again = await api.post('/sale/offline', body);
+    expect(again.statusCode).toBe(200);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    const sale = again.json<Sale>();
+    expect(a.json<Sale>().id).toBe(sale.id);
+    expect(b.json<Sale>().id).toBe(sale.id);
+    expect(sale).toMatchObject({
+      madeOffline: true,
+      offlineFlags: [],
+      createdAt: new Date(body.madeAt).toISOString(),
+      finishedAt: new Date(body.madeAt).toISOString(),
+      finalAmountCents: 600,
+    });
+    expect(sale.syncedAt).not.toBeNull();
+    expect(new Date(sale.syncedAt as string).getTime()).toBeGreaterThan(new Date(body.madeAt).getTime());
+    const rows = await t.database.db.select().from(sales).where(eq(sales.clientId, client.id));
+    expect(rows).toHaveLength(1);
+    expect((await api.get(`/product/${p.id}`)).json().stock).toBe(8);
+
+    // The list shows it as made offline, at its time.
+    const list = (await api.get(`/sale/client/${client.id}`)).json();
+    expect(list.items[0]).toMatchObject({ id: sale.id, madeOffline: true, createdAt: sale.createdAt });
+
+    // The same id with another body is another sale: refused, not a second one.
+    const reused = await api.post('/sale/offline', {
+      ...body,
+      sale: { ...body.sale, notes: 'outra' },
+    });
+    expect(reused.statusCode).toBe(422);
+  });
+
+  it('keeps the sales in the order they were made, numbered as they arrive', async () => {
+    const { auth, api } = await makeShop(t);
+    const p = await makeProduct(t, auth, { salePriceCents: 100, stock: 10 });
+    const first = offlineBody([{ productId: p.id, quantity: 1, unitPriceCents: 100 }], {
+      madeAt: minutesAgo(20),
+    });
+    const second = offlineBody([{ productId: p.id, quantity: 1, unitPriceCents: 100 }], {
+      madeAt: minutesAgo(10),
+    });
+    const s1 = (await api.post('/sale/offline', first)).json<Sale>();
+    const s2 = (await api.post('/sale/offline', second)).json<Sale>();
+    expect([s1.number, s2.number]).toEqual([1, 2]);
+    expect(s1.createdAt < s2.createdAt).toBe(true);
+  });
+
+  it('accepts conflicts as made, flags the sale and rings the bell', async () => {
+    const { auth, api, client, token } = await makeShop(t);
+    const socket = await sockets.connected({ key: API_KEY, token });
+    expect(await joinChannel(socket, `notifications_${client.id}`)).toEqual({ ok: true });
+    // Only 1 left in stock (negative stock not allowed), price raised since the till's copy, a
+    // single-use coupon used meanwhile by another till.
+    const p = await makeProduct(t, auth, { name: 'Café', salePriceCents: 1200, stock: 1 });
+    const coupon = await makeCoupon(t, auth, {
+      isSingleUse: true,
+      discountType: 'FIXED_AMOUNT',
+      discountValue: 2,
+    });
+    await makeSale(t, auth, {
+      items: [{ productId: p.id, quantity: 1 }],
+      couponCode: coupon.code,
+      payments: [{ method: 'money', amountCents: 1000 }],
+    });
+    const body = offlineBody([{ productId: p.id, quantity: 2, unitPriceCents: 1000 }], {
+      couponDiscountCents: 200,
+    });
+    body.sale = {
+      ...body.sale,
+      couponCode: coupon.code,
+      payments: [{ method: 'money', amountCents: 1800 }],
+    } as never;
+
+    const bell = collectMessages(socket, 1500);
+    const res = await api.post('/sale/offline', body);
+    expect(res.statusCode, res.body).toBe(201);
+    const sale = res.json<Sale>();
+    expect(sale).toMatchObject({
+      madeOffline: true,
+      finalAmountCents: 1800,
+      couponDiscountCents: 200,
+      items: [{ description: 'Café', unitPriceCents: 1000, quantity: 2 }],
+    });
+    expect([...sale.offlineFlags].sort()).toEqual(['coupon_refused', 'negative_stock', 'price_changed']);
+    expect((await api.get(`/product/${p.id}`)).json().stock).toBe(-2);
+    // The detail answers the flags too.
+    expect((await api.get(`/sale/${sale.id}`)).json().offlineFlags.sort()).toEqual([
+      'coupon_refused',
+      'negative_stock',
+      'price_changed',
+    ]);
+    const messages = await bell;
+    expect(messages).toContainEqual({
+      message: `Venda nº ${sale.number} feita sem conexão com divergência: ${sale.offlineFlags
+        .map(
+          (f) =>
+            ({
+              negative_stock: 'estoque ficou negativo',
+              coupon_refused: 'cupom não era mais válido',
+              price_changed: 'preço diferente do catálogo',
+            })[f as string],
+        )
+        .join(', ')}`,
+      alertColor: 'warning',
+    });
+    // The coupon's use by the offline sale is not recorded as a second valid use.
+    const uses = await t.database.db
+      .select()
+      .from(couponUses)
+      .where(and(eq(couponUses.couponId, coupon.id), eq(couponUses.saleId, sale.id)));
+    expect(uses).toHaveLength(0);
+  });
+
+  it('refuses a time in the future or older than 7 days, and another shop reads none of it', async () => {
+    const { auth, api } = await makeShop(t);
+    const other = await makeShop(t);
+    const p = await makeProduct(t, auth, { salePriceCents: 100 });
+    const future = await api.post(
+      '/sale/offline',
+      offlineBody([{ productId: p.id, quantity: 1, unitPriceCents: 100 }], {
+        madeAt: new Date(Date.now() + 3_600_000).toISOString(),
+      }),
+    );
+    expect(future.statusCode).toBe(422);
+    expect(future.json().message).toBe('A hora da venda está no futuro: confira o relógio do aparelho');
+    const old = await api.post(
+      '/sale/offline',
+      offlineBody([{ productId: p.id, quantity: 1, unitPriceCents: 100 }], {
+        madeAt: minutesAgo(8 * 24 * 60),
+      }),
+    );
+    expect(old.statusCode).toBe(422);
+
+    // Another shop cannot sell this shop's product, nor replay its sale's key into its own.
+    const body = offlineBody([{ productId: p.id, quantity: 1, unitPriceCents: 100 }]);
+    const mine = await api.post('/sale/offline', body);
+    expect(mine.statusCode).toBe(201);
+    const theirs = await other.api.post('/sale/offline', body);
+    expect(theirs.statusCode).toBe(422);
+    expect((await other.api.get(`/sale/${mine.json<Sale>().id}`)).statusCode).toBe(404);
+    // Prices must come one per item.
+    const bad = await api.post('/sale/offline', { ...body, clientSaleId: crypto.randomUUID(), prices: [] });
+    expect(bad.statusCode).toBe(400);
+  });
+});
