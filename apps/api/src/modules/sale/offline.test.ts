@@ -199,3 +199,43 @@ describe('offline sync', () => {
     expect(bad.statusCode).toBe(400);
   });
 });
+
+describe('local catalog: product changes', () => {
+  it('answers every product first, then only those changed since, with the ids deleted, paged by id', async () => {
+    const { auth, api } = await makeShop(t);
+    const other = await makeShop(t);
+    const a = await makeProduct(t, auth, { name: 'Arroz', salePriceCents: 2500 });
+    const b = await makeProduct(t, auth, { name: 'Feijão', salePriceCents: 900 });
+    const c = await makeProduct(t, auth, { name: 'Farinha', salePriceCents: 700 });
+    await makeProduct(t, other.auth, { name: 'De outra loja' });
+
+    const first = (await api.get('/product/changes?limit=2')).json();
+    expect(first.items.map((p: { name: string }) => p.name)).toEqual(['Arroz', 'Feijão']);
+    expect(first.nextAfterId).toBe(b.id);
+    const second = (await api.get(`/product/changes?limit=2&afterId=${first.nextAfterId}`)).json();
+    expect(second.items.map((p: { id: number }) => p.id)).toEqual([c.id]);
+    expect(second.nextAfterId).toBeNull();
+
+    // Later: one price changed, one deleted. Rows older than the margin do not come again.
+    await t.database.db.execute(
+      `update products set updated_at = now() - interval '1 hour' where id in (${a.id}, ${b.id}, ${c.id})` as never,
+    );
+    const since = new Date().toISOString();
+    const edited = await api.put(`/product/${a.id}`, {
+      ...(await api.get(`/product/${a.id}`)).json(),
+      salePriceCents: 2700,
+    });
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect((await api.delete(`/product/${c.id}`)).statusCode).toBe(200);
+    const changes = (await api.get(`/product/changes?since=${encodeURIComponent(since)}`)).json();
+    expect(
+      changes.items.map((p: { id: number; salePriceCents: number }) => [p.id, p.salePriceCents]),
+    ).toEqual([[a.id, 2700]]);
+    expect(changes.deletedIds).toEqual([c.id]);
+    expect(new Date(changes.until).getTime()).toBeGreaterThanOrEqual(new Date(since).getTime());
+    // Another shop's sync sees none of it.
+    const theirs = (await other.api.get(`/product/changes?since=${encodeURIComponent(since)}`)).json();
+    expect(theirs.items.map((p: { name: string }) => p.name)).toEqual(['De outra loja']);
+    expect(theirs.deletedIds).toEqual([]);
+  });
+});
