@@ -239,3 +239,17 @@ describe('local catalog: product changes', () => {
     expect(theirs.deletedIds).toEqual([]);
   });
 });
+
+describe('a checkout whose answer was lost, then kept offline', () => {
+  it('answers the sale the online request made, not a second one', async () => {
+    const { auth, api, client } = await makeShop(t);
+    const p = await makeProduct(t, auth, { salePriceCents: 500, stock: 10 });
+    const body = offlineBody([{ productId: p.id, quantity: 1, unitPriceCents: 500 }]);
+    const online = await api.post('/sale', body.sale, { 'idempotency-key': body.clientSaleId });
+    expect(online.statusCode).toBe(201);
+    const synced = await api.post('/sale/offline', body);
+    expect(synced.statusCode).toBe(200);
+    expect(synced.json<Sale>().id).toBe(online.json<Sale>().id);
+    expect(await t.database.db.select().from(sales).where(eq(sales.clientId, client.id))).toHaveLength(1);
+  });
+});

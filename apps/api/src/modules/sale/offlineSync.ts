@@ -10,6 +10,8 @@ import { AppError } from '../../errors.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { findDeliveryAddress } from '../customer/refs.ts';
 import { priceItems } from '../product/pricing.ts';
+import { findKey } from './idempotency.ts';
+import { findSale } from './read.ts';
 import { type RecordedSale, recordSale, type SaleDraft } from './record.ts';
 
 /**
@@ -86,12 +88,18 @@ async function offlineDraft(tx: Executor, clientId: number, data: OfflineSaleDat
   } satisfies SaleDraft;
 }
 
-/** Records (or replays) an offline sale. The key is the till's `clientSaleId`. */
-export function syncOfflineSale(
+/**
+ * Records (or replays) an offline sale. The key is the till's `clientSaleId`, which is also the
+ * Idempotency-Key the PDV sent to POST /v1/sale first: when that request did reach the server (the
+ * answer was lost, so the till kept the sale), its sale is the answer.
+ */
+export async function syncOfflineSale(
   ctx: AppContext,
   session: SessionUser,
   data: OfflineSaleData,
 ): Promise<RecordedSale> {
+  const online = await findKey(ctx.db, session.clientId, data.clientSaleId);
+  if (online?.saleId) return { sale: await findSale(ctx.db, session, online.saleId), replayed: true };
   const madeAt = madeAtOf(data.madeAt);
   const { approval: _none, ...sale } = data.sale;
   const body = { ...data, sale };

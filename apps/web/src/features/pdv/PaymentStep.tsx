@@ -33,7 +33,9 @@ import type { z } from 'zod';
 import { Form, FormMoneyField, FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
 import { centsOf, centsToInput, MoneyField } from '../../components/MoneyField.tsx';
 import { shopToday } from '../../lib/format.ts';
+import { useSession } from '../auth/session.tsx';
 import { usePdvSurchargeLabel } from '../fee-simulator/pdvSurcharge.ts';
+import { useOffline } from '../offline/status.ts';
 import { fetchCustomerCredit, saleKeys, validateCoupon } from '../sale/api.ts';
 import { PixQr } from '../sale/PixQr.tsx';
 import { type PdvAction, type PdvState, pdvPaymentCheck } from './state.ts';
@@ -62,9 +64,21 @@ export function PaymentStep({ state, totals, dispatch, onFinish, finishing, fini
     queryFn: () => fetchCustomerCredit(state.customer!.id, creditShopCents),
     enabled: Boolean(state.customer),
   });
+  const offline = useOffline();
+  const { paymentGateway } = useSession();
 
   return (
     <Stack spacing={3}>
+      {offline && (
+        <Alert severity="warning" data-testid="offline-payments">
+          Sem conexão: crediário e boleto ficam indisponíveis (o limite de crédito do cliente só é conferido
+          no servidor).
+          {paymentGateway?.pixKey
+            ? ' O QR do Pix usa a chave Pix salva neste aparelho.'
+            : ' Pix com QR indisponível: a chave Pix da loja não está salva neste aparelho.'}{' '}
+          Cartão: confirme a aprovação na maquininha, que não é conferida pelo sistema sem conexão.
+        </Alert>
+      )}
       <DiscountAndCoupon state={state} totals={totals} dispatch={dispatch} />
 
       <Box>
@@ -112,8 +126,9 @@ export function PaymentStep({ state, totals, dispatch, onFinish, finishing, fini
           </Stack>
         )}
         <AddPaymentForm
-          key={`${state.payments.length}-${remaining}`}
+          key={`${state.payments.length}-${remaining}-${offline}`}
           remaining={remaining}
+          offline={offline}
           onAdd={(payment) => dispatch({ type: 'payments', payments: [...state.payments, payment] })}
         />
       </Box>
@@ -175,9 +190,12 @@ export function PaymentStep({ state, totals, dispatch, onFinish, finishing, fini
 
 function AddPaymentForm({
   remaining,
+  offline = false,
   onAdd,
 }: {
   remaining: number;
+  /** Offline: no crediário nor boleto (the customer's credit is checked by the server). */
+  offline?: boolean;
   onAdd: (p: PdvState['payments'][number]) => void;
 }) {
   // An empty "Valor recebido" in cash is the exact amount due, as in the quick sale.
@@ -228,7 +246,7 @@ function AddPaymentForm({
             fullWidth={false}
             sx={{ minWidth: 220 }}
           >
-            {PAYMENT_METHODS_IN_PDV.map((m) => (
+            {PAYMENT_METHODS_IN_PDV.filter((m) => !offline || !DEFERRED_METHODS.includes(m)).map((m) => (
               <MenuItem key={m} value={m}>
                 {PAYMENT_METHOD_LABELS[m]}
               </MenuItem>

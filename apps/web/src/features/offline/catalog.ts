@@ -1,0 +1,153 @@
+import { normalizeBarcode } from '@balcao/core/barcode';
+import type { Changes } from '@balcao/core/offline';
+import type { BarcodeMatch, Product } from '@balcao/core/product';
+import MiniSearch from 'minisearch';
+import { apiFetch } from '../../lib/api.ts';
+import { codesOf, type LocalProduct, type OfflineDb } from './db.ts';
+
+/**
+ * The PDV's local catalog (issue 21): a copy of the shop's products in IndexedDB, brought up to date
+ * by change time (GET /v1/product/changes), and searched in memory when the PDV is offline.
+ *
+ * Search: MiniSearch (a kept full-text index: prefix and fuzzy matching on words, accents folded by
+ * our tokenizer, ~7 KB gzipped) over name and SKU, ids only; the 8 products shown are read from
+ * IndexedDB by id. Barcodes and SKUs: a Map code -> id in memory, then one read by primary key.
+ * bench/RESULTS.md has the figures at 100,000 products and why this and not IndexedDB indexes alone.
+ */
+
+const PAGE = 500;
+const UNTIL_KEY = 'products.until';
+
+/** Lower case, accents removed: "Pão" finds "pao" and "PÃO". */
+export const fold = (text: string) =>
+  text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
+
+type Indexed = { id: number; name: string; sku: string };
+
+export class LocalCatalog {
+  private index: MiniSearch<Indexed> | null = null;
+  private codes = new Map<string, number>();
+  private loading: Promise<void> | null = null;
+
+  constructor(readonly db: OfflineDb) {}
+
+  private static newIndex() {
+    return new MiniSearch<Indexed>({
+      fields: ['name', 'sku'],
+      idField: 'id',
+      processTerm: (term) => fold(term),
+      searchOptions: { prefix: true, combineWith: 'AND', boost: { name: 2 } },
+    });
+  }
+
+  private addToMemory(p: Pick<LocalProduct, 'id' | 'name' | 'sku' | 'codes'>) {
+    this.index?.add({ id: p.id, name: p.name, sku: p.sku ?? '' });
+    for (const code of p.codes) this.codes.set(code, p.id);
+  }
+
+  private removeFromMemory(id: number) {
+    if (this.index?.has(id)) this.index.discard(id);
+    for (const [code, owner] of this.codes) if (owner === id) this.codes.delete(code);
+  }
+
+  /** Builds the in-memory index from IndexedDB once (the first offline search or scan waits for it). */
+  load(): Promise<void> {
+    if (!this.loading) {
+      this.loading = (async () => {
+        const index = LocalCatalog.newIndex();
+        const codes = new Map<string, number>();
+        const docs: Indexed[] = [];
+        await this.db.products.each((p) => {
+          docs.push({ id: p.id, name: p.name, sku: p.sku ?? '' });
+          for (const code of p.codes) codes.set(code, p.id);
+        });
+        index.addAll(docs);
+        this.index = index;
+        this.codes = codes;
+      })();
+      this.loading.catch(() => {
+        this.loading = null;
+      });
+    }
+    return this.loading;
+  }
+
+  /** Stores products (a sync page, or a bench's fixture), keeping the memory index in step. */
+  async put(products: Product[]): Promise<void> {
+    const rows = products.map((p) => ({ ...p, codes: codesOf(p) }));
+    await this.db.products.bulkPut(rows);
+    if (this.index) {
+      for (const row of rows) {
+        this.removeFromMemory(row.id);
+        this.addToMemory(row);
+      }
+    }
+  }
+
+  async remove(ids: number[]): Promise<void> {
+    await this.db.products.bulkDelete(ids);
+    if (this.index) for (const id of ids) this.removeFromMemory(id);
+  }
+
+  /**
+   * Brings the copy up to date: what changed since the last complete sync (everything the first
+   * time), page by page; the mark moves only when every page is in, so a cut sync starts again.
+   */
+  async sync(): Promise<{ changed: number; deleted: number }> {
+    const since = (await this.db.meta.get(UNTIL_KEY))?.value as string | undefined;
+    let afterId = 0;
+    let until: string | null = null;
+    let changed = 0;
+    let deleted = 0;
+    for (;;) {
+      const query = new URLSearchParams({ afterId: String(afterId), limit: String(PAGE) });
+      if (since) query.set('since', since);
+      const page = await apiFetch<Changes<Product>>(`/product/changes?${query}`);
+      until ??= page.until;
+      await this.put(page.items);
+      if (page.deletedIds.length) await this.remove(page.deletedIds);
+      changed += page.items.length;
+      deleted += page.deletedIds.length;
+      if (page.nextAfterId === null) break;
+      afterId = page.nextAfterId;
+    }
+    await this.db.meta.put({ key: UNTIL_KEY, value: until });
+    return { changed, deleted };
+  }
+
+  /** Products whose name or SKU has words starting with every word typed (best first). */
+  async search(q: string, limit = 8): Promise<Product[]> {
+    await this.load();
+    const hits = (this.index as MiniSearch<Indexed>).search(q).slice(0, limit * 2);
+    const rows = await this.db.products.bulkGet(hits.map((h) => h.id as number));
+    return rows.filter((p): p is LocalProduct => Boolean(p?.active)).slice(0, limit);
+  }
+
+  /** The scanner's lookup, as GET /v1/product/barcode answers it; null when the code is unknown. */
+  async byCode(code: string): Promise<BarcodeMatch | null> {
+    await this.load();
+    const text = code.trim();
+    const id = this.codes.get(normalizeBarcode(text).toLowerCase()) ?? this.codes.get(text.toLowerCase());
+    if (id === undefined) return null;
+    const product = await this.db.products.get(id);
+    if (!product) return null;
+    const lower = text.toLowerCase();
+    const barcode = normalizeBarcode(text);
+    const variant =
+      product.barcode === barcode || product.sku?.toLowerCase() === lower
+        ? null
+        : (product.variants.find((v) => v.barcode === barcode || v.sku?.toLowerCase() === lower) ?? null);
+    return { product, variant };
+  }
+
+  get(id: number): Promise<LocalProduct | undefined> {
+    return this.db.products.get(id);
+  }
+
+  count(): Promise<number> {
+    return this.db.products.count();
+  }
+}

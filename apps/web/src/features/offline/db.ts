@@ -1,0 +1,71 @@
+import type { Product } from '@balcao/core/product';
+import type { OfflineSaleInput } from '@balcao/core/sale';
+import { Dexie, type EntityTable } from 'dexie';
+
+/**
+ * The PDV's offline store (issue 21), one IndexedDB database per shop, through Dexie (a kept
+ * wrapper: schema versions, transactions across tables, compound and multi-entry indexes, and
+ * liveQuery for the banner's count, without hand-written IDBRequest plumbing).
+ *
+ * - products: the shop's catalog as the PDV reads it (whole products: variants, prices, barcodes,
+ *   add-on groups, stock), with `codes`, every barcode and lower-cased SKU of the product and its
+ *   variants (a multi-entry index: a scan is one index read).
+ * - outbox: sales finished without a connection, in the order they were made, until the server
+ *   has them.
+ * - meta: sync marks (`products.until`) and small copies the PDV needs offline.
+ */
+
+export type LocalProduct = Product & { codes: string[] };
+
+export type OutboxSale = {
+  /** Order of making: sync goes in this order. */
+  seq?: number;
+  /** The sale's UUID: its Idempotency-Key on the server. */
+  clientSaleId: string;
+  body: OfflineSaleInput;
+  madeAt: string;
+  finalAmountCents: number;
+  /** The last refusal the server gave (422...), shown in the banner until it is solved. */
+  error: string | null;
+};
+
+export type Meta = { key: string; value: unknown };
+
+export type OfflineDb = Dexie & {
+  products: EntityTable<LocalProduct, 'id'>;
+  outbox: EntityTable<OutboxSale, 'seq'>;
+  meta: EntityTable<Meta, 'key'>;
+};
+
+/** Every barcode and lower-cased SKU of a product and its variants. */
+export function codesOf(p: Product): string[] {
+  const codes = new Set<string>();
+  const add = (code: string | null) => {
+    if (code) codes.add(code.toLowerCase());
+  };
+  add(p.barcode);
+  add(p.sku);
+  for (const v of p.variants) {
+    add(v.barcode);
+    add(v.sku);
+  }
+  return [...codes];
+}
+
+const open = new Map<string, OfflineDb>();
+
+/** The shop's database (one per client and user: two operators on one computer keep apart). */
+export function offlineDb(clientId: number, userId: number): OfflineDb {
+  const name = `balcao-${clientId}-${userId}`;
+  let db = open.get(name);
+  if (!db) {
+    db = new Dexie(name) as OfflineDb;
+    db.version(1).stores({
+      products: 'id, *codes',
+      outbox: '++seq, &clientSaleId',
+      meta: 'key',
+    });
+    open.set(name, db);
+  }
+  return db;
+}
