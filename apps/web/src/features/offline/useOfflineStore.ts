@@ -26,7 +26,8 @@ export function useWaitingSales(db: OfflineDb | null | undefined): OutboxSale[] 
     if (!db) return;
     const subscription = liveQuery(() => db.outbox.orderBy('seq').toArray()).subscribe({
       next: setWaiting,
-      error: () => setWaiting([]),
+      // A failed read keeps the last count: the banner never hides waiting sales.
+      error: (error) => console.error('outbox read failed', error),
     });
     return () => subscription.unsubscribe();
   }, [db]);
