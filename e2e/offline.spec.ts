@@ -207,6 +207,7 @@ test('offline: three sales by barcode with a reload mid-way, then online: exactl
 });
 
 test('two tabs syncing at once send each sale once; a conflict (price changed) is kept and flagged', async ({
+  browser,
   context,
   page,
 }) => {
@@ -249,8 +250,13 @@ test('two tabs syncing at once send each sale once; a conflict (price changed) i
 
   // The manager sees it flagged in the list and the detail.
   await second.close();
-  await loginAs(page, 2);
-  await page.goto(`/dashboard/sale/detail/${synced[0].id}`);
-  await expect(page.getByTestId('sale-offline')).toContainText('Feita sem conexão');
-  await expect(page.getByTestId('sale-offline-flags')).toContainText('preço diferente do catálogo');
+  const managerContext = await browser.newContext();
+  const manager = await managerContext.newPage();
+  await loginAs(manager, 2);
+  await manager.goto(`/dashboard/sale/detail/${synced[0].id}`);
+  await expect(manager.getByTestId('sale-offline')).toContainText('Feita sem conexão');
+  await expect(manager.getByTestId('sale-offline-flags')).toContainText('preço diferente do catálogo');
+  await manager.goto('/dashboard/sale');
+  await expect(manager.getByTestId('sale-offline-chip').first()).toHaveText('Sem conexão · divergência');
+  await managerContext.close();
 });
