@@ -1,7 +1,7 @@
 import { normalizeBarcode } from '@balcao/core/barcode';
 import type { Changes } from '@balcao/core/offline';
-import type { BarcodeMatch, Product } from '@balcao/core/product';
-import MiniSearch from 'minisearch';
+import type { BarcodeMatch, Product, ProductListItem } from '@balcao/core/product';
+import { Index } from 'flexsearch';
 import { apiFetch } from '../../lib/api.ts';
 import { codesOf, type LocalProduct, type OfflineDb } from './db.ts';
 
@@ -9,9 +9,10 @@ import { codesOf, type LocalProduct, type OfflineDb } from './db.ts';
  * The PDV's local catalog (issue 21): a copy of the shop's products in IndexedDB, brought up to date
  * by change time (GET /v1/product/changes), and searched in memory when the PDV is offline.
  *
- * Search: MiniSearch (a kept full-text index: prefix and fuzzy matching on words, accents folded by
- * our tokenizer, ~7 KB gzipped) over name and SKU, ids only; the 8 products shown are read from
- * IndexedDB by id. Barcodes and SKUs: a Map code -> id in memory, then one read by primary key.
+ * Search: FlexSearch (a kept full-text index; "forward" tokenizing finds every word by its
+ * prefixes, several words must all match, and a search stops at its limit) over the folded name and
+ * SKU, with what a result shows (name, codes, price) in memory; the whole product is read from
+ * IndexedDB when one is picked. Barcodes and SKUs: a Map code -> id in memory, then one read by primary key.
  * bench/RESULTS.md has the figures at 100,000 products and why this and not IndexedDB indexes alone.
  */
 
@@ -25,31 +26,53 @@ export const fold = (text: string) =>
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase();
 
-type Indexed = { id: number; name: string; sku: string };
+/** What a search result shows (the PDV's result list), kept in memory for every product. */
+export type SearchHit = Pick<
+  ProductListItem,
+  'id' | 'name' | 'sku' | 'barcode' | 'salePriceCents' | 'variantCount' | 'active'
+>;
+const hitOf = (p: Product): SearchHit => ({
+  id: p.id,
+  name: p.name,
+  sku: p.sku,
+  barcode: p.barcode,
+  salePriceCents: p.salePriceCents,
+  variantCount: p.variantCount,
+  active: p.active,
+});
+
+/** What is searched of a product: its name and SKU, folded. */
+const textOf = (p: { name: string; sku: string | null }) => fold(`${p.name} ${p.sku ?? ''}`);
+
+/** Words split on anything but letters and digits (so "SKU-4242" is "sku" "4242"). */
+const words = (text: string) =>
+  fold(text)
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
 
 export class LocalCatalog {
-  private index: MiniSearch<Indexed> | null = null;
+  private index: Index | null = null;
   private codes = new Map<string, number>();
+  private hits = new Map<number, SearchHit>();
   private loading: Promise<void> | null = null;
 
   constructor(readonly db: OfflineDb) {}
 
   private static newIndex() {
-    return new MiniSearch<Indexed>({
-      fields: ['name', 'sku'],
-      idField: 'id',
-      processTerm: (term) => fold(term),
-      searchOptions: { prefix: true, combineWith: 'AND', boost: { name: 2 } },
-    });
+    // "forward": every word is found by each of its prefixes, as the operator types it; words
+    // earlier in the name rank first. Text is folded here, so the encoder only splits.
+    return new Index({ tokenize: 'forward', encode: words, cache: 100 });
   }
 
-  private addToMemory(p: Pick<LocalProduct, 'id' | 'name' | 'sku' | 'codes'>) {
-    this.index?.add({ id: p.id, name: p.name, sku: p.sku ?? '' });
+  private addToMemory(p: LocalProduct) {
+    this.index?.add(p.id, textOf(p));
+    this.hits.set(p.id, hitOf(p));
     for (const code of p.codes) this.codes.set(code, p.id);
   }
 
   private removeFromMemory(id: number) {
-    if (this.index?.has(id)) this.index.discard(id);
+    this.index?.remove(id);
+    this.hits.delete(id);
     for (const [code, owner] of this.codes) if (owner === id) this.codes.delete(code);
   }
 
@@ -59,14 +82,15 @@ export class LocalCatalog {
       this.loading = (async () => {
         const index = LocalCatalog.newIndex();
         const codes = new Map<string, number>();
-        const docs: Indexed[] = [];
+        const hits = new Map<number, SearchHit>();
         await this.db.products.each((p) => {
-          docs.push({ id: p.id, name: p.name, sku: p.sku ?? '' });
+          index.add(p.id, textOf(p));
+          hits.set(p.id, hitOf(p));
           for (const code of p.codes) codes.set(code, p.id);
         });
-        index.addAll(docs);
         this.index = index;
         this.codes = codes;
+        this.hits = hits;
       })();
       this.loading.catch(() => {
         this.loading = null;
@@ -119,11 +143,15 @@ export class LocalCatalog {
   }
 
   /** Products whose name or SKU has words starting with every word typed (best first). */
-  async search(q: string, limit = 8): Promise<Product[]> {
+  async search(q: string, limit = 8): Promise<SearchHit[]> {
     await this.load();
-    const hits = (this.index as MiniSearch<Indexed>).search(q).slice(0, limit * 2);
-    const rows = await this.db.products.bulkGet(hits.map((h) => h.id as number));
-    return rows.filter((p): p is LocalProduct => Boolean(p?.active)).slice(0, limit);
+    const found: SearchHit[] = [];
+    for (const id of (this.index as Index).search(q, { limit: limit * 4 }) as number[]) {
+      const hit = this.hits.get(id);
+      if (hit?.active) found.push(hit);
+      if (found.length === limit) break;
+    }
+    return found;
   }
 
   /** The scanner's lookup, as GET /v1/product/barcode answers it; null when the code is unknown. */

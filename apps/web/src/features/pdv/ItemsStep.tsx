@@ -1,6 +1,6 @@
 import { formatCents, parseMoneyToCents } from '@balcao/core/money';
 import { plural } from '@balcao/core/plural';
-import type { Product, ProductListItem, ProductVariant } from '@balcao/core/product';
+import type { Product, ProductVariant } from '@balcao/core/product';
 import {
   formatPercentHundredths,
   lineTotals,
@@ -26,7 +26,7 @@ import { type KeyboardEvent, memo, type RefObject, useEffect, useRef, useState }
 import { ListTable } from '../../components/listPage.tsx';
 import { centsToInput } from '../../components/MoneyField.tsx';
 import { ApiError, errorMessage } from '../../lib/api.ts';
-import type { LocalCatalog } from '../offline/catalog.ts';
+import type { LocalCatalog, SearchHit } from '../offline/catalog.ts';
 import { isOffline, setUnreachable } from '../offline/status.ts';
 import { fetchByBarcode, fetchProductDetail, searchProducts } from '../sale/api.ts';
 import { type ProductChoice, ProductOptionsDialog } from './ProductOptionsDialog.tsx';
@@ -77,7 +77,7 @@ const notInCatalog = () => new ApiError(404, 'Nenhum produto com este código de
  */
 export function ItemsStep({ catalog, clientId, items, dispatch, searchRef }: Props) {
   const [text, setText] = useState('');
-  const [results, setResults] = useState<ProductListItem[]>([]);
+  const [results, setResults] = useState<SearchHit[]>([]);
   const [highlight, setHighlight] = useState(0);
   const [message, setMessage] = useState<string | null>(null);
   const [pending, setPending] = useState(0);
@@ -157,7 +157,7 @@ export function ItemsStep({ catalog, clientId, items, dispatch, searchRef }: Pro
     else addLine(product, variant, quantity);
   };
 
-  const lookup = async (raw: string, picked: ProductListItem | undefined) => {
+  const lookup = async (raw: string, picked: SearchHit | undefined) => {
     const { quantity, code } = splitQuantity(raw);
     try {
       if (picked) {
@@ -201,7 +201,7 @@ export function ItemsStep({ catalog, clientId, items, dispatch, searchRef }: Pro
    * Enter: the box is cleared at once and the code queued, so a fast scanner's next code is never
    * mixed with (or wiped by) the one still being looked up; lines are added in scan order.
    */
-  const submit = (chosen?: ProductListItem) => {
+  const submit = (chosen?: SearchHit) => {
     const raw = text;
     const { code } = splitQuantity(raw);
     if (!code) return;
