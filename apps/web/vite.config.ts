@@ -9,11 +9,11 @@ export default defineConfig({
     react(),
     // Issue 21: the app shell and every page's files are precached by a Workbox service worker after
     // one online visit, so the PDV opens and sells without a connection; the API (/v1, /socket.io)
-    // is never cached. The worker is registered by a small same-origin script (registerSW.js, no
-    // inline code for the CSP, ~0.2 KB for /login's budget); a new build takes over on the next load.
+    // is never cached. The worker is registered by the logged shell (layout/DashboardLayout.tsx), so
+    // /login's JS budget is untouched; a new build takes over on the next load (skipWaiting).
     VitePWA({
       registerType: 'autoUpdate',
-      injectRegister: 'script-defer',
+      injectRegister: false,
       includeAssets: ['favicon.svg'],
       manifest: {
         name: 'Balcão',
