@@ -31,3 +31,13 @@ export const changesOf = <T extends z.ZodType>(item: T) =>
     nextAfterId: z.number().nullable(),
   });
 export type Changes<T> = { items: T[]; deletedIds: number[]; until: string; nextAfterId: number | null };
+
+/** A customer as the PDV's local copy keeps it (the customer step's search and pick). */
+export const offlineCustomerSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  document: z.string().nullable(),
+  phone: z.string().nullable(),
+  active: z.boolean(),
+});
+export type OfflineCustomer = z.infer<typeof offlineCustomerSchema>;

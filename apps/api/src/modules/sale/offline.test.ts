@@ -7,6 +7,7 @@ import {
   joinChannel,
   listenForSockets,
   makeCoupon,
+  makeCustomer,
   makeProduct,
   makeSale,
   makeShop,
@@ -251,5 +252,28 @@ describe('a checkout whose answer was lost, then kept offline', () => {
     expect(synced.statusCode).toBe(200);
     expect(synced.json<Sale>().id).toBe(online.json<Sale>().id);
     expect(await t.database.db.select().from(sales).where(eq(sales.clientId, client.id))).toHaveLength(1);
+  });
+});
+
+describe('local copy: customer changes', () => {
+  it("answers the customers changed since, with the ids deleted, only the shop's own", async () => {
+    const { auth, api } = await makeShop(t);
+    const other = await makeShop(t);
+    const ana = await makeCustomer(t, auth, { name: 'Ana Souza', phone: '11987654321' });
+    const bia = await makeCustomer(t, auth, { name: 'Bia Lima' });
+    await makeCustomer(t, other.auth, { name: 'Cliente de outra loja' });
+    const all = (await api.get('/customer/changes')).json();
+    expect(all.items).toEqual([
+      { id: ana.id, name: 'Ana Souza', document: null, phone: '5511987654321', active: true },
+      { id: bia.id, name: 'Bia Lima', document: null, phone: null, active: true },
+    ]);
+    await t.database.db.execute(
+      `update customers set updated_at = now() - interval '1 hour' where id in (${ana.id}, ${bia.id})` as never,
+    );
+    const since = new Date().toISOString();
+    expect((await api.delete(`/customer/${bia.id}`)).statusCode).toBe(200);
+    const changes = (await api.get(`/customer/changes?since=${encodeURIComponent(since)}`)).json();
+    expect(changes.items).toEqual([]);
+    expect(changes.deletedIds).toEqual([bia.id]);
   });
 });
