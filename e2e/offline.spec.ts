@@ -69,7 +69,7 @@ async function readyForOffline(page: Page) {
             open.onsuccess = () => {
               const db = open.result;
               if (!db.objectStoreNames.contains('meta')) return resolve(null);
-              const get = db.transaction('meta').objectStore('meta').get('products.until');
+              const get = db.transaction('meta').objectStore('meta').get('customers.until');
               get.onsuccess = () => {
                 resolve(get.result?.value ?? null);
                 db.close();
@@ -143,6 +143,11 @@ test('offline: three sales by barcode with a reload mid-way, then online: exactl
   const name = `Suco offline ${stamp}`;
   const barcode = ean13(`789${stamp}11`);
   await makeProduct(page, api, name, barcode, 750);
+  const customer = await page.request.post('/v1/customer', {
+    headers: api.headers,
+    data: { name: `Rosa Offline ${stamp}` },
+  });
+  expect(customer.status()).toBe(201);
   await loginAs(page, USER);
   await openPdv(page);
   await readyForOffline(page);
@@ -163,6 +168,11 @@ test('offline: three sales by barcode with a reload mid-way, then online: exactl
   await expect(page.getByTestId('pdv-line')).toHaveCount(1);
   await page.keyboard.press('F6');
   await expect(page.getByTestId('offline-payments')).toContainText('crediário e boleto ficam indisponíveis');
+  // The customer step searches the local copy.
+  await page.keyboard.press('F4');
+  await page.getByLabel(/Buscar cliente/).fill('rosa offl');
+  await page.getByRole('list', { name: 'Clientes encontrados' }).getByText(`Rosa Offline ${stamp}`).click();
+  await expect(page.getByText(`Rosa Offline ${stamp}`).first()).toBeVisible();
   // That one is given up (Esc, confirm): it never reaches the outbox.
   await page.keyboard.press('Escape');
   await page

@@ -1,5 +1,5 @@
 import { normalizeBarcode } from '@balcao/core/barcode';
-import type { Changes } from '@balcao/core/offline';
+import type { Changes, OfflineCustomer } from '@balcao/core/offline';
 import type { BarcodeMatch, Product, ProductListItem } from '@balcao/core/product';
 import { Index } from 'flexsearch';
 import { apiFetch } from '../../lib/api.ts';
@@ -18,6 +18,7 @@ import { codesOf, type LocalProduct, type OfflineDb } from './db.ts';
 
 const PAGE = 500;
 const UNTIL_KEY = 'products.until';
+const CUSTOMERS_UNTIL_KEY = 'customers.until';
 
 /** Lower case, accents removed: "Pão" finds "pao" and "PÃO". */
 export const fold = (text: string) =>
@@ -140,6 +141,43 @@ export class LocalCatalog {
     }
     await this.db.meta.put({ key: UNTIL_KEY, value: until });
     return { changed, deleted };
+  }
+
+  /** Brings the customers' copy up to date, as `sync` does for products. */
+  async syncCustomers(): Promise<void> {
+    const since = (await this.db.meta.get(CUSTOMERS_UNTIL_KEY))?.value as string | undefined;
+    let afterId = 0;
+    let until: string | null = null;
+    for (;;) {
+      const query = new URLSearchParams({ afterId: String(afterId), limit: '1000' });
+      if (since) query.set('since', since);
+      const page = await apiFetch<Changes<OfflineCustomer>>(`/customer/changes?${query}`);
+      until ??= page.until;
+      await this.db.customers.bulkPut(page.items);
+      if (page.deletedIds.length) await this.db.customers.bulkDelete(page.deletedIds);
+      if (page.nextAfterId === null) break;
+      afterId = page.nextAfterId;
+    }
+    await this.db.meta.put({ key: CUSTOMERS_UNTIL_KEY, value: until });
+  }
+
+  /** Active customers whose name has every typed word, or whose document or phone has the digits. */
+  async searchCustomers(q: string, limit = 8): Promise<OfflineCustomer[]> {
+    const terms = words(q);
+    const digits = q.replace(/\D/g, '');
+    const found: OfflineCustomer[] = [];
+    await this.db.customers
+      .filter((c) => {
+        if (!c.active) return false;
+        const name = words(c.name);
+        if (terms.length > 0 && terms.every((t) => name.some((w) => w.startsWith(t)))) return true;
+        return digits.length >= 3 && `${c.document ?? ''} ${c.phone ?? ''}`.includes(digits);
+      })
+      .until(() => found.length >= limit)
+      .each((c) => {
+        found.push(c);
+      });
+    return found.slice(0, limit);
   }
 
   /** Products whose name or SKU has words starting with every word typed (best first). */

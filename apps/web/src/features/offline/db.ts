@@ -1,3 +1,4 @@
+import type { OfflineCustomer } from '@balcao/core/offline';
 import type { Product } from '@balcao/core/product';
 import type { OfflineSaleInput } from '@balcao/core/sale';
 import { Dexie, type EntityTable } from 'dexie';
@@ -10,6 +11,7 @@ import { Dexie, type EntityTable } from 'dexie';
  * - products: the shop's catalog as the PDV reads it (whole products: variants, prices, barcodes,
  *   add-on groups, stock), with `codes`, every barcode and lower-cased SKU of the product and its
  *   variants (a multi-entry index: a scan is one index read).
+ * - customers: the customer step's copy (name, document, phone).
  * - outbox: sales finished without a connection, in the order they were made, until the server
  *   has them.
  * - meta: sync marks (`products.until`) and small copies the PDV needs offline.
@@ -33,6 +35,7 @@ export type Meta = { key: string; value: unknown };
 
 export type OfflineDb = Dexie & {
   products: EntityTable<LocalProduct, 'id'>;
+  customers: EntityTable<OfflineCustomer, 'id'>;
   outbox: EntityTable<OutboxSale, 'seq'>;
   meta: EntityTable<Meta, 'key'>;
 };
@@ -65,6 +68,7 @@ export function offlineDb(clientId: number, userId: number): OfflineDb {
       outbox: '++seq, &clientSaleId',
       meta: 'key',
     });
+    db.version(2).stores({ customers: 'id' });
     open.set(name, db);
   }
   return db;

@@ -272,7 +272,14 @@ export default function PdvPage() {
               searchRef={searchRef}
             />
           )}
-          {state.step === 1 && <CustomerStep clientId={user.client.id} state={state} dispatch={dispatch} />}
+          {state.step === 1 && (
+            <CustomerStep
+              clientId={user.client.id}
+              state={state}
+              dispatch={dispatch}
+              catalog={store?.catalog}
+            />
+          )}
           {state.step === 2 && (
             <PaymentStep
               state={state}
