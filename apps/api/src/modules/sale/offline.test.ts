@@ -13,6 +13,7 @@ import {
   makeShop,
   type SocketClients,
 } from '../../../test/kit.ts';
+import { cashRegisterMovements } from '../cash-register/schema.ts';
 import { couponUses } from '../coupon/schema.ts';
 import { sales } from './schema.ts';
 
@@ -275,5 +276,41 @@ describe('local copy: customer changes', () => {
     const changes = (await api.get(`/customer/changes?since=${encodeURIComponent(since)}`)).json();
     expect(changes.items).toEqual([]);
     expect(changes.deletedIds).toEqual([bia.id]);
+  });
+});
+
+describe('register movements made offline', () => {
+  it('records a suprimento once at its original time, however often it is sent', async () => {
+    const { api, client } = await makeShop(t);
+    const body = {
+      type: 'deposit',
+      amountCents: 2500,
+      reason: 'Troco extra',
+      clientMovementId: crypto.randomUUID(),
+      madeAt: minutesAgo(15),
+    };
+    const [a, b] = await Promise.all([
+      api.post('/cash-register/movement', body),
+      api.post('/cash-register/movement', body),
+    ]);
+    expect([a.statusCode, b.statusCode]).toEqual([201, 201]);
+    expect((await api.post('/cash-register/movement', body)).statusCode).toBe(201);
+    const rows = await t.database.db
+      .select()
+      .from(cashRegisterMovements)
+      .where(
+        and(
+          eq(cashRegisterMovements.clientId, client.id),
+          eq(cashRegisterMovements.clientMovementId, body.clientMovementId),
+        ),
+      );
+    expect(rows).toHaveLength(1);
+    expect(rows[0].createdAt.toISOString()).toBe(new Date(body.madeAt).toISOString());
+    const future = await api.post('/cash-register/movement', {
+      ...body,
+      clientMovementId: crypto.randomUUID(),
+      madeAt: new Date(Date.now() + 3_600_000).toISOString(),
+    });
+    expect(future.statusCode).toBe(422);
   });
 });

@@ -9,7 +9,7 @@ import type { LocalCatalog } from './catalog.ts';
 import type { OfflineDb } from './db.ts';
 import { syncOutbox } from './outbox.ts';
 import { onOnline, useOffline } from './status.ts';
-import { useWaitingSales } from './useOfflineStore.ts';
+import { useWaitingMovements, useWaitingSales } from './useOfflineStore.ts';
 
 const waitingText = (n: number) => plural(n, 'venda aguardando envio', 'vendas aguardando envio');
 
@@ -21,6 +21,7 @@ const waitingText = (n: number) => plural(n, 'venda aguardando envio', 'vendas a
 export function OfflineSync({ db, catalog }: { db: OfflineDb; catalog: LocalCatalog }) {
   const offline = useOffline();
   const waiting = useWaitingSales(db);
+  const movements = useWaitingMovements(db);
   const queryClient = useQueryClient();
   const [syncing, setSyncing] = useState(false);
   const running = useRef(false);
@@ -46,16 +47,21 @@ export function OfflineSync({ db, catalog }: { db: OfflineDb; catalog: LocalCata
     return onOnline(() => void run());
   }, [db, catalog, offline, queryClient]);
 
-  const error = waiting.find((w) => w.error)?.error ?? null;
+  const error = waiting.find((w) => w.error)?.error ?? movements.find((m) => m.error)?.error ?? null;
+  const movementsText =
+    movements.length > 0
+      ? ` ${plural(movements.length, 'movimento de caixa', 'movimentos de caixa')} também.`
+      : '';
   if (offline) {
     return (
       <Alert severity="warning" icon={<CloudOffIcon />} data-testid="offline-banner" sx={{ mb: 2 }}>
         Sem conexão: o PDV continua vendendo e guarda as vendas neste aparelho.
         {waiting.length > 0 && <strong> {waitingText(waiting.length)}.</strong>}
+        {movementsText}
       </Alert>
     );
   }
-  if (waiting.length === 0) return null;
+  if (waiting.length === 0 && movements.length === 0) return null;
   return (
     <Alert
       severity={error && !syncing ? 'error' : 'info'}
@@ -64,7 +70,7 @@ export function OfflineSync({ db, catalog }: { db: OfflineDb; catalog: LocalCata
       sx={{ mb: 2 }}
     >
       {syncing ? 'Enviando' : 'Aguardando envio:'} {plural(waiting.length, 'venda feita', 'vendas feitas')}{' '}
-      sem conexão.
+      sem conexão.{movementsText}
       {error && !syncing ? ` ${error}` : ''}
     </Alert>
   );

@@ -1,3 +1,4 @@
+import type { CashMovementInput } from '@balcao/core/cashRegister';
 import type { OfflineCustomer } from '@balcao/core/offline';
 import type { Product } from '@balcao/core/product';
 import type { OfflineSaleInput } from '@balcao/core/sale';
@@ -31,12 +32,22 @@ export type OutboxSale = {
   error: string | null;
 };
 
+/** A suprimento or sangria made without a connection (sent after the sales, in order). */
+export type OutboxMovement = {
+  seq?: number;
+  clientMovementId: string;
+  body: CashMovementInput;
+  madeAt: string;
+  error: string | null;
+};
+
 export type Meta = { key: string; value: unknown };
 
 export type OfflineDb = Dexie & {
   products: EntityTable<LocalProduct, 'id'>;
   customers: EntityTable<OfflineCustomer, 'id'>;
   outbox: EntityTable<OutboxSale, 'seq'>;
+  movements: EntityTable<OutboxMovement, 'seq'>;
   meta: EntityTable<Meta, 'key'>;
 };
 
@@ -69,6 +80,7 @@ export function offlineDb(clientId: number, userId: number): OfflineDb {
       meta: 'key',
     });
     db.version(2).stores({ customers: 'id' });
+    db.version(3).stores({ movements: '++seq, &clientMovementId' });
     open.set(name, db);
   }
   return db;

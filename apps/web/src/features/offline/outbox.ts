@@ -1,3 +1,4 @@
+import type { CashMovementInput } from '@balcao/core/cashRegister';
 import type { OfflineSaleInput, Sale } from '@balcao/core/sale';
 import { ApiError, apiFetch } from '../../lib/api.ts';
 import type { OfflineDb, OutboxSale } from './db.ts';
@@ -22,7 +23,45 @@ export const waitingSales = (db: OfflineDb) => db.outbox.orderBy('seq').toArray(
 
 export type SyncResult = { sent: Sale[]; stoppedBy: string | null };
 
+/** Queues a suprimento or sangria made offline (its id makes a resend count once). */
+export async function enqueueMovement(db: OfflineDb, body: CashMovementInput): Promise<void> {
+  const clientMovementId = crypto.randomUUID();
+  const madeAt = new Date().toISOString();
+  await db.movements.add({
+    clientMovementId,
+    madeAt,
+    body: { ...body, clientMovementId, madeAt },
+    error: null,
+  });
+}
+
+/** The register movements, after the sales (a sangria counts the cash the offline sales took in). */
+async function sendMovements(db: OfflineDb): Promise<string | null> {
+  for (;;) {
+    const next = await db.movements.orderBy('seq').first();
+    if (!next) return null;
+    try {
+      await apiFetch('/cash-register/movement', { method: 'POST', body: next.body });
+      await db.movements.delete(next.seq as number);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 0) {
+        setUnreachable(true);
+        return error.message;
+      }
+      const message = error instanceof Error ? error.message : String(error);
+      await db.movements.update(next.seq as number, { error: message });
+      return message;
+    }
+  }
+}
+
 async function sendAll(db: OfflineDb): Promise<SyncResult> {
+  const sales = await sendSales(db);
+  if (sales.stoppedBy !== null) return sales;
+  return { sent: sales.sent, stoppedBy: await sendMovements(db) };
+}
+
+async function sendSales(db: OfflineDb): Promise<SyncResult> {
   const sent: Sale[] = [];
   for (;;) {
     const next = await db.outbox.orderBy('seq').first();

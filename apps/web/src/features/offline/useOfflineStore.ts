@@ -1,7 +1,7 @@
 import { liveQuery } from 'dexie';
 import { useEffect, useMemo, useState } from 'react';
 import { LocalCatalog } from './catalog.ts';
-import { type OfflineDb, type OutboxSale, offlineDb } from './db.ts';
+import { type OfflineDb, type OutboxMovement, type OutboxSale, offlineDb } from './db.ts';
 
 const catalogs = new WeakMap<OfflineDb, LocalCatalog>();
 
@@ -17,6 +17,20 @@ export function useOfflineStore(clientId: number | undefined, userId: number | u
     }
     return { db, catalog };
   }, [clientId, userId]);
+}
+
+/** The register movements waiting, live. */
+export function useWaitingMovements(db: OfflineDb | null | undefined): OutboxMovement[] {
+  const [waiting, setWaiting] = useState<OutboxMovement[]>([]);
+  useEffect(() => {
+    if (!db) return;
+    const subscription = liveQuery(() => db.movements.orderBy('seq').toArray()).subscribe({
+      next: setWaiting,
+      error: (error) => console.error('outbox read failed', error),
+    });
+    return () => subscription.unsubscribe();
+  }, [db]);
+  return waiting;
 }
 
 /** The sales waiting in the outbox, live (another tab's sync empties it here too). */

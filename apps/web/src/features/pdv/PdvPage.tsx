@@ -27,6 +27,7 @@ import { useCurrentRegister } from '../cash-register/api.ts';
 import { CashMovementDialog } from '../cash-register/CashMovementDialog.tsx';
 import { OpenRegisterDialog } from '../cash-register/OpenRegisterDialog.tsx';
 import { OfflineSync } from '../offline/OfflineSync.tsx';
+import { enqueueMovement } from '../offline/outbox.ts';
 import { setUnreachable, useOffline } from '../offline/status.ts';
 import { useOfflineStore } from '../offline/useOfflineStore.ts';
 import { postSale, useSaleWritten } from '../sale/api.ts';
@@ -370,6 +371,7 @@ export default function PdvPage() {
         isManager={can(user.userType.id, ACTION.approve)}
         moneyExpectedCents={cashRegister?.money.expectedCents ?? 0}
         onClose={() => setMovement(null)}
+        offlineSave={offline && store ? (input) => enqueueMovement(store.db, input) : undefined}
       />
     </Box>
   );

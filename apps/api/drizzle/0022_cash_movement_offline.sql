@@ -1,0 +1,2 @@
+ALTER TABLE "cash_register_movements" ADD COLUMN "client_movement_id" text;--> statement-breakpoint
+CREATE UNIQUE INDEX "cash_register_movements_client_movement_uq" ON "cash_register_movements" USING btree ("client_id","client_movement_id");
