@@ -236,6 +236,30 @@ test('two tabs syncing at once send each sale once; a conflict (price changed) i
   await sellOffline(page, barcode);
   await sellOffline(page, barcode);
   await expect(second.getByTestId('offline-banner')).toContainText('2 vendas aguardando envio');
+  // A suprimento offline waits with them; a sangria needing a manager's password is unavailable.
+  const reason = `Troco offline ${stamp}`;
+  await page.getByRole('button', { name: 'Suprimento' }).click();
+  const deposit = page.getByRole('dialog', { name: 'Suprimento' });
+  await deposit.getByLabel('Valor').fill('12,34');
+  await deposit.getByLabel('Motivo').fill(reason);
+  await deposit.getByRole('button', { name: 'Registrar suprimento' }).click();
+  await expect(deposit).toBeHidden();
+  await expect(page.getByTestId('offline-banner')).toContainText('1 movimento de caixa');
+  await page.getByRole('button', { name: 'Sangria' }).click();
+  await expect(page.getByTestId('offline-withdrawal')).toContainText('precisa da aprovação de um gerente');
+  await page.getByRole('dialog', { name: 'Sangria' }).getByRole('button', { name: 'Cancelar' }).click();
+  // Screens (offline, 2 sales and a movement waiting): 1280 and 390 px, light and dark.
+  for (const theme of ['light', 'dark']) {
+    await page.evaluate((mode) => localStorage.setItem('balcao:theme', mode), theme);
+    await page.reload();
+    await expect(page.getByTestId('offline-banner')).toContainText('2 vendas aguardando envio');
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.screenshot({ path: `/tmp/h21a/pdv-offline-${width}-${theme}.png` });
+    }
+  }
+  await page.evaluate(() => localStorage.setItem('balcao:theme', 'light'));
+  await page.setViewportSize({ width: 1280, height: 720 });
 
   // Meanwhile the price changed at the back office (the till sold at 4,00).
   const current = await (
@@ -253,6 +277,12 @@ test('two tabs syncing at once send each sale once; a conflict (price changed) i
   await expect(second.getByTestId('offline-banner')).toBeHidden({ timeout: 20_000 });
   const synced = await offlineSalesOf(page, api, name);
   expect(synced).toHaveLength(2);
+  // The suprimento was recorded once, in the register.
+  const token = await apiLogin(page, demoEmail(USER));
+  const register = await (
+    await page.request.get('/v1/cash-register/current', { headers: { authorization: `Bearer ${token}` } })
+  ).json();
+  expect(JSON.stringify(register).split(reason).length - 1).toBe(1);
   for (const sale of synced) {
     expect(sale.finalAmountCents).toBe(400);
     expect(sale.offlineFlags).toContain('price_changed');
