@@ -28,6 +28,7 @@ const READS: Record<string, readonly string[]> = {
   'GET /v1/product/barcode/:code': ['sale-pdv', 'stock-entry'],
   'GET /v1/product/changes': ['sale-pdv'],
   'GET /v1/customer/changes': ['sale-pdv'],
+  'GET /v1/coupon/changes': ['sale-pdv'],
   'GET /v1/product/:id': ['product-edit', 'sale-pdv', 'stock-entry'],
   'GET /v1/product/client/:clientId/export': ['product'],
   'GET /v1/cep/:cep': ['customer-new', 'customer-edit', 'settings-system-client'],

@@ -314,3 +314,22 @@ describe('register movements made offline', () => {
     expect(future.statusCode).toBe(422);
   });
 });
+
+describe('local copy: coupon changes', () => {
+  it('answers the coupons changed since, a deleted one with its status', async () => {
+    const { auth, api } = await makeShop(t);
+    const coupon = await makeCoupon(t, auth, { discountValue: 5 });
+    const all = (await api.get('/coupon/changes')).json();
+    expect(all.items.map((c: { code: string }) => c.code)).toEqual([coupon.code]);
+    await t.database.db.execute(
+      `update coupons set updated_at = now() - interval '1 hour' where id = ${coupon.id}` as never,
+    );
+    const since = new Date().toISOString();
+    expect((await api.get(`/coupon/changes?since=${encodeURIComponent(since)}`)).json().items).toEqual([]);
+    expect((await api.delete(`/coupon/${coupon.id}`)).statusCode).toBe(200);
+    const changes = (await api.get(`/coupon/changes?since=${encodeURIComponent(since)}`)).json();
+    expect(changes.items.map((c: { id: number; status: string }) => [c.id, c.status])).toEqual([
+      [coupon.id, 'deleted'],
+    ]);
+  });
+});

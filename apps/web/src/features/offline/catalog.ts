@@ -1,4 +1,5 @@
 import { normalizeBarcode } from '@balcao/core/barcode';
+import type { Coupon } from '@balcao/core/coupon';
 import type { Changes, OfflineCustomer } from '@balcao/core/offline';
 import type { BarcodeMatch, Product, ProductListItem } from '@balcao/core/product';
 import { Index } from 'flexsearch';
@@ -19,6 +20,7 @@ import { codesOf, type LocalProduct, type OfflineDb } from './db.ts';
 const PAGE = 500;
 const UNTIL_KEY = 'products.until';
 const CUSTOMERS_UNTIL_KEY = 'customers.until';
+const COUPONS_UNTIL_KEY = 'coupons.until';
 
 /** Lower case, accents removed: "Pão" finds "pao" and "PÃO". */
 export const fold = (text: string) =>
@@ -159,6 +161,31 @@ export class LocalCatalog {
       afterId = page.nextAfterId;
     }
     await this.db.meta.put({ key: CUSTOMERS_UNTIL_KEY, value: until });
+  }
+
+  /** Brings the coupons' copy up to date (a deleted coupon comes with its status). */
+  async syncCoupons(): Promise<void> {
+    const since = (await this.db.meta.get(COUPONS_UNTIL_KEY))?.value as string | undefined;
+    let afterId = 0;
+    let until: string | null = null;
+    for (;;) {
+      const query = new URLSearchParams({ afterId: String(afterId), limit: '1000' });
+      if (since) query.set('since', since);
+      const page = await apiFetch<Changes<Coupon>>(`/coupon/changes?${query}`);
+      until ??= page.until;
+      await this.db.coupons.bulkPut(page.items.map((c) => ({ ...c, codeKey: c.code.toUpperCase() })));
+      if (page.nextAfterId === null) break;
+      afterId = page.nextAfterId;
+    }
+    await this.db.meta.put({ key: COUPONS_UNTIL_KEY, value: until });
+  }
+
+  /** A coupon by its code (any case), as last synced. */
+  async couponByCode(code: string): Promise<Coupon | undefined> {
+    const found = await this.db.coupons.where('codeKey').equals(code.trim().toUpperCase()).first();
+    if (!found) return undefined;
+    const { codeKey: _key, ...coupon } = found;
+    return coupon;
   }
 
   /** Active customers whose name has every typed word, or whose document or phone has the digits. */

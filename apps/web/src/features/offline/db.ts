@@ -1,4 +1,5 @@
 import type { CashMovementInput } from '@balcao/core/cashRegister';
+import type { Coupon } from '@balcao/core/coupon';
 import type { OfflineCustomer } from '@balcao/core/offline';
 import type { Product } from '@balcao/core/product';
 import type { OfflineSaleInput } from '@balcao/core/sale';
@@ -46,6 +47,7 @@ export type Meta = { key: string; value: unknown };
 export type OfflineDb = Dexie & {
   products: EntityTable<LocalProduct, 'id'>;
   customers: EntityTable<OfflineCustomer, 'id'>;
+  coupons: EntityTable<Coupon & { codeKey: string }, 'id'>;
   outbox: EntityTable<OutboxSale, 'seq'>;
   movements: EntityTable<OutboxMovement, 'seq'>;
   meta: EntityTable<Meta, 'key'>;
@@ -81,6 +83,7 @@ export function offlineDb(clientId: number, userId: number): OfflineDb {
     });
     db.version(2).stores({ customers: 'id' });
     db.version(3).stores({ movements: '++seq, &clientMovementId' });
+    db.version(4).stores({ coupons: 'id, codeKey' });
     open.set(name, db);
   }
   return db;

@@ -1,4 +1,4 @@
-import { type CouponValidation, couponValidateInputSchema } from '@balcao/core/coupon';
+import { type CouponValidation, couponValidateInputSchema, evaluateCoupon } from '@balcao/core/coupon';
 import { formatCents } from '@balcao/core/money';
 import {
   DEFERRED_METHODS,
@@ -32,10 +32,12 @@ import { useWatch } from 'react-hook-form';
 import type { z } from 'zod';
 import { Form, FormMoneyField, FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
 import { centsOf, centsToInput, MoneyField } from '../../components/MoneyField.tsx';
+import { ApiError } from '../../lib/api.ts';
 import { shopToday } from '../../lib/format.ts';
 import { useSession } from '../auth/session.tsx';
 import { usePdvSurchargeLabel } from '../fee-simulator/pdvSurcharge.ts';
-import { useOffline } from '../offline/status.ts';
+import type { LocalCatalog } from '../offline/catalog.ts';
+import { isOffline, useOffline } from '../offline/status.ts';
 import { fetchCustomerCredit, saleKeys, validateCoupon } from '../sale/api.ts';
 import { PixQr } from '../sale/PixQr.tsx';
 import { type PdvAction, type PdvState, pdvPaymentCheck } from './state.ts';
@@ -47,12 +49,14 @@ type Props = {
   onFinish: () => void;
   finishing: boolean;
   finishError: string | null;
+  /** The local copy (issue 21): coupons are checked on it when the PDV is offline. */
+  catalog?: LocalCatalog;
 };
 
 let paymentSeq = 0;
 
 /** Step 2: discount (R$ or %), coupon, split payments, installments, due date, change, Pix QR. */
-export function PaymentStep({ state, totals, dispatch, onFinish, finishing, finishError }: Props) {
+export function PaymentStep({ state, totals, dispatch, onFinish, finishing, finishError, catalog }: Props) {
   const paid = state.payments.reduce((s, p) => s + p.amountCents, 0);
   const remaining = Math.max(totals.finalAmountCents - paid, 0);
   const check = pdvPaymentCheck(state, totals.finalAmountCents);
@@ -79,7 +83,7 @@ export function PaymentStep({ state, totals, dispatch, onFinish, finishing, fini
           Cartão: confirme a aprovação na maquininha, que não é conferida pelo sistema sem conexão.
         </Alert>
       )}
-      <DiscountAndCoupon state={state} totals={totals} dispatch={dispatch} />
+      <DiscountAndCoupon state={state} totals={totals} dispatch={dispatch} catalog={catalog} />
 
       <Box>
         <Typography component="h2" variant="h6" gutterBottom>
@@ -301,6 +305,7 @@ function DiscountAndCoupon({
   state,
   totals,
   dispatch,
+  catalog,
 }: Omit<Props, 'onFinish' | 'finishing' | 'finishError'>) {
   const [kind, setKind] = useState(state.discountType);
   const [text, setText] = useState(
@@ -369,6 +374,7 @@ function DiscountAndCoupon({
           <CouponForm
             subtotalCents={totals.totalCents}
             customerId={state.customer?.id ?? null}
+            catalog={catalog}
             onValid={(coupon) => dispatch({ type: 'coupon', coupon })}
           />
         )}
@@ -381,10 +387,12 @@ function DiscountAndCoupon({
 function CouponForm({
   subtotalCents,
   customerId,
+  catalog,
   onValid,
 }: {
   subtotalCents: number;
   customerId: number | null;
+  catalog?: LocalCatalog;
   onValid: (coupon: CouponValidation['coupon']) => void;
 }) {
   const form = useAppForm({
@@ -393,8 +401,32 @@ function CouponForm({
     toInput: ({ code }: { code: string }) => ({ code, subtotalCents, customerId }),
   });
   const submit = async (body: z.output<typeof couponValidateInputSchema>) => {
-    const result = await validateCoupon(body);
-    onValid(result.coupon);
+    // Offline: the last synced copy and the same rules; its uses are the server's, which flags a
+    // coupon used up meanwhile when the sale arrives (issue 21).
+    const local = async () => {
+      const coupon = await catalog?.couponByCode(body.code);
+      if (!coupon) throw new ApiError(404, 'Cupom não encontrado');
+      const evaluation = evaluateCoupon(coupon, {
+        subtotalCents,
+        customerId,
+        usesTotal: 0,
+        usesByCustomer: 0,
+        today: shopToday(),
+      });
+      if (!evaluation.ok) throw new ApiError(422, evaluation.reason);
+      return coupon;
+    };
+    let coupon: CouponValidation['coupon'];
+    if (catalog && isOffline()) coupon = await local();
+    else {
+      try {
+        coupon = (await validateCoupon(body)).coupon;
+      } catch (error) {
+        if (!catalog || !(error instanceof ApiError) || error.status !== 0) throw error;
+        coupon = await local();
+      }
+    }
+    onValid(coupon);
     form.reset();
   };
   return (

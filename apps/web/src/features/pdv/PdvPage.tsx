@@ -289,6 +289,7 @@ export default function PdvPage() {
               onFinish={finish}
               finishing={finishing}
               finishError={finishError}
+              catalog={store?.catalog}
             />
           )}
           {state.step === 3 && state.lastSale && (
