@@ -69,7 +69,7 @@ async function readyForOffline(page: Page) {
             open.onsuccess = () => {
               const db = open.result;
               if (!db.objectStoreNames.contains('meta')) return resolve(null);
-              const get = db.transaction('meta').objectStore('meta').get('customers.until');
+              const get = db.transaction('meta').objectStore('meta').get('coupons.until');
               get.onsuccess = () => {
                 resolve(get.result?.value ?? null);
                 db.close();
@@ -148,6 +148,18 @@ test('offline: three sales by barcode with a reload mid-way, then online: exactl
     data: { name: `Rosa Offline ${stamp}` },
   });
   expect(customer.status()).toBe(201);
+  const couponCode = `OFF${stamp}`;
+  const coupon = await page.request.post('/v1/coupon', {
+    headers: api.headers,
+    data: {
+      code: couponCode,
+      discountType: 'PERCENTAGE',
+      discountValue: 10,
+      startDate: '2020-01-01',
+      endDate: '2099-12-31',
+    },
+  });
+  expect(coupon.status(), await coupon.text()).toBe(201);
   await loginAs(page, USER);
   await openPdv(page);
   await readyForOffline(page);
@@ -168,6 +180,11 @@ test('offline: three sales by barcode with a reload mid-way, then online: exactl
   await expect(page.getByTestId('pdv-line')).toHaveCount(1);
   await page.keyboard.press('F6');
   await expect(page.getByTestId('offline-payments')).toContainText('crediário e boleto ficam indisponíveis');
+  // A coupon is checked on the local copy: 10% of 7,50.
+  await page.getByLabel('Código do cupom').fill(couponCode.toLowerCase());
+  await page.getByRole('button', { name: 'Aplicar' }).click();
+  await expect(page.getByTestId('pdv-coupon')).toContainText('R$ 0,75');
+  await expect(page.getByTestId('pdv-final-amount')).toHaveText('R$ 6,75');
   // The customer step searches the local copy.
   await page.keyboard.press('F4');
   await page.getByLabel(/Buscar cliente/).fill('rosa offl');
