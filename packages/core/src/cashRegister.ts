@@ -48,6 +48,12 @@ export const cashMovementInputSchema = z.object({
   amountCents: centsField('Valor').refine((v) => v > 0, 'O valor deve ser maior que zero'),
   reason: reasonSchema,
   approval: approvalSchema.optional(),
+  /**
+   * Made at the PDV without a connection (issue 21): the till's id for the movement (sent again, it
+   * is recorded once) and the time it was made.
+   */
+  clientMovementId: z.uuid('Identificador inválido').optional(),
+  madeAt: z.iso.datetime({ offset: true, message: 'Data inválida' }).optional(),
 });
 export type CashMovementInput = z.input<typeof cashMovementInputSchema>;
 

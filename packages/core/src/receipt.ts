@@ -93,7 +93,7 @@ export function receiptLines(
     dateStyle: 'short',
     timeStyle: 'short',
   }).format(when);
-  lines.push(receiptRow(`Venda nº ${sale.number}`, date, cols));
+  lines.push(receiptRow(sale.number > 0 ? `Venda nº ${sale.number}` : 'Venda sem conexão', date, cols));
   if (sale.customer) lines.push(...wrap(`Cliente: ${sale.customer.name}`, cols));
   lines.push(...wrap(`Operador: ${sale.user.name}`, cols));
   if (sale.status === 'canceled') lines.push(center('*** VENDA CANCELADA ***', cols));

@@ -602,6 +602,70 @@ export const receivableSettleSchema = z.object({
     .default('money'),
 });
 // ---------------------------------------------------------------------------------------------------
+// Offline sales (issue 21): a sale made at a PDV without a connection, sent when it comes back
+
+/**
+ * Conflicts an offline sale is accepted with (never refused: the customer has left with the goods):
+ * stock below zero where the shop does not allow it, a coupon no longer valid, a price changed since
+ * the till's copy of the catalog, a discount above the operator's limit (no manager could approve it).
+ */
+export const OFFLINE_FLAGS = [
+  'negative_stock',
+  'coupon_refused',
+  'price_changed',
+  'discount_unapproved',
+] as const;
+export type OfflineFlag = (typeof OFFLINE_FLAGS)[number];
+export const OFFLINE_FLAG_LABELS: Record<OfflineFlag, string> = {
+  negative_stock: 'Estoque ficou negativo',
+  coupon_refused: 'Cupom não era mais válido',
+  price_changed: 'Preço diferente do catálogo',
+  discount_unapproved: 'Desconto acima do limite sem aprovação',
+};
+
+export const OFFLINE_MESSAGES = {
+  madeAtFuture: 'A hora da venda está no futuro: confira o relógio do aparelho',
+  madeAtTooOld: 'Venda feita sem conexão há mais de 7 dias: registre-a de novo',
+  pricesMismatch: 'Informe o preço cobrado de cada item',
+  offlineLabel: 'Feita sem conexão',
+} as const;
+
+/** How long a till may keep a sale before sending it (the Idempotency-Key's retention). */
+export const OFFLINE_MAX_AGE_DAYS = 7;
+
+/**
+ * POST /v1/sale/offline: the sale as the PDV built it (`sale`, the checkout's input without an
+ * approval), the time it was made, and what the till charged from its copy of the catalog: each
+ * item's unit and add-on prices and the coupon's discount. The server records those (accepted as
+ * made) and flags where today's catalog or rules differ. The Idempotency-Key header is `clientSaleId`.
+ */
+export const offlineSaleInputSchema = z
+  .object({
+    /** The till's id for the sale (a UUID), also its Idempotency-Key. */
+    clientSaleId: z.uuid('Identificador da venda inválido'),
+    madeAt: z.iso.datetime({ offset: true, message: 'Data da venda inválida' }),
+    sale: saleInputSchema,
+    prices: z
+      .array(
+        z.object({
+          unitPriceCents: centsField('Preço'),
+          additionals: z
+            .array(z.object({ id, priceCents: centsField('Preço do adicional') }))
+            .max(50)
+            .default([]),
+        }),
+      )
+      .max(MAX_SALE_ITEMS),
+    couponDiscountCents: centsField('Desconto do cupom').default(0),
+  })
+  .superRefine((v, ctx) => {
+    if (v.prices.length !== v.sale.items.length)
+      ctx.addIssue({ code: 'custom', path: ['prices'], message: OFFLINE_MESSAGES.pricesMismatch });
+  });
+export type OfflineSaleInput = z.input<typeof offlineSaleInputSchema>;
+export type OfflineSaleData = z.output<typeof offlineSaleInputSchema>;
+
+// ---------------------------------------------------------------------------------------------------
 // What the API answers
 
 export const saleItemSchema = z.object({
@@ -690,6 +754,11 @@ export const saleSchema = z.object({
   createdAt: z.string(),
   finishedAt: z.string().nullable(),
   updatedAt: z.string(),
+  /** Made at a PDV without a connection (issue 21): createdAt is the till's time, syncedAt its arrival. */
+  madeOffline: z.boolean(),
+  syncedAt: z.string().nullable(),
+  /** The conflicts an offline sale was accepted with (OFFLINE_FLAGS). */
+  offlineFlags: z.array(z.enum(OFFLINE_FLAGS)),
   /** Only in the checkout answer: what the PDV should tell the operator. */
   warnings: z.array(saleWarningSchema).optional(),
 });

@@ -57,6 +57,8 @@ export const saleListItemSchema = saleSchema
     freightCents: true,
     finalAmountCents: true,
     createdAt: true,
+    madeOffline: true,
+    offlineFlags: true,
   })
   .extend({ paymentMethods: z.array(z.enum(PAYMENT_METHODS)) });
 export type SaleListItem = z.infer<typeof saleListItemSchema>;

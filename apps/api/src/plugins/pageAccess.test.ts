@@ -47,6 +47,9 @@ const READS: Record<string, readonly string[]> = {
     'sale-command-edit',
     'sale-waiter-pdv',
   ],
+  'GET /v1/product/changes': ['sale-pdv'],
+  'GET /v1/customer/changes': ['sale-pdv'],
+  'GET /v1/coupon/changes': ['sale-pdv'],
   'GET /v1/product/client/:clientId/export': ['product'],
   'GET /v1/cep/:cep': ['customer-new', 'customer-edit', 'settings-system-client'],
   'GET /v1/customer/client/:clientId': [

@@ -73,6 +73,13 @@ function Shell() {
     };
   }, [isMobile, mobileMenuOpen]);
 
+  // The service worker (issue 21, vite-plugin-pwa's sw.js) is registered once logged in, so the app
+  // shell and the PDV open offline after one online visit; /login loads no code for it.
+  useEffect(() => {
+    if ('serviceWorker' in navigator && import.meta.env.PROD)
+      navigator.serviceWorker.register('/sw.js', { scope: '/' }).catch(() => undefined);
+  }, []);
+
   // Navigating closes the mobile menu.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs on path change only
   useEffect(() => setMobileMenuOpen(false), [location.pathname]);

@@ -69,9 +69,15 @@ export const cashRegisterMovements = pgTable(
     /** receipt: the receivable settled. */
     receivableId: integer('receivable_id'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * A movement made at the PDV without a connection (issue 21): the till's id for it (recorded
+     * once per client) and created_at is the till's time.
+     */
+    clientMovementId: text('client_movement_id'),
   },
   (t) => [
     index('cash_register_movements_register_idx').on(t.cashRegisterId, t.createdAt),
+    uniqueIndex('cash_register_movements_client_movement_uq').on(t.clientId, t.clientMovementId),
     check('cash_register_movements_type_ck', sql`${t.type} in ('deposit', 'withdrawal', 'receipt')`),
     check('cash_register_movements_amount_ck', sql`${t.amountCents} > 0`),
   ],

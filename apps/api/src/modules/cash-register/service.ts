@@ -264,6 +264,8 @@ async function changeOpenRegister(
   return summary;
 }
 
+const OFFLINE_MOVEMENT_TIME = 'A hora do movimento é inválida: confira o relógio do aparelho';
+
 /** Suprimento (anyone at the register) or sangria (Administrador/Gerente, or with their approval). */
 export async function addMovement(
   ctx: AppContext,
@@ -281,7 +283,26 @@ export async function addMovement(
           CASH_REGISTER_MESSAGES.approvalInvalid,
         )
       : null;
+  const madeAt = input.madeAt ? new Date(input.madeAt) : null;
+  if (
+    madeAt &&
+    (madeAt.getTime() > Date.now() + 5 * 60_000 || madeAt.getTime() < Date.now() - 7 * 86_400_000)
+  )
+    throw new AppError(422, OFFLINE_MOVEMENT_TIME, [{ path: 'madeAt', message: OFFLINE_MOVEMENT_TIME }]);
   return changeOpenRegister(ctx, sales, session, async (tx, register) => {
+    // Offline, sent again (a cut sync, a second tab): recorded once, answered with the register.
+    if (input.clientMovementId) {
+      const [seen] = await tx
+        .select({ id: cashRegisterMovements.id })
+        .from(cashRegisterMovements)
+        .where(
+          and(
+            eq(cashRegisterMovements.clientId, session.clientId),
+            eq(cashRegisterMovements.clientMovementId, input.clientMovementId),
+          ),
+        );
+      if (seen) return register;
+    }
     if (input.type === 'withdrawal') {
       const { money } = await summarize(tx, sales, register);
       if (input.amountCents > money.expectedCents) {
@@ -302,6 +323,8 @@ export async function addMovement(
       amountCents: input.amountCents,
       reason: input.reason,
       approvedByUserId: approvedBy,
+      clientMovementId: input.clientMovementId ?? null,
+      ...(madeAt ? { createdAt: madeAt } : {}),
     });
     await tx.update(cashRegisters).set({ updatedAt: new Date() }).where(eq(cashRegisters.id, register.id));
     return register;

@@ -5,6 +5,7 @@ import {
   couponValidationSchema,
   fromHundredths,
 } from '@balcao/core/coupon';
+import { changesOf, changesQuerySchema } from '@balcao/core/offline';
 import { deletedSchema } from '@balcao/core/responses';
 import { PDV, STAFF, WRITE } from '@balcao/core/routes';
 import { z } from '@balcao/core/zod';
@@ -13,7 +14,15 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { clientParams, idParams } from '../../lib/params.ts';
 import { assertCan, assertOwnClient, sessionOf } from '../../plugins/auth.ts';
-import { checkCoupon, createCoupon, deleteCoupon, findCoupon, listCoupons, updateCoupon } from './service.ts';
+import {
+  checkCoupon,
+  couponChanges,
+  createCoupon,
+  deleteCoupon,
+  findCoupon,
+  listCoupons,
+  updateCoupon,
+} from './service.ts';
 
 const tags = ['coupon'];
 
@@ -28,6 +37,21 @@ function writer(request: FastifyRequest, body: { client?: { id: number } }) {
 export function couponRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     const { db } = ctx;
+
+    app.get(
+      '/coupon/changes',
+      {
+        config: { access: PDV },
+        schema: {
+          tags,
+          summary:
+            "The PDV's local copy (issue 21): coupons changed since a time (deleted ones by status), paged by id",
+          querystring: changesQuerySchema,
+          response: { 200: changesOf(couponSchema) },
+        },
+      },
+      async (request) => couponChanges(db, sessionOf(request), request.query),
+    );
 
     app.get(
       '/coupon/client/:clientId',

@@ -8,8 +8,9 @@ import {
   fromHundredths,
   toHundredths,
 } from '@balcao/core/coupon';
+import { CHANGES_MARGIN_MS, type Changes, type ChangesQueryParsed } from '@balcao/core/offline';
 import type { Deleted } from '@balcao/core/responses';
-import { and, count, desc, eq, getTableColumns, isNull, ne, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, gt, gte, isNull, ne, sql } from 'drizzle-orm';
 import type { Db, Executor } from '../../db/client.ts';
 import { AppError, duplicate, notFound } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
@@ -309,4 +310,36 @@ export async function cancelCouponUses(tx: Executor, actor: Actor, saleId: numbe
     )
     .returning({ id: couponUses.id });
   return rows.length;
+}
+
+/**
+ * GET /v1/coupon/changes (issue 21): the coupons changed since `since` (every one without it), deleted
+ * ones included with their status (a delete is an update here), paged by id, for the PDV's local copy.
+ */
+export async function couponChanges(
+  db: Executor,
+  actor: Actor,
+  query: ChangesQueryParsed,
+): Promise<Changes<Coupon>> {
+  const until = new Date();
+  const since = query.since ? new Date(new Date(query.since).getTime() - CHANGES_MARGIN_MS) : null;
+  const rows = await db
+    .select()
+    .from(coupons)
+    .where(
+      and(
+        eq(coupons.clientId, actor.clientId),
+        gt(coupons.id, query.afterId),
+        since ? gte(coupons.updatedAt, since) : undefined,
+      ),
+    )
+    .orderBy(asc(coupons.id))
+    .limit(query.limit + 1);
+  const items = rows.slice(0, query.limit);
+  return {
+    items: items.map(toCoupon),
+    deletedIds: [],
+    until: until.toISOString(),
+    nextAfterId: rows.length > query.limit ? items[items.length - 1].id : null,
+  };
 }

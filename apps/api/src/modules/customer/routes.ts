@@ -13,8 +13,9 @@ import {
   customerUpdateSchema,
 } from '@balcao/core/customer';
 import { pageOf } from '@balcao/core/list';
+import { changesOf, changesQuerySchema, offlineCustomerSchema } from '@balcao/core/offline';
 import { csvFileSchema, deletedSchema } from '@balcao/core/responses';
-import { BACKOFFICE, STAFF, WRITE } from '@balcao/core/routes';
+import { BACKOFFICE, PDV, STAFF, WRITE } from '@balcao/core/routes';
 import { z } from '@balcao/core/zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
@@ -23,6 +24,7 @@ import { clientParams, idParam, idParams } from '../../lib/params.ts';
 import { shopToday } from '../../lib/shopToday.ts';
 import { assertOwnClient, sessionOf } from '../../plugins/auth.ts';
 import { addAddress, customerAddresses, deleteAddress, updateAddress } from './addresses.ts';
+import { customerChanges } from './changes.ts';
 import { customersToCsv } from './csv.ts';
 import { importCustomers } from './import.ts';
 import {
@@ -51,6 +53,21 @@ export function customerRoutes(ctx: AppContext, figures: ReceivableFigures): Fas
   return async (app) => {
     const { db } = ctx;
     const tags = ['customer'];
+
+    app.get(
+      '/customer/changes',
+      {
+        config: { access: PDV },
+        schema: {
+          tags,
+          summary:
+            "The PDV's local copy (issue 21): customers changed since a time, paged by id, and the ids deleted since",
+          querystring: changesQuerySchema,
+          response: { 200: changesOf(offlineCustomerSchema) },
+        },
+      },
+      async (request) => customerChanges(db, sessionOf(request), request.query),
+    );
 
     app.get(
       '/customer/client/:clientId',

@@ -79,3 +79,19 @@ export const userAddresses = pgTable(
     uniqueIndex('user_addresses_one_default_uq').on(t.customerId).where(sql`${t.isDefault}`),
   ],
 );
+
+/**
+ * Deleted customers, for the PDV's local copy (issue 21): `GET /v1/customer/changes` answers the ids
+ * deleted since a time. Written by deleteCustomer.
+ */
+export const customerDeletions = pgTable(
+  'customer_deletions',
+  {
+    clientId: integer('client_id')
+      .notNull()
+      .references(() => clients.id),
+    customerId: integer('customer_id').notNull(),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('customer_deletions_client_idx').on(t.clientId, t.deletedAt)],
+);

@@ -22,7 +22,7 @@ import { countAll, escapeLike, listResult, orderByOf, pageWindow } from '../../l
 import { isForeignKeyViolation, isSameVersion, isTimestamp, violatedUnique } from '../../lib/pg.ts';
 import { shopTodaySql } from '../../lib/shopToday.ts';
 import { assertNotStale } from '../../lib/version.ts';
-import { customers, userAddresses } from './schema.ts';
+import { customerDeletions, customers, userAddresses } from './schema.ts';
 
 export type CustomerListQuery = z.output<typeof customerListQuerySchema>;
 
@@ -456,7 +456,10 @@ export async function deleteCustomer(
   const inUse = 'Este cliente tem vendas ou contas no crediário: desative-o em vez de excluir.';
   if (await figures.anyOf(db, clientId, id)) throw conflict(inUse);
   try {
-    await db.delete(customers).where(and(eq(customers.clientId, clientId), eq(customers.id, id)));
+    await db.transaction(async (tx) => {
+      await tx.delete(customers).where(and(eq(customers.clientId, clientId), eq(customers.id, id)));
+      await tx.insert(customerDeletions).values({ clientId, customerId: id });
+    });
   } catch (error) {
     if (isForeignKeyViolation(error)) throw conflict(inUse);
     throw error;

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { pageOf } from '@balcao/core/list';
+import { changesOf, changesQuerySchema } from '@balcao/core/offline';
 import {
   barcodeMatchSchema,
   type ImportResult,
@@ -16,7 +17,7 @@ import {
   productVariantUpdateSchema,
 } from '@balcao/core/product';
 import { binaryFileSchema, csvFileSchema, deletedSchema, ndjsonSchema } from '@balcao/core/responses';
-import { BACKOFFICE, STAFF, WRITE } from '@balcao/core/routes';
+import { BACKOFFICE, PDV, STAFF, WRITE } from '@balcao/core/routes';
 import { z } from '@balcao/core/zod';
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyReply } from 'fastify';
@@ -28,6 +29,7 @@ import { clientParams, idParam, idParams } from '../../lib/params.ts';
 import { shopToday } from '../../lib/shopToday.ts';
 import { assertOwnClient, sessionOf } from '../../plugins/auth.ts';
 import { storageFor } from '../storage/storage.ts';
+import { productChanges } from './changes.ts';
 import { applyImport, csvHeader, csvLines, importResult, parseProductCsv, planImport } from './csv.ts';
 import { findByCode, findProduct } from './find.ts';
 import { clearGrid, setGrid, updateVariant } from './grid.ts';
@@ -88,6 +90,21 @@ export function productRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => listProducts(db, assertOwnClient(request, request.params.clientId), request.query),
+    );
+
+    app.get(
+      '/product/changes',
+      {
+        config: { access: PDV },
+        schema: {
+          tags,
+          summary:
+            "The PDV's local catalog (issue 21): whole products changed since a time, paged by id, and the ids deleted since",
+          querystring: changesQuerySchema,
+          response: { 200: changesOf(productSchema) },
+        },
+      },
+      async (request) => productChanges(db, sessionOf(request), request.query),
     );
 
     app.get(

@@ -190,3 +190,19 @@ export const productAdditionalLinks = pgTable(
     index('product_additional_links_group_idx').on(t.groupId),
   ],
 );
+
+/**
+ * Deleted products, for the PDV's local catalog (issue 21): `GET /v1/product/changes` answers the ids
+ * deleted since a time, so a till's copy drops them. Written by deleteProduct.
+ */
+export const productDeletions = pgTable(
+  'product_deletions',
+  {
+    clientId: integer('client_id')
+      .notNull()
+      .references(() => clients.id),
+    productId: integer('product_id').notNull(),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('product_deletions_client_idx').on(t.clientId, t.deletedAt)],
+);

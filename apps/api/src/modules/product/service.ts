@@ -19,7 +19,7 @@ import { findProduct, PRODUCT_NOT_FOUND } from './find.ts';
 import { saveGrid } from './grid.ts';
 import { countProducts } from './planCount.ts';
 import { assertCodesFree, invalidField, refreshDerived, UNIQUE } from './rules.ts';
-import { productImages, products, productVariants } from './schema.ts';
+import { productDeletions, productImages, products, productVariants } from './schema.ts';
 
 /** Product create, update and delete (reading: find.ts and list.ts; the grid: grid.ts). */
 
@@ -149,6 +149,7 @@ export async function deleteProduct(
       .from(productImages)
       .where(eq(productImages.productId, id));
     await tx.delete(products).where(eq(products.id, id));
+    await tx.insert(productDeletions).values({ clientId, productId: id });
     return { id, imageKeys: images.map((i) => i.key) };
   });
 }

@@ -1,5 +1,6 @@
 import { centsToDecimalString } from '@balcao/core/money';
 import {
+  type OfflineFlag,
   ORIGIN_SALE_LABELS,
   PAYMENT_METHOD_LABELS,
   SALE_STATUS_LABELS,
@@ -73,6 +74,8 @@ const listColumns = {
   freightCents: sales.freightCents,
   finalAmountCents: sales.finalAmountCents,
   createdAt: sales.createdAt,
+  madeOffline: sales.madeOffline,
+  offlineFlags: sales.offlineFlags,
 };
 
 function baseSelect(db: Db) {
@@ -106,6 +109,8 @@ async function withMethods(db: Db, rows: ListRow[]): Promise<SaleListItem[]> {
     freightCents: r.freightCents,
     finalAmountCents: r.finalAmountCents,
     createdAt: r.createdAt.toISOString(),
+    madeOffline: r.madeOffline,
+    offlineFlags: r.offlineFlags as OfflineFlag[],
     paymentMethods: bySale.get(r.id) ?? [],
   }));
 }

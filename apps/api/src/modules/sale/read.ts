@@ -2,6 +2,7 @@ import type { SaleReceivable } from '@balcao/core/receivable';
 import type {
   DeliveryAddress,
   DiscountKind,
+  OfflineFlag,
   OriginSale,
   Sale,
   SaleItem,
@@ -197,5 +198,8 @@ export function toSale({
     createdAt: s.createdAt.toISOString(),
     finishedAt: iso(s.finishedAt),
     updatedAt: s.updatedAt.toISOString(),
+    madeOffline: s.madeOffline,
+    syncedAt: iso(s.syncedAt),
+    offlineFlags: s.offlineFlags as OfflineFlag[],
   };
 }

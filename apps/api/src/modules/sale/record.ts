@@ -5,6 +5,8 @@ import {
   computeSaleTotals,
   type DeliveryAddress,
   type DiscountKind,
+  OFFLINE_FLAG_LABELS,
+  type OfflineFlag,
   type OriginSale,
   type PaymentInput,
   type Sale,
@@ -28,7 +30,7 @@ import { printSaleReceipt } from '../printing/receipt.ts';
 import { customerCredit } from '../receivable/credit.ts';
 import { insertInstallments, type NewInstallment } from '../receivable/service.ts';
 import { discountLimitSql, effectiveDiscountLimit } from '../settings/discountLimits.ts';
-import { saleStockSettingsSql, takeSaleStock } from '../stock/sale.ts';
+import { saleStockSettingsSql, takeOfflineSaleStock, takeSaleStock } from '../stock/sale.ts';
 import { type LowStockAlert, notifyLowStock } from '../stock/service.ts';
 import { claimOf, claimSql, findKey, IDEMPOTENCY_KEY_REUSED, type KeyClaim } from './idempotency.ts';
 import { findSale, toSale } from './read.ts';
@@ -81,6 +83,12 @@ export type SaleDraft = {
   payments: PaymentInput[];
   cashDepositAmountCents: number;
   lines: SaleLineDraft[];
+  /**
+   * A sale made at a PDV without a connection (issue 21, `sale/offlineSync.ts`): recorded at the
+   * till's time and accepted as made. Its conflicts (stock below zero, a coupon no longer valid, a
+   * discount nobody could approve; the origin adds price changes) are flagged, never refused.
+   */
+  offline?: { madeAt: Date; couponDiscountCents: number; flags: OfflineFlag[] };
 };
 
 /**
@@ -224,7 +232,7 @@ export async function recordSale(
     options.approval === undefined
       ? undefined
       : await resolveApproval(db, session, options.approval, '', DISCOUNT_LIMIT_MESSAGES.refused);
-  type Outcome = { replayOf: number } | { sale: Sale; lowStock: LowStockAlert[] };
+  type Outcome = { replayOf: number } | { sale: Sale; lowStock: LowStockAlert[]; offline: boolean };
   const outcome = await db.transaction(async (tx): Promise<Outcome> => {
     const register = await claimAndLockRegister(tx, session, claim);
     if (claim && (!register || register.claimed === 0)) {
@@ -263,10 +271,23 @@ export async function recordSale(
           saleId,
         }
       : null;
-    const checked: AppliedCoupon | null = couponRequest
-      ? await checkCoupon(tx, session, couponRequest, { forSale: true })
-      : null;
-    const couponDiscountCents = checked?.discountCents ?? 0;
+    const { offline } = draft;
+    const flags = new Set<OfflineFlag>(offline?.flags ?? []);
+    let checked: AppliedCoupon | null = null;
+    if (couponRequest && offline) {
+      // Offline: the discount the till gave stands; a coupon refused now is flagged, not the sale.
+      // (An AppError here is thrown before any statement fails: the transaction goes on.)
+      checked = await checkCoupon(tx, session, couponRequest, { forSale: true }).catch((error) => {
+        if (!(error instanceof AppError)) throw error;
+        flags.add('coupon_refused');
+        return null;
+      });
+    } else if (couponRequest) checked = await checkCoupon(tx, session, couponRequest, { forSale: true });
+    const couponDiscountCents = offline
+      ? draft.couponCode
+        ? offline.couponDiscountCents
+        : 0
+      : (checked?.discountCents ?? 0);
     const totals = computeSaleTotals({
       lines: draft.lines,
       discountType: draft.discountType,
@@ -283,7 +304,13 @@ export async function recordSale(
       }
     }
     if (totals.finalAmountCents > 2_147_483_647) throw fail('Valor da venda muito alto', 'items');
-    const discountApprovedByUserId = checkDiscountLimit(session, register.discountLimit, totals, approvedBy);
+    let discountApprovedByUserId: number | null = null;
+    try {
+      discountApprovedByUserId = checkDiscountLimit(session, register.discountLimit, totals, approvedBy);
+    } catch (error) {
+      if (!offline || !(error instanceof AppError)) throw error;
+      flags.add('discount_unapproved');
+    }
     const paid = checkPayments({
       finalAmountCents: totals.finalAmountCents,
       payments: draft.payments,
@@ -306,6 +333,7 @@ export async function recordSale(
     // The sale's own rows: nobody else waits for them. The number is a placeholder (-id: unique,
     // never shown) until the counter gives the real one, last.
     const now = new Date();
+    const madeAt = offline?.madeAt ?? now;
     const saleValues = {
       id: saleId,
       clientId,
@@ -339,9 +367,12 @@ export async function recordSale(
       canceledByUserId: null,
       cancelApprovedByUserId: null,
       discountApprovedByUserId,
-      finishedAt: paid.status === 'finished' ? now : null,
-      createdAt: now,
+      finishedAt: paid.status === 'finished' ? madeAt : null,
+      createdAt: madeAt,
       updatedAt: now,
+      madeOffline: Boolean(offline),
+      syncedAt: offline ? now : null,
+      offlineFlags: [] as string[],
     } satisfies typeof sales.$inferSelect;
     const itemValues = draft.lines.map((l, i) => ({
       saleId,
@@ -409,21 +440,30 @@ export async function recordSale(
     const receivablesInserted = await insertInstallments(tx, installments);
 
     // Shared rows from here to the commit: stock levels (rows locked by id), the coupon, the counter.
-    const lowStock = await takeSaleStock(
-      tx,
-      { clientId, userId: session.userId },
-      saleId,
-      draft.lines.flatMap((l) =>
-        l.productId !== null
-          ? [{ productId: l.productId, variantId: l.variantId, quantity: l.quantity }]
-          : [],
-      ),
-      register,
+    const stockLines = draft.lines.flatMap((l) =>
+      l.productId !== null ? [{ productId: l.productId, variantId: l.variantId, quantity: l.quantity }] : [],
     );
+    const stockActor = { clientId, userId: session.userId };
+    let lowStock: LowStockAlert[];
+    if (offline) {
+      const taken = await takeOfflineSaleStock(tx, stockActor, saleId, stockLines, register);
+      if (taken.wentNegative) flags.add('negative_stock');
+      lowStock = taken.lowStock;
+    } else lowStock = await takeSaleStock(tx, stockActor, saleId, stockLines, register);
     // A coupon with use limits is locked and checked again; one without is recorded by the last
-    // statement, with the number.
-    const limited = checked !== null && hasUseLimit(checked.coupon);
-    if (couponRequest && limited) await useCoupon(tx, session, couponRequest, checked);
+    // statement, with the number. Offline, a use over the limit is still recorded (it happened), flagged.
+    let limited = checked !== null && hasUseLimit(checked.coupon);
+    if (couponRequest && checked && limited && offline) {
+      const used = await useCoupon(tx, session, couponRequest, {
+        ...checked,
+        discountCents: couponDiscountCents,
+      }).catch((error) => {
+        if (!(error instanceof AppError)) throw error;
+        flags.add('coupon_refused');
+        return null;
+      });
+      if (!used) limited = false;
+    } else if (couponRequest && limited) await useCoupon(tx, session, couponRequest, checked ?? undefined);
     const couponUse =
       checked && !limited
         ? sql`, coupon_use as (${couponUseSql({
@@ -431,9 +471,10 @@ export async function recordSale(
             clientId,
             saleId,
             customerId: draft.customerId,
-            discountCents: checked.discountCents,
+            discountCents: offline ? couponDiscountCents : checked.discountCents,
           })})`
         : sql``;
+    const offlineFlags = [...flags];
     const [{ number }] = rowsOf<{ number: number }>(
       await tx.execute(
         sql`with counter as (
@@ -441,7 +482,9 @@ export async function recordSale(
               on conflict (client_id) do update set last = sale_counters.last + 1
               returning last)
             ${couponUse}
-            update sales set number = counter.last from counter
+            update sales set number = counter.last${
+              offlineFlags.length > 0 ? sql`, offline_flags = ${JSON.stringify(offlineFlags)}::jsonb` : sql``
+            } from counter
             where sales.id = ${saleId} returning sales.number as "number"`,
       ),
     );
@@ -459,7 +502,7 @@ export async function recordSale(
       names.set(discountApprovedByUserId, manager?.name ?? '');
     }
     const sale = toSale({
-      sale: { ...saleValues, number: Number(number) },
+      sale: { ...saleValues, number: Number(number), offlineFlags },
       customer,
       items: itemRows,
       payments: paymentsInserted,
@@ -467,7 +510,7 @@ export async function recordSale(
       names,
       today,
     });
-    return { sale: { ...sale, warnings }, lowStock };
+    return { sale: { ...sale, warnings }, lowStock, offline: Boolean(offline) };
   });
 
   if ('replayOf' in outcome) {
@@ -475,7 +518,17 @@ export async function recordSale(
   }
   ctx.changed(clientId, 'sale', outcome.sale.id);
   notifyLowStock(ctx.notify, clientId, outcome.lowStock);
-  // The automatic receipt (printer page): a printing problem never undoes or fails the sale.
-  await printSaleReceipt(ctx, session, outcome.sale).catch(() => null);
+  if (outcome.sale.offlineFlags.length > 0) {
+    // The manager's bell: an offline sale accepted with conflicts (issue 21).
+    ctx.notify(clientId, {
+      message: `Venda nº ${outcome.sale.number} feita sem conexão com divergência: ${outcome.sale.offlineFlags
+        .map((f) => OFFLINE_FLAG_LABELS[f].toLowerCase())
+        .join(', ')}`,
+      alertColor: 'warning',
+    });
+  }
+  // The automatic receipt (printer page): a printing problem never undoes or fails the sale. An
+  // offline sale printed its receipt at the till when it was made.
+  if (!outcome.offline) await printSaleReceipt(ctx, session, outcome.sale).catch(() => null);
   return { sale: outcome.sale, replayed: false };
 }

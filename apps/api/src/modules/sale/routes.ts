@@ -1,6 +1,12 @@
 import { csvFileSchema } from '@balcao/core/responses';
 import { PDV, STAFF, WRITE } from '@balcao/core/routes';
-import { saleCancelSchema, saleInputSchema, saleSchema, simpleSaleInputSchema } from '@balcao/core/sale';
+import {
+  offlineSaleInputSchema,
+  saleCancelSchema,
+  saleInputSchema,
+  saleSchema,
+  simpleSaleInputSchema,
+} from '@balcao/core/sale';
 import { saleListQuerySchema, saleListResultSchema } from '@balcao/core/saleList';
 import { z } from '@balcao/core/zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -12,6 +18,7 @@ import { assertOwnClient, sessionOf } from '../../plugins/auth.ts';
 import { cancelSale, type SaleCanceled } from './cancel.ts';
 import { checkout, type DeliveryOrderOfSale } from './checkout.ts';
 import { csvFileName, listSales, salesCsv } from './list.ts';
+import { syncOfflineSale } from './offlineSync.ts';
 import { quickSale } from './quickSale.ts';
 import { findSale } from './read.ts';
 import type { RecordedSale } from './record.ts';
@@ -94,6 +101,22 @@ export function saleRoutes(
         });
         return sendCheckout(reply, result);
       },
+    );
+
+    app.post(
+      '/sale/offline',
+      {
+        config: { access: WRITE.sales },
+        schema: {
+          tags,
+          summary:
+            'Offline sync (issue 21): a sale made at the PDV without a connection, at its original time, accepted as made and flagged on conflicts; clientSaleId is its Idempotency-Key',
+          body: offlineSaleInputSchema,
+          response: { 200: saleSchema, 201: saleSchema },
+        },
+      },
+      async (request, reply) =>
+        sendCheckout(reply, await syncOfflineSale(ctx, sessionOf(request), request.body)),
     );
 
     app.get(

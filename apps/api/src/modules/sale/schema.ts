@@ -77,6 +77,12 @@ export const sales = pgTable(
     finishedAt: timestamp('finished_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Made at a PDV without a connection and sent later (issue 21): created_at is the till's time. */
+    madeOffline: boolean('made_offline').notNull().default(false),
+    /** When an offline sale reached the server (null for online sales). */
+    syncedAt: timestamp('synced_at', { withTimezone: true }),
+    /** Conflicts an offline sale was accepted with (core OFFLINE_FLAGS), [] when none. */
+    offlineFlags: jsonb('offline_flags').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
   },
   (t) => [
     uniqueIndex('sales_client_number_uq').on(t.clientId, t.number),

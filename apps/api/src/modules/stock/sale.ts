@@ -1,5 +1,6 @@
 import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
+import { AppError } from '../../errors.ts';
 import { assertReservationsKept } from './reservation.ts';
 import { stockMovements } from './schema.ts';
 import { applyStockMovements, type LowStockAlert, type StockContext } from './service.ts';
@@ -82,4 +83,40 @@ export async function returnSaleStock(
     })),
     { allowNegative: true },
   );
+}
+
+/**
+ * An offline sale's stock (issue 21): what the till sold is taken even when a level goes below zero
+ * where the shop does not allow it (the goods have already left); `wentNegative` says so, and the
+ * sale is flagged for the manager. Same locks and order as `takeSaleStock`; a refusal there is
+ * decided before any write, so the second call runs on a clean transaction.
+ */
+export async function takeOfflineSaleStock(
+  tx: Executor,
+  actor: StockContext,
+  saleId: number,
+  lines: { productId: number; variantId: number | null; quantity: number }[],
+  settings: SaleStockSettings,
+): Promise<{ lowStock: LowStockAlert[]; wentNegative: boolean }> {
+  if (lines.length === 0 || !settings.stockManagement) return { lowStock: [], wentNegative: false };
+  // Not takeSaleStock: its budget-reservation check runs after the movements are written, and an
+  // offline sale takes reserved units too (the goods have left; the sale is what happened).
+  try {
+    const result = await applyStockMovements(
+      tx,
+      actor,
+      lines.map((l) => ({ ...l, type: 'sale' as const, saleId })),
+      { settings, lastLevelWrite: true },
+    );
+    return { lowStock: result.lowStock, wentNegative: false };
+  } catch (error) {
+    if (!(error instanceof AppError) || error.code !== 'insufficient_stock') throw error;
+  }
+  const result = await applyStockMovements(
+    tx,
+    actor,
+    lines.map((l) => ({ ...l, type: 'sale' as const, saleId })),
+    { settings, allowNegative: true, lastLevelWrite: true },
+  );
+  return { lowStock: result.lowStock, wentNegative: true };
 }

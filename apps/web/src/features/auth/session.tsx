@@ -5,7 +5,10 @@ import { createContext, type ReactNode, useCallback, useContext, useEffect, useM
 import { ApiError, apiFetch } from '../../lib/api.ts';
 import { clearSessionCookies, getToken, readUserCookie, setSessionCookies } from '../../lib/cookies.ts';
 import { setShopTimeZone } from '../../lib/format.ts';
-import { clearPersistedState } from '../../lib/persist.ts';
+import { clearPersistedState, loadPersisted, savePersisted } from '../../lib/persist.ts';
+
+/** The last session answer, so the PDV opens without a connection (issue 21); cleared at logout. */
+const OFFLINE_SESSION_KEY = 'session';
 
 /** Revalidation outcome: where the shell must go when the stored session is not usable. */
 export type SessionRedirect = '/login' | '/logout' | null;
@@ -42,6 +45,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const startSession = useCallback((payload: SessionPayload & { token: string }) => {
     setSessionCookies(payload.token, compactUser(payload.user));
+    const { token: _token, ...copy } = payload;
+    savePersisted(OFFLINE_SESSION_KEY, copy);
     setState({ ...payload, isLogged: true, authLoading: false, redirect: null });
   }, []);
 
@@ -76,6 +81,14 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         }
         if (!canceled) startSession({ ...payload, token });
       } catch (error) {
+        // No connection: the session as last answered, for the same user (the server checks the
+        // token again when the connection returns).
+        const saved = loadPersisted<SessionPayload | null>(OFFLINE_SESSION_KEY, null);
+        const stored = readUserCookie<SessionUser>();
+        if (error instanceof ApiError && error.status === 0 && saved?.user && saved.user.id === stored?.id) {
+          if (!canceled) startSession({ ...saved, token });
+          return;
+        }
         console.error('session revalidation failed', error);
         if (!canceled) setState((s) => ({ ...s, authLoading: false, redirect: '/logout' }));
       }

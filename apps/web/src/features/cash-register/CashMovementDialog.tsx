@@ -1,5 +1,10 @@
-import { CASH_MOVEMENT_LABELS, cashMovementInputSchema } from '@balcao/core/cashRegister';
+import {
+  CASH_MOVEMENT_LABELS,
+  type CashMovementInput,
+  cashMovementInputSchema,
+} from '@balcao/core/cashRegister';
 import { formatCents } from '@balcao/core/money';
+import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
@@ -25,13 +30,18 @@ type Props = {
   isManager: boolean;
   moneyExpectedCents: number;
   onClose: () => void;
+  /**
+   * Offline (issue 21): the movement is kept on this device and sent when the connection returns.
+   * A sangria that needs a manager's password cannot be approved offline.
+   */
+  offlineSave?: (input: CashMovementInput) => Promise<void>;
 };
 
 type Values = { amount: string; reason: string; email: string; password: string };
 const EMPTY: Values = { amount: '', reason: '', email: '', password: '' };
 
 /** Suprimento (deposit) or sangria (withdrawal) with a reason; a sangria may need a manager approval. */
-export function CashMovementDialog({ type, isManager, moneyExpectedCents, onClose }: Props) {
+export function CashMovementDialog({ type, isManager, moneyExpectedCents, onClose, offlineSave }: Props) {
   const movement = useCashMovement();
   const needsApproval = type === 'withdrawal' && !isManager;
   const form = useAppForm({
@@ -66,7 +76,8 @@ export function CashMovementDialog({ type, isManager, moneyExpectedCents, onClos
       <Form
         form={form}
         onSubmit={async (values) => {
-          await movement.mutateAsync(values);
+          if (offlineSave) await offlineSave(values);
+          else await movement.mutateAsync(values);
           close();
         }}
       >
@@ -80,13 +91,26 @@ export function CashMovementDialog({ type, isManager, moneyExpectedCents, onClos
             )}
             <FormMoneyField control={form.control} name="amount" label="Valor" autoFocus required />
             <FormTextField control={form.control} name="reason" label="Motivo" required />
-            {needsApproval && <ManagerApprovalFields />}
+            {needsApproval && offlineSave && (
+              <Alert severity="warning" data-testid="offline-withdrawal">
+                Sem conexão: a sangria precisa da aprovação de um gerente, que só é conferida no servidor.
+                Faça-a quando a conexão voltar.
+              </Alert>
+            )}
+            {offlineSave && !needsApproval && (
+              <Typography variant="body2" color="text.secondary">
+                Sem conexão: o movimento fica guardado neste aparelho e é enviado quando a conexão voltar.
+              </Typography>
+            )}
+            {needsApproval && !offlineSave && <ManagerApprovalFields />}
             <FormError />
           </Stack>
         </DialogContent>
         <DialogActions>
           <Button onClick={close}>Cancelar</Button>
-          <SubmitButton busyLabel="Salvando...">{`Registrar ${title.toLowerCase()}`}</SubmitButton>
+          {!(needsApproval && offlineSave) && (
+            <SubmitButton busyLabel="Salvando...">{`Registrar ${title.toLowerCase()}`}</SubmitButton>
+          )}
         </DialogActions>
       </Form>
     </Dialog>

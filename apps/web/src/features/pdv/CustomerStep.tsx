@@ -22,9 +22,11 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Form, FormError, FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
 import { centsOf, centsToInput, MoneyField } from '../../components/MoneyField.tsx';
-import { errorMessage } from '../../lib/api.ts';
+import { ApiError, errorMessage } from '../../lib/api.ts';
 import { queryKeys } from '../../lib/queryKeys.ts';
 import { useSession } from '../auth/session.tsx';
+import type { LocalCatalog } from '../offline/catalog.ts';
+import { isOffline } from '../offline/status.ts';
 import { fetchCustomerDetail, postQuickCustomer, searchCustomers, useSellers } from '../sale/api.ts';
 import { type PickedFreight, postDeliveryQuote, takePickedFreight } from '../shipping/api.ts';
 import { type PdvAction, type PdvState, pdvTotals } from './state.ts';
@@ -35,13 +37,17 @@ type Props = {
   dispatch: (action: PdvAction) => void;
   /** The delivery panel's phone order: no pickup option, the customer's default address preselected. */
   deliveryOnly?: boolean;
+  /** The local copy (issue 21): searched when the PDV is offline. Without it, the server only. */
+  catalog?: LocalCatalog;
 };
 
+type CustomerHit = Pick<CustomerListItem, 'id' | 'name' | 'document' | 'phone'> & { isDelinquent?: boolean };
+
 /** Step 1: optional customer (search or quick create) and pickup or delivery with address and freight. */
-export function CustomerStep({ clientId, state, dispatch, deliveryOnly = false }: Props) {
+export function CustomerStep({ clientId, state, dispatch, deliveryOnly = false, catalog }: Props) {
   const session = useSession();
   const [q, setQ] = useState('');
-  const [results, setResults] = useState<CustomerListItem[]>([]);
+  const [results, setResults] = useState<CustomerHit[]>([]);
   const [creating, setCreating] = useState(false);
   const [freight, setFreight] = useState(state.freightCents ? centsToInput(state.freightCents) : '');
 
@@ -52,15 +58,27 @@ export function CustomerStep({ clientId, state, dispatch, deliveryOnly = false }
     }
     const controller = new AbortController();
     const timer = setTimeout(() => {
-      searchCustomers(clientId, q.trim(), controller.signal)
-        .then((page) => setResults(page.items))
+      const local = () => catalog?.searchCustomers(q.trim()) ?? Promise.resolve([]);
+      (catalog && isOffline()
+        ? local()
+        : searchCustomers(clientId, q.trim(), controller.signal).then(
+            (page): CustomerHit[] => page.items,
+            (error) => {
+              if (!(error instanceof ApiError) || error.status !== 0) throw error;
+              return local();
+            },
+          )
+      )
+        .then((found) => {
+          if (!controller.signal.aborted) setResults(found);
+        })
         .catch(() => undefined);
     }, 200);
     return () => {
       clearTimeout(timer);
       controller.abort();
     };
-  }, [q, clientId]);
+  }, [q, clientId, catalog]);
 
   const sellers = useSellers(clientId, session.user?.userType.id);
   const customerId = state.customer?.id;

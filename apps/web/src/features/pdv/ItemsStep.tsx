@@ -1,6 +1,6 @@
 import { formatCents, parseMoneyToCents } from '@balcao/core/money';
 import { plural } from '@balcao/core/plural';
-import type { Product, ProductListItem, ProductVariant } from '@balcao/core/product';
+import type { Product, ProductVariant } from '@balcao/core/product';
 import {
   formatPercentHundredths,
   lineTotals,
@@ -26,6 +26,8 @@ import { type KeyboardEvent, memo, type RefObject, useEffect, useRef, useState }
 import { ListTable } from '../../components/listPage.tsx';
 import { centsToInput } from '../../components/MoneyField.tsx';
 import { ApiError, errorMessage } from '../../lib/api.ts';
+import type { LocalCatalog, SearchHit } from '../offline/catalog.ts';
+import { isOffline, setUnreachable } from '../offline/status.ts';
 import { fetchByBarcode, fetchProductDetail, searchProducts } from '../sale/api.ts';
 import { type ProductChoice, ProductOptionsDialog } from './ProductOptionsDialog.tsx';
 import type { PdvAction, PdvLine } from './state.ts';
@@ -33,6 +35,8 @@ import type { PdvAction, PdvLine } from './state.ts';
 const FRACTIONAL_UNITS = ['kg', 'g', 'l', 'ml', 'm', 'm2'];
 
 type Props = {
+  /** The local catalog (issue 21): searched when the PDV is offline. Without it, the server only. */
+  catalog?: LocalCatalog;
   clientId: number;
   items: PdvLine[];
   dispatch: (action: PdvAction) => void;
@@ -52,12 +56,40 @@ function splitQuantity(text: string): { quantity: number; code: string } {
 }
 
 /**
+ * Runs the server lookup online; offline (or when the server cannot be reached) the local catalog's.
+ */
+async function fromCatalog<T>(
+  catalog: LocalCatalog | undefined,
+  server: () => Promise<T>,
+  local: (catalog: LocalCatalog) => Promise<T>,
+): Promise<T> {
+  if (catalog && isOffline()) return local(catalog);
+  try {
+    return await server();
+  } catch (error) {
+    if (!catalog || !(error instanceof ApiError) || error.status !== 0) throw error;
+    setUnreachable(true);
+    return local(catalog);
+  }
+}
+
+const notInCatalog = () => new ApiError(404, 'Nenhum produto com este código de barras');
+
+/**
  * Step 0, items: the search box takes a barcode scanner's input (keyboard wedge: digits then Enter
  * -> barcode lookup) and searches by name/SKU as you type; arrows pick a result, Enter adds it.
  */
-export function ItemsStep({ clientId, items, dispatch, searchRef, lineNotes = false, emptyText }: Props) {
+export function ItemsStep({
+  catalog,
+  clientId,
+  items,
+  dispatch,
+  searchRef,
+  lineNotes = false,
+  emptyText,
+}: Props) {
   const [text, setText] = useState('');
-  const [results, setResults] = useState<ProductListItem[]>([]);
+  const [results, setResults] = useState<SearchHit[]>([]);
   const [highlight, setHighlight] = useState(0);
   const [message, setMessage] = useState<string | null>(null);
   const [pending, setPending] = useState(0);
@@ -77,8 +109,13 @@ export function ItemsStep({ clientId, items, dispatch, searchRef, lineNotes = fa
     }
     const controller = new AbortController();
     const timer = setTimeout(() => {
-      searchProducts(clientId, code, controller.signal)
+      fromCatalog(
+        catalog,
+        () => searchProducts(clientId, code, controller.signal),
+        async (local) => ({ items: await local.search(code) }),
+      )
         .then((page) => {
+          if (controller.signal.aborted) return;
           setResults(page.items);
           setHighlight(0);
         })
@@ -88,7 +125,7 @@ export function ItemsStep({ clientId, items, dispatch, searchRef, lineNotes = fa
       clearTimeout(timer);
       controller.abort();
     };
-  }, [text, clientId]);
+  }, [text, clientId, catalog]);
 
   const focusSearch = () => setTimeout(() => searchRef.current?.focus(), 0);
 
@@ -132,13 +169,30 @@ export function ItemsStep({ clientId, items, dispatch, searchRef, lineNotes = fa
     else addLine(product, variant, quantity);
   };
 
-  const lookup = async (raw: string, picked: ProductListItem | undefined) => {
+  const lookup = async (raw: string, picked: SearchHit | undefined) => {
     const { quantity, code } = splitQuantity(raw);
     try {
       if (picked) {
-        offer(await fetchProductDetail(picked.id), null, quantity);
+        const product = await fromCatalog(
+          catalog,
+          () => fetchProductDetail(picked.id),
+          async (local) => {
+            const found = await local.get(picked.id);
+            if (!found) throw notInCatalog();
+            return found;
+          },
+        );
+        offer(product, null, quantity);
       } else {
-        const match = await fetchByBarcode(code);
+        const match = await fromCatalog(
+          catalog,
+          () => fetchByBarcode(code),
+          async (local) => {
+            const found = await local.byCode(code);
+            if (!found) throw notInCatalog();
+            return found;
+          },
+        );
         offer(match.product, match.variant, quantity);
       }
     } catch (error) {
@@ -159,7 +213,7 @@ export function ItemsStep({ clientId, items, dispatch, searchRef, lineNotes = fa
    * Enter: the box is cleared at once and the code queued, so a fast scanner's next code is never
    * mixed with (or wiped by) the one still being looked up; lines are added in scan order.
    */
-  const submit = (chosen?: ProductListItem) => {
+  const submit = (chosen?: SearchHit) => {
     const raw = text;
     const { code } = splitQuantity(raw);
     if (!code) return;

@@ -1,4 +1,4 @@
-import { type CouponValidation, couponValidateInputSchema } from '@balcao/core/coupon';
+import { type CouponValidation, couponValidateInputSchema, evaluateCoupon } from '@balcao/core/coupon';
 import { ON_DELIVERY_METHOD_LABELS, ON_DELIVERY_METHODS, type OnDeliveryMethod } from '@balcao/core/delivery';
 import { formatCents } from '@balcao/core/money';
 import {
@@ -34,8 +34,12 @@ import { useWatch } from 'react-hook-form';
 import type { z } from 'zod';
 import { Form, FormMoneyField, FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
 import { centsOf, centsToInput, MoneyField } from '../../components/MoneyField.tsx';
+import { ApiError } from '../../lib/api.ts';
 import { shopToday } from '../../lib/format.ts';
+import { useSession } from '../auth/session.tsx';
 import { usePdvSurchargeLabel } from '../fee-simulator/pdvSurcharge.ts';
+import type { LocalCatalog } from '../offline/catalog.ts';
+import { isOffline, useOffline } from '../offline/status.ts';
 import { fetchCustomerCredit, saleKeys, validateCoupon } from '../sale/api.ts';
 import { PixQr } from '../sale/PixQr.tsx';
 import { type PdvAction, type PdvState, pdvPaymentCheck } from './state.ts';
@@ -49,6 +53,8 @@ type Props = {
   finishError: string | null;
   /** Show the discount and coupon fields (default). A budget's conversion keeps the budget's discount. */
   discount?: boolean;
+  /** The local copy (issue 21): coupons are checked on it when the PDV is offline. */
+  catalog?: LocalCatalog;
 };
 
 let paymentSeq = 0;
@@ -62,6 +68,7 @@ export function PaymentStep({
   finishing,
   finishError,
   discount = true,
+  catalog,
 }: Props) {
   const paid = state.payments.reduce((s, p) => s + p.amountCents, 0);
   const remaining = Math.max(totals.finalAmountCents - paid, 0);
@@ -74,10 +81,22 @@ export function PaymentStep({
     queryFn: () => fetchCustomerCredit(state.customer!.id, creditShopCents),
     enabled: Boolean(state.customer),
   });
+  const offline = useOffline();
+  const { paymentGateway } = useSession();
 
   return (
     <Stack spacing={3}>
-      {discount && <DiscountAndCoupon state={state} totals={totals} dispatch={dispatch} />}
+      {offline && (
+        <Alert severity="warning" data-testid="offline-payments">
+          Sem conexão: crediário e boleto ficam indisponíveis (o limite de crédito do cliente só é conferido
+          no servidor).
+          {paymentGateway?.pixKey
+            ? ' O QR do Pix usa a chave Pix salva neste aparelho.'
+            : ' Pix com QR indisponível: a chave Pix da loja não está salva neste aparelho.'}{' '}
+          Cartão: confirme a aprovação na maquininha, que não é conferida pelo sistema sem conexão.
+        </Alert>
+      )}
+      {discount && <DiscountAndCoupon state={state} totals={totals} dispatch={dispatch} catalog={catalog} />}
 
       <Box>
         <Typography component="h2" variant="h6" gutterBottom>
@@ -127,8 +146,9 @@ export function PaymentStep({
           </Stack>
         )}
         <AddPaymentForm
-          key={`${state.payments.length}-${remaining}`}
+          key={`${state.payments.length}-${remaining}-${offline}`}
           remaining={remaining}
+          offline={offline}
           onAdd={(payment) => dispatch({ type: 'payments', payments: [...state.payments, payment] })}
         />
       </Box>
@@ -190,9 +210,12 @@ export function PaymentStep({
 
 function AddPaymentForm({
   remaining,
+  offline = false,
   onAdd,
 }: {
   remaining: number;
+  /** Offline: no crediário nor boleto (the customer's credit is checked by the server). */
+  offline?: boolean;
   onAdd: (p: PdvState['payments'][number]) => void;
 }) {
   // An empty "Valor recebido" in cash is the exact amount due, as in the quick sale.
@@ -243,7 +266,7 @@ function AddPaymentForm({
             fullWidth={false}
             sx={{ minWidth: 220 }}
           >
-            {PAYMENT_METHODS_IN_PDV.map((m) => (
+            {PAYMENT_METHODS_IN_PDV.filter((m) => !offline || !DEFERRED_METHODS.includes(m)).map((m) => (
               <MenuItem key={m} value={m}>
                 {PAYMENT_METHOD_LABELS[m]}
               </MenuItem>
@@ -300,7 +323,8 @@ export function DiscountAndCoupon({
   totals,
   dispatch,
   coupon = true,
-}: Pick<Props, 'state' | 'totals' | 'dispatch'> & { coupon?: boolean }) {
+  catalog,
+}: Omit<Props, 'onFinish' | 'finishing' | 'finishError'> & { coupon?: boolean }) {
   const [kind, setKind] = useState(state.discountType);
   const [text, setText] = useState(
     state.discountValue
@@ -369,6 +393,7 @@ export function DiscountAndCoupon({
             <CouponForm
               subtotalCents={totals.totalCents}
               customerId={state.customer?.id ?? null}
+              catalog={catalog}
               onValid={(coupon) => dispatch({ type: 'coupon', coupon })}
             />
           )}
@@ -382,10 +407,12 @@ export function DiscountAndCoupon({
 function CouponForm({
   subtotalCents,
   customerId,
+  catalog,
   onValid,
 }: {
   subtotalCents: number;
   customerId: number | null;
+  catalog?: LocalCatalog;
   onValid: (coupon: CouponValidation['coupon']) => void;
 }) {
   const form = useAppForm({
@@ -394,8 +421,32 @@ function CouponForm({
     toInput: ({ code }: { code: string }) => ({ code, subtotalCents, customerId }),
   });
   const submit = async (body: z.output<typeof couponValidateInputSchema>) => {
-    const result = await validateCoupon(body);
-    onValid(result.coupon);
+    // Offline: the last synced copy and the same rules; its uses are the server's, which flags a
+    // coupon used up meanwhile when the sale arrives (issue 21).
+    const local = async () => {
+      const coupon = await catalog?.couponByCode(body.code);
+      if (!coupon) throw new ApiError(404, 'Cupom não encontrado');
+      const evaluation = evaluateCoupon(coupon, {
+        subtotalCents,
+        customerId,
+        usesTotal: 0,
+        usesByCustomer: 0,
+        today: shopToday(),
+      });
+      if (!evaluation.ok) throw new ApiError(422, evaluation.reason);
+      return coupon;
+    };
+    let coupon: CouponValidation['coupon'];
+    if (catalog && isOffline()) coupon = await local();
+    else {
+      try {
+        coupon = (await validateCoupon(body)).coupon;
+      } catch (error) {
+        if (!catalog || !(error instanceof ApiError) || error.status !== 0) throw error;
+        coupon = await local();
+      }
+    }
+    onValid(coupon);
     form.reset();
   };
   return (

@@ -21,10 +21,15 @@ import { Link as RouterLink } from 'react-router';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { ApiError, errorMessage } from '../../lib/api.ts';
+import { loadPersisted, savePersisted } from '../../lib/persist.ts';
 import { useSession } from '../auth/session.tsx';
 import { useCurrentRegister } from '../cash-register/api.ts';
 import { CashMovementDialog } from '../cash-register/CashMovementDialog.tsx';
 import { OpenRegisterDialog } from '../cash-register/OpenRegisterDialog.tsx';
+import { OfflineSync } from '../offline/OfflineSync.tsx';
+import { enqueueMovement } from '../offline/outbox.ts';
+import { setUnreachable, useOffline } from '../offline/status.ts';
+import { useOfflineStore } from '../offline/useOfflineStore.ts';
 import { postSale, useSaleWritten } from '../sale/api.ts';
 import { Receipt } from '../sale/Receipt.tsx';
 import { useMyDiscountLimit } from '../settings/api.ts';
@@ -32,6 +37,7 @@ import { ClosedShopWarning } from '../settings/ShopStatus.tsx';
 import { CustomerStep } from './CustomerStep.tsx';
 import { DiscountApprovalDialog } from './DiscountApprovalDialog.tsx';
 import { ItemsStep } from './ItemsStep.tsx';
+import { finishOffline } from './offlineSale.ts';
 import { PaymentStep } from './PaymentStep.tsx';
 import { pdvPaymentCheck, pdvToSaleInput, usePdvState } from './state.ts';
 
@@ -62,6 +68,13 @@ export default function PdvPage() {
   /** The API's "discount above your limit" refusal, while a manager's approval is asked. */
   const [approvalAsked, setApprovalAsked] = useState<string | null>(null);
   const saleWritten = useSaleWritten();
+  const offline = useOffline();
+  const store = useOfflineStore(user?.client.id, user?.id);
+  // The open register as last seen online: offline, the PDV goes on selling on it (issue 21).
+  const registerKey = `pdv-register:${user?.id ?? 0}`;
+  useEffect(() => {
+    if (register.data !== undefined) savePersisted(registerKey, register.data);
+  }, [register.data, registerKey]);
 
   const goTo = useCallback(
     (step: 0 | 1 | 2) => {
@@ -79,12 +92,33 @@ export default function PdvPage() {
     if (finishing || !canFinish) return;
     setFinishing(true);
     setFinishError(null);
+    const offlineFinish = async () => {
+      if (!store || !user) throw new ApiError(0, 'Este navegador não guarda vendas sem conexão.');
+      const sale = await finishOffline(store.db, state, user);
+      dispatch({ type: 'finished', sale });
+    };
     try {
+      if (offline) {
+        await offlineFinish();
+        return;
+      }
       // The same key for every retry of this attempt: a lost answer never makes a second sale.
       const sale = await postSale(pdvToSaleInput(state), state.idempotencyKey);
       saleWritten(sale);
       dispatch({ type: 'finished', sale });
     } catch (error) {
+      // The server could not be reached: the sale is kept here and sent when the connection returns
+      // (same key: had the request reached the server, the sync answers that sale).
+      if (error instanceof ApiError && error.status === 0 && !offline && store) {
+        setUnreachable(true);
+        try {
+          await offlineFinish();
+          return;
+        } catch (inner) {
+          setFinishError(errorMessage(inner));
+          return;
+        }
+      }
       // A discount above the operator's limit: ask a manager (the sale is sent again with it).
       if (
         error instanceof ApiError &&
@@ -105,7 +139,7 @@ export default function PdvPage() {
     } finally {
       setFinishing(false);
     }
-  }, [finishing, canFinish, state, dispatch, saleWritten, register]);
+  }, [finishing, canFinish, state, dispatch, saleWritten, register, offline, store, user]);
 
   /** The sale again with the manager's approval; a refused one throws into the dialog's fields. */
   const finishApproved = useCallback(
@@ -154,8 +188,9 @@ export default function PdvPage() {
   }, [goTo, finish, state.step, state.items.length, dispatch]);
 
   if (!user) return null;
-  if (register.isPending) return <Loading text={CASH_REGISTER_MESSAGES.loading} />;
-  if (register.isError)
+  const lastRegister = offline ? loadPersisted<typeof register.data | null>(registerKey, null) : null;
+  if (register.isPending && !lastRegister) return <Loading text={CASH_REGISTER_MESSAGES.loading} />;
+  if (register.isError && !lastRegister)
     return (
       <Alert
         severity="error"
@@ -169,10 +204,11 @@ export default function PdvPage() {
       </Alert>
     );
 
-  const cashRegister = register.data;
+  const cashRegister = register.data ?? lastRegister ?? null;
   return (
     <Box>
-      <OpenRegisterDialog open={!cashRegister} />
+      {store && <OfflineSync db={store.db} catalog={store.catalog} />}
+      <OpenRegisterDialog open={!cashRegister && !offline} />
       <DiscountApprovalDialog
         message={approvalAsked}
         onApprove={finishApproved}
@@ -230,13 +266,21 @@ export default function PdvPage() {
         <Box>
           {state.step === 0 && (
             <ItemsStep
+              catalog={store?.catalog}
               clientId={user.client.id}
               items={state.items}
               dispatch={dispatch}
               searchRef={searchRef}
             />
           )}
-          {state.step === 1 && <CustomerStep clientId={user.client.id} state={state} dispatch={dispatch} />}
+          {state.step === 1 && (
+            <CustomerStep
+              clientId={user.client.id}
+              state={state}
+              dispatch={dispatch}
+              catalog={store?.catalog}
+            />
+          )}
           {state.step === 2 && (
             <PaymentStep
               state={state}
@@ -245,12 +289,15 @@ export default function PdvPage() {
               onFinish={finish}
               finishing={finishing}
               finishError={finishError}
+              catalog={store?.catalog}
             />
           )}
           {state.step === 3 && state.lastSale && (
             <Stack spacing={2}>
-              <Alert severity="success">
-                Venda nº {state.lastSale.number} finalizada
+              <Alert severity="success" data-testid="sale-finished">
+                {state.lastSale.id === 0
+                  ? 'Venda finalizada sem conexão: guardada neste aparelho e enviada quando a conexão voltar'
+                  : `Venda nº ${state.lastSale.number} finalizada`}
                 {state.lastSale.changeCents > 0 ? ` · troco ${formatCents(state.lastSale.changeCents)}` : ''}
               </Alert>
               {state.lastSale.warnings?.map((w) => (
@@ -284,9 +331,11 @@ export default function PdvPage() {
                     Enviar por WhatsApp
                   </Button>
                 )}
-                <Button component={RouterLink} to={`/dashboard/sale/detail/${state.lastSale.id}`}>
-                  Ver detalhes
-                </Button>
+                {state.lastSale.id !== 0 && (
+                  <Button component={RouterLink} to={`/dashboard/sale/detail/${state.lastSale.id}`}>
+                    Ver detalhes
+                  </Button>
+                )}
               </Stack>
               <Receipt sale={state.lastSale} />
             </Stack>
@@ -323,6 +372,7 @@ export default function PdvPage() {
         isManager={can(user.userType.id, ACTION.approve)}
         moneyExpectedCents={cashRegister?.money.expectedCents ?? 0}
         onClose={() => setMovement(null)}
+        offlineSave={offline && store ? (input) => enqueueMovement(store.db, input) : undefined}
       />
     </Box>
   );

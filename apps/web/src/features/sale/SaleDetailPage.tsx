@@ -4,6 +4,8 @@ import { formatQuantity } from '@balcao/core/product';
 import { ACTION, can, WRITE } from '@balcao/core/routes';
 import {
   DEFERRED_METHODS,
+  OFFLINE_FLAG_LABELS,
+  OFFLINE_MESSAGES,
   ORIGIN_SALE_LABELS,
   PAYMENT_METHOD_LABELS,
   PAYMENT_METHODS_IN_PDV,
@@ -88,6 +90,13 @@ export default function SaleDetailPage() {
         </Stack>
       </Stack>
 
+      {s.offlineFlags.length > 0 && (
+        <Alert severity="warning" data-testid="sale-offline-flags" sx={{ mb: 2 }}>
+          Venda feita sem conexão aceita com divergência:{' '}
+          {s.offlineFlags.map((f) => OFFLINE_FLAG_LABELS[f].toLowerCase()).join(', ')}. Confira com o
+          operador.
+        </Alert>
+      )}
       <Paper variant="outlined" sx={{ p: 2, mb: 2 }}>
         <Box
           sx={{
@@ -106,6 +115,12 @@ export default function SaleDetailPage() {
             Operador: {s.user.name}
             {s.seller ? ` · vendedor ${s.seller.name}` : ''}
           </Typography>
+          {s.madeOffline && (
+            <Typography data-testid="sale-offline">
+              {OFFLINE_MESSAGES.offlineLabel}
+              {s.syncedAt ? ` · enviada em ${formatDateTime(s.syncedAt)}` : ''}
+            </Typography>
+          )}
           {s.discountApprovedBy && (
             <Typography data-testid="discount-approved-by">
               Desconto acima do limite aprovado por {s.discountApprovedBy.name}

@@ -2,6 +2,7 @@ import { addDays } from '@balcao/core/date';
 import { formatCents } from '@balcao/core/money';
 import { can, WRITE } from '@balcao/core/routes';
 import {
+  OFFLINE_FLAG_LABELS,
   PAYMENT_METHOD_LABELS,
   PAYMENT_METHODS_IN_PDV,
   SALE_STATUS_LABELS,
@@ -246,6 +247,17 @@ export default function SaleListPage() {
                 <TableCell>{s.paymentMethods.map((m) => PAYMENT_METHOD_LABELS[m]).join(', ')}</TableCell>
                 <TableCell>
                   <Chip size="small" color={STATUS_COLORS[s.status]} label={SALE_STATUS_LABELS[s.status]} />
+                  {s.madeOffline && (
+                    <Chip
+                      size="small"
+                      variant="outlined"
+                      color={s.offlineFlags.length > 0 ? 'warning' : 'default'}
+                      label={s.offlineFlags.length > 0 ? 'Sem conexão · divergência' : 'Sem conexão'}
+                      title={s.offlineFlags.map((f) => OFFLINE_FLAG_LABELS[f]).join(', ')}
+                      sx={{ ml: 0.5 }}
+                      data-testid="sale-offline-chip"
+                    />
+                  )}
                 </TableCell>
                 <TableCell
                   align="right"

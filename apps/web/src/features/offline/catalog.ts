@@ -1,0 +1,246 @@
+import { normalizeBarcode } from '@balcao/core/barcode';
+import type { Coupon } from '@balcao/core/coupon';
+import type { Changes, OfflineCustomer } from '@balcao/core/offline';
+import type { BarcodeMatch, Product, ProductListItem } from '@balcao/core/product';
+import { Index } from 'flexsearch';
+import { apiFetch } from '../../lib/api.ts';
+import { codesOf, type LocalProduct, type OfflineDb } from './db.ts';
+
+/**
+ * The PDV's local catalog (issue 21): a copy of the shop's products in IndexedDB, brought up to date
+ * by change time (GET /v1/product/changes), and searched in memory when the PDV is offline.
+ *
+ * Search: FlexSearch (a kept full-text index; "forward" tokenizing finds every word by its
+ * prefixes, several words must all match, and a search stops at its limit) over the folded name and
+ * SKU, with what a result shows (name, codes, price) in memory; the whole product is read from
+ * IndexedDB when one is picked. Barcodes and SKUs: a Map code -> id in memory, then one read by primary key.
+ * bench/RESULTS.md has the figures at 100,000 products and why this and not IndexedDB indexes alone.
+ */
+
+const PAGE = 500;
+const UNTIL_KEY = 'products.until';
+const CUSTOMERS_UNTIL_KEY = 'customers.until';
+const COUPONS_UNTIL_KEY = 'coupons.until';
+
+/** Lower case, accents removed: "Pão" finds "pao" and "PÃO". */
+export const fold = (text: string) =>
+  text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
+
+/** What a search result shows (the PDV's result list), kept in memory for every product. */
+export type SearchHit = Pick<
+  ProductListItem,
+  'id' | 'name' | 'sku' | 'barcode' | 'salePriceCents' | 'variantCount' | 'active'
+>;
+const hitOf = (p: Product): SearchHit => ({
+  id: p.id,
+  name: p.name,
+  sku: p.sku,
+  barcode: p.barcode,
+  salePriceCents: p.salePriceCents,
+  variantCount: p.variantCount,
+  active: p.active,
+});
+
+/** What is searched of a product: its name and SKU, folded. */
+const textOf = (p: { name: string; sku: string | null }) => fold(`${p.name} ${p.sku ?? ''}`);
+
+/** Words split on anything but letters and digits (so "SKU-4242" is "sku" "4242"). */
+const words = (text: string) =>
+  fold(text)
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+
+export class LocalCatalog {
+  private index: Index | null = null;
+  private codes = new Map<string, number>();
+  private hits = new Map<number, SearchHit>();
+  private loading: Promise<void> | null = null;
+
+  constructor(readonly db: OfflineDb) {}
+
+  private static newIndex() {
+    // "forward": every word is found by each of its prefixes, as the operator types it; words
+    // earlier in the name rank first. Text is folded here, so the encoder only splits.
+    return new Index({ tokenize: 'forward', encode: words, cache: 100 });
+  }
+
+  private addToMemory(p: LocalProduct) {
+    this.index?.add(p.id, textOf(p));
+    this.hits.set(p.id, hitOf(p));
+    for (const code of p.codes) this.codes.set(code, p.id);
+  }
+
+  private removeFromMemory(id: number) {
+    this.index?.remove(id);
+    this.hits.delete(id);
+    for (const [code, owner] of this.codes) if (owner === id) this.codes.delete(code);
+  }
+
+  /** Builds the in-memory index from IndexedDB once (the first offline search or scan waits for it). */
+  load(): Promise<void> {
+    if (!this.loading) {
+      this.loading = (async () => {
+        const index = LocalCatalog.newIndex();
+        const codes = new Map<string, number>();
+        const hits = new Map<number, SearchHit>();
+        await this.db.products.each((p) => {
+          index.add(p.id, textOf(p));
+          hits.set(p.id, hitOf(p));
+          for (const code of p.codes) codes.set(code, p.id);
+        });
+        this.index = index;
+        this.codes = codes;
+        this.hits = hits;
+      })();
+      this.loading.catch(() => {
+        this.loading = null;
+      });
+    }
+    return this.loading;
+  }
+
+  /** Stores products (a sync page, or a bench's fixture), keeping the memory index in step. */
+  async put(products: Product[]): Promise<void> {
+    const rows = products.map((p) => ({ ...p, codes: codesOf(p) }));
+    await this.db.products.bulkPut(rows);
+    if (this.index) {
+      for (const row of rows) {
+        this.removeFromMemory(row.id);
+        this.addToMemory(row);
+      }
+    }
+  }
+
+  async remove(ids: number[]): Promise<void> {
+    await this.db.products.bulkDelete(ids);
+    if (this.index) for (const id of ids) this.removeFromMemory(id);
+  }
+
+  /**
+   * Brings the copy up to date: what changed since the last complete sync (everything the first
+   * time), page by page; the mark moves only when every page is in, so a cut sync starts again.
+   */
+  async sync(): Promise<{ changed: number; deleted: number }> {
+    const since = (await this.db.meta.get(UNTIL_KEY))?.value as string | undefined;
+    let afterId = 0;
+    let until: string | null = null;
+    let changed = 0;
+    let deleted = 0;
+    for (;;) {
+      const query = new URLSearchParams({ afterId: String(afterId), limit: String(PAGE) });
+      if (since) query.set('since', since);
+      const page = await apiFetch<Changes<Product>>(`/product/changes?${query}`);
+      until ??= page.until;
+      await this.put(page.items);
+      if (page.deletedIds.length) await this.remove(page.deletedIds);
+      changed += page.items.length;
+      deleted += page.deletedIds.length;
+      if (page.nextAfterId === null) break;
+      afterId = page.nextAfterId;
+    }
+    await this.db.meta.put({ key: UNTIL_KEY, value: until });
+    return { changed, deleted };
+  }
+
+  /** Brings the customers' copy up to date, as `sync` does for products. */
+  async syncCustomers(): Promise<void> {
+    const since = (await this.db.meta.get(CUSTOMERS_UNTIL_KEY))?.value as string | undefined;
+    let afterId = 0;
+    let until: string | null = null;
+    for (;;) {
+      const query = new URLSearchParams({ afterId: String(afterId), limit: '1000' });
+      if (since) query.set('since', since);
+      const page = await apiFetch<Changes<OfflineCustomer>>(`/customer/changes?${query}`);
+      until ??= page.until;
+      await this.db.customers.bulkPut(page.items);
+      if (page.deletedIds.length) await this.db.customers.bulkDelete(page.deletedIds);
+      if (page.nextAfterId === null) break;
+      afterId = page.nextAfterId;
+    }
+    await this.db.meta.put({ key: CUSTOMERS_UNTIL_KEY, value: until });
+  }
+
+  /** Brings the coupons' copy up to date (a deleted coupon comes with its status). */
+  async syncCoupons(): Promise<void> {
+    const since = (await this.db.meta.get(COUPONS_UNTIL_KEY))?.value as string | undefined;
+    let afterId = 0;
+    let until: string | null = null;
+    for (;;) {
+      const query = new URLSearchParams({ afterId: String(afterId), limit: '1000' });
+      if (since) query.set('since', since);
+      const page = await apiFetch<Changes<Coupon>>(`/coupon/changes?${query}`);
+      until ??= page.until;
+      await this.db.coupons.bulkPut(page.items.map((c) => ({ ...c, codeKey: c.code.toUpperCase() })));
+      if (page.nextAfterId === null) break;
+      afterId = page.nextAfterId;
+    }
+    await this.db.meta.put({ key: COUPONS_UNTIL_KEY, value: until });
+  }
+
+  /** A coupon by its code (any case), as last synced. */
+  async couponByCode(code: string): Promise<Coupon | undefined> {
+    const found = await this.db.coupons.where('codeKey').equals(code.trim().toUpperCase()).first();
+    if (!found) return undefined;
+    const { codeKey: _key, ...coupon } = found;
+    return coupon;
+  }
+
+  /** Active customers whose name has every typed word, or whose document or phone has the digits. */
+  async searchCustomers(q: string, limit = 8): Promise<OfflineCustomer[]> {
+    const terms = words(q);
+    const digits = q.replace(/\D/g, '');
+    const found: OfflineCustomer[] = [];
+    await this.db.customers
+      .filter((c) => {
+        if (!c.active) return false;
+        const name = words(c.name);
+        if (terms.length > 0 && terms.every((t) => name.some((w) => w.startsWith(t)))) return true;
+        return digits.length >= 3 && `${c.document ?? ''} ${c.phone ?? ''}`.includes(digits);
+      })
+      .until(() => found.length >= limit)
+      .each((c) => {
+        found.push(c);
+      });
+    return found.slice(0, limit);
+  }
+
+  /** Products whose name or SKU has words starting with every word typed (best first). */
+  async search(q: string, limit = 8): Promise<SearchHit[]> {
+    await this.load();
+    const found: SearchHit[] = [];
+    for (const id of (this.index as Index).search(q, { limit: limit * 4 }) as number[]) {
+      const hit = this.hits.get(id);
+      if (hit?.active) found.push(hit);
+      if (found.length === limit) break;
+    }
+    return found;
+  }
+
+  /** The scanner's lookup, as GET /v1/product/barcode answers it; null when the code is unknown. */
+  async byCode(code: string): Promise<BarcodeMatch | null> {
+    await this.load();
+    const text = code.trim();
+    const id = this.codes.get(normalizeBarcode(text).toLowerCase()) ?? this.codes.get(text.toLowerCase());
+    if (id === undefined) return null;
+    const product = await this.db.products.get(id);
+    if (!product) return null;
+    const lower = text.toLowerCase();
+    const barcode = normalizeBarcode(text);
+    const variant =
+      product.barcode === barcode || product.sku?.toLowerCase() === lower
+        ? null
+        : (product.variants.find((v) => v.barcode === barcode || v.sku?.toLowerCase() === lower) ?? null);
+    return { product, variant };
+  }
+
+  get(id: number): Promise<LocalProduct | undefined> {
+    return this.db.products.get(id);
+  }
+
+  count(): Promise<number> {
+    return this.db.products.count();
+  }
+}

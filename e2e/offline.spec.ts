@@ -1,0 +1,319 @@
+import type { Sale } from '@balcao/core/sale';
+import type { SaleListResult } from '@balcao/core/saleList';
+import { type BrowserContext, expect, type Page, test } from '@playwright/test';
+import { apiLogin, closeRegisterViaApi, demoEmail, loginAs } from './helpers';
+
+/**
+ * Issue 21: the PDV keeps selling offline (Playwright's offline mode) and syncs each sale exactly
+ * once: reload mid-way, a sync cut after the server committed, two tabs syncing at once, a conflict
+ * kept and flagged. The Atendente (type 8) sells; its register is opened here and closed at the end.
+ */
+
+const USER = 8 as const;
+const stamp = Date.now().toString().slice(-7);
+
+function ean13(base12: string): string {
+  const digits = base12.split('').map(Number);
+  const sum = digits.reduce((s, d, i) => s + d * (i % 2 === 0 ? 1 : 3), 0);
+  return `${base12}${(10 - (sum % 10)) % 10}`;
+}
+
+type Api = { headers: Record<string, string>; clientId: number };
+
+async function adminApi(page: Page): Promise<Api> {
+  const token = await apiLogin(page, demoEmail(1));
+  const headers = { authorization: `Bearer ${token}` };
+  const me = await (await page.request.get('/v1/user/me', { headers })).json();
+  return { headers, clientId: me.user.client.id };
+}
+
+async function makeProduct(page: Page, api: Api, name: string, barcode: string, salePriceCents: number) {
+  const res = await page.request.post('/v1/product', {
+    headers: api.headers,
+    data: { name, salePriceCents, barcode, stock: 50 },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+  return (await res.json()) as { id: number; updatedAt: string };
+}
+
+/** The offline sales of today whose first item is this product, oldest first. */
+async function offlineSalesOf(page: Page, api: Api, productName: string): Promise<Sale[]> {
+  const res = await page.request.get(`/v1/sale/client/${api.clientId}?pageSize=100`, {
+    headers: api.headers,
+  });
+  const list = (await res.json()) as SaleListResult;
+  const details: Sale[] = [];
+  for (const row of list.items) {
+    const sale = (await (
+      await page.request.get(`/v1/sale/${row.id}`, { headers: api.headers })
+    ).json()) as Sale;
+    if (sale.items[0]?.description === productName) details.push(sale);
+  }
+  return details.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+}
+
+/** The service worker controls the page (shell precached) and the local catalog has synced. */
+async function readyForOffline(page: Page) {
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  await expect
+    .poll(
+      () =>
+        page.evaluate(async () => {
+          const dbs = await indexedDB.databases();
+          const name = dbs.find((d) => d.name?.startsWith('balcao-'))?.name;
+          if (!name) return null;
+          return new Promise<unknown>((resolve) => {
+            const open = indexedDB.open(name);
+            open.onsuccess = () => {
+              const db = open.result;
+              if (!db.objectStoreNames.contains('meta')) return resolve(null);
+              const get = db.transaction('meta').objectStore('meta').get('coupons.until');
+              get.onsuccess = () => {
+                resolve(get.result?.value ?? null);
+                db.close();
+              };
+              get.onerror = () => resolve(null);
+            };
+            open.onerror = () => resolve(null);
+          });
+        }),
+      { timeout: 20_000 },
+    )
+    .not.toBeNull();
+}
+
+async function scan(page: Page, code: string) {
+  await page.getByTestId('pdv-search').focus();
+  await page.keyboard.type(code, { delay: 5 });
+  await page.keyboard.press('Enter');
+}
+
+/** One sale of one unit by barcode, paid in cash (exact amount), finished with F9. */
+async function sellOffline(page: Page, barcode: string) {
+  await scan(page, barcode);
+  await expect(page.getByTestId('pdv-line')).toHaveCount(1);
+  await page.keyboard.press('F6');
+  const addPayment = page.getByRole('form', { name: 'Adicionar pagamento' });
+  await addPayment.getByRole('button', { name: 'Adicionar' }).click();
+  await expect(page.getByTestId('pdv-payment')).toHaveCount(1);
+  await page.keyboard.press('F9');
+  await expect(page.getByTestId('sale-finished')).toContainText('Venda finalizada sem conexão');
+  await expect(page.getByTestId('receipt')).toContainText('Venda sem conexão');
+  await page.getByRole('button', { name: /Nova venda/ }).click();
+  await expect(page.getByTestId('pdv-line')).toHaveCount(0);
+}
+
+async function openPdv(page: Page) {
+  await page.goto('/dashboard/sale/pdv');
+  const opening = page.getByRole('dialog', { name: 'Abrir caixa' });
+  await expect(opening.or(page.getByTestId('register-chip'))).toBeVisible();
+  if (await opening.isVisible()) {
+    await opening.getByLabel('Valor de abertura').fill('50,00');
+    await opening.getByRole('button', { name: 'Abrir caixa' }).click();
+    await expect(opening).toBeHidden();
+  }
+  await expect(page.getByTestId('register-chip')).toBeVisible();
+}
+
+async function goOffline(context: BrowserContext, page: Page) {
+  await context.setOffline(true);
+  await expect(page.getByTestId('offline-banner')).toContainText('Sem conexão');
+}
+
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async ({ browser }) => {
+  const page = await browser.newPage();
+  await closeRegisterViaApi(page, USER);
+  await page.close();
+});
+test.afterAll(async ({ browser }) => {
+  const page = await browser.newPage();
+  await closeRegisterViaApi(page, USER);
+  await page.close();
+});
+
+test('offline: three sales by barcode with a reload mid-way, then online: exactly three, at their times; a cut sync retried is still one', async ({
+  context,
+  page,
+}) => {
+  const api = await adminApi(page);
+  const name = `Suco offline ${stamp}`;
+  const barcode = ean13(`789${stamp}11`);
+  await makeProduct(page, api, name, barcode, 750);
+  const customer = await page.request.post('/v1/customer', {
+    headers: api.headers,
+    data: { name: `Rosa Offline ${stamp}` },
+  });
+  expect(customer.status()).toBe(201);
+  const couponCode = `OFF${stamp}`;
+  const coupon = await page.request.post('/v1/coupon', {
+    headers: api.headers,
+    data: {
+      code: couponCode,
+      discountType: 'PERCENTAGE',
+      discountValue: 10,
+      startDate: '2020-01-01',
+      endDate: '2099-12-31',
+    },
+  });
+  expect(coupon.status(), await coupon.text()).toBe(201);
+  await loginAs(page, USER);
+  await openPdv(page);
+  await readyForOffline(page);
+
+  await goOffline(context, page);
+  const before = new Date().toISOString();
+  await sellOffline(page, barcode);
+  await expect(page.getByTestId('offline-banner')).toContainText('1 venda aguardando envio');
+  await sellOffline(page, barcode);
+  // A reload without a connection: the service worker serves the app, the session and register are
+  // the ones last seen, the waiting sales are still there.
+  await page.reload();
+  await expect(page.getByTestId('offline-banner')).toContainText('2 vendas aguardando envio');
+  await sellOffline(page, barcode);
+  await expect(page.getByTestId('offline-banner')).toContainText('3 vendas aguardando envio');
+  // Payments that need the server say so.
+  await scan(page, barcode);
+  await expect(page.getByTestId('pdv-line')).toHaveCount(1);
+  await page.keyboard.press('F6');
+  await expect(page.getByTestId('offline-payments')).toContainText('crediário e boleto ficam indisponíveis');
+  // A coupon is checked on the local copy: 10% of 7,50.
+  await page.getByLabel('Código do cupom').fill(couponCode.toLowerCase());
+  await page.getByRole('button', { name: 'Aplicar' }).click();
+  await expect(page.getByTestId('pdv-coupon')).toContainText('R$ 0,75');
+  await expect(page.getByTestId('pdv-final-amount')).toHaveText('R$ 6,75');
+  // The customer step searches the local copy.
+  await page.keyboard.press('F4');
+  await page.getByLabel(/Buscar cliente/).fill('rosa offl');
+  await page.getByRole('list', { name: 'Clientes encontrados' }).getByText(`Rosa Offline ${stamp}`).click();
+  await expect(page.getByText(`Rosa Offline ${stamp}`).first()).toBeVisible();
+  // That one is given up (Esc, confirm): it never reaches the outbox.
+  await page.keyboard.press('Escape');
+  await page
+    .getByRole('dialog', { name: 'Cancelar venda' })
+    .getByRole('button', { name: 'Cancelar venda' })
+    .click();
+  await expect(page.getByTestId('pdv-line')).toHaveCount(0);
+  const madeBy = new Date().toISOString();
+  expect((await offlineSalesOf(page, api, name)).length).toBe(0);
+
+  // Back online: the three go, in order, once.
+  await context.setOffline(false);
+  await expect.poll(async () => (await offlineSalesOf(page, api, name)).length, { timeout: 20_000 }).toBe(3);
+  await expect(page.getByTestId('offline-banner')).toBeHidden({ timeout: 20_000 });
+  const synced = await offlineSalesOf(page, api, name);
+  expect(synced).toHaveLength(3);
+  for (const sale of synced) {
+    expect(sale.createdAt >= before && sale.createdAt <= madeBy).toBe(true);
+    expect(sale.syncedAt && sale.syncedAt > madeBy).toBe(true);
+    expect(sale.finalAmountCents).toBe(750);
+  }
+  expect(synced.map((s) => s.number)).toEqual([...synced.map((s) => s.number)].sort((a, b) => a - b));
+
+  // A fourth sale whose sync is cut after the server committed: the answer never arrives.
+  await goOffline(context, page);
+  await sellOffline(page, barcode);
+  let cut = 0;
+  await page.route('**/v1/sale/offline', async (route) => {
+    await route.fetch(); // the server records the sale...
+    cut++;
+    await route.abort('connectionreset'); // ...and the answer is lost.
+  });
+  await context.setOffline(false);
+  await expect.poll(() => cut).toBeGreaterThan(0);
+  await expect(page.getByTestId('offline-banner')).toBeVisible();
+  expect(await offlineSalesOf(page, api, name)).toHaveLength(4);
+  // Retried (the route works again; a reload syncs on opening): still four.
+  await page.unroute('**/v1/sale/offline');
+  await page.reload();
+  await expect(page.getByTestId('offline-banner')).toBeHidden({ timeout: 20_000 });
+  expect(await offlineSalesOf(page, api, name)).toHaveLength(4);
+});
+
+test('two tabs syncing at once send each sale once; a conflict (price changed) is kept and flagged', async ({
+  browser,
+  context,
+  page,
+}) => {
+  const api = await adminApi(page);
+  const name = `Biscoito offline ${stamp}`;
+  const barcode = ean13(`789${stamp}22`);
+  const product = await makeProduct(page, api, name, barcode, 400);
+  await loginAs(page, USER);
+  await openPdv(page);
+  await readyForOffline(page);
+  const second = await context.newPage();
+  await second.goto('/dashboard/sale/pdv');
+  await expect(second.getByTestId('register-chip')).toBeVisible();
+
+  await goOffline(context, page);
+  await sellOffline(page, barcode);
+  await sellOffline(page, barcode);
+  await expect(second.getByTestId('offline-banner')).toContainText('2 vendas aguardando envio');
+  // A suprimento offline waits with them; a sangria needing a manager's password is unavailable.
+  const reason = `Troco offline ${stamp}`;
+  await page.getByRole('button', { name: 'Suprimento' }).click();
+  const deposit = page.getByRole('dialog', { name: 'Suprimento' });
+  await deposit.getByLabel('Valor').fill('12,34');
+  await deposit.getByLabel('Motivo').fill(reason);
+  await deposit.getByRole('button', { name: 'Registrar suprimento' }).click();
+  await expect(deposit).toBeHidden();
+  await expect(page.getByTestId('offline-banner')).toContainText('1 movimento de caixa');
+  await page.getByRole('button', { name: 'Sangria' }).click();
+  await expect(page.getByTestId('offline-withdrawal')).toContainText('precisa da aprovação de um gerente');
+  await page.getByRole('dialog', { name: 'Sangria' }).getByRole('button', { name: 'Cancelar' }).click();
+  // Screens (offline, 2 sales and a movement waiting): 1280 and 390 px, light and dark.
+  for (const theme of ['light', 'dark']) {
+    await page.evaluate((mode) => localStorage.setItem('balcao:theme', mode), theme);
+    await page.reload();
+    await expect(page.getByTestId('offline-banner')).toContainText('2 vendas aguardando envio');
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.screenshot({ path: `/tmp/h21a/pdv-offline-${width}-${theme}.png` });
+    }
+  }
+  await page.evaluate(() => localStorage.setItem('balcao:theme', 'light'));
+  await page.setViewportSize({ width: 1280, height: 720 });
+
+  // Meanwhile the price changed at the back office (the till sold at 4,00).
+  const current = await (
+    await page.request.get(`/v1/product/${product.id}`, { headers: api.headers })
+  ).json();
+  const edit = await page.request.put(`/v1/product/${product.id}`, {
+    headers: api.headers,
+    data: { ...current, salePriceCents: 450 },
+  });
+  expect(edit.status(), await edit.text()).toBe(200);
+
+  // Both tabs see the connection return and sync at once.
+  await context.setOffline(false);
+  await expect(page.getByTestId('offline-banner')).toBeHidden({ timeout: 20_000 });
+  await expect(second.getByTestId('offline-banner')).toBeHidden({ timeout: 20_000 });
+  const synced = await offlineSalesOf(page, api, name);
+  expect(synced).toHaveLength(2);
+  // The suprimento was recorded once, in the register.
+  const token = await apiLogin(page, demoEmail(USER));
+  const register = await (
+    await page.request.get('/v1/cash-register/current', { headers: { authorization: `Bearer ${token}` } })
+  ).json();
+  expect(JSON.stringify(register).split(reason).length - 1).toBe(1);
+  for (const sale of synced) {
+    expect(sale.finalAmountCents).toBe(400);
+    expect(sale.offlineFlags).toContain('price_changed');
+  }
+
+  // The manager sees it flagged in the list and the detail.
+  await second.close();
+  const managerContext = await browser.newContext();
+  const manager = await managerContext.newPage();
+  await loginAs(manager, 2);
+  await manager.goto(`/dashboard/sale/detail/${synced[0].id}`);
+  await expect(manager.getByTestId('sale-offline')).toContainText('Feita sem conexão');
+  await expect(manager.getByTestId('sale-offline-flags')).toContainText('preço diferente do catálogo');
+  await manager.goto('/dashboard/sale');
+  await expect(manager.getByTestId('sale-offline-chip').first()).toHaveText('Sem conexão · divergência');
+  await managerContext.close();
+});
