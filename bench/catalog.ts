@@ -344,6 +344,33 @@ async function runEngine(engine: Engine, n: number, duration: number): Promise<F
       rmSync(dataDir, { recursive: true, force: true });
     }
   }
+  const kept = arg('pg-url', '');
+  if (kept) {
+    // A kept database (loaded once, measured many times): load only when it has no products yet.
+    const database = fromPostgres(kept, 2);
+    await migrateDatabase(database);
+    const loaded = (await database.db.execute(
+      sql.raw('select count(*)::int as n from products'),
+    )) as unknown as {
+      rows?: { n: number }[];
+    };
+    const count = Number((loaded.rows ?? (loaded as unknown as { n: number }[]))[0]?.n ?? 0);
+    if (count < 2 * n) {
+      if (count > 0) throw new Error(`${kept} holds ${count} products, not ${2 * n}: use an empty database`);
+      await populate(database, n);
+    } else console.log(`  kept database: ${count} products`);
+    const demo = (await database.db.execute(
+      sql.raw(`select client_id as id from users where email = 'caixa@demo.com.br'`),
+    )) as unknown as { rows?: { id: number }[] };
+    const demoClientId = Number((demo.rows ?? (demo as unknown as { id: number }[]))[0].id);
+    await database.close();
+    const server = await startServer({ databaseUrl: kept });
+    try {
+      return await measure(server.url, demoClientId, n, duration, label);
+    } finally {
+      await server.stop();
+    }
+  }
   const pg = startPostgres();
   try {
     const database = fromPostgres(pg.url, 2);

@@ -1,5 +1,4 @@
 import { Readable } from 'node:stream';
-import { pageOf } from '@balcao/core/list';
 import {
   barcodeMatchSchema,
   type ImportResult,
@@ -8,8 +7,8 @@ import {
   productImageSchema,
   productImportInputSchema,
   productInputSchema,
-  productListItemSchema,
   productListQuerySchema,
+  productPageSchema,
   productSchema,
   productUpdateSchema,
   productVariantSchema,
@@ -84,7 +83,7 @@ export function productRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags,
           params: clientParams,
           querystring: productListQuerySchema,
-          response: { 200: pageOf(productListItemSchema) },
+          response: { 200: productPageSchema },
         },
       },
       async (request) => listProducts(db, assertOwnClient(request, request.params.clientId), request.query),
