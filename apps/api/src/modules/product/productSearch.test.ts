@@ -125,6 +125,16 @@ describe('product search: capped count and relevance', () => {
       'Chocolate ao leite',
       'Torta de chocolate',
     ]);
+    // Two words: names that start with both, then with the first word, then the others.
+    for (const name of ['Leite com chocolate', 'Chocolate leite condensado', 'Bolo de chocolate com leite'])
+      await makeProduct(t, auth, { name });
+    const twoWords = (await api(t, auth).get(`/product/client/${client.id}?q=chocolate%20leite`)).json();
+    expect(twoWords.items.map((p: { name: string }) => p.name)).toEqual([
+      'Chocolate leite condensado',
+      'Chocolate ao leite',
+      'Bolo de chocolate com leite',
+      'Leite com chocolate',
+    ]);
     // Another shop's 2,050 soaps are not this shop's: nothing found, nothing counted.
     expect((await api(t, auth).get(`/product/client/${client.id}?q=sabao`)).json()).toMatchObject({
       items: [],

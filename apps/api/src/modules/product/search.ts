@@ -20,25 +20,38 @@ type SortField = (typeof PRODUCT_SORTS)[number];
 /**
  * Product search at scale (issue 21, docs/decisions.md "Product search at 1,000,000 products").
  *
- * 1. One statement collects at most PRODUCT_SEARCH_CAP + 1 matches through the trigram index
- *    (their id and sort key only), sorts them and joins the page. With PRODUCT_SEARCH_CAP matches or
- *    fewer that page and count are the exact answer: every selective search ends here.
- * 2. More matches than the cap: the total is "mais de 1.000" (`totalCapped`), and the page is read
- *    by walking the sort's btree index in order, a chunk of rows at a time, keeping the rows that
- *    match. A word that matches more than 0.1% of a 1,000,000-product catalog finds its page in
- *    the first few thousand rows of the index, instead of reading, counting and sorting all of its
- *    tens of thousands of matches (280-320 ms p95 before).
+ * The order: `sort` when given; without it, relevance, in three tiers, each by name: names that
+ * start with the whole search, then names that start with its first word, then the other matches
+ * (the PDV's best N; the product list until the user picks a column).
  *
- * The order: `sort` when given; without it, relevance: names that start with the search first, then
- * the others, each by name (the PDV's best N; the product list when the user has not picked a
- * column).
+ * The total is exact up to PRODUCT_SEARCH_CAP; past it the answer says `totalCapped` ("mais de
+ * 1.000") and nothing counts the tens of thousands of matches of a broad word (that count was most
+ * of the 280-320 ms p95 before). How the page is found:
+ * 1. Relevance: the first two tiers are ranges of the (client, name) btree index. They are walked in
+ *    order, a chunk at a time, counting their matches up to the cap. A word typed from the start of
+ *    names ("shampoo", "choc", "arroz 1kg") fills the cap there, in a few thousand index rows,
+ *    without the trigram index (whose posting lists for such words hold tens of thousands of rows
+ *    and take 30-120 ms to intersect at 1,000,000 products).
+ * 2. Otherwise one statement collects at most CAP + 1 matches (the trigram index for rare words; a
+ *    sequential scan that stops early for common ones), sorts them and joins the page: exact, and
+ *    where every selective search ends.
+ * 3. More than CAP matches: the page is read by walking the sort's index (name for the third tier of
+ *    relevance, price, creation date) and keeping the rows that match; other sorts, and a walk that
+ *    reads more than WALK_BUDGET rows (matches that cluster late in the order), read and sort every
+ *    match: exact, as slow as the word is broad.
  */
 
-/** Rows of the index read per statement of the walk (an index range the planner always walks). */
+/** Rows of the index read by the first statement of a walk; each next one reads twice as many. */
 const CHUNK_FIRST = 2000;
 const CHUNK_MAX = 8000;
+/** Index rows a walk may read before it gives up (the caller then sorts every match instead). */
+const WALK_BUDGET = 64_000;
+/** Rows of the first tier read to find the page and count to the cap before asking the trigram index. */
+const FIRST_TIER_BUDGET = 4000;
+/** The budget of a walk in a column's order (a chosen sort): matches often cluster in it. */
+const EXPLICIT_SORT_BUDGET = 16_000;
 
-/** The sorts whose order a btree index of products serves (client_id, column, id). */
+/** The sorts whose order a btree index of products serves ((client_id, column, id)). */
 const WALKABLE: Partial<Record<SortField, { column: SQL; type: string }>> = {
   name: { column: sql`"products"."name_key"`, type: 'text' },
   salePriceCents: { column: sql`"products"."sale_price_cents"`, type: 'integer' },
@@ -63,12 +76,10 @@ function prefixEnd(prefix: string): string {
   return chars.join('') + String.fromCodePoint((last.codePointAt(0) ?? 0) + 1);
 }
 
-/** The whole query, normalized: the prefix that ranks a name first. */
-function prefixOf(q: string): string {
-  return searchKey(q);
-}
-
-/** `name_key` starts with the search (the range serves the (client, name) index; LIKE rechecks it). */
+/**
+ * `name_key` starts with `prefix`: a range of the (client, name) index (name keys compare by code
+ * point: the C collation of PGlite and of our PostgreSQL databases); LIKE rechecks it.
+ */
 function startsWith(prefix: string): SQL {
   return sql`("products"."name_key" >= ${prefix} and "products"."name_key" < ${prefixEnd(prefix)} and "products"."name_key" like ${`${escapeLike(prefix)}%`})`;
 }
@@ -82,6 +93,22 @@ function sortingOf(query: ListQuery): Sorting {
   return { kind: 'field', field: spec.field, desc: spec.direction === 'desc' };
 }
 
+/** The relevance tiers of a search: ranges of the name index, then the rest. */
+function tiersOf(q: string, where: SQL) {
+  const whole = searchKey(q);
+  const word = whole.split(' ')[0] ?? whole;
+  const ranges = word === whole ? [whole] : [whole, word];
+  const firstTiers = ranges.map((prefix, i) => ({
+    range: startsWith(prefix),
+    keep: i === 0 ? where : sql`${where} and not ${startsWith(whole)}`,
+  }));
+  const rest = sql`${where} and not ${startsWith(word)}${word === whole ? sql`` : sql` and not ${startsWith(whole)}`}`;
+  const rank = sql`(case when ${startsWith(whole)} then 0 when ${startsWith(word)} then 1 else 2 end)`;
+  return { firstTiers, rest, rank };
+}
+
+const rowsIn = <T>(result: unknown) => ((result as { rows?: unknown[] }).rows ?? result) as T[];
+
 /** The page's rows, whole, in the order of `ids`. */
 async function rowsOf(db: Db, ids: number[]) {
   if (ids.length === 0) return [];
@@ -93,71 +120,25 @@ async function rowsOf(db: Db, ids: number[]) {
   });
 }
 
-/**
- * Step 1: at most CAP + 1 matches, sorted, the page joined. `total` is exact when it is <= CAP.
- */
-async function cappedMatches(db: Db, where: SQL, sorting: Sorting, prefix: string, query: ListQuery) {
-  const { limit, offset } = pageWindow(query);
-  const rank =
-    sorting.kind === 'relevance' ? sql`(case when ${startsWith(prefix)} then 0 else 1 end)` : sql`0`;
-  const key = sortKeyOf(sorting.kind === 'relevance' ? 'name' : sorting.field);
-  const dir = sql.raw(sorting.kind === 'field' && sorting.desc ? 'desc' : 'asc');
-  const result = await db.execute(sql`
-    with matched as materialized (
-      select "products"."id" as id, ${rank} as rank, ${key} as sort_key
-      from "products" where ${where}
-      limit ${PRODUCT_SEARCH_CAP + 1}
-    ), counted as (select count(*)::int as total from matched)
-    select counted.total, page.id from counted
-    left join lateral (
-      select m.id from matched m
-      order by m.rank, m.sort_key ${dir}, m.id ${dir}
-      limit ${limit} offset ${offset}
-    ) page on counted.total <= ${PRODUCT_SEARCH_CAP}`);
-  const rows = ((result as { rows?: unknown[] }).rows ?? result) as { total: number; id: number | null }[];
-  const total = Number(rows[0]?.total ?? 0);
-  const ids = rows.flatMap((r) => (r.id === null ? [] : [Number(r.id)]));
-  return { total, ids };
-}
-
-/**
- * Step 0 (relevance): how many matches start with the search, up to CAP + 1, from the name index's
- * range. A word typed from the start of names ("shampoo", "chocolate") fills the cap here, in a
- * thousand index rows, without the trigram index: its posting lists for such words hold tens of
- * thousands of rows and take 30-120 ms to intersect at 1,000,000 products.
- */
-async function prefixCount(db: Db, clientId: number, where: SQL, prefix: string): Promise<number> {
-  const result = await db.execute(sql`
-    select count(*)::int as n from (
-      select 1 from "products"
-      where "products"."client_id" = ${clientId} and ${startsWith(prefix)} and ${where}
-      limit ${PRODUCT_SEARCH_CAP + 1}
-    ) s`);
-  return Number((((result as { rows?: unknown[] }).rows ?? result) as { n: number }[])[0]?.n ?? 0);
-}
-
 type Walk = {
   /** The index order: the column (with its SQL type for the cursor) and direction. */
   column: SQL;
   type: string;
   desc: boolean;
-  /** Rows of the index range walked (client and, for the prefix group, the name range). */
+  /** The index range walked (the client, and a name prefix for a relevance tier). */
   range: SQL;
   /** What a row must satisfy to be kept. */
   keep: SQL;
 };
 
-/** Index rows a walk may read before it gives up (the caller then sorts every match instead). */
-const WALK_BUDGET = 64_000;
-
 /**
- * Rows kept by walking an index in order: skips `skip` kept rows and returns up to `take` ids, and
- * how many were kept in all when the range ran out before `skip + take` (`exhausted`). Each
- * statement reads one chunk of the range by keyset (ORDER BY + LIMIT on the index's columns: an
- * index scan), so the work follows what the page needs. Matches that cluster late in the order
- * would make the walk read most of the catalog: past WALK_BUDGET rows it answers null.
+ * Rows kept by walking an index in order: skips `skip` kept rows, returns up to `take` ids, and
+ * goes on counting kept rows up to `countTo`. Stops when that is done, when the range runs out
+ * (`exhausted`: `kept` is then every kept row of it) or past `budget` rows read (`done` false).
+ * Each statement reads one chunk of the range by keyset (ORDER BY + LIMIT on the index's columns,
+ * the filter only in the select list: always this index, never the trigram index).
  */
-async function walk(db: Db, w: Walk, skip: number, take: number, budget = WALK_BUDGET) {
+async function walk(db: Db, w: Walk, skip: number, take: number, countTo: number, budget: number) {
   const ids: number[] = [];
   let kept = 0;
   let read = 0;
@@ -166,104 +147,109 @@ async function walk(db: Db, w: Walk, skip: number, take: number, budget = WALK_B
   const dir = sql.raw(w.desc ? 'desc' : 'asc');
   const cmp = sql.raw(w.desc ? '<' : '>');
   for (;;) {
-    if (read >= budget) return null;
     const after: SQL = cursor
       ? sql`and (${w.column}, "products"."id") ${cmp} (${cursor.k}::${sql.raw(w.type)}, ${cursor.id})`
       : sql``;
+    const size = Math.min(chunk, budget - read);
     // The chunk's kept rows and its last row (the next cursor); `n` is how many rows it read.
-    const result = await db.execute(sql`
-      with chunk as materialized (
-        select "products"."id" as id, ${w.column}::text as k, (${w.keep}) as hit
-        from "products"
-        where ${w.range} ${after}
-        order by ${w.column} ${dir}, "products"."id" ${dir}
-        limit ${chunk}
-      )
-      select id, k, hit, n, rn = n as last from (
-        select id, k, hit, row_number() over () as rn, count(*) over () as n from chunk
-      ) c where hit or rn = n
-      order by rn`);
-    const rows = ((result as { rows?: unknown[] }).rows ?? result) as {
-      id: number;
-      k: string;
-      hit: boolean;
-      n: number | string;
-    }[];
+    const rows = rowsIn<{ id: number; k: string; hit: boolean; n: number | string }>(
+      await db.execute(sql`
+        with chunk as materialized (
+          select "products"."id" as id, ${w.column}::text as k, (${w.keep}) as hit
+          from "products"
+          where ${w.range} ${after}
+          order by ${w.column} ${dir}, "products"."id" ${dir}
+          limit ${size}
+        )
+        select id, k, hit, n from (
+          select id, k, hit, row_number() over () as rn, count(*) over () as n from chunk
+        ) c where hit or rn = n
+        order by rn`),
+    );
     for (const r of rows) {
       if (!r.hit) continue;
       if (kept >= skip && ids.length < take) ids.push(Number(r.id));
       kept++;
     }
-    if (ids.length >= take) return { ids, exhausted: false, kept };
+    const done = ids.length >= take && kept >= countTo;
     const last = rows.at(-1);
-    if (!last || Number(last.n) < chunk) return { ids, exhausted: true, kept };
-    read += chunk;
+    if (!last || Number(last.n) < size) return { ids, kept, exhausted: true, done: true };
+    read += size;
+    if (done || read >= budget) return { ids, kept, exhausted: false, done };
     cursor = { k: last.k, id: Number(last.id) };
     chunk = Math.min(CHUNK_MAX, chunk * 2);
   }
 }
 
-/** Every match read and sorted (exact at any size; what a walk falls back to). */
-async function sortedIds(db: Db, where: SQL, order: SQL, limit: number, offset: number) {
-  const result = await db.execute(sql`
-    with matched as materialized (select "products"."id" as id, ${order} as o from "products" where ${where})
-    select id from matched order by o, id limit ${limit} offset ${offset}`);
-  return (((result as { rows?: unknown[] }).rows ?? result) as { id: number }[]).map((r) => Number(r.id));
+/** Every match read and sorted by `order` then id (exact at any size: what a walk over its budget falls back to). */
+async function sortedIds(db: Db, where: SQL, order: SQL[], desc: boolean, limit: number, offset: number) {
+  const dir = sql.raw(desc ? 'desc' : 'asc');
+  const keys = order.map((o, i) => sql`${o} as ${sql.raw(`o${i}`)}`);
+  const by = order.map((_, i) => sql`${sql.raw(`o${i}`)} ${dir}`);
+  const rows = rowsIn<{ id: number }>(
+    await db.execute(sql`
+      with matched as materialized (
+        select "products"."id" as id, ${sql.join(keys, sql`, `)} from "products" where ${where}
+      )
+      select id from matched order by ${sql.join(by, sql`, `)}, id ${dir} limit ${limit} offset ${offset}`),
+  );
+  return rows.map((r) => Number(r.id));
 }
 
+/** Step 2: at most CAP + 1 matches, sorted, the page joined. `total` is exact when it is <= CAP. */
+async function cappedMatches(db: Db, where: SQL, rank: SQL, key: SQL, desc: boolean, query: ListQuery) {
+  const { limit, offset } = pageWindow(query);
+  const dir = sql.raw(desc ? 'desc' : 'asc');
+  const rows = rowsIn<{ total: number; id: number | null }>(
+    await db.execute(sql`
+      with matched as materialized (
+        select "products"."id" as id, ${rank} as rank, ${key} as sort_key
+        from "products" where ${where}
+        limit ${PRODUCT_SEARCH_CAP + 1}
+      ), counted as (select count(*)::int as total from matched)
+      select counted.total, page.id from counted
+      left join lateral (
+        select m.id from matched m
+        order by m.rank, m.sort_key ${dir}, m.id ${dir}
+        limit ${limit} offset ${offset}
+      ) page on counted.total <= ${PRODUCT_SEARCH_CAP}`),
+  );
+  return {
+    total: Number(rows[0]?.total ?? 0),
+    ids: rows.flatMap((r) => (r.id === null ? [] : [Number(r.id)])),
+  };
+}
+
+const NAME = { ...WALKABLE.name!, desc: false };
+
 /**
- * Step 2 (more than CAP matches): the page by walking the sort's index. Relevance walks the names
- * that start with the search first (a narrow range of the name index), then every name, keeping
- * the matches that do not start with it. Price and creation date walk their indexes. Other sorts
- * (and a walk over its budget) read and sort every match: exact, as slow as the word is broad.
+ * Step 3 (relevance, more than CAP matches): the tiers walked in order for the page. Null when a
+ * walk goes over its budget.
  */
-async function walkedPage(
-  db: Db,
-  clientId: number,
-  where: SQL,
-  sorting: Sorting,
-  prefix: string,
-  query: ListQuery,
-): Promise<number[]> {
+async function walkTiers(db: Db, clientId: number, tiers: ReturnType<typeof tiersOf>, query: ListQuery) {
   const { limit, offset } = pageWindow(query);
   const client = sql`"products"."client_id" = ${clientId}`;
-  if (sorting.kind === 'relevance') {
-    const name = WALKABLE.name!;
-    const first = await walk(
+  const ids: number[] = [];
+  let before = 0;
+  const all = [
+    ...tiers.firstTiers.map((t) => ({ range: sql`${client} and ${t.range}`, keep: t.keep })),
+    { range: client, keep: tiers.rest },
+  ];
+  for (const tier of all) {
+    const r = await walk(
       db,
-      { ...name, desc: false, range: sql`${client} and ${startsWith(prefix)}`, keep: where },
-      offset,
-      limit,
-      Number.POSITIVE_INFINITY,
+      { ...NAME, ...tier },
+      Math.max(0, offset - before),
+      limit - ids.length,
+      0,
+      WALK_BUDGET,
     );
-    if (first && !first.exhausted) return first.ids;
-    const prefixIds = first?.ids ?? [];
-    const skip = Math.max(0, offset - (first?.kept ?? 0));
-    const others = sql`${where} and not ${startsWith(prefix)}`;
-    const rest = await walk(
-      db,
-      { ...name, desc: false, range: client, keep: others },
-      skip,
-      limit - prefixIds.length,
-    );
-    return [
-      ...prefixIds,
-      ...(rest?.ids ??
-        (await sortedIds(db, others, sql`"products"."name_key"`, limit - prefixIds.length, skip))),
-    ];
+    if (!r.done) return null;
+    ids.push(...r.ids);
+    if (ids.length >= limit) break;
+    before += r.kept;
   }
-  const dir = sql.raw(sorting.desc ? 'desc' : 'asc');
-  const index = sorting.field === 'name' ? undefined : WALKABLE[sorting.field];
-  const walked = index
-    ? await walk(db, { ...index, desc: sorting.desc, range: client, keep: where }, offset, limit)
-    : null;
-  if (walked) return walked.ids;
-  const result = await db.execute(sql`
-    with matched as materialized (
-      select "products"."id" as id, ${sortKeyOf(sorting.field)} as o from "products" where ${where}
-    )
-    select id from matched order by o ${dir}, id ${dir} limit ${limit} offset ${offset}`);
-  return (((result as { rows?: unknown[] }).rows ?? result) as { id: number }[]).map((r) => Number(r.id));
+  return ids;
 }
 
 /** A product list with `q`: capped count, relevance or the chosen sort (see the top of this file). */
@@ -274,15 +260,53 @@ export async function searchProductPage(
   query: ListQuery & { q: string },
 ): Promise<ProductPage> {
   const sorting = sortingOf(query);
-  const prefix = prefixOf(query.q);
-  const capped = async () => {
-    const ids = await walkedPage(db, clientId, where, sorting, prefix, query);
-    return { ...listResult(await rowsOf(db, ids), PRODUCT_SEARCH_CAP, query), totalCapped: true };
-  };
-  if (sorting.kind === 'relevance' && (await prefixCount(db, clientId, where, prefix)) > PRODUCT_SEARCH_CAP)
-    return capped();
-  const step1 = await cappedMatches(db, where, sorting, prefix, query);
-  if (step1.total <= PRODUCT_SEARCH_CAP)
-    return { ...listResult(await rowsOf(db, step1.ids), step1.total, query), totalCapped: false };
-  return capped();
+  const { limit, offset } = pageWindow(query);
+  const page = async (ids: number[], total: number, totalCapped: boolean) => ({
+    ...listResult(await rowsOf(db, ids), total, query),
+    totalCapped,
+  });
+  const client = sql`"products"."client_id" = ${clientId}`;
+
+  if (sorting.kind === 'relevance') {
+    const tiers = tiersOf(query.q, where);
+    // Step 1: names that start with the whole search, the page and the count, in a few chunks.
+    const t0 = tiers.firstTiers[0];
+    const first = await walk(
+      db,
+      { ...NAME, range: sql`${client} and ${t0.range}`, keep: t0.keep },
+      offset,
+      limit,
+      PRODUCT_SEARCH_CAP + 1,
+      FIRST_TIER_BUDGET,
+    );
+    if (first.kept > PRODUCT_SEARCH_CAP && first.ids.length >= limit)
+      return page(first.ids, PRODUCT_SEARCH_CAP, true);
+    const step2 = await cappedMatches(db, where, tiers.rank, sql`"products"."name_key"`, false, query);
+    if (step2.total <= PRODUCT_SEARCH_CAP) return page(step2.ids, step2.total, false);
+    const walked = await walkTiers(db, clientId, tiers, query);
+    const ids =
+      walked ?? (await sortedIds(db, where, [tiers.rank, sql`"products"."name_key"`], false, limit, offset));
+    return page(ids, PRODUCT_SEARCH_CAP, true);
+  }
+
+  const key = sortKeyOf(sorting.field);
+  const step2 = await cappedMatches(db, where, sql`0`, key, sorting.desc, query);
+  if (step2.total <= PRODUCT_SEARCH_CAP) return page(step2.ids, step2.total, false);
+  // A column's order may cluster the matches late (names by their first word): a smaller budget.
+  const index = WALKABLE[sorting.field];
+  const walked = index
+    ? await walk(
+        db,
+        { ...index, range: client, keep: where, desc: sorting.desc },
+        offset,
+        limit,
+        0,
+        EXPLICIT_SORT_BUDGET,
+      )
+    : null;
+  return page(
+    walked?.done ? walked.ids : await sortedIds(db, where, [key], sorting.desc, limit, offset),
+    PRODUCT_SEARCH_CAP,
+    true,
+  );
 }
