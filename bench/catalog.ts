@@ -9,10 +9,30 @@
  * Usage: npx tsx bench/catalog.ts [--products 100000] [--engine pglite|postgres|both] [--duration 10]
  * The data goes in with SQL (generate_series) before the server starts: the API's migrations and
  * demo seed run first, so the schema and indexes are exactly the application's.
+ *
+ * Search at 1,000,000 products per client (issue 21), on a kept database, before and after a change
+ * in ONE run:
+ *   npx tsx bench/catalog.ts --engine postgres --products 1000000 \
+ *     --pg-url postgres://postgres@127.0.0.1:55499/balcao_h21b [--before <commit>] [--term-duration 4]
+ * --pg-url loads the products once (an empty database) and reuses them on later runs. --before
+ * exports that commit's code into a temporary folder (git archive, node_modules linked) and starts
+ * its server next to this one on the same database: every scenario runs on both, one after the
+ * other, and the table gives both p95s and their ratio. Scenarios: barcode and SKU lookups (the
+ * scanner), each search term alone (list page 1 with its total, no column chosen), the PDV search
+ * (active, 8 rows), the same terms sorted by the name column, the first list page and /user/me.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+} from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { sql } from 'drizzle-orm';
@@ -25,7 +45,7 @@ import {
 } from '../apps/api/src/db/client.ts';
 import { insertClient } from '../apps/api/src/modules/account/service.ts';
 import { seedDemo } from '../apps/api/src/seed.ts';
-import { ensureWebBuild, type Figures, load, machine, startServer, table } from './lib.ts';
+import { ensureWebBuild, type Figures, load, machine, ROOT, startServer, table } from './lib.ts';
 
 type Engine = 'pglite' | 'postgres';
 
@@ -156,6 +176,11 @@ export const SELECTIVE_TERMS = [
 /** A bare word that matches thousands of products (2,000 and 7,900 of 100,000). */
 export const BROAD_TERMS = ['shampoo', 'chocolate'];
 export const SEARCH_TERMS = [...SELECTIVE_TERMS, ...BROAD_TERMS];
+/**
+ * More shapes of search (issue 21): a word being typed ("choc"), a brand and a colour inside names
+ * ("tilibra" 33,000 and "azul" 50,000 of 1,000,000, spread over every product word).
+ */
+export const MORE_TERMS = ['choc', 'tilibra', 'azul'];
 
 const pgArray = (items: string[]) => `ARRAY[${items.map((s) => `'${s.replace(/'/g, "''")}'`).join(',')}]`;
 
@@ -219,7 +244,8 @@ export async function populate(database: Database, n: number): Promise<{ demoCli
   });
   await fillClient(database, clientId, n);
   await fillClient(database, other.id, n);
-  await database.db.execute(sql.raw('ANALYZE'));
+  // Statistics and the visibility map (index-only scans) as autovacuum keeps them in a live shop.
+  await database.db.execute(sql.raw('VACUUM ANALYZE'));
   console.log(`  loaded ${2 * n} products in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return { demoClientId: clientId };
 }
@@ -324,6 +350,99 @@ async function measure(
   return [barcode, mixed, selective, broad, list, me];
 }
 
+type Target = { label: string; url: string; stop: () => Promise<void> };
+
+/** The code of `commit` in a temporary folder that runs like this checkout (node_modules linked). */
+function exportCommit(commit: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'balcao-bench-before-'));
+  execFileSync('sh', ['-c', `git archive ${commit} | tar -x -C ${dir}`], { cwd: ROOT });
+  const modules = join(dir, 'node_modules');
+  mkdirSync(join(modules, '@balcao'), { recursive: true });
+  for (const entry of readdirSync(join(ROOT, 'node_modules'))) {
+    if (entry === '@balcao') continue;
+    symlinkSync(join(ROOT, 'node_modules', entry), join(modules, entry));
+  }
+  // The workspace links are relative: they point into the exported code.
+  for (const entry of readdirSync(join(ROOT, 'node_modules/@balcao')))
+    symlinkSync(readlinkSync(join(ROOT, 'node_modules/@balcao', entry)), join(modules, '@balcao', entry));
+  symlinkSync(join(ROOT, 'apps/web/dist'), join(dir, 'apps/web/dist'));
+  console.log(`  ${commit} exported to ${dir}`);
+  return dir;
+}
+
+/**
+ * Every scenario on every server, one after the other (so a change of the machine's load hits both
+ * alike), sequential requests (1 connection): the latency a cashier or a back-office user feels.
+ */
+async function compare(servers: Target[], clientId: number, n: number, duration: number, label: string) {
+  const auth = { authorization: `Bearer ${await token(servers[0].url)}` };
+  const pick = <T>(items: T[]) => items[Math.floor(Math.random() * items.length)];
+  const list = (q: string, extra = '') => `/v1/product/client/${clientId}?q=${encodeURIComponent(q)}${extra}`;
+  const last = servers.at(-1)!;
+  const hits = async (q: string) => {
+    const res = await fetch(`${last.url}${list(q)}`, { headers: auth });
+    if (!res.ok) throw new Error(`${q}: ${res.status} ${await res.text()}`);
+    const page = (await res.json()) as { total: number; totalCapped?: boolean };
+    return `${page.totalCapped ? 'more than ' : ''}${page.total.toLocaleString('en')}`;
+  };
+  type Scenario = { name: string; path: () => string; hits?: string };
+  const scenarios: Scenario[] = [
+    {
+      name: 'barcode lookup',
+      path: () => `/v1/product/barcode/${barcodeOf(1 + Math.floor(Math.random() * n))}`,
+    },
+    {
+      name: 'SKU typed at the scanner (exact)',
+      path: () => `/v1/product/barcode/SKU${1 + Math.floor(Math.random() * n)}`,
+    },
+  ];
+  for (const term of [...SELECTIVE_TERMS, ...BROAD_TERMS, ...MORE_TERMS])
+    scenarios.push({
+      name: `search "${term}" (page 1 + total)`,
+      path: () => list(term),
+      hits: await hits(term),
+    });
+  const all = [...SEARCH_TERMS, ...MORE_TERMS];
+  scenarios.push(
+    { name: 'search, all 13 terms', path: () => list(pick(all)) },
+    {
+      name: 'PDV search (active, 8 rows), all 13 terms',
+      path: () => list(pick(all), '&active=true&pageSize=8'),
+    },
+    { name: 'search sorted by the name column, all 13 terms', path: () => list(pick(all), '&sort=name') },
+    { name: 'first list page (sorted by name + total)', path: () => `/v1/product/client/${clientId}` },
+    { name: 'baseline GET /v1/user/me', path: () => '/v1/user/me' },
+  );
+  const rows: string[] = [];
+  for (const scenario of scenarios) {
+    const figures: Figures[] = [];
+    for (const server of servers)
+      figures.push(
+        await load(`${label} ${scenario.name} [${server.label}]`, {
+          connections: 1,
+          duration,
+          headers: auth,
+          url: server.url,
+          requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: scenario.path() }) }],
+        }),
+      );
+    const cells = figures.map((f) => `${f.requests} | ${f.p50} | ${f.p95} | ${f.errors}`);
+    const ratio = figures.length > 1 ? ` | ${(figures[1].p95 / figures[0].p95).toFixed(2)}` : '';
+    rows.push(`| ${scenario.name} | ${scenario.hits ?? ''} | ${cells.join(' | ')}${ratio} |`);
+    console.log(rows.at(-1));
+  }
+  const heads = servers.map((s) => `${s.label}: requests | p50 ms | p95 ms | errors`).join(' | ');
+  const cols = servers.map(() => '---|---|---|---').join('|');
+  console.log(
+    `\n${new Date().toISOString().slice(0, 10)} · ${machine()} · load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} · sequential requests, ${duration} s per scenario and server\n`,
+  );
+  console.log(`| scenario | hits | ${heads}${servers.length > 1 ? ' | p95 after/before' : ''} |`);
+  console.log(`|---|---|${cols}${servers.length > 1 ? '|---' : ''}|`);
+  console.log(rows.join('\n'));
+}
+
 async function runEngine(engine: Engine, n: number, duration: number): Promise<Figures[]> {
   console.log(`\n${engine}: ${n.toLocaleString('en')} products per client, 2 clients`);
   const label = `${engine === 'pglite' ? 'PGlite' : 'PostgreSQL 15'}, ${n.toLocaleString('en')}/client:`;
@@ -349,6 +468,8 @@ async function runEngine(engine: Engine, n: number, duration: number): Promise<F
     // A kept database (loaded once, measured many times): load only when it has no products yet.
     const database = fromPostgres(kept, 2);
     await migrateDatabase(database);
+    // Statistics and the visibility map (index-only scans) as autovacuum keeps them in a live shop.
+    await database.db.execute(sql.raw('VACUUM (ANALYZE) products'));
     const loaded = (await database.db.execute(
       sql.raw('select count(*)::int as n from products'),
     )) as unknown as {
@@ -364,11 +485,23 @@ async function runEngine(engine: Engine, n: number, duration: number): Promise<F
     )) as unknown as { rows?: { id: number }[] };
     const demoClientId = Number((demo.rows ?? (demo as unknown as { id: number }[]))[0].id);
     await database.close();
-    const server = await startServer({ databaseUrl: kept });
+    const before = arg('before', '');
+    const servers: Target[] = [];
+    let root = '';
     try {
-      return await measure(server.url, demoClientId, n, duration, label);
+      if (before) {
+        root = exportCommit(before);
+        servers.push({
+          label: `before (${before.slice(0, 7)})`,
+          ...(await startServer({ databaseUrl: kept, root })),
+        });
+      }
+      servers.push({ label: 'after', ...(await startServer({ databaseUrl: kept })) });
+      await compare(servers, demoClientId, n, Number(arg('term-duration', '4')), label);
+      return [];
     } finally {
-      await server.stop();
+      for (const server of servers) await server.stop();
+      if (root) rmSync(root, { recursive: true, force: true });
     }
   }
   const pg = startPostgres();
@@ -402,7 +535,7 @@ async function main() {
   console.log(
     `\n${new Date().toISOString().slice(0, 10)} · ${machine()} · sequential requests (1 connection), ${duration} s each\n`,
   );
-  console.log(table(rows));
+  if (rows.length > 0) console.log(table(rows));
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();

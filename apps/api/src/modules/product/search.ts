@@ -222,6 +222,17 @@ async function cappedMatches(db: Db, where: SQL, rank: SQL, key: SQL, desc: bool
 
 const NAME = { ...WALKABLE.name!, desc: false };
 
+/** More than CAP products in an index range (its rows only, no filter: a cheap probe). */
+async function rangeHolds(db: Db, client: SQL, range: SQL): Promise<boolean> {
+  const [row] = rowsIn<{ n: number }>(
+    await db.execute(sql`
+      select count(*)::int as n from (
+        select 1 from "products" where ${client} and ${range} limit ${PRODUCT_SEARCH_CAP + 1}
+      ) s`),
+  );
+  return Number(row?.n ?? 0) > PRODUCT_SEARCH_CAP;
+}
+
 /**
  * Step 3 (relevance, more than CAP matches): the tiers walked in order for the page. Null when a
  * walk goes over its budget.
@@ -269,17 +280,20 @@ export async function searchProductPage(
 
   if (sorting.kind === 'relevance') {
     const tiers = tiersOf(query.q, where);
-    // Step 1: names that start with the whole search, the page and the count, in a few chunks.
+    // Step 1: names that start with the whole search, the page and the count, in a few chunks,
+    // when the index says there are more than CAP such names (one index range, filters aside).
     const t0 = tiers.firstTiers[0];
-    const first = await walk(
-      db,
-      { ...NAME, range: sql`${client} and ${t0.range}`, keep: t0.keep },
-      offset,
-      limit,
-      PRODUCT_SEARCH_CAP + 1,
-      FIRST_TIER_BUDGET,
-    );
-    if (first.kept > PRODUCT_SEARCH_CAP && first.ids.length >= limit)
+    const first =
+      (await rangeHolds(db, client, t0.range)) &&
+      (await walk(
+        db,
+        { ...NAME, range: sql`${client} and ${t0.range}`, keep: t0.keep },
+        offset,
+        limit,
+        PRODUCT_SEARCH_CAP + 1,
+        FIRST_TIER_BUDGET,
+      ));
+    if (first && first.kept > PRODUCT_SEARCH_CAP && first.ids.length >= limit)
       return page(first.ids, PRODUCT_SEARCH_CAP, true);
     const step2 = await cappedMatches(db, where, tiers.rank, sql`"products"."name_key"`, false, query);
     if (step2.total <= PRODUCT_SEARCH_CAP) return page(step2.ids, step2.total, false);
