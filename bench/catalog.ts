@@ -13,7 +13,7 @@
  * Search at 1,000,000 products per client (issue 21), on a kept database, before and after a change
  * in ONE run:
  *   npx tsx bench/catalog.ts --engine postgres --products 1000000 \
- *     --pg-url postgres://postgres@127.0.0.1:55499/balcao_h21b [--before <commit>] [--term-duration 4]
+ *     --pg-url postgres://postgres@127.0.0.1:55499/balcao_h21b [--before <commit>] [--duration 4]
  * --pg-url loads the products once (an empty database) and reuses them on later runs. --before
  * exports that commit's code into a temporary folder (git archive, node_modules linked) and starts
  * its server next to this one on the same database: every scenario runs on both, one after the
@@ -285,71 +285,6 @@ async function token(url: string): Promise<string> {
   return ((await res.json()) as { token: string }).token;
 }
 
-/** Sequential requests (one cashier, one terminal): the latency a person feels. */
-async function measure(
-  url: string,
-  clientId: number,
-  n: number,
-  duration: number,
-  label: string,
-): Promise<Figures[]> {
-  const auth = { authorization: `Bearer ${await token(url)}` };
-  const pick = <T>(items: T[]) => items[Math.floor(Math.random() * items.length)];
-  // Sanity: every scenario answers 200 with data before it is timed.
-  const check = async (path: string) => {
-    const res = await fetch(`${url}${path}`, { headers: auth });
-    if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-    return res.json();
-  };
-  const hit = (await check(`/v1/product/barcode/${barcodeOf(n)}`)) as { product: { name: string } };
-  const found = (await check(`/v1/product/client/${clientId}?q=${encodeURIComponent('camiseta azul')}`)) as {
-    total: number;
-  };
-  const first = (await check(`/v1/product/client/${clientId}`)) as { total: number };
-  console.log(
-    `  check: ${hit.product.name} | 'camiseta azul' ${found.total} hits | list total ${first.total}`,
-  );
-
-  const common = { connections: 1, duration, headers: auth };
-  const barcode = await load(`${label} barcode lookup`, {
-    ...common,
-    url,
-    requests: [
-      {
-        method: 'GET',
-        setupRequest: (req) => ({
-          ...req,
-          path: `/v1/product/barcode/${barcodeOf(1 + Math.floor(Math.random() * n))}`,
-        }),
-      },
-    ],
-  });
-  const search = (name: string, terms: string[]) =>
-    load(`${label} ${name}`, {
-      ...common,
-      url,
-      requests: [
-        {
-          method: 'GET',
-          setupRequest: (req) => ({
-            ...req,
-            path: `/v1/product/client/${clientId}?q=${encodeURIComponent(pick(terms))}`,
-          }),
-        },
-      ],
-    });
-  const mixed = await search('name search, all terms (page 1 + total)', SEARCH_TERMS);
-  const selective = await search('name search, selective terms', SELECTIVE_TERMS);
-  const broad = await search('name search, broad words (2,000-7,900 hits)', BROAD_TERMS);
-  const list = await load(`${label} first list page (sorted by name + total)`, {
-    ...common,
-    url: `${url}/v1/product/client/${clientId}`,
-  });
-  // The floor: an authenticated request that reads only the session.
-  const me = await load(`${label} baseline GET /v1/user/me`, { ...common, url: `${url}/v1/user/me` });
-  return [barcode, mixed, selective, broad, list, me];
-}
-
 type Target = { label: string; url: string; stop: () => Promise<void> };
 
 /** The code of `commit` in a temporary folder that runs like this checkout (node_modules linked). */
@@ -455,7 +390,8 @@ async function runEngine(engine: Engine, n: number, duration: number): Promise<F
       await database.close();
       const server = await startServer({ env: { DATA_DIR: dataDir } });
       try {
-        return await measure(server.url, demoClientId, n, duration, label);
+        await compare([{ label: 'after', ...server }], demoClientId, n, duration, label);
+        return [];
       } finally {
         await server.stop();
       }
@@ -497,7 +433,7 @@ async function runEngine(engine: Engine, n: number, duration: number): Promise<F
         });
       }
       servers.push({ label: 'after', ...(await startServer({ databaseUrl: kept })) });
-      await compare(servers, demoClientId, n, Number(arg('term-duration', '4')), label);
+      await compare(servers, demoClientId, n, duration, label);
       return [];
     } finally {
       for (const server of servers) await server.stop();
@@ -511,7 +447,8 @@ async function runEngine(engine: Engine, n: number, duration: number): Promise<F
     await database.close();
     const server = await startServer({ databaseUrl: pg.url });
     try {
-      return await measure(server.url, demoClientId, n, duration, label);
+      await compare([{ label: 'after', ...server }], demoClientId, n, duration, label);
+      return [];
     } finally {
       await server.stop();
     }

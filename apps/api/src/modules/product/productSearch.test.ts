@@ -97,6 +97,9 @@ describe('product search: capped count and relevance', () => {
     ]);
     const desc = await search('q=sabao&sort=-name&pageSize=2');
     expect(names(desc)).toEqual(['Sabão em pó 2049', 'Sabão em pó 2048']);
+    // Price walks its index (equal prices: by id), past the first chunk of the walk.
+    const cheapLast = await search('q=em%20po&sort=-salePriceCents&pageSize=100&page=21');
+    expect(names(cheapLast)).toEqual(Array.from({ length: 50 }, (_, i) => `Sabão em pó ${pad(49 - i)}`));
     const newest = await search('q=sabao&sort=-createdAt&pageSize=1');
     expect(newest.items).toHaveLength(1);
     expect(

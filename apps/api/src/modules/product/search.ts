@@ -306,8 +306,10 @@ export async function searchProductPage(
   const key = sortKeyOf(sorting.field);
   const step2 = await cappedMatches(db, where, sql`0`, key, sorting.desc, query);
   if (step2.total <= PRODUCT_SEARCH_CAP) return page(step2.ids, step2.total, false);
-  // A column's order may cluster the matches late (names by their first word): a smaller budget.
-  const index = WALKABLE[sorting.field];
+  // Price and creation date spread the matches along their index: walk it, within a budget. Names
+  // cluster by their first word (a brand's products sit deep in every product word's range): the
+  // name column reads and sorts every match.
+  const index = sorting.field === 'name' ? undefined : WALKABLE[sorting.field];
   const walked = index
     ? await walk(
         db,
