@@ -6,7 +6,7 @@ import {
   type productListQuerySchema,
   searchKey,
 } from '@balcao/core/product';
-import { inArray, type SQL, sql } from 'drizzle-orm';
+import { eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
@@ -196,28 +196,50 @@ async function sortedIds(db: Db, where: SQL, order: SQL[], desc: boolean, limit:
   return rows.map((r) => Number(r.id));
 }
 
-/** Step 2: at most CAP + 1 matches, sorted, the page joined. `total` is exact when it is <= CAP. */
+/**
+ * Step 2: at most CAP + 1 matches (id, rank, sort key), sorted, the page's rows joined, in one
+ * statement. `total` is exact when it is <= CAP (then `items` is the page).
+ */
 async function cappedMatches(db: Db, where: SQL, rank: SQL, key: SQL, desc: boolean, query: ListQuery) {
   const { limit, offset } = pageWindow(query);
   const dir = sql.raw(desc ? 'desc' : 'asc');
-  const rows = rowsIn<{ total: number; id: number | null }>(
-    await db.execute(sql`
-      with matched as materialized (
-        select "products"."id" as id, ${rank} as rank, ${key} as sort_key
-        from "products" where ${where}
-        limit ${PRODUCT_SEARCH_CAP + 1}
-      ), counted as (select count(*)::int as total from matched)
-      select counted.total, page.id from counted
-      left join lateral (
-        select m.id from matched m
-        order by m.rank, m.sort_key ${dir}, m.id ${dir}
-        limit ${limit} offset ${offset}
-      ) page on counted.total <= ${PRODUCT_SEARCH_CAP}`),
+  const matched = db.$with('matched').as(
+    db
+      .select({ id: products.id, rank: sql`${rank}`.as('rank'), sortKey: sql`${key}`.as('sort_key') })
+      .from(products)
+      .where(where)
+      .limit(PRODUCT_SEARCH_CAP + 1),
   );
-  return {
-    total: Number(rows[0]?.total ?? 0),
-    ids: rows.flatMap((r) => (r.id === null ? [] : [Number(r.id)])),
-  };
+  const pageIds = db.$with('page').as(
+    db
+      .select({
+        id: matched.id,
+        rank: sql`"matched"."rank"`.as('rank'),
+        sortKey: sql`"matched"."sort_key"`.as('sort_key'),
+      })
+      .from(matched)
+      .orderBy(sql`"matched"."rank", "matched"."sort_key" ${dir}, "matched"."id" ${dir}`)
+      .limit(limit)
+      .offset(offset),
+  );
+  // `matched` is read twice (page and count): PostgreSQL materializes it once.
+  const rows = (await db
+    .with(matched, pageIds)
+    .select({ ...listColumns, total: sql<number>`(select count(*)::int from ${matched})` })
+    .from(pageIds)
+    .innerJoin(products, eq(products.id, pageIds.id))
+    .orderBy(sql`"page"."rank", "page"."sort_key" ${dir}, "page"."id" ${dir}`)) as (ListRow & {
+    total: number;
+  })[];
+  if (rows.length > 0) return { total: Number(rows[0].total), items: rows.map(toListItem) };
+  // No row on this page (none at all, or a page past the end): the total alone.
+  const [{ total }] = rowsIn<{ total: number }>(
+    await db.execute(sql`
+      select count(*)::int as total from (
+        select 1 from "products" where ${where} limit ${PRODUCT_SEARCH_CAP + 1}
+      ) s`),
+  );
+  return { total: Number(total), items: [] };
 }
 
 const NAME = { ...WALKABLE.name!, desc: false };
@@ -276,6 +298,10 @@ export async function searchProductPage(
     ...listResult(await rowsOf(db, ids), total, query),
     totalCapped,
   });
+  const exact = (step2: { total: number; items: ProductPage['items'] }) => ({
+    ...listResult(step2.items, step2.total, query),
+    totalCapped: false,
+  });
   const client = sql`"products"."client_id" = ${clientId}`;
 
   if (sorting.kind === 'relevance') {
@@ -296,7 +322,7 @@ export async function searchProductPage(
     if (first && first.kept > PRODUCT_SEARCH_CAP && first.ids.length >= limit)
       return page(first.ids, PRODUCT_SEARCH_CAP, true);
     const step2 = await cappedMatches(db, where, tiers.rank, sql`"products"."name_key"`, false, query);
-    if (step2.total <= PRODUCT_SEARCH_CAP) return page(step2.ids, step2.total, false);
+    if (step2.total <= PRODUCT_SEARCH_CAP) return exact(step2);
     const walked = await walkTiers(db, clientId, tiers, query);
     const ids =
       walked ?? (await sortedIds(db, where, [tiers.rank, sql`"products"."name_key"`], false, limit, offset));
@@ -305,7 +331,7 @@ export async function searchProductPage(
 
   const key = sortKeyOf(sorting.field);
   const step2 = await cappedMatches(db, where, sql`0`, key, sorting.desc, query);
-  if (step2.total <= PRODUCT_SEARCH_CAP) return page(step2.ids, step2.total, false);
+  if (step2.total <= PRODUCT_SEARCH_CAP) return exact(step2);
   // Price and creation date spread the matches along their index: walk it, within a budget. Names
   // cluster by their first word (a brand's products sit deep in every product word's range): the
   // name column reads and sorts every match.
