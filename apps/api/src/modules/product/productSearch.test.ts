@@ -57,6 +57,9 @@ describe('product search: capped count and relevance', () => {
     expect(narrow).toMatchObject({ total: 5, totalCapped: false });
     expect(names(narrow)).toEqual([1, 2, 3, 4, 5].map((i) => `Kit limpeza com sabão ${i}`));
     expect(await search('q=nada-assim')).toMatchObject({ items: [], total: 0, totalCapped: false });
+    // LIKE wildcards and the last code point are text like any other.
+    for (const odd of ['100%_', 'sab%', '\u{10FFFF}'])
+      expect(await search(`q=${encodeURIComponent(odd)}`)).toMatchObject({ total: 0, totalCapped: false });
     // Without a search the total is exact (the per-client counter).
     expect(await search('')).toMatchObject({ total: 2058, totalCapped: false });
   });

@@ -72,8 +72,10 @@ function sortKeyOf(field: SortField): SQL {
 /** The smallest text greater than every text starting with `prefix` in code point order. */
 function prefixEnd(prefix: string): string {
   const chars = [...prefix];
-  const last = chars.pop() ?? '';
-  return chars.join('') + String.fromCodePoint((last.codePointAt(0) ?? 0) + 1);
+  const last = (chars.pop() ?? '').codePointAt(0) ?? 0;
+  // The last code point cannot grow: bound by the prefix followed by it (LIKE rechecks the range).
+  if (last >= 0x10ffff) return `${prefix}\u{10FFFF}`;
+  return chars.join('') + String.fromCodePoint(last + 1);
 }
 
 /**
@@ -151,8 +153,19 @@ async function walk(db: Db, w: Walk, skip: number, take: number, countTo: number
       ? sql`and (${w.column}, "products"."id") ${cmp} (${cursor.k}::${sql.raw(w.type)}, ${cursor.id})`
       : sql``;
     const size = Math.min(chunk, budget - read);
-    // The chunk's kept rows and its last row (the next cursor); `n` is how many rows it read.
-    const rows = rowsIn<{ id: number; k: string; hit: boolean; n: number | string }>(
+    // Only what the page needs comes back: the kept rows numbered `from` < hn <= `to` in this chunk,
+    // and the chunk's last row (the next cursor), with how many rows it read (`n`) and kept (`hits`).
+    const from = Math.max(0, skip - kept);
+    const to = from + Math.max(0, take - ids.length);
+    type Row = {
+      id: number;
+      k: string;
+      hit: boolean;
+      hn: number | string;
+      n: number | string;
+      hits: number | string;
+    };
+    const rows = rowsIn<Row>(
       await db.execute(sql`
         with chunk as materialized (
           select "products"."id" as id, ${w.column}::text as k, (${w.keep}) as hit
@@ -160,17 +173,21 @@ async function walk(db: Db, w: Walk, skip: number, take: number, countTo: number
           where ${w.range} ${after}
           order by ${w.column} ${dir}, "products"."id" ${dir}
           limit ${size}
+        ), numbered as (
+          select id, k, hit, row_number() over () as rn from chunk
+        ), counted as (
+          select id, k, hit, rn,
+            sum(case when hit then 1 else 0 end) over (order by rn) as hn,
+            count(*) over () as n,
+            sum(case when hit then 1 else 0 end) over () as hits
+          from numbered
         )
-        select id, k, hit, n from (
-          select id, k, hit, row_number() over () as rn, count(*) over () as n from chunk
-        ) c where hit or rn = n
+        select id, k, hit, hn, n, hits from counted
+        where (hit and hn > ${from} and hn <= ${to}) or rn = n
         order by rn`),
     );
-    for (const r of rows) {
-      if (!r.hit) continue;
-      if (kept >= skip && ids.length < take) ids.push(Number(r.id));
-      kept++;
-    }
+    for (const r of rows) if (r.hit && Number(r.hn) > from && Number(r.hn) <= to) ids.push(Number(r.id));
+    kept += Number(rows[0]?.hits ?? 0);
     const done = ids.length >= take && kept >= countTo;
     const last = rows.at(-1);
     if (!last || Number(last.n) < size) return { ids, kept, exhausted: true, done: true };
