@@ -217,7 +217,15 @@ async function sortedIds(db: Db, where: SQL, order: SQL[], desc: boolean, limit:
  * Step 2: at most CAP + 1 matches (id, rank, sort key), sorted, the page's rows joined, in one
  * statement. `total` is exact when it is <= CAP (then `items` is the page).
  */
-async function cappedMatches(db: Db, where: SQL, rank: SQL, key: SQL, desc: boolean, query: ListQuery) {
+async function cappedMatches(
+  db: Db,
+  where: SQL,
+  rank: SQL,
+  key: SQL,
+  desc: boolean,
+  ordered: boolean,
+  query: ListQuery,
+) {
   const { limit, offset } = pageWindow(query);
   const dir = sql.raw(desc ? 'desc' : 'asc');
   const matched = db.$with('matched').as(
@@ -225,6 +233,9 @@ async function cappedMatches(db: Db, where: SQL, rank: SQL, key: SQL, desc: bool
       .select({ id: products.id, rank: sql`${rank}`.as('rank'), sortKey: sql`${key}`.as('sort_key') })
       .from(products)
       .where(where)
+      // The first CAP + 1 matches in the base order: an ordered walk of its index that stops early
+      // for a common word, the trigram index and a sort for a rare one (the planner's choice).
+      .orderBy(...(ordered ? [sql`${key} ${dir}, "products"."id" ${dir}`] : []))
       .limit(PRODUCT_SEARCH_CAP + 1),
   );
   const pageIds = db.$with('page').as(
@@ -261,15 +272,15 @@ async function cappedMatches(db: Db, where: SQL, rank: SQL, key: SQL, desc: bool
 
 const NAME = { ...WALKABLE.name!, desc: false };
 
-/** More than CAP products in an index range (its rows only, no filter: a cheap probe). */
-async function rangeHolds(db: Db, client: SQL, range: SQL): Promise<boolean> {
+/** How many products an index range holds, up to CAP + 1 (its rows only, no filter: a cheap probe). */
+async function rangeCount(db: Db, client: SQL, range: SQL): Promise<number> {
   const [row] = rowsIn<{ n: number }>(
     await db.execute(sql`
       select count(*)::int as n from (
         select 1 from "products" where ${client} and ${range} limit ${PRODUCT_SEARCH_CAP + 1}
       ) s`),
   );
-  return Number(row?.n ?? 0) > PRODUCT_SEARCH_CAP;
+  return Number(row?.n ?? 0);
 }
 
 /**
@@ -326,8 +337,9 @@ export async function searchProductPage(
     // Step 1: names that start with the whole search, the page and the count, in a few chunks,
     // when the index says there are more than CAP such names (one index range, filters aside).
     const t0 = tiers.firstTiers[0];
+    const inT0 = await rangeCount(db, client, t0.range);
     const first =
-      (await rangeHolds(db, client, t0.range)) &&
+      inT0 > PRODUCT_SEARCH_CAP &&
       (await walk(
         db,
         { ...NAME, range: sql`${client} and ${t0.range}`, keep: t0.keep },
@@ -338,8 +350,15 @@ export async function searchProductPage(
       ));
     if (first && first.kept > PRODUCT_SEARCH_CAP && first.ids.length >= limit)
       return page(first.ids, PRODUCT_SEARCH_CAP, true);
-    const step2 = await cappedMatches(db, where, tiers.rank, sql`"products"."name_key"`, false, query);
+    // No name starts with the search or its first word (a word inside names: a brand, a colour):
+    // relevance is the name order, and the first CAP + 1 matches by name hold every page.
+    const t1 = tiers.firstTiers[1];
+    const noTiers = inT0 === 0 && (!t1 || (await rangeCount(db, client, t1.range)) === 0);
+    const name = sql`"products"."name_key"`;
+    const step2 = await cappedMatches(db, where, tiers.rank, name, false, noTiers, query);
     if (step2.total <= PRODUCT_SEARCH_CAP) return exact(step2);
+    if (noTiers && offset + limit <= PRODUCT_SEARCH_CAP + 1)
+      return { ...listResult(step2.items, PRODUCT_SEARCH_CAP, query), totalCapped: true };
     const walked = await walkTiers(db, clientId, tiers, query);
     const ids =
       walked ?? (await sortedIds(db, where, [tiers.rank, sql`"products"."name_key"`], false, limit, offset));
@@ -347,11 +366,14 @@ export async function searchProductPage(
   }
 
   const key = sortKeyOf(sorting.field);
-  const step2 = await cappedMatches(db, where, sql`0`, key, sorting.desc, query);
+  const step2 = await cappedMatches(db, where, sql`0`, key, sorting.desc, true, query);
   if (step2.total <= PRODUCT_SEARCH_CAP) return exact(step2);
-  // Price and creation date spread the matches along their index: walk it, within a budget. Names
-  // cluster by their first word (a brand's products sit deep in every product word's range): the
-  // name column reads and sorts every match.
+  // The first CAP + 1 matches in this order hold every page of the capped total.
+  if (offset + limit <= PRODUCT_SEARCH_CAP + 1)
+    return { ...listResult(step2.items, PRODUCT_SEARCH_CAP, query), totalCapped: true };
+  // Past them (an API caller's page beyond the cap): price and creation date spread the matches
+  // along their index: walk it, within a budget. Names cluster by their first word (a brand's
+  // products sit deep in every product word's range): the name column reads and sorts every match.
   const index = sorting.field === 'name' ? undefined : WALKABLE[sorting.field];
   const walked = index
     ? await walk(
