@@ -27,18 +27,20 @@ type SortField = (typeof PRODUCT_SORTS)[number];
  * The total is exact up to PRODUCT_SEARCH_CAP; past it the answer says `totalCapped` ("mais de
  * 1.000") and nothing counts the tens of thousands of matches of a broad word (that count was most
  * of the 280-320 ms p95 before). How the page is found:
- * 1. Relevance: the first two tiers are ranges of the (client, name) btree index. They are walked in
- *    order, a chunk at a time, counting their matches up to the cap. A word typed from the start of
- *    names ("shampoo", "choc", "arroz 1kg") fills the cap there, in a few thousand index rows,
- *    without the trigram index (whose posting lists for such words hold tens of thousands of rows
- *    and take 30-120 ms to intersect at 1,000,000 products).
- * 2. Otherwise one statement collects at most CAP + 1 matches (the trigram index for rare words; a
- *    sequential scan that stops early for common ones), sorts them and joins the page: exact, and
- *    where every selective search ends.
- * 3. More than CAP matches: the page is read by walking the sort's index (name for the third tier of
- *    relevance, price, creation date) and keeping the rows that match; other sorts, and a walk that
- *    reads more than WALK_BUDGET rows (matches that cluster late in the order), read and sort every
- *    match: exact, as slow as the word is broad.
+ * 1. Relevance, when more than CAP names start with the whole search (a 1,001-row probe of the
+ *    (client, name) index): that range is walked in order, a chunk at a time, counting its matches
+ *    to CAP + 1 and keeping the page: "shampoo", "choc" never touch the trigram index (whose posting
+ *    lists for such words take 30-120 ms to intersect at 1,000,000 products).
+ * 2. One statement collects the first CAP + 1 matches in the page's base order (a chosen column, or
+ *    the name when relevance is the name order: no name starts with the search or its first word),
+ *    sorts them and joins the page. The planner walks the order's index and stops at the 1,001st
+ *    match for a common word, or takes the trigram index and sorts for a rare one. With CAP matches
+ *    or fewer this is the exact answer (every selective search ends here); past it these 1,001 rows
+ *    hold every page of the capped total in that order.
+ * 3. Relevance with name tiers and more than CAP matches: the tiers are walked in name order
+ *    (ranges of the name index, then the whole client) for the page. Pages past the cap that an API
+ *    caller asks for walk the price or creation index; other columns, and a walk over its budget,
+ *    read and sort every match: exact, as slow as the word is broad.
  */
 
 /** Rows of the index read by the first statement of a walk; each next one reads twice as many. */
