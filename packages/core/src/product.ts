@@ -2,6 +2,7 @@ import { barcodeSchema } from './barcode.ts';
 import { optionalText } from './fields.ts';
 import { booleanFilter, listQuerySchema, pageOf } from './list.ts';
 import { keepDigitsAndComma } from './money.ts';
+import { plural } from './plural.ts';
 import { refSchema, timestampFields } from './responses.ts';
 import { REQUIRED, z } from './zod.ts';
 
@@ -328,9 +329,8 @@ export type ProductPage = z.infer<typeof productPageSchema>;
 
 /** "mais de 1.000 produtos", "1 produto", "25 produtos": how many products a list answer found. */
 export function productCountText(page: { total: number; totalCapped: boolean }): string {
-  const n = page.total.toLocaleString('pt-BR');
-  if (page.totalCapped) return `mais de ${n} produtos`;
-  return `${n} ${page.total === 1 ? 'produto' : 'produtos'}`;
+  const text = plural(page.total, 'produto', 'produtos');
+  return page.totalCapped ? `mais de ${text}` : text;
 }
 
 export const productSchema = productListItemSchema.extend({
