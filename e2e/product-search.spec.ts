@@ -21,16 +21,20 @@ function cnpj(base12: string): string {
 
 const SHOTS = '/tmp/h21b';
 
+/** The screen at 1280 and 390 px, light and dark (the app's own theme toggle), into /tmp/h21b. */
 async function shoot(page: Page, name: string) {
   mkdirSync(SHOTS, { recursive: true });
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    for (const width of [1280, 390]) {
-      await page.setViewportSize({ width, height: 860 });
-      await page.screenshot({ path: `${SHOTS}/${name}-${width}-${scheme}.png`, fullPage: false });
-    }
-  }
-  await page.setViewportSize({ width: 1280, height: 860 });
+  const take = async (scheme: string, width: number) => {
+    await page.setViewportSize({ width, height: 860 });
+    await page.waitForTimeout(400); // the drawer's transition after a resize
+    await page.screenshot({ path: `${SHOTS}/${name}-${width}-${scheme}.png` });
+  };
+  await take('light', 1280);
+  await take('light', 390);
+  await page.getByRole('button', { name: 'Ativar tema escuro' }).click();
+  await take('dark', 390);
+  await take('dark', 1280);
+  await page.getByRole('button', { name: 'Ativar tema claro' }).click();
 }
 
 test('a broad search says "mais de 1.000 produtos" and ranks names that start with it first', async ({
