@@ -9,10 +9,30 @@
  * Usage: npx tsx bench/catalog.ts [--products 100000] [--engine pglite|postgres|both] [--duration 10]
  * The data goes in with SQL (generate_series) before the server starts: the API's migrations and
  * demo seed run first, so the schema and indexes are exactly the application's.
+ *
+ * Search at 1,000,000 products per client (issue 21), on a kept database, before and after a change
+ * in ONE run:
+ *   npx tsx bench/catalog.ts --engine postgres --products 1000000 \
+ *     --pg-url postgres://postgres@127.0.0.1:55499/balcao_h21b [--before <commit>] [--duration 4]
+ * --pg-url loads the products once (an empty database) and reuses them on later runs. --before
+ * exports that commit's code into a temporary folder (git archive, node_modules linked) and starts
+ * its server next to this one on the same database: every scenario runs on both, one after the
+ * other, and the table gives both p95s and their ratio. Scenarios: barcode and SKU lookups (the
+ * scanner), each search term alone (list page 1 with its total, no column chosen), the PDV search
+ * (active, 8 rows), the same terms sorted by the name column, the first list page and /user/me.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+} from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { sql } from 'drizzle-orm';
@@ -25,7 +45,7 @@ import {
 } from '../apps/api/src/db/client.ts';
 import { insertClient } from '../apps/api/src/modules/account/service.ts';
 import { seedDemo } from '../apps/api/src/seed.ts';
-import { ensureWebBuild, type Figures, load, machine, startServer, table } from './lib.ts';
+import { ensureWebBuild, type Figures, load, machine, ROOT, startServer, table } from './lib.ts';
 
 type Engine = 'pglite' | 'postgres';
 
@@ -156,6 +176,11 @@ export const SELECTIVE_TERMS = [
 /** A bare word that matches thousands of products (2,000 and 7,900 of 100,000). */
 export const BROAD_TERMS = ['shampoo', 'chocolate'];
 export const SEARCH_TERMS = [...SELECTIVE_TERMS, ...BROAD_TERMS];
+/**
+ * More shapes of search (issue 21): a word being typed ("choc"), a brand and a colour inside names
+ * ("tilibra" 33,000 and "azul" 50,000 of 1,000,000, spread over every product word).
+ */
+export const MORE_TERMS = ['choc', 'tilibra', 'azul'];
 
 const pgArray = (items: string[]) => `ARRAY[${items.map((s) => `'${s.replace(/'/g, "''")}'`).join(',')}]`;
 
@@ -219,7 +244,8 @@ export async function populate(database: Database, n: number): Promise<{ demoCli
   });
   await fillClient(database, clientId, n);
   await fillClient(database, other.id, n);
-  await database.db.execute(sql.raw('ANALYZE'));
+  // Statistics and the visibility map (index-only scans) as autovacuum keeps them in a live shop.
+  await database.db.execute(sql.raw('VACUUM ANALYZE'));
   console.log(`  loaded ${2 * n} products in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return { demoClientId: clientId };
 }
@@ -259,69 +285,97 @@ async function token(url: string): Promise<string> {
   return ((await res.json()) as { token: string }).token;
 }
 
-/** Sequential requests (one cashier, one terminal): the latency a person feels. */
-async function measure(
-  url: string,
-  clientId: number,
-  n: number,
-  duration: number,
-  label: string,
-): Promise<Figures[]> {
-  const auth = { authorization: `Bearer ${await token(url)}` };
-  const pick = <T>(items: T[]) => items[Math.floor(Math.random() * items.length)];
-  // Sanity: every scenario answers 200 with data before it is timed.
-  const check = async (path: string) => {
-    const res = await fetch(`${url}${path}`, { headers: auth });
-    if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-    return res.json();
-  };
-  const hit = (await check(`/v1/product/barcode/${barcodeOf(n)}`)) as { product: { name: string } };
-  const found = (await check(`/v1/product/client/${clientId}?q=${encodeURIComponent('camiseta azul')}`)) as {
-    total: number;
-  };
-  const first = (await check(`/v1/product/client/${clientId}`)) as { total: number };
-  console.log(
-    `  check: ${hit.product.name} | 'camiseta azul' ${found.total} hits | list total ${first.total}`,
-  );
+type Target = { label: string; url: string; stop: () => Promise<void> };
 
-  const common = { connections: 1, duration, headers: auth };
-  const barcode = await load(`${label} barcode lookup`, {
-    ...common,
-    url,
-    requests: [
-      {
-        method: 'GET',
-        setupRequest: (req) => ({
-          ...req,
-          path: `/v1/product/barcode/${barcodeOf(1 + Math.floor(Math.random() * n))}`,
-        }),
-      },
-    ],
-  });
-  const search = (name: string, terms: string[]) =>
-    load(`${label} ${name}`, {
-      ...common,
-      url,
-      requests: [
-        {
-          method: 'GET',
-          setupRequest: (req) => ({
-            ...req,
-            path: `/v1/product/client/${clientId}?q=${encodeURIComponent(pick(terms))}`,
-          }),
-        },
-      ],
+/** The code of `commit` in a temporary folder that runs like this checkout (node_modules linked). */
+function exportCommit(commit: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'balcao-bench-before-'));
+  execFileSync('sh', ['-c', `git archive ${commit} | tar -x -C ${dir}`], { cwd: ROOT });
+  const modules = join(dir, 'node_modules');
+  mkdirSync(join(modules, '@balcao'), { recursive: true });
+  for (const entry of readdirSync(join(ROOT, 'node_modules'))) {
+    if (entry === '@balcao') continue;
+    symlinkSync(join(ROOT, 'node_modules', entry), join(modules, entry));
+  }
+  // The workspace links are relative: they point into the exported code.
+  for (const entry of readdirSync(join(ROOT, 'node_modules/@balcao')))
+    symlinkSync(readlinkSync(join(ROOT, 'node_modules/@balcao', entry)), join(modules, '@balcao', entry));
+  symlinkSync(join(ROOT, 'apps/web/dist'), join(dir, 'apps/web/dist'));
+  console.log(`  ${commit} exported to ${dir}`);
+  return dir;
+}
+
+/**
+ * Every scenario on every server, one after the other (so a change of the machine's load hits both
+ * alike), sequential requests (1 connection): the latency a cashier or a back-office user feels.
+ */
+async function compare(servers: Target[], clientId: number, n: number, duration: number, label: string) {
+  const auth = { authorization: `Bearer ${await token(servers[0].url)}` };
+  const pick = <T>(items: T[]) => items[Math.floor(Math.random() * items.length)];
+  const list = (q: string, extra = '') => `/v1/product/client/${clientId}?q=${encodeURIComponent(q)}${extra}`;
+  const last = servers.at(-1)!;
+  const hits = async (q: string) => {
+    const res = await fetch(`${last.url}${list(q)}`, { headers: auth });
+    if (!res.ok) throw new Error(`${q}: ${res.status} ${await res.text()}`);
+    const page = (await res.json()) as { total: number; totalCapped?: boolean };
+    return `${page.totalCapped ? 'more than ' : ''}${page.total.toLocaleString('en')}`;
+  };
+  type Scenario = { name: string; path: () => string; hits?: string };
+  const scenarios: Scenario[] = [
+    {
+      name: 'barcode lookup',
+      path: () => `/v1/product/barcode/${barcodeOf(1 + Math.floor(Math.random() * n))}`,
+    },
+    {
+      name: 'SKU typed at the scanner (exact)',
+      path: () => `/v1/product/barcode/SKU${1 + Math.floor(Math.random() * n)}`,
+    },
+  ];
+  for (const term of [...SELECTIVE_TERMS, ...BROAD_TERMS, ...MORE_TERMS])
+    scenarios.push({
+      name: `search "${term}" (page 1 + total)`,
+      path: () => list(term),
+      hits: await hits(term),
     });
-  const mixed = await search('name search, all terms (page 1 + total)', SEARCH_TERMS);
-  const selective = await search('name search, selective terms', SELECTIVE_TERMS);
-  const broad = await search('name search, broad words (2,000-7,900 hits)', BROAD_TERMS);
-  const list = await load(`${label} first list page (sorted by name + total)`, {
-    ...common,
-    url: `${url}/v1/product/client/${clientId}`,
-  });
-  // The floor: an authenticated request that reads only the session.
-  const me = await load(`${label} baseline GET /v1/user/me`, { ...common, url: `${url}/v1/user/me` });
-  return [barcode, mixed, selective, broad, list, me];
+  const all = [...SEARCH_TERMS, ...MORE_TERMS];
+  scenarios.push(
+    { name: 'search, all 13 terms', path: () => list(pick(all)) },
+    {
+      name: 'PDV search (active, 8 rows), all 13 terms',
+      path: () => list(pick(all), '&active=true&pageSize=8'),
+    },
+    { name: 'search sorted by the name column, all 13 terms', path: () => list(pick(all), '&sort=name') },
+    { name: 'first list page (sorted by name + total)', path: () => `/v1/product/client/${clientId}` },
+    { name: 'baseline GET /v1/user/me', path: () => '/v1/user/me' },
+  );
+  const rows: string[] = [];
+  for (const scenario of scenarios) {
+    const figures: Figures[] = [];
+    for (const server of servers)
+      figures.push(
+        await load(`${label} ${scenario.name} [${server.label}]`, {
+          connections: 1,
+          duration,
+          headers: auth,
+          url: server.url,
+          requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: scenario.path() }) }],
+        }),
+      );
+    const cells = figures.map((f) => `${f.requests} | ${f.p50} | ${f.p95} | ${f.errors}`);
+    const ratio = figures.length > 1 ? ` | ${(figures[1].p95 / figures[0].p95).toFixed(2)}` : '';
+    rows.push(`| ${scenario.name} | ${scenario.hits ?? ''} | ${cells.join(' | ')}${ratio} |`);
+    console.log(rows.at(-1));
+  }
+  const heads = servers.map((s) => `${s.label}: requests | p50 ms | p95 ms | errors`).join(' | ');
+  const cols = servers.map(() => '---|---|---|---').join('|');
+  console.log(
+    `\n${new Date().toISOString().slice(0, 10)} · ${machine()} · load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} · sequential requests, ${duration} s per scenario and server\n`,
+  );
+  console.log(`| scenario | hits | ${heads}${servers.length > 1 ? ' | p95 after/before' : ''} |`);
+  console.log(`|---|---|${cols}${servers.length > 1 ? '|---' : ''}|`);
+  console.log(rows.join('\n'));
 }
 
 async function runEngine(engine: Engine, n: number, duration: number): Promise<Figures[]> {
@@ -336,12 +390,54 @@ async function runEngine(engine: Engine, n: number, duration: number): Promise<F
       await database.close();
       const server = await startServer({ env: { DATA_DIR: dataDir } });
       try {
-        return await measure(server.url, demoClientId, n, duration, label);
+        await compare([{ label: 'after', ...server }], demoClientId, n, duration, label);
+        return [];
       } finally {
         await server.stop();
       }
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
+    }
+  }
+  const kept = arg('pg-url', '');
+  if (kept) {
+    // A kept database (loaded once, measured many times): load only when it has no products yet.
+    const database = fromPostgres(kept, 2);
+    await migrateDatabase(database);
+    // Statistics and the visibility map (index-only scans) as autovacuum keeps them in a live shop.
+    await database.db.execute(sql.raw('VACUUM (ANALYZE) products'));
+    const loaded = (await database.db.execute(
+      sql.raw('select count(*)::int as n from products'),
+    )) as unknown as {
+      rows?: { n: number }[];
+    };
+    const count = Number((loaded.rows ?? (loaded as unknown as { n: number }[]))[0]?.n ?? 0);
+    if (count < 2 * n) {
+      if (count > 0) throw new Error(`${kept} holds ${count} products, not ${2 * n}: use an empty database`);
+      await populate(database, n);
+    } else console.log(`  kept database: ${count} products`);
+    const demo = (await database.db.execute(
+      sql.raw(`select client_id as id from users where email = 'caixa@demo.com.br'`),
+    )) as unknown as { rows?: { id: number }[] };
+    const demoClientId = Number((demo.rows ?? (demo as unknown as { id: number }[]))[0].id);
+    await database.close();
+    const before = arg('before', '');
+    const servers: Target[] = [];
+    let root = '';
+    try {
+      if (before) {
+        root = exportCommit(before);
+        servers.push({
+          label: `before (${before.slice(0, 7)})`,
+          ...(await startServer({ databaseUrl: kept, root })),
+        });
+      }
+      servers.push({ label: 'after', ...(await startServer({ databaseUrl: kept })) });
+      await compare(servers, demoClientId, n, duration, label);
+      return [];
+    } finally {
+      for (const server of servers) await server.stop();
+      if (root) rmSync(root, { recursive: true, force: true });
     }
   }
   const pg = startPostgres();
@@ -351,7 +447,8 @@ async function runEngine(engine: Engine, n: number, duration: number): Promise<F
     await database.close();
     const server = await startServer({ databaseUrl: pg.url });
     try {
-      return await measure(server.url, demoClientId, n, duration, label);
+      await compare([{ label: 'after', ...server }], demoClientId, n, duration, label);
+      return [];
     } finally {
       await server.stop();
     }
@@ -375,7 +472,7 @@ async function main() {
   console.log(
     `\n${new Date().toISOString().slice(0, 10)} · ${machine()} · sequential requests (1 connection), ${duration} s each\n`,
   );
-  console.log(table(rows));
+  if (rows.length > 0) console.log(table(rows));
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();

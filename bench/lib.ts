@@ -25,8 +25,10 @@ export type Server = { url: string; stop: () => Promise<void> };
  * or on DATABASE_URL when given. DEMO=1 seeds the demo shop.
  */
 export async function startServer(
-  options: { port?: number; databaseUrl?: string; env?: Record<string, string> } = {},
+  options: { port?: number; databaseUrl?: string; env?: Record<string, string>; root?: string } = {},
 ): Promise<Server> {
+  // Another checkout of the code (bench/catalog.ts --before: the code before a change, same run).
+  const root = options.root ?? ROOT;
   const port = options.port ?? 3300 + Math.floor(Math.random() * 500);
   const dataDir = mkdtempSync(join(tmpdir(), 'balcao-bench-'));
   const child: ChildProcess = spawn(
@@ -38,10 +40,10 @@ export async function startServer(
         : []),
       '--import',
       'tsx',
-      join(ROOT, 'apps/api/src/server.ts'),
+      join(root, 'apps/api/src/server.ts'),
     ],
     {
-      cwd: ROOT,
+      cwd: root,
       env: {
         ...process.env,
         NODE_ENV: 'production',

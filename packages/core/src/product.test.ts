@@ -7,7 +7,9 @@ import {
   maskQuantityInput,
   moneyInputToCents,
   numberToQuantityInput,
+  PRODUCT_SEARCH_CAP,
   type ProductFormValues,
+  productCountText,
   productFormSchema,
   productGridInputSchema,
   productInputSchema,
@@ -140,5 +142,14 @@ describe('form inputs', () => {
       ['name', 'O campo é obrigatório'],
       ['salePriceCents', 'O campo é obrigatório'],
     ]);
+  });
+});
+
+describe('product list count', () => {
+  it('says how many products a search found, "mais de 1.000" past the cap', () => {
+    expect(productCountText({ total: PRODUCT_SEARCH_CAP, totalCapped: true })).toBe('mais de 1.000 produtos');
+    expect(productCountText({ total: 1, totalCapped: false })).toBe('1 produto');
+    expect(productCountText({ total: 0, totalCapped: false })).toBe('0 produtos');
+    expect(productCountText({ total: 999, totalCapped: false })).toBe('999 produtos');
   });
 });

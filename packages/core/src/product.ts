@@ -1,7 +1,8 @@
 import { barcodeSchema } from './barcode.ts';
 import { optionalText } from './fields.ts';
-import { booleanFilter, listQuerySchema } from './list.ts';
+import { booleanFilter, listQuerySchema, pageOf } from './list.ts';
 import { keepDigitsAndComma } from './money.ts';
+import { plural } from './plural.ts';
 import { refSchema, timestampFields } from './responses.ts';
 import { REQUIRED, z } from './zod.ts';
 
@@ -312,6 +313,25 @@ export const productListItemSchema = z.object({
   ...timestampFields,
 });
 export type ProductListItem = z.infer<typeof productListItemSchema>;
+
+/**
+ * A search (`q`) counts its matches only up to this many: past it the list says "mais de 1.000
+ * produtos" and pages through the first PRODUCT_SEARCH_CAP (refine the search to see others).
+ */
+export const PRODUCT_SEARCH_CAP = 1000;
+
+/**
+ * The product list answer: the list contract plus `totalCapped`, true when `q` matched more than
+ * PRODUCT_SEARCH_CAP products (then `total` is PRODUCT_SEARCH_CAP).
+ */
+export const productPageSchema = pageOf(productListItemSchema).extend({ totalCapped: z.boolean() });
+export type ProductPage = z.infer<typeof productPageSchema>;
+
+/** "mais de 1.000 produtos", "1 produto", "25 produtos": how many products a list answer found. */
+export function productCountText(page: { total: number; totalCapped: boolean }): string {
+  const text = plural(page.total, 'produto', 'produtos');
+  return page.totalCapped ? `mais de ${text}` : text;
+}
 
 export const productSchema = productListItemSchema.extend({
   description: z.string(),

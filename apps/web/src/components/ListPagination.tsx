@@ -1,5 +1,7 @@
 import TablePagination from '@mui/material/TablePagination';
 
+const n = (value: number) => value.toLocaleString('pt-BR');
+
 /** Server-side pagination of a list (DESIGN.md list contract), in Portuguese. */
 export function ListPagination({
   total,
@@ -8,7 +10,9 @@ export function ListPagination({
   onPage,
   onPageSize,
   sizes = [10, 20, 50, 100],
+  capped = false,
 }: {
+  /** Exact, or a cap when `capped` ("1–20 de mais de 1.000"). */
   total: number;
   /** 1-based, as the API counts. */
   page: number;
@@ -17,6 +21,8 @@ export function ListPagination({
   onPageSize: (pageSize: number) => void;
   /** The page sizes offered. */
   sizes?: number[];
+  /** The answer counted only up to `total` (a broad search): there are more. */
+  capped?: boolean;
 }) {
   return (
     <TablePagination
@@ -34,7 +40,9 @@ export function ListPagination({
           display: { xs: 'none', sm: 'flex' },
         },
       }}
-      labelDisplayedRows={({ from, to, count }) => `${from}–${to} de ${count}`}
+      labelDisplayedRows={({ from, to, count }) =>
+        `${n(from)}–${n(to)} de ${capped ? 'mais de ' : ''}${n(count)}`
+      }
       getItemAriaLabel={(type) =>
         ({
           first: 'Primeira página',

@@ -1,7 +1,7 @@
-import { type ListResult, parseSort } from '@balcao/core/list';
+import { parseSort } from '@balcao/core/list';
 import {
   PRODUCT_SORTS,
-  type ProductListItem,
+  type ProductPage,
   type productListQuerySchema,
   searchKey,
 } from '@balcao/core/product';
@@ -12,6 +12,7 @@ import type { Actor } from '../../lib/actor.ts';
 import { escapeLike, listResult, orderByOf, pageWindow } from '../../lib/list.ts';
 import { type ListRow, listColumns, toListItem, wholeColumns } from './listRow.ts';
 import { productCounters, products } from './schema.ts';
+import { searchProductPage } from './search.ts';
 
 type ListQuery = z.output<typeof productListQuerySchema>;
 
@@ -83,6 +84,7 @@ function hasFilters(query: ListQuery): boolean {
 
 /**
  * A page of products with filters, sort and pagination on the server (DESIGN.md list contract).
+ * - A search (`q`): search.ts (capped count, relevance without `sort`, index walk past the cap).
  * - No filter: the page walks the (client, name) index; the total comes from product_counters.
  * - Narrow filters (search, category, brand, low stock): the matches are collected once (a
  *   materialized CTE served by the trigram or btree index), counted and sorted. Without the fence
@@ -90,13 +92,10 @@ function hasFilters(query: ListQuery): boolean {
  *   sort late (e.g. "shampoo" among 100,000 products).
  * - Broad filters (active, type): walk the index and count.
  */
-export async function listProducts(
-  db: Db,
-  actor: Actor,
-  query: ListQuery,
-): Promise<ListResult<ProductListItem>> {
+export async function listProducts(db: Db, actor: Actor, query: ListQuery): Promise<ProductPage> {
   const clientId = actor.clientId;
   const where = listWhere(clientId, query);
+  if (query.q && where) return searchProductPage(db, clientId, where, { ...query, q: query.q });
   const { limit, offset } = pageWindow(query);
   if (isNarrow(query)) {
     listOrder(query); // validates `sort` (400 on an unknown field)
@@ -140,7 +139,7 @@ export async function listProducts(
       rows.length > 0
         ? Number(rows[0].total)
         : (await db.select({ total: sql<number>`count(*)::int` }).from(products).where(where))[0].total;
-    return listResult((rows as ListRow[]).map(toListItem), total, query);
+    return { ...listResult((rows as ListRow[]).map(toListItem), total, query), totalCapped: false };
   }
   const pageRows = db
     .select(listColumns)
@@ -160,7 +159,7 @@ export async function listProducts(
       .where(eq(productCounters.clientId, clientId));
     total = counter?.total ?? 0;
   }
-  return listResult((rows as ListRow[]).map(toListItem), total, query);
+  return { ...listResult((rows as ListRow[]).map(toListItem), total, query), totalCapped: false };
 }
 
 /** Every product of a filtered list, in batches (CSV export). */

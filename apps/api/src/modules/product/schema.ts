@@ -59,7 +59,9 @@ export const products = pgTable(
   (t) => [
     uniqueIndex('products_client_sku_uq').on(t.clientId, sql`lower(${t.sku})`),
     uniqueIndex('products_client_barcode_uq').on(t.clientId, t.barcode),
-    index('products_client_name_idx').on(t.clientId, t.nameKey, t.id),
+    // (client_id, name_key, id) INCLUDE (search_text, active): products_client_name_search_idx, a
+    // custom migration (drizzle has no INCLUDE). The name order of lists, and the search's walks
+    // read from the index alone (modules/product/search.ts).
     index('products_client_created_idx').on(t.clientId, t.createdAt, t.id),
     index('products_client_price_idx').on(t.clientId, t.salePriceCents, t.id),
     index('products_client_category_idx').on(t.clientId, t.categoryId),

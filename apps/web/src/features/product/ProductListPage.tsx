@@ -1,5 +1,10 @@
 import { formatCents } from '@balcao/core/money';
-import { formatQuantity, PRODUCT_TYPE_LABELS, type ProductListItem } from '@balcao/core/product';
+import {
+  formatQuantity,
+  PRODUCT_TYPE_LABELS,
+  type ProductListItem,
+  productCountText,
+} from '@balcao/core/product';
 import { can, WRITE } from '@balcao/core/routes';
 import ImageIcon from '@mui/icons-material/Image';
 import UploadIcon from '@mui/icons-material/Upload';
@@ -45,9 +50,11 @@ const PAGE_SIZES = [10, 20, 50, 100];
 const SORTS = ['name', '-name', 'salePriceCents', '-salePriceCents', 'stock', '-stock'] as const;
 
 function queryFromParams(params: URLSearchParams) {
+  const q = readParam.text(params, 'q');
   return {
-    q: readParam.text(params, 'q'),
-    sort: readParam.oneOf(params, 'sort', SORTS) ?? 'name',
+    q,
+    // A search without a chosen column is ranked: names that start with it first (the API's relevance).
+    sort: readParam.oneOf(params, 'sort', SORTS) ?? (q ? undefined : 'name'),
     categoryId: readParam.id(params, 'categoryId'),
     brandId: readParam.id(params, 'brandId'),
     active: readParam.flag(params, 'active'),
@@ -104,6 +111,11 @@ export default function ProductListPage() {
       {(data) => (
         <>
           <Box sx={{ height: 4 }}>{list.isFetching && <LinearProgress aria-label="Atualizando" />}</Box>
+          {query.q && (
+            <Typography variant="body2" color="text.secondary" sx={{ py: 1 }} data-testid="product-count">
+              {productCountText(data)}
+            </Typography>
+          )}
           <ListTable
             label="Produtos"
             head={
@@ -122,7 +134,10 @@ export default function ProductListPage() {
                 <TableCell align="right">Ações</TableCell>
               </>
             }
-            pagination={pagination({ ...query, total: data.total }, PAGE_SIZES)}
+            pagination={{
+              ...pagination({ ...query, total: data.total }, PAGE_SIZES),
+              capped: data.totalCapped,
+            }}
           >
             {data.items.map((p) => (
               <TableRow

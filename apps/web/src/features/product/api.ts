@@ -7,7 +7,7 @@ import type {
   ProductGridInput,
   ProductImage,
   ProductInput,
-  ProductListItem,
+  ProductPage,
   ProductType,
   ProductVariant,
   ProductVariantUpdate,
@@ -34,7 +34,7 @@ export const productKeys = queryKeys('product');
 const additionalKeys = queryKeys('product-additional');
 
 export const fetchProducts = (clientId: number, params: ProductListParams) =>
-  apiFetch<ListResult<ProductListItem>>(`/product/client/${clientId}${toQueryString(params)}`);
+  apiFetch<ProductPage>(`/product/client/${clientId}${toQueryString(params)}`);
 export const fetchProduct = (id: number) => apiFetch<Product>(`/product/${id}`);
 
 export function useProducts(clientId: number | undefined, params: ProductListParams) {
