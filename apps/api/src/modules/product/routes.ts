@@ -1,5 +1,4 @@
 import { Readable } from 'node:stream';
-import { pageOf } from '@balcao/core/list';
 import { changesOf, changesQuerySchema } from '@balcao/core/offline';
 import {
   barcodeMatchSchema,
