@@ -409,3 +409,7 @@ export const comandaMenuSchema = z.object({
   ),
 });
 export type ComandaMenu = z.infer<typeof comandaMenuSchema>;
+
+/** GET /v1/comanda/waiters: who may serve a tab (active users of the shop's comanda profiles), Garçons first. */
+export const comandaWaitersSchema = z.object({ items: z.array(refSchema) });
+export type ComandaWaiters = z.infer<typeof comandaWaitersSchema>;

@@ -96,6 +96,7 @@ const READS: Record<string, readonly string[]> = {
   'GET /v1/comanda': ['sale-command', 'sale-command-edit'],
   'GET /v1/comanda/:id': ['sale-command-edit'],
   'GET /v1/comanda/menu': ['sale-command-edit'],
+  'GET /v1/comanda/waiters': ['sale-command-new', 'sale-command-edit'],
   // Print stations run in any staff browser; senders (PDV, sale detail, printer page) follow their jobs.
   'GET /v1/printing/stations': ['settings-printer', 'sale-pdv', 'sale-detail'],
   'GET /v1/printing/jobs': ['settings-printer', 'sale-pdv', 'sale-detail'],

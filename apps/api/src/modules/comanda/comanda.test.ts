@@ -98,6 +98,22 @@ describe('opening tabs', () => {
   });
 });
 
+describe('the waiter picker', () => {
+  it("lists the shop's active comanda users, Garçons first, never Marketing or another shop's", async () => {
+    const shop = await restaurant([1, 9, 5]);
+    const other = await restaurant([1, 5]);
+    const [admin, marketing, garcom] = shop.users;
+    const { items } = expectStatus(await shop.api.get('/comanda/waiters'), 200);
+    expect(items.map((w: { id: number }) => w.id)).toEqual([garcom.user.id, admin.user.id]);
+    expect(items.map((w: { id: number }) => w.id)).not.toContain(marketing.user.id);
+    expect(items.map((w: { id: number }) => w.id)).not.toContain(other.users[1].user.id);
+    // The picked waiter is the tab's; a Marketing user cannot read the list.
+    const tab = await open(shop.api, { waiterId: garcom.user.id });
+    expect(tab.waiter).toMatchObject({ id: garcom.user.id });
+    expect((await shop.apis[1].get('/comanda/waiters')).statusCode).toBe(403);
+  });
+});
+
 describe('lines', () => {
   it('keeps every line when 20 waiters add to one tab at once, and a retried add counts once', async () => {
     const shop = await restaurant([1, ...Array.from({ length: 20 }, () => 5)]);

@@ -13,6 +13,7 @@ import {
   comandaServiceFeeInputSchema,
   comandaTransferInputSchema,
   comandaUpdateInputSchema,
+  comandaWaitersSchema,
 } from '@balcao/core/comanda';
 import { printDocumentSchema } from '@balcao/core/printing';
 import { NOT_MKT, WRITE } from '@balcao/core/routes';
@@ -33,6 +34,7 @@ import {
   addLine,
   assertComandasOn,
   cancelLine,
+  listWaiters,
   mergeComanda,
   openComanda,
   requestBill,
@@ -96,6 +98,19 @@ export function comandaRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => listBoard(db, sessionOf(request), request.query.waiterId ?? null),
+    );
+
+    app.get(
+      '/comanda/waiters',
+      {
+        config,
+        schema: {
+          tags,
+          summary: "Who may serve a tab (the open form's waiter picker): Garçons first",
+          response: { 200: comandaWaitersSchema },
+        },
+      },
+      async (request) => listWaiters(db, sessionOf(request)),
     );
 
     app.get(

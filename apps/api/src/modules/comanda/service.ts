@@ -9,9 +9,10 @@ import {
   type comandaTransferInputSchema,
   type comandaUpdateInputSchema,
 } from '@balcao/core/comanda';
+import { NOT_MKT } from '@balcao/core/routes';
 import { percentText } from '@balcao/core/settings';
 import type { z } from '@balcao/core/zod';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
 import { clients, users } from '../../db/schema.ts';
@@ -438,4 +439,26 @@ export async function requestBill(ctx: AppContext, session: SessionUser, id: num
     await logEvent(tx, session, id, 'bill_requested', 'Pediu a conta');
   });
   ctx.changed(clientId, 'comanda', id);
+}
+
+/**
+ * The shop's active users who may serve a tab (NOT_MKT profiles), Garçons first then by name: the
+ * open form's waiter picker.
+ */
+export async function listWaiters(
+  db: Executor,
+  session: SessionUser,
+): Promise<{ items: { id: number; name: string }[] }> {
+  const rows = await db
+    .select({ id: users.id, name: users.name })
+    .from(users)
+    .where(
+      and(
+        eq(users.clientId, session.clientId),
+        eq(users.active, true),
+        inArray(users.userTypeId, [...NOT_MKT]),
+      ),
+    )
+    .orderBy(sql`${users.userTypeId} <> 5`, users.name);
+  return { items: rows };
 }

@@ -2,6 +2,7 @@ import { comandaOpenInputSchema } from '@balcao/core/comanda';
 import type { CustomerListItem } from '@balcao/core/customer';
 import Autocomplete from '@mui/material/Autocomplete';
 import Box from '@mui/material/Box';
+import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
@@ -12,7 +13,7 @@ import { Form, FormError, FormTextField, SubmitButton, useAppForm } from '../../
 import { useDebouncedValue } from '../../lib/useDebouncedValue.ts';
 import { useSession } from '../auth/session.tsx';
 import { searchCustomers } from '../sale/api.ts';
-import { openComanda, useComandaWritten } from './api.ts';
+import { openComanda, useComandaWritten, useWaiters } from './api.ts';
 
 type Values = {
   customerId: number | null;
@@ -21,6 +22,8 @@ type Values = {
   people: string;
   customerName: string;
   customerPhone: string;
+  /** '' = none (a Garçom opening a tab serves it). */
+  waiterId: string;
 };
 
 const digits = (text: string) => text.replace(/\D/g, '').slice(0, 5);
@@ -34,12 +37,15 @@ export function toOpenInput(v: Values) {
     people: v.people === '' ? 1 : Number(v.people),
     customerName: v.customerName,
     customerPhone: v.customerPhone,
+    waiterId: v.waiterId === '' ? null : Number(v.waiterId),
   };
 }
 
 /** The fields of a new tab (the board's page and the waiter PDV share them). */
 export function OpenComandaForm({ onOpened, dense }: { onOpened: (id: number) => void; dense?: boolean }) {
   const written = useComandaWritten();
+  const { user } = useSession();
+  const waiters = useWaiters();
   const form = useAppForm<Values, ReturnType<typeof comandaOpenInputSchema.parse>>({
     schema: comandaOpenInputSchema,
     defaultValues: {
@@ -49,6 +55,7 @@ export function OpenComandaForm({ onOpened, dense }: { onOpened: (id: number) =>
       people: '1',
       customerName: '',
       customerPhone: '',
+      waiterId: user?.userType.id === 5 ? String(user.id) : '',
     },
     toInput: toOpenInput,
   });
@@ -83,6 +90,20 @@ export function OpenComandaForm({ onOpened, dense }: { onOpened: (id: number) =>
             slotProps={{ htmlInput: { inputMode: 'numeric' } }}
           />
         </Stack>
+        <TextField
+          select
+          label="Garçom"
+          value={form.watch('waiterId')}
+          onChange={(e) => form.setValue('waiterId', e.target.value)}
+          helperText="Quem atende a comanda (filtra o painel)"
+        >
+          <MenuItem value="">Sem garçom</MenuItem>
+          {(waiters.data?.items ?? []).map((w) => (
+            <MenuItem key={w.id} value={String(w.id)}>
+              {w.name}
+            </MenuItem>
+          ))}
+        </TextField>
         <CustomerSearch
           onPick={(c) => {
             form.setValue('customerId', c?.id ?? null);

@@ -6,6 +6,7 @@ import type {
   ComandaMenu,
   ComandaOpenInput,
   ComandaPaymentInput,
+  ComandaWaiters,
 } from '@balcao/core/comanda';
 import type { PrintDocument } from '@balcao/core/printing';
 import type { Sale } from '@balcao/core/sale';
@@ -29,6 +30,7 @@ export const fetchBoard = (waiterId?: number) =>
   apiFetch<ComandaBoard>(`/comanda${waiterId ? `?waiterId=${waiterId}` : ''}`);
 export const fetchComanda = (id: number) => apiFetch<Comanda>(`/comanda/${id}`);
 export const fetchMenu = () => apiFetch<ComandaMenu>('/comanda/menu');
+export const fetchWaiters = () => apiFetch<ComandaWaiters>('/comanda/waiters');
 
 export const openComanda = (body: ComandaOpenInput) =>
   apiFetch<Comanda>('/comanda', { method: 'POST', body });
@@ -64,6 +66,11 @@ export const addPayment = (id: number, body: ComandaPaymentInput, key: string) =
   apiFetch<Comanda>(`/comanda/${id}/payment`, { method: 'POST', body, headers: keyed(key) });
 export const closeComanda = (id: number, originSale: 'command' | 'waiter', key: string) =>
   apiFetch<Sale>(`/comanda/${id}/close`, { method: 'POST', body: { originSale }, headers: keyed(key) });
+
+/** Who may serve a tab (the open form's picker). */
+export function useWaiters() {
+  return useQuery({ queryKey: comandaKeys.view('waiters'), queryFn: fetchWaiters, staleTime: 60_000 });
+}
 
 export function useBoard(waiterId?: number) {
   return useQuery({ queryKey: comandaKeys.list(0, waiterId ?? null), queryFn: () => fetchBoard(waiterId) });
