@@ -195,7 +195,7 @@ test.describe('categories and brands', () => {
     await expect(page).toHaveURL(/\/dashboard\/product-category\/edit\/\d+$/);
     await page.goto('/dashboard/product-category');
     await page.getByLabel('Buscar').fill('Lanches');
-    await page.getByRole('button', { name: 'Excluir Lanches' }).click();
+    await page.getByRole('button', { name: 'Excluir Lanches', exact: true }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Excluir' }).click();
     await expect(snackbar(page)).toContainText(/Não é possível excluir: \d+ produtos usam esta categoria/);
     await page.getByLabel('Buscar').fill(name);

@@ -193,6 +193,11 @@ test('connects WhatsApp by QR, sends a campaign to a filtered audience and shows
   await tagsField.press('Enter');
   await page.getByRole('button', { name: 'Salvar' }).click();
   await expect(page.getByText('Cliente atualizado com sucesso')).toBeVisible();
+  // axe reads colours: wait for the snackbar's grow-in transition to end.
+  await expect(page.getByRole('alert').filter({ hasText: 'Cliente atualizado com sucesso' })).toHaveCSS(
+    'opacity',
+    '1',
+  );
   await axe(page, 'customer form');
   await shots(page, 'customer-form-tags');
   const tagged = await (

@@ -26,6 +26,10 @@ export function buildTheme(mode: PaletteMode): Theme {
     },
     shape: { borderRadius: 8 },
     components: {
+      // A plain router link (a sale's number in a list) reads in the theme's primary, in both modes.
+      MuiCssBaseline: {
+        styleOverrides: { 'a:not([class])': { color: dark ? '#90caf9' : '#1565c0' } },
+      },
       MuiPaper: {
         styleOverrides: {
           root: { border: 'none', backgroundImage: 'none' },
