@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { NotificationInput } from '@balcao/core/notification';
 import { createAdapter } from '@socket.io/postgres-adapter';
 import { eq } from 'drizzle-orm';
@@ -50,6 +51,15 @@ function usePostgresAdapter(app: FastifyInstance, io: Server, url: string) {
 export function attachSocket(app: FastifyInstance, db: Db, config: Config, clusterUrl?: string): Server {
   const io = new Server(app.server, { path: '/socket.io', serveClient: false, connectTimeout: 20_000 });
   const adapterPool = clusterUrl ? usePostgresAdapter(app, io, clusterUrl) : null;
+  if (adapterPool) {
+    // The adapter opens its LISTEN connection in the background; socket.io's close releases it only
+    // once it is there, so an app closed right after it started (a test, a failed boot) would wait
+    // on it forever. Ready means listening (or 5 s without the database: the adapter keeps retrying).
+    const pubSub = () => (io.of('/').adapter as unknown as { client?: { client?: unknown } }).client;
+    app.addHook('onReady', async () => {
+      for (let waited = 0; !pubSub()?.client && waited < 5_000; waited += 20) await sleep(20);
+    });
+  }
   if (adapterPool)
     io.on(SESSIONS_ENDED, (userId: number) => {
       endGoneSessions(io, db, userId).catch((error) =>
@@ -114,7 +124,8 @@ export function attachSocket(app: FastifyInstance, db: Db, config: Config, clust
   });
   app.addHook('onClose', async () => {
     await io.close();
-    await adapterPool?.end();
+    // Bounded: a connection the adapter is still acquiring (the database gone) never comes back.
+    if (adapterPool) await Promise.race([adapterPool.end(), sleep(3_000)]);
   });
   return io;
 }
