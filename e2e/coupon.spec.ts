@@ -217,8 +217,10 @@ test.describe('coupon form', () => {
     await page.waitForTimeout(1500);
     await expect(page).toHaveURL(/\/dashboard\/coupon\/new$/);
     await page.waitForURL(/\/dashboard\/coupon\/edit\/\d+$/, { timeout: 6000 });
+    // shownAt is when the test saw the snackbar, which on a loaded machine can trail its appearance
+    // by several hundred ms: the lower bound allows for it (still on /new at 1.5 s, checked above).
     const waited = Date.now() - shownAt;
-    expect(waited).toBeGreaterThan(2500);
+    expect(waited).toBeGreaterThan(2000);
     expect(waited).toBeLessThan(4500);
     await expect(page).toHaveTitle('Editar cupom | Balcão');
     await expect(page.getByLabel('Código')).toHaveValue(code);
