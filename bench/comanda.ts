@@ -11,6 +11,7 @@
  * BENCH_PG_URL names a database the script may empty (its public and drizzle schemas are dropped).
  */
 import { randomUUID } from 'node:crypto';
+import http from 'node:http';
 import pg from 'pg';
 import { chromium } from 'playwright-core';
 import { ensureWebBuild, type Figures, load, machine, type Server, startServer, table } from './lib.ts';
@@ -62,28 +63,141 @@ async function tokens(server: Server): Promise<string[]> {
   return out;
 }
 
-/**
- * `rate` null: every waiter sends its next line the moment the last is answered (saturation: p95 is
- * about 20 x the service time on PGlite's one connection). A number: the 20 waiters together send
- * that many lines per second (a rush at the pass: 40/s is each waiter adding a line every 0.5 s).
- */
-async function addLine(server: Server, engine: string, rate: number | null): Promise<Figures> {
+/** p-th percentile (nearest rank) of latencies in ms, 2 decimals. */
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  const i = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
+  return Math.round(sorted[i] * 100) / 100;
+}
+
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+type Arranged = { sessions: string[]; admin: string; tabs: number[]; body: string };
+
+async function arrange(server: Server): Promise<Arranged> {
   const sessions = await tokens(server);
   const admin = sessions[0];
   const product = await api<{ id: number }>(server, '/product', admin, {
-    name: 'X-Bench',
+    name: `X-Bench ${randomUUID().slice(0, 6)}`,
     salePriceCents: 1500,
   });
   const tabs: number[] = [];
   for (let i = 0; i < TABS; i++)
     tabs.push((await api<{ id: number }>(server, '/comanda', admin, { people: 2 })).id);
   const body = JSON.stringify({ productId: product.id, quantity: 1, notes: 'sem cebola' });
+  return { sessions, admin, tabs, body };
+}
+
+/** Every answered add is a line: the tabs hold exactly as many lines as the 201s. */
+async function checkLines(server: Server, engine: string, arranged: Arranged, figures: Figures) {
+  let lines = 0;
+  for (const id of arranged.tabs)
+    lines += (await api<{ lines: unknown[] }>(server, `/comanda/${id}`, arranged.admin)).lines.length;
+  const ok = figures.requests - figures.errors;
+  console.log(
+    `${engine}: ${lines} lines on ${TABS} tabs after ${figures.requests} requests (${figures.errors} errors)${lines === ok ? '' : ` MISMATCH: ${ok} answered 201`}`,
+  );
+  if (lines !== ok) process.exitCode = 1;
+}
+
+/**
+ * The waiters' phones, each its own keep-alive connection (undici's pool per waiter), each add with
+ * its own Idempotency-Key. `rush`: every waiter adds a line, then "thinks" a random time
+ * (exponential, mean `thinkMs`) before the next, as a waiter punches an order item by item; 20
+ * waiters thinking 0.5 s send about 40 lines/s together, ten times a full house at dinner.
+ * `together`: rounds in which all 20 tap "adicionar" in the same millisecond (the worst instant of
+ * a rush), one round every `thinkMs`.
+ */
+async function waiters(
+  server: Server,
+  engine: string,
+  mode: 'rush' | 'together',
+  thinkMs: number,
+): Promise<Figures> {
+  const arranged = await arrange(server);
+  const { sessions, tabs, body } = arranged;
+  const latencies: number[] = [];
+  let errors = 0;
+  const agents = Array.from({ length: WAITERS }, () => new http.Agent({ keepAlive: true, maxSockets: 1 }));
+  const add = async (w: number, n: number) => {
+    const start = performance.now();
+    const status = await new Promise<number>((done, fail) => {
+      const req = http.request(
+        `${server.url}/v1/comanda/${tabs[(w + n) % TABS]}/line`,
+        {
+          method: 'POST',
+          agent: agents[w],
+          headers: {
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(body),
+            authorization: `Bearer ${sessions[w % sessions.length]}`,
+            'idempotency-key': randomUUID(),
+          },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => done(res.statusCode ?? 0));
+        },
+      );
+      req.on('error', fail);
+      req.end(body);
+    });
+    latencies.push(performance.now() - start);
+    if (status !== 201) errors++;
+  };
+  // Warm every waiter's connection (not counted).
+  await Promise.all(agents.map((_, w) => add(w, 0)));
+  latencies.length = 0;
+  errors = 0;
+  const warm = WAITERS;
+  const started = performance.now();
+  const end = started + DURATION * 1000;
+  if (mode === 'rush') {
+    await Promise.all(
+      agents.map(async (_, w) => {
+        for (let n = 1; ; n++) {
+          await sleep(-Math.log(1 - Math.random()) * thinkMs);
+          if (performance.now() >= end) return;
+          await add(w, n);
+        }
+      }),
+    );
+  } else {
+    for (let n = 1; performance.now() < end; n++) {
+      const round = performance.now();
+      await Promise.all(agents.map((_, w) => add(w, n)));
+      await sleep(Math.max(0, thinkMs - (performance.now() - round)));
+    }
+  }
+  const seconds = (performance.now() - started) / 1000;
+  for (const a of agents) a.destroy();
+  latencies.sort((a, b) => a - b);
+  const scenario =
+    mode === 'rush'
+      ? `each adds a line every ${thinkMs / 1000} s on average`
+      : `all ${WAITERS} tap at once, every ${thinkMs / 1000} s`;
+  const figures: Figures = {
+    name: `${engine}: ${WAITERS} waiters on ${TABS} tabs, ${scenario}`,
+    requests: latencies.length,
+    rps: Math.round(latencies.length / seconds),
+    p50: percentile(latencies, 50),
+    p95: percentile(latencies, 95),
+    p99: percentile(latencies, 99),
+    errors,
+  };
+  // The warm-up adds are lines too.
+  await checkLines(server, engine, arranged, { ...figures, requests: figures.requests + warm });
+  return figures;
+}
+
+/** Saturation: every waiter sends its next line the moment the last is answered (autocannon). */
+async function backToBack(server: Server, engine: string): Promise<Figures> {
+  const arranged = await arrange(server);
+  const { sessions, tabs, body } = arranged;
   let n = 0;
-  const scenario = rate === null ? 'back to back' : `${rate} lines/s together`;
-  const figures = await load(`${engine}: add a line, ${WAITERS} waiters on ${TABS} tabs, ${scenario}`, {
+  const figures = await load(`${engine}: ${WAITERS} waiters on ${TABS} tabs, back to back (saturation)`, {
     url: server.url,
     connections: WAITERS,
-    ...(rate === null ? {} : { overallRate: rate }),
     duration: DURATION,
     requests: [
       {
@@ -104,13 +218,7 @@ async function addLine(server: Server, engine: string, rate: number | null): Pro
       },
     ],
   });
-  // Every 201 is a line: the tabs hold exactly as many lines as the requests that succeeded.
-  let lines = 0;
-  for (const id of tabs)
-    lines += (await api<{ lines: unknown[] }>(server, `/comanda/${id}`, admin)).lines.length;
-  console.log(
-    `${engine}: ${lines} lines on ${TABS} tabs after ${figures.requests} requests (${figures.errors} errors)`,
-  );
+  await checkLines(server, engine, arranged, figures);
   return figures;
 }
 
@@ -198,8 +306,9 @@ for (const engine of ['PGlite', 'PostgreSQL']) {
   const server = await startServer(engine === 'PostgreSQL' ? { databaseUrl: url } : {});
   try {
     if (parts.includes('add-line')) {
-      rows.push(await addLine(server, engine, 40));
-      rows.push(await addLine(server, engine, null));
+      rows.push(await waiters(server, engine, 'rush', 500));
+      rows.push(await waiters(server, engine, 'together', 500));
+      rows.push(await backToBack(server, engine));
     }
     if (parts.includes('board')) boards.push(await board(server, engine));
   } finally {

@@ -60,7 +60,7 @@ try {
   const database = fromPostgres(url.toString(), 10);
 
   // The home's data in-process (the service the route calls), one call after another.
-  const session = { sessionId: 0, userId, clientId, userTypeId: 1 as const };
+  const session = { sessionId: 0, userId, clientId, userTypeId: 1 as const, saleCommand: false };
   for (let i = 0; i < 10; i++) await homeOf(database.db, session);
   const times: number[] = [];
   for (let i = 0; i < SAMPLES; i++) {

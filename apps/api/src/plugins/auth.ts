@@ -4,7 +4,7 @@ import type { UserTypeId } from '@balcao/core/userTypes';
 import { and, eq, gt, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../db/client.ts';
-import { sessions, users } from '../db/schema.ts';
+import { clients, sessions, users } from '../db/schema.ts';
 import { forbidden, notFound, unauthorized } from '../errors.ts';
 
 export type SessionUser = {
@@ -12,6 +12,11 @@ export type SessionUser = {
   userId: number;
   clientId: number;
   userTypeId: UserTypeId;
+  /**
+   * The client's comandas switch (saleCommand), read with the session in the same statement: the
+   * comanda routes (a waiter's every tap) need no query of their own to answer 403 when it is off.
+   */
+  saleCommand: boolean;
 };
 
 /** Who may call a route: 'public' (no session) or the user types allowed. Default: any logged user. */
@@ -49,9 +54,11 @@ function prepareFindSession(db: Db) {
       userId: users.id,
       clientId: users.clientId,
       userTypeId: users.userTypeId,
+      saleCommand: clients.saleCommand,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
+    .innerJoin(clients, eq(clients.id, users.clientId))
     .where(
       and(
         eq(sessions.tokenHash, sql.placeholder('tokenHash')),

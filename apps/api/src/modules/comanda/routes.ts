@@ -1,4 +1,5 @@
 import {
+  COMANDA_MESSAGES,
   comandaBoardSchema,
   comandaCloseInputSchema,
   comandaLineCancelInputSchema,
@@ -22,7 +23,7 @@ import { z } from '@balcao/core/zod';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
-import { AppError } from '../../errors.ts';
+import { AppError, forbidden } from '../../errors.ts';
 import { idParam, idParams } from '../../lib/params.ts';
 import { assertCan, sessionOf } from '../../plugins/auth.ts';
 import { closeComanda } from './close.ts';
@@ -32,7 +33,6 @@ import { preBill, reprintSend, sendToProduction } from './production.ts';
 import { findComanda, listBoard } from './read.ts';
 import {
   addLine,
-  assertComandasOn,
   cancelLine,
   listWaiters,
   mergeComanda,
@@ -79,8 +79,9 @@ export function comandaRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     const { db } = ctx;
     const config = { access: NOT_MKT };
 
+    // The switch comes with the session (plugins/auth.ts): no query of its own on every tap.
     app.addHook('preHandler', async (request) => {
-      if (request.session) await assertComandasOn(db, request.session.clientId);
+      if (request.session && !request.session.saleCommand) throw forbidden(COMANDA_MESSAGES.disabled);
     });
 
     const detail = (request: FastifyRequest, id: number) => findComanda(db, sessionOf(request), id);

@@ -15,8 +15,8 @@ import type { z } from '@balcao/core/zod';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
-import { clients, users } from '../../db/schema.ts';
-import { AppError, conflict, duplicate, forbidden, notFound, unprocessable } from '../../errors.ts';
+import { users } from '../../db/schema.ts';
+import { AppError, conflict, duplicate, notFound, unprocessable } from '../../errors.ts';
 import { isSameVersion, violatedUnique } from '../../lib/pg.ts';
 import { assertNotStale, versionOf } from '../../lib/version.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
@@ -36,12 +36,6 @@ function rowsOf<T>(result: unknown): T[] {
 }
 
 const fail = (message: string, path: string) => new AppError(422, message, [{ path, message }]);
-
-/** 403 with the Portuguese message while the client's saleCommand flag is off. */
-export async function assertComandasOn(db: Executor, clientId: number): Promise<void> {
-  const [row] = await db.select({ on: clients.saleCommand }).from(clients).where(eq(clients.id, clientId));
-  if (!row?.on) throw forbidden(COMANDA_MESSAGES.disabled);
-}
 
 async function checkPeople(
   db: Executor,
