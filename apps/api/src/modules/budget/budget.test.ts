@@ -193,6 +193,12 @@ describe('budget PDV', () => {
     expect((await api(t, other.auth).get(`/budget/${budget.id}`)).statusCode).toBe(404);
     expect((await api(t, other.auth).get(`/budget/${budget.id}/pdf`)).statusCode).toBe(404);
     expect((await api(t, other.auth).post(`/budget/${budget.id}/cancel`, {})).statusCode).toBe(404);
+    // Another shop's budget is not found, before the seam asks that shop's user to open a register.
+    const convert = await api(t, other.auth).post(`/budget/${budget.id}/convert`, {
+      payments: [{ method: 'money', amountCents: 1000 }],
+    });
+    expect(convert.statusCode).toBe(404);
+    expect(convert.json().message).toBe('Orçamento não encontrado');
     const otherList = expectStatus(await api(t, other.auth).get('/budget'), 200);
     expect(otherList.total).toBe(0);
     const [waiter, marketing, driver] = users.slice(1).map((u) => api(t, bearer(u.token)));

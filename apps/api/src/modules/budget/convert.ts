@@ -23,7 +23,7 @@ export type BudgetConvertData = {
   approval?: BudgetConvertInput['approval'];
 };
 
-export function convertBudget(
+export async function convertBudget(
   ctx: AppContext,
   session: SessionUser,
   id: number,
@@ -32,6 +32,9 @@ export function convertBudget(
 ): Promise<RecordedSale> {
   const { clientId } = session;
   const { approval, ...body } = input;
+  // An unknown budget (or another shop's) is a 404 before anything the sale seam checks, such as
+  // the operator's open register: the read is repeated, locked, inside the sale's transaction.
+  await findBudgetRow(ctx.db, clientId, id);
   return recordSale(
     ctx,
     session,
