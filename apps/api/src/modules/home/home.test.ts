@@ -82,10 +82,29 @@ describe('GET /v1/home', () => {
     const yesterdayEarlier = await sell(1);
     const yesterdayLater = await sell(2);
     const lastMonth = await sell(4);
-    await backdate(client.id, yesterdayEarlier.id, '1 day 1 minute');
-    // Yesterday, one hour after the current time of day: not in "yesterday until now".
-    await backdate(client.id, yesterdayLater.id, '1 day -1 hour');
-    await backdate(client.id, lastMonth.id, '1 month 1 minute');
+    // Offsets that stay inside yesterday whatever the time of day the suite runs at (a fixed "-1 hour"
+    // landed on today between 23:00 and midnight in the shop's zone).
+    const clock = async () => {
+      const result = await t.database.db.execute(
+        sql`select extract(epoch from (now() at time zone ${clients.timeZone})::time)::float8 as s from ${clients} where ${clients.id} = ${client.id}`,
+      );
+      const [row] = (result as unknown as { rows: { s: number }[] }).rows;
+      return { sinceMidnight: Number(row.s), untilMidnight: 86_400 - Number(row.s) };
+    };
+    let { sinceMidnight, untilMidnight } = await clock();
+    if (sinceMidnight < 10 || untilMidnight < 10) {
+      await new Promise((done) => setTimeout(done, 11_000));
+      ({ sinceMidnight, untilMidnight } = await clock());
+    }
+    const before = `${Math.min(60, Math.floor(sinceMidnight / 2))} seconds`;
+    await backdate(client.id, yesterdayEarlier.id, `1 day ${before}`);
+    // Yesterday, later than the current time of day: not in "yesterday until now".
+    await backdate(
+      client.id,
+      yesterdayLater.id,
+      `1 day -${Math.min(3600, Math.floor(untilMidnight / 2))} seconds`,
+    );
+    await backdate(client.id, lastMonth.id, `1 month ${before}`);
 
     const { sales: figures } = (await api.get('/home')).json();
     expect(figures.today).toEqual({ salesCount: 1, amountCents: 3000, averageTicketCents: 3000 });
