@@ -1,6 +1,7 @@
 import { formatQuantity } from '@balcao/core/product';
 import type { OfflineSaleInput, Sale } from '@balcao/core/sale';
 import { insufficientStockMessage } from '@balcao/core/stock';
+import { ApiError } from '../../lib/api.ts';
 import type { LocalCatalog } from '../offline/catalog.ts';
 import type { OfflineDb } from '../offline/db.ts';
 import { enqueueSale } from '../offline/outbox.ts';
@@ -26,7 +27,8 @@ export async function checkOfflineStock(catalog: LocalCatalog, lines: PdvLine[])
     taken.set(key, (taken.get(key) ?? 0) + line.quantity);
     if (level - line.quantity >= 0) continue;
     const name = variant ? `${product.name} (${variant.name})` : product.name;
-    if (!settings.allowNegativeStock) throw new Error(insufficientStockMessage(name, Math.max(level, 0)));
+    if (!settings.allowNegativeStock)
+      throw new ApiError(409, insufficientStockMessage(name, Math.max(level, 0)));
     warnings.push(
       `Estoque de ${name} ficará negativo (${formatQuantity(Math.round((level - line.quantity) * 1000) / 1000)}) neste aparelho`,
     );
@@ -48,7 +50,7 @@ export async function finishOffline(
 ): Promise<{ sale: Sale; stockWarnings: string[] }> {
   const totals = pdvTotals(state);
   const paid = pdvPaymentCheck(state, totals.finalAmountCents);
-  if (!paid.ok) throw new Error(paid.message);
+  if (!paid.ok) throw new ApiError(422, paid.message);
   const stockWarnings = await checkOfflineStock(catalog, state.items);
   const madeAt = new Date().toISOString();
   const body: OfflineSaleInput = {
