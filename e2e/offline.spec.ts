@@ -319,6 +319,26 @@ test('two tabs syncing at once send each sale once; a conflict (price changed) i
   await managerContext.close();
 });
 
+/** The stock rule the PDV's local copy holds (run in the page). */
+async function localStockRule(): Promise<unknown> {
+  const dbs = await indexedDB.databases();
+  const name = dbs.find((d) => d.name?.startsWith('balcao-'))?.name;
+  if (!name) return null;
+  return new Promise<unknown>((resolve) => {
+    const open = indexedDB.open(name);
+    open.onsuccess = () => {
+      const db = open.result;
+      const get = db.transaction('meta').objectStore('meta').get('stock.settings');
+      get.onsuccess = () => {
+        resolve(get.result?.value ?? null);
+        db.close();
+      };
+      get.onerror = () => resolve(null);
+    };
+    open.onerror = () => resolve(null);
+  });
+}
+
 /** "R$ 1.234,56" in a text -> cents. */
 const centsIn = (text: string) => {
   const m = /R\$\s*([\d.]+,\d{2})/.exec(text);
@@ -424,6 +444,11 @@ test('offline stock, addresses and register cash: stock shown and lowered by an 
     await expect(addressSelect).toContainText('Praça da Sé');
     await page.getByRole('textbox', { name: 'Frete' }).fill('3,00');
     await expect(page.getByTestId('pdv-final-amount')).toHaveText('R$ 8,00');
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.screenshot({ path: `/tmp/h21o/pdv-offline-customer-${width}.png` });
+    }
+    await page.setViewportSize({ width: 1280, height: 720 });
     await page.keyboard.press('F6');
     const addPayment = page.getByRole('form', { name: 'Adicionar pagamento' });
     await addPayment.getByLabel('Forma de pagamento').click();
@@ -476,12 +501,39 @@ test('offline stock, addresses and register cash: stock shown and lowered by an 
     await expect(card).toBeVisible();
     await expect(card).toContainText('Receber R$ 8,00');
     await managerContext.close();
-    // Put back: the order is canceled (the sale with it), so later specs find the panel as before.
+    // Put back: the order is canceled, so later specs find the delivery panel as before.
     const cancel = await page.request.post(`/v1/delivery/orders/${orders[0].id}/cancel`, {
       headers: api.headers,
       data: { reason: 'Teste de venda offline' },
     });
     expect(cancel.status(), await cancel.text()).toBe(200);
+
+    // Where the shop allows negative stock, an offline sale below zero is warned about, not refused.
+    await setRule(true);
+    await page.reload();
+    await expect
+      .poll(() => page.evaluate(localStockRule), { timeout: 20_000 })
+      .toMatchObject({ allowNegativeStock: true });
+    await goOffline(context, page);
+    await scan(page, barcode);
+    await expect(page.getByTestId('pdv-line')).toHaveCount(1);
+    await page.keyboard.press('F6');
+    await page
+      .getByRole('form', { name: 'Adicionar pagamento' })
+      .getByRole('button', { name: 'Adicionar' })
+      .click();
+    await page.keyboard.press('F9');
+    await expect(page.getByTestId('sale-finished')).toContainText('Venda finalizada sem conexão');
+    await expect(page.getByTestId('offline-stock-warning')).toHaveText(
+      `Estoque de ${name} ficará negativo (-1) neste aparelho`,
+    );
+    await page.getByRole('button', { name: /Nova venda/ }).click();
+    await context.setOffline(false);
+    await expect(page.getByTestId('offline-banner')).toBeHidden({ timeout: 20_000 });
+    const afterAll = await offlineSalesOf(page, api, name);
+    expect(afterAll).toHaveLength(3);
+    // Allowed by the shop: no conflict on arrival.
+    expect(afterAll[2].offlineFlags).toEqual([]);
   } finally {
     await setRule(previous.allowNegativeStock);
   }
