@@ -26,7 +26,7 @@ import { useSession } from '../auth/session.tsx';
 import { useCurrentRegister } from '../cash-register/api.ts';
 import { CashMovementDialog } from '../cash-register/CashMovementDialog.tsx';
 import { OpenRegisterDialog } from '../cash-register/OpenRegisterDialog.tsx';
-import type { OutboxMovement, OutboxSale } from '../offline/db.ts';
+import { expectedCash } from '../offline/cash.ts';
 import { OfflineSync } from '../offline/OfflineSync.tsx';
 import { enqueueMovement } from '../offline/outbox.ts';
 import { setUnreachable, useOffline } from '../offline/status.ts';
@@ -400,23 +400,6 @@ export default function PdvPage() {
       />
     </Box>
   );
-}
-
-/**
- * The register's expected cash (issue 21): the total last seen from the server plus the cash of the
- * sales and movements this device has not sent yet (they are not in the server's total). A sale's
- * cash is its money payments (the change comes out of what was handed over, not the drawer's total).
- */
-export function expectedCash(
-  serverCents: number,
-  sales: OutboxSale[],
-  movements: OutboxMovement[],
-): { cents: number; unsynced: boolean } {
-  let cents = serverCents;
-  for (const s of sales)
-    for (const p of s.body.sale.payments ?? []) if (p.method === 'money') cents += p.amountCents ?? 0;
-  for (const m of movements) cents += m.body.type === 'deposit' ? m.body.amountCents : -m.body.amountCents;
-  return { cents, unsynced: sales.length + movements.length > 0 };
 }
 
 /** Tells the operator before finishing that the discount needs a manager's approval. */
