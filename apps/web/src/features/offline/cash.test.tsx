@@ -2,10 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { expectedCash } from './cash.ts';
 import type { OutboxMovement, OutboxSale } from './db.ts';
 
-const sale = (payments: { method: string; amountCents: number }[]): OutboxSale => ({
+const sale = (
+  payments: { method: string; amountCents: number }[],
+  finalAmountCents = payments.reduce((s, p) => s + p.amountCents, 0),
+): OutboxSale => ({
   clientSaleId: crypto.randomUUID(),
   madeAt: new Date().toISOString(),
-  finalAmountCents: payments.reduce((s, p) => s + p.amountCents, 0),
+  finalAmountCents,
   error: null,
   body: {
     clientSaleId: crypto.randomUUID(),
@@ -40,6 +43,8 @@ describe("the register's cash with what waits to be sent (issue 21)", () => {
       cents: 5000 + 750 + 300 + 2000 - 500,
       unsynced: true,
     });
+    // R$ 10,00 typed in money for a R$ 7,50 sale: R$ 2,50 went back as change.
+    expect(expectedCash(5000, [sale([{ method: 'money', amountCents: 1000 }], 750)], []).cents).toBe(5750);
     // A Pix sale alone still marks the total as including unsent sales.
     expect(expectedCash(5000, [sales[2]], [])).toEqual({ cents: 5000, unsynced: true });
   });
