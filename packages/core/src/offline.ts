@@ -1,3 +1,4 @@
+import { customerAddressSchema } from './customer.ts';
 import { z } from './zod.ts';
 
 /**
@@ -32,12 +33,21 @@ export const changesOf = <T extends z.ZodType>(item: T) =>
   });
 export type Changes<T> = { items: T[]; deletedIds: number[]; until: string; nextAfterId: number | null };
 
-/** A customer as the PDV's local copy keeps it (the customer step's search and pick). */
+/**
+ * A customer as the PDV's local copy keeps it: the customer step's search and pick, the delivery
+ * step's addresses, and the crediário figures as last seen (shown, never checked: crediário is not
+ * offered offline). The feed sends a customer again when it, an address or a receivable changed.
+ */
 export const offlineCustomerSchema = z.object({
   id: z.number(),
   name: z.string(),
   document: z.string().nullable(),
   phone: z.string().nullable(),
   active: z.boolean(),
+  addresses: z.array(customerAddressSchema),
+  creditLimitCents: z.number(),
+  /** Pending crediário receivables, summed. */
+  pendingCents: z.number(),
+  isDelinquent: z.boolean(),
 });
 export type OfflineCustomer = z.infer<typeof offlineCustomerSchema>;

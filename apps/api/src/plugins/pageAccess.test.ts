@@ -50,6 +50,7 @@ const READS: Record<string, readonly string[]> = {
   'GET /v1/product/changes': ['sale-pdv'],
   'GET /v1/customer/changes': ['sale-pdv'],
   'GET /v1/coupon/changes': ['sale-pdv'],
+  'GET /v1/stock-setting/sale': ['sale-pdv'],
   'GET /v1/product/client/:clientId/export': ['product'],
   'GET /v1/cep/:cep': ['customer-new', 'customer-edit', 'settings-system-client'],
   'GET /v1/customer/client/:clientId': [

@@ -66,7 +66,7 @@ export function customerRoutes(ctx: AppContext, figures: ReceivableFigures): Fas
           response: { 200: changesOf(offlineCustomerSchema) },
         },
       },
-      async (request) => customerChanges(db, sessionOf(request), request.query),
+      async (request) => customerChanges(db, sessionOf(request), request.query, figures),
     );
 
     app.get(

@@ -37,6 +37,8 @@ export type ReceivableFigures = {
   overdueExists(clientId: SQL, customerId: SQL, today: SQL<string> | string): SQL<boolean>;
   /** Column: the customer's pending receivables summed in cents (due before `overdueBefore` if given). */
   pendingCents(clientId: SQL, customerId: SQL, overdueBefore?: SQL<string> | string): SQL<number>;
+  /** Condition: a receivable of the customer was written at or after `since` (the PDV's offline copy). */
+  changedSince(clientId: SQL, customerId: SQL, since: string): SQL<boolean>;
   /** Whether any receivable (of any status) points at the customer: such a customer cannot be deleted. */
   anyOf(db: Executor, clientId: number, customerId: number): Promise<boolean>;
 };

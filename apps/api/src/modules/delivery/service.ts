@@ -275,6 +275,8 @@ export async function createOrderOfSale(
   const code =
     defaultDeliveryCode(sale.customer?.phone) ?? String(Math.floor(Math.random() * 10000)).padStart(4, '0');
   const now = new Date();
+  // A sale made offline (issue 21) took its order at the till's time: the promise counts from then.
+  const takenAt = sale.madeOffline ? new Date(sale.createdAt) : now;
   const minutes = extra?.promiseMinutes ?? DEFAULT_PROMISE_MINUTES;
   const [order] = await tx
     .insert(deliveryOrders)
@@ -305,8 +307,8 @@ export async function createOrderOfSale(
       changeCents: changeToCarry({ onDeliveryMethod: method, collectCents, changeForCents }),
       driverFeeCents: fee?.feeCents ?? null,
       code,
-      promisedAt: new Date(now.getTime() + minutes * 60_000),
-      createdAt: now,
+      promisedAt: new Date(takenAt.getTime() + minutes * 60_000),
+      createdAt: takenAt,
       updatedAt: now,
     })
     .returning({ id: deliveryOrders.id });

@@ -9,7 +9,8 @@ import { productDeletions, products, productVariants } from './schema.ts';
 /**
  * GET /v1/product/changes (issue 21): the whole products (variants, prices, barcodes, add-on groups,
  * stock level) changed since `since`, by id, and the ids deleted since. Without `since`, every
- * product. A product changed when it or one of its variants was edited (updated_at).
+ * product. A product changed when it or one of its variants was edited (updated_at), or when a stock
+ * movement (a sale at any till, an entry, an adjustment) moved its level (stock_changed_at).
  */
 export async function productChanges(
   db: Db,
@@ -22,6 +23,7 @@ export async function productChanges(
   const changed = since
     ? or(
         gte(products.updatedAt, since),
+        gte(products.stockChangedAt, since),
         sql`exists (select 1 from ${productVariants} v where v.product_id = ${products.id} and v.updated_at >= ${since.toISOString()})`,
       )
     : undefined;

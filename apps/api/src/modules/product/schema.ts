@@ -54,6 +54,12 @@ export const products = pgTable(
     nameKey: text('name_key').notNull(),
     /** Lower-case accent-free name, SKU and barcode of the product and its variants (trigram search). */
     searchText: text('search_text').notNull(),
+    /**
+     * When a stock movement last moved this product's level or one of its variants' (issue 21): the
+     * PDV's offline copy is fed by it (GET /v1/product/changes). Not updated_at, the edit version: a
+     * sale must not make an open product form stale.
+     */
+    stockChangedAt: timestamp('stock_changed_at', { withTimezone: true }).notNull().defaultNow(),
     ...timestamps,
   },
   (t) => [

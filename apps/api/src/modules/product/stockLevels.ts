@@ -140,14 +140,16 @@ export function variantLevelsUpdate(clientId: number, levels: { id: number; stoc
 /**
  * UPDATE of product levels, as a CTE body of the caller's statement. `cost` is the new average cost,
  * or null when it did not change: then the cost and updatedAt stay (a product form opened before is
- * refused as stale only when the cost it shows changed).
+ * refused as stale only when the cost it shows changed). `stock_changed_at` always moves: the PDV's
+ * offline copy (GET /v1/product/changes) sends the product again with its new levels. Every movement
+ * writes its product's level (a variant's moves the product's total too), so this covers variants.
  */
 export function productLevelsUpdate(
   clientId: number,
   levels: { id: number; stock: string; cost: number | null }[],
   now: string,
 ): SQL {
-  return sql`update products set stock = v.stock,
+  return sql`update products set stock = v.stock, stock_changed_at = ${now}::timestamptz,
       cost_price_cents = coalesce(v.cost, products.cost_price_cents),
       updated_at = case when v.cost is null then products.updated_at else ${now}::timestamptz end
     from (values ${sql.join(

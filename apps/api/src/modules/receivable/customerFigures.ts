@@ -14,6 +14,8 @@ export const receivableFigures: ReceivableFigures = {
     const overdue = overdueBefore ? sql` and r.due_date < ${overdueBefore}` : sql``;
     return sql<number>`(select coalesce(sum(r.amount_cents), 0)::int from receivables r where r.client_id = ${clientId} and r.customer_id = ${customerId} and r.status = 'pending'${overdue})`;
   },
+  changedSince: (clientId, customerId, since) =>
+    sql<boolean>`exists (select 1 from receivables r where r.client_id = ${clientId} and r.customer_id = ${customerId} and r.updated_at >= ${since})`,
   async anyOf(db, clientId, customerId) {
     const [row] = await db
       .select({ id: receivables.id })

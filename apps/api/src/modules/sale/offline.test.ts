@@ -15,6 +15,7 @@ import {
 } from '../../../test/kit.ts';
 import { cashRegisterMovements } from '../cash-register/schema.ts';
 import { couponUses } from '../coupon/schema.ts';
+import { deliveryOrders } from '../delivery/schema.ts';
 import { sales } from './schema.ts';
 
 /** Issue 21: POST /v1/sale/offline, a sale made at the PDV without a connection and sent later. */
@@ -220,7 +221,7 @@ describe('local catalog: product changes', () => {
 
     // Later: one price changed, one deleted. Rows older than the margin do not come again.
     await t.database.db.execute(
-      `update products set updated_at = now() - interval '1 hour' where id in (${a.id}, ${b.id}, ${c.id})` as never,
+      `update products set updated_at = now() - interval '1 hour', stock_changed_at = now() - interval '1 hour' where id in (${a.id}, ${b.id}, ${c.id})` as never,
     );
     const since = new Date().toISOString();
     const edited = await api.put(`/product/${a.id}`, {
@@ -264,9 +265,10 @@ describe('local copy: customer changes', () => {
     const bia = await makeCustomer(t, auth, { name: 'Bia Lima' });
     await makeCustomer(t, other.auth, { name: 'Cliente de outra loja' });
     const all = (await api.get('/customer/changes')).json();
+    const figures = { addresses: [], creditLimitCents: 50000, pendingCents: 0, isDelinquent: false };
     expect(all.items).toEqual([
-      { id: ana.id, name: 'Ana Souza', document: null, phone: '5511987654321', active: true },
-      { id: bia.id, name: 'Bia Lima', document: null, phone: null, active: true },
+      { id: ana.id, name: 'Ana Souza', document: null, phone: '5511987654321', active: true, ...figures },
+      { id: bia.id, name: 'Bia Lima', document: null, phone: null, active: true, ...figures },
     ]);
     await t.database.db.execute(
       `update customers set updated_at = now() - interval '1 hour' where id in (${ana.id}, ${bia.id})` as never,
@@ -330,6 +332,186 @@ describe('local copy: coupon changes', () => {
     const changes = (await api.get(`/coupon/changes?since=${encodeURIComponent(since)}`)).json();
     expect(changes.items.map((c: { id: number; status: string }) => [c.id, c.status])).toEqual([
       [coupon.id, 'deleted'],
+    ]);
+  });
+});
+
+/** Puts the shop's rows back an hour (older than the feeds' margin) and answers a `since` of now. */
+async function sinceNow(table: 'products' | 'customers', ids: number[], extra = '') {
+  if (table === 'products')
+    await t.database.db.execute(
+      `update product_variants set updated_at = now() - interval '1 hour' where product_id in (${ids.join(', ')})` as never,
+    );
+  await t.database.db.execute(
+    `update ${table} set updated_at = now() - interval '1 hour'${extra} where id in (${ids.join(', ')})` as never,
+  );
+  return encodeURIComponent(new Date().toISOString());
+}
+
+describe('local catalog: stock levels', () => {
+  it('sends a product again when a sale, an entry or an offline sale moves its stock, version kept', async () => {
+    const { auth, api, client } = await makeShop(t);
+    const other = await makeShop(t);
+    const rice = await makeProduct(t, auth, { name: 'Arroz', salePriceCents: 2500, stock: 10 });
+    const beans = await makeProduct(t, auth, { name: 'Feijão', salePriceCents: 900, stock: 5 });
+    const shirt = await makeProduct(t, auth, {
+      name: 'Camiseta',
+      salePriceCents: 4000,
+      productType: 'variants',
+      grid: { colors: ['Preto'], sizes: ['P', 'M'] },
+    });
+    await makeProduct(t, other.auth, { name: 'De outra loja', stock: 3 });
+    const stale = ", stock_changed_at = now() - interval '1 hour'";
+    let since = await sinceNow('products', [rice.id, beans.id, shirt.id], stale);
+    const changed = async () =>
+      (await api.get(`/product/changes?since=${since}`)).json().items as {
+        id: number;
+        stock: number;
+        updatedAt: string;
+        variants: { id: number; stock: number }[];
+      }[];
+    expect(await changed()).toEqual([]);
+
+    // A sale at another till: the product comes with its new level; its edit version is kept.
+    const before = (await api.get(`/product/${rice.id}`)).json();
+    await makeSale(t, auth, {
+      items: [{ productId: rice.id, quantity: 3 }],
+      payments: [{ method: 'money', amountCents: 7500 }],
+    });
+    const afterSale = await changed();
+    expect(afterSale.map((p) => [p.id, p.stock])).toEqual([[rice.id, 7]]);
+    expect(afterSale[0].updatedAt).toBe(before.updatedAt);
+
+    // An entry, and a variant sold offline: both come with their levels (the variant's included).
+    since = await sinceNow('products', [rice.id, beans.id, shirt.id], stale);
+    expect(
+      (
+        await api.post('/stock-movement/entry', {
+          items: [{ productId: beans.id, quantity: 4, unitCostCents: 500 }],
+        })
+      ).statusCode,
+    ).toBe(201);
+    const [small] = shirt.variants as { id: number }[];
+    const body = offlineBody([{ productId: shirt.id, quantity: 2, unitPriceCents: 4000 }]);
+    body.sale.items = [{ productId: shirt.id, variantId: small.id, quantity: 2 } as never];
+    expect((await api.post('/sale/offline', body)).statusCode).toBe(201);
+    const afterEntry = await changed();
+    expect(afterEntry.map((p) => [p.id, p.stock])).toEqual([
+      [beans.id, 9],
+      [shirt.id, -2],
+    ]);
+    expect(afterEntry[1].variants.find((v) => v.id === small.id)?.stock).toBe(-2);
+    // Another shop's feed carries none of it.
+    const theirs = (await other.api.get(`/product/changes?since=${since}`)).json();
+    expect(theirs.items.map((p: { name: string }) => p.name)).toEqual(['De outra loja']);
+    expect(client.id).not.toBe(other.client.id);
+  });
+});
+
+describe('an offline delivery sale', () => {
+  it('makes its delivery order on sync, once however often it is sent, promised from the time it was made', async () => {
+    const { auth, api, client } = await makeShop(t);
+    const pizza = await makeProduct(t, auth, { name: 'Pizza', salePriceCents: 4200, stock: 50 });
+    const ana = await makeCustomer(t, auth, {
+      name: 'Ana Entrega',
+      phone: '11987651234',
+      addresses: [
+        {
+          zipCode: '01001000',
+          street: 'Praça da Sé',
+          number: '100',
+          neighborhood: 'Centro',
+          city: 'São Paulo',
+          state: 'SP',
+        },
+      ],
+    });
+    const body = offlineBody([{ productId: pizza.id, quantity: 1, unitPriceCents: 4200 }], {
+      madeAt: minutesAgo(20),
+    });
+    Object.assign(body.sale, {
+      typeOfSale: 'delivery',
+      customerId: ana.id,
+      deliveryAddressId: ana.addresses[0].id,
+      freightCents: 800,
+      payments: [{ method: 'paymentOnDelivery', amountCents: 5000 }],
+      delivery: { onDeliveryMethod: 'money', changeForCents: 10000, promiseMinutes: 45 },
+    });
+    const [a, b] = await Promise.all([api.post('/sale/offline', body), api.post('/sale/offline', body)]);
+    expect([a.statusCode, b.statusCode].sort(), a.body).toEqual([200, 201]);
+    expect((await api.post('/sale/offline', body)).statusCode).toBe(200);
+    const sale = a.json<Sale>();
+    expect(sale).toMatchObject({ typeOfSale: 'delivery', madeOffline: true, finalAmountCents: 5000 });
+
+    const panel = (await api.get('/delivery/panel')).json();
+    const orders = panel.orders.filter((o: { saleId: number }) => o.saleId === sale.id);
+    expect(orders).toHaveLength(1);
+    expect(orders[0]).toMatchObject({
+      customerName: 'Ana Entrega',
+      neighborhood: 'Centro',
+      collectCents: 5000,
+      changeForCents: 10000,
+      changeCents: 5000,
+    });
+    expect(new Date(orders[0].promisedAt).toISOString()).toBe(
+      new Date(new Date(body.madeAt as string).getTime() + 45 * 60_000).toISOString(),
+    );
+    const rows = await t.database.db
+      .select()
+      .from(deliveryOrders)
+      .where(eq(deliveryOrders.clientId, client.id));
+    expect(rows).toHaveLength(1);
+    // Another shop's panel does not show it.
+    const other = await makeShop(t);
+    const theirs = (await other.api.get('/delivery/panel')).json();
+    expect(theirs.orders.some((o: { saleId: number }) => o.saleId === sale.id)).toBe(false);
+  });
+});
+
+describe('local copy: customer addresses and credit', () => {
+  it('carries the addresses and crediário figures, and sends a customer again when a receivable moves', async () => {
+    const { auth, api } = await makeShop(t);
+    const p = await makeProduct(t, auth, { salePriceCents: 3000, stock: 10 });
+    const ana = await makeCustomer(t, auth, {
+      name: 'Ana Crediário',
+      creditLimitCents: 20000,
+      addresses: [
+        {
+          zipCode: '01001000',
+          street: 'Praça da Sé',
+          number: '100',
+          neighborhood: 'Centro',
+          city: 'São Paulo',
+          state: 'SP',
+        },
+      ],
+    });
+    const first = (await api.get('/customer/changes')).json().items[0];
+    expect(first).toMatchObject({
+      id: ana.id,
+      creditLimitCents: 20000,
+      pendingCents: 0,
+      isDelinquent: false,
+      addresses: [
+        {
+          id: ana.addresses[0].id,
+          street: 'Praça da Sé',
+          number: '100',
+          neighborhood: 'Centro',
+          isDefault: true,
+        },
+      ],
+    });
+    const since = await sinceNow('customers', [ana.id]);
+    expect((await api.get(`/customer/changes?since=${since}`)).json().items).toEqual([]);
+    await makeSale(t, auth, {
+      items: [{ productId: p.id, quantity: 1 }],
+      customerId: ana.id,
+      payments: [{ method: 'creditShop', amountCents: 3000, numberInstallments: 1 }],
+    });
+    const after = (await api.get(`/customer/changes?since=${since}`)).json().items;
+    expect(after.map((c: { id: number; pendingCents: number }) => [c.id, c.pendingCents])).toEqual([
+      [ana.id, 3000],
     ]);
   });
 });

@@ -10,6 +10,7 @@ import { AppError } from '../../errors.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { findDeliveryAddress } from '../customer/refs.ts';
 import { priceItems } from '../product/pricing.ts';
+import type { DeliveryOrderOfSale } from './checkout.ts';
 import { findKey } from './idempotency.ts';
 import { findSale } from './read.ts';
 import { type RecordedSale, recordSale, type SaleDraft } from './record.ts';
@@ -97,14 +98,26 @@ export async function syncOfflineSale(
   ctx: AppContext,
   session: SessionUser,
   data: OfflineSaleData,
+  deliveryOrderOfSale?: DeliveryOrderOfSale,
 ): Promise<RecordedSale> {
   const online = await findKey(ctx.db, session.clientId, data.clientSaleId);
   if (online?.saleId) return { sale: await findSale(ctx.db, session, online.saleId), replayed: true };
   const madeAt = madeAtOf(data.madeAt);
   const { approval: _none, ...sale } = data.sale;
   const body = { ...data, sale };
-  return recordSale(ctx, session, (tx) => offlineDraft(tx, session.clientId, body, madeAt), {
+  // A delivery sale's order is made as the online checkout makes it: by the delivery module's hook,
+  // in the sale's transaction (a replayed key never reaches it, so a resent sale makes one order).
+  let afterCommit: (() => void) | undefined;
+  const makeOrder = sale.typeOfSale === 'delivery' ? deliveryOrderOfSale : undefined;
+  const recorded = await recordSale(ctx, session, (tx) => offlineDraft(tx, session.clientId, body, madeAt), {
     idempotencyKey: `offline:${data.clientSaleId}`,
     body,
+    onRecorded:
+      makeOrder &&
+      (async (tx, s) => {
+        afterCommit = await makeOrder(ctx, tx, session, s, sale.delivery);
+      }),
   });
+  afterCommit?.();
+  return recorded;
 }

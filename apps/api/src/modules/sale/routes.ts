@@ -116,7 +116,10 @@ export function saleRoutes(
         },
       },
       async (request, reply) =>
-        sendCheckout(reply, await syncOfflineSale(ctx, sessionOf(request), request.body)),
+        sendCheckout(
+          reply,
+          await syncOfflineSale(ctx, sessionOf(request), request.body, deliveryOrderOfSale),
+        ),
     );
 
     app.get(

@@ -1,6 +1,6 @@
 import { idFilter, listQuerySchema, pageOf } from '@balcao/core/list';
 import { csvFileSchema } from '@balcao/core/responses';
-import { BACKOFFICE, WRITE } from '@balcao/core/routes';
+import { BACKOFFICE, PDV, WRITE } from '@balcao/core/routes';
 import {
   fractionRatioSchema,
   lowStockProductSchema,
@@ -203,6 +203,20 @@ export function stockRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) =>
         listFractionRatios(db, assertOwnClient(request, request.params.clientId), request.query),
+    );
+
+    app.get(
+      '/stock-setting/sale',
+      {
+        config: { access: PDV },
+        schema: {
+          tags,
+          summary:
+            'The stock rule a sale follows (issue 21): the PDV keeps it to check an offline sale as the server would',
+          response: { 200: stockSettingsSchema },
+        },
+      },
+      async (request) => findStockSettings(db, sessionOf(request)),
     );
 
     app.get(

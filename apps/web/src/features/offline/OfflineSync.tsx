@@ -37,6 +37,7 @@ export function OfflineSync({ db, catalog }: { db: OfflineDb; catalog: LocalCata
         await catalog.sync().catch(() => undefined);
         await catalog.syncCustomers().catch(() => undefined);
         await catalog.syncCoupons().catch(() => undefined);
+        await catalog.syncStockSettings().catch(() => undefined);
         // The search index is built now, not at the first offline search (seconds for a big catalog).
         void catalog.load().catch(() => undefined);
       } finally {

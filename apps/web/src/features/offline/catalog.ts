@@ -2,9 +2,10 @@ import { normalizeBarcode } from '@balcao/core/barcode';
 import type { Coupon } from '@balcao/core/coupon';
 import type { Changes, OfflineCustomer } from '@balcao/core/offline';
 import type { BarcodeMatch, Product, ProductListItem } from '@balcao/core/product';
+import type { StockSettings } from '@balcao/core/stock';
 import { Index } from 'flexsearch';
 import { apiFetch } from '../../lib/api.ts';
-import { codesOf, type LocalProduct, type OfflineDb } from './db.ts';
+import { codesOf, type LocalCustomer, type LocalProduct, type OfflineDb } from './db.ts';
 
 /**
  * The PDV's local catalog (issue 21): a copy of the shop's products in IndexedDB, brought up to date
@@ -21,6 +22,7 @@ const PAGE = 500;
 const UNTIL_KEY = 'products.until';
 const CUSTOMERS_UNTIL_KEY = 'customers.until';
 const COUPONS_UNTIL_KEY = 'coupons.until';
+const STOCK_SETTINGS_KEY = 'stock.settings';
 
 /** Lower case, accents removed: "Pão" finds "pao" and "PÃO". */
 export const fold = (text: string) =>
@@ -32,7 +34,7 @@ export const fold = (text: string) =>
 /** What a search result shows (the PDV's result list), kept in memory for every product. */
 export type SearchHit = Pick<
   ProductListItem,
-  'id' | 'name' | 'sku' | 'barcode' | 'salePriceCents' | 'variantCount' | 'active'
+  'id' | 'name' | 'sku' | 'barcode' | 'salePriceCents' | 'variantCount' | 'active' | 'stock' | 'stockControl'
 >;
 const hitOf = (p: Product): SearchHit => ({
   id: p.id,
@@ -42,6 +44,8 @@ const hitOf = (p: Product): SearchHit => ({
   salePriceCents: p.salePriceCents,
   variantCount: p.variantCount,
   active: p.active,
+  stock: p.stock,
+  stockControl: p.stockControl,
 });
 
 /** What is searched of a product: its name and SKU, folded. */
@@ -155,7 +159,8 @@ export class LocalCatalog {
       if (since) query.set('since', since);
       const page = await apiFetch<Changes<OfflineCustomer>>(`/customer/changes?${query}`);
       until ??= page.until;
-      await this.db.customers.bulkPut(page.items);
+      const seenAt = page.until;
+      await this.db.customers.bulkPut(page.items.map((c) => ({ ...c, seenAt })));
       if (page.deletedIds.length) await this.db.customers.bulkDelete(page.deletedIds);
       if (page.nextAfterId === null) break;
       afterId = page.nextAfterId;
@@ -178,6 +183,45 @@ export class LocalCatalog {
       afterId = page.nextAfterId;
     }
     await this.db.meta.put({ key: COUPONS_UNTIL_KEY, value: until });
+  }
+
+  /** The shop's stock rule (GET /v1/stock-setting/sale), kept to check an offline sale as the server would. */
+  async syncStockSettings(): Promise<void> {
+    const settings = await apiFetch<StockSettings>('/stock-setting/sale');
+    await this.db.meta.put({ key: STOCK_SETTINGS_KEY, value: settings });
+  }
+
+  /** The stock rule as last synced (none yet: stock is not checked offline, as with stock management off). */
+  async stockSettings(): Promise<StockSettings | null> {
+    return ((await this.db.meta.get(STOCK_SETTINGS_KEY))?.value as StockSettings | undefined) ?? null;
+  }
+
+  /**
+   * Takes an offline sale's quantities from the local levels (product and variant), as the server
+   * will when the sale arrives. Call inside a transaction that also queues the sale: both or neither.
+   */
+  async takeStock(lines: { productId: number; variantId: number | null; quantity: number }[]) {
+    const changed = new Map<number, LocalProduct>();
+    for (const line of lines) {
+      const product = changed.get(line.productId) ?? (await this.db.products.get(line.productId));
+      if (!product?.stockControl) continue;
+      const round = (n: number) => Math.round(n * 1000) / 1000;
+      const variants = product.variants.map((v) =>
+        v.id === line.variantId ? { ...v, stock: round(v.stock - line.quantity) } : v,
+      );
+      changed.set(product.id, { ...product, stock: round(product.stock - line.quantity), variants });
+    }
+    if (changed.size > 0) await this.put([...changed.values()]);
+  }
+
+  /** A customer of the local copy (addresses, crediário figures as last seen). */
+  customer(id: number): Promise<LocalCustomer | undefined> {
+    return this.db.customers.get(id);
+  }
+
+  /** Keeps what the server just answered of a customer (read online) as the local copy's figures. */
+  async rememberCustomer(customer: Omit<LocalCustomer, 'seenAt'>): Promise<void> {
+    await this.db.customers.put({ ...customer, seenAt: new Date().toISOString() });
   }
 
   /** A coupon by its code (any case), as last synced. */

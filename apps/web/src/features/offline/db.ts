@@ -13,13 +13,16 @@ import { Dexie, type EntityTable } from 'dexie';
  * - products: the shop's catalog as the PDV reads it (whole products: variants, prices, barcodes,
  *   add-on groups, stock), with `codes`, every barcode and lower-cased SKU of the product and its
  *   variants (a multi-entry index: a scan is one index read).
- * - customers: the customer step's copy (name, document, phone).
+ * - customers: the customer step's copy (name, document, phone, addresses, crediário figures).
  * - outbox: sales finished without a connection, in the order they were made, until the server
  *   has them.
  * - meta: sync marks (`products.until`) and small copies the PDV needs offline.
  */
 
 export type LocalProduct = Product & { codes: string[] };
+
+/** A customer of the local copy, with when its figures were read from the server (`until` of that sync). */
+export type LocalCustomer = OfflineCustomer & { seenAt: string };
 
 export type OutboxSale = {
   /** Order of making: sync goes in this order. */
@@ -46,7 +49,7 @@ export type Meta = { key: string; value: unknown };
 
 export type OfflineDb = Dexie & {
   products: EntityTable<LocalProduct, 'id'>;
-  customers: EntityTable<OfflineCustomer, 'id'>;
+  customers: EntityTable<LocalCustomer, 'id'>;
   coupons: EntityTable<Coupon & { codeKey: string }, 'id'>;
   outbox: EntityTable<OutboxSale, 'seq'>;
   movements: EntityTable<OutboxMovement, 'seq'>;
@@ -84,6 +87,13 @@ export function offlineDb(clientId: number, userId: number): OfflineDb {
     db.version(2).stores({ customers: 'id' });
     db.version(3).stores({ movements: '++seq, &clientMovementId' });
     db.version(4).stores({ coupons: 'id, codeKey' });
+    // Customers now carry addresses and crediário figures: the copy is read again from the start.
+    db.version(5)
+      .stores({})
+      .upgrade(async (tx) => {
+        await tx.table('customers').clear();
+        await tx.table('meta').delete('customers.until');
+      });
     open.set(name, db);
   }
   return db;

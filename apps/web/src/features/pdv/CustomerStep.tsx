@@ -23,10 +23,12 @@ import { useEffect, useState } from 'react';
 import { Form, FormError, FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
 import { centsOf, centsToInput, MoneyField } from '../../components/MoneyField.tsx';
 import { ApiError, errorMessage } from '../../lib/api.ts';
+import { formatTime } from '../../lib/format.ts';
 import { queryKeys } from '../../lib/queryKeys.ts';
 import { useSession } from '../auth/session.tsx';
 import type { LocalCatalog } from '../offline/catalog.ts';
-import { isOffline } from '../offline/status.ts';
+import type { LocalCustomer } from '../offline/db.ts';
+import { isOffline, useOffline } from '../offline/status.ts';
 import { fetchCustomerDetail, postQuickCustomer, searchCustomers, useSellers } from '../sale/api.ts';
 import { type PickedFreight, postDeliveryQuote, takePickedFreight } from '../shipping/api.ts';
 import { type PdvAction, type PdvState, pdvTotals } from './state.ts';
@@ -82,12 +84,47 @@ export function CustomerStep({ clientId, state, dispatch, deliveryOnly = false, 
 
   const sellers = useSellers(clientId, session.user?.userType.id);
   const customerId = state.customer?.id;
+  const offline = useOffline();
   const detail = useQuery({
     queryKey: queryKeys('customer').detail(customerId ?? 0),
     queryFn: () => fetchCustomerDetail(customerId!),
-    enabled: Boolean(customerId),
+    enabled: Boolean(customerId) && !(catalog && offline),
   });
-  const addresses = detail.data?.addresses ?? [];
+  // Offline (or the server out of reach), the customer's addresses and crediário figures come from
+  // the local copy, as last seen (issue 21).
+  const useLocal =
+    Boolean(catalog) &&
+    (offline || (detail.isError && detail.error instanceof ApiError && detail.error.status === 0));
+  const [local, setLocal] = useState<LocalCustomer | null | undefined>(undefined);
+  useEffect(() => {
+    setLocal(undefined);
+    if (!catalog || !customerId) return;
+    let live = true;
+    void catalog.customer(customerId).then((c) => {
+      if (live) setLocal(c ?? null);
+    });
+    return () => {
+      live = false;
+    };
+  }, [catalog, customerId]);
+  // What the server answered online is the copy's newest view of the customer.
+  useEffect(() => {
+    const c = detail.data;
+    if (!catalog || !c) return;
+    void catalog.rememberCustomer({
+      id: c.id,
+      name: c.name,
+      document: c.document,
+      phone: c.phone,
+      active: c.active,
+      addresses: c.addresses,
+      creditLimitCents: c.creditLimitCents,
+      pendingCents: c.pendingCents,
+      isDelinquent: c.isDelinquent,
+    });
+  }, [catalog, detail.data]);
+  const addresses = (useLocal ? local?.addresses : detail.data?.addresses) ?? [];
+  const addressesLoaded = useLocal ? local !== undefined : !detail.isPending;
   const address = addresses.find((a) => a.id === state.deliveryAddressId);
   const orderCents = (() => {
     const t = pdvTotals(state);
@@ -116,7 +153,8 @@ export function CustomerStep({ clientId, state, dispatch, deliveryOnly = false, 
   useEffect(() => {
     setQuote(null);
     setQuoteError(null);
-    if (state.typeOfSale !== 'delivery' || !address) return;
+    // Offline the quote needs the server: the operator types the freight.
+    if (state.typeOfSale !== 'delivery' || !address || (catalog && isOffline())) return;
     const controller = new AbortController();
     postDeliveryQuote(
       {
@@ -193,15 +231,25 @@ export function CustomerStep({ clientId, state, dispatch, deliveryOnly = false, 
                     .filter(Boolean)
                     .join(' · ')}
                 </Typography>
-                {detail.data && detail.data.pendingCents > 0 && (
+                {!useLocal && detail.data && detail.data.pendingCents > 0 && (
                   <Typography variant="body2" color="text.secondary">
                     Em aberto no crediário: {formatCents(detail.data.pendingCents)} · limite{' '}
                     {formatCents(detail.data.creditLimitCents)}
                   </Typography>
                 )}
+                {useLocal && local && (local.pendingCents > 0 || local.creditLimitCents > 0) && (
+                  <Typography variant="body2" color="text.secondary" data-testid="pdv-customer-credit-seen">
+                    Em aberto no crediário: {formatCents(local.pendingCents)} · limite{' '}
+                    {formatCents(local.creditLimitCents)} · visto às {formatTime(local.seenAt)}. Sem conexão:
+                    crediário e boleto ficam indisponíveis (o limite de crédito do cliente só é conferido no
+                    servidor).
+                  </Typography>
+                )}
               </Box>
               <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-                {detail.data?.isDelinquent && <Chip color="error" label="Inadimplente" />}
+                {(useLocal ? local?.isDelinquent : detail.data?.isDelinquent) && (
+                  <Chip color="error" label="Inadimplente" />
+                )}
                 <Button onClick={() => dispatch({ type: 'customer', customer: null })}>Trocar cliente</Button>
               </Stack>
             </Stack>
@@ -333,7 +381,7 @@ export function CustomerStep({ clientId, state, dispatch, deliveryOnly = false, 
           <Stack spacing={2} sx={{ mt: 1, maxWidth: 520 }}>
             {!state.customer ? (
               <Alert severity="info">Escolha o cliente para usar um endereço de entrega.</Alert>
-            ) : addresses.length === 0 && !detail.isPending ? (
+            ) : addresses.length === 0 && addressesLoaded ? (
               <Alert severity="warning">Este cliente não tem endereço cadastrado.</Alert>
             ) : (
               <TextField

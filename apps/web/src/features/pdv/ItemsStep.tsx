@@ -1,6 +1,6 @@
 import { formatCents, parseMoneyToCents } from '@balcao/core/money';
 import { plural } from '@balcao/core/plural';
-import type { Product, ProductVariant } from '@balcao/core/product';
+import { formatQuantity, type Product, type ProductVariant } from '@balcao/core/product';
 import {
   formatPercentHundredths,
   lineTotals,
@@ -287,6 +287,7 @@ export function ItemsStep({
                       p.sku,
                       p.barcode,
                       formatCents(p.salePriceCents),
+                      p.stockControl ? `estoque ${formatQuantity(p.stock)}` : null,
                       p.variantCount ? plural(p.variantCount, 'variação', 'variações') : null,
                     ]
                       .filter(Boolean)

@@ -26,10 +26,11 @@ import { useSession } from '../auth/session.tsx';
 import { useCurrentRegister } from '../cash-register/api.ts';
 import { CashMovementDialog } from '../cash-register/CashMovementDialog.tsx';
 import { OpenRegisterDialog } from '../cash-register/OpenRegisterDialog.tsx';
+import { expectedCash } from '../offline/cash.ts';
 import { OfflineSync } from '../offline/OfflineSync.tsx';
 import { enqueueMovement } from '../offline/outbox.ts';
 import { setUnreachable, useOffline } from '../offline/status.ts';
-import { useOfflineStore } from '../offline/useOfflineStore.ts';
+import { useOfflineStore, useWaitingMovements, useWaitingSales } from '../offline/useOfflineStore.ts';
 import { postSale, useSaleWritten } from '../sale/api.ts';
 import { Receipt } from '../sale/Receipt.tsx';
 import { useMyDiscountLimit } from '../settings/api.ts';
@@ -70,6 +71,10 @@ export default function PdvPage() {
   const saleWritten = useSaleWritten();
   const offline = useOffline();
   const store = useOfflineStore(user?.client.id, user?.id);
+  const waitingSales = useWaitingSales(store?.db);
+  const waitingMovements = useWaitingMovements(store?.db);
+  /** What the local copy said of the stock an offline sale left (shown with the finished sale). */
+  const [stockWarnings, setStockWarnings] = useState<string[]>([]);
   // The open register as last seen online: offline, the PDV goes on selling on it (issue 21).
   const registerKey = `pdv-register:${user?.id ?? 0}`;
   useEffect(() => {
@@ -94,8 +99,9 @@ export default function PdvPage() {
     setFinishError(null);
     const offlineFinish = async () => {
       if (!store || !user) throw new ApiError(0, 'Este navegador não guarda vendas sem conexão.');
-      const sale = await finishOffline(store.db, state, user);
-      dispatch({ type: 'finished', sale });
+      const done = await finishOffline(store.db, store.catalog, state, user);
+      setStockWarnings(done.stockWarnings);
+      dispatch({ type: 'finished', sale: done.sale });
     };
     try {
       if (offline) {
@@ -105,6 +111,7 @@ export default function PdvPage() {
       // The same key for every retry of this attempt: a lost answer never makes a second sale.
       const sale = await postSale(pdvToSaleInput(state), state.idempotencyKey);
       saleWritten(sale);
+      setStockWarnings([]);
       dispatch({ type: 'finished', sale });
     } catch (error) {
       // The server could not be reached: the sale is kept here and sent when the connection returns
@@ -205,6 +212,9 @@ export default function PdvPage() {
     );
 
   const cashRegister = register.data ?? lastRegister ?? null;
+  const cash = cashRegister
+    ? expectedCash(cashRegister.money.expectedCents, waitingSales, waitingMovements)
+    : null;
   return (
     <Box>
       {store && <OfflineSync db={store.db} catalog={store.catalog} />}
@@ -225,10 +235,18 @@ export default function PdvPage() {
         {cashRegister && (
           <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
             <Chip
-              color="success"
+              color={cash?.unsynced ? 'warning' : 'success'}
               variant="outlined"
-              label={`Caixa aberto · dinheiro ${formatCents(cashRegister.money.expectedCents)}`}
+              label={`Caixa aberto · dinheiro ${formatCents(cash?.cents ?? 0)}${
+                cash?.unsynced ? ' (inclui vendas não enviadas)' : ''
+              }`}
+              title={
+                cash?.unsynced
+                  ? 'Último total visto com conexão, mais o dinheiro das vendas e movimentos ainda não enviados'
+                  : undefined
+              }
               data-testid="register-chip"
+              sx={{ maxWidth: '100%', '& .MuiChip-label': { whiteSpace: 'normal' }, height: 'auto', py: 0.5 }}
             />
             <Button size="small" onClick={() => setMovement('deposit')}>
               Suprimento
@@ -305,6 +323,12 @@ export default function PdvPage() {
                   {w.message}
                 </Alert>
               ))}
+              {state.lastSale.id === 0 &&
+                stockWarnings.map((w) => (
+                  <Alert key={w} severity="warning" data-testid="offline-stock-warning">
+                    {w}
+                  </Alert>
+                ))}
               <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap' }}>
                 <Button
                   variant="contained"
@@ -370,7 +394,7 @@ export default function PdvPage() {
       <CashMovementDialog
         type={movement}
         isManager={can(user.userType.id, ACTION.approve)}
-        moneyExpectedCents={cashRegister?.money.expectedCents ?? 0}
+        moneyExpectedCents={cash?.cents ?? 0}
         onClose={() => setMovement(null)}
         offlineSave={offline && store ? (input) => enqueueMovement(store.db, input) : undefined}
       />

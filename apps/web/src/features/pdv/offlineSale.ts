@@ -1,7 +1,40 @@
+import { formatQuantity } from '@balcao/core/product';
 import type { OfflineSaleInput, Sale } from '@balcao/core/sale';
+import { insufficientStockMessage } from '@balcao/core/stock';
+import { ApiError } from '../../lib/api.ts';
+import type { LocalCatalog } from '../offline/catalog.ts';
 import type { OfflineDb } from '../offline/db.ts';
 import { enqueueSale } from '../offline/outbox.ts';
-import { type PdvState, pdvPaymentCheck, pdvToSaleInput, pdvTotals } from './state.ts';
+import { type PdvLine, type PdvState, pdvPaymentCheck, pdvToSaleInput, pdvTotals } from './state.ts';
+
+/**
+ * The stock an offline sale would leave, checked on the local copy as the server checks it online:
+ * with stock management on and negative stock forbidden, a line the copy cannot cover is refused
+ * with the online message; where negative stock is allowed, the operator is warned and goes on.
+ * Answers the warnings.
+ */
+export async function checkOfflineStock(catalog: LocalCatalog, lines: PdvLine[]): Promise<string[]> {
+  const settings = await catalog.stockSettings();
+  if (!settings?.stockManagement) return [];
+  const taken = new Map<string, number>();
+  const warnings: string[] = [];
+  for (const line of lines) {
+    const product = await catalog.get(line.productId);
+    if (!product?.stockControl) continue;
+    const variant = line.variantId === null ? null : product.variants.find((v) => v.id === line.variantId);
+    const key = `${product.id}:${variant?.id ?? ''}`;
+    const level = (variant ? variant.stock : product.stock) - (taken.get(key) ?? 0);
+    taken.set(key, (taken.get(key) ?? 0) + line.quantity);
+    if (level - line.quantity >= 0) continue;
+    const name = variant ? `${product.name} (${variant.name})` : product.name;
+    if (!settings.allowNegativeStock)
+      throw new ApiError(409, insufficientStockMessage(name, Math.max(level, 0)));
+    warnings.push(
+      `Estoque de ${name} ficará negativo (${formatQuantity(Math.round((level - line.quantity) * 1000) / 1000)}) neste aparelho`,
+    );
+  }
+  return warnings;
+}
 
 /**
  * A PDV sale finished without a connection (issue 21): queued in the outbox with the prices and
@@ -11,12 +44,14 @@ import { type PdvState, pdvPaymentCheck, pdvToSaleInput, pdvTotals } from './sta
  */
 export async function finishOffline(
   db: OfflineDb,
+  catalog: LocalCatalog,
   state: PdvState,
   user: { id: number; name: string },
-): Promise<Sale> {
+): Promise<{ sale: Sale; stockWarnings: string[] }> {
   const totals = pdvTotals(state);
   const paid = pdvPaymentCheck(state, totals.finalAmountCents);
-  if (!paid.ok) throw new Error(paid.message);
+  if (!paid.ok) throw new ApiError(422, paid.message);
+  const stockWarnings = await checkOfflineStock(catalog, state.items);
   const madeAt = new Date().toISOString();
   const body: OfflineSaleInput = {
     clientSaleId: state.idempotencyKey,
@@ -29,18 +64,22 @@ export async function finishOffline(
     couponDiscountCents: totals.couponDiscountCents,
   };
   try {
-    await enqueueSale(db, {
-      clientSaleId: body.clientSaleId,
-      body,
-      madeAt,
-      finalAmountCents: totals.finalAmountCents,
+    // Queued and taken from the local stock together: a sale queued twice (a reload) takes it once.
+    await db.transaction('rw', db.outbox, db.products, async () => {
+      await enqueueSale(db, {
+        clientSaleId: body.clientSaleId,
+        body,
+        madeAt,
+        finalAmountCents: totals.finalAmountCents,
+      });
+      await catalog.takeStock(state.items);
     });
   } catch (error) {
     // Queued already (a reload between queueing and the screen's next step): the same sale.
     if (!(error instanceof Error && error.name === 'ConstraintError')) throw error;
   }
   const now = madeAt;
-  return {
+  const sale: Sale = {
     id: 0,
     number: 0,
     status: paid.status,
@@ -113,4 +152,5 @@ export async function finishOffline(
     syncedAt: null,
     offlineFlags: [],
   };
+  return { sale, stockWarnings };
 }

@@ -1,0 +1,1 @@
+ALTER TABLE "products" ADD COLUMN "stock_changed_at" timestamp with time zone DEFAULT now() NOT NULL;
