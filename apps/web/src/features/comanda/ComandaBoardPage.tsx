@@ -40,11 +40,10 @@ function useServerNow(serverNow: string | undefined) {
     const timer = setInterval(() => setTick((t) => t + 1), 30_000);
     return () => clearInterval(timer);
   }, []);
+  // The device's clock against the server's, taken when an answer arrives.
+  const offset = useMemo(() => (serverNow ? Date.parse(serverNow) - Date.now() : 0), [serverNow]);
   // biome-ignore lint/correctness/useExhaustiveDependencies: the tick moves the clock on
-  return useMemo(() => {
-    const offset = serverNow ? Date.parse(serverNow) - Date.now() : 0;
-    return new Date(Date.now() + offset).toISOString();
-  }, [serverNow, tick]);
+  return useMemo(() => new Date(Date.now() + offset).toISOString(), [offset, tick]);
 }
 
 /**
