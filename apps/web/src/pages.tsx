@@ -1,4 +1,5 @@
 import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
+import { startGet } from './lib/api.ts';
 
 /**
  * Page components by route name (core's ROUTES). A route without an entry shows "Em construção".
@@ -62,7 +63,11 @@ export const PAGES: Record<string, LazyExoticComponent<ComponentType>> = {
   'budget-detail': lazy(() => import('./features/budget/BudgetDetailPage.tsx')),
   'budget-convert': lazy(() => import('./features/budget/BudgetConvertPage.tsx')),
   'budget-approval': lazy(() => import('./features/budget/BudgetApprovalPage.tsx')),
-  'sale-command': lazy(() => import('./features/comanda/ComandaBoardPage.tsx')),
+  // The board's tabs are asked for with its code, not after it (bench/RESULTS.md, issue 16).
+  'sale-command': lazy(() => {
+    startGet('/comanda');
+    return import('./features/comanda/ComandaBoardPage.tsx');
+  }),
   'sale-command-new': lazy(() => import('./features/comanda/ComandaOpenPage.tsx')),
   'sale-command-edit': lazy(() => import('./features/comanda/ComandaPage.tsx')),
   'sale-waiter-pdv': lazy(() => import('./features/waiter-pdv/WaiterPdvPage.tsx')),

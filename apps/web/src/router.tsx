@@ -34,10 +34,12 @@ export const ROUTE_TREE: RouteObject[] = [
 
 /**
  * Declarative routing (BrowserRouter + useRoutes): the data router would add ~18 KB gzip to every page,
- * /login included. Unknown errors land in the spec's fallback; it resets when the path changes.
+ * /login included. Unknown errors land in the spec's fallback; it resets when the path changes. Reset,
+ * not keyed by the path: a key remounted the whole private shell on every click (a new query cache, a
+ * new socket, every shell query again).
  */
 export function AppRoutes() {
   const location = useLocation();
   const element = useRoutes(ROUTE_TREE);
-  return <ErrorBoundary key={location.pathname}>{element}</ErrorBoundary>;
+  return <ErrorBoundary resetKey={location.pathname}>{element}</ErrorBoundary>;
 }

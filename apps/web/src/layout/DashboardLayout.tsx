@@ -7,7 +7,7 @@ import Snackbar from '@mui/material/Snackbar';
 import { ThemeProvider } from '@mui/material/styles';
 import Toolbar from '@mui/material/Toolbar';
 import useMediaQuery from '@mui/material/useMediaQuery';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { QueryClient, QueryClientProvider, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { Navigate, Outlet, Link as RouterLink, useLocation } from 'react-router';
 import { Loading } from '../components/Loading.tsx';
@@ -83,6 +83,15 @@ function Shell() {
   // Navigating closes the mobile menu.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs on path change only
   useEffect(() => setMobileMenuOpen(false), [location.pathname]);
+
+  // The shell stays mounted across pages, and a page still opens on fresh data: the queries the last
+  // page left behind are dropped, and the shell's own ones older than their staleTime fetched again.
+  const queryClient = useQueryClient();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on path change only
+  useEffect(() => {
+    queryClient.removeQueries({ type: 'inactive' });
+    void queryClient.refetchQueries({ type: 'active', stale: true });
+  }, [location.pathname]);
 
   if (session.redirect) return <Navigate to={session.redirect} replace />;
   if (session.authLoading) return <Loading />;

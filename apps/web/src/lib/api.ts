@@ -17,8 +17,28 @@ export const UNEXPECTED_ERROR = 'Ocorreu um erro inesperado';
 
 type Options = { method?: string; body?: unknown; headers?: Record<string, string>; signal?: AbortSignal };
 
+/** GETs started with a lazy page's code (`startGet`), each taken by the page's first call of its path. */
+const started = new Map<string, { at: number; answer: Promise<unknown> }>();
+const STARTED_FOR_MS = 10_000;
+
+/**
+ * Starts a page's first GET at the navigation, while its code (a chain of chunks) is still on the
+ * way: `lazy(() => { startGet('/comanda'); return import(...) })`. The page's first `apiFetch` of the
+ * same path within 10 s takes this answer instead of asking again; after that it asks anew.
+ */
+export function startGet(path: string): void {
+  const answer = apiFetch(path);
+  answer.catch(() => undefined);
+  started.set(path, { at: Date.now(), answer });
+}
+
 /** JSON call to the versioned API with the session's Bearer token (spec 7). No timeout (spec 9). */
 export async function apiFetch<T>(path: string, options: Options = {}): Promise<T> {
+  const early = options.method === undefined && options.body === undefined ? started.get(path) : undefined;
+  if (early) {
+    started.delete(path);
+    if (Date.now() - early.at < STARTED_FOR_MS) return early.answer as Promise<T>;
+  }
   const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
   const token = getToken();
   if (token) headers.authorization = `Bearer ${token}`;

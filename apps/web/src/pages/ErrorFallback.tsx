@@ -28,11 +28,17 @@ export function ErrorFallback({ error }: { error: unknown }) {
 
 type State = { error: unknown; hasError: boolean };
 
-export class ErrorBoundary extends Component<{ children: ReactNode }, State> {
+/** Shows the fallback on an error until `resetKey` (the path) changes. */
+export class ErrorBoundary extends Component<{ children: ReactNode; resetKey?: string }, State> {
   state: State = { error: null, hasError: false };
 
   static getDerivedStateFromError(error: unknown): State {
     return { error, hasError: true };
+  }
+
+  componentDidUpdate(previous: { resetKey?: string }) {
+    if (this.state.hasError && previous.resetKey !== this.props.resetKey)
+      this.setState({ error: null, hasError: false });
   }
 
   componentDidCatch(error: unknown, info: ErrorInfo) {

@@ -321,6 +321,70 @@ describe('transfer, merge, table', () => {
   });
 });
 
+describe('merged tabs', () => {
+  it("shows the merged tab's earlier sends on the target: tickets, print state, replay, reprint, cancel", async () => {
+    const shop = await restaurant([1, 5]);
+    const [admin, waiter] = shop.apis;
+    const a = await open(waiter, { tableLabel: '3' });
+    const b = await open(waiter, { tableLabel: '4' });
+    const other = await open(waiter, { tableLabel: '5' });
+    expectStatus(await add(waiter, a.id, shop.beer.id), 201);
+    const aSend = expectStatus(await waiter.post(`/comanda/${a.id}/send`, undefined, key('send')), 201).send;
+    expectStatus(await add(waiter, b.id, shop.burger.id, { notes: 'sem cebola' }), 201);
+    expectStatus(await add(waiter, b.id, shop.beer.id), 201);
+    const bKey = key('send');
+    const bSend = expectStatus(await waiter.post(`/comanda/${b.id}/send`, undefined, bKey), 201).send;
+    expect(bSend.jobs.map((j: { title: string }) => j.title).sort()).toEqual([
+      `Bar - Comanda ${b.number}`,
+      `Cozinha - Comanda ${b.number}`,
+    ]);
+
+    const merged = expectStatus(await waiter.post(`/comanda/${a.id}/merge`, { fromComandaId: b.id }), 200);
+    // The target shows both sends, b's with its own tickets and their state (the retry goes by job).
+    expect(merged.sends.map((s: { id: number }) => s.id)).toEqual([aSend.id, bSend.id]);
+    expect(merged.sends[1]).toEqual(bSend);
+    const burger = merged.lines.find((l: { description: string }) => l.description === 'X-Burger');
+    expect(burger).toMatchObject({ sendId: bSend.id, notes: 'sem cebola' });
+    expect(merged.lines.every((l: { sentAt: string | null }) => l.sentAt !== null)).toBe(true);
+    // Nothing of b is sent again: its lines were sent.
+    const nothing = await waiter.post(`/comanda/${a.id}/send`, undefined, key('send'));
+    expect(nothing.statusCode).toBe(422);
+    expect(nothing.json().message).toBe(COMANDA_MESSAGES.nothingToSend);
+    const gone = await read(waiter, b.id);
+    expect(gone.sends).toEqual([]);
+    expect(gone.events.at(-1)?.text).toBe(`Unida à comanda ${a.number}`);
+
+    // The waiter's phone retries b's send (its answer was lost): the same send, nothing printed again.
+    const ticketsBefore = (await jobsOf(admin)).length;
+    const replay = expectStatus(await waiter.post(`/comanda/${b.id}/send`, undefined, bKey), 200);
+    expect(replay.send).toEqual(bSend);
+    expect((await jobsOf(admin)).length).toBe(ticketsBefore);
+    // That key on a tab b was never merged into is still refused.
+    const reused = await waiter.post(`/comanda/${other.id}/send`, undefined, bKey);
+    expect(reused.statusCode).toBe(422);
+    expect(reused.json().message).toBe(COMANDA_MESSAGES.keyReused);
+
+    // Reprinted from the target: REIMPRESSÃO copies of b's two tickets, on b's send.
+    expectStatus(
+      await waiter.post(`/comanda/${a.id}/send/${bSend.id}/reprint`, undefined, key('reprint')),
+      200,
+    );
+    // A sent line of b canceled on the target prints its cancel ticket, shown with b's send.
+    expectStatus(
+      await admin.post(`/comanda/${a.id}/line/${burger.id}/cancel`, { reason: 'cliente desistiu' }),
+      200,
+    );
+    const after = await read(waiter, a.id);
+    const jobs = after.sends[1].jobs;
+    expect(jobs.filter((j) => j.reprintOf !== null).map((j) => j.reprintOf)).toEqual(
+      bSend.jobs.map((j: { id: number }) => j.id),
+    );
+    const cancel = jobs.find((j) => j.title.startsWith('CANCELAMENTO')) as (typeof jobs)[number];
+    expect(cancel.title).toBe(`CANCELAMENTO Cozinha - Comanda ${a.number}`);
+    expect(after.sends[0].jobs.map((j) => j.title)).toEqual([`Bar - Comanda ${a.number}`]);
+  });
+});
+
 describe('payments and close', () => {
   it('splits by items, amounts and equal shares to the exact total with the service fee, then closes into one sale', async () => {
     const shop = await restaurant([1, 4, 5]);

@@ -174,6 +174,22 @@ async function printSend(ctx: AppContext, session: SessionUser, sendId: number, 
   await db.update(comandaSends).set({ jobIds: merged, unrouted }).where(eq(comandaSends.id, sendId));
 }
 
+/** Whether tab `id` was merged, directly or through other merged tabs, into tab `target`. */
+async function mergedInto(db: Executor, clientId: number, id: number, target: number): Promise<boolean> {
+  const result = (await db.execute(sql`
+    with recursive chain(id, merged_into, depth) as (
+      select ${comandas.id}, ${comandas.mergedIntoId}, 0 from ${comandas}
+      where ${comandas.id} = ${id} and ${comandas.clientId} = ${clientId}
+      union all
+      select c.id, c.merged_into_id, chain.depth + 1 from ${comandas} c
+      join chain on c.id = chain.merged_into where chain.depth < 100
+    )
+    select exists (select 1 from chain where merged_into = ${target}) as found`)) as unknown as {
+    rows: { found: boolean }[];
+  };
+  return Boolean(result.rows[0]?.found);
+}
+
 /**
  * POST /v1/comanda/:id/send: the open tab's lines not sent yet go to production. The key claims
  * the send; a retried or doubled request with the same key answers the same send (re-enqueueing
@@ -193,8 +209,10 @@ export async function sendToProduction(
       .from(comandaSends)
       .where(and(eq(comandaSends.clientId, clientId), eq(comandaSends.idempotencyKey, idempotencyKey)));
     if (existing) {
-      if (existing.comandaId !== id) throw unprocessable(COMANDA_MESSAGES.keyReused);
-      return { sendId: existing.id, replayed: true };
+      // The send is on this tab, or on the tab this one was merged into (its sends went along).
+      if (existing.comandaId !== id && !(await mergedInto(tx, clientId, id, existing.comandaId)))
+        throw unprocessable(COMANDA_MESSAGES.keyReused);
+      return { sendId: existing.id, comandaId: existing.comandaId, replayed: true };
     }
     const comanda = await lockOpenComanda(tx, clientId, id);
     const [send] = await tx
@@ -218,15 +236,15 @@ export async function sendToProduction(
       'sent',
       `Enviou ${taken.length} ${taken.length === 1 ? 'item' : 'itens'} para a produção`,
     );
-    return { sendId: send.id, replayed: false };
+    return { sendId: send.id, comandaId: id, replayed: false };
   });
   if (!claimed) {
     // The same key raced in another request, which holds the claim: answer its send.
     return sendToProduction(ctx, session, id, idempotencyKey);
   }
-  await printSend(ctx, session, claimed.sendId, id);
+  await printSend(ctx, session, claimed.sendId, claimed.comandaId);
   if (!claimed.replayed) ctx.changed(clientId, 'comanda', id);
-  const sends = await readSends(db, session, id);
+  const sends = await readSends(db, session, claimed.comandaId);
   const send = sends.find((s) => s.id === claimed.sendId) as ComandaSend;
   return { send, replayed: claimed.replayed };
 }

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   check,
   index,
   integer,
@@ -48,6 +49,8 @@ export const comandas = pgTable(
       .references(() => users.id),
     lastItemAt: timestamp('last_item_at', { withTimezone: true }),
     saleId: integer('sale_id').references(() => sales.id),
+    /** The tab this one was merged into (status canceled): its sends went there with its lines. */
+    mergedIntoId: integer('merged_into_id').references((): AnyPgColumn => comandas.id),
     closedAt: timestamp('closed_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

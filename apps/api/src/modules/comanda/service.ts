@@ -27,7 +27,7 @@ import { priceItems } from '../product/pricing.ts';
 import { findSystemSettings } from '../settings/system.ts';
 import { printCancelTicket } from './production.ts';
 import { lockOpenComanda, lockTwo, logEvent, paidQuantities, readLinesAndPayments, toLine } from './read.ts';
-import { comandaLines, comandaPayments, comandas } from './schema.ts';
+import { comandaLines, comandaPayments, comandaSends, comandas } from './schema.ts';
 
 /** Comandas (issue 16): opening, lines appended one by one, cancel, transfer, merge, table, fee. */
 
@@ -365,13 +365,16 @@ export async function mergeComanda(
     if (paid) throw unprocessable(COMANDA_MESSAGES.mergeHasPayments);
     const now = new Date();
     await tx.update(comandaLines).set({ comandaId: into.id }).where(eq(comandaLines.comandaId, from.id));
+    // Its sends follow its lines: the target shows the earlier tickets, their print state, retry and
+    // reprint (a replay of such a send's key on the merged tab answers it here: production.ts).
+    await tx.update(comandaSends).set({ comandaId: into.id }).where(eq(comandaSends.comandaId, from.id));
     await tx
       .update(comandas)
       .set({ updatedAt: now, lastItemAt: sql`greatest(${comandas.lastItemAt}, ${from.lastItemAt})` })
       .where(eq(comandas.id, into.id));
     await tx
       .update(comandas)
-      .set({ status: 'canceled', closedAt: now, updatedAt: now })
+      .set({ status: 'canceled', mergedIntoId: into.id, closedAt: now, updatedAt: now })
       .where(eq(comandas.id, from.id));
     await logEvent(tx, session, into.id, 'merged', `Uniu a comanda ${from.number} a esta`);
     await logEvent(tx, session, from.id, 'merged_into', `Unida à comanda ${into.number}`);

@@ -1,0 +1,2 @@
+ALTER TABLE "comandas" ADD COLUMN "merged_into_id" integer;--> statement-breakpoint
+ALTER TABLE "comandas" ADD CONSTRAINT "comandas_merged_into_id_comandas_id_fk" FOREIGN KEY ("merged_into_id") REFERENCES "public"."comandas"("id") ON DELETE no action ON UPDATE no action;
