@@ -13,6 +13,7 @@ import { AppError } from '../../errors.ts';
 import { escapeLike, listResult, pageWindow } from '../../lib/list.ts';
 import { type ListRow, listColumns, toListItem } from './listRow.ts';
 import { products } from './schema.ts';
+import { wordMatches, wordsContaining } from './words.ts';
 
 type ListQuery = z.output<typeof productListQuerySchema>;
 type SortField = (typeof PRODUCT_SORTS)[number];
@@ -45,6 +46,8 @@ type SortField = (typeof PRODUCT_SORTS)[number];
 
 /** Rows of the index read by the first statement of a walk; each next one reads twice as many. */
 const CHUNK_FIRST = 2000;
+/** The first chunk of a walk that only looks for the page (no count to reach). */
+const CHUNK_PAGE_FIRST = 500;
 const CHUNK_MAX = 8000;
 /** Index rows a walk may read before it gives up (the caller then sorts every match instead). */
 const WALK_BUDGET = 64_000;
@@ -147,7 +150,8 @@ async function walk(db: Db, w: Walk, skip: number, take: number, countTo: number
   let kept = 0;
   let read = 0;
   let cursor: { k: string; id: number } | null = null;
-  let chunk = CHUNK_FIRST;
+  // A walk for the page alone (no count) starts small: page 1 of a tier usually lies in its first rows.
+  let chunk = countTo > 0 ? CHUNK_FIRST : CHUNK_PAGE_FIRST;
   const dir = sql.raw(w.desc ? 'desc' : 'asc');
   const cmp = sql.raw(w.desc ? '<' : '>');
   for (;;) {
@@ -289,13 +293,22 @@ async function rangeCount(db: Db, client: SQL, range: SQL): Promise<number> {
  * Step 3 (relevance, more than CAP matches): the tiers walked in order for the page. Null when a
  * walk goes over its budget.
  */
-async function walkTiers(db: Db, clientId: number, tiers: ReturnType<typeof tiersOf>, query: ListQuery) {
+async function walkTiers(
+  db: Db,
+  clientId: number,
+  tiers: ReturnType<typeof tiersOf>,
+  query: ListQuery,
+  emptyTiers: boolean[],
+) {
   const { limit, offset } = pageWindow(query);
   const client = sql`"products"."client_id" = ${clientId}`;
   const ids: number[] = [];
   let before = 0;
   const all = [
-    ...tiers.firstTiers.map((t) => ({ range: sql`${client} and ${t.range}`, keep: t.keep })),
+    // A first tier whose index range holds no name (its probe said 0) is not walked.
+    ...tiers.firstTiers
+      .filter((_, i) => !emptyTiers[i])
+      .map((t) => ({ range: sql`${client} and ${t.range}`, keep: t.keep })),
     { range: client, keep: tiers.rest },
   ];
   for (const tier of all) {
@@ -313,6 +326,33 @@ async function walkTiers(db: Db, clientId: number, tiers: ReturnType<typeof tier
     before += r.kept;
   }
   return ids;
+}
+
+/**
+ * Step 0: a search of one word (3+ characters) in name order, without filters: the vocabulary's
+ * words that contain it (at most WORDS_MAX, else null), then their products in name order from the
+ * word table's primary key, merged, the first CAP + 1 (exact up to CAP, else capped). Null when it
+ * does not apply (the caller goes on with the other steps).
+ */
+async function wordPage(db: Db, clientId: number, query: ListQuery & { q: string }, desc: boolean) {
+  const terms = searchKey(query.q).split(' ').filter(Boolean);
+  const filtered =
+    query.categoryId !== undefined ||
+    query.brandId !== undefined ||
+    query.productType !== undefined ||
+    query.active !== undefined ||
+    query.lowStock !== undefined;
+  if (filtered || terms.length !== 1 || [...terms[0]].length < 3) return null;
+  const { limit, offset } = pageWindow(query);
+  if (offset + limit > PRODUCT_SEARCH_CAP + 1) return null;
+  const words = await wordsContaining(db, clientId, terms[0]);
+  if (!words) return null;
+  const { ids, total } = await wordMatches(db, clientId, words, desc, limit, offset);
+  const capped = total > PRODUCT_SEARCH_CAP;
+  return {
+    ...listResult(await rowsOf(db, ids), capped ? PRODUCT_SEARCH_CAP : total, query),
+    totalCapped: capped,
+  };
 }
 
 /** A product list with `q`: capped count, relevance or the chosen sort (see the top of this file). */
@@ -355,18 +395,28 @@ export async function searchProductPage(
     // No name starts with the search or its first word (a word inside names: a brand, a colour):
     // relevance is the name order, and the first CAP + 1 matches by name hold every page.
     const t1 = tiers.firstTiers[1];
-    const noTiers = inT0 === 0 && (!t1 || (await rangeCount(db, client, t1.range)) === 0);
+    const inT1 = inT0 === 0 && t1 ? await rangeCount(db, client, t1.range) : -1;
+    const noTiers = inT0 === 0 && (!t1 || inT1 === 0);
+    // Relevance is then the name order: one word without filters comes from the word table.
+    if (noTiers) {
+      const byWord = await wordPage(db, clientId, query, false);
+      if (byWord) return byWord;
+    }
     const name = sql`"products"."name_key"`;
     const step2 = await cappedMatches(db, where, tiers.rank, name, false, noTiers, query);
     if (step2.total <= PRODUCT_SEARCH_CAP) return exact(step2);
     if (noTiers && offset + limit <= PRODUCT_SEARCH_CAP + 1)
       return { ...listResult(step2.items, PRODUCT_SEARCH_CAP, query), totalCapped: true };
-    const walked = await walkTiers(db, clientId, tiers, query);
+    const walked = await walkTiers(db, clientId, tiers, query, [inT0 === 0, inT1 === 0]);
     const ids =
       walked ?? (await sortedIds(db, where, [tiers.rank, sql`"products"."name_key"`], false, limit, offset));
     return page(ids, PRODUCT_SEARCH_CAP, true);
   }
 
+  if (sorting.field === 'name') {
+    const byWord = await wordPage(db, clientId, query, sorting.desc);
+    if (byWord) return byWord;
+  }
   const key = sortKeyOf(sorting.field);
   const step2 = await cappedMatches(db, where, sql`0`, key, sorting.desc, true, query);
   if (step2.total <= PRODUCT_SEARCH_CAP) return exact(step2);
