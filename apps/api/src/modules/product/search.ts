@@ -278,15 +278,19 @@ async function cappedMatches(
 
 const NAME = { ...WALKABLE.name!, desc: false };
 
-/** How many products an index range holds, up to CAP + 1 (its rows only, no filter: a cheap probe). */
-async function rangeCount(db: Db, client: SQL, range: SQL): Promise<number> {
-  const [row] = rowsIn<{ n: number }>(
-    await db.execute(sql`
-      select count(*)::int as n from (
+/**
+ * How many products each index range holds, up to CAP + 1 (their rows only, no filter: cheap
+ * probes), in one statement.
+ */
+async function rangeCounts(db: Db, client: SQL, ranges: SQL[]): Promise<number[]> {
+  const counts = ranges.map(
+    (range, i) =>
+      sql`(select count(*)::int from (
         select 1 from "products" where ${client} and ${range} limit ${PRODUCT_SEARCH_CAP + 1}
-      ) s`),
+      ) s) as ${sql.raw(`n${i}`)}`,
   );
-  return Number(row?.n ?? 0);
+  const [row] = rowsIn<Record<string, number>>(await db.execute(sql`select ${sql.join(counts, sql`, `)}`));
+  return ranges.map((_, i) => Number(row?.[`n${i}`] ?? 0));
 }
 
 /**
@@ -378,8 +382,13 @@ export async function searchProductPage(
     const tiers = tiersOf(query.q, where);
     // Step 1: names that start with the whole search, the page and the count, in a few chunks,
     // when the index says there are more than CAP such names (one index range, filters aside).
-    const t0 = tiers.firstTiers[0];
-    const inT0 = await rangeCount(db, client, t0.range);
+    const [t0, t1] = tiers.firstTiers;
+    // The names that start with the whole search and with its first word: one statement.
+    const [inT0, inT1 = -1] = await rangeCounts(
+      db,
+      client,
+      tiers.firstTiers.map((t) => t.range),
+    );
     const first =
       inT0 > PRODUCT_SEARCH_CAP &&
       (await walk(
@@ -394,8 +403,6 @@ export async function searchProductPage(
       return page(first.ids, PRODUCT_SEARCH_CAP, true);
     // No name starts with the search or its first word (a word inside names: a brand, a colour):
     // relevance is the name order, and the first CAP + 1 matches by name hold every page.
-    const t1 = tiers.firstTiers[1];
-    const inT1 = inT0 === 0 && t1 ? await rangeCount(db, client, t1.range) : -1;
     const noTiers = inT0 === 0 && (!t1 || inT1 === 0);
     // Relevance is then the name order: one word without filters comes from the word table.
     if (noTiers) {
