@@ -409,7 +409,9 @@ async function runEngine(engine: Engine, n: number, duration: number): Promise<F
     const database = fromPostgres(kept, 2);
     await migrateDatabase(database);
     // Statistics and the visibility map (index-only scans) as autovacuum keeps them in a live shop.
-    await database.db.execute(sql.raw('VACUUM (ANALYZE) products, product_search_words, product_search_vocabulary'));
+    await database.db.execute(
+      sql.raw('VACUUM (ANALYZE) products, product_search_words, product_search_vocabulary'),
+    );
     const loaded = (await database.db.execute(
       sql.raw('select count(*)::int as n from products'),
     )) as unknown as {
