@@ -279,18 +279,21 @@ async function cappedMatches(
 const NAME = { ...WALKABLE.name!, desc: false };
 
 /**
- * How many products each index range holds, up to CAP + 1 (their rows only, no filter: cheap
- * probes), in one statement.
+ * How many products the first tiers' index ranges hold, up to CAP + 1 (their rows only, no
+ * filter: cheap probes), in one statement: the first word's range only when no name starts with
+ * the whole search (-1 otherwise: an InitPlan in a branch not taken never runs).
  */
-async function rangeCounts(db: Db, client: SQL, ranges: SQL[]): Promise<number[]> {
-  const counts = ranges.map(
-    (range, i) =>
-      sql`(select count(*)::int from (
-        select 1 from "products" where ${client} and ${range} limit ${PRODUCT_SEARCH_CAP + 1}
-      ) s) as ${sql.raw(`n${i}`)}`,
+async function tierCounts(db: Db, client: SQL, whole: SQL, word: SQL | undefined): Promise<[number, number]> {
+  const count = (range: SQL) =>
+    sql`(select count(*)::int from (
+      select 1 from "products" where ${client} and ${range} limit ${PRODUCT_SEARCH_CAP + 1}
+    ) s)`;
+  const [row] = rowsIn<{ n0: number; n1: number }>(
+    await db.execute(sql`
+      select n0, ${word ? sql`case when n0 = 0 then ${count(word)} else -1 end` : sql`-1`} as n1
+      from (select ${count(whole)} as n0) f`),
   );
-  const [row] = rowsIn<Record<string, number>>(await db.execute(sql`select ${sql.join(counts, sql`, `)}`));
-  return ranges.map((_, i) => Number(row?.[`n${i}`] ?? 0));
+  return [Number(row?.n0 ?? 0), Number(row?.n1 ?? -1)];
 }
 
 /**
@@ -386,12 +389,8 @@ export async function searchProductPage(
     // Step 1: names that start with the whole search, the page and the count, in a few chunks,
     // when the index says there are more than CAP such names (one index range, filters aside).
     const [t0, t1] = tiers.firstTiers;
-    // The names that start with the whole search and with its first word: one statement.
-    const [inT0, inT1 = -1] = await rangeCounts(
-      db,
-      client,
-      tiers.firstTiers.map((t) => t.range),
-    );
+    // The names that start with the whole search and, when none does, with its first word.
+    const [inT0, inT1] = await tierCounts(db, client, t0.range, t1?.range);
     const first =
       inT0 > PRODUCT_SEARCH_CAP &&
       (await walk(
