@@ -110,6 +110,53 @@ describe('product search: capped count and relevance', () => {
     ).toBe(400);
   });
 
+  it('sorts a broad word by name exactly, with the capped total, from the word table', async () => {
+    // One word, no filter: the word table's order. "limp" is inside "limpeza" only (5 kits).
+    const kits = await search('q=limp&sort=name');
+    expect(kits).toMatchObject({ total: 5, totalCapped: false });
+    expect(names(kits)).toEqual([1, 2, 3, 4, 5].map((i) => `Kit limpeza com sabão ${i}`));
+    // Past the cap: the first 1,000 by name, the kits (inside the name) before the soaps.
+    const last = await search('q=sabao&sort=name&pageSize=100&page=10');
+    expect(last).toMatchObject({ total: PRODUCT_SEARCH_CAP, totalCapped: true, page: 10 });
+    expect(names(last)).toEqual(Array.from({ length: 100 }, (_, i) => `Sabão em pó ${pad(895 + i)}`));
+    const desc = await search('q=abao&sort=-name&pageSize=3&page=2');
+    expect(names(desc)).toEqual(['Sabão em pó 2046', 'Sabão em pó 2045', 'Sabão em pó 2044']);
+    // A word inside no name start: relevance is the name order, with the capped total.
+    const inside = await search('q=abao&pageSize=6');
+    expect(inside).toMatchObject({ total: PRODUCT_SEARCH_CAP, totalCapped: true });
+    expect(names(inside)).toEqual([
+      ...[1, 2, 3, 4, 5].map((i) => `Kit limpeza com sabão ${i}`),
+      'Sabão em pó 0000',
+    ]);
+    // The same order with a filter (the indexed walk, not the word table).
+    const active = await search('q=abao&sort=name&active=true&pageSize=6');
+    expect(names(active)).toEqual(names(inside));
+  });
+
+  it('keeps the word table true when products are renamed, re-coded and deleted', async () => {
+    const { client, auth } = await createClientWithUsers(t, [1]);
+    const list = async (q: string) =>
+      (await api(t, auth).get(`/product/client/${client.id}?q=${encodeURIComponent(q)}&sort=name`)).json();
+    const made = await makeProduct(t, auth, { name: 'Caneta esferográfica azul', sku: 'CAN-001' });
+    expect((await list('esferografica')).items.map((p: { name: string }) => p.name)).toEqual([
+      'Caneta esferográfica azul',
+    ]);
+    expect((await list('can-0')).total).toBe(1);
+    const renamed = await api(t, auth).put(`/product/${made.id}`, {
+      salePriceCents: 1000,
+      name: 'Lápis grafite',
+      sku: 'LAP-002',
+      updatedAt: made.updatedAt,
+    });
+    expect(renamed.statusCode).toBe(200);
+    expect(await list('esferografica')).toMatchObject({ items: [], total: 0 });
+    expect((await list('can-0')).total).toBe(0);
+    expect((await list('grafite')).items.map((p: { name: string }) => p.name)).toEqual(['Lápis grafite']);
+    expect((await list('lap-0')).total).toBe(1);
+    expect((await api(t, auth).delete(`/product/${made.id}`)).statusCode).toBe(200);
+    expect(await list('grafite')).toMatchObject({ items: [], total: 0, totalCapped: false });
+  });
+
   it('ranks the start of the name first in a small catalog too (the PDV search)', async () => {
     const { client, auth } = await createClientWithUsers(t, [1]);
     for (const name of ['Torta de chocolate', 'Chocolate ao leite', 'Bolo de chocolate', 'Chocolate amargo'])

@@ -80,6 +80,42 @@ export const products = pgTable(
   ],
 );
 
+/**
+ * The words of every product's search text (issue 21): one row per distinct word of
+ * `search_text`, with the product's name key, so the products holding a word come out of the
+ * primary key in name order (a broad word sorted by name reads ~1,001 index rows, not the whole
+ * name index up to its first match). Kept by triggers on products (custom migration
+ * 0031_product_search_words_triggers): no foreign key, the delete trigger removes a product's rows
+ * through the primary key (a cascade would need a second index on product_id).
+ */
+export const productSearchWords = pgTable(
+  'product_search_words',
+  {
+    clientId: integer('client_id').notNull(),
+    word: text('word').notNull(),
+    nameKey: text('name_key').notNull(),
+    productId: integer('product_id').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.clientId, t.word, t.nameKey, t.productId] })],
+);
+
+/**
+ * The distinct words of a client's search texts (issue 21): a search term's words (those that
+ * contain it) come from here through the trigram index, a handful of rows. Words are only added
+ * (a word no product holds any more finds no rows in product_search_words).
+ */
+export const productSearchVocabulary = pgTable(
+  'product_search_vocabulary',
+  {
+    clientId: integer('client_id').notNull(),
+    word: text('word').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.clientId, t.word] }),
+    index('product_search_vocabulary_trgm_idx').using('gin', t.word.op('gin_trgm_ops')),
+  ],
+);
+
 /** Colours of a product's grid (productGridColor). */
 export const productGridColors = pgTable(
   'product_grid_colors',

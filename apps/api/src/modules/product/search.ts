@@ -13,6 +13,7 @@ import { AppError } from '../../errors.ts';
 import { escapeLike, listResult, pageWindow } from '../../lib/list.ts';
 import { type ListRow, listColumns, toListItem } from './listRow.ts';
 import { products } from './schema.ts';
+import { wordMatches, wordsContaining } from './words.ts';
 
 type ListQuery = z.output<typeof productListQuerySchema>;
 type SortField = (typeof PRODUCT_SORTS)[number];
@@ -27,6 +28,10 @@ type SortField = (typeof PRODUCT_SORTS)[number];
  * The total is exact up to PRODUCT_SEARCH_CAP; past it the answer says `totalCapped` ("mais de
  * 1.000") and nothing counts the tens of thousands of matches of a broad word (that count was most
  * of the 280-320 ms p95 before). How the page is found:
+ * 0. One word (3+ characters, no digit), no filter, in name order (the name column, or relevance
+ *    when no name starts with it): the word table (words.ts), ~1,001 index rows already in name
+ *    order, wherever the word's products sit in the name index ("shampoo" by name: 860,000 rows
+ *    of the name index before its first match).
  * 1. Relevance, when more than CAP names start with the whole search (a 1,001-row probe of the
  *    (client, name) index): that range is walked in order, a chunk at a time, counting its matches
  *    to CAP + 1 and keeping the page: "shampoo", "choc" never touch the trigram index (whose posting
@@ -45,6 +50,8 @@ type SortField = (typeof PRODUCT_SORTS)[number];
 
 /** Rows of the index read by the first statement of a walk; each next one reads twice as many. */
 const CHUNK_FIRST = 2000;
+/** The first chunk of a walk that only looks for the page (no count to reach). */
+const CHUNK_PAGE_FIRST = 500;
 const CHUNK_MAX = 8000;
 /** Index rows a walk may read before it gives up (the caller then sorts every match instead). */
 const WALK_BUDGET = 64_000;
@@ -147,7 +154,8 @@ async function walk(db: Db, w: Walk, skip: number, take: number, countTo: number
   let kept = 0;
   let read = 0;
   let cursor: { k: string; id: number } | null = null;
-  let chunk = CHUNK_FIRST;
+  // A walk for the page alone (no count) starts small: page 1 of a tier usually lies in its first rows.
+  let chunk = countTo > 0 ? CHUNK_FIRST : CHUNK_PAGE_FIRST;
   const dir = sql.raw(w.desc ? 'desc' : 'asc');
   const cmp = sql.raw(w.desc ? '<' : '>');
   for (;;) {
@@ -262,7 +270,9 @@ async function cappedMatches(
     total: number;
   })[];
   if (rows.length > 0) return { total: Number(rows[0].total), items: rows.map(toListItem) };
-  // No row on this page (none at all, or a page past the end): the total alone.
+  // An empty first page: no match at all (a typo at the PDV), nothing to count again.
+  if (offset === 0) return { total: 0, items: [] };
+  // No row on a later page (past the end): the total alone.
   const [{ total }] = rowsIn<{ total: number }>(
     await db.execute(sql`
       select count(*)::int as total from (
@@ -289,13 +299,22 @@ async function rangeCount(db: Db, client: SQL, range: SQL): Promise<number> {
  * Step 3 (relevance, more than CAP matches): the tiers walked in order for the page. Null when a
  * walk goes over its budget.
  */
-async function walkTiers(db: Db, clientId: number, tiers: ReturnType<typeof tiersOf>, query: ListQuery) {
+async function walkTiers(
+  db: Db,
+  clientId: number,
+  tiers: ReturnType<typeof tiersOf>,
+  query: ListQuery,
+  emptyTiers: boolean[],
+) {
   const { limit, offset } = pageWindow(query);
   const client = sql`"products"."client_id" = ${clientId}`;
   const ids: number[] = [];
   let before = 0;
   const all = [
-    ...tiers.firstTiers.map((t) => ({ range: sql`${client} and ${t.range}`, keep: t.keep })),
+    // A first tier whose index range holds no name (its probe said 0) is not walked.
+    ...tiers.firstTiers
+      .filter((_, i) => !emptyTiers[i])
+      .map((t) => ({ range: sql`${client} and ${t.range}`, keep: t.keep })),
     { range: client, keep: tiers.rest },
   ];
   for (const tier of all) {
@@ -313,6 +332,36 @@ async function walkTiers(db: Db, clientId: number, tiers: ReturnType<typeof tier
     before += r.kept;
   }
   return ids;
+}
+
+/**
+ * Step 0: a search of one word (3+ characters, no digit) in name order, without filters: the vocabulary's
+ * words that contain it (at most WORDS_MAX, else null), then their products in name order from the
+ * word table's primary key, merged, the first CAP + 1 (exact up to CAP, else capped). Null when it
+ * does not apply (the caller goes on with the other steps).
+ */
+async function wordPage(db: Db, clientId: number, query: ListQuery & { q: string }, desc: boolean) {
+  const terms = searchKey(query.q).split(' ').filter(Boolean);
+  const filtered =
+    query.categoryId !== undefined ||
+    query.brandId !== undefined ||
+    query.productType !== undefined ||
+    query.active !== undefined ||
+    query.lowStock !== undefined;
+  // A term with a digit is a code or a size: its vocabulary words are every SKU and barcode that
+  // hold it (thousands; 10-17 ms to find through the trigram index at 1,000,000 products), and the
+  // trigram index of the products finds such a rare term directly.
+  if (filtered || terms.length !== 1 || [...terms[0]].length < 3 || /\d/.test(terms[0])) return null;
+  const { limit, offset } = pageWindow(query);
+  if (offset + limit > PRODUCT_SEARCH_CAP + 1) return null;
+  const words = await wordsContaining(db, clientId, terms[0]);
+  if (!words) return null;
+  const { ids, total } = await wordMatches(db, clientId, words, desc, limit, offset);
+  const capped = total > PRODUCT_SEARCH_CAP;
+  return {
+    ...listResult(await rowsOf(db, ids), capped ? PRODUCT_SEARCH_CAP : total, query),
+    totalCapped: capped,
+  };
 }
 
 /** A product list with `q`: capped count, relevance or the chosen sort (see the top of this file). */
@@ -338,7 +387,7 @@ export async function searchProductPage(
     const tiers = tiersOf(query.q, where);
     // Step 1: names that start with the whole search, the page and the count, in a few chunks,
     // when the index says there are more than CAP such names (one index range, filters aside).
-    const t0 = tiers.firstTiers[0];
+    const [t0, t1] = tiers.firstTiers;
     const inT0 = await rangeCount(db, client, t0.range);
     const first =
       inT0 > PRODUCT_SEARCH_CAP &&
@@ -354,19 +403,30 @@ export async function searchProductPage(
       return page(first.ids, PRODUCT_SEARCH_CAP, true);
     // No name starts with the search or its first word (a word inside names: a brand, a colour):
     // relevance is the name order, and the first CAP + 1 matches by name hold every page.
-    const t1 = tiers.firstTiers[1];
-    const noTiers = inT0 === 0 && (!t1 || (await rangeCount(db, client, t1.range)) === 0);
+    // (Probed only when no name starts with the whole search: -1 otherwise. One statement for both
+    // probes was measured: its planning cost more than the round trip it saved.)
+    const inT1 = inT0 === 0 && t1 ? await rangeCount(db, client, t1.range) : -1;
+    const noTiers = inT0 === 0 && (!t1 || inT1 === 0);
+    // Relevance is then the name order: one word without filters comes from the word table.
+    if (noTiers) {
+      const byWord = await wordPage(db, clientId, query, false);
+      if (byWord) return byWord;
+    }
     const name = sql`"products"."name_key"`;
     const step2 = await cappedMatches(db, where, tiers.rank, name, false, noTiers, query);
     if (step2.total <= PRODUCT_SEARCH_CAP) return exact(step2);
     if (noTiers && offset + limit <= PRODUCT_SEARCH_CAP + 1)
       return { ...listResult(step2.items, PRODUCT_SEARCH_CAP, query), totalCapped: true };
-    const walked = await walkTiers(db, clientId, tiers, query);
+    const walked = await walkTiers(db, clientId, tiers, query, [inT0 === 0, inT1 === 0]);
     const ids =
       walked ?? (await sortedIds(db, where, [tiers.rank, sql`"products"."name_key"`], false, limit, offset));
     return page(ids, PRODUCT_SEARCH_CAP, true);
   }
 
+  if (sorting.field === 'name') {
+    const byWord = await wordPage(db, clientId, query, sorting.desc);
+    if (byWord) return byWord;
+  }
   const key = sortKeyOf(sorting.field);
   const step2 = await cappedMatches(db, where, sql`0`, key, sorting.desc, true, query);
   if (step2.total <= PRODUCT_SEARCH_CAP) return exact(step2);
