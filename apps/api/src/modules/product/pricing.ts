@@ -41,6 +41,45 @@ const FRACTIONAL_UNITS = ['kg', 'g', 'l', 'ml', 'm', 'm2'];
 
 const fail = (message: string, path: string) => new AppError(422, message, [{ path, message }]);
 
+function prepareProducts(tx: Executor) {
+  return tx
+    .select({
+      id: products.id,
+      name: products.name,
+      sku: products.sku,
+      barcode: products.barcode,
+      unit: products.unit,
+      productType: products.productType,
+      salePriceCents: products.salePriceCents,
+      active: products.active,
+      hasVariants: sql<boolean>`exists (select 1 from product_variants v where v.product_id = "products"."id")`,
+      groups: activeGroupsSql(groupIdsOf(sql`"products"."id"`), sql`"products"."client_id"`),
+    })
+    .from(products)
+    .where(
+      and(
+        eq(products.clientId, sql.placeholder('clientId')),
+        sql`${products.id} = any(${sql.placeholder('ids')}::int[])`,
+      ),
+    )
+    .prepare('price_products');
+}
+
+/**
+ * The products read of every priced line (a comanda's every tap, every checkout), built once per
+ * executor: PostgreSQL keeps it as a named statement per connection (parsed and planned once), and
+ * no request rebuilds its SQL. A transaction gets its own (held until the transaction is gone).
+ */
+const productsStatements = new WeakMap<Executor, ReturnType<typeof prepareProducts>>();
+function productsStatement(tx: Executor) {
+  let statement = productsStatements.get(tx);
+  if (!statement) {
+    statement = prepareProducts(tx);
+    productsStatements.set(tx, statement);
+  }
+  return statement;
+}
+
 /**
  * Prices the items of a sale from the catalog (the client never sends a price). 422 on the item's
  * field (`items.N.productId`, `.variantId`, `.quantity`, `.additionals`) for an unknown or inactive
@@ -55,21 +94,11 @@ export async function priceItems(
   const productIds = [...new Set(items.map((i) => i.productId))];
   const variantIds = [...new Set(items.flatMap((i) => (i.variantId ? [i.variantId] : [])))];
   const additionalIds = [...new Set(items.flatMap((i) => i.additionals.map((a) => a.id)))];
-  const productRows = await tx
-    .select({
-      id: products.id,
-      name: products.name,
-      sku: products.sku,
-      barcode: products.barcode,
-      unit: products.unit,
-      productType: products.productType,
-      salePriceCents: products.salePriceCents,
-      active: products.active,
-      hasVariants: sql<boolean>`exists (select 1 from product_variants v where v.product_id = "products"."id")`,
-      groups: activeGroupsSql(groupIdsOf(sql`"products"."id"`), sql`"products"."client_id"`),
-    })
-    .from(products)
-    .where(and(eq(products.clientId, clientId), inArray(products.id, productIds)));
+  const productRows = await productsStatement(tx).execute({
+    clientId,
+    // An int[] literal: both drivers pass text, the statement casts it.
+    ids: `{${productIds.join(',')}}`,
+  });
   const variantRows = variantIds.length
     ? await tx
         .select({
