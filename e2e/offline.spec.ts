@@ -351,6 +351,9 @@ test('offline stock, addresses and register cash: stock shown and lowered by an 
   context,
   page,
 }) => {
+  // A long flow: two offline rounds, each waiting for its sync (up to 20 s each on a loaded machine),
+  // screenshots after reloads and a second browser context for the delivery panel.
+  test.setTimeout(120_000);
   const api = await adminApi(page);
   // This test's rule: the shop forbids negative stock (put back as it was at the end).
   const settingsUrl = `/v1/stock-setting/client/${api.clientId}`;
