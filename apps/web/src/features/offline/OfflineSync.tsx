@@ -8,7 +8,7 @@ import { invalidateResources } from '../../lib/queryKeys.ts';
 import type { LocalCatalog } from './catalog.ts';
 import type { OfflineDb } from './db.ts';
 import { syncOutbox } from './outbox.ts';
-import { onOnline, useOffline } from './status.ts';
+import { isOffline, onOnline, useOffline } from './status.ts';
 import { useWaitingMovements, useWaitingSales } from './useOfflineStore.ts';
 
 const waitingText = (n: number) => plural(n, 'venda aguardando envio', 'vendas aguardando envio');
@@ -25,19 +25,28 @@ export function OfflineSync({ db, catalog }: { db: OfflineDb; catalog: LocalCata
   const queryClient = useQueryClient();
   const [syncing, setSyncing] = useState(false);
   const running = useRef(false);
+  const again = useRef(false);
 
   useEffect(() => {
     const run = async () => {
-      if (running.current) return;
+      // The connection came back while a run was under way (one that may have failed offline): run
+      // again right after it, rather than leave the sales waiting for the next trigger.
+      if (running.current) {
+        again.current = true;
+        return;
+      }
       running.current = true;
       setSyncing(true);
       try {
-        const { sent } = await syncOutbox(db);
-        if (sent.length > 0) void invalidateResources(queryClient, ['sale']);
-        await catalog.sync().catch(() => undefined);
-        await catalog.syncCustomers().catch(() => undefined);
-        await catalog.syncCoupons().catch(() => undefined);
-        await catalog.syncStockSettings().catch(() => undefined);
+        do {
+          again.current = false;
+          const { sent } = await syncOutbox(db);
+          if (sent.length > 0) void invalidateResources(queryClient, ['sale']);
+          await catalog.sync().catch(() => undefined);
+          await catalog.syncCustomers().catch(() => undefined);
+          await catalog.syncCoupons().catch(() => undefined);
+          await catalog.syncStockSettings().catch(() => undefined);
+        } while (again.current && !isOffline());
         // The search index is built now, not at the first offline search (seconds for a big catalog).
         void catalog.load().catch(() => undefined);
       } finally {
