@@ -22,9 +22,9 @@ import { assertNotStale, versionOf } from '../../lib/version.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { resolveApproval } from '../auth/approval.ts';
 import { findCustomerRef } from '../customer/refs.ts';
-import { productCategorySql } from '../product/categoryOf.ts';
 import { priceItems } from '../product/pricing.ts';
 import { findSystemSettings } from '../settings/system.ts';
+import { appendLine } from './append.ts';
 import { printCancelTicket } from './production.ts';
 import { lockOpenComanda, lockTwo, logEvent, paidQuantities, readLinesAndPayments, toLine } from './read.ts';
 import { comandaLines, comandaPayments, comandaSends, comandas } from './schema.ts';
@@ -152,8 +152,8 @@ export async function updateComanda(
 /**
  * Appends ONE line (never the tab saved whole: two waiters adding at once both keep theirs). The
  * price comes from the catalog; the Idempotency-Key makes a retried add answer its first line.
- * One statement after pricing: touches the open tab (its row lock orders the adds of one tab and
- * keeps a close from missing one) and inserts the line.
+ * One statement after pricing (append.ts, shared by the adds of the same moment): touches the open
+ * tab (its row lock orders the adds of one tab and keeps a close from missing one) and inserts the line.
  */
 export async function addLine(
   ctx: AppContext,
@@ -188,21 +188,15 @@ export async function addLine(
     if (seen) return seen;
     throw error;
   }
-  const [row] = rowsOf<{ tab: number | null; line: number | null; addedAt: string | null }>(
-    await db.execute(sql`with t as (
-        update comandas set last_item_at = now(), updated_at = now()
-        where id = ${id} and client_id = ${clientId} and status = 'active' returning id),
-      l as (insert into comanda_lines (client_id, comanda_id, product_id, variant_id, category_id, description,
-          variant_name, sku, barcode, unit, quantity, unit_price_cents, additionals, notes, added_by, idempotency_key)
-        select ${clientId}, t.id, ${priced.productId}, ${priced.variantId}, ${productCategorySql(clientId, priced.productId)},
-          ${priced.description}, ${priced.variantName}, ${priced.sku}, ${priced.barcode}, ${priced.unit},
-          ${input.quantity}, ${priced.unitPriceCents}, ${JSON.stringify(priced.additionals)}::jsonb, ${input.notes},
-          ${session.userId}, ${idempotencyKey}
-        from t
-        on conflict (client_id, idempotency_key) where idempotency_key is not null do nothing
-        returning id, added_at)
-      select (select id from t) as tab, (select id from l) as line, (select added_at from l)::text as "addedAt"`),
-  );
+  const row = await appendLine(db, {
+    clientId,
+    comandaId: id,
+    priced,
+    quantity: input.quantity,
+    notes: input.notes,
+    addedBy: session.userId,
+    idempotencyKey,
+  });
   if (row.line === null) {
     // The key was there (a retry): its line. Otherwise the tab is closed or unknown.
     const seen = await replay();

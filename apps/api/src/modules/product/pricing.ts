@@ -2,6 +2,7 @@ import { variantName } from '@balcao/core/product';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
+import { loaderPer, sameMomentLoader } from '../../lib/batch.ts';
 import { activeGroupsSql, findAddOnItems, readGroups } from '../product-additional/pricing.ts';
 import { groupIdsOf } from './additionalGroups.ts';
 import { productGridColors, productGridSizes, products, productVariants } from './schema.ts';
@@ -65,20 +66,32 @@ function prepareProducts(tx: Executor) {
     .prepare('price_products');
 }
 
+type ProductRow = Awaited<ReturnType<ReturnType<typeof prepareProducts>['execute']>>[number];
+
 /**
- * The products read of every priced line (a comanda's every tap, every checkout), built once per
- * executor: PostgreSQL keeps it as a named statement per connection (parsed and planned once), and
- * no request rebuilds its SQL. A transaction gets its own (held until the transaction is gone).
+ * The products read of every priced line (a comanda's every tap, every checkout): prepared once per
+ * executor (PostgreSQL keeps it as a named statement per connection, parsed and planned once), and
+ * the reads made at the same moment share one statement, one per client (lib/batch.ts: 20 waiters
+ * tapping at once cost one read). A transaction gets its own (held until the transaction is gone).
  */
-const productsStatements = new WeakMap<Executor, ReturnType<typeof prepareProducts>>();
-function productsStatement(tx: Executor) {
-  let statement = productsStatements.get(tx);
-  if (!statement) {
-    statement = prepareProducts(tx);
-    productsStatements.set(tx, statement);
-  }
-  return statement;
-}
+const productsLoader = loaderPer((tx: Executor) => {
+  const statement = prepareProducts(tx);
+  return sameMomentLoader<{ clientId: number; productId: number }, ProductRow | null>(async (keys) => {
+    const idsByClient = new Map<number, Set<number>>();
+    for (const { clientId, productId } of keys) {
+      const ids = idsByClient.get(clientId) ?? new Set();
+      idsByClient.set(clientId, ids.add(productId));
+    }
+    // Per client: a product of one shop never answers another shop's key (tenancy).
+    const found = new Map<string, ProductRow>();
+    for (const [clientId, ids] of idsByClient) {
+      // An int[] literal: both drivers pass text, the statement casts it.
+      for (const row of await statement.execute({ clientId, ids: `{${[...ids].join(',')}}` }))
+        found.set(`${clientId}:${row.id}`, row);
+    }
+    return keys.map(({ clientId, productId }) => found.get(`${clientId}:${productId}`) ?? null);
+  });
+});
 
 /**
  * Prices the items of a sale from the catalog (the client never sends a price). 422 on the item's
@@ -94,10 +107,11 @@ export async function priceItems(
   const productIds = [...new Set(items.map((i) => i.productId))];
   const variantIds = [...new Set(items.flatMap((i) => (i.variantId ? [i.variantId] : [])))];
   const additionalIds = [...new Set(items.flatMap((i) => i.additionals.map((a) => a.id)))];
-  const productRows = await productsStatement(tx).execute({
-    clientId,
-    // An int[] literal: both drivers pass text, the statement casts it.
-    ids: `{${productIds.join(',')}}`,
+  const productRows = (
+    await productsLoader(tx).loadMany(productIds.map((productId) => ({ clientId, productId })))
+  ).flatMap((row) => {
+    if (row instanceof Error) throw row;
+    return row ? [row] : [];
   });
   const variantRows = variantIds.length
     ? await tx

@@ -1,0 +1,53 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { buildApp } from './src/app.ts';
+import { testConfig } from './src/config.ts';
+import { fromPglite, migrateDatabase, openPglite } from './src/db/client.ts';
+import { seedDemo } from './src/seed.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'probe-'));
+const client = await openPglite(process.env.MEM ? undefined : dir);
+const database = fromPglite(client);
+await migrateDatabase(database);
+await seedDemo(database.db);
+const app = await buildApp({ db: database.db, config: testConfig(), logger: false });
+let log: { q: string; ms: number }[] | null = null;
+const orig = (client as any).execProtocolStream.bind(client);
+(client as any).execProtocolStream = async (msg: Uint8Array, opts: any) => {
+  const t = performance.now();
+  const r = await orig(msg, opts);
+  if (log) log.push({ q: Buffer.from(msg).toString('latin1').replace(/[^\x20-\x7e]/g, '.').slice(0, 140), ms: performance.now() - t });
+  return r;
+};
+const login = await app.inject({ method: 'POST', url: '/v1/login', payload: { email: 'administrador@demo.com.br', password: 'demo1234' } });
+const token = login.json().token;
+const h = { authorization: `Bearer ${token}` };
+const product = (await app.inject({ method: 'POST', url: '/v1/product', headers: h, payload: { name: 'X', salePriceCents: 1500 } })).json();
+const tabs: number[] = [];
+for (let i = 0; i < 10; i++) tabs.push((await app.inject({ method: 'POST', url: '/v1/comanda', headers: h, payload: { people: 2 } })).json().id);
+const add = (i: number) => app.inject({ method: 'POST', url: `/v1/comanda/${tabs[i % 10]}/line`, headers: { ...h, 'idempotency-key': randomUUID() }, payload: { productId: product.id, quantity: 1, notes: 'sem cebola' } });
+for (let i = 0; i < 50; i++) await add(i);
+log = [];
+await add(1);
+console.log(log.map((l) => `${l.ms.toFixed(2)}ms ${l.q}`).join('\n'));
+log = null;
+let t = performance.now();
+for (let i = 0; i < 200; i++) await add(i);
+console.log('sequential ms/add', ((performance.now() - t) / 200).toFixed(2));
+const { Session } = await import('node:inspector/promises');
+const session = new Session(); session.connect();
+await session.post('Profiler.enable'); await session.post('Profiler.start');
+const lat: number[] = [];
+t = performance.now();
+for (let r = 0; r < 60; r++) {
+  const start = performance.now();
+  await Promise.all(Array.from({ length: 20 }, (_, i) => add(i).then(() => lat.push(performance.now() - start))));
+}
+lat.sort((a, b) => a - b);
+console.log('together p50', lat[599].toFixed(1), 'p95', lat[1139].toFixed(1), 'ms/add', ((performance.now() - t) / 1200).toFixed(2));
+const { profile } = await session.post('Profiler.stop');
+(await import('node:fs')).writeFileSync('/tmp/probe/p.cpuprofile', JSON.stringify(profile));
+await app.close();
+await database.close();
