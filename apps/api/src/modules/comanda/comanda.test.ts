@@ -3,7 +3,8 @@ import type { PrintJob } from '@balcao/core/printing';
 import type { Sale } from '@balcao/core/sale';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TEST_PASSWORD, type TestApp } from '../../../test/helper.ts';
-import { type Api, asUser, expectStatus, makeProduct, openRegister } from '../../../test/kit.ts';
+import { type Api, api, asUser, expectStatus, makeProduct, openRegister } from '../../../test/kit.ts';
+import { appendLine } from './append.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -65,7 +66,7 @@ const add = (
   id: number,
   productId: number,
   extra: Record<string, unknown> = {},
-  headers = key('add'),
+  headers: Record<string, string> = key('add'),
 ) => api.post(`/comanda/${id}/line`, { productId, quantity: 1, ...extra }, headers);
 const read = async (api: Api, id: number): Promise<Comanda> =>
   expectStatus(await api.get(`/comanda/${id}`), 200);
@@ -137,6 +138,85 @@ describe('lines', () => {
     expect(again.statusCode).toBe(200);
     expect(again.json().id).toBe(once.id);
     expect((await read(shop.api, tab.id)).lines).toHaveLength(21);
+  });
+
+  it('answers every add of the same moment on its own, though they share their statements', async () => {
+    const shop = await restaurant([1, 5, 5]);
+    const other = await restaurant([1]);
+    const [admin, waiter, waiter2] = shop.apis;
+    const tab = await open(admin);
+    const merged = await open(admin);
+    expectStatus(await add(admin, merged.id, shop.beer.id), 201);
+    expectStatus(await admin.post(`/comanda/${tab.id}/merge`, { fromComandaId: merged.id }), 200);
+    const theirs = await open(other.api);
+    const doubleTap = key('tap');
+    const stranger = api(t, { authorization: 'Bearer no-such-token' });
+    // One moment: a double tap, two adds without a key, a merged tab, another shop's tab and
+    // product, an unknown token, and the other shop's own add.
+    const [first, second, keyless1, keyless2, toMerged, toTheirs, theirProduct, unknown, theirsOwn] =
+      await Promise.all([
+        add(waiter, tab.id, shop.burger.id, { notes: 'sem cebola' }, doubleTap),
+        add(waiter, tab.id, shop.burger.id, { notes: 'sem cebola' }, doubleTap),
+        add(waiter2, tab.id, shop.beer.id, {}, {}),
+        add(waiter2, tab.id, shop.beer.id, {}, {}),
+        add(waiter, merged.id, shop.burger.id),
+        add(waiter, theirs.id, shop.burger.id),
+        add(waiter2, tab.id, other.burger.id),
+        add(stranger, tab.id, shop.burger.id),
+        add(other.api, theirs.id, other.burger.id),
+      ]);
+    expect([first.statusCode, second.statusCode].sort()).toEqual([200, 201]);
+    expect(first.json().id).toBe(second.json().id);
+    expect(expectStatus(keyless1, 201).id).not.toBe(expectStatus(keyless2, 201).id);
+    expect(toMerged.statusCode).toBe(409);
+    expect(toMerged.json().message).toBe(COMANDA_MESSAGES.notActive);
+    expect(toTheirs.statusCode).toBe(404);
+    expect(theirProduct.statusCode).toBe(422);
+    expect(theirProduct.json().message).toBe('Produto não encontrado');
+    expect(unknown.statusCode).toBe(401);
+    expectStatus(theirsOwn, 201);
+    // The tab: the merged tab's beer, one burger for the double tap, the two beers without a key.
+    const after = await read(admin, tab.id);
+    expect(after.lines.map((l) => l.description).sort()).toEqual([
+      'Cerveja',
+      'Cerveja',
+      'Cerveja',
+      'X-Burger',
+    ]);
+    expect((await read(other.api, theirs.id)).lines.map((l) => l.description)).toEqual(['X-Burger']);
+  });
+
+  it('fails only the line a shared append statement could not take', async () => {
+    const shop = await restaurant();
+    const tab = await open(shop.api);
+    const priced = {
+      productId: shop.burger.id,
+      variantId: null,
+      description: 'X-Burger',
+      variantName: null,
+      sku: null,
+      barcode: null,
+      unit: 'un',
+      unitPriceCents: 1000,
+      additionals: [],
+    };
+    const line = (quantity: number, idempotencyKey: string | null) => ({
+      clientId: shop.client.id,
+      comandaId: tab.id,
+      priced,
+      quantity,
+      notes: null,
+      addedBy: shop.users[0].user.id,
+      idempotencyKey,
+    });
+    // Called in the same tick: one statement, which the zero quantity breaks (a check constraint).
+    const results = await Promise.allSettled([
+      appendLine(t.database.db, line(1, key()['idempotency-key'])),
+      appendLine(t.database.db, line(0, key()['idempotency-key'])),
+      appendLine(t.database.db, line(2, null)),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((await read(shop.api, tab.id)).lines.map((l) => l.quantity).sort()).toEqual([1, 2]);
   });
 
   it('prices from the catalog with add-ons and notes, and refuses adding to a closed or unknown tab', async () => {
