@@ -312,3 +312,25 @@ test.describe('accessibility (axe): no serious or critical violation', () => {
     });
   }
 });
+
+test.describe('a page whose code is slow to arrive', () => {
+  // The service worker would serve the chunk from its cache, past the delayed route.
+  test.use({ serviceWorkers: 'block' });
+  test('the current page stays, with a progress bar, until the next page shows', async ({ page }) => {
+    await loginAs(page, 1);
+    const home = page.getByRole('heading', { name: /^Olá/ });
+    await expect(home).toBeVisible();
+    await page.route(/\/assets\/CouponListPage-[^/]+\.js$/, async (route) => {
+      await new Promise((done) => setTimeout(done, 1500));
+      await route.continue();
+    });
+    await page.getByTestId('side-menu').getByRole('link', { name: 'Cupons' }).click();
+    const progress = page.getByRole('progressbar', { name: 'Carregando a página' });
+    await expect(progress).toBeVisible();
+    await expect(home).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Cupons' })).toBeVisible();
+    await expect(progress).toBeHidden();
+    await expect(home).toBeHidden();
+    await expect(page).toHaveTitle('Cupons | Balcão');
+  });
+});

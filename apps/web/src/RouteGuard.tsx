@@ -19,10 +19,14 @@ export function RouteGuard({ route }: { route: AppRoute }) {
   }, [route.title]);
 
   const Page = PAGES[route.name];
-  // Keyed by path: /new -> /edit/{id} (same component) or /edit/1 -> /edit/2 start a fresh page state.
+  // The page keyed by path: /new -> /edit/{id} (same component) or /edit/1 -> /edit/2 start a fresh
+  // page state. The boundary is NOT keyed: a navigation is a transition (React Router), so while the
+  // next page's code loads the current page stays on screen (no spinner flash), and the next page
+  // shows the moment it is ready. A new boundary would show its fallback, and React then holds the
+  // revealed page back until 300 ms after that fallback appeared (its fallback throttle).
   const page = (
-    <Suspense key={location.pathname} fallback={<Loading />}>
-      {Page ? <Page /> : <UnderConstruction title={route.title} />}
+    <Suspense fallback={<Loading />}>
+      {Page ? <Page key={location.pathname} /> : <UnderConstruction title={route.title} />}
     </Suspense>
   );
   if (route.isPublic) return page;

@@ -1,4 +1,3 @@
-import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/Delete';
 import DownloadIcon from '@mui/icons-material/Download';
 import EditIcon from '@mui/icons-material/Edit';
@@ -21,7 +20,6 @@ import TableRow from '@mui/material/TableRow';
 import TableSortLabel from '@mui/material/TableSortLabel';
 import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
-import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { Children, type ComponentProps, isValidElement, type ReactNode, useEffect, useState } from 'react';
@@ -31,38 +29,9 @@ import { ListPagination } from './ListPagination.tsx';
 import { LoadError } from './LoadError.tsx';
 import { Loading } from './Loading.tsx';
 
-/**
- * A list page's title (h1) with its buttons on the right: `children` (import, export), then the add
- * button (`add`, given only when the user may write).
- */
-export function ListHeader({
-  title,
-  add,
-  children,
-}: {
-  title: string;
-  add?: { to: string; label: string };
-  children?: ReactNode;
-}) {
-  return (
-    <Stack
-      direction="row"
-      sx={{ alignItems: 'center', justifyContent: 'space-between', mb: 2, gap: 1, flexWrap: 'wrap' }}
-    >
-      <Typography component="h1" variant="h5">
-        {title}
-      </Typography>
-      <Stack direction="row" sx={{ gap: 1, flexWrap: 'wrap' }}>
-        {children}
-        {add && (
-          <Button component={RouterLink} to={add.to} variant="contained" startIcon={<AddIcon />}>
-            {add.label}
-          </Button>
-        )}
-      </Stack>
-    </Stack>
-  );
-}
+// The title row lives in its own module: pages that are not lists (the comanda board) use it
+// without the table's code.
+export { ListHeader } from './ListHeader.tsx';
 
 /**
  * What a list shows for its query: a spinner while it loads, the error with a retry (`what` failed),

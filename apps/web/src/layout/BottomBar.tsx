@@ -5,6 +5,7 @@ import BottomNavigation from '@mui/material/BottomNavigation';
 import BottomNavigationAction from '@mui/material/BottomNavigationAction';
 import Paper from '@mui/material/Paper';
 import { Link as RouterLink, useLocation } from 'react-router';
+import { preloadProps } from '../lib/preload.ts';
 
 type Props = { showPdv: boolean; menuOpen: boolean; onMenu: () => void };
 
@@ -33,6 +34,7 @@ export function BottomBar({ showPdv, menuOpen, onMenu }: Props) {
           icon={<HomeIcon />}
           component={RouterLink}
           to="/dashboard"
+          {...preloadProps('home', '/dashboard', pathname)}
         />
         {showPdv && (
           <BottomNavigationAction
@@ -41,6 +43,7 @@ export function BottomBar({ showPdv, menuOpen, onMenu }: Props) {
             icon={<PointOfSaleIcon />}
             component={RouterLink}
             to="/dashboard/sale/waiter-pdv"
+            {...preloadProps('sale-waiter-pdv', '/dashboard/sale/waiter-pdv', pathname)}
           />
         )}
         <BottomNavigationAction label="Menu" value="menu" icon={<MenuIcon />} onClick={onMenu} />

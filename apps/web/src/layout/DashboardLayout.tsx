@@ -3,6 +3,7 @@ import AddIcon from '@mui/icons-material/Add';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Fab from '@mui/material/Fab';
+import LinearProgress from '@mui/material/LinearProgress';
 import Snackbar from '@mui/material/Snackbar';
 import { ThemeProvider } from '@mui/material/styles';
 import Toolbar from '@mui/material/Toolbar';
@@ -17,6 +18,7 @@ import { BillingBanner } from '../features/settings/billing/BillingBanner.tsx';
 import { PrintProblems } from '../features/settings/printer/PrintProblems.tsx';
 import { useStationConfig } from '../features/settings/printer/stationStore.ts';
 import { withPortugueseTexts } from '../lib/locale.ts';
+import { useWaitingForPage } from '../lib/preload.ts';
 import { BottomBar } from './BottomBar.tsx';
 import { NotificationDrawer } from './NotificationDrawer.tsx';
 import { SideMenu } from './SideMenu.tsx';
@@ -134,6 +136,7 @@ function Shell() {
         }}
       >
         <Toolbar />
+        <PageProgress />
         <BillingBanner />
         <PrintProblems />
         <Suspense fallback={<Loading />}>
@@ -186,5 +189,23 @@ function Shell() {
         </Alert>
       </Snackbar>
     </Box>
+  );
+}
+
+/** A thin bar under the top bar while a navigation waits for the next page's code (lib/preload.ts). */
+function PageProgress() {
+  const waiting = useWaitingForPage();
+  if (!waiting) return null;
+  return (
+    <LinearProgress
+      aria-label="Carregando a página"
+      sx={{
+        position: 'fixed',
+        left: 0,
+        right: 0,
+        top: { xs: 56, sm: 64 },
+        zIndex: (t) => t.zIndex.appBar + 1,
+      }}
+    />
   );
 }

@@ -14,6 +14,7 @@ import ListSubheader from '@mui/material/ListSubheader';
 import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink, useLocation } from 'react-router';
+import { preloadProps } from '../lib/preload.ts';
 
 export const SIDEBAR_WIDTH = 240;
 
@@ -26,7 +27,12 @@ export function SideMenu({ groups, mobile, open, onClose }: Props) {
     <Box component="nav" aria-label="Menu principal" sx={{ overflowY: 'auto', pb: 2 }}>
       <List dense>
         <ListItem disablePadding>
-          <ListItemButton component={RouterLink} to="/dashboard" selected={pathname === '/dashboard'}>
+          <ListItemButton
+            component={RouterLink}
+            to="/dashboard"
+            {...preloadProps('home', '/dashboard', pathname)}
+            selected={pathname === '/dashboard'}
+          >
             <ListItemIcon>
               <HomeIcon />
             </ListItemIcon>
@@ -50,6 +56,7 @@ export function SideMenu({ groups, mobile, open, onClose }: Props) {
               <ListItemButton
                 component={RouterLink}
                 to={item.link}
+                {...preloadProps(item.name, item.link, pathname)}
                 selected={pathname === item.link}
                 sx={{ pl: 3 }}
               >

@@ -18,18 +18,37 @@ export const UNEXPECTED_ERROR = 'Ocorreu um erro inesperado';
 type Options = { method?: string; body?: unknown; headers?: Record<string, string>; signal?: AbortSignal };
 
 /** GETs started with a lazy page's code (`startGet`), each taken by the page's first call of its path. */
-const started = new Map<string, { at: number; answer: Promise<unknown> }>();
+type Started = { at: number; answer: Promise<unknown>; arrived?: { value: unknown } };
+const started = new Map<string, Started>();
 const STARTED_FOR_MS = 10_000;
 
 /**
  * Starts a page's first GET at the navigation, while its code (a chain of chunks) is still on the
- * way: `lazy(() => { startGet('/comanda'); return import(...) })`. The page's first `apiFetch` of the
+ * way: `page(() => import(...), '/comanda')` in pages.tsx. The page's first `apiFetch` of the
  * same path within 10 s takes this answer instead of asking again; after that it asks anew.
  */
 export function startGet(path: string): void {
   const answer = apiFetch(path);
-  answer.catch(() => undefined);
-  started.set(path, { at: Date.now(), answer });
+  const entry: Started = { at: Date.now(), answer };
+  answer.then(
+    (value) => {
+      entry.arrived = { value };
+    },
+    () => undefined,
+  );
+  started.set(path, entry);
+}
+
+/**
+ * The answer of a GET started early when it has already arrived (taken: nobody else gets it), with
+ * when it was asked: the page renders it in its first pass (a query's `initialData`) instead of a
+ * spinner first. Undefined while it is on the way (the page's query then takes the request).
+ */
+export function takeArrived<T>(path: string): { value: T; at: number } | undefined {
+  const early = started.get(path);
+  if (!early?.arrived || Date.now() - early.at >= STARTED_FOR_MS) return undefined;
+  started.delete(path);
+  return { value: early.arrived.value as T, at: early.at };
 }
 
 /** JSON call to the versioned API with the session's Bearer token (spec 7). No timeout (spec 9). */

@@ -15,8 +15,8 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { type MouseEvent, memo, useCallback, useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
+import { ListHeader } from '../../components/ListHeader.tsx';
 import { Loading } from '../../components/Loading.tsx';
-import { ListHeader } from '../../components/listPage.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { useBoard } from './api.ts';
 

@@ -11,7 +11,8 @@ import type {
 import type { PrintDocument } from '@balcao/core/printing';
 import type { Sale } from '@balcao/core/sale';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiFetch } from '../../lib/api.ts';
+import { useState } from 'react';
+import { apiFetch, takeArrived } from '../../lib/api.ts';
 import { detailQuery } from '../../lib/queries.ts';
 import { queryKeys } from '../../lib/queryKeys.ts';
 
@@ -72,8 +73,18 @@ export function useWaiters() {
   return useQuery({ queryKey: comandaKeys.view('waiters'), queryFn: fetchWaiters, staleTime: 60_000 });
 }
 
+/**
+ * The board's tabs. The GET pages.tsx started with the board's code, when already answered, is the
+ * first data (the cards render with the page, no spinner in between); otherwise the query takes it.
+ */
 export function useBoard(waiterId?: number) {
-  return useQuery({ queryKey: comandaKeys.list(0, waiterId ?? null), queryFn: () => fetchBoard(waiterId) });
+  const [early] = useState(() => (waiterId ? undefined : takeArrived<ComandaBoard>('/comanda')));
+  return useQuery({
+    queryKey: comandaKeys.list(0, waiterId ?? null),
+    queryFn: () => fetchBoard(waiterId),
+    initialData: early?.value,
+    initialDataUpdatedAt: early?.at,
+  });
 }
 
 export function useComanda(id: number | undefined) {
