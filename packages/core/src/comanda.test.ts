@@ -31,6 +31,15 @@ describe('comanda money rules', () => {
     });
   });
 
+  it('totals a line counted n times as n separate lines, each rounded on its own', () => {
+    const kilo = { unitPriceCents: 1001, quantity: 0.333, status: 'active' as const };
+    const base = { serviceFeePercent: 1000, couvertPerPersonCents: 0, people: 1, paidCents: 0 };
+    const separate = comandaTotals({ ...base, lines: [kilo, kilo, kilo] });
+    expect(comandaTotals({ ...base, lines: [{ ...kilo, count: 3 }] })).toEqual(separate);
+    // 0,333 x 10,01 = 3,33333 -> 3,33 per line: 9,99, not 3 x 3,33333 = 10,00.
+    expect(separate.itemsCents).toBe(999);
+  });
+
   it('charges no couvert on an empty tab and rounds the fee half-up', () => {
     expect(
       comandaTotals({

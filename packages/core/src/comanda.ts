@@ -322,7 +322,8 @@ export const comandaSendResultSchema = z.object({ send: comandaSendSchema, repla
 // ---------------------------------------------------------------------------------------------------
 // Money rules
 
-type LineForTotals = SaleLineInput & { status: 'active' | 'canceled' };
+/** `count`: the same line that many times (the board reads a tab's identical lines as one row). */
+type LineForTotals = SaleLineInput & { status: 'active' | 'canceled'; count?: number };
 
 /** Service fee on the items, half-up to the cent (percent in hundredths: 1000 = 10%). */
 export function serviceFeeOf(itemsCents: number, percentHundredths: number): number {
@@ -339,7 +340,7 @@ export function comandaTotals(input: {
 }): ComandaTotals {
   const itemsCents = input.lines
     .filter((l) => l.status === 'active')
-    .reduce((sum, l) => sum + lineTotals(l).totalCents, 0);
+    .reduce((sum, l) => sum + lineTotals(l).totalCents * (l.count ?? 1), 0);
   const serviceFeeCents = serviceFeeOf(itemsCents, input.serviceFeePercent);
   const couvertCents = itemsCents > 0 ? input.couvertPerPersonCents * input.people : 0;
   const totalCents = itemsCents + serviceFeeCents + couvertCents;

@@ -140,6 +140,29 @@ describe('lines', () => {
     expect((await read(shop.api, tab.id)).lines).toHaveLength(21);
   });
 
+  it("shows on the board each tab's item count, unsent count and total as the tab itself has them", async () => {
+    const shop = await restaurant([1, 5]);
+    const [admin, waiter] = shop.apis;
+    const tab = await open(waiter, { people: 3 });
+    for (let i = 0; i < 3; i++) expectStatus(await add(waiter, tab.id, shop.beer.id), 201);
+    expectStatus(await add(waiter, tab.id, shop.burger.id, { quantity: 2, notes: 'sem cebola' }), 201);
+    expectStatus(await waiter.post(`/comanda/${tab.id}/send`, undefined, key('send')), 201);
+    for (let i = 0; i < 2; i++) expectStatus(await add(waiter, tab.id, shop.beer.id), 201);
+    const canceled = expectStatus(await add(waiter, tab.id, shop.burger.id), 201);
+    expectStatus(await waiter.post(`/comanda/${tab.id}/line/${canceled.id}/cancel`, {}), 200);
+    const detail = await read(admin, tab.id);
+    const board = expectStatus(await admin.get('/comanda'), 200);
+    const card = board.tabs.find((c: { id: number }) => c.id === tab.id);
+    expect(card).toMatchObject({
+      itemsCount: 6,
+      unsentCount: 2,
+      totalCents: detail.totals.totalCents,
+      paidCents: 0,
+    });
+    // 5 beers at 7,33 + 2 burgers at 10,00 = 56,65, plus 10% (5,67).
+    expect(detail.totals.totalCents).toBe(6232);
+  });
+
   it('answers every add of the same moment on its own, though they share their statements', async () => {
     const shop = await restaurant([1, 5, 5]);
     const other = await restaurant([1]);

@@ -270,6 +270,8 @@ export async function listBoard(db: Executor, actor: Actor, waiterId: number | n
     )
     .orderBy(asc(comandas.number));
   const ids = rows.map((r) => r.comanda.id);
+  // A tab's identical lines as one row with their count (a bar's tab repeats its beers): the rows
+  // read stay few however long the tabs get, and core's rule totals each kind once.
   const lines = ids.length
     ? await db
         .select({
@@ -277,10 +279,18 @@ export async function listBoard(db: Executor, actor: Actor, waiterId: number | n
           quantity: comandaLines.quantity,
           unitPriceCents: comandaLines.unitPriceCents,
           additionals: comandaLines.additionals,
-          sendId: comandaLines.sendId,
+          unsent: sql<boolean>`${comandaLines.sendId} is null`,
+          count: sql<number>`count(*)::int`,
         })
         .from(comandaLines)
         .where(and(inArray(comandaLines.comandaId, ids), eq(comandaLines.status, 'active')))
+        .groupBy(
+          comandaLines.comandaId,
+          comandaLines.quantity,
+          comandaLines.unitPriceCents,
+          comandaLines.additionals,
+          sql`${comandaLines.sendId} is null`,
+        )
     : [];
   const paidRows = ids.length
     ? await db
@@ -294,12 +304,16 @@ export async function listBoard(db: Executor, actor: Actor, waiterId: number | n
     : [];
   const settings = await findSystemSettings(db, actor);
   const linesOf = new Map<number, typeof lines>();
-  for (const l of lines) linesOf.set(l.comandaId, [...(linesOf.get(l.comandaId) ?? []), l]);
+  for (const l of lines) {
+    const own = linesOf.get(l.comandaId);
+    if (own) own.push(l);
+    else linesOf.set(l.comandaId, [l]);
+  }
   const paidOf = new Map(paidRows.map((p) => [p.comandaId, Number(p.paid)]));
   const tabs: ComandaCard[] = rows.map(({ comanda: c, customerName, waiterName }) => {
     const own = linesOf.get(c.id) ?? [];
     const totals = comandaTotals({
-      lines: own.map((l) => ({ ...l, status: 'active' as const })),
+      lines: own.map((l) => ({ ...l, count: Number(l.count), status: 'active' as const })),
       serviceFeePercent: c.serviceFeePercent,
       couvertPerPersonCents: c.couvertPerPersonCents,
       people: c.people,
@@ -309,8 +323,8 @@ export async function listBoard(db: Executor, actor: Actor, waiterId: number | n
     return {
       ...head(c, names, customerName),
       stage: stageOf(c, totals.paidCents),
-      itemsCount: own.length,
-      unsentCount: own.filter((l) => l.sendId === null).length,
+      itemsCount: own.reduce((n, l) => n + Number(l.count), 0),
+      unsentCount: own.reduce((n, l) => n + (l.unsent ? Number(l.count) : 0), 0),
       totalCents: totals.totalCents,
       paidCents: totals.paidCents,
     };
