@@ -34,7 +34,7 @@ export function BottomBar({ showPdv, menuOpen, onMenu }: Props) {
           icon={<HomeIcon />}
           component={RouterLink}
           to="/dashboard"
-          {...preloadProps('home', '/dashboard', pathname)}
+          {...preloadProps('home', pathname === '/dashboard')}
         />
         {showPdv && (
           <BottomNavigationAction
@@ -43,7 +43,7 @@ export function BottomBar({ showPdv, menuOpen, onMenu }: Props) {
             icon={<PointOfSaleIcon />}
             component={RouterLink}
             to="/dashboard/sale/waiter-pdv"
-            {...preloadProps('sale-waiter-pdv', '/dashboard/sale/waiter-pdv', pathname)}
+            {...preloadProps('sale-waiter-pdv', pathname === '/dashboard/sale/waiter-pdv')}
           />
         )}
         <BottomNavigationAction label="Menu" value="menu" icon={<MenuIcon />} onClick={onMenu} />

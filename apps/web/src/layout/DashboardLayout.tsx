@@ -9,7 +9,7 @@ import { ThemeProvider } from '@mui/material/styles';
 import Toolbar from '@mui/material/Toolbar';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { QueryClient, QueryClientProvider, useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { Navigate, Outlet, Link as RouterLink, useLocation } from 'react-router';
 import { Loading } from '../components/Loading.tsx';
 import { useSession } from '../features/auth/session.tsx';
@@ -64,6 +64,16 @@ function Shell() {
     if (resources.includes('session') || resources.includes('whatsapp')) void refresh();
   });
   const station = useStationConfig();
+  // Stable, so the memoized top bar is left alone by a navigation.
+  const toggleSidebar = useCallback(
+    () => (isMobile ? setMobileMenuOpen((v) => !v) : setSidebarOpen((v) => !v)),
+    [isMobile],
+  );
+  const { markAllRead } = notifications;
+  const openDrawer = useCallback(() => {
+    setDrawerOpen(true);
+    markAllRead();
+  }, [markAllRead]);
 
   // Opening the mobile menu hides body scrolling (spec 4).
   useEffect(() => {
@@ -106,17 +116,12 @@ function Shell() {
   const showFab = fabTarget && canUse(fabTarget, user.userType.id, session.settingsChecklist);
   const toast = notifications.toasts[0];
 
-  const openDrawer = () => {
-    setDrawerOpen(true);
-    notifications.markAllRead();
-  };
-
   return (
     <Box sx={{ display: 'flex', minHeight: '100vh' }}>
       <TopBar
         user={user}
         unread={notifications.unread}
-        onToggleSidebar={() => (isMobile ? setMobileMenuOpen((v) => !v) : setSidebarOpen((v) => !v))}
+        onToggleSidebar={toggleSidebar}
         onOpenNotifications={openDrawer}
         sidebarOpen={!isMobile && sidebarOpen}
       />

@@ -15,8 +15,8 @@ import MenuItem from '@mui/material/MenuItem';
 import Toolbar from '@mui/material/Toolbar';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import { lazy, Suspense, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { lazy, memo, Suspense, useState } from 'react';
+import { Link as RouterLink } from 'react-router';
 import { useThemeMode } from '../components/ThemeModeProvider.tsx';
 import { ShopStatusChip } from '../features/settings/ShopStatus.tsx';
 
@@ -33,8 +33,17 @@ type Props = {
 };
 
 /** Top bar (spec 2): back, sidebar toggle, light/dark toggle, bell with badge, avatar menu with Sair. */
-export function TopBar({ user, unread, sidebarOpen, onToggleSidebar, onOpenNotifications }: Props) {
-  const navigate = useNavigate();
+/**
+ * Memoized, and without a router hook (they re-render on every navigation): a page switch leaves the
+ * top bar alone. Back is the browser's history, as the router's navigate(-1) is.
+ */
+export const TopBar = memo(function TopBar({
+  user,
+  unread,
+  sidebarOpen,
+  onToggleSidebar,
+  onOpenNotifications,
+}: Props) {
   const { mode, toggle } = useThemeMode();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const [passwordOpen, setPasswordOpen] = useState(false);
@@ -48,7 +57,7 @@ export function TopBar({ user, unread, sidebarOpen, onToggleSidebar, onOpenNotif
     <AppBar position="fixed" color="primary" enableColorOnDark sx={{ zIndex: (t) => t.zIndex.drawer + 1 }}>
       <Toolbar sx={{ gap: 0.5 }}>
         <Tooltip title="Voltar">
-          <IconButton color="inherit" aria-label="Voltar" onClick={() => navigate(-1)}>
+          <IconButton color="inherit" aria-label="Voltar" onClick={() => window.history.back()}>
             <ArrowBackIcon />
           </IconButton>
         </Tooltip>
@@ -133,12 +142,7 @@ export function TopBar({ user, unread, sidebarOpen, onToggleSidebar, onOpenNotif
           >
             Alterar senha
           </MenuItem>
-          <MenuItem
-            onClick={() => {
-              setAnchor(null);
-              navigate('/logout');
-            }}
-          >
+          <MenuItem component={RouterLink} to="/logout" onClick={() => setAnchor(null)}>
             Sair
           </MenuItem>
         </Menu>
@@ -150,4 +154,4 @@ export function TopBar({ user, unread, sidebarOpen, onToggleSidebar, onOpenNotif
       </Toolbar>
     </AppBar>
   );
-}
+});

@@ -19,11 +19,11 @@ export function preloadPage(routeName: string, withData = false): void {
 }
 
 /**
- * The props of a menu link to route `name` at `link`: the code on hover, focus or touch; the data
- * too on a plain click that leaves the current page (a click that opens a new browser tab, or on
- * the page already open, starts no GET that nobody would take).
+ * The props of a menu link to route `name`: the code on hover, focus or touch; the data too on a
+ * plain click that leaves the current page (`current`: the link is the page open; a click that
+ * opens a new browser tab, or on the page already open, starts no GET that nobody would take).
  */
-export function preloadProps(name: string, link: string, pathname: string) {
+export function preloadProps(name: string, current: boolean) {
   const code = () => preloadPage(name);
   return {
     onPointerEnter: code,
@@ -31,7 +31,7 @@ export function preloadProps(name: string, link: string, pathname: string) {
     onFocus: code,
     onClick: (event: MouseEvent) => {
       const plain = event.button === 0 && !(event.metaKey || event.ctrlKey || event.shiftKey || event.altKey);
-      preloadPage(name, plain && link !== pathname);
+      preloadPage(name, plain && !current);
     },
   };
 }
