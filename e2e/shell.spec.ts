@@ -271,6 +271,14 @@ test('a 390x844 viewport shows the bottom bar and the overlay menu', async ({ pa
   await menu.getByRole('link', { name: 'Vendas', exact: true }).click();
   await expect(page).toHaveURL(/\/dashboard\/sale$/);
   await expect(menu).toBeHidden();
+  // A dialog covers the bottom bar: its buttons at the foot of the phone's screen stay reachable.
+  await page.getByRole('button', { name: 'Conta do usuário' }).click();
+  await page.getByRole('menuitem', { name: 'Alterar senha' }).click();
+  await expect(page.getByRole('dialog')).toBeVisible();
+  const barOnTop = await page.evaluate(
+    () => !!document.elementFromPoint(195, 820)?.closest('[data-testid="bottom-bar"]'),
+  );
+  expect(barOnTop).toBe(false);
 });
 
 test('the bottom bar hides PDV for a Estoquista', async ({ page }) => {

@@ -24,7 +24,9 @@ export function BottomBar({ showPdv, menuOpen, onMenu }: Props) {
       component="nav"
       aria-label="Barra inferior"
       elevation={3}
-      sx={{ position: 'fixed', left: 0, right: 0, bottom: 0, zIndex: (t) => t.zIndex.modal + 1 }}
+      // Above the overlay menu (a drawer), below dialogs: a dialog's buttons at the foot of a phone's
+      // screen (the waiter PDV's add-ons) are never under the bar.
+      sx={{ position: 'fixed', left: 0, right: 0, bottom: 0, zIndex: (t) => t.zIndex.drawer + 1 }}
       data-testid="bottom-bar"
     >
       <BottomNavigation showLabels value={value}>
