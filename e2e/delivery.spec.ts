@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { apiLogin, closeRegisterViaApi, demoEmail, loginAs } from './helpers';
+import { apiLogin, closeRegisterViaApi, demoEmail, loginAs, SE_ADDRESS } from './helpers';
 
 /** An EAN-13 with its check digit, from 12 digits. */
 function ean13(base12: string): string {
@@ -25,16 +25,7 @@ async function arrange(page: Page, n: number) {
     data: {
       name: customerName,
       phone: '11987654321',
-      addresses: [
-        {
-          zipCode: '01001000',
-          street: 'Praça da Sé',
-          number: '100',
-          neighborhood: 'Centro',
-          city: 'São Paulo',
-          state: 'SP',
-        },
-      ],
+      addresses: [SE_ADDRESS],
     },
   });
   expect(customer.status(), await customer.text()).toBe(201);

@@ -37,3 +37,13 @@ export async function closeRegisterViaApi(page: Page, typeId: UserTypeId) {
   // 422: the user has no open register, which is what the caller wants.
   expect([200, 422], await res.text()).toContain(res.status());
 }
+
+/** A customer's delivery address: the one the fake ViaCEP answers for 01001-000 (test/fakes/viacep.ts). */
+export const SE_ADDRESS = {
+  zipCode: '01001000',
+  street: 'Praça da Sé',
+  number: '100',
+  neighborhood: 'Centro',
+  city: 'São Paulo',
+  state: 'SP',
+};

@@ -1,7 +1,7 @@
 import type { Sale } from '@balcao/core/sale';
 import type { SaleListResult } from '@balcao/core/saleList';
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
-import { apiLogin, closeRegisterViaApi, demoEmail, loginAs } from './helpers';
+import { apiLogin, closeRegisterViaApi, demoEmail, loginAs, SE_ADDRESS } from './helpers';
 
 /**
  * Issue 21: the PDV keeps selling offline (Playwright's offline mode) and syncs each sale exactly
@@ -393,16 +393,7 @@ test('offline stock, addresses and register cash: stock shown and lowered by an 
         name: customerName,
         phone: '11987654321',
         creditLimitCents: 30000,
-        addresses: [
-          {
-            zipCode: '01001000',
-            street: 'Praça da Sé',
-            number: '100',
-            neighborhood: 'Centro',
-            city: 'São Paulo',
-            state: 'SP',
-          },
-        ],
+        addresses: [SE_ADDRESS],
       },
     });
     expect(customer.status(), await customer.text()).toBe(201);

@@ -269,3 +269,13 @@ export function nextChange(socket: Socket, resource: string | null, waitMs: numb
     socket.on('change', onChange);
   });
 }
+
+/** A customer's delivery address: the one the fake ViaCEP answers for 01001-000 (test/fakes/viacep.ts). */
+export const SE_ADDRESS = {
+  zipCode: '01001000',
+  street: 'Praça da Sé',
+  number: '100',
+  neighborhood: 'Centro',
+  city: 'São Paulo',
+  state: 'SP',
+};

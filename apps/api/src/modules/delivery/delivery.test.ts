@@ -13,6 +13,7 @@ import {
   makeShop,
   nextChange,
   nextMessage,
+  SE_ADDRESS,
 } from '../../../test/kit.ts';
 import { sales } from '../sale/schema.ts';
 import { deliveryOrders } from './schema.ts';
@@ -57,16 +58,7 @@ async function deliveryShop() {
   const customer = await makeCustomer(t, shop.auth, {
     name: 'Ana Entrega',
     phone: '11987651234',
-    addresses: [
-      {
-        zipCode: '01001000',
-        street: 'Praça da Sé',
-        number: '100',
-        neighborhood: 'Centro',
-        city: 'São Paulo',
-        state: 'SP',
-      },
-    ],
+    addresses: [SE_ADDRESS],
   });
   const ids = shop.users.map((u) => u.user.id);
   return {

@@ -61,6 +61,30 @@ export type DeliveryOrderOfSale = (
   delivery: SaleData['delivery'],
 ) => Promise<() => void>;
 
+/**
+ * The delivery order of a delivery sale, made by the delivery module's hook in the sale's
+ * transaction (`onRecorded`; a replayed key never reaches it, so a resent sale makes one order),
+ * and its signal sent after the commit (`afterCommit`). The online checkout and the offline sync
+ * both record through it.
+ */
+export function deliveryOrderHook(
+  ctx: AppContext,
+  session: SessionUser,
+  sale: Pick<SaleData, 'typeOfSale' | 'delivery'>,
+  deliveryOrderOfSale: DeliveryOrderOfSale | undefined,
+) {
+  const makeOrder = sale.typeOfSale === 'delivery' ? deliveryOrderOfSale : undefined;
+  let signal: (() => void) | undefined;
+  return {
+    onRecorded:
+      makeOrder &&
+      (async (tx: Executor, s: { id: number; number: number }) => {
+        signal = await makeOrder(ctx, tx, session, s, sale.delivery);
+      }),
+    afterCommit: () => signal?.(),
+  };
+}
+
 export async function checkout(
   ctx: AppContext,
   session: SessionUser,
@@ -71,18 +95,13 @@ export async function checkout(
   // The approval holds a manager's password: checked, never part of what the key is bound to (a
   // retry that adds the approval after a 403 is the same sale).
   const { approval, ...sale } = data;
-  let afterCommit: (() => void) | undefined;
-  const makeOrder = sale.typeOfSale === 'delivery' ? deliveryOrderOfSale : undefined;
+  const order = deliveryOrderHook(ctx, session, sale, deliveryOrderOfSale);
   const recorded = await recordSale(ctx, session, (tx) => pdvDraft(tx, session.clientId, sale), {
     ...options,
     body: sale,
     approval,
-    onRecorded:
-      makeOrder &&
-      (async (tx, s) => {
-        afterCommit = await makeOrder(ctx, tx, session, s, sale.delivery);
-      }),
+    onRecorded: order.onRecorded,
   });
-  afterCommit?.();
+  order.afterCommit();
   return recorded;
 }

@@ -11,6 +11,7 @@ import {
   makeProduct,
   makeSale,
   makeShop,
+  SE_ADDRESS,
   type SocketClients,
 } from '../../../test/kit.ts';
 import { cashRegisterMovements } from '../cash-register/schema.ts';
@@ -415,16 +416,7 @@ describe('an offline delivery sale', () => {
     const ana = await makeCustomer(t, auth, {
       name: 'Ana Entrega',
       phone: '11987651234',
-      addresses: [
-        {
-          zipCode: '01001000',
-          street: 'Praça da Sé',
-          number: '100',
-          neighborhood: 'Centro',
-          city: 'São Paulo',
-          state: 'SP',
-        },
-      ],
+      addresses: [SE_ADDRESS],
     });
     const body = offlineBody([{ productId: pizza.id, quantity: 1, unitPriceCents: 4200 }], {
       madeAt: minutesAgo(20),
@@ -475,16 +467,7 @@ describe('local copy: customer addresses and credit', () => {
     const ana = await makeCustomer(t, auth, {
       name: 'Ana Crediário',
       creditLimitCents: 20000,
-      addresses: [
-        {
-          zipCode: '01001000',
-          street: 'Praça da Sé',
-          number: '100',
-          neighborhood: 'Centro',
-          city: 'São Paulo',
-          state: 'SP',
-        },
-      ],
+      addresses: [SE_ADDRESS],
     });
     const first = (await api.get('/customer/changes')).json().items[0];
     expect(first).toMatchObject({

@@ -10,7 +10,7 @@ import { AppError } from '../../errors.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { findDeliveryAddress } from '../customer/refs.ts';
 import { priceItems } from '../product/pricing.ts';
-import type { DeliveryOrderOfSale } from './checkout.ts';
+import { type DeliveryOrderOfSale, deliveryOrderHook } from './checkout.ts';
 import { findKey } from './idempotency.ts';
 import { findSale } from './read.ts';
 import { type RecordedSale, recordSale, type SaleDraft } from './record.ts';
@@ -105,19 +105,13 @@ export async function syncOfflineSale(
   const madeAt = madeAtOf(data.madeAt);
   const { approval: _none, ...sale } = data.sale;
   const body = { ...data, sale };
-  // A delivery sale's order is made as the online checkout makes it: by the delivery module's hook,
-  // in the sale's transaction (a replayed key never reaches it, so a resent sale makes one order).
-  let afterCommit: (() => void) | undefined;
-  const makeOrder = sale.typeOfSale === 'delivery' ? deliveryOrderOfSale : undefined;
+  // A delivery sale's order is made as the online checkout makes it (deliveryOrderHook).
+  const order = deliveryOrderHook(ctx, session, sale, deliveryOrderOfSale);
   const recorded = await recordSale(ctx, session, (tx) => offlineDraft(tx, session.clientId, body, madeAt), {
     idempotencyKey: `offline:${data.clientSaleId}`,
     body,
-    onRecorded:
-      makeOrder &&
-      (async (tx, s) => {
-        afterCommit = await makeOrder(ctx, tx, session, s, sale.delivery);
-      }),
+    onRecorded: order.onRecorded,
   });
-  afterCommit?.();
+  order.afterCommit();
   return recorded;
 }
