@@ -1,3 +1,4 @@
+import type { Upload } from './contract.ts';
 import { booleanFilter, listQuerySchema } from './list.ts';
 import { updatedAtField } from './product.ts';
 import { refSchema, timestampFields } from './responses.ts';
@@ -336,3 +337,10 @@ export function windowCloses(instant: number, window: { windowEnd: string }, tim
   const day = isoToShopLocal(new Date(instant).toISOString(), timeZone).slice(0, 10);
   return Date.parse(shopLocalToIso(`${day}T${window.windowEnd}`, timeZone) as string);
 }
+
+/** The image sent with every message of a campaign: up to 5 MB, JPEG, PNG or WebP. */
+export const CAMPAIGN_IMAGE_UPLOAD = {
+  maxBytes: 5 * 1024 * 1024,
+  tooLarge: CAMPAIGN_MESSAGES.imageTooLarge,
+  notSupported: CAMPAIGN_MESSAGES.imageNotSupported,
+} as const satisfies Upload;

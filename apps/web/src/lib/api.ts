@@ -1,16 +1,44 @@
+import type { ErrorCode } from '@balcao/core/contract';
 import { getToken } from './cookies.ts';
 
 export type ApiIssue = { path: string; message: string };
 
-/** An API answer other than 2xx, carrying the server's Portuguese message. */
+/**
+ * An API answer other than 2xx, carrying the server's Portuguese message and its stable `code`
+ * (core's `ErrorCode`: programs branch on the code, never on the message). No connection is status 0,
+ * code 'unavailable'.
+ */
 export class ApiError extends Error {
+  readonly code: ErrorCode;
   constructor(
     readonly status: number,
     message: string,
     readonly issues: ApiIssue[] = [],
+    code?: ErrorCode,
   ) {
     super(message);
+    this.code = code ?? codeOfStatus(status);
   }
+}
+
+/** The code of an answer that carried none (a proxy's page, a lost connection). */
+function codeOfStatus(status: number): ErrorCode {
+  if (status === 0 || status === 502 || status === 503 || status === 504) return 'unavailable';
+  if (status === 401) return 'unauthorized';
+  if (status === 403) return 'forbidden';
+  if (status === 404) return 'not_found';
+  if (status === 409) return 'conflict';
+  if (status === 413) return 'too_large';
+  if (status === 415) return 'unsupported_media_type';
+  if (status === 422) return 'rule';
+  if (status === 429) return 'rate_limited';
+  if (status >= 500) return 'internal';
+  return 'validation';
+}
+
+/** Is this failure the server's (or the network's) and not the request's: worth retrying later. */
+export function isUnavailable(error: unknown): boolean {
+  return error instanceof ApiError && (error.code === 'unavailable' || error.code === 'internal');
 }
 
 export const UNEXPECTED_ERROR = 'Ocorreu um erro inesperado';
@@ -87,8 +115,8 @@ export async function apiFetch<T>(path: string, options: Options = {}): Promise<
     data = null;
   }
   if (!res.ok) {
-    const payload = (data ?? {}) as { message?: string; issues?: ApiIssue[] };
-    throw new ApiError(res.status, payload.message || UNEXPECTED_ERROR, payload.issues ?? []);
+    const payload = (data ?? {}) as { message?: string; issues?: ApiIssue[]; code?: ErrorCode };
+    throw new ApiError(res.status, payload.message || UNEXPECTED_ERROR, payload.issues ?? [], payload.code);
   }
   return data as T;
 }
@@ -117,8 +145,8 @@ export async function downloadFile(
     throw new ApiError(0, 'Não foi possível conectar ao servidor. Verifique sua conexão.');
   }
   if (!res.ok) {
-    const payload = (await res.json().catch(() => ({}))) as { message?: string };
-    throw new ApiError(res.status, payload.message ?? failure);
+    const payload = (await res.json().catch(() => ({}))) as { message?: string; code?: ErrorCode };
+    throw new ApiError(res.status, payload.message ?? failure, [], payload.code);
   }
   const blob = await res.blob();
   const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? fallbackName;

@@ -1,7 +1,7 @@
 import {
   audienceCountsSchema,
   audienceSchema,
-  CAMPAIGN_MESSAGES,
+  CAMPAIGN_IMAGE_UPLOAD,
   campaignInputSchema,
   campaignListItemSchema,
   campaignListQuerySchema,
@@ -15,14 +15,13 @@ import { pageOf } from '@balcao/core/list';
 import { binaryFileSchema, csvFileSchema, deletedSchema } from '@balcao/core/responses';
 import { BACKOFFICE, WRITE } from '@balcao/core/routes';
 import { z } from '@balcao/core/zod';
-import fastifyMultipart from '@fastify/multipart';
-import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
-import { errorBody, notFound } from '../../errors.ts';
+import { notFound } from '../../errors.ts';
 import { sendCsvStream } from '../../lib/csv.ts';
 import { clientParams, idParam, idParams } from '../../lib/params.ts';
 import { shopToday } from '../../lib/shopToday.ts';
+import { readImageUpload } from '../../lib/upload.ts';
 import { assertOwnClient, sessionOf } from '../../plugins/auth.ts';
 import { storageFor } from '../storage/storage.ts';
 import {
@@ -44,27 +43,8 @@ import {
 const tags = ['campaign'];
 
 /** The campaign image's upload limit (before it is re-encoded to a JPEG of at most 1600 px). */
-const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
+const _IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 const IMAGE_FILE = /^[0-9a-f]{32}\.jpg$/;
-
-function sendError(reply: FastifyReply, statusCode: 400 | 413 | 415, message: string) {
-  return reply.status(statusCode).send(errorBody(statusCode, message));
-}
-
-/** The real type of the bytes (magic numbers): JPEG, PNG or WebP. */
-function isImage(data: Buffer): boolean {
-  if (data.length >= 3 && data[0] === 0xff && data[1] === 0xd8 && data[2] === 0xff) return true;
-  if (
-    data.length >= 8 &&
-    data.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))
-  )
-    return true;
-  return (
-    data.length >= 12 &&
-    data.subarray(0, 4).toString('latin1') === 'RIFF' &&
-    data.subarray(8, 12).toString('latin1') === 'WEBP'
-  );
-}
 
 const cell = (value: string | null) => {
   const text = value ?? '';
@@ -76,10 +56,6 @@ export function campaignRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     const { db } = ctx;
     const storage = storageFor(ctx.config);
-
-    await app.register(fastifyMultipart, {
-      limits: { fileSize: IMAGE_MAX_BYTES, files: 1, fields: 2, parts: 3 },
-    });
 
     app.get(
       '/campaign/client/:clientId',
@@ -226,20 +202,7 @@ export function campaignRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         const actor = sessionOf(request);
-        if (!request.isMultipart())
-          return sendError(reply, 415, 'Envie a imagem como multipart/form-data no campo "file"');
-        const file = await request.file();
-        if (!file) return sendError(reply, 400, 'Envie um arquivo de imagem');
-        let data: Buffer;
-        try {
-          data = await file.toBuffer();
-        } catch (error) {
-          if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
-            return sendError(reply, 413, CAMPAIGN_MESSAGES.imageTooLarge);
-          throw error;
-        }
-        if (file.file.truncated) return sendError(reply, 413, CAMPAIGN_MESSAGES.imageTooLarge);
-        if (!isImage(data)) return sendError(reply, 415, CAMPAIGN_MESSAGES.imageNotSupported);
+        const data = await readImageUpload(request, CAMPAIGN_IMAGE_UPLOAD);
         return reply.send(await setCampaignImage(ctx, storage, actor, request.params.id, data));
       },
     );

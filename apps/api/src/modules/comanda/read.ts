@@ -16,7 +16,7 @@ import type { PaymentMethod } from '@balcao/core/status';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { users } from '../../db/schema.ts';
-import { conflict, notFound } from '../../errors.ts';
+import { AppError, notFound } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { findPrintJob } from '../printing/service.ts';
 import { findSystemSettings } from '../settings/system.ts';
@@ -34,7 +34,7 @@ export async function lockOpenComanda(tx: Executor, clientId: number, id: number
     .where(and(eq(comandas.id, id), eq(comandas.clientId, clientId)))
     .for('update');
   if (!row) throw notFound(COMANDA_MESSAGES.notFound);
-  if (row.status !== 'active') throw conflict(COMANDA_MESSAGES.notActive);
+  if (row.status !== 'active') throw new AppError(409, COMANDA_MESSAGES.notActive, undefined, 'tab_closed');
   return row;
 }
 

@@ -4,6 +4,7 @@ import {
   barcodeMatchSchema,
   type ImportResult,
   importResultSchema,
+  PRODUCT_IMAGE_UPLOAD,
   productGridInputSchema,
   productImageSchema,
   productImportInputSchema,
@@ -18,7 +19,6 @@ import {
 import { binaryFileSchema, csvFileSchema, deletedSchema, ndjsonSchema } from '@balcao/core/responses';
 import { BACKOFFICE, PDV, STAFF, WRITE } from '@balcao/core/routes';
 import { z } from '@balcao/core/zod';
-import fastifyMultipart from '@fastify/multipart';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
@@ -26,29 +26,16 @@ import { AppError, errorBody, notFound } from '../../errors.ts';
 import { sendCsvStream } from '../../lib/csv.ts';
 import { clientParams, idParam, idParams } from '../../lib/params.ts';
 import { shopToday } from '../../lib/shopToday.ts';
+import { readImageUpload } from '../../lib/upload.ts';
 import { assertOwnClient, sessionOf } from '../../plugins/auth.ts';
 import { storageFor } from '../storage/storage.ts';
 import { productChanges } from './changes.ts';
 import { applyImport, csvHeader, csvLines, importResult, parseProductCsv, planImport } from './csv.ts';
 import { findByCode, findProduct } from './find.ts';
 import { clearGrid, setGrid, updateVariant } from './grid.ts';
-import {
-  addImage,
-  deleteImage,
-  IMAGE_NOT_SUPPORTED,
-  IMAGE_TOO_LARGE,
-  MAX_IMAGE_BYTES,
-  removeImageFiles,
-  reorderImages,
-  sniffImageType,
-} from './images.ts';
+import { addImage, deleteImage, removeImageFiles, reorderImages } from './images.ts';
 import { eachProduct, listProducts } from './list.ts';
 import { createProduct, deleteProduct, updateProduct } from './service.ts';
-
-/** Upload answers outside AppError's statuses (413, 415), in the API's error shape. */
-function sendError(reply: FastifyReply, statusCode: 400 | 413 | 415, message: string) {
-  return reply.status(statusCode).send(errorBody(statusCode, message));
-}
 
 /** 422 of an import that wrote nothing, with the per-line result so the screen can show the errors. */
 function refuseImport(reply: FastifyReply, message: string, result: ImportResult) {
@@ -72,10 +59,6 @@ export function productRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     const { db } = ctx;
     const storage = storageFor(ctx.config);
     const tags = ['product'];
-
-    await app.register(fastifyMultipart, {
-      limits: { fileSize: MAX_IMAGE_BYTES, files: 1, fields: 5, parts: 6 },
-    });
 
     app.get(
       '/product/client/:clientId',
@@ -216,20 +199,7 @@ export function productRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         const actor = sessionOf(request);
-        if (!request.isMultipart())
-          return sendError(reply, 415, 'Envie a imagem como multipart/form-data no campo "file"');
-        const file = await request.file();
-        if (!file) return sendError(reply, 400, 'Envie um arquivo de imagem');
-        let data: Buffer;
-        try {
-          data = await file.toBuffer();
-        } catch (error) {
-          if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
-            return sendError(reply, 413, IMAGE_TOO_LARGE);
-          throw error;
-        }
-        if (file.file.truncated) return sendError(reply, 413, IMAGE_TOO_LARGE);
-        if (!sniffImageType(data)) return sendError(reply, 415, IMAGE_NOT_SUPPORTED);
+        const data = await readImageUpload(request, PRODUCT_IMAGE_UPLOAD);
         return reply.status(201).send(await addImage(db, storage, actor, request.params.id, data));
       },
     );

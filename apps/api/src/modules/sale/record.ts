@@ -246,7 +246,7 @@ export async function recordSale(
       }
       if (register) throw conflict('Esta venda ainda está sendo registrada: tente novamente');
     }
-    if (!register) throw unprocessable(CASH_REGISTER_MESSAGES.mustOpen);
+    if (!register) throw new AppError(422, CASH_REGISTER_MESSAGES.mustOpen, undefined, 'register_closed');
     const { saleId } = register;
     const draft = await buildDraft(tx);
     const customer = draft.customerId !== null ? await findCustomerRef(tx, clientId, draft.customerId) : null;

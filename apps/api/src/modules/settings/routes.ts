@@ -1,9 +1,9 @@
 import { binaryFileSchema } from '@balcao/core/responses';
 import { ALL, BACKOFFICE, PDV, STAFF, WRITE } from '@balcao/core/routes';
 import {
-  COMPANY_MESSAGES,
   companySettingsInputSchema,
   companySettingsSchema,
+  LOGO_UPLOAD,
   myDiscountLimitSchema,
   receiptShopSchema,
   systemSettingsInputSchema,
@@ -15,19 +15,17 @@ import {
   workingHoursStatusSchema,
 } from '@balcao/core/workingHours';
 import { z } from '@balcao/core/zod';
-import fastifyMultipart from '@fastify/multipart';
-import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
-import { errorBody, notFound } from '../../errors.ts';
+import { notFound } from '../../errors.ts';
 import { idParam } from '../../lib/params.ts';
+import { readImageUpload } from '../../lib/upload.ts';
 import { sessionOf } from '../../plugins/auth.ts';
 import { storageFor } from '../storage/storage.ts';
 import {
   findCompanySettings,
   findReceiptShop,
   isLogoFile,
-  LOGO_MAX_BYTES,
   removeLogo,
   saveCompanySettings,
   setLogo,
@@ -37,25 +35,6 @@ import { findSystemSettings, saveSystemSettings, type TimeZoneChanged } from './
 import { findWorkingHours, findWorkingHoursStatus, saveWorkingHours } from './workingHours.ts';
 
 const tags = ['settings'];
-
-function sendError(reply: FastifyReply, statusCode: 400 | 413 | 415, message: string) {
-  return reply.status(statusCode).send(errorBody(statusCode, message));
-}
-
-/** The real type of the bytes (magic numbers): JPEG, PNG or WebP. */
-function isImage(data: Buffer): boolean {
-  if (data.length >= 3 && data[0] === 0xff && data[1] === 0xd8 && data[2] === 0xff) return true;
-  if (
-    data.length >= 8 &&
-    data.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))
-  )
-    return true;
-  return (
-    data.length >= 12 &&
-    data.subarray(0, 4).toString('latin1') === 'RIFF' &&
-    data.subarray(8, 12).toString('latin1') === 'WEBP'
-  );
-}
 
 /**
  * Settings pages of the shop (issue 14): company (system-client), system preferences (system) and
@@ -68,10 +47,6 @@ export function settingsRoutes(ctx: AppContext, timeZoneChanged: TimeZoneChanged
   return async (app) => {
     const { db } = ctx;
     const storage = storageFor(ctx.config);
-
-    await app.register(fastifyMultipart, {
-      limits: { fileSize: LOGO_MAX_BYTES, files: 1, fields: 2, parts: 3 },
-    });
 
     // ------------------------------------------------------------ company
 
@@ -111,20 +86,7 @@ export function settingsRoutes(ctx: AppContext, timeZoneChanged: TimeZoneChanged
       },
       async (request, reply) => {
         const actor = sessionOf(request);
-        if (!request.isMultipart())
-          return sendError(reply, 415, 'Envie a imagem como multipart/form-data no campo "file"');
-        const file = await request.file();
-        if (!file) return sendError(reply, 400, 'Envie um arquivo de imagem');
-        let data: Buffer;
-        try {
-          data = await file.toBuffer();
-        } catch (error) {
-          if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
-            return sendError(reply, 413, COMPANY_MESSAGES.logoTooLarge);
-          throw error;
-        }
-        if (file.file.truncated) return sendError(reply, 413, COMPANY_MESSAGES.logoTooLarge);
-        if (!isImage(data)) return sendError(reply, 415, COMPANY_MESSAGES.logoNotSupported);
+        const data = await readImageUpload(request, LOGO_UPLOAD);
         return reply.send(await setLogo(ctx, storage, actor, data));
       },
     );

@@ -52,7 +52,7 @@ export default function CouponListPage() {
   const removal = useConfirmDelete<Coupon>({
     title: () => 'Excluir cupom',
     message: (c) => `Deseja excluir o cupom ${c?.code ?? ''}? Ele não poderá mais ser usado em vendas.`,
-    remove: (c) => deletion.mutate(c.id),
+    remove: (c) => deletion.mutate({ params: { id: c.id } }),
   });
 
   let content: ReactNode;

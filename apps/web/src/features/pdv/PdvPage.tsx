@@ -136,8 +136,7 @@ export default function PdvPage() {
         return;
       }
       // The register was closed elsewhere (another tab, a manager): ask for a new one.
-      if (error instanceof ApiError && error.message === CASH_REGISTER_MESSAGES.mustOpen)
-        void register.refetch();
+      if (error instanceof ApiError && error.code === 'register_closed') void register.refetch();
       setFinishError(
         error instanceof ApiError && error.status === 0
           ? `${error.message} A venda não foi perdida: tente finalizar de novo.`

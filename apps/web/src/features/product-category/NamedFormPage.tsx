@@ -69,9 +69,9 @@ function NamedForm({
           state: { message: config.created },
         });
     } catch (error) {
-      // A duplicate name (a 409 other than a stale edit) belongs under the name.
-      if (error instanceof ApiError && error.status === 409 && !error.message.includes('alterado'))
-        throw new ApiError(409, error.message, [{ path: 'name', message: error.message }]);
+      // A duplicate name belongs under the name.
+      if (error instanceof ApiError && error.code === 'duplicate')
+        throw new ApiError(409, error.message, [{ path: 'name', message: error.message }], error.code);
       throw error;
     }
   };

@@ -1,4 +1,4 @@
-import { COMANDA_MESSAGES, type ComandaLineInput } from '@balcao/core/comanda';
+import type { ComandaLineInput } from '@balcao/core/comanda';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError } from '../../lib/api.ts';
 import { loadPersisted, savePersisted } from '../../lib/persist.ts';
@@ -31,7 +31,7 @@ type NewOp =
 export function isRetryable(error: unknown): boolean {
   if (!(error instanceof ApiError)) return true;
   // A closed tab is final; another 409 is a request with the same key still in flight.
-  if (error.status === 409) return error.message !== COMANDA_MESSAGES.notActive;
+  if (error.status === 409) return error.code !== 'tab_closed';
   return error.status === 0 || error.status === 429 || error.status >= 500;
 }
 

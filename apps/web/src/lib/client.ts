@@ -1,0 +1,132 @@
+import {
+  type CallInput,
+  type EndpointDef,
+  pathOf,
+  queryString,
+  type Resource,
+  type ResponseOf,
+} from '@balcao/core/contract';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiFetch, downloadFile } from './api.ts';
+import { invalidateResources } from './queryKeys.ts';
+
+/**
+ * The one typed client of the API (issue 29): every call names an endpoint declared in core
+ * (`@balcao/core/endpoints/*`), so the path, the body's type and the answer's type come from the
+ * declaration. Components never write a path or an answer type; a feature's `api.ts` gives query
+ * options (`queryOf`) and mutations (`useCall`) per resource.
+ */
+
+export type CallOptions = {
+  signal?: AbortSignal;
+  /** The Idempotency-Key of a retried write (one per user action; `newIdempotencyKey`). */
+  idempotencyKey?: string;
+  /** The image of an upload endpoint (multipart field "file"). */
+  file?: Blob;
+};
+
+/** Arguments of a call: the input may be left out when the endpoint takes no params, query or body. */
+export type CallArgs<E extends EndpointDef> =
+  object extends CallInput<E>
+    ? [input?: CallInput<E>, options?: CallOptions]
+    : [input: CallInput<E>, options?: CallOptions];
+
+/** The URL path (under /v1) of a call: the declared path with its parameters and query. */
+export function urlOf<E extends EndpointDef>(endpoint: E, input?: CallInput<E>): string {
+  const { params, query } = (input ?? {}) as { params?: Record<string, string | number>; query?: object };
+  return pathOf(endpoint.path, params) + queryString(query as Record<string, unknown> | undefined);
+}
+
+/** Calls a declared endpoint: its typed answer, or an `ApiError` with the server's code and message. */
+export function call<E extends EndpointDef>(
+  endpoint: E,
+  ...[input, options]: CallArgs<E>
+): Promise<ResponseOf<E>> {
+  const headers: Record<string, string> = {};
+  if (options?.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
+  let body = (input as { body?: unknown } | undefined)?.body;
+  if (options?.file) {
+    const form = new FormData();
+    form.append('file', options.file);
+    body = form;
+  }
+  return apiFetch<ResponseOf<E>>(urlOf(endpoint, input), {
+    method: endpoint.method === 'GET' ? undefined : endpoint.method,
+    body,
+    headers,
+    signal: options?.signal,
+  });
+}
+
+/** Downloads a file endpoint (CSV exports): the name comes from the answer's Content-Disposition. */
+export function download<E extends EndpointDef & { file: string }>(
+  endpoint: E,
+  input: CallInput<E>,
+  fallbackName: string,
+  failure?: string,
+): Promise<void> {
+  return downloadFile(urlOf(endpoint, input), fallbackName, failure);
+}
+
+/**
+ * The query key of a call: its resource first (what a socket `change` or a mutation invalidates),
+ * then the endpoint and its input.
+ */
+export function keyOf<E extends EndpointDef>(endpoint: E, input?: CallInput<E>) {
+  return [endpoint.resource, endpoint.method, endpoint.path, input ?? {}] as const;
+}
+
+/** The query options of a GET endpoint (`useQuery(queryOf(api.get, { params: { id } }))`). */
+export function queryOf<E extends EndpointDef>(endpoint: E, ...[input]: CallArgs<E>) {
+  return queryOptions({
+    queryKey: keyOf(endpoint, input),
+    queryFn: ({ signal }) => (call as CallFn<E>)(endpoint, input, { signal }),
+  });
+}
+
+type CallFn<E extends EndpointDef> = (
+  endpoint: E,
+  input: CallInput<E> | undefined,
+  options?: CallOptions,
+) => Promise<ResponseOf<E>>;
+
+/** A mutation's variables: the call's input, plus the action's Idempotency-Key or file when it has one. */
+export type MutationInput<E extends EndpointDef> = CallInput<E> & { idempotencyKey?: string; file?: Blob };
+
+/**
+ * The mutation of a write endpoint: on success it invalidates what the declaration says it changes
+ * (`changes`, and the endpoint's own resource), so every list and figure on screen refetches once.
+ */
+export function useCall<E extends EndpointDef>(
+  endpoint: E,
+  options: {
+    invalidates?: readonly Resource[];
+    /**
+     * Refresh after a failure too (a delete: the list shows what is really there). Not for edits: a
+     * stale edit's refetch would hand the form the new version and let the next save overwrite it.
+     */
+    refreshOnError?: boolean;
+  } = {},
+) {
+  const queryClient = useQueryClient();
+  const refresh = () =>
+    invalidateResources(queryClient, [
+      ...(endpoint.changes ?? [endpoint.resource]),
+      ...(options.invalidates ?? []),
+    ]);
+  return useMutation({
+    mutationFn: ({ idempotencyKey, file, ...input }: MutationInput<E>) =>
+      (call as CallFn<E>)(endpoint, input as CallInput<E>, { idempotencyKey, file }),
+    onSuccess: refresh,
+    onError: options.refreshOnError ? refresh : undefined,
+  });
+}
+
+/** A fresh Idempotency-Key: one per user action, kept across the retries of that action. */
+export function newIdempotencyKey(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  // Browsers without randomUUID (an old tablet): 128 random bits in the UUID shape.
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
