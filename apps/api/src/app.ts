@@ -26,7 +26,13 @@ import { type Access, registerAuth } from './plugins/auth.ts';
 import { attachSocket, changedWith, notifyWith, sessionsEndedWith } from './plugins/socket.ts';
 
 /** A route as registered, for tests that must cover every route (e.g. 401 without a token). */
-export type RegisteredRoute = { method: string; url: string; access: Access | undefined };
+export type RegisteredRoute = {
+  method: string;
+  url: string;
+  access: Access | undefined;
+  /** Registered from its declaration in core (lib/endpoint.ts `route`). */
+  declared: boolean;
+};
 
 export type App = FastifyInstance & { io: Server; ctx: AppContext; routes: readonly RegisteredRoute[] };
 
@@ -128,7 +134,13 @@ export async function buildApp(options: {
     if (!isApi || route.url.startsWith('/v1/docs'))
       route.config = { ...(route.config ?? {}), access: 'public' };
     const methods = Array.isArray(route.method) ? route.method : [route.method];
-    for (const method of methods) routes.push({ method, url: route.url, access: route.config?.access });
+    for (const method of methods)
+      routes.push({
+        method,
+        url: route.url,
+        access: route.config?.access,
+        declared: route.config?.declared === true,
+      });
   });
   await app.register(fastifySwagger, {
     openapi: {

@@ -89,7 +89,7 @@ export function route<E extends EndpointDef>(app: AnyApp, definition: E, handler
   app.route({
     method: definition.method,
     url: definition.path,
-    config: { access: definition.access },
+    config: { access: definition.access, declared: true },
     ...(definition.bodyLimit ? { bodyLimit: definition.bodyLimit } : {}),
     schema: {
       tags: [definition.resource],
