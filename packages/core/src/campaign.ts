@@ -1,6 +1,8 @@
+import { addDays } from './date.ts';
 import { booleanFilter, listQuerySchema } from './list.ts';
 import { updatedAtField } from './product.ts';
 import { refSchema, timestampFields } from './responses.ts';
+import { dateIn, isoToShopLocal, shopLocalToIso } from './time.ts';
 import { REQUIRED, z } from './zod.ts';
 
 /**
@@ -279,38 +281,6 @@ export const campaignCategoryInUseMessage = (n: number) =>
   `Não é possível excluir: ${n} ${n === 1 ? 'campanha usa' : 'campanhas usam'} esta categoria`;
 export const CAMPAIGN_CATEGORY_NAME_TAKEN = 'Já existe uma categoria com este nome';
 
-/** The offset (ms) of a time zone at an instant: local wall time minus UTC. */
-function zoneOffsetMs(instant: number, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  }).formatToParts(new Date(instant));
-  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
-  const wall = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
-  return wall - Math.floor(instant / 1000) * 1000;
-}
-
-/** "2026-12-01T09:30" read in the shop's zone -> an ISO instant; null when not a date and time. */
-export function shopLocalToIso(local: string, timeZone: string): string | null {
-  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/.exec(local);
-  if (!m) return null;
-  const guess = Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5]);
-  const first = guess - zoneOffsetMs(guess, timeZone);
-  return new Date(guess - zoneOffsetMs(first, timeZone)).toISOString();
-}
-
-/** An ISO instant -> "YYYY-MM-DDTHH:mm" in the shop's zone (a datetime-local input's value). */
-export function isoToShopLocal(iso: string, timeZone: string): string {
-  const instant = new Date(iso).getTime();
-  return new Date(instant + zoneOffsetMs(instant, timeZone)).toISOString().slice(0, 16);
-}
-
 /**
  * The next moment a message may go: `instant` itself inside the shop's sending window, else the
  * window's next opening (today's when before it, tomorrow's after it), in the shop's time zone.
@@ -320,19 +290,18 @@ export function nextInWindow(
   window: { windowStart: string; windowEnd: string },
   timeZone: string,
 ): number {
-  const local = isoToShopLocal(new Date(instant).toISOString(), timeZone);
+  const local = isoToShopLocal(instant, timeZone);
   const minutes = minutesOf(local.slice(11, 16));
   const start = minutesOf(window.windowStart);
   const end = minutesOf(window.windowEnd);
   if (minutes >= start && minutes < end) return instant;
   const day = local.slice(0, 10);
-  const target =
-    minutes < start ? day : new Date(Date.parse(`${day}T12:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+  const target = minutes < start ? day : addDays(day, 1);
   return Date.parse(shopLocalToIso(`${target}T${window.windowStart}`, timeZone) as string);
 }
 
 /** When the sending window that contains `instant` closes (an instant inside the window). */
 export function windowCloses(instant: number, window: { windowEnd: string }, timeZone: string): number {
-  const day = isoToShopLocal(new Date(instant).toISOString(), timeZone).slice(0, 10);
+  const day = dateIn(timeZone, instant);
   return Date.parse(shopLocalToIso(`${day}T${window.windowEnd}`, timeZone) as string);
 }

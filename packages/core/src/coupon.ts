@@ -1,7 +1,8 @@
-import { addDays, formatDateBr, isIsoDate, todayIso } from './date.ts';
+import { addDays, formatDateBr, isIsoDate } from './date.ts';
 import { numberOrText } from './fields.ts';
 import { decimalInputToNumber, formatCents } from './money.ts';
 import { timestampFields } from './responses.ts';
+import { DEFAULT_TIME_ZONE, dateIn } from './time.ts';
 import { REQUIRED, z } from './zod.ts';
 
 /**
@@ -97,12 +98,12 @@ const dateField = (requiredMessage: string) =>
 
 export type CouponSchemaOptions = {
   /** The shop's date used by "A data de fim deve ser maior que ontem" (tests pass a fixed one). */
-  today?: () => string;
+  today: () => string;
 };
 
-/** Builds the coupon input schema; `couponInputSchema` is this with the real clock. */
-export function makeCouponInputSchema(options: CouponSchemaOptions = {}) {
-  const today = options.today ?? (() => todayIso());
+/** Builds the coupon input schema on a shop's date (the web's form passes the session's `shopToday`). */
+export function makeCouponInputSchema(options: CouponSchemaOptions) {
+  const { today } = options;
   return z
     .object({
       code: z
@@ -161,7 +162,12 @@ export function makeCouponInputSchema(options: CouponSchemaOptions = {}) {
     });
 }
 
-export const couponInputSchema = makeCouponInputSchema();
+/**
+ * The schema of the API's body, parsed before any shop is known: "today" is Balcão's default zone's
+ * date, so a shop far from it may see "ontem" move by its offset near midnight (issue 29: the route
+ * declarations will carry the shop's date). The web form builds its own with the shop's date.
+ */
+export const couponInputSchema = makeCouponInputSchema({ today: () => dateIn(DEFAULT_TIME_ZONE) });
 /** What the form holds (texts from masked inputs allowed) and what the API accepts. */
 export type CouponFormValues = z.input<typeof couponInputSchema>;
 /** The parsed coupon: numbers, upper-case code, YYYY-MM-DD dates. */

@@ -1,4 +1,5 @@
 import { PRINT_JOB_KINDS, PRINT_JOB_STATUSES, REPRINT_MARK } from './printingText.ts';
+import { formatInZone } from './time.ts';
 import { REQUIRED, z } from './zod.ts';
 
 /**
@@ -231,15 +232,11 @@ export function centerLine(text: string, columns: number): string {
   return `${' '.repeat(Math.floor((columns - t.length) / 2))}${t}`;
 }
 
-/** The test page of a profile: its settings, a column ruler and the accent line. */
-export function testPageDocument(profile: PrinterProfileInput, when: Date): PrintDocument {
+/** The test page of a profile: its settings, a column ruler and the accent line; `when` on the shop's clock. */
+export function testPageDocument(profile: PrinterProfileInput, when: Date, timeZone: string): PrintDocument {
   const cols = profile.columns;
   const ruler = '1234567890'.repeat(Math.ceil(cols / 10)).slice(0, cols);
-  const at = new Intl.DateTimeFormat('pt-BR', {
-    timeZone: 'America/Sao_Paulo',
-    dateStyle: 'short',
-    timeStyle: 'short',
-  }).format(when);
+  const at = formatInZone(when, timeZone);
   return {
     title: `Página de teste: ${profile.name}`,
     lines: [

@@ -3,8 +3,8 @@ import { isValidCpfOrCnpj, isValidPhone, normalizeDocument, normalizePhone } fro
 import { optionalText } from './fields.ts';
 import { PIX_CITY_MAX, PIX_NAME_MAX } from './pix.ts';
 import { refSchema } from './responses.ts';
+import { isValidTimeZone } from './time.ts';
 import { CLIENT_TYPE_IDS, type ClientTypeId, type UserTypeId } from './userTypes.ts';
-import { isValidTimeZone } from './workingHours.ts';
 import { REQUIRED, z } from './zod.ts';
 
 /**

@@ -1,4 +1,5 @@
 import { isIsoDate } from './date.ts';
+import { instantAt, wallTime } from './time.ts';
 import { z } from './zod.ts';
 
 /**
@@ -128,65 +129,18 @@ export const EMPTY_WORKING_HOURS: WorkingHours = {
 const MINUTE = 60_000;
 const DAY = 24 * 60;
 
-const partsCache = new Map<string, Intl.DateTimeFormat>();
-function formatterOf(timeZone: string): Intl.DateTimeFormat {
-  let f = partsCache.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-    });
-    partsCache.set(timeZone, f);
-  }
-  return f;
-}
-
 /** The wall clock of `instant` in `timeZone`, as minutes since 1970-01-01 00:00 of that clock. */
-export function localMinutes(instant: Date, timeZone: string): number {
-  const parts = Object.fromEntries(
-    formatterOf(timeZone)
-      .formatToParts(instant)
-      .map((p) => [p.type, p.value]),
-  );
-  const wall = Date.UTC(
-    Number(parts.year),
-    Number(parts.month) - 1,
-    Number(parts.day),
-    Number(parts.hour),
-    Number(parts.minute),
-  );
-  return Math.floor(wall / MINUTE);
+function localMinutes(instant: Date, timeZone: string): number {
+  return Math.floor(wallTime(instant, timeZone) / MINUTE);
 }
 
 /** The instant a wall-clock minute of `timeZone` happens (the first one, should a clock repeat). */
 function instantOf(local: number, timeZone: string): Date {
-  let guess = local * MINUTE;
-  for (let i = 0; i < 3; i++) {
-    const offset = localMinutes(new Date(guess), timeZone) - Math.floor(guess / MINUTE);
-    const next = (local - offset) * MINUTE;
-    if (next === guess) break;
-    guess = next;
-  }
-  return new Date(guess);
+  return instantAt(local * MINUTE, timeZone);
 }
 
 function isoOfDay(day: number): string {
   return new Date(day * DAY * MINUTE).toISOString().slice(0, 10);
-}
-
-/** True when `timeZone` is an IANA zone this runtime knows. */
-export function isValidTimeZone(timeZone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone });
-    return timeZone.length > 0;
-  } catch {
-    return false;
-  }
 }
 
 export type OpenStatus = {

@@ -21,6 +21,7 @@ import {
   windowCloses,
 } from '@balcao/core/campaign';
 import type { ListResult } from '@balcao/core/list';
+import { DEFAULT_TIME_ZONE } from '@balcao/core/time';
 import { whatsappDigits } from '@balcao/core/whatsapp';
 import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import sharp from 'sharp';
@@ -132,7 +133,7 @@ async function timeAhead(
     .select({ timeZone: clients.timeZone })
     .from(clients)
     .where(eq(clients.id, row.clientId));
-  const timeZone = client?.timeZone ?? 'America/Sao_Paulo';
+  const timeZone = client?.timeZone ?? DEFAULT_TIME_ZONE;
   const now = Date.now();
   const end = estimateEnd({
     start: Math.max(now, nextSendAt?.getTime() ?? 0),

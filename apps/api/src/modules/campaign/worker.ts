@@ -1,4 +1,5 @@
 import { nextInWindow, PAUSE_REASONS } from '@balcao/core/campaign';
+import { DEFAULT_TIME_ZONE } from '@balcao/core/time';
 import { and, asc, eq, gt, lte, min, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
@@ -270,7 +271,7 @@ export async function claimNext(ctx: AppContext, options: WorkerOptions = {}): P
       .select({ timeZone: clients.timeZone })
       .from(clients)
       .where(eq(clients.id, locked.clientId));
-    const opens = nextInWindow(now.getTime(), pacing, client?.timeZone ?? 'America/Sao_Paulo');
+    const opens = nextInWindow(now.getTime(), pacing, client?.timeZone ?? DEFAULT_TIME_ZONE);
     if (opens > now.getTime()) {
       const nextAt = new Date(opens);
       await tx
