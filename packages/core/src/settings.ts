@@ -4,7 +4,7 @@ import { optionalText } from './fields.ts';
 import { PIX_CITY_MAX, PIX_NAME_MAX } from './pix.ts';
 import { refSchema } from './responses.ts';
 import { isValidTimeZone } from './time.ts';
-import { CLIENT_TYPE_IDS, type ClientTypeId, type UserTypeId } from './userTypes.ts';
+import { CLIENT_TYPE_IDS, type ClientTypeId, UserType, type UserTypeId } from './userTypes.ts';
 import { REQUIRED, z } from './zod.ts';
 
 /**
@@ -201,7 +201,14 @@ export type ReceiptShopSettings = z.infer<typeof receiptShopSchema>;
 // System preferences (system)
 
 /** User types whose discounts have a limit: the PDV set but the approvers (Administrador, Gerente). */
-export const DISCOUNT_LIMITED_TYPES = [3, 4, 5, 7, 8, 9] as const satisfies readonly UserTypeId[];
+export const DISCOUNT_LIMITED_TYPES = [
+  UserType.SELLER,
+  UserType.CASHIER,
+  UserType.WAITER,
+  UserType.FINANCIAL,
+  UserType.ATTENDANT,
+  UserType.MARKETING,
+] as const satisfies readonly UserTypeId[];
 export type DiscountLimitedType = (typeof DISCOUNT_LIMITED_TYPES)[number];
 
 /** Hundredths of a percent (1000 = 10%), like a sale's percentage discount. */
