@@ -1,13 +1,13 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 
-export type Issue = { path: string; message: string };
+type Issue = { path: string; message: string };
 
 /**
  * The stable machine code of an error answer, beside its status and Portuguese message: clients
  * branch on the code, never on the message text.
  */
-export type ErrorCode =
+type ErrorCode =
   /** The request does not satisfy its schema or a field rule (400). */
   | 'validation'
   /** No session, or an expired one (401). */
@@ -37,7 +37,7 @@ export type ErrorCode =
   /** A bug: never with details (500). */
   | 'internal';
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 422 | 429 | 502 | 503;
+type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 422 | 429 | 502 | 503;
 
 const DEFAULT_CODES: Record<number, ErrorCode> = {
   400: 'validation',

@@ -1,5 +1,5 @@
 import { addDays } from './date.ts';
-import { booleanFilter, listQuerySchema } from './list.ts';
+import { listQuerySchema } from './list.ts';
 import { updatedAtField } from './product.ts';
 import { refSchema, timestampFields } from './responses.ts';
 import { dateIn, isoToShopLocal, shopLocalToIso } from './time.ts';
@@ -22,7 +22,7 @@ export const CAMPAIGN_STATUS_LABELS: Record<CampaignStatus, string> = {
 };
 
 export const RECIPIENT_STATUSES = ['waiting', 'sending', 'success', 'failed', 'skipped'] as const;
-export type RecipientStatus = (typeof RECIPIENT_STATUSES)[number];
+type RecipientStatus = (typeof RECIPIENT_STATUSES)[number];
 export const RECIPIENT_STATUS_LABELS: Record<RecipientStatus, string> = {
   waiting: 'Aguardando',
   sending: 'Enviando',
@@ -100,7 +100,7 @@ export const PACING_DEFAULTS = {
 } as const;
 
 /** The widest sending window a shop may choose, and its shortest length (minutes). */
-export const WINDOW_BOUNDS = { earliest: '06:00', latest: '22:00', minMinutes: 60 } as const;
+const WINDOW_BOUNDS = { earliest: '06:00', latest: '22:00', minMinutes: 60 } as const;
 
 const HHMM = /^([01]\d|2[0-3]):([0-5]\d)$/;
 /** "HH:MM" -> minutes since midnight. */
@@ -148,7 +148,7 @@ export const pacingSchema = z
   );
 export type Pacing = z.infer<typeof pacingSchema>;
 
-export const DELINQUENCY_FILTERS = ['any', 'yes', 'no'] as const;
+const DELINQUENCY_FILTERS = ['any', 'yes', 'no'] as const;
 
 export const audienceSchema = z.object({
   birthMonth: intIn(1, 12, 'O mês').nullable().default(null),
@@ -163,7 +163,6 @@ export const audienceSchema = z.object({
     .default([]),
 });
 export type Audience = z.output<typeof audienceSchema>;
-export type AudienceInput = z.input<typeof audienceSchema>;
 
 const campaignFields = z.object({
   name: z.string({ message: REQUIRED }).trim().min(1, REQUIRED).max(120, 'Use no máximo 120 caracteres'),
@@ -243,7 +242,6 @@ export const campaignListItemSchema = campaignSchema.pick({
 });
 export type CampaignListItem = z.infer<typeof campaignListItemSchema>;
 
-export const CAMPAIGN_SORTS = ['name', 'createdAt', 'status'] as const;
 export const campaignListQuerySchema = listQuerySchema.extend({
   status: z.enum(CAMPAIGN_STATUSES).optional(),
   categoryId: z.coerce.number().int().positive().optional(),
@@ -276,7 +274,6 @@ export const recipientListQuerySchema = listQuerySchema.extend({
   status: z.enum(RECIPIENT_STATUSES).optional(),
 });
 
-export const campaignCategoryListQuerySchema = listQuerySchema.extend({ active: booleanFilter });
 export const campaignCategoryInUseMessage = (n: number) =>
   `Não é possível excluir: ${n} ${n === 1 ? 'campanha usa' : 'campanhas usam'} esta categoria`;
 export const CAMPAIGN_CATEGORY_NAME_TAKEN = 'Já existe uma categoria com este nome';

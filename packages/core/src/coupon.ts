@@ -13,15 +13,14 @@ import { REQUIRED, z } from './zod.ts';
 export const DISCOUNT_TYPES = ['PERCENTAGE', 'FIXED_AMOUNT'] as const;
 export type DiscountType = (typeof DISCOUNT_TYPES)[number];
 
-export const COUPON_STATUSES = ['active', 'inactive', 'deleted'] as const;
-export type CouponStatus = (typeof COUPON_STATUSES)[number];
+const COUPON_STATUSES = ['active', 'inactive', 'deleted'] as const;
 
 /** Code length (spec 9: the input allows 3 to 100; docs/decisions.md: the message says 3 too). */
-export const COUPON_CODE_MIN = 3;
+const COUPON_CODE_MIN = 3;
 export const COUPON_CODE_MAX = 100;
 /** Upper bounds that keep every amount inside the database's integer columns. */
-export const COUPON_MAX_AMOUNT = 1_000_000;
-export const COUPON_MAX_USES = 1_000_000;
+const COUPON_MAX_AMOUNT = 1_000_000;
+const COUPON_MAX_USES = 1_000_000;
 
 export const COUPON_MESSAGES = {
   codeRequired: `O código é obrigatório e deve ter no mínimo ${COUPON_CODE_MIN} caracteres`,
@@ -96,7 +95,7 @@ const dateField = (requiredMessage: string) =>
         .refine((value) => value === '' || isIsoDate(value), COUPON_MESSAGES.invalidDate),
     );
 
-export type CouponSchemaOptions = {
+type CouponSchemaOptions = {
   /** The shop's date used by "A data de fim deve ser maior que ontem" (tests pass a fixed one). */
   today: () => string;
 };
@@ -326,7 +325,6 @@ export const couponValidateInputSchema = z
     subtotalCents: v.subtotalCents ?? toHundredths(v.subtotal ?? 0),
     customerId: v.customerId ?? null,
   }));
-export type CouponValidateInput = z.input<typeof couponValidateInputSchema>;
 
 export const couponValidationSchema = z.object({
   valid: z.literal(true),

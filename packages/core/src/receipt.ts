@@ -4,7 +4,7 @@ import { formatInZone } from './time.ts';
 
 /** The sale receipt (58 mm: 32 columns, 80 mm: 48 columns; INTEGRATIONS.md). */
 
-export type ReceiptShop = {
+type ReceiptShop = {
   name: string;
   document?: string | null;
   phone?: string | null;

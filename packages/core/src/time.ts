@@ -110,7 +110,7 @@ export function shopLocalToIso(local: string, timeZone: string): string | null {
  * - `dayTime` "05/01, 16:08" (a delivery's promised time on the bag ticket)
  * - `sheet` "05/01/2026 16:08" (a CSV cell: no comma for spreadsheets to split on)
  */
-export type TimeStyle = 'dateTime' | 'date' | 'time' | 'dayTime' | 'sheet';
+type TimeStyle = 'dateTime' | 'date' | 'time' | 'dayTime' | 'sheet';
 
 const STYLE_OPTIONS: Record<TimeStyle, Intl.DateTimeFormatOptions> = {
   dateTime: { dateStyle: 'short', timeStyle: 'short' },

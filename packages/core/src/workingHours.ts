@@ -12,7 +12,7 @@ import { z } from './zod.ts';
 export const WEEKDAYS = ['Domingo', 'Segunda', 'Terça', 'Quarta', 'Quinta', 'Sexta', 'Sábado'] as const;
 const WEEKDAYS_SHORT = ['dom', 'seg', 'ter', 'qua', 'qui', 'sex', 'sáb'] as const;
 
-export const WORKING_HOURS_MESSAGES = {
+const WORKING_HOURS_MESSAGES = {
   time: 'Use o formato HH:MM (00:00 a 23:59)',
   sameTime: 'O início e o fim não podem ser iguais',
   overlap: 'Os horários do dia se sobrepõem',
@@ -26,7 +26,7 @@ export const WORKING_HOURS_MESSAGES = {
 const TIME = /^([01]\d|2[0-3]):([0-5]\d)$/;
 
 /** Minutes after midnight of an HH:MM text. */
-export function minutesOf(time: string): number {
+function minutesOf(time: string): number {
   const m = TIME.exec(time);
   if (!m) throw new Error(`invalid time ${time}`);
   return Number(m[1]) * 60 + Number(m[2]);
@@ -63,16 +63,15 @@ const dayIntervalsSchema = z
     }
   });
 
-export const workingHoursExceptionSchema = z.object({
+const workingHoursExceptionSchema = z.object({
   date: z.string().trim().refine(isIsoDate, WORKING_HOURS_MESSAGES.date),
   /** Closed all day (a holiday); otherwise open only in `intervals`. */
   closed: z.boolean(),
   intervals: dayIntervalsSchema.default([]),
   note: z.string().trim().max(100, 'Use no máximo 100 caracteres').default(''),
 });
-export type WorkingHoursException = z.infer<typeof workingHoursExceptionSchema>;
 
-export const pauseSchema = z
+const pauseSchema = z
   .object({
     paused: z.boolean(),
     reason: z.string().trim().max(200, 'Use no máximo 200 caracteres').default(''),
@@ -89,7 +88,6 @@ export const pauseSchema = z
       ctx.addIssue({ code: 'custom', path: ['reason'], message: WORKING_HOURS_MESSAGES.pauseReason });
     }
   });
-export type Pause = z.infer<typeof pauseSchema>;
 
 /** What the working-hours page saves. `weekly[0]` is Sunday. */
 export const workingHoursInputSchema = z
@@ -143,7 +141,7 @@ function isoOfDay(day: number): string {
   return new Date(day * DAY * MINUTE).toISOString().slice(0, 10);
 }
 
-export type OpenStatus = {
+type OpenStatus = {
   open: boolean;
   /** Closed by the pause switch (then `pauseReason` says why). */
   paused: boolean;

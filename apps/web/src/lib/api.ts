@@ -1,6 +1,6 @@
 import { getToken } from './cookies.ts';
 
-export type ApiIssue = { path: string; message: string };
+type ApiIssue = { path: string; message: string };
 
 /** An API answer other than 2xx, carrying the server's Portuguese message. */
 export class ApiError extends Error {

@@ -19,7 +19,7 @@ import type { Storage } from '../storage/storage.ts';
  * shows the same content (`BudgetPublic`).
  */
 
-export type PdfShop = BudgetPublic['shop'] & { timeZone: string };
+type PdfShop = BudgetPublic['shop'] & { timeZone: string };
 
 /** The shop as the budget shows it: company settings, masked document and phone, one address line. */
 export async function budgetShopOf(

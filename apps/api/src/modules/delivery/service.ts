@@ -116,7 +116,7 @@ async function listDrivers(db: Executor, clientId: number) {
   return rows.map((r) => ({ id: r.id, name: r.name, userTypeId: r.userTypeId, onShift: r.shiftId !== null }));
 }
 
-export async function getNotifyCustomer(db: Executor, clientId: number): Promise<boolean> {
+async function getNotifyCustomer(db: Executor, clientId: number): Promise<boolean> {
   const [row] = await db
     .select({ notify: deliverySettings.notifyCustomer })
     .from(deliverySettings)
@@ -136,7 +136,7 @@ export async function saveDeliverySettings(ctx: AppContext, actor: Actor, notify
   return { notifyCustomer };
 }
 
-export type PanelQuery = { driverId?: number; neighborhood?: string; onDelivery?: boolean };
+type PanelQuery = { driverId?: number; neighborhood?: string; onDelivery?: boolean };
 
 /**
  * The panel: every open order and today's finished or canceled ones (shop's day), filtered; counters

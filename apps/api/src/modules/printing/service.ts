@@ -291,7 +291,7 @@ async function profileById(db: Executor, clientId: number, id: number): Promise<
   return profile;
 }
 
-export type EnqueueInput = {
+type EnqueueInput = {
   profileId?: number;
   sectorId?: number;
   kind: PrintJobKind;

@@ -15,7 +15,7 @@ const MAX_IMAGES_PER_PRODUCT = 10;
 export const IMAGE_TOO_LARGE = 'A imagem deve ter no máximo 5 MB';
 export const IMAGE_NOT_SUPPORTED = 'Formato não suportado: envie uma imagem JPEG, PNG ou WebP';
 
-export type ImageType = 'image/jpeg' | 'image/png' | 'image/webp';
+type ImageType = 'image/jpeg' | 'image/png' | 'image/webp';
 
 /** The real type of the bytes (magic numbers), never the file name or the browser's claim. */
 export function sniffImageType(data: Buffer): ImageType | null {
@@ -34,7 +34,7 @@ export function sniffImageType(data: Buffer): ImageType | null {
   return null;
 }
 
-export type ProcessedImage = {
+type ProcessedImage = {
   width: number;
   height: number;
   display: Buffer;

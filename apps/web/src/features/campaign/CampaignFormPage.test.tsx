@@ -85,6 +85,9 @@ function serve() {
   return saved;
 }
 
+/** The whole form renders (lazy chunks, several queries): a busy machine needs more than 1 s. */
+const SLOW = { timeout: 10_000 };
+
 afterEach(() => {
   cleanup();
   clearSessionCookies();
@@ -107,13 +110,13 @@ describe("the campaign form schedules on the shop's clock (the session's zone)",
         </QueryClientProvider>
       </SessionProvider>,
     );
-    const input = (await screen.findByLabelText(/Agendar para/)) as HTMLInputElement;
-    await waitFor(() => expect(input.value).toBe('2026-12-01T09:30'));
+    const input = (await screen.findByLabelText(/Agendar para/, {}, SLOW)) as HTMLInputElement;
+    await waitFor(() => expect(input.value).toBe('2026-12-01T09:30'), SLOW);
 
     fireEvent.change(input, { target: { value: '2026-12-02T08:00' } });
     fireEvent.click(screen.getByRole('button', { name: 'Salvar' }));
-    await waitFor(() => expect(saved).toHaveLength(1));
+    await waitFor(() => expect(saved).toHaveLength(1), SLOW);
     // 08:00 in Manaus is 12:00 UTC (São Paulo's clock would have made it 11:00 UTC).
     expect(saved[0].scheduledAt).toBe('2026-12-02T12:00:00.000Z');
-  });
+  }, 30_000);
 });
