@@ -1,9 +1,10 @@
 import AxeBuilder from '@axe-core/playwright';
-import { addDays, formatDateBr, todayIso } from '@balcao/core/date';
+import { addDays, formatDateBr } from '@balcao/core/date';
+import { DEFAULT_TIME_ZONE, dateIn } from '@balcao/core/time';
 import { expect, type Page, test } from '@playwright/test';
 import { apiLogin, DEMO_PASSWORD, demoEmail, login, loginAs } from './helpers';
 
-const today = todayIso();
+const today = dateIn(DEFAULT_TIME_ZONE);
 let seq = 0;
 const newCode = (prefix: string) => `${prefix}${Date.now().toString(36).toUpperCase()}${++seq}`;
 

@@ -1,9 +1,10 @@
 import AxeBuilder from '@axe-core/playwright';
-import { addDays, todayIso } from '@balcao/core/date';
+import { addDays } from '@balcao/core/date';
+import { DEFAULT_TIME_ZONE, dateIn } from '@balcao/core/time';
 import { expect, type Page, test } from '@playwright/test';
 import { apiLogin, closeRegisterViaApi, demoEmail, loginAs } from './helpers';
 
-const today = todayIso();
+const today = dateIn(DEFAULT_TIME_ZONE);
 const stamp = Date.now().toString().slice(-7);
 
 /** An EAN-13 with its check digit, from 12 digits. */

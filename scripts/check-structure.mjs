@@ -5,6 +5,8 @@
 //   2. The module rule (API): a module reads and writes only its own tables. Outside its own schema.ts (where a
 //      foreign key may name another module's table), no file imports another module's schema.ts, and no module
 //      imports another module's routes.ts (only modules/index.ts wires routes).
+//   3. User types only through can() and named constants (core's routes.ts sets, `UserType`): no user-type id
+//      written as a number beside a user type in the apps (`userTypeId === 10`, `eq(users.userTypeId, 1)`).
 // Test files are left out: a test may reach into anything to set up or check.
 // Prints every violation and exits 1 if there is any; `--graph` also prints each folder's dependencies.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -151,6 +153,20 @@ const webFolderOf = (file) => {
   return parts[0];
 };
 checkLoops('web folders', webFiles, webFolderOf);
+
+// User types by name (docs/architecture.md, Roles)
+const USER_TYPE_NUMBER =
+  /\b(?:userTypeId|userType\??\.id)\s*(?:===|!==|==|!=)\s*\d|\d\s*(?:===|!==|==|!=)\s*[\w?.]*(?:userTypeId|userType\??\.id)\b|\buserTypeId\s*,\s*\d+\s*\)/;
+for (const file of [...filesUnder(join(root, 'apps/api/src')), ...webFiles]) {
+  const lines = readFileSync(file, 'utf8').split('\n');
+  lines.forEach((line, i) => {
+    if (USER_TYPE_NUMBER.test(line)) {
+      problems.push(
+        `user types: ${relative(root, file)}:${i + 1} compares a user type with a number; use can(userTypeId, SET) or UserType.X`,
+      );
+    }
+  });
+}
 
 if (problems.length > 0) {
   console.error(`Structure check failed (docs/architecture.md):\n\n${problems.join('\n\n')}`);

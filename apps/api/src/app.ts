@@ -47,7 +47,7 @@ function trustProxyOption(value: Config['trustProxy']) {
  * runtime styles (emotion writes <style> tags), images from the API, data: and blob: (previews),
  * never framed. No upgrade-insecure-requests: a shop may run the server on plain HTTP in its network.
  */
-export const CSP_DIRECTIVES = {
+const CSP_DIRECTIVES = {
   defaultSrc: ["'self'"],
   baseUri: ["'self'"],
   scriptSrc: ["'self'"],

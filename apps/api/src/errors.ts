@@ -2,7 +2,7 @@ import type { ErrorCode } from '@balcao/core/contract';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 
-export type Issue = { path: string; message: string };
+type Issue = { path: string; message: string };
 
 /** The stable machine code of an error answer (core's contract: the web branches on the same codes). */
 export type { ErrorCode };

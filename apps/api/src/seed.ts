@@ -12,14 +12,14 @@ import { seedReceivables } from './modules/receivable/seed.ts';
 import { seedStock } from './modules/stock/seed.ts';
 
 export const DEMO_PASSWORD = 'demo1234';
-export const DEMO_DOMAIN = 'demo.com.br';
+const DEMO_DOMAIN = 'demo.com.br';
 
 export const demoLogins = () =>
   USER_TYPE_IDS.map((id) => ({ type: USER_TYPES[id], email: `${USER_TYPE_SLUGS[id]}@${DEMO_DOMAIN}` }));
 
 /** Seed steps of later domains (catalog, customers...) append themselves here. */
-export type SeedStep = (db: Db, clientId: number) => Promise<void>;
-export const SEED_STEPS: SeedStep[] = [
+type SeedStep = (db: Db, clientId: number) => Promise<void>;
+const SEED_STEPS: SeedStep[] = [
   seedBilling,
   seedCoupons,
   seedCustomers,

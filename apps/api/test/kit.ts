@@ -1,7 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import { withCheckDigit } from '@balcao/core/barcode';
-import { addDays, todayIso } from '@balcao/core/date';
+import { addDays } from '@balcao/core/date';
 import type { Sale } from '@balcao/core/sale';
+import { DEFAULT_TIME_ZONE, dateIn } from '@balcao/core/time';
 import { io as connect, type Socket } from 'socket.io-client';
 import { bearer, createClientWithUsers, type TestApp } from './helper.ts';
 
@@ -104,7 +105,7 @@ export async function makeProduct(t: TestApp, headers: Headers, overrides: Paylo
 
 /** A coupon's form body: 10% for 30 days from today, no limits, active. */
 export function couponBody(overrides: Record<string, unknown> = {}) {
-  const today = todayIso();
+  const today = dateIn(DEFAULT_TIME_ZONE);
   return {
     code: uniqueCode(),
     discountType: 'PERCENTAGE',

@@ -25,7 +25,7 @@ const publicRoutes = ROUTES.filter((route) => route.isPublic);
 const dashboardRoutes = ROUTES.filter((route) => !route.isPublic);
 
 /** Every route of core's table is registered here; nothing else lists paths. */
-export const ROUTE_TREE: RouteObject[] = [
+const ROUTE_TREE: RouteObject[] = [
   { index: true, element: <Navigate to="/dashboard" replace /> },
   ...routeObjects(publicRoutes),
   { path: 'dashboard', element: <DashboardLayout />, children: routeObjects(dashboardRoutes, '/dashboard') },

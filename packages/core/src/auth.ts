@@ -2,8 +2,8 @@ import { isValidCpfOrCnpj, isValidPhone, normalizeDocument, normalizePhone } fro
 import { CLIENT_TYPE_IDS, type ClientTypeId } from './userTypes.ts';
 import { REQUIRED, z } from './zod.ts';
 
-export const EMAIL_MAX = 254;
-export const PASSWORD_MAX = 128;
+const EMAIL_MAX = 254;
+const PASSWORD_MAX = 128;
 const EMAIL_TOO_LONG = 'Email muito longo';
 const PASSWORD_TOO_LONG = `Use no máximo ${PASSWORD_MAX} caracteres`;
 
@@ -65,4 +65,3 @@ export const createAccountInputSchema = z.object({
   systemClient: accountCompanySchema,
   user: accountOwnerSchema,
 });
-export type CreateAccountInput = z.input<typeof createAccountInputSchema>;

@@ -5,8 +5,7 @@ import { z } from './zod.ts';
  * All share one check digit rule: from the right, digits are weighted 3, 1, 3, 1...;
  * the check digit brings the sum up to a multiple of 10.
  */
-export const GTIN_LENGTHS = [8, 12, 13, 14] as const;
-export type GtinKind = 'EAN-8' | 'UPC-A' | 'EAN-13' | 'GTIN-14';
+type GtinKind = 'EAN-8' | 'UPC-A' | 'EAN-13' | 'GTIN-14';
 
 const KIND_BY_LENGTH: Record<number, GtinKind> = { 8: 'EAN-8', 12: 'UPC-A', 13: 'EAN-13', 14: 'GTIN-14' };
 

@@ -36,7 +36,7 @@ export const PLANS: Record<PlanCode, Plan> = {
 export const DEFAULT_PLAN: PlanCode = 'profissional';
 
 /** Days after the period starts that its invoice is due. */
-export const INVOICE_DUE_DAYS = 7;
+const INVOICE_DUE_DAYS = 7;
 /** Days after the due date before administrators see the overdue banner (selling is never blocked). */
 export const OVERDUE_GRACE_DAYS = 5;
 
@@ -90,8 +90,8 @@ export function periodsUntil(
   return periods.slice(-max);
 }
 
-export const INVOICE_STATUSES = ['pending', 'paid', 'overdue', 'canceled'] as const;
-export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
+const INVOICE_STATUSES = ['pending', 'paid', 'overdue', 'canceled'] as const;
+type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 export const INVOICE_STATUS_LABELS: Record<InvoiceStatus, string> = {
   pending: 'Pendente',
   paid: 'Paga',
@@ -113,7 +113,7 @@ export const invoiceSchema = z.object({
 });
 export type Invoice = z.infer<typeof invoiceSchema>;
 
-export const overdueSchema = z.object({
+const overdueSchema = z.object({
   invoiceId: z.number(),
   dueDate: z.string(),
   amountCents: z.number(),
@@ -143,7 +143,7 @@ export const changePlanInputSchema = z.object({
 });
 export type ChangePlanInput = z.infer<typeof changePlanInputSchema>;
 
-export const PAYMENT_METHODS = ['pix', 'boleto'] as const;
+const PAYMENT_METHODS = ['pix', 'boleto'] as const;
 export const payInvoiceInputSchema = z.object({
   method: z.enum(PAYMENT_METHODS, { message: 'Escolha Pix ou boleto' }),
 });

@@ -10,7 +10,6 @@ import {
   paymentInputSchema,
   SALE_MESSAGES,
   saleInputSchema,
-  type saleItemInputSchema,
   saleItemSchema,
   saleSchema,
 } from './sale.ts';
@@ -35,8 +34,8 @@ export const BUDGET_STATUS_LABELS: Record<BudgetViewStatus, string> = {
   expired: 'Vencido',
 };
 
-export const BUDGET_ANSWERS = ['approved', 'refused'] as const;
-export type BudgetAnswer = (typeof BUDGET_ANSWERS)[number];
+const BUDGET_ANSWERS = ['approved', 'refused'] as const;
+type BudgetAnswer = (typeof BUDGET_ANSWERS)[number];
 export const BUDGET_ANSWER_LABELS: Record<BudgetAnswer, string> = {
   approved: 'Aprovado pelo cliente',
   refused: 'Recusado pelo cliente',
@@ -102,8 +101,6 @@ export const budgetInputSchema = z
   });
 export type BudgetInput = z.input<typeof budgetInputSchema>;
 export type BudgetData = z.output<typeof budgetInputSchema>;
-/** One line as the budget PDV sends it. */
-export type BudgetItemInput = z.input<typeof saleItemInputSchema>;
 
 /** Send: by WhatsApp (the PDF when the shop's instance is connected, else a wa.me link), a copied link, or printed. */
 export const budgetSendInputSchema = z.object({
@@ -111,13 +108,10 @@ export const budgetSendInputSchema = z.object({
   /** The web app's origin: the approval link is `${appUrl}/orcamento/{token}`. */
   appUrl: z.url({ message: 'Endereço inválido' }).max(200),
 });
-export type BudgetSendInput = z.input<typeof budgetSendInputSchema>;
 
 export const budgetCancelInputSchema = z.object({ reason: optionalText(500) });
-export type BudgetCancelInput = z.input<typeof budgetCancelInputSchema>;
 
 export const budgetRenewInputSchema = z.object({ validUntil: validUntilField });
-export type BudgetRenewInput = z.input<typeof budgetRenewInputSchema>;
 
 /** The customer's answer on the public page. */
 export const budgetAnswerInputSchema = z
@@ -202,7 +196,7 @@ export const budgetSchema = z.object({
 export type Budget = z.infer<typeof budgetSchema>;
 
 /** An issued approval link (only its hash is stored: the link is shown when issued). */
-export const budgetLinkSchema = z.object({ url: z.string(), token: z.string() });
+const budgetLinkSchema = z.object({ url: z.string(), token: z.string() });
 
 export const budgetSendResultSchema = z.object({
   budget: budgetSchema,
@@ -236,7 +230,6 @@ export const budgetListQuerySchema = listQuerySchema
     message: 'A data final deve ser depois da inicial',
     path: ['to'],
   });
-export type BudgetListQuery = z.input<typeof budgetListQuerySchema>;
 export type BudgetListQueryParsed = z.output<typeof budgetListQuerySchema>;
 
 export const budgetListItemSchema = budgetSchema.pick({
@@ -258,7 +251,7 @@ export const budgetListItemSchema = budgetSchema.pick({
 });
 export type BudgetListItem = z.infer<typeof budgetListItemSchema>;
 
-export const budgetListTotalsSchema = z.object({
+const budgetListTotalsSchema = z.object({
   count: z.number(),
   finalAmountCents: z.number(),
   convertedCount: z.number(),

@@ -1,12 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
-  isoToShopLocal,
   nextInWindow,
   OPT_OUT_LINE,
   PACING_DEFAULTS,
   pacingSchema,
   renderCampaignMessage,
-  shopLocalToIso,
   WARMUP_DAILY_CAPS,
   warmupCap,
   windowCloses,
@@ -33,13 +31,6 @@ describe('campaign message', () => {
     expect(whatsappDigits('(11) 98765-4321')).toBe('5511987654321');
     expect(whatsappDigits('+55 11 98765-4321')).toBe('5511987654321');
     expect(whatsappDigits('123')).toBeNull();
-  });
-
-  it("schedules in the shop's time zone", () => {
-    expect(shopLocalToIso('2026-12-01T09:30', 'America/Sao_Paulo')).toBe('2026-12-01T12:30:00.000Z');
-    expect(shopLocalToIso('2026-12-01T09:30', 'America/Manaus')).toBe('2026-12-01T13:30:00.000Z');
-    expect(isoToShopLocal('2026-12-01T12:30:00.000Z', 'America/Sao_Paulo')).toBe('2026-12-01T09:30');
-    expect(shopLocalToIso('amanhã', 'America/Sao_Paulo')).toBeNull();
   });
 });
 

@@ -1,7 +1,9 @@
 import type { Upload } from './contract.ts';
-import { booleanFilter, listQuerySchema } from './list.ts';
+import { addDays } from './date.ts';
+import { listQuerySchema } from './list.ts';
 import { updatedAtField } from './product.ts';
 import { refSchema, timestampFields } from './responses.ts';
+import { dateIn, isoToShopLocal, shopLocalToIso } from './time.ts';
 import { REQUIRED, z } from './zod.ts';
 
 /**
@@ -21,7 +23,7 @@ export const CAMPAIGN_STATUS_LABELS: Record<CampaignStatus, string> = {
 };
 
 export const RECIPIENT_STATUSES = ['waiting', 'sending', 'success', 'failed', 'skipped'] as const;
-export type RecipientStatus = (typeof RECIPIENT_STATUSES)[number];
+type RecipientStatus = (typeof RECIPIENT_STATUSES)[number];
 export const RECIPIENT_STATUS_LABELS: Record<RecipientStatus, string> = {
   waiting: 'Aguardando',
   sending: 'Enviando',
@@ -99,7 +101,7 @@ export const PACING_DEFAULTS = {
 } as const;
 
 /** The widest sending window a shop may choose, and its shortest length (minutes). */
-export const WINDOW_BOUNDS = { earliest: '06:00', latest: '22:00', minMinutes: 60 } as const;
+const WINDOW_BOUNDS = { earliest: '06:00', latest: '22:00', minMinutes: 60 } as const;
 
 const HHMM = /^([01]\d|2[0-3]):([0-5]\d)$/;
 /** "HH:MM" -> minutes since midnight. */
@@ -147,7 +149,7 @@ export const pacingSchema = z
   );
 export type Pacing = z.infer<typeof pacingSchema>;
 
-export const DELINQUENCY_FILTERS = ['any', 'yes', 'no'] as const;
+const DELINQUENCY_FILTERS = ['any', 'yes', 'no'] as const;
 
 export const audienceSchema = z.object({
   birthMonth: intIn(1, 12, 'O mês').nullable().default(null),
@@ -162,7 +164,6 @@ export const audienceSchema = z.object({
     .default([]),
 });
 export type Audience = z.output<typeof audienceSchema>;
-export type AudienceInput = z.input<typeof audienceSchema>;
 
 const campaignFields = z.object({
   name: z.string({ message: REQUIRED }).trim().min(1, REQUIRED).max(120, 'Use no máximo 120 caracteres'),
@@ -242,7 +243,6 @@ export const campaignListItemSchema = campaignSchema.pick({
 });
 export type CampaignListItem = z.infer<typeof campaignListItemSchema>;
 
-export const CAMPAIGN_SORTS = ['name', 'createdAt', 'status'] as const;
 export const campaignListQuerySchema = listQuerySchema.extend({
   status: z.enum(CAMPAIGN_STATUSES).optional(),
   categoryId: z.coerce.number().int().positive().optional(),
@@ -275,42 +275,9 @@ export const recipientListQuerySchema = listQuerySchema.extend({
   status: z.enum(RECIPIENT_STATUSES).optional(),
 });
 
-export const campaignCategoryListQuerySchema = listQuerySchema.extend({ active: booleanFilter });
 export const campaignCategoryInUseMessage = (n: number) =>
   `Não é possível excluir: ${n} ${n === 1 ? 'campanha usa' : 'campanhas usam'} esta categoria`;
 export const CAMPAIGN_CATEGORY_NAME_TAKEN = 'Já existe uma categoria com este nome';
-
-/** The offset (ms) of a time zone at an instant: local wall time minus UTC. */
-function zoneOffsetMs(instant: number, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  }).formatToParts(new Date(instant));
-  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
-  const wall = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
-  return wall - Math.floor(instant / 1000) * 1000;
-}
-
-/** "2026-12-01T09:30" read in the shop's zone -> an ISO instant; null when not a date and time. */
-export function shopLocalToIso(local: string, timeZone: string): string | null {
-  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/.exec(local);
-  if (!m) return null;
-  const guess = Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5]);
-  const first = guess - zoneOffsetMs(guess, timeZone);
-  return new Date(guess - zoneOffsetMs(first, timeZone)).toISOString();
-}
-
-/** An ISO instant -> "YYYY-MM-DDTHH:mm" in the shop's zone (a datetime-local input's value). */
-export function isoToShopLocal(iso: string, timeZone: string): string {
-  const instant = new Date(iso).getTime();
-  return new Date(instant + zoneOffsetMs(instant, timeZone)).toISOString().slice(0, 16);
-}
 
 /**
  * The next moment a message may go: `instant` itself inside the shop's sending window, else the
@@ -321,20 +288,19 @@ export function nextInWindow(
   window: { windowStart: string; windowEnd: string },
   timeZone: string,
 ): number {
-  const local = isoToShopLocal(new Date(instant).toISOString(), timeZone);
+  const local = isoToShopLocal(instant, timeZone);
   const minutes = minutesOf(local.slice(11, 16));
   const start = minutesOf(window.windowStart);
   const end = minutesOf(window.windowEnd);
   if (minutes >= start && minutes < end) return instant;
   const day = local.slice(0, 10);
-  const target =
-    minutes < start ? day : new Date(Date.parse(`${day}T12:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+  const target = minutes < start ? day : addDays(day, 1);
   return Date.parse(shopLocalToIso(`${target}T${window.windowStart}`, timeZone) as string);
 }
 
 /** When the sending window that contains `instant` closes (an instant inside the window). */
 export function windowCloses(instant: number, window: { windowEnd: string }, timeZone: string): number {
-  const day = isoToShopLocal(new Date(instant).toISOString(), timeZone).slice(0, 10);
+  const day = dateIn(timeZone, instant);
   return Date.parse(shopLocalToIso(`${day}T${window.windowEnd}`, timeZone) as string);
 }
 

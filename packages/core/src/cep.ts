@@ -53,7 +53,6 @@ export const BRAZIL_STATES = [
   'SE',
   'TO',
 ] as const;
-export type BrazilState = (typeof BRAZIL_STATES)[number];
 
 export const cepSchema = z
   .string({ message: REQUIRED })

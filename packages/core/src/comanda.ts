@@ -1,4 +1,3 @@
-import { formatCents } from './money.ts';
 import { PRINT_JOB_STATUSES } from './printingText.ts';
 import { refSchema } from './responses.ts';
 import { approvalSchema, lineTotals, PAYMENT_METHOD_LABELS, type SaleLineInput } from './sale.ts';
@@ -37,7 +36,7 @@ export const COMANDA_PAYMENT_METHODS = [
 
 export const COMANDA_PAYMENT_KINDS = ['items', 'share', 'amount'] as const;
 export type ComandaPaymentKind = (typeof COMANDA_PAYMENT_KINDS)[number];
-export const COMANDA_PAYMENT_KIND_LABELS: Record<ComandaPaymentKind, string> = {
+const COMANDA_PAYMENT_KIND_LABELS: Record<ComandaPaymentKind, string> = {
   items: 'Por itens',
   share: 'Partes iguais',
   amount: 'Valor',
@@ -232,7 +231,7 @@ export const comandaPaymentSchema = z.object({
 });
 export type ComandaPayment = z.infer<typeof comandaPaymentSchema>;
 
-export const comandaJobSchema = z.object({
+const comandaJobSchema = z.object({
   id: z.number(),
   status: z.enum(PRINT_JOB_STATUSES),
   title: z.string(),
@@ -249,7 +248,7 @@ export const comandaSendSchema = z.object({
 });
 export type ComandaSend = z.infer<typeof comandaSendSchema>;
 
-export const comandaEventSchema = z.object({
+const comandaEventSchema = z.object({
   id: z.number(),
   kind: z.enum(COMANDA_EVENT_KINDS),
   text: z.string(),
@@ -257,7 +256,7 @@ export const comandaEventSchema = z.object({
   createdAt: z.string(),
 });
 
-export const comandaTotalsSchema = z.object({
+const comandaTotalsSchema = z.object({
   itemsCents: z.number(),
   serviceFeePercent: z.number(),
   serviceFeeCents: z.number(),
@@ -266,7 +265,7 @@ export const comandaTotalsSchema = z.object({
   paidCents: z.number(),
   remainingCents: z.number(),
 });
-export type ComandaTotals = z.infer<typeof comandaTotalsSchema>;
+type ComandaTotals = z.infer<typeof comandaTotalsSchema>;
 
 const comandaHeadFields = {
   id: z.number(),
@@ -394,8 +393,6 @@ export function minutesSince(iso: string | null, nowIso: string): number {
   if (!iso) return 0;
   return Math.max(0, Math.floor((Date.parse(nowIso) - Date.parse(iso)) / 60000));
 }
-
-export const money = formatCents;
 
 /** GET /v1/comanda/menu: the waiter PDV's first screen (categories and the shop's most ordered). */
 export const comandaMenuSchema = z.object({

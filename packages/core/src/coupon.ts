@@ -1,7 +1,8 @@
-import { addDays, formatDateBr, isIsoDate, todayIso } from './date.ts';
+import { addDays, formatDateBr, isIsoDate } from './date.ts';
 import { numberOrText } from './fields.ts';
 import { decimalInputToNumber, formatCents } from './money.ts';
 import { timestampFields } from './responses.ts';
+import { DEFAULT_TIME_ZONE, dateIn } from './time.ts';
 import { REQUIRED, z } from './zod.ts';
 
 /**
@@ -12,15 +13,14 @@ import { REQUIRED, z } from './zod.ts';
 export const DISCOUNT_TYPES = ['PERCENTAGE', 'FIXED_AMOUNT'] as const;
 export type DiscountType = (typeof DISCOUNT_TYPES)[number];
 
-export const COUPON_STATUSES = ['active', 'inactive', 'deleted'] as const;
-export type CouponStatus = (typeof COUPON_STATUSES)[number];
+const COUPON_STATUSES = ['active', 'inactive', 'deleted'] as const;
 
 /** Code length (spec 9: the input allows 3 to 100; docs/decisions.md: the message says 3 too). */
-export const COUPON_CODE_MIN = 3;
+const COUPON_CODE_MIN = 3;
 export const COUPON_CODE_MAX = 100;
 /** Upper bounds that keep every amount inside the database's integer columns. */
-export const COUPON_MAX_AMOUNT = 1_000_000;
-export const COUPON_MAX_USES = 1_000_000;
+const COUPON_MAX_AMOUNT = 1_000_000;
+const COUPON_MAX_USES = 1_000_000;
 
 export const COUPON_MESSAGES = {
   codeRequired: `O código é obrigatório e deve ter no mínimo ${COUPON_CODE_MIN} caracteres`,
@@ -95,14 +95,14 @@ const dateField = (requiredMessage: string) =>
         .refine((value) => value === '' || isIsoDate(value), COUPON_MESSAGES.invalidDate),
     );
 
-export type CouponSchemaOptions = {
+type CouponSchemaOptions = {
   /** The shop's date used by "A data de fim deve ser maior que ontem" (tests pass a fixed one). */
-  today?: () => string;
+  today: () => string;
 };
 
-/** Builds the coupon input schema; `couponInputSchema` is this with the real clock. */
-export function makeCouponInputSchema(options: CouponSchemaOptions = {}) {
-  const today = options.today ?? (() => todayIso());
+/** Builds the coupon input schema on a shop's date (the web's form passes the session's `shopToday`). */
+export function makeCouponInputSchema(options: CouponSchemaOptions) {
+  const { today } = options;
   return z
     .object({
       code: z
@@ -161,7 +161,12 @@ export function makeCouponInputSchema(options: CouponSchemaOptions = {}) {
     });
 }
 
-export const couponInputSchema = makeCouponInputSchema();
+/**
+ * The schema of the API's body, parsed before any shop is known: "today" is Balcão's default zone's
+ * date, so a shop far from it may see "ontem" move by its offset near midnight (issue 29: the route
+ * declarations will carry the shop's date). The web form builds its own with the shop's date.
+ */
+export const couponInputSchema = makeCouponInputSchema({ today: () => dateIn(DEFAULT_TIME_ZONE) });
 /** What the form holds (texts from masked inputs allowed) and what the API accepts. */
 export type CouponFormValues = z.input<typeof couponInputSchema>;
 /** The parsed coupon: numbers, upper-case code, YYYY-MM-DD dates. */
@@ -320,7 +325,6 @@ export const couponValidateInputSchema = z
     subtotalCents: v.subtotalCents ?? toHundredths(v.subtotal ?? 0),
     customerId: v.customerId ?? null,
   }));
-export type CouponValidateInput = z.input<typeof couponValidateInputSchema>;
 
 export const couponValidationSchema = z.object({
   valid: z.literal(true),

@@ -58,11 +58,10 @@ export const addressInputSchema = z.object({
   state: stateSchema,
   isDefault: z.boolean().default(false),
 });
-export type AddressInput = z.input<typeof addressInputSchema>;
 export type AddressData = z.output<typeof addressInputSchema>;
 
 /** One tag: trimmed, inner spaces collapsed, 1 to 30 characters. */
-export const customerTagSchema = z
+const customerTagSchema = z
   .string({ message: REQUIRED })
   .transform((v) => v.trim().replace(/\s+/g, ' '))
   .pipe(z.string().min(1, REQUIRED).max(30, 'Use no máximo 30 caracteres por etiqueta'));
@@ -162,7 +161,6 @@ export const customerUpdateSchema = z
   .object({ ...customerFields, updatedAt: z.string({ message: REQUIRED }).min(1, REQUIRED) })
   .superRefine(checkCustomer)
   .transform(withOneDefault);
-export type CustomerUpdateInput = z.input<typeof customerUpdateSchema>;
 
 /** Filters of the customer list; `whatsappValid=unknown` lists numbers never checked. */
 export const customerListQuerySchema = listQuerySchema.extend({
@@ -274,7 +272,6 @@ export const customerImportSchema = z.object({
   /** Commit the valid lines and skip the invalid ones (otherwise any invalid line cancels everything). */
   skipInvalid: z.boolean().default(false),
 });
-export type CustomerImportInput = z.input<typeof customerImportSchema>;
 
 export const customerImportLineSchema = z.object({
   /** Line in the file (the header is line 1). */

@@ -1,29 +1,7 @@
 /**
- * Calendar dates as ISO text (YYYY-MM-DD). A shop's "today" is the date in Brazil (America/Sao_Paulo),
- * the same on the server and in the browser, whatever the machine's time zone is.
+ * Calendar dates as ISO text (YYYY-MM-DD): arithmetic that needs no time zone and reads no clock.
+ * A shop's "today", and every instant read on a shop's clock, is the time module (`time.ts`).
  */
-
-export const SHOP_TIME_ZONE = 'America/Sao_Paulo';
-
-const isoFormats = new Map<string, Intl.DateTimeFormat>();
-const isoInZone = (timeZone: string) => {
-  let format = isoFormats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-CA', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-    });
-    isoFormats.set(timeZone, format);
-  }
-  return format;
-};
-
-/** The shop's date at `now` (default: the current instant) in its time zone, as YYYY-MM-DD. */
-export function todayIso(now: Date = new Date(), timeZone: string = SHOP_TIME_ZONE): string {
-  return isoInZone(timeZone).format(now);
-}
 
 /** True for a real calendar date written YYYY-MM-DD (no 2025-02-30). */
 export function isIsoDate(text: string): boolean {

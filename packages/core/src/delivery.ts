@@ -67,7 +67,7 @@ export const REOPEN_MINUTES = 10;
 /** Minutes promised when the sale does not say (the freight rule's time, when it has one, wins). */
 export const DEFAULT_PROMISE_MINUTES = 45;
 /** Minutes before the promised time a card turns yellow. */
-export const ATTENTION_MINUTES = 10;
+const ATTENTION_MINUTES = 10;
 
 export const DELIVERY_MESSAGES = {
   notFound: 'Pedido de entrega não encontrado',
@@ -247,13 +247,12 @@ export const deliveryOrderSchema = z.object({
 });
 export type DeliveryOrder = z.infer<typeof deliveryOrderSchema>;
 
-export const deliveryDriverSchema = z.object({
+const deliveryDriverSchema = z.object({
   id: z.number(),
   name: z.string(),
   userTypeId: z.number(),
   onShift: z.boolean(),
 });
-export type DeliveryDriver = z.infer<typeof deliveryDriverSchema>;
 
 export const deliveryPanelSchema = z.object({
   orders: z.array(deliveryOrderSchema),

@@ -29,10 +29,10 @@ export type AnticipationBasis = (typeof ANTICIPATION_BASES)[number];
 
 /** Credit installments a table may hold: 12 as the acquirers print them, up to 18 when the shop wants. */
 export const FEE_MAX_INSTALLMENTS = 18;
-export const FEE_DEFAULT_INSTALLMENTS = 12;
+const FEE_DEFAULT_INSTALLMENTS = 12;
 /** Debit settles the next day and Pix at once (days after the sale). */
-export const DEBIT_SETTLEMENT_DAYS = 1;
-export const PIX_SETTLEMENT_DAYS = 0;
+const DEBIT_SETTLEMENT_DAYS = 1;
+const PIX_SETTLEMENT_DAYS = 0;
 /** How many tables the simulator compares side by side. */
 export const FEE_COMPARE_MAX = 3;
 
@@ -104,7 +104,6 @@ export const feeRatesInputSchema = z.object({
   /** Buyer-paid interest per month (Price table), percent; 0 when the acquirer offers none. */
   buyerInterestRate: rateField.default(0),
 });
-export type FeeRatesInput = z.input<typeof feeRatesInputSchema>;
 export type FeeRates = z.output<typeof feeRatesInputSchema>;
 
 export const feeTableInputSchema = feeRatesInputSchema.extend({
@@ -401,7 +400,7 @@ function mdrOf(rates: Pick<Rates, 'creditRates'>, n: number): number {
 }
 
 /** Effective rate r = 1 - net/G of n installments (a fraction; the same for any gross). */
-export function effectiveRate(rates: Rates, n: number): number {
+function effectiveRate(rates: Rates, n: number): number {
   return 1 - creditNetExact(rates, 1_000_000, n) / 1_000_000;
 }
 

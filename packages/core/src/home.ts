@@ -16,7 +16,7 @@ export const salesPeriodSchema = z.object({
 });
 export type SalesPeriod = z.infer<typeof salesPeriodSchema>;
 
-export const methodAmountSchema = z.object({ method: z.enum(PAYMENT_METHODS), amountCents: z.number() });
+const methodAmountSchema = z.object({ method: z.enum(PAYMENT_METHODS), amountCents: z.number() });
 
 export const homeSalesSchema = z.object({
   /** Today until now, and yesterday until the same time of day. */

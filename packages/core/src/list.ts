@@ -5,8 +5,8 @@ import { z } from './zod.ts';
  * `{items, total, page, pageSize}` out. `sort` is a field name, descending with a leading "-"
  * ("name", "-createdAt"). Each list extends `listQuerySchema` with its own filters.
  */
-export const PAGE_SIZE_DEFAULT = 20;
-export const PAGE_SIZE_MAX = 100;
+const PAGE_SIZE_DEFAULT = 20;
+const PAGE_SIZE_MAX = 100;
 
 export const listQuerySchema = z.object({
   page: z.coerce.number().int('Página inválida').min(1, 'Página inválida').default(1),
@@ -29,7 +29,6 @@ export const listQuerySchema = z.object({
     .optional(),
 });
 export type ListQuery = z.output<typeof listQuerySchema>;
-export type ListQueryInput = z.input<typeof listQuerySchema>;
 
 /** The answer of every paged list: `pageOf(customerListItemSchema)`. */
 export const pageOf = <T extends z.ZodType>(item: T) =>

@@ -1,7 +1,7 @@
 import { z } from './zod.ts';
 
 /** A notice from a manager to everyone of their shop (the client's socket channel). */
-export const ALERT_COLORS = ['success', 'info', 'warning', 'error'] as const;
+const ALERT_COLORS = ['success', 'info', 'warning', 'error'] as const;
 
 export const notificationInputSchema = z.object({
   message: z.string().trim().min(1, 'A mensagem é obrigatória').max(500, 'Use no máximo 500 caracteres'),

@@ -12,7 +12,6 @@ export const changesQuerySchema = z.object({
   afterId: z.coerce.number().int().min(0).default(0),
   limit: z.coerce.number().int().min(1).max(1000).default(500),
 });
-export type ChangesQuery = z.input<typeof changesQuerySchema>;
 export type ChangesQueryParsed = z.output<typeof changesQuerySchema>;
 
 /**

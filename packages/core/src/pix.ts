@@ -38,9 +38,9 @@ export function pixText(text: string, max: number): string {
 
 export const PIX_NAME_MAX = 25;
 export const PIX_CITY_MAX = 15;
-export const PIX_TXID_MAX = 25;
+const PIX_TXID_MAX = 25;
 
-export type PixPayloadInput = {
+type PixPayloadInput = {
   /** The Pix key: e-mail, CPF/CNPJ, phone (+55...) or random key (EVP). */
   key: string;
   merchantName: string;
@@ -53,7 +53,7 @@ export type PixPayloadInput = {
   description?: string | null;
 };
 
-export const PIX_MESSAGES = {
+const PIX_MESSAGES = {
   keyRequired: 'Cadastre a chave Pix nas configurações de pagamento',
   merchantRequired: 'Cadastre o nome e a cidade do recebedor Pix nas configurações de pagamento',
   amountInvalid: 'Valor do Pix inválido',

@@ -18,13 +18,18 @@ const profile = {
 
 describe('test page', () => {
   it('shows the settings, a column ruler and the accent line within the columns', () => {
-    const page = testPageDocument(profile, new Date('2026-11-22T15:00:00Z'));
+    const page = testPageDocument(profile, new Date('2026-11-22T15:00:00Z'), 'America/Sao_Paulo');
     expect(page.title).toBe('Página de teste: Caixa');
     expect(page.lines).toContain('Página de código: CP850');
     expect(page.lines).toContain('12345678901234567890123456789012');
     expect(page.lines).toContain('áàâãéêíóôõúç ÁÀÂÃÉÊÍÓÔÕÚÇ');
     expect(page.lines.at(-1)?.trim()).toBe('22/11/2026, 12:00');
     expect(page.lines.every((l) => l.length <= 32)).toBe(true);
+  });
+
+  it("prints the time on the shop's clock", () => {
+    const page = testPageDocument(profile, new Date('2026-11-22T15:00:00Z'), 'America/Manaus');
+    expect(page.lines.at(-1)?.trim()).toBe('22/11/2026, 11:00');
   });
 });
 

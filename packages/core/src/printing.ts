@@ -1,4 +1,5 @@
 import { PRINT_JOB_KINDS, PRINT_JOB_STATUSES, REPRINT_MARK } from './printingText.ts';
+import { formatInZone } from './time.ts';
 import { REQUIRED, z } from './zod.ts';
 
 /**
@@ -6,11 +7,8 @@ import { REQUIRED, z } from './zod.ts';
  * in which sector, the sale receipt options, and the print jobs a station prints.
  */
 
-export const PAPER_WIDTHS = [58, 80] as const;
-export type PaperWidth = (typeof PAPER_WIDTHS)[number];
-export const PRINT_COLUMNS = [32, 42, 48] as const;
 export const CODE_PAGES = ['PC860', 'CP850', 'WPC1252'] as const;
-export type CodePage = (typeof CODE_PAGES)[number];
+type CodePage = (typeof CODE_PAGES)[number];
 export const CODE_PAGE_LABELS: Record<CodePage, string> = {
   PC860: 'PC860 (Português)',
   CP850: 'CP850 (Multilíngue)',
@@ -18,7 +16,7 @@ export const CODE_PAGE_LABELS: Record<CodePage, string> = {
 };
 
 /** The accent test line of the test page: every accented letter Portuguese uses. */
-export const ACCENT_TEST_LINE = 'áàâãéêíóôõúç ÁÀÂÃÉÊÍÓÔÕÚÇ';
+const ACCENT_TEST_LINE = 'áàâãéêíóôõúç ÁÀÂÃÉÊÍÓÔÕÚÇ';
 
 /** A stable key the form gives a new profile or sector, so sectors and the receipt can point at it. */
 const keySchema = z.string({ message: REQUIRED }).trim().min(1, REQUIRED).max(64);
@@ -29,7 +27,7 @@ const nameSchema = z
   .min(1, 'O nome é obrigatório')
   .max(60, 'Use no máximo 60 caracteres');
 
-export const printerProfileInputSchema = z.object({
+const printerProfileInputSchema = z.object({
   key: keySchema,
   name: nameSchema,
   paperWidth: z.union([z.literal(58), z.literal(80)], { message: 'Escolha o papel: 58 ou 80 mm' }),
@@ -44,9 +42,9 @@ export const printerProfileInputSchema = z.object({
     .max(5, 'Imprima no máximo 5 cópias'),
   cut: z.boolean(),
 });
-export type PrinterProfileInput = z.infer<typeof printerProfileInputSchema>;
+type PrinterProfileInput = z.infer<typeof printerProfileInputSchema>;
 
-export const sectorInputSchema = z.object({
+const sectorInputSchema = z.object({
   key: keySchema,
   name: nameSchema,
   /** The profile (by key) its tickets print on; null = not printed. */
@@ -54,9 +52,8 @@ export const sectorInputSchema = z.object({
   /** The product categories whose items go to this sector's tickets. */
   categoryIds: z.array(z.number().int().positive()).max(500),
 });
-export type SectorInput = z.infer<typeof sectorInputSchema>;
 
-export const receiptOptionsSchema = z.object({
+const receiptOptionsSchema = z.object({
   /** Print the sale receipt automatically after every sale. */
   autoPrint: z.boolean(),
   /** On which profile (by key); required when autoPrint is on. */
@@ -64,11 +61,11 @@ export const receiptOptionsSchema = z.object({
 });
 
 const PAPER_COLUMNS_MESSAGE = 'Papel de 58 mm imprime no máximo 42 colunas';
-export const DUPLICATE_PROFILE_NAME = 'Já existe um perfil com este nome';
-export const DUPLICATE_SECTOR_NAME = 'Já existe um setor com este nome';
-export const CATEGORY_IN_TWO_SECTORS = 'Uma categoria só pode estar em um setor';
-export const RECEIPT_PROFILE_REQUIRED = 'Escolha a impressora do cupom para imprimir automaticamente';
-export const UNKNOWN_PROFILE = 'Perfil de impressora não encontrado';
+const DUPLICATE_PROFILE_NAME = 'Já existe um perfil com este nome';
+const DUPLICATE_SECTOR_NAME = 'Já existe um setor com este nome';
+const CATEGORY_IN_TWO_SECTORS = 'Uma categoria só pode estar em um setor';
+const RECEIPT_PROFILE_REQUIRED = 'Escolha a impressora do cupom para imprimir automaticamente';
+const UNKNOWN_PROFILE = 'Perfil de impressora não encontrado';
 
 /** PUT /v1/printing/settings: the whole printer page, saved at once with the version it was read at. */
 export const printingSettingsInputSchema = z
@@ -140,12 +137,8 @@ export type PrintDocument = z.infer<typeof printDocumentSchema>;
 export {
   PRINT_CONFIRM_SECONDS,
   PRINT_JOB_KIND_LABELS,
-  PRINT_JOB_KINDS,
   PRINT_JOB_STATUS_LABELS,
-  PRINT_JOB_STATUSES,
   type PrintJobKind,
-  type PrintJobStatus,
-  REPRINT_MARK,
 } from './printingText.ts';
 
 const idempotencyKeySchema = z
@@ -167,7 +160,6 @@ export const printJobInputSchema = z
     message: 'Informe o perfil ou o setor da impressão',
     path: ['profileId'],
   });
-export type PrintJobInput = z.infer<typeof printJobInputSchema>;
 
 /** A test page or a reprint: only the idempotency key (a retried click prints once). */
 export const printActionInputSchema = z.object({ idempotencyKey: idempotencyKeySchema });
@@ -175,7 +167,7 @@ export const printActionInputSchema = z.object({ idempotencyKey: idempotencyKeyS
 export const printFailureInputSchema = z.object({ error: z.string().trim().max(300).default('') });
 
 /** The profile's printing format, sent with each job so the station sizes the page. */
-export const printFormatSchema = printerProfileSchema.pick({
+const printFormatSchema = printerProfileSchema.pick({
   id: true,
   name: true,
   paperWidth: true,
@@ -184,7 +176,6 @@ export const printFormatSchema = printerProfileSchema.pick({
   copies: true,
   cut: true,
 });
-export type PrintFormat = z.infer<typeof printFormatSchema>;
 
 export const printJobSchema = z.object({
   id: z.number(),
@@ -216,7 +207,6 @@ export const printStationInputSchema = z.object({
   /** The profiles it prints; empty = stop being a station. */
   profileIds: z.array(z.number().int().positive()).max(20),
 });
-export type PrintStationInput = z.infer<typeof printStationInputSchema>;
 
 export const printStationSchema = z.object({
   id: z.string(),
@@ -226,20 +216,16 @@ export const printStationSchema = z.object({
 export type PrintStation = z.infer<typeof printStationSchema>;
 
 /** A line of `columns` characters with `text` centered. */
-export function centerLine(text: string, columns: number): string {
+function centerLine(text: string, columns: number): string {
   const t = text.slice(0, columns);
   return `${' '.repeat(Math.floor((columns - t.length) / 2))}${t}`;
 }
 
-/** The test page of a profile: its settings, a column ruler and the accent line. */
-export function testPageDocument(profile: PrinterProfileInput, when: Date): PrintDocument {
+/** The test page of a profile: its settings, a column ruler and the accent line; `when` on the shop's clock. */
+export function testPageDocument(profile: PrinterProfileInput, when: Date, timeZone: string): PrintDocument {
   const cols = profile.columns;
   const ruler = '1234567890'.repeat(Math.ceil(cols / 10)).slice(0, cols);
-  const at = new Intl.DateTimeFormat('pt-BR', {
-    timeZone: 'America/Sao_Paulo',
-    dateStyle: 'short',
-    timeStyle: 'short',
-  }).format(when);
+  const at = formatInZone(when, timeZone);
   return {
     title: `Página de teste: ${profile.name}`,
     lines: [

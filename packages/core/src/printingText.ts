@@ -15,7 +15,7 @@ export const PRINT_JOB_KIND_LABELS: Record<PrintJobKind, string> = {
  * station did not confirm within PRINT_CONFIRM_SECONDS.
  */
 export const PRINT_JOB_STATUSES = ['pending', 'sent', 'printed', 'failed', 'unconfirmed'] as const;
-export type PrintJobStatus = (typeof PRINT_JOB_STATUSES)[number];
+type PrintJobStatus = (typeof PRINT_JOB_STATUSES)[number];
 export const PRINT_JOB_STATUS_LABELS: Record<PrintJobStatus, string> = {
   pending: 'Aguardando estação',
   sent: 'Enviado',

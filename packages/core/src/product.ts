@@ -59,8 +59,8 @@ export const PRODUCT_UNIT_LABELS: Record<ProductUnit, string> = {
 // ---------------------------------------------------------------- field helpers
 
 /** Largest integer-cents value the database column holds (R$ 21.474.836,47). */
-export const MAX_CENTS = 2_147_483_647;
-export const MAX_QUANTITY = 99_999_999_999;
+const MAX_CENTS = 2_147_483_647;
+const MAX_QUANTITY = 99_999_999_999;
 
 function decimals(value: number): number {
   if (!Number.isFinite(value)) return 0;
@@ -187,7 +187,7 @@ type ProductShape = {
 };
 
 /** Rules that tie fields together (shared by create, update and the CSV import). */
-export function productRuleIssues(p: ProductShape): { path: string; message: string }[] {
+function productRuleIssues(p: ProductShape): { path: string; message: string }[] {
   const issues: { path: string; message: string }[] = [];
   if (p.productType === 'weighed' && p.unit !== 'kg' && p.unit !== 'g')
     issues.push({ path: 'unit', message: 'Produto pesável deve usar a unidade kg ou g' });
@@ -215,7 +215,6 @@ export type ProductInputParsed = z.output<typeof productInputSchema>;
 export const productUpdateSchema = z
   .object({ ...productFields, stock: quantityField('Estoque').optional(), updatedAt: updatedAtField })
   .superRefine(refineProduct);
-export type ProductUpdate = z.input<typeof productUpdateSchema>;
 
 export const productListQuerySchema = listQuerySchema.extend({
   categoryId: z.coerce.number().int().positive('Categoria inválida').optional(),
@@ -224,7 +223,6 @@ export const productListQuerySchema = listQuerySchema.extend({
   active: booleanFilter,
   lowStock: booleanFilter,
 });
-export type ProductListQuery = z.input<typeof productListQuerySchema>;
 export const PRODUCT_SORTS = ['name', 'sku', 'salePriceCents', 'stock', 'createdAt', 'updatedAt'] as const;
 
 /** One variant of the grid: its own SKU, barcode, price (null = the product's) and stock. */
@@ -248,8 +246,8 @@ export const productImageSchema = z.object({
 });
 export type ProductImage = z.infer<typeof productImageSchema>;
 
-export const productGridColorSchema = refSchema.extend({ position: z.number() });
-export const productGridSizeSchema = productGridColorSchema;
+const productGridColorSchema = refSchema.extend({ position: z.number() });
+const productGridSizeSchema = productGridColorSchema;
 
 export const productVariantSchema = z.object({
   id: z.number(),
@@ -271,14 +269,13 @@ export const productVariantSchema = z.object({
 });
 export type ProductVariant = z.infer<typeof productVariantSchema>;
 
-export const productAdditionalItemSchema = z.object({
+const productAdditionalItemSchema = z.object({
   id: z.number(),
   name: z.string(),
   priceCents: z.number(),
   active: z.boolean(),
   position: z.number(),
 });
-export type ProductAdditionalItem = z.infer<typeof productAdditionalItemSchema>;
 
 export const productAdditionalGroupSchema = z.object({
   id: z.number(),
@@ -357,7 +354,7 @@ export type BarcodeMatch = z.infer<typeof barcodeMatchSchema>;
 
 // ---------------------------------------------------------------- add-ons
 
-export const productAdditionalItemInputSchema = z.object({
+const productAdditionalItemInputSchema = z.object({
   id: z.number().int().positive().optional(),
   name: z.string({ message: REQUIRED }).trim().min(1, REQUIRED).max(80, 'Use no máximo 80 caracteres'),
   priceCents: centsField('Preço do adicional').default(0),
@@ -550,7 +547,6 @@ export const productImportInputSchema = z.object({
   dryRun: z.boolean().default(true),
   skipInvalid: z.boolean().default(false),
 });
-export type ProductImportInput = z.input<typeof productImportInputSchema>;
 
 // ---------------------------------------------------------------- form (web)
 

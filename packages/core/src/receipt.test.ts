@@ -48,7 +48,7 @@ describe('receipt', () => {
       [58, 32],
       [80, 48],
     ] as const) {
-      const lines = receiptLines(sale, { name: 'Loja Demo Balcão' }, width);
+      const lines = receiptLines(sale, { name: 'Loja Demo Balcão', timeZone: 'America/Sao_Paulo' }, width);
       expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(cols);
       expect(lines.join('\n')).toContain('Venda nº 42');
       expect(lines.join('\n')).toContain('10/03/2025');

@@ -1,9 +1,10 @@
 import { formatCents } from './money.ts';
 import { PAYMENT_METHOD_LABELS, type Sale } from './sale.ts';
+import { formatInZone } from './time.ts';
 
 /** The sale receipt (58 mm: 32 columns, 80 mm: 48 columns; INTEGRATIONS.md). */
 
-export type ReceiptShop = {
+type ReceiptShop = {
   name: string;
   document?: string | null;
   phone?: string | null;
@@ -12,7 +13,7 @@ export type ReceiptShop = {
   header?: string | null;
   footer?: string | null;
   /** The shop's time zone (the sale's date and time are printed in it). */
-  timeZone?: string;
+  timeZone: string;
 };
 export type ReceiptWidth = 58 | 80;
 export const RECEIPT_COLUMNS: Record<ReceiptWidth, number> = { 58: 32, 80: 48 };
@@ -87,12 +88,7 @@ export function receiptLines(
   }
   lines.push(rule);
   lines.push(center('CUPOM NÃO FISCAL', cols));
-  const when = new Date(sale.createdAt);
-  const date = new Intl.DateTimeFormat('pt-BR', {
-    timeZone: shop.timeZone ?? 'America/Sao_Paulo',
-    dateStyle: 'short',
-    timeStyle: 'short',
-  }).format(when);
+  const date = formatInZone(sale.createdAt, shop.timeZone);
   lines.push(receiptRow(sale.number > 0 ? `Venda nº ${sale.number}` : 'Venda sem conexão', date, cols));
   if (sale.customer) lines.push(...wrap(`Cliente: ${sale.customer.name}`, cols));
   lines.push(...wrap(`Operador: ${sale.user.name}`, cols));

@@ -20,7 +20,7 @@ export const saleWarningSchema = z.object({
   code: z.enum(['delinquent', 'over_credit_limit', 'no_credit_limit']),
   message: z.string(),
 });
-export type SaleWarning = z.infer<typeof saleWarningSchema>;
+type SaleWarning = z.infer<typeof saleWarningSchema>;
 
 /** Credit situation of a customer before a crediário sale (warnings, never a refusal). */
 export const customerCreditSchema = z.object({

@@ -6,6 +6,7 @@ import {
   BACKOFFICE,
   can,
   canOpen,
+  DRIVERS,
   findRoute,
   homeFor,
   isAllowed,
@@ -19,6 +20,7 @@ import {
   SHIPPING,
   STAFF,
   showsPdvInBottomBar,
+  TAKES_DELIVERIES,
   WRITE,
 } from './routes.ts';
 import { USER_TYPE_IDS } from './userTypes.ts';
@@ -89,6 +91,21 @@ describe('can', () => {
     expect(ACTION.settleReceivables).toEqual([1, 2, 3, 4, 7, 8]);
     expect(ACTION.approve).toEqual([1, 2]);
     expect(ACTION.registerReports).toEqual([1, 2, 7]);
+  });
+
+  it('keeps the page sets of ROUTES.md, written by name', () => {
+    expect(ALL).toEqual(USER_TYPE_IDS);
+    expect(STAFF).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(BACKOFFICE).toEqual([1, 2, 3, 4, 6, 7, 8, 9]);
+    expect(PDV).toEqual([1, 2, 3, 4, 5, 7, 8, 9]);
+    expect(NOT_MKT).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(SHIPPING).toEqual([1, 2, 3, 4, 6, 7, 8]);
+    expect(DRIVERS).toEqual([10, 11]);
+    expect(TAKES_DELIVERIES).toEqual([10]);
+    expect(ACTION.serveTables).toEqual([5]);
+    expect(WRITE.catalog).toEqual([1, 2, 6]);
+    expect(WRITE.customers).toEqual([1, 2, 3, 4, 7, 8, 9]);
+    expect(WRITE.budgets).toEqual([1, 2, 3, 4, 7, 8]);
   });
 
   it('gives every write or action set only types that may open the staff pages', () => {

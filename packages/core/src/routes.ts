@@ -1,48 +1,86 @@
-import type { ChecklistFlag, SettingsChecklist, UserTypeId } from './userTypes.ts';
+import { type ChecklistFlag, type SettingsChecklist, UserType, type UserTypeId } from './userTypes.ts';
 
 /**
  * The one route table (docs: ROUTES.md). The web router, menu, bottom bar, FAB,
  * page titles and route guards read it; the API reads the same permission sets.
  */
-export const ALL: readonly UserTypeId[] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
-export const STAFF: readonly UserTypeId[] = [1, 2, 3, 4, 5, 6, 7, 8, 9];
-export const BACKOFFICE: readonly UserTypeId[] = [1, 2, 3, 4, 6, 7, 8, 9];
-export const PDV: readonly UserTypeId[] = [1, 2, 3, 4, 5, 7, 8, 9];
-export const NOT_MKT: readonly UserTypeId[] = [1, 2, 3, 4, 5, 6, 7, 8];
-export const SHIPPING: readonly UserTypeId[] = [1, 2, 3, 4, 6, 7, 8];
+const {
+  ADMIN,
+  MANAGER,
+  SELLER,
+  CASHIER,
+  WAITER,
+  STOCKIST,
+  FINANCIAL,
+  ATTENDANT,
+  MARKETING,
+  DRIVER,
+  PARTNER_DRIVER,
+} = UserType;
+
+/** The shop's people who are not drivers. */
+export const STAFF: readonly UserTypeId[] = [
+  ADMIN,
+  MANAGER,
+  SELLER,
+  CASHIER,
+  WAITER,
+  STOCKIST,
+  FINANCIAL,
+  ATTENDANT,
+  MARKETING,
+];
+/** Drivers (the driver area): the shop's Entregador and the Entregador parceiro. */
+export const DRIVERS: readonly UserTypeId[] = [DRIVER, PARTNER_DRIVER];
+/**
+ * Drivers who take an order from the available list (and see that list): the shop's own Entregador.
+ * A partner works the orders the shop hands him (issue 18).
+ */
+export const TAKES_DELIVERIES: readonly UserTypeId[] = [DRIVER];
+export const ALL: readonly UserTypeId[] = [...STAFF, ...DRIVERS];
+/** The staff but the waiter. */
+export const BACKOFFICE: readonly UserTypeId[] = STAFF.filter((t) => t !== WAITER);
+/** The staff but the stockist. */
+export const PDV: readonly UserTypeId[] = STAFF.filter((t) => t !== STOCKIST);
+/** The staff but marketing. */
+export const NOT_MKT: readonly UserTypeId[] = STAFF.filter((t) => t !== MARKETING);
+/** The staff but the waiter and marketing. */
+export const SHIPPING: readonly UserTypeId[] = STAFF.filter((t) => t !== WAITER && t !== MARKETING);
 
 /** Narrower write roles (ROUTES.md: "Seeing a page is not the same as changing what it shows"). */
 export const WRITE = {
-  catalog: [1, 2, 6],
-  stock: [1, 2, 6],
-  customers: [1, 2, 3, 4, 7, 8, 9],
-  coupons: [1, 2, 9],
-  campaigns: [1, 2, 9],
-  users: [1, 2],
-  settings: [1, 2],
-  billing: [1],
+  catalog: [ADMIN, MANAGER, STOCKIST],
+  stock: [ADMIN, MANAGER, STOCKIST],
+  customers: [ADMIN, MANAGER, SELLER, CASHIER, FINANCIAL, ATTENDANT, MARKETING],
+  coupons: [ADMIN, MANAGER, MARKETING],
+  campaigns: [ADMIN, MANAGER, MARKETING],
+  users: [ADMIN, MANAGER],
+  settings: [ADMIN, MANAGER],
+  billing: [ADMIN],
   /** System preferences (ROUTES.md: "billing and system: 1 only"). */
-  system: [1],
+  system: [ADMIN],
   sales: PDV,
-  delivery: [1, 2, 8],
+  delivery: [ADMIN, MANAGER, ATTENDANT],
   /** The shop's card rate tables and the fee simulator settings (issue 20). */
-  fees: [1, 2, 7],
+  fees: [ADMIN, MANAGER, FINANCIAL],
   /** Budgets (issue 17): who sells or quotes at the counter, and Financeiro (PRODUCT.md). */
-  budgets: [1, 2, 3, 4, 7, 8],
+  budgets: [ADMIN, MANAGER, SELLER, CASHIER, FINANCIAL, ATTENDANT],
 } as const satisfies Record<string, readonly UserTypeId[]>;
 
 /** Actions that are neither opening a page nor writing a resource. */
 export const ACTION = {
   /** Receive a crediário installment: the counter and the back office, not waiters or marketing. */
-  settleReceivables: [1, 2, 3, 4, 7, 8],
+  settleReceivables: [ADMIN, MANAGER, SELLER, CASHIER, FINANCIAL, ATTENDANT],
   /** Cancel a sale or take a sangria without an approval, and approve those of the others. */
-  approve: [1, 2],
+  approve: [ADMIN, MANAGER],
   /** Every register of the client (reports), not only one's own. */
-  registerReports: [1, 2, 7],
+  registerReports: [ADMIN, MANAGER, FINANCIAL],
   /** The shop's sales figures on the home (today, month, methods, best sellers). */
-  shopFigures: [1, 2, 7],
+  shopFigures: [ADMIN, MANAGER, FINANCIAL],
   /** Confirm a driver's settlement (acerto): the cash handed over (issue 18). */
-  settleDrivers: [1, 2],
+  settleDrivers: [ADMIN, MANAGER],
+  /** Serve tables: a comanda this user opens is theirs (the waiter field starts on them). */
+  serveTables: [WAITER],
 } as const satisfies Record<string, readonly UserTypeId[]>;
 
 /**
@@ -131,21 +169,21 @@ export const ROUTES: readonly AppRoute[] = [
     name: 'driver-available',
     link: '/dashboard/driver/available',
     title: 'Entregas disponíveis',
-    allowed: [10],
+    allowed: TAKES_DELIVERIES,
   }),
   r({
     name: 'driver-awaiting-collection',
     link: '/dashboard/driver/awaiting-collection',
     title: 'Aguardando coleta',
-    allowed: [10, 11],
+    allowed: DRIVERS,
   }),
   r({
     name: 'driver-in-transit',
     link: '/dashboard/driver/in-transit',
     title: 'Em trânsito',
-    allowed: [10, 11],
+    allowed: DRIVERS,
   }),
-  r({ name: 'driver-delivered', link: '/dashboard/driver/delivered', title: 'Entregues', allowed: [10, 11] }),
+  r({ name: 'driver-delivered', link: '/dashboard/driver/delivered', title: 'Entregues', allowed: DRIVERS }),
   ...crud(
     'customer',
     '/dashboard/customer',
@@ -534,8 +572,8 @@ export function menuFor(
 
 /** The first page a user type lands on: drivers go straight to their first driver page. */
 export function homeFor(userTypeId: number): string {
-  if (userTypeId === 10) return '/dashboard/driver/available';
-  if (userTypeId === 11) return '/dashboard/driver/awaiting-collection';
+  if (can(userTypeId, TAKES_DELIVERIES)) return '/dashboard/driver/available';
+  if (can(userTypeId, DRIVERS)) return '/dashboard/driver/awaiting-collection';
   return '/dashboard';
 }
 

@@ -78,12 +78,12 @@ export const DEFERRED_METHODS: readonly PaymentMethod[] = ['creditShop', 'boleto
 /** Methods that may be split into installments. */
 export const INSTALLMENT_METHODS: readonly PaymentMethod[] = ['creditCard', 'creditShop', 'boleto'];
 export const MAX_INSTALLMENTS = 12;
-export const MAX_PAYMENTS = 10;
-export const MAX_SALE_ITEMS = 500;
+const MAX_PAYMENTS = 10;
+const MAX_SALE_ITEMS = 500;
 /** Integer-cents ceiling of the database columns (R$ 21.474.836,47). */
-export const SALE_MAX_CENTS = 2_147_483_647;
+const SALE_MAX_CENTS = 2_147_483_647;
 /** Largest quantity of one line (3 decimals). */
-export const SALE_MAX_QUANTITY = 1_000_000;
+const SALE_MAX_QUANTITY = 1_000_000;
 
 /** The spec's general discount enumeration (lower case: the coupon form uses the upper-case forms). */
 export const DISCOUNT_KINDS = ['fixed_amount', 'percentage'] as const;
@@ -199,7 +199,7 @@ export function lineTotals(line: SaleLineInput): SaleLineTotals {
   return { unitTotalCents, grossCents, discountCents, totalCents: grossCents - discountCents };
 }
 
-export type SaleTotalsInput = {
+type SaleTotalsInput = {
   lines: readonly SaleLineInput[];
   discountType?: DiscountKind;
   discountValue?: number;
@@ -253,7 +253,7 @@ export function computeSaleTotals(input: SaleTotalsInput): SaleTotals {
   };
 }
 
-export type Issue = { path: string; message: string };
+type Issue = { path: string; message: string };
 
 /** What is wrong with a sale's totals (discounts larger than what they discount). Empty when fine. */
 export function saleTotalsIssues(input: SaleTotalsInput, totals = computeSaleTotals(input)): Issue[] {
@@ -288,9 +288,9 @@ export type PaymentInput = {
   dueDate?: string | null;
 };
 
-export type Installment = { number: number; amountCents: number; dueDate: string };
+type Installment = { number: number; amountCents: number; dueDate: string };
 
-export type CheckedPayment = {
+type CheckedPayment = {
   method: PaymentMethod;
   /** What this payment pays of the sale (money: without the change). */
   amountCents: number;
@@ -311,7 +311,7 @@ export type PaymentCheckInput = {
   today: string;
 };
 
-export type PaymentCheck =
+type PaymentCheck =
   | {
       ok: true;
       payments: CheckedPayment[];
@@ -496,7 +496,7 @@ export const approvalSchema = z.object({
 });
 export type Approval = z.input<typeof approvalSchema>;
 
-export const saleItemInputSchema = z
+const saleItemInputSchema = z
   .object({
     productId: id,
     /** Required for products with a grid (variants). */
@@ -511,7 +511,6 @@ export const saleItemInputSchema = z
     notes: optionalText(200),
   })
   .superRefine(refinePercent);
-export type SaleItemInput = z.input<typeof saleItemInputSchema>;
 
 export const paymentInputSchema = z.object({
   method: z.enum(PAYMENT_METHODS, { message: 'Forma de pagamento inválida' }),
@@ -529,7 +528,6 @@ export const paymentInputSchema = z.object({
     .transform((v) => (v ? v.split('T')[0] : null))
     .refine((v) => v === null || isIsoDate(v), SALE_MESSAGES.dueDateInvalid),
 });
-export type PaymentFormInput = z.input<typeof paymentInputSchema>;
 
 const paymentsField = z
   .array(paymentInputSchema)

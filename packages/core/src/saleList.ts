@@ -37,7 +37,6 @@ export const saleListQuerySchema = listQuerySchema
     message: 'A data final deve ser depois da inicial',
     path: ['to'],
   });
-export type SaleListQuery = z.input<typeof saleListQuerySchema>;
 export type SaleListQueryParsed = z.output<typeof saleListQuerySchema>;
 
 export const saleListItemSchema = saleSchema

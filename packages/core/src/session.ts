@@ -40,7 +40,6 @@ export const whatsappInstanceSchema = z.object({
   phone: z.string(),
   ...timestampFields,
 });
-export type WhatsappInstance = z.infer<typeof whatsappInstanceSchema>;
 
 /**
  * A delivery rule set of the client (issue 15: the shipping module owns the rules; the session keeps
@@ -51,7 +50,7 @@ export const shippingSettingSchema = shippingRuleSetSchema;
 export type ShippingSetting = z.infer<typeof shippingSettingSchema>;
 
 /** The static Pix key and merchant data for the BR Code. */
-export const paymentGatewaySchema = z.object({
+const paymentGatewaySchema = z.object({
   id: z.number(),
   clientId: z.number(),
   provider: z.string(),
@@ -61,7 +60,6 @@ export const paymentGatewaySchema = z.object({
   active: z.boolean(),
   ...timestampFields,
 });
-export type PaymentGateway = z.infer<typeof paymentGatewaySchema>;
 
 export const sessionPayloadSchema = z.object({
   user: sessionUserSchema,

@@ -4,8 +4,8 @@ import { isValidCpfOrCnpj, isValidPhone, normalizeDocument, normalizePhone } fro
 import { optionalText } from './fields.ts';
 import { PIX_CITY_MAX, PIX_NAME_MAX } from './pix.ts';
 import { refSchema } from './responses.ts';
-import { CLIENT_TYPE_IDS, type ClientTypeId, type UserTypeId } from './userTypes.ts';
-import { isValidTimeZone } from './workingHours.ts';
+import { isValidTimeZone } from './time.ts';
+import { CLIENT_TYPE_IDS, type ClientTypeId, UserType, type UserTypeId } from './userTypes.ts';
 import { REQUIRED, z } from './zod.ts';
 
 /**
@@ -14,7 +14,7 @@ import { REQUIRED, z } from './zod.ts';
  */
 
 /** Who saved a settings page last and when (null before the first save). */
-export const changedBySchema = z.object({
+const changedBySchema = z.object({
   updatedAt: z.string().nullable(),
   updatedBy: refSchema.nullable(),
 });
@@ -51,7 +51,7 @@ const optionalEmail = z
   .transform((v) => (v ? v : null))
   .refine((v) => v === null || z.email().safeParse(v).success, 'Email inválido');
 
-export const companyAddressSchema = z.object({
+const companyAddressSchema = z.object({
   zipCode: z
     .string()
     .trim()
@@ -84,7 +84,7 @@ export const COMPANY_MESSAGES = {
 const EVP = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A Pix key as the DICT accepts it: email, CPF/CNPJ, +55 phone or a random key (EVP). */
-export function isValidPixKey(key: string): boolean {
+function isValidPixKey(key: string): boolean {
   const k = key.trim();
   if (EVP.test(k)) return true;
   if (/^\+55\d{10,11}$/.test(k)) return true;
@@ -93,7 +93,7 @@ export function isValidPixKey(key: string): boolean {
 }
 
 /** The Pix key as stored: CPF/CNPJ without mask (the BR Code carries it as the DICT does). */
-export function normalizePixKey(key: string): string {
+function normalizePixKey(key: string): string {
   const k = key.trim();
   if (EVP.test(k)) return k.toLowerCase();
   if (k.startsWith('+') || k.includes('@')) return k;
@@ -202,7 +202,14 @@ export type ReceiptShopSettings = z.infer<typeof receiptShopSchema>;
 // System preferences (system)
 
 /** User types whose discounts have a limit: the PDV set but the approvers (Administrador, Gerente). */
-export const DISCOUNT_LIMITED_TYPES = [3, 4, 5, 7, 8, 9] as const satisfies readonly UserTypeId[];
+export const DISCOUNT_LIMITED_TYPES = [
+  UserType.SELLER,
+  UserType.CASHIER,
+  UserType.WAITER,
+  UserType.FINANCIAL,
+  UserType.ATTENDANT,
+  UserType.MARKETING,
+] as const satisfies readonly UserTypeId[];
 export type DiscountLimitedType = (typeof DISCOUNT_LIMITED_TYPES)[number];
 
 /** Hundredths of a percent (1000 = 10%), like a sale's percentage discount. */
@@ -236,7 +243,7 @@ const wholeNumber = (label: string, min: number, max: number) =>
     .min(min, `${label}: use no mínimo ${min}`)
     .max(max, `${label}: use no máximo ${max}`);
 
-export const discountLimitSchema = z.object({
+const discountLimitSchema = z.object({
   userTypeId: z
     .number()
     .refine((v) => (DISCOUNT_LIMITED_TYPES as readonly number[]).includes(v), 'Tipo de usuário inválido'),
@@ -245,9 +252,8 @@ export const discountLimitSchema = z.object({
   /** Max discount of the whole sale (lines + sale discount), hundredths of a percent of its items. */
   sale: percentHundredths('Desconto na venda'),
 });
-export type DiscountLimit = z.infer<typeof discountLimitSchema>;
 
-export const deliveryPreferencesSchema = z.object({
+const deliveryPreferencesSchema = z.object({
   /** The delivery panel takes orders. */
   enabled: z.boolean(),
   /** Smallest order delivered, in cents (0: none). */
@@ -257,7 +263,6 @@ export const deliveryPreferencesSchema = z.object({
   /** When a delivery is paid. */
   payment: z.enum(DELIVERY_PAYMENT_OPTIONS, { message: 'Forma de pagamento da entrega inválida' }),
 });
-export type DeliveryPreferences = z.infer<typeof deliveryPreferencesSchema>;
 
 export const systemSettingsInputSchema = z
   .object({

@@ -31,10 +31,10 @@ export const DRIVER_FEE_MODE_LABELS: Record<DriverFeeMode, string> = {
 };
 
 /** Upper bounds that keep amounts inside integer columns and lists a screen can show. */
-export const SHIPPING_MAX_CENTS = 100_000_000;
-export const SHIPPING_MAX_ROWS = 300;
+const SHIPPING_MAX_CENTS = 100_000_000;
+const SHIPPING_MAX_ROWS = 300;
 
-export const SHIPPING_MESSAGES = {
+const SHIPPING_MESSAGES = {
   nameRequired: 'O nome é obrigatório',
   nameTooLong: 'O nome deve ter no máximo 100 caracteres',
   cents: 'Informe um valor válido',
@@ -86,29 +86,25 @@ const neighborhoodName = z
   .min(1, SHIPPING_MESSAGES.neighborhoodRequired)
   .max(120, SHIPPING_MESSAGES.neighborhoodRequired);
 
-export const neighborhoodFeeSchema = z.object({
+const neighborhoodFeeSchema = z.object({
   name: neighborhoodName,
   feeCents: cents,
   /** 0 = the rule set's delivery time. */
   timeMinutes: minutes.default(0),
 });
-export const cepRangeFeeSchema = z
+const cepRangeFeeSchema = z
   .object({ from: cepField, to: cepField, feeCents: cents, timeMinutes: minutes.default(0) })
   .refine((r) => r.to >= r.from, { path: ['to'], message: SHIPPING_MESSAGES.cepOrder });
-export const distanceTierSchema = z.object({
+const distanceTierSchema = z.object({
   /** The tier covers distances above the previous tier and up to this (inclusive). */
   upToKm: km.refine((v) => v > 0, SHIPPING_MESSAGES.km),
   feeCents: cents,
   timeMinutes: minutes.default(0),
 });
-export const cepRangeSchema = z
+const cepRangeSchema = z
   .object({ from: cepField, to: cepField })
   .refine((r) => r.to >= r.from, { path: ['to'], message: SHIPPING_MESSAGES.cepOrder });
-export const driverNeighborhoodFeeSchema = z.object({ name: neighborhoodName, feeCents: cents });
-
-export type NeighborhoodFee = z.output<typeof neighborhoodFeeSchema>;
-export type CepRangeFee = z.output<typeof cepRangeFeeSchema>;
-export type DistanceTier = z.output<typeof distanceTierSchema>;
+const driverNeighborhoodFeeSchema = z.object({ name: neighborhoodName, feeCents: cents });
 
 const rows = <T extends z.ZodType>(schema: T) =>
   z.array(schema).max(SHIPPING_MAX_ROWS, SHIPPING_MESSAGES.tooMany).default([]);
@@ -221,7 +217,7 @@ export type FeeRules = Omit<ShippingRuleSet, 'id' | 'clientId' | 'createdAt' | '
 // The fee rule
 
 /** Neighbourhoods match whatever the accents, case and spacing ("São José" = "sao  jose"). */
-export function neighborhoodKey(name: string): string {
+function neighborhoodKey(name: string): string {
   return name
     .normalize('NFD')
     .replace(/[\u0300-\u036f]/g, '')
@@ -230,12 +226,12 @@ export function neighborhoodKey(name: string): string {
     .trim();
 }
 
-export function formatKm(value: number): string {
+function formatKm(value: number): string {
   return `${value.toLocaleString('pt-BR', { maximumFractionDigits: 2 })} km`;
 }
 
 /** Where the order goes and how much it is: what the fee rule needs. */
-export type DeliveryRequest = {
+type DeliveryRequest = {
   subtotalCents: number;
   neighborhood?: string | null;
   zipCode?: string | null;
@@ -243,11 +239,11 @@ export type DeliveryRequest = {
   distanceKm?: number | null;
 };
 
-export const NOT_SERVED_DEFAULT = 'Não entregamos neste endereço';
+const NOT_SERVED_DEFAULT = 'Não entregamos neste endereço';
 
-export type FeeRefusal = 'not_served' | 'below_minimum' | 'distance_required' | 'address_required';
+type FeeRefusal = 'not_served' | 'below_minimum' | 'distance_required' | 'address_required';
 
-export type FeeResult =
+type FeeResult =
   | {
       ok: true;
       feeCents: number;

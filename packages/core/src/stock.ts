@@ -59,7 +59,7 @@ export const STOCK_EXIT_REASON_LABELS: Record<StockExitReason, string> = {
 };
 
 /** Reasons the database writes when the product form or the CSV import sets a level directly. */
-export const STOCK_ADJUSTMENT_REASON_LABELS: Record<string, string> = {
+const STOCK_ADJUSTMENT_REASON_LABELS: Record<string, string> = {
   'initial-stock': 'Saldo inicial',
   'product-form': 'Alterado no cadastro do produto',
 };
@@ -95,7 +95,7 @@ export const insufficientStockMessage = (productName: string, available: number)
 // ---------------------------------------------------------------- quantities
 
 /** Largest level numeric(14,3) holds, in whole units. */
-export const STOCK_QUANTITY_MAX = 99_999_999_999;
+const STOCK_QUANTITY_MAX = 99_999_999_999;
 
 /**
  * A quantity (number, or text with a decimal comma or dot: "1,5", "0.250") -> integer thousandths.
@@ -121,7 +121,7 @@ export function fromThousandths(thousandths: number): number {
 }
 
 /** A positive quantity given as a number (API) or as input text ("1,5"); parsed to a number. */
-export const stockQuantityField = numberOrText(STOCK_MESSAGES.quantity, (value) => {
+const stockQuantityField = numberOrText(STOCK_MESSAGES.quantity, (value) => {
   const thousandths = toThousandths(value);
   if (Number.isNaN(thousandths)) {
     const tooPrecise =
@@ -190,7 +190,6 @@ export const stockEntryFormSchema = z.object({
     .max(200, STOCK_MESSAGES.itemsMax),
   ...entryHeaderFields,
 });
-export type StockEntryForm = z.input<typeof stockEntryFormSchema>;
 
 export function stockEntryFormToInput(form: z.output<typeof stockEntryFormSchema>): StockEntryInput {
   return {
@@ -277,7 +276,6 @@ export const stockMovementListQuerySchema = listQuerySchema
     if (value.from && value.to && value.to < value.from)
       ctx.addIssue({ code: 'custom', path: ['to'], message: STOCK_MESSAGES.period });
   });
-export type StockMovementListQuery = z.input<typeof stockMovementListQuerySchema>;
 
 export const stockMovementSchema = z.object({
   id: z.number(),

@@ -6,9 +6,6 @@ import { REQUIRED, z } from './zod.ts';
  */
 
 /** Evolution's connection states, plus `refused` (too many QR codes without a scan). */
-export const INSTANCE_STATES = ['open', 'connecting', 'close', 'refused'] as const;
-export type InstanceState = (typeof INSTANCE_STATES)[number];
-
 export const INSTANCE_STATE_LABELS: Record<string, string> = {
   open: 'Conectado',
   connecting: 'Conectando',

@@ -1,4 +1,5 @@
 import { isIsoDate } from './date.ts';
+import { instantAt, wallTime } from './time.ts';
 import { z } from './zod.ts';
 
 /**
@@ -11,7 +12,7 @@ import { z } from './zod.ts';
 export const WEEKDAYS = ['Domingo', 'Segunda', 'Terça', 'Quarta', 'Quinta', 'Sexta', 'Sábado'] as const;
 const WEEKDAYS_SHORT = ['dom', 'seg', 'ter', 'qua', 'qui', 'sex', 'sáb'] as const;
 
-export const WORKING_HOURS_MESSAGES = {
+const WORKING_HOURS_MESSAGES = {
   time: 'Use o formato HH:MM (00:00 a 23:59)',
   sameTime: 'O início e o fim não podem ser iguais',
   overlap: 'Os horários do dia se sobrepõem',
@@ -25,7 +26,7 @@ export const WORKING_HOURS_MESSAGES = {
 const TIME = /^([01]\d|2[0-3]):([0-5]\d)$/;
 
 /** Minutes after midnight of an HH:MM text. */
-export function minutesOf(time: string): number {
+function minutesOf(time: string): number {
   const m = TIME.exec(time);
   if (!m) throw new Error(`invalid time ${time}`);
   return Number(m[1]) * 60 + Number(m[2]);
@@ -62,16 +63,15 @@ const dayIntervalsSchema = z
     }
   });
 
-export const workingHoursExceptionSchema = z.object({
+const workingHoursExceptionSchema = z.object({
   date: z.string().trim().refine(isIsoDate, WORKING_HOURS_MESSAGES.date),
   /** Closed all day (a holiday); otherwise open only in `intervals`. */
   closed: z.boolean(),
   intervals: dayIntervalsSchema.default([]),
   note: z.string().trim().max(100, 'Use no máximo 100 caracteres').default(''),
 });
-export type WorkingHoursException = z.infer<typeof workingHoursExceptionSchema>;
 
-export const pauseSchema = z
+const pauseSchema = z
   .object({
     paused: z.boolean(),
     reason: z.string().trim().max(200, 'Use no máximo 200 caracteres').default(''),
@@ -88,7 +88,6 @@ export const pauseSchema = z
       ctx.addIssue({ code: 'custom', path: ['reason'], message: WORKING_HOURS_MESSAGES.pauseReason });
     }
   });
-export type Pause = z.infer<typeof pauseSchema>;
 
 /** What the working-hours page saves. `weekly[0]` is Sunday. */
 export const workingHoursInputSchema = z
@@ -128,68 +127,21 @@ export const EMPTY_WORKING_HOURS: WorkingHours = {
 const MINUTE = 60_000;
 const DAY = 24 * 60;
 
-const partsCache = new Map<string, Intl.DateTimeFormat>();
-function formatterOf(timeZone: string): Intl.DateTimeFormat {
-  let f = partsCache.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-    });
-    partsCache.set(timeZone, f);
-  }
-  return f;
-}
-
 /** The wall clock of `instant` in `timeZone`, as minutes since 1970-01-01 00:00 of that clock. */
-export function localMinutes(instant: Date, timeZone: string): number {
-  const parts = Object.fromEntries(
-    formatterOf(timeZone)
-      .formatToParts(instant)
-      .map((p) => [p.type, p.value]),
-  );
-  const wall = Date.UTC(
-    Number(parts.year),
-    Number(parts.month) - 1,
-    Number(parts.day),
-    Number(parts.hour),
-    Number(parts.minute),
-  );
-  return Math.floor(wall / MINUTE);
+function localMinutes(instant: Date, timeZone: string): number {
+  return Math.floor(wallTime(instant, timeZone) / MINUTE);
 }
 
 /** The instant a wall-clock minute of `timeZone` happens (the first one, should a clock repeat). */
 function instantOf(local: number, timeZone: string): Date {
-  let guess = local * MINUTE;
-  for (let i = 0; i < 3; i++) {
-    const offset = localMinutes(new Date(guess), timeZone) - Math.floor(guess / MINUTE);
-    const next = (local - offset) * MINUTE;
-    if (next === guess) break;
-    guess = next;
-  }
-  return new Date(guess);
+  return instantAt(local * MINUTE, timeZone);
 }
 
 function isoOfDay(day: number): string {
   return new Date(day * DAY * MINUTE).toISOString().slice(0, 10);
 }
 
-/** True when `timeZone` is an IANA zone this runtime knows. */
-export function isValidTimeZone(timeZone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone });
-    return timeZone.length > 0;
-  } catch {
-    return false;
-  }
-}
-
-export type OpenStatus = {
+type OpenStatus = {
   open: boolean;
   /** Closed by the pause switch (then `pauseReason` says why). */
   paused: boolean;

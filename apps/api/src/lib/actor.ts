@@ -1,3 +1,4 @@
+import { UserType } from '@balcao/core/userTypes';
 import { and, asc, eq } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
 import { users } from '../db/schema.ts';
@@ -13,7 +14,7 @@ export async function adminOf(db: Executor, clientId: number): Promise<Actor> {
   const [admin] = await db
     .select({ id: users.id })
     .from(users)
-    .where(and(eq(users.clientId, clientId), eq(users.userTypeId, 1)))
+    .where(and(eq(users.clientId, clientId), eq(users.userTypeId, UserType.ADMIN)))
     .orderBy(asc(users.id))
     .limit(1);
   if (!admin) throw new Error(`client ${clientId} has no Administrador`);

@@ -50,7 +50,7 @@ export type NamedTable = typeof exemplar;
  */
 export type UsageCount = (recordId: SQL, clientId: SQL) => SQL<number>;
 
-export type NamedCatalogOptions = {
+type NamedCatalogOptions = {
   table: NamedTable;
   uniqueConstraint: string;
   nameTaken: string;
@@ -235,7 +235,7 @@ export function namedCatalogService(o: NamedCatalogOptions) {
   };
 }
 
-export type NamedCatalogService = ReturnType<typeof namedCatalogService>;
+type NamedCatalogService = ReturnType<typeof namedCatalogService>;
 
 /**
  * REST routes of a named-catalog resource (DESIGN.md): list by client, read, create (201),

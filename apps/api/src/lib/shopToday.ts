@@ -16,7 +16,7 @@ export async function shopToday(db: Executor, clientId: number): Promise<string>
 }
 
 /** The shop's time zone as a SQL subquery (uncorrelated with a number: evaluated once per statement). */
-export const shopZoneSql = (clientId: number | SQL): SQL<string> =>
+const shopZoneSql = (clientId: number | SQL): SQL<string> =>
   sql<string>`(select c.time_zone from clients c where c.id = ${clientId})`;
 
 /**

@@ -6,8 +6,7 @@ import { isTimestamp } from './pg.ts';
  * carries the `updatedAt` the client read; the UPDATE is guarded by `isSameVersion` (lib/pg.ts)
  * and `assertNotStale` refuses it when no row matched.
  */
-export const STALE_MESSAGE =
-  'Este registro foi alterado por outra pessoa. Recarregue a página e tente novamente.';
+const STALE_MESSAGE = 'Este registro foi alterado por outra pessoa. Recarregue a página e tente novamente.';
 
 /** 409 `stale`: the edit was made on a copy someone changed meanwhile. */
 export const staleEdit = () => new AppError(409, STALE_MESSAGE, undefined, 'stale');

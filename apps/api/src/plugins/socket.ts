@@ -10,7 +10,7 @@ import type { Db } from '../db/client.ts';
 import { sessions } from '../db/schema.ts';
 import { findSession } from './auth.ts';
 
-export const channelOf = (clientId: number) => `notifications_${clientId}`;
+const channelOf = (clientId: number) => `notifications_${clientId}`;
 /** Every socket of a user is in this room (not a channel anyone joins): sessionsEnded finds them here. */
 const userRoom = (userId: number) => `user_${userId}`;
 /** setTimeout's longest wait (about 24.8 days). */

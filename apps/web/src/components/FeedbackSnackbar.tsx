@@ -4,14 +4,14 @@ import Snackbar from '@mui/material/Snackbar';
 import { useCallback, useState } from 'react';
 
 /** Spec 9: the snackbar hides after 6000 ms. */
-export const SNACKBAR_MS = 6000;
+const SNACKBAR_MS = 6000;
 
 export type Feedback = {
   severity: 'success' | 'error' | 'info' | 'warning';
   title: string;
   message?: string;
 };
-export type FeedbackState = { feedback: (Feedback & { key: number }) | null; open: boolean };
+type FeedbackState = { feedback: (Feedback & { key: number }) | null; open: boolean };
 
 /** State of one feedback snackbar: show(feedback) opens it, close() hides it (the text stays while it fades). */
 export function useFeedback() {

@@ -1,7 +1,7 @@
 import { couponInputSchema } from '@balcao/core/coupon';
-import { todayIso } from '@balcao/core/date';
 import { REQUIRED } from '@balcao/core/messages';
 import { productCategoryInputSchema } from '@balcao/core/product';
+import { DEFAULT_TIME_ZONE, dateIn } from '@balcao/core/time';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useFieldArray } from 'react-hook-form';
@@ -204,8 +204,8 @@ describe('Form with a percent field read by a core schema', () => {
           code: 'PROMO10',
           discountType: 'PERCENTAGE',
           discountValue: '',
-          startDate: todayIso(),
-          endDate: todayIso(),
+          startDate: dateIn(DEFAULT_TIME_ZONE),
+          endDate: dateIn(DEFAULT_TIME_ZONE),
           isSingleUse: false,
           maxUsesPerUser: '0',
           minSaleAmount: '0',

@@ -38,7 +38,7 @@ import { MoneyField, QuantityField } from './MoneyField.tsx';
  * Where no form element fits (a table row), `form.handleSubmit` with `showServerError` in its catch
  * does the same (features/product/components/VariantsSection.tsx).
  */
-export type AppFormOptions<V extends FieldValues, Out> = {
+type AppFormOptions<V extends FieldValues, Out> = {
   /** The core schema that validates the form; its output is what onSubmit receives. */
   schema: ZodType<Out>;
   defaultValues: DefaultValues<V>;

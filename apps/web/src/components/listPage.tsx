@@ -55,7 +55,7 @@ export function ListQuery<D extends { items: readonly unknown[] }>({
 }
 
 /** A header cell of ListTable: its label, left aligned, or `alignRight(label)` (amounts, quantities). */
-export type HeadCell = string | { label: string; align: 'right' };
+type HeadCell = string | { label: string; align: 'right' };
 export const alignRight = (label: string): HeadCell => ({ label, align: 'right' });
 
 const isCellList = (head: unknown): head is readonly HeadCell[] => Array.isArray(head);

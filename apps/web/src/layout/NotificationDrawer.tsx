@@ -7,7 +7,7 @@ import Typography from '@mui/material/Typography';
 import type { AppNotification } from '../features/notification/useNotifications.ts';
 import { formatTime } from '../lib/format.ts';
 
-export const NOTIFICATION_DRAWER_WIDTH = 300;
+const NOTIFICATION_DRAWER_WIDTH = 300;
 
 type Props = { open: boolean; onClose: () => void; items: AppNotification[]; onClear: () => void };
 

@@ -17,7 +17,7 @@ import { memo } from 'react';
 import { Link as RouterLink, useLocation } from 'react-router';
 import { preloadProps } from '../lib/preload.ts';
 
-export const SIDEBAR_WIDTH = 240;
+const SIDEBAR_WIDTH = 240;
 
 /**
  * One menu item. Memoized: a navigation re-renders only the two items whose selection changes, not

@@ -1,7 +1,7 @@
 import type { ErrorCode } from '@balcao/core/contract';
 import { getToken } from './cookies.ts';
 
-export type ApiIssue = { path: string; message: string };
+type ApiIssue = { path: string; message: string };
 
 /**
  * An API answer other than 2xx, carrying the server's Portuguese message and its stable `code`

@@ -1,13 +1,13 @@
 import Cookies from 'js-cookie';
 
-export const TOKEN_COOKIE = 'balcao_token';
-export const USER_COOKIE = 'balcao_user';
+const TOKEN_COOKIE = 'balcao_token';
+const USER_COOKIE = 'balcao_user';
 
 /**
  * Cookie options of the spec (9): 1 day, path /, secure, sameSite lax, domain = parent domain of the host
  * (localhost: host-only, since browsers refuse an explicit domain=localhost).
  */
-export function cookieOptions(): Cookies.CookieAttributes {
+function cookieOptions(): Cookies.CookieAttributes {
   const host = window.location.hostname;
   const configured = import.meta.env.VITE_COOKIE_DOMAIN;
   const isIp = /^[\d.]+$/.test(host) || host.includes(':');

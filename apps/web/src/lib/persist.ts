@@ -1,5 +1,5 @@
 /** Persisted client state in local storage (spec 4: removed at logout), theme aside. */
-export const PERSIST_PREFIX = 'balcao:state:';
+const PERSIST_PREFIX = 'balcao:state:';
 export const THEME_KEY = 'balcao:theme';
 
 export function loadPersisted<T>(key: string, fallback: T): T {

@@ -14,7 +14,7 @@ export function setPagePreloader(next: Preloader): void {
   preloader = next;
 }
 
-export function preloadPage(routeName: string, withData = false): void {
+function preloadPage(routeName: string, withData = false): void {
   preloader?.(routeName, withData);
 }
 

@@ -4,7 +4,7 @@ import Typography from '@mui/material/Typography';
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 
 /** The routing fallback of the spec: "Unexpected Application Error!" with the status or message. */
-export function ErrorFallback({ error }: { error: unknown }) {
+function ErrorFallback({ error }: { error: unknown }) {
   const status = (error as { status?: number })?.status;
   const detail = status
     ? `${status} ${(error as { statusText?: string }).statusText ?? ''}`.trim()

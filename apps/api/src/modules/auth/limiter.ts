@@ -5,12 +5,11 @@ import { rateLimits } from '../../db/schema.ts';
 import { rateLimited } from '../../errors.ts';
 
 /** One counter: at most `max` attempts per `windowMs`, counted under `key`. */
-export type Limit = { key: string; max: number; windowMs: number };
+type Limit = { key: string; max: number; windowMs: number };
 
 export const TOO_MANY_ATTEMPTS = 'Muitas tentativas. Aguarde alguns minutos e tente novamente.';
 export const TOO_MANY_LOGINS = 'Muitas tentativas de login. Aguarde alguns minutos e tente novamente.';
-export const TOO_MANY_SIGN_UPS =
-  'Muitas contas criadas deste endereço. Aguarde e tente novamente mais tarde.';
+const TOO_MANY_SIGN_UPS = 'Muitas contas criadas deste endereço. Aguarde e tente novamente mais tarde.';
 
 /**
  * Counts one attempt on every limit in one statement and answers 429 when any is over. The attempt
@@ -42,7 +41,7 @@ export async function takeAttempt(db: Db, limits: Limit[], message: string): Pro
  * A successful attempt: the narrow counters (`forget`) start over, the wide ones (`giveBack`) lose
  * the attempt `takeAttempt` counted, so a shop's own logins never fill a limit.
  */
-export async function releaseAttempt(db: Db, forget: string[], giveBack: string[] = []): Promise<void> {
+async function releaseAttempt(db: Db, forget: string[], giveBack: string[] = []): Promise<void> {
   if (forget.length) await db.delete(rateLimits).where(inArray(rateLimits.key, forget));
   if (giveBack.length)
     await db
@@ -56,7 +55,7 @@ export async function releaseAttempt(db: Db, forget: string[], giveBack: string[
  * password change). The narrow limit is per email AND source, so a guesser elsewhere never locks the
  * shop out; the wide one is per email from anywhere, slower, against guessing from many addresses.
  */
-export type PasswordSource = { address: string } | { userId: number };
+type PasswordSource = { address: string } | { userId: number };
 
 const sourceKey = (source: PasswordSource) =>
   'address' in source ? `address:${source.address}` : `user:${source.userId}`;

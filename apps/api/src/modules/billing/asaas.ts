@@ -7,10 +7,10 @@ import { AppError } from '../../errors.ts';
  * with its description, an unreachable or unconfigured gateway 503.
  */
 
-export type AsaasConfig = { baseUrl?: string; apiKey: string; timeoutMs: number };
+type AsaasConfig = { baseUrl?: string; apiKey: string; timeoutMs: number };
 
-export type AsaasCustomer = { id: string; name: string; cpfCnpj: string };
-export type AsaasPayment = {
+type AsaasCustomer = { id: string; name: string; cpfCnpj: string };
+type AsaasPayment = {
   id: string;
   customer: string;
   billingType: string;
@@ -21,8 +21,8 @@ export type AsaasPayment = {
   bankSlipUrl?: string | null;
   invoiceUrl?: string | null;
 };
-export type AsaasPixQrCode = { encodedImage: string; payload: string; expirationDate: string };
-export type AsaasIdentificationField = { identificationField: string; nossoNumero: string; barCode: string };
+type AsaasPixQrCode = { encodedImage: string; payload: string; expirationDate: string };
+type AsaasIdentificationField = { identificationField: string; nossoNumero: string; barCode: string };
 
 const NOT_CONFIGURED = 'O pagamento online da assinatura não está configurado. Fale com o suporte do Balcão.';
 const UNREACHABLE = 'O gateway de pagamento não respondeu. Tente novamente em instantes.';

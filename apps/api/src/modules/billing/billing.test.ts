@@ -1,6 +1,7 @@
 import type { Billing, Invoice } from '@balcao/core/billing';
 import { addMonths } from '@balcao/core/billing';
-import { addDays, todayIso } from '@balcao/core/date';
+import { addDays } from '@balcao/core/date';
+import { DEFAULT_TIME_ZONE, dateIn } from '@balcao/core/time';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeAsaas, startFakeAsaas } from '../../../test/fakes/asaas.ts';
@@ -44,7 +45,7 @@ describe('billing page', () => {
     const shop = await asUser(t, [1, 2, 4]);
     await makeProduct(t, shop.auth);
     const billing = expectStatus<Billing>(await shop.api.get('/billing'), 200);
-    const today = todayIso();
+    const today = dateIn(DEFAULT_TIME_ZONE);
     expect(billing.plan).toEqual({
       code: 'profissional',
       name: 'Profissional',
@@ -211,7 +212,7 @@ describe('overdue banner', () => {
   it('shows the oldest unpaid invoice after the grace period, and selling goes on', async () => {
     const shop = await makeShop(t, [1, 4]);
     expectStatus(await shop.api.get('/billing'), 200);
-    const today = todayIso();
+    const today = dateIn(DEFAULT_TIME_ZONE);
     // Started 2 months ago: the first invoice was due 7 days after, more than the 5 days of grace.
     const start = addMonths(today, -2);
     await startedOn(shop.client.id, start);
@@ -242,7 +243,7 @@ describe('overdue banner', () => {
     const shop = await asUser(t, [1]);
     expectStatus(await shop.api.get('/billing'), 200);
     // Due 3 days ago (started 10 days ago): overdue, but inside the 5 days of grace.
-    await startedOn(shop.client.id, addDays(todayIso(), -10));
+    await startedOn(shop.client.id, addDays(dateIn(DEFAULT_TIME_ZONE), -10));
     const billing = expectStatus<Billing>(await shop.api.get('/billing'), 200);
     expect(billing.invoices[0].status).toBe('overdue');
     expect(billing.overdue).toBeNull();

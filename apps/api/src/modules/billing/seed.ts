@@ -1,4 +1,4 @@
-import { todayIso } from '@balcao/core/date';
+import { DEFAULT_TIME_ZONE, dateIn } from '@balcao/core/time';
 import type { Db } from '../../db/client.ts';
 import { billingSubscriptions } from './schema.ts';
 
@@ -9,6 +9,6 @@ import { billingSubscriptions } from './schema.ts';
 export async function seedBilling(db: Db, clientId: number): Promise<void> {
   await db
     .insert(billingSubscriptions)
-    .values({ clientId, planCode: 'ilimitado', startedOn: todayIso() })
+    .values({ clientId, planCode: 'ilimitado', startedOn: dateIn(DEFAULT_TIME_ZONE) })
     .onConflictDoUpdate({ target: billingSubscriptions.clientId, set: { planCode: 'ilimitado' } });
 }

@@ -19,7 +19,8 @@ import {
   planLimitMessage,
   planTooSmallMessage,
 } from '@balcao/core/billing';
-import { addDays, todayIso } from '@balcao/core/date';
+import { addDays } from '@balcao/core/date';
+import { DEFAULT_TIME_ZONE, dateIn } from '@balcao/core/time';
 import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
@@ -56,7 +57,11 @@ async function subscriptionOf(db: Executor, clientId: number): Promise<Subscript
     .where(eq(clients.id, clientId));
   await db
     .insert(billingSubscriptions)
-    .values({ clientId, planCode: DEFAULT_PLAN, startedOn: todayIso(client?.createdAt ?? new Date()) })
+    .values({
+      clientId,
+      planCode: DEFAULT_PLAN,
+      startedOn: dateIn(DEFAULT_TIME_ZONE, client?.createdAt ?? new Date()),
+    })
     .onConflictDoNothing();
   const [row] = await db
     .select()
@@ -138,7 +143,7 @@ export async function getBilling(
   db: Executor,
   actor: Actor,
   productCount: ProductCount,
-  today = todayIso(),
+  today = dateIn(DEFAULT_TIME_ZONE),
 ): Promise<Billing> {
   const subscription = await subscriptionOf(db, actor.clientId);
   await ensureInvoices(db, subscription, today);
@@ -174,7 +179,7 @@ export async function getBilling(
 export async function getBillingStatus(
   db: Executor,
   actor: Actor,
-  today = todayIso(),
+  today = dateIn(DEFAULT_TIME_ZONE),
 ): Promise<BillingStatus> {
   const subscription = await subscriptionOf(db, actor.clientId);
   await ensureInvoices(db, subscription, today);
@@ -264,7 +269,7 @@ export async function payInvoice(
   gateway: AsaasClient,
 ): Promise<Invoice> {
   const { clientId } = actor;
-  const today = todayIso();
+  const today = dateIn(DEFAULT_TIME_ZONE);
   const [found] = await ctx.db
     .select()
     .from(billingInvoices)

@@ -16,7 +16,7 @@ import { assertOpen, findBudgetRow, findItems, holderOf } from './service.ts';
  * the units it held, and `onRecorded` marks it finished with the sale, in the same transaction.
  */
 
-export type BudgetConvertData = {
+type BudgetConvertData = {
   prices: 'budget' | 'current';
   payments: PaymentInput[];
   cashDepositAmountCents: number;

@@ -6,6 +6,7 @@ import {
   type BudgetListResult,
 } from '@balcao/core/budget';
 import { centsToDecimalString } from '@balcao/core/money';
+import { formatInZone } from '@balcao/core/time';
 import { and, eq, gte, lt, or, type SQL, sql } from 'drizzle-orm';
 import Papa from 'papaparse';
 import type { Db } from '../../db/client.ts';
@@ -172,21 +173,20 @@ export async function* eachBudget(db: Db, clientId: number, query: BudgetListQue
 /** CSV lines of a batch, dates in the shop's time zone. */
 export async function budgetCsvLines(db: Db, clientId: number) {
   const { timeZone, today } = await shopClock(db, clientId);
-  const dateTime = new Intl.DateTimeFormat('pt-BR', { timeZone, dateStyle: 'short', timeStyle: 'short' });
   const lines = (items: BudgetListItem[]) =>
     items.length === 0
       ? ''
       : `${Papa.unparse(
           items.map((b) => [
             String(b.number),
-            dateTime.format(new Date(b.createdAt)).replace(',', ''),
+            formatInZone(b.createdAt, timeZone, 'sheet'),
             BUDGET_STATUS_LABELS[b.viewStatus],
             b.customer?.name ?? '',
             (b.seller ?? b.user).name,
             String(b.totalItems),
             money(b.finalAmountCents),
             b.validUntil.split('-').reverse().join('/'),
-            b.viewedAt ? dateTime.format(new Date(b.viewedAt)).replace(',', '') : '',
+            b.viewedAt ? formatInZone(b.viewedAt, timeZone, 'sheet') : '',
             b.answer ? BUDGET_ANSWER_LABELS[b.answer] : '',
             b.sale ? String(b.sale.number) : '',
           ]),

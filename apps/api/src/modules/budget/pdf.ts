@@ -4,6 +4,7 @@ import { maskDocument, maskPhone } from '@balcao/core/document';
 import { formatCents } from '@balcao/core/money';
 import { formatQuantity } from '@balcao/core/product';
 import { formatPercentHundredths } from '@balcao/core/sale';
+import { DEFAULT_TIME_ZONE, formatInZone } from '@balcao/core/time';
 import { eq } from 'drizzle-orm';
 import PDFDocument from 'pdfkit';
 import type { Executor } from '../../db/client.ts';
@@ -18,7 +19,7 @@ import type { Storage } from '../storage/storage.ts';
  * shows the same content (`BudgetPublic`).
  */
 
-export type PdfShop = BudgetPublic['shop'] & { timeZone: string };
+type PdfShop = BudgetPublic['shop'] & { timeZone: string };
 
 /** The shop as the budget shows it: company settings, masked document and phone, one address line. */
 export async function budgetShopOf(
@@ -43,7 +44,7 @@ export async function budgetShopOf(
     address: address || null,
     logoUrl: logoUrlOf(client?.logoKey ?? null),
     logoKey: client?.logoKey ?? null,
-    timeZone: client?.timeZone ?? 'America/Sao_Paulo',
+    timeZone: client?.timeZone ?? DEFAULT_TIME_ZONE,
   };
 }
 
@@ -56,11 +57,6 @@ export async function logoBytes(storage: Storage, logoKey: string | null): Promi
   for await (const chunk of file.stream) chunks.push(Buffer.from(chunk));
   return Buffer.concat(chunks);
 }
-
-const dateIn = (timeZone: string, iso: string) =>
-  new Intl.DateTimeFormat('pt-BR', { timeZone, day: '2-digit', month: '2-digit', year: 'numeric' }).format(
-    new Date(iso),
-  );
 
 /** The PDF's bytes. */
 export function budgetPdf(
@@ -113,7 +109,7 @@ export function budgetPdf(
       align: 'right',
     });
   doc.font('Helvetica').fontSize(9);
-  doc.text(`Emitido em ${dateIn(shop.timeZone, budget.createdAt)}`, left + width - 200, doc.y, {
+  doc.text(`Emitido em ${formatInZone(budget.createdAt, shop.timeZone, 'date')}`, left + width - 200, doc.y, {
     width: 200,
     align: 'right',
   });

@@ -25,8 +25,7 @@ import { findBudgetRow, findItems, toBudget } from './service.ts';
 /** Requests per address and window on the public budget routes (a customer needs a handful). */
 const PUBLIC_LIMIT = { max: 120, windowMs: 10 * 60 * 1000 };
 
-export const approvalUrl = (appUrl: string, token: string) =>
-  `${appUrl.replace(/\/+$/, '')}/orcamento/${token}`;
+const approvalUrl = (appUrl: string, token: string) => `${appUrl.replace(/\/+$/, '')}/orcamento/${token}`;
 
 /** Issues a new link for the budget (every issued link works while the budget is open). */
 export async function issueLink(tx: Executor, budgetId: number, appUrl: string) {

@@ -26,7 +26,7 @@ import { findStockSettings } from '../stock/service.ts';
 import { budgetItems, budgets } from './schema.ts';
 
 /** The acting user with the type (discount limits). */
-export type BudgetActor = Actor & { userTypeId: UserTypeId };
+type BudgetActor = Actor & { userTypeId: UserTypeId };
 
 type BudgetRow = typeof budgets.$inferSelect;
 type ItemRow = typeof budgetItems.$inferSelect;
@@ -38,11 +38,10 @@ const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 export const holderOf = (id: number) => ({ kind: 'budget' as const, id });
 
 /** The instant a budget valid until `validUntil` (shop date) stops: the next shop day's start. */
-export const expiryInstantSql = (clientId: number, validUntil: string) =>
-  shopDayStartSql(clientId, validUntil, 1);
+const expiryInstantSql = (clientId: number, validUntil: string) => shopDayStartSql(clientId, validUntil, 1);
 
 /** The shop's today (one query). */
-export async function shopTodayOf(db: Executor, clientId: number): Promise<string> {
+async function shopTodayOf(db: Executor, clientId: number): Promise<string> {
   const [row] = rowsOf<{ today: string }>(
     await db.execute(sql`select ${shopTodaySql(clientId)}::text as today`),
   );
@@ -200,7 +199,7 @@ export async function findBudget(db: Executor, actor: Actor, id: number): Promis
 type Totals = ReturnType<typeof computeSaleTotals>;
 
 /** Lines priced by the catalog (the till never sends a price) and the budget's totals. */
-export function priceBudget(
+function priceBudget(
   data: Pick<BudgetData, 'items' | 'discountType' | 'discountValue' | 'freightCents' | 'typeOfSale'>,
   priced: PricedItem[],
 ) {
@@ -445,7 +444,7 @@ export async function renewBudget(ctx: AppContext, actor: BudgetActor, id: numbe
 }
 
 /** A stored budget as the input that would create it again (duplicate, renewal). */
-export function budgetDataOf(row: BudgetRow, items: ItemRow[]): BudgetData {
+function budgetDataOf(row: BudgetRow, items: ItemRow[]): BudgetData {
   const address = row.deliveryAddress as DeliveryAddress | null;
   return {
     items: items

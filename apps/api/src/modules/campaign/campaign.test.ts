@@ -1,11 +1,11 @@
 import {
-  isoToShopLocal,
   minutesOf,
   OPT_OUT_LINE,
   PACING_DEFAULTS,
   PAUSE_REASONS,
   WARMUP_DAILY_CAPS,
 } from '@balcao/core/campaign';
+import { isoToShopLocal } from '@balcao/core/time';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -21,6 +21,7 @@ import {
   windowCloses,
 } from '@balcao/core/campaign';
 import type { ListResult } from '@balcao/core/list';
+import { DEFAULT_TIME_ZONE } from '@balcao/core/time';
 import { whatsappDigits } from '@balcao/core/whatsapp';
 import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import sharp from 'sharp';
@@ -80,7 +81,7 @@ async function progressOf(db: Executor, ids: number[]): Promise<Map<number, Camp
 }
 
 /** Seconds per message at the pacing (the gap, a share of the long pause, the hourly cap). */
-export function secondsPerMessage(p: Pacing): number {
+function secondsPerMessage(p: Pacing): number {
   const paced = (p.minDelaySeconds + p.maxDelaySeconds) / 2 + p.pauseSeconds / p.pauseEvery;
   return Math.max(paced, 3600 / p.hourlyCap);
 }
@@ -132,7 +133,7 @@ async function timeAhead(
     .select({ timeZone: clients.timeZone })
     .from(clients)
     .where(eq(clients.id, row.clientId));
-  const timeZone = client?.timeZone ?? 'America/Sao_Paulo';
+  const timeZone = client?.timeZone ?? DEFAULT_TIME_ZONE;
   const now = Date.now();
   const end = estimateEnd({
     start: Math.max(now, nextSendAt?.getTime() ?? 0),
@@ -157,7 +158,7 @@ function warmupView(startedAt: Date | null, pacing: Pacing, now = new Date()) {
 }
 
 /** Where the API serves a campaign's image (public: an <img> sends no Bearer; the random name is the secret). */
-export const campaignImageUrl = (key: string | null) =>
+const campaignImageUrl = (key: string | null) =>
   key ? `/v1/campaign-image/${key.replace(/^campaign\//, '')}` : null;
 
 async function rowOf(db: Executor, clientId: number, id: number, lock = false): Promise<CampaignRow> {

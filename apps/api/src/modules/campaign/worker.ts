@@ -1,4 +1,5 @@
 import { nextInWindow, PAUSE_REASONS } from '@balcao/core/campaign';
+import { DEFAULT_TIME_ZONE } from '@balcao/core/time';
 import { and, asc, eq, gt, lte, min, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
@@ -19,10 +20,10 @@ import { enqueue } from './service.ts';
  * restart resumes where it stopped with the same pace.
  */
 
-export type Clock = { now(): Date };
-export const systemClock: Clock = { now: () => new Date() };
+type Clock = { now(): Date };
+const systemClock: Clock = { now: () => new Date() };
 
-export type WorkerOptions = {
+type WorkerOptions = {
   clock?: Clock;
   /** 0..1, for the jittered gaps (tests pass a fixed one). */
   random?: () => number;
@@ -33,13 +34,13 @@ export type TickResult =
   | { kind: 'idle'; nextAt: Date | null };
 
 /** Send errors in a row that pause a campaign (a ban signal, INTEGRATIONS.md). */
-export const FAILURES_TO_PAUSE = 3;
+const FAILURES_TO_PAUSE = 3;
 /**
  * A row left `sending` this long (the server died mid-send, or the send got no answer) is settled
  * against Evolution's stored messages (`recoverInterrupted`): longer than any send's timeout, so the
  * request it stands for is over.
  */
-export const STALE_SENDING_MS = 2 * 60_000;
+const STALE_SENDING_MS = 2 * 60_000;
 /** How often a worker looks for rows to settle. */
 const RECOVERY_EVERY_MS = 30_000;
 /** Slack around the claim when asking Evolution for the messages sent (clocks of two machines). */
@@ -181,7 +182,7 @@ export async function startDueCampaigns(ctx: AppContext, now: Date): Promise<voi
   }
 }
 
-export type Claim = {
+type Claim = {
   clientId: number;
   campaignId: number;
   recipientId: number;
@@ -270,7 +271,7 @@ export async function claimNext(ctx: AppContext, options: WorkerOptions = {}): P
       .select({ timeZone: clients.timeZone })
       .from(clients)
       .where(eq(clients.id, locked.clientId));
-    const opens = nextInWindow(now.getTime(), pacing, client?.timeZone ?? 'America/Sao_Paulo');
+    const opens = nextInWindow(now.getTime(), pacing, client?.timeZone ?? DEFAULT_TIME_ZONE);
     if (opens > now.getTime()) {
       const nextAt = new Date(opens);
       await tx

@@ -3,7 +3,7 @@ import type { CepAddress } from '@balcao/core/cep';
 /** The CEP service could not answer (offline, timeout, 5xx, bad body). */
 export class CepUnavailableError extends Error {}
 
-export type CepLookup = {
+type CepLookup = {
   /** The address of an 8-digit CEP; null when the CEP does not exist. Throws CepUnavailableError. */
   find(cep: string): Promise<CepAddress | null>;
 };

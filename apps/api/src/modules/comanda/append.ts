@@ -5,7 +5,7 @@ import { productCategorySql } from '../product/categoryOf.ts';
 import type { PricedItem } from '../product/pricing.ts';
 
 /** One line to append: priced by the catalog, for an open tab of the client. */
-export type LineToAppend = {
+type LineToAppend = {
   clientId: number;
   comandaId: number;
   priced: PricedItem;
@@ -16,7 +16,7 @@ export type LineToAppend = {
 };
 
 /** What the statement did for one line: `tab` null when the tab is not open (or not the client's). */
-export type Appended = { tab: number | null; line: number | null; addedAt: string | null };
+type Appended = { tab: number | null; line: number | null; addedAt: string | null };
 
 /**
  * Appends lines in ONE statement: touches their open tabs (row locks taken in id order, so two

@@ -4,6 +4,7 @@ import type { PrintDocument } from '@balcao/core/printing';
 import { receiptRow } from '@balcao/core/receipt';
 import { lineTotals } from '@balcao/core/sale';
 import { percentText } from '@balcao/core/settings';
+import { formatInZone } from '@balcao/core/time';
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
@@ -50,9 +51,7 @@ function wrap(text: string, columns: number, indent = ''): string[] {
 
 async function clockText(db: Executor, clientId: number): Promise<string> {
   const { timeZone } = await shopClock(db, clientId);
-  return new Intl.DateTimeFormat('pt-BR', { timeZone, dateStyle: 'short', timeStyle: 'short' }).format(
-    new Date(),
-  );
+  return formatInZone(new Date(), timeZone);
 }
 
 async function userName(db: Executor, id: number | null): Promise<string> {

@@ -69,7 +69,7 @@ export function paidQuantities(payments: readonly PaymentRow[]): Map<number, num
   return paid;
 }
 
-export function stageOf(row: Pick<ComandaRow, 'billRequestedAt'>, paidCents: number): ComandaStage {
+function stageOf(row: Pick<ComandaRow, 'billRequestedAt'>, paidCents: number): ComandaStage {
   if (paidCents > 0) return 'payment';
   return row.billRequestedAt ? 'bill' : 'open';
 }

@@ -9,7 +9,7 @@ import {
   type comandaTransferInputSchema,
   type comandaUpdateInputSchema,
 } from '@balcao/core/comanda';
-import { NOT_MKT } from '@balcao/core/routes';
+import { ACTION, can, NOT_MKT } from '@balcao/core/routes';
 import { percentText } from '@balcao/core/settings';
 import type { z } from '@balcao/core/zod';
 import { and, eq, inArray, sql } from 'drizzle-orm';
@@ -72,7 +72,7 @@ export async function openComanda(ctx: AppContext, session: SessionUser, input: 
   const { clientId } = session;
   await checkPeople(db, clientId, input);
   const settings = await findSystemSettings(db, session);
-  const waiterId = input.waiterId ?? (session.userTypeId === 5 ? session.userId : null);
+  const waiterId = input.waiterId ?? (can(session.userTypeId, ACTION.serveTables) ? session.userId : null);
   for (let attempt = 0; ; attempt++) {
     try {
       const id = await db.transaction(async (tx) => {

@@ -1,4 +1,5 @@
-import { addDays, todayIso } from '@balcao/core/date';
+import { addDays } from '@balcao/core/date';
+import { DEFAULT_TIME_ZONE, dateIn } from '@balcao/core/time';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createClientWithUsers, createTestApp, type TestApp } from '../../../test/helper.ts';
@@ -14,7 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const today = todayIso();
+const today = dateIn(DEFAULT_TIME_ZONE);
 type Auth = Headers;
 
 const validate = (auth: Auth, payload: Record<string, unknown>) =>
@@ -475,8 +476,8 @@ describe("coupon validity in the shop's time zone (issue 14)", () => {
     // At any instant one of these zones is on another date than São Paulo (UTC+14 from 07:00 in
     // São Paulo on, UTC-11 before 08:00): the shop lives there.
     const zone =
-      todayIso(new Date(), 'Pacific/Kiritimati') !== todayIso() ? 'Pacific/Kiritimati' : 'Pacific/Pago_Pago';
-    const shopDate = todayIso(new Date(), zone);
+      dateIn('Pacific/Kiritimati') !== dateIn(DEFAULT_TIME_ZONE) ? 'Pacific/Kiritimati' : 'Pacific/Pago_Pago';
+    const shopDate = dateIn(zone);
     expect(shopDate).not.toBe(today);
     const { client, auth } = await createClientWithUsers(t, [1]);
     await t.database.db.update(clients).set({ timeZone: zone }).where(eq(clients.id, client.id));

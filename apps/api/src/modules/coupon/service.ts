@@ -154,7 +154,7 @@ export async function deleteCoupon(db: Executor, actor: Actor, id: number): Prom
 // ---------------------------------------------------------------------------------------------------
 // Coupons at sale
 
-export type CouponSaleRequest = {
+type CouponSaleRequest = {
   code: string;
   subtotalCents: number;
   customerId?: number | null;
@@ -225,7 +225,7 @@ async function evaluateRow(
 }
 
 /** A refused coupon as an API error: the Portuguese reason as the message. */
-export class CouponRefused extends AppError {
+class CouponRefused extends AppError {
   constructor(
     readonly rule: CouponRuleCode,
     reason: string,

@@ -16,7 +16,7 @@ export type AudienceCustomer = {
  * What a higher module (campaign) asks of the customer list for an audience: SQL fragments over the
  * customer's qualified id and phone, so this module keeps its table to itself.
  */
-export type AudienceQuery = {
+type AudienceQuery = {
   birthMonth: number | null;
   /** Customers carrying any of these tags (case-insensitive); empty = any customer. */
   tags?: string[];

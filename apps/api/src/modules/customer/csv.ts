@@ -103,7 +103,7 @@ const FIELD_LABELS: Record<string, string> = {
   state: 'UF',
 };
 
-export function normalizeHeader(header: string): string {
+function normalizeHeader(header: string): string {
   return header
     .normalize('NFD')
     .replace(/[\u0300-\u036f]/g, '')
@@ -149,7 +149,7 @@ function parseMoney(text: string): number | 'invalid' {
   return Number.isNaN(cents) ? 'invalid' : cents;
 }
 
-export type ParsedLine = CustomerImportLine & { data: CustomerData | null };
+type ParsedLine = CustomerImportLine & { data: CustomerData | null };
 
 /** Reads the CSV into one result per data line: the customer to create, or Portuguese errors. */
 export function parseCustomerCsv(text: string): ParsedLine[] {

@@ -1,4 +1,5 @@
-import { addDays, todayIso } from '@balcao/core/date';
+import { addDays } from '@balcao/core/date';
+import { DEFAULT_TIME_ZONE, dateIn } from '@balcao/core/time';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeEvolution, startFakeEvolution } from '../../../test/fakes/evolution.ts';
 import { bearer, createClientWithUsers, createTestApp, type TestApp } from '../../../test/helper.ts';
@@ -206,7 +207,7 @@ describe('customer CRUD', () => {
       clientId: shop.client.id,
       customerId: d.id,
       amountCents: 1000,
-      dueDate: addDays(todayIso(), 10),
+      dueDate: addDays(dateIn(DEFAULT_TIME_ZONE), 10),
     });
     const refused = await t.app.inject({ method: 'DELETE', url: `/v1/customer/${d.id}`, headers: shop.auth });
     expect(refused.statusCode).toBe(409);
@@ -277,13 +278,23 @@ describe('list, search, filters, delinquency and counters', () => {
     const davi = await make({ name: 'Davi Reis' });
     // Ana owes an overdue installment; Davi owes one not yet due and one overdue but paid.
     await t.database.db.insert(receivables).values([
-      { clientId: s.client.id, customerId: ana.id, amountCents: 15000, dueDate: addDays(todayIso(), -3) },
-      { clientId: s.client.id, customerId: davi.id, amountCents: 5000, dueDate: addDays(todayIso(), 5) },
+      {
+        clientId: s.client.id,
+        customerId: ana.id,
+        amountCents: 15000,
+        dueDate: addDays(dateIn(DEFAULT_TIME_ZONE), -3),
+      },
+      {
+        clientId: s.client.id,
+        customerId: davi.id,
+        amountCents: 5000,
+        dueDate: addDays(dateIn(DEFAULT_TIME_ZONE), 5),
+      },
       {
         clientId: s.client.id,
         customerId: davi.id,
         amountCents: 7000,
-        dueDate: addDays(todayIso(), -30),
+        dueDate: addDays(dateIn(DEFAULT_TIME_ZONE), -30),
         status: 'finished',
         paidAt: new Date(),
       },

@@ -24,7 +24,7 @@ import { shopTodaySql } from '../../lib/shopToday.ts';
 import { assertNotStale } from '../../lib/version.ts';
 import { customerDeletions, customers, userAddresses } from './schema.ts';
 
-export type CustomerListQuery = z.output<typeof customerListQuerySchema>;
+type CustomerListQuery = z.output<typeof customerListQuerySchema>;
 
 /**
  * What the customer list, detail, counters and delete check need of a customer's receivables. The

@@ -11,7 +11,7 @@ import {
 } from '../whatsapp/service.ts';
 import { customers } from './schema.ts';
 
-export type NumberToCheck = { customerId: number; phone: string };
+type NumberToCheck = { customerId: number; phone: string };
 
 /**
  * Asks the WhatsApp service which customers' numbers exist and stores true/false in

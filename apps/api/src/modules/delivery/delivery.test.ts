@@ -1,4 +1,4 @@
-import { todayIso } from '@balcao/core/date';
+import { DEFAULT_TIME_ZONE, dateIn } from '@balcao/core/time';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { type FakeEvolution, startFakeEvolution } from '../../../test/fakes/evolution.ts';
@@ -319,7 +319,7 @@ describe('transitions', () => {
     expect((await post(s.admin, order.id, 'assign', { driverId: other.driverAId })).statusCode).toBe(422);
     expect((await post(other.driverA, order.id, 'pickup')).statusCode).toBe(404);
     const preview = await other.admin.get(
-      `/delivery/settlement/preview?driverId=${s.driverAId}&from=${todayIso()}&to=${todayIso()}`,
+      `/delivery/settlement/preview?driverId=${s.driverAId}&from=${dateIn(DEFAULT_TIME_ZONE)}&to=${dateIn(DEFAULT_TIME_ZONE)}`,
     );
     expect(preview.statusCode).toBe(404);
   });
@@ -360,7 +360,7 @@ describe('settlement (acerto)', () => {
     const delivered = expectStatus(await s.driverA.get('/delivery/driver/orders?list=delivered'), 200);
     expect(delivered.totals).toEqual({ count: 3, collectedCents: 5000 + 4200, feesCents: 2100 });
 
-    const today = todayIso();
+    const today = dateIn(DEFAULT_TIME_ZONE);
     const q = `driverId=${s.driverAId}&from=${today}&to=${today}`;
     const preview = expectStatus(await s.admin.get(`/delivery/settlement/preview?${q}`), 200);
     expect(preview).toMatchObject({

@@ -1,5 +1,6 @@
 import { DELIVERY_MESSAGES, ON_DELIVERY_METHOD_LABELS } from '@balcao/core/delivery';
 import { formatCents } from '@balcao/core/money';
+import { formatInZone } from '@balcao/core/time';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
@@ -22,13 +23,7 @@ export async function printBagTicket(ctx: AppContext, actor: Actor, id: number, 
   const sale = await findSale(ctx.db, actor, order.saleId);
   const a = order.address;
   const { timeZone } = await shopClock(ctx.db, actor.clientId);
-  const promised = new Intl.DateTimeFormat('pt-BR', {
-    timeZone,
-    day: '2-digit',
-    month: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-  }).format(new Date(order.promisedAt));
+  const promised = formatInZone(order.promisedAt, timeZone, 'dayTime');
   const lines = [
     `PEDIDO DE ENTREGA No ${order.saleNumber}`,
     `Prometido para: ${promised}`,

@@ -20,7 +20,7 @@ import {
   settlementSchema,
 } from '@balcao/core/delivery';
 import { printActionInputSchema, printJobSchema } from '@balcao/core/printing';
-import { ACTION, NOT_MKT, WRITE } from '@balcao/core/routes';
+import { ACTION, DRIVERS, NOT_MKT, WRITE } from '@balcao/core/routes';
 import { saleInputSchema, saleSchema } from '@balcao/core/sale';
 import { z } from '@balcao/core/zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -50,8 +50,6 @@ import { confirmSettlement, findSettlement, listSettlements, previewSettlement }
 
 const tags = ['delivery'];
 const params = z.object({ id: idParam() });
-/** Drivers: Entregador and Entregador parceiro (the driver pages, ROUTES.md). */
-const DRIVERS = [10, 11] as const;
 
 /**
  * /v1/delivery (issue 18): the panel (read by who sees /dashboard/sale/delivery, moved by the

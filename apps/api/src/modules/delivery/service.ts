@@ -17,6 +17,7 @@ import {
   REOPEN_MINUTES,
 } from '@balcao/core/delivery';
 import { formatCents } from '@balcao/core/money';
+import { can, DRIVERS, TAKES_DELIVERIES } from '@balcao/core/routes';
 import type { Sale } from '@balcao/core/sale';
 import { computeDriverFee } from '@balcao/core/shipping';
 import { and, asc, desc, eq, gte, inArray, isNull, type SQL, sql } from 'drizzle-orm';
@@ -39,7 +40,6 @@ import { deliveryOrders, deliverySettings, driverShifts } from './schema.ts';
  * drivers taking one order, or a tap on a stale screen, get exactly one winner and a clear 409.
  */
 
-export const DRIVER_TYPES = [10, 11] as const;
 type OrderRow = typeof deliveryOrders.$inferSelect;
 
 const forbidden = (message: string) => new AppError(403, message, undefined, 'forbidden');
@@ -111,14 +111,12 @@ async function listDrivers(db: Executor, clientId: number) {
     })
     .from(users)
     .leftJoin(driverShifts, and(eq(driverShifts.userId, users.id), isNull(driverShifts.endedAt)))
-    .where(
-      and(eq(users.clientId, clientId), eq(users.active, true), inArray(users.userTypeId, [...DRIVER_TYPES])),
-    )
+    .where(and(eq(users.clientId, clientId), eq(users.active, true), inArray(users.userTypeId, [...DRIVERS])))
     .orderBy(asc(users.name));
   return rows.map((r) => ({ id: r.id, name: r.name, userTypeId: r.userTypeId, onShift: r.shiftId !== null }));
 }
 
-export async function getNotifyCustomer(db: Executor, clientId: number): Promise<boolean> {
+async function getNotifyCustomer(db: Executor, clientId: number): Promise<boolean> {
   const [row] = await db
     .select({ notify: deliverySettings.notifyCustomer })
     .from(deliverySettings)
@@ -138,7 +136,7 @@ export async function saveDeliverySettings(ctx: AppContext, actor: Actor, notify
   return { notifyCustomer };
 }
 
-export type PanelQuery = { driverId?: number; neighborhood?: string; onDelivery?: boolean };
+type PanelQuery = { driverId?: number; neighborhood?: string; onDelivery?: boolean };
 
 /**
  * The panel: every open order and today's finished or canceled ones (shop's day), filtered; counters
@@ -194,7 +192,7 @@ export async function driverOrders(
   const shift = await currentShift(db, session);
   let orders: DeliveryOrder[] = [];
   if (list === 'available') {
-    if (session.userTypeId !== 10) throw forbidden(DELIVERY_MESSAGES.partnerCannotTake);
+    if (!can(session.userTypeId, TAKES_DELIVERIES)) throw forbidden(DELIVERY_MESSAGES.partnerCannotTake);
     orders = await selectOrders(
       db,
       and(
@@ -388,7 +386,7 @@ export async function assignDriver(ctx: AppContext, actor: Actor, id: number, dr
         eq(users.id, driverId),
         eq(users.clientId, actor.clientId),
         eq(users.active, true),
-        inArray(users.userTypeId, [...DRIVER_TYPES]),
+        inArray(users.userTypeId, [...DRIVERS]),
       ),
     );
   if (!driver) {
@@ -441,7 +439,7 @@ const notYours = (session: SessionUser) => (current: OrderRow) =>
 
 /** An Entregador on shift takes an available order: the first UPDATE wins, the others get 409. */
 export async function takeOrder(ctx: AppContext, session: SessionUser, id: number) {
-  if (session.userTypeId !== 10) throw forbidden(DELIVERY_MESSAGES.partnerCannotTake);
+  if (!can(session.userTypeId, TAKES_DELIVERIES)) throw forbidden(DELIVERY_MESSAGES.partnerCannotTake);
   if (!(await currentShift(ctx.db, session)).onShift) throw unprocessable(DELIVERY_MESSAGES.offShift);
   return move(
     ctx,

@@ -7,6 +7,7 @@ import {
   type SettlementPreview,
   type SettlementSummary,
 } from '@balcao/core/delivery';
+import { DRIVERS } from '@balcao/core/routes';
 import type { z } from '@balcao/core/zod';
 import { and, asc, desc, eq, gte, inArray, isNull, lt } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
@@ -17,7 +18,6 @@ import { AppError, conflict, notFound } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { shopDayStartSql } from '../../lib/shopToday.ts';
 import { deliveryOrders, driverSettlements } from './schema.ts';
-import { DRIVER_TYPES } from './service.ts';
 
 /**
  * The per-driver settlement (acerto), held by the API: for a driver and a period (shop days), the
@@ -34,7 +34,7 @@ async function findDriver(db: Executor, clientId: number, driverId: number) {
     .select({ id: users.id, name: users.name })
     .from(users)
     .where(
-      and(eq(users.id, driverId), eq(users.clientId, clientId), inArray(users.userTypeId, [...DRIVER_TYPES])),
+      and(eq(users.id, driverId), eq(users.clientId, clientId), inArray(users.userTypeId, [...DRIVERS])),
     );
   if (!driver) throw notFound(DELIVERY_MESSAGES.driverNotFound);
   return driver;

@@ -19,7 +19,7 @@ import { assertNotStale, versionOf } from '../../lib/version.ts';
 import { feeSettings, feeTables } from './schema.ts';
 
 /** What a change of rate tables or settings signals on the socket: the PDV's surcharge display follows. */
-export const FEE_RESOURCE = 'fee-simulator';
+const FEE_RESOURCE = 'fee-simulator';
 
 type TableRow = typeof feeTables.$inferSelect;
 

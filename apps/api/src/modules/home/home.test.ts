@@ -1,4 +1,5 @@
-import { addDays, todayIso } from '@balcao/core/date';
+import { addDays } from '@balcao/core/date';
+import { DEFAULT_TIME_ZONE, dateIn } from '@balcao/core/time';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helper.ts';
@@ -48,7 +49,7 @@ describe('GET /v1/home', () => {
     const res = await api.get('/home');
     expect(res.statusCode, res.body).toBe(200);
     const home = res.json();
-    expect(home.today).toBe(todayIso());
+    expect(home.today).toBe(dateIn(DEFAULT_TIME_ZONE));
     expect(home.sales.today).toEqual({ salesCount: 2, amountCents: 4500, averageTicketCents: 2250 });
     expect(home.sales.month).toEqual({ salesCount: 2, amountCents: 4500, averageTicketCents: 2250 });
     expect(home.sales.yesterdayUntilNow).toEqual({ salesCount: 0, amountCents: 0, averageTicketCents: 0 });
@@ -61,7 +62,11 @@ describe('GET /v1/home', () => {
       { productId: coffee.id, name: 'Café 500g', quantity: 2, amountCents: 2000 },
     ]);
     expect(home.sales.days).toHaveLength(30);
-    expect(home.sales.days.at(-1)).toEqual({ day: todayIso(), salesCount: 2, amountCents: 4500 });
+    expect(home.sales.days.at(-1)).toEqual({
+      day: dateIn(DEFAULT_TIME_ZONE),
+      salesCount: 2,
+      amountCents: 4500,
+    });
     expect(home.register.cashRegister.sales).toMatchObject({ count: 2, canceledCount: 1, amountCents: 4500 });
 
     // The summary kept by the triggers is what a rebuild from the sales gives.
@@ -114,8 +119,14 @@ describe('GET /v1/home', () => {
       amountCents: 4000,
       averageTicketCents: 4000,
     });
-    const yesterday = figures.days.find((d: { day: string }) => d.day === addDays(todayIso(), -1));
-    expect(yesterday).toEqual({ day: addDays(todayIso(), -1), salesCount: 2, amountCents: 3000 });
+    const yesterday = figures.days.find(
+      (d: { day: string }) => d.day === addDays(dateIn(DEFAULT_TIME_ZONE), -1),
+    );
+    expect(yesterday).toEqual({
+      day: addDays(dateIn(DEFAULT_TIME_ZONE), -1),
+      salesCount: 2,
+      amountCents: 3000,
+    });
   });
 
   it('counts low stock and installments due and overdue', async () => {
@@ -130,7 +141,7 @@ describe('GET /v1/home', () => {
       payments: [{ method: 'creditShop', amountCents: 10000, numberInstallments: 4 }],
     });
     const [first, second, third] = sale.receivables;
-    const today = todayIso();
+    const today = dateIn(DEFAULT_TIME_ZONE);
     const due = async (id: number, dueDate: string) =>
       t.database.db.update(receivables).set({ dueDate }).where(eq(receivables.id, id));
     await due(first.id, addDays(today, -2));
@@ -184,6 +195,6 @@ describe('GET /v1/home', () => {
       .set({ timeZone: 'Pacific/Kiritimati' })
       .where(eq(clients.id, client.id));
     const home = (await api.get('/home')).json();
-    expect(home.today).toBe(todayIso(new Date(), 'Pacific/Kiritimati'));
+    expect(home.today).toBe(dateIn('Pacific/Kiritimati'));
   });
 });

@@ -21,6 +21,7 @@ export async function printSaleReceipt(ctx: AppContext, actor: Actor, sale: Sale
       shopName: clients.name,
       shopDocument: clients.document,
       shopPhone: clients.phone,
+      timeZone: clients.timeZone,
     })
     .from(printingSettings)
     .innerJoin(clients, eq(clients.id, printingSettings.clientId))
@@ -30,7 +31,12 @@ export async function printSaleReceipt(ctx: AppContext, actor: Actor, sale: Sale
   const width = settings.paperWidth === 58 ? 58 : 80;
   const lines = receiptLines(
     sale,
-    { name: settings.shopName, document: settings.shopDocument, phone: settings.shopPhone || null },
+    {
+      name: settings.shopName,
+      document: settings.shopDocument,
+      phone: settings.shopPhone || null,
+      timeZone: settings.timeZone,
+    },
     width,
   ).map((line) => line.slice(0, RECEIPT_COLUMNS[width]));
   const { job } = await enqueuePrintJob(ctx, actor, {

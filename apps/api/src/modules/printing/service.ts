@@ -16,6 +16,7 @@ import { users } from '../../db/schema.ts';
 import { AppError, conflict, invalid, notFound } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { isSameVersion } from '../../lib/pg.ts';
+import { shopClock } from '../../lib/shopToday.ts';
 import { assertNotStale, staleEdit, versionOf } from '../../lib/version.ts';
 import { categoryService } from '../product-category/service.ts';
 import { type ProfileRow, selectJobs, toPrintJob } from './jobRows.ts';
@@ -290,7 +291,7 @@ async function profileById(db: Executor, clientId: number, id: number): Promise<
   return profile;
 }
 
-export type EnqueueInput = {
+type EnqueueInput = {
   profileId?: number;
   sectorId?: number;
   kind: PrintJobKind;
@@ -353,10 +354,11 @@ export async function printTestPage(
   idempotencyKey: string,
 ) {
   const profile = await profileById(ctx.db, actor.clientId, profileId);
+  const { timeZone } = await shopClock(ctx.db, actor.clientId);
   return enqueuePrintJob(ctx, actor, {
     profileId,
     kind: 'test',
-    payload: testPageDocument(toProfile(profile), new Date()),
+    payload: testPageDocument(toProfile(profile), new Date(), timeZone),
     idempotencyKey,
   });
 }

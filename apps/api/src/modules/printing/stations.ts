@@ -18,7 +18,7 @@ import { printerProfiles, printJobs } from './schema.ts';
  * enqueue, never both print it.
  */
 
-export const stationRoom = (clientId: number) => `printStations_${clientId}`;
+const stationRoom = (clientId: number) => `printStations_${clientId}`;
 
 type StationData = { name: string; profileIds: number[]; since: number };
 type Ack = (answer: { ok: boolean; message?: string; station?: PrintStation }) => void;
@@ -33,7 +33,7 @@ const FETCH_STATIONS_TIMEOUT_MS = 3_000;
  * asks the others). An instance that died does not answer until the adapter notices (heartbeat): then
  * only this instance's stations are used; the delivery sweep (`deliverStalePrintJobs`) tries again.
  */
-export async function connectedStations(ctx: AppContext, clientId: number) {
+async function connectedStations(ctx: AppContext, clientId: number) {
   const room = stationRoom(clientId);
   const sockets = await ctx.io
     .in(room)

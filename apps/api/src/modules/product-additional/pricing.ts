@@ -5,7 +5,7 @@ import { productAdditionalItems } from './schema.ts';
 /** Add-ons at the point of sale: the groups a product offers and the items chosen. */
 
 /** An active add-on group linked to a product, with how many items a sale must choose from it. */
-export type AddOnGroup = { groupId: number; name: string; minQuantity: number; maxQuantity: number };
+type AddOnGroup = { groupId: number; name: string; minQuantity: number; maxQuantity: number };
 
 /**
  * The product's active add-on groups as a JSON array (`AddOnGroup[]`, in the product's order), a

@@ -98,7 +98,7 @@ function parseBool(text: string): boolean | undefined {
   return undefined;
 }
 
-export type ParsedCsv = { rows: { line: number; row: Row }[]; ignoredColumns: string[]; fileError?: string };
+type ParsedCsv = { rows: { line: number; row: Row }[]; ignoredColumns: string[]; fileError?: string };
 
 export function parseProductCsv(text: string): ParsedCsv {
   const parsed = Papa.parse<Record<string, string>>(text.replace(/^\uFEFF/, ''), {
@@ -170,7 +170,7 @@ type Planned = {
   sentStock: boolean;
 };
 
-export type ImportPlan = {
+type ImportPlan = {
   planned: Planned[];
   errors: ImportLineError[];
   totalLines: number;
@@ -530,7 +530,7 @@ const decimal = (value: number | null, places: number) =>
         .replace('.', ',') || '0';
 const money = (cents: number) => (cents / 100).toFixed(2).replace('.', ',');
 
-export type ExportProduct = ProductListItem & {
+type ExportProduct = ProductListItem & {
   description: string;
   weightKg: number | null;
   heightCm: number | null;

@@ -4,7 +4,7 @@ import type { Actor } from '../../lib/actor.ts';
 import { products } from './schema.ts';
 
 /** What freight quotes read of a product (the shipping module): weight (kg), box (cm) and price. */
-export type ProductDimensions = {
+type ProductDimensions = {
   id: number;
   name: string;
   salePriceCents: number;

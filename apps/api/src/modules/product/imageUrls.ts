@@ -4,7 +4,7 @@
  * unguessable, and a new upload gets a new name, so the files can be cached forever.
  */
 export const IMAGE_SIZES = { display: 1200, thumb: 240 } as const;
-export type ImageSize = keyof typeof IMAGE_SIZES;
+type ImageSize = keyof typeof IMAGE_SIZES;
 
 export function imageFileKey(storageKey: string, size: ImageSize): string {
   return `${storageKey}-${size}.webp`;

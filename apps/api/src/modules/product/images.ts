@@ -13,7 +13,7 @@ import { productImages, products } from './schema.ts';
 
 const MAX_IMAGES_PER_PRODUCT = 10;
 
-export type ProcessedImage = {
+type ProcessedImage = {
   width: number;
   height: number;
   display: Buffer;

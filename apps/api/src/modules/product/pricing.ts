@@ -15,7 +15,7 @@ import { productGridColors, productGridSizes, products, productVariants } from '
  */
 
 /** What the till asks for on one line. */
-export type ItemToPrice = {
+type ItemToPrice = {
   productId: number;
   variantId: number | null;
   quantity: number;

@@ -49,8 +49,8 @@ export function productMatches(
   )})`;
 }
 
-export type StockVariantRow = { id: number; productId: number; name: string; stock: string };
-export type StockProductRow = {
+type StockVariantRow = { id: number; productId: number; name: string; stock: string };
+type StockProductRow = {
   id: number;
   name: string;
   unit: string;
@@ -177,7 +177,7 @@ export async function findStockFigures(db: Executor, actor: Actor, productId: nu
   return product;
 }
 
-export type LowStockRow = {
+type LowStockRow = {
   id: number;
   name: string;
   sku: string | null;

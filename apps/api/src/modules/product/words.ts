@@ -12,7 +12,7 @@ import { escapeLike } from '../../lib/list.ts';
  */
 
 /** More vocabulary words than this for one term (a few digits inside every SKU): not this path. */
-export const WORDS_MAX = 64;
+const WORDS_MAX = 64;
 
 const rowsIn = <T>(result: unknown) => ((result as { rows?: unknown[] }).rows ?? result) as T[];
 

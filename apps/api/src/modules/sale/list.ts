@@ -14,6 +14,7 @@ import type {
   SaleListTotals,
 } from '@balcao/core/saleList';
 import type { PaymentMethod } from '@balcao/core/status';
+import { formatInZone } from '@balcao/core/time';
 import { and, eq, gte, inArray, lt, ne, or, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import Papa from 'papaparse';
@@ -185,16 +186,12 @@ export async function listSales(
   return { items, total: totals.count, page: query.page, pageSize: query.pageSize, totals };
 }
 
-/** Date and time as the shop's clock shows them (its time zone). */
-const dateTimeIn = (timeZone: string) =>
-  new Intl.DateTimeFormat('pt-BR', { timeZone, dateStyle: 'short', timeStyle: 'short' });
-
 const money = (cents: number) => centsToDecimalString(cents).replace('.', ',');
 
 /** The filtered list as CSV (";" separated, decimal comma, UTF-8 with BOM: opens right in Excel pt-BR). */
 export async function salesCsv(db: Db, clientId: number, query: SaleListQueryParsed): Promise<string> {
   const where = saleWhere(clientId, query);
-  const dateTime = dateTimeIn((await shopClock(db, clientId)).timeZone);
+  const { timeZone } = await shopClock(db, clientId);
   const lines: string[][] = [
     [
       'numero',
@@ -224,7 +221,7 @@ export async function salesCsv(db: Db, clientId: number, query: SaleListQueryPar
     for (const s of items) {
       lines.push([
         String(s.number),
-        dateTime.format(new Date(s.createdAt)).replace(',', ''),
+        formatInZone(s.createdAt, timeZone, 'sheet'),
         SALE_STATUS_LABELS[s.status],
         TYPE_OF_SALE_LABELS[s.typeOfSale],
         s.isSimple ? 'Venda simples' : ORIGIN_SALE_LABELS[s.originSale],

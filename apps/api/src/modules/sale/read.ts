@@ -58,7 +58,7 @@ export function saleHead(
 /** What a sale shows of a customer whose reference can no longer be read. */
 export const noCustomer: CustomerRef = { name: '', document: null, phone: null };
 
-export type SaleRows = {
+type SaleRows = {
   sale: typeof sales.$inferSelect;
   customer: CustomerRef | null;
   items: (typeof saleItems.$inferSelect)[];

@@ -1,5 +1,6 @@
-import { addDays, todayIso } from '@balcao/core/date';
+import { addDays } from '@balcao/core/date';
 import type { Sale } from '@balcao/core/sale';
+import { DEFAULT_TIME_ZONE, dateIn } from '@balcao/core/time';
 import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createTestApp, TEST_PASSWORD, type TestApp } from '../../../test/helper.ts';
@@ -25,7 +26,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const today = todayIso();
+const today = dateIn(DEFAULT_TIME_ZONE);
 
 async function stockOf(api: Api, productId: number): Promise<number> {
   return (await api.get(`/product/${productId}`)).json().stock;
@@ -835,9 +836,8 @@ describe("checkout in the shop's time zone (issue 14)", () => {
   it("judges the coupon, the installments' due dates and what is overdue by the shop's date", async () => {
     // At any instant one of these zones is on another date than São Paulo (UTC+14 from 07:00 in
     // São Paulo on, UTC-11 before 08:00): the shop lives there.
-    const zone =
-      todayIso(new Date(), 'Pacific/Kiritimati') !== today ? 'Pacific/Kiritimati' : 'Pacific/Pago_Pago';
-    const shopDate = todayIso(new Date(), zone);
+    const zone = dateIn('Pacific/Kiritimati') !== today ? 'Pacific/Kiritimati' : 'Pacific/Pago_Pago';
+    const shopDate = dateIn(zone);
     expect(shopDate).not.toBe(today);
     const { auth, api, client } = await makeShop(t);
     await t.database.db.update(clients).set({ timeZone: zone }).where(eq(clients.id, client.id));

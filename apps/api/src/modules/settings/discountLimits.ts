@@ -10,7 +10,7 @@ import { systemSettings } from './schema.ts';
  * Approvers (ACTION.approve) have none; a limited type has the saved limit or the default.
  */
 
-export type DiscountLimitOfType = { line: number; sale: number } | null;
+type DiscountLimitOfType = { line: number; sale: number } | null;
 
 /**
  * The stored limit of a user type as a scalar subquery (jsonb `{line, sale}` or null): the

@@ -25,7 +25,7 @@ import { changedByOf, saveSettingsRow } from './version.ts';
 export type TimeZoneChanged = (db: Executor, clientId: number) => Promise<void>;
 
 /** One limit per limited type, the stored one or the default. */
-export function discountLimitsOf(stored: StoredDiscountLimits | null | undefined) {
+function discountLimitsOf(stored: StoredDiscountLimits | null | undefined) {
   return DISCOUNT_LIMITED_TYPES.map((userTypeId) => ({
     userTypeId,
     ...(stored?.[String(userTypeId)] ?? DEFAULT_DISCOUNT_LIMITS[userTypeId]),

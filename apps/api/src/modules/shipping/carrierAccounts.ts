@@ -82,7 +82,7 @@ const RTE_DEFAULTS: RodonavesStored = {
 
 type Row = typeof carrierAccounts.$inferSelect;
 
-export type Account<S, K> = {
+type Account<S, K> = {
   row: Row | null;
   enabled: boolean;
   settings: S;

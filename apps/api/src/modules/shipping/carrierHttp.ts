@@ -3,7 +3,7 @@
  * freight service decides on the kind: `unavailable` and `auth` fall back to the estimate table,
  * `rejected` is shown as is), and a fetch that turns network failures and timeouts into it.
  */
-export type CarrierErrorKind = 'unavailable' | 'auth' | 'rejected' | 'not_configured';
+type CarrierErrorKind = 'unavailable' | 'auth' | 'rejected' | 'not_configured';
 
 export class CarrierError extends Error {
   constructor(

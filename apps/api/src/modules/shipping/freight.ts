@@ -42,13 +42,13 @@ import { findDefaultRuleSet } from './service.ts';
  * "estimativa" with the reason. A carrier error never becomes a 500.
  */
 
-export type FreightDeps = {
+type FreightDeps = {
   config: Config['shipping'];
   box: SecretBox | null;
 };
 
 /** What lives for the process: the quote cache, the Rodonaves tokens, the refreshes under way. */
-export type FreightState = {
+type FreightState = {
   cache: Map<string, { at: number; options: FreightOption[] }>;
   rodonavesTokens: TokenCache;
   refreshing: Map<number, Promise<string | null>>;

@@ -17,7 +17,7 @@ export type MelhorEnvioItem = {
   quantity: number;
 };
 
-export type MelhorEnvioRequest = {
+type MelhorEnvioRequest = {
   fromZipCode: string;
   toZipCode: string;
   services: number[];
@@ -47,7 +47,7 @@ export function oauthSite(apiBase: string): string {
 
 const reais = (cents: number) => Math.round(cents) / 100;
 
-export function calculateBody(request: MelhorEnvioRequest) {
+function calculateBody(request: MelhorEnvioRequest) {
   const body: Record<string, unknown> = {
     from: { postal_code: request.fromZipCode },
     to: { postal_code: request.toZipCode },
@@ -83,7 +83,7 @@ function validationMessage(body: unknown): string {
 }
 
 /** The answer entries as options: priced services, services with their error; others dropped. */
-export function toOptions(entries: ServiceEntry[]): FreightOption[] {
+function toOptions(entries: ServiceEntry[]): FreightOption[] {
   const options: FreightOption[] = [];
   for (const e of entries) {
     const base = {
@@ -149,7 +149,7 @@ export async function melhorEnvioCalculate(
   return toOptions(body as ServiceEntry[]);
 }
 
-export type OAuthTokens = { accessToken: string; refreshToken?: string; expiresInSeconds?: number };
+type OAuthTokens = { accessToken: string; refreshToken?: string; expiresInSeconds?: number };
 
 /** `POST {site}/oauth/token`, form-encoded: an authorization code or a refresh token -> new tokens. */
 export async function melhorEnvioToken(

@@ -10,7 +10,7 @@ import { CarrierError, fetchJson, parseMoneyCents } from './carrierHttp.ts';
  * token for that host, then the request once more.
  */
 
-export type RodonavesCredentials = { username: string; password: string; authType: 'dev' | 'prod' };
+type RodonavesCredentials = { username: string; password: string; authType: 'dev' | 'prod' };
 export type RodonavesPack = {
   amount: number;
   weightKg: number;
@@ -18,7 +18,7 @@ export type RodonavesPack = {
   heightCm: number;
   widthCm: number;
 };
-export type RodonavesRequest = {
+type RodonavesRequest = {
   fromZipCode: string;
   toZipCode: string;
   taxpayerId: string;

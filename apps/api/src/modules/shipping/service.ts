@@ -23,7 +23,7 @@ import { shippingSettings } from './schema.ts';
  * reads the rule sets through `findShippingSettings`; account creation makes the first one.
  */
 
-export const RULE_SET_NOT_FOUND = 'Regra de entrega não encontrada';
+const RULE_SET_NOT_FOUND = 'Regra de entrega não encontrada';
 const DEFAULT_TAKEN =
   'Outra regra de entrega acabou de virar a padrão. Recarregue a página e tente novamente.';
 

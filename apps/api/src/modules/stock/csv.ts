@@ -1,4 +1,5 @@
 import { STOCK_MOVEMENT_TYPE_LABELS, type StockMovement, stockReasonLabel } from '@balcao/core/stock';
+import { formatInZone } from '@balcao/core/time';
 import Papa from 'papaparse';
 
 /**
@@ -20,17 +21,6 @@ const MOVEMENT_CSV_COLUMNS = [
   'usuario',
 ] as const;
 
-/** Date and time as the shop's clock shows them (its time zone). */
-const dateTimeIn = (timeZone: string) =>
-  new Intl.DateTimeFormat('pt-BR', {
-    timeZone,
-    day: '2-digit',
-    month: '2-digit',
-    year: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-  });
-
 const decimal = (value: number) => String(value).replace('.', ',');
 const money = (cents: number | null) => (cents === null ? '' : (cents / 100).toFixed(2).replace('.', ','));
 
@@ -40,9 +30,8 @@ export function movementsCsvHeader(): string {
 
 export function movementsCsvLines(items: StockMovement[], timeZone: string): string {
   if (items.length === 0) return '';
-  const dateTime = dateTimeIn(timeZone);
   const rows = items.map((m) => [
-    dateTime.format(new Date(m.createdAt)).replace(',', ''),
+    formatInZone(m.createdAt, timeZone, 'sheet'),
     STOCK_MOVEMENT_TYPE_LABELS[m.type],
     m.product.name,
     m.variant?.name ?? '',

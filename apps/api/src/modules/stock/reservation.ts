@@ -12,8 +12,8 @@ import { stockReservations } from './schema.ts';
  * reservation on cancel or conversion (in the same transaction as its own change).
  */
 
-export type ReservationHolder = { kind: 'budget'; id: number };
-export type ReservedLine = { productId: number; variantId: number | null; quantity: number };
+type ReservationHolder = { kind: 'budget'; id: number };
+type ReservedLine = { productId: number; variantId: number | null; quantity: number };
 
 const thousandths = (value: unknown) => Math.round(Number(value ?? 0) * 1000);
 
@@ -91,7 +91,7 @@ export async function releaseReservation(tx: Executor, clientId: number, holder:
 }
 
 /** Active reserved thousandths by "productId:variantId" (variant 0 = the product itself). */
-export async function reservedUnits(
+async function reservedUnits(
   db: Executor,
   clientId: number,
   productIds: number[],

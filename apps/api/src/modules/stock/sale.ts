@@ -7,7 +7,7 @@ import { applyStockMovements, type LowStockAlert, type StockContext } from './se
 
 /** The stock side of a sale: the client's settings, the stock a sale takes and gives back. */
 
-export type SaleStockSettings = { stockManagement: boolean; allowNegativeStock: boolean };
+type SaleStockSettings = { stockManagement: boolean; allowNegativeStock: boolean };
 
 /**
  * The client's stock flags as a one-row subquery (`stockManagement`, `allowNegativeStock`): the

@@ -1,5 +1,6 @@
 import { withCheckDigit } from '@balcao/core/barcode';
 import { productInputSchema } from '@balcao/core/product';
+import { UserType } from '@balcao/core/userTypes';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { users } from '../../db/schema.ts';
@@ -21,7 +22,7 @@ export async function seedStock(db: Db, clientId: number): Promise<void> {
   const [stockist] = await db
     .select({ id: users.id })
     .from(users)
-    .where(and(eq(users.clientId, clientId), eq(users.userTypeId, 6)))
+    .where(and(eq(users.clientId, clientId), eq(users.userTypeId, UserType.STOCKIST)))
     .limit(1);
   const actor = await adminOf(db, clientId);
   const bySku = await productIdsBySku(db, actor, ['BEB-001', 'BEB-003', 'BEB-004']);

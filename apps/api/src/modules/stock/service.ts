@@ -75,7 +75,7 @@ export type StockMovementInput = {
   saleId?: number | null;
 };
 
-export type StockOptions = {
+type StockOptions = {
   /**
    * Let levels go below zero. Default: the client's allowNegativeStock setting (always allowed
    * when the client's stockManagement is off: sales are recorded but not checked).

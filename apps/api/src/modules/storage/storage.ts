@@ -9,9 +9,9 @@ import { assertSafeKey, type Storage, type StoredFile } from './types.ts';
  * Where uploaded files live. The default keeps them on the local disk under DATA_DIR/uploads; with
  * S3_BUCKET set they live in S3-compatible object storage (./s3.ts), which several API machines share.
  */
-export type { Storage, StoredFile } from './types.ts';
+export type { Storage } from './types.ts';
 
-export class LocalDiskStorage implements Storage {
+class LocalDiskStorage implements Storage {
   readonly root: string;
 
   constructor(root: string) {

@@ -23,17 +23,17 @@ export class EvolutionError extends Error {
   }
 }
 
-export type WhatsAppNumberCheck = { number: string; exists: boolean; jid: string };
+type WhatsAppNumberCheck = { number: string; exists: boolean; jid: string };
 export type EvolutionQr = {
   pairingCode: string | null;
   code: string | null;
   base64: string | null;
   count: number;
 };
-export type EvolutionState = 'open' | 'connecting' | 'close' | 'refused';
-export type WebhookSetting = { url: string; headers: Record<string, string>; events: string[] };
+type EvolutionState = 'open' | 'connecting' | 'close' | 'refused';
+type WebhookSetting = { url: string; headers: Record<string, string>; events: string[] };
 
-export type WhatsAppGateway = {
+type WhatsAppGateway = {
   /** Which numbers have a WhatsApp account. Throws WhatsAppUnavailableError. */
   checkNumbers(instance: string, numbers: string[], key?: string): Promise<WhatsAppNumberCheck[]>;
   /** Creates the instance with its webhook; answers the instance token and the first QR code. */

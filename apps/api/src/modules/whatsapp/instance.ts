@@ -26,7 +26,7 @@ import { whatsappOptOuts } from './schema.ts';
 
 /** The header Evolution sends back with every webhook (set with the instance, checked on arrival). */
 export const WEBHOOK_TOKEN_HEADER = 'x-balcao-webhook-token';
-export const WEBHOOK_EVENTS = ['CONNECTION_UPDATE', 'QRCODE_UPDATED', 'MESSAGES_UPSERT', 'STATUS_INSTANCE'];
+const WEBHOOK_EVENTS = ['CONNECTION_UPDATE', 'QRCODE_UPDATED', 'MESSAGES_UPSERT', 'STATUS_INSTANCE'];
 
 type InstanceRow = typeof whatsappInstances.$inferSelect;
 

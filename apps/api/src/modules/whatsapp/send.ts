@@ -2,10 +2,8 @@ import type { AppContext } from '../../context.ts';
 import type { OutgoingDocument } from './adapter.ts';
 import { campaignSender, type SendResult } from './instance.ts';
 
-export type { OutgoingDocument };
-
 /** Why a shop message was not sent by WhatsApp (the caller falls back, e.g. to a wa.me link). */
-export type ShopMessageResult = SendResult | { ok: false; kind: 'not_connected'; reason: string };
+type ShopMessageResult = SendResult | { ok: false; kind: 'not_connected'; reason: string };
 
 /**
  * THE way another module sends one message of the shop's own (a budget's PDF, a delivery notice)

@@ -14,7 +14,7 @@ export const WHATSAPP_UNAVAILABLE =
 export const WHATSAPP_BATCH = 50;
 
 /** Answers, per number asked (same order), whether it has WhatsApp; undefined when not answered. */
-export type WhatsAppChecker = (numbers: string[]) => Promise<(boolean | undefined)[]>;
+type WhatsAppChecker = (numbers: string[]) => Promise<(boolean | undefined)[]>;
 
 /**
  * The client's WhatsApp number check (Evolution API with the client's instance), or null when there

@@ -11,7 +11,7 @@ import { clearPersistedState, loadPersisted, savePersisted } from '../../lib/per
 const OFFLINE_SESSION_KEY = 'session';
 
 /** Revalidation outcome: where the shell must go when the stored session is not usable. */
-export type SessionRedirect = '/login' | '/logout' | null;
+type SessionRedirect = '/login' | '/logout' | null;
 
 type SessionState = Partial<SessionPayload> & {
   token?: string;

@@ -5,15 +5,13 @@ import {
   type Campaign,
   type CampaignInput,
   campaignInputSchema,
-  isoToShopLocal,
   PACING_DEFAULTS,
   RECIPIENT_STATUS_LABELS,
   RECIPIENT_STATUSES,
   renderCampaignMessage,
-  shopLocalToIso,
 } from '@balcao/core/campaign';
-import { SHOP_TIME_ZONE } from '@balcao/core/date';
 import { can, WRITE } from '@balcao/core/routes';
+import { isoToShopLocal, shopLocalToIso } from '@balcao/core/time';
 import BlockIcon from '@mui/icons-material/Block';
 import ImageIcon from '@mui/icons-material/Image';
 import Alert from '@mui/material/Alert';
@@ -42,6 +40,7 @@ import { ExportButton, useHandedOverMessage } from '../../components/listPage.ts
 import { centsOf, centsToInput } from '../../components/MoneyField.tsx';
 import { RecordFormCard, RecordFormPage, useEditId } from '../../components/RecordFormPage.tsx';
 import { downloadFile, errorMessage } from '../../lib/api.ts';
+import { formatDateTime, shopTimeZone } from '../../lib/format.ts';
 import { useSession } from '../auth/session.tsx';
 import { useCoupons } from '../coupon/api.ts';
 import { TagsInput } from '../customer/TagsInput.tsx';
@@ -120,7 +119,7 @@ function toInput(v: Values): CampaignInput {
     message: v.message,
     couponId: idOrNull(v.couponId),
     audience: audienceOf(v.audience),
-    scheduledAt: v.scheduledAt ? (shopLocalToIso(v.scheduledAt, SHOP_TIME_ZONE) ?? 'inválida') : null,
+    scheduledAt: v.scheduledAt ? (shopLocalToIso(v.scheduledAt, shopTimeZone()) ?? 'inválida') : null,
     pacing: Object.fromEntries(
       Object.entries(v.pacing).map(([k, x]) => [k, TIME_FIELDS.includes(k) ? x : Number(x)]),
     ) as unknown as CampaignInput['pacing'],
@@ -144,7 +143,7 @@ function toValues(c?: Campaign): Values {
       delinquent: a?.delinquent ?? 'any',
       tags: a?.tags ?? [],
     },
-    scheduledAt: c?.scheduledAt ? isoToShopLocal(c.scheduledAt, SHOP_TIME_ZONE) : '',
+    scheduledAt: c?.scheduledAt ? isoToShopLocal(c.scheduledAt, shopTimeZone()) : '',
     pacing: Object.fromEntries(Object.entries(pacing).map(([k, x]) => [k, String(x)])) as Values['pacing'],
   };
 }
@@ -297,8 +296,7 @@ function CampaignForm({ campaign, onFeedback }: { campaign?: Campaign; onFeedbac
     >
       {campaign?.status === 'scheduled' && (
         <Alert severity="info" sx={{ mb: 2 }}>
-          Agendada para{' '}
-          {new Date(campaign.scheduledAt ?? '').toLocaleString('pt-BR', { timeZone: SHOP_TIME_ZONE })}
+          Agendada para {campaign.scheduledAt ? formatDateTime(campaign.scheduledAt) : ''}
         </Alert>
       )}
       <Stack sx={{ gap: 2 }}>
@@ -537,14 +535,7 @@ function WarmupNote({ warmup }: { warmup: NonNullable<Campaign['warmup']> }) {
   );
 }
 
-const fmt = (iso: string | null) =>
-  iso
-    ? new Date(iso).toLocaleString('pt-BR', {
-        timeZone: SHOP_TIME_ZONE,
-        dateStyle: 'short',
-        timeStyle: 'short',
-      })
-    : '-';
+const fmt = (iso: string | null) => (iso ? formatDateTime(iso) : '-');
 
 function CampaignProgress({
   campaign,

@@ -25,7 +25,7 @@ import { fetchByBarcode, fetchProductDetail } from '../sale/api.ts';
 import { useMenu } from './api.ts';
 
 type Picked = { product: Product; choice: ProductChoice };
-export type AddedLine = ComandaLineInput & { description: string };
+type AddedLine = ComandaLineInput & { description: string };
 
 const searchCatalog = (clientId: number, params: Record<string, string>, signal?: AbortSignal) =>
   apiFetch<{ items: ProductListItem[] }>(

@@ -1,5 +1,6 @@
 import { comandaOpenInputSchema } from '@balcao/core/comanda';
 import type { CustomerListItem } from '@balcao/core/customer';
+import { ACTION, can } from '@balcao/core/routes';
 import Autocomplete from '@mui/material/Autocomplete';
 import Box from '@mui/material/Box';
 import MenuItem from '@mui/material/MenuItem';
@@ -55,7 +56,7 @@ export function OpenComandaForm({ onOpened, dense }: { onOpened: (id: number) =>
       people: '1',
       customerName: '',
       customerPhone: '',
-      waiterId: user?.userType.id === 5 ? String(user.id) : '',
+      waiterId: user && can(user.userType.id, ACTION.serveTables) ? String(user.id) : '',
     },
     toInput: toOpenInput,
   });

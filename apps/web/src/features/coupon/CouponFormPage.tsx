@@ -3,7 +3,7 @@ import {
   type Coupon,
   type CouponFormValues,
   type CouponInput,
-  couponInputSchema,
+  makeCouponInputSchema,
 } from '@balcao/core/coupon';
 import { numberToDecimalInput } from '@balcao/core/money';
 import { can, WRITE } from '@balcao/core/routes';
@@ -26,6 +26,8 @@ import { useCoupon, useCreateCoupon, useUpdateCoupon } from './api.ts';
 const REDIRECT_MS = 3000;
 const LIST = '/dashboard/coupon';
 const MISSING_CLIENT = 'Erro ao criar cupom, atualize a pagina e tente novamente';
+/** "Ends after yesterday" on the shop's date (the session's zone). */
+const couponSchema = makeCouponInputSchema({ today: shopToday });
 
 /** Coupon form at /dashboard/coupon/new and /dashboard/coupon/edit/{id}. */
 export default function CouponFormPage() {
@@ -88,7 +90,7 @@ function CouponForm({ coupon, onFeedback }: { coupon?: Coupon; onFeedback: (feed
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
 
-  const form = useAppForm({ schema: couponInputSchema, defaultValues: toFormValues(coupon) });
+  const form = useAppForm({ schema: couponSchema, defaultValues: toFormValues(coupon) });
   const { control } = form;
   const discountType = useWatch({ control, name: 'discountType' });
 

@@ -16,7 +16,7 @@ import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 import { formatTime } from '../../lib/format.ts';
 
-export const LATENESS_COLORS: Record<Lateness, 'info' | 'warning' | 'error'> = {
+const LATENESS_COLORS: Record<Lateness, 'info' | 'warning' | 'error'> = {
   onTime: 'info',
   attention: 'warning',
   late: 'error',
@@ -34,7 +34,7 @@ export function addressLine(order: DeliveryOrder): string {
 }
 
 /** What to collect on delivery: "Receber R$ 50,00 em Dinheiro · levar troco R$ 50,00", or "Pago". */
-export function paymentLine(order: DeliveryOrder): string {
+function paymentLine(order: DeliveryOrder): string {
   if (order.collectCents === 0) return 'Pago';
   const method = ON_DELIVERY_METHOD_LABELS[order.onDeliveryMethod ?? 'money'];
   const change = order.changeCents > 0 ? ` · levar troco ${formatCents(order.changeCents)}` : '';

@@ -6,6 +6,7 @@ import {
 } from '@balcao/core/delivery';
 import { formatCents } from '@balcao/core/money';
 import { plural } from '@balcao/core/plural';
+import { can, TAKES_DELIVERIES } from '@balcao/core/routes';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -60,8 +61,8 @@ export default function DriverPage() {
   const list = (TABS.find((t) => pathname.endsWith(`/${t.list}`))?.list ??
     'awaiting-collection') as DriverList;
   const { user } = useSession();
-  const isPartner = user?.userType.id === 11;
-  const tabs = TABS.filter((t) => !isPartner || t.partner);
+  const takes = can(user?.userType.id, TAKES_DELIVERIES);
+  const tabs = TABS.filter((t) => takes || t.partner);
   const orders = useDriverOrders(list);
   const action = useOrderAction();
   const shift = useShiftAction();

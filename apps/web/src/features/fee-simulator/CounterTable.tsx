@@ -1,4 +1,4 @@
-import { formatDateBr, todayIso } from '@balcao/core/date';
+import { formatDateBr } from '@balcao/core/date';
 import { counterPrice, upToLabel } from '@balcao/core/fees';
 import { formatCents } from '@balcao/core/money';
 import type { ProductListItem } from '@balcao/core/product';
@@ -19,6 +19,7 @@ import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { Loading } from '../../components/Loading.tsx';
 import { alignRight, ListTable } from '../../components/listPage.tsx';
+import { shopToday } from '../../lib/format.ts';
 import { useProducts } from '../product/api.ts';
 import { useNamedOptions } from '../product-category/api.ts';
 import { ProductPicker } from '../stock/components/ProductPicker.tsx';
@@ -218,7 +219,7 @@ export function CounterTable({
           </Box>
           <Typography variant="caption" color="text.secondary">
             Parcelas no cartão de crédito com a taxa repassada: a loja recebe o preço à vista.{' '}
-            {source.acquirer}, {sourceDateLine(source)}. Valores de {formatDateBr(todayIso())}.
+            {source.acquirer}, {sourceDateLine(source)}. Valores de {formatDateBr(shopToday())}.
           </Typography>
         </Box>
       )}

@@ -1,4 +1,3 @@
-import { todayIso } from '@balcao/core/date';
 import {
   ANTICIPATION_MODEL_LABELS,
   ANTICIPATION_MODELS,
@@ -32,6 +31,7 @@ import {
   SubmitButton,
   useAppForm,
 } from '../../components/form.tsx';
+import { shopToday } from '../../lib/format.ts';
 import { useSaveFeeTable } from './api.ts';
 
 /** The form's values: rates as the percent inputs show them ("3,79"), all 18 credit inputs kept. */
@@ -91,7 +91,7 @@ function valuesOf(table: Start): Values {
 
 function startOf(presetKey: string): Start {
   const preset = FEE_PRESETS.find((p) => p.key === presetKey);
-  if (!preset) return { ...blankFeeTable(todayIso()), presetKey: null };
+  if (!preset) return { ...blankFeeTable(shopToday()), presetKey: null };
   const { key, note: _note, ...fields } = preset;
   return { ...fields, presetKey: key };
 }

@@ -1,4 +1,4 @@
-import { addDays, formatDateBr, todayIso } from '@balcao/core/date';
+import { addDays, formatDateBr } from '@balcao/core/date';
 import { FEE_MESSAGES, type SimulatorMode } from '@balcao/core/fees';
 import { formatCents } from '@balcao/core/money';
 import Box from '@mui/material/Box';
@@ -11,6 +11,7 @@ import Typography from '@mui/material/Typography';
 import { lazy, Suspense, useState } from 'react';
 import { Loading } from '../../components/Loading.tsx';
 import { alignRight, ListTable } from '../../components/listPage.tsx';
+import { shopToday } from '../../lib/format.ts';
 import type { SimRow } from './simulation.ts';
 import { type FeeSource, sourceDateLine } from './sources.ts';
 
@@ -20,7 +21,7 @@ const FeeChart = lazy(() => import('./FeeChart.tsx'));
 const NO_WRAP = { '& td, & th': { whiteSpace: 'nowrap' } };
 
 const percent = (value: number) => `${value.toFixed(2).replace('.', ',')}%`;
-const dayOf = (days: number) => formatDateBr(addDays(todayIso(), days));
+const dayOf = (days: number) => formatDateBr(addDays(shopToday(), days));
 
 /** What the main figure of a row is, per mode. */
 const MAIN_LABEL: Record<SimulatorMode, string> = {

@@ -11,7 +11,7 @@ import {
 } from '@balcao/core/fees';
 
 /** One cell of the simulator: a table's answer for a row (null: the table has no such row or no price). */
-export type BuyerCell = BuyerInterestQuote & {
+type BuyerCell = BuyerInterestQuote & {
   /** 'price': the acquirer's buyer interest (Price table); 'passOn': the fees passed on to the price. */
   kind: 'price' | 'passOn';
   /** What the shop receives. */

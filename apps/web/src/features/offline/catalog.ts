@@ -25,7 +25,7 @@ const COUPONS_UNTIL_KEY = 'coupons.until';
 const STOCK_SETTINGS_KEY = 'stock.settings';
 
 /** Lower case, accents removed: "Pão" finds "pao" and "PÃO". */
-export const fold = (text: string) =>
+const fold = (text: string) =>
   text
     .normalize('NFD')
     .replace(/[\u0300-\u036f]/g, '')

@@ -19,9 +19,7 @@ export async function enqueueSale(db: OfflineDb, sale: Omit<OutboxSale, 'seq' | 
   await db.outbox.add({ ...sale, error: null });
 }
 
-export const waitingSales = (db: OfflineDb) => db.outbox.orderBy('seq').toArray();
-
-export type SyncResult = { sent: Sale[]; stoppedBy: string | null };
+type SyncResult = { sent: Sale[]; stoppedBy: string | null };
 
 /** Queues a suprimento or sangria made offline (its id makes a resend count once). */
 export async function enqueueMovement(db: OfflineDb, body: CashMovementInput): Promise<void> {

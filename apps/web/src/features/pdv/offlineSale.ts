@@ -13,7 +13,7 @@ import { type PdvLine, type PdvState, pdvPaymentCheck, pdvToSaleInput, pdvTotals
  * with the online message; where negative stock is allowed, the operator is warned and goes on.
  * Answers the warnings.
  */
-export async function checkOfflineStock(catalog: LocalCatalog, lines: PdvLine[]): Promise<string[]> {
+async function checkOfflineStock(catalog: LocalCatalog, lines: PdvLine[]): Promise<string[]> {
   const settings = await catalog.stockSettings();
   if (!settings?.stockManagement) return [];
   const taken = new Map<string, number>();

@@ -7,6 +7,7 @@ import Stack from '@mui/material/Stack';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import { useState } from 'react';
+import { shopTimeZone } from '../../lib/format.ts';
 import { loadPersisted, savePersisted } from '../../lib/persist.ts';
 import { useSession } from '../auth/session.tsx';
 import { useReceiptShop } from '../settings/api.ts';
@@ -32,9 +33,9 @@ export function Receipt({ sale }: { sale: Parameters<typeof receiptLines>[0] }) 
           address: shop.address,
           header: shop.receiptHeader,
           footer: shop.receiptFooter,
-          timeZone: user?.client.timeZone,
+          timeZone: shopTimeZone(),
         }
-      : { name: user?.client.name ?? 'Balcão', timeZone: user?.client.timeZone },
+      : { name: user?.client.name ?? 'Balcão', timeZone: shopTimeZone() },
     width,
   );
   const logoUrl = shop?.logoUrl ?? null;

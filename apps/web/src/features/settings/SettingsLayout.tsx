@@ -12,7 +12,7 @@ import { Loading } from '../../components/Loading.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 
 /** "Alterado por Ana em 20/11/2026 10:00", or that the page was never saved. */
-export function ChangedBy({
+function ChangedBy({
   updatedAt,
   updatedBy,
 }: {

@@ -10,7 +10,7 @@ import { addLine, newKey, requestBill, sendToProduction } from '../comanda/api.t
  * whose answer was lost is sent again with the same key, so the server applies it once. Kept until
  * the server answers; removed at logout with the rest of the persisted state.
  */
-export type QueuedOp =
+type QueuedOp =
   | {
       key: string;
       kind: 'add';

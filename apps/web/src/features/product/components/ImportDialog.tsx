@@ -31,7 +31,7 @@ type Phase =
   | { kind: 'failed'; message: string; result?: ImportOutcome };
 
 /** Excel in Brazil often saves CSV as Windows-1252: read UTF-8 when the bytes are UTF-8, else 1252. */
-export async function readCsvFile(file: File): Promise<string> {
+async function readCsvFile(file: File): Promise<string> {
   const bytes = await file.arrayBuffer();
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);

@@ -4,7 +4,7 @@ import { useSyncExternalStore } from 'react';
  * This browser as a print station: its name and the profiles it prints, kept in localStorage so a
  * station tab stays one after a reload. The shell runs the station (StationRunner) while it is set.
  */
-export type StationConfig = { name: string; profileIds: number[] };
+type StationConfig = { name: string; profileIds: number[] };
 
 const STORAGE_KEY = 'balcao.printStation';
 const listeners = new Set<() => void>();
@@ -37,7 +37,7 @@ export function useStationConfig(): StationConfig | null {
 }
 
 /** What the running station reports to the page: connected (with its socket id) or the reason it is not. */
-export type StationState = { status: 'connecting' | 'active' | 'error'; message?: string; printed: number };
+type StationState = { status: 'connecting' | 'active' | 'error'; message?: string; printed: number };
 let state: StationState = { status: 'connecting', printed: 0 };
 const stateListeners = new Set<() => void>();
 

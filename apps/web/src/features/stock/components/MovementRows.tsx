@@ -186,7 +186,7 @@ export function missingVariants(rows: MovementRow[]): { path: string; message: s
 }
 
 /** The row errors the form holds (items.N.quantity...), as the rows table shows them. */
-export function rowErrorsOf(errors: FieldErrors<{ items: MovementRow[] }>['items']): RowErrors {
+function rowErrorsOf(errors: FieldErrors<{ items: MovementRow[] }>['items']): RowErrors {
   const out: RowErrors = {};
   if (!Array.isArray(errors)) return out;
   errors.forEach((row, index) => {
@@ -201,7 +201,7 @@ export function rowErrorsOf(errors: FieldErrors<{ items: MovementRow[] }>['items
 }
 
 /** The form-level message of the rows ("Adicione ao menos um produto"). */
-export function rowsMessage(errors: FieldErrors<{ items: MovementRow[] }>['items']): string | undefined {
+function rowsMessage(errors: FieldErrors<{ items: MovementRow[] }>['items']): string | undefined {
   return errors?.message ?? errors?.root?.message;
 }
 
@@ -219,7 +219,7 @@ export function rowTotals(rows: MovementRow[]) {
   return { count: rows.length, cents };
 }
 
-export function MovementRowsTable({
+function MovementRowsTable({
   rows,
   errors,
   withCost,
