@@ -30,7 +30,9 @@ const mustard = () => screen.getByRole('checkbox', { name: /Mostarda e mel/ }) a
 
 /** The PDV's way of using the dialog: one instance, given a product to open and null to close. */
 function Harness({ picked, onChoose }: { picked: Product | null; onChoose: (c: ProductChoice) => void }) {
-  return <ProductOptionsDialog product={picked} variant={null} onChoose={onChoose} onClose={() => undefined} />;
+  return (
+    <ProductOptionsDialog product={picked} variant={null} onChoose={onChoose} onClose={() => undefined} />
+  );
 }
 
 describe('ProductOptionsDialog (issue 30 item 1: add-ons never carry over)', () => {

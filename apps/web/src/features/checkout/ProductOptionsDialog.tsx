@@ -46,12 +46,7 @@ export function ProductOptionsDialog({ product, variant, onChoose, onClose }: Pr
   );
 }
 
-function OptionsDialog({
-  product,
-  variant: knownVariant,
-  onChoose,
-  onClose,
-}: Props & { product: Product }) {
+function OptionsDialog({ product, variant: knownVariant, onChoose, onClose }: Props & { product: Product }) {
   const [variant, setVariant] = useState<ProductVariant | null>(knownVariant);
   const [chosen, setChosen] = useState<Record<number, boolean>>({});
 
