@@ -131,7 +131,7 @@ function Convert({ budget }: { budget: Budget }) {
     } catch (error) {
       if (
         error instanceof ApiError &&
-        error.status === 403 &&
+        error.code === 'forbidden' &&
         error.issues.some((i) => i.path === 'approval')
       ) {
         setApprovalAsked(error.message);

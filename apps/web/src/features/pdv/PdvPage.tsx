@@ -132,7 +132,7 @@ export default function PdvPage() {
       // A discount above the operator's limit: ask a manager (the sale is sent again with it).
       if (
         error instanceof ApiError &&
-        error.status === 403 &&
+        error.code === 'forbidden' &&
         error.issues.some((i) => i.path === 'approval')
       ) {
         setApprovalAsked(error.message);

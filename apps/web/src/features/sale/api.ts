@@ -1,15 +1,16 @@
 import type { CustomerDetail, CustomerListItem } from '@balcao/core/customer';
 import { receivableApi } from '@balcao/core/endpoints/receivable';
 import { saleApi } from '@balcao/core/endpoints/sale';
-import { toQueryString } from '@balcao/core/list';
+import { type ListResult, toQueryString } from '@balcao/core/list';
 import type { BarcodeMatch, ProductListItem } from '@balcao/core/product';
 import { BACKOFFICE, can } from '@balcao/core/routes';
 import type { SaleStatus } from '@balcao/core/sale';
 import type { PaymentMethod } from '@balcao/core/status';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { StaffUser } from '@balcao/core/user';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '../../lib/api.ts';
 import { download, queryOf, useCall } from '../../lib/client.ts';
-import { queryKeys } from '../../lib/queryKeys.ts';
+import { invalidateResources, queryKeys } from '../../lib/queryKeys.ts';
 
 /**
  * Sales (issue 7) through the typed client: query options per read of `saleApi` and `receivableApi`
@@ -54,23 +55,39 @@ export function useSale(id: number | undefined) {
 export const fetchByBarcode = (code: string) =>
   apiFetch<BarcodeMatch>(`/product/barcode/${encodeURIComponent(code)}`);
 export const searchProducts = (clientId: number, q: string, signal?: AbortSignal) =>
-  apiFetch<{ items: ProductListItem[] }>(
+  apiFetch<ListResult<ProductListItem>>(
     `/product/client/${clientId}${toQueryString({ q, active: true, pageSize: 8 })}`,
     { signal },
   );
 export const fetchProductDetail = (id: number) => apiFetch<BarcodeMatch['product']>(`/product/${id}`);
 export const searchCustomers = (clientId: number, q: string, signal?: AbortSignal) =>
-  apiFetch<{ items: CustomerListItem[] }>(
+  apiFetch<ListResult<CustomerListItem>>(
     `/customer/client/${clientId}${toQueryString({ q, active: true, pageSize: 8 })}`,
     { signal },
   );
-export const fetchCustomerDetail = (id: number) => apiFetch<CustomerDetail>(`/customer/${id}`);
-export const postQuickCustomer = (body: { name: string; phone?: string | null; document?: string | null }) =>
+const fetchCustomerDetail = (id: number) => apiFetch<CustomerDetail>(`/customer/${id}`);
+
+/** A customer's detail (addresses, crediário figures) for the sale being made. */
+export function useCustomerDetail(id: number | undefined, enabled = true) {
+  return useQuery({
+    queryKey: queryKeys('customer').detail(id ?? 0),
+    queryFn: () => fetchCustomerDetail(id!),
+    enabled: Boolean(id) && enabled,
+  });
+}
+const postQuickCustomer = (body: { name: string; phone?: string | null; document?: string | null }) =>
   apiFetch<CustomerDetail>('/customer', { method: 'POST', body });
+
+/** The PDV's quick customer (name, phone, document): a mutation; the customer lists refetch. */
+export function useQuickCustomer() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: postQuickCustomer,
+    onSuccess: () => invalidateResources(queryClient, ['customer']),
+  });
+}
 export const fetchUsers = (clientId: number) =>
-  apiFetch<{ items: { id: number; name: string; active: boolean }[] }>(
-    `/user/client/${clientId}?pageSize=100`,
-  );
+  apiFetch<ListResult<StaffUser>>(`/user/client/${clientId}?pageSize=100`);
 
 /**
  * The shop's users, to pick or filter a seller: only for the types that may read the users list (a
