@@ -129,14 +129,10 @@ export function errorMessage(error: unknown): string {
 }
 
 /**
- * Downloads a file answer of the API (CSV exports): the Bearer header rules out a plain link, so it goes
- * through fetch and a temporary object URL. The file name comes from Content-Disposition.
+ * A file answer of the API (CSV exports, PDFs): the Bearer header rules out a plain link, so it goes
+ * through fetch. A refusal is an `ApiError` with the server's code and message (`failure` without one).
  */
-export async function downloadFile(
-  path: string,
-  fallbackName: string,
-  failure = UNEXPECTED_ERROR,
-): Promise<void> {
+export async function fetchFile(path: string, failure = UNEXPECTED_ERROR): Promise<Response> {
   const token = getToken();
   let res: Response;
   try {
@@ -148,6 +144,19 @@ export async function downloadFile(
     const payload = (await res.json().catch(() => ({}))) as { message?: string; code?: ErrorCode };
     throw new ApiError(res.status, payload.message ?? failure, [], payload.code);
   }
+  return res;
+}
+
+/**
+ * Downloads a file answer of the API (CSV exports) through a temporary object URL. The file name
+ * comes from Content-Disposition.
+ */
+export async function downloadFile(
+  path: string,
+  fallbackName: string,
+  failure = UNEXPECTED_ERROR,
+): Promise<void> {
+  const res = await fetchFile(path, failure);
   const blob = await res.blob();
   const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? fallbackName;
   const url = URL.createObjectURL(blob);

@@ -101,7 +101,7 @@ export default function CloseRegisterPage() {
         Conte o dinheiro da gaveta e confira os comprovantes das maquininhas. Informe o valor contado de cada
         forma de pagamento.
       </Typography>
-      <CloseForm summary={summary} onClose={(input) => closing.mutateAsync(input)} />
+      <CloseForm summary={summary} onClose={(input) => closing.mutateAsync({ body: input })} />
       <Typography component="h2" variant="h6" sx={{ mt: 4, mb: 1 }}>
         Resumo do caixa
       </Typography>

@@ -20,7 +20,7 @@ import Typography from '@mui/material/Typography';
 import { useEffect, useState } from 'react';
 import { ApiError, apiFetch, errorMessage } from '../../lib/api.ts';
 import { useDebouncedValue } from '../../lib/useDebouncedValue.ts';
-import { type ProductChoice, ProductOptionsDialog } from '../pdv/ProductOptionsDialog.tsx';
+import { type ProductChoice, ProductOptionsDialog } from '../checkout/index.ts';
 import { fetchByBarcode, fetchProductDetail } from '../sale/api.ts';
 import { useMenu } from './api.ts';
 

@@ -20,8 +20,8 @@ import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar
 import { LoadError } from '../../components/LoadError.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { errorMessage } from '../../lib/api.ts';
+import { newIdempotencyKey } from '../../lib/client.ts';
 import { useSession } from '../auth/session.tsx';
-import { newIdempotencyKey } from '../sale/api.ts';
 import {
   type OrderAction,
   type PanelFilters,

@@ -19,10 +19,14 @@ import { invalidateResources } from '../../lib/queryKeys.ts';
 import { useSession } from '../auth/session.tsx';
 import { useCurrentRegister } from '../cash-register/api.ts';
 import { OpenRegisterDialog } from '../cash-register/OpenRegisterDialog.tsx';
-import { CustomerStep } from '../pdv/CustomerStep.tsx';
-import { ItemsStep } from '../pdv/ItemsStep.tsx';
-import { PaymentStep } from '../pdv/PaymentStep.tsx';
-import { pdvPaymentCheck, pdvToSaleInput, usePdvState } from '../pdv/state.ts';
+import {
+  CustomerStep,
+  ItemsStep,
+  PaymentStep,
+  pdvPaymentCheck,
+  pdvToSaleInput,
+  usePdvState,
+} from '../checkout/index.ts';
 
 const STEPS = ['Itens', 'Cliente e endereço', 'Pagamento'] as const;
 

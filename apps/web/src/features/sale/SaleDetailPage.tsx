@@ -261,7 +261,10 @@ function Receivables({ sale, canSettle }: { sale: Sale; canSettle: boolean }) {
   });
   const submit = async ({ paymentMethod }: { paymentMethod: PaymentMethod }) => {
     if (target.current === null) return;
-    await settle.mutateAsync({ saleId: sale.id, receivableId: target.current, paymentMethod });
+    await settle.mutateAsync({
+      params: { id: sale.id, receivableId: target.current },
+      body: { paymentMethod },
+    });
   };
   return (
     <Form form={form} onSubmit={submit} aria-label="Receber parcela">
@@ -355,7 +358,7 @@ function CancelDialog({
     fieldOf: { 'approval.email': 'email', 'approval.password': 'password' },
   });
   const submit = async (body: SaleCancelInput) => {
-    await cancel.mutateAsync({ id: sale.id, body });
+    await cancel.mutateAsync({ params: { id: sale.id }, body });
     onClose();
   };
   return (

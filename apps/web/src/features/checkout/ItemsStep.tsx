@@ -197,7 +197,7 @@ export function ItemsStep({
       }
     } catch (error) {
       setMessage(
-        error instanceof ApiError && error.status === 404
+        error instanceof ApiError && error.code === 'not_found'
           ? `Nenhum produto encontrado para "${code}"`
           : errorMessage(error),
       );
