@@ -21,26 +21,25 @@ import { type ReactNode, useRef, useState } from 'react';
 import { Loading } from '../../components/Loading.tsx';
 import { MoneyField } from '../../components/MoneyField.tsx';
 import { errorMessage } from '../../lib/api.ts';
+import { newIdempotencyKey } from '../../lib/client.ts';
 import { formatDateTime, formatTime } from '../../lib/format.ts';
 import { useIdFromPath } from '../../lib/useIdFromPath.ts';
 import { useSession } from '../auth/session.tsx';
 import { AddItem } from './AddItem.tsx';
 import {
-  addLine,
-  cancelLine,
-  mergeComanda,
-  newKey,
-  preBill,
-  reprintSend,
-  requestBill,
-  retryJob,
-  sendToProduction,
-  setServiceFee,
-  transferLine,
-  updateComanda,
+  useAddLine,
   useBoard,
+  useCancelLine,
   useComanda,
-  useComandaWritten,
+  useMergeComanda,
+  usePreBill,
+  useReprintSend,
+  useRequestBill,
+  useRetryPrintJob,
+  useSendToProduction,
+  useSetServiceFee,
+  useTransferLine,
+  useUpdateComanda,
 } from './api.ts';
 import { STAGE_COLOR } from './ComandaBoardPage.tsx';
 import { PaymentPanel } from './PaymentPanel.tsx';
@@ -82,7 +81,7 @@ function useKeyedAction() {
     if (busy) return;
     setBusy(true);
     setError(null);
-    key.current ??= newKey();
+    key.current ??= newIdempotencyKey();
     try {
       await work(key.current);
       key.current = null;
@@ -98,8 +97,14 @@ function useKeyedAction() {
 export function ComandaView({ comanda, compact }: { comanda: Comanda; compact?: boolean }) {
   const session = useSession();
   const user = session.user;
-  const written = useComandaWritten();
   const action = useKeyedAction();
+  const sendLines = useSendToProduction();
+  const retryJob = useRetryPrintJob();
+  const preBill = usePreBill();
+  const requestBill = useRequestBill();
+  const reprintSend = useReprintSend();
+  const addLine = useAddLine();
+  const params = { id: comanda.id };
   const [dialog, setDialog] = useState<
     | { kind: 'cancel'; line: ComandaLine }
     | { kind: 'transfer'; line: ComandaLine }
@@ -114,11 +119,7 @@ export function ComandaView({ comanda, compact }: { comanda: Comanda; compact?: 
   const failedJobs = comanda.sends.flatMap((s) => s.jobs.filter((j) => NOT_PRINTED.has(j.status)));
   const canReceive = can(user?.userType.id, WRITE.sales) && !compact;
 
-  const send = () =>
-    action.run(async (key) => {
-      await sendToProduction(comanda.id, key);
-      await written();
-    });
+  const send = () => action.run((key) => sendLines.mutateAsync({ params, idempotencyKey: key }));
 
   return (
     <Stack sx={{ gap: 2, maxWidth: 1100 }}>
@@ -157,8 +158,7 @@ export function ComandaView({ comanda, compact }: { comanda: Comanda; compact?: 
               onClick={() =>
                 action.run(async () => {
                   for (const j of failedJobs.filter((f) => f.status !== 'pending'))
-                    await retryJob(j.id).catch(() => null);
-                  await written();
+                    await retryJob.mutateAsync({ params: { id: j.id } }).catch(() => null);
                 })
               }
             >
@@ -187,9 +187,8 @@ export function ComandaView({ comanda, compact }: { comanda: Comanda; compact?: 
             variant="outlined"
             onClick={() =>
               action.run(async (key) => {
-                const result = await preBill(comanda.id, key);
+                const result = await preBill.mutateAsync({ params, idempotencyKey: key });
                 setDialog({ kind: 'prebill', document: result.document, printed: result.jobId !== null });
-                await written();
               })
             }
           >
@@ -197,7 +196,7 @@ export function ComandaView({ comanda, compact }: { comanda: Comanda; compact?: 
           </Button>
           <Button
             variant="outlined"
-            onClick={() => action.run(async () => written(await requestBill(comanda.id)))}
+            onClick={() => action.run(() => requestBill.mutateAsync({ params }))}
             disabled={comanda.stage !== 'open'}
           >
             Pedir conta
@@ -228,8 +227,7 @@ export function ComandaView({ comanda, compact }: { comanda: Comanda; compact?: 
               <AddItem
                 clientId={user.client.id}
                 onAdd={async ({ description: _d, ...line }) => {
-                  await addLine(comanda.id, line, newKey());
-                  await written();
+                  await addLine.mutateAsync({ params, body: line, idempotencyKey: newIdempotencyKey() });
                 }}
               />
             </Section>
@@ -253,7 +251,12 @@ export function ComandaView({ comanda, compact }: { comanda: Comanda; compact?: 
                       <Button
                         size="small"
                         onClick={() =>
-                          action.run(async (key) => written(await reprintSend(comanda.id, s.id, key)))
+                          action.run((key) =>
+                            reprintSend.mutateAsync({
+                              params: { id: comanda.id, sendId: s.id },
+                              idempotencyKey: key,
+                            }),
+                          )
                         }
                       >
                         Reimprimir
@@ -463,7 +466,7 @@ function CancelLineDialog({
   onClose: () => void;
 }) {
   const { user } = useSession();
-  const written = useComandaWritten();
+  const cancelLine = useCancelLine();
   const [reason, setReason] = useState('');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -474,13 +477,14 @@ function CancelLineDialog({
       title={`Cancelar ${line.quantity} x ${line.description}`}
       confirmLabel="Cancelar item"
       onClose={onClose}
-      onConfirm={async () =>
-        written(
-          await cancelLine(comanda.id, line.id, {
+      onConfirm={() =>
+        cancelLine.mutateAsync({
+          params: { id: comanda.id, lineId: line.id },
+          body: {
             reason: reason || null,
             ...(needsApproval ? { approval: { email, password } } : {}),
-          }),
-        )
+          },
+        })
       }
     >
       {sent && (
@@ -543,7 +547,7 @@ function TransferDialog({
   line: ComandaLine;
   onClose: () => void;
 }) {
-  const written = useComandaWritten();
+  const transferLine = useTransferLine();
   const [to, setTo] = useState<number | ''>('');
   const [quantity, setQuantity] = useState(String(line.quantity).replace('.', ','));
   return (
@@ -551,14 +555,15 @@ function TransferDialog({
       title={`Transferir ${line.description}`}
       confirmLabel="Transferir"
       onClose={onClose}
-      onConfirm={async () =>
-        written(
-          await transferLine(comanda.id, {
+      onConfirm={() =>
+        transferLine.mutateAsync({
+          params: { id: comanda.id },
+          body: {
             lineId: line.id,
             quantity: Number(quantity.replace(',', '.')),
             toComandaId: Number(to),
-          }),
-        )
+          },
+        })
       }
     >
       <TextField
@@ -572,14 +577,16 @@ function TransferDialog({
 }
 
 function MergeDialog({ comanda, onClose }: { comanda: Comanda; onClose: () => void }) {
-  const written = useComandaWritten();
+  const mergeComanda = useMergeComanda();
   const [from, setFrom] = useState<number | ''>('');
   return (
     <ActionDialog
       title={`Unir outra comanda à ${comanda.number}`}
       confirmLabel="Unir"
       onClose={onClose}
-      onConfirm={async () => written(await mergeComanda(comanda.id, Number(from)))}
+      onConfirm={() =>
+        mergeComanda.mutateAsync({ params: { id: comanda.id }, body: { fromComandaId: Number(from) } })
+      }
     >
       <Typography variant="body2">
         Os itens da outra comanda passam para esta, que fica com a conta.
@@ -590,7 +597,7 @@ function MergeDialog({ comanda, onClose }: { comanda: Comanda; onClose: () => vo
 }
 
 function FeeDialog({ comanda, onClose }: { comanda: Comanda; onClose: () => void }) {
-  const written = useComandaWritten();
+  const setServiceFee = useSetServiceFee();
   const [percent, setPercent] = useState(
     (comanda.totals.serviceFeePercent / 100).toFixed(2).replace('.', ','),
   );
@@ -600,13 +607,11 @@ function FeeDialog({ comanda, onClose }: { comanda: Comanda; onClose: () => void
       title="Taxa de serviço"
       confirmLabel="Salvar"
       onClose={onClose}
-      onConfirm={async () =>
-        written(
-          await setServiceFee(comanda.id, {
-            serviceFeePercent: parseMoneyToCents(percent),
-            reason: reason || null,
-          }),
-        )
+      onConfirm={() =>
+        setServiceFee.mutateAsync({
+          params: { id: comanda.id },
+          body: { serviceFeePercent: parseMoneyToCents(percent), reason: reason || null },
+        })
       }
     >
       <MoneyField label="Taxa" suffix="%" value={percent} onChange={setPercent} />
@@ -622,7 +627,7 @@ function FeeDialog({ comanda, onClose }: { comanda: Comanda; onClose: () => void
 }
 
 function TableDialog({ comanda, onClose }: { comanda: Comanda; onClose: () => void }) {
-  const written = useComandaWritten();
+  const updateComanda = useUpdateComanda();
   const [table, setTable] = useState(comanda.tableLabel ?? '');
   const [people, setPeople] = useState(String(comanda.people));
   return (
@@ -630,9 +635,10 @@ function TableDialog({ comanda, onClose }: { comanda: Comanda; onClose: () => vo
       title="Mesa e pessoas"
       confirmLabel="Salvar"
       onClose={onClose}
-      onConfirm={async () =>
-        written(
-          await updateComanda(comanda.id, {
+      onConfirm={() =>
+        updateComanda.mutateAsync({
+          params: { id: comanda.id },
+          body: {
             tableLabel: table,
             people: Number(people) || 1,
             customerId: comanda.customer?.id ?? null,
@@ -640,8 +646,8 @@ function TableDialog({ comanda, onClose }: { comanda: Comanda; onClose: () => vo
             customerPhone: comanda.customerPhone,
             waiterId: comanda.waiter?.id ?? null,
             updatedAt: comanda.updatedAt,
-          }),
-        )
+          },
+        })
       }
     >
       <TextField label="Mesa" value={table} onChange={(e) => setTable(e.target.value)} />
