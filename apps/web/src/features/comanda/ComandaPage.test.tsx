@@ -118,17 +118,24 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-describe("the tab's dialogs (form kit, mutations)", () => {
-  it("checks a sent line's cancel on the screen, then sends reason and approval once and closes", async () => {
+// A whole tab page (MUI) renders per test: on a busy machine that alone may take seconds.
+describe("the tab's dialogs (form kit, mutations)", { timeout: 20_000 }, () => {
+  it("checks a sent line's cancel on the screen: without the approval nothing is sent", async () => {
     const calls = serve();
     renderTab();
     fireEvent.click(screen.getByRole('button', { name: 'Cancelar' }));
     const dialog = await screen.findByRole('dialog');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancelar item' }));
-    // The approval is required by the core schema: nothing is sent.
+    // The approval is required by the core schema.
     await waitFor(() => expect(within(dialog).getAllByText(REQUIRED)).toHaveLength(2));
     expect(writes(calls)).toEqual([]);
+  });
 
+  it("cancels a sent line with the reason and the manager's approval, once, and closes", async () => {
+    const calls = serve();
+    renderTab();
+    fireEvent.click(screen.getByRole('button', { name: 'Cancelar' }));
+    const dialog = await screen.findByRole('dialog');
     fireEvent.change(within(dialog).getByLabelText('Motivo'), { target: { value: 'Pediu errado' } });
     fireEvent.change(within(dialog).getByLabelText('Email do gerente'), {
       target: { value: 'gerente@demo.com.br' },
