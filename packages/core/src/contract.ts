@@ -108,6 +108,11 @@ export type EndpointDef = {
   path: string;
   /** The socket/query resource this endpoint belongs to (the OpenAPI tag and the query keys' head). */
   resource: Resource;
+  /**
+   * The OpenAPI tag when it is not the resource: a module whose routes read and change several
+   * resources (printing: 'print-job', 'print-station') keeps its one tag in the documentation.
+   */
+  tag?: string;
   access: Access;
   /** One line for the OpenAPI documentation. */
   summary: string;

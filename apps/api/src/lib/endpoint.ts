@@ -92,7 +92,7 @@ export function route<E extends EndpointDef>(app: AnyApp, definition: E, handler
     config: { access: definition.access, declared: true },
     ...(definition.bodyLimit ? { bodyLimit: definition.bodyLimit } : {}),
     schema: {
-      tags: [definition.resource],
+      tags: [definition.tag ?? definition.resource],
       summary: definition.summary,
       ...(definition.params ? { params: definition.params } : {}),
       ...(definition.query ? { querystring: definition.query } : {}),

@@ -18,20 +18,14 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useEffect, useState } from 'react';
-import { ApiError, apiFetch, errorMessage } from '../../lib/api.ts';
+import { ApiError, errorMessage } from '../../lib/api.ts';
 import { useDebouncedValue } from '../../lib/useDebouncedValue.ts';
 import { type ProductChoice, ProductOptionsDialog } from '../checkout/index.ts';
 import { fetchByBarcode, fetchProductDetail } from '../sale/api.ts';
-import { useMenu } from './api.ts';
+import { searchCatalog, useMenu } from './api.ts';
 
 type Picked = { product: Product; choice: ProductChoice };
 type AddedLine = ComandaLineInput & { description: string };
-
-const searchCatalog = (clientId: number, params: Record<string, string>, signal?: AbortSignal) =>
-  apiFetch<{ items: ProductListItem[] }>(
-    `/product/client/${clientId}?${new URLSearchParams({ active: 'true', pageSize: '30', ...params })}`,
-    { signal },
-  );
 
 /**
  * Adding to a tab, touch first: favourites and categories, then search (name, SKU or a scanned
@@ -84,7 +78,7 @@ export function AddItem({
     } catch (error) {
       // No connection: a product seen in the list is added as is (the server checks its options when
       // the queued line is sent).
-      if (known && error instanceof ApiError && error.status === 0) {
+      if (known && error instanceof ApiError && error.code === 'unavailable') {
         setPicked({
           product: { id: productId, name: known.name } as Product,
           choice: { variant: null, additionals: [] },

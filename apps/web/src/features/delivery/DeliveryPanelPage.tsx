@@ -25,9 +25,9 @@ import { useSession } from '../auth/session.tsx';
 import {
   type OrderAction,
   type PanelFilters,
-  printOrder,
   useDeliveryPanel,
   useOrderAction,
+  usePrintOrder,
   useSaveDeliverySettings,
 } from './api.ts';
 import { OrderCard } from './OrderCard.tsx';
@@ -51,6 +51,7 @@ export default function DeliveryPanelPage() {
   const panel = useDeliveryPanel(filters);
   const action = useOrderAction();
   const saveSettings = useSaveDeliverySettings();
+  const printOrder = usePrintOrder();
   const feedback = useFeedback();
   const now = useNow(30_000);
   const [assigning, setAssigning] = useState<DeliveryOrder | null>(null);
@@ -114,7 +115,8 @@ export default function DeliveryPanelPage() {
         <Button
           size="small"
           onClick={() =>
-            printOrder(o.id, newIdempotencyKey())
+            printOrder
+              .mutateAsync({ params: { id: o.id }, body: { idempotencyKey: newIdempotencyKey() } })
               .then(() => feedback.show({ severity: 'success', title: 'Pedido enviado para impressão' }))
               .catch((e) =>
                 feedback.show({
@@ -221,7 +223,7 @@ export default function DeliveryPanelPage() {
             control={
               <Switch
                 checked={data.notifyCustomer}
-                onChange={(e) => saveSettings.mutate(e.target.checked)}
+                onChange={(e) => saveSettings.mutate({ body: { notifyCustomer: e.target.checked } })}
                 disabled={saveSettings.isPending}
               />
             }

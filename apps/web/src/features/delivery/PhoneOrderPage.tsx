@@ -10,12 +10,10 @@ import Step from '@mui/material/Step';
 import StepButton from '@mui/material/StepButton';
 import Stepper from '@mui/material/Stepper';
 import Typography from '@mui/material/Typography';
-import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { Loading } from '../../components/Loading.tsx';
-import { apiFetch, errorMessage } from '../../lib/api.ts';
-import { invalidateResources } from '../../lib/queryKeys.ts';
+import { ApiError, errorMessage } from '../../lib/api.ts';
 import { useSession } from '../auth/session.tsx';
 import { useCurrentRegister } from '../cash-register/api.ts';
 import { OpenRegisterDialog } from '../cash-register/OpenRegisterDialog.tsx';
@@ -27,6 +25,7 @@ import {
   pdvToSaleInput,
   usePdvState,
 } from '../checkout/index.ts';
+import { useTakePhoneOrder } from './api.ts';
 
 const STEPS = ['Itens', 'Cliente e endereço', 'Pagamento'] as const;
 
@@ -43,7 +42,7 @@ export default function PhoneOrderPage() {
   const [finishing, setFinishing] = useState(false);
   const [finishError, setFinishError] = useState<string | null>(null);
   const [done, setDone] = useState<Sale | null>(null);
-  const queryClient = useQueryClient();
+  const takePhoneOrder = useTakePhoneOrder();
 
   // A phone order is always delivered.
   useEffect(() => {
@@ -57,16 +56,14 @@ export default function PhoneOrderPage() {
     setFinishing(true);
     setFinishError(null);
     try {
-      const sale = await apiFetch<Sale>('/delivery/orders', {
-        method: 'POST',
+      const sale = await takePhoneOrder.mutateAsync({
         body: pdvToSaleInput(state),
-        headers: { 'idempotency-key': state.idempotencyKey },
+        idempotencyKey: state.idempotencyKey,
       });
       setDone(sale);
       dispatch({ type: 'newSale' });
-      void invalidateResources(queryClient, ['sale', 'delivery']);
     } catch (error) {
-      if (errorMessage(error) === CASH_REGISTER_MESSAGES.mustOpen) void register.refetch();
+      if (error instanceof ApiError && error.code === 'register_closed') void register.refetch();
       setFinishError(errorMessage(error));
     } finally {
       setFinishing(false);

@@ -190,11 +190,13 @@ export default function SettlementPage() {
                     onClick={() =>
                       confirm.mutate(
                         {
-                          driverId: p.driver.id,
-                          from: p.from,
-                          to: p.to,
-                          countedCents,
-                          orderIds: p.lines.map((l) => l.orderId),
+                          body: {
+                            driverId: p.driver.id,
+                            from: p.from,
+                            to: p.to,
+                            countedCents,
+                            orderIds: p.lines.map((l) => l.orderId),
+                          },
                         },
                         {
                           onSuccess: (s) => {

@@ -118,8 +118,7 @@ function SettingsForm({
   const locked = !canWrite;
   const submit = async () => {
     const saved = await save.mutateAsync({
-      ...toInput(form.getValues()),
-      updatedAt: settings.updatedAt ?? undefined,
+      body: { ...toInput(form.getValues()), updatedAt: settings.updatedAt ?? undefined },
     });
     form.reset(toValues(saved));
     onFeedback({ severity: 'success', title: 'Configurações da Rodonaves salvas' });

@@ -44,7 +44,7 @@ export default function ShippingSettingsListPage() {
   const removal = useConfirmDelete<ShippingRuleSet>({
     title: () => 'Excluir regra de entrega',
     message: (r) => `Deseja excluir a regra "${r?.name ?? ''}"?`,
-    remove: (r, callbacks) => deletion.mutate(r.id, callbacks),
+    remove: (r, callbacks) => deletion.mutate({ params: { id: r.id } }, callbacks),
     feedback: { show, done: () => 'Regra de entrega excluída', failed: 'Erro ao excluir a regra de entrega' },
   });
 

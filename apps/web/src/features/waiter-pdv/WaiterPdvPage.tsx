@@ -22,9 +22,10 @@ import { useState } from 'react';
 import { Loading } from '../../components/Loading.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { loadPersisted, savePersisted } from '../../lib/persist.ts';
+import { invalidateResources } from '../../lib/queryKeys.ts';
 import { useSession } from '../auth/session.tsx';
 import { AddItem } from '../comanda/AddItem.tsx';
-import { comandaKeys, useBoard, useComanda } from '../comanda/api.ts';
+import { useBoard, useComanda } from '../comanda/api.ts';
 import { STAGE_COLOR } from '../comanda/ComandaBoardPage.tsx';
 import { OpenComandaForm } from '../comanda/ComandaOpenPage.tsx';
 import { useOutbox } from './queue.ts';
@@ -52,7 +53,7 @@ function WaiterPdv({ userId, clientId }: { userId: number; clientId: number }) {
   const [mine, setMine] = useState(true);
   const [opening, setOpening] = useState(false);
   const board = useBoard(mine ? userId : undefined);
-  const outbox = useOutbox(userId, () => void queryClient.invalidateQueries({ queryKey: comandaKeys.all }));
+  const outbox = useOutbox(userId, () => void invalidateResources(queryClient, ['comanda']));
   const select = (id: number | null) => {
     savePersisted('waiterTab', id);
     setSelected(id);
