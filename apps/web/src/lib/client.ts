@@ -7,7 +7,7 @@ import {
   type ResponseOf,
 } from '@balcao/core/contract';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiFetch, downloadFile } from './api.ts';
+import { apiFetch, apiLines, downloadFile } from './api.ts';
 import { invalidateResources } from './queryKeys.ts';
 
 /**
@@ -56,6 +56,31 @@ export function call<E extends EndpointDef>(
     headers,
     signal: options?.signal,
   });
+}
+
+/**
+ * Calls an endpoint that streams its answer when asked (`stream: 'ndjson'`: the product import's
+ * progress): each event is handed to `onEvent` as it arrives.
+ */
+export function callStream<E extends EndpointDef & { stream: 'ndjson' }>(
+  endpoint: E,
+  input: CallInput<E>,
+  onEvent: (event: unknown) => void,
+  options?: CallOptions,
+): Promise<void> {
+  const headers: Record<string, string> = {};
+  if (options?.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
+  return apiLines(
+    urlOf(endpoint, input),
+    {
+      method: endpoint.method,
+      accept: 'application/x-ndjson',
+      body: (input as { body?: unknown }).body,
+      headers,
+      signal: options?.signal,
+    },
+    (line) => onEvent(JSON.parse(line)),
+  );
 }
 
 /** Downloads a file endpoint (CSV exports): the name comes from the answer's Content-Disposition. */

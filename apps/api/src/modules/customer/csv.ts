@@ -279,8 +279,28 @@ function formatDate(iso: string | null): string {
   return `${d}/${m}/${y}`;
 }
 
-/** The CSV of a customer list: ";" separated, decimal comma, UTF-8 with BOM (Excel pt-BR opens it right). */
-export function customersToCsv(items: CustomerListItem[]): string {
+const UNPARSE = { delimiter: ';', escapeFormulae: true, newline: '\r\n' } as const;
+
+/**
+ * The customers CSV for `sendCsvStream`: the BOM and the column names, then the lines batch by batch.
+ * An empty list keeps the blank line after the header that the whole-file export had.
+ */
+export async function customersCsv(customers: AsyncIterable<CustomerListItem>) {
+  const iterator = customers[Symbol.asyncIterator]();
+  const first = await iterator.next();
+  async function* rows() {
+    for (let next = first; !next.done; next = await iterator.next()) yield next.value;
+  }
+  const header = `\uFEFF${EXPORT_KEYS.join(';')}\r\n${first.done ? '\r\n' : ''}`;
+  return { header, rows: rows(), lines: customersCsvLines };
+}
+
+/**
+ * The lines of a batch of customers (after `customersCsvHeader`): ";" separated, decimal comma,
+ * each line ended by CRLF; nothing for an empty batch.
+ */
+export function customersCsvLines(items: CustomerListItem[]): string {
+  if (items.length === 0) return '';
   const data = items.map((c) => {
     const a = c.defaultAddress;
     const row: Record<CustomerCsvKey, string> = {
@@ -305,9 +325,5 @@ export function customersToCsv(items: CustomerListItem[]): string {
     };
     return EXPORT_KEYS.map((k) => row[k]);
   });
-  const csv = Papa.unparse(
-    { fields: EXPORT_KEYS, data },
-    { delimiter: ';', escapeFormulae: true, newline: '\r\n' },
-  );
-  return `\uFEFF${csv}\r\n`;
+  return `${Papa.unparse(data, UNPARSE)}\r\n`;
 }

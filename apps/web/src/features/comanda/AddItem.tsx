@@ -18,20 +18,15 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useEffect, useState } from 'react';
-import { ApiError, apiFetch, errorMessage } from '../../lib/api.ts';
+import { ApiError, errorMessage } from '../../lib/api.ts';
 import { useDebouncedValue } from '../../lib/useDebouncedValue.ts';
 import { type ProductChoice, ProductOptionsDialog } from '../pdv/ProductOptionsDialog.tsx';
+import { searchProducts } from '../product/api.ts';
 import { fetchByBarcode, fetchProductDetail } from '../sale/api.ts';
 import { useMenu } from './api.ts';
 
 type Picked = { product: Product; choice: ProductChoice };
 export type AddedLine = ComandaLineInput & { description: string };
-
-const searchCatalog = (clientId: number, params: Record<string, string>, signal?: AbortSignal) =>
-  apiFetch<{ items: ProductListItem[] }>(
-    `/product/client/${clientId}?${new URLSearchParams({ active: 'true', pageSize: '30', ...params })}`,
-    { signal },
-  );
 
 /**
  * Adding to a tab, touch first: favourites and categories, then search (name, SKU or a scanned
@@ -64,7 +59,11 @@ export function AddItem({
     }
     if (/^\d{8,14}$/.test(q)) return; // a barcode: looked up on Enter
     const controller = new AbortController();
-    searchCatalog(clientId, q.length >= 2 ? { q } : { categoryId: String(categoryId) }, controller.signal)
+    const search = q.length >= 2;
+    searchProducts(clientId, search ? q : '', controller.signal, {
+      pageSize: 30,
+      categoryId: search ? undefined : (categoryId ?? undefined),
+    })
       .then((page) => setResults(page.items))
       .catch(() => null);
     return () => controller.abort();

@@ -1,7 +1,7 @@
 import type { CouponValidation } from '@balcao/core/coupon';
 import type { CustomerDetail, CustomerListItem } from '@balcao/core/customer';
 import { toQueryString } from '@balcao/core/list';
-import type { BarcodeMatch, ProductListItem } from '@balcao/core/product';
+import type { BarcodeMatch } from '@balcao/core/product';
 import type { CustomerCredit } from '@balcao/core/receivable';
 import { BACKOFFICE, can } from '@balcao/core/routes';
 import type { Sale, SaleCancelInput, SaleInput, SaleStatus, SimpleSaleInput } from '@balcao/core/sale';
@@ -40,13 +40,6 @@ export const fetchCustomerCredit = (customerId: number, creditShopCents: number)
 /** PDV lookups (the catalog and customer modules' own endpoints). */
 export const fetchByBarcode = (code: string) =>
   apiFetch<BarcodeMatch>(`/product/barcode/${encodeURIComponent(code)}`);
-export const searchProducts = (clientId: number, q: string, signal?: AbortSignal) =>
-  apiFetch<{ items: ProductListItem[] }>(
-    `/product/client/${clientId}${toQueryString({ q, active: true, pageSize: 8 })}`,
-    {
-      signal,
-    },
-  );
 export const fetchProductDetail = (id: number) => apiFetch<BarcodeMatch['product']>(`/product/${id}`);
 export const searchCustomers = (clientId: number, q: string, signal?: AbortSignal) =>
   apiFetch<{ items: CustomerListItem[] }>(

@@ -1,4 +1,3 @@
-import type { CepAddress } from '@balcao/core/cep';
 import type {
   DeliveryQuote,
   DeliveryQuoteInput,
@@ -107,8 +106,6 @@ export const startMelhorEnvioOAuth = (redirectUri: string) =>
   apiFetch<{ url: string }>('/shipping/melhor-envio/authorize', { method: 'POST', body: { redirectUri } });
 export const finishMelhorEnvioOAuth = (code: string, state: string) =>
   apiFetch<MelhorEnvioSettings>('/shipping/melhor-envio/callback', { method: 'POST', body: { code, state } });
-
-export const fetchCepAddress = (cep: string) => apiFetch<CepAddress>(`/cep/${cep}`);
 
 /** A quote picked in a simulator for the next sale's delivery (the PDV takes it once). */
 export type PickedFreight = { cents: number; label: string };
