@@ -51,6 +51,7 @@ export const RESOURCES = [
   'shipping-settings',
   'stock',
   'user',
+  'user-address',
   'whatsapp',
 ] as const;
 export type Resource = (typeof RESOURCES)[number];
@@ -91,7 +92,7 @@ export type ErrorCode =
   | 'internal';
 
 /** What a download answers instead of JSON (the body is the file, streamed or whole). */
-export type FileKind = 'csv' | 'pdf' | 'binary' | 'ndjson' | 'html' | 'text';
+export type FileKind = 'csv' | 'pdf' | 'binary' | 'ndjson' | 'html' | 'text' | 'webp';
 
 /** An image upload (multipart field "file"): its size limit and the Portuguese messages. */
 export type Upload = {
@@ -123,6 +124,11 @@ export type EndpointDef = {
   response: Partial<Record<200 | 201 | 202 | 204, z.ZodType>>;
   /** A download: the answer is a file of this kind, not JSON (CSV goes through the streaming helper). */
   file?: FileKind;
+  /**
+   * A JSON answer that streams this kind instead when the request's Accept asks for it (the product
+   * import's NDJSON progress): both are documented under the success status.
+   */
+  stream?: FileKind;
   /**
    * The Idempotency-Key header: 'optional' (a retry with the same key answers the first result) or
    * 'required' (400 without one). Parsed once, by one rule, into `request.idempotencyKey`.

@@ -223,6 +223,7 @@ export const productListQuerySchema = listQuerySchema.extend({
   active: booleanFilter,
   lowStock: booleanFilter,
 });
+export type ProductListQuery = z.input<typeof productListQuerySchema>;
 export const PRODUCT_SORTS = ['name', 'sku', 'salePriceCents', 'stock', 'createdAt', 'updatedAt'] as const;
 
 /** One variant of the grid: its own SKU, barcode, price (null = the product's) and stock. */

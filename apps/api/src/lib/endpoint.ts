@@ -65,11 +65,27 @@ const FILE_CONTENT: Record<FileKind, { type: string; schema: z.ZodType }> = {
   ndjson: { type: 'application/x-ndjson', schema: ndjsonSchema },
   html: { type: 'text/html', schema: binaryFileSchema },
   text: { type: 'text/plain', schema: binaryFileSchema },
+  webp: { type: 'image/webp', schema: binaryFileSchema },
 };
 
 /** The response schemas Fastify serializes with (and documents): a download under its content type. */
 function responseSchemas(definition: EndpointDef) {
   const statuses = Object.keys(definition.response).map(Number);
+  if (definition.stream) {
+    const stream = FILE_CONTENT[definition.stream];
+    const answers = definition.response as Record<number, z.ZodType>;
+    return Object.fromEntries(
+      statuses.map((status) => [
+        status,
+        {
+          content: {
+            'application/json': { schema: answers[status] },
+            [stream.type]: { schema: stream.schema },
+          },
+        },
+      ]),
+    );
+  }
   if (!definition.file) return definition.response;
   const content = FILE_CONTENT[definition.file];
   return Object.fromEntries(

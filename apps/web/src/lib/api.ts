@@ -15,6 +15,8 @@ export class ApiError extends Error {
     message: string,
     readonly issues: ApiIssue[] = [],
     code?: ErrorCode,
+    /** The whole error answer, for answers that carry more than a message (an import's per-line result). */
+    readonly payload?: unknown,
   ) {
     super(message);
     this.code = code ?? codeOfStatus(status);
@@ -116,9 +118,73 @@ export async function apiFetch<T>(path: string, options: Options = {}): Promise<
   }
   if (!res.ok) {
     const payload = (data ?? {}) as { message?: string; issues?: ApiIssue[]; code?: ErrorCode };
-    throw new ApiError(res.status, payload.message || UNEXPECTED_ERROR, payload.issues ?? [], payload.code);
+    throw new ApiError(
+      res.status,
+      payload.message || UNEXPECTED_ERROR,
+      payload.issues ?? [],
+      payload.code,
+      data ?? undefined,
+    );
   }
   return data as T;
+}
+
+/**
+ * A call whose answer streams lines (NDJSON progress): each non-empty line is handed to `onLine` as it
+ * arrives. An error answer is an `ApiError` carrying its payload, as `apiFetch`'s.
+ */
+export async function apiLines(
+  path: string,
+  options: Options & { accept: string },
+  onLine: (line: string) => void,
+): Promise<void> {
+  const headers: Record<string, string> = {
+    accept: options.accept,
+    'content-type': 'application/json',
+    ...options.headers,
+  };
+  const token = getToken();
+  if (token) headers.authorization = `Bearer ${token}`;
+  let res: Response;
+  try {
+    res = await fetch(`/v1${path}`, {
+      method: options.method ?? 'POST',
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      signal: options.signal,
+    });
+  } catch (error) {
+    if ((error as Error).name === 'AbortError') throw error;
+    throw new ApiError(0, 'Não foi possível conectar ao servidor. Verifique sua conexão.');
+  }
+  if (!res.ok || !res.body) {
+    const payload = (await res.json().catch(() => ({}))) as {
+      message?: string;
+      issues?: ApiIssue[];
+      code?: ErrorCode;
+    };
+    throw new ApiError(
+      res.status,
+      payload.message || UNEXPECTED_ERROR,
+      payload.issues ?? [],
+      payload.code,
+      payload,
+    );
+  }
+  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (value) buffer += value;
+    let newline = buffer.indexOf('\n');
+    while (newline >= 0) {
+      const line = buffer.slice(0, newline).trim();
+      buffer = buffer.slice(newline + 1);
+      newline = buffer.indexOf('\n');
+      if (line) onLine(line);
+    }
+    if (done) break;
+  }
 }
 
 /** The message to show for a failed call: the server's message field, or the generic one. */

@@ -7,7 +7,7 @@ import {
   type ResponseOf,
 } from '@balcao/core/contract';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiFetch, downloadFile, fetchFile } from './api.ts';
+import { apiFetch, apiLines, downloadFile, fetchFile } from './api.ts';
 import { invalidateResources } from './queryKeys.ts';
 
 /**
@@ -56,6 +56,31 @@ export function call<E extends EndpointDef>(
     headers,
     signal: options?.signal,
   });
+}
+
+/**
+ * Calls an endpoint that streams its answer when asked (`stream: 'ndjson'`: the product import's
+ * progress): each event is handed to `onEvent` as it arrives.
+ */
+export function callStream<E extends EndpointDef & { stream: 'ndjson' }>(
+  endpoint: E,
+  input: CallInput<E>,
+  onEvent: (event: unknown) => void,
+  options?: CallOptions,
+): Promise<void> {
+  const headers: Record<string, string> = {};
+  if (options?.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
+  return apiLines(
+    urlOf(endpoint, input),
+    {
+      method: endpoint.method,
+      accept: 'application/x-ndjson',
+      body: (input as { body?: unknown }).body,
+      headers,
+      signal: options?.signal,
+    },
+    (line) => onEvent(JSON.parse(line)),
+  );
 }
 
 /** Downloads a file endpoint (CSV exports): the name comes from the answer's Content-Disposition. */
@@ -134,8 +159,11 @@ export function useCall<E extends EndpointDef>(
 /** A fresh Idempotency-Key: one per user action, kept across the retries of that action. */
 export function newIdempotencyKey(): string {
   if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
-  // Browsers without randomUUID (an old tablet): 128 random bits in the UUID shape.
+  // Browsers without randomUUID (an old tablet): a version 4 UUID from 122 random bits (the version
+  // and variant bits set, so a `z.uuid()` field such as an offline movement's id accepts it).
   const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6] & 0x0f) | 0x40;
+  bytes[8] = (bytes[8] & 0x3f) | 0x80;
   const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }

@@ -28,7 +28,8 @@ import { centsToInput } from '../../components/MoneyField.tsx';
 import { ApiError, errorMessage } from '../../lib/api.ts';
 import type { LocalCatalog, SearchHit } from '../offline/catalog.ts';
 import { isOffline, setUnreachable } from '../offline/status.ts';
-import { fetchByBarcode, fetchProductDetail, searchProducts } from '../sale/api.ts';
+import { searchProducts } from '../product/api.ts';
+import { fetchByBarcode, fetchProductDetail } from '../sale/api.ts';
 import { type ProductChoice, ProductOptionsDialog } from './ProductOptionsDialog.tsx';
 import type { PdvAction, PdvLine } from './state.ts';
 

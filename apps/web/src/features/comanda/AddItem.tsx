@@ -21,11 +21,12 @@ import { useEffect, useState } from 'react';
 import { ApiError, errorMessage } from '../../lib/api.ts';
 import { useDebouncedValue } from '../../lib/useDebouncedValue.ts';
 import { type ProductChoice, ProductOptionsDialog } from '../checkout/index.ts';
+import { searchProducts } from '../product/api.ts';
 import { fetchByBarcode, fetchProductDetail } from '../sale/api.ts';
-import { searchCatalog, useMenu } from './api.ts';
+import { useMenu } from './api.ts';
 
 type Picked = { product: Product; choice: ProductChoice };
-type AddedLine = ComandaLineInput & { description: string };
+export type AddedLine = ComandaLineInput & { description: string };
 
 /**
  * Adding to a tab, touch first: favourites and categories, then search (name, SKU or a scanned
@@ -58,7 +59,11 @@ export function AddItem({
     }
     if (/^\d{8,14}$/.test(q)) return; // a barcode: looked up on Enter
     const controller = new AbortController();
-    searchCatalog(clientId, q.length >= 2 ? { q } : { categoryId: String(categoryId) }, controller.signal)
+    const search = q.length >= 2;
+    searchProducts(clientId, search ? q : '', controller.signal, {
+      pageSize: 30,
+      categoryId: search ? undefined : (categoryId ?? undefined),
+    })
       .then((page) => setResults(page.items))
       .catch(() => null);
     return () => controller.abort();

@@ -69,7 +69,7 @@ export default function CustomerListPage() {
   const removal = useConfirmDelete<CustomerListItem>({
     title: () => 'Excluir cliente',
     message: (c) => `Excluir ${c?.name ?? ''}? Os endereços dele também serão excluídos.`,
-    remove: (c, callbacks) => deletion.mutate(c.id, callbacks),
+    remove: (c, callbacks) => deletion.mutate({ params: { id: c.id } }, callbacks),
     feedback: { show, done: (c) => `Cliente ${c.name} excluído`, failed: 'Erro ao excluir cliente' },
   });
   const [importOpen, setImportOpen] = useState(false);

@@ -1,6 +1,7 @@
 import type { CashMovementInput } from '@balcao/core/cashRegister';
 import type { OfflineSaleInput, Sale } from '@balcao/core/sale';
 import { ApiError, apiFetch } from '../../lib/api.ts';
+import { newIdempotencyKey } from '../../lib/client.ts';
 import type { OfflineDb, OutboxSale } from './db.ts';
 import { setUnreachable } from './status.ts';
 
@@ -23,7 +24,7 @@ type SyncResult = { sent: Sale[]; stoppedBy: string | null };
 
 /** Queues a suprimento or sangria made offline (its id makes a resend count once). */
 export async function enqueueMovement(db: OfflineDb, body: CashMovementInput): Promise<void> {
-  const clientMovementId = crypto.randomUUID();
+  const clientMovementId = newIdempotencyKey();
   const madeAt = new Date().toISOString();
   await db.movements.add({
     clientMovementId,

@@ -91,7 +91,7 @@ export default function ProductListPage() {
   const removal = useConfirmDelete<ProductListItem>({
     title: (p) => (p ? `Excluir o produto "${p.name}"?` : ''),
     message: () => 'O produto, suas variações e imagens serão excluídos. Esta ação não pode ser desfeita.',
-    remove: (p, callbacks) => deletion.mutate(p.id, callbacks),
+    remove: (p, callbacks) => deletion.mutate({ params: { id: p.id } }, callbacks),
     feedback: { show, done: () => 'Produto excluído', failed: 'Não foi possível excluir' },
   });
 

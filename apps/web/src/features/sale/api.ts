@@ -1,4 +1,6 @@
 import type { CustomerDetail, CustomerListItem } from '@balcao/core/customer';
+import { customerApi } from '@balcao/core/endpoints/customer';
+import { productApi } from '@balcao/core/endpoints/product';
 import { receivableApi } from '@balcao/core/endpoints/receivable';
 import { saleApi } from '@balcao/core/endpoints/sale';
 import { type ListResult, toQueryString } from '@balcao/core/list';
@@ -9,7 +11,7 @@ import type { PaymentMethod } from '@balcao/core/status';
 import type { StaffUser } from '@balcao/core/user';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '../../lib/api.ts';
-import { download, queryOf, useCall } from '../../lib/client.ts';
+import { call, download, queryOf, useCall } from '../../lib/client.ts';
 import { invalidateResources, queryKeys } from '../../lib/queryKeys.ts';
 
 /**
@@ -48,25 +50,8 @@ export function useSale(id: number | undefined) {
   return useQuery({ ...saleQueries.detail(id ?? 0), enabled: Boolean(id) });
 }
 
-/**
- * PDV lookups of the catalog, customer and user modules: their endpoints are not declared in core
- * yet; they move to `call` when those modules' declarations land (issue 29).
- */
-export const fetchByBarcode = (code: string) =>
-  apiFetch<BarcodeMatch>(`/product/barcode/${encodeURIComponent(code)}`);
-export const searchProducts = (clientId: number, q: string, signal?: AbortSignal) =>
-  apiFetch<ListResult<ProductListItem>>(
-    `/product/client/${clientId}${toQueryString({ q, active: true, pageSize: 8 })}`,
-    { signal },
-  );
-export const fetchProductDetail = (id: number) => apiFetch<BarcodeMatch['product']>(`/product/${id}`);
-export const searchCustomers = (clientId: number, q: string, signal?: AbortSignal) =>
-  apiFetch<ListResult<CustomerListItem>>(
-    `/customer/client/${clientId}${toQueryString({ q, active: true, pageSize: 8 })}`,
-    { signal },
-  );
-const fetchCustomerDetail = (id: number) => apiFetch<CustomerDetail>(`/customer/${id}`);
-
+/** PDV lookups of the catalog and customer modules, through their declarations. */
+export const fetchByBarcode = (code: string) => call(productApi.barcode, { params: { code: code.trim() } });
 /** A customer's detail (addresses, crediário figures) for the sale being made. */
 export function useCustomerDetail(id: number | undefined, enabled = true) {
   return useQuery({
@@ -76,7 +61,12 @@ export function useCustomerDetail(id: number | undefined, enabled = true) {
   });
 }
 const postQuickCustomer = (body: { name: string; phone?: string | null; document?: string | null }) =>
-  apiFetch<CustomerDetail>('/customer', { method: 'POST', body });
+  call(customerApi.create, { body });
+
+export const fetchProductDetail = (id: number) => call(productApi.get, { params: { id } });
+export const searchCustomers = (clientId: number, q: string, signal?: AbortSignal) =>
+  call(customerApi.list, { params: { clientId }, query: { q, active: 'true', pageSize: 8 } }, { signal });
+const fetchCustomerDetail = (id: number) => call(customerApi.get, { params: { id } });
 
 /** The PDV's quick customer (name, phone, document): a mutation; the customer lists refetch. */
 export function useQuickCustomer() {

@@ -20,8 +20,9 @@ import Typography from '@mui/material/Typography';
 import { useEffect, useRef, useState } from 'react';
 import { Controller, useWatch } from 'react-hook-form';
 import { FormTextField, useAppForm } from '../../../components/form.tsx';
-import { ApiError, apiFetch, errorMessage } from '../../../lib/api.ts';
+import { ApiError, errorMessage } from '../../../lib/api.ts';
 import { useSession } from '../../auth/session.tsx';
+import { fetchCep } from '../../customer/api.ts';
 import { useCompanySettings, useSaveCompany, useUploadLogo } from '../api.ts';
 import { SettingsForm, SettingsQuery, SettingsSection, useSyncedVersion } from '../SettingsLayout.tsx';
 
@@ -277,7 +278,7 @@ function CompanyAddress({ form }: { form: ReturnType<typeof useAppForm<Values, C
     looked.current = digits;
     let current = true;
     setFailure(null);
-    apiFetch<{ street: string; neighborhood: string; city: string; state: string }>(`/cep/${digits}`)
+    fetchCep(digits)
       .then((a) => {
         if (!current) return;
         const opts = { shouldDirty: true, shouldValidate: true };
