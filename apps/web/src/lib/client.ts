@@ -7,7 +7,7 @@ import {
   type ResponseOf,
 } from '@balcao/core/contract';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiFetch, downloadFile, fetchFile } from './api.ts';
+import { apiFetch, downloadFile } from './api.ts';
 import { invalidateResources } from './queryKeys.ts';
 
 /**
@@ -66,15 +66,6 @@ export function download<E extends EndpointDef & { file: string }>(
   failure?: string,
 ): Promise<void> {
   return downloadFile(urlOf(endpoint, input), fallbackName, failure);
-}
-
-/** The bytes of a file endpoint (a PDF to print or show), not saved. */
-export async function fileOf<E extends EndpointDef & { file: string }>(
-  endpoint: E,
-  input: CallInput<E>,
-  failure?: string,
-): Promise<Blob> {
-  return (await fetchFile(urlOf(endpoint, input), failure)).blob();
 }
 
 /**
