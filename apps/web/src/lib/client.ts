@@ -93,15 +93,6 @@ export function download<E extends EndpointDef & { file: string }>(
   return downloadFile(urlOf(endpoint, input), fallbackName, failure);
 }
 
-/** The bytes of a file endpoint (a PDF to print or show), not saved. */
-export async function fileOf<E extends EndpointDef & { file: string }>(
-  endpoint: E,
-  input: CallInput<E>,
-  failure?: string,
-): Promise<Blob> {
-  return (await fetchFile(urlOf(endpoint, input), failure)).blob();
-}
-
 /**
  * The query key of a call: its resource first (what a socket `change` or a mutation invalidates),
  * then the endpoint and its input.

@@ -4,7 +4,6 @@
  * sale body. The PDV, the budget PDV, the budget conversion and the phone order use it; other
  * features import only what this index exports.
  */
-export { useCustomerCredit, validateCoupon } from './api.ts';
 export { CustomerStep } from './CustomerStep.tsx';
 export { DiscountApprovalDialog } from './DiscountApprovalDialog.tsx';
 export { ItemsStep } from './ItemsStep.tsx';
@@ -12,10 +11,7 @@ export { DiscountAndCoupon, PaymentStep } from './PaymentStep.tsx';
 export { type ProductChoice, ProductOptionsDialog } from './ProductOptionsDialog.tsx';
 export {
   emptyPdv,
-  type PdvAction,
-  type PdvCustomer,
   type PdvLine,
-  type PdvPayment,
   type PdvState,
   pdvPaymentCheck,
   pdvReducer,

@@ -76,7 +76,7 @@ export function useQuickCustomer() {
     onSuccess: () => invalidateResources(queryClient, ['customer']),
   });
 }
-export const fetchUsers = (clientId: number) =>
+const fetchUsers = (clientId: number) =>
   apiFetch<ListResult<StaffUser>>(`/user/client/${clientId}?pageSize=100`);
 
 /**
