@@ -1,71 +1,16 @@
-import type { Comanda, ComandaBoard, ComandaLine } from '@balcao/core/comanda';
+import type { ComandaBoard } from '@balcao/core/comanda';
 import { REQUIRED } from '@balcao/core/messages';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ComandaView } from './ComandaPage.tsx';
+import { AT, TAB } from './testData.ts';
 
 // A Garçom (no approval rights): a sent line's cancel needs a manager's e-mail and password.
 vi.mock('../auth/session.tsx', () => ({
   useSession: () => ({ user: { id: 5, name: 'Ana', userType: { id: 5 }, client: { id: 1 } } }),
 }));
-
-const AT = '2026-11-27T12:00:00.000Z';
-const ANA = { id: 5, name: 'Ana' };
-
-const LINE: ComandaLine = {
-  id: 10,
-  productId: 3,
-  variantId: null,
-  description: 'Suco',
-  variantName: null,
-  unit: 'UN',
-  quantity: 2,
-  unitPriceCents: 800,
-  additionals: [],
-  notes: null,
-  totalCents: 1600,
-  paidQuantity: 0,
-  status: 'active',
-  sentAt: AT,
-  sendId: 1,
-  addedBy: ANA,
-  addedAt: AT,
-  cancelReason: null,
-};
-
-const TAB: Comanda = {
-  id: 1,
-  number: 7,
-  status: 'active',
-  stage: 'open',
-  tableLabel: '4',
-  customer: null,
-  customerName: null,
-  customerPhone: null,
-  people: 2,
-  waiter: ANA,
-  openedAt: AT,
-  lastItemAt: AT,
-  updatedAt: AT,
-  serviceFeeReason: null,
-  couvertPerPersonCents: 0,
-  saleId: null,
-  lines: [LINE],
-  payments: [],
-  sends: [],
-  events: [],
-  totals: {
-    itemsCents: 1600,
-    serviceFeePercent: 1000,
-    serviceFeeCents: 160,
-    couvertCents: 0,
-    totalCents: 1760,
-    paidCents: 0,
-    remainingCents: 1760,
-  },
-};
 
 const BOARD: ComandaBoard = {
   tabs: [

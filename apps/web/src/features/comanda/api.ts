@@ -1,7 +1,7 @@
 import type { ComandaBoard } from '@balcao/core/comanda';
 import { comandaApi } from '@balcao/core/endpoints/comanda';
 import { printingApi } from '@balcao/core/endpoints/printing';
-import type { ProductListItem } from '@balcao/core/product';
+import type { ProductPage } from '@balcao/core/product';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { apiFetch, takeArrived } from '../../lib/api.ts';
@@ -65,11 +65,15 @@ export const usePreBill = () => useCall(comandaApi.preBill);
 export const useAddPayment = () => useCall(comandaApi.payment);
 export const useCloseComanda = () => useCall(comandaApi.close);
 /** A production ticket not printed, sent again: the tab's send shows the job's new state. */
-export const useRetryPrintJob = () => useCall(printingApi.retry, { invalidates: ['comanda'] });
+export const useRetryPrintJob = () =>
+  useCall(printingApi.retry, { invalidates: ['comanda'], refreshOnError: true });
 
-/** The catalog search of "Adicionar item" (active products by name, SKU or category). */
+/**
+ * The catalog search of "Adicionar item" (active products by name, SKU or category). The product
+ * module's endpoints are declared by its own migration: until then the one path written here.
+ */
 export const searchCatalog = (clientId: number, params: Record<string, string>, signal?: AbortSignal) =>
-  apiFetch<{ items: ProductListItem[] }>(
+  apiFetch<ProductPage>(
     `/product/client/${clientId}?${new URLSearchParams({ active: 'true', pageSize: '30', ...params })}`,
     { signal },
   );

@@ -1,4 +1,4 @@
-import { COMANDA_MESSAGES, COMANDA_STAGE_LABELS, type ComandaCard } from '@balcao/core/comanda';
+import { COMANDA_STAGE_LABELS, type ComandaCard } from '@balcao/core/comanda';
 import { formatCents } from '@balcao/core/money';
 import { plural } from '@balcao/core/plural';
 import { can, NOT_MKT } from '@balcao/core/routes';
@@ -20,7 +20,7 @@ import Typography from '@mui/material/Typography';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Loading } from '../../components/Loading.tsx';
-import { errorMessage } from '../../lib/api.ts';
+import { ApiError, errorMessage } from '../../lib/api.ts';
 import { loadPersisted, savePersisted } from '../../lib/persist.ts';
 import { invalidateResources } from '../../lib/queryKeys.ts';
 import { useSession } from '../auth/session.tsx';
@@ -79,8 +79,10 @@ function WaiterPdv({ userId, clientId }: { userId: number; clientId: number }) {
     </>
   );
 
-  if (board.isError && errorMessage(board.error) === COMANDA_MESSAGES.disabled) {
-    return <Alert severity="info">{COMANDA_MESSAGES.disabled}</Alert>;
+  // The profile may use comandas (checked above): a refusal is the shop's comanda switch being off,
+  // told by the server's message.
+  if (board.isError && board.error instanceof ApiError && board.error.code === 'forbidden') {
+    return <Alert severity="info">{errorMessage(board.error)}</Alert>;
   }
 
   if (selected !== null) {
