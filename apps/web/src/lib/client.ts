@@ -131,6 +131,12 @@ export function useCall<E extends EndpointDef>(
      * stale edit's refetch would hand the form the new version and let the next save overwrite it.
      */
     refreshOnError?: boolean;
+    /**
+     * Resolve with the answer at once and refresh in the background (a sale: the receipt shows
+     * without waiting for the register's and the lists' refetch). By default the mutation resolves
+     * after the refresh, so a form reads the saved version.
+     */
+    background?: boolean;
   } = {},
 ) {
   const queryClient = useQueryClient();
@@ -142,7 +148,7 @@ export function useCall<E extends EndpointDef>(
   return useMutation({
     mutationFn: ({ idempotencyKey, file, ...input }: MutationInput<E>) =>
       (call as CallFn<E>)(endpoint, input as CallInput<E>, { idempotencyKey, file }),
-    onSuccess: refresh,
+    onSuccess: options.background ? () => void refresh() : refresh,
     onError: options.refreshOnError ? refresh : undefined,
   });
 }

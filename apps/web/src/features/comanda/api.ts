@@ -67,13 +67,3 @@ export const useCloseComanda = () => useCall(comandaApi.close);
 /** A production ticket not printed, sent again: the tab's send shows the job's new state. */
 export const useRetryPrintJob = () =>
   useCall(printingApi.retry, { invalidates: ['comanda'], refreshOnError: true });
-
-/**
- * The catalog search of "Adicionar item" (active products by name, SKU or category). The product
- * module's endpoints are declared by its own migration: until then the one path written here.
- */
-export const searchCatalog = (clientId: number, params: Record<string, string>, signal?: AbortSignal) =>
-  apiFetch<ProductPage>(
-    `/product/client/${clientId}?${new URLSearchParams({ active: 'true', pageSize: '30', ...params })}`,
-    { signal },
-  );

@@ -98,8 +98,9 @@ export function useSellers(clientId: number | undefined, userTypeId: number | un
  * and through it the register, stock, customers and home figures).
  */
 /** The PDV's checkout (POST /sale; its Idempotency-Key is the attempt's, kept across retries). */
-export const useCheckout = () => useCall(saleApi.checkout);
-export const useCreateSimpleSale = () => useCall(saleApi.quick);
+/** The PDV's sale: the receipt shows at once, the lists and the register refresh behind it. */
+export const useCheckout = () => useCall(saleApi.checkout, { background: true });
+export const useCreateSimpleSale = () => useCall(saleApi.quick, { background: true });
 export const useCancelSale = () => useCall(saleApi.cancel);
 export const useSettleReceivable = () => useCall(receivableApi.settle);
 

@@ -60,7 +60,6 @@ export const useFinishMelhorEnvio = () => useCall(shippingApi.melhorEnvioCallbac
  * The address of a CEP (the simulators' destination). The cep module's endpoints are declared by its
  * own migration: until then the one path written here.
  */
-export const fetchCepAddress = (cep: string) => apiFetch<CepAddress>(`/cep/${cep}`);
 
 /** A quote picked in a simulator for the next sale's delivery (the PDV takes it once). */
 export type PickedFreight = { cents: number; label: string };
