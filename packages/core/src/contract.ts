@@ -33,6 +33,7 @@ export const RESOURCES = [
   'customer',
   'delivery',
   'fee-simulator',
+  'health',
   'home',
   'notification',
   'print-job',
@@ -91,7 +92,7 @@ export type ErrorCode =
   | 'internal';
 
 /** What a download answers instead of JSON (the body is the file, streamed or whole). */
-export type FileKind = 'csv' | 'pdf' | 'binary' | 'ndjson' | 'html' | 'text';
+export type FileKind = 'csv' | 'pdf' | 'binary' | 'ndjson' | 'html' | 'text' | 'jpeg' | 'png';
 
 /** An image upload (multipart field "file"): its size limit and the Portuguese messages. */
 export type Upload = {

@@ -1,0 +1,37 @@
+import { ALL } from '../routes.ts';
+import type { authApi } from './auth.ts';
+
+/**
+ * The session's endpoints without their schemas: what the login page's JS calls. /login stays under
+ * 150 KB of gzipped JS only without zod (docs/architecture.md), and the client needs no schema to call
+ * (method, path, resource and changes). `authApi` (auth.ts) adds the schemas: the server validates
+ * with them, and `authRoutes` carries their types (the same declarations), never their code.
+ */
+export const authRouteParts = {
+  login: {
+    method: 'POST',
+    path: '/login',
+    resource: 'session',
+    access: 'public',
+    summary: 'Log in with email and password',
+    changes: [],
+  },
+  logout: {
+    method: 'POST',
+    path: '/logout',
+    resource: 'session',
+    access: 'public',
+    summary: 'Revoke the current token',
+    changes: [],
+  },
+  me: {
+    method: 'GET',
+    path: '/user/me',
+    resource: 'session',
+    access: ALL,
+    summary: 'Revalidate the session: the same data as login, without the token',
+  },
+} as const;
+
+/** `authApi` as the web calls it: the same declarations, typed with their schemas, none at run time. */
+export const authRoutes = authRouteParts as unknown as typeof authApi;
