@@ -7,15 +7,24 @@ import { authRouteParts } from './authRoutes.ts';
 /**
  * The session: log in, log out and revalidate. Its resource is `session`: the API signals a change
  * of it when the login answer changed (company, time zone), and the web's session reloads /user/me.
- * Method, path and access are in authRoutes.ts (what the web's entry calls, without zod); the
+ * Method, path, access and changes are in authRoutes.ts (what the web's entry calls, without zod); the
  * schemas are added here, where the server reads them.
  */
 export const authApi = {
   login: endpoint({
     ...authRouteParts.login,
+    summary: 'Log in with email and password',
     body: loginInputSchema,
     response: { 200: loginAnswerSchema },
   }),
-  logout: endpoint({ ...authRouteParts.logout, response: { 200: okSchema } }),
-  me: endpoint({ ...authRouteParts.me, response: { 200: sessionPayloadSchema } }),
+  logout: endpoint({
+    ...authRouteParts.logout,
+    summary: 'Revoke the current token',
+    response: { 200: okSchema },
+  }),
+  me: endpoint({
+    ...authRouteParts.me,
+    summary: 'Revalidate the session: the same data as login, without the token',
+    response: { 200: sessionPayloadSchema },
+  }),
 } as const;

@@ -4,7 +4,7 @@ import type { authApi } from './auth.ts';
 /**
  * The session's endpoints without their schemas: what the login page's JS calls. /login stays under
  * 150 KB of gzipped JS only without zod (docs/architecture.md), and the client needs no schema to call
- * (method, path, resource and changes). `authApi` (auth.ts) adds the schemas: the server validates
+ * (method, path, resource and changes). `authApi` (auth.ts) adds the summaries and schemas: the server validates
  * with them, and `authRoutes` carries their types (the same declarations), never their code.
  */
 export const authRouteParts = {
@@ -13,7 +13,6 @@ export const authRouteParts = {
     path: '/login',
     resource: 'session',
     access: 'public',
-    summary: 'Log in with email and password',
     changes: [],
   },
   logout: {
@@ -21,7 +20,6 @@ export const authRouteParts = {
     path: '/logout',
     resource: 'session',
     access: 'public',
-    summary: 'Revoke the current token',
     changes: [],
   },
   me: {
@@ -29,7 +27,6 @@ export const authRouteParts = {
     path: '/user/me',
     resource: 'session',
     access: ALL,
-    summary: 'Revalidate the session: the same data as login, without the token',
   },
 } as const;
 

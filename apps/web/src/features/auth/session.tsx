@@ -4,7 +4,7 @@ import type { SessionPayload, SessionUser, ShippingSetting } from '@balcao/core/
 import type { SettingsChecklist } from '@balcao/core/userTypes';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import { ApiError, apiFetch } from '../../lib/api.ts';
-import { call } from '../../lib/client.ts';
+import { call } from '../../lib/call.ts';
 import { clearSessionCookies, getToken, readUserCookie, setSessionCookies } from '../../lib/cookies.ts';
 import { setShopTimeZone } from '../../lib/format.ts';
 import { clearPersistedState, loadPersisted, savePersisted } from '../../lib/persist.ts';
