@@ -22,6 +22,8 @@ export type Access = 'public' | readonly UserTypeId[];
  */
 export const RESOURCES = [
   'account',
+  /** The session's endpoints (login, logout, /user/me): the OpenAPI tag; never signalled. */
+  'auth',
   'billing',
   'budget',
   'campaign',

@@ -5,8 +5,8 @@ import { loginAnswerSchema, sessionPayloadSchema } from '../session.ts';
 import { authRouteParts } from './authRoutes.ts';
 
 /**
- * The session: log in, log out and revalidate. Its resource is `session`: the API signals a change
- * of it when the login answer changed (company, time zone), and the web's session reloads /user/me.
+ * The session: log in, log out and revalidate (the OpenAPI tag `auth`). A change of what the login
+ * answers is signalled as `session` (company, time zone), and the web's session reloads /user/me.
  * Method, path, access and changes are in authRoutes.ts (what the web's entry calls, without zod); the
  * schemas are added here, where the server reads them.
  */

@@ -11,21 +11,21 @@ export const authRouteParts = {
   login: {
     method: 'POST',
     path: '/login',
-    resource: 'session',
+    resource: 'auth',
     access: 'public',
     changes: [],
   },
   logout: {
     method: 'POST',
     path: '/logout',
-    resource: 'session',
+    resource: 'auth',
     access: 'public',
     changes: [],
   },
   me: {
     method: 'GET',
     path: '/user/me',
-    resource: 'session',
+    resource: 'auth',
     access: ALL,
   },
 } as const;
