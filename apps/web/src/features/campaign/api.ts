@@ -7,6 +7,7 @@ import { download, queryOf, useCall } from '../../lib/client.ts';
 /** The list page's query (URL state): page, size, search, sort and status. */
 export type CampaignListParams = NonNullable<CallInput<typeof campaignApi.list>['query']>;
 export type RecipientListParams = NonNullable<CallInput<typeof campaignApi.recipients>['query']>;
+type AudienceInput = CallInput<typeof campaignApi.audienceCount>['body'];
 
 /** Campaigns (WhatsApp marketing): query options per read of `campaignApi`, one mutation per write. */
 export const campaignQueries = {
@@ -17,8 +18,7 @@ export const campaignQueries = {
   recipients: (id: number, query: RecipientListParams) =>
     queryOf(campaignApi.recipients, { params: { id }, query }),
   /** How many customers an audience reaches (a POST read: nothing changes). */
-  audienceCounts: (audience: CallInput<typeof campaignApi.audienceCount>['body']) =>
-    queryOf(campaignApi.audienceCount, { body: audience }),
+  audienceCounts: (audience: AudienceInput) => queryOf(campaignApi.audienceCount, { body: audience }),
 };
 
 export function useCampaigns(clientId: number | undefined, query: CampaignListParams) {
@@ -42,11 +42,10 @@ export function useRecipients(id: number | undefined, query: RecipientListParams
   return useQuery({ ...campaignQueries.recipients(id ?? 0, query), enabled: Boolean(id) });
 }
 
-export function useAudienceCounts(audience: CallInput<typeof campaignApi.audienceCount>['body'] | null) {
+/** The counts of an audience; not asked before there is one (null). */
+export function useAudienceCounts(audience: AudienceInput | null) {
   return useQuery({
-    ...campaignQueries.audienceCounts(
-      audience ?? ({} as CallInput<typeof campaignApi.audienceCount>['body']),
-    ),
+    ...campaignQueries.audienceCounts(audience as AudienceInput),
     enabled: audience !== null,
   });
 }
