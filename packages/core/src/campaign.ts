@@ -23,7 +23,7 @@ export const CAMPAIGN_STATUS_LABELS: Record<CampaignStatus, string> = {
 };
 
 export const RECIPIENT_STATUSES = ['waiting', 'sending', 'success', 'failed', 'skipped'] as const;
-type RecipientStatus = (typeof RECIPIENT_STATUSES)[number];
+export type RecipientStatus = (typeof RECIPIENT_STATUSES)[number];
 export const RECIPIENT_STATUS_LABELS: Record<RecipientStatus, string> = {
   waiting: 'Aguardando',
   sending: 'Enviando',

@@ -22,6 +22,8 @@ export type Access = 'public' | readonly UserTypeId[];
  */
 export const RESOURCES = [
   'account',
+  /** The session's endpoints (login, logout, /user/me): the OpenAPI tag; never signalled. */
+  'auth',
   'billing',
   'budget',
   'campaign',
@@ -33,6 +35,7 @@ export const RESOURCES = [
   'customer',
   'delivery',
   'fee-simulator',
+  'health',
   'home',
   'notification',
   'print-job',
@@ -92,7 +95,7 @@ export type ErrorCode =
   | 'internal';
 
 /** What a download answers instead of JSON (the body is the file, streamed or whole). */
-export type FileKind = 'csv' | 'pdf' | 'binary' | 'ndjson' | 'html' | 'text' | 'webp';
+export type FileKind = 'csv' | 'pdf' | 'binary' | 'ndjson' | 'html' | 'text' | 'webp' | 'jpeg' | 'png';
 
 /** An image upload (multipart field "file"): its size limit and the Portuguese messages. */
 export type Upload = {

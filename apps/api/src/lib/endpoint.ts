@@ -66,6 +66,8 @@ const FILE_CONTENT: Record<FileKind, { type: string; schema: z.ZodType }> = {
   html: { type: 'text/html', schema: binaryFileSchema },
   text: { type: 'text/plain', schema: binaryFileSchema },
   webp: { type: 'image/webp', schema: binaryFileSchema },
+  jpeg: { type: 'image/jpeg', schema: binaryFileSchema },
+  png: { type: 'image/png', schema: binaryFileSchema },
 };
 
 /** The response schemas Fastify serializes with (and documents): a download under its content type. */
@@ -115,6 +117,15 @@ export function route<E extends EndpointDef>(app: AnyApp, definition: E, handler
       ...(definition.body ? { body: definition.body } : {}),
       response: responseSchemas(definition),
     },
+    // The one multipart parser serves every /v1 route: a route without an upload refuses a multipart
+    // body as any other content type it does not read (415), before its body schema sees nothing.
+    ...(upload
+      ? {}
+      : {
+          preValidation: async (request: FastifyRequest) => {
+            if (request.isMultipart()) throw new AppError(415, 'Tipo de conteúdo não suportado');
+          },
+        }),
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
       const typed = request as EndpointRequest<E>;
       if (idempotencyKey) {

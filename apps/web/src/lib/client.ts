@@ -1,14 +1,10 @@
-import {
-  type CallInput,
-  type EndpointDef,
-  pathOf,
-  queryString,
-  type Resource,
-  type ResponseOf,
-} from '@balcao/core/contract';
+import type { CallInput, EndpointDef, Resource, ResponseOf } from '@balcao/core/contract';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiFetch, apiLines, downloadFile, fetchFile } from './api.ts';
+import { apiLines, downloadFile, fetchFile } from './api.ts';
+import { type CallArgs, type CallOptions, call, urlOf } from './call.ts';
 import { invalidateResources } from './queryKeys.ts';
+
+export { type CallArgs, type CallOptions, call, urlOf };
 
 /**
  * The one typed client of the API (issue 29): every call names an endpoint declared in core
@@ -16,47 +12,6 @@ import { invalidateResources } from './queryKeys.ts';
  * declaration. Components never write a path or an answer type; a feature's `api.ts` gives query
  * options (`queryOf`) and mutations (`useCall`) per resource.
  */
-
-export type CallOptions = {
-  signal?: AbortSignal;
-  /** The Idempotency-Key of a retried write (one per user action; `newIdempotencyKey`). */
-  idempotencyKey?: string;
-  /** The image of an upload endpoint (multipart field "file"). */
-  file?: Blob;
-};
-
-/** Arguments of a call: the input may be left out when the endpoint takes no params, query or body. */
-export type CallArgs<E extends EndpointDef> =
-  object extends CallInput<E>
-    ? [input?: CallInput<E>, options?: CallOptions]
-    : [input: CallInput<E>, options?: CallOptions];
-
-/** The URL path (under /v1) of a call: the declared path with its parameters and query. */
-export function urlOf<E extends EndpointDef>(endpoint: E, input?: CallInput<E>): string {
-  const { params, query } = (input ?? {}) as { params?: Record<string, string | number>; query?: object };
-  return pathOf(endpoint.path, params) + queryString(query as Record<string, unknown> | undefined);
-}
-
-/** Calls a declared endpoint: its typed answer, or an `ApiError` with the server's code and message. */
-export function call<E extends EndpointDef>(
-  endpoint: E,
-  ...[input, options]: CallArgs<E>
-): Promise<ResponseOf<E>> {
-  const headers: Record<string, string> = {};
-  if (options?.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
-  let body = (input as { body?: unknown } | undefined)?.body;
-  if (options?.file) {
-    const form = new FormData();
-    form.append('file', options.file);
-    body = form;
-  }
-  return apiFetch<ResponseOf<E>>(urlOf(endpoint, input), {
-    method: endpoint.method === 'GET' ? undefined : endpoint.method,
-    body,
-    headers,
-    signal: options?.signal,
-  });
-}
 
 /**
  * Calls an endpoint that streams its answer when asked (`stream: 'ndjson'`: the product import's

@@ -64,7 +64,7 @@ export default function CampaignListPage() {
   const removal = useConfirmDelete<CampaignListItem>({
     title: (c) => (c ? `Excluir a campanha "${c.name}"?` : ''),
     message: () => 'Esta ação não pode ser desfeita.',
-    remove: (c, callbacks) => deletion.mutate(c.id, callbacks),
+    remove: (c, callbacks) => deletion.mutate({ params: { id: c.id } }, callbacks),
     feedback: { show, done: () => 'Campanha excluída', failed: 'Não foi possível excluir' },
   });
 

@@ -129,7 +129,7 @@ function SystemForm({ settings }: { settings: SystemSettings }) {
       canWrite={canWrite}
       readOnlyNote="Você pode ver as preferências do sistema, mas só o Administrador pode alterá-las."
       onSubmit={async ({ updatedAt: _, ...values }) =>
-        saved(await save.mutateAsync({ ...values, updatedAt: version }))
+        saved(await save.mutateAsync({ body: { ...values, updatedAt: version } }))
       }
     >
       <SettingsSection title="Geral">

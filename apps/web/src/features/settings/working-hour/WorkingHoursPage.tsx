@@ -89,7 +89,7 @@ function WorkingHoursForm({ hours }: { hours: WorkingHoursSettings }) {
       canWrite={canWrite}
       readOnlyNote="Você pode ver o horário, mas só Administrador e Gerente podem alterá-lo."
       onSubmit={async ({ updatedAt: _, ...values }) =>
-        saved(await save.mutateAsync({ ...values, updatedAt: version }))
+        saved(await save.mutateAsync({ body: { ...values, updatedAt: version } }))
       }
     >
       <Stack direction="row" sx={{ gap: 1, alignItems: 'center' }}>
