@@ -5,6 +5,7 @@ import {
   computeSaleTotals,
   type DeliveryAddress,
   type DiscountKind,
+  type LineSnapshot,
   OFFLINE_FLAG_LABELS,
   type OfflineFlag,
   type OriginSale,
@@ -12,6 +13,7 @@ import {
   type PaymentInput,
   type Sale,
   type SaleTotals,
+  saleTotalsIssues,
   type TypeOfSale,
 } from '@balcao/core/sale';
 import { DISCOUNT_LIMIT_MESSAGES, discountsOverLimit, percentText } from '@balcao/core/settings';
@@ -21,6 +23,7 @@ import type { Executor } from '../../db/client.ts';
 import { withPreparedStatements } from '../../db/prepared.ts';
 import { users } from '../../db/schema.ts';
 import { AppError, conflict, unprocessable } from '../../errors.ts';
+import { pricedLineValues } from '../../lib/lineSnapshot.ts';
 import { insertJsonRows } from '../../lib/pg.ts';
 import { shopTodaySql } from '../../lib/shopToday.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
@@ -57,21 +60,11 @@ import { saleItems, salePayments, sales } from './schema.ts';
  * file checks the totals and payments, writes the sale and takes stock, coupon and number.
  */
 
-/** One line of a sale as its origin built it (a snapshot: the sale never reads it back from elsewhere). */
-export type SaleLineDraft = {
-  /** A catalog line moves stock; null for a free-text line (quick sale). */
-  productId: number | null;
-  variantId: number | null;
-  description: string;
-  variantName: string | null;
-  sku: string | null;
-  barcode: string | null;
-  unit: string;
-  /** Up to 3 decimals (kg). */
-  quantity: number;
-  unitPriceCents: number;
-  /** Add-ons of ONE unit. */
-  additionals: { id: number; name: string; priceCents: number; quantity: number }[];
+/**
+ * One line of a sale as its origin built it: its snapshot (core LineSnapshot; the sale never reads
+ * it back from elsewhere; a catalog line moves stock, a free-text line has no productId) and discount.
+ */
+export type SaleLineDraft = LineSnapshot & {
   discountType: DiscountKind;
   /** Cents or hundredths of a percent, as typed. */
   discountValue: number;
@@ -286,23 +279,22 @@ async function checkCouponOf(
   return { request, applied };
 }
 
-/** The sale's totals with the coupon's discount; discounts above what they discount are 422. */
+/**
+ * The sale's totals with the coupon's discount, checked by core's discount rules (422 on the
+ * field; the sale's own discount is named before a line's) and against what a sale may carry.
+ */
 function checkTotals(draft: SaleDraft, couponDiscountCents: number): SaleTotals {
-  const totals = computeSaleTotals({
+  const input = {
     lines: draft.lines,
     discountType: draft.discountType,
     discountValue: draft.discountValue,
     couponDiscountCents,
     freightCents: draft.freightCents,
-  });
-  if (totals.discountCents + totals.couponDiscountCents > totals.totalCents) {
-    throw fail('O desconto não pode ser maior que o total dos itens', 'discountValue');
-  }
-  for (const [i, line] of totals.lines.entries()) {
-    if (line.discountCents > line.grossCents) {
-      throw fail('O desconto do item não pode ser maior que o valor do item', `items.${i}.discountValue`);
-    }
-  }
+  };
+  const totals = computeSaleTotals(input);
+  const issues = saleTotalsIssues(input, totals);
+  const issue = issues.find((i) => i.path === 'discountValue') ?? issues[0];
+  if (issue) throw fail(issue.message, issue.path);
   if (totals.finalAmountCents > 2_147_483_647) throw fail('Valor da venda muito alto', 'items');
   return totals;
 }
@@ -433,23 +425,7 @@ function saleRows(session: SessionUser, register: LockedRegister, draft: SaleDra
     saleId,
     clientId,
     position: i,
-    productId: l.productId,
-    variantId: l.variantId,
-    description: l.description,
-    variantName: l.variantName,
-    sku: l.sku,
-    barcode: l.barcode,
-    unit: l.unit,
-    quantity: l.quantity,
-    unitPriceCents: l.unitPriceCents,
-    additionals: l.additionals,
-    discountType: l.discountType,
-    discountValue: l.discountValue,
-    notes: l.notes,
-    unitTotalCents: totals.lines[i].unitTotalCents,
-    grossCents: totals.lines[i].grossCents,
-    discountCents: totals.lines[i].discountCents,
-    totalCents: totals.lines[i].totalCents,
+    ...pricedLineValues(l, totals.lines[i]),
   }));
   let installment = 1;
   const installments: NewInstallment[] = [];
