@@ -1,5 +1,6 @@
 import { ALL } from '../routes.ts';
 import type { authApi } from './auth.ts';
+import type { shippingApi } from './shipping.ts';
 
 /**
  * The session's endpoints without their schemas: what the login page's JS calls. /login stays under
@@ -32,3 +33,14 @@ export const authRouteParts = {
 
 /** `authApi` as the web calls it: the same declarations, typed with their schemas, none at run time. */
 export const authRoutes = authRouteParts as unknown as typeof authApi;
+
+/**
+ * The shop's delivery rule sets the session carries (shipping's `ruleSets`, the same declaration
+ * without its schemas at run time, for the same reason as `authRoutes`).
+ */
+export const sessionShippingRules = {
+  method: 'GET',
+  path: '/shipping-settings/client/:clientId',
+  resource: 'shipping-settings',
+  access: ALL,
+} as unknown as typeof shippingApi.ruleSets;

@@ -1,9 +1,9 @@
 import type { LoginInput } from '@balcao/core/auth';
-import { authRoutes } from '@balcao/core/endpoints/authRoutes';
+import { authRoutes, sessionShippingRules } from '@balcao/core/endpoints/authRoutes';
 import type { SessionPayload, SessionUser, ShippingSetting } from '@balcao/core/session';
 import type { SettingsChecklist } from '@balcao/core/userTypes';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
-import { ApiError, apiFetch } from '../../lib/api.ts';
+import { ApiError } from '../../lib/api.ts';
 import { call } from '../../lib/call.ts';
 import { clearSessionCookies, getToken, readUserCookie, setSessionCookies } from '../../lib/cookies.ts';
 import { setShopTimeZone } from '../../lib/format.ts';
@@ -70,9 +70,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
           return;
         }
         try {
-          const shipping = await apiFetch<ShippingSetting[]>(
-            `/shipping-settings/client/${payload.user.client.id}`,
-          );
+          const shipping = await call(sessionShippingRules, {
+            params: { clientId: payload.user.client.id },
+          });
           payload.shippingSettings = shipping[0] ?? null;
         } catch (error) {
           if (error instanceof ApiError && error.status !== 0) {

@@ -1,10 +1,9 @@
 import type { ComandaBoard } from '@balcao/core/comanda';
 import { comandaApi } from '@balcao/core/endpoints/comanda';
 import { printingApi } from '@balcao/core/endpoints/printing';
-import type { ProductPage } from '@balcao/core/product';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { apiFetch, takeArrived } from '../../lib/api.ts';
+import { takeArrived } from '../../lib/api.ts';
 import { queryOf, urlOf, useCall } from '../../lib/client.ts';
 
 /**

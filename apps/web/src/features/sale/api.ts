@@ -1,16 +1,12 @@
-import type { CustomerDetail, CustomerListItem } from '@balcao/core/customer';
 import { customerApi } from '@balcao/core/endpoints/customer';
 import { productApi } from '@balcao/core/endpoints/product';
 import { receivableApi } from '@balcao/core/endpoints/receivable';
 import { saleApi } from '@balcao/core/endpoints/sale';
-import { type ListResult, toQueryString } from '@balcao/core/list';
-import type { BarcodeMatch, ProductListItem } from '@balcao/core/product';
+import { userApi } from '@balcao/core/endpoints/user';
 import { BACKOFFICE, can } from '@balcao/core/routes';
 import type { SaleStatus } from '@balcao/core/sale';
 import type { PaymentMethod } from '@balcao/core/status';
-import type { StaffUser } from '@balcao/core/user';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiFetch } from '../../lib/api.ts';
 import { call, download, queryOf, useCall } from '../../lib/client.ts';
 import { invalidateResources, queryKeys } from '../../lib/queryKeys.ts';
 
@@ -77,7 +73,7 @@ export function useQuickCustomer() {
   });
 }
 const fetchUsers = (clientId: number) =>
-  apiFetch<ListResult<StaffUser>>(`/user/client/${clientId}?pageSize=100`);
+  call(userApi.list, { params: { clientId }, query: { pageSize: 100 } });
 
 /**
  * The shop's users, to pick or filter a seller: only for the types that may read the users list (a

@@ -1,9 +1,7 @@
-import type { CepAddress } from '@balcao/core/cep';
 import type { EndpointDef } from '@balcao/core/contract';
 import { settingsApi } from '@balcao/core/endpoints/settings';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { apiFetch } from '../../lib/api.ts';
 import { type MutationInput, queryOf, useCall } from '../../lib/client.ts';
 import { useSession } from '../auth/session.tsx';
 

@@ -1,8 +1,6 @@
-import type { CepAddress } from '@balcao/core/cep';
 import type { CallInput } from '@balcao/core/contract';
 import { shippingApi } from '@balcao/core/endpoints/shipping';
 import { useQuery } from '@tanstack/react-query';
-import { apiFetch } from '../../lib/api.ts';
 import { call, queryOf, useCall } from '../../lib/client.ts';
 
 /**

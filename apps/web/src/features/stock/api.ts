@@ -1,9 +1,7 @@
 import { stockApi } from '@balcao/core/endpoints/stock';
-import { type ListResult, toQueryString } from '@balcao/core/list';
-import type { StaffUser } from '@balcao/core/user';
+import { userApi } from '@balcao/core/endpoints/user';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { apiFetch } from '../../lib/api.ts';
-import { download, queryOf, useCall } from '../../lib/client.ts';
+import { call, download, queryOf, useCall } from '../../lib/client.ts';
 import { queryKeys } from '../../lib/queryKeys.ts';
 
 /**
@@ -68,15 +66,12 @@ export const useFractionate = () => useCall(stockApi.fractionate);
 
 /**
  * The shop's users, to filter the history by who moved the stock.
- * TODO(issue 29): the user module's declarations (another group's migration) replace this path.
  */
 export function useStaff(clientId: number | undefined) {
   return useQuery({
     queryKey: queryKeys('user').list(clientId ?? 0, 'staff'),
     queryFn: () =>
-      apiFetch<ListResult<StaffUser>>(
-        `/user/client/${clientId}${toQueryString({ pageSize: 100, sort: 'name' })}`,
-      ),
+      call(userApi.list, { params: { clientId: clientId! }, query: { pageSize: 100, sort: 'name' } }),
     enabled: Boolean(clientId),
     select: (data) => data.items,
     staleTime: 60_000,
