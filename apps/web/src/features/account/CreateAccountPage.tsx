@@ -14,7 +14,7 @@ import { useState } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import type { z } from 'zod';
 import { Form, FormError, FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
-import { useSession } from '../auth/session.tsx';
+import { useSession } from '../auth/index.ts';
 import { createAccount } from './api.ts';
 
 type Company = z.input<typeof accountCompanySchema>;

@@ -21,8 +21,7 @@ import { Loading } from '../../components/Loading.tsx';
 import { alignRight, ListTable } from '../../components/listPage.tsx';
 import { ApiError, errorMessage } from '../../lib/api.ts';
 import { useIdFromPath } from '../../lib/useIdFromPath.ts';
-import { useCurrentRegister } from '../cash-register/api.ts';
-import { OpenRegisterDialog } from '../cash-register/OpenRegisterDialog.tsx';
+import { OpenRegisterDialog, useCurrentRegister } from '../cash-register/index.ts';
 import {
   DiscountApprovalDialog,
   emptyPdv,

@@ -28,7 +28,7 @@ import { alignRight, ListTable, useHandedOverMessage } from '../../components/li
 import { errorMessage } from '../../lib/api.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { useIdFromPath } from '../../lib/useIdFromPath.ts';
-import { useSession } from '../auth/session.tsx';
+import { useSession } from '../auth/index.ts';
 import {
   downloadBudgetPdf,
   printBudgetPdf,

@@ -19,7 +19,7 @@ import { useNavigate } from 'react-router';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { loadPersisted, removePersisted, savePersisted } from '../../lib/persist.ts';
-import { useSession } from '../auth/session.tsx';
+import { useSession } from '../auth/index.ts';
 import { CustomerStep, DiscountAndCoupon, ItemsStep, type PdvState, usePdvState } from '../checkout/index.ts';
 import { useCreateBudget } from './api.ts';
 

@@ -42,10 +42,10 @@ import { centsOf, centsToInput } from '../../components/MoneyField.tsx';
 import { RecordFormCard, RecordFormPage, useEditId } from '../../components/RecordFormPage.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { formatDateTime, shopTimeZone } from '../../lib/format.ts';
-import { useSession } from '../auth/session.tsx';
-import { useCoupons } from '../coupon/api.ts';
-import { TagsInput } from '../customer/TagsInput.tsx';
-import { useNamedOptions } from '../product-category/api.ts';
+import { useSession } from '../auth/index.ts';
+import { useCoupons } from '../coupon/index.ts';
+import { TagsInput } from '../customer/index.ts';
+import { useNamedOptions } from '../product-category/index.ts';
 import {
   type CampaignAction,
   downloadRecipients,

@@ -22,7 +22,7 @@ import {
   useHandedOverMessage,
 } from '../../components/listPage.tsx';
 import { readParam, useListParams } from '../../lib/listParams.ts';
-import { useSession } from '../auth/session.tsx';
+import { useSession } from '../auth/index.ts';
 import { type CampaignListParams, useCampaigns, useDeleteCampaign } from './api.ts';
 
 const PAGE_SIZES = [10, 20, 50];

@@ -35,7 +35,7 @@ import {
 import { Loading } from '../../components/Loading.tsx';
 import { centsOf, centsToInput, MoneyField } from '../../components/MoneyField.tsx';
 import { errorMessage } from '../../lib/api.ts';
-import { useSession } from '../auth/session.tsx';
+import { useSession } from '../auth/index.ts';
 import { useCloseRegister, useCurrentRegister } from './api.ts';
 import { RegisterHistory } from './RegisterHistory.tsx';
 import { REPORT_PRINT_CSS, RegisterReport } from './RegisterReport.tsx';

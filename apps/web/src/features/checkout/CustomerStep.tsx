@@ -23,12 +23,11 @@ import { Form, FormError, FormTextField, SubmitButton, useAppForm } from '../../
 import { centsOf, centsToInput, MoneyField } from '../../components/MoneyField.tsx';
 import { ApiError, errorMessage } from '../../lib/api.ts';
 import { formatTime } from '../../lib/format.ts';
-import { useSession } from '../auth/session.tsx';
-import type { LocalCatalog } from '../offline/catalog.ts';
-import type { LocalCustomer } from '../offline/db.ts';
-import { isOffline, useOffline } from '../offline/status.ts';
-import { searchCustomers, useCustomerDetail, useQuickCustomer, useSellers } from '../sale/api.ts';
-import { type PickedFreight, postDeliveryQuote, takePickedFreight } from '../shipping/api.ts';
+import { useSession } from '../auth/index.ts';
+import type { LocalCatalog, LocalCustomer } from '../offline/index.ts';
+import { isOffline, useOffline } from '../offline/index.ts';
+import { searchCustomers, useCustomerDetail, useQuickCustomer, useSellers } from '../sale/index.ts';
+import { type PickedFreight, postDeliveryQuote, takePickedFreight } from '../shipping/index.ts';
 import { type PdvAction, type PdvState, pdvTotals } from './state.ts';
 
 type Props = {

@@ -26,10 +26,10 @@ import { type KeyboardEvent, memo, type RefObject, useEffect, useRef, useState }
 import { ListTable } from '../../components/listPage.tsx';
 import { centsToInput } from '../../components/MoneyField.tsx';
 import { ApiError, errorMessage } from '../../lib/api.ts';
-import type { LocalCatalog, SearchHit } from '../offline/catalog.ts';
-import { isOffline, setUnreachable } from '../offline/status.ts';
-import { searchProducts } from '../product/api.ts';
-import { fetchByBarcode, fetchProductDetail } from '../sale/api.ts';
+import type { LocalCatalog, SearchHit } from '../offline/index.ts';
+import { isOffline, setUnreachable } from '../offline/index.ts';
+import { searchProducts } from '../product/index.ts';
+import { fetchByBarcode, fetchProductDetail } from '../sale/index.ts';
 import { type ProductChoice, ProductOptionsDialog } from './ProductOptionsDialog.tsx';
 import type { PdvAction, PdvLine } from './state.ts';
 

@@ -35,11 +35,11 @@ import { Form, FormMoneyField, FormTextField, SubmitButton, useAppForm } from '.
 import { centsOf, centsToInput, MoneyField } from '../../components/MoneyField.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { shopToday } from '../../lib/format.ts';
-import { useSession } from '../auth/session.tsx';
-import { usePdvSurchargeLabel } from '../fee-simulator/pdvSurcharge.ts';
-import type { LocalCatalog } from '../offline/catalog.ts';
-import { isOffline, useOffline } from '../offline/status.ts';
-import { PixQr } from '../sale/PixQr.tsx';
+import { useSession } from '../auth/index.ts';
+import { usePdvSurchargeLabel } from '../fee-simulator/index.ts';
+import type { LocalCatalog } from '../offline/index.ts';
+import { isOffline, useOffline } from '../offline/index.ts';
+import { PixQr } from '../sale/index.ts';
 import { useCustomerCredit, validateCoupon } from './api.ts';
 import { type PdvAction, type PdvState, pdvPaymentCheck } from './state.ts';
 

@@ -21,8 +21,8 @@ import { useEffect, useState } from 'react';
 import { ApiError, errorMessage } from '../../lib/api.ts';
 import { useDebouncedValue } from '../../lib/useDebouncedValue.ts';
 import { type ProductChoice, ProductOptionsDialog } from '../checkout/index.ts';
-import { searchProducts } from '../product/api.ts';
-import { fetchByBarcode, fetchProductDetail } from '../sale/api.ts';
+import { searchProducts } from '../product/index.ts';
+import { fetchByBarcode, fetchProductDetail } from '../sale/index.ts';
 import { useMenu } from './api.ts';
 
 type Picked = { product: Product; choice: ProductChoice };

@@ -12,8 +12,8 @@ import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Form, FormError, FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
 import { useDebouncedValue } from '../../lib/useDebouncedValue.ts';
-import { useSession } from '../auth/session.tsx';
-import { searchCustomers } from '../sale/api.ts';
+import { useSession } from '../auth/index.ts';
+import { searchCustomers } from '../sale/index.ts';
 import { useOpenComanda, useWaiters } from './api.ts';
 
 type Values = {

@@ -42,7 +42,7 @@ import { errorMessage } from '../../lib/api.ts';
 import { newIdempotencyKey } from '../../lib/client.ts';
 import { formatDateTime, formatTime } from '../../lib/format.ts';
 import { useIdFromPath } from '../../lib/useIdFromPath.ts';
-import { useSession } from '../auth/session.tsx';
+import { useSession } from '../auth/index.ts';
 import { AddItem } from './AddItem.tsx';
 import {
   useAddLine,

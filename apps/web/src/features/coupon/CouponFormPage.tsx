@@ -19,7 +19,7 @@ import { type Feedback, FeedbackSnackbar, useFeedback } from '../../components/F
 import { FormMoneyField, FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
 import { RecordFormCard, RecordFormPage, useEditId } from '../../components/RecordFormPage.tsx';
 import { shopToday } from '../../lib/format.ts';
-import { useSession } from '../auth/session.tsx';
+import { useSession } from '../auth/index.ts';
 import { useCoupon, useCreateCoupon, useUpdateCoupon } from './api.ts';
 
 /** Spec 9: after a create, the edit page of the new coupon opens 3000 ms later. */

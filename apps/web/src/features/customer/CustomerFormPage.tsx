@@ -14,7 +14,7 @@ import {
   useRecordSave,
 } from '../../components/RecordFormPage.tsx';
 import { errorMessage } from '../../lib/api.ts';
-import { useSession } from '../auth/session.tsx';
+import { useSession } from '../auth/index.ts';
 import { AddressesSection } from './AddressesSection.tsx';
 import { useCheckWhatsapp, useCreateCustomer, useCustomer, useUpdateCustomer } from './api.ts';
 import { DelinquencyBadge, WhatsappBadge } from './CustomerBadges.tsx';

@@ -14,9 +14,8 @@ import { useEffect, useRef, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { Loading } from '../../components/Loading.tsx';
 import { ApiError, errorMessage } from '../../lib/api.ts';
-import { useSession } from '../auth/session.tsx';
-import { useCurrentRegister } from '../cash-register/api.ts';
-import { OpenRegisterDialog } from '../cash-register/OpenRegisterDialog.tsx';
+import { useSession } from '../auth/index.ts';
+import { OpenRegisterDialog, useCurrentRegister } from '../cash-register/index.ts';
 import {
   CustomerStep,
   ItemsStep,

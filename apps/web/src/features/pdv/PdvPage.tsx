@@ -22,10 +22,8 @@ import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { ApiError, errorMessage } from '../../lib/api.ts';
 import { loadPersisted, savePersisted } from '../../lib/persist.ts';
-import { useSession } from '../auth/session.tsx';
-import { useCurrentRegister } from '../cash-register/api.ts';
-import { CashMovementDialog } from '../cash-register/CashMovementDialog.tsx';
-import { OpenRegisterDialog } from '../cash-register/OpenRegisterDialog.tsx';
+import { useSession } from '../auth/index.ts';
+import { CashMovementDialog, OpenRegisterDialog, useCurrentRegister } from '../cash-register/index.ts';
 import {
   CustomerStep,
   DiscountApprovalDialog,
@@ -35,15 +33,18 @@ import {
   pdvToSaleInput,
   usePdvState,
 } from '../checkout/index.ts';
-import { expectedCash } from '../offline/cash.ts';
-import { OfflineSync } from '../offline/OfflineSync.tsx';
-import { enqueueMovement } from '../offline/outbox.ts';
-import { setUnreachable, useOffline } from '../offline/status.ts';
-import { useOfflineStore, useWaitingMovements, useWaitingSales } from '../offline/useOfflineStore.ts';
-import { useCheckout } from '../sale/api.ts';
-import { Receipt } from '../sale/Receipt.tsx';
-import { useMyDiscountLimit } from '../settings/api.ts';
-import { ClosedShopWarning } from '../settings/ShopStatus.tsx';
+import {
+  enqueueMovement,
+  expectedCash,
+  OfflineSync,
+  setUnreachable,
+  useOffline,
+  useOfflineStore,
+  useWaitingMovements,
+  useWaitingSales,
+} from '../offline/index.ts';
+import { Receipt, useCheckout } from '../sale/index.ts';
+import { ClosedShopWarning, useMyDiscountLimit } from '../settings/index.ts';
 import { finishOffline } from './offlineSale.ts';
 
 const STEPS = ['Itens', 'Cliente e entrega', 'Pagamento', 'Concluído'] as const;

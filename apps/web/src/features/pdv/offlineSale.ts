@@ -9,9 +9,8 @@ import {
   pdvToSaleInput,
   pdvTotals,
 } from '../checkout/index.ts';
-import type { LocalCatalog } from '../offline/catalog.ts';
-import type { OfflineDb } from '../offline/db.ts';
-import { enqueueSale } from '../offline/outbox.ts';
+import type { LocalCatalog, OfflineDb } from '../offline/index.ts';
+import { enqueueSale } from '../offline/index.ts';
 
 /**
  * The stock an offline sale would leave, checked on the local copy as the server checks it online:

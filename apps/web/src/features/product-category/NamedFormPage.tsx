@@ -11,7 +11,7 @@ import { FormTextField, SubmitButton, useAppForm } from '../../components/form.t
 import { useHandedOverMessage } from '../../components/listPage.tsx';
 import { RecordFormCard, RecordFormPage, useEditId } from '../../components/RecordFormPage.tsx';
 import { ApiError } from '../../lib/api.ts';
-import { useSession } from '../auth/session.tsx';
+import { useSession } from '../auth/index.ts';
 import { type NamedRecord, useCreateNamed, useNamedRecord, useUpdateNamed } from './api.ts';
 import type { NamedConfig } from './namedConfig.ts';
 

@@ -19,7 +19,7 @@ import {
   SortHeader,
 } from '../../components/listPage.tsx';
 import { readParam, useListParams } from '../../lib/listParams.ts';
-import { useSession } from '../auth/session.tsx';
+import { useSession } from '../auth/index.ts';
 import { type NamedListParams, type NamedRecord, useDeleteNamed, useNamedList } from './api.ts';
 import type { NamedConfig } from './namedConfig.ts';
 

@@ -34,8 +34,8 @@ import {
 } from '../../components/form.tsx';
 import { useHandedOverMessage } from '../../components/listPage.tsx';
 import { RecordFormCard, RecordFormPage, useEditId } from '../../components/RecordFormPage.tsx';
-import { useSession } from '../auth/session.tsx';
-import { useNamedOptions } from '../product-category/api.ts';
+import { useSession } from '../auth/index.ts';
+import { useNamedOptions } from '../product-category/index.ts';
 import { useCreateProduct, useProduct, useUpdateProduct } from './api.ts';
 import { AdditionalsField } from './components/AdditionalsField.tsx';
 import { COLOR_SUGGESTIONS, GridNamesInput, SIZE_SUGGESTIONS } from './components/GridNamesInput.tsx';

@@ -41,8 +41,8 @@ import {
 } from '../../components/listPage.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { readParam, useListParams } from '../../lib/listParams.ts';
-import { useSession } from '../auth/session.tsx';
-import { useNamedOptions } from '../product-category/api.ts';
+import { useSession } from '../auth/index.ts';
+import { useNamedOptions } from '../product-category/index.ts';
 import { downloadExport, type ProductListParams, useDeleteProduct, useProducts } from './api.ts';
 import { ImportDialog } from './components/ImportDialog.tsx';
 

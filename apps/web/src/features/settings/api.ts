@@ -3,7 +3,7 @@ import { settingsApi } from '@balcao/core/endpoints/settings';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { type MutationInput, queryOf, useCall } from '../../lib/client.ts';
-import { useSession } from '../auth/session.tsx';
+import { useSession } from '../auth/index.ts';
 
 /**
  * The settings pages' data (issue 14): query options per read of `settingsApi` and one mutation per

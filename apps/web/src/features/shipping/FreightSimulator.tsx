@@ -29,9 +29,9 @@ import { useNavigate } from 'react-router';
 import { ListTable } from '../../components/listPage.tsx';
 import { centsOf, MoneyField, QuantityField } from '../../components/MoneyField.tsx';
 import { errorMessage } from '../../lib/api.ts';
-import { useSession } from '../auth/session.tsx';
-import { fetchCep } from '../customer/api.ts';
-import { searchProducts } from '../product/api.ts';
+import { useSession } from '../auth/index.ts';
+import { fetchCep } from '../customer/index.ts';
+import { searchProducts } from '../product/index.ts';
 import { pickFreight, postFreightQuote } from './api.ts';
 
 type Line = { product: ProductListItem; quantity: string };

@@ -24,7 +24,7 @@ import { Form, FormError, FormTextField, SubmitButton, useAppForm } from '../../
 import { LoadError } from '../../components/LoadError.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { errorMessage } from '../../lib/api.ts';
-import { useSession } from '../auth/session.tsx';
+import { useSession } from '../auth/index.ts';
 import {
   useAuthorizeMelhorEnvio,
   useFinishMelhorEnvio,

@@ -36,7 +36,7 @@ import {
 import { LoadError } from '../../components/LoadError.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { centsOf, centsToInput } from '../../components/MoneyField.tsx';
-import { useSession } from '../auth/session.tsx';
+import { useSession } from '../auth/index.ts';
 import { useCreateRuleSet, useRuleSet, useUpdateRuleSet } from './api.ts';
 import { RULES_FORM, RULES_LIST } from './ShippingSettingsListPage.tsx';
 

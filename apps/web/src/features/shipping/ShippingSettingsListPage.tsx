@@ -13,7 +13,7 @@ import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar
 import { LoadError } from '../../components/LoadError.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { ListHeader, ListTable, RowActions, useHandedOverMessage } from '../../components/listPage.tsx';
-import { useSession } from '../auth/session.tsx';
+import { useSession } from '../auth/index.ts';
 import { useDeleteRuleSet, useRuleSets } from './api.ts';
 
 export const RULES_LIST = '/dashboard/settings/shipping-settings';

@@ -16,7 +16,7 @@ import Typography from '@mui/material/Typography';
 import { useWatch } from 'react-hook-form';
 import { Form, FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
 import { errorMessage } from '../../lib/api.ts';
-import { useSession } from '../auth/session.tsx';
+import { useSession } from '../auth/index.ts';
 import { useRegisterExit, useStockSettings, useUpdateStockSettings } from './api.ts';
 import { StockPage, useStockPage } from './components/common.tsx';
 import {

@@ -24,7 +24,7 @@ import { useWatch } from 'react-hook-form';
 import { Form, FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
 import { QuantityField } from '../../components/MoneyField.tsx';
 import { errorMessage } from '../../lib/api.ts';
-import { fetchProduct } from '../product/api.ts';
+import { fetchProduct } from '../product/index.ts';
 import { useFractionate, useFractionRatios } from './api.ts';
 import { StockPage, useStockPage } from './components/common.tsx';
 import { ProductPicker } from './components/ProductPicker.tsx';

@@ -31,7 +31,7 @@ import {
   useEditId,
   useRecordSave,
 } from '../../components/RecordFormPage.tsx';
-import { useSession } from '../auth/session.tsx';
+import { useSession } from '../auth/index.ts';
 import { useCreateUser, useUpdateUser, useUser } from './api.ts';
 
 const LIST = '/dashboard/user';

@@ -25,7 +25,7 @@ import {
   useHandedOverMessage,
 } from '../../components/listPage.tsx';
 import { readParam, useListParams } from '../../lib/listParams.ts';
-import { useSession } from '../auth/session.tsx';
+import { useSession } from '../auth/index.ts';
 import { useDeleteUser, useUsers } from './api.ts';
 
 const PAGE_SIZES = [20, 50, 100];

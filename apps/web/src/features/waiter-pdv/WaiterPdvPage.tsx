@@ -23,11 +23,8 @@ import { Loading } from '../../components/Loading.tsx';
 import { ApiError, errorMessage } from '../../lib/api.ts';
 import { loadPersisted, savePersisted } from '../../lib/persist.ts';
 import { invalidateResources } from '../../lib/queryKeys.ts';
-import { useSession } from '../auth/session.tsx';
-import { AddItem } from '../comanda/AddItem.tsx';
-import { useBoard, useComanda } from '../comanda/api.ts';
-import { STAGE_COLOR } from '../comanda/ComandaBoardPage.tsx';
-import { OpenComandaForm } from '../comanda/ComandaOpenPage.tsx';
+import { useSession } from '../auth/index.ts';
+import { AddItem, OpenComandaForm, STAGE_COLOR, useBoard, useComanda } from '../comanda/index.ts';
 import { useOutbox } from './queue.ts';
 
 /**

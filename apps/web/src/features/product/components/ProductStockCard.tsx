@@ -14,7 +14,7 @@ import { alignRight, ListTable } from '../../../components/listPage.tsx';
 import { errorMessage } from '../../../lib/api.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 import { readParam, useListParams } from '../../../lib/listParams.ts';
-import { useSession } from '../../auth/session.tsx';
+import { useSession } from '../../auth/index.ts';
 import { useReservationFigures, useStockCard } from '../api.ts';
 
 /** A movement's time without the comma: "05/01/2026 09:05". */

@@ -21,8 +21,8 @@ import { useEffect, useRef, useState } from 'react';
 import { Controller, useWatch } from 'react-hook-form';
 import { FormTextField, useAppForm } from '../../../components/form.tsx';
 import { ApiError, errorMessage } from '../../../lib/api.ts';
-import { useSession } from '../../auth/session.tsx';
-import { fetchCep } from '../../customer/api.ts';
+import { useSession } from '../../auth/index.ts';
+import { fetchCep } from '../../customer/index.ts';
 import { useCompanySettings, useLogo, useSaveCompany } from '../api.ts';
 import { SettingsForm, SettingsQuery, SettingsSection, useSyncedVersion } from '../SettingsLayout.tsx';
 

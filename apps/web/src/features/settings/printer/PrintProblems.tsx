@@ -4,7 +4,7 @@ import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import { useState } from 'react';
-import { useSession } from '../../auth/session.tsx';
+import { useSession } from '../../auth/index.ts';
 import { useMyPrintJobs, usePrintAction } from './api.ts';
 
 /** Problems older than this are no longer raised on every page (they stay on the printer page). */

@@ -41,8 +41,8 @@ import { Loading } from '../../../components/Loading.tsx';
 import { errorMessage } from '../../../lib/api.ts';
 import { newIdempotencyKey } from '../../../lib/client.ts';
 import { formatDateTime } from '../../../lib/format.ts';
-import { useSession } from '../../auth/session.tsx';
-import { useNamedOptions } from '../../product-category/api.ts';
+import { useSession } from '../../auth/index.ts';
+import { useNamedOptions } from '../../product-category/index.ts';
 import {
   usePrintAction,
   usePrintingSettings,

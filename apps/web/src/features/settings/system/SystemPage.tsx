@@ -21,7 +21,7 @@ import Typography from '@mui/material/Typography';
 import { Controller } from 'react-hook-form';
 import { FormMoneyField, FormTextField, useAppForm } from '../../../components/form.tsx';
 import { centsOf, centsToInput } from '../../../components/MoneyField.tsx';
-import { useSession } from '../../auth/session.tsx';
+import { useSession } from '../../auth/index.ts';
 import { useSaveSystem, useSystemSettings } from '../api.ts';
 import { SettingsForm, SettingsQuery, SettingsSection, useSyncedVersion } from '../SettingsLayout.tsx';
 

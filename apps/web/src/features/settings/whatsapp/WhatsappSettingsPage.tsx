@@ -23,7 +23,7 @@ import { FeedbackSnackbar, useFeedback } from '../../../components/FeedbackSnack
 import { LoadError } from '../../../components/LoadError.tsx';
 import { Loading } from '../../../components/Loading.tsx';
 import { errorMessage } from '../../../lib/api.ts';
-import { useSession } from '../../auth/session.tsx';
+import { useSession } from '../../auth/index.ts';
 import { useInstanceActions, useSendTest, useWhatsappInstance, whatsappQueries } from './api.ts';
 
 /** A QR code lasts about 40 s in WhatsApp: a new one is asked for before that while connecting. */

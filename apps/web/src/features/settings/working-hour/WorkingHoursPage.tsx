@@ -20,7 +20,7 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { Controller, type FieldErrors, get, useFormState, useWatch } from 'react-hook-form';
 import { FormTextField, useAppForm } from '../../../components/form.tsx';
-import { useSession } from '../../auth/session.tsx';
+import { useSession } from '../../auth/index.ts';
 import { useSaveWorkingHours, useWorkingHours } from '../api.ts';
 import { SettingsForm, SettingsQuery, SettingsSection, useSyncedVersion } from '../SettingsLayout.tsx';
 import { ClosedShopWarning, ShopStatusChip } from '../ShopStatus.tsx';

@@ -6,7 +6,7 @@ import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useDebouncedValue } from '../../../lib/useDebouncedValue.ts';
-import { productQueries } from '../../product/api.ts';
+import { productQueries } from '../../product/index.ts';
 
 type Props = {
   clientId: number | undefined;

@@ -19,12 +19,7 @@ import { Loading } from '../../../components/Loading.tsx';
 import { alignRight, ListTable } from '../../../components/listPage.tsx';
 import { errorMessage } from '../../../lib/api.ts';
 import { readParam, useListParams } from '../../../lib/listParams.ts';
-import { productQueries } from '../../product/api.ts';
-import {
-  formatMovementTime,
-  movementDetails,
-  SignedQuantity,
-} from '../../product/components/ProductStockCard.tsx';
+import { formatMovementTime, movementDetails, productQueries, SignedQuantity } from '../../product/index.ts';
 import { downloadMovementsCsv, useMovements, useStaff } from '../api.ts';
 import { ProductPicker } from './ProductPicker.tsx';
 
