@@ -13,20 +13,12 @@
  * A new shop's zone (the `clients.time_zone` column's default) and Balcão's own clock (its
  * subscription's billing dates). A shop's dates always use the shop's zone, never this.
  */
-export const DEFAULT_TIME_ZONE = 'America/Sao_Paulo';
+import { DEFAULT_TIME_ZONE, isValidTimeZone } from './timeZone.ts';
+
+export { DEFAULT_TIME_ZONE, isValidTimeZone };
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
-
-/** True when `timeZone` is an IANA zone this runtime knows. */
-export function isValidTimeZone(timeZone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone });
-    return timeZone.length > 0;
-  } catch {
-    return false;
-  }
-}
 
 const partsFormats = new Map<string, Intl.DateTimeFormat>();
 function partsFormat(timeZone: string): Intl.DateTimeFormat {

@@ -1,7 +1,7 @@
 import type { CallInput, EndpointDef, Resource, ResponseOf } from '@balcao/core/contract';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiLines, downloadFile, fetchFile } from './api.ts';
 import { type CallArgs, type CallOptions, call, urlOf } from './call.ts';
+import { apiLines, downloadFile, fetchFile } from './files.ts';
 import { invalidateResources } from './queryKeys.ts';
 
 export { type CallArgs, type CallOptions, call, urlOf };
@@ -46,6 +46,15 @@ export function download<E extends EndpointDef & { file: string }>(
   failure?: string,
 ): Promise<void> {
   return downloadFile(urlOf(endpoint, input), fallbackName, failure);
+}
+
+/** A file endpoint's answer as a Blob (a PDF to print in a frame). */
+export async function fileOf<E extends EndpointDef & { file: string }>(
+  endpoint: E,
+  input: CallInput<E>,
+  failure?: string,
+): Promise<Blob> {
+  return (await fetchFile(urlOf(endpoint, input), failure)).blob();
 }
 
 /**

@@ -1,4 +1,7 @@
-import { DEFAULT_TIME_ZONE, dateIn, formatInZone, isValidTimeZone } from '@balcao/core/time';
+import { dateIn, formatInZone } from '@balcao/core/time';
+import { setShopTimeZone, shopTimeZone } from './shopZone.ts';
+
+export { setShopTimeZone, shopTimeZone };
 
 /**
  * Dates and times as the shop reads them: always in the shop's time zone (the client setting the
@@ -6,24 +9,15 @@ import { DEFAULT_TIME_ZONE, dateIn, formatInZone, isValidTimeZone } from '@balca
  * `setShopTimeZone` with it when the session loads or changes; until then a new shop's default zone.
  * The conversions and the pt-BR styles are core's time module (`@balcao/core/time`).
  */
-let zone = DEFAULT_TIME_ZONE;
-
-/** Sets the zone every date and time is shown in; an unknown zone keeps the default. */
-export function setShopTimeZone(timeZone: string = DEFAULT_TIME_ZONE) {
-  zone = isValidTimeZone(timeZone) ? timeZone : DEFAULT_TIME_ZONE;
-}
-
-/** The shop's time zone (the session's). */
-export const shopTimeZone = () => zone;
 
 /** An API timestamp in the shop's time zone: "05/01/2026, 09:05". */
-export const formatDateTime = (at: string | Date) => formatInZone(at, zone);
+export const formatDateTime = (at: string | Date) => formatInZone(at, shopTimeZone());
 
 /** The date alone in the shop's time zone: "05/01/2026". */
-export const formatDate = (at: string | Date) => formatInZone(at, zone, 'date');
+export const formatDate = (at: string | Date) => formatInZone(at, shopTimeZone(), 'date');
 
 /** The time alone in the shop's time zone: "09:05". */
-export const formatTime = (at: string | Date) => formatInZone(at, zone, 'time');
+export const formatTime = (at: string | Date) => formatInZone(at, shopTimeZone(), 'time');
 
 /** The shop's calendar date now, as YYYY-MM-DD. */
-export const shopToday = () => dateIn(zone);
+export const shopToday = () => dateIn(shopTimeZone());

@@ -6,8 +6,8 @@ import { createContext, type ReactNode, useCallback, useContext, useEffect, useM
 import { ApiError } from '../../lib/api.ts';
 import { call } from '../../lib/call.ts';
 import { clearSessionCookies, getToken, readUserCookie, setSessionCookies } from '../../lib/cookies.ts';
-import { setShopTimeZone } from '../../lib/format.ts';
 import { clearPersistedState, loadPersisted, savePersisted } from '../../lib/persist.ts';
+import { setShopTimeZone } from '../../lib/shopZone.ts';
 
 /** The last session answer, so the PDV opens without a connection (issue 21); cleared at logout. */
 const OFFLINE_SESSION_KEY = 'session';

@@ -1,8 +1,7 @@
 import type { BudgetAnswerInput, BudgetViewStatus } from '@balcao/core/budget';
 import { budgetApi } from '@balcao/core/endpoints/budget';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { fetchFile } from '../../lib/api.ts';
-import { call, download, queryOf, urlOf, useCall } from '../../lib/client.ts';
+import { call, download, fileOf, queryOf, urlOf, useCall } from '../../lib/client.ts';
 
 /**
  * Budgets (issue 17) through the typed client: query options per read of `budgetApi` (core's
@@ -72,8 +71,8 @@ export function downloadBudgetPdf(id: number, number: number) {
 
 /** Prints the PDF through a hidden frame (the browser's own PDF viewer prints A4 as generated). */
 export async function printBudgetPdf(id: number) {
-  const pdf = await fetchFile(urlOf(budgetApi.pdf, { params: { id }, query: {} }), PDF_FAILURE);
-  const url = URL.createObjectURL(await pdf.blob());
+  const pdf = await fileOf(budgetApi.pdf, { params: { id }, query: {} }, PDF_FAILURE);
+  const url = URL.createObjectURL(pdf);
   const frame = document.createElement('iframe');
   frame.style.position = 'fixed';
   frame.style.width = '0';
