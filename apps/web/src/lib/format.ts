@@ -10,6 +10,7 @@ let zone = DEFAULT_TIME_ZONE;
 
 /** Sets the zone every date and time is shown in; an unknown zone keeps the default. */
 export function setShopTimeZone(timeZone: string = DEFAULT_TIME_ZONE) {
+  if (timeZone === zone) return; // every session render calls it
   zone = isValidTimeZone(timeZone) ? timeZone : DEFAULT_TIME_ZONE;
 }
 
