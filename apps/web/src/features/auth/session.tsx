@@ -4,8 +4,8 @@ import type { SettingsChecklist } from '@balcao/core/userTypes';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import { ApiError, apiFetch } from '../../lib/api.ts';
 import { clearSessionCookies, getToken, readUserCookie, setSessionCookies } from '../../lib/cookies.ts';
-import { setShopTimeZone } from '../../lib/format.ts';
 import { clearPersistedState, loadPersisted, savePersisted } from '../../lib/persist.ts';
+import { setShopTimeZone } from '../../lib/shopZone.ts';
 
 /** The last session answer, so the PDV opens without a connection (issue 21); cleared at logout. */
 const OFFLINE_SESSION_KEY = 'session';
