@@ -23,16 +23,7 @@
  * first list page and /user/me.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readlinkSync,
-  rmSync,
-  symlinkSync,
-} from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -46,7 +37,7 @@ import {
 } from '../apps/api/src/db/client.ts';
 import { insertClient } from '../apps/api/src/modules/account/service.ts';
 import { seedDemo } from '../apps/api/src/seed.ts';
-import { ensureWebBuild, type Figures, load, machine, ROOT, startServer, table } from './lib.ts';
+import { ensureWebBuild, exportCommit, type Figures, load, machine, startServer, table } from './lib.ts';
 
 type Engine = 'pglite' | 'postgres';
 
@@ -287,24 +278,6 @@ async function token(url: string): Promise<string> {
 }
 
 type Target = { label: string; url: string; stop: () => Promise<void> };
-
-/** The code of `commit` in a temporary folder that runs like this checkout (node_modules linked). */
-function exportCommit(commit: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'balcao-bench-before-'));
-  execFileSync('sh', ['-c', `git archive ${commit} | tar -x -C ${dir}`], { cwd: ROOT });
-  const modules = join(dir, 'node_modules');
-  mkdirSync(join(modules, '@balcao'), { recursive: true });
-  for (const entry of readdirSync(join(ROOT, 'node_modules'))) {
-    if (entry === '@balcao') continue;
-    symlinkSync(join(ROOT, 'node_modules', entry), join(modules, entry));
-  }
-  // The workspace links are relative: they point into the exported code.
-  for (const entry of readdirSync(join(ROOT, 'node_modules/@balcao')))
-    symlinkSync(readlinkSync(join(ROOT, 'node_modules/@balcao', entry)), join(modules, '@balcao', entry));
-  symlinkSync(join(ROOT, 'apps/web/dist'), join(dir, 'apps/web/dist'));
-  console.log(`  ${commit} exported to ${dir}`);
-  return dir;
-}
 
 /**
  * Every scenario on every server, one after the other (so a change of the machine's load hits both

@@ -12,8 +12,10 @@
  * BENCH_PG_URL is an admin URL: the script creates (and drops) its own databases there; the API and the
  * raw SQL reach them the same way (TCP or socket). BENCH_PARTS=pglite-api,pglite-raw,pg-api,pg-raw
  * picks parts; BENCH_DURATION (s), BENCH_CATALOG (products) change the run; BENCH_SERVER_PROF=dir
- * writes a CPU profile of the server; BENCH_RAW_PREPARED=1 sends the raw SQL on PostgreSQL as named
- * prepared statements (parsed and planned once per connection: the database's best case).
+ * writes a CPU profile of the server; BENCH_RAW_PREPARED=1 sends the raw SQL as named prepared
+ * statements (parsed once per connection, PGlite through the API's own db/prepared.ts: the database's
+ * best case). BENCH_BEFORE=<commit> also runs the API of that commit (exported to a temporary
+ * folder) right before this code's, on the same engine, so before and after share the run.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -25,7 +27,17 @@ import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
 import { fromPglite, fromPostgres, migrateDatabase } from '../apps/api/src/db/client.ts';
-import { ensureWebBuild, type Figures, load, machine, type Server, startServer, table } from './lib.ts';
+import { preparingClient, withPreparedStatements } from '../apps/api/src/db/prepared.ts';
+import {
+  ensureWebBuild,
+  exportCommit,
+  type Figures,
+  load,
+  machine,
+  type Server,
+  startServer,
+  table,
+} from './lib.ts';
 
 const ITEMS = 10;
 /** Products of the realistic scenario: each sale takes 10 of them at random. */
@@ -226,10 +238,11 @@ async function arrangeRaw(q: Query) {
 
 /**
  * The checkout's statements in the API's order, hand-written (apps/api sale/record.ts, recordSale):
- * idempotency key claimed by the read of the register FOR SHARE with the stock settings, operator
- * and new id; catalog read; coupon read; sale (placeholder number) + items + payment + key -> sale in one statement; products
- * locked by id (and the ledger flag); ledger rows + levels in one statement; counter numbering the
- * sale + coupon use in one statement. With BEGIN and COMMIT: 9 round trips.
+ * idempotency key claimed by the read of the register FOR SHARE with the stock settings, operator,
+ * new id and receipt settings; catalog read; coupon read; sale (placeholder number) + items +
+ * payment + key -> sale in one statement; products locked by id (and the ledger flag); ledger rows +
+ * levels + the budget reservations held of them in one statement; counter numbering the sale +
+ * coupon use in one statement. With BEGIN and COMMIT: 9 round trips.
  */
 async function rawSale(
   q: Query,
@@ -245,7 +258,10 @@ async function rawSale(
          on conflict do nothing returning key)
        select r.id, c.stock_management, coalesce(s.allow_negative_stock, false) as allow_negative, u.name,
          nextval(pg_get_serial_sequence('sales', 'id'))::int as sale_id, (select count(*) from claim)::int as claimed,
-         (now() at time zone c.time_zone)::date::text as today
+         (now() at time zone c.time_zone)::date::text as today,
+         (select json_build_object('profileId', pp.id, 'paperWidth', pp.paper_width, 'shopName', pc.name)
+          from printing_settings ps join printer_profiles pp on pp.id = ps.receipt_profile_id and pp.deleted_at is null
+          join clients pc on pc.id = ps.client_id where ps.client_id = $1 and ps.auto_print_receipt) as receipt
        from cash_registers r join clients c on c.id = r.client_id join users u on u.id = r.user_id
        left join stock_settings s on s.client_id = r.client_id
        where r.client_id = $1 and r.user_id = $2 and r.status = 'open' limit 1 for share of r`,
@@ -312,7 +328,12 @@ async function rawSale(
        product_levels as (update products set stock = v.stock
              from unnest($4::int[], $5::numeric[]) as v(id, stock)
              where products.id = v.id and products.client_id = $1)
-     select * from m order by id`,
+     select m.*, (select json_agg(r) from (
+         select product_id, coalesce(variant_id, 0) as variant_id, sum(quantity)::text as reserved
+         from stock_reservations where client_id = $1 and released_at is null and expires_at > now()
+           and (product_id, coalesce(variant_id, 0)) in (select id, 0 from unnest($4::int[]) as id)
+         group by product_id, variant_id) r) as reserved
+     from m order by id`,
     [f.clientId, userId, saleId, locked.map((p) => p.id), locked.map((p) => String(Number(p.stock) - 1))],
   );
   await q(
@@ -378,11 +399,14 @@ async function pgliteRunner(): Promise<Runner> {
   const dataDir = mkdtempSync(join(tmpdir(), 'balcao-bench-raw-'));
   const client = await PGlite.create(dataDir, { extensions: { pg_trgm } });
   await migrateDatabase(fromPglite(client));
+  // BENCH_RAW_PREPARED: the statements as named prepared statements, the way the API sends them.
+  const prepared = process.env.BENCH_RAW_PREPARED ? preparingClient(client) : null;
+  const run = (work: (q: Query) => Promise<void>) =>
+    (prepared ?? client).transaction(async (tx) => {
+      await work((text, params) => tx.query(text, params) as Promise<{ rows: Record<string, unknown>[] }>);
+    });
   return {
-    transaction: (work) =>
-      client.transaction(async (tx) => {
-        await work((text, params) => tx.query(text, params) as Promise<{ rows: Record<string, unknown>[] }>);
-      }),
+    transaction: (work) => (prepared ? withPreparedStatements(() => run(work)) : run(work)),
     close: async () => {
       await client.close();
       rmSync(dataDir, { recursive: true, force: true });
@@ -448,6 +472,17 @@ const parts = (process.env.BENCH_PARTS ?? 'pglite-api,pglite-raw,pg-api,pg-raw')
 async function main() {
   ensureWebBuild();
   const rows: Figures[] = [];
+  const before = process.env.BENCH_BEFORE;
+  const beforeRoot = before ? exportCommit(before) : undefined;
+  const beforeLabel = (engine: string) => `${engine} before (${before?.slice(0, 7)})`;
+  if (beforeRoot && parts.includes('pglite-api')) {
+    const server = await startServer({ root: beforeRoot });
+    try {
+      rows.push(...(await benchApi(server, beforeLabel('PGlite'))));
+    } finally {
+      await server.stop();
+    }
+  }
   if (parts.includes('pglite-api')) {
     const server = await startServer();
     try {
@@ -465,6 +500,16 @@ async function main() {
     }
   }
   const admin = process.env.BENCH_PG_URL;
+  if (admin && beforeRoot && parts.includes('pg-api')) {
+    await withDatabase(admin, async (url) => {
+      const pgServer = await startServer({ databaseUrl: url, root: beforeRoot });
+      try {
+        rows.push(...(await benchApi(pgServer, beforeLabel('PostgreSQL'))));
+      } finally {
+        await pgServer.stop();
+      }
+    });
+  }
   if (admin && parts.includes('pg-api')) {
     await withDatabase(admin, async (url) => {
       const pgServer = await startServer({ databaseUrl: url });
@@ -486,17 +531,18 @@ async function main() {
       }
     });
   }
+  if (beforeRoot) rmSync(beforeRoot, { recursive: true, force: true });
   console.log(`\n${new Date().toISOString().slice(0, 10)} · ${machine()} · ${DURATION} s per run\n`);
   console.log(table(rows));
   for (const engine of ['PGlite', 'PostgreSQL']) {
-    for (const scenario of SCENARIOS) {
-      for (const n of CONCURRENCY) {
-        const a = rows.find((r) => r.name === `${engine} API, ${scenario}, ${n} clients`);
-        const r = rows.find((x) => x.name === `${engine} raw SQL, ${scenario}, ${n} clients`);
-        if (a && r?.rps)
-          console.log(
-            `${engine}, ${scenario}, ${n} clients: API/raw sales/s = ${(a.rps / r.rps).toFixed(2)}`,
-          );
+    for (const api of before ? [beforeLabel(engine), engine] : [engine]) {
+      for (const scenario of SCENARIOS) {
+        for (const n of CONCURRENCY) {
+          const a = rows.find((r) => r.name === `${api} API, ${scenario}, ${n} clients`);
+          const r = rows.find((x) => x.name === `${engine} raw SQL, ${scenario}, ${n} clients`);
+          if (a && r?.rps)
+            console.log(`${api}, ${scenario}, ${n} clients: API/raw sales/s = ${(a.rps / r.rps).toFixed(2)}`);
+        }
       }
     }
   }

@@ -1,5 +1,5 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync, symlinkSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +16,24 @@ export function ensureWebBuild(): void {
     env: { ...process.env, NODE_ENV: 'production' },
   });
   if (r.status !== 0) throw new Error('web build failed');
+}
+
+/** The code of `commit` in a temporary folder that runs like this checkout (node_modules linked). */
+export function exportCommit(commit: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'balcao-bench-before-'));
+  execFileSync('sh', ['-c', `git archive ${commit} | tar -x -C ${dir}`], { cwd: ROOT });
+  const modules = join(dir, 'node_modules');
+  mkdirSync(join(modules, '@balcao'), { recursive: true });
+  for (const entry of readdirSync(join(ROOT, 'node_modules'))) {
+    if (entry === '@balcao') continue;
+    symlinkSync(join(ROOT, 'node_modules', entry), join(modules, entry));
+  }
+  // The workspace links are relative: they point into the exported code.
+  for (const entry of readdirSync(join(ROOT, 'node_modules/@balcao')))
+    symlinkSync(readlinkSync(join(ROOT, 'node_modules/@balcao', entry)), join(modules, '@balcao', entry));
+  symlinkSync(join(ROOT, 'apps/web/dist'), join(dir, 'apps/web/dist'));
+  console.log(`  ${commit} exported to ${dir}`);
+  return dir;
 }
 
 export type Server = { url: string; stop: () => Promise<void> };

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
-import { apiLogin, closeRegisterViaApi, demoEmail, loginAs } from './helpers';
+import { apiLogin, closeRegisterViaApi, demoEmail, loginAs, settled } from './helpers';
 
 const stamp = Date.now().toString().slice(-7);
 
@@ -163,7 +163,7 @@ test('budget screens', async ({ page, browser }) => {
       ]) {
         await p.goto(path);
         await expect(p.locator('main')).toBeVisible();
-        await p.waitForTimeout(800);
+        await settled(p);
         await p.screenshot({ path: `${dir}/${name}-${width}-${scheme}.png`, fullPage: width > 600 });
       }
       await context.close();

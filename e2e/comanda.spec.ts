@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { apiLogin, closeRegisterViaApi, demoEmail, loginAs } from './helpers.ts';
+import { apiLogin, closeRegisterViaApi, demoEmail, loginAs, shopSocket } from './helpers.ts';
 
 const SHOTS = '/tmp/h16';
 
@@ -138,8 +138,12 @@ test('comandas: a Garçom at 390 px opens a tab, adds three items with a note (o
     const tabId = (await call(page.request, admin, 'get', '/comanda')).tabs.find(
       (t: { number: number }) => t.number === number,
     ).id as number;
+    // The signal goes out (a socket of the test's own receives it) and the offline board misses it.
+    const live = await shopSocket(page, admin.authorization.slice('Bearer '.length));
+    const signaled = live.change('comanda', tabId);
     await call(page.request, admin, 'post', `/comanda/${tabId}/request-bill`);
-    await cashier.waitForTimeout(1500);
+    await signaled;
+    live.close();
     await expect(card).toContainText('Aberta');
     await cashierContext.setOffline(false);
     await expect(card).toContainText('Conta pedida', { timeout: 20_000 });

@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { FEE_PRESETS } from '@balcao/core/fees';
 import { expect, type Page, test } from '@playwright/test';
-import { apiLogin, closeRegisterViaApi, demoEmail, loginAs } from './helpers';
+import { animationsDone, apiLogin, closeRegisterViaApi, demoEmail, loginAs, settled } from './helpers';
 
 const SIMULATOR = '/dashboard/bank/simulator';
 
@@ -244,7 +244,7 @@ test('screens', async ({ page }) => {
       const counter = page.getByRole('region', { name: 'Tabela de balcão' });
       await counter.getByLabel('Categoria', { exact: true }).click();
       await page.getByRole('option', { name: 'Porções' }).click();
-      await page.waitForTimeout(800);
+      await settled(page);
       const name = `${width}-${scheme}`;
       await page.screenshot({ path: `/tmp/h20/top-${name}.png` });
       await page.getByRole('region', { name: 'Simulação' }).screenshot({ path: `/tmp/h20/sim-${name}.png` });
@@ -260,7 +260,8 @@ test('screens', async ({ page }) => {
   }
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.getByRole('button', { name: 'Nova tabela' }).click();
-  await page.waitForTimeout(300);
+  await expect(page.getByRole('dialog', { name: 'Nova tabela de taxas' })).toBeVisible();
+  await animationsDone(page);
   await page.screenshot({ path: '/tmp/h20/table-dialog.png' });
   await page.emulateMedia({ media: 'print' });
   await page.screenshot({ path: '/tmp/h20/print.png', fullPage: true });

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
-import { login } from './helpers';
+import { layoutSettled, login } from './helpers';
 
 /**
  * Product search at scale (issue 21): a search that matches more than 1,000 products says "mais de
@@ -26,7 +26,7 @@ async function shoot(page: Page, name: string) {
   mkdirSync(SHOTS, { recursive: true });
   const take = async (scheme: string, width: number) => {
     await page.setViewportSize({ width, height: 860 });
-    await page.waitForTimeout(400); // the drawer's transition after a resize
+    await layoutSettled(page, width);
     await page.screenshot({ path: `${SHOTS}/${name}-${width}-${scheme}.png` });
   };
   await take('light', 1280);

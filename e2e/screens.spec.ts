@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { loginAs } from './helpers';
+import { layoutSettled, loginAs, settled } from './helpers';
 
 /**
  * The walk of every built screen (issue 13): screenshots at 1280 and 390 px, light and dark, into
@@ -39,7 +39,7 @@ for (const width of [1280, 390]) {
       for (const [name, path] of PAGES) {
         await page.goto(path);
         await expect(page.locator('main')).toBeVisible();
-        await page.waitForTimeout(700);
+        await settled(page);
         // A phone's first screen is what matters (and what fits the eye); a desktop page whole.
         await page.screenshot({ path: `${DIR}/${name}-${width}-${scheme}.png`, fullPage: width > 600 });
       }
@@ -72,7 +72,7 @@ test('the PDV with an item, at 390 and 1280 px', async ({ page }) => {
   await expect(page.getByTestId('pdv-line')).toHaveCount(1);
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: width > 600 ? 900 : 844 });
-    await page.waitForTimeout(400);
+    await layoutSettled(page, width);
     await page.screenshot({ path: `${DIR}/pdv-item-${width}.png` });
   }
 });

@@ -5,6 +5,12 @@
 //   2. The module rule (API): a module reads and writes only its own tables. Outside its own schema.ts (where a
 //      foreign key may name another module's table), no file imports another module's schema.ts, and no module
 //      imports another module's routes.ts (only modules/index.ts wires routes).
+//   3. The feature rule (web): a feature (apps/web/src/features/<name>) is reached from outside only through
+//      its index.ts, what it offers the others; its other files are its internals. The app's wiring
+//      (src/main.tsx, router.tsx, pages.tsx: the lazy pages) is above every feature and exempt, and so is a
+//      lazy `import()` (a page or panel loaded as a chunk of its own).
+//   4. One client (web): only apps/web/src/lib calls the API by hand (`apiFetch`, `fetch`); features call the
+//      endpoints declared in core through lib/client.ts (docs/architecture.md, "One contract").
 //   3. User types only through can() and named constants (core's routes.ts sets, `UserType`): no user-type id
 //      written as a number beside a user type in the apps (`userTypeId === 10`, `eq(users.userTypeId, 1)`).
 //   4. Dates through core's time module: no `Intl.DateTimeFormat`, `toLocaleDateString`/`toLocaleTimeString` or
@@ -33,12 +39,15 @@ function filesUnder(dir) {
   return out;
 }
 
-/** Relative imports of a file, resolved to absolute paths (extension as written or guessed). */
-function importsOf(file) {
+/**
+ * Relative imports of a file, resolved to absolute paths (extension as written or guessed). With
+ * `staticOnly`, a lazy `import()` is left out: it loads a page or a panel as a chunk of its own.
+ */
+function importsOf(file, staticOnly = false) {
   const text = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\/|^\s*\/\/.*$/gm, '');
   const out = [];
   for (const m of text.matchAll(IMPORT)) {
-    const spec = m[1] ?? m[2] ?? m[3];
+    const spec = staticOnly ? (m[1] ?? m[3]) : (m[1] ?? m[2] ?? m[3]);
     if (spec?.startsWith('.')) out.push(resolve(dirname(file), spec));
   }
   return out;
@@ -155,6 +164,21 @@ const webFolderOf = (file) => {
   return parts[0];
 };
 checkLoops('web folders', webFiles, webFolderOf);
+const featureOf = (file) => {
+  const parts = relative(webSrc, file).split(sep);
+  return parts[0] === 'features' && parts.length > 2 ? parts[1] : null;
+};
+for (const file of webFiles) {
+  if (relative(webSrc, file).split(sep).length === 1) continue; // the app's wiring
+  const own = featureOf(file);
+  for (const target of importsOf(file, true)) {
+    const other = featureOf(target);
+    if (!other || other === own || /[\\/]index\.tsx?$/.test(target)) continue;
+    problems.push(
+      `feature rule: ${relative(root, file)} reaches into feature "${other}"'s internals (${relative(root, target)}); import what it offers from features/${other}/index.ts`,
+    );
+  }
+}
 
 // User types by name (docs/architecture.md, Roles); dates through the time module (The shop's clock)
 const OWN_DATE_FORMAT = /Intl\.DateTimeFormat|toLocale(?:Date|Time)String|\btimeZone:\s*['"`]/;
@@ -176,10 +200,21 @@ for (const file of [...filesUnder(join(root, 'apps/api/src')), ...webFiles]) {
   });
 }
 
+const HAND_CALL = /\bapiFetch\s*[<(]|(?<![.\w])fetch\s*\(/;
+for (const file of webFiles) {
+  if (relative(webSrc, file).split(sep)[0] === 'lib') continue;
+  const text = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\/|^\s*\/\/.*$/gm, '');
+  if (HAND_CALL.test(text)) {
+    problems.push(
+      `one client: ${relative(root, file)} calls the API by hand (apiFetch or fetch); call its declared endpoint through lib/client.ts`,
+    );
+  }
+}
+
 if (problems.length > 0) {
   console.error(`Structure check failed (docs/architecture.md):\n\n${problems.join('\n\n')}`);
   process.exit(1);
 }
 console.log(
-  `Structure check: ${apiFiles.length} API module files and ${webFiles.length} web files, no loops, module rule kept.`,
+  `Structure check: ${apiFiles.length} API module files and ${webFiles.length} web files, no loops, module, feature and client rules kept.`,
 );

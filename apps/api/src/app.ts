@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyCompress from '@fastify/compress';
 import fastifyHelmet from '@fastify/helmet';
+import fastifyMultipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
@@ -18,13 +19,20 @@ import type { AppContext } from './context.ts';
 import type { Db } from './db/client.ts';
 import { errorBody, registerErrorHandler } from './errors.ts';
 import { checkedSerializerCompiler } from './lib/responseCheck.ts';
+import { MAX_UPLOAD_BYTES } from './lib/upload.ts';
 import { useLimits } from './modules/auth/limiter.ts';
 import { MODULES } from './modules/index.ts';
 import { type Access, registerAuth } from './plugins/auth.ts';
 import { attachSocket, changedWith, notifyWith, sessionsEndedWith } from './plugins/socket.ts';
 
 /** A route as registered, for tests that must cover every route (e.g. 401 without a token). */
-export type RegisteredRoute = { method: string; url: string; access: Access | undefined };
+export type RegisteredRoute = {
+  method: string;
+  url: string;
+  access: Access | undefined;
+  /** Registered from its declaration in core (lib/endpoint.ts `route`). */
+  declared: boolean;
+};
 
 export type App = FastifyInstance & { io: Server; ctx: AppContext; routes: readonly RegisteredRoute[] };
 
@@ -126,7 +134,13 @@ export async function buildApp(options: {
     if (!isApi || route.url.startsWith('/v1/docs'))
       route.config = { ...(route.config ?? {}), access: 'public' };
     const methods = Array.isArray(route.method) ? route.method : [route.method];
-    for (const method of methods) routes.push({ method, url: route.url, access: route.config?.access });
+    for (const method of methods)
+      routes.push({
+        method,
+        url: route.url,
+        access: route.config?.access,
+        declared: route.config?.declared === true,
+      });
   });
   await app.register(fastifySwagger, {
     openapi: {
@@ -141,6 +155,11 @@ export async function buildApp(options: {
   registerAuth(app, db);
   await app.register(
     async (v1) => {
+      // One multipart parser for the image uploads; each route reads its file with its own limit
+      // (lib/upload.ts, the endpoint's `upload`).
+      await v1.register(fastifyMultipart, {
+        limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 5, parts: 6 },
+      });
       for (const mod of MODULES) await v1.register(mod(ctx));
     },
     { prefix: '/v1' },

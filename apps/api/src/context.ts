@@ -1,3 +1,4 @@
+import type { Resource } from '@balcao/core/contract';
 import type { NotificationInput } from '@balcao/core/notification';
 import type { Server } from 'socket.io';
 import type { Config } from './config.ts';
@@ -12,7 +13,7 @@ export type AppContext = {
    * Tells the client's other tills that a resource changed (socket.io event `change` with
    * `{resource, id}`), so their lists refresh. Called after the commit; a no-op without sockets.
    */
-  changed: (clientId: number, resource: string, id?: number) => void;
+  changed: (clientId: number, resource: Resource, id?: number) => void;
   /**
    * Called after a commit that ended sessions of a user (logout, deactivation, deletion, password
    * change): the user's sockets whose session is gone disconnect. A no-op without sockets.

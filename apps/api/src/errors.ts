@@ -1,43 +1,13 @@
+import type { ErrorCode } from '@balcao/core/contract';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 
 type Issue = { path: string; message: string };
 
-/**
- * The stable machine code of an error answer, beside its status and Portuguese message: clients
- * branch on the code, never on the message text.
- */
-type ErrorCode =
-  /** The request does not satisfy its schema or a field rule (400). */
-  | 'validation'
-  /** No session, or an expired one (401). */
-  | 'unauthorized'
-  /** The session may not do this (403). */
-  | 'forbidden'
-  /** No such record for this client, or no such route (404). */
-  | 'not_found'
-  /** The request conflicts with the current state (409). */
-  | 'conflict'
-  /** A unique value (name, code, document, e-mail) is taken (409). */
-  | 'duplicate'
-  /** The edit was made on a copy someone else changed meanwhile (409). */
-  | 'stale'
-  /** Not enough stock for the movement or sale (409). */
-  | 'insufficient_stock'
-  /** Well-formed but refused by a business rule (422). */
-  | 'rule'
-  /** The body is too big (413). */
-  | 'too_large'
-  /** The content type is not accepted (415). */
-  | 'unsupported_media_type'
-  /** Too many attempts (429). */
-  | 'rate_limited'
-  /** An external service (CEP, WhatsApp, freight) could not answer (502/503). */
-  | 'unavailable'
-  /** A bug: never with details (500). */
-  | 'internal';
+/** The stable machine code of an error answer (core's contract: the web branches on the same codes). */
+export type { ErrorCode };
 
-type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 422 | 429 | 502 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 502 | 503;
 
 const DEFAULT_CODES: Record<number, ErrorCode> = {
   400: 'validation',

@@ -1,3 +1,4 @@
+import type { Upload } from './contract.ts';
 import { addDays } from './date.ts';
 import { listQuerySchema } from './list.ts';
 import { updatedAtField } from './product.ts';
@@ -22,7 +23,7 @@ export const CAMPAIGN_STATUS_LABELS: Record<CampaignStatus, string> = {
 };
 
 export const RECIPIENT_STATUSES = ['waiting', 'sending', 'success', 'failed', 'skipped'] as const;
-type RecipientStatus = (typeof RECIPIENT_STATUSES)[number];
+export type RecipientStatus = (typeof RECIPIENT_STATUSES)[number];
 export const RECIPIENT_STATUS_LABELS: Record<RecipientStatus, string> = {
   waiting: 'Aguardando',
   sending: 'Enviando',
@@ -302,3 +303,10 @@ export function windowCloses(instant: number, window: { windowEnd: string }, tim
   const day = dateIn(timeZone, instant);
   return Date.parse(shopLocalToIso(`${day}T${window.windowEnd}`, timeZone) as string);
 }
+
+/** The image sent with every message of a campaign: up to 5 MB, JPEG, PNG or WebP. */
+export const CAMPAIGN_IMAGE_UPLOAD = {
+  maxBytes: 5 * 1024 * 1024,
+  tooLarge: CAMPAIGN_MESSAGES.imageTooLarge,
+  notSupported: CAMPAIGN_MESSAGES.imageNotSupported,
+} as const satisfies Upload;

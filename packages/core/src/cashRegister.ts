@@ -1,4 +1,5 @@
 import { optionalText } from './fields.ts';
+import { idParam } from './params.ts';
 import { refSchema } from './responses.ts';
 import {
   approvalSchema,
@@ -139,5 +140,14 @@ export const cashRegisterSummarySchema = cashRegisterSchema.extend({
 export type CashRegisterSummary = z.infer<typeof cashRegisterSummarySchema>;
 
 /** GET /cash-register/current: the caller's open register, or null (open one first). */
+/** The register list's query: page, status, one user's registers. */
+export const cashRegisterListQuerySchema = z.object({
+  page: z.coerce.number().int().min(1, 'Página inválida').default(1),
+  pageSize: z.coerce.number().int().min(1).max(100, 'Use no máximo 100 itens por página').default(20),
+  status: z.enum(['open', 'closed'], { message: 'Use open ou closed' }).optional(),
+  userId: idParam().optional(),
+});
+export type CashRegisterListQuery = z.input<typeof cashRegisterListQuerySchema>;
+
 export const currentRegisterSchema = z.object({ cashRegister: cashRegisterSummarySchema.nullable() });
 export type CurrentRegister = z.infer<typeof currentRegisterSchema>;

@@ -1,6 +1,12 @@
 import { PRINT_JOB_STATUSES } from './printingText.ts';
 import { refSchema } from './responses.ts';
-import { approvalSchema, lineTotals, PAYMENT_METHOD_LABELS, type SaleLineInput } from './sale.ts';
+import {
+  approvalSchema,
+  lineSnapshotSchema,
+  lineTotals,
+  PAYMENT_METHOD_LABELS,
+  type SaleLineInput,
+} from './sale.ts';
 import { PAYMENT_METHODS, type PaymentMethod } from './status.ts';
 import { z } from './zod.ts';
 
@@ -194,16 +200,8 @@ export const comandaCloseInputSchema = z.object({
 
 export const comandaLineSchema = z.object({
   id: z.number(),
-  productId: z.number().nullable(),
-  variantId: z.number().nullable(),
-  description: z.string(),
-  variantName: z.string().nullable(),
-  unit: z.string(),
-  quantity: z.number(),
-  unitPriceCents: z.number(),
-  additionals: z.array(
-    z.object({ id: z.number(), name: z.string(), priceCents: z.number(), quantity: z.number() }),
-  ),
+  // The line's snapshot (core sale.ts); its codes stay on the row, for the sale the tab closes into.
+  ...lineSnapshotSchema.omit({ sku: true, barcode: true }).shape,
   notes: z.string().nullable(),
   totalCents: z.number(),
   /** Quantity already paid by item payments. */

@@ -1,4 +1,5 @@
 import { barcodeSchema } from './barcode.ts';
+import type { Upload } from './contract.ts';
 import { optionalText } from './fields.ts';
 import { booleanFilter, listQuerySchema, pageOf } from './list.ts';
 import { keepDigitsAndComma } from './money.ts';
@@ -222,6 +223,7 @@ export const productListQuerySchema = listQuerySchema.extend({
   active: booleanFilter,
   lowStock: booleanFilter,
 });
+export type ProductListQuery = z.input<typeof productListQuerySchema>;
 export const PRODUCT_SORTS = ['name', 'sku', 'salePriceCents', 'stock', 'createdAt', 'updatedAt'] as const;
 
 /** One variant of the grid: its own SKU, barcode, price (null = the product's) and stock. */
@@ -642,3 +644,10 @@ export const productFormSchema = z
   )
   .pipe(productInputSchema);
 export type ProductFormValues = z.input<typeof productFormSchema>;
+
+/** A product image: up to 5 MB, JPEG, PNG or WebP (stored as WebP in two sizes). */
+export const PRODUCT_IMAGE_UPLOAD = {
+  maxBytes: 5 * 1024 * 1024,
+  tooLarge: 'A imagem deve ter no máximo 5 MB',
+  notSupported: 'Formato não suportado: envie uma imagem JPEG, PNG ou WebP',
+} as const satisfies Upload;

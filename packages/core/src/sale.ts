@@ -311,7 +311,7 @@ export type PaymentCheckInput = {
   today: string;
 };
 
-type PaymentCheck =
+export type PaymentCheck =
   | {
       ok: true;
       payments: CheckedPayment[];
@@ -666,8 +666,22 @@ export type OfflineSaleData = z.output<typeof offlineSaleInputSchema>;
 // ---------------------------------------------------------------------------------------------------
 // What the API answers
 
-export const saleItemSchema = z.object({
+/** An add-on of ONE unit of a line, as charged. */
+export const lineAdditionalSchema = z.object({
   id: z.number(),
+  name: z.string(),
+  priceCents: z.number(),
+  quantity: z.number(),
+});
+export type LineAdditional = z.infer<typeof lineAdditionalSchema>;
+
+/**
+ * A line's snapshot of the catalog when it was made (sale, budget and comanda lines keep the same
+ * columns): product, variant, names and codes, unit, quantity, price and add-ons. Never read back
+ * from the catalog. The fields of `lineSnapshotSchema`, in the order the answers list them.
+ */
+export const lineSnapshotShape = {
+  /** Null for a free-text line (quick sale, service fee) or a product deleted since. */
   productId: z.number().nullable(),
   variantId: z.number().nullable(),
   description: z.string(),
@@ -675,11 +689,17 @@ export const saleItemSchema = z.object({
   sku: z.string().nullable(),
   barcode: z.string().nullable(),
   unit: z.string(),
+  /** Up to 3 decimals (kg). */
   quantity: z.number(),
   unitPriceCents: z.number(),
-  additionals: z.array(
-    z.object({ id: z.number(), name: z.string(), priceCents: z.number(), quantity: z.number() }),
-  ),
+  additionals: z.array(lineAdditionalSchema),
+};
+export const lineSnapshotSchema = z.object(lineSnapshotShape);
+export type LineSnapshot = z.infer<typeof lineSnapshotSchema>;
+
+export const saleItemSchema = z.object({
+  id: z.number(),
+  ...lineSnapshotShape,
   unitTotalCents: z.number(),
   grossCents: z.number(),
   discountType: z.enum(DISCOUNT_KINDS),

@@ -1,4 +1,5 @@
 import { BRAZIL_STATES, isValidCep, normalizeCep } from './cep.ts';
+import type { Upload } from './contract.ts';
 import { isValidCpfOrCnpj, isValidPhone, normalizeDocument, normalizePhone } from './document.ts';
 import { optionalText } from './fields.ts';
 import { PIX_CITY_MAX, PIX_NAME_MAX } from './pix.ts';
@@ -359,3 +360,10 @@ export function discountsOverLimit(
   });
   return { lines, sale: manual > 0 && manual * 10000 > limit.sale * gross };
 }
+
+/** The logo upload (Configurações > Empresa): up to 2 MB, JPEG, PNG or WebP. */
+export const LOGO_UPLOAD = {
+  maxBytes: 2 * 1024 * 1024,
+  tooLarge: COMPANY_MESSAGES.logoTooLarge,
+  notSupported: COMPANY_MESSAGES.logoNotSupported,
+} as const satisfies Upload;

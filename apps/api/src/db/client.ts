@@ -9,6 +9,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { preparingClient } from './prepared.ts';
 import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
@@ -32,7 +33,8 @@ export async function openPglite(dataDir?: string): Promise<PGlite> {
 }
 
 export function fromPglite(client: PGlite): Database {
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  // Queries inside withPreparedStatements (db/prepared.ts) run as named statements.
+  const db = drizzlePglite({ client: preparingClient(client), schema }) as unknown as Db;
   return { db, kind: 'pglite', close: () => client.close() };
 }
 

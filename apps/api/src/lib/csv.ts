@@ -11,7 +11,14 @@ import type { FastifyReply } from 'fastify';
 export async function sendCsvStream<T>(
   reply: FastifyReply,
   name: string,
-  csv: { header: string; rows: AsyncIterable<T>; lines: (batch: T[]) => string; today: string },
+  csv: {
+    header: string;
+    rows: AsyncIterable<T>;
+    lines: (batch: T[]) => string;
+    today: string;
+    /** A file name of its own (the sale list's names its period); `${name}-${today}.csv` otherwise. */
+    fileName?: string;
+  },
 ) {
   const iterator = csv.rows[Symbol.asyncIterator]();
   const first = await iterator.next();
@@ -29,7 +36,7 @@ export async function sendCsvStream<T>(
   }
   return reply
     .header('content-type', 'text/csv; charset=utf-8')
-    .header('content-disposition', `attachment; filename="${name}-${csv.today}.csv"`)
+    .header('content-disposition', `attachment; filename="${csv.fileName ?? `${name}-${csv.today}.csv`}"`)
     .header('cache-control', 'no-store')
     .send(Readable.from(chunks()));
 }

@@ -1,15 +1,6 @@
-import { type ListResult, pageOf } from '@balcao/core/list';
-import {
-  type CATALOG_NAME_SORTS,
-  catalogNameListQuerySchema,
-  type ProductCategory,
-  productCategoryInputSchema,
-  productCategorySchema,
-  productCategoryUpdateSchema,
-} from '@balcao/core/product';
-import { deletedSchema } from '@balcao/core/responses';
-import { BACKOFFICE, WRITE } from '@balcao/core/routes';
-import type { UserTypeId } from '@balcao/core/userTypes';
+import type { NamedCatalogApi } from '@balcao/core/endpoints/namedCatalog';
+import type { ListResult } from '@balcao/core/list';
+import type { CATALOG_NAME_SORTS, catalogNameListQuerySchema, ProductCategory } from '@balcao/core/product';
 import { type AnyColumn, and, eq, getTableName, ilike, type SQL, sql } from 'drizzle-orm';
 import { boolean, integer, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -19,8 +10,8 @@ import type { Db, Executor } from '../db/client.ts';
 import { conflict, duplicate, notFound } from '../errors.ts';
 import { assertOwnClient, sessionOf } from '../plugins/auth.ts';
 import type { Actor } from './actor.ts';
+import { route } from './endpoint.ts';
 import { countRows, escapeLike, listResult, orderByOf, pageWindow } from './list.ts';
-import { clientParams, idParams } from './params.ts';
 import { isForeignKeyViolation, isSameVersion, mapUnique } from './pg.ts';
 import { assertNotStale } from './version.ts';
 
@@ -238,82 +229,31 @@ export function namedCatalogService(o: NamedCatalogOptions) {
 type NamedCatalogService = ReturnType<typeof namedCatalogService>;
 
 /**
- * REST routes of a named-catalog resource (DESIGN.md): list by client, read, create (201),
- * update (200, stale -> 409), delete (409 while records use it). Reading is open to the back office
- * (the pages that use them); writing to the catalog roles.
+ * The handlers of a named-catalog resource (DESIGN.md): its endpoints are declared in core
+ * (`namedCatalogEndpoints`: `productCategoryApi`, `productBrandApi`, `campaignCategoryApi`), with who
+ * reads and who writes.
  */
 export function namedCatalogRoutes(
   ctx: AppContext,
-  resource: 'product-category' | 'product-brand' | 'campaign-category',
+  api: NamedCatalogApi,
   service: NamedCatalogService,
   usage: UsageCount,
-  /** Who reads and who writes: the catalog's roles unless given (campaign categories: the campaign roles). */
-  access: { read: readonly UserTypeId[]; write: readonly UserTypeId[] } = {
-    read: BACKOFFICE,
-    write: WRITE.catalog,
-  },
 ): FastifyPluginAsyncZod {
   return async (app) => {
     const { db } = ctx;
-    const tags = [resource];
 
-    app.get(
-      `/${resource}/client/:clientId`,
-      {
-        config: { access: access.read },
-        schema: {
-          tags,
-          params: clientParams,
-          querystring: catalogNameListQuerySchema,
-          response: { 200: pageOf(productCategorySchema) },
-        },
-      },
-      async (request) =>
-        service.list(db, assertOwnClient(request, request.params.clientId), request.query, usage),
+    route(app, api.list, (request) =>
+      service.list(db, assertOwnClient(request, request.params.clientId), request.query, usage),
     );
 
-    app.get(
-      `/${resource}/:id`,
-      {
-        config: { access: access.read },
-        schema: { tags, params: idParams, response: { 200: productCategorySchema } },
-      },
-      async (request) => service.find(db, sessionOf(request), request.params.id, usage),
+    route(app, api.get, (request) => service.find(db, sessionOf(request), request.params.id, usage));
+
+    route(app, api.create, (request) => service.create(db, sessionOf(request), request.body));
+
+    route(app, api.update, (request) =>
+      service.update(db, sessionOf(request), request.params.id, request.body, usage),
     );
 
-    app.post(
-      `/${resource}`,
-      {
-        config: { access: access.write },
-        schema: { tags, body: productCategoryInputSchema, response: { 201: productCategorySchema } },
-      },
-      async (request, reply) => {
-        const record = await service.create(db, sessionOf(request), request.body);
-        return reply.status(201).send(record);
-      },
-    );
-
-    app.put(
-      `/${resource}/:id`,
-      {
-        config: { access: access.write },
-        schema: {
-          tags,
-          params: idParams,
-          body: productCategoryUpdateSchema,
-          response: { 200: productCategorySchema },
-        },
-      },
-      async (request) => service.update(db, sessionOf(request), request.params.id, request.body, usage),
-    );
-
-    app.delete(
-      `/${resource}/:id`,
-      {
-        config: { access: access.write },
-        schema: { tags, params: idParams, response: { 200: deletedSchema } },
-      },
-      async (request) => service.remove(db, sessionOf(request), request.params.id, usage),
-    );
+    route(app, api.remove, (request) => service.remove(db, sessionOf(request), request.params.id, usage));
   };
 }

@@ -26,6 +26,8 @@ export type Access = 'public' | readonly UserTypeId[];
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
+    /** Registered from its declaration in core (`route`, lib/endpoint.ts). */
+    declared?: boolean;
   }
   interface FastifyRequest {
     session: SessionUser | null;

@@ -12,11 +12,9 @@ import { QueryClient, QueryClientProvider, useQueryClient } from '@tanstack/reac
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { Navigate, Outlet, Link as RouterLink, useLocation } from 'react-router';
 import { Loading } from '../components/Loading.tsx';
-import { useSession } from '../features/auth/session.tsx';
-import { useNotifications } from '../features/notification/useNotifications.ts';
-import { BillingBanner } from '../features/settings/billing/BillingBanner.tsx';
-import { PrintProblems } from '../features/settings/printer/PrintProblems.tsx';
-import { useStationConfig } from '../features/settings/printer/stationStore.ts';
+import { useSession } from '../features/auth/index.ts';
+import { useNotifications } from '../features/notification/index.ts';
+import { BillingBanner, PrintProblems, useStationConfig } from '../features/settings/index.ts';
 import { withPortugueseTexts } from '../lib/locale.ts';
 import { useWaitingForPage } from '../lib/preload.ts';
 import { BottomBar } from './BottomBar.tsx';

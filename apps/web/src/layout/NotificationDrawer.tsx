@@ -4,7 +4,7 @@ import Button from '@mui/material/Button';
 import Drawer from '@mui/material/Drawer';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import type { AppNotification } from '../features/notification/useNotifications.ts';
+import type { AppNotification } from '../features/notification/index.ts';
 import { formatTime } from '../lib/format.ts';
 
 const NOTIFICATION_DRAWER_WIDTH = 300;

@@ -18,7 +18,7 @@ import Typography from '@mui/material/Typography';
 import { lazy, memo, Suspense, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { useThemeMode } from '../components/ThemeModeProvider.tsx';
-import { ShopStatusChip } from '../features/settings/ShopStatus.tsx';
+import { ShopStatusChip } from '../features/settings/index.ts';
 
 const ChangePasswordDialog = lazy(() =>
   import('../features/user/ChangePasswordDialog.tsx').then((m) => ({ default: m.ChangePasswordDialog })),

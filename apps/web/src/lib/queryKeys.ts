@@ -1,3 +1,4 @@
+import type { Resource } from '@balcao/core/contract';
 import type { QueryClient } from '@tanstack/react-query';
 
 /**
@@ -5,7 +6,7 @@ import type { QueryClient } from '@tanstack/react-query';
  * ('sale', 'customer', 'product-category'...), then 'list' or 'detail' or another view of it. Any
  * feature can so name (and invalidate) another resource's data without importing that feature.
  */
-export function queryKeys<R extends string>(resource: R) {
+export function queryKeys<R extends Resource>(resource: R) {
   const all = [resource] as const;
   return {
     all,
@@ -23,7 +24,7 @@ export function queryKeys<R extends string>(resource: R) {
  * The resources whose shown figures a change of one resource moves: a sale moves the register's
  * totals, the products' stock and the customer's credit and delinquency.
  */
-const AFFECTED: Record<string, readonly string[]> = {
+const AFFECTED: Partial<Record<Resource, readonly Resource[]>> = {
   sale: ['sale', 'cash-register', 'product', 'stock', 'customer', 'home'],
   receivable: ['sale', 'customer', 'cash-register', 'home'],
   'cash-register': ['cash-register', 'home'],
@@ -38,7 +39,7 @@ const AFFECTED: Record<string, readonly string[]> = {
  * screen refetch, each once. Used by the socket's `change` events and by mutations that touch
  * another feature's data.
  */
-export function invalidateResources(queryClient: QueryClient, changed: readonly string[]) {
+export function invalidateResources(queryClient: QueryClient, changed: readonly Resource[]) {
   const resources = new Set(changed.flatMap((r) => AFFECTED[r] ?? [r]));
   return Promise.all([...resources].map((r) => queryClient.invalidateQueries({ queryKey: [r] })));
 }

@@ -2,6 +2,7 @@ import type { BudgetConvertInput } from '@balcao/core/budget';
 import type { DeliveryAddress, DiscountKind, PaymentInput } from '@balcao/core/sale';
 import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
+import { lineSnapshotOf } from '../../lib/lineSnapshot.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { priceItems } from '../product/pricing.ts';
 import { type RecordedSale, recordSale, type SaleLineDraft } from '../sale/record.ts';
@@ -61,17 +62,10 @@ export async function convertBudget(
           : null;
       const lines: SaleLineDraft[] = items.map((i) => {
         const priced = current && i.productId !== null ? current[catalog.indexOf(i)] : null;
+        // The stored snapshot, or today's catalog for the same product, variant and add-ons.
         return {
-          productId: i.productId,
-          variantId: i.variantId,
-          description: priced?.description ?? i.description,
-          variantName: priced ? priced.variantName : i.variantName,
-          sku: priced ? priced.sku : i.sku,
-          barcode: priced ? priced.barcode : i.barcode,
-          unit: priced?.unit ?? i.unit,
-          quantity: Number(i.quantity),
-          unitPriceCents: priced?.unitPriceCents ?? i.unitPriceCents,
-          additionals: priced?.additionals ?? (i.additionals as SaleLineDraft['additionals']),
+          ...lineSnapshotOf(i),
+          ...priced,
           discountType: i.discountType as DiscountKind,
           discountValue: i.discountValue,
           notes: i.notes,

@@ -6,7 +6,6 @@ import {
   index,
   integer,
   jsonb,
-  numeric,
   pgTable,
   serial,
   text,
@@ -14,11 +13,10 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { clients, users } from '../../db/schema.ts';
+import { lineSnapshotColumns, lineTotalsColumns, quantityColumn } from '../../lib/lineSnapshot.ts';
 import { customers } from '../customer/schema.ts';
 import { products, productVariants } from '../product/schema.ts';
 import { sales } from '../sale/schema.ts';
-
-const quantity = (name: string) => numeric(name, { precision: 14, scale: 3, mode: 'number' });
 
 /**
  * A budget (orçamento, issue 17). Money in cents. `status` is pending | sent | finished | canceled;
@@ -44,7 +42,7 @@ export const budgets = pgTable(
     typeOfSale: text('type_of_sale').notNull().default('store'),
     deliveryAddress: jsonb('delivery_address'),
     totalItems: integer('total_items').notNull(),
-    totalQuantity: quantity('total_quantity').notNull(),
+    totalQuantity: quantityColumn('total_quantity').notNull(),
     itemsGrossCents: integer('items_gross_cents').notNull(),
     itemsDiscountCents: integer('items_discount_cents').notNull().default(0),
     totalCents: integer('total_cents').notNull(),
@@ -96,21 +94,8 @@ export const budgetItems = pgTable(
     position: integer('position').notNull(),
     productId: integer('product_id').references(() => products.id, { onDelete: 'set null' }),
     variantId: integer('variant_id').references(() => productVariants.id, { onDelete: 'set null' }),
-    description: text('description').notNull(),
-    variantName: text('variant_name'),
-    sku: text('sku'),
-    barcode: text('barcode'),
-    unit: text('unit').notNull(),
-    quantity: quantity('quantity').notNull(),
-    unitPriceCents: integer('unit_price_cents').notNull(),
-    additionals: jsonb('additionals').notNull().default([]),
-    discountType: text('discount_type').notNull().default('fixed_amount'),
-    discountValue: integer('discount_value').notNull().default(0),
-    notes: text('notes'),
-    unitTotalCents: integer('unit_total_cents').notNull(),
-    grossCents: integer('gross_cents').notNull(),
-    discountCents: integer('discount_cents').notNull().default(0),
-    totalCents: integer('total_cents').notNull(),
+    ...lineSnapshotColumns({ unitDefault: false }),
+    ...lineTotalsColumns(),
   },
   (t) => [index('budget_items_budget_idx').on(t.budgetId, t.position)],
 );

@@ -7,7 +7,12 @@ import {
   budgetExpired,
 } from '@balcao/core/budget';
 import { addDays } from '@balcao/core/date';
-import { computeSaleTotals, type DeliveryAddress, type DiscountKind } from '@balcao/core/sale';
+import {
+  computeSaleTotals,
+  type DeliveryAddress,
+  type DiscountKind,
+  saleTotalsIssues,
+} from '@balcao/core/sale';
 import { discountsOverLimit, percentText } from '@balcao/core/settings';
 import type { UserTypeId } from '@balcao/core/userTypes';
 import { and, asc, eq, sql } from 'drizzle-orm';
@@ -16,6 +21,7 @@ import type { Executor } from '../../db/client.ts';
 import { users } from '../../db/schema.ts';
 import { AppError, conflict, notFound, unprocessable } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
+import { pricedLineOf, pricedLineValues } from '../../lib/lineSnapshot.ts';
 import { shopDayStartSql, shopTodaySql } from '../../lib/shopToday.ts';
 import { customerRefSql, findCustomerRef, findDeliveryAddress, readRef } from '../customer/refs.ts';
 import { type PricedItem, priceItems } from '../product/pricing.ts';
@@ -114,23 +120,7 @@ export function toBudget(
 function toItem(i: ItemRow, currentUnitPriceCents: number | null): BudgetItem {
   return {
     id: i.id,
-    productId: i.productId,
-    variantId: i.variantId,
-    description: i.description,
-    variantName: i.variantName,
-    sku: i.sku,
-    barcode: i.barcode,
-    unit: i.unit,
-    quantity: Number(i.quantity),
-    unitPriceCents: i.unitPriceCents,
-    additionals: i.additionals as BudgetItem['additionals'],
-    unitTotalCents: i.unitTotalCents,
-    grossCents: i.grossCents,
-    discountType: i.discountType as DiscountKind,
-    discountValue: i.discountValue,
-    discountCents: i.discountCents,
-    totalCents: i.totalCents,
-    notes: i.notes,
+    ...pricedLineOf(i),
     currentUnitPriceCents,
   };
 }
@@ -210,22 +200,20 @@ function priceBudget(
     discountValue: item.discountValue,
     notes: item.notes,
   }));
-  const totals = computeSaleTotals({
+  const input = {
     lines,
     discountType: data.discountType,
     discountValue: data.discountValue,
     freightCents: data.typeOfSale === 'delivery' ? data.freightCents : 0,
-  });
-  return { lines, totals };
+  };
+  const totals = computeSaleTotals(input);
+  return { lines, totals, issues: saleTotalsIssues(input, totals) };
 }
 
-function checkTotals(totals: Totals) {
-  for (const [i, line] of totals.lines.entries()) {
-    if (line.discountCents > line.grossCents)
-      throw fail('O desconto do item não pode ser maior que o valor do item', `items.${i}.discountValue`);
-  }
-  if (totals.discountCents > totals.totalCents)
-    throw fail('O desconto não pode ser maior que o total dos itens', 'discountValue');
+/** Core's discount rules (a line's first, then the budget's), then the amount a sale may carry. */
+function checkTotals({ totals, issues }: ReturnType<typeof priceBudget>) {
+  const [issue] = issues;
+  if (issue) throw fail(issue.message, issue.path);
   if (totals.finalAmountCents > 2_147_483_647) throw fail('Valor do orçamento muito alto', 'items');
 }
 
@@ -274,23 +262,7 @@ function itemRows(
     budgetId,
     clientId,
     position: i,
-    productId: l.productId,
-    variantId: l.variantId,
-    description: l.description,
-    variantName: l.variantName,
-    sku: l.sku,
-    barcode: l.barcode,
-    unit: l.unit,
-    quantity: l.quantity,
-    unitPriceCents: l.unitPriceCents,
-    additionals: l.additionals,
-    discountType: l.discountType,
-    discountValue: l.discountValue,
-    notes: l.notes,
-    unitTotalCents: totals.lines[i].unitTotalCents,
-    grossCents: totals.lines[i].grossCents,
-    discountCents: totals.lines[i].discountCents,
-    totalCents: totals.lines[i].totalCents,
+    ...pricedLineValues(l, totals.lines[i]),
   }));
 }
 
@@ -323,8 +295,9 @@ export async function createBudget(ctx: AppContext, actor: BudgetActor, data: Bu
       if (!deliveryAddress)
         throw fail('Endereço de entrega não encontrado para este cliente', 'deliveryAddressId');
     }
-    const { lines, totals } = priceBudget(data, await priceItems(tx, clientId, data.items));
-    checkTotals(totals);
+    const priced = priceBudget(data, await priceItems(tx, clientId, data.items));
+    checkTotals(priced);
+    const { lines, totals } = priced;
     await checkDiscountLimit(tx, actor, totals);
     const validUntil = await validUntilOf(tx, actor, data.validUntil, today);
     if (data.reserveStock && !(await findStockSettings(tx, actor)).stockManagement)
@@ -419,8 +392,9 @@ export async function renewBudget(ctx: AppContext, actor: BudgetActor, id: numbe
       throw unprocessable(BUDGET_MESSAGES.notExpired);
     const items = await findItems(tx, id);
     const data = budgetDataOf(row, items);
-    const { lines, totals } = priceBudget(data, await priceItems(tx, clientId, data.items));
-    checkTotals(totals);
+    const priced = priceBudget(data, await priceItems(tx, clientId, data.items));
+    checkTotals(priced);
+    const { lines, totals } = priced;
     const validUntil = await validUntilOf(tx, actor, asked, today);
     await tx.delete(budgetItems).where(eq(budgetItems.budgetId, id));
     await tx.insert(budgetItems).values(itemRows(clientId, id, lines, totals));

@@ -1,27 +1,10 @@
-import {
-  audienceCountsSchema,
-  audienceSchema,
-  CAMPAIGN_MESSAGES,
-  campaignInputSchema,
-  campaignListItemSchema,
-  campaignListQuerySchema,
-  campaignRecipientSchema,
-  campaignSchema,
-  campaignUpdateSchema,
-  RECIPIENT_STATUS_LABELS,
-  recipientListQuerySchema,
-} from '@balcao/core/campaign';
-import { pageOf } from '@balcao/core/list';
-import { binaryFileSchema, csvFileSchema, deletedSchema } from '@balcao/core/responses';
-import { BACKOFFICE, WRITE } from '@balcao/core/routes';
-import { z } from '@balcao/core/zod';
-import fastifyMultipart from '@fastify/multipart';
-import type { FastifyReply } from 'fastify';
+import { RECIPIENT_STATUS_LABELS } from '@balcao/core/campaign';
+import { campaignApi } from '@balcao/core/endpoints/campaign';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
-import { errorBody, notFound } from '../../errors.ts';
+import { notFound } from '../../errors.ts';
 import { sendCsvStream } from '../../lib/csv.ts';
-import { clientParams, idParam, idParams } from '../../lib/params.ts';
+import { route } from '../../lib/endpoint.ts';
 import { shopToday } from '../../lib/shopToday.ts';
 import { assertOwnClient, sessionOf } from '../../plugins/auth.ts';
 import { storageFor } from '../storage/storage.ts';
@@ -41,266 +24,79 @@ import {
   updateCampaign,
 } from './service.ts';
 
-const tags = ['campaign'];
-
-/** The campaign image's upload limit (before it is re-encoded to a JPEG of at most 1600 px). */
-const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
-const IMAGE_FILE = /^[0-9a-f]{32}\.jpg$/;
-
-function sendError(reply: FastifyReply, statusCode: 400 | 413 | 415, message: string) {
-  return reply.status(statusCode).send(errorBody(statusCode, message));
-}
-
-/** The real type of the bytes (magic numbers): JPEG, PNG or WebP. */
-function isImage(data: Buffer): boolean {
-  if (data.length >= 3 && data[0] === 0xff && data[1] === 0xd8 && data[2] === 0xff) return true;
-  if (
-    data.length >= 8 &&
-    data.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))
-  )
-    return true;
-  return (
-    data.length >= 12 &&
-    data.subarray(0, 4).toString('latin1') === 'RIFF' &&
-    data.subarray(8, 12).toString('latin1') === 'WEBP'
-  );
-}
-
 const cell = (value: string | null) => {
   const text = value ?? '';
   return /[";\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 };
 
-/** /v1/campaign: reading is the page's roles (BACKOFFICE), everything else WRITE.campaigns. */
+/** /v1/campaign: the handlers of `campaignApi` (core declares the endpoints). */
 export function campaignRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     const { db } = ctx;
     const storage = storageFor(ctx.config);
 
-    await app.register(fastifyMultipart, {
-      limits: { fileSize: IMAGE_MAX_BYTES, files: 1, fields: 2, parts: 3 },
+    route(app, campaignApi.list, (request) =>
+      listCampaigns(db, assertOwnClient(request, request.params.clientId), request.query),
+    );
+
+    route(app, campaignApi.audienceCount, (request) => countAudience(db, sessionOf(request), request.body));
+
+    route(app, campaignApi.get, (request) => findCampaign(db, sessionOf(request), request.params.id));
+
+    route(app, campaignApi.recipients, (request) =>
+      listRecipients(db, sessionOf(request), request.params.id, request.query),
+    );
+
+    route(app, campaignApi.recipientsCsv, async (request, reply) => {
+      const session = sessionOf(request);
+      const rows = await recipientsForCsv(db, session, request.params.id);
+      return sendCsvStream(reply, `campanha-${request.params.id}`, {
+        today: await shopToday(db, session.clientId),
+        header: '\uFEFFNome;WhatsApp;Situação;Motivo;Enviada em\n',
+        rows,
+        lines: (batch) =>
+          batch
+            .map((r) =>
+              [r.name, r.phone, RECIPIENT_STATUS_LABELS[r.status], r.reason, r.sentAt].map(cell).join(';'),
+            )
+            .map((line) => `${line}\n`)
+            .join(''),
+      });
     });
 
-    app.get(
-      '/campaign/client/:clientId',
-      {
-        config: { access: BACKOFFICE },
-        schema: {
-          tags,
-          summary: "The client's campaigns with their progress",
-          params: clientParams,
-          querystring: campaignListQuerySchema,
-          response: { 200: pageOf(campaignListItemSchema) },
-        },
-      },
-      async (request) => listCampaigns(db, assertOwnClient(request, request.params.clientId), request.query),
+    route(app, campaignApi.create, (request) => createCampaign(ctx, sessionOf(request), request.body));
+
+    route(app, campaignApi.update, (request) =>
+      updateCampaign(ctx, sessionOf(request), request.params.id, request.body),
     );
 
-    app.post(
-      '/campaign/audience-count',
-      {
-        config: { access: BACKOFFICE },
-        schema: {
-          tags,
-          summary: 'How many customers an audience reaches (delinquent or not, WhatsApp valid or not)',
-          body: audienceSchema,
-          response: { 200: audienceCountsSchema },
-        },
-      },
-      async (request) => countAudience(db, sessionOf(request), request.body),
+    route(app, campaignApi.remove, (request) =>
+      deleteCampaign(ctx, storage, sessionOf(request), request.params.id),
     );
 
-    app.get(
-      '/campaign/:id',
-      {
-        config: { access: BACKOFFICE },
-        schema: {
-          tags,
-          summary: 'A campaign with its progress',
-          params: idParams,
-          response: { 200: campaignSchema },
-        },
-      },
-      async (request) => findCampaign(db, sessionOf(request), request.params.id),
+    route(app, campaignApi.setImage, (request) =>
+      setCampaignImage(ctx, storage, sessionOf(request), request.params.id, request.upload),
     );
 
-    app.get(
-      '/campaign/:id/recipients',
-      {
-        config: { access: BACKOFFICE },
-        schema: {
-          tags,
-          summary: 'The recipients of a campaign with their status',
-          params: idParams,
-          querystring: recipientListQuerySchema,
-          response: { 200: pageOf(campaignRecipientSchema) },
-        },
-      },
-      async (request) => listRecipients(db, sessionOf(request), request.params.id, request.query),
+    route(app, campaignApi.removeImage, (request) =>
+      setCampaignImage(ctx, storage, sessionOf(request), request.params.id, null),
     );
 
-    app.get(
-      '/campaign/:id/recipients/csv',
-      {
-        config: { access: BACKOFFICE },
-        schema: {
-          tags,
-          summary: 'CSV of the recipients (";" separated, UTF-8 with BOM)',
-          params: idParams,
-          response: { 200: { content: { 'text/csv': { schema: csvFileSchema } } } },
-        },
-      },
-      async (request, reply) => {
-        const session = sessionOf(request);
-        const rows = await recipientsForCsv(db, session, request.params.id);
-        return sendCsvStream(reply, `campanha-${request.params.id}`, {
-          today: await shopToday(db, session.clientId),
-          header: '\uFEFFNome;WhatsApp;Situação;Motivo;Enviada em\n',
-          rows,
-          lines: (batch) =>
-            batch
-              .map((r) =>
-                [r.name, r.phone, RECIPIENT_STATUS_LABELS[r.status], r.reason, r.sentAt].map(cell).join(';'),
-              )
-              .map((line) => `${line}\n`)
-              .join(''),
-        });
-      },
-    );
+    route(app, campaignApi.image, async (request, reply) => {
+      const { clientId, file } = request.params;
+      const stored = await storage.get(`campaign/${clientId}/${file}`);
+      if (!stored) throw notFound('Imagem não encontrada');
+      return reply
+        .header('content-type', 'image/jpeg')
+        .header('content-length', stored.size)
+        .header('cache-control', 'public, max-age=31536000, immutable')
+        .header('x-content-type-options', 'nosniff')
+        .send(stored.stream);
+    });
 
-    app.post(
-      '/campaign',
-      {
-        config: { access: WRITE.campaigns },
-        schema: {
-          tags,
-          summary: 'Create a campaign (draft)',
-          body: campaignInputSchema,
-          response: { 201: campaignSchema },
-        },
-      },
-      async (request, reply) =>
-        reply.status(201).send(await createCampaign(ctx, sessionOf(request), request.body)),
-    );
-
-    app.put(
-      '/campaign/:id',
-      {
-        config: { access: WRITE.campaigns },
-        schema: {
-          tags,
-          summary: 'Edit a campaign that has not started (updatedAt required; 409 when stale or started)',
-          params: idParams,
-          body: campaignUpdateSchema,
-          response: { 200: campaignSchema },
-        },
-      },
-      async (request) => updateCampaign(ctx, sessionOf(request), request.params.id, request.body),
-    );
-
-    app.delete(
-      '/campaign/:id',
-      {
-        config: { access: WRITE.campaigns },
-        schema: {
-          tags,
-          summary: 'Delete a campaign that is not sending',
-          params: idParams,
-          response: { 200: deletedSchema },
-        },
-      },
-      async (request) => deleteCampaign(ctx, storage, sessionOf(request), request.params.id),
-    );
-
-    app.post(
-      '/campaign/:id/image',
-      {
-        config: { access: WRITE.campaigns },
-        schema: {
-          tags,
-          summary:
-            'Upload the image sent with every message (multipart field "file": JPEG, PNG or WebP, up to 5 MB; stored as JPEG)',
-          params: idParams,
-          response: { 200: campaignSchema },
-        },
-      },
-      async (request, reply) => {
-        const actor = sessionOf(request);
-        if (!request.isMultipart())
-          return sendError(reply, 415, 'Envie a imagem como multipart/form-data no campo "file"');
-        const file = await request.file();
-        if (!file) return sendError(reply, 400, 'Envie um arquivo de imagem');
-        let data: Buffer;
-        try {
-          data = await file.toBuffer();
-        } catch (error) {
-          if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
-            return sendError(reply, 413, CAMPAIGN_MESSAGES.imageTooLarge);
-          throw error;
-        }
-        if (file.file.truncated) return sendError(reply, 413, CAMPAIGN_MESSAGES.imageTooLarge);
-        if (!isImage(data)) return sendError(reply, 415, CAMPAIGN_MESSAGES.imageNotSupported);
-        return reply.send(await setCampaignImage(ctx, storage, actor, request.params.id, data));
-      },
-    );
-
-    app.delete(
-      '/campaign/:id/image',
-      {
-        config: { access: WRITE.campaigns },
-        schema: {
-          tags,
-          summary: 'Remove the image of a campaign that has not started',
-          params: idParams,
-          response: { 200: campaignSchema },
-        },
-      },
-      async (request) => setCampaignImage(ctx, storage, sessionOf(request), request.params.id, null),
-    );
-
-    // Public: <img> tags send no Bearer header. The 128-bit random name is the secret, and a new
-    // upload gets a new name, so the file is cached for a year.
-    app.get(
-      '/campaign-image/:clientId/:file',
-      {
-        config: { access: 'public' },
-        schema: {
-          tags,
-          summary: "A campaign's image (the form's preview)",
-          params: z.object({
-            clientId: idParam('Imagem não encontrada'),
-            file: z.string().regex(IMAGE_FILE, 'Imagem não encontrada'),
-          }),
-          response: { 200: { content: { 'image/jpeg': { schema: binaryFileSchema } } } },
-        },
-      },
-      async (request, reply) => {
-        const { clientId, file } = request.params;
-        const stored = await storage.get(`campaign/${clientId}/${file}`);
-        if (!stored) throw notFound('Imagem não encontrada');
-        return reply
-          .header('content-type', 'image/jpeg')
-          .header('content-length', stored.size)
-          .header('cache-control', 'public, max-age=31536000, immutable')
-          .header('x-content-type-options', 'nosniff')
-          .send(stored.stream);
-      },
-    );
-
-    for (const [action, run, summary] of [
-      ['start', startCampaign, 'Start now (or schedule, when its date is ahead): writes the send queue'],
-      ['pause', pauseCampaign, 'Pause the sending'],
-      ['resume', resumeCampaign, 'Resume where it stopped'],
-      ['cancel', cancelCampaign, 'Cancel: the messages not sent yet are dropped'],
-    ] as const) {
-      app.post(
-        `/campaign/:id/${action}`,
-        {
-          config: { access: WRITE.campaigns },
-          schema: { tags, summary, params: idParams, response: { 200: campaignSchema } },
-        },
-        async (request) => run(ctx, sessionOf(request), request.params.id),
-      );
-    }
+    route(app, campaignApi.start, (request) => startCampaign(ctx, sessionOf(request), request.params.id));
+    route(app, campaignApi.pause, (request) => pauseCampaign(ctx, sessionOf(request), request.params.id));
+    route(app, campaignApi.resume, (request) => resumeCampaign(ctx, sessionOf(request), request.params.id));
+    route(app, campaignApi.cancel, (request) => cancelCampaign(ctx, sessionOf(request), request.params.id));
   };
 }

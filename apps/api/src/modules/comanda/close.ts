@@ -6,6 +6,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
 import { unprocessable } from '../../errors.ts';
+import { lineSnapshotOf } from '../../lib/lineSnapshot.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { moveComandaCash } from '../cash-register/comanda.ts';
 import { openRegisterForSaleSql } from '../cash-register/service.ts';
@@ -58,16 +59,7 @@ async function comandaDraft(
     throw unprocessable(COMANDA_MESSAGES.overpaid(formatCents(-totals.remainingCents)));
   }
   const saleLines: SaleLineDraft[] = active.map((l) => ({
-    productId: l.productId,
-    variantId: l.variantId,
-    description: l.description,
-    variantName: l.variantName,
-    sku: l.sku,
-    barcode: l.barcode,
-    unit: l.unit,
-    quantity: l.quantity,
-    unitPriceCents: l.unitPriceCents,
-    additionals: l.additionals,
+    ...lineSnapshotOf(l),
     discountType: 'fixed_amount',
     discountValue: 0,
     notes: l.notes,

@@ -95,9 +95,12 @@ export async function addPayment(
             )
         : [];
       if (again) return false;
-      throw unprocessable('Abra o caixa para receber pagamentos da comanda', [
-        { path: 'method', message: CASH_REGISTER_MESSAGES.mustOpen },
-      ]);
+      throw new AppError(
+        422,
+        'Abra o caixa para receber pagamentos da comanda',
+        [{ path: 'method', message: CASH_REGISTER_MESSAGES.mustOpen }],
+        'register_closed',
+      );
     }
     await tx.update(comandas).set({ updatedAt: new Date() }).where(eq(comandas.id, id));
     await logEvent(tx, session, id, 'payment', `Recebeu ${formatCents(amountCents)} (${label})`);

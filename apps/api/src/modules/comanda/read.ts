@@ -16,8 +16,9 @@ import type { PaymentMethod } from '@balcao/core/status';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { users } from '../../db/schema.ts';
-import { conflict, notFound } from '../../errors.ts';
+import { AppError, notFound } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
+import { lineSnapshotOf } from '../../lib/lineSnapshot.ts';
 import { findPrintJob } from '../printing/service.ts';
 import { findSystemSettings } from '../settings/system.ts';
 import { comandaEvents, comandaLines, comandaPayments, comandaSends, comandas } from './schema.ts';
@@ -34,7 +35,7 @@ export async function lockOpenComanda(tx: Executor, clientId: number, id: number
     .where(and(eq(comandas.id, id), eq(comandas.clientId, clientId)))
     .for('update');
   if (!row) throw notFound(COMANDA_MESSAGES.notFound);
-  if (row.status !== 'active') throw conflict(COMANDA_MESSAGES.notActive);
+  if (row.status !== 'active') throw new AppError(409, COMANDA_MESSAGES.notActive, undefined, 'tab_closed');
   return row;
 }
 
@@ -111,16 +112,11 @@ async function namesOf(db: Executor, ids: number[]): Promise<Map<number, string>
 const ref = (names: Map<number, string>, id: number) => ({ id, name: names.get(id) ?? '' });
 
 export function toLine(l: LineRow, names: Map<number, string>, paid: Map<number, number>): ComandaLine {
+  // A tab's line answers its snapshot without the codes (kept for the sale it closes into).
+  const { sku: _sku, barcode: _barcode, ...snapshot } = lineSnapshotOf(l);
   return {
     id: l.id,
-    productId: l.productId,
-    variantId: l.variantId,
-    description: l.description,
-    variantName: l.variantName,
-    unit: l.unit,
-    quantity: l.quantity,
-    unitPriceCents: l.unitPriceCents,
-    additionals: l.additionals,
+    ...snapshot,
     notes: l.notes,
     totalCents: lineTotals(l).totalCents,
     paidQuantity: paid.get(l.id) ?? 0,

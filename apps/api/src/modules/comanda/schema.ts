@@ -5,7 +5,6 @@ import {
   index,
   integer,
   jsonb,
-  numeric,
   pgTable,
   serial,
   text,
@@ -13,11 +12,10 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { clients, users } from '../../db/schema.ts';
+import { lineSnapshotColumns } from '../../lib/lineSnapshot.ts';
 import { cashRegisters } from '../cash-register/schema.ts';
 import { customers } from '../customer/schema.ts';
 import { sales } from '../sale/schema.ts';
-
-const quantity = (name: string) => numeric(name, { precision: 14, scale: 3, mode: 'number' });
 
 /**
  * A comanda (open tab, issue 16). Its number is unique among the client's OPEN tabs (partial unique
@@ -104,18 +102,7 @@ export const comandaLines = pgTable(
     variantId: integer('variant_id'),
     /** The product's category when added: its production sector at send time. */
     categoryId: integer('category_id'),
-    description: text('description').notNull(),
-    variantName: text('variant_name'),
-    sku: text('sku'),
-    barcode: text('barcode'),
-    unit: text('unit').notNull().default('un'),
-    quantity: quantity('quantity').notNull(),
-    unitPriceCents: integer('unit_price_cents').notNull(),
-    additionals: jsonb('additionals')
-      .$type<{ id: number; name: string; priceCents: number; quantity: number }[]>()
-      .notNull()
-      .default([]),
-    notes: text('notes'),
+    ...lineSnapshotColumns({ unitDefault: true }),
     /** active | canceled */
     status: text('status').notNull().default('active'),
     sendId: integer('send_id').references(() => comandaSends.id),

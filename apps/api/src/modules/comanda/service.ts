@@ -206,7 +206,9 @@ export async function addLine(
       .select({ status: comandas.status })
       .from(comandas)
       .where(and(eq(comandas.id, id), eq(comandas.clientId, clientId)));
-    throw exists ? conflict(COMANDA_MESSAGES.notActive) : notFound(COMANDA_MESSAGES.notFound);
+    throw exists
+      ? new AppError(409, COMANDA_MESSAGES.notActive, undefined, 'tab_closed')
+      : notFound(COMANDA_MESSAGES.notFound);
   }
   ctx.changed(clientId, 'comanda', id);
   const line: typeof comandaLines.$inferSelect = {

@@ -154,7 +154,7 @@ export async function deleteCoupon(db: Executor, actor: Actor, id: number): Prom
 // ---------------------------------------------------------------------------------------------------
 // Coupons at sale
 
-type CouponSaleRequest = {
+export type CouponSaleRequest = {
   code: string;
   subtotalCents: number;
   customerId?: number | null;

@@ -15,7 +15,7 @@ import { AppError } from '../../errors.ts';
 
 const CSV_MAX_LINES = 5000;
 
-const EXPORT_KEYS: CustomerCsvKey[] = [
+export const EXPORT_KEYS: CustomerCsvKey[] = [
   'nome',
   'tipo',
   'documento',
@@ -279,35 +279,53 @@ function formatDate(iso: string | null): string {
   return `${d}/${m}/${y}`;
 }
 
-/** The CSV of a customer list: ";" separated, decimal comma, UTF-8 with BOM (Excel pt-BR opens it right). */
-export function customersToCsv(items: CustomerListItem[]): string {
-  const data = items.map((c) => {
-    const a = c.defaultAddress;
-    const row: Record<CustomerCsvKey, string> = {
-      nome: c.name,
-      tipo: c.personType === 'company' ? 'PJ' : 'PF',
-      documento: c.document ? maskDocument(c.document) : '',
-      email: c.email ?? '',
-      whatsapp: c.phone ? maskPhone(c.phone) : '',
-      nascimento: formatDate(c.birthDate),
-      limite_credito: centsToDecimalString(c.creditLimitCents).replace('.', ','),
-      ativo: yesNo(c.active),
-      observacoes: c.notes ?? '',
-      cep: a ? `${a.zipCode.slice(0, 5)}-${a.zipCode.slice(5)}` : '',
-      logradouro: a?.street ?? '',
-      numero: a?.number ?? '',
-      complemento: a?.complement ?? '',
-      bairro: a?.neighborhood ?? '',
-      cidade: a?.city ?? '',
-      uf: a?.state ?? '',
-      inadimplente: yesNo(c.isDelinquent),
-      whatsapp_valido: c.whatsappValid === null ? '' : yesNo(c.whatsappValid),
-    };
-    return EXPORT_KEYS.map((k) => row[k]);
-  });
-  const csv = Papa.unparse(
-    { fields: EXPORT_KEYS, data },
-    { delimiter: ';', escapeFormulae: true, newline: '\r\n' },
-  );
-  return `\uFEFF${csv}\r\n`;
+export const CUSTOMER_CSV_UNPARSE = { delimiter: ';', escapeFormulae: true, newline: '\r\n' } as const;
+
+/**
+ * The customers CSV for `sendCsvStream`: the BOM and the column names, then the lines batch by batch.
+ * An empty list keeps the blank line after the header that the whole-file export had.
+ */
+export async function customersCsv(customers: AsyncIterable<CustomerListItem>) {
+  const iterator = customers[Symbol.asyncIterator]();
+  const first = await iterator.next();
+  async function* rows() {
+    for (let next = first; !next.done; next = await iterator.next()) yield next.value;
+  }
+  const header = `\uFEFF${EXPORT_KEYS.join(';')}\r\n${first.done ? '\r\n' : ''}`;
+  return { header, rows: rows(), lines: customersCsvLines };
+}
+
+/**
+ * The lines of a batch of customers (after the header of `customersCsv`): ";" separated, decimal comma,
+ * each line ended by CRLF; nothing for an empty batch.
+ */
+export function customersCsvLines(items: CustomerListItem[]): string {
+  if (items.length === 0) return '';
+  return `${Papa.unparse(items.map(customerCsvRow), CUSTOMER_CSV_UNPARSE)}\r\n`;
+}
+
+/** One customer's cells, in the export's column order. */
+export function customerCsvRow(c: CustomerListItem): string[] {
+  const a = c.defaultAddress;
+  const row: Record<CustomerCsvKey, string> = {
+    nome: c.name,
+    tipo: c.personType === 'company' ? 'PJ' : 'PF',
+    documento: c.document ? maskDocument(c.document) : '',
+    email: c.email ?? '',
+    whatsapp: c.phone ? maskPhone(c.phone) : '',
+    nascimento: formatDate(c.birthDate),
+    limite_credito: centsToDecimalString(c.creditLimitCents).replace('.', ','),
+    ativo: yesNo(c.active),
+    observacoes: c.notes ?? '',
+    cep: a ? `${a.zipCode.slice(0, 5)}-${a.zipCode.slice(5)}` : '',
+    logradouro: a?.street ?? '',
+    numero: a?.number ?? '',
+    complemento: a?.complement ?? '',
+    bairro: a?.neighborhood ?? '',
+    cidade: a?.city ?? '',
+    uf: a?.state ?? '',
+    inadimplente: yesNo(c.isDelinquent),
+    whatsapp_valido: c.whatsappValid === null ? '' : yesNo(c.whatsappValid),
+  };
+  return EXPORT_KEYS.map((k) => row[k]);
 }

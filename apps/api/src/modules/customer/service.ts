@@ -184,27 +184,37 @@ export async function listCustomers(
 /** The CSV export's cap. */
 const EXPORT_MAX = 50_000;
 
-/** Every customer matching the filters (CSV export), with their default address. Capped. */
-export async function findAllCustomers(
+/**
+ * Every customer matching the filters (CSV export), with their default address, read 1,000 at a
+ * time in the list's order. Capped.
+ */
+export async function* eachCustomer(
   db: Db,
   actor: Actor,
   query: Omit<CustomerListQuery, 'page' | 'pageSize'>,
   figures: ReceivableFigures,
-): Promise<CustomerListItem[]> {
+  batch = 1000,
+): AsyncGenerator<CustomerListItem> {
   const clientId = actor.clientId;
-  const rows = await db
-    .select(customerColumns(figures, clientId))
-    .from(customers)
-    .where(customerWhere(figures, clientId, query))
-    .orderBy(...orderByOf(query.sort, SORT_COLUMNS, { field: 'name', direction: 'asc' }, customers.id))
-    .limit(EXPORT_MAX);
-  const items = rows.map(toCustomer);
-  const defaults = await defaultAddresses(
-    db,
-    clientId,
-    items.map((c) => c.id),
-  );
-  return items.map((c) => ({ ...c, defaultAddress: defaults.get(c.id) ?? null }));
+  const where = customerWhere(figures, clientId, query);
+  const order = orderByOf(query.sort, SORT_COLUMNS, { field: 'name', direction: 'asc' }, customers.id);
+  for (let offset = 0; offset < EXPORT_MAX; offset += batch) {
+    const rows = await db
+      .select(customerColumns(figures, clientId))
+      .from(customers)
+      .where(where)
+      .orderBy(...order)
+      .limit(Math.min(batch, EXPORT_MAX - offset))
+      .offset(offset);
+    const items = rows.map(toCustomer);
+    const defaults = await defaultAddresses(
+      db,
+      clientId,
+      items.map((c) => c.id),
+    );
+    for (const c of items) yield { ...c, defaultAddress: defaults.get(c.id) ?? null };
+    if (rows.length < batch) return;
+  }
 }
 
 async function defaultAddresses(db: Executor, clientId: number, ids: number[]) {

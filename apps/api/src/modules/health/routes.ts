@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { healthSchema, readySchema } from '@balcao/core/responses';
+import { healthApi } from '@balcao/core/endpoints/health';
 import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { MIGRATIONS_DIR } from '../../db/client.ts';
 import { unavailable } from '../../errors.ts';
+import { route } from '../../lib/endpoint.ts';
 
 export const NOT_READY_DRAINING = 'Servidor encerrando: as requisições vão para outra instância';
 export const NOT_READY_DATABASE = 'Banco de dados indisponível';
@@ -29,35 +30,21 @@ export function healthRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const shipped = shippedMigrations();
   const database = ctx.config.databaseUrl ? 'postgres' : 'pglite';
   return async (app) => {
-    app.get(
-      '/health',
-      {
-        config: { access: 'public' },
-        schema: { tags: ['health'], response: { 200: healthSchema } },
-      },
-      async () => ({ status: 'ok', database }),
-    );
+    route(app, healthApi.health, () => ({ status: 'ok', database }));
 
-    app.get(
-      '/ready',
-      {
-        config: { access: 'public' },
-        schema: { tags: ['health'], response: { 200: readySchema } },
-      },
-      async () => {
-        if (ctx.lifecycle.draining) throw unavailable(NOT_READY_DRAINING);
-        let applied: number;
-        try {
-          const result = (await ctx.db.execute(
-            sql`select coalesce(max(created_at), 0)::bigint as last from drizzle.__drizzle_migrations`,
-          )) as unknown as { rows: { last: string | number }[] };
-          applied = Number(result.rows[0]?.last ?? 0);
-        } catch {
-          throw unavailable(NOT_READY_DATABASE);
-        }
-        if (applied < shipped.last) throw unavailable(NOT_READY_MIGRATIONS);
-        return { status: 'ready' as const, database, migrations: shipped.count };
-      },
-    );
+    route(app, healthApi.ready, async () => {
+      if (ctx.lifecycle.draining) throw unavailable(NOT_READY_DRAINING);
+      let applied: number;
+      try {
+        const result = (await ctx.db.execute(
+          sql`select coalesce(max(created_at), 0)::bigint as last from drizzle.__drizzle_migrations`,
+        )) as unknown as { rows: { last: string | number }[] };
+        applied = Number(result.rows[0]?.last ?? 0);
+      } catch {
+        throw unavailable(NOT_READY_DATABASE);
+      }
+      if (applied < shipped.last) throw unavailable(NOT_READY_MIGRATIONS);
+      return { status: 'ready' as const, database, migrations: shipped.count };
+    });
   };
 }

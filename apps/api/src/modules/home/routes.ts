@@ -1,25 +1,13 @@
-import { homeSchema } from '@balcao/core/home';
+import { homeApi } from '@balcao/core/endpoints/home';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
+import { route } from '../../lib/endpoint.ts';
 import { sessionOf } from '../../plugins/auth.ts';
 import { homeOf } from './service.ts';
 
-const tags = ['home'];
-
-/** /v1/home: the figures of the dashboard home, by user type (issue 13). */
+/** /v1/home: the figures of the dashboard home, by user type (issue 13): the handler of `homeApi`. */
 export function homeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
-    app.get(
-      '/home',
-      {
-        schema: {
-          tags,
-          summary:
-            "The shop's day for the logged user: sales today and this month with comparisons, payment methods, best sellers, own register, low stock, installments due (parts the user type does not see are null)",
-          response: { 200: homeSchema },
-        },
-      },
-      async (request) => homeOf(ctx.db, sessionOf(request)),
-    );
+    route(app, homeApi.get, (request) => homeOf(ctx.db, sessionOf(request)));
   };
 }

@@ -1,38 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import type { ProductImage } from '@balcao/core/product';
+import { PRODUCT_IMAGE_UPLOAD, type ProductImage } from '@balcao/core/product';
 import { and, asc, count, eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import type { Db } from '../../db/client.ts';
 import { AppError, notFound } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
+import { sniffImageType } from '../../lib/upload.ts';
 import type { Storage } from '../storage/storage.ts';
 import { PRODUCT_NOT_FOUND } from './find.ts';
 import { IMAGE_SIZES, imageFileKey, imageUrls } from './imageUrls.ts';
 import { productImages, products } from './schema.ts';
 
-export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 const MAX_IMAGES_PER_PRODUCT = 10;
-export const IMAGE_TOO_LARGE = 'A imagem deve ter no máximo 5 MB';
-export const IMAGE_NOT_SUPPORTED = 'Formato não suportado: envie uma imagem JPEG, PNG ou WebP';
-
-type ImageType = 'image/jpeg' | 'image/png' | 'image/webp';
-
-/** The real type of the bytes (magic numbers), never the file name or the browser's claim. */
-export function sniffImageType(data: Buffer): ImageType | null {
-  if (data.length >= 3 && data[0] === 0xff && data[1] === 0xd8 && data[2] === 0xff) return 'image/jpeg';
-  if (
-    data.length >= 8 &&
-    data.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))
-  )
-    return 'image/png';
-  if (
-    data.length >= 12 &&
-    data.subarray(0, 4).toString('latin1') === 'RIFF' &&
-    data.subarray(8, 12).toString('latin1') === 'WEBP'
-  )
-    return 'image/webp';
-  return null;
-}
 
 type ProcessedImage = {
   width: number;
@@ -46,7 +25,7 @@ type ProcessedImage = {
  * sizes: display (longest side up to 1200 px) and thumbnail (up to 240 px). Never enlarges.
  */
 async function processImage(data: Buffer): Promise<ProcessedImage> {
-  if (!sniffImageType(data)) throw new AppError(422, IMAGE_NOT_SUPPORTED);
+  if (!sniffImageType(data)) throw new AppError(422, PRODUCT_IMAGE_UPLOAD.notSupported);
   try {
     const base = sharp(data, { limitInputPixels: 40_000_000, failOn: 'error' }).rotate();
     const resize = (max: number) =>

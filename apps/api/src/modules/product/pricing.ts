@@ -1,4 +1,5 @@
 import { variantName } from '@balcao/core/product';
+import type { LineSnapshot } from '@balcao/core/sale';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
@@ -24,18 +25,8 @@ type ItemToPrice = {
 };
 
 /** One line as the catalog prices it: a snapshot the sale keeps. */
-export type PricedItem = {
-  productId: number;
-  variantId: number | null;
-  description: string;
-  variantName: string | null;
-  sku: string | null;
-  barcode: string | null;
-  unit: string;
-  /** The variant's price when set, else the product's. */
-  unitPriceCents: number;
-  additionals: { id: number; name: string; priceCents: number; quantity: number }[];
-};
+/** A line's snapshot (core LineSnapshot) without its quantity; the price is the variant's when set. */
+export type PricedItem = Omit<LineSnapshot, 'productId' | 'quantity'> & { productId: number };
 
 /** Units sold in fractions (kg, litres, metres): any other needs a whole quantity. */
 const FRACTIONAL_UNITS = ['kg', 'g', 'l', 'ml', 'm', 'm2'];

@@ -1,11 +1,14 @@
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PRODUCT_IMAGE_UPLOAD } from '@balcao/core/product';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClientWithUsers, createTestApp, type TestApp } from '../../../test/helper.ts';
 import { makeProduct } from '../../../test/kit.ts';
-import { IMAGE_NOT_SUPPORTED, IMAGE_TOO_LARGE } from './images.ts';
+
+const IMAGE_NOT_SUPPORTED = PRODUCT_IMAGE_UPLOAD.notSupported;
+const IMAGE_TOO_LARGE = PRODUCT_IMAGE_UPLOAD.tooLarge;
 
 let t: TestApp;
 let dataDir: string;

@@ -188,11 +188,9 @@ export async function listSales(
 
 const money = (cents: number) => centsToDecimalString(cents).replace('.', ',');
 
-/** The filtered list as CSV (";" separated, decimal comma, UTF-8 with BOM: opens right in Excel pt-BR). */
-export async function salesCsv(db: Db, clientId: number, query: SaleListQueryParsed): Promise<string> {
-  const where = saleWhere(clientId, query);
-  const { timeZone } = await shopClock(db, clientId);
-  const lines: string[][] = [
+/** The CSV's columns (";" separated, decimal comma, UTF-8 with BOM: opens right in Excel pt-BR). */
+export const SALE_CSV_HEADER = `\uFEFF${Papa.unparse(
+  [
     [
       'numero',
       'data',
@@ -209,37 +207,54 @@ export async function salesCsv(db: Db, clientId: number, query: SaleListQueryPar
       'total',
       'pagamentos',
     ],
-  ];
-  const batch = 1000;
-  for (let offset = 0; offset < 100_000; offset += batch) {
+  ],
+  { delimiter: ';', escapeFormulae: true, newline: '\r\n' },
+)}\r\n`;
+
+/** The most rows one export gives. */
+const CSV_MAX_ROWS = 100_000;
+
+/** Every sale of the filter, read 1000 at a time (the CSV export through `sendCsvStream`). */
+export async function* eachSale(db: Db, clientId: number, query: SaleListQueryParsed, batch = 1000) {
+  const where = saleWhere(clientId, query);
+  for (let offset = 0; offset < CSV_MAX_ROWS; offset += batch) {
     const rows = await baseSelect(db)
       .where(where)
       .orderBy(...order(query.sort))
       .limit(batch)
       .offset(offset);
-    const items = await withMethods(db, rows);
-    for (const s of items) {
-      lines.push([
-        String(s.number),
-        formatInZone(s.createdAt, timeZone, 'sheet'),
-        SALE_STATUS_LABELS[s.status],
-        TYPE_OF_SALE_LABELS[s.typeOfSale],
-        s.isSimple ? 'Venda simples' : ORIGIN_SALE_LABELS[s.originSale],
-        s.customer?.name ?? '',
-        (s.seller ?? s.user).name,
-        s.user.name,
-        String(s.totalItems),
-        money(s.discountCents),
-        money(s.couponDiscountCents),
-        money(s.freightCents),
-        money(s.finalAmountCents),
-        s.paymentMethods.map((m) => PAYMENT_METHOD_LABELS[m]).join(', '),
-      ]);
-    }
-    if (rows.length < batch) break;
+    for (const item of await withMethods(db, rows)) yield item;
+    if (rows.length < batch) return;
   }
-  // escapeFormulae: a cell starting with =, +, -, @ gets a leading ' (spreadsheet formula injection).
-  return `\uFEFF${Papa.unparse(lines, { delimiter: ';', escapeFormulae: true, newline: '\r\n' })}\r\n`;
+}
+
+/** CSV lines of a batch of sales, dates and times on the shop's clock. */
+export async function saleCsvLines(db: Db, clientId: number) {
+  const { timeZone, today } = await shopClock(db, clientId);
+  const lines = (items: SaleListItem[]) =>
+    items.length === 0
+      ? ''
+      : `${Papa.unparse(
+          items.map((s) => [
+            String(s.number),
+            formatInZone(s.createdAt, timeZone, 'sheet'),
+            SALE_STATUS_LABELS[s.status],
+            TYPE_OF_SALE_LABELS[s.typeOfSale],
+            s.isSimple ? 'Venda simples' : ORIGIN_SALE_LABELS[s.originSale],
+            s.customer?.name ?? '',
+            (s.seller ?? s.user).name,
+            s.user.name,
+            String(s.totalItems),
+            money(s.discountCents),
+            money(s.couponDiscountCents),
+            money(s.freightCents),
+            money(s.finalAmountCents),
+            s.paymentMethods.map((m) => PAYMENT_METHOD_LABELS[m]).join(', '),
+          ]),
+          // escapeFormulae: a cell starting with =, +, -, @ gets a leading ' (spreadsheet formula injection).
+          { delimiter: ';', escapeFormulae: true, newline: '\r\n' },
+        )}\r\n`;
+  return { today, lines };
 }
 
 export const csvFileName = (query: SaleListQueryParsed) =>

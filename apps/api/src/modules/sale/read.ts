@@ -16,6 +16,7 @@ import type { Executor } from '../../db/client.ts';
 import { users } from '../../db/schema.ts';
 import { notFound } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
+import { pricedLineOf } from '../../lib/lineSnapshot.ts';
 import { shopTodaySql } from '../../lib/shopToday.ts';
 import { type CustomerRef, customerRefSql, readRef } from '../customer/refs.ts';
 import { type ReceivableRow, receivablesOfSale } from '../receivable/service.ts';
@@ -123,28 +124,7 @@ export function toSale({
     user: { id: s.userId, name: name.get(s.userId) ?? '' },
     seller: s.sellerId !== null ? { id: s.sellerId, name: name.get(s.sellerId) ?? '' } : null,
     cashRegisterId: s.cashRegisterId,
-    items: items.map(
-      (i): SaleItem => ({
-        id: i.id,
-        productId: i.productId,
-        variantId: i.variantId,
-        description: i.description,
-        variantName: i.variantName,
-        sku: i.sku,
-        barcode: i.barcode,
-        unit: i.unit,
-        quantity: Number(i.quantity),
-        unitPriceCents: i.unitPriceCents,
-        additionals: i.additionals as SaleItem['additionals'],
-        unitTotalCents: i.unitTotalCents,
-        grossCents: i.grossCents,
-        discountType: i.discountType as DiscountKind,
-        discountValue: i.discountValue,
-        discountCents: i.discountCents,
-        totalCents: i.totalCents,
-        notes: i.notes,
-      }),
-    ),
+    items: items.map((i): SaleItem => ({ id: i.id, ...pricedLineOf(i) })),
     payments: payments.map(
       (p): SalePayment => ({
         id: p.id,

@@ -5,28 +5,45 @@ import {
   computeSaleTotals,
   type DeliveryAddress,
   type DiscountKind,
+  type LineSnapshot,
   OFFLINE_FLAG_LABELS,
   type OfflineFlag,
   type OriginSale,
+  type PaymentCheck,
   type PaymentInput,
   type Sale,
+  type SaleTotals,
+  saleTotalsIssues,
   type TypeOfSale,
 } from '@balcao/core/sale';
 import { DISCOUNT_LIMIT_MESSAGES, discountsOverLimit, percentText } from '@balcao/core/settings';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
+import { withPreparedStatements } from '../../db/prepared.ts';
 import { users } from '../../db/schema.ts';
 import { AppError, conflict, unprocessable } from '../../errors.ts';
+import { pricedLineValues } from '../../lib/lineSnapshot.ts';
 import { insertJsonRows } from '../../lib/pg.ts';
 import { shopTodaySql } from '../../lib/shopToday.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { resolveApproval } from '../auth/approval.ts';
 import { openRegisterForSaleSql } from '../cash-register/service.ts';
 import { couponUseSql } from '../coupon/sale.ts';
-import { type AppliedCoupon, checkCoupon, hasUseLimit, useCoupon } from '../coupon/service.ts';
-import { findCustomerRef } from '../customer/refs.ts';
-import { printSaleReceipt } from '../printing/receipt.ts';
+import {
+  type AppliedCoupon,
+  type CouponSaleRequest,
+  checkCoupon,
+  hasUseLimit,
+  useCoupon,
+} from '../coupon/service.ts';
+import { type CustomerRef, findCustomerRef } from '../customer/refs.ts';
+import {
+  deliverSaleReceipt,
+  queueSaleReceipt,
+  type ReceiptSettings,
+  receiptSettingsSql,
+} from '../printing/receipt.ts';
 import { customerCredit } from '../receivable/credit.ts';
 import { insertInstallments, type NewInstallment } from '../receivable/service.ts';
 import { discountLimitSql, effectiveDiscountLimit } from '../settings/discountLimits.ts';
@@ -43,21 +60,11 @@ import { saleItems, salePayments, sales } from './schema.ts';
  * file checks the totals and payments, writes the sale and takes stock, coupon and number.
  */
 
-/** One line of a sale as its origin built it (a snapshot: the sale never reads it back from elsewhere). */
-export type SaleLineDraft = {
-  /** A catalog line moves stock; null for a free-text line (quick sale). */
-  productId: number | null;
-  variantId: number | null;
-  description: string;
-  variantName: string | null;
-  sku: string | null;
-  barcode: string | null;
-  unit: string;
-  /** Up to 3 decimals (kg). */
-  quantity: number;
-  unitPriceCents: number;
-  /** Add-ons of ONE unit. */
-  additionals: { id: number; name: string; priceCents: number; quantity: number }[];
+/**
+ * One line of a sale as its origin built it: its snapshot (core LineSnapshot; the sale never reads
+ * it back from elsewhere; a catalog line moves stock, a free-text line has no productId) and discount.
+ */
+export type SaleLineDraft = LineSnapshot & {
   discountType: DiscountKind;
   /** Cents or hundredths of a percent, as typed. */
   discountValue: number;
@@ -121,6 +128,9 @@ function rowsOf<T>(result: unknown): T[] {
   return (result as { rows: T[] }).rows;
 }
 
+// ---------------------------------------------------------------------------------------------
+// The steps, in the order `recordSale` runs them inside the sale's transaction.
+
 type LockedRegister = {
   id: number;
   stockManagement: boolean;
@@ -133,13 +143,16 @@ type LockedRegister = {
   discountLimit: unknown;
   /** The shop's date in its time zone ('YYYY-MM-DD'): coupon validity, due dates, overdue. */
   today: string;
+  /** The automatic receipt's settings (printing module), null when no receipt prints. */
+  receipt: ReceiptSettings | null;
 };
 
 /**
- * One statement, the checkout's first: claims the Idempotency-Key and reads the user's open register
- * (FOR SHARE: closing it waits for this sale; the cash-register module's subquery) with the client's
- * stock settings (the stock module's), the user's name, the new sale's id and the shop's date (its
- * time zone). Null without an open register.
+ * Claim the key and lock the register: one statement, the checkout's first. Claims the
+ * Idempotency-Key and reads the user's open register (FOR SHARE: closing it waits for this sale; the
+ * cash-register module's subquery) with the client's stock settings (the stock module's), the user's
+ * name, the new sale's id, the operator's discount limit, the shop's date (its time zone) and the
+ * receipt settings (the printing module's). Null without an open register.
  */
 async function claimAndLockRegister(
   tx: Executor,
@@ -152,11 +165,35 @@ async function claimAndLockRegister(
         (select u.name from users u where u.id = ${session.userId}) as "userName",
         nextval(pg_get_serial_sequence('sales', 'id'))::int as "saleId", ${claimed} as claimed,
         ${discountLimitSql(session.clientId, session.userTypeId)} as "discountLimit",
-        ${shopTodaySql(session.clientId)}::text as today
+        ${shopTodaySql(session.clientId)}::text as today,
+        ${receiptSettingsSql(session.clientId)} as receipt
       from (${openRegisterForSaleSql(session)}) r
       cross join (${saleStockSettingsSql(session.clientId)}) st`),
   );
   return row ? { ...row, saleId: Number(row.saleId), claimed: Number(row.claimed) } : null;
+}
+
+/**
+ * When the key was there, another request with it committed first (the claim waited for it): the
+ * id of its sale to answer, even when the register has been closed since. A key row without a sale
+ * is this request's own claim (no open register). Throws when the sale cannot be recorded.
+ */
+async function replayedSaleId(
+  tx: Executor,
+  clientId: number,
+  claim: KeyClaim | null,
+  register: LockedRegister | null,
+): Promise<number | null> {
+  if (claim && (!register || register.claimed === 0)) {
+    const first = await findKey(tx, clientId, claim.key);
+    if (first?.saleId) {
+      if (first.requestHash !== claim.hash) throw unprocessable(IDEMPOTENCY_KEY_REUSED);
+      return first.saleId;
+    }
+    if (register) throw conflict('Esta venda ainda está sendo registrada: tente novamente');
+  }
+  if (!register) throw new AppError(422, CASH_REGISTER_MESSAGES.mustOpen, undefined, 'register_closed');
+  return null;
 }
 
 /** The seller credited: an active user of the client (422 otherwise). Returns the name. */
@@ -203,10 +240,391 @@ function checkDiscountLimit(
   return approvedBy;
 }
 
+/** The coupon as checked against the sale (its use is recorded later, see `couponUse`). */
+type CheckedCoupon = { request: CouponSaleRequest & { saleId: number }; applied: AppliedCoupon | null };
+
+/**
+ * The coupon's rules against this sale, without a lock: its use is recorded (and, for coupons with
+ * use limits, checked again under the row lock) after the sale's own rows. Offline, the discount the
+ * till gave stands and a coupon refused now is flagged, not the sale. (An AppError here is thrown
+ * before any statement fails: the transaction goes on.)
+ */
+async function checkCouponOf(
+  tx: Executor,
+  session: SessionUser,
+  draft: SaleDraft,
+  register: LockedRegister,
+  flags: Set<OfflineFlag>,
+): Promise<CheckedCoupon | null> {
+  if (!draft.couponCode) return null;
+  const withoutCoupon = computeSaleTotals({
+    lines: draft.lines,
+    discountType: draft.discountType,
+    discountValue: draft.discountValue,
+    freightCents: draft.freightCents,
+  });
+  const request = {
+    code: draft.couponCode,
+    subtotalCents: withoutCoupon.totalCents,
+    customerId: draft.customerId,
+    today: register.today,
+    saleId: register.saleId,
+  };
+  if (!draft.offline) return { request, applied: await checkCoupon(tx, session, request, { forSale: true }) };
+  const applied = await checkCoupon(tx, session, request, { forSale: true }).catch((error) => {
+    if (!(error instanceof AppError)) throw error;
+    flags.add('coupon_refused');
+    return null;
+  });
+  return { request, applied };
+}
+
+/**
+ * The sale's totals with the coupon's discount, checked by core's discount rules (422 on the
+ * field; the sale's own discount is named before a line's) and against what a sale may carry.
+ */
+function checkTotals(draft: SaleDraft, couponDiscountCents: number): SaleTotals {
+  const input = {
+    lines: draft.lines,
+    discountType: draft.discountType,
+    discountValue: draft.discountValue,
+    couponDiscountCents,
+    freightCents: draft.freightCents,
+  };
+  const totals = computeSaleTotals(input);
+  const issues = saleTotalsIssues(input, totals);
+  const issue = issues.find((i) => i.path === 'discountValue') ?? issues[0];
+  if (issue) throw fail(issue.message, issue.path);
+  if (totals.finalAmountCents > 2_147_483_647) throw fail('Valor da venda muito alto', 'items');
+  return totals;
+}
+
+/** Everything the checks decided before a row is written. */
+type CheckedSale = {
+  customer: CustomerRef | null;
+  sellerName: string | null;
+  coupon: CheckedCoupon | null;
+  couponDiscountCents: number;
+  totals: SaleTotals;
+  paid: Extract<PaymentCheck, { ok: true }>;
+  discountApprovedByUserId: number | null;
+  /** Credit warnings: the customer's situation before this sale against its crediário amount. */
+  warnings: Sale['warnings'];
+};
+
+/**
+ * Check totals and payments: the customer and seller exist, the coupon applies, discounts fit the
+ * total and the operator's limit (or a manager approved), the payments pay the final amount. Offline
+ * conflicts go to `flags`.
+ */
+async function checkSale(
+  tx: Executor,
+  session: SessionUser,
+  register: LockedRegister,
+  draft: SaleDraft,
+  approvedBy: number | null | undefined,
+  flags: Set<OfflineFlag>,
+): Promise<CheckedSale> {
+  const { clientId } = session;
+  const { offline } = draft;
+  const customer = draft.customerId !== null ? await findCustomerRef(tx, clientId, draft.customerId) : null;
+  if (draft.customerId !== null && !customer) throw fail('Cliente não encontrado', 'customerId');
+  const sellerName = await findSeller(tx, clientId, draft.sellerId);
+  const coupon = await checkCouponOf(tx, session, draft, register, flags);
+  const couponDiscountCents = offline
+    ? draft.couponCode
+      ? offline.couponDiscountCents
+      : 0
+    : (coupon?.applied?.discountCents ?? 0);
+  const totals = checkTotals(draft, couponDiscountCents);
+  let discountApprovedByUserId: number | null = null;
+  try {
+    discountApprovedByUserId = checkDiscountLimit(session, register.discountLimit, totals, approvedBy);
+  } catch (error) {
+    if (!offline || !(error instanceof AppError)) throw error;
+    flags.add('discount_unapproved');
+  }
+  const paid = checkPayments({
+    finalAmountCents: totals.finalAmountCents,
+    payments: draft.payments,
+    cashDepositAmountCents: draft.cashDepositAmountCents,
+    customerId: draft.customerId,
+    typeOfSale: draft.typeOfSale,
+    today: register.today,
+  });
+  if (!paid.ok) throw new AppError(422, paid.message, paid.issues);
+  const creditShopCents = paid.payments
+    .filter((p) => p.method === 'creditShop')
+    .reduce((sum, p) => sum + p.amountCents, 0);
+  const warnings =
+    draft.customerId !== null && creditShopCents > 0
+      ? (await customerCredit(tx, session, draft.customerId, creditShopCents)).warnings
+      : [];
+  return {
+    customer,
+    sellerName,
+    coupon,
+    couponDiscountCents,
+    totals,
+    paid,
+    discountApprovedByUserId,
+    warnings,
+  };
+}
+
+/** The rows of the sale's own tables, as written and as answered. */
+function saleRows(session: SessionUser, register: LockedRegister, draft: SaleDraft, checked: CheckedSale) {
+  const { clientId } = session;
+  const { saleId } = register;
+  const { totals, paid, couponDiscountCents } = checked;
+  const { offline } = draft;
+  const now = new Date();
+  const madeAt = offline?.madeAt ?? now;
+  // The number is a placeholder (-id: unique, never shown) until the counter gives the real one, last.
+  const sale = {
+    id: saleId,
+    clientId,
+    number: -saleId,
+    userId: session.userId,
+    sellerId: draft.sellerId,
+    customerId: draft.customerId,
+    cashRegisterId: register.id,
+    status: paid.status,
+    typeOfSale: draft.typeOfSale,
+    originSale: draft.originSale,
+    isSimple: draft.isSimple,
+    totalItems: totals.totalItems,
+    totalQuantity: totals.totalQuantity,
+    itemsDiscountCents: totals.itemsDiscountCents,
+    totalCents: totals.totalCents,
+    discountType: draft.discountType,
+    discountValue: draft.discountValue,
+    discountCents: totals.discountCents,
+    couponId: checked.coupon?.applied?.coupon.id ?? null,
+    couponCode: draft.couponCode ? draft.couponCode.toUpperCase() : null,
+    couponDiscountCents,
+    freightCents: totals.freightCents,
+    finalAmountCents: totals.finalAmountCents,
+    cashDepositAmountCents: paid.cashDepositAmountCents,
+    changeCents: paid.changeCents,
+    deliveryAddress: draft.deliveryAddress,
+    notes: draft.notes,
+    cancelReason: null,
+    canceledAt: null,
+    canceledByUserId: null,
+    cancelApprovedByUserId: null,
+    discountApprovedByUserId: checked.discountApprovedByUserId,
+    finishedAt: paid.status === 'finished' ? madeAt : null,
+    createdAt: madeAt,
+    updatedAt: now,
+    madeOffline: Boolean(offline),
+    syncedAt: offline ? now : null,
+    offlineFlags: [] as string[],
+  } satisfies typeof sales.$inferSelect;
+  const items = draft.lines.map((l, i) => ({
+    saleId,
+    clientId,
+    position: i,
+    ...pricedLineValues(l, totals.lines[i]),
+  }));
+  let installment = 1;
+  const installments: NewInstallment[] = [];
+  const payments = paid.payments.map((p, position) => {
+    const firstInstallment = p.installments.length > 0 ? installment : null;
+    for (const inst of p.installments) {
+      installments.push({
+        clientId,
+        customerId: draft.customerId as number,
+        saleId,
+        installment: installment++,
+        amountCents: inst.amountCents,
+        dueDate: inst.dueDate,
+        status: 'pending',
+      });
+    }
+    return {
+      saleId,
+      clientId,
+      position,
+      method: p.method,
+      amountCents: p.amountCents,
+      numberInstallments: p.numberInstallments,
+      dueDate: p.dueDate,
+      firstInstallment,
+    };
+  });
+  return { sale, items, payments, installments };
+}
+
+type SaleRowValues = ReturnType<typeof saleRows>;
+
+/**
+ * Write the sale, items, payments and receivables: the sale's own rows, nobody else waits for them.
+ * The sale, its items and payments and the key -> sale go in one statement (rows as JSON: one round
+ * trip, one parameter each); the answer is built from these values and the ids.
+ */
+async function writeSaleRows(tx: Executor, clientId: number, claim: KeyClaim | null, rows: SaleRowValues) {
+  const noPayment = sql`select null::int as id, null::int as position where false`;
+  const [ids] = rowsOf<{ items: number[]; payments: number[] | null }>(
+    await tx.execute(sql`with
+      s as (${insertJsonRows(sales, [rows.sale])} returning id),
+      i as (${insertJsonRows(saleItems, rows.items)} returning id, position),
+      p as (${rows.payments.length > 0 ? sql`${insertJsonRows(salePayments, rows.payments)} returning id, position` : noPayment}),
+      k as (update sale_idempotency_keys set sale_id = (select id from s)
+            where client_id = ${clientId} and key = ${claim?.key ?? null} returning key)
+      select (select json_agg(id order by position) from i) as items,
+             (select json_agg(id order by position) from p) as payments`),
+  );
+  return {
+    items: rows.items.map((row, i) => ({ ...row, id: Number(ids.items[i]) })),
+    payments: rows.payments.map((row, i) => ({ ...row, id: Number(ids.payments?.[i]) })),
+    receivables: await insertInstallments(tx, rows.installments),
+  };
+}
+
+/**
+ * Stock: shared rows from here to the commit (levels locked by id, then the coupon, then the
+ * counter). Offline, a level below zero is taken and flagged.
+ */
+async function takeStock(
+  tx: Executor,
+  session: SessionUser,
+  register: LockedRegister,
+  draft: SaleDraft,
+  flags: Set<OfflineFlag>,
+): Promise<LowStockAlert[]> {
+  const lines = draft.lines.flatMap((l) =>
+    l.productId !== null ? [{ productId: l.productId, variantId: l.variantId, quantity: l.quantity }] : [],
+  );
+  const actor = { clientId: session.clientId, userId: session.userId };
+  if (!draft.offline) return takeSaleStock(tx, actor, register.saleId, lines, register);
+  const taken = await takeOfflineSaleStock(tx, actor, register.saleId, lines, register);
+  if (taken.wentNegative) flags.add('negative_stock');
+  return taken.lowStock;
+}
+
+/**
+ * The coupon's use. A coupon with use limits is locked and checked again here; one without is
+ * recorded by the last statement, with the number (the CTE this answers). Offline, a use over the
+ * limit is still recorded (it happened), flagged.
+ */
+async function couponUse(
+  tx: Executor,
+  session: SessionUser,
+  draft: SaleDraft,
+  checked: CheckedSale,
+  flags: Set<OfflineFlag>,
+): Promise<SQL> {
+  const { coupon, couponDiscountCents } = checked;
+  const applied = coupon?.applied ?? null;
+  if (!coupon || !applied) return sql``;
+  let limited = hasUseLimit(applied.coupon);
+  if (limited && draft.offline) {
+    const used = await useCoupon(tx, session, coupon.request, {
+      ...applied,
+      discountCents: couponDiscountCents,
+    }).catch((error) => {
+      if (!(error instanceof AppError)) throw error;
+      flags.add('coupon_refused');
+      return null;
+    });
+    if (!used) limited = false;
+  } else if (limited) await useCoupon(tx, session, coupon.request, applied);
+  if (limited) return sql``;
+  return sql`, coupon_use as (${couponUseSql({
+    couponId: applied.coupon.id,
+    clientId: session.clientId,
+    saleId: coupon.request.saleId,
+    customerId: draft.customerId,
+    discountCents: draft.offline ? couponDiscountCents : applied.discountCents,
+  })})`;
+}
+
+/**
+ * Number the sale: the client's counter, the hottest row, is the last statement before the commit
+ * (with the coupon's use and the offline flags). Numbers stay gap-free: a sale that fails rolls its
+ * counter back.
+ */
+async function numberSale(
+  tx: Executor,
+  clientId: number,
+  saleId: number,
+  useOfCoupon: SQL,
+  offlineFlags: string[],
+): Promise<number> {
+  const [{ number }] = rowsOf<{ number: number }>(
+    await tx.execute(
+      sql`with counter as (
+            insert into sale_counters (client_id, last) values (${clientId}, 1)
+            on conflict (client_id) do update set last = sale_counters.last + 1
+            returning last)
+          ${useOfCoupon}
+          update sales set number = counter.last${
+            offlineFlags.length > 0 ? sql`, offline_flags = ${JSON.stringify(offlineFlags)}::jsonb` : sql``
+          } from counter
+          where sales.id = ${saleId} returning sales.number as "number"`,
+    ),
+  );
+  return Number(number);
+}
+
+/** The answer, built from the rows just written (no read back after the commit). */
+async function answerOf(
+  tx: Executor,
+  session: SessionUser,
+  register: LockedRegister,
+  draft: SaleDraft,
+  checked: CheckedSale,
+  rows: SaleRowValues,
+  written: Awaited<ReturnType<typeof writeSaleRows>>,
+  recorded: { number: number; offlineFlags: string[] },
+): Promise<Sale> {
+  const names = new Map([[session.userId, register.userName]]);
+  if (draft.sellerId !== null && checked.sellerName !== null) names.set(draft.sellerId, checked.sellerName);
+  const approver = checked.discountApprovedByUserId;
+  if (approver !== null) {
+    const [manager] = await tx.select({ name: users.name }).from(users).where(eq(users.id, approver));
+    names.set(approver, manager?.name ?? '');
+  }
+  const sale = toSale({
+    sale: { ...rows.sale, ...recorded },
+    customer: checked.customer,
+    items: written.items,
+    payments: written.payments,
+    receivables: written.receivables,
+    names,
+    today: register.today,
+  });
+  return { ...sale, warnings: checked.warnings };
+}
+
+type Recorded = { sale: Sale; lowStock: LowStockAlert[]; receiptJob: number | null };
+
+/**
+ * Signal, after the commit: the client's tills (`changed` 'sale'), the low-stock crossings, the
+ * manager's bell for an offline sale accepted with conflicts (issue 21), and the receipt queued with
+ * the sale handed to a station (not waited for).
+ */
+function signal(ctx: AppContext, clientId: number, { sale, lowStock, receiptJob }: Recorded) {
+  ctx.changed(clientId, 'sale', sale.id);
+  notifyLowStock(ctx.notify, clientId, lowStock);
+  if (sale.offlineFlags.length > 0) {
+    ctx.notify(clientId, {
+      message: `Venda nº ${sale.number} feita sem conexão com divergência: ${sale.offlineFlags
+        .map((f) => OFFLINE_FLAG_LABELS[f].toLowerCase())
+        .join(', ')}`,
+      alertColor: 'warning',
+    });
+  }
+  if (receiptJob !== null) deliverSaleReceipt(ctx, clientId, receiptJob);
+}
+
+// ---------------------------------------------------------------------------------------------
+
 /**
  * Records a sale: ONE transaction writes the sale, its items, payments, receivables (one per
- * crediário or boleto installment), the coupon use and the stock movements, then signals the
- * client's tills (`changed` 'sale') and the low-stock crossings.
+ * crediário or boleto installment), the coupon use, the stock movements and the automatic receipt's
+ * print job, then signals the client's tills (`changed` 'sale') and the low-stock crossings.
  *
  * Order inside the transaction, the same for every sale so concurrent checkouts queue instead of
  * deadlocking, and arranged so the rows every till shares are held the shortest (row locks last until
@@ -214,8 +632,8 @@ function checkDiscountLimit(
  * (catalog), customer and coupon reads (no locks) -> the sale's own rows (sale with a placeholder
  * number, items, payments, receivables, key -> sale) -> stock rows (FOR NO KEY UPDATE, by id) -> the
  * coupon row (FOR NO KEY UPDATE, only for coupons with use limits) -> the client's sale counter,
- * which also numbers the sale, as the last statement before the commit. Numbers stay gap-free: a
- * sale that fails rolls its counter back.
+ * which also numbers the sale -> the origin's own writes and the receipt's print job. The checkout's
+ * statements are prepared (PGlite: db/prepared.ts).
  */
 export async function recordSale(
   ctx: AppContext,
@@ -232,303 +650,38 @@ export async function recordSale(
     options.approval === undefined
       ? undefined
       : await resolveApproval(db, session, options.approval, '', DISCOUNT_LIMIT_MESSAGES.refused);
-  type Outcome = { replayOf: number } | { sale: Sale; lowStock: LowStockAlert[]; offline: boolean };
-  const outcome = await db.transaction(async (tx): Promise<Outcome> => {
-    const register = await claimAndLockRegister(tx, session, claim);
-    if (claim && (!register || register.claimed === 0)) {
-      // The key was there: another request with it committed first (the claim waited for it), so
-      // answer its sale, even when the register has been closed since. A key row without a sale is
-      // this request's own claim (no open register).
-      const first = await findKey(tx, clientId, claim.key);
-      if (first?.saleId) {
-        if (first.requestHash !== claim.hash) throw unprocessable(IDEMPOTENCY_KEY_REUSED);
-        return { replayOf: first.saleId };
-      }
-      if (register) throw conflict('Esta venda ainda está sendo registrada: tente novamente');
-    }
-    if (!register) throw unprocessable(CASH_REGISTER_MESSAGES.mustOpen);
-    const { saleId } = register;
-    const draft = await buildDraft(tx);
-    const customer = draft.customerId !== null ? await findCustomerRef(tx, clientId, draft.customerId) : null;
-    if (draft.customerId !== null && !customer) throw fail('Cliente não encontrado', 'customerId');
-    const sellerName = await findSeller(tx, clientId, draft.sellerId);
-    const { today } = register;
-    const withoutCoupon = computeSaleTotals({
-      lines: draft.lines,
-      discountType: draft.discountType,
-      discountValue: draft.discountValue,
-      freightCents: draft.freightCents,
-    });
-
-    // The coupon's rules against this sale, without a lock: its use is recorded (and, for coupons
-    // with use limits, checked again under the row lock) after the sale's own rows.
-    const couponRequest = draft.couponCode
-      ? {
-          code: draft.couponCode,
-          subtotalCents: withoutCoupon.totalCents,
-          customerId: draft.customerId,
-          today,
-          saleId,
-        }
-      : null;
-    const { offline } = draft;
-    const flags = new Set<OfflineFlag>(offline?.flags ?? []);
-    let checked: AppliedCoupon | null = null;
-    if (couponRequest && offline) {
-      // Offline: the discount the till gave stands; a coupon refused now is flagged, not the sale.
-      // (An AppError here is thrown before any statement fails: the transaction goes on.)
-      checked = await checkCoupon(tx, session, couponRequest, { forSale: true }).catch((error) => {
-        if (!(error instanceof AppError)) throw error;
-        flags.add('coupon_refused');
-        return null;
+  const outcome = await withPreparedStatements(() =>
+    db.transaction(async (tx): Promise<{ replayOf: number } | Recorded> => {
+      const found = await claimAndLockRegister(tx, session, claim);
+      const replayOf = await replayedSaleId(tx, clientId, claim, found);
+      if (replayOf !== null) return { replayOf };
+      const register = found as LockedRegister;
+      const draft = await buildDraft(tx);
+      const flags = new Set<OfflineFlag>(draft.offline?.flags ?? []);
+      const checked = await checkSale(tx, session, register, draft, approvedBy, flags);
+      const rows = saleRows(session, register, draft, checked);
+      const written = await writeSaleRows(tx, clientId, claim, rows);
+      const lowStock = await takeStock(tx, session, register, draft, flags);
+      const useOfCoupon = await couponUse(tx, session, draft, checked, flags);
+      const offlineFlags = [...flags];
+      const number = await numberSale(tx, clientId, register.saleId, useOfCoupon, offlineFlags);
+      await options.onRecorded?.(tx, { id: register.saleId, number });
+      const sale = await answerOf(tx, session, register, draft, checked, rows, written, {
+        number,
+        offlineFlags,
       });
-    } else if (couponRequest) checked = await checkCoupon(tx, session, couponRequest, { forSale: true });
-    const couponDiscountCents = offline
-      ? draft.couponCode
-        ? offline.couponDiscountCents
-        : 0
-      : (checked?.discountCents ?? 0);
-    const totals = computeSaleTotals({
-      lines: draft.lines,
-      discountType: draft.discountType,
-      discountValue: draft.discountValue,
-      couponDiscountCents,
-      freightCents: draft.freightCents,
-    });
-    if (totals.discountCents + totals.couponDiscountCents > totals.totalCents) {
-      throw fail('O desconto não pode ser maior que o total dos itens', 'discountValue');
-    }
-    for (const [i, line] of totals.lines.entries()) {
-      if (line.discountCents > line.grossCents) {
-        throw fail('O desconto do item não pode ser maior que o valor do item', `items.${i}.discountValue`);
-      }
-    }
-    if (totals.finalAmountCents > 2_147_483_647) throw fail('Valor da venda muito alto', 'items');
-    let discountApprovedByUserId: number | null = null;
-    try {
-      discountApprovedByUserId = checkDiscountLimit(session, register.discountLimit, totals, approvedBy);
-    } catch (error) {
-      if (!offline || !(error instanceof AppError)) throw error;
-      flags.add('discount_unapproved');
-    }
-    const paid = checkPayments({
-      finalAmountCents: totals.finalAmountCents,
-      payments: draft.payments,
-      cashDepositAmountCents: draft.cashDepositAmountCents,
-      customerId: draft.customerId,
-      typeOfSale: draft.typeOfSale,
-      today,
-    });
-    if (!paid.ok) throw new AppError(422, paid.message, paid.issues);
-
-    // Credit warnings: the customer's situation before this sale against its crediário amount.
-    const creditShopCents = paid.payments
-      .filter((p) => p.method === 'creditShop')
-      .reduce((sum, p) => sum + p.amountCents, 0);
-    const warnings =
-      draft.customerId !== null && creditShopCents > 0
-        ? (await customerCredit(tx, session, draft.customerId, creditShopCents)).warnings
-        : [];
-
-    // The sale's own rows: nobody else waits for them. The number is a placeholder (-id: unique,
-    // never shown) until the counter gives the real one, last.
-    const now = new Date();
-    const madeAt = offline?.madeAt ?? now;
-    const saleValues = {
-      id: saleId,
-      clientId,
-      number: -saleId,
-      userId: session.userId,
-      sellerId: draft.sellerId,
-      customerId: draft.customerId,
-      cashRegisterId: register.id,
-      status: paid.status,
-      typeOfSale: draft.typeOfSale,
-      originSale: draft.originSale,
-      isSimple: draft.isSimple,
-      totalItems: totals.totalItems,
-      totalQuantity: totals.totalQuantity,
-      itemsDiscountCents: totals.itemsDiscountCents,
-      totalCents: totals.totalCents,
-      discountType: draft.discountType,
-      discountValue: draft.discountValue,
-      discountCents: totals.discountCents,
-      couponId: checked?.coupon.id ?? null,
-      couponCode: draft.couponCode ? draft.couponCode.toUpperCase() : null,
-      couponDiscountCents,
-      freightCents: totals.freightCents,
-      finalAmountCents: totals.finalAmountCents,
-      cashDepositAmountCents: paid.cashDepositAmountCents,
-      changeCents: paid.changeCents,
-      deliveryAddress: draft.deliveryAddress,
-      notes: draft.notes,
-      cancelReason: null,
-      canceledAt: null,
-      canceledByUserId: null,
-      cancelApprovedByUserId: null,
-      discountApprovedByUserId,
-      finishedAt: paid.status === 'finished' ? madeAt : null,
-      createdAt: madeAt,
-      updatedAt: now,
-      madeOffline: Boolean(offline),
-      syncedAt: offline ? now : null,
-      offlineFlags: [] as string[],
-    } satisfies typeof sales.$inferSelect;
-    const itemValues = draft.lines.map((l, i) => ({
-      saleId,
-      clientId,
-      position: i,
-      productId: l.productId,
-      variantId: l.variantId,
-      description: l.description,
-      variantName: l.variantName,
-      sku: l.sku,
-      barcode: l.barcode,
-      unit: l.unit,
-      quantity: l.quantity,
-      unitPriceCents: l.unitPriceCents,
-      additionals: l.additionals,
-      discountType: l.discountType,
-      discountValue: l.discountValue,
-      notes: l.notes,
-      unitTotalCents: totals.lines[i].unitTotalCents,
-      grossCents: totals.lines[i].grossCents,
-      discountCents: totals.lines[i].discountCents,
-      totalCents: totals.lines[i].totalCents,
-    }));
-    let installment = 1;
-    const installments: NewInstallment[] = [];
-    const paymentValues = paid.payments.map((p, position) => {
-      const firstInstallment = p.installments.length > 0 ? installment : null;
-      for (const inst of p.installments) {
-        installments.push({
-          clientId,
-          customerId: draft.customerId as number,
-          saleId,
-          installment: installment++,
-          amountCents: inst.amountCents,
-          dueDate: inst.dueDate,
-          status: 'pending',
-        });
-      }
-      return {
-        saleId,
-        clientId,
-        position,
-        method: p.method,
-        amountCents: p.amountCents,
-        numberInstallments: p.numberInstallments,
-        dueDate: p.dueDate,
-        firstInstallment,
-      };
-    });
-    // The sale, its items and payments and the key -> sale in one statement (rows as JSON: one
-    // round trip, one parameter each); the answer is built from these values and the ids.
-    const noPayment = sql`select null::int as id, null::int as position where false`;
-    const [ids] = rowsOf<{ items: number[]; payments: number[] | null }>(
-      await tx.execute(sql`with
-        s as (${insertJsonRows(sales, [saleValues])} returning id),
-        i as (${insertJsonRows(saleItems, itemValues)} returning id, position),
-        p as (${paymentValues.length > 0 ? sql`${insertJsonRows(salePayments, paymentValues)} returning id, position` : noPayment}),
-        k as (update sale_idempotency_keys set sale_id = (select id from s)
-              where client_id = ${clientId} and key = ${claim?.key ?? null} returning key)
-        select (select json_agg(id order by position) from i) as items,
-               (select json_agg(id order by position) from p) as payments`),
-    );
-    const itemRows = itemValues.map((row, i) => ({ ...row, id: Number(ids.items[i]) }));
-    const paymentsInserted = paymentValues.map((row, i) => ({ ...row, id: Number(ids.payments?.[i]) }));
-    const receivablesInserted = await insertInstallments(tx, installments);
-
-    // Shared rows from here to the commit: stock levels (rows locked by id), the coupon, the counter.
-    const stockLines = draft.lines.flatMap((l) =>
-      l.productId !== null ? [{ productId: l.productId, variantId: l.variantId, quantity: l.quantity }] : [],
-    );
-    const stockActor = { clientId, userId: session.userId };
-    let lowStock: LowStockAlert[];
-    if (offline) {
-      const taken = await takeOfflineSaleStock(tx, stockActor, saleId, stockLines, register);
-      if (taken.wentNegative) flags.add('negative_stock');
-      lowStock = taken.lowStock;
-    } else lowStock = await takeSaleStock(tx, stockActor, saleId, stockLines, register);
-    // A coupon with use limits is locked and checked again; one without is recorded by the last
-    // statement, with the number. Offline, a use over the limit is still recorded (it happened), flagged.
-    let limited = checked !== null && hasUseLimit(checked.coupon);
-    if (couponRequest && checked && limited && offline) {
-      const used = await useCoupon(tx, session, couponRequest, {
-        ...checked,
-        discountCents: couponDiscountCents,
-      }).catch((error) => {
-        if (!(error instanceof AppError)) throw error;
-        flags.add('coupon_refused');
-        return null;
-      });
-      if (!used) limited = false;
-    } else if (couponRequest && limited) await useCoupon(tx, session, couponRequest, checked ?? undefined);
-    const couponUse =
-      checked && !limited
-        ? sql`, coupon_use as (${couponUseSql({
-            couponId: checked.coupon.id,
-            clientId,
-            saleId,
-            customerId: draft.customerId,
-            discountCents: offline ? couponDiscountCents : checked.discountCents,
-          })})`
-        : sql``;
-    const offlineFlags = [...flags];
-    const [{ number }] = rowsOf<{ number: number }>(
-      await tx.execute(
-        sql`with counter as (
-              insert into sale_counters (client_id, last) values (${clientId}, 1)
-              on conflict (client_id) do update set last = sale_counters.last + 1
-              returning last)
-            ${couponUse}
-            update sales set number = counter.last${
-              offlineFlags.length > 0 ? sql`, offline_flags = ${JSON.stringify(offlineFlags)}::jsonb` : sql``
-            } from counter
-            where sales.id = ${saleId} returning sales.number as "number"`,
-      ),
-    );
-
-    await options.onRecorded?.(tx, { id: saleId, number: Number(number) });
-
-    // The answer is built from the rows just written (no read back after the commit).
-    const names = new Map([[session.userId, register.userName]]);
-    if (draft.sellerId !== null && sellerName !== null) names.set(draft.sellerId, sellerName);
-    if (discountApprovedByUserId !== null) {
-      const [manager] = await tx
-        .select({ name: users.name })
-        .from(users)
-        .where(eq(users.id, discountApprovedByUserId));
-      names.set(discountApprovedByUserId, manager?.name ?? '');
-    }
-    const sale = toSale({
-      sale: { ...saleValues, number: Number(number), offlineFlags },
-      customer,
-      items: itemRows,
-      payments: paymentsInserted,
-      receivables: receivablesInserted,
-      names,
-      today,
-    });
-    return { sale: { ...sale, warnings }, lowStock, offline: Boolean(offline) };
-  });
-
+      // The automatic receipt (printer page), queued with the sale. An offline sale printed its
+      // receipt at the till when it was made.
+      const receiptJob =
+        register.receipt && !draft.offline
+          ? await queueSaleReceipt(tx, session, register.receipt, sale)
+          : null;
+      return { sale, lowStock, receiptJob };
+    }),
+  );
   if ('replayOf' in outcome) {
     return { sale: await findSale(db, session, outcome.replayOf), replayed: true };
   }
-  ctx.changed(clientId, 'sale', outcome.sale.id);
-  notifyLowStock(ctx.notify, clientId, outcome.lowStock);
-  if (outcome.sale.offlineFlags.length > 0) {
-    // The manager's bell: an offline sale accepted with conflicts (issue 21).
-    ctx.notify(clientId, {
-      message: `Venda nº ${outcome.sale.number} feita sem conexão com divergência: ${outcome.sale.offlineFlags
-        .map((f) => OFFLINE_FLAG_LABELS[f].toLowerCase())
-        .join(', ')}`,
-      alertColor: 'warning',
-    });
-  }
-  // The automatic receipt (printer page): a printing problem never undoes or fails the sale. An
-  // offline sale printed its receipt at the till when it was made.
-  if (!outcome.offline) await printSaleReceipt(ctx, session, outcome.sale).catch(() => null);
+  signal(ctx, clientId, outcome);
   return { sale: outcome.sale, replayed: false };
 }

@@ -7,7 +7,6 @@ import {
   index,
   integer,
   jsonb,
-  numeric,
   pgTable,
   primaryKey,
   serial,
@@ -16,12 +15,11 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { clients, users } from '../../db/schema.ts';
+import { lineSnapshotColumns, lineTotalsColumns, quantityColumn } from '../../lib/lineSnapshot.ts';
 import { cashRegisters } from '../cash-register/schema.ts';
 import { coupons } from '../coupon/schema.ts';
 import { customers } from '../customer/schema.ts';
 import { products, productVariants } from '../product/schema.ts';
-
-const quantity = (name: string) => numeric(name, { precision: 14, scale: 3, mode: 'number' });
 
 /** A sale (PDV, quick sale; comandas, budgets and delivery orders end in one too). Money in cents. */
 export const sales = pgTable(
@@ -49,7 +47,7 @@ export const sales = pgTable(
     originSale: text('origin_sale').notNull().default('pdv'),
     isSimple: boolean('is_simple').notNull().default(false),
     totalItems: integer('total_items').notNull(),
-    totalQuantity: quantity('total_quantity').notNull(),
+    totalQuantity: quantityColumn('total_quantity').notNull(),
     itemsDiscountCents: integer('items_discount_cents').notNull().default(0),
     /** Items after their own discounts. */
     totalCents: integer('total_cents').notNull(),
@@ -109,22 +107,8 @@ export const saleItems = pgTable(
     /** Null for a quick sale line or a product deleted since (the snapshot stays). */
     productId: integer('product_id').references(() => products.id, { onDelete: 'set null' }),
     variantId: integer('variant_id').references(() => productVariants.id, { onDelete: 'set null' }),
-    description: text('description').notNull(),
-    variantName: text('variant_name'),
-    sku: text('sku'),
-    barcode: text('barcode'),
-    unit: text('unit').notNull().default('un'),
-    quantity: quantity('quantity').notNull(),
-    unitPriceCents: integer('unit_price_cents').notNull(),
-    /** [{id, name, priceCents, quantity}] of one unit. */
-    additionals: jsonb('additionals').notNull().default(sql`'[]'::jsonb`),
-    unitTotalCents: integer('unit_total_cents').notNull(),
-    grossCents: integer('gross_cents').notNull(),
-    discountType: text('discount_type').notNull().default('fixed_amount'),
-    discountValue: integer('discount_value').notNull().default(0),
-    discountCents: integer('discount_cents').notNull().default(0),
-    totalCents: integer('total_cents').notNull(),
-    notes: text('notes'),
+    ...lineSnapshotColumns({ unitDefault: true }),
+    ...lineTotalsColumns(),
   },
   (t) => [
     index('sale_items_sale_idx').on(t.saleId, t.position),
@@ -232,7 +216,7 @@ export const saleMonthlyProducts = pgTable(
     month: date('month', { mode: 'string' }).notNull(),
     /** No foreign key: a deleted product keeps its history. */
     productId: integer('product_id').notNull(),
-    quantity: quantity('quantity').notNull().default(0),
+    quantity: quantityColumn('quantity').notNull().default(0),
     amountCents: bigint('amount_cents', { mode: 'number' }).notNull().default(0),
   },
   (t) => [

@@ -20,18 +20,11 @@ import { changedByOf, saveSettingsRow } from './version.ts';
 
 /** Company data (system-client): the clients row, its Pix key (payment_gateways) and company_settings. */
 
-export const LOGO_MAX_BYTES = 2 * 1024 * 1024;
-const LOGO_FILE = /^[a-f0-9]{32}\.png$/;
-
 /** The public URL of a stored logo key (`logo/{clientId}/{file}`). */
 export function logoUrlOf(logoKey: string | null): string | null {
   if (!logoKey) return null;
   const [, clientId, file] = logoKey.split('/');
   return `/v1/settings/logo/${clientId}/${file}`;
-}
-
-export function isLogoFile(file: string): boolean {
-  return LOGO_FILE.test(file);
 }
 
 async function readCompany(db: Executor, clientId: number) {

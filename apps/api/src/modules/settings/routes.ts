@@ -1,259 +1,65 @@
-import { binaryFileSchema } from '@balcao/core/responses';
-import { ALL, BACKOFFICE, PDV, STAFF, WRITE } from '@balcao/core/routes';
-import {
-  COMPANY_MESSAGES,
-  companySettingsInputSchema,
-  companySettingsSchema,
-  myDiscountLimitSchema,
-  receiptShopSchema,
-  systemSettingsInputSchema,
-  systemSettingsSchema,
-} from '@balcao/core/settings';
-import {
-  workingHoursInputSchema,
-  workingHoursSettingsSchema,
-  workingHoursStatusSchema,
-} from '@balcao/core/workingHours';
-import { z } from '@balcao/core/zod';
-import fastifyMultipart from '@fastify/multipart';
-import type { FastifyReply } from 'fastify';
+import { settingsApi } from '@balcao/core/endpoints/settings';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
-import { errorBody, notFound } from '../../errors.ts';
-import { idParam } from '../../lib/params.ts';
+import { notFound } from '../../errors.ts';
+import { route } from '../../lib/endpoint.ts';
 import { sessionOf } from '../../plugins/auth.ts';
 import { storageFor } from '../storage/storage.ts';
-import {
-  findCompanySettings,
-  findReceiptShop,
-  isLogoFile,
-  LOGO_MAX_BYTES,
-  removeLogo,
-  saveCompanySettings,
-  setLogo,
-} from './company.ts';
+import { findCompanySettings, findReceiptShop, removeLogo, saveCompanySettings, setLogo } from './company.ts';
 import { findDiscountLimit } from './discountLimits.ts';
 import { findSystemSettings, saveSystemSettings, type TimeZoneChanged } from './system.ts';
 import { findWorkingHours, findWorkingHoursStatus, saveWorkingHours } from './workingHours.ts';
 
-const tags = ['settings'];
-
-function sendError(reply: FastifyReply, statusCode: 400 | 413 | 415, message: string) {
-  return reply.status(statusCode).send(errorBody(statusCode, message));
-}
-
-/** The real type of the bytes (magic numbers): JPEG, PNG or WebP. */
-function isImage(data: Buffer): boolean {
-  if (data.length >= 3 && data[0] === 0xff && data[1] === 0xd8 && data[2] === 0xff) return true;
-  if (
-    data.length >= 8 &&
-    data.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))
-  )
-    return true;
-  return (
-    data.length >= 12 &&
-    data.subarray(0, 4).toString('latin1') === 'RIFF' &&
-    data.subarray(8, 12).toString('latin1') === 'WEBP'
-  );
-}
-
-/**
- * Settings pages of the shop (issue 14): company (system-client), system preferences (system) and
- * working hours. The pages open to BACKOFFICE (read only for most); the company and working hours
- * are written by WRITE.settings (Administrador, Gerente), system preferences by WRITE.system
- * (Administrador). Every save tells the shop's sockets (`change` settings, and session when the
- * login answer changed).
- */
+/** Settings pages of the shop (issue 14): the handlers of `settingsApi` (core declares the endpoints). */
 export function settingsRoutes(ctx: AppContext, timeZoneChanged: TimeZoneChanged): FastifyPluginAsyncZod {
   return async (app) => {
     const { db } = ctx;
     const storage = storageFor(ctx.config);
 
-    await app.register(fastifyMultipart, {
-      limits: { fileSize: LOGO_MAX_BYTES, files: 1, fields: 2, parts: 3 },
-    });
-
     // ------------------------------------------------------------ company
 
-    app.get(
-      '/settings/company',
-      {
-        config: { access: BACKOFFICE },
-        schema: { tags, summary: 'Company data (system-client)', response: { 200: companySettingsSchema } },
-      },
-      async (request) => findCompanySettings(db, sessionOf(request)),
+    route(app, settingsApi.company, (request) => findCompanySettings(db, sessionOf(request)));
+
+    route(app, settingsApi.saveCompany, (request) =>
+      saveCompanySettings(ctx, sessionOf(request), request.body),
     );
 
-    app.put(
-      '/settings/company',
-      {
-        config: { access: WRITE.settings },
-        schema: {
-          tags,
-          summary:
-            'Save the company data, Pix key, receipt texts and flags (updatedAt: null on the first save)',
-          body: companySettingsInputSchema,
-          response: { 200: companySettingsSchema },
-        },
-      },
-      async (request) => saveCompanySettings(ctx, sessionOf(request), request.body),
-    );
+    route(app, settingsApi.setLogo, (request) => setLogo(ctx, storage, sessionOf(request), request.upload));
 
-    app.post(
-      '/settings/company/logo',
-      {
-        config: { access: WRITE.settings },
-        schema: {
-          tags,
-          summary: 'Upload the logo (multipart field "file": JPEG, PNG or WebP, up to 2 MB; stored as PNG)',
-          response: { 200: companySettingsSchema },
-        },
-      },
-      async (request, reply) => {
-        const actor = sessionOf(request);
-        if (!request.isMultipart())
-          return sendError(reply, 415, 'Envie a imagem como multipart/form-data no campo "file"');
-        const file = await request.file();
-        if (!file) return sendError(reply, 400, 'Envie um arquivo de imagem');
-        let data: Buffer;
-        try {
-          data = await file.toBuffer();
-        } catch (error) {
-          if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
-            return sendError(reply, 413, COMPANY_MESSAGES.logoTooLarge);
-          throw error;
-        }
-        if (file.file.truncated) return sendError(reply, 413, COMPANY_MESSAGES.logoTooLarge);
-        if (!isImage(data)) return sendError(reply, 415, COMPANY_MESSAGES.logoNotSupported);
-        return reply.send(await setLogo(ctx, storage, actor, data));
-      },
-    );
+    route(app, settingsApi.removeLogo, (request) => removeLogo(ctx, storage, sessionOf(request)));
 
-    app.delete(
-      '/settings/company/logo',
-      {
-        config: { access: WRITE.settings },
-        schema: { tags, summary: 'Remove the logo', response: { 200: companySettingsSchema } },
-      },
-      async (request) => removeLogo(ctx, storage, sessionOf(request)),
-    );
+    route(app, settingsApi.logo, async (request, reply) => {
+      const { clientId, file } = request.params;
+      const stored = await storage.get(`logo/${clientId}/${file}`);
+      if (!stored) throw notFound('Imagem não encontrada');
+      return reply
+        .header('content-type', 'image/png')
+        .header('content-length', stored.size)
+        .header('cache-control', 'public, max-age=31536000, immutable')
+        .header('x-content-type-options', 'nosniff')
+        .send(stored.stream);
+    });
 
-    // Public: <img> tags send no Bearer header. The 128-bit random name is the secret, and a new
-    // upload gets a new name, so the file is cached for a year.
-    app.get(
-      '/settings/logo/:clientId/:file',
-      {
-        config: { access: 'public' },
-        schema: {
-          tags,
-          params: z.object({
-            clientId: idParam('Imagem não encontrada'),
-            file: z.string().refine(isLogoFile, 'Imagem não encontrada'),
-          }),
-          response: { 200: { content: { 'image/png': { schema: binaryFileSchema } } } },
-        },
-      },
-      async (request, reply) => {
-        const { clientId, file } = request.params;
-        const stored = await storage.get(`logo/${clientId}/${file}`);
-        if (!stored) throw notFound('Imagem não encontrada');
-        return reply
-          .header('content-type', 'image/png')
-          .header('content-length', stored.size)
-          .header('cache-control', 'public, max-age=31536000, immutable')
-          .header('x-content-type-options', 'nosniff')
-          .send(stored.stream);
-      },
-    );
-
-    app.get(
-      '/settings/receipt',
-      {
-        config: { access: STAFF },
-        schema: {
-          tags,
-          summary:
-            'What a receipt prints of the shop: name, document, phone, address, logo, header and footer',
-          response: { 200: receiptShopSchema },
-        },
-      },
-      async (request) => findReceiptShop(db, sessionOf(request)),
-    );
+    route(app, settingsApi.receipt, (request) => findReceiptShop(db, sessionOf(request)));
 
     // ------------------------------------------------------------ system
 
-    app.get(
-      '/settings/system',
-      {
-        config: { access: BACKOFFICE },
-        schema: { tags, summary: 'System preferences', response: { 200: systemSettingsSchema } },
-      },
-      async (request) => findSystemSettings(db, sessionOf(request)),
+    route(app, settingsApi.system, (request) => findSystemSettings(db, sessionOf(request)));
+
+    route(app, settingsApi.saveSystem, (request) =>
+      saveSystemSettings(ctx, sessionOf(request), request.body, timeZoneChanged),
     );
 
-    app.put(
-      '/settings/system',
-      {
-        config: { access: WRITE.system },
-        schema: {
-          tags,
-          summary: 'Save the system preferences (updatedAt: null on the first save)',
-          body: systemSettingsInputSchema,
-          response: { 200: systemSettingsSchema },
-        },
-      },
-      async (request) => saveSystemSettings(ctx, sessionOf(request), request.body, timeZoneChanged),
-    );
-
-    app.get(
-      '/settings/discount-limit/me',
-      {
-        config: { access: PDV },
-        schema: {
-          tags,
-          summary: "The session user's discount limit (hundredths of a percent); null for approvers",
-          response: { 200: myDiscountLimitSchema },
-        },
-      },
-      async (request) => findDiscountLimit(db, sessionOf(request)),
-    );
+    route(app, settingsApi.myDiscountLimit, (request) => findDiscountLimit(db, sessionOf(request)));
 
     // ------------------------------------------------------------ working hours
 
-    app.get(
-      '/settings/working-hour',
-      {
-        config: { access: BACKOFFICE },
-        schema: { tags, summary: 'Working hours', response: { 200: workingHoursSettingsSchema } },
-      },
-      async (request) => findWorkingHours(db, sessionOf(request)),
+    route(app, settingsApi.workingHours, (request) => findWorkingHours(db, sessionOf(request)));
+
+    route(app, settingsApi.saveWorkingHours, (request) =>
+      saveWorkingHours(ctx, sessionOf(request), request.body),
     );
 
-    app.put(
-      '/settings/working-hour',
-      {
-        config: { access: WRITE.settings },
-        schema: {
-          tags,
-          summary: 'Save the working hours, exceptions and pause (updatedAt: null on the first save)',
-          body: workingHoursInputSchema,
-          response: { 200: workingHoursSettingsSchema },
-        },
-      },
-      async (request) => saveWorkingHours(ctx, sessionOf(request), request.body),
-    );
-
-    app.get(
-      '/settings/working-hour/status',
-      {
-        config: { access: ALL },
-        schema: {
-          tags,
-          summary: 'Open or closed now and the next change (top bar, PDV warning)',
-          response: { 200: workingHoursStatusSchema },
-        },
-      },
-      async (request) => findWorkingHoursStatus(db, sessionOf(request)),
-    );
+    route(app, settingsApi.workingHoursStatus, (request) => findWorkingHoursStatus(db, sessionOf(request)));
   };
 }

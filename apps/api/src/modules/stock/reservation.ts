@@ -119,39 +119,51 @@ async function reservedUnits(
 }
 
 /**
- * After a sale took its stock (same transaction, levels still locked): refuses with 409 when a
- * level it lowered is now below what other holders reserve, so a sale never takes reserved units.
- * A holder's own sale (a budget's conversion) releases its reservation before. One statement.
+ * What active reservations hold of the products and variants `lines` take, as a scalar subquery
+ * (json rows `{productId, variantId (0 for the product itself), reserved}`, null when none), for
+ * the statement that writes the levels: its snapshot is taken after the levels were locked, so it
+ * sees every reservation committed before (a reservation locks the same levels first).
  */
-export async function assertReservationsKept(
-  tx: Executor,
+export function reservedOfLinesSql(
   clientId: number,
-  lines: { productId: number; variantId: number | null; quantity: number }[],
-): Promise<void> {
-  if (lines.length === 0) return;
+  lines: { productId: number; variantId: number | null }[],
+): SQL {
   const pairs = sql.join(
     lines.map((l) => sql`(${l.productId}::int, ${l.variantId ?? 0}::int)`),
     sql`, `,
   );
-  const result = await tx.execute(sql`
-    select r.product_id as "productId", r.variant_id as "variantId", p.name,
-           coalesce(v.stock, p.stock)::text as level, sum(r.quantity)::text as reserved
-    from stock_reservations r
-    join products p on p.id = r.product_id
-    left join product_variants v on v.id = r.variant_id
-    where r.client_id = ${clientId} and r.released_at is null and r.expires_at > now()
-      and (r.product_id, coalesce(r.variant_id, 0)) in (${pairs})
-    group by r.product_id, r.variant_id, p.name, p.stock, v.stock
-    having coalesce(v.stock, p.stock) < sum(r.quantity)
-    limit 1`);
-  type Row = { productId: number; variantId: number | null; name: string; level: string; reserved: string };
-  const [row] = (result as unknown as { rows: Row[] }).rows;
-  if (!row) return;
-  const taken = lines
-    .filter((l) => l.productId === Number(row.productId) && (l.variantId ?? 0) === Number(row.variantId ?? 0))
-    .reduce((sum, l) => sum + Math.round(l.quantity * 1000), 0);
-  const available = Math.max(thousandths(row.level) + taken - thousandths(row.reserved), 0);
-  throw insufficientStock(insufficientStockMessage(row.name, fromThousandths(available)));
+  return sql`(select json_agg(r) from (
+      select product_id as "productId", coalesce(variant_id, 0) as "variantId", sum(quantity)::text as reserved
+      from stock_reservations
+      where client_id = ${clientId} and released_at is null and expires_at > now()
+        and (product_id, coalesce(variant_id, 0)) in (${pairs})
+      group by product_id, variant_id) r)`;
+}
+
+export type ReservedRow = { productId: number; variantId: number; reserved: string };
+
+/**
+ * After a sale took its stock (same transaction, levels still locked): refuses with 409 when a
+ * level it lowered is now below what other holders reserve, so a sale never takes reserved units.
+ * A holder's own sale (a budget's conversion) releases its reservation before. `levelAfter` answers
+ * a product's or variant's level (thousandths) after the sale; `reserved` is what
+ * `reservedOfLinesSql` read.
+ */
+export function assertReservationsKept(
+  lines: { productId: number; variantId: number | null; quantity: number }[],
+  reserved: ReservedRow[] | null,
+  levelAfter: (productId: number, variantId: number) => { name: string; level: number },
+): void {
+  for (const row of reserved ?? []) {
+    const { name, level } = levelAfter(Number(row.productId), Number(row.variantId));
+    const held = thousandths(row.reserved);
+    if (level >= held) continue;
+    const taken = lines
+      .filter((l) => l.productId === Number(row.productId) && (l.variantId ?? 0) === Number(row.variantId))
+      .reduce((sum, l) => sum + Math.round(l.quantity * 1000), 0);
+    const available = Math.max(level + taken - held, 0);
+    throw insufficientStock(insufficientStockMessage(name, fromThousandths(available)));
+  }
 }
 
 /** A product's level, what active reservations hold of it and what is left to sell (stock screens). */

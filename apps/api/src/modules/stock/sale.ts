@@ -1,7 +1,6 @@
 import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
-import { assertReservationsKept } from './reservation.ts';
 import { stockMovements } from './schema.ts';
 import { applyStockMovements, type LowStockAlert, type StockContext } from './service.ts';
 
@@ -34,14 +33,14 @@ export async function takeSaleStock(
   settings: SaleStockSettings,
 ): Promise<LowStockAlert[]> {
   if (lines.length === 0 || !settings.stockManagement) return [];
+  // Units reserved by budgets (issue 17) are not for this sale: checked under the same locks, by
+  // the statement that writes the levels.
   const result = await applyStockMovements(
     tx,
     actor,
     lines.map((l) => ({ ...l, type: 'sale' as const, saleId })),
-    { settings, lastLevelWrite: true },
+    { settings, lastLevelWrite: true, keepReservations: !settings.allowNegativeStock },
   );
-  // Units reserved by budgets (issue 17) are not for this sale: checked under the same locks.
-  if (!settings.allowNegativeStock) await assertReservationsKept(tx, actor.clientId, lines);
   return result.lowStock;
 }
 
@@ -99,8 +98,7 @@ export async function takeOfflineSaleStock(
   settings: SaleStockSettings,
 ): Promise<{ lowStock: LowStockAlert[]; wentNegative: boolean }> {
   if (lines.length === 0 || !settings.stockManagement) return { lowStock: [], wentNegative: false };
-  // Not takeSaleStock: its budget-reservation check runs after the movements are written, and an
-  // offline sale takes reserved units too (the goods have left; the sale is what happened).
+  // No budget-reservation check (takeSaleStock's keepReservations): an offline sale takes reserved units too (the goods have left; the sale is what happened).
   try {
     const result = await applyStockMovements(
       tx,

@@ -25,6 +25,7 @@ import {
   productLevelsUpdate,
   variantLevelsUpdate,
 } from '../product/stockLevels.ts';
+import { assertReservationsKept, type ReservedRow, reservedOfLinesSql } from './reservation.ts';
 import { stockFractionRatios, stockMovements, stockSettings } from './schema.ts';
 
 /*
@@ -88,6 +89,11 @@ type StockOptions = {
    * flag is left on, one statement less. Otherwise it is turned off again.
    */
   lastLevelWrite?: boolean;
+  /**
+   * Refuse (409) when a level this call lowered falls below what active reservations (budgets,
+   * issue 17) hold: the reservations are read by the statement that writes the levels (the sale).
+   */
+  keepReservations?: boolean;
 };
 
 /** A product whose level went from above its minimum to at/below it in this call. */
@@ -342,16 +348,38 @@ export async function applyStockMovements(
     return { id, stock: String(fromThousandths(p.stock)), cost };
   });
   const now = new Date().toISOString();
+  // The lines whose level this call lowered (a product without stock control keeps its level).
+  const lines = movements.flatMap((m, index) =>
+    touchedProducts.has(m.productId)
+      ? [{ productId: m.productId, variantId: m.variantId ?? null, quantity: quantities[index] / 1000 }]
+      : [],
+  );
+  const reserved = options.keepReservations
+    ? sql`, ${reservedOfLinesSql(ctx.clientId, lines)} as reserved`
+    : sql``;
   const inserted = (
     (await tx.execute(sql`with
       m as (${insertJsonRows(stockMovements, rows)}
         returning id, product_id as "productId", variant_id as "variantId", type, quantity)
       ${variantUpdate},
       product_levels as (${productLevelsUpdate(ctx.clientId, productLevels, now)})
-      select * from m order by id`)) as unknown as {
-      rows: { id: number; productId: number; variantId: number | null; type: string; quantity: string }[];
+      select m.*${reserved} from m order by id`)) as unknown as {
+      rows: {
+        id: number;
+        productId: number;
+        variantId: number | null;
+        type: string;
+        quantity: string;
+        reserved?: ReservedRow[] | null;
+      }[];
     }
   ).rows;
+  if (options.keepReservations)
+    assertReservationsKept(lines, inserted[0]?.reserved ?? null, (productId, variantId) => {
+      const product = lockedProducts.get(productId) as LockedProduct;
+      const variant = variantId ? variants.get(variantId) : undefined;
+      return { name: product.name, level: variant ? variant.stock : product.stock };
+    });
   if (!options.lastLevelWrite) await tx.execute(sql`select set_config('balcao.stock_ledger', 'off', true)`);
 
   const lowStock: LowStockAlert[] = [];
@@ -371,7 +399,7 @@ export async function applyStockMovements(
   }
 
   return {
-    movements: inserted.map((r) => ({
+    movements: inserted.map(({ reserved: _, ...r }) => ({
       ...r,
       type: r.type as StockMovementType,
       quantity: fromThousandths(thousandthsOf(r.quantity)),

@@ -1,6 +1,5 @@
 import { accountCompanySchema, accountOwnerSchema } from '@balcao/core/auth';
 import { maskDocument, maskPhone } from '@balcao/core/document';
-import type { SessionPayload } from '@balcao/core/session';
 import { CLIENT_TYPE_IDS, CLIENT_TYPES } from '@balcao/core/userTypes';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -15,8 +14,8 @@ import { useState } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import type { z } from 'zod';
 import { Form, FormError, FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
-import { apiFetch } from '../../lib/api.ts';
-import { useSession } from '../auth/session.tsx';
+import { useSession } from '../auth/index.ts';
+import { createAccount } from './api.ts';
 
 type Company = z.input<typeof accountCompanySchema>;
 type Owner = z.input<typeof accountOwnerSchema>;
@@ -42,10 +41,7 @@ export default function CreateAccountPage() {
   });
 
   const submitOwner = async (user: z.output<typeof accountOwnerSchema>) => {
-    const payload = await apiFetch<SessionPayload & { token: string }>('/system-client', {
-      method: 'POST',
-      body: { systemClient, user },
-    });
+    const payload = await createAccount({ systemClient: systemClient as Company, user });
     startSession(payload);
     navigate('/dashboard', { replace: true });
   };

@@ -54,7 +54,9 @@ export default function LoginPage() {
       const payload = await session.login(input);
       navigate(homeFor(payload.user.userType.id), { replace: true });
     } catch (error) {
-      setFailed(error instanceof ApiError && error.status === 429 ? error.message : LOGIN_FAILED_MESSAGE);
+      setFailed(
+        error instanceof ApiError && error.code === 'rate_limited' ? error.message : LOGIN_FAILED_MESSAGE,
+      );
       setSending(false);
     }
   }

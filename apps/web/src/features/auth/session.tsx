@@ -1,8 +1,10 @@
 import type { LoginInput } from '@balcao/core/auth';
+import { authRoutes, sessionShippingRules } from '@balcao/core/endpoints/authRoutes';
 import type { SessionPayload, SessionUser, ShippingSetting } from '@balcao/core/session';
 import type { SettingsChecklist } from '@balcao/core/userTypes';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
-import { ApiError, apiFetch } from '../../lib/api.ts';
+import { ApiError } from '../../lib/api.ts';
+import { call } from '../../lib/call.ts';
 import { clearSessionCookies, getToken, readUserCookie, setSessionCookies } from '../../lib/cookies.ts';
 import { clearPersistedState, loadPersisted, savePersisted } from '../../lib/persist.ts';
 import { setShopTimeZone } from '../../lib/shopZone.ts';
@@ -62,15 +64,15 @@ export function SessionProvider({ children }: { children: ReactNode }) {
           if (!canceled) setState((s) => ({ ...s, authLoading: false, redirect: '/login' }));
           return;
         }
-        const payload = await apiFetch<SessionPayload>('/user/me');
+        const payload: SessionPayload = await call(authRoutes.me);
         if (!payload.user?.client?.id) {
           if (!canceled) setState((s) => ({ ...s, authLoading: false, redirect: '/login' }));
           return;
         }
         try {
-          const shipping = await apiFetch<ShippingSetting[]>(
-            `/shipping-settings/client/${payload.user.client.id}`,
-          );
+          const shipping = await call(sessionShippingRules, {
+            params: { clientId: payload.user.client.id },
+          });
           payload.shippingSettings = shipping[0] ?? null;
         } catch (error) {
           if (error instanceof ApiError && error.status !== 0) {
@@ -100,8 +102,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const login = useCallback(
     async (input: LoginInput) => {
-      const payload = await apiFetch<SessionPayload & { token: string }>('/login', {
-        method: 'POST',
+      const payload = await call(authRoutes.login, {
         body: { email: input.email.trim(), password: input.password.trim() },
       });
       startSession(payload);
@@ -111,7 +112,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   );
 
   const logout = useCallback(async () => {
-    if (getToken()) await apiFetch('/logout', { method: 'POST' }).catch(() => undefined);
+    if (getToken()) await call(authRoutes.logout).catch(() => undefined);
     clearSessionCookies();
     clearPersistedState();
     setState({ isLogged: false, authLoading: false, redirect: null });
@@ -125,7 +126,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const refresh = useCallback(async () => {
     if (!getToken()) return;
     try {
-      const payload = await apiFetch<SessionPayload>('/user/me');
+      const payload = await call(authRoutes.me);
       // The shipping rule the revalidation reads stays as loaded (its own page refreshes it).
       setState((s) =>
         s.isLogged

@@ -25,7 +25,7 @@ import { useLocation } from 'react-router';
 import { Loading } from '../../components/Loading.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { formatDate } from '../../lib/format.ts';
-import { fetchPublicBudget, postPublicAnswer } from './api.ts';
+import { fetchPublicBudget, postPublicAnswer, publicBudgetPdfUrl } from './api.ts';
 
 /**
  * /orcamento/{token}: the customer's approval page, outside the dashboard and without a login. It
@@ -244,7 +244,7 @@ function Approval({
           >
             Recusar
           </Button>
-          <Button href={`/v1/public/budget/${token}/pdf?download=true`} sx={{ ml: { sm: 'auto' } }}>
+          <Button href={publicBudgetPdfUrl(token)} sx={{ ml: { sm: 'auto' } }}>
             Baixar PDF
           </Button>
         </Stack>

@@ -15,27 +15,24 @@ import Stack from '@mui/material/Stack';
 import TableCell from '@mui/material/TableCell';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import { useQueryClient } from '@tanstack/react-query';
 import { useMemo, useReducer, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { Loading } from '../../components/Loading.tsx';
 import { alignRight, ListTable } from '../../components/listPage.tsx';
 import { ApiError, errorMessage } from '../../lib/api.ts';
-import { invalidateResources } from '../../lib/queryKeys.ts';
 import { useIdFromPath } from '../../lib/useIdFromPath.ts';
-import { useCurrentRegister } from '../cash-register/api.ts';
-import { OpenRegisterDialog } from '../cash-register/OpenRegisterDialog.tsx';
-import { DiscountApprovalDialog } from '../pdv/DiscountApprovalDialog.tsx';
-import { PaymentStep } from '../pdv/PaymentStep.tsx';
+import { OpenRegisterDialog, useCurrentRegister } from '../cash-register/index.ts';
 import {
+  DiscountApprovalDialog,
   emptyPdv,
+  PaymentStep,
   type PdvLine,
   type PdvState,
   pdvPaymentCheck,
   pdvReducer,
   pdvTotals,
-} from '../pdv/state.ts';
-import { budgetKeys, postConvert, useBudget } from './api.ts';
+} from '../checkout/index.ts';
+import { useBudget, useConvertBudget } from './api.ts';
 
 type Prices = 'budget' | 'current';
 
@@ -80,7 +77,7 @@ export default function BudgetConvertPage() {
 }
 
 function Convert({ budget }: { budget: Budget }) {
-  const queryClient = useQueryClient();
+  const convert = useConvertBudget();
   const changed = budget.items.some(
     (i) => i.currentUnitPriceCents !== null && i.currentUnitPriceCents !== i.unitPriceCents,
   );
@@ -117,19 +114,23 @@ function Convert({ budget }: { budget: Budget }) {
   });
   const done = (recorded: Sale) => {
     setSale(recorded);
-    void invalidateResources(queryClient, ['sale', 'budget']);
-    void queryClient.invalidateQueries({ queryKey: budgetKeys.all });
   };
   const finish = async () => {
     if (finishing || !pdvPaymentCheck(state, totals.finalAmountCents).ok) return;
     setFinishing(true);
     setFinishError(null);
     try {
-      done(await postConvert(budget.id, body(), state.idempotencyKey));
+      done(
+        await convert.mutateAsync({
+          params: { id: budget.id },
+          body: body(),
+          idempotencyKey: state.idempotencyKey,
+        }),
+      );
     } catch (error) {
       if (
         error instanceof ApiError &&
-        error.status === 403 &&
+        error.code === 'forbidden' &&
         error.issues.some((i) => i.path === 'approval')
       ) {
         setApprovalAsked(error.message);
@@ -164,7 +165,13 @@ function Convert({ budget }: { budget: Budget }) {
       <DiscountApprovalDialog
         message={approvalAsked}
         onApprove={async (approval) => {
-          done(await postConvert(budget.id, { ...body(), approval }, state.idempotencyKey));
+          done(
+            await convert.mutateAsync({
+              params: { id: budget.id },
+              body: { ...body(), approval },
+              idempotencyKey: state.idempotencyKey,
+            }),
+          );
           setApprovalAsked(null);
         }}
         onClose={() => setApprovalAsked(null)}

@@ -28,7 +28,7 @@ import { alignRight, ListTable, useHandedOverMessage } from '../../components/li
 import { errorMessage } from '../../lib/api.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { useIdFromPath } from '../../lib/useIdFromPath.ts';
-import { useSession } from '../auth/session.tsx';
+import { useSession } from '../auth/index.ts';
 import {
   downloadBudgetPdf,
   printBudgetPdf,
@@ -59,8 +59,8 @@ function BudgetDetail({ budget: b, message }: { budget: Budget; message: string 
   const navigate = useNavigate();
   const mayWrite = can(user?.userType.id, WRITE.budgets);
   const open = (b.status === 'pending' || b.status === 'sent') && !b.expired;
-  const send = useSendBudget(b.id);
-  const duplicate = useDuplicateBudget(b.id);
+  const send = useSendBudget();
+  const duplicate = useDuplicateBudget();
   const [sent, setSent] = useState<BudgetSendResult | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [copied, setCopied] = useState(false);
@@ -77,7 +77,10 @@ function BudgetDetail({ budget: b, message }: { budget: Budget; message: string 
   const sendBy = (channel: 'whatsapp' | 'link' | 'print') =>
     run(async () => {
       setCopied(false);
-      const result = await send.mutateAsync(channel);
+      const result = await send.mutateAsync({
+        params: { id: b.id },
+        body: { channel, appUrl: window.location.origin },
+      });
       setSent(result);
       if (channel === 'link') {
         await navigator.clipboard?.writeText(result.link.url).then(
@@ -87,7 +90,7 @@ function BudgetDetail({ budget: b, message }: { budget: Budget; message: string 
       }
       if (channel === 'whatsapp' && result.whatsapp?.waLink)
         window.open(result.whatsapp.waLink, '_blank', 'noopener');
-      if (channel === 'print') await printBudgetPdf(`/budget/${b.id}/pdf`);
+      if (channel === 'print') await printBudgetPdf(b.id);
     });
 
   return (
@@ -178,7 +181,7 @@ function BudgetDetail({ budget: b, message }: { budget: Budget; message: string 
           <Button
             variant="outlined"
             startIcon={<PrintIcon />}
-            onClick={() => run(() => printBudgetPdf(`/budget/${b.id}/pdf`))}
+            onClick={() => run(() => printBudgetPdf(b.id))}
           >
             Imprimir
           </Button>
@@ -187,7 +190,7 @@ function BudgetDetail({ budget: b, message }: { budget: Budget; message: string 
           <Button
             onClick={() =>
               run(async () => {
-                const copy = await duplicate.mutateAsync(undefined);
+                const copy = await duplicate.mutateAsync({ params: { id: b.id } });
                 navigate(`/dashboard/budget/detail/${copy.id}`, {
                   state: { message: `Orçamento nº ${copy.number} criado a partir do nº ${b.number}` },
                 });
@@ -391,7 +394,7 @@ function Line({ label, value }: { label: string; value: string }) {
 }
 
 function CancelDialog({ open, budget, onClose }: { open: boolean; budget: Budget; onClose: () => void }) {
-  const cancel = useCancelBudget(budget.id);
+  const cancel = useCancelBudget();
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string | null>(null);
   return (
@@ -425,7 +428,9 @@ function CancelDialog({ open, budget, onClose }: { open: boolean; budget: Budget
           variant="contained"
           disabled={cancel.isPending}
           onClick={() =>
-            cancel.mutateAsync(reason.trim() || null).then(onClose, (e) => setError(errorMessage(e)))
+            cancel
+              .mutateAsync({ params: { id: budget.id }, body: { reason: reason.trim() || null } })
+              .then(onClose, (e) => setError(errorMessage(e)))
           }
         >
           Cancelar orçamento
@@ -436,7 +441,7 @@ function CancelDialog({ open, budget, onClose }: { open: boolean; budget: Budget
 }
 
 function RenewDialog({ open, budget, onClose }: { open: boolean; budget: Budget; onClose: () => void }) {
-  const renew = useRenewBudget(budget.id);
+  const renew = useRenewBudget();
   const [validUntil, setValidUntil] = useState('');
   const [error, setError] = useState<string | null>(null);
   return (
@@ -467,7 +472,9 @@ function RenewDialog({ open, budget, onClose }: { open: boolean; budget: Budget;
           variant="contained"
           disabled={renew.isPending}
           onClick={() =>
-            renew.mutateAsync(validUntil || null).then(onClose, (e) => setError(errorMessage(e)))
+            renew
+              .mutateAsync({ params: { id: budget.id }, body: { validUntil: validUntil || null } })
+              .then(onClose, (e) => setError(errorMessage(e)))
           }
         >
           Renovar

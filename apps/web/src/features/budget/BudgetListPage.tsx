@@ -27,8 +27,8 @@ import { alignRight, ExportButton, ListFilters, ListTable } from '../../componen
 import { errorMessage } from '../../lib/api.ts';
 import { formatDateTime, shopToday } from '../../lib/format.ts';
 import { readParam, useListParams } from '../../lib/listParams.ts';
-import { useSession } from '../auth/session.tsx';
-import { useSellers } from '../sale/api.ts';
+import { useSession } from '../auth/index.ts';
+import { useSellers } from '../sale/index.ts';
 import { type BudgetListFilters, downloadBudgetsCsv, useBudgets } from './api.ts';
 
 export const BUDGET_STATUS_COLORS: Record<

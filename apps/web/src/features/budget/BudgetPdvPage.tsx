@@ -19,11 +19,8 @@ import { useNavigate } from 'react-router';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { loadPersisted, removePersisted, savePersisted } from '../../lib/persist.ts';
-import { useSession } from '../auth/session.tsx';
-import { CustomerStep } from '../pdv/CustomerStep.tsx';
-import { ItemsStep } from '../pdv/ItemsStep.tsx';
-import { DiscountAndCoupon } from '../pdv/PaymentStep.tsx';
-import { type PdvState, usePdvState } from '../pdv/state.ts';
+import { useSession } from '../auth/index.ts';
+import { CustomerStep, DiscountAndCoupon, ItemsStep, type PdvState, usePdvState } from '../checkout/index.ts';
 import { useCreateBudget } from './api.ts';
 
 const STEPS = ['Itens', 'Cliente e entrega', 'Condições'] as const;
@@ -93,7 +90,7 @@ export default function BudgetPdvPage() {
   const save = async () => {
     setError(null);
     try {
-      const budget = await create.mutateAsync(budgetInputOf(state, extras));
+      const budget = await create.mutateAsync({ body: budgetInputOf(state, extras) });
       clear();
       navigate(`/dashboard/budget/detail/${budget.id}`, {
         state: { message: `Orçamento nº ${budget.number} salvo` },

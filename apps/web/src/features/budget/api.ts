@@ -1,22 +1,13 @@
-import type {
-  Budget,
-  BudgetAnswerInput,
-  BudgetConvertInput,
-  BudgetInput,
-  BudgetListResult,
-  BudgetPublic,
-  BudgetSendResult,
-  BudgetViewStatus,
-} from '@balcao/core/budget';
-import { toQueryString } from '@balcao/core/list';
-import type { Sale } from '@balcao/core/sale';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiError, apiFetch, downloadFile } from '../../lib/api.ts';
-import { getToken } from '../../lib/cookies.ts';
-import { detailQuery, listQuery } from '../../lib/queries.ts';
-import { queryKeys } from '../../lib/queryKeys.ts';
+import type { BudgetAnswerInput, BudgetViewStatus } from '@balcao/core/budget';
+import { budgetApi } from '@balcao/core/endpoints/budget';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { fetchFile } from '../../lib/api.ts';
+import { call, download, queryOf, urlOf, useCall } from '../../lib/client.ts';
 
-export const budgetKeys = queryKeys('budget');
+/**
+ * Budgets (issue 17) through the typed client: query options per read of `budgetApi` (core's
+ * declarations), one mutation per write, the PDF and CSV as files; components use these, never a path.
+ */
 
 /** The list's filters as the page keeps them in the URL. */
 export type BudgetListFilters = {
@@ -31,115 +22,58 @@ export type BudgetListFilters = {
   sellerId?: number;
 };
 
-export const fetchBudgets = (_clientId: number, query: BudgetListFilters) =>
-  apiFetch<BudgetListResult>(`/budget${toQueryString(query)}`);
-export const fetchBudget = (id: number) => apiFetch<Budget>(`/budget/${id}`);
-export const postBudget = (body: BudgetInput) => apiFetch<Budget>('/budget', { method: 'POST', body });
+export const budgetQueries = {
+  /** One page of the shop's budgets with totals; the page stays while the next loads. */
+  list: (query: BudgetListFilters) => ({
+    ...queryOf(budgetApi.list, { query }),
+    placeholderData: keepPreviousData,
+  }),
+  /** One budget; a 404 shows at once (no retry). */
+  detail: (id: number) => ({ ...queryOf(budgetApi.get, { params: { id } }), retry: false }),
+};
 
 export function useBudgets(clientId: number | undefined, query: BudgetListFilters) {
-  return useQuery(listQuery(budgetKeys, clientId, query, fetchBudgets));
+  return useQuery({ ...budgetQueries.list(query), enabled: Boolean(clientId) });
 }
 
 export function useBudget(id: number | undefined) {
-  return useQuery(detailQuery(budgetKeys, id, fetchBudget));
+  return useQuery({ ...budgetQueries.detail(id ?? 0), enabled: Boolean(id) });
 }
 
-/** A budget action (send, cancel, renew, duplicate): the answer becomes the detail, lists reload. */
-function useBudgetAction<I, R>(call: (input: I) => Promise<R>, budgetOf: (result: R) => Budget) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: call,
-    onSuccess: (result) => {
-      const budget = budgetOf(result);
-      queryClient.setQueryData(budgetKeys.detail(budget.id), budget);
-      return queryClient.invalidateQueries({ queryKey: budgetKeys.lists() });
-    },
-  });
-}
-
-export function useCreateBudget() {
-  return useBudgetAction(postBudget, (b) => b);
-}
-
-export function useSendBudget(id: number) {
-  return useBudgetAction(
-    (channel: 'whatsapp' | 'link' | 'print') =>
-      apiFetch<BudgetSendResult>(`/budget/${id}/send`, {
-        method: 'POST',
-        body: { channel, appUrl: window.location.origin },
-      }),
-    (r) => r.budget,
-  );
-}
-
-export function useCancelBudget(id: number) {
-  return useBudgetAction(
-    (reason: string | null) => apiFetch<Budget>(`/budget/${id}/cancel`, { method: 'POST', body: { reason } }),
-    (b) => b,
-  );
-}
-
-export function useRenewBudget(id: number) {
-  return useBudgetAction(
-    (validUntil: string | null) =>
-      apiFetch<Budget>(`/budget/${id}/renew`, { method: 'POST', body: { validUntil } }),
-    (b) => b,
-  );
-}
-
-export function useDuplicateBudget(id: number) {
-  return useBudgetAction(
-    () => apiFetch<Budget>(`/budget/${id}/duplicate`, { method: 'POST' }),
-    (b) => b,
-  );
-}
-
-export const postConvert = (id: number, body: BudgetConvertInput, idempotencyKey: string) =>
-  apiFetch<Sale>(`/budget/${id}/convert`, {
-    method: 'POST',
-    body,
-    headers: { 'idempotency-key': idempotencyKey },
-  });
+export const useCreateBudget = () => useCall(budgetApi.create);
+export const useSendBudget = () => useCall(budgetApi.send);
+export const useCancelBudget = () => useCall(budgetApi.cancel);
+export const useRenewBudget = () => useCall(budgetApi.renew);
+export const useDuplicateBudget = () => useCall(budgetApi.duplicate);
+/** Into a sale (Idempotency-Key: the attempt's, kept across retries and the manager's approval). */
+export const useConvertBudget = () => useCall(budgetApi.convert);
 
 export function downloadBudgetsCsv(query: BudgetListFilters): Promise<void> {
   const { page: _page, pageSize: _size, ...filters } = query;
-  return downloadFile(
-    `/budget/export${toQueryString(filters)}`,
+  return download(
+    budgetApi.export,
+    { query: filters },
     'orcamentos.csv',
     'Não foi possível exportar os orçamentos',
   );
 }
 
-/** The PDF (Bearer header: fetched, then saved or printed from an object URL). */
-async function fetchPdf(path: string): Promise<Blob> {
-  const token = getToken();
-  let res: Response;
-  try {
-    res = await fetch(`/v1${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
-  } catch {
-    throw new ApiError(0, 'Não foi possível conectar ao servidor. Verifique sua conexão.');
-  }
-  if (!res.ok) {
-    const payload = (await res.json().catch(() => ({}))) as { message?: string };
-    throw new ApiError(res.status, payload.message ?? 'Não foi possível gerar o PDF');
-  }
-  return res.blob();
-}
+const PDF_FAILURE = 'Não foi possível gerar o PDF';
 
-export async function downloadBudgetPdf(id: number, number: number) {
-  const url = URL.createObjectURL(await fetchPdf(`/budget/${id}/pdf?download=true`));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = `orcamento-${number}.pdf`;
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+/** Saves the budget's PDF (named by the answer: orcamento-<number>.pdf). */
+export function downloadBudgetPdf(id: number, number: number) {
+  return download(
+    budgetApi.pdf,
+    { params: { id }, query: { download: 'true' } },
+    `orcamento-${number}.pdf`,
+    PDF_FAILURE,
+  );
 }
 
 /** Prints the PDF through a hidden frame (the browser's own PDF viewer prints A4 as generated). */
-export async function printBudgetPdf(path: string) {
-  const url = URL.createObjectURL(await fetchPdf(path));
+export async function printBudgetPdf(id: number) {
+  const pdf = await fetchFile(urlOf(budgetApi.pdf, { params: { id }, query: {} }), PDF_FAILURE);
+  const url = URL.createObjectURL(await pdf.blob());
   const frame = document.createElement('iframe');
   frame.style.position = 'fixed';
   frame.style.width = '0';
@@ -161,7 +95,10 @@ export async function printBudgetPdf(path: string) {
   document.body.appendChild(frame);
 }
 
-// The public approval page (no session).
-export const fetchPublicBudget = (token: string) => apiFetch<BudgetPublic>(`/public/budget/${token}`);
+// The public approval page: no session and no QueryClientProvider there, so plain calls.
+export const fetchPublicBudget = (token: string) => call(budgetApi.publicGet, { params: { token } });
 export const postPublicAnswer = (token: string, body: BudgetAnswerInput) =>
-  apiFetch<BudgetPublic>(`/public/budget/${token}/answer`, { method: 'POST', body });
+  call(budgetApi.publicAnswer, { params: { token }, body });
+/** The approval link's PDF, as a plain link (public: no Bearer header needed). */
+export const publicBudgetPdfUrl = (token: string) =>
+  `/v1${urlOf(budgetApi.publicPdf, { params: { token }, query: { download: 'true' } })}`;

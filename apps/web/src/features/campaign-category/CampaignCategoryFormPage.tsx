@@ -1,5 +1,4 @@
-import { NamedFormPage } from '../product-category/NamedFormPage.tsx';
-import { CAMPAIGN_CATEGORY } from '../product-category/namedConfig.ts';
+import { CAMPAIGN_CATEGORY, NamedFormPage } from '../product-category/index.ts';
 
 /** /dashboard/campaign-category/new and /edit/{id} */
 export default function CampaignCategoryFormPage() {

@@ -1,5 +1,4 @@
-import { NamedListPage } from '../product-category/NamedListPage.tsx';
-import { CAMPAIGN_CATEGORY } from '../product-category/namedConfig.ts';
+import { CAMPAIGN_CATEGORY, NamedListPage } from '../product-category/index.ts';
 
 /** /dashboard/campaign-category */
 export default function CampaignCategoryListPage() {

@@ -8,6 +8,7 @@ import {
   PACING_DEFAULTS,
   RECIPIENT_STATUS_LABELS,
   RECIPIENT_STATUSES,
+  type RecipientStatus,
   renderCampaignMessage,
 } from '@balcao/core/campaign';
 import { can, WRITE } from '@balcao/core/routes';
@@ -39,21 +40,24 @@ import { FormTextField, SubmitButton, useAppForm } from '../../components/form.t
 import { ExportButton, useHandedOverMessage } from '../../components/listPage.tsx';
 import { centsOf, centsToInput } from '../../components/MoneyField.tsx';
 import { RecordFormCard, RecordFormPage, useEditId } from '../../components/RecordFormPage.tsx';
-import { downloadFile, errorMessage } from '../../lib/api.ts';
+import { errorMessage } from '../../lib/api.ts';
 import { formatDateTime, shopTimeZone } from '../../lib/format.ts';
-import { useSession } from '../auth/session.tsx';
-import { useCoupons } from '../coupon/api.ts';
-import { TagsInput } from '../customer/TagsInput.tsx';
-import { useNamedOptions } from '../product-category/api.ts';
+import { useSession } from '../auth/index.ts';
+import { useCoupons } from '../coupon/index.ts';
+import { TagsInput } from '../customer/index.ts';
+import { useNamedOptions } from '../product-category/index.ts';
 import {
   type CampaignAction,
+  downloadRecipients,
   useAudienceCounts,
   useCampaign,
   useCampaignAction,
-  useCampaignImage,
+  useCreateCampaign,
   useOptOut,
   useRecipients,
-  useSaveCampaign,
+  useRemoveCampaignImage,
+  useSetCampaignImage,
+  useUpdateCampaign,
 } from './api.ts';
 import { doneShare, STATUS_COLORS } from './CampaignListPage.tsx';
 
@@ -180,8 +184,10 @@ function CampaignForm({ campaign, onFeedback }: { campaign?: Campaign; onFeedbac
   const { user } = useSession();
   const clientId = user?.client.id;
   const canWrite = can(user?.userType.id, WRITE.campaigns);
-  const save = useSaveCampaign();
-  const saveImage = useCampaignImage();
+  const create = useCreateCampaign();
+  const update = useUpdateCampaign();
+  const setImageFile = useSetCampaignImage();
+  const removeImage = useRemoveCampaignImage();
   const action = useCampaignAction();
   const [image, setImage] = useState<ImageChoice>({ kind: 'keep' });
   const [imageError, setImageError] = useState('');
@@ -216,15 +222,21 @@ function CampaignForm({ campaign, onFeedback }: { campaign?: Campaign; onFeedbac
   });
 
   const submit = async (values: CampaignInput) => {
-    let saved = await save.mutateAsync({
-      id: campaign?.id,
-      body: { ...values, updatedAt: campaign?.updatedAt },
-    });
+    let saved = campaign
+      ? await update.mutateAsync({
+          params: { id: campaign.id },
+          body: { ...values, updatedAt: campaign.updatedAt },
+        })
+      : await create.mutateAsync({ body: values });
     // The image goes after the record (it needs the campaign's id): a new file, or its removal.
     let imageFailed = '';
     if (image.kind === 'new' || (image.kind === 'remove' && saved.imageUrl)) {
       try {
-        saved = await saveImage.mutateAsync({ id: saved.id, file: image.kind === 'new' ? image.file : null });
+        const params = { id: saved.id };
+        saved =
+          image.kind === 'new'
+            ? await setImageFile.mutateAsync({ params, file: image.file })
+            : await removeImage.mutateAsync({ params });
         setImage({ kind: 'keep' });
       } catch (error) {
         imageFailed = errorMessage(error);
@@ -251,7 +263,7 @@ function CampaignForm({ campaign, onFeedback }: { campaign?: Campaign; onFeedbac
   const start = async () => {
     if (!campaign) return;
     try {
-      const started = await action.mutateAsync({ id: campaign.id, action: 'start' });
+      const started = await action.run(campaign.id, 'start');
       onFeedback({
         severity: 'success',
         title: started.status === 'scheduled' ? 'Campanha agendada' : 'Envio iniciado',
@@ -548,13 +560,13 @@ function CampaignProgress({
   const canWrite = can(user?.userType.id, WRITE.campaigns);
   const action = useCampaignAction();
   const optOut = useOptOut();
-  const [status, setStatus] = useState('');
+  const [status, setStatus] = useState<RecipientStatus | ''>('');
   const [page, setPage] = useState(1);
   const recipients = useRecipients(campaign.id, { page, pageSize: 20, status: status || undefined });
   const p = campaign.progress;
   const run = async (a: CampaignAction, done: string) => {
     try {
-      await action.mutateAsync({ id: campaign.id, action: a });
+      await action.run(campaign.id, a);
       onFeedback({ severity: 'success', title: done });
     } catch (error) {
       onFeedback({
@@ -653,7 +665,7 @@ function CampaignProgress({
               slotProps={{ inputLabel: { shrink: true }, select: { displayEmpty: true } }}
               value={status}
               onChange={(e) => {
-                setStatus(e.target.value);
+                setStatus(e.target.value as RecipientStatus | '');
                 setPage(1);
               }}
               sx={{ minWidth: 160 }}
@@ -667,9 +679,7 @@ function CampaignProgress({
             </TextField>
             <ExportButton
               variant="outlined"
-              download={() =>
-                downloadFile(`/campaign/${campaign.id}/recipients/csv`, `campanha-${campaign.id}.csv`)
-              }
+              download={() => downloadRecipients(campaign.id)}
               onError={(error) =>
                 onFeedback({ severity: 'error', title: 'Erro ao exportar', message: errorMessage(error) })
               }
@@ -702,19 +712,22 @@ function CampaignProgress({
                             aria-label={`Não enviar mais para ${r.name}`}
                             disabled={optOut.isPending}
                             onClick={() =>
-                              optOut.mutate(r.phone, {
-                                onSuccess: () =>
-                                  onFeedback({
-                                    severity: 'success',
-                                    title: 'Este número não receberá mais campanhas',
-                                  }),
-                                onError: (error) =>
-                                  onFeedback({
-                                    severity: 'error',
-                                    title: 'Não foi possível marcar',
-                                    message: errorMessage(error),
-                                  }),
-                              })
+                              optOut.mutate(
+                                { body: { number: r.phone } },
+                                {
+                                  onSuccess: () =>
+                                    onFeedback({
+                                      severity: 'success',
+                                      title: 'Este número não receberá mais campanhas',
+                                    }),
+                                  onError: (error) =>
+                                    onFeedback({
+                                      severity: 'error',
+                                      title: 'Não foi possível marcar',
+                                      message: errorMessage(error),
+                                    }),
+                                },
+                              )
                             }
                           >
                             <BlockIcon fontSize="small" />

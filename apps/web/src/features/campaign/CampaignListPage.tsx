@@ -22,7 +22,7 @@ import {
   useHandedOverMessage,
 } from '../../components/listPage.tsx';
 import { readParam, useListParams } from '../../lib/listParams.ts';
-import { useSession } from '../auth/session.tsx';
+import { useSession } from '../auth/index.ts';
 import { type CampaignListParams, useCampaigns, useDeleteCampaign } from './api.ts';
 
 const PAGE_SIZES = [10, 20, 50];
@@ -64,7 +64,7 @@ export default function CampaignListPage() {
   const removal = useConfirmDelete<CampaignListItem>({
     title: (c) => (c ? `Excluir a campanha "${c.name}"?` : ''),
     message: () => 'Esta ação não pode ser desfeita.',
-    remove: (c, callbacks) => deletion.mutate(c.id, callbacks),
+    remove: (c, callbacks) => deletion.mutate({ params: { id: c.id } }, callbacks),
     feedback: { show, done: () => 'Campanha excluída', failed: 'Não foi possível excluir' },
   });
 

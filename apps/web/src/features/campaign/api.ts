@@ -1,126 +1,81 @@
-import type {
-  Audience,
-  AudienceCounts,
-  Campaign,
-  CampaignInput,
-  CampaignListItem,
-  CampaignRecipient,
-} from '@balcao/core/campaign';
-import { type ListResult, toQueryString } from '@balcao/core/list';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiFetch } from '../../lib/api.ts';
-import { detailQuery, listQuery } from '../../lib/queries.ts';
-import { queryKeys } from '../../lib/queryKeys.ts';
+import type { CallInput } from '@balcao/core/contract';
+import { campaignApi } from '@balcao/core/endpoints/campaign';
+import { whatsappApi } from '@balcao/core/endpoints/whatsapp';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { download, queryOf, useCall } from '../../lib/client.ts';
 
-export const campaignKeys = queryKeys('campaign');
+/** The list page's query (URL state): page, size, search, sort and status. */
+export type CampaignListParams = NonNullable<CallInput<typeof campaignApi.list>['query']>;
+export type RecipientListParams = NonNullable<CallInput<typeof campaignApi.recipients>['query']>;
+type AudienceInput = CallInput<typeof campaignApi.audienceCount>['body'];
 
-export type CampaignListParams = {
-  page: number;
-  pageSize: number;
-  q?: string;
-  sort?: string;
-  status?: string;
+/** Campaigns (WhatsApp marketing): query options per read of `campaignApi`, one mutation per write. */
+export const campaignQueries = {
+  list: (clientId: number, query: CampaignListParams) =>
+    queryOf(campaignApi.list, { params: { clientId }, query }),
+  /** One campaign; a 404 shows at once (no retry). */
+  detail: (id: number) => ({ ...queryOf(campaignApi.get, { params: { id } }), retry: false }),
+  recipients: (id: number, query: RecipientListParams) =>
+    queryOf(campaignApi.recipients, { params: { id }, query }),
+  /** How many customers an audience reaches (a POST read: nothing changes). */
+  audienceCounts: (audience: AudienceInput) => queryOf(campaignApi.audienceCount, { body: audience }),
 };
-export type CampaignPayload = CampaignInput & { updatedAt?: string };
 
-export function useCampaigns(clientId: number | undefined, params: CampaignListParams) {
-  return useQuery(
-    listQuery(campaignKeys, clientId, params, (clientId, params) =>
-      apiFetch<ListResult<CampaignListItem>>(`/campaign/client/${clientId}${toQueryString(params)}`),
-    ),
-  );
+export function useCampaigns(clientId: number | undefined, query: CampaignListParams) {
+  return useQuery({
+    ...campaignQueries.list(clientId ?? 0, query),
+    enabled: Boolean(clientId),
+    placeholderData: keepPreviousData,
+  });
 }
 
 /** One campaign; while it sends, the socket's change signal refetches it (and every 15 s as a fallback). */
 export function useCampaign(id: number | undefined) {
   return useQuery({
-    ...detailQuery(campaignKeys, id, (id) => apiFetch<Campaign>(`/campaign/${id}`)),
+    ...campaignQueries.detail(id ?? 0),
+    enabled: Boolean(id),
     refetchInterval: (query) => (query.state.data?.status === 'running' ? 15_000 : false),
   });
 }
 
-export function useRecipients(
-  id: number | undefined,
-  params: { page: number; pageSize: number; status?: string },
-) {
-  return useQuery({
-    queryKey: campaignKeys.view('recipients', id ?? 0, params),
-    queryFn: () =>
-      apiFetch<ListResult<CampaignRecipient>>(`/campaign/${id}/recipients${toQueryString(params)}`),
-    enabled: Boolean(id),
-  });
+export function useRecipients(id: number | undefined, query: RecipientListParams) {
+  return useQuery({ ...campaignQueries.recipients(id ?? 0, query), enabled: Boolean(id) });
 }
 
-export function useAudienceCounts(audience: Audience | null) {
+/** The counts of an audience; not asked before there is one (null). */
+export function useAudienceCounts(audience: AudienceInput | null) {
   return useQuery({
-    queryKey: campaignKeys.view('audience', audience),
-    queryFn: () => apiFetch<AudienceCounts>('/campaign/audience-count', { method: 'POST', body: audience }),
+    ...campaignQueries.audienceCounts(audience as AudienceInput),
     enabled: audience !== null,
   });
 }
 
-export function useSaveCampaign() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ id, body }: { id?: number; body: CampaignPayload }) =>
-      id
-        ? apiFetch<Campaign>(`/campaign/${id}`, { method: 'PUT', body })
-        : apiFetch<Campaign>('/campaign', { method: 'POST', body }),
-    onSuccess: (campaign) => {
-      queryClient.setQueryData(campaignKeys.detail(campaign.id), campaign);
-      return queryClient.invalidateQueries({ queryKey: campaignKeys.lists() });
-    },
-  });
-}
-
-/** Uploads (a file) or removes (null) the image of a campaign that has not started. */
-export function useCampaignImage() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ id, file }: { id: number; file: File | null }) => {
-      if (!file) return apiFetch<Campaign>(`/campaign/${id}/image`, { method: 'DELETE' });
-      const body = new FormData();
-      body.append('file', file);
-      return apiFetch<Campaign>(`/campaign/${id}/image`, { method: 'POST', body });
-    },
-    onSuccess: (campaign) => {
-      queryClient.setQueryData(campaignKeys.detail(campaign.id), campaign);
-      return queryClient.invalidateQueries({ queryKey: campaignKeys.lists() });
-    },
-  });
-}
+export const useCreateCampaign = () => useCall(campaignApi.create);
+export const useUpdateCampaign = () => useCall(campaignApi.update);
+export const useSetCampaignImage = () => useCall(campaignApi.setImage);
+export const useRemoveCampaignImage = () => useCall(campaignApi.removeImage);
+/** Deletes, then the list reloads whatever happened. */
+export const useDeleteCampaign = () => useCall(campaignApi.remove, { refreshOnError: true });
 
 export type CampaignAction = 'start' | 'pause' | 'resume' | 'cancel';
 
+/** Start, pause, resume or cancel: one mutation per endpoint, called by the action's name. */
 export function useCampaignAction() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ id, action }: { id: number; action: CampaignAction }) =>
-      apiFetch<Campaign>(`/campaign/${id}/${action}`, { method: 'POST' }),
-    onSuccess: (campaign) => {
-      queryClient.setQueryData(campaignKeys.detail(campaign.id), campaign);
-      return queryClient.invalidateQueries({ queryKey: campaignKeys.all });
-    },
-  });
-}
-
-export function useDeleteCampaign() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (id: number) => apiFetch<{ id: number }>(`/campaign/${id}`, { method: 'DELETE' }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: campaignKeys.all }),
-  });
+  const calls = {
+    start: useCall(campaignApi.start),
+    pause: useCall(campaignApi.pause),
+    resume: useCall(campaignApi.resume),
+    cancel: useCall(campaignApi.cancel),
+  };
+  return {
+    isPending: Object.values(calls).some((c) => c.isPending),
+    run: (id: number, action: CampaignAction) => calls[action].mutateAsync({ params: { id } }),
+  };
 }
 
 /** Staff marks a number as never to be messaged again (every campaign skips it). */
-export function useOptOut() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (number: string) =>
-      apiFetch<{ number: string; optedOut: boolean }>('/whatsapp/opt-out', {
-        method: 'POST',
-        body: { number },
-      }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: campaignKeys.all }),
-  });
-}
+export const useOptOut = () => useCall(whatsappApi.optOut);
+
+/** The recipients' CSV (the file's name comes from the answer). */
+export const downloadRecipients = (id: number) =>
+  download(campaignApi.recipientsCsv, { params: { id } }, `campanha-${id}.csv`);

@@ -77,7 +77,7 @@ export function CashMovementDialog({ type, isManager, moneyExpectedCents, onClos
         form={form}
         onSubmit={async (values) => {
           if (offlineSave) await offlineSave(values);
-          else await movement.mutateAsync(values);
+          else await movement.mutateAsync({ body: values });
           close();
         }}
       >

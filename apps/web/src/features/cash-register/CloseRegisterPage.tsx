@@ -35,7 +35,7 @@ import {
 import { Loading } from '../../components/Loading.tsx';
 import { centsOf, centsToInput, MoneyField } from '../../components/MoneyField.tsx';
 import { errorMessage } from '../../lib/api.ts';
-import { useSession } from '../auth/session.tsx';
+import { useSession } from '../auth/index.ts';
 import { useCloseRegister, useCurrentRegister } from './api.ts';
 import { RegisterHistory } from './RegisterHistory.tsx';
 import { REPORT_PRINT_CSS, RegisterReport } from './RegisterReport.tsx';
@@ -101,7 +101,7 @@ export default function CloseRegisterPage() {
         Conte o dinheiro da gaveta e confira os comprovantes das maquininhas. Informe o valor contado de cada
         forma de pagamento.
       </Typography>
-      <CloseForm summary={summary} onClose={(input) => closing.mutateAsync(input)} />
+      <CloseForm summary={summary} onClose={(input) => closing.mutateAsync({ body: input })} />
       <Typography component="h2" variant="h6" sx={{ mt: 4, mb: 1 }}>
         Resumo do caixa
       </Typography>

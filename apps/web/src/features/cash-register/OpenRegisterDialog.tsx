@@ -22,7 +22,7 @@ export function OpenRegisterDialog({ open }: { open: boolean }) {
 
   return (
     <Dialog open={open} aria-labelledby="open-register-title">
-      <Form form={form} onSubmit={(values) => opening.mutateAsync(values)}>
+      <Form form={form} onSubmit={(values) => opening.mutateAsync({ body: values })}>
         <DialogTitle id="open-register-title">Abrir caixa</DialogTitle>
         <DialogContent>
           <DialogContentText sx={{ mb: 2 }}>

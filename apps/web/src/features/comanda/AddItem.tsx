@@ -18,20 +18,15 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useEffect, useState } from 'react';
-import { ApiError, apiFetch, errorMessage } from '../../lib/api.ts';
+import { ApiError, errorMessage } from '../../lib/api.ts';
 import { useDebouncedValue } from '../../lib/useDebouncedValue.ts';
-import { type ProductChoice, ProductOptionsDialog } from '../pdv/ProductOptionsDialog.tsx';
-import { fetchByBarcode, fetchProductDetail } from '../sale/api.ts';
+import { type ProductChoice, ProductOptionsDialog } from '../checkout/index.ts';
+import { searchProducts } from '../product/index.ts';
+import { fetchByBarcode, fetchProductDetail } from '../sale/index.ts';
 import { useMenu } from './api.ts';
 
 type Picked = { product: Product; choice: ProductChoice };
-type AddedLine = ComandaLineInput & { description: string };
-
-const searchCatalog = (clientId: number, params: Record<string, string>, signal?: AbortSignal) =>
-  apiFetch<{ items: ProductListItem[] }>(
-    `/product/client/${clientId}?${new URLSearchParams({ active: 'true', pageSize: '30', ...params })}`,
-    { signal },
-  );
+export type AddedLine = ComandaLineInput & { description: string };
 
 /**
  * Adding to a tab, touch first: favourites and categories, then search (name, SKU or a scanned
@@ -64,7 +59,11 @@ export function AddItem({
     }
     if (/^\d{8,14}$/.test(q)) return; // a barcode: looked up on Enter
     const controller = new AbortController();
-    searchCatalog(clientId, q.length >= 2 ? { q } : { categoryId: String(categoryId) }, controller.signal)
+    const search = q.length >= 2;
+    searchProducts(clientId, search ? q : '', controller.signal, {
+      pageSize: 30,
+      categoryId: search ? undefined : (categoryId ?? undefined),
+    })
       .then((page) => setResults(page.items))
       .catch(() => null);
     return () => controller.abort();
@@ -84,7 +83,7 @@ export function AddItem({
     } catch (error) {
       // No connection: a product seen in the list is added as is (the server checks its options when
       // the queued line is sent).
-      if (known && error instanceof ApiError && error.status === 0) {
+      if (known && error instanceof ApiError && error.code === 'unavailable') {
         setPicked({
           product: { id: productId, name: known.name } as Product,
           choice: { variant: null, additionals: [] },

@@ -12,9 +12,9 @@ import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Form, FormError, FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
 import { useDebouncedValue } from '../../lib/useDebouncedValue.ts';
-import { useSession } from '../auth/session.tsx';
-import { searchCustomers } from '../sale/api.ts';
-import { openComanda, useComandaWritten, useWaiters } from './api.ts';
+import { useSession } from '../auth/index.ts';
+import { searchCustomers } from '../sale/index.ts';
+import { useOpenComanda, useWaiters } from './api.ts';
 
 type Values = {
   customerId: number | null;
@@ -44,7 +44,7 @@ export function toOpenInput(v: Values) {
 
 /** The fields of a new tab (the board's page and the waiter PDV share them). */
 export function OpenComandaForm({ onOpened, dense }: { onOpened: (id: number) => void; dense?: boolean }) {
-  const written = useComandaWritten();
+  const openComanda = useOpenComanda();
   const { user } = useSession();
   const waiters = useWaiters();
   const form = useAppForm<Values, ReturnType<typeof comandaOpenInputSchema.parse>>({
@@ -65,8 +65,7 @@ export function OpenComandaForm({ onOpened, dense }: { onOpened: (id: number) =>
     <Form
       form={form}
       onSubmit={async (data) => {
-        const tab = await openComanda(data);
-        await written(tab);
+        const tab = await openComanda.mutateAsync({ body: data });
         onOpened(tab.id);
       }}
     >

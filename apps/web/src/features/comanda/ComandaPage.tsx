@@ -1,9 +1,19 @@
-import { COMANDA_STAGE_LABELS, type Comanda, type ComandaLine } from '@balcao/core/comanda';
+import {
+  COMANDA_STAGE_LABELS,
+  type Comanda,
+  type ComandaLine,
+  comandaLineCancelInputSchema,
+  comandaMergeInputSchema,
+  comandaServiceFeeInputSchema,
+  comandaTransferInputSchema,
+  comandaUpdateInputSchema,
+} from '@balcao/core/comanda';
 import { formatCents, parseMoneyToCents } from '@balcao/core/money';
 import type { PrintDocument } from '@balcao/core/printing';
 import { PRINT_JOB_STATUS_LABELS } from '@balcao/core/printing';
 import { ACTION, can, WRITE } from '@balcao/core/routes';
 import { percentText } from '@balcao/core/settings';
+import type { z } from '@balcao/core/zod';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -15,32 +25,39 @@ import DialogTitle from '@mui/material/DialogTitle';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { type ReactNode, useRef, useState } from 'react';
+import type { Control, FieldPath, FieldValues } from 'react-hook-form';
+import {
+  type AppForm,
+  Form,
+  FormError,
+  FormMoneyField,
+  FormTextField,
+  SubmitButton,
+  useAppForm,
+} from '../../components/form.tsx';
 import { Loading } from '../../components/Loading.tsx';
-import { MoneyField } from '../../components/MoneyField.tsx';
 import { errorMessage } from '../../lib/api.ts';
+import { newIdempotencyKey } from '../../lib/client.ts';
 import { formatDateTime, formatTime } from '../../lib/format.ts';
 import { useIdFromPath } from '../../lib/useIdFromPath.ts';
-import { useSession } from '../auth/session.tsx';
+import { useSession } from '../auth/index.ts';
 import { AddItem } from './AddItem.tsx';
 import {
-  addLine,
-  cancelLine,
-  mergeComanda,
-  newKey,
-  preBill,
-  reprintSend,
-  requestBill,
-  retryJob,
-  sendToProduction,
-  setServiceFee,
-  transferLine,
-  updateComanda,
+  useAddLine,
   useBoard,
+  useCancelLine,
   useComanda,
-  useComandaWritten,
+  useMergeComanda,
+  usePreBill,
+  useReprintSend,
+  useRequestBill,
+  useRetryPrintJob,
+  useSendToProduction,
+  useSetServiceFee,
+  useTransferLine,
+  useUpdateComanda,
 } from './api.ts';
 import { STAGE_COLOR } from './ComandaBoardPage.tsx';
 import { PaymentPanel } from './PaymentPanel.tsx';
@@ -82,7 +99,7 @@ function useKeyedAction() {
     if (busy) return;
     setBusy(true);
     setError(null);
-    key.current ??= newKey();
+    key.current ??= newIdempotencyKey();
     try {
       await work(key.current);
       key.current = null;
@@ -98,8 +115,14 @@ function useKeyedAction() {
 export function ComandaView({ comanda, compact }: { comanda: Comanda; compact?: boolean }) {
   const session = useSession();
   const user = session.user;
-  const written = useComandaWritten();
   const action = useKeyedAction();
+  const sendLines = useSendToProduction();
+  const retryJob = useRetryPrintJob();
+  const preBill = usePreBill();
+  const requestBill = useRequestBill();
+  const reprintSend = useReprintSend();
+  const addLine = useAddLine();
+  const params = { id: comanda.id };
   const [dialog, setDialog] = useState<
     | { kind: 'cancel'; line: ComandaLine }
     | { kind: 'transfer'; line: ComandaLine }
@@ -114,11 +137,7 @@ export function ComandaView({ comanda, compact }: { comanda: Comanda; compact?: 
   const failedJobs = comanda.sends.flatMap((s) => s.jobs.filter((j) => NOT_PRINTED.has(j.status)));
   const canReceive = can(user?.userType.id, WRITE.sales) && !compact;
 
-  const send = () =>
-    action.run(async (key) => {
-      await sendToProduction(comanda.id, key);
-      await written();
-    });
+  const send = () => action.run((key) => sendLines.mutateAsync({ params, idempotencyKey: key }));
 
   return (
     <Stack sx={{ gap: 2, maxWidth: 1100 }}>
@@ -157,8 +176,7 @@ export function ComandaView({ comanda, compact }: { comanda: Comanda; compact?: 
               onClick={() =>
                 action.run(async () => {
                   for (const j of failedJobs.filter((f) => f.status !== 'pending'))
-                    await retryJob(j.id).catch(() => null);
-                  await written();
+                    await retryJob.mutateAsync({ params: { id: j.id } }).catch(() => null);
                 })
               }
             >
@@ -187,9 +205,8 @@ export function ComandaView({ comanda, compact }: { comanda: Comanda; compact?: 
             variant="outlined"
             onClick={() =>
               action.run(async (key) => {
-                const result = await preBill(comanda.id, key);
+                const result = await preBill.mutateAsync({ params, idempotencyKey: key });
                 setDialog({ kind: 'prebill', document: result.document, printed: result.jobId !== null });
-                await written();
               })
             }
           >
@@ -197,7 +214,7 @@ export function ComandaView({ comanda, compact }: { comanda: Comanda; compact?: 
           </Button>
           <Button
             variant="outlined"
-            onClick={() => action.run(async () => written(await requestBill(comanda.id)))}
+            onClick={() => action.run(() => requestBill.mutateAsync({ params }))}
             disabled={comanda.stage !== 'open'}
           >
             Pedir conta
@@ -228,8 +245,7 @@ export function ComandaView({ comanda, compact }: { comanda: Comanda; compact?: 
               <AddItem
                 clientId={user.client.id}
                 onAdd={async ({ description: _d, ...line }) => {
-                  await addLine(comanda.id, line, newKey());
-                  await written();
+                  await addLine.mutateAsync({ params, body: line, idempotencyKey: newIdempotencyKey() });
                 }}
               />
             </Section>
@@ -253,7 +269,12 @@ export function ComandaView({ comanda, compact }: { comanda: Comanda; compact?: 
                       <Button
                         size="small"
                         onClick={() =>
-                          action.run(async (key) => written(await reprintSend(comanda.id, s.id, key)))
+                          action.run((key) =>
+                            reprintSend.mutateAsync({
+                              params: { id: comanda.id, sendId: s.id },
+                              idempotencyKey: key,
+                            }),
+                          )
                         }
                       >
                         Reimprimir
@@ -404,54 +425,52 @@ function Totals({ comanda }: { comanda: Comanda }) {
   );
 }
 
-function ActionDialog({
+/**
+ * A dialog of one write on the form kit: the core schema validates before sending, a refused save's
+ * issues land under their fields (the rest above them), and it closes once saved.
+ */
+function FormDialog<V extends FieldValues, Out>({
   title,
+  form,
+  onSubmit,
   onClose,
-  onConfirm,
   confirmLabel,
   children,
 }: {
   title: string;
+  form: AppForm<V, Out>;
+  onSubmit: (values: Out) => Promise<unknown>;
   onClose: () => void;
-  onConfirm: () => Promise<unknown>;
   confirmLabel: string;
   children: ReactNode;
 }) {
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   return (
     <Dialog open onClose={onClose} maxWidth="xs" fullWidth>
-      <DialogTitle>{title}</DialogTitle>
-      <DialogContent>
-        <Stack sx={{ gap: 2, pt: 1 }}>
-          {error && <Alert severity="error">{error}</Alert>}
-          {children}
-        </Stack>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>Voltar</Button>
-        <Button
-          variant="contained"
-          disabled={busy}
-          onClick={async () => {
-            setBusy(true);
-            setError(null);
-            try {
-              await onConfirm();
-              onClose();
-            } catch (e) {
-              setError(errorMessage(e));
-            } finally {
-              setBusy(false);
-            }
-          }}
-        >
-          {confirmLabel}
-        </Button>
-      </DialogActions>
+      <Form
+        form={form}
+        aria-label={title}
+        onSubmit={async (values) => {
+          await onSubmit(values);
+          onClose();
+        }}
+      >
+        <DialogTitle>{title}</DialogTitle>
+        <DialogContent>
+          <Stack sx={{ gap: 2, pt: 1 }}>
+            <FormError />
+            {children}
+          </Stack>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={onClose}>Voltar</Button>
+          <SubmitButton busyLabel="Salvando...">{confirmLabel}</SubmitButton>
+        </DialogActions>
+      </Form>
     </Dialog>
   );
 }
+
+type CancelValues = { reason: string; email: string; password: string };
 
 function CancelLineDialog({
   comanda,
@@ -463,76 +482,73 @@ function CancelLineDialog({
   onClose: () => void;
 }) {
   const { user } = useSession();
-  const written = useComandaWritten();
-  const [reason, setReason] = useState('');
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
+  const cancelLine = useCancelLine();
   const sent = line.sentAt !== null;
   const needsApproval = sent && !can(user?.userType.id, ACTION.approve);
+  const form = useAppForm<CancelValues, z.output<typeof comandaLineCancelInputSchema>>({
+    schema: comandaLineCancelInputSchema,
+    defaultValues: { reason: '', email: '', password: '' },
+    toInput: (v) => ({
+      reason: v.reason || null,
+      ...(needsApproval ? { approval: { email: v.email, password: v.password } } : {}),
+    }),
+    fieldOf: { 'approval.email': 'email', 'approval.password': 'password' },
+  });
   return (
-    <ActionDialog
+    <FormDialog
       title={`Cancelar ${line.quantity} x ${line.description}`}
       confirmLabel="Cancelar item"
+      form={form}
       onClose={onClose}
-      onConfirm={async () =>
-        written(
-          await cancelLine(comanda.id, line.id, {
-            reason: reason || null,
-            ...(needsApproval ? { approval: { email, password } } : {}),
-          }),
-        )
-      }
+      onSubmit={(body) => cancelLine.mutateAsync({ params: { id: comanda.id, lineId: line.id }, body })}
     >
       {sent && (
         <Alert severity="info">
           Este item já foi para a produção: um ticket de cancelamento será impresso.
         </Alert>
       )}
-      <TextField
-        label={sent ? 'Motivo' : 'Motivo (opcional)'}
-        value={reason}
-        onChange={(e) => setReason(e.target.value)}
-      />
+      <FormTextField control={form.control} name="reason" label={sent ? 'Motivo' : 'Motivo (opcional)'} />
       {needsApproval && (
         <>
           <Typography variant="body2">Aprovação de um Administrador ou Gerente:</Typography>
-          <TextField label="Email do gerente" value={email} onChange={(e) => setEmail(e.target.value)} />
-          <TextField
-            label="Senha do gerente"
-            type="password"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
+          <FormTextField control={form.control} name="email" label="Email do gerente" />
+          <FormTextField control={form.control} name="password" label="Senha do gerente" type="password" />
         </>
       )}
-    </ActionDialog>
+    </FormDialog>
   );
 }
 
-function OtherTabSelect({
+/** The other open tabs, to pick one (a transfer's destination, the tab to merge). */
+function OtherTabSelect<V extends FieldValues, Out>({
   comanda,
-  value,
-  onChange,
+  control,
+  name,
   label,
 }: {
   comanda: Comanda;
-  value: number | '';
-  onChange: (id: number) => void;
+  control: Control<V, unknown, Out>;
+  name: FieldPath<V>;
   label: string;
 }) {
   const board = useBoard();
   const others = (board.data?.tabs ?? []).filter((t) => t.id !== comanda.id);
   return (
-    <TextField select label={label} value={value} onChange={(e) => onChange(Number(e.target.value))}>
+    <FormTextField select control={control} name={name} label={label}>
       {others.map((t) => (
-        <MenuItem key={t.id} value={t.id}>
+        <MenuItem key={t.id} value={String(t.id)}>
           Comanda {t.number}
           {t.tableLabel ? ` · Mesa ${t.tableLabel}` : ''}
         </MenuItem>
       ))}
-    </TextField>
+    </FormTextField>
   );
 }
+
+/** A picked tab's id, or undefined (the schema's "required"). */
+const tabId = (text: string) => (text === '' ? undefined : Number(text));
+
+type TransferValues = { quantity: string; to: string };
 
 function TransferDialog({
   comanda,
@@ -543,113 +559,121 @@ function TransferDialog({
   line: ComandaLine;
   onClose: () => void;
 }) {
-  const written = useComandaWritten();
-  const [to, setTo] = useState<number | ''>('');
-  const [quantity, setQuantity] = useState(String(line.quantity).replace('.', ','));
+  const transferLine = useTransferLine();
+  const form = useAppForm<TransferValues, z.output<typeof comandaTransferInputSchema>>({
+    schema: comandaTransferInputSchema,
+    defaultValues: { quantity: String(line.quantity).replace('.', ','), to: '' },
+    toInput: (v) => ({
+      lineId: line.id,
+      quantity: Number(v.quantity.replace(',', '.')),
+      toComandaId: tabId(v.to),
+    }),
+    fieldOf: { toComandaId: 'to' },
+  });
   return (
-    <ActionDialog
+    <FormDialog
       title={`Transferir ${line.description}`}
       confirmLabel="Transferir"
+      form={form}
       onClose={onClose}
-      onConfirm={async () =>
-        written(
-          await transferLine(comanda.id, {
-            lineId: line.id,
-            quantity: Number(quantity.replace(',', '.')),
-            toComandaId: Number(to),
-          }),
-        )
-      }
+      onSubmit={(body) => transferLine.mutateAsync({ params: { id: comanda.id }, body })}
     >
-      <TextField
-        label={`Quantidade (de ${line.quantity})`}
-        value={quantity}
-        onChange={(e) => setQuantity(e.target.value)}
-      />
-      <OtherTabSelect comanda={comanda} value={to} onChange={setTo} label="Para a comanda" />
-    </ActionDialog>
+      <FormTextField control={form.control} name="quantity" label={`Quantidade (de ${line.quantity})`} />
+      <OtherTabSelect comanda={comanda} control={form.control} name="to" label="Para a comanda" />
+    </FormDialog>
   );
 }
 
 function MergeDialog({ comanda, onClose }: { comanda: Comanda; onClose: () => void }) {
-  const written = useComandaWritten();
-  const [from, setFrom] = useState<number | ''>('');
+  const mergeComanda = useMergeComanda();
+  const form = useAppForm<{ from: string }, z.output<typeof comandaMergeInputSchema>>({
+    schema: comandaMergeInputSchema,
+    defaultValues: { from: '' },
+    toInput: (v) => ({ fromComandaId: tabId(v.from) }),
+    fieldOf: { fromComandaId: 'from' },
+  });
   return (
-    <ActionDialog
+    <FormDialog
       title={`Unir outra comanda à ${comanda.number}`}
       confirmLabel="Unir"
+      form={form}
       onClose={onClose}
-      onConfirm={async () => written(await mergeComanda(comanda.id, Number(from)))}
+      onSubmit={(body) => mergeComanda.mutateAsync({ params: { id: comanda.id }, body })}
     >
       <Typography variant="body2">
         Os itens da outra comanda passam para esta, que fica com a conta.
       </Typography>
-      <OtherTabSelect comanda={comanda} value={from} onChange={setFrom} label="Comanda a unir" />
-    </ActionDialog>
+      <OtherTabSelect comanda={comanda} control={form.control} name="from" label="Comanda a unir" />
+    </FormDialog>
   );
 }
+
+type FeeValues = { percent: string; reason: string };
 
 function FeeDialog({ comanda, onClose }: { comanda: Comanda; onClose: () => void }) {
-  const written = useComandaWritten();
-  const [percent, setPercent] = useState(
-    (comanda.totals.serviceFeePercent / 100).toFixed(2).replace('.', ','),
-  );
-  const [reason, setReason] = useState(comanda.serviceFeeReason ?? '');
+  const setServiceFee = useSetServiceFee();
+  const form = useAppForm<FeeValues, z.output<typeof comandaServiceFeeInputSchema>>({
+    schema: comandaServiceFeeInputSchema,
+    defaultValues: {
+      percent: (comanda.totals.serviceFeePercent / 100).toFixed(2).replace('.', ','),
+      reason: comanda.serviceFeeReason ?? '',
+    },
+    toInput: (v) => ({ serviceFeePercent: parseMoneyToCents(v.percent), reason: v.reason || null }),
+    fieldOf: { serviceFeePercent: 'percent' },
+  });
   return (
-    <ActionDialog
+    <FormDialog
       title="Taxa de serviço"
       confirmLabel="Salvar"
+      form={form}
       onClose={onClose}
-      onConfirm={async () =>
-        written(
-          await setServiceFee(comanda.id, {
-            serviceFeePercent: parseMoneyToCents(percent),
-            reason: reason || null,
-          }),
-        )
-      }
+      onSubmit={(body) => setServiceFee.mutateAsync({ params: { id: comanda.id }, body })}
     >
-      <MoneyField label="Taxa" suffix="%" value={percent} onChange={setPercent} />
-      <Button onClick={() => setPercent('0')}>Tirar a taxa</Button>
-      <TextField
+      <FormMoneyField control={form.control} name="percent" label="Taxa" suffix="%" />
+      <Button onClick={() => form.setValue('percent', '0')}>Tirar a taxa</Button>
+      <FormTextField
+        control={form.control}
+        name="reason"
         label="Motivo"
         helperText="Obrigatório quando a taxa muda do padrão"
-        value={reason}
-        onChange={(e) => setReason(e.target.value)}
       />
-    </ActionDialog>
+    </FormDialog>
   );
 }
 
+type TableValues = { table: string; people: string };
+
 function TableDialog({ comanda, onClose }: { comanda: Comanda; onClose: () => void }) {
-  const written = useComandaWritten();
-  const [table, setTable] = useState(comanda.tableLabel ?? '');
-  const [people, setPeople] = useState(String(comanda.people));
+  const updateComanda = useUpdateComanda();
+  const form = useAppForm<TableValues, z.output<typeof comandaUpdateInputSchema>>({
+    schema: comandaUpdateInputSchema,
+    defaultValues: { table: comanda.tableLabel ?? '', people: String(comanda.people) },
+    toInput: (v) => ({
+      tableLabel: v.table,
+      people: Number(v.people) || 1,
+      customerId: comanda.customer?.id ?? null,
+      customerName: comanda.customerName,
+      customerPhone: comanda.customerPhone,
+      waiterId: comanda.waiter?.id ?? null,
+      updatedAt: comanda.updatedAt,
+    }),
+    fieldOf: { tableLabel: 'table' },
+  });
   return (
-    <ActionDialog
+    <FormDialog
       title="Mesa e pessoas"
       confirmLabel="Salvar"
+      form={form}
       onClose={onClose}
-      onConfirm={async () =>
-        written(
-          await updateComanda(comanda.id, {
-            tableLabel: table,
-            people: Number(people) || 1,
-            customerId: comanda.customer?.id ?? null,
-            customerName: comanda.customerName,
-            customerPhone: comanda.customerPhone,
-            waiterId: comanda.waiter?.id ?? null,
-            updatedAt: comanda.updatedAt,
-          }),
-        )
-      }
+      onSubmit={(body) => updateComanda.mutateAsync({ params: { id: comanda.id }, body })}
     >
-      <TextField label="Mesa" value={table} onChange={(e) => setTable(e.target.value)} />
-      <TextField
+      <FormTextField control={form.control} name="table" label="Mesa" />
+      <FormTextField
+        control={form.control}
+        name="people"
         label="Pessoas"
-        value={people}
-        onChange={(e) => setPeople(e.target.value.replace(/\D/g, '').slice(0, 3))}
+        mask={(text) => text.replace(/\D/g, '').slice(0, 3)}
       />
-    </ActionDialog>
+    </FormDialog>
   );
 }

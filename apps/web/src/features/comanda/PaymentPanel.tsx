@@ -21,8 +21,9 @@ import { useMemo, useRef, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { centsOf, MoneyField } from '../../components/MoneyField.tsx';
 import { errorMessage } from '../../lib/api.ts';
+import { newIdempotencyKey } from '../../lib/client.ts';
 import { formatTime } from '../../lib/format.ts';
-import { addPayment, closeComanda, newKey, useComandaWritten } from './api.ts';
+import { useAddPayment, useCloseComanda } from './api.ts';
 
 type Method = (typeof COMANDA_PAYMENT_METHODS)[number];
 
@@ -33,7 +34,8 @@ type Method = (typeof COMANDA_PAYMENT_METHODS)[number];
  * a lost answer counts once.
  */
 export function PaymentPanel({ comanda, canReceive }: { comanda: Comanda; canReceive: boolean }) {
-  const written = useComandaWritten();
+  const addPayment = useAddPayment();
+  const closeComanda = useCloseComanda();
   const [kind, setKind] = useState<ComandaPaymentKind>('amount');
   const [method, setMethod] = useState<Method>('money');
   const [amount, setAmount] = useState('');
@@ -64,7 +66,7 @@ export function PaymentPanel({ comanda, canReceive }: { comanda: Comanda; canRec
   const run = async (work: (key: string) => Promise<void>) => {
     setBusy(true);
     setError(null);
-    pendingKey.current ??= newKey();
+    pendingKey.current ??= newIdempotencyKey();
     try {
       await work(pendingKey.current);
       pendingKey.current = null;
@@ -93,8 +95,11 @@ export function PaymentPanel({ comanda, canReceive }: { comanda: Comanda; canRec
               ...(kind === 'share' ? { share: { index: sharePaid + 1, of: shareCount } } : {}),
             };
       const receivedCents = method === 'money' && received ? centsOf(received) : undefined;
-      const tab = await addPayment(comanda.id, { ...body, receivedCents }, key);
-      await written(tab);
+      await addPayment.mutateAsync({
+        params: { id: comanda.id },
+        body: { ...body, receivedCents },
+        idempotencyKey: key,
+      });
       setAmount('');
       setReceived('');
       setItems({});
@@ -102,9 +107,12 @@ export function PaymentPanel({ comanda, canReceive }: { comanda: Comanda; canRec
 
   const close = () =>
     run(async (key) => {
-      const sale = await closeComanda(comanda.id, 'command', key);
+      const sale = await closeComanda.mutateAsync({
+        params: { id: comanda.id },
+        body: { originSale: 'command' },
+        idempotencyKey: key,
+      });
       setSaleId(sale.id);
-      await written();
     });
 
   if (comanda.status === 'finished') {

@@ -1,105 +1,68 @@
-import type {
-  Comanda,
-  ComandaBoard,
-  ComandaLine,
-  ComandaLineInput,
-  ComandaMenu,
-  ComandaOpenInput,
-  ComandaPaymentInput,
-  ComandaWaiters,
-} from '@balcao/core/comanda';
-import type { PrintDocument } from '@balcao/core/printing';
-import type { Sale } from '@balcao/core/sale';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ComandaBoard } from '@balcao/core/comanda';
+import { comandaApi } from '@balcao/core/endpoints/comanda';
+import { printingApi } from '@balcao/core/endpoints/printing';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { apiFetch, takeArrived } from '../../lib/api.ts';
-import { detailQuery } from '../../lib/queries.ts';
-import { queryKeys } from '../../lib/queryKeys.ts';
+import { takeArrived } from '../../lib/api.ts';
+import { queryOf, urlOf, useCall } from '../../lib/client.ts';
 
-/** Comandas (issue 16): the board, a tab and its actions. Writes that may be retried carry an Idempotency-Key. */
-
-export const comandaKeys = queryKeys('comanda');
-
-/** A fresh Idempotency-Key (one per user action: a retry of the same action reuses it). */
-export const newKey = () =>
-  typeof crypto !== 'undefined' && 'randomUUID' in crypto
-    ? crypto.randomUUID()
-    : `${Date.now()}-${Math.random().toString(36).slice(2)}-${Math.random().toString(36).slice(2)}`;
-const keyed = (key: string) => ({ 'idempotency-key': key });
-
-export const fetchBoard = (waiterId?: number) =>
-  apiFetch<ComandaBoard>(`/comanda${waiterId ? `?waiterId=${waiterId}` : ''}`);
-export const fetchComanda = (id: number) => apiFetch<Comanda>(`/comanda/${id}`);
-export const fetchMenu = () => apiFetch<ComandaMenu>('/comanda/menu');
-export const fetchWaiters = () => apiFetch<ComandaWaiters>('/comanda/waiters');
-
-export const openComanda = (body: ComandaOpenInput) =>
-  apiFetch<Comanda>('/comanda', { method: 'POST', body });
-export const updateComanda = (id: number, body: Record<string, unknown>) =>
-  apiFetch<Comanda>(`/comanda/${id}`, { method: 'PUT', body });
-export const addLine = (id: number, body: ComandaLineInput, key: string) =>
-  apiFetch<ComandaLine>(`/comanda/${id}/line`, { method: 'POST', body, headers: keyed(key) });
-export const cancelLine = (id: number, lineId: number, body: Record<string, unknown>) =>
-  apiFetch<Comanda>(`/comanda/${id}/line/${lineId}/cancel`, { method: 'POST', body });
-export const sendToProduction = (id: number, key: string) =>
-  apiFetch<{ send: Comanda['sends'][number]; replayed: boolean }>(`/comanda/${id}/send`, {
-    method: 'POST',
-    headers: keyed(key),
-  });
-export const reprintSend = (id: number, sendId: number, key: string) =>
-  apiFetch<Comanda>(`/comanda/${id}/send/${sendId}/reprint`, { method: 'POST', headers: keyed(key) });
-export const retryJob = (jobId: number) =>
-  apiFetch<unknown>(`/printing/job/${jobId}/retry`, { method: 'POST' });
-export const transferLine = (id: number, body: { lineId: number; quantity: number; toComandaId: number }) =>
-  apiFetch<Comanda>(`/comanda/${id}/transfer`, { method: 'POST', body });
-export const mergeComanda = (id: number, fromComandaId: number) =>
-  apiFetch<Comanda>(`/comanda/${id}/merge`, { method: 'POST', body: { fromComandaId } });
-export const setServiceFee = (id: number, body: { serviceFeePercent: number; reason: string | null }) =>
-  apiFetch<Comanda>(`/comanda/${id}/service-fee`, { method: 'PUT', body });
-export const requestBill = (id: number) =>
-  apiFetch<Comanda>(`/comanda/${id}/request-bill`, { method: 'POST' });
-export const preBill = (id: number, key: string) =>
-  apiFetch<{ document: PrintDocument; jobId: number | null }>(`/comanda/${id}/pre-bill`, {
-    method: 'POST',
-    headers: keyed(key),
-  });
-export const addPayment = (id: number, body: ComandaPaymentInput, key: string) =>
-  apiFetch<Comanda>(`/comanda/${id}/payment`, { method: 'POST', body, headers: keyed(key) });
-export const closeComanda = (id: number, originSale: 'command' | 'waiter', key: string) =>
-  apiFetch<Sale>(`/comanda/${id}/close`, { method: 'POST', body: { originSale }, headers: keyed(key) });
+/**
+ * Comandas (issue 16): query options per read of `comandaApi` (core's declarations) and one mutation
+ * per write; each write invalidates the comandas (the board and the open tab refetch). Writes that
+ * may be retried carry the action's Idempotency-Key (`newIdempotencyKey`, kept until it succeeds).
+ */
+export const comandaQueries = {
+  /** The board (GET /comanda; waiterId: one waiter's tabs). */
+  board: (waiterId?: number) =>
+    queryOf(comandaApi.board, { query: { waiterId: waiterId ? String(waiterId) : undefined } }),
+  /** One tab; a 404 shows at once (no retry). */
+  detail: (id: number) => ({ ...queryOf(comandaApi.get, { params: { id } }), retry: false }),
+  menu: () => queryOf(comandaApi.menu),
+  waiters: () => queryOf(comandaApi.waiters),
+};
 
 /** Who may serve a tab (the open form's picker). */
 export function useWaiters() {
-  return useQuery({ queryKey: comandaKeys.view('waiters'), queryFn: fetchWaiters, staleTime: 60_000 });
+  return useQuery({ ...comandaQueries.waiters(), staleTime: 60_000 });
 }
 
 /**
- * The board's tabs. The GET pages.tsx started with the board's code, when already answered, is the
- * first data (the cards render with the page, no spinner in between); otherwise the query takes it.
+ * The board's tabs. The GET pages.tsx started with the board's code (same path: `/comanda`), when
+ * already answered, is the first data (the cards render with the page, no spinner in between);
+ * otherwise the query takes it.
  */
 export function useBoard(waiterId?: number) {
-  const [early] = useState(() => (waiterId ? undefined : takeArrived<ComandaBoard>('/comanda')));
+  const [early] = useState(() =>
+    waiterId ? undefined : takeArrived<ComandaBoard>(urlOf(comandaApi.board, { query: {} })),
+  );
   return useQuery({
-    queryKey: comandaKeys.list(0, waiterId ?? null),
-    queryFn: () => fetchBoard(waiterId),
+    ...comandaQueries.board(waiterId),
     initialData: early?.value,
     initialDataUpdatedAt: early?.at,
   });
 }
 
 export function useComanda(id: number | undefined) {
-  return useQuery(detailQuery(comandaKeys, id, fetchComanda));
+  return useQuery({ ...comandaQueries.detail(id ?? 0), enabled: Boolean(id) });
 }
 
 export function useMenu(enabled = true) {
-  return useQuery({ queryKey: comandaKeys.view('menu'), queryFn: fetchMenu, enabled });
+  return useQuery({ ...comandaQueries.menu(), enabled });
 }
 
-/** After a write: the tab answered goes into the cache, the board refetches. */
-export function useComandaWritten() {
-  const queryClient = useQueryClient();
-  return (comanda?: Comanda) => {
-    if (comanda) queryClient.setQueryData(comandaKeys.detail(comanda.id), comanda);
-    return queryClient.invalidateQueries({ queryKey: comandaKeys.all });
-  };
-}
+export const useOpenComanda = () => useCall(comandaApi.open);
+export const useUpdateComanda = () => useCall(comandaApi.update);
+export const useAddLine = () => useCall(comandaApi.addLine);
+export const useCancelLine = () => useCall(comandaApi.cancelLine);
+export const useSendToProduction = () => useCall(comandaApi.send);
+export const useReprintSend = () => useCall(comandaApi.reprintSend);
+export const useTransferLine = () => useCall(comandaApi.transfer);
+export const useMergeComanda = () => useCall(comandaApi.merge);
+export const useSetServiceFee = () => useCall(comandaApi.serviceFee);
+export const useRequestBill = () => useCall(comandaApi.requestBill);
+export const usePreBill = () => useCall(comandaApi.preBill);
+export const useAddPayment = () => useCall(comandaApi.payment);
+export const useCloseComanda = () => useCall(comandaApi.close);
+/** A production ticket not printed, sent again: the tab's send shows the job's new state. */
+export const useRetryPrintJob = () =>
+  useCall(printingApi.retry, { invalidates: ['comanda'], refreshOnError: true });

@@ -19,8 +19,8 @@ import { type Feedback, FeedbackSnackbar, useFeedback } from '../../components/F
 import { FormMoneyField, FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
 import { RecordFormCard, RecordFormPage, useEditId } from '../../components/RecordFormPage.tsx';
 import { shopToday } from '../../lib/format.ts';
-import { useSession } from '../auth/session.tsx';
-import { type CouponPayload, useCoupon, useCreateCoupon, useUpdateCoupon } from './api.ts';
+import { useSession } from '../auth/index.ts';
+import { useCoupon, useCreateCoupon, useUpdateCoupon } from './api.ts';
 
 /** Spec 9: after a create, the edit page of the new coupon opens 3000 ms later. */
 const REDIRECT_MS = 3000;
@@ -101,18 +101,18 @@ function CouponForm({ coupon, onFeedback }: { coupon?: Coupon; onFeedback: (feed
       return;
     }
     // Spec 7: the whole coupon, status active, the client; numbers already have a dot.
-    const body: CouponPayload = {
+    const body = {
       ...values,
-      status: 'active',
+      status: 'active' as const,
       client: { id: clientId },
       updatedAt: coupon?.updatedAt,
     };
     if (coupon) {
-      const saved = await update.mutateAsync({ id: coupon.id, body });
+      const saved = await update.mutateAsync({ params: { id: coupon.id }, body });
       form.reset(toFormValues(saved));
       onFeedback({ severity: 'success', title: 'Cupom editado com sucesso' });
     } else {
-      const saved = await create.mutateAsync(body);
+      const saved = await create.mutateAsync({ body });
       onFeedback({ severity: 'success', title: 'Cupom criado com sucesso' });
       setRedirecting(true);
       timer.current = setTimeout(() => navigate(`/dashboard/coupon/edit/${saved.id}`), REDIRECT_MS);

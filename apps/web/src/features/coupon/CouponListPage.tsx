@@ -23,7 +23,7 @@ import { Loading } from '../../components/Loading.tsx';
 import { ActiveFilter, ListHeader, SearchField } from '../../components/listPage.tsx';
 import { shopToday } from '../../lib/format.ts';
 import { readParam, useListParams } from '../../lib/listParams.ts';
-import { useSession } from '../auth/session.tsx';
+import { useSession } from '../auth/index.ts';
 import { useCoupons, useDeleteCoupon } from './api.ts';
 
 /** The list's state in the URL: the code searched and the status (the API answers every coupon at once). */
@@ -52,7 +52,7 @@ export default function CouponListPage() {
   const removal = useConfirmDelete<Coupon>({
     title: () => 'Excluir cupom',
     message: (c) => `Deseja excluir o cupom ${c?.code ?? ''}? Ele não poderá mais ser usado em vendas.`,
-    remove: (c) => deletion.mutate(c.id),
+    remove: (c) => deletion.mutate({ params: { id: c.id } }),
   });
 
   let content: ReactNode;

@@ -1,64 +1,27 @@
-import type { Coupon, CouponInput } from '@balcao/core/coupon';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiFetch } from '../../lib/api.ts';
-import { detailQuery } from '../../lib/queries.ts';
-import { queryKeys } from '../../lib/queryKeys.ts';
+import { couponApi } from '@balcao/core/endpoints/coupon';
+import { useQuery } from '@tanstack/react-query';
+import { queryOf, useCall } from '../../lib/client.ts';
 
-/** What the form sends (spec 7): the parsed input plus the caller's client and the loaded updatedAt. */
-export type CouponPayload = Omit<CouponInput, 'client'> & { client: { id: number }; updatedAt?: string };
+/**
+ * Coupons (spec 7), the model of a feature's api.ts: query options per read of `couponApi` (core's
+ * declarations) and one mutation per write; components use these, never a path.
+ */
+export const couponQueries = {
+  /** The client's coupons (GET /coupon/client/{clientId}, an array). */
+  list: (clientId: number) => queryOf(couponApi.list, { params: { clientId } }),
+  /** One coupon; a 404 shows at once (no retry). */
+  detail: (id: number) => ({ ...queryOf(couponApi.get, { params: { id } }), retry: false }),
+};
 
-export const couponKeys = queryKeys('coupon');
-
-export const fetchCoupons = (clientId: number) => apiFetch<Coupon[]>(`/coupon/client/${clientId}`);
-export const fetchCoupon = (id: number) => apiFetch<Coupon>(`/coupon/${id}`);
-export const postCoupon = (body: CouponPayload) => apiFetch<Coupon>('/coupon', { method: 'POST', body });
-export const putCoupon = (id: number, body: CouponPayload) =>
-  apiFetch<Coupon>(`/coupon/${id}`, { method: 'PUT', body });
-export const removeCoupon = (id: number) => apiFetch<Coupon>(`/coupon/${id}`, { method: 'DELETE' });
-
-/** The client's coupons (spec 7: GET /coupon/client/{clientId}, an array). */
 export function useCoupons(clientId: number | undefined) {
-  return useQuery({
-    queryKey: couponKeys.list(clientId ?? 0),
-    queryFn: () => fetchCoupons(clientId!),
-    enabled: Boolean(clientId),
-  });
+  return useQuery({ ...couponQueries.list(clientId ?? 0), enabled: Boolean(clientId) });
 }
 
 export function useCoupon(id: number | undefined) {
-  return useQuery(detailQuery(couponKeys, id, fetchCoupon));
+  return useQuery({ ...couponQueries.detail(id ?? 0), enabled: Boolean(id) });
 }
 
-export function useCreateCoupon() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: postCoupon,
-    onSuccess: (coupon) => {
-      queryClient.setQueryData(couponKeys.detail(coupon.id), coupon);
-      return queryClient.invalidateQueries({ queryKey: couponKeys.lists() });
-    },
-  });
-}
-
-export function useUpdateCoupon() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ id, body }: { id: number; body: CouponPayload }) => putCoupon(id, body),
-    onSuccess: (coupon) => {
-      queryClient.setQueryData(couponKeys.detail(coupon.id), coupon);
-      return queryClient.invalidateQueries({ queryKey: couponKeys.lists() });
-    },
-  });
-}
-
+export const useCreateCoupon = () => useCall(couponApi.create);
+export const useUpdateCoupon = () => useCall(couponApi.update);
 /** Deletes, then the list reloads whatever happened (spec 8: a failed delete silently reloads). */
-export function useDeleteCoupon() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: removeCoupon,
-    onSettled: (_data, _error, id) => {
-      queryClient.removeQueries({ queryKey: couponKeys.detail(id) });
-      return queryClient.invalidateQueries({ queryKey: couponKeys.lists() });
-    },
-  });
-}
+export const useDeleteCoupon = () => useCall(couponApi.remove, { refreshOnError: true });

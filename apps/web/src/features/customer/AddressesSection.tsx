@@ -84,10 +84,12 @@ type CepStatus = { kind: 'idle' | 'loading' | 'found' | 'failed'; message?: stri
 
 function cepFailureMessage(error: unknown): string {
   if (error instanceof ApiError) {
-    if (error.status === 404)
+    if (error.code === 'not_found')
       return 'CEP não encontrado. Confira o número ou preencha o endereço manualmente.';
-    if (error.status === 400) return 'CEP inválido. Confira o número.';
-    if (error.status === 0) return 'Sem conexão para consultar o CEP. Preencha o endereço manualmente.';
+    if (error.code === 'validation') return 'CEP inválido. Confira o número.';
+    // No connection at all (status 0); a 503 is also `unavailable`, with the server's own message.
+    if (error.code === 'unavailable' && error.status === 0)
+      return 'Sem conexão para consultar o CEP. Preencha o endereço manualmente.';
     // 503: the server's message already says to type the address.
     return error.message;
   }

@@ -1,4 +1,4 @@
-import { type CustomerDetail, customerInputSchema } from '@balcao/core/customer';
+import { type CustomerData, type CustomerDetail, customerInputSchema } from '@balcao/core/customer';
 import { formatCents } from '@balcao/core/money';
 import { can, WRITE } from '@balcao/core/routes';
 import Alert from '@mui/material/Alert';
@@ -14,7 +14,7 @@ import {
   useRecordSave,
 } from '../../components/RecordFormPage.tsx';
 import { errorMessage } from '../../lib/api.ts';
-import { useSession } from '../auth/session.tsx';
+import { useSession } from '../auth/index.ts';
 import { AddressesSection } from './AddressesSection.tsx';
 import { useCheckWhatsapp, useCreateCustomer, useCustomer, useUpdateCustomer } from './api.ts';
 import { DelinquencyBadge, WhatsappBadge } from './CustomerBadges.tsx';
@@ -51,10 +51,15 @@ function CustomerForm({ customer }: { customer?: CustomerDetail }) {
     toInput,
     fieldOf: { creditLimitCents: 'creditLimit' },
   });
+  const create = useCreateCustomer();
+  const update = useUpdateCustomer();
   const { current, setCurrent, save, onError } = useRecordSave({
     record: customer,
-    create: useCreateCustomer(),
-    update: useUpdateCustomer(),
+    create: { mutateAsync: (body: CustomerData) => create.mutateAsync({ body }) },
+    update: {
+      mutateAsync: ({ id, body }: { id: number; body: CustomerData & { updatedAt: string } }) =>
+        update.mutateAsync({ params: { id }, body }),
+    },
     reset: (saved) => form.reset(toFormValues(saved)),
     list: LIST,
     show,
@@ -83,16 +88,19 @@ function CustomerForm({ customer }: { customer?: CustomerDetail }) {
                 size="small"
                 disabled={whatsappCheck.isPending}
                 onClick={() =>
-                  whatsappCheck.mutate(current.id, {
-                    onSuccess: (saved) =>
-                      setCurrent((c) => (c ? { ...c, ...saved, updatedAt: c.updatedAt } : saved)),
-                    onError: (error) =>
-                      show({
-                        severity: 'error',
-                        title: 'Erro ao verificar WhatsApp',
-                        message: errorMessage(error),
-                      }),
-                  })
+                  whatsappCheck.mutate(
+                    { params: { id: current.id } },
+                    {
+                      onSuccess: (saved) =>
+                        setCurrent((c) => (c ? { ...c, ...saved, updatedAt: c.updatedAt } : saved)),
+                      onError: (error) =>
+                        show({
+                          severity: 'error',
+                          title: 'Erro ao verificar WhatsApp',
+                          message: errorMessage(error),
+                        }),
+                    },
+                  )
                 }
               >
                 {whatsappCheck.isPending ? 'Verificando...' : 'Verificar WhatsApp'}

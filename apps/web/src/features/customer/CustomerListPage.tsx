@@ -31,7 +31,7 @@ import {
 } from '../../components/listPage.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { readParam, useListParams } from '../../lib/listParams.ts';
-import { useSession } from '../auth/session.tsx';
+import { useSession } from '../auth/index.ts';
 import {
   type CustomerFilters,
   downloadCustomersCsv,
@@ -69,7 +69,7 @@ export default function CustomerListPage() {
   const removal = useConfirmDelete<CustomerListItem>({
     title: () => 'Excluir cliente',
     message: (c) => `Excluir ${c?.name ?? ''}? Os endereços dele também serão excluídos.`,
-    remove: (c, callbacks) => deletion.mutate(c.id, callbacks),
+    remove: (c, callbacks) => deletion.mutate({ params: { id: c.id } }, callbacks),
     feedback: { show, done: (c) => `Cliente ${c.name} excluído`, failed: 'Erro ao excluir cliente' },
   });
   const [importOpen, setImportOpen] = useState(false);

@@ -1,7 +1,7 @@
 import Autocomplete from '@mui/material/Autocomplete';
 import Chip from '@mui/material/Chip';
 import TextField from '@mui/material/TextField';
-import { useSession } from '../auth/session.tsx';
+import { useSession } from '../auth/index.ts';
 import { useCustomerTags } from './api.ts';
 
 /**

@@ -1,115 +1,92 @@
-import type { CepAddress } from '@balcao/core/cep';
-import type {
-  CustomerData,
-  CustomerDetail,
-  CustomerImportResult,
-  CustomerListItem,
-  CustomerListQuery,
-  CustomerTagCount,
-} from '@balcao/core/customer';
-import { type ListResult, toQueryString } from '@balcao/core/list';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiFetch, downloadFile } from '../../lib/api.ts';
-import { detailQuery, listQuery } from '../../lib/queries.ts';
-import { queryKeys } from '../../lib/queryKeys.ts';
+import type { CustomerListQuery } from '@balcao/core/customer';
+import { cepApi } from '@balcao/core/endpoints/cep';
+import { customerApi } from '@balcao/core/endpoints/customer';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { call, download, queryOf, useCall } from '../../lib/client.ts';
+import { invalidateResources } from '../../lib/queryKeys.ts';
+
+/**
+ * Customers (issue 5) and the CEP lookup: query options per read of `customerApi` and `cepApi` (core's
+ * declarations) and one mutation per write; components use these, never a path. `customerQueries.search`
+ * and `cepQueries.address` are THE customer search and THE CEP lookup of the web (the PDV, the budget,
+ * the delivery, the shipping and the company settings use them).
+ */
 
 export type CustomerFilters = Omit<CustomerListQuery, 'page' | 'pageSize'>;
 
-export const customerKeys = queryKeys('customer');
+/** A search's default page: the PDV's suggestions. */
+const SEARCH_SIZE = 8;
 
-const listQueryString = (query: CustomerListQuery) =>
-  toQueryString(query as Record<string, string | number | boolean | undefined>);
+export const customerQueries = {
+  /** One page of the client's customers; the page on screen stays while the next one loads. */
+  list: (clientId: number, query: CustomerListQuery) => ({
+    ...queryOf(customerApi.list, { params: { clientId }, query }),
+    placeholderData: keepPreviousData,
+  }),
+  /** The active customers matching a search (name, CPF/CNPJ, phone, email), one page. */
+  search: (clientId: number, q: string, pageSize = SEARCH_SIZE) =>
+    queryOf(customerApi.list, { params: { clientId }, query: { q, active: 'true', pageSize } }),
+  /** One customer with addresses; a 404 shows at once (no retry). */
+  detail: (id: number) => ({ ...queryOf(customerApi.get, { params: { id } }), retry: false }),
+  /** The tags the shop's customers carry (suggestions in the customer form, the campaign audience). */
+  tags: (clientId: number) => queryOf(customerApi.tags, { params: { clientId } }),
+};
 
-export const fetchCustomers = (clientId: number, query: CustomerListQuery) =>
-  apiFetch<ListResult<CustomerListItem>>(`/customer/client/${clientId}${listQueryString(query)}`);
-export const fetchCustomer = (id: number) => apiFetch<CustomerDetail>(`/customer/${id}`);
-export const postCustomer = (body: CustomerData) =>
-  apiFetch<CustomerDetail>('/customer', { method: 'POST', body });
-export const putCustomer = (id: number, body: CustomerData & { updatedAt: string }) =>
-  apiFetch<CustomerDetail>(`/customer/${id}`, { method: 'PUT', body });
-export const removeCustomer = (id: number) =>
-  apiFetch<{ id: number }>(`/customer/${id}`, { method: 'DELETE' });
-export const fetchCep = (cep: string) => apiFetch<CepAddress>(`/cep/${cep}`);
-export const checkWhatsapp = (id: number) =>
-  apiFetch<CustomerDetail>(`/customer/${id}/whatsapp-check`, { method: 'POST' });
+export const cepQueries = {
+  /**
+   * THE CEP lookup (8 digits): the address, or an error whose code says why (`validation`: a bad
+   * CEP, `not_found`, `unavailable`: type the address). Not retried: the form offers typing instead.
+   */
+  address: (cep: string) => ({
+    ...queryOf(cepApi.get, { params: { cep } }),
+    retry: false,
+    staleTime: Number.POSITIVE_INFINITY,
+  }),
+};
+
+/** A CEP's address, read once (a form that fills its fields as the CEP is typed). */
+export const fetchCep = (cep: string, signal?: AbortSignal) =>
+  call(cepApi.get, { params: { cep } }, { signal });
 
 export function useCustomers(clientId: number | undefined, query: CustomerListQuery) {
-  return useQuery(listQuery(customerKeys, clientId, query, fetchCustomers));
+  return useQuery({ ...customerQueries.list(clientId ?? 0, query), enabled: Boolean(clientId) });
 }
 
 /** The tags the shop's customers carry (suggestions in the customer form, the campaign audience). */
 export function useCustomerTags(clientId: number | undefined) {
-  return useQuery({
-    queryKey: customerKeys.view('tags', clientId),
-    queryFn: () => apiFetch<CustomerTagCount[]>(`/customer/tags/client/${clientId}`),
-    enabled: clientId !== undefined,
-  });
+  return useQuery({ ...customerQueries.tags(clientId ?? 0), enabled: clientId !== undefined });
 }
 
 export function useCustomer(id: number | undefined) {
-  return useQuery(detailQuery(customerKeys, id, fetchCustomer));
+  return useQuery({ ...customerQueries.detail(id ?? 0), enabled: Boolean(id) });
 }
 
-function useSaved() {
-  const queryClient = useQueryClient();
-  return (customer: CustomerDetail) => {
-    queryClient.setQueryData(customerKeys.detail(customer.id), customer);
-    return queryClient.invalidateQueries({ queryKey: customerKeys.all, refetchType: 'active' });
-  };
-}
+export const useCreateCustomer = () => useCall(customerApi.create);
+export const useUpdateCustomer = () => useCall(customerApi.update);
+export const useCheckWhatsapp = () => useCall(customerApi.checkWhatsapp);
+/** Deletes, then the list reloads whatever happened. */
+export const useDeleteCustomer = () => useCall(customerApi.remove, { refreshOnError: true });
 
-export function useCreateCustomer() {
-  const onSuccess = useSaved();
-  return useMutation({ mutationFn: postCustomer, onSuccess });
-}
-
-export function useUpdateCustomer() {
-  const onSuccess = useSaved();
-  return useMutation({
-    mutationFn: ({ id, body }: { id: number; body: CustomerData & { updatedAt: string } }) =>
-      putCustomer(id, body),
-    onSuccess,
-  });
-}
-
-export function useCheckWhatsapp() {
-  const onSuccess = useSaved();
-  return useMutation({ mutationFn: checkWhatsapp, onSuccess });
-}
-
-export function useDeleteCustomer() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: removeCustomer,
-    onSettled: (_data, _error, id) => {
-      queryClient.removeQueries({ queryKey: customerKeys.detail(id) });
-      return queryClient.invalidateQueries({ queryKey: customerKeys.all });
-    },
-  });
-}
-
-export function importCustomers(
-  clientId: number,
-  body: { csv: string; mode: 'preview' | 'commit'; skipInvalid: boolean },
-) {
-  return apiFetch<CustomerImportResult>(`/customer/import/client/${clientId}`, { method: 'POST', body });
-}
-
+/**
+ * The CSV import: a preview checks every line and writes nothing; a commit writes, and then the
+ * customers reload.
+ */
 export function useImportCustomers(clientId: number | undefined) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: { csv: string; mode: 'preview' | 'commit'; skipInvalid: boolean }) =>
-      importCustomers(clientId!, body),
+      call(customerApi.import, { params: { clientId: clientId ?? 0 }, body }),
     onSuccess: (result) => {
-      if (result.mode === 'commit') return queryClient.invalidateQueries({ queryKey: customerKeys.all });
+      if (result.mode === 'commit') return invalidateResources(queryClient, customerApi.import.changes);
     },
   });
 }
 
 /** Downloads the CSV of the filtered list. */
 export function downloadCustomersCsv(clientId: number, filters: CustomerFilters): Promise<void> {
-  return downloadFile(
-    `/customer/client/${clientId}/export${listQueryString(filters)}`,
+  return download(
+    customerApi.export,
+    { params: { clientId }, query: filters },
     'clientes.csv',
     'Não foi possível exportar os clientes',
   );

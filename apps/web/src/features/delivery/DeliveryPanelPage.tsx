@@ -20,14 +20,15 @@ import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar
 import { LoadError } from '../../components/LoadError.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { errorMessage } from '../../lib/api.ts';
-import { useSession } from '../auth/session.tsx';
-import { newIdempotencyKey } from '../sale/api.ts';
+import { newIdempotencyKey } from '../../lib/client.ts';
+import { useListParams } from '../../lib/listParams.ts';
+import { useSession } from '../auth/index.ts';
 import {
   type OrderAction,
   type PanelFilters,
-  printOrder,
   useDeliveryPanel,
   useOrderAction,
+  usePrintOrder,
   useSaveDeliverySettings,
 } from './api.ts';
 import { OrderCard } from './OrderCard.tsx';
@@ -42,15 +43,28 @@ const COLUMNS: { title: string; statuses: DeliveryStatus[] }[] = [
   { title: 'Finalizados hoje', statuses: ['success', 'failed', 'canceled'] },
 ];
 
+/** The panel's filters read from the URL (junk reads as no filter). */
+function panelFiltersOf(params: URLSearchParams): PanelFilters {
+  const driverId = Number(params.get('driverId'));
+  const onDelivery = params.get('onDelivery');
+  return {
+    driverId: Number.isInteger(driverId) && driverId > 0 ? driverId : undefined,
+    neighborhood: params.get('neighborhood') || undefined,
+    onDelivery: onDelivery === 'true' ? true : onDelivery === 'false' ? false : undefined,
+  };
+}
+
 /** The delivery panel (/dashboard/sale/delivery): live columns by status, filters, dispatch actions. */
 export default function DeliveryPanelPage() {
   const { user } = useSession();
   const userType = user?.userType.id;
   const canDispatch = can(userType, WRITE.delivery);
-  const [filters, setFilters] = useState<PanelFilters>({});
+  // The filters live in the URL: a reload, back/forward and a shared link keep them.
+  const { query: filters, update } = useListParams(panelFiltersOf);
   const panel = useDeliveryPanel(filters);
   const action = useOrderAction();
   const saveSettings = useSaveDeliverySettings();
+  const printOrder = usePrintOrder();
   const feedback = useFeedback();
   const now = useNow(30_000);
   const [assigning, setAssigning] = useState<DeliveryOrder | null>(null);
@@ -114,7 +128,8 @@ export default function DeliveryPanelPage() {
         <Button
           size="small"
           onClick={() =>
-            printOrder(o.id, newIdempotencyKey())
+            printOrder
+              .mutateAsync({ params: { id: o.id }, body: { idempotencyKey: newIdempotencyKey() } })
               .then(() => feedback.show({ severity: 'success', title: 'Pedido enviado para impressão' }))
               .catch((e) =>
                 feedback.show({
@@ -172,9 +187,7 @@ export default function DeliveryPanelPage() {
           size="small"
           label="Entregador"
           value={filters.driverId ?? ''}
-          onChange={(e) =>
-            setFilters((f) => ({ ...f, driverId: e.target.value ? Number(e.target.value) : undefined }))
-          }
+          onChange={(e) => update({ driverId: e.target.value ? String(e.target.value) : undefined })}
           sx={{ minWidth: 200 }}
         >
           <MenuItem value="">Todos</MenuItem>
@@ -189,7 +202,7 @@ export default function DeliveryPanelPage() {
           size="small"
           label="Bairro"
           value={filters.neighborhood ?? ''}
-          onChange={(e) => setFilters((f) => ({ ...f, neighborhood: e.target.value || undefined }))}
+          onChange={(e) => update({ neighborhood: e.target.value || undefined })}
           sx={{ minWidth: 200 }}
         >
           <MenuItem value="">Todos</MenuItem>
@@ -204,12 +217,7 @@ export default function DeliveryPanelPage() {
           size="small"
           label="Pagamento na entrega"
           value={filters.onDelivery === undefined ? '' : String(filters.onDelivery)}
-          onChange={(e) =>
-            setFilters((f) => ({
-              ...f,
-              onDelivery: e.target.value === '' ? undefined : e.target.value === 'true',
-            }))
-          }
+          onChange={(e) => update({ onDelivery: e.target.value === '' ? undefined : e.target.value })}
           sx={{ minWidth: 200 }}
         >
           <MenuItem value="">Todos</MenuItem>
@@ -221,7 +229,7 @@ export default function DeliveryPanelPage() {
             control={
               <Switch
                 checked={data.notifyCustomer}
-                onChange={(e) => saveSettings.mutate(e.target.checked)}
+                onChange={(e) => saveSettings.mutate({ body: { notifyCustomer: e.target.checked } })}
                 disabled={saveSettings.isPending}
               />
             }

@@ -10,19 +10,21 @@ import Step from '@mui/material/Step';
 import StepButton from '@mui/material/StepButton';
 import Stepper from '@mui/material/Stepper';
 import Typography from '@mui/material/Typography';
-import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { Loading } from '../../components/Loading.tsx';
-import { apiFetch, errorMessage } from '../../lib/api.ts';
-import { invalidateResources } from '../../lib/queryKeys.ts';
-import { useSession } from '../auth/session.tsx';
-import { useCurrentRegister } from '../cash-register/api.ts';
-import { OpenRegisterDialog } from '../cash-register/OpenRegisterDialog.tsx';
-import { CustomerStep } from '../pdv/CustomerStep.tsx';
-import { ItemsStep } from '../pdv/ItemsStep.tsx';
-import { PaymentStep } from '../pdv/PaymentStep.tsx';
-import { pdvPaymentCheck, pdvToSaleInput, usePdvState } from '../pdv/state.ts';
+import { ApiError, errorMessage } from '../../lib/api.ts';
+import { useSession } from '../auth/index.ts';
+import { OpenRegisterDialog, useCurrentRegister } from '../cash-register/index.ts';
+import {
+  CustomerStep,
+  ItemsStep,
+  PaymentStep,
+  pdvPaymentCheck,
+  pdvToSaleInput,
+  usePdvState,
+} from '../checkout/index.ts';
+import { useTakePhoneOrder } from './api.ts';
 
 const STEPS = ['Itens', 'Cliente e endereço', 'Pagamento'] as const;
 
@@ -39,7 +41,7 @@ export default function PhoneOrderPage() {
   const [finishing, setFinishing] = useState(false);
   const [finishError, setFinishError] = useState<string | null>(null);
   const [done, setDone] = useState<Sale | null>(null);
-  const queryClient = useQueryClient();
+  const takePhoneOrder = useTakePhoneOrder();
 
   // A phone order is always delivered.
   useEffect(() => {
@@ -53,16 +55,14 @@ export default function PhoneOrderPage() {
     setFinishing(true);
     setFinishError(null);
     try {
-      const sale = await apiFetch<Sale>('/delivery/orders', {
-        method: 'POST',
+      const sale = await takePhoneOrder.mutateAsync({
         body: pdvToSaleInput(state),
-        headers: { 'idempotency-key': state.idempotencyKey },
+        idempotencyKey: state.idempotencyKey,
       });
       setDone(sale);
       dispatch({ type: 'newSale' });
-      void invalidateResources(queryClient, ['sale', 'delivery']);
     } catch (error) {
-      if (errorMessage(error) === CASH_REGISTER_MESSAGES.mustOpen) void register.refetch();
+      if (error instanceof ApiError && error.code === 'register_closed') void register.refetch();
       setFinishError(errorMessage(error));
     } finally {
       setFinishing(false);

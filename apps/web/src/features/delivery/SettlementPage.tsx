@@ -19,7 +19,7 @@ import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar
 import { centsOf, MoneyField } from '../../components/MoneyField.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { formatDate, formatDateTime, shopToday } from '../../lib/format.ts';
-import { useSession } from '../auth/session.tsx';
+import { useSession } from '../auth/index.ts';
 import {
   useConfirmSettlement,
   useDeliveryPanel,
@@ -190,11 +190,13 @@ export default function SettlementPage() {
                     onClick={() =>
                       confirm.mutate(
                         {
-                          driverId: p.driver.id,
-                          from: p.from,
-                          to: p.to,
-                          countedCents,
-                          orderIds: p.lines.map((l) => l.orderId),
+                          body: {
+                            driverId: p.driver.id,
+                            from: p.from,
+                            to: p.to,
+                            countedCents,
+                            orderIds: p.lines.map((l) => l.orderId),
+                          },
                         },
                         {
                           onSuccess: (s) => {

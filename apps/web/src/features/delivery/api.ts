@@ -1,43 +1,56 @@
-import type {
-  DeliveryOrder,
-  DeliveryPanel,
-  DriverList,
-  DriverOrders,
-  DriverShift,
-  Settlement,
-  SettlementInput,
-  SettlementPreview,
-  SettlementSummary,
-} from '@balcao/core/delivery';
-import type { PrintJob } from '@balcao/core/printing';
+import type { DELIVERY_FAILURE_REASONS, DriverList } from '@balcao/core/delivery';
+import { deliveryApi } from '@balcao/core/endpoints/delivery';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiFetch } from '../../lib/api.ts';
-import { queryKeys } from '../../lib/queryKeys.ts';
+import { call, queryOf, useCall } from '../../lib/client.ts';
+import { invalidateResources } from '../../lib/queryKeys.ts';
 
-/** The delivery resource (panel, driver lists, settlements): one key, so the socket's `change` refreshes all. */
-export const deliveryKeys = queryKeys('delivery');
+/**
+ * Deliveries (issue 18): query options per read of `deliveryApi` (core's declarations) and the
+ * mutations of its writes. Every read is of the 'delivery' resource, so the socket's `change`
+ * refreshes the panel, the driver lists and the settlements alike.
+ */
 
 export type PanelFilters = { driverId?: number; neighborhood?: string; onDelivery?: boolean };
+export type SettlementPreviewQuery = { driverId?: number; from: string; to: string };
 
-function queryString(params: Record<string, string | number | boolean | undefined>) {
-  const q = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '') q.set(k, String(v));
-  const text = q.toString();
-  return text ? `?${text}` : '';
-}
+const flag = (value: boolean | undefined) => (value === undefined ? undefined : value ? 'true' : 'false');
+
+export const deliveryQueries = {
+  /** Open and today's orders, counters and the drivers on shift (the panel's filters). */
+  panel: (filters: PanelFilters) =>
+    queryOf(deliveryApi.panel, {
+      query: {
+        driverId: filters.driverId,
+        neighborhood: filters.neighborhood || undefined,
+        onDelivery: flag(filters.onDelivery),
+      },
+    }),
+  /** One of the driver's lists (with the driver's shift). */
+  driverOrders: (list: DriverList) => queryOf(deliveryApi.driverOrders, { query: { list } }),
+  settlementPreview: (query: SettlementPreviewQuery) =>
+    queryOf(deliveryApi.settlementPreview, { query: { ...query, driverId: query.driverId ?? 0 } }),
+  settlements: () => queryOf(deliveryApi.settlements, { query: {} }),
+  settlement: (id: number) => queryOf(deliveryApi.settlement, { params: { id } }),
+};
 
 export function useDeliveryPanel(filters: PanelFilters) {
-  return useQuery({
-    queryKey: deliveryKeys.view('panel', filters),
-    queryFn: () => apiFetch<DeliveryPanel>(`/delivery/panel${queryString(filters)}`),
-  });
+  return useQuery(deliveryQueries.panel(filters));
 }
 
 export function useDriverOrders(list: DriverList) {
-  return useQuery({
-    queryKey: deliveryKeys.view('driver', list),
-    queryFn: () => apiFetch<DriverOrders>(`/delivery/driver/orders?list=${list}`),
-  });
+  return useQuery(deliveryQueries.driverOrders(list));
+}
+
+export function useSettlementPreview(query: SettlementPreviewQuery) {
+  return useQuery({ ...deliveryQueries.settlementPreview(query), enabled: Boolean(query.driverId) });
+}
+
+export function useSettlements() {
+  return useQuery(deliveryQueries.settlements());
+}
+
+export function useSettlement(id: number | null) {
+  return useQuery({ ...deliveryQueries.settlement(id ?? 0), enabled: id !== null });
 }
 
 export type OrderAction =
@@ -48,68 +61,53 @@ export type OrderAction =
   | { id: number; action: 'deliver'; body: { code: string } }
   | { id: number; action: 'fail'; body: { reason: string } };
 
+type FailReason = (typeof DELIVERY_FAILURE_REASONS)[number];
+
+/** The endpoint of each move of an order (the panel's and the driver's). */
+function callOrderAction(a: OrderAction) {
+  const params = { id: a.id };
+  switch (a.action) {
+    case 'status':
+      return call(deliveryApi.setStatus, { params, body: a.body });
+    case 'assign':
+      return call(deliveryApi.assign, { params, body: a.body });
+    case 'cancel':
+      return call(deliveryApi.cancel, { params, body: a.body });
+    case 'deliver':
+      return call(deliveryApi.deliver, { params, body: a.body });
+    case 'fail':
+      // The reason is one of the list's (the dialog's radio); the server checks it.
+      return call(deliveryApi.fail, { params, body: a.body as { reason: FailReason } });
+    default:
+      return call(deliveryApi[a.action], { params });
+  }
+}
+
 /** Every move of an order; whatever the answer, the delivery views refetch (a 409 means the board moved). */
 export function useOrderAction() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, action, body }: OrderAction) =>
-      apiFetch<DeliveryOrder>(`/delivery/orders/${id}/${action}`, { method: 'POST', body: body ?? {} }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: deliveryKeys.all }),
+    mutationFn: callOrderAction,
+    onSettled: () => invalidateResources(queryClient, ['delivery']),
   });
 }
 
-export const printOrder = (id: number, idempotencyKey: string) =>
-  apiFetch<PrintJob>(`/delivery/orders/${id}/print`, { method: 'POST', body: { idempotencyKey } });
+/** The bag ticket on the receipt printer (the click's idempotency key: a retried click prints once). */
+export const usePrintOrder = () => useCall(deliveryApi.print);
 
+/** The driver's shift starts or ends; the driver's lists refetch whatever the answer. */
 export function useShiftAction() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (action: 'check-in' | 'check-out') =>
-      apiFetch<DriverShift>(`/delivery/shift/${action}`, { method: 'POST', body: {} }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: deliveryKeys.all }),
+      call(action === 'check-in' ? deliveryApi.checkIn : deliveryApi.checkOut),
+    onSettled: () => invalidateResources(queryClient, ['delivery']),
   });
 }
 
-export function useSaveDeliverySettings() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (notifyCustomer: boolean) =>
-      apiFetch<{ notifyCustomer: boolean }>('/delivery/settings', {
-        method: 'PUT',
-        body: { notifyCustomer },
-      }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: deliveryKeys.all }),
-  });
-}
+export const useSaveDeliverySettings = () => useCall(deliveryApi.saveSettings, { refreshOnError: true });
 
-export function useSettlementPreview(query: { driverId?: number; from: string; to: string }) {
-  return useQuery({
-    queryKey: deliveryKeys.view('settlement-preview', query),
-    queryFn: () => apiFetch<SettlementPreview>(`/delivery/settlement/preview${queryString(query)}`),
-    enabled: Boolean(query.driverId),
-  });
-}
+export const useConfirmSettlement = () => useCall(deliveryApi.settle, { refreshOnError: true });
 
-export function useSettlements() {
-  return useQuery({
-    queryKey: deliveryKeys.view('settlements'),
-    queryFn: () => apiFetch<SettlementSummary[]>('/delivery/settlements'),
-  });
-}
-
-export function useSettlement(id: number | null) {
-  return useQuery({
-    queryKey: deliveryKeys.view('settlement', id),
-    queryFn: () => apiFetch<Settlement>(`/delivery/settlements/${id}`),
-    enabled: id !== null,
-  });
-}
-
-export function useConfirmSettlement() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (body: SettlementInput) =>
-      apiFetch<Settlement>('/delivery/settlements', { method: 'POST', body }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: deliveryKeys.all }),
-  });
-}
+/** A phone order: the delivery sale recorded at once (the PDV state's Idempotency-Key). */
+export const useTakePhoneOrder = () => useCall(deliveryApi.phoneOrder);

@@ -30,10 +30,16 @@ import { LoadError } from '../../components/LoadError.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { formatTime } from '../../lib/format.ts';
-import { useSession } from '../auth/session.tsx';
-import { type OrderAction, useDriverOrders, useOrderAction, useShiftAction } from '../delivery/api.ts';
-import { addressLine, OrderCard } from '../delivery/OrderCard.tsx';
-import { useNow } from '../delivery/sound.ts';
+import { useSession } from '../auth/index.ts';
+import {
+  addressLine,
+  type OrderAction,
+  OrderCard,
+  useDriverOrders,
+  useNow,
+  useOrderAction,
+  useShiftAction,
+} from '../delivery/index.ts';
 
 const TABS: { list: DriverList; label: string; partner: boolean }[] = [
   { list: 'available', label: 'Disponíveis', partner: false },

@@ -20,9 +20,9 @@ import { useState } from 'react';
 import { Loading } from '../../components/Loading.tsx';
 import { alignRight, ListTable } from '../../components/listPage.tsx';
 import { shopToday } from '../../lib/format.ts';
-import { useProducts } from '../product/api.ts';
-import { useNamedOptions } from '../product-category/api.ts';
-import { ProductPicker } from '../stock/components/ProductPicker.tsx';
+import { useProducts } from '../product/index.ts';
+import { useNamedOptions } from '../product-category/index.ts';
+import { ProductPicker } from '../stock/index.ts';
 import { type FeeSource, sourceDateLine } from './sources.ts';
 
 const PRINT_ID = 'counter-table';

@@ -20,7 +20,7 @@ import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar
 import { LoadError } from '../../components/LoadError.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { centsOf, MoneyField } from '../../components/MoneyField.tsx';
-import { useSession } from '../auth/session.tsx';
+import { useSession } from '../auth/index.ts';
 import { useFeeSettings, useFeeTables } from './api.ts';
 import { CounterTable } from './CounterTable.tsx';
 import { RateTables } from './RateTables.tsx';

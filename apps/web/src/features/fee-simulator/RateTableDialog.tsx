@@ -32,7 +32,7 @@ import {
   useAppForm,
 } from '../../components/form.tsx';
 import { shopToday } from '../../lib/format.ts';
-import { useSaveFeeTable } from './api.ts';
+import { useCreateFeeTable, useUpdateFeeTable } from './api.ts';
 
 /** The form's values: rates as the percent inputs show them ("3,79"), all 18 credit inputs kept. */
 type Values = {
@@ -134,7 +134,8 @@ export function RateTableDialog({
   onClose: () => void;
   onSaved: (message: string) => void;
 }) {
-  const save = useSaveFeeTable();
+  const create = useCreateFeeTable();
+  const update = useUpdateFeeTable();
   const [start] = useState<Start>(() => table ?? startOf(FEE_PRESETS[0].key));
   const form = useAppForm<Values, FeeTableValues>({
     schema: feeTableInputSchema,
@@ -153,7 +154,8 @@ export function RateTableDialog({
   const note = FEE_PRESETS.find((p) => p.key === presetKey)?.note;
 
   const submit = async (values: FeeTableValues) => {
-    await save.mutateAsync({ id: table?.id, body: values });
+    if (table) await update.mutateAsync({ params: { id: table.id }, body: values });
+    else await create.mutateAsync({ body: values });
     onSaved(table ? 'Tabela de taxas salva' : 'Tabela de taxas criada');
   };
 

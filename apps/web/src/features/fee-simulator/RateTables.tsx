@@ -45,7 +45,7 @@ export function RateTables({
   const removal = useConfirmDelete<FeeTable>({
     title: () => 'Excluir tabela de taxas',
     message: (t) => `Deseja excluir a tabela ${t?.name ?? ''}?`,
-    remove: (t, callbacks) => deletion.mutate(t.id, callbacks),
+    remove: (t, callbacks) => deletion.mutate({ params: { id: t.id } }, callbacks),
     feedback: { show, done: () => 'Tabela de taxas excluída', failed: 'Não foi possível excluir a tabela' },
   });
 
@@ -54,9 +54,11 @@ export function RateTables({
     if (!current) return;
     saveSettings.mutate(
       {
-        activeTableId: patch.activeTableId !== undefined ? patch.activeTableId : current.activeTableId,
-        pdvSurcharge: patch.pdvSurcharge ?? current.pdvSurcharge,
-        updatedAt: current.updatedAt ?? undefined,
+        body: {
+          activeTableId: patch.activeTableId !== undefined ? patch.activeTableId : current.activeTableId,
+          pdvSurcharge: patch.pdvSurcharge ?? current.pdvSurcharge,
+          updatedAt: current.updatedAt ?? undefined,
+        },
       },
       {
         onSuccess: () => show({ severity: 'success', title: 'Configuração salva' }),

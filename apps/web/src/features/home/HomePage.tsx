@@ -22,7 +22,7 @@ import { lazy, type ReactNode, Suspense } from 'react';
 import { Link } from 'react-router';
 import { LoadError } from '../../components/LoadError.tsx';
 import { formatTime } from '../../lib/format.ts';
-import { useSession } from '../auth/session.tsx';
+import { useSession } from '../auth/index.ts';
 import { useHome } from './api.ts';
 
 const HomeCharts = lazy(() => import('./HomeCharts.tsx'));

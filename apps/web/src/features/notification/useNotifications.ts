@@ -1,3 +1,4 @@
+import { RESOURCES, type Resource } from '@balcao/core/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { io } from 'socket.io-client';
@@ -10,7 +11,8 @@ const API_KEY = import.meta.env.VITE_API_KEY ?? 'balcao-public-key';
 let nextId = 1;
 
 /** What the API emits as `change` when a resource of the shop changes (a sale at another till). */
-type Change = { resource: string; id?: number };
+type Change = { resource: Resource; id?: number };
+const KNOWN = new Set<string>(RESOURCES);
 /** One write may signal several resources (a settled installment: receivable, sale, register). */
 const CHANGE_BATCH_MS = 100;
 
@@ -24,7 +26,7 @@ export function useNotifications(
   clientId: number | undefined,
   token: string | undefined,
   /** Told each batch of changed resources after the queries are marked (the session reloads on 'session'). */
-  onChanges?: (resources: string[]) => void,
+  onChanges?: (resources: Resource[]) => void,
 ) {
   const onChangesRef = useRef(onChanges);
   onChangesRef.current = onChanges;
@@ -52,10 +54,10 @@ export function useNotifications(
       void queryClient.invalidateQueries();
       onChangesRef.current?.(['session']);
     });
-    const changed = new Set<string>();
+    const changed = new Set<Resource>();
     let batch: ReturnType<typeof setTimeout> | undefined;
     socket.on('change', (change: Change | undefined) => {
-      if (typeof change?.resource !== 'string') return;
+      if (typeof change?.resource !== 'string' || !KNOWN.has(change.resource)) return;
       changed.add(change.resource);
       batch ??= setTimeout(() => {
         batch = undefined;

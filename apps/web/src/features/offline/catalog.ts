@@ -1,10 +1,14 @@
 import { normalizeBarcode } from '@balcao/core/barcode';
 import type { Coupon } from '@balcao/core/coupon';
-import type { Changes, OfflineCustomer } from '@balcao/core/offline';
+import { couponApi } from '@balcao/core/endpoints/coupon';
+import { customerApi } from '@balcao/core/endpoints/customer';
+import { productApi } from '@balcao/core/endpoints/product';
+import { stockApi } from '@balcao/core/endpoints/stock';
+import type { OfflineCustomer } from '@balcao/core/offline';
 import type { BarcodeMatch, Product, ProductListItem } from '@balcao/core/product';
 import type { StockSettings } from '@balcao/core/stock';
 import { Index } from 'flexsearch';
-import { apiFetch } from '../../lib/api.ts';
+import { call } from '../../lib/client.ts';
 import { codesOf, type LocalCustomer, type LocalProduct, type OfflineDb } from './db.ts';
 
 /**
@@ -134,9 +138,7 @@ export class LocalCatalog {
     let changed = 0;
     let deleted = 0;
     for (;;) {
-      const query = new URLSearchParams({ afterId: String(afterId), limit: String(PAGE) });
-      if (since) query.set('since', since);
-      const page = await apiFetch<Changes<Product>>(`/product/changes?${query}`);
+      const page = await call(productApi.changes, { query: { afterId, limit: PAGE, since } });
       until ??= page.until;
       await this.put(page.items);
       if (page.deletedIds.length) await this.remove(page.deletedIds);
@@ -155,9 +157,7 @@ export class LocalCatalog {
     let afterId = 0;
     let until: string | null = null;
     for (;;) {
-      const query = new URLSearchParams({ afterId: String(afterId), limit: '1000' });
-      if (since) query.set('since', since);
-      const page = await apiFetch<Changes<OfflineCustomer>>(`/customer/changes?${query}`);
+      const page = await call(customerApi.changes, { query: { afterId, limit: 1000, since } });
       until ??= page.until;
       const seenAt = page.until;
       await this.db.customers.bulkPut(page.items.map((c) => ({ ...c, seenAt })));
@@ -174,9 +174,7 @@ export class LocalCatalog {
     let afterId = 0;
     let until: string | null = null;
     for (;;) {
-      const query = new URLSearchParams({ afterId: String(afterId), limit: '1000' });
-      if (since) query.set('since', since);
-      const page = await apiFetch<Changes<Coupon>>(`/coupon/changes?${query}`);
+      const page = await call(couponApi.changes, { query: { afterId, limit: 1000, since } });
       until ??= page.until;
       await this.db.coupons.bulkPut(page.items.map((c) => ({ ...c, codeKey: c.code.toUpperCase() })));
       if (page.nextAfterId === null) break;
@@ -187,7 +185,7 @@ export class LocalCatalog {
 
   /** The shop's stock rule (GET /v1/stock-setting/sale), kept to check an offline sale as the server would. */
   async syncStockSettings(): Promise<void> {
-    const settings = await apiFetch<StockSettings>('/stock-setting/sale');
+    const settings = await call(stockApi.saleSettings);
     await this.db.meta.put({ key: STOCK_SETTINGS_KEY, value: settings });
   }
 

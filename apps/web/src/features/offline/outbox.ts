@@ -1,6 +1,9 @@
 import type { CashMovementInput } from '@balcao/core/cashRegister';
+import { cashRegisterApi } from '@balcao/core/endpoints/cash-register';
+import { saleApi } from '@balcao/core/endpoints/sale';
 import type { OfflineSaleInput, Sale } from '@balcao/core/sale';
-import { ApiError, apiFetch } from '../../lib/api.ts';
+import { ApiError } from '../../lib/api.ts';
+import { call, newIdempotencyKey } from '../../lib/client.ts';
 import type { OfflineDb, OutboxSale } from './db.ts';
 import { setUnreachable } from './status.ts';
 
@@ -23,7 +26,7 @@ type SyncResult = { sent: Sale[]; stoppedBy: string | null };
 
 /** Queues a suprimento or sangria made offline (its id makes a resend count once). */
 export async function enqueueMovement(db: OfflineDb, body: CashMovementInput): Promise<void> {
-  const clientMovementId = crypto.randomUUID();
+  const clientMovementId = newIdempotencyKey();
   const madeAt = new Date().toISOString();
   await db.movements.add({
     clientMovementId,
@@ -39,7 +42,7 @@ async function sendMovements(db: OfflineDb): Promise<string | null> {
     const next = await db.movements.orderBy('seq').first();
     if (!next) return null;
     try {
-      await apiFetch('/cash-register/movement', { method: 'POST', body: next.body });
+      await call(cashRegisterApi.movement, { body: next.body });
       await db.movements.delete(next.seq as number);
     } catch (error) {
       if (error instanceof ApiError && error.status === 0) {
@@ -65,10 +68,7 @@ async function sendSales(db: OfflineDb): Promise<SyncResult> {
     const next = await db.outbox.orderBy('seq').first();
     if (!next) return { sent, stoppedBy: null };
     try {
-      const sale = await apiFetch<Sale>('/sale/offline', {
-        method: 'POST',
-        body: next.body satisfies OfflineSaleInput,
-      });
+      const sale = await call(saleApi.offline, { body: next.body satisfies OfflineSaleInput });
       setUnreachable(false);
       await db.outbox.delete(next.seq as number);
       sent.push(sale);

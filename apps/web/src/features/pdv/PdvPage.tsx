@@ -22,25 +22,30 @@ import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { ApiError, errorMessage } from '../../lib/api.ts';
 import { loadPersisted, savePersisted } from '../../lib/persist.ts';
-import { useSession } from '../auth/session.tsx';
-import { useCurrentRegister } from '../cash-register/api.ts';
-import { CashMovementDialog } from '../cash-register/CashMovementDialog.tsx';
-import { OpenRegisterDialog } from '../cash-register/OpenRegisterDialog.tsx';
-import { expectedCash } from '../offline/cash.ts';
-import { OfflineSync } from '../offline/OfflineSync.tsx';
-import { enqueueMovement } from '../offline/outbox.ts';
-import { setUnreachable, useOffline } from '../offline/status.ts';
-import { useOfflineStore, useWaitingMovements, useWaitingSales } from '../offline/useOfflineStore.ts';
-import { postSale, useSaleWritten } from '../sale/api.ts';
-import { Receipt } from '../sale/Receipt.tsx';
-import { useMyDiscountLimit } from '../settings/api.ts';
-import { ClosedShopWarning } from '../settings/ShopStatus.tsx';
-import { CustomerStep } from './CustomerStep.tsx';
-import { DiscountApprovalDialog } from './DiscountApprovalDialog.tsx';
-import { ItemsStep } from './ItemsStep.tsx';
+import { useSession } from '../auth/index.ts';
+import { CashMovementDialog, OpenRegisterDialog, useCurrentRegister } from '../cash-register/index.ts';
+import {
+  CustomerStep,
+  DiscountApprovalDialog,
+  ItemsStep,
+  PaymentStep,
+  pdvPaymentCheck,
+  pdvToSaleInput,
+  usePdvState,
+} from '../checkout/index.ts';
+import {
+  enqueueMovement,
+  expectedCash,
+  OfflineSync,
+  setUnreachable,
+  useOffline,
+  useOfflineStore,
+  useWaitingMovements,
+  useWaitingSales,
+} from '../offline/index.ts';
+import { Receipt, useCheckout } from '../sale/index.ts';
+import { ClosedShopWarning, useMyDiscountLimit } from '../settings/index.ts';
 import { finishOffline } from './offlineSale.ts';
-import { PaymentStep } from './PaymentStep.tsx';
-import { pdvPaymentCheck, pdvToSaleInput, usePdvState } from './state.ts';
 
 const STEPS = ['Itens', 'Cliente e entrega', 'Pagamento', 'Concluído'] as const;
 
@@ -68,7 +73,7 @@ export default function PdvPage() {
   const [finishError, setFinishError] = useState<string | null>(null);
   /** The API's "discount above your limit" refusal, while a manager's approval is asked. */
   const [approvalAsked, setApprovalAsked] = useState<string | null>(null);
-  const saleWritten = useSaleWritten();
+  const { mutateAsync: postSale } = useCheckout();
   const offline = useOffline();
   const store = useOfflineStore(user?.client.id, user?.id);
   const waitingSales = useWaitingSales(store?.db);
@@ -109,8 +114,7 @@ export default function PdvPage() {
         return;
       }
       // The same key for every retry of this attempt: a lost answer never makes a second sale.
-      const sale = await postSale(pdvToSaleInput(state), state.idempotencyKey);
-      saleWritten(sale);
+      const sale = await postSale({ body: pdvToSaleInput(state), idempotencyKey: state.idempotencyKey });
       setStockWarnings([]);
       dispatch({ type: 'finished', sale });
     } catch (error) {
@@ -129,15 +133,14 @@ export default function PdvPage() {
       // A discount above the operator's limit: ask a manager (the sale is sent again with it).
       if (
         error instanceof ApiError &&
-        error.status === 403 &&
+        error.code === 'forbidden' &&
         error.issues.some((i) => i.path === 'approval')
       ) {
         setApprovalAsked(error.message);
         return;
       }
       // The register was closed elsewhere (another tab, a manager): ask for a new one.
-      if (error instanceof ApiError && error.message === CASH_REGISTER_MESSAGES.mustOpen)
-        void register.refetch();
+      if (error instanceof ApiError && error.code === 'register_closed') void register.refetch();
       setFinishError(
         error instanceof ApiError && error.status === 0
           ? `${error.message} A venda não foi perdida: tente finalizar de novo.`
@@ -146,17 +149,19 @@ export default function PdvPage() {
     } finally {
       setFinishing(false);
     }
-  }, [finishing, canFinish, state, dispatch, saleWritten, register, offline, store, user]);
+  }, [finishing, canFinish, state, dispatch, postSale, register, offline, store, user]);
 
   /** The sale again with the manager's approval; a refused one throws into the dialog's fields. */
   const finishApproved = useCallback(
     async (approval: { email: string; password: string }) => {
-      const sale = await postSale({ ...pdvToSaleInput(state), approval }, state.idempotencyKey);
+      const sale = await postSale({
+        body: { ...pdvToSaleInput(state), approval },
+        idempotencyKey: state.idempotencyKey,
+      });
       setApprovalAsked(null);
-      saleWritten(sale);
       dispatch({ type: 'finished', sale });
     },
-    [state, dispatch, saleWritten],
+    [state, dispatch, postSale],
   );
 
   // Once the register is open (the opening modal closed), the scanner's input goes to the search box.

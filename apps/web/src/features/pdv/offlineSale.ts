@@ -2,10 +2,15 @@ import { formatQuantity } from '@balcao/core/product';
 import type { OfflineSaleInput, Sale } from '@balcao/core/sale';
 import { insufficientStockMessage } from '@balcao/core/stock';
 import { ApiError } from '../../lib/api.ts';
-import type { LocalCatalog } from '../offline/catalog.ts';
-import type { OfflineDb } from '../offline/db.ts';
-import { enqueueSale } from '../offline/outbox.ts';
-import { type PdvLine, type PdvState, pdvPaymentCheck, pdvToSaleInput, pdvTotals } from './state.ts';
+import {
+  type PdvLine,
+  type PdvState,
+  pdvPaymentCheck,
+  pdvToSaleInput,
+  pdvTotals,
+} from '../checkout/index.ts';
+import type { LocalCatalog, OfflineDb } from '../offline/index.ts';
+import { enqueueSale } from '../offline/index.ts';
 
 /**
  * The stock an offline sale would leave, checked on the local copy as the server checks it online:

@@ -1,5 +1,4 @@
-import { NamedFormPage } from '../product-category/NamedFormPage.tsx';
-import { BRAND } from '../product-category/namedConfig.ts';
+import { BRAND, NamedFormPage } from '../product-category/index.ts';
 
 /** /dashboard/product-brand/new and /edit/{id} */
 export default function ProductBrandFormPage() {

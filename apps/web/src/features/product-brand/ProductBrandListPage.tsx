@@ -1,5 +1,4 @@
-import { NamedListPage } from '../product-category/NamedListPage.tsx';
-import { BRAND } from '../product-category/namedConfig.ts';
+import { BRAND, NamedListPage } from '../product-category/index.ts';
 
 /** /dashboard/product-brand */
 export default function ProductBrandListPage() {

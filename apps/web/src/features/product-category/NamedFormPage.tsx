@@ -11,8 +11,8 @@ import { FormTextField, SubmitButton, useAppForm } from '../../components/form.t
 import { useHandedOverMessage } from '../../components/listPage.tsx';
 import { RecordFormCard, RecordFormPage, useEditId } from '../../components/RecordFormPage.tsx';
 import { ApiError } from '../../lib/api.ts';
-import { useSession } from '../auth/session.tsx';
-import { type NamedRecord, useNamedRecord, useSaveNamed } from './api.ts';
+import { useSession } from '../auth/index.ts';
+import { type NamedRecord, useCreateNamed, useNamedRecord, useUpdateNamed } from './api.ts';
 import type { NamedConfig } from './namedConfig.ts';
 
 /** New/edit page of a category or brand. */
@@ -50,7 +50,8 @@ function NamedForm({
   const navigate = useNavigate();
   const { user } = useSession();
   const canWrite = can(user?.userType.id, config.write ?? WRITE.catalog);
-  const save = useSaveNamed(config.resource);
+  const create = useCreateNamed(config.resource);
+  const update = useUpdateNamed(config.resource);
   const form = useAppForm({
     schema: productCategoryInputSchema,
     defaultValues: { name: record?.name ?? '', active: record?.active ?? true },
@@ -58,10 +59,12 @@ function NamedForm({
 
   const submit = async (values: ProductCategoryInput) => {
     try {
-      const saved = await save.mutateAsync({
-        id: record?.id,
-        body: { ...values, updatedAt: record?.updatedAt },
-      });
+      const saved = record
+        ? await update.mutateAsync({
+            params: { id: record.id },
+            body: { ...values, updatedAt: record.updatedAt },
+          })
+        : await create.mutateAsync({ body: values });
       if (record) onFeedback({ severity: 'success', title: config.edited });
       else
         navigate(`${config.basePath}/edit/${saved.id}`, {
@@ -69,9 +72,9 @@ function NamedForm({
           state: { message: config.created },
         });
     } catch (error) {
-      // A duplicate name (a 409 other than a stale edit) belongs under the name.
-      if (error instanceof ApiError && error.status === 409 && !error.message.includes('alterado'))
-        throw new ApiError(409, error.message, [{ path: 'name', message: error.message }]);
+      // A duplicate name belongs under the name.
+      if (error instanceof ApiError && error.code === 'duplicate')
+        throw new ApiError(409, error.message, [{ path: 'name', message: error.message }], error.code);
       throw error;
     }
   };

@@ -19,7 +19,7 @@ import {
   SortHeader,
 } from '../../components/listPage.tsx';
 import { readParam, useListParams } from '../../lib/listParams.ts';
-import { useSession } from '../auth/session.tsx';
+import { useSession } from '../auth/index.ts';
 import { type NamedListParams, type NamedRecord, useDeleteNamed, useNamedList } from './api.ts';
 import type { NamedConfig } from './namedConfig.ts';
 
@@ -48,7 +48,7 @@ export function NamedListPage({ config }: { config: NamedConfig }) {
   const removal = useConfirmDelete<NamedRecord>({
     title: (record) => (record ? config.deleteQuestion(record.name) : ''),
     message: () => 'Esta ação não pode ser desfeita.',
-    remove: (record, callbacks) => deletion.mutate(record.id, callbacks),
+    remove: (record, callbacks) => deletion.mutate({ params: { id: record.id } }, callbacks),
     feedback: { show, done: () => config.deleted, failed: 'Não foi possível excluir' },
   });
 

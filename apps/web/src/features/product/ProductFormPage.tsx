@@ -34,13 +34,13 @@ import {
 } from '../../components/form.tsx';
 import { useHandedOverMessage } from '../../components/listPage.tsx';
 import { RecordFormCard, RecordFormPage, useEditId } from '../../components/RecordFormPage.tsx';
-import { useSession } from '../auth/session.tsx';
-import { useNamedOptions } from '../product-category/api.ts';
-import { ProductStockCard } from '../stock/components/ProductStockCard.tsx';
+import { useSession } from '../auth/index.ts';
+import { useNamedOptions } from '../product-category/index.ts';
 import { useCreateProduct, useProduct, useUpdateProduct } from './api.ts';
 import { AdditionalsField } from './components/AdditionalsField.tsx';
 import { COLOR_SUGGESTIONS, GridNamesInput, SIZE_SUGGESTIONS } from './components/GridNamesInput.tsx';
 import { ImagesSection } from './components/ImagesSection.tsx';
+import { ProductStockCard } from './components/ProductStockCard.tsx';
 import { VariantsSection } from './components/VariantsSection.tsx';
 
 const LIST = '/dashboard/product';
@@ -164,12 +164,12 @@ function ProductForm({
       // Stock goes only when the user changed it: a stale form never rewrites a level a sale changed.
       const sendStock = values.stock !== product.stock && values.productType !== 'variants';
       await update.mutateAsync({
-        id: product.id,
+        params: { id: product.id },
         body: { ...rest, ...(sendStock ? { stock } : {}), updatedAt: product.updatedAt },
       });
       onFeedback({ severity: 'success', title: 'Produto editado com sucesso' });
     } else {
-      const saved = await create.mutateAsync(values);
+      const saved = await create.mutateAsync({ body: values });
       navigate(`${LIST}/edit/${saved.id}`, {
         replace: true,
         state: { message: 'Produto criado com sucesso' },

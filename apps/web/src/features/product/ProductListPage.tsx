@@ -41,8 +41,8 @@ import {
 } from '../../components/listPage.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { readParam, useListParams } from '../../lib/listParams.ts';
-import { useSession } from '../auth/session.tsx';
-import { useNamedOptions } from '../product-category/api.ts';
+import { useSession } from '../auth/index.ts';
+import { useNamedOptions } from '../product-category/index.ts';
 import { downloadExport, type ProductListParams, useDeleteProduct, useProducts } from './api.ts';
 import { ImportDialog } from './components/ImportDialog.tsx';
 
@@ -91,7 +91,7 @@ export default function ProductListPage() {
   const removal = useConfirmDelete<ProductListItem>({
     title: (p) => (p ? `Excluir o produto "${p.name}"?` : ''),
     message: () => 'O produto, suas variações e imagens serão excluídos. Esta ação não pode ser desfeita.',
-    remove: (p, callbacks) => deletion.mutate(p.id, callbacks),
+    remove: (p, callbacks) => deletion.mutate({ params: { id: p.id } }, callbacks),
     feedback: { show, done: () => 'Produto excluído', failed: 'Não foi possível excluir' },
   });
 

@@ -1,22 +1,18 @@
-import { type ListResult, toQueryString } from '@balcao/core/list';
-import type {
-  ImportResult,
-  Product,
-  ProductAdditionalGroup,
-  ProductAdditionalInput,
-  ProductGridInput,
-  ProductImage,
-  ProductInput,
-  ProductPage,
-  ProductType,
-  ProductVariant,
-  ProductVariantUpdate,
-} from '@balcao/core/product';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiError, apiFetch, downloadFile, UNEXPECTED_ERROR } from '../../lib/api.ts';
-import { getToken } from '../../lib/cookies.ts';
-import { detailQuery, listQuery } from '../../lib/queries.ts';
-import { queryKeys } from '../../lib/queryKeys.ts';
+import { productApi } from '@balcao/core/endpoints/product';
+import { productAdditionalApi } from '@balcao/core/endpoints/product-additional';
+import { stockApi } from '@balcao/core/endpoints/stock';
+import type { ImportResult, ProductListQuery, ProductType } from '@balcao/core/product';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { ApiError } from '../../lib/api.ts';
+import { call, callStream, download, queryOf, useCall } from '../../lib/client.ts';
+import { invalidateResources } from '../../lib/queryKeys.ts';
+
+/**
+ * Products (issue 4) and their add-on groups: query options per read of `productApi` and
+ * `productAdditionalApi` (core's declarations) and one mutation per write; components use these,
+ * never a path. `productQueries.search` is THE product search of the web (the PDV, the comanda, the
+ * stock pickers and the freight simulator use it).
+ */
 
 export type ProductListParams = {
   page: number;
@@ -30,185 +26,146 @@ export type ProductListParams = {
   lowStock?: boolean;
 };
 
-export const productKeys = queryKeys('product');
-const additionalKeys = queryKeys('product-additional');
+/** A query-string flag: 'true'/'false', or no filter. */
+const flag = (value: boolean | undefined) => (value === undefined ? undefined : value ? 'true' : 'false');
 
-export const fetchProducts = (clientId: number, params: ProductListParams) =>
-  apiFetch<ProductPage>(`/product/client/${clientId}${toQueryString(params)}`);
-export const fetchProduct = (id: number) => apiFetch<Product>(`/product/${id}`);
+/** The list's query as the API reads it (flags as text). */
+function listQueryOf(params: Omit<ProductListParams, 'page' | 'pageSize'> & Partial<ProductListParams>) {
+  return {
+    ...params,
+    active: flag(params.active),
+    lowStock: flag(params.lowStock),
+  } satisfies ProductListQuery;
+}
+
+/** A search's default page: the PDV's suggestions. */
+const SEARCH_SIZE = 8;
+
+type SearchFilters = { pageSize?: number; categoryId?: number };
+
+/** The search's call: the active products matching `q`, one page. */
+const searchInput = (clientId: number, q: string, filters: SearchFilters = {}) => ({
+  params: { clientId },
+  query: {
+    q,
+    active: 'true' as const,
+    pageSize: filters.pageSize ?? SEARCH_SIZE,
+    categoryId: filters.categoryId,
+  },
+});
+
+export const productQueries = {
+  /** One page of the client's products; the page on screen stays while the next one loads. */
+  list: (clientId: number, params: ProductListParams) => ({
+    ...queryOf(productApi.list, { params: { clientId }, query: listQueryOf(params) }),
+    placeholderData: keepPreviousData,
+  }),
+  /** One product; a 404 shows at once (no retry). */
+  detail: (id: number) => ({ ...queryOf(productApi.get, { params: { id } }), retry: false }),
+  /**
+   * THE product search (name, SKU or barcode) among the active products: the pickers, the PDV, the
+   * comanda and the freight simulator. `filters`: a category, another page size.
+   */
+  search: (clientId: number, q: string, filters?: SearchFilters) =>
+    queryOf(productApi.list, searchInput(clientId, q, filters)),
+  /** A scanned or typed code: the product, and the variant when the code is a variant's. */
+  barcode: (code: string) => ({
+    ...queryOf(productApi.barcode, { params: { code: code.trim() } }),
+    retry: false,
+  }),
+  /** A product's stock card (its movements with the level after each): the product form's section. */
+  stockCard: (productId: number, page: number, pageSize: number) => ({
+    ...queryOf(stockApi.card, { params: { productId }, query: { page, pageSize } }),
+    placeholderData: keepPreviousData,
+  }),
+  /** A product's units reserved by valid budgets and what is left to sell (issue 17). */
+  reservation: (productId: number) => queryOf(stockApi.reservation, { params: { productId } }),
+  /** The client's add-on groups (up to 100), for the product form. */
+  additionalGroups: (clientId: number) =>
+    queryOf(productAdditionalApi.list, { params: { clientId }, query: { pageSize: 100 } }),
+};
+
+/**
+ * Products matching a search (the first page), called once by pickers that search as one types (the
+ * PDV, the comanda): the same call as `productQueries.search`, cancelled by `signal`.
+ */
+export const searchProducts = (clientId: number, q: string, signal?: AbortSignal, filters?: SearchFilters) =>
+  call(productApi.list, searchInput(clientId, q, filters), { signal });
+
+/** One product, read once (a picked search hit's whole record). */
+export const fetchProduct = (id: number) => call(productApi.get, { params: { id } });
+
+/** A scanned or typed code, read once. */
+export const findByBarcode = (code: string, signal?: AbortSignal) =>
+  call(productApi.barcode, { params: { code: code.trim() } }, { signal });
 
 export function useProducts(clientId: number | undefined, params: ProductListParams) {
-  return useQuery(listQuery(productKeys, clientId, params, fetchProducts));
+  return useQuery({ ...productQueries.list(clientId ?? 0, params), enabled: Boolean(clientId) });
 }
 
 export function useProduct(id: number | undefined) {
-  return useQuery(detailQuery(productKeys, id, fetchProduct));
+  return useQuery({ ...productQueries.detail(id ?? 0), enabled: Boolean(id) });
 }
 
-/** After a product changes: its detail is the answer, lists and the category/brand counts reload. */
-function useProductSaved() {
-  const queryClient = useQueryClient();
-  return (product: Product) => {
-    queryClient.setQueryData(productKeys.detail(product.id), product);
-    void queryClient.invalidateQueries({ queryKey: queryKeys('product-category').lists() });
-    void queryClient.invalidateQueries({ queryKey: queryKeys('product-brand').lists() });
-    return queryClient.invalidateQueries({ queryKey: productKeys.lists() });
-  };
+export function useStockCard(productId: number, page: number, pageSize: number, enabled = true) {
+  return useQuery({ ...productQueries.stockCard(productId, page, pageSize), enabled });
 }
 
-export type ProductUpdatePayload = Omit<ProductInput, 'grid'> & { updatedAt: string };
-
-export function useCreateProduct() {
-  const saved = useProductSaved();
-  return useMutation({
-    mutationFn: (body: ProductInput) => apiFetch<Product>('/product', { method: 'POST', body }),
-    onSuccess: saved,
-  });
+/** A product's units reserved by valid budgets and what is left to sell (issue 17). */
+export function useReservationFigures(productId: number, enabled = true) {
+  return useQuery({ ...productQueries.reservation(productId), enabled });
 }
 
-export function useUpdateProduct() {
-  const saved = useProductSaved();
-  return useMutation({
-    mutationFn: ({ id, body }: { id: number; body: ProductUpdatePayload }) =>
-      apiFetch<Product>(`/product/${id}`, { method: 'PUT', body }),
-    onSuccess: saved,
-  });
-}
-
-export function useDeleteProduct() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (id: number) => apiFetch<{ id: number }>(`/product/${id}`, { method: 'DELETE' }),
-    onSettled: (_d, _e, id) => {
-      queryClient.removeQueries({ queryKey: productKeys.detail(id) });
-      return queryClient.invalidateQueries({ queryKey: productKeys.lists() });
-    },
-  });
-}
-
-export function useSetGrid(productId: number) {
-  const saved = useProductSaved();
-  return useMutation({
-    mutationFn: (grid: ProductGridInput) =>
-      apiFetch<Product>(`/product/${productId}/grid`, { method: 'PUT', body: grid }),
-    onSuccess: saved,
-  });
-}
-
-export function useClearGrid(productId: number) {
-  const saved = useProductSaved();
-  return useMutation({
-    mutationFn: () => apiFetch<Product>(`/product/${productId}/grid`, { method: 'DELETE' }),
-    onSuccess: saved,
-  });
-}
-
-export function useUpdateVariant(productId: number) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ id, body }: { id: number; body: ProductVariantUpdate }) =>
-      apiFetch<ProductVariant>(`/product-grid/${id}`, { method: 'PUT', body }),
-    onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: productKeys.detail(productId) });
-      return queryClient.invalidateQueries({ queryKey: productKeys.lists() });
-    },
-  });
-}
-
-export function useUploadImage(productId: number) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (file: File) => {
-      const form = new FormData();
-      form.append('file', file);
-      return apiFetch<ProductImage>(`/product/${productId}/image`, { method: 'POST', body: form });
-    },
-    onSettled: () => {
-      void queryClient.invalidateQueries({ queryKey: productKeys.detail(productId) });
-      return queryClient.invalidateQueries({ queryKey: productKeys.lists() });
-    },
-  });
-}
-
-export function useDeleteImage(productId: number) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (imageId: number) =>
-      apiFetch<ProductImage[]>(`/product/${productId}/image/${imageId}`, { method: 'DELETE' }),
-    onSettled: () => {
-      void queryClient.invalidateQueries({ queryKey: productKeys.detail(productId) });
-      return queryClient.invalidateQueries({ queryKey: productKeys.lists() });
-    },
-  });
-}
-
-export function useReorderImages(productId: number) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (imageIds: number[]) =>
-      apiFetch<ProductImage[]>(`/product/${productId}/image-order`, { method: 'PUT', body: { imageIds } }),
-    onSettled: () => {
-      void queryClient.invalidateQueries({ queryKey: productKeys.detail(productId) });
-      return queryClient.invalidateQueries({ queryKey: productKeys.lists() });
-    },
-  });
-}
+export const useCreateProduct = () => useCall(productApi.create);
+export const useUpdateProduct = () => useCall(productApi.update);
+/** Deletes, then the list reloads whatever happened. */
+export const useDeleteProduct = () => useCall(productApi.remove, { refreshOnError: true });
+export const useSetGrid = () => useCall(productApi.setGrid);
+export const useClearGrid = () => useCall(productApi.clearGrid);
+export const useUpdateVariant = () => useCall(productApi.updateVariant);
+/** Image writes reload the product whatever happened (the images shown are the real ones). */
+export const useUploadImage = () => useCall(productApi.addImage, { refreshOnError: true });
+export const useDeleteImage = () => useCall(productApi.removeImage, { refreshOnError: true });
+export const useReorderImages = () => useCall(productApi.reorderImages, { refreshOnError: true });
 
 // ---------------------------------------------------------------- add-on groups
 
 export function useAdditionalGroups(clientId: number | undefined) {
   return useQuery({
-    queryKey: additionalKeys.list(clientId ?? 0),
-    queryFn: () =>
-      apiFetch<ListResult<ProductAdditionalGroup>>(`/product-additional/client/${clientId}?pageSize=100`),
+    ...productQueries.additionalGroups(clientId ?? 0),
     enabled: Boolean(clientId),
     select: (data) => data.items,
   });
 }
 
-export function useSaveAdditionalGroup() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ id, body }: { id?: number; body: ProductAdditionalInput & { updatedAt?: string } }) =>
-      id
-        ? apiFetch<ProductAdditionalGroup>(`/product-additional/${id}`, { method: 'PUT', body })
-        : apiFetch<ProductAdditionalGroup>('/product-additional', { method: 'POST', body }),
-    onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: productKeys.details() });
-      return queryClient.invalidateQueries({ queryKey: additionalKeys.lists() });
-    },
-  });
-}
+export const useCreateAdditionalGroup = () => useCall(productAdditionalApi.create);
+export const useUpdateAdditionalGroup = () => useCall(productAdditionalApi.update);
 
 // ---------------------------------------------------------------- CSV
 
 export type ImportOutcome = ImportResult & { ignoredColumns?: string[] };
 
-function authHeaders(extra: Record<string, string>): Record<string, string> {
-  const token = getToken();
-  return token ? { ...extra, authorization: `Bearer ${token}` } : extra;
+/** The per-line result an import refusal (422) carries, when it does. */
+export function importResultOf(error: unknown): ImportOutcome | undefined {
+  if (!(error instanceof ApiError)) return undefined;
+  return (error.payload as { result?: ImportOutcome } | undefined)?.result;
 }
 
 /** Preview: every line checked, nothing written. A file the server cannot read still answers its errors. */
 export async function previewImport(csv: string, skipInvalid: boolean): Promise<ImportOutcome> {
-  let res: Response;
   try {
-    res = await fetch('/v1/product/import', {
-      method: 'POST',
-      headers: authHeaders({ accept: 'application/json', 'content-type': 'application/json' }),
-      body: JSON.stringify({ csv, dryRun: true, skipInvalid }),
-    });
-  } catch {
-    throw new ApiError(0, 'Não foi possível conectar ao servidor. Verifique sua conexão.');
+    return await call(productApi.import, { body: { csv, dryRun: true, skipInvalid } });
+  } catch (error) {
+    const result = importResultOf(error);
+    if (result) return result;
+    throw error;
   }
-  const payload = (await res.json().catch(() => ({}))) as ImportOutcome & {
-    message?: string;
-    result?: ImportOutcome;
-  };
-  if (res.ok) return payload;
-  if (payload.result) return payload.result;
-  throw new ApiError(res.status, payload.message ?? UNEXPECTED_ERROR);
 }
+
+type ImportEvent =
+  | { type: 'progress'; done: number; total: number }
+  | { type: 'result'; result: ImportOutcome }
+  | { type: 'error'; message: string };
 
 /**
  * Writes the import and reports progress: the server streams NDJSON lines
@@ -219,52 +176,33 @@ export async function runImport(
   skipInvalid: boolean,
   onProgress: (done: number, total: number) => void,
 ): Promise<ImportOutcome> {
-  const headers = authHeaders({ accept: 'application/x-ndjson', 'content-type': 'application/json' });
-  let res: Response;
-  try {
-    res = await fetch('/v1/product/import', {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({ csv, dryRun: false, skipInvalid }),
-    });
-  } catch {
-    throw new ApiError(0, 'Não foi possível conectar ao servidor. Verifique sua conexão.');
-  }
-  if (!res.ok || !res.body) {
-    const payload = (await res.json().catch(() => ({}))) as { message?: string; result?: ImportOutcome };
-    const error = new ApiError(res.status, payload.message ?? UNEXPECTED_ERROR) as ApiError & {
-      result?: ImportOutcome;
-    };
-    error.result = payload.result;
-    throw error;
-  }
-  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = '';
   let outcome: ImportOutcome | undefined;
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (value) buffer += value;
-    let newline = buffer.indexOf('\n');
-    while (newline >= 0) {
-      const line = buffer.slice(0, newline).trim();
-      buffer = buffer.slice(newline + 1);
-      newline = buffer.indexOf('\n');
-      if (!line) continue;
-      const event = JSON.parse(line) as
-        | { type: 'progress'; done: number; total: number }
-        | { type: 'result'; result: ImportOutcome }
-        | { type: 'error'; message: string };
-      if (event.type === 'progress') onProgress(event.done, event.total);
-      else if (event.type === 'result') outcome = event.result;
-      else throw new ApiError(500, event.message);
-    }
-    if (done) break;
-  }
+  await callStream(productApi.import, { body: { csv, dryRun: false, skipInvalid } }, (data) => {
+    const event = data as ImportEvent;
+    if (event.type === 'progress') onProgress(event.done, event.total);
+    else if (event.type === 'result') outcome = event.result;
+    else throw new ApiError(500, event.message);
+  });
   if (!outcome) throw new ApiError(500, 'A importação foi interrompida. Nada foi gravado.');
   return outcome;
 }
 
+/** The import's write as a mutation: the products, categories and brands reload after it. */
+export function useRunImport() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: {
+      csv: string;
+      skipInvalid: boolean;
+      onProgress: (done: number, total: number) => void;
+    }) => runImport(input.csv, input.skipInvalid, input.onProgress),
+    onSuccess: () => {
+      void invalidateResources(queryClient, productApi.import.changes);
+    },
+  });
+}
+
 /** Downloads the CSV of the filtered list. */
 export function downloadExport(clientId: number, params: Omit<ProductListParams, 'page' | 'pageSize'>) {
-  return downloadFile(`/product/client/${clientId}/export${toQueryString(params)}`, 'produtos.csv');
+  return download(productApi.export, { params: { clientId }, query: listQueryOf(params) }, 'produtos.csv');
 }

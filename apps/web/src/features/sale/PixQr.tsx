@@ -7,7 +7,7 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import QRCode from 'qrcode';
 import { useEffect, useState } from 'react';
-import { useSession } from '../auth/session.tsx';
+import { useSession } from '../auth/index.ts';
 
 /**
  * A static Pix charge (pixQrCodeStatic): the BR Code built by core (CRC16) from the client's Pix key

@@ -9,8 +9,8 @@ import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import { useState } from 'react';
 import { shopTimeZone } from '../../lib/format.ts';
 import { loadPersisted, savePersisted } from '../../lib/persist.ts';
-import { useSession } from '../auth/session.tsx';
-import { useReceiptShop } from '../settings/api.ts';
+import { useSession } from '../auth/index.ts';
+import { useReceiptShop } from '../settings/index.ts';
 
 const WIDTH_KEY = 'receipt-width';
 

@@ -40,7 +40,7 @@ import { ManagerApprovalFields } from '../../components/ManagerApprovalFields.ts
 import { errorMessage } from '../../lib/api.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { useIdFromPath } from '../../lib/useIdFromPath.ts';
-import { useSession } from '../auth/session.tsx';
+import { useSession } from '../auth/index.ts';
 import { useCancelSale, useSale, useSettleReceivable } from './api.ts';
 import { Receipt } from './Receipt.tsx';
 import { STATUS_COLORS } from './SaleListPage.tsx';
@@ -261,7 +261,10 @@ function Receivables({ sale, canSettle }: { sale: Sale; canSettle: boolean }) {
   });
   const submit = async ({ paymentMethod }: { paymentMethod: PaymentMethod }) => {
     if (target.current === null) return;
-    await settle.mutateAsync({ saleId: sale.id, receivableId: target.current, paymentMethod });
+    await settle.mutateAsync({
+      params: { id: sale.id, receivableId: target.current },
+      body: { paymentMethod },
+    });
   };
   return (
     <Form form={form} onSubmit={submit} aria-label="Receber parcela">
@@ -355,7 +358,7 @@ function CancelDialog({
     fieldOf: { 'approval.email': 'email', 'approval.password': 'password' },
   });
   const submit = async (body: SaleCancelInput) => {
-    await cancel.mutateAsync({ id: sale.id, body });
+    await cancel.mutateAsync({ params: { id: sale.id }, body });
     onClose();
   };
   return (

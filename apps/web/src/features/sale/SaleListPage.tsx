@@ -29,7 +29,7 @@ import { alignRight, ExportButton, ListFilters, ListTable } from '../../componen
 import { errorMessage } from '../../lib/api.ts';
 import { formatDateTime, shopToday } from '../../lib/format.ts';
 import { readParam, useListParams } from '../../lib/listParams.ts';
-import { useSession } from '../auth/session.tsx';
+import { useSession } from '../auth/index.ts';
 import { downloadSalesCsv, type SaleListQuery, useSales, useSellers } from './api.ts';
 
 export const STATUS_COLORS: Record<SaleStatus, 'success' | 'warning' | 'default'> = {

@@ -27,10 +27,10 @@ import {
 } from '../../components/form.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { centsOf } from '../../components/MoneyField.tsx';
+import { newIdempotencyKey } from '../../lib/client.ts';
 import { shopToday } from '../../lib/format.ts';
-import { useCurrentRegister } from '../cash-register/api.ts';
-import { OpenRegisterDialog } from '../cash-register/OpenRegisterDialog.tsx';
-import { newIdempotencyKey, useCreateSimpleSale } from './api.ts';
+import { OpenRegisterDialog, useCurrentRegister } from '../cash-register/index.ts';
+import { useCreateSimpleSale } from './api.ts';
 import { PixQr } from './PixQr.tsx';
 import { Receipt } from './Receipt.tsx';
 
@@ -77,7 +77,7 @@ export default function SimpleSalePage() {
   if (register.isPending) return <Loading text={CASH_REGISTER_MESSAGES.loading} />;
 
   const submit = async (body: SimpleSaleData) => {
-    const sale = await create.mutateAsync({ key, body });
+    const sale = await create.mutateAsync({ body, idempotencyKey: key });
     setDone(sale);
     setKey(newIdempotencyKey());
     form.reset({ ...EMPTY, method });

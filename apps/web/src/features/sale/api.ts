@@ -1,16 +1,19 @@
-import type { CouponValidation } from '@balcao/core/coupon';
-import type { CustomerDetail, CustomerListItem } from '@balcao/core/customer';
-import { toQueryString } from '@balcao/core/list';
-import type { BarcodeMatch, ProductListItem } from '@balcao/core/product';
-import type { CustomerCredit } from '@balcao/core/receivable';
+import { customerApi } from '@balcao/core/endpoints/customer';
+import { productApi } from '@balcao/core/endpoints/product';
+import { receivableApi } from '@balcao/core/endpoints/receivable';
+import { saleApi } from '@balcao/core/endpoints/sale';
+import { userApi } from '@balcao/core/endpoints/user';
 import { BACKOFFICE, can } from '@balcao/core/routes';
-import type { Sale, SaleCancelInput, SaleInput, SaleStatus, SimpleSaleInput } from '@balcao/core/sale';
-import type { SaleListResult } from '@balcao/core/saleList';
+import type { SaleStatus } from '@balcao/core/sale';
 import type { PaymentMethod } from '@balcao/core/status';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiFetch, downloadFile } from '../../lib/api.ts';
-import { detailQuery, listQuery } from '../../lib/queries.ts';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { call, download, queryOf, useCall } from '../../lib/client.ts';
 import { invalidateResources, queryKeys } from '../../lib/queryKeys.ts';
+
+/**
+ * Sales (issue 7) through the typed client: query options per read of `saleApi` and `receivableApi`
+ * (core's declarations) and one mutation per write; components use these, never a path.
+ */
 
 /** The list's filters as the page keeps them (GET /v1/sale/client/{clientId} query). */
 export type SaleListQuery = {
@@ -25,53 +28,52 @@ export type SaleListQuery = {
   customerId?: number;
 };
 
-export const saleKeys = queryKeys('sale');
-
-export const postSale = (body: SaleInput, idempotencyKey: string) =>
-  apiFetch<Sale>('/sale', { method: 'POST', body, headers: { 'idempotency-key': idempotencyKey } });
-export const postSimpleSale = (body: SimpleSaleInput, idempotencyKey: string) =>
-  apiFetch<Sale>('/sale/simple', { method: 'POST', body, headers: { 'idempotency-key': idempotencyKey } });
-export const fetchSale = (id: number) => apiFetch<Sale>(`/sale/${id}`);
-export const fetchSales = (clientId: number, query: SaleListQuery) =>
-  apiFetch<SaleListResult>(`/sale/client/${clientId}${toQueryString(query)}`);
-export const fetchCustomerCredit = (customerId: number, creditShopCents: number) =>
-  apiFetch<CustomerCredit>(`/sale/customer-credit/${customerId}?creditShopCents=${creditShopCents}`);
-
-/** PDV lookups (the catalog and customer modules' own endpoints). */
-export const fetchByBarcode = (code: string) =>
-  apiFetch<BarcodeMatch>(`/product/barcode/${encodeURIComponent(code)}`);
-export const searchProducts = (clientId: number, q: string, signal?: AbortSignal) =>
-  apiFetch<{ items: ProductListItem[] }>(
-    `/product/client/${clientId}${toQueryString({ q, active: true, pageSize: 8 })}`,
-    {
-      signal,
-    },
-  );
-export const fetchProductDetail = (id: number) => apiFetch<BarcodeMatch['product']>(`/product/${id}`);
-export const searchCustomers = (clientId: number, q: string, signal?: AbortSignal) =>
-  apiFetch<{ items: CustomerListItem[] }>(
-    `/customer/client/${clientId}${toQueryString({ q, active: true, pageSize: 8 })}`,
-    {
-      signal,
-    },
-  );
-export const fetchCustomerDetail = (id: number) => apiFetch<CustomerDetail>(`/customer/${id}`);
-export const postQuickCustomer = (body: { name: string; phone?: string | null; document?: string | null }) =>
-  apiFetch<CustomerDetail>('/customer', { method: 'POST', body });
-export const validateCoupon = (body: { code: string; subtotalCents: number; customerId?: number | null }) =>
-  apiFetch<CouponValidation>('/coupon/validate', { method: 'POST', body });
-export const fetchUsers = (clientId: number) =>
-  apiFetch<{ items: { id: number; name: string; active: boolean }[] }>(
-    `/user/client/${clientId}?pageSize=100`,
-  );
+export const saleQueries = {
+  /** One page of the shop's sales with the totals of the filtered set; the page stays while the next loads. */
+  list: (clientId: number, query: SaleListQuery) => ({
+    ...queryOf(saleApi.list, { params: { clientId }, query }),
+    placeholderData: keepPreviousData,
+  }),
+  /** One sale; a 404 shows at once (no retry). */
+  detail: (id: number) => ({ ...queryOf(saleApi.get, { params: { id } }), retry: false }),
+};
 
 export function useSales(clientId: number | undefined, query: SaleListQuery) {
-  return useQuery(listQuery(saleKeys, clientId, query, fetchSales));
+  return useQuery({ ...saleQueries.list(clientId ?? 0, query), enabled: Boolean(clientId) });
 }
 
 export function useSale(id: number | undefined) {
-  return useQuery(detailQuery(saleKeys, id, fetchSale));
+  return useQuery({ ...saleQueries.detail(id ?? 0), enabled: Boolean(id) });
 }
+
+/** PDV lookups of the catalog and customer modules, through their declarations. */
+export const fetchByBarcode = (code: string) => call(productApi.barcode, { params: { code: code.trim() } });
+/** A customer's detail (addresses, crediário figures) for the sale being made. */
+export function useCustomerDetail(id: number | undefined, enabled = true) {
+  return useQuery({
+    queryKey: queryKeys('customer').detail(id ?? 0),
+    queryFn: () => fetchCustomerDetail(id!),
+    enabled: Boolean(id) && enabled,
+  });
+}
+const postQuickCustomer = (body: { name: string; phone?: string | null; document?: string | null }) =>
+  call(customerApi.create, { body });
+
+export const fetchProductDetail = (id: number) => call(productApi.get, { params: { id } });
+export const searchCustomers = (clientId: number, q: string, signal?: AbortSignal) =>
+  call(customerApi.list, { params: { clientId }, query: { q, active: 'true', pageSize: 8 } }, { signal });
+const fetchCustomerDetail = (id: number) => call(customerApi.get, { params: { id } });
+
+/** The PDV's quick customer (name, phone, document): a mutation; the customer lists refetch. */
+export function useQuickCustomer() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: postQuickCustomer,
+    onSuccess: () => invalidateResources(queryClient, ['customer']),
+  });
+}
+const fetchUsers = (clientId: number) =>
+  call(userApi.list, { params: { clientId }, query: { pageSize: 100 } });
 
 /**
  * The shop's users, to pick or filter a seller: only for the types that may read the users list (a
@@ -87,64 +89,24 @@ export function useSellers(clientId: number | undefined, userTypeId: number | un
   });
 }
 
-/** After a sale is written (created, canceled, settled): its detail is the answer; what it moves reloads. */
-export function useSaleWritten() {
-  const queryClient = useQueryClient();
-  return (sale: Sale) => {
-    queryClient.setQueryData(saleKeys.detail(sale.id), sale);
-    void invalidateResources(queryClient, ['sale']);
-  };
-}
-
-export function useCancelSale() {
-  const written = useSaleWritten();
-  return useMutation({
-    mutationFn: ({ id, body }: { id: number; body: SaleCancelInput }) =>
-      apiFetch<Sale>(`/sale/${id}/cancel`, { method: 'POST', body }),
-    onSuccess: written,
-  });
-}
-
-export function useSettleReceivable() {
-  const written = useSaleWritten();
-  return useMutation({
-    mutationFn: ({
-      saleId,
-      receivableId,
-      paymentMethod,
-    }: {
-      saleId: number;
-      receivableId: number;
-      paymentMethod: PaymentMethod;
-    }) =>
-      apiFetch<Sale>(`/sale/${saleId}/receivable/${receivableId}/settle`, {
-        method: 'POST',
-        body: { paymentMethod },
-      }),
-    onSuccess: written,
-  });
-}
-
-export function useCreateSimpleSale() {
-  const written = useSaleWritten();
-  return useMutation({
-    mutationFn: ({ body, key }: { body: SimpleSaleInput; key: string }) => postSimpleSale(body, key),
-    onSuccess: written,
-  });
-}
+/**
+ * The sale-shaped writes: each a mutation that invalidates what its declaration changes (the sale,
+ * and through it the register, stock, customers and home figures).
+ */
+/** The PDV's checkout (POST /sale; its Idempotency-Key is the attempt's, kept across retries). */
+/** The PDV's sale: the receipt shows at once, the lists and the register refresh behind it. */
+export const useCheckout = () => useCall(saleApi.checkout, { background: true });
+export const useCreateSimpleSale = () => useCall(saleApi.quick, { background: true });
+export const useCancelSale = () => useCall(saleApi.cancel);
+export const useSettleReceivable = () => useCall(receivableApi.settle);
 
 /** Downloads the CSV of the filtered list. */
 export function downloadSalesCsv(clientId: number, query: SaleListQuery): Promise<void> {
   const { page: _page, pageSize: _size, ...filters } = query;
-  return downloadFile(
-    `/sale/client/${clientId}/export${toQueryString(filters)}`,
+  return download(
+    saleApi.export,
+    { params: { clientId }, query: filters },
     'vendas.csv',
     'Não foi possível exportar as vendas',
   );
-}
-
-/** A fresh key per sale attempt (kept across retries of the same attempt). */
-export function newIdempotencyKey(): string {
-  if (typeof crypto !== 'undefined' && 'randomUUID' in crypto) return crypto.randomUUID();
-  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
 }

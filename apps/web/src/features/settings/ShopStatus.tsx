@@ -1,7 +1,7 @@
 import { openStatusText } from '@balcao/core/workingHours';
 import Alert from '@mui/material/Alert';
 import Chip from '@mui/material/Chip';
-import { useSession } from '../auth/session.tsx';
+import { useSession } from '../auth/index.ts';
 import { useWorkingHoursStatus } from './api.ts';
 
 /** The status as the top bar and the PDV say it: "Aberto · fecha às 18:00". */

@@ -1,85 +1,61 @@
-import type {
-  CompanySettings,
-  CompanySettingsInput,
-  ReceiptShopSettings,
-  SystemSettings,
-  SystemSettingsInput,
-} from '@balcao/core/settings';
-import type { WorkingHoursInput, WorkingHoursSettings, WorkingHoursStatus } from '@balcao/core/workingHours';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { EndpointDef } from '@balcao/core/contract';
+import { settingsApi } from '@balcao/core/endpoints/settings';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { apiFetch } from '../../lib/api.ts';
-import { queryKeys } from '../../lib/queryKeys.ts';
-import { useSession } from '../auth/session.tsx';
+import { type MutationInput, queryOf, useCall } from '../../lib/client.ts';
+import { useSession } from '../auth/index.ts';
 
 /**
- * The settings pages' data (issue 14). Every key starts with 'settings': a save anywhere in the shop
- * signals `change settings` and every open settings view refetches; a save that changes the session
- * also signals `session`, and the shell reloads /user/me.
+ * The settings pages' data (issue 14): query options per read of `settingsApi` and one mutation per
+ * write. Every key starts with 'settings': a save anywhere in the shop signals `change settings`
+ * and every open settings view refetches; a save that changes the session also signals `session`,
+ * and the shell reloads /user/me.
  */
-export const settingsKeys = queryKeys('settings');
+export const settingsQueries = {
+  company: () => queryOf(settingsApi.company),
+  system: () => queryOf(settingsApi.system),
+  workingHours: () => queryOf(settingsApi.workingHours),
+  workingHoursStatus: () => queryOf(settingsApi.workingHoursStatus),
+  receipt: () => queryOf(settingsApi.receipt),
+  myDiscountLimit: () => queryOf(settingsApi.myDiscountLimit),
+};
 
-export function useCompanySettings() {
-  return useQuery({
-    queryKey: settingsKeys.view('company'),
-    queryFn: () => apiFetch<CompanySettings>('/settings/company'),
-  });
-}
+export const useCompanySettings = () => useQuery(settingsQueries.company());
 
-/** Saves through PUT, puts the answer in the cache and reloads this browser's session at once. */
-function useSettingsSave<B, R>(path: string, view: string) {
-  const queryClient = useQueryClient();
+/**
+ * A settings write: its mutation (the declared resources refetch), then this browser's session
+ * reloads at once (the login answer carries the company, the time zone and the flags).
+ */
+function useSettingsWrite<E extends EndpointDef>(endpoint: E) {
   const { refresh } = useSession();
-  return useMutation({
-    mutationFn: (body: B) => apiFetch<R>(path, { method: 'PUT', body }),
-    onSuccess: (saved) => {
-      queryClient.setQueryData(settingsKeys.view(view), saved);
-      void queryClient.invalidateQueries({ queryKey: settingsKeys.all });
-      return refresh();
+  const mutation = useCall(endpoint);
+  return {
+    ...mutation,
+    mutateAsync: async (input: MutationInput<E>) => {
+      const saved = await mutation.mutateAsync(input);
+      await refresh();
+      return saved;
     },
-  });
+  };
 }
 
-export const useSaveCompany = () =>
-  useSettingsSave<CompanySettingsInput, CompanySettings>('/settings/company', 'company');
+export const useSaveCompany = () => useSettingsWrite(settingsApi.saveCompany);
 
-export function useUploadLogo() {
-  const queryClient = useQueryClient();
-  const { refresh } = useSession();
-  return useMutation({
-    mutationFn: (file: File | null) => {
-      if (!file) return apiFetch<CompanySettings>('/settings/company/logo', { method: 'DELETE' });
-      const body = new FormData();
-      body.append('file', file);
-      return apiFetch<CompanySettings>('/settings/company/logo', { method: 'POST', body });
-    },
-    onSuccess: (saved) => {
-      queryClient.setQueryData(settingsKeys.view('company'), saved);
-      void queryClient.invalidateQueries({ queryKey: settingsKeys.all });
-      return refresh();
-    },
-  });
+/** Uploads (a file) or removes (null) the logo: one mutation per endpoint. */
+export function useLogo() {
+  const set = useSettingsWrite(settingsApi.setLogo);
+  const remove = useSettingsWrite(settingsApi.removeLogo);
+  return {
+    isPending: set.isPending || remove.isPending,
+    send: (file: File | null) => (file ? set.mutateAsync({ file }) : remove.mutateAsync({})),
+  };
 }
 
-export function useSystemSettings() {
-  return useQuery({
-    queryKey: settingsKeys.view('system'),
-    queryFn: () => apiFetch<SystemSettings>('/settings/system'),
-  });
-}
+export const useSystemSettings = () => useQuery(settingsQueries.system());
+export const useSaveSystem = () => useSettingsWrite(settingsApi.saveSystem);
 
-export const useSaveSystem = () =>
-  useSettingsSave<SystemSettingsInput, SystemSettings>('/settings/system', 'system');
-
-export function useWorkingHours() {
-  return useQuery({
-    queryKey: settingsKeys.view('working-hour'),
-    queryFn: () => apiFetch<WorkingHoursSettings>('/settings/working-hour'),
-  });
-}
-
-export const useSaveWorkingHours = () =>
-  useSettingsSave<WorkingHoursInput, WorkingHoursSettings>('/settings/working-hour', 'working-hour');
+export const useWorkingHours = () => useQuery(settingsQueries.workingHours());
+export const useSaveWorkingHours = () => useSettingsWrite(settingsApi.saveWorkingHours);
 
 /**
  * Open or closed now (top bar, PDV warning), only when the shop uses working hours: refetched at
@@ -87,8 +63,7 @@ export const useSaveWorkingHours = () =>
  */
 export function useWorkingHoursStatus(enabled: boolean) {
   const query = useQuery({
-    queryKey: settingsKeys.view('working-hour-status'),
-    queryFn: () => apiFetch<WorkingHoursStatus>('/settings/working-hour/status'),
+    ...settingsQueries.workingHoursStatus(),
     enabled,
     refetchInterval: 60_000,
     staleTime: 30_000,
@@ -106,19 +81,12 @@ export function useWorkingHoursStatus(enabled: boolean) {
 }
 
 /** What a receipt prints of the shop (PDV users). */
-export function useReceiptShop() {
-  return useQuery({
-    queryKey: settingsKeys.view('receipt'),
-    queryFn: () => apiFetch<ReceiptShopSettings>('/settings/receipt'),
-    staleTime: 60_000,
-  });
-}
+export const useReceiptShop = () => useQuery({ ...settingsQueries.receipt(), staleTime: 60_000 });
 
 /** The session user's discount limit (hundredths of a percent), null for managers. */
-export function useMyDiscountLimit() {
-  return useQuery({
-    queryKey: settingsKeys.view('discount-limit'),
-    queryFn: () => apiFetch<{ line: number; sale: number } | null>('/settings/discount-limit/me'),
-    staleTime: 60_000,
-  });
-}
+export const useMyDiscountLimit = () => useQuery({ ...settingsQueries.myDiscountLimit(), staleTime: 60_000 });
+
+/**
+ * The address of a CEP (the company page's lookup). The CEP endpoint is the cep module's: until its
+ * declaration is in core this is its one call here, typed by core's answer type.
+ */

@@ -29,9 +29,10 @@ import { useNavigate } from 'react-router';
 import { ListTable } from '../../components/listPage.tsx';
 import { centsOf, MoneyField, QuantityField } from '../../components/MoneyField.tsx';
 import { errorMessage } from '../../lib/api.ts';
-import { useSession } from '../auth/session.tsx';
-import { searchProducts } from '../sale/api.ts';
-import { fetchCepAddress, pickFreight, postFreightQuote } from './api.ts';
+import { useSession } from '../auth/index.ts';
+import { fetchCep } from '../customer/index.ts';
+import { searchProducts } from '../product/index.ts';
+import { pickFreight, postFreightQuote } from './api.ts';
 
 type Line = { product: ProductListItem; quantity: string };
 const PDV = '/dashboard/sale/pdv';
@@ -75,7 +76,7 @@ export function FreightSimulator({ carrier }: { carrier: Carrier }) {
     if (!isValidCep(to)) return;
     const cep = normalizeCep(to);
     let alive = true;
-    fetchCepAddress(cep)
+    fetchCep(cep)
       .then((a) => {
         if (alive) setAddress([a.street, a.neighborhood, `${a.city}/${a.state}`].filter(Boolean).join(', '));
       })

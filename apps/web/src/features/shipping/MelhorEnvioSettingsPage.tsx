@@ -16,7 +16,6 @@ import FormControlLabel from '@mui/material/FormControlLabel';
 import FormGroup from '@mui/material/FormGroup';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Controller, useWatch } from 'react-hook-form';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -25,11 +24,10 @@ import { Form, FormError, FormTextField, SubmitButton, useAppForm } from '../../
 import { LoadError } from '../../components/LoadError.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { errorMessage } from '../../lib/api.ts';
-import { useSession } from '../auth/session.tsx';
+import { useSession } from '../auth/index.ts';
 import {
-  carrierKeys,
-  finishMelhorEnvioOAuth,
-  startMelhorEnvioOAuth,
+  useAuthorizeMelhorEnvio,
+  useFinishMelhorEnvio,
   useMelhorEnvioSettings,
   useSaveMelhorEnvio,
 } from './api.ts';
@@ -126,7 +124,7 @@ export default function MelhorEnvioSettingsPage() {
 function useOAuthReturn(show: (f: Feedback) => void) {
   const [params] = useSearchParams();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
+  const { mutateAsync: finishOAuth } = useFinishMelhorEnvio();
   const done = useRef(false);
   const code = params.get('code');
   const state = params.get('state');
@@ -139,15 +137,14 @@ function useOAuthReturn(show: (f: Feedback) => void) {
       show({ severity: 'error', title: 'A conexão com o Melhor Envio não foi autorizada' });
       return;
     }
-    finishMelhorEnvioOAuth(code, state)
-      .then((saved) => {
-        queryClient.setQueryData(carrierKeys.view('melhor-envio'), saved);
+    finishOAuth({ body: { code, state } })
+      .then(() => {
         show({ severity: 'success', title: 'Melhor Envio conectado' });
       })
       .catch((error) =>
         show({ severity: 'error', title: 'Erro ao conectar o Melhor Envio', message: errorMessage(error) }),
       );
-  }, [code, state, denied, navigate, queryClient, show]);
+  }, [code, state, denied, navigate, finishOAuth, show]);
 }
 
 function SettingsForm({
@@ -160,6 +157,7 @@ function SettingsForm({
   const { user } = useSession();
   const canWrite = can(user?.userType.id, WRITE.settings);
   const save = useSaveMelhorEnvio();
+  const authorize = useAuthorizeMelhorEnvio();
   const [connecting, setConnecting] = useState(false);
   const form = useAppForm({
     schema: melhorEnvioSettingsInputSchema,
@@ -173,17 +171,14 @@ function SettingsForm({
 
   const submit = async () => {
     const saved = await save.mutateAsync({
-      ...toInput(form.getValues()),
-      updatedAt: settings.updatedAt ?? undefined,
+      body: { ...toInput(form.getValues()), updatedAt: settings.updatedAt ?? undefined },
     });
     form.reset(toValues(saved));
     onFeedback({ severity: 'success', title: 'Configurações do Melhor Envio salvas' });
   };
   const removeToken = async () => {
     const saved = await save.mutateAsync({
-      ...toInput(toValues(settings)),
-      token: '',
-      updatedAt: settings.updatedAt ?? undefined,
+      body: { ...toInput(toValues(settings)), token: '', updatedAt: settings.updatedAt ?? undefined },
     });
     form.reset(toValues(saved));
     onFeedback({ severity: 'success', title: 'Token removido' });
@@ -191,7 +186,9 @@ function SettingsForm({
   const connect = async () => {
     setConnecting(true);
     try {
-      const { url } = await startMelhorEnvioOAuth(`${window.location.origin}${PAGE}`);
+      const { url } = await authorize.mutateAsync({
+        body: { redirectUri: `${window.location.origin}${PAGE}` },
+      });
       window.location.assign(url);
     } catch (error) {
       setConnecting(false);

@@ -17,7 +17,7 @@ import { type Feedback, FeedbackSnackbar, useFeedback } from '../../components/F
 import { Form, FormError, FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
 import { LoadError } from '../../components/LoadError.tsx';
 import { Loading } from '../../components/Loading.tsx';
-import { useSession } from '../auth/session.tsx';
+import { useSession } from '../auth/index.ts';
 import { useRodonavesSettings, useSaveRodonaves } from './api.ts';
 import {
   carrierFieldOf,
@@ -118,8 +118,7 @@ function SettingsForm({
   const locked = !canWrite;
   const submit = async () => {
     const saved = await save.mutateAsync({
-      ...toInput(form.getValues()),
-      updatedAt: settings.updatedAt ?? undefined,
+      body: { ...toInput(form.getValues()), updatedAt: settings.updatedAt ?? undefined },
     });
     form.reset(toValues(saved));
     onFeedback({ severity: 'success', title: 'Configurações da Rodonaves salvas' });

@@ -36,8 +36,8 @@ import {
 import { LoadError } from '../../components/LoadError.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { centsOf, centsToInput } from '../../components/MoneyField.tsx';
-import { useSession } from '../auth/session.tsx';
-import { useRuleSet, useSaveRuleSet } from './api.ts';
+import { useSession } from '../auth/index.ts';
+import { useCreateRuleSet, useRuleSet, useUpdateRuleSet } from './api.ts';
 import { RULES_FORM, RULES_LIST } from './ShippingSettingsListPage.tsx';
 
 type Hood = { name: string; fee: string; time: string };
@@ -228,7 +228,8 @@ function RuleSetForm({ rules, onFeedback }: { rules?: ShippingRuleSet; onFeedbac
   const navigate = useNavigate();
   const { user } = useSession();
   const canWrite = can(user?.userType.id, WRITE.settings);
-  const save = useSaveRuleSet();
+  const create = useCreateRuleSet();
+  const update = useUpdateRuleSet();
   const form = useAppForm({
     schema: shippingSettingInputSchema,
     defaultValues: toValues(rules),
@@ -242,9 +243,11 @@ function RuleSetForm({ rules, onFeedback }: { rules?: ShippingRuleSet; onFeedbac
 
   const submit = async () => {
     const body = { ...toInput(form.getValues()), updatedAt: rules?.updatedAt } as Parameters<
-      typeof save.mutateAsync
+      typeof create.mutateAsync
     >[0]['body'];
-    const saved = await save.mutateAsync({ id: rules?.id, body });
+    const saved = rules
+      ? await update.mutateAsync({ params: { id: rules.id }, body })
+      : await create.mutateAsync({ body });
     if (rules) {
       form.reset(toValues(saved));
       onFeedback({ severity: 'success', title: 'Regra de entrega salva' });

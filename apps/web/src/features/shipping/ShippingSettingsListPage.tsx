@@ -13,7 +13,7 @@ import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar
 import { LoadError } from '../../components/LoadError.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { ListHeader, ListTable, RowActions, useHandedOverMessage } from '../../components/listPage.tsx';
-import { useSession } from '../auth/session.tsx';
+import { useSession } from '../auth/index.ts';
 import { useDeleteRuleSet, useRuleSets } from './api.ts';
 
 export const RULES_LIST = '/dashboard/settings/shipping-settings';
@@ -44,7 +44,7 @@ export default function ShippingSettingsListPage() {
   const removal = useConfirmDelete<ShippingRuleSet>({
     title: () => 'Excluir regra de entrega',
     message: (r) => `Deseja excluir a regra "${r?.name ?? ''}"?`,
-    remove: (r, callbacks) => deletion.mutate(r.id, callbacks),
+    remove: (r, callbacks) => deletion.mutate({ params: { id: r.id } }, callbacks),
     feedback: { show, done: () => 'Regra de entrega excluída', failed: 'Erro ao excluir a regra de entrega' },
   });
 

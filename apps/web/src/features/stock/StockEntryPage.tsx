@@ -56,7 +56,7 @@ export default function StockEntryPage() {
   const { errors } = form.formState;
 
   const submit = async (values: z.output<typeof stockEntryFormSchema>) => {
-    const { movements } = await entry.mutateAsync(stockEntryFormToInput(values));
+    const { movements } = await entry.mutateAsync({ body: stockEntryFormToInput(values) });
     show({
       severity: 'success',
       title: 'Entrada registrada com sucesso',

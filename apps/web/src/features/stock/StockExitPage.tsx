@@ -16,7 +16,7 @@ import Typography from '@mui/material/Typography';
 import { useWatch } from 'react-hook-form';
 import { Form, FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
 import { errorMessage } from '../../lib/api.ts';
-import { useSession } from '../auth/session.tsx';
+import { useSession } from '../auth/index.ts';
 import { useRegisterExit, useStockSettings, useUpdateStockSettings } from './api.ts';
 import { StockPage, useStockPage } from './components/common.tsx';
 import {
@@ -56,7 +56,7 @@ export default function StockExitPage() {
   const reason = useWatch({ control: form.control, name: 'reason' });
 
   const submit = async (values: StockExitInputParsed) => {
-    const { movements } = await exit.mutateAsync(values);
+    const { movements } = await exit.mutateAsync({ body: values });
     show({
       severity: 'success',
       title: 'Saída registrada com sucesso',
@@ -147,10 +147,10 @@ function NegativeStockSwitch({
 }) {
   const { user } = useSession();
   const settings = useStockSettings(clientId);
-  const update = useUpdateStockSettings(clientId);
+  const update = useUpdateStockSettings();
   const canChange = can(user?.userType.id, WRITE.settings);
   const checked = update.isPending
-    ? Boolean(update.variables?.allowNegativeStock)
+    ? Boolean(update.variables?.body.allowNegativeStock)
     : Boolean(settings.data?.allowNegativeStock);
   return (
     <FormControlLabel
@@ -160,7 +160,7 @@ function NegativeStockSwitch({
           disabled={!canChange || settings.isPending || update.isPending}
           onChange={(e) =>
             update.mutate(
-              { allowNegativeStock: e.target.checked },
+              { params: { clientId: clientId ?? 0 }, body: { allowNegativeStock: e.target.checked } },
               { onError: (error) => onError(errorMessage(error)) },
             )
           }

@@ -24,7 +24,8 @@ import { useWatch } from 'react-hook-form';
 import { Form, FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
 import { QuantityField } from '../../components/MoneyField.tsx';
 import { errorMessage } from '../../lib/api.ts';
-import { fetchProduct, useFractionate, useFractionRatios } from './api.ts';
+import { fetchProduct } from '../product/index.ts';
+import { useFractionate, useFractionRatios } from './api.ts';
 import { StockPage, useStockPage } from './components/common.tsx';
 import { ProductPicker } from './components/ProductPicker.tsx';
 
@@ -107,7 +108,7 @@ export default function StockFractionatePage() {
   };
 
   const submit = async (values: StockFractionateInputParsed) => {
-    await mutation.mutateAsync(values);
+    await mutation.mutateAsync({ body: values });
     show({
       severity: 'success',
       title: 'Fracionamento registrado com sucesso',

@@ -1,21 +1,14 @@
-import { type ListResult, toQueryString } from '@balcao/core/list';
-import type { BarcodeMatch, Product, ProductListItem } from '@balcao/core/product';
-import type {
-  FractionRatio,
-  LowStockProduct,
-  StockCard,
-  StockEntryInput,
-  StockExitInput,
-  StockFractionateInput,
-  StockMovement,
-  StockOperationResult,
-  StockReservationFigures,
-  StockSettings,
-  StockSettingsInput,
-} from '@balcao/core/stock';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiFetch, downloadFile } from '../../lib/api.ts';
-import { invalidateResources, queryKeys } from '../../lib/queryKeys.ts';
+import { stockApi } from '@balcao/core/endpoints/stock';
+import { userApi } from '@balcao/core/endpoints/user';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { call, download, queryOf, useCall } from '../../lib/client.ts';
+import { queryKeys } from '../../lib/queryKeys.ts';
+
+/**
+ * Stock (issue 6): query options per read of `stockApi` (core's declarations) and one mutation per
+ * write; components use these, never a path. Products are the product feature's (`productQueries`),
+ * and so is a product's stock card (the product form's section).
+ */
 
 export type MovementListParams = {
   page: number;
@@ -28,116 +21,62 @@ export type MovementListParams = {
   to?: string;
 };
 
-const stockKeys = queryKeys('stock');
+export const stockQueries = {
+  /** One page of the movement history; the page on screen stays while the next one loads. */
+  movements: (clientId: number, params: MovementListParams) => ({
+    ...queryOf(stockApi.movements, { params: { clientId }, query: params }),
+    placeholderData: keepPreviousData,
+  }),
+  /** Active products at or below their minimum. */
+  lowStock: (clientId: number, page: number, pageSize: number) => ({
+    ...queryOf(stockApi.lowStock, { params: { clientId }, query: { page, pageSize } }),
+    placeholderData: keepPreviousData,
+  }),
+  /** Ratios remembered for a source product (the most recent target first). */
+  fractionRatios: (clientId: number, sourceProductId: number) =>
+    queryOf(stockApi.fractionRatios, { params: { clientId }, query: { sourceProductId } }),
+  settings: (clientId: number) => queryOf(stockApi.settings, { params: { clientId } }),
+};
 
 export function useMovements(clientId: number | undefined, params: MovementListParams) {
-  return useQuery({
-    queryKey: stockKeys.list(clientId ?? 0, params),
-    queryFn: () =>
-      apiFetch<ListResult<StockMovement>>(`/stock-movement/client/${clientId}${toQueryString(params)}`),
-    enabled: Boolean(clientId),
-    placeholderData: keepPreviousData,
-  });
-}
-
-export function useStockCard(productId: number, page: number, pageSize: number, enabled = true) {
-  return useQuery({
-    queryKey: stockKeys.view('card', productId, page, pageSize),
-    queryFn: () =>
-      apiFetch<StockCard>(`/stock-movement/product/${productId}${toQueryString({ page, pageSize })}`),
-    enabled,
-    placeholderData: keepPreviousData,
-  });
+  return useQuery({ ...stockQueries.movements(clientId ?? 0, params), enabled: Boolean(clientId) });
 }
 
 export function useLowStock(clientId: number | undefined, page: number, pageSize: number) {
-  return useQuery({
-    queryKey: stockKeys.view('low', clientId ?? 0, page, pageSize),
-    queryFn: () =>
-      apiFetch<ListResult<LowStockProduct>>(
-        `/stock-movement/low-stock/client/${clientId}${toQueryString({ page, pageSize })}`,
-      ),
-    enabled: Boolean(clientId),
-    placeholderData: keepPreviousData,
-  });
+  return useQuery({ ...stockQueries.lowStock(clientId ?? 0, page, pageSize), enabled: Boolean(clientId) });
 }
 
 /** Ratios remembered for a source product (the most recent target first). */
 export function useFractionRatios(clientId: number | undefined, sourceProductId: number | undefined) {
   return useQuery({
-    queryKey: stockKeys.view('ratio', clientId ?? 0, sourceProductId ?? 0),
-    queryFn: () =>
-      apiFetch<FractionRatio[]>(
-        `/stock-movement/fraction-ratio/client/${clientId}${toQueryString({ sourceProductId })}`,
-      ),
+    ...stockQueries.fractionRatios(clientId ?? 0, sourceProductId ?? 0),
     enabled: Boolean(clientId && sourceProductId),
   });
 }
 
 export function useStockSettings(clientId: number | undefined) {
+  return useQuery({ ...stockQueries.settings(clientId ?? 0), enabled: Boolean(clientId) });
+}
+
+export const useUpdateStockSettings = () => useCall(stockApi.updateSettings);
+/** A movement: the history, stock cards, low-stock list, ratios and products reload. */
+export const useRegisterEntry = () => useCall(stockApi.entry);
+export const useRegisterExit = () => useCall(stockApi.exit);
+export const useFractionate = () => useCall(stockApi.fractionate);
+
+/**
+ * The shop's users, to filter the history by who moved the stock.
+ */
+export function useStaff(clientId: number | undefined) {
   return useQuery({
-    queryKey: stockKeys.view('settings', clientId ?? 0),
-    queryFn: () => apiFetch<StockSettings>(`/stock-setting/client/${clientId}`),
+    queryKey: queryKeys('user').list(clientId ?? 0, 'staff'),
+    queryFn: () =>
+      call(userApi.list, { params: { clientId: clientId! }, query: { pageSize: 100, sort: 'name' } }),
     enabled: Boolean(clientId),
+    select: (data) => data.items,
+    staleTime: 60_000,
   });
 }
-
-export function useUpdateStockSettings(clientId: number | undefined) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (body: StockSettingsInput) =>
-      apiFetch<StockSettings>(`/stock-setting/client/${clientId}`, {
-        method: 'PUT',
-        body,
-      }),
-    onSuccess: (data) => queryClient.setQueryData(stockKeys.view('settings', clientId ?? 0), data),
-  });
-}
-
-/** After a movement: the history, stock cards, low-stock list, ratios and products reload. */
-function useStockMoved() {
-  const queryClient = useQueryClient();
-  return () => invalidateResources(queryClient, ['stock']);
-}
-
-export function useRegisterEntry() {
-  const moved = useStockMoved();
-  return useMutation({
-    mutationFn: (body: StockEntryInput) =>
-      apiFetch<StockOperationResult>('/stock-movement/entry', { method: 'POST', body }),
-    onSuccess: moved,
-  });
-}
-
-export function useRegisterExit() {
-  const moved = useStockMoved();
-  return useMutation({
-    mutationFn: (body: StockExitInput) =>
-      apiFetch<StockOperationResult>('/stock-movement/exit', { method: 'POST', body }),
-    onSuccess: moved,
-  });
-}
-
-export function useFractionate() {
-  const moved = useStockMoved();
-  return useMutation({
-    mutationFn: (body: StockFractionateInput) =>
-      apiFetch<StockOperationResult>('/stock-movement/fractionate', { method: 'POST', body }),
-    onSuccess: moved,
-  });
-}
-
-// ---------------------------------------------------------------- catalog lookups
-
-/** Products matching a search (name, SKU or barcode), for the pickers. */
-export const searchProducts = (clientId: number, q: string) =>
-  apiFetch<ListResult<ProductListItem>>(
-    `/product/client/${clientId}${toQueryString({ q, pageSize: 10, active: true })}`,
-  );
-export const fetchProduct = (id: number) => apiFetch<Product>(`/product/${id}`);
-/** A scanned or typed code: the product, and the variant when the code is a variant's. */
-export const findByBarcode = (code: string) =>
-  apiFetch<BarcodeMatch>(`/product/barcode/${encodeURIComponent(code.trim())}`);
 
 // ---------------------------------------------------------------- CSV
 
@@ -146,17 +85,9 @@ export function downloadMovementsCsv(
   clientId: number,
   params: Omit<MovementListParams, 'page' | 'pageSize'>,
 ) {
-  return downloadFile(
-    `/stock-movement/client/${clientId}/export${toQueryString(params)}`,
+  return download(
+    stockApi.exportMovements,
+    { params: { clientId }, query: params },
     'movimentacoes-estoque.csv',
   );
-}
-
-/** A product's units reserved by valid budgets and what is left to sell (issue 17). */
-export function useReservationFigures(productId: number, enabled = true) {
-  return useQuery({
-    queryKey: stockKeys.view('reservation', productId),
-    queryFn: () => apiFetch<StockReservationFigures>(`/stock-reservation/product/${productId}`),
-    enabled,
-  });
 }

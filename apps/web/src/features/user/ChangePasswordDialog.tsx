@@ -35,7 +35,7 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
   };
 
   const onSubmit = async (values: ChangePasswordInput) => {
-    await mutation.mutateAsync(values);
+    await mutation.mutateAsync({ body: values });
     form.reset(EMPTY);
     setDone(true);
   };

@@ -6,6 +6,7 @@ import {
   canManageUserType,
   MANAGER_CANNOT_TOUCH_ADMIN,
   type StaffUser,
+  type UserCreateInput,
   userCreateSchema,
   userUpdateSchema,
 } from '@balcao/core/user';
@@ -30,7 +31,7 @@ import {
   useEditId,
   useRecordSave,
 } from '../../components/RecordFormPage.tsx';
-import { useSession } from '../auth/session.tsx';
+import { useSession } from '../auth/index.ts';
 import { useCreateUser, useUpdateUser, useUser } from './api.ts';
 
 const LIST = '/dashboard/user';
@@ -91,10 +92,13 @@ function UserForm({ user }: { user?: StaffUser }) {
     defaultValues: toFormValues(user),
     toInput: (values) => ({ ...toInput(values), ...(user ? { updatedAt: user.updatedAt } : {}) }),
   });
+  const create = useCreateUser();
+  const update = useUpdateUser();
   const { current, save, onError } = useRecordSave({
     record: user,
-    create: useCreateUser(),
-    update: useUpdateUser(),
+    // A create happens only on the new page, where the form parses with the create schema.
+    create: { mutateAsync: (body: Parsed) => create.mutateAsync({ body: body as UserCreateInput }) },
+    update: { mutateAsync: ({ id, body }) => update.mutateAsync({ params: { id }, body }) },
     reset: (saved) => form.reset(toFormValues(saved)),
     list: LIST,
     show,

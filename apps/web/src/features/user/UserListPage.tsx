@@ -25,7 +25,7 @@ import {
   useHandedOverMessage,
 } from '../../components/listPage.tsx';
 import { readParam, useListParams } from '../../lib/listParams.ts';
-import { useSession } from '../auth/session.tsx';
+import { useSession } from '../auth/index.ts';
 import { useDeleteUser, useUsers } from './api.ts';
 
 const PAGE_SIZES = [20, 50, 100];
@@ -55,7 +55,7 @@ export default function UserListPage() {
     title: () => 'Excluir usuário',
     message: (u) =>
       `Excluir ${u?.name ?? ''}? Ele perde o acesso na hora. Se ele já tem vendas, desative-o em vez de excluir.`,
-    remove: (u, callbacks) => deletion.mutate(u.id, callbacks),
+    remove: (u, callbacks) => deletion.mutate({ params: { id: u.id } }, callbacks),
     feedback: { show, done: (u) => `Usuário ${u.name} excluído`, failed: 'Erro ao excluir usuário' },
   });
   useHandedOverMessage(show);

@@ -1,71 +1,30 @@
-import type { ListResult } from '@balcao/core/list';
-import { toQueryString } from '@balcao/core/list';
-import type {
-  ChangePasswordInput,
-  StaffUser,
-  UserCreateInput,
-  UserListQuery,
-  UserUpdateInput,
-} from '@balcao/core/user';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiFetch } from '../../lib/api.ts';
-import { detailQuery, listQuery } from '../../lib/queries.ts';
-import { queryKeys } from '../../lib/queryKeys.ts';
+import { userApi } from '@balcao/core/endpoints/user';
+import type { UserListQuery } from '@balcao/core/user';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { queryOf, useCall } from '../../lib/client.ts';
 
-export const userKeys = queryKeys('user');
-
-export const fetchUsers = (clientId: number, query: UserListQuery) =>
-  apiFetch<ListResult<StaffUser>>(
-    `/user/client/${clientId}${toQueryString(query as Record<string, string | number | undefined>)}`,
-  );
-export const fetchUser = (id: number) => apiFetch<StaffUser>(`/user/${id}`);
-export const postUser = (body: UserCreateInput) => apiFetch<StaffUser>('/user', { method: 'POST', body });
-export const putUser = (id: number, body: UserUpdateInput) =>
-  apiFetch<StaffUser>(`/user/${id}`, { method: 'PUT', body });
-export const removeUser = (id: number) => apiFetch<{ id: number }>(`/user/${id}`, { method: 'DELETE' });
-export const changeMyPassword = (body: ChangePasswordInput) =>
-  apiFetch<{ ok: true }>('/user/me/password', { method: 'POST', body });
+/** Staff users: query options per read of `userApi` (core's declarations) and one mutation per write. */
+export const userQueries = {
+  /** One page of the client's users (search, type and active filters). */
+  list: (clientId: number, query: UserListQuery) => queryOf(userApi.list, { params: { clientId }, query }),
+  /** One user; a 404 shows at once (no retry). */
+  detail: (id: number) => ({ ...queryOf(userApi.get, { params: { id } }), retry: false }),
+};
 
 export function useUsers(clientId: number | undefined, query: UserListQuery) {
-  return useQuery(listQuery(userKeys, clientId, query, fetchUsers));
+  return useQuery({
+    ...userQueries.list(clientId ?? 0, query),
+    enabled: Boolean(clientId),
+    placeholderData: keepPreviousData,
+  });
 }
 
 export function useUser(id: number | undefined) {
-  return useQuery(detailQuery(userKeys, id, fetchUser));
+  return useQuery({ ...userQueries.detail(id ?? 0), enabled: Boolean(id) });
 }
 
-function useSaved() {
-  const queryClient = useQueryClient();
-  return (user: StaffUser) => {
-    queryClient.setQueryData(userKeys.detail(user.id), user);
-    return queryClient.invalidateQueries({ queryKey: userKeys.lists() });
-  };
-}
-
-export function useCreateUser() {
-  const onSuccess = useSaved();
-  return useMutation({ mutationFn: postUser, onSuccess });
-}
-
-export function useUpdateUser() {
-  const onSuccess = useSaved();
-  return useMutation({
-    mutationFn: ({ id, body }: { id: number; body: UserUpdateInput }) => putUser(id, body),
-    onSuccess,
-  });
-}
-
-export function useDeleteUser() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: removeUser,
-    onSettled: (_data, _error, id) => {
-      queryClient.removeQueries({ queryKey: userKeys.detail(id) });
-      return queryClient.invalidateQueries({ queryKey: userKeys.lists() });
-    },
-  });
-}
-
-export function useChangeMyPassword() {
-  return useMutation({ mutationFn: changeMyPassword });
-}
+export const useCreateUser = () => useCall(userApi.create);
+export const useUpdateUser = () => useCall(userApi.update);
+/** Deletes, then the list reloads whatever happened. */
+export const useDeleteUser = () => useCall(userApi.remove, { refreshOnError: true });
+export const useChangeMyPassword = () => useCall(userApi.changePassword);

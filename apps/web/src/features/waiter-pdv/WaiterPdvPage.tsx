@@ -1,4 +1,4 @@
-import { COMANDA_MESSAGES, COMANDA_STAGE_LABELS, type ComandaCard } from '@balcao/core/comanda';
+import { COMANDA_STAGE_LABELS, type ComandaCard } from '@balcao/core/comanda';
 import { formatCents } from '@balcao/core/money';
 import { plural } from '@balcao/core/plural';
 import { can, NOT_MKT } from '@balcao/core/routes';
@@ -20,13 +20,11 @@ import Typography from '@mui/material/Typography';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Loading } from '../../components/Loading.tsx';
-import { errorMessage } from '../../lib/api.ts';
+import { ApiError, errorMessage } from '../../lib/api.ts';
 import { loadPersisted, savePersisted } from '../../lib/persist.ts';
-import { useSession } from '../auth/session.tsx';
-import { AddItem } from '../comanda/AddItem.tsx';
-import { comandaKeys, useBoard, useComanda } from '../comanda/api.ts';
-import { STAGE_COLOR } from '../comanda/ComandaBoardPage.tsx';
-import { OpenComandaForm } from '../comanda/ComandaOpenPage.tsx';
+import { invalidateResources } from '../../lib/queryKeys.ts';
+import { useSession } from '../auth/index.ts';
+import { AddItem, OpenComandaForm, STAGE_COLOR, useBoard, useComanda } from '../comanda/index.ts';
 import { useOutbox } from './queue.ts';
 
 /**
@@ -52,7 +50,7 @@ function WaiterPdv({ userId, clientId }: { userId: number; clientId: number }) {
   const [mine, setMine] = useState(true);
   const [opening, setOpening] = useState(false);
   const board = useBoard(mine ? userId : undefined);
-  const outbox = useOutbox(userId, () => void queryClient.invalidateQueries({ queryKey: comandaKeys.all }));
+  const outbox = useOutbox(userId, () => void invalidateResources(queryClient, ['comanda']));
   const select = (id: number | null) => {
     savePersisted('waiterTab', id);
     setSelected(id);
@@ -78,8 +76,10 @@ function WaiterPdv({ userId, clientId }: { userId: number; clientId: number }) {
     </>
   );
 
-  if (board.isError && errorMessage(board.error) === COMANDA_MESSAGES.disabled) {
-    return <Alert severity="info">{COMANDA_MESSAGES.disabled}</Alert>;
+  // The profile may use comandas (checked above): a refusal is the shop's comanda switch being off,
+  // told by the server's message.
+  if (board.isError && board.error instanceof ApiError && board.error.code === 'forbidden') {
+    return <Alert severity="info">{errorMessage(board.error)}</Alert>;
   }
 
   if (selected !== null) {

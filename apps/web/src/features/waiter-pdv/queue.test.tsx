@@ -11,6 +11,8 @@ describe('waiter outbox', () => {
     expect(isRetryable(new TypeError('Failed to fetch'))).toBe(true);
     // Refused for good, a closed tab included.
     for (const status of [400, 403, 404, 422]) expect(isRetryable(new ApiError(status, 'x'))).toBe(false);
-    expect(isRetryable(new ApiError(409, COMANDA_MESSAGES.notActive))).toBe(false);
+    // A closed tab is told by its code, whatever the message says.
+    expect(isRetryable(new ApiError(409, COMANDA_MESSAGES.notActive, [], 'tab_closed'))).toBe(false);
+    expect(isRetryable(new ApiError(409, 'Outro texto', [], 'tab_closed'))).toBe(false);
   });
 });

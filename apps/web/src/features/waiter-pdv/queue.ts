@@ -1,8 +1,10 @@
-import { COMANDA_MESSAGES, type ComandaLineInput } from '@balcao/core/comanda';
+import type { ComandaLineInput } from '@balcao/core/comanda';
+import type { ErrorCode } from '@balcao/core/contract';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError } from '../../lib/api.ts';
+import { newIdempotencyKey } from '../../lib/client.ts';
 import { loadPersisted, savePersisted } from '../../lib/persist.ts';
-import { addLine, newKey, requestBill, sendToProduction } from '../comanda/api.ts';
+import { sendQueued } from './api.ts';
 
 /**
  * The waiter PDV's outbox (issue 16): every add, send and bill request is queued in local storage
@@ -10,7 +12,7 @@ import { addLine, newKey, requestBill, sendToProduction } from '../comanda/api.t
  * whose answer was lost is sent again with the same key, so the server applies it once. Kept until
  * the server answers; removed at logout with the rest of the persisted state.
  */
-type QueuedOp =
+export type QueuedOp =
   | {
       key: string;
       kind: 'add';
@@ -27,25 +29,16 @@ type NewOp =
   | Omit<Extract<QueuedOp, { kind: 'send' }>, 'key'>
   | Omit<Extract<QueuedOp, { kind: 'bill' }>, 'key'>;
 
+/**
+ * Worth another try later: no answer or the server's trouble, too many attempts, or a conflict (a
+ * request with the same key still in flight). A closed tab (`tab_closed`) and every refusal are final.
+ */
+const RETRYABLE: readonly ErrorCode[] = ['unavailable', 'internal', 'rate_limited', 'conflict'];
+
 /** No answer, or the server could not answer now: keep the operation and try again later. */
 export function isRetryable(error: unknown): boolean {
   if (!(error instanceof ApiError)) return true;
-  // A closed tab is final; another 409 is a request with the same key still in flight.
-  if (error.status === 409) return error.message !== COMANDA_MESSAGES.notActive;
-  return error.status === 0 || error.status === 429 || error.status >= 500;
-}
-
-async function run(op: QueuedOp): Promise<void> {
-  if (op.kind === 'add') await addLine(op.comandaId, op.line, op.key);
-  else if (op.kind === 'send') {
-    try {
-      await sendToProduction(op.comandaId, op.key);
-    } catch (error) {
-      // Nothing new to send (already sent by a replay or by someone else): done.
-      if (error instanceof ApiError && error.status === 422) return;
-      throw error;
-    }
-  } else await requestBill(op.comandaId);
+  return RETRYABLE.includes(error.code);
 }
 
 export function useOutbox(userId: number | undefined, onSent: () => void) {
@@ -75,10 +68,11 @@ export function useOutbox(userId: number | undefined, onSent: () => void) {
       while (opsRef.current.length > 0) {
         const [op] = opsRef.current;
         try {
-          await run(op);
+          await sendQueued(op);
           setOnline(true);
         } catch (error) {
           if (isRetryable(error)) {
+            // No answer at all (status 0): the phone is offline.
             if (error instanceof ApiError && error.status === 0) setOnline(false);
             break;
           }
@@ -97,7 +91,7 @@ export function useOutbox(userId: number | undefined, onSent: () => void) {
 
   const enqueue = useCallback(
     (op: NewOp) => {
-      save([...opsRef.current, { ...op, key: newKey() } as QueuedOp]);
+      save([...opsRef.current, { ...op, key: newIdempotencyKey() } as QueuedOp]);
       void flush();
     },
     [save, flush],

@@ -33,7 +33,7 @@ import {
   useAppForm,
 } from '../../../components/form.tsx';
 import { errorMessage } from '../../../lib/api.ts';
-import { useAdditionalGroups, useSaveAdditionalGroup } from '../api.ts';
+import { useAdditionalGroups, useCreateAdditionalGroup, useUpdateAdditionalGroup } from '../api.ts';
 
 function describe(group: ProductAdditionalGroup): string {
   const limits = `mín. ${group.minQuantity}, máx. ${group.maxQuantity}`;
@@ -132,7 +132,8 @@ function AdditionalGroupDialog({
   onSaved: (g: ProductAdditionalGroup) => void;
 }) {
   const titleId = useId();
-  const save = useSaveAdditionalGroup();
+  const create = useCreateAdditionalGroup();
+  const update = useUpdateAdditionalGroup();
   // Blank item rows are left out; the schema's item indexes point into the rows kept.
   const kept = useRef<number[]>([]);
   const form = useAppForm({
@@ -175,7 +176,14 @@ function AdditionalGroupDialog({
   const items = useFieldArray({ control: form.control, name: 'items' });
 
   const submit = async (body: z.output<typeof productAdditionalInputSchema>) => {
-    onSaved(await save.mutateAsync({ id: group?.id, body: { ...body, updatedAt: group?.updatedAt } }));
+    onSaved(
+      group
+        ? await update.mutateAsync({
+            params: { id: group.id },
+            body: { ...body, updatedAt: group.updatedAt },
+          })
+        : await create.mutateAsync({ body }),
+    );
   };
 
   return (

@@ -27,9 +27,9 @@ export function ImagesSection({
   canWrite: boolean;
   onFeedback: (f: Feedback) => void;
 }) {
-  const upload = useUploadImage(product.id);
-  const remove = useDeleteImage(product.id);
-  const reorder = useReorderImages(product.id);
+  const upload = useUploadImage();
+  const remove = useDeleteImage();
+  const reorder = useReorderImages();
   const busy = upload.isPending || remove.isPending || reorder.isPending;
 
   const send = async (files: FileList | null) => {
@@ -43,7 +43,7 @@ export function ImagesSection({
         continue;
       }
       try {
-        await upload.mutateAsync(file);
+        await upload.mutateAsync({ params: { id: product.id }, file });
         onFeedback({ severity: 'success', title: 'Imagem adicionada' });
       } catch (error) {
         onFeedback({ severity: 'error', title: `Erro ao enviar ${file.name}`, message: errorMessage(error) });
@@ -52,10 +52,16 @@ export function ImagesSection({
   };
 
   const makeCover = (imageId: number) =>
-    reorder.mutate([imageId, ...product.images.map((i) => i.id).filter((id) => id !== imageId)], {
-      onError: (error) =>
-        onFeedback({ severity: 'error', title: 'Erro ao definir a capa', message: errorMessage(error) }),
-    });
+    reorder.mutate(
+      {
+        params: { id: product.id },
+        body: { imageIds: [imageId, ...product.images.map((i) => i.id).filter((id) => id !== imageId)] },
+      },
+      {
+        onError: (error) =>
+          onFeedback({ severity: 'error', title: 'Erro ao definir a capa', message: errorMessage(error) }),
+      },
+    );
 
   return (
     <Paper sx={{ p: { xs: 2, sm: 3 } }} component="section" aria-label="Imagens">
@@ -148,14 +154,17 @@ export function ImagesSection({
                     <IconButton
                       size="small"
                       onClick={() =>
-                        remove.mutate(image.id, {
-                          onError: (error) =>
-                            onFeedback({
-                              severity: 'error',
-                              title: 'Erro ao excluir a imagem',
-                              message: errorMessage(error),
-                            }),
-                        })
+                        remove.mutate(
+                          { params: { id: product.id, imageId: image.id } },
+                          {
+                            onError: (error) =>
+                              onFeedback({
+                                severity: 'error',
+                                title: 'Erro ao excluir a imagem',
+                                message: errorMessage(error),
+                              }),
+                          },
+                        )
                       }
                       disabled={busy}
                       aria-label={`Excluir imagem ${index + 1}`}

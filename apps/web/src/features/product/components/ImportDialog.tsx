@@ -15,12 +15,10 @@ import Stack from '@mui/material/Stack';
 import TableCell from '@mui/material/TableCell';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { alignRight, ListTable } from '../../../components/listPage.tsx';
 import { errorMessage } from '../../../lib/api.ts';
-import { queryKeys } from '../../../lib/queryKeys.ts';
-import { type ImportOutcome, previewImport, productKeys, runImport } from '../api.ts';
+import { type ImportOutcome, importResultOf, previewImport, useRunImport } from '../api.ts';
 
 type Phase =
   | { kind: 'choose' }
@@ -149,7 +147,7 @@ export function ImportDialog({
   onClose: () => void;
   onImported: () => void;
 }) {
-  const queryClient = useQueryClient();
+  const run = useRunImport();
   const titleId = useId();
   const [phase, setPhase] = useState<Phase>({ kind: 'choose' });
   const [skipInvalid, setSkipInvalid] = useState(false);
@@ -172,17 +170,15 @@ export function ImportDialog({
     const { csv, result } = phase;
     setPhase({ kind: 'importing', done: 0, total: result.validLines });
     try {
-      const outcome = await runImport(csv, skipInvalid, (done, total) =>
-        setPhase({ kind: 'importing', done, total }),
-      );
+      const outcome = await run.mutateAsync({
+        csv,
+        skipInvalid,
+        onProgress: (done, total) => setPhase({ kind: 'importing', done, total }),
+      });
       setPhase({ kind: 'done', result: outcome });
-      void queryClient.invalidateQueries({ queryKey: productKeys.lists() });
-      void queryClient.invalidateQueries({ queryKey: queryKeys('product-category').all });
-      void queryClient.invalidateQueries({ queryKey: queryKeys('product-brand').all });
       onImported();
     } catch (error) {
-      const failed = error as { result?: ImportOutcome };
-      setPhase({ kind: 'failed', message: errorMessage(error), result: failed.result });
+      setPhase({ kind: 'failed', message: errorMessage(error), result: importResultOf(error) });
     }
   };
 

@@ -45,15 +45,15 @@ export function VariantsSection({
   const [colors, setColors] = useState(product.colors.map((c) => c.name));
   const [sizes, setSizes] = useState(product.sizes.map((s) => s.name));
   const [confirmClear, setConfirmClear] = useState(false);
-  const setGrid = useSetGrid(product.id);
-  const clearGrid = useClearGrid(product.id);
+  const setGrid = useSetGrid();
+  const clearGrid = useClearGrid();
   const unchanged =
     colors.join('\n') === product.colors.map((c) => c.name).join('\n') &&
     sizes.join('\n') === product.sizes.map((s) => s.name).join('\n');
 
   const generate = () =>
     setGrid.mutate(
-      { colors, sizes },
+      { params: { id: product.id }, body: { colors, sizes } },
       {
         onSuccess: (p) =>
           onFeedback({
@@ -140,19 +140,22 @@ export function VariantsSection({
         onCancel={() => setConfirmClear(false)}
         onConfirm={() => {
           setConfirmClear(false);
-          clearGrid.mutate(undefined, {
-            onSuccess: () => {
-              setColors([]);
-              setSizes([]);
-              onFeedback({ severity: 'success', title: 'Grade excluída' });
+          clearGrid.mutate(
+            { params: { id: product.id } },
+            {
+              onSuccess: () => {
+                setColors([]);
+                setSizes([]);
+                onFeedback({ severity: 'success', title: 'Grade excluída' });
+              },
+              onError: (error) =>
+                onFeedback({
+                  severity: 'error',
+                  title: 'Erro ao excluir a grade',
+                  message: errorMessage(error),
+                }),
             },
-            onError: (error) =>
-              onFeedback({
-                severity: 'error',
-                title: 'Erro ao excluir a grade',
-                message: errorMessage(error),
-              }),
-          });
+          );
         }}
       />
     </Paper>
@@ -198,11 +201,11 @@ function VariantRow({
     fieldOf: { priceCents: 'price' },
   });
   const { control, formState } = form;
-  const update = useUpdateVariant(product.id);
+  const update = useUpdateVariant();
 
   const save = form.handleSubmit(async (body) => {
     try {
-      await update.mutateAsync({ id: variant.id, body });
+      await update.mutateAsync({ params: { id: variant.id }, body });
       form.reset(form.getValues());
       onFeedback({ severity: 'success', title: `Variação ${variant.name} salva` });
     } catch (error) {

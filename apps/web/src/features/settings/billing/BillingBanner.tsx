@@ -3,7 +3,7 @@ import { can, WRITE } from '@balcao/core/routes';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import { Link as RouterLink, useLocation } from 'react-router';
-import { useSession } from '../../auth/session.tsx';
+import { useSession } from '../../auth/index.ts';
 import { useBillingStatus } from './api.ts';
 
 /**

@@ -77,7 +77,7 @@ function PlanCard({ billing, onFeedback }: { billing: Billing; onFeedback: Show 
   const confirm = () => {
     if (!asked) return;
     change.mutate(
-      { planCode: asked.code, updatedAt: billing.updatedAt },
+      { body: { planCode: asked.code, updatedAt: billing.updatedAt } },
       {
         onSuccess: (b) => onFeedback({ severity: 'success', title: `Plano alterado para ${b.plan.name}` }),
         onError: (error) =>
@@ -186,7 +186,7 @@ function InvoicesCard({ invoices, onFeedback }: { invoices: Invoice[]; onFeedbac
   const [shown, setShown] = useState<{ invoice: Invoice; method: 'pix' | 'boleto' } | null>(null);
   const start = (invoice: Invoice, method: 'pix' | 'boleto') =>
     pay.mutate(
-      { id: invoice.id, method },
+      { params: { id: invoice.id }, body: { method } },
       {
         onSuccess: (paid) => setShown({ invoice: paid, method }),
         onError: (error) =>

@@ -1,38 +1,20 @@
-import type { Billing, BillingStatus, Invoice, PlanCode } from '@balcao/core/billing';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiFetch } from '../../../lib/api.ts';
-import { queryKeys } from '../../../lib/queryKeys.ts';
+import { billingApi } from '@balcao/core/endpoints/billing';
+import { useQuery } from '@tanstack/react-query';
+import { queryOf, useCall } from '../../../lib/client.ts';
 
-export const billingKeys = queryKeys('billing');
+/** The subscription (Administrador): query options per read of `billingApi`, one mutation per write. */
+export const billingQueries = {
+  get: () => queryOf(billingApi.get),
+  status: () => queryOf(billingApi.status),
+};
 
-export function useBilling() {
-  return useQuery({ queryKey: billingKeys.view('page'), queryFn: () => apiFetch<Billing>('/billing') });
-}
+export const useBilling = () => useQuery(billingQueries.get());
 
 /** The overdue banner's reason (administrators only: others never ask). */
 export function useBillingStatus(enabled: boolean) {
-  return useQuery({
-    queryKey: billingKeys.view('status'),
-    queryFn: () => apiFetch<BillingStatus>('/billing/status'),
-    enabled,
-    staleTime: 5 * 60_000,
-  });
+  return useQuery({ ...billingQueries.status(), enabled, staleTime: 5 * 60_000 });
 }
 
-export function useChangePlan() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (body: { planCode: PlanCode; updatedAt: string }) =>
-      apiFetch<Billing>('/billing/plan', { method: 'PUT', body }),
-    onSuccess: (billing) => queryClient.setQueryData(billingKeys.view('page'), billing),
-  });
-}
-
-export function usePayInvoice() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ id, method }: { id: number; method: 'pix' | 'boleto' }) =>
-      apiFetch<Invoice>(`/billing/invoice/${id}/pay`, { method: 'POST', body: { method } }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: billingKeys.all }),
-  });
-}
+export const useChangePlan = () => useCall(billingApi.changePlan);
+/** Pays an invoice; the page reloads whatever happened (the invoice may have changed meanwhile). */
+export const usePayInvoice = () => useCall(billingApi.pay, { refreshOnError: true });

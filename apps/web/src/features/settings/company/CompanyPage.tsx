@@ -20,9 +20,10 @@ import Typography from '@mui/material/Typography';
 import { useEffect, useRef, useState } from 'react';
 import { Controller, useWatch } from 'react-hook-form';
 import { FormTextField, useAppForm } from '../../../components/form.tsx';
-import { ApiError, apiFetch, errorMessage } from '../../../lib/api.ts';
-import { useSession } from '../../auth/session.tsx';
-import { useCompanySettings, useSaveCompany, useUploadLogo } from '../api.ts';
+import { ApiError, errorMessage } from '../../../lib/api.ts';
+import { useSession } from '../../auth/index.ts';
+import { fetchCep } from '../../customer/index.ts';
+import { useCompanySettings, useLogo, useSaveCompany } from '../api.ts';
 import { SettingsForm, SettingsQuery, SettingsSection, useSyncedVersion } from '../SettingsLayout.tsx';
 
 type Values = {
@@ -109,7 +110,7 @@ function CompanyForm({ company }: { company: CompanySettings }) {
       changedBy={company}
       canWrite={canWrite}
       readOnlyNote="Você pode ver os dados da empresa, mas só Administrador e Gerente podem alterá-los."
-      onSubmit={async (values) => saved(await save.mutateAsync({ ...values, updatedAt: version }))}
+      onSubmit={async (values) => saved(await save.mutateAsync({ body: { ...values, updatedAt: version } }))}
     >
       <SettingsSection title="Empresa">
         <Grid container spacing={2}>
@@ -254,9 +255,9 @@ const FLAG_LABELS = {
 } as const;
 
 function cepFailure(error: unknown): string {
-  if (error instanceof ApiError && error.status === 404)
+  if (error instanceof ApiError && error.code === 'not_found')
     return 'CEP não encontrado. Confira o número ou preencha o endereço manualmente.';
-  if (error instanceof ApiError && error.status === 400) return 'CEP inválido. Confira o número.';
+  if (error instanceof ApiError && error.code === 'validation') return 'CEP inválido. Confira o número.';
   return 'Não foi possível consultar o CEP agora. Preencha o endereço manualmente.';
 }
 
@@ -277,7 +278,7 @@ function CompanyAddress({ form }: { form: ReturnType<typeof useAppForm<Values, C
     looked.current = digits;
     let current = true;
     setFailure(null);
-    apiFetch<{ street: string; neighborhood: string; city: string; state: string }>(`/cep/${digits}`)
+    fetchCep(digits)
       .then((a) => {
         if (!current) return;
         const opts = { shouldDirty: true, shouldValidate: true };
@@ -343,13 +344,13 @@ function CompanyAddress({ form }: { form: ReturnType<typeof useAppForm<Values, C
 
 /** The logo: a preview, "Enviar logotipo" (JPEG, PNG or WebP up to 2 MB) and "Remover". */
 function LogoField({ company, canWrite }: { company: CompanySettings; canWrite: boolean }) {
-  const upload = useUploadLogo();
+  const upload = useLogo();
   const input = useRef<HTMLInputElement | null>(null);
   const [error, setError] = useState<string | null>(null);
   const send = async (file: File | null) => {
     setError(null);
     try {
-      await upload.mutateAsync(file);
+      await upload.send(file);
     } catch (e) {
       setError(errorMessage(e));
     }

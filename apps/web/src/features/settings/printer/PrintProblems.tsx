@@ -1,14 +1,11 @@
-import type { PrintJob } from '@balcao/core/printing';
 import { PRINT_JOB_STATUS_LABELS } from '@balcao/core/printingText';
 import { can, STAFF } from '@balcao/core/routes';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { apiFetch } from '../../../lib/api.ts';
-import { useSession } from '../../auth/session.tsx';
-import { printJobKeys, usePrintAction } from './api.ts';
+import { useSession } from '../../auth/index.ts';
+import { useMyPrintJobs, usePrintAction } from './api.ts';
 
 /** Problems older than this are no longer raised on every page (they stay on the printer page). */
 const RECENT_MS = 2 * 60 * 60_000;
@@ -21,12 +18,7 @@ export function PrintProblems() {
   const { user } = useSession();
   const enabled = can(user?.userType.id, STAFF);
   const [dismissed, setDismissed] = useState<number[]>([]);
-  const jobs = useQuery({
-    queryKey: printJobKeys.view('mine'),
-    queryFn: () => apiFetch<PrintJob[]>('/printing/jobs?mine=true'),
-    enabled,
-    refetchInterval: 30_000,
-  });
+  const jobs = useMyPrintJobs(enabled);
   const retry = usePrintAction();
   const now = Date.now();
   const problems = (jobs.data ?? []).filter(

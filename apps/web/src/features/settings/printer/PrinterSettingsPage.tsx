@@ -39,11 +39,11 @@ import { Form, FormError, FormTextField, SubmitButton, useAppForm } from '../../
 import { LoadError } from '../../../components/LoadError.tsx';
 import { Loading } from '../../../components/Loading.tsx';
 import { errorMessage } from '../../../lib/api.ts';
+import { newIdempotencyKey } from '../../../lib/client.ts';
 import { formatDateTime } from '../../../lib/format.ts';
-import { useSession } from '../../auth/session.tsx';
-import { useNamedOptions } from '../../product-category/api.ts';
+import { useSession } from '../../auth/index.ts';
+import { useNamedOptions } from '../../product-category/index.ts';
 import {
-  newKey,
   usePrintAction,
   usePrintingSettings,
   usePrintJobs,
@@ -111,7 +111,7 @@ const toInput = (v: Values) => ({
 });
 
 const newProfile = (n: number): ProfileValues => ({
-  key: newKey(),
+  key: newIdempotencyKey(),
   name: n === 0 ? 'Caixa' : `Impressora ${n + 1}`,
   paperWidth: '80',
   columns: '48',
@@ -165,7 +165,7 @@ function SettingsForm({ settings, onFeedback }: { settings: PrintingSettings; on
   const disabled = !canWrite;
 
   const submit = async (input: PrintingSettingsInput) => {
-    await save.mutateAsync({ ...input, updatedAt: settings.updatedAt });
+    await save.mutateAsync({ body: { ...input, updatedAt: settings.updatedAt } });
     onFeedback({ severity: 'success', title: 'Configurações de impressão salvas' });
   };
 
@@ -392,7 +392,7 @@ function SettingsForm({ settings, onFeedback }: { settings: PrintingSettings; on
                     startIcon={<AddIcon />}
                     onClick={() =>
                       sectors.append({
-                        key: newKey(),
+                        key: newIdempotencyKey(),
                         name:
                           sectors.fields.length === 0 ? 'Cozinha' : sectors.fields.length === 1 ? 'Bar' : '',
                         profileKey: '',

@@ -2,7 +2,7 @@ import { PRINT_JOB_EVENT, PRINT_STATION_EVENT, type PrintJob } from '@balcao/cor
 import { useEffect, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { io } from 'socket.io-client';
-import { apiFetch } from '../../../lib/api.ts';
+import { useConfirmPrinted, useReportPrintFailure } from './api.ts';
 import { setStationState, useStationConfig } from './stationStore.ts';
 
 const API_KEY = import.meta.env.VITE_API_KEY ?? 'balcao-public-key';
@@ -53,6 +53,8 @@ export default function StationRunner({ token }: { token: string }) {
   const config = useStationConfig();
   const [queue, setQueue] = useState<PrintJob[]>([]);
   const current = queue[0];
+  const printed = useConfirmPrinted();
+  const failed = useReportPrintFailure();
   const profiles = config?.profileIds.join(',') ?? '';
   const name = config?.name ?? '';
 
@@ -103,10 +105,9 @@ export default function StationRunner({ token }: { token: string }) {
           error = 'O navegador não conseguiu imprimir';
         }
         try {
-          await apiFetch(`/printing/job/${current.id}/${error ? 'failed' : 'printed'}`, {
-            method: 'POST',
-            body: error ? { error } : undefined,
-          });
+          const params = { id: current.id };
+          if (error) await failed.mutateAsync({ params, body: { error } });
+          else await printed.mutateAsync({ params });
         } catch {
           // The sender sees the job unconfirmed and may retry.
         }

@@ -1,47 +1,41 @@
-import type { PrintingSettings, PrintingSettingsInput, PrintJob, PrintStation } from '@balcao/core/printing';
+import { printingApi } from '@balcao/core/endpoints/printing';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiFetch } from '../../../lib/api.ts';
-import { queryKeys } from '../../../lib/queryKeys.ts';
+import { call, newIdempotencyKey, queryOf, useCall } from '../../../lib/client.ts';
+import { invalidateResources } from '../../../lib/queryKeys.ts';
 
-export const printingKeys = queryKeys('printing');
-export const printJobKeys = queryKeys('print-job');
-export const stationKeys = queryKeys('print-station');
-
-export const newKey = () =>
-  typeof crypto !== 'undefined' && 'randomUUID' in crypto
-    ? crypto.randomUUID()
-    : `${Date.now()}-${Math.random().toString(36).slice(2)}`;
+/**
+ * The printer page and the print jobs (query options of `printingApi`, core's declarations): the
+ * settings ('printing'), the jobs ('print-job') and the connected stations ('print-station') are
+ * each a resource the socket signals.
+ */
+export const printingQueries = {
+  settings: () => queryOf(printingApi.settings),
+  /** The shop's latest jobs (mine: only the caller's). */
+  jobs: (mine?: boolean) => queryOf(printingApi.jobs, { query: { mine: mine ? 'true' : undefined } }),
+  stations: () => queryOf(printingApi.stations),
+};
 
 export function usePrintingSettings() {
-  return useQuery({
-    queryKey: printingKeys.view('settings'),
-    queryFn: () => apiFetch<PrintingSettings>('/printing/settings'),
-  });
+  return useQuery(printingQueries.settings());
 }
 
-export function useSavePrintingSettings() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (body: PrintingSettingsInput) =>
-      apiFetch<PrintingSettings>('/printing/settings', { method: 'PUT', body }),
-    onSuccess: (saved) => queryClient.setQueryData(printingKeys.view('settings'), saved),
-  });
-}
+export const useSavePrintingSettings = () => useCall(printingApi.saveSettings);
 
 export function usePrintJobs() {
   return useQuery({
-    queryKey: printJobKeys.view('recent'),
-    queryFn: () => apiFetch<PrintJob[]>('/printing/jobs'),
+    ...printingQueries.jobs(),
     // An unconfirmed job turns so after a minute without any event: look again now and then.
     refetchInterval: 30_000,
   });
 }
 
+/** The sender's own jobs (the print problems shown on every page). */
+export function useMyPrintJobs(enabled: boolean) {
+  return useQuery({ ...printingQueries.jobs(true), enabled, refetchInterval: 30_000 });
+}
+
 export function useStations() {
-  return useQuery({
-    queryKey: stationKeys.view('connected'),
-    queryFn: () => apiFetch<PrintStation[]>('/printing/stations'),
-  });
+  return useQuery(printingQueries.stations());
 }
 
 /** Test page, retry and reprint: each click carries its own idempotency key (a retried request prints once). */
@@ -49,12 +43,15 @@ export function usePrintAction() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (action: { kind: 'test' | 'retry' | 'reprint'; id: number }) => {
-      if (action.kind === 'retry')
-        return apiFetch<PrintJob>(`/printing/job/${action.id}/retry`, { method: 'POST' });
-      const path =
-        action.kind === 'test' ? `/printing/profile/${action.id}/test` : `/printing/job/${action.id}/reprint`;
-      return apiFetch<PrintJob>(path, { method: 'POST', body: { idempotencyKey: newKey() } });
+      const params = { id: action.id };
+      if (action.kind === 'retry') return call(printingApi.retry, { params });
+      const body = { idempotencyKey: newIdempotencyKey() };
+      return call(action.kind === 'test' ? printingApi.testPage : printingApi.reprint, { params, body });
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: printJobKeys.all }),
+    onSettled: () => invalidateResources(queryClient, ['print-job']),
   });
 }
+
+/** A station's answer for a job: printed, or the failure's text. */
+export const useConfirmPrinted = () => useCall(printingApi.printed);
+export const useReportPrintFailure = () => useCall(printingApi.failed);

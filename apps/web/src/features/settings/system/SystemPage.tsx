@@ -21,7 +21,7 @@ import Typography from '@mui/material/Typography';
 import { Controller } from 'react-hook-form';
 import { FormMoneyField, FormTextField, useAppForm } from '../../../components/form.tsx';
 import { centsOf, centsToInput } from '../../../components/MoneyField.tsx';
-import { useSession } from '../../auth/session.tsx';
+import { useSession } from '../../auth/index.ts';
 import { useSaveSystem, useSystemSettings } from '../api.ts';
 import { SettingsForm, SettingsQuery, SettingsSection, useSyncedVersion } from '../SettingsLayout.tsx';
 
@@ -129,7 +129,7 @@ function SystemForm({ settings }: { settings: SystemSettings }) {
       canWrite={canWrite}
       readOnlyNote="Você pode ver as preferências do sistema, mas só o Administrador pode alterá-las."
       onSubmit={async ({ updatedAt: _, ...values }) =>
-        saved(await save.mutateAsync({ ...values, updatedAt: version }))
+        saved(await save.mutateAsync({ body: { ...values, updatedAt: version } }))
       }
     >
       <SettingsSection title="Geral">

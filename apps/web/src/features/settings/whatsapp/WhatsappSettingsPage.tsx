@@ -16,17 +16,16 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
 import { FeedbackSnackbar, useFeedback } from '../../../components/FeedbackSnackbar.tsx';
 import { LoadError } from '../../../components/LoadError.tsx';
 import { Loading } from '../../../components/Loading.tsx';
-import { apiFetch, errorMessage } from '../../../lib/api.ts';
-import { queryKeys } from '../../../lib/queryKeys.ts';
-import { useSession } from '../../auth/session.tsx';
+import { errorMessage } from '../../../lib/api.ts';
+import { useSession } from '../../auth/index.ts';
+import { useInstanceActions, useSendTest, useWhatsappInstance, whatsappQueries } from './api.ts';
 
-const keys = queryKeys('whatsapp');
 /** A QR code lasts about 40 s in WhatsApp: a new one is asked for before that while connecting. */
 const QR_REFRESH_MS = 30_000;
 
@@ -38,23 +37,18 @@ export default function WhatsappSettingsPage() {
   const canWrite = can(user?.userType.id, WRITE.settings);
   const queryClient = useQueryClient();
   const { state, show, close } = useFeedback();
-  const instance = useQuery({
-    queryKey: keys.detail(0),
-    queryFn: () => apiFetch<WhatsappInstanceView>('/whatsapp/instance'),
-  });
+  const instance = useWhatsappInstance();
   const [qr, setQr] = useState<WhatsappQr | null>(null);
   const [pairingNumber, setPairingNumber] = useState('');
   const [confirmDelete, setConfirmDelete] = useState(false);
 
   const settle = (answer: WhatsappConnect | WhatsappInstanceView) => {
     const view = 'instance' in answer ? answer.instance : answer;
-    queryClient.setQueryData(keys.detail(0), view);
+    queryClient.setQueryData(whatsappQueries.instance().queryKey, view);
     if ('qr' in answer) setQr(answer.qr);
   };
-  const call = useMutation({
-    mutationFn: ({ path, method, body }: { path: string; method: 'POST' | 'DELETE'; body?: unknown }) =>
-      apiFetch<WhatsappConnect | WhatsappInstanceView>(path, { method, body }),
-    onSuccess: settle,
+  const call = useInstanceActions({
+    onAnswer: settle,
     onError: (error) =>
       show({ severity: 'error', title: 'Não foi possível concluir', message: errorMessage(error) }),
   });
@@ -62,11 +56,11 @@ export default function WhatsappSettingsPage() {
   const view = instance.data;
   const connecting = view?.created && view.state !== 'open' && view.state !== 'refused';
   // While connecting, a fresh QR code before the last one expires (and the first one on arrival).
-  const refresh = call.mutate;
+  const refresh = call.connect;
   const hasQr = qr !== null;
   useEffect(() => {
     if (!connecting || !canWrite) return;
-    const ask = () => refresh({ path: '/whatsapp/instance/connect', method: 'POST', body: {} });
+    const ask = () => refresh();
     if (!hasQr) ask();
     const timer = setInterval(ask, QR_REFRESH_MS);
     return () => clearInterval(timer);
@@ -109,11 +103,7 @@ export default function WhatsappSettingsPage() {
           <Stack sx={{ gap: 2 }}>
             <Typography>Crie a instância da loja para conectar o WhatsApp e enviar campanhas.</Typography>
             <Box>
-              <Button
-                variant="contained"
-                disabled={call.isPending}
-                onClick={() => call.mutate({ path: '/whatsapp/instance', method: 'POST' })}
-              >
+              <Button variant="contained" disabled={call.isPending} onClick={call.create}>
                 Criar instância
               </Button>
             </Box>
@@ -124,11 +114,7 @@ export default function WhatsappSettingsPage() {
           <Stack sx={{ gap: 2 }}>
             <Alert severity="error">{WHATSAPP_MESSAGES.refused}</Alert>
             <Box>
-              <Button
-                variant="contained"
-                disabled={call.isPending}
-                onClick={() => call.mutate({ path: '/whatsapp/instance/connect', method: 'POST', body: {} })}
-              >
+              <Button variant="contained" disabled={call.isPending} onClick={() => call.connect()}>
                 Gerar novo código
               </Button>
             </Box>
@@ -168,13 +154,7 @@ export default function WhatsappSettingsPage() {
                 <Button
                   variant="outlined"
                   disabled={call.isPending || !whatsappDigits(pairingNumber)}
-                  onClick={() =>
-                    call.mutate({
-                      path: '/whatsapp/instance/connect',
-                      method: 'POST',
-                      body: { number: pairingNumber },
-                    })
-                  }
+                  onClick={() => call.connect(pairingNumber)}
                 >
                   Gerar código de pareamento
                 </Button>
@@ -193,10 +173,7 @@ export default function WhatsappSettingsPage() {
         {canWrite && data.created && (
           <Stack direction="row" sx={{ gap: 1, mt: 3, justifyContent: 'flex-end', flexWrap: 'wrap' }}>
             {data.state === 'open' && (
-              <Button
-                disabled={call.isPending}
-                onClick={() => call.mutate({ path: '/whatsapp/instance/logout', method: 'POST' })}
-              >
+              <Button disabled={call.isPending} onClick={call.logout}>
                 Desconectar
               </Button>
             )}
@@ -216,7 +193,7 @@ export default function WhatsappSettingsPage() {
         onConfirm={() => {
           setConfirmDelete(false);
           setQr(null);
-          call.mutate({ path: '/whatsapp/instance', method: 'DELETE' });
+          call.remove();
         }}
       />
       <FeedbackSnackbar state={state} onClose={close} />
@@ -231,13 +208,7 @@ function TestMessage({
 }) {
   const [number, setNumber] = useState('');
   const [text, setText] = useState('Mensagem de teste do Balcão');
-  const send = useMutation({
-    mutationFn: () =>
-      apiFetch<{ id: string }>('/whatsapp/instance/test', { method: 'POST', body: { number, text } }),
-    onSuccess: () => onDone({ severity: 'success', title: 'Mensagem de teste enviada' }),
-    onError: (error) =>
-      onDone({ severity: 'error', title: 'Não foi possível enviar', message: errorMessage(error) }),
-  });
+  const send = useSendTest();
   return (
     <Stack sx={{ gap: 2, mt: 2 }} component="section" aria-label="Mensagem de teste">
       <Typography variant="subtitle1">Mensagem de teste</Typography>
@@ -258,7 +229,20 @@ function TestMessage({
         <Button
           variant="outlined"
           disabled={send.isPending || !whatsappDigits(number) || !text.trim()}
-          onClick={() => send.mutate()}
+          onClick={() =>
+            send.mutate(
+              { body: { number, text } },
+              {
+                onSuccess: () => onDone({ severity: 'success', title: 'Mensagem de teste enviada' }),
+                onError: (error) =>
+                  onDone({
+                    severity: 'error',
+                    title: 'Não foi possível enviar',
+                    message: errorMessage(error),
+                  }),
+              },
+            )
+          }
         >
           Enviar teste
         </Button>

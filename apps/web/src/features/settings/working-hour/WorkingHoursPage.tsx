@@ -22,7 +22,7 @@ import Typography from '@mui/material/Typography';
 import { Controller, type FieldErrors, get, useFormState, useWatch } from 'react-hook-form';
 import { FormTextField, useAppForm } from '../../../components/form.tsx';
 import { shopTimeZone } from '../../../lib/format.ts';
-import { useSession } from '../../auth/session.tsx';
+import { useSession } from '../../auth/index.ts';
 import { useSaveWorkingHours, useWorkingHours } from '../api.ts';
 import { SettingsForm, SettingsQuery, SettingsSection, useSyncedVersion } from '../SettingsLayout.tsx';
 import { ClosedShopWarning, ShopStatusChip } from '../ShopStatus.tsx';
@@ -86,7 +86,7 @@ function WorkingHoursForm({ hours }: { hours: WorkingHoursSettings }) {
       canWrite={canWrite}
       readOnlyNote="Você pode ver o horário, mas só Administrador e Gerente podem alterá-lo."
       onSubmit={async ({ updatedAt: _, ...values }) =>
-        saved(await save.mutateAsync({ ...values, updatedAt: version }))
+        saved(await save.mutateAsync({ body: { ...values, updatedAt: version } }))
       }
     >
       <Stack direction="row" sx={{ gap: 1, alignItems: 'center' }}>

@@ -5,7 +5,7 @@ import InputAdornment from '@mui/material/InputAdornment';
 import TextField from '@mui/material/TextField';
 import { useRef, useState } from 'react';
 import { errorMessage } from '../../../lib/api.ts';
-import { findByBarcode } from '../api.ts';
+import { findByBarcode } from '../../product/index.ts';
 
 /**
  * Barcode input: a USB/Bluetooth scanner types the code and Enter; so does a person. Finds the

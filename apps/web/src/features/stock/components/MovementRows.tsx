@@ -21,7 +21,7 @@ import type { Feedback } from '../../../components/FeedbackSnackbar.tsx';
 import { ListTable } from '../../../components/listPage.tsx';
 import { MoneyField, QuantityField } from '../../../components/MoneyField.tsx';
 import { errorMessage } from '../../../lib/api.ts';
-import { fetchProduct } from '../api.ts';
+import { fetchProduct } from '../../product/index.ts';
 import { AddProductFields } from './AddProductFields.tsx';
 
 export type MovementRow = {

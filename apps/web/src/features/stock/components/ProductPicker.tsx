@@ -5,9 +5,8 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { queryKeys } from '../../../lib/queryKeys.ts';
 import { useDebouncedValue } from '../../../lib/useDebouncedValue.ts';
-import { searchProducts } from '../api.ts';
+import { productQueries } from '../../product/index.ts';
 
 type Props = {
   clientId: number | undefined;
@@ -39,8 +38,7 @@ export function ProductPicker({
   const [input, setInput] = useState('');
   const q = useDebouncedValue(input.trim());
   const options = useQuery({
-    queryKey: queryKeys('product').list(clientId ?? 0, 'picker', q),
-    queryFn: () => searchProducts(clientId as number, q),
+    ...productQueries.search(clientId ?? 0, q, { pageSize: 10 }),
     enabled: Boolean(clientId) && !disabled,
     select: (data) => data.items,
     staleTime: 10_000,

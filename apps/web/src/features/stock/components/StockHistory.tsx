@@ -1,7 +1,6 @@
-import { toQueryString } from '@balcao/core/list';
 import { formatCents } from '@balcao/core/money';
-import { formatQuantity, type ProductListItem } from '@balcao/core/product';
-import { STOCK_MOVEMENT_TYPE_LABELS, type StockMovement, stockReasonLabel } from '@balcao/core/stock';
+import type { ProductListItem } from '@balcao/core/product';
+import { STOCK_MOVEMENT_TYPE_LABELS } from '@balcao/core/stock';
 import DownloadIcon from '@mui/icons-material/Download';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -18,11 +17,10 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { Loading } from '../../../components/Loading.tsx';
 import { alignRight, ListTable } from '../../../components/listPage.tsx';
-import { apiFetch, errorMessage } from '../../../lib/api.ts';
-import { formatDateTime } from '../../../lib/format.ts';
+import { errorMessage } from '../../../lib/api.ts';
 import { readParam, useListParams } from '../../../lib/listParams.ts';
-import { queryKeys } from '../../../lib/queryKeys.ts';
-import { downloadMovementsCsv, fetchProduct, useMovements } from '../api.ts';
+import { formatMovementTime, movementDetails, productQueries, SignedQuantity } from '../../product/index.ts';
+import { downloadMovementsCsv, useMovements, useStaff } from '../api.ts';
 import { ProductPicker } from './ProductPicker.tsx';
 
 const HISTORY_TYPE_OPTIONS: { value: string; label: string }[] = [
@@ -34,32 +32,6 @@ const HISTORY_TYPE_OPTIONS: { value: string; label: string }[] = [
   { value: 'sale-cancel', label: 'Cancelamento de venda' },
   { value: 'adjustment', label: 'Ajuste' },
 ];
-
-/** A movement's time without the comma: "05/01/2026 09:05". */
-export const formatMovementTime = (iso: string) => formatDateTime(iso).replace(',', '');
-
-/** "+2 un" in green, "−1,5 kg" in red. */
-export function SignedQuantity({ value, unit }: { value: number; unit: string }) {
-  const text = `${value > 0 ? '+' : value < 0 ? '−' : ''}${formatQuantity(Math.abs(value), unit)}`;
-  return (
-    <Typography
-      component="span"
-      variant="body2"
-      sx={{ fontWeight: 500, color: value < 0 ? 'error.main' : 'success.main', whiteSpace: 'nowrap' }}
-    >
-      {text}
-    </Typography>
-  );
-}
-
-/** Reason, document and note of a movement in one line. */
-export function movementDetails(m: StockMovement): string {
-  return [stockReasonLabel(m.reason), m.document, m.note, m.saleId ? `Venda #${m.saleId}` : null]
-    .filter(Boolean)
-    .join(' · ');
-}
-
-type Staff = { id: number; name: string };
 
 const PAGE_SIZES = [10, 20, 50, 100];
 
@@ -98,8 +70,7 @@ export function StockHistory({
   // The picked product; a link or reload brings only its id, so then it is fetched for its name.
   const [picked, setPicked] = useState<ProductListItem | null>(null);
   const linked = useQuery({
-    queryKey: queryKeys('product').detail(query.productId ?? 0),
-    queryFn: () => fetchProduct(query.productId!),
+    ...productQueries.detail(query.productId ?? 0),
     enabled: Boolean(query.productId) && picked?.id !== query.productId,
   });
   const product = query.productId ? (picked?.id === query.productId ? picked : (linked.data ?? null)) : null;
@@ -107,16 +78,7 @@ export function StockHistory({
   const [exporting, setExporting] = useState(false);
 
   const list = useMovements(clientId, { ...filters, page, pageSize });
-  const staff = useQuery({
-    queryKey: queryKeys('user').list(clientId ?? 0, 'staff'),
-    queryFn: () =>
-      apiFetch<{ items: Staff[] }>(
-        `/user/client/${clientId}${toQueryString({ pageSize: 100, sort: 'name' })}`,
-      ),
-    enabled: Boolean(clientId),
-    select: (data) => data.items,
-    staleTime: 60_000,
-  });
+  const staff = useStaff(clientId);
 
   const exportCsv = async () => {
     if (!clientId) return;

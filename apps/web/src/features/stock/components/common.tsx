@@ -5,7 +5,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 import { FeedbackSnackbar, useFeedback } from '../../../components/FeedbackSnackbar.tsx';
-import { useSession } from '../../auth/session.tsx';
+import { useSession } from '../../auth/index.ts';
 import { StockHistory } from './StockHistory.tsx';
 
 /** What a stock page starts from: the shop, whether the user may write (WRITE.stock), its snackbar. */

@@ -26,9 +26,10 @@ import { type KeyboardEvent, memo, type RefObject, useEffect, useRef, useState }
 import { ListTable } from '../../components/listPage.tsx';
 import { centsToInput } from '../../components/MoneyField.tsx';
 import { ApiError, errorMessage } from '../../lib/api.ts';
-import type { LocalCatalog, SearchHit } from '../offline/catalog.ts';
-import { isOffline, setUnreachable } from '../offline/status.ts';
-import { fetchByBarcode, fetchProductDetail, searchProducts } from '../sale/api.ts';
+import type { LocalCatalog, SearchHit } from '../offline/index.ts';
+import { isOffline, setUnreachable } from '../offline/index.ts';
+import { searchProducts } from '../product/index.ts';
+import { fetchByBarcode, fetchProductDetail } from '../sale/index.ts';
 import { type ProductChoice, ProductOptionsDialog } from './ProductOptionsDialog.tsx';
 import type { PdvAction, PdvLine } from './state.ts';
 
@@ -197,7 +198,7 @@ export function ItemsStep({
       }
     } catch (error) {
       setMessage(
-        error instanceof ApiError && error.status === 404
+        error instanceof ApiError && error.code === 'not_found'
           ? `Nenhum produto encontrado para "${code}"`
           : errorMessage(error),
       );

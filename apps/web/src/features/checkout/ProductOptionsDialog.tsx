@@ -13,7 +13,7 @@ import List from '@mui/material/List';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemText from '@mui/material/ListItemText';
 import Typography from '@mui/material/Typography';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 
 export type ProductChoice = {
   variant: ProductVariant | null;
@@ -28,15 +28,27 @@ type Props = {
   onClose: () => void;
 };
 
-/** Variant picker (grid products) and add-ons (products with additionals), keyboard first. */
-export function ProductOptionsDialog({ product, variant: knownVariant, onChoose, onClose }: Props) {
+/**
+ * Variant picker (grid products) and add-ons (products with additionals), keyboard first. Each
+ * opening is a fresh dialog (keyed by the product and the known variant): nothing ticked for one
+ * product carries over to the next, whether it was added or canceled (issue 30 item 1).
+ */
+export function ProductOptionsDialog({ product, variant, onChoose, onClose }: Props) {
+  if (!product) return null;
+  return (
+    <OptionsDialog
+      key={`${product.id}:${variant?.id ?? ''}`}
+      product={product}
+      variant={variant}
+      onChoose={onChoose}
+      onClose={onClose}
+    />
+  );
+}
+
+function OptionsDialog({ product, variant: knownVariant, onChoose, onClose }: Props & { product: Product }) {
   const [variant, setVariant] = useState<ProductVariant | null>(knownVariant);
   const [chosen, setChosen] = useState<Record<number, boolean>>({});
-  useEffect(() => {
-    setVariant(knownVariant);
-    setChosen({});
-  }, [knownVariant]);
-  if (!product) return null;
 
   const variants = product.variants.filter((v) => v.active);
   const groups = product.additionalGroups.filter((g) => g.active);

@@ -28,7 +28,6 @@ import TextField from '@mui/material/TextField';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
-import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useWatch } from 'react-hook-form';
 import type { z } from 'zod';
@@ -36,12 +35,12 @@ import { Form, FormMoneyField, FormTextField, SubmitButton, useAppForm } from '.
 import { centsOf, centsToInput, MoneyField } from '../../components/MoneyField.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { shopToday } from '../../lib/format.ts';
-import { useSession } from '../auth/session.tsx';
-import { usePdvSurchargeLabel } from '../fee-simulator/pdvSurcharge.ts';
-import type { LocalCatalog } from '../offline/catalog.ts';
-import { isOffline, useOffline } from '../offline/status.ts';
-import { fetchCustomerCredit, saleKeys, validateCoupon } from '../sale/api.ts';
-import { PixQr } from '../sale/PixQr.tsx';
+import { useSession } from '../auth/index.ts';
+import { usePdvSurchargeLabel } from '../fee-simulator/index.ts';
+import type { LocalCatalog } from '../offline/index.ts';
+import { isOffline, useOffline } from '../offline/index.ts';
+import { PixQr } from '../sale/index.ts';
+import { useCustomerCredit, validateCoupon } from './api.ts';
 import { type PdvAction, type PdvState, pdvPaymentCheck } from './state.ts';
 
 type Props = {
@@ -76,11 +75,7 @@ export function PaymentStep({
   const creditShopCents = state.payments
     .filter((p) => p.method === 'creditShop')
     .reduce((s, p) => s + p.amountCents, 0);
-  const credit = useQuery({
-    queryKey: saleKeys.view('customer-credit', state.customer?.id, creditShopCents),
-    queryFn: () => fetchCustomerCredit(state.customer!.id, creditShopCents),
-    enabled: Boolean(state.customer),
-  });
+  const credit = useCustomerCredit(state.customer?.id, creditShopCents);
   const offline = useOffline();
   const { paymentGateway } = useSession();
 

@@ -11,9 +11,9 @@ import {
 } from '@balcao/core/sale';
 import type { PaymentMethod } from '@balcao/core/status';
 import { useCallback, useEffect, useMemo, useReducer } from 'react';
+import { newIdempotencyKey } from '../../lib/client.ts';
 import { shopToday } from '../../lib/format.ts';
 import { loadPersisted, removePersisted, savePersisted } from '../../lib/persist.ts';
-import { newIdempotencyKey } from '../sale/api.ts';
 
 /**
  * The PDV working state (spec 3 "Point-of-sale working state"), kept in local storage per user

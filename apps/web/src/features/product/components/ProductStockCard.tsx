@@ -1,6 +1,6 @@
 import { formatCents } from '@balcao/core/money';
 import { formatQuantity } from '@balcao/core/product';
-import { STOCK_MOVEMENT_TYPE_LABELS } from '@balcao/core/stock';
+import { STOCK_MOVEMENT_TYPE_LABELS, type StockMovement, stockReasonLabel } from '@balcao/core/stock';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
@@ -12,10 +12,34 @@ import type { ReactNode } from 'react';
 import { Loading } from '../../../components/Loading.tsx';
 import { alignRight, ListTable } from '../../../components/listPage.tsx';
 import { errorMessage } from '../../../lib/api.ts';
+import { formatDateTime } from '../../../lib/format.ts';
 import { readParam, useListParams } from '../../../lib/listParams.ts';
-import { useSession } from '../../auth/session.tsx';
+import { useSession } from '../../auth/index.ts';
 import { useReservationFigures, useStockCard } from '../api.ts';
-import { formatMovementTime, movementDetails, SignedQuantity } from './StockHistory.tsx';
+
+/** A movement's time without the comma: "05/01/2026 09:05". */
+export const formatMovementTime = (iso: string) => formatDateTime(iso).replace(',', '');
+
+/** "+2 un" in green, "−1,5 kg" in red. */
+export function SignedQuantity({ value, unit }: { value: number; unit: string }) {
+  const text = `${value > 0 ? '+' : value < 0 ? '−' : ''}${formatQuantity(Math.abs(value), unit)}`;
+  return (
+    <Typography
+      component="span"
+      variant="body2"
+      sx={{ fontWeight: 500, color: value < 0 ? 'error.main' : 'success.main', whiteSpace: 'nowrap' }}
+    >
+      {text}
+    </Typography>
+  );
+}
+
+/** Reason, document and note of a movement in one line. */
+export function movementDetails(m: StockMovement): string {
+  return [stockReasonLabel(m.reason), m.document, m.note, m.saleId ? `Venda #${m.saleId}` : null]
+    .filter(Boolean)
+    .join(' · ');
+}
 
 const PAGE_SIZES = [10, 20, 50, 100];
 const cardQuery = (params: URLSearchParams) => ({

@@ -18,19 +18,16 @@ import RadioGroup from '@mui/material/RadioGroup';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Form, FormError, FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
 import { centsOf, centsToInput, MoneyField } from '../../components/MoneyField.tsx';
 import { ApiError, errorMessage } from '../../lib/api.ts';
 import { formatTime } from '../../lib/format.ts';
-import { queryKeys } from '../../lib/queryKeys.ts';
-import { useSession } from '../auth/session.tsx';
-import type { LocalCatalog } from '../offline/catalog.ts';
-import type { LocalCustomer } from '../offline/db.ts';
-import { isOffline, useOffline } from '../offline/status.ts';
-import { fetchCustomerDetail, postQuickCustomer, searchCustomers, useSellers } from '../sale/api.ts';
-import { type PickedFreight, postDeliveryQuote, takePickedFreight } from '../shipping/api.ts';
+import { useSession } from '../auth/index.ts';
+import type { LocalCatalog, LocalCustomer } from '../offline/index.ts';
+import { isOffline, useOffline } from '../offline/index.ts';
+import { searchCustomers, useCustomerDetail, useQuickCustomer, useSellers } from '../sale/index.ts';
+import { type PickedFreight, postDeliveryQuote, takePickedFreight } from '../shipping/index.ts';
 import { type PdvAction, type PdvState, pdvTotals } from './state.ts';
 
 type Props = {
@@ -85,11 +82,7 @@ export function CustomerStep({ clientId, state, dispatch, deliveryOnly = false, 
   const sellers = useSellers(clientId, session.user?.userType.id);
   const customerId = state.customer?.id;
   const offline = useOffline();
-  const detail = useQuery({
-    queryKey: queryKeys('customer').detail(customerId ?? 0),
-    queryFn: () => fetchCustomerDetail(customerId!),
-    enabled: Boolean(customerId) && !(catalog && offline),
-  });
+  const detail = useCustomerDetail(customerId, !(catalog && offline));
   // Offline (or the server out of reach), the customer's addresses and crediário figures come from
   // the local copy, as last seen (issue 21).
   const useLocal =
@@ -452,9 +445,10 @@ function QuickCustomerForm({
     defaultValues: { name: '', phone: '', document: '' },
     toInput: quickBody,
   });
+  const quick = useQuickCustomer();
   // What was typed goes to the API, which parses it with the same schema.
   const submit = async () => {
-    const created = await postQuickCustomer(quickBody(form.getValues()));
+    const created = await quick.mutateAsync(quickBody(form.getValues()));
     onCreated({ id: created.id, name: created.name, document: created.document, phone: created.phone });
   };
   return (

@@ -1,0 +1,50 @@
+import type { Upload } from '@balcao/core/contract';
+import '@fastify/multipart';
+import type { FastifyRequest } from 'fastify';
+import { AppError } from '../errors.ts';
+
+export type ImageType = 'image/jpeg' | 'image/png' | 'image/webp';
+
+/** The real type of the bytes (magic numbers), never the file name or the browser's claim. */
+export function sniffImageType(data: Buffer): ImageType | null {
+  if (data.length >= 3 && data[0] === 0xff && data[1] === 0xd8 && data[2] === 0xff) return 'image/jpeg';
+  if (
+    data.length >= 8 &&
+    data.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))
+  )
+    return 'image/png';
+  if (
+    data.length >= 12 &&
+    data.subarray(0, 4).toString('latin1') === 'RIFF' &&
+    data.subarray(8, 12).toString('latin1') === 'WEBP'
+  )
+    return 'image/webp';
+  return null;
+}
+
+/** The largest upload any route accepts (the multipart parser's own ceiling; each route sets its own). */
+export const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;
+
+/**
+ * The one image upload (multipart field "file"): read whole into memory up to the route's limit,
+ * its bytes sniffed. 415 when the request is not multipart or the bytes are not JPEG, PNG or WebP,
+ * 400 without a file, 413 over the limit: each with the route's Portuguese text.
+ */
+export async function readImageUpload(request: FastifyRequest, upload: Upload): Promise<Buffer> {
+  if (!request.isMultipart()) {
+    throw new AppError(415, 'Envie a imagem como multipart/form-data no campo "file"');
+  }
+  const file = await request.file({ limits: { fileSize: upload.maxBytes, files: 1, fields: 5, parts: 6 } });
+  if (!file) throw new AppError(400, 'Envie um arquivo de imagem');
+  let data: Buffer;
+  try {
+    data = await file.toBuffer();
+  } catch (error) {
+    if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
+      throw new AppError(413, upload.tooLarge);
+    throw error;
+  }
+  if (file.file.truncated) throw new AppError(413, upload.tooLarge);
+  if (!sniffImageType(data)) throw new AppError(415, upload.notSupported);
+  return data;
+}

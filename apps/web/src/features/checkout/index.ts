@@ -1,0 +1,21 @@
+/**
+ * The checkout kit (issue 29): the steps a sale is made of (items, customer and delivery, payment),
+ * the product options and discount approval dialogs, and the working state with its totals and the
+ * sale body. The PDV, the budget PDV, the budget conversion and the phone order use it; other
+ * features import only what this index exports.
+ */
+export { CustomerStep } from './CustomerStep.tsx';
+export { DiscountApprovalDialog } from './DiscountApprovalDialog.tsx';
+export { ItemsStep } from './ItemsStep.tsx';
+export { DiscountAndCoupon, PaymentStep } from './PaymentStep.tsx';
+export { type ProductChoice, ProductOptionsDialog } from './ProductOptionsDialog.tsx';
+export {
+  emptyPdv,
+  type PdvLine,
+  type PdvState,
+  pdvPaymentCheck,
+  pdvReducer,
+  pdvToSaleInput,
+  pdvTotals,
+  usePdvState,
+} from './state.ts';

@@ -1,0 +1,70 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { PaymentPanel } from './PaymentPanel.tsx';
+import { TAB } from './testData.ts';
+
+type Sent = { url: string; key: string | undefined; body: unknown };
+
+/** The API: the first `failures` writes find no connection, the others answer the tab. */
+function serve(failures: number) {
+  const writes: Sent[] = [];
+  let left = failures;
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string, init: RequestInit = {}) => {
+      if ((init.method ?? 'GET') === 'GET') return new Response(JSON.stringify(TAB), { status: 200 });
+      const headers = (init.headers ?? {}) as Record<string, string>;
+      writes.push({ url, key: headers['idempotency-key'], body: JSON.parse(String(init.body)) });
+      if (left-- > 0) throw new TypeError('Failed to fetch');
+      return new Response(JSON.stringify(TAB), { status: 201 });
+    }),
+  );
+  return writes;
+}
+
+function renderPanel() {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return render(
+    <QueryClientProvider client={client}>
+      <MemoryRouter>
+        <PaymentPanel comanda={TAB} canReceive />
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+}
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+describe("receiving a payment (a mutation with the action's Idempotency-Key)", { timeout: 20_000 }, () => {
+  it('sends a retry after a lost answer with the same key, and the next payment with a new one', async () => {
+    const writes = serve(1);
+    renderPanel();
+    const pay = (text: string) => {
+      fireEvent.change(screen.getByLabelText('Valor a receber'), { target: { value: text } });
+      fireEvent.click(screen.getByRole('button', { name: `Receber R$ ${text}` }));
+    };
+    pay('10,00');
+    expect(await screen.findByText(/Não foi possível conectar/)).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Receber R$ 10,00' }));
+    await waitFor(() => expect(writes).toHaveLength(2));
+    await waitFor(() =>
+      expect((screen.getByLabelText('Valor a receber') as HTMLInputElement).value).toBe(''),
+    );
+    pay('5,00');
+    await waitFor(() => expect(writes).toHaveLength(3));
+    const body = (cents: number) => ({ kind: 'amount', method: 'money', amountCents: cents });
+    expect(writes.map((w) => ({ url: w.url, body: w.body }))).toEqual([
+      { url: '/v1/comanda/1/payment', body: body(1000) },
+      { url: '/v1/comanda/1/payment', body: body(1000) },
+      { url: '/v1/comanda/1/payment', body: body(500) },
+    ]);
+    expect(writes[0].key).toMatch(/^[\x21-\x7e]{8,200}$/);
+    expect(writes[1].key).toBe(writes[0].key);
+    expect(writes[2].key).not.toBe(writes[0].key);
+  });
+});

@@ -1,0 +1,6 @@
+/** What the delivery feature offers the other features (the structure check allows no other way in). */
+
+export type { OrderAction } from './api.ts';
+export { useDriverOrders, useOrderAction, useShiftAction } from './api.ts';
+export { addressLine, OrderCard } from './OrderCard.tsx';
+export { useNow } from './sound.ts';

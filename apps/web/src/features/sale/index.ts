@@ -1,0 +1,13 @@
+/** What the sale feature offers the other features (the structure check allows no other way in). */
+
+export {
+  fetchByBarcode,
+  fetchProductDetail,
+  searchCustomers,
+  useCheckout,
+  useCustomerDetail,
+  useQuickCustomer,
+  useSellers,
+} from './api.ts';
+export { PixQr } from './PixQr.tsx';
+export { Receipt } from './Receipt.tsx';
