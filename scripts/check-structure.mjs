@@ -13,6 +13,8 @@
 //      endpoints declared in core through lib/client.ts (docs/architecture.md, "One contract").
 //   3. User types only through can() and named constants (core's routes.ts sets, `UserType`): no user-type id
 //      written as a number beside a user type in the apps (`userTypeId === 10`, `eq(users.userTypeId, 1)`).
+//   4. Dates through core's time module: no `Intl.DateTimeFormat`, `toLocaleDateString`/`toLocaleTimeString` or
+//      `timeZone: '...'` literal in the apps (core's time.ts formats on the shop's zone).
 // Test files are left out: a test may reach into anything to set up or check.
 // Prints every violation and exits 1 if there is any; `--graph` also prints each folder's dependencies.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -178,7 +180,8 @@ for (const file of webFiles) {
   }
 }
 
-// User types by name (docs/architecture.md, Roles)
+// User types by name (docs/architecture.md, Roles); dates through the time module (The shop's clock)
+const OWN_DATE_FORMAT = /Intl\.DateTimeFormat|toLocale(?:Date|Time)String|\btimeZone:\s*['"`]/;
 const USER_TYPE_NUMBER =
   /\b(?:userTypeId|userType\??\.id)\s*(?:===|!==|==|!=)\s*\d|\d\s*(?:===|!==|==|!=)\s*[\w?.]*(?:userTypeId|userType\??\.id)\b|\buserTypeId\s*,\s*\d+\s*\)/;
 for (const file of [...filesUnder(join(root, 'apps/api/src')), ...webFiles]) {
@@ -187,6 +190,11 @@ for (const file of [...filesUnder(join(root, 'apps/api/src')), ...webFiles]) {
     if (USER_TYPE_NUMBER.test(line)) {
       problems.push(
         `user types: ${relative(root, file)}:${i + 1} compares a user type with a number; use can(userTypeId, SET) or UserType.X`,
+      );
+    }
+    if (OWN_DATE_FORMAT.test(line)) {
+      problems.push(
+        `time: ${relative(root, file)}:${i + 1} formats a date or names a zone itself; use core's time module (formatInZone, dateIn) or lib/format.ts`,
       );
     }
   });

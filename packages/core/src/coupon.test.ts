@@ -9,7 +9,7 @@ import {
   formatCouponDiscount,
   makeCouponInputSchema,
 } from './coupon.ts';
-import { addDays, formatDateBr, isIsoDate } from './date.ts';
+import { addDays, formatDateBr, formatDateLong, isIsoDate } from './date.ts';
 
 const TODAY = '2025-03-10';
 const schema = makeCouponInputSchema({ today: () => TODAY });
@@ -364,6 +364,7 @@ describe('dates', () => {
     expect(addDays('2024-12-31', 1)).toBe('2025-01-01');
     expect(formatDateBr('2025-03-09')).toBe('09/03/2025');
     expect(formatDateBr('2025-03-09T00:00:00.000Z')).toBe('09/03/2025');
+    expect(formatDateLong('2026-11-22')).toBe('domingo, 22 de novembro');
   });
 });
 

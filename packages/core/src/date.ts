@@ -25,3 +25,15 @@ export function formatDateBr(iso: string | null | undefined): string {
   const [year, month, day] = date.split('-');
   return `${day}/${month}/${year}`;
 }
+
+const longDate = new Intl.DateTimeFormat('pt-BR', {
+  timeZone: 'UTC',
+  weekday: 'long',
+  day: 'numeric',
+  month: 'long',
+});
+
+/** "2026-11-22" -> "domingo, 22 de novembro" (the calendar date as written, no zone involved). */
+export function formatDateLong(iso: string): string {
+  return longDate.format(new Date(`${iso}T12:00:00Z`));
+}

@@ -1,4 +1,6 @@
 import { PRINT_JOB_EVENT, PRINT_STATION_EVENT, type PrintJob } from '@balcao/core/printing';
+import { formatInZone } from '@balcao/core/time';
+import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helper.ts';
 import {
@@ -10,6 +12,7 @@ import {
   makeShop,
   type SocketClients,
 } from '../../../test/kit.ts';
+import { clients } from '../../db/schema.ts';
 
 const API_KEY = 'chave-de-teste';
 
@@ -298,8 +301,13 @@ describe('print jobs and stations', () => {
     expect(await other.api.get('/printing/stations').then((r) => r.json())).toEqual([]);
   });
 
-  it('prints the sale receipt automatically when the option is on, once per sale', async () => {
+  it('prints the sale receipt automatically when the option is on, once per sale, on the shop clock', async () => {
     const shop = await makeShop(t, [1]);
+    // A shop in Manaus: the receipt shows its clock, not São Paulo's.
+    await t.database.db
+      .update(clients)
+      .set({ timeZone: 'America/Manaus' })
+      .where(eq(clients.id, shop.client.id));
     const saved = expectStatus(
       await shop.api.put(
         '/printing/settings',
@@ -322,6 +330,8 @@ describe('print jobs and stations', () => {
     expect(receipt.payload.lines.some((l) => l.includes('CUPOM NÃO FISCAL'))).toBe(true);
     expect(receipt.payload.lines.some((l) => l.includes('Café coado'))).toBe(true);
     expect(receipt.payload.lines.every((l) => l.length <= 32)).toBe(true);
+    const soldAt = receipt.payload.lines.find((l) => l.startsWith(`Venda nº ${sale.number}`));
+    expect(soldAt?.endsWith(formatInZone(sale.createdAt, 'America/Manaus'))).toBe(true);
 
     // With the option off, a sale prints nothing.
     expectStatus(

@@ -1,3 +1,4 @@
+import { formatDateLong } from '@balcao/core/date';
 import { changePercent, type Home, type HomeSales, type SalesPeriod } from '@balcao/core/home';
 import { formatCents } from '@balcao/core/money';
 import { plural } from '@balcao/core/plural';
@@ -26,15 +27,6 @@ import { useHome } from './api.ts';
 
 const HomeCharts = lazy(() => import('./HomeCharts.tsx'));
 
-const longDate = new Intl.DateTimeFormat('pt-BR', {
-  timeZone: 'UTC',
-  weekday: 'long',
-  day: 'numeric',
-  month: 'long',
-});
-/** "domingo, 22 de novembro" for the shop's date (YYYY-MM-DD). */
-const shopDate = (iso: string) => longDate.format(new Date(`${iso}T12:00:00Z`));
-
 /** Home (/dashboard): the shop's day at a glance, by user type; the areas a user type opens otherwise. */
 export default function HomePage() {
   const { user, settingsChecklist } = useSession();
@@ -49,7 +41,7 @@ export default function HomePage() {
       </Typography>
       <Typography color="text.secondary" sx={{ mb: 3 }}>
         {user.client.name} · {user.userType.name}
-        {data ? ` · ${shopDate(data.today)}` : ''}
+        {data ? ` · ${formatDateLong(data.today)}` : ''}
       </Typography>
       {home.isPending && <LinearProgress aria-label="Carregando o resumo do dia" sx={{ mb: 2 }} />}
       {home.isError && <LoadError what="o resumo do dia" error={home.error} onRetry={() => home.refetch()} />}

@@ -1,4 +1,5 @@
 import { can, WRITE } from '@balcao/core/routes';
+import { isoToShopLocal, shopLocalToIso } from '@balcao/core/time';
 import {
   type Interval,
   WEEKDAYS,
@@ -20,6 +21,7 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { Controller, type FieldErrors, get, useFormState, useWatch } from 'react-hook-form';
 import { FormTextField, useAppForm } from '../../../components/form.tsx';
+import { shopTimeZone } from '../../../lib/format.ts';
 import { useSession } from '../../auth/index.ts';
 import { useSaveWorkingHours, useWorkingHours } from '../api.ts';
 import { SettingsForm, SettingsQuery, SettingsSection, useSyncedVersion } from '../SettingsLayout.tsx';
@@ -31,13 +33,8 @@ type Values = {
   pause: { paused: boolean; reason: string; until: string };
 };
 
-/** An ISO instant as a datetime-local input shows it (the browser's clock). */
-function toLocalInput(iso: string | null): string {
-  if (!iso) return '';
-  const d = new Date(iso);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
-}
+/** An ISO instant as a datetime-local input shows it: on the shop's clock, like the hours above it. */
+const toLocalInput = (iso: string | null) => (iso ? isoToShopLocal(iso, shopTimeZone()) : '');
 
 function toValues(s: WorkingHoursSettings): Values {
   return {
@@ -52,7 +49,7 @@ function toInput(v: Values) {
     ...v,
     pause: {
       ...v.pause,
-      until: v.pause.until ? new Date(v.pause.until).toISOString() : null,
+      until: v.pause.until ? (shopLocalToIso(v.pause.until, shopTimeZone()) ?? 'inválida') : null,
     },
     updatedAt: null,
   };
