@@ -4,6 +4,7 @@ import type { UserTypeId } from '@balcao/core/userTypes';
 import { and, eq, gt, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../db/client.ts';
+import { withPreparedStatements } from '../db/prepared.ts';
 import { clients, sessions, users } from '../db/schema.ts';
 import { forbidden, notFound, unauthorized } from '../errors.ts';
 import { loaderPer, sameMomentLoader } from '../lib/batch.ts';
@@ -82,7 +83,10 @@ function prepareFindSessions(db: Db) {
 const sessionLoader = loaderPer((db: Db) => {
   const statement = prepareFindSessions(db);
   return sameMomentLoader<string, SessionUser | null>(async (hashes) => {
-    const rows = await statement.execute({ tokenHashes: `{${[...new Set(hashes)].join(',')}}` });
+    // Prepared on PGlite too (db/prepared.ts); node-postgres prepares it by its name.
+    const rows = await withPreparedStatements(() =>
+      statement.execute({ tokenHashes: `{${[...new Set(hashes)].join(',')}}` }),
+    );
     const byHash = new Map(
       rows.map(({ tokenHash, ...row }) => [tokenHash, { ...row, userTypeId: row.userTypeId as UserTypeId }]),
     );
