@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { cpSync, rmSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { sql } from 'drizzle-orm';
@@ -49,7 +49,7 @@ async function createDatabaseFromTemplate(admin: Database, name: string, templat
   }
 }
 
-/** A fresh database for one test file: PGlite from the migrated template, or a new database on PostgreSQL. */
+/** A fresh database for one test file: a copy of the migrated PGlite template, or a new database on PostgreSQL from its template. */
 export async function openTestDatabase(): Promise<Database> {
   const url = process.env.DATABASE_URL;
   if (url) {
@@ -75,9 +75,18 @@ export async function openTestDatabase(): Promise<Database> {
       },
     };
   }
-  const tar = readFileSync(inject('pgliteTemplate'));
-  const client = await PGlite.create({ loadDataDir: new Blob([tar]), extensions: { pg_trgm } });
-  return fromPglite(client);
+  // PGlite: a copy of the migrated template's files, beside it (globalSetup removes the folder).
+  const template = inject('pgliteTemplate');
+  const copy = `${template}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  cpSync(template, copy, { recursive: true });
+  const database = fromPglite(await PGlite.create(copy, { extensions: { pg_trgm } }));
+  return {
+    ...database,
+    close: async () => {
+      await database.close();
+      rmSync(copy, { recursive: true, force: true });
+    },
+  };
 }
 
 export type TestApp = { app: App; database: Database; close: () => Promise<void> };
