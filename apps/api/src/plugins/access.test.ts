@@ -101,7 +101,7 @@ describe('authentication on every registered route', () => {
       }
     }
     expect(failures).toEqual([]);
-  });
+  }, 120_000);
 
   it("answers 403 on every route to the user types outside the route's access list", async () => {
     const { users } = await createClientWithUsers(t, [...USER_TYPE_IDS]);
@@ -119,7 +119,9 @@ describe('authentication on every registered route', () => {
     }
     expect(failures).toEqual([]);
     expect(checked).toBeGreaterThan(0);
-  });
+    // About 1,000 requests one after another (every route for every type it refuses): a few seconds
+    // alone, longer beside the other files on a busy 2-core machine.
+  }, 120_000);
 });
 
 /** One raw HTTP request with the request line's target exactly as given (inject would normalise it). */
