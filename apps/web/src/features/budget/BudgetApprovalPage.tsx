@@ -1,4 +1,4 @@
-import type { BudgetPublic } from '@balcao/core/budget';
+import { type BudgetPublic, budgetAnswerInputSchema } from '@balcao/core/budget';
 import { formatDateBr } from '@balcao/core/date';
 import { formatCents } from '@balcao/core/money';
 import { formatQuantity } from '@balcao/core/product';
@@ -18,10 +18,10 @@ import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useEffect, useState } from 'react';
 import { useLocation } from 'react-router';
+import { Form, FormError, FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { formatDate } from '../../lib/format.ts';
@@ -78,18 +78,20 @@ function Approval({
 }) {
   const { shop, budget: b } = data;
   const [refusing, setRefusing] = useState(false);
-  const [reason, setReason] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
+  // The refusal's reason: core's rule (3 characters at least) checked before sending, a refusal under it.
+  const refusal = useAppForm({
+    schema: budgetAnswerInputSchema,
+    defaultValues: { reason: '' },
+    toInput: (v) => ({ answer: 'refused', reason: v.reason }),
+  });
 
-  const answer = async (value: 'approved' | 'refused') => {
+  const approve = async () => {
     setSending(true);
     setError(null);
     try {
-      onAnswered(
-        await postPublicAnswer(token, { answer: value, reason: value === 'refused' ? reason : null }),
-      );
-      setRefusing(false);
+      onAnswered(await postPublicAnswer(token, { answer: 'approved', reason: null }));
     } catch (e) {
       setError(errorMessage(e));
     } finally {
@@ -226,13 +228,7 @@ function Approval({
         </Alert>
       ) : (
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-          <Button
-            variant="contained"
-            color="success"
-            size="large"
-            disabled={sending}
-            onClick={() => answer('approved')}
-          >
+          <Button variant="contained" color="success" size="large" disabled={sending} onClick={approve}>
             Aprovar
           </Button>
           <Button
@@ -256,31 +252,35 @@ function Approval({
       )}
 
       <Dialog open={refusing} onClose={() => setRefusing(false)} fullWidth maxWidth="xs">
-        <DialogTitle>Recusar orçamento</DialogTitle>
-        <DialogContent>
-          <TextField
-            label="Motivo da recusa"
-            value={reason}
-            onChange={(e) => setReason(e.target.value)}
-            fullWidth
-            multiline
-            minRows={2}
-            autoFocus
-            sx={{ mt: 1 }}
-            slotProps={{ htmlInput: { maxLength: 500 } }}
-          />
-          {error && (
-            <Alert severity="error" sx={{ mt: 2 }}>
-              {error}
-            </Alert>
-          )}
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={() => setRefusing(false)}>Voltar</Button>
-          <Button color="error" variant="contained" disabled={sending} onClick={() => answer('refused')}>
-            Recusar
-          </Button>
-        </DialogActions>
+        <Form
+          form={refusal}
+          aria-label="Recusar orçamento"
+          onSubmit={async (body) => {
+            onAnswered(await postPublicAnswer(token, body));
+            setRefusing(false);
+          }}
+        >
+          <DialogTitle>Recusar orçamento</DialogTitle>
+          <DialogContent sx={{ '& > .MuiAlert-root': { mt: 2 } }}>
+            <FormTextField
+              control={refusal.control}
+              name="reason"
+              label="Motivo da recusa"
+              multiline
+              minRows={2}
+              autoFocus
+              sx={{ mt: 1 }}
+              slotProps={{ htmlInput: { maxLength: 500 } }}
+            />
+            <FormError />
+          </DialogContent>
+          <DialogActions>
+            <Button onClick={() => setRefusing(false)}>Voltar</Button>
+            <SubmitButton color="error" busyLabel="Recusar" disabled={sending}>
+              Recusar
+            </SubmitButton>
+          </DialogActions>
+        </Form>
       </Dialog>
     </Paper>
   );

@@ -1,4 +1,10 @@
-import { BUDGET_STATUS_LABELS, type Budget, type BudgetSendResult } from '@balcao/core/budget';
+import {
+  BUDGET_STATUS_LABELS,
+  type Budget,
+  type BudgetSendResult,
+  budgetCancelInputSchema,
+  budgetRenewInputSchema,
+} from '@balcao/core/budget';
 import { formatDateBr } from '@balcao/core/date';
 import { formatCents } from '@balcao/core/money';
 import { formatQuantity } from '@balcao/core/product';
@@ -23,6 +29,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useCallback, useState } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
+import { Form, FormError, FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { alignRight, ListTable, useHandedOverMessage } from '../../components/listPage.tsx';
 import { errorMessage } from '../../lib/api.ts';
@@ -378,8 +385,8 @@ function BudgetDetail({ budget: b, message }: { budget: Budget; message: string 
         </Paper>
       </Box>
 
-      <CancelDialog open={dialog === 'cancel'} budget={b} onClose={() => setDialog(null)} />
-      <RenewDialog open={dialog === 'renew'} budget={b} onClose={() => setDialog(null)} />
+      {dialog === 'cancel' && <CancelDialog budget={b} onClose={() => setDialog(null)} />}
+      {dialog === 'renew' && <RenewDialog budget={b} onClose={() => setDialog(null)} />}
     </Box>
   );
 }
@@ -393,93 +400,85 @@ function Line({ label, value }: { label: string; value: string }) {
   );
 }
 
-function CancelDialog({ open, budget, onClose }: { open: boolean; budget: Budget; onClose: () => void }) {
+/** The form's error sits under the fields, spaced as they are. */
+const ALERT_BELOW = { '& > .MuiAlert-root': { mt: 2 } } as const;
+
+/** Cancelling asks an optional reason (core's schema: at most 500 characters); a refusal shows above the buttons. */
+function CancelDialog({ budget, onClose }: { budget: Budget; onClose: () => void }) {
   const cancel = useCancelBudget();
-  const [reason, setReason] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const form = useAppForm({ schema: budgetCancelInputSchema, defaultValues: { reason: '' } });
   return (
-    <Dialog open={open} onClose={onClose} fullWidth maxWidth="xs">
-      <DialogTitle>Cancelar orçamento nº {budget.number}</DialogTitle>
-      <DialogContent>
-        <TextField
-          label="Motivo (opcional)"
-          value={reason}
-          onChange={(e) => setReason(e.target.value)}
-          fullWidth
-          multiline
-          sx={{ mt: 1 }}
-          slotProps={{ htmlInput: { maxLength: 500 } }}
-        />
-        {budget.reservationActive && (
-          <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
-            A reserva de estoque será liberada.
-          </Typography>
-        )}
-        {error && (
-          <Alert severity="error" sx={{ mt: 2 }}>
-            {error}
-          </Alert>
-        )}
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>Voltar</Button>
-        <Button
-          color="error"
-          variant="contained"
-          disabled={cancel.isPending}
-          onClick={() =>
-            cancel
-              .mutateAsync({ params: { id: budget.id }, body: { reason: reason.trim() || null } })
-              .then(onClose, (e) => setError(errorMessage(e)))
-          }
-        >
-          Cancelar orçamento
-        </Button>
-      </DialogActions>
+    <Dialog open onClose={onClose} fullWidth maxWidth="xs">
+      <Form
+        form={form}
+        aria-label={`Cancelar orçamento nº ${budget.number}`}
+        onSubmit={async (body) => {
+          await cancel.mutateAsync({ params: { id: budget.id }, body });
+          onClose();
+        }}
+      >
+        <DialogTitle>Cancelar orçamento nº {budget.number}</DialogTitle>
+        <DialogContent sx={ALERT_BELOW}>
+          <FormTextField
+            control={form.control}
+            name="reason"
+            label="Motivo (opcional)"
+            multiline
+            sx={{ mt: 1 }}
+            slotProps={{ htmlInput: { maxLength: 500 } }}
+          />
+          {budget.reservationActive && (
+            <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
+              A reserva de estoque será liberada.
+            </Typography>
+          )}
+          <FormError />
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={onClose}>Voltar</Button>
+          <SubmitButton color="error" busyLabel="Cancelar orçamento">
+            Cancelar orçamento
+          </SubmitButton>
+        </DialogActions>
+      </Form>
     </Dialog>
   );
 }
 
-function RenewDialog({ open, budget, onClose }: { open: boolean; budget: Budget; onClose: () => void }) {
+/** Renewing takes a new validity date, or none for the system's default; a bad date shows under it. */
+function RenewDialog({ budget, onClose }: { budget: Budget; onClose: () => void }) {
   const renew = useRenewBudget();
-  const [validUntil, setValidUntil] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const form = useAppForm({ schema: budgetRenewInputSchema, defaultValues: { validUntil: '' } });
   return (
-    <Dialog open={open} onClose={onClose} fullWidth maxWidth="xs">
-      <DialogTitle>Renovar orçamento nº {budget.number}</DialogTitle>
-      <DialogContent>
-        <Typography variant="body2" sx={{ mb: 2 }}>
-          Os preços serão atualizados pelos de hoje e o orçamento volta a pendente.
-        </Typography>
-        <TextField
-          type="date"
-          label="Nova validade"
-          value={validUntil}
-          onChange={(e) => setValidUntil(e.target.value)}
-          helperText="Em branco: a validade padrão do sistema"
-          slotProps={{ inputLabel: { shrink: true } }}
-          fullWidth
-        />
-        {error && (
-          <Alert severity="error" sx={{ mt: 2 }}>
-            {error}
-          </Alert>
-        )}
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>Voltar</Button>
-        <Button
-          variant="contained"
-          disabled={renew.isPending}
-          onClick={() =>
-            renew
-              .mutateAsync({ params: { id: budget.id }, body: { validUntil: validUntil || null } })
-              .then(onClose, (e) => setError(errorMessage(e)))
-          }
-        >
-          Renovar
-        </Button>
-      </DialogActions>
+    <Dialog open onClose={onClose} fullWidth maxWidth="xs">
+      <Form
+        form={form}
+        aria-label={`Renovar orçamento nº ${budget.number}`}
+        onSubmit={async (body) => {
+          await renew.mutateAsync({ params: { id: budget.id }, body });
+          onClose();
+        }}
+      >
+        <DialogTitle>Renovar orçamento nº {budget.number}</DialogTitle>
+        <DialogContent sx={ALERT_BELOW}>
+          <Typography variant="body2" sx={{ mb: 2 }}>
+            Os preços serão atualizados pelos de hoje e o orçamento volta a pendente.
+          </Typography>
+          <FormTextField
+            control={form.control}
+            name="validUntil"
+            type="date"
+            label="Nova validade"
+            helperText="Em branco: a validade padrão do sistema"
+            slotProps={{ inputLabel: { shrink: true } }}
+          />
+          <FormError />
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={onClose}>Voltar</Button>
+          <SubmitButton busyLabel="Renovar">Renovar</SubmitButton>
+        </DialogActions>
+      </Form>
     </Dialog>
   );
 }

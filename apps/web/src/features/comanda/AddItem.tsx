@@ -1,4 +1,4 @@
-import type { ComandaLineInput } from '@balcao/core/comanda';
+import { type ComandaLineInput, comandaLineInputSchema } from '@balcao/core/comanda';
 import { formatCents } from '@balcao/core/money';
 import type { Product, ProductListItem } from '@balcao/core/product';
 import AddIcon from '@mui/icons-material/Add';
@@ -18,6 +18,8 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useEffect, useState } from 'react';
+import { useWatch } from 'react-hook-form';
+import { Form, FormError, FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
 import { ApiError, errorMessage } from '../../lib/api.ts';
 import { useDebouncedValue } from '../../lib/useDebouncedValue.ts';
 import { type ProductChoice, ProductOptionsDialog } from '../checkout/index.ts';
@@ -46,10 +48,7 @@ export function AddItem({
   const [results, setResults] = useState<ProductListItem[]>([]);
   const [options, setOptions] = useState<Product | null>(null);
   const [picked, setPicked] = useState<Picked | null>(null);
-  const [quantity, setQuantity] = useState(1);
-  const [notes, setNotes] = useState('');
   const [message, setMessage] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const q = useDebouncedValue(text.trim(), 250);
 
   useEffect(() => {
@@ -78,8 +77,6 @@ export function AddItem({
         product.additionalGroups.some((g) => g.active && g.items.length);
       if (needsOptions) setOptions(product);
       else setPicked({ product, choice: { variant: null, additionals: [] } });
-      setQuantity(1);
-      setNotes('');
     } catch (error) {
       // No connection: a product seen in the list is added as is (the server checks its options when
       // the queued line is sent).
@@ -88,8 +85,6 @@ export function AddItem({
           product: { id: productId, name: known.name } as Product,
           choice: { variant: null, additionals: [] },
         });
-        setQuantity(1);
-        setNotes('');
       } else setMessage(errorMessage(error));
     }
   };
@@ -107,27 +102,6 @@ export function AddItem({
     }
   };
 
-  const add = async () => {
-    if (!picked) return;
-    setBusy(true);
-    try {
-      await onAdd({
-        productId: picked.product.id,
-        variantId: picked.choice.variant?.id ?? null,
-        quantity,
-        additionals: picked.choice.additionals.map((a) => ({ id: a.id, quantity: a.quantity })),
-        notes: notes.trim() || null,
-        description: picked.product.name,
-      });
-      setPicked(null);
-      setText('');
-    } catch (error) {
-      setMessage(errorMessage(error));
-    } finally {
-      setBusy(false);
-    }
-  };
-
   const favourites = menu.data?.favourites ?? [];
   const categories = menu.data?.categories ?? [];
   return (
@@ -138,53 +112,15 @@ export function AddItem({
         </Alert>
       )}
       {picked ? (
-        <Paper variant="outlined" sx={{ p: 1.5 }} data-testid="add-item-draft">
-          <Typography sx={{ fontWeight: 600 }}>
-            {picked.product.name}
-            {picked.choice.variant
-              ? ` (${[picked.choice.variant.color, picked.choice.variant.size].filter(Boolean).join(' ')})`
-              : ''}
-          </Typography>
-          {picked.choice.additionals.length > 0 && (
-            <Typography variant="body2" color="text.secondary">
-              + {picked.choice.additionals.map((a) => a.name).join(', ')}
-            </Typography>
-          )}
-          <Stack direction="row" sx={{ alignItems: 'center', gap: 1, my: 1 }}>
-            <IconButton
-              aria-label="Menos"
-              onClick={() => setQuantity((n) => Math.max(1, n - 1))}
-              size="large"
-            >
-              <RemoveIcon />
-            </IconButton>
-            <Typography variant="h6" aria-label="Quantidade" sx={{ minWidth: 32, textAlign: 'center' }}>
-              {quantity}
-            </Typography>
-            <IconButton
-              aria-label="Mais"
-              onClick={() => setQuantity((n) => Math.min(99, n + 1))}
-              size="large"
-            >
-              <AddIcon />
-            </IconButton>
-          </Stack>
-          <TextField
-            fullWidth
-            label="Observação"
-            placeholder="sem cebola"
-            value={notes}
-            onChange={(e) => setNotes(e.target.value.slice(0, 200))}
-          />
-          <Stack direction="row" sx={{ gap: 1, mt: 1.5 }}>
-            <Button variant="contained" size="large" onClick={add} disabled={busy} sx={{ flex: 1 }}>
-              Adicionar
-            </Button>
-            <Button size="large" onClick={() => setPicked(null)}>
-              Voltar
-            </Button>
-          </Stack>
-        </Paper>
+        <Draft
+          picked={picked}
+          onAdd={async (line) => {
+            await onAdd(line);
+            setPicked(null);
+            setText('');
+          }}
+          onBack={() => setPicked(null)}
+        />
       ) : (
         <>
           {favourites.length > 0 && (
@@ -282,5 +218,88 @@ export function AddItem({
         }}
       />
     </Stack>
+  );
+}
+
+type DraftValues = { quantity: number; notes: string };
+
+/**
+ * The picked product's line: quantity (1 to 99 by the buttons) and a note, checked by core's line
+ * schema before `onAdd`; a refused add puts its issues under the note or above the buttons.
+ */
+function Draft({
+  picked,
+  onAdd,
+  onBack,
+}: {
+  picked: Picked;
+  onAdd: (line: AddedLine) => Promise<void>;
+  onBack: () => void;
+}) {
+  const { product, choice } = picked;
+  const form = useAppForm<DraftValues, ComandaLineInput>({
+    schema: comandaLineInputSchema,
+    defaultValues: { quantity: 1, notes: '' },
+    toInput: (v) => ({
+      productId: product.id,
+      variantId: choice.variant?.id ?? null,
+      quantity: v.quantity,
+      additionals: choice.additionals.map((a) => ({ id: a.id, quantity: a.quantity })),
+      notes: v.notes,
+    }),
+    // Only the note is a field; the quantity (shown, not typed), product and options speak above the buttons.
+    fieldOf: (path) => (path === 'notes' ? path : ''),
+  });
+  const quantity = useWatch({ control: form.control, name: 'quantity' });
+  const step = (by: number) => form.setValue('quantity', Math.min(99, Math.max(1, quantity + by)));
+  return (
+    <Paper variant="outlined" sx={{ p: 1.5 }} data-testid="add-item-draft">
+      <Form
+        form={form}
+        aria-label={`Adicionar ${product.name}`}
+        onSubmit={(line) => onAdd({ ...line, description: product.name })}
+      >
+        <Typography sx={{ fontWeight: 600 }}>
+          {product.name}
+          {choice.variant
+            ? ` (${[choice.variant.color, choice.variant.size].filter(Boolean).join(' ')})`
+            : ''}
+        </Typography>
+        {choice.additionals.length > 0 && (
+          <Typography variant="body2" color="text.secondary">
+            + {choice.additionals.map((a) => a.name).join(', ')}
+          </Typography>
+        )}
+        <Stack direction="row" sx={{ alignItems: 'center', gap: 1, my: 1 }}>
+          <IconButton aria-label="Menos" onClick={() => step(-1)} size="large">
+            <RemoveIcon />
+          </IconButton>
+          <Typography variant="h6" aria-label="Quantidade" sx={{ minWidth: 32, textAlign: 'center' }}>
+            {quantity}
+          </Typography>
+          <IconButton aria-label="Mais" onClick={() => step(1)} size="large">
+            <AddIcon />
+          </IconButton>
+        </Stack>
+        <FormTextField
+          control={form.control}
+          name="notes"
+          label="Observação"
+          placeholder="sem cebola"
+          mask={(text) => text.slice(0, 200)}
+        />
+        <Box sx={{ '&:has(.MuiAlert-root)': { mt: 1.5 } }}>
+          <FormError />
+        </Box>
+        <Stack direction="row" sx={{ gap: 1, mt: 1.5 }}>
+          <SubmitButton size="large" busyLabel="Adicionar" sx={{ flex: 1 }}>
+            Adicionar
+          </SubmitButton>
+          <Button size="large" onClick={onBack}>
+            Voltar
+          </Button>
+        </Stack>
+      </Form>
+    </Paper>
   );
 }

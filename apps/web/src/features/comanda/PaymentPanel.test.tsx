@@ -68,3 +68,34 @@ describe("receiving a payment (a mutation with the action's Idempotency-Key)", {
     expect(writes[2].key).not.toBe(writes[0].key);
   });
 });
+
+describe('a refused payment (form kit)', { timeout: 20_000 }, () => {
+  it("puts the server's issue under the received cash and sends once", async () => {
+    const writes: unknown[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (_url: string, init: RequestInit = {}) => {
+        if ((init.method ?? 'GET') === 'GET') return new Response(JSON.stringify(TAB), { status: 200 });
+        writes.push(JSON.parse(String(init.body)));
+        return new Response(
+          JSON.stringify({
+            message: 'Dados inválidos',
+            issues: [{ path: 'receivedCents', message: 'O valor recebido é menor que o pagamento' }],
+          }),
+          { status: 400 },
+        );
+      }),
+    );
+    renderPanel();
+    fireEvent.change(screen.getByLabelText('Valor a receber'), { target: { value: '10,00' } });
+    const received = screen.getByLabelText('Valor recebido');
+    fireEvent.change(received, { target: { value: '20,00' } });
+    expect(await screen.findByText('Troco: R$ 10,00')).toBeTruthy();
+    const button = screen.getByRole('button', { name: 'Receber R$ 10,00' });
+    fireEvent.click(button);
+    fireEvent.click(button);
+    await waitFor(() => expect(received.getAttribute('aria-invalid')).toBe('true'));
+    expect(screen.getByText('O valor recebido é menor que o pagamento')).toBeTruthy();
+    expect(writes).toEqual([{ kind: 'amount', method: 'money', amountCents: 1000, receivedCents: 2000 }]);
+  });
+});

@@ -1,7 +1,9 @@
 import {
   COMANDA_PAYMENT_METHODS,
   type Comanda,
+  type ComandaPaymentInput,
   type ComandaPaymentKind,
+  comandaPaymentInputSchema,
   equalShares,
   itemsPaymentCents,
 } from '@balcao/core/comanda';
@@ -18,8 +20,17 @@ import Tabs from '@mui/material/Tabs';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useMemo, useRef, useState } from 'react';
+import { useWatch } from 'react-hook-form';
 import { Link as RouterLink } from 'react-router';
-import { centsOf, MoneyField } from '../../components/MoneyField.tsx';
+import {
+  Form,
+  FormError,
+  FormMoneyField,
+  FormTextField,
+  SubmitButton,
+  useAppForm,
+} from '../../components/form.tsx';
+import { centsOf } from '../../components/MoneyField.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { newIdempotencyKey } from '../../lib/client.ts';
 import { formatTime } from '../../lib/format.ts';
@@ -27,93 +38,126 @@ import { useAddPayment, useCloseComanda } from './api.ts';
 
 type Method = (typeof COMANDA_PAYMENT_METHODS)[number];
 
+type PaymentValues = {
+  kind: ComandaPaymentKind;
+  method: Method;
+  /** The typed amount (kind "amount"), as the input shows it. */
+  amount: string;
+  /** The cash handed over (method "money"), as the input shows it. */
+  received: string;
+  /** Equal shares: into how many. */
+  shares: string;
+};
+
+/** Schema and server paths shown by a field; the rest (items, a share) speak above the button. */
+const FIELD_OF: Record<string, keyof PaymentValues> = {
+  method: 'method',
+  receivedCents: 'received',
+  'share.of': 'shares',
+};
+
 /**
  * Paying a tab: by items (partial quantities), equal shares or a typed amount, any number of times
  * (a guest who leaves early pays his part); paid and remaining always shown; "Fechar comanda" once
  * nothing remains (one sale). Each action keeps its Idempotency-Key until it succeeds: a retry after
- * a lost answer counts once.
+ * a lost answer counts once. A payment is a form on the kit (core's payment schema checks it first,
+ * a refusal's issues land under their fields); one write runs at a time.
  */
 export function PaymentPanel({ comanda, canReceive }: { comanda: Comanda; canReceive: boolean }) {
   const addPayment = useAddPayment();
   const closeComanda = useCloseComanda();
-  const [kind, setKind] = useState<ComandaPaymentKind>('amount');
-  const [method, setMethod] = useState<Method>('money');
-  const [amount, setAmount] = useState('');
-  const [received, setReceived] = useState('');
-  const [shares, setShares] = useState(String(Math.max(2, comanda.people)));
   const [items, setItems] = useState<Record<number, number>>({});
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const [closing, setClosing] = useState(false);
   const [saleId, setSaleId] = useState<number | null>(comanda.saleId);
-  const pendingKey = useRef<string | null>(null);
+  const payKey = useRef<string | null>(null);
+  const closeKey = useRef<string | null>(null);
   const { totals } = comanda;
   const active = comanda.lines.filter((l) => l.status === 'active');
-
-  const shareCount = Math.min(50, Math.max(2, Number(shares) || 2));
   const sharePaid = comanda.payments.filter((p) => p.kind === 'share').length;
-  const shareAmounts = useMemo(
-    () => equalShares(totals.remainingCents, Math.max(1, shareCount - sharePaid)),
-    [totals.remainingCents, shareCount, sharePaid],
-  );
+
+  const shareCountOf = (shares: string) => Math.min(50, Math.max(2, Number(shares) || 2));
+  const sharesOf = (shares: string) =>
+    equalShares(totals.remainingCents, Math.max(1, shareCountOf(shares) - sharePaid));
   const itemsCents = useMemo(() => {
     const chosen = active.flatMap((l) => (items[l.id] ? [{ line: l, quantity: items[l.id] }] : []));
     return Math.min(itemsPaymentCents(chosen, totals.serviceFeePercent), totals.remainingCents);
   }, [active, items, totals]);
+  const amountOf = (v: PaymentValues) =>
+    v.kind === 'items' ? itemsCents : v.kind === 'share' ? (sharesOf(v.shares)[0] ?? 0) : centsOf(v.amount);
 
-  const amountCents =
-    kind === 'items' ? itemsCents : kind === 'share' ? (shareAmounts[0] ?? 0) : centsOf(amount);
-
-  const run = async (work: (key: string) => Promise<void>) => {
-    setBusy(true);
-    setError(null);
-    pendingKey.current ??= newIdempotencyKey();
-    try {
-      await work(pendingKey.current);
-      pendingKey.current = null;
-    } catch (e) {
-      setError(errorMessage(e));
-    } finally {
-      setBusy(false);
-    }
+  /** The payment as sent (the schema checks this very body). */
+  const bodyOf = (v: PaymentValues): ComandaPaymentInput => {
+    const body: ComandaPaymentInput =
+      v.kind === 'items'
+        ? {
+            kind: v.kind,
+            method: v.method,
+            items: Object.entries(items)
+              .filter(([, q]) => q > 0)
+              .map(([lineId, quantity]) => ({ lineId: Number(lineId), quantity })),
+          }
+        : {
+            kind: v.kind,
+            method: v.method,
+            amountCents: amountOf(v),
+            ...(v.kind === 'share' ? { share: { index: sharePaid + 1, of: shareCountOf(v.shares) } } : {}),
+          };
+    const receivedCents = v.method === 'money' && v.received ? centsOf(v.received) : undefined;
+    return { ...body, receivedCents };
   };
 
-  const pay = () =>
-    run(async (key) => {
-      const body =
-        kind === 'items'
-          ? {
-              kind,
-              method,
-              items: Object.entries(items)
-                .filter(([, q]) => q > 0)
-                .map(([lineId, quantity]) => ({ lineId: Number(lineId), quantity })),
-            }
-          : {
-              kind,
-              method,
-              amountCents,
-              ...(kind === 'share' ? { share: { index: sharePaid + 1, of: shareCount } } : {}),
-            };
-      const receivedCents = method === 'money' && received ? centsOf(received) : undefined;
-      await addPayment.mutateAsync({
-        params: { id: comanda.id },
-        body: { ...body, receivedCents },
-        idempotencyKey: key,
-      });
-      setAmount('');
-      setReceived('');
-      setItems({});
-    });
+  const form = useAppForm<PaymentValues, unknown>({
+    schema: comandaPaymentInputSchema,
+    defaultValues: {
+      kind: 'amount',
+      method: 'money',
+      amount: '',
+      received: '',
+      shares: String(Math.max(2, comanda.people)),
+    },
+    toInput: bodyOf,
+    // The amount is typed only in "Valor"; a share's or the items' amount is computed.
+    fieldOf: (path): string =>
+      path === 'amountCents' ? (form.getValues('kind') === 'amount' ? 'amount' : '') : (FIELD_OF[path] ?? ''),
+  });
+  const values = useWatch({ control: form.control }) as PaymentValues;
+  const { kind, method, received } = values;
+  const shareCount = shareCountOf(values.shares);
+  const shareAmounts = sharesOf(values.shares);
+  const amountCents = amountOf(values);
 
-  const close = () =>
-    run(async (key) => {
+  const pay = async () => {
+    setError(null);
+    payKey.current ??= newIdempotencyKey();
+    await addPayment.mutateAsync({
+      params: { id: comanda.id },
+      body: bodyOf(form.getValues()),
+      idempotencyKey: payKey.current,
+    });
+    payKey.current = null;
+    form.reset({ ...form.getValues(), amount: '', received: '' });
+    setItems({});
+  };
+
+  const close = async () => {
+    setClosing(true);
+    setError(null);
+    closeKey.current ??= newIdempotencyKey();
+    try {
       const sale = await closeComanda.mutateAsync({
         params: { id: comanda.id },
         body: { originSale: 'command' },
-        idempotencyKey: key,
+        idempotencyKey: closeKey.current,
       });
+      closeKey.current = null;
       setSaleId(sale.id);
-    });
+    } catch (e) {
+      setError(errorMessage(e));
+    } finally {
+      setClosing(false);
+    }
+  };
 
   if (comanda.status === 'finished') {
     return (
@@ -129,6 +173,7 @@ export function PaymentPanel({ comanda, canReceive }: { comanda: Comanda; canRec
   }
 
   const change = method === 'money' && received ? centsOf(received) - amountCents : 0;
+  const paying = form.formState.isSubmitting;
   return (
     <Stack sx={{ gap: 1.5 }}>
       <Stack direction="row" sx={{ gap: 2, flexWrap: 'wrap' }}>
@@ -154,82 +199,99 @@ export function PaymentPanel({ comanda, canReceive }: { comanda: Comanda; canRec
         </Alert>
       )}
       {canReceive && totals.remainingCents > 0 && (
-        <>
-          <Tabs value={kind} onChange={(_, v) => setKind(v)} variant="fullWidth" aria-label="Como dividir">
-            <Tab value="amount" label="Valor" />
-            <Tab value="share" label="Partes iguais" />
-            <Tab value="items" label="Por itens" />
-          </Tabs>
-          {kind === 'amount' && <MoneyField label="Valor a receber" value={amount} onChange={setAmount} />}
-          {kind === 'share' && (
-            <Stack direction="row" sx={{ gap: 2, alignItems: 'center' }}>
-              <TextField
-                label="Dividir em"
-                value={shares}
-                onChange={(e) => setShares(e.target.value.replace(/\D/g, '').slice(0, 2))}
-                sx={{ width: 120 }}
-                slotProps={{ htmlInput: { inputMode: 'numeric' } }}
-              />
-              <Typography>
-                Parte {sharePaid + 1} de {shareCount}: <strong>{formatCents(shareAmounts[0] ?? 0)}</strong>
-              </Typography>
-            </Stack>
-          )}
-          {kind === 'items' && (
-            <Box>
-              {active.map((l) => {
-                const left = Math.round((l.quantity - l.paidQuantity) * 1000) / 1000;
-                if (left <= 0) return null;
-                return (
-                  <Stack key={l.id} direction="row" sx={{ alignItems: 'center', gap: 1 }}>
-                    <Checkbox
-                      checked={Boolean(items[l.id])}
-                      onChange={(e) => setItems({ ...items, [l.id]: e.target.checked ? left : 0 })}
-                      slotProps={{ input: { 'aria-label': `Pagar ${l.description}` } }}
-                    />
-                    <Typography sx={{ flex: 1 }}>{l.description}</Typography>
-                    <TextField
-                      size="small"
-                      label="Qtd."
-                      value={items[l.id] ?? ''}
-                      onChange={(e) => {
-                        const n = Math.min(left, Number(e.target.value.replace(',', '.')) || 0);
-                        setItems({ ...items, [l.id]: n });
-                      }}
-                      sx={{ width: 80 }}
-                    />
-                    <Typography variant="body2">de {left}</Typography>
-                  </Stack>
-                );
-              })}
-              <Typography sx={{ mt: 1 }}>
-                Itens com taxa de serviço: <strong>{formatCents(itemsCents)}</strong>
-              </Typography>
-            </Box>
-          )}
-          <Stack direction={{ xs: 'column', sm: 'row' }} sx={{ gap: 2 }}>
-            <TextField
-              select
-              label="Forma de pagamento"
-              value={method}
-              onChange={(e) => setMethod(e.target.value as Method)}
-              sx={{ minWidth: 200 }}
+        <Form form={form} onSubmit={pay} aria-label="Receber pagamento">
+          <Stack sx={{ gap: 1.5 }}>
+            <Tabs
+              value={kind}
+              onChange={(_, v: ComandaPaymentKind) => form.setValue('kind', v)}
+              variant="fullWidth"
+              aria-label="Como dividir"
             >
-              {COMANDA_PAYMENT_METHODS.map((m) => (
-                <MenuItem key={m} value={m}>
-                  {PAYMENT_METHOD_LABELS[m]}
-                </MenuItem>
-              ))}
-            </TextField>
-            {method === 'money' && (
-              <MoneyField label="Valor recebido" value={received} onChange={setReceived} />
+              <Tab value="amount" label="Valor" />
+              <Tab value="share" label="Partes iguais" />
+              <Tab value="items" label="Por itens" />
+            </Tabs>
+            {kind === 'amount' && (
+              <FormMoneyField control={form.control} name="amount" label="Valor a receber" />
             )}
+            {kind === 'share' && (
+              <Stack direction="row" sx={{ gap: 2, alignItems: 'center' }}>
+                <FormTextField
+                  control={form.control}
+                  name="shares"
+                  label="Dividir em"
+                  mask={(text) => text.replace(/\D/g, '').slice(0, 2)}
+                  fullWidth={false}
+                  sx={{ width: 120 }}
+                  slotProps={{ htmlInput: { inputMode: 'numeric' } }}
+                />
+                <Typography>
+                  Parte {sharePaid + 1} de {shareCount}: <strong>{formatCents(shareAmounts[0] ?? 0)}</strong>
+                </Typography>
+              </Stack>
+            )}
+            {kind === 'items' && (
+              <Box>
+                {active.map((l) => {
+                  const left = Math.round((l.quantity - l.paidQuantity) * 1000) / 1000;
+                  if (left <= 0) return null;
+                  return (
+                    <Stack key={l.id} direction="row" sx={{ alignItems: 'center', gap: 1 }}>
+                      <Checkbox
+                        checked={Boolean(items[l.id])}
+                        onChange={(e) => setItems({ ...items, [l.id]: e.target.checked ? left : 0 })}
+                        slotProps={{ input: { 'aria-label': `Pagar ${l.description}` } }}
+                      />
+                      <Typography sx={{ flex: 1 }}>{l.description}</Typography>
+                      <TextField
+                        size="small"
+                        label="Qtd."
+                        value={items[l.id] ?? ''}
+                        onChange={(e) => {
+                          const n = Math.min(left, Number(e.target.value.replace(',', '.')) || 0);
+                          setItems({ ...items, [l.id]: n });
+                        }}
+                        sx={{ width: 80 }}
+                      />
+                      <Typography variant="body2">de {left}</Typography>
+                    </Stack>
+                  );
+                })}
+                <Typography sx={{ mt: 1 }}>
+                  Itens com taxa de serviço: <strong>{formatCents(itemsCents)}</strong>
+                </Typography>
+              </Box>
+            )}
+            <Stack direction={{ xs: 'column', sm: 'row' }} sx={{ gap: 2 }}>
+              <FormTextField
+                control={form.control}
+                name="method"
+                select
+                label="Forma de pagamento"
+                fullWidth={false}
+                sx={{ minWidth: 200 }}
+              >
+                {COMANDA_PAYMENT_METHODS.map((m) => (
+                  <MenuItem key={m} value={m}>
+                    {PAYMENT_METHOD_LABELS[m]}
+                  </MenuItem>
+                ))}
+              </FormTextField>
+              {method === 'money' && (
+                <FormMoneyField control={form.control} name="received" label="Valor recebido" />
+              )}
+            </Stack>
+            {change > 0 && <Typography>Troco: {formatCents(change)}</Typography>}
+            <FormError />
+            <SubmitButton
+              size="large"
+              busyLabel={`Receber ${formatCents(amountCents)}`}
+              disabled={closing || amountCents <= 0}
+            >
+              Receber {formatCents(amountCents)}
+            </SubmitButton>
           </Stack>
-          {change > 0 && <Typography>Troco: {formatCents(change)}</Typography>}
-          <Button variant="contained" size="large" onClick={pay} disabled={busy || amountCents <= 0}>
-            Receber {formatCents(amountCents)}
-          </Button>
-        </>
+        </Form>
       )}
       {canReceive && (
         <Button
@@ -237,7 +299,7 @@ export function PaymentPanel({ comanda, canReceive }: { comanda: Comanda; canRec
           color="success"
           size="large"
           onClick={close}
-          disabled={busy || totals.remainingCents !== 0 || active.length === 0}
+          disabled={closing || paying || totals.remainingCents !== 0 || active.length === 0}
         >
           Fechar comanda
         </Button>

@@ -1,4 +1,4 @@
-import { DELIVERY_STATUS_LABELS, type SettlementPreview } from '@balcao/core/delivery';
+import { DELIVERY_STATUS_LABELS, type SettlementPreview, settlementInputSchema } from '@balcao/core/delivery';
 import { formatCents } from '@balcao/core/money';
 import { ACTION, can } from '@balcao/core/routes';
 import Alert from '@mui/material/Alert';
@@ -15,8 +15,10 @@ import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
+import { useWatch } from 'react-hook-form';
 import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
-import { centsOf, MoneyField } from '../../components/MoneyField.tsx';
+import { Form, FormError, FormMoneyField, SubmitButton, useAppForm } from '../../components/form.tsx';
+import { centsOf } from '../../components/MoneyField.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { formatDate, formatDateTime, shopToday } from '../../lib/format.ts';
 import { useSession } from '../auth/index.ts';
@@ -112,7 +114,6 @@ export default function SettlementPage() {
   const [driverId, setDriverId] = useState<number | undefined>();
   const [from, setFrom] = useState(today);
   const [to, setTo] = useState(today);
-  const [counted, setCounted] = useState('');
   const [shown, setShown] = useState<number | null>(null);
   const drivers = useDeliveryPanel({}).data?.drivers ?? [];
   const preview = useSettlementPreview({ driverId, from, to });
@@ -120,9 +121,23 @@ export default function SettlementPage() {
   const detail = useSettlement(shown);
   const confirm = useConfirmSettlement();
   const feedback = useFeedback();
-
-  const countedCents = counted ? centsOf(counted) : Number.NaN;
   const p = preview.data;
+
+  // The counted cash is the one input of the confirmation; the period and driver above pick what it confirms.
+  const form = useAppForm({
+    schema: settlementInputSchema,
+    defaultValues: { counted: '' },
+    toInput: (v) => ({
+      driverId: p?.driver.id,
+      from: p?.from,
+      to: p?.to,
+      countedCents: v.counted ? centsOf(v.counted) : undefined,
+      orderIds: p?.lines.map((l) => l.orderId) ?? [],
+    }),
+    fieldOf: { countedCents: 'counted' },
+  });
+  const counted = useWatch({ control: form.control, name: 'counted' });
+  const countedCents = counted ? centsOf(counted) : Number.NaN;
 
   return (
     <Box>
@@ -177,46 +192,34 @@ export default function SettlementPage() {
                 <Figures s={p} counted={Number.isNaN(countedCents) ? undefined : countedCents} />
               </Box>
               {canConfirm && (
-                <Stack
-                  direction={{ xs: 'column', sm: 'row' }}
-                  spacing={1}
-                  sx={{ mt: 2 }}
+                <Form
+                  form={form}
+                  aria-label="Confirmação do acerto"
                   className="no-print"
+                  sx={{ mt: 2 }}
+                  onSubmit={async (body) => {
+                    const s = await confirm.mutateAsync({ body });
+                    form.reset({ counted: '' });
+                    setShown(s.id);
+                    feedback.show({ severity: 'success', title: 'Acerto confirmado' });
+                  }}
+                  onError={(message) =>
+                    feedback.show({ severity: 'error', title: 'Não foi possível', message })
+                  }
                 >
-                  <MoneyField size="small" label="Valor contado" value={counted} onChange={setCounted} />
-                  <Button
-                    variant="contained"
-                    disabled={Number.isNaN(countedCents) || confirm.isPending}
-                    onClick={() =>
-                      confirm.mutate(
-                        {
-                          body: {
-                            driverId: p.driver.id,
-                            from: p.from,
-                            to: p.to,
-                            countedCents,
-                            orderIds: p.lines.map((l) => l.orderId),
-                          },
-                        },
-                        {
-                          onSuccess: (s) => {
-                            setCounted('');
-                            setShown(s.id);
-                            feedback.show({ severity: 'success', title: 'Acerto confirmado' });
-                          },
-                          onError: (e) =>
-                            feedback.show({
-                              severity: 'error',
-                              title: 'Não foi possível',
-                              message: errorMessage(e),
-                            }),
-                        },
-                      )
-                    }
-                  >
-                    Confirmar acerto
-                  </Button>
-                </Stack>
+                  <FormError />
+                  <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1}>
+                    <FormMoneyField
+                      control={form.control}
+                      name="counted"
+                      size="small"
+                      label="Valor contado"
+                    />
+                    <SubmitButton busyLabel="Confirmar acerto" disabled={Number.isNaN(countedCents)}>
+                      Confirmar acerto
+                    </SubmitButton>
+                  </Stack>
+                </Form>
               )}
             </>
           )}

@@ -1,5 +1,6 @@
 import {
   type Billing,
+  changePlanInputSchema,
   INVOICE_STATUS_LABELS,
   type Invoice,
   overdueBannerText,
@@ -28,6 +29,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { FeedbackSnackbar, useFeedback } from '../../../components/FeedbackSnackbar.tsx';
+import { Form, SubmitButton, useAppForm } from '../../../components/form.tsx';
 import { LoadError } from '../../../components/LoadError.tsx';
 import { Loading } from '../../../components/Loading.tsx';
 import { errorMessage } from '../../../lib/api.ts';
@@ -71,25 +73,8 @@ export default function BillingPage() {
 type Show = ReturnType<typeof useFeedback>['show'];
 
 function PlanCard({ billing, onFeedback }: { billing: Billing; onFeedback: Show }) {
-  const change = useChangePlan();
   const [asked, setAsked] = useState<Plan | null>(null);
   const { plan, usage } = billing;
-  const confirm = () => {
-    if (!asked) return;
-    change.mutate(
-      { body: { planCode: asked.code, updatedAt: billing.updatedAt } },
-      {
-        onSuccess: (b) => onFeedback({ severity: 'success', title: `Plano alterado para ${b.plan.name}` }),
-        onError: (error) =>
-          onFeedback({
-            severity: 'error',
-            title: 'Não foi possível mudar o plano',
-            message: errorMessage(error),
-          }),
-        onSettled: () => setAsked(null),
-      },
-    );
-  };
   return (
     <Card variant="outlined">
       <CardContent>
@@ -153,20 +138,66 @@ function PlanCard({ billing, onFeedback }: { billing: Billing; onFeedback: Show 
         </Stack>
       </CardContent>
       <Dialog open={Boolean(asked)} onClose={() => setAsked(null)}>
-        <DialogTitle>Mudar para o plano {asked?.name}?</DialogTitle>
-        <DialogContent>
-          <Typography>
-            A mensalidade passa a {asked ? formatCents(asked.priceCents) : ''} a partir da próxima fatura.
-          </Typography>
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={() => setAsked(null)}>Cancelar</Button>
-          <Button variant="contained" onClick={confirm} disabled={change.isPending}>
-            {change.isPending ? 'Mudando...' : 'Mudar plano'}
-          </Button>
-        </DialogActions>
+        {asked && (
+          <ChangePlanForm
+            key={asked.code}
+            plan={asked}
+            billing={billing}
+            onFeedback={onFeedback}
+            onClose={() => setAsked(null)}
+          />
+        )}
       </Dialog>
     </Card>
+  );
+}
+
+/**
+ * The plan change's confirmation: core's schema checks the plan and the version seen; the dialog
+ * closes once answered, a refusal told in the snackbar.
+ */
+function ChangePlanForm({
+  plan,
+  billing,
+  onFeedback,
+  onClose,
+}: {
+  plan: Plan;
+  billing: Billing;
+  onFeedback: Show;
+  onClose: () => void;
+}) {
+  const change = useChangePlan();
+  const form = useAppForm({
+    schema: changePlanInputSchema,
+    defaultValues: {},
+    toInput: () => ({ planCode: plan.code, updatedAt: billing.updatedAt }),
+  });
+  return (
+    <Form
+      form={form}
+      aria-label="Mudar de plano"
+      onSubmit={async (body) => {
+        const b = await change.mutateAsync({ body });
+        onFeedback({ severity: 'success', title: `Plano alterado para ${b.plan.name}` });
+        onClose();
+      }}
+      onError={(message) => {
+        onFeedback({ severity: 'error', title: 'Não foi possível mudar o plano', message });
+        onClose();
+      }}
+    >
+      <DialogTitle>Mudar para o plano {plan.name}?</DialogTitle>
+      <DialogContent>
+        <Typography>
+          A mensalidade passa a {formatCents(plan.priceCents)} a partir da próxima fatura.
+        </Typography>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>Cancelar</Button>
+        <SubmitButton busyLabel="Mudando...">Mudar plano</SubmitButton>
+      </DialogActions>
+    </Form>
   );
 }
 

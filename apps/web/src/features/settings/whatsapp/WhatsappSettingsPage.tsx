@@ -5,7 +5,9 @@ import {
   type WhatsappConnect,
   type WhatsappInstanceView,
   type WhatsappQr,
+  whatsappConnectInputSchema,
   whatsappDigits,
+  whatsappTestInputSchema,
 } from '@balcao/core/whatsapp';
 import Alert from '@mui/material/Alert';
 import Avatar from '@mui/material/Avatar';
@@ -14,12 +16,13 @@ import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
+import { useWatch } from 'react-hook-form';
 import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
-import { FeedbackSnackbar, useFeedback } from '../../../components/FeedbackSnackbar.tsx';
+import { type Feedback, FeedbackSnackbar, useFeedback } from '../../../components/FeedbackSnackbar.tsx';
+import { Form, FormError, FormTextField, SubmitButton, useAppForm } from '../../../components/form.tsx';
 import { LoadError } from '../../../components/LoadError.tsx';
 import { Loading } from '../../../components/Loading.tsx';
 import { errorMessage } from '../../../lib/api.ts';
@@ -39,7 +42,6 @@ export default function WhatsappSettingsPage() {
   const { state, show, close } = useFeedback();
   const instance = useWhatsappInstance();
   const [qr, setQr] = useState<WhatsappQr | null>(null);
-  const [pairingNumber, setPairingNumber] = useState('');
   const [confirmDelete, setConfirmDelete] = useState(false);
 
   const settle = (answer: WhatsappConnect | WhatsappInstanceView) => {
@@ -143,22 +145,7 @@ export default function WhatsappSettingsPage() {
                 No celular, abra o WhatsApp, toque em Dispositivos conectados e leia o QR code.
               </Typography>
               <Typography variant="subtitle2">Ou conecte com um código de pareamento:</Typography>
-              <TextField
-                label="Número do WhatsApp (com DDD)"
-                value={pairingNumber}
-                onChange={(e) => setPairingNumber(e.target.value)}
-                size="small"
-                inputMode="tel"
-              />
-              <Box>
-                <Button
-                  variant="outlined"
-                  disabled={call.isPending || !whatsappDigits(pairingNumber)}
-                  onClick={() => call.connect(pairingNumber)}
-                >
-                  Gerar código de pareamento
-                </Button>
-              </Box>
+              <PairingForm busy={call.isPending} pair={call.pair} onDone={show} />
               {qr?.pairingCode && (
                 <Alert severity="info">
                   Código de pareamento: <strong data-testid="pairing-code">{qr.pairingCode}</strong>
@@ -201,52 +188,94 @@ export default function WhatsappSettingsPage() {
   );
 }
 
-function TestMessage({
+/** A pairing code for a number instead of the QR code. */
+function PairingForm({
+  busy,
+  pair,
   onDone,
 }: {
-  onDone: (f: { severity: 'success' | 'error'; title: string; message?: string }) => void;
+  busy: boolean;
+  pair: (number: string) => Promise<void>;
+  onDone: (f: Feedback) => void;
 }) {
-  const [number, setNumber] = useState('');
-  const [text, setText] = useState('Mensagem de teste do Balcão');
+  const form = useAppForm({ schema: whatsappConnectInputSchema, defaultValues: { number: '' } });
+  const number = useWatch({ control: form.control, name: 'number' });
+  return (
+    <Form
+      form={form}
+      aria-label="Código de pareamento"
+      onSubmit={(values) => pair(values.number ?? '')}
+      onError={(message) => onDone({ severity: 'error', title: 'Não foi possível concluir', message })}
+    >
+      <Stack sx={{ gap: 2 }}>
+        <FormError />
+        <FormTextField
+          control={form.control}
+          name="number"
+          label="Número do WhatsApp (com DDD)"
+          size="small"
+          inputMode="tel"
+        />
+        <Box>
+          <SubmitButton
+            variant="outlined"
+            busyLabel="Gerar código de pareamento"
+            disabled={busy || !whatsappDigits(number)}
+          >
+            Gerar código de pareamento
+          </SubmitButton>
+        </Box>
+      </Stack>
+    </Form>
+  );
+}
+
+/** A test message to a number, once the instance is connected. */
+function TestMessage({ onDone }: { onDone: (f: Feedback) => void }) {
   const send = useSendTest();
+  const form = useAppForm({
+    schema: whatsappTestInputSchema,
+    defaultValues: { number: '', text: 'Mensagem de teste do Balcão' },
+  });
+  const [number, text] = useWatch({ control: form.control, name: ['number', 'text'] });
   return (
     <Stack sx={{ gap: 2, mt: 2 }} component="section" aria-label="Mensagem de teste">
       <Typography variant="subtitle1">Mensagem de teste</Typography>
-      <Stack direction={{ xs: 'column', sm: 'row' }} sx={{ gap: 2 }}>
-        <TextField
-          label="Número (com DDD)"
-          value={number}
-          onChange={(e) => setNumber(e.target.value)}
-          size="small"
-        />
-        <TextField
-          label="Mensagem"
-          value={text}
-          onChange={(e) => setText(e.target.value)}
-          size="small"
-          sx={{ flex: 1 }}
-        />
-        <Button
-          variant="outlined"
-          disabled={send.isPending || !whatsappDigits(number) || !text.trim()}
-          onClick={() =>
-            send.mutate(
-              { body: { number, text } },
-              {
-                onSuccess: () => onDone({ severity: 'success', title: 'Mensagem de teste enviada' }),
-                onError: (error) =>
-                  onDone({
-                    severity: 'error',
-                    title: 'Não foi possível enviar',
-                    message: errorMessage(error),
-                  }),
-              },
-            )
-          }
-        >
-          Enviar teste
-        </Button>
-      </Stack>
+      <Form
+        form={form}
+        aria-label="Enviar mensagem de teste"
+        onSubmit={async (body) => {
+          await send.mutateAsync({ body });
+          onDone({ severity: 'success', title: 'Mensagem de teste enviada' });
+        }}
+        onError={(message) => onDone({ severity: 'error', title: 'Não foi possível enviar', message })}
+      >
+        <FormError />
+        <Stack direction={{ xs: 'column', sm: 'row' }} sx={{ gap: 2 }}>
+          <FormTextField
+            control={form.control}
+            name="number"
+            label="Número (com DDD)"
+            size="small"
+            fullWidth={false}
+          />
+          <FormTextField
+            control={form.control}
+            name="text"
+            label="Mensagem"
+            size="small"
+            fullWidth={false}
+            sx={{ flex: 1 }}
+          />
+          <SubmitButton
+            variant="outlined"
+            busyLabel="Enviar teste"
+            disabled={!whatsappDigits(number) || !text.trim()}
+          >
+            Enviar teste
+          </SubmitButton>
+        </Stack>
+      </Form>
     </Stack>
   );
 }

@@ -41,10 +41,13 @@ export function useInstanceActions(handlers: Handlers) {
     (number?: string) => connectMutate({ body: number === undefined ? {} : { number } }, options),
     [connectMutate, options],
   );
+  const connectAsync = connect.mutateAsync;
   return {
     isPending: create.isPending || connect.isPending || logout.isPending || remove.isPending,
     create: () => create.mutate({}, options),
     connect: ask,
+    /** A pairing code for `number`, for a form: the answer goes to `onAnswer`, a failure is thrown. */
+    pair: async (number: string) => latest.current.onAnswer(await connectAsync({ body: { number } })),
     logout: () => logout.mutate({}, options),
     remove: () => remove.mutate({}, options),
   };

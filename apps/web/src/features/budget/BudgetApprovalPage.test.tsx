@@ -1,0 +1,82 @@
+import { BUDGET_MESSAGES, type BudgetPublic } from '@balcao/core/budget';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import BudgetApprovalPage from './BudgetApprovalPage.tsx';
+
+/** The public view of one budget (the page reads only these fields here). */
+const PUBLIC = {
+  shop: { name: 'Loja', document: null, phone: null, email: null, address: null, logoUrl: null },
+  budget: {
+    number: 12,
+    typeOfSale: 'store',
+    deliveryAddress: null,
+    items: [],
+    itemsGrossCents: 1000,
+    itemsDiscountCents: 0,
+    discountCents: 0,
+    freightCents: 0,
+    finalAmountCents: 1000,
+    validUntil: '2026-02-01',
+    notes: null,
+    paymentConditions: null,
+    answer: null,
+    answeredAt: null,
+    refusalReason: null,
+    createdAt: '2026-01-10T12:00:00.000Z',
+    customerName: 'Bia',
+    sellerName: 'Ana',
+  },
+} as unknown as BudgetPublic;
+
+function serve() {
+  const posts: unknown[] = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (_url: string, init?: RequestInit) => {
+      if (init?.method === 'POST') {
+        posts.push(JSON.parse(String(init.body)));
+        return new Response(
+          JSON.stringify({
+            message: 'Dados inválidos',
+            issues: [{ path: 'reason', message: 'Motivo recusado' }],
+          }),
+          { status: 400 },
+        );
+      }
+      return new Response(JSON.stringify(PUBLIC), { status: 200 });
+    }),
+  );
+  return posts;
+}
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+describe("the customer's approval page", () => {
+  it('asks a reason of 3 characters before refusing, and puts a refused one under it', {
+    timeout: 20_000,
+  }, async () => {
+    const posts = serve();
+    render(
+      <MemoryRouter initialEntries={['/orcamento/abc123']}>
+        <BudgetApprovalPage />
+      </MemoryRouter>,
+    );
+    fireEvent.click(await screen.findByRole('button', { name: 'Recusar' }));
+    const dialog = await screen.findByRole('dialog');
+    const reason = within(dialog).getByLabelText('Motivo da recusa');
+    fireEvent.change(reason, { target: { value: 'ab' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Recusar' }));
+    expect(await within(dialog).findByText(BUDGET_MESSAGES.reasonRequired)).toBeTruthy();
+    expect(reason.getAttribute('aria-invalid')).toBe('true');
+    expect(posts).toEqual([]);
+
+    fireEvent.change(reason, { target: { value: 'Caro demais' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Recusar' }));
+    expect(await within(dialog).findByText('Motivo recusado')).toBeTruthy();
+    await waitFor(() => expect(posts).toEqual([{ answer: 'refused', reason: 'Caro demais' }]));
+  });
+});

@@ -1,0 +1,102 @@
+import type { SettlementPreview } from '@balcao/core/delivery';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import SettlementPage from './SettlementPage.tsx';
+
+vi.mock('../auth/session.tsx', () => ({
+  useSession: () => ({ user: { id: 2, name: 'Gerente', userType: { id: 2 }, client: { id: 1 } } }),
+}));
+
+const PREVIEW: SettlementPreview = {
+  driver: { id: 3, name: 'Duda' },
+  from: '2026-01-10',
+  to: '2026-01-10',
+  lines: [
+    {
+      orderId: 7,
+      saleNumber: 70,
+      status: 'success',
+      customerName: 'Bia',
+      finishedAt: null,
+      onDeliveryMethod: null,
+      changeCents: 0,
+      cashCents: 5000,
+      otherCents: 0,
+      feeCents: 0,
+      feeUnknown: false,
+    },
+  ],
+  changeCents: 0,
+  cashCents: 5000,
+  otherCents: 0,
+  feesCents: 0,
+  toHandOverCents: 5000,
+  owedCents: 0,
+};
+
+/** The API: the panel's drivers, the preview, an empty history, and a refused confirmation. */
+function serve() {
+  const posts: unknown[] = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string, init?: RequestInit) => {
+      const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status });
+      if (url.includes('/delivery/panel')) {
+        return json({
+          orders: [],
+          counters: {},
+          driversOnShift: 1,
+          drivers: [{ id: 3, name: 'Duda', userTypeId: 10, onShift: true }],
+          notifyCustomer: false,
+        });
+      }
+      if (url.includes('/delivery/settlement/preview')) return json(PREVIEW);
+      if (init?.method === 'POST') {
+        posts.push(JSON.parse(String(init.body)));
+        return json(
+          {
+            message: 'Dados inválidos',
+            issues: [{ path: 'countedCents', message: 'O valor contado não confere com o caixa' }],
+          },
+          400,
+        );
+      }
+      return json([]);
+    }),
+  );
+  return posts;
+}
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+describe('the driver settlement', () => {
+  it('puts a refused confirmation under the counted field', { timeout: 20_000 }, async () => {
+    const posts = serve();
+    render(
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <MemoryRouter>
+          <SettlementPage />
+        </MemoryRouter>
+      </QueryClientProvider>,
+    );
+    fireEvent.mouseDown(await screen.findByRole('combobox', { name: 'Entregador' }));
+    fireEvent.click(await screen.findByRole('option', { name: 'Duda' }));
+    const counted = await screen.findByLabelText('Valor contado');
+    const confirm = screen.getByRole('button', { name: 'Confirmar acerto' });
+    expect(confirm).toHaveProperty('disabled', true);
+    fireEvent.change(counted, { target: { value: '40,00' } });
+    await waitFor(() => expect(confirm).toHaveProperty('disabled', false));
+    fireEvent.click(confirm);
+    const form = screen.getByRole('form', { name: 'Confirmação do acerto' });
+    expect(await within(form).findByText('O valor contado não confere com o caixa')).toBeTruthy();
+    expect(posts).toEqual([
+      { driverId: 3, from: '2026-01-10', to: '2026-01-10', countedCents: 4000, orderIds: [7] },
+    ]);
+    expect(counted.getAttribute('aria-invalid')).toBe('true');
+  });
+});
