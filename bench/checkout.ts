@@ -29,6 +29,7 @@ import pg from 'pg';
 import { fromPglite, fromPostgres, migrateDatabase } from '../apps/api/src/db/client.ts';
 import { preparingClient, withPreparedStatements } from '../apps/api/src/db/prepared.ts';
 import {
+  cpuMsOf,
   ensureWebBuild,
   exportCommit,
   type Figures,
@@ -76,6 +77,15 @@ function pick(scenario: Scenario): number[] {
 }
 
 // ----------------------------------------------------------------------------------- through the API
+
+/**
+ * CPU ms per sale of each row: the server process's (API) or this script's (raw SQL) CPU time over
+ * the row, divided by the sales. On PGlite that is all of a sale's work (the database runs in the
+ * process); on PostgreSQL the database's own processes are left out. It moves much less than sales/s
+ * when other work shares the machine: raw CPU / API CPU is the API/raw a quiet machine would show
+ * on PGlite (one thread does everything).
+ */
+const cpuPerSale = new Map<string, number>();
 
 async function api<T>(server: Server, path: string, token: string | null, body?: unknown): Promise<T> {
   const res = await fetch(`${server.url}/v1${path}`, {
@@ -153,6 +163,7 @@ async function benchApi(server: Server, label: string): Promise<Figures[]> {
   for (const scenario of SCENARIOS) {
     for (const connections of CONCURRENCY) {
       let client = 0;
+      const cpuBefore = server.pid ? cpuMsOf(server.pid) : 0;
       rows.push(
         await load(`${label} API, ${scenario}, ${connections} clients`, {
           url: `${server.url}/v1/sale`,
@@ -179,6 +190,9 @@ async function benchApi(server: Server, label: string): Promise<Figures[]> {
           },
         }),
       );
+      const row = rows[rows.length - 1];
+      if (server.pid && row.requests > 0)
+        cpuPerSale.set(row.name, (cpuMsOf(server.pid) - cpuBefore) / row.requests);
     }
   }
   // Requests autocannon left in flight finish before the server is stopped.
@@ -362,6 +376,7 @@ async function benchRaw(runner: Runner, label: string): Promise<Figures[]> {
     for (const connections of CONCURRENCY) {
       const latencies: number[] = [];
       let errors = 0;
+      const cpuBefore = process.cpuUsage();
       const end = Date.now() + DURATION * 1000;
       await Promise.all(
         Array.from({ length: connections }, async (_, client) => {
@@ -378,10 +393,13 @@ async function benchRaw(runner: Runner, label: string): Promise<Figures[]> {
           }
         }),
       );
+      const cpu = process.cpuUsage(cpuBefore);
+      const name = `${label} raw SQL, ${scenario}, ${connections} clients`;
+      if (latencies.length > 0) cpuPerSale.set(name, (cpu.user + cpu.system) / 1000 / latencies.length);
       latencies.sort((a, b) => a - b);
       const round = (n: number) => Math.round(n * 100) / 100;
       rows.push({
-        name: `${label} raw SQL, ${scenario}, ${connections} clients`,
+        name,
         requests: latencies.length,
         rps: Math.round(latencies.length / DURATION),
         p50: round(percentile(latencies, 50)),
@@ -534,14 +552,25 @@ async function main() {
   if (beforeRoot) rmSync(beforeRoot, { recursive: true, force: true });
   console.log(`\n${new Date().toISOString().slice(0, 10)} · ${machine()} · ${DURATION} s per run\n`);
   console.log(table(rows));
+  console.log('\n| scenario | CPU ms per sale |\n|---|---|');
+  for (const row of rows) {
+    const cpu = cpuPerSale.get(row.name);
+    if (cpu !== undefined) console.log(`| ${row.name} | ${cpu.toFixed(2)} |`);
+  }
   for (const engine of ['PGlite', 'PostgreSQL']) {
     for (const api of before ? [beforeLabel(engine), engine] : [engine]) {
       for (const scenario of SCENARIOS) {
         for (const n of CONCURRENCY) {
           const a = rows.find((r) => r.name === `${api} API, ${scenario}, ${n} clients`);
           const r = rows.find((x) => x.name === `${engine} raw SQL, ${scenario}, ${n} clients`);
+          const cpuA = a && cpuPerSale.get(a.name);
+          const cpuR = r && cpuPerSale.get(r.name);
+          const byCpu =
+            engine === 'PGlite' && cpuA && cpuR ? `, raw/API CPU per sale = ${(cpuR / cpuA).toFixed(2)}` : '';
           if (a && r?.rps)
-            console.log(`${api}, ${scenario}, ${n} clients: API/raw sales/s = ${(a.rps / r.rps).toFixed(2)}`);
+            console.log(
+              `${api}, ${scenario}, ${n} clients: API/raw sales/s = ${(a.rps / r.rps).toFixed(2)}${byCpu}`,
+            );
         }
       }
     }

@@ -21,10 +21,15 @@ import {
  */
 
 const scope = new AsyncLocalStorage<true>();
+/**
+ * Whether this process has a PGlite database (`preparingClient` was called). On PostgreSQL alone the
+ * scope is never entered: an AsyncLocalStorage in use makes every promise of the process track it.
+ */
+let pgliteOpened = false;
 
 /** Runs `work` with its PGlite statements prepared (see the file's comment). */
 export function withPreparedStatements<T>(work: () => Promise<T>): Promise<T> {
-  return scope.run(true, work);
+  return pgliteOpened ? scope.run(true, work) : work();
 }
 
 /** Named statements per database; past this many, new texts run unprepared (nothing is evicted). */
@@ -96,6 +101,7 @@ async function runPrepared<T>(
  * statement when called inside `withPreparedStatements`; everything else is PGlite's own.
  */
 export function preparingClient(pg: PGlite): PGlite {
+  pgliteOpened = true;
   const cache: Cache = { statements: new Map(), next: 1 };
   const useNamed = (text: string, options: QueryOptions | undefined) => {
     if (DDL.test(text)) {
