@@ -8,10 +8,10 @@ import {
 import { isoToShopLocal } from '@balcao/core/time';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeEvolution, startFakeEvolution } from '../../../test/fakes/evolution.ts';
-import { createClientWithUsers, createTestApp, type TestApp } from '../../../test/helper.ts';
-import { api, expectStatus } from '../../../test/kit.ts';
+import { describe, expect, it } from 'vitest';
+import type { FakeEvolution } from '../../../test/fakes/evolution.ts';
+import { createClientWithUsers, type TestApp } from '../../../test/helper.ts';
+import { api, expectStatus, useTestApp } from '../../../test/kit.ts';
 import { type App, buildApp } from '../../app.ts';
 import { clients, whatsappInstances } from '../../db/schema.ts';
 import { customers } from '../customer/schema.ts';
@@ -28,24 +28,7 @@ import {
 
 let t: TestApp;
 let evolution: FakeEvolution;
-
-beforeAll(async () => {
-  evolution = await startFakeEvolution({
-    instances: [],
-    registered: [],
-    // Webhooks reach the app in-process, at the path the API gave Evolution.
-    deliver: async (url, headers, body) => {
-      await t.app.inject({ method: 'POST', url: new URL(url).pathname, headers, payload: body as object });
-    },
-  });
-  t = await createTestApp({
-    whatsapp: { baseUrl: evolution.url, apiKey: evolution.apiKey, timeoutMs: 2000 },
-  });
-});
-afterAll(async () => {
-  await t.close();
-  await evolution.close();
-});
+useTestApp({ evolution: true }, (app) => ({ t, evolution } = app));
 
 /** A controllable clock for the worker. */
 function fakeClock(start = Date.UTC(2026, 10, 23, 12, 0, 0)) {

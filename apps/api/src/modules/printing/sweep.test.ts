@@ -1,20 +1,15 @@
 import { PRINT_JOB_EVENT, PRINT_STATION_EVENT, type PrintJob } from '@balcao/core/printing';
 import { eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/helper.ts';
-import { asUser, expectStatus, listenForSockets, type SocketClients } from '../../../test/kit.ts';
+import { describe, expect, it } from 'vitest';
+import type { TestApp } from '../../../test/helper.ts';
+import { asUser, expectStatus, type SocketClients, useTestApp } from '../../../test/kit.ts';
 import { printJobs } from './schema.ts';
 import { deliverStalePrintJobs } from './stations.ts';
 
 const API_KEY = 'chave-de-teste';
 let t: TestApp;
 let sockets: SocketClients;
-beforeAll(async () => {
-  t = await createTestApp({ apiKey: API_KEY });
-  sockets = await listenForSockets(t);
-});
-afterEach(() => sockets.disconnectAll());
-afterAll(() => t.close());
+useTestApp({ config: { apiKey: API_KEY }, sockets: true }, (app) => ({ t, sockets } = app));
 
 const wait = (ms: number) => new Promise((done) => setTimeout(done, ms));
 

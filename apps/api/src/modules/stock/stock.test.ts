@@ -1,15 +1,15 @@
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createClientWithUsers, createTestApp, type TestApp } from '../../../test/helper.ts';
+import { describe, expect, it } from 'vitest';
+import { bearer, createClientWithUsers, type TestApp } from '../../../test/helper.ts';
 import {
   api,
   collectMessages,
   type Headers,
   joinChannel,
-  listenForSockets,
   makeProduct,
   newEan13,
   type SocketClients,
+  useTestApp,
 } from '../../../test/kit.ts';
 import { clients } from '../../db/schema.ts';
 
@@ -17,13 +17,7 @@ const API_KEY = 'chave-estoque';
 
 let t: TestApp;
 let sockets: SocketClients;
-
-beforeAll(async () => {
-  t = await createTestApp({ apiKey: API_KEY });
-  sockets = await listenForSockets(t);
-});
-afterEach(() => sockets.disconnectAll());
-afterAll(() => t.close());
+useTestApp({ config: { apiKey: API_KEY }, sockets: true }, (app) => ({ t, sockets } = app));
 
 const rowsOf = <T>(res: unknown) => (res as { rows: T[] }).rows;
 
