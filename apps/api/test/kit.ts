@@ -328,3 +328,12 @@ export const SE_ADDRESS = {
   city: 'São Paulo',
   state: 'SP',
 };
+
+/** A PUT /v1/printing/settings body: one 80 mm printer, "caixa", no sectors, no automatic receipt. */
+export const ONE_PRINTER_SETTINGS = {
+  profiles: [
+    { key: 'caixa', name: 'Caixa', paperWidth: 80, columns: 48, codePage: 'PC860', copies: 1, cut: true },
+  ],
+  sectors: [],
+  receipt: { autoPrint: false, profileKey: null },
+};

@@ -2,7 +2,13 @@ import { PRINT_JOB_EVENT, PRINT_STATION_EVENT, type PrintJob } from '@balcao/cor
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { TestApp } from '../../../test/helper.ts';
-import { asUser, expectStatus, type SocketClients, useTestApp } from '../../../test/kit.ts';
+import {
+  asUser,
+  expectStatus,
+  ONE_PRINTER_SETTINGS,
+  type SocketClients,
+  useTestApp,
+} from '../../../test/kit.ts';
 import { printJobs } from './schema.ts';
 import { deliverStalePrintJobs } from './stations.ts';
 
@@ -16,24 +22,7 @@ const wait = (ms: number) => new Promise((done) => setTimeout(done, ms));
 describe('print delivery sweep (a background job, issue 22)', () => {
   it('hands a job left pending (its instance died before handing it out) to a connected station, once', async () => {
     const shop = await asUser(t, [1]);
-    const saved = expectStatus(
-      await shop.api.put('/printing/settings', {
-        profiles: [
-          {
-            key: 'caixa',
-            name: 'Caixa',
-            paperWidth: 80,
-            columns: 48,
-            codePage: 'PC860',
-            copies: 1,
-            cut: true,
-          },
-        ],
-        sectors: [],
-        receipt: { autoPrint: false, profileKey: null },
-      }),
-      200,
-    );
+    const saved = expectStatus(await shop.api.put('/printing/settings', ONE_PRINTER_SETTINGS), 200);
     const profileId = saved.profiles[0].id as number;
     const socket = await sockets.connected({ key: API_KEY, token: shop.token });
     const received: PrintJob[] = [];
