@@ -18,7 +18,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Controller, useWatch } from 'react-hook-form';
 import { useNavigate, useSearchParams } from 'react-router';
 import { type Feedback, useFeedback } from '../../components/FeedbackSnackbar.tsx';
-import { FormTextField } from '../../components/form.tsx';
+import { FormSwitch, FormTextField } from '../../components/form.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import {
   useAuthorizeMelhorEnvio,
@@ -39,7 +39,6 @@ import {
   packageFromText,
   packageToText,
   Section,
-  SwitchField,
   twoColumns,
   useCarrierForm,
 } from './carrierForm.tsx';
@@ -203,8 +202,8 @@ function SettingsForm({
           {settings.hasRefreshToken && <Chip variant="outlined" label="Renovação automática do token" />}
         </Stack>
         <Box sx={twoColumns}>
-          <SwitchField control={control} name="enabled" label="Cotar com o Melhor Envio" disabled={locked} />
-          <SwitchField
+          <FormSwitch control={control} name="enabled" label="Cotar com o Melhor Envio" disabled={locked} />
+          <FormSwitch
             control={control}
             name="sandbox"
             label="Ambiente de testes (sandbox)"

@@ -10,7 +10,7 @@ import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import MenuItem from '@mui/material/MenuItem';
 import { type Feedback, useFeedback } from '../../components/FeedbackSnackbar.tsx';
-import { FormTextField } from '../../components/form.tsx';
+import { FormSwitch, FormTextField } from '../../components/form.tsx';
 import { useRodonavesSettings, useSaveRodonaves } from './api.ts';
 import {
   CarrierForm,
@@ -24,7 +24,6 @@ import {
   packageFromText,
   packageToText,
   Section,
-  SwitchField,
   twoColumns,
   useCarrierForm,
 } from './carrierForm.tsx';
@@ -113,7 +112,7 @@ function SettingsForm({
             color={settings.hasPassword ? 'success' : 'default'}
           />
         </Box>
-        <SwitchField control={control} name="enabled" label="Cotar com a Rodonaves" disabled={locked} />
+        <FormSwitch control={control} name="enabled" label="Cotar com a Rodonaves" disabled={locked} />
         <Box sx={twoColumns}>
           <FormTextField
             control={control}

@@ -8,18 +8,15 @@ import DeleteIcon from '@mui/icons-material/Delete';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import FormControlLabel from '@mui/material/FormControlLabel';
 import FormHelperText from '@mui/material/FormHelperText';
 import IconButton from '@mui/material/IconButton';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import Switch from '@mui/material/Switch';
 import Typography from '@mui/material/Typography';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { Fragment, type ReactNode } from 'react';
 import {
   type Control,
-  Controller,
   type DefaultValues,
   type FieldValues,
   type Path,
@@ -253,34 +250,6 @@ export function FallbackRows<V extends WithCarrierParts>({
 
 export const expiresText = (iso: string | null) =>
   iso ? `expira em ${formatDateBr(iso.slice(0, 10))}` : 'sem validade informada';
-
-export function SwitchField<V extends FieldValues>({
-  control,
-  name,
-  label,
-  disabled,
-}: {
-  control: Control<V, unknown, unknown>;
-  name: Path<V>;
-  label: string;
-  disabled?: boolean;
-}) {
-  return (
-    <Controller
-      control={control}
-      name={name}
-      render={({ field }) => (
-        <FormControlLabel
-          control={
-            <Switch checked={Boolean(field.value)} onChange={(e) => field.onChange(e.target.checked)} />
-          }
-          label={label}
-          disabled={disabled}
-        />
-      )}
-    />
-  );
-}
 
 /**
  * A carrier's settings page: its title, a spinner while the settings load (or their error with a
