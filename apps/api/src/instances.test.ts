@@ -10,6 +10,7 @@ import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeS3, startFakeS3 } from '../test/fakes/s3.ts';
 import { makeCnpj, openTestDatabase, TEST_PASSWORD } from '../test/helper.ts';
+import { ONE_PRINTER_SETTINGS } from '../test/kit.ts';
 import type { Database } from './db/client.ts';
 import { scheduledJobs, users } from './db/schema.ts';
 import { insertClient } from './modules/account/service.ts';
@@ -210,21 +211,7 @@ describe.skipIf(!hasPostgres)('two API instances on one PostgreSQL (issue 22)', 
     const put = await fetch(`${a.url}/v1/printing/settings`, {
       method: 'PUT',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: JSON.stringify({
-        profiles: [
-          {
-            key: 'caixa',
-            name: 'Caixa',
-            paperWidth: 80,
-            columns: 48,
-            codePage: 'PC860',
-            copies: 1,
-            cut: true,
-          },
-        ],
-        sectors: [],
-        receipt: { autoPrint: false, profileKey: null },
-      }),
+      body: JSON.stringify(ONE_PRINTER_SETTINGS),
     });
     expect(put.status).toBe(200);
     const profileId = ((await put.json()) as { profiles: { id: number }[] }).profiles[0].id;

@@ -4,7 +4,10 @@ import { addDays } from '@balcao/core/date';
 import type { Sale } from '@balcao/core/sale';
 import { DEFAULT_TIME_ZONE, dateIn } from '@balcao/core/time';
 import { io as connect, type Socket } from 'socket.io-client';
-import { bearer, createClientWithUsers, type TestApp } from './helper.ts';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import type { Config } from '../src/config.ts';
+import { type FakeEvolution, startFakeEvolution } from './fakes/evolution.ts';
+import { bearer, createClientWithUsers, createTestApp, type TestApp } from './helper.ts';
 
 /**
  * The API test kit: one request helper (`api`, plus `login` and `me` for sessions), one factory
@@ -211,6 +214,51 @@ export async function listenForSockets(t: TestApp) {
 
 export type SocketClients = Awaited<ReturnType<typeof listenForSockets>>;
 
+/** What `useTestApp` hands over: `sockets` only when asked for `sockets`, `evolution` only for `evolution`. */
+export type FileApp = { t: TestApp; sockets: SocketClients; evolution: FakeEvolution };
+
+/**
+ * A test file's app, started before its tests and closed after them (call it at the file's top):
+ * `apiKey` and the other config overrides; `sockets` to listen for socket.io clients (each test's
+ * clients are disconnected after it); `evolution` to start a fake Evolution API first (no instances,
+ * no registered numbers) whose webhooks reach the app in-process. `ready` takes the app into the
+ * file's own variables: `useTestApp({ apiKey: API_KEY, sockets: true }, (app) => ({ t, sockets } = app))`.
+ */
+export function useTestApp(
+  options: { config?: Partial<Config>; sockets?: boolean; evolution?: boolean },
+  ready: (app: FileApp) => unknown,
+) {
+  const app = {} as FileApp;
+  beforeAll(async () => {
+    let config = options.config ?? {};
+    if (options.evolution) {
+      app.evolution = await startFakeEvolution({
+        instances: [],
+        registered: [],
+        // Webhooks reach the app in-process, at the path the API gave Evolution.
+        deliver: async (url, headers, body) => {
+          await app.t.app.inject({
+            method: 'POST',
+            url: new URL(url).pathname,
+            headers,
+            payload: body as object,
+          });
+        },
+      });
+      const { url: baseUrl, apiKey } = app.evolution;
+      config = { ...config, whatsapp: { baseUrl, apiKey, timeoutMs: 2000 } };
+    }
+    app.t = await createTestApp(config);
+    if (options.sockets) app.sockets = await listenForSockets(app.t);
+    ready(app);
+  });
+  if (options.sockets) afterEach(() => app.sockets.disconnectAll());
+  afterAll(async () => {
+    await app.t?.close();
+    await app.evolution?.close();
+  });
+}
+
 /** Resolves 'connected' or the server's refusal ('refused: <message>'). */
 export function socketOutcome(socket: Socket): Promise<string> {
   return new Promise((resolve) => {
@@ -279,4 +327,13 @@ export const SE_ADDRESS = {
   neighborhood: 'Centro',
   city: 'São Paulo',
   state: 'SP',
+};
+
+/** A PUT /v1/printing/settings body: one 80 mm printer, "caixa", no sectors, no automatic receipt. */
+export const ONE_PRINTER_SETTINGS = {
+  profiles: [
+    { key: 'caixa', name: 'Caixa', paperWidth: 80, columns: 48, codePage: 'PC860', copies: 1, cut: true },
+  ],
+  sectors: [],
+  receipt: { autoPrint: false, profileKey: null },
 };

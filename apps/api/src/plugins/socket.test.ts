@@ -1,12 +1,11 @@
 import { eq } from 'drizzle-orm';
 import type { Socket } from 'socket.io-client';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTestApp, TEST_PASSWORD, type TestApp } from '../../test/helper.ts';
+import { describe, expect, it } from 'vitest';
+import { bearer, TEST_PASSWORD, type TestApp } from '../../test/helper.ts';
 import {
   api,
   asUser,
   joinChannel,
-  listenForSockets,
   login,
   makeProduct,
   makeSale,
@@ -15,6 +14,7 @@ import {
   nextMessage,
   type SocketClients,
   socketOutcome,
+  useTestApp,
 } from '../../test/kit.ts';
 import { sessions } from '../db/schema.ts';
 
@@ -22,13 +22,7 @@ const API_KEY = 'chave-de-teste';
 
 let t: TestApp;
 let sockets: SocketClients;
-
-beforeAll(async () => {
-  t = await createTestApp({ apiKey: API_KEY });
-  sockets = await listenForSockets(t);
-});
-afterEach(() => sockets.disconnectAll());
-afterAll(() => t.close());
+useTestApp({ config: { apiKey: API_KEY }, sockets: true }, (app) => ({ t, sockets } = app));
 
 describe('socket connection', () => {
   it('refuses a socket without the API key or with a wrong one', async () => {

@@ -2,6 +2,9 @@ import { toNestErrors } from '@hookform/resolvers';
 import Alert from '@mui/material/Alert';
 import Box, { type BoxProps } from '@mui/material/Box';
 import Button, { type ButtonProps } from '@mui/material/Button';
+import Checkbox from '@mui/material/Checkbox';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import Switch from '@mui/material/Switch';
 import TextField, { type TextFieldProps } from '@mui/material/TextField';
 import { type FormEvent, type ReactNode, useRef } from 'react';
 import {
@@ -227,6 +230,32 @@ function useShownError<V extends FieldValues, Out>(
   const error = fieldState.error;
   if (!error) return undefined;
   return fieldState.isTouched || isSubmitted || error.type === 'server' ? (error.message ?? ' ') : undefined;
+}
+
+/** A switch (`checkbox`: a checkbox) bound to a yes/no form field, with its `label`. */
+export function FormSwitch<V extends FieldValues, Out>({
+  control,
+  name,
+  label,
+  disabled,
+  checkbox = false,
+}: Bound<V, Out> & { label: ReactNode; disabled?: boolean; checkbox?: boolean }) {
+  const Toggle = checkbox ? Checkbox : Switch;
+  return (
+    <Controller
+      control={control}
+      name={name}
+      render={({ field }) => (
+        <FormControlLabel
+          control={
+            <Toggle checked={Boolean(field.value)} onChange={(e) => field.onChange(e.target.checked)} />
+          }
+          label={label}
+          disabled={disabled}
+        />
+      )}
+    />
+  );
 }
 
 /** A text input bound to a form field, with its error (or `helperText`) under it. */

@@ -18,7 +18,7 @@ import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TableSortLabel from '@mui/material/TableSortLabel';
-import TextField from '@mui/material/TextField';
+import TextField, { type TextFieldProps } from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import type { UseQueryResult } from '@tanstack/react-query';
@@ -349,6 +349,53 @@ export function ActiveFilter({
       <MenuItem value="all">{all}</MenuItem>
       <MenuItem value="true">{active}</MenuItem>
       <MenuItem value="false">{inactive}</MenuItem>
+    </TextField>
+  );
+}
+
+/** An option of a SelectFilter: the value written to the URL and what the menu shows. */
+export type FilterOption = { value: string | number; label: ReactNode };
+
+/** The options of a fixed set of keys, each by its label (statuses, payment methods). */
+export const labelledOptions = <K extends string>(
+  keys: readonly K[],
+  labels: Record<K, string>,
+): FilterOption[] => keys.map((key) => ({ value: key, label: labels[key] }));
+
+/** The options of records by id, each by its name (sellers, categories, drivers); none while they load. */
+export const recordOptions = (records: readonly { id: number; name: string }[] | undefined): FilterOption[] =>
+  (records ?? []).map((r) => ({ value: r.id, label: r.name }));
+
+/**
+ * A list's select filter: "Todos" (`allLabel`, "Todas" for a feminine noun) for none, then `options`;
+ * `onChange` gets the chosen value as text, undefined for none. The other TextField props (label,
+ * size, sx, slotProps) pass through.
+ */
+export function SelectFilter({
+  value,
+  options,
+  onChange,
+  allLabel = 'Todos',
+  ...field
+}: Omit<TextFieldProps, 'value' | 'onChange' | 'select' | 'children'> & {
+  value: string | number | undefined;
+  options: readonly FilterOption[];
+  onChange: (value: string | undefined) => void;
+  allLabel?: string;
+}) {
+  return (
+    <TextField
+      select
+      value={value ?? ''}
+      onChange={(e) => onChange(e.target.value === '' ? undefined : String(e.target.value))}
+      {...field}
+    >
+      <MenuItem value="">{allLabel}</MenuItem>
+      {options.map((o) => (
+        <MenuItem key={o.value} value={o.value}>
+          {o.label}
+        </MenuItem>
+      ))}
     </TextField>
   );
 }

@@ -29,6 +29,19 @@ export function shopSession(timeZone = 'America/Manaus'): SessionPayload {
 
 type Answer = (path: string, init?: RequestInit) => unknown;
 
+/** The API answering every call with `body` (a page's one read, without a session); the URLs called, in order. */
+export function serveOne(body: unknown) {
+  const calls: string[] = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string) => {
+      calls.push(url);
+      return new Response(JSON.stringify(body), { status: 200 });
+    }),
+  );
+  return calls;
+}
+
 /**
  * The API as a page reads it through a logged session: the session's own calls are answered with
  * `session`, every other call with what `answer` returns for its path (without /v1); undefined is an

@@ -164,18 +164,17 @@ describe('POST /v1/system-client', () => {
     expect(nothing.statusCode).toBe(400);
   });
 
+  /** A 409 "duplicate" answer with `message`. */
+  const expectDuplicate = (res: Awaited<ReturnType<typeof create>>, message: string) => {
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toEqual({ statusCode: 409, error: 'Conflict', code: 'duplicate', message });
+  };
+
   it('answers 409 to a document already registered (in any mask) and writes nothing', async () => {
     const first = accountInput({ systemClient: { document: '33.000.167/0001-01' } });
     expect((await create(first)).statusCode).toBe(201);
     const again = accountInput({ systemClient: { document: '33000167000101' } });
-    const res = await create(again);
-    expect(res.statusCode).toBe(409);
-    expect(res.json()).toEqual({
-      statusCode: 409,
-      error: 'Conflict',
-      code: 'duplicate',
-      message: DOCUMENT_TAKEN,
-    });
+    expectDuplicate(await create(again), DOCUMENT_TAKEN);
     expect(await countWhere(users, eq(users.email, again.user.email))).toBe(0);
     expect(await countWhere(clients, eq(clients.name, again.systemClient.name))).toBe(0);
   });
@@ -184,14 +183,7 @@ describe('POST /v1/system-client', () => {
     const first = accountInput();
     expect((await create(first)).statusCode).toBe(201);
     const again = accountInput({ user: { email: first.user.email.toUpperCase() } });
-    const res = await create(again);
-    expect(res.statusCode).toBe(409);
-    expect(res.json()).toEqual({
-      statusCode: 409,
-      error: 'Conflict',
-      code: 'duplicate',
-      message: EMAIL_TAKEN,
-    });
+    expectDuplicate(await create(again), EMAIL_TAKEN);
     expect(await countWhere(clients, eq(clients.document, again.systemClient.document))).toBe(0);
     expect(await countWhere(clients, eq(clients.name, again.systemClient.name))).toBe(0);
   });

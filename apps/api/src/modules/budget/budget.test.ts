@@ -3,20 +3,20 @@ import { dirname } from 'node:path';
 import { addDays } from '@balcao/core/date';
 import { and, eq, sql } from 'drizzle-orm';
 import sharp from 'sharp';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeEvolution, startFakeEvolution } from '../../../test/fakes/evolution.ts';
-import { bearer, createClientWithUsers, createTestApp, type TestApp } from '../../../test/helper.ts';
+import { describe, expect, it } from 'vitest';
+import type { FakeEvolution } from '../../../test/fakes/evolution.ts';
+import { bearer, createClientWithUsers, type TestApp } from '../../../test/helper.ts';
 import {
   api,
   collectMessages,
   expectStatus,
   type Headers,
   joinChannel,
-  listenForSockets,
   makeCustomer,
   makeProduct,
   makeShop,
   type SocketClients,
+  useTestApp,
 } from '../../../test/kit.ts';
 import { sales } from '../sale/schema.ts';
 import { stockReservations } from '../stock/schema.ts';
@@ -26,26 +26,10 @@ const API_KEY = 'chave-orcamento';
 let t: TestApp;
 let sockets: SocketClients;
 let evolution: FakeEvolution;
-beforeAll(async () => {
-  evolution = await startFakeEvolution({
-    instances: [],
-    registered: [],
-    // Webhooks reach the app in-process, at the path the API gave Evolution.
-    deliver: async (url, headers, body) => {
-      await t.app.inject({ method: 'POST', url: new URL(url).pathname, headers, payload: body as object });
-    },
-  });
-  t = await createTestApp({
-    apiKey: API_KEY,
-    whatsapp: { baseUrl: evolution.url, apiKey: evolution.apiKey, timeoutMs: 2000 },
-  });
-  sockets = await listenForSockets(t);
-});
-afterEach(() => sockets.disconnectAll());
-afterAll(async () => {
-  await t.close();
-  await evolution.close();
-});
+useTestApp(
+  { config: { apiKey: API_KEY }, sockets: true, evolution: true },
+  (app) => ({ t, sockets, evolution } = app),
+);
 
 const APP_URL = 'http://loja.test';
 const rowsOf = <T>(res: unknown) => (res as { rows: T[] }).rows;

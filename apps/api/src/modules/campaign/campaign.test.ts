@@ -8,10 +8,10 @@ import {
 import { isoToShopLocal } from '@balcao/core/time';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeEvolution, startFakeEvolution } from '../../../test/fakes/evolution.ts';
-import { createClientWithUsers, createTestApp, type TestApp } from '../../../test/helper.ts';
-import { api, expectStatus } from '../../../test/kit.ts';
+import { describe, expect, it } from 'vitest';
+import type { FakeEvolution } from '../../../test/fakes/evolution.ts';
+import { createClientWithUsers, type TestApp } from '../../../test/helper.ts';
+import { api, expectStatus, useTestApp } from '../../../test/kit.ts';
 import { type App, buildApp } from '../../app.ts';
 import { clients, whatsappInstances } from '../../db/schema.ts';
 import { customers } from '../customer/schema.ts';
@@ -28,24 +28,7 @@ import {
 
 let t: TestApp;
 let evolution: FakeEvolution;
-
-beforeAll(async () => {
-  evolution = await startFakeEvolution({
-    instances: [],
-    registered: [],
-    // Webhooks reach the app in-process, at the path the API gave Evolution.
-    deliver: async (url, headers, body) => {
-      await t.app.inject({ method: 'POST', url: new URL(url).pathname, headers, payload: body as object });
-    },
-  });
-  t = await createTestApp({
-    whatsapp: { baseUrl: evolution.url, apiKey: evolution.apiKey, timeoutMs: 2000 },
-  });
-});
-afterAll(async () => {
-  await t.close();
-  await evolution.close();
-});
+useTestApp({ evolution: true }, (app) => ({ t, evolution } = app));
 
 /** A controllable clock for the worker. */
 function fakeClock(start = Date.UTC(2026, 10, 23, 12, 0, 0)) {
@@ -128,6 +111,23 @@ async function makeCampaign(a: ReturnType<typeof api>, body: Record<string, unkn
     201,
     'campaign',
   );
+}
+
+/** Pacing fast enough for a test: 3 s between messages, a pause every 50, caps far off. */
+const FAST_PACING = {
+  minDelaySeconds: 3,
+  maxDelaySeconds: 3,
+  pauseEvery: 50,
+  pauseSeconds: 10,
+  hourlyCap: 60,
+  dailyCap: 500,
+};
+
+/** A campaign to the whole audience with `pacing`, started. */
+async function startCampaign(a: ReturnType<typeof api>, pacing: Record<string, unknown> = FAST_PACING) {
+  const campaign = await makeCampaign(a, { pacing });
+  expectStatus(await a.post(`/campaign/${campaign.id}/start`), 200);
+  return campaign;
 }
 
 const sentTo = (instance: string) =>
@@ -300,17 +300,7 @@ describe('campaign sending', () => {
   it('sends each message once with two workers on the same queue', async () => {
     const shop = await connectedShop();
     const phones = await addCustomers(shop.client.id, 40);
-    const campaign = await makeCampaign(shop.a, {
-      pacing: {
-        minDelaySeconds: 3,
-        maxDelaySeconds: 3,
-        pauseEvery: 50,
-        pauseSeconds: 10,
-        hourlyCap: 60,
-        dailyCap: 500,
-      },
-    });
-    expectStatus(await shop.a.post(`/campaign/${campaign.id}/start`), 200);
+    await startCampaign(shop.a);
     const clock = fakeClock(Date.now());
     const worker = () => drain(t.app, clock);
     await Promise.all([worker(), worker()]);
@@ -323,17 +313,7 @@ describe('campaign sending', () => {
   it('survives a kill after 50 sends: settled against Evolution, no number twice, none skipped', async () => {
     const shop = await connectedShop();
     const phones = await addCustomers(shop.client.id, 120);
-    const campaign = await makeCampaign(shop.a, {
-      pacing: {
-        minDelaySeconds: 3,
-        maxDelaySeconds: 4,
-        pauseEvery: 10,
-        pauseSeconds: 10,
-        hourlyCap: 60,
-        dailyCap: 500,
-      },
-    });
-    expectStatus(await shop.a.post(`/campaign/${campaign.id}/start`), 200);
+    const campaign = await startCampaign(shop.a, { ...FAST_PACING, maxDelaySeconds: 4, pauseEvery: 10 });
     const clock = fakeClock(Date.now());
     evolution.now = () => clock.now().getTime();
     try {
@@ -416,10 +396,11 @@ describe('campaign sending', () => {
   it('leaves a send that got no answer to the reconciliation, never to a blind resend', async () => {
     const shop = await connectedShop();
     const phones = await addCustomers(shop.client.id, 3);
-    const campaign = await makeCampaign(shop.a, {
-      pacing: { ...PACING_DEFAULTS, minDelaySeconds: 3, maxDelaySeconds: 3 },
+    await startCampaign(shop.a, {
+      ...PACING_DEFAULTS,
+      minDelaySeconds: 3,
+      maxDelaySeconds: 3,
     });
-    expectStatus(await shop.a.post(`/campaign/${campaign.id}/start`), 200);
     const clock = fakeClock(Date.now());
     evolution.now = () => clock.now().getTime();
     try {
@@ -482,17 +463,7 @@ describe('campaign sending', () => {
   it('pauses when the number disconnects at 80, resumes where it stopped', async () => {
     const shop = await connectedShop();
     const phones = await addCustomers(shop.client.id, 100);
-    const campaign = await makeCampaign(shop.a, {
-      pacing: {
-        minDelaySeconds: 3,
-        maxDelaySeconds: 3,
-        pauseEvery: 50,
-        pauseSeconds: 10,
-        hourlyCap: 60,
-        dailyCap: 500,
-      },
-    });
-    expectStatus(await shop.a.post(`/campaign/${campaign.id}/start`), 200);
+    const campaign = await startCampaign(shop.a);
     evolution.disconnectAfter = evolution.sent.length + 80;
     const clock = fakeClock(Date.now());
     await drain(t.app, clock, (r) => r.kind === 'paused');
@@ -518,17 +489,7 @@ describe('campaign sending', () => {
   it('pauses after send errors in a row', async () => {
     const shop = await connectedShop();
     await addCustomers(shop.client.id, 10);
-    const campaign = await makeCampaign(shop.a, {
-      pacing: {
-        minDelaySeconds: 3,
-        maxDelaySeconds: 3,
-        pauseEvery: 50,
-        pauseSeconds: 10,
-        hourlyCap: 60,
-        dailyCap: 500,
-      },
-    });
-    expectStatus(await shop.a.post(`/campaign/${campaign.id}/start`), 200);
+    const campaign = await startCampaign(shop.a);
     evolution.failNext = 3;
     await drain(t.app, fakeClock(Date.now()), (r) => r.kind === 'paused');
     expect(expectStatus(await shop.a.get(`/campaign/${campaign.id}`), 200)).toMatchObject({
@@ -547,17 +508,7 @@ describe('campaign sending', () => {
     expectStatus(await shop.a.post('/whatsapp/opt-out', { number: phones[1] }), 200);
     const counts = expectStatus(await shop.a.post('/campaign/audience-count', {}), 200);
     expect(counts).toMatchObject({ total: 6, optedOut: 2, validWhatsapp: 6 });
-    const campaign = await makeCampaign(shop.a, {
-      pacing: {
-        minDelaySeconds: 3,
-        maxDelaySeconds: 3,
-        pauseEvery: 50,
-        pauseSeconds: 10,
-        hourlyCap: 60,
-        dailyCap: 500,
-      },
-    });
-    expectStatus(await shop.a.post(`/campaign/${campaign.id}/start`), 200);
+    const campaign = await startCampaign(shop.a);
     const clock = fakeClock(Date.now());
     await drain(t.app, clock, () => sentTo(shop.instance).length >= 1);
     // Someone answers PARAR while the campaign runs.

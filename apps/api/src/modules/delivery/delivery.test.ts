@@ -1,8 +1,8 @@
 import { DEFAULT_TIME_ZONE, dateIn } from '@balcao/core/time';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { type FakeEvolution, startFakeEvolution } from '../../../test/fakes/evolution.ts';
-import { createTestApp, type TestApp } from '../../../test/helper.ts';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import type { FakeEvolution } from '../../../test/fakes/evolution.ts';
+import type { TestApp } from '../../../test/helper.ts';
 import {
   type Api,
   expectStatus,
@@ -14,28 +14,14 @@ import {
   nextChange,
   nextMessage,
   SE_ADDRESS,
+  useTestApp,
 } from '../../../test/kit.ts';
 import { sales } from '../sale/schema.ts';
 import { deliveryOrders } from './schema.ts';
 
 let t: TestApp;
 let evolution: FakeEvolution;
-beforeAll(async () => {
-  evolution = await startFakeEvolution({
-    instances: [],
-    registered: [],
-    deliver: async (url, headers, body) => {
-      await t.app.inject({ method: 'POST', url: new URL(url).pathname, headers, payload: body as object });
-    },
-  });
-  t = await createTestApp({
-    whatsapp: { baseUrl: evolution.url, apiKey: evolution.apiKey, timeoutMs: 2000 },
-  });
-});
-afterAll(async () => {
-  await t.close();
-  await evolution.close();
-});
+useTestApp({ evolution: true }, (app) => ({ t, evolution } = app));
 
 /** A shop: Administrador (open register), two Entregadores, an Entregador parceiro, a Marketing user. */
 async function deliveryShop() {

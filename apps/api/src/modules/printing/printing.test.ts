@@ -1,16 +1,16 @@
 import { PRINT_JOB_EVENT, PRINT_STATION_EVENT, type PrintJob } from '@balcao/core/printing';
 import { formatInZone } from '@balcao/core/time';
 import { eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/helper.ts';
+import { describe, expect, it } from 'vitest';
+import type { TestApp } from '../../../test/helper.ts';
 import {
   asUser,
   expectStatus,
-  listenForSockets,
   makeProduct,
   makeSale,
   makeShop,
   type SocketClients,
+  useTestApp,
 } from '../../../test/kit.ts';
 import { clients } from '../../db/schema.ts';
 
@@ -18,13 +18,7 @@ const API_KEY = 'chave-de-teste';
 
 let t: TestApp;
 let sockets: SocketClients;
-
-beforeAll(async () => {
-  t = await createTestApp({ apiKey: API_KEY });
-  sockets = await listenForSockets(t);
-});
-afterEach(() => sockets.disconnectAll());
-afterAll(() => t.close());
+useTestApp({ config: { apiKey: API_KEY }, sockets: true }, (app) => ({ t, sockets } = app));
 
 const profile = (key: string, overrides: Record<string, unknown> = {}) => ({
   key,

@@ -1,44 +1,28 @@
 import { PRINT_JOB_EVENT, PRINT_STATION_EVENT, type PrintJob } from '@balcao/core/printing';
 import { eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/helper.ts';
-import { asUser, expectStatus, listenForSockets, type SocketClients } from '../../../test/kit.ts';
+import { describe, expect, it } from 'vitest';
+import type { TestApp } from '../../../test/helper.ts';
+import {
+  asUser,
+  expectStatus,
+  ONE_PRINTER_SETTINGS,
+  type SocketClients,
+  useTestApp,
+} from '../../../test/kit.ts';
 import { printJobs } from './schema.ts';
 import { deliverStalePrintJobs } from './stations.ts';
 
 const API_KEY = 'chave-de-teste';
 let t: TestApp;
 let sockets: SocketClients;
-beforeAll(async () => {
-  t = await createTestApp({ apiKey: API_KEY });
-  sockets = await listenForSockets(t);
-});
-afterEach(() => sockets.disconnectAll());
-afterAll(() => t.close());
+useTestApp({ config: { apiKey: API_KEY }, sockets: true }, (app) => ({ t, sockets } = app));
 
 const wait = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 describe('print delivery sweep (a background job, issue 22)', () => {
   it('hands a job left pending (its instance died before handing it out) to a connected station, once', async () => {
     const shop = await asUser(t, [1]);
-    const saved = expectStatus(
-      await shop.api.put('/printing/settings', {
-        profiles: [
-          {
-            key: 'caixa',
-            name: 'Caixa',
-            paperWidth: 80,
-            columns: 48,
-            codePage: 'PC860',
-            copies: 1,
-            cut: true,
-          },
-        ],
-        sectors: [],
-        receipt: { autoPrint: false, profileKey: null },
-      }),
-      200,
-    );
+    const saved = expectStatus(await shop.api.put('/printing/settings', ONE_PRINTER_SETTINGS), 200);
     const profileId = saved.profiles[0].id as number;
     const socket = await sockets.connected({ key: API_KEY, token: shop.token });
     const received: PrintJob[] = [];

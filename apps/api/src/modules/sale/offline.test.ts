@@ -1,11 +1,10 @@
 import type { Sale } from '@balcao/core/sale';
 import { and, eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/helper.ts';
+import { describe, expect, it } from 'vitest';
+import type { TestApp } from '../../../test/helper.ts';
 import {
   collectMessages,
   joinChannel,
-  listenForSockets,
   makeCoupon,
   makeCustomer,
   makeProduct,
@@ -13,6 +12,7 @@ import {
   makeShop,
   SE_ADDRESS,
   type SocketClients,
+  useTestApp,
 } from '../../../test/kit.ts';
 import { cashRegisterMovements } from '../cash-register/schema.ts';
 import { couponUses } from '../coupon/schema.ts';
@@ -24,12 +24,7 @@ import { sales } from './schema.ts';
 const API_KEY = 'chave-offline';
 let t: TestApp;
 let sockets: SocketClients;
-beforeAll(async () => {
-  t = await createTestApp({ apiKey: API_KEY });
-  sockets = await listenForSockets(t);
-});
-afterEach(() => sockets.disconnectAll());
-afterAll(() => t.close());
+useTestApp({ config: { apiKey: API_KEY }, sockets: true }, (app) => ({ t, sockets } = app));
 
 const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000).toISOString();
 

@@ -1,27 +1,22 @@
 import sharp from 'sharp';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTestApp, TEST_PASSWORD, type TestApp } from '../../../test/helper.ts';
+import { describe, expect, it } from 'vitest';
+import { bearer, TEST_PASSWORD, type TestApp } from '../../../test/helper.ts';
 import {
   api,
   asUser,
   expectStatus,
-  listenForSockets,
   makeProduct,
   makeShop,
   me,
   nextChange,
   openRegister,
   type SocketClients,
+  useTestApp,
 } from '../../../test/kit.ts';
 
 let t: TestApp;
 let sockets: SocketClients;
-beforeAll(async () => {
-  t = await createTestApp();
-  sockets = await listenForSockets(t);
-});
-afterEach(() => sockets.disconnectAll());
-afterAll(() => t.close());
+useTestApp({ sockets: true }, (app) => ({ t, sockets } = app));
 
 /** A company page body as the form sends it (valid; overrides on top). */
 function companyBody(overrides: Record<string, unknown> = {}) {

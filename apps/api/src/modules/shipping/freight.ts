@@ -204,24 +204,45 @@ const RTE_NOT_CONFIGURED =
 /** Refresh an OAuth token this long before it expires. */
 const REFRESH_BEFORE_MS = 24 * 60 * 60_000;
 
-async function quoteMelhorEnvio(
-  db: Db,
-  actor: Actor,
-  input: Input,
-  deps: FreightDeps,
-  state: FreightState,
-  signal: AbortSignal,
-  shopOrigin: string,
-): Promise<{ options: FreightOption[]; from: string; weightKg: number }> {
-  const account = await loadAccount<MelhorEnvioStored, MelhorEnvioSecrets>(
-    db,
-    actor.clientId,
-    'melhor_envio',
-    deps.box,
+/** What a carrier's quote works with: the request, the shop's origin and the quote's deadline (`signal`). */
+type CarrierCall = {
+  db: Db;
+  actor: Actor;
+  input: Input;
+  deps: FreightDeps;
+  state: FreightState;
+  signal: AbortSignal;
+  shopOrigin: string;
+};
+type CarrierQuote = { options: FreightOption[]; from: string; weightKg: number };
+/** Each carrier's stored settings and secrets. */
+type StoredOf = { melhor_envio: MelhorEnvioStored; rodonaves: RodonavesStored };
+type SecretsOf = { melhor_envio: MelhorEnvioSecrets; rodonaves: RodonavesSecrets };
+
+/**
+ * The carrier's account for a quote, and where the quote goes from (the request's origin, else the
+ * account's, else the shop's) and to.
+ */
+async function quoteAccount<C extends Carrier>(call: CarrierCall, carrier: C) {
+  const account = await loadAccount<StoredOf[C], SecretsOf[C]>(
+    call.db,
+    call.actor.clientId,
+    carrier,
+    call.deps.box,
   );
-  const { settings, secrets } = account;
-  const from = input.fromZipCode || settings.originZipCode || shopOrigin;
-  const toZipCode = input.toZipCode;
+  const from = call.input.fromZipCode || account.settings.originZipCode || call.shopOrigin;
+  return {
+    account,
+    settings: account.settings,
+    secrets: account.secrets,
+    from,
+    toZipCode: call.input.toZipCode,
+  };
+}
+
+async function quoteMelhorEnvio(call: CarrierCall): Promise<CarrierQuote> {
+  const { db, actor, input, deps, state, signal } = call;
+  const { account, settings, secrets, from, toZipCode } = await quoteAccount(call, 'melhor_envio');
   const fail = (error: CarrierError, weightKg: number) => ({
     options: estimateOrError('melhor_envio', settings.fallback, toZipCode, weightKg, error),
     from,
@@ -297,24 +318,9 @@ function packsOf(items: Items): RodonavesPack[] {
   }));
 }
 
-async function quoteRodonaves(
-  db: Db,
-  actor: Actor,
-  input: Input,
-  deps: FreightDeps,
-  state: FreightState,
-  signal: AbortSignal,
-  shopOrigin: string,
-): Promise<{ options: FreightOption[]; from: string; weightKg: number }> {
-  const account = await loadAccount<RodonavesStored, RodonavesSecrets>(
-    db,
-    actor.clientId,
-    'rodonaves',
-    deps.box,
-  );
-  const { settings, secrets } = account;
-  const from = input.fromZipCode || settings.originZipCode || shopOrigin;
-  const toZipCode = input.toZipCode;
+async function quoteRodonaves(call: CarrierCall): Promise<CarrierQuote> {
+  const { db, actor, input, deps, state, signal } = call;
+  const { account, settings, secrets, from, toZipCode } = await quoteAccount(call, 'rodonaves');
   const items = await itemsOf(db, actor, input, settings.defaultPackage);
   const fail = (error: CarrierError) => ({
     options: estimateOrError('rodonaves', settings.fallback, toZipCode, items.weightKg, error),
@@ -377,10 +383,16 @@ export async function quoteFreight(
   const carriers = [...new Set(input.carriers)];
   const results = await Promise.all(
     carriers.map((carrier) => {
-      const signal = AbortSignal.timeout(deps.config.carrierTimeoutMs);
-      return carrier === 'melhor_envio'
-        ? quoteMelhorEnvio(db, actor, input, deps, state, signal, shopOrigin)
-        : quoteRodonaves(db, actor, input, deps, state, signal, shopOrigin);
+      const call = {
+        db,
+        actor,
+        input,
+        deps,
+        state,
+        signal: AbortSignal.timeout(deps.config.carrierTimeoutMs),
+        shopOrigin,
+      };
+      return carrier === 'melhor_envio' ? quoteMelhorEnvio(call) : quoteRodonaves(call);
     }),
   );
   return {

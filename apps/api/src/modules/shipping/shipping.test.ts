@@ -275,6 +275,18 @@ describe('own delivery quote', () => {
 });
 
 const box = { heightCm: 10, widthCm: 15, lengthCm: 20, weightKg: 1 };
+
+/** POST /v1/shipping/freight-quote of `box` to `toZipCode` by one carrier (`extra` on top): the 200 answer. */
+const quoteBox = async (
+  shopApi: Api,
+  carrier: string,
+  toZipCode: string,
+  extra: Record<string, unknown> = {},
+) =>
+  expectStatus(
+    await shopApi.post('/shipping/freight-quote', { carriers: [carrier], toZipCode, package: box, ...extra }),
+    200,
+  );
 const meSettings = (overrides: Record<string, unknown> = {}) => ({
   baseUrl: me.apiUrl,
   originZipCode: '01001-000',
@@ -317,15 +329,7 @@ describe('Melhor Envio', () => {
     expect(row.secrets).not.toContain(token);
     expect(row.secrets).not.toContain('um-segredo');
 
-    const quote = expectStatus(
-      await shop.api.post('/shipping/freight-quote', {
-        carriers: ['melhor_envio'],
-        toZipCode: '30130-010',
-        package: box,
-        invoiceValueCents: 10000,
-      }),
-      200,
-    );
+    const quote = await quoteBox(shop.api, 'melhor_envio', '30130-010', { invoiceValueCents: 10000 });
     expect(quote).toMatchObject({ fromZipCode: '01001000', toZipCode: '30130010', weightKg: 1 });
     // PAC: (10 + 5 + 3) * 1.1 = 19.80; custom range 6..8.
     expect(quote.options).toContainEqual({
@@ -353,14 +357,7 @@ describe('Melhor Envio', () => {
     expect(sent.body).not.toHaveProperty('products');
 
     // A far destination: Jadlog answers its error, Correios still price.
-    const far = expectStatus(
-      await shop.api.post('/shipping/freight-quote', {
-        carriers: ['melhor_envio'],
-        toZipCode: '69900970',
-        package: box,
-      }),
-      200,
-    );
+    const far = await quoteBox(shop.api, 'melhor_envio', '69900970');
     expect(far.options.find((o: { serviceId: string }) => o.serviceId === '3')).toMatchObject({
       priceCents: null,
       error: 'Transportadora não atende este trecho.',
@@ -529,14 +526,7 @@ describe('Melhor Envio', () => {
     }
     // Outside the table: the error alone, never a 500.
     me.mode = 'down';
-    const outside = expectStatus(
-      await shop.api.post('/shipping/freight-quote', {
-        carriers: ['melhor_envio'],
-        toZipCode: '80010010',
-        package: box,
-      }),
-      200,
-    );
+    const outside = await quoteBox(shop.api, 'melhor_envio', '80010010');
     expect(outside.options).toMatchObject([
       { priceCents: null, estimate: false, error: 'O Melhor Envio respondeu com erro (503).' },
     ]);
@@ -544,15 +534,7 @@ describe('Melhor Envio', () => {
 
   it('explains a shop that has not connected', async () => {
     const shop = await asUser(t, [1]);
-    const quote = expectStatus(
-      await shop.api.post('/shipping/freight-quote', {
-        carriers: ['melhor_envio'],
-        fromZipCode: '01001000',
-        toZipCode: '30130010',
-        package: box,
-      }),
-      200,
-    );
+    const quote = await quoteBox(shop.api, 'melhor_envio', '30130010', { fromZipCode: '01001000' });
     expect(quote.options).toMatchObject([
       { priceCents: null, error: 'Melhor Envio não conectado. Configure em Configurações > Melhor Envio.' },
     ]);
@@ -637,27 +619,13 @@ describe('Rodonaves', () => {
   it('explains an unknown CEP and wrong credentials; falls back to the table when down', async () => {
     const shop = await asUser(t, [1]);
     expectStatus(await shop.api.put('/shipping/rodonaves', rteSettings()), 200);
-    const unknown = expectStatus(
-      await shop.api.post('/shipping/freight-quote', {
-        carriers: ['rodonaves'],
-        toZipCode: '99999999',
-        package: box,
-      }),
-      200,
-    );
+    const unknown = await quoteBox(shop.api, 'rodonaves', '99999999');
     expect(unknown.options).toMatchObject([
       { priceCents: null, error: 'A Rodonaves não encontrou o CEP 99999-999.' },
     ]);
 
     rte.mode = 'down';
-    const down = expectStatus(
-      await shop.api.post('/shipping/freight-quote', {
-        carriers: ['rodonaves'],
-        toZipCode: '06010000',
-        package: box,
-      }),
-      200,
-    );
+    const down = await quoteBox(shop.api, 'rodonaves', '06010000');
     expect(down.options).toMatchObject([
       {
         priceCents: 15932,
@@ -675,14 +643,7 @@ describe('Rodonaves', () => {
       ),
       200,
     );
-    const denied = expectStatus(
-      await shop.api.post('/shipping/freight-quote', {
-        carriers: ['rodonaves'],
-        toZipCode: '30130010',
-        package: box,
-      }),
-      200,
-    );
+    const denied = await quoteBox(shop.api, 'rodonaves', '30130010');
     expect(denied.options).toMatchObject([
       {
         priceCents: null,

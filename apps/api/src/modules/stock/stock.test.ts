@@ -1,15 +1,15 @@
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createClientWithUsers, createTestApp, type TestApp } from '../../../test/helper.ts';
+import { describe, expect, it } from 'vitest';
+import { bearer, createClientWithUsers, type TestApp } from '../../../test/helper.ts';
 import {
   api,
   collectMessages,
   type Headers,
   joinChannel,
-  listenForSockets,
   makeProduct,
   newEan13,
   type SocketClients,
+  useTestApp,
 } from '../../../test/kit.ts';
 import { clients } from '../../db/schema.ts';
 
@@ -17,13 +17,7 @@ const API_KEY = 'chave-estoque';
 
 let t: TestApp;
 let sockets: SocketClients;
-
-beforeAll(async () => {
-  t = await createTestApp({ apiKey: API_KEY });
-  sockets = await listenForSockets(t);
-});
-afterEach(() => sockets.disconnectAll());
-afterAll(() => t.close());
+useTestApp({ config: { apiKey: API_KEY }, sockets: true }, (app) => ({ t, sockets } = app));
 
 const rowsOf = <T>(res: unknown) => (res as { rows: T[] }).rows;
 
@@ -41,6 +35,23 @@ async function disagreements(clientId: number) {
   );
   return [...products, ...variants].filter((r) => Number(r.stock) !== Number(r.ledger));
 }
+
+/** POST /v1/stock-movement/fractionate: `source` ([product id, quantity]) out, `target` in. */
+const fractionate = (auth: Headers, source: [number, number], target: [number, number]) =>
+  api(t, auth).post('/stock-movement/fractionate', {
+    sourceProductId: source[0],
+    sourceQuantity: source[1],
+    targetProductId: target[0],
+    targetQuantity: target[1],
+  });
+
+/** How many rows a client's stock ledger holds. */
+const ledgerSize = async (clientId: number) =>
+  rowsOf<{ n: number }>(
+    await t.database.db.execute(
+      sql`select count(*)::int as n from stock_movements where client_id = ${clientId}`,
+    ),
+  )[0].n;
 
 async function stockOf(auth: Headers, productId: number) {
   return (await api(t, auth).get(`/product/${productId}`)).json() as {
@@ -210,12 +221,7 @@ describe('fractionate', () => {
     const { auth, client } = await createClientWithUsers(t, [6]);
     const box = await makeProduct(t, auth, { name: 'Caixa 12 un', stock: 5, costPriceCents: 2400 });
     const unit = await makeProduct(t, auth, { name: 'Unidade', stock: 0 });
-    const res = await api(t, auth).post('/stock-movement/fractionate', {
-      sourceProductId: box.id,
-      sourceQuantity: 2,
-      targetProductId: unit.id,
-      targetQuantity: 24,
-    });
+    const res = await fractionate(auth, [box.id, 2], [unit.id, 24]);
     expect(res.statusCode).toBe(201);
     expect(res.json().movements).toMatchObject([
       { type: 'fractionate-out', quantity: -2, product: { id: box.id } },
@@ -236,12 +242,7 @@ describe('fractionate', () => {
       },
     ]);
     // The last ratio used wins.
-    await api(t, auth).post('/stock-movement/fractionate', {
-      sourceProductId: box.id,
-      sourceQuantity: 1,
-      targetProductId: unit.id,
-      targetQuantity: 12,
-    });
+    await fractionate(auth, [box.id, 1], [unit.id, 12]);
     const again = await api(t, auth).get(
       `/stock-movement/fraction-ratio/client/${client.id}?sourceProductId=${box.id}&targetProductId=${unit.id}`,
     );
@@ -253,20 +254,10 @@ describe('fractionate', () => {
     const { auth } = await createClientWithUsers(t, [1]);
     const box = await makeProduct(t, auth, { name: 'Fardo 6 un', stock: 1 });
     const unit = await makeProduct(t, auth, { name: 'Lata' });
-    const refused = await api(t, auth).post('/stock-movement/fractionate', {
-      sourceProductId: box.id,
-      sourceQuantity: 2,
-      targetProductId: unit.id,
-      targetQuantity: 12,
-    });
+    const refused = await fractionate(auth, [box.id, 2], [unit.id, 12]);
     expect(refused.statusCode).toBe(409);
     expect(refused.json().message).toBe('Estoque insuficiente para Fardo 6 un (disponível: 1)');
-    const same = await api(t, auth).post('/stock-movement/fractionate', {
-      sourceProductId: box.id,
-      sourceQuantity: 1,
-      targetProductId: box.id,
-      targetQuantity: 6,
-    });
+    const same = await fractionate(auth, [box.id, 1], [box.id, 6]);
     expect(same.statusCode).toBe(400);
     expect(same.json().message).toContain('Escolha produtos diferentes');
   });
@@ -277,25 +268,12 @@ describe('fractionate', () => {
     // The target's level is at the column's limit: adding to it fails inside the transaction,
     // after the source's row and level were written.
     const full = await makeProduct(t, auth, { name: 'Cheio', stock: 99_999_999_999 });
-    const ledgerBefore = rowsOf<{ n: number }>(
-      await t.database.db.execute(
-        sql`select count(*)::int as n from stock_movements where client_id = ${client.id}`,
-      ),
-    )[0].n;
-    const res = await api(t, auth).post('/stock-movement/fractionate', {
-      sourceProductId: box.id,
-      sourceQuantity: 1,
-      targetProductId: full.id,
-      targetQuantity: 12,
-    });
+    const ledgerBefore = await ledgerSize(client.id);
+    const res = await fractionate(auth, [box.id, 1], [full.id, 12]);
     expect(res.statusCode).toBe(422);
     expect(res.json().message).toContain('limite de estoque');
     expect((await stockOf(auth, box.id)).stock).toBe(4);
-    const ledgerAfter = rowsOf<{ n: number }>(
-      await t.database.db.execute(
-        sql`select count(*)::int as n from stock_movements where client_id = ${client.id}`,
-      ),
-    )[0].n;
+    const ledgerAfter = await ledgerSize(client.id);
     expect(ledgerAfter).toBe(ledgerBefore);
     const ratios = await api(t, auth).get(`/stock-movement/fraction-ratio/client/${client.id}`);
     expect(ratios.json()).toEqual([]);
@@ -614,12 +592,7 @@ describe('access', () => {
         reason: 'loss',
         items: [{ productId: p.id, quantity: 1 }],
       }),
-      api(t, auth).post('/stock-movement/fractionate', {
-        sourceProductId: p.id,
-        sourceQuantity: 1,
-        targetProductId: (await makeProduct(t, auth)).id,
-        targetQuantity: 2,
-      }),
+      fractionate(auth, [p.id, 1], [(await makeProduct(t, auth)).id, 2]),
       api(t, auth).put(`/stock-setting/client/${client.id}`, { allowNegativeStock: true }),
     ]);
     for (const res of writes) {

@@ -23,14 +23,18 @@ import { ApiError, errorMessage } from '../../lib/api.ts';
 import { useIdFromPath } from '../../lib/useIdFromPath.ts';
 import { OpenRegisterDialog, useCurrentRegister } from '../cash-register/index.ts';
 import {
+  CheckoutGrid,
   DiscountApprovalDialog,
   emptyPdv,
+  GrandTotal,
   PaymentStep,
   type PdvLine,
   type PdvState,
   pdvPaymentCheck,
   pdvReducer,
   pdvTotals,
+  TotalLine,
+  TotalsPanel,
 } from '../checkout/index.ts';
 import { useBudget, useConvertBudget } from './api.ts';
 
@@ -194,13 +198,7 @@ function Convert({ budget }: { budget: Budget }) {
             : 'Este orçamento já foi convertido em venda ou cancelado'}
         </Alert>
       ) : (
-        <Box
-          sx={{
-            display: 'grid',
-            gap: 3,
-            gridTemplateColumns: { xs: 'minmax(0, 1fr)', lg: 'minmax(0, 1fr) 320px' },
-          }}
-        >
+        <CheckoutGrid>
           <Stack spacing={3}>
             <Paper variant="outlined" sx={{ overflowX: 'auto' }}>
               <ListTable
@@ -266,35 +264,20 @@ function Convert({ budget }: { budget: Budget }) {
               discount={false}
             />
           </Stack>
-          <Paper variant="outlined" sx={{ p: 2, alignSelf: 'start' }} aria-label="Totais">
-            <Stack spacing={0.75}>
-              <Typography color="text.secondary">Cliente: {budget.customer?.name ?? '—'}</Typography>
-              <Stack direction="row" sx={{ justifyContent: 'space-between' }}>
-                <Typography color="text.secondary">Subtotal</Typography>
-                <Typography>{formatCents(totals.itemsGrossCents)}</Typography>
-              </Stack>
-              {totals.itemsDiscountCents + totals.discountCents > 0 && (
-                <Stack direction="row" sx={{ justifyContent: 'space-between' }}>
-                  <Typography color="text.secondary">Descontos</Typography>
-                  <Typography>- {formatCents(totals.itemsDiscountCents + totals.discountCents)}</Typography>
-                </Stack>
-              )}
-              {totals.freightCents > 0 && (
-                <Stack direction="row" sx={{ justifyContent: 'space-between' }}>
-                  <Typography color="text.secondary">Frete</Typography>
-                  <Typography>{formatCents(totals.freightCents)}</Typography>
-                </Stack>
-              )}
-              <Divider />
-              <Stack direction="row" sx={{ justifyContent: 'space-between', alignItems: 'baseline' }}>
-                <Typography variant="h6">Total</Typography>
-                <Typography variant="h5" sx={{ fontWeight: 700 }} data-testid="convert-final-amount">
-                  {formatCents(totals.finalAmountCents)}
-                </Typography>
-              </Stack>
-            </Stack>
-          </Paper>
-        </Box>
+          <TotalsPanel>
+            <Typography color="text.secondary">Cliente: {budget.customer?.name ?? '—'}</Typography>
+            <TotalLine label="Subtotal" value={formatCents(totals.itemsGrossCents)} />
+            {totals.itemsDiscountCents + totals.discountCents > 0 && (
+              <TotalLine
+                label="Descontos"
+                value={`- ${formatCents(totals.itemsDiscountCents + totals.discountCents)}`}
+              />
+            )}
+            {totals.freightCents > 0 && <TotalLine label="Frete" value={formatCents(totals.freightCents)} />}
+            <Divider />
+            <GrandTotal cents={totals.finalAmountCents} testId="convert-final-amount" />
+          </TotalsPanel>
+        </CheckoutGrid>
       )}
     </Box>
   );

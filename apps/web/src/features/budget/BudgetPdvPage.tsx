@@ -7,11 +7,7 @@ import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
 import Divider from '@mui/material/Divider';
 import FormControlLabel from '@mui/material/FormControlLabel';
-import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import Step from '@mui/material/Step';
-import StepButton from '@mui/material/StepButton';
-import Stepper from '@mui/material/Stepper';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useRef, useState } from 'react';
@@ -20,7 +16,18 @@ import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { loadPersisted, removePersisted, savePersisted } from '../../lib/persist.ts';
 import { useSession } from '../auth/index.ts';
-import { CustomerStep, DiscountAndCoupon, ItemsStep, type PdvState, usePdvState } from '../checkout/index.ts';
+import {
+  CheckoutGrid,
+  CheckoutStepper,
+  CustomerStep,
+  DiscountAndCoupon,
+  GrandTotal,
+  ItemsStep,
+  type PdvState,
+  TotalLine,
+  TotalsPanel,
+  usePdvState,
+} from '../checkout/index.ts';
 import { useCreateBudget } from './api.ts';
 
 const STEPS = ['Itens', 'Cliente e entrega', 'Condições'] as const;
@@ -115,21 +122,9 @@ export default function BudgetPdvPage() {
           Você pode montar o orçamento, mas não salvá-lo.
         </Alert>
       )}
-      <Stepper nonLinear alternativeLabel activeStep={step} sx={{ mb: 3 }}>
-        {STEPS.map((label, index) => (
-          <Step key={label} completed={index < step}>
-            <StepButton onClick={() => goTo(index as 0 | 1 | 2)}>{label}</StepButton>
-          </Step>
-        ))}
-      </Stepper>
+      <CheckoutStepper steps={STEPS} active={step} onStep={(index) => goTo(index as 0 | 1 | 2)} />
 
-      <Box
-        sx={{
-          display: 'grid',
-          gap: 3,
-          gridTemplateColumns: { xs: 'minmax(0, 1fr)', lg: 'minmax(0, 1fr) 320px' },
-        }}
-      >
+      <CheckoutGrid>
         <Box>
           {step === 0 && (
             <ItemsStep
@@ -193,60 +188,49 @@ export default function BudgetPdvPage() {
           )}
         </Box>
 
-        <Paper
-          variant="outlined"
-          sx={{ p: 2, alignSelf: 'start', position: { lg: 'sticky' }, top: { lg: 80 } }}
-          aria-label="Totais"
-        >
-          <Stack spacing={0.75}>
-            <Row label="Itens" value={String(totals.totalItems)} />
-            <Row label="Subtotal" value={formatCents(totals.itemsGrossCents)} />
-            {totals.itemsDiscountCents + totals.discountCents > 0 && (
-              <Row
-                label="Descontos"
-                value={`- ${formatCents(totals.itemsDiscountCents + totals.discountCents)}`}
-              />
-            )}
-            {totals.freightCents > 0 && <Row label="Frete" value={formatCents(totals.freightCents)} />}
-            <Divider />
-            <Stack direction="row" sx={{ justifyContent: 'space-between', alignItems: 'baseline' }}>
-              <Typography variant="h6">Total</Typography>
-              <Typography variant="h5" sx={{ fontWeight: 700 }} data-testid="budget-final-amount">
-                {formatCents(totals.finalAmountCents)}
-              </Typography>
-            </Stack>
-            {state.customer && (
-              <Typography variant="body2" color="text.secondary">
-                Cliente: {state.customer.name}
-              </Typography>
-            )}
-            <Stack direction="row" spacing={1} sx={{ pt: 1 }}>
-              {step < 2 ? (
-                <Button
-                  variant="contained"
-                  fullWidth
-                  disabled={state.items.length === 0}
-                  onClick={() => goTo((step + 1) as 1 | 2)}
-                >
-                  Avançar
-                </Button>
-              ) : (
-                <Button
-                  variant="contained"
-                  fullWidth
-                  disabled={state.items.length === 0 || create.isPending || !mayWrite}
-                  onClick={save}
-                >
-                  Salvar orçamento
-                </Button>
-              )}
-              <Button color="error" disabled={state.items.length === 0} onClick={() => setConfirmClear(true)}>
-                Limpar
+        <TotalsPanel sticky>
+          <TotalLine label="Itens" value={String(totals.totalItems)} />
+          <TotalLine label="Subtotal" value={formatCents(totals.itemsGrossCents)} />
+          {totals.itemsDiscountCents + totals.discountCents > 0 && (
+            <TotalLine
+              label="Descontos"
+              value={`- ${formatCents(totals.itemsDiscountCents + totals.discountCents)}`}
+            />
+          )}
+          {totals.freightCents > 0 && <TotalLine label="Frete" value={formatCents(totals.freightCents)} />}
+          <Divider />
+          <GrandTotal cents={totals.finalAmountCents} testId="budget-final-amount" />
+          {state.customer && (
+            <Typography variant="body2" color="text.secondary">
+              Cliente: {state.customer.name}
+            </Typography>
+          )}
+          <Stack direction="row" spacing={1} sx={{ pt: 1 }}>
+            {step < 2 ? (
+              <Button
+                variant="contained"
+                fullWidth
+                disabled={state.items.length === 0}
+                onClick={() => goTo((step + 1) as 1 | 2)}
+              >
+                Avançar
               </Button>
-            </Stack>
+            ) : (
+              <Button
+                variant="contained"
+                fullWidth
+                disabled={state.items.length === 0 || create.isPending || !mayWrite}
+                onClick={save}
+              >
+                Salvar orçamento
+              </Button>
+            )}
+            <Button color="error" disabled={state.items.length === 0} onClick={() => setConfirmClear(true)}>
+              Limpar
+            </Button>
           </Stack>
-        </Paper>
-      </Box>
+        </TotalsPanel>
+      </CheckoutGrid>
       <ConfirmDialog
         open={confirmClear}
         title="Limpar orçamento"
@@ -261,14 +245,5 @@ export default function BudgetPdvPage() {
         onCancel={() => setConfirmClear(false)}
       />
     </Box>
-  );
-}
-
-function Row({ label, value }: { label: string; value: string }) {
-  return (
-    <Stack direction="row" sx={{ justifyContent: 'space-between' }}>
-      <Typography color="text.secondary">{label}</Typography>
-      <Typography>{value}</Typography>
-    </Stack>
   );
 }

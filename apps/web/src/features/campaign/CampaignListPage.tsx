@@ -3,12 +3,10 @@ import { can, WRITE } from '@balcao/core/routes';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import LinearProgress from '@mui/material/LinearProgress';
-import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import TableCell from '@mui/material/TableCell';
 import TableRow from '@mui/material/TableRow';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useConfirmDelete } from '../../components/ConfirmDialog.tsx';
 import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
@@ -16,8 +14,10 @@ import {
   ListHeader,
   ListQuery,
   ListTable,
+  labelledOptions,
   RowActions,
   SearchField,
+  SelectFilter,
   SortHeader,
   useHandedOverMessage,
 } from '../../components/listPage.tsx';
@@ -77,22 +77,16 @@ export default function CampaignListPage() {
       <Paper sx={{ p: 2 }}>
         <Stack direction={{ xs: 'column', sm: 'row' }} sx={{ gap: 2, mb: 2 }}>
           <SearchField value={search} onChange={setSearch} placeholder="Nome" sx={{ flex: 1 }} />
-          <TextField
-            select
+          <SelectFilter
             size="small"
             label="Situação"
             slotProps={{ inputLabel: { shrink: true }, select: { displayEmpty: true } }}
-            value={query.status ?? ''}
-            onChange={(e) => update({ status: (e.target.value || undefined) as typeof query.status })}
+            value={query.status}
+            options={labelledOptions(CAMPAIGN_STATUSES, CAMPAIGN_STATUS_LABELS)}
+            onChange={(status) => update({ status: status as typeof query.status })}
             sx={{ minWidth: 180 }}
-          >
-            <MenuItem value="">Todas</MenuItem>
-            {CAMPAIGN_STATUSES.map((s) => (
-              <MenuItem key={s} value={s}>
-                {CAMPAIGN_STATUS_LABELS[s]}
-              </MenuItem>
-            ))}
-          </TextField>
+            allLabel="Todas"
+          />
         </Stack>
         <ListQuery
           query={list}

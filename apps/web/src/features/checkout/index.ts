@@ -2,8 +2,9 @@
  * The checkout kit (issue 29): the steps a sale is made of (items, customer and delivery, payment),
  * the product options and discount approval dialogs, and the working state with its totals and the
  * sale body. The PDV, the budget PDV, the budget conversion and the phone order use it; other
- * features import only what this index exports.
+ * features import only what this index exports. CheckoutShell: the steps' bar, the grid and the totals.
  */
+export { CheckoutGrid, CheckoutStepper, GrandTotal, TotalLine, TotalsPanel } from './CheckoutShell.tsx';
 export { CustomerStep } from './CustomerStep.tsx';
 export { DiscountApprovalDialog } from './DiscountApprovalDialog.tsx';
 export { ItemsStep } from './ItemsStep.tsx';

@@ -3,6 +3,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { serveOne } from '../../test/shop.tsx';
 import ComandaBoardPage from './ComandaBoardPage.tsx';
 
 const SERVER_NOW = '2026-11-23T15:00:00.000Z';
@@ -39,17 +40,7 @@ const BOARD: ComandaBoard = {
 };
 
 /** The API as the board reads it: GET /v1/comanda answers BOARD; every call is counted. */
-function serve() {
-  const calls: string[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string) => {
-      calls.push(url);
-      return new Response(JSON.stringify(BOARD), { status: 200 });
-    }),
-  );
-  return calls;
-}
+const serve = () => serveOne(BOARD);
 
 function renderBoard() {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });

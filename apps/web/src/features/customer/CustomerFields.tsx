@@ -6,10 +6,9 @@ import InputAdornment from '@mui/material/InputAdornment';
 import Paper from '@mui/material/Paper';
 import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
-import Switch from '@mui/material/Switch';
 import Typography from '@mui/material/Typography';
 import { type Control, Controller, useWatch } from 'react-hook-form';
-import { FormMoneyField, FormTextField } from '../../components/form.tsx';
+import { FormMoneyField, FormSwitch, FormTextField } from '../../components/form.tsx';
 import type { CustomerFormValues } from './customerFormValues.ts';
 import { TagsInput } from './TagsInput.tsx';
 
@@ -66,16 +65,7 @@ export function IdentitySection({ control }: Props) {
           />
         </Grid>
         <Grid size={{ xs: 12, md: 8 }} sx={{ display: 'flex', alignItems: 'center' }}>
-          <Controller
-            control={control}
-            name="active"
-            render={({ field }) => (
-              <FormControlLabel
-                control={<Switch checked={field.value} onChange={(e) => field.onChange(e.target.checked)} />}
-                label="Cliente ativo"
-              />
-            )}
-          />
+          <FormSwitch control={control} name="active" label="Cliente ativo" />
         </Grid>
       </Grid>
     </Paper>

@@ -7,12 +7,10 @@ import UploadIcon from '@mui/icons-material/Upload';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
-import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import TableCell from '@mui/material/TableCell';
 import TableRow from '@mui/material/TableRow';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
@@ -27,6 +25,7 @@ import {
   ListTable,
   RowActions,
   SearchField,
+  SelectFilter,
   useHandedOverMessage,
 } from '../../components/listPage.tsx';
 import { errorMessage } from '../../lib/api.ts';
@@ -218,49 +217,45 @@ export default function CustomerListPage() {
               .length
           }
         >
-          <TextField
-            select
+          <SelectFilter
             label="Etiqueta"
             size="small"
-            value={query.tag ?? ''}
-            onChange={(e) => update({ tag: e.target.value || undefined })}
+            value={query.tag}
+            options={[
+              // A tag from a link that no customer carries any more still shows as chosen.
+              ...(query.tag && !(tags.data ?? []).some((t) => t.tag === query.tag)
+                ? [{ value: query.tag, label: query.tag }]
+                : []),
+              ...(tags.data ?? []).map((t) => ({ value: t.tag, label: `${t.tag} (${t.count})` })),
+            ]}
+            onChange={(tag) => update({ tag })}
             sx={{ minWidth: 160 }}
-          >
-            <MenuItem value="">Todas</MenuItem>
-            {query.tag && !(tags.data ?? []).some((t) => t.tag === query.tag) && (
-              <MenuItem value={query.tag}>{query.tag}</MenuItem>
-            )}
-            {(tags.data ?? []).map((t) => (
-              <MenuItem key={t.tag} value={t.tag}>
-                {t.tag} ({t.count})
-              </MenuItem>
-            ))}
-          </TextField>
-          <TextField
-            select
+            allLabel="Todas"
+          />
+          <SelectFilter
             label="Situação"
             size="small"
-            value={query.delinquent ?? ''}
-            onChange={(e) => update({ delinquent: e.target.value || undefined })}
+            value={query.delinquent}
+            options={[
+              { value: 'true', label: 'Inadimplentes' },
+              { value: 'false', label: 'Em dia' },
+            ]}
+            onChange={(delinquent) => update({ delinquent })}
             sx={{ minWidth: 160 }}
-          >
-            <MenuItem value="">Todas</MenuItem>
-            <MenuItem value="true">Inadimplentes</MenuItem>
-            <MenuItem value="false">Em dia</MenuItem>
-          </TextField>
-          <TextField
-            select
+            allLabel="Todas"
+          />
+          <SelectFilter
             label="WhatsApp"
             size="small"
-            value={query.whatsappValid ?? ''}
-            onChange={(e) => update({ whatsappValid: e.target.value || undefined })}
+            value={query.whatsappValid}
+            options={[
+              { value: 'true', label: 'Válido' },
+              { value: 'false', label: 'Inválido' },
+              { value: 'unknown', label: 'Não verificado' },
+            ]}
+            onChange={(whatsappValid) => update({ whatsappValid })}
             sx={{ minWidth: 170 }}
-          >
-            <MenuItem value="">Todos</MenuItem>
-            <MenuItem value="true">Válido</MenuItem>
-            <MenuItem value="false">Inválido</MenuItem>
-            <MenuItem value="unknown">Não verificado</MenuItem>
-          </TextField>
+          />
           <ActiveFilter
             value={query.active}
             onChange={(active) => update({ active })}

@@ -3,6 +3,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { serveOne } from '../../test/shop.tsx';
 import DeliveryPanelPage from './DeliveryPanelPage.tsx';
 
 vi.mock('../auth/session.tsx', () => ({
@@ -29,17 +30,7 @@ const PANEL: DeliveryPanel = {
   notifyCustomer: false,
 };
 
-function serve() {
-  const calls: string[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string) => {
-      calls.push(url);
-      return new Response(JSON.stringify(PANEL), { status: 200 });
-    }),
-  );
-  return calls;
-}
+const serve = () => serveOne(PANEL);
 
 function Search() {
   return <output data-testid="search">{useLocation().search}</output>;

@@ -19,6 +19,7 @@ import { Link as RouterLink } from 'react-router';
 import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
 import { LoadError } from '../../components/LoadError.tsx';
 import { Loading } from '../../components/Loading.tsx';
+import { recordOptions, SelectFilter } from '../../components/listPage.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { newIdempotencyKey } from '../../lib/client.ts';
 import { useListParams } from '../../lib/listParams.ts';
@@ -182,36 +183,27 @@ export default function DeliveryPanelPage() {
       </Stack>
 
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ mb: 2 }}>
-        <TextField
-          select
+        <SelectFilter
           size="small"
           label="Entregador"
-          value={filters.driverId ?? ''}
-          onChange={(e) => update({ driverId: e.target.value ? String(e.target.value) : undefined })}
+          value={filters.driverId}
+          options={recordOptions(data.drivers)}
+          onChange={(driverId) => update({ driverId })}
           sx={{ minWidth: 200 }}
-        >
-          <MenuItem value="">Todos</MenuItem>
-          {data.drivers.map((d) => (
-            <MenuItem key={d.id} value={d.id}>
-              {d.name}
-            </MenuItem>
-          ))}
-        </TextField>
-        <TextField
-          select
+        />
+        <SelectFilter
           size="small"
           label="Bairro"
-          value={filters.neighborhood ?? ''}
-          onChange={(e) => update({ neighborhood: e.target.value || undefined })}
+          value={filters.neighborhood}
+          options={[...new Set([...hoods, ...(filters.neighborhood ? [filters.neighborhood] : [])])].map(
+            (h) => ({
+              value: h,
+              label: h,
+            }),
+          )}
+          onChange={(neighborhood) => update({ neighborhood })}
           sx={{ minWidth: 200 }}
-        >
-          <MenuItem value="">Todos</MenuItem>
-          {[...new Set([...hoods, ...(filters.neighborhood ? [filters.neighborhood] : [])])].map((h) => (
-            <MenuItem key={h} value={h}>
-              {h}
-            </MenuItem>
-          ))}
-        </TextField>
+        />
         <TextField
           select
           size="small"

@@ -4,11 +4,7 @@ import type { Sale } from '@balcao/core/sale';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import Step from '@mui/material/Step';
-import StepButton from '@mui/material/StepButton';
-import Stepper from '@mui/material/Stepper';
 import Typography from '@mui/material/Typography';
 import { useEffect, useRef, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
@@ -17,11 +13,16 @@ import { ApiError, errorMessage } from '../../lib/api.ts';
 import { useSession } from '../auth/index.ts';
 import { OpenRegisterDialog, useCurrentRegister } from '../cash-register/index.ts';
 import {
+  CheckoutGrid,
+  CheckoutStepper,
   CustomerStep,
+  GrandTotal,
   ItemsStep,
   PaymentStep,
   pdvPaymentCheck,
   pdvToSaleInput,
+  TotalLine,
+  TotalsPanel,
   usePdvState,
 } from '../checkout/index.ts';
 import { useTakePhoneOrder } from './api.ts';
@@ -89,22 +90,12 @@ export default function PhoneOrderPage() {
           Pedido nº {done.number} registrado ({formatCents(done.finalAmountCents)}): já está no painel.
         </Alert>
       )}
-      <Stepper nonLinear alternativeLabel activeStep={step} sx={{ mb: 3 }}>
-        {STEPS.map((label, index) => (
-          <Step key={label} completed={index < step}>
-            <StepButton onClick={() => dispatch({ type: 'step', step: index as 0 | 1 | 2 })}>
-              {label}
-            </StepButton>
-          </Step>
-        ))}
-      </Stepper>
-      <Box
-        sx={{
-          display: 'grid',
-          gap: 3,
-          gridTemplateColumns: { xs: 'minmax(0, 1fr)', lg: 'minmax(0, 1fr) 280px' },
-        }}
-      >
+      <CheckoutStepper
+        steps={STEPS}
+        active={step}
+        onStep={(index) => dispatch({ type: 'step', step: index as 0 | 1 | 2 })}
+      />
+      <CheckoutGrid side={280}>
         <Box>
           {step === 0 && (
             <ItemsStep
@@ -128,46 +119,36 @@ export default function PhoneOrderPage() {
             />
           )}
         </Box>
-        <Paper variant="outlined" sx={{ p: 2, alignSelf: 'start' }} aria-label="Totais">
-          <Stack spacing={1}>
-            <Stack direction="row" sx={{ justifyContent: 'space-between' }}>
-              <Typography color="text.secondary">Frete</Typography>
-              <Typography>{formatCents(totals.freightCents)}</Typography>
-            </Stack>
-            <Stack direction="row" sx={{ justifyContent: 'space-between', alignItems: 'baseline' }}>
-              <Typography variant="h6">Total</Typography>
-              <Typography variant="h5" sx={{ fontWeight: 700 }} data-testid="pdv-final-amount">
-                {formatCents(totals.finalAmountCents)}
-              </Typography>
-            </Stack>
-            {state.customer && (
-              <Typography variant="body2" color="text.secondary">
-                Cliente: {state.customer.name}
-              </Typography>
-            )}
-            {step < 2 ? (
-              <Button
-                variant="contained"
-                disabled={state.items.length === 0}
-                onClick={() => dispatch({ type: 'step', step: (step + 1) as 1 | 2 })}
-              >
-                Avançar
-              </Button>
-            ) : (
-              <Button variant="contained" disabled={!canFinish || finishing} onClick={finish}>
-                Registrar pedido
-              </Button>
-            )}
+        <TotalsPanel spacing={1}>
+          <TotalLine label="Frete" value={formatCents(totals.freightCents)} />
+          <GrandTotal cents={totals.finalAmountCents} testId="pdv-final-amount" />
+          {state.customer && (
+            <Typography variant="body2" color="text.secondary">
+              Cliente: {state.customer.name}
+            </Typography>
+          )}
+          {step < 2 ? (
             <Button
-              color="error"
+              variant="contained"
               disabled={state.items.length === 0}
-              onClick={() => dispatch({ type: 'cancel' })}
+              onClick={() => dispatch({ type: 'step', step: (step + 1) as 1 | 2 })}
             >
-              Limpar
+              Avançar
             </Button>
-          </Stack>
-        </Paper>
-      </Box>
+          ) : (
+            <Button variant="contained" disabled={!canFinish || finishing} onClick={finish}>
+              Registrar pedido
+            </Button>
+          )}
+          <Button
+            color="error"
+            disabled={state.items.length === 0}
+            onClick={() => dispatch({ type: 'cancel' })}
+          >
+            Limpar
+          </Button>
+        </TotalsPanel>
+      </CheckoutGrid>
     </Box>
   );
 }

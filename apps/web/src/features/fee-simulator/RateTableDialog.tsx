@@ -15,18 +15,16 @@ import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
-import FormControlLabel from '@mui/material/FormControlLabel';
 import MenuItem from '@mui/material/MenuItem';
-import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
-import { Controller, type FieldPath, useWatch } from 'react-hook-form';
+import { type FieldPath, useWatch } from 'react-hook-form';
 import {
-  type AppForm,
   Form,
   FormError,
   FormMoneyField,
+  FormSwitch,
   FormTextField,
   SubmitButton,
   useAppForm,
@@ -94,31 +92,6 @@ function startOf(presetKey: string): Start {
   if (!preset) return { ...blankFeeTable(shopToday()), presetKey: null };
   const { key, note: _note, ...fields } = preset;
   return { ...fields, presetKey: key };
-}
-
-function SwitchField({
-  form,
-  name,
-  label,
-}: {
-  form: AppForm<Values, FeeTableValues>;
-  name: FieldPath<Values>;
-  label: string;
-}) {
-  return (
-    <Controller
-      control={form.control}
-      name={name}
-      render={({ field }) => (
-        <FormControlLabel
-          control={
-            <Switch checked={Boolean(field.value)} onChange={(e) => field.onChange(e.target.checked)} />
-          }
-          label={label}
-        />
-      )}
-    />
-  );
 }
 
 /**
@@ -198,7 +171,7 @@ export function RateTableDialog({
               label="Data das taxas"
               slotProps={{ inputLabel: { shrink: true } }}
             />
-            <SwitchField form={form} name="verified" label="Taxas verificadas" />
+            <FormSwitch control={form.control} name="verified" label="Taxas verificadas" />
           </Box>
           <Typography variant="subtitle2">Débito, Pix e crédito (%)</Typography>
           <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr 1fr', sm: 'repeat(4, 1fr)' } }}>
@@ -285,11 +258,15 @@ export function RateTableDialog({
             />
           </Box>
           {model === 'linear' && (
-            <SwitchField form={form} name="linearSkipsFirst" label="A 1ª parcela não é antecipada: a×(n−1)" />
+            <FormSwitch
+              control={form.control}
+              name="linearSkipsFirst"
+              label="A 1ª parcela não é antecipada: a×(n−1)"
+            />
           )}
           {model === 'none' && (
-            <SwitchField
-              form={form}
+            <FormSwitch
+              control={form.control}
               name="settlesAtOnce"
               label="Recebe todas as parcelas de uma vez (antecipação inclusa na taxa)"
             />

@@ -10,11 +10,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Divider from '@mui/material/Divider';
-import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import Step from '@mui/material/Step';
-import StepButton from '@mui/material/StepButton';
-import Stepper from '@mui/material/Stepper';
 import Typography from '@mui/material/Typography';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
@@ -25,12 +21,17 @@ import { loadPersisted, savePersisted } from '../../lib/persist.ts';
 import { useSession } from '../auth/index.ts';
 import { CashMovementDialog, OpenRegisterDialog, useCurrentRegister } from '../cash-register/index.ts';
 import {
+  CheckoutGrid,
+  CheckoutStepper,
   CustomerStep,
   DiscountApprovalDialog,
+  GrandTotal,
   ItemsStep,
   PaymentStep,
   pdvPaymentCheck,
   pdvToSaleInput,
+  TotalLine,
+  TotalsPanel,
   usePdvState,
 } from '../checkout/index.ts';
 import {
@@ -266,26 +267,14 @@ export default function PdvPage() {
         )}
       </Stack>
 
-      <Stepper nonLinear alternativeLabel activeStep={state.step} sx={{ mb: 3 }}>
-        {STEPS.map((label, index) => (
-          <Step key={label} completed={state.step === 3 || index < state.step}>
-            <StepButton
-              onClick={() => (index < 3 ? goTo(index as 0 | 1 | 2) : undefined)}
-              disabled={index === 3 && state.step !== 3}
-            >
-              {label}
-            </StepButton>
-          </Step>
-        ))}
-      </Stepper>
+      <CheckoutStepper
+        steps={STEPS}
+        active={state.step}
+        onStep={(index) => goTo(index as 0 | 1 | 2)}
+        lastIsDone
+      />
 
-      <Box
-        sx={{
-          display: 'grid',
-          gap: 3,
-          gridTemplateColumns: { xs: 'minmax(0, 1fr)', lg: 'minmax(0, 1fr) 320px' },
-        }}
-      >
+      <CheckoutGrid>
         <Box>
           {state.step === 0 && (
             <ItemsStep
@@ -370,7 +359,7 @@ export default function PdvPage() {
             </Stack>
           )}
         </Box>
-        <TotalsPanel
+        <PdvTotals
           totals={totals}
           customerName={state.customer?.name ?? null}
           step={state.step}
@@ -379,7 +368,7 @@ export default function PdvPage() {
           hasItems={state.items.length > 0}
           canFinish={canFinish && !finishing}
         />
-      </Box>
+      </CheckoutGrid>
 
       <ConfirmDialog
         open={confirmCancel}
@@ -421,7 +410,7 @@ function DiscountLimitNote({ totals }: { totals: SaleTotals }) {
   );
 }
 
-function TotalsPanel({
+function PdvTotals({
   totals,
   customerName,
   step,
@@ -438,83 +427,72 @@ function TotalsPanel({
   hasItems: boolean;
   canFinish: boolean;
 }) {
-  const row = (label: string, value: string, testId?: string) => (
-    <Stack direction="row" sx={{ justifyContent: 'space-between' }}>
-      <Typography color="text.secondary">{label}</Typography>
-      <Typography data-testid={testId}>{value}</Typography>
-    </Stack>
-  );
   return (
-    <Paper
-      variant="outlined"
-      sx={{ p: 2, alignSelf: 'start', position: { lg: 'sticky' }, top: { lg: 80 } }}
-      aria-label="Totais"
-    >
-      <Stack spacing={0.75}>
-        {row('Itens', String(totals.totalItems), 'pdv-total-items')}
-        {row('Quantidade', formatQuantity(totals.totalQuantity))}
-        {row('Subtotal', formatCents(totals.itemsGrossCents))}
-        {totals.itemsDiscountCents + totals.discountCents > 0 &&
-          row('Descontos', `- ${formatCents(totals.itemsDiscountCents + totals.discountCents)}`)}
-        <DiscountLimitNote totals={totals} />
-        {totals.couponDiscountCents > 0 && row('Cupom', `- ${formatCents(totals.couponDiscountCents)}`)}
-        {totals.freightCents > 0 && row('Frete', formatCents(totals.freightCents))}
-        <Divider />
-        <Stack direction="row" sx={{ justifyContent: 'space-between', alignItems: 'baseline' }}>
-          <Typography variant="h6">Total</Typography>
-          <Typography variant="h5" sx={{ fontWeight: 700 }} data-testid="pdv-final-amount">
-            {formatCents(totals.finalAmountCents)}
-          </Typography>
+    <TotalsPanel sticky>
+      <TotalLine label="Itens" value={String(totals.totalItems)} testId="pdv-total-items" />
+      <TotalLine label="Quantidade" value={formatQuantity(totals.totalQuantity)} />
+      <TotalLine label="Subtotal" value={formatCents(totals.itemsGrossCents)} />
+      {totals.itemsDiscountCents + totals.discountCents > 0 && (
+        <TotalLine
+          label="Descontos"
+          value={`- ${formatCents(totals.itemsDiscountCents + totals.discountCents)}`}
+        />
+      )}
+      <DiscountLimitNote totals={totals} />
+      {totals.couponDiscountCents > 0 && (
+        <TotalLine label="Cupom" value={`- ${formatCents(totals.couponDiscountCents)}`} />
+      )}
+      {totals.freightCents > 0 && <TotalLine label="Frete" value={formatCents(totals.freightCents)} />}
+      <Divider />
+      <GrandTotal cents={totals.finalAmountCents} testId="pdv-final-amount" />
+      {customerName && (
+        <Typography variant="body2" color="text.secondary">
+          Cliente: {customerName}
+        </Typography>
+      )}
+      {step < 3 && (
+        <Stack direction="row" spacing={1} sx={{ pt: 1 }}>
+          <Button
+            variant="contained"
+            fullWidth
+            onClick={onNext}
+            disabled={!hasItems || (step === 2 && !canFinish)}
+          >
+            {step < 2 ? 'Avançar' : 'Finalizar (F9)'}
+          </Button>
+          <Button color="error" onClick={onCancel} disabled={!hasItems}>
+            Cancelar
+          </Button>
         </Stack>
-        {customerName && (
-          <Typography variant="body2" color="text.secondary">
-            Cliente: {customerName}
-          </Typography>
-        )}
-        {step < 3 && (
-          <Stack direction="row" spacing={1} sx={{ pt: 1 }}>
-            <Button
-              variant="contained"
-              fullWidth
-              onClick={onNext}
-              disabled={!hasItems || (step === 2 && !canFinish)}
+      )}
+      {/* The F-key legend is for a keyboard: a touch screen (phone, tablet) does not show it. */}
+      <Divider sx={{ pt: 1, [TOUCH]: { display: 'none' } }} />
+      <Box
+        component="ul"
+        aria-label="Atalhos de teclado"
+        sx={{ listStyle: 'none', p: 0, m: 0, pt: 1, [TOUCH]: { display: 'none' } }}
+      >
+        {SHORTCUTS.map(([key, label]) => (
+          <Box component="li" key={key} sx={{ display: 'flex', gap: 1, alignItems: 'center', py: 0.25 }}>
+            <Box
+              component="kbd"
+              sx={{
+                minWidth: 36,
+                textAlign: 'center',
+                px: 0.75,
+                border: 1,
+                borderColor: 'divider',
+                borderRadius: 1,
+                fontFamily: 'monospace',
+                fontSize: 12,
+              }}
             >
-              {step < 2 ? 'Avançar' : 'Finalizar (F9)'}
-            </Button>
-            <Button color="error" onClick={onCancel} disabled={!hasItems}>
-              Cancelar
-            </Button>
-          </Stack>
-        )}
-        {/* The F-key legend is for a keyboard: a touch screen (phone, tablet) does not show it. */}
-        <Divider sx={{ pt: 1, [TOUCH]: { display: 'none' } }} />
-        <Box
-          component="ul"
-          aria-label="Atalhos de teclado"
-          sx={{ listStyle: 'none', p: 0, m: 0, pt: 1, [TOUCH]: { display: 'none' } }}
-        >
-          {SHORTCUTS.map(([key, label]) => (
-            <Box component="li" key={key} sx={{ display: 'flex', gap: 1, alignItems: 'center', py: 0.25 }}>
-              <Box
-                component="kbd"
-                sx={{
-                  minWidth: 36,
-                  textAlign: 'center',
-                  px: 0.75,
-                  border: 1,
-                  borderColor: 'divider',
-                  borderRadius: 1,
-                  fontFamily: 'monospace',
-                  fontSize: 12,
-                }}
-              >
-                {key}
-              </Box>
-              <Typography variant="body2">{label}</Typography>
+              {key}
             </Box>
-          ))}
-        </Box>
-      </Stack>
-    </Paper>
+            <Typography variant="body2">{label}</Typography>
+          </Box>
+        ))}
+      </Box>
+    </TotalsPanel>
   );
 }

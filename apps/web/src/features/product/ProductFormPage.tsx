@@ -15,10 +15,8 @@ import {
 } from '@balcao/core/product';
 import { can, WRITE } from '@balcao/core/routes';
 import Box from '@mui/material/Box';
-import FormControlLabel from '@mui/material/FormControlLabel';
 import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
-import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { type ReactNode, useEffect } from 'react';
@@ -28,6 +26,7 @@ import { type Feedback, FeedbackSnackbar, useFeedback } from '../../components/F
 import {
   FormMoneyField,
   FormQuantityField,
+  FormSwitch,
   FormTextField,
   SubmitButton,
   useAppForm,
@@ -320,19 +319,7 @@ function ProductForm({
                 disabled={locked}
               />
             </Box>
-            <Controller
-              control={control}
-              name="active"
-              render={({ field }) => (
-                <FormControlLabel
-                  label="Ativo"
-                  disabled={locked}
-                  control={
-                    <Switch checked={field.value} onChange={(e) => field.onChange(e.target.checked)} />
-                  }
-                />
-              )}
-            />
+            <FormSwitch control={control} name="active" label="Ativo" disabled={locked} />
           </Box>
         </Section>
 
@@ -364,18 +351,11 @@ function ProductForm({
 
         <Section title="Estoque">
           <Box sx={grid}>
-            <Controller
+            <FormSwitch
               control={control}
               name="stockControl"
-              render={({ field }) => (
-                <FormControlLabel
-                  label="Controlar estoque"
-                  disabled={locked || productType === 'service'}
-                  control={
-                    <Switch checked={field.value} onChange={(e) => field.onChange(e.target.checked)} />
-                  }
-                />
-              )}
+              label="Controlar estoque"
+              disabled={locked || productType === 'service'}
             />
             {productType === 'variants' && product ? (
               <Typography sx={{ alignSelf: 'center' }}>

@@ -14,13 +14,11 @@ import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import LinearProgress from '@mui/material/LinearProgress';
-import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import TableCell from '@mui/material/TableCell';
 import TableRow from '@mui/material/TableRow';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -36,7 +34,9 @@ import {
   ListQuery,
   ListTable,
   RowActions,
+  recordOptions,
   SearchField,
+  SelectFilter,
   SortHeader,
 } from '../../components/listPage.tsx';
 import { errorMessage } from '../../lib/api.ts';
@@ -249,40 +249,24 @@ export default function ProductListPage() {
                 .length
             }
           >
-            <TextField
-              select
+            <SelectFilter
               label="Categoria"
               size="small"
               slotProps={{ inputLabel: { shrink: true }, select: { displayEmpty: true } }}
-              value={query.categoryId ?? ''}
-              onChange={(e) =>
-                update({ categoryId: e.target.value === '' ? undefined : String(e.target.value) })
-              }
-            >
-              <MenuItem value="">Todas</MenuItem>
-              {(categories.data ?? []).map((c) => (
-                <MenuItem key={c.id} value={c.id}>
-                  {c.name}
-                </MenuItem>
-              ))}
-            </TextField>
-            <TextField
-              select
+              value={query.categoryId}
+              options={recordOptions(categories.data)}
+              onChange={(categoryId) => update({ categoryId })}
+              allLabel="Todas"
+            />
+            <SelectFilter
               label="Marca"
               size="small"
               slotProps={{ inputLabel: { shrink: true }, select: { displayEmpty: true } }}
-              value={query.brandId ?? ''}
-              onChange={(e) =>
-                update({ brandId: e.target.value === '' ? undefined : String(e.target.value) })
-              }
-            >
-              <MenuItem value="">Todas</MenuItem>
-              {(brands.data ?? []).map((b) => (
-                <MenuItem key={b.id} value={b.id}>
-                  {b.name}
-                </MenuItem>
-              ))}
-            </TextField>
+              value={query.brandId}
+              options={recordOptions(brands.data)}
+              onChange={(brandId) => update({ brandId })}
+              allLabel="Todas"
+            />
             <ActiveFilter value={query.active} onChange={(active) => update({ active })} />
             <FormControlLabel
               label="Estoque baixo"

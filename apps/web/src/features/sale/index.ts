@@ -10,4 +10,5 @@ export {
   useSellers,
 } from './api.ts';
 export { PixQr } from './PixQr.tsx';
+export { usePeriodList } from './periodList.ts';
 export { Receipt } from './Receipt.tsx';

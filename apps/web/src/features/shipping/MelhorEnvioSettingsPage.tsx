@@ -1,5 +1,4 @@
 import { maskCep } from '@balcao/core/cep';
-import { can, WRITE } from '@balcao/core/routes';
 import {
   MELHOR_ENVIO_PRODUCTION_URL,
   MELHOR_ENVIO_SANDBOX_URL,
@@ -7,7 +6,6 @@ import {
   type MelhorEnvioSettings,
   melhorEnvioSettingsInputSchema,
 } from '@balcao/core/shipping';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
@@ -19,12 +17,9 @@ import Typography from '@mui/material/Typography';
 import { useEffect, useRef, useState } from 'react';
 import { Controller, useWatch } from 'react-hook-form';
 import { useNavigate, useSearchParams } from 'react-router';
-import { type Feedback, FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
-import { Form, FormError, FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
-import { LoadError } from '../../components/LoadError.tsx';
-import { Loading } from '../../components/Loading.tsx';
+import { type Feedback, useFeedback } from '../../components/FeedbackSnackbar.tsx';
+import { FormSwitch, FormTextField } from '../../components/form.tsx';
 import { errorMessage } from '../../lib/api.ts';
-import { useSession } from '../auth/index.ts';
 import {
   useAuthorizeMelhorEnvio,
   useFinishMelhorEnvio,
@@ -32,19 +27,20 @@ import {
   useSaveMelhorEnvio,
 } from './api.ts';
 import {
-  carrierFieldOf,
+  CarrierForm,
+  CarrierSettingsPage,
   expiresText,
-  FallbackRows,
+  FallbackSection,
   type FallbackText,
   fallbackFromText,
   fallbackToText,
-  PackageFields,
+  OriginSection,
   type PackageText,
   packageFromText,
   packageToText,
   Section,
-  SwitchField,
   twoColumns,
+  useCarrierForm,
 } from './carrierForm.tsx';
 
 const PAGE = '/dashboard/settings/melhor-envio/settings';
@@ -96,27 +92,15 @@ const toInput = (v: Values) => ({
 
 /** Melhor Envio: connect (OAuth2 or a pasted token), environment, origin, box, services, estimate table. */
 export default function MelhorEnvioSettingsPage() {
-  const settings = useMelhorEnvioSettings();
-  const { state, show, close } = useFeedback();
-  useOAuthReturn(show);
+  const feedback = useFeedback();
+  useOAuthReturn(feedback.show);
   return (
-    <Box sx={{ maxWidth: 900 }}>
-      <Typography component="h1" variant="h5" sx={{ mb: 3 }}>
-        Melhor Envio
-      </Typography>
-      {settings.isPending ? (
-        <Loading />
-      ) : settings.isError ? (
-        <LoadError
-          what="Não foi possível carregar as configurações."
-          error={settings.error}
-          onRetry={() => settings.refetch()}
-        />
-      ) : (
-        <SettingsForm key={settings.data.updatedAt ?? 'new'} settings={settings.data} onFeedback={show} />
-      )}
-      <FeedbackSnackbar state={state} onClose={close} />
-    </Box>
+    <CarrierSettingsPage
+      title="Melhor Envio"
+      settings={useMelhorEnvioSettings()}
+      feedback={feedback}
+      form={(settings) => <SettingsForm settings={settings} onFeedback={feedback.show} />}
+    />
   );
 }
 
@@ -154,28 +138,20 @@ function SettingsForm({
   settings: MelhorEnvioSettings;
   onFeedback: (f: Feedback) => void;
 }) {
-  const { user } = useSession();
-  const canWrite = can(user?.userType.id, WRITE.settings);
   const save = useSaveMelhorEnvio();
   const authorize = useAuthorizeMelhorEnvio();
   const [connecting, setConnecting] = useState(false);
-  const form = useAppForm({
+  const { form, control, locked, submit } = useCarrierForm({
+    settings,
     schema: melhorEnvioSettingsInputSchema,
-    defaultValues: toValues(settings),
+    toValues,
     toInput,
-    fieldOf: carrierFieldOf,
+    save: (body) => save.mutateAsync({ body }),
+    savedTitle: 'Configurações do Melhor Envio salvas',
+    onFeedback,
   });
-  const { control } = form;
   const sandbox = useWatch({ control, name: 'sandbox' });
-  const locked = !canWrite;
-
-  const submit = async () => {
-    const saved = await save.mutateAsync({
-      body: { ...toInput(form.getValues()), updatedAt: settings.updatedAt ?? undefined },
-    });
-    form.reset(toValues(saved));
-    onFeedback({ severity: 'success', title: 'Configurações do Melhor Envio salvas' });
-  };
+  const canWrite = !locked;
   const removeToken = async () => {
     const saved = await save.mutateAsync({
       body: { ...toInput(toValues(settings)), token: '', updatedAt: settings.updatedAt ?? undefined },
@@ -208,160 +184,133 @@ function SettingsForm({
         : 'Não conectado';
 
   return (
-    <Form
+    <CarrierForm
       form={form}
       onSubmit={submit}
-      onError={(message) => onFeedback({ severity: 'error', title: 'Erro ao salvar', message })}
-      aria-label="Configurações do Melhor Envio"
+      label="Configurações do Melhor Envio"
+      locked={locked}
+      onFeedback={onFeedback}
     >
-      <Stack spacing={2}>
-        {locked && <Alert severity="info">Você pode ver estas configurações, mas não alterá-las.</Alert>}
-        <Section title="Conexão">
-          <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap', gap: 1 }}>
-            <Chip
-              label={status}
-              color={settings.connection === 'none' ? 'default' : 'success'}
-              data-testid="melhor-envio-status"
-              sx={{ height: 'auto', py: 0.5, '& .MuiChip-label': { whiteSpace: 'normal' } }}
-            />
-            {settings.hasRefreshToken && <Chip variant="outlined" label="Renovação automática do token" />}
-          </Stack>
-          <Box sx={twoColumns}>
-            <SwitchField
-              control={control}
-              name="enabled"
-              label="Cotar com o Melhor Envio"
-              disabled={locked}
-            />
-            <SwitchField
-              control={control}
-              name="sandbox"
-              label="Ambiente de testes (sandbox)"
-              disabled={locked}
-            />
-          </Box>
-          <FormTextField
+      <Section title="Conexão">
+        <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap', gap: 1 }}>
+          <Chip
+            label={status}
+            color={settings.connection === 'none' ? 'default' : 'success'}
+            data-testid="melhor-envio-status"
+            sx={{ height: 'auto', py: 0.5, '& .MuiChip-label': { whiteSpace: 'normal' } }}
+          />
+          {settings.hasRefreshToken && <Chip variant="outlined" label="Renovação automática do token" />}
+        </Stack>
+        <Box sx={twoColumns}>
+          <FormSwitch control={control} name="enabled" label="Cotar com o Melhor Envio" disabled={locked} />
+          <FormSwitch
             control={control}
-            name="baseUrl"
-            label="URL da API"
-            placeholder={sandbox ? MELHOR_ENVIO_SANDBOX_URL : MELHOR_ENVIO_PRODUCTION_URL}
-            helperText={`Vazio: ${sandbox ? MELHOR_ENVIO_SANDBOX_URL : MELHOR_ENVIO_PRODUCTION_URL}. Um token só vale no ambiente que o emitiu.`}
+            name="sandbox"
+            label="Ambiente de testes (sandbox)"
             disabled={locked}
           />
+        </Box>
+        <FormTextField
+          control={control}
+          name="baseUrl"
+          label="URL da API"
+          placeholder={sandbox ? MELHOR_ENVIO_SANDBOX_URL : MELHOR_ENVIO_PRODUCTION_URL}
+          helperText={`Vazio: ${sandbox ? MELHOR_ENVIO_SANDBOX_URL : MELHOR_ENVIO_PRODUCTION_URL}. Um token só vale no ambiente que o emitiu.`}
+          disabled={locked}
+        />
+        <FormTextField
+          control={control}
+          name="token"
+          label={
+            settings.hasToken
+              ? 'Novo token (deixe vazio para manter o atual)'
+              : 'Token do painel Melhor Envio'
+          }
+          type="password"
+          autoComplete="off"
+          disabled={locked}
+        />
+        <Typography variant="body2" color="text.secondary">
+          Ou conecte pelo aplicativo (OAuth2): informe o Client ID e o Client Secret do seu aplicativo no
+          Melhor Envio, salve e clique em Conectar. O token é renovado antes de expirar.
+        </Typography>
+        <Box sx={twoColumns}>
+          <FormTextField control={control} name="clientId" label="Client ID" disabled={locked} />
           <FormTextField
             control={control}
-            name="token"
-            label={
-              settings.hasToken
-                ? 'Novo token (deixe vazio para manter o atual)'
-                : 'Token do painel Melhor Envio'
-            }
+            name="clientSecret"
+            label="Client Secret"
+            helperText={settings.hasClientSecret ? 'Guardado; vazio mantém o atual' : undefined}
             type="password"
             autoComplete="off"
             disabled={locked}
           />
-          <Typography variant="body2" color="text.secondary">
-            Ou conecte pelo aplicativo (OAuth2): informe o Client ID e o Client Secret do seu aplicativo no
-            Melhor Envio, salve e clique em Conectar. O token é renovado antes de expirar.
-          </Typography>
-          <Box sx={twoColumns}>
-            <FormTextField control={control} name="clientId" label="Client ID" disabled={locked} />
-            <FormTextField
-              control={control}
-              name="clientSecret"
-              label="Client Secret"
-              helperText={settings.hasClientSecret ? 'Guardado; vazio mantém o atual' : undefined}
-              type="password"
-              autoComplete="off"
-              disabled={locked}
-            />
-          </Box>
-          <FormTextField
-            control={control}
-            name="userAgent"
-            label="Identificação (User-Agent)"
-            placeholder="Minha Loja (contato@minhaloja.com.br)"
-            helperText="Nome do aplicativo e e-mail técnico, exigidos pelo Melhor Envio"
-            disabled={locked}
-          />
-          {canWrite && (
-            <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', gap: 1 }}>
-              <Button
-                variant="outlined"
-                onClick={connect}
-                disabled={connecting || !settings.clientId || !settings.hasClientSecret}
-              >
-                {connecting ? 'Abrindo o Melhor Envio...' : 'Conectar com Melhor Envio'}
-              </Button>
-              {settings.hasToken && (
-                <Button color="error" onClick={removeToken}>
-                  Desconectar
-                </Button>
-              )}
-            </Stack>
-          )}
-        </Section>
-
-        <Section
-          title="Origem e pacote padrão"
-          hint="Usados quando o simulador não informa outra origem ou caixa."
-        >
-          <FormTextField
-            control={control}
-            name="originZipCode"
-            label="CEP de origem"
-            mask={maskCep}
-            disabled={locked}
-            slotProps={{ htmlInput: { inputMode: 'numeric' } }}
-          />
-          <PackageFields control={control} disabled={locked} />
-        </Section>
-
-        <Section title="Serviços cotados">
-          <Controller
-            control={control}
-            name="services"
-            render={({ field }) => (
-              <FormGroup row aria-label="Serviços cotados">
-                {MELHOR_ENVIO_SERVICES.map((s) => (
-                  <FormControlLabel
-                    key={s.id}
-                    sx={{ minWidth: 220 }}
-                    disabled={locked}
-                    control={
-                      <Checkbox
-                        checked={field.value.includes(s.id)}
-                        onChange={(e) =>
-                          field.onChange(
-                            e.target.checked
-                              ? [...field.value, s.id]
-                              : field.value.filter((id: number) => id !== s.id),
-                          )
-                        }
-                      />
-                    }
-                    label={`${s.company} ${s.name}`}
-                  />
-                ))}
-              </FormGroup>
-            )}
-          />
-        </Section>
-
-        <Section
-          title="Tabela de estimativa"
-          hint="Quando o Melhor Envio não responde, o simulador mostra este valor como estimativa."
-        >
-          <FallbackRows control={control} disabled={locked} />
-        </Section>
-
-        <FormError />
+        </Box>
+        <FormTextField
+          control={control}
+          name="userAgent"
+          label="Identificação (User-Agent)"
+          placeholder="Minha Loja (contato@minhaloja.com.br)"
+          helperText="Nome do aplicativo e e-mail técnico, exigidos pelo Melhor Envio"
+          disabled={locked}
+        />
         {canWrite && (
-          <Box>
-            <SubmitButton busyLabel="Salvando...">Salvar</SubmitButton>
-          </Box>
+          <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', gap: 1 }}>
+            <Button
+              variant="outlined"
+              onClick={connect}
+              disabled={connecting || !settings.clientId || !settings.hasClientSecret}
+            >
+              {connecting ? 'Abrindo o Melhor Envio...' : 'Conectar com Melhor Envio'}
+            </Button>
+            {settings.hasToken && (
+              <Button color="error" onClick={removeToken}>
+                Desconectar
+              </Button>
+            )}
+          </Stack>
         )}
-      </Stack>
-    </Form>
+      </Section>
+
+      <OriginSection
+        control={control}
+        disabled={locked}
+        hint="Usados quando o simulador não informa outra origem ou caixa."
+        numeric
+      />
+
+      <Section title="Serviços cotados">
+        <Controller
+          control={control}
+          name="services"
+          render={({ field }) => (
+            <FormGroup row aria-label="Serviços cotados">
+              {MELHOR_ENVIO_SERVICES.map((s) => (
+                <FormControlLabel
+                  key={s.id}
+                  sx={{ minWidth: 220 }}
+                  disabled={locked}
+                  control={
+                    <Checkbox
+                      checked={field.value.includes(s.id)}
+                      onChange={(e) =>
+                        field.onChange(
+                          e.target.checked
+                            ? [...field.value, s.id]
+                            : field.value.filter((id: number) => id !== s.id),
+                        )
+                      }
+                    />
+                  }
+                  label={`${s.company} ${s.name}`}
+                />
+              ))}
+            </FormGroup>
+          )}
+        />
+      </Section>
+
+      <FallbackSection control={control} disabled={locked} carrier="o Melhor Envio" />
+    </CarrierForm>
   );
 }

@@ -1,37 +1,31 @@
 import { maskCep } from '@balcao/core/cep';
 import { maskDocument } from '@balcao/core/document';
-import { can, WRITE } from '@balcao/core/routes';
 import {
   RODONAVES_CITY_URL,
   RODONAVES_QUOTE_URL,
   type RodonavesSettings,
   rodonavesSettingsInputSchema,
 } from '@balcao/core/shipping';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import MenuItem from '@mui/material/MenuItem';
-import Stack from '@mui/material/Stack';
-import Typography from '@mui/material/Typography';
-import { type Feedback, FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
-import { Form, FormError, FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
-import { LoadError } from '../../components/LoadError.tsx';
-import { Loading } from '../../components/Loading.tsx';
-import { useSession } from '../auth/index.ts';
+import { type Feedback, useFeedback } from '../../components/FeedbackSnackbar.tsx';
+import { FormSwitch, FormTextField } from '../../components/form.tsx';
 import { useRodonavesSettings, useSaveRodonaves } from './api.ts';
 import {
-  carrierFieldOf,
-  FallbackRows,
+  CarrierForm,
+  CarrierSettingsPage,
+  FallbackSection,
   type FallbackText,
   fallbackFromText,
   fallbackToText,
-  PackageFields,
+  OriginSection,
   type PackageText,
   packageFromText,
   packageToText,
   Section,
-  SwitchField,
   twoColumns,
+  useCarrierForm,
 } from './carrierForm.tsx';
 
 type Values = {
@@ -75,26 +69,14 @@ const toInput = (v: Values) => ({
 
 /** Rodonaves: credentials, the two hosts (each with its own token), the shop's CNPJ, box and estimate table. */
 export default function RodonavesSettingsPage() {
-  const settings = useRodonavesSettings();
-  const { state, show, close } = useFeedback();
+  const feedback = useFeedback();
   return (
-    <Box sx={{ maxWidth: 900 }}>
-      <Typography component="h1" variant="h5" sx={{ mb: 3 }}>
-        Rodonaves
-      </Typography>
-      {settings.isPending ? (
-        <Loading />
-      ) : settings.isError ? (
-        <LoadError
-          what="Não foi possível carregar as configurações."
-          error={settings.error}
-          onRetry={() => settings.refetch()}
-        />
-      ) : (
-        <SettingsForm key={settings.data.updatedAt ?? 'new'} settings={settings.data} onFeedback={show} />
-      )}
-      <FeedbackSnackbar state={state} onClose={close} />
-    </Box>
+    <CarrierSettingsPage
+      title="Rodonaves"
+      settings={useRodonavesSettings()}
+      feedback={feedback}
+      form={(settings) => <SettingsForm settings={settings} onFeedback={feedback.show} />}
+    />
   );
 }
 
@@ -105,118 +87,88 @@ function SettingsForm({
   settings: RodonavesSettings;
   onFeedback: (f: Feedback) => void;
 }) {
-  const { user } = useSession();
-  const canWrite = can(user?.userType.id, WRITE.settings);
   const save = useSaveRodonaves();
-  const form = useAppForm({
+  const { form, control, locked, submit } = useCarrierForm({
+    settings,
     schema: rodonavesSettingsInputSchema,
-    defaultValues: toValues(settings),
+    toValues,
     toInput,
-    fieldOf: carrierFieldOf,
+    save: (body) => save.mutateAsync({ body }),
+    savedTitle: 'Configurações da Rodonaves salvas',
+    onFeedback,
   });
-  const { control } = form;
-  const locked = !canWrite;
-  const submit = async () => {
-    const saved = await save.mutateAsync({
-      body: { ...toInput(form.getValues()), updatedAt: settings.updatedAt ?? undefined },
-    });
-    form.reset(toValues(saved));
-    onFeedback({ severity: 'success', title: 'Configurações da Rodonaves salvas' });
-  };
   return (
-    <Form
+    <CarrierForm
       form={form}
       onSubmit={submit}
-      onError={(message) => onFeedback({ severity: 'error', title: 'Erro ao salvar', message })}
-      aria-label="Configurações da Rodonaves"
+      label="Configurações da Rodonaves"
+      locked={locked}
+      onFeedback={onFeedback}
     >
-      <Stack spacing={2}>
-        {locked && <Alert severity="info">Você pode ver estas configurações, mas não alterá-las.</Alert>}
-        <Section title="Acesso">
-          <Box>
-            <Chip
-              label={settings.hasPassword ? 'Credenciais guardadas' : 'Não configurada'}
-              color={settings.hasPassword ? 'success' : 'default'}
-            />
-          </Box>
-          <SwitchField control={control} name="enabled" label="Cotar com a Rodonaves" disabled={locked} />
-          <Box sx={twoColumns}>
-            <FormTextField
-              control={control}
-              name="username"
-              label="Usuário"
-              autoComplete="off"
-              disabled={locked}
-            />
-            <FormTextField
-              control={control}
-              name="password"
-              label="Senha"
-              helperText={settings.hasPassword ? 'Guardada; vazio mantém a atual' : undefined}
-              type="password"
-              autoComplete="off"
-              disabled={locked}
-            />
-            <FormTextField
-              control={control}
-              name="authType"
-              label="Ambiente (auth_type)"
-              select
-              disabled={locked}
-            >
-              <MenuItem value="prod">Produção (prod)</MenuItem>
-              <MenuItem value="dev">Desenvolvimento (dev)</MenuItem>
-            </FormTextField>
-            <FormTextField
-              control={control}
-              name="taxpayerId"
-              label="CNPJ da loja (pagador do frete)"
-              mask={maskDocument}
-              disabled={locked}
-            />
-          </Box>
-          <Box sx={twoColumns}>
-            <FormTextField
-              control={control}
-              name="cityBaseUrl"
-              label="Servidor de cidades e prazos"
-              placeholder={RODONAVES_CITY_URL}
-              helperText={`Vazio: ${RODONAVES_CITY_URL}`}
-              disabled={locked}
-            />
-            <FormTextField
-              control={control}
-              name="quoteBaseUrl"
-              label="Servidor de cotação"
-              placeholder={RODONAVES_QUOTE_URL}
-              helperText={`Vazio: ${RODONAVES_QUOTE_URL}`}
-              disabled={locked}
-            />
-          </Box>
-        </Section>
-        <Section title="Origem e pacote padrão">
+      <Section title="Acesso">
+        <Box>
+          <Chip
+            label={settings.hasPassword ? 'Credenciais guardadas' : 'Não configurada'}
+            color={settings.hasPassword ? 'success' : 'default'}
+          />
+        </Box>
+        <FormSwitch control={control} name="enabled" label="Cotar com a Rodonaves" disabled={locked} />
+        <Box sx={twoColumns}>
           <FormTextField
             control={control}
-            name="originZipCode"
-            label="CEP de origem"
-            mask={maskCep}
+            name="username"
+            label="Usuário"
+            autoComplete="off"
             disabled={locked}
           />
-          <PackageFields control={control} disabled={locked} />
-        </Section>
-        <Section
-          title="Tabela de estimativa"
-          hint="Quando a Rodonaves não responde, o simulador mostra este valor como estimativa."
-        >
-          <FallbackRows control={control} disabled={locked} />
-        </Section>
-        <FormError />
-        {canWrite && (
-          <Box>
-            <SubmitButton busyLabel="Salvando...">Salvar</SubmitButton>
-          </Box>
-        )}
-      </Stack>
-    </Form>
+          <FormTextField
+            control={control}
+            name="password"
+            label="Senha"
+            helperText={settings.hasPassword ? 'Guardada; vazio mantém a atual' : undefined}
+            type="password"
+            autoComplete="off"
+            disabled={locked}
+          />
+          <FormTextField
+            control={control}
+            name="authType"
+            label="Ambiente (auth_type)"
+            select
+            disabled={locked}
+          >
+            <MenuItem value="prod">Produção (prod)</MenuItem>
+            <MenuItem value="dev">Desenvolvimento (dev)</MenuItem>
+          </FormTextField>
+          <FormTextField
+            control={control}
+            name="taxpayerId"
+            label="CNPJ da loja (pagador do frete)"
+            mask={maskDocument}
+            disabled={locked}
+          />
+        </Box>
+        <Box sx={twoColumns}>
+          <FormTextField
+            control={control}
+            name="cityBaseUrl"
+            label="Servidor de cidades e prazos"
+            placeholder={RODONAVES_CITY_URL}
+            helperText={`Vazio: ${RODONAVES_CITY_URL}`}
+            disabled={locked}
+          />
+          <FormTextField
+            control={control}
+            name="quoteBaseUrl"
+            label="Servidor de cotação"
+            placeholder={RODONAVES_QUOTE_URL}
+            helperText={`Vazio: ${RODONAVES_QUOTE_URL}`}
+            disabled={locked}
+          />
+        </Box>
+      </Section>
+      <OriginSection control={control} disabled={locked} />
+      <FallbackSection control={control} disabled={locked} carrier="a Rodonaves" />
+    </CarrierForm>
   );
 }

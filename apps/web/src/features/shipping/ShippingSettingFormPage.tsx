@@ -13,8 +13,6 @@ import DeleteIcon from '@mui/icons-material/Delete';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Checkbox from '@mui/material/Checkbox';
-import FormControlLabel from '@mui/material/FormControlLabel';
 import FormHelperText from '@mui/material/FormHelperText';
 import IconButton from '@mui/material/IconButton';
 import MenuItem from '@mui/material/MenuItem';
@@ -22,13 +20,14 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
-import { type Control, Controller, useFieldArray, useFormState, useWatch } from 'react-hook-form';
+import { type Control, useFieldArray, useFormState, useWatch } from 'react-hook-form';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
 import { type Feedback, FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
 import {
   Form,
   FormError,
   FormMoneyField,
+  FormSwitch,
   FormTextField,
   SubmitButton,
   useAppForm,
@@ -300,8 +299,14 @@ function RuleSetForm({ rules, onFeedback }: { rules?: ShippingRuleSet; onFeedbac
             />
           </Box>
           <Stack direction="row" spacing={2} sx={{ flexWrap: 'wrap' }}>
-            <CheckField control={control} name="active" label="Ativa" disabled={locked} />
-            <CheckField control={control} name="isDefault" label="Regra padrão do PDV" disabled={locked} />
+            <FormSwitch checkbox control={control} name="active" label="Ativa" disabled={locked} />
+            <FormSwitch
+              checkbox
+              control={control}
+              name="isDefault"
+              label="Regra padrão do PDV"
+              disabled={locked}
+            />
           </Stack>
         </Section>
 
@@ -453,34 +458,6 @@ function RuleSetForm({ rules, onFeedback }: { rules?: ShippingRuleSet; onFeedbac
         </Stack>
       </Stack>
     </Form>
-  );
-}
-
-function CheckField({
-  control,
-  name,
-  label,
-  disabled,
-}: {
-  control: Control<Values, unknown, unknown>;
-  name: 'active' | 'isDefault';
-  label: string;
-  disabled?: boolean;
-}) {
-  return (
-    <Controller
-      control={control}
-      name={name}
-      render={({ field }) => (
-        <FormControlLabel
-          control={
-            <Checkbox checked={Boolean(field.value)} onChange={(e) => field.onChange(e.target.checked)} />
-          }
-          label={label}
-          disabled={disabled}
-        />
-      )}
-    />
   );
 }
 

@@ -1,31 +1,46 @@
 import { maskCep } from '@balcao/core/cep';
 import { formatDateBr } from '@balcao/core/date';
 import { maskQuantityInput, quantityInputToNumber } from '@balcao/core/product';
+import { can, WRITE } from '@balcao/core/routes';
 import type { FallbackRow, PackageDims } from '@balcao/core/shipping';
 import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/Delete';
+import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import FormControlLabel from '@mui/material/FormControlLabel';
 import FormHelperText from '@mui/material/FormHelperText';
 import IconButton from '@mui/material/IconButton';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import Switch from '@mui/material/Switch';
 import Typography from '@mui/material/Typography';
-import type { ReactNode } from 'react';
+import type { UseQueryResult } from '@tanstack/react-query';
+import { Fragment, type ReactNode } from 'react';
 import {
   type Control,
-  Controller,
+  type DefaultValues,
   type FieldValues,
   type Path,
   useFieldArray,
   useFormState,
 } from 'react-hook-form';
-import { FormMoneyField, FormQuantityField, FormTextField } from '../../components/form.tsx';
+import type { ZodType } from 'zod';
+import { type Feedback, FeedbackSnackbar, type useFeedback } from '../../components/FeedbackSnackbar.tsx';
+import {
+  type AppForm,
+  Form,
+  FormError,
+  FormMoneyField,
+  FormQuantityField,
+  FormTextField,
+  SubmitButton,
+  useAppForm,
+} from '../../components/form.tsx';
+import { LoadError } from '../../components/LoadError.tsx';
+import { Loading } from '../../components/Loading.tsx';
 import { centsOf, centsToInput } from '../../components/MoneyField.tsx';
+import { useSession } from '../auth/index.ts';
 
-/** Pieces the Melhor Envio and Rodonaves settings forms share: the box, the fallback table, sections. */
+/** Pieces the Melhor Envio and Rodonaves settings pages share: the page, the form, the box, the fallback table, sections. */
 
 export type PackageText = { heightCm: string; widthCm: string; lengthCm: string; weightKg: string };
 export type FallbackText = { from: string; to: string; upToKg: string; price: string; days: string };
@@ -236,30 +251,168 @@ export function FallbackRows<V extends WithCarrierParts>({
 export const expiresText = (iso: string | null) =>
   iso ? `expira em ${formatDateBr(iso.slice(0, 10))}` : 'sem validade informada';
 
-export function SwitchField<V extends FieldValues>({
-  control,
-  name,
-  label,
-  disabled,
+/**
+ * A carrier's settings page: its title, a spinner while the settings load (or their error with a
+ * retry), then `form` of the settings (a new one after each save, keyed by its date), and the page's
+ * `feedback` (useFeedback's) under it.
+ */
+export function CarrierSettingsPage<S extends { updatedAt: string | null }>({
+  title,
+  settings,
+  feedback,
+  form,
 }: {
-  control: Control<V, unknown, unknown>;
-  name: Path<V>;
-  label: string;
-  disabled?: boolean;
+  title: string;
+  settings: UseQueryResult<S>;
+  feedback: ReturnType<typeof useFeedback>;
+  form: (settings: S) => ReactNode;
 }) {
   return (
-    <Controller
-      control={control}
-      name={name}
-      render={({ field }) => (
-        <FormControlLabel
-          control={
-            <Switch checked={Boolean(field.value)} onChange={(e) => field.onChange(e.target.checked)} />
-          }
-          label={label}
-          disabled={disabled}
+    <Box sx={{ maxWidth: 900 }}>
+      <Typography component="h1" variant="h5" sx={{ mb: 3 }}>
+        {title}
+      </Typography>
+      {settings.isPending ? (
+        <Loading />
+      ) : settings.isError ? (
+        <LoadError
+          what="Não foi possível carregar as configurações."
+          error={settings.error}
+          onRetry={() => settings.refetch()}
         />
+      ) : (
+        <Fragment key={settings.data.updatedAt ?? 'new'}>{form(settings.data)}</Fragment>
       )}
-    />
+      <FeedbackSnackbar state={feedback.state} onClose={feedback.close} />
+    </Box>
+  );
+}
+
+/**
+ * A carrier's settings form over `settings`: `locked` for who may only read them; `submit` saves the
+ * values (`save`, with the settings' date), shows them as saved and says `savedTitle`.
+ */
+export function useCarrierForm<
+  S extends { updatedAt: string | null },
+  V extends WithCarrierParts,
+  I extends object,
+  Out,
+>({
+  settings,
+  schema,
+  toValues,
+  toInput,
+  save,
+  savedTitle,
+  onFeedback,
+}: {
+  settings: S;
+  schema: ZodType<Out>;
+  toValues: (settings: S) => V;
+  toInput: (values: V) => I;
+  save: (body: I & { updatedAt?: string }) => Promise<S>;
+  savedTitle: string;
+  onFeedback: (f: Feedback) => void;
+}) {
+  const { user } = useSession();
+  const locked = !can(user?.userType.id, WRITE.settings);
+  const form = useAppForm<V, Out>({
+    schema,
+    defaultValues: toValues(settings) as DefaultValues<V>,
+    toInput,
+    fieldOf: carrierFieldOf,
+  });
+  const submit = async () => {
+    const saved = await save({ ...toInput(form.getValues()), updatedAt: settings.updatedAt ?? undefined });
+    form.reset(toValues(saved));
+    onFeedback({ severity: 'success', title: savedTitle });
+  };
+  return { form, control: form.control, locked, submit };
+}
+
+/**
+ * The form of a carrier's settings (`label`): a notice for who may only read them (`locked`), the
+ * sections (`children`), the form's error and, for who may write, "Salvar".
+ */
+export function CarrierForm<V extends FieldValues, Out>({
+  form,
+  onSubmit,
+  label,
+  locked,
+  onFeedback,
+  children,
+}: {
+  form: AppForm<V, Out>;
+  onSubmit: () => Promise<void>;
+  label: string;
+  locked: boolean;
+  onFeedback: (f: Feedback) => void;
+  children: ReactNode;
+}) {
+  return (
+    <Form
+      form={form}
+      onSubmit={onSubmit}
+      onError={(message) => onFeedback({ severity: 'error', title: 'Erro ao salvar', message })}
+      aria-label={label}
+    >
+      <Stack spacing={2}>
+        {locked && <Alert severity="info">Você pode ver estas configurações, mas não alterá-las.</Alert>}
+        {children}
+        <FormError />
+        {!locked && (
+          <Box>
+            <SubmitButton busyLabel="Salvando...">Salvar</SubmitButton>
+          </Box>
+        )}
+      </Stack>
+    </Form>
+  );
+}
+
+/** "Origem e pacote padrão": the origin's CEP (`numeric`: a number keyboard) and the default box. */
+export function OriginSection<V extends WithCarrierParts & { originZipCode: string }>({
+  control,
+  disabled,
+  hint,
+  numeric = false,
+}: {
+  control: Control<V, unknown, unknown>;
+  disabled: boolean;
+  hint?: string;
+  numeric?: boolean;
+}) {
+  return (
+    <Section title="Origem e pacote padrão" hint={hint}>
+      <FormTextField
+        control={control}
+        name={'originZipCode' as Path<V>}
+        label="CEP de origem"
+        mask={maskCep}
+        disabled={disabled}
+        slotProps={numeric ? { htmlInput: { inputMode: 'numeric' } } : undefined}
+      />
+      <PackageFields control={control} disabled={disabled} />
+    </Section>
+  );
+}
+
+/** "Tabela de estimativa": the values shown when the carrier (`carrier`, "a Rodonaves") does not answer. */
+export function FallbackSection<V extends WithCarrierParts>({
+  control,
+  disabled,
+  carrier,
+}: {
+  control: Control<V, unknown, unknown>;
+  disabled: boolean;
+  carrier: string;
+}) {
+  return (
+    <Section
+      title="Tabela de estimativa"
+      hint={`Quando ${carrier} não responde, o simulador mostra este valor como estimativa.`}
+    >
+      <FallbackRows control={control} disabled={disabled} />
+    </Section>
   );
 }

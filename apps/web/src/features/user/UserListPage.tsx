@@ -4,12 +4,10 @@ import { canManageUserType } from '@balcao/core/user';
 import { USER_TYPE_IDS, USER_TYPES, type UserTypeId } from '@balcao/core/userTypes';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
-import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import TableCell from '@mui/material/TableCell';
 import TableRow from '@mui/material/TableRow';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useConfirmDelete } from '../../components/ConfirmDialog.tsx';
 import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
@@ -22,6 +20,7 @@ import {
   ListTable,
   RowActions,
   SearchField,
+  SelectFilter,
   useHandedOverMessage,
 } from '../../components/listPage.tsx';
 import { readParam, useListParams } from '../../lib/listParams.ts';
@@ -119,21 +118,14 @@ export default function UserListPage() {
       <Stack direction={{ xs: 'column', md: 'row' }} spacing={1.5} sx={{ mb: 2 }}>
         <SearchField value={search} onChange={setSearch} placeholder="Nome ou email" sx={{ flex: 1 }} />
         <ListFilters active={[query.userTypeId, query.active].filter((v) => v !== undefined).length}>
-          <TextField
-            select
+          <SelectFilter
             label="Tipo de usuário"
             size="small"
-            value={query.userTypeId ?? ''}
-            onChange={(e) => update({ userTypeId: e.target.value ? String(e.target.value) : undefined })}
+            value={query.userTypeId as UserTypeId | undefined}
+            options={USER_TYPE_IDS.map((id) => ({ value: id, label: USER_TYPES[id] }))}
+            onChange={(userTypeId) => update({ userTypeId })}
             sx={{ minWidth: 200 }}
-          >
-            <MenuItem value="">Todos</MenuItem>
-            {USER_TYPE_IDS.map((id) => (
-              <MenuItem key={id} value={id}>
-                {USER_TYPES[id]}
-              </MenuItem>
-            ))}
-          </TextField>
+          />
           <ActiveFilter
             value={query.active}
             onChange={(active) => update({ active })}

@@ -23,7 +23,6 @@ import FormControlLabel from '@mui/material/FormControlLabel';
 import IconButton from '@mui/material/IconButton';
 import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
-import Switch from '@mui/material/Switch';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
@@ -32,10 +31,17 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { type Control, Controller, type FieldPath, useFieldArray, useWatch } from 'react-hook-form';
 import { FeedbackSnackbar, useFeedback } from '../../../components/FeedbackSnackbar.tsx';
-import { Form, FormError, FormTextField, SubmitButton, useAppForm } from '../../../components/form.tsx';
+import {
+  Form,
+  FormError,
+  FormSwitch,
+  FormTextField,
+  SubmitButton,
+  useAppForm,
+} from '../../../components/form.tsx';
 import { LoadError } from '../../../components/LoadError.tsx';
 import { Loading } from '../../../components/Loading.tsx';
 import { errorMessage } from '../../../lib/api.ts';
@@ -200,251 +206,193 @@ function SettingsForm({ settings, onFeedback }: { settings: PrintingSettings; on
         {!canWrite && (
           <Alert severity="info">Somente Administrador e Gerente alteram estas configurações.</Alert>
         )}
-        <Card variant="outlined">
-          <CardContent>
-            <Stack spacing={2}>
-              <Typography variant="h6" component="h2">
-                Perfis de impressora
-              </Typography>
-              {profiles.fields.length === 0 && (
-                <Typography color="text.secondary">Nenhum perfil cadastrado.</Typography>
-              )}
-              {profiles.fields.map((field, i) => (
-                <Box
-                  key={field.id}
-                  role="group"
-                  aria-label={`Perfil ${i + 1}`}
-                  sx={{
-                    display: 'grid',
-                    gap: 1.5,
-                    gridTemplateColumns: { xs: '1fr 1fr', md: '1.8fr 1.1fr 0.9fr 1.7fr 0.8fr auto auto' },
-                    alignItems: 'center',
-                    pb: 1.5,
-                    borderBottom: 1,
-                    borderColor: 'divider',
-                  }}
-                >
-                  <Box sx={{ gridColumn: { xs: '1 / -1', md: 'auto' } }}>
-                    <FormTextField
-                      control={control}
-                      name={`profiles.${i}.name`}
-                      label="Nome"
-                      size="small"
-                      disabled={disabled}
-                    />
-                  </Box>
-                  <SelectField
-                    control={control}
-                    name={`profiles.${i}.paperWidth`}
-                    label="Papel"
-                    disabled={disabled}
-                    options={[
-                      ['58', '58 mm'],
-                      ['80', '80 mm'],
-                    ]}
-                  />
-                  <SelectField
-                    control={control}
-                    name={`profiles.${i}.columns`}
-                    label="Colunas"
-                    disabled={disabled}
-                    options={[
-                      ['32', '32'],
-                      ['42', '42'],
-                      ['48', '48'],
-                    ]}
-                  />
-                  <SelectField
-                    control={control}
-                    name={`profiles.${i}.codePage`}
-                    label="Página de código"
-                    disabled={disabled}
-                    options={CODE_PAGES.map((c) => [c, CODE_PAGE_LABELS[c]])}
-                  />
-                  <FormTextField
-                    control={control}
-                    name={`profiles.${i}.copies`}
-                    label="Cópias"
-                    size="small"
-                    disabled={disabled}
-                    slotProps={{ htmlInput: { inputMode: 'numeric' } }}
-                  />
-                  <Controller
-                    control={control}
-                    name={`profiles.${i}.cut`}
-                    render={({ field: f }) => (
-                      <FormControlLabel
-                        control={
-                          <Switch
-                            checked={f.value}
-                            onChange={(e) => f.onChange(e.target.checked)}
-                            disabled={disabled}
-                          />
-                        }
-                        label="Corte"
-                      />
-                    )}
-                  />
-                  <Stack direction="row" spacing={0.5} sx={{ gridColumn: { xs: '1 / -1', md: 'auto' } }}>
-                    {field.id && settings.profiles.some((p) => p.key === field.key) && (
-                      <Button
-                        size="small"
-                        onClick={() =>
-                          printTest(settings.profiles.find((p) => p.key === field.key)?.id as number)
-                        }
-                      >
-                        Imprimir página de teste
-                      </Button>
-                    )}
-                    {canWrite && (
-                      <IconButton aria-label={`Remover perfil ${i + 1}`} onClick={() => profiles.remove(i)}>
-                        <DeleteIcon />
-                      </IconButton>
-                    )}
-                  </Stack>
-                </Box>
-              ))}
-              {canWrite && (
-                <Box>
+        <SettingsCard title="Perfis de impressora">
+          {profiles.fields.length === 0 && (
+            <Typography color="text.secondary">Nenhum perfil cadastrado.</Typography>
+          )}
+          {profiles.fields.map((field, i) => (
+            <Box
+              key={field.id}
+              role="group"
+              aria-label={`Perfil ${i + 1}`}
+              sx={{
+                display: 'grid',
+                gap: 1.5,
+                gridTemplateColumns: { xs: '1fr 1fr', md: '1.8fr 1.1fr 0.9fr 1.7fr 0.8fr auto auto' },
+                alignItems: 'center',
+                pb: 1.5,
+                borderBottom: 1,
+                borderColor: 'divider',
+              }}
+            >
+              <Box sx={{ gridColumn: { xs: '1 / -1', md: 'auto' } }}>
+                <FormTextField
+                  control={control}
+                  name={`profiles.${i}.name`}
+                  label="Nome"
+                  size="small"
+                  disabled={disabled}
+                />
+              </Box>
+              <SelectField
+                control={control}
+                name={`profiles.${i}.paperWidth`}
+                label="Papel"
+                disabled={disabled}
+                options={[
+                  ['58', '58 mm'],
+                  ['80', '80 mm'],
+                ]}
+              />
+              <SelectField
+                control={control}
+                name={`profiles.${i}.columns`}
+                label="Colunas"
+                disabled={disabled}
+                options={[
+                  ['32', '32'],
+                  ['42', '42'],
+                  ['48', '48'],
+                ]}
+              />
+              <SelectField
+                control={control}
+                name={`profiles.${i}.codePage`}
+                label="Página de código"
+                disabled={disabled}
+                options={CODE_PAGES.map((c) => [c, CODE_PAGE_LABELS[c]])}
+              />
+              <FormTextField
+                control={control}
+                name={`profiles.${i}.copies`}
+                label="Cópias"
+                size="small"
+                disabled={disabled}
+                slotProps={{ htmlInput: { inputMode: 'numeric' } }}
+              />
+              <FormSwitch control={control} name={`profiles.${i}.cut`} label="Corte" disabled={disabled} />
+              <Stack direction="row" spacing={0.5} sx={{ gridColumn: { xs: '1 / -1', md: 'auto' } }}>
+                {field.id && settings.profiles.some((p) => p.key === field.key) && (
                   <Button
-                    startIcon={<AddIcon />}
-                    onClick={() => profiles.append(newProfile(profiles.fields.length))}
-                  >
-                    Adicionar perfil
-                  </Button>
-                </Box>
-              )}
-            </Stack>
-          </CardContent>
-        </Card>
-
-        <Card variant="outlined">
-          <CardContent>
-            <Stack spacing={2}>
-              <Typography variant="h6" component="h2">
-                Setores de produção
-              </Typography>
-              <Typography variant="body2" color="text.secondary">
-                As comandas imprimem os itens de cada categoria na impressora do seu setor.
-              </Typography>
-              {sectors.fields.map((field, i) => (
-                <Box
-                  key={field.id}
-                  role="group"
-                  aria-label={`Setor ${i + 1}`}
-                  sx={{
-                    display: 'grid',
-                    gap: 1.5,
-                    gridTemplateColumns: { xs: '1fr', md: '1.2fr 1.2fr 3fr auto' },
-                    alignItems: 'start',
-                  }}
-                >
-                  <FormTextField
-                    control={control}
-                    name={`sectors.${i}.name`}
-                    label="Setor"
                     size="small"
-                    disabled={disabled}
-                  />
-                  <SelectField
-                    control={control}
-                    name={`sectors.${i}.profileKey`}
-                    label="Impressora"
-                    disabled={disabled}
-                    options={[
-                      ['', 'Não imprime'],
-                      ...profileOptions.map((p) => [p.key, p.name] as [string, string]),
-                    ]}
-                  />
-                  <Controller
-                    control={control}
-                    name={`sectors.${i}.categoryIds`}
-                    render={({ field: f, fieldState }) => (
-                      <Autocomplete
-                        multiple
-                        size="small"
-                        disabled={disabled}
-                        options={categoryOptions.map((c) => c.id)}
-                        getOptionLabel={(id) => categoryOptions.find((c) => c.id === id)?.name ?? `#${id}`}
-                        value={f.value}
-                        onChange={(_, value) => f.onChange(value)}
-                        renderInput={(params) => (
-                          <TextField
-                            {...params}
-                            label="Categorias"
-                            error={Boolean(fieldState.error)}
-                            helperText={fieldState.error?.message}
-                          />
-                        )}
-                      />
-                    )}
-                  />
-                  {canWrite && (
-                    <IconButton aria-label={`Remover setor ${i + 1}`} onClick={() => sectors.remove(i)}>
-                      <DeleteIcon />
-                    </IconButton>
-                  )}
-                </Box>
-              ))}
-              {canWrite && (
-                <Box>
-                  <Button
-                    startIcon={<AddIcon />}
                     onClick={() =>
-                      sectors.append({
-                        key: newIdempotencyKey(),
-                        name:
-                          sectors.fields.length === 0 ? 'Cozinha' : sectors.fields.length === 1 ? 'Bar' : '',
-                        profileKey: '',
-                        categoryIds: [],
-                      })
+                      printTest(settings.profiles.find((p) => p.key === field.key)?.id as number)
                     }
                   >
-                    Adicionar setor
+                    Imprimir página de teste
                   </Button>
-                </Box>
-              )}
-            </Stack>
-          </CardContent>
-        </Card>
+                )}
+                {canWrite && (
+                  <IconButton aria-label={`Remover perfil ${i + 1}`} onClick={() => profiles.remove(i)}>
+                    <DeleteIcon />
+                  </IconButton>
+                )}
+              </Stack>
+            </Box>
+          ))}
+          {canWrite && (
+            <AddRowButton onClick={() => profiles.append(newProfile(profiles.fields.length))}>
+              Adicionar perfil
+            </AddRowButton>
+          )}
+        </SettingsCard>
 
-        <Card variant="outlined">
-          <CardContent>
-            <Stack spacing={2}>
-              <Typography variant="h6" component="h2">
-                Cupom de venda
-              </Typography>
+        <SettingsCard title="Setores de produção">
+          <Typography variant="body2" color="text.secondary">
+            As comandas imprimem os itens de cada categoria na impressora do seu setor.
+          </Typography>
+          {sectors.fields.map((field, i) => (
+            <Box
+              key={field.id}
+              role="group"
+              aria-label={`Setor ${i + 1}`}
+              sx={{
+                display: 'grid',
+                gap: 1.5,
+                gridTemplateColumns: { xs: '1fr', md: '1.2fr 1.2fr 3fr auto' },
+                alignItems: 'start',
+              }}
+            >
+              <FormTextField
+                control={control}
+                name={`sectors.${i}.name`}
+                label="Setor"
+                size="small"
+                disabled={disabled}
+              />
+              <SelectField
+                control={control}
+                name={`sectors.${i}.profileKey`}
+                label="Impressora"
+                disabled={disabled}
+                options={[
+                  ['', 'Não imprime'],
+                  ...profileOptions.map((p) => [p.key, p.name] as [string, string]),
+                ]}
+              />
               <Controller
                 control={control}
-                name="receipt.autoPrint"
-                render={({ field: f }) => (
-                  <FormControlLabel
-                    control={
-                      <Switch
-                        checked={f.value}
-                        onChange={(e) => f.onChange(e.target.checked)}
-                        disabled={disabled}
+                name={`sectors.${i}.categoryIds`}
+                render={({ field: f, fieldState }) => (
+                  <Autocomplete
+                    multiple
+                    size="small"
+                    disabled={disabled}
+                    options={categoryOptions.map((c) => c.id)}
+                    getOptionLabel={(id) => categoryOptions.find((c) => c.id === id)?.name ?? `#${id}`}
+                    value={f.value}
+                    onChange={(_, value) => f.onChange(value)}
+                    renderInput={(params) => (
+                      <TextField
+                        {...params}
+                        label="Categorias"
+                        error={Boolean(fieldState.error)}
+                        helperText={fieldState.error?.message}
                       />
-                    }
-                    label="Imprimir o cupom automaticamente após cada venda"
+                    )}
                   />
                 )}
               />
-              <Box sx={{ maxWidth: 360 }}>
-                <SelectField
-                  control={control}
-                  name="receipt.profileKey"
-                  label="Impressora do cupom"
-                  disabled={disabled}
-                  options={[
-                    ['', 'Nenhuma'],
-                    ...profileOptions.map((p) => [p.key, p.name] as [string, string]),
-                  ]}
-                />
-              </Box>
-            </Stack>
-          </CardContent>
-        </Card>
+              {canWrite && (
+                <IconButton aria-label={`Remover setor ${i + 1}`} onClick={() => sectors.remove(i)}>
+                  <DeleteIcon />
+                </IconButton>
+              )}
+            </Box>
+          ))}
+          {canWrite && (
+            <AddRowButton
+              onClick={() =>
+                sectors.append({
+                  key: newIdempotencyKey(),
+                  name: sectors.fields.length === 0 ? 'Cozinha' : sectors.fields.length === 1 ? 'Bar' : '',
+                  profileKey: '',
+                  categoryIds: [],
+                })
+              }
+            >
+              Adicionar setor
+            </AddRowButton>
+          )}
+        </SettingsCard>
+
+        <SettingsCard title="Cupom de venda">
+          <FormSwitch
+            control={control}
+            name="receipt.autoPrint"
+            label="Imprimir o cupom automaticamente após cada venda"
+            disabled={disabled}
+          />
+          <Box sx={{ maxWidth: 360 }}>
+            <SelectField
+              control={control}
+              name="receipt.profileKey"
+              label="Impressora do cupom"
+              disabled={disabled}
+              options={[['', 'Nenhuma'], ...profileOptions.map((p) => [p.key, p.name] as [string, string])]}
+            />
+          </Box>
+        </SettingsCard>
         <FormError />
         {canWrite && (
           <Box>
@@ -453,6 +401,33 @@ function SettingsForm({ settings, onFeedback }: { settings: PrintingSettings; on
         )}
       </Stack>
     </Form>
+  );
+}
+
+/** A card of the settings: its `title` (h2), then its fields. */
+function SettingsCard({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <Card variant="outlined">
+      <CardContent>
+        <Stack spacing={2}>
+          <Typography variant="h6" component="h2">
+            {title}
+          </Typography>
+          {children}
+        </Stack>
+      </CardContent>
+    </Card>
+  );
+}
+
+/** "Adicionar …" under a list of rows, for who may write. */
+function AddRowButton({ onClick, children }: { onClick: () => void; children: ReactNode }) {
+  return (
+    <Box>
+      <Button startIcon={<AddIcon />} onClick={onClick}>
+        {children}
+      </Button>
+    </Box>
   );
 }
 

@@ -19,7 +19,7 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { Controller } from 'react-hook-form';
-import { FormMoneyField, FormTextField, useAppForm } from '../../../components/form.tsx';
+import { FormMoneyField, FormSwitch, FormTextField, useAppForm } from '../../../components/form.tsx';
 import { centsOf, centsToInput } from '../../../components/MoneyField.tsx';
 import { useSession } from '../../auth/index.ts';
 import { useSaveSystem, useSystemSettings } from '../api.ts';
@@ -261,21 +261,7 @@ function SystemForm({ settings }: { settings: SystemSettings }) {
       <SettingsSection title="Delivery">
         <Grid container spacing={2}>
           <Grid size={12}>
-            <Controller
-              control={control}
-              name="delivery.enabled"
-              render={({ field }) => (
-                <FormControlLabel
-                  control={
-                    <Switch
-                      checked={Boolean(field.value)}
-                      onChange={(e) => field.onChange(e.target.checked)}
-                    />
-                  }
-                  label="Aceitar pedidos de delivery"
-                />
-              )}
-            />
+            <FormSwitch control={control} name="delivery.enabled" label="Aceitar pedidos de delivery" />
           </Grid>
           <Grid size={{ xs: 12, sm: 4 }}>
             <FormMoneyField control={control} name="delivery.minimumOrderCents" label="Pedido mínimo" />

@@ -20,7 +20,7 @@ import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { Controller, type FieldErrors, get, useFormState, useWatch } from 'react-hook-form';
-import { FormTextField, useAppForm } from '../../../components/form.tsx';
+import { FormSwitch, FormTextField, useAppForm } from '../../../components/form.tsx';
 import { shopTimeZone } from '../../../lib/format.ts';
 import { useSession } from '../../auth/index.ts';
 import { useSaveWorkingHours, useWorkingHours } from '../api.ts';
@@ -140,21 +140,7 @@ function WorkingHoursForm({ hours }: { hours: WorkingHoursSettings }) {
                   sx={{ maxWidth: 190 }}
                   slotProps={{ inputLabel: { shrink: true } }}
                 />
-                <Controller
-                  control={control}
-                  name={`exceptions.${i}.closed`}
-                  render={({ field }) => (
-                    <FormControlLabel
-                      control={
-                        <Switch
-                          checked={Boolean(field.value)}
-                          onChange={(e) => field.onChange(e.target.checked)}
-                        />
-                      }
-                      label="Fechado o dia todo"
-                    />
-                  )}
-                />
+                <FormSwitch control={control} name={`exceptions.${i}.closed`} label="Fechado o dia todo" />
                 <FormTextField control={control} name={`exceptions.${i}.note`} label="Observação" />
                 {canWrite && (
                   <Tooltip title="Remover exceção">

@@ -16,7 +16,7 @@ import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { Loading } from '../../../components/Loading.tsx';
-import { alignRight, ListTable } from '../../../components/listPage.tsx';
+import { alignRight, ListTable, recordOptions, SelectFilter } from '../../../components/listPage.tsx';
 import { errorMessage } from '../../../lib/api.ts';
 import { readParam, useListParams } from '../../../lib/listParams.ts';
 import { formatMovementTime, movementDetails, productQueries, SignedQuantity } from '../../product/index.ts';
@@ -151,20 +151,13 @@ export function StockHistory({
           onChange={(e) => update({ to: e.target.value || undefined })}
           slotProps={{ inputLabel: { shrink: true } }}
         />
-        <TextField
-          select
+        <SelectFilter
           size="small"
           label="Usuário"
-          value={query.userId ?? ''}
-          onChange={(e) => update({ userId: e.target.value === '' ? undefined : String(e.target.value) })}
-        >
-          <MenuItem value="">Todos</MenuItem>
-          {(staff.data ?? []).map((u) => (
-            <MenuItem key={u.id} value={u.id}>
-              {u.name}
-            </MenuItem>
-          ))}
-        </TextField>
+          value={query.userId}
+          options={recordOptions(staff.data)}
+          onChange={(userId) => update({ userId })}
+        />
       </Box>
       {exportError && (
         <Alert severity="error" sx={{ mb: 2 }} onClose={() => setExportError(null)}>
