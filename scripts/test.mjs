@@ -113,7 +113,8 @@ function start(stage) {
   const done = new Promise((resolveDone) => {
     const finish = (result) => {
       const output = readFileSync(log, 'utf8');
-      rmSync(dir, { recursive: true, force: true });
+      // Kept when it failed, for a look after the run.
+      if (result.ok) rmSync(dir, { recursive: true, force: true });
       resolveDone({ ...result, output, seconds: (Date.now() - began) / 1000 });
     };
     child.on('error', (error) => finish({ ok: false, why: error.message }));
@@ -123,7 +124,7 @@ function start(stage) {
       ),
     );
   });
-  return { done };
+  return { done, log };
 }
 
 function isExecutable(path) {
@@ -229,6 +230,7 @@ for (const stage of STAGES) {
       `[test] == ${alongside.title}, started now: ${alongside.cmd.join(' ')} (its output follows this stage's)`,
     );
     beside = start(alongside);
+    console.log(`[test] (its output meanwhile: ${beside.log})`);
   }
   const result = beside ? await runAsync(stage.cmd, extraEnv) : run(stage.cmd, extraEnv);
   const seconds = (Date.now() - stageStart) / 1000;
