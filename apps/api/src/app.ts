@@ -15,6 +15,7 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Server } from 'socket.io';
 import type { Config } from './config.ts';
+import { configureOutbound } from './lib/outbound.ts';
 import type { AppContext } from './context.ts';
 import type { Db } from './db/client.ts';
 import { errorBody, registerErrorHandler } from './errors.ts';
@@ -107,6 +108,10 @@ export async function buildApp(options: {
   await registerSecurityHeaders(app);
 
   useLimits(db, config);
+  configureOutbound({
+    policy: config.outbound,
+    log: (detail, message) => app.log.warn(detail, message),
+  });
   const io = attachSocket(app, db, config, options.clusterUrl);
   const ctx: AppContext = {
     db,

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import type { OutboundPolicy } from './lib/outbound.ts';
 
 const envSchema = z.object({
   PORT: z.coerce.number().int().positive().default(3000),
@@ -19,6 +20,18 @@ const envSchema = z.object({
   ROUTING_URL: z.string().optional(),
   GEOCODER_URL: z.string().optional(),
   MELHOR_ENVIO_USER_AGENT: z.string().optional(),
+  /** Carrier hosts (issue 31 item 1): the environment's, never a shop's; defaults are the official ones. */
+  MELHOR_ENVIO_API_URL: z.string().optional(),
+  MELHOR_ENVIO_OAUTH_URL: z.string().optional(),
+  MELHOR_ENVIO_SANDBOX_API_URL: z.string().optional(),
+  MELHOR_ENVIO_SANDBOX_OAUTH_URL: z.string().optional(),
+  RODONAVES_CITY_URL: z.string().optional(),
+  RODONAVES_QUOTE_URL: z.string().optional(),
+  /** Outgoing calls (lib/outbound.ts): allow private/loopback addresses, or only these hosts. */
+  OUTBOUND_ALLOW_PRIVATE: z.string().optional(),
+  OUTBOUND_ALLOW_HOSTS: z.string().optional(),
+  /** Hosts allowed to negotiate legacy TLS (1.0): Rodonaves' 01wapi.rte.com.br if it needs it. */
+  OUTBOUND_LEGACY_TLS_HOSTS: z.string().optional(),
   ASAAS_API_URL: z.string().optional(),
   ASAAS_API_KEY: z.string().optional(),
   ASAAS_WEBHOOK_TOKEN: z.string().optional(),
@@ -82,13 +95,22 @@ export type Config = {
   /** WhatsApp (Evolution API contract); no base URL = number checks are skipped (unknown). */
   whatsapp: { baseUrl?: string; apiKey: string; timeoutMs: number };
   /**
-   * Freight (issue 15). Carrier base URLs are shop settings; the routing (OSRM contract) and
-   * geocoding (Nominatim contract) services are the environment's: without them the operator types
-   * the distance.
+   * Freight (issue 15). Carrier hosts, the routing (OSRM contract) and geocoding (Nominatim contract)
+   * services are the environment's (issue 31: never a shop's setting); a shop picks sandbox or
+   * production of Melhor Envio at most. Without routing/geocoding the operator types the distance.
    */
   shipping: {
+    /** Overall cap of one carrier's quote (every call it makes). */
     carrierTimeoutMs: number;
+    /** Rodonaves token and city lookups, each. */
     tokenTimeoutMs: number;
+    /** One quote call (Melhor Envio calculate, Rodonaves simula-cotacao). */
+    quoteTimeoutMs: number;
+    melhorEnvio: {
+      production: { apiUrl: string; oauthUrl: string };
+      sandbox: { apiUrl: string; oauthUrl: string };
+    };
+    rodonaves: { cityUrl: string; quoteUrl: string };
     cacheTtlMs: number;
     routingUrl?: string;
     geocoderUrl?: string;
@@ -112,6 +134,8 @@ export type Config = {
   /** Uploaded files in S3-compatible storage when S3_BUCKET is set (modules/storage); else DATA_DIR. */
   s3?: S3Config;
   jobs: { pollMs: number; leaseMs?: number };
+  /** Every outgoing call (lib/outbound.ts): which non-public addresses the operator allows. */
+  outbound: OutboundPolicy;
   shutdownTimeoutMs: number;
   instanceId?: string;
 };
@@ -140,8 +164,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: 10_000,
     },
     shipping: {
-      carrierTimeoutMs: 3_000,
+      carrierTimeoutMs: 6_000,
       tokenTimeoutMs: 2_000,
+      quoteTimeoutMs: 3_000,
+      melhorEnvio: {
+        production: {
+          apiUrl: trimUrl(e.MELHOR_ENVIO_API_URL || 'https://melhorenvio.com.br/api/v2'),
+          oauthUrl: trimUrl(e.MELHOR_ENVIO_OAUTH_URL || 'https://melhorenvio.com.br'),
+        },
+        sandbox: {
+          apiUrl: trimUrl(e.MELHOR_ENVIO_SANDBOX_API_URL || 'https://sandbox.melhorenvio.com.br/api/v2'),
+          oauthUrl: trimUrl(e.MELHOR_ENVIO_SANDBOX_OAUTH_URL || 'https://sandbox.melhorenvio.com.br'),
+        },
+      },
+      rodonaves: {
+        cityUrl: trimUrl(e.RODONAVES_CITY_URL || 'https://01wapi.rte.com.br'),
+        quoteUrl: trimUrl(e.RODONAVES_QUOTE_URL || 'https://quotation-apigateway.rte.com.br'),
+      },
       cacheTtlMs: 10 * 60_000,
       routingUrl: e.ROUTING_URL || undefined,
       geocoderUrl: e.GEOCODER_URL || undefined,
@@ -167,10 +206,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         }
       : undefined,
     jobs: { pollMs: e.JOBS_POLL_MS, leaseMs: e.JOB_LEASE_MS },
+    outbound: {
+      allowPrivate: ['1', 'true'].includes((e.OUTBOUND_ALLOW_PRIVATE ?? '').trim().toLowerCase()),
+      allowHosts: hostList(e.OUTBOUND_ALLOW_HOSTS),
+      legacyTlsHosts: hostList(e.OUTBOUND_LEGACY_TLS_HOSTS),
+    },
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     instanceId: e.INSTANCE_ID || undefined,
   };
 }
+
+const trimUrl = (url: string) => url.trim().replace(/\/+$/, '');
+const hostList = (value: string | undefined) =>
+  (value ?? '')
+    .split(',')
+    .map((h) => h.trim().toLowerCase())
+    .filter(Boolean);
 
 /** TRUST_PROXY: unset/0/false = none, a number = that many proxy hops, else addresses or CIDRs. */
 function parseTrustProxy(value: string | undefined): boolean | number | string {
@@ -180,7 +231,13 @@ function parseTrustProxy(value: string | undefined): boolean | number | string {
   return v;
 }
 
-/** Config for tests: nothing read from the environment but DATABASE_URL. */
+/**
+ * Config for tests: nothing read from the environment but DATABASE_URL. The tests' fakes listen on
+ * 127.0.0.1, so private addresses are allowed unless a test says otherwise.
+ */
 export function testConfig(overrides: Partial<Config> = {}): Config {
-  return { ...loadConfig({ NODE_ENV: 'test', DEMO: '0', LOG_LEVEL: 'silent' }), ...overrides };
+  return {
+    ...loadConfig({ NODE_ENV: 'test', DEMO: '0', LOG_LEVEL: 'silent', OUTBOUND_ALLOW_PRIVATE: 'true' }),
+    ...overrides,
+  };
 }

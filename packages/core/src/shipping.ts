@@ -450,10 +450,10 @@ export const CARRIER_LABELS: Record<Carrier, string> = {
   rodonaves: 'Rodonaves',
 };
 
-export const MELHOR_ENVIO_PRODUCTION_URL = 'https://melhorenvio.com.br/api/v2';
-export const MELHOR_ENVIO_SANDBOX_URL = 'https://sandbox.melhorenvio.com.br/api/v2';
-export const RODONAVES_CITY_URL = 'https://01wapi.rte.com.br';
-export const RODONAVES_QUOTE_URL = 'https://quotation-apigateway.rte.com.br';
+/*
+ * Carrier hosts are the server's configuration (apps/api/src/config.ts, issue 31): a shop picks the
+ * Melhor Envio sandbox or production at most, never an address.
+ */
 
 /** Melhor Envio service ids (INTEGRATIONS.md). */
 export const MELHOR_ENVIO_SERVICES: { id: number; name: string; company: string }[] = [
@@ -515,18 +515,12 @@ export function fallbackQuote(
 }
 
 const optionalSecret = z.string().trim().max(4000).optional();
-const urlField = z
-  .string()
-  .trim()
-  .url('Informe uma URL válida (https://...)')
-  .refine((u) => /^https?:\/\//.test(u), 'Informe uma URL válida (https://...)');
 
 /** Melhor Envio settings as saved: secrets are write-only (absent = keep, "" = remove). */
 export const melhorEnvioSettingsInputSchema = z.object({
   enabled: z.boolean().default(true),
+  /** The server's sandbox hosts rather than production (a token works only where it was issued). */
   sandbox: z.boolean().default(false),
-  /** Empty: the production or sandbox URL by the switch. */
-  baseUrl: z.union([z.literal(''), urlField]).default(''),
   originZipCode: optionalCep,
   /** The panel token, pasted (write-only). */
   token: optionalSecret,
@@ -544,8 +538,6 @@ export type MelhorEnvioSettingsInput = z.input<typeof melhorEnvioSettingsInputSc
 
 export const rodonavesSettingsInputSchema = z.object({
   enabled: z.boolean().default(true),
-  cityBaseUrl: z.union([z.literal(''), urlField]).default(''),
-  quoteBaseUrl: z.union([z.literal(''), urlField]).default(''),
   username: z.string().trim().max(200).default(''),
   password: optionalSecret,
   /** auth_type of the token request: dev or prod. */
@@ -575,7 +567,6 @@ const fallbackRowAnswer = z.object({
 export const melhorEnvioSettingsSchema = z.object({
   enabled: z.boolean(),
   sandbox: z.boolean(),
-  baseUrl: z.string(),
   originZipCode: z.string(),
   clientId: z.string(),
   userAgent: z.string(),
@@ -595,8 +586,6 @@ export type MelhorEnvioSettings = z.infer<typeof melhorEnvioSettingsSchema>;
 
 export const rodonavesSettingsSchema = z.object({
   enabled: z.boolean(),
-  cityBaseUrl: z.string(),
-  quoteBaseUrl: z.string(),
   username: z.string(),
   authType: z.enum(['dev', 'prod']),
   taxpayerId: z.string(),

@@ -1,4 +1,5 @@
 import { AppError } from '../../errors.ts';
+import { outboundFetch } from '../../lib/outbound.ts';
 
 /**
  * The payment gateway adapter, following the Asaas API v3 contract (docs/integrations/asaas.md):
@@ -37,7 +38,7 @@ async function call<T>(
   if (!config.baseUrl) throw new AppError(503, NOT_CONFIGURED);
   let res: Response;
   try {
-    res = await fetch(`${config.baseUrl.replace(/\/+$/, '')}/v3${path}`, {
+    res = await outboundFetch(`${config.baseUrl.replace(/\/+$/, '')}/v3${path}`, {
       method,
       headers: {
         access_token: config.apiKey,

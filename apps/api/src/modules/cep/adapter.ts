@@ -1,4 +1,5 @@
 import type { CepAddress } from '@balcao/core/cep';
+import { outboundFetch } from '../../lib/outbound.ts';
 
 /** The CEP service could not answer (offline, timeout, 5xx, bad body). */
 export class CepUnavailableError extends Error {}
@@ -33,7 +34,7 @@ export function viaCep(options: { baseUrl: string; timeoutMs: number; cacheSize?
       if (hit) return hit;
       let response: Response;
       try {
-        response = await fetch(`${base}/ws/${cep}/json/`, {
+        response = await outboundFetch(`${base}/ws/${cep}/json/`, {
           headers: { accept: 'application/json' },
           signal: AbortSignal.timeout(options.timeoutMs),
         });

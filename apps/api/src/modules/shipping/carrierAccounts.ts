@@ -1,18 +1,15 @@
 import {
   type Carrier,
   type FallbackRow,
-  MELHOR_ENVIO_PRODUCTION_URL,
-  MELHOR_ENVIO_SANDBOX_URL,
   type MelhorEnvioSettings,
   type melhorEnvioSettingsInputSchema,
   type PackageDims,
-  RODONAVES_CITY_URL,
-  RODONAVES_QUOTE_URL,
   type RodonavesSettings,
   type rodonavesSettingsInputSchema,
 } from '@balcao/core/shipping';
 import type { z } from '@balcao/core/zod';
 import { and, eq } from 'drizzle-orm';
+import type { Config } from '../../config.ts';
 import type { Db, Executor } from '../../db/client.ts';
 import { unavailable } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
@@ -40,7 +37,6 @@ export type RodonavesSecrets = { password?: string };
 
 export type MelhorEnvioStored = {
   sandbox: boolean;
-  baseUrl: string;
   originZipCode: string;
   clientId: string;
   userAgent: string;
@@ -49,8 +45,6 @@ export type MelhorEnvioStored = {
   fallback: FallbackRow[];
 };
 export type RodonavesStored = {
-  cityBaseUrl: string;
-  quoteBaseUrl: string;
   username: string;
   authType: 'dev' | 'prod';
   taxpayerId: string;
@@ -61,7 +55,6 @@ export type RodonavesStored = {
 
 const ME_DEFAULTS: MelhorEnvioStored = {
   sandbox: false,
-  baseUrl: '',
   originZipCode: '',
   clientId: '',
   userAgent: '',
@@ -70,8 +63,6 @@ const ME_DEFAULTS: MelhorEnvioStored = {
   fallback: [],
 };
 const RTE_DEFAULTS: RodonavesStored = {
-  cityBaseUrl: '',
-  quoteBaseUrl: '',
   username: '',
   authType: 'prod',
   taxpayerId: '',
@@ -118,23 +109,30 @@ export async function loadAccount<S, K>(
 ): Promise<Account<S, K>> {
   const row = await findRow(db, clientId, carrier, lock);
   const defaults = (carrier === 'melhor_envio' ? ME_DEFAULTS : RTE_DEFAULTS) as S;
+  // Addresses a shop could set before issue 31 are ignored (hosts are the server's configuration).
+  const { baseUrl: _b, cityBaseUrl: _c, quoteBaseUrl: _q, ...stored } = (row?.settings ?? {}) as Record<
+    string,
+    unknown
+  >;
   return {
     row,
     enabled: row?.enabled ?? false,
-    settings: { ...defaults, ...((row?.settings ?? {}) as Partial<S>) },
+    settings: { ...defaults, ...(stored as Partial<S>) },
     secrets: openSecrets<K>(box, row?.secrets ?? ''),
   };
 }
 
-/** The API base of Melhor Envio for an account: the URL set, else production or sandbox. */
-export function melhorEnvioBase(settings: MelhorEnvioStored): string {
-  return (
-    settings.baseUrl || (settings.sandbox ? MELHOR_ENVIO_SANDBOX_URL : MELHOR_ENVIO_PRODUCTION_URL)
-  ).replace(/\/+$/, '');
+/** The Melhor Envio hosts (API and OAuth) of an account: the server's production or sandbox ones. */
+export function melhorEnvioHosts(
+  config: Config['shipping'],
+  settings: Pick<MelhorEnvioStored, 'sandbox'>,
+): { apiUrl: string; oauthUrl: string } {
+  return settings.sandbox ? config.melhorEnvio.sandbox : config.melhorEnvio.production;
 }
-export const rodonavesHosts = (settings: RodonavesStored) => ({
-  city: (settings.cityBaseUrl || RODONAVES_CITY_URL).replace(/\/+$/, ''),
-  quote: (settings.quoteBaseUrl || RODONAVES_QUOTE_URL).replace(/\/+$/, ''),
+/** The Rodonaves hosts: the server's configuration (no sandbox host exists). */
+export const rodonavesHosts = (config: Config['shipping']) => ({
+  city: config.rodonaves.cityUrl,
+  quote: config.rodonaves.quoteUrl,
 });
 
 export function melhorEnvioView(

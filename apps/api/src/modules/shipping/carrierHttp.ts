@@ -1,9 +1,13 @@
+import { logRemoteError, outboundFetch } from '../../lib/outbound.ts';
+
 /**
  * What the carrier adapters share: one error type with the Portuguese reason and its kind (the
  * freight service decides on the kind: `unavailable` and `auth` fall back to the estimate table,
- * `rejected` is shown as is), and a fetch that turns network failures and timeouts into it.
+ * `rejected` and `not_served` are shown as is), and a fetch (through the outbound guard) that turns
+ * network failures and timeouts into it. Messages are our own words: what a carrier answered goes to
+ * the log (`carrierFailure`), never into a message (issue 31 item 1).
  */
-type CarrierErrorKind = 'unavailable' | 'auth' | 'rejected' | 'not_configured';
+type CarrierErrorKind = 'unavailable' | 'auth' | 'rejected' | 'not_configured' | 'not_served';
 
 export class CarrierError extends Error {
   constructor(
@@ -21,11 +25,12 @@ export async function fetchJson(
 ): Promise<{ status: number; body: unknown }> {
   let response: Response;
   try {
-    response = await fetch(url, init);
+    response = await outboundFetch(url, init);
   } catch (error) {
     const e = error as Error;
     if (e.name === 'TimeoutError' || e.name === 'AbortError' || init.signal.aborted)
       throw new CarrierError('unavailable', `${name} não respondeu a tempo.`);
+    logRemoteError(name, { url: new URL(url).origin, error: e.message, cause: String(e.cause ?? '') });
     throw new CarrierError('unavailable', `${name} está fora do ar ou inacessível.`);
   }
   let text: string;
@@ -43,6 +48,21 @@ export async function fetchJson(
     }
   }
   return { status: response.status, body };
+}
+
+/**
+ * A carrier answered something we cannot use: the details to the log, a Portuguese message of ours to
+ * the caller (the kind says whether the estimate table applies).
+ */
+export function carrierFailure(
+  kind: CarrierErrorKind,
+  message: string,
+  service: string,
+  status: number,
+  body: unknown,
+): CarrierError {
+  logRemoteError(service, { status, body: JSON.stringify(body ?? null).slice(0, 1000) });
+  return new CarrierError(kind, message);
 }
 
 /** "12.68", 12.68 or "12,68" -> 1268 cents; null for anything else. */

@@ -22,7 +22,7 @@ import {
   loadAccount,
   type MelhorEnvioSecrets,
   type MelhorEnvioStored,
-  melhorEnvioBase,
+  melhorEnvioHosts,
   NO_SECRETS_KEY,
   type RodonavesSecrets,
   type RodonavesStored,
@@ -32,7 +32,7 @@ import {
   takeOAuthState,
 } from './carrierAccounts.ts';
 import { CarrierError } from './carrierHttp.ts';
-import { type MelhorEnvioItem, melhorEnvioCalculate, melhorEnvioToken, oauthSite } from './melhorEnvio.ts';
+import { type MelhorEnvioItem, melhorEnvioCalculate, melhorEnvioToken } from './melhorEnvio.ts';
 import { type RodonavesPack, rodonavesQuote, type TokenCache } from './rodonaves.ts';
 import { findDefaultRuleSet } from './service.ts';
 
@@ -129,7 +129,7 @@ function estimateOrError(
     companyPicture: null,
   };
   const estimate =
-    error.kind === 'rejected' || error.kind === 'not_configured'
+    error.kind === 'rejected' || error.kind === 'not_configured' || error.kind === 'not_served'
       ? null
       : fallbackQuote(fallback, toZipCode, weightKg);
   if (estimate)
@@ -171,7 +171,7 @@ async function refreshMelhorEnvio(
     if (!secrets.refreshToken || !settings.clientId || !secrets.clientSecret || !deps.box) return null;
     try {
       const tokens = await melhorEnvioToken(
-        oauthSite(melhorEnvioBase(settings)),
+        melhorEnvioHosts(deps.config, settings).oauthUrl,
         settings.userAgent || deps.config.userAgent,
         {
           grant_type: 'refresh_token',
@@ -260,12 +260,12 @@ async function quoteMelhorEnvio(call: CarrierCall): Promise<CarrierQuote> {
     package: items.package ?? undefined,
     insuranceCents: input.invoiceValueCents,
   };
-  const key = cacheKey(actor.clientId, 'melhor_envio', [melhorEnvioBase(settings), request]);
+  const base = melhorEnvioHosts(deps.config, settings).apiUrl;
+  const key = cacheKey(actor.clientId, 'melhor_envio', [base, request]);
   const hit = state.cache.get(key);
   if (hit && Date.now() - hit.at < deps.config.cacheTtlMs)
     return { options: hit.options, from, weightKg: items.weightKg };
 
-  const base = melhorEnvioBase(settings);
   const userAgent = settings.userAgent || deps.config.userAgent;
   try {
     let token = secrets.accessToken;
@@ -275,14 +275,14 @@ async function quoteMelhorEnvio(call: CarrierCall): Promise<CarrierQuote> {
     }
     let options: FreightOption[];
     try {
-      options = await melhorEnvioCalculate(base, token, userAgent, request, signal);
+      options = await melhorEnvioCalculate(base, token, userAgent, request, quoteSignal(deps, signal));
     } catch (error) {
       if (!(error instanceof CarrierError) || error.kind !== 'auth') throw error;
       // 401: refresh, then retry once; a second refusal means the shop must authorize again.
       const refreshed = await refreshMelhorEnvio(db, actor.clientId, settings, secrets, deps, state, signal);
       if (!refreshed) throw new CarrierError('auth', ME_REAUTHORIZE);
       try {
-        options = await melhorEnvioCalculate(base, refreshed, userAgent, request, signal);
+        options = await melhorEnvioCalculate(base, refreshed, userAgent, request, quoteSignal(deps, signal));
       } catch (retryError) {
         if (retryError instanceof CarrierError && retryError.kind === 'auth')
           throw new CarrierError('auth', ME_REAUTHORIZE);
@@ -330,7 +330,7 @@ async function quoteRodonaves(call: CarrierCall): Promise<CarrierQuote> {
   if (!account.enabled || !settings.username || !secrets.password || !settings.taxpayerId)
     return fail(new CarrierError('not_configured', RTE_NOT_CONFIGURED));
   if (!from) return fail(new CarrierError('not_configured', 'Informe o CEP de origem.'));
-  const hosts = rodonavesHosts(settings);
+  const hosts = rodonavesHosts(deps.config);
   const request = {
     fromZipCode: from,
     toZipCode,
@@ -349,7 +349,7 @@ async function quoteRodonaves(call: CarrierCall): Promise<CarrierQuote> {
       request,
       cache: state.rodonavesTokens,
       clientId: actor.clientId,
-      tokenTimeoutMs: deps.config.tokenTimeoutMs,
+      budgets: { tokenMs: deps.config.tokenTimeoutMs, quoteMs: deps.config.quoteTimeoutMs },
       signal,
     });
     state.cache.set(key, { at: Date.now(), options });
@@ -368,8 +368,13 @@ function pruneCache(state: FreightState, ttlMs: number) {
   while (state.cache.size >= 2000) state.cache.delete(state.cache.keys().next().value as string);
 }
 
+/** One quote call's own budget inside the carrier's overall deadline. */
+const quoteSignal = (deps: FreightDeps, signal: AbortSignal) =>
+  AbortSignal.any([signal, AbortSignal.timeout(deps.config.quoteTimeoutMs)]);
+
 /**
- * Quotes the carriers asked, in parallel, each within `carrierTimeoutMs`. The origin is the CEP sent,
+ * Quotes the carriers asked, in parallel, each within `carrierTimeoutMs` overall (each call inside
+ * it has its own budget: token and city lookups `tokenTimeoutMs`, a quote `quoteTimeoutMs`). The origin is the CEP sent,
  * else the carrier's origin, else the shop's default rule set's.
  */
 export async function quoteFreight(
@@ -444,7 +449,7 @@ export async function startMelhorEnvioOAuth(
     scope: 'shipping-calculate',
     state,
   });
-  return { url: `${oauthSite(melhorEnvioBase(account.settings))}/oauth/authorize?${query}` };
+  return { url: `${melhorEnvioHosts(deps.config, account.settings).oauthUrl}/oauth/authorize?${query}` };
 }
 
 /** Finishes an authorization: checks the `state` once, trades the code for tokens and keeps them sealed. */
@@ -468,7 +473,7 @@ export async function finishMelhorEnvioOAuth(
   );
   try {
     const tokens = await melhorEnvioToken(
-      oauthSite(melhorEnvioBase(account.settings)),
+      melhorEnvioHosts(deps.config, account.settings).oauthUrl,
       account.settings.userAgent || deps.config.userAgent,
       {
         grant_type: 'authorization_code',

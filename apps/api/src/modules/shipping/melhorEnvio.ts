@@ -1,5 +1,6 @@
 import type { FreightOption, PackageDims } from '@balcao/core/shipping';
-import { CarrierError, fetchJson, parseMoneyCents } from './carrierHttp.ts';
+import { logRemoteError } from '../../lib/outbound.ts';
+import { CarrierError, carrierFailure, fetchJson, parseMoneyCents } from './carrierHttp.ts';
 
 /**
  * Melhor Envio adapter (INTEGRATIONS.md): `POST {base}/me/shipment/calculate` with a Bearer token and
@@ -40,11 +41,6 @@ type ServiceEntry = {
   error?: string;
 };
 
-/** The OAuth host of an API base: `https://x/api/v2` -> `https://x` (OAuth paths have no `/api/v2`). */
-export function oauthSite(apiBase: string): string {
-  return apiBase.replace(/\/+$/, '').replace(/\/(api\/)?v2$/, '');
-}
-
 const reais = (cents: number) => Math.round(cents) / 100;
 
 function calculateBody(request: MelhorEnvioRequest) {
@@ -76,11 +72,11 @@ function calculateBody(request: MelhorEnvioRequest) {
   return body;
 }
 
-function validationMessage(body: unknown): string {
-  const b = body as { message?: string; errors?: Record<string, string[]> } | null;
-  const first = b?.errors ? Object.values(b.errors).flat()[0] : undefined;
-  return first ?? b?.message ?? 'dados inválidos';
-}
+const ME = 'Melhor Envio';
+const ME_DOWN = 'O Melhor Envio está indisponível no momento.';
+const ME_REJECTED = 'O Melhor Envio recusou a cotação. Confira os CEPs, as medidas e o peso.';
+/** A service that cannot quote: our words, whatever the carrier wrote (it goes to the log). */
+const SERVICE_CANNOT_QUOTE = 'Transportadora não atende este trecho.';
 
 /** The answer entries as options: priced services, services with their error; others dropped. */
 function toOptions(entries: ServiceEntry[]): FreightOption[] {
@@ -95,12 +91,13 @@ function toOptions(entries: ServiceEntry[]): FreightOption[] {
       estimate: false,
     };
     if (e.error) {
+      logRemoteError(ME, { service: e.id, error: String(e.error).slice(0, 300) });
       options.push({
         ...base,
         priceCents: null,
         deliveryMinDays: null,
         deliveryMaxDays: null,
-        error: e.error,
+        error: SERVICE_CANNOT_QUOTE,
       });
       continue;
     }
@@ -138,13 +135,12 @@ export async function melhorEnvioCalculate(
     signal,
   });
   if (status === 401) throw new CarrierError('auth', 'O Melhor Envio recusou o token de acesso.');
-  if (status === 422 || status === 400)
-    throw new CarrierError('rejected', `O Melhor Envio recusou a cotação: ${validationMessage(body)}`);
-  if (status >= 400) throw new CarrierError('unavailable', `O Melhor Envio respondeu com erro (${status}).`);
+  if (status === 422 || status === 400) throw carrierFailure('rejected', ME_REJECTED, ME, status, body);
+  if (status >= 400) throw carrierFailure('unavailable', ME_DOWN, ME, status, body);
   if (!Array.isArray(body)) {
     // A single entry answered as an object (one service asked).
     if (body && typeof body === 'object' && 'id' in body) return toOptions([body as ServiceEntry]);
-    throw new CarrierError('unavailable', 'O Melhor Envio respondeu algo que não é uma cotação.');
+    throw carrierFailure('unavailable', ME_DOWN, ME, status, body);
   }
   return toOptions(body as ServiceEntry[]);
 }
@@ -172,15 +168,9 @@ export async function melhorEnvioToken(
     access_token?: string;
     refresh_token?: string;
     expires_in?: number;
-    error?: string;
-    message?: string;
-    hint?: string;
   } | null;
-  if (status >= 500) throw new CarrierError('unavailable', `O Melhor Envio respondeu com erro (${status}).`);
+  if (status >= 500) throw carrierFailure('unavailable', ME_DOWN, ME, status, body);
   if (status >= 400 || !b?.access_token)
-    throw new CarrierError(
-      'auth',
-      `O Melhor Envio recusou a autorização${b?.message || b?.error ? `: ${b.message ?? b.error}` : ''}.`,
-    );
+    throw carrierFailure('auth', 'O Melhor Envio recusou a autorização.', ME, status, body);
   return { accessToken: b.access_token, refreshToken: b.refresh_token, expiresInSeconds: b.expires_in };
 }

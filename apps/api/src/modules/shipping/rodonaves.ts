@@ -1,13 +1,17 @@
 import { maskCep } from '@balcao/core/cep';
 import type { FreightOption } from '@balcao/core/shipping';
-import { CarrierError, fetchJson, parseMoneyCents } from './carrierHttp.ts';
+import { CarrierError, carrierFailure, fetchJson, parseMoneyCents } from './carrierHttp.ts';
 
 /**
  * Rodonaves (RTE) adapter (INTEGRATIONS.md): two hosts, each with its own token (`POST /token`,
  * form `grant_type=password&username&password&auth_type`). The city host finds the city of a CEP
  * (`GET /api/v1/busca-por-cep?zipCode=`); the quote host simulates (`POST /api/v1/simula-cotacao`).
  * An expired token answers `{"Message":"Authorization has been denied for this request."}`: a new
- * token for that host, then the request once more.
+ * token for that host, then the request once more. Each call has its own budget (token and city
+ * lookups ~2 s, the quote up to 3 s: INTEGRATIONS.md), all inside the carrier's overall deadline
+ * (`signal`); tokens are cached per shop and host until shortly before they expire. A CEP the carrier
+ * does not serve (`CityAttended: false`, or `[{"Message":"RTE não atende CEP (...)"}]`) is "not
+ * served", not a failure: no estimate is offered for it.
  */
 
 type RodonavesCredentials = { username: string; password: string; authType: 'dev' | 'prod' };
@@ -27,17 +31,35 @@ type RodonavesRequest = {
 };
 
 const DENIED = 'Authorization has been denied for this request.';
+const RTE = 'A Rodonaves';
+const RTE_DOWN = 'A Rodonaves está indisponível no momento.';
 
 /** Tokens per client and host, in memory (a token lives minutes to hours; a restart asks again). */
 export type TokenCache = Map<string, { token: string; expiresAt: number }>;
+
+/** Each call's own time budget (ms), inside the overall deadline. */
+type Budgets = { tokenMs: number; quoteMs: number };
+
+const within = (signal: AbortSignal, ms: number) => AbortSignal.any([signal, AbortSignal.timeout(ms)]);
 
 function isDenied(status: number, body: unknown): boolean {
   const message = (body as { Message?: string } | null)?.Message;
   return status === 401 || message === DENIED;
 }
 
+/** The "RTE não atende CEP (...)" answer (an array of messages, or one), in any case. */
+function notServedAnswer(body: unknown): boolean {
+  const messages = (Array.isArray(body) ? body : [body]).map((m) =>
+    String((m as { Message?: unknown } | null)?.Message ?? ''),
+  );
+  return messages.some((m) => /n[ãa]o atende/i.test(m));
+}
+
+const notServed = (cep: string) =>
+  new CarrierError('not_served', `A Rodonaves não atende o CEP ${maskCep(cep)}.`);
+
 async function requestToken(host: string, credentials: RodonavesCredentials, signal: AbortSignal) {
-  const { status, body } = await fetchJson(`${host}/token`, 'A Rodonaves', {
+  const { status, body } = await fetchJson(`${host}/token`, RTE, {
     method: 'POST',
     headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({
@@ -48,13 +70,10 @@ async function requestToken(host: string, credentials: RodonavesCredentials, sig
     }).toString(),
     signal,
   });
-  const b = body as { access_token?: string; expires_in?: number; error_description?: string } | null;
-  if (status >= 500) throw new CarrierError('unavailable', `A Rodonaves respondeu com erro (${status}).`);
+  const b = body as { access_token?: string; expires_in?: number } | null;
+  if (status >= 500) throw carrierFailure('unavailable', RTE_DOWN, RTE, status, body);
   if (status >= 400 || !b?.access_token)
-    throw new CarrierError(
-      'auth',
-      `A Rodonaves recusou o usuário e a senha${b?.error_description ? ` (${b.error_description})` : ''}.`,
-    );
+    throw carrierFailure('auth', 'A Rodonaves recusou o usuário e a senha.', RTE, status, body);
   return { token: b.access_token, expiresInSeconds: b.expires_in ?? 3600 };
 }
 
@@ -66,16 +85,12 @@ async function withToken(
   cacheKey: string,
   host: string,
   credentials: RodonavesCredentials,
-  tokenTimeoutMs: number,
+  tokenMs: number,
   signal: AbortSignal,
   call: (token: string) => Promise<Call>,
 ): Promise<Call> {
   const fresh = async () => {
-    const { token, expiresInSeconds } = await requestToken(
-      host,
-      credentials,
-      AbortSignal.any([signal, AbortSignal.timeout(tokenTimeoutMs)]),
-    );
+    const { token, expiresInSeconds } = await requestToken(host, credentials, within(signal, tokenMs));
     // A minute of margin before the carrier's expiry.
     cache.set(cacheKey, { token, expiresAt: Date.now() + Math.max(0, expiresInSeconds - 60) * 1000 });
     return token;
@@ -100,30 +115,26 @@ export async function rodonavesQuote(options: {
   request: RodonavesRequest;
   cache: TokenCache;
   clientId: number;
-  tokenTimeoutMs: number;
+  budgets: Budgets;
+  /** The overall deadline of the carrier. */
   signal: AbortSignal;
 }): Promise<FreightOption[]> {
-  const { hosts, credentials, request, cache, clientId, signal } = options;
+  const { hosts, credentials, request, cache, clientId, budgets, signal } = options;
   const cityCall = (cep: string) =>
-    withToken(
-      cache,
-      `${clientId}|${hosts.city}`,
-      hosts.city,
-      credentials,
-      options.tokenTimeoutMs,
-      signal,
-      (token) =>
-        fetchJson(`${hosts.city}/api/v1/busca-por-cep?zipCode=${cep}`, 'A Rodonaves', {
-          headers: { accept: 'application/json', authorization: `Bearer ${token}` },
-          signal,
-        }),
+    withToken(cache, `${clientId}|${hosts.city}`, hosts.city, credentials, budgets.tokenMs, signal, (token) =>
+      fetchJson(`${hosts.city}/api/v1/busca-por-cep?zipCode=${cep}`, RTE, {
+        headers: { accept: 'application/json', authorization: `Bearer ${token}` },
+        signal: within(signal, budgets.tokenMs),
+      }),
     );
   const cityOf = async (cep: string) => {
     const { status, body } = await cityCall(cep);
-    if (status >= 500) throw new CarrierError('unavailable', `A Rodonaves respondeu com erro (${status}).`);
-    const city = body as { CityId?: number; CityDescription?: string } | { Message?: string }[] | null;
+    if (status >= 500) throw carrierFailure('unavailable', RTE_DOWN, RTE, status, body);
+    if (notServedAnswer(body)) throw notServed(cep);
+    const city = body as { CityId?: number; CityAttended?: boolean } | unknown[] | null;
     if (Array.isArray(city) || status >= 400 || !city || typeof city.CityId !== 'number')
       throw new CarrierError('rejected', `A Rodonaves não encontrou o CEP ${maskCep(cep)}.`);
+    if (city.CityAttended === false) throw notServed(cep);
     return city.CityId;
   };
   // One after the other: the first lookup gets the host's token, the second reuses it.
@@ -152,10 +163,10 @@ export async function rodonavesQuote(options: {
     `${clientId}|${hosts.quote}`,
     hosts.quote,
     credentials,
-    options.tokenTimeoutMs,
+    budgets.tokenMs,
     signal,
     (token) =>
-      fetchJson(`${hosts.quote}/api/v1/simula-cotacao`, 'A Rodonaves', {
+      fetchJson(`${hosts.quote}/api/v1/simula-cotacao`, RTE, {
         method: 'POST',
         headers: {
           accept: 'application/json',
@@ -163,17 +174,20 @@ export async function rodonavesQuote(options: {
           authorization: `Bearer ${token}`,
         },
         body: JSON.stringify(body),
-        signal,
+        signal: within(signal, budgets.quoteMs),
       }),
   );
-  if (quote.status >= 500)
-    throw new CarrierError('unavailable', `A Rodonaves respondeu com erro (${quote.status}).`);
-  const answer = quote.body as { Value?: number; DeliveryTime?: number; Message?: string } | null;
+  if (quote.status >= 500) throw carrierFailure('unavailable', RTE_DOWN, RTE, quote.status, quote.body);
+  if (notServedAnswer(quote.body)) throw notServed(request.toZipCode);
+  const answer = quote.body as { Value?: number; DeliveryTime?: number } | null;
   const price = parseMoneyCents(answer?.Value);
   if (quote.status >= 400 || price === null || price === 0)
-    throw new CarrierError(
+    throw carrierFailure(
       'rejected',
-      `A Rodonaves não cotou este envio${answer?.Message ? `: ${answer.Message}` : '.'}`,
+      'A Rodonaves não cotou este envio. Confira o CNPJ, as medidas e o peso.',
+      RTE,
+      quote.status,
+      quote.body,
     );
   const days = typeof answer?.DeliveryTime === 'number' ? answer.DeliveryTime : null;
   return [

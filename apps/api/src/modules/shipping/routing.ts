@@ -1,4 +1,5 @@
 import { normalizeCep } from '@balcao/core/cep';
+import { outboundFetch } from '../../lib/outbound.ts';
 
 /** An address to place on the map (what a delivery address holds). */
 export type RoutableAddress = {
@@ -37,7 +38,7 @@ export function osrmRouting(options: {
   const cache = new Map<string, Point | null>();
 
   async function getJson(url: string): Promise<unknown> {
-    const response = await fetch(url, {
+    const response = await outboundFetch(url, {
       headers: { accept: 'application/json', 'user-agent': options.userAgent },
       signal: AbortSignal.timeout(options.timeoutMs),
     });

@@ -28,7 +28,14 @@ beforeAll(async () => {
       ...base,
       carrierTimeoutMs: TIMEOUT_MS,
       tokenTimeoutMs: 500,
+      quoteTimeoutMs: 800,
       routingTimeoutMs: 500,
+      // The carriers' hosts are the server's configuration (issue 31): here, the fakes.
+      melhorEnvio: {
+        production: { apiUrl: me.apiUrl, oauthUrl: me.url },
+        sandbox: { apiUrl: me.apiUrl, oauthUrl: me.url },
+      },
+      rodonaves: { cityUrl: rte.cityUrl, quoteUrl: rte.quoteUrl },
       routingUrl: routing.url,
       geocoderUrl: routing.url,
     },
@@ -288,7 +295,6 @@ const quoteBox = async (
     200,
   );
 const meSettings = (overrides: Record<string, unknown> = {}) => ({
-  baseUrl: me.apiUrl,
   originZipCode: '01001-000',
   userAgent: 'Balcao Teste (dev@balcao.test)',
   services: [1, 2, 3],
@@ -517,7 +523,7 @@ describe('Melhor Envio', () => {
           estimate: true,
           error:
             mode === 'down'
-              ? 'O Melhor Envio respondeu com erro (503). Valor estimado pela tabela da loja.'
+              ? 'O Melhor Envio está indisponível no momento. Valor estimado pela tabela da loja.'
               : 'Melhor Envio não respondeu a tempo. Valor estimado pela tabela da loja.',
         },
       ]);
@@ -528,7 +534,7 @@ describe('Melhor Envio', () => {
     me.mode = 'down';
     const outside = await quoteBox(shop.api, 'melhor_envio', '80010010');
     expect(outside.options).toMatchObject([
-      { priceCents: null, estimate: false, error: 'O Melhor Envio respondeu com erro (503).' },
+      { priceCents: null, estimate: false, error: 'O Melhor Envio está indisponível no momento.' },
     ]);
   });
 
@@ -542,8 +548,6 @@ describe('Melhor Envio', () => {
 });
 
 const rteSettings = (overrides: Record<string, unknown> = {}) => ({
-  cityBaseUrl: rte.cityUrl,
-  quoteBaseUrl: rte.quoteUrl,
   username: RTE_USER.username,
   password: RTE_USER.password,
   authType: 'dev',
@@ -630,7 +634,7 @@ describe('Rodonaves', () => {
       {
         priceCents: 15932,
         estimate: true,
-        error: 'A Rodonaves respondeu com erro (500). Valor estimado pela tabela da loja.',
+        error: 'A Rodonaves está indisponível no momento. Valor estimado pela tabela da loja.',
       },
     ]);
     rte.mode = 'ok';
@@ -647,7 +651,8 @@ describe('Rodonaves', () => {
     expect(denied.options).toMatchObject([
       {
         priceCents: null,
-        error: 'A Rodonaves recusou o usuário e a senha (O usuário ou a senha estão incorretos.).',
+        // Our words only: what the carrier wrote goes to the log.
+        error: 'A Rodonaves recusou o usuário e a senha.',
       },
     ]);
   });

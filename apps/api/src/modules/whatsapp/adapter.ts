@@ -1,3 +1,5 @@
+import { outboundFetch } from '../../lib/outbound.ts';
+
 /** The WhatsApp service (Evolution API) could not answer: the check result stays unknown. */
 export class WhatsAppUnavailableError extends Error {}
 
@@ -88,7 +90,7 @@ export function evolutionApi(options: Options): WhatsAppGateway | null {
   async function call(method: string, url: string, key: string, body?: unknown): Promise<unknown> {
     let response: Response;
     try {
-      response = await fetch(url, {
+      response = await outboundFetch(url, {
         method,
         headers: { 'content-type': 'application/json', accept: 'application/json', apikey: key },
         body: body === undefined ? undefined : JSON.stringify(body),
