@@ -266,13 +266,20 @@ export async function startFakeMelhorEnvio(port = 0): Promise<FakeMelhorEnvio> {
 // Rodonaves
 
 export const RTE_USER = { username: 'loja-rte', password: 'senha-rte' };
-/** CEPs the fake's city host knows (CityId, city, UF). */
-export const RTE_CITIES: Record<string, { CityId: number; CityDescription: string; UF: string }> = {
+/** CEPs the fake's city host knows (CityId, city, UF, whether RTE serves it). */
+export const RTE_CITIES: Record<
+  string,
+  { CityId: number; CityDescription: string; UF: string; CityAttended?: boolean }
+> = {
   '01001000': { CityId: 9668, CityDescription: 'SAO PAULO', UF: 'SP' },
   '30130010': { CityId: 2754, CityDescription: 'BELO HORIZONTE', UF: 'MG' },
   '80010010': { CityId: 7535, CityDescription: 'CURITIBA', UF: 'PR' },
   '06010000': { CityId: 9201, CityDescription: 'OSASCO', UF: 'SP' },
+  // A city the carrier knows and does not serve.
+  '69900970': { CityId: 1200, CityDescription: 'RIO BRANCO', UF: 'AC', CityAttended: false },
 };
+/** CEPs answered as the real service does for a region it does not serve at all. */
+export const RTE_NOT_SERVED = ['69301000'];
 const DENIED = { Message: 'Authorization has been denied for this request.' };
 
 export type FakeRodonaves = {
@@ -280,6 +287,8 @@ export type FakeRodonaves = {
   quoteUrl: string;
   mode: FakeMode;
   slowMs: number;
+  /** Per-call delays in ms (each call's own time), applied in 'ok' mode. */
+  delays: { token: number; city: number; quote: number };
   /** Token requests per host ('city' | 'quote'). */
   tokenRequests: { host: 'city' | 'quote'; form: Record<string, string>; at: number }[];
   quotes: Record<string, unknown>[];
@@ -293,6 +302,7 @@ export async function startFakeRodonaves(): Promise<FakeRodonaves> {
   const fake = {
     mode: 'ok' as FakeMode,
     slowMs: 5_000,
+    delays: { token: 0, city: 0, quote: 0 },
     tokenRequests: [] as FakeRodonaves['tokenRequests'],
     quotes: [] as Record<string, unknown>[],
   };
@@ -304,6 +314,13 @@ export async function startFakeRodonaves(): Promise<FakeRodonaves> {
       fake.tokenRequests.push({ host, form: Object.fromEntries(new URLSearchParams(raw)), at: Date.now() });
     if (fake.mode === 'slow') await sleep(fake.slowMs);
     if (fake.mode === 'down') return json(res, 500, { Message: 'An error has occurred.' });
+    const delay =
+      url.pathname === '/token'
+        ? fake.delays.token
+        : url.pathname === '/api/v1/simula-cotacao'
+          ? fake.delays.quote
+          : fake.delays.city;
+    if (delay) await sleep(delay);
     if (req.method === 'POST' && url.pathname === '/token') {
       const form = Object.fromEntries(new URLSearchParams(raw));
       const authType = (form.auth_type ?? '').toLowerCase();
@@ -326,6 +343,8 @@ export async function startFakeRodonaves(): Promise<FakeRodonaves> {
     if (host === 'city' && req.method === 'GET' && url.pathname === '/api/v1/busca-por-cep') {
       const cep = url.searchParams.get('zipCode') ?? '';
       const city = RTE_CITIES[cep];
+      if (RTE_NOT_SERVED.includes(cep))
+        return json(res, 200, [{ PropertyName: '', Message: `RTE não atende CEP (${cep})` }]);
       if (!city) return json(res, 200, [{ Message: 'CEP não encontrado' }]);
       return json(res, 200, {
         CityId: city.CityId,
@@ -334,6 +353,7 @@ export async function startFakeRodonaves(): Promise<FakeRodonaves> {
         District: 'CENTRO',
         Street: 'RUA TESTE',
         ZipCode: cep,
+        CityAttended: city.CityAttended ?? true,
       });
     }
     if (host === 'city' && req.method === 'POST' && url.pathname === '/api/v1/prazo-entrega') {

@@ -4,6 +4,7 @@ import {
   type FakeMelhorEnvio,
   type FakeRodonaves,
   type FakeRouting,
+  RTE_NOT_SERVED,
   RTE_USER,
   startFakeMelhorEnvio,
   startFakeRodonaves,
@@ -48,6 +49,7 @@ afterAll(async () => {
 beforeEach(() => {
   me.mode = 'ok';
   rte.mode = 'ok';
+  rte.delays = { token: 0, city: 0, quote: 0 };
   routing.mode = 'ok';
 });
 
@@ -538,6 +540,24 @@ describe('Melhor Envio', () => {
     ]);
   });
 
+  it('never takes an address from the shop: a baseUrl sent is dropped and the server\'s host is called (SSRF)', async () => {
+    const shop = await asUser(t, [1]);
+    const saved = await saveMe(
+      shop.api,
+      meSettings({ token: me.issueToken(), baseUrl: 'http://169.254.169.254/latest/meta-data' }),
+    );
+    expect(saved).not.toHaveProperty('baseUrl');
+    const [row] = await t.database.db
+      .select()
+      .from(carrierAccounts)
+      .where(eq(carrierAccounts.clientId, shop.client.id));
+    expect(JSON.stringify(row.settings)).not.toContain('169.254');
+    const before = me.calculations.length;
+    const quote = await quoteBox(shop.api, 'melhor_envio', '30130010', { invoiceValueCents: 777 });
+    expect(quote.options[0]).toMatchObject({ estimate: false, error: null });
+    expect(me.calculations.length).toBe(before + 1);
+  });
+
   it('explains a shop that has not connected', async () => {
     const shop = await asUser(t, [1]);
     const quote = await quoteBox(shop.api, 'melhor_envio', '30130010', { fromZipCode: '01001000' });
@@ -655,6 +675,67 @@ describe('Rodonaves', () => {
         error: 'A Rodonaves recusou o usuário e a senha.',
       },
     ]);
+  });
+
+  it('never takes the hosts from the shop: cityBaseUrl and quoteBaseUrl are dropped (SSRF)', async () => {
+    const shop = await asUser(t, [1]);
+    const saved = expectStatus(
+      await shop.api.put(
+        '/shipping/rodonaves',
+        rteSettings({ cityBaseUrl: 'http://127.0.0.1:1/', quoteBaseUrl: 'http://[::1]:2/' }),
+      ),
+      200,
+    );
+    expect(saved).not.toHaveProperty('cityBaseUrl');
+    expect(saved).not.toHaveProperty('quoteBaseUrl');
+    const quote = await quoteBox(shop.api, 'rodonaves', '30130010', { invoiceValueCents: 555 });
+    expect(quote.options[0]).toMatchObject({ estimate: false, error: null, deliveryMinDays: 4 });
+  });
+
+  it('answers "not served" for CityAttended false and "RTE não atende CEP", never an estimate; the token is reused', async () => {
+    const shop = await asUser(t, [1]);
+    expectStatus(
+      await shop.api.put(
+        '/shipping/rodonaves',
+        rteSettings({ fallback: [{ from: '69000000', to: '69999999', upToKg: 50, priceCents: 9900, days: 9 }] }),
+      ),
+      200,
+    );
+    rte.tokenRequests.length = 0;
+    const attended = await quoteBox(shop.api, 'rodonaves', '69900-970');
+    expect(attended.options).toMatchObject([
+      { priceCents: null, estimate: false, error: 'A Rodonaves não atende o CEP 69900-970.' },
+    ]);
+    const region = await quoteBox(shop.api, 'rodonaves', RTE_NOT_SERVED[0]);
+    expect(region.options).toMatchObject([
+      { priceCents: null, estimate: false, error: 'A Rodonaves não atende o CEP 69301-000.' },
+    ]);
+    // One token for the city host, cached for the next lookups (it lives ~1 h).
+    expect(rte.tokenRequests.map((r) => r.host)).toEqual(['city']);
+    const served = await quoteBox(shop.api, 'rodonaves', '80010010');
+    expect(served.options[0]).toMatchObject({ estimate: false, error: null });
+    expect(rte.tokenRequests.map((r) => r.host)).toEqual(['city', 'quote']);
+  });
+
+  it('gives each call its own budget (token and city ~2 s, quote up to 3 s) inside the overall cap', async () => {
+    // The default timing of the server, with the fake's calls as slow as the real service's.
+    const defaults = testConfig().shipping;
+    const app = await createTestApp({
+      shipping: { ...defaults, rodonaves: { cityUrl: rte.cityUrl, quoteUrl: rte.quoteUrl } },
+    });
+    try {
+      const shop = await asUser(app, [1]);
+      expectStatus(await shop.api.put('/shipping/rodonaves', rteSettings()), 200);
+      rte.delays = { token: 400, city: 400, quote: 1800 };
+      const started = Date.now();
+      const quote = await quoteBox(shop.api, 'rodonaves', '80010010');
+      // Token + two cities + token + quote = 3.4 s: past one shared 3 s deadline, within each budget.
+      expect(Date.now() - started).toBeGreaterThan(3000);
+      expect(quote.options).toMatchObject([{ estimate: false, error: null, deliveryMinDays: 4 }]);
+    } finally {
+      rte.delays = { token: 0, city: 0, quote: 0 };
+      await app.close();
+    }
   });
 
   it('quotes both carriers in parallel in one answer', async () => {
