@@ -15,10 +15,10 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Server } from 'socket.io';
 import type { Config } from './config.ts';
-import { configureOutbound } from './lib/outbound.ts';
 import type { AppContext } from './context.ts';
 import type { Db } from './db/client.ts';
 import { errorBody, registerErrorHandler } from './errors.ts';
+import { configureOutbound } from './lib/outbound.ts';
 import { checkedSerializerCompiler } from './lib/responseCheck.ts';
 import { MAX_UPLOAD_BYTES } from './lib/upload.ts';
 import { useLimits } from './modules/auth/limiter.ts';

@@ -2,6 +2,7 @@ import type { AppContext } from './context.ts';
 import type { ScheduledJob } from './lib/jobs.ts';
 import { deliverStalePrintJobs } from './modules/printing/stations.ts';
 import { purgeIdempotencyKeys } from './modules/sale/idempotency.ts';
+import { refreshMelhorEnvioTokens } from './modules/shipping/tokenRefresh.ts';
 
 /**
  * The periodic background work of the API, run once across every instance by lib/jobs.ts. Not here:
@@ -24,6 +25,15 @@ export function backgroundJobs(ctx: AppContext, options: { leaseMs?: number } = 
       leaseMs: options.leaseMs ?? 60_000,
       atomic: false,
       run: () => deliverStalePrintJobs(ctx),
+    },
+    {
+      // Melhor Envio OAuth tokens refreshed before they end; a failure warns the shop (issue 31 item 16).
+      // Not atomic: it calls the carrier; a repeat finds nothing due.
+      name: 'melhor-envio-token-refresh',
+      everyMs: 6 * 3_600_000,
+      leaseMs: options.leaseMs ?? 5 * 60_000,
+      atomic: false,
+      run: (db) => refreshMelhorEnvioTokens(ctx, db),
     },
   ];
 }

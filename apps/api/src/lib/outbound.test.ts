@@ -44,7 +44,14 @@ describe('isPublicAddress', () => {
   });
 
   it('accepts public addresses', () => {
-    for (const address of ['8.8.8.8', '200.147.67.142', '172.32.0.1', '100.128.0.1', '2606:4700::1111', '::ffff:8.8.8.8'])
+    for (const address of [
+      '8.8.8.8',
+      '200.147.67.142',
+      '172.32.0.1',
+      '100.128.0.1',
+      '2606:4700::1111',
+      '::ffff:8.8.8.8',
+    ])
       expect(isPublicAddress(address), address).toBe(true);
   });
 });
@@ -88,10 +95,16 @@ describe('outboundFetch', () => {
     hits.length = 0;
     const all = await outboundFetch(`http://127.0.0.1:${port}/ok`, {}, { ...DENY, allowPrivate: true });
     expect(await all.json()).toEqual({ ok: true });
-    const named = await outboundFetch(`http://localhost:${port}/ok`, {}, { ...DENY, allowHosts: ['localhost'] });
+    const named = await outboundFetch(
+      `http://localhost:${port}/ok`,
+      {},
+      { ...DENY, allowHosts: ['localhost'] },
+    );
     expect(named.status).toBe(200);
     // localhost is allowed, the address it redirects to is not.
-    await refused(outboundFetch(`http://localhost:${port}/redirect`, {}, { ...DENY, allowHosts: ['localhost'] }));
+    await refused(
+      outboundFetch(`http://localhost:${port}/redirect`, {}, { ...DENY, allowHosts: ['localhost'] }),
+    );
     expect(hits).toEqual(['/ok', '/ok', '/redirect']);
   });
 });

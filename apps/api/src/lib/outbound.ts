@@ -1,4 +1,4 @@
-import { type LookupAddress, lookup as dnsLookup } from 'node:dns';
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
 import { Agent, type Dispatcher, fetch as undiciFetch } from 'undici';
 
@@ -218,7 +218,10 @@ export async function outboundFetch(
       return response as unknown as Response;
     await response.body?.cancel().catch(() => {});
     url = new URL(location, url);
-    if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) {
+    if (
+      response.status === 303 ||
+      ((response.status === 301 || response.status === 302) && method === 'POST')
+    ) {
       method = 'GET';
       body = undefined;
     }

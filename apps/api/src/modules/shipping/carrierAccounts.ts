@@ -1,11 +1,11 @@
-import {
-  type Carrier,
-  type FallbackRow,
-  type MelhorEnvioSettings,
-  type melhorEnvioSettingsInputSchema,
-  type PackageDims,
-  type RodonavesSettings,
-  type rodonavesSettingsInputSchema,
+import type {
+  Carrier,
+  FallbackRow,
+  MelhorEnvioSettings,
+  melhorEnvioSettingsInputSchema,
+  PackageDims,
+  RodonavesSettings,
+  rodonavesSettingsInputSchema,
 } from '@balcao/core/shipping';
 import type { z } from '@balcao/core/zod';
 import { and, eq } from 'drizzle-orm';
@@ -110,10 +110,12 @@ export async function loadAccount<S, K>(
   const row = await findRow(db, clientId, carrier, lock);
   const defaults = (carrier === 'melhor_envio' ? ME_DEFAULTS : RTE_DEFAULTS) as S;
   // Addresses a shop could set before issue 31 are ignored (hosts are the server's configuration).
-  const { baseUrl: _b, cityBaseUrl: _c, quoteBaseUrl: _q, ...stored } = (row?.settings ?? {}) as Record<
-    string,
-    unknown
-  >;
+  const {
+    baseUrl: _b,
+    cityBaseUrl: _c,
+    quoteBaseUrl: _q,
+    ...stored
+  } = (row?.settings ?? {}) as Record<string, unknown>;
   return {
     row,
     enabled: row?.enabled ?? false,

@@ -13,7 +13,11 @@ import {
 import { createTestApp, type TestApp } from '../../../test/helper.ts';
 import { type Api, asUser, expectStatus, makeProduct } from '../../../test/kit.ts';
 import { testConfig } from '../../config.ts';
+import { backgroundJobs } from '../../jobs.ts';
+import { secretBox } from '../../lib/secrets.ts';
+import { saveMelhorEnvioTokens } from './carrierAccounts.ts';
 import { carrierAccounts } from './schema.ts';
+import { ME_RECONNECT_WARNING } from './tokenRefresh.ts';
 
 let t: TestApp;
 let me: FakeMelhorEnvio;
@@ -540,7 +544,7 @@ describe('Melhor Envio', () => {
     ]);
   });
 
-  it('never takes an address from the shop: a baseUrl sent is dropped and the server\'s host is called (SSRF)', async () => {
+  it("never takes an address from the shop: a baseUrl sent is dropped and the server's host is called (SSRF)", async () => {
     const shop = await asUser(t, [1]);
     const saved = await saveMe(
       shop.api,
@@ -556,6 +560,53 @@ describe('Melhor Envio', () => {
     const quote = await quoteBox(shop.api, 'melhor_envio', '30130010', { invoiceValueCents: 777 });
     expect(quote.options[0]).toMatchObject({ estimate: false, error: null });
     expect(me.calculations.length).toBe(before + 1);
+  });
+
+  it('refreshes OAuth tokens in the background before they end, and warns in the bell once when it cannot', async () => {
+    const shop = await asUser(t, [1]);
+    await saveMe(shop.api, meSettings({ clientId: me.clientId, clientSecret: me.clientSecret }));
+    const box = secretBox(t.app.ctx.config.secretsKey!);
+    const pair = me.issueOAuth();
+    // Connected 27 days ago: the access token ends in 3 days.
+    await saveMelhorEnvioTokens(t.database.db, shop.client.id, box, {
+      ...pair,
+      expiresInSeconds: 3 * 86_400,
+    });
+    const notes: { clientId: number; message: string; alertColor?: string }[] = [];
+    const ctx = {
+      ...t.app.ctx,
+      notify: (clientId: number, n: { message: string; alertColor?: string }) =>
+        notes.push({ clientId, ...n }),
+    };
+    const [job] = backgroundJobs(ctx).filter((j) => j.name === 'melhor-envio-token-refresh');
+    const before = me.tokenRequests.length;
+    await job.run(t.database.db);
+    expect(me.tokenRequests.slice(before)).toEqual([
+      expect.objectContaining({ grant_type: 'refresh_token', refresh_token: pair.refreshToken }),
+    ]);
+    const renewed = expectStatus(await shop.api.get('/shipping/melhor-envio'), 200);
+    expect((Date.parse(renewed.tokenExpiresAt) - Date.now()) / 86_400_000).toBeGreaterThan(29);
+    const mine = () => notes.filter((n) => n.clientId === shop.client.id);
+    expect(mine()).toEqual([]);
+
+    // The refresh token no longer works and the access token ends in 2 days: the bell says what to do.
+    me.revokeAll();
+    const soon = () =>
+      t.database.db
+        .update(carrierAccounts)
+        .set({ tokenExpiresAt: new Date(Date.now() + 2 * 86_400_000) })
+        .where(eq(carrierAccounts.clientId, shop.client.id));
+    await soon();
+    await job.run(t.database.db);
+    expect(mine()).toEqual([
+      { clientId: shop.client.id, message: ME_RECONNECT_WARNING, alertColor: 'warning' },
+    ]);
+    expect(expectStatus(await shop.api.get('/shipping/melhor-envio'), 200)).toMatchObject({
+      hasRefreshToken: false,
+    });
+    // Said once: the next runs have nothing to refresh.
+    await job.run(t.database.db);
+    expect(mine()).toHaveLength(1);
   });
 
   it('explains a shop that has not connected', async () => {
@@ -697,7 +748,9 @@ describe('Rodonaves', () => {
     expectStatus(
       await shop.api.put(
         '/shipping/rodonaves',
-        rteSettings({ fallback: [{ from: '69000000', to: '69999999', upToKg: 50, priceCents: 9900, days: 9 }] }),
+        rteSettings({
+          fallback: [{ from: '69000000', to: '69999999', upToKg: 50, priceCents: 9900, days: 9 }],
+        }),
       ),
       200,
     );
