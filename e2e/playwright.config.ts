@@ -14,6 +14,13 @@ export const EVOLUTION_PORT = Number(process.env.E2E_EVOLUTION_PORT ?? PORT + 70
 export const EVOLUTION_KEY = 'e2e-evolution-key';
 /** Numbers the fake Evolution says have WhatsApp (whatsapp.spec.ts's customers). */
 export const E2E_WHATSAPP_NUMBERS = ['5511955550001', '5511955550002', '5511955550003'];
+/**
+ * The fake Melhor Envio (apps/api/test/fakes/freight.ts), started by shipping.spec.ts on this port: the
+ * carriers' hosts are the server's environment, never a shop's setting (issue 31). Rodonaves points at
+ * a port nobody listens on (its quotes fall back to the estimate table).
+ */
+export const MELHOR_ENVIO_PORT = Number(process.env.E2E_MELHOR_ENVIO_PORT ?? PORT + 800);
+const RODONAVES_URL = `http://127.0.0.1:${PORT + 810}`;
 
 /**
  * Browser tests: Debian's Chromium (no browser download here) against the built web app served by the
@@ -84,6 +91,14 @@ export default defineConfig({
         EVOLUTION_API_URL: `http://127.0.0.1:${EVOLUTION_PORT}`,
         EVOLUTION_API_KEY: EVOLUTION_KEY,
         PUBLIC_URL: `http://127.0.0.1:${PORT}`,
+        MELHOR_ENVIO_API_URL: `http://127.0.0.1:${MELHOR_ENVIO_PORT}/api/v2`,
+        MELHOR_ENVIO_OAUTH_URL: `http://127.0.0.1:${MELHOR_ENVIO_PORT}`,
+        MELHOR_ENVIO_SANDBOX_API_URL: `http://127.0.0.1:${MELHOR_ENVIO_PORT}/api/v2`,
+        MELHOR_ENVIO_SANDBOX_OAUTH_URL: `http://127.0.0.1:${MELHOR_ENVIO_PORT}`,
+        RODONAVES_CITY_URL: RODONAVES_URL,
+        RODONAVES_QUOTE_URL: RODONAVES_URL,
+        // The fakes above listen on 127.0.0.1: the outbound guard allows private addresses here only.
+        OUTBOUND_ALLOW_PRIVATE: 'true',
       },
     },
   ],

@@ -4,6 +4,8 @@ import { type FakeMelhorEnvio, startFakeMelhorEnvio } from '../apps/api/test/fak
 import { apiLogin, demoEmail, loginAs } from './helpers';
 
 const stamp = Date.now().toString().slice(-7);
+/** The fake Melhor Envio's port: the server's MELHOR_ENVIO_* hosts point there (playwright.config.ts). */
+const ME_PORT = Number(process.env.E2E_MELHOR_ENVIO_PORT ?? Number(process.env.E2E_PORT ?? 3100) + 800);
 const SHOTS = process.env.SHOTS_DIR;
 
 function ean13(base12: string): string {
@@ -43,7 +45,7 @@ async function openRegisterIfAsked(page: Page) {
 
 let me: FakeMelhorEnvio;
 test.beforeAll(async () => {
-  me = await startFakeMelhorEnvio();
+  me = await startFakeMelhorEnvio(ME_PORT);
 });
 test.afterAll(async () => {
   await me.close();
@@ -143,10 +145,16 @@ test('Melhor Envio: connect with OAuth2, simulate a quote, see the services, use
   await expect(page).toHaveTitle('Melhor Envio | Balcão');
   const settings = page.getByRole('form', { name: 'Configurações do Melhor Envio' });
   await expect(page.getByTestId('melhor-envio-status')).toHaveText('Não conectado');
-  await settings.getByLabel('URL da API').fill(me.apiUrl);
+  // No address field: the carrier's hosts are the server's configuration.
+  await expect(settings.getByLabel('URL da API')).toHaveCount(0);
   await settings.getByLabel('Client ID').fill(me.clientId);
   await settings.getByLabel('Client Secret').fill(me.clientSecret);
   await settings.getByLabel('CEP de origem').fill('01001000');
+  // The default box, used by the simulator without asking.
+  await settings.getByLabel('Altura').fill('10');
+  await settings.getByLabel('Largura').fill('15');
+  await settings.getByLabel('Comprimento').fill('20');
+  await settings.getByLabel('Peso').fill('1');
   await settings.getByLabel('Correios Mini Envios').check();
   await settings.getByRole('button', { name: 'Salvar' }).click();
   await expect(page.getByText('Configurações do Melhor Envio salvas')).toBeVisible();
@@ -164,12 +172,22 @@ test('Melhor Envio: connect with OAuth2, simulate a quote, see the services, use
 
   await page.goto('/dashboard/freight/melhor-envio');
   await expect(page).toHaveTitle('Frete Melhor Envio | Balcão');
+  // A CEP the lookup cannot answer: the page has no address fields to fill, so it says nothing about them.
+  await page.getByLabel('CEP de destino').fill('09999999');
+  await expect(
+    page.getByText('Não foi possível consultar o endereço deste CEP agora. A cotação funciona mesmo assim.'),
+  ).toBeVisible();
+  await expect(page.getByText(/endereço manualmente/)).toHaveCount(0);
   await page.getByLabel('CEP de destino').fill('30130010');
   await expect(page.getByText('Praça Sete de Setembro, Centro, Belo Horizonte/MG')).toBeVisible();
-  await page.getByLabel('Altura').fill('10');
-  await page.getByLabel('Largura').fill('15');
-  await page.getByLabel('Comprimento').fill('20');
-  await page.getByLabel('Peso').fill('1');
+  // The default box is already there: nothing to type.
+  await expect(page.getByLabel('Altura')).toHaveValue('10');
+  await expect(page.getByLabel('Largura')).toHaveValue('15');
+  await expect(page.getByLabel('Comprimento')).toHaveValue('20');
+  await expect(page.getByLabel('Peso')).toHaveValue('1');
+  await expect(page.getByTestId('freight-box-hint')).toHaveText(
+    'Caixa padrão da transportadora. Altere se este envio for diferente.',
+  );
   await page.getByLabel('Valor da nota').fill('100,00');
   await page.getByRole('button', { name: 'Cotar frete' }).click();
   const table = page.getByRole('table', { name: 'Cotações' });
@@ -182,6 +200,17 @@ test('Melhor Envio: connect with OAuth2, simulate a quote, see the services, use
   await expect(table.getByRole('row').nth(1)).toContainText('SEDEX');
   await expect(table.getByRole('row').nth(1)).toContainText('2 a 4 dias úteis');
   await shoot(page, 'simulator');
+
+  // The carrier fails: a clear message, never a raw status code.
+  me.mode = 'down';
+  await page.getByLabel('CEP de destino').fill('80010010');
+  await page.getByRole('button', { name: 'Cotar frete' }).click();
+  await expect(table.getByRole('row').nth(1)).toContainText('O Melhor Envio está indisponível no momento.');
+  await expect(table).not.toContainText('503');
+  me.mode = 'ok';
+  await page.getByLabel('CEP de destino').fill('30130010');
+  await page.getByRole('button', { name: 'Cotar frete' }).click();
+  await expect(table.getByRole('row')).toHaveCount(4);
 
   // One click: the quote becomes the next sale's delivery freight.
   await table.getByRole('row').nth(1).getByRole('button', { name: 'Usar na venda' }).click();

@@ -48,6 +48,9 @@ export const FAKE_CEPS: Record<string, Record<string, string>> = {
 /** Not found answered the other way ViaCEP does it: `erro` as the string "true". */
 export const FAKE_CEP_NOT_FOUND_AS_STRING = '99999999';
 
+/** A CEP the fake fails to answer (503), as ViaCEP does when overloaded. */
+export const FAKE_CEP_FAILING = '09999999';
+
 export type FakeViaCep = { url: string; requests: string[]; close: () => Promise<void> };
 
 /**
@@ -66,6 +69,11 @@ export async function startFakeViaCep(port = 0, host = '127.0.0.1'): Promise<Fak
     const cep = decodeURIComponent(m[1]);
     if (!/^\d{8}$/.test(cep)) {
       res.writeHead(400, { 'content-type': 'text/html' }).end('<h3>Http 400</h3><p>Verifique a sua URL</p>');
+      return;
+    }
+    if (cep === FAKE_CEP_FAILING) {
+      // ViaCEP overloaded: an HTML error page.
+      res.writeHead(503, { 'content-type': 'text/html' }).end('<h1>503 Service Unavailable</h1>');
       return;
     }
     const body = FAKE_CEPS[cep] ?? (cep === FAKE_CEP_NOT_FOUND_AS_STRING ? { erro: 'true' } : { erro: true });

@@ -1,11 +1,13 @@
-import { isValidCep, maskCep, normalizeCep } from '@balcao/core/cep';
+import { CEP_NOT_FOUND, isValidCep, maskCep, normalizeCep } from '@balcao/core/cep';
 import { formatCents } from '@balcao/core/money';
 import type { ProductListItem } from '@balcao/core/product';
+import { can, SHIPPING } from '@balcao/core/routes';
 import {
   CARRIER_LABELS,
   type Carrier,
   type FreightOption,
   type FreightQuote,
+  type PackageDims,
   sortFreightOptions,
 } from '@balcao/core/shipping';
 import DeleteIcon from '@mui/icons-material/Delete';
@@ -24,20 +26,50 @@ import TextField from '@mui/material/TextField';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ListTable } from '../../components/listPage.tsx';
 import { centsOf, MoneyField, QuantityField } from '../../components/MoneyField.tsx';
-import { errorMessage } from '../../lib/api.ts';
+import { ApiError, errorMessage } from '../../lib/api.ts';
 import { useSession } from '../auth/index.ts';
 import { fetchCep } from '../customer/index.ts';
 import { searchProducts } from '../product/index.ts';
-import { pickFreight, postFreightQuote } from './api.ts';
+import { pickFreight, postFreightQuote, shippingQueries } from './api.ts';
 
 type Line = { product: ProductListItem; quantity: string };
 const PDV = '/dashboard/sale/pdv';
 
 const num = (text: string) => Number(text.replace(',', '.'));
+const text = (n: number) => String(n).replace('.', ',');
+type BoxText = { heightCm: string; widthCm: string; lengthCm: string; weightKg: string };
+const EMPTY_BOX: BoxText = { heightCm: '', widthCm: '', lengthCm: '', weightKg: '' };
+const boxText = (p: PackageDims): BoxText => ({
+  heightCm: text(p.heightCm),
+  widthCm: text(p.widthCm),
+  lengthCm: text(p.lengthCm),
+  weightKg: text(p.weightKg),
+});
+
+/** The page has no address fields: a CEP that cannot be looked up does not stop the quote. */
+export const SIMULATOR_CEP_UNAVAILABLE =
+  'Não foi possível consultar o endereço deste CEP agora. A cotação funciona mesmo assim.';
+
+/** The carrier's default box (its settings), for the users who may read them; null otherwise. */
+function useDefaultBox(carrier: Carrier, userTypeId: number | undefined): PackageDims | null {
+  const readable = can(userTypeId, SHIPPING);
+  const me = useQuery({
+    ...shippingQueries.melhorEnvio(),
+    enabled: readable && carrier === 'melhor_envio',
+    retry: false,
+  });
+  const rte = useQuery({
+    ...shippingQueries.rodonaves(),
+    enabled: readable && carrier === 'rodonaves',
+    retry: false,
+  });
+  return (carrier === 'melhor_envio' ? me.data : rte.data)?.defaultPackage ?? null;
+}
 
 function daysText(o: FreightOption): string {
   if (o.deliveryMinDays == null && o.deliveryMaxDays == null) return '—';
@@ -61,7 +93,17 @@ export function FreightSimulator({ carrier }: { carrier: Carrier }) {
   const [to, setTo] = useState('');
   const [address, setAddress] = useState<string | null>(null);
   const [mode, setMode] = useState<'package' | 'products'>('package');
-  const [box, setBox] = useState({ heightCm: '', widthCm: '', lengthCm: '', weightKg: '' });
+  const [box, setBox] = useState<BoxText>(EMPTY_BOX);
+  const defaultBox = useDefaultBox(carrier, user?.userType.id);
+  const [boxTouched, setBoxTouched] = useState(false);
+  // The carrier's default box fills the fields (never asked again when it exists); the user may change it.
+  useEffect(() => {
+    if (defaultBox && !boxTouched) setBox(boxText(defaultBox));
+  }, [defaultBox, boxTouched]);
+  const editBox = (change: Partial<BoxText>) => {
+    setBoxTouched(true);
+    setBox((b) => ({ ...b, ...change }));
+  };
   const [lines, setLines] = useState<Line[]>([]);
   const [search, setSearch] = useState('');
   const [found, setFound] = useState<ProductListItem[]>([]);
@@ -81,7 +123,9 @@ export function FreightSimulator({ carrier }: { carrier: Carrier }) {
         if (alive) setAddress([a.street, a.neighborhood, `${a.city}/${a.state}`].filter(Boolean).join(', '));
       })
       .catch((e) => {
-        if (alive) setAddress(errorMessage(e));
+        if (!alive) return;
+        const notFound = e instanceof ApiError && e.status === 404;
+        setAddress(notFound ? CEP_NOT_FOUND : SIMULATOR_CEP_UNAVAILABLE);
       });
     return () => {
       alive = false;
@@ -116,6 +160,8 @@ export function FreightSimulator({ carrier }: { carrier: Carrier }) {
       return;
     }
     const invoiceCents = centsOf(invoice);
+    // An empty box: the server uses the carrier's default box (or says none is set).
+    const boxEmpty = Object.values(box).every((v) => !v.trim());
     const body =
       mode === 'products'
         ? {
@@ -124,19 +170,21 @@ export function FreightSimulator({ carrier }: { carrier: Carrier }) {
               quantity: Math.max(1, Math.round(num(l.quantity) || 0)),
             })),
           }
-        : {
-            package: {
-              heightCm: num(box.heightCm),
-              widthCm: num(box.widthCm),
-              lengthCm: num(box.lengthCm),
-              weightKg: num(box.weightKg),
-            },
-          };
+        : boxEmpty
+          ? {}
+          : {
+              package: {
+                heightCm: num(box.heightCm),
+                widthCm: num(box.widthCm),
+                lengthCm: num(box.lengthCm),
+                weightKg: num(box.weightKg),
+              },
+            };
     if (mode === 'products' && lines.length === 0) {
       setError('Escolha ao menos um produto');
       return;
     }
-    if (mode === 'package' && Object.values(box).some((v) => !v || !(num(v) > 0))) {
+    if (mode === 'package' && !boxEmpty && Object.values(box).some((v) => !v || !(num(v) > 0))) {
       setError('Informe altura, largura, comprimento e peso da caixa');
       return;
     }
@@ -211,28 +259,38 @@ export function FreightSimulator({ carrier }: { carrier: Carrier }) {
                 suffix="cm"
                 places={2}
                 value={box.heightCm}
-                onChange={(v) => setBox({ ...box, heightCm: v })}
+                onChange={(v) => editBox({ heightCm: v })}
               />
               <QuantityField
                 label="Largura"
                 suffix="cm"
                 places={2}
                 value={box.widthCm}
-                onChange={(v) => setBox({ ...box, widthCm: v })}
+                onChange={(v) => editBox({ widthCm: v })}
               />
               <QuantityField
                 label="Comprimento"
                 suffix="cm"
                 places={2}
                 value={box.lengthCm}
-                onChange={(v) => setBox({ ...box, lengthCm: v })}
+                onChange={(v) => editBox({ lengthCm: v })}
               />
               <QuantityField
                 label="Peso"
                 suffix="kg"
                 value={box.weightKg}
-                onChange={(v) => setBox({ ...box, weightKg: v })}
+                onChange={(v) => editBox({ weightKg: v })}
               />
+              <Typography
+                variant="body2"
+                color="text.secondary"
+                data-testid="freight-box-hint"
+                sx={{ gridColumn: '1 / -1' }}
+              >
+                {defaultBox
+                  ? 'Caixa padrão da transportadora. Altere se este envio for diferente.'
+                  : 'Vazio: a caixa padrão das configurações da transportadora.'}
+              </Typography>
             </Box>
           ) : (
             <Stack spacing={1}>

@@ -1,7 +1,5 @@
 import { maskCep } from '@balcao/core/cep';
 import {
-  MELHOR_ENVIO_PRODUCTION_URL,
-  MELHOR_ENVIO_SANDBOX_URL,
   MELHOR_ENVIO_SERVICES,
   type MelhorEnvioSettings,
   melhorEnvioSettingsInputSchema,
@@ -15,7 +13,7 @@ import FormGroup from '@mui/material/FormGroup';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useEffect, useRef, useState } from 'react';
-import { Controller, useWatch } from 'react-hook-form';
+import { Controller } from 'react-hook-form';
 import { useNavigate, useSearchParams } from 'react-router';
 import { type Feedback, useFeedback } from '../../components/FeedbackSnackbar.tsx';
 import { FormSwitch, FormTextField } from '../../components/form.tsx';
@@ -48,7 +46,6 @@ const PAGE = '/dashboard/settings/melhor-envio/settings';
 type Values = {
   enabled: boolean;
   sandbox: boolean;
-  baseUrl: string;
   originZipCode: string;
   token: string;
   clientId: string;
@@ -63,7 +60,6 @@ function toValues(s: MelhorEnvioSettings): Values {
   return {
     enabled: s.enabled || !s.updatedAt,
     sandbox: s.sandbox,
-    baseUrl: s.baseUrl,
     originZipCode: maskCep(s.originZipCode),
     token: '',
     clientId: s.clientId,
@@ -79,7 +75,6 @@ function toValues(s: MelhorEnvioSettings): Values {
 const toInput = (v: Values) => ({
   enabled: v.enabled,
   sandbox: v.sandbox,
-  baseUrl: v.baseUrl.trim(),
   originZipCode: v.originZipCode,
   token: v.token.trim() || undefined,
   clientId: v.clientId,
@@ -150,7 +145,6 @@ function SettingsForm({
     savedTitle: 'Configurações do Melhor Envio salvas',
     onFeedback,
   });
-  const sandbox = useWatch({ control, name: 'sandbox' });
   const canWrite = !locked;
   const removeToken = async () => {
     const saved = await save.mutateAsync({
@@ -210,14 +204,10 @@ function SettingsForm({
             disabled={locked}
           />
         </Box>
-        <FormTextField
-          control={control}
-          name="baseUrl"
-          label="URL da API"
-          placeholder={sandbox ? MELHOR_ENVIO_SANDBOX_URL : MELHOR_ENVIO_PRODUCTION_URL}
-          helperText={`Vazio: ${sandbox ? MELHOR_ENVIO_SANDBOX_URL : MELHOR_ENVIO_PRODUCTION_URL}. Um token só vale no ambiente que o emitiu.`}
-          disabled={locked}
-        />
+        <Typography variant="body2" color="text.secondary">
+          Um token só vale no ambiente que o emitiu: use o ambiente de testes apenas com um token ou
+          aplicativo do sandbox do Melhor Envio.
+        </Typography>
         <FormTextField
           control={control}
           name="token"

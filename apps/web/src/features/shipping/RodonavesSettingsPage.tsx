@@ -1,11 +1,6 @@
 import { maskCep } from '@balcao/core/cep';
 import { maskDocument } from '@balcao/core/document';
-import {
-  RODONAVES_CITY_URL,
-  RODONAVES_QUOTE_URL,
-  type RodonavesSettings,
-  rodonavesSettingsInputSchema,
-} from '@balcao/core/shipping';
+import { type RodonavesSettings, rodonavesSettingsInputSchema } from '@balcao/core/shipping';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import MenuItem from '@mui/material/MenuItem';
@@ -30,8 +25,6 @@ import {
 
 type Values = {
   enabled: boolean;
-  cityBaseUrl: string;
-  quoteBaseUrl: string;
   username: string;
   password: string;
   authType: 'dev' | 'prod';
@@ -43,8 +36,6 @@ type Values = {
 
 const toValues = (s: RodonavesSettings): Values => ({
   enabled: s.enabled || !s.updatedAt,
-  cityBaseUrl: s.cityBaseUrl,
-  quoteBaseUrl: s.quoteBaseUrl,
   username: s.username,
   password: '',
   authType: s.authType,
@@ -56,8 +47,6 @@ const toValues = (s: RodonavesSettings): Values => ({
 
 const toInput = (v: Values) => ({
   enabled: v.enabled,
-  cityBaseUrl: v.cityBaseUrl.trim(),
-  quoteBaseUrl: v.quoteBaseUrl.trim(),
   username: v.username,
   password: v.password || undefined,
   authType: v.authType,
@@ -67,7 +56,7 @@ const toInput = (v: Values) => ({
   fallback: fallbackFromText(v.fallback),
 });
 
-/** Rodonaves: credentials, the two hosts (each with its own token), the shop's CNPJ, box and estimate table. */
+/** Rodonaves: credentials, the shop's CNPJ, box and estimate table (the hosts are the server's). */
 export default function RodonavesSettingsPage() {
   const feedback = useFeedback();
   return (
@@ -145,24 +134,6 @@ function SettingsForm({
             name="taxpayerId"
             label="CNPJ da loja (pagador do frete)"
             mask={maskDocument}
-            disabled={locked}
-          />
-        </Box>
-        <Box sx={twoColumns}>
-          <FormTextField
-            control={control}
-            name="cityBaseUrl"
-            label="Servidor de cidades e prazos"
-            placeholder={RODONAVES_CITY_URL}
-            helperText={`Vazio: ${RODONAVES_CITY_URL}`}
-            disabled={locked}
-          />
-          <FormTextField
-            control={control}
-            name="quoteBaseUrl"
-            label="Servidor de cotação"
-            placeholder={RODONAVES_QUOTE_URL}
-            helperText={`Vazio: ${RODONAVES_QUOTE_URL}`}
             disabled={locked}
           />
         </Box>
