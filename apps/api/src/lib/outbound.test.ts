@@ -6,7 +6,13 @@ import { type FakeViaCep, startFakeViaCep } from '../../test/fakes/viacep.ts';
 import { createTestApp, type TestApp } from '../../test/helper.ts';
 import { asUser, expectStatus } from '../../test/kit.ts';
 import { testConfig } from '../config.ts';
-import { isOutboundRefusal, isPublicAddress, type OutboundPolicy, outboundFetch } from './outbound.ts';
+import {
+  configureOutbound,
+  isOutboundRefusal,
+  isPublicAddress,
+  type OutboundPolicy,
+  outboundFetch,
+} from './outbound.ts';
 
 const DENY: OutboundPolicy = { allowPrivate: false, allowHosts: [], legacyTlsHosts: [] };
 
@@ -126,6 +132,9 @@ describe('every outgoing call goes through the guard (no private address allowed
   afterAll(async () => {
     await t.close();
     await Promise.all([me.close(), cep.close()]);
+    // The policy is the process's (one app, one environment): the next test files build their own
+    // apps, but give back the tests' policy anyway (the API project shares modules across files).
+    configureOutbound({ policy: testConfig().outbound });
   });
 
   it('a carrier on a loopback address is never called and the message names no address', async () => {
