@@ -66,6 +66,42 @@ describe('config from the environment', () => {
     ).toMatchObject({ shutdownTimeoutMs: 5000, jobs: { pollMs: 200, leaseMs: 3000 }, instanceId: 'a' });
   });
 
+  it("takes the carriers' hosts and the outbound policy from the environment, official hosts by default (issue 31)", () => {
+    const defaults = loadConfig({});
+    expect(defaults.shipping.melhorEnvio).toEqual({
+      production: { apiUrl: 'https://melhorenvio.com.br/api/v2', oauthUrl: 'https://melhorenvio.com.br' },
+      sandbox: {
+        apiUrl: 'https://sandbox.melhorenvio.com.br/api/v2',
+        oauthUrl: 'https://sandbox.melhorenvio.com.br',
+      },
+    });
+    expect(defaults.shipping.rodonaves).toEqual({
+      cityUrl: 'https://01wapi.rte.com.br',
+      quoteUrl: 'https://quotation-apigateway.rte.com.br',
+    });
+    // Private addresses are refused unless the operator says otherwise; legacy TLS is never on by itself.
+    expect(defaults.outbound).toEqual({ allowPrivate: false, allowHosts: [], legacyTlsHosts: [] });
+    const custom = loadConfig({
+      MELHOR_ENVIO_API_URL: 'https://proxy.example/me/api/v2/',
+      MELHOR_ENVIO_OAUTH_URL: 'https://auth.example',
+      RODONAVES_CITY_URL: 'https://rte-city.example',
+      OUTBOUND_ALLOW_PRIVATE: 'true',
+      OUTBOUND_ALLOW_HOSTS: 'OSRM.internal, evolution.internal',
+      OUTBOUND_LEGACY_TLS_HOSTS: '01wapi.rte.com.br',
+    });
+    // The OAuth host is its own setting, not derived from the API base.
+    expect(custom.shipping.melhorEnvio.production).toEqual({
+      apiUrl: 'https://proxy.example/me/api/v2',
+      oauthUrl: 'https://auth.example',
+    });
+    expect(custom.shipping.rodonaves.cityUrl).toBe('https://rte-city.example');
+    expect(custom.outbound).toEqual({
+      allowPrivate: true,
+      allowHosts: ['osrm.internal', 'evolution.internal'],
+      legacyTlsHosts: ['01wapi.rte.com.br'],
+    });
+  });
+
   it('refuses a port that is not a number', () => {
     expect(() => loadConfig({ PORT: 'abc' })).toThrow();
   });
