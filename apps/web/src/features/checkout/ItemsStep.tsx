@@ -58,6 +58,7 @@ function splitQuantity(text: string): { quantity: number; code: string } {
 
 /**
  * Runs the server lookup online; offline (or when the server cannot be reached) the local catalog's.
+ * Online, the catalog's fill waits for it (`lookingUp`): a scan is answered before the next page.
  */
 async function fromCatalog<T>(
   catalog: LocalCatalog | undefined,
@@ -66,7 +67,7 @@ async function fromCatalog<T>(
 ): Promise<T> {
   if (catalog && isOffline()) return local(catalog);
   try {
-    return await server();
+    return await (catalog ? catalog.lookingUp(server) : server());
   } catch (error) {
     if (!catalog || !(error instanceof ApiError) || error.status !== 0) throw error;
     setUnreachable(true);
