@@ -256,3 +256,110 @@ for (const scheme of ['light', 'dark'] as const) {
     expect(problems).toEqual([]);
   });
 }
+
+test('delivery freight follows the order value (issue 30): a discount taking the order below the free threshold brings the freight back at once, with the reason, in the PDV and in the budget', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const token = await apiLogin(page, demoEmail(1));
+  const headers = { authorization: `Bearer ${token}` };
+  const me = await (await page.request.get('/v1/user/me', { headers })).json();
+  const sets = await (
+    await page.request.get(`/v1/shipping-settings/client/${me.user.client.id}`, { headers })
+  ).json();
+  const { id: ruleId, clientId: _c, createdAt: _a, ...rule } = sets[0];
+  const put = async (changes: Record<string, unknown>) => {
+    const current = await (await page.request.get(`/v1/shipping-settings/${ruleId}`, { headers })).json();
+    const res = await page.request.put(`/v1/shipping-settings/${ruleId}`, {
+      headers,
+      data: { ...rule, ...changes, updatedAt: current.updatedAt },
+    });
+    expect(res.status(), await res.text()).toBe(200);
+  };
+  const barcode = ean13(`209${stamp}01`);
+  const name = `Jaqueta ${stamp}`;
+  const product = await page.request.post('/v1/product', {
+    headers,
+    data: { name, salePriceCents: 6000, barcode, stock: 20 },
+  });
+  expect(product.status(), await product.text()).toBe(201);
+  const customerName = `Cliente Frete ${stamp}`;
+  const customer = await page.request.post('/v1/customer', {
+    headers,
+    data: {
+      name: customerName,
+      addresses: [
+        {
+          zipCode: '01001-000',
+          street: 'Praça da Sé',
+          number: '10',
+          neighborhood: 'Centro',
+          city: 'São Paulo',
+          state: 'SP',
+          isDefault: true,
+        },
+      ],
+    },
+  });
+  expect(customer.status(), await customer.text()).toBe(201);
+  await closeRegisterViaApi(page, 2);
+  await put({
+    feeMode: 'fixed',
+    fixedPriceCents: 700,
+    freeAboveCents: 5000,
+    minOrderCents: 0,
+    notServedNeighborhoods: [],
+    notServedCepRanges: [],
+    active: true,
+    isDefault: true,
+  });
+  try {
+    await loginAs(page, 2);
+    await page.goto('/dashboard/sale/pdv');
+    const opening = page.getByRole('dialog', { name: 'Abrir caixa' });
+    await opening.getByLabel('Valor de abertura').fill('10,00');
+    await opening.getByRole('button', { name: 'Abrir caixa' }).click();
+    await expect(opening).toBeHidden();
+    await expect(page.getByTestId('pdv-search')).toBeFocused();
+    await scan(page, barcode);
+    await expect(page.getByTestId('pdv-line')).toHaveCount(1);
+    await page.keyboard.press('F4');
+    await page.getByLabel(/Buscar cliente/).fill(customerName);
+    await page.getByRole('list', { name: 'Clientes encontrados' }).getByText(customerName).click();
+    await page.getByLabel('Entrega', { exact: true }).check();
+    await expect(page.getByTestId('freight-reason')).toContainText('Grátis acima de R$ 50,00');
+    await expect(page.getByTestId('pdv-freight')).toHaveText('R$ 0,00');
+    await expect(page.getByTestId('pdv-final-amount')).toHaveText('R$ 60,00');
+
+    // The discount on the payment step takes the order to R$ 45,00: the R$ 7,00 freight is back at
+    // once, with its reason, without going back a step.
+    await page.keyboard.press('F6');
+    await page.getByLabel('Desconto na venda').fill('15,00');
+    await expect(page.getByTestId('pdv-freight')).toHaveText('R$ 7,00');
+    await expect(page.getByTestId('freight-reason')).not.toContainText('Grátis');
+    await expect(page.getByTestId('freight-reason')).toContainText('R$ 7,00');
+    await expect(page.getByTestId('pdv-final-amount')).toHaveText('R$ 52,00');
+    // And back above the threshold: free again.
+    await page.getByLabel('Desconto na venda').fill('5,00');
+    await expect(page.getByTestId('pdv-freight')).toHaveText('R$ 0,00');
+    await expect(page.getByTestId('pdv-final-amount')).toHaveText('R$ 55,00');
+
+    // The budget: the same on its conditions step.
+    await page.goto('/dashboard/budget/pdv');
+    await page.getByTestId('pdv-search').focus();
+    await scan(page, barcode);
+    await expect(page.getByTestId('pdv-line')).toHaveCount(1);
+    await page.getByRole('button', { name: 'Avançar' }).click();
+    await page.getByLabel(/Buscar cliente/).fill(customerName);
+    await page.getByRole('list', { name: 'Clientes encontrados' }).getByText(customerName).click();
+    await page.getByLabel('Entrega', { exact: true }).check();
+    await expect(page.getByTestId('freight-reason')).toContainText('Grátis acima de R$ 50,00');
+    await page.getByRole('button', { name: 'Avançar' }).click();
+    await page.getByLabel('Desconto na venda').fill('15,00');
+    await expect(page.getByTestId('pdv-freight')).toHaveText('R$ 7,00');
+    await expect(page.getByTestId('freight-reason')).not.toContainText('Grátis');
+  } finally {
+    await put({});
+    await closeRegisterViaApi(page, 2);
+  }
+});

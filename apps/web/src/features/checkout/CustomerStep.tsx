@@ -1,7 +1,6 @@
 import { type CustomerListItem, customerInputSchema } from '@balcao/core/customer';
 import { maskDocument, maskPhone } from '@balcao/core/document';
 import { formatCents } from '@balcao/core/money';
-import type { DeliveryQuote } from '@balcao/core/shipping';
 import PersonAddIcon from '@mui/icons-material/PersonAdd';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -21,14 +20,15 @@ import Typography from '@mui/material/Typography';
 import { useEffect, useState } from 'react';
 import { Form, FormError, FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
 import { centsOf, centsToInput, MoneyField } from '../../components/MoneyField.tsx';
-import { ApiError, errorMessage } from '../../lib/api.ts';
+import { ApiError } from '../../lib/api.ts';
 import { formatTime } from '../../lib/format.ts';
 import { useSession } from '../auth/index.ts';
 import type { LocalCatalog, LocalCustomer } from '../offline/index.ts';
 import { isOffline, useOffline } from '../offline/index.ts';
 import { searchCustomers, useCustomerDetail, useQuickCustomer, useSellers } from '../sale/index.ts';
-import { type PickedFreight, postDeliveryQuote, takePickedFreight } from '../shipping/index.ts';
-import { type PdvAction, type PdvState, pdvTotals } from './state.ts';
+import { takePickedFreight } from '../shipping/index.ts';
+import type { DeliveryFreight } from './freight.tsx';
+import type { PdvAction, PdvState } from './state.ts';
 
 type Props = {
   clientId: number;
@@ -38,12 +38,21 @@ type Props = {
   deliveryOnly?: boolean;
   /** The local copy (issue 21): searched when the PDV is offline. Without it, the server only. */
   catalog?: LocalCatalog;
+  /** The page's own-delivery quote (freight.ts): re-quoted whenever the order's value changes. */
+  freightQuote: DeliveryFreight;
 };
 
 type CustomerHit = Pick<CustomerListItem, 'id' | 'name' | 'document' | 'phone'> & { isDelinquent?: boolean };
 
 /** Step 1: optional customer (search or quick create) and pickup or delivery with address and freight. */
-export function CustomerStep({ clientId, state, dispatch, deliveryOnly = false, catalog }: Props) {
+export function CustomerStep({
+  clientId,
+  state,
+  dispatch,
+  deliveryOnly = false,
+  catalog,
+  freightQuote,
+}: Props) {
   const session = useSession();
   const [q, setQ] = useState('');
   const [results, setResults] = useState<CustomerHit[]>([]);
@@ -118,15 +127,15 @@ export function CustomerStep({ clientId, state, dispatch, deliveryOnly = false, 
   }, [catalog, detail.data]);
   const addresses = (useLocal ? local?.addresses : detail.data?.addresses) ?? [];
   const addressesLoaded = useLocal ? local !== undefined : !detail.isPending;
-  const address = addresses.find((a) => a.id === state.deliveryAddressId);
-  const orderCents = (() => {
-    const t = pdvTotals(state);
-    return t.finalAmountCents - t.freightCents;
-  })();
-  const [picked, setPicked] = useState<PickedFreight | null>(null);
-  const [distance, setDistance] = useState('');
-  const [quote, setQuote] = useState<DeliveryQuote | null>(null);
-  const [quoteError, setQuoteError] = useState<string | null>(null);
+  const { picked, setPicked, quote, error: quoteError, distance, setDistance } = freightQuote;
+
+  // The freight the page's quote set (a new address, a discount on the payment step): the field follows.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: follows the state's freight only
+  useEffect(() => {
+    const typed = centsOf(freight);
+    if (state.freightCents !== (Number.isNaN(typed) ? 0 : typed))
+      setFreight(centsToInput(state.freightCents));
+  }, [state.freightCents]);
 
   // A quote chosen in a freight simulator ("Usar na venda") becomes this sale's delivery freight.
   // biome-ignore lint/correctness/useExhaustiveDependencies: taken once, when the step opens
@@ -138,45 +147,6 @@ export function CustomerStep({ clientId, state, dispatch, deliveryOnly = false, 
     setFreight(text);
     setDelivery('delivery', state.deliveryAddressId, text);
   }, []);
-
-  // The own-delivery freight of the chosen address, from the shop's rules, with the reason.
-  const distanceKm = distance.trim() ? Number(distance.replace(',', '.')) : undefined;
-  const typedDistance = distanceKm !== undefined && Number.isFinite(distanceKm) ? distanceKm : undefined;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: re-quoted when the address, order value or distance change
-  useEffect(() => {
-    setQuote(null);
-    setQuoteError(null);
-    // Offline the quote needs the server: the operator types the freight.
-    if (state.typeOfSale !== 'delivery' || !address || (catalog && isOffline())) return;
-    const controller = new AbortController();
-    postDeliveryQuote(
-      {
-        subtotalCents: Math.max(0, orderCents),
-        address: {
-          zipCode: address.zipCode,
-          street: address.street,
-          number: address.number,
-          neighborhood: address.neighborhood,
-          city: address.city,
-          state: address.state,
-        },
-        distanceKm: typedDistance,
-      },
-      controller.signal,
-    )
-      .then((answer) => {
-        setQuote(answer);
-        if (answer.ok && answer.feeCents !== null && !picked) {
-          const text = centsToInput(answer.feeCents);
-          setFreight(text);
-          setDelivery('delivery', address.id, text);
-        }
-      })
-      .catch((error) => {
-        if ((error as Error).name !== 'AbortError') setQuoteError(errorMessage(error));
-      });
-    return () => controller.abort();
-  }, [state.typeOfSale, address?.id, orderCents, typedDistance, picked]);
 
   const setDelivery = (
     typeOfSale: 'store' | 'delivery',

@@ -16,13 +16,14 @@ import {
   CheckoutGrid,
   CheckoutStepper,
   CustomerStep,
+  FreightLine,
   GrandTotal,
   ItemsStep,
   PaymentStep,
   pdvPaymentCheck,
   pdvToSaleInput,
-  TotalLine,
   TotalsPanel,
+  useDeliveryFreight,
   usePdvState,
 } from '../checkout/index.ts';
 import { useTakePhoneOrder } from './api.ts';
@@ -38,6 +39,7 @@ export default function PhoneOrderPage() {
   const { user } = useSession();
   const register = useCurrentRegister();
   const { state, dispatch, totals } = usePdvState(user?.id, 'delivery-phone');
+  const freight = useDeliveryFreight(state, dispatch);
   const searchRef = useRef<HTMLInputElement | null>(null);
   const [finishing, setFinishing] = useState(false);
   const [finishError, setFinishError] = useState<string | null>(null);
@@ -106,7 +108,13 @@ export default function PhoneOrderPage() {
             />
           )}
           {step === 1 && (
-            <CustomerStep clientId={user.client.id} state={state} dispatch={dispatch} deliveryOnly />
+            <CustomerStep
+              clientId={user.client.id}
+              state={state}
+              dispatch={dispatch}
+              deliveryOnly
+              freightQuote={freight}
+            />
           )}
           {step === 2 && (
             <PaymentStep
@@ -120,7 +128,7 @@ export default function PhoneOrderPage() {
           )}
         </Box>
         <TotalsPanel spacing={1}>
-          <TotalLine label="Frete" value={formatCents(totals.freightCents)} />
+          <FreightLine cents={totals.freightCents} freight={freight} />
           <GrandTotal cents={totals.finalAmountCents} testId="pdv-final-amount" />
           {state.customer && (
             <Typography variant="body2" color="text.secondary">
