@@ -1,5 +1,6 @@
 import { type CustomerListItem, customerInputSchema } from '@balcao/core/customer';
 import { maskDocument, maskPhone } from '@balcao/core/document';
+import { customerApi } from '@balcao/core/endpoints/customer';
 import { formatCents } from '@balcao/core/money';
 import PersonAddIcon from '@mui/icons-material/PersonAdd';
 import Alert from '@mui/material/Alert';
@@ -21,12 +22,20 @@ import { useEffect, useState } from 'react';
 import { Form, FormError, FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
 import { centsOf, centsToInput, MoneyField } from '../../components/MoneyField.tsx';
 import { ApiError } from '../../lib/api.ts';
+import { useCall } from '../../lib/client.ts';
 import { formatTime } from '../../lib/format.ts';
 import { useSession } from '../auth/index.ts';
 import type { LocalCatalog, LocalCustomer } from '../offline/index.ts';
 import { isOffline, useOffline } from '../offline/index.ts';
-import { searchCustomers, useCustomerDetail, useQuickCustomer, useSellers } from '../sale/index.ts';
+import { searchCustomers, useCustomerDetail, useSellers } from '../sale/index.ts';
 import { takePickedFreight } from '../shipping/index.ts';
+import {
+  AddAddressForm,
+  AddressInputs,
+  type AddressValues,
+  addressInputOf,
+  emptyAddressValues,
+} from './DeliveryAddress.tsx';
 import type { DeliveryFreight } from './freight.tsx';
 import type { PdvAction, PdvState } from './state.ts';
 
@@ -174,7 +183,8 @@ export function CustomerStep({
     <Stack spacing={3}>
       <Box>
         <Typography component="h2" variant="h6" gutterBottom>
-          Cliente (opcional)
+          {/* A delivery needs the customer (the address is theirs): not optional then. */}
+          {state.typeOfSale === 'delivery' ? 'Cliente' : 'Cliente (opcional)'}
         </Typography>
         {state.customer ? (
           <Paper variant="outlined" sx={{ p: 2 }}>
@@ -273,10 +283,12 @@ export function CustomerStep({
             )}
             {creating ? (
               <QuickCustomerForm
+                withAddress={state.typeOfSale === 'delivery'}
                 onCancel={() => setCreating(false)}
-                onCreated={(c) => {
+                onCreated={(c, addressId) => {
                   setCreating(false);
                   dispatch({ type: 'customer', customer: c });
+                  if (addressId) setDelivery('delivery', addressId);
                 }}
               />
             ) : (
@@ -345,7 +357,15 @@ export function CustomerStep({
             {!state.customer ? (
               <Alert severity="info">Escolha o cliente para usar um endereço de entrega.</Alert>
             ) : addresses.length === 0 && addressesLoaded ? (
-              <Alert severity="warning">Este cliente não tem endereço cadastrado.</Alert>
+              <>
+                <Alert severity="warning">
+                  Este cliente não tem endereço cadastrado. Cadastre o endereço de entrega abaixo.
+                </Alert>
+                <AddAddressForm
+                  customerId={state.customer.id}
+                  onAdded={(a) => setDelivery('delivery', a.id)}
+                />
+              </>
             ) : (
               <TextField
                 select
@@ -404,22 +424,33 @@ export function CustomerStep({
 }
 
 function QuickCustomerForm({
+  withAddress,
   onCreated,
   onCancel,
 }: {
-  onCreated: (c: { id: number; name: string; document: string | null; phone: string | null }) => void;
+  /** A delivery: the customer's address is asked with the name (issue 30). */
+  withAddress: boolean;
+  onCreated: (
+    c: { id: number; name: string; document: string | null; phone: string | null },
+    addressId: number | null,
+  ) => void;
   onCancel: () => void;
 }) {
-  const form = useAppForm({
+  const form = useAppForm<QuickValues, unknown>({
     schema: customerInputSchema,
-    defaultValues: { name: '', phone: '', document: '' },
-    toInput: quickBody,
+    defaultValues: { name: '', phone: '', document: '', address: emptyAddressValues },
+    toInput: (v) => quickBody(v, withAddress),
+    // The address's issues go under its fields.
+    fieldOf: (path) => path.replace(/^addresses\.0\./, 'address.'),
   });
-  const quick = useQuickCustomer();
+  const create = useCall(customerApi.create);
   // What was typed goes to the API, which parses it with the same schema.
   const submit = async () => {
-    const created = await quick.mutateAsync(quickBody(form.getValues()));
-    onCreated({ id: created.id, name: created.name, document: created.document, phone: created.phone });
+    const created = await create.mutateAsync({ body: quickBody(form.getValues(), withAddress) as never });
+    onCreated(
+      { id: created.id, name: created.name, document: created.document, phone: created.phone },
+      created.addresses[0]?.id ?? null,
+    );
   };
   return (
     <Form form={form} onSubmit={submit} aria-label="Cadastro rápido de cliente">
@@ -428,6 +459,12 @@ function QuickCustomerForm({
           <FormTextField control={form.control} name="name" label="Nome" required autoFocus />
           <FormTextField control={form.control} name="phone" label="WhatsApp" mask={maskPhone} />
           <FormTextField control={form.control} name="document" label="CPF/CNPJ" mask={maskDocument} />
+          {withAddress && (
+            <>
+              <Typography variant="subtitle2">Endereço de entrega</Typography>
+              <AddressInputs control={form.control} setValue={form.setValue} prefix="address." />
+            </>
+          )}
           <FormError />
           <Stack direction="row" spacing={1}>
             <SubmitButton busyLabel="Cadastrando...">Cadastrar</SubmitButton>
@@ -439,9 +476,10 @@ function QuickCustomerForm({
   );
 }
 
-type QuickValues = { name: string; phone: string; document: string };
-const quickBody = ({ name, phone, document }: QuickValues) => ({
+type QuickValues = { name: string; phone: string; document: string; address: AddressValues };
+const quickBody = ({ name, phone, document, address }: QuickValues, withAddress: boolean) => ({
   name,
   phone: phone || null,
   document: document || null,
+  addresses: withAddress ? [addressInputOf(address)] : [],
 });
