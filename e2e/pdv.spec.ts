@@ -363,3 +363,84 @@ test('delivery freight follows the order value (issue 30): a discount taking the
     await closeRegisterViaApi(page, 2);
   }
 });
+
+test('phone order for a new customer (issue 30): the quick customer takes the address by CEP, a customer with none gets one in place (typed by hand when the CEP lookup cannot answer), no payment step without an address, the freight computed', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const token = await apiLogin(page, demoEmail(1));
+  const headers = { authorization: `Bearer ${token}` };
+  const barcode = ean13(`208${stamp}01`);
+  const product = await page.request.post('/v1/product', {
+    headers,
+    data: { name: `Marmita ${stamp}`, salePriceCents: 2500, barcode, stock: 20 },
+  });
+  expect(product.status(), await product.text()).toBe(201);
+  const bare = `Sem Endereço ${stamp}`;
+  const created = await page.request.post('/v1/customer', { headers, data: { name: bare } });
+  expect(created.status(), await created.text()).toBe(201);
+  await closeRegisterViaApi(page, 1);
+  try {
+    await loginAs(page, 1);
+    await page.goto('/dashboard/sale/delivery/new');
+    const opening = page.getByRole('dialog', { name: 'Abrir caixa' });
+    await opening.getByLabel('Valor de abertura').fill('10,00');
+    await opening.getByRole('button', { name: 'Abrir caixa' }).click();
+    await expect(opening).toBeHidden();
+    await page.getByTestId('pdv-search').click();
+    await scan(page, barcode);
+    await expect(page.getByTestId('pdv-line')).toHaveCount(1);
+    await page.getByRole('button', { name: 'Avançar' }).click();
+
+    // A delivery's customer is not optional, and there is no payment step without an address.
+    await expect(page.getByRole('heading', { name: 'Cliente', exact: true })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Cliente (opcional)' })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Avançar' })).toBeDisabled();
+    await expect(page.getByTestId('phone-order-needs-address')).toHaveText(
+      'Escolha o cliente e o endereço de entrega para avançar.',
+    );
+    await page.getByRole('button', { name: 'Pagamento' }).click();
+    await expect(page.getByRole('form', { name: 'Adicionar pagamento' })).toHaveCount(0);
+
+    // The quick customer: name, WhatsApp and the address by its CEP.
+    await page.getByRole('button', { name: 'Cadastrar cliente rápido' }).click();
+    const quick = page.getByRole('form', { name: 'Cadastro rápido de cliente' });
+    await quick.getByLabel('Nome').fill(`Cliente Novo ${stamp}`);
+    await quick.getByLabel('CEP').fill('01001000');
+    await expect(quick.getByLabel('Logradouro')).toHaveValue('Praça da Sé');
+    await expect(quick.getByLabel('Bairro')).toHaveValue('Sé');
+    await quick.getByLabel('Número').fill('100');
+    await quick.getByRole('button', { name: 'Cadastrar' }).click();
+    await expect(page.getByTestId('pdv-customer')).toHaveText(`Cliente Novo ${stamp}`);
+    await expect(page.getByLabel('Endereço de entrega')).toContainText('Praça da Sé, 100');
+    await expect(page.getByTestId('pdv-freight-reason')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Avançar' })).toBeEnabled();
+
+    // A customer with no address: the address is added in place; the CEP lookup has no connection
+    // here, so the operator types it.
+    await page.getByRole('button', { name: 'Trocar cliente' }).click();
+    await page.getByLabel(/Buscar cliente/).fill(bare);
+    await page.getByRole('list', { name: 'Clientes encontrados' }).getByText(bare).click();
+    await expect(page.getByText('Este cliente não tem endereço cadastrado.')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Avançar' })).toBeDisabled();
+    await page.route('**/v1/cep/**', (route) => route.abort('internetdisconnected'));
+    const place = page.getByRole('form', { name: 'Novo endereço de entrega' });
+    await place.getByLabel('CEP').fill('01310100');
+    await expect(place.getByTestId('cep-fallback')).toHaveText(
+      'Sem conexão para consultar o CEP. Preencha o endereço manualmente.',
+    );
+    await place.getByLabel('Logradouro').fill('Avenida Paulista');
+    await place.getByLabel('Número').fill('1000');
+    await place.getByLabel('Bairro').fill('Bela Vista');
+    await place.getByLabel('Cidade').fill('São Paulo');
+    await place.getByLabel('UF').click();
+    await page.getByRole('option', { name: 'SP', exact: true }).click();
+    await place.getByRole('button', { name: 'Salvar endereço' }).click();
+    await expect(page.getByLabel('Endereço de entrega')).toContainText('Avenida Paulista, 1000');
+    await expect(page.getByRole('button', { name: 'Avançar' })).toBeEnabled();
+    await page.getByRole('button', { name: 'Avançar' }).click();
+    await expect(page.getByRole('form', { name: 'Adicionar pagamento' })).toBeVisible();
+  } finally {
+    await closeRegisterViaApi(page, 1);
+  }
+});

@@ -203,7 +203,7 @@ export function AddAddressForm({
     onAdded(created as CustomerAddress);
   };
   return (
-    <Form form={form} onSubmit={() => submit(form.getValues())} aria-label="Endereço de entrega">
+    <Form form={form} onSubmit={() => submit(form.getValues())} aria-label="Novo endereço de entrega">
       <Paper variant="outlined" sx={{ p: 2 }}>
         <Stack spacing={2}>
           <Typography variant="subtitle2">Novo endereço de entrega</Typography>
