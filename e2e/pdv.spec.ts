@@ -399,7 +399,7 @@ test('phone order for a new customer (issue 30): the quick customer takes the ad
     await expect(page.getByTestId('phone-order-needs-address')).toHaveText(
       'Escolha o cliente e o endereço de entrega para avançar.',
     );
-    await page.getByRole('button', { name: 'Pagamento' }).click();
+    await page.getByRole('tab', { name: 'Pagamento' }).click();
     await expect(page.getByRole('form', { name: 'Adicionar pagamento' })).toHaveCount(0);
 
     // The quick customer: name, WhatsApp and the address by its CEP.
@@ -442,5 +442,76 @@ test('phone order for a new customer (issue 30): the quick customer takes the ad
     await expect(page.getByRole('form', { name: 'Adicionar pagamento' })).toBeVisible();
   } finally {
     await closeRegisterViaApi(page, 1);
+  }
+});
+
+test('axe on the PDV payment step with a sale under way (issue 30): two card payments alike, installments, Pix QR, cash with change, at 1280 and 390, light and dark', async ({
+  page,
+}) => {
+  test.setTimeout(150_000);
+  const token = await apiLogin(page, demoEmail(1));
+  const headers = { authorization: `Bearer ${token}` };
+  const barcode = ean13(`207${stamp}01`);
+  const product = await page.request.post('/v1/product', {
+    headers,
+    data: { name: `Bermuda ${stamp}`, salePriceCents: 9000, barcode, stock: 20 },
+  });
+  expect(product.status(), await product.text()).toBe(201);
+  await closeRegisterViaApi(page, 3);
+  try {
+    await loginAs(page, 3);
+    await page.goto('/dashboard/sale/pdv');
+    const opening = page.getByRole('dialog', { name: 'Abrir caixa' });
+    await opening.getByLabel('Valor de abertura').fill('10,00');
+    await opening.getByRole('button', { name: 'Abrir caixa' }).click();
+    await expect(opening).toBeHidden();
+    await expect(page.getByTestId('pdv-search')).toBeFocused();
+    await scan(page, barcode);
+    await expect(page.getByTestId('pdv-line')).toHaveCount(1);
+    await page.keyboard.press('F6');
+    const addPayment = page.getByRole('form', { name: 'Adicionar pagamento' });
+    const pay = async (method: string, amount: string, installments?: string) => {
+      await addPayment.getByLabel('Forma de pagamento').click();
+      await page.getByRole('option', { name: method, exact: true }).click();
+      await addPayment.getByLabel(method === 'Dinheiro' ? 'Valor recebido' : 'Valor').fill(amount);
+      if (installments) {
+        await addPayment.getByLabel('Parcelas').click();
+        await page.getByRole('option', { name: new RegExp(`^${installments}x`) }).click();
+      }
+      await addPayment.getByRole('button', { name: 'Adicionar' }).click();
+    };
+    await pay('Cartão de crédito', '20,00');
+    await pay('Cartão de crédito', '20,00');
+    await pay('Cartão de crédito', '30,00', '3');
+    await pay('Pix QR Code estático', '10,00');
+    await pay('Dinheiro', '20,00');
+    await expect(page.getByTestId('pdv-payment')).toHaveCount(5);
+    // Two payments alike are named apart.
+    await expect(
+      page.getByRole('button', { name: 'Remover pagamento Cartão de crédito R$ 20,00, 1º' }),
+    ).toBeVisible();
+    await expect(
+      page.getByRole('button', { name: 'Remover pagamento Cartão de crédito R$ 20,00, 2º' }),
+    ).toBeVisible();
+
+    const problems: string[] = [];
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await expect(page.getByTestId('pdv-payment')).toHaveCount(5);
+        const result = await new AxeBuilder({ page }).analyze();
+        for (const v of result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical'))
+          problems.push(
+            `${width} ${scheme}: ${v.id} ${v.nodes
+              .map((n) => n.target.join(' '))
+              .slice(0, 3)
+              .join(', ')}`,
+          );
+      }
+    }
+    expect(problems).toEqual([]);
+  } finally {
+    await closeRegisterViaApi(page, 3);
   }
 });
