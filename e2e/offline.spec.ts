@@ -622,6 +622,7 @@ test("waiter offline (issue 30): after an offline reload the tab opens, the sear
     await found.getByRole('button', { name: new RegExp(burger) }).click();
     const options = phone.getByRole('dialog', { name: burger });
     await expect(options).toContainText(`Escolha 1 em Ponto da carne ${stamp}`);
+    await phone.screenshot({ path: '/tmp/h30-checkout/waiter-offline-options-390.png' });
     await expect(options.getByRole('button', { name: 'Adicionar' })).toBeDisabled();
     await options.getByLabel('Ao ponto').check();
     await options.getByRole('button', { name: 'Adicionar' }).click();
@@ -630,6 +631,7 @@ test("waiter offline (issue 30): after an offline reload the tab opens, the sear
     await draft.getByRole('button', { name: 'Adicionar' }).click();
     await expect(phone.getByTestId('outbox')).toHaveText('1 pedido na fila');
     await expect(phone.getByText('Na fila', { exact: true })).toBeVisible();
+    await phone.screenshot({ path: '/tmp/h30-checkout/waiter-offline-queued-390.png', fullPage: true });
 
     // Back online: the line reaches the tab, no refusal.
     await context.setOffline(false);

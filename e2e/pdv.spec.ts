@@ -339,6 +339,10 @@ test('delivery freight follows the order value (issue 30): a discount taking the
     await expect(page.getByTestId('freight-reason')).not.toContainText('Grátis');
     await expect(page.getByTestId('freight-reason')).toContainText('R$ 7,00');
     await expect(page.getByTestId('pdv-final-amount')).toHaveText('R$ 52,00');
+    await page.screenshot({ path: '/tmp/h30-checkout/pdv-freight-back-1280.png', fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: '/tmp/h30-checkout/pdv-freight-back-390.png', fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 800 });
     // And back above the threshold: free again.
     await page.getByLabel('Desconto na venda').fill('5,00');
     await expect(page.getByTestId('pdv-freight')).toHaveText('R$ 0,00');
@@ -435,6 +439,10 @@ test('phone order for a new customer (issue 30): the quick customer takes the ad
     await place.getByLabel('Cidade').fill('São Paulo');
     await place.getByLabel('UF').click();
     await page.getByRole('option', { name: 'SP', exact: true }).click();
+    await page.screenshot({ path: '/tmp/h30-checkout/phone-order-address-1280.png', fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: '/tmp/h30-checkout/phone-order-address-390.png', fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 800 });
     await place.getByRole('button', { name: 'Salvar endereço' }).click();
     await expect(page.getByLabel('Endereço de entrega')).toContainText('Avenida Paulista, 1000');
     await expect(page.getByRole('button', { name: 'Avançar' })).toBeEnabled();
