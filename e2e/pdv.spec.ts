@@ -327,26 +327,26 @@ test('delivery freight follows the order value (issue 30): a discount taking the
     await page.getByLabel(/Buscar cliente/).fill(customerName);
     await page.getByRole('list', { name: 'Clientes encontrados' }).getByText(customerName).click();
     await page.getByLabel('Entrega', { exact: true }).check();
-    await expect(page.getByTestId('freight-reason')).toContainText('Grátis acima de R$ 50,00');
-    await expect(page.getByTestId('pdv-freight')).toHaveText('R$ 0,00');
+    await expect(page.getByTestId('pdv-freight-reason')).toContainText('Grátis acima de R$ 50,00');
     await expect(page.getByTestId('pdv-final-amount')).toHaveText('R$ 60,00');
 
     // The discount on the payment step takes the order to R$ 45,00: the R$ 7,00 freight is back at
     // once, with its reason, without going back a step.
     await page.keyboard.press('F6');
     await page.getByLabel('Desconto na venda').fill('15,00');
+    await expect(page.getByTestId('pdv-final-amount')).toHaveText('R$ 52,00');
     await expect(page.getByTestId('pdv-freight')).toHaveText('R$ 7,00');
     await expect(page.getByTestId('freight-reason')).not.toContainText('Grátis');
     await expect(page.getByTestId('freight-reason')).toContainText('R$ 7,00');
-    await expect(page.getByTestId('pdv-final-amount')).toHaveText('R$ 52,00');
     await page.screenshot({ path: '/tmp/h30-checkout/pdv-freight-back-1280.png', fullPage: true });
     await page.setViewportSize({ width: 390, height: 844 });
     await page.screenshot({ path: '/tmp/h30-checkout/pdv-freight-back-390.png', fullPage: true });
     await page.setViewportSize({ width: 1280, height: 800 });
     // And back above the threshold: free again.
     await page.getByLabel('Desconto na venda').fill('5,00');
-    await expect(page.getByTestId('pdv-freight')).toHaveText('R$ 0,00');
     await expect(page.getByTestId('pdv-final-amount')).toHaveText('R$ 55,00');
+    await expect(page.getByTestId('pdv-freight')).toHaveText('R$ 0,00');
+    await expect(page.getByTestId('freight-reason')).toContainText('Grátis acima de R$ 50,00');
 
     // The budget: the same on its conditions step.
     await page.goto('/dashboard/budget/pdv');
@@ -357,7 +357,7 @@ test('delivery freight follows the order value (issue 30): a discount taking the
     await page.getByLabel(/Buscar cliente/).fill(customerName);
     await page.getByRole('list', { name: 'Clientes encontrados' }).getByText(customerName).click();
     await page.getByLabel('Entrega', { exact: true }).check();
-    await expect(page.getByTestId('freight-reason')).toContainText('Grátis acima de R$ 50,00');
+    await expect(page.getByTestId('pdv-freight-reason')).toContainText('Grátis acima de R$ 50,00');
     await page.getByRole('button', { name: 'Avançar' }).click();
     await page.getByLabel('Desconto na venda').fill('15,00');
     await expect(page.getByTestId('pdv-freight')).toHaveText('R$ 7,00');
