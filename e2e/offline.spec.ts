@@ -52,25 +52,29 @@ async function offlineSalesOf(page: Page, api: Api, productName: string): Promis
   return details.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
 }
 
-/** The service worker controls the page (shell precached) and the local catalog has synced. */
-async function readyForOffline(page: Page) {
+/**
+ * The service worker controls the page (shell precached) and the local catalog has synced (`mark`:
+ * the meta key the sync writes last; the waiter PDV syncs products only).
+ */
+async function readyForOffline(page: Page, mark = 'stock.settings') {
   await page.evaluate(async () => {
     await navigator.serviceWorker.ready;
   });
   await expect
     .poll(
       () =>
-        page.evaluate(async () => {
+        page.evaluate(async (mark) => {
           const dbs = await indexedDB.databases();
           const name = dbs.find((d) => d.name?.startsWith('balcao-'))?.name;
           if (!name) return null;
           return new Promise<unknown>((resolve) => {
             const open = indexedDB.open(name);
+            const key = mark;
             open.onsuccess = () => {
               const db = open.result;
               if (!db.objectStoreNames.contains('meta')) return resolve(null);
               // The last thing a sync keeps (OfflineSync): the stock rule.
-              const get = db.transaction('meta').objectStore('meta').get('stock.settings');
+              const get = db.transaction('meta').objectStore('meta').get(key);
               get.onsuccess = () => {
                 resolve(get.result?.value ?? null);
                 db.close();
@@ -79,7 +83,7 @@ async function readyForOffline(page: Page) {
             };
             open.onerror = () => resolve(null);
           });
-        }),
+        }, mark),
       { timeout: 20_000 },
     )
     .not.toBeNull();
@@ -547,5 +551,99 @@ test('offline stock, addresses and register cash: stock shown and lowered by an 
     // (the context's requests are offline too) and hide the step's own error behind a timeout.
     await context.setOffline(false);
     await setRule(previous.allowNegativeStock);
+  }
+});
+
+test("waiter offline (issue 30): after an offline reload the tab opens, the search and a category list the phone's copy, X-Burger's required 'Ponto da carne' is asked, and the queued line goes through on reconnect", async ({
+  browser,
+  page,
+}) => {
+  test.setTimeout(150_000);
+  const api = await adminApi(page);
+  const post = async (url: string, data: unknown) => {
+    const res = await page.request.post(`/v1${url}`, { headers: api.headers, data });
+    expect(res.status(), await res.text()).toBe(201);
+    return res.json();
+  };
+  const category = await post('/product-category', { name: `Lanches W${stamp}` });
+  const point = await post('/product-additional', {
+    name: `Ponto da carne ${stamp}`,
+    minQuantity: 1,
+    maxQuantity: 1,
+    items: [
+      { name: 'Mal passado', priceCents: 0 },
+      { name: 'Ao ponto', priceCents: 0 },
+      { name: 'Bem passado', priceCents: 0 },
+    ],
+  });
+  const burger = `X-Burger W${stamp}`;
+  const juice = `Suco W${stamp}`;
+  await post('/product', {
+    name: burger,
+    salePriceCents: 2200,
+    categoryId: category.id,
+    stock: 50,
+    additionalGroupIds: [point.id],
+  });
+  await post('/product', { name: juice, salePriceCents: 800, categoryId: category.id, stock: 50 });
+
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true });
+  const phone = await context.newPage();
+  try {
+    await loginAs(phone, 5);
+    await phone.goto('/dashboard/sale/waiter-pdv');
+    await phone.getByRole('button', { name: 'Nova comanda' }).click();
+    const dialog = phone.getByRole('dialog', { name: 'Nova comanda' });
+    await dialog.getByLabel('Mesa').fill(`W${stamp}`);
+    await dialog.getByRole('button', { name: 'Abrir comanda' }).click();
+    const heading = phone.getByRole('heading', { name: new RegExp(`^Comanda \\d+ · Mesa W${stamp}$`) });
+    await expect(heading).toBeVisible();
+    const number = Number(/Comanda (\d+)/.exec((await heading.textContent()) ?? '')?.[1]);
+    await phone.getByRole('button', { name: 'Voltar às comandas' }).click();
+    const tabButton = phone.getByRole('button', { name: `Comanda ${number} mesa W${stamp}` });
+    await expect(tabButton).toBeVisible();
+    await readyForOffline(phone, 'products.until');
+
+    // Offline, the page reloaded: the tab list as last seen, and the tab opens.
+    await context.setOffline(true);
+    await phone.reload();
+    await expect(phone.getByTestId('offline-banner')).toBeVisible();
+    await tabButton.click();
+    await expect(heading).toBeVisible();
+
+    // The category chip lists the phone's copy of its products (not only the favourites).
+    await phone.getByRole('button', { name: `Lanches W${stamp}` }).click();
+    const found = phone.getByRole('list', { name: 'Produtos encontrados' });
+    await expect(found.getByRole('button', { name: new RegExp(juice) })).toBeVisible();
+    await expect(found.getByRole('button', { name: new RegExp(burger) })).toBeVisible();
+
+    // The search too; X-Burger asks its required choice as online.
+    await phone.getByLabel('Buscar produto').fill(burger);
+    await found.getByRole('button', { name: new RegExp(burger) }).click();
+    const options = phone.getByRole('dialog', { name: burger });
+    await expect(options).toContainText(`Escolha 1 em Ponto da carne ${stamp}`);
+    await phone.screenshot({ path: '/tmp/h30-checkout/waiter-offline-options-390.png' });
+    await expect(options.getByRole('button', { name: 'Adicionar' })).toBeDisabled();
+    await options.getByLabel('Ao ponto').check();
+    await options.getByRole('button', { name: 'Adicionar' }).click();
+    const draft = phone.getByTestId('add-item-draft');
+    await expect(draft).toContainText('+ Ao ponto');
+    await draft.getByRole('button', { name: 'Adicionar' }).click();
+    await expect(phone.getByTestId('outbox')).toHaveText('1 pedido na fila');
+    await expect(phone.getByText('Na fila', { exact: true })).toBeVisible();
+    await phone.screenshot({ path: '/tmp/h30-checkout/waiter-offline-queued-390.png', fullPage: true });
+
+    // Back online: the line reaches the tab, no refusal.
+    await context.setOffline(false);
+    await expect(phone.getByTestId('outbox')).toBeHidden({ timeout: 15_000 });
+    await expect(phone.getByText(`1 x ${burger}`, { exact: true })).toBeVisible();
+    await expect(phone.getByRole('alert').filter({ hasText: 'comanda' })).toHaveCount(0);
+    const tabs = await (await page.request.get('/v1/comanda', { headers: api.headers })).json();
+    const tabId = tabs.tabs.find((t: { number: number }) => t.number === number).id;
+    const tab = await (await page.request.get(`/v1/comanda/${tabId}`, { headers: api.headers })).json();
+    const line = tab.lines.find((l: { description: string }) => l.description.startsWith(burger));
+    expect(line.additionals.map((a: { name: string }) => a.name)).toEqual(['Ao ponto']);
+  } finally {
+    await context.close();
   }
 });

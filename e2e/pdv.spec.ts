@@ -256,3 +256,270 @@ for (const scheme of ['light', 'dark'] as const) {
     expect(problems).toEqual([]);
   });
 }
+
+test('delivery freight follows the order value (issue 30): a discount taking the order below the free threshold brings the freight back at once, with the reason, in the PDV and in the budget', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const token = await apiLogin(page, demoEmail(1));
+  const headers = { authorization: `Bearer ${token}` };
+  const me = await (await page.request.get('/v1/user/me', { headers })).json();
+  const sets = await (
+    await page.request.get(`/v1/shipping-settings/client/${me.user.client.id}`, { headers })
+  ).json();
+  const { id: ruleId, clientId: _c, createdAt: _a, ...rule } = sets[0];
+  const put = async (changes: Record<string, unknown>) => {
+    const current = await (await page.request.get(`/v1/shipping-settings/${ruleId}`, { headers })).json();
+    const res = await page.request.put(`/v1/shipping-settings/${ruleId}`, {
+      headers,
+      data: { ...rule, ...changes, updatedAt: current.updatedAt },
+    });
+    expect(res.status(), await res.text()).toBe(200);
+  };
+  const barcode = ean13(`209${stamp}01`);
+  const name = `Jaqueta ${stamp}`;
+  const product = await page.request.post('/v1/product', {
+    headers,
+    data: { name, salePriceCents: 6000, barcode, stock: 20 },
+  });
+  expect(product.status(), await product.text()).toBe(201);
+  const customerName = `Cliente Frete ${stamp}`;
+  const customer = await page.request.post('/v1/customer', {
+    headers,
+    data: {
+      name: customerName,
+      addresses: [
+        {
+          zipCode: '01001-000',
+          street: 'Praça da Sé',
+          number: '10',
+          neighborhood: 'Centro',
+          city: 'São Paulo',
+          state: 'SP',
+          isDefault: true,
+        },
+      ],
+    },
+  });
+  expect(customer.status(), await customer.text()).toBe(201);
+  await closeRegisterViaApi(page, 2);
+  await put({
+    feeMode: 'fixed',
+    fixedPriceCents: 700,
+    freeAboveCents: 5000,
+    minOrderCents: 0,
+    notServedNeighborhoods: [],
+    notServedCepRanges: [],
+    active: true,
+    isDefault: true,
+  });
+  try {
+    await loginAs(page, 2);
+    await page.goto('/dashboard/sale/pdv');
+    const opening = page.getByRole('dialog', { name: 'Abrir caixa' });
+    await opening.getByLabel('Valor de abertura').fill('10,00');
+    await opening.getByRole('button', { name: 'Abrir caixa' }).click();
+    await expect(opening).toBeHidden();
+    await expect(page.getByTestId('pdv-search')).toBeFocused();
+    await scan(page, barcode);
+    await expect(page.getByTestId('pdv-line')).toHaveCount(1);
+    await page.keyboard.press('F4');
+    await page.getByLabel(/Buscar cliente/).fill(customerName);
+    await page.getByRole('list', { name: 'Clientes encontrados' }).getByText(customerName).click();
+    await page.getByLabel('Entrega', { exact: true }).check();
+    await expect(page.getByTestId('pdv-freight-reason')).toContainText('Grátis acima de R$ 50,00');
+    await expect(page.getByTestId('pdv-final-amount')).toHaveText('R$ 60,00');
+
+    // The discount on the payment step takes the order to R$ 45,00: the R$ 7,00 freight is back at
+    // once, with its reason, without going back a step.
+    await page.keyboard.press('F6');
+    await page.getByLabel('Desconto na venda').fill('15,00');
+    await expect(page.getByTestId('pdv-final-amount')).toHaveText('R$ 52,00');
+    await expect(page.getByTestId('pdv-freight')).toHaveText('R$ 7,00');
+    await expect(page.getByTestId('freight-reason')).not.toContainText('Grátis');
+    await expect(page.getByTestId('freight-reason')).toContainText('R$ 7,00');
+    await page.screenshot({ path: '/tmp/h30-checkout/pdv-freight-back-1280.png', fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: '/tmp/h30-checkout/pdv-freight-back-390.png', fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    // And back above the threshold: free again.
+    await page.getByLabel('Desconto na venda').fill('5,00');
+    await expect(page.getByTestId('pdv-final-amount')).toHaveText('R$ 55,00');
+    await expect(page.getByTestId('pdv-freight')).toHaveText('R$ 0,00');
+    await expect(page.getByTestId('freight-reason')).toContainText('Grátis acima de R$ 50,00');
+
+    // The budget: the same on its conditions step.
+    await page.goto('/dashboard/budget/pdv');
+    await page.getByTestId('pdv-search').focus();
+    await scan(page, barcode);
+    await expect(page.getByTestId('pdv-line')).toHaveCount(1);
+    await page.getByRole('button', { name: 'Avançar' }).click();
+    await page.getByLabel(/Buscar cliente/).fill(customerName);
+    await page.getByRole('list', { name: 'Clientes encontrados' }).getByText(customerName).click();
+    await page.getByLabel('Entrega', { exact: true }).check();
+    await expect(page.getByTestId('pdv-freight-reason')).toContainText('Grátis acima de R$ 50,00');
+    await page.getByRole('button', { name: 'Avançar' }).click();
+    await page.getByLabel('Desconto na venda').fill('15,00');
+    await expect(page.getByTestId('pdv-freight')).toHaveText('R$ 7,00');
+    await expect(page.getByTestId('freight-reason')).not.toContainText('Grátis');
+  } finally {
+    await put({});
+    await closeRegisterViaApi(page, 2);
+  }
+});
+
+test('phone order for a new customer (issue 30): the quick customer takes the address by CEP, a customer with none gets one in place (typed by hand when the CEP lookup cannot answer), no payment step without an address, the freight computed', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const token = await apiLogin(page, demoEmail(1));
+  const headers = { authorization: `Bearer ${token}` };
+  const barcode = ean13(`208${stamp}01`);
+  const product = await page.request.post('/v1/product', {
+    headers,
+    data: { name: `Marmita ${stamp}`, salePriceCents: 2500, barcode, stock: 20 },
+  });
+  expect(product.status(), await product.text()).toBe(201);
+  const bare = `Sem Endereço ${stamp}`;
+  const created = await page.request.post('/v1/customer', { headers, data: { name: bare } });
+  expect(created.status(), await created.text()).toBe(201);
+  await closeRegisterViaApi(page, 1);
+  try {
+    await loginAs(page, 1);
+    await page.goto('/dashboard/sale/delivery/new');
+    const opening = page.getByRole('dialog', { name: 'Abrir caixa' });
+    await opening.getByLabel('Valor de abertura').fill('10,00');
+    await opening.getByRole('button', { name: 'Abrir caixa' }).click();
+    await expect(opening).toBeHidden();
+    await page.getByTestId('pdv-search').click();
+    await scan(page, barcode);
+    await expect(page.getByTestId('pdv-line')).toHaveCount(1);
+    await page.getByRole('button', { name: 'Avançar' }).click();
+
+    // A delivery's customer is not optional, and there is no payment step without an address.
+    await expect(page.getByRole('heading', { name: 'Cliente', exact: true })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Cliente (opcional)' })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Avançar' })).toBeDisabled();
+    await expect(page.getByTestId('phone-order-needs-address')).toHaveText(
+      'Escolha o cliente e o endereço de entrega para avançar.',
+    );
+    await page.getByRole('tab', { name: 'Pagamento' }).click();
+    await expect(page.getByRole('form', { name: 'Adicionar pagamento' })).toHaveCount(0);
+
+    // The quick customer: name, WhatsApp and the address by its CEP.
+    await page.getByRole('button', { name: 'Cadastrar cliente rápido' }).click();
+    const quick = page.getByRole('form', { name: 'Cadastro rápido de cliente' });
+    await quick.getByLabel('Nome').fill(`Cliente Novo ${stamp}`);
+    await quick.getByLabel('CEP').fill('01001000');
+    await expect(quick.getByLabel('Logradouro')).toHaveValue('Praça da Sé');
+    await expect(quick.getByLabel('Bairro')).toHaveValue('Sé');
+    await quick.getByLabel('Número').fill('100');
+    await quick.getByRole('button', { name: 'Cadastrar' }).click();
+    await expect(page.getByTestId('pdv-customer')).toHaveText(`Cliente Novo ${stamp}`);
+    await expect(page.getByLabel('Endereço de entrega')).toContainText('Praça da Sé, 100');
+    await expect(page.getByTestId('pdv-freight-reason')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Avançar' })).toBeEnabled();
+
+    // A customer with no address: the address is added in place; the CEP lookup has no connection
+    // here, so the operator types it.
+    await page.getByRole('button', { name: 'Trocar cliente' }).click();
+    await page.getByLabel(/Buscar cliente/).fill(bare);
+    await page.getByRole('list', { name: 'Clientes encontrados' }).getByText(bare).click();
+    await expect(page.getByText('Este cliente não tem endereço cadastrado.')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Avançar' })).toBeDisabled();
+    await page.route('**/v1/cep/**', (route) => route.abort('internetdisconnected'));
+    const place = page.getByRole('form', { name: 'Novo endereço de entrega' });
+    await place.getByLabel('CEP').fill('01310100');
+    await expect(place.getByTestId('cep-fallback')).toHaveText(
+      'Sem conexão para consultar o CEP. Preencha o endereço manualmente.',
+    );
+    await place.getByLabel('Logradouro').fill('Avenida Paulista');
+    await place.getByLabel('Número').fill('1000');
+    await place.getByLabel('Bairro').fill('Bela Vista');
+    await place.getByLabel('Cidade').fill('São Paulo');
+    await place.getByLabel('UF').click();
+    await page.getByRole('option', { name: 'SP', exact: true }).click();
+    await page.screenshot({ path: '/tmp/h30-checkout/phone-order-address-1280.png', fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: '/tmp/h30-checkout/phone-order-address-390.png', fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await place.getByRole('button', { name: 'Salvar endereço' }).click();
+    await expect(page.getByLabel('Endereço de entrega')).toContainText('Avenida Paulista, 1000');
+    await expect(page.getByRole('button', { name: 'Avançar' })).toBeEnabled();
+    await page.getByRole('button', { name: 'Avançar' }).click();
+    await expect(page.getByRole('form', { name: 'Adicionar pagamento' })).toBeVisible();
+  } finally {
+    await closeRegisterViaApi(page, 1);
+  }
+});
+
+test('axe on the PDV payment step with a sale under way (issue 30): two card payments alike, installments, Pix QR, cash with change, at 1280 and 390, light and dark', async ({
+  page,
+}) => {
+  test.setTimeout(150_000);
+  const token = await apiLogin(page, demoEmail(1));
+  const headers = { authorization: `Bearer ${token}` };
+  const barcode = ean13(`207${stamp}01`);
+  const product = await page.request.post('/v1/product', {
+    headers,
+    data: { name: `Bermuda ${stamp}`, salePriceCents: 9000, barcode, stock: 20 },
+  });
+  expect(product.status(), await product.text()).toBe(201);
+  await closeRegisterViaApi(page, 3);
+  try {
+    await loginAs(page, 3);
+    await page.goto('/dashboard/sale/pdv');
+    const opening = page.getByRole('dialog', { name: 'Abrir caixa' });
+    await opening.getByLabel('Valor de abertura').fill('10,00');
+    await opening.getByRole('button', { name: 'Abrir caixa' }).click();
+    await expect(opening).toBeHidden();
+    await expect(page.getByTestId('pdv-search')).toBeFocused();
+    await scan(page, barcode);
+    await expect(page.getByTestId('pdv-line')).toHaveCount(1);
+    await page.keyboard.press('F6');
+    const addPayment = page.getByRole('form', { name: 'Adicionar pagamento' });
+    const pay = async (method: string, amount: string, installments?: string) => {
+      await addPayment.getByLabel('Forma de pagamento').click();
+      await page.getByRole('option', { name: method, exact: true }).click();
+      await addPayment.getByLabel(method === 'Dinheiro' ? 'Valor recebido' : 'Valor').fill(amount);
+      if (installments) {
+        await addPayment.getByLabel('Parcelas').click();
+        await page.getByRole('option', { name: new RegExp(`^${installments}x`) }).click();
+      }
+      await addPayment.getByRole('button', { name: 'Adicionar' }).click();
+    };
+    await pay('Cartão de crédito', '20,00');
+    await pay('Cartão de crédito', '20,00');
+    await pay('Cartão de crédito', '30,00', '3');
+    await pay('Pix QR Code estático', '10,00');
+    await pay('Dinheiro', '20,00');
+    await expect(page.getByTestId('pdv-payment')).toHaveCount(5);
+    // Two payments alike are named apart.
+    await expect(
+      page.getByRole('button', { name: 'Remover pagamento Cartão de crédito R$ 20,00, 1º' }),
+    ).toBeVisible();
+    await expect(
+      page.getByRole('button', { name: 'Remover pagamento Cartão de crédito R$ 20,00, 2º' }),
+    ).toBeVisible();
+
+    const problems: string[] = [];
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await expect(page.getByTestId('pdv-payment')).toHaveCount(5);
+        const result = await new AxeBuilder({ page }).analyze();
+        for (const v of result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical'))
+          problems.push(
+            `${width} ${scheme}: ${v.id} ${v.nodes
+              .map((n) => n.target.join(' '))
+              .slice(0, 3)
+              .join(', ')}`,
+          );
+      }
+    }
+    expect(problems).toEqual([]);
+  } finally {
+    await closeRegisterViaApi(page, 3);
+  }
+});

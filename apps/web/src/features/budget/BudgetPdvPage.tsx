@@ -21,11 +21,13 @@ import {
   CheckoutStepper,
   CustomerStep,
   DiscountAndCoupon,
+  FreightLine,
   GrandTotal,
   ItemsStep,
   type PdvState,
   TotalLine,
   TotalsPanel,
+  useDeliveryFreight,
   usePdvState,
 } from '../checkout/index.ts';
 import { useCreateBudget } from './api.ts';
@@ -70,6 +72,8 @@ export default function BudgetPdvPage() {
   const user = session.user;
   const navigate = useNavigate();
   const { state, dispatch, totals } = usePdvState(user?.id, 'budget');
+  // Re-quoted whenever the order's value changes (a discount on the conditions step, issue 30).
+  const freight = useDeliveryFreight(state, dispatch);
   const extrasKey = `budget-extras:${user?.id ?? 0}`;
   const [extras, setExtrasState] = useState<Extras>(() => loadPersisted(extrasKey, NO_EXTRAS));
   const setExtras = (changes: Partial<Extras>) =>
@@ -136,7 +140,14 @@ export default function BudgetPdvPage() {
               emptyText="Nenhum item no orçamento. Busque um produto para começar."
             />
           )}
-          {step === 1 && <CustomerStep clientId={user.client.id} state={state} dispatch={dispatch} />}
+          {step === 1 && (
+            <CustomerStep
+              clientId={user.client.id}
+              state={state}
+              dispatch={dispatch}
+              freightQuote={freight}
+            />
+          )}
           {step === 2 && (
             <Stack spacing={3}>
               <DiscountAndCoupon state={state} totals={totals} dispatch={dispatch} coupon={false} />
@@ -197,7 +208,11 @@ export default function BudgetPdvPage() {
               value={`- ${formatCents(totals.itemsDiscountCents + totals.discountCents)}`}
             />
           )}
-          {totals.freightCents > 0 && <TotalLine label="Frete" value={formatCents(totals.freightCents)} />}
+          {state.typeOfSale === 'delivery' ? (
+            <FreightLine cents={totals.freightCents} freight={freight} />
+          ) : (
+            totals.freightCents > 0 && <TotalLine label="Frete" value={formatCents(totals.freightCents)} />
+          )}
           <Divider />
           <GrandTotal cents={totals.finalAmountCents} testId="budget-final-amount" />
           {state.customer && (

@@ -1,7 +1,7 @@
 import { type CustomerListItem, customerInputSchema } from '@balcao/core/customer';
 import { maskDocument, maskPhone } from '@balcao/core/document';
+import { customerApi } from '@balcao/core/endpoints/customer';
 import { formatCents } from '@balcao/core/money';
-import type { DeliveryQuote } from '@balcao/core/shipping';
 import PersonAddIcon from '@mui/icons-material/PersonAdd';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -21,14 +21,23 @@ import Typography from '@mui/material/Typography';
 import { useEffect, useState } from 'react';
 import { Form, FormError, FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
 import { centsOf, centsToInput, MoneyField } from '../../components/MoneyField.tsx';
-import { ApiError, errorMessage } from '../../lib/api.ts';
+import { ApiError } from '../../lib/api.ts';
+import { useCall } from '../../lib/client.ts';
 import { formatTime } from '../../lib/format.ts';
 import { useSession } from '../auth/index.ts';
 import type { LocalCatalog, LocalCustomer } from '../offline/index.ts';
 import { isOffline, useOffline } from '../offline/index.ts';
-import { searchCustomers, useCustomerDetail, useQuickCustomer, useSellers } from '../sale/index.ts';
-import { type PickedFreight, postDeliveryQuote, takePickedFreight } from '../shipping/index.ts';
-import { type PdvAction, type PdvState, pdvTotals } from './state.ts';
+import { searchCustomers, useCustomerDetail, useSellers } from '../sale/index.ts';
+import { takePickedFreight } from '../shipping/index.ts';
+import {
+  AddAddressForm,
+  AddressInputs,
+  type AddressValues,
+  addressInputOf,
+  emptyAddressValues,
+} from './DeliveryAddress.tsx';
+import type { DeliveryFreight } from './freight.tsx';
+import type { PdvAction, PdvState } from './state.ts';
 
 type Props = {
   clientId: number;
@@ -38,12 +47,21 @@ type Props = {
   deliveryOnly?: boolean;
   /** The local copy (issue 21): searched when the PDV is offline. Without it, the server only. */
   catalog?: LocalCatalog;
+  /** The page's own-delivery quote (freight.ts): re-quoted whenever the order's value changes. */
+  freightQuote: DeliveryFreight;
 };
 
 type CustomerHit = Pick<CustomerListItem, 'id' | 'name' | 'document' | 'phone'> & { isDelinquent?: boolean };
 
 /** Step 1: optional customer (search or quick create) and pickup or delivery with address and freight. */
-export function CustomerStep({ clientId, state, dispatch, deliveryOnly = false, catalog }: Props) {
+export function CustomerStep({
+  clientId,
+  state,
+  dispatch,
+  deliveryOnly = false,
+  catalog,
+  freightQuote,
+}: Props) {
   const session = useSession();
   const [q, setQ] = useState('');
   const [results, setResults] = useState<CustomerHit[]>([]);
@@ -118,15 +136,15 @@ export function CustomerStep({ clientId, state, dispatch, deliveryOnly = false, 
   }, [catalog, detail.data]);
   const addresses = (useLocal ? local?.addresses : detail.data?.addresses) ?? [];
   const addressesLoaded = useLocal ? local !== undefined : !detail.isPending;
-  const address = addresses.find((a) => a.id === state.deliveryAddressId);
-  const orderCents = (() => {
-    const t = pdvTotals(state);
-    return t.finalAmountCents - t.freightCents;
-  })();
-  const [picked, setPicked] = useState<PickedFreight | null>(null);
-  const [distance, setDistance] = useState('');
-  const [quote, setQuote] = useState<DeliveryQuote | null>(null);
-  const [quoteError, setQuoteError] = useState<string | null>(null);
+  const { picked, setPicked, quote, error: quoteError, distance, setDistance } = freightQuote;
+
+  // The freight the page's quote set (a new address, a discount on the payment step): the field follows.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: follows the state's freight only
+  useEffect(() => {
+    const typed = centsOf(freight);
+    if (state.freightCents !== (Number.isNaN(typed) ? 0 : typed))
+      setFreight(centsToInput(state.freightCents));
+  }, [state.freightCents]);
 
   // A quote chosen in a freight simulator ("Usar na venda") becomes this sale's delivery freight.
   // biome-ignore lint/correctness/useExhaustiveDependencies: taken once, when the step opens
@@ -138,45 +156,6 @@ export function CustomerStep({ clientId, state, dispatch, deliveryOnly = false, 
     setFreight(text);
     setDelivery('delivery', state.deliveryAddressId, text);
   }, []);
-
-  // The own-delivery freight of the chosen address, from the shop's rules, with the reason.
-  const distanceKm = distance.trim() ? Number(distance.replace(',', '.')) : undefined;
-  const typedDistance = distanceKm !== undefined && Number.isFinite(distanceKm) ? distanceKm : undefined;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: re-quoted when the address, order value or distance change
-  useEffect(() => {
-    setQuote(null);
-    setQuoteError(null);
-    // Offline the quote needs the server: the operator types the freight.
-    if (state.typeOfSale !== 'delivery' || !address || (catalog && isOffline())) return;
-    const controller = new AbortController();
-    postDeliveryQuote(
-      {
-        subtotalCents: Math.max(0, orderCents),
-        address: {
-          zipCode: address.zipCode,
-          street: address.street,
-          number: address.number,
-          neighborhood: address.neighborhood,
-          city: address.city,
-          state: address.state,
-        },
-        distanceKm: typedDistance,
-      },
-      controller.signal,
-    )
-      .then((answer) => {
-        setQuote(answer);
-        if (answer.ok && answer.feeCents !== null && !picked) {
-          const text = centsToInput(answer.feeCents);
-          setFreight(text);
-          setDelivery('delivery', address.id, text);
-        }
-      })
-      .catch((error) => {
-        if ((error as Error).name !== 'AbortError') setQuoteError(errorMessage(error));
-      });
-    return () => controller.abort();
-  }, [state.typeOfSale, address?.id, orderCents, typedDistance, picked]);
 
   const setDelivery = (
     typeOfSale: 'store' | 'delivery',
@@ -204,7 +183,8 @@ export function CustomerStep({ clientId, state, dispatch, deliveryOnly = false, 
     <Stack spacing={3}>
       <Box>
         <Typography component="h2" variant="h6" gutterBottom>
-          Cliente (opcional)
+          {/* A delivery needs the customer (the address is theirs): not optional then. */}
+          {state.typeOfSale === 'delivery' ? 'Cliente' : 'Cliente (opcional)'}
         </Typography>
         {state.customer ? (
           <Paper variant="outlined" sx={{ p: 2 }}>
@@ -303,10 +283,12 @@ export function CustomerStep({ clientId, state, dispatch, deliveryOnly = false, 
             )}
             {creating ? (
               <QuickCustomerForm
+                withAddress={state.typeOfSale === 'delivery'}
                 onCancel={() => setCreating(false)}
-                onCreated={(c) => {
+                onCreated={(c, addressId) => {
                   setCreating(false);
                   dispatch({ type: 'customer', customer: c });
+                  if (addressId) setDelivery('delivery', addressId);
                 }}
               />
             ) : (
@@ -375,7 +357,15 @@ export function CustomerStep({ clientId, state, dispatch, deliveryOnly = false, 
             {!state.customer ? (
               <Alert severity="info">Escolha o cliente para usar um endereço de entrega.</Alert>
             ) : addresses.length === 0 && addressesLoaded ? (
-              <Alert severity="warning">Este cliente não tem endereço cadastrado.</Alert>
+              <>
+                <Alert severity="warning">
+                  Este cliente não tem endereço cadastrado. Cadastre o endereço de entrega abaixo.
+                </Alert>
+                <AddAddressForm
+                  customerId={state.customer.id}
+                  onAdded={(a) => setDelivery('delivery', a.id)}
+                />
+              </>
             ) : (
               <TextField
                 select
@@ -434,22 +424,33 @@ export function CustomerStep({ clientId, state, dispatch, deliveryOnly = false, 
 }
 
 function QuickCustomerForm({
+  withAddress,
   onCreated,
   onCancel,
 }: {
-  onCreated: (c: { id: number; name: string; document: string | null; phone: string | null }) => void;
+  /** A delivery: the customer's address is asked with the name (issue 30). */
+  withAddress: boolean;
+  onCreated: (
+    c: { id: number; name: string; document: string | null; phone: string | null },
+    addressId: number | null,
+  ) => void;
   onCancel: () => void;
 }) {
-  const form = useAppForm({
+  const form = useAppForm<QuickValues, unknown>({
     schema: customerInputSchema,
-    defaultValues: { name: '', phone: '', document: '' },
-    toInput: quickBody,
+    defaultValues: { name: '', phone: '', document: '', address: emptyAddressValues },
+    toInput: (v) => quickBody(v, withAddress),
+    // The address's issues go under its fields.
+    fieldOf: (path) => path.replace(/^addresses\.0\./, 'address.'),
   });
-  const quick = useQuickCustomer();
+  const create = useCall(customerApi.create);
   // What was typed goes to the API, which parses it with the same schema.
   const submit = async () => {
-    const created = await quick.mutateAsync(quickBody(form.getValues()));
-    onCreated({ id: created.id, name: created.name, document: created.document, phone: created.phone });
+    const created = await create.mutateAsync({ body: quickBody(form.getValues(), withAddress) as never });
+    onCreated(
+      { id: created.id, name: created.name, document: created.document, phone: created.phone },
+      created.addresses[0]?.id ?? null,
+    );
   };
   return (
     <Form form={form} onSubmit={submit} aria-label="Cadastro rápido de cliente">
@@ -458,6 +459,12 @@ function QuickCustomerForm({
           <FormTextField control={form.control} name="name" label="Nome" required autoFocus />
           <FormTextField control={form.control} name="phone" label="WhatsApp" mask={maskPhone} />
           <FormTextField control={form.control} name="document" label="CPF/CNPJ" mask={maskDocument} />
+          {withAddress && (
+            <>
+              <Typography variant="subtitle2">Endereço de entrega</Typography>
+              <AddressInputs control={form.control} setValue={form.setValue} prefix="address." />
+            </>
+          )}
           <FormError />
           <Stack direction="row" spacing={1}>
             <SubmitButton busyLabel="Cadastrando...">Cadastrar</SubmitButton>
@@ -469,9 +476,10 @@ function QuickCustomerForm({
   );
 }
 
-type QuickValues = { name: string; phone: string; document: string };
-const quickBody = ({ name, phone, document }: QuickValues) => ({
+type QuickValues = { name: string; phone: string; document: string; address: AddressValues };
+const quickBody = ({ name, phone, document, address }: QuickValues, withAddress: boolean) => ({
   name,
   phone: phone || null,
   document: document || null,
+  addresses: withAddress ? [addressInputOf(address)] : [],
 });

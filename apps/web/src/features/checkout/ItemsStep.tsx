@@ -58,6 +58,7 @@ function splitQuantity(text: string): { quantity: number; code: string } {
 
 /**
  * Runs the server lookup online; offline (or when the server cannot be reached) the local catalog's.
+ * Online, the catalog's fill waits for it (`lookingUp`): a scan is answered before the next page.
  */
 async function fromCatalog<T>(
   catalog: LocalCatalog | undefined,
@@ -66,7 +67,7 @@ async function fromCatalog<T>(
 ): Promise<T> {
   if (catalog && isOffline()) return local(catalog);
   try {
-    return await server();
+    return await (catalog ? catalog.lookingUp(server) : server());
   } catch (error) {
     if (!catalog || !(error instanceof ApiError) || error.status !== 0) throw error;
     setUnreachable(true);
@@ -343,6 +344,7 @@ function LinesTable({
       </Paper>
     );
   }
+  const labels = lineLabels(items);
   return (
     <Paper variant="outlined" sx={{ mt: 2, overflowX: 'auto' }}>
       <ListTable
@@ -359,7 +361,14 @@ function LinesTable({
         }
       >
         {items.map((line, index) => (
-          <LineRow key={line.key} line={line} index={index} dispatch={dispatch} lineNotes={lineNotes} />
+          <LineRow
+            key={line.key}
+            line={line}
+            label={labels[index]}
+            index={index}
+            dispatch={dispatch}
+            lineNotes={lineNotes}
+          />
         ))}
       </ListTable>
     </Paper>
@@ -370,13 +379,31 @@ function LinesTable({
  * One line of the cart. Memoized: a scan appends a line and re-renders only that row (lines that did
  * not change keep their object), which keeps barcode-to-line fast on long sales.
  */
+/**
+ * What a line's controls are named by (issue 30, axe): the product, its variant and add-ons, so two
+ * lines of one product in different variants are told apart ("Remover Camiseta (Azul M)"); two
+ * lines alike still get their position ("..., item 2").
+ */
+export function lineLabels(items: readonly PdvLine[]): string[] {
+  const base = items.map(
+    (l) =>
+      `${l.name}${l.variantName ? ` (${l.variantName})` : ''}${
+        l.additionals.length ? ` + ${l.additionals.map((a) => a.name).join(', ')}` : ''
+      }`,
+  );
+  return base.map((b, i) => (base.filter((x) => x === b).length > 1 ? `${b}, item ${i + 1}` : b));
+}
+
 const LineRow = memo(function LineRow({
   line,
+  label,
   index,
   dispatch,
   lineNotes = false,
 }: {
   line: PdvLine;
+  /** The line's accessible name (`lineLabels`). */
+  label: string;
   index: number;
   dispatch: (action: PdvAction) => void;
   lineNotes?: boolean;
@@ -404,18 +431,18 @@ const LineRow = memo(function LineRow({
             onChange={(e) =>
               dispatch({ type: 'updateLine', key: line.key, changes: { notes: e.target.value } })
             }
-            slotProps={{ htmlInput: { maxLength: 200, 'aria-label': `Observação de ${line.name}` } }}
+            slotProps={{ htmlInput: { maxLength: 200, 'aria-label': `Observação de ${label}` } }}
           />
         )}
       </TableCell>
       <TableCell>
-        <QuantityInput line={line} dispatch={dispatch} />
+        <QuantityInput line={line} label={label} dispatch={dispatch} />
       </TableCell>
       <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
         {formatCents(totals.unitTotalCents)}
       </TableCell>
       <TableCell>
-        <DiscountInput line={line} grossCents={totals.grossCents} dispatch={dispatch} />
+        <DiscountInput line={line} label={label} grossCents={totals.grossCents} dispatch={dispatch} />
       </TableCell>
       <TableCell align="right" sx={{ whiteSpace: 'nowrap' }} data-testid="pdv-line-total">
         {formatCents(totals.totalCents)}
@@ -423,7 +450,7 @@ const LineRow = memo(function LineRow({
       <TableCell>
         <IconButton
           size="small"
-          aria-label={`Remover ${line.name}`}
+          aria-label={`Remover ${label}`}
           onClick={() => dispatch({ type: 'removeLine', key: line.key })}
         >
           <DeleteIcon fontSize="small" />
@@ -435,7 +462,15 @@ const LineRow = memo(function LineRow({
 
 const qtyFormat = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 3 });
 
-function QuantityInput({ line, dispatch }: { line: PdvLine; dispatch: (action: PdvAction) => void }) {
+function QuantityInput({
+  line,
+  label,
+  dispatch,
+}: {
+  line: PdvLine;
+  label: string;
+  dispatch: (action: PdvAction) => void;
+}) {
   const [text, setText] = useState(qtyFormat.format(line.quantity).replace(/\./g, ''));
   const editing = useRef(false);
   useEffect(() => {
@@ -462,7 +497,7 @@ function QuantityInput({ line, dispatch }: { line: PdvLine; dispatch: (action: P
       onBlur={commit}
       onKeyDown={(e) => e.key === 'Enter' && commit()}
       slotProps={{
-        htmlInput: { inputMode: 'decimal', 'aria-label': `Quantidade de ${line.name}` },
+        htmlInput: { inputMode: 'decimal', 'aria-label': `Quantidade de ${label}` },
         input: { endAdornment: <InputAdornment position="end">{line.unit}</InputAdornment> },
       }}
     />
@@ -472,10 +507,12 @@ function QuantityInput({ line, dispatch }: { line: PdvLine; dispatch: (action: P
 /** Line discount: "2,50" is R$ 2,50 off; "10%" is 10% off the line. */
 function DiscountInput({
   line,
+  label,
   grossCents,
   dispatch,
 }: {
   line: PdvLine;
+  label: string;
   grossCents: number;
   dispatch: (action: PdvAction) => void;
 }) {
@@ -509,7 +546,7 @@ function DiscountInput({
       onBlur={commit}
       onKeyDown={(e) => e.key === 'Enter' && commit()}
       slotProps={{
-        htmlInput: { inputMode: 'decimal', 'aria-label': `Desconto em ${line.name} (R$ ou %)` },
+        htmlInput: { inputMode: 'decimal', 'aria-label': `Desconto em ${label} (R$ ou %)` },
         input: { startAdornment: percent ? undefined : <InputAdornment position="start">R$</InputAdornment> },
       }}
     />

@@ -78,6 +78,15 @@ export function PaymentStep({
   const credit = useCustomerCredit(state.customer?.id, creditShopCents);
   const offline = useOffline();
   const { paymentGateway } = useSession();
+  // Each payment's remove button named apart (axe, issue 30): method and amount, position when alike.
+  const paymentNames = state.payments.map(
+    (p) =>
+      `${PAYMENT_METHOD_LABELS[p.method]}${p.numberInstallments > 1 ? ` em ${p.numberInstallments}x` : ''} ${formatCents(p.amountCents)}`,
+  );
+  const paymentLabels = paymentNames.map(
+    (name, i) =>
+      `Remover pagamento ${name}${paymentNames.filter((n) => n === name).length > 1 ? `, ${i + 1}º` : ''}`,
+  );
 
   return (
     <Stack spacing={3}>
@@ -99,7 +108,7 @@ export function PaymentStep({
         </Typography>
         {state.payments.length > 0 && (
           <Stack spacing={1} sx={{ mb: 2 }} aria-label="Pagamentos" role="list">
-            {state.payments.map((p) => (
+            {state.payments.map((p, index) => (
               <Paper key={p.key} variant="outlined" sx={{ p: 1.5 }} role="listitem" data-testid="pdv-payment">
                 <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', gap: 1 }}>
                   <Typography>
@@ -113,7 +122,7 @@ export function PaymentStep({
                     <Typography sx={{ fontWeight: 600 }}>{formatCents(p.amountCents)}</Typography>
                     <IconButton
                       size="small"
-                      aria-label={`Remover pagamento ${PAYMENT_METHOD_LABELS[p.method]}`}
+                      aria-label={paymentLabels[index]}
                       onClick={() =>
                         dispatch({
                           type: 'payments',

@@ -7,6 +7,7 @@
 export { CheckoutGrid, CheckoutStepper, GrandTotal, TotalLine, TotalsPanel } from './CheckoutShell.tsx';
 export { CustomerStep } from './CustomerStep.tsx';
 export { DiscountApprovalDialog } from './DiscountApprovalDialog.tsx';
+export { type DeliveryFreight, FreightLine, useDeliveryFreight } from './freight.tsx';
 export { ItemsStep } from './ItemsStep.tsx';
 export { DiscountAndCoupon, PaymentStep } from './PaymentStep.tsx';
 export { type ProductChoice, ProductOptionsDialog } from './ProductOptionsDialog.tsx';

@@ -23,29 +23,38 @@ import { Form, FormError, FormTextField, SubmitButton, useAppForm } from '../../
 import { ApiError, errorMessage } from '../../lib/api.ts';
 import { useDebouncedValue } from '../../lib/useDebouncedValue.ts';
 import { type ProductChoice, ProductOptionsDialog } from '../checkout/index.ts';
+import { isOffline, type LocalCatalog } from '../offline/index.ts';
 import { searchProducts } from '../product/index.ts';
 import { fetchByBarcode, fetchProductDetail } from '../sale/index.ts';
 import { useMenu } from './api.ts';
 
 type Picked = { product: Product; choice: ProductChoice };
+type Hit = Pick<ProductListItem, 'id' | 'name' | 'salePriceCents'>;
+
+/** No answer from the server (offline, or the Wi-Fi gone while the phone thinks it is online). */
+const noConnection = (error: unknown) => error instanceof ApiError && error.status === 0;
 export type AddedLine = ComandaLineInput & { description: string };
 
 /**
  * Adding to a tab, touch first: favourites and categories, then search (name, SKU or a scanned
  * barcode), the product's options (variants, add-ons: the PDV's dialog), quantity and a note.
  * `onAdd` receives ONE line (the tab page sends it at once; the waiter PDV queues it).
+ * `catalog` (the waiter PDV's local copy, issue 30): without a connection the search, the category
+ * chips and the product's options come from it, so a required choice is asked offline as online.
  */
 export function AddItem({
   clientId,
   onAdd,
+  catalog,
 }: {
   clientId: number;
   onAdd: (line: AddedLine) => Promise<void> | void;
+  catalog?: LocalCatalog;
 }) {
   const menu = useMenu();
   const [text, setText] = useState('');
   const [categoryId, setCategoryId] = useState<number | null>(null);
-  const [results, setResults] = useState<ProductListItem[]>([]);
+  const [results, setResults] = useState<Hit[]>([]);
   const [options, setOptions] = useState<Product | null>(null);
   const [picked, setPicked] = useState<Picked | null>(null);
   const [message, setMessage] = useState<string | null>(null);
@@ -59,40 +68,73 @@ export function AddItem({
     if (/^\d{8,14}$/.test(q)) return; // a barcode: looked up on Enter
     const controller = new AbortController();
     const search = q.length >= 2;
-    searchProducts(clientId, search ? q : '', controller.signal, {
-      pageSize: 30,
-      categoryId: search ? undefined : (categoryId ?? undefined),
-    })
-      .then((page) => setResults(page.items))
+    const local = async (): Promise<Hit[]> => {
+      if (!catalog) return [];
+      return search ? catalog.search(q, 30) : catalog.inCategory(categoryId ?? 0, 30);
+    };
+    (catalog && isOffline()
+      ? local()
+      : searchProducts(clientId, search ? q : '', controller.signal, {
+          pageSize: 30,
+          categoryId: search ? undefined : (categoryId ?? undefined),
+        }).then(
+          (page): Hit[] => page.items,
+          (error) => {
+            if (!noConnection(error)) throw error;
+            return local();
+          },
+        )
+    )
+      .then((items) => {
+        if (!controller.signal.aborted) setResults(items);
+      })
       .catch(() => null);
     return () => controller.abort();
-  }, [clientId, q, categoryId]);
+  }, [clientId, q, categoryId, catalog]);
 
-  const choose = async (productId: number, known?: { name: string }) => {
+  const choose = async (productId: number) => {
     setMessage(null);
     try {
-      const product = await fetchProductDetail(productId);
+      let product: Product | undefined;
+      try {
+        product = catalog && isOffline() ? undefined : await fetchProductDetail(productId);
+      } catch (error) {
+        if (!catalog || !noConnection(error)) throw error;
+      }
+      // Offline: the product as the local copy has it, with its variants and add-on groups, so its
+      // required choices are asked here as online (issue 30: never a line the server refuses later).
+      product ??= await catalog?.get(productId);
+      if (!product) {
+        setMessage(
+          'Sem conexão, e este produto não está na cópia deste aparelho. Tente quando a conexão voltar.',
+        );
+        return;
+      }
       const needsOptions =
         product.variants.some((v) => v.active) ||
         product.additionalGroups.some((g) => g.active && g.items.length);
       if (needsOptions) setOptions(product);
       else setPicked({ product, choice: { variant: null, additionals: [] } });
     } catch (error) {
-      // No connection: a product seen in the list is added as is (the server checks its options when
-      // the queued line is sent).
-      if (known && error instanceof ApiError && error.code === 'unavailable') {
-        setPicked({
-          product: { id: productId, name: known.name } as Product,
-          choice: { variant: null, additionals: [] },
-        });
-      } else setMessage(errorMessage(error));
+      setMessage(errorMessage(error));
     }
   };
 
   const byBarcode = async () => {
     if (!/^\d{8,14}$/.test(text.trim())) return;
     try {
-      const match = await fetchByBarcode(text.trim());
+      const code = text.trim();
+      const local = async () => {
+        const found = await catalog?.byCode(code);
+        if (!found) throw new ApiError(404, 'Nenhum produto com este código de barras');
+        return found;
+      };
+      const match = await (catalog && isOffline()
+        ? local()
+        : fetchByBarcode(code).catch((error) => {
+            if (!catalog || !noConnection(error)) throw error;
+            return local();
+          }));
       setText('');
       if (match.variant) {
         setPicked({ product: match.product, choice: { variant: match.variant, additionals: [] } });
@@ -133,7 +175,7 @@ export function AddItem({
                   <Button
                     key={f.productId}
                     variant="outlined"
-                    onClick={() => choose(f.productId, { name: f.description })}
+                    onClick={() => choose(f.productId)}
                     sx={{
                       flexDirection: 'column',
                       alignItems: 'flex-start',
@@ -199,7 +241,7 @@ export function AddItem({
             <Paper variant="outlined">
               <List dense disablePadding aria-label="Produtos encontrados">
                 {results.map((p) => (
-                  <ListItemButton key={p.id} onClick={() => choose(p.id, p)} sx={{ minHeight: 48 }}>
+                  <ListItemButton key={p.id} onClick={() => choose(p.id)} sx={{ minHeight: 48 }}>
                     <ListItemText primary={p.name} secondary={formatCents(p.salePriceCents)} />
                   </ListItemButton>
                 ))}

@@ -16,13 +16,14 @@ import {
   CheckoutGrid,
   CheckoutStepper,
   CustomerStep,
+  FreightLine,
   GrandTotal,
   ItemsStep,
   PaymentStep,
   pdvPaymentCheck,
   pdvToSaleInput,
-  TotalLine,
   TotalsPanel,
+  useDeliveryFreight,
   usePdvState,
 } from '../checkout/index.ts';
 import { useTakePhoneOrder } from './api.ts';
@@ -38,6 +39,7 @@ export default function PhoneOrderPage() {
   const { user } = useSession();
   const register = useCurrentRegister();
   const { state, dispatch, totals } = usePdvState(user?.id, 'delivery-phone');
+  const freight = useDeliveryFreight(state, dispatch);
   const searchRef = useRef<HTMLInputElement | null>(null);
   const [finishing, setFinishing] = useState(false);
   const [finishError, setFinishError] = useState<string | null>(null);
@@ -50,7 +52,13 @@ export default function PhoneOrderPage() {
       dispatch({ type: 'delivery', typeOfSale: 'delivery', deliveryAddressId: null, freightCents: 0 });
   }, [state.typeOfSale, dispatch]);
 
-  const canFinish = state.items.length > 0 && pdvPaymentCheck(state, totals.finalAmountCents).ok;
+  // A delivery goes somewhere: no payment step (and no order) without the customer's address.
+  const hasAddress = Boolean(state.customer && state.deliveryAddressId);
+  const canFinish =
+    state.items.length > 0 &&
+    hasAddress &&
+    !freight.quoting &&
+    pdvPaymentCheck(state, totals.finalAmountCents).ok;
   const finish = async () => {
     if (finishing || !canFinish) return;
     setFinishing(true);
@@ -72,7 +80,7 @@ export default function PhoneOrderPage() {
 
   if (!user) return null;
   if (register.isPending) return <Loading text={CASH_REGISTER_MESSAGES.loading} />;
-  const step = state.step === 3 ? 0 : state.step;
+  const step = state.step === 3 ? 0 : state.step === 2 && !hasAddress ? 1 : state.step;
 
   return (
     <Box>
@@ -93,7 +101,10 @@ export default function PhoneOrderPage() {
       <CheckoutStepper
         steps={STEPS}
         active={step}
-        onStep={(index) => dispatch({ type: 'step', step: index as 0 | 1 | 2 })}
+        onStep={(index) => {
+          if (index === 2 && !hasAddress) return;
+          dispatch({ type: 'step', step: index as 0 | 1 | 2 });
+        }}
       />
       <CheckoutGrid side={280}>
         <Box>
@@ -106,7 +117,13 @@ export default function PhoneOrderPage() {
             />
           )}
           {step === 1 && (
-            <CustomerStep clientId={user.client.id} state={state} dispatch={dispatch} deliveryOnly />
+            <CustomerStep
+              clientId={user.client.id}
+              state={state}
+              dispatch={dispatch}
+              deliveryOnly
+              freightQuote={freight}
+            />
           )}
           {step === 2 && (
             <PaymentStep
@@ -120,7 +137,7 @@ export default function PhoneOrderPage() {
           )}
         </Box>
         <TotalsPanel spacing={1}>
-          <TotalLine label="Frete" value={formatCents(totals.freightCents)} />
+          <FreightLine cents={totals.freightCents} freight={freight} />
           <GrandTotal cents={totals.finalAmountCents} testId="pdv-final-amount" />
           {state.customer && (
             <Typography variant="body2" color="text.secondary">
@@ -128,13 +145,20 @@ export default function PhoneOrderPage() {
             </Typography>
           )}
           {step < 2 ? (
-            <Button
-              variant="contained"
-              disabled={state.items.length === 0}
-              onClick={() => dispatch({ type: 'step', step: (step + 1) as 1 | 2 })}
-            >
-              Avançar
-            </Button>
+            <>
+              <Button
+                variant="contained"
+                disabled={state.items.length === 0 || (step === 1 && !hasAddress)}
+                onClick={() => dispatch({ type: 'step', step: (step + 1) as 1 | 2 })}
+              >
+                Avançar
+              </Button>
+              {step === 1 && !hasAddress && (
+                <Typography variant="body2" color="text.secondary" data-testid="phone-order-needs-address">
+                  Escolha o cliente e o endereço de entrega para avançar.
+                </Typography>
+              )}
+            </>
           ) : (
             <Button variant="contained" disabled={!canFinish || finishing} onClick={finish}>
               Registrar pedido

@@ -24,7 +24,9 @@ import {
   CheckoutGrid,
   CheckoutStepper,
   CustomerStep,
+  type DeliveryFreight,
   DiscountApprovalDialog,
+  FreightLine,
   GrandTotal,
   ItemsStep,
   PaymentStep,
@@ -32,6 +34,7 @@ import {
   pdvToSaleInput,
   TotalLine,
   TotalsPanel,
+  useDeliveryFreight,
   usePdvState,
 } from '../checkout/index.ts';
 import {
@@ -67,6 +70,7 @@ export default function PdvPage() {
   const user = session.user;
   const register = useCurrentRegister();
   const { state, dispatch, totals } = usePdvState(user?.id);
+  const freight = useDeliveryFreight(state, dispatch);
   const searchRef = useRef<HTMLInputElement | null>(null);
   const [confirmCancel, setConfirmCancel] = useState(false);
   const [movement, setMovement] = useState<'deposit' | 'withdrawal' | null>(null);
@@ -98,7 +102,9 @@ export default function PdvPage() {
 
   // What the payment step's main button allows, the side panel's "Finalizar (F9)" and the F9 key allow
   // too: nothing paid (or not enough) does nothing instead of answering 422.
-  const canFinish = state.items.length > 0 && pdvPaymentCheck(state, totals.finalAmountCents).ok;
+  // A freight being quoted again (the order's value changed) is waited for: never a stale freight.
+  const canFinish =
+    state.items.length > 0 && !freight.quoting && pdvPaymentCheck(state, totals.finalAmountCents).ok;
   const finish = useCallback(async () => {
     if (finishing || !canFinish) return;
     setFinishing(true);
@@ -291,6 +297,7 @@ export default function PdvPage() {
               state={state}
               dispatch={dispatch}
               catalog={store?.catalog}
+              freightQuote={freight}
             />
           )}
           {state.step === 2 && (
@@ -362,6 +369,7 @@ export default function PdvPage() {
         <PdvTotals
           totals={totals}
           customerName={state.customer?.name ?? null}
+          freight={state.typeOfSale === 'delivery' ? freight : null}
           step={state.step}
           onNext={() => (state.step < 2 ? goTo((state.step + 1) as 1 | 2) : finish())}
           onCancel={() => setConfirmCancel(true)}
@@ -412,6 +420,7 @@ function DiscountLimitNote({ totals }: { totals: SaleTotals }) {
 
 function PdvTotals({
   totals,
+  freight,
   customerName,
   step,
   onNext,
@@ -420,6 +429,8 @@ function PdvTotals({
   canFinish,
 }: {
   totals: SaleTotals;
+  /** A delivery's freight quote: the freight line shows with its reason, free or not. */
+  freight: DeliveryFreight | null;
   customerName: string | null;
   step: number;
   onNext: () => void;
@@ -442,7 +453,11 @@ function PdvTotals({
       {totals.couponDiscountCents > 0 && (
         <TotalLine label="Cupom" value={`- ${formatCents(totals.couponDiscountCents)}`} />
       )}
-      {totals.freightCents > 0 && <TotalLine label="Frete" value={formatCents(totals.freightCents)} />}
+      {freight ? (
+        <FreightLine cents={totals.freightCents} freight={freight} />
+      ) : (
+        totals.freightCents > 0 && <TotalLine label="Frete" value={formatCents(totals.freightCents)} />
+      )}
       <Divider />
       <GrandTotal cents={totals.finalAmountCents} testId="pdv-final-amount" />
       {customerName && (

@@ -6,9 +6,9 @@ import { userApi } from '@balcao/core/endpoints/user';
 import { BACKOFFICE, can } from '@balcao/core/routes';
 import type { SaleStatus } from '@balcao/core/sale';
 import type { PaymentMethod } from '@balcao/core/status';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { call, download, queryOf, useCall } from '../../lib/client.ts';
-import { invalidateResources, queryKeys } from '../../lib/queryKeys.ts';
+import { queryKeys } from '../../lib/queryKeys.ts';
 
 /**
  * Sales (issue 7) through the typed client: query options per read of `saleApi` and `receivableApi`
@@ -56,22 +56,11 @@ export function useCustomerDetail(id: number | undefined, enabled = true) {
     enabled: Boolean(id) && enabled,
   });
 }
-const postQuickCustomer = (body: { name: string; phone?: string | null; document?: string | null }) =>
-  call(customerApi.create, { body });
-
 export const fetchProductDetail = (id: number) => call(productApi.get, { params: { id } });
 export const searchCustomers = (clientId: number, q: string, signal?: AbortSignal) =>
   call(customerApi.list, { params: { clientId }, query: { q, active: 'true', pageSize: 8 } }, { signal });
 const fetchCustomerDetail = (id: number) => call(customerApi.get, { params: { id } });
 
-/** The PDV's quick customer (name, phone, document): a mutation; the customer lists refetch. */
-export function useQuickCustomer() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: postQuickCustomer,
-    onSuccess: () => invalidateResources(queryClient, ['customer']),
-  });
-}
 const fetchUsers = (clientId: number) =>
   call(userApi.list, { params: { clientId }, query: { pageSize: 100 } });
 

@@ -6,7 +6,6 @@ export {
   searchCustomers,
   useCheckout,
   useCustomerDetail,
-  useQuickCustomer,
   useSellers,
 } from './api.ts';
 export { PixQr } from './PixQr.tsx';

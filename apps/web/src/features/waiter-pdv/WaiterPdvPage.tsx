@@ -1,4 +1,5 @@
 import { COMANDA_STAGE_LABELS, type ComandaCard } from '@balcao/core/comanda';
+import { comandaApi } from '@balcao/core/endpoints/comanda';
 import { formatCents } from '@balcao/core/money';
 import { plural } from '@balcao/core/plural';
 import { can, NOT_MKT } from '@balcao/core/routes';
@@ -18,14 +19,45 @@ import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Loading } from '../../components/Loading.tsx';
 import { ApiError, errorMessage } from '../../lib/api.ts';
+import { queryOf } from '../../lib/client.ts';
 import { loadPersisted, savePersisted } from '../../lib/persist.ts';
 import { invalidateResources } from '../../lib/queryKeys.ts';
 import { useSession } from '../auth/index.ts';
 import { AddItem, OpenComandaForm, STAGE_COLOR, useBoard, useComanda } from '../comanda/index.ts';
+import { isOffline, type LocalCatalog, onOnline, useOfflineStore } from '../offline/index.ts';
+import { useKeptQuery } from './kept.ts';
 import { useOutbox } from './queue.ts';
+
+/**
+ * The shop's products on the phone (the PDV's local copy, issue 30): brought up to date when the page
+ * opens online and when the connection returns, so the search, the category chips and a product's
+ * required choices work offline.
+ */
+function useLocalCatalog(clientId: number, userId: number): LocalCatalog | undefined {
+  const store = useOfflineStore(clientId, userId);
+  useEffect(() => {
+    if (!store) return;
+    let running = false;
+    const run = async () => {
+      if (running) return;
+      running = true;
+      try {
+        await store.catalog.sync();
+        await store.catalog.load();
+      } catch {
+        // Offline again or the server busy: the next trigger tries again.
+      } finally {
+        running = false;
+      }
+    };
+    if (!isOffline()) void run();
+    return onOnline(() => void run());
+  }, [store]);
+  return store?.catalog;
+}
 
 /**
  * /dashboard/sale/waiter-pdv: the waiter's phone, one hand. Pick a tab (or open one), add items
@@ -49,7 +81,14 @@ function WaiterPdv({ userId, clientId }: { userId: number; clientId: number }) {
   );
   const [mine, setMine] = useState(true);
   const [opening, setOpening] = useState(false);
-  const board = useBoard(mine ? userId : undefined);
+  const catalog = useLocalCatalog(clientId, userId);
+  const waiterId = mine ? userId : undefined;
+  useKeptQuery(
+    queryOf(comandaApi.board, { query: { waiterId: waiterId ? String(waiterId) : undefined } }).queryKey,
+    `waiterKept:${userId}:board:${mine ? 'mine' : 'all'}`,
+  );
+  useKeptQuery(queryOf(comandaApi.menu).queryKey, `waiterKept:${userId}:menu`);
+  const board = useBoard(waiterId);
   const outbox = useOutbox(userId, () => void invalidateResources(queryClient, ['comanda']));
   const select = (id: number | null) => {
     savePersisted('waiterTab', id);
@@ -86,7 +125,14 @@ function WaiterPdv({ userId, clientId }: { userId: number; clientId: number }) {
     return (
       <Stack sx={{ gap: 1.5, maxWidth: 560, mx: 'auto', pb: 18 }}>
         {banner}
-        <TabScreen id={selected} clientId={clientId} onBack={() => select(null)} outbox={outbox} />
+        <TabScreen
+          id={selected}
+          clientId={clientId}
+          userId={userId}
+          catalog={catalog}
+          onBack={() => select(null)}
+          outbox={outbox}
+        />
       </Stack>
     );
   }
@@ -164,19 +210,25 @@ function TabButton({ tab, onClick }: { tab: ComandaCard; onClick: () => void }) 
 function TabScreen({
   id,
   clientId,
+  userId,
+  catalog,
   onBack,
   outbox,
 }: {
   id: number;
   clientId: number;
+  userId: number;
+  catalog: LocalCatalog | undefined;
   onBack: () => void;
   outbox: ReturnType<typeof useOutbox>;
 }) {
+  useKeptQuery(queryOf(comandaApi.get, { params: { id } }).queryKey, `waiterKept:${userId}:tab:${id}`);
   const comanda = useComanda(id);
   const [added, setAdded] = useState<string | null>(null);
   const tab = comanda.data;
   const queued = outbox.ops.filter((o) => o.comandaId === id);
-  if (comanda.isError) {
+  // Offline, a failed refetch leaves the tab as last seen on screen (kept across a reload).
+  if (comanda.isError && !tab) {
     return (
       <>
         <Alert severity="error">{errorMessage(comanda.error)}</Alert>
@@ -223,6 +275,7 @@ function TabScreen({
       )}
       <AddItem
         clientId={clientId}
+        catalog={catalog}
         onAdd={({ description, ...line }) => {
           outbox.enqueue({ kind: 'add', comandaId: id, comandaNumber: tab.number, line, description });
           setAdded(`${line.quantity} x ${description} adicionado`);
