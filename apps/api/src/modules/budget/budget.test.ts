@@ -79,11 +79,7 @@ async function expire(budgetId: number) {
 }
 
 async function sendLink(auth: Headers, id: number) {
-  return expectStatus(
-    await api(t, auth).post(`/budget/${id}/send`, { channel: 'link'}),
-    200,
-    'send',
-  );
+  return expectStatus(await api(t, auth).post(`/budget/${id}/send`, { channel: 'link' }), 200, 'send');
 }
 
 const tokenOf = (url: string) => url.split('/orcamento/')[1];
@@ -309,7 +305,7 @@ describe('sending and the approval link', () => {
 
     // WhatsApp without a connected instance: the wa.me link with the approval link prefilled.
     const whatsapp = expectStatus(
-      await api(t, auth).post(`/budget/${budget.id}/send`, { channel: 'whatsapp'}),
+      await api(t, auth).post(`/budget/${budget.id}/send`, { channel: 'whatsapp' }),
       200,
     );
     expect(whatsapp.whatsapp.sent).toBe(false);
@@ -328,7 +324,11 @@ describe('sending and the approval link', () => {
       items: [{ productId: p.id, quantity: 1 }],
       customerId: customer.id,
     });
-    const forged = { Origin: 'https://evil.example', Host: 'evil.example', 'X-Forwarded-Host': 'evil.example' };
+    const forged = {
+      Origin: 'https://evil.example',
+      Host: 'evil.example',
+      'X-Forwarded-Host': 'evil.example',
+    };
     for (const channel of ['link', 'whatsapp'] as const) {
       const sent = expectStatus(
         await api(t, { ...seller, ...forged }).post(`/budget/${budget.id}/send`, {
@@ -355,7 +355,7 @@ describe('sending and the approval link', () => {
       customerId: customer.id,
     });
     const sent = expectStatus(
-      await api(t, auth).post(`/budget/${budget.id}/send`, { channel: 'whatsapp'}),
+      await api(t, auth).post(`/budget/${budget.id}/send`, { channel: 'whatsapp' }),
       200,
     );
     expect(sent.whatsapp).toEqual({ sent: true, waLink: null, reason: null });

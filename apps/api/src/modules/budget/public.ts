@@ -25,7 +25,8 @@ import { findBudgetRow, findItems, toBudget } from './service.ts';
 /** Requests per address and window on the public budget routes (a customer needs a handful). */
 const PUBLIC_LIMIT = { max: 120, windowMs: 10 * 60 * 1000 };
 
-const approvalUrl = (publicUrl: string, token: string) => `${publicUrl.replace(/\/+$/, '')}/orcamento/${token}`;
+const approvalUrl = (publicUrl: string, token: string) =>
+  `${publicUrl.replace(/\/+$/, '')}/orcamento/${token}`;
 
 /**
  * Issues a new link for the budget (every issued link works while the budget is open). `publicUrl` is
