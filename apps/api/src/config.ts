@@ -70,10 +70,18 @@ export type Config = {
   trustProxy: boolean | number | string;
   /**
    * Every password check (login, manager approval, password change; modules/auth/limiter.ts): failed
-   * attempts allowed per email and source (address or logged user) in `windowMs`, and per email from
-   * anywhere in the slower `emailWindowMs`, before 429.
+   * attempts allowed per email and source (address or logged user) in `windowMs`, per source across
+   * emails in `windowMs`, and per email from anywhere in the slower `emailWindowMs`, before 429. The
+   * last two spare an email's known source (a login from it within `knownMs`).
    */
-  passwordLimit: { perEmailAndSource: number; windowMs: number; perEmail: number; emailWindowMs: number };
+  passwordLimit: {
+    perEmailAndSource: number;
+    windowMs: number;
+    perSource: number;
+    perEmail: number;
+    emailWindowMs: number;
+    knownMs: number;
+  };
   /** Accounts created per address in the window before 429. */
   signUpLimit: { perAddress: number; windowMs: number };
   sessionTtlMs: number;
@@ -130,7 +138,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: e.WEB_DIST,
     logLevel: e.LOG_LEVEL,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
-    passwordLimit: { perEmailAndSource: 5, windowMs: 15 * 60_000, perEmail: 30, emailWindowMs: 60 * 60_000 },
+    passwordLimit: {
+      perEmailAndSource: 5,
+      windowMs: 15 * 60_000,
+      perSource: 20,
+      perEmail: 30,
+      emailWindowMs: 60 * 60_000,
+      knownMs: 30 * 24 * 60 * 60_000,
+    },
     signUpLimit: { perAddress: 10, windowMs: 60 * 60_000 },
     sessionTtlMs: 24 * 60 * 60_000,
     cep: { baseUrl: e.CEP_BASE_URL, timeoutMs: 5_000 },
