@@ -22,6 +22,8 @@ const envSchema = z.object({
   ASAAS_API_URL: z.string().optional(),
   ASAAS_API_KEY: z.string().optional(),
   ASAAS_WEBHOOK_TOKEN: z.string().optional(),
+  /** Operator token: GET /v1/health and /v1/ready with it as Bearer answer their details. */
+  OPS_TOKEN: z.string().optional(),
   /** Where Evolution posts its webhooks back (this API's public address). */
   PUBLIC_URL: z.string().optional(),
   /** S3-compatible object storage for uploaded files (several instances); unset = local disk. */
@@ -109,8 +111,16 @@ export type Config = {
    * answers 503; no token = every webhook is refused.
    */
   asaas: { baseUrl?: string; apiKey: string; webhookToken: string; timeoutMs: number };
-  /** This API's public base URL (webhooks); defaults to http://localhost:{port}. */
+  /**
+   * This API's public base URL, the one source of every link the server builds (webhooks, a budget's
+   * approval link); never taken from a request. Defaults to http://localhost:{port}.
+   */
   publicUrl: string;
+  /**
+   * OPS_TOKEN: an operator's Bearer token for the details of /v1/health and /v1/ready (database kind,
+   * migrations, why not ready); unset = anonymous answers only, the details go to the logs.
+   */
+  opsToken?: string;
   /**
    * Encrypts secrets at rest (lib/secrets.ts: carrier tokens, the WhatsApp instance key) from SECRETS_KEY;
    * outside production a development key when unset; undefined in production without it (saving a
@@ -169,6 +179,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       webhookToken: e.ASAAS_WEBHOOK_TOKEN ?? '',
       timeoutMs: 10_000,
     },
+    opsToken: e.OPS_TOKEN || undefined,
     publicUrl: (e.PUBLIC_URL || `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     secretsKey: e.SECRETS_KEY || (isProduction ? undefined : 'balcao-development-secrets-key'),
     s3: e.S3_BUCKET
