@@ -19,7 +19,8 @@ import {
 import { z } from '../zod.ts';
 
 /** POST /shipping/melhor-envio/authorize: where Melhor Envio sends the user back. */
-export const oauthAuthorizeInputSchema = z.object({ redirectUri: z.string() });
+/** `redirectUri` is ignored: the server returns to its own PUBLIC_URL (kept optional for older clients). */
+export const oauthAuthorizeInputSchema = z.object({ redirectUri: z.string().optional() });
 
 /**
  * Shipping (issue 15): own delivery rule sets (`/v1/shipping-settings`, the session's contract kept),
