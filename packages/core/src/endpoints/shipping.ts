@@ -18,8 +18,10 @@ import {
 } from '../shipping.ts';
 import { z } from '../zod.ts';
 
-/** POST /shipping/melhor-envio/authorize: where Melhor Envio sends the user back. */
-/** `redirectUri` is ignored: the server returns to its own PUBLIC_URL (kept optional for older clients). */
+/**
+ * POST /shipping/melhor-envio/authorize. `redirectUri` is ignored: Melhor Envio sends the user back to
+ * the server's own PUBLIC_URL (kept optional for older clients).
+ */
 export const oauthAuthorizeInputSchema = z.object({ redirectUri: z.string().optional() });
 
 /**
