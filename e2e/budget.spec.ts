@@ -142,7 +142,7 @@ test('budget screens', async ({ page, browser }) => {
   const sent = await (
     await page.request.post(`/v1/budget/${created.id}/send`, {
       headers,
-      data: { channel: 'link', appUrl: 'http://localhost' },
+      data: { channel: 'link' },
     })
   ).json();
   const publicPath = new URL(sent.link.url).pathname;

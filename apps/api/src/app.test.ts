@@ -2,12 +2,14 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createClientWithUsers, createTestApp, type TestApp } from '../test/helper.ts';
 import type { RegisteredRoute } from './app.ts';
-import { NOT_READY_DRAINING, NOT_READY_MIGRATIONS } from './modules/health/routes.ts';
+import { NOT_READY, NOT_READY_DRAINING, NOT_READY_MIGRATIONS } from './modules/health/routes.ts';
 import { createSession } from './plugins/auth.ts';
 
+const OPS_TOKEN = 'token-do-operador';
+const ops = { authorization: `Bearer ${OPS_TOKEN}` };
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ opsToken: OPS_TOKEN });
 });
 afterAll(() => t.close());
 
@@ -18,10 +20,14 @@ const ERROR_SHAPE = {
 };
 
 describe('health and docs', () => {
-  it('GET /v1/health answers ok without a session', async () => {
+  it('GET /v1/health answers only ok without a session; the operator token adds the database', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/v1/health' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({
+    expect(res.json()).toEqual({ status: 'ok' });
+    const wrong = await t.app.inject({ method: 'GET', url: '/v1/health', headers: bearer('outro-token') });
+    expect(wrong.json()).toEqual({ status: 'ok' });
+    const operator = await t.app.inject({ method: 'GET', url: '/v1/health', headers: ops });
+    expect(operator.json()).toEqual({
       status: 'ok',
       database: 'pglite' === t.database.kind ? 'pglite' : 'postgres',
     });
@@ -30,14 +36,21 @@ describe('health and docs', () => {
   it('GET /v1/ready answers ready with every migration applied, 503 while draining or behind', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/v1/ready' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ status: 'ready', migrations: expect.any(Number) });
-    expect(res.json().migrations).toBeGreaterThan(18);
+    // Anonymous: ready or not, nothing about the database (issue 31 item 4).
+    expect(res.json()).toEqual({ status: 'ready' });
+    const operator = await t.app.inject({ method: 'GET', url: '/v1/ready', headers: ops });
+    expect(operator.json()).toMatchObject({ status: 'ready', migrations: expect.any(Number) });
+    expect(operator.json().migrations).toBeGreaterThan(18);
+    expect(operator.json().database).toBe('pglite' === t.database.kind ? 'pglite' : 'postgres');
 
     t.app.ctx.lifecycle.draining = true;
     const draining = await t.app.inject({ method: 'GET', url: '/v1/ready' });
+    const drainingOps = await t.app.inject({ method: 'GET', url: '/v1/ready', headers: ops });
     t.app.ctx.lifecycle.draining = false;
     expect(draining.statusCode).toBe(503);
-    expect(draining.json()).toMatchObject({ code: 'unavailable', message: NOT_READY_DRAINING });
+    expect(draining.json()).toMatchObject({ code: 'unavailable', message: NOT_READY });
+    expect(drainingOps.statusCode).toBe(503);
+    expect(drainingOps.json()).toMatchObject({ code: 'unavailable', message: NOT_READY_DRAINING });
 
     // A database whose last migration is missing (an instance of a newer release started first).
     const [last] = (
@@ -49,7 +62,9 @@ describe('health and docs', () => {
     try {
       const behind = await t.app.inject({ method: 'GET', url: '/v1/ready' });
       expect(behind.statusCode).toBe(503);
-      expect(behind.json().message).toBe(NOT_READY_MIGRATIONS);
+      expect(behind.json().message).toBe(NOT_READY);
+      const behindOps = await t.app.inject({ method: 'GET', url: '/v1/ready', headers: ops });
+      expect(behindOps.json().message).toBe(NOT_READY_MIGRATIONS);
     } finally {
       await t.database.db.execute(
         sql`insert into drizzle.__drizzle_migrations (id, hash, created_at) values (${last.id}, 'restored', ${last.created_at})`,

@@ -35,6 +35,8 @@ const envSchema = z.object({
   ASAAS_API_URL: z.string().optional(),
   ASAAS_API_KEY: z.string().optional(),
   ASAAS_WEBHOOK_TOKEN: z.string().optional(),
+  /** Operator token: GET /v1/health and /v1/ready with it as Bearer answer their details. */
+  OPS_TOKEN: z.string().optional(),
   /** Where Evolution posts its webhooks back (this API's public address). */
   PUBLIC_URL: z.string().optional(),
   /** S3-compatible object storage for uploaded files (several instances); unset = local disk. */
@@ -83,10 +85,18 @@ export type Config = {
   trustProxy: boolean | number | string;
   /**
    * Every password check (login, manager approval, password change; modules/auth/limiter.ts): failed
-   * attempts allowed per email and source (address or logged user) in `windowMs`, and per email from
-   * anywhere in the slower `emailWindowMs`, before 429.
+   * attempts allowed per email and source (address or logged user) in `windowMs`, per source across
+   * emails in `windowMs`, and per email from anywhere in the slower `emailWindowMs`, before 429. The
+   * last two spare an email's known source (a login from it within `knownMs`).
    */
-  passwordLimit: { perEmailAndSource: number; windowMs: number; perEmail: number; emailWindowMs: number };
+  passwordLimit: {
+    perEmailAndSource: number;
+    windowMs: number;
+    perSource: number;
+    perEmail: number;
+    emailWindowMs: number;
+    knownMs: number;
+  };
   /** Accounts created per address in the window before 429. */
   signUpLimit: { perAddress: number; windowMs: number };
   sessionTtlMs: number;
@@ -123,8 +133,16 @@ export type Config = {
    * answers 503; no token = every webhook is refused.
    */
   asaas: { baseUrl?: string; apiKey: string; webhookToken: string; timeoutMs: number };
-  /** This API's public base URL (webhooks); defaults to http://localhost:{port}. */
+  /**
+   * This API's public base URL, the one source of every link the server builds (webhooks, a budget's
+   * approval link); never taken from a request. Defaults to http://localhost:{port}.
+   */
   publicUrl: string;
+  /**
+   * OPS_TOKEN: an operator's Bearer token for the details of /v1/health and /v1/ready (database kind,
+   * migrations, why not ready); unset = anonymous answers only, the details go to the logs.
+   */
+  opsToken?: string;
   /**
    * Encrypts secrets at rest (lib/secrets.ts: carrier tokens, the WhatsApp instance key) from SECRETS_KEY;
    * outside production a development key when unset; undefined in production without it (saving a
@@ -154,7 +172,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: e.WEB_DIST,
     logLevel: e.LOG_LEVEL,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
-    passwordLimit: { perEmailAndSource: 5, windowMs: 15 * 60_000, perEmail: 30, emailWindowMs: 60 * 60_000 },
+    passwordLimit: {
+      perEmailAndSource: 5,
+      windowMs: 15 * 60_000,
+      perSource: 20,
+      perEmail: 30,
+      emailWindowMs: 60 * 60_000,
+      knownMs: 30 * 24 * 60 * 60_000,
+    },
     signUpLimit: { perAddress: 10, windowMs: 60 * 60_000 },
     sessionTtlMs: 24 * 60 * 60_000,
     cep: { baseUrl: e.CEP_BASE_URL, timeoutMs: 5_000 },
@@ -193,6 +218,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       webhookToken: e.ASAAS_WEBHOOK_TOKEN ?? '',
       timeoutMs: 10_000,
     },
+    opsToken: e.OPS_TOKEN || undefined,
     publicUrl: (e.PUBLIC_URL || `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     secretsKey: e.SECRETS_KEY || (isProduction ? undefined : 'balcao-development-secrets-key'),
     s3: e.S3_BUCKET

@@ -30,6 +30,8 @@ const codeOf = (status: number): ErrorCode =>
 /** A domain error: its status, a Portuguese message a user can read, and a machine code. */
 export class AppError extends Error {
   readonly code: ErrorCode;
+  /** A 429's wait, sent as Retry-After (seconds). */
+  retryAfterSeconds?: number;
   constructor(
     readonly statusCode: ErrorStatus,
     message: string,
@@ -56,7 +58,9 @@ export const unprocessable = (message: string, issues?: Issue[]) => new AppError
 export const unauthorized = (message = 'Sessão expirada ou inválida. Faça login novamente.') =>
   new AppError(401, message);
 export const forbidden = (message = 'Você não tem permissão para esta ação') => new AppError(403, message);
-export const rateLimited = (message: string) => new AppError(429, message);
+/** 429; `retryAfterSeconds` becomes the Retry-After header (when the counter's window ends). */
+export const rateLimited = (message: string, retryAfterSeconds?: number) =>
+  Object.assign(new AppError(429, message), { retryAfterSeconds });
 /** An external service (CEP, WhatsApp, freight) could not answer. */
 export const unavailable = (message: string) => new AppError(503, message);
 
@@ -114,6 +118,8 @@ function isDataException(error: unknown): boolean {
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) {
+      if (error.retryAfterSeconds !== undefined)
+        reply.header('Retry-After', String(Math.max(1, Math.ceil(error.retryAfterSeconds))));
       return reply
         .status(error.statusCode)
         .send(errorBody(error.statusCode, error.message, error.code, error.issues));

@@ -151,6 +151,20 @@ export const payInvoiceInputSchema = z.object({
 /** Asaas webhook events this integration acts on (the others are acknowledged and ignored). */
 export const ASAAS_PAID_EVENTS = ['PAYMENT_RECEIVED', 'PAYMENT_CONFIRMED'] as const;
 export const ASAAS_OVERDUE_EVENT = 'PAYMENT_OVERDUE';
+/**
+ * Events after which the invoice is no longer paid by its charge (docs.asaas.com "Eventos para
+ * cobranças"): refunded or being refunded, a cash receipt undone, a chargeback received or in dispute,
+ * the charge removed. The invoice goes back to pending and forgets the charge; paying again reuses the
+ * charge if Asaas still takes it, else creates a new one.
+ */
+export const ASAAS_UNPAID_EVENTS = [
+  'PAYMENT_REFUNDED',
+  'PAYMENT_REFUND_IN_PROGRESS',
+  'PAYMENT_RECEIVED_IN_CASH_UNDONE',
+  'PAYMENT_CHARGEBACK_REQUESTED',
+  'PAYMENT_CHARGEBACK_DISPUTE',
+  'PAYMENT_DELETED',
+] as const;
 
 export const asaasWebhookSchema = z.object({
   id: z.string().min(1).max(200),

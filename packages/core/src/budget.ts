@@ -105,8 +105,8 @@ export type BudgetData = z.output<typeof budgetInputSchema>;
 /** Send: by WhatsApp (the PDF when the shop's instance is connected, else a wa.me link), a copied link, or printed. */
 export const budgetSendInputSchema = z.object({
   channel: z.enum(['whatsapp', 'link', 'print'], { message: 'Forma de envio inválida' }),
-  /** The web app's origin: the approval link is `${appUrl}/orcamento/{token}`. */
-  appUrl: z.url({ message: 'Endereço inválido' }).max(200),
+  // No address from the client (issue 31 item 2): the approval link is built from the server's
+  // PUBLIC_URL only; an `appUrl` an older client still sends is stripped as an unknown key.
 });
 
 export const budgetCancelInputSchema = z.object({ reason: optionalText(500) });

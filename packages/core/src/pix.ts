@@ -24,13 +24,18 @@ function field(id: string, value: string): string {
   return `${id}${String(length).padStart(2, '0')}${value}`;
 }
 
-/** Text without accents and outside printable ASCII (merchant name and city in a BR Code). */
+/**
+ * Text without accents and outside printable ASCII (merchant name and city in a BR Code). Any run of
+ * white space (a tab, a line break pasted into the name) becomes one space first, so "Loja\tCentral"
+ * reads "Loja Central", not "LojaCentral".
+ */
 export function pixText(text: string, max: number): string {
   return text
+    .replace(/\s+/g, ' ')
     .normalize('NFD')
     .replace(/[\u0300-\u036f]/g, '')
     .replace(/[^\x20-\x7e]/g, '')
-    .replace(/\s+/g, ' ')
+    .replace(/ +/g, ' ')
     .trim()
     .slice(0, max)
     .trim();
@@ -38,7 +43,21 @@ export function pixText(text: string, max: number): string {
 
 export const PIX_NAME_MAX = 25;
 export const PIX_CITY_MAX = 15;
+/** The longest key the DICT issues (an e-mail); field 26 then has no room left for a description. */
+export const PIX_KEY_MAX = 77;
 const PIX_TXID_MAX = 25;
+/** EMV values are at most 99 bytes; field 26 holds the GUI (18), the key (4 + n) and the description (4 + n). */
+const EMV_VALUE_MAX = 99;
+const ACCOUNT_FIXED = 18;
+
+/**
+ * The key as the BR Code carries it: trimmed, an e-mail key in lower case (the DICT stores e-mails in
+ * lower case; a bank app may not find "Loja@Exemplo.com.br").
+ */
+export function pixKeyOf(key: string): string {
+  const k = key.trim();
+  return k.includes('@') ? k.toLowerCase() : k;
+}
 
 type PixPayloadInput = {
   /** The Pix key: e-mail, CPF/CNPJ, phone (+55...) or random key (EVP). */
@@ -53,8 +72,9 @@ type PixPayloadInput = {
   description?: string | null;
 };
 
-const PIX_MESSAGES = {
+export const PIX_MESSAGES = {
   keyRequired: 'Cadastre a chave Pix nas configurações de pagamento',
+  keyTooLong: `A chave Pix deve ter no máximo ${PIX_KEY_MAX} caracteres`,
   merchantRequired: 'Cadastre o nome e a cidade do recebedor Pix nas configurações de pagamento',
   amountInvalid: 'Valor do Pix inválido',
 } as const;
@@ -66,6 +86,7 @@ function centsToAmount(cents: number): string {
 /** Why a payload cannot be built from these settings (null when it can). */
 export function pixPayloadProblem(input: Partial<PixPayloadInput>): string | null {
   if (!input.key?.trim()) return PIX_MESSAGES.keyRequired;
+  if (new TextEncoder().encode(pixKeyOf(input.key)).length > PIX_KEY_MAX) return PIX_MESSAGES.keyTooLong;
   if (!pixText(input.merchantName ?? '', PIX_NAME_MAX) || !pixText(input.merchantCity ?? '', PIX_CITY_MAX)) {
     return PIX_MESSAGES.merchantRequired;
   }
@@ -80,10 +101,12 @@ export function pixPayloadProblem(input: Partial<PixPayloadInput>): string | nul
 export function buildPixPayload(input: PixPayloadInput): string {
   const problem = pixPayloadProblem(input);
   if (problem) throw new Error(problem);
+  const key = pixKeyOf(input.key);
+  // The description is cut to the room the key leaves in field 26 (none with a 77-character key).
+  const room = EMV_VALUE_MAX - ACCOUNT_FIXED - (4 + new TextEncoder().encode(key).length) - 4;
+  const description = room > 0 ? pixText(input.description ?? '', Math.min(72, room)) : '';
   const account =
-    field('00', 'br.gov.bcb.pix') +
-    field('01', input.key.trim()) +
-    (input.description?.trim() ? field('02', pixText(input.description, 72)) : '');
+    field('00', 'br.gov.bcb.pix') + field('01', key) + (description ? field('02', description) : '');
   const txid = (input.txid ?? '').replace(/[^A-Za-z0-9]/g, '').slice(0, PIX_TXID_MAX) || '***';
   const body =
     field('00', '01') +

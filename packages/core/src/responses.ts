@@ -29,16 +29,20 @@ export const ndjsonSchema = z.unknown().meta({ type: 'string', description: 'One
 export const deletedSchema = z.object({ id: z.number() });
 export type Deleted = z.infer<typeof deletedSchema>;
 
-/** GET /health: the API answers (liveness, no database query) and which database it runs on. */
-export const healthSchema = z.object({ status: z.string(), database: z.string() });
+/**
+ * GET /health: the API answers (liveness, no database query). Anonymous callers get only the status
+ * (issue 31 item 4); the operator token (OPS_TOKEN as Bearer) adds which database it runs on.
+ */
+export const healthSchema = z.object({ status: z.string(), database: z.string().optional() });
 
 /**
  * GET /ready: this instance may take traffic (a load balancer's check): the database answers, every
- * migration it ships is applied, and it is not shutting down. Otherwise 503.
+ * migration it ships is applied, and it is not shutting down. Otherwise 503. Anonymous callers get
+ * only the status; the operator token adds the database kind and the migration count.
  */
 export const readySchema = z.object({
   status: z.literal('ready'),
-  database: z.string(),
+  database: z.string().optional(),
   /** Migrations applied (the count this build ships). */
-  migrations: z.number().int(),
+  migrations: z.number().int().optional(),
 });

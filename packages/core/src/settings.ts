@@ -2,7 +2,7 @@ import { BRAZIL_STATES, isValidCep, normalizeCep } from './cep.ts';
 import type { Upload } from './contract.ts';
 import { isValidCpfOrCnpj, isValidPhone, normalizeDocument, normalizePhone } from './document.ts';
 import { optionalText } from './fields.ts';
-import { PIX_CITY_MAX, PIX_NAME_MAX } from './pix.ts';
+import { PIX_CITY_MAX, PIX_KEY_MAX, PIX_MESSAGES, PIX_NAME_MAX, pixKeyOf } from './pix.ts';
 import { refSchema } from './responses.ts';
 import { isValidTimeZone } from './time.ts';
 import { CLIENT_TYPE_IDS, type ClientTypeId, UserType, type UserTypeId } from './userTypes.ts';
@@ -75,6 +75,9 @@ const companyAddressSchema = z.object({
 
 export const COMPANY_MESSAGES = {
   pixKeyInvalid: 'Chave Pix inválida: use email, CPF/CNPJ, telefone (+55...) ou chave aleatória',
+  pixKeyTooLong: PIX_MESSAGES.keyTooLong,
+  pixMerchantNameTooLong: `O nome do recebedor Pix deve ter no máximo ${PIX_NAME_MAX} caracteres`,
+  pixMerchantCityTooLong: `A cidade do recebedor Pix deve ter no máximo ${PIX_CITY_MAX} caracteres`,
   pixMerchantRequired: 'Informe o nome e a cidade do recebedor para usar a chave Pix',
   logoTooLarge: 'O logotipo deve ter no máximo 2 MB',
   logoNotSupported: 'Formato não suportado: envie uma imagem JPEG, PNG ou WebP',
@@ -96,9 +99,19 @@ function isValidPixKey(key: string): boolean {
 function normalizePixKey(key: string): string {
   const k = key.trim();
   if (EVP.test(k)) return k.toLowerCase();
-  if (k.startsWith('+') || k.includes('@')) return k;
+  if (k.includes('@')) return pixKeyOf(k);
+  if (k.startsWith('+')) return k;
   return normalizeDocument(k);
 }
+
+/** The Pix merchant name or city: white space runs as one space, then the length checked. */
+const pixMerchantText = (max: number, message: string) =>
+  z
+    .string()
+    .transform((v) => v.replace(/\s+/g, ' '))
+    .pipe(z.string().trim().max(max, message))
+    .nullish()
+    .transform((v) => (v ? v : null));
 
 export const companySettingsInputSchema = z
   .object({
@@ -131,13 +144,14 @@ export const companySettingsInputSchema = z
     pixKey: z
       .string()
       .trim()
-      .max(77, COMPANY_MESSAGES.pixKeyInvalid)
+      .max(PIX_KEY_MAX, COMPANY_MESSAGES.pixKeyTooLong)
       .nullish()
       .transform((v) => (v ? v : null))
       .refine((v) => v === null || isValidPixKey(v), COMPANY_MESSAGES.pixKeyInvalid)
       .transform((v) => (v === null ? null : normalizePixKey(v))),
-    pixMerchantName: optionalText(PIX_NAME_MAX),
-    pixMerchantCity: optionalText(PIX_CITY_MAX),
+    // A tab or line break pasted into the name or city is a space (the BR Code carries one line).
+    pixMerchantName: pixMerchantText(PIX_NAME_MAX, COMPANY_MESSAGES.pixMerchantNameTooLong),
+    pixMerchantCity: pixMerchantText(PIX_CITY_MAX, COMPANY_MESSAGES.pixMerchantCityTooLong),
     receiptHeader: optionalText(300),
     receiptFooter: optionalText(300),
     saleCommand: z.boolean(),

@@ -31,3 +31,18 @@ export function versionOf(updatedAt: string | undefined): string {
     throw new AppError(400, VERSION_INVALID, [{ path: 'updatedAt', message: VERSION_INVALID }]);
   return updatedAt;
 }
+
+/**
+ * The version a client may send (issue 31 item 5, spec 7 "PUT /coupon/{id}, same payload"): the
+ * body's `updatedAt`, else an `If-Match` header (the updatedAt, quoted or not, `W/` ignored). Null when
+ * neither is sent: the update is taken as is (last write wins), as a client following the spec expects.
+ * A version that is sent is still checked (400 when not a timestamp, 409 when stale).
+ */
+export function optionalVersionOf(updatedAt: string | undefined, ifMatch: string | undefined): string | null {
+  const header = ifMatch
+    ?.trim()
+    .replace(/^W\//, '')
+    .replace(/^"(.*)"$/, '$1');
+  const sent = updatedAt ?? (header && header !== '*' ? header : undefined);
+  return sent === undefined ? null : versionOf(sent);
+}

@@ -1,14 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { dateIn } from '@balcao/core/time';
 import QRCode from 'qrcode';
 
 /**
  * A local HTTP server following the Asaas API v3 contract (docs/integrations/asaas.md) for the parts
- * the billing module uses: POST /v3/customers, POST /v3/payments, GET /v3/payments/{id},
- * GET /v3/payments/{id}/pixQrCode, GET /v3/payments/{id}/identificationField. The `access_token`
- * header is checked (401 otherwise), bad input answers 400 `{errors: [{code, description}]}` with
- * Asaas's texts, an unknown payment 404. `webhookEvent` builds the event Asaas would POST.
+ * the billing module uses: POST /v3/customers, GET /v3/customers?externalReference=, POST /v3/payments,
+ * GET /v3/payments?externalReference=, GET /v3/payments/{id}, GET /v3/payments/{id}/pixQrCode,
+ * GET /v3/payments/{id}/identificationField. The `access_token` header is checked (401 otherwise), bad
+ * input answers 400 `{errors: [{code, description}]}` with Asaas's texts, an unknown payment 404.
+ * Lists answer `{object: 'list', hasMore, totalCount, limit, offset, data}` without deleted records.
+ * Due dates are checked against today in Brasília (Asaas's clock), not UTC. `stallNext` makes the next
+ * call take effect and answer too late (a timeout after Asaas accepted). `webhookEvent` builds the
+ * event Asaas would POST.
  */
 
 export type FakeAsaasPayment = {
@@ -19,7 +24,15 @@ export type FakeAsaasPayment = {
   value: number;
   netValue: number;
   dueDate: string;
-  status: 'PENDING' | 'RECEIVED' | 'CONFIRMED' | 'OVERDUE';
+  status:
+    | 'PENDING'
+    | 'RECEIVED'
+    | 'CONFIRMED'
+    | 'OVERDUE'
+    | 'REFUNDED'
+    | 'REFUND_IN_PROGRESS'
+    | 'CHARGEBACK_REQUESTED'
+    | 'CHARGEBACK_DISPUTE';
   description: string | null;
   externalReference: string | null;
   invoiceUrl: string;
@@ -35,6 +48,15 @@ export type FakeAsaas = {
   payments: Map<string, FakeAsaasPayment>;
   /** The next call answers this status (once): simulate an outage (500) or a refusal. */
   failNext: (status: number) => void;
+  /**
+   * The next call (or the next one matching "METHOD /path", e.g. "POST /v3/payments") takes effect but
+   * its answer waits `ms` (once): a client timeout after Asaas accepted.
+   */
+  stallNext: (ms: number, match?: string) => void;
+  /** The fake's clock (default: the real one): "today" for due dates is its date in Brasília. */
+  setNow: (now: () => Date) => void;
+  /** The Pix QR code's `expirationDate` for a payment (default: its due date at 23:59:59). */
+  setPixExpiration: (of: (payment: FakeAsaasPayment) => string) => void;
   /** The webhook body Asaas sends for an event on a payment (a new event id unless given). */
   webhookEvent: (event: string, paymentId: string, eventId?: string) => Record<string, unknown>;
   close: () => Promise<void>;
@@ -78,14 +100,26 @@ export async function startFakeAsaas(
   const customers = new Map<string, Record<string, unknown>>();
   const payments = new Map<string, FakeAsaasPayment>();
   let failStatus: number | null = null;
+  let stall: { ms: number; match?: string } | null = null;
+  let now = () => new Date();
+  let pixExpiration = (payment: FakeAsaasPayment) => `${payment.dueDate} 23:59:59`;
   let base = '';
+  const STATUS_OF_EVENT: Record<string, FakeAsaasPayment['status']> = {
+    PAYMENT_RECEIVED: 'RECEIVED',
+    PAYMENT_CONFIRMED: 'CONFIRMED',
+    PAYMENT_OVERDUE: 'OVERDUE',
+    PAYMENT_REFUNDED: 'REFUNDED',
+    PAYMENT_REFUND_IN_PROGRESS: 'REFUND_IN_PROGRESS',
+    PAYMENT_CHARGEBACK_REQUESTED: 'CHARGEBACK_REQUESTED',
+    PAYMENT_CHARGEBACK_DISPUTE: 'CHARGEBACK_DISPUTE',
+    PAYMENT_RECEIVED_IN_CASH_UNDONE: 'PENDING',
+  };
 
   /** The body Asaas POSTs for an event on a payment (the payment's status follows the event). */
   function event(name: string, paymentId: string, eventId = id('evt')): Record<string, unknown> {
     const payment = payments.get(paymentId);
-    if (payment && (name === 'PAYMENT_RECEIVED' || name === 'PAYMENT_CONFIRMED'))
-      payment.status = name === 'PAYMENT_RECEIVED' ? 'RECEIVED' : 'CONFIRMED';
-    if (payment && name === 'PAYMENT_OVERDUE') payment.status = 'OVERDUE';
+    if (payment && STATUS_OF_EVENT[name]) payment.status = STATUS_OF_EVENT[name];
+    if (payment && name === 'PAYMENT_DELETED') payment.deleted = true;
     return {
       id: eventId,
       event: name,
@@ -96,7 +130,27 @@ export async function startFakeAsaas(
 
   const server: Server = createServer(async (req, res) => {
     const body = await readBody(req);
-    const path = (req.url ?? '').split('?')[0];
+    const [path, search = ''] = (req.url ?? '').split('?');
+    const params = new URLSearchParams(search);
+    if (stall && (!stall.match || stall.match === `${req.method} ${path}`)) {
+      // The request takes effect now; its answer leaves after the delay (the client gave up by then).
+      const delay = stall.ms;
+      stall = null;
+      const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
+      const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
+      const held: (() => void)[] = [];
+      res.writeHead = ((...args: unknown[]) => {
+        held.push(() => writeHead(...args));
+        return res;
+      }) as typeof res.writeHead;
+      res.end = ((...args: unknown[]) => {
+        held.push(() => end(...args));
+        setTimeout(() => {
+          if (!res.destroyed) for (const step of held) step();
+        }, delay);
+        return res;
+      }) as typeof res.end;
+    }
     requests.push({ method: req.method ?? '', path, body });
     if (webhook && req.method === 'POST' && path === '/__test/pay-latest') {
       const latest = [...payments.values()].at(-1);
@@ -119,6 +173,25 @@ export async function startFakeAsaas(
     }
     if (req.headers.access_token !== apiKey) return send(res, 401, undefined);
     if (body === undefined) return send(res, 400, invalid('invalid_json', 'JSON inválido.'));
+
+    const list = <T extends { deleted?: unknown; externalReference?: unknown }>(records: T[]) => {
+      const reference = params.get('externalReference');
+      const data = records.filter(
+        (r) => !r.deleted && (reference === null || r.externalReference === reference),
+      );
+      const limit = Number(params.get('limit') ?? 10);
+      return {
+        object: 'list',
+        hasMore: data.length > limit,
+        totalCount: data.length,
+        limit,
+        offset: 0,
+        data: data.slice(0, limit),
+      };
+    };
+    if (req.method === 'GET' && path === '/v3/customers')
+      return send(res, 200, list([...customers.values()]));
+    if (req.method === 'GET' && path === '/v3/payments') return send(res, 200, list([...payments.values()]));
 
     if (req.method === 'POST' && path === '/v3/customers') {
       const b = (body ?? {}) as Record<string, unknown>;
@@ -143,7 +216,8 @@ export async function startFakeAsaas(
         return send(res, 400, invalid('invalid_billingType', 'Forma de pagamento inválida.'));
       if (typeof b.value !== 'number' || b.value <= 0)
         return send(res, 400, invalid('invalid_value', 'O valor da cobrança deve ser informado.'));
-      const today = new Date().toISOString().slice(0, 10);
+      // Asaas's "today" is Brasília's (a due date of today is refused by a UTC clock after 21:00).
+      const today = dateIn('America/Sao_Paulo', now());
       if (typeof b.dueDate !== 'string' || b.dueDate < today)
         return send(
           res,
@@ -183,7 +257,7 @@ export async function startFakeAsaas(
             'base64',
           ),
           payload,
-          expirationDate: `${payment.dueDate} 23:59:59`,
+          expirationDate: pixExpiration(payment),
         });
       }
       if (payment.billingType === 'PIX')
@@ -209,6 +283,15 @@ export async function startFakeAsaas(
     payments,
     failNext: (status) => {
       failStatus = status;
+    },
+    stallNext: (ms, match) => {
+      stall = { ms, match };
+    },
+    setNow: (clock) => {
+      now = clock;
+    },
+    setPixExpiration: (of) => {
+      pixExpiration = of;
     },
     webhookEvent: event,
     close: () => new Promise<void>((done) => server.close(() => done())),

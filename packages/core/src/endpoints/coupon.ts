@@ -56,7 +56,8 @@ export const couponApi = {
     path: '/coupon/:id',
     resource: 'coupon',
     access: STAFF,
-    summary: 'Update a coupon: updatedAt is required (400 without it, 409 when stale)',
+    summary:
+      "Update a coupon with the create's payload: a version (updatedAt or If-Match) is checked (409 when stale); without one, last write wins",
     params: idParams,
     body: couponInputSchema,
     response: { 200: couponSchema },

@@ -18,8 +18,11 @@ import {
 } from '../shipping.ts';
 import { z } from '../zod.ts';
 
-/** POST /shipping/melhor-envio/authorize: where Melhor Envio sends the user back. */
-export const oauthAuthorizeInputSchema = z.object({ redirectUri: z.string() });
+/**
+ * POST /shipping/melhor-envio/authorize. `redirectUri` is ignored: Melhor Envio sends the user back to
+ * the server's own PUBLIC_URL (kept optional for older clients).
+ */
+export const oauthAuthorizeInputSchema = z.object({ redirectUri: z.string().optional() });
 
 /**
  * Shipping (issue 15): own delivery rule sets (`/v1/shipping-settings`, the session's contract kept),

@@ -117,7 +117,14 @@ describe('session', () => {
 });
 
 describe('login rate limit (addresses; the limits themselves are in limiter.test.ts)', () => {
-  const limits = { perEmailAndSource: 2, windowMs: 60_000, perEmail: 100, emailWindowMs: 60_000 };
+  const limits = {
+    perEmailAndSource: 2,
+    windowMs: 60_000,
+    perSource: 100,
+    perEmail: 100,
+    emailWindowMs: 60_000,
+    knownMs: 60_000,
+  };
   let limited: TestApp;
   beforeAll(async () => {
     limited = await createTestApp({ passwordLimit: limits });

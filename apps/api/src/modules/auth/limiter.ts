@@ -1,4 +1,4 @@
-import { inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
 import type { Db, Executor } from '../../db/client.ts';
 import { rateLimits } from '../../db/schema.ts';
@@ -12,13 +12,12 @@ export const TOO_MANY_LOGINS = 'Muitas tentativas de login. Aguarde alguns minut
 const TOO_MANY_SIGN_UPS = 'Muitas contas criadas deste endereço. Aguarde e tente novamente mais tarde.';
 
 /**
- * Counts one attempt on every limit in one statement and answers 429 when any is over. The attempt
- * is counted BEFORE the work it guards (a password check), so parallel requests cannot all slip in
- * under the limit; `release` gives a successful attempt back. Counters live in the `rate_limits` table
+ * Counts one attempt on every limit in one statement and answers the limits now over, each with the
+ * seconds until its window ends. The attempt is counted BEFORE the work it guards (a password check),
+ * so parallel requests cannot all slip in under the limit. Counters live in the `rate_limits` table
  * (shared by every API instance); a window starts at the first attempt and ends on its own.
- * Call with the database itself, never a transaction: a rolled-back failure would not count.
  */
-export async function takeAttempt(db: Db, limits: Limit[], message: string): Promise<void> {
+async function countAttempt(db: Db, limits: Limit[]): Promise<{ limit: Limit; retryAfter: number }[]> {
   // One order for every caller: two requests locking the same rows never wait on each other in a loop.
   const sorted = [...limits].sort((a, b) => a.key.localeCompare(b.key));
   const rows = sorted.map(
@@ -30,11 +29,29 @@ export async function takeAttempt(db: Db, limits: Limit[], message: string): Pro
       hits = case when rate_limits.expires_at <= now() then 1 else rate_limits.hits + 1 end,
       expires_at = case when rate_limits.expires_at <= now() then excluded.expires_at
                         else rate_limits.expires_at end
-    returning key, hits`)) as unknown as { rows: { key: string; hits: number }[] };
+    returning key, hits, extract(epoch from expires_at - now())::float8 as "retryAfter"`)) as unknown as {
+    rows: { key: string; hits: number; retryAfter: number }[];
+  };
   // Ended windows of other keys go away now and then (the table stays the size of the live attempts).
   if (Math.random() < 0.05) await db.delete(rateLimits).where(sql`${rateLimits.expiresAt} < now()`);
-  const hits = new Map(result.rows.map((row) => [row.key, Number(row.hits)]));
-  if (sorted.some((limit) => (hits.get(limit.key) ?? 0) > limit.max)) throw rateLimited(message);
+  const byKey = new Map(result.rows.map((row) => [row.key, row]));
+  return sorted.flatMap((limit) => {
+    const row = byKey.get(limit.key);
+    return row && Number(row.hits) > limit.max ? [{ limit, retryAfter: Number(row.retryAfter) }] : [];
+  });
+}
+
+/** 429 with Retry-After: the latest end among the windows that refuse. */
+const refuse = (message: string, over: { retryAfter: number }[]) =>
+  rateLimited(message, Math.max(...over.map((o) => o.retryAfter)));
+
+/**
+ * Counts one attempt on every limit and answers 429 (with Retry-After) when any is over. Call with
+ * the database itself, never a transaction: a rolled-back failure would not count.
+ */
+export async function takeAttempt(db: Db, limits: Limit[], message: string): Promise<void> {
+  const over = await countAttempt(db, limits);
+  if (over.length) throw refuse(message, over);
 }
 
 /**
@@ -52,8 +69,14 @@ async function releaseAttempt(db: Db, forget: string[], giveBack: string[] = [])
 
 /**
  * Who tries a password: an address (login) or a logged user (a manager's approval typed at a till, a
- * password change). The narrow limit is per email AND source, so a guesser elsewhere never locks the
- * shop out; the wide one is per email from anywhere, slower, against guessing from many addresses.
+ * password change). Three limits (issue 31 item 3, docs/decisions.md "Login limits per address"):
+ * - narrow, per email AND source: a guesser at one address stops after a few failures, whoever else
+ *   is locked out of nothing;
+ * - per source across emails: password spraying (many emails, one address or one logged user);
+ * - wide, per email from anywhere, slower: guessing one account from many addresses.
+ * The last two never lock a known pair out: an email that logged in from this source within
+ * `knownMs` (the shop's own counter, the owner's phone) still has its password checked while they are
+ * over; only the narrow limit refuses it. An unknown source over either gets 429.
  */
 type PasswordSource = { address: string } | { userId: number };
 
@@ -80,26 +103,47 @@ export function passwordLimiter(db: Executor) {
 function passwordLimiterWith(db: Db, config: Config) {
   const keysOf = (email: string, source: PasswordSource) => {
     const normalized = email.trim().toLowerCase();
-    return { narrow: `password:${normalized}:${sourceKey(source)}`, wide: `password:${normalized}` };
+    const from = sourceKey(source);
+    return {
+      narrow: `password:${normalized}:${from}`,
+      wide: `password:${normalized}`,
+      source: `password-source:${from}`,
+      known: `password-known:${normalized}:${from}`,
+    };
+  };
+  /** Whether the email logged in from this source within the known window (a marker row). */
+  const isKnown = async (key: string) => {
+    const [row] = await db
+      .select({ key: rateLimits.key })
+      .from(rateLimits)
+      .where(and(eq(rateLimits.key, key), sql`${rateLimits.expiresAt} > now()`))
+      .limit(1);
+    return Boolean(row);
   };
   return {
     /**
-     * Runs `check` (true when the password is right) under the limits: 429 with `message` when over,
-     * whatever the password; a right password frees the attempt.
+     * Runs `check` (true when the password is right) under the limits: 429 with `message` and
+     * Retry-After when over, whatever the password; a right password frees the attempt and marks the
+     * email's source as known.
      */
     async guard(email: string, source: PasswordSource, message: string, check: () => Promise<boolean>) {
-      const { narrow, wide } = keysOf(email, source);
+      const keys = keysOf(email, source);
       const limit = config.passwordLimit;
-      await takeAttempt(
-        db,
-        [
-          { key: narrow, max: limit.perEmailAndSource, windowMs: limit.windowMs },
-          { key: wide, max: limit.perEmail, windowMs: limit.emailWindowMs },
-        ],
-        message,
-      );
+      const over = await countAttempt(db, [
+        { key: keys.narrow, max: limit.perEmailAndSource, windowMs: limit.windowMs },
+        { key: keys.source, max: limit.perSource, windowMs: limit.windowMs },
+        { key: keys.wide, max: limit.perEmail, windowMs: limit.emailWindowMs },
+      ]);
+      if (over.some((o) => o.limit.key === keys.narrow)) throw refuse(message, over);
+      if (over.length && !(await isKnown(keys.known))) throw refuse(message, over);
       const ok = await check();
-      if (ok) await releaseAttempt(db, [narrow], [wide]);
+      if (ok) {
+        await releaseAttempt(db, [keys.narrow], [keys.wide, keys.source]);
+        await db.execute(sql`
+          insert into rate_limits (key, hits, expires_at)
+          values (${keys.known}, 0, now() + ${`${limit.knownMs} milliseconds`}::interval)
+          on conflict (key) do update set expires_at = excluded.expires_at`);
+      }
       return ok;
     },
   };

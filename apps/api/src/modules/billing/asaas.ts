@@ -10,7 +10,9 @@ import { outboundFetch } from '../../lib/outbound.ts';
 
 type AsaasConfig = { baseUrl?: string; apiKey: string; timeoutMs: number };
 
-type AsaasCustomer = { id: string; name: string; cpfCnpj: string };
+type AsaasCustomer = { id: string; name: string; cpfCnpj: string; deleted?: boolean };
+/** A list answer (GET /v3/customers, GET /v3/payments): one page, filtered by the query. */
+type AsaasList<T> = { object?: 'list'; hasMore?: boolean; totalCount?: number; data: T[] };
 type AsaasPayment = {
   id: string;
   customer: string;
@@ -21,7 +23,14 @@ type AsaasPayment = {
   externalReference?: string | null;
   bankSlipUrl?: string | null;
   invoiceUrl?: string | null;
+  deleted?: boolean;
 };
+
+/**
+ * A charge that can still be paid or already is: a retry reuses it. Refunded, charged-back or deleted
+ * charges are over (the invoice then needs a new one).
+ */
+const LIVE_PAYMENT_STATUSES = ['PENDING', 'OVERDUE', 'RECEIVED', 'CONFIRMED', 'RECEIVED_IN_CASH'];
 type AsaasPixQrCode = { encodedImage: string; payload: string; expirationDate: string };
 type AsaasIdentificationField = { identificationField: string; nossoNumero: string; barCode: string };
 
@@ -51,7 +60,10 @@ async function call<T>(
   } catch {
     throw new AppError(503, UNREACHABLE);
   }
-  const text = await res.text();
+  // The body can time out too (headers came, the rest did not): the same 503, never a 500.
+  const text = await res.text().catch(() => {
+    throw new AppError(503, UNREACHABLE);
+  });
   let json: unknown = null;
   try {
     json = text ? JSON.parse(text) : null;
@@ -72,8 +84,31 @@ async function call<T>(
   return json as T;
 }
 
+const query = (params: Record<string, string>) => new URLSearchParams(params).toString();
+
 export function asaasClient(config: AsaasConfig) {
   return {
+    /**
+     * The customer created for `externalReference` before, if any (a create whose answer was lost to
+     * a timeout must not make a second one): GET /v3/customers?externalReference=...
+     */
+    findCustomer: async (externalReference: string) => {
+      const list = await call<AsaasList<AsaasCustomer>>(
+        config,
+        'GET',
+        `/customers?${query({ externalReference, limit: '10' })}`,
+      );
+      return (list.data ?? []).find((c) => !c.deleted) ?? null;
+    },
+    /** The live charge of `externalReference`, if any: GET /v3/payments?externalReference=... */
+    findPayment: async (externalReference: string) => {
+      const list = await call<AsaasList<AsaasPayment>>(
+        config,
+        'GET',
+        `/payments?${query({ externalReference, limit: '10' })}`,
+      );
+      return (list.data ?? []).find((p) => !p.deleted && LIVE_PAYMENT_STATUSES.includes(p.status)) ?? null;
+    },
     createCustomer: (input: { name: string; cpfCnpj: string; externalReference: string }) =>
       call<AsaasCustomer>(config, 'POST', '/customers', input),
     createPayment: (input: {

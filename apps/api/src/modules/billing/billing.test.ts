@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeAsaas, startFakeAsaas } from '../../../test/fakes/asaas.ts';
 import { createTestApp, type TestApp } from '../../../test/helper.ts';
 import { asUser, expectStatus, makeProduct, makeSale, makeShop } from '../../../test/kit.ts';
+import { asaasClient } from './asaas.ts';
+import { pixExpired } from './service.ts';
 
 const WEBHOOK_TOKEN = 'token-do-webhook-de-teste';
 
@@ -112,13 +114,18 @@ describe('billing page', () => {
     const calls = asaas.requests
       .slice(before)
       .map((r) => `${r.method} ${r.path.replace(/(cus|pay)_[0-9a-f]+/, ':id')}`);
+    // Each create is preceded by a lookup of its externalReference (a lost answer is never created twice).
     expect(calls).toEqual([
+      'GET /v3/customers',
       'POST /v3/customers',
+      'GET /v3/payments',
       'POST /v3/payments',
       'GET /v3/payments/:id/pixQrCode',
       'GET /v3/payments/:id/identificationField',
     ]);
-    const charge = asaas.requests.slice(before).find((r) => r.path === '/v3/payments')?.body;
+    const charge = asaas.requests
+      .slice(before)
+      .find((r) => r.method === 'POST' && r.path === '/v3/payments')?.body;
     expect(charge).toMatchObject({
       billingType: 'UNDEFINED',
       value: 149.9,
@@ -205,6 +212,149 @@ describe('the gateway webhook', () => {
       received: true,
       processed: false,
     });
+  });
+});
+
+describe('Asaas: lost answers, refunds and chargebacks, expired Pix codes (issue 31 item 13)', () => {
+  /** An app whose gateway calls give up after 300 ms, to lose the answer of a create that succeeded. */
+  let quick: TestApp;
+  beforeAll(async () => {
+    quick = await createTestApp({
+      asaas: { baseUrl: asaas.url, apiKey: asaas.apiKey, webhookToken: WEBHOOK_TOKEN, timeoutMs: 300 },
+    });
+  });
+  afterAll(() => quick.close());
+
+  const chargesOf = (invoiceId: number) =>
+    [...asaas.payments.values()].filter((p) => p.externalReference === `invoice-${invoiceId}`);
+
+  it('a create that timed out after Asaas accepted it is found by externalReference, never made twice', async () => {
+    const shop = await asUser(quick, [1]);
+    const [invoice] = expectStatus<Billing>(await shop.api.get('/billing'), 200).invoices;
+    const unreachable = 'O gateway de pagamento não respondeu. Tente novamente em instantes.';
+
+    // The customer is created at Asaas, its answer comes too late: 503, our row rolled back.
+    asaas.stallNext(1500, 'POST /v3/customers');
+    const lostCustomer = await shop.api.post(`/billing/invoice/${invoice.id}/pay`, { method: 'pix' });
+    expect(lostCustomer.statusCode).toBe(503);
+    expect(lostCustomer.json().message).toBe(unreachable);
+    // The same for the charge.
+    asaas.stallNext(1500, 'POST /v3/payments');
+    const lostCharge = await shop.api.post(`/billing/invoice/${invoice.id}/pay`, { method: 'pix' });
+    expect(lostCharge.statusCode).toBe(503);
+    expect(chargesOf(invoice.id)).toHaveLength(1);
+
+    const paid = expectStatus<Invoice>(
+      await shop.api.post(`/billing/invoice/${invoice.id}/pay`, { method: 'pix' }),
+      200,
+    );
+    expect(paid.pix?.payload).toContain(chargesOf(invoice.id)[0].id);
+    expect(chargesOf(invoice.id)).toHaveLength(1);
+    const customers = [...asaas.customers.values()].filter(
+      (c) => c.externalReference === `client-${shop.client.id}`,
+    );
+    expect(customers).toHaveLength(1);
+  });
+
+  it('a refund or a chargeback makes the invoice unpaid; paying again makes a new charge', async () => {
+    const shop = await asUser(t, [1]);
+    const [invoice] = expectStatus<Billing>(await shop.api.get('/billing'), 200).invoices;
+    expectStatus(await shop.api.post(`/billing/invoice/${invoice.id}/pay`, { method: 'pix' }), 200);
+    const first = chargesOf(invoice.id)[0].id;
+    const current = async () => expectStatus<Billing>(await shop.api.get('/billing'), 200).invoices[0];
+
+    expect(expectStatus(await webhook(asaas.webhookEvent('PAYMENT_RECEIVED', first)), 200).processed).toBe(
+      true,
+    );
+    expect((await current()).status).toBe('paid');
+    expect(expectStatus(await webhook(asaas.webhookEvent('PAYMENT_REFUNDED', first)), 200).processed).toBe(
+      true,
+    );
+    const refunded = await current();
+    expect(refunded).toMatchObject({ status: 'pending', paidAt: null, pix: null, boleto: null });
+
+    // Paying again: the refunded charge is over, a new one is made for the same invoice.
+    const again = expectStatus<Invoice>(
+      await shop.api.post(`/billing/invoice/${invoice.id}/pay`, { method: 'pix' }),
+      200,
+    );
+    const charges = chargesOf(invoice.id);
+    expect(charges.map((c) => c.status)).toEqual(['REFUNDED', 'PENDING']);
+    expect(again.pix?.payload).toContain(charges[1].id);
+    const second = charges[1].id;
+
+    // A chargeback on the new charge: unpaid again; the dispute won (received again): paid.
+    expect(expectStatus(await webhook(asaas.webhookEvent('PAYMENT_CONFIRMED', second)), 200).processed).toBe(
+      true,
+    );
+    expect(
+      expectStatus(await webhook(asaas.webhookEvent('PAYMENT_CHARGEBACK_REQUESTED', second)), 200).processed,
+    ).toBe(true);
+    expect((await current()).status).toBe('pending');
+    expect(expectStatus(await webhook(asaas.webhookEvent('PAYMENT_RECEIVED', second)), 200).processed).toBe(
+      true,
+    );
+    expect((await current()).status).toBe('paid');
+  });
+
+  it('fetches a cached Pix code again once its expirationDate (Brasília time) has passed', async () => {
+    const shop = await asUser(t, [1]);
+    const [invoice] = expectStatus<Billing>(await shop.api.get('/billing'), 200).invoices;
+    const qrCalls = () => asaas.requests.filter((r) => r.path.endsWith('/pixQrCode')).length;
+    asaas.setPixExpiration(() => '2020-01-01 23:59:59');
+    try {
+      const before = qrCalls();
+      const first = expectStatus<Invoice>(
+        await shop.api.post(`/billing/invoice/${invoice.id}/pay`, { method: 'pix' }),
+        200,
+      );
+      expect(first.pix?.expirationDate).toBe('2020-01-01 23:59:59');
+      asaas.setPixExpiration((p) => `${p.dueDate} 23:59:59`);
+      const fresh = expectStatus<Invoice>(
+        await shop.api.post(`/billing/invoice/${invoice.id}/pay`, { method: 'pix' }),
+        200,
+      );
+      expect(fresh.pix?.expirationDate).toBe(`${invoice.dueDate} 23:59:59`);
+      expect(qrCalls()).toBe(before + 2);
+      // Still valid: the cached code is answered, no call.
+      expectStatus(await shop.api.post(`/billing/invoice/${invoice.id}/pay`, { method: 'pix' }), 200);
+      expect(qrCalls()).toBe(before + 2);
+    } finally {
+      asaas.setPixExpiration((p) => `${p.dueDate} 23:59:59`);
+    }
+    // The expiration is Brasília's wall clock: 23:59:59 of the 26th there is 02:59:59 UTC on the 27th.
+    expect(pixExpired('2026-11-26 23:59:59', new Date('2026-11-27T02:30:00Z'))).toBe(false);
+    expect(pixExpired('2026-11-26 23:59:59', new Date('2026-11-27T03:00:00Z'))).toBe(true);
+    expect(pixExpired(null)).toBe(true);
+  });
+
+  it("the fake checks due dates against Brasília's date, as Asaas does", async () => {
+    const gateway = asaasClient({ baseUrl: asaas.url, apiKey: asaas.apiKey, timeoutMs: 2000 });
+    // 22:30 of the 26th in Brasília is already the 27th in UTC.
+    asaas.setNow(() => new Date('2026-11-27T01:30:00Z'));
+    try {
+      const customer = await gateway.createCustomer({
+        name: 'Loja Teste',
+        cpfCnpj: '11222333000181',
+        externalReference: 'client-fuso',
+      });
+      const base = {
+        customer: customer.id,
+        billingType: 'UNDEFINED' as const,
+        value: 10,
+        description: 'Teste',
+        externalReference: 'invoice-fuso',
+      };
+      const today = await gateway.createPayment({ ...base, dueDate: '2026-11-26' });
+      expect(today.dueDate).toBe('2026-11-26');
+      await expect(gateway.createPayment({ ...base, dueDate: '2026-11-25' })).rejects.toMatchObject({
+        statusCode: 502,
+        message:
+          'O gateway de pagamento recusou a cobrança: Não é permitido data de vencimento inferior a hoje.',
+      });
+    } finally {
+      asaas.setNow(() => new Date());
+    }
   });
 });
 

@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import {
   ASAAS_OVERDUE_EVENT,
   ASAAS_PAID_EVENTS,
+  ASAAS_UNPAID_EVENTS,
   type AsaasWebhook,
   type Billing,
   type BillingStatus,
@@ -20,7 +21,7 @@ import {
   planTooSmallMessage,
 } from '@balcao/core/billing';
 import { addDays } from '@balcao/core/date';
-import { DEFAULT_TIME_ZONE, dateIn } from '@balcao/core/time';
+import { DEFAULT_TIME_ZONE, dateIn, instantAt } from '@balcao/core/time';
 import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
@@ -257,9 +258,23 @@ export async function assertUserRoom(db: Executor, clientId: number): Promise<vo
 const reais = (cents: number) => Math.round(cents) / 100;
 
 /**
+ * Whether a Pix QR code's `expirationDate` ("YYYY-MM-DD HH:mm:ss", Brasília time, as Asaas answers it)
+ * has passed: a cached code past it is fetched again. An unreadable date counts as expired.
+ */
+export function pixExpired(expirationDate: string | null, now = new Date()): boolean {
+  const m = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}(?::\d{2})?)/.exec(expirationDate ?? '');
+  if (!m) return true;
+  const wall = Date.parse(`${m[1]}T${m[2].length === 5 ? `${m[2]}:00` : m[2]}Z`);
+  return instantAt(wall, DEFAULT_TIME_ZONE).getTime() <= now.getTime();
+}
+
+/**
  * POST /v1/billing/invoice/{id}/pay: the invoice at the gateway (customer and payment created once,
  * each under its row lock, so a double click creates one charge), then its Pix QR code or its boleto
- * line, kept on the invoice.
+ * line, kept on the invoice (a Pix code past its expiration is fetched again).
+ * Before creating a customer or a charge, it is looked up by its `externalReference` (issue 31 item
+ * 13): a create that timed out after Asaas accepted it rolled our row back, and the retry reuses what
+ * Asaas made instead of charging twice.
  */
 export async function payInvoice(
   ctx: AppContext,
@@ -291,11 +306,14 @@ export async function payInvoice(
       .select({ name: clients.name, document: clients.document })
       .from(clients)
       .where(eq(clients.id, clientId));
-    const customer = await gateway.createCustomer({
-      name: client.name,
-      cpfCnpj: client.document,
-      externalReference: `client-${clientId}`,
-    });
+    const reference = `client-${clientId}`;
+    const customer =
+      (await gateway.findCustomer(reference)) ??
+      (await gateway.createCustomer({
+        name: client.name,
+        cpfCnpj: client.document,
+        externalReference: reference,
+      }));
     await tx
       .update(billingSubscriptions)
       .set({ gatewayCustomerId: customer.id })
@@ -307,15 +325,18 @@ export async function payInvoice(
     const [row] = await tx.select().from(billingInvoices).where(eq(billingInvoices.id, id)).for('update');
     if (row.status === 'paid') throw conflict('Esta fatura já está paga');
     if (row.gatewayPaymentId) return row;
-    const payment = await gateway.createPayment({
-      customer: customerId,
-      billingType: 'UNDEFINED',
-      value: reais(row.amountCents),
-      // A late invoice is charged for today (the gateway refuses a due date in the past).
-      dueDate: row.dueDate < today ? today : row.dueDate,
-      description: `Assinatura Balcão ${row.periodStart} a ${row.periodEnd}`,
-      externalReference: `invoice-${row.id}`,
-    });
+    const reference = `invoice-${row.id}`;
+    const payment =
+      (await gateway.findPayment(reference)) ??
+      (await gateway.createPayment({
+        customer: customerId,
+        billingType: 'UNDEFINED',
+        value: reais(row.amountCents),
+        // A late invoice is charged for today (the gateway refuses a due date in the past).
+        dueDate: row.dueDate < today ? today : row.dueDate,
+        description: `Assinatura Balcão ${row.periodStart} a ${row.periodEnd}`,
+        externalReference: reference,
+      }));
     const [updated] = await tx
       .update(billingInvoices)
       .set({ gatewayPaymentId: payment.id, boletoUrl: payment.bankSlipUrl ?? null })
@@ -325,7 +346,7 @@ export async function payInvoice(
   });
   const paymentId = invoice.gatewayPaymentId as string;
 
-  if (method === 'pix' && !invoice.pixPayload) {
+  if (method === 'pix' && (!invoice.pixPayload || pixExpired(invoice.pixExpiresAt))) {
     const qr = await gateway.pixQrCode(paymentId);
     await ctx.db
       .update(billingInvoices)
@@ -352,10 +373,19 @@ function tokenMatches(expected: string, given: string | undefined): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
+/** The invoice id our `externalReference` names ("invoice-12" -> 12), or null. */
+function invoiceOfReference(reference: string | null | undefined): number | null {
+  const m = /^invoice-(\d+)$/.exec(reference ?? '');
+  return m ? Number(m[1]) : null;
+}
+
 /**
- * POST /v1/billing/webhook/asaas: PAYMENT_RECEIVED / PAYMENT_CONFIRMED mark the invoice paid,
- * PAYMENT_OVERDUE marks it overdue. The event id is recorded in the same transaction, so a retried
- * event (Asaas retries until it gets a 200) acts once; a wrong token is 401 and changes nothing.
+ * POST /v1/billing/webhook/asaas: PAYMENT_RECEIVED / PAYMENT_CONFIRMED mark the invoice paid (found by
+ * its charge, or by the charge's externalReference when it was forgotten after a chargeback that was
+ * then reversed), PAYMENT_OVERDUE marks it overdue, and a refund, chargeback, undone cash receipt or
+ * removed charge (`ASAAS_UNPAID_EVENTS`) makes it unpaid again: pending, its charge and codes
+ * forgotten. The event id is recorded in the same transaction, so a retried event (Asaas retries until
+ * it gets a 200) acts once; a wrong token is 401 and changes nothing.
  */
 export async function receiveWebhook(
   ctx: AppContext,
@@ -372,13 +402,34 @@ export async function receiveWebhook(
       .returning({ eventId: billingWebhookEvents.eventId });
     if (!fresh || !paymentId) return null;
     const paid = (ASAAS_PAID_EVENTS as readonly string[]).includes(event.event);
+    const unpaid = (ASAAS_UNPAID_EVENTS as readonly string[]).includes(event.event);
+    if (unpaid) {
+      const [undone] = await tx
+        .update(billingInvoices)
+        .set({
+          status: 'pending',
+          paidAt: null,
+          gatewayPaymentId: null,
+          pixPayload: null,
+          pixImage: null,
+          pixExpiresAt: null,
+          boletoUrl: null,
+          boletoLine: null,
+        })
+        .where(eq(billingInvoices.gatewayPaymentId, paymentId))
+        .returning({ clientId: billingInvoices.clientId });
+      return undone?.clientId ?? null;
+    }
     if (!paid && event.event !== ASAAS_OVERDUE_EVENT) return null;
+    const byReference = paid ? invoiceOfReference(event.payment?.externalReference) : null;
     const [updated] = await tx
       .update(billingInvoices)
-      .set(paid ? { status: 'paid', paidAt: new Date() } : { status: 'overdue' })
+      .set(paid ? { status: 'paid', paidAt: new Date(), gatewayPaymentId: paymentId } : { status: 'overdue' })
       .where(
         and(
-          eq(billingInvoices.gatewayPaymentId, paymentId),
+          byReference === null
+            ? eq(billingInvoices.gatewayPaymentId, paymentId)
+            : sql`(${billingInvoices.gatewayPaymentId} = ${paymentId} or (${billingInvoices.id} = ${byReference} and ${billingInvoices.gatewayPaymentId} is null))`,
           paid ? sql`${billingInvoices.status} <> 'paid'` : eq(billingInvoices.status, 'pending'),
         ),
       )

@@ -23,15 +23,16 @@ import { stockReservations } from '../stock/schema.ts';
 import { budgetLinks, budgets } from './schema.ts';
 
 const API_KEY = 'chave-orcamento';
+/** The server's configured public address (PUBLIC_URL): every approval link starts with it. */
+const APP_URL = 'http://loja.test';
 let t: TestApp;
 let sockets: SocketClients;
 let evolution: FakeEvolution;
 useTestApp(
-  { config: { apiKey: API_KEY }, sockets: true, evolution: true },
+  { config: { apiKey: API_KEY, publicUrl: APP_URL }, sockets: true, evolution: true },
   (app) => ({ t, sockets, evolution } = app),
 );
 
-const APP_URL = 'http://loja.test';
 const rowsOf = <T>(res: unknown) => (res as { rows: T[] }).rows;
 
 /** The text of every page of a PDF, whitespace collapsed (pdfjs-dist, as a reader would see it). */
@@ -78,11 +79,7 @@ async function expire(budgetId: number) {
 }
 
 async function sendLink(auth: Headers, id: number) {
-  return expectStatus(
-    await api(t, auth).post(`/budget/${id}/send`, { channel: 'link', appUrl: APP_URL }),
-    200,
-    'send',
-  );
+  return expectStatus(await api(t, auth).post(`/budget/${id}/send`, { channel: 'link' }), 200, 'send');
 }
 
 const tokenOf = (url: string) => url.split('/orcamento/')[1];
@@ -270,7 +267,6 @@ describe('sending and the approval link', () => {
     const noCustomer = await makeBudget(auth, { items: [{ productId: p.id, quantity: 1 }] });
     const refused = await api(t, auth).post(`/budget/${noCustomer.id}/send`, {
       channel: 'link',
-      appUrl: APP_URL,
     });
     expect(refused.statusCode).toBe(422);
     expect(refused.json().message).toBe('Escolha o cliente para enviar o orçamento');
@@ -283,7 +279,6 @@ describe('sending and the approval link', () => {
     });
     const noNumber = await api(t, auth).post(`/budget/${quiet.id}/send`, {
       channel: 'whatsapp',
-      appUrl: APP_URL,
     });
     expect(noNumber.statusCode).toBe(422);
     expect(noNumber.json().message).toBe('O cliente não tem telefone cadastrado');
@@ -310,12 +305,42 @@ describe('sending and the approval link', () => {
 
     // WhatsApp without a connected instance: the wa.me link with the approval link prefilled.
     const whatsapp = expectStatus(
-      await api(t, auth).post(`/budget/${budget.id}/send`, { channel: 'whatsapp', appUrl: APP_URL }),
+      await api(t, auth).post(`/budget/${budget.id}/send`, { channel: 'whatsapp' }),
       200,
     );
     expect(whatsapp.whatsapp.sent).toBe(false);
     expect(whatsapp.whatsapp.waLink).toMatch(/^https:\/\/wa\.me\/5511987654321\?text=/);
     expect(decodeURIComponent(whatsapp.whatsapp.waLink)).toContain(whatsapp.link.url);
+  });
+
+  it('builds the approval link from PUBLIC_URL only: an address the client sends is ignored', async () => {
+    // Issue 31 item 2 / issue 30 item 11: a Vendedor sent appUrl "https://evil.example" and the
+    // link the shop's WhatsApp sends pointed there.
+    const { auth, users } = await createClientWithUsers(t, [1, 3]);
+    const seller = bearer(users[1].token);
+    const p = await makeProduct(t, auth, { salePriceCents: 1000 });
+    const customer = await makeCustomer(t, auth, { phone: '11987654321' });
+    const budget = await makeBudget(seller, {
+      items: [{ productId: p.id, quantity: 1 }],
+      customerId: customer.id,
+    });
+    const forged = {
+      Origin: 'https://evil.example',
+      Host: 'evil.example',
+      'X-Forwarded-Host': 'evil.example',
+    };
+    for (const channel of ['link', 'whatsapp'] as const) {
+      const sent = expectStatus(
+        await api(t, { ...seller, ...forged }).post(`/budget/${budget.id}/send`, {
+          channel,
+          appUrl: 'https://evil.example',
+        }),
+        200,
+        channel,
+      );
+      expect(sent.link.url).toBe(`${APP_URL}/orcamento/${sent.link.token}`);
+      expect(JSON.stringify(sent)).not.toContain('evil.example');
+    }
   });
 
   it('sends the PDF as a document through the shop WhatsApp when it is connected', async () => {
@@ -330,7 +355,7 @@ describe('sending and the approval link', () => {
       customerId: customer.id,
     });
     const sent = expectStatus(
-      await api(t, auth).post(`/budget/${budget.id}/send`, { channel: 'whatsapp', appUrl: APP_URL }),
+      await api(t, auth).post(`/budget/${budget.id}/send`, { channel: 'whatsapp' }),
       200,
     );
     expect(sent.whatsapp).toEqual({ sent: true, waLink: null, reason: null });

@@ -25,13 +25,17 @@ import { findBudgetRow, findItems, toBudget } from './service.ts';
 /** Requests per address and window on the public budget routes (a customer needs a handful). */
 const PUBLIC_LIMIT = { max: 120, windowMs: 10 * 60 * 1000 };
 
-const approvalUrl = (appUrl: string, token: string) => `${appUrl.replace(/\/+$/, '')}/orcamento/${token}`;
+const approvalUrl = (publicUrl: string, token: string) =>
+  `${publicUrl.replace(/\/+$/, '')}/orcamento/${token}`;
 
-/** Issues a new link for the budget (every issued link works while the budget is open). */
-export async function issueLink(tx: Executor, budgetId: number, appUrl: string) {
+/**
+ * Issues a new link for the budget (every issued link works while the budget is open). `publicUrl` is
+ * the server's configured address (config.publicUrl), never a client-sent one.
+ */
+export async function issueLink(tx: Executor, budgetId: number, publicUrl: string) {
   const { token, hash } = newToken();
   await tx.insert(budgetLinks).values({ budgetId, tokenHash: hash });
-  return { token, url: approvalUrl(appUrl, token) };
+  return { token, url: approvalUrl(publicUrl, token) };
 }
 
 /** The budget of a token: its id and client (404 for an unknown token), after the address's limit. */

@@ -26,14 +26,15 @@ function messageOf(shopName: string, number: number, totalCents: number, validUn
  * Sends a budget (issue 17): issues an approval link (only its hash is stored) and moves pending ->
  * sent. By WhatsApp the PDF goes as a document through the shop's instance when it is connected;
  * otherwise the answer carries a wa.me link with the message and the approval link prefilled. A
- * copied link or a print is a send too. The customer is required (422), the budget must be open.
+ * copied link or a print is a send too. The link is built from the server's PUBLIC_URL, never from
+ * anything the client sends (issue 31 item 2). The customer is required (422), the budget must be open.
  */
 export async function sendBudget(
   ctx: AppContext,
   storage: Storage,
   actor: Actor,
   id: number,
-  input: { channel: 'whatsapp' | 'link' | 'print'; appUrl: string },
+  input: { channel: 'whatsapp' | 'link' | 'print' },
 ): Promise<BudgetSendResult> {
   const { clientId } = actor;
   const { link, number } = await ctx.db.transaction(async (tx) => {
@@ -51,7 +52,7 @@ export async function sendBudget(
       throw new AppError(422, BUDGET_MESSAGES.customerPhone, [
         { path: 'customerId', message: BUDGET_MESSAGES.customerPhone },
       ]);
-    const issued = await issueLink(tx, id, input.appUrl);
+    const issued = await issueLink(tx, id, ctx.config.publicUrl);
     await tx
       .update(budgets)
       .set({

@@ -39,7 +39,13 @@ export function couponRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     route(app, couponApi.create, (request) => createCoupon(db, writer(request, request.body), request.body));
 
     route(app, couponApi.update, (request) =>
-      updateCoupon(db, writer(request, request.body), request.params.id, request.body),
+      updateCoupon(
+        db,
+        writer(request, request.body),
+        request.params.id,
+        request.body,
+        request.headers['if-match'],
+      ),
     );
 
     route(app, couponApi.remove, (request) =>

@@ -16,7 +16,7 @@ import { AppError, duplicate, notFound } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { isSameVersion, mapUnique } from '../../lib/pg.ts';
 import { shopTodaySql } from '../../lib/shopToday.ts';
-import { assertNotStale, versionOf } from '../../lib/version.ts';
+import { assertNotStale, optionalVersionOf } from '../../lib/version.ts';
 import { coupons, couponUses } from './schema.ts';
 
 const COUPON_NOT_FOUND = 'Cupom não encontrado';
@@ -121,8 +121,18 @@ export async function createCoupon(db: Db, actor: Actor, input: CouponInput): Pr
 }
 
 /** Updates a coupon; `input.updatedAt` is required and must match the record (else 409: a stale edit). */
-export async function updateCoupon(db: Db, actor: Actor, id: number, input: CouponInput): Promise<Coupon> {
-  const version = versionOf(input.updatedAt);
+/**
+ * Updates a coupon with the create's payload (spec 7). With a version (the body's updatedAt or an
+ * If-Match header) a stale copy gets 409; without one the update is taken (last write wins).
+ */
+export async function updateCoupon(
+  db: Db,
+  actor: Actor,
+  id: number,
+  input: CouponInput,
+  ifMatch?: string,
+): Promise<Coupon> {
+  const version = optionalVersionOf(input.updatedAt, ifMatch);
   return mapUnique(
     () =>
       db.transaction(async (tx) => {
@@ -131,7 +141,9 @@ export async function updateCoupon(db: Db, actor: Actor, id: number, input: Coup
         const updated = await tx
           .update(coupons)
           .set({ ...toColumns(input), updatedAt: new Date() })
-          .where(and(eq(coupons.id, id), isSameVersion(coupons.updatedAt, version)))
+          .where(
+            and(eq(coupons.id, id), version === null ? undefined : isSameVersion(coupons.updatedAt, version)),
+          )
           .returning();
         assertNotStale(updated);
         return toCoupon(updated[0]);

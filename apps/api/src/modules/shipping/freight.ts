@@ -411,7 +411,7 @@ export async function quoteFreight(
 // ---------------------------------------------------------------------------------------------------
 // Melhor Envio OAuth2 (authorization code)
 
-const OAUTH_PATH = '/dashboard/settings/melhor-envio/settings';
+export const OAUTH_PATH = '/dashboard/settings/melhor-envio/settings';
 const hashState = (state: string) => createHash('sha256').update(state).digest('hex');
 
 /**

@@ -20,6 +20,7 @@ import {
   finishMelhorEnvioOAuth,
   forgetQuotes,
   freightState,
+  OAUTH_PATH,
   quoteFreight,
   startMelhorEnvioOAuth,
 } from './freight.ts';
@@ -99,8 +100,10 @@ export function shippingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       return readMelhorEnvio(actor.clientId);
     });
 
+    // The return address is the server's own (PUBLIC_URL), never the one the client sends (issue 31
+    // item 2: links the server hands out are built from its configured address only).
     route(app, api.authorizeMelhorEnvio, (request) =>
-      startMelhorEnvioOAuth(db, assertCan(request, WRITE.settings), request.body.redirectUri, deps),
+      startMelhorEnvioOAuth(db, assertCan(request, WRITE.settings), `${config.publicUrl}${OAUTH_PATH}`, deps),
     );
 
     route(app, api.melhorEnvioCallback, async (request) => {

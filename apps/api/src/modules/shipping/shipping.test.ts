@@ -29,6 +29,7 @@ beforeAll(async () => {
   [me, rte, routing] = await Promise.all([startFakeMelhorEnvio(), startFakeRodonaves(), startFakeRouting()]);
   const base = testConfig().shipping;
   t = await createTestApp({
+    publicUrl: 'https://loja.balcao.test',
     shipping: {
       ...base,
       carrierTimeoutMs: TIMEOUT_MS,
@@ -428,10 +429,12 @@ describe('Melhor Envio', () => {
     const shop = await asUser(t, [1]);
     await saveMe(shop.api, meSettings({ clientId: me.clientId, clientSecret: me.clientSecret }));
     const redirectUri = 'https://loja.balcao.test/dashboard/settings/melhor-envio/settings';
-    const bad = await shop.api.post('/shipping/melhor-envio/authorize', {
-      redirectUri: 'https://evil.test/x',
-    });
-    expect(bad.statusCode).toBe(422);
+    // The return address is PUBLIC_URL's: one the client sends is ignored (issue 31 item 2).
+    const forged = expectStatus(
+      await shop.api.post('/shipping/melhor-envio/authorize', { redirectUri: 'https://evil.test/x' }),
+      200,
+    );
+    expect(new URL(forged.url).searchParams.get('redirect_uri')).toBe(redirectUri);
     const { url } = expectStatus(
       await shop.api.post('/shipping/melhor-envio/authorize', { redirectUri }),
       200,

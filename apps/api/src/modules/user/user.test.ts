@@ -11,7 +11,14 @@ import { api, type Headers, login, me } from '../../../test/kit.ts';
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp({
-    passwordLimit: { perEmailAndSource: 1000, windowMs: 60_000, perEmail: 1000, emailWindowMs: 60_000 },
+    passwordLimit: {
+      perEmailAndSource: 1000,
+      windowMs: 60_000,
+      perSource: 1000,
+      perEmail: 1000,
+      emailWindowMs: 60_000,
+      knownMs: 60_000,
+    },
   });
 });
 afterAll(() => t.close());

@@ -113,4 +113,27 @@ describe('the budget detail', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancelar orçamento' }));
     expect(await within(dialog).findByText('Este orçamento já foi convertido')).toBeTruthy();
   });
+
+  it("sends no address of its own: the approval link is the server's (issue 31 item 2)", {
+    timeout: 20_000,
+  }, async () => {
+    const writes: { url: string; body: unknown }[] = [];
+    const link = { token: 'abc', url: 'https://balcao.example.com/orcamento/abc' };
+    const open = { ...BUDGET, expired: false, viewStatus: 'pending', customer: { id: 3, name: 'Bia' } };
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string, init?: RequestInit) => {
+        if (init?.method && init.method !== 'GET') {
+          writes.push({ url, body: JSON.parse(String(init.body)) });
+          return new Response(JSON.stringify({ budget: open, link, whatsapp: null }), { status: 200 });
+        }
+        return new Response(JSON.stringify(open), { status: 200 });
+      }),
+    );
+    renderPage();
+    fireEvent.click(await screen.findByRole('button', { name: 'Copiar link' }));
+    await waitFor(() => expect(writes).toHaveLength(1));
+    expect(writes[0]).toEqual({ url: expect.stringContaining('/budget/5/send'), body: { channel: 'link' } });
+    expect(await screen.findByDisplayValue(link.url)).toBeTruthy();
+  });
 });

@@ -86,7 +86,7 @@ function BudgetDetail({ budget: b, message }: { budget: Budget; message: string 
       setCopied(false);
       const result = await send.mutateAsync({
         params: { id: b.id },
-        body: { channel, appUrl: window.location.origin },
+        body: { channel },
       });
       setSent(result);
       if (channel === 'link') {
