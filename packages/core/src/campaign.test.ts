@@ -9,13 +9,7 @@ import {
   warmupCap,
   windowCloses,
 } from './campaign.ts';
-import {
-  canonicalWhatsapp,
-  isOptOutReply,
-  sameWhatsapp,
-  whatsappDigits,
-  whatsappForms,
-} from './whatsapp.ts';
+import { canonicalWhatsapp, isOptOutReply, sameWhatsapp, whatsappDigits, whatsappForms } from './whatsapp.ts';
 
 describe('campaign message', () => {
   it('replaces the variables and appends the opt-out line', () => {

@@ -85,6 +85,14 @@ export const CAMPAIGN_MESSAGES = {
   deleteStarted: 'Não é possível excluir uma campanha que já começou; cancele-a.',
 } as const;
 
+/**
+ * A message whose send got no answer, that Evolution's stored messages cannot confirm either way
+ * (it stores none: DATABASE_SAVE_DATA_NEW_MESSAGE off, or there is no message of the shop to check
+ * that against): never sent again by the engine, left to a person to look at the chat.
+ */
+export const UNCONFIRMED_REASON =
+  'Envio não confirmado: o WhatsApp não respondeu e o servidor não guarda as mensagens para conferir. Veja a conversa antes de reenviar.';
+
 export const PAUSE_REASONS = {
   disconnected: 'O WhatsApp desconectou: a campanha foi pausada.',
   errors: 'Falhas seguidas no envio: a campanha foi pausada para proteger o número.',

@@ -22,6 +22,10 @@ export const WHATSAPP_MESSAGES = {
   notOnWhatsapp: 'Este número não tem WhatsApp.',
   phone: 'Informe o número com DDD (10 ou 11 dígitos)',
   refused: 'Muitos códigos foram gerados sem leitura. Gere um novo código para tentar de novo.',
+  pairingNotReady: 'O WhatsApp ainda não gerou o código de pareamento. Tente de novo em instantes.',
+  /** The test message was sent but Evolution did not store it: reconciliation cannot work. */
+  notStored:
+    'O servidor do WhatsApp não guarda as mensagens enviadas (DATABASE_SAVE_DATA_NEW_MESSAGE=true está desligado): depois de uma queda, o envio de uma campanha não pode ser conferido e fica para uma pessoa conferir.',
 } as const;
 
 export const whatsappInstanceViewSchema = z.object({
@@ -114,7 +118,14 @@ export const whatsappTestInputSchema = z.object({
 });
 export type WhatsappTestInput = z.input<typeof whatsappTestInputSchema>;
 
-export const whatsappTestSentSchema = z.object({ id: z.string() });
+export const whatsappTestSentSchema = z.object({
+  id: z.string(),
+  /**
+   * Whether Evolution stored the message (findMessages finds it: DATABASE_SAVE_DATA_NEW_MESSAGE=true),
+   * null when that could not be asked. Campaign reconciliation after a crash needs it.
+   */
+  stored: z.boolean().nullable(),
+});
 
 export const whatsappOptOutInputSchema = z.object({ number: phoneField });
 export const whatsappOptOutSchema = z.object({ number: z.string(), optedOut: z.boolean() });
