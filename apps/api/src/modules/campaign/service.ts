@@ -22,7 +22,7 @@ import {
 } from '@balcao/core/campaign';
 import type { ListResult } from '@balcao/core/list';
 import { DEFAULT_TIME_ZONE } from '@balcao/core/time';
-import { whatsappDigits } from '@balcao/core/whatsapp';
+import { canonicalWhatsapp } from '@balcao/core/whatsapp';
 import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import type { z } from 'zod';
@@ -446,7 +446,8 @@ export async function enqueue(ctx: AppContext, row: CampaignRow, now: Date): Pro
   const seen = new Set<string>();
   const recipients: (typeof campaignRecipients.$inferInsert)[] = [];
   for (const person of people) {
-    const phone = whatsappDigits(person.phone) ?? person.phone.replace(/\D/g, '');
+    // One recipient per WhatsApp number: a mobile with and without the ninth digit is one person.
+    const phone = canonicalWhatsapp(person.phone) ?? person.phone.replace(/\D/g, '');
     if (!phone || seen.has(phone)) continue;
     seen.add(phone);
     const valid = person.whatsappValid ?? exists.get(person.phone) ?? true;
