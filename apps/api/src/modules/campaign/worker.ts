@@ -262,6 +262,8 @@ type Claim = {
   phone: string;
   text: string;
   imageKey: string | null;
+  /** The gap drawn for this message: the next one waits this long after the send ENDS. */
+  gapMs: number;
 };
 
 async function pause(tx: Executor, campaignId: number, reason: string) {
@@ -426,6 +428,7 @@ export async function claimNext(ctx: AppContext, options: WorkerOptions = {}): P
       phone: recipient.phone,
       text: recipient.text,
       imageKey: campaign.imageKey,
+      gapMs,
     };
   });
 
@@ -469,6 +472,14 @@ export async function recordSend(
   let finishedName: string | null = null;
   const doneAt = clock.now();
   const result: TickResult = await ctx.db.transaction(async (tx) => {
+    // The gap counts from the end of this send (the claim set it from the claim; a slow send, e.g.
+    // the first with its image, would leave the next one less than the minimum after it).
+    await tx
+      .update(campaignSenders)
+      .set({
+        nextSendAt: sql`greatest(${campaignSenders.nextSendAt}, ${new Date(doneAt.getTime() + claim.gapMs)})`,
+      })
+      .where(eq(campaignSenders.clientId, claim.clientId));
     if (sent.ok) {
       await tx
         .update(campaignRecipients)
