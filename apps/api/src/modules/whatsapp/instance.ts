@@ -16,7 +16,6 @@ import { whatsappInstances } from '../../db/schema.ts';
 import { AppError, conflict, notFound, unauthorized, unavailable, unprocessable } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { hashToken, secretBox, tokenMatches } from '../../lib/secrets.ts';
-import { checkUncheckedNumbers } from '../customer/whatsapp.ts';
 import {
   EvolutionError,
   type EvolutionQr,
@@ -460,6 +459,7 @@ export async function handleWebhook(
   instanceName: string,
   token: string | undefined,
   body: WebhookBody,
+  onConnected?: (clientId: number) => Promise<unknown>,
 ): Promise<{ ok: boolean }> {
   const [row] = await ctx.db
     .select()
@@ -484,11 +484,12 @@ export async function handleWebhook(
       void fetchPicture(ctx, updated ?? row, phone);
       // Customers saved before the number connected were never checked (whatsappNumbers needs an
       // open instance): check them now, after the webhook was answered.
-      setImmediate(() => {
-        checkUncheckedNumbers(ctx, row.clientId).catch(() => {
-          // The result stays unknown; a campaign asks again before sending.
+      if (onConnected)
+        setImmediate(() => {
+          onConnected(row.clientId).catch(() => {
+            // The results stay unknown; a campaign asks again before sending.
+          });
         });
-      });
     } else if (state === 'connecting' || state === 'close' || state === 'refused') {
       await setInstance(
         ctx,
