@@ -235,7 +235,10 @@ export async function connectInstance(
     return { instance: view(updated), qr: null };
   }
   const updated =
-    row.state === 'connecting' ? row : await setInstance(ctx, actor.clientId, { state: 'connecting' });
+    // A pairing code ended the QR round (its close may reach the webhook first): connecting again.
+    row.state === 'connecting' && !number
+      ? row
+      : await setInstance(ctx, actor.clientId, { state: 'connecting' });
   return { instance: view(updated), qr: qrView(qr) };
 }
 
