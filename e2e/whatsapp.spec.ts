@@ -86,6 +86,16 @@ test('connects WhatsApp by QR, sends a campaign to a filtered audience and shows
   await expect(page.getByRole('img', { name: 'QR code do WhatsApp' })).toBeVisible();
   await expect(page.getByTestId('whatsapp-state')).toHaveText('Conectando');
   await shots(page, 'whatsapp-qr');
+  // A pairing code instead: Evolution ignores the number while the first QR round runs, so the API
+  // ends that round first; the code comes with the new round's QR.
+  await page.getByLabel('Número do WhatsApp (com DDD)').fill('(11) 98765-4321');
+  await page.getByRole('button', { name: 'Gerar código de pareamento' }).click();
+  await expect(page.getByTestId('pairing-code')).toHaveText(/^[0-9A-F]{8}$/);
+  await expect(page.getByTestId('whatsapp-state')).toHaveText('Conectando');
+  // What the Evolution server needs is said on the page.
+  await expect(page.getByTestId('whatsapp-server-needs')).toContainText(
+    'DATABASE_SAVE_DATA_NEW_MESSAGE=true',
+  );
 
   // The phone reads the QR: the fake's webhook reaches the API, the socket updates the page.
   const me = await (

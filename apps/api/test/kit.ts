@@ -235,6 +235,8 @@ export function useTestApp(
       app.evolution = await startFakeEvolution({
         instances: [],
         registered: [],
+        // Evolution's create waits 5 s before answering; the same wait, kept short here.
+        createDelayMs: 20,
         // Webhooks reach the app in-process, at the path the API gave Evolution.
         deliver: async (url, headers, body) => {
           await app.t.app.inject({

@@ -9,7 +9,7 @@ import {
   warmupCap,
   windowCloses,
 } from './campaign.ts';
-import { isOptOutReply, whatsappDigits } from './whatsapp.ts';
+import { canonicalWhatsapp, isOptOutReply, sameWhatsapp, whatsappDigits, whatsappForms } from './whatsapp.ts';
 
 describe('campaign message', () => {
   it('replaces the variables and appends the opt-out line', () => {
@@ -22,6 +22,16 @@ describe('campaign message', () => {
     ).toBe(`Oi Maria! Maria da Silva, a Loja Centro te deu o cupom NATAL10.\n\n${OPT_OUT_LINE}`);
   });
 
+  it('greets a company by its name without the legal form, a person by the first name', () => {
+    const render = (name: string, personType: string) =>
+      renderCampaignMessage('Olá {primeiro_nome}!', { name, shop: 'Loja', personType }).split('\n')[0];
+    expect(render('Construtora Alfa Ltda', 'company')).toBe('Olá Construtora Alfa!');
+    expect(render('Padaria Pão Quente ME', 'company')).toBe('Olá Padaria Pão Quente!');
+    expect(render('Mercado Bom Preço S/A', 'company')).toBe('Olá Mercado Bom Preço!');
+    expect(render('Construtora Alfa Ltda', 'person')).toBe('Olá Construtora!');
+    expect(render('Maria da Silva', 'person')).toBe('Olá Maria!');
+  });
+
   it('reads SAIR and PARAR in any case and accent, nothing else', () => {
     expect(['sair', ' SAIR ', 'Parar', 'PARÁR'].every(isOptOutReply)).toBe(true);
     expect(['sair daqui', 'ok', ''].some(isOptOutReply)).toBe(false);
@@ -31,6 +41,21 @@ describe('campaign message', () => {
     expect(whatsappDigits('(11) 98765-4321')).toBe('5511987654321');
     expect(whatsappDigits('+55 11 98765-4321')).toBe('5511987654321');
     expect(whatsappDigits('123')).toBeNull();
+  });
+
+  it('treats a mobile with and without the ninth digit as one number, jids and @lid included', () => {
+    // Evolution's createJid stores DDD 31+ mobiles with 12 digits.
+    expect(canonicalWhatsapp('553187654321@s.whatsapp.net')).toBe('5531987654321');
+    expect(canonicalWhatsapp('553187654321:12@s.whatsapp.net')).toBe('5531987654321');
+    expect(canonicalWhatsapp('(31) 98765-4321')).toBe('5531987654321');
+    expect(canonicalWhatsapp('1187654321')).toBe('5511987654321');
+    // Landlines keep their 12 digits.
+    expect(canonicalWhatsapp('553132654321')).toBe('553132654321');
+    expect(canonicalWhatsapp('123456789012345@lid')).toBeNull();
+    expect(sameWhatsapp('553187654321', '5531987654321')).toBe(true);
+    expect(sameWhatsapp('5531987654321', '5531987654322')).toBe(false);
+    expect(whatsappForms('5531987654321')).toEqual(['5531987654321', '553187654321']);
+    expect(whatsappForms('553132654321')).toEqual(['553132654321']);
   });
 });
 

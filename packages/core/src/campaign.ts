@@ -37,15 +37,30 @@ export const OPT_OUT_LINE = 'Para não receber mais mensagens, responda SAIR.';
 
 export const CAMPAIGN_VARIABLES = ['{nome}', '{primeiro_nome}', '{loja}', '{cupom}'] as const;
 
+/** A company's legal-form suffix, left out of how a message greets it ("Construtora Alfa Ltda"). */
+const LEGAL_SUFFIX = /[\s,.-]+(ltda|me|epp|eireli|s\/?\.?a\.?|s\.\s?a\.?|sa|mei|ss)\.?$/i;
+
+/**
+ * What `{primeiro_nome}` says: a person's first name; a company's name without its legal form (a
+ * company has no first name: "Olá Construtora Alfa!", never "Olá Construtora!").
+ */
+export function greetingName(name: string, personType: string = 'person'): string {
+  const trimmed = name.trim().replace(/\s+/g, ' ');
+  if (personType !== 'company') return trimmed.split(' ')[0] ?? '';
+  let short = trimmed;
+  for (let i = 0; i < 3 && LEGAL_SUFFIX.test(short); i++) short = short.replace(LEGAL_SUFFIX, '').trim();
+  return short || trimmed;
+}
+
 /** The message a customer gets: variables replaced, the opt-out line appended. */
 export function renderCampaignMessage(
   template: string,
-  values: { name: string; shop: string; coupon?: string | null },
+  values: { name: string; shop: string; coupon?: string | null; personType?: string },
 ): string {
   const name = values.name.trim();
   const text = template
     .replaceAll('{nome}', name)
-    .replaceAll('{primeiro_nome}', name.split(/\s+/)[0] ?? '')
+    .replaceAll('{primeiro_nome}', greetingName(name, values.personType))
     .replaceAll('{loja}', values.shop)
     .replaceAll('{cupom}', values.coupon ?? '');
   return `${text.trim()}\n\n${OPT_OUT_LINE}`;
@@ -69,6 +84,14 @@ export const CAMPAIGN_MESSAGES = {
   imageTooLarge: 'A imagem deve ter no máximo 5 MB',
   deleteStarted: 'Não é possível excluir uma campanha que já começou; cancele-a.',
 } as const;
+
+/**
+ * A message whose send got no answer, that Evolution's stored messages cannot confirm either way
+ * (it stores none: DATABASE_SAVE_DATA_NEW_MESSAGE off, or there is no message of the shop to check
+ * that against): never sent again by the engine, left to a person to look at the chat.
+ */
+export const UNCONFIRMED_REASON =
+  'Envio não confirmado: o WhatsApp não respondeu e o servidor não guarda as mensagens para conferir. Veja a conversa antes de reenviar.';
 
 export const PAUSE_REASONS = {
   disconnected: 'O WhatsApp desconectou: a campanha foi pausada.',

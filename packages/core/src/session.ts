@@ -37,7 +37,11 @@ export const whatsappInstanceSchema = z.object({
   instanceName: z.string(),
   /** Evolution API connection state: open, connecting or close. */
   state: z.string(),
+  /** The number is connected (state open): what the shell shows for every user. */
+  connected: z.boolean(),
   phone: z.string(),
+  /** The connected number's profile photo (a WhatsApp CDN address), null when none. */
+  profilePictureUrl: z.string().nullable(),
   ...timestampFields,
 });
 

@@ -22,6 +22,10 @@ export const WHATSAPP_MESSAGES = {
   notOnWhatsapp: 'Este número não tem WhatsApp.',
   phone: 'Informe o número com DDD (10 ou 11 dígitos)',
   refused: 'Muitos códigos foram gerados sem leitura. Gere um novo código para tentar de novo.',
+  pairingNotReady: 'O WhatsApp ainda não gerou o código de pareamento. Tente de novo em instantes.',
+  /** The test message was sent but Evolution did not store it: reconciliation cannot work. */
+  notStored:
+    'O servidor do WhatsApp não guarda as mensagens enviadas (DATABASE_SAVE_DATA_NEW_MESSAGE=true está desligado): depois de uma queda, o envio de uma campanha não pode ser conferido e fica para uma pessoa conferir.',
 } as const;
 
 export const whatsappInstanceViewSchema = z.object({
@@ -60,6 +64,42 @@ export function whatsappDigits(value: string): string | null {
   return null;
 }
 
+/**
+ * THE identity of a WhatsApp number, for every comparison (opt-outs, campaign recipients, stored
+ * messages, number checks): a Brazilian mobile written without its ninth digit (12 digits, as
+ * Evolution's createJid stores DDDs 31 and above: `55 DD 8NNN NNNN`) is the same person as the
+ * 13-digit form, so both become the 13-digit one. A subscriber number starting with 6-9 is a mobile
+ * (landlines start with 2-5 and keep their 12 digits). Accepts a jid (`5531...@s.whatsapp.net`, a
+ * `:device` suffix) or any written number; null when it is no Brazilian number (e.g. an `@lid` id).
+ */
+export function canonicalWhatsapp(value: string): string | null {
+  const raw = value.trim();
+  if (/@(lid|g\.us|broadcast)$/.test(raw)) return null;
+  const digits = whatsappDigits(raw.split('@')[0].split(':')[0]);
+  if (!digits) return null;
+  if (digits.length === 12 && /^55[1-9][1-9][6-9]/.test(digits))
+    return `${digits.slice(0, 4)}9${digits.slice(4)}`;
+  return digits;
+}
+
+/**
+ * Both ways a Brazilian mobile may be written or stored (13 digits, then 12 without the ninth
+ * digit); a landline or a number from elsewhere has one form. Empty when not a number.
+ */
+export function whatsappForms(value: string): string[] {
+  const canonical = canonicalWhatsapp(value);
+  if (!canonical) return [];
+  if (canonical.length === 13 && canonical[4] === '9' && /[6-9]/.test(canonical[5]))
+    return [canonical, `${canonical.slice(0, 4)}${canonical.slice(5)}`];
+  return [canonical];
+}
+
+/** Whether two numbers (or jids) are the same WhatsApp account (with or without the ninth digit). */
+export function sameWhatsapp(a: string, b: string): boolean {
+  const x = canonicalWhatsapp(a);
+  return x !== null && x === canonicalWhatsapp(b);
+}
+
 const phoneField = z
   .string(REQUIRED)
   .trim()
@@ -78,7 +118,14 @@ export const whatsappTestInputSchema = z.object({
 });
 export type WhatsappTestInput = z.input<typeof whatsappTestInputSchema>;
 
-export const whatsappTestSentSchema = z.object({ id: z.string() });
+export const whatsappTestSentSchema = z.object({
+  id: z.string(),
+  /**
+   * Whether Evolution stored the message (findMessages finds it: DATABASE_SAVE_DATA_NEW_MESSAGE=true),
+   * null when that could not be asked. Campaign reconciliation after a crash needs it.
+   */
+  stored: z.boolean().nullable(),
+});
 
 export const whatsappOptOutInputSchema = z.object({ number: phoneField });
 export const whatsappOptOutSchema = z.object({ number: z.string(), optedOut: z.boolean() });

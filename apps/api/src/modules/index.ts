@@ -12,6 +12,7 @@ import { cepRoutes } from './cep/routes.ts';
 import { comandaRoutes } from './comanda/routes.ts';
 import { couponRoutes } from './coupon/routes.ts';
 import { customerRoutes } from './customer/routes.ts';
+import { checkUncheckedNumbers } from './customer/whatsapp.ts';
 import { deliveryRoutes } from './delivery/routes.ts';
 import { cancelOrderOfSale, createOrderOfSale } from './delivery/service.ts';
 import { feeSimulatorRoutes } from './fee-simulator/routes.ts';
@@ -66,7 +67,8 @@ export const MODULES: ((ctx: AppContext) => FastifyPluginAsyncZod)[] = [
   (ctx) => settingsRoutes(ctx, rebuildSaleSummary),
   printingRoutes,
   (ctx) => billingRoutes(ctx, countProducts),
-  whatsappRoutes,
+  // Customers saved before the shop's number connected are checked once it connects (issue 30).
+  (ctx) => whatsappRoutes(ctx, (clientId) => checkUncheckedNumbers(ctx, clientId)),
   (ctx) => campaignCategoryRoutes(ctx, campaignsInCategory),
   campaignRoutes,
   homeRoutes,

@@ -14,7 +14,7 @@ const READS: Record<string, readonly string[]> = {
   'GET /v1/user/me': ['session'],
   'GET /v1/settings-checklist/client/:clientId': ['session'],
   'GET /v1/shipping-settings/client/:clientId': ['session'],
-  'GET /v1/whatsapp-instance/client/:clientId': ['settings-whatsapp'],
+  'GET /v1/whatsapp-instance/client/:clientId': ['session'],
   'GET /v1/coupon/client/:clientId': ['coupon'],
   'GET /v1/coupon/:id': ['coupon-edit'],
   'POST /v1/coupon/validate': ['sale-pdv', 'sale-waiter-pdv'],

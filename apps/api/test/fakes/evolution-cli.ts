@@ -10,6 +10,8 @@ const fake = await startFakeEvolution({
   apiKey: process.env.EVOLUTION_API_KEY ?? 'fake-evolution-key',
   instances: [],
   registered: (process.env.REGISTERED ?? '').split(',').filter(Boolean),
+  // Evolution's create answers after at least 5 s; shorter here, the same shape (created before it answers).
+  createDelayMs: Number(process.env.CREATE_DELAY_MS ?? 1500),
 });
 console.log(`fake Evolution API listening on ${fake.url}`);
 const stop = () => fake.close().then(() => process.exit(0));

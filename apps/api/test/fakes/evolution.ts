@@ -14,6 +14,12 @@ export type FakeInstance = {
   webhook: { url: string; headers: Record<string, string> } | null;
   /** The number that scans the QR (wuid). */
   owner: string;
+  /**
+   * The number a pairing code was asked for: set only by a connect (or create) while the state is
+   * `close`, as Evolution's connectToWhatsapp(number) does; a connect while `connecting` ignores it.
+   */
+  pairingNumber: string | null;
+  pairingCode: string | null;
 };
 
 export type SentMessage = {
@@ -28,7 +34,7 @@ export type SentMessage = {
 /** A message as Evolution's database keeps it (what /chat/findMessages answers). */
 export type StoredRecord = {
   id: string;
-  key: { id: string; fromMe: boolean; remoteJid: string };
+  key: { id: string; fromMe: boolean; remoteJid: string; senderPn?: string; addressingMode?: string };
   pushName: string;
   messageType: string;
   message: Record<string, unknown>;
@@ -61,10 +67,26 @@ export type FakeEvolution = {
   disconnect(name: string): Promise<void>;
   /** Disconnect by itself once this many messages were accepted in total. */
   disconnectAfter: number | null;
+  /** How long instance/create waits before answering (Evolution 2.3: at least 5 s; tests keep it short). */
+  createDelayMs: number;
   /** The next N sends answer 500 (an internal failure). */
   failNext: number;
-  /** A "SAIR" reply from a number, posted to the webhook as messages.upsert. */
-  reply(name: string, from: string, text: string): Promise<void>;
+  /**
+   * A reply from a number, posted to the webhook as messages.upsert. `from` as Evolution keys it:
+   * digits (a 12-digit Brazilian mobile for DDD 31+, as createJid stores it), or `lid` to send the
+   * sender as `NNN@lid` with the number only in `key.senderPn` (or in no field: `pn: null`).
+   */
+  reply(
+    name: string,
+    from: string,
+    text: string,
+    options?: { lid?: string; pn?: string | null },
+  ): Promise<void>;
+  /**
+   * Whether Evolution stores messages (DATABASE_SAVE_DATA_NEW_MESSAGE=true): off stores nothing and
+   * findMessages answers an empty page, as the real server does.
+   */
+  saveMessages: boolean;
   close: () => Promise<void>;
 };
 
@@ -78,11 +100,32 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
   }
 }
 
-const errorBody = (status: number, error: string, message: unknown[]) => ({
+const errorBody = (status: number, error: string, message: unknown[] | string) => ({
   status,
   error,
   response: { message },
 });
+
+/** Evolution's 401 (UnauthorizedException without arguments): `message` is a string, not an array. */
+const unauthorizedBody = () => errorBody(401, 'Unauthorized', 'Unauthorized');
+
+/**
+ * Evolution 2.3 `createJid` for a plain number (src/utils/createJid.ts, formatBRNumber): a Brazilian
+ * 13-digit mobile whose DDD is 31 or more and whose number starts with 7-9 loses the ninth digit.
+ */
+export function evolutionJid(number: string): string {
+  const digits = number.replace(/\D/g, '');
+  const m = /^(\d{2})(\d{2})\d(\d{8})$/.exec(digits);
+  if (m && m[1] === '55' && Number(m[3][0]) >= 7 && Number(m[2]) >= 31)
+    return `${m[1]}${m[2]}${m[3]}@s.whatsapp.net`;
+  return `${digits}@s.whatsapp.net`;
+}
+
+/** The 13-digit form of a Brazilian mobile (WhatsApp's account), whichever way it was written. */
+const accountOf = (number: string) => {
+  const digits = number.replace(/\D/g, '');
+  return /^55[1-9][1-9][6-9]\d{7}$/.test(digits) ? `${digits.slice(0, 4)}9${digits.slice(4)}` : digits;
+};
 
 /**
  * A local server following the Evolution API v2 contract (INTEGRATIONS.md): instance create /
@@ -97,6 +140,8 @@ export async function startFakeEvolution(options: {
   instances: string[];
   registered: string[];
   delayMs?: number;
+  /** instance/create's wait before answering (default 5000, as the real service). */
+  createDelayMs?: number;
   port?: number;
   qrLimit?: number;
   /** How webhooks reach the API (default: HTTP POST to the URL). Tests hand app.inject here. */
@@ -121,9 +166,13 @@ export async function startFakeEvolution(options: {
       qrCount: 0,
       webhook: null,
       owner: '5511900000000',
+      pairingNumber: null,
+      pairingCode: null,
     });
   const registeredList = [...options.registered];
-  const registered = (number: string) => registeredList.includes(number.replace(/\D/g, ''));
+  // WhatsApp finds a Brazilian mobile with or without its ninth digit.
+  const registered = (number: string) =>
+    registeredList.some((r) => accountOf(r) === accountOf(number.split('@')[0]));
 
   const deliver =
     options.deliver ??
@@ -149,12 +198,20 @@ export async function startFakeEvolution(options: {
     });
   }
 
-  const qr = (instance: FakeInstance, number?: string) => ({
-    pairingCode: number ? randomBytes(4).toString('hex').toUpperCase() : null,
+  // Evolution answers the instance's current QR; the pairing code exists only for a number given
+  // when the connection started from `close` (connectToWhatsapp(number), then requestPairingCode).
+  const qr = (instance: FakeInstance) => ({
+    pairingCode: instance.pairingNumber ? instance.pairingCode : null,
     code: `2@${randomBytes(12).toString('base64')}`,
     base64: QR_PNG,
     count: instance.qrCount,
   });
+  /** Starts a connection from `close` (or at create), with a pairing code when a number is given. */
+  const startConnecting = (instance: FakeInstance, number: string | null) => {
+    instance.state = 'connecting';
+    instance.pairingNumber = number ? number.replace(/\D/g, '') : null;
+    instance.pairingCode = number ? randomBytes(4).toString('hex').toUpperCase() : null;
+  };
 
   const fake: FakeEvolution = {
     url: '',
@@ -164,9 +221,11 @@ export async function startFakeEvolution(options: {
     stored,
     now: () => Date.now(),
     findFails: false,
+    saveMessages: true,
     instances,
     registered: registeredList,
     disconnectAfter: null,
+    createDelayMs: options.createDelayMs ?? 5000,
     failNext: 0,
     async scan(name) {
       const instance = instances.get(name);
@@ -186,12 +245,22 @@ export async function startFakeEvolution(options: {
       instance.state = 'close';
       await emit(instance, 'connection.update', { instance: name, state: 'close', statusReason: 428 });
     },
-    async reply(name, from, text) {
+    async reply(name, from, text, options = {}) {
       const instance = instances.get(name);
       if (!instance) throw new Error(`no instance ${name}`);
+      const pn = options.pn === undefined ? `${from}@s.whatsapp.net` : options.pn;
+      const key = options.lid
+        ? {
+            remoteJid: `${options.lid}@lid`,
+            fromMe: false,
+            id: randomBytes(8).toString('hex'),
+            ...(pn ? { senderPn: pn } : {}),
+            addressingMode: 'lid',
+          }
+        : { remoteJid: `${from}@s.whatsapp.net`, fromMe: false, id: randomBytes(8).toString('hex') };
       const record: StoredRecord = {
         id: randomBytes(12).toString('hex'),
-        key: { remoteJid: `${from}@s.whatsapp.net`, fromMe: false, id: randomBytes(8).toString('hex') },
+        key,
         pushName: 'Cliente',
         message: { conversation: text },
         messageType: 'conversation',
@@ -201,7 +270,7 @@ export async function startFakeEvolution(options: {
         contextInfo: null,
         MessageUpdate: [],
       };
-      store(name, record);
+      if (fake.saveMessages) store(name, record);
       const { id: _id, instanceId: _i, contextInfo: _c, MessageUpdate: _u, ...data } = record;
       await emit(instance, 'messages.upsert', data);
     },
@@ -225,11 +294,13 @@ export async function startFakeEvolution(options: {
     if (url.pathname === '/__fake/sent' && req.method === 'GET') return send(200, sent);
 
     if (req.method === 'POST' && url.pathname === '/instance/create') {
-      if (key !== apiKey) return send(401, errorBody(401, 'Unauthorized', ['Unauthorized']));
+      if (key !== apiKey) return send(401, unauthorizedBody());
       const body = (await readJson(req)) as {
         instanceName?: unknown;
         integration?: unknown;
         qrcode?: unknown;
+        token?: unknown;
+        number?: unknown;
         webhook?: { url?: unknown; headers?: unknown; enabled?: unknown };
       } | null;
       const name = typeof body?.instanceName === 'string' ? body.instanceName : '';
@@ -240,22 +311,32 @@ export async function startFakeEvolution(options: {
         return send(403, errorBody(403, 'Forbidden', [`This name "${name}" is already in use.`]));
       const instance: FakeInstance = {
         name,
-        token: randomBytes(16).toString('hex').toUpperCase(),
-        state: 'connecting',
+        // The caller's own token when given (a timed-out create can be recovered), else a new one.
+        token:
+          typeof body?.token === 'string' && body.token
+            ? body.token
+            : randomBytes(16).toString('hex').toUpperCase(),
+        state: 'close',
         qrCount: body?.qrcode ? 1 : 0,
+        pairingNumber: null,
+        pairingCode: null,
         webhook:
           body?.webhook && typeof body.webhook.url === 'string'
             ? { url: body.webhook.url, headers: (body.webhook.headers ?? {}) as Record<string, string> }
             : null,
         owner: '5511987654321',
       };
+      // The instance exists at once; the answer comes after Evolution's internal delay (5 s in 2.3),
+      // so a client that gives up first leaves it created.
       instances.set(name, instance);
+      if (body?.qrcode) startConnecting(instance, typeof body.number === 'string' ? body.number : null);
+      if (fake.createDelayMs > 0) await new Promise((r) => setTimeout(r, fake.createDelayMs));
       return send(201, {
         instance: {
           instanceName: name,
           instanceId: randomBytes(8).toString('hex'),
           integration: 'WHATSAPP-BAILEYS',
-          status: 'connecting',
+          status: instance.state,
         },
         hash: instance.token,
         webhook: body?.webhook ?? {},
@@ -281,8 +362,7 @@ export async function startFakeEvolution(options: {
     const name = decodeURIComponent(rawName);
     const instance = instances.get(name);
     if (!instance) return send(404, errorBody(404, 'Not Found', [`The "${name}" instance does not exist`]));
-    if (key !== apiKey && key !== instance.token)
-      return send(401, errorBody(401, 'Unauthorized', ['Unauthorized']));
+    if (key !== apiKey && key !== instance.token) return send(401, unauthorizedBody());
     const route = `${req.method} ${group}/${action}`;
 
     switch (route) {
@@ -290,19 +370,27 @@ export async function startFakeEvolution(options: {
         if (instance.state === 'open') return send(200, { instance: { instanceName: name, state: 'open' } });
         // Connecting again after `refused` starts a new round of codes.
         if (instance.state === 'refused') instance.qrCount = 0;
+        // A new QR code since the last call (Evolution refreshes it on its own while connecting).
         instance.qrCount += 1;
         if (instance.qrCount > qrLimit) {
           instance.state = 'refused';
           await emit(instance, 'connection.update', { instance: name, state: 'refused', statusReason: 401 });
           return send(200, { error: true, message: 'QR code limit reached' });
         }
-        instance.state = 'connecting';
-        return send(200, qr(instance, url.searchParams.get('number') ?? undefined));
+        // instance.controller connectToWhatsapp: while `connecting` it answers the current QR and
+        // ignores `number`; from `close` (or `refused`) it starts again with the number.
+        if (instance.state !== 'connecting') startConnecting(instance, url.searchParams.get('number'));
+        return send(200, qr(instance));
       }
       case 'GET instance/connectionState':
         return send(200, { instance: { instanceName: name, state: instance.state } });
       case 'DELETE instance/logout':
+        // instance.controller logout: BadRequestException when the state is already `close`.
+        if (instance.state === 'close')
+          return send(400, errorBody(400, 'Bad Request', [`The "${name}" instance is not connected`]));
         instance.state = 'close';
+        instance.pairingNumber = null;
+        instance.pairingCode = null;
         return send(200, { status: 'SUCCESS', error: false, response: { message: 'Instance logged out' } });
       case 'DELETE instance/delete':
         instances.delete(name);
@@ -319,13 +407,16 @@ export async function startFakeEvolution(options: {
         if (!body || !Array.isArray(body.numbers))
           return send(400, errorBody(400, 'Bad Request', ['numbers must be an array']));
         const numbers = body.numbers.map(String);
+        // chat.schema whatsappNumberSchema: `uniqueItems: true`, one duplicate refuses the batch.
+        if (new Set(numbers).size !== numbers.length)
+          return send(400, errorBody(400, 'Bad Request', ['numbers must NOT have duplicate items']));
         checks.push({ instance: name, numbers });
         if (options.delayMs) await new Promise((r) => setTimeout(r, options.delayMs));
         return send(
           200,
           numbers.map((number) => {
             const digits = number.replace(/\D/g, '');
-            return { jid: `${digits}@s.whatsapp.net`, exists: registered(digits), number };
+            return { jid: evolutionJid(digits), exists: registered(digits), number };
           }),
         );
       }
@@ -348,7 +439,7 @@ export async function startFakeEvolution(options: {
         if (!registered(number))
           return send(
             400,
-            errorBody(400, 'Bad Request', [{ jid: `${number}@s.whatsapp.net`, exists: false, number }]),
+            errorBody(400, 'Bad Request', [{ jid: evolutionJid(number), exists: false, number }]),
           );
         const text = String(action === 'sendText' ? (body?.text ?? '') : (body?.caption ?? ''));
         const media = action === 'sendMedia' ? String(body?.media) : undefined;
@@ -366,20 +457,22 @@ export async function startFakeEvolution(options: {
             ? { conversation: text }
             : { imageMessage: { caption: text, mimetype: body?.mimetype ?? 'image/jpeg' } };
         const timestamp = Math.floor(fake.now() / 1000);
-        const remoteJid = `${number}@s.whatsapp.net`;
-        // Evolution saves the message (DATABASE_SAVE_DATA_NEW_MESSAGE) before it answers.
-        store(name, {
-          id: randomBytes(12).toString('hex'),
-          key: { remoteJid, fromMe: true, id },
-          pushName: '',
-          messageType: action === 'sendText' ? 'conversation' : 'imageMessage',
-          message,
-          messageTimestamp: timestamp,
-          instanceId: name,
-          source: 'unknown',
-          contextInfo: null,
-          MessageUpdate: [],
-        });
+        // createJid: a DDD 31+ mobile is keyed with 12 digits.
+        const remoteJid = evolutionJid(number);
+        // Evolution saves the message before it answers, only with DATABASE_SAVE_DATA_NEW_MESSAGE=true.
+        if (fake.saveMessages)
+          store(name, {
+            id: randomBytes(12).toString('hex'),
+            key: { remoteJid, fromMe: true, id },
+            pushName: '',
+            messageType: action === 'sendText' ? 'conversation' : 'imageMessage',
+            message,
+            messageTimestamp: timestamp,
+            instanceId: name,
+            source: 'unknown',
+            contextInfo: null,
+            MessageUpdate: [],
+          });
         send(201, {
           key: { remoteJid, fromMe: true, id },
           pushName: '',

@@ -1,7 +1,7 @@
 import { createAccountInputSchema } from '../auth.ts';
 import { endpoint } from '../contract.ts';
 import { clientParams } from '../params.ts';
-import { ALL, BACKOFFICE } from '../routes.ts';
+import { ALL } from '../routes.ts';
 import { accountCreatedSchema, settingsChecklistSchema, whatsappInstanceSchema } from '../session.ts';
 
 /** Sign-up (public) and what the shell loads about the account (its settings checklist, WhatsApp). */
@@ -29,8 +29,9 @@ export const accountApi = {
     method: 'GET',
     path: '/whatsapp-instance/client/:clientId',
     resource: 'settings',
-    access: BACKOFFICE,
-    summary: "The client's WhatsApp instance",
+    // The spec's shell loads it after login for every user: connected or not, number, photo (issue 31).
+    access: ALL,
+    summary: "The client's WhatsApp instance (never its key or webhook token)",
     params: clientParams,
     response: { 200: whatsappInstanceSchema },
   }),

@@ -59,12 +59,13 @@ export async function findWhatsappInstance(db: Executor, clientId: number) {
       instanceName: whatsappInstances.instanceName,
       state: whatsappInstances.state,
       phone: whatsappInstances.phone,
+      profilePictureUrl: whatsappInstances.profilePictureUrl,
       createdAt: whatsappInstances.createdAt,
       updatedAt: whatsappInstances.updatedAt,
     })
     .from(whatsappInstances)
     .where(eq(whatsappInstances.clientId, clientId));
-  return row ? withIsoDates(row) : null;
+  return row ? { ...withIsoDates(row), connected: row.state === 'open' } : null;
 }
 
 async function findPaymentGateway(db: Executor, clientId: number) {

@@ -352,6 +352,7 @@ describe('campaign sending', () => {
           sent: 0,
           requeued: 0,
           unknown: 0,
+          unconfirmed: 0,
         });
         clock.advance(5 * 60_000);
         evolution.findFails = true;
@@ -363,6 +364,7 @@ describe('campaign sending', () => {
           sent: 1,
           requeued: 1,
           unknown: 0,
+          unconfirmed: 0,
         });
         await drain(restarted, clock);
       } finally {

@@ -22,7 +22,7 @@ import {
 } from '@balcao/core/campaign';
 import type { ListResult } from '@balcao/core/list';
 import { DEFAULT_TIME_ZONE } from '@balcao/core/time';
-import { whatsappDigits } from '@balcao/core/whatsapp';
+import { canonicalWhatsapp } from '@balcao/core/whatsapp';
 import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import type { z } from 'zod';
@@ -287,11 +287,29 @@ const columnsOf = (input: Input) => ({
   scheduledAt: input.scheduledAt ? new Date(input.scheduledAt) : null,
 });
 
+/** Slack for a date typed a moment ago (the clocks of the browser and the server). */
+const SCHEDULE_SKEW_MS = 60_000;
+
+/**
+ * A campaign saved with a date is scheduled (the worker starts it then), without one it is a draft:
+ * "Cadastrar" with a date schedules, as the form says. A new date in the past is refused.
+ */
+function statusFor(input: Input, previous: Date | null = null, now = Date.now()): 'draft' | 'scheduled' {
+  if (!input.scheduledAt) return 'draft';
+  const at = Date.parse(input.scheduledAt);
+  if (at < now - SCHEDULE_SKEW_MS && at !== previous?.getTime())
+    throw unprocessable(CAMPAIGN_MESSAGES.scheduleFuture, [
+      { path: 'scheduledAt', message: CAMPAIGN_MESSAGES.scheduleFuture },
+    ]);
+  return 'scheduled';
+}
+
 export async function createCampaign(ctx: AppContext, actor: Actor, input: Input): Promise<Campaign> {
   await checkRefs(ctx.db, actor, input);
+  const status = statusFor(input);
   const [row] = await ctx.db
     .insert(campaigns)
-    .values({ ...columnsOf(input), clientId: actor.clientId, createdByUserId: actor.userId })
+    .values({ ...columnsOf(input), status, clientId: actor.clientId, createdByUserId: actor.userId })
     .returning({ id: campaigns.id });
   ctx.changed(actor.clientId, 'campaign', row.id);
   return findCampaign(ctx.db, actor, row.id);
@@ -307,9 +325,10 @@ export async function updateCampaign(
   const row = await rowOf(ctx.db, actor.clientId, id);
   if (row.status !== 'draft' && row.status !== 'scheduled') throw conflict(CAMPAIGN_MESSAGES.notEditable);
   await checkRefs(ctx.db, actor, input);
+  const status = statusFor(input, row.scheduledAt);
   const rows = await ctx.db
     .update(campaigns)
-    .set({ ...columnsOf(input), updatedAt: new Date() })
+    .set({ ...columnsOf(input), status, updatedAt: new Date() })
     .where(
       and(
         eq(campaigns.clientId, actor.clientId),
@@ -446,7 +465,8 @@ export async function enqueue(ctx: AppContext, row: CampaignRow, now: Date): Pro
   const seen = new Set<string>();
   const recipients: (typeof campaignRecipients.$inferInsert)[] = [];
   for (const person of people) {
-    const phone = whatsappDigits(person.phone) ?? person.phone.replace(/\D/g, '');
+    // One recipient per WhatsApp number: a mobile with and without the ninth digit is one person.
+    const phone = canonicalWhatsapp(person.phone) ?? person.phone.replace(/\D/g, '');
     if (!phone || seen.has(phone)) continue;
     seen.add(phone);
     const valid = person.whatsappValid ?? exists.get(person.phone) ?? true;
@@ -463,6 +483,7 @@ export async function enqueue(ctx: AppContext, row: CampaignRow, now: Date): Pro
       phone,
       text: renderCampaignMessage(row.message, {
         name: person.name,
+        personType: person.personType,
         shop: client?.name ?? '',
         coupon: coupon?.code,
       }),

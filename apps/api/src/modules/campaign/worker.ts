@@ -1,6 +1,6 @@
-import { nextInWindow, PAUSE_REASONS } from '@balcao/core/campaign';
+import { nextInWindow, PAUSE_REASONS, UNCONFIRMED_REASON } from '@balcao/core/campaign';
 import { DEFAULT_TIME_ZONE } from '@balcao/core/time';
-import { and, asc, eq, gt, lte, min, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, isNotNull, lte, min, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
 import { clients } from '../../db/schema.ts';
@@ -83,16 +83,48 @@ async function announceEnd(ctx: AppContext, clientId: number, campaignId: number
 }
 
 /**
+ * Whether "not found in Evolution" can be believed for a shop: Evolution stores messages only with
+ * DATABASE_SAVE_DATA_NEW_MESSAGE=true (off when unset), so a message of the shop known sent (its id)
+ * must be found. false when it is not, or when the shop has no such message (the check is
+ * impossible); 'unknown' when Evolution did not answer.
+ */
+async function lookupIsReliable(
+  ctx: AppContext,
+  clientId: number,
+  sender: Awaited<ReturnType<typeof campaignSender>>,
+): Promise<boolean | 'unknown'> {
+  if (!sender.storesMessages) return 'unknown';
+  const [known] = await ctx.db
+    .select({ id: campaignRecipients.messageId })
+    .from(campaignRecipients)
+    .where(
+      and(
+        eq(campaignRecipients.clientId, clientId),
+        eq(campaignRecipients.status, 'success'),
+        isNotNull(campaignRecipients.messageId),
+        sql`${campaignRecipients.messageId} <> ''`,
+      ),
+    )
+    .orderBy(desc(campaignRecipients.sentAt))
+    .limit(1);
+  if (!known?.id) return false;
+  return sender.storesMessages(known.id);
+}
+
+/**
  * Settles rows left `sending` by a worker that died (or whose send got no answer), against what
- * Evolution holds: a message to that number with exactly the row's text since the claim means it
- * went (success, with its id); none means it did not (back to `waiting`, sent again in its turn).
- * When Evolution cannot answer, the row stays `sending` (its shop sends nothing meanwhile) and is
- * asked again on the next pass. Answers how many rows were settled each way.
+ * Evolution holds (under both jids of the number): a message to that number with exactly the row's
+ * text since the claim means it went (success, with its id); none means it did not (back to
+ * `waiting`, sent again in its turn) - only when Evolution is known to store messages (a message of
+ * the shop known sent is found). When it stores none, or there is nothing to check that against, the
+ * row is never sent again: it fails with UNCONFIRMED_REASON for a person to look at. When Evolution
+ * cannot answer, the row stays `sending` (its shop sends nothing meanwhile) and is asked again on
+ * the next pass. Answers how many rows were settled each way.
  */
 export async function recoverInterrupted(
   ctx: AppContext,
   now: Date,
-): Promise<{ sent: number; requeued: number; unknown: number }> {
+): Promise<{ sent: number; requeued: number; unknown: number; unconfirmed: number }> {
   const stale = await ctx.db
     .select()
     .from(campaignRecipients)
@@ -104,8 +136,9 @@ export async function recoverInterrupted(
     )
     .orderBy(asc(campaignRecipients.id))
     .limit(100);
-  const result = { sent: 0, requeued: 0, unknown: 0 };
+  const result = { sent: 0, requeued: 0, unknown: 0, unconfirmed: 0 };
   const senders = new Map<number, Awaited<ReturnType<typeof campaignSender>>>();
+  const reliable = new Map<number, boolean | 'unknown'>();
   for (const row of stale) {
     let sender = senders.get(row.clientId);
     if (!sender) {
@@ -124,6 +157,46 @@ export async function recoverInterrupted(
     if (found === 'unknown') {
       result.unknown += 1;
       continue;
+    }
+    if (found === null) {
+      let trust = reliable.get(row.clientId);
+      if (trust === undefined) {
+        trust = await lookupIsReliable(ctx, row.clientId, sender);
+        reliable.set(row.clientId, trust);
+      }
+      if (trust === 'unknown') {
+        result.unknown += 1;
+        continue;
+      }
+      const [campaign] = await ctx.db
+        .select({ status: campaigns.status })
+        .from(campaigns)
+        .where(eq(campaigns.id, row.campaignId));
+      // A canceled campaign sends nothing again either way: the row is dropped below as before.
+      if (!trust && campaign?.status !== 'canceled') {
+        const marked = await ctx.db
+          .update(campaignRecipients)
+          .set({ status: 'failed', reason: UNCONFIRMED_REASON, sentAt: now })
+          .where(
+            and(
+              eq(campaignRecipients.id, row.id),
+              eq(campaignRecipients.status, 'sending'),
+              eq(campaignRecipients.claimedAt, claimedAt),
+            ),
+          )
+          .returning({ id: campaignRecipients.id });
+        if (marked.length === 0) continue;
+        result.unconfirmed += 1;
+        ctx.notify(row.clientId, {
+          message:
+            'Uma mensagem de campanha ficou sem confirmação de envio: veja os destinatários com falha antes de reenviar.',
+          alertColor: 'warning',
+        });
+        const name = await ctx.db.transaction((tx) => finishIfDone(tx, row.campaignId, now));
+        if (name) await announceEnd(ctx, row.clientId, row.campaignId, name);
+        ctx.changed(row.clientId, 'campaign', row.campaignId);
+        continue;
+      }
     }
     // Guarded by the claim it settles: a row claimed again meanwhile is left alone.
     const settled = await ctx.db
@@ -189,6 +262,8 @@ type Claim = {
   phone: string;
   text: string;
   imageKey: string | null;
+  /** The gap drawn for this message: the next one waits this long after the send ENDS. */
+  gapMs: number;
 };
 
 async function pause(tx: Executor, campaignId: number, reason: string) {
@@ -353,6 +428,7 @@ export async function claimNext(ctx: AppContext, options: WorkerOptions = {}): P
       phone: recipient.phone,
       text: recipient.text,
       imageKey: campaign.imageKey,
+      gapMs,
     };
   });
 
@@ -396,6 +472,14 @@ export async function recordSend(
   let finishedName: string | null = null;
   const doneAt = clock.now();
   const result: TickResult = await ctx.db.transaction(async (tx) => {
+    // The gap counts from the end of this send (the claim set it from the claim; a slow send, e.g.
+    // the first with its image, would leave the next one less than the minimum after it).
+    await tx
+      .update(campaignSenders)
+      .set({
+        nextSendAt: sql`greatest(${campaignSenders.nextSendAt}, ${new Date(doneAt.getTime() + claim.gapMs)})`,
+      })
+      .where(eq(campaignSenders.clientId, claim.clientId));
     if (sent.ok) {
       await tx
         .update(campaignRecipients)

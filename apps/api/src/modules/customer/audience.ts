@@ -6,6 +6,8 @@ import { hasAnyTagSql } from './service.ts';
 export type AudienceCustomer = {
   id: number;
   name: string;
+  /** person | company: how a message greets it ({primeiro_nome}). */
+  personType: string;
   phone: string;
   whatsappValid: boolean | null;
   delinquent: boolean;
@@ -40,6 +42,7 @@ export async function audienceCustomers(
     .select({
       id: customers.id,
       name: customers.name,
+      personType: customers.personType,
       phone: sql<string>`${customers.phone}`,
       whatsappValid: customers.whatsappValid,
       delinquent: query.delinquent(id).mapWith(Boolean),

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, ne } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { unavailable, unprocessable } from '../../errors.ts';
@@ -82,4 +82,28 @@ export async function checkNumberNow(
     if (error instanceof WhatsAppUnavailableError) throw unavailable(WHATSAPP_UNAVAILABLE);
     throw error;
   }
+}
+
+/**
+ * Checks every active customer whose number was never checked (saved while the shop's WhatsApp was
+ * not connected: whatsappNumbers needs an open instance). The whatsapp module calls it when the
+ * number connects. Answers how many results were stored (0 without an integration).
+ */
+export async function checkUncheckedNumbers(ctx: AppContext, clientId: number): Promise<number> {
+  const rows = await ctx.db
+    .select({ customerId: customers.id, phone: customers.phone })
+    .from(customers)
+    .where(
+      and(
+        eq(customers.clientId, clientId),
+        eq(customers.active, true),
+        isNull(customers.whatsappValid),
+        isNotNull(customers.phone),
+        ne(customers.phone, ''),
+      ),
+    )
+    .limit(5000);
+  const items = rows.map((r) => ({ customerId: r.customerId, phone: r.phone as string }));
+  if (items.length === 0) return 0;
+  return (await checkCustomerNumbers(ctx, clientId, items))?.size ?? 0;
 }

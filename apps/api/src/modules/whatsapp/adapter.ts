@@ -1,3 +1,4 @@
+import { sameWhatsapp, whatsappForms } from '@balcao/core/whatsapp';
 import { outboundFetch } from '../../lib/outbound.ts';
 
 /** The WhatsApp service (Evolution API) could not answer: the check result stays unknown. */
@@ -38,8 +39,16 @@ type WebhookSetting = { url: string; headers: Record<string, string>; events: st
 type WhatsAppGateway = {
   /** Which numbers have a WhatsApp account. Throws WhatsAppUnavailableError. */
   checkNumbers(instance: string, numbers: string[], key?: string): Promise<WhatsAppNumberCheck[]>;
-  /** Creates the instance with its webhook; answers the instance token and the first QR code. */
-  createInstance(instance: string, webhook: WebhookSetting): Promise<{ key: string; qr: EvolutionQr | null }>;
+  /**
+   * Creates the instance with its webhook and OUR token (Evolution keeps a given `token` as the
+   * instance's key, so a create that timed out after Evolution made it can be recovered with it);
+   * answers the instance token and the first QR code.
+   */
+  createInstance(
+    instance: string,
+    webhook: WebhookSetting,
+    token: string,
+  ): Promise<{ key: string; qr: EvolutionQr | null }>;
   /** A QR code (or the pairing code for `number`), or null when already open. */
   connect(instance: string, key: string, number?: string): Promise<EvolutionQr | null>;
   connectionState(instance: string, key: string): Promise<EvolutionState>;
@@ -57,6 +66,8 @@ type WhatsAppGateway = {
     key: string,
     query: { number: string; from: Date; to: Date; pages?: number },
   ): Promise<StoredMessage[]>;
+  /** Whether Evolution holds the message with this id (findMessages by key.id). */
+  hasMessage(instance: string, key: string, id: string): Promise<boolean>;
 };
 
 /** A message as Evolution stored it (findMessages), with the text or caption it carried. */
@@ -87,6 +98,7 @@ export function evolutionApi(options: Options): WhatsAppGateway | null {
   const path = (group: string, action: string, instance: string) =>
     `${base}/${group}/${action}/${encodeURIComponent(instance)}`;
 
+  /** THE one HTTP call to Evolution (every method goes through it). */
   async function call(method: string, url: string, key: string, body?: unknown): Promise<unknown> {
     let response: Response;
     try {
@@ -139,9 +151,11 @@ export function evolutionApi(options: Options): WhatsAppGateway | null {
   return {
     async checkNumbers(instance, numbers, key) {
       let body: unknown;
+      // whatsappNumbers refuses a whole batch holding one duplicate (uniqueItems): ask each once.
+      const unique = [...new Set(numbers)];
       try {
         body = await call('POST', path('chat', 'whatsappNumbers', instance), key ?? options.apiKey, {
-          numbers,
+          numbers: unique,
         });
       } catch (error) {
         if (error instanceof EvolutionError) throw new WhatsAppUnavailableError(error.message);
@@ -156,10 +170,11 @@ export function evolutionApi(options: Options): WhatsAppGateway | null {
       }));
     },
 
-    async createInstance(instance, webhook) {
+    async createInstance(instance, webhook, token) {
       const body = (await call('POST', `${base}/instance/create`, options.apiKey, {
         instanceName: instance,
         integration: 'WHATSAPP-BAILEYS',
+        token,
         qrcode: true,
         webhook: {
           enabled: true,
@@ -235,29 +250,56 @@ export function evolutionApi(options: Options): WhatsAppGateway | null {
     },
 
     async findMessages(instance, key, query) {
-      const remoteJid = `${query.number.replace(/\D/g, '')}@s.whatsapp.net`;
+      // Evolution keys a chat as Baileys gives it: a DDD 31+ mobile often without the ninth digit.
+      const forms = whatsappForms(query.number);
+      const jids = (forms.length ? forms : [query.number.replace(/\D/g, '')]).map(
+        (n) => `${n}@s.whatsapp.net`,
+      );
       const found: StoredMessage[] = [];
-      const pages = query.pages ?? 5;
-      for (let page = 1; page <= pages; page++) {
-        const body = (await call('POST', path('chat', 'findMessages', instance), key, {
-          where: {
-            key: { remoteJid },
-            // Evolution applies the time filter only with both ends (ISO dates, compared in seconds).
-            messageTimestamp: { gte: query.from.toISOString(), lte: query.to.toISOString() },
-          },
-          page,
-          offset: 50,
-        })) as { messages?: { pages?: unknown; records?: unknown } } | null;
-        const records = body?.messages?.records;
-        if (!Array.isArray(records))
-          throw new WhatsAppUnavailableError('Evolution API answered an unexpected body');
-        for (const record of records as StoredRecord[]) found.push(storedMessage(record));
-        const total = typeof body?.messages?.pages === 'number' ? body.messages.pages : 1;
-        if (page >= total) break;
-      }
-      return found;
+      for (const remoteJid of jids) found.push(...(await findIn(instance, key, remoteJid, query)));
+      return found.sort((a, b) => b.at.getTime() - a.at.getTime());
+    },
+
+    async hasMessage(instance, key, id) {
+      const body = (await call('POST', path('chat', 'findMessages', instance), key, {
+        where: { key: { id } },
+        page: 1,
+        offset: 1,
+      })) as { messages?: { records?: unknown } } | null;
+      const records = body?.messages?.records;
+      if (!Array.isArray(records))
+        throw new WhatsAppUnavailableError('Evolution API answered an unexpected body');
+      return records.length > 0;
     },
   };
+
+  async function findIn(
+    instance: string,
+    key: string,
+    remoteJid: string,
+    query: { from: Date; to: Date; pages?: number },
+  ): Promise<StoredMessage[]> {
+    const found: StoredMessage[] = [];
+    const pages = query.pages ?? 5;
+    for (let page = 1; page <= pages; page++) {
+      const body = (await call('POST', path('chat', 'findMessages', instance), key, {
+        where: {
+          key: { remoteJid },
+          // Evolution applies the time filter only with both ends (ISO dates, compared in seconds).
+          messageTimestamp: { gte: query.from.toISOString(), lte: query.to.toISOString() },
+        },
+        page,
+        offset: 50,
+      })) as { messages?: { pages?: unknown; records?: unknown } } | null;
+      const records = body?.messages?.records;
+      if (!Array.isArray(records))
+        throw new WhatsAppUnavailableError('Evolution API answered an unexpected body');
+      for (const record of records as StoredRecord[]) found.push(storedMessage(record));
+      const total = typeof body?.messages?.pages === 'number' ? body.messages.pages : 1;
+      if (page >= total) break;
+    }
+    return found;
+  }
 }
 
 type StoredRecord = {
@@ -289,12 +331,12 @@ function storedMessage(record: StoredRecord): StoredMessage {
   };
 }
 
-/** The check of one number from an answer: matched by digits, else by position. */
-export function resultFor(
-  results: WhatsAppNumberCheck[],
-  number: string,
-  index: number,
-): WhatsAppNumberCheck | undefined {
-  const digits = number.replace(/\D/g, '');
-  return results.find((r) => r.number.replace(/\D/g, '') === digits) ?? results[index];
+/**
+ * The check of one number from an answer: matched as the same WhatsApp number (with or without the
+ * ninth digit, by the number asked or the jid answered); undefined when the answer does not say.
+ */
+export function resultFor(results: WhatsAppNumberCheck[], number: string): WhatsAppNumberCheck | undefined {
+  return (
+    results.find((r) => sameWhatsapp(r.number, number)) ?? results.find((r) => sameWhatsapp(r.jid, number))
+  );
 }

@@ -1,19 +1,21 @@
+import { createHmac } from 'node:crypto';
 import {
+  canonicalWhatsapp,
   isOptOutReply,
   WHATSAPP_MESSAGES,
   type WhatsappConnect,
   type WhatsappInstanceView,
   type WhatsappQr,
   type WhatsappTestInput,
-  whatsappDigits,
+  whatsappForms,
 } from '@balcao/core/whatsapp';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
 import { whatsappInstances } from '../../db/schema.ts';
 import { AppError, conflict, notFound, unauthorized, unavailable, unprocessable } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
-import { newToken, secretBox, tokenMatches } from '../../lib/secrets.ts';
+import { hashToken, secretBox, tokenMatches } from '../../lib/secrets.ts';
 import {
   EvolutionError,
   type EvolutionQr,
@@ -91,28 +93,117 @@ function keyOf(row: InstanceRow, secret: string): string {
   return secretBox(secret).open<string>(row.instanceKey) ?? '';
 }
 
+/**
+ * Our own tokens for the shop's instance (the instance key we hand Evolution at create, and the
+ * webhook's): derived from the server's secret and the row, so a retry after a create that timed out
+ * (Evolution answers after at least 5 s, and the instance exists before it answers) presents the same
+ * key and recovers the instance instead of meeting 403 "name in use" with no token to delete it.
+ */
+function instanceTokens(secret: string, row: InstanceRow) {
+  const derive = (label: string) =>
+    createHmac('sha256', secret).update(`${label}:${row.id}:${row.instanceName}`).digest('base64url');
+  return { key: derive('evolution-instance-key'), webhook: derive('evolution-webhook-token') };
+}
+
+/** Pairing code polls: Evolution asks WhatsApp for it when the first QR of a connection comes. */
+const PAIRING_POLLS = 8;
+const PAIRING_POLL_MS = 750;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
 /** Creates the shop's instance in Evolution with its webhook; the answer carries the first QR code. */
 export async function createInstance(ctx: AppContext, actor: Actor): Promise<WhatsappConnect> {
   const { gateway, secret } = gatewayOf(ctx);
   const row = await rowOf(ctx.db, actor.clientId);
   if (row.instanceKey) throw conflict(WHATSAPP_MESSAGES.alreadyCreated);
-  const webhook = newToken();
-  const created = await evolution(() =>
-    gateway.createInstance(row.instanceName, {
-      url: `${ctx.config.publicUrl}/v1/whatsapp/webhook/${encodeURIComponent(row.instanceName)}`,
-      headers: { [WEBHOOK_TOKEN_HEADER]: webhook.token },
-      events: WEBHOOK_EVENTS,
-    }),
-  );
+  const tokens = instanceTokens(secret, row);
+  let created: { key: string; qr: EvolutionQr | null };
+  try {
+    created = await gateway.createInstance(
+      row.instanceName,
+      {
+        url: `${ctx.config.publicUrl}/v1/whatsapp/webhook/${encodeURIComponent(row.instanceName)}`,
+        headers: { [WEBHOOK_TOKEN_HEADER]: tokens.webhook },
+        events: WEBHOOK_EVENTS,
+      },
+      tokens.key,
+    );
+  } catch (error) {
+    // No answer, or "name in use" (a retry of a create that timed out): the instance is ours when
+    // it answers to our key; its current QR code goes on.
+    const recovered =
+      error instanceof WhatsAppUnavailableError || (error instanceof EvolutionError && error.status === 403)
+        ? await recoverCreated(gateway, row.instanceName, tokens.key)
+        : null;
+    if (!recovered) return evolution(() => Promise.reject(error));
+    created = recovered;
+  }
   const updated = await setInstance(ctx, actor.clientId, {
     instanceKey: secretBox(secret).seal(created.key),
-    webhookTokenHash: webhook.hash,
+    webhookTokenHash: hashToken(tokens.webhook),
     state: created.qr ? 'connecting' : 'close',
     phone: '',
     profileName: null,
     profilePictureUrl: null,
   });
   return { instance: view(updated), qr: qrView(created.qr) };
+}
+
+/** The instance a create left behind, when our key opens it: its key and current QR; null otherwise. */
+async function recoverCreated(
+  gateway: NonNullable<ReturnType<typeof evolutionApi>>,
+  name: string,
+  key: string,
+): Promise<{ key: string; qr: EvolutionQr | null } | null> {
+  try {
+    const state = await gateway.connectionState(name, key);
+    return { key, qr: state === 'open' ? null : await gateway.connect(name, key) };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A pairing code for `number`, in Evolution's order: it ignores `number` while a QR round is under
+ * way (`connecting`, always right after create), so that round is ended first (logout, until the
+ * state is `close`); the connect with the number starts a new one, and the code comes with its first
+ * QR (asked again until it is there).
+ */
+async function pairingCode(
+  gateway: NonNullable<ReturnType<typeof evolutionApi>>,
+  name: string,
+  key: string,
+  number: string,
+): Promise<EvolutionQr | null> {
+  let state = await evolution(() => gateway.connectionState(name, key));
+  if (state === 'open') return null;
+  if (state === 'connecting') {
+    await logoutTolerant(gateway, name, key);
+    for (let i = 0; i < PAIRING_POLLS && state === 'connecting'; i++) {
+      state = await evolution(() => gateway.connectionState(name, key));
+      if (state === 'connecting') await sleep(PAIRING_POLL_MS);
+    }
+  }
+  let qr = await evolution(() => gateway.connect(name, key, number));
+  for (let i = 0; qr && !qr.pairingCode && i < PAIRING_POLLS; i++) {
+    await sleep(PAIRING_POLL_MS);
+    qr = await evolution(() => gateway.connect(name, key));
+  }
+  if (qr && !qr.pairingCode) throw unavailable(WHATSAPP_MESSAGES.pairingNotReady);
+  return qr;
+}
+
+/** Logout, where "not connected" (400: the state is already `close`) is the goal reached. */
+async function logoutTolerant(
+  gateway: NonNullable<ReturnType<typeof evolutionApi>>,
+  name: string,
+  key: string,
+): Promise<void> {
+  try {
+    await gateway.logout(name, key);
+  } catch (error) {
+    if (error instanceof EvolutionError && error.status === 400) return;
+    await evolution(() => Promise.reject(error));
+  }
 }
 
 /** A fresh QR code (or a pairing code for `number`); open once Evolution says it is connected. */
@@ -126,7 +217,9 @@ export async function connectInstance(
   const key = keyOf(row, secret);
   let qr: EvolutionQr | null;
   try {
-    qr = await evolution(() => gateway.connect(row.instanceName, key, number));
+    qr = number
+      ? await pairingCode(gateway, row.instanceName, key, number)
+      : await evolution(() => gateway.connect(row.instanceName, key));
   } catch (error) {
     // Past Evolution's QR limit the webhook says `refused`: the page offers a new start.
     const [now] = await ctx.db
@@ -142,7 +235,10 @@ export async function connectInstance(
     return { instance: view(updated), qr: null };
   }
   const updated =
-    row.state === 'connecting' ? row : await setInstance(ctx, actor.clientId, { state: 'connecting' });
+    // A pairing code ended the QR round (its close may reach the webhook first): connecting again.
+    row.state === 'connecting' && !number
+      ? row
+      : await setInstance(ctx, actor.clientId, { state: 'connecting' });
   return { instance: view(updated), qr: qrView(qr) };
 }
 
@@ -150,7 +246,8 @@ export async function logoutInstance(ctx: AppContext, actor: Actor): Promise<Wha
   const { gateway, secret } = gatewayOf(ctx);
   const row = await rowOf(ctx.db, actor.clientId);
   const key = keyOf(row, secret);
-  await evolution(() => gateway.logout(row.instanceName, key));
+  // A number already disconnected (Evolution: 400 "not connected") ends where a logout would.
+  await logoutTolerant(gateway, row.instanceName, key);
   return view(
     await setInstance(ctx, actor.clientId, {
       state: 'close',
@@ -188,7 +285,7 @@ export async function sendTestMessage(
   ctx: AppContext,
   actor: Actor,
   input: { number: string; text: WhatsappTestInput['text'] },
-): Promise<{ id: string }> {
+): Promise<{ id: string; stored: boolean | null }> {
   const { gateway, secret } = gatewayOf(ctx);
   const row = await rowOf(ctx.db, actor.clientId);
   const key = keyOf(row, secret);
@@ -196,7 +293,9 @@ export async function sendTestMessage(
   const id = await evolution(() =>
     gateway.send(row.instanceName, key, { number: input.number, text: input.text }),
   );
-  return { id };
+  // The one check the API allows of DATABASE_SAVE_DATA_NEW_MESSAGE: is the message just sent stored?
+  const stored = id ? await gateway.hasMessage(row.instanceName, key, id).catch(() => null) : null;
+  return { id, stored };
 }
 
 // ------------------------------------------------------------------ what campaigns use
@@ -218,6 +317,7 @@ export async function campaignSender(ctx: AppContext, clientId: number) {
       state: 'close' as const,
       send: null,
       findSent: null,
+      storesMessages: null,
       warmupStartedAt: row?.warmupStartedAt ?? null,
     };
   const key = secretBox(ctx.config.secretsKey).open<string>(row.instanceKey) ?? '';
@@ -248,8 +348,9 @@ export async function campaignSender(ctx: AppContext, clientId: number) {
       }
     },
     /**
-     * Whether Evolution holds a message we sent to `number` with exactly `text` between the two
-     * instants: its id, null when there is none, 'unknown' when Evolution could not answer.
+     * Whether Evolution holds a message we sent to `number` (under either jid: with or without the
+     * ninth digit) with exactly `text` between the two instants: the message, null when there is
+     * none, 'unknown' when Evolution could not answer.
      */
     async findSent(
       number: string,
@@ -260,6 +361,18 @@ export async function campaignSender(ctx: AppContext, clientId: number) {
       try {
         const messages = await gateway.findMessages(row.instanceName, key, { number, from, to });
         return messages.find((m) => m.fromMe && m.text.trim() === text.trim()) ?? null;
+      } catch (error) {
+        if (error instanceof WhatsAppUnavailableError || error instanceof EvolutionError) return 'unknown';
+        throw error;
+      }
+    },
+    /**
+     * Whether Evolution stores messages at all (DATABASE_SAVE_DATA_NEW_MESSAGE=true, off when
+     * unset): a message known sent (its id) must be found. 'unknown' when it could not answer.
+     */
+    async storesMessages(knownId: string): Promise<boolean | 'unknown'> {
+      try {
+        return await gateway.hasMessage(row.instanceName, key, knownId);
       } catch (error) {
         if (error instanceof WhatsAppUnavailableError || error instanceof EvolutionError) return 'unknown';
         throw error;
@@ -277,19 +390,29 @@ export async function numberWarmupStart(db: Executor, clientId: number): Promise
   return row?.at ?? null;
 }
 
-/** True (as SQL) when the phone column's number opted out of the client's messages. */
-export function optedOutSql(clientId: number, phone: ReturnType<typeof sql>) {
-  // The stored number as whatsappDigits writes it: digits, with 55 before a bare DDD + number.
+/**
+ * canonicalWhatsapp (core) as SQL: digits, 55 before a bare DDD + number, and the ninth digit put
+ * back in a 12-digit mobile (subscriber number starting with 6-9), so both forms compare equal.
+ */
+function canonicalSql(phone: ReturnType<typeof sql>) {
   const digits = sql`regexp_replace(${phone}, '[^0-9]', '', 'g')`;
-  const normalized = sql`(case when length(${digits}) in (10, 11) then '55' || ${digits} else ${digits} end)`;
-  return sql<boolean>`exists (select 1 from whatsapp_opt_outs o where o.client_id = ${clientId} and o.phone = ${normalized})`;
+  const with55 = sql`(case when length(${digits}) in (10, 11) then '55' || ${digits} else ${digits} end)`;
+  return sql`(case when ${with55} ~ '^55[1-9][1-9][6-9][0-9]{7}$' then substr(${with55}, 1, 4) || '9' || substr(${with55}, 5) else ${with55} end)`;
 }
 
+/** True (as SQL) when the phone column's number opted out of the client's messages (either form). */
+export function optedOutSql(clientId: number, phone: ReturnType<typeof sql>) {
+  return sql<boolean>`exists (select 1 from whatsapp_opt_outs o where o.client_id = ${clientId} and ${canonicalSql(sql`o.phone`)} = ${canonicalSql(phone)})`;
+}
+
+/** Whether a number opted out: stored with or without the ninth digit, written either way. */
 export async function isOptedOut(db: Executor, clientId: number, phone: string): Promise<boolean> {
+  const forms = whatsappForms(phone);
+  if (forms.length === 0) return false;
   const [row] = await db
     .select({ id: whatsappOptOuts.id })
     .from(whatsappOptOuts)
-    .where(and(eq(whatsappOptOuts.clientId, clientId), eq(whatsappOptOuts.phone, phone)));
+    .where(and(eq(whatsappOptOuts.clientId, clientId), inArray(whatsappOptOuts.phone, forms)));
   return row !== undefined;
 }
 
@@ -300,15 +423,21 @@ export async function setOptOut(
   number: string,
   optedOut: boolean,
 ): Promise<{ number: string; optedOut: boolean }> {
+  const phone = canonicalWhatsapp(number) ?? number;
   if (optedOut)
     await ctx.db
       .insert(whatsappOptOuts)
-      .values({ clientId: actor.clientId, phone: number, source: 'staff' })
+      .values({ clientId: actor.clientId, phone, source: 'staff' })
       .onConflictDoNothing();
   else
     await ctx.db
       .delete(whatsappOptOuts)
-      .where(and(eq(whatsappOptOuts.clientId, actor.clientId), eq(whatsappOptOuts.phone, number)));
+      .where(
+        and(
+          eq(whatsappOptOuts.clientId, actor.clientId),
+          inArray(whatsappOptOuts.phone, whatsappForms(phone)),
+        ),
+      );
   ctx.changed(actor.clientId, 'campaign');
   return { number, optedOut };
 }
@@ -333,6 +462,7 @@ export async function handleWebhook(
   instanceName: string,
   token: string | undefined,
   body: WebhookBody,
+  onConnected?: (clientId: number) => Promise<unknown>,
 ): Promise<{ ok: boolean }> {
   const [row] = await ctx.db
     .select()
@@ -355,6 +485,14 @@ export async function handleWebhook(
         ...(phone && phone !== row.warmupPhone ? { warmupPhone: phone, warmupStartedAt: new Date() } : {}),
       });
       void fetchPicture(ctx, updated ?? row, phone);
+      // Customers saved before the number connected were never checked (whatsappNumbers needs an
+      // open instance): check them now, after the webhook was answered.
+      if (onConnected)
+        setImmediate(() => {
+          onConnected(row.clientId).catch(() => {
+            // The results stay unknown; a campaign asks again before sending.
+          });
+        });
     } else if (state === 'connecting' || state === 'close' || state === 'refused') {
       await setInstance(
         ctx,
@@ -367,22 +505,56 @@ export async function handleWebhook(
   } else if (event === 'qrcode.updated') {
     ctx.changed(row.clientId, 'whatsapp', row.id);
   } else if (event === 'messages.upsert') {
-    const key = (data.key ?? {}) as { fromMe?: unknown; remoteJid?: unknown };
+    const key = (data.key ?? {}) as Record<string, unknown>;
     const message = (data.message ?? {}) as {
       conversation?: unknown;
       extendedTextMessage?: { text?: unknown };
     };
     const text = String(message.conversation ?? message.extendedTextMessage?.text ?? '');
-    const phone = whatsappDigits(String(key.remoteJid ?? '').split('@')[0]);
-    if (key.fromMe !== true && phone && isOptOutReply(text)) {
-      await ctx.db
-        .insert(whatsappOptOuts)
-        .values({ clientId: row.clientId, phone, source: 'reply' })
-        .onConflictDoNothing();
-      ctx.changed(row.clientId, 'campaign');
+    if (key.fromMe === true) return { ok: true };
+    const { phone, lid } = senderOf(key);
+    if (isOptOutReply(text)) {
+      // An @lid sender with no number in the event is kept under its lid (never dropped) until an
+      // event carries both; each row is one form of the same person.
+      const values = [phone, lid].filter((v): v is string => !!v);
+      if (values.length > 0) {
+        await ctx.db
+          .insert(whatsappOptOuts)
+          .values(values.map((v) => ({ clientId: row.clientId, phone: v, source: 'reply' })))
+          .onConflictDoNothing();
+        ctx.changed(row.clientId, 'campaign');
+      }
+    } else if (phone && lid) {
+      // A later message tells the number behind an @lid that opted out: the number opts out too.
+      const [known] = await ctx.db
+        .select({ id: whatsappOptOuts.id })
+        .from(whatsappOptOuts)
+        .where(and(eq(whatsappOptOuts.clientId, row.clientId), eq(whatsappOptOuts.phone, lid)));
+      if (known) {
+        await ctx.db
+          .insert(whatsappOptOuts)
+          .values({ clientId: row.clientId, phone, source: 'reply' })
+          .onConflictDoNothing();
+        ctx.changed(row.clientId, 'campaign');
+      }
     }
   }
   return { ok: true };
+}
+
+/**
+ * Who sent a messages.upsert, as Evolution 2.3 keys it: `remoteJid` is Baileys' key, either a number
+ * (`553187654321@s.whatsapp.net`, 12 digits for DDD 31+) or a linked-device id (`NNN@lid`) whose
+ * number travels in `remoteJidAlt`, `senderPn`, `participantPn` or `participantAlt`. `phone` is the
+ * canonical number (null when the event has none), `lid` the `NNN@lid` id when there is one.
+ */
+export function senderOf(key: Record<string, unknown>): { phone: string | null; lid: string | null } {
+  const jids = ['remoteJid', 'remoteJidAlt', 'senderPn', 'participantPn', 'participantAlt', 'participant']
+    .map((field) => key[field])
+    .filter((v): v is string => typeof v === 'string' && v.length > 0);
+  const lid = jids.find((j) => j.endsWith('@lid'))?.replace(/:\d+@/, '@') ?? null;
+  const numbered = jids.find((j) => !j.endsWith('@lid') && /@s\.whatsapp\.net$|^\+?\d+$/.test(j));
+  return { phone: numbered ? canonicalWhatsapp(numbered) : null, lid };
 }
 
 /** The connected number's profile picture, after the webhook was answered (Evolution waits 30 s at most). */

@@ -15,8 +15,15 @@ import {
   WEBHOOK_TOKEN_HEADER,
 } from './instance.ts';
 
-/** /v1/whatsapp: the handlers of `whatsappApi` (core declares the endpoints). */
-export function whatsappRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+/**
+ * /v1/whatsapp: the handlers of `whatsappApi` (core declares the endpoints). `onConnected` runs after
+ * the webhook said the number connected (handed over by the module list: customer checks the numbers
+ * saved while it was not connected).
+ */
+export function whatsappRoutes(
+  ctx: AppContext,
+  onConnected?: (clientId: number) => Promise<unknown>,
+): FastifyPluginAsyncZod {
   return async (app) => {
     const { db } = ctx;
 
@@ -49,6 +56,7 @@ export function whatsappRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         request.params.instanceName,
         typeof token === 'string' ? token : undefined,
         request.body,
+        onConnected,
       );
     });
   };

@@ -31,6 +31,6 @@ export async function whatsappChecker(ctx: AppContext, clientId: number): Promis
   if (!instance) return null;
   return async (numbers) => {
     const results = await gateway.checkNumbers(instance.name, numbers);
-    return numbers.map((number, index) => resultFor(results, number, index)?.exists);
+    return numbers.map((number) => resultFor(results, number)?.exists);
   };
 }

@@ -3,7 +3,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import BudgetDetailPage from './BudgetDetailPage.tsx';
+import BudgetDetailPage, { whatsappFallbackSentence } from './BudgetDetailPage.tsx';
 
 vi.mock('../auth/session.tsx', () => ({
   useSession: () => ({ user: { id: 1, name: 'Ana', userType: { id: 1 }, client: { id: 1 } } }),
@@ -135,5 +135,19 @@ describe('the budget detail', () => {
     await waitFor(() => expect(writes).toHaveLength(1));
     expect(writes[0]).toEqual({ url: expect.stringContaining('/budget/5/send'), body: { channel: 'link' } });
     expect(await screen.findByDisplayValue(link.url)).toBeTruthy();
+  });
+});
+
+describe('WhatsApp fallback (issue 30 item 21)', () => {
+  it('says why the shop WhatsApp did not send once, not twice', () => {
+    expect(whatsappFallbackSentence('WhatsApp da loja não conectado')).toBe(
+      'WhatsApp da loja não conectado: abra a conversa pelo link abaixo.',
+    );
+    expect(whatsappFallbackSentence('Número sem WhatsApp')).toBe(
+      'Número sem WhatsApp: abra a conversa pelo link abaixo.',
+    );
+    expect(whatsappFallbackSentence(null)).toBe(
+      'Não foi possível enviar pelo WhatsApp da loja: abra a conversa pelo link abaixo.',
+    );
   });
 });

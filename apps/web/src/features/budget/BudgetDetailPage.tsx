@@ -48,6 +48,15 @@ import {
 import { BUDGET_STATUS_COLORS } from './BudgetListPage.tsx';
 
 /** /dashboard/budget/detail/{id}: the budget, its customer's answer, PDF, send, convert, renew, duplicate, cancel. */
+/**
+ * What the page says when the shop's WhatsApp did not send the budget: the reason once (it was
+ * "WhatsApp da loja não conectado: ... WhatsApp da loja não conectado" with the API's reason appended).
+ */
+export function whatsappFallbackSentence(reason: string | null | undefined): string {
+  const why = reason?.trim().replace(/[.:]+$/, '') || 'Não foi possível enviar pelo WhatsApp da loja';
+  return `${why}: abra a conversa pelo link abaixo.`;
+}
+
 export default function BudgetDetailPage() {
   const id = useIdFromPath('/dashboard/budget/detail');
   const found = id !== undefined && !Number.isNaN(id);
@@ -230,7 +239,7 @@ function BudgetDetail({ budget: b, message }: { budget: Budget; message: string 
               {sent.whatsapp?.sent
                 ? 'Orçamento enviado pelo WhatsApp da loja, com o PDF.'
                 : sent.whatsapp
-                  ? `WhatsApp da loja não conectado: abra a conversa pelo link abaixo. ${sent.whatsapp.reason ?? ''}`
+                  ? whatsappFallbackSentence(sent.whatsapp.reason)
                   : copied
                     ? 'Link de aprovação copiado.'
                     : 'Link de aprovação do cliente:'}

@@ -11,6 +11,7 @@ import {
   type RecipientStatus,
   renderCampaignMessage,
 } from '@balcao/core/campaign';
+import { maskPhone } from '@balcao/core/document';
 import { can, WRITE } from '@balcao/core/routes';
 import { isoToShopLocal, shopLocalToIso } from '@balcao/core/time';
 import BlockIcon from '@mui/icons-material/Block';
@@ -24,10 +25,7 @@ import LinearProgress from '@mui/material/LinearProgress';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
@@ -37,7 +35,7 @@ import { Controller, useWatch } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { type Feedback, FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
 import { FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
-import { ExportButton, useHandedOverMessage } from '../../components/listPage.tsx';
+import { alignRight, ExportButton, ListTable, useHandedOverMessage } from '../../components/listPage.tsx';
 import { centsOf, centsToInput } from '../../components/MoneyField.tsx';
 import { RecordFormCard, RecordFormPage, useEditId } from '../../components/RecordFormPage.tsx';
 import { errorMessage } from '../../lib/api.ts';
@@ -685,61 +683,58 @@ function CampaignProgress({
               }
             />
           </Stack>
-          <Box sx={{ overflowX: 'auto' }}>
-            <Table size="small" aria-label="Destinatários">
-              <TableHead>
-                <TableRow>
-                  <TableCell>Nome</TableCell>
-                  <TableCell>WhatsApp</TableCell>
-                  <TableCell>Situação</TableCell>
-                  <TableCell>Motivo</TableCell>
-                  <TableCell>Enviada em</TableCell>
-                  {canWrite && <TableCell align="right">Ações</TableCell>}
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {(recipients.data?.items ?? []).map((r) => (
-                  <TableRow key={r.id}>
-                    <TableCell>{r.name}</TableCell>
-                    <TableCell>{r.phone}</TableCell>
-                    <TableCell>{RECIPIENT_STATUS_LABELS[r.status]}</TableCell>
-                    <TableCell>{r.reason ?? ''}</TableCell>
-                    <TableCell>{fmt(r.sentAt)}</TableCell>
-                    {canWrite && (
-                      <TableCell align="right">
-                        <Tooltip title="Não enviar mais para este número">
-                          <IconButton
-                            aria-label={`Não enviar mais para ${r.name}`}
-                            disabled={optOut.isPending}
-                            onClick={() =>
-                              optOut.mutate(
-                                { body: { number: r.phone } },
-                                {
-                                  onSuccess: () =>
-                                    onFeedback({
-                                      severity: 'success',
-                                      title: 'Este número não receberá mais campanhas',
-                                    }),
-                                  onError: (error) =>
-                                    onFeedback({
-                                      severity: 'error',
-                                      title: 'Não foi possível marcar',
-                                      message: errorMessage(error),
-                                    }),
-                                },
-                              )
-                            }
-                          >
-                            <BlockIcon fontSize="small" />
-                          </IconButton>
-                        </Tooltip>
-                      </TableCell>
-                    )}
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          </Box>
+          {/* ListTable: on a phone each recipient is a card, every column labelled, none off-screen. */}
+          <ListTable
+            label="Destinatários"
+            head={[
+              'Nome',
+              'WhatsApp',
+              'Situação',
+              'Motivo',
+              'Enviada em',
+              ...(canWrite ? [alignRight('Ações')] : []),
+            ]}
+          >
+            {(recipients.data?.items ?? []).map((r) => (
+              <TableRow key={r.id}>
+                <TableCell>{r.name}</TableCell>
+                <TableCell>{maskPhone(r.phone)}</TableCell>
+                <TableCell>{RECIPIENT_STATUS_LABELS[r.status]}</TableCell>
+                <TableCell>{r.reason ?? ''}</TableCell>
+                <TableCell>{fmt(r.sentAt)}</TableCell>
+                {canWrite && (
+                  <TableCell align="right">
+                    <Tooltip title="Não enviar mais para este número">
+                      <IconButton
+                        aria-label={`Não enviar mais para ${r.name}`}
+                        disabled={optOut.isPending}
+                        onClick={() =>
+                          optOut.mutate(
+                            { body: { number: r.phone } },
+                            {
+                              onSuccess: () =>
+                                onFeedback({
+                                  severity: 'success',
+                                  title: 'Este número não receberá mais campanhas',
+                                }),
+                              onError: (error) =>
+                                onFeedback({
+                                  severity: 'error',
+                                  title: 'Não foi possível marcar',
+                                  message: errorMessage(error),
+                                }),
+                            },
+                          )
+                        }
+                      >
+                        <BlockIcon fontSize="small" />
+                      </IconButton>
+                    </Tooltip>
+                  </TableCell>
+                )}
+              </TableRow>
+            ))}
+          </ListTable>
           {recipients.data && recipients.data.total > 20 && (
             <Stack direction="row" sx={{ justifyContent: 'flex-end', gap: 1, mt: 1 }}>
               <Button disabled={page === 1} onClick={() => setPage(page - 1)}>

@@ -128,6 +128,8 @@ export default function CampaignListPage() {
                           variant="determinate"
                           value={doneShare(c.progress)}
                           sx={{ flex: 1 }}
+                          aria-label={`Progresso do envio de ${c.name}`}
+                          aria-valuetext={`${c.progress.success} de ${c.progress.total} enviadas`}
                         />
                         <Typography variant="body2">
                           {c.progress.success}/{c.progress.total}

@@ -85,3 +85,37 @@ describe('the WhatsApp settings', () => {
     expect(await within(section).findByText(WHATSAPP_MESSAGES.phone)).toBeTruthy();
   });
 });
+
+describe('what the Evolution server needs (issue 31 item 9)', () => {
+  it('says it on the page and warns when the test message was not stored', { timeout: 20_000 }, async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string, init?: RequestInit) => {
+        const json = (body: unknown) => new Response(JSON.stringify(body), { status: 200 });
+        if (init?.method === 'POST' && url.endsWith('/whatsapp/instance/test'))
+          return json({ id: 'ABC', stored: false });
+        return json(OPEN);
+      }),
+    );
+    render(
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <MemoryRouter>
+          <WhatsappSettingsPage />
+        </MemoryRouter>
+      </QueryClientProvider>,
+    );
+    expect((await screen.findByTestId('whatsapp-server-needs')).textContent).toContain(
+      'DATABASE_SAVE_DATA_NEW_MESSAGE=true',
+    );
+    const section = screen.getByRole('region', { name: 'Mensagem de teste' });
+    fireEvent.change(within(section).getByLabelText('Número (com DDD)'), {
+      target: { value: '(11) 95555-0009' },
+    });
+    const send = within(section).getByRole('button', { name: 'Enviar teste' });
+    await waitFor(() => expect(send).toHaveProperty('disabled', false));
+    fireEvent.click(send);
+    expect((await within(section).findByTestId('whatsapp-not-stored')).textContent).toBe(
+      WHATSAPP_MESSAGES.notStored,
+    );
+  });
+});

@@ -169,6 +169,20 @@ export default function WhatsappSettingsPage() {
             </Button>
           </Stack>
         )}
+        {canWrite && (
+          <Typography
+            variant="body2"
+            color="text.secondary"
+            sx={{ mt: 3 }}
+            data-testid="whatsapp-server-needs"
+          >
+            O servidor do WhatsApp (Evolution API 2.3) precisa guardar as mensagens enviadas
+            (DATABASE_SAVE_DATA_NEW_MESSAGE=true; desligado quando ausente): é assim que o Balcão confere,
+            depois de uma queda, se uma mensagem de campanha já foi. Sem isso, uma mensagem sem confirmação
+            nunca é reenviada: fica com falha para alguém conferir a conversa. A mensagem de teste mostra se o
+            servidor guarda.
+          </Typography>
+        )}
       </Paper>
       <ConfirmDialog
         open={confirmDelete}
@@ -238,14 +252,22 @@ function TestMessage({ onDone }: { onDone: (f: Feedback) => void }) {
     defaultValues: { number: '', text: 'Mensagem de teste do Balcão' },
   });
   const [number, text] = useWatch({ control: form.control, name: ['number', 'text'] });
+  /** Whether Evolution stored the last test message (null: not asked yet, or it could not say). */
+  const [stored, setStored] = useState<boolean | null>(null);
   return (
     <Stack sx={{ gap: 2, mt: 2 }} component="section" aria-label="Mensagem de teste">
       <Typography variant="subtitle1">Mensagem de teste</Typography>
+      {stored === false && (
+        <Alert severity="warning" data-testid="whatsapp-not-stored">
+          {WHATSAPP_MESSAGES.notStored}
+        </Alert>
+      )}
       <Form
         form={form}
         aria-label="Enviar mensagem de teste"
         onSubmit={async (body) => {
-          await send.mutateAsync({ body });
+          const sent = await send.mutateAsync({ body });
+          setStored(sent.stored);
           onDone({ severity: 'success', title: 'Mensagem de teste enviada' });
         }}
         onError={(message) => onDone({ severity: 'error', title: 'Não foi possível enviar', message })}
