@@ -70,7 +70,7 @@ export const MODULES: ((ctx: AppContext) => FastifyPluginAsyncZod)[] = [
   (ctx) => campaignCategoryRoutes(ctx, campaignsInCategory),
   campaignRoutes,
   homeRoutes,
-  budgetRoutes,
+  (ctx) => budgetRoutes(ctx, createOrderOfSale),
   comandaRoutes,
   deliveryRoutes,
 ];

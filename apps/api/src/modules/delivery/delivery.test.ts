@@ -196,6 +196,38 @@ describe('delivery orders from the PDV', () => {
     expect(panel.orders).toHaveLength(1);
     expect(panel.orders[0]).toMatchObject({ saleId: sale.id, onDeliveryMethod: 'debitCard', changeCents: 0 });
   });
+
+  it('a delivery budget converted into a sale makes its delivery order once (issue 30 item 7)', async () => {
+    const s = await deliveryShop();
+    const budget = expectStatus(
+      await s.admin.post('/budget', {
+        items: [{ productId: s.product.id, quantity: 1 }],
+        typeOfSale: 'delivery',
+        customerId: s.customer.id,
+        deliveryAddressId: s.customer.addresses[0].id,
+        freightCents: 800,
+      }),
+      201,
+    );
+    const body = {
+      payments: [{ method: 'paymentOnDelivery', amountCents: 5000 }],
+      delivery: { onDeliveryMethod: 'money', changeForCents: 10000 },
+    };
+    const key = { 'idempotency-key': `orc-${Date.now()}` };
+    const sale = expectStatus(await s.admin.post(`/budget/${budget.id}/convert`, body, key), 201);
+    expect(sale).toMatchObject({ originSale: 'budget', typeOfSale: 'delivery', finalAmountCents: 5000 });
+    expect((await s.admin.post(`/budget/${budget.id}/convert`, body, key)).statusCode).toBe(200);
+    const panel = expectStatus(await s.admin.get('/delivery/panel'), 200);
+    expect(panel.orders).toHaveLength(1);
+    expect(panel.orders[0]).toMatchObject({
+      saleId: sale.id,
+      status: 'pending',
+      neighborhood: 'Centro',
+      collectCents: 5000,
+      changeCents: 5000,
+      driverFeeCents: 700,
+    });
+  });
 });
 
 describe('transitions', () => {
