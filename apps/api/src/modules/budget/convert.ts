@@ -1,4 +1,5 @@
 import type { BudgetConvertInput } from '@balcao/core/budget';
+import type { DeliveryOnSale } from '@balcao/core/delivery';
 import type { DeliveryAddress, DiscountKind, PaymentInput } from '@balcao/core/sale';
 import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
@@ -23,7 +24,7 @@ type BudgetConvertData = {
   payments: PaymentInput[];
   cashDepositAmountCents: number;
   approval?: BudgetConvertInput['approval'];
-  delivery?: BudgetConvertInput['delivery'];
+  delivery?: DeliveryOnSale;
 };
 
 export async function convertBudget(

@@ -230,6 +230,190 @@ describe('delivery orders from the PDV', () => {
   });
 });
 
+/**
+ * A lanchonete (comandas on): Lanches print in the Cozinha, Bebidas in the Bar (given a printer only
+ * when `barPrinter`); an X-Burger with the Bacon add-on and a soda.
+ */
+async function lanchonete(barPrinter = true) {
+  const shop = await makeShop(t, [1, 10], { clientTypeId: 7 });
+  const [admin, driver] = shop.apis;
+  const lanches = expectStatus(await admin.post('/product-category', { name: 'Lanches' }), 201);
+  const bebidas = expectStatus(await admin.post('/product-category', { name: 'Bebidas' }), 201);
+  const profile = (key: string, name: string) => ({
+    key,
+    name,
+    paperWidth: 80,
+    columns: 48,
+    codePage: 'PC860',
+    copies: 1,
+    cut: true,
+  });
+  const printing = (bar: boolean, updatedAt?: string) => ({
+    profiles: [profile('cozinha', 'Cozinha'), profile('bar', 'Bar'), profile('caixa', 'Caixa')],
+    sectors: [
+      { key: 'cozinha', name: 'Cozinha', profileKey: 'cozinha', categoryIds: [lanches.id] },
+      { key: 'bar', name: 'Bar', profileKey: bar ? 'bar' : null, categoryIds: [bebidas.id] },
+    ],
+    receipt: { autoPrint: false, profileKey: 'caixa' },
+    ...(updatedAt ? { updatedAt } : {}),
+  });
+  const saved = expectStatus(await admin.put('/printing/settings', printing(barPrinter)), 200);
+  const group = expectStatus(
+    await admin.post('/product-additional', {
+      name: 'Adicionais',
+      minQuantity: 0,
+      maxQuantity: 3,
+      items: [{ name: 'Bacon', priceCents: 400 }],
+    }),
+    201,
+  );
+  const burger = await makeProduct(t, shop.auth, {
+    name: 'X-Burger',
+    salePriceCents: 2000,
+    categoryId: lanches.id,
+    additionalGroupIds: [group.id],
+    stock: 100,
+  });
+  const soda = await makeProduct(t, shop.auth, {
+    name: 'Refrigerante',
+    salePriceCents: 600,
+    categoryId: bebidas.id,
+    stock: 100,
+  });
+  const customer = await makeCustomer(t, shop.auth, {
+    name: 'Bruno Lanche',
+    phone: '11987654321',
+    addresses: [SE_ADDRESS],
+  });
+  const items = [
+    { productId: burger.id, quantity: 1, additionals: [{ id: group.items[0].id }], notes: 'sem cebola' },
+    { productId: soda.id, quantity: 1 },
+  ];
+  const giveBarPrinter = async () =>
+    expectStatus(await admin.put('/printing/settings', printing(true, saved.updatedAt)), 200);
+  return { shop, admin, driver, customer, items, giveBarPrinter };
+}
+
+type Job = { id: number; kind: string; payload: { title: string; lines: string[] } };
+const ticketsOf = async (api: Api): Promise<Job[]> =>
+  expectStatus(await api.get('/printing/jobs'), 200).filter((j: Job) => j.kind === 'ticket');
+const textOf = (job: Job | undefined) => job?.payload.lines.join('\n') ?? '';
+
+describe('kitchen tickets of delivery and pickup orders (issue 30 item 3)', () => {
+  it('a PDV delivery sale sends its lines with add-ons to each sector once; Preparar prints nothing twice', async () => {
+    const l = await lanchonete();
+    const body = {
+      items: l.items,
+      typeOfSale: 'delivery',
+      customerId: l.customer.id,
+      deliveryAddressId: l.customer.addresses[0].id,
+      payments: [{ method: 'paymentOnDelivery', amountCents: 3000 }],
+      delivery: { onDeliveryMethod: 'money' },
+    };
+    const key = { 'idempotency-key': `cozinha-${Date.now()}` };
+    const sale = expectStatus(await l.admin.post('/sale', body, key), 201);
+    expect((await l.admin.post('/sale', body, key)).statusCode).toBe(200);
+    const tickets = await ticketsOf(l.admin);
+    expect(tickets.map((j) => j.payload.title).sort()).toEqual([
+      `Bar - Entrega nº ${sale.number}`,
+      `Cozinha - Entrega nº ${sale.number}`,
+    ]);
+    const kitchen = textOf(tickets.find((j) => j.payload.title.startsWith('Cozinha')));
+    expect(kitchen).toContain(`ENTREGA Nº ${sale.number}`);
+    expect(kitchen).toContain('Cliente: Bruno Lanche');
+    expect(kitchen).toContain('1 x X-Burger');
+    expect(kitchen).toContain('  + Bacon');
+    expect(kitchen).toContain('  OBS: sem cebola');
+    expect(kitchen).not.toContain('Refrigerante');
+    expect(textOf(tickets.find((j) => j.payload.title.startsWith('Bar')))).toContain('1 x Refrigerante');
+
+    // "Preparar": the tickets are already printed, nothing more.
+    const order = expectStatus(await l.admin.get('/delivery/panel'), 200).orders[0];
+    expectStatus(await post(l.admin, order.id, 'status', { status: 'waiting' }), 200);
+    expect(await ticketsOf(l.admin)).toHaveLength(2);
+
+    // The bag ticket lists the add-ons and the line's note.
+    const bag = expectStatus(
+      await post(l.admin, order.id, 'print', { idempotencyKey: `saco-${Date.now()}` }),
+      200,
+    );
+    const bagText = bag.payload.lines.join('\n');
+    expect(bagText).toContain('1x X-Burger');
+    expect(bagText).toContain('  + Bacon');
+    expect(bagText).toContain('  OBS: sem cebola');
+  });
+
+  it('a phone order, an offline-synced delivery sale and a counter pickup reach the kitchen', async () => {
+    const l = await lanchonete();
+    const phone = expectStatus(
+      await l.admin.post('/delivery/orders', {
+        items: l.items,
+        customerId: l.customer.id,
+        deliveryAddressId: l.customer.addresses[0].id,
+        payments: [{ method: 'pix', amountCents: 3000 }],
+      }),
+      201,
+    );
+    const offline = expectStatus(
+      await l.admin.post('/sale/offline', {
+        clientSaleId: crypto.randomUUID(),
+        madeAt: new Date(Date.now() - 10 * 60_000).toISOString(),
+        sale: {
+          items: l.items,
+          typeOfSale: 'delivery',
+          customerId: l.customer.id,
+          deliveryAddressId: l.customer.addresses[0].id,
+          payments: [{ method: 'money', amountCents: 3000 }],
+        },
+        prices: [
+          { unitPriceCents: 2000, additionals: [{ id: l.items[0].additionals?.[0].id, priceCents: 400 }] },
+          { unitPriceCents: 600, additionals: [] },
+        ],
+      }),
+      201,
+    );
+    const pickup = expectStatus(
+      await l.admin.post('/sale', { items: l.items, payments: [{ method: 'pix', amountCents: 3000 }] }),
+      201,
+    );
+    const titles = (await ticketsOf(l.admin)).map((j) => j.payload.title).sort();
+    expect(titles).toEqual(
+      [
+        `Bar - Entrega nº ${phone.number}`,
+        `Cozinha - Entrega nº ${phone.number}`,
+        `Bar - Entrega nº ${offline.number}`,
+        `Cozinha - Entrega nº ${offline.number}`,
+        `Bar - Retirada nº ${pickup.number}`,
+        `Cozinha - Retirada nº ${pickup.number}`,
+      ].sort(),
+    );
+  });
+
+  it('"Preparar" prints the tickets a sector did not get at the sale, once', async () => {
+    const l = await lanchonete(false);
+    const sale = expectStatus(
+      await l.admin.post('/delivery/orders', {
+        items: l.items,
+        customerId: l.customer.id,
+        deliveryAddressId: l.customer.addresses[0].id,
+        payments: [{ method: 'pix', amountCents: 3000 }],
+      }),
+      201,
+    );
+    expect((await ticketsOf(l.admin)).map((j) => j.payload.title)).toEqual([
+      `Cozinha - Entrega nº ${sale.number}`,
+    ]);
+    await l.giveBarPrinter();
+    const order = expectStatus(await l.admin.get('/delivery/panel'), 200).orders[0];
+    expectStatus(await post(l.admin, order.id, 'status', { status: 'waiting' }), 200);
+    expect((await post(l.admin, order.id, 'status', { status: 'waiting' })).statusCode).toBe(409);
+    expect((await ticketsOf(l.admin)).map((j) => j.payload.title).sort()).toEqual([
+      `Bar - Entrega nº ${sale.number}`,
+      `Cozinha - Entrega nº ${sale.number}`,
+    ]);
+  });
+});
+
 describe('transitions', () => {
   it('moves only in order and only by the right users; a driver moves only their orders', async () => {
     const s = await deliveryShop();

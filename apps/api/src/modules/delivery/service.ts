@@ -28,9 +28,11 @@ import { AppError, conflict, notFound, unprocessable } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { shopDayStartSql, shopToday } from '../../lib/shopToday.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
+import { deliverSectorTickets } from '../printing/sectorTickets.ts';
 import { findSale } from '../sale/read.ts';
 import { findDefaultRuleSet } from '../shipping/service.ts';
 import { sendShopMessage } from '../whatsapp/send.ts';
+import { printProductionOfOrder, queueProductionOfSale } from './production.ts';
 import { deliveryOrders, deliverySettings, driverShifts } from './schema.ts';
 
 /**
@@ -252,7 +254,12 @@ export async function createOrderOfSale(
   extra: DeliveryOnSale | undefined,
 ): Promise<() => void> {
   const sale = await findSale(tx, session, recorded.id);
-  if (sale.typeOfSale !== 'delivery') throw unprocessable(DELIVERY_MESSAGES.onlyDelivery);
+  if (sale.typeOfSale !== 'delivery') {
+    // A food shop's counter sale (pickup) has no delivery order, but its kitchen gets the lines.
+    if (!session.saleCommand) throw unprocessable(DELIVERY_MESSAGES.onlyDelivery);
+    const tickets = await queueProductionOfSale(tx, session, sale, null);
+    return () => deliverSectorTickets(ctx, session.clientId, tickets);
+  }
   const collectCents = sale.payments
     .filter((p) => p.method === 'paymentOnDelivery')
     .reduce((s, p) => s + p.amountCents, 0);
@@ -276,6 +283,7 @@ export async function createOrderOfSale(
   // A sale made offline (issue 21) took its order at the till's time: the promise counts from then.
   const takenAt = sale.madeOffline ? new Date(sale.createdAt) : now;
   const minutes = extra?.promiseMinutes ?? DEFAULT_PROMISE_MINUTES;
+  const promisedAt = new Date(takenAt.getTime() + minutes * 60_000);
   const [order] = await tx
     .insert(deliveryOrders)
     .values({
@@ -305,12 +313,15 @@ export async function createOrderOfSale(
       changeCents: changeToCarry({ onDeliveryMethod: method, collectCents, changeForCents }),
       driverFeeCents: fee?.feeCents ?? null,
       code,
-      promisedAt: new Date(takenAt.getTime() + minutes * 60_000),
+      promisedAt,
       createdAt: takenAt,
       updatedAt: now,
     })
     .returning({ id: deliveryOrders.id });
+  // The kitchen gets the order's lines with the sale (issue 30 item 3).
+  const tickets = await queueProductionOfSale(tx, session, sale, promisedAt);
   return () => {
+    deliverSectorTickets(ctx, session.clientId, tickets);
     ctx.changed(session.clientId, 'delivery', order.id);
     ctx.notify(session.clientId, {
       message: `Novo pedido de entrega nº ${recorded.number}${sale.customer ? ` - ${sale.customer.name}` : ''}`,
@@ -368,12 +379,17 @@ async function move(
   return findOrder(ctx.db, actor, id);
 }
 
-/** The shop moves a new order to "em preparo" or offers it to the drivers. */
-export function setStatus(ctx: AppContext, actor: Actor, id: number, status: 'waiting' | 'available') {
-  return move(ctx, actor, id, {
+/**
+ * The shop moves a new order to "em preparo" (its kitchen tickets print when they have not yet:
+ * the same keys as the sale's, so never twice) or offers it to the drivers.
+ */
+export async function setStatus(ctx: AppContext, actor: Actor, id: number, status: 'waiting' | 'available') {
+  const order = await move(ctx, actor, id, {
     from: status === 'waiting' ? ['pending'] : ['pending', 'waiting'],
     set: { status },
   });
+  if (status === 'waiting') await printProductionOfOrder(ctx, actor, order);
+  return order;
 }
 
 /** Assigns or reassigns a driver: the order waits for that driver's pickup. */
