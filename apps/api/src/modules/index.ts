@@ -14,6 +14,7 @@ import { couponRoutes } from './coupon/routes.ts';
 import { customerRoutes } from './customer/routes.ts';
 import { deliveryRoutes } from './delivery/routes.ts';
 import { cancelOrderOfSale, createOrderOfSale } from './delivery/service.ts';
+import { withSettledDeliveries } from './delivery/settlement.ts';
 import { feeSimulatorRoutes } from './fee-simulator/routes.ts';
 import { healthRoutes } from './health/routes.ts';
 import { homeRoutes } from './home/routes.ts';
@@ -57,7 +58,7 @@ export const MODULES: ((ctx: AppContext) => FastifyPluginAsyncZod)[] = [
   cepRoutes,
   (ctx) => customerRoutes(ctx, receivableFigures),
   userRoutes,
-  (ctx) => cashRegisterRoutes(ctx, registerSaleFigures),
+  (ctx) => cashRegisterRoutes(ctx, withSettledDeliveries(registerSaleFigures)),
   (ctx) => saleRoutes(ctx, createOrderOfSale, cancelOrderOfSale(ctx)),
   (ctx) => receivableRoutes(ctx, saleOfInstallments),
   stockRoutes,

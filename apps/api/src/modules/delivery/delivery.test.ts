@@ -465,7 +465,10 @@ describe('transitions', () => {
     const late = await post(s.driverA, order.id, 'reopen');
     expect(late.statusCode).toBe(422);
     expect(late.json().message).toBe('Só dá para reabrir até 10 minutos depois');
-    // Canceled only while open, with a reason.
+    // Canceled while open or failed (issue 30 item 5: the failed one with its sale), with a reason.
+    expect(
+      expectStatus(await post(s.admin, order.id, 'cancel', { reason: 'Cliente desistiu' }), 200).status,
+    ).toBe('canceled');
     expect((await post(s.admin, order.id, 'cancel', { reason: 'Cliente desistiu' })).statusCode).toBe(409);
     const { order: second } = await sellDelivery(s);
     expect((await post(s.admin, second.id, 'cancel', {})).statusCode).toBe(400);
@@ -583,6 +586,7 @@ describe('settlement (acerto)', () => {
           from: today,
           to: today,
           countedCents: 0,
+          cashRegisterId: 1,
           orderIds,
         })
       ).statusCode,
@@ -592,10 +596,19 @@ describe('settlement (acerto)', () => {
       from: today,
       to: today,
       countedCents: 10000,
+      cashRegisterId: expectStatus(await s.admin.get('/cash-register/current'), 200).cashRegister.id,
       orderIds: orderIds.slice(1),
     });
     expect(stale.statusCode).toBe(409);
-    const body = { driverId: s.driverAId, from: today, to: today, countedCents: 10900, orderIds };
+    const register = expectStatus(await s.admin.get('/cash-register/current'), 200).cashRegister;
+    const body = {
+      driverId: s.driverAId,
+      from: today,
+      to: today,
+      countedCents: 10900,
+      cashRegisterId: register.id,
+      orderIds,
+    };
     const confirmed = expectStatus(await s.admin.post('/delivery/settlements', body), 201);
     expect(confirmed).toMatchObject({
       toHandOverCents: 11000,
@@ -615,6 +628,121 @@ describe('settlement (acerto)', () => {
     );
     // A settled order cannot be reopened.
     expect((await post(s.driverA, one.id, 'reopen')).statusCode).toBe(422);
+  });
+});
+
+type Movement = { type: string; amountCents: number; reason: string };
+type RegisterSummary = {
+  id: number;
+  movements: Movement[];
+  methods: { method: string; salesCents: number; expectedCents: number }[];
+  money: { expectedCents: number };
+};
+
+describe('delivery money in the registers (issue 30 item 5)', () => {
+  it('floats, failed orders sent again or canceled, acertos into an open register and what is still to collect', async () => {
+    const s = await deliveryShop();
+    const register = async (): Promise<RegisterSummary> =>
+      expectStatus(await s.admin.get('/cash-register/current'), 200).cashRegister;
+    const opening = (await register()).money.expectedCents;
+    const [one, two, three, four] = [
+      (await sellDelivery(s)).order,
+      (await sellDelivery(s, { delivery: { onDeliveryMethod: 'money', changeForCents: 6000 } })).order,
+      (await sellDelivery(s, { delivery: { onDeliveryMethod: 'money', changeForCents: 6000 } })).order,
+      (await sellDelivery(s, { delivery: { onDeliveryMethod: 'money', changeForCents: 5500 } })).order,
+    ];
+    // Each float left the sale's register as a sangria with the order.
+    expect((await register()).movements.filter((m) => m.type === 'withdrawal')).toEqual([
+      expect.objectContaining({ amountCents: 5000, reason: `Troco para a entrega nº ${one.saleNumber}` }),
+      expect.objectContaining({ amountCents: 1000, reason: `Troco para a entrega nº ${two.saleNumber}` }),
+      expect.objectContaining({ amountCents: 1000, reason: `Troco para a entrega nº ${three.saleNumber}` }),
+      expect.objectContaining({ amountCents: 500, reason: `Troco para a entrega nº ${four.saleNumber}` }),
+    ]);
+    for (const o of [one, two, three]) {
+      expectStatus(await post(s.admin, o.id, 'assign', { driverId: s.driverAId }), 200);
+      expectStatus(await post(s.driverA, o.id, 'pickup'), 200);
+    }
+    expectStatus(await post(s.driverA, one.id, 'deliver', { code: '1234' }), 200);
+    expectStatus(await post(s.driverA, two.id, 'fail', { reason: 'Cliente ausente' }), 200);
+    expectStatus(await post(s.driverA, three.id, 'fail', { reason: 'Endereço não encontrado' }), 200);
+
+    // A failed order goes out again with another driver...
+    const again = expectStatus(await post(s.admin, two.id, 'assign', { driverId: s.driverBId }), 200);
+    expect(again).toMatchObject({ status: 'accepted', driver: { id: s.driverBId }, failureReason: null });
+    expectStatus(await post(s.driverB, two.id, 'pickup'), 200);
+    expectStatus(await post(s.driverB, two.id, 'deliver', { code: '1234' }), 200);
+    // ...or is canceled with its sale: a manager's approval, the stock back.
+    const refused = await post(s.marketing, three.id, 'cancel', { reason: 'Cliente desistiu' });
+    expect(refused.statusCode).toBe(403);
+    const stockBefore = expectStatus(await s.admin.get(`/product/${s.product.id}`), 200).stock;
+    const canceled = expectStatus(
+      await post(s.admin, three.id, 'cancel', { reason: 'Cliente desistiu' }),
+      200,
+    );
+    expect(canceled).toMatchObject({ status: 'canceled' });
+    const sale3 = expectStatus(await s.admin.get(`/sale/${canceled.saleId}`), 200);
+    expect(sale3).toMatchObject({ status: 'canceled', cancelReason: 'Cliente desistiu' });
+    expect(expectStatus(await s.admin.get(`/product/${s.product.id}`), 200).stock).toBe(stockBefore + 1);
+    // An order canceled before it left gives its float back to the register.
+    expectStatus(await post(s.admin, four.id, 'cancel', { reason: 'Pedido duplicado' }), 200);
+    expect((await register()).movements.filter((m) => m.type === 'deposit')).toEqual([
+      expect.objectContaining({
+        amountCents: 500,
+        reason: `Troco da entrega nº ${four.saleNumber} cancelada`,
+      }),
+    ]);
+
+    // Still to collect: A holds one's change and cash and three's change; B two's change and cash.
+    expect(expectStatus(await s.admin.get('/home'), 200).drivers).toEqual({
+      toCollectCents: 5000 + 5000 + 1000 + (1000 + 5000),
+      orders: 3,
+    });
+    const onDelivery = (r: RegisterSummary) => r.methods.find((m) => m.method === 'paymentOnDelivery');
+    expect(onDelivery(await register())?.expectedCents).toBe(10000);
+
+    const today = dateIn(DEFAULT_TIME_ZONE);
+    const settle = async (driverId: number, api: Api, countedCents: number, cashRegisterId: number) => {
+      const q = `driverId=${driverId}&from=${today}&to=${today}`;
+      const preview = expectStatus(await api.get(`/delivery/settlement/preview?${q}`), 200);
+      return api.post('/delivery/settlements', {
+        driverId,
+        from: today,
+        to: today,
+        countedCents,
+        cashRegisterId,
+        orderIds: preview.lines.map((l: { orderId: number }) => l.orderId),
+      });
+    };
+    const mine = (await register()).id;
+    // Only an open register of the shop takes an acerto.
+    const closed = await settle(s.driverAId, s.admin, 11000, mine + 1000);
+    expect(closed.statusCode).toBe(422);
+    expect(closed.json().message).toBe('Escolha um caixa aberto para receber o acerto');
+
+    const a = expectStatus(await settle(s.driverAId, s.admin, 11000, mine), 201);
+    expect(a).toMatchObject({ toHandOverCents: 11000, feesCents: 700, cashRegisterId: mine });
+    const afterA = await register();
+    expect(afterA.movements.slice(-2)).toEqual([
+      expect.objectContaining({
+        type: 'deposit',
+        amountCents: 11000,
+        reason: `Acerto de ${a.driver.name}: dinheiro recebido`,
+      }),
+      expect.objectContaining({
+        type: 'withdrawal',
+        amountCents: 700,
+        reason: `Acerto de ${a.driver.name}: taxas de entrega pagas`,
+      }),
+    ]);
+    expect(onDelivery(afterA)?.expectedCents).toBe(5000);
+    expectStatus(await settle(s.driverBId, s.admin, 6000, mine), 201);
+    const afterB = await register();
+    expect(onDelivery(afterB)).toBeUndefined();
+    // Floats out (5000 + 1000 + 1000 + 500), one back (500), acertos in (11000 + 6000), fees out (700 x 2).
+    expect(afterB.money.expectedCents).toBe(opening - 7500 + 500 + 17000 - 1400);
+    expect(expectStatus(await s.admin.get('/home'), 200).drivers).toEqual({ toCollectCents: 0, orders: 0 });
+    // A failed order an acerto took cannot go out again.
+    expect((await post(s.admin, one.id, 'status', { status: 'available' })).statusCode).toBe(409);
   });
 });
 

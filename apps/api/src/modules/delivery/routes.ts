@@ -47,7 +47,7 @@ export function deliveryRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     );
 
     route(app, api.cancel, (request) =>
-      cancelOrder(ctx, sessionOf(request), request.params.id, request.body.reason),
+      cancelOrder(ctx, sessionOf(request), request.params.id, request.body),
     );
 
     route(app, api.print, (request) =>

@@ -28,7 +28,9 @@ import { AppError, conflict, notFound, unprocessable } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { shopDayStartSql, shopToday } from '../../lib/shopToday.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
+import { returnDeliveryFloat, takeDeliveryFloat } from '../cash-register/delivery.ts';
 import { deliverSectorTickets } from '../printing/sectorTickets.ts';
+import { cancelSale } from '../sale/cancel.ts';
 import { findSale } from '../sale/read.ts';
 import { findDefaultRuleSet } from '../shipping/service.ts';
 import { sendShopMessage } from '../whatsapp/send.ts';
@@ -314,10 +316,25 @@ export async function createOrderOfSale(
       driverFeeCents: fee?.feeCents ?? null,
       code,
       promisedAt,
+      cashRegisterId: sale.cashRegisterId,
+      floatCents:
+        sale.cashRegisterId !== null
+          ? changeToCarry({ onDeliveryMethod: method, collectCents, changeForCents })
+          : 0,
       createdAt: takenAt,
       updatedAt: now,
     })
-    .returning({ id: deliveryOrders.id });
+    .returning({ id: deliveryOrders.id, floatCents: deliveryOrders.floatCents });
+  // The change the driver carries leaves the sale's register with the order (issue 30 item 5).
+  if (sale.cashRegisterId !== null && order.floatCents > 0) {
+    await takeDeliveryFloat(tx, {
+      clientId: session.clientId,
+      userId: session.userId,
+      registerId: sale.cashRegisterId,
+      amountCents: order.floatCents,
+      reason: `Troco para a entrega nº ${recorded.number}`,
+    });
+  }
   // The kitchen gets the order's lines with the sale (issue 30 item 3).
   const tickets = await queueProductionOfSale(tx, session, sale, promisedAt);
   return () => {
@@ -384,10 +401,18 @@ async function move(
  * the same keys as the sale's, so never twice) or offers it to the drivers.
  */
 export async function setStatus(ctx: AppContext, actor: Actor, id: number, status: 'waiting' | 'available') {
-  const order = await move(ctx, actor, id, {
-    from: status === 'waiting' ? ['pending'] : ['pending', 'waiting'],
-    set: { status },
-  });
+  const order = await move(
+    ctx,
+    actor,
+    id,
+    {
+      // A failed order may be offered again (issue 30 item 5) while no acerto took it.
+      from: status === 'waiting' ? ['pending'] : ['pending', 'waiting', 'failed'],
+      set: status === 'waiting' ? { status } : { status, ...redispatch },
+      where: [isNull(deliveryOrders.settlementId)],
+    },
+    settledAlready,
+  );
   if (status === 'waiting') await printProductionOfOrder(ctx, actor, order);
   return order;
 }
@@ -410,23 +435,42 @@ export async function assignDriver(ctx: AppContext, actor: Actor, id: number, dr
       { path: 'driverId', message: DELIVERY_MESSAGES.driverNotFound },
     ]);
   }
-  return move(ctx, actor, id, {
-    from: ['pending', 'waiting', 'available', 'accepted'],
-    set: { status: 'accepted', driverId, acceptedAt: new Date() },
-  });
+  return move(
+    ctx,
+    actor,
+    id,
+    {
+      from: ['pending', 'waiting', 'available', 'accepted', 'failed'],
+      set: { ...redispatch, status: 'accepted', driverId, acceptedAt: new Date() },
+      where: [isNull(deliveryOrders.settlementId)],
+    },
+    settledAlready,
+  );
 }
+
+/**
+ * What a failed order forgets when it goes out again (re-dispatched or reassigned): the float it
+ * carries passes to the next driver with the bag, and whoever finishes it settles it.
+ */
+const redispatch = { driverId: null, pickedUpAt: null, finishedAt: null, failureReason: null } as const;
+
+/** A failed order an acerto already took cannot go out again: its float went back to a register. */
+const settledAlready = (current: OrderRow) =>
+  current.status === 'failed' && current.settlementId !== null
+    ? unprocessable(DELIVERY_MESSAGES.settledAlready)
+    : null;
 
 /**
  * A canceled sale cancels its delivery order while the order is still open (in the sale's cancel
  * transaction); a delivered or failed order keeps its history for the driver's settlement.
  */
-export function cancelOrderOfSale(ctx: AppContext) {
+export function cancelOrderOfSale(ctx: AppContext, prefix = 'Venda cancelada: ') {
   return async (tx: Executor, clientId: number, saleId: number, reason: string) => {
     const canceled = await tx
       .update(deliveryOrders)
       .set({
         status: 'canceled',
-        cancelReason: `Venda cancelada: ${reason}`,
+        cancelReason: `${prefix}${reason}`,
         finishedAt: new Date(),
         updatedAt: new Date(),
       })
@@ -434,20 +478,57 @@ export function cancelOrderOfSale(ctx: AppContext) {
         and(
           eq(deliveryOrders.clientId, clientId),
           eq(deliveryOrders.saleId, saleId),
-          inArray(deliveryOrders.status, [...OPEN_DELIVERY_STATUSES]),
+          // A failed order is over too (issue 30 item 5): the driver is back with its float.
+          inArray(deliveryOrders.status, [...OPEN_DELIVERY_STATUSES, 'failed']),
         ),
       )
-      .returning({ id: deliveryOrders.id });
+      .returning({
+        id: deliveryOrders.id,
+        saleNumber: deliveryOrders.saleNumber,
+        pickedUpAt: deliveryOrders.pickedUpAt,
+        cashRegisterId: deliveryOrders.cashRegisterId,
+        floatCents: deliveryOrders.floatCents,
+      });
     if (canceled.length === 0) return undefined;
-    return () => ctx.changed(clientId, 'delivery', canceled[0].id);
+    const [order] = canceled;
+    // Not picked up yet: its change never left the shop, back into its register. Picked up: the
+    // driver hands it over at the acerto (the canceled order is one of its lines).
+    if (order.pickedUpAt === null && order.cashRegisterId !== null && order.floatCents > 0) {
+      await returnDeliveryFloat(tx, {
+        clientId,
+        registerId: order.cashRegisterId,
+        amountCents: order.floatCents,
+        reason: `Troco da entrega nº ${order.saleNumber} cancelada`,
+      });
+    }
+    return () => ctx.changed(clientId, 'delivery', order.id);
   };
 }
 
-export function cancelOrder(ctx: AppContext, actor: Actor, id: number, reason: string) {
-  return move(ctx, actor, id, {
-    from: OPEN_DELIVERY_STATUSES,
-    set: { status: 'canceled', cancelReason: reason, finishedAt: new Date() },
-  });
+/**
+ * The panel's "Cancelar" on an open or failed order cancels its sale (issue 30 item 5): the sale's
+ * cancel (a manager or their approval; stock back, coupon freed) cancels the order in its
+ * transaction, so the day's sales no longer count it.
+ */
+export async function cancelOrder(
+  ctx: AppContext,
+  session: SessionUser,
+  id: number,
+  input: { reason: string; approval?: { email: string; password: string } },
+) {
+  const order = await findOrder(ctx.db, session, id);
+  if (!([...OPEN_DELIVERY_STATUSES, 'failed'] as DeliveryStatus[]).includes(order.status))
+    throw conflict(DELIVERY_MESSAGES.transition(order.status));
+  await cancelSale(
+    ctx,
+    session,
+    order.saleId,
+    { reason: input.reason, approval: input.approval },
+    cancelOrderOfSale(ctx, ''),
+  );
+  const canceled = await findOrder(ctx.db, session, id);
+  if (canceled.status !== 'canceled') throw conflict(DELIVERY_MESSAGES.transition(canceled.status));
+  return canceled;
 }
 
 const notYours = (session: SessionUser) => (current: OrderRow) =>
