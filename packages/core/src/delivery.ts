@@ -87,6 +87,9 @@ export const DELIVERY_MESSAGES = {
   onlyDelivery: 'Pedido de entrega precisa de venda com entrega',
   settlementEmpty: 'Nenhuma entrega a acertar neste período',
   settledAlready: 'Este pedido já entrou num acerto: cancele-o e faça um novo pedido',
+  belowMinimum: (minimum: string) => `Pedido mínimo para entrega: ${minimum}`,
+  closedNow: 'A loja está fechada agora: pedidos de entrega só no horário de funcionamento',
+  closedWarning: 'A loja está fechada agora: o pedido será aceito fora do horário de funcionamento',
   settlementChanged: 'As entregas do período mudaram: confira o acerto de novo',
   noPrinter: 'Configure a impressora de cupons em Configurações > Impressoras para imprimir o pedido',
   alreadyOnShift: 'Você já está em turno',
@@ -213,6 +216,8 @@ export type SettlementInput = z.input<typeof settlementInputSchema>;
 
 export const deliverySettingsInputSchema = z.object({
   notifyCustomer: z.boolean(),
+  /** Take phone orders outside the working hours, with a warning (default: refused). */
+  acceptOutsideHours: z.boolean().optional(),
 });
 
 // ---------------------------------------------------------------------------------------------------
@@ -274,6 +279,8 @@ export const deliveryPanelSchema = z.object({
   driversOnShift: z.number(),
   drivers: z.array(deliveryDriverSchema),
   notifyCustomer: z.boolean(),
+  /** Phone orders outside the working hours taken with a warning (issue 30 item 17). */
+  acceptOutsideHours: z.boolean(),
 });
 export type DeliveryPanel = z.infer<typeof deliveryPanelSchema>;
 
@@ -340,4 +347,7 @@ export type Settlement = z.infer<typeof settlementSchema>;
 export const settlementListSchema = z.array(settlementSchema.omit({ lines: true }));
 export type SettlementSummary = z.infer<typeof settlementListSchema>[number];
 
-export const deliverySettingsSchema = z.object({ notifyCustomer: z.boolean() });
+export const deliverySettingsSchema = z.object({
+  notifyCustomer: z.boolean(),
+  acceptOutsideHours: z.boolean(),
+});

@@ -16,6 +16,7 @@ import {
   SE_ADDRESS,
   useTestApp,
 } from '../../../test/kit.ts';
+import { clients } from '../../db/schema.ts';
 import { sales } from '../sale/schema.ts';
 import { deliveryOrders } from './schema.ts';
 
@@ -628,6 +629,63 @@ describe('settlement (acerto)', () => {
     );
     // A settled order cannot be reopened.
     expect((await post(s.driverA, one.id, 'reopen')).statusCode).toBe(422);
+  });
+});
+
+describe('one promise, one minimum, the working hours (issue 30 item 17)', () => {
+  it('promises the freight rule time, refuses below its minimum, and phone orders only while open', async () => {
+    const s = await deliveryShop();
+    // The rule set: 50 min and a R$ 45,00 minimum (the PDV quote shows the same).
+    expectStatus(
+      await s.admin.post('/shipping-settings', {
+        name: 'Entrega 50 min',
+        feeMode: 'fixed',
+        fixedPriceCents: 0,
+        deliveryTimeMinutes: 50,
+        minOrderCents: 4500,
+        driverFeeMode: 'fixed',
+        driverFixedCents: 700,
+        isDefault: true,
+      }),
+      201,
+    );
+    const small = await s.admin.post('/sale', {
+      items: [{ productId: s.product.id, quantity: 1 }],
+      typeOfSale: 'delivery',
+      customerId: s.customer.id,
+      deliveryAddressId: s.customer.addresses[0].id,
+      payments: [{ method: 'pix', amountCents: 4200 }],
+    });
+    expect(small.statusCode).toBe(422);
+    expect(small.json().message).toBe('Pedido mínimo para entrega: R$ 45,00');
+    const phone = (extra: Record<string, unknown> = {}) =>
+      s.admin.post('/delivery/orders', {
+        items: [{ productId: s.product.id, quantity: 2 }],
+        customerId: s.customer.id,
+        deliveryAddressId: s.customer.addresses[0].id,
+        payments: [{ method: 'pix', amountCents: 8400 }],
+        ...extra,
+      });
+    expectStatus(await phone(), 201);
+    const [order] = expectStatus(await s.admin.get('/delivery/panel'), 200).orders;
+    expect(Date.parse(order.promisedAt) - Date.parse(order.createdAt)).toBe(50 * 60_000);
+
+    // Working hours on, none saved: closed now. A phone order is refused...
+    await t.database.db.update(clients).set({ checkIsOpen: true }).where(eq(clients.id, s.shop.client.id));
+    const closed = await phone();
+    expect(closed.statusCode).toBe(422);
+    expect(closed.json().message).toBe(
+      'A loja está fechada agora: pedidos de entrega só no horário de funcionamento',
+    );
+    // ...unless the shop takes them with a warning.
+    expectStatus(
+      await s.admin.put('/delivery/settings', { notifyCustomer: false, acceptOutsideHours: true }),
+      200,
+    );
+    expectStatus(await phone(), 201);
+    expect(expectStatus(await s.admin.get('/delivery/panel'), 200)).toMatchObject({
+      acceptOutsideHours: true,
+    });
   });
 });
 

@@ -90,8 +90,6 @@ export function deliveryRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     // ------------------------------------------------------------------------------- settings
 
-    route(app, api.saveSettings, (request) =>
-      saveDeliverySettings(ctx, sessionOf(request), request.body.notifyCustomer),
-    );
+    route(app, api.saveSettings, (request) => saveDeliverySettings(ctx, sessionOf(request), request.body));
   };
 }

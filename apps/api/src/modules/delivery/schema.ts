@@ -139,5 +139,7 @@ export const deliverySettings = pgTable('delivery_settings', {
     .primaryKey()
     .references(() => clients.id),
   notifyCustomer: boolean('notify_customer').notNull().default(false),
+  /** Phone orders outside the working hours are taken with a warning instead of refused (issue 30 item 17). */
+  acceptOutsideHours: boolean('accept_outside_hours').notNull().default(false),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });

@@ -19,7 +19,7 @@ import {
 import { formatCents } from '@balcao/core/money';
 import { can, DRIVERS, TAKES_DELIVERIES } from '@balcao/core/routes';
 import type { Sale } from '@balcao/core/sale';
-import { computeDriverFee } from '@balcao/core/shipping';
+import { computeDriverFee, computeShippingFee } from '@balcao/core/shipping';
 import { and, asc, desc, eq, gte, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
@@ -120,24 +120,45 @@ async function listDrivers(db: Executor, clientId: number) {
   return rows.map((r) => ({ id: r.id, name: r.name, userTypeId: r.userTypeId, onShift: r.shiftId !== null }));
 }
 
-async function getNotifyCustomer(db: Executor, clientId: number): Promise<boolean> {
+async function getDeliverySettings(db: Executor, clientId: number) {
   const [row] = await db
-    .select({ notify: deliverySettings.notifyCustomer })
+    .select({
+      notifyCustomer: deliverySettings.notifyCustomer,
+      acceptOutsideHours: deliverySettings.acceptOutsideHours,
+    })
     .from(deliverySettings)
     .where(eq(deliverySettings.clientId, clientId));
-  return row?.notify ?? false;
+  return {
+    notifyCustomer: row?.notifyCustomer ?? false,
+    acceptOutsideHours: row?.acceptOutsideHours ?? false,
+  };
 }
 
-export async function saveDeliverySettings(ctx: AppContext, actor: Actor, notifyCustomer: boolean) {
+export { getDeliverySettings };
+
+async function getNotifyCustomer(db: Executor, clientId: number): Promise<boolean> {
+  return (await getDeliverySettings(db, clientId)).notifyCustomer;
+}
+
+export async function saveDeliverySettings(
+  ctx: AppContext,
+  actor: Actor,
+  input: { notifyCustomer: boolean; acceptOutsideHours?: boolean },
+) {
+  const current = await getDeliverySettings(ctx.db, actor.clientId);
+  const next = {
+    notifyCustomer: input.notifyCustomer,
+    acceptOutsideHours: input.acceptOutsideHours ?? current.acceptOutsideHours,
+  };
   await ctx.db
     .insert(deliverySettings)
-    .values({ clientId: actor.clientId, notifyCustomer })
+    .values({ clientId: actor.clientId, ...next })
     .onConflictDoUpdate({
       target: deliverySettings.clientId,
-      set: { notifyCustomer, updatedAt: new Date() },
+      set: { ...next, updatedAt: new Date() },
     });
   ctx.changed(actor.clientId, 'delivery');
-  return { notifyCustomer };
+  return next;
 }
 
 type PanelQuery = { driverId?: number; neighborhood?: string; onDelivery?: boolean };
@@ -154,10 +175,10 @@ export async function deliveryPanel(db: Executor, actor: Actor, query: PanelQuer
     sql`(${deliveryOrders.status} in ('pending','waiting','available','accepted','sending')
       or ${deliveryOrders.updatedAt} >= ${shopDayStartSql(clientId, today)})`,
   );
-  const [all, drivers, notifyCustomer] = await Promise.all([
+  const [all, drivers, settings] = await Promise.all([
     selectOrders(db, onBoard),
     listDrivers(db, clientId),
-    getNotifyCustomer(db, clientId),
+    getDeliverySettings(db, clientId),
   ]);
   const counters = Object.fromEntries(DELIVERY_STATUSES.map((s) => [s, 0])) as Record<DeliveryStatus, number>;
   for (const o of all) counters[o.status]++;
@@ -173,7 +194,7 @@ export async function deliveryPanel(db: Executor, actor: Actor, query: PanelQuer
     counters,
     driversOnShift: drivers.filter((d) => d.onShift).length,
     drivers,
-    notifyCustomer,
+    ...settings,
   };
 }
 
@@ -279,12 +300,20 @@ export async function createOrderOfSale(
   const neighborhood = address?.neighborhood ?? '';
   const rules = await findDefaultRuleSet(tx, session.clientId);
   const fee = rules ? computeDriverFee(rules, { neighborhood }) : null;
+  // One promise and one minimum order (issue 30 item 17): the freight rule's, as the PDV's quote shows.
+  const subtotalCents = sale.items.reduce((s, i) => s + i.totalCents, 0);
+  if (rules && rules.minOrderCents > 0 && subtotalCents < rules.minOrderCents && !sale.madeOffline)
+    throw fail(DELIVERY_MESSAGES.belowMinimum(formatCents(rules.minOrderCents)), 'minimum');
+  const quote = rules
+    ? computeShippingFee(rules, { subtotalCents, neighborhood, zipCode: address?.zipCode ?? null })
+    : null;
+  const ruleMinutes = quote?.ok ? quote.timeMinutes : (rules?.deliveryTimeMinutes ?? null);
   const code =
     defaultDeliveryCode(sale.customer?.phone) ?? String(Math.floor(Math.random() * 10000)).padStart(4, '0');
   const now = new Date();
   // A sale made offline (issue 21) took its order at the till's time: the promise counts from then.
   const takenAt = sale.madeOffline ? new Date(sale.createdAt) : now;
-  const minutes = extra?.promiseMinutes ?? DEFAULT_PROMISE_MINUTES;
+  const minutes = extra?.promiseMinutes ?? ruleMinutes ?? DEFAULT_PROMISE_MINUTES;
   const promisedAt = new Date(takenAt.getTime() + minutes * 60_000);
   const [order] = await tx
     .insert(deliveryOrders)

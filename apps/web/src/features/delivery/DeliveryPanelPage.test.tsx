@@ -30,6 +30,7 @@ const PANEL: DeliveryPanel = {
     { id: 4, name: 'Edu', userTypeId: 11, onShift: false },
   ],
   notifyCustomer: false,
+  acceptOutsideHours: false,
 };
 
 const serve = () => serveOne(PANEL);

@@ -264,11 +264,31 @@ export default function DeliveryPanelPage() {
             control={
               <Switch
                 checked={data.notifyCustomer}
-                onChange={(e) => saveSettings.mutate({ body: { notifyCustomer: e.target.checked } })}
+                onChange={(e) =>
+                  saveSettings.mutate({
+                    body: { notifyCustomer: e.target.checked, acceptOutsideHours: data.acceptOutsideHours },
+                  })
+                }
                 disabled={saveSettings.isPending}
               />
             }
             label="Avisar o cliente por WhatsApp (saiu para entrega, entregue)"
+          />
+        )}
+        {can(userType, WRITE.settings) && (
+          <FormControlLabel
+            control={
+              <Switch
+                checked={data.acceptOutsideHours}
+                onChange={(e) =>
+                  saveSettings.mutate({
+                    body: { notifyCustomer: data.notifyCustomer, acceptOutsideHours: e.target.checked },
+                  })
+                }
+                disabled={saveSettings.isPending}
+              />
+            }
+            label="Aceitar pedidos fora do horário (com aviso)"
           />
         )}
       </Stack>

@@ -50,6 +50,7 @@ function serve() {
           driversOnShift: 1,
           drivers: [{ id: 3, name: 'Duda', userTypeId: 10, onShift: true }],
           notifyCustomer: false,
+          acceptOutsideHours: false,
         });
       }
       if (url.includes('/delivery/settlement/preview')) return json(PREVIEW);
