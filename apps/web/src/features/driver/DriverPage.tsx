@@ -23,6 +23,7 @@ import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
+import useMediaQuery from '@mui/material/useMediaQuery';
 import { useState } from 'react';
 import { Link as RouterLink, useLocation } from 'react-router';
 import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
@@ -69,6 +70,7 @@ export default function DriverPage() {
   const { user } = useSession();
   const takes = can(user?.userType.id, TAKES_DELIVERIES);
   const tabs = TABS.filter((t) => takes || t.partner);
+  const narrow = useMediaQuery('(max-width:599.95px)');
   const orders = useDriverOrders(list);
   const action = useOrderAction();
   const shift = useShiftAction();
@@ -175,7 +177,14 @@ export default function DriverPage() {
   return (
     <Box sx={{ maxWidth: 640, mx: 'auto' }}>
       <Paper variant="outlined" sx={{ mb: 1 }}>
-        <Tabs value={list} variant="fullWidth" aria-label="Listas do entregador">
+        {/* A phone (issue 30 item 21): the tabs scroll with their whole labels instead of squeezing. */}
+        <Tabs
+          value={list}
+          variant={narrow ? 'scrollable' : 'fullWidth'}
+          scrollButtons={narrow ? 'auto' : false}
+          allowScrollButtonsMobile
+          aria-label="Listas do entregador"
+        >
           {tabs.map((t) => (
             <Tab
               key={t.list}
@@ -183,7 +192,7 @@ export default function DriverPage() {
               label={t.label}
               component={RouterLink}
               to={`/dashboard/driver/${t.list}`}
-              sx={{ minWidth: 0, px: 0.5, fontSize: '0.8rem' }}
+              sx={{ minWidth: 0, px: narrow ? 1.5 : 0.5, whiteSpace: 'nowrap' }}
             />
           ))}
         </Tabs>
