@@ -201,6 +201,12 @@ test('delivery: the till sells a delivery order in the PDV, it reaches the kitch
     await deliverDialog.getByLabel('Código de entrega').fill('4321');
     await deliverDialog.getByRole('button', { name: 'Confirmar entrega' }).click();
     await expect(deliverDialog).toBeHidden();
+    // The toast sits above the phone's bottom bar, never over its buttons (issue 30 item 21).
+    const toast = phone.getByTestId('feedback-snackbar');
+    await expect(toast).toContainText('Entrega confirmada');
+    const toastBox = await toast.boundingBox();
+    const barBox = await phone.getByTestId('bottom-bar').boundingBox();
+    expect(toastBox && barBox && toastBox.y + toastBox.height <= barBox.y).toBe(true);
     await phone.getByRole('tab', { name: 'Entregues' }).click();
     await expect(phone.getByLabel('Totais do dia')).toContainText('Recebido na entrega');
     await expect(
