@@ -2,7 +2,7 @@ import { DEFAULT_TIME_ZONE, dateIn } from '@balcao/core/time';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { FakeEvolution } from '../../../test/fakes/evolution.ts';
-import type { TestApp } from '../../../test/helper.ts';
+import { bearer, TEST_PASSWORD, type TestApp } from '../../../test/helper.ts';
 import {
   type Api,
   expectStatus,
@@ -685,6 +685,48 @@ describe('one promise, one minimum, the working hours (issue 30 item 17)', () =>
     expectStatus(await phone(), 201);
     expect(expectStatus(await s.admin.get('/delivery/panel'), 200)).toMatchObject({
       acceptOutsideHours: true,
+    });
+  });
+});
+
+describe('canceling an order cancels its sale (issue 30 item 5)', () => {
+  it('an Atendente cancels with a manager approval; without it, the sale and the order stay', async () => {
+    const shop = await makeShop(t, [8, 1]);
+    const [attendant] = shop.apis;
+    const adminAuth = bearer(shop.users[1].token);
+    const product = await makeProduct(t, adminAuth, { name: 'Pizza média', salePriceCents: 3500, stock: 10 });
+    const customer = await makeCustomer(t, adminAuth, {
+      name: 'Caio Cancela',
+      phone: '11987650000',
+      addresses: [SE_ADDRESS],
+    });
+    const sale = expectStatus(
+      await attendant.post('/delivery/orders', {
+        items: [{ productId: product.id, quantity: 1 }],
+        customerId: customer.id,
+        deliveryAddressId: customer.addresses[0].id,
+        payments: [{ method: 'pix', amountCents: 3500 }],
+      }),
+      201,
+    );
+    const [order] = expectStatus(await attendant.get('/delivery/panel'), 200).orders;
+    const denied = await post(attendant, order.id, 'cancel', { reason: 'Cliente desistiu' });
+    expect(denied.statusCode).toBe(403);
+    expect(denied.json().message).toBe(
+      'Cancelar uma venda precisa da aprovação de um gerente: informe o email e a senha de um Administrador ou Gerente',
+    );
+    expect(expectStatus(await attendant.get(`/sale/${sale.id}`), 200).status).toBe('finished');
+    const canceled = expectStatus(
+      await post(attendant, order.id, 'cancel', {
+        reason: 'Cliente desistiu',
+        approval: { email: shop.users[1].email, password: TEST_PASSWORD },
+      }),
+      200,
+    );
+    expect(canceled).toMatchObject({ status: 'canceled', cancelReason: 'Cliente desistiu' });
+    expect(expectStatus(await attendant.get(`/sale/${sale.id}`), 200)).toMatchObject({
+      status: 'canceled',
+      cancelReason: 'Cliente desistiu',
     });
   });
 });
