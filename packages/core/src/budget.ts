@@ -1,4 +1,5 @@
 import { isIsoDate } from './date.ts';
+import { deliveryOnSaleSchema } from './delivery.ts';
 import { optionalText } from './fields.ts';
 import { listQuerySchema, pageOf } from './list.ts';
 import { refSchema } from './responses.ts';
@@ -135,6 +136,8 @@ export const budgetConvertInputSchema = z.object({
   payments: z.array(paymentInputSchema).max(10, SALE_MESSAGES.tooManyPayments).default([]),
   cashDepositAmountCents: centsField('Valor recebido').default(0),
   approval: approvalSchema.optional(),
+  /** A delivery budget's order details (payment on delivery, change), as the PDV's delivery sale. */
+  delivery: deliveryOnSaleSchema.optional(),
 });
 export type BudgetConvertInput = z.input<typeof budgetConvertInputSchema>;
 

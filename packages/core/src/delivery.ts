@@ -86,6 +86,10 @@ export const DELIVERY_MESSAGES = {
   changeOnlyMoney: 'Troco só para pagamento em dinheiro',
   onlyDelivery: 'Pedido de entrega precisa de venda com entrega',
   settlementEmpty: 'Nenhuma entrega a acertar neste período',
+  settledAlready: 'Este pedido já entrou num acerto: cancele-o e faça um novo pedido',
+  belowMinimum: (minimum: string) => `Pedido mínimo para entrega: ${minimum}`,
+  closedNow: 'A loja está fechada agora: pedidos de entrega só no horário de funcionamento',
+  closedWarning: 'A loja está fechada agora: o pedido será aceito fora do horário de funcionamento',
   settlementChanged: 'As entregas do período mudaram: confira o acerto de novo',
   noPrinter: 'Configure a impressora de cupons em Configurações > Impressoras para imprimir o pedido',
   alreadyOnShift: 'Você já está em turno',
@@ -155,6 +159,17 @@ export const deliveryCancelSchema = z.object({
     .trim()
     .min(3, 'Descreva o motivo (no mínimo 3 caracteres)')
     .max(500, 'Use no máximo 500 caracteres'),
+  /**
+   * Canceling an order cancels its sale (issue 30 item 5): an Administrador/Gerente, or a manager's
+   * email and password, as the sale's cancel asks (sale.ts's approvalSchema; not imported: sale.ts
+   * imports this file).
+   */
+  approval: z
+    .object({
+      email: z.string({ message: REQUIRED }).trim().min(1, REQUIRED).max(254),
+      password: z.string({ message: REQUIRED }).min(1, REQUIRED).max(128, 'Use no máximo 128 caracteres'),
+    })
+    .optional(),
 });
 export const deliveryDeliverSchema = z.object({
   code: z
@@ -191,6 +206,8 @@ export const settlementInputSchema = z
     to: isoDate,
     /** The cash the manager counted from the driver. */
     countedCents: z.number({ message: 'Informe o valor contado' }).int().min(0).max(100_000_000),
+    /** The open register the counted cash goes into and the fees come out of (issue 30 item 5). */
+    cashRegisterId: z.number({ message: 'Escolha o caixa que recebe o acerto' }).int().positive(),
     /** The orders the manager saw: a different set answers 409 (something moved meanwhile). */
     orderIds: z.array(id).min(1, DELIVERY_MESSAGES.settlementEmpty).max(2000),
   })
@@ -199,6 +216,8 @@ export type SettlementInput = z.input<typeof settlementInputSchema>;
 
 export const deliverySettingsInputSchema = z.object({
   notifyCustomer: z.boolean(),
+  /** Take phone orders outside the working hours, with a warning (default: refused). */
+  acceptOutsideHours: z.boolean().optional(),
 });
 
 // ---------------------------------------------------------------------------------------------------
@@ -260,6 +279,8 @@ export const deliveryPanelSchema = z.object({
   driversOnShift: z.number(),
   drivers: z.array(deliveryDriverSchema),
   notifyCustomer: z.boolean(),
+  /** Phone orders outside the working hours taken with a warning (issue 30 item 17). */
+  acceptOutsideHours: z.boolean(),
 });
 export type DeliveryPanel = z.infer<typeof deliveryPanelSchema>;
 
@@ -318,10 +339,15 @@ export const settlementSchema = settlementPreviewSchema.extend({
   differenceCents: z.number(),
   confirmedBy: refSchema,
   confirmedAt: z.string(),
+  /** The register the cash went into (null for an acerto before issue 30). */
+  cashRegisterId: z.number().nullable(),
 });
 export type Settlement = z.infer<typeof settlementSchema>;
 
 export const settlementListSchema = z.array(settlementSchema.omit({ lines: true }));
 export type SettlementSummary = z.infer<typeof settlementListSchema>[number];
 
-export const deliverySettingsSchema = z.object({ notifyCustomer: z.boolean() });
+export const deliverySettingsSchema = z.object({
+  notifyCustomer: z.boolean(),
+  acceptOutsideHours: z.boolean(),
+});

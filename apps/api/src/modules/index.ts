@@ -15,6 +15,7 @@ import { customerRoutes } from './customer/routes.ts';
 import { checkUncheckedNumbers } from './customer/whatsapp.ts';
 import { deliveryRoutes } from './delivery/routes.ts';
 import { cancelOrderOfSale, createOrderOfSale } from './delivery/service.ts';
+import { withSettledDeliveries } from './delivery/settlement.ts';
 import { feeSimulatorRoutes } from './fee-simulator/routes.ts';
 import { healthRoutes } from './health/routes.ts';
 import { homeRoutes } from './home/routes.ts';
@@ -58,7 +59,7 @@ export const MODULES: ((ctx: AppContext) => FastifyPluginAsyncZod)[] = [
   cepRoutes,
   (ctx) => customerRoutes(ctx, receivableFigures),
   userRoutes,
-  (ctx) => cashRegisterRoutes(ctx, registerSaleFigures),
+  (ctx) => cashRegisterRoutes(ctx, withSettledDeliveries(registerSaleFigures)),
   (ctx) => saleRoutes(ctx, createOrderOfSale, cancelOrderOfSale(ctx)),
   (ctx) => receivableRoutes(ctx, saleOfInstallments),
   stockRoutes,
@@ -72,7 +73,7 @@ export const MODULES: ((ctx: AppContext) => FastifyPluginAsyncZod)[] = [
   (ctx) => campaignCategoryRoutes(ctx, campaignsInCategory),
   campaignRoutes,
   homeRoutes,
-  budgetRoutes,
+  (ctx) => budgetRoutes(ctx, createOrderOfSale),
   comandaRoutes,
   deliveryRoutes,
 ];

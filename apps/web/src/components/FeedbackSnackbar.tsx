@@ -34,6 +34,8 @@ export function FeedbackSnackbar({ state, onClose }: { state: FeedbackState; onC
       autoHideDuration={SNACKBAR_MS}
       onClose={(_, reason) => reason !== 'clickaway' && onClose()}
       anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
+      // Above the phone's bottom bar (56 px, shown below 900 px): a toast never covers its buttons.
+      sx={{ bottom: { xs: 72, md: 24 } }}
     >
       <Alert
         severity={feedback?.severity ?? 'info'}

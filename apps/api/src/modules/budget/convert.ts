@@ -1,10 +1,12 @@
 import type { BudgetConvertInput } from '@balcao/core/budget';
+import type { DeliveryOnSale } from '@balcao/core/delivery';
 import type { DeliveryAddress, DiscountKind, PaymentInput } from '@balcao/core/sale';
 import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { lineSnapshotOf } from '../../lib/lineSnapshot.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { priceItems } from '../product/pricing.ts';
+import { type DeliveryOrderOfSale, deliveryOrderHook } from '../sale/checkout.ts';
 import { type RecordedSale, recordSale, type SaleLineDraft } from '../sale/record.ts';
 import { releaseReservation } from '../stock/reservation.ts';
 import { budgets } from './schema.ts';
@@ -22,6 +24,7 @@ type BudgetConvertData = {
   payments: PaymentInput[];
   cashDepositAmountCents: number;
   approval?: BudgetConvertInput['approval'];
+  delivery?: DeliveryOnSale;
 };
 
 export async function convertBudget(
@@ -30,13 +33,23 @@ export async function convertBudget(
   id: number,
   input: BudgetConvertData,
   idempotencyKey: string | null,
+  deliveryOrderOfSale?: DeliveryOrderOfSale,
 ): Promise<RecordedSale> {
   const { clientId } = session;
   const { approval, ...body } = input;
   // An unknown budget (or another shop's) is a 404 before anything the sale seam checks, such as
   // the operator's open register: the read is repeated, locked, inside the sale's transaction.
-  await findBudgetRow(ctx.db, clientId, id);
-  return recordSale(
+  const budget = await findBudgetRow(ctx.db, clientId, id);
+  // A delivery budget's sale makes its delivery order as the PDV's does (issue 30 item 7): the same
+  // hook, in the sale's transaction (a budget's type of sale never changes after it is made).
+  const typeOfSale = budget.row.typeOfSale === 'delivery' ? 'delivery' : 'store';
+  const order = deliveryOrderHook(
+    ctx,
+    session,
+    { typeOfSale, delivery: input.delivery ?? undefined },
+    deliveryOrderOfSale,
+  );
+  const recorded = await recordSale(
     ctx,
     session,
     async (tx) => {
@@ -99,10 +112,11 @@ export async function convertBudget(
           .update(budgets)
           .set({ status: 'finished', saleId: sale.id, saleNumber: sale.number, updatedAt: new Date() })
           .where(eq(budgets.id, id));
+        await order.onRecorded?.(tx, sale);
       },
     },
-  ).then((result) => {
-    ctx.changed(clientId, 'budget', id);
-    return result;
-  });
+  );
+  ctx.changed(clientId, 'budget', id);
+  order.afterCommit();
+  return recorded;
 }

@@ -6,6 +6,7 @@ import type { AppContext } from '../../context.ts';
 import { sendCsvStream } from '../../lib/csv.ts';
 import { route, sendRecorded } from '../../lib/endpoint.ts';
 import { assertCan, sessionOf } from '../../plugins/auth.ts';
+import type { DeliveryOrderOfSale } from '../sale/checkout.ts';
 import { storageFor } from '../storage/storage.ts';
 import { convertBudget } from './convert.ts';
 import { BUDGET_CSV_HEADER, budgetCsvLines, eachBudget, listBudgets } from './list.ts';
@@ -36,7 +37,10 @@ function sendPdf(reply: FastifyReply, pdf: Buffer, number: number, download: boo
  * CSV, detail, PDF, send, cancel, renew, duplicate, convert into a sale; /v1/public/budget/{token}:
  * the customer's approval page (no session: the token is the key).
  */
-export function budgetRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+export function budgetRoutes(
+  ctx: AppContext,
+  deliveryOrderOfSale?: DeliveryOrderOfSale,
+): FastifyPluginAsyncZod {
   return async (app) => {
     const { db } = ctx;
     const storage = storageFor(ctx.config);
@@ -87,7 +91,14 @@ export function budgetRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     route(app, budgetApi.convert, async (request, reply) =>
       sendRecorded(
         reply,
-        await convertBudget(ctx, writer(request), request.params.id, request.body, request.idempotencyKey),
+        await convertBudget(
+          ctx,
+          writer(request),
+          request.params.id,
+          request.body,
+          request.idempotencyKey,
+          deliveryOrderOfSale,
+        ),
       ),
     );
 

@@ -1,3 +1,4 @@
+import { DELIVERY_MESSAGES } from '@balcao/core/delivery';
 import type { SaleData } from '@balcao/core/sale';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
@@ -6,7 +7,8 @@ import type { SessionUser } from '../../plugins/auth.ts';
 import { findDeliveryAddress } from '../customer/refs.ts';
 import { priceItems } from '../product/pricing.ts';
 import { type RecordedSale, recordSale, type SaleDraft } from '../sale/record.ts';
-import { createOrderOfSale } from './service.ts';
+import { findWorkingHoursStatus } from '../settings/workingHours.ts';
+import { createOrderOfSale, getDeliverySettings } from './service.ts';
 
 /**
  * A phone order taken on the delivery panel (POST /v1/delivery/orders): the sale is recorded at once
@@ -55,6 +57,15 @@ export async function takePhoneOrder(
   data: SaleData,
   idempotencyKey: string | null,
 ): Promise<RecordedSale> {
+  // Outside the working hours a phone order is refused, or taken when the shop allows it (issue 30
+  // item 17, PRODUCT.md: checkIsOpen refuses delivery orders; the panel warns before sending).
+  const hours = await findWorkingHoursStatus(ctx.db, session);
+  if (
+    hours.enabled &&
+    !hours.open &&
+    !(await getDeliverySettings(ctx.db, session.clientId)).acceptOutsideHours
+  )
+    throw new AppError(422, DELIVERY_MESSAGES.closedNow);
   const { approval, delivery, ...sale } = data;
   const body = { ...sale, typeOfSale: 'delivery' as const, delivery };
   let afterCommit: (() => void) | undefined;

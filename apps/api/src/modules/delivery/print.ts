@@ -38,10 +38,12 @@ export async function printBagTicket(ctx: AppContext, actor: Actor, id: number, 
         ]
       : []),
     '',
-    ...sale.items.map(
-      (i) =>
-        `${i.quantity}x ${i.description}${i.variantName ? ` (${i.variantName})` : ''}  ${formatCents(i.totalCents)}`,
-    ),
+    // Each line with its add-ons and note (issue 30 item 3: the bag is checked against them).
+    ...sale.items.flatMap((i) => [
+      `${i.quantity}x ${i.description}${i.variantName ? ` (${i.variantName})` : ''}  ${formatCents(i.totalCents)}`,
+      ...i.additionals.map((a) => `  + ${a.quantity > 1 ? `${a.quantity} ` : ''}${a.name}`),
+      ...(i.notes ? [`  OBS: ${i.notes}`] : []),
+    ]),
     '',
     `Frete: ${formatCents(order.freightCents)}`,
     `Total: ${formatCents(order.totalCents)}`,

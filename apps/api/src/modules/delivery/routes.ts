@@ -47,7 +47,7 @@ export function deliveryRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     );
 
     route(app, api.cancel, (request) =>
-      cancelOrder(ctx, sessionOf(request), request.params.id, request.body.reason),
+      cancelOrder(ctx, sessionOf(request), request.params.id, request.body),
     );
 
     route(app, api.print, (request) =>
@@ -90,8 +90,6 @@ export function deliveryRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     // ------------------------------------------------------------------------------- settings
 
-    route(app, api.saveSettings, (request) =>
-      saveDeliverySettings(ctx, sessionOf(request), request.body.notifyCustomer),
-    );
+    route(app, api.saveSettings, (request) => saveDeliverySettings(ctx, sessionOf(request), request.body));
   };
 }

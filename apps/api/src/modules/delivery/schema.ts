@@ -13,6 +13,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { clients, users } from '../../db/schema.ts';
+import { cashRegisters } from '../cash-register/schema.ts';
 import { sales } from '../sale/schema.ts';
 
 /**
@@ -57,6 +58,10 @@ export const deliveryOrders = pgTable(
     /** When it was delivered or failed. */
     finishedAt: timestamp('finished_at', { withTimezone: true }),
     settlementId: integer('settlement_id').references(() => driverSettlements.id),
+    /** The register the sale was recorded at (issue 30 item 5): its "a receber" leaves with the acerto. */
+    cashRegisterId: integer('cash_register_id').references(() => cashRegisters.id),
+    /** The change float taken out of that register for the driver (a sangria made with the order). */
+    floatCents: integer('float_cents').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -116,6 +121,8 @@ export const driverSettlements = pgTable(
     feesCents: integer('fees_cents').notNull(),
     toHandOverCents: integer('to_hand_over_cents').notNull(),
     countedCents: integer('counted_cents').notNull(),
+    /** The open register the counted cash went into and the fees came out of (issue 30 item 5). */
+    cashRegisterId: integer('cash_register_id').references(() => cashRegisters.id),
     /** The lines as confirmed (the orders' figures at that moment). */
     lines: jsonb('lines').notNull(),
     confirmedBy: integer('confirmed_by')
@@ -132,5 +139,7 @@ export const deliverySettings = pgTable('delivery_settings', {
     .primaryKey()
     .references(() => clients.id),
   notifyCustomer: boolean('notify_customer').notNull().default(false),
+  /** Phone orders outside the working hours are taken with a warning instead of refused (issue 30 item 17). */
+  acceptOutsideHours: boolean('accept_outside_hours').notNull().default(false),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });

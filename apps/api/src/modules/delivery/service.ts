@@ -19,7 +19,7 @@ import {
 import { formatCents } from '@balcao/core/money';
 import { can, DRIVERS, TAKES_DELIVERIES } from '@balcao/core/routes';
 import type { Sale } from '@balcao/core/sale';
-import { computeDriverFee } from '@balcao/core/shipping';
+import { computeDriverFee, computeShippingFee } from '@balcao/core/shipping';
 import { and, asc, desc, eq, gte, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
@@ -28,9 +28,13 @@ import { AppError, conflict, notFound, unprocessable } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { shopDayStartSql, shopToday } from '../../lib/shopToday.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
+import { returnDeliveryFloat, takeDeliveryFloat } from '../cash-register/delivery.ts';
+import { deliverSectorTickets } from '../printing/sectorTickets.ts';
+import { cancelSale } from '../sale/cancel.ts';
 import { findSale } from '../sale/read.ts';
 import { findDefaultRuleSet } from '../shipping/service.ts';
 import { sendShopMessage } from '../whatsapp/send.ts';
+import { printProductionOfOrder, queueProductionOfSale } from './production.ts';
 import { deliveryOrders, deliverySettings, driverShifts } from './schema.ts';
 
 /**
@@ -116,24 +120,45 @@ async function listDrivers(db: Executor, clientId: number) {
   return rows.map((r) => ({ id: r.id, name: r.name, userTypeId: r.userTypeId, onShift: r.shiftId !== null }));
 }
 
-async function getNotifyCustomer(db: Executor, clientId: number): Promise<boolean> {
+async function getDeliverySettings(db: Executor, clientId: number) {
   const [row] = await db
-    .select({ notify: deliverySettings.notifyCustomer })
+    .select({
+      notifyCustomer: deliverySettings.notifyCustomer,
+      acceptOutsideHours: deliverySettings.acceptOutsideHours,
+    })
     .from(deliverySettings)
     .where(eq(deliverySettings.clientId, clientId));
-  return row?.notify ?? false;
+  return {
+    notifyCustomer: row?.notifyCustomer ?? false,
+    acceptOutsideHours: row?.acceptOutsideHours ?? false,
+  };
 }
 
-export async function saveDeliverySettings(ctx: AppContext, actor: Actor, notifyCustomer: boolean) {
+export { getDeliverySettings };
+
+async function getNotifyCustomer(db: Executor, clientId: number): Promise<boolean> {
+  return (await getDeliverySettings(db, clientId)).notifyCustomer;
+}
+
+export async function saveDeliverySettings(
+  ctx: AppContext,
+  actor: Actor,
+  input: { notifyCustomer: boolean; acceptOutsideHours?: boolean },
+) {
+  const current = await getDeliverySettings(ctx.db, actor.clientId);
+  const next = {
+    notifyCustomer: input.notifyCustomer,
+    acceptOutsideHours: input.acceptOutsideHours ?? current.acceptOutsideHours,
+  };
   await ctx.db
     .insert(deliverySettings)
-    .values({ clientId: actor.clientId, notifyCustomer })
+    .values({ clientId: actor.clientId, ...next })
     .onConflictDoUpdate({
       target: deliverySettings.clientId,
-      set: { notifyCustomer, updatedAt: new Date() },
+      set: { ...next, updatedAt: new Date() },
     });
   ctx.changed(actor.clientId, 'delivery');
-  return { notifyCustomer };
+  return next;
 }
 
 type PanelQuery = { driverId?: number; neighborhood?: string; onDelivery?: boolean };
@@ -150,10 +175,10 @@ export async function deliveryPanel(db: Executor, actor: Actor, query: PanelQuer
     sql`(${deliveryOrders.status} in ('pending','waiting','available','accepted','sending')
       or ${deliveryOrders.updatedAt} >= ${shopDayStartSql(clientId, today)})`,
   );
-  const [all, drivers, notifyCustomer] = await Promise.all([
+  const [all, drivers, settings] = await Promise.all([
     selectOrders(db, onBoard),
     listDrivers(db, clientId),
-    getNotifyCustomer(db, clientId),
+    getDeliverySettings(db, clientId),
   ]);
   const counters = Object.fromEntries(DELIVERY_STATUSES.map((s) => [s, 0])) as Record<DeliveryStatus, number>;
   for (const o of all) counters[o.status]++;
@@ -169,7 +194,7 @@ export async function deliveryPanel(db: Executor, actor: Actor, query: PanelQuer
     counters,
     driversOnShift: drivers.filter((d) => d.onShift).length,
     drivers,
-    notifyCustomer,
+    ...settings,
   };
 }
 
@@ -252,7 +277,12 @@ export async function createOrderOfSale(
   extra: DeliveryOnSale | undefined,
 ): Promise<() => void> {
   const sale = await findSale(tx, session, recorded.id);
-  if (sale.typeOfSale !== 'delivery') throw unprocessable(DELIVERY_MESSAGES.onlyDelivery);
+  if (sale.typeOfSale !== 'delivery') {
+    // A food shop's counter sale (pickup) has no delivery order, but its kitchen gets the lines.
+    if (!session.saleCommand) throw unprocessable(DELIVERY_MESSAGES.onlyDelivery);
+    const tickets = await queueProductionOfSale(tx, session, sale, null);
+    return () => deliverSectorTickets(ctx, session.clientId, tickets);
+  }
   const collectCents = sale.payments
     .filter((p) => p.method === 'paymentOnDelivery')
     .reduce((s, p) => s + p.amountCents, 0);
@@ -270,12 +300,21 @@ export async function createOrderOfSale(
   const neighborhood = address?.neighborhood ?? '';
   const rules = await findDefaultRuleSet(tx, session.clientId);
   const fee = rules ? computeDriverFee(rules, { neighborhood }) : null;
+  // One promise and one minimum order (issue 30 item 17): the freight rule's, as the PDV's quote shows.
+  const subtotalCents = sale.items.reduce((s, i) => s + i.totalCents, 0);
+  if (rules && rules.minOrderCents > 0 && subtotalCents < rules.minOrderCents && !sale.madeOffline)
+    throw fail(DELIVERY_MESSAGES.belowMinimum(formatCents(rules.minOrderCents)), 'minimum');
+  const quote = rules
+    ? computeShippingFee(rules, { subtotalCents, neighborhood, zipCode: address?.zipCode ?? null })
+    : null;
+  const ruleMinutes = quote?.ok ? quote.timeMinutes : (rules?.deliveryTimeMinutes ?? null);
   const code =
     defaultDeliveryCode(sale.customer?.phone) ?? String(Math.floor(Math.random() * 10000)).padStart(4, '0');
   const now = new Date();
   // A sale made offline (issue 21) took its order at the till's time: the promise counts from then.
   const takenAt = sale.madeOffline ? new Date(sale.createdAt) : now;
-  const minutes = extra?.promiseMinutes ?? DEFAULT_PROMISE_MINUTES;
+  const minutes = extra?.promiseMinutes ?? ruleMinutes ?? DEFAULT_PROMISE_MINUTES;
+  const promisedAt = new Date(takenAt.getTime() + minutes * 60_000);
   const [order] = await tx
     .insert(deliveryOrders)
     .values({
@@ -305,12 +344,30 @@ export async function createOrderOfSale(
       changeCents: changeToCarry({ onDeliveryMethod: method, collectCents, changeForCents }),
       driverFeeCents: fee?.feeCents ?? null,
       code,
-      promisedAt: new Date(takenAt.getTime() + minutes * 60_000),
+      promisedAt,
+      cashRegisterId: sale.cashRegisterId,
+      floatCents:
+        sale.cashRegisterId !== null
+          ? changeToCarry({ onDeliveryMethod: method, collectCents, changeForCents })
+          : 0,
       createdAt: takenAt,
       updatedAt: now,
     })
-    .returning({ id: deliveryOrders.id });
+    .returning({ id: deliveryOrders.id, floatCents: deliveryOrders.floatCents });
+  // The change the driver carries leaves the sale's register with the order (issue 30 item 5).
+  if (sale.cashRegisterId !== null && order.floatCents > 0) {
+    await takeDeliveryFloat(tx, {
+      clientId: session.clientId,
+      userId: session.userId,
+      registerId: sale.cashRegisterId,
+      amountCents: order.floatCents,
+      reason: `Troco para a entrega nº ${recorded.number}`,
+    });
+  }
+  // The kitchen gets the order's lines with the sale (issue 30 item 3).
+  const tickets = await queueProductionOfSale(tx, session, sale, promisedAt);
   return () => {
+    deliverSectorTickets(ctx, session.clientId, tickets);
     ctx.changed(session.clientId, 'delivery', order.id);
     ctx.notify(session.clientId, {
       message: `Novo pedido de entrega nº ${recorded.number}${sale.customer ? ` - ${sale.customer.name}` : ''}`,
@@ -368,12 +425,25 @@ async function move(
   return findOrder(ctx.db, actor, id);
 }
 
-/** The shop moves a new order to "em preparo" or offers it to the drivers. */
-export function setStatus(ctx: AppContext, actor: Actor, id: number, status: 'waiting' | 'available') {
-  return move(ctx, actor, id, {
-    from: status === 'waiting' ? ['pending'] : ['pending', 'waiting'],
-    set: { status },
-  });
+/**
+ * The shop moves a new order to "em preparo" (its kitchen tickets print when they have not yet:
+ * the same keys as the sale's, so never twice) or offers it to the drivers.
+ */
+export async function setStatus(ctx: AppContext, actor: Actor, id: number, status: 'waiting' | 'available') {
+  const order = await move(
+    ctx,
+    actor,
+    id,
+    {
+      // A failed order may be offered again (issue 30 item 5) while no acerto took it.
+      from: status === 'waiting' ? ['pending'] : ['pending', 'waiting', 'failed'],
+      set: status === 'waiting' ? { status } : { status, ...redispatch },
+      where: [isNull(deliveryOrders.settlementId)],
+    },
+    settledAlready,
+  );
+  if (status === 'waiting') await printProductionOfOrder(ctx, actor, order);
+  return order;
 }
 
 /** Assigns or reassigns a driver: the order waits for that driver's pickup. */
@@ -394,23 +464,42 @@ export async function assignDriver(ctx: AppContext, actor: Actor, id: number, dr
       { path: 'driverId', message: DELIVERY_MESSAGES.driverNotFound },
     ]);
   }
-  return move(ctx, actor, id, {
-    from: ['pending', 'waiting', 'available', 'accepted'],
-    set: { status: 'accepted', driverId, acceptedAt: new Date() },
-  });
+  return move(
+    ctx,
+    actor,
+    id,
+    {
+      from: ['pending', 'waiting', 'available', 'accepted', 'failed'],
+      set: { ...redispatch, status: 'accepted', driverId, acceptedAt: new Date() },
+      where: [isNull(deliveryOrders.settlementId)],
+    },
+    settledAlready,
+  );
 }
+
+/**
+ * What a failed order forgets when it goes out again (re-dispatched or reassigned): the float it
+ * carries passes to the next driver with the bag, and whoever finishes it settles it.
+ */
+const redispatch = { driverId: null, pickedUpAt: null, finishedAt: null, failureReason: null } as const;
+
+/** A failed order an acerto already took cannot go out again: its float went back to a register. */
+const settledAlready = (current: OrderRow) =>
+  current.status === 'failed' && current.settlementId !== null
+    ? unprocessable(DELIVERY_MESSAGES.settledAlready)
+    : null;
 
 /**
  * A canceled sale cancels its delivery order while the order is still open (in the sale's cancel
  * transaction); a delivered or failed order keeps its history for the driver's settlement.
  */
-export function cancelOrderOfSale(ctx: AppContext) {
+export function cancelOrderOfSale(ctx: AppContext, prefix = 'Venda cancelada: ') {
   return async (tx: Executor, clientId: number, saleId: number, reason: string) => {
     const canceled = await tx
       .update(deliveryOrders)
       .set({
         status: 'canceled',
-        cancelReason: `Venda cancelada: ${reason}`,
+        cancelReason: `${prefix}${reason}`,
         finishedAt: new Date(),
         updatedAt: new Date(),
       })
@@ -418,20 +507,57 @@ export function cancelOrderOfSale(ctx: AppContext) {
         and(
           eq(deliveryOrders.clientId, clientId),
           eq(deliveryOrders.saleId, saleId),
-          inArray(deliveryOrders.status, [...OPEN_DELIVERY_STATUSES]),
+          // A failed order is over too (issue 30 item 5): the driver is back with its float.
+          inArray(deliveryOrders.status, [...OPEN_DELIVERY_STATUSES, 'failed']),
         ),
       )
-      .returning({ id: deliveryOrders.id });
+      .returning({
+        id: deliveryOrders.id,
+        saleNumber: deliveryOrders.saleNumber,
+        pickedUpAt: deliveryOrders.pickedUpAt,
+        cashRegisterId: deliveryOrders.cashRegisterId,
+        floatCents: deliveryOrders.floatCents,
+      });
     if (canceled.length === 0) return undefined;
-    return () => ctx.changed(clientId, 'delivery', canceled[0].id);
+    const [order] = canceled;
+    // Not picked up yet: its change never left the shop, back into its register. Picked up: the
+    // driver hands it over at the acerto (the canceled order is one of its lines).
+    if (order.pickedUpAt === null && order.cashRegisterId !== null && order.floatCents > 0) {
+      await returnDeliveryFloat(tx, {
+        clientId,
+        registerId: order.cashRegisterId,
+        amountCents: order.floatCents,
+        reason: `Troco da entrega nº ${order.saleNumber} cancelada`,
+      });
+    }
+    return () => ctx.changed(clientId, 'delivery', order.id);
   };
 }
 
-export function cancelOrder(ctx: AppContext, actor: Actor, id: number, reason: string) {
-  return move(ctx, actor, id, {
-    from: OPEN_DELIVERY_STATUSES,
-    set: { status: 'canceled', cancelReason: reason, finishedAt: new Date() },
-  });
+/**
+ * The panel's "Cancelar" on an open or failed order cancels its sale (issue 30 item 5): the sale's
+ * cancel (a manager or their approval; stock back, coupon freed) cancels the order in its
+ * transaction, so the day's sales no longer count it.
+ */
+export async function cancelOrder(
+  ctx: AppContext,
+  session: SessionUser,
+  id: number,
+  input: { reason: string; approval?: { email: string; password: string } },
+) {
+  const order = await findOrder(ctx.db, session, id);
+  if (!([...OPEN_DELIVERY_STATUSES, 'failed'] as DeliveryStatus[]).includes(order.status))
+    throw conflict(DELIVERY_MESSAGES.transition(order.status));
+  await cancelSale(
+    ctx,
+    session,
+    order.saleId,
+    { reason: input.reason, approval: input.approval },
+    cancelOrderOfSale(ctx, ''),
+  );
+  const canceled = await findOrder(ctx.db, session, id);
+  if (canceled.status !== 'canceled') throw conflict(DELIVERY_MESSAGES.transition(canceled.status));
+  return canceled;
 }
 
 const notYours = (session: SessionUser) => (current: OrderRow) =>

@@ -9,7 +9,7 @@ import {
 } from '@balcao/core/delivery';
 import { DRIVERS } from '@balcao/core/routes';
 import type { z } from '@balcao/core/zod';
-import { and, asc, desc, eq, gte, inArray, isNull, lt } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
@@ -17,6 +17,8 @@ import { users } from '../../db/schema.ts';
 import { AppError, conflict, notFound } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { shopDayStartSql } from '../../lib/shopToday.ts';
+import { settleDriverCash } from '../cash-register/delivery.ts';
+import type { RegisterSales } from '../cash-register/service.ts';
 import { deliveryOrders, driverSettlements } from './schema.ts';
 
 /**
@@ -89,7 +91,11 @@ export async function previewSettlement(
       and(
         eq(deliveryOrders.clientId, clientId),
         eq(deliveryOrders.driverId, query.driverId),
-        inArray(deliveryOrders.status, ['success', 'failed']),
+        // Canceled after it left (issue 30 item 5): the driver still hands its change back.
+        or(
+          inArray(deliveryOrders.status, ['success', 'failed']),
+          and(eq(deliveryOrders.status, 'canceled'), isNotNull(deliveryOrders.pickedUpAt)),
+        ),
         isNull(deliveryOrders.settlementId),
         gte(deliveryOrders.finishedAt, shopDayStartSql(clientId, query.from)),
         lt(deliveryOrders.finishedAt, shopDayStartSql(clientId, query.to, 1)),
@@ -108,7 +114,14 @@ export async function previewSettlement(
 export async function confirmSettlement(
   ctx: AppContext,
   actor: Actor,
-  input: { driverId: number; from: string; to: string; countedCents: number; orderIds: number[] },
+  input: {
+    driverId: number;
+    from: string;
+    to: string;
+    countedCents: number;
+    cashRegisterId: number;
+    orderIds: number[];
+  },
 ): Promise<Settlement> {
   const id = await ctx.db.transaction(async (tx) => {
     const preview = await previewSettlement(tx, actor, input);
@@ -116,6 +129,15 @@ export async function confirmSettlement(
     const seen = [...new Set(input.orderIds)].sort((a, b) => a - b);
     const now = preview.lines.map((l) => l.orderId).sort((a, b) => a - b);
     if (seen.join(',') !== now.join(',')) throw conflict(DELIVERY_MESSAGES.settlementChanged);
+    // The money lands in a register (issue 30 item 5): the counted cash in, the fees out.
+    await settleDriverCash(tx, {
+      clientId: actor.clientId,
+      userId: actor.userId,
+      registerId: input.cashRegisterId,
+      countedCents: input.countedCents,
+      feesCents: preview.feesCents,
+      driverName: preview.driver.name,
+    });
     const [row] = await tx
       .insert(driverSettlements)
       .values({
@@ -129,6 +151,7 @@ export async function confirmSettlement(
         feesCents: preview.feesCents,
         toHandOverCents: preview.toHandOverCents,
         countedCents: input.countedCents,
+        cashRegisterId: input.cashRegisterId,
         lines: preview.lines,
         confirmedBy: actor.userId,
       })
@@ -174,6 +197,7 @@ function toSummary(row: {
     differenceCents: s.countedCents - s.toHandOverCents,
     confirmedBy: { id: s.confirmedBy, name: row.managerName },
     confirmedAt: s.confirmedAt.toISOString(),
+    cashRegisterId: s.cashRegisterId,
   };
 }
 
@@ -209,4 +233,58 @@ export async function listSettlements(
     .orderBy(desc(driverSettlements.confirmedAt), desc(driverSettlements.id))
     .limit(200);
   return rows.map(toSummary);
+}
+
+/**
+ * The money drivers still hold (issue 30 item 5, the home's "a receber dos entregadores"): for every
+ * order that left and no acerto took yet, its change, and the cash it collected when delivered.
+ */
+export async function toCollectFromDrivers(db: Executor, clientId: number) {
+  const [row] = await db
+    .select({
+      cents: sql<string>`coalesce(sum(${deliveryOrders.changeCents} + case when ${deliveryOrders.status} = 'success'
+        and ${deliveryOrders.onDeliveryMethod} = 'money' then ${deliveryOrders.collectCents} else 0 end), 0)`,
+      orders: sql<string>`count(*)`,
+    })
+    .from(deliveryOrders)
+    .where(
+      and(
+        eq(deliveryOrders.clientId, clientId),
+        isNotNull(deliveryOrders.pickedUpAt),
+        isNotNull(deliveryOrders.driverId),
+        isNull(deliveryOrders.settlementId),
+        inArray(deliveryOrders.status, ['sending', 'success', 'failed', 'canceled']),
+      ),
+    );
+  return { cents: Number(row?.cents ?? 0), orders: Number(row?.orders ?? 0) };
+}
+
+/**
+ * A register's sale figures without the payments on delivery an acerto already took (issue 30
+ * item 5): the close then lists "Pagamento na entrega (a receber)" only for what is still out.
+ * Wraps the sale module's reader at wiring (modules/index.ts).
+ */
+export function withSettledDeliveries(sales: RegisterSales): RegisterSales {
+  return async (db, registerId) => {
+    const figures = await sales(db, registerId);
+    const owed = figures.byMethod.get('paymentOnDelivery') ?? 0;
+    if (owed === 0) return figures;
+    const [row] = await db
+      .select({ cents: sql<string>`coalesce(sum(${deliveryOrders.collectCents}), 0)` })
+      .from(deliveryOrders)
+      .where(
+        and(
+          eq(deliveryOrders.cashRegisterId, registerId),
+          eq(deliveryOrders.status, 'success'),
+          isNotNull(deliveryOrders.settlementId),
+        ),
+      );
+    const settled = Number(row?.cents ?? 0);
+    if (settled === 0) return figures;
+    const byMethod = new Map(figures.byMethod);
+    const left = Math.max(0, owed - settled);
+    if (left > 0) byMethod.set('paymentOnDelivery', left);
+    else byMethod.delete('paymentOnDelivery');
+    return { ...figures, byMethod };
+  };
 }

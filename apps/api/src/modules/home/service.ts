@@ -5,6 +5,7 @@ import type { Db } from '../../db/client.ts';
 import { clients } from '../../db/schema.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { currentRegister } from '../cash-register/service.ts';
+import { toCollectFromDrivers, withSettledDeliveries } from '../delivery/settlement.ts';
 import { lowStockCount } from '../product/homeFigures.ts';
 import { receivableHomeFigures } from '../receivable/homeFigures.ts';
 import { saleHomeFigures } from '../sale/homeFigures.ts';
@@ -24,11 +25,12 @@ export async function homeOf(db: Db, session: SessionUser): Promise<Home> {
     })
     .from(clients)
     .where(eq(clients.id, session.clientId));
-  const [sales, register, lowStock, receivables] = await Promise.all([
+  const [sales, register, lowStock, receivables, drivers] = await Promise.all([
     can(type, ACTION.shopFigures) ? saleHomeFigures(db, session) : null,
-    can(type, PDV) ? currentRegister(db, registerSaleFigures, session) : undefined,
+    can(type, PDV) ? currentRegister(db, withSettledDeliveries(registerSaleFigures), session) : undefined,
     can(type, WRITE.stock) && client.stockManagement ? lowStockCount(db, session) : null,
     can(type, ACTION.settleReceivables) ? receivableHomeFigures(db, session) : null,
+    can(type, ACTION.settleDrivers) ? toCollectFromDrivers(db, session.clientId) : null,
   ]);
   return {
     today: client.today,
@@ -36,5 +38,6 @@ export async function homeOf(db: Db, session: SessionUser): Promise<Home> {
     register: register === undefined ? null : { cashRegister: register },
     lowStock: lowStock === null ? null : { count: lowStock },
     receivables,
+    drivers: drivers === null ? null : { toCollectCents: drivers.cents, orders: drivers.orders },
   };
 }

@@ -73,7 +73,8 @@ export function deliveryOrderHook(
   sale: Pick<SaleData, 'typeOfSale' | 'delivery'>,
   deliveryOrderOfSale: DeliveryOrderOfSale | undefined,
 ) {
-  const makeOrder = sale.typeOfSale === 'delivery' ? deliveryOrderOfSale : undefined;
+  // A food shop's counter sale (pickup, comandas on) sends its lines to the kitchen through it too.
+  const makeOrder = sale.typeOfSale === 'delivery' || session.saleCommand ? deliveryOrderOfSale : undefined;
   let signal: (() => void) | undefined;
   return {
     onRecorded:

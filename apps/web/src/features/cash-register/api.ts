@@ -28,6 +28,17 @@ export function useCurrentRegister(enabled = true) {
   });
 }
 
+/** The shop's open registers (who reads every register: a manager), e.g. the one a driver's acerto goes into. */
+export function useOpenRegisters(clientId: number | undefined) {
+  return useQuery({
+    ...queryOf(cashRegisterApi.list, {
+      params: { clientId: clientId ?? 0 },
+      query: { page: 1, pageSize: 100, status: 'open' },
+    }),
+    enabled: Boolean(clientId),
+  });
+}
+
 export function useRegisterHistory(clientId: number, page: number, pageSize: number) {
   return useQuery(cashRegisterQueries.list(clientId, page, pageSize));
 }

@@ -1,5 +1,5 @@
 /** What the cash-register feature offers the other features (the structure check allows no other way in). */
 
-export { useCurrentRegister } from './api.ts';
+export { useCurrentRegister, useOpenRegisters } from './api.ts';
 export { CashMovementDialog } from './CashMovementDialog.tsx';
 export { OpenRegisterDialog } from './OpenRegisterDialog.tsx';

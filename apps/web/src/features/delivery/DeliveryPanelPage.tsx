@@ -1,12 +1,9 @@
 import { DELIVERY_STATUS_LABELS, type DeliveryOrder, type DeliveryStatus } from '@balcao/core/delivery';
-import { can, WRITE } from '@balcao/core/routes';
+import { ACTION, can, WRITE } from '@balcao/core/routes';
+import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
@@ -33,7 +30,8 @@ import {
   useSaveDeliverySettings,
 } from './api.ts';
 import { OrderCard } from './OrderCard.tsx';
-import { playNewOrderSound, useNow } from './sound.ts';
+import { AssignDialog, CancelOrderDialog } from './OrderDialogs.tsx';
+import { playNewOrderSound, useNow, useSoundBlocked } from './sound.ts';
 
 const COLUMNS: { title: string; statuses: DeliveryStatus[] }[] = [
   { title: DELIVERY_STATUS_LABELS.pending, statuses: ['pending'] },
@@ -68,6 +66,7 @@ export default function DeliveryPanelPage() {
   const printOrder = usePrintOrder();
   const feedback = useFeedback();
   const now = useNow(30_000);
+  const sound = useSoundBlocked();
   const [assigning, setAssigning] = useState<DeliveryOrder | null>(null);
   const [canceling, setCanceling] = useState<DeliveryOrder | null>(null);
 
@@ -94,6 +93,34 @@ export default function DeliveryPanelPage() {
 
   const actionsOf = (o: DeliveryOrder) => {
     if (!canDispatch) return undefined;
+    // A failed order (issue 30 item 5): out again, to another driver, or canceled with its sale.
+    if (o.status === 'failed') {
+      return (
+        <>
+          {!o.settled && (
+            <Button
+              size="small"
+              onClick={() =>
+                run(
+                  { id: o.id, action: 'status', body: { status: 'available' } },
+                  'Pedido liberado para os entregadores',
+                )
+              }
+            >
+              Enviar de novo
+            </Button>
+          )}
+          {!o.settled && (
+            <Button size="small" onClick={() => setAssigning(o)}>
+              Reatribuir
+            </Button>
+          )}
+          <Button size="small" color="error" onClick={() => setCanceling(o)}>
+            Cancelar
+          </Button>
+        </>
+      );
+    }
     const open = ['pending', 'waiting', 'available', 'accepted', 'sending'].includes(o.status);
     if (!open) return undefined;
     return (
@@ -174,6 +201,20 @@ export default function DeliveryPanelPage() {
         </Stack>
       </Stack>
 
+      {sound.blocked && (
+        <Alert
+          severity="warning"
+          sx={{ mb: 2 }}
+          action={
+            <Button color="inherit" size="small" onClick={() => void sound.enable()}>
+              Ativar som
+            </Button>
+          }
+        >
+          O navegador bloqueou o som de novos pedidos. Clique em Ativar som para ouvir quando chegar um
+          pedido.
+        </Alert>
+      )}
       <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 1, mb: 2 }} aria-label="Contadores">
         {COLUMNS.slice(0, 5).map((c) => (
           <Chip key={c.title} label={`${c.title}: ${data.counters[c.statuses[0]]}`} />
@@ -210,7 +251,9 @@ export default function DeliveryPanelPage() {
           label="Pagamento na entrega"
           value={filters.onDelivery === undefined ? '' : String(filters.onDelivery)}
           onChange={(e) => update({ onDelivery: e.target.value === '' ? undefined : e.target.value })}
-          sx={{ minWidth: 200 }}
+          // The label sits above "Todos" (issue 30 item 21: it was cut inside the empty field).
+          slotProps={{ inputLabel: { shrink: true }, select: { displayEmpty: true } }}
+          sx={{ minWidth: 220 }}
         >
           <MenuItem value="">Todos</MenuItem>
           <MenuItem value="true">Sim</MenuItem>
@@ -221,11 +264,31 @@ export default function DeliveryPanelPage() {
             control={
               <Switch
                 checked={data.notifyCustomer}
-                onChange={(e) => saveSettings.mutate({ body: { notifyCustomer: e.target.checked } })}
+                onChange={(e) =>
+                  saveSettings.mutate({
+                    body: { notifyCustomer: e.target.checked, acceptOutsideHours: data.acceptOutsideHours },
+                  })
+                }
                 disabled={saveSettings.isPending}
               />
             }
             label="Avisar o cliente por WhatsApp (saiu para entrega, entregue)"
+          />
+        )}
+        {can(userType, WRITE.settings) && (
+          <FormControlLabel
+            control={
+              <Switch
+                checked={data.acceptOutsideHours}
+                onChange={(e) =>
+                  saveSettings.mutate({
+                    body: { notifyCustomer: data.notifyCustomer, acceptOutsideHours: e.target.checked },
+                  })
+                }
+                disabled={saveSettings.isPending}
+              />
+            }
+            label="Aceitar pedidos fora do horário (com aviso)"
           />
         )}
       </Stack>
@@ -264,112 +327,31 @@ export default function DeliveryPanelPage() {
         })}
       </Box>
 
-      <AssignDialog
-        order={assigning}
-        drivers={data.drivers}
-        onClose={() => setAssigning(null)}
-        onAssign={(driverId) => {
-          if (assigning)
-            run({ id: assigning.id, action: 'assign', body: { driverId } }, 'Entregador atribuído');
-          setAssigning(null);
-        }}
-      />
-      <CancelDialog
-        key={`cancel-${canceling?.id}`}
-        order={canceling}
-        onClose={() => setCanceling(null)}
-        onCancel={(reason) => {
-          if (canceling) run({ id: canceling.id, action: 'cancel', body: { reason } }, 'Pedido cancelado');
-          setCanceling(null);
-        }}
-      />
+      {assigning && (
+        <AssignDialog
+          key={`assign-${assigning.id}`}
+          order={assigning}
+          drivers={data.drivers}
+          onClose={() => setAssigning(null)}
+          onDone={(title) => {
+            setAssigning(null);
+            feedback.show({ severity: 'success', title });
+          }}
+        />
+      )}
+      {canceling && (
+        <CancelOrderDialog
+          key={`cancel-${canceling.id}`}
+          order={canceling}
+          needsApproval={!can(userType, ACTION.approve)}
+          onClose={() => setCanceling(null)}
+          onDone={(title) => {
+            setCanceling(null);
+            feedback.show({ severity: 'success', title });
+          }}
+        />
+      )}
       <FeedbackSnackbar state={feedback.state} onClose={feedback.close} />
     </Box>
-  );
-}
-
-function AssignDialog({
-  order,
-  drivers,
-  onClose,
-  onAssign,
-}: {
-  order: DeliveryOrder | null;
-  drivers: { id: number; name: string; onShift: boolean }[];
-  onClose: () => void;
-  onAssign: (driverId: number) => void;
-}) {
-  const [driverId, setDriverId] = useState<number | ''>('');
-  useEffect(() => setDriverId(order?.driver?.id ?? ''), [order]);
-  return (
-    <Dialog open={order !== null} onClose={onClose} fullWidth maxWidth="xs">
-      <DialogTitle>Atribuir entregador - pedido nº {order?.saleNumber}</DialogTitle>
-      <DialogContent>
-        <TextField
-          select
-          fullWidth
-          label="Entregador"
-          value={driverId}
-          onChange={(e) => setDriverId(Number(e.target.value))}
-          sx={{ mt: 1 }}
-        >
-          {drivers.map((d) => (
-            <MenuItem key={d.id} value={d.id}>
-              {d.name}
-              {d.onShift ? ' (em turno)' : ''}
-            </MenuItem>
-          ))}
-        </TextField>
-        {drivers.length === 0 && (
-          <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
-            Cadastre usuários do tipo Entregador em Usuários.
-          </Typography>
-        )}
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>Voltar</Button>
-        <Button
-          variant="contained"
-          disabled={driverId === ''}
-          onClick={() => driverId !== '' && onAssign(driverId)}
-        >
-          Atribuir
-        </Button>
-      </DialogActions>
-    </Dialog>
-  );
-}
-
-function CancelDialog({
-  order,
-  onClose,
-  onCancel,
-}: {
-  order: DeliveryOrder | null;
-  onClose: () => void;
-  onCancel: (reason: string) => void;
-}) {
-  const [reason, setReason] = useState('');
-  const short = reason.trim().length < 3;
-  return (
-    <Dialog open={order !== null} onClose={onClose} fullWidth maxWidth="xs">
-      <DialogTitle>Cancelar pedido nº {order?.saleNumber}</DialogTitle>
-      <DialogContent>
-        <TextField
-          fullWidth
-          label="Motivo"
-          value={reason}
-          onChange={(e) => setReason(e.target.value)}
-          sx={{ mt: 1 }}
-          helperText="A venda continua registrada: cancele-a em Vendas se o dinheiro for devolvido (cancelar a venda cancela o pedido)."
-        />
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>Voltar</Button>
-        <Button color="error" variant="contained" disabled={short} onClick={() => onCancel(reason.trim())}>
-          Cancelar pedido
-        </Button>
-      </DialogActions>
-    </Dialog>
   );
 }

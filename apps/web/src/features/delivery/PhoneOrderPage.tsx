@@ -26,7 +26,8 @@ import {
   useDeliveryFreight,
   usePdvState,
 } from '../checkout/index.ts';
-import { useTakePhoneOrder } from './api.ts';
+import { ClosedShopWarning } from '../settings/index.ts';
+import { useDeliveryPanel, useTakePhoneOrder } from './api.ts';
 
 const STEPS = ['Itens', 'Cliente e endereço', 'Pagamento'] as const;
 
@@ -38,6 +39,7 @@ const STEPS = ['Itens', 'Cliente e endereço', 'Pagamento'] as const;
 export default function PhoneOrderPage() {
   const { user } = useSession();
   const register = useCurrentRegister();
+  const acceptOutsideHours = useDeliveryPanel({}).data?.acceptOutsideHours ?? false;
   const { state, dispatch, totals } = usePdvState(user?.id, 'delivery-phone');
   const freight = useDeliveryFreight(state, dispatch);
   const searchRef = useRef<HTMLInputElement | null>(null);
@@ -93,6 +95,15 @@ export default function PhoneOrderPage() {
           Voltar ao painel
         </Button>
       </Stack>
+      {/* Outside the working hours (issue 30 item 17): refused, or taken with a warning. */}
+      <ClosedShopWarning
+        severity={acceptOutsideHours ? 'warning' : 'error'}
+        note={
+          acceptOutsideHours
+            ? 'O pedido será aceito fora do horário de funcionamento.'
+            : 'Pedidos de entrega só no horário de funcionamento.'
+        }
+      />
       {done && (
         <Alert severity="success" sx={{ mb: 2 }} onClose={() => setDone(null)}>
           Pedido nº {done.number} registrado ({formatCents(done.finalAmountCents)}): já está no painel.

@@ -50,9 +50,27 @@ function serve() {
           driversOnShift: 1,
           drivers: [{ id: 3, name: 'Duda', userTypeId: 10, onShift: true }],
           notifyCustomer: false,
+          acceptOutsideHours: false,
         });
       }
       if (url.includes('/delivery/settlement/preview')) return json(PREVIEW);
+      if (url.includes('/cash-register/client/1')) {
+        const register = (id: number, user: { id: number; name: string }) => ({
+          id,
+          status: 'open',
+          user,
+          openingAmountCents: 0,
+          openedAt: '2026-01-10T12:00:00.000Z',
+          closedAt: null,
+          closingNotes: null,
+        });
+        return json({
+          items: [register(9, { id: 2, name: 'Gerente' }), register(11, { id: 5, name: 'Caixa Ana' })],
+          total: 2,
+          page: 1,
+          pageSize: 100,
+        });
+      }
       if (init?.method === 'POST') {
         posts.push(JSON.parse(String(init.body)));
         return json(
@@ -95,8 +113,36 @@ describe('the driver settlement', () => {
     const form = screen.getByRole('form', { name: 'Confirmação do acerto' });
     expect(await within(form).findByText('O valor contado não confere com o caixa')).toBeTruthy();
     expect(posts).toEqual([
-      { driverId: 3, from: '2026-01-10', to: '2026-01-10', countedCents: 4000, orderIds: [7] },
+      {
+        driverId: 3,
+        from: '2026-01-10',
+        to: '2026-01-10',
+        countedCents: 4000,
+        cashRegisterId: 9,
+        orderIds: [7],
+      },
     ]);
     expect(counted.getAttribute('aria-invalid')).toBe('true');
+  });
+
+  it('sends the acerto into the open register chosen (issue 30 item 5)', { timeout: 20_000 }, async () => {
+    const posts = serve();
+    render(
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <MemoryRouter>
+          <SettlementPage />
+        </MemoryRouter>
+      </QueryClientProvider>,
+    );
+    fireEvent.mouseDown(await screen.findByRole('combobox', { name: 'Entregador' }));
+    fireEvent.click(await screen.findByRole('option', { name: 'Duda' }));
+    const register = await screen.findByRole('combobox', { name: 'Caixa que recebe' });
+    await waitFor(() => expect(register.textContent).toBe('Meu caixa (Gerente)'));
+    fireEvent.mouseDown(register);
+    fireEvent.click(await screen.findByRole('option', { name: 'Caixa de Caixa Ana' }));
+    fireEvent.change(screen.getByLabelText('Valor contado'), { target: { value: '50,00' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Confirmar acerto' }));
+    await waitFor(() => expect(posts).toHaveLength(1));
+    expect(posts[0]).toMatchObject({ countedCents: 5000, cashRegisterId: 11 });
   });
 });

@@ -17,11 +17,19 @@ import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { useWatch } from 'react-hook-form';
 import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
-import { Form, FormError, FormMoneyField, SubmitButton, useAppForm } from '../../components/form.tsx';
+import {
+  Form,
+  FormError,
+  FormMoneyField,
+  FormTextField,
+  SubmitButton,
+  useAppForm,
+} from '../../components/form.tsx';
 import { centsOf } from '../../components/MoneyField.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { formatDate, formatDateTime, shopToday } from '../../lib/format.ts';
 import { useSession } from '../auth/index.ts';
+import { useOpenRegisters } from '../cash-register/index.ts';
 import {
   useConfirmSettlement,
   useDeliveryPanel,
@@ -120,21 +128,25 @@ export default function SettlementPage() {
   const history = useSettlements();
   const detail = useSettlement(shown);
   const confirm = useConfirmSettlement();
+  // The acerto's cash goes into an open register (issue 30 item 5): the manager's own by default.
+  const registers = useOpenRegisters(canConfirm ? user?.client.id : undefined).data?.items ?? [];
+  const ownRegister = registers.find((r) => r.user.id === user?.id) ?? null;
   const feedback = useFeedback();
   const p = preview.data;
 
   // The counted cash is the one input of the confirmation; the period and driver above pick what it confirms.
   const form = useAppForm({
     schema: settlementInputSchema,
-    defaultValues: { counted: '' },
+    defaultValues: { counted: '', register: '' },
     toInput: (v) => ({
       driverId: p?.driver.id,
       from: p?.from,
       to: p?.to,
       countedCents: v.counted ? centsOf(v.counted) : undefined,
+      cashRegisterId: v.register ? Number(v.register) : (ownRegister?.id ?? undefined),
       orderIds: p?.lines.map((l) => l.orderId) ?? [],
     }),
-    fieldOf: { countedCents: 'counted' },
+    fieldOf: { countedCents: 'counted', cashRegisterId: 'register' },
   });
   const counted = useWatch({ control: form.control, name: 'counted' });
   const countedCents = counted ? centsOf(counted) : Number.NaN;
@@ -199,7 +211,7 @@ export default function SettlementPage() {
                   sx={{ mt: 2 }}
                   onSubmit={async (body) => {
                     const s = await confirm.mutateAsync({ body });
-                    form.reset({ counted: '' });
+                    form.reset({ counted: '', register: '' });
                     setShown(s.id);
                     feedback.show({ severity: 'success', title: 'Acerto confirmado' });
                   }}
@@ -208,7 +220,34 @@ export default function SettlementPage() {
                   }
                 >
                   <FormError />
+                  {registers.length === 0 && (
+                    <Alert severity="warning" sx={{ mb: 1 }}>
+                      Abra um caixa para receber o dinheiro do acerto.
+                    </Alert>
+                  )}
                   <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1}>
+                    <FormTextField
+                      control={form.control}
+                      name="register"
+                      select
+                      size="small"
+                      label="Caixa que recebe"
+                      sx={{ minWidth: 220 }}
+                      slotProps={{ inputLabel: { shrink: true }, select: { displayEmpty: true } }}
+                    >
+                      {ownRegister ? (
+                        <MenuItem value="">Meu caixa ({ownRegister.user.name})</MenuItem>
+                      ) : (
+                        <MenuItem value="">Escolha o caixa</MenuItem>
+                      )}
+                      {registers
+                        .filter((r) => r.id !== ownRegister?.id)
+                        .map((r) => (
+                          <MenuItem key={r.id} value={String(r.id)}>
+                            Caixa de {r.user.name}
+                          </MenuItem>
+                        ))}
+                    </FormTextField>
                     <FormMoneyField
                       control={form.control}
                       name="counted"

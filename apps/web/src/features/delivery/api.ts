@@ -56,7 +56,11 @@ export function useSettlement(id: number | null) {
 export type OrderAction =
   | { id: number; action: 'status'; body: { status: 'waiting' | 'available' } }
   | { id: number; action: 'assign'; body: { driverId: number } }
-  | { id: number; action: 'cancel'; body: { reason: string } }
+  | {
+      id: number;
+      action: 'cancel';
+      body: { reason: string; approval?: { email: string; password: string } };
+    }
   | { id: number; action: 'take' | 'pickup' | 'reopen'; body?: undefined }
   | { id: number; action: 'deliver'; body: { code: string } }
   | { id: number; action: 'fail'; body: { reason: string } };

@@ -2,6 +2,8 @@ import {
   DELIVERY_FAILURE_REASONS,
   type DeliveryOrder,
   type DriverList,
+  deliveryDeliverSchema,
+  deliveryFailSchema,
   REOPEN_MINUTES,
 } from '@balcao/core/delivery';
 import { formatCents } from '@balcao/core/money';
@@ -21,11 +23,13 @@ import RadioGroup from '@mui/material/RadioGroup';
 import Stack from '@mui/material/Stack';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
+import useMediaQuery from '@mui/material/useMediaQuery';
 import { useState } from 'react';
+import { Controller, useWatch } from 'react-hook-form';
 import { Link as RouterLink, useLocation } from 'react-router';
 import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
+import { Form, FormError, FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
 import { LoadError } from '../../components/LoadError.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { errorMessage } from '../../lib/api.ts';
@@ -69,6 +73,7 @@ export default function DriverPage() {
   const { user } = useSession();
   const takes = can(user?.userType.id, TAKES_DELIVERIES);
   const tabs = TABS.filter((t) => takes || t.partner);
+  const narrow = useMediaQuery('(max-width:599.95px)');
   const orders = useDriverOrders(list);
   const action = useOrderAction();
   const shift = useShiftAction();
@@ -175,7 +180,14 @@ export default function DriverPage() {
   return (
     <Box sx={{ maxWidth: 640, mx: 'auto' }}>
       <Paper variant="outlined" sx={{ mb: 1 }}>
-        <Tabs value={list} variant="fullWidth" aria-label="Listas do entregador">
+        {/* A phone (issue 30 item 21): the tabs scroll with their whole labels instead of squeezing. */}
+        <Tabs
+          value={list}
+          variant={narrow ? 'scrollable' : 'fullWidth'}
+          scrollButtons={narrow ? 'auto' : false}
+          allowScrollButtonsMobile
+          aria-label="Listas do entregador"
+        >
           {tabs.map((t) => (
             <Tab
               key={t.list}
@@ -183,7 +195,7 @@ export default function DriverPage() {
               label={t.label}
               component={RouterLink}
               to={`/dashboard/driver/${t.list}`}
-              sx={{ minWidth: 0, px: 0.5, fontSize: '0.8rem' }}
+              sx={{ minWidth: 0, px: narrow ? 1.5 : 0.5, whiteSpace: 'nowrap' }}
             />
           ))}
         </Tabs>
@@ -237,111 +249,133 @@ export default function DriverPage() {
           ))}
         </Stack>
       )}
-      <DeliverDialog
-        key={`deliver-${delivering?.id}`}
-        order={delivering}
-        onClose={() => setDelivering(null)}
-        onDeliver={(code) =>
-          delivering &&
-          run({ id: delivering.id, action: 'deliver', body: { code } }, 'Entrega confirmada', () =>
-            setDelivering(null),
-          )
-        }
-        error={action.isError && delivering ? errorMessage(action.error) : null}
-        pending={action.isPending}
-      />
-      <FailDialog
-        key={`fail-${failing?.id}`}
-        order={failing}
-        onClose={() => setFailing(null)}
-        onFail={(reason) =>
-          failing &&
-          run({ id: failing.id, action: 'fail', body: { reason } }, 'Entrega não realizada registrada', () =>
-            setFailing(null),
-          )
-        }
-      />
+      {delivering && (
+        <DeliverDialog
+          key={`deliver-${delivering.id}`}
+          order={delivering}
+          onClose={() => setDelivering(null)}
+          onDone={(title) => {
+            setDelivering(null);
+            feedback.show({ severity: 'success', title });
+          }}
+        />
+      )}
+      {failing && (
+        <FailDialog
+          key={`fail-${failing.id}`}
+          order={failing}
+          onClose={() => setFailing(null)}
+          onDone={(title) => {
+            setFailing(null);
+            feedback.show({ severity: 'success', title });
+          }}
+        />
+      )}
       <FeedbackSnackbar state={feedback.state} onClose={feedback.close} />
     </Box>
   );
 }
 
+/** The code dialog on the form kit (issue 30 item 21): a wrong code shows under the field. */
 function DeliverDialog({
   order,
   onClose,
-  onDeliver,
-  error,
-  pending,
+  onDone,
 }: {
-  order: DeliveryOrder | null;
+  order: DeliveryOrder;
   onClose: () => void;
-  onDeliver: (code: string) => void;
-  error: string | null;
-  pending: boolean;
+  onDone: (message: string) => void;
 }) {
-  const [code, setCode] = useState('');
+  const action = useOrderAction();
+  const form = useAppForm({ schema: deliveryDeliverSchema, defaultValues: { code: '' } });
+  const code = useWatch({ control: form.control, name: 'code' });
   return (
-    <Dialog open={order !== null} onClose={onClose} fullWidth maxWidth="xs">
-      <DialogTitle>Entregar pedido nº {order?.saleNumber}</DialogTitle>
-      <DialogContent>
-        {order && order.collectCents > 0 && (
-          <Alert severity="warning" sx={{ mb: 2 }}>
-            Receba {formatCents(order.collectCents)} antes de entregar.
-          </Alert>
-        )}
-        <TextField
-          autoFocus
-          fullWidth
-          label="Código de entrega"
-          helperText={error ?? 'Peça ao cliente os 4 dígitos (por padrão, os 4 últimos do telefone)'}
-          error={Boolean(error)}
-          value={code}
-          onChange={(e) => setCode(e.target.value.replace(/\D/g, '').slice(0, 4))}
-          slotProps={{ htmlInput: { inputMode: 'numeric', autoComplete: 'off', maxLength: 4 } }}
-          sx={{ mt: 1 }}
-        />
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>Voltar</Button>
-        <Button
-          variant="contained"
-          color="success"
-          disabled={code.length !== 4 || pending}
-          onClick={() => onDeliver(code)}
-        >
-          Confirmar entrega
-        </Button>
-      </DialogActions>
+    <Dialog open onClose={onClose} fullWidth maxWidth="xs" aria-labelledby="deliver-order-title">
+      <Form
+        form={form}
+        onSubmit={async (body) => {
+          await action.mutateAsync({ id: order.id, action: 'deliver', body });
+          onDone('Entrega confirmada');
+        }}
+      >
+        <DialogTitle id="deliver-order-title">Entregar pedido nº {order.saleNumber}</DialogTitle>
+        <DialogContent>
+          {order.collectCents > 0 && (
+            <Alert severity="warning" sx={{ mb: 2 }}>
+              Receba {formatCents(order.collectCents)} antes de entregar.
+            </Alert>
+          )}
+          <FormTextField
+            control={form.control}
+            name="code"
+            autoFocus
+            label="Código de entrega"
+            helperText="Peça ao cliente os 4 dígitos (por padrão, os 4 últimos do telefone)"
+            mask={(text) => text.replace(/\D/g, '').slice(0, 4)}
+            slotProps={{ htmlInput: { inputMode: 'numeric', autoComplete: 'off', maxLength: 4 } }}
+            sx={{ mt: 1 }}
+          />
+          <FormError />
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={onClose}>Voltar</Button>
+          <SubmitButton color="success" busyLabel="Confirmando..." disabled={code.length !== 4}>
+            Confirmar entrega
+          </SubmitButton>
+        </DialogActions>
+      </Form>
     </Dialog>
   );
 }
 
+/** The reason dialog on the form kit: a refusal (the order moved) shows in the dialog. */
 function FailDialog({
   order,
   onClose,
-  onFail,
+  onDone,
 }: {
-  order: DeliveryOrder | null;
+  order: DeliveryOrder;
   onClose: () => void;
-  onFail: (reason: string) => void;
+  onDone: (message: string) => void;
 }) {
-  const [reason, setReason] = useState('');
+  const action = useOrderAction();
+  const form = useAppForm({ schema: deliveryFailSchema, defaultValues: { reason: '' } });
+  const reason = useWatch({ control: form.control, name: 'reason' });
   return (
-    <Dialog open={order !== null} onClose={onClose} fullWidth maxWidth="xs">
-      <DialogTitle>Não entregue - pedido nº {order?.saleNumber}</DialogTitle>
-      <DialogContent>
-        <RadioGroup value={reason} onChange={(e) => setReason(e.target.value)} aria-label="Motivo">
-          {DELIVERY_FAILURE_REASONS.map((r) => (
-            <FormControlLabel key={r} value={r} control={<Radio />} label={r} />
-          ))}
-        </RadioGroup>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>Voltar</Button>
-        <Button variant="contained" color="error" disabled={!reason} onClick={() => onFail(reason)}>
-          Registrar
-        </Button>
-      </DialogActions>
+    <Dialog open onClose={onClose} fullWidth maxWidth="xs" aria-labelledby="fail-order-title">
+      <Form
+        form={form}
+        onSubmit={async (body) => {
+          await action.mutateAsync({ id: order.id, action: 'fail', body });
+          onDone('Entrega não realizada registrada');
+        }}
+      >
+        <DialogTitle id="fail-order-title">Não entregue - pedido nº {order.saleNumber}</DialogTitle>
+        <DialogContent>
+          <Controller
+            control={form.control}
+            name="reason"
+            render={({ field }) => (
+              <RadioGroup
+                value={field.value}
+                onChange={(e) => field.onChange(e.target.value)}
+                aria-label="Motivo"
+              >
+                {DELIVERY_FAILURE_REASONS.map((r) => (
+                  <FormControlLabel key={r} value={r} control={<Radio />} label={r} />
+                ))}
+              </RadioGroup>
+            )}
+          />
+          <FormError />
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={onClose}>Voltar</Button>
+          <SubmitButton color="error" busyLabel="Registrando..." disabled={!reason}>
+            Registrar
+          </SubmitButton>
+        </DialogActions>
+      </Form>
     </Dialog>
   );
 }

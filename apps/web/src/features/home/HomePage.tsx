@@ -33,7 +33,8 @@ export default function HomePage() {
   const home = useHome(user?.client.id);
   if (!user) return null;
   const data = home.data;
-  const empty = data && !data.sales && !data.register && !data.lowStock && !data.receivables;
+  const empty =
+    data && !data.sales && !data.register && !data.lowStock && !data.receivables && !data.drivers?.orders;
   return (
     <>
       <Typography component="h1" variant="h5">
@@ -91,6 +92,18 @@ function Day({ home }: { home: Home }) {
             value={plural(lowStock.count, 'produto', 'produtos')}
             color={lowStock.count > 0 ? 'warning.main' : undefined}
             note={lowStock.count > 0 ? 'no mínimo ou abaixo dele' : 'Nenhum produto abaixo do mínimo'}
+          />
+        </Grid>
+      )}
+      {home.drivers && home.drivers.orders > 0 && (
+        <Grid size={{ xs: 12, sm: 6, lg: 3 }}>
+          <Figure
+            title="A receber dos entregadores"
+            to="/dashboard/sale/delivery/settlement"
+            testId="home-drivers"
+            value={formatCents(home.drivers.toCollectCents)}
+            color="warning.main"
+            note={`troco e dinheiro de ${plural(home.drivers.orders, 'entrega', 'entregas')} sem acerto`}
           />
         </Grid>
       )}

@@ -57,13 +57,20 @@ export function ShopStatusChip() {
 }
 
 /** PDV (and the other selling screens): a warning, never a block, while the shop is closed. */
-export function ClosedShopWarning() {
+export function ClosedShopWarning({
+  note = 'Você ainda pode registrar vendas.',
+  severity = 'warning',
+}: {
+  /** What the closed shop means on this screen (a phone order: refused or taken with a warning). */
+  note?: string;
+  severity?: 'warning' | 'error';
+}) {
   const status = useShopStatus();
   if (!status || status.open) return null;
   return (
-    <Alert severity="warning" data-testid="closed-warning" sx={{ mb: 2 }}>
+    <Alert severity={severity} data-testid="closed-warning" sx={{ mb: 2 }}>
       A loja está fechada agora{status.reason ? ` (${status.reason})` : ''}
-      {status.next ? ` · ${status.next}` : ''}. Você ainda pode registrar vendas.
+      {status.next ? ` · ${status.next}` : ''}. {note}
     </Alert>
   );
 }

@@ -10,6 +10,7 @@ import { USER_TYPES, type UserTypeId } from '@balcao/core/userTypes';
 import Box from '@mui/material/Box';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import Grid from '@mui/material/Grid';
+import Link from '@mui/material/Link';
 import MenuItem from '@mui/material/MenuItem';
 import Switch from '@mui/material/Switch';
 import Table from '@mui/material/Table';
@@ -19,6 +20,7 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { Controller } from 'react-hook-form';
+import { Link as RouterLink } from 'react-router';
 import { FormMoneyField, FormSwitch, FormTextField, useAppForm } from '../../../components/form.tsx';
 import { centsOf, centsToInput } from '../../../components/MoneyField.tsx';
 import { useSession } from '../../auth/index.ts';
@@ -263,16 +265,15 @@ function SystemForm({ settings }: { settings: SystemSettings }) {
           <Grid size={12}>
             <FormSwitch control={control} name="delivery.enabled" label="Aceitar pedidos de delivery" />
           </Grid>
-          <Grid size={{ xs: 12, sm: 4 }}>
-            <FormMoneyField control={control} name="delivery.minimumOrderCents" label="Pedido mínimo" />
-          </Grid>
-          <Grid size={{ xs: 12, sm: 4 }}>
-            <FormTextField
-              control={control}
-              name="delivery.estimateMinutes"
-              label="Tempo estimado de entrega"
-              slotProps={{ htmlInput: { inputMode: 'numeric' }, input: { endAdornment: 'min' } }}
-            />
+          <Grid size={12}>
+            {/* One source (issue 30 item 17): the freight rule's minimum order and delivery time. */}
+            <Typography variant="body2" color="text.secondary">
+              O pedido mínimo e o tempo de entrega prometido ficam nas{' '}
+              <Link component={RouterLink} to="/dashboard/settings/shipping-settings">
+                regras de frete
+              </Link>
+              : o PDV, o pedido por telefone e o painel usam os mesmos valores.
+            </Typography>
           </Grid>
           <Grid size={{ xs: 12, sm: 4 }}>
             <FormTextField control={control} name="delivery.payment" label="Pagamento do delivery" select>
