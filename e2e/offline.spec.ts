@@ -519,6 +519,11 @@ test('offline stock, addresses and register cash: stock shown and lowered by an 
       data: { reason: 'Teste de venda offline' },
     });
     expect(cancel.status(), await cancel.text()).toBe(200);
+    // Canceling a delivery order cancels its sale (issue 30 item 5): the unit is back in stock.
+    const restocked = await (
+      await page.request.get(`/v1/product/${product.id}`, { headers: api.headers })
+    ).json();
+    expect(restocked.stock).toBe(1);
 
     // Where the shop allows negative stock, an offline sale below zero is warned about, not refused.
     await setRule(true);
@@ -527,6 +532,10 @@ test('offline stock, addresses and register cash: stock shown and lowered by an 
       .poll(() => page.evaluate(localStockRule), { timeout: 20_000 })
       .toMatchObject({ allowNegativeStock: true });
     await goOffline(context, page);
+    await search.fill(`pão offline ${stamp}`);
+    await expect(results).toContainText('estoque 1');
+    await search.fill('');
+    await scan(page, barcode);
     await scan(page, barcode);
     await expect(page.getByTestId('pdv-line')).toHaveCount(1);
     await page.keyboard.press('F6');

@@ -90,7 +90,8 @@ export default defineConfig({
         ASAAS_WEBHOOK_TOKEN: ASAAS_WEBHOOK_TOKEN,
         EVOLUTION_API_URL: `http://127.0.0.1:${EVOLUTION_PORT}`,
         EVOLUTION_API_KEY: EVOLUTION_KEY,
-        PUBLIC_URL: `http://127.0.0.1:${PORT}`,
+        // The browser works on localhost (the session cookie is that host's): links the server builds use it too.
+        PUBLIC_URL: `http://localhost:${PORT}`,
         MELHOR_ENVIO_API_URL: `http://127.0.0.1:${MELHOR_ENVIO_PORT}/api/v2`,
         MELHOR_ENVIO_OAUTH_URL: `http://127.0.0.1:${MELHOR_ENVIO_PORT}`,
         MELHOR_ENVIO_SANDBOX_API_URL: `http://127.0.0.1:${MELHOR_ENVIO_PORT}/api/v2`,
