@@ -1,5 +1,6 @@
 import { COMANDA_MESSAGES, type Comanda, equalShares } from '@balcao/core/comanda';
 import type { PrintJob } from '@balcao/core/printing';
+import { receiptLines, receiptRow } from '@balcao/core/receipt';
 import type { Sale } from '@balcao/core/sale';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TEST_PASSWORD, type TestApp } from '../../../test/helper.ts';
@@ -605,6 +606,36 @@ describe('payments and close', () => {
     });
     // The number is free again.
     expect((await open(waiter, { number: tab.number })).number).toBe(tab.number);
+  });
+
+  it('records the change of money payments on the sale and its receipt (issue 30)', async () => {
+    const shop = await restaurant([1]);
+    const { api } = shop;
+    await openRegister(t, shop.auth);
+    const tab = await open(api, { people: 1 });
+    expectStatus(await add(api, tab.id, shop.burger.id, { quantity: 2 }), 201);
+    // 2 x 10,00 + 10% = 22,00: R$ 10,00 by Pix, then R$ 12,00 in cash from a R$ 50,00 note.
+    expectStatus(
+      await api.post(`/comanda/${tab.id}/payment`, { kind: 'amount', method: 'pix', amountCents: 1000 }),
+      201,
+    );
+    expectStatus(
+      await api.post(`/comanda/${tab.id}/payment`, {
+        kind: 'amount',
+        method: 'money',
+        amountCents: 1200,
+        receivedCents: 5000,
+      }),
+      201,
+    );
+    const sale = expectStatus(await api.post(`/comanda/${tab.id}/close`, {}, key('close')), 201) as Sale;
+    expect(sale).toMatchObject({ finalAmountCents: 2200, cashDepositAmountCents: 5000, changeCents: 3800 });
+    const lines = receiptLines(sale, { name: 'Lanchonete', timeZone: 'America/Sao_Paulo' }, 58);
+    expect(lines).toContain(receiptRow('Recebido em dinheiro', '50,00', 32));
+    expect(lines).toContain(receiptRow('Troco', '38,00', 32));
+    // The drawer holds the money paid, not the note: R$ 100,00 float + R$ 12,00.
+    const register = expectStatus(await api.get('/cash-register/current'), 200);
+    expect(register.cashRegister.money.expectedCents).toBe(10000 + 1200);
   });
 
   it('changes the service fee only with a reason, and charges couvert per person', async () => {
