@@ -73,6 +73,8 @@ export const COMANDA_MESSAGES = {
   lineNotFound: 'Item não encontrado nesta comanda',
   notActive: 'Esta comanda já foi fechada ou cancelada',
   numberTaken: (n: number) => `Já existe uma comanda aberta com o número ${n}`,
+  numberUsedTonight: (n: number) =>
+    `A comanda ${n} já foi usada hoje: use outro número (um número não se repete na mesma noite)`,
   sentNeedsReason: 'Informe o motivo para cancelar um item já enviado para a produção',
   cancelNeedsApproval: 'Cancelar um item já enviado precisa da aprovação de um gerente',
   cancelApprovalRefused: 'Aprovação recusada: e-mail ou senha de gerente inválidos',

@@ -604,8 +604,13 @@ describe('payments and close', () => {
       withdrawalsCents: 1000,
       expectedCents: 10000,
     });
-    // The number is free again.
-    expect((await open(waiter, { number: tab.number })).number).toBe(tab.number);
+    // The number is spent for the night (issue 30): not typed again, not given again.
+    const reused = await waiter.post('/comanda', { number: tab.number });
+    expect(reused.statusCode).toBe(409);
+    expect(reused.json().message).toBe(
+      `A comanda ${tab.number} já foi usada hoje: use outro número (um número não se repete na mesma noite)`,
+    );
+    expect((await open(waiter)).number).not.toBe(tab.number);
   });
 
   it('records the change of money payments on the sale and its receipt (issue 30)', async () => {
@@ -663,6 +668,50 @@ describe('payments and close', () => {
     expect(preBill.jobId).not.toBeNull();
     expect(preBill.document.lines.join('\n')).toContain('Couvert');
     expect((await read(api, tab.id)).stage).toBe('bill');
+  });
+});
+
+describe("the garçom's access (issue 30)", () => {
+  it('gives the garçom the comandas and his own figures, and 403 on the counter, sales, budgets, coupons and freight', async () => {
+    const shop = await restaurant([1, 5]);
+    const [admin, waiter] = shop.apis;
+    const cid = shop.client.id;
+    await openRegister(t, shop.auth);
+    for (const [method, url] of [
+      ['GET', `/sale/client/${cid}`],
+      ['GET', `/sale/client/${cid}/export`],
+      ['GET', '/budget'],
+      ['GET', `/coupon/client/${cid}`],
+      ['GET', '/cash-register/current'],
+      ['POST', '/cash-register/close'],
+      ['GET', '/fee-simulator/table'],
+      ['GET', '/delivery/panel'],
+      ['POST', '/shipping/freight-quote'],
+    ] as const) {
+      const res = method === 'GET' ? await waiter.get(url) : await waiter.post(url, {});
+      expect(res.statusCode, `${method} ${url}`).toBe(403);
+    }
+    expectStatus(await waiter.get('/comanda'), 200);
+    const mine = await open(waiter);
+    expectStatus(await add(waiter, mine.id, shop.burger.id, { quantity: 2 }), 201);
+    const other = await open(admin, { waiterId: shop.users[0].user.id });
+    expectStatus(await add(admin, other.id, shop.beer.id), 201);
+    // The admin receives and closes the garçom's tab: it counts as his.
+    expectStatus(
+      await admin.post(`/comanda/${mine.id}/payment`, { kind: 'amount', method: 'pix', amountCents: 2200 }),
+      201,
+    );
+    expectStatus(await admin.post(`/comanda/${mine.id}/close`, {}, key('close')), 201);
+    const again = await open(waiter);
+    expectStatus(await add(waiter, again.id, shop.beer.id), 201);
+    const home = expectStatus(await waiter.get('/home'), 200);
+    expect(home).toMatchObject({
+      sales: null,
+      register: null,
+      receivables: null,
+      tables: { open: { count: 1, amountCents: 806 }, closedToday: { count: 1, amountCents: 2200 } },
+    });
+    expect(expectStatus(await admin.get('/home'), 200).tables).toBeNull();
   });
 });
 

@@ -25,6 +25,7 @@ import { findCustomerRef } from '../customer/refs.ts';
 import { priceItems } from '../product/pricing.ts';
 import { findSystemSettings } from '../settings/system.ts';
 import { appendLine } from './append.ts';
+import { nightStartSql } from './night.ts';
 import { printCancelTicket } from './production.ts';
 import { lockOpenComanda, lockTwo, logEvent, paidQuantities, readLinesAndPayments, toLine } from './read.ts';
 import { comandaLines, comandaPayments, comandaSends, comandas } from './schema.ts';
@@ -57,13 +58,30 @@ async function checkPeople(
 /** The advisory lock class of tab numbering (with the client id as the second key). */
 const NUMBER_LOCK = 16016;
 
-/** The lowest number no open tab of the client uses (a SQL expression for the insert). */
+/**
+ * The lowest number no tab of the client has tonight: not an open one, nor one opened since the
+ * service night began (closed, canceled or merged), so a ticket "COMANDA 4" names one table a night.
+ */
 const nextFreeNumberSql = (clientId: number) => sql`(select min(s.n) from generate_series(1,
-  (select count(*)::int + 1 from comandas where client_id = ${clientId} and status = 'active')) as s(n)
-  where not exists (select 1 from comandas c where c.client_id = ${clientId} and c.status = 'active' and c.number = s.n))`;
+  (select count(*)::int + 1 from comandas where client_id = ${clientId}
+    and (status = 'active' or created_at >= ${nightStartSql(clientId)}))) as s(n)
+  where not exists (select 1 from comandas c where c.client_id = ${clientId} and c.number = s.n
+    and (c.status = 'active' or c.created_at >= ${nightStartSql(clientId)})))`;
+
+/** A typed number a tab of tonight already had (closed or canceled): refused, the number is spent. */
+async function assertNumberUnusedTonight(tx: Executor, clientId: number, n: number) {
+  const [used] = rowsOf<{ id: number }>(
+    await tx.execute(sql`select id from comandas where client_id = ${clientId} and number = ${n}
+      and status <> 'active' and created_at >= ${nightStartSql(clientId)} limit 1`),
+  );
+  if (used) {
+    const message = COMANDA_MESSAGES.numberUsedTonight(n);
+    throw duplicate(message, [{ path: 'number', message }]);
+  }
+}
 
 /**
- * Opens a tab: a typed number (409 when an open tab has it) or the next free one. Openings of one
+ * Opens a tab: a typed number (409 when an open tab has it or a tab had it tonight) or the next free one. Openings of one
  * client take a transaction lock first, so two "next free" never pick the same number; the unique
  * index stays the guarantee (a clash left by anything else retries). The system's service fee and couvert are copied.
  */
@@ -78,6 +96,7 @@ export async function openComanda(ctx: AppContext, session: SessionUser, input: 
       const id = await db.transaction(async (tx) => {
         // The client's openings queue here (a transaction lock per client): "next free" never races.
         await tx.execute(sql`select pg_advisory_xact_lock(${NUMBER_LOCK}, ${clientId})`);
+        if (input.number !== null) await assertNumberUnusedTonight(tx, clientId, input.number);
         const [row] = rowsOf<{ id: number; number: number }>(
           await tx.execute(sql`insert into comandas (client_id, number, table_label, customer_id, customer_name,
               customer_phone, people, waiter_id, service_fee_percent, couvert_per_person_cents, opened_by)
