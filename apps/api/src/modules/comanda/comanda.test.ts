@@ -56,7 +56,7 @@ async function restaurant(types: number[] = [1]) {
     categoryId: bebidas.id,
     stock: 100,
   });
-  return { ...shop, burger, beer };
+  return { ...shop, burger, beer, comidas };
 }
 
 async function open(api: Api, body: Record<string, unknown> = {}): Promise<Comanda> {
@@ -350,14 +350,8 @@ describe('production', () => {
     // Reprint: new jobs marked REIMPRESSÃO, once per key.
     const firstSend = sent.sends[0];
     const reprintKey = key('reprint');
-    expectStatus(
-      await waiter.post(`/comanda/${tab.id}/send/${firstSend.id}/reprint`, undefined, reprintKey),
-      200,
-    );
-    expectStatus(
-      await waiter.post(`/comanda/${tab.id}/send/${firstSend.id}/reprint`, undefined, reprintKey),
-      200,
-    );
+    expectStatus(await waiter.post(`/comanda/${tab.id}/send/${firstSend.id}/reprint`, {}, reprintKey), 200);
+    expectStatus(await waiter.post(`/comanda/${tab.id}/send/${firstSend.id}/reprint`, {}, reprintKey), 200);
     const reprints = (await jobsOf(admin)).filter((j) => j.reprintOf !== null);
     // The send's two tickets and its cancel ticket, each reprinted once.
     expect(reprints).toHaveLength(3);
@@ -378,6 +372,161 @@ describe('production', () => {
     );
     expect(send.jobs).toHaveLength(0);
     expect(send.unrouted).toEqual(['1 x Sem categoria']);
+  });
+});
+
+describe('printed tickets (issue 30)', () => {
+  it('heads the pre-bill with the shop, lists add-ons, reprints one sector on request and names who canceled', async () => {
+    const shop = await restaurant([1, 5]);
+    const [admin, waiter] = shop.apis;
+    const group = expectStatus(
+      await admin.post('/product-additional', {
+        name: 'Molhos',
+        minQuantity: 0,
+        maxQuantity: 2,
+        items: [{ name: 'Mostarda e mel', priceCents: 150 }],
+      }),
+      201,
+    );
+    const batata = await makeProduct(t, shop.auth, {
+      name: 'Batata Frita',
+      salePriceCents: 1200,
+      categoryId: shop.comidas.id,
+      additionalGroupIds: [group.id],
+      stock: 50,
+    });
+    const tab = await open(waiter, { tableLabel: '9' });
+    expectStatus(
+      await add(waiter, tab.id, batata.id, { additionals: [{ id: group.items[0].id, quantity: 1 }] }),
+      201,
+    );
+    const beer = expectStatus(await add(waiter, tab.id, shop.beer.id), 201);
+    expectStatus(await waiter.post(`/comanda/${tab.id}/send`, undefined, key('send')), 201);
+
+    // The pre-bill: the shop's name first, the add-on with its price under its item.
+    const preBill = expectStatus(
+      await waiter.post(`/comanda/${tab.id}/pre-bill`, undefined, key('pre')),
+      200,
+    );
+    const lines: string[] = preBill.document.lines;
+    expect(lines[0]).toBe(shop.client.name);
+    expect(lines).toContain(receiptRow('  + Mostarda e mel', 'R$ 1,50', 48));
+
+    // Reprint the kitchen's ticket only.
+    const tabNow = await read(waiter, tab.id);
+    const [send] = tabNow.sends;
+    const kitchen = send.jobs.find((j) => j.title.startsWith('Cozinha')) as Comanda['sends'][0]['jobs'][0];
+    expectStatus(
+      await waiter.post(`/comanda/${tab.id}/send/${send.id}/reprint`, { jobId: kitchen.id }, key('reprint')),
+      200,
+    );
+    const reprints = (await jobsOf(admin)).filter((j) => j.reprintOf !== null);
+    expect(reprints.map((j) => j.payload.title)).toEqual([`REIMPRESSÃO: ${kitchen.title}`]);
+    const wrong = await waiter.post(
+      `/comanda/${tab.id}/send/${send.id}/reprint`,
+      { jobId: 999_999 },
+      key('r'),
+    );
+    expect(wrong.statusCode).toBe(404);
+    expect(wrong.json().message).toBe('Ticket não encontrado neste envio');
+
+    // The Administrador cancels the beer on the garçom's tab: the ticket names both, each as what he is.
+    expectStatus(
+      await admin.post(`/comanda/${tab.id}/line/${beer.id}/cancel`, { reason: 'pedido errado' }),
+      200,
+    );
+    const cancel = (await jobsOf(admin)).find((j) => j.payload.title.startsWith('CANCELAMENTO')) as PrintJob;
+    expect(cancel.payload.lines).toContain(`Garçom: ${shop.users[1].user.name}`);
+    expect(cancel.payload.lines).toContain(`Cancelado por: ${shop.users[0].user.name}`);
+  });
+});
+
+describe('canceling a tab and its couvert (issue 30)', () => {
+  it('cancels a tab with nothing sent at once, asks a reason and a manager once sent, never with payments', async () => {
+    const shop = await restaurant([1, 5]);
+    const [admin, waiter] = shop.apis;
+    const [adminUser] = shop.users;
+    // Opened by mistake, one item not sent: the garçom cancels it himself.
+    const mistake = await open(waiter);
+    expectStatus(await add(waiter, mistake.id, shop.burger.id), 201);
+    const gone = expectStatus(await waiter.post(`/comanda/${mistake.id}/cancel`, {}), 200);
+    expect(gone.status).toBe('canceled');
+    expect(gone.lines.every((l: { status: string }) => l.status === 'canceled')).toBe(true);
+    expect(gone.events.at(-1).text).toBe('Cancelou a comanda');
+    expect((await read(waiter, mistake.id)).status).toBe('canceled');
+    expect((await waiter.get('/comanda')).json().tabs.map((t: { id: number }) => t.id)).not.toContain(
+      mistake.id,
+    );
+
+    // Sent to the kitchen: a reason, then a manager's approval; a cancel ticket prints.
+    const sent = await open(waiter, { tableLabel: '3' });
+    expectStatus(await add(waiter, sent.id, shop.burger.id), 201);
+    expectStatus(await waiter.post(`/comanda/${sent.id}/send`, undefined, key('send')), 201);
+    const noReason = await waiter.post(`/comanda/${sent.id}/cancel`, {});
+    expect(noReason.statusCode).toBe(422);
+    expect(noReason.json().message).toBe('Informe o motivo: itens desta comanda já foram para a produção');
+    const noApproval = await waiter.post(`/comanda/${sent.id}/cancel`, { reason: 'mesa errada' });
+    expect(noApproval.statusCode).toBe(403);
+    expect(noApproval.json().message).toBe(
+      'Cancelar uma comanda com itens já enviados precisa da aprovação de um gerente',
+    );
+    expectStatus(
+      await waiter.post(`/comanda/${sent.id}/cancel`, {
+        reason: 'mesa errada',
+        approval: { email: adminUser.email, password: TEST_PASSWORD },
+      }),
+      200,
+    );
+    const tickets = (await jobsOf(admin)).filter((j) => j.payload.title.startsWith('CANCELAMENTO'));
+    expect(tickets).toHaveLength(1);
+    expect(tickets[0].payload.lines.join('\n')).toContain('Motivo: mesa errada');
+    expect((await waiter.post(`/comanda/${sent.id}/cancel`, {})).statusCode).toBe(409);
+
+    // With a payment: refused.
+    await openRegister(t, shop.auth);
+    const paying = await open(admin);
+    expectStatus(await add(admin, paying.id, shop.beer.id), 201);
+    expectStatus(
+      await admin.post(`/comanda/${paying.id}/payment`, { kind: 'amount', method: 'pix', amountCents: 100 }),
+      201,
+    );
+    const refused = await admin.post(`/comanda/${paying.id}/cancel`, {});
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().message).toBe(
+      'A comanda já tem pagamentos: receba o restante e feche, ou estorne os pagamentos antes',
+    );
+  });
+
+  it('takes a couvert set later on the open tabs without payments, and sets it in the fee dialog', async () => {
+    const shop = await restaurant();
+    const { api } = shop;
+    await openRegister(t, shop.auth);
+    const seated = await open(api, { people: 2 });
+    expectStatus(await add(api, seated.id, shop.burger.id), 201);
+    const paying = await open(api, { people: 2 });
+    expectStatus(await add(api, paying.id, shop.burger.id), 201);
+    expectStatus(
+      await api.post(`/comanda/${paying.id}/payment`, { kind: 'amount', method: 'pix', amountCents: 100 }),
+      201,
+    );
+    // The live music starts: couvert R$ 15,00 from now on.
+    const system = expectStatus(await api.get('/settings/system'), 200);
+    expectStatus(await api.put('/settings/system', { ...system, couvertCents: 1500 }), 200);
+    expect((await read(api, seated.id)).totals).toMatchObject({
+      couvertCents: 3000,
+      totalCents: 1000 + 100 + 3000,
+    });
+    expect((await read(api, paying.id)).totals.couvertCents).toBe(0);
+    // The tab's own dialog: couvert per person with the fee.
+    const own = expectStatus(
+      await api.put(`/comanda/${seated.id}/service-fee`, {
+        serviceFeePercent: 1000,
+        couvertPerPersonCents: 1000,
+      }),
+      200,
+    );
+    expect(own).toMatchObject({ couvertPerPersonCents: 1000, totals: { couvertCents: 2000 } });
+    expect(own.events.at(-1).text).toBe('Couvert de R$ 15,00 para R$ 10,00 por pessoa');
   });
 });
 
@@ -469,10 +618,7 @@ describe('merged tabs', () => {
     expect(reused.json().message).toBe(COMANDA_MESSAGES.keyReused);
 
     // Reprinted from the target: REIMPRESSÃO copies of b's two tickets, on b's send.
-    expectStatus(
-      await waiter.post(`/comanda/${a.id}/send/${bSend.id}/reprint`, undefined, key('reprint')),
-      200,
-    );
+    expectStatus(await waiter.post(`/comanda/${a.id}/send/${bSend.id}/reprint`, {}, key('reprint')), 200);
     // A sent line of b canceled on the target prints its cancel ticket, shown with b's send.
     expectStatus(
       await admin.post(`/comanda/${a.id}/line/${burger.id}/cancel`, { reason: 'cliente desistiu' }),

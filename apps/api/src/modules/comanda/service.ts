@@ -3,12 +3,14 @@ import {
   type ComandaLine,
   type ComandaLineData,
   type ComandaOpenData,
+  type comandaCancelInputSchema,
   type comandaLineCancelInputSchema,
   type comandaMergeInputSchema,
   type comandaServiceFeeInputSchema,
   type comandaTransferInputSchema,
   type comandaUpdateInputSchema,
 } from '@balcao/core/comanda';
+import { formatCents } from '@balcao/core/money';
 import { ACTION, can, NOT_MKT } from '@balcao/core/routes';
 import { percentText } from '@balcao/core/settings';
 import type { z } from '@balcao/core/zod';
@@ -317,6 +319,74 @@ export async function cancelLine(
   ctx.changed(clientId, 'comanda', id);
 }
 
+/**
+ * Cancels a tab opened by mistake (issue 30, docs/decisions.md "Canceling a comanda"). Refused with
+ * payments. With lines sent to production: a reason and a manager's approval, and a cancel ticket
+ * per sent line on its sector. Its lines are canceled with it; its number stays spent for the night.
+ */
+export async function cancelComanda(
+  ctx: AppContext,
+  session: SessionUser,
+  id: number,
+  input: z.output<typeof comandaCancelInputSchema>,
+) {
+  const { db } = ctx;
+  const { clientId } = session;
+  const peek = await db.transaction(async (tx) => {
+    await lockOpenComanda(tx, clientId, id);
+    return readLinesAndPayments(tx, id);
+  });
+  const anySent = peek.lines.some((l) => l.status === 'active' && l.sendId !== null);
+  if (peek.payments.length > 0) throw unprocessable(COMANDA_MESSAGES.cancelHasPayments);
+  if (anySent && !input.reason) throw fail(COMANDA_MESSAGES.cancelSentNeedsReason, 'reason');
+  const approvedBy = anySent
+    ? await resolveApproval(
+        db,
+        session,
+        input.approval,
+        COMANDA_MESSAGES.cancelSentNeedsApproval,
+        COMANDA_MESSAGES.cancelApprovalRefused,
+      )
+    : null;
+  const { comanda, sent } = await db.transaction(async (tx) => {
+    const comanda = await lockOpenComanda(tx, clientId, id);
+    const { lines, payments } = await readLinesAndPayments(tx, id);
+    if (payments.length > 0) throw unprocessable(COMANDA_MESSAGES.cancelHasPayments);
+    const active = lines.filter((l) => l.status === 'active');
+    if (active.some((l) => l.sendId !== null) && !anySent) {
+      // Sent meanwhile: the rules of a sent tab apply; ask again.
+      throw fail(COMANDA_MESSAGES.cancelSentNeedsReason, 'reason');
+    }
+    const now = new Date();
+    if (active.length > 0) {
+      await tx
+        .update(comandaLines)
+        .set({
+          status: 'canceled',
+          cancelReason: input.reason,
+          canceledBy: session.userId,
+          cancelApprovedBy: approvedBy,
+          canceledAt: now,
+        })
+        .where(and(eq(comandaLines.comandaId, id), eq(comandaLines.status, 'active')));
+    }
+    await tx
+      .update(comandas)
+      .set({ status: 'canceled', closedAt: now, updatedAt: now })
+      .where(eq(comandas.id, id));
+    await logEvent(
+      tx,
+      session,
+      id,
+      'canceled',
+      `Cancelou a comanda${input.reason ? ` (motivo: ${input.reason})` : ''}`,
+    );
+    return { comanda, sent: active.filter((l) => l.sendId !== null) };
+  });
+  for (const line of sent) await printCancelTicket(ctx, session, comanda, line, input.reason ?? '');
+  ctx.changed(clientId, 'comanda', id);
+}
+
 const round3 = (v: number) => Math.round(v * 1000) / 1000;
 
 /**
@@ -417,14 +487,27 @@ export async function setServiceFee(
       .where(eq(comandaPayments.comandaId, id))
       .limit(1);
     if (paid) throw unprocessable('A taxa de serviço não pode mudar depois do primeiro pagamento');
+    const couvert = input.couvertPerPersonCents ?? before.couvertPerPersonCents;
     await tx
       .update(comandas)
       .set({
         serviceFeePercent: input.serviceFeePercent,
         serviceFeeReason: isDefault ? null : input.reason,
+        couvertPerPersonCents: couvert,
         updatedAt: new Date(),
       })
       .where(eq(comandas.id, id));
+    if (couvert !== before.couvertPerPersonCents) {
+      await logEvent(
+        tx,
+        session,
+        id,
+        'service_fee',
+        `Couvert de ${formatCents(before.couvertPerPersonCents)} para ${formatCents(couvert)} por pessoa`,
+      );
+    }
+    if (before.serviceFeePercent === input.serviceFeePercent && input.reason === before.serviceFeeReason)
+      return;
     await logEvent(
       tx,
       session,
@@ -436,6 +519,17 @@ export async function setServiceFee(
     );
   });
   ctx.changed(clientId, 'comanda', id);
+}
+
+/**
+ * The shop's couvert changed on the system page (issue 30, docs/decisions.md): every open tab with
+ * no payment yet takes it (tonight's live music starts at 21:00 for the tables already seated); a tab
+ * under payment keeps its own, its split was made on it. Handed to the settings module at wiring.
+ */
+export async function applyCouvertToOpenTabs(tx: Executor, clientId: number, couvertCents: number) {
+  await tx.execute(sql`update comandas c set couvert_per_person_cents = ${couvertCents}, updated_at = now()
+    where c.client_id = ${clientId} and c.status = 'active' and c.couvert_per_person_cents <> ${couvertCents}
+      and not exists (select 1 from comanda_payments p where p.comanda_id = c.id)`);
 }
 
 /** The waiter asks for the bill: the board shows the tab in the "Conta pedida" colour. */
