@@ -88,6 +88,11 @@ export const ACTION = {
   settleDrivers: [ADMIN, MANAGER],
   /** Serve tables: a comanda this user opens is theirs (the waiter field starts on them). */
   serveTables: [WAITER],
+  /**
+   * Who may be a tab's garçom (issue 30: the picker offers only them): the garçons, and the owner or
+   * manager who covers the floor. Not the counter, stock, finance or marketing people.
+   */
+  takeTabs: [WAITER, ADMIN, MANAGER],
 } as const satisfies Record<string, readonly UserTypeId[]>;
 
 /**

@@ -101,12 +101,16 @@ describe('opening tabs', () => {
 });
 
 describe('the waiter picker', () => {
-  it("lists the shop's active comanda users, Garçons first, never Marketing or another shop's", async () => {
-    const shop = await restaurant([1, 9, 5]);
+  it("lists the Garçons first, then who covers the floor; never the counter, Marketing or another shop's (issue 30)", async () => {
+    const shop = await restaurant([1, 9, 5, 4, 6]);
     const other = await restaurant([1, 5]);
-    const [admin, marketing, garcom] = shop.users;
+    const [admin, marketing, garcom, cashier, stockist] = shop.users;
     const { items } = expectStatus(await shop.api.get('/comanda/waiters'), 200);
     expect(items.map((w: { id: number }) => w.id)).toEqual([garcom.user.id, admin.user.id]);
+    const notWaiter = await shop.api.post('/comanda', { waiterId: cashier.user.id });
+    expect(notWaiter.statusCode).toBe(422);
+    expect(notWaiter.json().message).toBe('Garçom não encontrado');
+    expect(items.map((w: { id: number }) => w.id)).not.toContain(stockist.user.id);
     expect(items.map((w: { id: number }) => w.id)).not.toContain(marketing.user.id);
     expect(items.map((w: { id: number }) => w.id)).not.toContain(other.users[1].user.id);
     // The picked waiter is the tab's; a Marketing user cannot read the list.

@@ -13,6 +13,7 @@ import {
 import { formatCents } from '@balcao/core/money';
 import { ACTION, can, NOT_MKT } from '@balcao/core/routes';
 import { percentText } from '@balcao/core/settings';
+import { UserType } from '@balcao/core/userTypes';
 import type { z } from '@balcao/core/zod';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
@@ -49,7 +50,14 @@ async function checkPeople(
     const [w] = await db
       .select({ id: users.id })
       .from(users)
-      .where(and(eq(users.id, input.waiterId), eq(users.clientId, clientId), eq(users.active, true)));
+      .where(
+        and(
+          eq(users.id, input.waiterId),
+          eq(users.clientId, clientId),
+          eq(users.active, true),
+          inArray(users.userTypeId, [...ACTION.takeTabs]),
+        ),
+      );
     if (!w) throw fail('Garçom não encontrado', 'waiterId');
   }
   if (input.customerId !== null && !(await findCustomerRef(db, clientId, input.customerId))) {
@@ -562,9 +570,9 @@ export async function listWaiters(
       and(
         eq(users.clientId, session.clientId),
         eq(users.active, true),
-        inArray(users.userTypeId, [...NOT_MKT]),
+        inArray(users.userTypeId, [...ACTION.takeTabs]),
       ),
     )
-    .orderBy(sql`${users.userTypeId} <> 5`, users.name);
+    .orderBy(sql`${users.userTypeId} <> ${UserType.WAITER}`, users.name);
   return { items: rows };
 }
