@@ -10,7 +10,7 @@ import {
 import { endpoint } from '../contract.ts';
 import { pageOf } from '../list.ts';
 import { idParam, idParams } from '../params.ts';
-import { COUNTER, PDV } from '../routes.ts';
+import { COUNTER } from '../routes.ts';
 import { z } from '../zod.ts';
 
 /**

@@ -8,7 +8,7 @@ import {
 import { changesOf, changesQuerySchema } from '../offline.ts';
 import { clientParams, idParams } from '../params.ts';
 import { deletedSchema } from '../responses.ts';
-import { BACKOFFICE, COUNTER, PDV, STAFF } from '../routes.ts';
+import { BACKOFFICE, COUNTER } from '../routes.ts';
 import { z } from '../zod.ts';
 
 /** /v1/coupon (spec 7). Reading: every staff type (the page is STAFF); writing: WRITE.coupons. */

@@ -8,7 +8,7 @@ import {
 } from '../fees.ts';
 import { idParams } from '../params.ts';
 import { deletedSchema } from '../responses.ts';
-import { COUNTER, NOT_MKT, PDV, SHIPPING } from '../routes.ts';
+import { COUNTER, SHIPPING } from '../routes.ts';
 import { z } from '../zod.ts';
 
 /**

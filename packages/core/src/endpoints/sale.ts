@@ -1,7 +1,7 @@
 import { endpoint } from '../contract.ts';
 import { idParam, idParams } from '../params.ts';
 import { csvFileSchema } from '../responses.ts';
-import { BACKOFFICE, COUNTER, PDV, WRITE } from '../routes.ts';
+import { BACKOFFICE, COUNTER, WRITE } from '../routes.ts';
 import {
   offlineSaleInputSchema,
   saleCancelSchema,

@@ -1,7 +1,7 @@
 import { endpoint } from '../contract.ts';
 import { clientParams, idParams } from '../params.ts';
 import { deletedSchema } from '../responses.ts';
-import { ALL, COUNTER, PDV, SHIPPING } from '../routes.ts';
+import { ALL, COUNTER, SHIPPING } from '../routes.ts';
 import {
   deliveryQuoteInputSchema,
   deliveryQuoteSchema,

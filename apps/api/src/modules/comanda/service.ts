@@ -11,7 +11,7 @@ import {
   type comandaUpdateInputSchema,
 } from '@balcao/core/comanda';
 import { formatCents } from '@balcao/core/money';
-import { ACTION, can, NOT_MKT } from '@balcao/core/routes';
+import { ACTION, can } from '@balcao/core/routes';
 import { percentText } from '@balcao/core/settings';
 import { UserType } from '@balcao/core/userTypes';
 import type { z } from '@balcao/core/zod';
