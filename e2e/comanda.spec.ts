@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { apiLogin, closeRegisterViaApi, demoEmail, loginAs, shopSocket } from './helpers.ts';
 
@@ -374,5 +375,31 @@ test('the lanchonete night: a tab with add-ons from two phones, a partial paymen
     await cashierContext.close();
   } finally {
     await closeRegisterViaApi(page, 4);
+  }
+});
+
+test.describe("the waiter PDV's Minhas/Todas toggle is readable (axe color-contrast, issue 30 item 22)", () => {
+  for (const scheme of ['light', 'dark'] as const) {
+    test(`${scheme} theme at 390 px`, async ({ browser }) => {
+      const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true });
+      const phone = await context.newPage();
+      await phone.emulateMedia({ colorScheme: scheme });
+      await loginAs(phone, 5);
+      await phone.goto('/dashboard/sale/waiter-pdv');
+      const toggle = phone.getByRole('group', { name: 'Comandas a mostrar' });
+      await expect(toggle.getByRole('button', { name: 'Todas' })).toBeVisible();
+      for (const side of ['Minhas', 'Todas']) {
+        await toggle.getByRole('button', { name: side }).click();
+        await expect(toggle.getByRole('button', { name: side })).toHaveAttribute('aria-pressed', 'true');
+        const result = await new AxeBuilder({ page: phone })
+          .include('[aria-label="Comandas a mostrar"]')
+          .withRules(['color-contrast'])
+          .analyze();
+        expect(
+          result.violations.map((v) => `${side}: ${v.id} ${v.nodes.map((n) => n.target.join(' '))}`),
+        ).toEqual([]);
+      }
+      await context.close();
+    });
   }
 });
