@@ -176,6 +176,10 @@ export function PaymentPanel({ comanda, canReceive }: { comanda: Comanda; canRec
     );
   }
 
+  if (comanda.status === 'canceled') {
+    return <Alert severity="info">Comanda cancelada: nada a receber.</Alert>;
+  }
+
   const change = method === 'money' && received ? centsOf(received) - amountCents : 0;
   const paying = form.formState.isSubmitting;
   return (

@@ -231,7 +231,9 @@ function TabScreen({
   if (tab.status !== 'active') {
     return (
       <>
-        <Alert severity="info">Esta comanda foi fechada.</Alert>
+        <Alert severity="info">
+          {tab.status === 'canceled' ? 'Esta comanda foi cancelada.' : 'Esta comanda foi fechada.'}
+        </Alert>
         <Button onClick={onBack}>Voltar</Button>
       </>
     );
