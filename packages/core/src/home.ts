@@ -48,7 +48,7 @@ export const homeReceivablesSchema = z.object({
 export type HomeReceivables = z.infer<typeof homeReceivablesSchema>;
 
 /** The garçom's own tabs (issue 30): his open ones and the ones of his closed tonight. */
-export const homeTablesSchema = z.object({
+const homeTablesSchema = z.object({
   open: countAmountSchema,
   closedToday: countAmountSchema,
 });

@@ -20,7 +20,7 @@ export type ReceiptWidth = 58 | 80;
 export const RECEIPT_COLUMNS: Record<ReceiptWidth, number> = { 58: 32, 80: 48 };
 
 /** The shop's CPF or CNPJ as printed (issue 30: "CNPJ 12.345.678/0001-95", never the bare digits). */
-export function shopDocumentText(document: string): string {
+function shopDocumentText(document: string): string {
   const digits = onlyDigits(document);
   if (digits.length === 14) return `CNPJ ${maskDocument(digits)}`;
   if (digits.length === 11) return `CPF ${maskDocument(digits)}`;

@@ -5,7 +5,7 @@ import { type SQL, sql } from 'drizzle-orm';
  * night"): a service day runs from 06:00 to 06:00 on the shop's clock, so a night that goes past
  * midnight stays one night. Tab numbers are not given twice in it and the garçom's home counts it.
  */
-export const NIGHT_STARTS_AT_HOUR = 6;
+const NIGHT_STARTS_AT_HOUR = 6;
 
 /** The instant the current service night began, in the client's time zone (one scalar subquery). */
 export const nightStartSql = (clientId: number): SQL =>
