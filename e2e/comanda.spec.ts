@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { apiLogin, closeRegisterViaApi, demoEmail, loginAs, shopSocket } from './helpers.ts';
 
@@ -231,5 +232,174 @@ test('comandas: a Garçom at 390 px opens a tab, adds three items with a note (o
       updatedAt: now.updatedAt,
     });
     await closeRegisterViaApi(page, 4);
+  }
+});
+
+test('the lanchonete night: a tab with add-ons from two phones, a partial payment, the rest in cash with change (issue 30)', async ({
+  browser,
+  page,
+}) => {
+  test.setTimeout(180_000);
+  mkdirSync(SHOTS, { recursive: true });
+  const stamp = Date.now() % 100_000;
+  const admin = { authorization: `Bearer ${await apiLogin(page, demoEmail(1))}` };
+  const caixa = { authorization: `Bearer ${await apiLogin(page, demoEmail(4))}` };
+  const category = await call(page.request, admin, 'post', '/product-category', { name: `Porções ${stamp}` });
+  const sauces = await call(page.request, admin, 'post', '/product-additional', {
+    name: `Molhos ${stamp}`,
+    minQuantity: 0,
+    maxQuantity: 2,
+    items: [{ name: 'Mostarda e mel', priceCents: 150 }],
+  });
+  const batata = `Batata Frita ${stamp}`;
+  const refri = `Refri ${stamp}`;
+  await call(page.request, admin, 'post', '/product', {
+    name: batata,
+    salePriceCents: 1200,
+    categoryId: category.id,
+    additionalGroupIds: [sauces.id],
+    stock: 50,
+  });
+  await call(page.request, admin, 'post', '/product', {
+    name: refri,
+    salePriceCents: 600,
+    categoryId: category.id,
+    stock: 50,
+  });
+  await closeRegisterViaApi(page, 4);
+  await call(page.request, caixa, 'post', '/cash-register/open', { openingAmountCents: 10000 });
+
+  const phoneOf = async (type: 2 | 5) => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true });
+    const phone = await context.newPage();
+    await loginAs(phone, type);
+    await phone.goto('/dashboard/sale/waiter-pdv');
+    return { context, phone };
+  };
+  const search = async (phone: Page, name: string) => {
+    await phone.getByLabel('Buscar produto').fill(name);
+    await phone
+      .getByRole('list', { name: 'Produtos encontrados' })
+      .getByRole('button', { name: new RegExp(name) })
+      .click();
+  };
+  const addDraft = async (phone: Page, name: string) => {
+    const draft = phone.getByTestId('add-item-draft');
+    await expect(draft).toContainText(name);
+    await draft.getByRole('button', { name: 'Adicionar' }).click();
+    await expect(phone.getByText(`1 x ${name} adicionado`)).toBeVisible();
+  };
+
+  try {
+    // The garçom's phone: a new tab, a Batata Frita with Mostarda e mel.
+    const waiter = await phoneOf(5);
+    await waiter.phone.getByRole('button', { name: 'Nova comanda' }).click();
+    const dialog = waiter.phone.getByRole('dialog', { name: 'Nova comanda' });
+    await dialog.getByLabel('Mesa').fill(`L${stamp}`);
+    await dialog.getByRole('button', { name: 'Abrir comanda' }).click();
+    const heading = waiter.phone.getByRole('heading', {
+      name: new RegExp(`^Comanda \\d+ · Mesa L${stamp}$`),
+    });
+    await expect(heading).toBeVisible();
+    const number = Number(/Comanda (\d+)/.exec((await heading.textContent()) ?? '')?.[1]);
+    await search(waiter.phone, batata);
+    const options = waiter.phone.getByRole('dialog', { name: batata });
+    await options.getByRole('checkbox', { name: /Mostarda e mel/ }).check();
+    await options.getByRole('button', { name: 'Adicionar' }).click();
+    await addDraft(waiter.phone, batata);
+
+    // The Gerente's phone, covering the floor: the same tab from "Todas", a Refri.
+    const manager = await phoneOf(2);
+    await manager.phone.getByRole('button', { name: 'Todas' }).click();
+    await manager.phone.getByRole('button', { name: `Comanda ${number} mesa L${stamp}` }).click();
+    await search(manager.phone, refri);
+    await addDraft(manager.phone, refri);
+    // The Batata's add-on did not follow the Refri.
+    await expect(manager.phone.getByTestId('waiter-line').filter({ hasText: refri })).not.toContainText(
+      'Mostarda',
+    );
+
+    // The garçom's list: both lines, the add-on with its price, the 10% said.
+    const lines = waiter.phone.getByTestId('waiter-line');
+    await expect(lines).toHaveCount(2);
+    await expect(lines.filter({ hasText: batata })).toContainText('+ Mostarda e mel (R$ 1,50)');
+    await expect(lines.filter({ hasText: batata })).toContainText('R$ 13,50');
+    const totals = waiter.phone.getByTestId('waiter-totals');
+    // 13,50 + 6,00 = 19,50; serviço 10% = 1,95; total 21,45.
+    await expect(totals).toContainText('Serviço (10%)R$ 1,95');
+    await expect(totals).toContainText('TotalR$ 21,45');
+    await waiter.phone.getByRole('button', { name: 'Enviar para produção (2)' }).click();
+    await expect(waiter.phone.getByText('Enviado', { exact: true })).toHaveCount(2);
+
+    // The Caixa: R$ 10,00 by Pix first.
+    const cashierContext = await browser.newContext();
+    const cashier = await cashierContext.newPage();
+    await loginAs(cashier, 4);
+    await cashier.goto('/dashboard/sale/command');
+    await cashier.getByTestId(`comanda-${number}`).click();
+    await expect(cashier.getByTestId('figure-Falta')).toHaveText('R$ 21,45');
+    await cashier.getByLabel('Valor a receber').fill('10,00');
+    await cashier.getByLabel('Forma de pagamento').click();
+    await cashier.getByRole('option', { name: 'Pix', exact: true }).click();
+    await cashier.getByRole('button', { name: 'Receber R$ 10,00' }).click();
+    await expect(cashier.getByTestId('figure-Falta')).toHaveText('R$ 11,45');
+    // The garçom sees it on his phone.
+    await expect(totals).toContainText('PagoR$ 10,00');
+    await expect(totals).toContainText('FaltaR$ 11,45');
+    await waiter.phone.screenshot({ path: `${SHOTS}/waiter-partial-390.png`, fullPage: true });
+
+    // The rest in cash from a R$ 20,00 note.
+    await cashier.getByRole('button', { name: 'Restante' }).click();
+    await cashier.getByLabel('Forma de pagamento').click();
+    await cashier.getByRole('option', { name: 'Dinheiro', exact: true }).click();
+    await cashier.getByLabel('Valor recebido').fill('20,00');
+    await expect(cashier.getByText('Troco: R$ 8,55')).toBeVisible();
+    await cashier.getByRole('button', { name: 'Receber R$ 11,45' }).click();
+    await expect(cashier.getByTestId('figure-Falta')).toHaveText('R$ 0,00');
+    await cashier.getByRole('button', { name: 'Fechar comanda' }).click();
+    await expect(cashier.getByText('Comanda fechada na venda.')).toBeVisible();
+    // One status on the closed tab.
+    await expect(cashier.getByText('Fechada', { exact: true })).toBeVisible();
+    await expect(cashier.getByText('Em pagamento', { exact: true })).toHaveCount(0);
+    await cashier.getByRole('link', { name: 'Ver venda' }).click();
+    await expect(cashier.getByText('Origem: Comanda', { exact: true })).toBeVisible();
+    await expect(cashier.getByTestId('sale-notes')).toContainText(`Comanda ${number} · Mesa L${stamp}`);
+    await expect(cashier.getByText('Recebido em dinheiro')).toBeVisible();
+    await expect(cashier.getByText('R$ 20,00')).toBeVisible();
+    await expect(cashier.getByText('R$ 8,55')).toBeVisible();
+    await cashier.screenshot({ path: `${SHOTS}/sale-change-1280.png`, fullPage: true });
+    await expect(waiter.phone.getByText('Esta comanda foi fechada.')).toBeVisible();
+
+    await waiter.context.close();
+    await manager.context.close();
+    await cashierContext.close();
+  } finally {
+    await closeRegisterViaApi(page, 4);
+  }
+});
+
+test.describe("the waiter PDV's Minhas/Todas toggle is readable (axe color-contrast, issue 30 item 22)", () => {
+  for (const scheme of ['light', 'dark'] as const) {
+    test(`${scheme} theme at 390 px`, async ({ browser }) => {
+      const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true });
+      const phone = await context.newPage();
+      await phone.emulateMedia({ colorScheme: scheme });
+      await loginAs(phone, 5);
+      await phone.goto('/dashboard/sale/waiter-pdv');
+      const toggle = phone.getByRole('group', { name: 'Comandas a mostrar' });
+      await expect(toggle.getByRole('button', { name: 'Todas' })).toBeVisible();
+      for (const side of ['Minhas', 'Todas']) {
+        await toggle.getByRole('button', { name: side }).click();
+        await expect(toggle.getByRole('button', { name: side })).toHaveAttribute('aria-pressed', 'true');
+        const result = await new AxeBuilder({ page: phone })
+          .include('[aria-label="Comandas a mostrar"]')
+          .withRules(['color-contrast'])
+          .analyze();
+        expect(
+          result.violations.map((v) => `${side}: ${v.id} ${v.nodes.map((n) => n.target.join(' '))}`),
+        ).toEqual([]);
+      }
+      await context.close();
+    });
   }
 });

@@ -67,6 +67,8 @@ test('a station tab prints a test page sent from another browser, and the sender
   await profile.getByLabel('Nome').fill('Balcão 58');
   await profile.getByLabel('Papel').click();
   await sender.getByRole('option', { name: '58 mm' }).click();
+  // Issue 30: the paper sets its columns (58 mm: 32), not the 48 of the 80 mm default.
+  await expect(profile.getByLabel('Colunas')).toHaveText('32');
   await profile.getByLabel('Colunas').click();
   await sender.getByRole('option', { name: '48' }).click();
   await sender.getByRole('button', { name: 'Salvar' }).click();

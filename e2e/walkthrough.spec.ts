@@ -233,7 +233,9 @@ test('a page closed by a setting says which one, with a link for who may change 
   await expect(page.getByTestId('flag-closed')).toContainText('Peça ao administrador');
 });
 
-test("the Garçom's sales list asks nothing it may not read", async ({ page }) => {
+test("the Garçom's home asks nothing it may not read and shows his own tabs, not the shop's sales (issue 30)", async ({
+  page,
+}) => {
   const forbidden: string[] = [];
   const errors: string[] = [];
   page.on('response', (response) => {
@@ -244,11 +246,17 @@ test("the Garçom's sales list asks nothing it may not read", async ({ page }) =
   });
   const api = trackApi(page);
   await loginAs(page, 5);
-  await page.goto('/dashboard/sale');
-  await expect(page.getByRole('heading', { name: 'Vendas' })).toBeVisible();
+  await expect(page.getByTestId('home-tables-open')).toContainText('Suas comandas abertas');
+  await expect(page.getByTestId('home-register')).toHaveCount(0);
+  const menu = page.getByRole('navigation', { name: 'Menu principal' });
+  await expect(menu.getByRole('link', { name: 'Comandas' })).toBeVisible();
+  for (const name of ['Vendas', 'Fechar caixa', 'Orçamentos', 'Cupons', 'Frete Melhor Envio'])
+    await expect(menu.getByRole('link', { name, exact: true })).toHaveCount(0);
   await api.idle();
   expect(forbidden).toEqual([]);
   expect(errors).toEqual([]);
+  await page.goto('/dashboard/sale');
+  await expect(page).toHaveURL(/not-have-permission/);
 });
 
 test('the home shows the day: sales, ticket médio, register and low stock', async ({ page }) => {

@@ -73,3 +73,17 @@ describe('comanda money rules', () => {
     expect(minutesSince(null, '2026-11-22T10:00:00Z')).toBe(0);
   });
 });
+
+describe("a comanda sale's origin (issue 30)", () => {
+  it('says each of origin and type once', async () => {
+    const { saleOriginText } = await import('./sale.ts');
+    expect(saleOriginText({ isSimple: false, originSale: 'command', typeOfSale: 'command' })).toBe('Comanda');
+    expect(saleOriginText({ isSimple: false, originSale: 'waiter', typeOfSale: 'command' })).toBe(
+      'PDV Garçom · Comanda',
+    );
+    expect(saleOriginText({ isSimple: false, originSale: 'pdv', typeOfSale: 'delivery' })).toBe(
+      'PDV · Entrega',
+    );
+    expect(saleOriginText({ isSimple: true, originSale: 'pdv', typeOfSale: 'store' })).toBe('Venda simples');
+  });
+});

@@ -63,6 +63,7 @@ export const COMANDA_EVENT_KINDS = [
   'bill_requested',
   'payment',
   'closed',
+  'canceled',
 ] as const;
 export type ComandaEventKind = (typeof COMANDA_EVENT_KINDS)[number];
 
@@ -73,6 +74,8 @@ export const COMANDA_MESSAGES = {
   lineNotFound: 'Item não encontrado nesta comanda',
   notActive: 'Esta comanda já foi fechada ou cancelada',
   numberTaken: (n: number) => `Já existe uma comanda aberta com o número ${n}`,
+  numberUsedTonight: (n: number) =>
+    `A comanda ${n} já foi usada hoje: use outro número (um número não se repete na mesma noite)`,
   sentNeedsReason: 'Informe o motivo para cancelar um item já enviado para a produção',
   cancelNeedsApproval: 'Cancelar um item já enviado precisa da aprovação de um gerente',
   cancelApprovalRefused: 'Aprovação recusada: e-mail ou senha de gerente inválidos',
@@ -92,6 +95,10 @@ export const COMANDA_MESSAGES = {
   overpaid: (extra: string) => `Os pagamentos passam do total da comanda em ${extra}`,
   empty: 'A comanda não tem itens para fechar',
   keyReused: 'Esta chave de idempotência já foi usada em outra operação',
+  ticketNotInSend: 'Ticket não encontrado neste envio',
+  cancelHasPayments: 'A comanda já tem pagamentos: receba o restante e feche, ou estorne os pagamentos antes',
+  cancelSentNeedsReason: 'Informe o motivo: itens desta comanda já foram para a produção',
+  cancelSentNeedsApproval: 'Cancelar uma comanda com itens já enviados precisa da aprovação de um gerente',
 } as const;
 
 const optionalText = (max: number) =>
@@ -145,6 +152,16 @@ export const comandaLineCancelInputSchema = z.object({
   approval: approvalSchema.optional(),
 });
 
+/**
+ * POST /v1/comanda/:id/cancel (issue 30): a tab opened by mistake. Nothing sent to production: any
+ * comanda user cancels it. Something sent: a reason and a manager's approval (the kitchen made it),
+ * and cancel tickets print. Never with payments (docs/decisions.md).
+ */
+export const comandaCancelInputSchema = z.object({
+  reason: optionalText(200),
+  approval: approvalSchema.optional(),
+});
+
 /** POST /v1/comanda/:id/transfer: a line, whole or part of its quantity, to another open tab. */
 export const comandaTransferInputSchema = z.object({
   lineId: positiveId,
@@ -160,10 +177,20 @@ export const comandaUpdateInputSchema = comandaOpenInputSchema.omit({ number: tr
   updatedAt: z.string({ message: 'Envie a versão (updatedAt) do registro' }),
 });
 
-/** PUT /v1/comanda/:id/service-fee: hundredths of a percent; a change from the default needs a reason. */
+/**
+ * PUT /v1/comanda/:id/service-fee: hundredths of a percent; a change from the default needs a reason.
+ * The couvert per person goes with it (the tab's charges, one dialog).
+ */
 export const comandaServiceFeeInputSchema = z.object({
   serviceFeePercent: z.number().int().min(0, 'Taxa inválida').max(3000, 'Taxa de serviço: use no máximo 30%'),
   reason: optionalText(200),
+  /** The tab's couvert per person (issue 30: the fee dialog has it); absent = unchanged. */
+  couvertPerPersonCents: z
+    .number({ message: 'Couvert inválido' })
+    .int('Couvert inválido')
+    .min(0, 'Couvert inválido')
+    .max(100_000, 'Couvert muito alto')
+    .optional(),
 });
 
 /** POST /v1/comanda/:id/payment */
@@ -189,6 +216,14 @@ export const comandaPaymentInputSchema = z
     }
   });
 export type ComandaPaymentInput = z.input<typeof comandaPaymentInputSchema>;
+
+/**
+ * POST /v1/comanda/:id/send/:sendId/reprint (issue 30): which ticket of the send (one sector's), or
+ * every sector's when none is named; the screen asks first.
+ */
+export const comandaReprintInputSchema = z
+  .object({ jobId: positiveId.nullish().transform((v) => v ?? null) })
+  .default({ jobId: null });
 
 /** POST /v1/comanda/:id/close (Idempotency-Key): the tab into one sale once the remaining is zero. */
 export const comandaCloseInputSchema = z.object({

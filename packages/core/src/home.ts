@@ -4,7 +4,7 @@ import { z } from './zod.ts';
 
 /**
  * GET /v1/home: the shop's day at a glance for the logged user. Each part is null when the user type
- * does not see it (ACTION.shopFigures for the sales, PDV for the register, WRITE.stock with stock
+ * does not see it (ACTION.shopFigures for the sales, COUNTER for the register, WRITE.stock with stock
  * management on for the low stock, ACTION.settleReceivables for the receivables). Money in cents.
  */
 
@@ -47,6 +47,13 @@ export const homeReceivablesSchema = z.object({
 });
 export type HomeReceivables = z.infer<typeof homeReceivablesSchema>;
 
+/** The garçom's own tabs (issue 30): his open ones and the ones of his closed tonight. */
+const homeTablesSchema = z.object({
+  open: countAmountSchema,
+  closedToday: countAmountSchema,
+});
+export type HomeTables = z.infer<typeof homeTablesSchema>;
+
 export const homeSchema = z.object({
   /** The shop's date (YYYY-MM-DD in its time zone) the figures are for. */
   today: z.string(),
@@ -60,6 +67,8 @@ export const homeSchema = z.object({
    * took yet. Null for who does not settle drivers. Optional in the answer for older builds.
    */
   drivers: z.object({ toCollectCents: z.number(), orders: z.number() }).nullable().optional(),
+  /** The garçom's own tabs (ACTION.serveTables, comandas on); null otherwise. */
+  tables: homeTablesSchema.nullable().default(null),
 });
 export type Home = z.infer<typeof homeSchema>;
 

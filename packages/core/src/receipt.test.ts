@@ -108,3 +108,39 @@ describe('receipt shop texts', () => {
     expect(text.find((l) => l.startsWith('Venda nº 7'))).toMatch(/11:00$/);
   });
 });
+
+describe('receipt header (issue 30)', () => {
+  it("prints the shop's CNPJ and phone formatted", async () => {
+    const { receiptLines: lines } = await import('./receipt.ts');
+    const text = lines(
+      {
+        number: 1,
+        createdAt: '2025-03-10T15:04:00.000Z',
+        status: 'finished',
+        customer: null,
+        user: { id: 1, name: 'Caixa' },
+        items: [],
+        payments: [],
+        receivables: [],
+        totalCents: 0,
+        discountCents: 0,
+        couponDiscountCents: 0,
+        coupon: null,
+        freightCents: 0,
+        finalAmountCents: 0,
+        cashDepositAmountCents: 0,
+        changeCents: 0,
+      },
+      {
+        name: 'Lanchonete',
+        document: '11222333000181',
+        phone: '5511987654321',
+        timeZone: 'America/Sao_Paulo',
+      },
+      58,
+    );
+    expect(text.map((l) => l.trim())).toEqual(
+      expect.arrayContaining(['CNPJ 11.222.333/0001-81', 'Tel.: (11) 98765-4321']),
+    );
+  });
+});

@@ -1,3 +1,4 @@
+import { maskDocument, maskPhone, onlyDigits } from './document.ts';
 import { formatCents } from './money.ts';
 import { PAYMENT_METHOD_LABELS, type Sale } from './sale.ts';
 import { formatInZone } from './time.ts';
@@ -17,6 +18,14 @@ type ReceiptShop = {
 };
 export type ReceiptWidth = 58 | 80;
 export const RECEIPT_COLUMNS: Record<ReceiptWidth, number> = { 58: 32, 80: 48 };
+
+/** The shop's CPF or CNPJ as printed (issue 30: "CNPJ 12.345.678/0001-95", never the bare digits). */
+function shopDocumentText(document: string): string {
+  const digits = onlyDigits(document);
+  if (digits.length === 14) return `CNPJ ${maskDocument(digits)}`;
+  if (digits.length === 11) return `CPF ${maskDocument(digits)}`;
+  return document;
+}
 
 /** Left text and right text on one line of `columns`, the left cut when they do not fit. */
 export function receiptRow(left: string, right: string, columns: number): string {
@@ -78,8 +87,8 @@ export function receiptLines(
   const rule = '-'.repeat(cols);
   const lines: string[] = [];
   for (const l of wrap(shop.name, cols)) lines.push(center(l, cols));
-  if (shop.document) lines.push(center(shop.document, cols));
-  if (shop.phone) lines.push(center(shop.phone, cols));
+  if (shop.document) lines.push(center(shopDocumentText(shop.document), cols));
+  if (shop.phone) lines.push(center(`Tel.: ${maskPhone(shop.phone)}`, cols));
   if (shop.address) for (const l of wrap(shop.address, cols)) lines.push(center(l, cols));
   if (shop.header) {
     lines.push(rule);

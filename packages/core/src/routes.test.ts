@@ -4,6 +4,7 @@ import {
   ALL,
   type AppRoute,
   BACKOFFICE,
+  COUNTER,
   can,
   canOpen,
   DRIVERS,
@@ -173,7 +174,8 @@ describe('canOpen', () => {
     expect(canOpen(route('customer'), 1, ALL_FLAGS)).toBe(true);
     expect(canOpen(route('customer'), 5, ALL_FLAGS)).toBe(false);
     expect(canOpen(route('sale-pdv'), 6, ALL_FLAGS)).toBe(false);
-    expect(canOpen(route('sale-pdv'), 5, ALL_FLAGS)).toBe(true);
+    expect(canOpen(route('sale-pdv'), 5, ALL_FLAGS)).toBe(false);
+    expect(canOpen(route('sale-waiter-pdv'), 5, ALL_FLAGS)).toBe(true);
     expect(canOpen(route('driver-available'), 10, ALL_FLAGS)).toBe(true);
     expect(canOpen(route('driver-available'), 11, ALL_FLAGS)).toBe(false);
     expect(canOpen(route('driver-in-transit'), 11, ALL_FLAGS)).toBe(true);
@@ -227,11 +229,27 @@ describe('menuFor', () => {
     expect(groupsOf(1, { ...NO_FLAGS, stockManagement: true })).toContain('Estoque');
   });
 
-  it('shows a Garçom no back-office group', () => {
+  it('shows a Garçom the waiter PDV and the comandas only (issue 30: PRODUCT.md over ROUTES.md)', () => {
     const groups = groupsOf(5);
     for (const group of BACKOFFICE_GROUPS) expect(groups).not.toContain(group);
-    expect(groups).toEqual(['Vendas', 'Orçamentos', 'Cupons', 'Frete']);
-    expect(menuLinks(5)).toContain('/dashboard/sale/waiter-pdv');
+    expect(groups).toEqual(['Vendas']);
+    expect(menuLinks(5)).toEqual(['/dashboard/sale/waiter-pdv', '/dashboard/sale/command']);
+    for (const name of [
+      'sale',
+      'sale-detail',
+      'sale-pdv',
+      'sale-pdv-close',
+      'sale-create-simple',
+      'sale-delivery',
+      'bank-simulator',
+      'budget',
+      'budget-pdv',
+      'coupon',
+      'freight-melhor-envio',
+      'freight-rodonaves',
+    ])
+      expect(canOpen(route(name), 5, ALL_FLAGS), name).toBe(false);
+    expect(COUNTER).toEqual([1, 2, 3, 4, 7, 8, 9]);
   });
 
   it('shows Marketing no Comandas, Delivery or fee simulator, even with comandas on', () => {

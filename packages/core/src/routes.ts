@@ -44,8 +44,14 @@ export const BACKOFFICE: readonly UserTypeId[] = STAFF.filter((t) => t !== WAITE
 export const PDV: readonly UserTypeId[] = STAFF.filter((t) => t !== STOCKIST);
 /** The staff but marketing. */
 export const NOT_MKT: readonly UserTypeId[] = STAFF.filter((t) => t !== MARKETING);
-/** The staff but the waiter and marketing. */
+/** The staff but the waiter and marketing (shipping settings, the delivery panel, the fee simulator). */
 export const SHIPPING: readonly UserTypeId[] = STAFF.filter((t) => t !== WAITER && t !== MARKETING);
+/**
+ * The counter (issue 30, PRODUCT.md): the PDV's people but the garçom. The counter PDV, its register
+ * and close, quick sales, freight quotes and coupons at checkout; the garçom works the waiter PDV and
+ * the comandas, holds no register and sees only his own figures.
+ */
+export const COUNTER: readonly UserTypeId[] = PDV.filter((t) => t !== WAITER);
 
 /** Narrower write roles (ROUTES.md: "Seeing a page is not the same as changing what it shows"). */
 export const WRITE = {
@@ -59,7 +65,8 @@ export const WRITE = {
   billing: [ADMIN],
   /** System preferences (ROUTES.md: "billing and system: 1 only"). */
   system: [ADMIN],
-  sales: PDV,
+  /** Selling at the counter and receiving money (a register of one's own): not the garçom (issue 30). */
+  sales: COUNTER,
   delivery: [ADMIN, MANAGER, ATTENDANT],
   /** The shop's card rate tables and the fee simulator settings (issue 20). */
   fees: [ADMIN, MANAGER, FINANCIAL],
@@ -81,6 +88,11 @@ export const ACTION = {
   settleDrivers: [ADMIN, MANAGER],
   /** Serve tables: a comanda this user opens is theirs (the waiter field starts on them). */
   serveTables: [WAITER],
+  /**
+   * Who may be a tab's garçom (issue 30: the picker offers only them): the garçons, and the owner or
+   * manager who covers the floor. Not the counter, stock, finance or marketing people.
+   */
+  takeTabs: [WAITER, ADMIN, MANAGER],
 } as const satisfies Record<string, readonly UserTypeId[]>;
 
 /**
@@ -248,11 +260,11 @@ export const ROUTES: readonly AppRoute[] = [
     name: 'sale',
     link: '/dashboard/sale',
     title: 'Vendas',
-    allowed: STAFF,
+    allowed: BACKOFFICE,
     menuGroup: 'Vendas',
     fab: '/dashboard/sale/pdv',
   }),
-  r({ name: 'sale-pdv', link: '/dashboard/sale/pdv', title: 'PDV', allowed: PDV, menuGroup: 'Vendas' }),
+  r({ name: 'sale-pdv', link: '/dashboard/sale/pdv', title: 'PDV', allowed: COUNTER, menuGroup: 'Vendas' }),
   r({
     name: 'sale-waiter-pdv',
     link: '/dashboard/sale/waiter-pdv',
@@ -264,21 +276,21 @@ export const ROUTES: readonly AppRoute[] = [
     name: 'sale-pdv-close',
     link: '/dashboard/sale/pdv/close',
     title: 'Fechar caixa',
-    allowed: PDV,
+    allowed: COUNTER,
     menuGroup: 'Vendas',
   }),
   r({
     name: 'sale-detail',
     link: '/dashboard/sale/detail',
     title: 'Detalhe da venda',
-    allowed: STAFF,
+    allowed: BACKOFFICE,
     match: 'prefix',
   }),
   r({
     name: 'sale-create-simple',
     link: '/dashboard/sale/create-simple',
     title: 'Venda simples',
-    allowed: PDV,
+    allowed: COUNTER,
     match: 'prefix',
     menuGroup: 'Vendas',
   }),
@@ -286,14 +298,14 @@ export const ROUTES: readonly AppRoute[] = [
     name: 'sale-delivery',
     link: '/dashboard/sale/delivery',
     title: 'Delivery',
-    allowed: NOT_MKT,
+    allowed: SHIPPING,
     menuGroup: 'Vendas',
   }),
   r({
     name: 'sale-delivery-new',
     link: '/dashboard/sale/delivery/new',
     title: 'Novo pedido de entrega',
-    allowed: NOT_MKT,
+    allowed: SHIPPING,
     write: WRITE.delivery,
   }),
   r({
@@ -330,14 +342,14 @@ export const ROUTES: readonly AppRoute[] = [
     name: 'bank-simulator',
     link: '/dashboard/bank/simulator',
     title: 'Simulador de taxas',
-    allowed: NOT_MKT,
+    allowed: SHIPPING,
     menuGroup: 'Vendas',
   }),
   r({
     name: 'budget',
     link: '/dashboard/budget',
     title: 'Orçamentos',
-    allowed: STAFF,
+    allowed: BACKOFFICE,
     menuGroup: 'Orçamentos',
     fab: '/dashboard/budget/pdv',
   }),
@@ -345,14 +357,14 @@ export const ROUTES: readonly AppRoute[] = [
     name: 'budget-pdv',
     link: '/dashboard/budget/pdv',
     title: 'Novo orçamento',
-    allowed: STAFF,
+    allowed: BACKOFFICE,
     menuGroup: 'Orçamentos',
   }),
   r({
     name: 'budget-detail',
     link: '/dashboard/budget/detail',
     title: 'Orçamento',
-    allowed: STAFF,
+    allowed: BACKOFFICE,
     match: 'prefix',
   }),
   /** Converting a budget into a sale (issue 17): the PDV's payment step, for who writes budgets and sells. */
@@ -391,7 +403,7 @@ export const ROUTES: readonly AppRoute[] = [
     name: 'coupon',
     link: '/dashboard/coupon',
     title: 'Cupons',
-    allowed: STAFF,
+    allowed: BACKOFFICE,
     menuGroup: 'Cupons',
     fab: '/dashboard/coupon/new',
   }),
@@ -399,28 +411,28 @@ export const ROUTES: readonly AppRoute[] = [
     name: 'coupon-new',
     link: '/dashboard/coupon/new',
     title: 'Novo cupom',
-    allowed: STAFF,
+    allowed: BACKOFFICE,
     write: WRITE.coupons,
   }),
   r({
     name: 'coupon-edit',
     link: '/dashboard/coupon/edit',
     title: 'Editar cupom',
-    allowed: STAFF,
+    allowed: BACKOFFICE,
     match: 'prefix',
   }),
   r({
     name: 'freight-melhor-envio',
     link: '/dashboard/freight/melhor-envio',
     title: 'Frete Melhor Envio',
-    allowed: PDV,
+    allowed: COUNTER,
     menuGroup: 'Frete',
   }),
   r({
     name: 'freight-rodonaves',
     link: '/dashboard/freight/rodonaves',
     title: 'Frete Rodonaves',
-    allowed: PDV,
+    allowed: COUNTER,
     menuGroup: 'Frete',
   }),
   ...crud(

@@ -44,6 +44,21 @@ export const ORIGIN_SALE_LABELS: Record<OriginSale, string> = {
   delivery: 'Delivery',
 };
 
+/**
+ * "Origem" on a sale (issue 30): where it was made and how it leaves, each said once ("Comanda", not
+ * "Comanda · Comanda"; "PDV Garçom · Comanda"; "PDV · Entrega").
+ */
+export function saleOriginText(sale: {
+  isSimple: boolean;
+  originSale: OriginSale;
+  typeOfSale: TypeOfSale;
+}): string {
+  if (sale.isSimple) return 'Venda simples';
+  const origin = ORIGIN_SALE_LABELS[sale.originSale];
+  const type = TYPE_OF_SALE_LABELS[sale.typeOfSale];
+  return origin === type ? origin : `${origin} · ${type}`;
+}
+
 export const PAYMENT_METHOD_LABELS: Record<PaymentMethod, string> = {
   money: 'Dinheiro',
   creditCard: 'Cartão de crédito',

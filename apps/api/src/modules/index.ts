@@ -10,6 +10,7 @@ import { campaignCategoryRoutes } from './campaign-category/routes.ts';
 import { cashRegisterRoutes } from './cash-register/routes.ts';
 import { cepRoutes } from './cep/routes.ts';
 import { comandaRoutes } from './comanda/routes.ts';
+import { applyCouvertToOpenTabs } from './comanda/service.ts';
 import { couponRoutes } from './coupon/routes.ts';
 import { customerRoutes } from './customer/routes.ts';
 import { checkUncheckedNumbers } from './customer/whatsapp.ts';
@@ -65,7 +66,7 @@ export const MODULES: ((ctx: AppContext) => FastifyPluginAsyncZod)[] = [
   stockRoutes,
   feeSimulatorRoutes,
   shippingRoutes,
-  (ctx) => settingsRoutes(ctx, rebuildSaleSummary),
+  (ctx) => settingsRoutes(ctx, rebuildSaleSummary, applyCouvertToOpenTabs),
   printingRoutes,
   (ctx) => billingRoutes(ctx, countProducts),
   // Customers saved before the shop's number connected are checked once it connects (issue 30).

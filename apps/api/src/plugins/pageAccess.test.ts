@@ -17,7 +17,7 @@ const READS: Record<string, readonly string[]> = {
   'GET /v1/whatsapp-instance/client/:clientId': ['session'],
   'GET /v1/coupon/client/:clientId': ['coupon'],
   'GET /v1/coupon/:id': ['coupon-edit'],
-  'POST /v1/coupon/validate': ['sale-pdv', 'sale-waiter-pdv'],
+  'POST /v1/coupon/validate': ['sale-pdv'],
   'GET /v1/product-category/client/:clientId': ['product-category', 'product', 'product-edit'],
   'GET /v1/product-category/:id': ['product-category-edit'],
   'GET /v1/product-brand/client/:clientId': ['product-brand', 'product', 'product-edit'],
@@ -99,9 +99,10 @@ const READS: Record<string, readonly string[]> = {
   'GET /v1/comanda/menu': ['sale-command-edit'],
   'GET /v1/comanda/waiters': ['sale-command-new', 'sale-command-edit'],
   // Print stations run in any staff browser; senders (PDV, sale detail, printer page) follow their jobs.
-  'GET /v1/printing/stations': ['settings-printer', 'sale-pdv', 'sale-detail'],
-  'GET /v1/printing/jobs': ['settings-printer', 'sale-pdv', 'sale-detail'],
-  'GET /v1/printing/job/:id': ['settings-printer', 'sale-pdv', 'sale-detail'],
+  // The comandas show their tickets' print state (issue 30: the garçom has no PDV or sale pages).
+  'GET /v1/printing/stations': ['settings-printer', 'sale-pdv', 'sale-detail', 'sale-command'],
+  'GET /v1/printing/jobs': ['settings-printer', 'sale-pdv', 'sale-detail', 'sale-command'],
+  'GET /v1/printing/job/:id': ['settings-printer', 'sale-pdv', 'sale-detail', 'sale-command'],
   'GET /v1/billing': ['settings-billing'],
   'GET /v1/billing/status': ['settings-billing'],
   'GET /v1/whatsapp/instance': ['settings-whatsapp'],

@@ -15,7 +15,7 @@ import {
 import { endpoint } from '../contract.ts';
 import { idParams } from '../params.ts';
 import { binaryFileSchema, csvFileSchema } from '../responses.ts';
-import { STAFF, WRITE } from '../routes.ts';
+import { BACKOFFICE, WRITE } from '../routes.ts';
 import { saleSchema } from '../sale.ts';
 import { z } from '../zod.ts';
 
@@ -37,7 +37,7 @@ export const budgetApi = {
     method: 'GET',
     path: '/budget',
     resource: 'budget',
-    access: STAFF,
+    access: BACKOFFICE,
     summary: 'Budgets: period, status (expired computed), customer, seller; totals and conversion rate',
     query: budgetListQuerySchema,
     response: { 200: budgetListResultSchema },
@@ -46,7 +46,7 @@ export const budgetApi = {
     method: 'GET',
     path: '/budget/export',
     resource: 'budget',
-    access: STAFF,
+    access: BACKOFFICE,
     summary: 'CSV of the filtered budgets (";" separated, decimal comma, UTF-8 with BOM)',
     query: budgetListQuerySchema,
     response: { 200: csvFileSchema },
@@ -56,7 +56,7 @@ export const budgetApi = {
     method: 'GET',
     path: '/budget/:id',
     resource: 'budget',
-    access: STAFF,
+    access: BACKOFFICE,
     summary: "A budget with its lines and today's catalog prices beside them",
     params: idParams,
     response: { 200: budgetSchema },
@@ -65,7 +65,7 @@ export const budgetApi = {
     method: 'GET',
     path: '/budget/:id/pdf',
     resource: 'budget',
-    access: STAFF,
+    access: BACKOFFICE,
     summary: 'The budget as an A4 PDF, generated now (never stored); ?download=true to save it',
     params: idParams,
     query: budgetPdfQuerySchema,

@@ -10,7 +10,7 @@ import {
 import { endpoint } from '../contract.ts';
 import { pageOf } from '../list.ts';
 import { idParam, idParams } from '../params.ts';
-import { PDV } from '../routes.ts';
+import { COUNTER } from '../routes.ts';
 import { z } from '../zod.ts';
 
 /**
@@ -22,7 +22,7 @@ export const cashRegisterApi = {
     method: 'GET',
     path: '/cash-register/current',
     resource: 'cash-register',
-    access: PDV,
+    access: COUNTER,
     summary: "The caller's open register with expected amounts per method, or null (open one first)",
     response: { 200: currentRegisterSchema },
   }),
@@ -30,7 +30,7 @@ export const cashRegisterApi = {
     method: 'POST',
     path: '/cash-register/open',
     resource: 'cash-register',
-    access: PDV,
+    access: COUNTER,
     summary: 'Open a register with an opening amount (one open per user: 409)',
     body: cashRegisterOpenSchema,
     response: { 201: cashRegisterSummarySchema },
@@ -40,7 +40,7 @@ export const cashRegisterApi = {
     method: 'POST',
     path: '/cash-register/movement',
     resource: 'cash-register',
-    access: PDV,
+    access: COUNTER,
     summary:
       'Suprimento (deposit) or sangria (withdrawal) with a reason; a sangria by types other than 1 and 2 needs a manager approval',
     body: cashMovementInputSchema,
@@ -51,7 +51,7 @@ export const cashRegisterApi = {
     method: 'POST',
     path: '/cash-register/close',
     resource: 'cash-register',
-    access: PDV,
+    access: COUNTER,
     summary: 'Close the open register with the counted amount per method; answers the closing report',
     body: cashRegisterCloseSchema,
     response: { 200: cashRegisterSummarySchema },
@@ -61,7 +61,7 @@ export const cashRegisterApi = {
     method: 'GET',
     path: '/cash-register/client/:clientId',
     resource: 'cash-register',
-    access: PDV,
+    access: COUNTER,
     summary: "Registers, newest first: the caller's own, or all of the client's for types 1, 2, 7",
     params: z.object({ clientId: idParam() }),
     query: cashRegisterListQuerySchema,
@@ -71,7 +71,7 @@ export const cashRegisterApi = {
     method: 'GET',
     path: '/cash-register/:id',
     resource: 'cash-register',
-    access: PDV,
+    access: COUNTER,
     summary: 'A register report (open or closed)',
     params: idParams,
     response: { 200: cashRegisterSummarySchema },

@@ -1,5 +1,6 @@
 import {
   comandaBoardSchema,
+  comandaCancelInputSchema,
   comandaCloseInputSchema,
   comandaLineCancelInputSchema,
   comandaLineInputSchema,
@@ -8,6 +9,7 @@ import {
   comandaMergeInputSchema,
   comandaOpenInputSchema,
   comandaPaymentInputSchema,
+  comandaReprintInputSchema,
   comandaSchema,
   comandaSendResultSchema,
   comandaServiceFeeInputSchema,
@@ -132,8 +134,10 @@ export const comandaApi = {
     path: '/comanda/:id/send/:sendId/reprint',
     resource: 'comanda',
     access: NOT_MKT,
-    summary: "Reprint a send's tickets, marked REIMPRESSÃO (Idempotency-Key required)",
+    summary:
+      "Reprint a send's tickets, one sector's (jobId) or all, marked REIMPRESSÃO (Idempotency-Key required)",
     params: comandaSendParams,
+    body: comandaReprintInputSchema,
     response: { 200: comandaSchema },
     idempotencyKey: 'required',
     changes: ['comanda', 'print-job'],
@@ -159,6 +163,18 @@ export const comandaApi = {
     body: comandaMergeInputSchema,
     response: { 200: comandaSchema },
     changes: ['comanda'],
+  }),
+  cancel: endpoint({
+    method: 'POST',
+    path: '/comanda/:id/cancel',
+    resource: 'comanda',
+    access: NOT_MKT,
+    summary:
+      'Cancel a tab opened by mistake: free with nothing sent; with items sent, a reason and a manager approval (cancel tickets print); never with payments',
+    params: idParams,
+    body: comandaCancelInputSchema,
+    response: { 200: comandaSchema },
+    changes: ['comanda', 'print-job'],
   }),
   serviceFee: endpoint({
     method: 'PUT',

@@ -8,7 +8,7 @@ import {
 import { changesOf, changesQuerySchema } from '../offline.ts';
 import { clientParams, idParams } from '../params.ts';
 import { deletedSchema } from '../responses.ts';
-import { PDV, STAFF } from '../routes.ts';
+import { BACKOFFICE, COUNTER } from '../routes.ts';
 import { z } from '../zod.ts';
 
 /** /v1/coupon (spec 7). Reading: every staff type (the page is STAFF); writing: WRITE.coupons. */
@@ -17,7 +17,7 @@ export const couponApi = {
     method: 'GET',
     path: '/coupon/changes',
     resource: 'coupon',
-    access: PDV,
+    access: COUNTER,
     summary:
       "The PDV's local copy (issue 21): coupons changed since a time (deleted ones by status), paged by id",
     query: changesQuerySchema,
@@ -27,7 +27,7 @@ export const couponApi = {
     method: 'GET',
     path: '/coupon/client/:clientId',
     resource: 'coupon',
-    access: STAFF,
+    access: BACKOFFICE,
     summary: "The client's coupons that are not deleted (a plain array)",
     params: clientParams,
     response: { 200: z.array(couponSchema) },
@@ -36,7 +36,7 @@ export const couponApi = {
     method: 'GET',
     path: '/coupon/:id',
     resource: 'coupon',
-    access: STAFF,
+    access: BACKOFFICE,
     summary: 'One coupon',
     params: idParams,
     response: { 200: couponSchema },
@@ -45,7 +45,7 @@ export const couponApi = {
     method: 'POST',
     path: '/coupon',
     resource: 'coupon',
-    access: STAFF,
+    access: BACKOFFICE,
     summary: 'Create a coupon (status active unless sent inactive)',
     body: couponInputSchema,
     response: { 201: couponSchema },
@@ -55,7 +55,7 @@ export const couponApi = {
     method: 'PUT',
     path: '/coupon/:id',
     resource: 'coupon',
-    access: STAFF,
+    access: BACKOFFICE,
     summary:
       "Update a coupon with the create's payload: a version (updatedAt or If-Match) is checked (409 when stale); without one, last write wins",
     params: idParams,
@@ -67,7 +67,7 @@ export const couponApi = {
     method: 'DELETE',
     path: '/coupon/:id',
     resource: 'coupon',
-    access: STAFF,
+    access: BACKOFFICE,
     summary: 'Delete a coupon (soft delete: status deleted, kept for the sales that used it)',
     params: idParams,
     response: { 200: deletedSchema },
@@ -77,7 +77,7 @@ export const couponApi = {
     method: 'POST',
     path: '/coupon/validate',
     resource: 'coupon',
-    access: PDV,
+    access: COUNTER,
     summary: 'Does a code apply to a sale subtotal? The discount, or 404/422 with the reason',
     body: couponValidateInputSchema,
     response: { 200: couponValidationSchema },

@@ -17,7 +17,7 @@ import { pageOf } from '../list.ts';
 import { changesOf, changesQuerySchema, offlineCustomerSchema } from '../offline.ts';
 import { clientParams, idParam, idParams } from '../params.ts';
 import { csvFileSchema, deletedSchema } from '../responses.ts';
-import { BACKOFFICE, PDV, STAFF, WRITE } from '../routes.ts';
+import { BACKOFFICE, COUNTER, STAFF, WRITE } from '../routes.ts';
 import { z } from '../zod.ts';
 
 /** `/user-address/customer/:customerId` */
@@ -46,7 +46,7 @@ export const customerApi = {
     method: 'GET',
     path: '/customer/changes',
     resource: 'customer',
-    access: PDV,
+    access: COUNTER,
     summary:
       "The PDV's local copy (issue 21): customers changed since a time, paged by id, and the ids deleted since",
     query: changesQuerySchema,
@@ -107,7 +107,7 @@ export const customerApi = {
     method: 'GET',
     path: '/customer/:id',
     resource: 'customer',
-    access: STAFF,
+    access: BACKOFFICE,
     summary: 'A customer with addresses',
     params: idParams,
     response: { 200: customerDetailSchema },

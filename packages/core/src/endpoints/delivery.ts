@@ -21,7 +21,7 @@ import {
 } from '../delivery.ts';
 import { idParams } from '../params.ts';
 import { printActionInputSchema, printJobSchema } from '../printing.ts';
-import { ACTION, DRIVERS, NOT_MKT, WRITE } from '../routes.ts';
+import { ACTION, DRIVERS, SHIPPING, WRITE } from '../routes.ts';
 import { saleInputSchema, saleSchema } from '../sale.ts';
 import { z } from '../zod.ts';
 
@@ -60,7 +60,7 @@ export const deliveryApi = {
     method: 'GET',
     path: '/delivery/panel',
     resource: 'delivery',
-    access: NOT_MKT,
+    access: SHIPPING,
     summary: 'Open and today’s delivery orders (filters), counters per status, drivers on shift',
     query: deliveryPanelQuerySchema,
     response: { 200: deliveryPanelSchema },

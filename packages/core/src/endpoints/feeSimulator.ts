@@ -8,7 +8,7 @@ import {
 } from '../fees.ts';
 import { idParams } from '../params.ts';
 import { deletedSchema } from '../responses.ts';
-import { NOT_MKT, PDV } from '../routes.ts';
+import { COUNTER, SHIPPING } from '../routes.ts';
 import { z } from '../zod.ts';
 
 /**
@@ -21,7 +21,7 @@ export const feeSimulatorApi = {
     method: 'GET',
     path: '/fee-simulator/table',
     resource: 'fee-simulator',
-    access: NOT_MKT,
+    access: SHIPPING,
     summary: "The shop's rate tables",
     response: { 200: z.array(feeTableSchema) },
   }),
@@ -29,7 +29,7 @@ export const feeSimulatorApi = {
     method: 'GET',
     path: '/fee-simulator/table/:id',
     resource: 'fee-simulator',
-    access: NOT_MKT,
+    access: SHIPPING,
     summary: 'One rate table',
     params: idParams,
     response: { 200: feeTableSchema },
@@ -38,7 +38,7 @@ export const feeSimulatorApi = {
     method: 'POST',
     path: '/fee-simulator/table',
     resource: 'fee-simulator',
-    access: NOT_MKT,
+    access: SHIPPING,
     summary: "Save a rate table (from a preset or blank); the shop's first becomes the active one",
     body: feeTableInputSchema,
     response: { 201: feeTableSchema },
@@ -48,7 +48,7 @@ export const feeSimulatorApi = {
     method: 'PUT',
     path: '/fee-simulator/table/:id',
     resource: 'fee-simulator',
-    access: NOT_MKT,
+    access: SHIPPING,
     summary: 'Update a rate table: updatedAt is required (400 without it, 409 when stale)',
     params: idParams,
     body: feeTableInputSchema,
@@ -59,7 +59,7 @@ export const feeSimulatorApi = {
     method: 'DELETE',
     path: '/fee-simulator/table/:id',
     resource: 'fee-simulator',
-    access: NOT_MKT,
+    access: SHIPPING,
     summary: 'Delete a rate table',
     params: idParams,
     response: { 200: deletedSchema },
@@ -69,7 +69,7 @@ export const feeSimulatorApi = {
     method: 'GET',
     path: '/fee-simulator/settings',
     resource: 'fee-simulator',
-    access: NOT_MKT,
+    access: SHIPPING,
     summary: 'The active table and whether the PDV shows the installment surcharge',
     response: { 200: feeSettingsSchema },
   }),
@@ -77,7 +77,7 @@ export const feeSimulatorApi = {
     method: 'PUT',
     path: '/fee-simulator/settings',
     resource: 'fee-simulator',
-    access: NOT_MKT,
+    access: SHIPPING,
     summary: 'Save the settings (updatedAt required once they were saved; 422 for a table not of the shop)',
     body: feeSettingsInputSchema,
     response: { 200: feeSettingsSchema },
@@ -87,7 +87,7 @@ export const feeSimulatorApi = {
     method: 'GET',
     path: '/fee-simulator/pdv',
     resource: 'fee-simulator',
-    access: PDV,
+    access: COUNTER,
     summary: "The PDV's installment surcharge table: the active one when the display is on, else null",
     response: { 200: feePdvSchema },
   }),

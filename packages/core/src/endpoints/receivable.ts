@@ -1,7 +1,7 @@
 import { endpoint } from '../contract.ts';
 import { idParam } from '../params.ts';
 import { customerCreditSchema } from '../receivable.ts';
-import { ACTION, PDV } from '../routes.ts';
+import { ACTION, COUNTER } from '../routes.ts';
 import { receivableSettleSchema, saleSchema } from '../sale.ts';
 import { z } from '../zod.ts';
 
@@ -32,7 +32,7 @@ export const receivableApi = {
     method: 'GET',
     path: '/sale/customer-credit/:customerId',
     resource: 'sale',
-    access: PDV,
+    access: COUNTER,
     summary:
       "A customer's credit before a crediário sale: delinquency, pending, limit and the warnings to show (never a refusal)",
     params: z.object({ customerId: id }),

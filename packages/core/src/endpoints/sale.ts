@@ -1,7 +1,7 @@
 import { endpoint } from '../contract.ts';
 import { idParam, idParams } from '../params.ts';
 import { csvFileSchema } from '../responses.ts';
-import { PDV, STAFF, WRITE } from '../routes.ts';
+import { BACKOFFICE, COUNTER, WRITE } from '../routes.ts';
 import {
   offlineSaleInputSchema,
   saleCancelSchema,
@@ -60,7 +60,7 @@ export const saleApi = {
     method: 'GET',
     path: '/sale/client/:clientId',
     resource: 'sale',
-    access: STAFF,
+    access: BACKOFFICE,
     summary: 'Sales: period, status, payment method, seller, customer filters; totals of the filtered set',
     params: saleClientParams,
     query: saleListQuerySchema,
@@ -70,7 +70,7 @@ export const saleApi = {
     method: 'GET',
     path: '/sale/client/:clientId/export',
     resource: 'sale',
-    access: STAFF,
+    access: BACKOFFICE,
     summary: 'CSV of the filtered sales (";" separated, decimal comma, UTF-8 with BOM)',
     params: saleClientParams,
     query: saleListQuerySchema,
@@ -81,7 +81,7 @@ export const saleApi = {
     method: 'GET',
     path: '/sale/:id',
     resource: 'sale',
-    access: STAFF,
+    access: BACKOFFICE,
     summary: 'A sale with items, payments and receivables',
     params: idParams,
     response: { 200: saleSchema },
@@ -90,7 +90,7 @@ export const saleApi = {
     method: 'POST',
     path: '/sale/:id/cancel',
     resource: 'sale',
-    access: PDV,
+    access: COUNTER,
     summary:
       'Cancel with a reason (types 1, 2; others with a manager approval): returns stock, frees the coupon use, cancels receivables',
     params: idParams,

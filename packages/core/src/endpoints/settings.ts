@@ -1,7 +1,7 @@
 import { endpoint } from '../contract.ts';
 import { idParam } from '../params.ts';
 import { binaryFileSchema } from '../responses.ts';
-import { ALL, BACKOFFICE, PDV, STAFF, WRITE } from '../routes.ts';
+import { ALL, BACKOFFICE, COUNTER, WRITE } from '../routes.ts';
 import {
   companySettingsInputSchema,
   companySettingsSchema,
@@ -87,7 +87,7 @@ export const settingsApi = {
     method: 'GET',
     path: '/settings/receipt',
     resource: 'settings',
-    access: STAFF,
+    access: BACKOFFICE,
     summary: 'What a receipt prints of the shop: name, document, phone, address, logo, header and footer',
     response: { 200: receiptShopSchema },
   }),
@@ -113,7 +113,7 @@ export const settingsApi = {
     method: 'GET',
     path: '/settings/discount-limit/me',
     resource: 'settings',
-    access: PDV,
+    access: COUNTER,
     summary: "The session user's discount limit (hundredths of a percent); null for approvers",
     response: { 200: myDiscountLimitSchema },
   }),

@@ -1,7 +1,7 @@
 import { endpoint } from '../contract.ts';
 import { clientParams, idParams } from '../params.ts';
 import { deletedSchema } from '../responses.ts';
-import { ALL, PDV, SHIPPING } from '../routes.ts';
+import { ALL, COUNTER, SHIPPING } from '../routes.ts';
 import {
   deliveryQuoteInputSchema,
   deliveryQuoteSchema,
@@ -90,7 +90,7 @@ export const shippingApi = {
     method: 'POST',
     path: '/shipping/delivery-quote',
     resource: 'shipping',
-    access: PDV,
+    access: COUNTER,
     summary: 'Own-delivery freight of an address with the reason ("Bairro Centro: R$ 5,00") or why not',
     body: deliveryQuoteInputSchema,
     response: { 200: deliveryQuoteSchema },
@@ -99,7 +99,7 @@ export const shippingApi = {
     method: 'POST',
     path: '/shipping/freight-quote',
     resource: 'shipping',
-    access: PDV,
+    access: COUNTER,
     summary: 'Carrier quotes in parallel (Melhor Envio, Rodonaves): per service price, time or error',
     body: freightQuoteInputSchema,
     response: { 200: freightQuoteSchema },

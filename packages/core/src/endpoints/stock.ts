@@ -2,7 +2,7 @@ import { endpoint } from '../contract.ts';
 import { idFilter, listQuerySchema, pageOf } from '../list.ts';
 import { clientParams, idParam } from '../params.ts';
 import { csvFileSchema } from '../responses.ts';
-import { BACKOFFICE, PDV, WRITE } from '../routes.ts';
+import { BACKOFFICE, COUNTER, WRITE } from '../routes.ts';
 import {
   fractionRatioSchema,
   lowStockProductSchema,
@@ -136,7 +136,7 @@ export const stockApi = {
     method: 'GET',
     path: '/stock-setting/sale',
     resource: 'stock',
-    access: PDV,
+    access: COUNTER,
     summary:
       'The stock rule a sale follows (issue 21): the PDV keeps it to check an offline sale as the server would',
     response: { 200: stockSettingsSchema },

@@ -183,8 +183,9 @@ describe('budget PDV', () => {
     const otherList = expectStatus(await api(t, other.auth).get('/budget'), 200);
     expect(otherList.total).toBe(0);
     const [waiter, marketing, driver] = users.slice(1).map((u) => api(t, bearer(u.token)));
-    // Garçom and Marketing see the pages (STAFF) but do not write budgets; drivers see nothing.
-    expect((await waiter.get('/budget')).statusCode).toBe(200);
+    // Marketing sees the pages but does not write budgets; the garçom (issue 30) and drivers see nothing.
+    expect((await waiter.get('/budget')).statusCode).toBe(403);
+    expect((await marketing.get('/budget')).statusCode).toBe(200);
     expect((await marketing.post('/budget', { items: [{ productId: p.id, quantity: 1 }] })).statusCode).toBe(
       403,
     );

@@ -38,6 +38,13 @@ const free = (description: string, cents: number): SaleLineDraft => ({
   notes: null,
 });
 
+/** The cash handed over for a tab's money payments (0 when no change was given: exactly the amount). */
+function cashHandedOver(payments: readonly PaymentRow[]): number {
+  const money = payments.filter((p) => p.method === 'money');
+  const change = money.reduce((s, p) => s + p.changeCents, 0);
+  return change > 0 ? money.reduce((s, p) => s + p.amountCents + p.changeCents, 0) : 0;
+}
+
 async function comandaDraft(
   tx: Executor,
   session: SessionUser,
@@ -97,7 +104,9 @@ async function comandaDraft(
       amountCents: p.amountCents,
       numberInstallments: 1,
     })),
-    cashDepositAmountCents: 0,
+    // Issue 30: the change given at each money payment is the sale's: the cash handed over is the
+    // money paid plus its change, so the sale (and its receipt) shows "Recebido" and "Troco".
+    cashDepositAmountCents: cashHandedOver(payments),
     lines: saleLines,
   };
 }

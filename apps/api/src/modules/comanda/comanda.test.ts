@@ -1,5 +1,6 @@
 import { COMANDA_MESSAGES, type Comanda, equalShares } from '@balcao/core/comanda';
 import type { PrintJob } from '@balcao/core/printing';
+import { receiptLines, receiptRow } from '@balcao/core/receipt';
 import type { Sale } from '@balcao/core/sale';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TEST_PASSWORD, type TestApp } from '../../../test/helper.ts';
@@ -55,7 +56,7 @@ async function restaurant(types: number[] = [1]) {
     categoryId: bebidas.id,
     stock: 100,
   });
-  return { ...shop, burger, beer };
+  return { ...shop, burger, beer, comidas };
 }
 
 async function open(api: Api, body: Record<string, unknown> = {}): Promise<Comanda> {
@@ -100,12 +101,16 @@ describe('opening tabs', () => {
 });
 
 describe('the waiter picker', () => {
-  it("lists the shop's active comanda users, Garçons first, never Marketing or another shop's", async () => {
-    const shop = await restaurant([1, 9, 5]);
+  it("lists the Garçons first, then who covers the floor; never the counter, Marketing or another shop's (issue 30)", async () => {
+    const shop = await restaurant([1, 9, 5, 4, 6]);
     const other = await restaurant([1, 5]);
-    const [admin, marketing, garcom] = shop.users;
+    const [admin, marketing, garcom, cashier, stockist] = shop.users;
     const { items } = expectStatus(await shop.api.get('/comanda/waiters'), 200);
     expect(items.map((w: { id: number }) => w.id)).toEqual([garcom.user.id, admin.user.id]);
+    const notWaiter = await shop.api.post('/comanda', { waiterId: cashier.user.id });
+    expect(notWaiter.statusCode).toBe(422);
+    expect(notWaiter.json().message).toBe('Garçom não encontrado');
+    expect(items.map((w: { id: number }) => w.id)).not.toContain(stockist.user.id);
     expect(items.map((w: { id: number }) => w.id)).not.toContain(marketing.user.id);
     expect(items.map((w: { id: number }) => w.id)).not.toContain(other.users[1].user.id);
     // The picked waiter is the tab's; a Marketing user cannot read the list.
@@ -349,14 +354,8 @@ describe('production', () => {
     // Reprint: new jobs marked REIMPRESSÃO, once per key.
     const firstSend = sent.sends[0];
     const reprintKey = key('reprint');
-    expectStatus(
-      await waiter.post(`/comanda/${tab.id}/send/${firstSend.id}/reprint`, undefined, reprintKey),
-      200,
-    );
-    expectStatus(
-      await waiter.post(`/comanda/${tab.id}/send/${firstSend.id}/reprint`, undefined, reprintKey),
-      200,
-    );
+    expectStatus(await waiter.post(`/comanda/${tab.id}/send/${firstSend.id}/reprint`, {}, reprintKey), 200);
+    expectStatus(await waiter.post(`/comanda/${tab.id}/send/${firstSend.id}/reprint`, {}, reprintKey), 200);
     const reprints = (await jobsOf(admin)).filter((j) => j.reprintOf !== null);
     // The send's two tickets and its cancel ticket, each reprinted once.
     expect(reprints).toHaveLength(3);
@@ -377,6 +376,161 @@ describe('production', () => {
     );
     expect(send.jobs).toHaveLength(0);
     expect(send.unrouted).toEqual(['1 x Sem categoria']);
+  });
+});
+
+describe('printed tickets (issue 30)', () => {
+  it('heads the pre-bill with the shop, lists add-ons, reprints one sector on request and names who canceled', async () => {
+    const shop = await restaurant([1, 5]);
+    const [admin, waiter] = shop.apis;
+    const group = expectStatus(
+      await admin.post('/product-additional', {
+        name: 'Molhos',
+        minQuantity: 0,
+        maxQuantity: 2,
+        items: [{ name: 'Mostarda e mel', priceCents: 150 }],
+      }),
+      201,
+    );
+    const batata = await makeProduct(t, shop.auth, {
+      name: 'Batata Frita',
+      salePriceCents: 1200,
+      categoryId: shop.comidas.id,
+      additionalGroupIds: [group.id],
+      stock: 50,
+    });
+    const tab = await open(waiter, { tableLabel: '9' });
+    expectStatus(
+      await add(waiter, tab.id, batata.id, { additionals: [{ id: group.items[0].id, quantity: 1 }] }),
+      201,
+    );
+    const beer = expectStatus(await add(waiter, tab.id, shop.beer.id), 201);
+    expectStatus(await waiter.post(`/comanda/${tab.id}/send`, undefined, key('send')), 201);
+
+    // The pre-bill: the shop's name first, the add-on with its price under its item.
+    const preBill = expectStatus(
+      await waiter.post(`/comanda/${tab.id}/pre-bill`, undefined, key('pre')),
+      200,
+    );
+    const lines: string[] = preBill.document.lines;
+    expect(lines[0]).toBe(shop.client.name);
+    expect(lines).toContain(receiptRow('  + Mostarda e mel', 'R$ 1,50', 48));
+
+    // Reprint the kitchen's ticket only.
+    const tabNow = await read(waiter, tab.id);
+    const [send] = tabNow.sends;
+    const kitchen = send.jobs.find((j) => j.title.startsWith('Cozinha')) as Comanda['sends'][0]['jobs'][0];
+    expectStatus(
+      await waiter.post(`/comanda/${tab.id}/send/${send.id}/reprint`, { jobId: kitchen.id }, key('reprint')),
+      200,
+    );
+    const reprints = (await jobsOf(admin)).filter((j) => j.reprintOf !== null);
+    expect(reprints.map((j) => j.payload.title)).toEqual([`REIMPRESSÃO: ${kitchen.title}`]);
+    const wrong = await waiter.post(
+      `/comanda/${tab.id}/send/${send.id}/reprint`,
+      { jobId: 999_999 },
+      key('r'),
+    );
+    expect(wrong.statusCode).toBe(404);
+    expect(wrong.json().message).toBe('Ticket não encontrado neste envio');
+
+    // The Administrador cancels the beer on the garçom's tab: the ticket names both, each as what he is.
+    expectStatus(
+      await admin.post(`/comanda/${tab.id}/line/${beer.id}/cancel`, { reason: 'pedido errado' }),
+      200,
+    );
+    const cancel = (await jobsOf(admin)).find((j) => j.payload.title.startsWith('CANCELAMENTO')) as PrintJob;
+    expect(cancel.payload.lines).toContain(`Garçom: ${shop.users[1].user.name}`);
+    expect(cancel.payload.lines).toContain(`Cancelado por: ${shop.users[0].user.name}`);
+  });
+});
+
+describe('canceling a tab and its couvert (issue 30)', () => {
+  it('cancels a tab with nothing sent at once, asks a reason and a manager once sent, never with payments', async () => {
+    const shop = await restaurant([1, 5]);
+    const [admin, waiter] = shop.apis;
+    const [adminUser] = shop.users;
+    // Opened by mistake, one item not sent: the garçom cancels it himself.
+    const mistake = await open(waiter);
+    expectStatus(await add(waiter, mistake.id, shop.burger.id), 201);
+    const gone = expectStatus(await waiter.post(`/comanda/${mistake.id}/cancel`, {}), 200);
+    expect(gone.status).toBe('canceled');
+    expect(gone.lines.every((l: { status: string }) => l.status === 'canceled')).toBe(true);
+    expect(gone.events.at(-1).text).toBe('Cancelou a comanda');
+    expect((await read(waiter, mistake.id)).status).toBe('canceled');
+    expect((await waiter.get('/comanda')).json().tabs.map((t: { id: number }) => t.id)).not.toContain(
+      mistake.id,
+    );
+
+    // Sent to the kitchen: a reason, then a manager's approval; a cancel ticket prints.
+    const sent = await open(waiter, { tableLabel: '3' });
+    expectStatus(await add(waiter, sent.id, shop.burger.id), 201);
+    expectStatus(await waiter.post(`/comanda/${sent.id}/send`, undefined, key('send')), 201);
+    const noReason = await waiter.post(`/comanda/${sent.id}/cancel`, {});
+    expect(noReason.statusCode).toBe(422);
+    expect(noReason.json().message).toBe('Informe o motivo: itens desta comanda já foram para a produção');
+    const noApproval = await waiter.post(`/comanda/${sent.id}/cancel`, { reason: 'mesa errada' });
+    expect(noApproval.statusCode).toBe(403);
+    expect(noApproval.json().message).toBe(
+      'Cancelar uma comanda com itens já enviados precisa da aprovação de um gerente',
+    );
+    expectStatus(
+      await waiter.post(`/comanda/${sent.id}/cancel`, {
+        reason: 'mesa errada',
+        approval: { email: adminUser.email, password: TEST_PASSWORD },
+      }),
+      200,
+    );
+    const tickets = (await jobsOf(admin)).filter((j) => j.payload.title.startsWith('CANCELAMENTO'));
+    expect(tickets).toHaveLength(1);
+    expect(tickets[0].payload.lines.join('\n')).toContain('Motivo: mesa errada');
+    expect((await waiter.post(`/comanda/${sent.id}/cancel`, {})).statusCode).toBe(409);
+
+    // With a payment: refused.
+    await openRegister(t, shop.auth);
+    const paying = await open(admin);
+    expectStatus(await add(admin, paying.id, shop.beer.id), 201);
+    expectStatus(
+      await admin.post(`/comanda/${paying.id}/payment`, { kind: 'amount', method: 'pix', amountCents: 100 }),
+      201,
+    );
+    const refused = await admin.post(`/comanda/${paying.id}/cancel`, {});
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().message).toBe(
+      'A comanda já tem pagamentos: receba o restante e feche, ou estorne os pagamentos antes',
+    );
+  });
+
+  it('takes a couvert set later on the open tabs without payments, and sets it in the fee dialog', async () => {
+    const shop = await restaurant();
+    const { api } = shop;
+    await openRegister(t, shop.auth);
+    const seated = await open(api, { people: 2 });
+    expectStatus(await add(api, seated.id, shop.burger.id), 201);
+    const paying = await open(api, { people: 2 });
+    expectStatus(await add(api, paying.id, shop.burger.id), 201);
+    expectStatus(
+      await api.post(`/comanda/${paying.id}/payment`, { kind: 'amount', method: 'pix', amountCents: 100 }),
+      201,
+    );
+    // The live music starts: couvert R$ 15,00 from now on.
+    const system = expectStatus(await api.get('/settings/system'), 200);
+    expectStatus(await api.put('/settings/system', { ...system, couvertCents: 1500 }), 200);
+    expect((await read(api, seated.id)).totals).toMatchObject({
+      couvertCents: 3000,
+      totalCents: 1000 + 100 + 3000,
+    });
+    expect((await read(api, paying.id)).totals.couvertCents).toBe(0);
+    // The tab's own dialog: couvert per person with the fee.
+    const own = expectStatus(
+      await api.put(`/comanda/${seated.id}/service-fee`, {
+        serviceFeePercent: 1000,
+        couvertPerPersonCents: 1000,
+      }),
+      200,
+    );
+    expect(own).toMatchObject({ couvertPerPersonCents: 1000, totals: { couvertCents: 2000 } });
+    expect(own.events.at(-1).text).toBe('Couvert de R$ 15,00 para R$ 10,00 por pessoa');
   });
 });
 
@@ -468,10 +622,7 @@ describe('merged tabs', () => {
     expect(reused.json().message).toBe(COMANDA_MESSAGES.keyReused);
 
     // Reprinted from the target: REIMPRESSÃO copies of b's two tickets, on b's send.
-    expectStatus(
-      await waiter.post(`/comanda/${a.id}/send/${bSend.id}/reprint`, undefined, key('reprint')),
-      200,
-    );
+    expectStatus(await waiter.post(`/comanda/${a.id}/send/${bSend.id}/reprint`, {}, key('reprint')), 200);
     // A sent line of b canceled on the target prints its cancel ticket, shown with b's send.
     expectStatus(
       await admin.post(`/comanda/${a.id}/line/${burger.id}/cancel`, { reason: 'cliente desistiu' }),
@@ -603,8 +754,43 @@ describe('payments and close', () => {
       withdrawalsCents: 1000,
       expectedCents: 10000,
     });
-    // The number is free again.
-    expect((await open(waiter, { number: tab.number })).number).toBe(tab.number);
+    // The number is spent for the night (issue 30): not typed again, not given again.
+    const reused = await waiter.post('/comanda', { number: tab.number });
+    expect(reused.statusCode).toBe(409);
+    expect(reused.json().message).toBe(
+      `A comanda ${tab.number} já foi usada hoje: use outro número (um número não se repete na mesma noite)`,
+    );
+    expect((await open(waiter)).number).not.toBe(tab.number);
+  });
+
+  it('records the change of money payments on the sale and its receipt (issue 30)', async () => {
+    const shop = await restaurant([1]);
+    const { api } = shop;
+    await openRegister(t, shop.auth);
+    const tab = await open(api, { people: 1 });
+    expectStatus(await add(api, tab.id, shop.burger.id, { quantity: 2 }), 201);
+    // 2 x 10,00 + 10% = 22,00: R$ 10,00 by Pix, then R$ 12,00 in cash from a R$ 50,00 note.
+    expectStatus(
+      await api.post(`/comanda/${tab.id}/payment`, { kind: 'amount', method: 'pix', amountCents: 1000 }),
+      201,
+    );
+    expectStatus(
+      await api.post(`/comanda/${tab.id}/payment`, {
+        kind: 'amount',
+        method: 'money',
+        amountCents: 1200,
+        receivedCents: 5000,
+      }),
+      201,
+    );
+    const sale = expectStatus(await api.post(`/comanda/${tab.id}/close`, {}, key('close')), 201) as Sale;
+    expect(sale).toMatchObject({ finalAmountCents: 2200, cashDepositAmountCents: 5000, changeCents: 3800 });
+    const lines = receiptLines(sale, { name: 'Lanchonete', timeZone: 'America/Sao_Paulo' }, 58);
+    expect(lines).toContain(receiptRow('Recebido em dinheiro', '50,00', 32));
+    expect(lines).toContain(receiptRow('Troco', '38,00', 32));
+    // The drawer holds the money paid, not the note: R$ 100,00 float + R$ 12,00.
+    const register = expectStatus(await api.get('/cash-register/current'), 200);
+    expect(register.cashRegister.money.expectedCents).toBe(10000 + 1200);
   });
 
   it('changes the service fee only with a reason, and charges couvert per person', async () => {
@@ -632,6 +818,50 @@ describe('payments and close', () => {
     expect(preBill.jobId).not.toBeNull();
     expect(preBill.document.lines.join('\n')).toContain('Couvert');
     expect((await read(api, tab.id)).stage).toBe('bill');
+  });
+});
+
+describe("the garçom's access (issue 30)", () => {
+  it('gives the garçom the comandas and his own figures, and 403 on the counter, sales, budgets, coupons and freight', async () => {
+    const shop = await restaurant([1, 5]);
+    const [admin, waiter] = shop.apis;
+    const cid = shop.client.id;
+    await openRegister(t, shop.auth);
+    for (const [method, url] of [
+      ['GET', `/sale/client/${cid}`],
+      ['GET', `/sale/client/${cid}/export`],
+      ['GET', '/budget'],
+      ['GET', `/coupon/client/${cid}`],
+      ['GET', '/cash-register/current'],
+      ['POST', '/cash-register/close'],
+      ['GET', '/fee-simulator/table'],
+      ['GET', '/delivery/panel'],
+      ['POST', '/shipping/freight-quote'],
+    ] as const) {
+      const res = method === 'GET' ? await waiter.get(url) : await waiter.post(url, {});
+      expect(res.statusCode, `${method} ${url}`).toBe(403);
+    }
+    expectStatus(await waiter.get('/comanda'), 200);
+    const mine = await open(waiter);
+    expectStatus(await add(waiter, mine.id, shop.burger.id, { quantity: 2 }), 201);
+    const other = await open(admin, { waiterId: shop.users[0].user.id });
+    expectStatus(await add(admin, other.id, shop.beer.id), 201);
+    // The admin receives and closes the garçom's tab: it counts as his.
+    expectStatus(
+      await admin.post(`/comanda/${mine.id}/payment`, { kind: 'amount', method: 'pix', amountCents: 2200 }),
+      201,
+    );
+    expectStatus(await admin.post(`/comanda/${mine.id}/close`, {}, key('close')), 201);
+    const again = await open(waiter);
+    expectStatus(await add(waiter, again.id, shop.beer.id), 201);
+    const home = expectStatus(await waiter.get('/home'), 200);
+    expect(home).toMatchObject({
+      sales: null,
+      register: null,
+      receivables: null,
+      tables: { open: { count: 1, amountCents: 806 }, closedToday: { count: 1, amountCents: 2200 } },
+    });
+    expect(expectStatus(await admin.get('/home'), 200).tables).toBeNull();
   });
 });
 

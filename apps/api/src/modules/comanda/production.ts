@@ -8,7 +8,7 @@ import { formatInZone } from '@balcao/core/time';
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
-import { users } from '../../db/schema.ts';
+import { clients, users } from '../../db/schema.ts';
 import { AppError, unprocessable } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { shopClock } from '../../lib/shopToday.ts';
@@ -66,6 +66,8 @@ function ticket(input: {
   heading: string;
   comanda: Pick<ComandaRow, 'number' | 'tableLabel'>;
   waiter: string;
+  /** Who canceled (a cancel ticket): named as such, never as the garçom (issue 30). */
+  canceledBy?: string;
   when: string;
   lines: Pick<LineRow, 'quantity' | 'description' | 'variantName' | 'additionals' | 'notes'>[];
   columns: number;
@@ -77,6 +79,7 @@ function ticket(input: {
     input.heading,
     `COMANDA ${input.comanda.number}${input.comanda.tableLabel ? `  MESA ${input.comanda.tableLabel}` : ''}`,
     ...(input.waiter ? wrap(`Garçom: ${input.waiter}`, columns) : []),
+    ...(input.canceledBy ? wrap(`Cancelado por: ${input.canceledBy}`, columns) : []),
     input.when,
     rule,
   ];
@@ -248,13 +251,17 @@ export async function sendToProduction(
   return { send, replayed: claimed.replayed };
 }
 
-/** Reprints a send's tickets: new jobs marked REIMPRESSÃO by the printing module. */
+/**
+ * Reprints a send's tickets: one sector's (`jobId`, issue 30: the screen asks which) or every
+ * sector's, as new jobs marked REIMPRESSÃO by the printing module.
+ */
 export async function reprintSend(
   ctx: AppContext,
   session: SessionUser,
   id: number,
   sendId: number,
   idempotencyKey: string,
+  jobId: number | null = null,
 ) {
   const { db } = ctx;
   const [send] = await db
@@ -268,9 +275,12 @@ export async function reprintSend(
       ),
     );
   if (!send) throw new AppError(404, 'Envio não encontrado');
-  const originals = (await readSends(db, session, id)).find((s) => s.id === sendId)?.jobs ?? [];
+  const originals = ((await readSends(db, session, id)).find((s) => s.id === sendId)?.jobs ?? []).filter(
+    (j) => j.reprintOf === null && (jobId === null || j.id === jobId),
+  );
+  if (originals.length === 0 && jobId !== null) throw new AppError(404, COMANDA_MESSAGES.ticketNotInSend);
   const reprints: number[] = [];
-  for (const job of originals.filter((j) => j.reprintOf === null)) {
+  for (const job of originals) {
     const { job: copy } = await reprintJob(ctx, session, job.id, `${idempotencyKey}-${job.id}`);
     reprints.push(copy.id);
   }
@@ -288,7 +298,9 @@ export async function reprintSend(
       session,
       id,
       'reprinted',
-      `Reimprimiu ${reprints.length} ${reprints.length === 1 ? 'ticket' : 'tickets'} de produção`,
+      jobId !== null && originals[0]
+        ? `Reimprimiu o ticket ${originals[0].title}`
+        : `Reimprimiu ${reprints.length} ${reprints.length === 1 ? 'ticket' : 'tickets'} de produção`,
     );
   });
   ctx.changed(session.clientId, 'comanda', id);
@@ -311,7 +323,8 @@ export async function printCancelTicket(
     title: `CANCELAMENTO ${sector.name} - Comanda ${comanda.number}`,
     heading: `*** CANCELAMENTO *** ${sector.name.toUpperCase()}`,
     comanda,
-    waiter: await userName(db, session.userId),
+    waiter: await userName(db, comanda.waiterId),
+    canceledBy: await userName(db, session.userId),
     when: await clockText(db, session.clientId),
     lines: [{ ...line, notes: reason ? `Motivo: ${reason}` : null, additionals: line.additionals }],
     columns: sector.columns,
@@ -354,7 +367,10 @@ export async function preBill(ctx: AppContext, session: SessionUser, id: number,
       paidCents: payments.reduce((s, p) => s + p.amountCents, 0),
     });
     const rule = '-'.repeat(columns);
+    const [shop] = await tx.select({ name: clients.name }).from(clients).where(eq(clients.id, clientId));
     const out = [
+      // Issue 30: the shop's name heads the pre-bill the customer takes.
+      ...wrap(shop?.name ?? '', columns),
       'CONFERÊNCIA - NÃO É DOCUMENTO FISCAL',
       `COMANDA ${c.number}${c.tableLabel ? `  MESA ${c.tableLabel}` : ''}`,
       `${c.people} ${c.people === 1 ? 'pessoa' : 'pessoas'}`,
@@ -365,6 +381,16 @@ export async function preBill(ctx: AppContext, session: SessionUser, id: number,
       out.push(
         ...wrap(`${l.quantity} x ${l.description}${l.variantName ? ` (${l.variantName})` : ''}`, columns),
       );
+      // The add-ons the customer pays for, each with its price (issue 30).
+      for (const a of l.additionals) {
+        out.push(
+          receiptRow(
+            `  + ${a.quantity > 1 ? `${a.quantity}x ` : ''}${a.name}`,
+            formatCents(a.priceCents * a.quantity),
+            columns,
+          ),
+        );
+      }
       out.push(receiptRow('', formatCents(lineTotals(l).totalCents), columns));
     }
     out.push(rule, receiptRow('Itens', formatCents(totals.itemsCents), columns));

@@ -14,6 +14,7 @@ import { preBill, reprintSend, sendToProduction } from './production.ts';
 import { findComanda, listBoard } from './read.ts';
 import {
   addLine,
+  cancelComanda,
   cancelLine,
   listWaiters,
   mergeComanda,
@@ -87,12 +88,17 @@ export function comandaRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     route(app, api.reprintSend, async (request) => {
       const { id, sendId } = request.params;
-      await reprintSend(ctx, sessionOf(request), id, sendId, request.idempotencyKey);
+      await reprintSend(ctx, sessionOf(request), id, sendId, request.idempotencyKey, request.body.jobId);
       return detail(request, id);
     });
 
     route(app, api.transfer, async (request) => {
       await transferLine(ctx, sessionOf(request), request.params.id, request.body);
+      return detail(request, request.params.id);
+    });
+
+    route(app, api.cancel, async (request) => {
+      await cancelComanda(ctx, sessionOf(request), request.params.id, request.body);
       return detail(request, request.params.id);
     });
 

@@ -3,14 +3,17 @@ import {
   type ComandaLine,
   type ComandaLineData,
   type ComandaOpenData,
+  type comandaCancelInputSchema,
   type comandaLineCancelInputSchema,
   type comandaMergeInputSchema,
   type comandaServiceFeeInputSchema,
   type comandaTransferInputSchema,
   type comandaUpdateInputSchema,
 } from '@balcao/core/comanda';
-import { ACTION, can, NOT_MKT } from '@balcao/core/routes';
+import { formatCents } from '@balcao/core/money';
+import { ACTION, can } from '@balcao/core/routes';
 import { percentText } from '@balcao/core/settings';
+import { UserType } from '@balcao/core/userTypes';
 import type { z } from '@balcao/core/zod';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
@@ -25,6 +28,7 @@ import { findCustomerRef } from '../customer/refs.ts';
 import { priceItems } from '../product/pricing.ts';
 import { findSystemSettings } from '../settings/system.ts';
 import { appendLine } from './append.ts';
+import { nightStartSql } from './night.ts';
 import { printCancelTicket } from './production.ts';
 import { lockOpenComanda, lockTwo, logEvent, paidQuantities, readLinesAndPayments, toLine } from './read.ts';
 import { comandaLines, comandaPayments, comandaSends, comandas } from './schema.ts';
@@ -46,7 +50,14 @@ async function checkPeople(
     const [w] = await db
       .select({ id: users.id })
       .from(users)
-      .where(and(eq(users.id, input.waiterId), eq(users.clientId, clientId), eq(users.active, true)));
+      .where(
+        and(
+          eq(users.id, input.waiterId),
+          eq(users.clientId, clientId),
+          eq(users.active, true),
+          inArray(users.userTypeId, [...ACTION.takeTabs]),
+        ),
+      );
     if (!w) throw fail('Garçom não encontrado', 'waiterId');
   }
   if (input.customerId !== null && !(await findCustomerRef(db, clientId, input.customerId))) {
@@ -57,13 +68,30 @@ async function checkPeople(
 /** The advisory lock class of tab numbering (with the client id as the second key). */
 const NUMBER_LOCK = 16016;
 
-/** The lowest number no open tab of the client uses (a SQL expression for the insert). */
+/**
+ * The lowest number no tab of the client has tonight: not an open one, nor one opened since the
+ * service night began (closed, canceled or merged), so a ticket "COMANDA 4" names one table a night.
+ */
 const nextFreeNumberSql = (clientId: number) => sql`(select min(s.n) from generate_series(1,
-  (select count(*)::int + 1 from comandas where client_id = ${clientId} and status = 'active')) as s(n)
-  where not exists (select 1 from comandas c where c.client_id = ${clientId} and c.status = 'active' and c.number = s.n))`;
+  (select count(*)::int + 1 from comandas where client_id = ${clientId}
+    and (status = 'active' or created_at >= ${nightStartSql(clientId)}))) as s(n)
+  where not exists (select 1 from comandas c where c.client_id = ${clientId} and c.number = s.n
+    and (c.status = 'active' or c.created_at >= ${nightStartSql(clientId)})))`;
+
+/** A typed number a tab of tonight already had (closed or canceled): refused, the number is spent. */
+async function assertNumberUnusedTonight(tx: Executor, clientId: number, n: number) {
+  const [used] = rowsOf<{ id: number }>(
+    await tx.execute(sql`select id from comandas where client_id = ${clientId} and number = ${n}
+      and status <> 'active' and created_at >= ${nightStartSql(clientId)} limit 1`),
+  );
+  if (used) {
+    const message = COMANDA_MESSAGES.numberUsedTonight(n);
+    throw duplicate(message, [{ path: 'number', message }]);
+  }
+}
 
 /**
- * Opens a tab: a typed number (409 when an open tab has it) or the next free one. Openings of one
+ * Opens a tab: a typed number (409 when an open tab has it or a tab had it tonight) or the next free one. Openings of one
  * client take a transaction lock first, so two "next free" never pick the same number; the unique
  * index stays the guarantee (a clash left by anything else retries). The system's service fee and couvert are copied.
  */
@@ -78,6 +106,7 @@ export async function openComanda(ctx: AppContext, session: SessionUser, input: 
       const id = await db.transaction(async (tx) => {
         // The client's openings queue here (a transaction lock per client): "next free" never races.
         await tx.execute(sql`select pg_advisory_xact_lock(${NUMBER_LOCK}, ${clientId})`);
+        if (input.number !== null) await assertNumberUnusedTonight(tx, clientId, input.number);
         const [row] = rowsOf<{ id: number; number: number }>(
           await tx.execute(sql`insert into comandas (client_id, number, table_label, customer_id, customer_name,
               customer_phone, people, waiter_id, service_fee_percent, couvert_per_person_cents, opened_by)
@@ -298,6 +327,74 @@ export async function cancelLine(
   ctx.changed(clientId, 'comanda', id);
 }
 
+/**
+ * Cancels a tab opened by mistake (issue 30, docs/decisions.md "Canceling a comanda"). Refused with
+ * payments. With lines sent to production: a reason and a manager's approval, and a cancel ticket
+ * per sent line on its sector. Its lines are canceled with it; its number stays spent for the night.
+ */
+export async function cancelComanda(
+  ctx: AppContext,
+  session: SessionUser,
+  id: number,
+  input: z.output<typeof comandaCancelInputSchema>,
+) {
+  const { db } = ctx;
+  const { clientId } = session;
+  const peek = await db.transaction(async (tx) => {
+    await lockOpenComanda(tx, clientId, id);
+    return readLinesAndPayments(tx, id);
+  });
+  const anySent = peek.lines.some((l) => l.status === 'active' && l.sendId !== null);
+  if (peek.payments.length > 0) throw unprocessable(COMANDA_MESSAGES.cancelHasPayments);
+  if (anySent && !input.reason) throw fail(COMANDA_MESSAGES.cancelSentNeedsReason, 'reason');
+  const approvedBy = anySent
+    ? await resolveApproval(
+        db,
+        session,
+        input.approval,
+        COMANDA_MESSAGES.cancelSentNeedsApproval,
+        COMANDA_MESSAGES.cancelApprovalRefused,
+      )
+    : null;
+  const { comanda, sent } = await db.transaction(async (tx) => {
+    const comanda = await lockOpenComanda(tx, clientId, id);
+    const { lines, payments } = await readLinesAndPayments(tx, id);
+    if (payments.length > 0) throw unprocessable(COMANDA_MESSAGES.cancelHasPayments);
+    const active = lines.filter((l) => l.status === 'active');
+    if (active.some((l) => l.sendId !== null) && !anySent) {
+      // Sent meanwhile: the rules of a sent tab apply; ask again.
+      throw fail(COMANDA_MESSAGES.cancelSentNeedsReason, 'reason');
+    }
+    const now = new Date();
+    if (active.length > 0) {
+      await tx
+        .update(comandaLines)
+        .set({
+          status: 'canceled',
+          cancelReason: input.reason,
+          canceledBy: session.userId,
+          cancelApprovedBy: approvedBy,
+          canceledAt: now,
+        })
+        .where(and(eq(comandaLines.comandaId, id), eq(comandaLines.status, 'active')));
+    }
+    await tx
+      .update(comandas)
+      .set({ status: 'canceled', closedAt: now, updatedAt: now })
+      .where(eq(comandas.id, id));
+    await logEvent(
+      tx,
+      session,
+      id,
+      'canceled',
+      `Cancelou a comanda${input.reason ? ` (motivo: ${input.reason})` : ''}`,
+    );
+    return { comanda, sent: active.filter((l) => l.sendId !== null) };
+  });
+  for (const line of sent) await printCancelTicket(ctx, session, comanda, line, input.reason ?? '');
+  ctx.changed(clientId, 'comanda', id);
+}
+
 const round3 = (v: number) => Math.round(v * 1000) / 1000;
 
 /**
@@ -398,14 +495,27 @@ export async function setServiceFee(
       .where(eq(comandaPayments.comandaId, id))
       .limit(1);
     if (paid) throw unprocessable('A taxa de serviço não pode mudar depois do primeiro pagamento');
+    const couvert = input.couvertPerPersonCents ?? before.couvertPerPersonCents;
     await tx
       .update(comandas)
       .set({
         serviceFeePercent: input.serviceFeePercent,
         serviceFeeReason: isDefault ? null : input.reason,
+        couvertPerPersonCents: couvert,
         updatedAt: new Date(),
       })
       .where(eq(comandas.id, id));
+    if (couvert !== before.couvertPerPersonCents) {
+      await logEvent(
+        tx,
+        session,
+        id,
+        'service_fee',
+        `Couvert de ${formatCents(before.couvertPerPersonCents)} para ${formatCents(couvert)} por pessoa`,
+      );
+    }
+    if (before.serviceFeePercent === input.serviceFeePercent && input.reason === before.serviceFeeReason)
+      return;
     await logEvent(
       tx,
       session,
@@ -417,6 +527,17 @@ export async function setServiceFee(
     );
   });
   ctx.changed(clientId, 'comanda', id);
+}
+
+/**
+ * The shop's couvert changed on the system page (issue 30, docs/decisions.md): every open tab with
+ * no payment yet takes it (tonight's live music starts at 21:00 for the tables already seated); a tab
+ * under payment keeps its own, its split was made on it. Handed to the settings module at wiring.
+ */
+export async function applyCouvertToOpenTabs(tx: Executor, clientId: number, couvertCents: number) {
+  await tx.execute(sql`update comandas c set couvert_per_person_cents = ${couvertCents}, updated_at = now()
+    where c.client_id = ${clientId} and c.status = 'active' and c.couvert_per_person_cents <> ${couvertCents}
+      and not exists (select 1 from comanda_payments p where p.comanda_id = c.id)`);
 }
 
 /** The waiter asks for the bill: the board shows the tab in the "Conta pedida" colour. */
@@ -449,9 +570,9 @@ export async function listWaiters(
       and(
         eq(users.clientId, session.clientId),
         eq(users.active, true),
-        inArray(users.userTypeId, [...NOT_MKT]),
+        inArray(users.userTypeId, [...ACTION.takeTabs]),
       ),
     )
-    .orderBy(sql`${users.userTypeId} <> 5`, users.name);
+    .orderBy(sql`${users.userTypeId} <> ${UserType.WAITER}`, users.name);
   return { items: rows };
 }

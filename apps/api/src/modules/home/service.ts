@@ -1,10 +1,11 @@
 import type { Home } from '@balcao/core/home';
-import { ACTION, can, PDV, WRITE } from '@balcao/core/routes';
+import { ACTION, COUNTER, can, WRITE } from '@balcao/core/routes';
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { clients } from '../../db/schema.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { currentRegister } from '../cash-register/service.ts';
+import { waiterHomeFigures } from '../comanda/homeFigures.ts';
 import { toCollectFromDrivers, withSettledDeliveries } from '../delivery/settlement.ts';
 import { lowStockCount } from '../product/homeFigures.ts';
 import { receivableHomeFigures } from '../receivable/homeFigures.ts';
@@ -13,7 +14,7 @@ import { registerSaleFigures } from '../sale/registerFigures.ts';
 
 /**
  * The shop's day at a glance for the logged user (GET /v1/home). Each part only for the user types
- * that see it: the shop's sales (ACTION.shopFigures), one's own register (PDV), low stock (WRITE.stock,
+ * that see it: the shop's sales (ACTION.shopFigures), one's own register (COUNTER), the garçom's own tabs (ACTION.serveTables), low stock (WRITE.stock,
  * with stock management on), installments due (ACTION.settleReceivables). Parts run side by side.
  */
 export async function homeOf(db: Db, session: SessionUser): Promise<Home> {
@@ -21,16 +22,19 @@ export async function homeOf(db: Db, session: SessionUser): Promise<Home> {
   const [client] = await db
     .select({
       stockManagement: clients.stockManagement,
+      saleCommand: clients.saleCommand,
       today: sql<string>`(now() at time zone ${clients.timeZone})::date::text`,
     })
     .from(clients)
     .where(eq(clients.id, session.clientId));
-  const [sales, register, lowStock, receivables, drivers] = await Promise.all([
+  const [sales, register, lowStock, receivables, drivers, tables] = await Promise.all([
     can(type, ACTION.shopFigures) ? saleHomeFigures(db, session) : null,
-    can(type, PDV) ? currentRegister(db, withSettledDeliveries(registerSaleFigures), session) : undefined,
+    // Issue 30: the garçom holds no register (the counter's people do).
+    can(type, COUNTER) ? currentRegister(db, withSettledDeliveries(registerSaleFigures), session) : undefined,
     can(type, WRITE.stock) && client.stockManagement ? lowStockCount(db, session) : null,
     can(type, ACTION.settleReceivables) ? receivableHomeFigures(db, session) : null,
     can(type, ACTION.settleDrivers) ? toCollectFromDrivers(db, session.clientId) : null,
+    can(type, ACTION.serveTables) && client.saleCommand ? waiterHomeFigures(db, session) : null,
   ]);
   return {
     today: client.today,
@@ -39,5 +43,6 @@ export async function homeOf(db: Db, session: SessionUser): Promise<Home> {
     lowStock: lowStock === null ? null : { count: lowStock },
     receivables,
     drivers: drivers === null ? null : { toCollectCents: drivers.cents, orders: drivers.orders },
+    tables,
   };
 }

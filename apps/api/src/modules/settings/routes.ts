@@ -7,11 +7,20 @@ import { sessionOf } from '../../plugins/auth.ts';
 import { storageFor } from '../storage/storage.ts';
 import { findCompanySettings, findReceiptShop, removeLogo, saveCompanySettings, setLogo } from './company.ts';
 import { findDiscountLimit } from './discountLimits.ts';
-import { findSystemSettings, saveSystemSettings, type TimeZoneChanged } from './system.ts';
+import {
+  type CouvertChanged,
+  findSystemSettings,
+  saveSystemSettings,
+  type TimeZoneChanged,
+} from './system.ts';
 import { findWorkingHours, findWorkingHoursStatus, saveWorkingHours } from './workingHours.ts';
 
 /** Settings pages of the shop (issue 14): the handlers of `settingsApi` (core declares the endpoints). */
-export function settingsRoutes(ctx: AppContext, timeZoneChanged: TimeZoneChanged): FastifyPluginAsyncZod {
+export function settingsRoutes(
+  ctx: AppContext,
+  timeZoneChanged: TimeZoneChanged,
+  couvertChanged?: CouvertChanged,
+): FastifyPluginAsyncZod {
   return async (app) => {
     const { db } = ctx;
     const storage = storageFor(ctx.config);
@@ -47,7 +56,7 @@ export function settingsRoutes(ctx: AppContext, timeZoneChanged: TimeZoneChanged
     route(app, settingsApi.system, (request) => findSystemSettings(db, sessionOf(request)));
 
     route(app, settingsApi.saveSystem, (request) =>
-      saveSystemSettings(ctx, sessionOf(request), request.body, timeZoneChanged),
+      saveSystemSettings(ctx, sessionOf(request), request.body, timeZoneChanged, couvertChanged),
     );
 
     route(app, settingsApi.myDiscountLimit, (request) => findDiscountLimit(db, sessionOf(request)));

@@ -24,6 +24,12 @@ import { changedByOf, saveSettingsRow } from './version.ts';
  */
 export type TimeZoneChanged = (db: Executor, clientId: number) => Promise<void>;
 
+/**
+ * What follows a change of the shop's couvert in the same transaction (issue 30): the open tabs
+ * without payments take it (`comanda/service.ts` `applyCouvertToOpenTabs`, handed over at wiring).
+ */
+export type CouvertChanged = (db: Executor, clientId: number, couvertCents: number) => Promise<void>;
+
 /** One limit per limited type, the stored one or the default. */
 function discountLimitsOf(stored: StoredDiscountLimits | null | undefined) {
   return DISCOUNT_LIMITED_TYPES.map((userTypeId) => ({
@@ -67,6 +73,7 @@ export async function saveSystemSettings(
   actor: Actor,
   input: SystemSettingsData,
   timeZoneChanged: TimeZoneChanged,
+  couvertChanged?: CouvertChanged,
 ): Promise<SystemSettings> {
   const { clientId } = actor;
   const discountLimits: StoredDiscountLimits = Object.fromEntries(
@@ -77,6 +84,10 @@ export async function saveSystemSettings(
     ).map((l) => [String(l.userTypeId), { line: l.line, sale: l.sale }]),
   );
   const zoneChanged = await ctx.db.transaction(async (tx) => {
+    const [previous] = await tx
+      .select({ couvertCents: systemSettings.couvertCents })
+      .from(systemSettings)
+      .where(eq(systemSettings.clientId, clientId));
     await saveSettingsRow(tx, systemSettings, clientId, actor.userId, input.updatedAt, {
       discountLimits,
       budgetValidityDays: input.budgetValidityDays,
@@ -85,6 +96,9 @@ export async function saveSystemSettings(
       tabIdleMinutes: input.tabIdleMinutes,
       delivery: input.delivery satisfies StoredDelivery,
     });
+    if (couvertChanged && (previous?.couvertCents ?? 0) !== input.couvertCents) {
+      await couvertChanged(tx, clientId, input.couvertCents);
+    }
     const stock = await findStockSettings(tx, actor);
     if (stock.allowNegativeStock !== input.allowNegativeStock) {
       await updateStockSettings(tx, actor, { allowNegativeStock: input.allowNegativeStock });

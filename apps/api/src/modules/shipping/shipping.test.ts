@@ -171,7 +171,7 @@ describe('own delivery rule sets', () => {
     expect((await waiter.get('/shipping/rodonaves')).statusCode).toBe(403);
     expect((await stock.post('/shipping-settings', ruleBody())).statusCode).toBe(403);
     expect((await clerk.put('/shipping/rodonaves', { username: 'x' })).statusCode).toBe(403);
-    // The quote is the PDV's: the waiter and the clerk quote, the stock clerk does not.
+    // The quote is the counter's: the clerk quotes; the stock clerk and the garçom (issue 30) do not.
     expect(
       (
         await clerk.post('/shipping/delivery-quote', {
@@ -180,7 +180,7 @@ describe('own delivery rule sets', () => {
         })
       ).statusCode,
     ).toBe(200);
-    expect((await waiter.post('/shipping/delivery-quote', { subtotalCents: 5000 })).statusCode).toBe(200);
+    expect((await waiter.post('/shipping/delivery-quote', { subtotalCents: 5000 })).statusCode).toBe(403);
     expect((await stock.post('/shipping/delivery-quote', { subtotalCents: 5000 })).statusCode).toBe(403);
   });
 });

@@ -72,3 +72,39 @@ describe('ProductOptionsDialog (issue 30 item 1: add-ons never carry over)', () 
     expect(mustard().checked).toBe(false);
   });
 });
+
+describe('ProductOptionsDialog: "exactly 1" choices (issue 30 item 13)', () => {
+  const POINT: ProductAdditionalGroup = {
+    ...SAUCES,
+    id: 2,
+    name: 'Ponto da carne',
+    minQuantity: 1,
+    maxQuantity: 1,
+    items: [
+      { id: 21, name: 'Mal passado', priceCents: 0, active: true, position: 1 },
+      { id: 22, name: 'Ao ponto', priceCents: 0, active: true, position: 2 },
+    ],
+  };
+  const burger = {
+    id: 4,
+    name: 'X-Burger',
+    variants: [],
+    additionalGroups: [POINT, SAUCES],
+  } as unknown as Product;
+
+  it('shows them as radios (one picked at a time) and keeps the others as checkboxes', () => {
+    const onChoose = vi.fn();
+    render(<Harness picked={burger} onChoose={onChoose} />);
+    const group = screen.getByRole('radiogroup', { name: 'Ponto da carne' });
+    expect(group).toBeTruthy();
+    fireEvent.click(screen.getByRole('radio', { name: 'Mal passado' }));
+    fireEvent.click(screen.getByRole('radio', { name: 'Ao ponto' }));
+    expect((screen.getByRole('radio', { name: 'Mal passado' }) as HTMLInputElement).checked).toBe(false);
+    expect(screen.getByRole('checkbox', { name: /Mostarda e mel/ })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Adicionar' }));
+    expect(onChoose).toHaveBeenCalledWith({
+      variant: null,
+      additionals: [{ id: 22, name: 'Ao ponto', priceCents: 0, quantity: 1 }],
+    });
+  });
+});

@@ -12,6 +12,7 @@ import FormGroup from '@mui/material/FormGroup';
 import List from '@mui/material/List';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemText from '@mui/material/ListItemText';
+import Radio from '@mui/material/Radio';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 
@@ -33,6 +34,10 @@ type Props = {
  * opening is a fresh dialog (keyed by the product and the known variant): nothing ticked for one
  * product carries over to the next, whether it was added or canceled (issue 30 item 1).
  */
+/** A group where exactly one item is chosen (min = max = 1): its items are radios. */
+const isSingle = (g: { minQuantity: number; maxQuantity: number }) =>
+  g.minQuantity === 1 && g.maxQuantity === 1;
+
 export function ProductOptionsDialog({ product, variant, onChoose, onClose }: Props) {
   if (!product) return null;
   return (
@@ -103,7 +108,12 @@ function OptionsDialog({ product, variant: knownVariant, onChoose, onClose }: Pr
           </>
         )}
         {groups.map((g) => (
-          <FormGroup key={g.id} sx={{ mt: 2 }} aria-label={g.name}>
+          <FormGroup
+            key={g.id}
+            sx={{ mt: 2 }}
+            aria-label={g.name}
+            role={isSingle(g) ? 'radiogroup' : undefined}
+          >
             <Typography variant="subtitle2">
               {g.name}{' '}
               <Typography component="span" variant="caption" color="text.secondary">
@@ -116,10 +126,24 @@ function OptionsDialog({ product, variant: knownVariant, onChoose, onClose }: Pr
                 <FormControlLabel
                   key={i.id}
                   control={
-                    <Checkbox
-                      checked={Boolean(chosen[i.id])}
-                      onChange={(e) => setChosen((c) => ({ ...c, [i.id]: e.target.checked }))}
-                    />
+                    isSingle(g) ? (
+                      // "Exactly 1" (issue 30): a radio, picking one unpicks the others.
+                      <Radio
+                        name={`additional-group-${g.id}`}
+                        checked={Boolean(chosen[i.id])}
+                        onChange={() =>
+                          setChosen((c) => ({
+                            ...c,
+                            ...Object.fromEntries(g.items.map((x) => [x.id, x.id === i.id])),
+                          }))
+                        }
+                      />
+                    ) : (
+                      <Checkbox
+                        checked={Boolean(chosen[i.id])}
+                        onChange={(e) => setChosen((c) => ({ ...c, [i.id]: e.target.checked }))}
+                      />
+                    )
                   }
                   label={`${i.name}${i.priceCents ? ` (+ ${formatCents(i.priceCents)})` : ''}`}
                 />

@@ -1,4 +1,4 @@
-import type { ComandaBoard } from '@balcao/core/comanda';
+import type { Comanda, ComandaBoard } from '@balcao/core/comanda';
 import { REQUIRED } from '@balcao/core/messages';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
@@ -47,12 +47,12 @@ function serve(write: (sent: Sent) => Response = () => json(TAB)) {
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status });
 const writes = (calls: Sent[]) => calls.filter((c) => c.method !== 'GET');
 
-function renderTab() {
+function renderTab(comanda: Comanda = TAB) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   return render(
     <QueryClientProvider client={client}>
       <MemoryRouter>
-        <ComandaView comanda={TAB} />
+        <ComandaView comanda={comanda} />
       </MemoryRouter>
     </QueryClientProvider>,
   );
@@ -111,7 +111,7 @@ describe("the tab's dialogs (form kit, mutations)", { timeout: 20_000 }, () => {
       ),
     );
     renderTab();
-    fireEvent.click(screen.getByRole('button', { name: 'Taxa de serviço' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Taxa e couvert' }));
     const dialog = await screen.findByRole('dialog');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Tirar a taxa' }));
     fireEvent.click(within(dialog).getByRole('button', { name: 'Salvar' }));
@@ -120,7 +120,7 @@ describe("the tab's dialogs (form kit, mutations)", { timeout: 20_000 }, () => {
       {
         method: 'PUT',
         url: '/v1/comanda/1/service-fee',
-        body: { serviceFeePercent: 0, reason: null },
+        body: { serviceFeePercent: 0, reason: null, couvertPerPersonCents: 0 },
       },
     ]);
     expect(screen.getByRole('dialog')).toBeTruthy();
@@ -137,6 +137,70 @@ describe("the tab's dialogs (form kit, mutations)", { timeout: 20_000 }, () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(writes(calls)).toEqual([
       { method: 'POST', url: '/v1/comanda/1/merge', body: { fromComandaId: 2 } },
+    ]);
+  });
+
+  it('cancels the tab (issue 30): a sent tab asks the reason and the manager, then posts once', async () => {
+    const calls = serve();
+    renderTab();
+    fireEvent.click(screen.getByRole('button', { name: 'Cancelar comanda' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Cancelar a comanda 7' });
+    expect(
+      within(dialog).getByText(
+        'Itens desta comanda já foram para a produção: tickets de cancelamento serão impressos.',
+      ),
+    ).toBeTruthy();
+    fireEvent.change(within(dialog).getByLabelText('Motivo'), { target: { value: 'Mesa errada' } });
+    fireEvent.change(within(dialog).getByLabelText('Email do gerente'), {
+      target: { value: 'gerente@demo.com.br' },
+    });
+    fireEvent.change(within(dialog).getByLabelText('Senha do gerente'), { target: { value: 'segredo' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancelar comanda' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(writes(calls)).toEqual([
+      {
+        method: 'POST',
+        url: '/v1/comanda/1/cancel',
+        body: { reason: 'Mesa errada', approval: { email: 'gerente@demo.com.br', password: 'segredo' } },
+      },
+    ]);
+  });
+
+  it('asks which sector before a reprint and lists a reprint as "Reimpressão" once (issue 30)', async () => {
+    const job = (id: number, title: string, reprintOf: number | null = null) => ({
+      id,
+      status: 'printed' as const,
+      title,
+      reprintOf,
+    });
+    const sent: Comanda = {
+      ...TAB,
+      sends: [
+        {
+          id: 3,
+          createdAt: TAB.openedAt,
+          createdBy: TAB.lines[0].addedBy,
+          unrouted: [],
+          jobs: [
+            job(20, 'Cozinha - Comanda 7'),
+            job(21, 'Bar - Comanda 7'),
+            job(22, 'REIMPRESSÃO: Bar - Comanda 7', 21),
+          ],
+        },
+      ],
+    };
+    const calls = serve();
+    renderTab(sent);
+    expect(screen.getByText(/^Reimpressão: Bar - Comanda 7/)).toBeTruthy();
+    expect(screen.queryByText(/REIMPRESSÃO/)).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Reimprimir' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(writes(calls)).toEqual([]);
+    fireEvent.click(within(dialog).getByRole('radio', { name: 'Cozinha - Comanda 7' }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Reimprimir' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(writes(calls)).toEqual([
+      { method: 'POST', url: '/v1/comanda/1/send/3/reprint', body: { jobId: 20 } },
     ]);
   });
 });

@@ -2,6 +2,7 @@ import {
   COMANDA_STAGE_LABELS,
   type Comanda,
   type ComandaLine,
+  comandaCancelInputSchema,
   comandaLineCancelInputSchema,
   comandaMergeInputSchema,
   comandaServiceFeeInputSchema,
@@ -11,6 +12,7 @@ import {
 import { formatCents, parseMoneyToCents } from '@balcao/core/money';
 import type { PrintDocument } from '@balcao/core/printing';
 import { PRINT_JOB_STATUS_LABELS } from '@balcao/core/printing';
+import { REPRINT_MARK } from '@balcao/core/printingText';
 import { ACTION, can, WRITE } from '@balcao/core/routes';
 import { percentText } from '@balcao/core/settings';
 import type { z } from '@balcao/core/zod';
@@ -22,8 +24,11 @@ import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
+import FormControlLabel from '@mui/material/FormControlLabel';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
+import Radio from '@mui/material/Radio';
+import RadioGroup from '@mui/material/RadioGroup';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { type ReactNode, useRef, useState } from 'react';
@@ -47,6 +52,7 @@ import { AddItem } from './AddItem.tsx';
 import {
   useAddLine,
   useBoard,
+  useCancelComanda,
   useCancelLine,
   useComanda,
   useMergeComanda,
@@ -63,6 +69,15 @@ import { STAGE_COLOR } from './ComandaBoardPage.tsx';
 import { PaymentPanel } from './PaymentPanel.tsx';
 
 const NOT_PRINTED = new Set(['pending', 'failed', 'unconfirmed']);
+
+/** A job's title as the tab lists it: a reprint reads "Reimpressão" once (issue 30). */
+function jobTitle(job: { title: string; reprintOf: number | null }): string {
+  if (job.reprintOf === null) return job.title;
+  const bare = job.title.startsWith(`${REPRINT_MARK}: `)
+    ? job.title.slice(REPRINT_MARK.length + 2)
+    : job.title;
+  return `Reimpressão: ${bare}`;
+}
 
 /** /dashboard/sale/command/edit/{id}: one tab, everything done to it. */
 export default function ComandaPage() {
@@ -130,6 +145,8 @@ export function ComandaView({ comanda, compact }: { comanda: Comanda; compact?: 
     | { kind: 'fee' }
     | { kind: 'table' }
     | { kind: 'prebill'; document: PrintDocument; printed: boolean }
+    | { kind: 'reprint'; send: Comanda['sends'][number] }
+    | { kind: 'cancelTab' }
     | null
   >(null);
   const active = comanda.status === 'active';
@@ -145,9 +162,15 @@ export function ComandaView({ comanda, compact }: { comanda: Comanda; compact?: 
         <Typography component="h1" variant="h5" sx={{ fontWeight: 700 }}>
           Comanda {comanda.number}
         </Typography>
-        <Chip color={STAGE_COLOR[comanda.stage]} label={COMANDA_STAGE_LABELS[comanda.stage]} size="small" />
-        {comanda.status !== 'active' && (
-          <Chip label={comanda.status === 'finished' ? 'Fechada' : 'Cancelada'} size="small" />
+        {/* Issue 30: one status. An open tab shows its stage; a closed or canceled one, only that. */}
+        {comanda.status === 'active' ? (
+          <Chip color={STAGE_COLOR[comanda.stage]} label={COMANDA_STAGE_LABELS[comanda.stage]} size="small" />
+        ) : (
+          <Chip
+            label={comanda.status === 'finished' ? 'Fechada' : 'Cancelada'}
+            color={comanda.status === 'finished' ? 'success' : 'default'}
+            size="small"
+          />
         )}
         <Typography color="text.secondary">
           {comanda.tableLabel ? `Mesa ${comanda.tableLabel}` : 'Sem mesa'} · {comanda.people}{' '}
@@ -223,8 +246,13 @@ export function ComandaView({ comanda, compact }: { comanda: Comanda; compact?: 
             <>
               <Button onClick={() => setDialog({ kind: 'table' })}>Mudar mesa</Button>
               <Button onClick={() => setDialog({ kind: 'merge' })}>Unir comanda</Button>
-              <Button onClick={() => setDialog({ kind: 'fee' })}>Taxa de serviço</Button>
+              <Button onClick={() => setDialog({ kind: 'fee' })}>Taxa e couvert</Button>
             </>
+          )}
+          {comanda.payments.length === 0 && (
+            <Button color="error" onClick={() => setDialog({ kind: 'cancelTab' })}>
+              Cancelar comanda
+            </Button>
           )}
         </Stack>
       )}
@@ -266,17 +294,7 @@ export function ComandaView({ comanda, compact }: { comanda: Comanda; compact?: 
                       <Typography variant="body2">
                         {formatTime(s.createdAt)} · {s.createdBy.name}
                       </Typography>
-                      <Button
-                        size="small"
-                        onClick={() =>
-                          action.run((key) =>
-                            reprintSend.mutateAsync({
-                              params: { id: comanda.id, sendId: s.id },
-                              idempotencyKey: key,
-                            }),
-                          )
-                        }
-                      >
+                      <Button size="small" onClick={() => setDialog({ kind: 'reprint', send: s })}>
                         Reimprimir
                       </Button>
                     </Stack>
@@ -286,8 +304,7 @@ export function ComandaView({ comanda, compact }: { comanda: Comanda; compact?: 
                         variant="body2"
                         color={NOT_PRINTED.has(j.status) ? 'warning.main' : 'text.secondary'}
                       >
-                        {j.reprintOf ? 'Reimpressão: ' : ''}
-                        {j.title} — {PRINT_JOB_STATUS_LABELS[j.status]}
+                        {jobTitle(j)} — {PRINT_JOB_STATUS_LABELS[j.status]}
                       </Typography>
                     ))}
                   </Box>
@@ -319,6 +336,26 @@ export function ComandaView({ comanda, compact }: { comanda: Comanda; compact?: 
       {dialog?.kind === 'merge' && <MergeDialog comanda={comanda} onClose={() => setDialog(null)} />}
       {dialog?.kind === 'fee' && <FeeDialog comanda={comanda} onClose={() => setDialog(null)} />}
       {dialog?.kind === 'table' && <TableDialog comanda={comanda} onClose={() => setDialog(null)} />}
+      {dialog?.kind === 'cancelTab' && (
+        <CancelComandaDialog comanda={comanda} onClose={() => setDialog(null)} />
+      )}
+      {dialog?.kind === 'reprint' && (
+        <ReprintDialog
+          send={dialog.send}
+          busy={action.busy}
+          onClose={() => setDialog(null)}
+          onReprint={(jobId) =>
+            action.run(async (key) => {
+              await reprintSend.mutateAsync({
+                params: { id: comanda.id, sendId: dialog.send.id },
+                body: { jobId },
+                idempotencyKey: key,
+              });
+              setDialog(null);
+            })
+          }
+        />
+      )}
       {dialog?.kind === 'prebill' && (
         <Dialog open onClose={() => setDialog(null)} maxWidth="xs" fullWidth>
           <DialogTitle>Conferência</DialogTitle>
@@ -608,7 +645,7 @@ function MergeDialog({ comanda, onClose }: { comanda: Comanda; onClose: () => vo
   );
 }
 
-type FeeValues = { percent: string; reason: string };
+type FeeValues = { percent: string; reason: string; couvert: string };
 
 function FeeDialog({ comanda, onClose }: { comanda: Comanda; onClose: () => void }) {
   const setServiceFee = useSetServiceFee();
@@ -617,13 +654,18 @@ function FeeDialog({ comanda, onClose }: { comanda: Comanda; onClose: () => void
     defaultValues: {
       percent: (comanda.totals.serviceFeePercent / 100).toFixed(2).replace('.', ','),
       reason: comanda.serviceFeeReason ?? '',
+      couvert: formatCents(comanda.couvertPerPersonCents).replace('R$', '').trim(),
     },
-    toInput: (v) => ({ serviceFeePercent: parseMoneyToCents(v.percent), reason: v.reason || null }),
-    fieldOf: { serviceFeePercent: 'percent' },
+    toInput: (v) => ({
+      serviceFeePercent: parseMoneyToCents(v.percent),
+      reason: v.reason || null,
+      couvertPerPersonCents: parseMoneyToCents(v.couvert || '0'),
+    }),
+    fieldOf: { serviceFeePercent: 'percent', couvertPerPersonCents: 'couvert' },
   });
   return (
     <FormDialog
-      title="Taxa de serviço"
+      title="Taxa de serviço e couvert"
       confirmLabel="Salvar"
       form={form}
       onClose={onClose}
@@ -637,7 +679,96 @@ function FeeDialog({ comanda, onClose }: { comanda: Comanda; onClose: () => void
         label="Motivo"
         helperText="Obrigatório quando a taxa muda do padrão"
       />
+      <FormMoneyField
+        control={form.control}
+        name="couvert"
+        label="Couvert por pessoa"
+        helperText={`${comanda.people} ${comanda.people === 1 ? 'pessoa' : 'pessoas'} nesta comanda`}
+      />
     </FormDialog>
+  );
+}
+
+type CancelTabValues = { reason: string; email: string; password: string };
+
+/** "Cancelar comanda" (issue 30): free while nothing was sent; once sent, a reason and a manager. */
+function CancelComandaDialog({ comanda, onClose }: { comanda: Comanda; onClose: () => void }) {
+  const { user } = useSession();
+  const cancelComanda = useCancelComanda();
+  const sent = comanda.lines.some((l) => l.status === 'active' && l.sentAt !== null);
+  const needsApproval = sent && !can(user?.userType.id, ACTION.approve);
+  const form = useAppForm<CancelTabValues, z.output<typeof comandaCancelInputSchema>>({
+    schema: comandaCancelInputSchema,
+    defaultValues: { reason: '', email: '', password: '' },
+    toInput: (v) => ({
+      reason: v.reason || null,
+      ...(needsApproval ? { approval: { email: v.email, password: v.password } } : {}),
+    }),
+    fieldOf: { 'approval.email': 'email', 'approval.password': 'password' },
+  });
+  return (
+    <FormDialog
+      title={`Cancelar a comanda ${comanda.number}`}
+      confirmLabel="Cancelar comanda"
+      form={form}
+      onClose={onClose}
+      onSubmit={(body) => cancelComanda.mutateAsync({ params: { id: comanda.id }, body })}
+    >
+      <Typography variant="body2">
+        {sent
+          ? 'Itens desta comanda já foram para a produção: tickets de cancelamento serão impressos.'
+          : 'Nenhum item foi para a produção: a comanda some do quadro.'}
+      </Typography>
+      <FormTextField control={form.control} name="reason" label={sent ? 'Motivo' : 'Motivo (opcional)'} />
+      {needsApproval && (
+        <>
+          <Typography variant="body2">Aprovação de um Administrador ou Gerente:</Typography>
+          <FormTextField control={form.control} name="email" label="Email do gerente" />
+          <FormTextField control={form.control} name="password" label="Senha do gerente" type="password" />
+        </>
+      )}
+    </FormDialog>
+  );
+}
+
+/** "Reimprimir" (issue 30): which sector's ticket, or all of them; nothing prints before the choice. */
+function ReprintDialog({
+  send,
+  busy,
+  onClose,
+  onReprint,
+}: {
+  send: Comanda['sends'][number];
+  busy: boolean;
+  onClose: () => void;
+  onReprint: (jobId: number | null) => void;
+}) {
+  const originals = send.jobs.filter((j) => j.reprintOf === null);
+  const [choice, setChoice] = useState<string>(originals.length === 1 ? String(originals[0].id) : 'all');
+  return (
+    <Dialog open onClose={onClose} maxWidth="xs" fullWidth>
+      <DialogTitle>Reimprimir o envio das {formatTime(send.createdAt)}</DialogTitle>
+      <DialogContent>
+        <RadioGroup aria-label="Ticket a reimprimir" value={choice} onChange={(_, v) => setChoice(v)}>
+          {originals.map((j) => (
+            <FormControlLabel key={j.id} value={String(j.id)} control={<Radio />} label={j.title} />
+          ))}
+          {originals.length > 1 && (
+            <FormControlLabel value="all" control={<Radio />} label="Todos os setores" />
+          )}
+        </RadioGroup>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>Voltar</Button>
+        <Button
+          variant="contained"
+          disabled={busy || originals.length === 0}
+          onClick={() => onReprint(choice === 'all' ? null : Number(choice))}
+        >
+          Reimprimir
+        </Button>
+      </DialogActions>
+    </Dialog>
   );
 }
 

@@ -99,3 +99,17 @@ describe('a refused payment (form kit)', { timeout: 20_000 }, () => {
     expect(writes).toEqual([{ kind: 'amount', method: 'money', amountCents: 1000, receivedCents: 2000 }]);
   });
 });
+
+describe('"Restante" (issue 30)', { timeout: 20_000 }, () => {
+  it('fills the amount with what is left after a partial payment', async () => {
+    serve(0);
+    renderPanel();
+    fireEvent.click(screen.getByRole('button', { name: 'Restante' }));
+    const left = TAB.totals.remainingCents;
+    const text = (left / 100).toFixed(2).replace('.', ',');
+    await waitFor(() =>
+      expect((screen.getByLabelText('Valor a receber') as HTMLInputElement).value).toBe(text),
+    );
+    expect(screen.getByRole('button', { name: `Receber R$ ${text}` })).toBeTruthy();
+  });
+});

@@ -163,13 +163,21 @@ export function PaymentPanel({ comanda, canReceive }: { comanda: Comanda; canRec
     return (
       <Alert severity="success">
         Comanda fechada na venda.{' '}
-        {saleId && (
-          <Button component={RouterLink} to={`/dashboard/sale/detail/${saleId}`} size="small">
+        {(saleId ?? comanda.saleId) && canReceive && (
+          <Button
+            component={RouterLink}
+            to={`/dashboard/sale/detail/${saleId ?? comanda.saleId}`}
+            size="small"
+          >
             Ver venda
           </Button>
         )}
       </Alert>
     );
+  }
+
+  if (comanda.status === 'canceled') {
+    return <Alert severity="info">Comanda cancelada: nada a receber.</Alert>;
   }
 
   const change = method === 'money' && received ? centsOf(received) - amountCents : 0;
@@ -212,7 +220,21 @@ export function PaymentPanel({ comanda, canReceive }: { comanda: Comanda; canRec
               <Tab value="items" label="Por itens" />
             </Tabs>
             {kind === 'amount' && (
-              <FormMoneyField control={form.control} name="amount" label="Valor a receber" />
+              <Stack direction="row" sx={{ gap: 1, alignItems: 'flex-start' }}>
+                <FormMoneyField control={form.control} name="amount" label="Valor a receber" />
+                {/* Issue 30: after a partial payment, the rest in one tap. */}
+                <Button
+                  variant="outlined"
+                  sx={{ whiteSpace: 'nowrap', minHeight: 40 }}
+                  onClick={() =>
+                    form.setValue('amount', formatCents(totals.remainingCents).replace('R$', '').trim(), {
+                      shouldValidate: true,
+                    })
+                  }
+                >
+                  Restante
+                </Button>
+              </Stack>
             )}
             {kind === 'share' && (
               <Stack direction="row" sx={{ gap: 2, alignItems: 'center' }}>

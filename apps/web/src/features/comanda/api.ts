@@ -54,6 +54,7 @@ export const useOpenComanda = () => useCall(comandaApi.open);
 export const useUpdateComanda = () => useCall(comandaApi.update);
 export const useAddLine = () => useCall(comandaApi.addLine);
 export const useCancelLine = () => useCall(comandaApi.cancelLine);
+export const useCancelComanda = () => useCall(comandaApi.cancel);
 export const useSendToProduction = () => useCall(comandaApi.send);
 export const useReprintSend = () => useCall(comandaApi.reprintSend);
 export const useTransferLine = () => useCall(comandaApi.transfer);

@@ -34,7 +34,13 @@ export default function HomePage() {
   if (!user) return null;
   const data = home.data;
   const empty =
-    data && !data.sales && !data.register && !data.lowStock && !data.receivables && !data.drivers?.orders;
+    data &&
+    !data.sales &&
+    !data.register &&
+    !data.lowStock &&
+    !data.receivables &&
+    !data.drivers?.orders &&
+    !data.tables;
   return (
     <>
       <Typography component="h1" variant="h5">
@@ -53,9 +59,33 @@ export default function HomePage() {
 }
 
 function Day({ home }: { home: Home }) {
-  const { sales, register, lowStock, receivables } = home;
+  const { sales, register, lowStock, receivables, tables } = home;
   return (
     <Grid container spacing={2}>
+      {tables && (
+        <>
+          <Grid size={{ xs: 12, sm: 6, lg: 3 }}>
+            <Figure
+              title="Suas comandas abertas"
+              to="/dashboard/sale/waiter-pdv"
+              testId="home-tables-open"
+              value={plural(tables.open.count, 'comanda', 'comandas')}
+              note={
+                tables.open.count > 0 ? `${formatCents(tables.open.amountCents)} até agora` : 'Nenhuma aberta'
+              }
+            />
+          </Grid>
+          <Grid size={{ xs: 12, sm: 6, lg: 3 }}>
+            <Figure
+              title="Suas comandas fechadas hoje"
+              to="/dashboard/sale/command"
+              testId="home-tables-closed"
+              value={formatCents(tables.closedToday.amountCents)}
+              note={plural(tables.closedToday.count, 'comanda fechada', 'comandas fechadas')}
+            />
+          </Grid>
+        </>
+      )}
       {sales && (
         <>
           <Grid size={{ xs: 12, sm: 6, lg: 3 }}>

@@ -6,7 +6,6 @@ import {
   DEFERRED_METHODS,
   OFFLINE_FLAG_LABELS,
   OFFLINE_MESSAGES,
-  ORIGIN_SALE_LABELS,
   PAYMENT_METHOD_LABELS,
   PAYMENT_METHODS_IN_PDV,
   receivableSettleSchema,
@@ -14,7 +13,7 @@ import {
   type Sale,
   type SaleCancelInput,
   saleCancelSchema,
-  TYPE_OF_SALE_LABELS,
+  saleOriginText,
 } from '@balcao/core/sale';
 import type { PaymentMethod } from '@balcao/core/status';
 import Alert from '@mui/material/Alert';
@@ -106,15 +105,18 @@ export default function SaleDetailPage() {
           }}
         >
           <Typography>Data: {formatDateTime(s.createdAt)}</Typography>
-          <Typography>
-            Origem: {s.isSimple ? 'Venda simples' : ORIGIN_SALE_LABELS[s.originSale]} ·{' '}
-            {TYPE_OF_SALE_LABELS[s.typeOfSale]}
-          </Typography>
+          <Typography>Origem: {saleOriginText(s)}</Typography>
           <Typography>Cliente: {s.customer?.name ?? '—'}</Typography>
           <Typography>
             Operador: {s.user.name}
-            {s.seller ? ` · vendedor ${s.seller.name}` : ''}
+            {s.seller ? ` · ${s.typeOfSale === 'command' ? 'garçom' : 'vendedor'} ${s.seller.name}` : ''}
           </Typography>
+          {s.notes && (
+            // Issue 30: the note a sale carries (a comanda's number, table and payments) is shown.
+            <Typography data-testid="sale-notes" sx={{ gridColumn: '1 / -1', overflowWrap: 'anywhere' }}>
+              Observações: {s.notes}
+            </Typography>
+          )}
           {s.madeOffline && (
             <Typography data-testid="sale-offline">
               {OFFLINE_MESSAGES.offlineLabel}

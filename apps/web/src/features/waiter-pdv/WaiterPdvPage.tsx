@@ -1,8 +1,9 @@
-import { COMANDA_STAGE_LABELS, type ComandaCard } from '@balcao/core/comanda';
+import { COMANDA_STAGE_LABELS, type Comanda, type ComandaCard } from '@balcao/core/comanda';
 import { comandaApi } from '@balcao/core/endpoints/comanda';
 import { formatCents } from '@balcao/core/money';
 import { plural } from '@balcao/core/plural';
 import { can, NOT_MKT } from '@balcao/core/routes';
+import { percentText } from '@balcao/core/settings';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import CloudOffIcon from '@mui/icons-material/CloudOff';
 import Alert from '@mui/material/Alert';
@@ -155,6 +156,15 @@ function WaiterPdv({ userId, clientId }: { userId: number; clientId: number }) {
         size="small"
         value={mine ? 'mine' : 'all'}
         onChange={(_, v) => v && setMine(v === 'mine')}
+        aria-label="Comandas a mostrar"
+        // Issue 30 (axe: color-contrast): the unpicked side in the text colour, the picked one filled.
+        sx={{
+          '& .MuiToggleButton-root': { color: 'text.primary', fontWeight: 600 },
+          '& .MuiToggleButton-root.Mui-selected, & .MuiToggleButton-root.Mui-selected:hover': {
+            color: 'primary.contrastText',
+            bgcolor: 'primary.main',
+          },
+        }}
       >
         <ToggleButton value="mine">Minhas</ToggleButton>
         <ToggleButton value="all">Todas</ToggleButton>
@@ -185,6 +195,39 @@ function WaiterPdv({ userId, clientId }: { userId: number; clientId: number }) {
         </DialogContent>
       </Dialog>
     </Stack>
+  );
+}
+
+/**
+ * The tab's figures as the waiter tells the table (issue 30): the items, the service fee named with
+ * its percent (never folded into the total silently), the couvert, the total, and after a partial
+ * payment what was paid and what is left.
+ */
+function WaiterTotals({ totals, people }: { totals: Comanda['totals']; people: number }) {
+  const row = (label: string, cents: number, strong = false) => (
+    <Stack direction="row" sx={{ justifyContent: 'space-between' }}>
+      <Typography variant="body2" sx={{ fontWeight: strong ? 700 : 400 }}>
+        {label}
+      </Typography>
+      <Typography variant="body2" sx={{ fontWeight: strong ? 700 : 400 }}>
+        {formatCents(cents)}
+      </Typography>
+    </Stack>
+  );
+  return (
+    <Box sx={{ mt: 1, pt: 1, borderTop: 1, borderColor: 'divider' }} data-testid="waiter-totals">
+      {row('Itens', totals.itemsCents)}
+      {totals.serviceFeeCents > 0 &&
+        row(`Serviço (${percentText(totals.serviceFeePercent)})`, totals.serviceFeeCents)}
+      {totals.couvertCents > 0 && row(`Couvert (${people})`, totals.couvertCents)}
+      {row('Total', totals.totalCents, true)}
+      {totals.paidCents > 0 && (
+        <>
+          {row('Pago', totals.paidCents)}
+          {row('Falta', totals.remainingCents, true)}
+        </>
+      )}
+    </Box>
   );
 }
 
@@ -240,7 +283,9 @@ function TabScreen({
   if (tab.status !== 'active') {
     return (
       <>
-        <Alert severity="info">Esta comanda foi fechada.</Alert>
+        <Alert severity="info">
+          {tab.status === 'canceled' ? 'Esta comanda foi cancelada.' : 'Esta comanda foi fechada.'}
+        </Alert>
         <Button onClick={onBack}>Voltar</Button>
       </>
     );
@@ -291,19 +336,35 @@ function TabScreen({
         {tab.lines
           .filter((l) => l.status === 'active')
           .map((l) => (
-            <Stack key={l.id} direction="row" sx={{ justifyContent: 'space-between', py: 0.5 }}>
-              <Box>
+            <Stack
+              key={l.id}
+              direction="row"
+              sx={{ justifyContent: 'space-between', py: 0.5, gap: 1 }}
+              data-testid="waiter-line"
+            >
+              <Box sx={{ minWidth: 0 }}>
                 <Typography variant="body2">
                   {l.quantity} x {l.description}
+                  {l.variantName ? ` (${l.variantName})` : ''}
                 </Typography>
+                {l.additionals.map((a) => (
+                  <Typography key={a.id} variant="caption" component="p" color="text.secondary">
+                    + {a.quantity > 1 ? `${a.quantity} ` : ''}
+                    {a.name}
+                    {a.priceCents > 0 ? ` (${formatCents(a.priceCents * a.quantity)})` : ''}
+                  </Typography>
+                ))}
                 {l.notes && (
-                  <Typography variant="caption" color="text.secondary">
+                  <Typography variant="caption" component="p" color="text.secondary">
                     Obs.: {l.notes}
                   </Typography>
                 )}
+                <Typography variant="caption" color={l.sentAt ? 'success.main' : 'warning.main'}>
+                  {l.sentAt ? 'Enviado' : 'Não enviado'}
+                </Typography>
               </Box>
-              <Typography variant="caption" color={l.sentAt ? 'success.main' : 'warning.main'}>
-                {l.sentAt ? 'Enviado' : 'Não enviado'}
+              <Typography variant="body2" sx={{ fontWeight: 600, whiteSpace: 'nowrap' }}>
+                {formatCents(l.totalCents)}
               </Typography>
             </Stack>
           ))}
@@ -317,9 +378,7 @@ function TabScreen({
             </Typography>
           </Stack>
         ))}
-        <Typography variant="body2" sx={{ mt: 1, fontWeight: 600 }}>
-          Total {formatCents(tab.totals.totalCents)}
-        </Typography>
+        <WaiterTotals totals={tab.totals} people={tab.people} />
       </Paper>
       <Paper
         elevation={8}

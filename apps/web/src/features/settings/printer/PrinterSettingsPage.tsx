@@ -239,6 +239,10 @@ function SettingsForm({ settings, onFeedback }: { settings: PrintingSettings; on
                 name={`profiles.${i}.paperWidth`}
                 label="Papel"
                 disabled={disabled}
+                // Issue 30: 58 mm prints 32 columns, 80 mm 48 (the columns stay editable after).
+                onPicked={(width) =>
+                  form.setValue(`profiles.${i}.columns`, width === '58' ? '32' : '48', { shouldDirty: true })
+                }
                 options={[
                   ['58', '58 mm'],
                   ['80', '80 mm'],
@@ -437,12 +441,15 @@ function SelectField({
   label,
   options,
   disabled,
+  onPicked,
 }: {
   control: Control<Values, unknown, PrintingSettingsInput>;
   name: FieldPath<Values>;
   label: string;
   options: readonly (readonly [string, string])[];
   disabled?: boolean;
+  /** After the user picks a value (the paper sets its columns). */
+  onPicked?: (value: string) => void;
 }) {
   return (
     <Controller
@@ -457,7 +464,10 @@ function SelectField({
           disabled={disabled}
           name={field.name}
           value={field.value ?? ''}
-          onChange={(e) => field.onChange(e.target.value)}
+          onChange={(e) => {
+            field.onChange(e.target.value);
+            onPicked?.(e.target.value);
+          }}
           onBlur={field.onBlur}
           error={Boolean(fieldState.error)}
           helperText={fieldState.error?.message}
