@@ -10,6 +10,7 @@ import { csvFileName, eachSale, listSales, SALE_CSV_HEADER, saleCsvLines } from 
 import { syncOfflineSale } from './offlineSync.ts';
 import { quickSale } from './quickSale.ts';
 import { findSale } from './read.ts';
+import { findSaleReturns, returnSaleItems } from './saleReturn.ts';
 
 /**
  * /v1/sale (issue 7): the handlers of `saleApi` (checkout, quick sale, offline sync, list with totals
@@ -68,6 +69,18 @@ export function saleRoutes(
 
     route(app, saleApi.cancel, (request) =>
       cancelSale(ctx, sessionOf(request), request.params.id, request.body, saleCanceled),
+    );
+
+    route(app, saleApi.returns, (request) => findSaleReturns(db, sessionOf(request), request.params.id));
+
+    route(app, saleApi.return, async (request, reply) =>
+      sendRecorded(
+        reply,
+        await returnSaleItems(ctx, sessionOf(request), request.params.id, request.body, {
+          idempotencyKey: request.idempotencyKey ?? '',
+          body: request.body,
+        }),
+      ),
     );
   };
 }
