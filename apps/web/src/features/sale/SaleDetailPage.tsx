@@ -41,9 +41,10 @@ import { errorMessage } from '../../lib/api.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { useIdFromPath } from '../../lib/useIdFromPath.ts';
 import { useSession } from '../auth/index.ts';
-import { useCancelSale, useSale, useSettleReceivable } from './api.ts';
+import { useCancelSale, useSale, useSaleReturns, useSettleReceivable } from './api.ts';
 import { Receipt } from './Receipt.tsx';
 import { STATUS_COLORS } from './SaleListPage.tsx';
+import { SaleReturnsPanel } from './SaleReturns.tsx';
 
 /** /dashboard/sale/detail/{id}: items, payments, receivables, reprint, cancel, settle. */
 export default function SaleDetailPage() {
@@ -51,6 +52,7 @@ export default function SaleDetailPage() {
   const found = id !== undefined && !Number.isNaN(id);
   const { user } = useSession();
   const sale = useSale(found ? id : undefined);
+  const returns = useSaleReturns(found ? id : undefined);
   const [receipt, setReceipt] = useState(false);
   const [canceling, setCanceling] = useState(false);
 
@@ -79,11 +81,13 @@ export default function SaleDetailPage() {
           <Button variant="outlined" onClick={() => setReceipt(true)}>
             Reimprimir
           </Button>
-          {s.status !== 'canceled' && can(user?.userType.id, WRITE.sales) && (
-            <Button color="error" variant="outlined" onClick={() => setCanceling(true)}>
-              Cancelar venda
-            </Button>
-          )}
+          {s.status !== 'canceled' &&
+            !returns.data?.returns.length &&
+            can(user?.userType.id, WRITE.sales) && (
+              <Button color="error" variant="outlined" onClick={() => setCanceling(true)}>
+                Cancelar venda
+              </Button>
+            )}
           <Button component={RouterLink} to="/dashboard/sale">
             Voltar
           </Button>
@@ -218,6 +222,8 @@ export default function SaleDetailPage() {
           )}
         </Paper>
       </Box>
+
+      <SaleReturnsPanel sale={s} returns={returns.data} canReturn={can(user?.userType.id, WRITE.sales)} />
 
       {s.receivables.length > 0 && (
         <Receivables sale={s} canSettle={can(user?.userType.id, ACTION.settleReceivables)} />

@@ -8,6 +8,7 @@ export {
   useCustomerDetail,
   useQuickCustomer,
   useSellers,
+  useStoreCredit,
 } from './api.ts';
 export { PixQr } from './PixQr.tsx';
 export { usePeriodList } from './periodList.ts';
