@@ -12,7 +12,8 @@ import {
   openRegister,
 } from '../../../test/kit.ts';
 import { stockMovements } from '../stock/schema.ts';
-import { saleDailyTotals, sales } from './schema.ts';
+import { saleDailyPayments, saleDailyTotals, saleMonthlyProducts, sales } from './schema.ts';
+import { rebuildSaleSummary } from './summary.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -83,6 +84,24 @@ describe('POST /v1/sale/:id/return', () => {
       .from(saleDailyTotals)
       .where(eq(saleDailyTotals.clientId, client.id));
     expect(day).toMatchObject({ salesCount: 1, amountCents: 19323 - 5391 });
+    // A rebuild of the summary (a time zone change) lands on the same figures.
+    const summary = async () => ({
+      days: await t.database.db.select().from(saleDailyTotals).where(eq(saleDailyTotals.clientId, client.id)),
+      methods: await t.database.db
+        .select()
+        .from(saleDailyPayments)
+        .where(eq(saleDailyPayments.clientId, client.id)),
+      products: await t.database.db
+        .select()
+        .from(saleMonthlyProducts)
+        .where(eq(saleMonthlyProducts.clientId, client.id))
+        .orderBy(saleMonthlyProducts.productId),
+    });
+    const before = await summary();
+    expect(before.methods).toMatchObject([{ method: 'pix', amountCents: 19323 - 5391 }]);
+    expect(before.products[0]).toMatchObject({ productId: shirt.id, quantity: 2, amountCents: 11980 });
+    await t.database.db.transaction((tx) => rebuildSaleSummary(tx, client.id));
+    expect(await summary()).toEqual(before);
   });
 
   it('adds up to the sale to the cent over several returns and refuses more than was sold (409)', async () => {
