@@ -102,6 +102,13 @@ describe('POST /v1/sale/:id/return', () => {
     expect(before.products[0]).toMatchObject({ productId: shirt.id, quantity: 2, amountCents: 11980 });
     await t.database.db.transaction((tx) => rebuildSaleSummary(tx, client.id));
     expect(await summary()).toEqual(before);
+    // The sales list's revenue counts the return off too.
+    const { totals } = expectStatus(await api.get(`/sale/client/${client.id}`), 200);
+    expect(totals).toMatchObject({
+      activeAmountCents: 13932,
+      returnedCents: 5391,
+      byPaymentMethod: { pix: 13932 },
+    });
   });
 
   it('adds up to the sale to the cent over several returns and refuses more than was sold (409)', async () => {
