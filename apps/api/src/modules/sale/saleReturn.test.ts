@@ -299,6 +299,56 @@ describe('vale-troca at the PDV', () => {
   });
 });
 
+describe('return and blind count settings', () => {
+  it('follow the system page: a shorter window, a Caixa returning alone, no blind count', async () => {
+    const { api, apis, sale, users } = await shopWithSale(undefined, [1, 4]);
+    const current = expectStatus(await api.get('/settings/system'), 200);
+    expect(current).toMatchObject({
+      returns: { windowDays: 30, userTypeIds: [1, 2] },
+      blindCountUserTypeIds: [4],
+    });
+    const { updatedAt: _u, updatedBy: _b, ...body } = current;
+    const bad = await api.put('/settings/system', {
+      ...body,
+      returns: { windowDays: 0, userTypeIds: [] },
+      updatedAt: null,
+    });
+    expect(bad.json().issues).toContainEqual({
+      path: 'returns.windowDays',
+      message: 'Prazo de troca: use no mínimo 1',
+    });
+    expectStatus(
+      await api.put('/settings/system', {
+        ...body,
+        returns: { windowDays: 7, userTypeIds: [1, 4] },
+        blindCountUserTypeIds: [],
+        updatedAt: null,
+      }),
+      200,
+    );
+    await openRegister(t, { authorization: `Bearer ${users[1].token}` });
+    expect(expectStatus(await apis[1].get('/cash-register/current'), 200).cashRegister.blindCount).toBe(
+      false,
+    );
+    const body1 = {
+      lines: [{ saleItemId: sale.items[1].id, quantity: 1 }],
+      refund: 'storeCredit',
+      reason: 'Troca',
+    };
+    expectStatus(await apis[1].post(`/sale/${sale.id}/return`, body1, key()), 201);
+    await t.database.db
+      .update(sales)
+      .set({ createdAt: new Date(Date.now() - 8 * 86_400_000) })
+      .where(eq(sales.id, sale.id));
+    const late = await api.post(
+      `/sale/${sale.id}/return`,
+      { ...body1, lines: [{ saleItemId: sale.items[0].id, quantity: 1 }] },
+      key(),
+    );
+    expect(late.json().message).toBe('O prazo de troca desta venda terminou (7 dias após a compra)');
+  });
+});
+
 describe('blind cash count', () => {
   it('is on for a Caixa by default and off for an Administrador', async () => {
     const shop = await makeShop(t, [1, 4]);
