@@ -1,5 +1,5 @@
 import { refSchema } from './responses.ts';
-import { approvalSchema, reasonSchema } from './sale.ts';
+import { approvalSchema, reasonSchema, saleInputSchema } from './sale.ts';
 import { PAYMENT_METHODS, type PaymentMethod } from './status.ts';
 import { z } from './zod.ts';
 
@@ -38,6 +38,9 @@ export const SALE_RETURN_MESSAGES = {
   deferredRefund:
     'Esta venda foi paga no crediário ou boleto: devolva como vale-troca ou cancele as parcelas pelo financeiro',
   registerClosed: 'Abra o caixa para devolver o valor em dinheiro',
+  exchangeCustomer: 'Informe o cliente da troca: o valor devolvido vira vale-troca dele',
+  exchangeCoupon: 'Cupom não vale em trocas',
+  exchangeNotes: (number: number) => `Troca da venda nº ${number}`,
   hasReturns: 'Esta venda tem devoluções: devolva os itens restantes em vez de cancelar a venda',
   done: (amount: string, kind: RefundKind) =>
     kind === 'storeCredit'
@@ -56,19 +59,21 @@ const quantity = z
   .max(1_000_000, 'Quantidade muito alta')
   .refine((v) => Math.abs(Math.round(v * 1000) - v * 1000) < 1e-6, SALE_RETURN_MESSAGES.quantityDecimals);
 
+const returnLinesSchema = z
+  .array(
+    z.object({
+      saleItemId: id,
+      quantity,
+      /** False for damaged goods: nothing goes back to the stock. */
+      restock: z.boolean().default(true),
+    }),
+  )
+  .min(1, SALE_RETURN_MESSAGES.noLines)
+  .max(500)
+  .refine((l) => new Set(l.map((x) => x.saleItemId)).size === l.length, SALE_RETURN_MESSAGES.repeatedLine);
+
 export const saleReturnInputSchema = z.object({
-  lines: z
-    .array(
-      z.object({
-        saleItemId: id,
-        quantity,
-        /** False for damaged goods: nothing goes back to the stock. */
-        restock: z.boolean().default(true),
-      }),
-    )
-    .min(1, SALE_RETURN_MESSAGES.noLines)
-    .max(500)
-    .refine((l) => new Set(l.map((x) => x.saleItemId)).size === l.length, SALE_RETURN_MESSAGES.repeatedLine),
+  lines: returnLinesSchema,
   refund: z.enum(REFUND_KINDS, { message: 'Escolha como devolver o valor' }),
   /** The customer who gets the vale-troca when the sale has none. */
   customerId: id.nullish().transform((v) => v ?? null),
@@ -77,6 +82,20 @@ export const saleReturnInputSchema = z.object({
 });
 export type SaleReturnInput = z.input<typeof saleReturnInputSchema>;
 export type SaleReturnData = z.output<typeof saleReturnInputSchema>;
+
+/**
+ * An exchange in one operation (POST /v1/sale/:id/exchange): the returned lines become the customer's
+ * vale-troca, spent first on the new sale; `sale.payments` pay the difference, and a difference in
+ * the customer's favour stays as vale-troca. No coupon on an exchange.
+ */
+export const saleExchangeInputSchema = z.object({
+  lines: returnLinesSchema,
+  reason: reasonSchema,
+  approval: approvalSchema.optional(),
+  sale: saleInputSchema,
+});
+export type SaleExchangeInput = z.input<typeof saleExchangeInputSchema>;
+export type SaleExchangeData = z.output<typeof saleExchangeInputSchema>;
 
 export const saleReturnSchema = z.object({
   id: z.number(),

@@ -10,7 +10,7 @@ import {
   simpleSaleInputSchema,
 } from '../sale.ts';
 import { saleListQuerySchema, saleListResultSchema } from '../saleList.ts';
-import { saleReturnInputSchema, saleReturnsSchema } from '../saleReturn.ts';
+import { saleExchangeInputSchema, saleReturnInputSchema, saleReturnsSchema } from '../saleReturn.ts';
 import { z } from '../zod.ts';
 
 const id = idParam();
@@ -120,5 +120,18 @@ export const saleApi = {
     response: { 200: saleReturnsSchema, 201: saleReturnsSchema },
     idempotencyKey: 'required',
     changes: ['sale', 'cash-register', 'customer', 'stock'],
+  }),
+  exchange: endpoint({
+    method: 'POST',
+    path: '/sale/:id/exchange',
+    resource: 'sale',
+    access: PDV,
+    summary:
+      'Exchange in one transaction (issue 30): return lines of a sale as vale-troca and record a new sale paid first with it; the difference is paid or stays as vale-troca',
+    params: idParams,
+    body: saleExchangeInputSchema,
+    response: { 200: saleSchema, 201: saleSchema },
+    idempotencyKey: 'required',
+    changes: ['sale', 'cash-register', 'customer', 'stock', 'coupon', 'receivable', 'delivery'],
   }),
 } as const;

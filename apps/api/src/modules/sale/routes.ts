@@ -6,6 +6,7 @@ import { route, sendRecorded } from '../../lib/endpoint.ts';
 import { assertOwnClient, sessionOf } from '../../plugins/auth.ts';
 import { cancelSale, type SaleCanceled } from './cancel.ts';
 import { checkout, type DeliveryOrderOfSale } from './checkout.ts';
+import { exchangeSale } from './exchange.ts';
 import { csvFileName, eachSale, listSales, SALE_CSV_HEADER, saleCsvLines } from './list.ts';
 import { syncOfflineSale } from './offlineSync.ts';
 import { quickSale } from './quickSale.ts';
@@ -69,6 +70,20 @@ export function saleRoutes(
 
     route(app, saleApi.cancel, (request) =>
       cancelSale(ctx, sessionOf(request), request.params.id, request.body, saleCanceled),
+    );
+
+    route(app, saleApi.exchange, async (request, reply) =>
+      sendRecorded(
+        reply,
+        await exchangeSale(
+          ctx,
+          sessionOf(request),
+          request.params.id,
+          request.body,
+          request.idempotencyKey ?? '',
+          deliveryOrderOfSale,
+        ),
+      ),
     );
 
     route(app, saleApi.returns, (request) => findSaleReturns(db, sessionOf(request), request.params.id));

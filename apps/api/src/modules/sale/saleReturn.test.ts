@@ -299,6 +299,67 @@ describe('vale-troca at the PDV', () => {
   });
 });
 
+describe('POST /v1/sale/:id/exchange', () => {
+  it('returns and sells in one operation: the credit pays first, the difference is paid or stays as vale-troca', async () => {
+    const { api, sale, shirt, cap, customer } = await shopWithSale();
+    // A shirt (53,91 net) for a cap (35,00): 18,91 stays as vale-troca, nothing to pay.
+    const k = key();
+    const body = {
+      lines: [{ saleItemId: sale.items[0].id, quantity: 1 }],
+      reason: 'Trocou por um boné',
+      sale: { items: [{ productId: cap.id, quantity: 1 }] },
+    };
+    const first = expectStatus(await api.post(`/sale/${sale.id}/exchange`, body, k), 201);
+    expect(first).toMatchObject({
+      customer: { id: customer.id },
+      finalAmountCents: 3500,
+      payments: [{ method: 'storeCredit', amountCents: 3500 }],
+      notes: `Troca da venda nº ${sale.number}`,
+    });
+    expect(await creditOf(api, customer.id)).toBe(1891);
+    const again = await api.post(`/sale/${sale.id}/exchange`, body, k);
+    expect(again.statusCode).toBe(200);
+    expect(again.json().id).toBe(first.id);
+    expect(await creditOf(api, customer.id)).toBe(1891);
+    expect(await stockOf(api, shirt.id)).toBe(8);
+    // The cap (31,50 net) for two shirts (119,80): 88,30 paid in Pix; the 18,91 left stays.
+    const second = await api.post(
+      `/sale/${sale.id}/exchange`,
+      {
+        lines: [{ saleItemId: sale.items[1].id, quantity: 1 }],
+        reason: 'Trocou por camisetas',
+        sale: {
+          items: [{ productId: shirt.id, quantity: 2 }],
+          payments: [{ method: 'pix', amountCents: 8830 }],
+        },
+      },
+      key(),
+    );
+    expect(expectStatus(second, 201).payments).toMatchObject([
+      { method: 'storeCredit', amountCents: 3150 },
+      { method: 'pix', amountCents: 8830 },
+    ]);
+    expect(await creditOf(api, customer.id)).toBe(1891);
+    // Short of the difference: nothing happens (no return either).
+    const short = await api.post(
+      `/sale/${sale.id}/exchange`,
+      {
+        lines: [{ saleItemId: sale.items[0].id, quantity: 1 }],
+        reason: 'Troca',
+        sale: {
+          items: [{ productId: shirt.id, quantity: 2 }],
+          payments: [{ method: 'pix', amountCents: 100 }],
+        },
+      },
+      key(),
+    );
+    expect(short.statusCode).toBe(422);
+    const returns = expectStatus<SaleReturns>(await api.get(`/sale/${sale.id}/returns`), 200);
+    expect(returns.returns).toHaveLength(2);
+    expect(await creditOf(api, customer.id)).toBe(1891);
+  });
+});
+
 describe('return and blind count settings', () => {
   it('follow the system page: a shorter window, a Caixa returning alone, no blind count', async () => {
     const { api, apis, sale, users } = await shopWithSale(undefined, [1, 4]);

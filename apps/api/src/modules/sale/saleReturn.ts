@@ -24,7 +24,7 @@ import { addStoreCredit } from '../customer/storeCredit.ts';
 import { returnSettings } from '../settings/system.ts';
 import { restockReturnedLines } from '../stock/sale.ts';
 import { lockSale } from './cancel.ts';
-import { claimOf, IDEMPOTENCY_KEY_REUSED } from './idempotency.ts';
+import { claimOf, IDEMPOTENCY_KEY_REUSED, type KeyClaim } from './idempotency.ts';
 import { findSale } from './read.ts';
 import { saleItems, salePayments, saleReturnItems, saleReturnRefunds, saleReturns, sales } from './schema.ts';
 
@@ -40,7 +40,7 @@ import { saleItems, salePayments, saleReturnItems, saleReturnRefunds, saleReturn
 
 const fail = (message: string, path: string) => new AppError(422, message, [{ path, message }]);
 
-type Outcome = { replayed: boolean };
+type Outcome = { replayed: boolean; amountCents: number; creditCustomerId: number | null };
 
 /** What went back of each line so far (sum per sale item). */
 async function returnedOf(tx: Executor, saleId: number): Promise<Map<number, number>> {
@@ -131,158 +131,9 @@ export async function returnSaleItems(
         SALE_RETURN_MESSAGES.approvalRefused,
       );
   const claim = claimOf(request.idempotencyKey, request.body);
-  const outcome = await db.transaction(async (tx): Promise<Outcome> => {
-    const sale = await lockSale(tx, clientId, saleId);
-    if (claim) {
-      const [seen] = await tx
-        .select({ saleId: saleReturns.saleId, requestHash: saleReturns.requestHash })
-        .from(saleReturns)
-        .where(and(eq(saleReturns.clientId, clientId), eq(saleReturns.idempotencyKey, claim.key)));
-      if (seen) {
-        if (seen.saleId !== saleId || seen.requestHash !== claim.hash)
-          throw unprocessable(IDEMPOTENCY_KEY_REUSED);
-        return { replayed: true };
-      }
-    }
-    if (sale.status === 'canceled') throw conflict(SALE_RETURN_MESSAGES.canceled);
-    if ((await daysSince(tx, clientId, sale.createdAt)) > settings.windowDays) {
-      throw fail(SALE_RETURN_MESSAGES.windowOver(settings.windowDays), 'lines');
-    }
-    const items = await tx
-      .select()
-      .from(saleItems)
-      .where(eq(saleItems.saleId, saleId))
-      .orderBy(asc(saleItems.position));
-    const returned = await returnedOf(tx, saleId);
-    const nets = netOfLines({
-      totalCents: sale.totalCents,
-      discountCents: sale.discountCents,
-      couponDiscountCents: sale.couponDiscountCents,
-      items: items.map((i) => ({ id: i.id, quantity: Number(i.quantity), totalCents: i.totalCents })),
-    });
-    const lines = input.lines.map((line, index) => {
-      const item = items.find((i) => i.id === line.saleItemId);
-      if (!item) throw fail(SALE_RETURN_MESSAGES.lineNotFound, `lines.${index}.saleItemId`);
-      const sold = Number(item.quantity);
-      const before = returned.get(item.id) ?? 0;
-      const left = (thousandths(sold) - thousandths(before)) / 1000;
-      if (thousandths(line.quantity) > thousandths(left)) {
-        const message = SALE_RETURN_MESSAGES.tooMany(item.description, formatQuantity(left, item.unit));
-        throw new AppError(409, message, [{ path: `lines.${index}.quantity`, message }], 'conflict');
-      }
-      return {
-        item,
-        quantity: line.quantity,
-        restock: line.restock,
-        amountCents: lineRefundCents(nets.get(item.id) ?? 0, sold, before, line.quantity),
-        grossCents: lineRefundCents(item.totalCents, sold, before, line.quantity),
-      };
-    });
-    const amountCents = lines.reduce((s, l) => s + l.amountCents, 0);
-    const payments = await tx
-      .select({ method: salePayments.method, amountCents: salePayments.amountCents })
-      .from(salePayments)
-      .where(eq(salePayments.saleId, saleId))
-      .orderBy(asc(salePayments.position));
-    const byMethod =
-      amountCents > 0
-        ? refundByMethod(
-            amountCents,
-            payments.map((p) => ({ method: p.method as PaymentMethod, amountCents: p.amountCents })),
-            await refundedOf(tx, saleId),
-          )
-        : [];
-    const kind: RefundKind = input.refund;
-    const creditCustomerId = kind === 'storeCredit' ? (input.customerId ?? sale.customerId) : sale.customerId;
-    if (kind === 'storeCredit') {
-      if (creditCustomerId === null) throw fail(SALE_RETURN_MESSAGES.storeCreditCustomer, 'customerId');
-      if (!(await findCustomerRef(tx, clientId, creditCustomerId)))
-        throw fail('Cliente não encontrado', 'customerId');
-    } else if (byMethod.some((m) => DEFERRED_METHODS.includes(m.method))) {
-      throw fail(SALE_RETURN_MESSAGES.deferredRefund, 'refund');
-    }
-    const reason = `Devolução da venda nº ${sale.number}: ${input.reason}`;
-    let cashRegisterId: number | null = null;
-    let creditBack = kind === 'storeCredit' ? amountCents : 0;
-    if (kind === 'original') {
-      for (const m of byMethod) {
-        // A sale paid with vale-troca gets it back as vale-troca.
-        if (m.method === 'storeCredit') {
-          creditBack += m.amountCents;
-          continue;
-        }
-        const method: PaymentMethod = m.method === 'paymentOnDelivery' ? 'money' : m.method;
-        const registerId = await recordRefund(tx, session, { method, amountCents: m.amountCents, reason });
-        if (registerId === null && method === 'money') {
-          throw new AppError(422, SALE_RETURN_MESSAGES.registerClosed, undefined, 'register_closed');
-        }
-        cashRegisterId = registerId ?? cashRegisterId;
-      }
-    }
-    if (creditBack > 0 && creditCustomerId === null)
-      throw fail(SALE_RETURN_MESSAGES.storeCreditCustomer, 'customerId');
-    const [row] = await tx
-      .insert(saleReturns)
-      .values({
-        clientId,
-        saleId,
-        userId: session.userId,
-        approvedByUserId: approvedBy,
-        refund: kind,
-        customerId: creditBack > 0 ? creditCustomerId : null,
-        cashRegisterId,
-        amountCents,
-        reason: input.reason,
-        idempotencyKey: claim?.key ?? null,
-        requestHash: claim?.hash ?? null,
-      })
-      .returning({ id: saleReturns.id });
-    await tx.insert(saleReturnItems).values(
-      lines.map((l) => ({
-        returnId: row.id,
-        saleItemId: l.item.id,
-        quantity: l.quantity,
-        restock: l.restock,
-        amountCents: l.amountCents,
-      })),
-    );
-    if (byMethod.length > 0) {
-      await tx.insert(saleReturnRefunds).values(byMethod.map((m) => ({ returnId: row.id, ...m })));
-    }
-    if (creditBack > 0 && creditCustomerId !== null) {
-      await addStoreCredit(tx, session, {
-        customerId: creditCustomerId,
-        amountCents: creditBack,
-        kind: 'return',
-        saleId,
-        saleReturnId: row.id,
-      });
-    }
-    await restockReturnedLines(
-      tx,
-      { clientId, userId: session.userId },
-      sale,
-      lines.flatMap((l) =>
-        l.restock && l.item.productId !== null
-          ? [{ productId: l.item.productId, variantId: l.item.variantId, quantity: l.quantity }]
-          : [],
-      ),
-    );
-    await summaryWithoutReturn(
-      tx,
-      clientId,
-      sale,
-      amountCents,
-      byMethod,
-      lines.flatMap((l) =>
-        l.item.productId !== null
-          ? [{ productId: l.item.productId, quantity: l.quantity, amountCents: l.grossCents }]
-          : [],
-      ),
-    );
-    await tx.update(sales).set({ updatedAt: new Date() }).where(eq(sales.id, saleId));
-    return { replayed: false };
-  });
+  const outcome = await db.transaction((tx) =>
+    applyReturn(tx, session, saleId, input, settings, approvedBy, claim),
+  );
   if (!outcome.replayed) {
     ctx.changed(clientId, 'sale', saleId);
     ctx.changed(clientId, 'cash-register');
@@ -383,4 +234,171 @@ export async function findSaleReturns(
         .map((f) => ({ method: f.method as PaymentMethod, amountCents: f.amountCents })),
     })),
   };
+}
+
+/**
+ * The return itself, on the caller's transaction (a return, or an exchange inside its new sale's
+ * transaction): the sale locked, the key checked, the lines, refunds, register, vale-troca, stock and
+ * summary written. Answers the value and who got the vale-troca.
+ */
+export async function applyReturn(
+  tx: Executor,
+  session: SessionUser,
+  saleId: number,
+  input: SaleReturnData,
+  settings: { windowDays: number },
+  approvedBy: number | null,
+  claim: KeyClaim | null,
+): Promise<Outcome> {
+  const { clientId } = session;
+  const sale = await lockSale(tx, clientId, saleId);
+  if (claim) {
+    const [seen] = await tx
+      .select({ saleId: saleReturns.saleId, requestHash: saleReturns.requestHash })
+      .from(saleReturns)
+      .where(and(eq(saleReturns.clientId, clientId), eq(saleReturns.idempotencyKey, claim.key)));
+    if (seen) {
+      if (seen.saleId !== saleId || seen.requestHash !== claim.hash)
+        throw unprocessable(IDEMPOTENCY_KEY_REUSED);
+      return { replayed: true, amountCents: 0, creditCustomerId: null };
+    }
+  }
+  if (sale.status === 'canceled') throw conflict(SALE_RETURN_MESSAGES.canceled);
+  if ((await daysSince(tx, clientId, sale.createdAt)) > settings.windowDays) {
+    throw fail(SALE_RETURN_MESSAGES.windowOver(settings.windowDays), 'lines');
+  }
+  const items = await tx
+    .select()
+    .from(saleItems)
+    .where(eq(saleItems.saleId, saleId))
+    .orderBy(asc(saleItems.position));
+  const returned = await returnedOf(tx, saleId);
+  const nets = netOfLines({
+    totalCents: sale.totalCents,
+    discountCents: sale.discountCents,
+    couponDiscountCents: sale.couponDiscountCents,
+    items: items.map((i) => ({ id: i.id, quantity: Number(i.quantity), totalCents: i.totalCents })),
+  });
+  const lines = input.lines.map((line, index) => {
+    const item = items.find((i) => i.id === line.saleItemId);
+    if (!item) throw fail(SALE_RETURN_MESSAGES.lineNotFound, `lines.${index}.saleItemId`);
+    const sold = Number(item.quantity);
+    const before = returned.get(item.id) ?? 0;
+    const left = (thousandths(sold) - thousandths(before)) / 1000;
+    if (thousandths(line.quantity) > thousandths(left)) {
+      const message = SALE_RETURN_MESSAGES.tooMany(item.description, formatQuantity(left, item.unit));
+      throw new AppError(409, message, [{ path: `lines.${index}.quantity`, message }], 'conflict');
+    }
+    return {
+      item,
+      quantity: line.quantity,
+      restock: line.restock,
+      amountCents: lineRefundCents(nets.get(item.id) ?? 0, sold, before, line.quantity),
+      grossCents: lineRefundCents(item.totalCents, sold, before, line.quantity),
+    };
+  });
+  const amountCents = lines.reduce((s, l) => s + l.amountCents, 0);
+  const payments = await tx
+    .select({ method: salePayments.method, amountCents: salePayments.amountCents })
+    .from(salePayments)
+    .where(eq(salePayments.saleId, saleId))
+    .orderBy(asc(salePayments.position));
+  const byMethod =
+    amountCents > 0
+      ? refundByMethod(
+          amountCents,
+          payments.map((p) => ({ method: p.method as PaymentMethod, amountCents: p.amountCents })),
+          await refundedOf(tx, saleId),
+        )
+      : [];
+  const kind: RefundKind = input.refund;
+  const creditCustomerId = kind === 'storeCredit' ? (input.customerId ?? sale.customerId) : sale.customerId;
+  if (kind === 'storeCredit') {
+    if (creditCustomerId === null) throw fail(SALE_RETURN_MESSAGES.storeCreditCustomer, 'customerId');
+    if (!(await findCustomerRef(tx, clientId, creditCustomerId)))
+      throw fail('Cliente não encontrado', 'customerId');
+  } else if (byMethod.some((m) => DEFERRED_METHODS.includes(m.method))) {
+    throw fail(SALE_RETURN_MESSAGES.deferredRefund, 'refund');
+  }
+  const reason = `Devolução da venda nº ${sale.number}: ${input.reason}`;
+  let cashRegisterId: number | null = null;
+  let creditBack = kind === 'storeCredit' ? amountCents : 0;
+  if (kind === 'original') {
+    for (const m of byMethod) {
+      // A sale paid with vale-troca gets it back as vale-troca.
+      if (m.method === 'storeCredit') {
+        creditBack += m.amountCents;
+        continue;
+      }
+      const method: PaymentMethod = m.method === 'paymentOnDelivery' ? 'money' : m.method;
+      const registerId = await recordRefund(tx, session, { method, amountCents: m.amountCents, reason });
+      if (registerId === null && method === 'money') {
+        throw new AppError(422, SALE_RETURN_MESSAGES.registerClosed, undefined, 'register_closed');
+      }
+      cashRegisterId = registerId ?? cashRegisterId;
+    }
+  }
+  if (creditBack > 0 && creditCustomerId === null)
+    throw fail(SALE_RETURN_MESSAGES.storeCreditCustomer, 'customerId');
+  const [row] = await tx
+    .insert(saleReturns)
+    .values({
+      clientId,
+      saleId,
+      userId: session.userId,
+      approvedByUserId: approvedBy,
+      refund: kind,
+      customerId: creditBack > 0 ? creditCustomerId : null,
+      cashRegisterId,
+      amountCents,
+      reason: input.reason,
+      idempotencyKey: claim?.key ?? null,
+      requestHash: claim?.hash ?? null,
+    })
+    .returning({ id: saleReturns.id });
+  await tx.insert(saleReturnItems).values(
+    lines.map((l) => ({
+      returnId: row.id,
+      saleItemId: l.item.id,
+      quantity: l.quantity,
+      restock: l.restock,
+      amountCents: l.amountCents,
+    })),
+  );
+  if (byMethod.length > 0) {
+    await tx.insert(saleReturnRefunds).values(byMethod.map((m) => ({ returnId: row.id, ...m })));
+  }
+  if (creditBack > 0 && creditCustomerId !== null) {
+    await addStoreCredit(tx, session, {
+      customerId: creditCustomerId,
+      amountCents: creditBack,
+      kind: 'return',
+      saleId,
+      saleReturnId: row.id,
+    });
+  }
+  await restockReturnedLines(
+    tx,
+    { clientId, userId: session.userId },
+    sale,
+    lines.flatMap((l) =>
+      l.restock && l.item.productId !== null
+        ? [{ productId: l.item.productId, variantId: l.item.variantId, quantity: l.quantity }]
+        : [],
+    ),
+  );
+  await summaryWithoutReturn(
+    tx,
+    clientId,
+    sale,
+    amountCents,
+    byMethod,
+    lines.flatMap((l) =>
+      l.item.productId !== null
+        ? [{ productId: l.item.productId, quantity: l.quantity, amountCents: l.grossCents }]
+        : [],
+    ),
+  );
+  await tx.update(sales).set({ updatedAt: new Date() }).where(eq(sales.id, saleId));
+  return { replayed: false, amountCents, creditCustomerId: creditBack > 0 ? creditCustomerId : null };
 }
