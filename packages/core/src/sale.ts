@@ -602,7 +602,10 @@ export const receivableSettleSchema = z.object({
   /** How the customer paid the installment (default money): counted in the open register. */
   paymentMethod: z
     .enum(PAYMENT_METHODS, { message: 'Forma de pagamento inválida' })
-    .refine((m) => !DEFERRED_METHODS.includes(m), 'Escolha como o cliente pagou a parcela')
+    .refine(
+      (m) => !DEFERRED_METHODS.includes(m) && m !== 'storeCredit',
+      'Escolha como o cliente pagou a parcela',
+    )
     .default('money'),
 });
 // ---------------------------------------------------------------------------------------------------

@@ -292,11 +292,13 @@ function Receivables({ sale, canSettle }: { sale: Sale; canSettle: boolean }) {
               fullWidth={false}
               sx={{ minWidth: 200 }}
             >
-              {PAYMENT_METHODS_IN_PDV.filter((m) => !DEFERRED_METHODS.includes(m)).map((m) => (
-                <MenuItem key={m} value={m}>
-                  {PAYMENT_METHOD_LABELS[m]}
-                </MenuItem>
-              ))}
+              {PAYMENT_METHODS_IN_PDV.filter((m) => !DEFERRED_METHODS.includes(m) && m !== 'storeCredit').map(
+                (m) => (
+                  <MenuItem key={m} value={m}>
+                    {PAYMENT_METHOD_LABELS[m]}
+                  </MenuItem>
+                ),
+              )}
             </FormTextField>
           )}
         </Stack>
