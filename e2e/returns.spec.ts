@@ -60,12 +60,18 @@ test('exchange: sell, return one line for a vale-troca, spend the credit at the 
   await expect(dialog.getByTestId('return-preview')).toHaveText('Valor a devolver: R$ 80,91');
   await expect(dialog.getByRole('radio', { name: 'Vale-troca para o cliente' })).toBeChecked();
   await dialog.getByLabel('Motivo').fill('Tamanho errado');
+  await page.screenshot({ path: '/tmp/pw-returns-dialog-1280.png' });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(dialog.getByRole('button', { name: 'Confirmar devolução' })).toBeVisible();
+  await page.screenshot({ path: '/tmp/pw-returns-dialog-390.png' });
+  await page.setViewportSize({ width: 1280, height: 720 });
   await dialog.getByRole('button', { name: 'Confirmar devolução' }).click();
   await expect(dialog).toBeHidden();
   const history = page.getByTestId('sale-returns');
   await expect(history).toContainText(`Vale-troca de R$ 80,91 para ${customerName}`);
   await expect(history).toContainText(`1 un × Camisa social ${stamp} · R$ 80,91`);
   await expect(history).toContainText('Total devolvido: R$ 80,91');
+  await page.screenshot({ path: '/tmp/pw-returns-detail-1280.png', fullPage: true });
   // A sale with a return is not canceled whole any more.
   await expect(page.getByRole('button', { name: 'Cancelar venda' })).toBeHidden();
   expect((await admin.get(`/product/${shirt.id}`)).stock).toBe(9);

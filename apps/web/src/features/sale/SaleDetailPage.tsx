@@ -171,6 +171,14 @@ export default function SaleDetailPage() {
                     + {i.additionals.map((a) => a.name).join(', ')}
                   </Typography>
                 )}
+                {(() => {
+                  const back = returns.data?.returnedQuantities.find((q) => q.saleItemId === i.id)?.quantity;
+                  return back ? (
+                    <Typography variant="caption" color="warning.main" sx={{ display: 'block' }}>
+                      Devolvido: {formatQuantity(back, i.unit)}
+                    </Typography>
+                  ) : null;
+                })()}
               </TableCell>
               <TableCell align="right">{formatQuantity(i.quantity, i.unit)}</TableCell>
               <TableCell align="right">{formatCents(i.unitTotalCents)}</TableCell>

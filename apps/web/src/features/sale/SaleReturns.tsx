@@ -196,7 +196,8 @@ function ReturnDialog({ sale, returns, onClose }: { sale: Sale; returns: SaleRet
                       render={({ field }) => (
                         <QuantityField
                           size="small"
-                          label={`Devolver de ${label}`}
+                          label="Devolver"
+                          slotProps={{ htmlInput: { 'aria-label': `Devolver de ${label}` } }}
                           suffix={i.unit}
                           places={i.unit === 'un' ? 0 : 3}
                           value={field.value ?? ''}
