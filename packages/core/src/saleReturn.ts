@@ -10,15 +10,12 @@ import { z } from './zod.ts';
  * integer cents, shared by the sale's detail (what the dialog shows) and the API (what is recorded).
  */
 
-export const REFUND_KINDS = ['original', 'storeCredit'] as const;
+const REFUND_KINDS = ['original', 'storeCredit'] as const;
 export type RefundKind = (typeof REFUND_KINDS)[number];
 export const REFUND_KIND_LABELS: Record<RefundKind, string> = {
   original: 'Devolver o valor (mesma forma de pagamento)',
   storeCredit: 'Vale-troca para o cliente',
 };
-
-/** The receipt's promise ("Trocas em até 30 dias"): the default window, a system setting. */
-export const DEFAULT_RETURN_WINDOW_DAYS = 30;
 
 export const SALE_RETURN_MESSAGES = {
   noLines: 'Escolha ao menos um item para devolver',
@@ -94,10 +91,9 @@ export const saleExchangeInputSchema = z.object({
   approval: approvalSchema.optional(),
   sale: saleInputSchema,
 });
-export type SaleExchangeInput = z.input<typeof saleExchangeInputSchema>;
 export type SaleExchangeData = z.output<typeof saleExchangeInputSchema>;
 
-export const saleReturnSchema = z.object({
+const saleReturnSchema = z.object({
   id: z.number(),
   createdAt: z.string(),
   user: refSchema,
@@ -119,7 +115,6 @@ export const saleReturnSchema = z.object({
   /** Where the money went: the sale's methods (original) or `storeCredit`. */
   refunds: z.array(z.object({ method: z.enum(PAYMENT_METHODS), amountCents: z.number() })),
 });
-export type SaleReturn = z.infer<typeof saleReturnSchema>;
 
 /** A sale's returns (GET /v1/sale/:id/returns, and the answer of a return). */
 export const saleReturnsSchema = z.object({

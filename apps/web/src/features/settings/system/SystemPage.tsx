@@ -347,7 +347,7 @@ function SystemForm({ settings }: { settings: SystemSettings }) {
               control={control}
               name="returnWindowDays"
               label="Prazo de troca"
-              helperText="Dias após a compra (o comprovante diz “Trocas em até 30 dias”)"
+              helperText="Dias após a compra: combine com o rodapé do comprovante"
               slotProps={{ htmlInput: { inputMode: 'numeric' }, input: { endAdornment: 'dias' } }}
             />
           </Grid>
