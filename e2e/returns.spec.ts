@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { apiLogin, closeRegisterViaApi, demoEmail, loginAs } from './helpers';
 
@@ -8,6 +9,14 @@ import { apiLogin, closeRegisterViaApi, demoEmail, loginAs } from './helpers';
  */
 
 const stamp = Date.now().toString().slice(-7);
+
+/** Serious or critical axe violations of what the page shows now. */
+async function axeProblems(page: Page) {
+  const result = await new AxeBuilder({ page }).analyze();
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
 
 async function asApi(page: Page, typeId: 1 | 4) {
   const headers = { authorization: `Bearer ${await apiLogin(page, demoEmail(typeId))}` };
@@ -61,6 +70,7 @@ test('exchange: sell, return one line for a vale-troca, spend the credit at the 
   await expect(dialog.getByRole('radio', { name: 'Vale-troca para o cliente' })).toBeChecked();
   await dialog.getByLabel('Motivo').fill('Tamanho errado');
   await page.screenshot({ path: '/tmp/pw-returns-dialog-1280.png' });
+  expect(await axeProblems(page)).toEqual([]);
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(dialog.getByRole('button', { name: 'Confirmar devolução' })).toBeVisible();
   await page.screenshot({ path: '/tmp/pw-returns-dialog-390.png' });
@@ -139,6 +149,7 @@ test('blind cash count: a Caixa closes on a phone without the expected amounts a
   const label = page.locator('label', { hasText: 'Contado em Dinheiro' });
   expect(await label.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
   await page.screenshot({ path: '/tmp/pw-returns-blind-390.png', fullPage: true });
+  expect(await axeProblems(page)).toEqual([]);
   await page.getByRole('button', { name: 'Fechar caixa' }).click();
   const confirm = page.getByRole('dialog', { name: 'Fechar caixa' });
   await expect(confirm).toContainText(
