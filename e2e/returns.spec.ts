@@ -118,6 +118,22 @@ test('exchange: sell, return one line for a vale-troca, spend the credit at the 
   await expect(page.getByText(/Venda nº \d+ finalizada/)).toBeVisible();
   await expect(page.getByTestId('receipt')).toContainText('Vale-troca');
   expect((await admin.get(`/customer/${customer.id}/store-credit`)).balanceCents).toBe(0);
+
+  // An exchange in one operation: the shorts (62,91 net) for a shirt (89,90), 26,99 paid in cash.
+  await page.goto(`/dashboard/sale/detail/${sale.id}`);
+  await page.getByRole('button', { name: 'Trocar itens' }).click();
+  const swap = page.getByRole('dialog', { name: `Trocar itens da venda nº ${sale.number}` });
+  await swap.getByLabel(`Trocar de Bermuda ${stamp}`).fill('1');
+  await swap.getByLabel('Buscar produto').fill(`Camisa social ${stamp}`);
+  await swap.getByRole('list', { name: 'Produtos para a troca' }).getByText(`Camisa social ${stamp}`).click();
+  await expect(swap.getByTestId('exchange-credit')).toHaveText('Volta: R$ 62,91');
+  await expect(swap.getByTestId('exchange-difference')).toHaveText('A pagar: R$ 26,99');
+  await swap.getByLabel('Motivo').fill('Preferiu uma camisa');
+  await swap.getByRole('button', { name: 'Confirmar troca' }).click();
+  await expect(page.getByText(/Troca registrada: venda nº \d+/)).toBeVisible();
+  await expect(history).toContainText(`Vale-troca de R$ 62,91 para ${customerName}`);
+  await expect(history).toContainText('Total devolvido: R$ 143,82');
+  expect((await admin.get(`/customer/${customer.id}/store-credit`)).balanceCents).toBe(0);
   // Later specs open the Administrador's register from the PDV's dialog.
   await closeRegisterViaApi(page, 1);
 });

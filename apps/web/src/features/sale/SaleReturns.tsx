@@ -32,6 +32,7 @@ import { QuantityField } from '../../components/MoneyField.tsx';
 import { newIdempotencyKey } from '../../lib/client.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { useReturnSale } from './api.ts';
+import { ExchangeDialog } from './SaleExchange.tsx';
 
 /**
  * Trocas e devoluções on a sale's detail (issue 30): what went back so far and the dialog that returns
@@ -47,6 +48,8 @@ export function SaleReturnsPanel({
   canReturn: boolean;
 }) {
   const [open, setOpen] = useState(false);
+  const [exchanging, setExchanging] = useState(false);
+  const [done, setDone] = useState<string | null>(null);
   if (!returns) return null;
   const returnedOf = (id: number) =>
     returns.returnedQuantities.find((q) => q.saleItemId === id)?.quantity ?? 0;
@@ -64,9 +67,16 @@ export function SaleReturnsPanel({
         </Typography>
         {offer &&
           (returns.withinWindow ? (
-            <Button variant="outlined" onClick={() => setOpen(true)}>
-              Devolver itens
-            </Button>
+            <Stack direction="row" spacing={1}>
+              {sale.customer && (
+                <Button variant="outlined" onClick={() => setExchanging(true)}>
+                  Trocar itens
+                </Button>
+              )}
+              <Button variant="outlined" onClick={() => setOpen(true)}>
+                Devolver itens
+              </Button>
+            </Stack>
           ) : (
             <Typography variant="body2" color="text.secondary">
               {SALE_RETURN_MESSAGES.windowOver(returns.windowDays)}
@@ -108,7 +118,23 @@ export function SaleReturnsPanel({
           </Typography>
         </Stack>
       )}
+      {done && (
+        <Alert severity="success" sx={{ mb: 1 }} onClose={() => setDone(null)}>
+          {done}
+        </Alert>
+      )}
       {open && <ReturnDialog sale={sale} returns={returns} onClose={() => setOpen(false)} />}
+      {exchanging && (
+        <ExchangeDialog
+          sale={sale}
+          returns={returns}
+          onClose={() => setExchanging(false)}
+          onDone={(number) => {
+            setExchanging(false);
+            setDone(`Troca registrada: venda nº ${number}`);
+          }}
+        />
+      )}
     </Paper>
   );
 }

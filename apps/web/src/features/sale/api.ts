@@ -113,6 +113,7 @@ export const useCheckout = () => useCall(saleApi.checkout, { background: true })
 export const useCreateSimpleSale = () => useCall(saleApi.quick, { background: true });
 export const useCancelSale = () => useCall(saleApi.cancel);
 export const useReturnSale = () => useCall(saleApi.return);
+export const useExchangeSale = () => useCall(saleApi.exchange);
 export const useSettleReceivable = () => useCall(receivableApi.settle);
 
 /** Downloads the CSV of the filtered list. */
