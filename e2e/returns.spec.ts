@@ -129,6 +129,10 @@ test('exchange: sell, return one line for a vale-troca, spend the credit at the 
   await expect(swap.getByTestId('exchange-credit')).toHaveText('Volta: R$ 62,91');
   await expect(swap.getByTestId('exchange-difference')).toHaveText('A pagar: R$ 26,99');
   await swap.getByLabel('Motivo').fill('Preferiu uma camisa');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: '/tmp/pw-returns-exchange-390.png' });
+  expect(await axeProblems(page)).toEqual([]);
+  await page.setViewportSize({ width: 1280, height: 720 });
   await swap.getByRole('button', { name: 'Confirmar troca' }).click();
   await expect(page.getByText(/Troca registrada: venda nº \d+/)).toBeVisible();
   await expect(history).toContainText(`Vale-troca de R$ 62,91 para ${customerName}`);
