@@ -26,17 +26,18 @@ export const CASH_REGISTER_MESSAGES = {
   approvalInvalid: 'Aprovação recusada: email ou senha de Administrador/Gerente incorretos',
 } as const;
 
-export const CASH_MOVEMENT_TYPES = ['deposit', 'withdrawal', 'receipt'] as const;
+export const CASH_MOVEMENT_TYPES = ['deposit', 'withdrawal', 'receipt', 'refund'] as const;
 export type CashMovementType = (typeof CASH_MOVEMENT_TYPES)[number];
 export const CASH_MOVEMENT_LABELS: Record<CashMovementType, string> = {
   deposit: 'Suprimento',
   withdrawal: 'Sangria',
   receipt: 'Recebimento de parcela',
+  refund: 'Devolução de venda',
 };
 
 /** Methods counted at the close: everything but what is not paid at the counter. */
 export const COUNTED_METHODS: readonly PaymentMethod[] = PAYMENT_METHODS_IN_PDV.filter(
-  (m) => !DEFERRED_METHODS.includes(m) && m !== 'paymentOnDelivery',
+  (m) => !DEFERRED_METHODS.includes(m) && m !== 'paymentOnDelivery' && m !== 'storeCredit',
 );
 
 export const cashRegisterOpenSchema = z.object({
@@ -102,6 +103,8 @@ export const cashMethodSummarySchema = z.object({
   salesCents: z.number(),
   /** Installments received at this register. */
   receiptsCents: z.number(),
+  /** Refunds of returned items paid back at this register (issue 30), by the sale's method. */
+  refundsCents: z.number().default(0),
   /** What should be there (money: opening + sales + receipts + suprimentos - sangrias). */
   expectedCents: z.number(),
   /** Null until closed (or when not counted). */
@@ -122,6 +125,8 @@ export const cashRegisterSummarySchema = cashRegisterSchema.extend({
     receiptsCents: z.number(),
     depositsCents: z.number(),
     withdrawalsCents: z.number(),
+    /** Money paid back for returned items (issue 30). */
+    refundsCents: z.number().default(0),
     expectedCents: z.number(),
   }),
   sales: z.object({
@@ -136,6 +141,11 @@ export const cashRegisterSummarySchema = cashRegisterSchema.extend({
     countedCents: z.number().nullable(),
     differenceCents: z.number().nullable(),
   }),
+  /**
+   * Blind count (issue 30): the register's owner counts at the close without seeing the expected
+   * amounts (system settings, on by default for Caixa); the close's answer shows the difference.
+   */
+  blindCount: z.boolean().default(false),
 });
 export type CashRegisterSummary = z.infer<typeof cashRegisterSummarySchema>;
 

@@ -71,6 +71,7 @@ export const PAYMENT_METHOD_LABELS: Record<PaymentMethod, string> = {
   bankTransfer: 'Transferência bancária',
   check: 'Cheque',
   paymentOnDelivery: 'Pagamento na entrega',
+  storeCredit: 'Vale-troca',
 };
 
 /** The order the PDV offers them in: the everyday ones first. */
@@ -86,6 +87,7 @@ export const PAYMENT_METHODS_IN_PDV: readonly PaymentMethod[] = [
   'check',
   'pixQrCode',
   'paymentOnDelivery',
+  'storeCredit',
 ];
 
 /** Methods whose amount is not settled at the counter: the sale stays pending until it is paid. */
@@ -124,6 +126,7 @@ export const SALE_MESSAGES = {
   installmentsRange: `O número de parcelas deve ser de 1 a ${MAX_INSTALLMENTS}`,
   creditShopCustomer: 'Informe o cliente para vender no crediário',
   boletoCustomer: 'Informe o cliente para vender no boleto',
+  storeCreditCustomer: 'Informe o cliente para pagar com vale-troca',
   dueDateInvalid: 'Data de vencimento inválida',
   dueDatePast: 'A data de vencimento não pode ser anterior a hoje',
   cashWithoutMoney: 'Valor recebido informado sem pagamento em dinheiro',
@@ -405,6 +408,9 @@ export function checkPayments(input: PaymentCheckInput): PaymentCheck {
     if (p.method === 'paymentOnDelivery' && input.typeOfSale !== 'delivery') {
       return fail(SALE_MESSAGES.onDeliveryOnlyDelivery, `${path}.method`);
     }
+    if (p.method === 'storeCredit' && input.customerId == null) {
+      return fail(SALE_MESSAGES.storeCreditCustomer, 'customerId');
+    }
     let dueDate: string | null = null;
     if (DEFERRED_METHODS.includes(p.method)) {
       if (input.customerId == null) {
@@ -611,7 +617,10 @@ export const receivableSettleSchema = z.object({
   /** How the customer paid the installment (default money): counted in the open register. */
   paymentMethod: z
     .enum(PAYMENT_METHODS, { message: 'Forma de pagamento inválida' })
-    .refine((m) => !DEFERRED_METHODS.includes(m), 'Escolha como o cliente pagou a parcela')
+    .refine(
+      (m) => !DEFERRED_METHODS.includes(m) && m !== 'storeCredit',
+      'Escolha como o cliente pagou a parcela',
+    )
     .default('money'),
 });
 // ---------------------------------------------------------------------------------------------------

@@ -68,9 +68,11 @@ export const saleListTotalsSchema = z.object({
   count: z.number(),
   finalAmountCents: z.number(),
   discountCents: z.number(),
-  /** Sum over the filtered sales that are not canceled. */
+  /** Sum over the filtered sales that are not canceled, less what was returned (issue 30). */
   activeCount: z.number(),
   activeAmountCents: z.number(),
+  /** Refunded or credited for returned items of these sales (issue 30). */
+  returnedCents: z.number(),
   byStatus: z.object({ pending: countAndAmount, finished: countAndAmount, canceled: countAndAmount }),
   /** Payment amounts by method over the sales not canceled. */
   byPaymentMethod: z.partialRecord(z.enum(PAYMENT_METHODS), z.number()),

@@ -278,6 +278,20 @@ const deliveryPreferencesSchema = z.object({
   payment: z.enum(DELIVERY_PAYMENT_OPTIONS, { message: 'Forma de pagamento da entrega inválida' }),
 });
 
+const userTypeList = z
+  .array(z.number().int().min(1).max(11, 'Tipo de usuário inválido'))
+  .max(11)
+  .transform((v) => [...new Set(v)].sort((a, b) => a - b));
+
+/**
+ * Exchanges and returns (issue 30): the window after the sale, in days (the receipt promises 30), and
+ * the user types that return without a manager's approval (the others need one).
+ */
+const returnPreferencesSchema = z.object({
+  windowDays: wholeNumber('Prazo de troca', 1, 365),
+  userTypeIds: userTypeList,
+});
+
 export const systemSettingsInputSchema = z
   .object({
     timeZone: z
@@ -293,6 +307,10 @@ export const systemSettingsInputSchema = z
     couvertCents: wholeNumber('Couvert', 0, 100_000),
     tabIdleMinutes: wholeNumber('Tempo de comanda parada', 5, 1440),
     delivery: deliveryPreferencesSchema,
+    /** Issue 30; left out, the stored (or default) value stays. */
+    returns: returnPreferencesSchema.optional(),
+    /** User types that close their register by a blind count (issue 30); left out, the stored stays. */
+    blindCountUserTypeIds: userTypeList.optional(),
     updatedAt: versionField.optional(),
   })
   .superRefine((v, ctx) => {
@@ -319,8 +337,16 @@ export const DEFAULT_SYSTEM_SETTINGS = {
   delivery: { enabled: true, minimumOrderCents: 0, estimateMinutes: 60, payment: 'both' },
 } as const satisfies Omit<
   SystemSettingsData,
-  'timeZone' | 'allowNegativeStock' | 'discountLimits' | 'updatedAt'
+  'timeZone' | 'allowNegativeStock' | 'discountLimits' | 'updatedAt' | 'returns' | 'blindCountUserTypeIds'
 >;
+
+/** Issue 30: Administrador and Gerente return directly, the others with a manager's approval. */
+export const DEFAULT_RETURN_SETTINGS = (): { windowDays: number; userTypeIds: number[] } => ({
+  windowDays: 30,
+  userTypeIds: [1, 2],
+});
+/** Issue 30: Caixa counts blind by default. */
+export const DEFAULT_BLIND_COUNT_USER_TYPES = (): number[] => [4];
 
 export const systemSettingsSchema = z.object({
   timeZone: z.string(),
@@ -337,6 +363,8 @@ export const systemSettingsSchema = z.object({
     estimateMinutes: z.number(),
     payment: z.enum(DELIVERY_PAYMENT_OPTIONS),
   }),
+  returns: z.object({ windowDays: z.number(), userTypeIds: z.array(z.number()) }),
+  blindCountUserTypeIds: z.array(z.number()),
   ...changedBySchema.shape,
 });
 export type SystemSettings = z.infer<typeof systemSettingsSchema>;

@@ -11,5 +11,7 @@ export const PAYMENT_METHODS = [
   'bankTransfer',
   'check',
   'paymentOnDelivery',
+  /** Vale-troca: the customer's store credit from a return (issue 30). */
+  'storeCredit',
 ] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];

@@ -23,6 +23,8 @@ export const STOCK_MOVEMENT_TYPES = [
   'sale',
   'sale-cancel',
   'adjustment',
+  /** Items of a sale returned by the customer (issue 30), restocked. */
+  'sale-return',
 ] as const;
 export type StockMovementType = (typeof STOCK_MOVEMENT_TYPES)[number];
 
@@ -34,6 +36,7 @@ export const STOCK_MOVEMENT_TYPE_LABELS: Record<StockMovementType, string> = {
   sale: 'Venda',
   'sale-cancel': 'Cancelamento de venda',
   adjustment: 'Ajuste',
+  'sale-return': 'Devolução de venda',
 };
 
 /** Whether a type adds to (+1) or takes from (-1) the stock; an adjustment carries its own sign. */
@@ -45,6 +48,7 @@ export const STOCK_MOVEMENT_DIRECTION: Record<StockMovementType, 1 | -1 | 0> = {
   sale: -1,
   'sale-cancel': 1,
   adjustment: 0,
+  'sale-return': 1,
 };
 
 /** Reasons of a manual exit (codes in English, labels as the shop reads them). */

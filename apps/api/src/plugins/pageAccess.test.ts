@@ -63,6 +63,7 @@ const READS: Record<string, readonly string[]> = {
   'GET /v1/customer/client/:clientId/export': ['customer'],
   'GET /v1/customer/counters/client/:clientId': ['customer', 'campaign'],
   'GET /v1/customer/:id': ['customer-edit', 'sale-pdv', 'budget-pdv'],
+  'GET /v1/customer/:id/store-credit': ['customer-edit', 'sale-pdv', 'budget-pdv'],
   'GET /v1/customer/tags/client/:clientId': [
     'customer',
     'customer-new',
@@ -79,6 +80,7 @@ const READS: Record<string, readonly string[]> = {
   'GET /v1/sale/client/:clientId': ['sale'],
   'GET /v1/sale/client/:clientId/export': ['sale'],
   'GET /v1/sale/:id': ['sale-detail'],
+  'GET /v1/sale/:id/returns': ['sale-detail'],
   'GET /v1/sale/customer-credit/:customerId': ['sale-pdv', 'budget-convert'],
   'GET /v1/stock-movement/client/:clientId': ['stock-entry', 'stock-exit', 'stock-fractionate'],
   'GET /v1/stock-movement/client/:clientId/export': ['stock-entry', 'stock-exit', 'stock-fractionate'],

@@ -18,6 +18,7 @@ import { changesOf, changesQuerySchema, offlineCustomerSchema } from '../offline
 import { clientParams, idParam, idParams } from '../params.ts';
 import { csvFileSchema, deletedSchema } from '../responses.ts';
 import { BACKOFFICE, COUNTER, STAFF, WRITE } from '../routes.ts';
+import { storeCreditSchema } from '../saleReturn.ts';
 import { z } from '../zod.ts';
 
 /** `/user-address/customer/:customerId` */
@@ -111,6 +112,15 @@ export const customerApi = {
     summary: 'A customer with addresses',
     params: idParams,
     response: { 200: customerDetailSchema },
+  }),
+  storeCredit: endpoint({
+    method: 'GET',
+    path: '/customer/:id/store-credit',
+    resource: 'customer',
+    access: COUNTER,
+    summary: "A customer's vale-troca (issue 30): the balance and its last changes",
+    params: idParams,
+    response: { 200: storeCreditSchema },
   }),
   create: endpoint({
     method: 'POST',

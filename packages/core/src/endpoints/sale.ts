@@ -10,6 +10,7 @@ import {
   simpleSaleInputSchema,
 } from '../sale.ts';
 import { saleListQuerySchema, saleListResultSchema } from '../saleList.ts';
+import { saleExchangeInputSchema, saleReturnInputSchema, saleReturnsSchema } from '../saleReturn.ts';
 import { z } from '../zod.ts';
 
 const id = idParam();
@@ -97,5 +98,40 @@ export const saleApi = {
     body: saleCancelSchema,
     response: { 200: saleSchema },
     changes: ['sale', 'coupon', 'receivable', 'delivery'],
+  }),
+  returns: endpoint({
+    method: 'GET',
+    path: '/sale/:id/returns',
+    resource: 'sale',
+    access: BACKOFFICE,
+    summary: "A sale's returns (issue 30): what went back of each line, the refunds, the window",
+    params: idParams,
+    response: { 200: saleReturnsSchema },
+  }),
+  return: endpoint({
+    method: 'POST',
+    path: '/sale/:id/return',
+    resource: 'sale',
+    access: COUNTER,
+    summary:
+      "Return some lines of a sale (issue 30): restock or not, refund by the sale's methods (cash from the open register) or a vale-troca; one transaction, Idempotency-Key required, 409 past what was sold",
+    params: idParams,
+    body: saleReturnInputSchema,
+    response: { 200: saleReturnsSchema, 201: saleReturnsSchema },
+    idempotencyKey: 'required',
+    changes: ['sale', 'cash-register', 'customer', 'stock'],
+  }),
+  exchange: endpoint({
+    method: 'POST',
+    path: '/sale/:id/exchange',
+    resource: 'sale',
+    access: COUNTER,
+    summary:
+      'Exchange in one transaction (issue 30): return lines of a sale as vale-troca and record a new sale paid first with it; the difference is paid or stays as vale-troca',
+    params: idParams,
+    body: saleExchangeInputSchema,
+    response: { 200: saleSchema, 201: saleSchema },
+    idempotencyKey: 'required',
+    changes: ['sale', 'cash-register', 'customer', 'stock', 'coupon', 'receivable', 'delivery'],
   }),
 } as const;

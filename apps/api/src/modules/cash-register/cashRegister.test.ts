@@ -68,6 +68,7 @@ describe('cash register', () => {
       receiptsCents: 0,
       depositsCents: 2000,
       withdrawalsCents: 3000,
+      refundsCents: 0,
       expectedCents: 5000 + 3750 + 2000 - 3000,
     });
     const by = Object.fromEntries(summary.methods.map((m: { method: string }) => [m.method, m]));

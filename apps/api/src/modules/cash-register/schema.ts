@@ -59,7 +59,7 @@ export const cashRegisterMovements = pgTable(
     userId: integer('user_id')
       .notNull()
       .references(() => users.id),
-    /** deposit (suprimento) | withdrawal (sangria) | receipt (installment received) */
+    /** deposit (suprimento) | withdrawal (sangria) | receipt (installment received) | refund (a return paid back, issue 30) */
     type: text('type').notNull(),
     paymentMethod: text('payment_method').notNull().default('money'),
     amountCents: integer('amount_cents').notNull(),
@@ -78,7 +78,10 @@ export const cashRegisterMovements = pgTable(
   (t) => [
     index('cash_register_movements_register_idx').on(t.cashRegisterId, t.createdAt),
     uniqueIndex('cash_register_movements_client_movement_uq').on(t.clientId, t.clientMovementId),
-    check('cash_register_movements_type_ck', sql`${t.type} in ('deposit', 'withdrawal', 'receipt')`),
+    check(
+      'cash_register_movements_type_ck',
+      sql`${t.type} in ('deposit', 'withdrawal', 'receipt', 'refund')`,
+    ),
     check('cash_register_movements_amount_ck', sql`${t.amountCents} > 0`),
   ],
 );

@@ -24,6 +24,7 @@ import { countRows, listResult, pageWindow } from '../../lib/list.ts';
 import { violatedUnique } from '../../lib/pg.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { resolveApproval } from '../auth/approval.ts';
+import { countsBlind } from '../settings/system.ts';
 import { cashRegisterCounts, cashRegisterMovements, cashRegisters } from './schema.ts';
 
 type RegisterRow = typeof cashRegisters.$inferSelect;
@@ -150,12 +151,16 @@ async function summarize(
   ]);
   const salesBy = stats.byMethod;
   const receiptsBy = new Map<PaymentMethod, number>();
+  const refundsBy = new Map<PaymentMethod, number>();
   let deposits = 0;
   let withdrawals = 0;
   for (const m of movementRows) {
     if (m.type === 'deposit') deposits += m.amountCents;
     else if (m.type === 'withdrawal') withdrawals += m.amountCents;
-    else {
+    else if (m.type === 'refund') {
+      const method = m.paymentMethod as PaymentMethod;
+      refundsBy.set(method, (refundsBy.get(method) ?? 0) + m.amountCents);
+    } else {
       const method = m.paymentMethod as PaymentMethod;
       receiptsBy.set(method, (receiptsBy.get(method) ?? 0) + m.amountCents);
     }
@@ -167,11 +172,13 @@ async function summarize(
     (salesBy.get('money') ?? 0) +
     (receiptsBy.get('money') ?? 0) +
     deposits -
-    withdrawals;
+    withdrawals -
+    (refundsBy.get('money') ?? 0);
   const methods: CashMethodSummary[] = [];
   for (const method of PAYMENT_METHODS_IN_PDV) {
     const salesCents = salesBy.get(method) ?? 0;
     const receiptsCents = receiptsBy.get(method) ?? 0;
+    const refundsCents = refundsBy.get(method) ?? 0;
     const count = countedBy.get(method);
     const countable = COUNTED_METHODS.includes(method);
     // A closed register keeps the expected amounts computed at its close.
@@ -179,13 +186,15 @@ async function summarize(
       ? count.expectedCents
       : method === 'money'
         ? moneyExpected
-        : salesCents + receiptsCents;
-    if (method !== 'money' && !count && salesCents === 0 && receiptsCents === 0) continue;
+        : salesCents + receiptsCents - refundsCents;
+    if (method !== 'money' && !count && salesCents === 0 && receiptsCents === 0 && refundsCents === 0)
+      continue;
     const countedCents = count ? count.countedCents : closed && countable ? 0 : null;
     methods.push({
       method,
       salesCents,
       receiptsCents,
+      refundsCents,
       expectedCents,
       countedCents,
       differenceCents: countedCents === null ? null : countedCents - expectedCents,
@@ -218,6 +227,7 @@ async function summarize(
       receiptsCents: receiptsBy.get('money') ?? 0,
       depositsCents: deposits,
       withdrawalsCents: withdrawals,
+      refundsCents: refundsBy.get('money') ?? 0,
       expectedCents: countedBy.get('money')?.expectedCents ?? moneyExpected,
     },
     sales: {
@@ -232,6 +242,7 @@ async function summarize(
       countedCents: countedTotal,
       differenceCents: countedTotal === null ? null : countedTotal - expectedTotal,
     },
+    blindCount: false,
   };
 }
 
@@ -242,7 +253,9 @@ export async function currentRegister(
   session: SessionUser,
 ): Promise<CashRegisterSummary | null> {
   const row = await findOpenRegister(db, session);
-  return row ? summarize(db, sales, row) : null;
+  if (!row) return null;
+  const summary = await summarize(db, sales, row);
+  return { ...summary, blindCount: await countsBlind(db, session.clientId, session.userTypeId) };
 }
 
 /**
@@ -329,6 +342,30 @@ export async function addMovement(
     await tx.update(cashRegisters).set({ updatedAt: new Date() }).where(eq(cashRegisters.id, register.id));
     return register;
   });
+}
+
+/**
+ * Pays back a returned item's value at the user's open register (issue 30): a `refund` movement of the
+ * sale's method, taken from what the register expects. Null when no register is open (the caller
+ * decides: cash needs one).
+ */
+export async function recordRefund(
+  tx: Executor,
+  session: Pick<SessionUser, 'clientId' | 'userId'>,
+  refund: { method: PaymentMethod; amountCents: number; reason: string },
+): Promise<number | null> {
+  const register = await findOpenRegister(tx, session, 'share');
+  if (!register) return null;
+  await tx.insert(cashRegisterMovements).values({
+    clientId: session.clientId,
+    cashRegisterId: register.id,
+    userId: session.userId,
+    type: 'refund',
+    paymentMethod: refund.method,
+    amountCents: refund.amountCents,
+    reason: refund.reason,
+  });
+  return register.id;
 }
 
 /** Records an installment received at the user's open register (no register open: nothing recorded). */

@@ -21,6 +21,7 @@ import {
   type ReceivableFigures,
   updateCustomer,
 } from './service.ts';
+import { findStoreCredit } from './storeCredit.ts';
 import { checkNumberNow, scheduleNumberCheck } from './whatsapp.ts';
 
 /**
@@ -60,6 +61,10 @@ export function customerRoutes(ctx: AppContext, figures: ReceivableFigures): Fas
 
     route(app, customerApi.get, (request) =>
       findCustomer(db, sessionOf(request), request.params.id, figures),
+    );
+
+    route(app, customerApi.storeCredit, (request) =>
+      findStoreCredit(db, sessionOf(request), request.params.id),
     );
 
     route(app, customerApi.create, async (request) => {

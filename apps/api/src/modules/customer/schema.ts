@@ -31,6 +31,8 @@ export const customers = pgTable(
     birthDate: date('birth_date', { mode: 'string' }),
     notes: text('notes'),
     creditLimitCents: integer('credit_limit_cents').notNull().default(0),
+    /** Vale-troca balance (issue 30): credited by returns, spent at the PDV (`customer/storeCredit.ts`). */
+    storeCreditCents: integer('store_credit_cents').notNull().default(0),
     active: boolean('active').notNull().default(true),
     /** Result of the WhatsApp number check: null = not checked / unknown. */
     whatsappValid: boolean('whatsapp_valid'),
@@ -94,4 +96,31 @@ export const customerDeletions = pgTable(
     deletedAt: timestamp('deleted_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('customer_deletions_client_idx').on(t.clientId, t.deletedAt)],
+);
+
+/**
+ * The vale-troca's history (issue 30): + a return's credit, - a sale paid with it, + a canceled sale's
+ * credit given back. `sale_id`/`sale_return_id` name the sale module's rows without a foreign key
+ * (sale is above customer).
+ */
+export const customerStoreCredits = pgTable(
+  'customer_store_credits',
+  {
+    id: serial('id').primaryKey(),
+    clientId: integer('client_id')
+      .notNull()
+      .references(() => clients.id),
+    customerId: integer('customer_id')
+      .notNull()
+      .references(() => customers.id, { onDelete: 'cascade' }),
+    /** Signed cents. */
+    amountCents: integer('amount_cents').notNull(),
+    /** return | sale | sale-cancel */
+    kind: text('kind').notNull(),
+    saleId: integer('sale_id'),
+    saleReturnId: integer('sale_return_id'),
+    userId: integer('user_id').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('customer_store_credits_customer_idx').on(t.customerId, t.id)],
 );

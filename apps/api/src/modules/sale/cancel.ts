@@ -1,4 +1,5 @@
 import type { Sale, SaleCancelInput } from '@balcao/core/sale';
+import { SALE_RETURN_MESSAGES } from '@balcao/core/saleReturn';
 import { and, eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
@@ -6,10 +7,11 @@ import { conflict, notFound } from '../../errors.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { resolveApproval } from '../auth/approval.ts';
 import { cancelCouponUses } from '../coupon/service.ts';
+import { addStoreCredit } from '../customer/storeCredit.ts';
 import { cancelPendingOfSale } from '../receivable/service.ts';
 import { returnSaleStock } from '../stock/sale.ts';
 import { findSale, SALE_NOT_FOUND } from './read.ts';
-import { sales } from './schema.ts';
+import { salePayments, saleReturns, sales } from './schema.ts';
 
 const SALE_ALREADY_CANCELED = 'Esta venda já está cancelada';
 const CANCEL_NEEDS_APPROVAL =
@@ -62,6 +64,26 @@ export async function cancelSale(
   const afterCommit = await db.transaction(async (tx) => {
     const sale = await lockSale(tx, session.clientId, id);
     if (sale.status === 'canceled') throw conflict(SALE_ALREADY_CANCELED);
+    const [returned] = await tx
+      .select({ id: saleReturns.id })
+      .from(saleReturns)
+      .where(eq(saleReturns.saleId, id))
+      .limit(1);
+    if (returned) throw conflict(SALE_RETURN_MESSAGES.hasReturns);
+    const credit = await tx
+      .select({ amount: salePayments.amountCents })
+      .from(salePayments)
+      .where(and(eq(salePayments.saleId, id), eq(salePayments.method, 'storeCredit')));
+    const creditCents = credit.reduce((s, c) => s + c.amount, 0);
+    if (creditCents > 0 && sale.customerId !== null) {
+      // The vale-troca the sale spent goes back to the customer (issue 30).
+      await addStoreCredit(tx, session, {
+        customerId: sale.customerId,
+        amountCents: creditCents,
+        kind: 'sale-cancel',
+        saleId: id,
+      });
+    }
     await returnSaleStock(tx, { clientId: session.clientId, userId: session.userId }, sale);
     await cancelCouponUses(tx, session, id);
     await cancelPendingOfSale(tx, session, id);

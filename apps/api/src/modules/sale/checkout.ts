@@ -22,7 +22,7 @@ async function deliveryAddressOf(tx: Executor, clientId: number, data: SaleData)
 }
 
 /** The PDV's draft: prices, names and codes from the catalog (the till never sends a price). */
-async function pdvDraft(tx: Executor, clientId: number, data: SaleData): Promise<SaleDraft> {
+export async function pdvDraft(tx: Executor, clientId: number, data: SaleData): Promise<SaleDraft> {
   const deliveryAddress = await deliveryAddressOf(tx, clientId, data);
   const priced = await priceItems(tx, clientId, data.items);
   return {

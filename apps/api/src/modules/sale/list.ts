@@ -24,7 +24,7 @@ import { orderByOf } from '../../lib/list.ts';
 import { shopClock, shopDayStartSql } from '../../lib/shopToday.ts';
 import { customerMatchesSql, customerRefSql, readRef } from '../customer/refs.ts';
 import { noCustomer, saleHead } from './read.ts';
-import { salePayments, sales } from './schema.ts';
+import { salePayments, saleReturnRefunds, saleReturns, sales } from './schema.ts';
 
 /** The filters of the list, the totals and the CSV: always inside the caller's client. */
 function saleWhere(clientId: number, query: Omit<SaleListQueryParsed, 'page' | 'pageSize' | 'sort'>): SQL {
@@ -136,7 +136,7 @@ async function saleTotals(db: Db, where: SQL): Promise<SaleListTotals> {
       ],
     ]),
   );
-  const [[row], methods] = await Promise.all([
+  const [[row], methods, refunds] = await Promise.all([
     db
       .select({
         count: sql<number>`count(*)::int`,
@@ -155,7 +155,20 @@ async function saleTotals(db: Db, where: SQL): Promise<SaleListTotals> {
       .innerJoin(sales, eq(sales.id, salePayments.saleId))
       .where(and(where, ne(sales.status, 'canceled')))
       .groupBy(salePayments.method),
+    // Returns (issue 30): what went back is not revenue, per method of the sale.
+    db
+      .select({
+        method: saleReturnRefunds.method,
+        amount: sql<number>`coalesce(sum(${saleReturnRefunds.amountCents}), 0)::bigint`,
+      })
+      .from(saleReturnRefunds)
+      .innerJoin(saleReturns, eq(saleReturns.id, saleReturnRefunds.returnId))
+      .innerJoin(sales, eq(sales.id, saleReturns.saleId))
+      .where(and(where, ne(sales.status, 'canceled')))
+      .groupBy(saleReturnRefunds.method),
   ]);
+  const refundOf = new Map(refunds.map((f) => [f.method, Number(f.amount)]));
+  const returnedCents = [...refundOf.values()].reduce((a, b) => a + b, 0);
   const r = row as Record<string, unknown>;
   const byStatus = Object.fromEntries(
     SALE_STATUSES.map((s) => [s, { count: Number(r[`${s}Count`]), amountCents: Number(r[`${s}Amount`]) }]),
@@ -165,9 +178,12 @@ async function saleTotals(db: Db, where: SQL): Promise<SaleListTotals> {
     finalAmountCents: Number(r.finalAmount),
     discountCents: Number(r.discount),
     activeCount: byStatus.pending.count + byStatus.finished.count,
-    activeAmountCents: byStatus.pending.amountCents + byStatus.finished.amountCents,
+    activeAmountCents: byStatus.pending.amountCents + byStatus.finished.amountCents - returnedCents,
+    returnedCents,
     byStatus,
-    byPaymentMethod: Object.fromEntries(methods.map((m) => [m.method, Number(m.amount)])),
+    byPaymentMethod: Object.fromEntries(
+      methods.map((m) => [m.method, Number(m.amount) - (refundOf.get(m.method) ?? 0)]),
+    ),
   };
 }
 

@@ -38,6 +38,7 @@ import {
   useCoupon,
 } from '../coupon/service.ts';
 import { type CustomerRef, findCustomerRef } from '../customer/refs.ts';
+import { spendStoreCredit } from '../customer/storeCredit.ts';
 import {
   deliverSaleReceipt,
   queueSaleReceipt,
@@ -483,6 +484,29 @@ async function writeSaleRows(tx: Executor, clientId: number, claim: KeyClaim | n
 }
 
 /**
+ * The vale-troca a sale is paid with (issue 30): taken from the customer's balance by one guarded
+ * update (422 with the balance when short). An offline sale is accepted as made, even below zero.
+ */
+async function spendCreditOf(
+  tx: Executor,
+  session: SessionUser,
+  saleId: number,
+  draft: SaleDraft,
+  checked: CheckedSale,
+): Promise<void> {
+  const cents = checked.paid.payments
+    .filter((p) => p.method === 'storeCredit')
+    .reduce((sum, p) => sum + p.amountCents, 0);
+  if (cents === 0 || draft.customerId === null) return;
+  await spendStoreCredit(
+    tx,
+    session,
+    { customerId: draft.customerId, amountCents: cents, saleId },
+    Boolean(draft.offline),
+  );
+}
+
+/**
  * Stock: shared rows from here to the commit (levels locked by id, then the coupon, then the
  * counter). Offline, a level below zero is taken and flagged.
  */
@@ -661,6 +685,7 @@ export async function recordSale(
       const checked = await checkSale(tx, session, register, draft, approvedBy, flags);
       const rows = saleRows(session, register, draft, checked);
       const written = await writeSaleRows(tx, clientId, claim, rows);
+      await spendCreditOf(tx, session, register.saleId, draft, checked);
       const lowStock = await takeStock(tx, session, register, draft, flags);
       const useOfCoupon = await couponUse(tx, session, draft, checked, flags);
       const offlineFlags = [...flags];

@@ -6,10 +6,12 @@ import { route, sendRecorded } from '../../lib/endpoint.ts';
 import { assertOwnClient, sessionOf } from '../../plugins/auth.ts';
 import { cancelSale, type SaleCanceled } from './cancel.ts';
 import { checkout, type DeliveryOrderOfSale } from './checkout.ts';
+import { exchangeSale } from './exchange.ts';
 import { csvFileName, eachSale, listSales, SALE_CSV_HEADER, saleCsvLines } from './list.ts';
 import { syncOfflineSale } from './offlineSync.ts';
 import { quickSale } from './quickSale.ts';
 import { findSale } from './read.ts';
+import { findSaleReturns, returnSaleItems } from './saleReturn.ts';
 
 /**
  * /v1/sale (issue 7): the handlers of `saleApi` (checkout, quick sale, offline sync, list with totals
@@ -68,6 +70,32 @@ export function saleRoutes(
 
     route(app, saleApi.cancel, (request) =>
       cancelSale(ctx, sessionOf(request), request.params.id, request.body, saleCanceled),
+    );
+
+    route(app, saleApi.exchange, async (request, reply) =>
+      sendRecorded(
+        reply,
+        await exchangeSale(
+          ctx,
+          sessionOf(request),
+          request.params.id,
+          request.body,
+          request.idempotencyKey ?? '',
+          deliveryOrderOfSale,
+        ),
+      ),
+    );
+
+    route(app, saleApi.returns, (request) => findSaleReturns(db, sessionOf(request), request.params.id));
+
+    route(app, saleApi.return, async (request, reply) =>
+      sendRecorded(
+        reply,
+        await returnSaleItems(ctx, sessionOf(request), request.params.id, request.body, {
+          idempotencyKey: request.idempotencyKey ?? '',
+          body: request.body,
+        }),
+      ),
     );
   };
 }

@@ -224,3 +224,80 @@ export const saleMonthlyProducts = pgTable(
     index('sale_monthly_products_top_idx').on(t.clientId, t.month, t.amountCents.desc(), t.productId),
   ],
 );
+
+/**
+ * A return of some lines of a sale (issue 30, `sale/saleReturn.ts`): written in one transaction with
+ * its lines, its refunds, the stock that came back, the register's refund movements or the customer's
+ * vale-troca. The Idempotency-Key is unique per client: a retried request answers the first return.
+ */
+export const saleReturns = pgTable(
+  'sale_returns',
+  {
+    id: serial('id').primaryKey(),
+    clientId: integer('client_id')
+      .notNull()
+      .references(() => clients.id),
+    saleId: integer('sale_id')
+      .notNull()
+      .references(() => sales.id),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    approvedByUserId: integer('approved_by_user_id').references(() => users.id),
+    /** original | storeCredit */
+    refund: text('refund').notNull(),
+    /** Who got the vale-troca (the sale's customer, or the one named at the return). */
+    customerId: integer('customer_id').references(() => customers.id, { onDelete: 'set null' }),
+    /** The register the money left from (original refunds with an open register). */
+    cashRegisterId: integer('cash_register_id').references(() => cashRegisters.id),
+    amountCents: integer('amount_cents').notNull(),
+    reason: text('reason').notNull(),
+    idempotencyKey: text('idempotency_key'),
+    requestHash: text('request_hash'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('sale_returns_sale_idx').on(t.saleId),
+    uniqueIndex('sale_returns_client_key_uq').on(t.clientId, t.idempotencyKey),
+    check('sale_returns_refund_ck', sql`${t.refund} in ('original', 'storeCredit')`),
+    check('sale_returns_amount_ck', sql`${t.amountCents} >= 0`),
+  ],
+);
+
+/** The lines of a return: how much of a sale line came back and what it was worth. */
+export const saleReturnItems = pgTable(
+  'sale_return_items',
+  {
+    id: serial('id').primaryKey(),
+    returnId: integer('return_id')
+      .notNull()
+      .references(() => saleReturns.id, { onDelete: 'cascade' }),
+    saleItemId: integer('sale_item_id')
+      .notNull()
+      .references(() => saleItems.id, { onDelete: 'cascade' }),
+    quantity: quantityColumn('quantity').notNull(),
+    restock: boolean('restock').notNull(),
+    amountCents: integer('amount_cents').notNull(),
+  },
+  (t) => [
+    index('sale_return_items_return_idx').on(t.returnId),
+    index('sale_return_items_item_idx').on(t.saleItemId),
+  ],
+);
+
+/** Where a return's money went: one row per method (the sale's own methods, or storeCredit). */
+export const saleReturnRefunds = pgTable(
+  'sale_return_refunds',
+  {
+    id: serial('id').primaryKey(),
+    returnId: integer('return_id')
+      .notNull()
+      .references(() => saleReturns.id, { onDelete: 'cascade' }),
+    method: text('method').notNull(),
+    amountCents: integer('amount_cents').notNull(),
+  },
+  (t) => [
+    index('sale_return_refunds_return_idx').on(t.returnId),
+    check('sale_return_refunds_amount_ck', sql`${t.amountCents} > 0`),
+  ],
+);

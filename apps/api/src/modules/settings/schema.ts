@@ -52,6 +52,10 @@ export const systemSettings = pgTable('system_settings', {
   couvertCents: integer('couvert_cents').notNull(),
   tabIdleMinutes: integer('tab_idle_minutes').notNull(),
   delivery: jsonb('delivery').$type<StoredDelivery>().notNull(),
+  /** Issue 30: `{ windowDays, userTypeIds }` of exchanges and returns; null = the defaults. */
+  returns: jsonb('returns').$type<{ windowDays: number; userTypeIds: number[] }>(),
+  /** Issue 30: user types that close their register by a blind count; null = the default (Caixa). */
+  blindCountUserTypeIds: jsonb('blind_count_user_type_ids').$type<number[]>(),
   ...changedBy,
 });
 

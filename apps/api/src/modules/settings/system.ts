@@ -1,5 +1,7 @@
 import {
+  DEFAULT_BLIND_COUNT_USER_TYPES,
   DEFAULT_DISCOUNT_LIMITS,
+  DEFAULT_RETURN_SETTINGS,
   DEFAULT_SYSTEM_SETTINGS,
   DISCOUNT_LIMITED_TYPES,
   type SystemSettings,
@@ -58,6 +60,8 @@ export async function findSystemSettings(db: Executor, actor: Actor): Promise<Sy
     delivery: (s?.delivery as SystemSettings['delivery'] | undefined) ?? {
       ...DEFAULT_SYSTEM_SETTINGS.delivery,
     },
+    returns: s?.returns ?? DEFAULT_RETURN_SETTINGS(),
+    blindCountUserTypeIds: s?.blindCountUserTypeIds ?? DEFAULT_BLIND_COUNT_USER_TYPES(),
     ...(await changedByOf(db, s ?? undefined)),
   };
 }
@@ -95,6 +99,8 @@ export async function saveSystemSettings(
       couvertCents: input.couvertCents,
       tabIdleMinutes: input.tabIdleMinutes,
       delivery: input.delivery satisfies StoredDelivery,
+      ...(input.returns ? { returns: input.returns } : {}),
+      ...(input.blindCountUserTypeIds ? { blindCountUserTypeIds: input.blindCountUserTypeIds } : {}),
     });
     if (couvertChanged && (previous?.couvertCents ?? 0) !== input.couvertCents) {
       await couvertChanged(tx, clientId, input.couvertCents);
@@ -120,4 +126,22 @@ export async function saveSystemSettings(
   ctx.changed(clientId, 'stock');
   if (zoneChanged) ctx.changed(clientId, 'session');
   return findSystemSettings(ctx.db, actor);
+}
+
+/** Issue 30: the return window and who returns without an approval (the sale module's returns). */
+export async function returnSettings(db: Executor, clientId: number) {
+  const [row] = await db
+    .select({ returns: systemSettings.returns })
+    .from(systemSettings)
+    .where(eq(systemSettings.clientId, clientId));
+  return row?.returns ?? DEFAULT_RETURN_SETTINGS();
+}
+
+/** Issue 30: whether a user type closes its register by a blind count (the cash-register module). */
+export async function countsBlind(db: Executor, clientId: number, userTypeId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ types: systemSettings.blindCountUserTypeIds })
+    .from(systemSettings)
+    .where(eq(systemSettings.clientId, clientId));
+  return (row?.types ?? DEFAULT_BLIND_COUNT_USER_TYPES()).includes(userTypeId);
 }

@@ -118,3 +118,29 @@ export async function takeOfflineSaleStock(
   );
   return { lowStock: result.lowStock, wentNegative: true };
 }
+
+/**
+ * Puts back the returned lines of a sale (issue 30): `sale-return` rows with the user, whatever the
+ * client's stockManagement flag is now (as a cancel). Lines of products deleted since are skipped.
+ */
+export async function restockReturnedLines(
+  tx: Executor,
+  actor: StockContext,
+  sale: { id: number; number: number },
+  lines: { productId: number; variantId: number | null; quantity: number }[],
+): Promise<void> {
+  if (lines.length === 0) return;
+  await applyStockMovements(
+    tx,
+    actor,
+    lines.map((l) => ({
+      productId: l.productId,
+      variantId: l.variantId,
+      type: 'sale-return' as const,
+      quantity: String(l.quantity),
+      saleId: sale.id,
+      note: `Devolução da venda nº ${sale.number}`,
+    })),
+    { allowNegative: true },
+  );
+}

@@ -62,7 +62,7 @@ export const stockMovements = pgTable(
     index('stock_movements_sale_idx').on(t.saleId),
     check(
       'stock_movements_type_ck',
-      sql`${t.type} in ('entry', 'exit', 'fractionate-out', 'fractionate-in', 'sale', 'sale-cancel', 'adjustment')`,
+      sql`${t.type} in ('entry', 'exit', 'fractionate-out', 'fractionate-in', 'sale', 'sale-cancel', 'adjustment', 'sale-return')`,
     ),
     check('stock_movements_quantity_ck', sql`${t.quantity} <> 0`),
   ],

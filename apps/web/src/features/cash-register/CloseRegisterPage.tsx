@@ -14,12 +14,14 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
+import type { Theme } from '@mui/material/styles';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
+import useMediaQuery from '@mui/material/useMediaQuery';
 import { useState } from 'react';
 import { Controller, useWatch } from 'react-hook-form';
 import { Link as RouterLink } from 'react-router';
@@ -102,10 +104,14 @@ export default function CloseRegisterPage() {
         forma de pagamento.
       </Typography>
       <CloseForm summary={summary} onClose={(input) => closing.mutateAsync({ body: input })} />
-      <Typography component="h2" variant="h6" sx={{ mt: 4, mb: 1 }}>
-        Resumo do caixa
-      </Typography>
-      <RegisterReport summary={summary} />
+      {!summary.blindCount && (
+        <>
+          <Typography component="h2" variant="h6" sx={{ mt: 4, mb: 1 }}>
+            Resumo do caixa
+          </Typography>
+          <RegisterReport summary={summary} />
+        </>
+      )}
       {clientId && <RegisterHistory clientId={clientId} />}
     </Box>
   );
@@ -123,17 +129,20 @@ function CloseForm({
 }) {
   const [confirm, setConfirm] = useState<CashRegisterCloseInput | null>(null);
   const [closing, setClosing] = useState(false);
+  const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
+  const blind = summary.blindCount;
   const rows = summary.methods.filter((m) => m.countable);
   const methods = rows.length
     ? rows
     : [{ method: 'money' as const, expectedCents: summary.money.expectedCents }];
   const closed = methods.filter((m) => COUNTED_METHODS.includes(m.method));
+  // A blind count (issue 30) starts every method empty: nothing hints at the expected amount.
   const textOf = (counted: Values['counted'], method: PaymentMethod, expected: number) =>
-    counted[method] ?? (method === 'money' ? '' : centsToInput(expected));
-  // The money in the drawer must be counted: an empty count is no count.
+    counted[method] ?? (method === 'money' || blind ? '' : centsToInput(expected));
+  // The money in the drawer must be counted: an empty count is no count (blind: every method).
   const centsIn = (counted: Values['counted'], method: PaymentMethod, expected: number) => {
     const text = textOf(counted, method, expected);
-    return method === 'money' && text.trim() === '' ? Number.NaN : centsOf(text);
+    return (method === 'money' || blind) && text.trim() === '' ? Number.NaN : centsOf(text);
   };
   const form = useAppForm({
     schema: cashRegisterCloseSchema,
@@ -172,70 +181,131 @@ function CloseForm({
     }
   };
 
+  const signedText = (diff: number | null) =>
+    diff === null ? '—' : `${diff > 0 ? '+ ' : diff < 0 ? '- ' : ''}${formatCents(Math.abs(diff))}`;
+  const diffColor = (diff: number | null) => (diff ? (diff < 0 ? 'error.main' : 'warning.main') : undefined);
+  const countedField = (method: PaymentMethod, expected: number, index: number) => (
+    <Controller
+      control={form.control}
+      name={`counted.${method}`}
+      render={({ field, fieldState }) => (
+        <MoneyField
+          size="small"
+          fullWidth
+          label={`Contado em ${PAYMENT_METHOD_LABELS[method]}`}
+          value={textOf(counted, method, expected)}
+          onChange={field.onChange}
+          onBlur={field.onBlur}
+          inputRef={field.ref}
+          autoFocus={index === 0}
+          error={Boolean(fieldState.error)}
+          helperText={fieldState.error?.message}
+        />
+      )}
+    />
+  );
+  const totalDiff = countedTotal - expectedTotal;
+
   return (
     <Form form={form} onSubmit={(input) => setConfirm(input)} aria-label="Fechamento do caixa">
-      <Paper variant="outlined" sx={{ overflowX: 'auto', mb: 2 }}>
-        <Table aria-label="Valores contados">
-          <TableHead>
-            <TableRow>
-              <TableCell>Forma de pagamento</TableCell>
-              <TableCell align="right">Esperado</TableCell>
-              <TableCell sx={{ width: 220 }}>Contado</TableCell>
-              <TableCell align="right">Diferença</TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {parsed.map((p, index) => {
-              const diff = Number.isNaN(p.cents) ? null : p.cents - p.expected;
-              return (
-                <TableRow key={p.method}>
-                  <TableCell>{PAYMENT_METHOD_LABELS[p.method]}</TableCell>
-                  <TableCell align="right">{formatCents(p.expected)}</TableCell>
-                  <TableCell>
-                    <Controller
-                      control={form.control}
-                      name={`counted.${p.method}`}
-                      render={({ field, fieldState }) => (
-                        <MoneyField
-                          size="small"
-                          label={`Contado em ${PAYMENT_METHOD_LABELS[p.method]}`}
-                          value={textOf(counted, p.method, p.expected)}
-                          onChange={field.onChange}
-                          onBlur={field.onBlur}
-                          inputRef={field.ref}
-                          autoFocus={index === 0}
-                          error={Boolean(fieldState.error)}
-                          helperText={fieldState.error?.message}
-                        />
-                      )}
-                    />
+      {blind && (
+        <Alert severity="info" sx={{ mb: 2 }}>
+          Contagem às cegas: informe o que você contou de cada forma de pagamento. O valor esperado e a
+          diferença aparecem depois de confirmar o fechamento.
+        </Alert>
+      )}
+      {phone ? (
+        // Phones (issue 30 item 21): one card per method, the label and the difference on their own lines.
+        <Stack spacing={1.5} sx={{ mb: 2 }} aria-label="Valores contados">
+          {parsed.map((p, index) => {
+            const diff = Number.isNaN(p.cents) ? null : p.cents - p.expected;
+            return (
+              <Paper key={p.method} variant="outlined" sx={{ p: 1.5 }}>
+                <Typography sx={{ fontWeight: 600, mb: 1 }}>{PAYMENT_METHOD_LABELS[p.method]}</Typography>
+                {!blind && (
+                  <Stack direction="row" sx={{ justifyContent: 'space-between', mb: 1 }}>
+                    <Typography variant="body2">Esperado</Typography>
+                    <Typography variant="body2">{formatCents(p.expected)}</Typography>
+                  </Stack>
+                )}
+                {countedField(p.method, p.expected, index)}
+                {!blind && (
+                  <Stack direction="row" sx={{ justifyContent: 'space-between', mt: 1 }}>
+                    <Typography variant="body2">Diferença</Typography>
+                    <Typography variant="body2" sx={{ color: diffColor(diff) }}>
+                      {signedText(diff)}
+                    </Typography>
+                  </Stack>
+                )}
+              </Paper>
+            );
+          })}
+          <Paper variant="outlined" sx={{ p: 1.5 }}>
+            {!blind && (
+              <Stack direction="row" sx={{ justifyContent: 'space-between' }}>
+                <Typography sx={{ fontWeight: 600 }}>Total esperado</Typography>
+                <Typography sx={{ fontWeight: 600 }}>{formatCents(expectedTotal)}</Typography>
+              </Stack>
+            )}
+            <Stack direction="row" sx={{ justifyContent: 'space-between' }}>
+              <Typography sx={{ fontWeight: 600 }}>Total contado</Typography>
+              <Typography sx={{ fontWeight: 600 }}>{formatCents(countedTotal)}</Typography>
+            </Stack>
+            {!blind && (
+              <Stack direction="row" sx={{ justifyContent: 'space-between' }}>
+                <Typography sx={{ fontWeight: 600 }}>Diferença</Typography>
+                <Typography sx={{ fontWeight: 600 }} data-testid="close-difference">
+                  {signedText(totalDiff)}
+                </Typography>
+              </Stack>
+            )}
+          </Paper>
+        </Stack>
+      ) : (
+        <Paper variant="outlined" sx={{ overflowX: 'auto', mb: 2 }}>
+          <Table aria-label="Valores contados">
+            <TableHead>
+              <TableRow>
+                <TableCell>Forma de pagamento</TableCell>
+                {!blind && <TableCell align="right">Esperado</TableCell>}
+                <TableCell sx={{ width: 260 }}>Contado</TableCell>
+                {!blind && <TableCell align="right">Diferença</TableCell>}
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {parsed.map((p, index) => {
+                const diff = Number.isNaN(p.cents) ? null : p.cents - p.expected;
+                return (
+                  <TableRow key={p.method}>
+                    <TableCell>{PAYMENT_METHOD_LABELS[p.method]}</TableCell>
+                    {!blind && <TableCell align="right">{formatCents(p.expected)}</TableCell>}
+                    <TableCell>{countedField(p.method, p.expected, index)}</TableCell>
+                    {!blind && (
+                      <TableCell align="right" sx={{ color: diffColor(diff) }}>
+                        {signedText(diff)}
+                      </TableCell>
+                    )}
+                  </TableRow>
+                );
+              })}
+              <TableRow>
+                <TableCell sx={{ fontWeight: 600 }}>Total</TableCell>
+                {!blind && (
+                  <TableCell align="right" sx={{ fontWeight: 600 }}>
+                    {formatCents(expectedTotal)}
                   </TableCell>
-                  <TableCell
-                    align="right"
-                    sx={{ color: diff ? (diff < 0 ? 'error.main' : 'warning.main') : undefined }}
-                  >
-                    {diff === null
-                      ? '—'
-                      : `${diff > 0 ? '+ ' : diff < 0 ? '- ' : ''}${formatCents(Math.abs(diff))}`}
+                )}
+                <TableCell sx={{ fontWeight: 600 }}>{formatCents(countedTotal)}</TableCell>
+                {!blind && (
+                  <TableCell align="right" sx={{ fontWeight: 600 }} data-testid="close-difference">
+                    {signedText(totalDiff)}
                   </TableCell>
-                </TableRow>
-              );
-            })}
-            <TableRow>
-              <TableCell sx={{ fontWeight: 600 }}>Total</TableCell>
-              <TableCell align="right" sx={{ fontWeight: 600 }}>
-                {formatCents(expectedTotal)}
-              </TableCell>
-              <TableCell sx={{ fontWeight: 600 }}>{formatCents(countedTotal)}</TableCell>
-              <TableCell align="right" sx={{ fontWeight: 600 }} data-testid="close-difference">
-                {countedTotal - expectedTotal === 0
-                  ? formatCents(0)
-                  : `${countedTotal > expectedTotal ? '+ ' : '- '}${formatCents(Math.abs(countedTotal - expectedTotal))}`}
-              </TableCell>
-            </TableRow>
-          </TableBody>
-        </Table>
-      </Paper>
+                )}
+              </TableRow>
+            </TableBody>
+          </Table>
+        </Paper>
+      )}
       <FormTextField
         control={form.control}
         name="notes"
@@ -258,7 +328,11 @@ function CloseForm({
       <ConfirmDialog
         open={confirm !== null}
         title="Fechar caixa"
-        message={`Confirma o fechamento com diferença de ${formatCents(Math.abs(countedTotal - expectedTotal))}${countedTotal < expectedTotal ? ' (falta)' : countedTotal > expectedTotal ? ' (sobra)' : ''}?`}
+        message={
+          blind
+            ? `Confirma o fechamento com ${formatCents(countedTotal)} contados? A diferença aparece depois de fechar.`
+            : `Confirma o fechamento com diferença de ${formatCents(Math.abs(totalDiff))}${totalDiff < 0 ? ' (falta)' : totalDiff > 0 ? ' (sobra)' : ''}?`
+        }
         confirmLabel="Fechar caixa"
         onConfirm={close}
         onCancel={() => setConfirm(null)}

@@ -70,6 +70,12 @@ export function RegisterReport({
               <TableCell>Sangrias</TableCell>
               <TableCell align="right">- {formatCents(summary.money.withdrawalsCents)}</TableCell>
             </TableRow>
+            {summary.money.refundsCents > 0 && (
+              <TableRow>
+                <TableCell>Devoluções em dinheiro</TableCell>
+                <TableCell align="right">- {formatCents(summary.money.refundsCents)}</TableCell>
+              </TableRow>
+            )}
             <TableRow>
               <TableCell sx={{ fontWeight: 600 }}>Dinheiro esperado</TableCell>
               <TableCell align="right" sx={{ fontWeight: 600 }}>

@@ -13,6 +13,7 @@ import {
   paymentInputSchema,
   type SaleTotals,
 } from '@balcao/core/sale';
+import { STORE_CREDIT_MESSAGES } from '@balcao/core/saleReturn';
 import type { PaymentMethod } from '@balcao/core/status';
 import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/Delete';
@@ -39,7 +40,7 @@ import { useSession } from '../auth/index.ts';
 import { usePdvSurchargeLabel } from '../fee-simulator/index.ts';
 import type { LocalCatalog } from '../offline/index.ts';
 import { isOffline, useOffline } from '../offline/index.ts';
-import { PixQr } from '../sale/index.ts';
+import { PixQr, useStoreCredit } from '../sale/index.ts';
 import { useCustomerCredit, validateCoupon } from './api.ts';
 import { type PdvAction, type PdvState, pdvPaymentCheck } from './state.ts';
 
@@ -153,6 +154,7 @@ export function PaymentStep({
           key={`${state.payments.length}-${remaining}-${offline}`}
           remaining={remaining}
           offline={offline}
+          customerId={state.customer?.id ?? null}
           onAdd={(payment) => dispatch({ type: 'payments', payments: [...state.payments, payment] })}
         />
       </Box>
@@ -215,13 +217,18 @@ export function PaymentStep({
 function AddPaymentForm({
   remaining,
   offline = false,
+  customerId = null,
   onAdd,
 }: {
   remaining: number;
   /** Offline: no crediário nor boleto (the customer's credit is checked by the server). */
   offline?: boolean;
+  /** The sale's customer: vale-troca (issue 30) is offered with their balance, online only. */
+  customerId?: number | null;
   onAdd: (p: PdvState['payments'][number]) => void;
 }) {
+  const storeCredit = useStoreCredit(customerId, !offline);
+  const creditBalance = storeCredit.data?.balanceCents ?? 0;
   // An empty "Valor recebido" in cash is the exact amount due, as in the quick sale.
   const amountOf = (values: PaymentValues) =>
     values.method === 'money' && values.amount.trim() === '' ? remaining : centsOf(values.amount);
@@ -241,7 +248,11 @@ function AddPaymentForm({
     }),
     fieldOf: { amountCents: 'amount', numberInstallments: 'installments' },
     check: (values) =>
-      amountOf(values) === 0 ? [{ path: 'amount', message: 'Informe o valor do pagamento' }] : [],
+      amountOf(values) === 0
+        ? [{ path: 'amount', message: 'Informe o valor do pagamento' }]
+        : values.method === 'storeCredit' && amountOf(values) > creditBalance
+          ? [{ path: 'amount', message: STORE_CREDIT_MESSAGES.insufficient(formatCents(creditBalance)) }]
+          : [],
   });
   const [method, amount] = useWatch({ control: form.control, name: ['method', 'amount'] });
   const cents = centsOf(amount);
@@ -270,7 +281,11 @@ function AddPaymentForm({
             fullWidth={false}
             sx={{ minWidth: 220 }}
           >
-            {PAYMENT_METHODS_IN_PDV.filter((m) => !offline || !DEFERRED_METHODS.includes(m)).map((m) => (
+            {PAYMENT_METHODS_IN_PDV.filter(
+              (m) =>
+                (!offline || !DEFERRED_METHODS.includes(m)) &&
+                (m !== 'storeCredit' || (!offline && customerId !== null && creditBalance > 0)),
+            ).map((m) => (
               <MenuItem key={m} value={m}>
                 {PAYMENT_METHOD_LABELS[m]}
               </MenuItem>
@@ -280,7 +295,13 @@ function AddPaymentForm({
             control={form.control}
             name="amount"
             label={method === 'money' ? 'Valor recebido' : 'Valor'}
-            helperText={method === 'money' ? 'Em branco: o valor exato. Acima do total vira troco' : ' '}
+            helperText={
+              method === 'money'
+                ? 'Em branco: o valor exato. Acima do total vira troco'
+                : method === 'storeCredit'
+                  ? STORE_CREDIT_MESSAGES.balance(formatCents(creditBalance))
+                  : ' '
+            }
             autoFocus
           />
           {installmentsAllowed && (

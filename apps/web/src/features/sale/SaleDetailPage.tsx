@@ -40,9 +40,10 @@ import { errorMessage } from '../../lib/api.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { useIdFromPath } from '../../lib/useIdFromPath.ts';
 import { useSession } from '../auth/index.ts';
-import { useCancelSale, useSale, useSettleReceivable } from './api.ts';
+import { useCancelSale, useSale, useSaleReturns, useSettleReceivable } from './api.ts';
 import { Receipt } from './Receipt.tsx';
 import { STATUS_COLORS } from './SaleListPage.tsx';
+import { SaleReturnsPanel } from './SaleReturns.tsx';
 
 /** /dashboard/sale/detail/{id}: items, payments, receivables, reprint, cancel, settle. */
 export default function SaleDetailPage() {
@@ -50,6 +51,7 @@ export default function SaleDetailPage() {
   const found = id !== undefined && !Number.isNaN(id);
   const { user } = useSession();
   const sale = useSale(found ? id : undefined);
+  const returns = useSaleReturns(found ? id : undefined);
   const [receipt, setReceipt] = useState(false);
   const [canceling, setCanceling] = useState(false);
 
@@ -78,11 +80,13 @@ export default function SaleDetailPage() {
           <Button variant="outlined" onClick={() => setReceipt(true)}>
             Reimprimir
           </Button>
-          {s.status !== 'canceled' && can(user?.userType.id, WRITE.sales) && (
-            <Button color="error" variant="outlined" onClick={() => setCanceling(true)}>
-              Cancelar venda
-            </Button>
-          )}
+          {s.status !== 'canceled' &&
+            !returns.data?.returns.length &&
+            can(user?.userType.id, WRITE.sales) && (
+              <Button color="error" variant="outlined" onClick={() => setCanceling(true)}>
+                Cancelar venda
+              </Button>
+            )}
           <Button component={RouterLink} to="/dashboard/sale">
             Voltar
           </Button>
@@ -169,6 +173,14 @@ export default function SaleDetailPage() {
                     + {i.additionals.map((a) => a.name).join(', ')}
                   </Typography>
                 )}
+                {(() => {
+                  const back = returns.data?.returnedQuantities.find((q) => q.saleItemId === i.id)?.quantity;
+                  return back ? (
+                    <Typography variant="caption" color="warning.main" sx={{ display: 'block' }}>
+                      Devolvido: {formatQuantity(back, i.unit)}
+                    </Typography>
+                  ) : null;
+                })()}
               </TableCell>
               <TableCell align="right">{formatQuantity(i.quantity, i.unit)}</TableCell>
               <TableCell align="right">{formatCents(i.unitTotalCents)}</TableCell>
@@ -220,6 +232,8 @@ export default function SaleDetailPage() {
           )}
         </Paper>
       </Box>
+
+      <SaleReturnsPanel sale={s} returns={returns.data} canReturn={can(user?.userType.id, WRITE.sales)} />
 
       {s.receivables.length > 0 && (
         <Receivables sale={s} canSettle={can(user?.userType.id, ACTION.settleReceivables)} />
@@ -288,11 +302,13 @@ function Receivables({ sale, canSettle }: { sale: Sale; canSettle: boolean }) {
               fullWidth={false}
               sx={{ minWidth: 200 }}
             >
-              {PAYMENT_METHODS_IN_PDV.filter((m) => !DEFERRED_METHODS.includes(m)).map((m) => (
-                <MenuItem key={m} value={m}>
-                  {PAYMENT_METHOD_LABELS[m]}
-                </MenuItem>
-              ))}
+              {PAYMENT_METHODS_IN_PDV.filter((m) => !DEFERRED_METHODS.includes(m) && m !== 'storeCredit').map(
+                (m) => (
+                  <MenuItem key={m} value={m}>
+                    {PAYMENT_METHOD_LABELS[m]}
+                  </MenuItem>
+                ),
+              )}
             </FormTextField>
           )}
         </Stack>

@@ -100,6 +100,9 @@ export default function SaleListPage() {
           <TotalCard label="Faturamento" value={formatCents(totals.activeAmountCents)} testId="sales-total" />
           <TotalCard label="Pendentes" value={formatCents(totals.byStatus.pending.amountCents)} />
           <TotalCard label="Canceladas" value={`${totals.byStatus.canceled.count}`} />
+          {totals.returnedCents > 0 && (
+            <TotalCard label="Devoluções" value={formatCents(totals.returnedCents)} testId="sales-returned" />
+          )}
         </TotalsBar>
       )}
 

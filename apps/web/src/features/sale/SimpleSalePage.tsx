@@ -34,9 +34,9 @@ import { useCreateSimpleSale } from './api.ts';
 import { PixQr } from './PixQr.tsx';
 import { Receipt } from './Receipt.tsx';
 
-/** Methods that make sense without a customer (crediário/boleto need one: use the PDV). */
+/** Methods that make sense without a customer (crediário/boleto/vale-troca need one: use the PDV). */
 const METHODS = PAYMENT_METHODS_IN_PDV.filter(
-  (m) => !['creditShop', 'boleto', 'paymentOnDelivery'].includes(m),
+  (m) => !['creditShop', 'boleto', 'paymentOnDelivery', 'storeCredit'].includes(m),
 );
 
 /** /dashboard/sale/create-simple: a sale from a description and a value, no catalog items. */

@@ -36,7 +36,21 @@ export const saleQueries = {
   }),
   /** One sale; a 404 shows at once (no retry). */
   detail: (id: number) => ({ ...queryOf(saleApi.get, { params: { id } }), retry: false }),
+  /** A sale's returns (issue 30). */
+  returns: (id: number) => ({ ...queryOf(saleApi.returns, { params: { id } }), retry: false }),
 };
+
+export function useSaleReturns(id: number | undefined) {
+  return useQuery({ ...saleQueries.returns(id ?? 0), enabled: Boolean(id) });
+}
+
+/** A customer's vale-troca balance (issue 30), for the PDV's payment step. */
+export function useStoreCredit(customerId: number | null | undefined, enabled = true) {
+  return useQuery({
+    ...queryOf(customerApi.storeCredit, { params: { id: customerId ?? 0 } }),
+    enabled: Boolean(customerId) && enabled,
+  });
+}
 
 export function useSales(clientId: number | undefined, query: SaleListQuery) {
   return useQuery({ ...saleQueries.list(clientId ?? 0, query), enabled: Boolean(clientId) });
@@ -87,6 +101,8 @@ export function useSellers(clientId: number | undefined, userTypeId: number | un
 export const useCheckout = () => useCall(saleApi.checkout, { background: true });
 export const useCreateSimpleSale = () => useCall(saleApi.quick, { background: true });
 export const useCancelSale = () => useCall(saleApi.cancel);
+export const useReturnSale = () => useCall(saleApi.return);
+export const useExchangeSale = () => useCall(saleApi.exchange);
 export const useSettleReceivable = () => useCall(receivableApi.settle);
 
 /** Downloads the CSV of the filtered list. */

@@ -7,6 +7,7 @@ export {
   useCheckout,
   useCustomerDetail,
   useSellers,
+  useStoreCredit,
 } from './api.ts';
 export { PixQr } from './PixQr.tsx';
 export { usePeriodList } from './periodList.ts';

@@ -1,4 +1,4 @@
-import { can, WRITE } from '@balcao/core/routes';
+import { can, PDV, WRITE } from '@balcao/core/routes';
 import {
   DELIVERY_PAYMENT_LABELS,
   DELIVERY_PAYMENT_OPTIONS,
@@ -6,9 +6,11 @@ import {
   type SystemSettingsData,
   systemSettingsInputSchema,
 } from '@balcao/core/settings';
-import { USER_TYPES, type UserTypeId } from '@balcao/core/userTypes';
+import { USER_TYPES, UserType, type UserTypeId } from '@balcao/core/userTypes';
 import Box from '@mui/material/Box';
+import Checkbox from '@mui/material/Checkbox';
 import FormControlLabel from '@mui/material/FormControlLabel';
+import FormGroup from '@mui/material/FormGroup';
 import Grid from '@mui/material/Grid';
 import Link from '@mui/material/Link';
 import MenuItem from '@mui/material/MenuItem';
@@ -19,7 +21,7 @@ import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import { Controller } from 'react-hook-form';
+import { type Control, Controller } from 'react-hook-form';
 import { Link as RouterLink } from 'react-router';
 import { FormMoneyField, FormSwitch, FormTextField, useAppForm } from '../../../components/form.tsx';
 import { centsOf, centsToInput } from '../../../components/MoneyField.tsx';
@@ -56,6 +58,9 @@ type Values = {
   couvertCents: string;
   tabIdleMinutes: string;
   delivery: { enabled: boolean; minimumOrderCents: string; estimateMinutes: string; payment: string };
+  returnWindowDays: string;
+  returnUserTypeIds: number[];
+  blindCountUserTypeIds: number[];
 };
 
 function toValues(s: SystemSettings): Values {
@@ -77,6 +82,9 @@ function toValues(s: SystemSettings): Values {
       estimateMinutes: String(s.delivery.estimateMinutes),
       payment: s.delivery.payment,
     },
+    returnWindowDays: String(s.returns.windowDays),
+    returnUserTypeIds: s.returns.userTypeIds,
+    blindCountUserTypeIds: s.blindCountUserTypeIds,
   };
 }
 
@@ -100,8 +108,53 @@ function toInput(v: Values) {
       minimumOrderCents: centsOf(v.delivery.minimumOrderCents),
       estimateMinutes: whole(v.delivery.estimateMinutes),
     },
+    returns: { windowDays: whole(v.returnWindowDays), userTypeIds: v.returnUserTypeIds },
+    blindCountUserTypeIds: v.blindCountUserTypeIds,
     updatedAt: null,
   };
+}
+
+/** The user types that work at a till (issue 30: returns and the blind count are set for them). */
+const TILL_TYPES = PDV.filter((t) => t !== UserType.DRIVER && t !== UserType.PARTNER_DRIVER);
+
+/** A set of user types as checkboxes (a form field holding their ids). */
+function UserTypeChecks({
+  control,
+  name,
+  label,
+}: {
+  control: Control<Values, unknown, SystemSettingsData>;
+  name: 'returnUserTypeIds' | 'blindCountUserTypeIds';
+  label: string;
+}) {
+  return (
+    <Controller
+      control={control}
+      name={name}
+      render={({ field }) => (
+        <FormGroup aria-label={label} row>
+          {TILL_TYPES.map((t) => (
+            <FormControlLabel
+              key={t}
+              label={USER_TYPES[t]}
+              control={
+                <Checkbox
+                  checked={field.value.includes(t)}
+                  onChange={(e) =>
+                    field.onChange(
+                      e.target.checked
+                        ? [...field.value, t].sort((a, b) => a - b)
+                        : field.value.filter((x) => x !== t),
+                    )
+                  }
+                />
+              }
+            />
+          ))}
+        </FormGroup>
+      )}
+    />
+  );
 }
 
 /** Sistema (/dashboard/settings/system): written by the Administrador only (ROUTES.md). */
@@ -118,6 +171,7 @@ function SystemForm({ settings }: { settings: SystemSettings }) {
     schema: systemSettingsInputSchema,
     defaultValues: toValues(settings),
     toInput,
+    fieldOf: { 'returns.windowDays': 'returnWindowDays' },
   });
   const { control } = form;
   const { version, saved } = useSyncedVersion(form, settings, toValues);
@@ -285,6 +339,34 @@ function SystemForm({ settings }: { settings: SystemSettings }) {
             </FormTextField>
           </Grid>
         </Grid>
+      </SettingsSection>
+
+      <SettingsSection title="Trocas e devoluções">
+        <Grid container spacing={2}>
+          <Grid size={{ xs: 12, sm: 4 }}>
+            <FormTextField
+              control={control}
+              name="returnWindowDays"
+              label="Prazo de troca"
+              helperText="Dias após a compra: combine com o rodapé do comprovante"
+              slotProps={{ htmlInput: { inputMode: 'numeric' }, input: { endAdornment: 'dias' } }}
+            />
+          </Grid>
+          <Grid size={12}>
+            <Typography variant="body2" sx={{ mb: 0.5 }}>
+              Fazem trocas e devoluções sem aprovação de um gerente:
+            </Typography>
+            <UserTypeChecks control={control} name="returnUserTypeIds" label="Trocas sem aprovação" />
+          </Grid>
+        </Grid>
+      </SettingsSection>
+
+      <SettingsSection title="Fechamento de caixa">
+        <Typography variant="body2" sx={{ mb: 0.5 }}>
+          Contagem às cegas: quem fecha o caixa conta sem ver os valores esperados e vê a diferença depois de
+          confirmar.
+        </Typography>
+        <UserTypeChecks control={control} name="blindCountUserTypeIds" label="Contagem às cegas" />
       </SettingsSection>
     </SettingsForm>
   );
