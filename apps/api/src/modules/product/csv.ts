@@ -102,7 +102,7 @@ type ParsedCsv = { rows: { line: number; row: Row }[]; ignoredColumns: string[];
 
 export function parseProductCsv(text: string): ParsedCsv {
   const { header, rows } = readCsvRecords(text);
-  const headers = (header ?? []).map((h) => {
+  const headers = (header ?? []).map((h): string => {
     const key = normalizeHeader(h);
     return HEADER_ALIASES[key] ?? key;
   });
