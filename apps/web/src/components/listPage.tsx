@@ -94,7 +94,9 @@ function labelsOf(head: ReactNode): string[] {
  */
 function phoneCards(labels: readonly string[]): SxProps<Theme> {
   return (theme: Theme) => {
-    const cell = '& > table > tbody > tr > td';
+    // A row's cells, `td` or the `th` that names the row: counted by position (nth-child), so a row
+    // starting with a `th` labels its figures by their own columns (issue 30).
+    const cell = '& > table > tbody > tr > :is(td, th)';
     const rules: Record<string, Record<string, string | number>> = {
       '& > table, & > table > tbody': { display: 'block' },
       '& > table > thead': { display: 'none' },
@@ -125,7 +127,7 @@ function phoneCards(labels: readonly string[]): SxProps<Theme> {
     };
     labels.forEach((label, index) => {
       if (!label) return;
-      rules[`${cell}:nth-of-type(${index + 1})::before`] = {
+      rules[`${cell}:nth-child(${index + 1})::before`] = {
         content: JSON.stringify(label),
         color: theme.palette.text.secondary,
         fontWeight: 500,

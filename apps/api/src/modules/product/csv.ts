@@ -18,7 +18,7 @@ import {
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import Papa from 'papaparse';
 import type { Db, Executor } from '../../db/client.ts';
-import type { Actor } from '../../lib/actor.ts';
+import { type Actor, actInTransaction } from '../../lib/actor.ts';
 import { commaDecimal, readCsvRecords } from '../../lib/csv.ts';
 import { num } from '../../lib/pg.ts';
 import { assertPlanRoom } from '../billing/service.ts';
@@ -415,6 +415,7 @@ export async function applyImport(
   const clientId = actor.clientId;
   const total = plan.planned.length;
   return db.transaction(async (tx) => {
+    await actInTransaction(tx, actor);
     // Category and brand ids by name, creating the missing ones inside the import's transaction.
     const categoryIds = await categoryService.idsByName(tx, actor, [
       ...new Set(plan.planned.map((p) => p.category).filter((c): c is string => Boolean(c))),
