@@ -165,11 +165,18 @@ test('at 390 px each figure of the simulator and of the counter table sits under
   await loginAs(page, 7);
   await page.goto(SIMULATOR);
   await page.getByLabel('Valor da venda').fill('1.000,00');
-  const compare = page.getByRole('table', { name: 'Comparação das adquirentes' });
-  const six = await phoneCells(compare.locator('tr[data-row="6x"]'));
-  expect(six[0]).toEqual(['Parcelas', '6x']);
-  expect(six[1][0]).toBe('SumUp 1 dia útil (modelo): Líquido');
-  expect(six[1][1]).toContain('R$ 904,10');
+  const detail = page.getByRole('table', { name: 'Simulação: SumUp 1 dia útil (modelo)' });
+  const twelve = detail.locator('tr[data-row="12x"]');
+  await expect(twelve).toContainText('R$ 873,50');
+  expect(await phoneCells(twelve)).toEqual([
+    ['Parcelas', '12x'],
+    ['Bruto', 'R$ 1.000,00'],
+    ['Taxa (R$)', 'R$ 126,50'],
+    ['Taxa (%)', '12,65%'],
+    ['Líquido', 'R$ 873,50'],
+    ['Valor da parcela', '12x de R$ 83,33'],
+    ['Recebimento', expect.any(String)],
+  ]);
 
   const counter = page.getByRole('region', { name: 'Tabela de balcão' });
   await counter.getByLabel('Tabela de taxas', { exact: true }).click();
@@ -181,7 +188,7 @@ test('at 390 px each figure of the simulator and of the counter table sits under
   const cells = await phoneCells(fries);
   expect(cells[0]).toEqual(['Produto', 'Batata Frita 300 g']);
   expect(cells[1]).toEqual(['À vista', 'R$ 22,00']);
-  expect(cells[12]).toEqual(['12x de', 'R$ 2,10']);
+  expect(cells[13]).toEqual(['12x de', 'R$ 2,10']);
 });
 
 test('the PDV shows the surcharge of each installment once the shop turns it on (off by default)', async ({

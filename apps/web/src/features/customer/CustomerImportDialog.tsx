@@ -157,7 +157,9 @@ export function CustomerImportDialog({ open, clientId, onClose, onImported }: Pr
           Cancelar
         </Button>
         <Button variant="contained" onClick={onImport} disabled={!canImport || mutation.isPending}>
-          {mutation.isPending && preview ? 'Importando...' : `Importar ${preview?.valid ?? ''} cliente(s)`}
+          {mutation.isPending && preview
+            ? 'Importando...'
+            : `Importar ${plural(preview?.valid ?? 0, 'cliente', 'clientes')}`}
         </Button>
       </DialogActions>
     </Dialog>

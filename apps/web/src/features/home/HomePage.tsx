@@ -1,7 +1,7 @@
 import { formatDateLong } from '@balcao/core/date';
 import { changePercent, type Home, type HomeSales, type SalesPeriod } from '@balcao/core/home';
 import { formatCents } from '@balcao/core/money';
-import { plural } from '@balcao/core/plural';
+import { plural, pluralWord } from '@balcao/core/plural';
 import { formatQuantity } from '@balcao/core/product';
 import { menuFor } from '@balcao/core/routes';
 import { PAYMENT_METHOD_LABELS } from '@balcao/core/sale';
@@ -265,11 +265,11 @@ function SalesDetail({ sales, receivables }: { sales: HomeSales; receivables: Ho
                   <LinearProgress
                     variant="determinate"
                     value={best ? (p.amountCents * 100) / best : 0}
-                    aria-label={`${p.name}: ${formatQuantity(p.quantity)} vendidos`}
+                    aria-label={`${p.name}: ${formatQuantity(p.quantity)} ${pluralWord(p.quantity, 'vendido', 'vendidos')}`}
                     sx={{ height: 6, borderRadius: 3, mt: 0.5 }}
                   />
                   <Typography variant="caption" color="text.secondary">
-                    {formatQuantity(p.quantity)} vendidos
+                    {formatQuantity(p.quantity)} {pluralWord(p.quantity, 'vendido', 'vendidos')}
                   </Typography>
                 </li>
               ))}

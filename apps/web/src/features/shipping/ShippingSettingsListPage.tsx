@@ -1,4 +1,5 @@
 import { formatCents } from '@balcao/core/money';
+import { plural } from '@balcao/core/plural';
 import { can, WRITE } from '@balcao/core/routes';
 import { FEE_MODE_LABELS, type ShippingRuleSet } from '@balcao/core/shipping';
 import LocalShippingIcon from '@mui/icons-material/LocalShipping';
@@ -25,9 +26,9 @@ function feeSummary(rules: ShippingRuleSet): string {
     case 'fixed':
       return `${FEE_MODE_LABELS.fixed}: ${formatCents(rules.fixedPriceCents)}`;
     case 'neighborhood':
-      return `${FEE_MODE_LABELS.neighborhood} · ${rules.neighborhoods.length} bairro(s)`;
+      return `${FEE_MODE_LABELS.neighborhood} · ${plural(rules.neighborhoods.length, 'bairro', 'bairros')}`;
     case 'cep_range':
-      return `${FEE_MODE_LABELS.cep_range} · ${rules.cepRanges.length} faixa(s)`;
+      return `${FEE_MODE_LABELS.cep_range} · ${plural(rules.cepRanges.length, 'faixa', 'faixas')}`;
     case 'distance':
       return `${FEE_MODE_LABELS.distance} · até ${rules.distanceTiers.at(-1)?.upToKm ?? 0} km`;
   }
