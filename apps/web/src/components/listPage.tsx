@@ -149,6 +149,7 @@ export function ListTable({
   head,
   pagination,
   stickyHeader,
+  maxHeight,
   sx,
   children,
 }: {
@@ -156,6 +157,11 @@ export function ListTable({
   head: readonly HeadCell[] | ReactNode;
   pagination?: ComponentProps<typeof ListPagination>;
   stickyHeader?: boolean;
+  /**
+   * A height past which the rows scroll inside the table (a dialog's preview): the scrolling box is
+   * then a named region a keyboard can reach and scroll (axe's scrollable-region-focusable).
+   */
+  maxHeight?: number;
   /** The table container's style (a height that scrolls, a border). */
   sx?: SxProps<Theme>;
   children: ReactNode;
@@ -165,7 +171,14 @@ export function ListTable({
     : labelsOf(head);
   return (
     <>
-      <TableContainer sx={[phoneCards(labels), ...(Array.isArray(sx) ? sx : [sx])]}>
+      <TableContainer
+        sx={[
+          phoneCards(labels),
+          maxHeight ? { maxHeight, overflowY: 'auto' } : {},
+          ...(Array.isArray(sx) ? sx : [sx]),
+        ]}
+        {...(maxHeight ? { tabIndex: 0, role: 'region', 'aria-label': label } : {})}
+      >
         <Table size="small" stickyHeader={stickyHeader} aria-label={label}>
           <TableHead>
             <TableRow>{isCellList(head) ? head.map(headCell) : head}</TableRow>

@@ -91,7 +91,8 @@ function ErrorTable({ result }: { result: ImportOutcome }) {
       label="Erros por linha"
       head={['Linha', 'Coluna', 'Erro']}
       stickyHeader
-      sx={{ maxHeight: 240, border: 1, borderColor: 'divider', borderRadius: 1 }}
+      maxHeight={240}
+      sx={{ border: 1, borderColor: 'divider', borderRadius: 1 }}
     >
       {result.errors.slice(0, 500).map((e, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: a line can have several errors; the list never reorders
@@ -112,7 +113,8 @@ function PreviewTable({ result }: { result: ImportOutcome }) {
       label="Prévia da importação"
       head={['Linha', 'Ação', 'Nome', 'SKU', alignRight('Preço'), 'Categoria']}
       stickyHeader
-      sx={{ maxHeight: 240, border: 1, borderColor: 'divider', borderRadius: 1 }}
+      maxHeight={240}
+      sx={{ border: 1, borderColor: 'divider', borderRadius: 1 }}
     >
       {result.preview.map((row) => (
         <TableRow key={row.line}>
