@@ -27,6 +27,11 @@ import { useHome } from './api.ts';
 
 const HomeCharts = lazy(() => import('./HomeCharts.tsx'));
 
+/** "1 vendido", "3 vendidos", "1,5 vendido" (a top product's quantity, Portuguese plural rules). */
+export function soldText(quantity: number): string {
+  return `${formatQuantity(quantity)} ${pluralWord(quantity, 'vendido', 'vendidos')}`;
+}
+
 /** Home (/dashboard): the shop's day at a glance, by user type; the areas a user type opens otherwise. */
 export default function HomePage() {
   const { user, settingsChecklist } = useSession();
@@ -265,11 +270,11 @@ function SalesDetail({ sales, receivables }: { sales: HomeSales; receivables: Ho
                   <LinearProgress
                     variant="determinate"
                     value={best ? (p.amountCents * 100) / best : 0}
-                    aria-label={`${p.name}: ${formatQuantity(p.quantity)} ${pluralWord(p.quantity, 'vendido', 'vendidos')}`}
+                    aria-label={`${p.name}: ${soldText(p.quantity)}`}
                     sx={{ height: 6, borderRadius: 3, mt: 0.5 }}
                   />
                   <Typography variant="caption" color="text.secondary">
-                    {formatQuantity(p.quantity)} {pluralWord(p.quantity, 'vendido', 'vendidos')}
+                    {soldText(p.quantity)}
                   </Typography>
                 </li>
               ))}

@@ -21,7 +21,7 @@ export const RULES_LIST = '/dashboard/settings/shipping-settings';
 export const RULES_FORM = '/dashboard/settings/shipping-settings/crud';
 
 /** What a rule set charges, in one line: "Por bairro · 3 bairros", "Taxa fixa · R$ 5,00". */
-function feeSummary(rules: ShippingRuleSet): string {
+export function feeSummary(rules: ShippingRuleSet): string {
   switch (rules.feeMode) {
     case 'fixed':
       return `${FEE_MODE_LABELS.fixed}: ${formatCents(rules.fixedPriceCents)}`;
