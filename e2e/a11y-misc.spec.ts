@@ -40,6 +40,15 @@ for (const scheme of ['light', 'dark'] as const) {
     await expect(page.getByLabel('Nome').first()).toBeVisible();
     await settled(page);
     problems.push(...(await serious(page, 'product form')));
+    // A product with a grid: the disabled type's helper text, the variants and the stock card.
+    await page.goto('/dashboard/product');
+    await page.getByLabel('Buscar').fill('Camiseta Balcão');
+    await expect(page.getByText('1 produto', { exact: true })).toBeVisible();
+    await page.getByLabel('Editar Camiseta Balcão Lanches').click();
+    await expect(page.getByRole('region', { name: 'Ficha de estoque' })).toBeVisible();
+    await expect(page.getByText('Exclua a grade para mudar o tipo')).toBeVisible();
+    await settled(page);
+    problems.push(...(await serious(page, 'product with a grid')));
 
     await page.goto('/dashboard/product');
     await page.getByRole('button', { name: 'Importar CSV' }).click();
