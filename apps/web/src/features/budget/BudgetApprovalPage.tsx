@@ -243,17 +243,17 @@ function Approval({
           </Button>
         </Stack>
       ) : b.answer ? (
-        <Alert severity={b.answer === 'approved' ? 'success' : 'info'} data-testid="approval-answer">
-          {b.answer === 'approved'
-            ? 'Orçamento aprovado. Obrigado! A loja já foi avisada.'
-            : `Orçamento recusado${b.refusalReason ? `: ${b.refusalReason}` : ''}. A loja já foi avisada.`}
-          {b.state === 'converted' && ' Este orçamento já foi convertido em venda.'}
-          <Box sx={{ mt: 1 }}>
-            <Button href={publicBudgetPdfUrl(token)} size="small" color="inherit" variant="outlined">
-              Baixar PDF
-            </Button>
-          </Box>
-        </Alert>
+        <Stack spacing={2}>
+          <Alert severity={b.answer === 'approved' ? 'success' : 'info'} data-testid="approval-answer">
+            {b.answer === 'approved'
+              ? 'Orçamento aprovado. Obrigado! A loja já foi avisada.'
+              : `Orçamento recusado${b.refusalReason ? `: ${b.refusalReason}` : ''}. A loja já foi avisada.`}
+            {b.state === 'converted' && ' Este orçamento já foi convertido em venda.'}
+          </Alert>
+          <Button href={publicBudgetPdfUrl(token)} sx={{ alignSelf: 'flex-start' }}>
+            Baixar PDF
+          </Button>
+        </Stack>
       ) : (
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
           <Button variant="contained" color="success" size="large" disabled={sending} onClick={approve}>
