@@ -105,9 +105,13 @@ test('budget: build it for a customer, the customer approves through the link lo
   await expect(page.getByTestId('budget-status')).toHaveText('Convertido em venda');
   await expect(page.getByRole('link', { name: /^nº \d+$/ })).toBeVisible();
 
-  // The link stops working once converted.
+  // Once converted the link is read-only: the shop's name, what happened, and the PDF (issue 30: a bare 409).
   const after = await page.request.get(link.replace(/.*\/orcamento\//, '/v1/public/budget/'));
-  expect(after.status()).toBe(409);
+  expect(after.status()).toBe(200);
+  expect((await after.json()).budget.state).toBe('converted');
+  const pdf = await page.request.get(`${link.replace(/.*\/orcamento\//, '/v1/public/budget/')}/pdf`);
+  expect(pdf.status()).toBe(200);
+  expect(pdf.headers()['content-type']).toBe('application/pdf');
 
   // Leave the demo shop as found: the Vendedor's register closed again.
   await closeRegisterViaApi(page, 3);

@@ -146,6 +146,57 @@ test('print the counter table "em até 12x" for a category', async ({ page }) =>
   await page.emulateMedia({ media: 'screen' });
 });
 
+/** Each cell of a row as a phone shows it: the label drawn before it (from its column) and its text. */
+function phoneCells(row: ReturnType<Page['locator']>) {
+  return row
+    .locator(':scope > td, :scope > th')
+    .evaluateAll((cells) =>
+      cells.map((cell) => [
+        getComputedStyle(cell, '::before').content.replace(/^"|"$/g, ''),
+        (cell as HTMLElement).innerText.trim(),
+      ]),
+    );
+}
+
+test('at 390 px each figure of the simulator and of the counter table sits under its own label (issue 30)', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await loginAs(page, 7);
+  await page.goto(SIMULATOR);
+  await page.getByLabel('Valor da venda').fill('1.000,00');
+  // The shop's active table (or the first model when it has none): each figure under its own label.
+  const detail = page.getByRole('table', { name: /^Simulação: / }).first();
+  const twelve = detail.locator('tr[data-row="12x"]');
+  await expect(twelve).toContainText('12x de R$');
+  const cells = await phoneCells(twelve);
+  expect(cells.map(([label]) => label)).toEqual([
+    'Parcelas',
+    'Bruto',
+    'Taxa (R$)',
+    'Taxa (%)',
+    'Líquido',
+    'Valor da parcela',
+    'Recebimento',
+  ]);
+  expect(cells[0][1]).toBe('12x');
+  expect(cells[1][1]).toBe('R$ 1.000,00');
+  expect(cells[3][1]).toMatch(/^\d+,\d{2}%$/);
+  expect(cells[5][1]).toMatch(/^12x de R\$ \d+,\d{2}$/);
+
+  const counter = page.getByRole('region', { name: 'Tabela de balcão' });
+  await counter.getByLabel('Tabela de taxas', { exact: true }).click();
+  await page.getByRole('option', { name: 'SumUp 1 dia útil (modelo)' }).click();
+  await counter.getByLabel('Categoria', { exact: true }).click();
+  await page.getByRole('option', { name: 'Porções' }).click();
+  const fries = counter.locator('tr[data-product="Batata Frita 300 g"]');
+  await expect(fries).toContainText('R$ 22,00');
+  const counterCells = await phoneCells(fries);
+  expect(counterCells[0]).toEqual(['Produto', 'Batata Frita 300 g']);
+  expect(counterCells[1]).toEqual(['À vista', 'R$ 22,00']);
+  expect(counterCells[13]).toEqual(['12x de', 'R$ 2,10']);
+});
+
 test('the PDV shows the surcharge of each installment once the shop turns it on (off by default)', async ({
   page,
 }) => {

@@ -258,6 +258,10 @@ test('a notification pushed by the server raises the badge and shows a toast for
   await expect(toast).toContainText('Novo pedido de delivery #42');
   await expect(page.getByTestId('bell-badge')).toContainText('1');
   const shownAt = Date.now();
+  // The toast sits under the top bar (issue 30: at 1280 it covered the bell and the account menu).
+  const bar = await page.getByRole('banner').boundingBox();
+  const toastBox = await toast.boundingBox();
+  expect(toastBox?.y ?? 0).toBeGreaterThanOrEqual((bar?.y ?? 0) + (bar?.height ?? 0));
   await expect(toast).toBeHidden({ timeout: 6000 });
   const shownFor = Date.now() - shownAt;
   expect(shownFor).toBeGreaterThan(2000);
@@ -344,6 +348,17 @@ test('a 390x844 viewport shows the bottom bar and the overlay menu', async ({ pa
     () => !!document.elementFromPoint(195, 820)?.closest('[data-testid="bottom-bar"]'),
   );
   expect(barOnTop).toBe(false);
+});
+
+test('at 390 px the top bar keeps room for the shop\'s name (issue 30: cut to "K…")', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await loginAs(page, 1);
+  const name = page.getByTestId('topbar-shop-name');
+  await expect(name).toBeVisible();
+  const room = await name.evaluate((el) => ({ width: el.clientWidth, needs: el.scrollWidth }));
+  expect(room.width).toBeGreaterThanOrEqual(110);
+  await expect(page.getByRole('button', { name: 'Alternar menu lateral' })).toBeHidden();
+  await expect(page.getByTestId('bottom-bar').getByRole('button', { name: 'Menu' })).toBeVisible();
 });
 
 test('the bottom bar hides PDV for a Estoquista', async ({ page }) => {

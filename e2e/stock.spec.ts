@@ -159,6 +159,41 @@ test.describe('stock', () => {
     );
   });
 
+  test("a variant's stock typed in the product form shows in the stock card at once, with the user (issue 30)", async ({
+    page,
+  }) => {
+    const token = await apiLogin(page, demoEmail(1));
+    const tag = Date.now().toString(36).toUpperCase();
+    const res = await page.request.post('/v1/product', {
+      headers: { authorization: `Bearer ${token}` },
+      data: {
+        name: `Meia ${tag}`,
+        sku: `MEIA-${tag}`,
+        productType: 'variants',
+        salePriceCents: 1990,
+        grid: { colors: [], sizes: ['P'] },
+      },
+    });
+    expect(res.status()).toBe(201);
+    const product = (await res.json()) as { id: number };
+    await loginAs(page, 1);
+    await page.goto(`/dashboard/product/edit/${product.id}`);
+    const card = page.getByRole('region', { name: 'Ficha de estoque' });
+    await expect(card).toBeVisible();
+    await page.getByLabel('Estoque de P', { exact: true }).fill('7');
+    await page
+      .getByTestId('variant-row')
+      .filter({ hasText: 'P' })
+      .getByRole('button', { name: 'Salvar' })
+      .click();
+    await expect(snackbar(page)).toContainText('Variação P salva');
+    // No reload: the card hears the product write, and names who typed the level (not "Sistema").
+    const first = card.getByRole('row').nth(1);
+    await expect(first).toContainText('+7');
+    await expect(first).toContainText('Administrador');
+    await expect(first).not.toContainText('Sistema');
+  });
+
   test('the three pages have no serious accessibility violation (axe), read only for a Vendedor', async ({
     page,
   }) => {

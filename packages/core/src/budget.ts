@@ -302,6 +302,9 @@ export const budgetPublicSchema = z.object({
     })
     .extend({
       customerName: z.string().nullable(),
+      /** The customer's CPF/CNPJ and phone as stored (digits), for the budget's header (issue 30). */
+      customerDocument: z.string().nullable(),
+      customerPhone: z.string().nullable(),
       sellerName: z.string(),
       items: z.array(
         saleItemSchema.pick({

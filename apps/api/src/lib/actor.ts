@@ -1,5 +1,5 @@
 import { UserType } from '@balcao/core/userTypes';
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
 import { users } from '../db/schema.ts';
 
@@ -19,4 +19,12 @@ export async function adminOf(db: Executor, clientId: number): Promise<Actor> {
     .limit(1);
   if (!admin) throw new Error(`client ${clientId} has no Administrador`);
   return { clientId, userId: admin.id };
+}
+
+/**
+ * Names the actor for the database's own writes in this transaction: the stock ledger's trigger logs a
+ * level typed by hand (product form, variant stock, CSV import) with this user, not as "Sistema".
+ */
+export async function actInTransaction(tx: Executor, actor: Actor): Promise<void> {
+  await tx.execute(sql`select set_config('balcao.user_id', ${String(actor.userId)}, true)`);
 }

@@ -94,7 +94,9 @@ function labelsOf(head: ReactNode): string[] {
  */
 function phoneCards(labels: readonly string[]): SxProps<Theme> {
   return (theme: Theme) => {
-    const cell = '& > table > tbody > tr > td';
+    // A row's cells, `td` or the `th` that names the row: counted by position (nth-child), so a row
+    // starting with a `th` labels its figures by their own columns (issue 30).
+    const cell = '& > table > tbody > tr > :is(td, th)';
     const rules: Record<string, Record<string, string | number>> = {
       '& > table, & > table > tbody': { display: 'block' },
       '& > table > thead': { display: 'none' },
@@ -125,7 +127,7 @@ function phoneCards(labels: readonly string[]): SxProps<Theme> {
     };
     labels.forEach((label, index) => {
       if (!label) return;
-      rules[`${cell}:nth-of-type(${index + 1})::before`] = {
+      rules[`${cell}:nth-child(${index + 1})::before`] = {
         content: JSON.stringify(label),
         color: theme.palette.text.secondary,
         fontWeight: 500,
@@ -147,6 +149,7 @@ export function ListTable({
   head,
   pagination,
   stickyHeader,
+  maxHeight,
   sx,
   children,
 }: {
@@ -154,6 +157,11 @@ export function ListTable({
   head: readonly HeadCell[] | ReactNode;
   pagination?: ComponentProps<typeof ListPagination>;
   stickyHeader?: boolean;
+  /**
+   * A height past which the rows scroll inside the table (a dialog's preview): the scrolling box is
+   * then a named region a keyboard can reach and scroll (axe's scrollable-region-focusable).
+   */
+  maxHeight?: number;
   /** The table container's style (a height that scrolls, a border). */
   sx?: SxProps<Theme>;
   children: ReactNode;
@@ -163,7 +171,14 @@ export function ListTable({
     : labelsOf(head);
   return (
     <>
-      <TableContainer sx={[phoneCards(labels), ...(Array.isArray(sx) ? sx : [sx])]}>
+      <TableContainer
+        sx={[
+          phoneCards(labels),
+          maxHeight ? { maxHeight, overflowY: 'auto' } : {},
+          ...(Array.isArray(sx) ? sx : [sx]),
+        ]}
+        {...(maxHeight ? { tabIndex: 0, role: 'region', 'aria-label': label } : {})}
+      >
         <Table size="small" stickyHeader={stickyHeader} aria-label={label}>
           <TableHead>
             <TableRow>{isCellList(head) ? head.map(headCell) : head}</TableRow>

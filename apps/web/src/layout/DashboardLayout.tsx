@@ -181,6 +181,8 @@ function Shell() {
         autoHideDuration={TOAST_MS}
         onClose={(_, reason) => reason !== 'clickaway' && toast && notifications.dismissToast(toast.id)}
         anchorOrigin={{ vertical: 'top', horizontal: 'right' }}
+        // Below the top bar (56 px on a phone, 64 from sm), never over its bell and account menu.
+        sx={{ top: { xs: 64, sm: 76 } }}
       >
         <Alert
           severity={toast?.alertColor ?? 'info'}

@@ -55,14 +55,21 @@ export const TopBar = memo(function TopBar({
 
   return (
     <AppBar position="fixed" color="primary" enableColorOnDark sx={{ zIndex: (t) => t.zIndex.drawer + 1 }}>
-      <Toolbar sx={{ gap: 0.5 }}>
+      {/* On a phone the shop's name keeps room (issue 30: it was cut to "K…"): tighter gutters, and the
+          menu toggle is the bottom bar's "Menu" there. */}
+      <Toolbar sx={{ gap: { xs: 0, sm: 0.5 }, px: { xs: 0.5, sm: 2 } }}>
         <Tooltip title="Voltar">
           <IconButton color="inherit" aria-label="Voltar" onClick={() => window.history.back()}>
             <ArrowBackIcon />
           </IconButton>
         </Tooltip>
         <Tooltip title={sidebarOpen ? 'Recolher menu' : 'Abrir menu'}>
-          <IconButton color="inherit" aria-label="Alternar menu lateral" onClick={onToggleSidebar}>
+          <IconButton
+            color="inherit"
+            aria-label="Alternar menu lateral"
+            onClick={onToggleSidebar}
+            sx={{ display: { xs: 'none', sm: 'inline-flex' } }}
+          >
             <MenuIcon />
           </IconButton>
         </Tooltip>
@@ -88,7 +95,15 @@ export const TopBar = memo(function TopBar({
           variant="h6"
           component="p"
           noWrap
-          sx={{ flexGrow: 1, ml: 1, fontWeight: 700, minWidth: 0 }}
+          title={user.client.logoUrl ? user.client.name : undefined}
+          sx={{
+            flexGrow: 1,
+            ml: { xs: 0.5, sm: 1 },
+            fontWeight: 700,
+            minWidth: 0,
+            fontSize: { xs: '1.05rem', sm: undefined },
+          }}
+          data-testid="topbar-shop-name"
         >
           {user.client.logoUrl ? user.client.name : 'Balcão'}
         </Typography>
@@ -120,7 +135,7 @@ export const TopBar = memo(function TopBar({
           aria-label="Conta do usuário"
           aria-haspopup="menu"
           onClick={(e) => setAnchor(e.currentTarget)}
-          sx={{ ml: 0.5 }}
+          sx={{ ml: { xs: 0, sm: 0.5 } }}
         >
           <Avatar
             src={user.profilePhotoWhatsapp ?? undefined}

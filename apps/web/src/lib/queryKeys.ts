@@ -29,7 +29,8 @@ const AFFECTED: Partial<Record<Resource, readonly Resource[]>> = {
   receivable: ['sale', 'customer', 'cash-register', 'home'],
   'cash-register': ['cash-register', 'home'],
   stock: ['stock', 'product', 'home'],
-  product: ['product', 'home'],
+  /** The product form, a variant's stock and the CSV import set levels: the stock card moves (issue 30). */
+  product: ['product', 'stock', 'home'],
   /** A budget's stock reservation moves what the stock screens show as available. */
   budget: ['budget', 'stock'],
 };

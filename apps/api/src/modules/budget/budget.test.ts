@@ -230,6 +230,65 @@ describe('budget PDF', () => {
   });
 });
 
+describe('budget PDF: embedded font, customer contact, CEP, free delivery (issue 30)', () => {
+  it('embeds its font and shows the CPF, phone, formatted CEPs and "Frete Grátis"', async () => {
+    const { auth } = await createClientWithUsers(t, [1]);
+    const company = expectStatus(await api(t, auth).get('/settings/company'), 200);
+    expectStatus(
+      await api(t, auth).put('/settings/company', {
+        ...company,
+        name: 'Açougue São João',
+        address: {
+          zipCode: '01310100',
+          street: 'Avenida Paulista',
+          number: '1000',
+          complement: '',
+          neighborhood: 'Bela Vista',
+          city: 'São Paulo',
+          state: 'SP',
+        },
+        updatedAt: company.updatedAt ?? null,
+      }),
+      200,
+    );
+    const p = await makeProduct(t, auth, { name: 'Picanha maturada', salePriceCents: 9990, stock: 10 });
+    const customer = await makeCustomer(t, auth, {
+      name: 'Conceição Araújo',
+      document: '52998224725',
+      phone: '11987654321',
+      addresses: [
+        {
+          zipCode: '01001000',
+          street: 'Praça da Sé',
+          number: '100',
+          neighborhood: 'Sé',
+          city: 'São Paulo',
+          state: 'SP',
+        },
+      ],
+    });
+    const budget = await makeBudget(auth, {
+      items: [{ productId: p.id, quantity: 1 }],
+      customerId: customer.id,
+      typeOfSale: 'delivery',
+      deliveryAddressId: customer.addresses[0].id,
+      freightCents: 0,
+    });
+    const res = await api(t, auth).get(`/budget/${budget.id}/pdf`);
+    expect(res.statusCode).toBe(200);
+    const raw = res.rawPayload.toString('latin1');
+    // The font travels in the file (a TrueType font program), not Helvetica left to the viewer.
+    expect(raw).toContain('/FontFile2');
+    expect(raw).not.toContain('/BaseFont /Helvetica');
+    const text = await pdfText(res.rawPayload);
+    expect(text).toContain('Açougue São João');
+    expect(text).toContain('CEP 01310-100');
+    expect(text).toContain('CPF/CNPJ: 529.982.247-25 · Telefone: (11) 98765-4321');
+    expect(text).toContain('CEP 01001-000');
+    expect(text).toMatch(/Frete Grátis/);
+  });
+});
+
 describe('budget PDF logo', () => {
   it("carries the company's logo from storage when there is one", async () => {
     const { auth } = await createClientWithUsers(t, [1]);
@@ -478,9 +537,18 @@ describe('sending and the approval link', () => {
       }),
       201,
     );
+    // Converted: the link still shows the budget, read-only, with the shop's name, and its PDF
+    // (issue 30: a bare 409); answering it is refused.
     const after = await converted.page.get();
-    expect(after.statusCode).toBe(409);
-    expect(after.json().message).toBe('Este orçamento já foi convertido em venda.');
+    expect(after.statusCode).toBe(200);
+    expect(after.json()).toMatchObject({
+      budget: { state: 'converted' },
+      shop: { name: expect.any(String) },
+    });
+    expect((await converted.page.pdf()).statusCode).toBe(200);
+    const late = await converted.page.answer({ answer: 'approved' });
+    expect(late.statusCode).toBe(409);
+    expect(late.json().message).toBe('Este orçamento já foi convertido em venda.');
   });
 });
 

@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { BUDGET_STATUS_LABELS, type BudgetPublic } from '@balcao/core/budget';
+import { maskCep } from '@balcao/core/cep';
 import { formatDateBr } from '@balcao/core/date';
 import { maskDocument, maskPhone } from '@balcao/core/document';
 import { formatCents } from '@balcao/core/money';
@@ -14,10 +17,24 @@ import { findCompanySettings, logoUrlOf } from '../settings/company.ts';
 import type { Storage } from '../storage/storage.ts';
 
 /**
- * The budget as a PDF (issue 17), generated on request and never stored: PDFKit with its built-in
- * Helvetica, whose WinAnsi encoding covers Portuguese (ã, ç, é, º), on A4. The public approval page
- * shows the same content (`BudgetPublic`).
+ * The budget as a PDF (issue 17), generated on request and never stored: PDFKit on A4, with DejaVu
+ * Sans Condensed EMBEDDED (issue 30: the built-in Helvetica is not embedded, so a viewer without it
+ * substituted its own font; DejaVu has every accent of Portuguese and more, under a free licence, from
+ * the kept `dejavu-fonts-ttf` package). The public approval page shows the same content (`BudgetPublic`).
  */
+
+const require = createRequire(import.meta.url);
+/** The embedded fonts' files, read once. */
+let fonts: { regular: Buffer; bold: Buffer } | null = null;
+function pdfFonts() {
+  fonts ??= {
+    regular: readFileSync(require.resolve('dejavu-fonts-ttf/ttf/DejaVuSansCondensed.ttf')),
+    bold: readFileSync(require.resolve('dejavu-fonts-ttf/ttf/DejaVuSansCondensed-Bold.ttf')),
+  };
+  return fonts;
+}
+const REGULAR = 'Body';
+const BOLD = 'Body-Bold';
 
 type PdfShop = BudgetPublic['shop'] & { timeZone: string };
 
@@ -34,7 +51,7 @@ export async function budgetShopOf(
   const a = company.address;
   const street = [a.street, a.number, a.complement].filter(Boolean).join(', ');
   const place = [a.neighborhood, [a.city, a.state].filter(Boolean).join('/')].filter(Boolean).join(' - ');
-  const address = [street, place, a.zipCode ? `CEP ${a.zipCode}` : ''].filter(Boolean).join(' - ');
+  const address = [street, place, a.zipCode ? `CEP ${maskCep(a.zipCode)}` : ''].filter(Boolean).join(' - ');
   const phone = company.whatsapp || company.phone;
   return {
     name: company.name,
@@ -70,6 +87,9 @@ export function budgetPdf(
     margin: 40,
     info: { Title: `Orçamento nº ${budget.number}`, Author: shop.name },
   });
+  doc.registerFont(REGULAR, pdfFonts().regular);
+  doc.registerFont(BOLD, pdfFonts().bold);
+  doc.font(REGULAR);
   const chunks: Buffer[] = [];
   doc.on('data', (chunk: Buffer) => chunks.push(chunk));
   const done = new Promise<Buffer>((resolve, reject) => {
@@ -91,8 +111,8 @@ export function budgetPdf(
       // A logo PDFKit cannot read never stops the budget.
     }
   }
-  doc.font('Helvetica-Bold').fontSize(14).text(shop.name, textLeft, top, { width: 260 });
-  doc.font('Helvetica').fontSize(9);
+  doc.font(BOLD).fontSize(14).text(shop.name, textLeft, top, { width: 260 });
+  doc.font(REGULAR).fontSize(9);
   for (const line of [
     shop.document ? `CNPJ/CPF: ${shop.document}` : null,
     [shop.phone, shop.email].filter(Boolean).join(' · ') || null,
@@ -102,13 +122,13 @@ export function budgetPdf(
   }
   const headerBottom = Math.max(doc.y, top + (logo ? 64 : 0));
   doc
-    .font('Helvetica-Bold')
+    .font(BOLD)
     .fontSize(16)
     .text(`Orçamento nº ${budget.number}`, left + width - 200, top, {
       width: 200,
       align: 'right',
     });
-  doc.font('Helvetica').fontSize(9);
+  doc.font(REGULAR).fontSize(9);
   doc.text(`Emitido em ${formatInZone(budget.createdAt, shop.timeZone, 'date')}`, left + width - 200, doc.y, {
     width: 200,
     align: 'right',
@@ -128,14 +148,20 @@ export function budgetPdf(
 
   // Customer and delivery.
   doc
-    .font('Helvetica-Bold')
+    .font(BOLD)
     .fontSize(10)
     .text('Cliente', left, top + 8);
   doc
-    .font('Helvetica')
+    .font(REGULAR)
     .fontSize(10)
     .text(budget.customerName ?? 'Não informado', left, doc.y);
-  doc.fontSize(9).text(`Vendedor: ${budget.sellerName}`, left, doc.y);
+  doc.fontSize(9);
+  const contact = [
+    budget.customerDocument ? `CPF/CNPJ: ${maskDocument(budget.customerDocument)}` : null,
+    budget.customerPhone ? `Telefone: ${maskPhone(budget.customerPhone)}` : null,
+  ].filter(Boolean);
+  if (contact.length) doc.text(contact.join(' · '), left, doc.y, { width });
+  doc.text(`Vendedor: ${budget.sellerName}`, left, doc.y);
   if (budget.typeOfSale === 'delivery' && budget.deliveryAddress) {
     const a = budget.deliveryAddress;
     doc.text(
@@ -145,6 +171,7 @@ export function budgetPdf(
         a.complement,
         a.neighborhood,
         [a.city, a.state].filter(Boolean).join('/'),
+        a.zipCode ? `CEP ${maskCep(a.zipCode)}` : '',
       ]
         .filter(Boolean)
         .join(', ')}`,
@@ -169,7 +196,7 @@ export function budgetPdf(
     const rowTop = doc.y;
     let x = left;
     let bottom = rowTop;
-    doc.font(bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(9);
+    doc.font(bold ? BOLD : REGULAR).fontSize(9);
     cells.forEach((cell, i) => {
       doc.text(cell, x + 2, rowTop, { width: cols[i].width - 4, align: cols[i].align });
       bottom = Math.max(bottom, doc.y);
@@ -206,7 +233,7 @@ export function budgetPdf(
   // Totals.
   doc.moveDown(0.5);
   const totalLine = (label: string, value: string, bold = false) => {
-    doc.font(bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(bold ? 12 : 10);
+    doc.font(bold ? BOLD : REGULAR).fontSize(bold ? 12 : 10);
     const y = doc.y;
     doc.text(label, left + width - 260, y, { width: 150, align: 'right' });
     doc.text(value, left + width - 110, y, { width: 110, align: 'right' });
@@ -222,14 +249,15 @@ export function budgetPdf(
       `- ${formatCents(budget.discountCents)}`,
     );
   if (budget.freightCents > 0) totalLine('Frete', formatCents(budget.freightCents));
+  else if (budget.typeOfSale === 'delivery') totalLine('Frete', 'Grátis');
   totalLine('Total', formatCents(budget.finalAmountCents), true);
 
   // Conditions, notes, validity.
   doc.moveDown(1);
   const block = (title: string, text: string | null) => {
     if (!text) return;
-    doc.font('Helvetica-Bold').fontSize(10).text(title, left, doc.y, { width });
-    doc.font('Helvetica').fontSize(9).text(text, left, doc.y, { width });
+    doc.font(BOLD).fontSize(10).text(title, left, doc.y, { width });
+    doc.font(REGULAR).fontSize(9).text(text, left, doc.y, { width });
     doc.moveDown(0.6);
   };
   block('Condições de pagamento', budget.paymentConditions);

@@ -61,6 +61,15 @@ function assertLinkOpen(status: BudgetStatus, validUntil: string, today: string)
   if (budgetExpired(status, validUntil, today)) throw conflict(BUDGET_MESSAGES.linkExpired);
 }
 
+/**
+ * A converted budget's link still shows it, read-only, and its PDF (issue 30: the customer who paid
+ * saw a bare 409 without the shop's name, and the PDF answered 409): only answering needs it open.
+ */
+function assertLinkReadable(status: BudgetStatus, validUntil: string, today: string) {
+  if (status === 'finished') return;
+  assertLinkOpen(status, validUntil, today);
+}
+
 /** What the customer sees of a budget (the PDF's content). */
 export function toPublicBudget(budget: Budget): BudgetPublic['budget'] {
   return {
@@ -85,6 +94,8 @@ export function toPublicBudget(budget: Budget): BudgetPublic['budget'] {
     refusalReason: budget.refusalReason,
     createdAt: budget.createdAt,
     customerName: budget.customer?.name ?? null,
+    customerDocument: budget.customer?.document ?? null,
+    customerPhone: budget.customer?.phone ?? null,
     sellerName: budget.seller?.name ?? budget.user.name,
     items: budget.items.map((i) => ({
       description: i.description,
@@ -125,7 +136,7 @@ export async function budgetDocument(db: Executor, actor: Actor, id: number) {
 export async function openPublicBudget(ctx: AppContext, token: string, address: string) {
   const { budgetId, clientId } = await budgetOfToken(ctx, token, address);
   const { row, today } = await findBudgetRow(ctx.db, clientId, budgetId);
-  assertLinkOpen(row.status as BudgetStatus, row.validUntil, today);
+  assertLinkReadable(row.status as BudgetStatus, row.validUntil, today);
   const viewed = await ctx.db
     .update(budgets)
     .set({ viewedAt: sql`now()` })
@@ -138,11 +149,11 @@ export async function openPublicBudget(ctx: AppContext, token: string, address: 
   return { budget, shop, answer: { shop: publicShop, budget: toPublicBudget(budget) } };
 }
 
-/** The PDF of the link's budget (same rules as opening it, without recording a view). */
+/** The PDF of the link's budget (same rules as opening it, without recording a view; converted too). */
 export async function publicBudgetDocument(ctx: AppContext, token: string, address: string) {
   const { budgetId, clientId } = await budgetOfToken(ctx, token, address);
   const { row, today } = await findBudgetRow(ctx.db, clientId, budgetId);
-  assertLinkOpen(row.status as BudgetStatus, row.validUntil, today);
+  assertLinkReadable(row.status as BudgetStatus, row.validUntil, today);
   return budgetDocument(ctx.db, { clientId, userId: row.userId }, budgetId);
 }
 

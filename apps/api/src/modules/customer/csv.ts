@@ -10,6 +10,7 @@ import { maskDocument, maskPhone } from '@balcao/core/document';
 import { centsToDecimalString, parseMoneyToCents } from '@balcao/core/money';
 import Papa from 'papaparse';
 import { AppError } from '../../errors.ts';
+import { commaDecimal, readCsvRecords } from '../../lib/csv.ts';
 
 /** Import/export of customers as CSV (papaparse: quoting, separators, line breaks inside fields). */
 
@@ -142,9 +143,9 @@ function parsePersonType(text: string, document: string): 'person' | 'company' |
 
 /** "1.234,56", "1234,56", "1234.56", "R$ 50" -> cents. */
 function parseMoney(text: string): number | 'invalid' {
-  let t = text.trim().replace(/^R\$\s*/i, '');
-  if (!t) return 0;
-  if (t.includes(',')) t = t.replace(/\./g, '');
+  const t = commaDecimal(text.trim().replace(/^R\$\s*/i, ''));
+  if (t === '') return 0;
+  if (t === null) return 'invalid';
   const cents = parseMoneyToCents(t);
   return Number.isNaN(cents) ? 'invalid' : cents;
 }
@@ -153,41 +154,14 @@ type ParsedLine = CustomerImportLine & { data: CustomerData | null };
 
 /** Reads the CSV into one result per data line: the customer to create, or Portuguese errors. */
 export function parseCustomerCsv(text: string): ParsedLine[] {
-  const source = text.replace(/^\uFEFF/, '');
-  const rows: { cells: string[]; line: number; tooMany: boolean }[] = [];
-  let header: (CustomerCsvKey | null)[] | null = null;
-  let start = 0;
-  let lineAt = 1;
-  let countedTo = 0;
-  const lineOf = (offset: number) => {
-    for (; countedTo < offset; countedTo++) if (source.charCodeAt(countedTo) === 10) lineAt++;
-    return lineAt;
-  };
-  let quoteError: number | null = null;
-  Papa.parse<string[]>(source, {
-    delimiter: '', // auto-detect ";" or ","
-    skipEmptyLines: false,
-    step: (result) => {
-      const line = lineOf(start);
-      start = result.meta.cursor;
-      while (start < source.length && (source[start] === '\n' || source[start] === '\r')) {
-        // the cursor stops before the line break of the row
-        if (source[start] === '\n') {
-          start++;
-          break;
-        }
-        start++;
-      }
-      if (result.errors.some((e) => e.type === 'Quotes') && quoteError === null) quoteError = line;
-      const cells = result.data;
-      if (!header) {
-        header = cells.map((h) => ALIASES[normalizeHeader(h)] ?? null);
-        return;
-      }
-      if (cells.every((c) => c.trim() === '')) return;
-      rows.push({ cells, line, tooMany: cells.length > header.length });
-    },
-  });
+  const records = readCsvRecords(text);
+  const header = records.header?.map((h) => ALIASES[normalizeHeader(h)] ?? null) ?? null;
+  const rows = records.rows.map(({ line, cells, quoteError }) => ({
+    line,
+    cells,
+    quoteError,
+    tooMany: header !== null && cells.length > header.length,
+  }));
   if (!header) throw new AppError(400, 'O arquivo está vazio');
   const keys = header as (CustomerCsvKey | null)[];
   if (!keys.includes('nome')) {
@@ -198,7 +172,7 @@ export function parseCustomerCsv(text: string): ParsedLine[] {
     throw new AppError(400, `Importe no máximo ${CSV_MAX_LINES} clientes por arquivo`);
   }
 
-  return rows.map(({ cells, line, tooMany }) => {
+  return rows.map(({ cells, line, tooMany, quoteError }) => {
     const record: Partial<Record<CustomerCsvKey, string>> = {};
     keys.forEach((key, i) => {
       if (key && record[key] === undefined) record[key] = unescapeFormula((cells[i] ?? '').trim());
@@ -206,7 +180,7 @@ export function parseCustomerCsv(text: string): ParsedLine[] {
     const get = (key: CustomerCsvKey) => record[key] ?? '';
     const errors: string[] = [];
     if (tooMany) errors.push('A linha tem mais colunas que o cabeçalho');
-    if (quoteError === line) errors.push('Aspas não fechadas nesta linha');
+    if (quoteError) errors.push('Aspas não fechadas nesta linha');
 
     const personType = parsePersonType(get('tipo'), get('documento'));
     if (personType === 'invalid') errors.push('Tipo: use PF ou PJ');

@@ -489,15 +489,16 @@ describe('CSV', () => {
     const errorsAt = Object.fromEntries(
       p.lines.map((l: { line: number; errors: string[] }) => [l.line, l.errors]),
     );
+    // Rows as the spreadsheet numbers them: the quoted note with a line break is one row (row 2).
     expect(errorsAt[2]).toEqual([]);
-    expect(errorsAt[4]).toEqual([]);
-    expect(errorsAt[5]).toEqual([
+    expect(errorsAt[3]).toEqual([]);
+    expect(errorsAt[4]).toEqual([
       'Nascimento: data inválida (use dd/mm/aaaa)',
       'Limite de crédito: valor inválido (ex.: 1.500,00)',
       'CPF/CNPJ: CPF inválido',
     ]);
-    expect(errorsAt[6]).toEqual(['CPF/CNPJ já cadastrado em outro cliente']);
-    expect(errorsAt[7]).toEqual(['CPF/CNPJ repetido (já aparece na linha 2)']);
+    expect(errorsAt[5]).toEqual(['CPF/CNPJ já cadastrado em outro cliente']);
+    expect(errorsAt[6]).toEqual(['CPF/CNPJ repetido (já aparece na linha 2)']);
 
     const refused = await t.app.inject({
       method: 'POST',
@@ -507,7 +508,7 @@ describe('CSV', () => {
     });
     expect(refused.statusCode).toBe(422);
     expect(refused.json().message).toMatch(/^3 linha\(s\) com erro: nada foi importado/);
-    expect(refused.json().issues[0].path).toBe('linha 5');
+    expect(refused.json().issues[0].path).toBe('linha 4');
     expect((await list('', s.auth, s.client.id)).json().total).toBe(1);
 
     const partial = await t.app.inject({
@@ -528,6 +529,32 @@ describe('CSV', () => {
       defaultAddress: { zipCode: '01001000', city: 'São Paulo', number: '10', isDefault: true },
     });
     expect(items.find((c: Json) => c.name === 'Empresa X').personType).toBe('company');
+  });
+
+  it('reads a short semicolon file with a final line break, as Excel in pt-BR saves it (issue 31)', async () => {
+    const url = `/v1/customer/import/client/${shop.client.id}`;
+    const csv =
+      'nome;email\r\nAna Souza;ana@x.com.br\r\nBruno Lima;bruno@x.com.br\r\nCarla Dias;carla@x.com.br\r\n';
+    const res = await t.app.inject({ method: 'POST', url, headers: shop.auth, payload: { csv } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ total: 3, valid: 3, invalid: 0 });
+    expect(res.json().lines.map((l: Json) => [l.line, l.name])).toEqual([
+      [2, 'Ana Souza'],
+      [3, 'Bruno Lima'],
+      [4, 'Carla Dias'],
+    ]);
+  });
+
+  it('numbers lines as the spreadsheet does and refuses a malformed amount (issue 30)', async () => {
+    const url = `/v1/customer/import/client/${shop.client.id}`;
+    const csv = ['nome;limite_credito', 'Ana Souza;1.500,00', ';', '', 'Bruno Lima;1.2.3,4', ''].join('\n');
+    const res = await t.app.inject({ method: 'POST', url, headers: shop.auth, payload: { csv } });
+    expect(res.statusCode).toBe(200);
+    const lines = res.json().lines.map((l: Json) => [l.line, l.name, l.errors]);
+    expect(lines).toEqual([
+      [2, 'Ana Souza', []],
+      [5, 'Bruno Lima', ['Limite de crédito: valor inválido (ex.: 1.500,00)']],
+    ]);
   });
 
   it('explains a file without the name column and an empty file', async () => {

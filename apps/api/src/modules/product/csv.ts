@@ -18,7 +18,8 @@ import {
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import Papa from 'papaparse';
 import type { Db, Executor } from '../../db/client.ts';
-import type { Actor } from '../../lib/actor.ts';
+import { type Actor, actInTransaction } from '../../lib/actor.ts';
+import { commaDecimal, readCsvRecords } from '../../lib/csv.ts';
 import { num } from '../../lib/pg.ts';
 import { assertPlanRoom } from '../billing/service.ts';
 import { brandService } from '../product-brand/service.ts';
@@ -73,9 +74,9 @@ function normalizeHeader(header: string): string {
 
 /** "1.234,56", "1234,56", "1234.56", "R$ 12" -> cents; NaN when it is not money. */
 export function parseCsvMoney(text: string): number {
-  let v = text.replace(/R\$|\s/g, '');
-  if (v.includes(',')) v = v.replace(/\./g, '').replace(',', '.');
-  else if (/^\d{1,3}(\.\d{3})+$/.test(v)) v = v.replace(/\./g, '');
+  const raw = text.replace(/R\$|\s/g, '');
+  let v = commaDecimal(raw) ?? '';
+  if (!raw.includes(',') && /^\d{1,3}(\.\d{3})+$/.test(v)) v = v.replace(/\./g, '');
   const m = /^(\d+)(?:\.(\d{1,2}))?$/.exec(v);
   if (!m) return Number.NaN;
   return Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0'));
@@ -83,8 +84,7 @@ export function parseCsvMoney(text: string): number {
 
 /** "1,250" / "1.25" / "2" -> number (quantities and measures); NaN otherwise. */
 export function parseCsvNumber(text: string): number {
-  let v = text.replace(/\s/g, '');
-  if (v.includes(',')) v = v.replace(/\./g, '').replace(',', '.');
+  const v = commaDecimal(text.replace(/\s/g, '')) ?? '';
   return /^\d+(\.\d+)?$/.test(v) ? Number(v) : Number.NaN;
 }
 
@@ -101,16 +101,11 @@ function parseBool(text: string): boolean | undefined {
 type ParsedCsv = { rows: { line: number; row: Row }[]; ignoredColumns: string[]; fileError?: string };
 
 export function parseProductCsv(text: string): ParsedCsv {
-  const parsed = Papa.parse<Record<string, string>>(text.replace(/^\uFEFF/, ''), {
-    header: true,
-    skipEmptyLines: 'greedy',
-    delimitersToGuess: [';', ',', '\t', '|'],
-    transformHeader: (h) => {
-      const key = normalizeHeader(h);
-      return HEADER_ALIASES[key] ?? key;
-    },
+  const { header, rows } = readCsvRecords(text);
+  const headers = (header ?? []).map((h): string => {
+    const key = normalizeHeader(h);
+    return HEADER_ALIASES[key] ?? key;
   });
-  const headers = parsed.meta.fields ?? [];
   const missing = PRODUCT_CSV_REQUIRED.filter((c) => !headers.includes(c));
   if (missing.length)
     return {
@@ -120,18 +115,19 @@ export function parseProductCsv(text: string): ParsedCsv {
     };
   const known = new Set<string>(PRODUCT_CSV_COLUMNS);
   const ignoredColumns = headers.filter((h) => !known.has(h) && h !== '');
-  // Line numbers as a spreadsheet shows them: the header is line 1.
+  // Line numbers as a spreadsheet shows them: the header is line 1, blank rows count.
   return {
-    rows: parsed.data.map((record, i) => {
+    rows: rows.map(({ line, cells }) => {
       const row: Row = {};
-      for (const column of PRODUCT_CSV_COLUMNS) {
-        const value = record[column];
-        if (value === undefined) continue;
+      headers.forEach((column, i) => {
+        const value = cells[i];
+        if (value === undefined || !known.has(column) || row[column as ProductCsvColumn] !== undefined)
+          return;
         // Undo the formula guard of our own export ("'=..." -> "=...").
-        const text = String(value).trim();
-        row[column] = /^'[=+\-@]/.test(text) ? text.slice(1) : text;
-      }
-      return { line: i + 2, row };
+        const text = value.trim();
+        row[column as ProductCsvColumn] = /^'[=+\-@]/.test(text) ? text.slice(1) : text;
+      });
+      return { line, row };
     }),
     ignoredColumns,
   };
@@ -419,6 +415,7 @@ export async function applyImport(
   const clientId = actor.clientId;
   const total = plan.planned.length;
   return db.transaction(async (tx) => {
+    await actInTransaction(tx, actor);
     // Category and brand ids by name, creating the missing ones inside the import's transaction.
     const categoryIds = await categoryService.idsByName(tx, actor, [
       ...new Set(plan.planned.map((p) => p.category).filter((c): c is string => Boolean(c))),

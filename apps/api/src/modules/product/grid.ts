@@ -9,7 +9,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db, Executor } from '../../db/client.ts';
 import { notFound } from '../../errors.ts';
-import type { Actor } from '../../lib/actor.ts';
+import { type Actor, actInTransaction } from '../../lib/actor.ts';
 import { isSameVersion, mapUnique } from '../../lib/pg.ts';
 import { assertNotStale } from '../../lib/version.ts';
 import { findProduct, PRODUCT_NOT_FOUND } from './find.ts';
@@ -187,6 +187,7 @@ export async function updateVariant(
           .where(and(eq(productVariants.clientId, clientId), eq(productVariants.id, variantId)));
         if (!v) throw notFound('Variação não encontrada');
         await assertCodesFree(tx, clientId, input, { variantId });
+        await actInTransaction(tx, actor);
         const updated = await tx
           .update(productVariants)
           .set({

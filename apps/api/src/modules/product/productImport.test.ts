@@ -40,9 +40,37 @@ describe('CSV number formats', () => {
     expect(parseCsvNumber('2')).toBe(2);
     expect(parseCsvNumber('-1')).toBeNaN();
   });
+
+  it('refuses dots that do not group thousands (issue 30: "1.2.3,4" was R$ 123,40)', () => {
+    expect(parseCsvMoney('1.2.3,4')).toBeNaN();
+    expect(parseCsvMoney('12.34,50')).toBeNaN();
+    expect(parseCsvMoney('1.234.567,89')).toBe(123456789);
+    expect(parseCsvNumber('1.2,5')).toBeNaN();
+    expect(parseCsvNumber('1.000,5')).toBe(1000.5);
+  });
 });
 
 describe('CSV import', () => {
+  it('reads a short semicolon file with a final line break and numbers rows as the spreadsheet (issues 30, 31)', async () => {
+    const { auth } = await createClientWithUsers(t, [1]);
+    const short = await importCsv(auth, 'nome;preco_venda\r\nPastel;8,00\r\nCoxinha;6,50\r\nEsfiha;5,00\r\n');
+    expect(short.statusCode).toBe(200);
+    expect(short.json()).toMatchObject({ totalLines: 3, validLines: 3, invalidLines: 0 });
+    const csv = ['nome;preco_venda', 'Pastel;8,00', '', ';', 'Coxinha;1.2.3,4', 'Esfiha;5,00'].join('\n');
+    const body = (await importCsv(auth, csv)).json();
+    expect(body.errors).toEqual([
+      {
+        line: 5,
+        column: 'preco_venda',
+        message: 'Valor inválido "1.2.3,4": use números com vírgula, por exemplo 12,50',
+      },
+    ]);
+    expect(body.preview.map((p: { line: number; name: string }) => [p.line, p.name])).toEqual([
+      [2, 'Pastel'],
+      [6, 'Esfiha'],
+    ]);
+  });
+
   const good = [
     'nome;sku;codigo_barras;preco_venda;preco_custo;categoria;marca;estoque;unidade',
     'X-Burger;LAN-001;;25,90;9,50;Lanches;;;un',

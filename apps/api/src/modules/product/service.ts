@@ -8,7 +8,7 @@ import { and, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db, Executor } from '../../db/client.ts';
 import { notFound } from '../../errors.ts';
-import type { Actor } from '../../lib/actor.ts';
+import { type Actor, actInTransaction } from '../../lib/actor.ts';
 import { isSameVersion, mapUnique } from '../../lib/pg.ts';
 import { assertNotStale } from '../../lib/version.ts';
 import { assertPlanRoom } from '../billing/service.ts';
@@ -78,13 +78,21 @@ export async function insertProduct(tx: Executor, actor: Actor, input: ProductIn
 }
 
 export async function createProduct(db: Db, actor: Actor, input: ProductInputParsed): Promise<Product> {
-  const id = await mapUnique(() => db.transaction((tx) => insertProduct(tx, actor, input)), UNIQUE);
+  const id = await mapUnique(
+    () =>
+      db.transaction(async (tx) => {
+        await actInTransaction(tx, actor);
+        return insertProduct(tx, actor, input);
+      }),
+    UNIQUE,
+  );
   return findProduct(db, actor, id);
 }
 
 /** Update inside a transaction; `updatedAt` must match (409 otherwise). */
 async function applyProductUpdate(tx: Executor, actor: Actor, id: number, input: ProductUpdate) {
   const clientId = actor.clientId;
+  await actInTransaction(tx, actor);
   const [current] = await tx
     .select({ productType: products.productType })
     .from(products)

@@ -421,7 +421,12 @@ describe('history and stock card', () => {
     // Rice's opening balance, the two entries and the exit, newest first.
     expect(all.total).toBe(4);
     expect(all.items.map((m: { type: string }) => m.type)).toEqual(['exit', 'entry', 'entry', 'adjustment']);
-    expect(all.items[3]).toMatchObject({ reason: 'initial-stock', quantity: 10, user: null });
+    // The opening balance names who created the product (issue 30), no longer "Sistema".
+    expect(all.items[3]).toMatchObject({
+      reason: 'initial-stock',
+      quantity: 10,
+      user: { id: users[0].user.id },
+    });
 
     const ofRice = (await list(`?productId=${rice.id}`)).json();
     expect(ofRice.items.map((m: { quantity: number }) => m.quantity)).toEqual([-2, 5, 10]);
@@ -515,6 +520,56 @@ describe('the product form and the ledger', () => {
       balance: 4,
     });
     expect(await disagreements(client.id)).toEqual([]);
+  });
+
+  it('logs a level typed in the product form, a variant or the CSV import with who typed it (issue 30)', async () => {
+    const { auth, users, client } = await createClientWithUsers(t, [1]);
+    const p = await makeProduct(t, auth, {
+      name: 'Camiseta',
+      sku: `CAM-${newEan13().slice(-6)}`,
+      productType: 'variants',
+      grid: { colors: [], sizes: ['P'] },
+    });
+    const [variant] = p.variants as { id: number; updatedAt: string }[];
+    const res = await api(t, auth).put(`/product-grid/${variant.id}`, {
+      stock: 7,
+      updatedAt: variant.updatedAt,
+    });
+    expect(res.statusCode).toBe(200);
+    const card = (await api(t, auth).get(`/stock-movement/product/${p.id}`)).json();
+    expect(card.items[0]).toMatchObject({
+      reason: 'product-form',
+      quantity: 7,
+      user: { id: users[0].user.id },
+    });
+
+    const simple = await makeProduct(t, auth, { name: 'Caneca', stock: 2 });
+    const edited = await api(t, auth).put(`/product/${simple.id}`, {
+      name: 'Caneca',
+      salePriceCents: 1000,
+      stock: 5,
+      updatedAt: simple.updatedAt,
+    });
+    expect(edited.statusCode).toBe(200);
+    const simpleCard = (await api(t, auth).get(`/stock-movement/product/${simple.id}`)).json();
+    expect(
+      simpleCard.items.map((m: { reason: string; user: { id: number } | null }) => [m.reason, m.user?.id]),
+    ).toEqual([
+      ['product-form', users[0].user.id],
+      ['initial-stock', users[0].user.id],
+    ]);
+
+    const imported = await api(t, auth).post('/product/import', {
+      csv: 'nome;preco_venda;estoque\nImportada;5,00;3\n',
+      dryRun: false,
+    });
+    expect(imported.statusCode).toBe(200);
+    const logged = rowsOf<{ user_id: number | null }>(
+      await t.database.db.execute(sql`
+        select m.user_id from stock_movements m join products p on p.id = m.product_id
+        where p.client_id = ${client.id} and p.name = 'Importada'`),
+    );
+    expect(logged).toEqual([{ user_id: users[0].user.id }]);
   });
 
   it('an entry that changes the cost makes an open product form stale (409); an exit does not', async () => {

@@ -25,11 +25,14 @@ const PUBLIC = {
     refusalReason: null,
     createdAt: '2026-01-10T12:00:00.000Z',
     customerName: 'Bia',
+    customerDocument: null,
+    customerPhone: null,
     sellerName: 'Ana',
+    state: 'open',
   },
 } as unknown as BudgetPublic;
 
-function serve() {
+function serve(answer: BudgetPublic = PUBLIC) {
   const posts: unknown[] = [];
   vi.stubGlobal(
     'fetch',
@@ -44,7 +47,7 @@ function serve() {
           { status: 400 },
         );
       }
-      return new Response(JSON.stringify(PUBLIC), { status: 200 });
+      return new Response(JSON.stringify(answer), { status: 200 });
     }),
   );
   return posts;
@@ -78,5 +81,42 @@ describe("the customer's approval page", () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Recusar' }));
     expect(await within(dialog).findByText('Motivo recusado')).toBeTruthy();
     await waitFor(() => expect(posts).toEqual([{ answer: 'refused', reason: 'Caro demais' }]));
+  });
+
+  it('after conversion shows the shop, the customer, free delivery and the PDF, with nothing to answer (issue 30)', async () => {
+    serve({
+      shop: { ...PUBLIC.shop, name: 'Kanto Burger & Grill Lanchonete' },
+      budget: {
+        ...PUBLIC.budget,
+        state: 'converted',
+        typeOfSale: 'delivery',
+        customerDocument: '52998224725',
+        customerPhone: '5511987654321',
+        deliveryAddress: {
+          zipCode: '01001000',
+          street: 'Praça da Sé',
+          number: '100',
+          complement: null,
+          neighborhood: 'Sé',
+          city: 'São Paulo',
+          state: 'SP',
+          reference: null,
+        },
+      },
+    } as unknown as BudgetPublic);
+    render(
+      <MemoryRouter initialEntries={['/orcamento/abc123']}>
+        <BudgetApprovalPage />
+      </MemoryRouter>,
+    );
+    expect(await screen.findByText('Kanto Burger & Grill Lanchonete')).toBeTruthy();
+    expect(screen.getByTestId('approval-state').textContent).toBe(
+      'Este orçamento já foi convertido em venda.',
+    );
+    expect(screen.getByText('CPF/CNPJ: 529.982.247-25 · Telefone: (11) 98765-4321')).toBeTruthy();
+    expect(screen.getByText(/CEP 01001-000/)).toBeTruthy();
+    expect(screen.getByText('Grátis')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Baixar PDF' }).getAttribute('href')).toContain('/abc123/pdf');
+    expect(screen.queryByRole('button', { name: 'Aprovar' })).toBeNull();
   });
 });

@@ -1,5 +1,7 @@
 import { type BudgetPublic, budgetAnswerInputSchema } from '@balcao/core/budget';
+import { maskCep } from '@balcao/core/cep';
 import { formatDateBr } from '@balcao/core/date';
+import { maskDocument, maskPhone } from '@balcao/core/document';
 import { formatCents } from '@balcao/core/money';
 import { formatQuantity } from '@balcao/core/product';
 import Alert from '@mui/material/Alert';
@@ -13,16 +15,14 @@ import DialogTitle from '@mui/material/DialogTitle';
 import Divider from '@mui/material/Divider';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { useEffect, useState } from 'react';
 import { useLocation } from 'react-router';
 import { Form, FormError, FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
 import { Loading } from '../../components/Loading.tsx';
+import { alignRight, ListTable } from '../../components/listPage.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { formatDate } from '../../lib/format.ts';
 import { fetchPublicBudget, postPublicAnswer, publicBudgetPdfUrl } from './api.ts';
@@ -134,6 +134,16 @@ function Approval({
       </Stack>
       <Divider sx={{ my: 2 }} />
       <Typography>Cliente: {b.customerName ?? '—'}</Typography>
+      {(b.customerDocument || b.customerPhone) && (
+        <Typography variant="body2">
+          {[
+            b.customerDocument ? `CPF/CNPJ: ${maskDocument(b.customerDocument)}` : null,
+            b.customerPhone ? `Telefone: ${maskPhone(b.customerPhone)}` : null,
+          ]
+            .filter(Boolean)
+            .join(' · ')}
+        </Typography>
+      )}
       <Typography variant="body2" color="text.secondary">
         Vendedor: {b.sellerName}
       </Typography>
@@ -141,55 +151,50 @@ function Approval({
         <Typography variant="body2">
           Entrega: {b.deliveryAddress.street}, {b.deliveryAddress.number} - {b.deliveryAddress.neighborhood},{' '}
           {b.deliveryAddress.city}/{b.deliveryAddress.state}
+          {b.deliveryAddress.zipCode ? ` - CEP ${maskCep(b.deliveryAddress.zipCode)}` : ''}
         </Typography>
       )}
 
-      <Box sx={{ overflowX: 'auto', my: 2 }}>
-        <Table size="small" aria-label="Itens do orçamento">
-          <TableHead>
-            <TableRow>
-              <TableCell>Produto</TableCell>
-              <TableCell align="right">Qtd</TableCell>
-              <TableCell align="right">Unitário</TableCell>
-              <TableCell align="right">Total</TableCell>
+      {/* Phone cards below sm (issue 30: the totals were clipped at 390 in a sideways-scrolling box). */}
+      <Box sx={{ my: 2 }}>
+        <ListTable
+          label="Itens do orçamento"
+          head={['Produto', alignRight('Qtd'), alignRight('Unitário'), alignRight('Total')]}
+        >
+          {b.items.map((i, n) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: the public view has no ids; lines keep their order
+            <TableRow key={n}>
+              <TableCell>
+                {i.description}
+                {i.variantName ? ` (${i.variantName})` : ''}
+                {i.additionals.map((a) => (
+                  <Typography key={a.id} variant="body2" color="text.secondary">
+                    + {a.name}
+                  </Typography>
+                ))}
+                {i.notes && (
+                  <Typography variant="body2" color="text.secondary">
+                    Obs.: {i.notes}
+                  </Typography>
+                )}
+                {i.discountCents > 0 && (
+                  <Typography variant="body2" color="text.secondary">
+                    Desconto - {formatCents(i.discountCents)}
+                  </Typography>
+                )}
+              </TableCell>
+              <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                {formatQuantity(i.quantity, i.unit)}
+              </TableCell>
+              <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                {formatCents(i.unitTotalCents)}
+              </TableCell>
+              <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                {formatCents(i.totalCents)}
+              </TableCell>
             </TableRow>
-          </TableHead>
-          <TableBody>
-            {b.items.map((i, n) => (
-              // biome-ignore lint/suspicious/noArrayIndexKey: the public view has no ids; lines keep their order
-              <TableRow key={n}>
-                <TableCell>
-                  {i.description}
-                  {i.variantName ? ` (${i.variantName})` : ''}
-                  {i.additionals.map((a) => (
-                    <Typography key={a.id} variant="body2" color="text.secondary">
-                      + {a.name}
-                    </Typography>
-                  ))}
-                  {i.notes && (
-                    <Typography variant="body2" color="text.secondary">
-                      Obs.: {i.notes}
-                    </Typography>
-                  )}
-                  {i.discountCents > 0 && (
-                    <Typography variant="body2" color="text.secondary">
-                      Desconto - {formatCents(i.discountCents)}
-                    </Typography>
-                  )}
-                </TableCell>
-                <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                  {formatQuantity(i.quantity, i.unit)}
-                </TableCell>
-                <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                  {formatCents(i.unitTotalCents)}
-                </TableCell>
-                <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                  {formatCents(i.totalCents)}
-                </TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
+          ))}
+        </ListTable>
       </Box>
 
       <Stack spacing={0.5} sx={{ ml: 'auto', maxWidth: 320 }}>
@@ -197,7 +202,11 @@ function Approval({
         {b.itemsDiscountCents + b.discountCents > 0 && (
           <Line label="Descontos" value={`- ${formatCents(b.itemsDiscountCents + b.discountCents)}`} />
         )}
-        {b.freightCents > 0 && <Line label="Frete" value={formatCents(b.freightCents)} />}
+        {b.freightCents > 0 ? (
+          <Line label="Frete" value={formatCents(b.freightCents)} />
+        ) : (
+          b.typeOfSale === 'delivery' && <Line label="Frete" value="Grátis" />
+        )}
         <Stack direction="row" sx={{ justifyContent: 'space-between' }}>
           <Typography variant="h6">Total</Typography>
           <Typography variant="h6" sx={{ fontWeight: 700 }} data-testid="approval-total">
@@ -220,12 +229,31 @@ function Approval({
       )}
 
       <Divider sx={{ my: 3 }} />
-      {b.answer ? (
-        <Alert severity={b.answer === 'approved' ? 'success' : 'info'} data-testid="approval-answer">
-          {b.answer === 'approved'
-            ? 'Orçamento aprovado. Obrigado! A loja já foi avisada.'
-            : `Orçamento recusado${b.refusalReason ? `: ${b.refusalReason}` : ''}. A loja já foi avisada.`}
-        </Alert>
+      {b.state !== 'open' && !b.answer ? (
+        <Stack spacing={2}>
+          <Alert severity="info" data-testid="approval-state">
+            {b.state === 'converted'
+              ? 'Este orçamento já foi convertido em venda.'
+              : b.state === 'canceled'
+                ? 'Este orçamento foi cancelado pela loja.'
+                : 'Este orçamento está vencido. Fale com a loja para renová-lo.'}
+          </Alert>
+          <Button href={publicBudgetPdfUrl(token)} sx={{ alignSelf: 'flex-start' }}>
+            Baixar PDF
+          </Button>
+        </Stack>
+      ) : b.answer ? (
+        <Stack spacing={2}>
+          <Alert severity={b.answer === 'approved' ? 'success' : 'info'} data-testid="approval-answer">
+            {b.answer === 'approved'
+              ? 'Orçamento aprovado. Obrigado! A loja já foi avisada.'
+              : `Orçamento recusado${b.refusalReason ? `: ${b.refusalReason}` : ''}. A loja já foi avisada.`}
+            {b.state === 'converted' && ' Este orçamento já foi convertido em venda.'}
+          </Alert>
+          <Button href={publicBudgetPdfUrl(token)} sx={{ alignSelf: 'flex-start' }}>
+            Baixar PDF
+          </Button>
+        </Stack>
       ) : (
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
           <Button variant="contained" color="success" size="large" disabled={sending} onClick={approve}>

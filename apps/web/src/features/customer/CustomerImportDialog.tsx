@@ -1,4 +1,5 @@
 import { CUSTOMER_CSV_COLUMNS, type CustomerImportResult } from '@balcao/core/customer';
+import { plural } from '@balcao/core/plural';
 import UploadFileIcon from '@mui/icons-material/UploadFile';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
@@ -16,7 +17,8 @@ import Typography from '@mui/material/Typography';
 import { useId, useState } from 'react';
 import { ListTable } from '../../components/listPage.tsx';
 import { errorMessage } from '../../lib/api.ts';
-import { readCsvFile, useImportCustomers } from './api.ts';
+import { readCsvFile, undecodedWarning } from '../../lib/csvFile.ts';
+import { useImportCustomers } from './api.ts';
 
 type Props = { open: boolean; clientId: number; onClose: () => void; onImported: (created: number) => void };
 
@@ -36,6 +38,7 @@ export function CustomerImportDialog({ open, clientId, onClose, onImported }: Pr
   const [preview, setPreview] = useState<CustomerImportResult | null>(null);
   const [skipInvalid, setSkipInvalid] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [undecoded, setUndecoded] = useState<string | null>(null);
 
   const reset = () => {
     setCsv(null);
@@ -43,6 +46,7 @@ export function CustomerImportDialog({ open, clientId, onClose, onImported }: Pr
     setPreview(null);
     setSkipInvalid(false);
     setError(null);
+    setUndecoded(null);
   };
   const close = () => {
     if (mutation.isPending) return;
@@ -55,8 +59,9 @@ export function CustomerImportDialog({ open, clientId, onClose, onImported }: Pr
     if (!file) return;
     setFileName(file.name);
     try {
-      const text = await readCsvFile(file);
+      const { text, undecodedLines } = await readCsvFile(file);
       setCsv(text);
+      setUndecoded(undecodedWarning(undecodedLines));
       setPreview(await mutation.mutateAsync({ csv: text, mode: 'preview', skipInvalid: false }));
     } catch (e) {
       setError(errorMessage(e));
@@ -112,9 +117,15 @@ export function CustomerImportDialog({ open, clientId, onClose, onImported }: Pr
           {preview && (
             <>
               <Alert severity={preview.invalid === 0 ? 'success' : 'warning'} data-testid="import-summary">
-                {preview.total} linha(s) no arquivo: {preview.valid} pronta(s) para importar
+                {plural(preview.total, 'linha', 'linhas')} no arquivo:{' '}
+                {plural(preview.valid, 'pronta', 'prontas')} para importar
                 {preview.invalid > 0 ? `, ${preview.invalid} com erro` : ''}.
               </Alert>
+              {undecoded && (
+                <Alert severity="warning" data-testid="import-encoding-warning">
+                  {undecoded}
+                </Alert>
+              )}
               {invalidLines.length > 0 && (
                 <>
                   <ListTable label="Linhas com erro" head={['Linha', 'Nome', 'Erros']}>
@@ -146,7 +157,9 @@ export function CustomerImportDialog({ open, clientId, onClose, onImported }: Pr
           Cancelar
         </Button>
         <Button variant="contained" onClick={onImport} disabled={!canImport || mutation.isPending}>
-          {mutation.isPending && preview ? 'Importando...' : `Importar ${preview?.valid ?? ''} cliente(s)`}
+          {mutation.isPending && preview
+            ? 'Importando...'
+            : `Importar ${plural(preview?.valid ?? 0, 'cliente', 'clientes')}`}
         </Button>
       </DialogActions>
     </Dialog>

@@ -1,6 +1,7 @@
 import type { CustomerListItem, CustomerListQuery } from '@balcao/core/customer';
 import { maskDocument, maskPhone } from '@balcao/core/document';
 import { formatCents } from '@balcao/core/money';
+import { plural } from '@balcao/core/plural';
 import { can, WRITE } from '@balcao/core/routes';
 import AddIcon from '@mui/icons-material/Add';
 import UploadIcon from '@mui/icons-material/Upload';
@@ -273,7 +274,10 @@ export default function CustomerListPage() {
           clientId={clientId}
           onClose={() => setImportOpen(false)}
           onImported={(created) =>
-            show({ severity: 'success', title: `${created} cliente(s) importado(s) com sucesso` })
+            show({
+              severity: 'success',
+              title: `${plural(created, 'cliente importado', 'clientes importados')} com sucesso`,
+            })
           }
         />
       )}

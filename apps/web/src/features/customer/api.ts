@@ -91,13 +91,3 @@ export function downloadCustomersCsv(clientId: number, filters: CustomerFilters)
     'Não foi possível exportar os clientes',
   );
 }
-
-/** Reads a CSV file as text: UTF-8, or Windows-1252 (what Excel in pt-BR saves) when it is not UTF-8. */
-export async function readCsvFile(file: File): Promise<string> {
-  const bytes = await file.arrayBuffer();
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    return new TextDecoder('windows-1252').decode(bytes);
-  }
-}

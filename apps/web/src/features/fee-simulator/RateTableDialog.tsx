@@ -180,14 +180,14 @@ export function RateTableDialog({
               name="debitRate"
               label="Débito"
               suffix="%"
-              helperText="Vazio: não oferece"
+              helperText="Deixe em branco se não houver débito"
             />
             <FormMoneyField
               control={form.control}
               name="pixRate"
               label="Pix"
               suffix="%"
-              helperText="Vazio: não oferece"
+              helperText="Deixe em branco se não houver Pix"
             />
             <FormTextField control={form.control} name="installments" select label="Parcelas até">
               {Array.from({ length: FEE_MAX_INSTALLMENTS }, (_, i) => i + 1).map((n) => (

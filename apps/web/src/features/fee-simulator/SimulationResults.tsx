@@ -171,7 +171,10 @@ function DetailTable({
               </>
             ) : (
               <TableCell colSpan={6}>
-                {row.installments !== null && row.installments > source.rates.creditRates.length
+                {/* A rate the table does not have is "not offered", never the 100%-rate message (issue 30). */}
+                {(row.installments !== null && row.installments > source.rates.creditRates.length) ||
+                (row.key === 'debit' && source.rates.debitRate === null) ||
+                (row.key === 'pix' && source.rates.pixRate === null)
                   ? 'Não oferecido nesta tabela'
                   : mode === 'charge'
                     ? FEE_MESSAGES.noRate

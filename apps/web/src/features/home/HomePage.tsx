@@ -1,7 +1,7 @@
 import { formatDateLong } from '@balcao/core/date';
 import { changePercent, type Home, type HomeSales, type SalesPeriod } from '@balcao/core/home';
 import { formatCents } from '@balcao/core/money';
-import { plural } from '@balcao/core/plural';
+import { plural, pluralWord } from '@balcao/core/plural';
 import { formatQuantity } from '@balcao/core/product';
 import { menuFor } from '@balcao/core/routes';
 import { PAYMENT_METHOD_LABELS } from '@balcao/core/sale';
@@ -26,6 +26,11 @@ import { useSession } from '../auth/index.ts';
 import { useHome } from './api.ts';
 
 const HomeCharts = lazy(() => import('./HomeCharts.tsx'));
+
+/** "1 vendido", "3 vendidos", "1,5 vendido" (a top product's quantity, Portuguese plural rules). */
+export function soldText(quantity: number): string {
+  return `${formatQuantity(quantity)} ${pluralWord(quantity, 'vendido', 'vendidos')}`;
+}
 
 /** Home (/dashboard): the shop's day at a glance, by user type; the areas a user type opens otherwise. */
 export default function HomePage() {
@@ -308,11 +313,11 @@ function SalesDetail({ sales, receivables }: { sales: HomeSales; receivables: Ho
                   <LinearProgress
                     variant="determinate"
                     value={best ? (p.amountCents * 100) / best : 0}
-                    aria-label={`${p.name}: ${formatQuantity(p.quantity)} vendidos`}
+                    aria-label={`${p.name}: ${soldText(p.quantity)}`}
                     sx={{ height: 6, borderRadius: 3, mt: 0.5 }}
                   />
                   <Typography variant="caption" color="text.secondary">
-                    {formatQuantity(p.quantity)} vendidos
+                    {soldText(p.quantity)}
                   </Typography>
                 </li>
               ))}

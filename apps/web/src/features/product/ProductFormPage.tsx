@@ -262,6 +262,8 @@ function ProductForm({
                   {...field}
                   disabled={locked || hasVariants}
                   helperText={hasVariants ? 'Exclua a grade para mudar o tipo' : errors.productType?.message}
+                  // The reason the field is locked is read, not disabled: full contrast (issue 30, axe).
+                  slotProps={{ formHelperText: { sx: { '&.Mui-disabled': { color: 'text.secondary' } } } }}
                 >
                   {PRODUCT_TYPES.map((t) => (
                     <MenuItem key={t} value={t}>

@@ -1,4 +1,5 @@
 import { formatCents } from '@balcao/core/money';
+import { plural } from '@balcao/core/plural';
 import { can, WRITE } from '@balcao/core/routes';
 import { FEE_MODE_LABELS, type ShippingRuleSet } from '@balcao/core/shipping';
 import LocalShippingIcon from '@mui/icons-material/LocalShipping';
@@ -20,14 +21,14 @@ export const RULES_LIST = '/dashboard/settings/shipping-settings';
 export const RULES_FORM = '/dashboard/settings/shipping-settings/crud';
 
 /** What a rule set charges, in one line: "Por bairro · 3 bairros", "Taxa fixa · R$ 5,00". */
-function feeSummary(rules: ShippingRuleSet): string {
+export function feeSummary(rules: ShippingRuleSet): string {
   switch (rules.feeMode) {
     case 'fixed':
       return `${FEE_MODE_LABELS.fixed}: ${formatCents(rules.fixedPriceCents)}`;
     case 'neighborhood':
-      return `${FEE_MODE_LABELS.neighborhood} · ${rules.neighborhoods.length} bairro(s)`;
+      return `${FEE_MODE_LABELS.neighborhood} · ${plural(rules.neighborhoods.length, 'bairro', 'bairros')}`;
     case 'cep_range':
-      return `${FEE_MODE_LABELS.cep_range} · ${rules.cepRanges.length} faixa(s)`;
+      return `${FEE_MODE_LABELS.cep_range} · ${plural(rules.cepRanges.length, 'faixa', 'faixas')}`;
     case 'distance':
       return `${FEE_MODE_LABELS.distance} · até ${rules.distanceTiers.at(-1)?.upToKm ?? 0} km`;
   }

@@ -18,25 +18,16 @@ import Typography from '@mui/material/Typography';
 import { useId, useState } from 'react';
 import { alignRight, ListTable } from '../../../components/listPage.tsx';
 import { errorMessage } from '../../../lib/api.ts';
+import { readCsvFile, undecodedWarning } from '../../../lib/csvFile.ts';
 import { type ImportOutcome, importResultOf, previewImport, useRunImport } from '../api.ts';
 
 type Phase =
   | { kind: 'choose' }
   | { kind: 'checking'; fileName: string }
-  | { kind: 'preview'; fileName: string; csv: string; result: ImportOutcome }
+  | { kind: 'preview'; fileName: string; csv: string; result: ImportOutcome; undecoded: string | null }
   | { kind: 'importing'; done: number; total: number }
   | { kind: 'done'; result: ImportOutcome }
   | { kind: 'failed'; message: string; result?: ImportOutcome };
-
-/** Excel in Brazil often saves CSV as Windows-1252: read UTF-8 when the bytes are UTF-8, else 1252. */
-async function readCsvFile(file: File): Promise<string> {
-  const bytes = await file.arrayBuffer();
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    return new TextDecoder('windows-1252').decode(bytes);
-  }
-}
 
 const TEMPLATE_ROWS = [
   [
@@ -100,7 +91,8 @@ function ErrorTable({ result }: { result: ImportOutcome }) {
       label="Erros por linha"
       head={['Linha', 'Coluna', 'Erro']}
       stickyHeader
-      sx={{ maxHeight: 240, border: 1, borderColor: 'divider', borderRadius: 1 }}
+      maxHeight={240}
+      sx={{ border: 1, borderColor: 'divider', borderRadius: 1 }}
     >
       {result.errors.slice(0, 500).map((e, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: a line can have several errors; the list never reorders
@@ -121,7 +113,8 @@ function PreviewTable({ result }: { result: ImportOutcome }) {
       label="Prévia da importação"
       head={['Linha', 'Ação', 'Nome', 'SKU', alignRight('Preço'), 'Categoria']}
       stickyHeader
-      sx={{ maxHeight: 240, border: 1, borderColor: 'divider', borderRadius: 1 }}
+      maxHeight={240}
+      sx={{ border: 1, borderColor: 'divider', borderRadius: 1 }}
     >
       {result.preview.map((row) => (
         <TableRow key={row.line}>
@@ -157,9 +150,15 @@ export function ImportDialog({
     setPhase({ kind: 'checking', fileName: file.name });
     setSkipInvalid(false);
     try {
-      const csv = await readCsvFile(file);
+      const { text: csv, undecodedLines } = await readCsvFile(file);
       const result = await previewImport(csv, false);
-      setPhase({ kind: 'preview', fileName: file.name, csv, result });
+      setPhase({
+        kind: 'preview',
+        fileName: file.name,
+        csv,
+        result,
+        undecoded: undecodedWarning(undecodedLines),
+      });
     } catch (error) {
       setPhase({ kind: 'failed', message: errorMessage(error) });
     }
@@ -244,6 +243,11 @@ export function ImportDialog({
                   ? ` Colunas ignoradas: ${preview.ignoredColumns.join(', ')}.`
                   : ''}
               </Alert>
+              {phase.undecoded && (
+                <Alert severity="warning" data-testid="import-encoding-warning">
+                  {phase.undecoded}
+                </Alert>
+              )}
               <ErrorTable result={preview} />
               <PreviewTable result={preview} />
               {preview.errors.length > 0 && preview.validLines > 0 && (
