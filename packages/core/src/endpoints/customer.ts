@@ -117,7 +117,7 @@ export const customerApi = {
     method: 'GET',
     path: '/customer/:id/store-credit',
     resource: 'customer',
-    access: COUNTER,
+    access: BACKOFFICE,
     summary: "A customer's vale-troca (issue 30): the balance and its last changes",
     params: idParams,
     response: { 200: storeCreditSchema },
