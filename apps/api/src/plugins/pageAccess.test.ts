@@ -47,7 +47,8 @@ const READS: Record<string, readonly string[]> = {
     'sale-command-edit',
     'sale-waiter-pdv',
   ],
-  'GET /v1/product/changes': ['sale-pdv'],
+  // The waiter PDV keeps the same local product copy (issue 30 item 2: the garçom offline).
+  'GET /v1/product/changes': ['sale-pdv', 'sale-waiter-pdv'],
   'GET /v1/customer/changes': ['sale-pdv'],
   'GET /v1/coupon/changes': ['sale-pdv'],
   'GET /v1/stock-setting/sale': ['sale-pdv'],

@@ -17,7 +17,7 @@ import {
   productVariantUpdateSchema,
 } from '../product.ts';
 import { binaryFileSchema, csvFileSchema, deletedSchema } from '../responses.ts';
-import { BACKOFFICE, COUNTER, STAFF, WRITE } from '../routes.ts';
+import { BACKOFFICE, PDV, STAFF, WRITE } from '../routes.ts';
 import { z } from '../zod.ts';
 
 /** `/product/barcode/:code`: a barcode or SKU as typed or scanned. */
@@ -60,7 +60,7 @@ export const productApi = {
     method: 'GET',
     path: '/product/changes',
     resource: 'product',
-    access: COUNTER,
+    access: PDV,
     summary:
       "The PDV's local catalog (issue 21): whole products changed since a time, paged by id, and the ids deleted since",
     query: changesQuerySchema,
