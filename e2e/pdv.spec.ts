@@ -506,6 +506,11 @@ test('axe on the PDV payment step with a sale under way (issue 30): two card pay
       page.getByRole('button', { name: 'Remover pagamento Cartão de crédito R$ 20,00, 2º' }),
     ).toBeVisible();
 
+    // The discount's R$/% toggle with its other side picked (issue 30 item 22: its contrast).
+    const discountKind = page.getByRole('group', { name: 'Tipo de desconto' });
+    await discountKind.getByRole('button', { name: '%' }).click();
+    await expect(discountKind.getByRole('button', { name: '%' })).toHaveAttribute('aria-pressed', 'true');
+
     const problems: string[] = [];
     for (const width of [1280, 390]) {
       await page.setViewportSize({ width, height: 900 });

@@ -115,10 +115,18 @@ test('own delivery: create a neighbourhood rule, sell a delivery in the PDV and 
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('pdv-line')).toHaveCount(1);
   await page.keyboard.press('F4');
+  // A delivery with no customer yet cannot finish, and the till says why (issue 30 item 4).
+  await page.getByLabel('Entrega', { exact: true }).check();
+  await expect(page.getByTestId('pdv-needs-address')).toHaveText(
+    'Escolha o cliente e o endereço de entrega para finalizar.',
+  );
+  await page.getByLabel('Retirada na loja', { exact: true }).check();
+  await expect(page.getByTestId('pdv-needs-address')).toBeHidden();
   await page.getByLabel(/Buscar cliente/).fill(customerName);
   await page.getByRole('list', { name: 'Clientes encontrados' }).getByText(customerName).click();
   await expect(page.getByTestId('pdv-customer')).toHaveText(customerName);
   await page.getByLabel('Entrega', { exact: true }).check();
+  await expect(page.getByTestId('pdv-needs-address')).toBeHidden();
   await expect(page.getByTestId('pdv-freight-reason')).toHaveText(
     'Bairro Centro: R$ 5,00 · entrega em até 30 min',
   );

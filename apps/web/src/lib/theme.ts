@@ -30,6 +30,20 @@ export function buildTheme(mode: PaletteMode): Theme {
       MuiCssBaseline: {
         styleOverrides: { 'a:not([class])': { color: dark ? '#90caf9' : '#1565c0' } },
       },
+      // Every toggle (R$/%, Minhas/Todas, 58/80 mm): the unpicked side in the text colour, the picked one
+      // filled, so both read at 4.5:1 in either mode (issue 30 item 22, axe color-contrast).
+      MuiToggleButton: {
+        styleOverrides: {
+          root: ({ theme }) => ({
+            color: theme.palette.text.primary,
+            fontWeight: 600,
+            '&.Mui-selected, &.Mui-selected:hover': {
+              color: theme.palette.primary.contrastText,
+              backgroundColor: theme.palette.primary.main,
+            },
+          }),
+        },
+      },
       MuiPaper: {
         styleOverrides: {
           root: { border: 'none', backgroundImage: 'none' },

@@ -798,6 +798,25 @@ describe('quick sale, list, cancel rights and tenancy', () => {
     expect(own).toHaveLength(0);
   });
 
+  it('delivery without a customer or an address: refused in Portuguese, nothing recorded (issue 30 item 4)', async () => {
+    const { auth, api } = await makeShop(t);
+    const p = await makeProduct(t, auth, { salePriceCents: 3000, stock: 5 });
+    const ana = await makeCustomer(t, auth, { name: 'Ana Sem Endereço' });
+    for (const who of [{ customerId: null }, { customerId: ana.id }]) {
+      const res = await api.post('/sale', {
+        items: [{ productId: p.id, quantity: 1 }],
+        typeOfSale: 'delivery',
+        ...who,
+        deliveryAddressId: null,
+        freightCents: 0,
+        payments: [{ method: 'paymentOnDelivery', amountCents: 3000 }],
+      });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().message).toBe('Informe o cliente e o endereço de entrega');
+    }
+    expect((await api.get(`/product/${p.id}`)).json().stock).toBe(5);
+  });
+
   it('delivery: the customer address is kept on the sale with the freight', async () => {
     const { auth, api } = await makeShop(t);
     const p = await makeProduct(t, auth, { salePriceCents: 3000, stock: 100 });

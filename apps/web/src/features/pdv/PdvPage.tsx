@@ -103,8 +103,14 @@ export default function PdvPage() {
   // What the payment step's main button allows, the side panel's "Finalizar (F9)" and the F9 key allow
   // too: nothing paid (or not enough) does nothing instead of answering 422.
   // A freight being quoted again (the order's value changed) is waited for: never a stale freight.
+  // A delivery names its customer and address (issue 30 item 4): the API refuses one without (400).
+  const needsAddress =
+    state.typeOfSale === 'delivery' && (!state.customer || state.deliveryAddressId === null);
   const canFinish =
-    state.items.length > 0 && !freight.quoting && pdvPaymentCheck(state, totals.finalAmountCents).ok;
+    state.items.length > 0 &&
+    !needsAddress &&
+    !freight.quoting &&
+    pdvPaymentCheck(state, totals.finalAmountCents).ok;
   const finish = useCallback(async () => {
     if (finishing || !canFinish) return;
     setFinishing(true);
@@ -375,6 +381,7 @@ export default function PdvPage() {
           onCancel={() => setConfirmCancel(true)}
           hasItems={state.items.length > 0}
           canFinish={canFinish && !finishing}
+          needsAddress={needsAddress && state.items.length > 0}
         />
       </CheckoutGrid>
 
@@ -427,6 +434,7 @@ function PdvTotals({
   onCancel,
   hasItems,
   canFinish,
+  needsAddress,
 }: {
   totals: SaleTotals;
   /** A delivery's freight quote: the freight line shows with its reason, free or not. */
@@ -437,6 +445,8 @@ function PdvTotals({
   onCancel: () => void;
   hasItems: boolean;
   canFinish: boolean;
+  /** A delivery without its customer or address: said here, the sale cannot finish. */
+  needsAddress: boolean;
 }) {
   return (
     <TotalsPanel sticky>
@@ -479,6 +489,11 @@ function PdvTotals({
             Cancelar
           </Button>
         </Stack>
+      )}
+      {step < 3 && needsAddress && (
+        <Typography variant="body2" color="text.secondary" data-testid="pdv-needs-address">
+          Escolha o cliente e o endereço de entrega para finalizar.
+        </Typography>
       )}
       {/* The F-key legend is for a keyboard: a touch screen (phone, tablet) does not show it. */}
       <Divider sx={{ pt: 1, [TOUCH]: { display: 'none' } }} />

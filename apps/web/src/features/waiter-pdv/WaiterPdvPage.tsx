@@ -157,14 +157,6 @@ function WaiterPdv({ userId, clientId }: { userId: number; clientId: number }) {
         value={mine ? 'mine' : 'all'}
         onChange={(_, v) => v && setMine(v === 'mine')}
         aria-label="Comandas a mostrar"
-        // Issue 30 (axe: color-contrast): the unpicked side in the text colour, the picked one filled.
-        sx={{
-          '& .MuiToggleButton-root': { color: 'text.primary', fontWeight: 600 },
-          '& .MuiToggleButton-root.Mui-selected, & .MuiToggleButton-root.Mui-selected:hover': {
-            color: 'primary.contrastText',
-            bgcolor: 'primary.main',
-          },
-        }}
       >
         <ToggleButton value="mine">Minhas</ToggleButton>
         <ToggleButton value="all">Todas</ToggleButton>
