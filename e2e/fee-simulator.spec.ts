@@ -109,7 +109,7 @@ test('print the counter table "em até 12x" for a category', async ({ page }) =>
   await counter.getByLabel('Tabela de taxas', { exact: true }).click();
   await page.getByRole('option', { name: 'SumUp 1 dia útil (modelo)' }).click();
   await counter.getByLabel('Categoria', { exact: true }).click();
-  await page.getByRole('option', { name: 'Porções' }).click();
+  await page.getByRole('option', { name: 'Porções', exact: true }).click();
 
   const table = counter.getByRole('table', { name: 'Tabela de balcão em até 12x' });
   await expect(counter.getByText('Porções: em até 12x no cartão')).toBeVisible();
@@ -188,7 +188,7 @@ test('at 390 px each figure of the simulator and of the counter table sits under
   await counter.getByLabel('Tabela de taxas', { exact: true }).click();
   await page.getByRole('option', { name: 'SumUp 1 dia útil (modelo)' }).click();
   await counter.getByLabel('Categoria', { exact: true }).click();
-  await page.getByRole('option', { name: 'Porções' }).click();
+  await page.getByRole('option', { name: 'Porções', exact: true }).click();
   const fries = counter.locator('tr[data-product="Batata Frita 300 g"]');
   await expect(fries).toContainText('R$ 22,00');
   const counterCells = await phoneCells(fries);
@@ -270,7 +270,7 @@ for (const scheme of ['light', 'dark'] as const) {
     await pickAcquirer(page, /^InfinitePay/);
     const counter = page.getByRole('region', { name: 'Tabela de balcão' });
     await counter.getByLabel('Categoria', { exact: true }).click();
-    await page.getByRole('option', { name: 'Bebidas' }).click();
+    await page.getByRole('option', { name: 'Bebidas', exact: true }).click();
     await expect(counter.getByRole('table')).toBeVisible();
     // The category menu fades out: scanned mid-fade its options read as low contrast. Scan it gone.
     await expect(page.locator('li[role="option"]')).toHaveCount(0);
@@ -298,7 +298,7 @@ test('screens', async ({ page }) => {
       await pickAcquirer(page, /^PagBank Moderninha 30 dias \(modelo\)/);
       const counter = page.getByRole('region', { name: 'Tabela de balcão' });
       await counter.getByLabel('Categoria', { exact: true }).click();
-      await page.getByRole('option', { name: 'Porções' }).click();
+      await page.getByRole('option', { name: 'Porções', exact: true }).click();
       await settled(page);
       const name = `${width}-${scheme}`;
       await page.screenshot({ path: `/tmp/h20/top-${name}.png` });
