@@ -1,0 +1,270 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import yauzl from 'yauzl';
+import { bearer, createTestApp, openTestDatabase, type TestApp } from '../../../test/helper.ts';
+import {
+  type Api,
+  asUser,
+  expectStatus,
+  makeCoupon,
+  makeCustomer,
+  makeProduct,
+  openRegister,
+} from '../../../test/kit.ts';
+import type { Database } from '../../db/client.ts';
+import { storageFor } from '../storage/storage.ts';
+import { rowsOf, shopTablePlan, UncoveredTableError } from './catalog.ts';
+import { csvLines } from './export.ts';
+import { ImportRefused, importShop } from './import.ts';
+
+let t: TestApp;
+const dir = mkdtempSync(join(tmpdir(), 'shop-export-'));
+beforeAll(async () => {
+  t = await createTestApp({ dataDir: join(dir, 'a') });
+});
+afterAll(async () => {
+  await t.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** The ZIP's entries as text (small test shops only). */
+function unzip(buffer: Buffer): Promise<Map<string, string>> {
+  return new Promise((resolve, reject) => {
+    yauzl.fromBuffer(buffer, { lazyEntries: true }, (error, zip) => {
+      if (error || !zip) return reject(error);
+      const out = new Map<string, string>();
+      zip.on('entry', (entry: yauzl.Entry) =>
+        zip.openReadStream(entry, (e, stream) => {
+          if (e || !stream) return reject(e);
+          const chunks: Buffer[] = [];
+          stream.on('data', (c: Buffer) => chunks.push(c));
+          stream.on('end', () => {
+            out.set(entry.fileName, Buffer.concat(chunks).toString('utf8'));
+            zip.readEntry();
+          });
+        }),
+      );
+      zip.on('end', () => resolve(out));
+      zip.readEntry();
+    });
+  });
+}
+
+const csv = (text: string | undefined) => parse(text ?? '', { columns: true }) as Record<string, string>[];
+
+/** A shop with a customer, two products, a sale of each kind and an open comanda with a line. */
+async function busyShop() {
+  const shop = await asUser(t, [1, 2], { clientTypeId: 6 });
+  const { api, auth } = shop;
+  const customer = await makeCustomer(t, auth, { name: `Cliente ${shop.client.id}` });
+  const burger = await makeProduct(t, auth, { name: 'X-Burger', salePriceCents: 1990, stock: 50 });
+  const juice = await makeProduct(t, auth, { name: 'Suco', salePriceCents: 750, stock: 50 });
+  await makeCoupon(t, auth, { client: { id: shop.client.id } });
+  await openRegister(t, auth);
+  const sell = (body: Record<string, unknown>) => api.post('/sale', body);
+  expectStatus(
+    await sell({
+      items: [{ productId: burger.id, quantity: 2 }],
+      customerId: customer.id,
+      payments: [{ method: 'pix', amountCents: 3980 }],
+    }),
+    201,
+  );
+  expectStatus(
+    await sell({
+      items: [{ productId: juice.id, quantity: 3 }],
+      payments: [{ method: 'money', amountCents: 2250 }],
+    }),
+    201,
+  );
+  const comanda = expectStatus(await api.post('/comanda', { people: 2 }), 201);
+  expectStatus(
+    await api.post(
+      `/comanda/${comanda.id}/line`,
+      { productId: juice.id, quantity: 1 },
+      { 'idempotency-key': `line-${shop.client.id}-${Date.now()}` },
+    ),
+    201,
+  );
+  return { ...shop, customer, burger, juice, comanda };
+}
+
+async function download(api: Api) {
+  const res = await api.get('/shop-export');
+  expect(res.statusCode).toBe(200);
+  expect(res.headers['content-type']).toBe('application/zip');
+  expect(res.headers['content-disposition']).toMatch(
+    /^attachment; filename="balcao-dados-\d+-\d{4}-\d{2}-\d{2}\.zip"$/,
+  );
+  return res.rawPayload;
+}
+
+describe('the table plan', () => {
+  it('covers every table of the schema, and refuses a new table that is neither the shop nor named as not shop data', async () => {
+    const plans = await shopTablePlan(t.database.db);
+    const all = await rowsOf<{ relname: string }>(
+      t.database.db,
+      sql`select relname from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = current_schema() and relkind = 'r'`,
+    );
+    const names = plans.map((p) => p.name);
+    for (const { relname } of all)
+      expect(
+        names.includes(relname) ||
+          [
+            'sessions',
+            'rate_limits',
+            'scheduled_jobs',
+            'socket_io_attachments',
+            'billing_webhook_events',
+          ].includes(relname),
+      ).toBe(true);
+    // Children without client_id come through their parent; parents come before children.
+    expect(names).toEqual(
+      expect.arrayContaining(['sale_return_items', 'budget_links', 'product_additional_links']),
+    );
+    expect(names.indexOf('sales')).toBeLessThan(names.indexOf('sale_items'));
+    expect(names.indexOf('clients')).toBe(0);
+
+    await t.database.db.execute(sql`create table zz_orphan (id serial primary key, note text)`);
+    try {
+      await expect(shopTablePlan(t.database.db)).rejects.toThrow(UncoveredTableError);
+      await expect(shopTablePlan(t.database.db)).rejects.toThrow(/zz_orphan/);
+    } finally {
+      await t.database.db.execute(sql`drop table zz_orphan`);
+    }
+    // A new table with client_id (or a foreign key to a shop table) is exported without a list to edit.
+    await t.database.db.execute(
+      sql`create table zz_notes (id serial primary key, client_id integer not null references clients(id), note text)`,
+    );
+    try {
+      expect((await shopTablePlan(t.database.db)).map((p) => p.name)).toContain('zz_notes');
+    } finally {
+      await t.database.db.execute(sql`drop table zz_notes`);
+    }
+  });
+});
+
+describe('Exportar todos os dados', () => {
+  it("is the Administrador's only: a Gerente gets 403", async () => {
+    const shop = await asUser(t, [1, 2]);
+    const res = await shop.apis[1].get('/shop-export');
+    expect(res.statusCode).toBe(403);
+  });
+
+  it("has every table of this shop as CSV with only this shop's rows, its files and a README, never another shop's", async () => {
+    const a = await busyShop();
+    const b = await busyShop();
+    // A's logo, to find it in the ZIP.
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+      'base64',
+    );
+    const logo = await t.app.inject({
+      method: 'POST',
+      url: '/v1/settings/company/logo',
+      headers: { ...bearer(a.users[0].token), 'content-type': 'multipart/form-data; boundary=X' },
+      payload: Buffer.concat([
+        Buffer.from(
+          '--X\r\nContent-Disposition: form-data; name="file"; filename="l.png"\r\nContent-Type: image/png\r\n\r\n',
+        ),
+        png,
+        Buffer.from('\r\n--X--\r\n'),
+      ]),
+    });
+    const files = await unzip(await download(a.api));
+    expect(files.get('README.md')).toContain('# Dados da loja');
+    expect(files.get('README.md')).toContain('### sale_items');
+    const manifest = JSON.parse(files.get('manifest.json') ?? '{}');
+    expect(manifest.format).toBe('balcao-shop-export/1');
+
+    const clients = csv(files.get('tables/clients.csv'));
+    expect(clients.map((c) => Number(c.id))).toEqual([a.client.id]);
+    const sales = csv(files.get('tables/sales.csv'));
+    expect(sales).toHaveLength(2);
+    expect(sales.reduce((s, r) => s + Number(r.total_cents), 0)).toBe(3980 + 2250);
+    expect(sales.filter((s) => s.customer_id === String(a.customer.id))).toHaveLength(1);
+    // Every table with client_id has only A's rows; children through their parent: A's sales.
+    for (const table of manifest.tables as { name: string; rows: number }[]) {
+      const rows = csv(files.get(`tables/${table.name}.csv`));
+      expect(rows).toHaveLength(table.rows);
+      for (const row of rows) if ('client_id' in row) expect(Number(row.client_id)).toBe(a.client.id);
+    }
+    const saleIds = new Set(sales.map((s) => s.id));
+    for (const item of csv(files.get('tables/sale_items.csv'))) expect(saleIds.has(item.sale_id)).toBe(true);
+    expect(csv(files.get('tables/customers.csv')).map((c) => c.name)).toEqual([`Cliente ${a.client.id}`]);
+    expect(csv(files.get('tables/comanda_lines.csv'))).toHaveLength(1);
+    expect(files.get('tables/sessions.csv')).toBeUndefined();
+    // NULL is an empty cell, an empty text a quoted one.
+    expect(csvLines([['a', '', null]])).toBe('a,"",\n');
+    expect(logo.statusCode).toBe(200);
+    expect(manifest.files).toEqual([
+      expect.stringMatching(new RegExp(`^logo/${a.client.id}/[0-9a-f]{32}\\.png$`)),
+    ]);
+    expect(files.get(`files/${manifest.files[0]}`)?.length).toBeGreaterThan(0);
+    // B's export has none of A's.
+    const other = await unzip(await download(b.api));
+    expect(csv(other.get('tables/clients.csv')).map((c) => Number(c.id))).toEqual([b.client.id]);
+    expect(csv(other.get('tables/customers.csv')).map((c) => c.name)).toEqual([`Cliente ${b.client.id}`]);
+    const otherSales = csv(other.get('tables/sales.csv'));
+    expect(otherSales).toHaveLength(2);
+    for (const sale of otherSales) expect(Number(sale.client_id)).toBe(b.client.id);
+    expect(JSON.parse(other.get('manifest.json') ?? '{}').files).toEqual([]);
+  });
+});
+
+describe('npm run import-shop', () => {
+  let target: Database;
+  beforeAll(async () => {
+    target = await openTestDatabase();
+  });
+  afterAll(() => target.close());
+
+  it('imports the export into a fresh database with new ids: same counts and money, then refuses the same shop again', async () => {
+    const shop = await busyShop();
+    const zipPath = join(dir, 'shop.zip');
+    writeFileSync(zipPath, await download(shop.api));
+    // The target already has another shop, so ids cannot stay the same.
+    await target.db.execute(
+      sql`insert into clients (name, document, client_type_id) values ('Outra', '00000000000191', 1), ('Outra 2', '00000000000272', 1)`,
+    );
+    const storage = storageFor({ dataDir: join(dir, 'b'), s3: undefined });
+    const result = await importShop(target.db, storage, zipPath);
+    expect(result.clientId).not.toBe(shop.client.id);
+
+    const figures = async (db: Database['db'], clientId: number) => {
+      const [row] = await rowsOf<Record<string, string>>(
+        db,
+        sql`select
+          (select count(*) from sales where client_id = ${clientId})::text as sales,
+          (select coalesce(sum(total_cents), 0) from sales where client_id = ${clientId})::text as total,
+          (select count(*) from sale_items where client_id = ${clientId})::text as items,
+          (select coalesce(sum(amount_cents), 0) from sale_payments where client_id = ${clientId})::text as paid,
+          (select count(*) from customers where client_id = ${clientId})::text as customers,
+          (select count(*) from products where client_id = ${clientId})::text as products,
+          (select coalesce(sum(stock), 0) from products where client_id = ${clientId})::text as stock,
+          (select count(*) from comandas where client_id = ${clientId})::text as comandas,
+          (select count(*) from comanda_lines where client_id = ${clientId})::text as lines,
+          (select count(*) from users where client_id = ${clientId})::text as users`,
+      );
+      return row;
+    };
+    const before = await figures(t.database.db, shop.client.id);
+    expect(before).toMatchObject({ sales: '2', total: String(3980 + 2250), customers: '1', comandas: '1' });
+    expect(await figures(target.db, result.clientId)).toEqual(before);
+    // Foreign keys followed: the imported sale's customer is the imported customer.
+    const [link] = await rowsOf<{ name: string }>(
+      target.db,
+      sql`select c.name from sales s join customers c on c.id = s.customer_id where s.client_id = ${result.clientId}`,
+    );
+    expect(link.name).toBe(`Cliente ${shop.client.id}`);
+
+    await expect(importShop(target.db, storage, zipPath)).rejects.toThrow(ImportRefused);
+    await expect(importShop(target.db, storage, zipPath)).rejects.toThrow(
+      /^Esta loja já existe neste Balcão \(documento \d+\): a importação não foi feita$/,
+    );
+  });
+});
