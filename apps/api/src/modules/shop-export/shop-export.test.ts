@@ -1,6 +1,8 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,6 +23,7 @@ import { rowsOf, shopTablePlan, UncoveredTableError } from './catalog.ts';
 import { csvLines } from './export.ts';
 import { ImportRefused, importShop } from './import.ts';
 
+const ROOT = fileURLToPath(new URL('../../../../../', import.meta.url));
 let t: TestApp;
 const dir = mkdtempSync(join(tmpdir(), 'shop-export-'));
 beforeAll(async () => {
@@ -93,6 +96,26 @@ async function busyShop() {
   return { ...shop, customer, burger, juice, comanda };
 }
 
+/** POST /v1/settings/company/logo with a 1x1 PNG: the shop then has a stored file. */
+function uploadLogo(token: string) {
+  const png = Buffer.from(
+    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+    'base64',
+  );
+  return t.app.inject({
+    method: 'POST',
+    url: '/v1/settings/company/logo',
+    headers: { ...bearer(token), 'content-type': 'multipart/form-data; boundary=X' },
+    payload: Buffer.concat([
+      Buffer.from(
+        '--X\r\nContent-Disposition: form-data; name="file"; filename="l.png"\r\nContent-Type: image/png\r\n\r\n',
+      ),
+      png,
+      Buffer.from('\r\n--X--\r\n'),
+    ]),
+  });
+}
+
 async function download(api: Api) {
   const res = await api.get('/shop-export');
   expect(res.statusCode).toBe(200);
@@ -158,23 +181,7 @@ describe('Exportar todos os dados', () => {
   it("has every table of this shop as CSV with only this shop's rows, its files and a README, never another shop's", async () => {
     const a = await busyShop();
     const b = await busyShop();
-    // A's logo, to find it in the ZIP.
-    const png = Buffer.from(
-      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
-      'base64',
-    );
-    const logo = await t.app.inject({
-      method: 'POST',
-      url: '/v1/settings/company/logo',
-      headers: { ...bearer(a.users[0].token), 'content-type': 'multipart/form-data; boundary=X' },
-      payload: Buffer.concat([
-        Buffer.from(
-          '--X\r\nContent-Disposition: form-data; name="file"; filename="l.png"\r\nContent-Type: image/png\r\n\r\n',
-        ),
-        png,
-        Buffer.from('\r\n--X--\r\n'),
-      ]),
-    });
+    const logo = await uploadLogo(a.users[0].token);
     const files = await unzip(await download(a.api));
     expect(files.get('README.md')).toContain('# Dados da loja');
     expect(files.get('README.md')).toContain('### sale_items');
@@ -225,15 +232,17 @@ describe('npm run import-shop', () => {
 
   it('imports the export into a fresh database with new ids: same counts and money, then refuses the same shop again', async () => {
     const shop = await busyShop();
+    expect((await uploadLogo(shop.users[0].token)).statusCode).toBe(200);
     const zipPath = join(dir, 'shop.zip');
     writeFileSync(zipPath, await download(shop.api));
-    // The target already has another shop, so ids cannot stay the same.
+    // The target already has other shops, so ids cannot stay the same.
     await target.db.execute(
       sql`insert into clients (name, document, client_type_id) values ('Outra', '00000000000191', 1), ('Outra 2', '00000000000272', 1)`,
     );
+    await target.db.execute(sql`select setval('clients_id_seq', ${shop.client.id + 10})`);
     const storage = storageFor({ dataDir: join(dir, 'b'), s3: undefined });
     const result = await importShop(target.db, storage, zipPath);
-    expect(result.clientId).not.toBe(shop.client.id);
+    expect(result.clientId).toBe(shop.client.id + 11);
 
     const figures = async (db: Database['db'], clientId: number) => {
       const [row] = await rowsOf<Record<string, string>>(
@@ -262,9 +271,42 @@ describe('npm run import-shop', () => {
     );
     expect(link.name).toBe(`Cliente ${shop.client.id}`);
 
+    // The files come back into the target's storage.
+    expect(result.files).toBe(1);
+    const [logo] = await rowsOf<{ logo_key: string }>(
+      target.db,
+      sql`select logo_key from clients where id = ${result.clientId}`,
+    );
+    expect((await storage.get(logo.logo_key))?.size).toBeGreaterThan(0);
+
     await expect(importShop(target.db, storage, zipPath)).rejects.toThrow(ImportRefused);
     await expect(importShop(target.db, storage, zipPath)).rejects.toThrow(
       /^Esta loja já existe neste Balcão \(documento \d+\): a importação não foi feita$/,
+    );
+  });
+});
+
+describe('npm run import-shop -- FILE', () => {
+  it('imports into an empty data folder and refuses the second time, nothing written', {
+    timeout: 120_000,
+  }, async () => {
+    const shop = await busyShop();
+    const zipPath = join(dir, 'cli.zip');
+    writeFileSync(zipPath, await download(shop.api));
+    const run = () =>
+      spawnSync(process.execPath, [join(ROOT, 'scripts/import-shop.mjs'), zipPath], {
+        env: { ...process.env, DATA_DIR: join(dir, 'cli-data'), DATABASE_URL: '', NODE_ENV: 'production' },
+        encoding: 'utf8',
+      });
+    const first = run();
+    expect(first.stderr).toBe('');
+    expect(first.status).toBe(0);
+    expect(first.stdout).toMatch(/^sales: 2$/m);
+    expect(first.stdout).toMatch(/Loja importada como cliente 1: \d+ linhas, 0 arquivos/);
+    const second = run();
+    expect(second.status).toBe(1);
+    expect(second.stderr).toMatch(
+      /^Esta loja já existe neste Balcão \(documento \d+\): a importação não foi feita$/m,
     );
   });
 });
