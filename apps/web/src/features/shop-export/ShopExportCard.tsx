@@ -32,7 +32,11 @@ export function ShopExportCard() {
     }
   };
   return (
-    <Paper sx={{ p: { xs: 2, sm: 3 }, mt: 3, maxWidth: 960 }} component="section" aria-labelledby="shop-export-title">
+    <Paper
+      sx={{ p: { xs: 2, sm: 3 }, mt: 3, maxWidth: 960 }}
+      component="section"
+      aria-labelledby="shop-export-title"
+    >
       <Typography variant="h6" component="h2" id="shop-export-title" sx={{ mb: 1 }}>
         Seus dados
       </Typography>
