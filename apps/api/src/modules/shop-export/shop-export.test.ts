@@ -22,6 +22,7 @@ import { storageFor } from '../storage/storage.ts';
 import { rowsOf, shopTablePlan, UncoveredTableError } from './catalog.ts';
 import { csvLines } from './export.ts';
 import { ImportRefused, importShop } from './import.ts';
+import { purgeShop } from './purge.ts';
 
 const ROOT = fileURLToPath(new URL('../../../../../', import.meta.url));
 let t: TestApp;
@@ -308,5 +309,56 @@ describe('npm run import-shop -- FILE', () => {
     expect(second.stderr).toMatch(
       /^Esta loja já existe neste Balcão \(documento \d+\): a importação não foi feita$/m,
     );
+  });
+});
+
+describe('deleting a shop (LGPD eliminação)', () => {
+  it("removes every row and file of the shop, counted in one log line, and nothing of another shop's", async () => {
+    const a = await busyShop();
+    const b = await busyShop();
+    expect((await uploadLogo(a.users[0].token)).statusCode).toBe(200);
+    expect((await uploadLogo(b.users[0].token)).statusCode).toBe(200);
+    const db = t.database.db;
+    const plans = await shopTablePlan(db);
+    const countsOf = async (clientId: number) => {
+      const out: Record<string, number> = {};
+      for (const p of plans) {
+        const [{ n }] = await rowsOf<{ n: number }>(
+          db,
+          sql.raw(
+            `select count(*)::int as n from "${p.name}" t where ${p.filter.replace(/\$CLIENT/g, String(clientId))}`,
+          ),
+        );
+        out[p.name] = n;
+      }
+      return out;
+    };
+    const logoOf = async (clientId: number) =>
+      (await rowsOf<{ logo_key: string }>(db, sql`select logo_key from clients where id = ${clientId}`))[0]
+        ?.logo_key;
+    const storage = storageFor({ dataDir: join(dir, 'a'), s3: undefined });
+    const aLogo = await logoOf(a.client.id);
+    const bLogo = await logoOf(b.client.id);
+    const before = await countsOf(a.client.id);
+    const bBefore = await countsOf(b.client.id);
+    expect(before.sales).toBe(2);
+
+    const lines: string[] = [];
+    const result = await purgeShop(db, storage, a.client.id, (line) => lines.push(line));
+    const expected = Object.values(before).reduce((x, y) => x + y, 0);
+    expect(result.total).toBe(expected + (result.rows.sessions ?? 0));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      new RegExp(`^shop ${a.client.id} deleted \\(LGPD\\): ${result.total} rows in \\d+ tables, 1 files; `),
+    );
+    expect(lines[0]).toContain('sales=2');
+    expect(Object.values(await countsOf(a.client.id)).every((n) => n === 0)).toBe(true);
+    expect(await storage.get(aLogo)).toBeNull();
+    // The other shop: every row and its file still there, and it still works.
+    expect(await countsOf(b.client.id)).toEqual(bBefore);
+    expect(await storage.get(bLogo)).not.toBeNull();
+    expect((await b.api.get('/shop-export')).statusCode).toBe(200);
+    // A's users cannot log in any more (their sessions went with them).
+    expect((await a.api.get('/user/me')).statusCode).toBe(401);
   });
 });
