@@ -1,6 +1,27 @@
 import { endpoint } from '../contract.ts';
 import { binaryFileSchema } from '../responses.ts';
 import { WRITE } from '../routes.ts';
+import { z } from '../zod.ts';
+
+/** Days between the Administrador's request and the shop's deletion (cancelable meanwhile). */
+export const SHOP_DELETION_GRACE_DAYS = 7;
+
+export const SHOP_DELETION_MESSAGES = {
+  wrongPassword: 'Senha incorreta: a exclusão não foi pedida',
+  alreadyRequested: 'A exclusão da loja já foi pedida',
+  notRequested: 'Nenhuma exclusão da loja foi pedida',
+} as const;
+
+export const shopDeletionInputSchema = z.object({
+  password: z.string().min(1, 'Digite sua senha para confirmar'),
+});
+
+/** The pending deletion: when it was asked and when it happens (null: none asked). */
+export const shopDeletionSchema = z.object({
+  requestedAt: z.string().nullable(),
+  dueAt: z.string().nullable(),
+});
+export type ShopDeletion = z.infer<typeof shopDeletionSchema>;
 
 /**
  * /v1/shop-export (issue 37): the shop's whole data as a ZIP (every table as CSV, the uploaded files,
@@ -17,5 +38,35 @@ export const shopExportApi = {
       "Every table of the caller's shop as CSV, its uploaded files and a README, as one ZIP streamed with constant memory",
     response: { 200: binaryFileSchema },
     file: 'binary',
+  }),
+  deletion: endpoint({
+    method: 'GET',
+    path: '/shop-export/deletion',
+    resource: 'settings',
+    tag: 'shop-export',
+    access: WRITE.system,
+    summary: "The shop's pending deletion (LGPD eliminação), or nulls",
+    response: { 200: shopDeletionSchema },
+  }),
+  requestDeletion: endpoint({
+    method: 'POST',
+    path: '/shop-export/deletion',
+    resource: 'settings',
+    tag: 'shop-export',
+    access: WRITE.system,
+    summary: `Ask for the shop's deletion, confirmed with the Administrador's password: every row and file goes after ${SHOP_DELETION_GRACE_DAYS} days unless canceled`,
+    body: shopDeletionInputSchema,
+    response: { 202: shopDeletionSchema },
+    changes: ['settings'],
+  }),
+  cancelDeletion: endpoint({
+    method: 'DELETE',
+    path: '/shop-export/deletion',
+    resource: 'settings',
+    tag: 'shop-export',
+    access: WRITE.system,
+    summary: "Cancel the shop's pending deletion",
+    response: { 200: shopDeletionSchema },
+    changes: ['settings'],
   }),
 } as const;

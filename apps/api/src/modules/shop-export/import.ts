@@ -126,7 +126,8 @@ export async function importShop(db: Db, storage: Storage, zipPath: string): Pro
       await tx.execute(sql`set local session_replication_role = replica`);
       for (const plan of plans) {
         const exported = manifest.tables.find((t) => t.name === plan.name);
-        if (!exported) continue;
+        // A pending deletion stays with the shop it was asked for: the imported shop starts without one.
+        if (!exported || plan.name === 'shop_deletions') continue;
         const map = new Map<string, string>();
         maps.set(plan.name, map);
         const columns = plan.columns.filter((c) => exported.columns.includes(c.name));

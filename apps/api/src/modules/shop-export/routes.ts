@@ -5,6 +5,7 @@ import { route } from '../../lib/endpoint.ts';
 import { shopClock } from '../../lib/shopToday.ts';
 import { assertCan } from '../../plugins/auth.ts';
 import { storageFor } from '../storage/storage.ts';
+import { cancelShopDeletion, requestShopDeletion, shopDeletionOf } from './deletion.ts';
 import { exportShop } from './export.ts';
 
 /** /v1/shop-export (issue 37): the Administrador's "Exportar todos os dados". */
@@ -22,5 +23,21 @@ export function shopExportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         .header('cache-control', 'no-store')
         .send(stream);
     });
+
+    route(app, shopExportApi.deletion, (request) =>
+      shopDeletionOf(ctx.db, assertCan(request, shopExportApi.deletion.access).clientId),
+    );
+
+    route(app, shopExportApi.requestDeletion, (request) =>
+      requestShopDeletion(
+        ctx.db,
+        assertCan(request, shopExportApi.requestDeletion.access),
+        request.body.password,
+      ),
+    );
+
+    route(app, shopExportApi.cancelDeletion, (request) =>
+      cancelShopDeletion(ctx.db, assertCan(request, shopExportApi.cancelDeletion.access).clientId),
+    );
   };
 }

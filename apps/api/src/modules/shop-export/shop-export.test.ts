@@ -5,9 +5,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import yauzl from 'yauzl';
-import { bearer, createTestApp, openTestDatabase, type TestApp } from '../../../test/helper.ts';
+import {
+  bearer,
+  createTestApp,
+  openTestDatabase,
+  TEST_PASSWORD,
+  type TestApp,
+} from '../../../test/helper.ts';
 import {
   type Api,
   asUser,
@@ -18,8 +24,10 @@ import {
   openRegister,
 } from '../../../test/kit.ts';
 import type { Database } from '../../db/client.ts';
+import { backgroundJobs } from '../../jobs.ts';
 import { storageFor } from '../storage/storage.ts';
 import { rowsOf, shopTablePlan, UncoveredTableError } from './catalog.ts';
+import { purgeDueShops } from './deletion.ts';
 import { csvLines } from './export.ts';
 import { ImportRefused, importShop } from './import.ts';
 import { purgeShop } from './purge.ts';
@@ -360,5 +368,57 @@ describe('deleting a shop (LGPD eliminação)', () => {
     expect((await b.api.get('/shop-export')).statusCode).toBe(200);
     // A's users cannot log in any more (their sessions went with them).
     expect((await a.api.get('/user/me')).statusCode).toBe(401);
+  });
+});
+
+describe('asking for the deletion', () => {
+  it('is confirmed with the password, waits 7 days (cancelable), then the shop-deletion job removes it', async () => {
+    const a = await busyShop();
+    const b = await busyShop();
+    const wrong = await a.api.post('/shop-export/deletion', { password: 'errada' });
+    expect(wrong.statusCode).toBe(422);
+    expect(wrong.json().message).toBe('Senha incorreta: a exclusão não foi pedida');
+    // A Gerente cannot ask.
+    expect((await a.apis[1].post('/shop-export/deletion', { password: TEST_PASSWORD })).statusCode).toBe(403);
+
+    const asked = expectStatus(await a.api.post('/shop-export/deletion', { password: TEST_PASSWORD }), 202);
+    expect(new Date(asked.dueAt).getTime() - new Date(asked.requestedAt).getTime()).toBe(7 * 86_400_000);
+    const again = await a.api.post('/shop-export/deletion', { password: TEST_PASSWORD });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().message).toBe('A exclusão da loja já foi pedida');
+    expect(expectStatus(await a.api.get('/shop-export/deletion'), 200)).toEqual(asked);
+
+    // Canceled: nothing happens even after the grace period.
+    expect(expectStatus(await a.api.delete('/shop-export/deletion'), 200)).toEqual({
+      requestedAt: null,
+      dueAt: null,
+    });
+    expect((await a.api.delete('/shop-export/deletion')).statusCode).toBe(404);
+    const [job] = backgroundJobs(t.app.ctx).filter((j) => j.name === 'shop-deletion');
+    const db = t.database.db;
+    expect(
+      await purgeDueShops(db, storageFor(t.app.ctx.config), new Date(Date.now() + 8 * 86_400_000)),
+    ).toEqual({
+      deleted: [],
+    });
+
+    // Asked again: before 7 days the job leaves it, after them the shop is gone and B is not.
+    expectStatus(await a.api.post('/shop-export/deletion', { password: TEST_PASSWORD }), 202);
+    expect(await job.run(db)).toEqual({ deleted: [] });
+    await db.execute(
+      sql`update shop_deletions set due_at = now() - interval '1 minute' where client_id = ${a.client.id}`,
+    );
+    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+    try {
+      expect(await job.run(db)).toEqual({ deleted: [a.client.id] });
+      expect(log).toHaveBeenCalledWith(
+        expect.stringMatching(new RegExp(`^shop ${a.client.id} deleted \\(LGPD\\): `)),
+      );
+    } finally {
+      log.mockRestore();
+    }
+    expect(await rowsOf(db, sql`select 1 from clients where id = ${a.client.id}`)).toEqual([]);
+    expect(await rowsOf(db, sql`select 1 from sales where client_id = ${a.client.id}`)).toEqual([]);
+    expect(await rowsOf(db, sql`select 1 from sales where client_id = ${b.client.id}`)).toHaveLength(2);
   });
 });
