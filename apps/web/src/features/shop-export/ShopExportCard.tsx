@@ -7,6 +7,7 @@ import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { download } from '../../lib/client.ts';
 import { useSession } from '../auth/index.ts';
+import { ShopDeletion } from './ShopDeletion.tsx';
 
 export const SHOP_EXPORT_FAILED = 'Não foi possível exportar os dados. Tente de novo.';
 
@@ -52,6 +53,7 @@ export function ShopExportCard() {
       <Button variant="outlined" onClick={run} disabled={busy}>
         {busy ? 'Exportando…' : 'Exportar todos os dados'}
       </Button>
+      <ShopDeletion />
     </Paper>
   );
 }
