@@ -23,13 +23,13 @@ export const NOT_SHOP_DATA: Record<string, string> = {
  * Integer columns that name another table's row without a foreign key (tables kept by triggers): the
  * import remaps them like a foreign key.
  */
-export const LOGICAL_REFS: Record<string, string> = {
+const LOGICAL_REFS: Record<string, string> = {
   'product_search_words.product_id': 'products',
   'sale_monthly_products.product_id': 'products',
 };
 
-export type Column = { name: string; type: string; json: boolean };
-export type ForeignKey = { column: string; table: string };
+type Column = { name: string; type: string; json: boolean };
+type ForeignKey = { column: string; table: string };
 
 export type TablePlan = {
   name: string;

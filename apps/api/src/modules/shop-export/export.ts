@@ -12,7 +12,7 @@ export const EXPORT_FORMAT = 'balcao-shop-export/1';
 const PAGE = 1000;
 
 /** Columns that name stored files, and the files each value stands for. */
-export const FILE_COLUMNS: { table: string; column: string; files: (value: string) => string[] }[] = [
+const FILE_COLUMNS: { table: string; column: string; files: (value: string) => string[] }[] = [
   { table: 'clients', column: 'logo_key', files: (k) => [k] },
   { table: 'campaigns', column: 'image_key', files: (k) => [k] },
   {

@@ -91,7 +91,7 @@ async function assertNewShop(db: Executor, zip: Zip) {
   }
 }
 
-export type ImportResult = { clientId: number; rows: Record<string, number>; files: number };
+type ImportResult = { clientId: number; rows: Record<string, number>; files: number };
 
 /**
  * Imports a shop's export ZIP (`exportShop`) as a new shop: tables in the catalog's order (parents

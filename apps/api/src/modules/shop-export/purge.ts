@@ -4,7 +4,7 @@ import type { Storage } from '../storage/storage.ts';
 import { quoteIdent as q, rowsOf, shopTablePlan } from './catalog.ts';
 import { shopFileKeys } from './export.ts';
 
-export type PurgeResult = { clientId: number; rows: Record<string, number>; total: number; files: number };
+type PurgeResult = { clientId: number; rows: Record<string, number>; total: number; files: number };
 
 /**
  * LGPD's eliminação (issue 37): every row of the shop, children before parents (the export's order

@@ -9,7 +9,7 @@ import { download } from '../../lib/client.ts';
 import { useSession } from '../auth/index.ts';
 import { ShopDeletion } from './ShopDeletion.tsx';
 
-export const SHOP_EXPORT_FAILED = 'Não foi possível exportar os dados. Tente de novo.';
+const SHOP_EXPORT_FAILED = 'Não foi possível exportar os dados. Tente de novo.';
 
 /**
  * "Exportar todos os dados" (issue 37): the Administrador downloads the shop's whole data as one ZIP
