@@ -1,7 +1,10 @@
 import { endpoint } from '../contract.ts';
 import { binaryFileSchema } from '../responses.ts';
-import { WRITE } from '../routes.ts';
+import { BACKOFFICE, WRITE } from '../routes.ts';
 import { z } from '../zod.ts';
+
+/** Asking for and canceling a deletion: the Administrador (WRITE.system). */
+const ADMIN_ONLY = WRITE.system;
 
 /** Days between the Administrador's request and the shop's deletion (cancelable meanwhile). */
 export const SHOP_DELETION_GRACE_DAYS = 7;
@@ -33,9 +36,10 @@ export const shopExportApi = {
     path: '/shop-export',
     resource: 'settings',
     tag: 'shop-export',
-    access: WRITE.system,
+    // The system page's readers reach the route; the handler lets only WRITE.system (Administrador) export.
+    access: BACKOFFICE,
     summary:
-      "Every table of the caller's shop as CSV, its uploaded files and a README, as one ZIP streamed with constant memory",
+      "Administrador only (WRITE.system, 403 otherwise): every table of the caller's shop as CSV, its uploaded files and a README, as one ZIP streamed with constant memory",
     response: { 200: binaryFileSchema },
     file: 'binary',
   }),
@@ -44,8 +48,8 @@ export const shopExportApi = {
     path: '/shop-export/deletion',
     resource: 'settings',
     tag: 'shop-export',
-    access: WRITE.system,
-    summary: "The shop's pending deletion (LGPD eliminação), or nulls",
+    access: BACKOFFICE,
+    summary: "The shop's pending deletion (LGPD eliminação), or nulls (the system page's readers)",
     response: { 200: shopDeletionSchema },
   }),
   requestDeletion: endpoint({
@@ -53,7 +57,7 @@ export const shopExportApi = {
     path: '/shop-export/deletion',
     resource: 'settings',
     tag: 'shop-export',
-    access: WRITE.system,
+    access: ADMIN_ONLY,
     summary: `Ask for the shop's deletion, confirmed with the Administrador's password: every row and file goes after ${SHOP_DELETION_GRACE_DAYS} days unless canceled`,
     body: shopDeletionInputSchema,
     response: { 202: shopDeletionSchema },
@@ -64,7 +68,7 @@ export const shopExportApi = {
     path: '/shop-export/deletion',
     resource: 'settings',
     tag: 'shop-export',
-    access: WRITE.system,
+    access: ADMIN_ONLY,
     summary: "Cancel the shop's pending deletion",
     response: { 200: shopDeletionSchema },
     changes: ['settings'],

@@ -1,9 +1,10 @@
 import { shopExportApi } from '@balcao/core/endpoints/shop-export';
+import { WRITE } from '@balcao/core/routes';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { route } from '../../lib/endpoint.ts';
 import { shopClock } from '../../lib/shopToday.ts';
-import { assertCan } from '../../plugins/auth.ts';
+import { assertCan, sessionOf } from '../../plugins/auth.ts';
 import { storageFor } from '../storage/storage.ts';
 import { cancelShopDeletion, requestShopDeletion, shopDeletionOf } from './deletion.ts';
 import { exportShop } from './export.ts';
@@ -13,7 +14,7 @@ export function shopExportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     const storage = storageFor(ctx.config);
     route(app, shopExportApi.download, async (request, reply) => {
-      const session = assertCan(request, shopExportApi.download.access);
+      const session = assertCan(request, WRITE.system);
       const { clientId } = session;
       const { today } = await shopClock(ctx.db, clientId);
       const { stream } = await exportShop(ctx.db, storage, clientId);
@@ -24,9 +25,7 @@ export function shopExportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         .send(stream);
     });
 
-    route(app, shopExportApi.deletion, (request) =>
-      shopDeletionOf(ctx.db, assertCan(request, shopExportApi.deletion.access).clientId),
-    );
+    route(app, shopExportApi.deletion, (request) => shopDeletionOf(ctx.db, sessionOf(request).clientId));
 
     route(app, shopExportApi.requestDeletion, (request) =>
       requestShopDeletion(
