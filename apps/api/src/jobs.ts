@@ -3,6 +3,8 @@ import type { ScheduledJob } from './lib/jobs.ts';
 import { deliverStalePrintJobs } from './modules/printing/stations.ts';
 import { purgeIdempotencyKeys } from './modules/sale/idempotency.ts';
 import { refreshMelhorEnvioTokens } from './modules/shipping/tokenRefresh.ts';
+import { purgeDueShops } from './modules/shop-export/deletion.ts';
+import { storageFor } from './modules/storage/storage.ts';
 
 /**
  * The periodic background work of the API, run once across every instance by lib/jobs.ts. Not here:
@@ -34,6 +36,15 @@ export function backgroundJobs(ctx: AppContext, options: { leaseMs?: number } = 
       leaseMs: options.leaseMs ?? 5 * 60_000,
       atomic: false,
       run: (db) => refreshMelhorEnvioTokens(ctx, db),
+    },
+    {
+      // LGPD eliminação (issue 37): shops whose grace period ended are removed, rows and files.
+      // Not atomic: it removes files; a repeat finds the shop gone.
+      name: 'shop-deletion',
+      everyMs: 3_600_000,
+      leaseMs: options.leaseMs ?? 30 * 60_000,
+      atomic: false,
+      run: () => purgeDueShops(ctx.db, storageFor(ctx.config)),
     },
   ];
 }

@@ -37,6 +37,7 @@ import { saleRoutes } from './sale/routes.ts';
 import { rebuildSaleSummary } from './sale/summary.ts';
 import { settingsRoutes } from './settings/routes.ts';
 import { shippingRoutes } from './shipping/routes.ts';
+import { shopExportRoutes } from './shop-export/routes.ts';
 import { stockRoutes } from './stock/routes.ts';
 import { userRoutes } from './user/routes.ts';
 import { whatsappRoutes } from './whatsapp/routes.ts';
@@ -77,4 +78,5 @@ export const MODULES: ((ctx: AppContext) => FastifyPluginAsyncZod)[] = [
   (ctx) => budgetRoutes(ctx, createOrderOfSale),
   comandaRoutes,
   deliveryRoutes,
+  shopExportRoutes,
 ];

@@ -91,6 +91,8 @@ const READS: Record<string, readonly string[]> = {
   'GET /v1/stock-setting/client/:clientId': ['stock-entry', 'stock-exit', 'stock-fractionate'],
   'GET /v1/settings/company': ['settings-system-client'],
   'GET /v1/settings/system': ['settings-system'],
+  'GET /v1/shop-export': ['settings-system'],
+  'GET /v1/shop-export/deletion': ['settings-system'],
   'GET /v1/settings/working-hour': ['settings-working-hour'],
   'GET /v1/settings/working-hour/status': ['session'],
   'GET /v1/settings/discount-limit/me': ['sale-pdv'],

@@ -26,6 +26,7 @@ import { Link as RouterLink } from 'react-router';
 import { FormMoneyField, FormSwitch, FormTextField, useAppForm } from '../../../components/form.tsx';
 import { centsOf, centsToInput } from '../../../components/MoneyField.tsx';
 import { useSession } from '../../auth/index.ts';
+import { ShopExportCard } from '../../shop-export/index.ts';
 import { useSaveSystem, useSystemSettings } from '../api.ts';
 import { SettingsForm, SettingsQuery, SettingsSection, useSyncedVersion } from '../SettingsLayout.tsx';
 
@@ -160,7 +161,12 @@ function UserTypeChecks({
 /** Sistema (/dashboard/settings/system): written by the Administrador only (ROUTES.md). */
 export default function SystemPage() {
   const query = useSystemSettings();
-  return <SettingsQuery query={query}>{(settings) => <SystemForm settings={settings} />}</SettingsQuery>;
+  return (
+    <>
+      <SettingsQuery query={query}>{(settings) => <SystemForm settings={settings} />}</SettingsQuery>
+      <ShopExportCard />
+    </>
+  );
 }
 
 function SystemForm({ settings }: { settings: SystemSettings }) {

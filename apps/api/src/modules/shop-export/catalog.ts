@@ -1,0 +1,173 @@
+import { type SQL, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+
+/**
+ * Which tables hold a shop's data, read from the database's own catalog (the tables the drizzle schema
+ * and its migrations created), so a table added tomorrow is exported, imported and deleted without
+ * editing a list: a table is the shop's when it has `client_id`, is `clients` itself, or has a foreign
+ * key to a table that is the shop's (a sale's return lines through the return). A table that is none
+ * of these must be named in NOT_SHOP_DATA with its reason, or the plan refuses to run (and the test
+ * `every table is covered` fails).
+ */
+
+/** Tables that hold no shop's data, with the reason. */
+export const NOT_SHOP_DATA: Record<string, string> = {
+  sessions: 'login tokens: a moved shop logs in again',
+  rate_limits: 'attempt counters of the login and sign-up limiter, keyed by e-mail/IP',
+  scheduled_jobs: "the platform's background job leases",
+  socket_io_attachments: "the socket.io PostgreSQL adapter's transport",
+  billing_webhook_events: "the payment gateway's delivered event ids (Balcão's own billing)",
+};
+
+/**
+ * Integer columns that name another table's row without a foreign key (tables kept by triggers): the
+ * import remaps them like a foreign key.
+ */
+const LOGICAL_REFS: Record<string, string> = {
+  'product_search_words.product_id': 'products',
+  'sale_monthly_products.product_id': 'products',
+};
+
+type Column = { name: string; type: string; json: boolean };
+type ForeignKey = { column: string; table: string };
+
+export type TablePlan = {
+  name: string;
+  columns: Column[];
+  primaryKey: string[];
+  /** A single integer primary key drawn from a sequence: the import gives new ids. */
+  serialKey: string | null;
+  foreignKeys: ForeignKey[];
+  /** SQL (on alias `t`) selecting this shop's rows, with `$CLIENT` standing for the client id. */
+  filter: string;
+};
+
+/** The rows of a statement (both drivers answer `{ rows }`). */
+export async function rowsOf<T>(db: Executor, query: SQL): Promise<T[]> {
+  const result = await db.execute(query);
+  return (result as unknown as { rows: T[] }).rows;
+}
+
+const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
+export const quoteIdent = q;
+
+type CatalogRow = {
+  table: string;
+  columns: { name: string; type: string }[];
+  pk: string[] | null;
+  serial: boolean;
+  fks: { column: string; table: string }[] | null;
+};
+
+async function readCatalog(db: Executor): Promise<CatalogRow[]> {
+  return rowsOf<CatalogRow>(
+    db,
+    sql`
+    select c.relname as "table",
+      (select json_agg(json_build_object('name', a.attname, 'type', format_type(a.atttypid, a.atttypmod)) order by a.attnum)
+         from pg_attribute a where a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped and a.attgenerated = '') as columns,
+      (select json_agg(a.attname order by array_position(k.conkey, a.attnum)) from pg_constraint k
+         join pg_attribute a on a.attrelid = k.conrelid and a.attnum = any(k.conkey)
+         where k.conrelid = c.oid and k.contype = 'p') as pk,
+      exists (select 1 from pg_constraint k join pg_attribute a on a.attrelid = k.conrelid and a.attnum = k.conkey[1]
+         where k.conrelid = c.oid and k.contype = 'p' and array_length(k.conkey, 1) = 1
+           and pg_get_serial_sequence(quote_ident(c.relname), a.attname) is not null) as serial,
+      (select json_agg(json_build_object('column', a.attname, 'table', rc.relname)) from pg_constraint k
+         join pg_attribute a on a.attrelid = k.conrelid and a.attnum = k.conkey[1]
+         join pg_class rc on rc.oid = k.confrelid
+         where k.conrelid = c.oid and k.contype = 'f' and array_length(k.conkey, 1) = 1) as fks
+    from pg_class c join pg_namespace n on n.oid = c.relnamespace
+    where n.nspname = current_schema() and c.relkind in ('r', 'p')
+    order by c.relname`,
+  );
+}
+
+export class UncoveredTableError extends Error {}
+
+/**
+ * Every shop table with its filter, parents before children (foreign keys, a table's references to
+ * itself aside), so an import can insert in this order. Throws UncoveredTableError naming any table
+ * that is neither the shop's nor in NOT_SHOP_DATA.
+ */
+export async function shopTablePlan(db: Executor): Promise<TablePlan[]> {
+  const catalog = await readCatalog(db);
+  const byName = new Map(catalog.map((r) => [r.table, r]));
+  const filters = new Map<string, string>();
+  const keyOf = (row: CatalogRow) => (row.pk?.length === 1 ? row.pk[0] : null);
+  filters.set('clients', `t.id = $CLIENT`);
+  for (const row of catalog) {
+    if (row.table === 'clients' || NOT_SHOP_DATA[row.table]) continue;
+    if (row.columns.some((c) => c.name === 'client_id')) filters.set(row.table, `t.client_id = $CLIENT`);
+  }
+  // Children without client_id: through a foreign key to a shop table (repeated for grandchildren).
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const row of catalog) {
+      if (filters.has(row.table) || NOT_SHOP_DATA[row.table]) continue;
+      const fk = (row.fks ?? []).find(
+        (f) => filters.has(f.table) && keyOf(byName.get(f.table) as CatalogRow),
+      );
+      if (!fk) continue;
+      const parent = byName.get(fk.table) as CatalogRow;
+      const parentFilter = (filters.get(fk.table) as string).replace(/\bt\./g, 'p.');
+      filters.set(
+        row.table,
+        `t.${q(fk.column)} in (select p.${q(keyOf(parent) as string)} from ${q(fk.table)} p where ${parentFilter})`,
+      );
+      changed = true;
+    }
+  }
+  const uncovered = catalog
+    .filter((r) => !filters.has(r.table) && !NOT_SHOP_DATA[r.table])
+    .map((r) => r.table);
+  if (uncovered.length > 0)
+    throw new UncoveredTableError(
+      `tables neither the shop's (client_id, or a foreign key to a shop table) nor in NOT_SHOP_DATA: ${uncovered.join(', ')}`,
+    );
+
+  const plans = new Map<string, TablePlan>();
+  for (const row of catalog) {
+    const filter = filters.get(row.table);
+    if (!filter) continue;
+    const foreignKeys = (row.fks ?? []).filter((f) => filters.has(f.table));
+    for (const [ref, table] of Object.entries(LOGICAL_REFS)) {
+      const [t, column] = ref.split('.');
+      if (t === row.table) foreignKeys.push({ column, table });
+    }
+    plans.set(row.table, {
+      name: row.table,
+      columns: row.columns.map((c) => ({ ...c, json: c.type === 'json' || c.type === 'jsonb' })),
+      primaryKey: row.pk ?? [],
+      serialKey: row.serial ? keyOf(row) : null,
+      foreignKeys,
+      filter,
+    });
+  }
+  // Parents first (Kahn's order; a reference to itself is set after the insert).
+  const ordered: TablePlan[] = [];
+  const done = new Set<string>();
+  while (ordered.length < plans.size) {
+    const ready = [...plans.values()].filter(
+      (p) => !done.has(p.name) && p.foreignKeys.every((f) => f.table === p.name || done.has(f.table)),
+    );
+    if (ready.length === 0) {
+      const left = [...plans.keys()].filter((n) => !done.has(n));
+      throw new Error(`foreign keys form a loop among: ${left.join(', ')}`);
+    }
+    for (const p of ready) {
+      ordered.push(p);
+      done.add(p.name);
+    }
+  }
+  return ordered;
+}
+
+/** The SELECT of a table's rows of one shop, every column as text (json as its JSON text). */
+export function selectShopRows(plan: TablePlan, clientId: number, limit: number, offset: number): string {
+  const cols = plan.columns.map((c) => `t.${q(c.name)}::text`).join(', ');
+  const order = plan.primaryKey.length
+    ? plan.primaryKey.map((k) => `t.${q(k)}`).join(', ')
+    : plan.columns.map((c) => `t.${q(c.name)}::text`).join(', ');
+  const filter = plan.filter.replace(/\$CLIENT/g, String(Math.trunc(clientId)));
+  return `select ${cols} from ${q(plan.name)} t where ${filter} order by ${order} limit ${limit} offset ${offset}`;
+}

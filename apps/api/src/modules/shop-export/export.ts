@@ -1,0 +1,151 @@
+import { Readable } from 'node:stream';
+import { stringify } from 'csv-stringify/sync';
+import { sql } from 'drizzle-orm';
+import yazl from 'yazl';
+import type { Executor } from '../../db/client.ts';
+import { imageFileKey } from '../product/imageUrls.ts';
+import type { Storage } from '../storage/storage.ts';
+import { quoteIdent as q, rowsOf, selectShopRows, shopTablePlan, type TablePlan } from './catalog.ts';
+
+/** The ZIP's format: the importer refuses another. */
+export const EXPORT_FORMAT = 'balcao-shop-export/1';
+const PAGE = 1000;
+
+/** Columns that name stored files, and the files each value stands for. */
+const FILE_COLUMNS: { table: string; column: string; files: (value: string) => string[] }[] = [
+  { table: 'clients', column: 'logo_key', files: (k) => [k] },
+  { table: 'campaigns', column: 'image_key', files: (k) => [k] },
+  {
+    table: 'product_images',
+    column: 'storage_key',
+    files: (k) => [imageFileKey(k, 'display'), imageFileKey(k, 'thumb')],
+  },
+];
+
+/**
+ * A cell as the CSV writes it: NULL is an empty cell, an empty text is `""` (quoted_match), so the
+ * importer tells them apart (csv-parse's `quoting`).
+ */
+export function csvLines(rows: (string | null)[][]): string {
+  return stringify(rows, { quoted_match: /^$/ });
+}
+
+/** One table's rows of the shop, a page at a time (constant memory). */
+async function* tableRows(db: Executor, plan: TablePlan, clientId: number, count: { rows: number }) {
+  yield csvLines([plan.columns.map((c) => c.name)]);
+  for (let offset = 0; ; offset += PAGE) {
+    const rows = await rowsOf<Record<string, string | null>>(
+      db,
+      sql.raw(selectShopRows(plan, clientId, PAGE, offset)),
+    );
+    if (rows.length === 0) return;
+    count.rows += rows.length;
+    yield csvLines(rows.map((r) => plan.columns.map((c) => r[c.name] ?? null)));
+    if (rows.length < PAGE) return;
+  }
+}
+
+/** The stored files of a shop (their keys, read from FILE_COLUMNS). */
+export async function shopFileKeys(db: Executor, plans: TablePlan[], clientId: number): Promise<string[]> {
+  const keys: string[] = [];
+  for (const f of FILE_COLUMNS) {
+    const plan = plans.find((p) => p.name === f.table);
+    if (!plan) continue;
+    const filter = plan.filter.replace(/\$CLIENT/g, String(Math.trunc(clientId)));
+    const rows = await rowsOf<{ key: string }>(
+      db,
+      sql.raw(
+        `select t.${q(f.column)} as key from ${q(f.table)} t where ${filter} and t.${q(f.column)} is not null`,
+      ),
+    );
+    for (const row of rows) keys.push(...f.files(row.key));
+  }
+  return keys;
+}
+
+function readme(plans: TablePlan[], shopName: string): string {
+  const lines = [
+    `# Dados da loja ${shopName}`,
+    '',
+    `Exportação completa do Balcão (formato \`${EXPORT_FORMAT}\`). Cada tabela está em \`tables/<tabela>.csv\``,
+    '(separador vírgula, UTF-8, primeira linha com os nomes das colunas; célula vazia = sem valor, `""` = texto vazio;',
+    'colunas json trazem o JSON como texto). Os arquivos enviados (logo, imagens de produtos e campanhas) estão em',
+    '`files/`, com o mesmo caminho do armazenamento. `manifest.json` lista as tabelas, suas colunas e quantas linhas',
+    'cada uma tem. Para importar em outro Balcão vazio: `npm run import-shop -- ARQUIVO.zip`.',
+    '',
+    '## Tabelas e colunas',
+    '',
+  ];
+  for (const p of plans) {
+    lines.push(`### ${p.name}`, '');
+    if (p.primaryKey.length) lines.push(`Chave: ${p.primaryKey.join(', ')}`, '');
+    lines.push('| coluna | tipo | referência |', '|---|---|---|');
+    for (const c of p.columns) {
+      const ref = p.foreignKeys.find((f) => f.column === c.name);
+      lines.push(`| ${c.name} | ${c.type} | ${ref ? ref.table : ''} |`);
+    }
+    lines.push('');
+  }
+  return lines.join('\n');
+}
+
+/**
+ * The shop's whole data as a ZIP stream (yazl): README.md, one CSV per table (parents first), the
+ * stored files, and manifest.json last with each table's row count. Rows are read a page at a time
+ * and files streamed from storage, so memory stays the same whatever the shop's size.
+ */
+export async function exportShop(
+  db: Executor,
+  storage: Storage,
+  clientId: number,
+): Promise<{ stream: Readable; shopName: string }> {
+  const plans = await shopTablePlan(db);
+  const [shop] = await rowsOf<{ name: string }>(db, sql`select name from clients where id = ${clientId}`);
+  const shopName = shop?.name ?? '';
+  const keys = await shopFileKeys(db, plans, clientId);
+  const zip = new yazl.ZipFile();
+  zip.addBuffer(Buffer.from(readme(plans, shopName)), 'README.md');
+  const counts = new Map<string, { rows: number }>();
+  for (const plan of plans) {
+    const count = { rows: 0 };
+    counts.set(plan.name, count);
+    zip.addReadStream(Readable.from(tableRows(db, plan, clientId, count)), `tables/${plan.name}.csv`);
+  }
+  // A file is opened only when its turn comes (addReadStreamLazy): one open file at a time.
+  const files: string[] = [];
+  for (const key of keys) {
+    files.push(key);
+    zip.addReadStreamLazy(`files/${key}`, (done) => {
+      storage.get(key).then(
+        (file) => done(null, file ? file.stream : Readable.from([])),
+        (error: Error) => done(error, Readable.from([])),
+      );
+    });
+  }
+  // Entries are written one after the other: by the time this one is read every table was counted.
+  zip.addReadStream(
+    Readable.from(
+      (async function* () {
+        yield JSON.stringify(
+          {
+            format: EXPORT_FORMAT,
+            clientId,
+            shopName,
+            exportedAt: new Date().toISOString(),
+            tables: plans.map((p) => ({
+              name: p.name,
+              columns: p.columns.map((c) => c.name),
+              rows: counts.get(p.name)?.rows ?? 0,
+            })),
+            files,
+          },
+          null,
+          2,
+        );
+      })(),
+    ),
+    'manifest.json',
+  );
+  zip.end();
+  return { stream: zip.outputStream as unknown as Readable, shopName };
+}
