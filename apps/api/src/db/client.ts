@@ -91,16 +91,18 @@ export async function unknownMigrations(
   database: Database,
   migrationsFolder = MIGRATIONS_DIR,
 ): Promise<{ hash: string; createdAt: number }[]> {
-  const exists = await database.db.execute<{ present: boolean }>(
+  const exists = (await database.db.execute(
     sql`select to_regclass('drizzle.__drizzle_migrations') is not null as present`,
-  );
+  )) as unknown as { rows: { present: boolean }[] };
   if (!exists.rows[0]?.present) return [];
   const known = readMigrationFiles({ migrationsFolder });
   const knownHashes = new Set(known.map((m) => m.hash));
   const knownMillis = new Set(known.map((m) => m.folderMillis));
-  const applied = await database.db.execute<{ hash: string; created_at: string | number }>(
+  const applied = (await database.db.execute(
     sql`select hash, created_at from drizzle.__drizzle_migrations`,
-  );
+  )) as unknown as {
+    rows: { hash: string; created_at: string | number }[];
+  };
   return applied.rows
     .filter((row) => !knownHashes.has(row.hash) && !knownMillis.has(Number(row.created_at)))
     .map((row) => ({ hash: row.hash, createdAt: Number(row.created_at) }));
