@@ -1,7 +1,16 @@
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/helper.ts';
 import { makeProduct, makeShop } from '../test/kit.ts';
+import { buildApp } from './app.ts';
+import { testConfig } from './config.ts';
+import { fromPglite } from './db/client.ts';
 import { DISK_FULL_MESSAGE, isDiskFull } from './errors.ts';
 import { sales } from './modules/sale/schema.ts';
 
@@ -78,4 +87,83 @@ describe('disk full (issue 37)', () => {
     expect(isDiskFull(new Error('boom'))).toBe(false);
     expect(DISK_FULL_MESSAGE).toMatch(/^Sem espaço em disco/);
   });
+});
+
+/** A size-limited tmpfs mounted at `dir` (root only); false where the machine does not allow it. */
+function mountTmpfs(dir: string, megabytes: number): boolean {
+  if (process.getuid?.() !== 0) return false;
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${megabytes}m`, 'tmpfs', dir], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('a real full disk under PGlite (issue 37; a size-limited tmpfs, root only)', () => {
+  it('the sale is refused with the 503, nothing is kept, and it sells once space returns', async (ctx) => {
+    if (process.env.DATABASE_URL) return ctx.skip('PGlite only: the PostgreSQL server keeps its own disk');
+    const dir = mkdtempSync(join(tmpdir(), 'balcao-full-'));
+    // The migrated template is ~45 MB; 30 MB more leaves room for the shop, then a file takes the rest.
+    if (!mountTmpfs(dir, 80)) {
+      rmSync(dir, { recursive: true, force: true });
+      return ctx.skip(
+        'mounting a tmpfs needs root here (mount -t tmpfs): the trigger test above covers the API',
+      );
+    }
+    let full: TestApp | undefined;
+    try {
+      cpSync(inject('pgliteTemplate'), join(dir, 'pglite'), { recursive: true });
+      const database = fromPglite(await PGlite.create(join(dir, 'pglite'), { extensions: { pg_trgm } }));
+      const app = await buildApp({ db: database.db, config: testConfig() });
+      await app.ready();
+      full = {
+        app,
+        database,
+        close: async () => {
+          await app.close();
+          await database.close();
+        },
+      };
+      const { auth, api, client } = await makeShop(full);
+      const p = await makeProduct(full, auth, { salePriceCents: 1000, stock: 1000 });
+      const body = {
+        items: [{ productId: p.id, quantity: 1 }],
+        payments: [{ method: 'pix', amountCents: 1000 }],
+      };
+      try {
+        execFileSync('dd', ['if=/dev/zero', `of=${join(dir, 'filler')}`, 'bs=1M'], { stdio: 'ignore' });
+      } catch {
+        // dd stops at "No space left on device": the disk is full.
+      }
+      // Sales until the disk refuses one (the first write that must grow a file).
+      let sold = 0;
+      let refusedKey: string | undefined;
+      for (let i = 0; i < 300 && !refusedKey; i++) {
+        const key = `disco-cheio-tmpfs-${i}`;
+        const res = await api.post('/sale', body, { 'idempotency-key': key });
+        if (res.statusCode === 201) sold++;
+        else {
+          expect(res.statusCode, res.body).toBe(503);
+          expect(res.json().message).toBe(DISK_FULL_MESSAGE);
+          refusedKey = key;
+        }
+      }
+      expect(refusedKey).toBeDefined();
+      rmSync(join(dir, 'filler'));
+      // Space is back: the same process answers, the refused sale was not kept, and it sells now.
+      const count = async () =>
+        (await full?.database.db.select().from(sales).where(eq(sales.clientId, client.id)))?.length;
+      expect(await count()).toBe(sold);
+      expect((await api.get(`/product/${p.id}`)).json().stock).toBe(1000 - sold);
+      const retried = await api.post('/sale', body, { 'idempotency-key': refusedKey as string });
+      expect(retried.statusCode).toBe(201);
+      expect(await count()).toBe(sold + 1);
+      expect((await api.get(`/product/${p.id}`)).json().stock).toBe(1000 - sold - 1);
+    } finally {
+      await full?.close().catch(() => {});
+      execFileSync('umount', [dir], { stdio: 'ignore' });
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 90_000);
 });
