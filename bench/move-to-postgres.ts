@@ -58,8 +58,8 @@ try {
     create temp table gen_items as
       with p as (select array_agg(id order by id) as ids, array_agg(sale_price_cents order by id) as prices
                  from products where client_id = ${clientId} and name like 'Produto bench %')
-      select k, pos, p.ids[1 + ((k * 7919 + pos * 104729) % array_length(p.ids, 1))] as product_id,
-        p.prices[1 + ((k * 7919 + pos * 104729) % array_length(p.ids, 1))] as price
+      select k, pos, p.ids[1 + ((k::bigint * 7919 + pos * 104729) % array_length(p.ids, 1))::int] as product_id,
+        p.prices[1 + ((k::bigint * 7919 + pos * 104729) % array_length(p.ids, 1))::int] as price
       from generate_series(1, ${SALES}) k
       cross join lateral generate_series(1, 1 + ((k % 1000) * 7919) % 5) pos cross join p;
     create temp table gen_sales as
