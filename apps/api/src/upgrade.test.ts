@@ -139,7 +139,20 @@ describe('an upgrade from an earlier release keeps every row (issue 37)', () => 
     await app?.close();
     await database?.close();
     if (admin) {
-      await admin.db.execute(sql.raw(`drop database if exists ${name} with (force)`));
+      // The pool's connections close asynchronously after close(): wait for them rather than force.
+      for (let attempt = 1; ; attempt++) {
+        const dropped = await admin.db
+          .execute(sql.raw(`drop database if exists ${name}${attempt > 50 ? ' with (force)' : ''}`))
+          .then(
+            () => true,
+            (error: { cause?: { code?: string } }) => {
+              if (error.cause?.code !== '55006' || attempt > 50) throw error;
+              return false;
+            },
+          );
+        if (dropped) break;
+        await new Promise((done) => setTimeout(done, 100));
+      }
       await admin.close();
     }
     rmSync(earlier, { recursive: true, force: true });
