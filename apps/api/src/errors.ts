@@ -114,6 +114,27 @@ function isDataException(error: unknown): boolean {
   return typeof code === 'string' && /^22[0-9A-Z]{3}$/.test(code);
 }
 
+/** 503 when a write cannot reach the disk (issue 37): the transaction rolled back, nothing was kept. */
+export const DISK_FULL_MESSAGE =
+  'Sem espaço em disco no servidor: a operação não foi gravada. Libere espaço no disco e tente novamente.';
+
+/**
+ * The disk is full: PostgreSQL's 53100 disk_full (and PGlite's, the same engine), or a Node file
+ * write's ENOSPC, or a driver error that only says "No space left on device" in its text.
+ */
+export function isDiskFull(error: unknown): boolean {
+  for (
+    let e = error as { code?: unknown; errno?: unknown; message?: unknown; cause?: unknown } | undefined,
+      depth = 0;
+    e && depth < 5;
+    e = e.cause as typeof e, depth++
+  ) {
+    if (e.code === '53100' || e.code === 'ENOSPC') return true;
+    if (typeof e.message === 'string' && /No space left on device/i.test(e.message)) return true;
+  }
+  return false;
+}
+
 /** One error handler: the DESIGN.md error shape, never a stack trace or SQL text. */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -141,6 +162,11 @@ export function registerErrorHandler(app: FastifyInstance): void {
     }
     if (isDataException(error)) {
       return reply.status(400).send(errorBody(400, 'Valor inválido em um dos campos', 'validation'));
+    }
+    if (isDiskFull(error)) {
+      request.log.error({ err: error }, 'disk full: write refused');
+      reply.header('Retry-After', '30');
+      return reply.status(503).send(errorBody(503, DISK_FULL_MESSAGE, 'unavailable'));
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {

@@ -2,7 +2,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
-import { openDatabase, withStartupLock } from './db/client.ts';
+import { DatabaseNewerThanCode, openDatabase, withStartupLock } from './db/client.ts';
 import { backgroundJobs } from './jobs.ts';
 import { newInstanceId, startJobRunner } from './lib/jobs.ts';
 import { startCampaignWorker } from './modules/campaign/worker.ts';
@@ -68,6 +68,11 @@ async function main() {
 }
 
 main().catch((error) => {
+  // A database newer than the code: the message says what to do; a stack trace would hide it.
+  if (error instanceof DatabaseNewerThanCode) {
+    console.error(`\nBalcão não iniciou. ${error.message}\n`);
+    process.exit(1);
+  }
   console.error(error);
   process.exit(1);
 });

@@ -3,6 +3,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { sql } from 'drizzle-orm';
+import { readMigrationFiles } from 'drizzle-orm/migrator';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -67,8 +69,53 @@ export async function withStartupLock<T>(database: Database, work: () => Promise
   }
 }
 
-export async function migrateDatabase(database: Database): Promise<void> {
-  const config = { migrationsFolder: MIGRATIONS_DIR };
+/**
+ * `npm start` on a database a newer Balcão migrated: its journal holds a migration this code does not
+ * know. Running would serve a schema the code was not written for, so the server refuses (issue 37).
+ */
+export class DatabaseNewerThanCode extends Error {
+  constructor(readonly unknownMigrations: { hash: string; createdAt: number }[]) {
+    const newest = Math.max(...unknownMigrations.map((m) => m.createdAt));
+    super(
+      `O banco de dados foi atualizado por uma versão mais nova do Balcão: ${unknownMigrations.length} ` +
+        `migração(ões) que esta versão não conhece (a mais recente de ${new Date(newest).toISOString()}). ` +
+        'Esta versão não vai rodar nele para não estragar os dados: instale a versão mais nova do Balcão ' +
+        '(ou restaure um backup feito antes da atualização).',
+    );
+    this.name = 'DatabaseNewerThanCode';
+  }
+}
+
+/** The migrations the database's journal (drizzle.__drizzle_migrations) lists that `migrationsFolder` lacks. */
+export async function unknownMigrations(
+  database: Database,
+  migrationsFolder = MIGRATIONS_DIR,
+): Promise<{ hash: string; createdAt: number }[]> {
+  const exists = (await database.db.execute(
+    sql`select to_regclass('drizzle.__drizzle_migrations') is not null as present`,
+  )) as unknown as { rows: { present: boolean }[] };
+  if (!exists.rows[0]?.present) return [];
+  const known = readMigrationFiles({ migrationsFolder });
+  const knownHashes = new Set(known.map((m) => m.hash));
+  const knownMillis = new Set(known.map((m) => m.folderMillis));
+  const applied = (await database.db.execute(
+    sql`select hash, created_at from drizzle.__drizzle_migrations`,
+  )) as unknown as {
+    rows: { hash: string; created_at: string | number }[];
+  };
+  return applied.rows
+    .filter((row) => !knownHashes.has(row.hash) && !knownMillis.has(Number(row.created_at)))
+    .map((row) => ({ hash: row.hash, createdAt: Number(row.created_at) }));
+}
+
+/**
+ * Today's migrations, in one transaction (drizzle's migrator). Refuses (DatabaseNewerThanCode) a
+ * database whose journal lists a migration the code does not know.
+ */
+export async function migrateDatabase(database: Database, migrationsFolder = MIGRATIONS_DIR): Promise<void> {
+  const newer = await unknownMigrations(database, migrationsFolder);
+  if (newer.length) throw new DatabaseNewerThanCode(newer);
+  const config = { migrationsFolder };
   if (database.kind === 'pglite') {
     // biome-ignore lint/suspicious/noExplicitAny: the migrator wants the concrete driver type
     await migratePglite(database.db as any, config);
