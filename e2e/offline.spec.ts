@@ -236,6 +236,32 @@ test('offline: three sales by barcode with a reload mid-way, then online: exactl
   await page.reload();
   await expect(page.getByTestId('offline-banner')).toBeHidden({ timeout: 20_000 });
   expect(await offlineSalesOf(page, api, name)).toHaveLength(4);
+
+  // Online, but the server cannot write (disk full, issue 37): its 503 kept nothing, so the till keeps
+  // the sale in its outbox as if offline, and it goes once the server writes again.
+  let refused = 0;
+  await page.route('**/v1/sale', async (route) => {
+    if (route.request().method() !== 'POST') return route.fallback();
+    refused++;
+    await route.fulfill({
+      status: 503,
+      contentType: 'application/json',
+      headers: { 'Retry-After': '30' },
+      body: JSON.stringify({
+        statusCode: 503,
+        error: 'Service Unavailable',
+        code: 'unavailable',
+        message:
+          'Sem espaço em disco no servidor: a operação não foi gravada. Libere espaço no disco e tente novamente.',
+      }),
+    });
+  });
+  await sellOffline(page, barcode);
+  expect(refused).toBe(1);
+  await page.unroute('**/v1/sale');
+  await page.reload();
+  await expect.poll(async () => (await offlineSalesOf(page, api, name)).length, { timeout: 20_000 }).toBe(5);
+  await expect(page.getByTestId('offline-banner')).toBeHidden({ timeout: 20_000 });
 });
 
 test('two tabs syncing at once send each sale once; a conflict (price changed) is kept and flagged', async ({

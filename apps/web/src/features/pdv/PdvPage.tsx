@@ -131,9 +131,10 @@ export default function PdvPage() {
       setStockWarnings([]);
       dispatch({ type: 'finished', sale });
     } catch (error) {
-      // The server could not be reached: the sale is kept here and sent when the connection returns
-      // (same key: had the request reached the server, the sync answers that sale).
-      if (error instanceof ApiError && error.status === 0 && !offline && store) {
+      // The server could not be reached, or answered 503 having written nothing (a full disk, issue 37):
+      // the sale is kept here and sent when the server takes it (same key: had the request been
+      // recorded, the sync answers that sale).
+      if (error instanceof ApiError && (error.status === 0 || error.status === 503) && !offline && store) {
         setUnreachable(true);
         try {
           await offlineFinish();
