@@ -25,6 +25,8 @@ export type Database = {
   close: () => Promise<void>;
 };
 
+const pools = new WeakMap<Db, pg.Pool>();
+
 export const MIGRATIONS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../drizzle');
 
 export async function openPglite(dataDir?: string): Promise<PGlite> {
@@ -32,13 +34,24 @@ export async function openPglite(dataDir?: string): Promise<PGlite> {
   return PGlite.create(dataDir ? join(dataDir, 'pglite') : undefined, { extensions: { pg_trgm } });
 }
 
+const pglites = new WeakMap<Db, PGlite>();
+
+/** The PGlite client under a Db (the backup module dumps its data folder); undefined on PostgreSQL. */
+export function pgliteOf(db: Db): PGlite | undefined {
+  return pglites.get(db);
+}
+
+/** The PostgreSQL URL under a Db (the backup module's pg_dump); undefined on PGlite. */
+export function postgresUrlOf(db: Db): string | undefined {
+  return pools.get(db)?.options.connectionString;
+}
+
 export function fromPglite(client: PGlite): Database {
   // Queries inside withPreparedStatements (db/prepared.ts) run as named statements.
   const db = drizzlePglite({ client: preparingClient(client), schema }) as unknown as Db;
+  pglites.set(db, client);
   return { db, kind: 'pglite', close: () => client.close() };
 }
-
-const pools = new WeakMap<Db, pg.Pool>();
 
 export function fromPostgres(url: string, max = 10): Database {
   const pool = new pg.Pool({ connectionString: url, max });
