@@ -43,7 +43,8 @@ export function backgroundJobs(ctx: AppContext, options: { leaseMs?: number } = 
       everyMs: 15 * 60_000,
       leaseMs: options.leaseMs ?? 30 * 60_000,
       atomic: false,
-      run: async () => ((await nightlyBackupDue(ctx.db)) ? { backup: (await takeBackup(ctx, 'scheduled')).id } : null),
+      run: async () =>
+        (await nightlyBackupDue(ctx.db)) ? { backup: (await takeBackup(ctx, 'scheduled')).id } : null,
     },
   ];
 }

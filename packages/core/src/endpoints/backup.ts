@@ -1,7 +1,7 @@
 import { backupListSchema, backupScheduleSchema, backupSchema } from '../backup.ts';
-import { binaryFileSchema } from '../responses.ts';
 import { endpoint } from '../contract.ts';
 import { idParams } from '../params.ts';
+import { binaryFileSchema } from '../responses.ts';
 import { WRITE } from '../routes.ts';
 
 /**
@@ -22,7 +22,8 @@ export const backupApi = {
     path: '/backup',
     resource: 'backup',
     access: WRITE.system,
-    summary: 'Take a backup now: dumped while the shop sells, verified in a scratch database, kept by the retention rule',
+    summary:
+      'Take a backup now: dumped while the shop sells, verified in a scratch database, kept by the retention rule',
     response: { 201: backupSchema },
     changes: ['backup'],
   }),

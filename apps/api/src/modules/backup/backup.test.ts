@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { BACKUP_MESSAGES, type Backup, type BackupList } from '@balcao/core/backup';
 import type { NotificationInput } from '@balcao/core/notification';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helper.ts';
 import { asUser, expectStatus, makeShop, makeSimpleSale } from '../../../test/kit.ts';
@@ -41,7 +41,13 @@ describe.runIf(onPglite)('backups of the embedded database (issue 37)', () => {
     ]);
     for (const sale of sales) expect(sale.statusCode).toBe(201);
     const backup = expectStatus<Backup>(taken, 201, 'backup');
-    expect(backup).toMatchObject({ status: 'ok', verified: true, kind: 'manual', engine: 'pglite', error: null });
+    expect(backup).toMatchObject({
+      status: 'ok',
+      verified: true,
+      kind: 'manual',
+      engine: 'pglite',
+      error: null,
+    });
     expect(backup.sizeBytes).toBeGreaterThan(1000);
     expect(backup.tables).toBeGreaterThan(30);
     expect(backup.fileName).toMatch(/^balcao-\d{8}t\d{6}z-manual\.tar\.gz$/);
@@ -52,16 +58,26 @@ describe.runIf(onPglite)('backups of the embedded database (issue 37)', () => {
     expect(list.folder).toBe(join(dataDir, 'backups'));
     expect(list.unavailable).toBeNull();
 
-    const file = await t.app.inject({ method: 'GET', url: `/v1/backup/${backup.id}/file`, headers: operator.auth });
+    const file = await t.app.inject({
+      method: 'GET',
+      url: `/v1/backup/${backup.id}/file`,
+      headers: operator.auth,
+    });
     expect(file.statusCode).toBe(200);
     expect(file.headers['content-disposition']).toBe(`attachment; filename="${backup.fileName}"`);
     expect(file.rawPayload.length).toBe(backup.sizeBytes);
     expect([...file.rawPayload.subarray(0, 2)]).toEqual([0x1f, 0x8b]);
 
     // The downloaded file opens as a database holding the sale made before it.
-    const restored = await PGlite.create({ loadDataDir: new Blob([new Uint8Array(file.rawPayload)]), extensions: { pg_trgm } });
+    const restored = await PGlite.create({
+      loadDataDir: new Blob([new Uint8Array(file.rawPayload)]),
+      extensions: { pg_trgm },
+    });
     try {
-      const { rows } = await restored.query<{ n: number }>('select count(*)::int as n from sales where id = $1', [before.id]);
+      const { rows } = await restored.query<{ n: number }>(
+        'select count(*)::int as n from sales where id = $1',
+        [before.id],
+      );
       expect(rows[0].n).toBe(1);
     } finally {
       await restored.close();
@@ -86,7 +102,10 @@ describe.runIf(onPglite)('backups of the embedded database (issue 37)', () => {
     expect(bell).toEqual([
       {
         clientId: operator.client.id,
-        notification: { message: 'O backup automático falhou. Veja Configurações > Backups.', alertColor: 'error' },
+        notification: {
+          message: 'O backup automático falhou. Veja Configurações > Backups.',
+          alertColor: 'error',
+        },
       },
     ]);
     const list = expectStatus<BackupList>(await operator.api.get('/backup'), 200, 'list');

@@ -2,17 +2,17 @@ import { execFile } from 'node:child_process';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import {
+  type BACKUP_KINDS,
   BACKUP_MESSAGES,
   type Backup,
   type BackupList,
   type BackupSchedule,
-  type BACKUP_KINDS,
 } from '@balcao/core/backup';
-import { UserType } from '@balcao/core/userTypes';
 import { wallTime } from '@balcao/core/time';
+import { UserType } from '@balcao/core/userTypes';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
 import type { AppContext } from '../../context.ts';
@@ -49,7 +49,9 @@ export async function assertOperator(db: Executor, session: SessionUser): Promis
 }
 
 /** Every table's row count in one statement (`query` runs SQL and answers rows). */
-export async function countRows(query: (text: string) => Promise<Record<string, unknown>[]>): Promise<Counts> {
+export async function countRows(
+  query: (text: string) => Promise<Record<string, unknown>[]>,
+): Promise<Counts> {
   const tables = await query(
     `select schemaname as s, tablename as t from pg_tables
      where schemaname not in ('pg_catalog', 'information_schema') order by 1, 2`,
@@ -95,7 +97,10 @@ export async function dumpPglite(client: PGlite): Promise<{ file: Buffer; counts
 
 /** Opens a PGlite data-folder dump in memory (a scratch database) and counts its rows. */
 export async function countPgliteDump(file: Buffer): Promise<Counts> {
-  const scratch = await PGlite.create({ loadDataDir: new Blob([new Uint8Array(file)]), extensions: { pg_trgm } });
+  const scratch = await PGlite.create({
+    loadDataDir: new Blob([new Uint8Array(file)]),
+    extensions: { pg_trgm },
+  });
   try {
     return await countRows(pgliteQuery(scratch));
   } finally {
@@ -146,7 +151,9 @@ async function dumpPostgres(url: string, path: string): Promise<{ counts: Counts
   try {
     const scratchUrl = new URL(url);
     scratchUrl.pathname = `/${scratchName}`;
-    await run('pg_restore', ['--no-owner', '-d', scratchUrl.toString(), path], { maxBuffer: 16 * 1024 * 1024 });
+    await run('pg_restore', ['--no-owner', '-d', scratchUrl.toString(), path], {
+      maxBuffer: 16 * 1024 * 1024,
+    });
     const scratch = new pg.Client({ connectionString: scratchUrl.toString() });
     await scratch.connect();
     try {
@@ -160,7 +167,12 @@ async function dumpPostgres(url: string, path: string): Promise<{ counts: Counts
   }
 }
 
-const stamp = (at: Date) => at.toISOString().replaceAll(/[-:]/g, '').replace(/\.\d+Z$/, 'z').toLowerCase();
+const stamp = (at: Date) =>
+  at
+    .toISOString()
+    .replaceAll(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'z')
+    .toLowerCase();
 
 function toBackup(row: typeof backups.$inferSelect): Backup {
   const rows = Object.values(row.rowCounts ?? {});
@@ -189,7 +201,10 @@ let running: Promise<Backup> | null = null;
  * database, copy to S3 when configured, record size and result, prune by the retention rule. A failure
  * is recorded and warned in the operator's bell; the answer is the recorded backup either way.
  */
-export function takeBackup(ctx: Pick<AppContext, 'db' | 'config' | 'notify'>, kind: BackupKind): Promise<Backup> {
+export function takeBackup(
+  ctx: Pick<AppContext, 'db' | 'config' | 'notify'>,
+  kind: BackupKind,
+): Promise<Backup> {
   if (!running) running = takeOne(ctx, kind).finally(() => (running = null));
   return running;
 }
@@ -262,14 +277,22 @@ async function takeOne(ctx: Pick<AppContext, 'db' | 'config' | 'notify'>, kind: 
 /** Removes the successful backups the retention rule does not keep (file, S3 copy and row). */
 export async function pruneBackups(db: Db, config: Config): Promise<number[]> {
   const done = await db
-    .select({ id: backups.id, createdAt: backups.createdAt, fileName: backups.fileName, uploaded: backups.uploaded })
+    .select({
+      id: backups.id,
+      createdAt: backups.createdAt,
+      fileName: backups.fileName,
+      uploaded: backups.uploaded,
+    })
     .from(backups)
     .where(eq(backups.status, 'ok'));
   const keep = backupsToKeep(done);
   const gone = done.filter((backup) => !keep.has(backup.id));
   for (const backup of gone) {
     await rm(join(backupFolder(config), backup.fileName), { force: true });
-    if (backup.uploaded && config.s3) await storageFor(config).remove(`backups/${backup.fileName}`).catch(() => {});
+    if (backup.uploaded && config.s3)
+      await storageFor(config)
+        .remove(`backups/${backup.fileName}`)
+        .catch(() => {});
   }
   if (gone.length > 0)
     await db.delete(backups).where(
@@ -312,7 +335,7 @@ export async function listBackups(db: Db, config: Config, session: SessionUser):
 export async function backupFile(db: Db, config: Config, session: SessionUser, id: number) {
   await assertOperator(db, session);
   const [row] = await db.select().from(backups).where(eq(backups.id, id));
-  if (!row || row.status !== 'ok') throw notFound(BACKUP_MESSAGES.notFound);
+  if (row?.status !== 'ok') throw notFound(BACKUP_MESSAGES.notFound);
   const path = join(backupFolder(config), row.fileName);
   try {
     await stat(path);
