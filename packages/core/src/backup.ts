@@ -70,3 +70,16 @@ export type BackupList = z.infer<typeof backupListSchema>;
 
 /** Retention (issue 37): the newest of each of the last 7 days, 4 weeks and 12 months are kept. */
 export const BACKUP_RETENTION = { daily: 7, weekly: 4, monthly: 12 } as const;
+
+/** A file size as people read it: "850 KB", "1,2 MB", "3,4 GB" (1024 steps). */
+export function formatBytes(bytes: number): string {
+  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  const text = unit === 0 || value >= 100 ? String(Math.round(value)) : value.toFixed(1).replace('.', ',');
+  return `${text} ${units[unit]}`;
+}
