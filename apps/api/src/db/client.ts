@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -91,11 +91,29 @@ export async function migrateDatabase(database: Database): Promise<void> {
   }
 }
 
-/** PGlite under dataDir by default; a real PostgreSQL server when databaseUrl is set. Migrated. */
-export async function openDatabase(options: { databaseUrl?: string; dataDir?: string }): Promise<Database> {
+/** How many migrations this release has (drizzle's journal): more than applied = an upgrade is pending. */
+export function migrationCount(): number {
+  const journal = JSON.parse(readFileSync(join(MIGRATIONS_DIR, 'meta/_journal.json'), 'utf8')) as {
+    entries: unknown[];
+  };
+  return journal.entries.length;
+}
+
+/**
+ * PGlite under dataDir by default; a real PostgreSQL server when databaseUrl is set. Migrated;
+ * `beforeMigrate` runs first, under the startup lock (the backup before an upgrade, issue 37).
+ */
+export async function openDatabase(options: {
+  databaseUrl?: string;
+  dataDir?: string;
+  beforeMigrate?: (database: Database) => Promise<void>;
+}): Promise<Database> {
   const database = options.databaseUrl
     ? fromPostgres(options.databaseUrl)
     : fromPglite(await openPglite(options.dataDir));
-  await withStartupLock(database, () => migrateDatabase(database));
+  await withStartupLock(database, async () => {
+    await options.beforeMigrate?.(database);
+    await migrateDatabase(database);
+  });
   return database;
 }

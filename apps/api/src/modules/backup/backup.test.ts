@@ -8,8 +8,9 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helper.ts';
 import { asUser, expectStatus, makeShop, makeSimpleSale } from '../../../test/kit.ts';
+import { migrationCount } from '../../db/client.ts';
 import { backupsToKeep } from './retention.ts';
-import { nightlyBackupDue, takeBackup } from './service.ts';
+import { nightlyBackupDue, preUpgradeBackup, recordBackup, takeBackup } from './service.ts';
 
 const onPglite = !process.env.DATABASE_URL;
 const dataDir = mkdtempSync(join(tmpdir(), 'balcao-backup-test-'));
@@ -110,6 +111,21 @@ describe.runIf(onPglite)('backups of the embedded database (issue 37)', () => {
     ]);
     const list = expectStatus<BackupList>(await operator.api.get('/backup'), 200, 'list');
     expect(list.backups[0]).toMatchObject({ id: backup.id, status: 'failed', verified: false });
+  });
+});
+
+describe.runIf(onPglite)('the backup before an upgrade', () => {
+  it('is taken when migrations are pending, recorded once they ran; none when the database is current', async () => {
+    const db = t.database.db;
+    const config = { ...t.app.ctx.config, dataDir };
+    expect(await preUpgradeBackup(db, config, migrationCount())).toBeNull();
+    // The next release has one migration more than this database applied.
+    const produced = await preUpgradeBackup(db, config, migrationCount() + 1);
+    expect(produced).toMatchObject({ kind: 'pre-upgrade', status: 'ok', verified: true, error: null });
+    const backup = await recordBackup({ db, config, notify: () => {} }, produced as never);
+    expect(backup).toMatchObject({ kind: 'pre-upgrade', status: 'ok', verified: true });
+    const list = expectStatus<BackupList>(await operator.api.get('/backup'), 200, 'list');
+    expect(list.backups.map((b) => b.id)).toContain(backup.id);
   });
 });
 

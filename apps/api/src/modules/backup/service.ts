@@ -210,7 +210,14 @@ export function takeBackup(
 }
 
 async function takeOne(ctx: Pick<AppContext, 'db' | 'config' | 'notify'>, kind: BackupKind): Promise<Backup> {
-  const { db, config } = ctx;
+  return recordBackup(ctx, await produceBackup(ctx.db, ctx.config, kind));
+}
+
+/** A backup written and verified, not yet recorded (before an upgrade the table may not exist yet). */
+export type ProducedBackup = typeof backups.$inferInsert;
+
+/** Dumps, writes, verifies and uploads one backup; a failure is in the answer, never thrown. */
+export async function produceBackup(db: Db, config: Config, kind: BackupKind): Promise<ProducedBackup> {
   const started = Date.now();
   const client = pgliteOf(db);
   const url = postgresUrlOf(db);
@@ -250,21 +257,28 @@ async function takeOne(ctx: Pick<AppContext, 'db' | 'config' | 'notify'>, kind: 
   } catch (cause) {
     error = String((cause as Error)?.message ?? cause).slice(0, 2000);
   }
-  const [row] = await db
-    .insert(backups)
-    .values({
-      kind,
-      engine: client ? 'pglite' : 'postgres',
-      fileName,
-      sizeBytes,
-      status: error ? 'failed' : 'ok',
-      verified,
-      rowCounts: counts,
-      uploaded,
-      durationMs: Date.now() - started,
-      error,
-    })
-    .returning();
+  return {
+    kind,
+    engine: client ? 'pglite' : 'postgres',
+    fileName,
+    sizeBytes,
+    status: error ? 'failed' : 'ok',
+    verified,
+    rowCounts: counts,
+    uploaded,
+    durationMs: Date.now() - started,
+    error,
+  };
+}
+
+/** Records a produced backup: a failure warns the operator's bell, a success prunes by retention. */
+export async function recordBackup(
+  ctx: Pick<AppContext, 'db' | 'config' | 'notify'>,
+  produced: ProducedBackup,
+): Promise<Backup> {
+  const { db, config } = ctx;
+  const [row] = await db.insert(backups).values(produced).returning();
+  const error = produced.error;
   if (error) {
     const operator = await operatorClientId(db);
     if (operator) ctx.notify(operator, { message: BACKUP_MESSAGES.failedBell, alertColor: 'error' });
@@ -369,4 +383,28 @@ export async function nightlyBackupDue(db: Db, now = new Date()): Promise<boolea
     )
     .limit(1);
   return !recent;
+}
+
+/** How many migrations the database has applied (0 on a new database, before drizzle made its table). */
+async function appliedMigrations(db: Db): Promise<number> {
+  const result = (await db.execute(
+    sql`select case when to_regclass('drizzle.__drizzle_migrations') is null then 0
+        else (select count(*)::int from drizzle.__drizzle_migrations) end as n`,
+  )) as unknown as { rows: { n: number }[] };
+  return Number(result.rows[0]?.n ?? 0);
+}
+
+/**
+ * Before every upgrade (issue 37): when the server starts on a database with data and migrations still
+ * to run, a backup of it as it is, taken before they run. Answers the backup to record once the
+ * migrations made the table (`recordBackup`), or null when nothing is pending or the database is new.
+ */
+export async function preUpgradeBackup(
+  db: Db,
+  config: Config,
+  migrationCount: number,
+): Promise<ProducedBackup | null> {
+  const applied = await appliedMigrations(db);
+  if (applied === 0 || applied >= migrationCount) return null;
+  return produceBackup(db, config, 'pre-upgrade');
 }
