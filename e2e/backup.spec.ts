@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { UserType } from '@balcao/core/userTypes';
 import { expect, test } from '@playwright/test';
 import { loginAs } from './helpers';
@@ -23,6 +24,12 @@ test.describe('Backups (issue 37)', () => {
       row.getByRole('button', { name: 'Baixar' }).click(),
     ]);
     expect(file.suggestedFilename()).toMatch(/^balcao-\d{8}t\d{6}z-manual\.tar\.gz$/);
+
+    await page.screenshot({ path: test.info().outputPath('backup-1280.png'), fullPage: true });
+    const axe = await new AxeBuilder({ page }).analyze();
+    expect(
+      axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id),
+    ).toEqual([]);
 
     await page.setViewportSize({ width: 390, height: 844 });
     await expect(page.getByRole('button', { name: 'Fazer backup agora' })).toBeVisible();

@@ -8,7 +8,7 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helper.ts';
 import { asUser, expectStatus, makeShop, makeSimpleSale } from '../../../test/kit.ts';
-import { migrationCount } from '../../db/client.ts';
+import { fromPglite, migrationCount } from '../../db/client.ts';
 import { backupsToKeep } from './retention.ts';
 import { nightlyBackupDue, preUpgradeBackup, recordBackup, takeBackup } from './service.ts';
 
@@ -126,6 +126,17 @@ describe.runIf(onPglite)('the backup before an upgrade', () => {
     expect(backup).toMatchObject({ kind: 'pre-upgrade', status: 'ok', verified: true });
     const list = expectStatus<BackupList>(await operator.api.get('/backup'), 200, 'list');
     expect(list.backups.map((b) => b.id)).toContain(backup.id);
+  });
+});
+
+describe('the backup before an upgrade, on a new database', () => {
+  it('is not taken: nothing to keep (and the check does not fail on the missing migrations table)', async () => {
+    const empty = fromPglite(await PGlite.create({ extensions: { pg_trgm } }));
+    try {
+      expect(await preUpgradeBackup(empty.db, { ...t.app.ctx.config, dataDir }, migrationCount())).toBeNull();
+    } finally {
+      await empty.close();
+    }
   });
 });
 

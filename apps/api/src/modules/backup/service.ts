@@ -70,7 +70,7 @@ export async function countRows(
 }
 
 /** The tables whose counts differ (the backup's own table is written after the dump: left out). */
-export function countDifferences(source: Counts, restored: Counts): string[] {
+function countDifferences(source: Counts, restored: Counts): string[] {
   const names = new Set([...Object.keys(source), ...Object.keys(restored)]);
   return [...names].filter((name) => source[name] !== restored[name]).sort();
 }
@@ -96,7 +96,7 @@ export async function dumpPglite(client: PGlite): Promise<{ file: Buffer; counts
 }
 
 /** Opens a PGlite data-folder dump in memory (a scratch database) and counts its rows. */
-export async function countPgliteDump(file: Buffer): Promise<Counts> {
+async function countPgliteDump(file: Buffer): Promise<Counts> {
   const scratch = await PGlite.create({
     loadDataDir: new Blob([new Uint8Array(file)]),
     extensions: { pg_trgm },
@@ -109,7 +109,7 @@ export async function countPgliteDump(file: Buffer): Promise<Counts> {
 }
 
 /** pg_dump's path when the binary is installed; null otherwise (the page says so). */
-export async function pgDumpAvailable(): Promise<boolean> {
+async function pgDumpAvailable(): Promise<boolean> {
   try {
     await run('pg_dump', ['--version']);
     return true;
@@ -387,9 +387,13 @@ export async function nightlyBackupDue(db: Db, now = new Date()): Promise<boolea
 
 /** How many migrations the database has applied (0 on a new database, before drizzle made its table). */
 async function appliedMigrations(db: Db): Promise<number> {
+  // Two statements: a statement naming a table that does not exist fails when parsed, whatever its CASE.
+  const exists = (await db.execute(
+    sql`select to_regclass('drizzle.__drizzle_migrations') is not null as yes`,
+  )) as unknown as { rows: { yes: boolean }[] };
+  if (!exists.rows[0]?.yes) return 0;
   const result = (await db.execute(
-    sql`select case when to_regclass('drizzle.__drizzle_migrations') is null then 0
-        else (select count(*)::int from drizzle.__drizzle_migrations) end as n`,
+    sql`select count(*)::int as n from drizzle.__drizzle_migrations`,
   )) as unknown as { rows: { n: number }[] };
   return Number(result.rows[0]?.n ?? 0);
 }

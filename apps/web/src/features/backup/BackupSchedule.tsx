@@ -1,6 +1,7 @@
 import { UserType } from '@balcao/core/userTypes';
 import Button from '@mui/material/Button';
 import FormControlLabel from '@mui/material/FormControlLabel';
+import Link from '@mui/material/Link';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
@@ -81,7 +82,10 @@ export function BackupScheduleSection() {
       </Stack>
       <Typography variant="body2" color="text.secondary" sx={{ mt: 1.5 }}>
         Também é feito um backup antes de cada atualização do sistema. Veja a lista em{' '}
-        <RouterLink to="/dashboard/settings/backup">Backups</RouterLink>.
+        <Link component={RouterLink} to="/dashboard/settings/backup">
+          Backups
+        </Link>
+        .
       </Typography>
       <FeedbackSnackbar state={feedback.state} onClose={feedback.close} />
     </Paper>
