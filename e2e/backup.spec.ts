@@ -41,6 +41,8 @@ test.describe('Backups (issue 37)', () => {
     await page.goto('/dashboard/settings/system');
     const section = page.getByRole('region', { name: 'Backup automático' });
     await expect(section.getByLabel('Fazer backup todas as noites')).toBeChecked();
+    await section.scrollIntoViewIfNeeded();
+    await section.screenshot({ path: test.info().outputPath('backup-schedule-1280.png') });
     await section.getByLabel('Horário').click();
     await page.getByRole('option', { name: '02:00' }).click();
     await section.getByRole('button', { name: 'Salvar horário' }).click();

@@ -75,6 +75,9 @@ export default function BackupPage() {
 
   return (
     <Stack spacing={2}>
+      <Typography variant="h5" component="h1">
+        Backups
+      </Typography>
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ justifyContent: 'space-between' }}>
         <Typography variant="body2" color="text.secondary" sx={{ maxWidth: 640 }}>
           O banco inteiro da instância é copiado sem parar as vendas, conferido numa cópia de teste e guardado
