@@ -91,6 +91,9 @@ const READS: Record<string, readonly string[]> = {
   'GET /v1/stock-setting/client/:clientId': ['stock-entry', 'stock-exit', 'stock-fractionate'],
   'GET /v1/settings/company': ['settings-system-client'],
   'GET /v1/settings/system': ['settings-system'],
+  // Issue 37: also read by Sistema's "Backup automático" section, which shows for the Administrador only.
+  'GET /v1/backup': ['settings-backup'],
+  'GET /v1/backup/:id/file': ['settings-backup'],
   'GET /v1/settings/working-hour': ['settings-working-hour'],
   'GET /v1/settings/working-hour/status': ['session'],
   'GET /v1/settings/discount-limit/me': ['sale-pdv'],

@@ -1,16 +1,21 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BACKUP_MESSAGES, type Backup, type BackupList } from '@balcao/core/backup';
 import type { NotificationInput } from '@balcao/core/notification';
+import { DEFAULT_TIME_ZONE, formatInZone } from '@balcao/core/time';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeS3 } from '../../../test/fakes/s3.ts';
 import { createTestApp, type TestApp } from '../../../test/helper.ts';
 import { asUser, expectStatus, makeShop, makeSimpleSale } from '../../../test/kit.ts';
 import { fromPglite, migrationCount } from '../../db/client.ts';
+import { backgroundJobs } from '../../jobs.ts';
 import { backupsToKeep } from './retention.ts';
-import { nightlyBackupDue, preUpgradeBackup, recordBackup, takeBackup } from './service.ts';
+import { backups } from './schema.ts';
+import { nightlyBackupDue, preUpgradeBackup, pruneBackups, recordBackup, takeBackup } from './service.ts';
 
 const onPglite = !process.env.DATABASE_URL;
 const dataDir = mkdtempSync(join(tmpdir(), 'balcao-backup-test-'));
@@ -85,6 +90,30 @@ describe.runIf(onPglite)('backups of the embedded database (issue 37)', () => {
     }
   });
 
+  it('with S3 configured, the backup is also copied to the bucket', async () => {
+    const fake = await startFakeS3({ buckets: ['balcao'] });
+    try {
+      const s3 = {
+        endpoint: fake.url,
+        bucket: 'balcao',
+        region: 'us-east-1',
+        accessKeyId: 'fake-access-key',
+        secretAccessKey: 'fake-secret-key',
+        forcePathStyle: true,
+      };
+      const backup = await takeBackup(
+        { db: t.database.db, config: { ...t.app.ctx.config, dataDir, s3 }, notify: () => {} },
+        'manual',
+      );
+      expect(backup).toMatchObject({ status: 'ok', verified: true, uploaded: true });
+      expect(fake.buckets.get('balcao')?.get(`backups/${backup.fileName}`)?.body.length).toBe(
+        backup.sizeBytes,
+      );
+    } finally {
+      await fake.close();
+    }
+  });
+
   it('a failed backup is recorded as failed and warns the operator in the bell', async () => {
     const bell: { clientId: number; notification: NotificationInput }[] = [];
     const notify = (clientId: number, notification: NotificationInput) => {
@@ -126,6 +155,66 @@ describe.runIf(onPglite)('the backup before an upgrade', () => {
     expect(backup).toMatchObject({ kind: 'pre-upgrade', status: 'ok', verified: true });
     const list = expectStatus<BackupList>(await operator.api.get('/backup'), 200, 'list');
     expect(list.backups.map((b) => b.id)).toContain(backup.id);
+  });
+});
+
+describe.runIf(onPglite)('the nightly job and the pruning', () => {
+  it('the backup-nightly job takes one scheduled backup at the set hour, then none until the next night', async () => {
+    const hourNow = Number(formatInZone(new Date(), DEFAULT_TIME_ZONE, 'time').slice(0, 2));
+    await operator.api.put('/backup/schedule', { enabled: true, hour: hourNow });
+    const [job] = backgroundJobs(t.app.ctx).filter((j) => j.name === 'backup-nightly');
+    const first = (await job.run(t.database.db)) as { backup: number };
+    const list = expectStatus<BackupList>(await operator.api.get('/backup'), 200, 'list');
+    expect(list.backups.find((b) => b.id === first.backup)).toMatchObject({
+      kind: 'scheduled',
+      status: 'ok',
+      verified: true,
+    });
+    expect(await job.run(t.database.db)).toBeNull();
+    await operator.api.put('/backup/schedule', { enabled: false, hour: hourNow });
+    await t.database.db.delete(backups).where(eq(backups.id, first.backup));
+    expect(await job.run(t.database.db)).toBeNull();
+    await operator.api.put('/backup/schedule', { enabled: true, hour: 3 });
+  });
+
+  it('removes the files and rows the retention rule does not keep, and keeps the failed rows', async () => {
+    const folder = join(dataDir, 'backups');
+    mkdirSync(folder, { recursive: true });
+    await t.database.db.delete(backups);
+    // Ten backups, one a day at noon UTC, the newest ten days ago; and a failed one.
+    const rows = await t.database.db
+      .insert(backups)
+      .values([
+        ...Array.from({ length: 10 }, (_, i) => ({
+          createdAt: new Date(Date.UTC(2026, 10, 17 - i, 12)).toISOString(),
+          kind: 'scheduled',
+          engine: 'pglite',
+          fileName: `old-${i}.tar.gz`,
+          status: 'ok',
+        })),
+        {
+          kind: 'scheduled',
+          engine: 'pglite',
+          fileName: 'failed.tar.gz',
+          status: 'failed',
+          error: 'disco cheio',
+        },
+      ])
+      .returning();
+    for (const row of rows) writeFileSync(join(folder, row.fileName), 'x');
+    const removed = await pruneBackups(t.database.db, { ...t.app.ctx.config, dataDir });
+    // Kept: 7 daily (the 17th to the 11th); weekly, the newest of the weeks of Mon 16th (17th), Mon 9th
+    // (15th) and Mon 2nd (8th); monthly, November's (17th). Pruned: the 10th and the 9th.
+    expect(removed.map((id) => rows.find((r) => r.id === id)?.fileName).sort()).toEqual([
+      'old-7.tar.gz',
+      'old-8.tar.gz',
+    ]);
+    expect(readdirSync(folder)).not.toContain('old-7.tar.gz');
+    expect(readdirSync(folder)).not.toContain('old-8.tar.gz');
+    expect(readdirSync(folder)).toContain('old-9.tar.gz');
+    expect(readdirSync(folder)).toContain('failed.tar.gz');
+    const left = await t.database.db.select({ id: backups.id }).from(backups);
+    expect(left).toHaveLength(9);
   });
 });
 
