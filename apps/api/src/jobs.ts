@@ -1,5 +1,6 @@
 import type { AppContext } from './context.ts';
 import type { ScheduledJob } from './lib/jobs.ts';
+import { nightlyBackupDue, takeBackup } from './modules/backup/service.ts';
 import { deliverStalePrintJobs } from './modules/printing/stations.ts';
 import { purgeIdempotencyKeys } from './modules/sale/idempotency.ts';
 import { refreshMelhorEnvioTokens } from './modules/shipping/tokenRefresh.ts';
@@ -45,6 +46,16 @@ export function backgroundJobs(ctx: AppContext, options: { leaseMs?: number } = 
       leaseMs: options.leaseMs ?? 30 * 60_000,
       atomic: false,
       run: () => purgeDueShops(ctx.db, storageFor(ctx.config)),
+    },
+    {
+      // The nightly backup (issue 37): checked every 15 minutes, taken at the hour set on Configurações >
+      // Sistema. Not atomic: it writes a file; a repeat finds the night's backup and does nothing.
+      name: 'backup-nightly',
+      everyMs: 15 * 60_000,
+      leaseMs: options.leaseMs ?? 30 * 60_000,
+      atomic: false,
+      run: async () =>
+        (await nightlyBackupDue(ctx.db)) ? { backup: (await takeBackup(ctx, 'scheduled')).id } : null,
     },
   ];
 }

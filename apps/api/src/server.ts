@@ -2,9 +2,10 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
-import { DatabaseNewerThanCode, openDatabase, withStartupLock } from './db/client.ts';
+import { DatabaseNewerThanCode, migrationCount, openDatabase, withStartupLock } from './db/client.ts';
 import { backgroundJobs } from './jobs.ts';
 import { newInstanceId, startJobRunner } from './lib/jobs.ts';
+import { type ProducedBackup, preUpgradeBackup, recordBackup } from './modules/backup/service.ts';
 import { startCampaignWorker } from './modules/campaign/worker.ts';
 import { DEMO_PASSWORD, demoLogins, isDatabaseEmpty, seedDemo } from './seed.ts';
 
@@ -13,7 +14,15 @@ const here = dirname(fileURLToPath(import.meta.url));
 async function main() {
   const config = loadConfig();
   config.webDist ??= resolve(here, '../../web/dist');
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  // Issue 37: a database with migrations still to run is backed up as it is before they run.
+  let preUpgrade: ProducedBackup | null = null;
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    beforeMigrate: async (opened) => {
+      preUpgrade = await preUpgradeBackup(opened.db, config, migrationCount());
+    },
+  });
   if (config.seedDemo)
     await withStartupLock(database, async () => {
       if (!(await isDatabaseEmpty(database.db))) return;
@@ -29,6 +38,10 @@ async function main() {
     // PostgreSQL: socket events reach the sockets of every instance on the same database.
     clusterUrl: database.kind === 'postgres' ? database.url : undefined,
   });
+  if (preUpgrade) {
+    const backup = await recordBackup(app.ctx, preUpgrade);
+    app.log.info({ backup: backup.fileName, status: backup.status }, 'backup before the upgrade');
+  }
   const instanceId = config.instanceId ?? newInstanceId();
   // Periodic work (Idempotency-Key purge, print delivery sweep), once across instances (lib/jobs.ts).
   const jobs = startJobRunner(database.db, backgroundJobs(app.ctx, { leaseMs: config.jobs.leaseMs }), {

@@ -24,6 +24,7 @@ export const RESOURCES = [
   'account',
   /** The session's endpoints (login, logout, /user/me): the OpenAPI tag; never signalled. */
   'auth',
+  'backup',
   'billing',
   'budget',
   'campaign',

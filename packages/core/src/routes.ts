@@ -517,6 +517,14 @@ export const ROUTES: readonly AppRoute[] = [
     allowed: BACKOFFICE,
     menuGroup: 'Configurações',
   }),
+  r({
+    // Issue 37: the instance's backups, the Administrador's alone (the API also keeps them to the first shop).
+    name: 'settings-backup',
+    link: '/dashboard/settings/backup',
+    title: 'Backups',
+    allowed: WRITE.system,
+    menuGroup: 'Configurações',
+  }),
 ];
 
 export const PRODUCT_NAME = 'Balcão';

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -27,6 +27,8 @@ export type Database = {
   close: () => Promise<void>;
 };
 
+const pools = new WeakMap<Db, pg.Pool>();
+
 export const MIGRATIONS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../drizzle');
 
 export async function openPglite(dataDir?: string): Promise<PGlite> {
@@ -34,13 +36,24 @@ export async function openPglite(dataDir?: string): Promise<PGlite> {
   return PGlite.create(dataDir ? join(dataDir, 'pglite') : undefined, { extensions: { pg_trgm } });
 }
 
+const pglites = new WeakMap<Db, PGlite>();
+
+/** The PGlite client under a Db (the backup module dumps its data folder); undefined on PostgreSQL. */
+export function pgliteOf(db: Db): PGlite | undefined {
+  return pglites.get(db);
+}
+
+/** The PostgreSQL URL under a Db (the backup module's pg_dump); undefined on PGlite. */
+export function postgresUrlOf(db: Db): string | undefined {
+  return pools.get(db)?.options.connectionString;
+}
+
 export function fromPglite(client: PGlite): Database {
   // Queries inside withPreparedStatements (db/prepared.ts) run as named statements.
   const db = drizzlePglite({ client: preparingClient(client), schema }) as unknown as Db;
+  pglites.set(db, client);
   return { db, kind: 'pglite', close: () => client.close() };
 }
-
-const pools = new WeakMap<Db, pg.Pool>();
 
 export function fromPostgres(url: string, max = 10): Database {
   const pool = new pg.Pool({ connectionString: url, max });
@@ -125,11 +138,29 @@ export async function migrateDatabase(database: Database, migrationsFolder = MIG
   }
 }
 
-/** PGlite under dataDir by default; a real PostgreSQL server when databaseUrl is set. Migrated. */
-export async function openDatabase(options: { databaseUrl?: string; dataDir?: string }): Promise<Database> {
+/** How many migrations this release has (drizzle's journal): more than applied = an upgrade is pending. */
+export function migrationCount(): number {
+  const journal = JSON.parse(readFileSync(join(MIGRATIONS_DIR, 'meta/_journal.json'), 'utf8')) as {
+    entries: unknown[];
+  };
+  return journal.entries.length;
+}
+
+/**
+ * PGlite under dataDir by default; a real PostgreSQL server when databaseUrl is set. Migrated;
+ * `beforeMigrate` runs first, under the startup lock (the backup before an upgrade, issue 37).
+ */
+export async function openDatabase(options: {
+  databaseUrl?: string;
+  dataDir?: string;
+  beforeMigrate?: (database: Database) => Promise<void>;
+}): Promise<Database> {
   const database = options.databaseUrl
     ? fromPostgres(options.databaseUrl)
     : fromPglite(await openPglite(options.dataDir));
-  await withStartupLock(database, () => migrateDatabase(database));
+  await withStartupLock(database, async () => {
+    await options.beforeMigrate?.(database);
+    await migrateDatabase(database);
+  });
   return database;
 }

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../context.ts';
 import { accountRoutes } from './account/routes.ts';
 import { authRoutes } from './auth/routes.ts';
+import { backupRoutes } from './backup/routes.ts';
 import { billingRoutes } from './billing/routes.ts';
 import { budgetRoutes } from './budget/routes.ts';
 import { campaignRoutes } from './campaign/routes.ts';
@@ -79,4 +80,5 @@ export const MODULES: ((ctx: AppContext) => FastifyPluginAsyncZod)[] = [
   comandaRoutes,
   deliveryRoutes,
   shopExportRoutes,
+  backupRoutes,
 ];

@@ -93,6 +93,9 @@ const READS: Record<string, readonly string[]> = {
   'GET /v1/settings/system': ['settings-system'],
   'GET /v1/shop-export': ['settings-system'],
   'GET /v1/shop-export/deletion': ['settings-system'],
+  // Issue 37: also read by Sistema's "Backup automático" section, which shows for the Administrador only.
+  'GET /v1/backup': ['settings-backup'],
+  'GET /v1/backup/:id/file': ['settings-backup'],
   'GET /v1/settings/working-hour': ['settings-working-hour'],
   'GET /v1/settings/working-hour/status': ['session'],
   'GET /v1/settings/discount-limit/me': ['sale-pdv'],

@@ -17,6 +17,8 @@ export const NOT_SHOP_DATA: Record<string, string> = {
   scheduled_jobs: "the platform's background job leases",
   socket_io_attachments: "the socket.io PostgreSQL adapter's transport",
   billing_webhook_events: "the payment gateway's delivered event ids (Balcão's own billing)",
+  backups: "the instance's database backups (every shop in one file: the operator's, issue 37)",
+  backup_schedule: "the instance's nightly backup hour (the operator's)",
 };
 
 /**

@@ -152,6 +152,8 @@ describe('the table plan', () => {
             'scheduled_jobs',
             'socket_io_attachments',
             'billing_webhook_events',
+            'backups',
+            'backup_schedule',
           ].includes(relname),
       ).toBe(true);
     // Children without client_id come through their parent; parents come before children.

@@ -26,6 +26,7 @@ import { Link as RouterLink } from 'react-router';
 import { FormMoneyField, FormSwitch, FormTextField, useAppForm } from '../../../components/form.tsx';
 import { centsOf, centsToInput } from '../../../components/MoneyField.tsx';
 import { useSession } from '../../auth/index.ts';
+import { BackupScheduleSection } from '../../backup/index.ts';
 import { ShopExportCard } from '../../shop-export/index.ts';
 import { useSaveSystem, useSystemSettings } from '../api.ts';
 import { SettingsForm, SettingsQuery, SettingsSection, useSyncedVersion } from '../SettingsLayout.tsx';
@@ -374,6 +375,9 @@ function SystemForm({ settings }: { settings: SystemSettings }) {
         </Typography>
         <UserTypeChecks control={control} name="blindCountUserTypeIds" label="Contagem às cegas" />
       </SettingsSection>
+
+      {/* Issue 37: the nightly backup, saved on its own (the operator's Administrador only). */}
+      <BackupScheduleSection />
     </SettingsForm>
   );
 }

@@ -1,0 +1,305 @@
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BACKUP_MESSAGES, type Backup, type BackupList } from '@balcao/core/backup';
+import type { NotificationInput } from '@balcao/core/notification';
+import { DEFAULT_TIME_ZONE, formatInZone } from '@balcao/core/time';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeS3 } from '../../../test/fakes/s3.ts';
+import { createTestApp, type TestApp } from '../../../test/helper.ts';
+import { asUser, expectStatus, makeShop, makeSimpleSale } from '../../../test/kit.ts';
+import { fromPglite, migrationCount } from '../../db/client.ts';
+import { backgroundJobs } from '../../jobs.ts';
+import { backupsToKeep } from './retention.ts';
+import { backups } from './schema.ts';
+import { nightlyBackupDue, preUpgradeBackup, pruneBackups, recordBackup, takeBackup } from './service.ts';
+
+const onPglite = !process.env.DATABASE_URL;
+const dataDir = mkdtempSync(join(tmpdir(), 'balcao-backup-test-'));
+let t: TestApp;
+let operator: Awaited<ReturnType<typeof makeShop>>;
+beforeAll(async () => {
+  t = await createTestApp({ dataDir });
+  // The first shop of the instance is its operator's (a fresh test database has no shop yet).
+  operator = await makeShop(t, [1, 3]);
+});
+afterAll(async () => {
+  await t.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe.runIf(onPglite)('backups of the embedded database (issue 37)', () => {
+  it('takes a backup while the shop sells: listed, verified by row counts, downloadable, and it restores', async () => {
+    const before = await makeSimpleSale(t, operator.auth, { description: 'Antes do backup' });
+    // Sales go on while the backup runs: none fails, and the backup's counts are one instant's.
+    const [taken, ...sales] = await Promise.all([
+      operator.api.post('/backup'),
+      ...Array.from({ length: 5 }, (_, i) =>
+        operator.api.post('/sale/simple', {
+          description: `Durante ${i}`,
+          valueCents: 1000,
+          payments: [{ method: 'pix', amountCents: 1000 }],
+        }),
+      ),
+    ]);
+    for (const sale of sales) expect(sale.statusCode).toBe(201);
+    const backup = expectStatus<Backup>(taken, 201, 'backup');
+    expect(backup).toMatchObject({
+      status: 'ok',
+      verified: true,
+      kind: 'manual',
+      engine: 'pglite',
+      error: null,
+    });
+    expect(backup.sizeBytes).toBeGreaterThan(1000);
+    expect(backup.tables).toBeGreaterThan(30);
+    expect(backup.fileName).toMatch(/^balcao-\d{8}t\d{6}z-manual\.tar\.gz$/);
+
+    const list = expectStatus<BackupList>(await operator.api.get('/backup'), 200, 'list');
+    expect(list.backups[0]).toEqual(backup);
+    expect(list.schedule).toEqual({ enabled: true, hour: 3 });
+    expect(list.folder).toBe(join(dataDir, 'backups'));
+    expect(list.unavailable).toBeNull();
+
+    const file = await t.app.inject({
+      method: 'GET',
+      url: `/v1/backup/${backup.id}/file`,
+      headers: operator.auth,
+    });
+    expect(file.statusCode).toBe(200);
+    expect(file.headers['content-disposition']).toBe(`attachment; filename="${backup.fileName}"`);
+    expect(file.rawPayload.length).toBe(backup.sizeBytes);
+    expect([...file.rawPayload.subarray(0, 2)]).toEqual([0x1f, 0x8b]);
+
+    // The downloaded file opens as a database holding the sale made before it.
+    const restored = await PGlite.create({
+      loadDataDir: new Blob([new Uint8Array(file.rawPayload)]),
+      extensions: { pg_trgm },
+    });
+    try {
+      const { rows } = await restored.query<{ n: number }>(
+        'select count(*)::int as n from sales where id = $1',
+        [before.id],
+      );
+      expect(rows[0].n).toBe(1);
+    } finally {
+      await restored.close();
+    }
+  });
+
+  it('with S3 configured, the backup is also copied to the bucket', async () => {
+    const fake = await startFakeS3({ buckets: ['balcao'] });
+    try {
+      const s3 = {
+        endpoint: fake.url,
+        bucket: 'balcao',
+        region: 'us-east-1',
+        accessKeyId: 'fake-access-key',
+        secretAccessKey: 'fake-secret-key',
+        forcePathStyle: true,
+      };
+      const backup = await takeBackup(
+        { db: t.database.db, config: { ...t.app.ctx.config, dataDir, s3 }, notify: () => {} },
+        'manual',
+      );
+      expect(backup).toMatchObject({ status: 'ok', verified: true, uploaded: true });
+      expect(fake.buckets.get('balcao')?.get(`backups/${backup.fileName}`)?.body.length).toBe(
+        backup.sizeBytes,
+      );
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('a failed backup is recorded as failed and warns the operator in the bell', async () => {
+    const bell: { clientId: number; notification: NotificationInput }[] = [];
+    const notify = (clientId: number, notification: NotificationInput) => {
+      bell.push({ clientId, notification });
+    };
+    // The data folder is a file: the backups folder cannot be made under it.
+    const broken = join(dataDir, 'not-a-folder');
+    writeFileSync(broken, 'a file where the data folder should be');
+    const backup = await takeBackup(
+      { db: t.database.db, config: { ...t.app.ctx.config, dataDir: broken }, notify },
+      'scheduled',
+    );
+    expect(backup.status).toBe('failed');
+    expect(backup.verified).toBe(false);
+    expect(backup.error).toMatch(/EEXIST|ENOTDIR/);
+    expect(bell).toEqual([
+      {
+        clientId: operator.client.id,
+        notification: {
+          message: 'O backup automático falhou. Veja Configurações > Backups.',
+          alertColor: 'error',
+        },
+      },
+    ]);
+    const list = expectStatus<BackupList>(await operator.api.get('/backup'), 200, 'list');
+    expect(list.backups[0]).toMatchObject({ id: backup.id, status: 'failed', verified: false });
+  });
+});
+
+describe.runIf(onPglite)('the backup before an upgrade', () => {
+  it('is taken when migrations are pending, recorded once they ran; none when the database is current', async () => {
+    const db = t.database.db;
+    const config = { ...t.app.ctx.config, dataDir };
+    expect(await preUpgradeBackup(db, config, migrationCount())).toBeNull();
+    // The next release has one migration more than this database applied.
+    const produced = await preUpgradeBackup(db, config, migrationCount() + 1);
+    expect(produced).toMatchObject({ kind: 'pre-upgrade', status: 'ok', verified: true, error: null });
+    const backup = await recordBackup({ db, config, notify: () => {} }, produced as never);
+    expect(backup).toMatchObject({ kind: 'pre-upgrade', status: 'ok', verified: true });
+    const list = expectStatus<BackupList>(await operator.api.get('/backup'), 200, 'list');
+    expect(list.backups.map((b) => b.id)).toContain(backup.id);
+  });
+});
+
+describe.runIf(onPglite)('the nightly job and the pruning', () => {
+  it('the backup-nightly job takes one scheduled backup at the set hour, then none until the next night', async () => {
+    const hourNow = Number(formatInZone(new Date(), DEFAULT_TIME_ZONE, 'time').slice(0, 2));
+    await operator.api.put('/backup/schedule', { enabled: true, hour: hourNow });
+    const [job] = backgroundJobs(t.app.ctx).filter((j) => j.name === 'backup-nightly');
+    const first = (await job.run(t.database.db)) as { backup: number };
+    const list = expectStatus<BackupList>(await operator.api.get('/backup'), 200, 'list');
+    expect(list.backups.find((b) => b.id === first.backup)).toMatchObject({
+      kind: 'scheduled',
+      status: 'ok',
+      verified: true,
+    });
+    expect(await job.run(t.database.db)).toBeNull();
+    await operator.api.put('/backup/schedule', { enabled: false, hour: hourNow });
+    await t.database.db.delete(backups).where(eq(backups.id, first.backup));
+    expect(await job.run(t.database.db)).toBeNull();
+    await operator.api.put('/backup/schedule', { enabled: true, hour: 3 });
+  });
+
+  it('removes the files and rows the retention rule does not keep, and keeps the failed rows', async () => {
+    const folder = join(dataDir, 'backups');
+    mkdirSync(folder, { recursive: true });
+    await t.database.db.delete(backups);
+    // Ten backups, one a day at noon UTC, the newest ten days ago; and a failed one.
+    const rows = await t.database.db
+      .insert(backups)
+      .values([
+        ...Array.from({ length: 10 }, (_, i) => ({
+          createdAt: new Date(Date.UTC(2026, 10, 17 - i, 12)).toISOString(),
+          kind: 'scheduled',
+          engine: 'pglite',
+          fileName: `old-${i}.tar.gz`,
+          status: 'ok',
+        })),
+        {
+          kind: 'scheduled',
+          engine: 'pglite',
+          fileName: 'failed.tar.gz',
+          status: 'failed',
+          error: 'disco cheio',
+        },
+      ])
+      .returning();
+    for (const row of rows) writeFileSync(join(folder, row.fileName), 'x');
+    const removed = await pruneBackups(t.database.db, { ...t.app.ctx.config, dataDir });
+    // Kept: 7 daily (the 17th to the 11th); weekly, the newest of the weeks of Mon 16th (17th), Mon 9th
+    // (15th) and Mon 2nd (8th); monthly, November's (17th). Pruned: the 10th and the 9th.
+    expect(removed.map((id) => rows.find((r) => r.id === id)?.fileName).sort()).toEqual([
+      'old-7.tar.gz',
+      'old-8.tar.gz',
+    ]);
+    expect(readdirSync(folder)).not.toContain('old-7.tar.gz');
+    expect(readdirSync(folder)).not.toContain('old-8.tar.gz');
+    expect(readdirSync(folder)).toContain('old-9.tar.gz');
+    expect(readdirSync(folder)).toContain('failed.tar.gz');
+    const left = await t.database.db.select({ id: backups.id }).from(backups);
+    expect(left).toHaveLength(9);
+  });
+});
+
+describe('the backup before an upgrade, on a new database', () => {
+  it('is not taken: nothing to keep (and the check does not fail on the missing migrations table)', async () => {
+    const empty = fromPglite(await PGlite.create({ extensions: { pg_trgm } }));
+    try {
+      expect(await preUpgradeBackup(empty.db, { ...t.app.ctx.config, dataDir }, migrationCount())).toBeNull();
+    } finally {
+      await empty.close();
+    }
+  });
+});
+
+describe('who may see the backups', () => {
+  it('a seller gets 403; the Administrador of another shop of the instance gets 403 with the reason', async () => {
+    const seller = operator.apis[1];
+    expect((await seller.get('/backup')).statusCode).toBe(403);
+    expect((await seller.post('/backup')).statusCode).toBe(403);
+
+    const otherShop = await asUser(t, [1]);
+    for (const res of [
+      await otherShop.api.get('/backup'),
+      await otherShop.api.post('/backup'),
+      await otherShop.api.get('/backup/1/file'),
+      await otherShop.api.put('/backup/schedule', { enabled: false, hour: 2 }),
+    ]) {
+      expect(res.statusCode).toBe(403);
+      expect(res.json().message).toBe(BACKUP_MESSAGES.operatorOnly);
+    }
+  });
+
+  it('the operator sets the nightly hour; a wrong hour is a 400 in Portuguese', async () => {
+    const saved = await operator.api.put('/backup/schedule', { enabled: true, hour: 2 });
+    expect(saved.statusCode).toBe(200);
+    expect(saved.json()).toEqual({ enabled: true, hour: 2 });
+    const wrong = await operator.api.put('/backup/schedule', { enabled: true, hour: 24 });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.body).toContain('Informe uma hora entre 0 e 23');
+    // Due at 2 h on the shop's clock (São Paulo, UTC-3): 05:xx UTC, not at 04:xx.
+    expect(await nightlyBackupDue(t.database.db, new Date('2026-11-27T05:10:00Z'))).toBe(true);
+    expect(await nightlyBackupDue(t.database.db, new Date('2026-11-27T04:10:00Z'))).toBe(false);
+    await operator.api.put('/backup/schedule', { enabled: true, hour: 3 });
+  });
+});
+
+describe('retention: 7 daily, 4 weekly, 12 monthly', () => {
+  const at = (iso: string, id: number) => ({ id, createdAt: iso });
+  it('keeps the newest of each of the last 7 days, 4 weeks and 12 months, and nothing else', () => {
+    const backups = [];
+    let id = 0;
+    // Two backups a day for 400 days, ending Friday 2026-11-27.
+    for (let day = 0; day < 400; day++) {
+      const date = new Date(Date.UTC(2026, 10, 27) - day * 86_400_000).toISOString().slice(0, 10);
+      backups.push(at(`${date}T03:00:00Z`, ++id), at(`${date}T15:00:00Z`, ++id));
+    }
+    const keep = backupsToKeep(backups);
+    const kept = backups.filter((b) => keep.has(b.id)).map((b) => b.createdAt);
+    expect(kept).toEqual([
+      // daily: the newest of the last 7 days
+      '2026-11-27T15:00:00Z',
+      '2026-11-26T15:00:00Z',
+      '2026-11-25T15:00:00Z',
+      '2026-11-24T15:00:00Z',
+      '2026-11-23T15:00:00Z',
+      '2026-11-22T15:00:00Z', // also the newest of the week of 2026-11-16
+      '2026-11-21T15:00:00Z',
+      '2026-11-15T15:00:00Z', // week of 2026-11-09
+      '2026-11-08T15:00:00Z', // week of 2026-11-02
+      '2026-10-31T15:00:00Z', // monthly from here: the last day of each month
+      '2026-09-30T15:00:00Z',
+      '2026-08-31T15:00:00Z',
+      '2026-07-31T15:00:00Z',
+      '2026-06-30T15:00:00Z',
+      '2026-05-31T15:00:00Z',
+      '2026-04-30T15:00:00Z',
+      '2026-03-31T15:00:00Z',
+      '2026-02-28T15:00:00Z',
+      '2026-01-31T15:00:00Z',
+      '2025-12-31T15:00:00Z',
+    ]);
+  });
+
+  it('keeps everything while there are fewer backups than the rule holds', () => {
+    const keep = backupsToKeep([at('2026-11-27T03:00:00Z', 1), at('2026-11-26T03:00:00Z', 2)]);
+    expect([...keep].sort()).toEqual([1, 2]);
+  });
+});

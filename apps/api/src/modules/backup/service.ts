@@ -1,0 +1,419 @@
+import { execFile } from 'node:child_process';
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
+import {
+  type BACKUP_KINDS,
+  BACKUP_MESSAGES,
+  type Backup,
+  type BackupList,
+  type BackupSchedule,
+} from '@balcao/core/backup';
+import { wallTime } from '@balcao/core/time';
+import { UserType } from '@balcao/core/userTypes';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { desc, eq, inArray, sql } from 'drizzle-orm';
+import type { Config } from '../../config.ts';
+import type { AppContext } from '../../context.ts';
+import { type Db, type Executor, pgliteOf, postgresUrlOf } from '../../db/client.ts';
+import { clients } from '../../db/schema.ts';
+import { forbidden, notFound, unavailable } from '../../errors.ts';
+import type { SessionUser } from '../../plugins/auth.ts';
+import { storageFor } from '../storage/storage.ts';
+import { backupsToKeep } from './retention.ts';
+import { backupSchedule, backups } from './schema.ts';
+
+const run = promisify(execFile);
+const gzipAsync = promisify(gzip);
+
+export type BackupKind = (typeof BACKUP_KINDS)[number];
+type Counts = Record<string, number>;
+
+/** DATA_DIR/backups: where every backup file is written. */
+export const backupFolder = (config: Pick<Config, 'dataDir'>) => join(config.dataDir, 'backups');
+
+/** The instance's operator: the first shop (lowest id). Only its Administrador sees the backups. */
+async function operatorClientId(db: Executor): Promise<number | null> {
+  const [row] = await db.select({ id: sql<number>`min(${clients.id})` }).from(clients);
+  return row?.id ?? null;
+}
+
+/**
+ * Tenancy (issue 37): a backup is the whole instance's database, every shop in it. Only the first
+ * shop's Administrador (the operator of a self-hosted instance) may list, take or download one; the
+ * Administrador of another shop of a multi-shop instance gets 403.
+ */
+export async function assertOperator(db: Executor, session: SessionUser): Promise<void> {
+  if (session.userTypeId !== UserType.ADMIN) throw forbidden();
+  if ((await operatorClientId(db)) !== session.clientId) throw forbidden(BACKUP_MESSAGES.operatorOnly);
+}
+
+/** Every table's row count in one statement (`query` runs SQL and answers rows). */
+export async function countRows(
+  query: (text: string) => Promise<Record<string, unknown>[]>,
+): Promise<Counts> {
+  const tables = await query(
+    `select schemaname as s, tablename as t from pg_tables
+     where schemaname not in ('pg_catalog', 'information_schema') order by 1, 2`,
+  );
+  if (tables.length === 0) return {};
+  const quote = (name: unknown) => `"${String(name).replaceAll('"', '""')}"`;
+  const rows = await query(
+    tables
+      .map(
+        ({ s, t }) =>
+          `select ${`'${`${s}.${t}`.replaceAll("'", "''")}'`} as name, count(*)::int as n from ${quote(s)}.${quote(t)}`,
+      )
+      .join(' union all '),
+  );
+  return Object.fromEntries(rows.map((row) => [String(row.name), Number(row.n)]));
+}
+
+/** The tables whose counts differ (the backup's own table is written after the dump: left out). */
+function countDifferences(source: Counts, restored: Counts): string[] {
+  const names = new Set([...Object.keys(source), ...Object.keys(restored)]);
+  return [...names].filter((name) => source[name] !== restored[name]).sort();
+}
+
+const pgliteQuery = (client: Pick<PGlite, 'query'>) => async (text: string) =>
+  (await client.query<Record<string, unknown>>(text)).rows;
+
+/**
+ * The embedded database's data folder as a .tar.gz (PGlite's own `dumpDataDir`, what its `clone()`
+ * uses), with every table's row count read in the same instant: the counts and the dump run inside one
+ * PGlite transaction, which holds PGlite's transaction lock, so no sale commits between them. Sales wait
+ * for the uncompressed copy only (memory-to-memory, well under a second for a small shop); the gzip
+ * runs after, off the event loop.
+ */
+export async function dumpPglite(client: PGlite): Promise<{ file: Buffer; counts: Counts }> {
+  let counts: Counts = {};
+  let blob: Blob | undefined;
+  await client.transaction(async (tx) => {
+    counts = await countRows(async (text) => (await tx.query<Record<string, unknown>>(text)).rows);
+    // Uncompressed inside the lock: the copy is all the sales wait for.
+    blob = await client.dumpDataDir('none');
+  });
+  if (!blob) throw new Error('PGlite answered no dump');
+  // Compressed after the lock, on libuv's thread pool: the event loop and the sales go on.
+  return { file: await gzipAsync(Buffer.from(await blob.arrayBuffer())), counts };
+}
+
+/** Opens a PGlite data-folder dump in memory (a scratch database) and counts its rows. */
+async function countPgliteDump(file: Buffer): Promise<Counts> {
+  const scratch = await PGlite.create({
+    loadDataDir: new Blob([new Uint8Array(file)]),
+    extensions: { pg_trgm },
+  });
+  try {
+    return await countRows(pgliteQuery(scratch));
+  } finally {
+    await scratch.close();
+  }
+}
+
+/** pg_dump's path when the binary is installed; null otherwise (the page says so). */
+async function pgDumpAvailable(): Promise<boolean> {
+  try {
+    await run('pg_dump', ['--version']);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * PostgreSQL: pg_dump (custom format) of the database on a snapshot exported by a REPEATABLE READ
+ * transaction that also counts the rows, so counts and dump see the same instant. Verified by
+ * pg_restore into a scratch database created beside it (dropped after) when the role may create one.
+ */
+async function dumpPostgres(url: string, path: string): Promise<{ counts: Counts; verified: Counts | null }> {
+  const pg = (await import('pg')).default;
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  let counts: Counts;
+  try {
+    await client.query('begin isolation level repeatable read read only');
+    const { rows } = await client.query<{ s: string }>('select pg_export_snapshot() as s');
+    counts = await countRows(async (text) => (await client.query(text)).rows);
+    await run('pg_dump', ['--format=custom', `--snapshot=${rows[0].s}`, '--no-owner', '-f', path, url], {
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    await client.query('commit');
+  } finally {
+    await client.end();
+  }
+  const scratchName = `balcao_verify_${Date.now().toString(36)}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    await admin.query(`create database ${scratchName}`);
+  } catch {
+    await admin.end();
+    return { counts, verified: null };
+  }
+  try {
+    const scratchUrl = new URL(url);
+    scratchUrl.pathname = `/${scratchName}`;
+    await run('pg_restore', ['--no-owner', '-d', scratchUrl.toString(), path], {
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    const scratch = new pg.Client({ connectionString: scratchUrl.toString() });
+    await scratch.connect();
+    try {
+      return { counts, verified: await countRows(async (text) => (await scratch.query(text)).rows) };
+    } finally {
+      await scratch.end();
+    }
+  } finally {
+    await admin.query(`drop database if exists ${scratchName}`).catch(() => {});
+    await admin.end();
+  }
+}
+
+const stamp = (at: Date) =>
+  at
+    .toISOString()
+    .replaceAll(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'z')
+    .toLowerCase();
+
+function toBackup(row: typeof backups.$inferSelect): Backup {
+  const rows = Object.values(row.rowCounts ?? {});
+  return {
+    id: row.id,
+    createdAt: new Date(row.createdAt).toISOString(),
+    kind: row.kind as Backup['kind'],
+    engine: row.engine as Backup['engine'],
+    fileName: row.fileName,
+    sizeBytes: row.sizeBytes,
+    status: row.status as Backup['status'],
+    verified: row.verified,
+    tables: rows.length,
+    rows: rows.reduce((sum, n) => sum + n, 0),
+    uploaded: row.uploaded,
+    durationMs: row.durationMs,
+    error: row.error,
+  };
+}
+
+let running: Promise<Backup> | null = null;
+
+/**
+ * Takes one backup (one at a time in this process: a second call waits for and answers the first):
+ * dump with the row counts of that instant, write under DATA_DIR/backups, verify in a scratch
+ * database, copy to S3 when configured, record size and result, prune by the retention rule. A failure
+ * is recorded and warned in the operator's bell; the answer is the recorded backup either way.
+ */
+export function takeBackup(
+  ctx: Pick<AppContext, 'db' | 'config' | 'notify'>,
+  kind: BackupKind,
+): Promise<Backup> {
+  if (!running) running = takeOne(ctx, kind).finally(() => (running = null));
+  return running;
+}
+
+async function takeOne(ctx: Pick<AppContext, 'db' | 'config' | 'notify'>, kind: BackupKind): Promise<Backup> {
+  return recordBackup(ctx, await produceBackup(ctx.db, ctx.config, kind));
+}
+
+/** A backup written and verified, not yet recorded (before an upgrade the table may not exist yet). */
+export type ProducedBackup = typeof backups.$inferInsert;
+
+/** Dumps, writes, verifies and uploads one backup; a failure is in the answer, never thrown. */
+export async function produceBackup(db: Db, config: Config, kind: BackupKind): Promise<ProducedBackup> {
+  const started = Date.now();
+  const client = pgliteOf(db);
+  const url = postgresUrlOf(db);
+  if (!client && !(await pgDumpAvailable())) throw unavailable(BACKUP_MESSAGES.pgDumpMissing);
+  const folder = backupFolder(config);
+  const fileName = `balcao-${stamp(new Date(started))}-${kind}.${client ? 'tar.gz' : 'dump'}`;
+  const path = join(folder, fileName);
+  let counts: Counts = {};
+  let sizeBytes = 0;
+  let verified = false;
+  let uploaded = false;
+  let error: string | null = null;
+  try {
+    let restored: Counts | null;
+    await mkdir(folder, { recursive: true });
+    if (client) {
+      const dump = await dumpPglite(client);
+      counts = dump.counts;
+      await writeFile(`${path}.part`, dump.file);
+      await rename(`${path}.part`, path);
+      restored = await countPgliteDump(await readFile(path));
+    } else {
+      const dump = await dumpPostgres(String(url), path);
+      counts = dump.counts;
+      restored = dump.verified;
+    }
+    sizeBytes = (await stat(path)).size;
+    if (restored) {
+      const differ = countDifferences(counts, restored);
+      if (differ.length > 0) throw new Error(`${BACKUP_MESSAGES.verifyMismatch}: ${differ.join(', ')}`);
+      verified = true;
+    }
+    if (config.s3) {
+      await storageFor(config).put(`backups/${fileName}`, await readFile(path));
+      uploaded = true;
+    }
+  } catch (cause) {
+    error = String((cause as Error)?.message ?? cause).slice(0, 2000);
+  }
+  return {
+    kind,
+    engine: client ? 'pglite' : 'postgres',
+    fileName,
+    sizeBytes,
+    status: error ? 'failed' : 'ok',
+    verified,
+    rowCounts: counts,
+    uploaded,
+    durationMs: Date.now() - started,
+    error,
+  };
+}
+
+/** Records a produced backup: a failure warns the operator's bell, a success prunes by retention. */
+export async function recordBackup(
+  ctx: Pick<AppContext, 'db' | 'config' | 'notify'>,
+  produced: ProducedBackup,
+): Promise<Backup> {
+  const { db, config } = ctx;
+  const [row] = await db.insert(backups).values(produced).returning();
+  const error = produced.error;
+  if (error) {
+    const operator = await operatorClientId(db);
+    if (operator) ctx.notify(operator, { message: BACKUP_MESSAGES.failedBell, alertColor: 'error' });
+  } else {
+    await pruneBackups(db, config);
+  }
+  return toBackup(row);
+}
+
+/** Removes the successful backups the retention rule does not keep (file, S3 copy and row). */
+export async function pruneBackups(db: Db, config: Config): Promise<number[]> {
+  const done = await db
+    .select({
+      id: backups.id,
+      createdAt: backups.createdAt,
+      fileName: backups.fileName,
+      uploaded: backups.uploaded,
+    })
+    .from(backups)
+    .where(eq(backups.status, 'ok'));
+  const keep = backupsToKeep(done);
+  const gone = done.filter((backup) => !keep.has(backup.id));
+  for (const backup of gone) {
+    await rm(join(backupFolder(config), backup.fileName), { force: true });
+    if (backup.uploaded && config.s3)
+      await storageFor(config)
+        .remove(`backups/${backup.fileName}`)
+        .catch(() => {});
+  }
+  if (gone.length > 0)
+    await db.delete(backups).where(
+      inArray(
+        backups.id,
+        gone.map((backup) => backup.id),
+      ),
+    );
+  return gone.map((backup) => backup.id);
+}
+
+export async function readSchedule(db: Executor): Promise<BackupSchedule> {
+  const [row] = await db.select().from(backupSchedule).where(eq(backupSchedule.id, 1));
+  return { enabled: row?.enabled ?? true, hour: row?.hour ?? 3 };
+}
+
+export async function saveSchedule(db: Executor, session: SessionUser, input: BackupSchedule) {
+  await assertOperator(db, session);
+  await db
+    .insert(backupSchedule)
+    .values({ id: 1, ...input })
+    .onConflictDoUpdate({ target: backupSchedule.id, set: input });
+  return readSchedule(db);
+}
+
+export async function listBackups(db: Db, config: Config, session: SessionUser): Promise<BackupList> {
+  await assertOperator(db, session);
+  const rows = await db.select().from(backups).orderBy(desc(backups.createdAt), desc(backups.id)).limit(200);
+  const cannot = !pgliteOf(db) && !(await pgDumpAvailable());
+  return {
+    backups: rows.map(toBackup),
+    schedule: await readSchedule(db),
+    folder: backupFolder(config),
+    s3: Boolean(config.s3),
+    unavailable: cannot ? BACKUP_MESSAGES.pgDumpMissing : null,
+  };
+}
+
+/** A backup's file on disk, for the download. */
+export async function backupFile(db: Db, config: Config, session: SessionUser, id: number) {
+  await assertOperator(db, session);
+  const [row] = await db.select().from(backups).where(eq(backups.id, id));
+  if (row?.status !== 'ok') throw notFound(BACKUP_MESSAGES.notFound);
+  const path = join(backupFolder(config), row.fileName);
+  try {
+    await stat(path);
+  } catch {
+    throw notFound(BACKUP_MESSAGES.fileMissing);
+  }
+  return { path, fileName: row.fileName, sizeBytes: row.sizeBytes };
+}
+
+/**
+ * The nightly backup's check (a background job every 15 minutes): due when the schedule is on, the
+ * operator shop's clock is at the set hour and no scheduled backup succeeded in the last 20 hours (a
+ * failed one is tried again at the next check of the hour).
+ */
+export async function nightlyBackupDue(db: Db, now = new Date()): Promise<boolean> {
+  const schedule = await readSchedule(db);
+  if (!schedule.enabled) return false;
+  const [operator] = await db
+    .select({ timeZone: clients.timeZone })
+    .from(clients)
+    .orderBy(clients.id)
+    .limit(1);
+  const hour = new Date(wallTime(now, operator?.timeZone ?? 'America/Sao_Paulo')).getUTCHours();
+  if (hour !== schedule.hour) return false;
+  const [recent] = await db
+    .select({ id: backups.id })
+    .from(backups)
+    .where(
+      sql`${backups.kind} = 'scheduled' and ${backups.status} = 'ok'
+        and ${backups.createdAt} > ${now.toISOString()}::timestamptz - interval '20 hours'`,
+    )
+    .limit(1);
+  return !recent;
+}
+
+/** How many migrations the database has applied (0 on a new database, before drizzle made its table). */
+async function appliedMigrations(db: Db): Promise<number> {
+  // Two statements: a statement naming a table that does not exist fails when parsed, whatever its CASE.
+  const exists = (await db.execute(
+    sql`select to_regclass('drizzle.__drizzle_migrations') is not null as yes`,
+  )) as unknown as { rows: { yes: boolean }[] };
+  if (!exists.rows[0]?.yes) return 0;
+  const result = (await db.execute(
+    sql`select count(*)::int as n from drizzle.__drizzle_migrations`,
+  )) as unknown as { rows: { n: number }[] };
+  return Number(result.rows[0]?.n ?? 0);
+}
+
+/**
+ * Before every upgrade (issue 37): when the server starts on a database with data and migrations still
+ * to run, a backup of it as it is, taken before they run. Answers the backup to record once the
+ * migrations made the table (`recordBackup`), or null when nothing is pending or the database is new.
+ */
+export async function preUpgradeBackup(
+  db: Db,
+  config: Config,
+  migrationCount: number,
+): Promise<ProducedBackup | null> {
+  const applied = await appliedMigrations(db);
+  if (applied === 0 || applied >= migrationCount) return null;
+  return produceBackup(db, config, 'pre-upgrade');
+}
