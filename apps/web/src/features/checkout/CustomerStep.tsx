@@ -462,7 +462,12 @@ function QuickCustomerForm({
           {withAddress && (
             <>
               <Typography variant="subtitle2">Endereço de entrega</Typography>
-              <AddressInputs control={form.control} setValue={form.setValue} prefix="address." />
+              <AddressInputs
+                control={form.control}
+                setValue={form.setValue}
+                getValues={form.getValues}
+                prefix="address."
+              />
             </>
           )}
           <FormError />

@@ -1,26 +1,19 @@
-import { BRAZIL_STATES, maskCep, normalizeCep } from '@balcao/core/cep';
 import type { CustomerData } from '@balcao/core/customer';
 import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/Delete';
-import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import FormHelperText from '@mui/material/FormHelperText';
 import Grid from '@mui/material/Grid';
 import IconButton from '@mui/material/IconButton';
-import InputAdornment from '@mui/material/InputAdornment';
-import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Radio from '@mui/material/Radio';
 import Stack from '@mui/material/Stack';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import { useEffect, useRef, useState } from 'react';
 import { type FieldPath, type UseFormReturn, useFieldArray, useWatch } from 'react-hook-form';
 import { FormTextField } from '../../components/form.tsx';
-import { ApiError } from '../../lib/api.ts';
-import { fetchCep } from './api.ts';
+import { AddressInputs } from './AddressInputs.tsx';
 import { type AddressForm, type CustomerFormValues, emptyAddress } from './customerFormValues.ts';
 
 type CustomerForm = UseFormReturn<CustomerFormValues, unknown, CustomerData>;
@@ -80,22 +73,6 @@ export function AddressesSection({ form, canWrite }: { form: CustomerForm; canWr
   );
 }
 
-type CepStatus = { kind: 'idle' | 'loading' | 'found' | 'failed'; message?: string };
-
-function cepFailureMessage(error: unknown): string {
-  if (error instanceof ApiError) {
-    if (error.code === 'not_found')
-      return 'CEP não encontrado. Confira o número ou preencha o endereço manualmente.';
-    if (error.code === 'validation') return 'CEP inválido. Confira o número.';
-    // No connection at all (status 0); a 503 is also `unavailable`, with the server's own message.
-    if (error.code === 'unavailable' && error.status === 0)
-      return 'Sem conexão para consultar o CEP. Preencha o endereço manualmente.';
-    // 503: the server's message already says to type the address.
-    return error.message;
-  }
-  return 'Não foi possível consultar o CEP agora. Preencha o endereço manualmente.';
-}
-
 type AddressProps = {
   index: number;
   form: CustomerForm;
@@ -105,51 +82,10 @@ type AddressProps = {
   onMakeDefault: () => void;
 };
 
-/** One address; typing a full CEP fills street, neighbourhood, city and UF. The fields stay editable. */
+/** One address of the customer: the shared inputs, its nickname, main or not, remove. */
 function AddressFields({ index, form, initialZip, canWrite, onRemove, onMakeDefault }: AddressProps) {
-  const { control, setValue } = form;
-  const zip = useWatch({ control, name: `addresses.${index}.zipCode` });
+  const { control, setValue, getValues } = form;
   const isDefault = useWatch({ control, name: `addresses.${index}.isDefault` });
-  const complement = useWatch({ control, name: `addresses.${index}.complement` });
-  const looked = useRef(normalizeCep(initialZip));
-  const request = useRef(0);
-  const numberRef = useRef<HTMLInputElement | null>(null);
-  const [cep, setCep] = useState<CepStatus>({ kind: 'idle' });
-  const complementRef = useRef(complement);
-  complementRef.current = complement;
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: only a new CEP starts a lookup
-  useEffect(() => {
-    const digits = normalizeCep(zip ?? '');
-    if (digits.length !== 8) {
-      if (cep.kind !== 'idle') setCep({ kind: 'idle' });
-      if (digits.length < 8) looked.current = '';
-      return;
-    }
-    if (digits === looked.current) return;
-    looked.current = digits;
-    const ticket = ++request.current;
-    setCep({ kind: 'loading' });
-    fetchCep(digits)
-      .then((address) => {
-        if (ticket !== request.current) return;
-        const opts = { shouldDirty: true, shouldValidate: true };
-        setValue(`addresses.${index}.street`, address.street, opts);
-        setValue(`addresses.${index}.neighborhood`, address.neighborhood, opts);
-        setValue(`addresses.${index}.city`, address.city, opts);
-        setValue(`addresses.${index}.state`, address.state, opts);
-        if (!complementRef.current && address.complement) {
-          setValue(`addresses.${index}.complement`, address.complement, { shouldDirty: true });
-        }
-        setCep({ kind: 'found' });
-        numberRef.current?.focus();
-      })
-      .catch((error) => {
-        if (ticket !== request.current) return;
-        setCep({ kind: 'failed', message: cepFailureMessage(error) });
-      });
-  }, [zip]);
-
   const name = (field: keyof AddressForm) => `addresses.${index}.${field}` as FieldPath<CustomerFormValues>;
 
   return (
@@ -167,64 +103,13 @@ function AddressFields({ index, form, initialZip, canWrite, onRemove, onMakeDefa
           </Tooltip>
         )}
       </Stack>
-      <Grid container spacing={2}>
-        <Grid size={{ xs: 12, sm: 4, md: 3 }}>
-          <FormTextField
-            control={control}
-            name={name('zipCode')}
-            label="CEP"
-            required
-            mask={maskCep}
-            placeholder="00000-000"
-            slotProps={{
-              htmlInput: { inputMode: 'numeric' },
-              input: {
-                endAdornment:
-                  cep.kind === 'loading' ? (
-                    <InputAdornment position="end">
-                      <CircularProgress size={18} aria-label="Buscando endereço" />
-                    </InputAdornment>
-                  ) : undefined,
-              },
-            }}
-          />
-        </Grid>
-        <Grid size={{ xs: 12, sm: 8, md: 7 }}>
-          <FormTextField control={control} name={name('street')} label="Logradouro" required />
-        </Grid>
-        <Grid size={{ xs: 5, sm: 4, md: 2 }}>
-          <FormTextField
-            control={control}
-            name={name('number')}
-            label="Número"
-            required
-            inputRef={numberRef}
-            helperText="S/N se não houver"
-          />
-        </Grid>
-        <Grid size={12} sx={{ display: cep.kind === 'failed' ? 'block' : 'none' }}>
-          <Alert severity="warning" role="status" data-testid="cep-fallback">
-            {cep.message}
-          </Alert>
-        </Grid>
-        <Grid size={{ xs: 7, sm: 8, md: 4 }}>
-          <FormTextField control={control} name={name('complement')} label="Complemento" />
-        </Grid>
-        <Grid size={{ xs: 12, sm: 6, md: 3 }}>
-          <FormTextField control={control} name={name('neighborhood')} label="Bairro" required />
-        </Grid>
-        <Grid size={{ xs: 8, sm: 4, md: 3 }}>
-          <FormTextField control={control} name={name('city')} label="Cidade" required />
-        </Grid>
-        <Grid size={{ xs: 4, sm: 2, md: 2 }}>
-          <FormTextField control={control} name={name('state')} label="UF" select required>
-            {BRAZIL_STATES.map((uf) => (
-              <MenuItem key={uf} value={uf}>
-                {uf}
-              </MenuItem>
-            ))}
-          </FormTextField>
-        </Grid>
+      <AddressInputs
+        control={control}
+        setValue={setValue}
+        getValues={getValues}
+        prefix={`addresses.${index}.`}
+        initialZip={initialZip}
+      >
         <Grid size={{ xs: 12, sm: 6, md: 4 }}>
           <FormTextField
             control={control}
@@ -233,7 +118,7 @@ function AddressFields({ index, form, initialZip, canWrite, onRemove, onMakeDefa
             placeholder="Casa, Trabalho..."
           />
         </Grid>
-      </Grid>
+      </AddressInputs>
     </Paper>
   );
 }
