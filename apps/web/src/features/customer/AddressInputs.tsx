@@ -46,7 +46,8 @@ export function cepFailureMessage(error: unknown): string {
  * The one set of address inputs (customer form, the checkout's quick customer and its in-place
  * address): a full CEP fills street, neighbourhood, city and UF (and the complement when empty) and
  * moves to the number; when the lookup cannot answer (no connection, unknown CEP) the operator types
- * them. `prefix` is where the address lives in the form ('', 'address.', 'addresses.2.'); `children`
+ * them (the
+ * company page's address too, `optional`). `prefix` is where the address lives in the form ('', 'address.', 'addresses.2.'); `children`
  * are extra cells after the standard ones (the customer's "Apelido").
  */
 export function AddressInputs<V extends FieldValues, Out>({
@@ -55,6 +56,7 @@ export function AddressInputs<V extends FieldValues, Out>({
   getValues,
   prefix,
   initialZip = '',
+  optional = false,
   children,
 }: {
   control: Control<V, unknown, Out>;
@@ -63,6 +65,8 @@ export function AddressInputs<V extends FieldValues, Out>({
   prefix: string;
   /** The CEP the address was loaded with: not looked up again when the form opens. */
   initialZip?: string;
+  /** An address the form may leave empty (the company's): no field required, UF may be blank. */
+  optional?: boolean;
   children?: ReactNode;
 }) {
   const name = (field: keyof AddressValues) => `${prefix}${field}` as FieldPath<V>;
@@ -108,7 +112,7 @@ export function AddressInputs<V extends FieldValues, Out>({
           control={control}
           name={name('zipCode')}
           label="CEP"
-          required
+          required={!optional}
           mask={maskCep}
           placeholder="00000-000"
           slotProps={{
@@ -125,14 +129,14 @@ export function AddressInputs<V extends FieldValues, Out>({
         />
       </Grid>
       <Grid size={{ xs: 12, sm: 8, md: 7 }}>
-        <FormTextField control={control} name={name('street')} label="Logradouro" required />
+        <FormTextField control={control} name={name('street')} label="Logradouro" required={!optional} />
       </Grid>
       <Grid size={{ xs: 5, sm: 4, md: 2 }}>
         <FormTextField
           control={control}
           name={name('number')}
           label="Número"
-          required
+          required={!optional}
           inputRef={numberRef}
           helperText="S/N se não houver"
         />
@@ -148,13 +152,14 @@ export function AddressInputs<V extends FieldValues, Out>({
         <FormTextField control={control} name={name('complement')} label="Complemento" />
       </Grid>
       <Grid size={{ xs: 12, sm: 6, md: 3 }}>
-        <FormTextField control={control} name={name('neighborhood')} label="Bairro" required />
+        <FormTextField control={control} name={name('neighborhood')} label="Bairro" required={!optional} />
       </Grid>
       <Grid size={{ xs: 8, sm: 4, md: 3 }}>
-        <FormTextField control={control} name={name('city')} label="Cidade" required />
+        <FormTextField control={control} name={name('city')} label="Cidade" required={!optional} />
       </Grid>
       <Grid size={{ xs: 4, sm: 2, md: 2 }}>
-        <FormTextField control={control} name={name('state')} label="UF" select required>
+        <FormTextField control={control} name={name('state')} label="UF" select required={!optional}>
+          {optional && <MenuItem value="">—</MenuItem>}
           {BRAZIL_STATES.map((uf) => (
             <MenuItem key={uf} value={uf}>
               {uf}

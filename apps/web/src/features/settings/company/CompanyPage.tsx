@@ -1,4 +1,4 @@
-import { BRAZIL_STATES, maskCep, normalizeCep } from '@balcao/core/cep';
+import { maskCep } from '@balcao/core/cep';
 import { maskDocument, maskPhone } from '@balcao/core/document';
 import { can, WRITE } from '@balcao/core/routes';
 import {
@@ -17,12 +17,12 @@ import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import Typography from '@mui/material/Typography';
-import { useEffect, useRef, useState } from 'react';
-import { Controller, useWatch } from 'react-hook-form';
+import { useRef, useState } from 'react';
+import { Controller } from 'react-hook-form';
 import { FormTextField, useAppForm } from '../../../components/form.tsx';
-import { ApiError, errorMessage } from '../../../lib/api.ts';
+import { errorMessage } from '../../../lib/api.ts';
 import { useSession } from '../../auth/index.ts';
-import { fetchCep } from '../../customer/index.ts';
+import { AddressInputs } from '../../customer/index.ts';
 import { useCompanySettings, useLogo, useSaveCompany } from '../api.ts';
 import { SettingsForm, SettingsQuery, SettingsSection, useSyncedVersion } from '../SettingsLayout.tsx';
 
@@ -155,7 +155,14 @@ function CompanyForm({ company }: { company: CompanySettings }) {
       </SettingsSection>
 
       <SettingsSection title="Endereço">
-        <CompanyAddress form={form} />
+        <AddressInputs
+          control={form.control}
+          setValue={form.setValue}
+          getValues={form.getValues}
+          prefix="address."
+          initialZip={form.getValues('address.zipCode')}
+          optional
+        />
       </SettingsSection>
 
       <SettingsSection title="Logotipo">
@@ -253,94 +260,6 @@ const FLAG_LABELS = {
   stockManagement: 'Controle de estoque',
   checkIsOpen: 'Horário de funcionamento',
 } as const;
-
-function cepFailure(error: unknown): string {
-  if (error instanceof ApiError && error.code === 'not_found')
-    return 'CEP não encontrado. Confira o número ou preencha o endereço manualmente.';
-  if (error instanceof ApiError && error.code === 'validation') return 'CEP inválido. Confira o número.';
-  return 'Não foi possível consultar o CEP agora. Preencha o endereço manualmente.';
-}
-
-/** The address; a full CEP fills street, neighbourhood, city and UF (the existing CEP lookup). */
-function CompanyAddress({ form }: { form: ReturnType<typeof useAppForm<Values, CompanySettingsData>> }) {
-  const { control, setValue } = form;
-  const zip = useWatch({ control, name: 'address.zipCode' });
-  const looked = useRef(normalizeCep(form.getValues('address.zipCode')));
-  const numberRef = useRef<HTMLInputElement | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
-
-  useEffect(() => {
-    const digits = normalizeCep(zip ?? '');
-    if (digits.length !== 8 || digits === looked.current) {
-      if (digits.length < 8) looked.current = '';
-      return;
-    }
-    looked.current = digits;
-    let current = true;
-    setFailure(null);
-    fetchCep(digits)
-      .then((a) => {
-        if (!current) return;
-        const opts = { shouldDirty: true, shouldValidate: true };
-        setValue('address.street', a.street, opts);
-        setValue('address.neighborhood', a.neighborhood, opts);
-        setValue('address.city', a.city, opts);
-        setValue('address.state', a.state, opts);
-        numberRef.current?.focus();
-      })
-      .catch((error) => current && setFailure(cepFailure(error)));
-    return () => {
-      current = false;
-    };
-  }, [zip, setValue]);
-
-  return (
-    <Grid container spacing={2}>
-      <Grid size={{ xs: 12, sm: 4, md: 3 }}>
-        <FormTextField
-          control={control}
-          name="address.zipCode"
-          label="CEP"
-          mask={maskCep}
-          placeholder="00000-000"
-          slotProps={{ htmlInput: { inputMode: 'numeric' } }}
-        />
-      </Grid>
-      <Grid size={{ xs: 12, sm: 8, md: 7 }}>
-        <FormTextField control={control} name="address.street" label="Logradouro" />
-      </Grid>
-      <Grid size={{ xs: 5, sm: 4, md: 2 }}>
-        <FormTextField control={control} name="address.number" label="Número" inputRef={numberRef} />
-      </Grid>
-      {failure && (
-        <Grid size={12}>
-          <Alert severity="warning" role="status">
-            {failure}
-          </Alert>
-        </Grid>
-      )}
-      <Grid size={{ xs: 7, sm: 8, md: 4 }}>
-        <FormTextField control={control} name="address.complement" label="Complemento" />
-      </Grid>
-      <Grid size={{ xs: 12, sm: 6, md: 3 }}>
-        <FormTextField control={control} name="address.neighborhood" label="Bairro" />
-      </Grid>
-      <Grid size={{ xs: 8, sm: 4, md: 3 }}>
-        <FormTextField control={control} name="address.city" label="Cidade" />
-      </Grid>
-      <Grid size={{ xs: 4, sm: 2, md: 2 }}>
-        <FormTextField control={control} name="address.state" label="UF" select>
-          <MenuItem value="">—</MenuItem>
-          {BRAZIL_STATES.map((uf) => (
-            <MenuItem key={uf} value={uf}>
-              {uf}
-            </MenuItem>
-          ))}
-        </FormTextField>
-      </Grid>
-    </Grid>
-  );
-}
 
 /** The logo: a preview, "Enviar logotipo" (JPEG, PNG or WebP up to 2 MB) and "Remover". */
 function LogoField({ company, canWrite }: { company: CompanySettings; canWrite: boolean }) {
