@@ -1,8 +1,8 @@
 import type { AppContext } from './context.ts';
 import type { ScheduledJob } from './lib/jobs.ts';
 import { nightlyBackupDue, takeBackup } from './modules/backup/service.ts';
-import { deliverStalePrintJobs } from './modules/printing/stations.ts';
 import { pollMarketplaces, sendMarketplaceStatuses } from './modules/marketplace/service.ts';
+import { deliverStalePrintJobs } from './modules/printing/stations.ts';
 import { purgeIdempotencyKeys } from './modules/sale/idempotency.ts';
 import { refreshMelhorEnvioTokens } from './modules/shipping/tokenRefresh.ts';
 import { purgeDueShops } from './modules/shop-export/deletion.ts';

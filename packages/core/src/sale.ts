@@ -34,7 +34,15 @@ export const TYPE_OF_SALE_LABELS: Record<TypeOfSale, string> = {
   budget: 'Orçamento',
 };
 
-export const ORIGINS_OF_SALE = ['pdv', 'waiter', 'command', 'budget', 'delivery', 'ifood', 'marketplace'] as const;
+export const ORIGINS_OF_SALE = [
+  'pdv',
+  'waiter',
+  'command',
+  'budget',
+  'delivery',
+  'ifood',
+  'marketplace',
+] as const;
 export type OriginSale = (typeof ORIGINS_OF_SALE)[number];
 export const ORIGIN_SALE_LABELS: Record<OriginSale, string> = {
   pdv: 'PDV',

@@ -434,12 +434,19 @@ const openDelivery: Dialect = {
       case 'canceled':
         return {
           path: `${base}/requestCancellation`,
-          body: { reason: 'Cancelado pela loja', code: 'INTERNAL_DIFFICULTIES_OF_THE_RESTAURANT', mode: 'MANUAL' },
+          body: {
+            reason: 'Cancelado pela loja',
+            code: 'INTERNAL_DIFFICULTIES_OF_THE_RESTAURANT',
+            mode: 'MANUAL',
+          },
         };
       case 'acceptCancellation':
         return { path: `${base}/acceptCancellation` };
       case 'denyCancellation':
-        return { path: `${base}/denyCancellation`, body: { reason: 'Pedido já preparado', code: 'DISH_ALREADY_DONE' } };
+        return {
+          path: `${base}/denyCancellation`,
+          body: { reason: 'Pedido já preparado', code: 'DISH_ALREADY_DONE' },
+        };
     }
   },
 };

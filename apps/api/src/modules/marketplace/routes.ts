@@ -20,7 +20,9 @@ export function marketplaceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     const { db } = ctx;
     route(app, marketplaceApi.accounts, (request) => listAccounts(ctx, sessionOf(request)));
-    route(app, marketplaceApi.createAccount, (request) => createAccount(ctx, sessionOf(request), request.body));
+    route(app, marketplaceApi.createAccount, (request) =>
+      createAccount(ctx, sessionOf(request), request.body),
+    );
     route(app, marketplaceApi.updateAccount, (request) =>
       updateAccount(ctx, sessionOf(request), request.params.id, request.body),
     );

@@ -64,7 +64,11 @@ async function customerOf(
     // The fullest record the customer rules accept: a marketplace's masked phone or an odd CEP
     // still makes the customer, without them.
     const attempts = [
-      { name: order.customer.name, phone: order.customer.phone, addresses: addressInput ? [addressInput] : [] },
+      {
+        name: order.customer.name,
+        phone: order.customer.phone,
+        addresses: addressInput ? [addressInput] : [],
+      },
       { name: order.customer.name, addresses: addressInput ? [addressInput] : [] },
       { name: order.customer.name },
       { name: `Cliente ${account.name}` },
@@ -142,7 +146,12 @@ async function draftOf(
       dueDate: null,
     });
   if (totalCents - pendingCents > 0)
-    payments.push({ method: 'marketplace', amountCents: totalCents - pendingCents, numberInstallments: 1, dueDate: null });
+    payments.push({
+      method: 'marketplace',
+      amountCents: totalCents - pendingCents,
+      numberInstallments: 1,
+      dueDate: null,
+    });
   return {
     originSale: account.kind === 'ifood' ? 'ifood' : 'marketplace',
     typeOfSale: delivery ? 'delivery' : 'store',
@@ -179,7 +188,13 @@ export async function recordMarketplaceSale(
     onRecorded: async (tx, sale) => {
       const [marked] = await tx
         .update(marketplaceOrders)
-        .set({ status: 'confirmed', saleId: sale.id, saleNumber: sale.number, problem: null, updatedAt: new Date() })
+        .set({
+          status: 'confirmed',
+          saleId: sale.id,
+          saleNumber: sale.number,
+          problem: null,
+          updatedAt: new Date(),
+        })
         .where(and(eq(marketplaceOrders.id, row.id), isNull(marketplaceOrders.saleId)))
         .returning({ id: marketplaceOrders.id });
       if (!marked) throw conflict('Este pedido já foi confirmado');

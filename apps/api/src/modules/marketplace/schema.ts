@@ -90,10 +90,7 @@ export const marketplaceOrders = pgTable(
     uniqueIndex('marketplace_orders_external_uq').on(t.accountId, t.externalId),
     uniqueIndex('marketplace_orders_sale_uq').on(t.saleId),
     index('marketplace_orders_client_status_idx').on(t.clientId, t.status),
-    check(
-      'marketplace_orders_status_ck',
-      sql`${t.status} in ('new','mapping','confirmed','canceled')`,
-    ),
+    check('marketplace_orders_status_ck', sql`${t.status} in ('new','mapping','confirmed','canceled')`),
   ],
 );
 

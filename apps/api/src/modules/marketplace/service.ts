@@ -35,7 +35,12 @@ import {
   type StatusSend,
 } from './adapters.ts';
 import { recordMarketplaceSale } from './sale.ts';
-import { marketplaceAccounts, marketplaceItemMaps, marketplaceOrders, marketplaceStatusSends } from './schema.ts';
+import {
+  marketplaceAccounts,
+  marketplaceItemMaps,
+  marketplaceOrders,
+  marketplaceStatusSends,
+} from './schema.ts';
 
 type AccountRow = typeof marketplaceAccounts.$inferSelect;
 type OrderRow = typeof marketplaceOrders.$inferSelect;
@@ -357,10 +362,15 @@ export async function answerCancellation(ctx: AppContext, session: SessionUser, 
       .where(eq(marketplaceOrders.id, id));
     await tx
       .insert(marketplaceStatusSends)
-      .values({ clientId: session.clientId, orderId: id, status: accept ? 'acceptCancellation' : 'denyCancellation' })
+      .values({
+        clientId: session.clientId,
+        orderId: id,
+        status: accept ? 'acceptCancellation' : 'denyCancellation',
+      })
       .onConflictDoNothing();
   });
-  if (accept && order.saleId !== null) await cancelSaleOf(ctx, session, order.saleId, 'Cancelamento pedido pelo cliente');
+  if (accept && order.saleId !== null)
+    await cancelSaleOf(ctx, session, order.saleId, 'Cancelamento pedido pelo cliente');
   ctx.changed(session.clientId, 'marketplace', id);
   return findMarketplaceOrder(ctx.db, session, id);
 }
@@ -398,7 +408,9 @@ export async function mapItem(ctx: AppContext, actor: Actor, input: MarketplaceM
   const [account] = await ctx.db
     .select({ id: marketplaceAccounts.id })
     .from(marketplaceAccounts)
-    .where(and(eq(marketplaceAccounts.clientId, actor.clientId), eq(marketplaceAccounts.id, input.accountId)));
+    .where(
+      and(eq(marketplaceAccounts.clientId, actor.clientId), eq(marketplaceAccounts.id, input.accountId)),
+    );
   if (!account) throw notFound(MARKETPLACE_MESSAGES.accountNotFound);
   const [priced] = await priceItems(ctx.db, actor.clientId, [
     { productId: input.productId, variantId: null, quantity: 1, additionals: [] },
@@ -410,7 +422,12 @@ export async function mapItem(ctx: AppContext, actor: Actor, input: MarketplaceM
   const waiting = await ctx.db
     .select()
     .from(marketplaceOrders)
-    .where(and(eq(marketplaceOrders.accountId, input.accountId), inArray(marketplaceOrders.status, ['new', 'mapping'])));
+    .where(
+      and(
+        eq(marketplaceOrders.accountId, input.accountId),
+        inArray(marketplaceOrders.status, ['new', 'mapping']),
+      ),
+    );
   const name =
     waiting
       .flatMap((o) => (o.detail as NormalizedOrder).items)
@@ -439,7 +456,12 @@ export async function mapItem(ctx: AppContext, actor: Actor, input: MarketplaceM
         .where(and(eq(marketplaceOrders.id, order.id), eq(marketplaceOrders.status, 'mapping')));
   }
   ctx.changed(actor.clientId, 'marketplace');
-  return { accountId: input.accountId, externalCode: input.externalCode, name, product: { id: input.productId, name: priced.description } };
+  return {
+    accountId: input.accountId,
+    externalCode: input.externalCode,
+    name,
+    product: { id: input.productId, name: priced.description },
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -478,7 +500,7 @@ async function tryAutoConfirm(ctx: AppContext, account: AccountRow, order: Order
         : error instanceof AppError
           ? error.message
           : 'Não foi possível confirmar automaticamente';
-    if (!(error instanceof AppError)) ctx.config.logLevel !== 'silent' && console.error(error);
+    if (!(error instanceof AppError)) console.error('marketplace auto-confirm', error);
     await ctx.db.update(marketplaceOrders).set({ problem }).where(eq(marketplaceOrders.id, order.id));
   }
 }
@@ -511,7 +533,9 @@ export async function pollAccount(ctx: AppContext, account: AccountRow): Promise
     for (const row of await ctx.db
       .select()
       .from(marketplaceOrders)
-      .where(and(eq(marketplaceOrders.accountId, account.id), inArray(marketplaceOrders.externalId, orderIds))))
+      .where(
+        and(eq(marketplaceOrders.accountId, account.id), inArray(marketplaceOrders.externalId, orderIds)),
+      ))
       stored.set(row.externalId, row);
   const created: OrderRow[] = [];
   for (const orderId of orderIds) {
@@ -576,7 +600,10 @@ export async function pollAccount(ctx: AppContext, account: AccountRow): Promise
   if (acknowledged.length > 0) await adapter.ack(acknowledged).catch((error) => (ackFailed = error));
   await ctx.db
     .update(marketplaceAccounts)
-    .set({ lastPolledAt: new Date(), lastError: ackFailed ? String((ackFailed as Error).message).slice(0, 500) : null })
+    .set({
+      lastPolledAt: new Date(),
+      lastError: ackFailed ? String((ackFailed as Error).message).slice(0, 500) : null,
+    })
     .where(eq(marketplaceAccounts.id, account.id));
   for (const row of created) {
     ctx.notify(account.clientId, {
@@ -612,10 +639,21 @@ async function canceledByMarketplace(ctx: AppContext, account: AccountRow, row: 
   // Told by the marketplace: never sent back to it.
   await ctx.db
     .insert(marketplaceStatusSends)
-    .values({ clientId: row.clientId, orderId: row.id, status: 'canceled', sentAt: new Date(), skipped: true })
+    .values({
+      clientId: row.clientId,
+      orderId: row.id,
+      status: 'canceled',
+      sentAt: new Date(),
+      skipped: true,
+    })
     .onConflictDoNothing();
   if (changed.saleId !== null)
-    await cancelSaleOf(ctx, await operatorSession(ctx.db, account), changed.saleId, 'Cancelado pelo marketplace');
+    await cancelSaleOf(
+      ctx,
+      await operatorSession(ctx.db, account),
+      changed.saleId,
+      'Cancelado pelo marketplace',
+    );
   ctx.notify(account.clientId, {
     message: MARKETPLACE_MESSAGES.canceledByMarketplace(accountLabel(account), row.displayId),
     alertColor: 'warning',
@@ -668,7 +706,11 @@ function impliedSends(status: DeliveryStatus): StatusSend[] {
 /** Queues the statuses the delivery panel reached for confirmed orders (the last two days'). */
 async function queueStatusesFromPanel(db: Executor) {
   const open = await db
-    .select({ id: marketplaceOrders.id, clientId: marketplaceOrders.clientId, saleId: marketplaceOrders.saleId })
+    .select({
+      id: marketplaceOrders.id,
+      clientId: marketplaceOrders.clientId,
+      saleId: marketplaceOrders.saleId,
+    })
     .from(marketplaceOrders)
     .where(
       and(
@@ -684,10 +726,15 @@ async function queueStatusesFromPanel(db: Executor) {
   );
   const rows = open.flatMap((o) => {
     const status = o.saleId === null ? undefined : statuses.get(o.saleId);
-    return status ? impliedSends(status).map((s) => ({ clientId: o.clientId, orderId: o.id, status: s })) : [];
+    return status
+      ? impliedSends(status).map((s) => ({ clientId: o.clientId, orderId: o.id, status: s }))
+      : [];
   });
   for (let i = 0; i < rows.length; i += 500)
-    await db.insert(marketplaceStatusSends).values(rows.slice(i, i + 500)).onConflictDoNothing();
+    await db
+      .insert(marketplaceStatusSends)
+      .values(rows.slice(i, i + 500))
+      .onConflictDoNothing();
 }
 
 /**
@@ -698,7 +745,11 @@ export async function sendMarketplaceStatuses(ctx: AppContext): Promise<{ sent: 
   await queueStatusesFromPanel(ctx.db);
   // Every unsent status (not only the due ones): a status never overtakes an earlier one of its order.
   const unsent = await ctx.db
-    .select({ send: marketplaceStatusSends, externalId: marketplaceOrders.externalId, account: marketplaceAccounts })
+    .select({
+      send: marketplaceStatusSends,
+      externalId: marketplaceOrders.externalId,
+      account: marketplaceAccounts,
+    })
     .from(marketplaceStatusSends)
     .innerJoin(marketplaceOrders, eq(marketplaceOrders.id, marketplaceStatusSends.orderId))
     .innerJoin(marketplaceAccounts, eq(marketplaceAccounts.id, marketplaceOrders.accountId))
@@ -724,7 +775,12 @@ export async function sendMarketplaceStatuses(ctx: AppContext): Promise<{ sent: 
         const outcome = await adapterOfAccount(ctx, account).send(externalId, send.status as StatusSend);
         await ctx.db
           .update(marketplaceStatusSends)
-          .set({ sentAt: new Date(), skipped: outcome === 'unsupported', attempts: send.attempts + 1, lastError: null })
+          .set({
+            sentAt: new Date(),
+            skipped: outcome === 'unsupported',
+            attempts: send.attempts + 1,
+            lastError: null,
+          })
           .where(eq(marketplaceStatusSends.id, send.id));
         sent++;
       } catch (error) {
