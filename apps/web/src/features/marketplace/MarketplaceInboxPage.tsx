@@ -38,17 +38,20 @@ function countdown(deadline: string, now: Date): string | null {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
 }
 
+type Show = ReturnType<typeof useFeedback>['show'];
+
 function ItemLine({
   order,
   item,
   canMap,
+  show,
 }: {
   order: MarketplaceOrder;
   item: MarketplaceOrderItem;
   canMap: boolean;
+  show: Show;
 }) {
   const map = useMapItem();
-  const feedback = useFeedback();
   return (
     <Box component="li" sx={{ mb: 1 }}>
       <Typography variant="body2">
@@ -81,7 +84,7 @@ function ItemLine({
                   },
                   {
                     onError: (e) =>
-                      feedback.show({
+                      show({
                         severity: 'error',
                         title: 'Não foi possível associar',
                         message: errorMessage(e),
@@ -93,21 +96,29 @@ function ItemLine({
           )}
         </Stack>
       )}
-      <FeedbackSnackbar state={feedback.state} onClose={feedback.close} />
     </Box>
   );
 }
 
-function OrderCard({ order, now, canAct }: { order: MarketplaceOrder; now: Date; canAct: boolean }) {
+function OrderCard({
+  order,
+  now,
+  canAct,
+  show,
+}: {
+  order: MarketplaceOrder;
+  now: Date;
+  canAct: boolean;
+  show: Show;
+}) {
   const confirm = useConfirmOrder();
   const reject = useRejectOrder();
   const answer = useAnswerCancellation();
-  const feedback = useFeedback();
   const unmapped = order.items.some((i) => i.product === null);
   const left = countdown(order.confirmDeadline, now);
   const waiting = order.status === 'new' || order.status === 'mapping';
   const fail = (title: string) => (e: unknown) =>
-    feedback.show({ severity: 'error', title, message: errorMessage(e) });
+    show({ severity: 'error', title, message: errorMessage(e) });
   const title = `${order.marketplace} #${order.displayId}`;
   return (
     <Paper component="article" aria-label={`Pedido ${title}`} sx={{ p: 2 }}>
@@ -147,7 +158,7 @@ function OrderCard({ order, now, canAct }: { order: MarketplaceOrder; now: Date;
       {order.address && <Typography variant="body2">{order.address}</Typography>}
       <Box component="ul" sx={{ pl: 2.5, my: 1 }}>
         {order.items.map((item) => (
-          <ItemLine key={item.index} order={order} item={item} canMap={canAct && waiting} />
+          <ItemLine key={item.index} order={order} item={item} canMap={canAct && waiting} show={show} />
         ))}
       </Box>
       <Typography variant="body2">
@@ -215,7 +226,7 @@ function OrderCard({ order, now, canAct }: { order: MarketplaceOrder; now: Date;
                 { params: { id: order.id } },
                 {
                   onSuccess: (done) =>
-                    feedback.show({
+                    show({
                       severity: 'success',
                       title: `Pedido ${title} confirmado: venda nº ${done.saleNumber} no painel de entregas`,
                     }),
@@ -237,7 +248,6 @@ function OrderCard({ order, now, canAct }: { order: MarketplaceOrder; now: Date;
           </Button>
         </Stack>
       )}
-      <FeedbackSnackbar state={feedback.state} onClose={feedback.close} />
     </Paper>
   );
 }
@@ -253,6 +263,7 @@ export default function MarketplaceInboxPage() {
   const orders = useMarketplaceOrders('open');
   const now = useNow(1000);
   const sound = useSoundBlocked();
+  const feedback = useFeedback();
   const seen = useRef<Set<number> | null>(null);
   useEffect(() => {
     if (!orders.data) return;
@@ -300,8 +311,11 @@ export default function MarketplaceInboxPage() {
           </Typography>
         </Paper>
       ) : (
-        list.map((order) => <OrderCard key={order.id} order={order} now={now} canAct={canAct} />)
+        list.map((order) => (
+          <OrderCard key={order.id} order={order} now={now} canAct={canAct} show={feedback.show} />
+        ))
       )}
+      <FeedbackSnackbar state={feedback.state} onClose={feedback.close} />
     </Stack>
   );
 }

@@ -180,7 +180,7 @@ export default function MarketplaceSettingsPage() {
         Marketplaces
       </Typography>
       {data.accounts.map((a) => (
-        <Paper key={a.id} sx={{ p: 2 }} aria-label={`Conta ${a.name}`}>
+        <Paper key={a.id} component="section" sx={{ p: 2 }} aria-label={`Conta ${a.name}`}>
           <Stack direction={{ xs: 'column', sm: 'row' }} sx={{ justifyContent: 'space-between', gap: 1 }}>
             <div>
               <Typography sx={{ fontWeight: 600 }}>
