@@ -384,4 +384,76 @@ describe('marketplace inbox (issue 35)', () => {
     await sendMarketplaceStatuses(ctx());
     expect(od.statusCalls.filter((c) => c.orderId === id).map((c) => c.action)).toEqual(['confirm']);
   });
+
+  it('auto-confirm: the sale is made at the operator register; with it closed the order waits and says why', async () => {
+    const { admin, burger, account } = await ifoodShop({ autoConfirm: true });
+    expectStatus(
+      await admin.put('/marketplace/mappings', {
+        accountId: account.id,
+        externalCode: 'AUTO',
+        productId: burger.id,
+      }),
+      200,
+    );
+    const first = ifood.placeOrder({
+      items: [{ externalCode: 'AUTO', name: 'Auto', quantity: 1, unitPrice: 20 }],
+    });
+    await pollUntilQuiet(account.id);
+    const [confirmed] = await t.database.db
+      .select()
+      .from(marketplaceOrders)
+      .where(eq(marketplaceOrders.externalId, first));
+    expect(confirmed).toMatchObject({ status: 'confirmed', saleId: expect.any(Number) });
+
+    expectStatus(await admin.post('/cash-register/close', { counted: [] }), 200);
+    const second = ifood.placeOrder({
+      items: [{ externalCode: 'AUTO', name: 'Auto', quantity: 1, unitPrice: 20 }],
+    });
+    await pollUntilQuiet(account.id);
+    const waiting = expectStatus(await admin.get('/marketplace/orders'), 200).orders.find(
+      (o: { externalId: string }) => o.externalId === second,
+    );
+    expect(waiting).toMatchObject({ status: 'new', saleId: null });
+    expect(waiting.problem).toBe(MARKETPLACE_MESSAGES.noRegister(account.operator.name));
+  });
+
+  it("the customer's cancellation request is answered once: accepted, the sale and its delivery order are canceled", async () => {
+    const { admin, burger, account } = await ifoodShop();
+    expectStatus(
+      await admin.put('/marketplace/mappings', {
+        accountId: account.id,
+        externalCode: 'CAN',
+        productId: burger.id,
+      }),
+      200,
+    );
+    const id = ifood.placeOrder({
+      items: [{ externalCode: 'CAN', name: 'Can', quantity: 1, unitPrice: 15 }],
+    });
+    await pollUntilQuiet(account.id);
+    const [row] = await t.database.db
+      .select()
+      .from(marketplaceOrders)
+      .where(eq(marketplaceOrders.externalId, id));
+    const confirmed = expectStatus(await admin.post(`/marketplace/orders/${row.id}/confirm`), 200);
+    ifood.consumerCancellation(id);
+    await pollUntilQuiet(account.id);
+    const asked = expectStatus(await admin.get('/marketplace/orders'), 200).orders.find(
+      (o: { id: number }) => o.id === row.id,
+    );
+    expect(asked).toMatchObject({ cancellationRequested: true });
+    expectStatus(await admin.post(`/marketplace/orders/${row.id}/cancellation`, { accept: true }), 200);
+    const again = await admin.post(`/marketplace/orders/${row.id}/cancellation`, { accept: true });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().message).toBe(MARKETPLACE_MESSAGES.noCancellationRequest);
+    const sale = expectStatus(await admin.get(`/sale/${confirmed.saleId}`), 200);
+    expect(sale.status).toBe('canceled');
+    await sendMarketplaceStatuses(ctx());
+    await sendMarketplaceStatuses(ctx());
+    // The canceled delivery order is not sent back as a second cancellation.
+    expect(ifood.statusCalls.filter((c) => c.orderId === id).map((c) => c.action)).toEqual([
+      'confirm',
+      'acceptCancellation',
+    ]);
+  });
 });
