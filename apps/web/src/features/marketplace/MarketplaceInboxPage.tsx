@@ -68,7 +68,12 @@ function ItemLine({
           spacing={1}
           sx={{ mt: 0.5, alignItems: { sm: 'center' } }}
         >
-          <Chip size="small" color="warning" label="Sem produto" />
+          <Chip
+            size="small"
+            color="warning"
+            label="Sem produto"
+            sx={{ alignSelf: { xs: 'flex-start', sm: 'center' } }}
+          />
           {canMap && (
             <ProductPicker
               label={`Produto da loja para "${item.name}"`}
