@@ -456,4 +456,32 @@ describe('marketplace inbox (issue 35)', () => {
       'acceptCancellation',
     ]);
   });
+
+  it('a pickup order becomes a counter sale (no delivery order), paid on the marketplace', async () => {
+    const { admin, burger, account } = await ifoodShop();
+    expectStatus(
+      await admin.put('/marketplace/mappings', {
+        accountId: account.id,
+        externalCode: 'PICK',
+        productId: burger.id,
+      }),
+      200,
+    );
+    const id = ifood.placeOrder({
+      type: 'TAKEOUT',
+      items: [{ externalCode: 'PICK', name: 'Pick', quantity: 2, unitPrice: 12.5 }],
+    });
+    await pollUntilQuiet(account.id);
+    const [row] = await t.database.db
+      .select()
+      .from(marketplaceOrders)
+      .where(eq(marketplaceOrders.externalId, id));
+    const confirmed = expectStatus(await admin.post(`/marketplace/orders/${row.id}/confirm`), 200);
+    expect(confirmed).toMatchObject({ type: 'pickup', address: null, totalCents: 2500 });
+    const sale = expectStatus(await admin.get(`/sale/${confirmed.saleId}`), 200);
+    expect(sale).toMatchObject({ originSale: 'ifood', typeOfSale: 'store', finalAmountCents: 2500 });
+    expect(sale.payments.map((p: { method: string }) => p.method)).toEqual(['marketplace']);
+    const panel = expectStatus(await admin.get('/delivery/panel'), 200);
+    expect(panel.orders.some((o: { saleId: number }) => o.saleId === confirmed.saleId)).toBe(false);
+  });
 });

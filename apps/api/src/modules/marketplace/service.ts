@@ -538,6 +538,8 @@ export async function pollAccount(ctx: AppContext, account: AccountRow): Promise
       ))
       stored.set(row.externalId, row);
   const created: OrderRow[] = [];
+  // The account's mappings, read once for the batch (an order's items mapped or not).
+  let maps: Awaited<ReturnType<typeof mapsOf>> | undefined;
   for (const orderId of orderIds) {
     if (stored.has(orderId)) continue;
     let detail: NormalizedOrder;
@@ -552,8 +554,9 @@ export async function pollAccount(ctx: AppContext, account: AccountRow): Promise
     }
     const canceled = detail.canceled || events.some((e) => e.orderId === orderId && e.kind === 'canceled');
     const placedAt = Number.isNaN(Date.parse(detail.createdAt)) ? new Date() : new Date(detail.createdAt);
-    const maps = await mapsOf(ctx.db, [account.id]);
-    const unmapped = detail.items.some((i) => !maps.has(`${account.id}:${i.externalCode}`));
+    maps ??= await mapsOf(ctx.db, [account.id]);
+    const known = maps;
+    const unmapped = detail.items.some((i) => !known.has(`${account.id}:${i.externalCode}`));
     const [row] = await ctx.db
       .insert(marketplaceOrders)
       .values({
