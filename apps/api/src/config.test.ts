@@ -81,7 +81,9 @@ describe('config from the environment', () => {
       pollMs: 1000,
       openDeliveryProviders: { aiqfome: 'https://od.aiqfome.com', keeta: 'https://keeta.example' },
     });
-    expect(loadConfig({ NODE_ENV: 'production', MARKETPLACE_POLL_MS: '1000' }).marketplace.pollMs).toBe(30_000);
+    expect(loadConfig({ NODE_ENV: 'production', MARKETPLACE_POLL_MS: '1000' }).marketplace.pollMs).toBe(
+      30_000,
+    );
   });
 
   it("takes the carriers' hosts and the outbound policy from the environment, official hosts by default (issue 31)", () => {
