@@ -21,6 +21,10 @@ export const E2E_WHATSAPP_NUMBERS = ['5511955550001', '5511955550002', '55119555
  */
 export const MELHOR_ENVIO_PORT = Number(process.env.E2E_MELHOR_ENVIO_PORT ?? PORT + 800);
 const RODONAVES_URL = `http://127.0.0.1:${PORT + 810}`;
+/** The fake iFood (apps/api/test/fakes/ifood.ts), started by marketplace.spec.ts on this port (issue 35). */
+export const IFOOD_PORT = Number(process.env.E2E_IFOOD_PORT ?? PORT + 900);
+/** The fake Open Delivery app (apps/api/test/fakes/opendelivery.ts), "aiqfome" for the API. */
+const OPEN_DELIVERY_URL = `http://127.0.0.1:${PORT + 950}`;
 
 /**
  * Browser tests: Debian's Chromium (no browser download here) against the built web app served by the
@@ -98,6 +102,10 @@ export default defineConfig({
         MELHOR_ENVIO_SANDBOX_OAUTH_URL: `http://127.0.0.1:${MELHOR_ENVIO_PORT}`,
         RODONAVES_CITY_URL: RODONAVES_URL,
         RODONAVES_QUOTE_URL: RODONAVES_URL,
+        IFOOD_API_URL: `http://127.0.0.1:${IFOOD_PORT}`,
+        OPEN_DELIVERY_PROVIDERS: `aiqfome=${OPEN_DELIVERY_URL}`,
+        // TESTS ONLY: iFood's 30 s polling shortened so the marketplace spec waits seconds, not minutes.
+        MARKETPLACE_POLL_MS: '1000',
         // The fakes above listen on 127.0.0.1: the outbound guard allows private addresses here only.
         OUTBOUND_ALLOW_PRIVATE: 'true',
       },

@@ -66,6 +66,26 @@ describe('config from the environment', () => {
     ).toMatchObject({ shutdownTimeoutMs: 5000, jobs: { pollMs: 200, leaseMs: 3000 }, instanceId: 'a' });
   });
 
+  it('polls the marketplaces every 30 s; a shorter interval only outside production (issue 35)', () => {
+    expect(loadConfig({}).marketplace).toMatchObject({
+      ifoodUrl: 'https://merchant-api.ifood.com.br',
+      openDeliveryProviders: {},
+      pollMs: 30_000,
+    });
+    expect(
+      loadConfig({
+        MARKETPLACE_POLL_MS: '1000',
+        OPEN_DELIVERY_PROVIDERS: 'aiqfome=https://od.aiqfome.com/, keeta = https://keeta.example',
+      }).marketplace,
+    ).toMatchObject({
+      pollMs: 1000,
+      openDeliveryProviders: { aiqfome: 'https://od.aiqfome.com', keeta: 'https://keeta.example' },
+    });
+    expect(loadConfig({ NODE_ENV: 'production', MARKETPLACE_POLL_MS: '1000' }).marketplace.pollMs).toBe(
+      30_000,
+    );
+  });
+
   it("takes the carriers' hosts and the outbound policy from the environment, official hosts by default (issue 31)", () => {
     const defaults = loadConfig({});
     expect(defaults.shipping.melhorEnvio).toEqual({

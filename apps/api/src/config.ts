@@ -46,6 +46,15 @@ const envSchema = z.object({
   S3_ACCESS_KEY_ID: z.string().optional(),
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   S3_FORCE_PATH_STYLE: z.string().optional(),
+  /** iFood Merchant API's host (issue 35; the fake in tests and the demo). */
+  IFOOD_API_URL: z.string().optional(),
+  /** Open Delivery ordering apps the shops may use: `name=https://host,name2=https://host2`. */
+  OPEN_DELIVERY_PROVIDERS: z.string().optional(),
+  /**
+   * TESTS AND E2E ONLY, NEVER IN PRODUCTION: the marketplace polling interval. iFood requires 30 s
+   * (another interval is "consumo indevido" and gets the store closed); unset is 30 s.
+   */
+  MARKETPLACE_POLL_MS: z.coerce.number().int().positive().optional(),
   /** Background jobs (lib/jobs.ts): how often an instance looks for due work, and a lease override. */
   JOBS_POLL_MS: z.coerce.number().int().positive().default(1000),
   JOB_LEASE_MS: z.coerce.number().int().positive().optional(),
@@ -152,6 +161,17 @@ export type Config = {
   /** Uploaded files in S3-compatible storage when S3_BUCKET is set (modules/storage); else DATA_DIR. */
   s3?: S3Config;
   jobs: { pollMs: number; leaseMs?: number };
+  /**
+   * Marketplaces (issue 35): iFood's host, the Open Delivery apps by name, the polling interval
+   * (30 s: iFood's rule; MARKETPLACE_POLL_MS only in tests) and the status outbox's pace.
+   */
+  marketplace: {
+    ifoodUrl: string;
+    openDeliveryProviders: Record<string, string>;
+    pollMs: number;
+    statusMs: number;
+    timeoutMs: number;
+  };
   /** Every outgoing call (lib/outbound.ts): which non-public addresses the operator allows. */
   outbound: OutboundPolicy;
   shutdownTimeoutMs: number;
@@ -232,6 +252,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         }
       : undefined,
     jobs: { pollMs: e.JOBS_POLL_MS, leaseMs: e.JOB_LEASE_MS },
+    marketplace: {
+      ifoodUrl: trimUrl(e.IFOOD_API_URL || 'https://merchant-api.ifood.com.br'),
+      openDeliveryProviders: providerList(e.OPEN_DELIVERY_PROVIDERS),
+      // 30 s is iFood's rule; a shorter interval exists for tests only and is refused in production.
+      pollMs: isProduction ? 30_000 : (e.MARKETPLACE_POLL_MS ?? 30_000),
+      statusMs: isProduction ? 5_000 : Math.min(5_000, e.MARKETPLACE_POLL_MS ?? 5_000),
+      timeoutMs: 10_000,
+    },
     outbound: {
       allowPrivate: ['1', 'true'].includes((e.OUTBOUND_ALLOW_PRIVATE ?? '').trim().toLowerCase()),
       allowHosts: hostList(e.OUTBOUND_ALLOW_HOSTS),
@@ -243,6 +271,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 }
 
 const trimUrl = (url: string) => url.trim().replace(/\/+$/, '');
+/** OPEN_DELIVERY_PROVIDERS: `name=url` pairs, comma-separated. */
+function providerList(value: string | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const pair of (value ?? '').split(',')) {
+    const at = pair.indexOf('=');
+    if (at > 0) out[pair.slice(0, at).trim()] = trimUrl(pair.slice(at + 1));
+  }
+  return out;
+}
 const hostList = (value: string | undefined) =>
   (value ?? '')
     .split(',')

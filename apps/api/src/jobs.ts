@@ -1,6 +1,7 @@
 import type { AppContext } from './context.ts';
 import type { ScheduledJob } from './lib/jobs.ts';
 import { nightlyBackupDue, takeBackup } from './modules/backup/service.ts';
+import { pollMarketplaces, sendMarketplaceStatuses } from './modules/marketplace/service.ts';
 import { deliverStalePrintJobs } from './modules/printing/stations.ts';
 import { purgeIdempotencyKeys } from './modules/sale/idempotency.ts';
 import { refreshMelhorEnvioTokens } from './modules/shipping/tokenRefresh.ts';
@@ -56,6 +57,24 @@ export function backgroundJobs(ctx: AppContext, options: { leaseMs?: number } = 
       atomic: false,
       run: async () =>
         (await nightlyBackupDue(ctx.db)) ? { backup: (await takeBackup(ctx, 'scheduled')).id } : null,
+    },
+    {
+      // Marketplace orders (issue 35): iFood requires polling every 30 s, never more often (another
+      // interval is "consumo indevido" and closes the store); MARKETPLACE_POLL_MS shortens it in tests
+      // only. Not atomic: it calls the marketplaces; each order is stored once whatever the repeats.
+      name: 'marketplace-polling',
+      everyMs: ctx.config.marketplace.pollMs,
+      leaseMs: options.leaseMs ?? 5 * 60_000,
+      atomic: false,
+      run: () => pollMarketplaces(ctx),
+    },
+    {
+      // Statuses back to the marketplaces, each once, retried until accepted (issue 35).
+      name: 'marketplace-status',
+      everyMs: ctx.config.marketplace.statusMs,
+      leaseMs: options.leaseMs ?? 5 * 60_000,
+      atomic: false,
+      run: () => sendMarketplaceStatuses(ctx),
     },
   ];
 }

@@ -38,6 +38,7 @@ export const RESOURCES = [
   'fee-simulator',
   'health',
   'home',
+  'marketplace',
   'notification',
   'print-job',
   'print-station',

@@ -309,6 +309,14 @@ export const ROUTES: readonly AppRoute[] = [
     write: WRITE.delivery,
   }),
   r({
+    // Issue 35: orders from iFood and Open Delivery apps waiting for a confirmation or a mapping.
+    name: 'sale-marketplace',
+    link: '/dashboard/sale/marketplace',
+    title: 'Pedidos de marketplace',
+    allowed: SHIPPING,
+    menuGroup: 'Vendas',
+  }),
+  r({
     name: 'sale-delivery-settlement',
     link: '/dashboard/sale/delivery/settlement',
     title: 'Acerto de entregadores',
@@ -515,6 +523,14 @@ export const ROUTES: readonly AppRoute[] = [
     link: '/dashboard/settings/system',
     title: 'Sistema',
     allowed: BACKOFFICE,
+    menuGroup: 'Configurações',
+  }),
+  r({
+    // Issue 35: iFood and Open Delivery accounts, auto-confirm and the item mappings (ROUTES.md: 1, 2).
+    name: 'settings-marketplace',
+    link: '/dashboard/settings/marketplace',
+    title: 'Marketplaces',
+    allowed: WRITE.settings,
     menuGroup: 'Configurações',
   }),
   r({

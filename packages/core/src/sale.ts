@@ -34,7 +34,15 @@ export const TYPE_OF_SALE_LABELS: Record<TypeOfSale, string> = {
   budget: 'Orçamento',
 };
 
-export const ORIGINS_OF_SALE = ['pdv', 'waiter', 'command', 'budget', 'delivery'] as const;
+export const ORIGINS_OF_SALE = [
+  'pdv',
+  'waiter',
+  'command',
+  'budget',
+  'delivery',
+  'ifood',
+  'marketplace',
+] as const;
 export type OriginSale = (typeof ORIGINS_OF_SALE)[number];
 export const ORIGIN_SALE_LABELS: Record<OriginSale, string> = {
   pdv: 'PDV',
@@ -42,6 +50,9 @@ export const ORIGIN_SALE_LABELS: Record<OriginSale, string> = {
   command: 'Comanda',
   budget: 'Orçamento',
   delivery: 'Delivery',
+  /** Issue 35: an order received from iFood or an Open Delivery app (the app's name is in the notes). */
+  ifood: 'iFood',
+  marketplace: 'Marketplace',
 };
 
 /**
@@ -72,6 +83,7 @@ export const PAYMENT_METHOD_LABELS: Record<PaymentMethod, string> = {
   check: 'Cheque',
   paymentOnDelivery: 'Pagamento na entrega',
   storeCredit: 'Vale-troca',
+  marketplace: 'Pago no marketplace',
 };
 
 /** The order the PDV offers them in: the everyday ones first. */

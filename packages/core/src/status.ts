@@ -13,5 +13,7 @@ export const PAYMENT_METHODS = [
   'paymentOnDelivery',
   /** Vale-troca: the customer's store credit from a return (issue 30). */
   'storeCredit',
+  /** Issue 35: paid online on iFood or an Open Delivery app: never the drawer's cash. */
+  'marketplace',
 ] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];

@@ -139,6 +139,9 @@ const READS: Record<string, readonly string[]> = {
     'stock-fractionate',
   ],
   'GET /v1/delivery/panel': ['sale-delivery', 'sale-delivery-settlement'],
+  'GET /v1/marketplace/accounts': ['settings-marketplace'],
+  'GET /v1/marketplace/orders': ['sale-marketplace'],
+  'GET /v1/marketplace/mappings': ['sale-marketplace', 'settings-marketplace'],
   'GET /v1/delivery/driver/orders': [
     'driver-available',
     'driver-awaiting-collection',

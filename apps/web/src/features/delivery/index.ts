@@ -3,4 +3,4 @@
 export type { OrderAction } from './api.ts';
 export { useDriverOrders, useOrderAction, useShiftAction } from './api.ts';
 export { addressLine, OrderCard } from './OrderCard.tsx';
-export { useNow } from './sound.ts';
+export { playNewOrderSound, useNow, useSoundBlocked } from './sound.ts';

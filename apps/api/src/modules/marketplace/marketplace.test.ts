@@ -1,0 +1,487 @@
+import { MARKETPLACE_MESSAGES } from '@balcao/core/marketplace';
+import { and, eq, inArray } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FakeIfood, startFakeIfood } from '../../../test/fakes/ifood.ts';
+import { type FakeOpenDelivery, startFakeOpenDelivery } from '../../../test/fakes/opendelivery.ts';
+import type { TestApp } from '../../../test/helper.ts';
+import { type Api, expectStatus, makeProduct, makeShop, useTestApp } from '../../../test/kit.ts';
+import { testConfig } from '../../config.ts';
+import { salePayments } from '../sale/schema.ts';
+import { marketplaceAccounts, marketplaceOrders, marketplaceStatusSends } from './schema.ts';
+import { pollAccount, pollMarketplaces, sendMarketplaceStatuses } from './service.ts';
+
+let t: TestApp;
+let ifood: FakeIfood;
+let od: FakeOpenDelivery;
+/** Event ids acknowledged while their order was not stored yet (must stay empty). */
+const ackedBeforeStored: string[] = [];
+
+beforeAll(async () => {
+  ifood = await startFakeIfood({
+    onAck: async (ids) => {
+      const orderOf = new Map(ifood.store.events.map((e) => [e.id, e.event.orderId]));
+      const orderIds = [...new Set(ids.map((id) => orderOf.get(id) as string))];
+      const stored = new Set(
+        (
+          await t.database.db
+            .select({ externalId: marketplaceOrders.externalId })
+            .from(marketplaceOrders)
+            .where(inArray(marketplaceOrders.externalId, orderIds))
+        ).map((r) => r.externalId),
+      );
+      ackedBeforeStored.push(...ids.filter((id) => !stored.has(orderOf.get(id) as string)));
+    },
+  });
+  od = await startFakeOpenDelivery();
+});
+useTestApp(
+  {
+    config: {
+      marketplace: {
+        ...testConfig().marketplace,
+        get ifoodUrl() {
+          return ifood.url;
+        },
+        get openDeliveryProviders() {
+          return { aiqfome: od.url };
+        },
+      },
+    },
+  },
+  (app) => {
+    t = app.t;
+  },
+);
+afterAll(async () => {
+  await ifood?.close();
+  await od?.close();
+});
+
+const ctx = () => t.app.ctx;
+
+async function accountRow(id: number) {
+  const [row] = await t.database.db.select().from(marketplaceAccounts).where(eq(marketplaceAccounts.id, id));
+  return row;
+}
+
+/** A shop (Administrador with an open register) with an iFood account and a burger. */
+async function ifoodShop(overrides: Record<string, unknown> = {}) {
+  const shop = await makeShop(t, [1]);
+  const admin: Api = shop.api;
+  const burger = await makeProduct(t, shop.auth, {
+    name: 'X-Burger da casa',
+    salePriceCents: 2000,
+    stock: 1000,
+  });
+  ifood.merchantId = crypto.randomUUID();
+  const account = expectStatus(
+    await admin.post('/marketplace/accounts', {
+      kind: 'ifood',
+      name: 'iFood',
+      merchantId: ifood.merchantId,
+      clientId: ifood.clientId,
+      clientSecret: ifood.clientSecret,
+      ...overrides,
+    }),
+    201,
+  );
+  return { shop, admin, burger, account };
+}
+
+async function pollUntilQuiet(accountId: number) {
+  for (let i = 0; i < 20; i++) {
+    const result = await pollAccount(ctx(), await accountRow(accountId));
+    if (result.events === 0) return;
+  }
+  throw new Error('still events after 20 pollings');
+}
+
+describe('marketplace inbox (issue 35)', () => {
+  it('keeps the client secret sealed and never answers it', async () => {
+    const { admin, account } = await ifoodShop();
+    expect(account).toMatchObject({ kind: 'ifood', hasSecret: true, clientId: ifood.clientId });
+    expect(JSON.stringify(account)).not.toContain(ifood.clientSecret);
+    const row = await accountRow(account.id);
+    expect(row.clientSecret).toMatch(/^v1\./);
+    expect(row.clientSecret).not.toContain(ifood.clientSecret);
+    const list = expectStatus(await admin.get('/marketplace/accounts'), 200);
+    expect(JSON.stringify(list)).not.toContain(ifood.clientSecret);
+  });
+
+  it('1,000 events with 5% repeats, shuffled: each order stored once, acknowledged only after it is stored', async () => {
+    const { account } = await ifoodShop();
+    const orders: string[] = [];
+    const base = Date.now() - 60_000;
+    for (let i = 0; i < 475; i++) {
+      orders.push(
+        ifood.placeOrder({
+          items: [{ externalCode: 'X-BURGER', name: 'X-Burger', quantity: 1, unitPrice: 25.9 }],
+          createdAt: new Date(base + i * 10).toISOString(),
+        }),
+      );
+    }
+    // Later events of the same orders, some dated before their placement (out of order).
+    for (const [i, id] of orders.entries())
+      ifood.publish(
+        id,
+        'CFM',
+        'CONFIRMED',
+        new Date(base + (i % 2 === 0 ? -5_000 : 5_000) + i).toISOString(),
+      );
+    expect(ifood.store.events.filter((e) => !e.acked)).toHaveLength(950);
+    ifood.repeatEvery = 19; // 50 of the 950 answered twice: 1,000 events
+    ifood.shuffle = true;
+    ackedBeforeStored.length = 0;
+    const acksBefore = ifood.acks.length;
+    try {
+      const first = await pollAccount(ctx(), await accountRow(account.id));
+      expect(first.events).toBe(950);
+      await pollUntilQuiet(account.id);
+    } finally {
+      ifood.repeatEvery = 0;
+      ifood.shuffle = false;
+    }
+    const stored = await t.database.db
+      .select({ externalId: marketplaceOrders.externalId })
+      .from(marketplaceOrders)
+      .where(eq(marketplaceOrders.accountId, account.id));
+    expect(stored).toHaveLength(475);
+    expect(new Set(stored.map((s) => s.externalId))).toEqual(new Set(orders));
+    expect(new Set(ifood.acks.slice(acksBefore)).size).toBe(950);
+    expect(ackedBeforeStored).toEqual([]);
+
+    // A repeated placement in a later polling (the platform resends) finds the order there.
+    ifood.publish(orders[0], 'PLC', 'PLACED');
+    await pollUntilQuiet(account.id);
+    const again = await t.database.db
+      .select()
+      .from(marketplaceOrders)
+      .where(and(eq(marketplaceOrders.accountId, account.id), eq(marketplaceOrders.externalId, orders[0])));
+    expect(again).toHaveLength(1);
+  }, 120_000);
+
+  it('an order whose details cannot be read keeps its events unacknowledged', async () => {
+    const { account } = await ifoodShop();
+    const ghost = crypto.randomUUID();
+    const eventId = ifood.publish(ghost, 'PLC', 'PLACED');
+    await pollAccount(ctx(), await accountRow(account.id));
+    expect(ifood.acks).not.toContain(eventId);
+    // Gone for good (8 h pass): the fake drops it.
+    ifood.store.events = ifood.store.events.filter((e) => e.id !== eventId);
+  });
+
+  it('an unmapped item waits on the mapping screen; the mapping is remembered; confirming makes the delivery order once', async () => {
+    const { admin, burger, account } = await ifoodShop();
+    const id = ifood.placeOrder({
+      customerName: 'Joana Marketplace',
+      items: [{ externalCode: 'X-BURGER', name: 'X-Burger', quantity: 2, unitPrice: 25.9 }],
+      deliveryFee: 5,
+    });
+    await pollUntilQuiet(account.id);
+    const inbox = expectStatus(await admin.get('/marketplace/orders'), 200);
+    const order = inbox.orders.find((o: { externalId: string }) => o.externalId === id);
+    expect(order).toMatchObject({
+      status: 'mapping',
+      marketplace: 'iFood',
+      customerName: 'Joana Marketplace',
+      totalCents: 5680,
+      prepaidCents: 5680,
+      items: [{ externalCode: 'X-BURGER', name: 'X-Burger', product: null }],
+    });
+    const refused = await admin.post(`/marketplace/orders/${order.id}/confirm`);
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().message).toBe(MARKETPLACE_MESSAGES.unmapped);
+
+    expectStatus(
+      await admin.put('/marketplace/mappings', {
+        accountId: account.id,
+        externalCode: 'X-BURGER',
+        productId: burger.id,
+      }),
+      200,
+    );
+    const mapped = expectStatus(await admin.get('/marketplace/orders'), 200).orders.find(
+      (o: { id: number }) => o.id === order.id,
+    );
+    expect(mapped).toMatchObject({
+      status: 'new',
+      items: [{ product: { id: burger.id, name: 'X-Burger da casa' } }],
+    });
+
+    const confirmed = expectStatus(await admin.post(`/marketplace/orders/${order.id}/confirm`), 200);
+    expect(confirmed).toMatchObject({ status: 'confirmed', saleId: expect.any(Number) });
+    const twice = await admin.post(`/marketplace/orders/${order.id}/confirm`);
+    expect(twice.statusCode).toBe(409);
+
+    const panel = expectStatus(await admin.get('/delivery/panel'), 200);
+    const onPanel = panel.orders.filter((o: { saleId: number }) => o.saleId === confirmed.saleId);
+    expect(onPanel).toHaveLength(1);
+    expect(onPanel[0]).toMatchObject({
+      customerName: 'Joana Marketplace',
+      totalCents: 5680,
+      collectCents: 0,
+    });
+    // Paid online: a marketplace payment, never the drawer's cash.
+    const payments = await t.database.db
+      .select({ method: salePayments.method, amountCents: salePayments.amountCents })
+      .from(salePayments)
+      .where(eq(salePayments.saleId, confirmed.saleId));
+    expect(payments).toEqual([{ method: 'marketplace', amountCents: 5680 }]);
+    const sale = expectStatus(await admin.get(`/sale/${confirmed.saleId}`), 200);
+    expect(sale).toMatchObject({ originSale: 'ifood', typeOfSale: 'delivery' });
+
+    // The next order with the same item needs no mapping.
+    const next = ifood.placeOrder({
+      items: [{ externalCode: 'X-BURGER', name: 'X-Burger', quantity: 1, unitPrice: 25.9 }],
+    });
+    await pollUntilQuiet(account.id);
+    const [row] = await t.database.db
+      .select()
+      .from(marketplaceOrders)
+      .where(eq(marketplaceOrders.externalId, next));
+    expect(row.status).toBe('new');
+  });
+
+  it('each status reaches the marketplace once, retried until accepted', async () => {
+    const { admin, burger, account } = await ifoodShop();
+    expectStatus(
+      await admin.put('/marketplace/mappings', {
+        accountId: account.id,
+        externalCode: 'COMBO',
+        productId: burger.id,
+      }),
+      200,
+    );
+    const id = ifood.placeOrder({
+      items: [{ externalCode: 'COMBO', name: 'Combo', quantity: 1, unitPrice: 30 }],
+    });
+    await pollUntilQuiet(account.id);
+    const [row] = await t.database.db
+      .select()
+      .from(marketplaceOrders)
+      .where(eq(marketplaceOrders.externalId, id));
+    // What earlier tests left to send goes first.
+    await sendMarketplaceStatuses(ctx());
+    const confirmed = expectStatus(await admin.post(`/marketplace/orders/${row.id}/confirm`), 200);
+    const delivery = expectStatus(await admin.get('/delivery/panel'), 200).orders.find(
+      (o: { saleId: number }) => o.saleId === confirmed.saleId,
+    );
+
+    ifood.failStatusNext = 1;
+    await sendMarketplaceStatuses(ctx());
+    const calls = () => ifood.statusCalls.filter((c) => c.orderId === id).map((c) => c.action);
+    expect(calls()).toEqual([]);
+    const [failed] = await t.database.db
+      .select()
+      .from(marketplaceStatusSends)
+      .where(eq(marketplaceStatusSends.orderId, row.id));
+    expect(failed).toMatchObject({ status: 'confirmed', attempts: 1, sentAt: null });
+    // The pause passes.
+    await t.database.db
+      .update(marketplaceStatusSends)
+      .set({ nextAt: new Date(Date.now() - 1000) })
+      .where(eq(marketplaceStatusSends.orderId, row.id));
+    await sendMarketplaceStatuses(ctx());
+    expect(calls()).toEqual(['confirm']);
+
+    expectStatus(await admin.post(`/delivery/orders/${delivery.id}/status`, { status: 'waiting' }), 200);
+    expectStatus(await admin.post(`/delivery/orders/${delivery.id}/status`, { status: 'available' }), 200);
+    await sendMarketplaceStatuses(ctx());
+    await sendMarketplaceStatuses(ctx());
+    await pollUntilQuiet(account.id);
+    await sendMarketplaceStatuses(ctx());
+    expect(calls()).toEqual(['confirm', 'startPreparation', 'readyToPickup']);
+  });
+
+  it('a 429 pauses the account: no call until the pause ends', async () => {
+    const { account } = await ifoodShop();
+    ifood.rateLimitNext = 1;
+    const result = await pollAccount(ctx(), await accountRow(account.id));
+    expect(result.rateLimited).toBe(true);
+    const row = await accountRow(account.id);
+    expect(row.pausedUntil?.getTime()).toBeGreaterThan(Date.now());
+    const polls = () => ifood.polls.filter((p) => p.merchants?.includes(account.merchantId)).length;
+    const before = polls();
+    await pollMarketplaces(ctx());
+    expect(polls()).toBe(before);
+    // The pause over, the next polling goes out with the merchant in x-polling-merchants.
+    await t.database.db
+      .update(marketplaceAccounts)
+      .set({ pausedUntil: new Date(Date.now() - 1000) })
+      .where(eq(marketplaceAccounts.id, account.id));
+    await pollMarketplaces(ctx());
+    expect(polls()).toBe(before + 1);
+  });
+
+  it('a cancellation by the marketplace before its placement is read still cancels the order', async () => {
+    const { account } = await ifoodShop();
+    const id = ifood.placeOrder({ items: [{ externalCode: 'X', name: 'X', quantity: 1, unitPrice: 10 }] });
+    ifood.cancel(id);
+    ifood.shuffle = true;
+    try {
+      await pollUntilQuiet(account.id);
+    } finally {
+      ifood.shuffle = false;
+    }
+    const [row] = await t.database.db
+      .select()
+      .from(marketplaceOrders)
+      .where(eq(marketplaceOrders.externalId, id));
+    expect(row.status).toBe('canceled');
+  });
+
+  it('Open Delivery (aiqfome) is the same inbox: polling, acknowledgment with its event type, confirm', async () => {
+    const shop = await makeShop(t, [1]);
+    const burger = await makeProduct(t, shop.auth, { name: 'Pastel', salePriceCents: 900, stock: 100 });
+    const account = expectStatus(
+      await shop.api.post('/marketplace/accounts', {
+        kind: 'opendelivery',
+        provider: 'aiqfome',
+        name: 'aiqfome',
+        merchantId: od.merchantId,
+        clientId: od.clientId,
+        clientSecret: od.clientSecret,
+      }),
+      201,
+    );
+    const unknown = await shop.api.post('/marketplace/accounts', {
+      kind: 'opendelivery',
+      provider: 'nenhum',
+      name: 'x',
+      merchantId: 'm2',
+      clientId: 'c',
+      clientSecret: 's',
+    });
+    expect(unknown.statusCode).toBe(422);
+    expect(unknown.json().message).toBe(MARKETPLACE_MESSAGES.providerUnknown);
+    expectStatus(
+      await shop.api.put('/marketplace/mappings', {
+        accountId: account.id,
+        externalCode: 'PASTEL',
+        productId: burger.id,
+      }),
+      200,
+    );
+    const id = od.placeOrder({
+      items: [{ externalCode: 'PASTEL', name: 'Pastel', quantity: 3, unitPrice: 9 }],
+      payment: 'CASH',
+      changeFor: 50,
+    });
+    await pollUntilQuiet(account.id);
+    expect(od.store.events.filter((e) => e.event.orderId === id).every((e) => e.acked)).toBe(true);
+    const order = expectStatus(await shop.api.get('/marketplace/orders'), 200).orders[0];
+    expect(order).toMatchObject({
+      externalId: id,
+      marketplace: 'aiqfome',
+      totalCents: 3300,
+      pendingCents: 3300,
+    });
+    const confirmed = expectStatus(await shop.api.post(`/marketplace/orders/${order.id}/confirm`), 200);
+    const onPanel = expectStatus(await shop.api.get('/delivery/panel'), 200).orders.find(
+      (o: { saleId: number }) => o.saleId === confirmed.saleId,
+    );
+    expect(onPanel).toMatchObject({ collectCents: 3300, onDeliveryMethod: 'money', changeForCents: 5000 });
+    await sendMarketplaceStatuses(ctx());
+    expect(od.statusCalls.filter((c) => c.orderId === id).map((c) => c.action)).toEqual(['confirm']);
+  });
+
+  it('auto-confirm: the sale is made at the operator register; with it closed the order waits and says why', async () => {
+    const { admin, burger, account } = await ifoodShop({ autoConfirm: true });
+    expectStatus(
+      await admin.put('/marketplace/mappings', {
+        accountId: account.id,
+        externalCode: 'AUTO',
+        productId: burger.id,
+      }),
+      200,
+    );
+    const first = ifood.placeOrder({
+      items: [{ externalCode: 'AUTO', name: 'Auto', quantity: 1, unitPrice: 20 }],
+    });
+    await pollUntilQuiet(account.id);
+    const [confirmed] = await t.database.db
+      .select()
+      .from(marketplaceOrders)
+      .where(eq(marketplaceOrders.externalId, first));
+    expect(confirmed).toMatchObject({ status: 'confirmed', saleId: expect.any(Number) });
+
+    expectStatus(await admin.post('/cash-register/close', { counted: [] }), 200);
+    const second = ifood.placeOrder({
+      items: [{ externalCode: 'AUTO', name: 'Auto', quantity: 1, unitPrice: 20 }],
+    });
+    await pollUntilQuiet(account.id);
+    const waiting = expectStatus(await admin.get('/marketplace/orders'), 200).orders.find(
+      (o: { externalId: string }) => o.externalId === second,
+    );
+    expect(waiting).toMatchObject({ status: 'new', saleId: null });
+    expect(waiting.problem).toBe(MARKETPLACE_MESSAGES.noRegister(account.operator.name));
+  });
+
+  it("the customer's cancellation request is answered once: accepted, the sale and its delivery order are canceled", async () => {
+    const { admin, burger, account } = await ifoodShop();
+    expectStatus(
+      await admin.put('/marketplace/mappings', {
+        accountId: account.id,
+        externalCode: 'CAN',
+        productId: burger.id,
+      }),
+      200,
+    );
+    const id = ifood.placeOrder({
+      items: [{ externalCode: 'CAN', name: 'Can', quantity: 1, unitPrice: 15 }],
+    });
+    await pollUntilQuiet(account.id);
+    const [row] = await t.database.db
+      .select()
+      .from(marketplaceOrders)
+      .where(eq(marketplaceOrders.externalId, id));
+    const confirmed = expectStatus(await admin.post(`/marketplace/orders/${row.id}/confirm`), 200);
+    ifood.consumerCancellation(id);
+    await pollUntilQuiet(account.id);
+    const asked = expectStatus(await admin.get('/marketplace/orders'), 200).orders.find(
+      (o: { id: number }) => o.id === row.id,
+    );
+    expect(asked).toMatchObject({ cancellationRequested: true });
+    expectStatus(await admin.post(`/marketplace/orders/${row.id}/cancellation`, { accept: true }), 200);
+    const again = await admin.post(`/marketplace/orders/${row.id}/cancellation`, { accept: true });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().message).toBe(MARKETPLACE_MESSAGES.noCancellationRequest);
+    const sale = expectStatus(await admin.get(`/sale/${confirmed.saleId}`), 200);
+    expect(sale.status).toBe('canceled');
+    await sendMarketplaceStatuses(ctx());
+    await sendMarketplaceStatuses(ctx());
+    // The canceled delivery order is not sent back as a second cancellation.
+    expect(ifood.statusCalls.filter((c) => c.orderId === id).map((c) => c.action)).toEqual([
+      'confirm',
+      'acceptCancellation',
+    ]);
+  });
+
+  it('a pickup order becomes a counter sale (no delivery order), paid on the marketplace', async () => {
+    const { admin, burger, account } = await ifoodShop();
+    expectStatus(
+      await admin.put('/marketplace/mappings', {
+        accountId: account.id,
+        externalCode: 'PICK',
+        productId: burger.id,
+      }),
+      200,
+    );
+    const id = ifood.placeOrder({
+      type: 'TAKEOUT',
+      items: [{ externalCode: 'PICK', name: 'Pick', quantity: 2, unitPrice: 12.5 }],
+    });
+    await pollUntilQuiet(account.id);
+    const [row] = await t.database.db
+      .select()
+      .from(marketplaceOrders)
+      .where(eq(marketplaceOrders.externalId, id));
+    const confirmed = expectStatus(await admin.post(`/marketplace/orders/${row.id}/confirm`), 200);
+    expect(confirmed).toMatchObject({ type: 'pickup', address: null, totalCents: 2500 });
+    const sale = expectStatus(await admin.get(`/sale/${confirmed.saleId}`), 200);
+    expect(sale).toMatchObject({ originSale: 'ifood', typeOfSale: 'store', finalAmountCents: 2500 });
+    expect(sale.payments.map((p: { method: string }) => p.method)).toEqual(['marketplace']);
+    const panel = expectStatus(await admin.get('/delivery/panel'), 200);
+    expect(panel.orders.some((o: { saleId: number }) => o.saleId === confirmed.saleId)).toBe(false);
+  });
+});

@@ -1,0 +1,809 @@
+import type { DeliveryStatus } from '@balcao/core/delivery';
+import {
+  CONFIRM_DEADLINE_MINUTES,
+  MARKETPLACE_KIND_LABELS,
+  MARKETPLACE_MESSAGES,
+  MARKETPLACE_STATUS_SENDS,
+  type MarketplaceAccount,
+  type MarketplaceAccountData,
+  type MarketplaceAccounts,
+  type MarketplaceKind,
+  type MarketplaceMappingInput,
+  type MarketplaceOrder,
+  type MarketplaceOrderStatus,
+} from '@balcao/core/marketplace';
+import { and, asc, desc, eq, inArray, isNull, lte, ne, or, sql } from 'drizzle-orm';
+import type { AppContext } from '../../context.ts';
+import type { Executor } from '../../db/client.ts';
+import { clients, users } from '../../db/schema.ts';
+import { AppError, conflict, duplicate, notFound, unprocessable } from '../../errors.ts';
+import type { Actor } from '../../lib/actor.ts';
+import { violatedUnique } from '../../lib/pg.ts';
+import { secretBox } from '../../lib/secrets.ts';
+import type { SessionUser } from '../../plugins/auth.ts';
+import { deliveryStatusesOfSales } from '../delivery/ofSales.ts';
+import { cancelOrderOfSale } from '../delivery/service.ts';
+import { priceItems } from '../product/pricing.ts';
+import { cancelSale } from '../sale/cancel.ts';
+import { findWorkingHoursStatus } from '../settings/workingHours.ts';
+import {
+  type MarketplaceAdapter,
+  type MarketplaceEvent,
+  MarketplaceRateLimited,
+  marketplaceAdapter,
+  type NormalizedOrder,
+  type StatusSend,
+} from './adapters.ts';
+import { recordMarketplaceSale } from './sale.ts';
+import {
+  marketplaceAccounts,
+  marketplaceItemMaps,
+  marketplaceOrders,
+  marketplaceStatusSends,
+} from './schema.ts';
+
+type AccountRow = typeof marketplaceAccounts.$inferSelect;
+type OrderRow = typeof marketplaceOrders.$inferSelect;
+
+const boxOf = (ctx: AppContext) => {
+  if (!ctx.config.secretsKey) throw new AppError(503, 'O servidor não tem SECRETS_KEY configurada');
+  return secretBox(ctx.config.secretsKey);
+};
+
+// ---------------------------------------------------------------------------------------------------
+// Accounts
+
+function toAccount(row: AccountRow, operatorName: string): MarketplaceAccount {
+  return {
+    id: row.id,
+    kind: row.kind as MarketplaceKind,
+    provider: row.provider,
+    name: row.name,
+    merchantId: row.merchantId,
+    clientId: row.appClientId,
+    hasSecret: row.clientSecret !== '',
+    active: row.active,
+    autoConfirm: row.autoConfirm,
+    operator: { id: row.operatorId, name: operatorName },
+    lastPolledAt: row.lastPolledAt?.toISOString() ?? null,
+    lastError: row.lastError,
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+export async function listAccounts(ctx: AppContext, actor: Actor): Promise<MarketplaceAccounts> {
+  const rows = await ctx.db
+    .select({ account: marketplaceAccounts, operatorName: users.name })
+    .from(marketplaceAccounts)
+    .innerJoin(users, eq(users.id, marketplaceAccounts.operatorId))
+    .where(eq(marketplaceAccounts.clientId, actor.clientId))
+    .orderBy(asc(marketplaceAccounts.id));
+  return {
+    accounts: rows.map((r) => toAccount(r.account, r.operatorName)),
+    providers: Object.keys(ctx.config.marketplace.openDeliveryProviders),
+  };
+}
+
+async function findAccount(ctx: AppContext, actor: Actor, id: number): Promise<MarketplaceAccount> {
+  const found = (await listAccounts(ctx, actor)).accounts.find((a) => a.id === id);
+  if (!found) throw notFound(MARKETPLACE_MESSAGES.accountNotFound);
+  return found;
+}
+
+function checkProvider(ctx: AppContext, data: MarketplaceAccountData) {
+  if (data.kind === 'ifood') return '';
+  if (!ctx.config.marketplace.openDeliveryProviders[data.provider]) {
+    const message = MARKETPLACE_MESSAGES.providerUnknown;
+    throw unprocessable(message, [{ path: 'provider', message }]);
+  }
+  return data.provider;
+}
+
+const duplicateAccount = (error: unknown) => {
+  if (violatedUnique(error) !== undefined) {
+    const message = MARKETPLACE_MESSAGES.duplicateAccount;
+    return duplicate(message, [{ path: 'merchantId', message }]);
+  }
+  return error;
+};
+
+export async function createAccount(ctx: AppContext, actor: Actor, data: MarketplaceAccountData) {
+  const provider = checkProvider(ctx, data);
+  if (!data.clientSecret.trim()) {
+    const message = MARKETPLACE_MESSAGES.secretRequired;
+    throw unprocessable(message, [{ path: 'clientSecret', message }]);
+  }
+  const [row] = await ctx.db
+    .insert(marketplaceAccounts)
+    .values({
+      clientId: actor.clientId,
+      kind: data.kind,
+      provider,
+      name: data.name,
+      merchantId: data.merchantId,
+      appClientId: data.clientId,
+      clientSecret: boxOf(ctx).seal(data.clientSecret.trim()),
+      active: data.active,
+      autoConfirm: data.autoConfirm,
+      operatorId: actor.userId,
+    })
+    .returning({ id: marketplaceAccounts.id })
+    .catch((error) => {
+      throw duplicateAccount(error);
+    });
+  return findAccount(ctx, actor, row.id);
+}
+
+export async function updateAccount(ctx: AppContext, actor: Actor, id: number, data: MarketplaceAccountData) {
+  const provider = checkProvider(ctx, data);
+  const [row] = await ctx.db
+    .update(marketplaceAccounts)
+    .set({
+      kind: data.kind,
+      provider,
+      name: data.name,
+      merchantId: data.merchantId,
+      appClientId: data.clientId,
+      ...(data.clientSecret.trim() ? { clientSecret: boxOf(ctx).seal(data.clientSecret.trim()) } : {}),
+      active: data.active,
+      autoConfirm: data.autoConfirm,
+      operatorId: actor.userId,
+      pausedUntil: null,
+      updatedAt: new Date(),
+    })
+    .where(and(eq(marketplaceAccounts.clientId, actor.clientId), eq(marketplaceAccounts.id, id)))
+    .returning({ id: marketplaceAccounts.id })
+    .catch((error) => {
+      throw duplicateAccount(error);
+    });
+  if (!row) throw notFound(MARKETPLACE_MESSAGES.accountNotFound);
+  return findAccount(ctx, actor, id);
+}
+
+/** The adapter of an account (its secret opened here, never answered). */
+export function adapterOfAccount(ctx: AppContext, row: AccountRow): MarketplaceAdapter {
+  const baseUrl =
+    row.kind === 'ifood'
+      ? ctx.config.marketplace.ifoodUrl
+      : (ctx.config.marketplace.openDeliveryProviders[row.provider] ?? '');
+  return marketplaceAdapter(
+    {
+      accountId: row.id,
+      kind: row.kind as MarketplaceKind,
+      baseUrl,
+      merchantId: row.merchantId,
+      clientId: row.appClientId,
+      clientSecret: boxOf(ctx).open<string>(row.clientSecret) ?? '',
+    },
+    ctx.config.marketplace.timeoutMs,
+  );
+}
+
+const accountLabel = (row: Pick<AccountRow, 'kind' | 'name'>) =>
+  row.name || MARKETPLACE_KIND_LABELS[row.kind as MarketplaceKind];
+
+// ---------------------------------------------------------------------------------------------------
+// Orders: the inbox
+
+async function mapsOf(db: Executor, accountIds: number[]) {
+  if (accountIds.length === 0) return new Map<string, { productId: number; name: string }>();
+  const rows = await db
+    .select({
+      accountId: marketplaceItemMaps.accountId,
+      externalCode: marketplaceItemMaps.externalCode,
+      productId: marketplaceItemMaps.productId,
+      productName: marketplaceItemMaps.productName,
+    })
+    .from(marketplaceItemMaps)
+    .where(inArray(marketplaceItemMaps.accountId, accountIds));
+  return new Map(
+    rows.map((r) => [`${r.accountId}:${r.externalCode}`, { productId: r.productId, name: r.productName }]),
+  );
+}
+
+function toOrder(
+  row: OrderRow,
+  account: Pick<AccountRow, 'kind' | 'name'>,
+  maps: Map<string, { productId: number; name: string }>,
+): MarketplaceOrder {
+  const d = row.detail as NormalizedOrder;
+  const a = d.address;
+  return {
+    id: row.id,
+    accountId: row.accountId,
+    marketplace: accountLabel(account),
+    externalId: row.externalId,
+    displayId: row.displayId,
+    status: row.status as MarketplaceOrderStatus,
+    type: d.type,
+    customerName: d.customer.name,
+    customerPhone: d.customer.phone,
+    address: a
+      ? `${a.street}, ${a.number}${a.complement ? ` - ${a.complement}` : ''} - ${a.neighborhood}, ${a.city}/${a.state}`
+      : null,
+    items: d.items.map((i) => {
+      const m = maps.get(`${row.accountId}:${i.externalCode}`);
+      return {
+        index: i.index,
+        externalCode: i.externalCode,
+        name: i.name,
+        quantity: i.quantity,
+        unitPriceCents: i.unitPriceCents,
+        totalCents: i.totalCents,
+        notes: i.notes,
+        product: m ? { id: m.productId, name: m.name } : null,
+      };
+    }),
+    subtotalCents: d.subtotalCents,
+    deliveryFeeCents: d.deliveryFeeCents,
+    feesCents: d.feesCents,
+    discountCents: d.discountCents,
+    totalCents: d.totalCents,
+    prepaidCents: d.prepaidCents,
+    pendingCents: d.pendingCents,
+    confirmDeadline: row.confirmDeadline.toISOString(),
+    cancellationRequested: row.cancellationRequested,
+    saleId: row.saleId,
+    saleNumber: row.saleNumber,
+    problem: row.problem,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+export async function listOrders(
+  db: Executor,
+  actor: Actor,
+  view: 'open' | 'all',
+): Promise<{ orders: MarketplaceOrder[] }> {
+  const rows = await db
+    .select({ order: marketplaceOrders, kind: marketplaceAccounts.kind, name: marketplaceAccounts.name })
+    .from(marketplaceOrders)
+    .innerJoin(marketplaceAccounts, eq(marketplaceAccounts.id, marketplaceOrders.accountId))
+    .where(
+      and(
+        eq(marketplaceOrders.clientId, actor.clientId),
+        view === 'open'
+          ? or(
+              inArray(marketplaceOrders.status, ['new', 'mapping']),
+              eq(marketplaceOrders.cancellationRequested, true),
+            )
+          : undefined,
+      ),
+    )
+    .orderBy(view === 'open' ? asc(marketplaceOrders.createdAt) : desc(marketplaceOrders.createdAt))
+    .limit(100);
+  const maps = await mapsOf(db, [...new Set(rows.map((r) => r.order.accountId))]);
+  return { orders: rows.map((r) => toOrder(r.order, r, maps)) };
+}
+
+async function orderWithAccount(db: Executor, actor: Actor, id: number) {
+  const [row] = await db
+    .select({ order: marketplaceOrders, account: marketplaceAccounts })
+    .from(marketplaceOrders)
+    .innerJoin(marketplaceAccounts, eq(marketplaceAccounts.id, marketplaceOrders.accountId))
+    .where(and(eq(marketplaceOrders.clientId, actor.clientId), eq(marketplaceOrders.id, id)));
+  if (!row) throw notFound(MARKETPLACE_MESSAGES.orderNotFound);
+  return row;
+}
+
+export async function findMarketplaceOrder(db: Executor, actor: Actor, id: number) {
+  const { order, account } = await orderWithAccount(db, actor, id);
+  return toOrder(order, account, await mapsOf(db, [account.id]));
+}
+
+/** The products of an order's items; null when one has no mapping yet. */
+async function productsOfOrder(db: Executor, row: OrderRow): Promise<Map<string, number> | null> {
+  const maps = await mapsOf(db, [row.accountId]);
+  const out = new Map<string, number>();
+  for (const item of (row.detail as NormalizedOrder).items) {
+    const m = maps.get(`${row.accountId}:${item.externalCode}`);
+    if (!m) return null;
+    out.set(item.externalCode, m.productId);
+  }
+  return out;
+}
+
+/**
+ * Confirms an order: its sale at `session`'s register (the sale seam, once per order) and its
+ * delivery order or kitchen tickets; the "confirmed" status goes to the marketplace by the outbox.
+ */
+export async function confirmOrder(ctx: AppContext, session: SessionUser, id: number) {
+  const { order, account } = await orderWithAccount(ctx.db, session, id);
+  if (order.saleId !== null) throw conflict(MARKETPLACE_MESSAGES.alreadyConfirmed);
+  if (order.status === 'canceled') throw conflict(MARKETPLACE_MESSAGES.notNew);
+  const products = await productsOfOrder(ctx.db, order);
+  if (!products) throw unprocessable(MARKETPLACE_MESSAGES.unmapped);
+  await recordMarketplaceSale(ctx, session, account, order, products);
+  ctx.changed(session.clientId, 'marketplace', id);
+  return findMarketplaceOrder(ctx.db, session, id);
+}
+
+/** The shop refuses an unconfirmed order: a cancellation request to the marketplace. */
+export async function rejectOrder(ctx: AppContext, actor: Actor, id: number) {
+  const updated = await ctx.db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(marketplaceOrders)
+      .set({ status: 'canceled', updatedAt: new Date() })
+      .where(
+        and(
+          eq(marketplaceOrders.clientId, actor.clientId),
+          eq(marketplaceOrders.id, id),
+          inArray(marketplaceOrders.status, ['new', 'mapping']),
+        ),
+      )
+      .returning({ id: marketplaceOrders.id });
+    if (row)
+      await tx
+        .insert(marketplaceStatusSends)
+        .values({ clientId: actor.clientId, orderId: id, status: 'canceled' })
+        .onConflictDoNothing();
+    return row;
+  });
+  if (!updated) {
+    await orderWithAccount(ctx.db, actor, id);
+    throw conflict(MARKETPLACE_MESSAGES.notNew);
+  }
+  ctx.changed(actor.clientId, 'marketplace', id);
+  return findMarketplaceOrder(ctx.db, actor, id);
+}
+
+/** The customer's cancellation request answered: accepted (the order and its sale canceled) or denied. */
+export async function answerCancellation(ctx: AppContext, session: SessionUser, id: number, accept: boolean) {
+  const { order } = await orderWithAccount(ctx.db, session, id);
+  if (!order.cancellationRequested) throw conflict(MARKETPLACE_MESSAGES.noCancellationRequest);
+  await ctx.db.transaction(async (tx) => {
+    await tx
+      .update(marketplaceOrders)
+      .set({
+        cancellationRequested: false,
+        ...(accept ? { status: 'canceled' } : {}),
+        updatedAt: new Date(),
+      })
+      .where(eq(marketplaceOrders.id, id));
+    await tx
+      .insert(marketplaceStatusSends)
+      .values({
+        clientId: session.clientId,
+        orderId: id,
+        status: accept ? 'acceptCancellation' : 'denyCancellation',
+      })
+      .onConflictDoNothing();
+  });
+  if (accept && order.saleId !== null)
+    await cancelSaleOf(ctx, session, order.saleId, 'Cancelamento pedido pelo cliente');
+  ctx.changed(session.clientId, 'marketplace', id);
+  return findMarketplaceOrder(ctx.db, session, id);
+}
+
+async function cancelSaleOf(ctx: AppContext, session: SessionUser, saleId: number, reason: string) {
+  await cancelSale(ctx, session, saleId, { reason }, cancelOrderOfSale(ctx, 'Marketplace: ')).catch(
+    (error) => {
+      // Already canceled on the panel: nothing more to do.
+      if (!(error instanceof AppError && error.statusCode === 409)) throw error;
+    },
+  );
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Mapping
+
+export async function listMappings(db: Executor, actor: Actor) {
+  const rows = await db
+    .select()
+    .from(marketplaceItemMaps)
+    .where(eq(marketplaceItemMaps.clientId, actor.clientId))
+    .orderBy(asc(marketplaceItemMaps.name));
+  return {
+    mappings: rows.map((r) => ({
+      accountId: r.accountId,
+      externalCode: r.externalCode,
+      name: r.name,
+      product: { id: r.productId, name: r.productName },
+    })),
+  };
+}
+
+/** Maps an item's code to a product (remembered); orders waiting for it become confirmable. */
+export async function mapItem(ctx: AppContext, actor: Actor, input: MarketplaceMappingInput) {
+  const [account] = await ctx.db
+    .select({ id: marketplaceAccounts.id })
+    .from(marketplaceAccounts)
+    .where(
+      and(eq(marketplaceAccounts.clientId, actor.clientId), eq(marketplaceAccounts.id, input.accountId)),
+    );
+  if (!account) throw notFound(MARKETPLACE_MESSAGES.accountNotFound);
+  const [priced] = await priceItems(ctx.db, actor.clientId, [
+    { productId: input.productId, variantId: null, quantity: 1, additionals: [] },
+  ]).catch(() => {
+    const message = MARKETPLACE_MESSAGES.productNotFound;
+    throw unprocessable(message, [{ path: 'productId', message }]);
+  });
+  // The item's marketplace name, from a waiting order that has it.
+  const waiting = await ctx.db
+    .select()
+    .from(marketplaceOrders)
+    .where(
+      and(
+        eq(marketplaceOrders.accountId, input.accountId),
+        inArray(marketplaceOrders.status, ['new', 'mapping']),
+      ),
+    );
+  const name =
+    waiting
+      .flatMap((o) => (o.detail as NormalizedOrder).items)
+      .find((i) => i.externalCode === input.externalCode)?.name ?? input.externalCode;
+  const values = {
+    clientId: actor.clientId,
+    accountId: input.accountId,
+    externalCode: input.externalCode,
+    name,
+    productId: input.productId,
+    productName: priced.description,
+    updatedAt: new Date(),
+  };
+  await ctx.db
+    .insert(marketplaceItemMaps)
+    .values(values)
+    .onConflictDoUpdate({
+      target: [marketplaceItemMaps.accountId, marketplaceItemMaps.externalCode],
+      set: { productId: values.productId, productName: values.productName, updatedAt: values.updatedAt },
+    });
+  for (const order of waiting.filter((o) => o.status === 'mapping')) {
+    if (await productsOfOrder(ctx.db, order))
+      await ctx.db
+        .update(marketplaceOrders)
+        .set({ status: 'new', updatedAt: new Date() })
+        .where(and(eq(marketplaceOrders.id, order.id), eq(marketplaceOrders.status, 'mapping')));
+  }
+  ctx.changed(actor.clientId, 'marketplace');
+  return {
+    accountId: input.accountId,
+    externalCode: input.externalCode,
+    name,
+    product: { id: input.productId, name: priced.description },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Polling (the 'marketplace-polling' job, every 30 s: iFood's rule)
+
+/** The operator's session for the sales of an account (no request: the account's saved user). */
+async function operatorSession(db: Executor, row: AccountRow): Promise<SessionUser & { name: string }> {
+  const [u] = await db
+    .select({ userTypeId: users.userTypeId, name: users.name, saleCommand: clients.saleCommand })
+    .from(users)
+    .innerJoin(clients, eq(clients.id, users.clientId))
+    .where(eq(users.id, row.operatorId));
+  return {
+    sessionId: 0,
+    userId: row.operatorId,
+    clientId: row.clientId,
+    userTypeId: u.userTypeId as SessionUser['userTypeId'],
+    saleCommand: u.saleCommand,
+    name: u.name,
+  };
+}
+
+/** Automatic confirmation: only while the shop is open, every item mapped; else the order waits. */
+async function tryAutoConfirm(ctx: AppContext, account: AccountRow, order: OrderRow) {
+  const session = await operatorSession(ctx.db, account);
+  const hours = await findWorkingHoursStatus(ctx.db, session);
+  if (hours.enabled && !hours.open) return;
+  const products = await productsOfOrder(ctx.db, order);
+  if (!products) return;
+  try {
+    await recordMarketplaceSale(ctx, session, account, order, products);
+  } catch (error) {
+    const problem =
+      error instanceof AppError && error.code === 'register_closed'
+        ? MARKETPLACE_MESSAGES.noRegister(session.name)
+        : error instanceof AppError
+          ? error.message
+          : 'Não foi possível confirmar automaticamente';
+    if (!(error instanceof AppError)) console.error('marketplace auto-confirm', error);
+    await ctx.db.update(marketplaceOrders).set({ problem }).where(eq(marketplaceOrders.id, order.id));
+  }
+}
+
+export type PollResult = { events: number; stored: number; acknowledged: number; rateLimited?: boolean };
+
+/**
+ * One polling of an account: every order an event names is stored ONCE (unique per account and
+ * order id) before any of its events is acknowledged; an order whose details could not be read keeps
+ * its events unacknowledged (they come back next time). Repeated events in a batch count once; events
+ * are applied in their time order (a cancel read before its order's placement still cancels it).
+ */
+export async function pollAccount(ctx: AppContext, account: AccountRow): Promise<PollResult> {
+  const adapter = adapterOfAccount(ctx, account);
+  const label = accountLabel(account);
+  let received: MarketplaceEvent[];
+  try {
+    received = await adapter.poll();
+  } catch (error) {
+    await pausedOrFailed(ctx.db, account, error);
+    return { events: 0, stored: 0, acknowledged: 0, rateLimited: error instanceof MarketplaceRateLimited };
+  }
+  const seen = new Set<string>();
+  const events = received
+    .filter((e) => !seen.has(e.id) && seen.add(e.id))
+    .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  const orderIds = [...new Set(events.map((e) => e.orderId))];
+  const stored = new Map<string, OrderRow>();
+  if (orderIds.length > 0)
+    for (const row of await ctx.db
+      .select()
+      .from(marketplaceOrders)
+      .where(
+        and(eq(marketplaceOrders.accountId, account.id), inArray(marketplaceOrders.externalId, orderIds)),
+      ))
+      stored.set(row.externalId, row);
+  const created: OrderRow[] = [];
+  // The account's mappings, read once for the batch (an order's items mapped or not).
+  let maps: Awaited<ReturnType<typeof mapsOf>> | undefined;
+  for (const orderId of orderIds) {
+    if (stored.has(orderId)) continue;
+    let detail: NormalizedOrder;
+    try {
+      detail = await adapter.order(orderId);
+    } catch (error) {
+      if (error instanceof MarketplaceRateLimited) {
+        await pausedOrFailed(ctx.db, account, error);
+        break;
+      }
+      continue;
+    }
+    const canceled = detail.canceled || events.some((e) => e.orderId === orderId && e.kind === 'canceled');
+    const placedAt = Number.isNaN(Date.parse(detail.createdAt)) ? new Date() : new Date(detail.createdAt);
+    maps ??= await mapsOf(ctx.db, [account.id]);
+    const known = maps;
+    const unmapped = detail.items.some((i) => !known.has(`${account.id}:${i.externalCode}`));
+    const [row] = await ctx.db
+      .insert(marketplaceOrders)
+      .values({
+        clientId: account.clientId,
+        accountId: account.id,
+        externalId: orderId,
+        displayId: detail.displayId || orderId.slice(0, 8),
+        status: canceled ? 'canceled' : unmapped ? 'mapping' : 'new',
+        detail,
+        confirmDeadline: new Date(placedAt.getTime() + CONFIRM_DEADLINE_MINUTES * 60_000),
+      })
+      .onConflictDoNothing()
+      .returning();
+    if (row) {
+      stored.set(orderId, row);
+      if (!canceled) created.push(row);
+    } else {
+      const [again] = await ctx.db
+        .select()
+        .from(marketplaceOrders)
+        .where(and(eq(marketplaceOrders.accountId, account.id), eq(marketplaceOrders.externalId, orderId)));
+      if (again) stored.set(orderId, again);
+    }
+  }
+  const acknowledged: MarketplaceEvent[] = [];
+  for (const event of events) {
+    const row = stored.get(event.orderId);
+    if (!row) continue;
+    if (event.kind === 'canceled') await canceledByMarketplace(ctx, account, row);
+    if (event.kind === 'cancellationRequested' && row.status !== 'canceled') {
+      await ctx.db
+        .update(marketplaceOrders)
+        .set({ cancellationRequested: true, updatedAt: new Date() })
+        .where(eq(marketplaceOrders.id, row.id));
+      ctx.notify(account.clientId, {
+        message: MARKETPLACE_MESSAGES.cancellationRequested(label, row.displayId),
+        alertColor: 'warning',
+      });
+    }
+    acknowledged.push(event);
+  }
+  // Acknowledged only now: what each event carries is stored.
+  let ackFailed: unknown = null;
+  if (acknowledged.length > 0) await adapter.ack(acknowledged).catch((error) => (ackFailed = error));
+  await ctx.db
+    .update(marketplaceAccounts)
+    .set({
+      lastPolledAt: new Date(),
+      lastError: ackFailed ? String((ackFailed as Error).message).slice(0, 500) : null,
+    })
+    .where(eq(marketplaceAccounts.id, account.id));
+  for (const row of created) {
+    ctx.notify(account.clientId, {
+      message: MARKETPLACE_MESSAGES.newOrder(label, row.displayId),
+      alertColor: 'info',
+    });
+    if (account.autoConfirm && row.status === 'new') await tryAutoConfirm(ctx, account, row);
+  }
+  if (created.length > 0 || acknowledged.length > 0) ctx.changed(account.clientId, 'marketplace');
+  return { events: events.length, stored: created.length, acknowledged: acknowledged.length };
+}
+
+async function pausedOrFailed(db: Executor, account: AccountRow, error: unknown) {
+  const rateLimited = error instanceof MarketplaceRateLimited;
+  await db
+    .update(marketplaceAccounts)
+    .set({
+      pausedUntil: rateLimited ? new Date(Date.now() + error.retryAfterMs) : null,
+      lastError: rateLimited
+        ? 'O marketplace pediu uma pausa (limite de chamadas): nova tentativa em seguida'
+        : String((error as Error)?.message ?? error).slice(0, 500),
+    })
+    .where(eq(marketplaceAccounts.id, account.id));
+}
+
+async function canceledByMarketplace(ctx: AppContext, account: AccountRow, row: OrderRow) {
+  const [changed] = await ctx.db
+    .update(marketplaceOrders)
+    .set({ status: 'canceled', cancellationRequested: false, updatedAt: new Date() })
+    .where(and(eq(marketplaceOrders.id, row.id), ne(marketplaceOrders.status, 'canceled')))
+    .returning({ saleId: marketplaceOrders.saleId });
+  if (!changed) return;
+  // Told by the marketplace: never sent back to it.
+  await ctx.db
+    .insert(marketplaceStatusSends)
+    .values({
+      clientId: row.clientId,
+      orderId: row.id,
+      status: 'canceled',
+      sentAt: new Date(),
+      skipped: true,
+    })
+    .onConflictDoNothing();
+  if (changed.saleId !== null)
+    await cancelSaleOf(
+      ctx,
+      await operatorSession(ctx.db, account),
+      changed.saleId,
+      'Cancelado pelo marketplace',
+    );
+  ctx.notify(account.clientId, {
+    message: MARKETPLACE_MESSAGES.canceledByMarketplace(accountLabel(account), row.displayId),
+    alertColor: 'warning',
+  });
+}
+
+/** Every active account not paused by a 429: one polling each. */
+export async function pollMarketplaces(ctx: AppContext): Promise<{ accounts: number; stored: number }> {
+  const accounts = await ctx.db
+    .select()
+    .from(marketplaceAccounts)
+    .where(
+      and(
+        eq(marketplaceAccounts.active, true),
+        or(isNull(marketplaceAccounts.pausedUntil), lte(marketplaceAccounts.pausedUntil, sql`now()`)),
+      ),
+    );
+  let stored = 0;
+  for (const account of accounts) stored += (await pollAccount(ctx, account)).stored;
+  return { accounts: accounts.length, stored };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Statuses back to the marketplace (the 'marketplace-status' job)
+
+const RANK: Record<string, number> = Object.fromEntries(
+  [...MARKETPLACE_STATUS_SENDS, 'acceptCancellation', 'denyCancellation'].map((s, i) => [s, i]),
+);
+
+/** What the panel's status means for the marketplace, every step up to it (each sent once). */
+function impliedSends(status: DeliveryStatus): StatusSend[] {
+  switch (status) {
+    case 'waiting':
+      return ['preparing'];
+    case 'available':
+    case 'accepted':
+      return ['preparing', 'ready'];
+    case 'sending':
+    case 'failed':
+      return ['preparing', 'ready', 'dispatched'];
+    case 'success':
+      return ['preparing', 'ready', 'dispatched', 'delivered'];
+    case 'canceled':
+      return ['canceled'];
+    default:
+      return [];
+  }
+}
+
+/** Queues the statuses the delivery panel reached for confirmed orders (the last two days'). */
+async function queueStatusesFromPanel(db: Executor) {
+  const open = await db
+    .select({
+      id: marketplaceOrders.id,
+      clientId: marketplaceOrders.clientId,
+      saleId: marketplaceOrders.saleId,
+    })
+    .from(marketplaceOrders)
+    .where(
+      and(
+        eq(marketplaceOrders.status, 'confirmed'),
+        sql`${marketplaceOrders.updatedAt} > now() - interval '2 days'`,
+      ),
+    );
+  if (open.length === 0) return;
+  const statuses = await deliveryStatusesOfSales(
+    db,
+    [...new Set(open.map((o) => o.clientId))],
+    open.flatMap((o) => (o.saleId === null ? [] : [o.saleId])),
+  );
+  const rows = open.flatMap((o) => {
+    const status = o.saleId === null ? undefined : statuses.get(o.saleId);
+    return status
+      ? impliedSends(status).map((s) => ({ clientId: o.clientId, orderId: o.id, status: s }))
+      : [];
+  });
+  for (let i = 0; i < rows.length; i += 500)
+    await db
+      .insert(marketplaceStatusSends)
+      .values(rows.slice(i, i + 500))
+      .onConflictDoNothing();
+}
+
+/**
+ * Sends the due statuses, per order in their natural order (a status waits for the ones before it);
+ * a refused call is retried with a growing pause (5 s, 10 s... up to 5 min) until accepted.
+ */
+export async function sendMarketplaceStatuses(ctx: AppContext): Promise<{ sent: number; failed: number }> {
+  await queueStatusesFromPanel(ctx.db);
+  // Every unsent status (not only the due ones): a status never overtakes an earlier one of its order.
+  const unsent = await ctx.db
+    .select({
+      send: marketplaceStatusSends,
+      externalId: marketplaceOrders.externalId,
+      account: marketplaceAccounts,
+    })
+    .from(marketplaceStatusSends)
+    .innerJoin(marketplaceOrders, eq(marketplaceOrders.id, marketplaceStatusSends.orderId))
+    .innerJoin(marketplaceAccounts, eq(marketplaceAccounts.id, marketplaceOrders.accountId))
+    .where(
+      and(
+        isNull(marketplaceStatusSends.sentAt),
+        or(isNull(marketplaceAccounts.pausedUntil), lte(marketplaceAccounts.pausedUntil, sql`now()`)),
+      ),
+    )
+    .orderBy(asc(marketplaceStatusSends.nextAt))
+    .limit(500);
+  const byOrder = new Map<number, typeof unsent>();
+  for (const row of unsent) byOrder.set(row.send.orderId, [...(byOrder.get(row.send.orderId) ?? []), row]);
+  let sent = 0;
+  let failed = 0;
+  const paused = new Set<number>();
+  const now = Date.now();
+  for (const rows of byOrder.values()) {
+    rows.sort((a, b) => RANK[a.send.status] - RANK[b.send.status]);
+    for (const { send, externalId, account } of rows) {
+      if (paused.has(account.id) || send.nextAt.getTime() > now) break;
+      try {
+        const outcome = await adapterOfAccount(ctx, account).send(externalId, send.status as StatusSend);
+        await ctx.db
+          .update(marketplaceStatusSends)
+          .set({
+            sentAt: new Date(),
+            skipped: outcome === 'unsupported',
+            attempts: send.attempts + 1,
+            lastError: null,
+          })
+          .where(eq(marketplaceStatusSends.id, send.id));
+        sent++;
+      } catch (error) {
+        failed++;
+        if (error instanceof MarketplaceRateLimited) {
+          paused.add(account.id);
+          await pausedOrFailed(ctx.db, account, error);
+        }
+        const waitMs = Math.min(5 * 60_000, 5_000 * 2 ** send.attempts);
+        await ctx.db
+          .update(marketplaceStatusSends)
+          .set({
+            attempts: send.attempts + 1,
+            nextAt: new Date(Date.now() + waitMs),
+            lastError: String((error as Error)?.message ?? error).slice(0, 500),
+          })
+          .where(eq(marketplaceStatusSends.id, send.id));
+        break;
+      }
+    }
+  }
+  return { sent, failed };
+}
