@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import type { OutboundPolicy } from './lib/outbound.ts';
@@ -51,6 +52,8 @@ const envSchema = z.object({
   JOB_LEASE_MS: z.coerce.number().int().positive().optional(),
   /** Graceful shutdown: how long in-flight requests and the job under way may take after SIGTERM. */
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(25_000),
+  /** A PEM file of extra CAs the Pix PSP's server certificate may chain to (a sandbox, the local fake). */
+  PIX_CA_FILE: z.string().optional(),
   /** A name for this instance in job claims and logs (default: host, pid and a random part). */
   INSTANCE_ID: z.string().optional(),
 });
@@ -155,6 +158,8 @@ export type Config = {
   /** Every outgoing call (lib/outbound.ts): which non-public addresses the operator allows. */
   outbound: OutboundPolicy;
   shutdownTimeoutMs: number;
+  /** Pix API v2 (issue 33): extra CAs trusted for the PSPs' servers (PIX_CA_FILE); public CAs otherwise. */
+  pix: { caPem?: string };
   instanceId?: string;
 };
 
@@ -238,6 +243,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       legacyTlsHosts: hostList(e.OUTBOUND_LEGACY_TLS_HOSTS),
     },
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    pix: { caPem: e.PIX_CA_FILE ? readFileSync(e.PIX_CA_FILE, 'utf8') : undefined },
     instanceId: e.INSTANCE_ID || undefined,
   };
 }

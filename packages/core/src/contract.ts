@@ -39,6 +39,8 @@ export const RESOURCES = [
   'health',
   'home',
   'notification',
+  /** Pix confirmed by the bank (issue 33): charges, received Pix, refunds. */
+  'pix',
   'print-job',
   'print-station',
   'printing',
