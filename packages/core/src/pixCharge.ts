@@ -16,12 +16,14 @@ export const PIX_CHARGE_MESSAGES = {
   pem: 'Cole o certificado e a chave privada em PEM',
   pixKey: 'Informe a chave Pix da conta',
   amount: 'O valor do Pix deve ser maior que zero',
-  notPaid: 'O Pix QR dinâmico ainda não foi pago: aguarde a confirmação do banco ou troque a forma de pagamento',
+  notPaid:
+    'O Pix QR dinâmico ainda não foi pago: aguarde a confirmação do banco ou troque a forma de pagamento',
   amountChanged: 'O valor do Pix pago é diferente do valor da venda',
   chargeNotFound: 'Cobrança Pix não encontrada',
   alreadyPaid: 'Esta cobrança Pix já foi paga e não pode ser cancelada',
   pspUnreachable: 'Não foi possível falar com o banco (API Pix). Tente de novo em instantes.',
-  offline: 'Sem conexão: o Pix QR dinâmico precisa do servidor para confirmar o pagamento. Use o QR estático.',
+  offline:
+    'Sem conexão: o Pix QR dinâmico precisa do servidor para confirmar o pagamento. Use o QR estático.',
 } as const;
 
 const httpsUrl = (message: string) =>
@@ -35,18 +37,32 @@ const httpsUrl = (message: string) =>
 export const pixAccountInputSchema = z.object({
   apiUrl: httpsUrl(PIX_CHARGE_MESSAGES.baseUrl),
   tokenUrl: httpsUrl(PIX_CHARGE_MESSAGES.tokenUrl),
-  scopes: z.string().trim().max(300).default('cob.write cob.read pix.read pix.write webhook.write webhook.read'),
+  scopes: z
+    .string()
+    .trim()
+    .max(300)
+    .default('cob.write cob.read pix.read pix.write webhook.write webhook.read'),
   tokenFormat: z.enum(['form', 'json']).default('form'),
   clientId: z.string().trim().max(300).default(''),
   clientSecret: z.string().max(300).default(''),
   /** A .pfx (base64) with its passphrase, or PEM certificate + key; null keeps the stored one. */
   certificate: z
     .discriminatedUnion('format', [
-      z.object({ format: z.literal('pfx'), pfxBase64: z.string().min(1).max(200_000), passphrase: z.string().max(200).default('') }),
+      z.object({
+        format: z.literal('pfx'),
+        pfxBase64: z.string().min(1).max(200_000),
+        passphrase: z.string().max(200).default(''),
+      }),
       z.object({
         format: z.literal('pem'),
-        certPem: z.string().max(100_000).refine((v) => v.includes('BEGIN CERTIFICATE'), PIX_CHARGE_MESSAGES.pem),
-        keyPem: z.string().max(100_000).refine((v) => /BEGIN (RSA |EC |ENCRYPTED )?PRIVATE KEY/.test(v), PIX_CHARGE_MESSAGES.pem),
+        certPem: z
+          .string()
+          .max(100_000)
+          .refine((v) => v.includes('BEGIN CERTIFICATE'), PIX_CHARGE_MESSAGES.pem),
+        keyPem: z
+          .string()
+          .max(100_000)
+          .refine((v) => /BEGIN (RSA |EC |ENCRYPTED )?PRIVATE KEY/.test(v), PIX_CHARGE_MESSAGES.pem),
       }),
     ])
     .nullable()

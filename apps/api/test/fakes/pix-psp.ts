@@ -1,5 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer as createHttpServer,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
@@ -174,13 +179,24 @@ export type FakePspOptions = {
   tokenTtlSeconds?: number;
   /** The ISPB-like prefix of end-to-end ids. */
   ispb?: string;
+  /** Delivers a webhook post (tests: in-process inject); HTTP fetch otherwise. Answers the status. */
+  deliver?: (url: string, body: string) => Promise<number>;
 };
 
 const PROBLEM = 'https://pix.bcb.gov.br/api/v2/error/';
 
-function problem(res: ServerResponse, status: number, type: string, title: string, detail: string, violacoes?: object[]) {
+function problem(
+  res: ServerResponse,
+  status: number,
+  type: string,
+  title: string,
+  detail: string,
+  violacoes?: object[],
+) {
   res.writeHead(status, { 'content-type': 'application/problem+json' });
-  res.end(JSON.stringify({ type: `${PROBLEM}${type}`, title, status, detail, ...(violacoes ? { violacoes } : {}) }));
+  res.end(
+    JSON.stringify({ type: `${PROBLEM}${type}`, title, status, detail, ...(violacoes ? { violacoes } : {}) }),
+  );
 }
 
 function json(res: ServerResponse, status: number, body: unknown) {
@@ -246,9 +262,16 @@ export async function startFakePsp(options: FakePspOptions): Promise<FakePsp> {
     for (let attempt = 0; attempt < state.webhook.maxAttempts; attempt++) {
       let status = 0;
       try {
-        const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-        status = response.status;
-        await response.body?.cancel().catch(() => {});
+        if (options.deliver) status = await options.deliver(url, body);
+        else {
+          const response = await fetch(url, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body,
+          });
+          status = response.status;
+          await response.body?.cancel().catch(() => {});
+        }
       } catch {
         status = 0;
       }
@@ -267,7 +290,9 @@ export async function startFakePsp(options: FakePspOptions): Promise<FakePsp> {
     for (let i = 0; i < state.webhook.copies; i++) bodies.push(JSON.stringify({ pix: pixes }));
     const run = (async () => {
       const order = state.webhook.reverse ? [...bodies].reverse() : bodies;
-      await Promise.all(order.map((b, i) => new Promise((r) => setTimeout(r, i * 5)).then(() => deliver(target, b))));
+      await Promise.all(
+        order.map((b, i) => new Promise((r) => setTimeout(r, i * 5)).then(() => deliver(target, b))),
+      );
     })();
     inflight.add(run);
     run.finally(() => inflight.delete(run));
@@ -278,8 +303,17 @@ export async function startFakePsp(options: FakePspOptions): Promise<FakePsp> {
     if (!cob) throw new Error(`no cob ${txid}`);
     if (cob.status !== 'ATIVA' && cob.status !== 'CONCLUIDA') throw new Error(`cob ${txid} is ${cob.status}`);
     e2eSeq++;
-    const endToEndId = `E${ispb}${at.toISOString().replace(/\D/g, '').slice(0, 12)}${randomBytes(6).toString('hex')}${String(e2eSeq).padStart(7, '0')}`.slice(0, 32).padEnd(32, '0');
-    const pix: FakePix = { endToEndId, txid, valor: valor ?? cob.valor.original, horario: at.toISOString(), infoPagador: 'Pago no app do banco' };
+    const endToEndId =
+      `E${ispb}${at.toISOString().replace(/\D/g, '').slice(0, 12)}${randomBytes(6).toString('hex')}${String(e2eSeq).padStart(7, '0')}`
+        .slice(0, 32)
+        .padEnd(32, '0');
+    const pix: FakePix = {
+      endToEndId,
+      txid,
+      valor: valor ?? cob.valor.original,
+      horario: at.toISOString(),
+      infoPagador: 'Pago no app do banco',
+    };
     state.pix.push(pix);
     // A paid charge is CONCLUIDA (the standard); an expired one still takes the money in this fake, as
     // a late payment of a stale QR reaches the shop's account and must be reconciled.
@@ -300,7 +334,15 @@ export async function startFakePsp(options: FakePspOptions): Promise<FakePsp> {
     return true;
   }
 
-  function newCob(txid: string, body: { calendario?: { expiracao?: number }; valor?: { original?: string }; chave?: string; solicitacaoPagador?: string }): FakeCob {
+  function newCob(
+    txid: string,
+    body: {
+      calendario?: { expiracao?: number };
+      valor?: { original?: string };
+      chave?: string;
+      solicitacaoPagador?: string;
+    },
+  ): FakeCob {
     locSeq++;
     const now = new Date().toISOString();
     const location = `${host}:${payPortOf()}/qr/v2/${createHash('sha1').update(`${txid}${locSeq}`).digest('hex')}`;
@@ -350,14 +392,21 @@ export async function startFakePsp(options: FakePspOptions): Promise<FakePsp> {
       const grant = (req.headers['content-type'] ?? '').includes('json')
         ? (JSON.parse(raw || '{}') as { grant_type?: string }).grant_type
         : new URLSearchParams(raw).get('grant_type');
-      if (id !== clientId || secret !== clientSecret) return json(res, 401, { error: 'invalid_client', error_description: 'Credenciais inválidas' });
+      if (id !== clientId || secret !== clientSecret)
+        return json(res, 401, { error: 'invalid_client', error_description: 'Credenciais inválidas' });
       if (grant !== 'client_credentials') return json(res, 400, { error: 'unsupported_grant_type' });
       const token = randomBytes(16).toString('hex');
       tokens.set(token, Date.now() + ttl * 1000);
       state.tokensIssued++;
-      return json(res, 200, { access_token: token, token_type: 'Bearer', expires_in: ttl, scope: 'cob.write cob.read pix.read pix.write webhook.write webhook.read' });
+      return json(res, 200, {
+        access_token: token,
+        token_type: 'Bearer',
+        expires_in: ttl,
+        scope: 'cob.write cob.read pix.read pix.write webhook.write webhook.read',
+      });
     }
-    if (!path.startsWith('/v2/')) return problem(res, 404, 'NaoEncontrado', 'Não Encontrado', 'Entidade não encontrada.');
+    if (!path.startsWith('/v2/'))
+      return problem(res, 404, 'NaoEncontrado', 'Não Encontrado', 'Entidade não encontrada.');
     if (!checkToken(req, res)) return;
     let body: Record<string, unknown> = {};
     try {
@@ -375,21 +424,58 @@ export async function startFakePsp(options: FakePspOptions): Promise<FakePsp> {
         return json(res, 200, cobView(cob));
       }
       if (method === 'PUT') {
-        const b = body as { calendario?: { expiracao?: number }; valor?: { original?: string }; chave?: string };
+        const b = body as {
+          calendario?: { expiracao?: number };
+          valor?: { original?: string };
+          chave?: string;
+        };
         const violacoes: object[] = [];
-        if (!TXID.test(txid)) violacoes.push({ razao: 'O campo txid não respeita o _schema_.', propriedade: 'cob.txid' });
-        if (!b.valor?.original || !VALOR.test(b.valor.original)) violacoes.push({ razao: 'O campo cob.valor.original não respeita o _schema_.', propriedade: 'cob.valor.original' });
-        if (!b.chave) violacoes.push({ razao: 'O campo cob.chave não respeita o _schema_.', propriedade: 'cob.chave' });
-        if (violacoes.length) return problem(res, 400, 'CobOperacaoInvalida', 'Cobrança inválida.', 'A requisição que busca alterar ou criar uma cobrança para pagamento imediato não respeita o _schema_ ou está semanticamente errada.', violacoes);
-        if (cob) return problem(res, 400, 'CobOperacaoInvalida', 'Cobrança inválida.', 'Já existe uma cobrança com o txid informado.', [{ razao: 'txid já utilizado', propriedade: 'cob.txid', valor: txid }]);
+        if (!TXID.test(txid))
+          violacoes.push({ razao: 'O campo txid não respeita o _schema_.', propriedade: 'cob.txid' });
+        if (!b.valor?.original || !VALOR.test(b.valor.original))
+          violacoes.push({
+            razao: 'O campo cob.valor.original não respeita o _schema_.',
+            propriedade: 'cob.valor.original',
+          });
+        if (!b.chave)
+          violacoes.push({ razao: 'O campo cob.chave não respeita o _schema_.', propriedade: 'cob.chave' });
+        if (violacoes.length)
+          return problem(
+            res,
+            400,
+            'CobOperacaoInvalida',
+            'Cobrança inválida.',
+            'A requisição que busca alterar ou criar uma cobrança para pagamento imediato não respeita o _schema_ ou está semanticamente errada.',
+            violacoes,
+          );
+        if (cob)
+          return problem(
+            res,
+            400,
+            'CobOperacaoInvalida',
+            'Cobrança inválida.',
+            'Já existe uma cobrança com o txid informado.',
+            [{ razao: 'txid já utilizado', propriedade: 'cob.txid', valor: txid }],
+          );
         const created = newCob(txid, b);
         state.cobs.set(txid, created);
         return json(res, 201, cobView(created));
       }
       if (method === 'PATCH') {
         if (!cob) return problem(res, 404, 'NaoEncontrado', 'Não Encontrado', 'Entidade não encontrada.');
-        if (cob.status !== 'ATIVA') return problem(res, 400, 'CobOperacaoInvalida', 'Cobrança inválida.', `A cobrança está ${cob.status} e não pode ser alterada.`);
-        const b = body as { status?: string; valor?: { original?: string }; calendario?: { expiracao?: number } };
+        if (cob.status !== 'ATIVA')
+          return problem(
+            res,
+            400,
+            'CobOperacaoInvalida',
+            'Cobrança inválida.',
+            `A cobrança está ${cob.status} e não pode ser alterada.`,
+          );
+        const b = body as {
+          status?: string;
+          valor?: { original?: string };
+          calendario?: { expiracao?: number };
+        };
         if (b.status === 'REMOVIDA_PELO_USUARIO_RECEBEDOR') cob.status = 'REMOVIDA_PELO_USUARIO_RECEBEDOR';
         if (b.valor?.original) cob.valor.original = b.valor.original;
         if (b.calendario?.expiracao) cob.calendario.expiracao = b.calendario.expiracao;
@@ -402,14 +488,23 @@ export async function startFakePsp(options: FakePspOptions): Promise<FakePsp> {
       const chave = decodeURIComponent(hookMatch[1]);
       if (method === 'PUT') {
         const webhookUrl = (body as { webhookUrl?: string }).webhookUrl;
-        if (!webhookUrl || !/^https?:\/\//.test(webhookUrl)) return problem(res, 400, 'WebhookOperacaoInvalida', 'Webhook inválido.', 'A requisição busca criar um webhook sem respeitar o _schema_ ou, ainda, com sentido semanticamente inválido.', [{ razao: 'webhookUrl inválida', propriedade: 'webhookUrl' }]);
+        if (!webhookUrl || !/^https?:\/\//.test(webhookUrl))
+          return problem(
+            res,
+            400,
+            'WebhookOperacaoInvalida',
+            'Webhook inválido.',
+            'A requisição busca criar um webhook sem respeitar o _schema_ ou, ainda, com sentido semanticamente inválido.',
+            [{ razao: 'webhookUrl inválida', propriedade: 'webhookUrl' }],
+          );
         state.webhooks.set(chave, webhookUrl);
         res.writeHead(200);
         return res.end();
       }
       if (method === 'GET') {
         const webhookUrl = state.webhooks.get(chave);
-        if (!webhookUrl) return problem(res, 404, 'NaoEncontrado', 'Não Encontrado', 'Entidade não encontrada.');
+        if (!webhookUrl)
+          return problem(res, 404, 'NaoEncontrado', 'Não Encontrado', 'Entidade não encontrada.');
         return json(res, 200, { webhookUrl, chave, criacao: new Date().toISOString() });
       }
     }
@@ -421,16 +516,32 @@ export async function startFakePsp(options: FakePspOptions): Promise<FakePsp> {
       if (!pix) return problem(res, 404, 'NaoEncontrado', 'Não Encontrado', 'Entidade não encontrada.');
       const existing = pix.devolucoes?.find((d) => d.id === id);
       if (method === 'GET') {
-        if (!existing) return problem(res, 404, 'NaoEncontrado', 'Não Encontrado', 'Entidade não encontrada.');
+        if (!existing)
+          return problem(res, 404, 'NaoEncontrado', 'Não Encontrado', 'Entidade não encontrada.');
         return json(res, 200, existing);
       }
       if (method === 'PUT') {
         if (existing) return json(res, 201, existing);
         const valor = (body as { valor?: string }).valor;
-        const already = (pix.devolucoes ?? []).filter((d) => d.status !== 'NAO_REALIZADO').reduce((s, d) => s + Number(d.valor), 0);
+        const already = (pix.devolucoes ?? [])
+          .filter((d) => d.status !== 'NAO_REALIZADO')
+          .reduce((s, d) => s + Number(d.valor), 0);
         if (!valor || !VALOR.test(valor) || Number(valor) + already > Number(pix.valor) + 1e-9)
-          return problem(res, 400, 'DevolucaoOperacaoInvalida', 'Devolução inválida.', 'A soma dos valores de todas as devoluções não pode ultrapassar o valor total do Pix.', [{ razao: 'valor', propriedade: 'valor', valor: valor ?? '' }]);
-        const dev: Devolucao = { id, rtrId: `D${ispb}${Date.now()}${randomBytes(4).toString('hex')}`.slice(0, 32).padEnd(32, '0'), valor, horario: { solicitacao: new Date().toISOString() }, status: 'EM_PROCESSAMENTO' };
+          return problem(
+            res,
+            400,
+            'DevolucaoOperacaoInvalida',
+            'Devolução inválida.',
+            'A soma dos valores de todas as devoluções não pode ultrapassar o valor total do Pix.',
+            [{ razao: 'valor', propriedade: 'valor', valor: valor ?? '' }],
+          );
+        const dev: Devolucao = {
+          id,
+          rtrId: `D${ispb}${Date.now()}${randomBytes(4).toString('hex')}`.slice(0, 32).padEnd(32, '0'),
+          valor,
+          horario: { solicitacao: new Date().toISOString() },
+          status: 'EM_PROCESSAMENTO',
+        };
         pix.devolucoes = [...(pix.devolucoes ?? []), dev];
         const cob = state.cobs.get(pix.txid);
         finishRefund(pix, dev, cob?.chave ?? '');
@@ -446,12 +557,28 @@ export async function startFakePsp(options: FakePspOptions): Promise<FakePsp> {
     if (path === '/v2/pix' && method === 'GET') {
       const inicio = Date.parse(url.searchParams.get('inicio') ?? '');
       const fim = Date.parse(url.searchParams.get('fim') ?? '');
-      if (Number.isNaN(inicio) || Number.isNaN(fim)) return problem(res, 400, 'ConsultaInvalida', 'Consulta inválida.', 'inicio e fim são obrigatórios (RFC 3339).');
+      if (Number.isNaN(inicio) || Number.isNaN(fim))
+        return problem(
+          res,
+          400,
+          'ConsultaInvalida',
+          'Consulta inválida.',
+          'inicio e fim são obrigatórios (RFC 3339).',
+        );
       const page = Number(url.searchParams.get('paginacao.paginaAtual') ?? 0);
       const size = Number(url.searchParams.get('paginacao.itensPorPagina') ?? 100);
       const all = state.pix.filter((p) => Date.parse(p.horario) >= inicio && Date.parse(p.horario) <= fim);
       return json(res, 200, {
-        parametros: { inicio: new Date(inicio).toISOString(), fim: new Date(fim).toISOString(), paginacao: { paginaAtual: page, itensPorPagina: size, quantidadeDePaginas: Math.max(1, Math.ceil(all.length / size)), quantidadeTotalDeItens: all.length } },
+        parametros: {
+          inicio: new Date(inicio).toISOString(),
+          fim: new Date(fim).toISOString(),
+          paginacao: {
+            paginaAtual: page,
+            itensPorPagina: size,
+            quantidadeDePaginas: Math.max(1, Math.ceil(all.length / size)),
+            quantidadeTotalDeItens: all.length,
+          },
+        },
         pix: all.slice(page * size, page * size + size),
       });
     }
@@ -467,12 +594,15 @@ export async function startFakePsp(options: FakePspOptions): Promise<FakePsp> {
       rejectUnauthorized: true,
     },
     (req, res) => {
-      if (!(req.socket as TLSSocket).authorized) return problem(res, 403, 'AcessoNegado', 'Acesso Negado', 'Certificado do cliente não reconhecido.');
+      if (!(req.socket as TLSSocket).authorized)
+        return problem(res, 403, 'AcessoNegado', 'Acesso Negado', 'Certificado do cliente não reconhecido.');
       api(req, res).catch((error) => problem(res, 500, 'ErroInterno', 'Erro interno', String(error)));
     },
   );
 
-  const PAGE = (message = '') => `<!doctype html><html lang="pt-BR"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>Banco do cliente (fake)</title></head>
+  const PAGE = (
+    message = '',
+  ) => `<!doctype html><html lang="pt-BR"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>Banco do cliente (fake)</title></head>
 <body style="font-family:sans-serif;max-width:480px;margin:2rem auto">
 <h1>Pagar com Pix</h1>
 <form method="post" action="/__fake/pay">
@@ -495,7 +625,8 @@ export async function startFakePsp(options: FakePspOptions): Promise<FakePsp> {
       const text = (form.brcode ?? '').trim();
       const txid =
         form.txid ??
-        [...state.cobs.values()].find((c) => text && (text === c.pixCopiaECola || text.includes(c.location)))?.txid;
+        [...state.cobs.values()].find((c) => text && (text === c.pixCopiaECola || text.includes(c.location)))
+          ?.txid;
       const html = (req.headers.accept ?? '').includes('text/html');
       try {
         if (!txid) throw new Error('QR não reconhecido');
@@ -513,7 +644,12 @@ export async function startFakePsp(options: FakePspOptions): Promise<FakePsp> {
         return json(res, 400, { error: (error as Error).message });
       }
     }
-    if (req.method === 'GET' && url.pathname === '/__fake/state') return json(res, 200, { cobs: [...state.cobs.values()], pix: state.pix, webhooks: Object.fromEntries(state.webhooks) });
+    if (req.method === 'GET' && url.pathname === '/__fake/state')
+      return json(res, 200, {
+        cobs: [...state.cobs.values()],
+        pix: state.pix,
+        webhooks: Object.fromEntries(state.webhooks),
+      });
     res.writeHead(404);
     res.end();
   });

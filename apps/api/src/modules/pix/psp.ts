@@ -157,7 +157,8 @@ async function token(config: PspConfig, fresh = false): Promise<string> {
     method: 'POST',
     headers: {
       authorization: `Basic ${basic}`,
-      'content-type': config.tokenFormat === 'json' ? 'application/json' : 'application/x-www-form-urlencoded',
+      'content-type':
+        config.tokenFormat === 'json' ? 'application/json' : 'application/x-www-form-urlencoded',
       accept: 'application/json',
     },
     body: config.tokenFormat === 'json' ? JSON.stringify(grant) : new URLSearchParams(grant).toString(),
@@ -196,7 +197,13 @@ async function api<T>(config: PspConfig, method: string, path: string, body?: un
     }
     if (!response.ok) {
       const problem = await problemOf(response);
-      logRemoteError('pix-psp', { step: 'api', method, path: path.split('/')[1], status: response.status, type: problem.type });
+      logRemoteError('pix-psp', {
+        step: 'api',
+        method,
+        path: path.split('/')[1],
+        status: response.status,
+        type: problem.type,
+      });
       throw new PspError(response.status, problem, 'api');
     }
     const text = await response.text();
@@ -213,8 +220,10 @@ export function pspClient(config: PspConfig) {
     token: () => token(config, true),
     putCob: (txid: string, cob: CobSolicitada) => api<CobGerada>(config, 'PUT', `/cob/${enc(txid)}`, cob),
     getCob: (txid: string) => api<CobGerada>(config, 'GET', `/cob/${enc(txid)}`),
-    patchCob: (txid: string, revision: Partial<CobSolicitada> & { status?: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' }) =>
-      api<CobGerada>(config, 'PATCH', `/cob/${enc(txid)}`, revision),
+    patchCob: (
+      txid: string,
+      revision: Partial<CobSolicitada> & { status?: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' },
+    ) => api<CobGerada>(config, 'PATCH', `/cob/${enc(txid)}`, revision),
     putWebhook: (chave: string, webhookUrl: string) =>
       api<unknown>(config, 'PUT', `/webhook/${enc(chave)}`, { webhookUrl }),
     /** Every page of GET /pix between two instants (RFC 3339). */

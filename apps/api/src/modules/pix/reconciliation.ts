@@ -25,7 +25,8 @@ export async function pixDay(ctx: AppContext, actor: Actor, date: string): Promi
   try {
     pixes = await psp.listPix(start.toISOString(), end.toISOString());
   } catch (error) {
-    if (error instanceof PspError || error instanceof PspUnreachable) throw unavailable(pspMessage(error, 'cob'));
+    if (error instanceof PspError || error instanceof PspUnreachable)
+      throw unavailable(pspMessage(error, 'cob'));
     throw error;
   }
   const e2es = pixes.map((p) => p.endToEndId);
@@ -42,25 +43,45 @@ export async function pixDay(ctx: AppContext, actor: Actor, date: string): Promi
       .filter((d) => d.status === 'DEVOLVIDO')
       .reduce((s, d) => s + centsOfValor(d.valor), 0);
     const saleId = saleOf.get(p.endToEndId) ?? null;
-    const status = refunded >= cents ? ('refunded' as const) : saleId !== null ? ('matched' as const) : ('unmatched' as const);
-    return { endToEndId: p.endToEndId, txid: p.txid ?? null, amountCents: cents, paidAt: new Date(p.horario).toISOString(), status, saleId };
+    const status =
+      refunded >= cents
+        ? ('refunded' as const)
+        : saleId !== null
+          ? ('matched' as const)
+          : ('unmatched' as const);
+    return {
+      endToEndId: p.endToEndId,
+      txid: p.txid ?? null,
+      amountCents: cents,
+      paidAt: new Date(p.horario).toISOString(),
+      status,
+      saleId,
+    };
   });
-  const sum = (status: string) => items.filter((i) => i.status === status).reduce((s, i) => s + i.amountCents, 0);
+  const sum = (status: string) =>
+    items.filter((i) => i.status === status).reduce((s, i) => s + i.amountCents, 0);
   return {
     date,
     items,
-    totals: { matchedCents: sum('matched'), unmatchedCents: sum('unmatched'), refundedCents: sum('refunded') },
+    totals: {
+      matchedCents: sum('matched'),
+      unmatchedCents: sum('unmatched'),
+      refundedCents: sum('refunded'),
+    },
   };
 }
 
-export const PIX_DAY_CSV_HEADER = `\uFEFF${Papa.unparse([['horario', 'end_to_end_id', 'txid', 'valor', 'situacao', 'venda']], {
-  delimiter: ';',
-  escapeFormulae: true,
-  newline: '\r\n',
-})}\r\n`;
+export const PIX_DAY_CSV_HEADER = `\uFEFF${Papa.unparse(
+  [['horario', 'end_to_end_id', 'txid', 'valor', 'situacao', 'venda']],
+  {
+    delimiter: ';',
+    escapeFormulae: true,
+    newline: '\r\n',
+  },
+)}\r\n`;
 
 /** The CSV lines of a day's reconciliation (times on the shop's clock, decimal comma). */
-export async function pixDayCsvLines(ctx: AppContext, clientId: number, day: PixDay) {
+export async function pixDayCsvLines(ctx: AppContext, clientId: number) {
   const { timeZone, today } = await shopClock(ctx.db, clientId);
   const lines = (items: PixDay['items']) =>
     items.length === 0

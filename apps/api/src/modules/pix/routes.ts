@@ -30,14 +30,16 @@ export function pixRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     route(app, pixApi.test, (request) => testPixAccount(ctx, sessionOf(request)));
     route(app, pixApi.createCharge, (request) => createPixCharge(ctx, sessionOf(request), request.body));
     route(app, pixApi.charge, (request) => findPixCharge(ctx, sessionOf(request), request.params.txid));
-    route(app, pixApi.removeCharge, (request) => removePixCharge(ctx, sessionOf(request), request.params.txid));
+    route(app, pixApi.removeCharge, (request) =>
+      removePixCharge(ctx, sessionOf(request), request.params.txid),
+    );
     route(app, pixApi.pending, (request) => listPendingPix(db, sessionOf(request)));
     route(app, pixApi.resolve, (request) => resolvePendingPix(ctx, sessionOf(request), request.params.id));
     route(app, pixApi.day, (request) => pixDay(ctx, sessionOf(request), request.query.date));
     route(app, pixApi.dayExport, async (request, reply) => {
       const session = sessionOf(request);
       const day = await pixDay(ctx, session, request.query.date);
-      const { today, lines } = await pixDayCsvLines(ctx, session.clientId, day);
+      const { today, lines } = await pixDayCsvLines(ctx, session.clientId);
       async function* rows() {
         yield* day.items;
       }

@@ -8,27 +8,31 @@ import { sales } from '../sale/schema.ts';
  * credentials, sealed with lib/secrets.ts (client id, secret and certificate never leave sealed but
  * to call the PSP). The webhook's secret path token is kept as its SHA-256 only.
  */
-export const pixAccounts = pgTable('pix_accounts', {
-  clientId: integer('client_id')
-    .primaryKey()
-    .references(() => clients.id),
-  apiUrl: text('api_url').notNull(),
-  tokenUrl: text('token_url').notNull(),
-  scopes: text('scopes').notNull().default(''),
-  tokenFormat: text('token_format').notNull().default('form'),
-  /** secretBox: {clientId, clientSecret}. */
-  credentialsSealed: text('credentials_sealed').notNull().default(''),
-  /** secretBox: {format: 'pfx', pfxBase64, passphrase} | {format: 'pem', certPem, keyPem}. */
-  certificateSealed: text('certificate_sealed').notNull().default(''),
-  clientIdHint: text('client_id_hint').notNull().default(''),
-  pixKey: text('pix_key').notNull(),
-  expiresInSeconds: integer('expires_in_seconds').notNull().default(600),
-  /** SHA-256 of the token in the webhook's path (/v1/pix/webhook/{token}/pix). */
-  webhookTokenHash: text('webhook_token_hash'),
-  webhookRegisteredAt: timestamp('webhook_registered_at', { withTimezone: true, mode: 'string' }),
-  lastTestError: text('last_test_error'),
-  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'string' }).notNull().defaultNow(),
-}, (t) => [uniqueIndex('pix_accounts_webhook_token').on(t.webhookTokenHash)]);
+export const pixAccounts = pgTable(
+  'pix_accounts',
+  {
+    clientId: integer('client_id')
+      .primaryKey()
+      .references(() => clients.id),
+    apiUrl: text('api_url').notNull(),
+    tokenUrl: text('token_url').notNull(),
+    scopes: text('scopes').notNull().default(''),
+    tokenFormat: text('token_format').notNull().default('form'),
+    /** secretBox: {clientId, clientSecret}. */
+    credentialsSealed: text('credentials_sealed').notNull().default(''),
+    /** secretBox: {format: 'pfx', pfxBase64, passphrase} | {format: 'pem', certPem, keyPem}. */
+    certificateSealed: text('certificate_sealed').notNull().default(''),
+    clientIdHint: text('client_id_hint').notNull().default(''),
+    pixKey: text('pix_key').notNull(),
+    expiresInSeconds: integer('expires_in_seconds').notNull().default(600),
+    /** SHA-256 of the token in the webhook's path (/v1/pix/webhook/{token}/pix). */
+    webhookTokenHash: text('webhook_token_hash'),
+    webhookRegisteredAt: timestamp('webhook_registered_at', { withTimezone: true, mode: 'string' }),
+    lastTestError: text('last_test_error'),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'string' }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('pix_accounts_webhook_token').on(t.webhookTokenHash)],
+);
 
 /**
  * A dynamic charge (PUT /cob/{txid}) of a sale attempt: the txid is derived from the client and the
@@ -57,10 +61,7 @@ export const pixCharges = pgTable(
     checkedAt: timestamp('checked_at', { withTimezone: true, mode: 'string' }),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull().defaultNow(),
   },
-  (t) => [
-    uniqueIndex('pix_charges_txid').on(t.clientId, t.txid),
-    index('pix_charges_sale').on(t.saleId),
-  ],
+  (t) => [uniqueIndex('pix_charges_txid').on(t.clientId, t.txid), index('pix_charges_sale').on(t.saleId)],
 );
 
 /**

@@ -51,7 +51,8 @@ type Certificate =
 const POLL_MIN_MS = 2_000;
 
 function boxOf(ctx: AppContext) {
-  if (!ctx.config.secretsKey) throw unavailable('O servidor não tem chave para guardar segredos (SECRETS_KEY).');
+  if (!ctx.config.secretsKey)
+    throw unavailable('O servidor não tem chave para guardar segredos (SECRETS_KEY).');
   return secretBox(ctx.config.secretsKey);
 }
 
@@ -81,19 +82,32 @@ export async function findPixAccount(db: Executor, actor: Actor): Promise<PixAcc
   return viewOf(await accountRow(db, actor.clientId));
 }
 
-export async function savePixAccount(ctx: AppContext, actor: Actor, input: PixAccountInput): Promise<PixAccount> {
+export async function savePixAccount(
+  ctx: AppContext,
+  actor: Actor,
+  input: PixAccountInput,
+): Promise<PixAccount> {
   const data = pixAccountInputSchema.parse(input);
   const box = boxOf(ctx);
   const current = await accountRow(ctx.db, actor.clientId);
   const stored = current?.credentialsSealed ? box.open<Credentials>(current.credentialsSealed) : null;
   const clientId = data.clientId || stored?.clientId || '';
   const clientSecret = data.clientSecret || stored?.clientSecret || '';
-  if (!clientId) throw unprocessable(PIX_CHARGE_MESSAGES.clientId, [{ path: 'clientId', message: PIX_CHARGE_MESSAGES.clientId }]);
+  if (!clientId)
+    throw unprocessable(PIX_CHARGE_MESSAGES.clientId, [
+      { path: 'clientId', message: PIX_CHARGE_MESSAGES.clientId },
+    ]);
   if (!clientSecret)
-    throw unprocessable(PIX_CHARGE_MESSAGES.clientSecret, [{ path: 'clientSecret', message: PIX_CHARGE_MESSAGES.clientSecret }]);
-  const certificateSealed = data.certificate ? box.seal(data.certificate) : (current?.certificateSealed ?? '');
+    throw unprocessable(PIX_CHARGE_MESSAGES.clientSecret, [
+      { path: 'clientSecret', message: PIX_CHARGE_MESSAGES.clientSecret },
+    ]);
+  const certificateSealed = data.certificate
+    ? box.seal(data.certificate)
+    : (current?.certificateSealed ?? '');
   if (!certificateSealed)
-    throw unprocessable(PIX_CHARGE_MESSAGES.certificate, [{ path: 'certificate', message: PIX_CHARGE_MESSAGES.certificate }]);
+    throw unprocessable(PIX_CHARGE_MESSAGES.certificate, [
+      { path: 'certificate', message: PIX_CHARGE_MESSAGES.certificate },
+    ]);
   const values = {
     apiUrl: data.apiUrl.replace(/\/+$/, ''),
     tokenUrl: data.tokenUrl,
@@ -139,7 +153,8 @@ function pspOf(ctx: AppContext, row: AccountRow): PspClient {
 
 export async function configuredPsp(ctx: AppContext, clientId: number) {
   const row = await accountRow(ctx.db, clientId);
-  if (!row?.credentialsSealed || !row.certificateSealed) throw unprocessable(PIX_CHARGE_MESSAGES.notConfigured);
+  if (!row?.credentialsSealed || !row.certificateSealed)
+    throw unprocessable(PIX_CHARGE_MESSAGES.notConfigured);
   return { row, psp: pspOf(ctx, row) };
 }
 
@@ -147,11 +162,14 @@ export async function configuredPsp(ctx: AppContext, clientId: number) {
 export function pspMessage(error: unknown, step: 'token' | 'webhook' | 'cob' | 'refund'): string {
   if (error instanceof PspUnreachable) {
     const r = error.reason;
-    if (/CERT|SELF_SIGNED|UNABLE_TO|ERR_TLS|alert|handshake|EPROTO|ECONNRESET/i.test(r))
+    // With TLS 1.3 a refused client certificate shows as the server closing the socket.
+    if (/CERT|SELF_SIGNED|UNABLE_TO|ERR_TLS|alert|handshake|EPROTO|ECONNRESET|UND_ERR_SOCKET/i.test(r))
       return 'O banco recusou a conexão segura: confira o certificado (.pfx/.pem) enviado e se ele é do ambiente certo (produção ou homologação).';
-    if (/EREFUSED|ENOTFOUND|EAI_AGAIN/i.test(r)) return 'Endereço da API Pix não encontrado: confira a URL da API.';
+    if (/EREFUSED|ENOTFOUND|EAI_AGAIN/i.test(r))
+      return 'Endereço da API Pix não encontrado: confira a URL da API.';
     if (/ECONNREFUSED|Timeout|ETIMEDOUT|aborted/i.test(r)) return PIX_CHARGE_MESSAGES.pspUnreachable;
-    if (/pfx|mac verify|PKCS12|bad decrypt|PEM/i.test(r)) return 'Não foi possível abrir o certificado: confira o arquivo e a senha do .pfx.';
+    if (/pfx|mac verify|PKCS12|bad decrypt|PEM/i.test(r))
+      return 'Não foi possível abrir o certificado: confira o arquivo e a senha do .pfx.';
     return PIX_CHARGE_MESSAGES.pspUnreachable;
   }
   if (error instanceof PspError) {
@@ -159,13 +177,18 @@ export function pspMessage(error: unknown, step: 'token' | 'webhook' | 'cob' | '
       return error.status === 401 || error.status === 400
         ? 'O banco recusou o Client ID ou o Client Secret (token OAuth).'
         : `O banco não emitiu o token de acesso (HTTP ${error.status}).`;
-    if (error.status === 403) return 'O banco negou o acesso: confira os escopos da aplicação (cob.write, pix.write, webhook.write...).';
-    if (error.status === 404 && step === 'webhook') return 'O banco não encontrou a chave Pix informada nesta conta.';
+    if (error.status === 403)
+      return 'O banco negou o acesso: confira os escopos da aplicação (cob.write, pix.write, webhook.write...).';
+    if (error.status === 404 && step === 'webhook')
+      return 'O banco não encontrou a chave Pix informada nesta conta.';
     const detail = error.problem.violacoes?.[0]?.razao ?? error.problem.detail ?? error.problem.title ?? '';
     const what = { token: 'o token', webhook: 'o webhook', cob: 'a cobrança', refund: 'a devolução' }[step];
     return `O banco recusou ${what} (HTTP ${error.status})${detail ? `: ${detail}` : ''}.`;
   }
-  if (error instanceof Error && /pfx|mac verify|PKCS12|bad decrypt|PEM|key values mismatch/i.test(error.message))
+  if (
+    error instanceof Error &&
+    /pfx|mac verify|PKCS12|bad decrypt|PEM|key values mismatch/i.test(error.message)
+  )
     return 'Não foi possível abrir o certificado: confira o arquivo e a senha do .pfx.';
   return PIX_CHARGE_MESSAGES.pspUnreachable;
 }
@@ -180,7 +203,11 @@ export async function testPixAccount(ctx: AppContext, actor: Actor): Promise<Pix
   let error: string | null = null;
   try {
     await psp.token();
-    steps.push({ step: 'Token de acesso', ok: true, message: 'O banco aceitou o certificado e as credenciais.' });
+    steps.push({
+      step: 'Token de acesso',
+      ok: true,
+      message: 'O banco aceitou o certificado e as credenciais.',
+    });
     const { token, hash } = newToken();
     const url = `${ctx.config.publicUrl}/v1/pix/webhook/${token}`;
     try {
@@ -198,7 +225,11 @@ export async function testPixAccount(ctx: AppContext, actor: Actor): Promise<Pix
     error = pspMessage(e, 'token');
     steps.push({ step: 'Token de acesso', ok: false, message: error });
   }
-  if (error) await ctx.db.update(pixAccounts).set({ lastTestError: error }).where(eq(pixAccounts.clientId, actor.clientId));
+  if (error)
+    await ctx.db
+      .update(pixAccounts)
+      .set({ lastTestError: error })
+      .where(eq(pixAccounts.clientId, actor.clientId));
   ctx.changed(actor.clientId, 'pix');
   return { ok: error === null, steps };
 }
@@ -226,7 +257,11 @@ function chargeView(row: ChargeRow): PixCharge {
  * claimed first (unique client + txid), and a PUT whose answer was lost is recovered with GET /cob
  * (the PSP refuses a second PUT of a txid). A new amount for the same attempt revises the charge (PATCH).
  */
-export async function createPixCharge(ctx: AppContext, actor: Actor, input: PixChargeInput): Promise<PixCharge> {
+export async function createPixCharge(
+  ctx: AppContext,
+  actor: Actor,
+  input: PixChargeInput,
+): Promise<PixCharge> {
   const { row: account, psp } = await configuredPsp(ctx, actor.clientId);
   const txid = txidOf(actor.clientId, input.attemptKey);
   await ctx.db
@@ -244,7 +279,11 @@ export async function createPixCharge(ctx: AppContext, actor: Actor, input: PixC
     .from(pixCharges)
     .where(and(eq(pixCharges.clientId, actor.clientId), eq(pixCharges.txid, txid)));
   if (row.status === 'paid' || row.status === 'removed') return chargeView(row);
-  if (row.status === 'active' && row.amountCents === input.amountCents && Date.parse(row.expiresAt) > Date.now())
+  if (
+    row.status === 'active' &&
+    row.amountCents === input.amountCents &&
+    Date.parse(row.expiresAt) > Date.now()
+  )
     return chargeView(row);
   try {
     let cob: Awaited<ReturnType<PspClient['getCob']>>;
@@ -276,14 +315,17 @@ export async function createPixCharge(ctx: AppContext, actor: Actor, input: PixC
         amountCents: centsOfValor(cob.valor.original),
         pixCopiaECola: cob.pixCopiaECola ?? '',
         location: cob.location ?? cob.loc?.location ?? '',
-        expiresAt: new Date(Date.parse(cob.calendario.criacao) + cob.calendario.expiracao * 1000).toISOString(),
+        expiresAt: new Date(
+          Date.parse(cob.calendario.criacao) + cob.calendario.expiracao * 1000,
+        ).toISOString(),
       })
       .where(eq(pixCharges.id, row.id))
       .returning();
     if (cob.pix?.length) await intakePix(ctx, actor.clientId, cob.pix);
     return chargeView(updated);
   } catch (error) {
-    if (error instanceof PspError || error instanceof PspUnreachable) throw unavailable(pspMessage(error, 'cob'));
+    if (error instanceof PspError || error instanceof PspUnreachable)
+      throw unavailable(pspMessage(error, 'cob'));
     throw error;
   }
 }
@@ -449,14 +491,20 @@ export async function processReceivedPix(ctx: AppContext, limit = 100): Promise<
         : [];
       let reason: PixReconcileReason | null = null;
       if (!charge) reason = 'unknown';
-      else if (charge.status === 'paid') reason = charge.endToEndId === received.endToEndId ? null : 'duplicate';
+      else if (charge.status === 'paid')
+        reason = charge.endToEndId === received.endToEndId ? null : 'duplicate';
       else if (charge.status === 'removed') reason = 'removed';
       else if (Date.parse(received.paidAt) > Date.parse(charge.expiresAt)) reason = 'late';
       else if (received.amountCents !== charge.amountCents) reason = 'wrong_amount';
       if (charge && reason === null && charge.status !== 'paid') {
         await tx
           .update(pixCharges)
-          .set({ status: 'paid', endToEndId: received.endToEndId, paidCents: received.amountCents, paidAt: received.paidAt })
+          .set({
+            status: 'paid',
+            endToEndId: received.endToEndId,
+            paidCents: received.amountCents,
+            paidAt: received.paidAt,
+          })
           .where(eq(pixCharges.id, charge.id));
       }
       await tx
@@ -497,7 +545,7 @@ export async function pixChargeOfSale(
     .from(pixCharges)
     .where(and(eq(pixCharges.clientId, clientId), eq(pixCharges.txid, txid)))
     .for('update');
-  if (!charge || charge.status !== 'paid' || charge.saleId !== null) throw unprocessable(PIX_CHARGE_MESSAGES.notPaid);
+  if (charge?.status !== 'paid' || charge.saleId !== null) throw unprocessable(PIX_CHARGE_MESSAGES.notPaid);
   if (charge.paidCents !== pixCents) throw unprocessable(PIX_CHARGE_MESSAGES.amountChanged);
   await tx.update(pixCharges).set({ saleId: sale.id }).where(eq(pixCharges.id, charge.id));
 }
@@ -514,7 +562,9 @@ export function pixRefundOfCanceledSale(ctx: AppContext) {
     const charges = await tx
       .select()
       .from(pixCharges)
-      .where(and(eq(pixCharges.clientId, clientId), eq(pixCharges.saleId, saleId), eq(pixCharges.status, 'paid')));
+      .where(
+        and(eq(pixCharges.clientId, clientId), eq(pixCharges.saleId, saleId), eq(pixCharges.status, 'paid')),
+      );
     if (charges.length === 0) return undefined;
     await tx
       .insert(pixRefunds)
@@ -555,12 +605,19 @@ export async function sendPixRefunds(ctx: AppContext, clientId?: number): Promis
       const { psp } = await configuredPsp(ctx, refund.clientId);
       const answer =
         refund.status === 'requested'
-          ? await psp.putDevolucao(refund.endToEndId, refund.refundId, valorOf(refund.amountCents), 'Venda cancelada')
+          ? await psp.putDevolucao(
+              refund.endToEndId,
+              refund.refundId,
+              valorOf(refund.amountCents),
+              'Venda cancelada',
+            )
           : await psp.getDevolucao(refund.endToEndId, refund.refundId);
       await ctx.db
         .update(pixRefunds)
         .set({ status: answer.status, reason: answer.motivo ?? null, payload: answer, updatedAt: sql`now()` })
-        .where(and(eq(pixRefunds.id, refund.id), inArray(pixRefunds.status, ['requested', 'EM_PROCESSAMENTO'])));
+        .where(
+          and(eq(pixRefunds.id, refund.id), inArray(pixRefunds.status, ['requested', 'EM_PROCESSAMENTO'])),
+        );
       sent++;
       ctx.changed(refund.clientId, 'pix');
     } catch (error) {
@@ -570,7 +627,10 @@ export async function sendPixRefunds(ctx: AppContext, clientId?: number): Promis
           .update(pixRefunds)
           .set({ status: 'NAO_REALIZADO', reason, updatedAt: sql`now()` })
           .where(eq(pixRefunds.id, refund.id));
-        ctx.notify(refund.clientId, { message: `${reason} Devolva ao cliente por outro meio.`, alertColor: 'error' });
+        ctx.notify(refund.clientId, {
+          message: `${reason} Devolva ao cliente por outro meio.`,
+          alertColor: 'error',
+        });
         ctx.changed(refund.clientId, 'pix');
       }
       // Unreachable or 5xx: stays as it is; the job tries again.
@@ -604,7 +664,10 @@ export async function listPendingPix(db: Executor, actor: Actor): Promise<PixPen
       chargeCents: pixCharges.amountCents,
     })
     .from(pixReceived)
-    .leftJoin(pixCharges, and(eq(pixCharges.clientId, pixReceived.clientId), eq(pixCharges.txid, pixReceived.txid)))
+    .leftJoin(
+      pixCharges,
+      and(eq(pixCharges.clientId, pixReceived.clientId), eq(pixCharges.txid, pixReceived.txid)),
+    )
     .where(and(eq(pixReceived.clientId, actor.clientId), eq(pixReceived.status, 'reconcile')))
     .orderBy(asc(pixReceived.id));
   return rows.map(({ received: r, chargeCents }) => {
@@ -628,7 +691,13 @@ export async function resolvePendingPix(ctx: AppContext, actor: Actor, id: numbe
   const done = await ctx.db
     .update(pixReceived)
     .set({ status: 'resolved' })
-    .where(and(eq(pixReceived.id, id), eq(pixReceived.clientId, actor.clientId), eq(pixReceived.status, 'reconcile')))
+    .where(
+      and(
+        eq(pixReceived.id, id),
+        eq(pixReceived.clientId, actor.clientId),
+        eq(pixReceived.status, 'reconcile'),
+      ),
+    )
     .returning({ id: pixReceived.id });
   if (!done.length) throw notFound('Pix não encontrado na lista de conciliação');
   ctx.changed(actor.clientId, 'pix');
