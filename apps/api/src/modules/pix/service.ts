@@ -526,9 +526,10 @@ export async function processReceivedPix(ctx: AppContext, limit = 100): Promise<
 }
 
 /**
- * At the sale's record (inside its transaction): the sale's `pixQrCode` payments must be the paid
- * charge of this attempt (same Idempotency-Key), for their amount; the charge is tied to the sale, so
- * the sale keeps the Pix's endToEndId. Handed to the sale module at wiring (pix is above sale).
+ * At the sale's record (inside its transaction): the sale's `pixQrCode` payments must be paid charges
+ * of this attempt (attempt key = the sale's Idempotency-Key, or `key:<payment>` for each Pix payment
+ * of the PDV), adding up to their amount; the charges are tied to the sale, so the sale keeps each
+ * Pix's endToEndId. Handed to the sale module at wiring (pix is above sale).
  */
 export async function pixChargeOfSale(
   tx: Executor,
@@ -539,15 +540,30 @@ export async function pixChargeOfSale(
 ): Promise<void> {
   if (pixCents <= 0) return;
   if (!attemptKey) throw unprocessable(PIX_CHARGE_MESSAGES.notPaid);
-  const txid = txidOf(clientId, attemptKey);
-  const [charge] = await tx
+  const charges = await tx
     .select()
     .from(pixCharges)
-    .where(and(eq(pixCharges.clientId, clientId), eq(pixCharges.txid, txid)))
+    .where(
+      and(
+        eq(pixCharges.clientId, clientId),
+        eq(pixCharges.status, 'paid'),
+        sql`${pixCharges.saleId} is null`,
+        sql`(${pixCharges.attemptKey} = ${attemptKey} or left(${pixCharges.attemptKey}, ${attemptKey.length + 1}) = ${`${attemptKey}:`})`,
+      ),
+    )
     .for('update');
-  if (charge?.status !== 'paid' || charge.saleId !== null) throw unprocessable(PIX_CHARGE_MESSAGES.notPaid);
-  if (charge.paidCents !== pixCents) throw unprocessable(PIX_CHARGE_MESSAGES.amountChanged);
-  await tx.update(pixCharges).set({ saleId: sale.id }).where(eq(pixCharges.id, charge.id));
+  if (charges.length === 0) throw unprocessable(PIX_CHARGE_MESSAGES.notPaid);
+  const paid = charges.reduce((sum, c) => sum + (c.paidCents ?? 0), 0);
+  if (paid !== pixCents) throw unprocessable(PIX_CHARGE_MESSAGES.amountChanged);
+  await tx
+    .update(pixCharges)
+    .set({ saleId: sale.id })
+    .where(
+      inArray(
+        pixCharges.id,
+        charges.map((c) => c.id),
+      ),
+    );
 }
 
 /** The refund id we give the PSP for a sale's Pix: the same on every retry (PUT is idempotent by it). */
