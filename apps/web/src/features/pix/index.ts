@@ -1,0 +1,3 @@
+/** What the pix feature offers the others (issue 33): the PDV's dynamic charge and its withdrawal. */
+export { useRemovePixCharge } from './api.ts';
+export { PixDynamicCharge } from './PixDynamicCharge.tsx';
