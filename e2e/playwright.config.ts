@@ -21,6 +21,14 @@ export const E2E_WHATSAPP_NUMBERS = ['5511955550001', '5511955550002', '55119555
  */
 export const MELHOR_ENVIO_PORT = Number(process.env.E2E_MELHOR_ENVIO_PORT ?? PORT + 800);
 const RODONAVES_URL = `http://127.0.0.1:${PORT + 810}`;
+/**
+ * The fake PSP (apps/api/test/fakes/pix-psp.ts, issue 33): API Pix v2 over mutual TLS on PORT + 900,
+ * the customer's bank app (GET /pagar) on PORT + 901; its CA and the shop's client certificate in PIX_DIR.
+ */
+export const PIX_PORT = Number(process.env.E2E_PIX_PORT ?? PORT + 900);
+export const PIX_PAY_URL = `http://127.0.0.1:${PIX_PORT + 1}`;
+export const PIX_DIR = `../.tmp/e2e-pix-${PORT}`;
+export const PIX_CLIENT = { id: 'Client_Id_e2e', secret: 'Client_Secret_e2e' };
 
 /**
  * Browser tests: Debian's Chromium (no browser download here) against the built web app served by the
@@ -74,6 +82,13 @@ export default defineConfig({
       timeout: 30_000,
     },
     {
+      // Before the API: it writes the CA the API trusts (PIX_CA_FILE).
+      command: `cd .. && PORT=${PIX_PORT} PAY_PORT=${PIX_PORT + 1} CERT_DIR=${PIX_DIR.replace(/^\.\.\//, '')} PIX_CLIENT_ID=${PIX_CLIENT.id} PIX_CLIENT_SECRET=${PIX_CLIENT.secret} node --import tsx apps/api/test/fakes/pix-psp-cli.ts`,
+      url: `${PIX_PAY_URL}/pagar`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+    {
       command: `rm -rf ${DATA_DIR} && cd .. && SKIP_WEB_BUILD=${process.env.SKIP_WEB_BUILD ?? '0'} node scripts/start.mjs`,
       url: `http://localhost:${PORT}/v1/health`,
       reuseExistingServer: false,
@@ -98,6 +113,7 @@ export default defineConfig({
         MELHOR_ENVIO_SANDBOX_OAUTH_URL: `http://127.0.0.1:${MELHOR_ENVIO_PORT}`,
         RODONAVES_CITY_URL: RODONAVES_URL,
         RODONAVES_QUOTE_URL: RODONAVES_URL,
+        PIX_CA_FILE: `${PIX_DIR.replace(/^\.\.\//, '')}/ca.pem`,
         // The fakes above listen on 127.0.0.1: the outbound guard allows private addresses here only.
         OUTBOUND_ALLOW_PRIVATE: 'true',
       },

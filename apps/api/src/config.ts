@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import type { OutboundPolicy } from './lib/outbound.ts';
@@ -159,7 +158,7 @@ export type Config = {
   outbound: OutboundPolicy;
   shutdownTimeoutMs: number;
   /** Pix API v2 (issue 33): extra CAs trusted for the PSPs' servers (PIX_CA_FILE); public CAs otherwise. */
-  pix: { caPem?: string };
+  pix: { caPem?: string; caFile?: string };
   instanceId?: string;
 };
 
@@ -243,7 +242,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       legacyTlsHosts: hostList(e.OUTBOUND_LEGACY_TLS_HOSTS),
     },
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
-    pix: { caPem: e.PIX_CA_FILE ? readFileSync(e.PIX_CA_FILE, 'utf8') : undefined },
+    pix: { caFile: e.PIX_CA_FILE || undefined },
     instanceId: e.INSTANCE_ID || undefined,
   };
 }

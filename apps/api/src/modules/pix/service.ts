@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
 import {
   PIX_CHARGE_MESSAGES,
@@ -139,7 +140,9 @@ function pspOf(ctx: AppContext, row: AccountRow): PspClient {
     cert.format === 'pfx'
       ? { pfx: Buffer.from(cert.pfxBase64, 'base64'), passphrase: cert.passphrase }
       : { cert: cert.certPem, key: cert.keyPem };
-  if (ctx.config.pix?.caPem) tls.ca = [...rootCertificates, ctx.config.pix.caPem].join('\n');
+  const extraCa =
+    ctx.config.pix?.caPem ?? (ctx.config.pix?.caFile ? readFileSync(ctx.config.pix.caFile, 'utf8') : '');
+  if (extraCa) tls.ca = [...rootCertificates, extraCa].join('\n');
   return pspClient({
     apiUrl: row.apiUrl,
     tokenUrl: row.tokenUrl,
