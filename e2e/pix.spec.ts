@@ -40,6 +40,7 @@ test('Pix QR dinâmico: account, PDV charge paid from the bank app, Pago by itse
 
   // The PDV, as the Caixa: one item, Pix QR dinâmico.
   await closeRegisterViaApi(page, 4);
+  await page.context().clearCookies();
   await loginAs(page, 4);
   await page.goto('/dashboard/sale/pdv');
   const opening = page.getByRole('dialog', { name: 'Abrir caixa' });
