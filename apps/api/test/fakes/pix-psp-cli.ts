@@ -5,13 +5,16 @@
  * PIX_CA_FILE), client.pem and client-key.pem (the shop's certificate, uploaded on Configurações >
  * Conta Pix). The customer's bank app: http://127.0.0.1:PAY_PORT/pagar.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { makePixCerts, startFakePsp } from './pix-psp.ts';
+import { makePixCerts, type PixCerts, startFakePsp } from './pix-psp.ts';
 
 const dir = resolve(process.env.CERT_DIR ?? '.tmp/pix');
 mkdirSync(dir, { recursive: true });
-const certs = makePixCerts();
+// The same certificates across restarts of a demo (a shop keeps the one it uploaded).
+const saved = join(dir, 'certs.json');
+const certs: PixCerts = existsSync(saved) ? JSON.parse(readFileSync(saved, 'utf8')) : makePixCerts();
+writeFileSync(saved, JSON.stringify(certs));
 writeFileSync(join(dir, 'ca.pem'), certs.caPem);
 writeFileSync(join(dir, 'client.pem'), certs.clientCertPem);
 writeFileSync(join(dir, 'client-key.pem'), certs.clientKeyPem);

@@ -182,7 +182,13 @@ describe('dynamic charge', () => {
   });
 
   it('a charge paid after it expired goes to reconciliation, with the bell', async () => {
-    const { api } = await pixShop();
+    const { api, client } = await pixShop();
+    const bell: { clientId: number; message: string }[] = [];
+    const notify = t.app.ctx.notify;
+    t.app.ctx.notify = (clientId, notification) => {
+      bell.push({ clientId, message: notification.message });
+      notify(clientId, notification);
+    };
     const c = await charge(api, 'attempt-late-1', 1200);
     await psp.pay(c.txid, undefined, new Date(Date.parse(c.expiresAt) + 60_000));
     await psp.settled();
@@ -195,6 +201,11 @@ describe('dynamic charge', () => {
       { amountCents: 1200, reason: 'late', reasonLabel: 'Pago depois de expirar' },
     ]);
     expect((await chargeOf(api, c.txid)).status).toBe('active');
+    t.app.ctx.notify = notify;
+    expect(bell).toContainEqual({
+      clientId: client.id,
+      message: 'Pix de R$ 12,00 para conciliar: pago depois de expirar (Vendas > Conciliação Pix).',
+    });
   });
 
   it('a wrong amount goes to reconciliation and the sale is refused', async () => {
