@@ -25,6 +25,14 @@ const RODONAVES_URL = `http://127.0.0.1:${PORT + 810}`;
 export const IFOOD_PORT = Number(process.env.E2E_IFOOD_PORT ?? PORT + 900);
 /** The fake Open Delivery app (apps/api/test/fakes/opendelivery.ts), "aiqfome" for the API. */
 const OPEN_DELIVERY_URL = `http://127.0.0.1:${PORT + 950}`;
+/**
+ * The fake PSP (apps/api/test/fakes/pix-psp.ts, issue 33): API Pix v2 over mutual TLS on PORT + 920,
+ * the customer's bank app (GET /pagar) on PORT + 921; its CA and the shop's client certificate in PIX_DIR.
+ */
+export const PIX_PORT = Number(process.env.E2E_PIX_PORT ?? PORT + 920);
+export const PIX_PAY_URL = `http://127.0.0.1:${PIX_PORT + 1}`;
+export const PIX_DIR = `../.tmp/e2e-pix-${PORT}`;
+export const PIX_CLIENT = { id: 'Client_Id_e2e', secret: 'Client_Secret_e2e' };
 
 /**
  * Browser tests: Debian's Chromium (no browser download here) against the built web app served by the
@@ -78,6 +86,13 @@ export default defineConfig({
       timeout: 30_000,
     },
     {
+      // Before the API: it writes the CA the API trusts (PIX_CA_FILE).
+      command: `cd .. && PORT=${PIX_PORT} PAY_PORT=${PIX_PORT + 1} CERT_DIR=${PIX_DIR.replace(/^\.\.\//, '')} PIX_CLIENT_ID=${PIX_CLIENT.id} PIX_CLIENT_SECRET=${PIX_CLIENT.secret} node --import tsx apps/api/test/fakes/pix-psp-cli.ts`,
+      url: `${PIX_PAY_URL}/pagar`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+    {
       command: `rm -rf ${DATA_DIR} && cd .. && SKIP_WEB_BUILD=${process.env.SKIP_WEB_BUILD ?? '0'} node scripts/start.mjs`,
       url: `http://localhost:${PORT}/v1/health`,
       reuseExistingServer: false,
@@ -106,6 +121,7 @@ export default defineConfig({
         OPEN_DELIVERY_PROVIDERS: `aiqfome=${OPEN_DELIVERY_URL}`,
         // TESTS ONLY: iFood's 30 s polling shortened so the marketplace spec waits seconds, not minutes.
         MARKETPLACE_POLL_MS: '1000',
+        PIX_CA_FILE: `${PIX_DIR.replace(/^\.\.\//, '')}/ca.pem`,
         // The fakes above listen on 127.0.0.1: the outbound guard allows private addresses here only.
         OUTBOUND_ALLOW_PRIVATE: 'true',
       },

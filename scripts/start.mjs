@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm start`: builds the web app when it is missing or older than its sources, then serves
 // web + API from one process (apps/api/src/server.ts) on PORT (3000).
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,9 +43,28 @@ if (process.env.SKIP_WEB_BUILD !== '1' && webIsStale()) {
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
+// The demo's fake PSP (issue 33, docs/integrations/pix-api.md): PIX_FAKE=1 starts it on 7000 (API Pix v2,
+// mutual TLS) and 7001 (the customer's bank app: /pagar), its certificates in .tmp/pix (client.pem and
+// client-key.pem go on Configurações > Conta Pix), and the API trusts its CA.
+const env = { ...process.env };
+let pixFake;
+if (process.env.PIX_FAKE === '1') {
+  const certDir = join(root, '.tmp/pix');
+  pixFake = spawn(process.execPath, ['--import', 'tsx', join(root, 'apps/api/test/fakes/pix-psp-cli.ts')], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, PORT: '7000', PAY_PORT: '7001', CERT_DIR: certDir },
+  });
+  for (let i = 0; i < 100 && !existsSync(join(certDir, 'ca.pem')); i++)
+    await new Promise((r) => setTimeout(r, 100));
+  env.PIX_CA_FILE = join(certDir, 'ca.pem');
+  env.OUTBOUND_ALLOW_PRIVATE ??= 'true';
+}
+
 const server = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'apps/api/src/server.ts')], {
   cwd: root,
   stdio: 'inherit',
-  env: process.env,
+  env,
 });
+pixFake?.kill();
 process.exit(server.status ?? 0);

@@ -60,6 +60,8 @@ const envSchema = z.object({
   JOB_LEASE_MS: z.coerce.number().int().positive().optional(),
   /** Graceful shutdown: how long in-flight requests and the job under way may take after SIGTERM. */
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(25_000),
+  /** A PEM file of extra CAs the Pix PSP's server certificate may chain to (a sandbox, the local fake). */
+  PIX_CA_FILE: z.string().optional(),
   /** A name for this instance in job claims and logs (default: host, pid and a random part). */
   INSTANCE_ID: z.string().optional(),
 });
@@ -175,6 +177,8 @@ export type Config = {
   /** Every outgoing call (lib/outbound.ts): which non-public addresses the operator allows. */
   outbound: OutboundPolicy;
   shutdownTimeoutMs: number;
+  /** Pix API v2 (issue 33): extra CAs trusted for the PSPs' servers (PIX_CA_FILE); public CAs otherwise. */
+  pix: { caPem?: string; caFile?: string };
   instanceId?: string;
 };
 
@@ -266,6 +270,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       legacyTlsHosts: hostList(e.OUTBOUND_LEGACY_TLS_HOSTS),
     },
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    pix: { caFile: e.PIX_CA_FILE || undefined },
     instanceId: e.INSTANCE_ID || undefined,
   };
 }

@@ -2,6 +2,7 @@ import type { AppContext } from './context.ts';
 import type { ScheduledJob } from './lib/jobs.ts';
 import { nightlyBackupDue, takeBackup } from './modules/backup/service.ts';
 import { pollMarketplaces, sendMarketplaceStatuses } from './modules/marketplace/service.ts';
+import { processReceivedPix, sendPixRefunds } from './modules/pix/service.ts';
 import { deliverStalePrintJobs } from './modules/printing/stations.ts';
 import { purgeIdempotencyKeys } from './modules/sale/idempotency.ts';
 import { refreshMelhorEnvioTokens } from './modules/shipping/tokenRefresh.ts';
@@ -75,6 +76,24 @@ export function backgroundJobs(ctx: AppContext, options: { leaseMs?: number } = 
       leaseMs: options.leaseMs ?? 5 * 60_000,
       atomic: false,
       run: () => sendMarketplaceStatuses(ctx),
+    },
+    {
+      // Issue 33: received Pix still pending (the webhook's intake works them at once; this sweeps what
+      // a dead instance left). Not atomic: rows are claimed with SKIP LOCKED, each in its transaction.
+      name: 'pix-received',
+      everyMs: 2_000,
+      leaseMs: options.leaseMs ?? 60_000,
+      atomic: false,
+      run: () => processReceivedPix(ctx),
+    },
+    {
+      // Issue 33: refunds (devoluções) sent and followed until DEVOLVIDO or NAO_REALIZADO. Not atomic:
+      // it calls the PSP; a repeat sends the same devolução id (PUT is idempotent by it).
+      name: 'pix-refunds',
+      everyMs: 10_000,
+      leaseMs: options.leaseMs ?? 60_000,
+      atomic: false,
+      run: () => sendPixRefunds(ctx),
     },
   ];
 }

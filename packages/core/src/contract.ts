@@ -40,6 +40,8 @@ export const RESOURCES = [
   'home',
   'marketplace',
   'notification',
+  /** Pix confirmed by the bank (issue 33): charges, received Pix, refunds. */
+  'pix',
   'print-job',
   'print-station',
   'printing',

@@ -541,6 +541,22 @@ export const ROUTES: readonly AppRoute[] = [
     allowed: WRITE.system,
     menuGroup: 'Configurações',
   }),
+  r({
+    // Issue 33: the PSP account of Pix confirmed by the bank (API Pix v2), the Administrador's alone.
+    name: 'settings-pix',
+    link: '/dashboard/settings/pix',
+    title: 'Conta Pix',
+    allowed: WRITE.system,
+    menuGroup: 'Configurações',
+  }),
+  r({
+    // Issue 33: the Pix to reconcile and the day's Pix at the bank against the sales (finance people).
+    name: 'sale-pix-reconciliation',
+    link: '/dashboard/sale/pix-reconciliation',
+    title: 'Conciliação Pix',
+    allowed: ACTION.registerReports,
+    menuGroup: 'Vendas',
+  }),
 ];
 
 export const PRODUCT_NAME = 'Balcão';

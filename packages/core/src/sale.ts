@@ -75,7 +75,7 @@ export const PAYMENT_METHOD_LABELS: Record<PaymentMethod, string> = {
   creditCard: 'Cartão de crédito',
   debitCard: 'Cartão de débito',
   pix: 'Pix',
-  pixQrCode: 'Pix QR Code',
+  pixQrCode: 'Pix QR dinâmico',
   pixQrCodeStatic: 'Pix QR Code estático',
   creditShop: 'Crediário',
   boleto: 'Boleto',

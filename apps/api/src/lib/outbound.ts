@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
 import { Agent, type Dispatcher, fetch as undiciFetch } from 'undici';
@@ -162,9 +163,27 @@ function guardedLookup(policy: OutboundPolicy) {
   };
 }
 
-function agentFor(policy: OutboundPolicy, host: string): Dispatcher {
+/**
+ * A client certificate for mutual TLS (the Pix API's PSPs, issue 33): a .pfx with its passphrase or a
+ * PEM certificate and key; `ca` trusts a private CA (a PSP's sandbox, the tests' local CA).
+ */
+export type OutboundTls = {
+  pfx?: Buffer;
+  passphrase?: string;
+  cert?: string;
+  key?: string;
+  ca?: string;
+};
+
+function agentFor(policy: OutboundPolicy, host: string, tls?: OutboundTls): Dispatcher {
   const legacy = policy.legacyTlsHosts.includes(host.toLowerCase());
-  const key = `${JSON.stringify(policy)}|${legacy}`;
+  // An identity is part of the agent's key (its hash only: the key material stays in the agent).
+  const identity = tls
+    ? createHash('sha256')
+        .update(JSON.stringify({ ...tls, pfx: tls.pfx?.toString('base64') }))
+        .digest('hex')
+    : '';
+  const key = `${JSON.stringify(policy)}|${legacy}|${identity}`;
   let agent = agents.get(key);
   if (!agent) {
     agent = new Agent({
@@ -172,6 +191,7 @@ function agentFor(policy: OutboundPolicy, host: string): Dispatcher {
         lookup: guardedLookup(policy) as never,
         // Only the hosts the operator named: TLS 1.0 and old ciphers (OpenSSL 3 needs SECLEVEL 0).
         ...(legacy ? { minVersion: 'TLSv1' as const, ciphers: 'DEFAULT:@SECLEVEL=0' } : {}),
+        ...(tls ?? {}),
       },
     });
     agents.set(key, agent);
@@ -198,9 +218,11 @@ const MAX_REDIRECTS = 3;
  */
 export async function outboundFetch(
   input: string | URL,
-  init: RequestInit = {},
+  init: RequestInit & { tls?: OutboundTls } = {},
   policy: OutboundPolicy = current,
 ): Promise<Response> {
+  const { tls, ...rest } = init;
+  init = rest;
   let url = new URL(String(input));
   let method = init.method ?? 'GET';
   let body = init.body;
@@ -211,7 +233,7 @@ export async function outboundFetch(
       method,
       body: body as never,
       redirect: 'manual',
-      dispatcher: agentFor(policy, url.hostname),
+      dispatcher: agentFor(policy, url.hostname, tls),
     });
     const location = response.headers.get('location');
     if (response.status < 300 || response.status >= 400 || !location || hop >= MAX_REDIRECTS)

@@ -23,6 +23,8 @@ import { healthRoutes } from './health/routes.ts';
 import { homeRoutes } from './home/routes.ts';
 import { marketplaceRoutes } from './marketplace/routes.ts';
 import { notificationRoutes } from './notification/routes.ts';
+import { pixRoutes } from './pix/routes.ts';
+import { pixChargeOfSale, pixRefundOfCanceledSale } from './pix/service.ts';
 import { printingRoutes } from './printing/routes.ts';
 import { groupProductCount } from './product/additionalGroups.ts';
 import { productsInCategory, productsOfBrand } from './product/catalogCounts.ts';
@@ -33,6 +35,7 @@ import { productBrandRoutes } from './product-brand/routes.ts';
 import { productCategoryRoutes } from './product-category/routes.ts';
 import { receivableFigures } from './receivable/customerFigures.ts';
 import { receivableRoutes } from './receivable/routes.ts';
+import type { SaleCanceled } from './sale/cancel.ts';
 import { saleOfInstallments } from './sale/installments.ts';
 import { registerSaleFigures } from './sale/registerFigures.ts';
 import { saleRoutes } from './sale/routes.ts';
@@ -64,7 +67,15 @@ export const MODULES: ((ctx: AppContext) => FastifyPluginAsyncZod)[] = [
   (ctx) => customerRoutes(ctx, receivableFigures),
   userRoutes,
   (ctx) => cashRegisterRoutes(ctx, withSettledDeliveries(registerSaleFigures)),
-  (ctx) => saleRoutes(ctx, createOrderOfSale, cancelOrderOfSale(ctx)),
+  // A canceled sale's delivery order is canceled and its dynamic Pix refunded (issue 33); a PDV sale's
+  // dynamic Pix must be the attempt's paid charge.
+  (ctx) =>
+    saleRoutes(
+      ctx,
+      createOrderOfSale,
+      bothCanceled(cancelOrderOfSale(ctx), pixRefundOfCanceledSale(ctx)),
+      pixChargeOfSale,
+    ),
   (ctx) => receivableRoutes(ctx, saleOfInstallments),
   stockRoutes,
   feeSimulatorRoutes,
@@ -83,4 +94,17 @@ export const MODULES: ((ctx: AppContext) => FastifyPluginAsyncZod)[] = [
   shopExportRoutes,
   backupRoutes,
   marketplaceRoutes,
+  pixRoutes,
 ];
+
+/** Two modules' work on a canceled sale, in its transaction; both signals after the commit. */
+function bothCanceled(first: SaleCanceled, second: SaleCanceled): SaleCanceled {
+  return async (tx, clientId, saleId, reason) => {
+    const a = await first(tx, clientId, saleId, reason);
+    const b = await second(tx, clientId, saleId, reason);
+    return () => {
+      a?.();
+      b?.();
+    };
+  };
+}

@@ -32,6 +32,9 @@ const PUBLIC_ROUTES = new Set([
   // Evolution's webhook carries no session: its own token header is checked (401 otherwise, tested
   // in campaign.test.ts).
   'POST /v1/whatsapp/webhook/:instanceName',
+  // The Pix PSP's webhook (issue 33): no session; the shop comes from its secret path token (401 for
+  // an unknown one, tested in pix.test.ts); mutual TLS at the proxy.
+  'POST /v1/pix/webhook/:token/pix',
   // A budget's approval page: its customer has no login; the random token is the key, limited per
   // address (budget module, issue 17).
   'GET /v1/public/budget/:token',

@@ -95,6 +95,12 @@ const READS: Record<string, readonly string[]> = {
   'GET /v1/shop-export/deletion': ['settings-system'],
   // Issue 37: also read by Sistema's "Backup automático" section, which shows for the Administrador only.
   'GET /v1/backup': ['settings-backup'],
+  'GET /v1/pix/account': ['settings-pix'],
+  'GET /v1/pix/charge/:txid': ['sale-pdv'],
+  'GET /v1/pix/pending': ['sale-pix-reconciliation'],
+  'GET /v1/pix/reconciliation': ['sale-pix-reconciliation'],
+  'GET /v1/pix/reconciliation/export': ['sale-pix-reconciliation'],
+  'GET /v1/pix/refunds/:id': ['sale-detail'],
   'GET /v1/backup/:id/file': ['settings-backup'],
   'GET /v1/settings/working-hour': ['settings-working-hour'],
   'GET /v1/settings/working-hour/status': ['session'],

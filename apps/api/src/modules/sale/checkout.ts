@@ -86,22 +86,45 @@ export function deliveryOrderHook(
   };
 }
 
+/**
+ * The dynamic Pix (`pixQrCode`) of a sale, checked and tied to it in the sale's transaction: the pix
+ * module's (issue 33), handed over at wiring (pix is above sale). The charge is the attempt's, found
+ * by the sale's Idempotency-Key; refused (422) until the PSP confirmed it for that amount.
+ */
+export type PixPaymentOfSale = (
+  tx: Executor,
+  clientId: number,
+  attemptKey: string | null | undefined,
+  sale: { id: number },
+  pixCents: number,
+) => Promise<void>;
+
 export async function checkout(
   ctx: AppContext,
   session: SessionUser,
   data: SaleData,
   options: RecordOptions,
   deliveryOrderOfSale?: DeliveryOrderOfSale,
+  pixPaymentOfSale?: PixPaymentOfSale,
 ): Promise<RecordedSale> {
   // The approval holds a manager's password: checked, never part of what the key is bound to (a
   // retry that adds the approval after a 403 is the same sale).
   const { approval, ...sale } = data;
   const order = deliveryOrderHook(ctx, session, sale, deliveryOrderOfSale);
+  const pixCents = sale.payments
+    .filter((p) => p.method === 'pixQrCode')
+    .reduce((sum, p) => sum + p.amountCents, 0);
   const recorded = await recordSale(ctx, session, (tx) => pdvDraft(tx, session.clientId, sale), {
     ...options,
     body: sale,
     approval,
-    onRecorded: order.onRecorded,
+    onRecorded:
+      pixCents > 0 && pixPaymentOfSale
+        ? async (tx, s) => {
+            await pixPaymentOfSale(tx, session.clientId, options.idempotencyKey, s, pixCents);
+            await order.onRecorded?.(tx, s);
+          }
+        : order.onRecorded,
   });
   order.afterCommit();
   return recorded;

@@ -5,7 +5,7 @@ import { sendCsvStream } from '../../lib/csv.ts';
 import { route, sendRecorded } from '../../lib/endpoint.ts';
 import { assertOwnClient, sessionOf } from '../../plugins/auth.ts';
 import { cancelSale, type SaleCanceled } from './cancel.ts';
-import { checkout, type DeliveryOrderOfSale } from './checkout.ts';
+import { checkout, type DeliveryOrderOfSale, type PixPaymentOfSale } from './checkout.ts';
 import { exchangeSale } from './exchange.ts';
 import { csvFileName, eachSale, listSales, SALE_CSV_HEADER, saleCsvLines } from './list.ts';
 import { syncOfflineSale } from './offlineSync.ts';
@@ -21,6 +21,7 @@ export function saleRoutes(
   ctx: AppContext,
   deliveryOrderOfSale?: DeliveryOrderOfSale,
   saleCanceled?: SaleCanceled,
+  pixPaymentOfSale?: PixPaymentOfSale,
 ): FastifyPluginAsyncZod {
   return async (app) => {
     const { db } = ctx;
@@ -32,6 +33,7 @@ export function saleRoutes(
         request.body,
         { idempotencyKey: request.idempotencyKey, body: request.body },
         deliveryOrderOfSale,
+        pixPaymentOfSale,
       );
       return sendRecorded(reply, result);
     });

@@ -29,7 +29,7 @@ import TextField from '@mui/material/TextField';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useWatch } from 'react-hook-form';
 import type { z } from 'zod';
 import { Form, FormMoneyField, FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
@@ -40,9 +40,10 @@ import { useSession } from '../auth/index.ts';
 import { usePdvSurchargeLabel } from '../fee-simulator/index.ts';
 import type { LocalCatalog } from '../offline/index.ts';
 import { isOffline, useOffline } from '../offline/index.ts';
+import { PixDynamicCharge, useRemovePixCharge } from '../pix/index.ts';
 import { PixQr, useStoreCredit } from '../sale/index.ts';
 import { useCustomerCredit, validateCoupon } from './api.ts';
-import { type PdvAction, type PdvState, pdvPaymentCheck } from './state.ts';
+import { type PdvAction, type PdvState, pdvPaymentCheck, pixAttemptKey } from './state.ts';
 
 type Props = {
   state: PdvState;
@@ -79,6 +80,9 @@ export function PaymentStep({
   const credit = useCustomerCredit(state.customer?.id, creditShopCents);
   const offline = useOffline();
   const { paymentGateway } = useSession();
+  // Pix QR dinâmico (issue 33): each payment's charge, withdrawn at the bank when removed unpaid.
+  const pixTxids = useRef(new Map<string, string>());
+  const removePixCharge = useRemovePixCharge();
   // Each payment's remove button named apart (axe, issue 30): method and amount, position when alike.
   const paymentNames = state.payments.map(
     (p) =>
@@ -98,7 +102,8 @@ export function PaymentStep({
           {paymentGateway?.pixKey
             ? ' O QR do Pix usa a chave Pix salva neste aparelho.'
             : ' Pix com QR indisponível: a chave Pix da loja não está salva neste aparelho.'}{' '}
-          Cartão: confirme a aprovação na maquininha, que não é conferida pelo sistema sem conexão.
+          Cartão: confirme a aprovação na maquininha, que não é conferida pelo sistema sem conexão. Pix QR
+          dinâmico indisponível: a confirmação do banco chega pelo servidor; use o Pix QR Code estático.
         </Alert>
       )}
       {discount && <DiscountAndCoupon state={state} totals={totals} dispatch={dispatch} catalog={catalog} />}
@@ -124,12 +129,16 @@ export function PaymentStep({
                     <IconButton
                       size="small"
                       aria-label={paymentLabels[index]}
-                      onClick={() =>
+                      // A Pix the bank confirmed is money received: it stays with the sale.
+                      disabled={p.method === 'pixQrCode' && p.pixPaid}
+                      onClick={() => {
+                        const txid = pixTxids.current.get(p.key);
+                        if (p.method === 'pixQrCode' && txid) removePixCharge.mutate({ params: { txid } });
                         dispatch({
                           type: 'payments',
                           payments: state.payments.filter((x) => x.key !== p.key),
-                        })
-                      }
+                        });
+                      }}
                     >
                       <DeleteIcon fontSize="small" />
                     </IconButton>
@@ -137,6 +146,23 @@ export function PaymentStep({
                 </Stack>
                 {p.method === 'paymentOnDelivery' && (
                   <OnDeliveryFields state={state} dispatch={dispatch} amountCents={p.amountCents} />
+                )}
+                {p.method === 'pixQrCode' && (
+                  <Box sx={{ mt: 1.5 }}>
+                    <PixDynamicCharge
+                      attemptKey={pixAttemptKey(state, p)}
+                      amountCents={p.amountCents}
+                      onCharge={(txid) => pixTxids.current.set(p.key, txid)}
+                      onPaid={() =>
+                        dispatch({
+                          type: 'payments',
+                          payments: state.payments.map((x) =>
+                            x.key === p.key ? { ...x, pixPaid: true } : x,
+                          ),
+                        })
+                      }
+                    />
+                  </Box>
                 )}
                 {p.method === 'pixQrCodeStatic' && (
                   <Box sx={{ mt: 1.5 }}>
@@ -283,7 +309,7 @@ function AddPaymentForm({
           >
             {PAYMENT_METHODS_IN_PDV.filter(
               (m) =>
-                (!offline || !DEFERRED_METHODS.includes(m)) &&
+                (!offline || (!DEFERRED_METHODS.includes(m) && m !== 'pixQrCode')) &&
                 (m !== 'storeCredit' || (!offline && customerId !== null && creditBalance > 0)),
             ).map((m) => (
               <MenuItem key={m} value={m}>

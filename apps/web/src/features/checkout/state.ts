@@ -55,7 +55,18 @@ export type PdvPayment = {
   amountCents: number;
   numberInstallments: number;
   dueDate: string | null;
+  /** Pix QR dinâmico (issue 33): the bank confirmed it (the sale may finish). */
+  pixPaid?: boolean;
+  /** Pix QR dinâmico: its charge's txid (withdrawn when the payment is removed unpaid). */
+  pixTxid?: string;
 };
+
+/** Waiting for the bank: a Pix QR dinâmico payment not yet confirmed keeps the sale open. */
+export const PIX_WAITING_MESSAGE = 'Aguardando a confirmação do Pix QR dinâmico pelo banco';
+
+/** The Pix QR dinâmico charge of a payment: the sale attempt's key plus the payment's own. */
+export const pixAttemptKey = (state: Pick<PdvState, 'idempotencyKey'>, payment: Pick<PdvPayment, 'key'>) =>
+  `${state.idempotencyKey}:${payment.key}`;
 
 export type PdvState = {
   step: 0 | 1 | 2 | 3;
@@ -208,6 +219,12 @@ export function pdvTotals(state: PdvState) {
 }
 
 export function pdvPaymentCheck(state: PdvState, finalAmountCents: number) {
+  if (state.payments.some((p) => p.method === 'pixQrCode' && !p.pixPaid))
+    return {
+      ok: false as const,
+      message: PIX_WAITING_MESSAGE,
+      issues: [{ path: 'payments', message: PIX_WAITING_MESSAGE }],
+    };
   return checkPayments({
     finalAmountCents,
     payments: state.payments,

@@ -40,6 +40,7 @@ import { errorMessage } from '../../lib/api.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { useIdFromPath } from '../../lib/useIdFromPath.ts';
 import { useSession } from '../auth/index.ts';
+import { PixRefunds } from '../pix/index.ts';
 import { useCancelSale, useSale, useSaleReturns, useSettleReceivable } from './api.ts';
 import { Receipt } from './Receipt.tsx';
 import { STATUS_COLORS } from './SaleListPage.tsx';
@@ -148,6 +149,9 @@ export default function SaleDetailPage() {
             <Typography color="error" data-testid="sale-cancel-approved-by">
               Cancelamento aprovado por {s.cancelApprovedBy.name}
             </Typography>
+          )}
+          {s.status === 'canceled' && s.payments.some((p) => p.method === 'pixQrCode') && (
+            <PixRefunds saleId={s.id} />
           )}
         </Box>
       </Paper>

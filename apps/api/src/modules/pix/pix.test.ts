@@ -1,0 +1,355 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type FakePsp, makePixCerts, type PixCerts, startFakePsp } from '../../../test/fakes/pix-psp.ts';
+import type { TestApp } from '../../../test/helper.ts';
+import { type Api, expectStatus, makeProduct, makeShop, useTestApp } from '../../../test/kit.ts';
+import { clearPspTokens } from './psp.ts';
+import { processReceivedPix, sendPixRefunds, txidOf } from './service.ts';
+
+let t: TestApp;
+let certs: PixCerts;
+let psp: FakePsp;
+
+beforeAll(async () => {
+  certs = makePixCerts();
+  psp = await startFakePsp({
+    certs,
+    // Webhooks reach the app in-process, at the path the API registered (the fake appends /pix).
+    deliver: async (url, body) => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: new URL(url).pathname,
+        headers: { 'content-type': 'application/json' },
+        payload: body,
+      });
+      return res.statusCode;
+    },
+  });
+});
+afterAll(() => psp.close());
+
+// The fake's CA is trusted for its server certificate (PIX_CA_FILE in a deployment); read when the
+// app starts, after the certificates above were made.
+useTestApp(
+  {
+    config: {
+      get pix() {
+        return { caPem: certs.caPem };
+      },
+    },
+  },
+  (app) => {
+    t = app.t;
+  },
+);
+
+beforeEach(() => {
+  clearPspTokens();
+  psp.webhook = { copies: 1, reverse: false, drop: false, retryMs: 20, maxAttempts: 3 };
+  psp.refuseRefunds = null;
+});
+
+function accountBody(overrides: Record<string, unknown> = {}) {
+  return {
+    apiUrl: psp.apiUrl,
+    tokenUrl: psp.tokenUrl,
+    clientId: psp.clientId,
+    clientSecret: psp.clientSecret,
+    certificate: { format: 'pem', certPem: certs.clientCertPem, keyPem: certs.clientKeyPem },
+    pixKey: 'loja@exemplo.com.br',
+    ...overrides,
+  };
+}
+
+/** A shop with an open register, its PSP account saved and tested (webhook registered). */
+async function pixShop() {
+  const shop = await makeShop(t);
+  expectStatus(await shop.api.put('/pix/account', accountBody()), 200, 'account');
+  const test = expectStatus(await shop.api.post('/pix/account/test'), 200, 'test');
+  expect(test.ok).toBe(true);
+  return shop;
+}
+
+async function charge(api: Api, attemptKey: string, amountCents: number) {
+  return expectStatus(await api.post('/pix/charge', { attemptKey, amountCents }), 200, 'charge');
+}
+
+async function waitFor<T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 5000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (ok(value) || Date.now() > until) return value;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+const chargeOf = async (api: Api, txid: string) => expectStatus(await api.get(`/pix/charge/${txid}`), 200);
+
+describe('PSP account', () => {
+  it('keeps the credentials sealed: no secret, id or certificate in any answer', async () => {
+    const { api } = await makeShop(t);
+    const saved = await api.put('/pix/account', accountBody());
+    expect(saved.statusCode).toBe(200);
+    const read = await api.get('/pix/account');
+    for (const body of [saved.body, read.body]) {
+      expect(body).not.toContain(psp.clientSecret);
+      expect(body).not.toContain(psp.clientId);
+      expect(body).not.toContain('BEGIN');
+    }
+    expect(read.json()).toMatchObject({
+      configured: true,
+      hasSecret: true,
+      hasCertificate: true,
+      clientIdHint: psp.clientId.slice(-4),
+    });
+  });
+
+  it('reports in Portuguese what failed: a wrong secret, a certificate from another CA', async () => {
+    const { api } = await makeShop(t);
+    await api.put('/pix/account', accountBody({ clientSecret: 'errado' }));
+    const wrong = expectStatus(await api.post('/pix/account/test'), 200);
+    expect(wrong.ok).toBe(false);
+    expect(wrong.steps[0].message).toBe('O banco recusou o Client ID ou o Client Secret (token OAuth).');
+    await api.put(
+      '/pix/account',
+      accountBody({
+        certificate: { format: 'pem', certPem: certs.strangerCertPem, keyPem: certs.strangerKeyPem },
+      }),
+    );
+    const stranger = expectStatus(await api.post('/pix/account/test'), 200);
+    expect(stranger.steps[0].message).toContain('O banco recusou a conexão segura');
+  });
+
+  it('accepts the certificate as a .pfx with its passphrase', async () => {
+    const { api } = await makeShop(t);
+    await api.put(
+      '/pix/account',
+      accountBody({
+        certificate: { format: 'pfx', pfxBase64: certs.clientPfxBase64, passphrase: certs.pfxPassphrase },
+      }),
+    );
+    expect(expectStatus(await api.post('/pix/account/test'), 200).ok).toBe(true);
+  });
+});
+
+describe('dynamic charge', () => {
+  it('is idempotent under retry: the same attempt makes one charge at the PSP', async () => {
+    const { api, client } = await pixShop();
+    const before = psp.cobs.size;
+    const [a, b] = await Promise.all([
+      charge(api, 'attempt-retry-1', 1500),
+      charge(api, 'attempt-retry-1', 1500),
+    ]);
+    const c = await charge(api, 'attempt-retry-1', 1500);
+    expect(a.txid).toBe(txidOf(client.id, 'attempt-retry-1'));
+    expect(b.txid).toBe(a.txid);
+    expect(c.pixCopiaECola).toBe(a.pixCopiaECola);
+    expect(psp.cobs.size).toBe(before + 1);
+    expect(psp.cobs.get(a.txid)?.valor.original).toBe('15.00');
+    // The BR Code points at the location, not the amount.
+    expect(a.pixCopiaECola).toContain(psp.cobs.get(a.txid)?.location);
+    expect(a.pixCopiaECola).not.toContain('540515.00');
+  });
+
+  it('settles once when the webhook posts the Pix three times, out of order', async () => {
+    const { api } = await pixShop();
+    psp.webhook.copies = 3;
+    psp.webhook.reverse = true;
+    const c = await charge(api, 'attempt-dup-1', 2000);
+    const pix = await psp.pay(c.txid);
+    await psp.settled();
+    const paid = await waitFor(
+      () => chargeOf(api, c.txid),
+      (v) => v.status === 'paid',
+    );
+    expect(paid).toMatchObject({ status: 'paid', endToEndId: pix.endToEndId });
+    expect(psp.deliveries.filter((d) => d.body.includes(pix.endToEndId)).map((d) => d.status)).toEqual([
+      200, 200, 200,
+    ]);
+    expect(expectStatus(await api.get('/pix/pending'), 200)).toEqual([]);
+  });
+
+  it('settles by polling GET /cob when the webhook is lost', async () => {
+    const { api } = await pixShop();
+    psp.webhook.drop = true;
+    const c = await charge(api, 'attempt-poll-1', 990);
+    const pix = await psp.pay(c.txid);
+    const paid = await waitFor(
+      () => chargeOf(api, c.txid),
+      (v) => v.status === 'paid',
+      6000,
+    );
+    expect(paid.endToEndId).toBe(pix.endToEndId);
+  });
+
+  it('a charge paid after it expired goes to reconciliation, with the bell', async () => {
+    const { api, client } = await pixShop();
+    const bell: { clientId: number; message: string }[] = [];
+    const notify = t.app.ctx.notify;
+    t.app.ctx.notify = (clientId, notification) => {
+      bell.push({ clientId, message: notification.message });
+      notify(clientId, notification);
+    };
+    const c = await charge(api, 'attempt-late-1', 1200);
+    await psp.pay(c.txid, undefined, new Date(Date.parse(c.expiresAt) + 60_000));
+    await psp.settled();
+    await processReceivedPix(t.app.ctx);
+    const pending = await waitFor(
+      async () => expectStatus(await api.get('/pix/pending'), 200),
+      (v) => v.length > 0,
+    );
+    expect(pending).toMatchObject([
+      { amountCents: 1200, reason: 'late', reasonLabel: 'Pago depois de expirar' },
+    ]);
+    expect((await chargeOf(api, c.txid)).status).toBe('active');
+    t.app.ctx.notify = notify;
+    expect(bell).toContainEqual({
+      clientId: client.id,
+      message: 'Pix de R$ 12,00 para conciliar: pago depois de expirar (Vendas > Conciliação Pix).',
+    });
+  });
+
+  it('a wrong amount goes to reconciliation and the sale is refused', async () => {
+    const { api, auth } = await pixShop();
+    const product = await makeProduct(t, auth, { salePriceCents: 3000, stock: 10 });
+    const c = await charge(api, 'attempt-wrong-1', 3000);
+    await psp.pay(c.txid, '20.00');
+    await psp.settled();
+    const pending = await waitFor(
+      async () => expectStatus(await api.get('/pix/pending'), 200),
+      (v) => v.length > 0,
+    );
+    expect(pending).toMatchObject([
+      {
+        amountCents: 2000,
+        chargeCents: 3000,
+        reason: 'wrong_amount',
+        reasonLabel: 'Valor diferente da cobrança',
+      },
+    ]);
+    const sale = await api.post(
+      '/sale',
+      {
+        items: [{ productId: product.id, quantity: 1 }],
+        payments: [{ method: 'pixQrCode', amountCents: 3000 }],
+      },
+      { 'idempotency-key': 'attempt-wrong-1' },
+    );
+    expect(sale.statusCode).toBe(422);
+    expect(sale.json().message).toBe(
+      'O Pix QR dinâmico ainda não foi pago: aguarde a confirmação do banco ou troque a forma de pagamento',
+    );
+  });
+
+  it("another shop's txid in a webhook changes nothing", async () => {
+    const shopA = await pixShop();
+    const shopB = await pixShop();
+    const c = await charge(shopA.api, 'attempt-tenant-1', 700);
+    const [hookB] = [...psp.webhooks.entries()]
+      .filter(([, url]) => url)
+      .map(([, url]) => url)
+      .slice(-1);
+    // Shop B's webhook path receives a Pix carrying shop A's txid.
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `${new URL(hookB).pathname}/pix`,
+      payload: {
+        pix: [
+          {
+            endToEndId: 'E12345678202611271200abcdef99999',
+            txid: c.txid,
+            valor: '7.00',
+            horario: new Date().toISOString(),
+          },
+        ],
+      },
+    });
+    expect(res.statusCode).toBe(200);
+    await processReceivedPix(t.app.ctx);
+    expect((await chargeOf(shopA.api, c.txid)).status).toBe('active');
+    expect(await shopA.api.get('/pix/pending').then((r) => r.json())).toEqual([]);
+    expect(await shopB.api.get('/pix/pending').then((r) => r.json())).toMatchObject([{ reason: 'unknown' }]);
+    const unknown = await t.app.inject({
+      method: 'POST',
+      url: '/v1/pix/webhook/naoexisteestetokenaquiok/pix',
+      payload: { pix: [] },
+    });
+    expect(unknown.statusCode).toBe(401);
+  });
+});
+
+describe('sale with Pix QR dinâmico, cancel and refund', () => {
+  async function paidSale(key: string) {
+    const shop = await pixShop();
+    const product = await makeProduct(t, shop.auth, { salePriceCents: 2500, stock: 10 });
+    const c = await charge(shop.api, key, 2500);
+    const pix = await psp.pay(c.txid);
+    await psp.settled();
+    await waitFor(
+      () => chargeOf(shop.api, c.txid),
+      (v) => v.status === 'paid',
+    );
+    const sale = expectStatus(
+      await shop.api.post(
+        '/sale',
+        {
+          items: [{ productId: product.id, quantity: 1 }],
+          payments: [{ method: 'pixQrCode', amountCents: 2500 }],
+        },
+        { 'idempotency-key': key },
+      ),
+      201,
+      'sale',
+    );
+    expect((await chargeOf(shop.api, c.txid)).saleId).toBe(sale.id);
+    return { ...shop, sale, pix };
+  }
+
+  it('the sale records the Pix; its cancel refunds through devolução, pending until DEVOLVIDO', async () => {
+    const { api, sale, pix } = await paidSale('attempt-refund-ok');
+    expectStatus(await api.post(`/sale/${sale.id}/cancel`, { reason: 'Cliente desistiu' }), 200, 'cancel');
+    const pending = expectStatus(await api.get(`/pix/refunds/${sale.id}`), 200);
+    expect(pending).toHaveLength(1);
+    expect(pending[0].endToEndId).toBe(pix.endToEndId);
+    expect(pending[0].status).not.toBe('DEVOLVIDO');
+    await sendPixRefunds(t.app.ctx);
+    await new Promise((r) => setTimeout(r, psp.refundDelayMs + 20));
+    await psp.settled();
+    const done = await waitFor(
+      async () => expectStatus(await api.get(`/pix/refunds/${sale.id}`), 200),
+      (v) => v[0].status === 'DEVOLVIDO',
+    );
+    expect(done[0]).toMatchObject({ status: 'DEVOLVIDO', statusLabel: 'Devolvido', amountCents: 2500 });
+  });
+
+  it('a refund the PSP refuses is shown refused, never done', async () => {
+    const { api, sale } = await paidSale('attempt-refund-no');
+    psp.refuseRefunds = 'Saldo insuficiente para devolução';
+    expectStatus(await api.post(`/sale/${sale.id}/cancel`, { reason: 'Cliente desistiu' }), 200, 'cancel');
+    await sendPixRefunds(t.app.ctx);
+    await new Promise((r) => setTimeout(r, psp.refundDelayMs + 20));
+    await psp.settled();
+    const refused = await waitFor(
+      async () => expectStatus(await api.get(`/pix/refunds/${sale.id}`), 200),
+      (v) => v[0].status === 'NAO_REALIZADO',
+    );
+    expect(refused[0]).toMatchObject({
+      status: 'NAO_REALIZADO',
+      statusLabel: 'Devolução recusada pelo banco',
+      reason: 'Saldo insuficiente para devolução',
+    });
+  });
+
+  it("the day's reconciliation lists the PSP's Pix against the sales, and exports CSV", async () => {
+    const { api, pix } = await paidSale('attempt-day-1');
+    const today = new Date().toISOString().slice(0, 10);
+    const day = expectStatus(await api.get(`/pix/reconciliation?date=${today}`), 200);
+    expect(day.items.find((i: { endToEndId: string }) => i.endToEndId === pix.endToEndId)).toMatchObject({
+      status: 'matched',
+      amountCents: 2500,
+    });
+    const csv = await api.get(`/pix/reconciliation/export?date=${today}`);
+    expect(csv.statusCode).toBe(200);
+    expect(csv.body).toContain(pix.endToEndId);
+    expect(csv.body).toContain('Conciliado');
+  });
+});

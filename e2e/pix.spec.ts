@@ -1,0 +1,79 @@
+import { resolve } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { apiLogin, closeRegisterViaApi, demoEmail, loginAs } from './helpers';
+import { PIX_CLIENT, PIX_DIR, PIX_PAY_URL, PIX_PORT } from './playwright.config';
+
+const stamp = Date.now().toString().slice(-7);
+
+/**
+ * Issue 33: the Administrador sets the shop's Pix account (certificate from the local CA of the fake
+ * PSP) and tests it (token + webhook), a Caixa sells with "Pix QR dinâmico", the customer pays from
+ * the bank app (the fake's page, another browser context) and the PDV turns "Pago" without a click.
+ */
+test('Pix QR dinâmico: account, PDV charge paid from the bank app, Pago by itself, sale finished', async ({
+  page,
+  browser,
+}) => {
+  const token = await apiLogin(page, demoEmail(1));
+  const product = await page.request.post('/v1/product', {
+    headers: { authorization: `Bearer ${token}` },
+    data: { name: `Açaí ${stamp}`, salePriceCents: 1850, stock: 10 },
+  });
+  expect(product.status()).toBe(201);
+
+  // Configurações > Conta Pix.
+  await loginAs(page, 1);
+  await page.goto('/dashboard/settings/pix');
+  await expect(page).toHaveTitle('Conta Pix | Balcão');
+  await page.getByLabel('URL da API Pix').fill(`https://localhost:${PIX_PORT}/v2`);
+  await page.getByLabel('URL do token OAuth').fill(`https://localhost:${PIX_PORT}/oauth/token`);
+  await page.getByLabel('Client ID').fill(PIX_CLIENT.id);
+  await page.getByLabel('Client Secret').fill(PIX_CLIENT.secret);
+  await page.getByLabel('Chave Pix da conta').fill('loja@demo.com.br');
+  await page
+    .getByTestId('pix-certificate')
+    .setInputFiles([resolve(PIX_DIR, 'client.pem'), resolve(PIX_DIR, 'client-key.pem')]);
+  await page.getByRole('button', { name: 'Salvar' }).click();
+  await expect(page.getByText('Credenciais guardadas')).toBeVisible();
+  await page.getByRole('button', { name: 'Testar conexão' }).click();
+  await expect(page.getByTestId('pix-test-result')).toContainText('Webhook cadastrado');
+
+  // The PDV, as the Caixa: one item, Pix QR dinâmico.
+  await closeRegisterViaApi(page, 4);
+  await page.context().clearCookies();
+  await loginAs(page, 4);
+  await page.goto('/dashboard/sale/pdv');
+  const opening = page.getByRole('dialog', { name: 'Abrir caixa' });
+  await opening.getByLabel('Valor de abertura').fill('0,00');
+  await opening.getByRole('button', { name: 'Abrir caixa' }).click();
+  await expect(opening).toBeHidden();
+  await page.getByTestId('pdv-search').fill(`Açaí ${stamp}`);
+  await page.getByRole('list', { name: 'Produtos encontrados' }).getByText(`Açaí ${stamp}`).click();
+  await expect(page.getByTestId('pdv-line')).toHaveCount(1);
+  await page.getByTestId('pdv-search').focus();
+  await page.keyboard.press('F6');
+  const addPayment = page.getByRole('form', { name: 'Adicionar pagamento' });
+  await addPayment.getByLabel('Forma de pagamento').click();
+  await page.getByRole('option', { name: 'Pix QR dinâmico' }).click();
+  await addPayment.getByRole('button', { name: 'Adicionar' }).click();
+  await expect(page.getByTestId('pix-qr')).toBeVisible();
+  await expect(page.getByTestId('pix-dynamic-status')).toHaveText('Aguardando pagamento');
+  await expect(page.getByTestId('pix-countdown')).toContainText('Expira em');
+  const brCode = await page.getByTestId('pix-payload').inputValue();
+  expect(brCode).toMatch(/^000201/);
+
+  // The customer's bank app, another context: paste the copia e cola and pay.
+  const customer = await browser.newContext();
+  const bank = await customer.newPage();
+  await bank.goto(`${PIX_PAY_URL}/pagar`);
+  await bank.getByLabel('Pix copia e cola').fill(brCode);
+  await bank.getByRole('button', { name: 'Pagar' }).click();
+  await expect(bank.getByRole('status')).toHaveText('Pix enviado: R$ 18,50');
+  await customer.close();
+
+  // The PDV turns "Pago" by itself (webhook -> socket), then the sale finishes.
+  await expect(page.getByTestId('pix-dynamic-status')).toHaveText('Pago', { timeout: 5000 });
+  await page.keyboard.press('F9');
+  await expect(page.getByText(/Venda nº \d+ finalizada/)).toBeVisible();
+  await expect(page.getByTestId('receipt')).toContainText('Pix QR dinâmico');
+});
