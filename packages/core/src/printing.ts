@@ -131,6 +131,11 @@ export type PrintingSettings = z.infer<typeof printingSettingsSchema>;
 export const printDocumentSchema = z.object({
   title: z.string().max(120),
   lines: z.array(z.string().max(200)).min(1).max(2000),
+  /**
+   * A QR code printed after the lines (Pix copia e cola, NFC-e): the print agent prints it as a native
+   * ESC/POS QR (issue 36); the browser station leaves it out.
+   */
+  qr: z.string().max(1000).optional(),
 });
 export type PrintDocument = z.infer<typeof printDocumentSchema>;
 
