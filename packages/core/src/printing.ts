@@ -8,7 +8,7 @@ import { REQUIRED, z } from './zod.ts';
  */
 
 export const CODE_PAGES = ['PC860', 'CP850', 'WPC1252'] as const;
-type CodePage = (typeof CODE_PAGES)[number];
+export type CodePage = (typeof CODE_PAGES)[number];
 export const CODE_PAGE_LABELS: Record<CodePage, string> = {
   PC860: 'PC860 (Português)',
   CP850: 'CP850 (Multilíngue)',
