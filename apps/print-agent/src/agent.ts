@@ -145,7 +145,7 @@ export class PrintAgent {
       while (queue.length > 0 && !this.stopped) {
         const id = queue[0];
         const entry = this.journal.get(id);
-        if (!entry || entry.state !== 'received') {
+        if (entry?.state !== 'received') {
           queue.shift();
           continue;
         }
@@ -191,7 +191,8 @@ export class PrintAgent {
 
   private heldJobs() {
     let held = 0;
-    for (const [url, queue] of this.queues) if (stopsPrinting(this.states.get(url) ?? 'ok')) held += queue.length;
+    for (const [url, queue] of this.queues)
+      if (stopsPrinting(this.states.get(url) ?? 'ok')) held += queue.length;
     return held;
   }
 
@@ -219,7 +220,12 @@ export class PrintAgent {
   private async flushResults() {
     for (const entry of this.journal.all())
       if (entry.state === 'printed')
-        await this.sendResult(entry.job.id, { jobId: entry.job.id, outcome: 'printed', state: 'ok', message: '' });
+        await this.sendResult(entry.job.id, {
+          jobId: entry.job.id,
+          outcome: 'printed',
+          state: 'ok',
+          message: '',
+        });
     for (const url of this.queues.keys()) void this.pump(url);
   }
 }

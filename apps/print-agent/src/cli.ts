@@ -26,7 +26,10 @@ function printersOf(values: string[] | undefined, into: Record<string, string>) 
   }
 }
 
-async function pair(code: string, options: { server?: string; printer?: string[]; codepages?: string; dir: string }) {
+async function pair(
+  code: string,
+  options: { server?: string; printer?: string[]; codepages?: string; dir: string },
+) {
   if (!options.server) throw new Error('Informe --server (o endereço do Balcão)');
   const server = options.server.replace(/\/+$/, '');
   const response = await fetch(`${server}/v1/printing/agent/pair`, {
@@ -49,7 +52,9 @@ async function pair(code: string, options: { server?: string; printer?: string[]
     ...(options.codepages ? { codepageMapping: options.codepages } : {}),
   };
   writeConfig(options.dir, config);
-  console.log(`Pareado como "${answer.name}" (perfis ${answer.profileIds.join(', ')}). Config: ${configPath(options.dir)}`);
+  console.log(
+    `Pareado como "${answer.name}" (perfis ${answer.profileIds.join(', ')}). Config: ${configPath(options.dir)}`,
+  );
   if (Object.keys(printers).length === 0)
     console.log('Nenhuma impressora informada: edite "printers" na config ou pareie de novo com --printer.');
 }

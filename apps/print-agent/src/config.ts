@@ -30,7 +30,9 @@ export function readConfig(dir: string): AgentConfig {
   try {
     return JSON.parse(readFileSync(configPath(dir), 'utf8')) as AgentConfig;
   } catch {
-    throw new Error(`Agente não pareado: rode "balcao-print-agent pair CÓDIGO --server URL" (${configPath(dir)})`);
+    throw new Error(
+      `Agente não pareado: rode "balcao-print-agent pair CÓDIGO --server URL" (${configPath(dir)})`,
+    );
   }
 }
 

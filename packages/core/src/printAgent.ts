@@ -26,7 +26,11 @@ export const PRINTER_STATE_LABELS: Record<PrinterState, string> = {
 
 /** POST /v1/printing/agent: a new agent for a station (its name and the profiles it prints). */
 export const printAgentInputSchema = z.object({
-  name: z.string({ message: REQUIRED }).trim().min(1, 'Informe o nome da estação').max(60, 'No máximo 60 caracteres'),
+  name: z
+    .string({ message: REQUIRED })
+    .trim()
+    .min(1, 'Informe o nome da estação')
+    .max(60, 'No máximo 60 caracteres'),
   profileIds: z
     .array(z.number().int().positive())
     .min(1, 'Escolha ao menos um perfil de impressora')

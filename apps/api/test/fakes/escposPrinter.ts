@@ -68,8 +68,8 @@ export async function startFakePrinter(port = 0): Promise<FakePrinter> {
         const n = data[2];
         printer.statusRequests++;
         if (printer.condition !== 'silent') {
-          const answers = STATUS_ANSWERS[printer.condition];
-          const index = n === 1 ? 0 : n === 2 ? 1 : n === 4 ? 2 : -1;
+          const answers: readonly number[] = STATUS_ANSWERS[printer.condition];
+          const index = [1, 2, 4].indexOf(n);
           if (index >= 0) socket.write(Buffer.from([answers[index]]));
         }
         data = data.subarray(3);

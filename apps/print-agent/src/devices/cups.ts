@@ -28,7 +28,13 @@ export function cupsOutput(url: string, queue: string): Output {
         );
         child.once('close', (code) => {
           if (code === 0) resolve();
-          else reject(new PrinterUnavailable('offline', `A fila ${queue} recusou a impressão: ${stderr.trim() || `lp saiu com ${code}`}`));
+          else
+            reject(
+              new PrinterUnavailable(
+                'offline',
+                `A fila ${queue} recusou a impressão: ${stderr.trim() || `lp saiu com ${code}`}`,
+              ),
+            );
         });
         child.stdin.end(bytes);
       });

@@ -21,7 +21,10 @@ export function fileOutput(url: string, path: string): Output {
         await handle.write(bytes);
         await handle.sync().catch(() => {});
       } catch (error) {
-        throw new PrinterUnavailable('offline', `Não foi possível escrever em ${path} (${(error as Error).message})`);
+        throw new PrinterUnavailable(
+          'offline',
+          `Não foi possível escrever em ${path} (${(error as Error).message})`,
+        );
       } finally {
         await handle?.close();
       }

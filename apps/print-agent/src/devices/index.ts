@@ -19,6 +19,7 @@ export function outputFor(url: string): Output {
   const parsed = new URL(url);
   if (parsed.protocol === 'tcp:') return tcpOutput(url, parsed.hostname, Number(parsed.port || 9100));
   if (parsed.protocol === 'file:') return fileOutput(url, decodeURIComponent(parsed.pathname));
-  if (parsed.protocol === 'cups:') return cupsOutput(url, decodeURIComponent(parsed.hostname || parsed.pathname.slice(1)));
+  if (parsed.protocol === 'cups:')
+    return cupsOutput(url, decodeURIComponent(parsed.hostname || parsed.pathname.slice(1)));
   throw new Error(`Saída de impressora desconhecida: ${url} (use tcp://, file:// ou cups://)`);
 }

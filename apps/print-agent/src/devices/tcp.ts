@@ -21,7 +21,9 @@ function open(host: string, port: number): Promise<Socket> {
     });
     socket.once('error', (error) => {
       clearTimeout(timer);
-      reject(new PrinterUnavailable('offline', `Sem conexão com a impressora ${host}:${port} (${error.message})`));
+      reject(
+        new PrinterUnavailable('offline', `Sem conexão com a impressora ${host}:${port} (${error.message})`),
+      );
     });
   });
 }
@@ -68,11 +70,18 @@ export function tcpOutput(url: string, host: string, port: number): Output {
       await new Promise<void>((resolve, reject) => {
         const timer = setTimeout(() => {
           socket.destroy();
-          reject(new PrinterUnavailable('offline', `A impressora ${host}:${port} não recebeu a impressão a tempo`));
+          reject(
+            new PrinterUnavailable('offline', `A impressora ${host}:${port} não recebeu a impressão a tempo`),
+          );
         }, WRITE_TIMEOUT_MS);
         socket.once('error', (error) => {
           clearTimeout(timer);
-          reject(new PrinterUnavailable('offline', `A impressora ${host}:${port} caiu durante a impressão (${error.message})`));
+          reject(
+            new PrinterUnavailable(
+              'offline',
+              `A impressora ${host}:${port} caiu durante a impressão (${error.message})`,
+            ),
+          );
         });
         // Accepted = every byte sent and the printer closed its side after ours (it read them all).
         socket.once('close', (hadError) => {

@@ -295,7 +295,8 @@ async function recordState(
     })
     .where(eq(printAgents.id, agentId));
   const stops = (s: string) => s !== 'ok' && s !== 'unknown';
-  if (before.state !== report.state || before.held !== heldJobs) ctx.changed(clientId, 'print-station', agentId);
+  if (before.state !== report.state || before.held !== heldJobs)
+    ctx.changed(clientId, 'print-station', agentId);
   if (stops(report.state) && before.state !== report.state) {
     const held = heldJobs === 1 ? '1 impressão aguardando' : `${heldJobs} impressões aguardando`;
     ctx.notify(clientId, {

@@ -7,7 +7,12 @@ import type { PrintJob } from '@balcao/core/printing';
 import { io } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PrintAgent } from '../../../../print-agent/src/agent.ts';
-import { decodeEscpos, type FakePrinter, startFakePrinter, textOf } from '../../../test/fakes/escposPrinter.ts';
+import {
+  decodeEscpos,
+  type FakePrinter,
+  startFakePrinter,
+  textOf,
+} from '../../../test/fakes/escposPrinter.ts';
 import type { TestApp } from '../../../test/helper.ts';
 import { asUser, expectStatus, useTestApp } from '../../../test/kit.ts';
 
@@ -37,7 +42,15 @@ async function until<T>(check: () => Promise<T | undefined> | T | undefined, ms 
 const PROFILES = {
   profiles: [
     { key: 'caixa', name: 'Caixa', paperWidth: 80, columns: 48, codePage: 'PC860', copies: 1, cut: true },
-    { key: 'cozinha', name: 'Cozinha', paperWidth: 58, columns: 32, codePage: 'WPC1252', copies: 1, cut: true },
+    {
+      key: 'cozinha',
+      name: 'Cozinha',
+      paperWidth: 58,
+      columns: 32,
+      codePage: 'WPC1252',
+      copies: 1,
+      cut: true,
+    },
   ],
   sectors: [{ key: 'cozinha', name: 'Cozinha', profileKey: 'cozinha', categoryIds: [] }],
   receipt: { autoPrint: false, profileKey: null },
@@ -62,7 +75,10 @@ async function pairedShop() {
 }
 
 const agents: PrintAgent[] = [];
-function startAgent(paired: { agentId: number; name: string; token: string; socketKey: string }, dir?: string) {
+function startAgent(
+  paired: { agentId: number; name: string; token: string; socketKey: string },
+  dir?: string,
+) {
   const agent = new PrintAgent({
     config: {
       server: serverUrl(),
@@ -109,7 +125,9 @@ describe('pairing an agent', () => {
   it('only who edits the settings creates or revokes one; the garçom gets 403', async () => {
     const { shop, ids } = await pairedShop();
     const waiter = shop.apis[1];
-    expect((await waiter.post('/printing/agent', { name: 'X', profileIds: [ids.caixa] })).statusCode).toBe(403);
+    expect((await waiter.post('/printing/agent', { name: 'X', profileIds: [ids.caixa] })).statusCode).toBe(
+      403,
+    );
     const empty = await shop.api.post('/printing/agent', { name: 'X', profileIds: [] });
     expect(empty.statusCode).toBe(400);
     expect(empty.json().message).toContain('Escolha ao menos um perfil de impressora');
@@ -318,12 +336,14 @@ describe('exactly once across a kill of the agent process', () => {
       const dir = mkdtempSync(join(tmpdir(), 'agent-cli-'));
       try {
         await pairWithCli(shop, [profileId], dir);
-        const pause =
+        const pause: Record<string, string> =
           step === 'after printing, before the ack'
             ? { BALCAO_AGENT_PAUSE_BEFORE_ACK_MS: '60000' }
             : { BALCAO_AGENT_PAUSE_BEFORE_PRINT_MS: '60000' };
         const first = run(['start', '--dir', dir], pause);
-        await until(async () => expectStatus(await shop.api.get('/printing/agents'), 200, 'agents')[0].connected);
+        await until(
+          async () => expectStatus(await shop.api.get('/printing/agents'), 200, 'agents')[0].connected,
+        );
         const before = printer.jobs.length;
         const queued = expectStatus(
           await shop.api.post('/printing/job', {
@@ -347,7 +367,9 @@ describe('exactly once across a kill of the agent process', () => {
         const second = run(['start', '--dir', dir]);
         await until(async () => (await job(shop.api, queued.id)).status === 'printed', 15_000);
         await wait(300);
-        const mine = printer.jobs.slice(before).filter((b) => textOf(decodeEscpos(b)).includes(`Só uma vez (${step})`));
+        const mine = printer.jobs
+          .slice(before)
+          .filter((b) => textOf(decodeEscpos(b)).includes(`Só uma vez (${step})`));
         expect(mine).toHaveLength(1);
         second.child.kill('SIGTERM');
         await second.exited;
