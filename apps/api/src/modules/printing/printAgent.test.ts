@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { PrintJob } from '@balcao/core/printing';
+import { eq } from 'drizzle-orm';
 import { io } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PrintAgent } from '../../../../print-agent/src/agent.ts';
@@ -14,7 +15,8 @@ import {
   textOf,
 } from '../../../test/fakes/escposPrinter.ts';
 import type { TestApp } from '../../../test/helper.ts';
-import { asUser, expectStatus, useTestApp } from '../../../test/kit.ts';
+import { asUser, expectStatus, makeSimpleSale, openRegister, useTestApp } from '../../../test/kit.ts';
+import { cashDrawerOpenings } from '../cash-register/schema.ts';
 
 const API_KEY = 'chave-de-teste';
 
@@ -378,4 +380,68 @@ describe('exactly once across a kill of the agent process', () => {
       }
     });
   }
+});
+
+describe('the cash drawer (ESC p through the agent of the receipt printer)', () => {
+  it('opens once on a cash sale, a sangria and "Abrir gaveta", each logged on the register; not on a pix sale', async () => {
+    const { shop, ids, paired } = await pairedShop();
+    const receiptOn = { ...PROFILES, receipt: { autoPrint: false, profileKey: 'caixa' } };
+    const current = expectStatus(await shop.api.get('/printing/settings'), 200, 'settings');
+    expectStatus(
+      await shop.api.put('/printing/settings', { ...receiptOn, updatedAt: current.updatedAt }),
+      200,
+      'receipt profile',
+    );
+    expect(ids.caixa).toBeGreaterThan(0);
+    startAgent(paired);
+    await until(async () => expectStatus(await shop.api.get('/printing/agents'), 200, 'agents')[0].connected);
+    const register = await openRegister(t, shop.auth);
+    const before = printer.jobs.length;
+
+    await makeSimpleSale(t, shop.auth, { payments: [{ method: 'pix', amountCents: 1000 }] });
+    const cash = await makeSimpleSale(t, shop.auth, { payments: [{ method: 'money', amountCents: 1000 }] });
+    expectStatus(
+      await shop.api.post('/cash-register/movement', { type: 'withdrawal', amountCents: 500, reason: 'Banco' }),
+      201,
+      'sangria',
+    );
+    const click = { idempotencyKey: 'abrir-gaveta-1' };
+    expect(expectStatus(await shop.api.post('/cash-register/drawer', click), 201, 'abrir gaveta')).toEqual({
+      opened: true,
+    });
+    // The same click again (a retried request) opens it no more.
+    expectStatus(await shop.api.post('/cash-register/drawer', click), 201, 'again');
+
+    const kicks = (await printer.waitForJobs(before + 3)).slice(before);
+    await wait(300);
+    expect(printer.jobs.length).toBe(before + 3);
+    for (const bytes of kicks) expect(decodeEscpos(bytes)).toMatchObject({ pulses: 1, cuts: 0 });
+    const log = await t.database.db
+      .select()
+      .from(cashDrawerOpenings)
+      .where(eq(cashDrawerOpenings.cashRegisterId, register.id));
+    expect(log.map((l) => [l.reason, l.key, l.userId]).sort()).toEqual(
+      [
+        ['manual', 'manual-abrir-gaveta-1', shop.users[0].user.id],
+        ['sale', `sale-${cash.id}`, shop.users[0].user.id],
+        ['withdrawal', expect.stringMatching(/^withdrawal-\d+$/), shop.users[0].user.id],
+      ].sort(),
+    );
+  });
+
+  it('"Abrir gaveta" needs the permission, an open register and an agent, with Portuguese answers', async () => {
+    const shop = await asUser(t, [1, 6, 4]);
+    const click = { idempotencyKey: 'abrir-gaveta-2' };
+    // Financeiro (6) sells at the counter but may not open the drawer by hand.
+    expect((await shop.apis[1].post('/cash-register/drawer', click)).statusCode).toBe(403);
+    const noRegister = await shop.api.post('/cash-register/drawer', click);
+    expect(noRegister.statusCode).toBe(422);
+    expect(noRegister.json().message).toBe('Você não tem um caixa aberto');
+    await openRegister(t, shop.auth);
+    const noAgent = await shop.api.post('/cash-register/drawer', click);
+    expect(noAgent.statusCode).toBe(409);
+    expect(noAgent.json().message).toBe(
+      'Nenhum agente de impressão abre a gaveta: pareie um agente para o perfil do cupom em Configurações > Impressoras',
+    );
+  });
 });
