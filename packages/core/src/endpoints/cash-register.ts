@@ -15,7 +15,11 @@ import { z } from '../zod.ts';
 
 /** "Abrir gaveta": the click's key (a retried request opens the drawer once). */
 const openDrawerInputSchema = z.object({
-  idempotencyKey: z.string({ message: 'Envie a chave de idempotência (idempotencyKey)' }).trim().min(8).max(100),
+  idempotencyKey: z
+    .string({ message: 'Envie a chave de idempotência (idempotencyKey)' })
+    .trim()
+    .min(8)
+    .max(100),
 });
 const openDrawerAnswerSchema = z.object({ opened: z.boolean() });
 

@@ -1,8 +1,8 @@
 import { cashRegisterApi } from '@balcao/core/endpoints/cash-register';
+import { ACTION } from '@balcao/core/routes';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { route } from '../../lib/endpoint.ts';
-import { ACTION } from '@balcao/core/routes';
 import { assertCan, assertOwnClient, sessionOf } from '../../plugins/auth.ts';
 import {
   addMovement,
@@ -39,7 +39,9 @@ export function cashRegisterRoutes(ctx: AppContext, sales: RegisterSales): Fasti
     route(app, cashRegisterApi.openDrawer, async (request, reply) =>
       reply
         .status(201)
-        .send(await openDrawerByHand(ctx, assertCan(request, ACTION.openDrawer), request.body.idempotencyKey)),
+        .send(
+          await openDrawerByHand(ctx, assertCan(request, ACTION.openDrawer), request.body.idempotencyKey),
+        ),
     );
 
     route(app, cashRegisterApi.close, (request) =>

@@ -351,7 +351,9 @@ export async function addMovement(
   // A sangria takes money out: the drawer opens (issue 36), after the commit, not waited for. An
   // offline one was taken when it was made.
   if (input.type === 'withdrawal' && movementId !== null && !madeAt)
-    void kickAndLog(ctx, session, summary.id, 'withdrawal', `withdrawal-${movementId}`).catch(() => undefined);
+    void kickAndLog(ctx, session, summary.id, 'withdrawal', `withdrawal-${movementId}`).catch(
+      () => undefined,
+    );
   return summary;
 }
 
@@ -367,7 +369,12 @@ export async function openDrawerByHand(ctx: AppContext, session: SessionUser, ke
 }
 
 /** After a sale paid (partly) in cash: the drawer of the register it was made on opens. */
-export async function openDrawerForSale(ctx: AppContext, session: SessionUser, registerId: number, saleId: number) {
+export async function openDrawerForSale(
+  ctx: AppContext,
+  session: SessionUser,
+  registerId: number,
+  saleId: number,
+) {
   return kickAndLog(ctx, session, registerId, 'sale', `sale-${saleId}`);
 }
 

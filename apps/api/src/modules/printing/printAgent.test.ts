@@ -401,7 +401,11 @@ describe('the cash drawer (ESC p through the agent of the receipt printer)', () 
     await makeSimpleSale(t, shop.auth, { payments: [{ method: 'pix', amountCents: 1000 }] });
     const cash = await makeSimpleSale(t, shop.auth, { payments: [{ method: 'money', amountCents: 1000 }] });
     expectStatus(
-      await shop.api.post('/cash-register/movement', { type: 'withdrawal', amountCents: 500, reason: 'Banco' }),
+      await shop.api.post('/cash-register/movement', {
+        type: 'withdrawal',
+        amountCents: 500,
+        reason: 'Banco',
+      }),
       201,
       'sangria',
     );

@@ -648,8 +648,7 @@ function signal(ctx: AppContext, session: SessionUser, { sale, lowStock, receipt
     });
   }
   if (receiptJob !== null) deliverSaleReceipt(ctx, clientId, receiptJob);
-  if (drawer)
-    void openDrawerForSale(ctx, session, drawer.registerId, sale.id).catch(() => undefined);
+  if (drawer) void openDrawerForSale(ctx, session, drawer.registerId, sale.id).catch(() => undefined);
 }
 
 // ---------------------------------------------------------------------------------------------
