@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { PrintJob } from '@balcao/core/printing';
+import { PRINT_JOB_EVENT, PRINT_STATION_EVENT, type PrintJob } from '@balcao/core/printing';
 import { eq } from 'drizzle-orm';
 import { io } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -262,6 +262,21 @@ describe('the agent prints ESC/POS on a network printer', () => {
 
   it('a drawer kick goes to the agent as ESC p alone, never to a browser station', async () => {
     const { shop, ids, paired } = await pairedShop();
+    // A browser station of the same profile, connected first (the oldest would be picked first).
+    const browserStation = io(serverUrl(), {
+      path: '/socket.io',
+      query: { key: API_KEY },
+      auth: { token: shop.users[0].token },
+      transports: ['websocket'],
+      reconnection: false,
+      forceNew: true,
+    });
+    const browserGot: PrintJob[] = [];
+    browserStation.on(PRINT_JOB_EVENT, (j: PrintJob) => browserGot.push(j));
+    const joined = await browserStation
+      .timeout(5000)
+      .emitWithAck(PRINT_STATION_EVENT, { name: 'Navegador', profileIds: [ids.caixa] });
+    expect(joined.ok).toBe(true);
     startAgent(paired);
     await until(async () => expectStatus(await shop.api.get('/printing/agents'), 200, 'agents')[0].connected);
     const before = printer.jobs.length;
@@ -281,6 +296,8 @@ describe('the agent prints ESC/POS on a network printer', () => {
     expect(textOf(decoded)).toEqual([]);
     expect(decoded.cuts).toBe(0);
     await until(async () => (await job(shop.api, queued.id)).status === 'printed');
+    expect(browserGot).toEqual([]);
+    browserStation.disconnect();
   });
 });
 
