@@ -224,6 +224,19 @@ describe('the agent prints ESC/POS on a network printer', () => {
     const { shop, ids, paired } = await pairedShop();
     startAgent(paired);
     await until(async () => expectStatus(await shop.api.get('/printing/agents'), 200, 'agents')[0].connected);
+    // The bell: a user's socket on the shop's channel.
+    const bell = io(serverUrl(), {
+      path: '/socket.io',
+      query: { key: API_KEY },
+      auth: { token: shop.users[0].token },
+      transports: ['websocket'],
+      reconnection: false,
+      forceNew: true,
+    });
+    const rung: string[] = [];
+    bell.on('newChannelMessage', (m: { message: string }) => rung.push(JSON.parse(m.message).message));
+    const joined = await bell.timeout(5000).emitWithAck('joinChannel', `notifications_${shop.client.id}`);
+    expect(joined.ok).toBe(true);
     const before = printer.jobs.length;
     printer.condition = 'paper_out';
     try {
@@ -255,8 +268,15 @@ describe('the agent prints ESC/POS on a network printer', () => {
       expect(printer.jobs.length).toBe(before + 1);
       const after = expectStatus(await shop.api.get('/printing/agents'), 200, 'agents')[0];
       expect(after).toMatchObject({ printerState: 'ok', heldJobs: 0 });
+      await until(() => rung.length >= 2);
+      // Told once when it stopped (not at every retry) and once when it printed again.
+      expect(rung).toEqual([
+        'Impressora da estação Balcão PC: Sem papel. 1 impressão aguardando.',
+        'Impressora da estação Balcão PC voltou a imprimir',
+      ]);
     } finally {
       printer.condition = 'ok';
+      bell.disconnect();
     }
   });
 
