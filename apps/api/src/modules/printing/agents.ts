@@ -13,7 +13,7 @@ import {
   printAgentResultSchema,
   printAgentStateSchema,
 } from '@balcao/core/printAgent';
-import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { invalid, notFound } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
@@ -241,7 +241,12 @@ type Result = ReturnType<typeof printAgentResultSchema.parse>;
 
 /** A job's outcome at the agent: printed (confirmed), held (kept queued, its reason shown) or failed. */
 async function recordResult(ctx: AppContext, clientId: number, agentId: number, result: Result) {
-  const mine = and(eq(printJobs.clientId, clientId), eq(printJobs.id, result.jobId));
+  // Only a job handed to this agent (or put back to waiting while it was away) is its to answer.
+  const mine = and(
+    eq(printJobs.clientId, clientId),
+    eq(printJobs.id, result.jobId),
+    or(eq(printJobs.stationId, agentStationId(agentId)), isNull(printJobs.stationId)),
+  );
   if (result.outcome === 'printed') {
     // Printed is printed whichever state the API had (a retry may have put it back to pending).
     await ctx.db
