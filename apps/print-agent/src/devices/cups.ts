@@ -3,14 +3,12 @@ import type { PrinterState } from '@balcao/core/printAgent';
 import type { Output } from './index.ts';
 import { PrinterUnavailable } from './status.ts';
 
-/** The `lp` command (CUPS); BALCAO_LP overrides it (another path, or a test's stand-in). */
-const LP = process.env.BALCAO_LP ?? 'lp';
-
 /**
  * A printer behind the OS print queue (CUPS, also on macOS): `lp -d QUEUE -o raw`, the bytes on its
  * standard input, passed untouched to the printer. Accepted = `lp` exited 0 (the queue holds the job).
  */
-export function cupsOutput(url: string, queue: string): Output {
+/** `lp`: the command (another path, or a test's stand-in; BALCAO_LP in the environment). */
+export function cupsOutput(url: string, queue: string, lp = process.env.BALCAO_LP ?? 'lp'): Output {
   return {
     url,
     async status(): Promise<PrinterState> {
@@ -18,7 +16,7 @@ export function cupsOutput(url: string, queue: string): Output {
     },
     write(bytes: Uint8Array): Promise<void> {
       return new Promise((resolve, reject) => {
-        const child = spawn(LP, ['-d', queue, '-o', 'raw'], { stdio: ['pipe', 'ignore', 'pipe'] });
+        const child = spawn(lp, ['-d', queue, '-o', 'raw'], { stdio: ['pipe', 'ignore', 'pipe'] });
         let stderr = '';
         child.stderr.on('data', (chunk: Buffer) => {
           stderr += chunk.toString();

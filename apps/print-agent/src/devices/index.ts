@@ -15,11 +15,16 @@ export type Output = {
   write(bytes: Uint8Array): Promise<void>;
 };
 
-export function outputFor(url: string): Output {
+/** `lpCommand`: the CUPS `lp` to run (default `lp`, or BALCAO_LP). */
+export function outputFor(url: string, options: { lpCommand?: string } = {}): Output {
   const parsed = new URL(url);
   if (parsed.protocol === 'tcp:') return tcpOutput(url, parsed.hostname, Number(parsed.port || 9100));
   if (parsed.protocol === 'file:') return fileOutput(url, decodeURIComponent(parsed.pathname));
   if (parsed.protocol === 'cups:')
-    return cupsOutput(url, decodeURIComponent(parsed.hostname || parsed.pathname.slice(1)));
+    return cupsOutput(
+      url,
+      decodeURIComponent(parsed.hostname || parsed.pathname.slice(1)),
+      options.lpCommand,
+    );
   throw new Error(`Saída de impressora desconhecida: ${url} (use tcp://, file:// ou cups://)`);
 }

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -8,6 +8,7 @@ import { eq } from 'drizzle-orm';
 import { io } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PrintAgent } from '../../../../print-agent/src/agent.ts';
+import { outputFor } from '../../../../print-agent/src/devices/index.ts';
 import {
   decodeEscpos,
   type FakePrinter,
@@ -484,5 +485,41 @@ describe('the cash drawer (ESC p through the agent of the receipt printer)', () 
     expect(noAgent.json().message).toBe(
       'Nenhum agente de impressão abre a gaveta: pareie um agente para o perfil do cupom em Configurações > Impressoras',
     );
+  });
+});
+
+describe('the other outputs: a USB device file and the CUPS queue', () => {
+  const bytes = Uint8Array.from([0x1b, 0x40, 0x41, 0x0a, 0x1d, 0x56, 0x01]);
+
+  it('writes the bytes to the device file (/dev/usb/lp0 on Linux); a missing device holds the job', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'agent-file-'));
+    const device = join(dir, 'lp0');
+    writeFileSync(device, '');
+    await outputFor(`file://${device}`).write(bytes);
+    expect([...readFileSync(device)]).toEqual([...bytes]);
+    await expect(outputFor(`file://${join(dir, 'nada', 'lp9')}`).write(bytes)).rejects.toMatchObject({
+      state: 'offline',
+    });
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('sends the bytes raw to `lp -d FILA -o raw`; a refusal says so in Portuguese', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'agent-cups-'));
+    const lp = join(dir, 'lp');
+    writeFileSync(
+      lp,
+      `#!/bin/sh\necho "$@" > ${dir}/args\ncat > ${dir}/bytes\n[ "$2" = "Cozinha" ] || { echo "lp: The printer or class does not exist." >&2; exit 1; }\n`,
+    );
+    chmodSync(lp, 0o755);
+    try {
+      await outputFor('cups://Cozinha', { lpCommand: lp }).write(bytes);
+      expect(readFileSync(join(dir, 'args'), 'utf8').trim()).toBe('-d Cozinha -o raw');
+      expect([...readFileSync(join(dir, 'bytes'))]).toEqual([...bytes]);
+      await expect(outputFor('cups://Bar', { lpCommand: lp }).write(bytes)).rejects.toThrow(
+        'A fila Bar recusou a impressão: lp: The printer or class does not exist.',
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
