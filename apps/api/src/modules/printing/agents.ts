@@ -18,6 +18,7 @@ import type { AppContext } from '../../context.ts';
 import { invalid, notFound } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { hashToken, newToken } from '../../lib/secrets.ts';
+import { TOO_MANY_ATTEMPTS, takeAttempt } from '../auth/limiter.ts';
 import { printAgents, printerProfiles, printJobs } from './schema.ts';
 import { agentStationId, connectedStations, deliverWaitingJobs, type StationData } from './stations.ts';
 
@@ -26,6 +27,9 @@ const BAD_CODE = 'Código de pareamento inválido ou vencido: gere outro em Conf
 const PROFILE_NOT_FOUND = 'Perfil de impressora não encontrado';
 
 type AgentRow = typeof printAgents.$inferSelect;
+
+/** Pairings per address and window (a shop pairs a handful of PCs). */
+const PAIR_LIMIT = { max: 30, windowMs: 10 * 60 * 1000 };
 
 function toAgent(row: AgentRow, connected: Set<number>): PrintAgent {
   return {
@@ -104,7 +108,13 @@ export async function createAgent(ctx: AppContext, actor: Actor, input: PrintAge
  * POST /v1/printing/agent/pair (public: the agent has no session): the code, once and before it
  * expires, becomes the agent's own token. One UPDATE claims the code, so two agents never share it.
  */
-export async function pairAgent(ctx: AppContext, rawCode: string): Promise<PrintAgentPairAnswer> {
+export async function pairAgent(
+  ctx: AppContext,
+  rawCode: string,
+  address: string,
+): Promise<PrintAgentPairAnswer> {
+  // Guessing a code is hopeless (31^8 codes, 15 minutes, once); each address is limited anyway.
+  await takeAttempt(ctx.db, [{ key: `print-agent-pair:${address}`, ...PAIR_LIMIT }], TOO_MANY_ATTEMPTS);
   const code = rawCode.replace(/[\s-]/g, '').toUpperCase();
   const { token, hash } = newToken();
   const [row] = await ctx.db

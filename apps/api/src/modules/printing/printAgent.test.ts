@@ -381,8 +381,10 @@ describe('exactly once across a kill of the agent process', () => {
             ? { BALCAO_AGENT_PAUSE_BEFORE_ACK_MS: '60000' }
             : { BALCAO_AGENT_PAUSE_BEFORE_PRINT_MS: '60000' };
         const first = run(['start', '--dir', dir], pause);
+        // A child process starting tsx on a busy machine: generous waits (none sleeps for them).
         await until(
           async () => expectStatus(await shop.api.get('/printing/agents'), 200, 'agents')[0].connected,
+          45_000,
         );
         const before = printer.jobs.length;
         const queued = expectStatus(
@@ -399,13 +401,16 @@ describe('exactly once across a kill of the agent process', () => {
         // connection after taking every byte) or received.
         const entry = join(dir, 'journal', `${queued.id}.json`);
         const state = step === 'after printing, before the ack' ? 'printed' : 'received';
-        await until(() => existsSync(entry) && JSON.parse(readFileSync(entry, 'utf8')).state === state);
+        await until(
+          () => existsSync(entry) && JSON.parse(readFileSync(entry, 'utf8')).state === state,
+          30_000,
+        );
         first.child.kill('SIGKILL');
         await first.exited;
         expect((await job(shop.api, queued.id)).status).toBe('sent');
 
         const second = run(['start', '--dir', dir]);
-        await until(async () => (await job(shop.api, queued.id)).status === 'printed', 15_000);
+        await until(async () => (await job(shop.api, queued.id)).status === 'printed', 45_000);
         await wait(300);
         const mine = printer.jobs
           .slice(before)
@@ -416,7 +421,7 @@ describe('exactly once across a kill of the agent process', () => {
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
-    });
+    }, 150_000);
   }
 });
 

@@ -82,7 +82,7 @@ export function printingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       reply.status(201).send(await createAgent(ctx, assertCan(request, WRITE.settings), request.body)),
     );
 
-    route(app, api.pairAgent, (request) => pairAgent(ctx, request.body.code));
+    route(app, api.pairAgent, (request) => pairAgent(ctx, request.body.code, request.ip));
 
     route(app, api.revokeAgent, (request) =>
       revokeAgent(ctx, assertCan(request, WRITE.settings), request.params.id),
