@@ -78,6 +78,7 @@ test("print agent: paired from Configurações > Impressoras, the garçom's kitc
     await loginAs(page, 1);
     await page.goto('/dashboard/settings/printer');
     const card = page.getByTestId('agents-card');
+    await card.getByRole('button', { name: 'Parear um agente' }).click();
     await card.getByLabel('Nome do agente').fill(`Cozinha PC ${stamp}`);
     await card.getByRole('checkbox', { name: `${profileName} (80 mm)` }).check();
     await card.getByRole('button', { name: 'Gerar código de pareamento' }).click();

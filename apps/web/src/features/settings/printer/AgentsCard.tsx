@@ -46,6 +46,8 @@ export function AgentsCard({ settings }: { settings: PrintingSettings }) {
   const [picked, setPicked] = useState<number[]>([]);
   const [pairing, setPairing] = useState<Pairing | null>(null);
   const [revoking, setRevoking] = useState<PrintAgent | null>(null);
+  // The form opens on demand: its profile boxes would otherwise sit beside the station's, same names.
+  const [adding, setAdding] = useState(false);
   const profileName = (id: number) => settings.profiles.find((p) => p.id === id)?.name ?? `#${id}`;
 
   return (
@@ -60,7 +62,14 @@ export function AgentsCard({ settings }: { settings: PrintingSettings }) {
             direto na impressora (rede, USB ou fila do sistema), sem janela de impressão, e abre a gaveta. Sem
             agente, a estação do navegador continua imprimindo.
           </Typography>
-          {canEdit && settings.profiles.length > 0 && (
+          {canEdit && settings.profiles.length > 0 && !adding && (
+            <Box>
+              <Button variant="outlined" onClick={() => setAdding(true)}>
+                Parear um agente
+              </Button>
+            </Box>
+          )}
+          {canEdit && settings.profiles.length > 0 && adding && (
             <Stack spacing={1}>
               <TextField
                 label="Nome do agente"
@@ -96,17 +105,23 @@ export function AgentsCard({ settings }: { settings: PrintingSettings }) {
                     create.mutate(
                       { body: { name: name.trim(), profileIds: picked } },
                       {
-                        onSuccess: (answer) =>
+                        onSuccess: (answer) => {
                           setPairing({
                             code: answer.code,
                             expiresAt: answer.expiresAt,
                             name: answer.agent.name,
-                          }),
+                          });
+                          setAdding(false);
+                          setPicked([]);
+                        },
                       },
                     )
                   }
                 >
                   Gerar código de pareamento
+                </Button>
+                <Button sx={{ ml: 1 }} onClick={() => setAdding(false)}>
+                  Cancelar
                 </Button>
               </Box>
             </Stack>
