@@ -8,7 +8,7 @@ import { REQUIRED, z } from './zod.ts';
  */
 
 export const CODE_PAGES = ['PC860', 'CP850', 'WPC1252'] as const;
-type CodePage = (typeof CODE_PAGES)[number];
+export type CodePage = (typeof CODE_PAGES)[number];
 export const CODE_PAGE_LABELS: Record<CodePage, string> = {
   PC860: 'PC860 (Português)',
   CP850: 'CP850 (Multilíngue)',
@@ -131,6 +131,11 @@ export type PrintingSettings = z.infer<typeof printingSettingsSchema>;
 export const printDocumentSchema = z.object({
   title: z.string().max(120),
   lines: z.array(z.string().max(200)).min(1).max(2000),
+  /**
+   * A QR code printed after the lines (Pix copia e cola, NFC-e): the print agent prints it as a native
+   * ESC/POS QR (issue 36); the browser station leaves it out.
+   */
+  qr: z.string().max(1000).optional(),
 });
 export type PrintDocument = z.infer<typeof printDocumentSchema>;
 

@@ -1,12 +1,14 @@
 /** Print job kinds, statuses and marks: the texts the app shell shows (no zod here: the shell stays light). */
 
-export const PRINT_JOB_KINDS = ['test', 'receipt', 'ticket', 'document'] as const;
+/** `drawer`: a cash drawer kick (ESC p), only a print agent's station takes it (issue 36). */
+export const PRINT_JOB_KINDS = ['test', 'receipt', 'ticket', 'document', 'drawer'] as const;
 export type PrintJobKind = (typeof PRINT_JOB_KINDS)[number];
 export const PRINT_JOB_KIND_LABELS: Record<PrintJobKind, string> = {
   test: 'Página de teste',
   receipt: 'Cupom de venda',
   ticket: 'Comanda de produção',
   document: 'Documento',
+  drawer: 'Abertura de gaveta',
 };
 
 /**

@@ -93,6 +93,8 @@ export const ACTION = {
    * manager who covers the floor. Not the counter, stock, finance or marketing people.
    */
   takeTabs: [WAITER, ADMIN, MANAGER],
+  /** "Abrir gaveta" without a sale or a sangria (issue 36; logged on the register): not Financeiro, Atendente or Marketing. */
+  openDrawer: [ADMIN, MANAGER, SELLER, CASHIER],
 } as const satisfies Record<string, readonly UserTypeId[]>;
 
 /**

@@ -42,6 +42,9 @@ const PUBLIC_ROUTES = new Set([
   'GET /v1/public/budget/:token/pdf',
   'HEAD /v1/public/budget/:token/pdf',
   'POST /v1/public/budget/:token/answer',
+  // A print agent swaps its pairing code for its own token: it has no session yet (printing module,
+  // issue 36; a code of 8 characters from 31, valid 15 minutes, used once, limited per address).
+  'POST /v1/printing/agent/pair',
 ]);
 const isDocs = (route: RegisteredRoute) => route.url === '/v1/docs' || route.url.startsWith('/v1/docs/');
 const key = (route: RegisteredRoute) => `${route.method} ${route.url}`;

@@ -70,6 +70,12 @@ export function attachSocket(app: FastifyInstance, db: Db, config: Config, clust
   io.use(async (socket, next) => {
     const { key, token: queryToken } = socket.handshake.query;
     if (key !== config.apiKey) return next(new Error('Chave de API inválida'));
+    // A print agent (issue 36) has its own token, not a session: the printing module's middleware,
+    // registered after this one, checks it (and refuses the socket when it is not a live agent's).
+    if (typeof socket.handshake.auth?.agentToken === 'string') {
+      socket.data.agentToken = socket.handshake.auth.agentToken;
+      return next();
+    }
     const token = (socket.handshake.auth?.token as string | undefined) ?? (queryToken as string | undefined);
     const session = token ? await findSession(db, token).catch(() => null) : null;
     if (!session) return next(new Error('Sessão inválida'));
@@ -86,6 +92,8 @@ export function attachSocket(app: FastifyInstance, db: Db, config: Config, clust
   });
 
   io.on('connection', (socket) => {
+    // A print agent's socket joins no user room and no channel (the printing module runs it).
+    if (socket.data.agentToken) return;
     // A socket lives as long as its session: it ends when the session expires (here), is logged out,
     // or its user is deactivated, deleted or changes password (sessionsEnded, called by those routes).
     void socket.join(userRoom(socket.data.userId));

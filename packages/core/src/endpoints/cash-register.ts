@@ -13,6 +13,16 @@ import { idParam, idParams } from '../params.ts';
 import { COUNTER } from '../routes.ts';
 import { z } from '../zod.ts';
 
+/** "Abrir gaveta": the click's key (a retried request opens the drawer once). */
+const openDrawerInputSchema = z.object({
+  idempotencyKey: z
+    .string({ message: 'Envie a chave de idempotência (idempotencyKey)' })
+    .trim()
+    .min(8)
+    .max(100),
+});
+const openDrawerAnswerSchema = z.object({ opened: z.boolean() });
+
 /**
  * /v1/cash-register (issue 7): the caller's own register at the PDV (PDV user types). Reports of every
  * register of the client are for Administrador, Gerente and Financeiro.
@@ -75,5 +85,16 @@ export const cashRegisterApi = {
     summary: 'A register report (open or closed)',
     params: idParams,
     response: { 200: cashRegisterSummarySchema },
+  }),
+  openDrawer: endpoint({
+    method: 'POST',
+    path: '/cash-register/drawer',
+    resource: 'cash-register',
+    access: COUNTER,
+    summary:
+      'Abrir gaveta: the drawer kick on the receipt printer through its print agent, logged on the open register (ACTION.openDrawer; 409 without an agent)',
+    body: openDrawerInputSchema,
+    response: { 201: openDrawerAnswerSchema },
+    changes: ['cash-register', 'print-job'],
   }),
 } as const;

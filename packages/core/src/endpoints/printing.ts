@@ -1,6 +1,13 @@
 import { endpoint } from '../contract.ts';
 import { idParams } from '../params.ts';
 import {
+  printAgentInputSchema,
+  printAgentPairAnswerSchema,
+  printAgentPairInputSchema,
+  printAgentPairingSchema,
+  printAgentSchema,
+} from '../printAgent.ts';
+import {
   printActionInputSchema,
   printFailureInputSchema,
   printingSettingsInputSchema,
@@ -136,5 +143,48 @@ export const printingApi = {
     body: printFailureInputSchema,
     response: { 200: printJobSchema },
     changes: ['print-job'],
+  }),
+  // The print agent (issue 36): paired by a code, its own revocable token; a resource of the stations.
+  agents: endpoint({
+    method: 'GET',
+    path: '/printing/agents',
+    resource: 'print-station',
+    tag: 'printing',
+    access: BACKOFFICE,
+    summary: "The shop's print agents (not revoked), with their printer's state",
+    response: { 200: z.array(printAgentSchema) },
+  }),
+  createAgent: endpoint({
+    method: 'POST',
+    path: '/printing/agent',
+    resource: 'print-station',
+    tag: 'printing',
+    access: BACKOFFICE,
+    summary: 'A new print agent for a station: answers the pairing code (WRITE.settings)',
+    body: printAgentInputSchema,
+    response: { 201: printAgentPairingSchema },
+    changes: ['print-station'],
+  }),
+  pairAgent: endpoint({
+    method: 'POST',
+    path: '/printing/agent/pair',
+    resource: 'print-station',
+    tag: 'printing',
+    access: 'public',
+    summary: 'The agent exchanges its pairing code for its own token (once; 404 when unknown or expired)',
+    body: printAgentPairInputSchema,
+    response: { 200: printAgentPairAnswerSchema },
+    changes: ['print-station'],
+  }),
+  revokeAgent: endpoint({
+    method: 'DELETE',
+    path: '/printing/agent/:id',
+    resource: 'print-station',
+    tag: 'printing',
+    access: BACKOFFICE,
+    summary: 'Revoke an agent: its token stops working and its socket is closed (WRITE.settings)',
+    params: idParams,
+    response: { 200: printAgentSchema },
+    changes: ['print-station'],
   }),
 } as const;

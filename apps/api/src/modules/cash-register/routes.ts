@@ -1,14 +1,16 @@
 import { cashRegisterApi } from '@balcao/core/endpoints/cash-register';
+import { ACTION } from '@balcao/core/routes';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { route } from '../../lib/endpoint.ts';
-import { assertOwnClient, sessionOf } from '../../plugins/auth.ts';
+import { assertCan, assertOwnClient, sessionOf } from '../../plugins/auth.ts';
 import {
   addMovement,
   closeRegister,
   currentRegister,
   findRegister,
   listRegisters,
+  openDrawerByHand,
   openRegister,
   type RegisterSales,
 } from './service.ts';
@@ -32,6 +34,14 @@ export function cashRegisterRoutes(ctx: AppContext, sales: RegisterSales): Fasti
 
     route(app, cashRegisterApi.movement, (request) =>
       addMovement(ctx, sales, sessionOf(request), request.body),
+    );
+
+    route(app, cashRegisterApi.openDrawer, async (request, reply) =>
+      reply
+        .status(201)
+        .send(
+          await openDrawerByHand(ctx, assertCan(request, ACTION.openDrawer), request.body.idempotencyKey),
+        ),
     );
 
     route(app, cashRegisterApi.close, (request) =>

@@ -102,3 +102,35 @@ export const cashRegisterCounts = pgTable(
   },
   (t) => [primaryKey({ columns: [t.cashRegisterId, t.paymentMethod] })],
 );
+
+/**
+ * Each opening of the cash drawer (issue 36), logged on the register: a cash sale, a sangria, or
+ * "Abrir gaveta" by a user allowed to (ACTION.openDrawer). `key` is the kick's print job key (one
+ * opening per sale, per movement, per click).
+ */
+export const cashDrawerOpenings = pgTable(
+  'cash_drawer_openings',
+  {
+    id: serial('id').primaryKey(),
+    clientId: integer('client_id')
+      .notNull()
+      .references(() => clients.id),
+    cashRegisterId: integer('cash_register_id')
+      .notNull()
+      .references(() => cashRegisters.id),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    /** sale | withdrawal | manual */
+    reason: text('reason').notNull(),
+    key: text('key').notNull(),
+    /** The print job of the kick. */
+    printJobId: integer('print_job_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('cash_drawer_openings_key_uq').on(t.clientId, t.key),
+    index('cash_drawer_openings_register_idx').on(t.cashRegisterId, t.createdAt),
+    check('cash_drawer_openings_reason_ck', sql`${t.reason} in ('sale', 'withdrawal', 'manual')`),
+  ],
+);

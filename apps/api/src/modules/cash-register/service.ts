@@ -25,6 +25,7 @@ import { violatedUnique } from '../../lib/pg.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { resolveApproval } from '../auth/approval.ts';
 import { countsBlind } from '../settings/system.ts';
+import { kickAndLog, NO_DRAWER } from './drawer.ts';
 import { cashRegisterCounts, cashRegisterMovements, cashRegisters } from './schema.ts';
 
 type RegisterRow = typeof cashRegisters.$inferSelect;
@@ -302,7 +303,8 @@ export async function addMovement(
     (madeAt.getTime() > Date.now() + 5 * 60_000 || madeAt.getTime() < Date.now() - 7 * 86_400_000)
   )
     throw new AppError(422, OFFLINE_MOVEMENT_TIME, [{ path: 'madeAt', message: OFFLINE_MOVEMENT_TIME }]);
-  return changeOpenRegister(ctx, sales, session, async (tx, register) => {
+  let movementId: number | null = null;
+  const summary = await changeOpenRegister(ctx, sales, session, async (tx, register) => {
     // Offline, sent again (a cut sync, a second tab): recorded once, answered with the register.
     if (input.clientMovementId) {
       const [seen] = await tx
@@ -327,21 +329,53 @@ export async function addMovement(
         ]);
       }
     }
-    await tx.insert(cashRegisterMovements).values({
-      clientId: session.clientId,
-      cashRegisterId: register.id,
-      userId: session.userId,
-      type: input.type,
-      paymentMethod: 'money',
-      amountCents: input.amountCents,
-      reason: input.reason,
-      approvedByUserId: approvedBy,
-      clientMovementId: input.clientMovementId ?? null,
-      ...(madeAt ? { createdAt: madeAt } : {}),
-    });
+    const [movement] = await tx
+      .insert(cashRegisterMovements)
+      .values({
+        clientId: session.clientId,
+        cashRegisterId: register.id,
+        userId: session.userId,
+        type: input.type,
+        paymentMethod: 'money',
+        amountCents: input.amountCents,
+        reason: input.reason,
+        approvedByUserId: approvedBy,
+        clientMovementId: input.clientMovementId ?? null,
+        ...(madeAt ? { createdAt: madeAt } : {}),
+      })
+      .returning({ id: cashRegisterMovements.id });
+    movementId = movement.id;
     await tx.update(cashRegisters).set({ updatedAt: new Date() }).where(eq(cashRegisters.id, register.id));
     return register;
   });
+  // A sangria takes money out: the drawer opens (issue 36), after the commit, not waited for. An
+  // offline one was taken when it was made.
+  if (input.type === 'withdrawal' && movementId !== null && !madeAt)
+    void kickAndLog(ctx, session, summary.id, 'withdrawal', `withdrawal-${movementId}`).catch(
+      () => undefined,
+    );
+  return summary;
+}
+
+/**
+ * "Abrir gaveta" (ACTION.openDrawer, checked by the route): the drawer of the user's open register,
+ * logged on it. 422 without an open register, 409 without an agent to open it.
+ */
+export async function openDrawerByHand(ctx: AppContext, session: SessionUser, key: string) {
+  const register = await findOpenRegister(ctx.db, session);
+  if (!register) throw unprocessable(CASH_REGISTER_MESSAGES.notOpen);
+  if (!(await kickAndLog(ctx, session, register.id, 'manual', `manual-${key}`))) throw conflict(NO_DRAWER);
+  return { opened: true };
+}
+
+/** After a sale paid (partly) in cash: the drawer of the register it was made on opens. */
+export async function openDrawerForSale(
+  ctx: AppContext,
+  session: SessionUser,
+  registerId: number,
+  saleId: number,
+) {
+  return kickAndLog(ctx, session, registerId, 'sale', `sale-${saleId}`);
 }
 
 /**

@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { route } from '../../lib/endpoint.ts';
 import { assertCan, sessionOf } from '../../plugins/auth.ts';
+import { attachPrintAgents, createAgent, listAgents, pairAgent, revokeAgent } from './agents.ts';
 import {
   confirmPrinted,
   enqueuePrintJob,
@@ -25,6 +26,7 @@ const statusOf = (queued: Queued) => (queued.replayed ? 200 : 201);
 /** /v1/printing: the handlers of `printingApi` (core declares the endpoints). */
 export function printingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   attachPrintStations(ctx);
+  attachPrintAgents(ctx);
   return async (app) => {
     const { db } = ctx;
     const api = printingApi;
@@ -72,6 +74,18 @@ export function printingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     route(app, api.failed, (request) =>
       reportPrintFailure(ctx, sessionOf(request), request.params.id, request.body.error),
+    );
+
+    route(app, api.agents, (request) => listAgents(ctx, sessionOf(request).clientId));
+
+    route(app, api.createAgent, async (request, reply) =>
+      reply.status(201).send(await createAgent(ctx, assertCan(request, WRITE.settings), request.body)),
+    );
+
+    route(app, api.pairAgent, (request) => pairAgent(ctx, request.body.code, request.ip));
+
+    route(app, api.revokeAgent, (request) =>
+      revokeAgent(ctx, assertCan(request, WRITE.settings), request.params.id),
     );
   };
 }

@@ -133,3 +133,38 @@ export const printJobs = pgTable(
     check('print_jobs_status_ck', sql`${t.status} in ('pending', 'sent', 'printed', 'failed')`),
   ],
 );
+
+/**
+ * A print agent (issue 36): a program on a shop's PC that prints one station's profiles. Created with
+ * a pairing code (stored as its SHA-256, valid minutes), exchanged once for the agent's own token
+ * (SHA-256 too); revoking it ends the token. The last printer state it reported shows on its card.
+ */
+export const printAgents = pgTable(
+  'print_agents',
+  {
+    id: serial('id').primaryKey(),
+    clientId: integer('client_id')
+      .notNull()
+      .references(() => clients.id),
+    name: text('name').notNull(),
+    profileIds: jsonb('profile_ids').$type<number[]>().notNull(),
+    pairingCodeHash: text('pairing_code_hash'),
+    pairingExpiresAt: timestamp('pairing_expires_at', { withTimezone: true }),
+    tokenHash: text('token_hash'),
+    printerState: text('printer_state').notNull().default('unknown'),
+    printerMessage: text('printer_message'),
+    heldJobs: integer('held_jobs').notNull().default(0),
+    createdBy: integer('created_by')
+      .notNull()
+      .references(() => users.id),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    pairedAt: timestamp('paired_at', { withTimezone: true }),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('print_agents_client_idx').on(t.clientId),
+    uniqueIndex('print_agents_code_uq').on(t.pairingCodeHash),
+    uniqueIndex('print_agents_token_uq').on(t.tokenHash),
+  ],
+);

@@ -20,7 +20,13 @@ import { printerProfiles, printJobs } from './schema.ts';
 
 const stationRoom = (clientId: number) => `printStations_${clientId}`;
 
-type StationData = { name: string; profileIds: number[]; since: number };
+/** A browser station, or a print agent's (`agentId`, issue 36: it also takes the drawer kicks). */
+export type StationData = { name: string; profileIds: number[]; since: number; agentId?: number };
+
+/** The station a job was handed to: an agent's is stable across its reconnections. */
+export const agentStationId = (agentId: number) => `agent:${agentId}`;
+const stationIdOf = (socketId: string, station: StationData) =>
+  station.agentId ? agentStationId(station.agentId) : socketId;
 type Ack = (answer: { ok: boolean; message?: string; station?: PrintStation }) => void;
 
 const PROFILE_NOT_FOUND = 'Perfil de impressora não encontrado';
@@ -33,7 +39,7 @@ const FETCH_STATIONS_TIMEOUT_MS = 3_000;
  * asks the others). An instance that died does not answer until the adapter notices (heartbeat): then
  * only this instance's stations are used; the delivery sweep (`deliverStalePrintJobs`) tries again.
  */
-async function connectedStations(ctx: AppContext, clientId: number) {
+export async function connectedStations(ctx: AppContext, clientId: number) {
   const room = stationRoom(clientId);
   const sockets = await ctx.io
     .in(room)
@@ -64,7 +70,7 @@ export async function deliverWaitingJobs(ctx: AppContext, clientId: number): Pro
   if (stations.length === 0) return;
   const profileIds = [...new Set(stations.flatMap((s) => s.station.profileIds))];
   const waiting = await ctx.db
-    .select({ id: printJobs.id, profileId: printJobs.profileId })
+    .select({ id: printJobs.id, profileId: printJobs.profileId, kind: printJobs.kind })
     .from(printJobs)
     .where(
       and(
@@ -77,7 +83,11 @@ export async function deliverWaitingJobs(ctx: AppContext, clientId: number): Pro
     .limit(200);
   const handed = new Map<string, number>();
   for (const job of waiting) {
-    const candidates = stations.filter((s) => s.station.profileIds.includes(job.profileId));
+    // A drawer kick is bytes for an ESC/POS printer: only an agent sends them (a browser would print).
+    const candidates = stations.filter(
+      (s) => s.station.profileIds.includes(job.profileId) && (job.kind !== 'drawer' || s.station.agentId),
+    );
+    if (candidates.length === 0) continue;
     const target = candidates.reduce((best, s) =>
       (handed.get(s.socket.id) ?? 0) < (handed.get(best.socket.id) ?? 0) ? s : best,
     );
@@ -85,7 +95,7 @@ export async function deliverWaitingJobs(ctx: AppContext, clientId: number): Pro
       .update(printJobs)
       .set({
         status: 'sent',
-        stationId: target.socket.id,
+        stationId: stationIdOf(target.socket.id, target.station),
         stationName: target.station.name,
         sentAt: new Date(),
         attempts: sql`${printJobs.attempts} + 1`,

@@ -28,7 +28,7 @@ import { insertJsonRows } from '../../lib/pg.ts';
 import { shopTodaySql } from '../../lib/shopToday.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { resolveApproval } from '../auth/approval.ts';
-import { openRegisterForSaleSql } from '../cash-register/service.ts';
+import { openDrawerForSale, openRegisterForSaleSql } from '../cash-register/service.ts';
 import { couponUseSql } from '../coupon/sale.ts';
 import {
   type AppliedCoupon,
@@ -622,14 +622,21 @@ async function answerOf(
   return { ...sale, warnings: checked.warnings };
 }
 
-type Recorded = { sale: Sale; lowStock: LowStockAlert[]; receiptJob: number | null };
+type Recorded = {
+  sale: Sale;
+  lowStock: LowStockAlert[];
+  receiptJob: number | null;
+  /** The register it was made on, and whether money was paid (the drawer opens, issue 36). */
+  drawer: { registerId: number } | null;
+};
 
 /**
  * Signal, after the commit: the client's tills (`changed` 'sale'), the low-stock crossings, the
  * manager's bell for an offline sale accepted with conflicts (issue 21), and the receipt queued with
  * the sale handed to a station (not waited for).
  */
-function signal(ctx: AppContext, clientId: number, { sale, lowStock, receiptJob }: Recorded) {
+function signal(ctx: AppContext, session: SessionUser, { sale, lowStock, receiptJob, drawer }: Recorded) {
+  const { clientId } = session;
   ctx.changed(clientId, 'sale', sale.id);
   notifyLowStock(ctx.notify, clientId, lowStock);
   if (sale.offlineFlags.length > 0) {
@@ -641,6 +648,7 @@ function signal(ctx: AppContext, clientId: number, { sale, lowStock, receiptJob 
     });
   }
   if (receiptJob !== null) deliverSaleReceipt(ctx, clientId, receiptJob);
+  if (drawer) void openDrawerForSale(ctx, session, drawer.registerId, sale.id).catch(() => undefined);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -701,12 +709,14 @@ export async function recordSale(
         register.receipt && !draft.offline
           ? await queueSaleReceipt(tx, session, register.receipt, sale)
           : null;
-      return { sale, lowStock, receiptJob };
+      // Money paid at the counter opens the drawer (after the commit); offline, it opened at the till.
+      const paidInCash = !draft.offline && sale.payments.some((p) => p.method === 'money');
+      return { sale, lowStock, receiptJob, drawer: paidInCash ? { registerId: register.id } : null };
     }),
   );
   if ('replayOf' in outcome) {
     return { sale: await findSale(db, session, outcome.replayOf), replayed: true };
   }
-  signal(ctx, clientId, outcome);
+  signal(ctx, session, outcome);
   return { sale: outcome.sale, replayed: false };
 }

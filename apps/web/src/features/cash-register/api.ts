@@ -51,3 +51,5 @@ export function useRegisterReport(id: number | undefined) {
 export const useOpenRegister = () => useCall(cashRegisterApi.open);
 export const useCashMovement = () => useCall(cashRegisterApi.movement);
 export const useCloseRegister = () => useCall(cashRegisterApi.close);
+/** "Abrir gaveta" (issue 36): each click its own idempotency key. */
+export const useOpenDrawer = () => useCall(cashRegisterApi.openDrawer);

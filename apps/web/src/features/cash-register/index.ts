@@ -2,4 +2,5 @@
 
 export { useCurrentRegister, useOpenRegisters } from './api.ts';
 export { CashMovementDialog } from './CashMovementDialog.tsx';
+export { OpenDrawerButton } from './OpenDrawerButton.tsx';
 export { OpenRegisterDialog } from './OpenRegisterDialog.tsx';

@@ -19,7 +19,12 @@ import { Loading } from '../../components/Loading.tsx';
 import { ApiError, errorMessage } from '../../lib/api.ts';
 import { loadPersisted, savePersisted } from '../../lib/persist.ts';
 import { useSession } from '../auth/index.ts';
-import { CashMovementDialog, OpenRegisterDialog, useCurrentRegister } from '../cash-register/index.ts';
+import {
+  CashMovementDialog,
+  OpenDrawerButton,
+  OpenRegisterDialog,
+  useCurrentRegister,
+} from '../cash-register/index.ts';
 import {
   CheckoutGrid,
   CheckoutStepper,
@@ -273,6 +278,7 @@ export default function PdvPage() {
             <Button size="small" onClick={() => setMovement('withdrawal')}>
               Sangria
             </Button>
+            <OpenDrawerButton />
             <Button size="small" component={RouterLink} to="/dashboard/sale/pdv/close">
               Fechar caixa
             </Button>

@@ -49,6 +49,7 @@ import { newIdempotencyKey } from '../../../lib/client.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 import { useSession } from '../../auth/index.ts';
 import { useNamedOptions } from '../../product-category/index.ts';
+import { AgentsCard } from './AgentsCard.tsx';
 import {
   usePrintAction,
   usePrintingSettings,
@@ -142,6 +143,7 @@ export default function PrinterSettingsPage() {
         settings={settings.data}
         onFeedback={feedback.show}
       />
+      <AgentsCard settings={settings.data} />
       <StationCard settings={settings.data} />
       <JobsCard onFeedback={feedback.show} />
       <FeedbackSnackbar state={feedback.state} onClose={feedback.close} />

@@ -55,3 +55,10 @@ export function usePrintAction() {
 /** A station's answer for a job: printed, or the failure's text. */
 export const useConfirmPrinted = () => useCall(printingApi.printed);
 export const useReportPrintFailure = () => useCall(printingApi.failed);
+
+/** The print agents (issue 36): listed with their printer's state, created with a pairing code, revoked. */
+export function useAgents(enabled = true) {
+  return useQuery({ ...queryOf(printingApi.agents), enabled });
+}
+export const useCreateAgent = () => useCall(printingApi.createAgent);
+export const useRevokeAgent = () => useCall(printingApi.revokeAgent, { refreshOnError: true });

@@ -1,0 +1,530 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { PRINT_JOB_EVENT, PRINT_STATION_EVENT, type PrintJob } from '@balcao/core/printing';
+import { eq } from 'drizzle-orm';
+import { io } from 'socket.io-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PrintAgent } from '../../../../print-agent/src/agent.ts';
+import { outputFor } from '../../../../print-agent/src/devices/index.ts';
+import {
+  decodeEscpos,
+  type FakePrinter,
+  startFakePrinter,
+  textOf,
+} from '../../../test/fakes/escposPrinter.ts';
+import type { TestApp } from '../../../test/helper.ts';
+import { asUser, expectStatus, makeSimpleSale, openRegister, useTestApp } from '../../../test/kit.ts';
+import { cashDrawerOpenings } from '../cash-register/schema.ts';
+
+const API_KEY = 'chave-de-teste';
+
+let t: TestApp;
+useTestApp({ config: { apiKey: API_KEY }, sockets: true }, (app) => ({ t } = app));
+
+let printer: FakePrinter;
+beforeAll(async () => {
+  printer = await startFakePrinter();
+});
+afterAll(() => printer.close());
+
+const serverUrl = () => `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+const wait = (ms: number) => new Promise((done) => setTimeout(done, ms));
+async function until<T>(check: () => Promise<T | undefined> | T | undefined, ms = 8000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > end) throw new Error('timed out');
+    await wait(30);
+  }
+}
+
+const PROFILES = {
+  profiles: [
+    { key: 'caixa', name: 'Caixa', paperWidth: 80, columns: 48, codePage: 'PC860', copies: 1, cut: true },
+    {
+      key: 'cozinha',
+      name: 'Cozinha',
+      paperWidth: 58,
+      columns: 32,
+      codePage: 'WPC1252',
+      copies: 1,
+      cut: true,
+    },
+  ],
+  sectors: [{ key: 'cozinha', name: 'Cozinha', profileKey: 'cozinha', categoryIds: [] }],
+  receipt: { autoPrint: false, profileKey: null },
+};
+
+/** A shop with two profiles and an agent paired for both: the shop, the profile ids, the pair answer. */
+async function pairedShop() {
+  const shop = await asUser(t, [1, 5]);
+  const saved = expectStatus(await shop.api.put('/printing/settings', PROFILES), 200, 'settings');
+  const ids = Object.fromEntries(saved.profiles.map((p: { key: string; id: number }) => [p.key, p.id]));
+  const created = expectStatus(
+    await shop.api.post('/printing/agent', { name: 'Balcão PC', profileIds: [ids.caixa, ids.cozinha] }),
+    201,
+    'create agent',
+  );
+  const paired = expectStatus(
+    await t.app.inject({ method: 'POST', url: '/v1/printing/agent/pair', payload: { code: created.code } }),
+    200,
+    'pair',
+  );
+  return { shop, ids: ids as Record<string, number>, created, paired };
+}
+
+const agents: PrintAgent[] = [];
+function startAgent(
+  paired: { agentId: number; name: string; token: string; socketKey: string },
+  dir?: string,
+) {
+  const agent = new PrintAgent({
+    config: {
+      server: serverUrl(),
+      agentId: paired.agentId,
+      name: paired.name,
+      token: paired.token,
+      socketKey: paired.socketKey,
+      printers: { '*': `tcp://127.0.0.1:${printer.port}` },
+    },
+    dir: dir ?? mkdtempSync(join(tmpdir(), 'agent-')),
+    retryMs: 100,
+    log: () => {},
+  });
+  agents.push(agent);
+  agent.start();
+  return agent;
+}
+afterAll(() => {
+  for (const a of agents) a.stop();
+});
+
+async function job(api: Awaited<ReturnType<typeof asUser>>['api'], id: number): Promise<PrintJob> {
+  return expectStatus(await api.get(`/printing/job/${id}`), 200, 'job');
+}
+
+describe('pairing an agent', () => {
+  it('answers a code once; the code again, or a wrong one, is refused in Portuguese', async () => {
+    const { created, paired } = await pairedShop();
+    expect(created.code).toMatch(/^[23456789A-HJ-NP-Z]{8}$/);
+    expect(created.agent.status).toBe('pairing');
+    expect(paired.token.length).toBeGreaterThan(20);
+    expect(paired.socketKey).toBe(API_KEY);
+    const again = await t.app.inject({
+      method: 'POST',
+      url: '/v1/printing/agent/pair',
+      payload: { code: created.code },
+    });
+    expect(again.statusCode).toBe(404);
+    expect(again.json().message).toBe(
+      'Código de pareamento inválido ou vencido: gere outro em Configurações > Impressoras',
+    );
+  });
+
+  it('only who edits the settings creates or revokes one; the garçom gets 403', async () => {
+    const { shop, ids } = await pairedShop();
+    const waiter = shop.apis[1];
+    expect((await waiter.post('/printing/agent', { name: 'X', profileIds: [ids.caixa] })).statusCode).toBe(
+      403,
+    );
+    const empty = await shop.api.post('/printing/agent', { name: 'X', profileIds: [] });
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json().message).toContain('Escolha ao menos um perfil de impressora');
+  });
+
+  it('a revoked agent is disconnected and its token refused on the socket', async () => {
+    const { shop, paired } = await pairedShop();
+    // The agent's own socket: auth.agentToken, no session.
+    const connectAs = (token: string) =>
+      new Promise<string>((done) => {
+        const s = io(serverUrl(), {
+          path: '/socket.io',
+          query: { key: API_KEY },
+          auth: { agentToken: token },
+          transports: ['websocket'],
+          reconnection: false,
+          forceNew: true,
+        });
+        s.on('connect', () => {
+          done('connected');
+          s.disconnect();
+        });
+        s.on('connect_error', (e) => done(`refused: ${e.message}`));
+      });
+    expect(await connectAs(paired.token)).toBe('connected');
+    expect(await connectAs('inventado')).toBe('refused: Agente de impressão inválido ou revogado');
+    const listed = expectStatus(await shop.api.get('/printing/agents'), 200, 'agents');
+    expect(listed[0]).toMatchObject({ name: 'Balcão PC', status: 'paired' });
+    expectStatus(await shop.api.delete(`/printing/agent/${paired.agentId}`), 200, 'revoke');
+    expect(await connectAs(paired.token)).toBe('refused: Agente de impressão inválido ou revogado');
+    expect(expectStatus(await shop.api.get('/printing/agents'), 200, 'agents')).toEqual([]);
+  });
+});
+
+describe('the agent prints ESC/POS on a network printer', () => {
+  it('a receipt: PC860 accents, bold first line, native QR, cut; the job is confirmed printed', async () => {
+    const { shop, ids, paired } = await pairedShop();
+    startAgent(paired);
+    await until(async () => expectStatus(await shop.api.get('/printing/agents'), 200, 'agents')[0].connected);
+    const before = printer.jobs.length;
+    const queued = expectStatus(
+      await shop.api.post('/printing/job', {
+        profileId: ids.caixa,
+        kind: 'receipt',
+        payload: {
+          title: 'Venda 1',
+          lines: ['LOJA DA ESQUINA', 'Pão de queijo ação  R$ 5,00', 'Total R$ 5,00'],
+          qr: '00020126580014br.gov.bcb.pix0136chave-pix',
+        },
+        idempotencyKey: 'agent-receipt-1',
+      }),
+      201,
+      'enqueue',
+    );
+    const [bytes] = (await printer.waitForJobs(before + 1)).slice(before);
+    const decoded = decodeEscpos(bytes);
+    expect(decoded.initialized).toBe(true);
+    expect(decoded.codePages).toEqual(['PC860']);
+    expect(textOf(decoded)).toEqual(['LOJA DA ESQUINA', 'Pão de queijo ação  R$ 5,00', 'Total R$ 5,00']);
+    expect(decoded.lines.find((l) => l.text === 'LOJA DA ESQUINA')?.bold).toBe(true);
+    expect(decoded.qrCodes).toEqual(['00020126580014br.gov.bcb.pix0136chave-pix']);
+    expect(decoded.cuts).toBe(1);
+    expect(decoded.pulses).toBe(0);
+    await until(async () => (await job(shop.api, queued.id)).status === 'printed');
+    expect((await job(shop.api, queued.id)).stationName).toBe('Balcão PC');
+  });
+
+  it('a kitchen ticket: bold, double height, in the profile code page (WPC1252)', async () => {
+    const { shop, ids, paired } = await pairedShop();
+    startAgent(paired);
+    await until(async () => expectStatus(await shop.api.get('/printing/agents'), 200, 'agents')[0].connected);
+    const before = printer.jobs.length;
+    expectStatus(
+      await shop.api.post('/printing/job', {
+        profileId: ids.cozinha,
+        kind: 'ticket',
+        payload: { title: 'Mesa 4', lines: ['COZINHA', '2x Feijoada à moda'] },
+        idempotencyKey: 'agent-ticket-1',
+      }),
+      201,
+      'enqueue',
+    );
+    const [bytes] = (await printer.waitForJobs(before + 1)).slice(before);
+    const decoded = decodeEscpos(bytes);
+    expect(decoded.codePages).toEqual(['WPC1252']);
+    expect(textOf(decoded)).toEqual(['COZINHA', '2x Feijoada à moda']);
+    expect(decoded.lines.filter((l) => l.text).every((l) => l.bold && l.doubleHeight)).toBe(true);
+    expect(decoded.cuts).toBe(1);
+  });
+
+  it('paper out keeps the job queued, says so on the agent, and prints it once when paper is back', async () => {
+    const { shop, ids, paired } = await pairedShop();
+    startAgent(paired);
+    await until(async () => expectStatus(await shop.api.get('/printing/agents'), 200, 'agents')[0].connected);
+    // The bell: a user's socket on the shop's channel.
+    const bell = io(serverUrl(), {
+      path: '/socket.io',
+      query: { key: API_KEY },
+      auth: { token: shop.users[0].token },
+      transports: ['websocket'],
+      reconnection: false,
+      forceNew: true,
+    });
+    const rung: string[] = [];
+    bell.on('newChannelMessage', (m: { message: string }) => rung.push(JSON.parse(m.message).message));
+    const joined = await bell.timeout(5000).emitWithAck('joinChannel', `notifications_${shop.client.id}`);
+    expect(joined.ok).toBe(true);
+    const before = printer.jobs.length;
+    printer.condition = 'paper_out';
+    try {
+      const queued = expectStatus(
+        await shop.api.post('/printing/job', {
+          profileId: ids.caixa,
+          kind: 'document',
+          payload: { title: 'Doc', lines: ['Sem papel?'] },
+          idempotencyKey: 'agent-paper-1',
+        }),
+        201,
+        'enqueue',
+      );
+      const held = await until(async () => {
+        const j = await job(shop.api, queued.id);
+        return j.error ? j : undefined;
+      });
+      expect(held.status).toBe('sent');
+      expect(held.error).toBe('Aguardando a impressora: Sem papel');
+      const [agent] = await until(async () => {
+        const list = expectStatus(await shop.api.get('/printing/agents'), 200, 'agents');
+        return list[0].printerState === 'paper_out' ? list : undefined;
+      });
+      expect(agent).toMatchObject({ printerState: 'paper_out', heldJobs: 1 });
+      await wait(300);
+      expect(printer.jobs.length).toBe(before);
+      printer.condition = 'ok';
+      await until(async () => (await job(shop.api, queued.id)).status === 'printed');
+      expect(printer.jobs.length).toBe(before + 1);
+      const after = expectStatus(await shop.api.get('/printing/agents'), 200, 'agents')[0];
+      expect(after).toMatchObject({ printerState: 'ok', heldJobs: 0 });
+      await until(() => rung.length >= 2);
+      // Told once when it stopped (not at every retry) and once when it printed again.
+      expect(rung).toEqual([
+        'Impressora da estação Balcão PC: Sem papel. 1 impressão aguardando.',
+        'Impressora da estação Balcão PC voltou a imprimir',
+      ]);
+    } finally {
+      printer.condition = 'ok';
+      bell.disconnect();
+    }
+  });
+
+  it('a drawer kick goes to the agent as ESC p alone, never to a browser station', async () => {
+    const { shop, ids, paired } = await pairedShop();
+    // A browser station of the same profile, connected first (the oldest would be picked first).
+    const browserStation = io(serverUrl(), {
+      path: '/socket.io',
+      query: { key: API_KEY },
+      auth: { token: shop.users[0].token },
+      transports: ['websocket'],
+      reconnection: false,
+      forceNew: true,
+    });
+    const browserGot: PrintJob[] = [];
+    browserStation.on(PRINT_JOB_EVENT, (j: PrintJob) => browserGot.push(j));
+    const joined = await browserStation
+      .timeout(5000)
+      .emitWithAck(PRINT_STATION_EVENT, { name: 'Navegador', profileIds: [ids.caixa] });
+    expect(joined.ok).toBe(true);
+    startAgent(paired);
+    await until(async () => expectStatus(await shop.api.get('/printing/agents'), 200, 'agents')[0].connected);
+    const before = printer.jobs.length;
+    const queued = expectStatus(
+      await shop.api.post('/printing/job', {
+        profileId: ids.caixa,
+        kind: 'drawer',
+        payload: { title: 'Gaveta', lines: ['Abrir gaveta'] },
+        idempotencyKey: 'agent-drawer-1',
+      }),
+      201,
+      'enqueue',
+    );
+    const [bytes] = (await printer.waitForJobs(before + 1)).slice(before);
+    const decoded = decodeEscpos(bytes);
+    expect(decoded.pulses).toBe(1);
+    expect(textOf(decoded)).toEqual([]);
+    expect(decoded.cuts).toBe(0);
+    await until(async () => (await job(shop.api, queued.id)).status === 'printed');
+    expect(browserGot).toEqual([]);
+    browserStation.disconnect();
+  });
+});
+
+describe('exactly once across a kill of the agent process', () => {
+  const root = resolve(import.meta.dirname, '../../../../..');
+  const bin = join(root, 'apps/print-agent/bin/balcao-print-agent.mjs');
+  const children: ChildProcess[] = [];
+  afterAll(() => {
+    for (const c of children) c.kill('SIGKILL');
+  });
+
+  function run(args: string[], env: Record<string, string> = {}) {
+    const child = spawn(process.execPath, [bin, ...args], {
+      cwd: root,
+      env: { ...process.env, BALCAO_AGENT_RETRY_MS: '100', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.push(child);
+    let output = '';
+    child.stdout?.on('data', (c: Buffer) => {
+      output += c.toString();
+    });
+    child.stderr?.on('data', (c: Buffer) => {
+      output += c.toString();
+    });
+    const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+    return { child, exited, output: () => output };
+  }
+
+  async function pairWithCli(shop: Awaited<ReturnType<typeof asUser>>, profileIds: number[], dir: string) {
+    const created = expectStatus(
+      await shop.api.post('/printing/agent', { name: 'Cozinha PC', profileIds }),
+      201,
+      'create',
+    );
+    const pair = run([
+      'pair',
+      created.code,
+      '--server',
+      serverUrl(),
+      '--printer',
+      `tcp://127.0.0.1:${printer.port}`,
+      '--dir',
+      dir,
+    ]);
+    expect(await pair.exited, pair.output()).toBe(0);
+    expect(pair.output()).toContain('Pareado como "Cozinha PC"');
+  }
+
+  for (const step of ['after printing, before the ack', 'after receiving, before printing'] as const) {
+    it(`killed ${step}: printed exactly once after the restart`, async () => {
+      const shop = await asUser(t, [1]);
+      const saved = expectStatus(await shop.api.put('/printing/settings', PROFILES), 200, 'settings');
+      const profileId = saved.profiles[0].id as number;
+      const dir = mkdtempSync(join(tmpdir(), 'agent-cli-'));
+      try {
+        await pairWithCli(shop, [profileId], dir);
+        const pause: Record<string, string> =
+          step === 'after printing, before the ack'
+            ? { BALCAO_AGENT_PAUSE_BEFORE_ACK_MS: '60000' }
+            : { BALCAO_AGENT_PAUSE_BEFORE_PRINT_MS: '60000' };
+        const first = run(['start', '--dir', dir], pause);
+        // A child process starting tsx on a busy machine: generous waits (none sleeps for them).
+        await until(
+          async () => expectStatus(await shop.api.get('/printing/agents'), 200, 'agents')[0].connected,
+          45_000,
+        );
+        const before = printer.jobs.length;
+        const queued = expectStatus(
+          await shop.api.post('/printing/job', {
+            profileId,
+            kind: 'document',
+            payload: { title: 'Uma vez', lines: [`Só uma vez (${step})`] },
+            idempotencyKey: `agent-kill-${step}`,
+          }),
+          201,
+          'enqueue',
+        );
+        // The kill lands after the journal recorded the step: printed (the printer closed the
+        // connection after taking every byte) or received.
+        const entry = join(dir, 'journal', `${queued.id}.json`);
+        const state = step === 'after printing, before the ack' ? 'printed' : 'received';
+        await until(
+          () => existsSync(entry) && JSON.parse(readFileSync(entry, 'utf8')).state === state,
+          30_000,
+        );
+        first.child.kill('SIGKILL');
+        await first.exited;
+        expect((await job(shop.api, queued.id)).status).toBe('sent');
+
+        const second = run(['start', '--dir', dir]);
+        await until(async () => (await job(shop.api, queued.id)).status === 'printed', 45_000);
+        await wait(300);
+        const mine = printer.jobs
+          .slice(before)
+          .filter((b) => textOf(decodeEscpos(b)).includes(`Só uma vez (${step})`));
+        expect(mine).toHaveLength(1);
+        second.child.kill('SIGTERM');
+        await second.exited;
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }, 150_000);
+  }
+});
+
+describe('the cash drawer (ESC p through the agent of the receipt printer)', () => {
+  it('opens once on a cash sale, a sangria and "Abrir gaveta", each logged on the register; not on a pix sale', async () => {
+    const { shop, ids, paired } = await pairedShop();
+    const receiptOn = { ...PROFILES, receipt: { autoPrint: false, profileKey: 'caixa' } };
+    const current = expectStatus(await shop.api.get('/printing/settings'), 200, 'settings');
+    expectStatus(
+      await shop.api.put('/printing/settings', { ...receiptOn, updatedAt: current.updatedAt }),
+      200,
+      'receipt profile',
+    );
+    expect(ids.caixa).toBeGreaterThan(0);
+    startAgent(paired);
+    await until(async () => expectStatus(await shop.api.get('/printing/agents'), 200, 'agents')[0].connected);
+    const register = await openRegister(t, shop.auth);
+    const before = printer.jobs.length;
+
+    await makeSimpleSale(t, shop.auth, { payments: [{ method: 'pix', amountCents: 1000 }] });
+    const cash = await makeSimpleSale(t, shop.auth, { payments: [{ method: 'money', amountCents: 1000 }] });
+    expectStatus(
+      await shop.api.post('/cash-register/movement', {
+        type: 'withdrawal',
+        amountCents: 500,
+        reason: 'Banco',
+      }),
+      201,
+      'sangria',
+    );
+    const click = { idempotencyKey: 'abrir-gaveta-1' };
+    expect(expectStatus(await shop.api.post('/cash-register/drawer', click), 201, 'abrir gaveta')).toEqual({
+      opened: true,
+    });
+    // The same click again (a retried request) opens it no more.
+    expectStatus(await shop.api.post('/cash-register/drawer', click), 201, 'again');
+
+    const kicks = (await printer.waitForJobs(before + 3)).slice(before);
+    await wait(300);
+    expect(printer.jobs.length).toBe(before + 3);
+    for (const bytes of kicks) expect(decodeEscpos(bytes)).toMatchObject({ pulses: 1, cuts: 0 });
+    const log = await t.database.db
+      .select()
+      .from(cashDrawerOpenings)
+      .where(eq(cashDrawerOpenings.cashRegisterId, register.id));
+    expect(log.map((l) => [l.reason, l.key, l.userId]).sort()).toEqual(
+      [
+        ['manual', 'manual-abrir-gaveta-1', shop.users[0].user.id],
+        ['sale', `sale-${cash.id}`, shop.users[0].user.id],
+        ['withdrawal', expect.stringMatching(/^withdrawal-\d+$/), shop.users[0].user.id],
+      ].sort(),
+    );
+  });
+
+  it('"Abrir gaveta" needs the permission, an open register and an agent, with Portuguese answers', async () => {
+    const shop = await asUser(t, [1, 6, 4]);
+    const click = { idempotencyKey: 'abrir-gaveta-2' };
+    // Financeiro (6) sells at the counter but may not open the drawer by hand.
+    expect((await shop.apis[1].post('/cash-register/drawer', click)).statusCode).toBe(403);
+    const noRegister = await shop.api.post('/cash-register/drawer', click);
+    expect(noRegister.statusCode).toBe(422);
+    expect(noRegister.json().message).toBe('Você não tem um caixa aberto');
+    await openRegister(t, shop.auth);
+    const noAgent = await shop.api.post('/cash-register/drawer', click);
+    expect(noAgent.statusCode).toBe(409);
+    expect(noAgent.json().message).toBe(
+      'Nenhum agente de impressão abre a gaveta: pareie um agente para o perfil do cupom em Configurações > Impressoras',
+    );
+  });
+});
+
+describe('the other outputs: a USB device file and the CUPS queue', () => {
+  const bytes = Uint8Array.from([0x1b, 0x40, 0x41, 0x0a, 0x1d, 0x56, 0x01]);
+
+  it('writes the bytes to the device file (/dev/usb/lp0 on Linux); a missing device holds the job', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'agent-file-'));
+    const device = join(dir, 'lp0');
+    writeFileSync(device, '');
+    await outputFor(`file://${device}`).write(bytes);
+    expect([...readFileSync(device)]).toEqual([...bytes]);
+    await expect(outputFor(`file://${join(dir, 'nada', 'lp9')}`).write(bytes)).rejects.toMatchObject({
+      state: 'offline',
+    });
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('sends the bytes raw to `lp -d FILA -o raw`; a refusal says so in Portuguese', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'agent-cups-'));
+    const lp = join(dir, 'lp');
+    writeFileSync(
+      lp,
+      `#!/bin/sh\necho "$@" > ${dir}/args\ncat > ${dir}/bytes\n[ "$2" = "Cozinha" ] || { echo "lp: The printer or class does not exist." >&2; exit 1; }\n`,
+    );
+    chmodSync(lp, 0o755);
+    try {
+      await outputFor('cups://Cozinha', { lpCommand: lp }).write(bytes);
+      expect(readFileSync(join(dir, 'args'), 'utf8').trim()).toBe('-d Cozinha -o raw');
+      expect([...readFileSync(join(dir, 'bytes'))]).toEqual([...bytes]);
+      await expect(outputFor('cups://Bar', { lpCommand: lp }).write(bytes)).rejects.toThrow(
+        'A fila Bar recusou a impressão: lp: The printer or class does not exist.',
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,231 @@
+import {
+  PRINT_AGENT_RESULT_EVENT,
+  PRINT_AGENT_STATE_EVENT,
+  PRINTER_STATE_LABELS,
+  type PrintAgentResult,
+  type PrinterState,
+} from '@balcao/core/printAgent';
+import { PRINT_JOB_EVENT, type PrintJob } from '@balcao/core/printing';
+import { io, type Socket } from 'socket.io-client';
+import { type AgentConfig, outputOf } from './config.ts';
+import { type Output, outputFor } from './devices/index.ts';
+import { PrinterUnavailable, stopsPrinting } from './devices/status.ts';
+import { Journal } from './journal.ts';
+import { renderJob } from './render.ts';
+
+export type AgentOptions = {
+  config: AgentConfig;
+  /** The agent's folder (the journal lives in it). */
+  dir: string;
+  /** How long a held job waits before the printer is asked again (paper out, cover open, offline). */
+  retryMs?: number;
+  log?: (message: string) => void;
+  /** Test hooks: a pause at a step (the tests kill the process there). */
+  pauseBeforePrintMs?: number;
+  pauseBeforeAckMs?: number;
+};
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const REVOKED = 'Agente de impressão inválido ou revogado';
+
+/**
+ * The print agent (issue 36): a socket to the API as its station, a queue per printer output, and
+ * the journal. A job is acknowledged to the API only after the printer accepted its bytes; a printer
+ * that cannot print (DLE EOT status, or no connection) keeps its jobs queued, says so to the API, and
+ * is asked again every `retryMs`.
+ */
+export class PrintAgent {
+  private readonly journal: Journal;
+  private readonly outputs = new Map<string, Output>();
+  /** The waiting job ids of each output URL, in order. */
+  private readonly queues = new Map<string, number[]>();
+  private readonly running = new Set<string>();
+  private readonly states = new Map<string, PrinterState>();
+  private socket: Socket | null = null;
+  private stopped = false;
+  private readonly log: (message: string) => void;
+  /** Settles when the API refused the token (revoked). */
+  revoked: Promise<void>;
+  private onRevoked: () => void = () => {};
+
+  constructor(private readonly options: AgentOptions) {
+    this.journal = new Journal(options.dir);
+    this.log = options.log ?? ((message) => console.log(`[balcao-print-agent] ${message}`));
+    this.revoked = new Promise((resolve) => {
+      this.onRevoked = resolve;
+    });
+  }
+
+  /** Picks up what the journal holds (printed-not-acked, received-not-printed), then connects. */
+  start() {
+    this.journal.prune();
+    for (const entry of this.journal.all()) if (entry.state === 'received') this.enqueue(entry.job);
+    const { config } = this.options;
+    const socket = io(config.server, {
+      path: '/socket.io',
+      query: { key: config.socketKey },
+      auth: { agentToken: config.token },
+      transports: ['websocket'],
+      reconnectionDelay: 1000,
+      reconnectionDelayMax: 5000,
+    });
+    this.socket = socket;
+    socket.on('connect', () => {
+      this.log(`conectado a ${config.server} como "${config.name}"`);
+      void this.flushResults();
+    });
+    socket.on('connect_error', (error) => {
+      if (error.message === REVOKED) {
+        this.log('o token deste agente foi revogado: pareie de novo');
+        socket.close();
+        this.onRevoked();
+      }
+    });
+    socket.on('disconnect', (reason) => this.log(`desconectado (${reason})`));
+    socket.on(PRINT_JOB_EVENT, (job: PrintJob) => this.receive(job));
+    for (const url of this.queues.keys()) void this.pump(url);
+  }
+
+  /** Closes the socket; jobs in the journal stay there for the next start. */
+  stop() {
+    this.stopped = true;
+    this.socket?.close();
+  }
+
+  /** A job from the API: new -> journal and queue; known -> only what its entry still needs. */
+  receive(job: PrintJob) {
+    const entry = this.journal.get(job.id);
+    if (entry?.state === 'printed' || entry?.state === 'acked') {
+      // Printed before (the API did not hear it, or handed it again): acknowledge, never print again.
+      void this.sendResult(job.id, { jobId: job.id, outcome: 'printed', state: 'ok', message: '' });
+      return;
+    }
+    if (entry?.state === 'failed') {
+      void this.sendFailed(job);
+      return;
+    }
+    if (!entry) this.journal.put(job, 'received');
+    this.enqueue(job);
+  }
+
+  private enqueue(job: PrintJob) {
+    const url = outputOf(this.options.config, job.profile.id);
+    if (!url) {
+      void this.sendFailed(job);
+      return;
+    }
+    const queue = this.queues.get(url) ?? [];
+    this.queues.set(url, queue);
+    if (!queue.includes(job.id)) queue.push(job.id);
+    void this.pump(url);
+  }
+
+  private async sendFailed(job: PrintJob) {
+    this.journal.put(job, 'failed');
+    const message = `Nenhuma impressora configurada no agente para o perfil ${job.profile.name}`;
+    this.log(message);
+    await this.sendResult(job.id, { jobId: job.id, outcome: 'failed', state: 'unknown', message });
+  }
+
+  private outputAt(url: string): Output {
+    let output = this.outputs.get(url);
+    if (!output) {
+      output = outputFor(url);
+      this.outputs.set(url, output);
+    }
+    return output;
+  }
+
+  /** Prints an output's queue in order, one job at a time; a stopped printer holds the queue. */
+  private async pump(url: string) {
+    if (this.running.has(url) || this.stopped || !this.socket) return;
+    this.running.add(url);
+    try {
+      const queue = this.queues.get(url) ?? [];
+      while (queue.length > 0 && !this.stopped) {
+        const id = queue[0];
+        const entry = this.journal.get(id);
+        if (entry?.state !== 'received') {
+          queue.shift();
+          continue;
+        }
+        const printed = await this.printOne(url, entry.job, queue.length);
+        if (!printed) {
+          await sleep(this.options.retryMs ?? 3_000);
+          continue;
+        }
+        queue.shift();
+      }
+    } finally {
+      this.running.delete(url);
+    }
+  }
+
+  /** One job on one output: status, bytes, journal, ack. False when the printer held it. */
+  private async printOne(url: string, job: PrintJob, queued: number): Promise<boolean> {
+    const output = this.outputAt(url);
+    try {
+      const state = await output.status();
+      if (stopsPrinting(state)) throw new PrinterUnavailable(state, PRINTER_STATE_LABELS[state]);
+      if (this.options.pauseBeforePrintMs) await sleep(this.options.pauseBeforePrintMs);
+      await output.write(renderJob(job, { codepageMapping: this.options.config.codepageMapping }));
+    } catch (error) {
+      const state = error instanceof PrinterUnavailable ? error.state : 'error';
+      const message = (error as Error).message;
+      if (this.states.get(url) !== state) this.log(`${url}: ${message} (${queued} na fila)`);
+      this.states.set(url, state);
+      await this.sendResult(job.id, { jobId: job.id, outcome: 'held', state, message }, false);
+      this.socket?.emit(PRINT_AGENT_STATE_EVENT, { state, message, heldJobs: this.heldJobs() });
+      return false;
+    }
+    this.journal.put(job, 'printed');
+    if (this.states.get(url) !== 'ok') {
+      this.states.set(url, 'ok');
+      this.socket?.emit(PRINT_AGENT_STATE_EVENT, { state: 'ok', message: '', heldJobs: this.heldJobs() - 1 });
+    }
+    this.log(`impresso: ${job.payload.title} (#${job.id})`);
+    if (this.options.pauseBeforeAckMs) await sleep(this.options.pauseBeforeAckMs);
+    await this.sendResult(job.id, { jobId: job.id, outcome: 'printed', state: 'ok', message: '' });
+    return true;
+  }
+
+  private heldJobs() {
+    let held = 0;
+    for (const [url, queue] of this.queues)
+      if (stopsPrinting(this.states.get(url) ?? 'ok')) held += queue.length;
+    return held;
+  }
+
+  /**
+   * Tells the API a job's result and waits for its ack; a printed/failed result acknowledged is
+   * journaled as such. Not connected (or no ack): it is sent again on the next connection.
+   */
+  private async sendResult(id: number, result: PrintAgentResult, journal = true): Promise<void> {
+    const socket = this.socket;
+    if (!socket?.connected) return;
+    try {
+      const answer = (await socket.timeout(10_000).emitWithAck(PRINT_AGENT_RESULT_EVENT, result)) as {
+        ok: boolean;
+      };
+      if (answer?.ok && journal && result.outcome === 'printed') {
+        const entry = this.journal.get(id);
+        if (entry) this.journal.put(entry.job, 'acked');
+      }
+    } catch {
+      // No answer: flushResults sends it again after the next connect.
+    }
+  }
+
+  /** After a (re)connection: the printed jobs the API has not acknowledged yet. */
+  private async flushResults() {
+    for (const entry of this.journal.all())
+      if (entry.state === 'printed')
+        await this.sendResult(entry.job.id, {
+          jobId: entry.job.id,
+          outcome: 'printed',
+          state: 'ok',
+          message: '',
+        });
+    for (const url of this.queues.keys()) void this.pump(url);
+  }
+}

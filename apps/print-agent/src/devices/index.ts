@@ -1,0 +1,30 @@
+import { cupsOutput } from './cups.ts';
+import { fileOutput } from './file.ts';
+import { tcpOutput } from './tcp.ts';
+
+/**
+ * Where the agent's bytes go (issue 36). Each output takes the job's bytes and resolves only once the
+ * printer (or the OS queue) accepted them; `status` asks the printer's real-time status where the
+ * output can read an answer (raw TCP), else answers `unknown`. More devices (a serial scale, label
+ * printers) are files in this folder, chosen here by their URL's scheme.
+ */
+export type Output = {
+  /** The URL it was made from (tcp://host:9100, file:///dev/usb/lp0, cups://queue). */
+  readonly url: string;
+  status(): Promise<import('@balcao/core/printAgent').PrinterState>;
+  write(bytes: Uint8Array): Promise<void>;
+};
+
+/** `lpCommand`: the CUPS `lp` to run (default `lp`, or BALCAO_LP). */
+export function outputFor(url: string, options: { lpCommand?: string } = {}): Output {
+  const parsed = new URL(url);
+  if (parsed.protocol === 'tcp:') return tcpOutput(url, parsed.hostname, Number(parsed.port || 9100));
+  if (parsed.protocol === 'file:') return fileOutput(url, decodeURIComponent(parsed.pathname));
+  if (parsed.protocol === 'cups:')
+    return cupsOutput(
+      url,
+      decodeURIComponent(parsed.hostname || parsed.pathname.slice(1)),
+      options.lpCommand,
+    );
+  throw new Error(`Saída de impressora desconhecida: ${url} (use tcp://, file:// ou cups://)`);
+}

@@ -1,0 +1,96 @@
+import { connect, type Socket } from 'node:net';
+import type { PrinterState } from '@balcao/core/printAgent';
+import type { Output } from './index.ts';
+import { PrinterUnavailable, STATUS_REQUESTS, stateOfStatus } from './status.ts';
+
+const CONNECT_TIMEOUT_MS = 3_000;
+/** A printer that answers DLE EOT does so at once; one that does not is printed to anyway. */
+const STATUS_TIMEOUT_MS = 800;
+const WRITE_TIMEOUT_MS = 15_000;
+
+function open(host: string, port: number): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host, port });
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new PrinterUnavailable('offline', `A impressora ${host}:${port} não respondeu`));
+    }, CONNECT_TIMEOUT_MS);
+    socket.once('connect', () => {
+      clearTimeout(timer);
+      resolve(socket);
+    });
+    socket.once('error', (error) => {
+      clearTimeout(timer);
+      reject(
+        new PrinterUnavailable('offline', `Sem conexão com a impressora ${host}:${port} (${error.message})`),
+      );
+    });
+  });
+}
+
+/** A network printer on raw TCP (port 9100): status by DLE EOT, then the job on its own connection. */
+export function tcpOutput(url: string, host: string, port: number): Output {
+  // A printer that never answered the status is not asked again before every job (it would only
+  // delay each ticket by the wait): only its connection tells whether it is there.
+  let answersStatus: boolean | undefined;
+  return {
+    url,
+    async status(): Promise<PrinterState> {
+      const socket = await open(host, port);
+      if (answersStatus === false) {
+        socket.destroy();
+        return 'unknown';
+      }
+      try {
+        const answer: number[] = [];
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, STATUS_TIMEOUT_MS);
+          socket.on('data', (chunk: Buffer) => {
+            answer.push(...chunk);
+            if (answer.length >= 3) {
+              clearTimeout(timer);
+              resolve();
+            }
+          });
+          socket.once('close', () => {
+            clearTimeout(timer);
+            resolve();
+          });
+          socket.write(STATUS_REQUESTS);
+        });
+        const state = stateOfStatus(answer);
+        answersStatus = state !== 'unknown';
+        return state;
+      } finally {
+        socket.destroy();
+      }
+    },
+    async write(bytes: Uint8Array): Promise<void> {
+      const socket = await open(host, port);
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          socket.destroy();
+          reject(
+            new PrinterUnavailable('offline', `A impressora ${host}:${port} não recebeu a impressão a tempo`),
+          );
+        }, WRITE_TIMEOUT_MS);
+        socket.once('error', (error) => {
+          clearTimeout(timer);
+          reject(
+            new PrinterUnavailable(
+              'offline',
+              `A impressora ${host}:${port} caiu durante a impressão (${error.message})`,
+            ),
+          );
+        });
+        // Accepted = every byte sent and the printer closed its side after ours (it read them all).
+        socket.once('close', (hadError) => {
+          clearTimeout(timer);
+          if (!hadError) resolve();
+        });
+        socket.on('data', () => {});
+        socket.end(bytes);
+      });
+    },
+  };
+}

@@ -1,0 +1,83 @@
+import {
+  closeSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import type { PrintJob } from '@balcao/core/printing';
+
+/**
+ * The agent's local journal (issue 36): one file per job, named by the API's job id, written before
+ * each step and synced to disk, so a crash or a lost connection never prints a job twice or drops it.
+ *   received: the job is the agent's to print;  printed: the printer accepted its bytes;
+ *   acked: the API stored the result;  failed: it cannot print here (told to the API).
+ * A job received again (the API hands unconfirmed jobs out again when the agent reconnects) whose
+ * entry says printed is only acknowledged again, never printed again.
+ */
+export type JournalState = 'received' | 'printed' | 'acked' | 'failed';
+export type JournalEntry = { job: PrintJob; state: JournalState; at: string };
+
+/** Acknowledged entries are kept this long (a late redelivery is still recognised), then removed. */
+const KEEP_MS = 7 * 24 * 3600_000;
+
+export class Journal {
+  private readonly dir: string;
+
+  constructor(root: string) {
+    this.dir = join(root, 'journal');
+    mkdirSync(this.dir, { recursive: true });
+  }
+
+  private file(id: number) {
+    return join(this.dir, `${id}.json`);
+  }
+
+  get(id: number): JournalEntry | null {
+    try {
+      return JSON.parse(readFileSync(this.file(id), 'utf8')) as JournalEntry;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Writes the entry durably: a temporary file synced, then renamed over the old one. */
+  put(job: PrintJob, state: JournalState): JournalEntry {
+    const entry: JournalEntry = { job, state, at: new Date().toISOString() };
+    const target = this.file(job.id);
+    const temporary = `${target}.tmp`;
+    const fd = openSync(temporary, 'w');
+    try {
+      writeSync(fd, JSON.stringify(entry));
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temporary, target);
+    return entry;
+  }
+
+  /** Every entry, oldest job first (the order they print in after a restart). */
+  all(): JournalEntry[] {
+    return readdirSync(this.dir)
+      .filter((f) => /^\d+\.json$/.test(f))
+      .map((f) => Number(f.slice(0, -5)))
+      .sort((a, b) => a - b)
+      .flatMap((id) => {
+        const entry = this.get(id);
+        return entry ? [entry] : [];
+      });
+  }
+
+  /** Removes acknowledged entries older than a week. */
+  prune(now = Date.now()) {
+    for (const entry of this.all())
+      if ((entry.state === 'acked' || entry.state === 'failed') && now - Date.parse(entry.at) > KEEP_MS)
+        rmSync(this.file(entry.job.id), { force: true });
+  }
+}
