@@ -423,4 +423,21 @@ describe('asking for the deletion', () => {
     expect(await rowsOf(db, sql`select 1 from sales where client_id = ${a.client.id}`)).toEqual([]);
     expect(await rowsOf(db, sql`select 1 from sales where client_id = ${b.client.id}`)).toHaveLength(2);
   });
+
+  it('the password confirmation takes the login limiter: after 5 wrong tries, 429 even with the right one', async () => {
+    const a = await busyShop();
+    for (let i = 0; i < 5; i++) {
+      const wrong = await a.api.post('/shop-export/deletion', { password: `errada-${i}` });
+      expect(wrong.statusCode).toBe(422);
+      expect(wrong.json().message).toBe('Senha incorreta: a exclusão não foi pedida');
+    }
+    const blocked = await a.api.post('/shop-export/deletion', { password: TEST_PASSWORD });
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json().message).toBe('Muitas tentativas. Aguarde alguns minutos e tente novamente.');
+    expect(blocked.headers['retry-after']).toBeDefined();
+    expect(expectStatus(await a.api.get('/shop-export/deletion'), 200)).toEqual({
+      requestedAt: null,
+      dueAt: null,
+    });
+  });
 });
