@@ -13,5 +13,11 @@ export const PAYMENT_METHODS = [
   'paymentOnDelivery',
   /** Vale-troca: the customer's store credit from a return (issue 30). */
   'storeCredit',
+  /** Meal and food vouchers (VR/VA cards, issue 33), one method per brand, each counted apart. */
+  'voucherAlelo',
+  'voucherPluxee',
+  'voucherTicket',
+  'voucherVr',
+  'voucherOther',
 ] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];

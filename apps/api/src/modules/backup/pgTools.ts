@@ -13,7 +13,7 @@ const found = new Map<string, string>();
 export function pgProgram(name: 'pg_dump' | 'pg_restore'): string {
   const cached = found.get(name);
   if (cached) return cached;
-  let path = name;
+  let path: string = name;
   const fromEnv = process.env.PG_BIN;
   if (fromEnv && existsSync(join(fromEnv, name))) path = join(fromEnv, name);
   else if (existsSync(DEBIAN_ROOT)) {
