@@ -8,8 +8,9 @@
  *   npx tsx bench/backup-large.ts                                   # small: 20,000 sales, 2,000 products
  *   BENCH_SALES=1000000 BENCH_PRODUCTS=100000 npx tsx bench/backup-large.ts   # the issue's size
  *
- * BENCH_TILLS (default 4) concurrent tills sell during BENCH_SECONDS (default 5) for the baseline; the
- * same tills sell for as long as the backup takes. The shop is written with SQL with triggers off
+ * BENCH_TILLS (default 4) tills, each starting a sale every 1/BENCH_RATE s (default 0.5 a second; 0 =
+ * back to back), sell during BENCH_SECONDS (default 5) for the baseline, and for as long as the backup
+ * takes. The shop is written with SQL with triggers off
  * (as bench/move-to-postgres.ts), its stock then set so no sale is refused.
  */
 import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -27,6 +28,8 @@ const SALES = Number(process.env.BENCH_SALES ?? 20_000);
 const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 2_000);
 const TILLS = Number(process.env.BENCH_TILLS ?? 4);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+/** Sales a second each till starts (a busy counter: one every 2 s); 0 = back to back (closed loop). */
+const RATE = Number(process.env.BENCH_RATE ?? 0.5);
 
 const seconds = (start: number) => ((Date.now() - start) / 1000).toFixed(1);
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
@@ -134,7 +137,9 @@ try {
         payments: [{ method: 'pix', amountCents: total }],
       },
     });
-    if (res.statusCode !== 201) failed++;
+    if (res.statusCode !== 201) {
+      if (failed++ === 0) console.log(`first refused sale: ${res.statusCode} ${res.body.slice(0, 300)}`);
+    }
     return performance.now() - began;
   }
   /** TILLS tills selling until `until` resolves (or the time is up): every sale's latency in ms. */
@@ -145,22 +150,31 @@ try {
     else until.finally(() => (done = true));
     await Promise.all(
       Array.from({ length: TILLS }, async () => {
-        while (!done) latencies.push(await sell());
+        while (!done) {
+          const began = performance.now();
+          latencies.push(await sell());
+          const wait = RATE > 0 ? 1000 / RATE - (performance.now() - began) : 0;
+          if (wait > 0 && !done) await new Promise((resolve) => setTimeout(resolve, wait));
+        }
       }),
     );
     return latencies.sort((a, b) => a - b);
   }
 
-  // 3. Checkout without a backup, then during one.
+  // 3. A backup alone (nothing else running), then the checkout without a backup and during one.
   const log = (line: string) => process.env.BENCH_VERBOSE && console.log(line);
-  log('selling (warm-up)');
+  start = Date.now();
+  log('backup alone');
+  const alone = await takeBackup({ db: database.db, config, notify: () => {} }, 'manual');
+  const aloneSeconds = seconds(start);
+  if (alone.status !== 'ok') throw new Error(`backup failed: ${alone.error}`);
+  log(`backup alone: ${aloneSeconds} s; selling (warm-up)`);
   await tills(1000); // warm-up
-  log(`warm-up: ${n} sales, ${failed} refused`);
   const baseline = await tills(SECONDS * 1000);
-  log('backup');
+  log(`baseline: ${baseline.length} sales; backup while selling`);
   start = Date.now();
   const backupRun = takeBackup({ db: database.db, config, notify: () => {} }, 'manual');
-  const ticker = setInterval(() => log(`  ${n} sales so far`), 5000);
+  const ticker = setInterval(() => log(`  ${n} sales so far, ${failed} refused`), 5000);
   const during = await tills(backupRun);
   clearInterval(ticker);
   const backup = await backupRun;
@@ -181,12 +195,12 @@ try {
     `| ${label} | ${l.length} | ${percentile(l, 50).toFixed(1)} | ${percentile(l, 95).toFixed(1)} | ${percentile(l, 99).toFixed(1)} |`;
   const report = [
     '',
-    `backup: ${backup.fileName}, ${mb(backup.sizeBytes)} MB, ${backup.tables} tables, ${backup.rows} rows, ` +
-      `verified=${backup.verified}, ${backupSeconds} s (the app's figure: ${(backup.durationMs / 1000).toFixed(1)} s)`,
+    `backup alone: ${mb(alone.sizeBytes)} MB, ${alone.tables} tables, ${alone.rows} rows, verified=${alone.verified}, ${aloneSeconds} s`,
+    `backup while ${TILLS} tills sell: ${mb(backup.sizeBytes)} MB, verified=${backup.verified}, ${backupSeconds} s`,
     `restore into a new folder: ${restoreSeconds} s, ${restored.tables} tables, ${restored.rows} rows, ` +
       `counts ${matches ? 'equal to the backup' : 'DIFFERENT from the backup'}`,
     '',
-    `checkout (POST /v1/sale, 3 items, ${TILLS} tills; ms):`,
+    `checkout (POST /v1/sale, 3 items, ${TILLS} tills, ${RATE > 0 ? `${RATE} sales/s each` : 'back to back'}; ms):`,
     '',
     '| | sales | p50 | p95 | p99 |',
     '|---|---|---|---|---|',
