@@ -157,7 +157,7 @@ describe('rate tables', () => {
     await makeTable(manager);
     await makeTable(financial);
     // Marketing may sell at the PDV: it reads the PDV's table (null while the display is off).
-    expect(expectStatus(await marketing.get('/fee-simulator/pdv'), 200)).toEqual({ table: null });
+    expect(expectStatus(await marketing.get('/fee-simulator/pdv'), 200)).toEqual({ table: null, mealVouchers: [] });
     expect((await driver.get('/fee-simulator/pdv')).statusCode).toBe(403);
   });
 });
@@ -175,7 +175,7 @@ describe('settings and the PDV surcharge', () => {
     const settings = expectStatus(await api.get('/fee-simulator/settings'), 200);
     expect(settings).toMatchObject({ activeTableId: first.id, pdvSurcharge: false });
     // Off by default: the PDV gets no table.
-    expect(expectStatus(await api.get('/fee-simulator/pdv'), 200)).toEqual({ table: null });
+    expect(expectStatus(await api.get('/fee-simulator/pdv'), 200)).toEqual({ table: null, mealVouchers: [] });
 
     const on = expectStatus(
       await api.put('/fee-simulator/settings', {
@@ -186,7 +186,7 @@ describe('settings and the PDV surcharge', () => {
       200,
     );
     expect(on).toMatchObject({ activeTableId: first.id, pdvSurcharge: true });
-    expect(expectStatus(await api.get('/fee-simulator/pdv'), 200)).toEqual({ table: first });
+    expect(expectStatus(await api.get('/fee-simulator/pdv'), 200)).toEqual({ table: first, mealVouchers: [] });
 
     // A stale copy of the settings does not overwrite.
     const stale = await api.put('/fee-simulator/settings', {
@@ -202,7 +202,7 @@ describe('settings and the PDV surcharge', () => {
       activeTableId: null,
       pdvSurcharge: true,
     });
-    expect(expectStatus(await api.get('/fee-simulator/pdv'), 200)).toEqual({ table: null });
+    expect(expectStatus(await api.get('/fee-simulator/pdv'), 200)).toEqual({ table: null, mealVouchers: [] });
   });
 });
 
