@@ -1,6 +1,6 @@
 import type { AppContext } from './context.ts';
 import type { ScheduledJob } from './lib/jobs.ts';
-import { nightlyBackupDue, takeBackup } from './modules/backup/service.ts';
+import { backupTick } from './modules/backup/service.ts';
 import { pollMarketplaces, sendMarketplaceStatuses } from './modules/marketplace/service.ts';
 import { processReceivedPix, sendPixRefunds } from './modules/pix/service.ts';
 import { deliverStalePrintJobs } from './modules/printing/stations.ts';
@@ -56,8 +56,8 @@ export function backgroundJobs(ctx: AppContext, options: { leaseMs?: number } = 
       everyMs: 15 * 60_000,
       leaseMs: options.leaseMs ?? 30 * 60_000,
       atomic: false,
-      run: async () =>
-        (await nightlyBackupDue(ctx.db)) ? { backup: (await takeBackup(ctx, 'scheduled')).id } : null,
+      // First the free-space check: a filling disk stops backups with a bell warning (backupTick).
+      run: () => backupTick(ctx),
     },
     {
       // Marketplace orders (issue 35): iFood requires polling every 30 s, never more often (another

@@ -28,7 +28,17 @@ export const BACKUP_MESSAGES = {
   failedBell: 'O backup automático falhou. Veja Configurações > Backups.',
   verifyMismatch: 'A verificação do backup encontrou contagens de linhas diferentes',
   invalidHour: 'Informe uma hora entre 0 e 23',
+  lowDiskBell:
+    'Pouco espaço em disco no servidor: os backups foram suspensos. Libere espaço no disco. Veja Configurações > Backups.',
 } as const;
+
+/**
+ * The reason a backup is not taken (issue 37): DATA_DIR's disk has less free space than a backup needs
+ * (the last backup's size twice, plus a margin for the shop's own writes).
+ */
+export function lowDiskMessage(freeBytes: number, neededBytes: number): string {
+  return `Pouco espaço em disco: ${formatBytes(freeBytes)} livres, o backup precisa de ${formatBytes(neededBytes)}. Os backups ficam suspensos até que haja espaço; libere espaço no disco do servidor.`;
+}
 
 export const backupSchema = z.object({
   id: z.number(),
@@ -65,6 +75,8 @@ export const backupListSchema = z.object({
   s3: z.boolean(),
   /** On PostgreSQL without pg_dump: the reason the app cannot back up (shown on the page). */
   unavailable: z.string().nullable(),
+  /** DATA_DIR's disk has less free space than a backup needs: backups are suspended (`lowDiskMessage`). */
+  lowDisk: z.string().nullable(),
 });
 export type BackupList = z.infer<typeof backupListSchema>;
 

@@ -38,6 +38,12 @@ export const COMANDA_PAYMENT_METHODS = [
   'creditCard',
   'bankTransfer',
   'check',
+  // Meal vouchers (issue 33): the lanchonete's tab paid with a VR/VA card.
+  'voucherAlelo',
+  'voucherPluxee',
+  'voucherTicket',
+  'voucherVr',
+  'voucherOther',
 ] as const satisfies readonly PaymentMethod[];
 
 export const COMANDA_PAYMENT_KINDS = ['items', 'share', 'amount'] as const;

@@ -1,6 +1,7 @@
 import { isIsoDate } from './date.ts';
 import { numberOrText } from './fields.ts';
 import { timestampFields } from './responses.ts';
+import { MEAL_VOUCHER_METHODS, type MealVoucherMethod } from './sale.ts';
 import { REQUIRED, z } from './zod.ts';
 
 /**
@@ -182,8 +183,70 @@ export const feeSettingsSchema = z.object({
 });
 export type FeeSettings = z.infer<typeof feeSettingsSchema>;
 
-/** What the PDV needs: the active table when the surcharge display is on, else null. */
-export const feePdvSchema = z.object({ table: feeTableSchema.nullable() });
+// ---------------------------------------------------------------------------------------------------
+// Meal vouchers (issue 33): VR/VA cards, one rate and settlement term per brand, enabled per shop.
+
+export const MEAL_VOUCHER_MESSAGES = {
+  duplicate: 'Cada bandeira de vale só pode aparecer uma vez',
+  help: 'Os vales-refeição e alimentação cobram a taxa e pagam no prazo do contrato de cada bandeira: informe os do seu contrato. Só as bandeiras habilitadas aparecem no PDV.',
+} as const;
+
+/** A brand's line: offered at the PDV or not, its rate (percent) and the days until it pays. */
+export const mealVoucherRateInputSchema = z.object({
+  method: z.enum(MEAL_VOUCHER_METHODS, { error: 'Bandeira de vale inválida' }),
+  enabled: z.boolean({ error: REQUIRED }),
+  rate: rateField,
+  settlementDays: daysField,
+});
+
+export const mealVoucherSettingsInputSchema = z.object({
+  brands: z
+    .array(mealVoucherRateInputSchema)
+    .max(MEAL_VOUCHER_METHODS.length)
+    .refine(
+      (brands) => new Set(brands.map((b) => b.method)).size === brands.length,
+      MEAL_VOUCHER_MESSAGES.duplicate,
+    ),
+});
+export type MealVoucherSettingsInput = z.input<typeof mealVoucherSettingsInputSchema>;
+
+export const mealVoucherRateSchema = z.object({
+  method: z.enum(MEAL_VOUCHER_METHODS),
+  enabled: z.boolean(),
+  rate: z.number(),
+  settlementDays: z.number(),
+});
+export type MealVoucherRate = z.infer<typeof mealVoucherRateSchema>;
+/** Every brand, in MEAL_VOUCHER_METHODS order (the defaults for a brand the shop never saved). */
+export const mealVoucherSettingsSchema = z.object({ brands: z.array(mealVoucherRateSchema) });
+export type MealVoucherSettings = z.infer<typeof mealVoucherSettingsSchema>;
+
+/** A brand the shop never saved: off, no rate, paid in 30 days (the common term of the brands' contracts). */
+export const DEFAULT_MEAL_VOUCHER_DAYS = 30;
+export const defaultMealVoucherRate = (method: MealVoucherMethod): MealVoucherRate => ({
+  method,
+  enabled: false,
+  rate: 0,
+  settlementDays: DEFAULT_MEAL_VOUCHER_DAYS,
+});
+
+/** What a voucher sale of `grossCents` leaves the shop, and when (the flat rate, rounded once). */
+export function quoteMealVoucher(
+  brand: Pick<MealVoucherRate, 'rate' | 'settlementDays'>,
+  grossCents: number,
+): { grossCents: number; feeCents: number; netCents: number; settlementDays: number } {
+  const netCents = Math.max(0, toCents(grossCents * (1 - brand.rate / 100)));
+  return { grossCents, feeCents: grossCents - netCents, netCents, settlementDays: brand.settlementDays };
+}
+
+/**
+ * What the PDV needs: the active table when the surcharge display is on, else null; and the meal
+ * voucher brands the shop enabled (the only ones the payment step offers).
+ */
+export const feePdvSchema = z.object({
+  table: feeTableSchema.nullable(),
+  mealVouchers: z.array(z.enum(MEAL_VOUCHER_METHODS)),
+});
 export type FeePdv = z.infer<typeof feePdvSchema>;
 
 // ---------------------------------------------------------------------------------------------------

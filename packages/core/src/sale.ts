@@ -84,7 +84,27 @@ export const PAYMENT_METHOD_LABELS: Record<PaymentMethod, string> = {
   paymentOnDelivery: 'Pagamento na entrega',
   storeCredit: 'Vale-troca',
   marketplace: 'Pago no marketplace',
+  voucherAlelo: 'VR/VA Alelo',
+  voucherPluxee: 'VR/VA Pluxee',
+  voucherTicket: 'VR/VA Ticket',
+  voucherVr: 'VR/VA VR Benefícios',
+  voucherOther: 'VR/VA outra bandeira',
 };
+
+/**
+ * Meal and food vouchers (issue 33): one payment method per brand, so the register close, the
+ * reports and the receipt count each apart. The PDV offers the ones the shop enabled (fee simulator).
+ */
+export const MEAL_VOUCHER_METHODS = [
+  'voucherAlelo',
+  'voucherPluxee',
+  'voucherTicket',
+  'voucherVr',
+  'voucherOther',
+] as const satisfies readonly PaymentMethod[];
+export type MealVoucherMethod = (typeof MEAL_VOUCHER_METHODS)[number];
+export const isMealVoucher = (method: PaymentMethod): method is MealVoucherMethod =>
+  (MEAL_VOUCHER_METHODS as readonly PaymentMethod[]).includes(method);
 
 /** The order the PDV offers them in: the everyday ones first. */
 export const PAYMENT_METHODS_IN_PDV: readonly PaymentMethod[] = [
@@ -93,6 +113,7 @@ export const PAYMENT_METHODS_IN_PDV: readonly PaymentMethod[] = [
   'pixQrCodeStatic',
   'debitCard',
   'creditCard',
+  ...MEAL_VOUCHER_METHODS,
   'creditShop',
   'boleto',
   'bankTransfer',

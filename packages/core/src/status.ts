@@ -15,5 +15,11 @@ export const PAYMENT_METHODS = [
   'storeCredit',
   /** Issue 35: paid online on iFood or an Open Delivery app: never the drawer's cash. */
   'marketplace',
+  /** Meal and food vouchers (VR/VA cards, issue 33), one method per brand, each counted apart. */
+  'voucherAlelo',
+  'voucherPluxee',
+  'voucherTicket',
+  'voucherVr',
+  'voucherOther',
 ] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];

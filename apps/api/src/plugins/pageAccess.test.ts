@@ -130,6 +130,7 @@ const READS: Record<string, readonly string[]> = {
   'GET /v1/fee-simulator/table': ['bank-simulator'],
   'GET /v1/fee-simulator/table/:id': ['bank-simulator'],
   'GET /v1/fee-simulator/settings': ['bank-simulator'],
+  'GET /v1/fee-simulator/meal-voucher': ['bank-simulator'],
   'GET /v1/fee-simulator/pdv': ['sale-pdv'],
   'GET /v1/shipping-settings/:id': ['settings-shipping-crud'],
   'GET /v1/shipping/melhor-envio': ['settings-melhor-envio'],

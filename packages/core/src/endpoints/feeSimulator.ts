@@ -5,6 +5,8 @@ import {
   feeSettingsSchema,
   feeTableInputSchema,
   feeTableSchema,
+  mealVoucherSettingsInputSchema,
+  mealVoucherSettingsSchema,
 } from '../fees.ts';
 import { idParams } from '../params.ts';
 import { deletedSchema } from '../responses.ts';
@@ -83,12 +85,31 @@ export const feeSimulatorApi = {
     response: { 200: feeSettingsSchema },
     changes: ['fee-simulator'],
   }),
+  mealVouchers: endpoint({
+    method: 'GET',
+    path: '/fee-simulator/meal-voucher',
+    resource: 'fee-simulator',
+    access: SHIPPING,
+    summary: 'The meal voucher brands (issue 33): enabled at the PDV or not, rate and settlement days',
+    response: { 200: mealVoucherSettingsSchema },
+  }),
+  saveMealVouchers: endpoint({
+    method: 'PUT',
+    path: '/fee-simulator/meal-voucher',
+    resource: 'fee-simulator',
+    access: SHIPPING,
+    summary: 'Save the meal voucher brands given (the others keep theirs)',
+    body: mealVoucherSettingsInputSchema,
+    response: { 200: mealVoucherSettingsSchema },
+    changes: ['fee-simulator'],
+  }),
   pdv: endpoint({
     method: 'GET',
     path: '/fee-simulator/pdv',
     resource: 'fee-simulator',
     access: COUNTER,
-    summary: "The PDV's installment surcharge table: the active one when the display is on, else null",
+    summary:
+      "The PDV's installment surcharge table (the active one when the display is on, else null) and the enabled meal voucher brands",
     response: { 200: feePdvSchema },
   }),
 } as const;

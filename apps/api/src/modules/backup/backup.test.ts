@@ -13,6 +13,8 @@ import { createTestApp, type TestApp } from '../../../test/helper.ts';
 import { asUser, expectStatus, makeShop, makeSimpleSale } from '../../../test/kit.ts';
 import { fromPglite, migrationCount } from '../../db/client.ts';
 import { backgroundJobs } from '../../jobs.ts';
+import { useStatfsReader } from './diskSpace.ts';
+import { RestoreRefused, restoreBackup } from './restore.ts';
 import { backupsToKeep } from './retention.ts';
 import { backups } from './schema.ts';
 import { nightlyBackupDue, preUpgradeBackup, pruneBackups, recordBackup, takeBackup } from './service.ts';
@@ -143,6 +145,68 @@ describe.runIf(onPglite)('backups of the embedded database (issue 37)', () => {
   });
 });
 
+describe.runIf(!onPglite)('backups on PostgreSQL: pg_dump, verified, restored (issue 37)', () => {
+  it('takes a pg_dump while the shop sells, verified by pg_restore; npm run restore puts it in a new database', async () => {
+    const before = await makeSimpleSale(t, operator.auth, { description: 'Antes do backup' });
+    const [taken, ...sales] = await Promise.all([
+      operator.api.post('/backup'),
+      ...Array.from({ length: 3 }, (_, i) =>
+        operator.api.post('/sale/simple', {
+          description: `Durante ${i}`,
+          valueCents: 1000,
+          payments: [{ method: 'pix', amountCents: 1000 }],
+        }),
+      ),
+    ]);
+    for (const sale of sales) expect(sale.statusCode).toBe(201);
+    const backup = expectStatus<Backup>(taken, 201, 'backup');
+    expect(backup).toMatchObject({ status: 'ok', verified: true, engine: 'postgres', error: null });
+    expect(backup.fileName).toMatch(/^balcao-\d{8}t\d{6}z-manual\.dump$/);
+    expect(backup.tables).toBeGreaterThan(30);
+    const file = await t.app.inject({
+      method: 'GET',
+      url: `/v1/backup/${backup.id}/file`,
+      headers: operator.auth,
+    });
+    expect(file.statusCode).toBe(200);
+    expect(file.rawPayload.subarray(0, 5).toString('latin1')).toBe('PGDMP');
+
+    // Restored into a database that does not exist yet (created), holding the sale made before.
+    const base = new URL(String(process.env.DATABASE_URL));
+    const target = new URL(base);
+    target.pathname = `/balcao_restored_${Date.now().toString(36)}`;
+    const path = join(dataDir, 'backups', backup.fileName);
+    const pg = (await import('pg')).default;
+    try {
+      const restored = await restoreBackup({ file: path, databaseUrl: target.toString(), log: () => {} });
+      expect(restored.tables).toBe(backup.tables);
+      const client = new pg.Client({ connectionString: target.toString() });
+      await client.connect();
+      try {
+        const { rows } = await client.query('select count(*)::int as n from sales where id = $1', [
+          before.id,
+        ]);
+        expect(rows[0].n).toBe(1);
+      } finally {
+        await client.end();
+      }
+      // A database with data is not overwritten without --force.
+      await expect(
+        restoreBackup({ file: path, databaseUrl: target.toString(), log: () => {} }),
+      ).rejects.toThrow(
+        new RestoreRefused(
+          'O banco de destino já tem tabelas. Use um banco novo, ou --force para substituir o que ele tem.',
+        ),
+      );
+    } finally {
+      const admin = new pg.Client({ connectionString: base.toString() });
+      await admin.connect();
+      await admin.query(`drop database if exists ${target.pathname.slice(1)} with (force)`);
+      await admin.end();
+    }
+  }, 120_000);
+});
+
 describe.runIf(onPglite)('the backup before an upgrade', () => {
   it('is taken when migrations are pending, recorded once they ran; none when the database is current', async () => {
     const db = t.database.db;
@@ -225,6 +289,83 @@ describe('the backup before an upgrade, on a new database', () => {
       expect(await preUpgradeBackup(empty.db, { ...t.app.ctx.config, dataDir }, migrationCount())).toBeNull();
     } finally {
       await empty.close();
+    }
+  });
+});
+
+describe("free space on the data folder's disk (issue 37)", () => {
+  const MB = 1024 * 1024;
+  /** A disk with `free` bytes available, in 4 KiB blocks, as fs.statfs answers. */
+  const diskWith = (free: number) => async () => ({ bavail: BigInt(Math.floor(free / 4096)), bsize: 4096 });
+
+  it('a backup is not taken when the disk cannot hold it: failed with the reason, a bell warning, no file', async () => {
+    const bell: NotificationInput[] = [];
+    mkdirSync(join(dataDir, 'backups'), { recursive: true });
+    const before = readdirSync(join(dataDir, 'backups'), { withFileTypes: true }).length;
+    const previous = useStatfsReader(diskWith(50 * MB));
+    try {
+      const backup = await takeBackup(
+        { db: t.database.db, config: { ...t.app.ctx.config, dataDir }, notify: (_, n) => bell.push(n) },
+        'manual',
+      );
+      expect(backup.status).toBe('failed');
+      expect(backup.sizeBytes).toBe(0);
+      expect(backup.error).toMatch(
+        /^Pouco espaço em disco: 50,0 MB livres, o backup precisa de [\d,]+ MB\. Os backups ficam suspensos até que haja espaço; libere espaço no disco do servidor\.$/,
+      );
+      expect(bell).toEqual([
+        {
+          message:
+            'Pouco espaço em disco no servidor: os backups foram suspensos. Libere espaço no disco. Veja Configurações > Backups.',
+          alertColor: 'error',
+        },
+      ]);
+      expect(readdirSync(join(dataDir, 'backups'), { withFileTypes: true })).toHaveLength(before);
+      const list = expectStatus<BackupList>(await operator.api.get('/backup'), 200, 'list');
+      expect(list.lowDisk).toBe(backup.error);
+    } finally {
+      useStatfsReader(previous);
+    }
+    const list = expectStatus<BackupList>(await operator.api.get('/backup'), 200, 'list');
+    expect(list.lowDisk).toBeNull();
+  });
+
+  it("the job's timer warns before the nightly hour, once while the disk stays low, and takes no backup", async () => {
+    const bell: { clientId: number; notification: NotificationInput }[] = [];
+    const ctx = { ...t.app.ctx, config: { ...t.app.ctx.config, dataDir } };
+    const [job] = backgroundJobs({
+      ...ctx,
+      notify: (clientId, notification) => bell.push({ clientId, notification }),
+    }).filter((j) => j.name === 'backup-nightly');
+    const rowsBefore = (await t.database.db.select({ id: backups.id }).from(backups)).length;
+    // The disk has room for the backups so far, but not for the next one plus the margin.
+    const previous = useStatfsReader(diskWith(150 * MB));
+    try {
+      const first = (await job.run(t.database.db)) as { lowDisk: string };
+      expect(first.lowDisk).toMatch(/^Pouco espaço em disco: 150 MB livres/);
+      expect(await job.run(t.database.db)).toEqual(first);
+      expect(bell).toEqual([
+        {
+          clientId: operator.client.id,
+          notification: {
+            message:
+              'Pouco espaço em disco no servidor: os backups foram suspensos. Libere espaço no disco. Veja Configurações > Backups.',
+            alertColor: 'error',
+          },
+        },
+      ]);
+      expect(await t.database.db.select({ id: backups.id }).from(backups)).toHaveLength(rowsBefore);
+    } finally {
+      useStatfsReader(previous);
+    }
+    // Space again: the check passes and the job goes back to the nightly schedule (not due now).
+    useStatfsReader(diskWith(100 * 1024 * MB));
+    try {
+      await operator.api.put('/backup/schedule', { enabled: false, hour: 3 });
+      expect(await job.run(t.database.db)).toBeNull();
+    } finally {
+      useStatfsReader(previous);
+      await operator.api.put('/backup/schedule', { enabled: true, hour: 3 });
     }
   });
 });

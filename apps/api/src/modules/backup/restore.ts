@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
+import { pgProgram } from './pgTools.ts';
 import { countRows } from './service.ts';
 
 const run = promisify(execFile);
@@ -116,9 +117,13 @@ async function restorePostgres(file: string, url: string, force: boolean, log: (
       throw new RestoreRefused(
         'O banco de destino já tem tabelas. Use um banco novo, ou --force para substituir o que ele tem.',
       );
-    await run('pg_restore', ['--no-owner', ...(force ? ['--clean', '--if-exists'] : []), '-d', url, file], {
-      maxBuffer: 16 * 1024 * 1024,
-    });
+    await run(
+      pgProgram('pg_restore'),
+      ['--no-owner', ...(force ? ['--clean', '--if-exists'] : []), '-d', url, file],
+      {
+        maxBuffer: 16 * 1024 * 1024,
+      },
+    );
     return summary(
       await countRows(async (text) => (await client.query(text)).rows),
       url.replace(/:[^:@/]*@/, ':***@'),

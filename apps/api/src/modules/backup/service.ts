@@ -9,6 +9,7 @@ import {
   type Backup,
   type BackupList,
   type BackupSchedule,
+  lowDiskMessage,
 } from '@balcao/core/backup';
 import { wallTime } from '@balcao/core/time';
 import { UserType } from '@balcao/core/userTypes';
@@ -22,6 +23,8 @@ import { clients } from '../../db/schema.ts';
 import { forbidden, notFound, unavailable } from '../../errors.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { storageFor } from '../storage/storage.ts';
+import { backupDiskSpace } from './diskSpace.ts';
+import { pgProgram } from './pgTools.ts';
 import { backupsToKeep } from './retention.ts';
 import { backupSchedule, backups } from './schema.ts';
 
@@ -116,7 +119,7 @@ async function countPgliteDump(file: Buffer): Promise<Counts> {
 /** pg_dump's path when the binary is installed; null otherwise (the page says so). */
 async function pgDumpAvailable(): Promise<boolean> {
   try {
-    await run('pg_dump', ['--version']);
+    await run(pgProgram('pg_dump'), ['--version']);
     return true;
   } catch {
     return false;
@@ -137,9 +140,13 @@ async function dumpPostgres(url: string, path: string): Promise<{ counts: Counts
     await client.query('begin isolation level repeatable read read only');
     const { rows } = await client.query<{ s: string }>('select pg_export_snapshot() as s');
     counts = await countRows(async (text) => (await client.query(text)).rows);
-    await run('pg_dump', ['--format=custom', `--snapshot=${rows[0].s}`, '--no-owner', '-f', path, url], {
-      maxBuffer: 16 * 1024 * 1024,
-    });
+    await run(
+      pgProgram('pg_dump'),
+      ['--format=custom', `--snapshot=${rows[0].s}`, '--no-owner', '-f', path, url],
+      {
+        maxBuffer: 16 * 1024 * 1024,
+      },
+    );
     await client.query('commit');
   } finally {
     await client.end();
@@ -156,7 +163,7 @@ async function dumpPostgres(url: string, path: string): Promise<{ counts: Counts
   try {
     const scratchUrl = new URL(url);
     scratchUrl.pathname = `/${scratchName}`;
-    await run('pg_restore', ['--no-owner', '-d', scratchUrl.toString(), path], {
+    await run(pgProgram('pg_restore'), ['--no-owner', '-d', scratchUrl.toString(), path], {
       maxBuffer: 16 * 1024 * 1024,
     });
     const scratch = new pg.Client({ connectionString: scratchUrl.toString() });
@@ -199,6 +206,7 @@ function toBackup(row: typeof backups.$inferSelect): Backup {
 }
 
 let running: Promise<Backup> | null = null;
+const LOW_DISK = lowDiskMessage(0, 0).slice(0, lowDiskMessage(0, 0).indexOf(':'));
 
 /**
  * Takes one backup (one at a time in this process: a second call waits for and answers the first):
@@ -235,33 +243,37 @@ export async function produceBackup(db: Db, config: Config, kind: BackupKind): P
   let verified = false;
   let uploaded = false;
   let error: string | null = null;
-  try {
-    let restored: Counts | null;
-    await mkdir(folder, { recursive: true });
-    if (client) {
-      const dump = await dumpPglite(client);
-      counts = dump.counts;
-      await writeFile(`${path}.part`, dump.file);
-      await rename(`${path}.part`, path);
-      restored = await countPgliteDump(await readFile(path));
-    } else {
-      const dump = await dumpPostgres(String(url), path);
-      counts = dump.counts;
-      restored = dump.verified;
+  // Issue 37: a disk without room for the backup stops it before it fills the disk the sales need.
+  const space = await backupDiskSpace(db, config.dataDir);
+  if (space.low) error = space.low;
+  else
+    try {
+      let restored: Counts | null;
+      await mkdir(folder, { recursive: true });
+      if (client) {
+        const dump = await dumpPglite(client);
+        counts = dump.counts;
+        await writeFile(`${path}.part`, dump.file);
+        await rename(`${path}.part`, path);
+        restored = await countPgliteDump(await readFile(path));
+      } else {
+        const dump = await dumpPostgres(String(url), path);
+        counts = dump.counts;
+        restored = dump.verified;
+      }
+      sizeBytes = (await stat(path)).size;
+      if (restored) {
+        const differ = countDifferences(counts, restored);
+        if (differ.length > 0) throw new Error(`${BACKUP_MESSAGES.verifyMismatch}: ${differ.join(', ')}`);
+        verified = true;
+      }
+      if (config.s3) {
+        await storageFor(config).put(`backups/${fileName}`, await readFile(path));
+        uploaded = true;
+      }
+    } catch (cause) {
+      error = String((cause as Error)?.message ?? cause).slice(0, 2000);
     }
-    sizeBytes = (await stat(path)).size;
-    if (restored) {
-      const differ = countDifferences(counts, restored);
-      if (differ.length > 0) throw new Error(`${BACKUP_MESSAGES.verifyMismatch}: ${differ.join(', ')}`);
-      verified = true;
-    }
-    if (config.s3) {
-      await storageFor(config).put(`backups/${fileName}`, await readFile(path));
-      uploaded = true;
-    }
-  } catch (cause) {
-    error = String((cause as Error)?.message ?? cause).slice(0, 2000);
-  }
   return {
     kind,
     engine: client ? 'pglite' : 'postgres',
@@ -286,7 +298,8 @@ export async function recordBackup(
   const error = produced.error;
   if (error) {
     const operator = await operatorClientId(db);
-    if (operator) ctx.notify(operator, { message: BACKUP_MESSAGES.failedBell, alertColor: 'error' });
+    const message = error.startsWith(LOW_DISK) ? BACKUP_MESSAGES.lowDiskBell : BACKUP_MESSAGES.failedBell;
+    if (operator) ctx.notify(operator, { message, alertColor: 'error' });
   } else {
     await pruneBackups(db, config);
   }
@@ -347,6 +360,7 @@ export async function listBackups(db: Db, config: Config, session: SessionUser):
     folder: backupFolder(config),
     s3: Boolean(config.s3),
     unavailable: cannot ? BACKUP_MESSAGES.pgDumpMissing : null,
+    lowDisk: (await backupDiskSpace(db, config.dataDir)).low,
   };
 }
 
@@ -388,6 +402,32 @@ export async function nightlyBackupDue(db: Db, now = new Date()): Promise<boolea
     )
     .limit(1);
   return !recent;
+}
+
+const LOW_DISK_BELL_EVERY_MS = 6 * 60 * 60_000;
+const lowDiskWarnedAt = new WeakMap<Db, number>();
+
+/**
+ * The backup job's tick (every 15 minutes): first the free-space check, so the operator hears of a
+ * filling disk before the night's backup is due (the bell at most every 6 hours while it stays low,
+ * and no backup taken); then the nightly backup when due.
+ */
+export async function backupTick(
+  ctx: Pick<AppContext, 'db' | 'config' | 'notify'>,
+  now = new Date(),
+): Promise<{ backup: number } | { lowDisk: string } | null> {
+  const space = await backupDiskSpace(ctx.db, ctx.config.dataDir);
+  if (space.low) {
+    const last = lowDiskWarnedAt.get(ctx.db);
+    if (last === undefined || now.getTime() - last >= LOW_DISK_BELL_EVERY_MS) {
+      lowDiskWarnedAt.set(ctx.db, now.getTime());
+      const operator = await operatorClientId(ctx.db);
+      if (operator) ctx.notify(operator, { message: BACKUP_MESSAGES.lowDiskBell, alertColor: 'error' });
+    }
+    return { lowDisk: space.low };
+  }
+  lowDiskWarnedAt.delete(ctx.db);
+  return (await nightlyBackupDue(ctx.db, now)) ? { backup: (await takeBackup(ctx, 'scheduled')).id } : null;
 }
 
 /** How many migrations the database has applied (0 on a new database, before drizzle made its table). */

@@ -1,4 +1,5 @@
 import { FEE_PRESETS, type FeePreset } from '@balcao/core/fees';
+import { receiptLines } from '@balcao/core/receipt';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helper.ts';
@@ -8,6 +9,7 @@ import {
   expectStatus,
   joinChannel,
   listenForSockets,
+  makeSimpleSale,
   nextChange,
 } from '../../../test/kit.ts';
 import { feeTables } from './schema.ts';
@@ -155,7 +157,7 @@ describe('rate tables', () => {
     await makeTable(manager);
     await makeTable(financial);
     // Marketing may sell at the PDV: it reads the PDV's table (null while the display is off).
-    expect(expectStatus(await marketing.get('/fee-simulator/pdv'), 200)).toEqual({ table: null });
+    expect(expectStatus(await marketing.get('/fee-simulator/pdv'), 200)).toEqual({ table: null, mealVouchers: [] });
     expect((await driver.get('/fee-simulator/pdv')).statusCode).toBe(403);
   });
 });
@@ -173,7 +175,7 @@ describe('settings and the PDV surcharge', () => {
     const settings = expectStatus(await api.get('/fee-simulator/settings'), 200);
     expect(settings).toMatchObject({ activeTableId: first.id, pdvSurcharge: false });
     // Off by default: the PDV gets no table.
-    expect(expectStatus(await api.get('/fee-simulator/pdv'), 200)).toEqual({ table: null });
+    expect(expectStatus(await api.get('/fee-simulator/pdv'), 200)).toEqual({ table: null, mealVouchers: [] });
 
     const on = expectStatus(
       await api.put('/fee-simulator/settings', {
@@ -184,7 +186,7 @@ describe('settings and the PDV surcharge', () => {
       200,
     );
     expect(on).toMatchObject({ activeTableId: first.id, pdvSurcharge: true });
-    expect(expectStatus(await api.get('/fee-simulator/pdv'), 200)).toEqual({ table: first });
+    expect(expectStatus(await api.get('/fee-simulator/pdv'), 200)).toEqual({ table: first, mealVouchers: [] });
 
     // A stale copy of the settings does not overwrite.
     const stale = await api.put('/fee-simulator/settings', {
@@ -200,7 +202,7 @@ describe('settings and the PDV surcharge', () => {
       activeTableId: null,
       pdvSurcharge: true,
     });
-    expect(expectStatus(await api.get('/fee-simulator/pdv'), 200)).toEqual({ table: null });
+    expect(expectStatus(await api.get('/fee-simulator/pdv'), 200)).toEqual({ table: null, mealVouchers: [] });
   });
 });
 
@@ -234,5 +236,134 @@ describe('live', () => {
     } finally {
       sockets.disconnectAll();
     }
+  });
+});
+
+describe('meal vouchers (issue 33)', () => {
+  it('every brand starts off; the shop enables some with their rate and days; the PDV offers only those', async () => {
+    const { api, apis } = await asUser(t, [1, 4]);
+    const defaults = expectStatus(await api.get('/fee-simulator/meal-voucher'), 200);
+    expect(defaults.brands).toEqual(
+      ['voucherAlelo', 'voucherPluxee', 'voucherTicket', 'voucherVr', 'voucherOther'].map((method) => ({
+        method,
+        enabled: false,
+        rate: 0,
+        settlementDays: 30,
+      })),
+    );
+    expect(expectStatus(await apis[1].get('/fee-simulator/pdv'), 200).mealVouchers).toEqual([]);
+
+    const saved = expectStatus(
+      await api.put('/fee-simulator/meal-voucher', {
+        brands: [
+          { method: 'voucherTicket', enabled: true, rate: '7,2', settlementDays: 28 },
+          { method: 'voucherAlelo', enabled: true, rate: 6.5, settlementDays: 30 },
+        ],
+      }),
+      200,
+    );
+    expect(saved.brands.slice(0, 3)).toEqual([
+      { method: 'voucherAlelo', enabled: true, rate: 6.5, settlementDays: 30 },
+      { method: 'voucherPluxee', enabled: false, rate: 0, settlementDays: 30 },
+      { method: 'voucherTicket', enabled: true, rate: 7.2, settlementDays: 28 },
+    ]);
+    // The caixa's PDV offers the enabled brands, in their order.
+    expect(expectStatus(await apis[1].get('/fee-simulator/pdv'), 200).mealVouchers).toEqual([
+      'voucherAlelo',
+      'voucherTicket',
+    ]);
+    // Turning one off keeps its rate.
+    await api.put('/fee-simulator/meal-voucher', {
+      brands: [{ method: 'voucherTicket', enabled: false, rate: 7.2, settlementDays: 28 }],
+    });
+    expect(expectStatus(await apis[1].get('/fee-simulator/pdv'), 200).mealVouchers).toEqual(['voucherAlelo']);
+    expect(expectStatus(await api.get('/fee-simulator/meal-voucher'), 200).brands[2]).toEqual({
+      method: 'voucherTicket',
+      enabled: false,
+      rate: 7.2,
+      settlementDays: 28,
+    });
+  });
+
+  it('refuses a bad rate, days or brand in Portuguese, and a caixa cannot change them', async () => {
+    const { api, apis } = await asUser(t, [1, 4]);
+    const bad = await api.put('/fee-simulator/meal-voucher', {
+      brands: [{ method: 'voucherAlelo', enabled: true, rate: 120, settlementDays: 30 }],
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toContain('A taxa deve ser de 0 a 99,99%');
+    const days = await api.put('/fee-simulator/meal-voucher', {
+      brands: [{ method: 'voucherAlelo', enabled: true, rate: 5, settlementDays: 90 }],
+    });
+    expect(days.statusCode).toBe(400);
+    expect(days.body).toContain('Informe um número de dias de 0 a 60');
+    const twice = await api.put('/fee-simulator/meal-voucher', {
+      brands: [
+        { method: 'voucherAlelo', enabled: true, rate: 5, settlementDays: 30 },
+        { method: 'voucherAlelo', enabled: false, rate: 5, settlementDays: 30 },
+      ],
+    });
+    expect(twice.statusCode).toBe(400);
+    expect(twice.body).toContain('Cada bandeira de vale só pode aparecer uma vez');
+    const brand = await api.put('/fee-simulator/meal-voucher', {
+      brands: [{ method: 'creditCard', enabled: true, rate: 5, settlementDays: 30 }],
+    });
+    expect(brand.statusCode).toBe(400);
+    expect(brand.body).toContain('Bandeira de vale inválida');
+    const cashier = await apis[1].put('/fee-simulator/meal-voucher', {
+      brands: [{ method: 'voucherAlelo', enabled: true, rate: 5, settlementDays: 30 }],
+    });
+    expect(cashier.statusCode).toBe(403);
+  });
+
+  it('a sale paid with vouchers: each brand counted apart at the register close, in the sale list and on the receipt', async () => {
+    const { auth, api, client } = await asUser(t, [1]);
+    await api.post('/cash-register/open', { openingAmountCents: 0 });
+    const sale = await makeSimpleSale(t, auth, {
+      valueCents: 5000,
+      payments: [
+        { method: 'voucherAlelo', amountCents: 3000 },
+        { method: 'voucherTicket', amountCents: 1500 },
+        { method: 'money', amountCents: 500 },
+      ],
+    });
+    await makeSimpleSale(t, auth, {
+      valueCents: 2000,
+      payments: [{ method: 'voucherAlelo', amountCents: 2000 }],
+    });
+    const lines = receiptLines(sale, { name: 'Lanchonete', timeZone: 'America/Sao_Paulo' }, 80);
+    expect(lines.join('\n')).toContain('VR/VA Alelo');
+    expect(lines.join('\n')).toContain('VR/VA Ticket');
+
+    const closed = expectStatus(
+      await api.post('/cash-register/close', {
+        counted: [
+          { method: 'money', amountCents: 500 },
+          { method: 'voucherAlelo', amountCents: 5000 },
+          { method: 'voucherTicket', amountCents: 1000 },
+        ],
+      }),
+      200,
+    );
+    const by = Object.fromEntries(closed.methods.map((m: { method: string }) => [m.method, m]));
+    expect(by.voucherAlelo).toMatchObject({
+      salesCents: 5000,
+      expectedCents: 5000,
+      countedCents: 5000,
+      differenceCents: 0,
+      countable: true,
+    });
+    expect(by.voucherTicket).toMatchObject({
+      expectedCents: 1500,
+      countedCents: 1000,
+      differenceCents: -500,
+    });
+    expect(closed.totals).toEqual({ expectedCents: 7000, countedCents: 6500, differenceCents: -500 });
+
+    const onlyAlelo = expectStatus(
+      await api.get(`/sale/client/${client.id}?paymentMethod=voucherAlelo`),
+      200,
+    );
+    expect(onlyAlelo.items).toHaveLength(2);
   });
 });

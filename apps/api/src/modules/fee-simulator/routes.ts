@@ -10,8 +10,10 @@ import {
   feeTableForPdv,
   findFeeTable,
   getFeeSettings,
+  getMealVouchers,
   listFeeTables,
   saveFeeSettings,
+  saveMealVouchers,
   updateFeeTable,
 } from './service.ts';
 
@@ -41,6 +43,12 @@ export function feeSimulatorRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     route(app, api.saveSettings, (request) =>
       saveFeeSettings(ctx, assertCan(request, WRITE.fees), request.body),
+    );
+
+    route(app, api.mealVouchers, (request) => getMealVouchers(db, sessionOf(request)));
+
+    route(app, api.saveMealVouchers, (request) =>
+      saveMealVouchers(ctx, assertCan(request, WRITE.fees), request.body),
     );
 
     route(app, api.pdv, (request) => feeTableForPdv(db, sessionOf(request)));

@@ -1,5 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, date, index, integer, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  check,
+  date,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+} from 'drizzle-orm/pg-core';
 import { clients } from '../../db/schema.ts';
 
 /**
@@ -67,3 +78,28 @@ export const feeSettings = pgTable('fee_settings', {
   pdvSurcharge: boolean('pdv_surcharge').notNull().default(false),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * A shop's meal voucher brands (issue 33): one row per brand it saved (VR/VA cards are paid by the
+ * voucher company on its own contract, not by the card machine's acquirer): offered at the PDV or not,
+ * the rate in hundredths of a percent and the days until the brand pays.
+ */
+export const mealVoucherRates = pgTable(
+  'meal_voucher_rates',
+  {
+    clientId: integer('client_id')
+      .notNull()
+      .references(() => clients.id),
+    /** A payment method of MEAL_VOUCHER_METHODS (voucherAlelo...). */
+    method: text('method').notNull(),
+    enabled: boolean('enabled').notNull().default(false),
+    rateBp: integer('rate_bp').notNull().default(0),
+    settlementDays: integer('settlement_days').notNull().default(30),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.clientId, t.method] }),
+    check('meal_voucher_rates_rate_ck', sql`${t.rateBp} between 0 and 9999`),
+    check('meal_voucher_rates_days_ck', sql`${t.settlementDays} between 0 and 60`),
+  ],
+);

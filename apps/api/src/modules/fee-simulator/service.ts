@@ -1,14 +1,17 @@
 import {
   type AnticipationBasis,
   type AnticipationModel,
+  defaultMealVoucherRate,
   FEE_MESSAGES,
   type FeePdv,
   type FeeSettings,
   type FeeSettingsInput,
   type FeeTable,
   type FeeTableValues,
+  type MealVoucherSettings,
 } from '@balcao/core/fees';
 import type { Deleted } from '@balcao/core/responses';
+import { MEAL_VOUCHER_METHODS, type MealVoucherMethod } from '@balcao/core/sale';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
@@ -16,7 +19,7 @@ import { notFound, unprocessable } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { isSameVersion } from '../../lib/pg.ts';
 import { assertNotStale, versionOf } from '../../lib/version.ts';
-import { feeSettings, feeTables } from './schema.ts';
+import { feeSettings, feeTables, mealVoucherRates } from './schema.ts';
 
 /** What a change of rate tables or settings signals on the socket: the PDV's surcharge display follows. */
 const FEE_RESOURCE = 'fee-simulator';
@@ -244,5 +247,59 @@ export async function feeTableForPdv(db: Executor, actor: Actor): Promise<FeePdv
       ),
     )
     .limit(1);
-  return { table: row ? toTable(row.table) : null };
+  const vouchers = await db
+    .select({ method: mealVoucherRates.method })
+    .from(mealVoucherRates)
+    .where(and(eq(mealVoucherRates.clientId, actor.clientId), eq(mealVoucherRates.enabled, true)));
+  const enabled = new Set(vouchers.map((v) => v.method));
+  return {
+    table: row ? toTable(row.table) : null,
+    mealVouchers: MEAL_VOUCHER_METHODS.filter((method) => enabled.has(method)),
+  };
+}
+
+/** The shop's meal voucher brands, every brand in order (a brand never saved: off, 0%, 30 days). */
+export async function getMealVouchers(db: Executor, actor: Actor): Promise<MealVoucherSettings> {
+  const rows = await db.select().from(mealVoucherRates).where(eq(mealVoucherRates.clientId, actor.clientId));
+  const saved = new Map(rows.map((row) => [row.method, row]));
+  return {
+    brands: MEAL_VOUCHER_METHODS.map((method) => {
+      const row = saved.get(method);
+      return row
+        ? { method, enabled: row.enabled, rate: fromBp(row.rateBp), settlementDays: row.settlementDays }
+        : defaultMealVoucherRate(method);
+    }),
+  };
+}
+
+/** Saves the brands given (one statement: an upsert of each), the others keep theirs. */
+export async function saveMealVouchers(
+  ctx: AppContext,
+  actor: Actor,
+  input: { brands: { method: MealVoucherMethod; enabled: boolean; rate: number; settlementDays: number }[] },
+): Promise<MealVoucherSettings> {
+  if (input.brands.length > 0)
+    await ctx.db
+      .insert(mealVoucherRates)
+      .values(
+        input.brands.map((brand) => ({
+          clientId: actor.clientId,
+          method: brand.method,
+          enabled: brand.enabled,
+          rateBp: toBp(brand.rate),
+          settlementDays: brand.settlementDays,
+        })),
+      )
+      .onConflictDoUpdate({
+        target: [mealVoucherRates.clientId, mealVoucherRates.method],
+        set: {
+          enabled: sql`excluded.enabled`,
+          rateBp: sql`excluded.rate_bp`,
+          settlementDays: sql`excluded.settlement_days`,
+          updatedAt: sql`now()`,
+        },
+      });
+  // The PDV's payment step follows (its query refetches on the socket's change).
+  ctx.changed(actor.clientId, FEE_RESOURCE);
+  return getMealVouchers(ctx.db, actor);
 }

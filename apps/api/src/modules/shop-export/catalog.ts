@@ -30,8 +30,20 @@ const LOGICAL_REFS: Record<string, string> = {
   'sale_monthly_products.product_id': 'products',
 };
 
+/**
+ * Ids of shop rows inside json columns (issue 37): the import remaps them after every table is in
+ * (`field` null: the column is an array of ids; else an array of objects whose `field` is the id). An
+ * id whose row is not in the export (a print job pruned since) is dropped from an array of ids and set
+ * to null in an object: never left pointing at whatever row has that id here.
+ */
+export const JSON_REFS: { table: string; column: string; field: string | null; target: string }[] = [
+  { table: 'comanda_sends', column: 'job_ids', field: null, target: 'print_jobs' },
+  { table: 'comanda_payments', column: 'items', field: 'lineId', target: 'comanda_lines' },
+  { table: 'driver_settlements', column: 'lines', field: 'orderId', target: 'delivery_orders' },
+];
+
 type Column = { name: string; type: string; json: boolean };
-type ForeignKey = { column: string; table: string };
+type ForeignKey = { column: string; table: string; cascade?: boolean };
 
 export type TablePlan = {
   name: string;
@@ -40,6 +52,8 @@ export type TablePlan = {
   /** A single integer primary key drawn from a sequence: the import gives new ids. */
   serialKey: string | null;
   foreignKeys: ForeignKey[];
+  /** Tables whose rows belong to this one's (a foreign key ON DELETE CASCADE): nested in its JSON file. */
+  nested: ForeignKey[];
   /** SQL (on alias `t`) selecting this shop's rows, with `$CLIENT` standing for the client id. */
   filter: string;
 };
@@ -58,7 +72,7 @@ type CatalogRow = {
   columns: { name: string; type: string }[];
   pk: string[] | null;
   serial: boolean;
-  fks: { column: string; table: string }[] | null;
+  fks: { column: string; table: string; cascade: boolean }[] | null;
 };
 
 async function readCatalog(db: Executor): Promise<CatalogRow[]> {
@@ -74,7 +88,7 @@ async function readCatalog(db: Executor): Promise<CatalogRow[]> {
       exists (select 1 from pg_constraint k join pg_attribute a on a.attrelid = k.conrelid and a.attnum = k.conkey[1]
          where k.conrelid = c.oid and k.contype = 'p' and array_length(k.conkey, 1) = 1
            and pg_get_serial_sequence(quote_ident(c.relname), a.attname) is not null) as serial,
-      (select json_agg(json_build_object('column', a.attname, 'table', rc.relname)) from pg_constraint k
+      (select json_agg(json_build_object('column', a.attname, 'table', rc.relname, 'cascade', k.confdeltype = 'c')) from pg_constraint k
          join pg_attribute a on a.attrelid = k.conrelid and a.attnum = k.conkey[1]
          join pg_class rc on rc.oid = k.confrelid
          where k.conrelid = c.oid and k.contype = 'f' and array_length(k.conkey, 1) = 1) as fks
@@ -131,7 +145,9 @@ export async function shopTablePlan(db: Executor): Promise<TablePlan[]> {
   for (const row of catalog) {
     const filter = filters.get(row.table);
     if (!filter) continue;
-    const foreignKeys = (row.fks ?? []).filter((f) => filters.has(f.table));
+    const foreignKeys = (row.fks ?? [])
+      .filter((f) => filters.has(f.table))
+      .map((f) => ({ column: f.column, table: f.table }));
     for (const [ref, table] of Object.entries(LOGICAL_REFS)) {
       const [t, column] = ref.split('.');
       if (t === row.table) foreignKeys.push({ column, table });
@@ -142,8 +158,18 @@ export async function shopTablePlan(db: Executor): Promise<TablePlan[]> {
       primaryKey: row.pk ?? [],
       serialKey: row.serial ? keyOf(row) : null,
       foreignKeys,
+      nested: [],
       filter,
     });
+  }
+  // A child whose foreign key cascades from its parent is one of the parent's nested records.
+  for (const row of catalog) {
+    if (!plans.has(row.table)) continue;
+    for (const fk of row.fks ?? []) {
+      const parent = plans.get(fk.table);
+      if (fk.cascade && parent && fk.table !== row.table && keyOf(byName.get(fk.table) as CatalogRow))
+        parent.nested.push({ column: fk.column, table: row.table });
+    }
   }
   // Parents first (Kahn's order; a reference to itself is set after the insert).
   const ordered: TablePlan[] = [];
@@ -172,4 +198,20 @@ export function selectShopRows(plan: TablePlan, clientId: number, limit: number,
     : plan.columns.map((c) => `t.${q(c.name)}::text`).join(', ');
   const filter = plan.filter.replace(/\$CLIENT/g, String(Math.trunc(clientId)));
   return `select ${cols} from ${q(plan.name)} t where ${filter} order by ${order} limit ${limit} offset ${offset}`;
+}
+
+/**
+ * The SELECT of a table's rows of one shop as JSON documents, each with its nested records (the
+ * tables in `plan.nested`) as arrays named by their table: `{ ...sale, sale_items: [...], ... }`.
+ */
+export function selectNestedRows(plan: TablePlan, clientId: number, limit: number, offset: number): string {
+  const key = plan.primaryKey[0];
+  const nested = plan.nested
+    .map(
+      (n) =>
+        `'${n.table}', coalesce((select jsonb_agg(to_jsonb(c)) from ${q(n.table)} c where c.${q(n.column)} = t.${q(key)}), '[]'::jsonb)`,
+    )
+    .join(', ');
+  const filter = plan.filter.replace(/\$CLIENT/g, String(Math.trunc(clientId)));
+  return `select (to_jsonb(t) || jsonb_build_object(${nested}))::text as doc from ${q(plan.name)} t where ${filter} order by t.${q(key)} limit ${limit} offset ${offset}`;
 }

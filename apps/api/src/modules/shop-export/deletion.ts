@@ -8,6 +8,7 @@ import type { Db, Executor } from '../../db/client.ts';
 import { users } from '../../db/schema.ts';
 import { conflict, notFound, unprocessable } from '../../errors.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
+import { passwordLimiter, TOO_MANY_ATTEMPTS } from '../auth/limiter.ts';
 import { verifyPassword } from '../auth/password.ts';
 import type { Storage } from '../storage/storage.ts';
 import { purgeShop } from './purge.ts';
@@ -33,10 +34,17 @@ export async function requestShopDeletion(
   now = new Date(),
 ): Promise<ShopDeletion> {
   const [user] = await db
-    .select({ hash: users.passwordHash })
+    .select({ hash: users.passwordHash, email: users.email })
     .from(users)
     .where(eq(users.id, session.userId));
-  if (!(await verifyPassword(user?.hash, password)))
+  // The one limiter of every password check (auth's): a stolen session cannot try passwords here.
+  const right = await passwordLimiter(db).guard(
+    user?.email ?? '',
+    { userId: session.userId },
+    TOO_MANY_ATTEMPTS,
+    () => verifyPassword(user?.hash, password),
+  );
+  if (!right)
     throw unprocessable(SHOP_DELETION_MESSAGES.wrongPassword, [
       { path: 'password', message: 'Senha incorreta' },
     ]);

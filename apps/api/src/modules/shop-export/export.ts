@@ -5,7 +5,14 @@ import yazl from 'yazl';
 import type { Executor } from '../../db/client.ts';
 import { imageFileKey } from '../product/imageUrls.ts';
 import type { Storage } from '../storage/storage.ts';
-import { quoteIdent as q, rowsOf, selectShopRows, shopTablePlan, type TablePlan } from './catalog.ts';
+import {
+  quoteIdent as q,
+  rowsOf,
+  selectNestedRows,
+  selectShopRows,
+  shopTablePlan,
+  type TablePlan,
+} from './catalog.ts';
 
 /** The ZIP's format: the importer refuses another. */
 export const EXPORT_FORMAT = 'balcao-shop-export/1';
@@ -45,6 +52,20 @@ async function* tableRows(db: Executor, plan: TablePlan, clientId: number, count
   }
 }
 
+/** A table's rows with their nested records, one JSON document a line (JSON Lines), a page at a time. */
+async function* nestedRows(db: Executor, plan: TablePlan, clientId: number) {
+  for (let offset = 0; ; offset += PAGE) {
+    const rows = await rowsOf<{ doc: string }>(db, sql.raw(selectNestedRows(plan, clientId, PAGE, offset)));
+    if (rows.length === 0) return;
+    yield `${rows.map((r) => r.doc).join('\n')}\n`;
+    if (rows.length < PAGE) return;
+  }
+}
+
+/** The tables exported as JSON too: those with nested records (a single-column key to nest by). */
+export const nestedPlans = (plans: TablePlan[]) =>
+  plans.filter((p) => p.nested.length > 0 && p.primaryKey.length === 1);
+
 /** The stored files of a shop (their keys, read from FILE_COLUMNS). */
 export async function shopFileKeys(db: Executor, plans: TablePlan[], clientId: number): Promise<string[]> {
   const keys: string[] = [];
@@ -71,7 +92,9 @@ function readme(plans: TablePlan[], shopName: string): string {
     '(separador vírgula, UTF-8, primeira linha com os nomes das colunas; célula vazia = sem valor, `""` = texto vazio;',
     'colunas json trazem o JSON como texto). Os arquivos enviados (logo, imagens de produtos e campanhas) estão em',
     '`files/`, com o mesmo caminho do armazenamento. `manifest.json` lista as tabelas, suas colunas e quantas linhas',
-    'cada uma tem. Para importar em outro Balcão vazio: `npm run import-shop -- ARQUIVO.zip`.',
+    'cada uma tem. Os registros com partes (uma venda com seus itens e pagamentos, um produto com suas imagens...)',
+    'também estão em `json/<tabela>.jsonl`: um documento JSON por linha, com as partes em listas nomeadas pela',
+    'tabela de cada uma. Para importar em outro Balcão vazio: `npm run import-shop -- ARQUIVO.zip` (lê os CSV).',
     '',
     '## Tabelas e colunas',
     '',
@@ -111,6 +134,9 @@ export async function exportShop(
     counts.set(plan.name, count);
     zip.addReadStream(Readable.from(tableRows(db, plan, clientId, count)), `tables/${plan.name}.csv`);
   }
+  const jsonFiles = nestedPlans(plans);
+  for (const plan of jsonFiles)
+    zip.addReadStream(Readable.from(nestedRows(db, plan, clientId)), `json/${plan.name}.jsonl`);
   // A file is opened only when its turn comes (addReadStreamLazy): one open file at a time.
   const files: string[] = [];
   for (const key of keys) {
@@ -136,6 +162,11 @@ export async function exportShop(
               name: p.name,
               columns: p.columns.map((c) => c.name),
               rows: counts.get(p.name)?.rows ?? 0,
+            })),
+            json: jsonFiles.map((p) => ({
+              file: `json/${p.name}.jsonl`,
+              table: p.name,
+              nested: p.nested.map((n) => n.table),
             })),
             files,
           },

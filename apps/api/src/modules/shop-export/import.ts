@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import yauzl from 'yauzl';
 import type { Db, Executor } from '../../db/client.ts';
 import type { Storage } from '../storage/storage.ts';
-import { quoteIdent as q, rowsOf, shopTablePlan, type TablePlan } from './catalog.ts';
+import { JSON_REFS, quoteIdent as q, rowsOf, shopTablePlan, type TablePlan } from './catalog.ts';
 import { EXPORT_FORMAT } from './export.ts';
 
 /** An import refused before anything was written (the CLI prints the message and exits 1). */
@@ -88,6 +88,52 @@ async function assertNewShop(db: Executor, zip: Zip) {
       throw new ImportRefused(
         `O e-mail ${user.email} já é de um usuário deste Balcão: a importação não foi feita`,
       );
+  }
+}
+
+/** One json value with its ids of shop rows mapped old -> new (JSON_REFS' rule for a missing one). */
+export function remapJsonValue(value: unknown, field: string | null, map: Map<string, string>): unknown {
+  if (!Array.isArray(value)) return value;
+  if (field === null)
+    return value.flatMap((id) => {
+      const mapped = map.get(String(id));
+      return mapped === undefined ? [] : [Number(mapped)];
+    });
+  return value.map((item) => {
+    if (item === null || typeof item !== 'object' || !(field in item)) return item;
+    const old = (item as Record<string, unknown>)[field];
+    const mapped = old === null ? undefined : map.get(String(old));
+    return { ...item, [field]: mapped === undefined ? null : Number(mapped) };
+  });
+}
+
+/**
+ * Ids inside json columns (JSON_REFS), once every table is in: each imported row's value is read,
+ * remapped with the old -> new map of its target table and written back, 500 rows a statement.
+ */
+async function remapJsonIds(tx: Executor, plans: TablePlan[], maps: Map<string, Map<string, string>>) {
+  for (const ref of JSON_REFS) {
+    const plan = plans.find((p) => p.name === ref.table);
+    const ids = maps.get(ref.table);
+    const key = plan?.serialKey;
+    if (!plan || !ids || !key || ids.size === 0) continue;
+    const target = maps.get(ref.target) ?? new Map<string, string>();
+    const newIds = [...ids.values()];
+    for (let i = 0; i < newIds.length; i += BATCH) {
+      const slice = newIds.slice(i, i + BATCH).map(Number);
+      const rows = await rowsOf<{ id: number; value: unknown }>(
+        tx,
+        sql`${sql.raw(`select ${q(key)} as id, ${q(ref.column)} as value from ${q(ref.table)} where ${q(key)} in (select jsonb_array_elements_text(`)}${JSON.stringify(slice)}${sql.raw('::jsonb)::int)')}`,
+      );
+      const changed = rows.map((row) => {
+        const value = typeof row.value === 'string' ? JSON.parse(row.value) : row.value;
+        return { id: row.id, value: remapJsonValue(value, ref.field, target) };
+      });
+      if (changed.length === 0) continue;
+      await tx.execute(
+        sql`${sql.raw(`update ${q(ref.table)} t set ${q(ref.column)} = v.value from jsonb_to_recordset(`)}${JSON.stringify(changed)}${sql.raw(`::jsonb) as v(id int, value jsonb) where t.${q(key)} = v.id`)}`,
+      );
+    }
   }
 }
 
@@ -183,6 +229,7 @@ export async function importShop(db: Db, storage: Storage, zipPath: string): Pro
           );
         }
       }
+      await remapJsonIds(tx, plans, maps);
       const newClient = [...(maps.get('clients')?.values() ?? [])][0];
       if (!newClient) throw new ImportRefused('O arquivo não tem a loja (clients.csv vazio)');
       return Number(newClient);

@@ -29,7 +29,7 @@ import { storageFor } from '../storage/storage.ts';
 import { rowsOf, shopTablePlan, UncoveredTableError } from './catalog.ts';
 import { purgeDueShops } from './deletion.ts';
 import { csvLines } from './export.ts';
-import { ImportRefused, importShop } from './import.ts';
+import { ImportRefused, importShop, remapJsonValue } from './import.ts';
 import { purgeShop } from './purge.ts';
 
 const ROOT = fileURLToPath(new URL('../../../../../', import.meta.url));
@@ -297,6 +297,92 @@ describe('npm run import-shop', () => {
   });
 });
 
+describe('nested records and ids inside json columns (issue 37)', () => {
+  let target: Database;
+  beforeAll(async () => {
+    target = await openTestDatabase();
+  });
+  afterAll(() => target.close());
+
+  it('exports each sale with its items and payments as JSON Lines, and remaps the ids inside json columns on import', async () => {
+    const shop = await busyShop();
+    const [line] = await rowsOf<{ id: number }>(
+      t.database.db,
+      sql`select id from comanda_lines where comanda_id = ${shop.comanda.id}`,
+    );
+    // A tab payment by items keeps its lines' ids in a json column.
+    expectStatus(
+      await shop.api.post(
+        `/comanda/${shop.comanda.id}/payment`,
+        { kind: 'items', method: 'pix', items: [{ lineId: line.id, quantity: 1 }] },
+        { 'idempotency-key': `payment-${shop.client.id}-${Date.now()}` },
+      ),
+      201,
+    );
+    const zip = await download(shop.api);
+    const files = await unzip(zip);
+    const manifest = JSON.parse(files.get('manifest.json') ?? '{}');
+    expect(manifest.json).toEqual(
+      expect.arrayContaining([
+        {
+          file: 'json/sales.jsonl',
+          table: 'sales',
+          nested: expect.arrayContaining(['sale_items', 'sale_payments']),
+        },
+      ]),
+    );
+    const sales = (files.get('json/sales.jsonl') ?? '')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(sales).toHaveLength(2);
+    const pixSale = sales.find((sale) => sale.customer_id === shop.customer.id);
+    expect(pixSale.sale_items).toEqual([
+      expect.objectContaining({ product_id: shop.burger.id, quantity: 2, sale_id: pixSale.id }),
+    ]);
+    expect(pixSale.sale_payments).toEqual([
+      expect.objectContaining({ method: 'pix', amount_cents: 3980, sale_id: pixSale.id }),
+    ]);
+    expect(files.get('README.md')).toContain('json/<tabela>.jsonl');
+
+    // Imported beside other rows: the payment's lineId is the imported line's new id.
+    await target.db.execute(sql`select setval('comanda_lines_id_seq', ${line.id + 500})`);
+    const zipPath = join(dir, 'nested.zip');
+    writeFileSync(zipPath, zip);
+    const result = await importShop(
+      target.db,
+      storageFor({ dataDir: join(dir, 'c'), s3: undefined }),
+      zipPath,
+    );
+    const [imported] = await rowsOf<{ line: number; items: { lineId: number; quantity: number }[] }>(
+      target.db,
+      sql`select l.id as line, p.items from comanda_payments p join comanda_lines l on l.comanda_id = p.comanda_id
+          where p.client_id = ${result.clientId}`,
+    );
+    expect(imported.line).toBeGreaterThan(line.id + 500);
+    expect(imported.items).toEqual([{ lineId: imported.line, quantity: 1 }]);
+  });
+
+  it('an id whose row is not in the file is dropped from a list and set to null in an object', () => {
+    const map = new Map([['7', '107']]);
+    expect(remapJsonValue([7, 8], null, map)).toEqual([107]);
+    expect(
+      remapJsonValue(
+        [
+          { lineId: 7, quantity: 1 },
+          { lineId: 8, quantity: 2 },
+        ],
+        'lineId',
+        map,
+      ),
+    ).toEqual([
+      { lineId: 107, quantity: 1 },
+      { lineId: null, quantity: 2 },
+    ]);
+    expect(remapJsonValue(null, null, map)).toBeNull();
+  });
+});
+
 describe('npm run import-shop -- FILE', () => {
   it('imports into an empty data folder and refuses the second time, nothing written', {
     timeout: 120_000,
@@ -422,5 +508,22 @@ describe('asking for the deletion', () => {
     expect(await rowsOf(db, sql`select 1 from clients where id = ${a.client.id}`)).toEqual([]);
     expect(await rowsOf(db, sql`select 1 from sales where client_id = ${a.client.id}`)).toEqual([]);
     expect(await rowsOf(db, sql`select 1 from sales where client_id = ${b.client.id}`)).toHaveLength(2);
+  });
+
+  it('the password confirmation takes the login limiter: after 5 wrong tries, 429 even with the right one', async () => {
+    const a = await busyShop();
+    for (let i = 0; i < 5; i++) {
+      const wrong = await a.api.post('/shop-export/deletion', { password: `errada-${i}` });
+      expect(wrong.statusCode).toBe(422);
+      expect(wrong.json().message).toBe('Senha incorreta: a exclusão não foi pedida');
+    }
+    const blocked = await a.api.post('/shop-export/deletion', { password: TEST_PASSWORD });
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json().message).toBe('Muitas tentativas. Aguarde alguns minutos e tente novamente.');
+    expect(blocked.headers['retry-after']).toBeDefined();
+    expect(expectStatus(await a.api.get('/shop-export/deletion'), 200)).toEqual({
+      requestedAt: null,
+      dueAt: null,
+    });
   });
 });

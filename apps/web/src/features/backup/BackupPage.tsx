@@ -97,6 +97,7 @@ export default function BackupPage() {
       </Stack>
 
       {data.unavailable && <Alert severity="warning">{data.unavailable}</Alert>}
+      {data.lowDisk && <Alert severity="error">{data.lowDisk}</Alert>}
 
       {data.backups.length === 0 ? (
         <Paper sx={{ p: 6, textAlign: 'center' }}>

@@ -37,7 +37,7 @@ import { centsOf, centsToInput, MoneyField } from '../../components/MoneyField.t
 import { ApiError } from '../../lib/api.ts';
 import { shopToday } from '../../lib/format.ts';
 import { useSession } from '../auth/index.ts';
-import { usePdvSurchargeLabel } from '../fee-simulator/index.ts';
+import { offeredMethods, useEnabledMealVouchers, usePdvSurchargeLabel } from '../fee-simulator/index.ts';
 import type { LocalCatalog } from '../offline/index.ts';
 import { isOffline, useOffline } from '../offline/index.ts';
 import { PixDynamicCharge, useRemovePixCharge } from '../pix/index.ts';
@@ -285,6 +285,8 @@ function AddPaymentForm({
   const installmentsAllowed = INSTALLMENT_METHODS.includes(method);
   const deferred = DEFERRED_METHODS.includes(method);
   const surcharge = usePdvSurchargeLabel(method === 'creditCard');
+  // Meal vouchers (issue 33): only the brands the shop enabled.
+  const vouchers = useEnabledMealVouchers();
 
   const submit = (payment: z.output<typeof paymentInputSchema>) =>
     onAdd({
@@ -307,15 +309,17 @@ function AddPaymentForm({
             fullWidth={false}
             sx={{ minWidth: 220 }}
           >
-            {PAYMENT_METHODS_IN_PDV.filter(
-              (m) =>
-                (!offline || (!DEFERRED_METHODS.includes(m) && m !== 'pixQrCode')) &&
-                (m !== 'storeCredit' || (!offline && customerId !== null && creditBalance > 0)),
-            ).map((m) => (
-              <MenuItem key={m} value={m}>
-                {PAYMENT_METHOD_LABELS[m]}
-              </MenuItem>
-            ))}
+            {offeredMethods(PAYMENT_METHODS_IN_PDV, vouchers, method)
+              .filter(
+                (m) =>
+                  (!offline || (!DEFERRED_METHODS.includes(m) && m !== 'pixQrCode')) &&
+                  (m !== 'storeCredit' || (!offline && customerId !== null && creditBalance > 0)),
+              )
+              .map((m) => (
+                <MenuItem key={m} value={m}>
+                  {PAYMENT_METHOD_LABELS[m]}
+                </MenuItem>
+              ))}
           </FormTextField>
           <FormMoneyField
             control={form.control}

@@ -34,6 +34,7 @@ import { centsOf } from '../../components/MoneyField.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { newIdempotencyKey } from '../../lib/client.ts';
 import { formatTime } from '../../lib/format.ts';
+import { offeredMethods, useEnabledMealVouchers } from '../fee-simulator/index.ts';
 import { useAddPayment, useCloseComanda } from './api.ts';
 
 type Method = (typeof COMANDA_PAYMENT_METHODS)[number];
@@ -66,6 +67,8 @@ const FIELD_OF: Record<string, keyof PaymentValues> = {
 export function PaymentPanel({ comanda, canReceive }: { comanda: Comanda; canReceive: boolean }) {
   const addPayment = useAddPayment();
   const closeComanda = useCloseComanda();
+  // Meal vouchers (issue 33): only the brands the shop enabled.
+  const vouchers = useEnabledMealVouchers();
   const [items, setItems] = useState<Record<number, number>>({});
   const [error, setError] = useState<string | null>(null);
   const [closing, setClosing] = useState(false);
@@ -293,7 +296,7 @@ export function PaymentPanel({ comanda, canReceive }: { comanda: Comanda; canRec
                 fullWidth={false}
                 sx={{ minWidth: 200 }}
               >
-                {COMANDA_PAYMENT_METHODS.map((m) => (
+                {offeredMethods(COMANDA_PAYMENT_METHODS, vouchers, method).map((m) => (
                   <MenuItem key={m} value={m}>
                     {PAYMENT_METHOD_LABELS[m]}
                   </MenuItem>

@@ -23,6 +23,7 @@ import { centsOf, MoneyField } from '../../components/MoneyField.tsx';
 import { useSession } from '../auth/index.ts';
 import { useFeeSettings, useFeeTables } from './api.ts';
 import { CounterTable } from './CounterTable.tsx';
+import { MealVouchers } from './MealVouchers.tsx';
 import { RateTables } from './RateTables.tsx';
 import { SimulationResults } from './SimulationResults.tsx';
 import { simulate } from './simulation.ts';
@@ -77,6 +78,7 @@ export default function FeeSimulatorPage() {
         defaultSourceId={defaultId}
       />
       <RateTables tables={tables.data} canWrite={canWrite} show={feedback.show} />
+      <MealVouchers canWrite={canWrite} show={feedback.show} />
       <FeedbackSnackbar state={feedback.state} onClose={feedback.close} />
     </Box>
   );

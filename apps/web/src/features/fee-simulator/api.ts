@@ -1,4 +1,5 @@
 import { feeSimulatorApi } from '@balcao/core/endpoints/feeSimulator';
+import type { MealVoucherMethod } from '@balcao/core/sale';
 import { useQuery } from '@tanstack/react-query';
 import { queryOf, useCall } from '../../lib/client.ts';
 
@@ -10,7 +11,24 @@ export const feeQueries = {
   tables: () => queryOf(feeSimulatorApi.tables),
   settings: () => queryOf(feeSimulatorApi.settings),
   pdv: () => queryOf(feeSimulatorApi.pdv),
+  mealVouchers: () => queryOf(feeSimulatorApi.mealVouchers),
 };
+
+/** The shop's meal voucher brands (issue 33), every brand with its rate and days. */
+export function useMealVoucherRates(enabled = true) {
+  return useQuery({ ...feeQueries.mealVouchers(), enabled });
+}
+export const useSaveMealVouchers = () => useCall(feeSimulatorApi.saveMealVouchers);
+
+/**
+ * The meal voucher brands the shop enabled (issue 33): the PDV offers only these. Read with the PDV's
+ * fee answer (one request for both), refetched when the settings change anywhere (socket).
+ */
+export function useEnabledMealVouchers(): readonly MealVoucherMethod[] {
+  const { data } = useQuery({ ...feeQueries.pdv(), staleTime: 60_000 });
+  return data?.mealVouchers ?? NONE;
+}
+const NONE: readonly MealVoucherMethod[] = [];
 
 export function useFeeTables(enabled = true) {
   return useQuery({ ...feeQueries.tables(), enabled });

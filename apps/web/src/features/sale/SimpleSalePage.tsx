@@ -30,6 +30,7 @@ import { centsOf } from '../../components/MoneyField.tsx';
 import { newIdempotencyKey } from '../../lib/client.ts';
 import { shopToday } from '../../lib/format.ts';
 import { OpenRegisterDialog, useCurrentRegister } from '../cash-register/index.ts';
+import { offeredMethods, useEnabledMealVouchers } from '../fee-simulator/index.ts';
 import { useCreateSimpleSale } from './api.ts';
 import { PixQr } from './PixQr.tsx';
 import { Receipt } from './Receipt.tsx';
@@ -54,6 +55,8 @@ function paymentOf({ value, method, received }: Values) {
 export default function SimpleSalePage() {
   const register = useCurrentRegister();
   const create = useCreateSimpleSale();
+  // Meal vouchers (issue 33): only the brands the shop enabled.
+  const vouchers = useEnabledMealVouchers();
   const [key, setKey] = useState(newIdempotencyKey);
   const [done, setDone] = useState<Sale | null>(null);
   const form = useAppForm({
@@ -102,7 +105,7 @@ export default function SimpleSalePage() {
               <FormTextField control={form.control} name="description" label="Descrição" required autoFocus />
               <FormMoneyField control={form.control} name="value" label="Valor" required />
               <FormTextField control={form.control} name="method" select label="Forma de pagamento">
-                {METHODS.map((m) => (
+                {offeredMethods(METHODS, vouchers, method).map((m) => (
                   <MenuItem key={m} value={m}>
                     {PAYMENT_METHOD_LABELS[m]}
                   </MenuItem>
