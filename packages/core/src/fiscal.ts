@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { isValidCpf } from './document.ts';
 import { NFCE_AUTHORISER, NFCE_WEB_SERVICES, type SefazServiceUrls } from './fiscalStates.ts';
 import type { PaymentMethod } from './status.ts';
+import { wallTime } from './time.ts';
 
 /**
  * Issue 32: NFC-e (model 65). The rules without I/O: the access key and its check digit, the CNPJ
@@ -416,3 +417,25 @@ export const consumerDocumentSchema = z
   .refine((v) => (v.length === 11 ? isValidCpf(v) : v.length === 14 && isValidCnpjAny(v)), {
     message: FISCAL_MESSAGES.consumerDocument,
   });
+
+export const fiscalPageSchema = z.object({ settings: fiscalSettingsSchema.nullable() });
+
+/** The note of a sale (sale detail), null without one. */
+export const saleFiscalNoteSchema = z.object({ note: fiscalNoteSchema.nullable() });
+
+export const productFiscalAnswerSchema = z.object({
+  /** The product's own fields; null uses the shop's defaults. */
+  fields: productFiscalSchema.nullable(),
+  defaults: productFiscalSchema.nullable(),
+});
+export const productFiscalInputSchema = z.object({ fields: productFiscalSchema.nullable() });
+
+/** An NF-e date-time (TDateTimeUTC): the shop's wall clock with its offset, `2026-11-27T08:30:00-03:00`. */
+export function nfeDateTime(at: Date, timeZone: string): string {
+  const wall = wallTime(at, timeZone);
+  const offsetMin = Math.round((wall - Math.floor(at.getTime() / 1000) * 1000) / 60_000);
+  const sign = offsetMin < 0 ? '-' : '+';
+  const abs = Math.abs(offsetMin);
+  const hhmm = `${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+  return `${new Date(wall).toISOString().slice(0, 19)}${sign}${hhmm}`;
+}

@@ -162,9 +162,16 @@ function guardedLookup(policy: OutboundPolicy) {
   };
 }
 
-function agentFor(policy: OutboundPolicy, host: string): Dispatcher {
+/**
+ * A client certificate for mutual TLS (the NFC-e A1 with SEFAZ, issue 32) and the CA that signs the
+ * server's certificate when it is not in Node's store (ICP-Brasil, the fake SEFAZ's test CA). `id`
+ * names the pair in the agent cache (a new certificate is a new id).
+ */
+export type ClientTls = { id: string; key: string; cert: string; ca?: string };
+
+function agentFor(policy: OutboundPolicy, host: string, tls?: ClientTls): Dispatcher {
   const legacy = policy.legacyTlsHosts.includes(host.toLowerCase());
-  const key = `${JSON.stringify(policy)}|${legacy}`;
+  const key = `${JSON.stringify(policy)}|${legacy}|${tls?.id ?? ''}`;
   let agent = agents.get(key);
   if (!agent) {
     agent = new Agent({
@@ -172,6 +179,7 @@ function agentFor(policy: OutboundPolicy, host: string): Dispatcher {
         lookup: guardedLookup(policy) as never,
         // Only the hosts the operator named: TLS 1.0 and old ciphers (OpenSSL 3 needs SECLEVEL 0).
         ...(legacy ? { minVersion: 'TLSv1' as const, ciphers: 'DEFAULT:@SECLEVEL=0' } : {}),
+        ...(tls ? { key: tls.key, cert: tls.cert, ...(tls.ca ? { ca: tls.ca } : {}) } : {}),
       },
     });
     agents.set(key, agent);
@@ -200,6 +208,7 @@ export async function outboundFetch(
   input: string | URL,
   init: RequestInit = {},
   policy: OutboundPolicy = current,
+  tls?: ClientTls,
 ): Promise<Response> {
   let url = new URL(String(input));
   let method = init.method ?? 'GET';
@@ -211,7 +220,7 @@ export async function outboundFetch(
       method,
       body: body as never,
       redirect: 'manual',
-      dispatcher: agentFor(policy, url.hostname),
+      dispatcher: agentFor(policy, url.hostname, tls),
     });
     const location = response.headers.get('location');
     if (response.status < 300 || response.status >= 400 || !location || hop >= MAX_REDIRECTS)

@@ -50,6 +50,7 @@ import { insertInstallments, type NewInstallment } from '../receivable/service.t
 import { discountLimitSql, effectiveDiscountLimit } from '../settings/discountLimits.ts';
 import { saleStockSettingsSql, takeOfflineSaleStock, takeSaleStock } from '../stock/sale.ts';
 import { type LowStockAlert, notifyLowStock } from '../stock/service.ts';
+import { runSaleFollowUps } from './followUps.ts';
 import { claimOf, claimSql, findKey, IDEMPOTENCY_KEY_REUSED, type KeyClaim } from './idempotency.ts';
 import { findSale, toSale } from './read.ts';
 import { saleItems, salePayments, sales } from './schema.ts';
@@ -97,6 +98,8 @@ export type SaleDraft = {
    * discount nobody could approve; the origin adds price changes) are flagged, never refused.
    */
   offline?: { madeAt: Date; couponDiscountCents: number; flags: OfflineFlag[] };
+  /** "CPF na nota?" (issue 32): handed to the follow-ups after the commit (the NFC-e), not stored here. */
+  consumerDocument?: string | null;
 };
 
 /**
@@ -622,14 +625,24 @@ async function answerOf(
   return { ...sale, warnings: checked.warnings };
 }
 
-type Recorded = { sale: Sale; lowStock: LowStockAlert[]; receiptJob: number | null };
+type Recorded = {
+  sale: Sale;
+  lowStock: LowStockAlert[];
+  receiptJob: number | null;
+  consumerDocument: string | null;
+};
 
 /**
  * Signal, after the commit: the client's tills (`changed` 'sale'), the low-stock crossings, the
  * manager's bell for an offline sale accepted with conflicts (issue 21), and the receipt queued with
  * the sale handed to a station (not waited for).
  */
-function signal(ctx: AppContext, clientId: number, { sale, lowStock, receiptJob }: Recorded) {
+function signal(
+  ctx: AppContext,
+  session: SessionUser,
+  { sale, lowStock, receiptJob, consumerDocument }: Recorded,
+) {
+  const { clientId } = session;
   ctx.changed(clientId, 'sale', sale.id);
   notifyLowStock(ctx.notify, clientId, lowStock);
   if (sale.offlineFlags.length > 0) {
@@ -641,6 +654,8 @@ function signal(ctx: AppContext, clientId: number, { sale, lowStock, receiptJob 
     });
   }
   if (receiptJob !== null) deliverSaleReceipt(ctx, clientId, receiptJob);
+  // The modules above sale that follow a sale's commit (issue 32: its NFC-e), never awaited here.
+  runSaleFollowUps(ctx, session, { id: sale.id, consumerDocument });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -701,12 +716,12 @@ export async function recordSale(
         register.receipt && !draft.offline
           ? await queueSaleReceipt(tx, session, register.receipt, sale)
           : null;
-      return { sale, lowStock, receiptJob };
+      return { sale, lowStock, receiptJob, consumerDocument: draft.consumerDocument ?? null };
     }),
   );
   if ('replayOf' in outcome) {
     return { sale: await findSale(db, session, outcome.replayOf), replayed: true };
   }
-  signal(ctx, clientId, outcome);
+  signal(ctx, session, outcome);
   return { sale: outcome.sale, replayed: false };
 }
