@@ -334,7 +334,26 @@ export const certificateInfoSchema = z.object({
 });
 export type CertificateInfo = z.infer<typeof certificateInfoSchema>;
 
-export const fiscalSettingsSchema = fiscalSettingsInputSchema.omit({ csc: true }).extend({
+/** The answer: plain fields (the input's transforms do not run backwards). */
+export const fiscalSettingsSchema = z.object({
+  enabled: z.boolean(),
+  environment: z.enum(FISCAL_ENVIRONMENTS),
+  cnpj: z.string(),
+  ie: z.string(),
+  legalName: z.string(),
+  tradeName: z.string().nullable(),
+  crt: z.enum(CRTS),
+  uf: z.enum(UFS as [Uf, ...Uf[]]),
+  cityCode: z.string(),
+  cityName: z.string(),
+  street: z.string(),
+  streetNumber: z.string(),
+  district: z.string(),
+  zipCode: z.string(),
+  series: z.number(),
+  nextNumber: z.number(),
+  cscId: z.string(),
+  defaults: productFiscalSchema,
   hasCsc: z.boolean(),
   certificate: certificateInfoSchema.nullable(),
   /** The state's rules, for the page's notes. */

@@ -121,13 +121,26 @@ async function draftOf(db: Executor, settings: SettingsRow, sale: Sale, consumer
     tpAmb: tpAmbOf(settings.environment as FiscalEnvironment),
     consumerDocument: consumerDocument ?? null,
     items,
-    payments: sale.payments.map((p) => ({ method: p.method, amountCents: p.amountCents })),
+    payments: tendered(sale),
     changeCents: sale.changeCents,
     totalCents: sale.finalAmountCents,
     additionalInfo: `Venda no ${sale.number}`,
     timeZone: client?.timeZone ?? 'America/Sao_Paulo',
   };
   return draft;
+}
+
+/**
+ * vPag is what the customer handed over: the sale keeps each payment net of the change, so the change
+ * goes back on the cash payment (else the first). SEFAZ checks sum(vPag) - vTroco = vNF.
+ */
+function tendered(sale: Sale) {
+  const payments = sale.payments.map((p) => ({ method: p.method, amountCents: p.amountCents }));
+  if (sale.changeCents > 0 && payments.length > 0) {
+    const cash = payments.findLast((p) => p.method === 'money') ?? payments[0];
+    cash.amountCents += sale.changeCents;
+  }
+  return payments;
 }
 
 function qrUrls(settings: SettingsRow) {

@@ -288,6 +288,7 @@ export async function noteOfSale(db: Executor, actor: Actor, saleId: number) {
 // Product fiscal fields
 
 export async function productFiscal(db: Db | Executor, actor: Actor, productId: number) {
+  await findProduct(db, actor, productId); // 404 for another shop's or a missing product
   const [own] = await db
     .select({ fields: fiscalProductFields.fields })
     .from(fiscalProductFields)
@@ -304,7 +305,7 @@ export async function saveProductFiscal(
   productId: number,
   fields: ProductFiscal | null,
 ) {
-  await findProduct(db, actor, productId); // 404 for another shop's or a missing product
+  await findProduct(db, actor, productId);
   if (fields === null) {
     await db
       .delete(fiscalProductFields)
