@@ -80,6 +80,7 @@ export const PAGES: Record<string, Page> = {
   'settings-system-client': page(() => import('./features/settings/company/CompanyPage.tsx')),
   'settings-system': page(() => import('./features/settings/system/SystemPage.tsx')),
   'settings-backup': page(() => import('./features/backup/BackupPage.tsx')),
+  'settings-fiscal': page(() => import('./features/fiscal/FiscalPage.tsx')),
   'settings-working-hour': page(() => import('./features/settings/working-hour/WorkingHoursPage.tsx')),
   'settings-printer': page(() => import('./features/settings/printer/PrinterSettingsPage.tsx')),
   'settings-billing': page(() => import('./features/settings/billing/BillingPage.tsx')),
