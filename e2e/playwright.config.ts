@@ -21,6 +21,10 @@ export const E2E_WHATSAPP_NUMBERS = ['5511955550001', '5511955550002', '55119555
  */
 export const MELHOR_ENVIO_PORT = Number(process.env.E2E_MELHOR_ENVIO_PORT ?? PORT + 800);
 const RODONAVES_URL = `http://127.0.0.1:${PORT + 810}`;
+/** The fake SEFAZ (apps/api/test/fakes/sefaz.ts, issue 32): HTTPS with client certificates, and its control port. */
+const SEFAZ_PORT = Number(process.env.E2E_SEFAZ_PORT ?? PORT + 900);
+const SEFAZ_CONTROL_URL = `http://127.0.0.1:${SEFAZ_PORT + 1}`;
+const SEFAZ_CA_FILE = `.tmp/sefaz-ca-${PORT}.pem`;
 
 /**
  * Browser tests: Debian's Chromium (no browser download here) against the built web app served by the
@@ -74,6 +78,12 @@ export default defineConfig({
       timeout: 30_000,
     },
     {
+      command: `cd .. && PORT=${SEFAZ_PORT} CONTROL_PORT=${SEFAZ_PORT + 1} CA_OUT=${SEFAZ_CA_FILE} node --import tsx apps/api/test/fakes/sefaz-cli.ts`,
+      url: `${SEFAZ_CONTROL_URL}/ready`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+    {
       command: `rm -rf ${DATA_DIR} && cd .. && SKIP_WEB_BUILD=${process.env.SKIP_WEB_BUILD ?? '0'} node scripts/start.mjs`,
       url: `http://localhost:${PORT}/v1/health`,
       reuseExistingServer: false,
@@ -98,6 +108,8 @@ export default defineConfig({
         MELHOR_ENVIO_SANDBOX_OAUTH_URL: `http://127.0.0.1:${MELHOR_ENVIO_PORT}`,
         RODONAVES_CITY_URL: RODONAVES_URL,
         RODONAVES_QUOTE_URL: RODONAVES_URL,
+        SEFAZ_LOCAL_URL: `https://127.0.0.1:${SEFAZ_PORT}`,
+        SEFAZ_CA_FILE,
         // The fakes above listen on 127.0.0.1: the outbound guard allows private addresses here only.
         OUTBOUND_ALLOW_PRIVATE: 'true',
       },
