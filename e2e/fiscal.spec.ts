@@ -1,8 +1,8 @@
 import { expect, type Page, test } from '@playwright/test';
 import { apiLogin, closeRegisterViaApi, demoEmail, loginAs } from './helpers';
 
-/** The fake SEFAZ's control port the config starts (playwright.config.ts: E2E_PORT + 901). */
-const SEFAZ_CONTROL_URL = `http://127.0.0.1:${Number(process.env.E2E_SEFAZ_PORT ?? Number(process.env.E2E_PORT ?? 3100) + 900) + 1}`;
+/** The fake SEFAZ's control port the config starts (playwright.config.ts: E2E_PORT + 911). */
+const SEFAZ_CONTROL_URL = `http://127.0.0.1:${Number(process.env.E2E_SEFAZ_PORT ?? Number(process.env.E2E_PORT ?? 3100) + 910) + 1}`;
 const stamp = Date.now().toString().slice(-7);
 const CNPJ = '11222333000181';
 
@@ -13,7 +13,7 @@ function ean13(base12: string): string {
 }
 
 async function pick(page: Page, label: string, option: string) {
-  await page.getByLabel(label).click();
+  await page.getByLabel(label, { exact: true }).click();
   await page.getByRole('option', { name: option, exact: true }).click();
 }
 
@@ -35,19 +35,19 @@ test('NFC-e: set up Configurações > Fiscal with an A1, sell at the PDV with CP
   await page.goto('/dashboard/settings/fiscal');
   await expect(page).toHaveTitle('Fiscal | Balcão');
   const form = page.getByRole('form', { name: 'Emitente' });
-  await form.getByLabel('CNPJ').fill(CNPJ);
+  await form.getByLabel('CNPJ', { exact: true }).fill(CNPJ);
   await form.getByLabel('Inscrição estadual').fill('9044016688');
   await form.getByLabel('Razão social').fill('Loja Demo Ltda');
   await pick(page, 'UF', 'PR');
   await form.getByLabel('Código IBGE do município').fill('4106902');
-  await form.getByLabel('Município').fill('Curitiba');
+  await form.getByLabel('Município', { exact: true }).fill('Curitiba');
   await form.getByLabel('Logradouro').fill('Rua XV de Novembro');
   await form.getByLabel('Número', { exact: true }).fill('100');
   await form.getByLabel('Bairro').fill('Centro');
-  await form.getByLabel('CEP').fill('80020-310');
+  await form.getByLabel('CEP', { exact: true }).fill('80020-310');
   await form.getByLabel('Identificador do CSC').fill('1');
   await form.getByLabel('CSC', { exact: true }).fill('GPB0JBWLUR6HWFTVEAS6RJ69GPCROFPBBB8G');
-  await form.getByLabel('NCM').fill('21069090');
+  await form.getByLabel('NCM', { exact: true }).fill('21069090');
   await form.getByRole('button', { name: 'Salvar dados fiscais' }).click();
   await expect(page.getByText('Dados fiscais salvos')).toBeVisible();
 

@@ -22,7 +22,8 @@ export const E2E_WHATSAPP_NUMBERS = ['5511955550001', '5511955550002', '55119555
 export const MELHOR_ENVIO_PORT = Number(process.env.E2E_MELHOR_ENVIO_PORT ?? PORT + 800);
 const RODONAVES_URL = `http://127.0.0.1:${PORT + 810}`;
 /** The fake SEFAZ (apps/api/test/fakes/sefaz.ts, issue 32): HTTPS with client certificates, and its control port. */
-const SEFAZ_PORT = Number(process.env.E2E_SEFAZ_PORT ?? PORT + 900);
+// +910, not +900: fetch refuses port 6000 (X11) as a "bad port", and E2E_PORT 5100 + 900 is 6000.
+const SEFAZ_PORT = Number(process.env.E2E_SEFAZ_PORT ?? PORT + 910);
 const SEFAZ_CONTROL_URL = `http://127.0.0.1:${SEFAZ_PORT + 1}`;
 const SEFAZ_CA_FILE = `.tmp/sefaz-ca-${PORT}.pem`;
 
@@ -110,6 +111,8 @@ export default defineConfig({
         RODONAVES_QUOTE_URL: RODONAVES_URL,
         SEFAZ_LOCAL_URL: `https://127.0.0.1:${SEFAZ_PORT}`,
         SEFAZ_CA_FILE,
+        // Two cores shared by the whole suite: the fake's XSD check may take seconds; contingency is API-tested.
+        SEFAZ_TIMEOUT_MS: '20000',
         // The fakes above listen on 127.0.0.1: the outbound guard allows private addresses here only.
         OUTBOUND_ALLOW_PRIVATE: 'true',
       },

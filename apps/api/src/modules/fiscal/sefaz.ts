@@ -78,7 +78,12 @@ export async function callSefaz(
   } catch (error) {
     const name = (error as Error)?.name;
     if (name === 'TimeoutError' || name === 'AbortError') return { ok: false, reason: 'timeout' };
-    logRemoteError('sefaz', { service, error: String((error as Error)?.message ?? error) });
+    const cause = (error as { cause?: { code?: string; message?: string } })?.cause;
+    logRemoteError('sefaz', {
+      service,
+      error: String((error as Error)?.message ?? error),
+      cause: cause ? `${cause.code ?? ''} ${cause.message ?? ''}`.trim() : undefined,
+    });
     return { ok: false, reason: 'unreachable' };
   }
 }
