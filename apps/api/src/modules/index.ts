@@ -19,7 +19,7 @@ import { deliveryRoutes } from './delivery/routes.ts';
 import { cancelOrderOfSale, createOrderOfSale } from './delivery/service.ts';
 import { withSettledDeliveries } from './delivery/settlement.ts';
 import { feeSimulatorRoutes } from './fee-simulator/routes.ts';
-import { issueInBackground } from './fiscal/issue.ts';
+import { cancelForSale, issueInBackground } from './fiscal/issue.ts';
 import { fiscalRoutes } from './fiscal/routes.ts';
 import { healthRoutes } from './health/routes.ts';
 import { homeRoutes } from './home/routes.ts';
@@ -34,7 +34,7 @@ import { productBrandRoutes } from './product-brand/routes.ts';
 import { productCategoryRoutes } from './product-category/routes.ts';
 import { receivableFigures } from './receivable/customerFigures.ts';
 import { receivableRoutes } from './receivable/routes.ts';
-import { onSaleCommitted } from './sale/followUps.ts';
+import { onSaleCanceledCommitted, onSaleCommitted } from './sale/followUps.ts';
 import { saleOfInstallments } from './sale/installments.ts';
 import { registerSaleFigures } from './sale/registerFigures.ts';
 import { saleRoutes } from './sale/routes.ts';
@@ -87,6 +87,9 @@ export const MODULES: ((ctx: AppContext) => FastifyPluginAsyncZod)[] = [
   // Issue 32: every recorded sale's NFC-e, after its commit (the sale seam's follow-up).
   (ctx) => {
     onSaleCommitted(ctx, (c, session, sale) => issueInBackground(c, session, sale.id, sale.consumerDocument));
+    onSaleCanceledCommitted(ctx, (c, session, sale) => {
+      cancelForSale(c, session, sale.id, sale.reason).catch(() => undefined);
+    });
     return fiscalRoutes(ctx);
   },
 ];

@@ -240,6 +240,16 @@ describe('cancel and voiding', () => {
     expect(sefaz.notes.get(note.accessKey)?.canceled).toBe(true);
   });
 
+  it("canceling the sale cancels its authorised note (110111) with the sale's reason", async () => {
+    const shop = await fiscalShop();
+    const sale = await sell(shop.auth, shop.product.id);
+    const note = await noteOf(shop.auth, sale.id);
+    expectStatus(await shop.api.post(`/sale/${sale.id}/cancel`, { reason: 'Desistiu' }), 200);
+    const canceled = await noteOf(shop.auth, sale.id, (n) => n.status === 'canceled');
+    expect(canceled).toMatchObject({ id: note.id, statusCode: '135' });
+    expect(sefaz.notes.get(note.accessKey)?.canceled).toBe(true);
+  });
+
   it('voids a range of unused numbers; a used number is refused', async () => {
     const shop = await fiscalShop();
     const sale = await sell(shop.auth, shop.product.id);

@@ -657,6 +657,29 @@ export async function voidNumbers(
   return { statusCode, statusText, protocol };
 }
 
+/**
+ * The follow-up of a canceled sale: its authorised note gets the cancel event (110111) with the sale's
+ * reason (prefixed so it reaches the 15 characters SEFAZ asks). A note not authorised yet, or SEFAZ
+ * refusing, rings the bell: the manager cancels it on the sale's detail once it can be.
+ */
+export async function cancelForSale(ctx: AppContext, actor: Actor, saleId: number, reason: string) {
+  const [note] = await ctx.db
+    .select()
+    .from(fiscalNotes)
+    .where(and(eq(fiscalNotes.clientId, actor.clientId), eq(fiscalNotes.saleId, saleId)));
+  if (!note || note.status === 'canceled' || note.status === 'rejected' || note.status === 'voided') return;
+  const text = reason.trim().length >= 15 ? reason.trim() : `Venda cancelada: ${reason.trim()}`;
+  try {
+    if (note.status !== 'authorised') throw new AppError(422, FISCAL_MESSAGES.notAuthorised);
+    await cancelNote(ctx, actor, note.id, text);
+  } catch (error) {
+    ctx.notify(actor.clientId, {
+      message: `A venda foi cancelada, mas a NFC-e nº ${note.number} não: ${(error as Error).message} Cancele-a no detalhe da venda.`,
+      alertColor: 'warning',
+    });
+  }
+}
+
 /** For the checkout follow-up: runs `issueForSale` without the caller waiting, errors logged. */
 export function issueInBackground(
   ctx: AppContext,

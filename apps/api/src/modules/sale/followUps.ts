@@ -34,3 +34,32 @@ export function runSaleFollowUps(
     }
   }
 }
+
+/** What follows a sale's cancel after its commit (issue 32: the NFC-e's cancel event), handed over at wiring. */
+export type SaleCanceledFollowUp = (
+  ctx: AppContext,
+  session: SessionUser,
+  sale: { id: number; reason: string },
+) => void;
+
+const cancelFollowUps = new WeakMap<AppContext, SaleCanceledFollowUp[]>();
+
+export function onSaleCanceledCommitted(ctx: AppContext, followUp: SaleCanceledFollowUp): void {
+  const list = cancelFollowUps.get(ctx) ?? [];
+  list.push(followUp);
+  cancelFollowUps.set(ctx, list);
+}
+
+export function runSaleCanceledFollowUps(
+  ctx: AppContext,
+  session: SessionUser,
+  sale: { id: number; reason: string },
+): void {
+  for (const followUp of cancelFollowUps.get(ctx) ?? []) {
+    try {
+      followUp(ctx, session, sale);
+    } catch {
+      // Never touches the canceled sale.
+    }
+  }
+}
