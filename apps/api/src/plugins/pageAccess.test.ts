@@ -96,6 +96,13 @@ const READS: Record<string, readonly string[]> = {
   // Issue 37: also read by Sistema's "Backup automático" section, which shows for the Administrador only.
   'GET /v1/backup': ['settings-backup'],
   'GET /v1/backup/:id/file': ['settings-backup'],
+  // Issue 32: the fiscal page's reads, and a sale's note on the sale detail.
+  'GET /v1/fiscal/settings': ['settings-fiscal'],
+  'GET /v1/fiscal/notes': ['settings-fiscal'],
+  'GET /v1/fiscal/notes/:id/xml': ['settings-fiscal', 'sale-detail'],
+  'GET /v1/fiscal/notes/:id/danfe': ['settings-fiscal', 'sale-detail'],
+  'GET /v1/fiscal/sale/:id': ['sale-detail'],
+  'GET /v1/fiscal/product/:id': ['settings-fiscal'],
   'GET /v1/settings/working-hour': ['settings-working-hour'],
   'GET /v1/settings/working-hour/status': ['session'],
   'GET /v1/settings/discount-limit/me': ['sale-pdv'],
