@@ -394,7 +394,11 @@ function VoidSection({ onSaved }: { onSaved: (m: string) => void }) {
     >
       <Stack spacing={2}>
         <Box
-          sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr 1fr', md: '1fr 1fr 1fr 3fr' } }}
+          sx={{
+            display: 'grid',
+            gap: 2,
+            gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr 1fr', md: '1fr 1fr 1fr 3fr' },
+          }}
         >
           <FormTextField control={form.control} name="series" label="Série" />
           <FormTextField control={form.control} name="from" label="Do número" />
