@@ -33,6 +33,11 @@ export const PIX_PORT = Number(process.env.E2E_PIX_PORT ?? PORT + 920);
 export const PIX_PAY_URL = `http://127.0.0.1:${PIX_PORT + 1}`;
 export const PIX_DIR = `../.tmp/e2e-pix-${PORT}`;
 export const PIX_CLIENT = { id: 'Client_Id_e2e', secret: 'Client_Secret_e2e' };
+/** The fake SEFAZ (apps/api/test/fakes/sefaz.ts, issue 32): HTTPS with client certificates, and its control port. */
+// +910, not +900: fetch refuses port 6000 (X11) as a "bad port", and E2E_PORT 5100 + 900 is 6000.
+const SEFAZ_PORT = Number(process.env.E2E_SEFAZ_PORT ?? PORT + 910);
+const SEFAZ_CONTROL_URL = `http://127.0.0.1:${SEFAZ_PORT + 1}`;
+const SEFAZ_CA_FILE = `.tmp/sefaz-ca-${PORT}.pem`;
 
 /**
  * Browser tests: Debian's Chromium (no browser download here) against the built web app served by the
@@ -89,6 +94,10 @@ export default defineConfig({
       // Before the API: it writes the CA the API trusts (PIX_CA_FILE).
       command: `cd .. && PORT=${PIX_PORT} PAY_PORT=${PIX_PORT + 1} CERT_DIR=${PIX_DIR.replace(/^\.\.\//, '')} PIX_CLIENT_ID=${PIX_CLIENT.id} PIX_CLIENT_SECRET=${PIX_CLIENT.secret} node --import tsx apps/api/test/fakes/pix-psp-cli.ts`,
       url: `${PIX_PAY_URL}/pagar`,
+    },
+    {
+      command: `cd .. && PORT=${SEFAZ_PORT} CONTROL_PORT=${SEFAZ_PORT + 1} CA_OUT=${SEFAZ_CA_FILE} node --import tsx apps/api/test/fakes/sefaz-cli.ts`,
+      url: `${SEFAZ_CONTROL_URL}/ready`,
       reuseExistingServer: false,
       timeout: 30_000,
     },
@@ -122,6 +131,10 @@ export default defineConfig({
         // TESTS ONLY: iFood's 30 s polling shortened so the marketplace spec waits seconds, not minutes.
         MARKETPLACE_POLL_MS: '1000',
         PIX_CA_FILE: `${PIX_DIR.replace(/^\.\.\//, '')}/ca.pem`,
+        SEFAZ_LOCAL_URL: `https://127.0.0.1:${SEFAZ_PORT}`,
+        SEFAZ_CA_FILE,
+        // Two cores shared by the whole suite: the fake's XSD check may take seconds; contingency is API-tested.
+        SEFAZ_TIMEOUT_MS: '20000',
         // The fakes above listen on 127.0.0.1: the outbound guard allows private addresses here only.
         OUTBOUND_ALLOW_PRIVATE: 'true',
       },

@@ -35,6 +35,9 @@ const envSchema = z.object({
   ASAAS_API_URL: z.string().optional(),
   ASAAS_API_KEY: z.string().optional(),
   ASAAS_WEBHOOK_TOKEN: z.string().optional(),
+  SEFAZ_LOCAL_URL: z.string().optional(),
+  SEFAZ_CA_FILE: z.string().optional(),
+  SEFAZ_TIMEOUT_MS: z.string().optional(),
   /** Operator token: GET /v1/health and /v1/ready with it as Bearer answer their details. */
   OPS_TOKEN: z.string().optional(),
   /** Where Evolution posts its webhooks back (this API's public address). */
@@ -145,6 +148,13 @@ export type Config = {
    */
   asaas: { baseUrl?: string; apiKey: string; webhookToken: string; timeoutMs: number };
   /**
+   * NFC-e (issue 32, docs/integrations/sefaz.md): the local fake SEFAZ's base URL (SEFAZ_LOCAL_URL) for
+   * shops in the "local" environment, the CA file that signs SEFAZ's server certificates (SEFAZ_CA_FILE:
+   * the fake's test CA, or the ICP-Brasil chain in homologação/produção) and how long an answer may take
+   * before the note goes to contingency (SEFAZ_TIMEOUT_MS).
+   */
+  sefaz: { localUrl?: string; caFile?: string; timeoutMs: number };
+  /**
    * This API's public base URL, the one source of every link the server builds (webhooks, a budget's
    * approval link); never taken from a request. Defaults to http://localhost:{port}.
    */
@@ -241,6 +251,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       apiKey: e.ASAAS_API_KEY ?? '',
       webhookToken: e.ASAAS_WEBHOOK_TOKEN ?? '',
       timeoutMs: 10_000,
+    },
+    sefaz: {
+      localUrl: e.SEFAZ_LOCAL_URL || undefined,
+      caFile: e.SEFAZ_CA_FILE || undefined,
+      timeoutMs: Number(e.SEFAZ_TIMEOUT_MS) || 5_000,
     },
     opsToken: e.OPS_TOKEN || undefined,
     publicUrl: (e.PUBLIC_URL || `http://localhost:${e.PORT}`).replace(/\/+$/, ''),

@@ -1,6 +1,7 @@
 import type { AppContext } from './context.ts';
 import type { ScheduledJob } from './lib/jobs.ts';
 import { backupTick } from './modules/backup/service.ts';
+import { transmitWaiting } from './modules/fiscal/issue.ts';
 import { pollMarketplaces, sendMarketplaceStatuses } from './modules/marketplace/service.ts';
 import { processReceivedPix, sendPixRefunds } from './modules/pix/service.ts';
 import { deliverStalePrintJobs } from './modules/printing/stations.ts';
@@ -16,6 +17,15 @@ import { storageFor } from './modules/storage/storage.ts';
  */
 export function backgroundJobs(ctx: AppContext, options: { leaseMs?: number } = {}): ScheduledJob[] {
   return [
+    {
+      // Issue 32: contingency NFC-e, São Paulo's queue and notes a crash left pending, sent once SEFAZ
+      // answers. Not atomic: it calls SEFAZ; a repeat finds the sent notes authorised (204 -> query).
+      name: 'fiscal-transmit',
+      everyMs: 30_000,
+      leaseMs: options.leaseMs ?? 10 * 60_000,
+      atomic: false,
+      run: () => transmitWaiting(ctx),
+    },
     {
       // Old Idempotency-Keys are forgotten every hour (docs/decisions.md, "Idempotency-Keys are kept a week").
       name: 'idempotency-key-purge',

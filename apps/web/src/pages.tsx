@@ -84,6 +84,7 @@ export const PAGES: Record<string, Page> = {
   'sale-marketplace': page(() => import('./features/marketplace/MarketplaceInboxPage.tsx')),
   'settings-pix': page(() => import('./features/pix/PixAccountPage.tsx')),
   'sale-pix-reconciliation': page(() => import('./features/pix/PixReconciliationPage.tsx')),
+  'settings-fiscal': page(() => import('./features/fiscal/FiscalPage.tsx')),
   'settings-working-hour': page(() => import('./features/settings/working-hour/WorkingHoursPage.tsx')),
   'settings-printer': page(() => import('./features/settings/printer/PrinterSettingsPage.tsx')),
   'settings-billing': page(() => import('./features/settings/billing/BillingPage.tsx')),

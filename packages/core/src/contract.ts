@@ -36,6 +36,8 @@ export const RESOURCES = [
   'customer',
   'delivery',
   'fee-simulator',
+  /** Issue 32: NFC-e settings, certificate and notes. */
+  'fiscal',
   'health',
   'home',
   'marketplace',

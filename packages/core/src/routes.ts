@@ -536,6 +536,14 @@ export const ROUTES: readonly AppRoute[] = [
     menuGroup: 'Configurações',
   }),
   r({
+    // Issue 32: NFC-e issuer, A1 certificate, notes and voiding: the Administrador's.
+    name: 'settings-fiscal',
+    link: '/dashboard/settings/fiscal',
+    title: 'Fiscal',
+    allowed: WRITE.system,
+    menuGroup: 'Configurações',
+  }),
+  r({
     // Issue 37: the instance's backups, the Administrador's alone (the API also keeps them to the first shop).
     name: 'settings-backup',
     link: '/dashboard/settings/backup',

@@ -2,6 +2,7 @@ import { customerAddressSchema, customerSchema } from './customer.ts';
 import { addDays, isIsoDate } from './date.ts';
 import { deliveryOnSaleSchema } from './delivery.ts';
 import { optionalText } from './fields.ts';
+import { consumerDocumentSchema } from './fiscal.ts';
 import { formatCents } from './money.ts';
 import { saleReceivableSchema, saleWarningSchema } from './receivable.ts';
 import { refSchema } from './responses.ts';
@@ -610,6 +611,8 @@ export const saleInputSchema = z
     approval: approvalSchema.optional(),
     /** A delivery sale's order details: payment on delivery, change, promised time (issue 18). */
     delivery: deliveryOnSaleSchema.optional(),
+    /** "CPF na nota?" (issue 32): the consumer's CPF or CNPJ on the sale's NFC-e. */
+    consumerDocument: consumerDocumentSchema.nullish().transform((v) => v ?? null),
   })
   .superRefine((sale, ctx) => {
     refinePercent(sale, ctx);

@@ -164,7 +164,7 @@ function guardedLookup(policy: OutboundPolicy) {
 }
 
 /**
- * A client certificate for mutual TLS (the Pix API's PSPs, issue 33): a .pfx with its passphrase or a
+ * A client certificate for mutual TLS (the Pix API's PSPs, issue 33; the NFC-e A1 with SEFAZ, issue 32): a .pfx with its passphrase or a
  * PEM certificate and key; `ca` trusts a private CA (a PSP's sandbox, the tests' local CA).
  */
 export type OutboundTls = {

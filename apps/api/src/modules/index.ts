@@ -19,6 +19,8 @@ import { deliveryRoutes } from './delivery/routes.ts';
 import { cancelOrderOfSale, createOrderOfSale } from './delivery/service.ts';
 import { withSettledDeliveries } from './delivery/settlement.ts';
 import { feeSimulatorRoutes } from './fee-simulator/routes.ts';
+import { cancelForSale, issueInBackground } from './fiscal/issue.ts';
+import { fiscalRoutes } from './fiscal/routes.ts';
 import { healthRoutes } from './health/routes.ts';
 import { homeRoutes } from './home/routes.ts';
 import { marketplaceRoutes } from './marketplace/routes.ts';
@@ -36,6 +38,7 @@ import { productCategoryRoutes } from './product-category/routes.ts';
 import { receivableFigures } from './receivable/customerFigures.ts';
 import { receivableRoutes } from './receivable/routes.ts';
 import type { SaleCanceled } from './sale/cancel.ts';
+import { onSaleCanceledCommitted, onSaleCommitted } from './sale/followUps.ts';
 import { saleOfInstallments } from './sale/installments.ts';
 import { registerSaleFigures } from './sale/registerFigures.ts';
 import { saleRoutes } from './sale/routes.ts';
@@ -95,6 +98,14 @@ export const MODULES: ((ctx: AppContext) => FastifyPluginAsyncZod)[] = [
   backupRoutes,
   marketplaceRoutes,
   pixRoutes,
+  // Issue 32: every recorded sale's NFC-e, after its commit (the sale seam's follow-up).
+  (ctx) => {
+    onSaleCommitted(ctx, (c, session, sale) => issueInBackground(c, session, sale.id, sale.consumerDocument));
+    onSaleCanceledCommitted(ctx, (c, session, sale) => {
+      cancelForSale(c, session, sale.id, sale.reason).catch(() => undefined);
+    });
+    return fiscalRoutes(ctx);
+  },
 ];
 
 /** Two modules' work on a canceled sale, in its transaction; both signals after the commit. */

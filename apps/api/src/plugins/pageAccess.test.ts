@@ -102,6 +102,13 @@ const READS: Record<string, readonly string[]> = {
   'GET /v1/pix/reconciliation/export': ['sale-pix-reconciliation'],
   'GET /v1/pix/refunds/:id': ['sale-detail'],
   'GET /v1/backup/:id/file': ['settings-backup'],
+  // Issue 32: the fiscal page's reads, and a sale's note on the sale detail.
+  'GET /v1/fiscal/settings': ['settings-fiscal'],
+  'GET /v1/fiscal/notes': ['settings-fiscal'],
+  'GET /v1/fiscal/notes/:id/xml': ['settings-fiscal', 'sale-detail'],
+  'GET /v1/fiscal/notes/:id/danfe': ['settings-fiscal', 'sale-detail'],
+  'GET /v1/fiscal/sale/:id': ['sale-detail'],
+  'GET /v1/fiscal/product/:id': ['settings-fiscal'],
   'GET /v1/settings/working-hour': ['settings-working-hour'],
   'GET /v1/settings/working-hour/status': ['session'],
   'GET /v1/settings/discount-limit/me': ['sale-pdv'],

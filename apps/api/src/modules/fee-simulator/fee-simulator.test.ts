@@ -157,7 +157,10 @@ describe('rate tables', () => {
     await makeTable(manager);
     await makeTable(financial);
     // Marketing may sell at the PDV: it reads the PDV's table (null while the display is off).
-    expect(expectStatus(await marketing.get('/fee-simulator/pdv'), 200)).toEqual({ table: null, mealVouchers: [] });
+    expect(expectStatus(await marketing.get('/fee-simulator/pdv'), 200)).toEqual({
+      table: null,
+      mealVouchers: [],
+    });
     expect((await driver.get('/fee-simulator/pdv')).statusCode).toBe(403);
   });
 });
@@ -186,7 +189,10 @@ describe('settings and the PDV surcharge', () => {
       200,
     );
     expect(on).toMatchObject({ activeTableId: first.id, pdvSurcharge: true });
-    expect(expectStatus(await api.get('/fee-simulator/pdv'), 200)).toEqual({ table: first, mealVouchers: [] });
+    expect(expectStatus(await api.get('/fee-simulator/pdv'), 200)).toEqual({
+      table: first,
+      mealVouchers: [],
+    });
 
     // A stale copy of the settings does not overwrite.
     const stale = await api.put('/fee-simulator/settings', {

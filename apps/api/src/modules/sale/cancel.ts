@@ -10,6 +10,7 @@ import { cancelCouponUses } from '../coupon/service.ts';
 import { addStoreCredit } from '../customer/storeCredit.ts';
 import { cancelPendingOfSale } from '../receivable/service.ts';
 import { returnSaleStock } from '../stock/sale.ts';
+import { runSaleCanceledFollowUps } from './followUps.ts';
 import { findSale, SALE_NOT_FOUND } from './read.ts';
 import { salePayments, saleReturns, sales } from './schema.ts';
 
@@ -102,5 +103,6 @@ export async function cancelSale(
   });
   ctx.changed(session.clientId, 'sale', id);
   afterCommit?.();
+  runSaleCanceledFollowUps(ctx, session, { id, reason: input.reason });
   return findSale(db, session, id);
 }

@@ -39,6 +39,7 @@ export async function pdvDraft(tx: Executor, clientId: number, data: SaleData): 
     notes: data.notes,
     payments: data.payments,
     cashDepositAmountCents: data.cashDepositAmountCents,
+    consumerDocument: data.consumerDocument,
     lines: data.items.map((item, i) => ({
       ...priced[i],
       quantity: item.quantity,

@@ -50,6 +50,7 @@ import { insertInstallments, type NewInstallment } from '../receivable/service.t
 import { discountLimitSql, effectiveDiscountLimit } from '../settings/discountLimits.ts';
 import { saleStockSettingsSql, takeOfflineSaleStock, takeSaleStock } from '../stock/sale.ts';
 import { type LowStockAlert, notifyLowStock } from '../stock/service.ts';
+import { runSaleFollowUps } from './followUps.ts';
 import { claimOf, claimSql, findKey, IDEMPOTENCY_KEY_REUSED, type KeyClaim } from './idempotency.ts';
 import { findSale, toSale } from './read.ts';
 import { saleItems, salePayments, sales } from './schema.ts';
@@ -97,6 +98,8 @@ export type SaleDraft = {
    * discount nobody could approve; the origin adds price changes) are flagged, never refused.
    */
   offline?: { madeAt: Date; couponDiscountCents: number; flags: OfflineFlag[] };
+  /** "CPF na nota?" (issue 32): handed to the follow-ups after the commit (the NFC-e), not stored here. */
+  consumerDocument?: string | null;
 };
 
 /**
@@ -628,6 +631,7 @@ type Recorded = {
   receiptJob: number | null;
   /** The register it was made on, and whether money was paid (the drawer opens, issue 36). */
   drawer: { registerId: number } | null;
+  consumerDocument: string | null;
 };
 
 /**
@@ -635,7 +639,11 @@ type Recorded = {
  * manager's bell for an offline sale accepted with conflicts (issue 21), and the receipt queued with
  * the sale handed to a station (not waited for).
  */
-function signal(ctx: AppContext, session: SessionUser, { sale, lowStock, receiptJob, drawer }: Recorded) {
+function signal(
+  ctx: AppContext,
+  session: SessionUser,
+  { sale, lowStock, receiptJob, drawer, consumerDocument }: Recorded,
+) {
   const { clientId } = session;
   ctx.changed(clientId, 'sale', sale.id);
   notifyLowStock(ctx.notify, clientId, lowStock);
@@ -649,6 +657,8 @@ function signal(ctx: AppContext, session: SessionUser, { sale, lowStock, receipt
   }
   if (receiptJob !== null) deliverSaleReceipt(ctx, clientId, receiptJob);
   if (drawer) void openDrawerForSale(ctx, session, drawer.registerId, sale.id).catch(() => undefined);
+  // The modules above sale that follow a sale's commit (issue 32: its NFC-e), never awaited here.
+  runSaleFollowUps(ctx, session, { id: sale.id, consumerDocument });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -711,7 +721,13 @@ export async function recordSale(
           : null;
       // Money paid at the counter opens the drawer (after the commit); offline, it opened at the till.
       const paidInCash = !draft.offline && sale.payments.some((p) => p.method === 'money');
-      return { sale, lowStock, receiptJob, drawer: paidInCash ? { registerId: register.id } : null };
+      return {
+        sale,
+        lowStock,
+        receiptJob,
+        drawer: paidInCash ? { registerId: register.id } : null,
+        consumerDocument: draft.consumerDocument ?? null,
+      };
     }),
   );
   if ('replayOf' in outcome) {

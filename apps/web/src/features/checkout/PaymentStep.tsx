@@ -1,5 +1,6 @@
 import { type CouponValidation, couponValidateInputSchema, evaluateCoupon } from '@balcao/core/coupon';
 import { ON_DELIVERY_METHOD_LABELS, ON_DELIVERY_METHODS, type OnDeliveryMethod } from '@balcao/core/delivery';
+import { maskDocument } from '@balcao/core/document';
 import { formatCents } from '@balcao/core/money';
 import {
   DEFERRED_METHODS,
@@ -184,6 +185,15 @@ export function PaymentStep({
           onAdd={(payment) => dispatch({ type: 'payments', payments: [...state.payments, payment] })}
         />
       </Box>
+
+      <TextField
+        label="CPF na nota?"
+        value={state.consumerDocument ?? ''}
+        onChange={(e) => dispatch({ type: 'consumerDocument', document: maskDocument(e.target.value) })}
+        helperText="CPF ou CNPJ do consumidor na NFC-e (opcional)"
+        slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 18 } }}
+        sx={{ maxWidth: 320 }}
+      />
 
       <Paper variant="outlined" sx={{ p: 2 }}>
         <Stack direction="row" sx={{ justifyContent: 'space-between' }}>

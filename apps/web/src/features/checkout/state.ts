@@ -88,6 +88,8 @@ export type PdvState = {
   lastSale: Sale | null;
   /** Paid on delivery: how the customer pays and the note to bring change for (issue 18). */
   onDelivery?: { method: OnDeliveryMethod; changeForCents: number };
+  /** "CPF na nota?" (issue 32): the consumer's CPF or CNPJ on the NFC-e, as typed. */
+  consumerDocument?: string;
 };
 
 export const emptyPdv = (lastSale: Sale | null = null): PdvState => ({
@@ -124,6 +126,7 @@ export type PdvAction =
   | { type: 'coupon'; coupon: PdvState['coupon'] }
   | { type: 'payments'; payments: PdvPayment[] }
   | { type: 'cashDeposit'; cents: number }
+  | { type: 'consumerDocument'; document: string }
   | { type: 'onDelivery'; onDelivery: { method: OnDeliveryMethod; changeForCents: number } }
   | { type: 'finished'; sale: Sale }
   | { type: 'newSale' }
@@ -188,6 +191,8 @@ export function pdvReducer(state: PdvState, action: PdvAction): PdvState {
       return { ...state, payments: action.payments };
     case 'cashDeposit':
       return { ...state, cashDepositAmountCents: action.cents };
+    case 'consumerDocument':
+      return { ...state, consumerDocument: action.document };
     case 'onDelivery':
       return { ...state, onDelivery: action.onDelivery };
     case 'finished':
@@ -264,6 +269,7 @@ export function pdvToSaleInput(state: PdvState): SaleInput {
           : null,
     })),
     cashDepositAmountCents: state.cashDepositAmountCents,
+    ...(state.consumerDocument?.trim() ? { consumerDocument: state.consumerDocument.trim() } : {}),
     ...(state.typeOfSale === 'delivery' && state.payments.some((p) => p.method === 'paymentOnDelivery')
       ? {
           delivery: {

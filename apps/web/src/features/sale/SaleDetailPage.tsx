@@ -40,6 +40,7 @@ import { errorMessage } from '../../lib/api.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { useIdFromPath } from '../../lib/useIdFromPath.ts';
 import { useSession } from '../auth/index.ts';
+import { SaleFiscalNote } from '../fiscal/index.ts';
 import { PixRefunds } from '../pix/index.ts';
 import { useCancelSale, useSale, useSaleReturns, useSettleReceivable } from './api.ts';
 import { Receipt } from './Receipt.tsx';
@@ -101,6 +102,9 @@ export default function SaleDetailPage() {
           operador.
         </Alert>
       )}
+      <Box sx={{ mb: 2 }}>
+        <SaleFiscalNote saleId={s.id} />
+      </Box>
       <Paper variant="outlined" sx={{ p: 2, mb: 2 }}>
         <Box
           sx={{

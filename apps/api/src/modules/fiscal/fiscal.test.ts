@@ -1,0 +1,392 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FiscalNote } from '@balcao/core/fiscal';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { type FakeSefaz, startFakeSefaz } from '../../../test/fakes/sefaz.ts';
+import { makeA1 } from '../../../test/fakes/sefazCerts.ts';
+import { createTestApp, makeCnpj, type TestApp } from '../../../test/helper.ts';
+import {
+  api,
+  asUser,
+  expectStatus,
+  type Headers,
+  makeProduct,
+  makeSale,
+  openRegister,
+} from '../../../test/kit.ts';
+import { allocateNumber, transmit, transmitWaiting } from './issue.ts';
+import { settingsRow } from './service.ts';
+import { element, validateSchema, verifySignature } from './xml.ts';
+
+let t: TestApp;
+let sefaz: FakeSefaz;
+
+beforeAll(async () => {
+  sefaz = await startFakeSefaz();
+  const dir = mkdtempSync(join(tmpdir(), 'sefaz-'));
+  const caFile = join(dir, 'ca.pem');
+  writeFileSync(caFile, sefaz.caPem);
+  t = await createTestApp({ sefaz: { localUrl: sefaz.url, caFile, timeoutMs: 6000 } });
+});
+afterAll(async () => {
+  await t?.close();
+  await sefaz?.close();
+});
+
+const DEFAULTS = { ncm: '21069090', cfop: '5102', csosn: '102', origin: '0', cest: null, unit: 'UN' };
+let cnpjSeq = 100;
+
+function settingsBody(cnpj: string, overrides: Record<string, unknown> = {}) {
+  return {
+    enabled: false,
+    environment: 'local',
+    cnpj,
+    ie: '9044016688',
+    legalName: 'Lanchonete Teste Ltda',
+    tradeName: 'Lanchonete',
+    crt: '1',
+    uf: 'PR',
+    cityCode: '4106902',
+    cityName: 'Curitiba',
+    street: 'Rua XV de Novembro',
+    streetNumber: '100',
+    district: 'Centro',
+    zipCode: '80020-310',
+    series: 1,
+    nextNumber: 1,
+    cscId: '000001',
+    csc: 'GPB0JBWLUR6HWFTVEAS6RJ69GPCROFPBBB8G',
+    defaults: DEFAULTS,
+    ...overrides,
+  };
+}
+
+/** A shop (Administrador with an open register) issuing NFC-e against the fake SEFAZ. */
+async function fiscalShop(overrides: Record<string, unknown> = {}, userTypes = [1]) {
+  const shop = await asUser(t, userTypes);
+  await openRegister(t, shop.auth);
+  const cnpj = makeCnpj(String(Date.now() % 1e9) + String(cnpjSeq++));
+  const a1 = makeA1(sefaz.ca, { cnpj, name: 'LANCHONETE TESTE LTDA', password: 'senha-a1' });
+  expectStatus(await shop.api.put('/fiscal/settings', settingsBody(cnpj, overrides)), 200, 'settings');
+  expectStatus(
+    await shop.api.post('/fiscal/certificate', { pfxBase64: a1.pfxBase64, password: 'senha-a1' }),
+    200,
+    'cert',
+  );
+  expectStatus(
+    await shop.api.put('/fiscal/settings', settingsBody(cnpj, { ...overrides, enabled: true, csc: '' })),
+    200,
+    'enable',
+  );
+  const product = await makeProduct(t, shop.auth, { name: 'Coxinha', salePriceCents: 650, stock: 100 });
+  return { ...shop, cnpj, a1, product };
+}
+
+async function sell(auth: Headers, productId: number, extra: Record<string, unknown> = {}) {
+  return makeSale(t, auth, {
+    items: [{ productId, quantity: 2 }],
+    payments: [{ method: 'money', amountCents: 2000 }],
+    cashDepositAmountCents: 2000,
+    ...extra,
+  });
+}
+
+/** The sale's note once it left `pending`. */
+async function noteOf(headers: Headers, saleId: number, until = (n: FiscalNote) => n.status !== 'pending') {
+  return vi.waitFor(
+    async () => {
+      const { note } = expectStatus<{ note: FiscalNote | null }>(
+        await api(t, headers).get(`/fiscal/sale/${saleId}`),
+        200,
+      );
+      if (!note || !until(note)) throw new Error(`note still ${note?.status}`);
+      return note;
+    },
+    { timeout: 45_000, interval: 100 },
+  );
+}
+
+// Each note is checked against the XSD (libxml2 in WebAssembly) by the API and the fake: slow on a shared machine.
+describe('NFC-e at a PDV sale', { timeout: 90_000 }, () => {
+  it('gives one authorised note whose XML validates against the XSD and whose signature verifies', async () => {
+    const shop = await fiscalShop();
+    const before = sefaz.calls.NFeAutorizacao4 ?? 0;
+    const sale = await sell(shop.auth, shop.product.id, { consumerDocument: '529.982.247-25' });
+    const note = await noteOf(shop.auth, sale.id);
+    expect(note).toMatchObject({
+      status: 'authorised',
+      number: 1,
+      series: 1,
+      tpEmis: 1,
+      totalCents: 1300,
+      consumerDocument: '52998224725',
+      statusCode: '100',
+      statusText: 'Autorizado o uso da NF-e',
+    });
+    expect(note.protocol).toMatch(/^\d{15}$/);
+    expect(note.accessKey).toMatch(/^41\d{4}\d{14}65001000000001\d{10}$/);
+    expect(note.qrCodeUrl).toMatch(new RegExp(`\\?p=${note.accessKey}\\|2\\|2\\|1\\|[0-9A-F]{40}$`));
+    expect((sefaz.calls.NFeAutorizacao4 ?? 0) - before).toBe(1);
+
+    const res = await shop.api.get(`/fiscal/notes/${note.id}/xml`);
+    expect(res.statusCode).toBe(200);
+    const proc = res.body;
+    expect(proc).toContain('<nfeProc');
+    expect(proc).toContain(`<nProt>${note.protocol}</nProt>`);
+    const nfe = element(proc, 'NFe') as string;
+    expect(nfe).toContain('<CPF>52998224725</CPF>');
+    expect(nfe).toContain('<tPag>01</tPag><vPag>20.00</vPag>');
+    expect(nfe).toContain('<vTroco>7.00</vTroco>');
+    expect(nfe).toContain('<xProd>NOTA FISCAL EMITIDA EM AMBIENTE DE HOMOLOGACAO - SEM VALOR FISCAL</xProd>');
+    expect(await validateSchema(nfe, 'nfe_v4.00.xsd')).toBeNull();
+    expect(verifySignature(nfe, shop.a1.certPem)).toBe(true);
+    expect(verifySignature(nfe.replace('<vNF>13.00</vNF>', '<vNF>1.00</vNF>'), shop.a1.certPem)).toBe(false);
+
+    // The DANFE as a PDF.
+    const pdf = await shop.api.get(`/fiscal/notes/${note.id}/danfe`);
+    expect(pdf.statusCode).toBe(200);
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+
+    // A duplicate sent again (a lost answer, a retry) is resolved by query: same protocol, nothing new.
+    const row = await settingsRow(t.database.db, shop.client.id);
+    const again = await transmit(t.app.ctx, row as NonNullable<typeof row>, nfe, note.accessKey);
+    expect(again).toMatchObject({ kind: 'authorised', protocol: note.protocol });
+  });
+
+  it('a schema error stops the note with the element named and nothing sent', async () => {
+    const shop = await fiscalShop();
+    await t.database.db.execute(
+      sql`update fiscal_settings set defaults = jsonb_set(defaults, '{ncm}', '"1234"') where client_id = ${shop.client.id}`,
+    );
+    const before = sefaz.calls.NFeAutorizacao4 ?? 0;
+    const sale = await sell(shop.auth, shop.product.id);
+    const note = await noteOf(shop.auth, sale.id);
+    expect(note.status).toBe('rejected');
+    expect(note.statusText).toBe(
+      'Erro de schema no elemento NCM: a nota não foi enviada. Confira os dados fiscais do produto (NCM, CFOP, CSOSN) e do emitente.',
+    );
+    expect(sefaz.calls.NFeAutorizacao4 ?? 0).toBe(before);
+  });
+});
+
+describe('contingency', { timeout: 90_000 }, () => {
+  it('SEFAZ silent: the PR note goes out in contingency (tpEmis 9), then is sent once when SEFAZ returns', async () => {
+    const shop = await fiscalShop();
+    sefaz.mode = 'timeout';
+    try {
+      const sale = await sell(shop.auth, shop.product.id);
+      const note = await noteOf(shop.auth, sale.id);
+      expect(note).toMatchObject({ status: 'contingency', tpEmis: 9, statusText: 'EMITIDA EM CONTINGÊNCIA' });
+      expect(note.accessKey[34]).toBe('9');
+      expect(note.transmitBy).not.toBeNull();
+      expect(note.qrCodeUrl).toMatch(/\|2\|2\|\d{2}\|13\.00\|[0-9a-f]+\|1\|[0-9A-F]{40}$/);
+      const pdf = await shop.api.get(`/fiscal/notes/${note.id}/danfe`);
+      expect(pdf.statusCode).toBe(200);
+    } finally {
+      sefaz.mode = 'ok';
+    }
+    const sent = sefaz.calls.NFeAutorizacao4 ?? 0;
+    await transmitWaiting(t.app.ctx);
+    const { notes } = expectStatus<{ notes: FiscalNote[] }>(await shop.api.get('/fiscal/notes'), 200);
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toMatchObject({ status: 'authorised', tpEmis: 9, number: 1 });
+    expect((sefaz.calls.NFeAutorizacao4 ?? 0) - sent).toBe(1);
+    await transmitWaiting(t.app.ctx);
+    expect((sefaz.calls.NFeAutorizacao4 ?? 0) - sent).toBe(1);
+  });
+
+  it('SP allows no offline contingency: the note waits in the queue with the warning, then is sent', async () => {
+    const shop = await fiscalShop({ uf: 'SP', cityCode: '3550308', cityName: 'São Paulo' });
+    sefaz.mode = 'error5xx';
+    let note: FiscalNote;
+    try {
+      const sale = await sell(shop.auth, shop.product.id);
+      note = await noteOf(shop.auth, sale.id);
+      expect(note).toMatchObject({
+        status: 'queued',
+        tpEmis: 1,
+        statusText:
+          'SEFAZ-SP não respondeu. São Paulo não aceita NFC-e em contingência off-line: a nota ficou na fila e será enviada quando a conexão voltar.',
+      });
+    } finally {
+      sefaz.mode = 'ok';
+    }
+    await transmitWaiting(t.app.ctx);
+    const { notes } = expectStatus<{ notes: FiscalNote[] }>(await shop.api.get('/fiscal/notes'), 200);
+    expect(notes[0]).toMatchObject({ id: note.id, status: 'authorised', tpEmis: 1 });
+    expect(notes[0].accessKey.slice(0, 2)).toBe('35');
+  });
+});
+
+describe('cancel and voiding', { timeout: 90_000 }, () => {
+  it('cancels an authorised note (110111) with a reason of 15+ characters', async () => {
+    const shop = await fiscalShop();
+    const sale = await sell(shop.auth, shop.product.id);
+    const note = await noteOf(shop.auth, sale.id);
+    const short = await shop.api.post(`/fiscal/notes/${note.id}/cancel`, { reason: 'errado' });
+    expect(short.statusCode).toBe(400);
+    expect(short.json().message).toContain('A justificativa precisa ter pelo menos 15 caracteres.');
+    const canceled = expectStatus<FiscalNote>(
+      await shop.api.post(`/fiscal/notes/${note.id}/cancel`, { reason: 'Cliente desistiu da compra' }),
+      200,
+    );
+    expect(canceled).toMatchObject({
+      status: 'canceled',
+      statusCode: '135',
+      statusText: 'Evento registrado e vinculado a NF-e',
+    });
+    expect(sefaz.notes.get(note.accessKey)?.canceled).toBe(true);
+  });
+
+  it("canceling the sale cancels its authorised note (110111) with the sale's reason", async () => {
+    const shop = await fiscalShop();
+    const sale = await sell(shop.auth, shop.product.id);
+    const note = await noteOf(shop.auth, sale.id);
+    expectStatus(await shop.api.post(`/sale/${sale.id}/cancel`, { reason: 'Desistiu' }), 200);
+    const canceled = await noteOf(shop.auth, sale.id, (n) => n.status === 'canceled');
+    expect(canceled).toMatchObject({ id: note.id, statusCode: '135' });
+    expect(sefaz.notes.get(note.accessKey)?.canceled).toBe(true);
+  });
+
+  it('voids a range of unused numbers; a used number is refused', async () => {
+    const shop = await fiscalShop();
+    const sale = await sell(shop.auth, shop.product.id);
+    await noteOf(shop.auth, sale.id);
+    const used = await shop.api.post('/fiscal/void', {
+      series: 1,
+      from: 1,
+      to: 2,
+      reason: 'Numeracao pulada por falha',
+    });
+    expect(used.statusCode).toBe(422);
+    expect(used.json().message).toBe(
+      'Há números da faixa em notas emitidas ou em envio: só números não usados podem ser inutilizados.',
+    );
+    const voided = expectStatus(
+      await shop.api.post('/fiscal/void', {
+        series: 1,
+        from: 5,
+        to: 7,
+        reason: 'Numeracao pulada por falha',
+      }),
+      200,
+    );
+    expect(voided).toMatchObject({ statusCode: '102', statusText: 'Inutilização de número homologado' });
+  });
+});
+
+describe('certificate', { timeout: 90_000 }, () => {
+  it('a wrong password, another CNPJ or an expired certificate are clear errors', async () => {
+    const shop = await asUser(t, [1]);
+    const cnpj = makeCnpj('771234560001');
+    expectStatus(await shop.api.put('/fiscal/settings', settingsBody(cnpj)), 200);
+    const good = makeA1(sefaz.ca, { cnpj, name: 'LOJA', password: 'certa' });
+    const wrong = await shop.api.post('/fiscal/certificate', {
+      pfxBase64: good.pfxBase64,
+      password: 'errada',
+    });
+    expect(wrong.statusCode).toBe(422);
+    expect(wrong.json().message).toBe('Senha do certificado incorreta ou arquivo .pfx inválido.');
+
+    const otherCnpj = makeCnpj('881234560001');
+    const other = makeA1(sefaz.ca, { cnpj: otherCnpj, name: 'OUTRA', password: 'x' });
+    const res = await shop.api.post('/fiscal/certificate', { pfxBase64: other.pfxBase64, password: 'x' });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().message).toBe(
+      `O certificado é do CNPJ ${otherCnpj}, mas o emitente é ${cnpj}: envie o certificado da loja.`,
+    );
+
+    const expired = makeA1(sefaz.ca, {
+      cnpj,
+      name: 'LOJA',
+      password: 'x',
+      validDays: { from: -400, to: -35 },
+    });
+    const old = await shop.api.post('/fiscal/certificate', { pfxBase64: expired.pfxBase64, password: 'x' });
+    expect(old.statusCode).toBe(422);
+    expect(old.json().message).toMatch(
+      /^O certificado venceu em \d{2}\/\d{2}\/\d{4}: envie um certificado válido\.$/,
+    );
+
+    const enable = await shop.api.put('/fiscal/settings', settingsBody(cnpj, { enabled: true }));
+    expect(enable.statusCode).toBe(422);
+    expect(enable.json().message).toBe('Envie o certificado A1 (.pfx) antes de ligar a emissão de NFC-e.');
+
+    const saved = expectStatus(
+      await shop.api.post('/fiscal/certificate', { pfxBase64: good.pfxBase64, password: 'certa' }),
+      200,
+    );
+    expect(saved.certificate).toMatchObject({ holder: `LOJA:${cnpj}`, cnpj });
+    // The password and the file are kept sealed, never in clear.
+    const [row] = (
+      (await t.database.db.execute(
+        sql`select certificate_sealed as s, csc_sealed as c from fiscal_settings where client_id = ${shop.client.id}`,
+      )) as unknown as { rows: { s: string; c: string }[] }
+    ).rows;
+    expect(row.s).toMatch(/^v1\./);
+    expect(row.s).not.toContain('certa');
+    expect(row.c).not.toContain('GPB0JBWLUR6HWFTVEAS6RJ69GPCROFPBBB8G');
+  });
+});
+
+describe('numbers', { timeout: 90_000 }, () => {
+  it('are allocated in the database: 20 concurrent takes give 20 different, consecutive numbers', async () => {
+    const shop = await asUser(t, [1]);
+    const db = t.database.db;
+    const numbers = await Promise.all(
+      Array.from({ length: 20 }, () => db.transaction((tx) => allocateNumber(tx, shop.client.id, 7))),
+    );
+    expect([...numbers].sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+  });
+});
+
+describe('tenancy and roles', { timeout: 90_000 }, () => {
+  it("another shop sees none of a shop's notes; only the Administrador sets up", async () => {
+    const shop = await fiscalShop({}, [1, 3]);
+    const sale = await sell(shop.auth, shop.product.id);
+    const note = await noteOf(shop.auth, sale.id);
+    const other = await asUser(t, [1]);
+    expect((await other.api.get(`/fiscal/notes/${note.id}/xml`)).statusCode).toBe(404);
+    expect((await other.api.get(`/fiscal/notes/${note.id}/danfe`)).statusCode).toBe(404);
+    expect(
+      (await other.api.post(`/fiscal/notes/${note.id}/cancel`, { reason: 'Cliente desistiu da compra' }))
+        .statusCode,
+    ).toBe(404);
+    expect(expectStatus(await other.api.get(`/fiscal/sale/${sale.id}`), 200)).toEqual({ note: null });
+    expect(expectStatus(await other.api.get('/fiscal/notes'), 200)).toEqual({ notes: [] });
+    expect(expectStatus(await other.api.get('/fiscal/settings'), 200)).toEqual({ settings: null });
+    expect((await other.api.get(`/fiscal/product/${shop.product.id}`)).statusCode).toBe(404);
+
+    const seller = shop.apis[1];
+    for (const res of [
+      await seller.get('/fiscal/settings'),
+      await seller.put('/fiscal/settings', settingsBody(shop.cnpj)),
+      await seller.post('/fiscal/certificate', { pfxBase64: 'x', password: 'y' }),
+      await seller.get('/fiscal/notes'),
+      await seller.post('/fiscal/void', { series: 1, from: 5, to: 6, reason: 'Numeracao pulada por falha' }),
+      await seller.get(`/fiscal/product/${shop.product.id}`),
+      await seller.put(`/fiscal/product/${shop.product.id}`, { fields: null }),
+    ])
+      expect(res.statusCode).toBe(403);
+  });
+
+  it("a product's own fiscal fields win over the shop's defaults", async () => {
+    const shop = await fiscalShop();
+    const own = { ...DEFAULTS, ncm: '19059090', cest: '1702300' };
+    const saved = expectStatus(
+      await shop.api.put(`/fiscal/product/${shop.product.id}`, { fields: own }),
+      200,
+    );
+    expect(saved).toEqual({ fields: own, defaults: DEFAULTS });
+    const bad = await shop.api.put(`/fiscal/product/${shop.product.id}`, { fields: { ...own, ncm: '123' } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toContain('NCM deve ter 8 dígitos');
+    const sale = await sell(shop.auth, shop.product.id);
+    const note = await noteOf(shop.auth, sale.id);
+    const xml = (await shop.api.get(`/fiscal/notes/${note.id}/xml`)).body;
+    expect(xml).toContain('<NCM>19059090</NCM><CEST>1702300</CEST><CFOP>5102</CFOP>');
+  });
+});

@@ -1,0 +1,697 @@
+import { createHash, randomInt } from 'node:crypto';
+import {
+  accessKey,
+  FISCAL_MESSAGES,
+  type FiscalEnvironment,
+  type FiscalNote,
+  nfeDateTime,
+  type ProductFiscal,
+  qrCodeV2,
+  sefazUrls,
+  stateRules,
+  tpAmbOf,
+  type Uf,
+} from '@balcao/core/fiscal';
+import type { Sale } from '@balcao/core/sale';
+import { and, eq, sql } from 'drizzle-orm';
+import type { AppContext } from '../../context.ts';
+import type { Executor } from '../../db/client.ts';
+import { clients } from '../../db/schema.ts';
+import { AppError, unavailable } from '../../errors.ts';
+import { type Actor, adminOf } from '../../lib/actor.ts';
+import { type ReceiptSettings, receiptSettingsSql } from '../printing/receipt.ts';
+import { enqueuePrintJob } from '../printing/service.ts';
+import { findSale } from '../sale/read.ts';
+import { danfeLines } from './danfe.ts';
+import { fiscalNotes, fiscalVoids } from './schema.ts';
+import { callSefaz, type SefazService } from './sefaz.ts';
+import {
+  fieldsOfProducts,
+  noteRow,
+  openA1,
+  openCsc,
+  type SettingsRow,
+  settingsRow,
+  toNote,
+} from './service.ts';
+import {
+  buildNfe,
+  cancelEvent,
+  consSitNFe,
+  element,
+  envEvento,
+  enviNFe,
+  inutNFe,
+  NFE_NS,
+  type NoteInput,
+  signXml,
+  tag,
+  validateSchema,
+  withSupplement,
+} from './xml.ts';
+
+/**
+ * Issuing (issue 32): after a sale's commit (never inside it), a note is numbered in the database
+ * (one UPDATE ... RETURNING on the issuer/model/series counter row: its row lock orders two tills and
+ * two instances), its signed XML persisted, then sent. SEFAZ silent -> offline contingency (tpEmis 9)
+ * where the state allows it, or the queue (São Paulo); the transmission job sends them once the link
+ * is back. 100 stores the protocol, 204 is resolved by a query, other cStats are kept with their text.
+ */
+
+type NoteRow = typeof fiscalNotes.$inferSelect;
+type Draft = Omit<NoteInput, 'issuedAt' | 'accessKey' | 'tpEmis' | 'contingency'> & { timeZone: string };
+
+const sha1 = (text: string) => createHash('sha1').update(text).digest('hex');
+const CONTINGENCY_REASON = 'SEFAZ sem resposta no prazo: emissao em contingencia off-line';
+
+/** The note's lines from a sale: items with their fiscal fields, sale-level discounts shared out. */
+async function draftOf(db: Executor, settings: SettingsRow, sale: Sale, consumerDocument: string | null) {
+  const [client] = await db
+    .select({ timeZone: clients.timeZone })
+    .from(clients)
+    .where(eq(clients.id, settings.clientId));
+  const own = await fieldsOfProducts(
+    db,
+    settings.clientId,
+    sale.items.flatMap((i) => (i.productId === null ? [] : [i.productId])),
+  );
+  const extraDiscount = sale.discountCents + sale.couponDiscountCents;
+  const base = sale.items.reduce((s, i) => s + i.totalCents, 0);
+  let given = 0;
+  const items = sale.items.map((item, index) => {
+    const last = index === sale.items.length - 1;
+    const share = last
+      ? extraDiscount - given
+      : base > 0
+        ? Math.floor((extraDiscount * item.totalCents) / base)
+        : 0;
+    given += share;
+    const fiscal: ProductFiscal =
+      (item.productId !== null ? own.get(item.productId) : undefined) ?? settings.defaults;
+    return {
+      code: item.sku || (item.productId ? String(item.productId) : `L${index + 1}`),
+      description: item.variantName ? `${item.description} ${item.variantName}` : item.description,
+      barcode: item.barcode,
+      quantity: item.quantity,
+      unitPriceCents: item.unitTotalCents,
+      grossCents: item.grossCents,
+      discountCents: item.discountCents + share,
+      otherCents: last ? sale.freightCents : 0,
+      fiscal,
+    };
+  });
+  const draft: Draft = {
+    issuer: {
+      cnpj: settings.cnpj,
+      ie: settings.ie,
+      legalName: settings.legalName,
+      tradeName: settings.tradeName,
+      crt: settings.crt,
+      uf: settings.uf as Uf,
+      cityCode: settings.cityCode,
+      cityName: settings.cityName,
+      street: settings.street,
+      streetNumber: settings.streetNumber,
+      district: settings.district,
+      zipCode: settings.zipCode,
+    },
+    code: 0,
+    series: 0,
+    number: 0,
+    tpAmb: tpAmbOf(settings.environment as FiscalEnvironment),
+    consumerDocument: consumerDocument ?? null,
+    items,
+    payments: tendered(sale),
+    changeCents: sale.changeCents,
+    totalCents: sale.finalAmountCents,
+    additionalInfo: `Venda no ${sale.number}`,
+    timeZone: client?.timeZone ?? 'America/Sao_Paulo',
+  };
+  return draft;
+}
+
+/**
+ * vPag is what the customer handed over: the sale keeps each payment net of the change, so the change
+ * goes back on the cash payment (else the first). SEFAZ checks sum(vPag) - vTroco = vNF.
+ */
+function tendered(sale: Sale) {
+  const payments = sale.payments.map((p) => ({ method: p.method, amountCents: p.amountCents }));
+  if (sale.changeCents > 0 && payments.length > 0) {
+    const cash = payments.findLast((p) => p.method === 'money') ?? payments[0];
+    cash.amountCents += sale.changeCents;
+  }
+  return payments;
+}
+
+function qrUrls(settings: SettingsRow) {
+  const env = settings.environment as FiscalEnvironment;
+  const uf = settings.uf as Uf;
+  if (env === 'local')
+    return { qr: 'https://nfce.local.balcao/qrcode', chave: 'https://nfce.local.balcao/consulta' };
+  const urls = sefazUrls(uf, env);
+  return { qr: urls.qrCode ?? '', chave: urls.keyQuery };
+}
+
+export type SchemaFailure = { element: string; message: string };
+
+/** Builds, signs, adds the QR code and validates. A schema error comes back named, nothing signed is kept. */
+export async function signedNote(
+  ctx: AppContext,
+  settings: SettingsRow,
+  draft: Draft,
+  at: Date,
+  tpEmis: 1 | 9,
+): Promise<{ xml: string; key: string; qrCode: string } | { schema: SchemaFailure }> {
+  const issuedAt = nfeDateTime(at, draft.timeZone);
+  const key = accessKey({
+    uf: draft.issuer.uf,
+    year: Number(issuedAt.slice(0, 4)),
+    month: Number(issuedAt.slice(5, 7)),
+    cnpj: draft.issuer.cnpj,
+    model: 65,
+    series: draft.series,
+    number: draft.number,
+    tpEmis,
+    code: draft.code,
+  });
+  const input: NoteInput = {
+    ...draft,
+    accessKey: key,
+    issuedAt,
+    tpEmis,
+    ...(tpEmis === 9 ? { contingency: { at: issuedAt, reason: CONTINGENCY_REASON } } : {}),
+  };
+  const { a1 } = openA1(ctx, settings);
+  const signed = signXml(buildNfe(input), 'infNFe', a1);
+  const urls = qrUrls(settings);
+  const qrCode = qrCodeV2(
+    {
+      url: urls.qr,
+      accessKey: key,
+      tpAmb: draft.tpAmb,
+      cscId: settings.cscId,
+      csc: openCsc(ctx, settings),
+      ...(tpEmis === 9
+        ? {
+            offline: {
+              day: issuedAt.slice(8, 10),
+              totalCents: draft.totalCents,
+              digestValue: signed.digestValue,
+            },
+          }
+        : {}),
+    },
+    sha1,
+  );
+  const xml = withSupplement(signed.xml, qrCode, urls.chave);
+  const issue = await validateSchema(xml, 'nfe_v4.00.xsd');
+  if (issue) return { schema: issue };
+  return { xml, key, qrCode };
+}
+
+/** Takes the next number of the series: the counter row's lock orders concurrent callers. */
+export async function allocateNumber(tx: Executor, clientId: number, series: number): Promise<number> {
+  await tx.execute(sql`insert into fiscal_counters (client_id, model, series, next_number)
+    values (${clientId}, 65, ${series}, 1) on conflict do nothing`);
+  const result = (await tx.execute(sql`update fiscal_counters set next_number = next_number + 1
+    where client_id = ${clientId} and model = 65 and series = ${series}
+    returning next_number - 1 as number`)) as unknown as { rows: { number: number }[] };
+  return Number(result.rows[0].number);
+}
+
+type Sent =
+  | { kind: 'authorised'; protocol: string; procXml: string; statusText: string }
+  | { kind: 'rejected'; statusCode: string; statusText: string }
+  | { kind: 'silent' };
+
+const procOf = (nfe: string, protNFe: string) =>
+  `<?xml version="1.0" encoding="UTF-8"?><nfeProc xmlns="${NFE_NS}" versao="4.00">${nfe.replace(/^<\?xml[^>]*>/, '')}${protNFe.replace(' versao=', ` xmlns="${NFE_NS}" versao=`)}</nfeProc>`;
+
+function target(ctx: AppContext, settings: SettingsRow) {
+  const { a1, id } = openA1(ctx, settings);
+  return { env: settings.environment as FiscalEnvironment, uf: settings.uf as Uf, a1, a1Id: id };
+}
+
+/** Queries a key; the protocol when SEFAZ has it authorised. */
+async function queryKey(ctx: AppContext, settings: SettingsRow, key: string, nfe: string): Promise<Sent> {
+  const answer = await callSefaz(
+    ctx.config,
+    target(ctx, settings),
+    'NFeConsultaProtocolo4',
+    consSitNFe(tpAmbOf(settings.environment as FiscalEnvironment), key),
+  );
+  if (!answer.ok) return { kind: 'silent' };
+  const prot = element(answer.body, 'protNFe');
+  const cStat = tag(answer.body, 'cStat') ?? '';
+  if ((cStat === '100' || cStat === '150') && prot)
+    return {
+      kind: 'authorised',
+      protocol: tag(prot, 'nProt') ?? '',
+      procXml: procOf(nfe, prot),
+      statusText: tag(prot, 'xMotivo') ?? '',
+    };
+  return { kind: 'rejected', statusCode: cStat, statusText: tag(answer.body, 'xMotivo') ?? '' };
+}
+
+/** Sends a signed note (NFeAutorizacao4, synchronous) and reads the answer. */
+export async function transmit(
+  ctx: AppContext,
+  settings: SettingsRow,
+  xml: string,
+  key: string,
+): Promise<Sent> {
+  const answer = await callSefaz(
+    ctx.config,
+    target(ctx, settings),
+    'NFeAutorizacao4',
+    enviNFe(Date.now() % 1_000_000_000, xml),
+  );
+  if (!answer.ok) return { kind: 'silent' };
+  const prot = element(answer.body, 'protNFe');
+  const cStat = (prot ? tag(prot, 'cStat') : tag(answer.body, 'cStat')) ?? '';
+  const xMotivo = (prot ? tag(prot, 'xMotivo') : tag(answer.body, 'xMotivo')) ?? '';
+  if (cStat === '100' || cStat === '150')
+    return {
+      kind: 'authorised',
+      protocol: tag(prot ?? '', 'nProt') ?? '',
+      procXml: procOf(xml, prot ?? ''),
+      statusText: xMotivo,
+    };
+  // Duplicate: SEFAZ already has this key (a lost answer, a retry): its protocol is taken by query.
+  if (cStat === '204') {
+    const found = await queryKey(ctx, settings, key, xml);
+    if (found.kind !== 'rejected') return found;
+  }
+  return { kind: 'rejected', statusCode: cStat, statusText: xMotivo };
+}
+
+/** A fix hint for the rejections a shop can fix. */
+export function fixHint(code: string): string {
+  switch (code) {
+    case '213':
+      return 'O certificado é de outro CNPJ: envie o certificado da loja em Configurações > Fiscal.';
+    case '225':
+    case 'schema':
+      return 'Confira os dados fiscais do produto (NCM, CFOP, CSOSN) e do emitente.';
+    case '297':
+      return 'Envie o certificado de novo: a assinatura não confere.';
+    case '539':
+      return 'Este número já foi usado com outra chave: ajuste o próximo número da série e inutilize o que sobrar.';
+    case '656':
+      return 'A SEFAZ bloqueou por consumo indevido: aguarde uma hora antes de reenviar.';
+    default:
+      return 'Confira os dados da nota e envie de novo.';
+  }
+}
+
+async function save(db: Executor, id: number, set: Partial<NoteRow>) {
+  await db.update(fiscalNotes).set(set).where(eq(fiscalNotes.id, id));
+}
+
+async function applySent(ctx: AppContext, note: NoteRow, sent: Sent, xml: string, key: string) {
+  if (sent.kind === 'authorised') {
+    await save(ctx.db, note.id, {
+      status: 'authorised',
+      accessKey: key,
+      xml,
+      procXml: sent.procXml,
+      protocol: sent.protocol,
+      statusCode: '100',
+      statusText: sent.statusText,
+      authorisedAt: sql`now()` as never,
+      attempts: note.attempts + 1,
+    });
+    return true;
+  }
+  if (sent.kind === 'rejected') {
+    await save(ctx.db, note.id, {
+      status: 'rejected',
+      statusCode: sent.statusCode,
+      statusText: `${sent.statusText}. ${fixHint(sent.statusCode)}`,
+      attempts: note.attempts + 1,
+    });
+    ctx.notify(note.clientId, {
+      message: `NFC-e nº ${note.number} rejeitada: ${sent.statusText}`,
+      alertColor: 'error',
+    });
+    return true;
+  }
+  return false;
+}
+
+/** Queues the DANFE NFC-e on the receipt printer, once per note (idempotency key danfe-<id>). */
+async function printDanfe(ctx: AppContext, actor: Actor, noteId: number) {
+  const result = (await ctx.db.execute(
+    sql`select ${receiptSettingsSql(actor.clientId)} as receipt`,
+  )) as unknown as { rows: { receipt: ReceiptSettings | null }[] };
+  const receipt = result.rows[0]?.receipt;
+  if (!receipt) return;
+  const row = await noteRow(ctx.db, actor, noteId);
+  const settings = (await settingsRow(ctx.db, actor.clientId)) as SettingsRow;
+  await enqueuePrintJob(ctx, actor, {
+    profileId: receipt.profileId,
+    kind: 'document',
+    payload: {
+      title: `NFC-e nº ${row.number}`,
+      lines: danfeLines(settings, row, receipt.timeZone, receipt.paperWidth),
+    },
+    idempotencyKey: `danfe-${row.id}`,
+  });
+}
+
+/**
+ * The follow-up of a recorded sale (called after its commit, not awaited by the checkout): numbers,
+ * signs, persists and sends its NFC-e. Safe to call twice: a sale has one note (unique sale_id).
+ */
+export async function issueForSale(
+  ctx: AppContext,
+  actor: Actor,
+  saleId: number,
+  consumerDocument: string | null,
+): Promise<FiscalNote | null> {
+  const settings = await settingsRow(ctx.db, actor.clientId);
+  if (!settings?.enabled) return null;
+  const sale = await findSale(ctx.db, actor, saleId);
+  if (sale.status === 'canceled') return null;
+  const draft = await draftOf(ctx.db, settings, sale, consumerDocument);
+  const env = settings.environment;
+  const created = await ctx.db.transaction(async (tx) => {
+    const [existing] = await tx.select().from(fiscalNotes).where(eq(fiscalNotes.saleId, saleId));
+    if (existing) return { row: existing, fresh: false };
+    const number = await allocateNumber(tx, settings.clientId, settings.series);
+    let code = randomInt(1, 99_999_999);
+    if (code === number) code += 1;
+    const [row] = await tx
+      .insert(fiscalNotes)
+      .values({
+        clientId: settings.clientId,
+        saleId,
+        series: settings.series,
+        number,
+        // A placeholder until signed (the key needs the issue time): unique per number.
+        accessKey: `pending-${settings.clientId}-${settings.series}-${number}`,
+        tpEmis: 1,
+        environment: env,
+        status: 'pending',
+        totalCents: sale.finalAmountCents,
+        consumerDocument,
+        xml: '',
+        draft: { ...draft, code, series: settings.series, number } as never,
+      })
+      .returning();
+    return { row, fresh: true };
+  });
+  if (!created.fresh) return toNote(created.row);
+  await sendNew(ctx, actor, settings, created.row);
+  return toNote(await noteRow(ctx.db, actor, created.row.id));
+}
+
+async function sendNew(ctx: AppContext, actor: Actor, settings: SettingsRow, note: NoteRow) {
+  const draft = note.draft as Draft;
+  const built = await signedNote(ctx, settings, draft, new Date(), 1);
+  if ('schema' in built) {
+    await save(ctx.db, note.id, {
+      status: 'rejected',
+      statusCode: 'schema',
+      statusText: `Erro de schema no elemento ${built.schema.element}: a nota não foi enviada. ${fixHint('schema')}`,
+    });
+    return;
+  }
+  // Persisted before it is sent.
+  await save(ctx.db, note.id, { xml: built.xml, accessKey: built.key, qrCodeUrl: built.qrCode });
+  const sent = await transmit(ctx, settings, built.xml, built.key);
+  if (await applySent(ctx, note, sent, built.xml, built.key)) {
+    if (sent.kind === 'authorised') await printDanfe(ctx, actor, note.id).catch(() => undefined);
+    return;
+  }
+  // SEFAZ did not answer.
+  const rules = stateRules(settings.uf as Uf);
+  if (!rules.offlineContingency) {
+    await save(ctx.db, note.id, {
+      status: 'queued',
+      statusText: FISCAL_MESSAGES.spQueued,
+      attempts: note.attempts + 1,
+    });
+    ctx.notify(note.clientId, { message: FISCAL_MESSAGES.spQueued, alertColor: 'warning' });
+    return;
+  }
+  const offline = await signedNote(ctx, settings, draft, new Date(), 9);
+  if ('schema' in offline) {
+    await save(ctx.db, note.id, {
+      status: 'rejected',
+      statusCode: 'schema',
+      statusText: `Erro de schema no elemento ${offline.schema.element}: a nota não foi enviada.`,
+    });
+    return;
+  }
+  await save(ctx.db, note.id, {
+    status: 'contingency',
+    tpEmis: 9,
+    firstKey: built.key,
+    firstXml: built.xml,
+    xml: offline.xml,
+    accessKey: offline.key,
+    qrCodeUrl: offline.qrCode,
+    statusText: FISCAL_MESSAGES.contingencyText,
+    transmitBy: sql`now() + ${`${rules.contingencyHours} hours`}::interval` as never,
+    attempts: note.attempts + 1,
+  });
+  ctx.notify(note.clientId, {
+    message: `NFC-e nº ${note.number} emitida em contingência: será transmitida quando a SEFAZ voltar (prazo de ${rules.contingencyHours} horas).`,
+    alertColor: 'warning',
+  });
+  await printDanfe(ctx, actor, note.id).catch(() => undefined);
+}
+
+/**
+ * The transmission job: contingency notes, São Paulo's queue and notes a crash left pending, each
+ * sent once SEFAZ answers. A contingency note first asks SEFAZ about its normal twin (same number,
+ * tpEmis 1) whose answer was lost: if it was authorised, that one stands and the contingency is not sent.
+ */
+export async function transmitWaiting(
+  ctx: AppContext,
+  limit = 50,
+): Promise<{ sent: number; waiting: number }> {
+  const rows = await ctx.db
+    .select()
+    .from(fiscalNotes)
+    .where(
+      sql`${fiscalNotes.status} in ('contingency', 'queued')
+        or (${fiscalNotes.status} = 'pending' and ${fiscalNotes.createdAt} < now() - interval '2 minutes')`,
+    )
+    .orderBy(fiscalNotes.id)
+    .limit(limit);
+  let sent = 0;
+  let waiting = 0;
+  for (const note of rows) {
+    const settings = await settingsRow(ctx.db, note.clientId);
+    if (!settings?.certificateSealed) continue;
+    const actor = await adminOf(ctx.db, note.clientId);
+    let done = false;
+    if (note.status === 'contingency') {
+      if (note.firstKey && note.firstXml) {
+        const twin = await queryKey(ctx, settings, note.firstKey, note.firstXml);
+        if (twin.kind === 'silent') {
+          waiting++;
+          continue;
+        }
+        if (twin.kind === 'authorised') {
+          done = await applySent(ctx, note, twin, note.firstXml, note.firstKey);
+        }
+      }
+      if (!done)
+        done = await applySent(
+          ctx,
+          note,
+          await transmit(ctx, settings, note.xml, note.accessKey),
+          note.xml,
+          note.accessKey,
+        );
+    } else {
+      // Queued or left pending: signed again now (NFC-e must reach SEFAZ within minutes of dhEmi).
+      const built = await signedNote(ctx, settings, note.draft as Draft, new Date(), 1);
+      if ('schema' in built) {
+        await save(ctx.db, note.id, {
+          status: 'rejected',
+          statusCode: 'schema',
+          statusText: `Erro de schema no elemento ${built.schema.element}`,
+        });
+        continue;
+      }
+      await save(ctx.db, note.id, { xml: built.xml, accessKey: built.key, qrCodeUrl: built.qrCode });
+      const result = await transmit(ctx, settings, built.xml, built.key);
+      done = await applySent(ctx, note, result, built.xml, built.key);
+      if (done && result.kind === 'authorised') await printDanfe(ctx, actor, note.id).catch(() => undefined);
+    }
+    if (done) {
+      sent++;
+      ctx.changed(note.clientId, 'fiscal', note.id);
+    } else waiting++;
+  }
+  return { sent, waiting };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cancel and voiding
+
+const sefazSilent = () => unavailable('A SEFAZ não respondeu. Tente de novo em alguns minutos.');
+
+export async function cancelNote(
+  ctx: AppContext,
+  actor: Actor,
+  id: number,
+  reason: string,
+): Promise<FiscalNote> {
+  const note = await noteRow(ctx.db, actor, id);
+  if (note.status === 'canceled') return toNote(note);
+  if (note.status !== 'authorised' || !note.protocol) throw new AppError(422, FISCAL_MESSAGES.notAuthorised);
+  const settings = (await settingsRow(ctx.db, actor.clientId)) as SettingsRow;
+  const rules = stateRules(settings.uf as Uf);
+  if (note.authorisedAt && Date.parse(note.authorisedAt) + rules.cancelHours * 3_600_000 < Date.now())
+    throw new AppError(422, FISCAL_MESSAGES.cancelDeadline);
+  const [client] = await ctx.db
+    .select({ timeZone: clients.timeZone })
+    .from(clients)
+    .where(eq(clients.id, actor.clientId));
+  const tpAmb = tpAmbOf(settings.environment as FiscalEnvironment);
+  const unsigned = cancelEvent({
+    uf: settings.uf as Uf,
+    tpAmb,
+    cnpj: settings.cnpj,
+    key: note.accessKey,
+    at: nfeDateTime(new Date(), client?.timeZone ?? 'America/Sao_Paulo'),
+    protocol: note.protocol,
+    reason,
+  });
+  const { a1 } = openA1(ctx, settings);
+  const signed = signXml(unsigned, 'infEvento', a1).xml;
+  const body = envEvento(1, signed);
+  const issue = await validateSchema(body, 'envEventoCancNFe_v1.00.xsd');
+  if (issue)
+    throw new AppError(422, `Erro de schema no elemento ${issue.element}: o cancelamento não foi enviado.`);
+  const answer = await callSefaz(ctx.config, target(ctx, settings), 'NFeRecepcaoEvento4', body);
+  if (!answer.ok) throw sefazSilent();
+  const ret = element(answer.body, 'retEvento') ?? answer.body;
+  const cStat = tag(ret, 'cStat') ?? '';
+  if (cStat !== '135' && cStat !== '155')
+    throw new AppError(422, `A SEFAZ recusou o cancelamento: ${tag(ret, 'xMotivo') ?? cStat}`);
+  await save(ctx.db, note.id, {
+    status: 'canceled',
+    cancelXml: `<procEventoNFe xmlns="${NFE_NS}" versao="1.00">${signed}${ret}</procEventoNFe>`,
+    cancelProtocol: tag(ret, 'nProt'),
+    statusCode: cStat,
+    statusText: tag(ret, 'xMotivo'),
+  });
+  ctx.changed(actor.clientId, 'fiscal', note.id);
+  return toNote(await noteRow(ctx.db, actor, id));
+}
+
+export async function voidNumbers(
+  ctx: AppContext,
+  actor: Actor,
+  input: { series: number; from: number; to: number; reason: string },
+) {
+  const settings = await settingsRow(ctx.db, actor.clientId);
+  if (!settings?.certificateSealed) throw new AppError(422, FISCAL_MESSAGES.noCertificate);
+  const [used] = await ctx.db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(fiscalNotes)
+    .where(
+      and(
+        eq(fiscalNotes.clientId, actor.clientId),
+        eq(fiscalNotes.series, input.series),
+        sql`${fiscalNotes.number} between ${input.from} and ${input.to}`,
+        sql`${fiscalNotes.status} in ('authorised', 'canceled', 'contingency', 'queued', 'pending')`,
+      ),
+    );
+  if (Number(used?.n ?? 0) > 0)
+    throw new AppError(
+      422,
+      'Há números da faixa em notas emitidas ou em envio: só números não usados podem ser inutilizados.',
+    );
+  const unsigned = inutNFe({
+    uf: settings.uf as Uf,
+    tpAmb: tpAmbOf(settings.environment as FiscalEnvironment),
+    year: new Date().getFullYear(),
+    cnpj: settings.cnpj,
+    series: input.series,
+    from: input.from,
+    to: input.to,
+    reason: input.reason,
+  });
+  const { a1 } = openA1(ctx, settings);
+  const signed = signXml(unsigned, 'infInut', a1).xml;
+  const issue = await validateSchema(signed, 'inutNFe_v4.00.xsd');
+  if (issue)
+    throw new AppError(422, `Erro de schema no elemento ${issue.element}: a inutilização não foi enviada.`);
+  const answer = await callSefaz(ctx.config, target(ctx, settings), 'NFeInutilizacao4', signed);
+  if (!answer.ok) throw sefazSilent();
+  const statusCode = tag(answer.body, 'cStat') ?? '';
+  const statusText = tag(answer.body, 'xMotivo') ?? '';
+  const protocol = tag(answer.body, 'nProt');
+  if (statusCode !== '102') throw new AppError(422, `A SEFAZ recusou a inutilização: ${statusText}`);
+  await ctx.db.transaction(async (tx) => {
+    await tx.insert(fiscalVoids).values({
+      clientId: actor.clientId,
+      series: input.series,
+      fromNumber: input.from,
+      toNumber: input.to,
+      reason: input.reason,
+      statusCode,
+      statusText,
+      protocol,
+      xml: `${signed}${answer.body}`,
+    });
+    await tx
+      .update(fiscalNotes)
+      .set({ status: 'voided' })
+      .where(
+        and(
+          eq(fiscalNotes.clientId, actor.clientId),
+          eq(fiscalNotes.series, input.series),
+          eq(fiscalNotes.status, 'rejected'),
+          sql`${fiscalNotes.number} between ${input.from} and ${input.to}`,
+        ),
+      );
+  });
+  return { statusCode, statusText, protocol };
+}
+
+/**
+ * The follow-up of a canceled sale: its authorised note gets the cancel event (110111) with the sale's
+ * reason (prefixed so it reaches the 15 characters SEFAZ asks). A note not authorised yet, or SEFAZ
+ * refusing, rings the bell: the manager cancels it on the sale's detail once it can be.
+ */
+export async function cancelForSale(ctx: AppContext, actor: Actor, saleId: number, reason: string) {
+  const [note] = await ctx.db
+    .select()
+    .from(fiscalNotes)
+    .where(and(eq(fiscalNotes.clientId, actor.clientId), eq(fiscalNotes.saleId, saleId)));
+  if (!note || note.status === 'canceled' || note.status === 'rejected' || note.status === 'voided') return;
+  const text = reason.trim().length >= 15 ? reason.trim() : `Venda cancelada: ${reason.trim()}`;
+  try {
+    if (note.status !== 'authorised') throw new AppError(422, FISCAL_MESSAGES.notAuthorised);
+    await cancelNote(ctx, actor, note.id, text);
+  } catch (error) {
+    ctx.notify(actor.clientId, {
+      message: `A venda foi cancelada, mas a NFC-e nº ${note.number} não: ${(error as Error).message} Cancele-a no detalhe da venda.`,
+      alertColor: 'warning',
+    });
+  }
+}
+
+/** For the checkout follow-up: runs `issueForSale` without the caller waiting, errors logged. */
+export function issueInBackground(
+  ctx: AppContext,
+  actor: Actor,
+  saleId: number,
+  consumerDocument: string | null,
+): void {
+  issueForSale(ctx, actor, saleId, consumerDocument)
+    .then((note) => {
+      if (note) ctx.changed(actor.clientId, 'fiscal', note.id);
+    })
+    .catch(() => undefined);
+}
+
+export type { SefazService };

@@ -1,0 +1,45 @@
+/**
+ * Runs the fake SEFAZ (apps/api/test/fakes/sefaz.ts) for the browser tests and `npm start` with the
+ * "local" fiscal environment:
+ *   PORT=6000 CONTROL_PORT=6001 CA_OUT=/tmp/sefaz-ca.pem tsx sefaz-cli.ts
+ * The HTTPS services demand a client certificate from its test CA, whose PEM is written to CA_OUT
+ * (the API's SEFAZ_CA_FILE). A plain HTTP control port answers GET /ready and GET /a1?cnpj=&password=
+ * (a fresh e-CNPJ A1 of that CNPJ from the test CA, as base64 .pfx: the test's "certificate file").
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { dirname } from 'node:path';
+import { startFakeSefaz } from './sefaz.ts';
+import { makeA1 } from './sefazCerts.ts';
+
+const port = Number(process.env.PORT ?? 6000);
+const controlPort = Number(process.env.CONTROL_PORT ?? port + 1);
+const caOut = process.env.CA_OUT ?? '.tmp/sefaz-ca.pem';
+
+const fake = await startFakeSefaz({ port });
+mkdirSync(dirname(caOut), { recursive: true });
+writeFileSync(caOut, fake.caPem);
+
+const control = createServer((req, res) => {
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  if (url.pathname === '/ready') {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    return res.end(JSON.stringify({ url: fake.url, notes: fake.notes.size, calls: fake.calls }));
+  }
+  if (url.pathname === '/a1') {
+    const a1 = makeA1(fake.ca, {
+      cnpj: url.searchParams.get('cnpj') ?? '',
+      name: url.searchParams.get('name') ?? 'LOJA DEMO LTDA',
+      password: url.searchParams.get('password') ?? 'demo1234',
+    });
+    res.writeHead(200, { 'content-type': 'application/json' });
+    return res.end(JSON.stringify({ pfxBase64: a1.pfxBase64 }));
+  }
+  res.writeHead(404);
+  res.end();
+});
+control.listen(controlPort, '127.0.0.1');
+console.log(`fake SEFAZ listening on ${fake.url} (control http://127.0.0.1:${controlPort})`);
+const stop = () => fake.close().then(() => process.exit(0));
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);

@@ -1,0 +1,267 @@
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo, Socket } from 'node:net';
+import type { TLSSocket } from 'node:tls';
+import { UF_CODES } from '@balcao/core/fiscal';
+import forge from 'node-forge';
+import {
+  element,
+  NFE_NS,
+  SOAP_NS,
+  soapBody,
+  tag,
+  validateSchema,
+  verifySignature,
+} from '../../src/modules/fiscal/xml.ts';
+import { makeServerCert, makeTestCa, type TestCa } from './sefazCerts.ts';
+
+/**
+ * A local SEFAZ (issue 32) that follows the NF-e 4.00 web services' contract: HTTPS that demands a
+ * client certificate signed by the test CA (a certificate from elsewhere fails the handshake, as at
+ * SEFAZ), SOAP 1.2 envelopes (nfeDadosMsg / nfeResultMsg) at /ws/<service>, the schema checked with the
+ * same PL_009 XSDs and the signature against the certificate sent in KeyInfo, which must be the TLS
+ * client's. Answers the real cStat codes: 100, 104, 107, 128, 135, 102, 204, 213, 217, 225, 297, 539,
+ * 656. For the tests it can be slowed, made to hold the answer (timeout), answer 500 or go away.
+ */
+
+export type SefazMode = 'ok' | 'slow' | 'timeout' | 'error5xx';
+
+type Stored = {
+  key: string;
+  cnpj: string;
+  series: number;
+  number: number;
+  protocol: string;
+  canceled: boolean;
+};
+
+export type FakeSefaz = {
+  url: string;
+  port: number;
+  ca: TestCa;
+  /** PEM of the CA the API must trust for this server's certificate. */
+  caPem: string;
+  mode: SefazMode;
+  delayMs: number;
+  /** Calls per service. */
+  calls: Record<string, number>;
+  /** Authorised notes by key. */
+  notes: Map<string, Stored>;
+  /** Forces the next authorisation's cStat (e.g. '539'). */
+  forceNext: string | null;
+  /** More calls than this for one key within a minute: 656 consumo indevido. */
+  maxCallsPerKey: number;
+  /** Stops listening and drops connections (SEFAZ or the link gone). */
+  goAway(): Promise<void>;
+  /** Listens again on the same port. */
+  comeBack(): Promise<void>;
+  close(): Promise<void>;
+};
+
+const now = () => {
+  const d = new Date(Date.now() - 3 * 3600_000);
+  return `${d.toISOString().slice(0, 19)}-03:00`;
+};
+
+const envelope = (service: string, body: string) =>
+  `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="${SOAP_NS}"><soap:Body><nfeResultMsg xmlns="http://www.portalfiscal.inf.br/nfe/wsdl/${service}">${body}</nfeResultMsg></soap:Body></soap:Envelope>`;
+
+let protocolSeq = 135_260_000_000_000;
+const nextProtocol = () => String(++protocolSeq);
+
+export async function startFakeSefaz(options: { port?: number; ca?: TestCa } = {}): Promise<FakeSefaz> {
+  const ca = options.ca ?? makeTestCa();
+  const serverCert = makeServerCert(ca);
+  const sockets = new Set<Socket>();
+  const keyCalls = new Map<string, number[]>();
+
+  const fake: FakeSefaz = {
+    url: '',
+    port: 0,
+    ca,
+    caPem: ca.certPem,
+    mode: 'ok',
+    delayMs: 0,
+    calls: {},
+    notes: new Map(),
+    forceNext: null,
+    maxCallsPerKey: 20,
+    goAway: async () => {},
+    comeBack: async () => {},
+    close: async () => {},
+  };
+
+  const clientCnpj = (socket: TLSSocket): { cnpj: string; pem: string } | null => {
+    const peer = socket.getPeerCertificate(false);
+    if (!peer?.raw) return null;
+    const cert = forge.pki.certificateFromAsn1(
+      forge.asn1.fromDer(forge.util.createBuffer(peer.raw.toString('binary'))),
+    );
+    const cn = String(cert.subject.getField('CN')?.value ?? '');
+    return { cnpj: /:([0-9A-Z]{14})$/.exec(cn)?.[1] ?? '', pem: forge.pki.certificateToPem(cert) };
+  };
+
+  async function authorise(body: string, client: { cnpj: string; pem: string }, tpAmb: string) {
+    const head = `<tpAmb>${tpAmb}</tpAmb><verAplic>FAKE-SEFAZ-1.0</verAplic>`;
+    const lot = (cStat: string, xMotivo: string, cUF = '') =>
+      `<retEnviNFe xmlns="${NFE_NS}" versao="4.00">${head}<cStat>${cStat}</cStat><xMotivo>${xMotivo}</xMotivo><cUF>${cUF}</cUF><dhRecbto>${now()}</dhRecbto></retEnviNFe>`;
+    const issue = await validateSchema(body, 'enviNFe_v4.00.xsd');
+    if (issue) return lot('225', `Rejeição: Falha no Schema XML do lote de NFe [${issue.element}]`);
+    const nfe = element(body, 'NFe') ?? '';
+    if (!verifySignature(nfe, client.pem)) return lot('297', 'Rejeição: Assinatura difere do calculado');
+    const key = (/Id="NFe(\d{44})"/.exec(nfe) ?? [])[1] ?? '';
+    const cUF = key.slice(0, 2);
+    const cnpj = tag(nfe, 'CNPJ') ?? '';
+    const prot = (cStat: string, xMotivo: string, protocol: string | null) =>
+      `<retEnviNFe xmlns="${NFE_NS}" versao="4.00">${head}<cStat>104</cStat><xMotivo>Lote processado</xMotivo><cUF>${cUF}</cUF><dhRecbto>${now()}</dhRecbto><protNFe versao="4.00"><infProt>${head}<chNFe>${key}</chNFe><dhRecbto>${now()}</dhRecbto>${protocol ? `<nProt>${protocol}</nProt>` : ''}<digVal>${tag(nfe, 'DigestValue')}</digVal><cStat>${cStat}</cStat><xMotivo>${xMotivo}</xMotivo></infProt></protNFe></retEnviNFe>`;
+    if (cnpj.slice(0, 8) !== client.cnpj.slice(0, 8))
+      return lot('213', 'Rejeição: CNPJ-Base do Emitente difere do CNPJ-Base do Certificado Digital', cUF);
+    const recent = (keyCalls.get(key) ?? []).filter((t) => t > Date.now() - 60_000);
+    recent.push(Date.now());
+    keyCalls.set(key, recent);
+    if (recent.length > fake.maxCallsPerKey) return lot('656', 'Rejeição: Consumo Indevido', cUF);
+    const forced = fake.forceNext;
+    fake.forceNext = null;
+    const existing = fake.notes.get(key);
+    if (existing || forced === '204')
+      return prot('204', `Rejeição: Duplicidade de NF-e [nProt:${existing?.protocol ?? ''}]`, null);
+    const series = Number(tag(nfe, 'serie'));
+    const number = Number(tag(nfe, 'nNF'));
+    const sameNumber = [...fake.notes.values()].find(
+      (n) => n.cnpj === cnpj && n.series === series && n.number === number,
+    );
+    if (sameNumber || forced === '539')
+      return prot(
+        '539',
+        `Rejeição: Duplicidade de NF-e com diferença na Chave de Acesso [chNFe: ${sameNumber?.key ?? ''}]`,
+        null,
+      );
+    const protocol = nextProtocol();
+    fake.notes.set(key, { key, cnpj, series, number, protocol, canceled: false });
+    return prot('100', 'Autorizado o uso da NF-e', protocol);
+  }
+
+  function query(body: string, tpAmb: string) {
+    const key = tag(body, 'chNFe') ?? '';
+    const note = fake.notes.get(key);
+    const head = `<tpAmb>${tpAmb}</tpAmb><verAplic>FAKE-SEFAZ-1.0</verAplic>`;
+    if (!note)
+      return `<retConsSitNFe xmlns="${NFE_NS}" versao="4.00">${head}<cStat>217</cStat><xMotivo>Rejeição: NF-e não consta na base de dados da SEFAZ</xMotivo><cUF>${key.slice(0, 2)}</cUF><dhRecbto>${now()}</dhRecbto><chNFe>${key}</chNFe></retConsSitNFe>`;
+    const [cStat, xMotivo] = note.canceled
+      ? ['101', 'Cancelamento de NF-e homologado']
+      : ['100', 'Autorizado o uso da NF-e'];
+    return `<retConsSitNFe xmlns="${NFE_NS}" versao="4.00">${head}<cStat>${cStat}</cStat><xMotivo>${xMotivo}</xMotivo><cUF>${key.slice(0, 2)}</cUF><dhRecbto>${now()}</dhRecbto><chNFe>${key}</chNFe><protNFe versao="4.00"><infProt>${head}<chNFe>${key}</chNFe><dhRecbto>${now()}</dhRecbto><nProt>${note.protocol}</nProt><cStat>100</cStat><xMotivo>Autorizado o uso da NF-e</xMotivo></infProt></protNFe></retConsSitNFe>`;
+  }
+
+  async function event(body: string, client: { pem: string }, tpAmb: string) {
+    const head = `<tpAmb>${tpAmb}</tpAmb><verAplic>FAKE-SEFAZ-1.0</verAplic>`;
+    const lot = (cStat: string, xMotivo: string, inner = '') =>
+      `<retEnvEvento xmlns="${NFE_NS}" versao="1.00"><idLote>${tag(body, 'idLote') ?? '0'}</idLote>${head}<cOrgao>${tag(body, 'cOrgao') ?? ''}</cOrgao><cStat>${cStat}</cStat><xMotivo>${xMotivo}</xMotivo>${inner}</retEnvEvento>`;
+    const issue = await validateSchema(body, 'envEventoCancNFe_v1.00.xsd');
+    if (issue) return lot('225', `Rejeição: Falha no Schema XML [${issue.element}]`);
+    const evt = element(body, 'evento') ?? '';
+    if (!verifySignature(evt, client.pem)) return lot('297', 'Rejeição: Assinatura difere do calculado');
+    const key = tag(evt, 'chNFe') ?? '';
+    const note = fake.notes.get(key);
+    const ret = (cStat: string, xMotivo: string, protocol: string | null) =>
+      lot(
+        '128',
+        'Lote de Evento Processado',
+        `<retEvento versao="1.00"><infEvento>${head}<cOrgao>${key.slice(0, 2)}</cOrgao><cStat>${cStat}</cStat><xMotivo>${xMotivo}</xMotivo><chNFe>${key}</chNFe><tpEvento>110111</tpEvento><nSeqEvento>1</nSeqEvento><dhRegEvento>${now()}</dhRegEvento>${protocol ? `<nProt>${protocol}</nProt>` : ''}</infEvento></retEvento>`,
+      );
+    if (!note) return ret('217', 'Rejeição: NF-e não consta na base de dados da SEFAZ', null);
+    if (note.canceled) return ret('573', 'Rejeição: Duplicidade de Evento', null);
+    if (tag(evt, 'nProt') !== note.protocol)
+      return ret('222', 'Rejeição: Protocolo de Autorização de Uso difere do cadastrado', null);
+    note.canceled = true;
+    return ret('135', 'Evento registrado e vinculado a NF-e', nextProtocol());
+  }
+
+  async function voidNumbers(body: string, client: { pem: string }, tpAmb: string) {
+    const head = `<tpAmb>${tpAmb}</tpAmb><verAplic>FAKE-SEFAZ-1.0</verAplic>`;
+    const ret = (cStat: string, xMotivo: string, protocol: string | null) =>
+      `<retInutNFe xmlns="${NFE_NS}" versao="4.00"><infInut>${head}<cStat>${cStat}</cStat><xMotivo>${xMotivo}</xMotivo><cUF>${tag(body, 'cUF') ?? ''}</cUF>${protocol ? `<dhRecbto>${now()}</dhRecbto><nProt>${protocol}</nProt>` : ''}</infInut></retInutNFe>`;
+    const issue = await validateSchema(body, 'inutNFe_v4.00.xsd');
+    if (issue) return ret('225', `Rejeição: Falha no Schema XML [${issue.element}]`, null);
+    if (!verifySignature(body, client.pem))
+      return ret('297', 'Rejeição: Assinatura difere do calculado', null);
+    const cnpj = tag(body, 'CNPJ') ?? '';
+    const series = Number(tag(body, 'serie'));
+    const from = Number(tag(body, 'nNFIni'));
+    const to = Number(tag(body, 'nNFFin'));
+    const used = [...fake.notes.values()].some(
+      (n) => n.cnpj === cnpj && n.series === series && n.number >= from && n.number <= to,
+    );
+    if (used) return ret('241', 'Rejeição: Um número da faixa já foi utilizado', null);
+    return ret('102', 'Inutilização de número homologado', nextProtocol());
+  }
+
+  const server: Server = createServer(
+    {
+      key: serverCert.keyPem,
+      cert: serverCert.certPem,
+      ca: ca.certPem,
+      requestCert: true,
+      rejectUnauthorized: true,
+    },
+    (req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', async () => {
+        const service = (req.url ?? '').split('/').pop() ?? '';
+        fake.calls[service] = (fake.calls[service] ?? 0) + 1;
+        if (fake.mode === 'timeout') return; // holds the answer until the client gives up
+        if (fake.mode === 'slow' || fake.delayMs > 0)
+          await new Promise((r) => setTimeout(r, fake.delayMs || 10_000));
+        if (fake.mode === 'error5xx') {
+          res.writeHead(500, { 'content-type': 'application/soap+xml; charset=utf-8' });
+          return res.end(
+            `<soap:Envelope xmlns:soap="${SOAP_NS}"><soap:Body><soap:Fault><soap:Code><soap:Value>soap:Receiver</soap:Value></soap:Code><soap:Reason><soap:Text xml:lang="pt-BR">Erro interno</soap:Text></soap:Reason></soap:Fault></soap:Body></soap:Envelope>`,
+          );
+        }
+        const client = clientCnpj(req.socket as TLSSocket);
+        const body = soapBody(Buffer.concat(chunks).toString('utf8'));
+        const tpAmb = tag(body, 'tpAmb') ?? '2';
+        let answer: string;
+        if (!client)
+          answer = '<cStat>280</cStat><xMotivo>Rejeição: Certificado Transmissor inválido</xMotivo>';
+        else if (service === 'NFeAutorizacao4') answer = await authorise(body, client, tpAmb);
+        else if (service === 'NFeConsultaProtocolo4') answer = query(body, tpAmb);
+        else if (service === 'NFeStatusServico4')
+          answer = `<retConsStatServ xmlns="${NFE_NS}" versao="4.00"><tpAmb>${tpAmb}</tpAmb><verAplic>FAKE-SEFAZ-1.0</verAplic><cStat>107</cStat><xMotivo>Serviço em Operação</xMotivo><cUF>${tag(body, 'cUF') ?? UF_CODES.SP}</cUF><dhRecbto>${now()}</dhRecbto></retConsStatServ>`;
+        else if (service === 'NFeRecepcaoEvento4') answer = await event(body, client, tpAmb);
+        else if (service === 'NFeInutilizacao4') answer = await voidNumbers(body, client, tpAmb);
+        else {
+          res.writeHead(404);
+          return res.end();
+        }
+        res.writeHead(200, { 'content-type': 'application/soap+xml; charset=utf-8' });
+        res.end(envelope(service, answer));
+      });
+    },
+  );
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  server.on('secureConnection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+
+  const listen = (port: number) =>
+    new Promise<void>((resolve) => server.listen(port, '127.0.0.1', () => resolve()));
+  await listen(options.port ?? 0);
+  fake.port = (server.address() as AddressInfo).port;
+  fake.url = `https://127.0.0.1:${fake.port}`;
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      for (const s of sockets) s.destroy();
+      sockets.clear();
+      if (!server.listening) return resolve();
+      server.close(() => resolve());
+    });
+  fake.goAway = stop;
+  fake.comeBack = () => listen(fake.port);
+  fake.close = stop;
+  return fake;
+}

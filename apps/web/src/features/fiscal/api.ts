@@ -1,0 +1,35 @@
+import { fiscalApi } from '@balcao/core/endpoints/fiscal';
+import { useQuery } from '@tanstack/react-query';
+import { download, fileOf, queryOf, useCall } from '../../lib/client.ts';
+
+/** NFC-e (issue 32): the issuer, its certificate, the notes, cancel and voiding. */
+export const fiscalQueries = {
+  settings: () => queryOf(fiscalApi.settings, {}),
+  notes: () => queryOf(fiscalApi.notes, {}),
+  ofSale: (id: number) => queryOf(fiscalApi.ofSale, { params: { id } }),
+};
+
+export const useFiscalSettings = () => useQuery(fiscalQueries.settings());
+export const useFiscalNotes = () => useQuery({ ...fiscalQueries.notes(), refetchInterval: 5000 });
+/** A sale's note; asked again while it is being sent. */
+export const useSaleFiscalNote = (id: number) =>
+  useQuery({
+    ...fiscalQueries.ofSale(id),
+    refetchInterval: (query) => (query.state.data?.note?.status === 'pending' ? 1500 : false),
+  });
+
+export const useSaveFiscalSettings = () => useCall(fiscalApi.saveSettings);
+export const useUploadCertificate = () => useCall(fiscalApi.certificate);
+export const useCancelNote = () => useCall(fiscalApi.cancel);
+export const useVoidNumbers = () => useCall(fiscalApi.voidNumbers);
+
+export const downloadNoteXml = (id: number, key: string) =>
+  download(fiscalApi.xml, { params: { id } }, `${key}-nfce.xml`, 'Não foi possível baixar o XML');
+
+/** Opens the DANFE NFC-e (PDF) in a new tab. */
+export async function openDanfe(id: number) {
+  const pdf = await fileOf(fiscalApi.danfe, { params: { id } }, 'Não foi possível abrir o DANFE');
+  const url = URL.createObjectURL(pdf);
+  window.open(url, '_blank', 'noopener');
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}

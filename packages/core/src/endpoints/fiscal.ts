@@ -1,0 +1,133 @@
+import { endpoint } from '../contract.ts';
+import {
+  certificateUploadSchema,
+  fiscalCancelSchema,
+  fiscalNoteListSchema,
+  fiscalNoteSchema,
+  fiscalPageSchema,
+  fiscalSettingsInputSchema,
+  fiscalSettingsSchema,
+  fiscalVoidResultSchema,
+  fiscalVoidSchema,
+  productFiscalAnswerSchema,
+  productFiscalInputSchema,
+  saleFiscalNoteSchema,
+} from '../fiscal.ts';
+import { idParams } from '../params.ts';
+import { binaryFileSchema } from '../responses.ts';
+import { BACKOFFICE, COUNTER, WRITE } from '../routes.ts';
+
+/**
+ * /v1/fiscal (issue 32): the NFC-e issuer, its A1 certificate, the notes, cancel and voiding. The setup
+ * is the Administrador's (WRITE.system); a sale's note is read where the sale is (BACKOFFICE) and
+ * canceled by who cancels sales (COUNTER).
+ */
+export const fiscalApi = {
+  settings: endpoint({
+    method: 'GET',
+    path: '/fiscal/settings',
+    resource: 'fiscal',
+    access: WRITE.system,
+    summary: 'The NFC-e issuer settings and certificate (null before the first save)',
+    response: { 200: fiscalPageSchema },
+  }),
+  saveSettings: endpoint({
+    method: 'PUT',
+    path: '/fiscal/settings',
+    resource: 'fiscal',
+    access: WRITE.system,
+    summary: 'Save the issuer, environment, series and next number, CSC and product defaults',
+    body: fiscalSettingsInputSchema,
+    response: { 200: fiscalSettingsSchema },
+    changes: ['fiscal'],
+  }),
+  certificate: endpoint({
+    method: 'POST',
+    path: '/fiscal/certificate',
+    resource: 'fiscal',
+    access: WRITE.system,
+    summary: 'Upload the A1 (.pfx in base64) with its password: checked, kept encrypted',
+    body: certificateUploadSchema,
+    response: { 200: fiscalSettingsSchema },
+    changes: ['fiscal'],
+    bodyLimit: 1_000_000,
+  }),
+  notes: endpoint({
+    method: 'GET',
+    path: '/fiscal/notes',
+    resource: 'fiscal',
+    access: WRITE.system,
+    summary: 'The latest NFC-e with their status',
+    response: { 200: fiscalNoteListSchema },
+  }),
+  xml: endpoint({
+    method: 'GET',
+    path: '/fiscal/notes/:id/xml',
+    resource: 'fiscal',
+    access: BACKOFFICE,
+    summary: "A note's XML (nfeProc once authorised, else the signed NFe)",
+    params: idParams,
+    response: { 200: binaryFileSchema },
+    file: 'binary',
+  }),
+  danfe: endpoint({
+    method: 'GET',
+    path: '/fiscal/notes/:id/danfe',
+    resource: 'fiscal',
+    access: BACKOFFICE,
+    summary: 'The DANFE NFC-e as a PDF (80 mm) with the QR code',
+    params: idParams,
+    response: { 200: binaryFileSchema },
+    file: 'pdf',
+  }),
+  cancel: endpoint({
+    method: 'POST',
+    path: '/fiscal/notes/:id/cancel',
+    resource: 'fiscal',
+    access: COUNTER,
+    summary: 'Cancel an authorised NFC-e (event 110111) with a reason of 15+ characters',
+    params: idParams,
+    body: fiscalCancelSchema,
+    response: { 200: fiscalNoteSchema },
+    changes: ['fiscal'],
+  }),
+  voidNumbers: endpoint({
+    method: 'POST',
+    path: '/fiscal/void',
+    resource: 'fiscal',
+    access: WRITE.system,
+    summary: 'Void (inutilizar) a range of numbers never authorised',
+    body: fiscalVoidSchema,
+    response: { 200: fiscalVoidResultSchema },
+    changes: ['fiscal'],
+  }),
+  ofSale: endpoint({
+    method: 'GET',
+    path: '/fiscal/sale/:id',
+    resource: 'fiscal',
+    access: BACKOFFICE,
+    summary: "A sale's NFC-e, null without one",
+    params: idParams,
+    response: { 200: saleFiscalNoteSchema },
+  }),
+  product: endpoint({
+    method: 'GET',
+    path: '/fiscal/product/:id',
+    resource: 'fiscal',
+    access: WRITE.system,
+    summary: "A product's fiscal fields and the shop's defaults",
+    params: idParams,
+    response: { 200: productFiscalAnswerSchema },
+  }),
+  saveProduct: endpoint({
+    method: 'PUT',
+    path: '/fiscal/product/:id',
+    resource: 'fiscal',
+    access: WRITE.system,
+    summary: "Save a product's fiscal fields (null: use the shop's defaults)",
+    params: idParams,
+    body: productFiscalInputSchema,
+    response: { 200: productFiscalAnswerSchema },
+    changes: ['fiscal'],
+  }),
+} as const;

@@ -1,0 +1,153 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, test } from 'vitest';
+import {
+  accessKey,
+  accessKeyCheckDigit,
+  consumerDocumentSchema,
+  fiscalVoidSchema,
+  isValidAccessKey,
+  isValidCnpjAny,
+  qrCodeV2,
+  qrCodeV2Text,
+  sefazUrls,
+  stateRules,
+  TPAG_OF,
+  textToHex,
+} from './fiscal.ts';
+import { PAYMENT_METHODS } from './status.ts';
+
+const sha1 = (text: string) => createHash('sha1').update(text).digest('hex');
+
+describe('access key', () => {
+  test('check digit of published keys (a real NF-e of RO and the PR NFC-e example of sped-nfe docs/QRCode.md)', () => {
+    expect(accessKeyCheckDigit('1121020588350900022455002000006342100065755')).toBe(3);
+    expect(isValidAccessKey('11210205883509000224550020000063421000657553')).toBe(true);
+    expect(isValidAccessKey('41170410422724000187650010000005101000010235')).toBe(true);
+    expect(isValidAccessKey('41170410422724000187650010000005101000010236')).toBe(false);
+    expect(isValidAccessKey('4117041042272400018765001000000510100001023')).toBe(false);
+  });
+
+  test('built from its parts: cUF, AAMM, CNPJ, model, series, number, tpEmis, cNF and the digit', () => {
+    const key = accessKey({
+      uf: 'PR',
+      year: 2017,
+      month: 4,
+      cnpj: '10.422.724/0001-87',
+      model: 65,
+      series: 1,
+      number: 510,
+      tpEmis: 1,
+      code: 1023,
+    });
+    expect(key).toBe('41170410422724000187650010000005101000010235');
+  });
+
+  test('a rest of 0 or 1 gives the digit 0', () => {
+    // 43 zeros and a one at the end: sum 2 -> rest 2 -> 9; all zeros -> rest 0 -> 0.
+    expect(accessKeyCheckDigit('0'.repeat(43))).toBe(0);
+    expect(accessKeyCheckDigit(`${'0'.repeat(42)}1`)).toBe(9);
+  });
+});
+
+describe('CNPJ', () => {
+  test('numeric and the alphanumeric example of the Receita Federal (12.ABC.345/01DE-35)', () => {
+    expect(isValidCnpjAny('10.422.724/0001-87')).toBe(true);
+    expect(isValidCnpjAny('12.ABC.345/01DE-35')).toBe(true);
+    expect(isValidCnpjAny('12ABC34501DE36')).toBe(false);
+    expect(isValidCnpjAny('11111111111111')).toBe(false);
+    expect(isValidCnpjAny('12ABC34501DEXX')).toBe(false);
+  });
+
+  test('"CPF na nota" takes a CPF or a CNPJ and says which is wrong in Portuguese', () => {
+    expect(consumerDocumentSchema.parse('529.982.247-25')).toBe('52998224725');
+    const bad = consumerDocumentSchema.safeParse('123.456.789-00');
+    expect(bad.success).toBe(false);
+    expect(bad.error?.issues[0]?.message).toBe('Informe um CPF ou CNPJ válido');
+  });
+});
+
+describe('tPag', () => {
+  test('every payment method has a tPag; outros carry their description', () => {
+    for (const method of PAYMENT_METHODS) expect(TPAG_OF[method].tPag).toMatch(/^\d{2}$/);
+    expect(TPAG_OF.money.tPag).toBe('01');
+    expect(TPAG_OF.creditCard.tPag).toBe('03');
+    expect(TPAG_OF.debitCard.tPag).toBe('04');
+    expect(TPAG_OF.pix.tPag).toBe('17');
+    expect(TPAG_OF.pixQrCodeStatic.tPag).toBe('20');
+    expect(TPAG_OF.storeCredit).toEqual({ tPag: '99', xPag: 'Vale-troca' });
+  });
+});
+
+describe('QR code v2', () => {
+  // The offline NFC-e of sped-nfe tests/fixtures/xml/nfce_com_qrcode.xml (BA homologação): its
+  // qrCode's text before the hash, the digest value in hex, and the hash's form.
+  const fixtureText =
+    '29181033657677000156650010001654399001654399|2|2|01|150.00|6d395a7251544b4d7876374131426c6e662f6e6d4e4756582b4e383d|1';
+
+  test('offline text: key, version 2, tpAmb, day, value, DigestValue in hex, idCSC without zeros', () => {
+    expect(textToHex('m9ZrQTKMxv7A1Blnf/nmNGVX+N8=')).toBe(
+      '6d395a7251544b4d7876374131426c6e662f6e6d4e4756582b4e383d',
+    );
+    expect(
+      qrCodeV2Text({
+        url: 'http://hnfe.sefaz.ba.gov.br/servicos/nfce/modulos/geral/NFCEC_consulta_chave_acesso.aspx',
+        accessKey: '29181033657677000156650010001654399001654399',
+        tpAmb: 2,
+        cscId: '000001',
+        csc: 'x',
+        offline: { day: '01', totalCents: 15000, digestValue: 'm9ZrQTKMxv7A1Blnf/nmNGVX+N8=' },
+      }),
+    ).toBe(fixtureText);
+  });
+
+  test('online URL: ?p=chave|2|tpAmb|idCSC|SHA-1(text + CSC) in capitals', () => {
+    const url = qrCodeV2(
+      {
+        url: 'https://www.homologacao.nfce.fazenda.sp.gov.br/NFCeConsultaPublica/Paginas/ConsultaQRCode.aspx',
+        accessKey: '41170410422724000187650010000005101000010235',
+        tpAmb: 2,
+        cscId: '000001',
+        csc: 'GPB0JBWLUR6HWFTVEAS6RJ69GPCROFPBBB8G',
+      },
+      sha1,
+    );
+    const text = '41170410422724000187650010000005101000010235|2|2|1';
+    // SHA-1 of the text followed by sped-nfe's test CSC.
+    expect(sha1(`${text}GPB0JBWLUR6HWFTVEAS6RJ69GPCROFPBBB8G`).toUpperCase()).toMatch(/^[0-9A-F]{40}$/);
+    expect(url).toBe(
+      `https://www.homologacao.nfce.fazenda.sp.gov.br/NFCeConsultaPublica/Paginas/ConsultaQRCode.aspx?p=${text}|${sha1(
+        `${text}GPB0JBWLUR6HWFTVEAS6RJ69GPCROFPBBB8G`,
+      ).toUpperCase()}`,
+    );
+  });
+});
+
+describe('state rules as data', () => {
+  test('SP allows no offline contingency; other states do, with 24 hours', () => {
+    expect(stateRules('SP').offlineContingency).toBe(false);
+    expect(stateRules('PR')).toEqual({ offlineContingency: true, contingencyHours: 24, cancelHours: 24 });
+  });
+
+  test('URLs per state and environment, SVRS states served by SVRS', () => {
+    expect(sefazUrls('SP', 'homologacao').authorize).toMatch(
+      /^https:\/\/homologacao\.nfce\.fazenda\.sp\.gov\.br/,
+    );
+    const ba = sefazUrls('BA', 'producao');
+    expect(ba.authorize).toMatch(/svrs\.rs\.gov\.br/);
+    expect(ba.qrCode).toBe('http://nfe.sefaz.ba.gov.br/servicos/nfce/qrcode.aspx');
+  });
+});
+
+test('voiding: a range and a reason of 15 characters', () => {
+  const bad = fiscalVoidSchema.safeParse({ series: 1, from: 4, to: 5, reason: 'curta' });
+  expect(bad.error?.issues.map((i) => i.message)).toEqual([
+    'A justificativa precisa ter pelo menos 15 caracteres.',
+  ]);
+  const range = fiscalVoidSchema.safeParse({
+    series: 1,
+    from: 5,
+    to: 4,
+    reason: 'numeração pulada por falha',
+  });
+  expect(range.error?.issues[0]?.message).toBe('O número final deve ser maior ou igual ao inicial.');
+});

@@ -1,0 +1,469 @@
+import { z } from 'zod';
+import { isValidCpf } from './document.ts';
+import { NFCE_AUTHORISER, NFCE_WEB_SERVICES, type SefazServiceUrls } from './fiscalStates.ts';
+import type { PaymentMethod } from './status.ts';
+import { wallTime } from './time.ts';
+
+/**
+ * Issue 32: NFC-e (model 65). The rules without I/O: the access key and its check digit, the CNPJ
+ * (numeric and the alphanumeric form of IN RFB 2.229/2024), tPag from the sale's payment methods, the
+ * QR code v2 text (the hash itself is SHA-1, computed by the API with Node's crypto and handed in),
+ * and the state rules as data. Layout: NF-e 4.00 (MOC 7.0, PL_009_V4), DANFE NFC-e / QR code manual.
+ */
+
+// ---------------------------------------------------------------------------------------------
+// States
+
+/** IBGE state codes (cUF, the key's first two digits). */
+export const UF_CODES = {
+  RO: 11,
+  AC: 12,
+  AM: 13,
+  RR: 14,
+  PA: 15,
+  AP: 16,
+  TO: 17,
+  MA: 21,
+  PI: 22,
+  CE: 23,
+  RN: 24,
+  PB: 25,
+  PE: 26,
+  AL: 27,
+  SE: 28,
+  BA: 29,
+  MG: 31,
+  ES: 32,
+  RJ: 33,
+  SP: 35,
+  PR: 41,
+  SC: 42,
+  RS: 43,
+  MS: 50,
+  MT: 51,
+  GO: 52,
+  DF: 53,
+} as const;
+export type Uf = keyof typeof UF_CODES;
+export const UFS = Object.keys(UF_CODES) as Uf[];
+
+export type FiscalEnvironment = 'local' | 'homologacao' | 'producao';
+export const FISCAL_ENVIRONMENTS = ['local', 'homologacao', 'producao'] as const;
+export const FISCAL_ENVIRONMENT_LABELS: Record<FiscalEnvironment, string> = {
+  local: 'Local (SEFAZ de teste)',
+  homologacao: 'Homologação',
+  producao: 'Produção',
+};
+/** tpAmb: 1 produção, 2 homologação (the local fake answers as homologação). */
+export const tpAmbOf = (env: FiscalEnvironment): 1 | 2 => (env === 'producao' ? 1 : 2);
+
+/**
+ * What a state allows when the shop's link or SEFAZ fails. Sources:
+ * - Offline contingency (tpEmis 9) for NFC-e: MOC 7.0 Anexo II (Manual de Especificações Técnicas do
+ *   DANFE NFC-e e QR Code) item "Contingência off-line": the note is transmitted within 24 hours.
+ * - São Paulo: Portaria SRE 79/2024 ended SAT on 1 Jan 2026 and SP's NFC-e rules
+ *   (Portaria CAT 12/2015 as amended) do not accept offline contingency for the issuer's own link
+ *   failure; EPEC (event 110140) only when SEFAZ-SP declares itself unavailable.
+ */
+export type StateFiscalRules = {
+  offlineContingency: boolean;
+  /** Hours the state gives to transmit a contingency note. */
+  contingencyHours: number;
+  /** Hours after authorisation a cancel (110111) is accepted. */
+  cancelHours: number;
+};
+const DEFAULT_RULES: StateFiscalRules = { offlineContingency: true, contingencyHours: 24, cancelHours: 24 };
+export const STATE_FISCAL_RULES: Partial<Record<Uf, StateFiscalRules>> = {
+  SP: { offlineContingency: false, contingencyHours: 24, cancelHours: 24 },
+};
+export const stateRules = (uf: Uf): StateFiscalRules => STATE_FISCAL_RULES[uf] ?? DEFAULT_RULES;
+
+/** The authoriser's URLs for a state and environment (SVRS states take SVRS's services). */
+export function sefazUrls(uf: Uf, env: 'homologacao' | 'producao'): SefazServiceUrls {
+  const key = env === 'producao' ? '1' : '2';
+  const own = NFCE_WEB_SERVICES[uf]?.[key];
+  const authoriser = NFCE_AUTHORISER[uf] ?? 'SVRS';
+  const shared = NFCE_WEB_SERVICES[authoriser]?.[key];
+  return { ...shared, ...own, keyQuery: own?.keyQuery || shared?.keyQuery || '' };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Documents
+
+/**
+ * CNPJ check, numeric and alphanumeric (IN RFB 2.229/2024, NT 2025.001): 12 characters [0-9A-Z] and
+ * 2 numeric check digits; each character counts as its ASCII code minus 48, weights 2..9 from the
+ * right, mod 11 (0 or 1 -> 0).
+ */
+export function isValidCnpjAny(value: string): boolean {
+  const v = value.toUpperCase().replace(/[.\-/\s]/g, '');
+  if (!/^[0-9A-Z]{12}[0-9]{2}$/.test(v)) return false;
+  if (/^(\d)\1{13}$/.test(v)) return false;
+  const digit = (base: string) => {
+    let sum = 0;
+    let weight = 2;
+    for (let i = base.length - 1; i >= 0; i--) {
+      sum += (base.charCodeAt(i) - 48) * weight;
+      weight = weight === 9 ? 2 : weight + 1;
+    }
+    const rest = sum % 11;
+    return rest < 2 ? 0 : 11 - rest;
+  };
+  const d1 = digit(v.slice(0, 12));
+  const d2 = digit(v.slice(0, 12) + d1);
+  return v.endsWith(`${d1}${d2}`);
+}
+
+export const normalizeCnpj = (value: string) => value.toUpperCase().replace(/[.\-/\s]/g, '');
+
+// ---------------------------------------------------------------------------------------------
+// Access key
+
+/** mod-11 check digit of the 43 first digits (weights 2..9 from the right; rest 0 or 1 -> 0). */
+export function accessKeyCheckDigit(key43: string): number {
+  let sum = 0;
+  let weight = 2;
+  for (let i = key43.length - 1; i >= 0; i--) {
+    sum += Number(key43[i]) * weight;
+    weight = weight === 9 ? 2 : weight + 1;
+  }
+  const rest = sum % 11;
+  return rest < 2 ? 0 : 11 - rest;
+}
+
+export type AccessKeyParts = {
+  uf: Uf;
+  /** Issue date's year and month (AAMM). */
+  year: number;
+  month: number;
+  cnpj: string;
+  model: 55 | 65;
+  series: number;
+  number: number;
+  /** 1 normal, 9 offline contingency (NFC-e). */
+  tpEmis: 1 | 9;
+  /** cNF, 8 digits, not equal to nNF. */
+  code: number;
+};
+
+export function accessKey(p: AccessKeyParts): string {
+  const key43 = [
+    String(UF_CODES[p.uf]),
+    String(p.year % 100).padStart(2, '0'),
+    String(p.month).padStart(2, '0'),
+    normalizeCnpj(p.cnpj).padStart(14, '0'),
+    String(p.model),
+    String(p.series).padStart(3, '0'),
+    String(p.number).padStart(9, '0'),
+    String(p.tpEmis),
+    String(p.code).padStart(8, '0'),
+  ].join('');
+  return key43 + accessKeyCheckDigit(key43);
+}
+
+export function isValidAccessKey(key: string): boolean {
+  return /^\d{44}$/.test(key) && accessKeyCheckDigit(key.slice(0, 43)) === Number(key[43]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Payments
+
+/**
+ * tPag (NT 2020.006 and NT 2023.004 codes): 01 dinheiro, 02 cheque, 03 cartão de crédito, 04 cartão de
+ * débito, 05 crédito loja, 15 boleto, 16 depósito, 17 PIX dinâmico, 18 transferência, 20 PIX estático,
+ * 10 vale alimentação, 11 vale refeição, 99 outros (with xPag).
+ * Kept here, one place.
+ */
+export const TPAG_OF: Record<PaymentMethod, { tPag: string; xPag?: string }> = {
+  money: { tPag: '01' },
+  check: { tPag: '02' },
+  creditCard: { tPag: '03' },
+  debitCard: { tPag: '04' },
+  creditShop: { tPag: '05' },
+  boleto: { tPag: '15' },
+  bankTransfer: { tPag: '18' },
+  pix: { tPag: '17' },
+  pixQrCode: { tPag: '17' },
+  pixQrCodeStatic: { tPag: '20' },
+  paymentOnDelivery: { tPag: '99', xPag: 'Pagamento na entrega' },
+  storeCredit: { tPag: '99', xPag: 'Vale-troca' },
+  // Meal vouchers (issue 33): a brand's card may be refeição or alimentação; the counter of a food shop
+  // takes it as refeição (11). Marketplace orders were paid online to the marketplace (99, named).
+  voucherAlelo: { tPag: '11' },
+  voucherPluxee: { tPag: '11' },
+  voucherTicket: { tPag: '11' },
+  voucherVr: { tPag: '11' },
+  voucherOther: { tPag: '11' },
+  marketplace: { tPag: '99', xPag: 'Pago no marketplace' },
+};
+export const tPagOf = (method: PaymentMethod) => TPAG_OF[method];
+
+/** Card payments (03/04/17) need card group info (indIntegra 2 = not integrated). */
+export const isCardTPag = (tPag: string) => tPag === '03' || tPag === '04' || tPag === '17';
+
+// ---------------------------------------------------------------------------------------------
+// QR code v2 (Manual de Especificações Técnicas do DANFE NFC-e e QR Code, v5.0)
+
+/** Hexadecimal of each character of a text (the offline QR's digest value). */
+export const textToHex = (text: string) =>
+  Array.from(text, (c) => c.charCodeAt(0).toString(16).padStart(2, '0')).join('');
+
+export type QrCodeV2Input = {
+  url: string;
+  accessKey: string;
+  tpAmb: 1 | 2;
+  cscId: string;
+  csc: string;
+  /** Offline (tpEmis 9): the day of issue (2 digits), the total and the signature's DigestValue. */
+  offline?: { day: string; totalCents: number; digestValue: string };
+};
+
+/** The text the hash covers (before the CSC), `chave|2|tpAmb|idCSC` or the offline form. */
+export function qrCodeV2Text(input: QrCodeV2Input): string {
+  const cscId = String(Number(input.cscId));
+  if (!input.offline) return `${input.accessKey}|2|${input.tpAmb}|${cscId}`;
+  const value = (input.offline.totalCents / 100).toFixed(2);
+  return `${input.accessKey}|2|${input.tpAmb}|${input.offline.day}|${value}|${textToHex(
+    input.offline.digestValue,
+  )}|${cscId}`;
+}
+
+/** The full QR code URL; `sha1Hex` is SHA-1 in hexadecimal (Node's crypto in the API). */
+export function qrCodeV2(input: QrCodeV2Input, sha1Hex: (text: string) => string): string {
+  const text = qrCodeV2Text(input);
+  const hash = sha1Hex(text + input.csc).toUpperCase();
+  const url = input.url.includes('?p=') ? input.url : `${input.url}?p=`;
+  return `${url}${text}|${hash}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Settings and notes (the contract)
+
+export const CRTS = ['1', '2', '3', '4'] as const;
+export const CRT_LABELS: Record<(typeof CRTS)[number], string> = {
+  '1': 'Simples Nacional',
+  '2': 'Simples Nacional, excesso de sublimite',
+  '3': 'Regime normal',
+  '4': 'MEI (Simples Nacional)',
+};
+
+export const FISCAL_MESSAGES = {
+  cnpj: 'CNPJ inválido',
+  ie: 'Inscrição estadual inválida (só números, até 14 dígitos, ou ISENTO)',
+  ibge: 'Código do município do IBGE deve ter 7 dígitos',
+  uf: 'UF inválida',
+  ncm: 'NCM deve ter 8 dígitos',
+  cfop: 'CFOP deve ter 4 dígitos começando por 5 (venda dentro do estado)',
+  csosn: 'CSOSN inválido',
+  cest: 'CEST deve ter 7 dígitos',
+  zip: 'CEP deve ter 8 dígitos',
+  cscId: 'Identificador do CSC deve ter até 6 dígitos',
+  csc: 'CSC deve ter de 16 a 36 caracteres',
+  noCertificate: 'Envie o certificado A1 (.pfx) antes de ligar a emissão de NFC-e.',
+  certificatePassword: 'Senha do certificado incorreta ou arquivo .pfx inválido.',
+  certificateOtherCnpj: (found: string, expected: string) =>
+    `O certificado é do CNPJ ${found}, mas o emitente é ${expected}: envie o certificado da loja.`,
+  certificateExpired: (date: string) => `O certificado venceu em ${date}: envie um certificado válido.`,
+  certificateNoCnpj: 'O certificado não traz um CNPJ: envie um e-CNPJ A1.',
+  settingsFirst: 'Preencha e salve os dados do emitente antes de enviar o certificado.',
+  cpf: 'CPF inválido',
+  consumerDocument: 'Informe um CPF ou CNPJ válido',
+  cancelReason: 'A justificativa precisa ter pelo menos 15 caracteres.',
+  voidReason: 'A justificativa precisa ter pelo menos 15 caracteres.',
+  voidRange: 'O número final deve ser maior ou igual ao inicial.',
+  notFound: 'Nota fiscal não encontrada',
+  notAuthorised: 'Só uma NFC-e autorizada pode ser cancelada.',
+  cancelDeadline: 'O prazo de cancelamento desta NFC-e já passou.',
+  contingencyText: 'EMITIDA EM CONTINGÊNCIA',
+  noFiscalValue: 'EMITIDA EM AMBIENTE DE HOMOLOGAÇÃO - SEM VALOR FISCAL',
+  spQueued:
+    'SEFAZ-SP não respondeu. São Paulo não aceita NFC-e em contingência off-line: a nota ficou na fila e será enviada quando a conexão voltar.',
+} as const;
+
+const ncm = z.string().regex(/^\d{8}$/, FISCAL_MESSAGES.ncm);
+const cfop = z.string().regex(/^5\d{3}$/, FISCAL_MESSAGES.cfop);
+const csosn = z.enum(['101', '102', '103', '201', '202', '203', '300', '400', '500', '900'], {
+  message: FISCAL_MESSAGES.csosn,
+});
+const cest = z
+  .string()
+  .regex(/^\d{7}$/, FISCAL_MESSAGES.cest)
+  .nullable();
+
+/** A product's fiscal fields; null uses the shop's defaults. */
+export const productFiscalSchema = z.object({
+  ncm,
+  cfop,
+  csosn,
+  origin: z.enum(['0', '1', '2', '3', '4', '5', '6', '7', '8']),
+  cest,
+  unit: z.string().trim().min(1).max(6),
+});
+export type ProductFiscal = z.infer<typeof productFiscalSchema>;
+
+export const fiscalSettingsInputSchema = z.object({
+  enabled: z.boolean(),
+  environment: z.enum(FISCAL_ENVIRONMENTS),
+  cnpj: z.string().transform(normalizeCnpj).refine(isValidCnpjAny, FISCAL_MESSAGES.cnpj),
+  ie: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .regex(/^(\d{2,14}|ISENTO)$/, FISCAL_MESSAGES.ie),
+  legalName: z.string().trim().min(2, 'Informe a razão social').max(60),
+  tradeName: z.string().trim().max(60).nullable(),
+  crt: z.enum(CRTS),
+  uf: z.enum(UFS as [Uf, ...Uf[]], { message: FISCAL_MESSAGES.uf }),
+  cityCode: z.string().regex(/^\d{7}$/, FISCAL_MESSAGES.ibge),
+  cityName: z.string().trim().min(2, 'Informe o município').max(60),
+  street: z.string().trim().min(2, 'Informe o logradouro').max(60),
+  streetNumber: z.string().trim().min(1, 'Informe o número').max(60),
+  district: z.string().trim().min(2, 'Informe o bairro').max(60),
+  zipCode: z
+    .string()
+    .transform((v) => v.replace(/\D/g, ''))
+    .refine((v) => /^\d{8}$/.test(v), FISCAL_MESSAGES.zip),
+  series: z.number().int().min(0).max(999),
+  nextNumber: z.number().int().min(1).max(999_999_999),
+  cscId: z.string().regex(/^\d{1,6}$/, FISCAL_MESSAGES.cscId),
+  /** Empty keeps the stored CSC. */
+  csc: z
+    .string()
+    .trim()
+    .refine((v) => v === '' || (v.length >= 16 && v.length <= 36), FISCAL_MESSAGES.csc),
+  defaults: productFiscalSchema,
+});
+export type FiscalSettingsInput = z.input<typeof fiscalSettingsInputSchema>;
+
+export const certificateInfoSchema = z.object({
+  holder: z.string(),
+  cnpj: z.string(),
+  notBefore: z.string(),
+  notAfter: z.string(),
+});
+export type CertificateInfo = z.infer<typeof certificateInfoSchema>;
+
+/** The answer: plain fields (the input's transforms do not run backwards). */
+export const fiscalSettingsSchema = z.object({
+  enabled: z.boolean(),
+  environment: z.enum(FISCAL_ENVIRONMENTS),
+  cnpj: z.string(),
+  ie: z.string(),
+  legalName: z.string(),
+  tradeName: z.string().nullable(),
+  crt: z.enum(CRTS),
+  uf: z.enum(UFS as [Uf, ...Uf[]]),
+  cityCode: z.string(),
+  cityName: z.string(),
+  street: z.string(),
+  streetNumber: z.string(),
+  district: z.string(),
+  zipCode: z.string(),
+  series: z.number(),
+  nextNumber: z.number(),
+  cscId: z.string(),
+  defaults: productFiscalSchema,
+  hasCsc: z.boolean(),
+  certificate: certificateInfoSchema.nullable(),
+  /** The state's rules, for the page's notes. */
+  offlineContingency: z.boolean(),
+});
+export type FiscalSettings = z.infer<typeof fiscalSettingsSchema>;
+
+export const certificateUploadSchema = z.object({
+  /** The .pfx in base64. */
+  pfxBase64: z.string().min(1, 'Envie o arquivo .pfx'),
+  password: z.string().min(1, 'Informe a senha do certificado'),
+});
+
+export const FISCAL_NOTE_STATUSES = [
+  'pending',
+  'contingency',
+  'queued',
+  'authorised',
+  'rejected',
+  'canceled',
+  'voided',
+] as const;
+export type FiscalNoteStatus = (typeof FISCAL_NOTE_STATUSES)[number];
+export const FISCAL_NOTE_STATUS_LABELS: Record<FiscalNoteStatus, string> = {
+  pending: 'Enviando',
+  contingency: 'Em contingência',
+  queued: 'Na fila (aguardando SEFAZ)',
+  authorised: 'Autorizada',
+  rejected: 'Rejeitada',
+  canceled: 'Cancelada',
+  voided: 'Inutilizada',
+};
+
+export const fiscalNoteSchema = z.object({
+  id: z.number(),
+  saleId: z.number().nullable(),
+  saleNumber: z.number().nullable(),
+  series: z.number(),
+  number: z.number(),
+  accessKey: z.string(),
+  status: z.enum(FISCAL_NOTE_STATUSES),
+  tpEmis: z.number(),
+  environment: z.enum(FISCAL_ENVIRONMENTS),
+  totalCents: z.number(),
+  consumerDocument: z.string().nullable(),
+  protocol: z.string().nullable(),
+  statusCode: z.string().nullable(),
+  statusText: z.string().nullable(),
+  qrCodeUrl: z.string().nullable(),
+  /** The deadline of a contingency note's transmission. */
+  transmitBy: z.string().nullable(),
+  createdAt: z.string(),
+  authorisedAt: z.string().nullable(),
+});
+export type FiscalNote = z.infer<typeof fiscalNoteSchema>;
+
+export const fiscalNoteListSchema = z.object({ notes: z.array(fiscalNoteSchema) });
+
+export const fiscalCancelSchema = z.object({
+  reason: z.string().trim().min(15, FISCAL_MESSAGES.cancelReason).max(255),
+});
+export const fiscalVoidSchema = z
+  .object({
+    series: z.number().int().min(0).max(999),
+    from: z.number().int().min(1),
+    to: z.number().int().min(1),
+    reason: z.string().trim().min(15, FISCAL_MESSAGES.voidReason).max(255),
+  })
+  .refine((v) => v.to >= v.from, { message: FISCAL_MESSAGES.voidRange, path: ['to'] });
+export const fiscalVoidResultSchema = z.object({
+  statusCode: z.string(),
+  statusText: z.string(),
+  protocol: z.string().nullable(),
+});
+
+/** "CPF na nota": a CPF or CNPJ, digits only. */
+export const consumerDocumentSchema = z
+  .string()
+  .transform((v) => v.replace(/\D/g, ''))
+  .refine((v) => (v.length === 11 ? isValidCpf(v) : v.length === 14 && isValidCnpjAny(v)), {
+    message: FISCAL_MESSAGES.consumerDocument,
+  });
+
+export const fiscalPageSchema = z.object({ settings: fiscalSettingsSchema.nullable() });
+
+/** The note of a sale (sale detail), null without one. */
+export const saleFiscalNoteSchema = z.object({ note: fiscalNoteSchema.nullable() });
+
+export const productFiscalAnswerSchema = z.object({
+  /** The product's own fields; null uses the shop's defaults. */
+  fields: productFiscalSchema.nullable(),
+  defaults: productFiscalSchema.nullable(),
+});
+export const productFiscalInputSchema = z.object({ fields: productFiscalSchema.nullable() });
+
+/** An NF-e date-time (TDateTimeUTC): the shop's wall clock with its offset, `2026-11-27T08:30:00-03:00`. */
+export function nfeDateTime(at: Date, timeZone: string): string {
+  const wall = wallTime(at, timeZone);
+  const offsetMin = Math.round((wall - Math.floor(at.getTime() / 1000) * 1000) / 60_000);
+  const sign = offsetMin < 0 ? '-' : '+';
+  const abs = Math.abs(offsetMin);
+  const hhmm = `${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+  return `${new Date(wall).toISOString().slice(0, 19)}${sign}${hhmm}`;
+}
