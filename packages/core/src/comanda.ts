@@ -269,6 +269,8 @@ const comandaJobSchema = z.object({
   status: z.enum(PRINT_JOB_STATUSES),
   title: z.string(),
   reprintOf: z.number().nullable(),
+  /** Bumped "pronto" on the sector's kitchen display (issue 35). */
+  readyAt: z.string().nullable(),
 });
 
 export const comandaSendSchema = z.object({

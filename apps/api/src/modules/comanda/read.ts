@@ -163,7 +163,13 @@ export async function readSends(db: Executor, actor: Actor, comandaId: number, n
     for (const jobId of s.jobIds) {
       const job = await findPrintJob(db, actor, jobId).catch(() => null);
       if (job) {
-        jobs.push({ id: job.id, status: job.status, title: job.payload.title, reprintOf: job.reprintOf });
+        jobs.push({
+          id: job.id,
+          status: job.status,
+          title: job.payload.title,
+          reprintOf: job.reprintOf,
+          readyAt: job.readyAt,
+        });
       }
     }
     out.push({

@@ -1,3 +1,4 @@
+import type { KdsItem } from '@balcao/core/kds';
 import {
   type PrintDocument,
   type PrinterProfile,
@@ -298,6 +299,8 @@ type EnqueueInput = {
   payload: PrintDocument;
   idempotencyKey: string;
   reprintOf?: number;
+  /** A production ticket's lines as data: the kitchen display's card (issue 35). */
+  items?: KdsItem[];
 };
 
 /**
@@ -329,6 +332,7 @@ export async function enqueuePrintJob(
       payload: input.payload,
       idempotencyKey: input.idempotencyKey,
       reprintOf: input.reprintOf ?? null,
+      items: input.items ?? null,
       createdBy: actor.userId,
     })
     .onConflictDoNothing()

@@ -171,6 +171,7 @@ describe("the tab's dialogs (form kit, mutations)", { timeout: 20_000 }, () => {
       id,
       status: 'printed' as const,
       title,
+      readyAt: null,
       reprintOf,
     });
     const sent: Comanda = {
