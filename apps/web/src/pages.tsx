@@ -99,6 +99,7 @@ export const PAGES: Record<string, Page> = {
   'sale-command': page(() => import('./features/comanda/ComandaBoardPage.tsx'), '/comanda'),
   'sale-command-new': page(() => import('./features/comanda/ComandaOpenPage.tsx')),
   'sale-command-edit': page(() => import('./features/comanda/ComandaPage.tsx')),
+  'sale-kds': page(() => import('./features/kds/KdsPage.tsx')),
   'sale-waiter-pdv': page(() => import('./features/waiter-pdv/WaiterPdvPage.tsx')),
   'sale-delivery': page(() => import('./features/delivery/DeliveryPanelPage.tsx')),
   'sale-delivery-new': page(() => import('./features/delivery/PhoneOrderPage.tsx')),

@@ -323,6 +323,8 @@ export const comandaCardSchema = z.object({
   ...comandaHeadFields,
   itemsCount: z.number(),
   unsentCount: z.number(),
+  /** When the tab's latest production ticket was bumped "pronto" on a kitchen display (issue 35). */
+  lastReadyAt: z.string().nullable(),
   totalCents: z.number(),
   paidCents: z.number(),
 });

@@ -339,6 +339,16 @@ export const ROUTES: readonly AppRoute[] = [
     match: 'prefix',
   }),
   r({
+    // Issue 35: the kitchen display, a screen per production station (/dashboard/sale/kds/{sectorId}).
+    name: 'sale-kds',
+    link: '/dashboard/sale/kds',
+    title: 'Cozinha (KDS)',
+    allowed: NOT_MKT,
+    menuGroup: 'Vendas',
+    flag: 'saleCommand',
+    match: 'prefix',
+  }),
+  r({
     name: 'bank-simulator',
     link: '/dashboard/bank/simulator',
     title: 'Simulador de taxas',

@@ -350,6 +350,22 @@ export async function enqueuePrintJob(
   return { job: await findPrintJob(ctx.db, actor, inserted.id), replayed: false };
 }
 
+/** When each of these jobs was bumped "pronto" on its kitchen display (issue 35): the ready ones only. */
+export async function readyTimesOf(db: Executor, actor: Actor, ids: number[]): Promise<Map<number, Date>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select({ id: printJobs.id, readyAt: printJobs.readyAt })
+    .from(printJobs)
+    .where(
+      and(
+        eq(printJobs.clientId, actor.clientId),
+        inArray(printJobs.id, ids),
+        sql`${printJobs.readyAt} is not null`,
+      ),
+    );
+  return new Map(rows.map((r) => [r.id, r.readyAt as Date]));
+}
+
 /** A test page on a profile. */
 export async function printTestPage(
   ctx: AppContext,

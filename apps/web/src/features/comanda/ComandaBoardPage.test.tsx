@@ -26,6 +26,7 @@ function card(id: number, waiter: { id: number; name: string }, lastItemMinutes:
     stage: 'open',
     itemsCount: 1,
     unsentCount: 0,
+    lastReadyAt: null,
     totalCents: 1000,
     paidCents: 0,
   };

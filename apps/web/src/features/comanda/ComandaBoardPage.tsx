@@ -86,10 +86,16 @@ const TabCard = memo(function TabCard({
         {tab.unsentCount > 0 && (
           <span className="chip unsent">{plural(tab.unsentCount, 'não enviado', 'não enviados')}</span>
         )}
+        {tab.lastReadyAt && minutesSince(tab.lastReadyAt, now) < READY_SHOWN_MINUTES && (
+          <span className="chip ready-chip">Pronto</span>
+        )}
       </span>
     </a>
   );
 });
+
+/** How long a tab shows "Pronto" after the kitchen display bumped its latest ticket (issue 35). */
+const READY_SHOWN_MINUTES = 15;
 
 /**
  * The cards' links, handled once by the grid: a plain click navigates inside the app; a click with a
@@ -162,6 +168,11 @@ const boardSx = (theme: Theme) => {
     '& .idle-chip': {
       background: theme.palette.error.main,
       color: theme.palette.error.contrastText,
+      border: 'none',
+    },
+    '& .ready-chip': {
+      background: theme.palette.success.main,
+      color: theme.palette.success.contrastText,
       border: 'none',
     },
     '& .unsent': {
