@@ -72,7 +72,7 @@ test('kitchen display: a send shows once as a card, a line and the ticket are bu
       'post',
       `/comanda/${tab.id}/line`,
       { productId, quantity: 1, ...(notes ? { notes } : {}) },
-      { 'idempotency-key': `kds-add-${stamp}-${productId}-${notes ?? ''}` },
+      { 'idempotency-key': `kds-add-${stamp}-${productId}-${(notes ?? '').replace(/\s/g, '_')}` },
     );
   await addLine(burger.id, 'sem cebola');
   await addLine(fries.id);
