@@ -44,6 +44,12 @@ export const BACKOFFICE: readonly UserTypeId[] = STAFF.filter((t) => t !== WAITE
 export const PDV: readonly UserTypeId[] = STAFF.filter((t) => t !== STOCKIST);
 /** The staff but marketing. */
 export const NOT_MKT: readonly UserTypeId[] = STAFF.filter((t) => t !== MARKETING);
+/**
+ * The kitchen display (issue 35): the staff but marketing and the garçom. The garçom's menu stays the
+ * waiter PDV and the comandas (issue 30), where he sees "Pronto"; the kitchen's tablet is logged in
+ * by the counter or the manager.
+ */
+export const KITCHEN: readonly UserTypeId[] = STAFF.filter((t) => t !== WAITER && t !== MARKETING);
 /** The staff but the waiter and marketing (shipping settings, the delivery panel, the fee simulator). */
 export const SHIPPING: readonly UserTypeId[] = STAFF.filter((t) => t !== WAITER && t !== MARKETING);
 /**
@@ -343,7 +349,7 @@ export const ROUTES: readonly AppRoute[] = [
     name: 'sale-kds',
     link: '/dashboard/sale/kds',
     title: 'Cozinha (KDS)',
-    allowed: NOT_MKT,
+    allowed: KITCHEN,
     menuGroup: 'Vendas',
     flag: 'saleCommand',
     match: 'prefix',

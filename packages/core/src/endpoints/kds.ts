@@ -7,12 +7,12 @@ import {
   kdsTicketSchema,
 } from '../kds.ts';
 import { idParams } from '../params.ts';
-import { NOT_MKT, WRITE } from '../routes.ts';
+import { KITCHEN, WRITE } from '../routes.ts';
 import { z } from '../zod.ts';
 
 /**
- * /v1/kds (issue 35): the kitchen display of each production sector. The staff who work the floor
- * and the kitchen (NOT_MKT, as the comandas) read and bump; the targets are settings (WRITE.settings).
+ * /v1/kds (issue 35): the kitchen display of each production sector. The staff but marketing and the
+ * garçom (KITCHEN: the route table's set) read and bump; the targets are settings (WRITE.settings).
  * Its data is the print jobs' (resource 'print-job'): a new ticket or a bump refetches every screen.
  */
 export const kdsApi = {
@@ -21,7 +21,7 @@ export const kdsApi = {
     path: '/kds/stations',
     resource: 'print-job',
     tag: 'kds',
-    access: NOT_MKT,
+    access: KITCHEN,
     summary: 'The production stations (sectors with a printer), their screens and the shop targets',
     response: { 200: kdsStationsSchema },
   }),
@@ -30,7 +30,7 @@ export const kdsApi = {
     path: '/kds/station/:id',
     resource: 'print-job',
     tag: 'kds',
-    access: NOT_MKT,
+    access: KITCHEN,
     summary: "A station's open tickets, oldest first, with its targets and the last one bumped",
     params: idParams,
     response: { 200: kdsBoardSchema },
@@ -40,7 +40,7 @@ export const kdsApi = {
     path: '/kds/station/:id/heartbeat',
     resource: 'print-job',
     tag: 'kds',
-    access: NOT_MKT,
+    access: KITCHEN,
     summary: "A station's screen is alive: its tickets stay off the printer while it keeps saying so",
     params: idParams,
     response: { 200: z.object({ ok: z.boolean() }) },
@@ -50,7 +50,7 @@ export const kdsApi = {
     path: '/kds/ticket/:id/ready',
     resource: 'print-job',
     tag: 'kds',
-    access: NOT_MKT,
+    access: KITCHEN,
     summary: 'Bump a line (its index) or the whole ticket to ready (again: no change)',
     params: idParams,
     body: kdsBumpInputSchema,
@@ -62,7 +62,7 @@ export const kdsApi = {
     path: '/kds/station/:id/recall',
     resource: 'print-job',
     tag: 'kds',
-    access: NOT_MKT,
+    access: KITCHEN,
     summary: 'Bring the last bumped ticket of the station back to the screen',
     params: idParams,
     response: { 200: kdsTicketSchema },
@@ -73,7 +73,7 @@ export const kdsApi = {
     path: '/kds/settings',
     resource: 'printing',
     tag: 'kds',
-    access: NOT_MKT,
+    access: KITCHEN,
     summary: 'The KDS targets (yellow, red) and the silence before the printer takes over',
     response: { 200: kdsSettingsSchema },
   }),

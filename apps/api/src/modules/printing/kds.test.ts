@@ -215,7 +215,7 @@ describe('the kitchen display', () => {
   });
 
   it("keeps a shop's screens to itself and to the staff who work the floor; validates the targets", async () => {
-    const shop = await restaurant([1, 9]);
+    const shop = await restaurant([1, 9, 5]);
     const other = await restaurant();
     const tab = await open(shop.api);
     expectStatus(await add(shop.api, tab.id, shop.burger.id), 201);
@@ -232,6 +232,8 @@ describe('the kitchen display', () => {
     expect((await board(other.api, other.kitchen)).tickets).toEqual([]);
     // Marketing does not work the kitchen.
     expect((await shop.apis[1].get(`/kds/station/${shop.kitchen}`)).statusCode).toBe(403);
+    // Nor the garçom: he sees "Pronto" on his tabs (issue 30 keeps his menu to the waiter PDV and tabs).
+    expect((await shop.apis[2].post(`/kds/ticket/${card.id}/ready`, {})).statusCode).toBe(403);
 
     const wrong = await shop.api.put('/kds/settings', {
       warnMinutes: 15,
