@@ -39,6 +39,12 @@ const PUBLIC_ROUTES = new Set([
   'GET /v1/public/budget/:token/pdf',
   'HEAD /v1/public/budget/:token/pdf',
   'POST /v1/public/budget/:token/answer',
+  // The QR-code menu at a table (issue 35): the customer has no login; the table's random token is the
+  // key, limited per table and per address (comanda module).
+  'GET /v1/public/table/:token',
+  'HEAD /v1/public/table/:token',
+  'POST /v1/public/table/:token/order',
+  'POST /v1/public/table/:token/call',
 ]);
 const isDocs = (route: RegisteredRoute) => route.url === '/v1/docs' || route.url.startsWith('/v1/docs/');
 const key = (route: RegisteredRoute) => `${route.method} ${route.url}`;
