@@ -94,6 +94,7 @@ export const PAGES: Record<string, Page> = {
   'budget-pdv': page(() => import('./features/budget/BudgetPdvPage.tsx')),
   'budget-detail': page(() => import('./features/budget/BudgetDetailPage.tsx')),
   'budget-convert': page(() => import('./features/budget/BudgetConvertPage.tsx')),
+  'table-menu': page(() => import('./features/table-menu/TableMenuPage.tsx')),
   'budget-approval': page(() => import('./features/budget/BudgetApprovalPage.tsx')),
   // The board's tabs are asked for with its code, not after it (bench/RESULTS.md, issue 16).
   'sale-command': page(() => import('./features/comanda/ComandaBoardPage.tsx'), '/comanda'),

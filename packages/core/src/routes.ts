@@ -181,6 +181,8 @@ export const ROUTES: readonly AppRoute[] = [
   r({ name: 'not-found', link: '/404', title: 'Página não encontrada', allowed: 'public' }),
   r({ name: 'hello', link: '/hello', title: 'Hello', allowed: 'public' }),
   /** A budget's approval page for its customer (issue 17): the token in the path is the only key. */
+  // Issue 35: the QR-code menu of a table (public; the token names the table).
+  r({ name: 'table-menu', link: '/mesa', title: 'Cardápio da mesa', allowed: 'public', match: 'prefix' }),
   r({ name: 'budget-approval', link: '/orcamento', title: 'Orçamento', allowed: 'public', match: 'prefix' }),
   r({ name: 'home', link: '/dashboard', title: 'Início', allowed: ALL }),
   r({

@@ -18,6 +18,7 @@ import { useNavigate } from 'react-router';
 import { ListHeader } from '../../components/ListHeader.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { errorMessage } from '../../lib/api.ts';
+import { TableOrdersPanel } from '../table-menu/index.ts';
 import { useBoard } from './api.ts';
 
 /** The board's colour of each stage (DESIGN: colour plus a label, never colour alone). */
@@ -224,6 +225,7 @@ export default function ComandaBoardPage() {
           ))}
         </TextField>
       </ListHeader>
+      <TableOrdersPanel />
       {board.isPending ? (
         <Loading />
       ) : board.isError ? (
