@@ -16,11 +16,11 @@ async function call(
   return res.json();
 }
 
-test('kitchen display: a send shows once as a card, a line and the ticket are bumped, a reload mid-rush shows no duplicate, the board sees "Pronto"', async ({
+test('kitchen display: a send shows once as a card, a line and the ticket are bumped, a reload mid-rush shows no duplicate, the board sees "Pronto"; a QR order at 390 px approved on the board reaches it once', async ({
   browser,
   page,
 }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(120_000);
   const stamp = Date.now() % 100_000;
   const admin = { authorization: `Bearer ${await apiLogin(page, demoEmail(1))}` };
   const garcom = { authorization: `Bearer ${await apiLogin(page, demoEmail(5))}` };
@@ -136,6 +136,28 @@ test('kitchen display: a send shows once as a card, a line and the ticket are bu
   await kitchen.reload();
   await expect(cards).toHaveCount(2);
   await kitchen.screenshot({ path: '/tmp/pw-kds/kds-800.png' });
+
+  // The QR-code menu at a table: the customer's phone (390 px, no login) orders with a note; the board
+  // approves; the kitchen sees one more card, and a reload still shows each card once.
+  const qr = await call(page.request, admin, 'post', '/comanda/table-qr', { tableLabel: `Q${stamp}` });
+  const phoneContext = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true });
+  const phone = await phoneContext.newPage();
+  await phone.goto(qr.path);
+  await expect(phone.getByText(`Mesa Q${stamp}`)).toBeVisible();
+  await phone.getByRole('button', { name: `Adicionar X-Tudo ${stamp}` }).click();
+  await phone.getByLabel(`Observação: X-Tudo ${stamp}`).fill('bem passado');
+  await phone.getByRole('button', { name: /Enviar pedido/ }).click();
+  await expect(phone.getByRole('status')).toHaveText('Pedido enviado! O garçom vai confirmar em instantes.');
+  const waiting = board.getByRole('region', { name: 'Pedidos das mesas' });
+  const row = waiting.locator('[data-testid^="table-order-"]', { hasText: `Mesa Q${stamp}` });
+  await expect(row).toContainText(`1 x X-Tudo ${stamp} (bem passado)`);
+  await row.getByRole('button', { name: 'Aprovar' }).click();
+  await expect(row).toHaveCount(0);
+  await expect(cards).toHaveCount(3);
+  await expect(cards.filter({ hasText: 'OBS: bem passado' })).toHaveCount(1);
+  await kitchen.reload();
+  await expect(cards).toHaveCount(3);
+  await phoneContext.close();
 
   await kitchenContext.close();
   await boardContext.close();
