@@ -99,11 +99,13 @@ export const PAGES: Record<string, Page> = {
   'budget-pdv': page(() => import('./features/budget/BudgetPdvPage.tsx')),
   'budget-detail': page(() => import('./features/budget/BudgetDetailPage.tsx')),
   'budget-convert': page(() => import('./features/budget/BudgetConvertPage.tsx')),
+  'table-menu': page(() => import('./features/table-menu/TableMenuPage.tsx')),
   'budget-approval': page(() => import('./features/budget/BudgetApprovalPage.tsx')),
   // The board's tabs are asked for with its code, not after it (bench/RESULTS.md, issue 16).
   'sale-command': page(() => import('./features/comanda/ComandaBoardPage.tsx'), '/comanda'),
   'sale-command-new': page(() => import('./features/comanda/ComandaOpenPage.tsx')),
   'sale-command-edit': page(() => import('./features/comanda/ComandaPage.tsx')),
+  'sale-kds': page(() => import('./features/kds/KdsPage.tsx')),
   'sale-waiter-pdv': page(() => import('./features/waiter-pdv/WaiterPdvPage.tsx')),
   'sale-delivery': page(() => import('./features/delivery/DeliveryPanelPage.tsx')),
   'sale-delivery-new': page(() => import('./features/delivery/PhoneOrderPage.tsx')),

@@ -275,6 +275,8 @@ const comandaJobSchema = z.object({
   status: z.enum(PRINT_JOB_STATUSES),
   title: z.string(),
   reprintOf: z.number().nullable(),
+  /** Bumped "pronto" on the sector's kitchen display (issue 35). */
+  readyAt: z.string().nullable(),
 });
 
 export const comandaSendSchema = z.object({
@@ -327,6 +329,8 @@ export const comandaCardSchema = z.object({
   ...comandaHeadFields,
   itemsCount: z.number(),
   unsentCount: z.number(),
+  /** When the tab's latest production ticket was bumped "pronto" on a kitchen display (issue 35). */
+  lastReadyAt: z.string().nullable(),
   totalCents: z.number(),
   paidCents: z.number(),
 });

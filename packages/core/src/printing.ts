@@ -199,6 +199,8 @@ export const printJobSchema = z.object({
   createdAt: z.string(),
   sentAt: z.string().nullable(),
   printedAt: z.string().nullable(),
+  /** A production ticket bumped "pronto" on its kitchen display (issue 35). */
+  readyAt: z.string().nullable(),
 });
 export type PrintJob = z.infer<typeof printJobSchema>;
 

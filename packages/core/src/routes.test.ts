@@ -74,8 +74,18 @@ describe('route table', () => {
   it('has the public pages of the spec', () => {
     const publicLinks = ROUTES.filter((r) => r.isPublic).map((r) => r.link);
     expect(publicLinks.sort()).toEqual(
-      // The budget approval page (issue 17) is public on purpose: its customer has no login.
-      ['/login', '/logout', '/criar-conta', '/not-have-permission', '/404', '/hello', '/orcamento'].sort(),
+      // The budget approval page (issue 17) and the table's QR menu (issue 35) are public on purpose:
+      // their customers have no login.
+      [
+        '/login',
+        '/logout',
+        '/criar-conta',
+        '/not-have-permission',
+        '/404',
+        '/hello',
+        '/orcamento',
+        '/mesa',
+      ].sort(),
     );
   });
 });

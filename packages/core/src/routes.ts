@@ -44,6 +44,12 @@ export const BACKOFFICE: readonly UserTypeId[] = STAFF.filter((t) => t !== WAITE
 export const PDV: readonly UserTypeId[] = STAFF.filter((t) => t !== STOCKIST);
 /** The staff but marketing. */
 export const NOT_MKT: readonly UserTypeId[] = STAFF.filter((t) => t !== MARKETING);
+/**
+ * The kitchen display (issue 35): the staff but marketing and the garçom. The garçom's menu stays the
+ * waiter PDV and the comandas (issue 30), where he sees "Pronto"; the kitchen's tablet is logged in
+ * by the counter or the manager.
+ */
+export const KITCHEN: readonly UserTypeId[] = STAFF.filter((t) => t !== WAITER && t !== MARKETING);
 /** The staff but the waiter and marketing (shipping settings, the delivery panel, the fee simulator). */
 export const SHIPPING: readonly UserTypeId[] = STAFF.filter((t) => t !== WAITER && t !== MARKETING);
 /**
@@ -177,6 +183,8 @@ export const ROUTES: readonly AppRoute[] = [
   r({ name: 'not-found', link: '/404', title: 'Página não encontrada', allowed: 'public' }),
   r({ name: 'hello', link: '/hello', title: 'Hello', allowed: 'public' }),
   /** A budget's approval page for its customer (issue 17): the token in the path is the only key. */
+  // Issue 35: the QR-code menu of a table (public; the token names the table).
+  r({ name: 'table-menu', link: '/mesa', title: 'Cardápio da mesa', allowed: 'public', match: 'prefix' }),
   r({ name: 'budget-approval', link: '/orcamento', title: 'Orçamento', allowed: 'public', match: 'prefix' }),
   r({ name: 'home', link: '/dashboard', title: 'Início', allowed: ALL }),
   r({
@@ -345,6 +353,16 @@ export const ROUTES: readonly AppRoute[] = [
     link: '/dashboard/sale/command/edit',
     title: 'Comanda',
     allowed: NOT_MKT,
+    flag: 'saleCommand',
+    match: 'prefix',
+  }),
+  r({
+    // Issue 35: the kitchen display, a screen per production station (/dashboard/sale/kds/{sectorId}).
+    name: 'sale-kds',
+    link: '/dashboard/sale/kds',
+    title: 'Cozinha (KDS)',
+    allowed: KITCHEN,
+    menuGroup: 'Vendas',
     flag: 'saleCommand',
     match: 'prefix',
   }),

@@ -45,6 +45,12 @@ const PUBLIC_ROUTES = new Set([
   // A print agent swaps its pairing code for its own token: it has no session yet (printing module,
   // issue 36; a code of 8 characters from 31, valid 15 minutes, used once, limited per address).
   'POST /v1/printing/agent/pair',
+  // The QR-code menu at a table (issue 35): the customer has no login; the table's random token is the
+  // key, limited per table and per address (comanda module).
+  'GET /v1/public/table/:token',
+  'HEAD /v1/public/table/:token',
+  'POST /v1/public/table/:token/order',
+  'POST /v1/public/table/:token/call',
 ]);
 const isDocs = (route: RegisteredRoute) => route.url === '/v1/docs' || route.url.startsWith('/v1/docs/');
 const key = (route: RegisteredRoute) => `${route.method} ${route.url}`;

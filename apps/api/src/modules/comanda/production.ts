@@ -13,6 +13,7 @@ import { AppError, unprocessable } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { shopClock } from '../../lib/shopToday.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
+import { kdsItemOf } from '../printing/sectorTickets.ts';
 import { enqueuePrintJob, getPrintingSettings, reprintJob, sectorOfCategory } from '../printing/service.ts';
 import {
   type ComandaRow,
@@ -159,6 +160,7 @@ async function printSend(ctx: AppContext, session: SessionUser, sendId: number, 
         kind: 'ticket',
         payload,
         idempotencyKey: `comanda-send-${sendId}-${sector.id}`,
+        items: group.map(kdsItemOf),
       });
       jobIds.push(job.id);
     } catch (error) {

@@ -19,7 +19,7 @@ import { users } from '../../db/schema.ts';
 import { AppError, notFound } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { lineSnapshotOf } from '../../lib/lineSnapshot.ts';
-import { findPrintJob } from '../printing/service.ts';
+import { findPrintJob, readyTimesOf } from '../printing/service.ts';
 import { findSystemSettings } from '../settings/system.ts';
 import { comandaEvents, comandaLines, comandaPayments, comandaSends, comandas } from './schema.ts';
 
@@ -163,7 +163,13 @@ export async function readSends(db: Executor, actor: Actor, comandaId: number, n
     for (const jobId of s.jobIds) {
       const job = await findPrintJob(db, actor, jobId).catch(() => null);
       if (job) {
-        jobs.push({ id: job.id, status: job.status, title: job.payload.title, reprintOf: job.reprintOf });
+        jobs.push({
+          id: job.id,
+          status: job.status,
+          title: job.payload.title,
+          reprintOf: job.reprintOf,
+          readyAt: job.readyAt,
+        });
       }
     }
     out.push({
@@ -298,6 +304,25 @@ export async function listBoard(db: Executor, actor: Actor, waiterId: number | n
         .where(inArray(comandaPayments.comandaId, ids))
         .groupBy(comandaPayments.comandaId)
     : [];
+  const sends = ids.length
+    ? await db
+        .select({ comandaId: comandaSends.comandaId, jobIds: comandaSends.jobIds })
+        .from(comandaSends)
+        .where(inArray(comandaSends.comandaId, ids))
+    : [];
+  const readyAt = await readyTimesOf(
+    db,
+    actor,
+    sends.flatMap((s) => s.jobIds),
+  );
+  const lastReadyOf = new Map<number, Date>();
+  for (const s of sends) {
+    for (const jobId of s.jobIds) {
+      const at = readyAt.get(jobId);
+      const current = lastReadyOf.get(s.comandaId);
+      if (at && (!current || at > current)) lastReadyOf.set(s.comandaId, at);
+    }
+  }
   const settings = await findSystemSettings(db, actor);
   const linesOf = new Map<number, typeof lines>();
   for (const l of lines) {
@@ -321,6 +346,7 @@ export async function listBoard(db: Executor, actor: Actor, waiterId: number | n
       stage: stageOf(c, totals.paidCents),
       itemsCount: own.reduce((n, l) => n + Number(l.count), 0),
       unsentCount: own.reduce((n, l) => n + (l.unsent ? Number(l.count) : 0), 0),
+      lastReadyAt: lastReadyOf.get(c.id)?.toISOString() ?? null,
       totalCents: totals.totalCents,
       paidCents: totals.paidCents,
     };

@@ -1,5 +1,6 @@
 import { COMANDA_MESSAGES } from '@balcao/core/comanda';
 import { comandaApi } from '@balcao/core/endpoints/comanda';
+import { tableMenuApi } from '@balcao/core/endpoints/tableMenu';
 import { WRITE } from '@balcao/core/routes';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -24,6 +25,15 @@ import {
   transferLine,
   updateComanda,
 } from './service.ts';
+import {
+  approveTableOrder,
+  callFromTable,
+  issueTableQr,
+  listTableOrders,
+  placeTableOrder,
+  rejectTableOrder,
+  tableMenu,
+} from './tableMenu.ts';
 
 /**
  * /v1/comanda (issue 16): the handlers of `comandaApi` (core declares the endpoints). Every route
@@ -138,5 +148,28 @@ export function comandaRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       );
       return sendRecorded(reply, result);
     });
+
+    // The QR-code menu at the table (issue 35): the staff's side, then the customer's public page.
+    const table = tableMenuApi;
+    route(app, table.qr, (request) =>
+      issueTableQr(ctx, assertCan(request, WRITE.settings), request.body.tableLabel),
+    );
+    route(app, table.orders, (request) => listTableOrders(ctx, sessionOf(request)));
+    route(app, table.approve, (request) => approveTableOrder(ctx, sessionOf(request), request.params.id));
+    route(app, table.reject, (request) => rejectTableOrder(ctx, sessionOf(request), request.params.id));
+    route(app, table.menu, (request) => tableMenu(ctx, request.params.token, request.ip));
+    route(app, table.order, async (request, reply) => {
+      const placed = await placeTableOrder(
+        ctx,
+        request.params.token,
+        request.ip,
+        request.body,
+        request.idempotencyKey,
+      );
+      return reply.status(placed.replayed ? 200 : 201).send(placed.order);
+    });
+    route(app, table.call, (request) =>
+      callFromTable(ctx, request.params.token, request.ip, request.body.kind),
+    );
   };
 }

@@ -190,3 +190,69 @@ export const comandaEvents = pgTable(
   },
   (t) => [index('comanda_events_comanda_idx').on(t.comandaId, t.id)],
 );
+
+/**
+ * A table's QR code (issue 35): the token's SHA-256 (the token itself is only in the printed QR). One
+ * live per table; a new one revokes the old (`revoked_at`), which then answers "não é mais válido".
+ */
+export const comandaTableQrs = pgTable(
+  'comanda_table_qrs',
+  {
+    id: serial('id').primaryKey(),
+    clientId: integer('client_id')
+      .notNull()
+      .references(() => clients.id),
+    tableLabel: text('table_label').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    /** Who printed it: the table's orders are added in this user's name when approved directly. */
+    createdBy: integer('created_by')
+      .notNull()
+      .references(() => users.id),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('comanda_table_qrs_token_uq').on(t.tokenHash),
+    uniqueIndex('comanda_table_qrs_live_uq').on(t.clientId, t.tableLabel).where(sql`${t.revokedAt} is null`),
+  ],
+);
+
+/** A customer's order from the table's QR menu: waits for approval, then becomes the tab's lines. */
+export const comandaTableOrders = pgTable(
+  'comanda_table_orders',
+  {
+    id: serial('id').primaryKey(),
+    clientId: integer('client_id')
+      .notNull()
+      .references(() => clients.id),
+    qrId: integer('qr_id')
+      .notNull()
+      .references(() => comandaTableQrs.id),
+    tableLabel: text('table_label').notNull(),
+    /** The lines as ordered (comanda line inputs) with their descriptions when ordered. */
+    lines: jsonb('lines')
+      .$type<
+        {
+          productId: number;
+          variantId: number | null;
+          quantity: number;
+          additionals: { id: number; quantity: number }[];
+          notes: string | null;
+          description: string;
+        }[]
+      >()
+      .notNull(),
+    /** pending | approved | rejected */
+    status: text('status').notNull().default('pending'),
+    idempotencyKey: text('idempotency_key').notNull(),
+    comandaId: integer('comanda_id').references(() => comandas.id),
+    decidedBy: integer('decided_by').references(() => users.id),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('comanda_table_orders_key_uq').on(t.clientId, t.idempotencyKey),
+    index('comanda_table_orders_pending_idx').on(t.clientId, t.status),
+    check('comanda_table_orders_status_ck', sql`${t.status} in ('pending', 'approved', 'rejected')`),
+  ],
+);

@@ -51,6 +51,7 @@ export function toPrintJob(row: JobRow, now = Date.now()): PrintJob {
     createdAt: job.createdAt.toISOString(),
     sentAt: job.sentAt?.toISOString() ?? null,
     printedAt: job.printedAt?.toISOString() ?? null,
+    readyAt: job.readyAt?.toISOString() ?? null,
   };
 }
 

@@ -1,3 +1,4 @@
+import { kdsApi } from '@balcao/core/endpoints/kds';
 import { printingApi } from '@balcao/core/endpoints/printing';
 import { WRITE } from '@balcao/core/routes';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -5,6 +6,15 @@ import type { AppContext } from '../../context.ts';
 import { route } from '../../lib/endpoint.ts';
 import { assertCan, sessionOf } from '../../plugins/auth.ts';
 import { attachPrintAgents, createAgent, listAgents, pairAgent, revokeAgent } from './agents.ts';
+import {
+  getKdsSettings,
+  kdsBoard,
+  kdsBump,
+  kdsHeartbeat,
+  kdsRecall,
+  listKdsStations,
+  saveKdsSettings,
+} from './kds.ts';
 import {
   confirmPrinted,
   enqueuePrintJob,
@@ -86,6 +96,20 @@ export function printingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     route(app, api.revokeAgent, (request) =>
       revokeAgent(ctx, assertCan(request, WRITE.settings), request.params.id),
+    );
+
+    // The kitchen display (issue 35): a station's screen over the same production tickets.
+    const kds = kdsApi;
+    route(app, kds.stations, (request) => listKdsStations(db, sessionOf(request)));
+    route(app, kds.board, (request) => kdsBoard(db, sessionOf(request), request.params.id));
+    route(app, kds.heartbeat, (request) => kdsHeartbeat(ctx, sessionOf(request), request.params.id));
+    route(app, kds.ready, (request) =>
+      kdsBump(ctx, sessionOf(request), request.params.id, request.body.line),
+    );
+    route(app, kds.recall, (request) => kdsRecall(ctx, sessionOf(request), request.params.id));
+    route(app, kds.settings, (request) => getKdsSettings(db, sessionOf(request).clientId));
+    route(app, kds.saveSettings, (request) =>
+      saveKdsSettings(ctx, assertCan(request, WRITE.settings), request.body),
     );
   };
 }

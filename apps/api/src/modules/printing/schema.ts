@@ -1,3 +1,4 @@
+import type { KdsItem } from '@balcao/core/kds';
 import { sql } from 'drizzle-orm';
 import {
   boolean,
@@ -6,6 +7,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   serial,
   text,
   timestamp,
@@ -123,6 +125,15 @@ export const printJobs = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     sentAt: timestamp('sent_at', { withTimezone: true }),
     printedAt: timestamp('printed_at', { withTimezone: true }),
+    /**
+     * A production ticket's lines as data (issue 35): what the kitchen display shows and bumps line by
+     * line. Null for the other kinds of job.
+     */
+    items: jsonb('items').$type<KdsItem[]>(),
+    /** The kitchen display's "pronto" (issue 35): the whole ticket, and the lines bumped one by one. */
+    readyAt: timestamp('ready_at', { withTimezone: true }),
+    readyLines: jsonb('ready_lines').$type<number[]>().notNull().default([]),
+    readyBy: integer('ready_by').references(() => users.id),
   },
   (t) => [
     uniqueIndex('print_jobs_client_key_uq').on(t.clientId, t.idempotencyKey),
@@ -130,6 +141,8 @@ export const printJobs = pgTable(
     index('print_jobs_sender_idx').on(t.clientId, t.createdBy, t.createdAt),
     /** The delivery sweep (deliverStalePrintJobs) finds the waiting jobs of every shop. */
     index('print_jobs_pending_idx').on(t.createdAt).where(sql`${t.status} = 'pending'`),
+    /** A station's screen lists its sector's open tickets (issue 35). */
+    index('print_jobs_kds_idx').on(t.clientId, t.sectorId, t.id).where(sql`${t.kind} = 'ticket'`),
     check('print_jobs_status_ck', sql`${t.status} in ('pending', 'sent', 'printed', 'failed')`),
   ],
 );
@@ -168,3 +181,33 @@ export const printAgents = pgTable(
     uniqueIndex('print_agents_token_uq').on(t.tokenHash),
   ],
 );
+
+/**
+ * A production sector's kitchen display (issue 35): when its screen last said it was alive. While it
+ * keeps saying so, the sector's tickets stay off the printer; silent past the shop's limit, they print.
+ */
+export const kdsScreens = pgTable(
+  'kds_screens',
+  {
+    clientId: integer('client_id')
+      .notNull()
+      .references(() => clients.id),
+    sectorId: integer('sector_id')
+      .notNull()
+      .references(() => printSectors.id),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ name: 'kds_screens_pk', columns: [t.clientId, t.sectorId] })],
+);
+
+/** One row per client: the kitchen display's targets (yellow, red) and the silence before the printer. */
+export const kdsSettings = pgTable('kds_settings', {
+  clientId: integer('client_id')
+    .primaryKey()
+    .references(() => clients.id),
+  warnMinutes: integer('warn_minutes').notNull().default(10),
+  lateMinutes: integer('late_minutes').notNull().default(20),
+  silenceSeconds: integer('silence_seconds').notNull().default(60),
+  updatedBy: integer('updated_by').references(() => users.id),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -1,3 +1,4 @@
+import type { KdsItem } from '@balcao/core/kds';
 import type { PrintDocument } from '@balcao/core/printing';
 import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
@@ -72,6 +73,17 @@ function ticketDocument(
   return { title: `${sectorName} - ${title}`.slice(0, 120), lines: out.map((l) => l.slice(0, 200)) };
 }
 
+/** A ticket line as the kitchen display shows it (issue 35). */
+export function kdsItemOf(l: Omit<SectorTicketLine, 'categoryId'>): KdsItem {
+  return {
+    quantity: l.quantity,
+    description: l.description,
+    variantName: l.variantName,
+    additionals: l.additionals.map((a) => ({ name: a.name, quantity: a.quantity })),
+    notes: l.notes,
+  };
+}
+
 /**
  * Queues one ticket per sector with a printer for `lines`, in `tx`. `title` names the order
  * ("Entrega nº 12"), `heading` the lines under the sector's name.
@@ -129,6 +141,7 @@ export async function queueSectorTickets(
     kind: 'ticket',
     payload: ticketDocument(order.title, route.name, order.heading, lines, route.columns ?? DEFAULT_COLUMNS),
     idempotencyKey: `${order.key}-${route.sectorId}`,
+    items: lines.map(kdsItemOf),
     createdBy: actor.userId,
   }));
   const inserted = await tx

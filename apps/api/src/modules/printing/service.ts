@@ -1,3 +1,4 @@
+import type { KdsItem } from '@balcao/core/kds';
 import {
   type PrintDocument,
   type PrinterProfile,
@@ -298,6 +299,8 @@ type EnqueueInput = {
   payload: PrintDocument;
   idempotencyKey: string;
   reprintOf?: number;
+  /** A production ticket's lines as data: the kitchen display's card (issue 35). */
+  items?: KdsItem[];
 };
 
 /**
@@ -329,6 +332,7 @@ export async function enqueuePrintJob(
       payload: input.payload,
       idempotencyKey: input.idempotencyKey,
       reprintOf: input.reprintOf ?? null,
+      items: input.items ?? null,
       createdBy: actor.userId,
     })
     .onConflictDoNothing()
@@ -344,6 +348,22 @@ export async function enqueuePrintJob(
   await deliverWaitingJobs(ctx, clientId);
   ctx.changed(clientId, 'print-job', inserted.id);
   return { job: await findPrintJob(ctx.db, actor, inserted.id), replayed: false };
+}
+
+/** When each of these jobs was bumped "pronto" on its kitchen display (issue 35): the ready ones only. */
+export async function readyTimesOf(db: Executor, actor: Actor, ids: number[]): Promise<Map<number, Date>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select({ id: printJobs.id, readyAt: printJobs.readyAt })
+    .from(printJobs)
+    .where(
+      and(
+        eq(printJobs.clientId, actor.clientId),
+        inArray(printJobs.id, ids),
+        sql`${printJobs.readyAt} is not null`,
+      ),
+    );
+  return new Map(rows.map((r) => [r.id, r.readyAt as Date]));
 }
 
 /** A test page on a profile. */

@@ -4,10 +4,11 @@ import {
   type PrintStation,
   printStationInputSchema,
 } from '@balcao/core/printing';
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, not, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { findSession } from '../../plugins/auth.ts';
 import { selectJobs, toPrintJob } from './jobRows.ts';
+import { heldByScreenSql } from './kdsHold.ts';
 import { printerProfiles, printJobs } from './schema.ts';
 
 /**
@@ -77,6 +78,7 @@ export async function deliverWaitingJobs(ctx: AppContext, clientId: number): Pro
         eq(printJobs.clientId, clientId),
         eq(printJobs.status, 'pending'),
         inArray(printJobs.profileId, profileIds),
+        not(heldByScreenSql(clientId)),
       ),
     )
     .orderBy(asc(printJobs.id))
@@ -123,6 +125,8 @@ export async function deliverStalePrintJobs(ctx: AppContext): Promise<{ shops: n
     .where(
       and(
         eq(printJobs.status, 'pending'),
+        // A ticket bumped on its kitchen display never prints (issue 35).
+        isNull(printJobs.readyAt),
         sql`${printJobs.createdAt} < now() - interval '5 seconds'`,
         sql`${printJobs.createdAt} > now() - interval '1 day'`,
       ),

@@ -3,7 +3,6 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { serveOne } from '../../test/shop.tsx';
 import ComandaBoardPage from './ComandaBoardPage.tsx';
 
 const SERVER_NOW = '2026-11-23T15:00:00.000Z';
@@ -26,6 +25,7 @@ function card(id: number, waiter: { id: number; name: string }, lastItemMinutes:
     stage: 'open',
     itemsCount: 1,
     unsentCount: 0,
+    lastReadyAt: null,
     totalCents: 1000,
     paidCents: 0,
   };
@@ -39,8 +39,22 @@ const BOARD: ComandaBoard = {
   now: SERVER_NOW,
 };
 
-/** The API as the board reads it: GET /v1/comanda answers BOARD; every call is counted. */
-const serve = () => serveOne(BOARD);
+/**
+ * The API as the board reads it: GET /v1/comanda answers BOARD (each call counted); the QR menu's
+ * table orders waiting (issue 35) are none.
+ */
+function serve() {
+  const calls: string[] = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string) => {
+      if (url.includes('/comanda/table-orders')) return new Response('[]', { status: 200 });
+      calls.push(url);
+      return new Response(JSON.stringify(BOARD), { status: 200 });
+    }),
+  );
+  return calls;
+}
 
 function renderBoard() {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });

@@ -18,6 +18,7 @@ import { useNavigate } from 'react-router';
 import { ListHeader } from '../../components/ListHeader.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { errorMessage } from '../../lib/api.ts';
+import { TableOrdersPanel } from '../table-menu/index.ts';
 import { useBoard } from './api.ts';
 
 /** The board's colour of each stage (DESIGN: colour plus a label, never colour alone). */
@@ -86,10 +87,16 @@ const TabCard = memo(function TabCard({
         {tab.unsentCount > 0 && (
           <span className="chip unsent">{plural(tab.unsentCount, 'não enviado', 'não enviados')}</span>
         )}
+        {tab.lastReadyAt && minutesSince(tab.lastReadyAt, now) < READY_SHOWN_MINUTES && (
+          <span className="chip ready-chip">Pronto</span>
+        )}
       </span>
     </a>
   );
 });
+
+/** How long a tab shows "Pronto" after the kitchen display bumped its latest ticket (issue 35). */
+const READY_SHOWN_MINUTES = 15;
 
 /**
  * The cards' links, handled once by the grid: a plain click navigates inside the app; a click with a
@@ -164,6 +171,11 @@ const boardSx = (theme: Theme) => {
       color: theme.palette.error.contrastText,
       border: 'none',
     },
+    '& .ready-chip': {
+      background: theme.palette.success.main,
+      color: theme.palette.success.contrastText,
+      border: 'none',
+    },
     '& .unsent': {
       background: theme.palette.info.main,
       color: theme.palette.info.contrastText,
@@ -213,6 +225,7 @@ export default function ComandaBoardPage() {
           ))}
         </TextField>
       </ListHeader>
+      <TableOrdersPanel />
       {board.isPending ? (
         <Loading />
       ) : board.isError ? (

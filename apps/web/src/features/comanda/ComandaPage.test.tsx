@@ -14,8 +14,18 @@ vi.mock('../auth/session.tsx', () => ({
 
 const BOARD: ComandaBoard = {
   tabs: [
-    { ...TAB, itemsCount: 1, unsentCount: 0, totalCents: 1760, paidCents: 0 },
-    { ...TAB, id: 2, number: 8, tableLabel: '5', itemsCount: 0, unsentCount: 0, totalCents: 0, paidCents: 0 },
+    { ...TAB, itemsCount: 1, unsentCount: 0, lastReadyAt: null, totalCents: 1760, paidCents: 0 },
+    {
+      ...TAB,
+      id: 2,
+      number: 8,
+      tableLabel: '5',
+      itemsCount: 0,
+      unsentCount: 0,
+      lastReadyAt: null,
+      totalCents: 0,
+      paidCents: 0,
+    },
   ],
   idleMinutes: 30,
   now: AT,
@@ -171,6 +181,7 @@ describe("the tab's dialogs (form kit, mutations)", { timeout: 20_000 }, () => {
       id,
       status: 'printed' as const,
       title,
+      readyAt: null,
       reprintOf,
     });
     const sent: Comanda = {

@@ -305,6 +305,7 @@ export function ComandaView({ comanda, compact }: { comanda: Comanda; compact?: 
                         color={NOT_PRINTED.has(j.status) ? 'warning.main' : 'text.secondary'}
                       >
                         {jobTitle(j)} — {PRINT_JOB_STATUS_LABELS[j.status]}
+                        {j.readyAt ? ` · Pronto às ${formatTime(j.readyAt)}` : ''}
                       </Typography>
                     ))}
                   </Box>

@@ -287,6 +287,8 @@ function TabScreen({
   const notPrinted = tab.sends
     .flatMap((s) => s.jobs)
     .filter((j) => j.status === 'failed' || j.status === 'unconfirmed');
+  // Issue 35: the tickets the kitchen display bumped, live (the socket refetches the tab).
+  const ready = tab.sends.flatMap((s) => s.jobs).filter((j) => j.readyAt !== null && j.reprintOf === null);
   return (
     <>
       <Stack direction="row" sx={{ alignItems: 'center', gap: 1 }}>
@@ -305,6 +307,7 @@ function TabScreen({
           comanda.
         </Alert>
       )}
+      {ready.length > 0 && <Alert severity="success">Pronto: {ready.map((j) => j.title).join(', ')}</Alert>}
       {added && (
         <Alert severity="success" onClose={() => setAdded(null)}>
           {added}

@@ -1,0 +1,162 @@
+import type { Comanda } from '@balcao/core/comanda';
+import type { KdsBoard } from '@balcao/core/kds';
+import { TABLE_MENU_MESSAGES } from '@balcao/core/tableMenu';
+import { eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import type { TestApp } from '../../../test/helper.ts';
+import { api, asUser, expectStatus, makeProduct, useTestApp } from '../../../test/kit.ts';
+import { clients } from '../../db/schema.ts';
+
+let t: TestApp;
+useTestApp({}, (app) => ({ t } = app));
+
+let seq = 0;
+const key = () => ({ 'idempotency-key': `table-${process.pid}-${Date.now()}-${++seq}` });
+const profile = {
+  key: 'cozinha',
+  name: 'Cozinha',
+  paperWidth: 80,
+  columns: 48,
+  codePage: 'PC860',
+  copies: 1,
+  cut: true,
+};
+
+/** A restaurant with a Cozinha sector and printer, a burger in it, and a QR for table 7. */
+async function restaurant(types = [1]) {
+  const shop = await asUser(t, types, { clientTypeId: 6 });
+  const lanches = expectStatus(await shop.api.post('/product-category', { name: 'Lanches' }), 201);
+  const saved = expectStatus(
+    await shop.api.put('/printing/settings', {
+      profiles: [profile],
+      sectors: [{ key: 'cozinha', name: 'Cozinha', profileKey: 'cozinha', categoryIds: [lanches.id] }],
+      receipt: { autoPrint: false, profileKey: null },
+    }),
+    200,
+  );
+  const burger = await makeProduct(t, shop.auth, {
+    name: 'X-Bacon',
+    salePriceCents: 2200,
+    categoryId: lanches.id,
+    stock: 9,
+  });
+  await makeProduct(t, shop.auth, { name: 'Esgotado', categoryId: lanches.id, stock: 0 });
+  const qr = expectStatus(await shop.api.post('/comanda/table-qr', { tableLabel: '7' }), 200);
+  return { ...shop, burger, qr, kitchen: saved.sectors[0].id as number };
+}
+
+/** The customer's phone: no session (every test request comes from one address: proxies are not trusted). */
+const guest = (_address?: string) => api(t);
+
+describe('the QR-code menu at the table', () => {
+  it('orders from the table, waits for approval, then reaches the tab and the kitchen once', async () => {
+    const shop = await restaurant();
+    const phone = guest();
+    const menu = expectStatus(await phone.get(`/public/table/${shop.qr.token}`), 200);
+    expect(menu).toMatchObject({ tableLabel: '7', open: true });
+    // Only what is active and in stock, and nothing of the back office (no cost, stock or codes).
+    expect(menu.products.map((p: { name: string }) => p.name)).toEqual(['X-Bacon']);
+    expect(Object.keys(menu.products[0]).sort()).toEqual([
+      'category',
+      'id',
+      'imageUrl',
+      'name',
+      'priceCents',
+    ]);
+
+    const orderKey = key();
+    const body = { lines: [{ productId: shop.burger.id, quantity: 2, notes: 'sem cebola' }] };
+    const placed = expectStatus(
+      await phone.post(`/public/table/${shop.qr.token}/order`, body, orderKey),
+      201,
+    );
+    expect(placed).toMatchObject({
+      status: 'pending',
+      tableLabel: '7',
+      lines: [{ description: 'X-Bacon', quantity: 2 }],
+    });
+    // The phone retries (lost answer): the same order.
+    const again = expectStatus(await phone.post(`/public/table/${shop.qr.token}/order`, body, orderKey), 200);
+    expect(again.id).toBe(placed.id);
+    const pending = expectStatus(await shop.api.get('/comanda/table-orders'), 200);
+    expect(pending.map((o: { id: number }) => o.id)).toEqual([placed.id]);
+    // Nothing reached a tab before the approval.
+    expect(expectStatus(await shop.api.get('/comanda'), 200).tabs).toEqual([]);
+
+    // Approved twice at once (two waiters): one tab at table 7, one line, one kitchen card.
+    const approvals = await Promise.all([
+      shop.api.post(`/comanda/table-order/${placed.id}/approve`, {}),
+      shop.api.post(`/comanda/table-order/${placed.id}/approve`, {}),
+    ]);
+    const approved = approvals.map((r) => r.json());
+    expect(approvals.every((r) => r.statusCode === 200)).toBe(true);
+    expect(approved[0].comandaId).toBe(approved[1].comandaId);
+    const tab: Comanda = expectStatus(await shop.api.get(`/comanda/${approved[0].comandaId}`), 200);
+    expect(tab.tableLabel).toBe('7');
+    expect(tab.lines.map((l) => [l.description, l.quantity, l.notes, l.sentAt !== null])).toEqual([
+      ['X-Bacon', 2, 'sem cebola', true],
+    ]);
+    const board: KdsBoard = expectStatus(await shop.api.get(`/kds/station/${shop.kitchen}`), 200);
+    expect(board.tickets.map((c) => c.items.map((i) => `${i.quantity} x ${i.description}`))).toEqual([
+      ['2 x X-Bacon'],
+    ]);
+    expect(expectStatus(await shop.api.get('/comanda/table-orders'), 200)).toEqual([]);
+  });
+
+  it('refuses a regenerated QR, a closed shop, and too many orders from one table', async () => {
+    const shop = await restaurant();
+    const phone = guest('203.0.113.8');
+    const renewed = expectStatus(await shop.api.post('/comanda/table-qr', { tableLabel: '7' }), 200);
+    const old = await phone.get(`/public/table/${shop.qr.token}`);
+    expect(old.statusCode).toBe(404);
+    expect(old.json().message).toBe(TABLE_MENU_MESSAGES.notFound);
+    const body = { lines: [{ productId: shop.burger.id, quantity: 1 }] };
+    expect((await phone.post(`/public/table/${shop.qr.token}/order`, body, key())).statusCode).toBe(404);
+
+    // Closed now (opening hours on, none set): the order is refused with the reason.
+    await t.database.db.update(clients).set({ checkIsOpen: true }).where(eq(clients.id, shop.client.id));
+    expect(expectStatus(await phone.get(`/public/table/${renewed.token}`), 200).open).toBe(false);
+    const closed = await phone.post(`/public/table/${renewed.token}/order`, body, key());
+    expect(closed.statusCode).toBe(422);
+    expect(closed.json().message).toBe(TABLE_MENU_MESSAGES.closed);
+    await t.database.db.update(clients).set({ checkIsOpen: false }).where(eq(clients.id, shop.client.id));
+
+    // Ten orders in ten minutes from a table; the eleventh waits (429).
+    const statuses: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      statuses.push(
+        (await guest(`198.51.100.${i}`).post(`/public/table/${renewed.token}/order`, body, key())).statusCode,
+      );
+    }
+    expect(statuses.filter((s) => s === 201).length).toBeGreaterThanOrEqual(9);
+    const over = await guest('198.51.100.99').post(`/public/table/${renewed.token}/order`, body, key());
+    expect(over.statusCode).toBe(429);
+    expect(over.json().message).toBe(TABLE_MENU_MESSAGES.tooMany);
+  });
+
+  it("keeps a shop's table orders to itself; calls ring the bell", async () => {
+    const shop = await restaurant();
+    const other = await restaurant();
+    const placed = expectStatus(
+      await guest('203.0.113.20').post(
+        `/public/table/${shop.qr.token}/order`,
+        { lines: [{ productId: shop.burger.id, quantity: 1 }] },
+        key(),
+      ),
+      201,
+    );
+    // Another shop's product through this shop's table: refused on the line.
+    const foreign = await guest('203.0.113.20').post(
+      `/public/table/${shop.qr.token}/order`,
+      { lines: [{ productId: other.burger.id, quantity: 1 }] },
+      key(),
+    );
+    expect(foreign.statusCode).toBe(422);
+    expect(expectStatus(await other.api.get('/comanda/table-orders'), 200)).toEqual([]);
+    const approve = await other.api.post(`/comanda/table-order/${placed.id}/approve`, {});
+    expect(approve.statusCode).toBe(404);
+    expect(approve.json().message).toBe(TABLE_MENU_MESSAGES.orderNotFound);
+    const call = await guest('203.0.113.20').post(`/public/table/${shop.qr.token}/call`, { kind: 'bill' });
+    expect(expectStatus(call, 200)).toEqual({ ok: true });
+  });
+});

@@ -1,0 +1,274 @@
+import type { ComandaLineData } from '@balcao/core/comanda';
+import { TABLE_MENU_MESSAGES, type TableMenu, type TableOrder } from '@balcao/core/tableMenu';
+import { and, asc, eq, isNull } from 'drizzle-orm';
+import type { AppContext } from '../../context.ts';
+import { clients } from '../../db/schema.ts';
+import { conflict, notFound, unprocessable } from '../../errors.ts';
+import { hashToken, newToken } from '../../lib/secrets.ts';
+import type { SessionUser } from '../../plugins/auth.ts';
+import { takeAttempt } from '../auth/limiter.ts';
+import { priceItems } from '../product/pricing.ts';
+import { tableMenuProducts } from '../product/tableMenu.ts';
+import { findWorkingHoursStatus } from '../settings/workingHours.ts';
+import { sendToProduction } from './production.ts';
+import { comandas, comandaTableOrders, comandaTableQrs } from './schema.ts';
+import { addLine, openComanda } from './service.ts';
+
+/**
+ * The QR-code menu at the table (issue 35). A table's QR holds a random token (192 bits) of which only
+ * the SHA-256 is stored; a new QR for the table revokes the old. The customer's order waits as a table
+ * order until a waiter approves it: then its lines are added to the table's open tab (opened if none)
+ * with keys derived from the order and sent to production with one more, so an approval retried or
+ * doubled adds and sends each line once.
+ */
+
+/** Menu reads per address (a customer browses a handful of times). */
+const READ_LIMIT = { max: 120, windowMs: 10 * 60_000 };
+/** Orders and calls: per table and per address. */
+const TABLE_LIMIT = { max: 10, windowMs: 10 * 60_000 };
+const ADDRESS_LIMIT = { max: 20, windowMs: 10 * 60_000 };
+
+type OrderRow = typeof comandaTableOrders.$inferSelect;
+
+const toOrder = (row: OrderRow): TableOrder => ({
+  id: row.id,
+  tableLabel: row.tableLabel,
+  status: row.status as TableOrder['status'],
+  lines: row.lines.map((l) => ({ description: l.description, quantity: l.quantity, notes: l.notes })),
+  comandaId: row.comandaId,
+  createdAt: row.createdAt.toISOString(),
+});
+
+/** POST /v1/comanda/table-qr: a new QR for the table; the table's previous one stops working. */
+export async function issueTableQr(ctx: AppContext, session: SessionUser, tableLabel: string) {
+  const { token, hash } = newToken();
+  await ctx.db.transaction(async (tx) => {
+    await tx
+      .update(comandaTableQrs)
+      .set({ revokedAt: new Date() })
+      .where(
+        and(
+          eq(comandaTableQrs.clientId, session.clientId),
+          eq(comandaTableQrs.tableLabel, tableLabel),
+          isNull(comandaTableQrs.revokedAt),
+        ),
+      );
+    await tx
+      .insert(comandaTableQrs)
+      .values({ clientId: session.clientId, tableLabel, tokenHash: hash, createdBy: session.userId });
+  });
+  return { tableLabel, token, path: `/mesa/${token}` };
+}
+
+/** The live QR of a token (404 with the "não é mais válido" text), after the address's limit. */
+async function qrOf(ctx: AppContext, token: string, address: string, limits = [READ_LIMIT]) {
+  if (limits.length > 0) {
+    await takeAttempt(
+      ctx.db,
+      limits.map((l) => ({ key: `table-menu:${address}`, ...l })),
+      TABLE_MENU_MESSAGES.tooMany,
+    );
+  }
+  const [qr] = await ctx.db
+    .select()
+    .from(comandaTableQrs)
+    .where(and(eq(comandaTableQrs.tokenHash, hashToken(token)), isNull(comandaTableQrs.revokedAt)));
+  if (!qr) throw notFound(TABLE_MENU_MESSAGES.notFound);
+  return qr;
+}
+
+async function isOpen(ctx: AppContext, clientId: number, userId: number) {
+  const hours = await findWorkingHoursStatus(ctx.db, { clientId, userId });
+  return !hours.enabled || (hours.open && !hours.paused);
+}
+
+/** GET /v1/public/table/:token */
+export async function tableMenu(ctx: AppContext, token: string, address: string): Promise<TableMenu> {
+  const qr = await qrOf(ctx, token, address);
+  const [shop] = await ctx.db.select({ name: clients.name }).from(clients).where(eq(clients.id, qr.clientId));
+  return {
+    shop: shop?.name ?? '',
+    tableLabel: qr.tableLabel,
+    open: await isOpen(ctx, qr.clientId, qr.createdBy),
+    products: await tableMenuProducts(ctx.db, qr.clientId),
+  };
+}
+
+/**
+ * POST /v1/public/table/:token/order: priced and checked now (inactive products, add-ons outside their
+ * group's min..max: 422 on the line), stored waiting for approval. The same key answers the same order.
+ */
+export async function placeTableOrder(
+  ctx: AppContext,
+  token: string,
+  address: string,
+  input: { lines: ComandaLineData[] },
+  idempotencyKey: string,
+): Promise<{ order: TableOrder; replayed: boolean }> {
+  const qr = await qrOf(ctx, token, address, []);
+  const [seen] = await ctx.db
+    .select()
+    .from(comandaTableOrders)
+    .where(
+      and(
+        eq(comandaTableOrders.clientId, qr.clientId),
+        eq(comandaTableOrders.idempotencyKey, idempotencyKey),
+      ),
+    );
+  if (seen) return { order: toOrder(seen), replayed: true };
+  await takeAttempt(
+    ctx.db,
+    [
+      { key: `table-order:${qr.id}`, ...TABLE_LIMIT },
+      { key: `table-order-address:${address}`, ...ADDRESS_LIMIT },
+    ],
+    TABLE_MENU_MESSAGES.tooMany,
+  );
+  if (!(await isOpen(ctx, qr.clientId, qr.createdBy))) throw unprocessable(TABLE_MENU_MESSAGES.closed);
+  const lines = input.lines.map((l) => ({
+    productId: l.productId,
+    variantId: l.variantId ?? null,
+    quantity: l.quantity,
+    additionals: l.additionals ?? [],
+    notes: l.notes ?? null,
+  }));
+  const priced = await priceItems(ctx.db, qr.clientId, lines);
+  const [row] = await ctx.db
+    .insert(comandaTableOrders)
+    .values({
+      clientId: qr.clientId,
+      qrId: qr.id,
+      tableLabel: qr.tableLabel,
+      lines: lines.map((l, i) => ({ ...l, description: priced[i].description })),
+      idempotencyKey,
+    })
+    .onConflictDoNothing()
+    .returning();
+  if (!row) return placeTableOrder(ctx, token, address, input, idempotencyKey);
+  ctx.notify(qr.clientId, {
+    message: `Mesa ${qr.tableLabel} fez um pedido pelo QR Code`,
+    alertColor: 'info',
+  });
+  ctx.changed(qr.clientId, 'comanda');
+  return { order: toOrder(row), replayed: false };
+}
+
+/** POST /v1/public/table/:token/call: "Chamar garçom" or "Pedir a conta" rings the shop's bell. */
+export async function callFromTable(
+  ctx: AppContext,
+  token: string,
+  address: string,
+  kind: 'waiter' | 'bill',
+) {
+  const qr = await qrOf(ctx, token, address, []);
+  await takeAttempt(
+    ctx.db,
+    [
+      { key: `table-call:${qr.id}`, ...TABLE_LIMIT },
+      { key: `table-call-address:${address}`, ...ADDRESS_LIMIT },
+    ],
+    TABLE_MENU_MESSAGES.tooMany,
+  );
+  ctx.notify(qr.clientId, {
+    message: TABLE_MENU_MESSAGES.called[kind].replace('{table}', qr.tableLabel),
+    alertColor: 'warning',
+  });
+  return { ok: true };
+}
+
+/** GET /v1/comanda/table-orders: the orders waiting, oldest first. */
+export async function listTableOrders(ctx: AppContext, session: SessionUser): Promise<TableOrder[]> {
+  const rows = await ctx.db
+    .select()
+    .from(comandaTableOrders)
+    .where(and(eq(comandaTableOrders.clientId, session.clientId), eq(comandaTableOrders.status, 'pending')))
+    .orderBy(asc(comandaTableOrders.id))
+    .limit(100);
+  return rows.map(toOrder);
+}
+
+async function orderOf(ctx: AppContext, session: SessionUser, id: number): Promise<OrderRow> {
+  const [row] = await ctx.db
+    .select()
+    .from(comandaTableOrders)
+    .where(and(eq(comandaTableOrders.clientId, session.clientId), eq(comandaTableOrders.id, id)));
+  if (!row) throw notFound(TABLE_MENU_MESSAGES.orderNotFound);
+  return row;
+}
+
+/**
+ * POST /v1/comanda/table-order/:id/approve: the lines go to the table's open tab (the oldest, or a new
+ * one), then to production. Keys derived from the order make every step once across retries.
+ */
+export async function approveTableOrder(
+  ctx: AppContext,
+  session: SessionUser,
+  id: number,
+): Promise<TableOrder> {
+  const order = await orderOf(ctx, session, id);
+  if (order.status === 'approved') return toOrder(order);
+  if (order.status === 'rejected') throw conflict(TABLE_MENU_MESSAGES.alreadyDecided);
+  const [tab] = await ctx.db
+    .select({ id: comandas.id })
+    .from(comandas)
+    .where(
+      and(
+        eq(comandas.clientId, session.clientId),
+        eq(comandas.status, 'active'),
+        eq(comandas.tableLabel, order.tableLabel),
+      ),
+    )
+    .orderBy(asc(comandas.id))
+    .limit(1);
+  const comandaId =
+    tab?.id ??
+    (await openComanda(ctx, session, {
+      number: null,
+      tableLabel: order.tableLabel,
+      customerId: null,
+      customerName: null,
+      customerPhone: null,
+      people: 1,
+      waiterId: null,
+    }));
+  for (const [index, line] of order.lines.entries()) {
+    await addLine(
+      ctx,
+      session,
+      comandaId,
+      {
+        productId: line.productId,
+        variantId: line.variantId,
+        quantity: line.quantity,
+        additionals: line.additionals,
+        notes: line.notes,
+      },
+      `table-order-${order.id}-${index}`,
+    );
+  }
+  await sendToProduction(ctx, session, comandaId, `table-order-send-${order.id}`);
+  const [updated] = await ctx.db
+    .update(comandaTableOrders)
+    .set({ status: 'approved', comandaId, decidedBy: session.userId, decidedAt: new Date() })
+    .where(eq(comandaTableOrders.id, order.id))
+    .returning();
+  ctx.changed(session.clientId, 'comanda', comandaId);
+  return toOrder(updated);
+}
+
+/** POST /v1/comanda/table-order/:id/reject */
+export async function rejectTableOrder(
+  ctx: AppContext,
+  session: SessionUser,
+  id: number,
+): Promise<TableOrder> {
+  const order = await orderOf(ctx, session, id);
+  if (order.status === 'approved') throw conflict('Este pedido da mesa já foi aprovado');
+  const [updated] = await ctx.db
+    .update(comandaTableOrders)
+    .set({ status: 'rejected', decidedBy: session.userId, decidedAt: new Date() })
+    .where(eq(comandaTableOrders.id, order.id))
+    .returning();
+  ctx.changed(session.clientId, 'comanda');
+  return toOrder(updated);
+}

@@ -1,0 +1,175 @@
+import { formatCents } from '@balcao/core/money';
+import type { TableMenu } from '@balcao/core/tableMenu';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Container from '@mui/material/Container';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useEffect, useState } from 'react';
+import { useLocation } from 'react-router';
+import { Loading } from '../../components/Loading.tsx';
+import { errorMessage } from '../../lib/api.ts';
+import { fetchTableMenu, newIdempotencyKey, postTableCall, postTableOrder } from './api.ts';
+
+type CartLine = { productId: number; name: string; priceCents: number; quantity: number; notes: string };
+
+/**
+ * /mesa/{token}: the QR-code menu of a table (issue 35), outside the dashboard and without a login.
+ * The customer picks products, adds a note and sends; the order waits for the waiter's approval.
+ */
+export default function TableMenuPage() {
+  const { pathname } = useLocation();
+  const token = pathname.split('/').filter(Boolean)[1] ?? '';
+  const [menu, setMenu] = useState<TableMenu | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [cart, setCart] = useState<CartLine[]>([]);
+  const [message, setMessage] = useState<{ severity: 'success' | 'error'; text: string } | null>(null);
+  const [sending, setSending] = useState(false);
+  // One key per order the customer sends: a retry after a lost answer places it once.
+  const [orderKey, setOrderKey] = useState(newIdempotencyKey);
+
+  useEffect(() => {
+    fetchTableMenu(token).then(setMenu, (error) => setLoadError(errorMessage(error)));
+  }, [token]);
+
+  if (loadError)
+    return (
+      <Container maxWidth="sm" sx={{ py: 4 }}>
+        <Alert severity="error">{loadError}</Alert>
+      </Container>
+    );
+  if (!menu) return <Loading />;
+
+  const add = (p: TableMenu['products'][number]) =>
+    setCart((lines) => {
+      const found = lines.find((l) => l.productId === p.id);
+      return found
+        ? lines.map((l) => (l === found ? { ...l, quantity: l.quantity + 1 } : l))
+        : [...lines, { productId: p.id, name: p.name, priceCents: p.priceCents, quantity: 1, notes: '' }];
+    });
+  const total = cart.reduce((s, l) => s + l.priceCents * l.quantity, 0);
+
+  const send = async () => {
+    setSending(true);
+    setMessage(null);
+    try {
+      await postTableOrder(
+        token,
+        {
+          lines: cart.map((l) => ({ productId: l.productId, quantity: l.quantity, notes: l.notes || null })),
+        },
+        orderKey,
+      );
+      setCart([]);
+      setOrderKey(newIdempotencyKey());
+      setMessage({ severity: 'success', text: 'Pedido enviado! O garçom vai confirmar em instantes.' });
+    } catch (error) {
+      setMessage({ severity: 'error', text: errorMessage(error) });
+    } finally {
+      setSending(false);
+    }
+  };
+  const callWaiter = (kind: 'waiter' | 'bill') =>
+    postTableCall(token, kind).then(
+      () =>
+        setMessage({
+          severity: 'success',
+          text: kind === 'waiter' ? 'O garçom foi chamado.' : 'A conta foi pedida.',
+        }),
+      (error) => setMessage({ severity: 'error', text: errorMessage(error) }),
+    );
+
+  return (
+    <Container maxWidth="sm" sx={{ py: 2, pb: 16 }}>
+      <Typography variant="h5" component="h1" sx={{ fontWeight: 700 }}>
+        {menu.shop}
+      </Typography>
+      <Typography color="text.secondary" sx={{ mb: 1 }}>
+        Mesa {menu.tableLabel}
+      </Typography>
+      <Stack direction="row" spacing={1} sx={{ mb: 2 }}>
+        <Button variant="outlined" onClick={() => callWaiter('waiter')}>
+          Chamar garçom
+        </Button>
+        <Button variant="outlined" onClick={() => callWaiter('bill')}>
+          Pedir a conta
+        </Button>
+      </Stack>
+      {!menu.open && (
+        <Alert severity="warning" sx={{ mb: 2 }}>
+          A loja está fechada agora: pedidos pela mesa só no horário de funcionamento.
+        </Alert>
+      )}
+      {message && (
+        <Alert severity={message.severity} sx={{ mb: 2 }} role="status">
+          {message.text}
+        </Alert>
+      )}
+      <Stack spacing={1}>
+        {menu.products.map((p) => (
+          <Paper key={p.id} variant="outlined" sx={{ p: 1, display: 'flex', gap: 1, alignItems: 'center' }}>
+            {p.imageUrl && (
+              <Box
+                component="img"
+                src={p.imageUrl}
+                alt=""
+                loading="lazy"
+                sx={{ width: 64, height: 64, objectFit: 'cover', borderRadius: 1 }}
+              />
+            )}
+            <Box sx={{ flex: 1 }}>
+              <Typography sx={{ fontWeight: 600 }}>{p.name}</Typography>
+              <Typography variant="body2" color="text.secondary">
+                {p.category ? `${p.category} · ` : ''}
+                {formatCents(p.priceCents)}
+              </Typography>
+            </Box>
+            <Button
+              variant="contained"
+              disabled={!menu.open}
+              onClick={() => add(p)}
+              aria-label={`Adicionar ${p.name}`}
+            >
+              Adicionar
+            </Button>
+          </Paper>
+        ))}
+      </Stack>
+      {cart.length > 0 && (
+        <Paper
+          elevation={8}
+          sx={{ position: 'fixed', left: 0, right: 0, bottom: 0, p: 2, maxHeight: '60vh', overflow: 'auto' }}
+          component="section"
+          aria-label="Seu pedido"
+        >
+          <Container maxWidth="sm" disableGutters>
+            {cart.map((l) => (
+              <Stack key={l.productId} spacing={0.5} sx={{ mb: 1 }}>
+                <Typography>
+                  {l.quantity} x {l.name} — {formatCents(l.priceCents * l.quantity)}
+                </Typography>
+                <TextField
+                  size="small"
+                  label={`Observação: ${l.name}`}
+                  value={l.notes}
+                  onChange={(e) =>
+                    setCart((lines) =>
+                      lines.map((x) => (x.productId === l.productId ? { ...x, notes: e.target.value } : x)),
+                    )
+                  }
+                  slotProps={{ htmlInput: { maxLength: 200 } }}
+                />
+              </Stack>
+            ))}
+            <Button variant="contained" fullWidth size="large" disabled={sending} onClick={send}>
+              Enviar pedido · {formatCents(total)}
+            </Button>
+          </Container>
+        </Paper>
+      )}
+    </Container>
+  );
+}

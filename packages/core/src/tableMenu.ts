@@ -1,0 +1,64 @@
+import { comandaLineInputSchema } from './comanda.ts';
+import { z } from './zod.ts';
+
+/**
+ * The QR-code menu at the table (issue 35): a public page per table (no login) where the customer
+ * orders; the order waits for a waiter's approval and then goes to the table's comanda and the kitchen.
+ */
+export const TABLE_MENU_MESSAGES = {
+  notFound: 'Este QR Code não é mais válido. Peça ao garçom o QR Code atual da mesa.',
+  closed: 'A loja está fechada agora: pedidos pela mesa só no horário de funcionamento.',
+  tooMany: 'Muitos pedidos desta mesa em pouco tempo. Aguarde alguns minutos ou chame o garçom.',
+  orderNotFound: 'Pedido da mesa não encontrado',
+  alreadyDecided: 'Este pedido da mesa já foi recusado',
+  called: { waiter: 'Mesa {table} chamou o garçom', bill: 'Mesa {table} pediu a conta' },
+} as const;
+
+export const tableTokenParams = z.object({
+  token: z.string().regex(/^[A-Za-z0-9_-]{20,64}$/, TABLE_MENU_MESSAGES.notFound),
+});
+
+/** POST /v1/comanda/table-qr: the table's QR (a new one refuses the old). */
+export const tableQrInputSchema = z.object({
+  tableLabel: z.string().trim().min(1, 'Informe a mesa').max(20, 'Mesa: até 20 caracteres'),
+});
+export const tableQrSchema = z.object({ tableLabel: z.string(), token: z.string(), path: z.string() });
+
+export const tableMenuProductSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  priceCents: z.number(),
+  category: z.string().nullable(),
+  imageUrl: z.string().nullable(),
+});
+export type TableMenuProduct = z.infer<typeof tableMenuProductSchema>;
+
+/** GET /v1/public/table/:token: the shop's name, the table, open or not, what can be ordered. */
+export const tableMenuSchema = z.object({
+  shop: z.string(),
+  tableLabel: z.string(),
+  open: z.boolean(),
+  products: z.array(tableMenuProductSchema),
+});
+export type TableMenu = z.infer<typeof tableMenuSchema>;
+
+export const tableOrderInputSchema = z.object({
+  lines: z
+    .array(comandaLineInputSchema)
+    .min(1, 'Escolha ao menos um item')
+    .max(20, 'No máximo 20 itens por pedido'),
+});
+export type TableOrderInput = z.input<typeof tableOrderInputSchema>;
+
+export const TABLE_ORDER_STATUSES = ['pending', 'approved', 'rejected'] as const;
+export const tableOrderSchema = z.object({
+  id: z.number(),
+  tableLabel: z.string(),
+  status: z.enum(TABLE_ORDER_STATUSES),
+  lines: z.array(z.object({ description: z.string(), quantity: z.number(), notes: z.string().nullable() })),
+  comandaId: z.number().nullable(),
+  createdAt: z.string(),
+});
+export type TableOrder = z.infer<typeof tableOrderSchema>;
+
+export const tableCallInputSchema = z.object({ kind: z.enum(['waiter', 'bill']) });
