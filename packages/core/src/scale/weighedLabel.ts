@@ -50,16 +50,26 @@ export const DEFAULT_SCALE_SETTINGS: ScaleSettings = {
   enabled: false,
   codeLength: 5,
   content: 'price',
-  rounding: 'truncate',
+  // Half-up, what every sale line did before issue 36: a shop whose scale truncates says so.
+  rounding: 'round',
 };
 
-/** A product's code in the scale (digits, as long as the shop's layout says). */
+export const SCALE_CODE_MESSAGE = 'O código da balança é um número de 1 a 6 dígitos';
+
+/**
+ * A product's code in the scale (its PLU: 1 to 6 digits). Kept without leading zeros, so "12",
+ * "0012" and "00012" are the same product whatever the label's code length.
+ */
 export const scaleCodeSchema = z
   .string()
   .trim()
   .nullish()
   .transform((v) => (v ? v : null))
-  .refine((v) => v === null || /^\d{4,6}$/.test(v), 'O código da balança tem de 4 a 6 dígitos');
+  .refine((v) => v === null || (/^\d{1,6}$/.test(v) && Number(v) > 0), SCALE_CODE_MESSAGE)
+  .transform((v) => (v === null ? null : String(Number(v))));
+
+/** The stored form of a label's product code ("00012" -> "12"). */
+export const scaleCodeKey = (code: string) => String(Number(code));
 
 export const SCALE_LABEL_MESSAGES = {
   notLabel: 'Este código não é uma etiqueta de balança (EAN-13 começando com 2)',
