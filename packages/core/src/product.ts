@@ -628,6 +628,8 @@ export const productFormSchema = z
     description: z.string(),
     sku: z.string(),
     barcode: z.string(),
+    /** Issue 36: the product's code in the scale; optional so older form values still parse. */
+    scaleCode: z.string().optional(),
     productType: z.enum(PRODUCT_TYPES),
     unit: z.enum(PRODUCT_UNITS),
     salePriceCents: z.string(),
@@ -652,6 +654,7 @@ export const productFormSchema = z
       description: v.description,
       sku: v.sku,
       barcode: v.barcode,
+      ...(v.scaleCode !== undefined ? { scaleCode: v.scaleCode } : {}),
       productType: v.productType,
       unit: v.unit,
       // undefined makes the piped schema say "O campo é obrigatório".

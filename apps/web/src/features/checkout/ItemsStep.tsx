@@ -1,12 +1,13 @@
 import { formatCents, parseMoneyToCents } from '@balcao/core/money';
 import { plural } from '@balcao/core/plural';
-import { formatQuantity, type Product, type ProductVariant } from '@balcao/core/product';
+import { formatQuantity, type Product, type ProductVariant, type WeighedMatch } from '@balcao/core/product';
 import {
   formatPercentHundredths,
   lineTotals,
   parsePercentToHundredths,
   parseQuantity,
 } from '@balcao/core/sale';
+import { looksLikeScaleLabel } from '@balcao/core/scale/weighedLabel';
 import DeleteIcon from '@mui/icons-material/Delete';
 import SearchIcon from '@mui/icons-material/Search';
 import Alert from '@mui/material/Alert';
@@ -30,6 +31,7 @@ import type { LocalCatalog, SearchHit } from '../offline/index.ts';
 import { isOffline, setUnreachable } from '../offline/index.ts';
 import { searchProducts } from '../product/index.ts';
 import { fetchByBarcode, fetchProductDetail } from '../sale/index.ts';
+import { fetchWeighedLabel, useScaleSettings } from '../scale/index.ts';
 import { type ProductChoice, ProductOptionsDialog } from './ProductOptionsDialog.tsx';
 import type { PdvAction, PdvLine } from './state.ts';
 
@@ -96,6 +98,7 @@ export function ItemsStep({
   const [message, setMessage] = useState<string | null>(null);
   const [pending, setPending] = useState(0);
   const queue = useRef<Promise<void>>(Promise.resolve());
+  const scale = useScaleSettings().data;
   const [options, setOptions] = useState<{
     product: Product;
     variant: ProductVariant | null;
@@ -138,6 +141,7 @@ export function ItemsStep({
     choice?: ProductChoice,
   ) => {
     const fractional = product.productType === 'weighed' || FRACTIONAL_UNITS.includes(product.unit);
+    const truncate = product.unit === 'kg' && scale?.rounding === 'truncate';
     dispatch({
       type: 'addLine',
       line: {
@@ -154,6 +158,7 @@ export function ItemsStep({
         additionals: choice?.additionals ?? [],
         discountType: 'fixed_amount',
         discountValue: 0,
+        ...(truncate ? { truncate } : {}),
       },
     });
     setMessage(null);
@@ -171,9 +176,41 @@ export function ItemsStep({
     else addLine(product, variant, quantity);
   };
 
+  /**
+   * Issue 36: a weighed label (EAN-13 starting with 2, labels on in Configurações > Sistema) adds its
+   * product with the label's weight; a price label at another price per kg says so. Null when the
+   * code is no product's scale code (an ordinary prefix-2 barcode is then looked up as such).
+   */
+  const weighed = async (code: string): Promise<WeighedMatch | null> => {
+    try {
+      return await fetchWeighedLabel(code);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) return null;
+      throw error;
+    }
+  };
+
   const lookup = async (raw: string, picked: SearchHit | undefined) => {
     const { quantity, code } = splitQuantity(raw);
     try {
+      const label =
+        !picked && scale?.enabled && !isOffline() && looksLikeScaleLabel(code) ? await weighed(code) : null;
+      if (label) {
+        if (!label.product.active) {
+          setMessage(`O produto ${label.product.name} está inativo`);
+          return;
+        }
+        addLine(label.product, null, label.quantity);
+        if (label.priceMismatch && label.labelAmountCents !== null)
+          setMessage(
+            `A etiqueta diz ${formatCents(label.labelAmountCents)}, mas ${label.product.name} custa ${formatCents(
+              label.product.salePriceCents,
+            )}/kg: o item entrou com ${formatQuantity(label.quantity, 'kg')} (${formatCents(
+              label.amountCents,
+            )}). Confira o preço na balança.`,
+          );
+        return;
+      }
       if (picked) {
         const product = await fromCatalog(
           catalog,

@@ -1,0 +1,4 @@
+/** What the scale feature (issue 36) offers the other features. */
+
+export { fetchWeighedLabel, useScaleSettings } from './api.ts';
+export { ScaleSettingsSection } from './ScaleSettingsSection.tsx';
