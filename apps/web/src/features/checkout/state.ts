@@ -202,6 +202,7 @@ export function pdvTotals(state: PdvState) {
       additionals: l.additionals,
       discountType: l.discountType,
       discountValue: l.discountValue,
+      truncate: l.truncate,
     })),
     discountType: state.discountType,
     discountValue: state.discountValue,
