@@ -3,6 +3,7 @@ import {
   ETX,
   parseFilizola,
   parseToledo,
+  quantityFromScale,
   readWeight,
   ScaleFrameReader,
   type ScaleTransport,
@@ -69,5 +70,26 @@ describe('readWeight', () => {
       'A balança não respondeu: confira o cabo, a porta e a velocidade (9600)',
     );
     expect(sent).toEqual([0x05]);
+  });
+});
+
+describe('a kg product added with the scale connected', () => {
+  it('takes the stable weight and never an unstable, negative, overloaded or empty plate', () => {
+    expect(quantityFromScale({ status: 'stable', grams: 347 }, 'Presunto')).toEqual({ quantity: 0.347 });
+    expect(quantityFromScale({ status: 'unstable' }, 'Presunto')).toEqual({
+      message: 'Presunto: Peso instável: aguarde a balança parar',
+    });
+    expect(quantityFromScale({ status: 'negative' }, 'Presunto')).toEqual({
+      message: 'Presunto: Peso negativo: confira a tara da balança',
+    });
+    expect(quantityFromScale({ status: 'overload' }, 'Presunto')).toEqual({
+      message: 'Presunto: Sobrecarga: peso acima da capacidade da balança',
+    });
+    expect(quantityFromScale({ status: 'stable', grams: 0 }, 'Presunto')).toEqual({
+      message: 'Presunto: coloque o produto na balança',
+    });
+    expect(quantityFromScale(null, 'Presunto')).toEqual({
+      message: 'Presunto: coloque o produto na balança',
+    });
   });
 });

@@ -148,3 +148,17 @@ export async function readWeight(
 export function formatGrams(grams: number): string {
   return `${(grams / 1000).toFixed(3).replace('.', ',')} kg`;
 }
+
+/**
+ * What a kg product added at the PDV takes from the scale: the stable weight (kg), or why nothing
+ * is added. An unstable, negative, overloaded or empty plate never makes a line.
+ */
+export function quantityFromScale(
+  reading: ScaleReading | null,
+  productName: string,
+): { quantity: number } | { message: string } {
+  if (reading?.status === 'stable' && reading.grams > 0) return { quantity: reading.grams / 1000 };
+  if (reading && reading.status !== 'stable')
+    return { message: `${productName}: ${SCALE_STATUS_TEXT[reading.status]}` };
+  return { message: `${productName}: coloque o produto na balança` };
+}

@@ -7,6 +7,7 @@ import {
   parsePercentToHundredths,
   parseQuantity,
 } from '@balcao/core/sale';
+import { quantityFromScale } from '@balcao/core/scale/serialScale';
 import { looksLikeScaleLabel } from '@balcao/core/scale/weighedLabel';
 import DeleteIcon from '@mui/icons-material/Delete';
 import SearchIcon from '@mui/icons-material/Search';
@@ -31,7 +32,7 @@ import type { LocalCatalog, SearchHit } from '../offline/index.ts';
 import { isOffline, setUnreachable } from '../offline/index.ts';
 import { searchProducts } from '../product/index.ts';
 import { fetchByBarcode, fetchProductDetail } from '../sale/index.ts';
-import { fetchWeighedLabel, useScaleSettings } from '../scale/index.ts';
+import { fetchWeighedLabel, LiveScalePanel, useLiveScale, useScaleSettings } from '../scale/index.ts';
 import { type ProductChoice, ProductOptionsDialog } from './ProductOptionsDialog.tsx';
 import type { PdvAction, PdvLine } from './state.ts';
 
@@ -48,6 +49,8 @@ type Props = {
   lineNotes?: boolean;
   /** What an empty cart says; default the PDV's. */
   emptyText?: string;
+  /** Issue 36: the scale read live through Web Serial (the PDV); a kg product takes its stable weight. */
+  liveScale?: boolean;
 };
 
 /** "3*7891234567895" -> quantity 3 and the code; "0,350*..." for kg. */
@@ -91,6 +94,7 @@ export function ItemsStep({
   searchRef,
   lineNotes = false,
   emptyText,
+  liveScale = false,
 }: Props) {
   const [text, setText] = useState('');
   const [results, setResults] = useState<SearchHit[]>([]);
@@ -99,6 +103,10 @@ export function ItemsStep({
   const [pending, setPending] = useState(0);
   const queue = useRef<Promise<void>>(Promise.resolve());
   const scale = useScaleSettings().data;
+  const live = useLiveScale();
+  /** The latest reading, for lookups queued before it changed. */
+  const liveNow = useRef(live);
+  liveNow.current = live;
   const [options, setOptions] = useState<{
     product: Product;
     variant: ProductVariant | null;
@@ -165,10 +173,20 @@ export function ItemsStep({
     focusSearch();
   };
 
-  const offer = (product: Product, variant: ProductVariant | null, quantity: number) => {
+  const offer = (product: Product, variant: ProductVariant | null, typed: number) => {
     if (!product.active) {
       setMessage(`O produto ${product.name} está inativo`);
       return;
+    }
+    let quantity = typed;
+    // A kg product with the scale connected takes the weight on the plate; never an unstable one.
+    if (liveScale && liveNow.current.connected && product.unit === 'kg') {
+      const weighed = quantityFromScale(liveNow.current.reading, product.name);
+      if ('message' in weighed) {
+        setMessage(weighed.message);
+        return;
+      }
+      quantity = weighed.quantity;
     }
     const needsVariant = product.variants.some((v) => v.active) && !variant;
     const hasAddOns = product.additionalGroups.some((g) => g.active);
@@ -338,6 +356,7 @@ export function ItemsStep({
           </Paper>
         )}
       </Box>
+      {liveScale && <LiveScalePanel scale={live} />}
       {message && (
         <Alert severity="warning" sx={{ mt: 1 }} onClose={() => setMessage(null)}>
           {message}
