@@ -21,6 +21,7 @@ import { withSettledDeliveries } from './delivery/settlement.ts';
 import { feeSimulatorRoutes } from './fee-simulator/routes.ts';
 import { healthRoutes } from './health/routes.ts';
 import { homeRoutes } from './home/routes.ts';
+import { labelRoutes } from './label/routes.ts';
 import { notificationRoutes } from './notification/routes.ts';
 import { printingRoutes } from './printing/routes.ts';
 import { groupProductCount } from './product/additionalGroups.ts';
@@ -81,4 +82,5 @@ export const MODULES: ((ctx: AppContext) => FastifyPluginAsyncZod)[] = [
   deliveryRoutes,
   shopExportRoutes,
   backupRoutes,
+  labelRoutes,
 ];

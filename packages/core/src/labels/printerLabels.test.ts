@@ -8,7 +8,13 @@ const shirt: LabelItem = {
   code: '7891234567895',
   copies: 3,
 };
-const bread: LabelItem = { name: 'Pão de mel ^especial~', variantName: null, priceCents: 650, code: 'PAO-MEL_1', copies: 1 };
+const bread: LabelItem = {
+  name: 'Pão de mel ^especial~',
+  variantName: null,
+  priceCents: 650,
+  code: 'PAO-MEL_1',
+  copies: 1,
+};
 
 describe('barcode kind', () => {
   it('EAN-13 for a valid GTIN-13, Code 128 for anything else', () => {

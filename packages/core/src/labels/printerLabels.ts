@@ -77,7 +77,9 @@ export function zplLabels(items: readonly LabelItem[], stock: LabelStock = DEFAU
         `^LL${height}`,
         `^FO${margin},${margin}^A0N,${font},${font}^FH^FD${zplText(l.first)}^FS`,
         l.second ? `^FO${margin},${margin + font}^A0N,${font},${font}^FH^FD${zplText(l.second)}^FS` : '',
-        l.variant ? `^FO${margin},${margin + 2 * font}^A0N,${font},${font}^FH^FD${zplText(l.variant)}^FS` : '',
+        l.variant
+          ? `^FO${margin},${margin + 2 * font}^A0N,${font},${font}^FH^FD${zplText(l.variant)}^FS`
+          : '',
         `^FO${margin},${margin + 3 * font}^A0N,${big},${big}^FH^FD${zplText(l.price)}^FS`,
         barcode,
         `^PQ${item.copies}`,
@@ -142,3 +144,38 @@ export function eplLabels(items: readonly LabelItem[], stock: LabelStock = DEFAU
 export function labelCommands(language: LabelLanguage, items: readonly LabelItem[], stock?: LabelStock) {
   return language === 'zpl' ? zplLabels(items, stock) : eplLabels(items, stock);
 }
+
+export const LABEL_ITEMS_MESSAGE =
+  'Escolha os produtos e as quantidades de etiquetas (até 200 produtos e 500 etiquetas de cada)';
+
+/**
+ * The products of a label print in a query string (a download is a GET): "12x3,15-7x2" is product
+ * 12 three times and variant 7 of product 15 twice.
+ */
+export const labelItemsQuerySchema = z.object({
+  items: z
+    .string({ message: LABEL_ITEMS_MESSAGE })
+    .regex(/^\d+(-\d+)?x\d+(,\d+(-\d+)?x\d+)*$/, LABEL_ITEMS_MESSAGE)
+    .transform((text) =>
+      text.split(',').map((part) => {
+        const [ids, copies] = part.split('x');
+        const [productId, variantId] = ids.split('-');
+        return {
+          productId: Number(productId),
+          variantId: variantId ? Number(variantId) : null,
+          copies: Number(copies),
+        };
+      }),
+    )
+    .refine(
+      (items) => items.length <= 200 && items.every((i) => i.copies >= 1 && i.copies <= 500),
+      LABEL_ITEMS_MESSAGE,
+    ),
+  language: z.enum(LABEL_LANGUAGES).optional(),
+});
+export type LabelItemsQuery = z.input<typeof labelItemsQuerySchema>;
+
+/** The query text of a label print (the web builds the download's address with it). */
+export const labelItemsText = (
+  items: readonly { productId: number; variantId: number | null; copies: number }[],
+) => items.map((i) => `${i.productId}${i.variantId ? `-${i.variantId}` : ''}x${i.copies}`).join(',');
