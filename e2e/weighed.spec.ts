@@ -71,3 +71,30 @@ test('PDV: a scanned weighed label adds its product with the weight and the amou
   ).toBeVisible();
   await expect(line).toHaveCount(1);
 });
+
+test('Etiquetas: choose a product and its quantity, then the A4 sheet PDF', async ({ page }) => {
+  const token = await apiLogin(page, demoEmail(1));
+  const created = await page.request.post('/v1/product', {
+    headers: { authorization: `Bearer ${token}` },
+    data: { name: `Etiqueta Caderno ${stamp}`, salePriceCents: 1290, sku: `ETQ-${stamp}` },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  await loginAs(page, 1);
+  await page.goto('/dashboard/product-label');
+  await expect(page.getByRole('heading', { name: 'Etiquetas' })).toBeVisible();
+  await page.getByLabel('Adicionar produto').fill(`Caderno ${stamp}`);
+  await page.getByRole('option', { name: new RegExp(`Etiqueta Caderno ${stamp}`) }).click();
+  const copies = page.getByLabel(`Etiquetas de Etiqueta Caderno ${stamp}`);
+  await copies.fill('30');
+  await expect(page.getByText('30 etiquetas')).toBeVisible();
+  const [file] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Gerar PDF (folha A4)' }).click(),
+  ]);
+  expect(file.suggestedFilename()).toBe('etiquetas.pdf');
+  const { readFile } = await import('node:fs/promises');
+  const bytes = await readFile(await file.path());
+  expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
+  // 30 labels at 24 a sheet: two pages.
+  expect(bytes.toString('latin1').match(/\/Type \/Page\b/g)).toHaveLength(2);
+});
