@@ -80,7 +80,7 @@ export const productApi = {
     method: 'GET',
     path: '/product/weighed/:code',
     resource: 'product',
-    access: STAFF,
+    access: BACKOFFICE,
     summary:
       "PDV scanner (issue 36): a weighed-item label (EAN-13, prefix 2) read with the shop's layout: the product and the line's weight and amount",
     params: barcodeParams,

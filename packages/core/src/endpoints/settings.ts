@@ -141,7 +141,7 @@ export const settingsApi = {
     method: 'GET',
     path: '/settings/scale',
     resource: 'settings',
-    access: ALL,
+    access: BACKOFFICE,
     summary: "The scale's weighed-item label layout (prefix 2, code length, weight or price) and rounding",
     response: { 200: scaleSettingsSchema },
   }),
