@@ -1,9 +1,11 @@
 import { labelApi } from '@balcao/core/endpoints/label';
 import { type LabelLanguage, labelItemsText } from '@balcao/core/labels/printerLabels';
 import { formatCents } from '@balcao/core/money';
+import { plural } from '@balcao/core/plural';
 import DeleteIcon from '@mui/icons-material/Delete';
 import Alert from '@mui/material/Alert';
 import Autocomplete from '@mui/material/Autocomplete';
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
 import Paper from '@mui/material/Paper';
@@ -141,53 +143,57 @@ export default function LabelsPage() {
             Escolha os produtos: cada variação da grade ganha sua linha.
           </Typography>
         ) : (
-          <Table size="small" aria-label="Etiquetas a imprimir" sx={{ mt: 2 }}>
-            <TableHead>
-              <TableRow>
-                <TableCell>Produto</TableCell>
-                <TableCell align="right">Preço</TableCell>
-                <TableCell>Código</TableCell>
-                <TableCell sx={{ width: 110 }}>Etiquetas</TableCell>
-                <TableCell sx={{ width: 48 }} />
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {rows.map((r) => {
-                const label = `${r.name}${r.variantName ? ` (${r.variantName})` : ''}`;
-                return (
-                  <TableRow key={r.key}>
-                    <TableCell>{label}</TableCell>
-                    <TableCell align="right">{formatCents(r.priceCents)}</TableCell>
-                    <TableCell>{r.code ?? `P${r.productId}`}</TableCell>
-                    <TableCell>
-                      <TextField
-                        size="small"
-                        value={Number.isFinite(r.copies) ? String(r.copies) : ''}
-                        error={!Number.isInteger(r.copies) || r.copies < 1 || r.copies > 500}
-                        onChange={(e) => {
-                          const copies =
-                            e.target.value === '' ? Number.NaN : Number(e.target.value.replace(/\D/g, ''));
-                          setRows((current) => current.map((c) => (c.key === r.key ? { ...c, copies } : c)));
-                        }}
-                        slotProps={{
-                          htmlInput: { inputMode: 'numeric', 'aria-label': `Etiquetas de ${label}` },
-                        }}
-                      />
-                    </TableCell>
-                    <TableCell>
-                      <IconButton
-                        size="small"
-                        aria-label={`Remover ${label}`}
-                        onClick={() => setRows((current) => current.filter((c) => c.key !== r.key))}
-                      >
-                        <DeleteIcon fontSize="small" />
-                      </IconButton>
-                    </TableCell>
-                  </TableRow>
-                );
-              })}
-            </TableBody>
-          </Table>
+          <Box sx={{ overflowX: 'auto', mt: 2 }}>
+            <Table size="small" aria-label="Etiquetas a imprimir">
+              <TableHead>
+                <TableRow>
+                  <TableCell>Produto</TableCell>
+                  <TableCell align="right">Preço</TableCell>
+                  <TableCell>Código</TableCell>
+                  <TableCell sx={{ width: 110 }}>Etiquetas</TableCell>
+                  <TableCell sx={{ width: 48 }} />
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {rows.map((r) => {
+                  const label = `${r.name}${r.variantName ? ` (${r.variantName})` : ''}`;
+                  return (
+                    <TableRow key={r.key}>
+                      <TableCell>{label}</TableCell>
+                      <TableCell align="right">{formatCents(r.priceCents)}</TableCell>
+                      <TableCell>{r.code ?? `P${r.productId}`}</TableCell>
+                      <TableCell>
+                        <TextField
+                          size="small"
+                          value={Number.isFinite(r.copies) ? String(r.copies) : ''}
+                          error={!Number.isInteger(r.copies) || r.copies < 1 || r.copies > 500}
+                          onChange={(e) => {
+                            const copies =
+                              e.target.value === '' ? Number.NaN : Number(e.target.value.replace(/\D/g, ''));
+                            setRows((current) =>
+                              current.map((c) => (c.key === r.key ? { ...c, copies } : c)),
+                            );
+                          }}
+                          slotProps={{
+                            htmlInput: { inputMode: 'numeric', 'aria-label': `Etiquetas de ${label}` },
+                          }}
+                        />
+                      </TableCell>
+                      <TableCell>
+                        <IconButton
+                          size="small"
+                          aria-label={`Remover ${label}`}
+                          onClick={() => setRows((current) => current.filter((c) => c.key !== r.key))}
+                        >
+                          <DeleteIcon fontSize="small" />
+                        </IconButton>
+                      </TableCell>
+                    </TableRow>
+                  );
+                })}
+              </TableBody>
+            </Table>
+          </Box>
         )}
       </Paper>
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { sm: 'center' } }}>
@@ -209,7 +215,7 @@ export default function LabelsPage() {
           Baixar EPL (Zebra LP, Argox)
         </Button>
         <Typography variant="body2" color="text.secondary">
-          {total > 0 ? `${total} etiquetas` : ''}
+          {total > 0 ? plural(total, 'etiqueta', 'etiquetas') : ''}
         </Typography>
       </Stack>
     </Stack>
