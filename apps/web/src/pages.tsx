@@ -62,6 +62,7 @@ export const PAGES: Record<string, Page> = {
   'product-brand': page(() => import('./features/product-brand/ProductBrandListPage.tsx')),
   'product-brand-new': page(() => import('./features/product-brand/ProductBrandFormPage.tsx')),
   'product-brand-edit': page(() => import('./features/product-brand/ProductBrandFormPage.tsx')),
+  'product-label': page(() => import('./features/label/LabelsPage.tsx')),
   'stock-entry': page(() => import('./features/stock/StockEntryPage.tsx')),
   'stock-exit': page(() => import('./features/stock/StockExitPage.tsx')),
   'stock-fractionate': page(() => import('./features/stock/StockFractionatePage.tsx')),

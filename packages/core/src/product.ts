@@ -5,6 +5,7 @@ import { booleanFilter, listQuerySchema, pageOf } from './list.ts';
 import { keepDigitsAndComma } from './money.ts';
 import { plural } from './plural.ts';
 import { refSchema, timestampFields } from './responses.ts';
+import { scaleCodeSchema } from './scale/weighedLabel.ts';
 import { REQUIRED, z } from './zod.ts';
 
 /**
@@ -126,6 +127,7 @@ export const BRAND_NAME_TAKEN = 'Já existe uma marca com este nome';
 // ---------------------------------------------------------------- products
 
 export const SKU_TAKEN = 'Este SKU já está em uso em outro produto';
+export const SCALE_CODE_TAKEN = 'Este código da balança já está em uso em outro produto';
 export const BARCODE_TAKEN = 'Este código de barras já está em uso em outro produto';
 
 const skuField = optionalText(60, 'O SKU deve ter no máximo 60 caracteres').refine(
@@ -161,6 +163,8 @@ const productFields = {
   description: z.string().trim().max(5000, 'Use no máximo 5.000 caracteres').default(''),
   sku: skuField,
   barcode: barcodeSchema,
+  /** Issue 36: the product's code in the shop's scale (weighed labels); not sent = unchanged. */
+  scaleCode: scaleCodeSchema.optional(),
   productType: z.enum(PRODUCT_TYPES, { message: 'Selecione o tipo do produto' }).default('simple'),
   unit: z.enum(PRODUCT_UNITS, { message: 'Selecione a unidade' }).default('un'),
   salePriceCents: centsField('Preço de venda'),
@@ -184,13 +188,17 @@ type ProductShape = {
   productType: ProductType;
   unit: ProductUnit;
   stockControl: boolean;
+  scaleCode?: string | null;
 };
+
+export const SCALE_CODE_UNIT_MESSAGE = 'O código da balança é só para produtos vendidos por kg';
 
 /** Rules that tie fields together (shared by create, update and the CSV import). */
 function productRuleIssues(p: ProductShape): { path: string; message: string }[] {
   const issues: { path: string; message: string }[] = [];
   if (p.productType === 'weighed' && p.unit !== 'kg' && p.unit !== 'g')
     issues.push({ path: 'unit', message: 'Produto pesável deve usar a unidade kg ou g' });
+  if (p.scaleCode && p.unit !== 'kg') issues.push({ path: 'scaleCode', message: SCALE_CODE_UNIT_MESSAGE });
   if (p.productType === 'service' && p.stockControl)
     issues.push({ path: 'stockControl', message: 'Serviço não controla estoque' });
   return issues;
@@ -334,6 +342,8 @@ export function productCountText(page: { total: number; totalCapped: boolean }):
 
 export const productSchema = productListItemSchema.extend({
   description: z.string(),
+  /** Issue 36: the product's code in the shop's scale; null without one. */
+  scaleCode: z.string().nullable(),
   weightKg: z.number().nullable(),
   heightCm: z.number().nullable(),
   widthCm: z.number().nullable(),
@@ -352,6 +362,26 @@ export const barcodeMatchSchema = z.object({
   variant: productVariantSchema.nullable(),
 });
 export type BarcodeMatch = z.infer<typeof barcodeMatchSchema>;
+
+/**
+ * A weighed label read at the PDV (issue 36): the product of the scale code, and the line the label
+ * makes by the shop's scale rule (core scale/weighedLabel.ts `weighedLine`).
+ */
+export const weighedMatchSchema = z.object({
+  product: productSchema,
+  /** The product's code as the label carries it. */
+  scaleCode: z.string(),
+  /** Kilograms, 3 decimals. */
+  quantity: z.number(),
+  amountCents: z.number(),
+  /** The total printed on a price label; null on a weight label. */
+  labelAmountCents: z.number().nullable(),
+  /** A price label no weight reaches at the catalog's price per kg (the scale holds another price). */
+  priceMismatch: z.boolean(),
+  /** The line's gross is truncated to the cent (the scale truncates). */
+  truncate: z.boolean(),
+});
+export type WeighedMatch = z.infer<typeof weighedMatchSchema>;
 
 // ---------------------------------------------------------------- add-ons
 
@@ -483,6 +513,8 @@ export const PRODUCT_CSV_COLUMNS = [
   'largura_cm',
   'comprimento_cm',
   'descricao',
+  /** Issue 36: the product's code in the shop's scale (weighed labels). */
+  'codigo_balanca',
 ] as const;
 export type ProductCsvColumn = (typeof PRODUCT_CSV_COLUMNS)[number];
 export const PRODUCT_CSV_REQUIRED: readonly ProductCsvColumn[] = ['nome', 'preco_venda'];
@@ -596,6 +628,8 @@ export const productFormSchema = z
     description: z.string(),
     sku: z.string(),
     barcode: z.string(),
+    /** Issue 36: the product's code in the scale; optional so older form values still parse. */
+    scaleCode: z.string().optional(),
     productType: z.enum(PRODUCT_TYPES),
     unit: z.enum(PRODUCT_UNITS),
     salePriceCents: z.string(),
@@ -620,6 +654,7 @@ export const productFormSchema = z
       description: v.description,
       sku: v.sku,
       barcode: v.barcode,
+      ...(v.scaleCode !== undefined ? { scaleCode: v.scaleCode } : {}),
       productType: v.productType,
       unit: v.unit,
       // undefined makes the piped schema say "O campo é obrigatório".

@@ -266,6 +266,14 @@ export const ROUTES: readonly AppRoute[] = [
     'Produtos',
     WRITE.catalog,
   ),
+  // Issue 36: price and barcode labels (A4 PDF, ZPL, EPL).
+  r({
+    name: 'product-label',
+    link: '/dashboard/product-label',
+    title: 'Etiquetas',
+    allowed: BACKOFFICE,
+    menuGroup: 'Produtos',
+  }),
   r({
     name: 'sale',
     link: '/dashboard/sale',

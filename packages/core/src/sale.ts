@@ -228,6 +228,11 @@ export type SaleLineInput = {
   discountType?: DiscountKind;
   /** Cents (fixed_amount) or hundredths of a percent (percentage). */
   discountValue?: number;
+  /**
+   * A weighed product of a shop whose scale truncates (issue 36): the gross is cut down to the cent,
+   * as the scale's label (core scale/weighedLabel.ts), instead of half-up.
+   */
+  truncate?: boolean;
 };
 
 export type SaleLineTotals = {
@@ -242,7 +247,10 @@ export type SaleLineTotals = {
 export function lineTotals(line: SaleLineInput): SaleLineTotals {
   const additionalsCents = (line.additionals ?? []).reduce((sum, a) => sum + a.priceCents * a.quantity, 0);
   const unitTotalCents = line.unitPriceCents + additionalsCents;
-  const grossCents = multiplyQuantity(toThousandths(line.quantity), unitTotalCents);
+  const thousandths = toThousandths(line.quantity);
+  const grossCents = line.truncate
+    ? Math.floor((thousandths * unitTotalCents) / 1000)
+    : multiplyQuantity(thousandths, unitTotalCents);
   const discountCents = discountCentsOf(
     line.discountType ?? 'fixed_amount',
     line.discountValue ?? 0,

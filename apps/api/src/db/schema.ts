@@ -32,6 +32,15 @@ export const clients = pgTable(
     timeZone: text('time_zone').notNull().default('America/Sao_Paulo'),
     /** Storage key of the company logo (settings module), shown in the top bar and on receipts. */
     logoKey: text('logo_key'),
+    /**
+     * The weighed-item label layout of the shop's scale (issue 36, core scale/weighedLabel.ts):
+     * off, or prefix 2 + product code (4-6 digits) + weight (g) or total price (cents); and the
+     * scale's rounding, which the sale's line totals of weighed products follow.
+     */
+    scaleLabelEnabled: boolean('scale_label_enabled').notNull().default(false),
+    scaleCodeLength: integer('scale_code_length').notNull().default(5),
+    scaleLabelContent: text('scale_label_content').notNull().default('price'),
+    scaleRounding: text('scale_rounding').notNull().default('round'),
     ...timestamps,
   },
   (t) => [uniqueIndex('clients_document_uq').on(t.document)],

@@ -23,6 +23,7 @@ import { cancelForSale, issueInBackground } from './fiscal/issue.ts';
 import { fiscalRoutes } from './fiscal/routes.ts';
 import { healthRoutes } from './health/routes.ts';
 import { homeRoutes } from './home/routes.ts';
+import { labelRoutes } from './label/routes.ts';
 import { marketplaceRoutes } from './marketplace/routes.ts';
 import { notificationRoutes } from './notification/routes.ts';
 import { pixRoutes } from './pix/routes.ts';
@@ -106,6 +107,7 @@ export const MODULES: ((ctx: AppContext) => FastifyPluginAsyncZod)[] = [
     });
     return fiscalRoutes(ctx);
   },
+  labelRoutes,
 ];
 
 /** Two modules' work on a canceled sale, in its transaction; both signals after the commit. */

@@ -91,6 +91,11 @@ const READS: Record<string, readonly string[]> = {
   'GET /v1/stock-setting/client/:clientId': ['stock-entry', 'stock-exit', 'stock-fractionate'],
   'GET /v1/settings/company': ['settings-system-client'],
   'GET /v1/settings/system': ['settings-system'],
+  // Issue 36: the scale's label layout (the system page, and every screen with the PDV's items step).
+  'GET /v1/settings/scale': ['settings-system', 'sale-pdv', 'budget-pdv', 'sale-delivery-new'],
+  'GET /v1/product/weighed/:code': ['sale-pdv', 'budget-pdv', 'sale-delivery-new'],
+  'GET /v1/label/pdf': ['product-label'],
+  'GET /v1/label/commands': ['product-label'],
   'GET /v1/shop-export': ['settings-system'],
   'GET /v1/shop-export/deletion': ['settings-system'],
   // Issue 37: also read by Sistema's "Backup automático" section, which shows for the Administrador only.

@@ -15,6 +15,7 @@ import {
   productUpdateSchema,
   productVariantSchema,
   productVariantUpdateSchema,
+  weighedMatchSchema,
 } from '../product.ts';
 import { binaryFileSchema, csvFileSchema, deletedSchema } from '../responses.ts';
 import { BACKOFFICE, PDV, STAFF, WRITE } from '../routes.ts';
@@ -74,6 +75,16 @@ export const productApi = {
     summary: 'PDV scanner: the product or the variant (with its product) of a barcode, or a SKU',
     params: barcodeParams,
     response: { 200: barcodeMatchSchema },
+  }),
+  weighed: endpoint({
+    method: 'GET',
+    path: '/product/weighed/:code',
+    resource: 'product',
+    access: BACKOFFICE,
+    summary:
+      "PDV scanner (issue 36): a weighed-item label (EAN-13, prefix 2) read with the shop's layout: the product and the line's weight and amount",
+    params: barcodeParams,
+    response: { 200: weighedMatchSchema },
   }),
   get: endpoint({
     method: 'GET',

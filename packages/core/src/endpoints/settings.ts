@@ -2,6 +2,7 @@ import { endpoint } from '../contract.ts';
 import { idParam } from '../params.ts';
 import { binaryFileSchema } from '../responses.ts';
 import { ALL, BACKOFFICE, COUNTER, WRITE } from '../routes.ts';
+import { scaleSettingsSchema } from '../scale/weighedLabel.ts';
 import {
   companySettingsInputSchema,
   companySettingsSchema,
@@ -133,6 +134,25 @@ export const settingsApi = {
     summary: 'Save the working hours, exceptions and pause (updatedAt: null on the first save)',
     body: workingHoursInputSchema,
     response: { 200: workingHoursSettingsSchema },
+    changes: ['settings'],
+  }),
+  /** Issue 36: the weighed-item label layout; the PDV reads it to know a label and the scale's rounding. */
+  scale: endpoint({
+    method: 'GET',
+    path: '/settings/scale',
+    resource: 'settings',
+    access: BACKOFFICE,
+    summary: "The scale's weighed-item label layout (prefix 2, code length, weight or price) and rounding",
+    response: { 200: scaleSettingsSchema },
+  }),
+  saveScale: endpoint({
+    method: 'PUT',
+    path: '/settings/scale',
+    resource: 'settings',
+    access: WRITE.system,
+    summary: "Save the scale's label layout and rounding",
+    body: scaleSettingsSchema,
+    response: { 200: scaleSettingsSchema },
     changes: ['settings'],
   }),
   workingHoursStatus: endpoint({

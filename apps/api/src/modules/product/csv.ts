@@ -52,6 +52,7 @@ const FIELD_COLUMN: Record<string, ProductCsvColumn> = {
   widthCm: 'largura_cm',
   lengthCm: 'comprimento_cm',
   description: 'descricao',
+  scaleCode: 'codigo_balanca',
 };
 
 const HEADER_ALIASES: Record<string, ProductCsvColumn> = {
@@ -153,6 +154,7 @@ type Existing = {
   heightCm: number | null;
   widthCm: number | null;
   lengthCm: number | null;
+  scaleCode: string | null;
 };
 
 type Planned = {
@@ -218,6 +220,7 @@ export async function planImport(db: Executor, actor: Actor, parsed: ParsedCsv):
         heightCm: products.heightCm,
         widthCm: products.widthCm,
         lengthCm: products.lengthCm,
+        scaleCode: products.scaleCode,
       })
       .from(products)
       .where(and(eq(products.clientId, clientId), inArray(sql`lower(${products.sku})`, part)));
@@ -332,6 +335,7 @@ export async function planImport(db: Executor, actor: Actor, parsed: ParsedCsv):
       heightCm: quantity('altura_cm', base?.heightCm ?? null),
       widthCm: quantity('largura_cm', base?.widthCm ?? null),
       lengthCm: quantity('comprimento_cm', base?.lengthCm ?? null),
+      scaleCode: has('codigo_balanca') ? row.codigo_balanca : (base?.scaleCode ?? null),
     };
     const result = productInputSchema.safeParse(candidate);
     if (!result.success) {
@@ -454,6 +458,7 @@ export async function applyImport(
             heightCm: input.heightCm,
             widthCm: input.widthCm,
             lengthCm: input.lengthCm,
+            scaleCode: input.scaleCode ?? null,
             nameKey: searchKey(input.name),
             searchText: searchKey([input.name, input.sku, input.barcode].filter(Boolean).join(' ')),
           })),
@@ -483,6 +488,7 @@ export async function applyImport(
             heightCm: input.heightCm,
             widthCm: input.widthCm,
             lengthCm: input.lengthCm,
+            scaleCode: input.scaleCode ?? null,
             nameKey: searchKey(input.name),
             searchText: sql`${searchKey([input.name, input.sku, input.barcode].filter(Boolean).join(' '))} || coalesce((select ' ' || string_agg(lower(coalesce(v.sku, '')) || ' ' || coalesce(v.barcode, ''), ' ') from product_variants v where v.product_id = ${existing.id}), '')`,
             updatedAt: new Date(),
@@ -533,6 +539,7 @@ type ExportProduct = ProductListItem & {
   heightCm: number | null;
   widthCm: number | null;
   lengthCm: number | null;
+  scaleCode: string | null;
 };
 
 export function csvHeader(): string {
@@ -561,6 +568,7 @@ export function csvLines(items: ExportProduct[]): string {
     decimal(p.widthCm, 2),
     decimal(p.lengthCm, 2),
     p.description,
+    p.scaleCode ?? '',
   ]);
   return `${Papa.unparse(rows, { delimiter: ';', header: false, escapeFormulae: true })}\r\n`;
 }

@@ -123,6 +123,7 @@ async function findProductWhere(db: Executor, clientId: number, condition: SQL):
   return {
     ...toListItem(row as ListRow),
     description: row.description,
+    scaleCode: row.scaleCode,
     weightKg: row.weightKg,
     heightCm: row.heightCm,
     widthCm: row.widthCm,

@@ -184,6 +184,7 @@ export async function* eachProduct(db: Db, actor: Actor, query: ListQuery, batch
         heightCm: r.heightCm,
         widthCm: r.widthCm,
         lengthCm: r.lengthCm,
+        scaleCode: r.scaleCode,
       };
     if (rows.length < batch) return;
   }

@@ -52,6 +52,7 @@ export const wholeColumns = {
   heightCm: products.heightCm,
   widthCm: products.widthCm,
   lengthCm: products.lengthCm,
+  scaleCode: products.scaleCode,
 };
 
 export type ListRow = {

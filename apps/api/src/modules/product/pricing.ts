@@ -26,7 +26,15 @@ type ItemToPrice = {
 
 /** One line as the catalog prices it: a snapshot the sale keeps. */
 /** A line's snapshot (core LineSnapshot) without its quantity; the price is the variant's when set. */
-export type PricedItem = Omit<LineSnapshot, 'productId' | 'quantity'> & { productId: number };
+export type PricedItem = Omit<LineSnapshot, 'productId' | 'quantity'> & {
+  productId: number;
+  /**
+   * Issue 36: a product sold by kg in a shop whose scale truncates: the line's gross is cut down to
+   * the cent (core lineTotals), as the scale's label. Read in the products statement (the client's
+   * row is a platform table), no statement of its own.
+   */
+  truncate?: boolean;
+};
 
 /** Units sold in fractions (kg, litres, metres): any other needs a whole quantity. */
 const FRACTIONAL_UNITS = ['kg', 'g', 'l', 'ml', 'm', 'm2'];
@@ -46,6 +54,7 @@ function prepareProducts(tx: Executor) {
       active: products.active,
       hasVariants: sql<boolean>`exists (select 1 from product_variants v where v.product_id = "products"."id")`,
       groups: activeGroupsSql(groupIdsOf(sql`"products"."id"`), sql`"products"."client_id"`),
+      truncate: sql<boolean>`("products"."unit" = 'kg' and exists (select 1 from clients c where c.id = "products"."client_id" and c.scale_rounding = 'truncate'))`,
     })
     .from(products)
     .where(
@@ -183,6 +192,7 @@ export async function priceItems(
       unit: product.unit,
       unitPriceCents: variant?.priceCents ?? product.salePriceCents,
       additionals: chosen,
+      ...(product.truncate ? { truncate: true } : {}),
     };
   });
 }

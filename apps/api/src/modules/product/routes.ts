@@ -17,6 +17,7 @@ import { clearGrid, setGrid, updateVariant } from './grid.ts';
 import { addImage, deleteImage, removeImageFiles, reorderImages } from './images.ts';
 import { eachProduct, listProducts } from './list.ts';
 import { createProduct, deleteProduct, updateProduct } from './service.ts';
+import { findByScaleLabel } from './weighed.ts';
 
 /** 422 of an import that wrote nothing, with the per-line result so the screen can show the errors. */
 function refuseImport(reply: FastifyReply, message: string, result: ImportResult) {
@@ -36,6 +37,10 @@ export function productRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     route(app, productApi.changes, (request) => productChanges(db, sessionOf(request), request.query));
 
     route(app, productApi.barcode, (request) => findByCode(db, sessionOf(request), request.params.code));
+
+    route(app, productApi.weighed, (request) =>
+      findByScaleLabel(db, sessionOf(request), request.params.code),
+    );
 
     route(app, productApi.get, (request) => findProduct(db, sessionOf(request), request.params.id));
 

@@ -1,4 +1,4 @@
-import { BARCODE_TAKEN, SKU_TAKEN, searchKey } from '@balcao/core/product';
+import { BARCODE_TAKEN, SCALE_CODE_TAKEN, SKU_TAKEN, searchKey } from '@balcao/core/product';
 import { and, eq, ne, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { AppError, duplicate } from '../../errors.ts';
@@ -11,6 +11,7 @@ import { products, productVariants } from './schema.ts';
 export const UNIQUE = {
   products_client_sku_uq: SKU_TAKEN,
   products_client_barcode_uq: BARCODE_TAKEN,
+  products_client_scale_code_uq: SCALE_CODE_TAKEN,
   product_variants_client_sku_uq: SKU_TAKEN,
   product_variants_client_barcode_uq: BARCODE_TAKEN,
 };

@@ -35,6 +35,8 @@ export const products = pgTable(
     description: text('description').notNull().default(''),
     sku: text('sku'),
     barcode: text('barcode'),
+    /** The product's code in the shop's scale (issue 36): 4-6 digits, read from weighed labels. */
+    scaleCode: text('scale_code'),
     /** simple, variants, service, weighed (core PRODUCT_TYPES). */
     productType: text('product_type').notNull().default('simple'),
     unit: text('unit').notNull().default('un'),
@@ -65,6 +67,7 @@ export const products = pgTable(
   (t) => [
     uniqueIndex('products_client_sku_uq').on(t.clientId, sql`lower(${t.sku})`),
     uniqueIndex('products_client_barcode_uq').on(t.clientId, t.barcode),
+    uniqueIndex('products_client_scale_code_uq').on(t.clientId, t.scaleCode),
     // (client_id, name_key, id) INCLUDE (search_text, active): products_client_name_search_idx, a
     // custom migration (drizzle has no INCLUDE). The name order of lists, and the search's walks
     // read from the index alone (modules/product/search.ts).

@@ -55,6 +55,7 @@ function productValues(input: Omit<ProductInputParsed, 'grid' | 'stock' | 'addit
     heightCm: input.heightCm,
     widthCm: input.widthCm,
     lengthCm: input.lengthCm,
+    ...(input.scaleCode !== undefined ? { scaleCode: input.scaleCode } : {}),
     nameKey: searchKey(input.name),
     searchText: searchKey([input.name, input.sku, input.barcode].filter(Boolean).join(' ')),
   };

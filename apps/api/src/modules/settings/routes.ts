@@ -7,6 +7,7 @@ import { sessionOf } from '../../plugins/auth.ts';
 import { storageFor } from '../storage/storage.ts';
 import { findCompanySettings, findReceiptShop, removeLogo, saveCompanySettings, setLogo } from './company.ts';
 import { findDiscountLimit } from './discountLimits.ts';
+import { findScaleSettings, saveScaleSettings } from './scale.ts';
 import {
   type CouvertChanged,
   findSystemSettings,
@@ -68,6 +69,12 @@ export function settingsRoutes(
     route(app, settingsApi.saveWorkingHours, (request) =>
       saveWorkingHours(ctx, sessionOf(request), request.body),
     );
+
+    // ------------------------------------------------------------ scale (issue 36)
+
+    route(app, settingsApi.scale, (request) => findScaleSettings(db, sessionOf(request)));
+
+    route(app, settingsApi.saveScale, (request) => saveScaleSettings(ctx, sessionOf(request), request.body));
 
     route(app, settingsApi.workingHoursStatus, (request) => findWorkingHoursStatus(db, sessionOf(request)));
   };

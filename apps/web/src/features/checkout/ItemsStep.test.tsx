@@ -1,3 +1,4 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen } from '@testing-library/react';
 import { createRef } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -33,17 +34,19 @@ const names = (role: 'button' | 'textbox', prefix: string) =>
 describe('the cart lines (issue 30 item 22: no duplicate accessible names)', () => {
   it('names two lines of one product in different variants apart, and two alike by position', () => {
     render(
-      <ItemsStep
-        clientId={1}
-        dispatch={() => undefined}
-        searchRef={createRef<HTMLInputElement>()}
-        items={[
-          line('a', { variantId: 1, variantName: 'Azul M' }),
-          line('b', { variantId: 2, variantName: 'Preta G' }),
-          line('c', { discountValue: 500 }),
-          line('d', {}),
-        ]}
-      />,
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { enabled: false } } })}>
+        <ItemsStep
+          clientId={1}
+          dispatch={() => undefined}
+          searchRef={createRef<HTMLInputElement>()}
+          items={[
+            line('a', { variantId: 1, variantName: 'Azul M' }),
+            line('b', { variantId: 2, variantName: 'Preta G' }),
+            line('c', { discountValue: 500 }),
+            line('d', {}),
+          ]}
+        />
+      </QueryClientProvider>,
     );
     expect(names('button', 'Remover')).toEqual([
       'Remover Camiseta Básica (Azul M)',

@@ -1,12 +1,14 @@
 import { formatCents, parseMoneyToCents } from '@balcao/core/money';
 import { plural } from '@balcao/core/plural';
-import { formatQuantity, type Product, type ProductVariant } from '@balcao/core/product';
+import { formatQuantity, type Product, type ProductVariant, type WeighedMatch } from '@balcao/core/product';
 import {
   formatPercentHundredths,
   lineTotals,
   parsePercentToHundredths,
   parseQuantity,
 } from '@balcao/core/sale';
+import { quantityFromScale } from '@balcao/core/scale/serialScale';
+import { looksLikeScaleLabel } from '@balcao/core/scale/weighedLabel';
 import DeleteIcon from '@mui/icons-material/Delete';
 import SearchIcon from '@mui/icons-material/Search';
 import Alert from '@mui/material/Alert';
@@ -30,6 +32,7 @@ import type { LocalCatalog, SearchHit } from '../offline/index.ts';
 import { isOffline, setUnreachable } from '../offline/index.ts';
 import { searchProducts } from '../product/index.ts';
 import { fetchByBarcode, fetchProductDetail } from '../sale/index.ts';
+import { fetchWeighedLabel, LiveScalePanel, useLiveScale, useScaleSettings } from '../scale/index.ts';
 import { type ProductChoice, ProductOptionsDialog } from './ProductOptionsDialog.tsx';
 import type { PdvAction, PdvLine } from './state.ts';
 
@@ -46,6 +49,8 @@ type Props = {
   lineNotes?: boolean;
   /** What an empty cart says; default the PDV's. */
   emptyText?: string;
+  /** Issue 36: the scale read live through Web Serial (the PDV); a kg product takes its stable weight. */
+  liveScale?: boolean;
 };
 
 /** "3*7891234567895" -> quantity 3 and the code; "0,350*..." for kg. */
@@ -89,6 +94,7 @@ export function ItemsStep({
   searchRef,
   lineNotes = false,
   emptyText,
+  liveScale = false,
 }: Props) {
   const [text, setText] = useState('');
   const [results, setResults] = useState<SearchHit[]>([]);
@@ -96,6 +102,11 @@ export function ItemsStep({
   const [message, setMessage] = useState<string | null>(null);
   const [pending, setPending] = useState(0);
   const queue = useRef<Promise<void>>(Promise.resolve());
+  const scale = useScaleSettings().data;
+  const live = useLiveScale();
+  /** The latest reading, for lookups queued before it changed. */
+  const liveNow = useRef(live);
+  liveNow.current = live;
   const [options, setOptions] = useState<{
     product: Product;
     variant: ProductVariant | null;
@@ -138,6 +149,7 @@ export function ItemsStep({
     choice?: ProductChoice,
   ) => {
     const fractional = product.productType === 'weighed' || FRACTIONAL_UNITS.includes(product.unit);
+    const truncate = product.unit === 'kg' && scale?.rounding === 'truncate';
     dispatch({
       type: 'addLine',
       line: {
@@ -154,16 +166,27 @@ export function ItemsStep({
         additionals: choice?.additionals ?? [],
         discountType: 'fixed_amount',
         discountValue: 0,
+        ...(truncate ? { truncate } : {}),
       },
     });
     setMessage(null);
     focusSearch();
   };
 
-  const offer = (product: Product, variant: ProductVariant | null, quantity: number) => {
+  const offer = (product: Product, variant: ProductVariant | null, typed: number) => {
     if (!product.active) {
       setMessage(`O produto ${product.name} está inativo`);
       return;
+    }
+    let quantity = typed;
+    // A kg product with the scale connected takes the weight on the plate; never an unstable one.
+    if (liveScale && liveNow.current.connected && product.unit === 'kg') {
+      const weighed = quantityFromScale(liveNow.current.reading, product.name);
+      if ('message' in weighed) {
+        setMessage(weighed.message);
+        return;
+      }
+      quantity = weighed.quantity;
     }
     const needsVariant = product.variants.some((v) => v.active) && !variant;
     const hasAddOns = product.additionalGroups.some((g) => g.active);
@@ -171,9 +194,41 @@ export function ItemsStep({
     else addLine(product, variant, quantity);
   };
 
+  /**
+   * Issue 36: a weighed label (EAN-13 starting with 2, labels on in Configurações > Sistema) adds its
+   * product with the label's weight; a price label at another price per kg says so. Null when the
+   * code is no product's scale code (an ordinary prefix-2 barcode is then looked up as such).
+   */
+  const weighed = async (code: string): Promise<WeighedMatch | null> => {
+    try {
+      return await fetchWeighedLabel(code);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) return null;
+      throw error;
+    }
+  };
+
   const lookup = async (raw: string, picked: SearchHit | undefined) => {
     const { quantity, code } = splitQuantity(raw);
     try {
+      const label =
+        !picked && scale?.enabled && !isOffline() && looksLikeScaleLabel(code) ? await weighed(code) : null;
+      if (label) {
+        if (!label.product.active) {
+          setMessage(`O produto ${label.product.name} está inativo`);
+          return;
+        }
+        addLine(label.product, null, label.quantity);
+        if (label.priceMismatch && label.labelAmountCents !== null)
+          setMessage(
+            `A etiqueta diz ${formatCents(label.labelAmountCents)}, mas ${label.product.name} custa ${formatCents(
+              label.product.salePriceCents,
+            )}/kg: o item entrou com ${formatQuantity(label.quantity, 'kg')} (${formatCents(
+              label.amountCents,
+            )}). Confira o preço na balança.`,
+          );
+        return;
+      }
       if (picked) {
         const product = await fromCatalog(
           catalog,
@@ -301,6 +356,7 @@ export function ItemsStep({
           </Paper>
         )}
       </Box>
+      {liveScale && <LiveScalePanel scale={live} />}
       {message && (
         <Alert severity="warning" sx={{ mt: 1 }} onClose={() => setMessage(null)}>
           {message}

@@ -113,6 +113,15 @@ describe('checkout state: the reducer', () => {
 });
 
 describe('checkout state: totals and the sale body', () => {
+  it('issue 36: a kg line of a shop whose scale truncates totals as the scale label, not half-up', () => {
+    // 0,347 kg x R$ 29,90 = R$ 10,3753: the label says R$ 10,37.
+    const kg = { unit: 'kg', fractional: true, quantity: 0.347, unitPriceCents: 2990 };
+    const truncated = pdvTotals(run(emptyPdv(), { type: 'addLine', line: line({ ...kg, truncate: true }) }));
+    expect(truncated.finalAmountCents).toBe(1037);
+    const halfUp = pdvTotals(run(emptyPdv(), { type: 'addLine', line: line(kg) }));
+    expect(halfUp.finalAmountCents).toBe(1038);
+  });
+
   it('adds the add-ons to the unit price, then the sale discount, the coupon on the rest and the freight of a delivery', () => {
     const state = run(
       emptyPdv(),

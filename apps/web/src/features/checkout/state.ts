@@ -39,6 +39,11 @@ export type PdvLine = {
   discountValue: number;
   /** A note on the line (the budget PDV's lines); the PDV sends none. */
   notes?: string | null;
+  /**
+   * Issue 36: a kg product in a shop whose scale truncates: the line's gross is cut down to the cent
+   * (core lineTotals), as the API prices it and the scale's label shows.
+   */
+  truncate?: boolean;
 };
 
 export type PdvCustomer = {
@@ -213,6 +218,7 @@ export function pdvTotals(state: PdvState) {
       additionals: l.additionals,
       discountType: l.discountType,
       discountValue: l.discountValue,
+      truncate: l.truncate,
     })),
     discountType: state.discountType,
     discountValue: state.discountValue,

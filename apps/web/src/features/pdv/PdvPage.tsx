@@ -302,6 +302,7 @@ export default function PdvPage() {
               items={state.items}
               dispatch={dispatch}
               searchRef={searchRef}
+              liveScale
             />
           )}
           {state.step === 1 && (

@@ -82,6 +82,7 @@ function toFormValues(p?: Product): ProductFormValues {
     description: p?.description ?? '',
     sku: p?.sku ?? '',
     barcode: p?.barcode ?? '',
+    scaleCode: p?.scaleCode ?? '',
     productType: p?.productType ?? 'simple',
     unit: p?.unit ?? 'un',
     salePriceCents: p ? centsToMoneyInput(p.salePriceCents) : '',
@@ -155,6 +156,8 @@ function ProductForm({
   useEffect(() => {
     if (productType === 'weighed' && unit !== 'kg' && unit !== 'g') form.setValue('unit', 'kg');
     if (productType === 'service' && stockControl) form.setValue('stockControl', false);
+    // Issue 36: only a product sold by kg has a scale code (the field hides; the API refuses one).
+    if (unit !== 'kg' && form.getValues('scaleCode')) form.setValue('scaleCode', '');
   }, [productType, unit, stockControl, form]);
 
   const submit = async (values: ProductInputParsed) => {
@@ -309,6 +312,16 @@ function ProductForm({
               helperText="EAN-8, EAN-13 ou GTIN-14"
               slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 18 } }}
             />
+            {unit === 'kg' && (
+              <FormTextField
+                control={control}
+                name="scaleCode"
+                label="Código na balança"
+                disabled={locked}
+                helperText="O código do produto na etiqueta de peso (1 a 6 dígitos)"
+                slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 6 } }}
+              />
+            )}
             {select('categoryId', 'Categoria', categories.data, 'Sem categoria')}
             {select('brandId', 'Marca', brands.data, 'Sem marca')}
             <Box sx={{ gridColumn: { sm: 'span 2', md: 'span 4' } }}>

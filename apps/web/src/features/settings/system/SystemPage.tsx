@@ -27,6 +27,7 @@ import { FormMoneyField, FormSwitch, FormTextField, useAppForm } from '../../../
 import { centsOf, centsToInput } from '../../../components/MoneyField.tsx';
 import { useSession } from '../../auth/index.ts';
 import { BackupScheduleSection } from '../../backup/index.ts';
+import { ScaleSettingsSection } from '../../scale/index.ts';
 import { ShopExportCard } from '../../shop-export/index.ts';
 import { useSaveSystem, useSystemSettings } from '../api.ts';
 import { SettingsForm, SettingsQuery, SettingsSection, useSyncedVersion } from '../SettingsLayout.tsx';
@@ -375,6 +376,9 @@ function SystemForm({ settings }: { settings: SystemSettings }) {
         </Typography>
         <UserTypeChecks control={control} name="blindCountUserTypeIds" label="Contagem às cegas" />
       </SettingsSection>
+
+      {/* Issue 36: the scale's weighed labels, saved on their own. */}
+      <ScaleSettingsSection />
 
       {/* Issue 37: the nightly backup, saved on its own (the operator's Administrador only). */}
       <BackupScheduleSection />
