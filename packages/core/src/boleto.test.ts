@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { dueDateOfFactor, factorOfDate, formatBoletoLine, makeBankBoletoLine, parseBoleto } from './boleto.ts';
+import {
+  dueDateOfFactor,
+  factorOfDate,
+  formatBoletoLine,
+  makeBankBoletoLine,
+  parseBoleto,
+} from './boleto.ts';
 
 // Real boletos published as test vectors (a Caixa boleto of R$ 214,03 due 2022-05-10 and a power bill
 // of R$ 509,60), in both forms.
@@ -53,7 +59,14 @@ describe('parseBoleto', () => {
     const fromLine = parseBoleto(POWER_LINE, '2026-01-01');
     expect(fromLine).toEqual({
       ok: true,
-      boleto: { kind: 'utility', barcode: POWER_BARCODE, line: POWER_LINE, amountCents: 50960, dueDate: null, bank: '3' },
+      boleto: {
+        kind: 'utility',
+        barcode: POWER_BARCODE,
+        line: POWER_LINE,
+        amountCents: 50960,
+        dueDate: null,
+        bank: '3',
+      },
     });
     const fromBarcode = parseBoleto(POWER_BARCODE, '2026-01-01');
     expect(fromBarcode.ok && fromBarcode.boleto.line).toBe(POWER_LINE);

@@ -107,7 +107,14 @@ export function factorOfDate(date: string): number {
 }
 
 function bankLineToBarcode(line: string): string {
-  return line.slice(0, 4) + line[32] + line.slice(33, 47) + line.slice(4, 9) + line.slice(10, 20) + line.slice(21, 31);
+  return (
+    line.slice(0, 4) +
+    line[32] +
+    line.slice(33, 47) +
+    line.slice(4, 9) +
+    line.slice(10, 20) +
+    line.slice(21, 31)
+  );
 }
 
 function bankBarcodeToLine(barcode: string): string {
@@ -178,7 +185,8 @@ export function parseBoleto(text: string, reference: string): BoletoResult {
     const fields = [digits.slice(0, 9), digits.slice(10, 20), digits.slice(21, 31)];
     const dvs = [digits[9], digits[20], digits[31]];
     for (let i = 0; i < 3; i++) {
-      if (mod10(fields[i]) !== Number(dvs[i])) return { ok: false, message: BOLETO_MESSAGES.checkDigit(i + 1) };
+      if (mod10(fields[i]) !== Number(dvs[i]))
+        return { ok: false, message: BOLETO_MESSAGES.checkDigit(i + 1) };
     }
     return readBank(bankLineToBarcode(digits), digits, reference);
   }
@@ -206,7 +214,12 @@ export function formatBoletoLine(line: string): string {
 }
 
 /** Builds a valid bank boleto's linha (tests and the e2e's fixture): bank, amount, due date, free field. */
-export function makeBankBoletoLine(bank: string, amountCents: number, dueDate: string, free = '0'.repeat(25)): string {
+export function makeBankBoletoLine(
+  bank: string,
+  amountCents: number,
+  dueDate: string,
+  free = '0'.repeat(25),
+): string {
   const body = `${bank}9${String(factorOfDate(dueDate)).padStart(4, '0')}${String(amountCents).padStart(10, '0')}${free.padStart(25, '0').slice(-25)}`;
   const barcode = `${body.slice(0, 4)}${mod11Bank(body)}${body.slice(4)}`;
   return bankBarcodeToLine(barcode);

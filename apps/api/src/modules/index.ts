@@ -22,6 +22,7 @@ import { feeSimulatorRoutes } from './fee-simulator/routes.ts';
 import { healthRoutes } from './health/routes.ts';
 import { homeRoutes } from './home/routes.ts';
 import { notificationRoutes } from './notification/routes.ts';
+import { payableRoutes } from './payable/routes.ts';
 import { printingRoutes } from './printing/routes.ts';
 import { groupProductCount } from './product/additionalGroups.ts';
 import { productsInCategory, productsOfBrand } from './product/catalogCounts.ts';
@@ -81,4 +82,6 @@ export const MODULES: ((ctx: AppContext) => FastifyPluginAsyncZod)[] = [
   deliveryRoutes,
   shopExportRoutes,
   backupRoutes,
+  // Issue 34: paying a bill from the till needs the register's sale figures, as its close does.
+  (ctx) => payableRoutes(ctx, withSettledDeliveries(registerSaleFigures)),
 ];
