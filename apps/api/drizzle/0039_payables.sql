@@ -93,4 +93,6 @@ CREATE INDEX "payables_series_idx" ON "payables" USING btree ("series_id","serie
 CREATE INDEX "payables_supplier_idx" ON "payables" USING btree ("supplier_id");--> statement-breakpoint
 CREATE INDEX "payables_category_idx" ON "payables" USING btree ("category_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "suppliers_client_document_uq" ON "suppliers" USING btree ("client_id","document") WHERE "suppliers"."document" is not null;--> statement-breakpoint
-CREATE INDEX "suppliers_client_name_idx" ON "suppliers" USING btree ("client_id","name");
+CREATE INDEX "suppliers_client_name_idx" ON "suppliers" USING btree ("client_id","name");--> statement-breakpoint
+CREATE INDEX "receivables_client_paid_idx" ON "receivables" USING btree ("client_id","paid_at") WHERE "receivables"."status" = 'finished';--> statement-breakpoint
+CREATE INDEX "sale_returns_client_created_idx" ON "sale_returns" USING btree ("client_id","created_at");

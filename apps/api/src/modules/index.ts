@@ -19,6 +19,7 @@ import { deliveryRoutes } from './delivery/routes.ts';
 import { cancelOrderOfSale, createOrderOfSale } from './delivery/service.ts';
 import { withSettledDeliveries } from './delivery/settlement.ts';
 import { feeSimulatorRoutes } from './fee-simulator/routes.ts';
+import { financeRoutes } from './finance/routes.ts';
 import { healthRoutes } from './health/routes.ts';
 import { homeRoutes } from './home/routes.ts';
 import { notificationRoutes } from './notification/routes.ts';
@@ -84,4 +85,5 @@ export const MODULES: ((ctx: AppContext) => FastifyPluginAsyncZod)[] = [
   backupRoutes,
   // Issue 34: paying a bill from the till needs the register's sale figures, as its close does.
   (ctx) => payableRoutes(ctx, withSettledDeliveries(registerSaleFigures)),
+  financeRoutes,
 ];
