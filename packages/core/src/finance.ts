@@ -113,3 +113,28 @@ export function periodOf(day: string, groupBy: CashFlowGrouping): string {
 export function feeCents(amountCents: number, rateBp: number): number {
   return Math.floor((amountCents * rateBp + 5000) / 10000);
 }
+
+/** The day's close an owner reads (issue 34): sales by method, bills paid, what is left. */
+export const dayCloseQuerySchema = z.object({
+  date: z.string().refine(isIsoDate, FINANCE_MESSAGES.invalidDate),
+});
+
+export const dayCloseSchema = z.object({
+  date: z.string(),
+  salesByMethod: z.array(z.object({ method: z.string(), label: z.string(), amountCents: z.number() })),
+  salesCents: z.number(),
+  expenses: z.array(
+    z.object({
+      paymentId: z.number(),
+      payableId: z.number(),
+      description: z.string(),
+      method: z.string(),
+      fromRegister: z.boolean(),
+      amountCents: z.number(),
+    }),
+  ),
+  expensesCents: z.number(),
+  /** Sales of the day minus the bills paid that day. */
+  netCents: z.number(),
+});
+export type DayClose = z.infer<typeof dayCloseSchema>;

@@ -550,6 +550,13 @@ export const ROUTES: readonly AppRoute[] = [
     menuGroup: 'Financeiro',
   }),
   r({
+    name: 'finance-day-close',
+    link: '/dashboard/finance/day-close',
+    title: 'Fechamento do dia',
+    allowed: FINANCE,
+    menuGroup: 'Financeiro',
+  }),
+  r({
     name: 'finance-dre',
     link: '/dashboard/finance/dre',
     title: 'DRE',

@@ -104,6 +104,7 @@ const READS: Record<string, readonly string[]> = {
   'GET /v1/supplier/:id': ['supplier-edit'],
   'GET /v1/finance/cash-flow': ['finance-cash-flow'],
   'GET /v1/finance/cash-flow/export': ['finance-cash-flow'],
+  'GET /v1/finance/day-close': ['finance-day-close'],
   'GET /v1/finance/dre': ['finance-dre'],
   'GET /v1/finance/dre/export': ['finance-dre'],
   'GET /v1/finance/dre/pdf': ['finance-dre'],

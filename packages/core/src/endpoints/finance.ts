@@ -1,5 +1,12 @@
 import { endpoint } from '../contract.ts';
-import { cashFlowQuerySchema, cashFlowSchema, dreQuerySchema, dreSchema } from '../finance.ts';
+import {
+  cashFlowQuerySchema,
+  cashFlowSchema,
+  dayCloseQuerySchema,
+  dayCloseSchema,
+  dreQuerySchema,
+  dreSchema,
+} from '../finance.ts';
 import { binaryFileSchema, csvFileSchema } from '../responses.ts';
 import { FINANCE } from '../routes.ts';
 
@@ -24,6 +31,15 @@ export const financeApi = {
     query: cashFlowQuerySchema,
     response: { 200: csvFileSchema },
     file: 'csv',
+  }),
+  dayClose: endpoint({
+    method: 'GET',
+    path: '/finance/day-close',
+    resource: 'finance',
+    access: FINANCE,
+    summary: "A day's close: sales by payment method, the bills paid that day and the net",
+    query: dayCloseQuerySchema,
+    response: { 200: dayCloseSchema },
   }),
   dre: endpoint({
     method: 'GET',

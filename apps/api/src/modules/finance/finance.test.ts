@@ -184,3 +184,29 @@ describe('cash flow', () => {
     );
   });
 });
+
+describe("the day's close", () => {
+  it('lists the sales by method, the bills paid and the net', async () => {
+    const shop = await seededShop();
+    const close = expectStatus(await shop.api.get(`/finance/day-close?date=${today}`), 200);
+    expect(close.salesByMethod).toEqual(
+      expect.arrayContaining([
+        { method: 'creditCard', label: expect.any(String), amountCents: 3000 },
+        { method: 'pix', label: 'Pix', amountCents: 1000 },
+        { method: 'money', label: 'Dinheiro', amountCents: 1800 },
+      ]),
+    );
+    expect(close.salesCents).toBe(5800);
+    expect(close.expenses).toEqual([
+      {
+        paymentId: expect.any(Number),
+        payableId: expect.any(Number),
+        description: 'Aluguel',
+        method: 'pix',
+        fromRegister: false,
+        amountCents: 150000,
+      },
+    ]);
+    expect(close.netCents).toBe(5800 - 150000);
+  });
+});

@@ -10,7 +10,7 @@ import { route } from '../../lib/endpoint.ts';
 import { shopToday } from '../../lib/shopToday.ts';
 import { sessionOf } from '../../plugins/auth.ts';
 import { drePdf } from './pdf.ts';
-import { cashFlow, dre } from './service.ts';
+import { cashFlow, dayClose, dre } from './service.ts';
 
 const cents = (value: number) => (value / 100).toFixed(2).replace('.', ',');
 const csv = (rows: (string | number)[][]) => `${Papa.unparse(rows, { delimiter: ';' })}\r\n`;
@@ -78,6 +78,8 @@ export function financeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         fileName: `fluxo-de-caixa-${flow.from}-${flow.to}.csv`,
       });
     });
+
+    route(app, financeApi.dayClose, (request) => dayClose(db, sessionOf(request), request.query.date));
 
     route(app, financeApi.dre, (request) => dre(db, sessionOf(request), request.query.month));
 

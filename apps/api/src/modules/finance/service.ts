@@ -3,17 +3,20 @@ import {
   type CashFlow,
   type CashFlowQuery,
   type CashFlowRow,
+  type DayClose,
   type Dre,
   type DreLine,
   feeCents,
   periodOf,
 } from '@balcao/core/finance';
 import { DRE_GROUP_LABELS, DRE_GROUPS, monthOf } from '@balcao/core/payable';
+import { PAYMENT_METHOD_LABELS } from '@balcao/core/sale';
+import type { PaymentMethod } from '@balcao/core/status';
 import type { Executor } from '../../db/client.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { shopToday } from '../../lib/shopToday.ts';
 import { type ActiveFeeRates, activeFeeRates } from '../fee-simulator/rates.ts';
-import { payableExpensesOfMonth, payableFlows } from '../payable/flows.ts';
+import { payableExpensesOfMonth, payableFlows, paymentsOfDay } from '../payable/flows.ts';
 import { receivableFlows } from '../receivable/cashFlow.ts';
 import { saleFiguresBetween, salePaymentsByDay } from '../sale/financeFigures.ts';
 
@@ -188,5 +191,28 @@ export async function dre(db: Executor, actor: Actor, month: string): Promise<Dr
       line('result', 'Resultado do mês', result, true),
     ],
     purchasesCents: expenses.get('cmv') ?? 0,
+  };
+}
+
+/**
+ * The day's close (issue 34; OSPOS #2645): the day's sales by method (the daily summary), the bills paid
+ * that day and the sales minus those bills.
+ */
+export async function dayClose(db: Executor, actor: Actor, date: string): Promise<DayClose> {
+  const sales = (await salePaymentsByDay(db, actor.clientId, date, date)).filter((r) => r.amountCents !== 0);
+  const expenses = await paymentsOfDay(db, actor.clientId, date);
+  const salesCents = sales.reduce((s, r) => s + r.amountCents, 0);
+  const expensesCents = expenses.reduce((s, r) => s + r.amountCents, 0);
+  return {
+    date,
+    salesByMethod: sales.map((r) => ({
+      method: r.method,
+      label: PAYMENT_METHOD_LABELS[r.method as PaymentMethod] ?? r.method,
+      amountCents: r.amountCents,
+    })),
+    salesCents,
+    expenses,
+    expensesCents,
+    netCents: salesCents - expensesCents,
   };
 }

@@ -46,3 +46,35 @@ export async function payableExpensesOfMonth(
   );
   return new Map(rows.map((r) => [r.grp, num(r.amount)]));
 }
+
+/** The payments of a day (live ones), for the day's close: what each bill took and from where. */
+export async function paymentsOfDay(
+  db: Executor,
+  clientId: number,
+  date: string,
+): Promise<
+  { paymentId: number; payableId: number; description: string; method: string; fromRegister: boolean; amountCents: number }[]
+> {
+  const rows = rowsOf<{
+    paymentId: number;
+    id: number;
+    description: string;
+    method: string;
+    source: string;
+    total: unknown;
+  }>(
+    await db.execute(sql`select p.id as "paymentId", b.id, b.description, p.method, p.source,
+        p.amount_cents - p.discount_cents + p.interest_cents + p.fine_cents as total
+      from ${payablePayments} p join ${payables} b on b.id = p.payable_id
+      where p.client_id = ${clientId} and p.paid_on = ${date} and p.reversed_at is null
+      order by p.id`),
+  );
+  return rows.map((r) => ({
+    paymentId: r.paymentId,
+    payableId: r.id,
+    description: r.description,
+    method: r.method,
+    fromRegister: r.source === 'register',
+    amountCents: num(r.total),
+  }));
+}

@@ -8,8 +8,10 @@ export const financeQueries = {
   cashFlow: (query: { from: string; to: string; groupBy: CashFlowGrouping }) =>
     queryOf(financeApi.cashFlow, { query }),
   dre: (month: string) => queryOf(financeApi.dre, { query: { month } }),
+  dayClose: (date: string) => queryOf(financeApi.dayClose, { query: { date } }),
 };
 
 export const useCashFlow = (query: { from: string; to: string; groupBy: CashFlowGrouping }) =>
   useQuery(financeQueries.cashFlow(query));
 export const useDre = (month: string) => useQuery(financeQueries.dre(month));
+export const useDayClose = (date: string) => useQuery(financeQueries.dayClose(date));
