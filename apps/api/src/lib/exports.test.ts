@@ -15,6 +15,7 @@ const EXPORTS = [
   { list: '/customer/client/:clientId', export: '/customer/client/:clientId/export' },
   { list: '/sale/client/:clientId', export: '/sale/client/:clientId/export' },
   { list: '/budget', export: '/budget/export' },
+  { list: '/payable', export: '/payable/export' },
 ];
 
 describe('exports validate before they stream', () => {

@@ -24,7 +24,7 @@ export const financeApi = {
   }),
   cashFlowExport: endpoint({
     method: 'GET',
-    path: '/finance/cash-flow/export',
+    path: '/finance/cash-flow/csv',
     resource: 'finance',
     access: FINANCE,
     summary: 'The cash flow of a period as CSV (every row)',
@@ -53,7 +53,7 @@ export const financeApi = {
   }),
   dreExport: endpoint({
     method: 'GET',
-    path: '/finance/dre/export',
+    path: '/finance/dre/csv',
     resource: 'finance',
     access: FINANCE,
     summary: "A month's DRE as CSV",

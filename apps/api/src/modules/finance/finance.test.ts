@@ -132,7 +132,7 @@ describe('DRE', () => {
     // The purchase is stock: shown apart, not subtracted from the result.
     expect(result.purchasesCents).toBe(50000);
 
-    const csv = await shop.api.get(`/finance/dre/export?month=${month}`);
+    const csv = await shop.api.get(`/finance/dre/csv?month=${month}`);
     expect(csv.statusCode).toBe(200);
     expect(csv.body).toContain('Resultado do mês;-3463,06');
     const pdf = await shop.api.get(`/finance/dre/pdf?month=${month}`);
@@ -177,7 +177,7 @@ describe('cash flow', () => {
     const bad = await shop.api.get(`/finance/cash-flow?from=${today}&to=${addDays(today, -1)}`);
     expect(bad.statusCode).toBe(400);
     expect(bad.json().issues[0].message).toBe('A data final deve ser igual ou posterior à inicial');
-    const csv = await shop.api.get(`/finance/cash-flow/export?from=${today}&to=${to}&groupBy=week`);
+    const csv = await shop.api.get(`/finance/cash-flow/csv?from=${today}&to=${to}&groupBy=week`);
     expect(csv.statusCode).toBe(200);
     expect(csv.body.split('\r\n')[0]).toBe(
       'Período;Vendas recebidas;Crediário recebido;Contas pagas;A receber (previsto);A pagar (previsto);Saldo realizado;Saldo acumulado',

@@ -574,6 +574,8 @@ export async function* eachPayable(
   actor: Actor,
   query: PayableListQuery,
 ): AsyncGenerator<Payable> {
+  // The list's sort is checked (the same 400); the file is always by due date.
+  orderByOf(query.sort, SORTS, { field: 'dueDate', direction: 'asc' }, payables.id);
   const where = listWhere(actor, query);
   let after: { dueDate: string; id: number } | null = null;
   for (;;) {
