@@ -53,7 +53,14 @@ export async function paymentsOfDay(
   clientId: number,
   date: string,
 ): Promise<
-  { paymentId: number; payableId: number; description: string; method: string; fromRegister: boolean; amountCents: number }[]
+  {
+    paymentId: number;
+    payableId: number;
+    description: string;
+    method: string;
+    fromRegister: boolean;
+    amountCents: number;
+  }[]
 > {
   const rows = rowsOf<{
     paymentId: number;
