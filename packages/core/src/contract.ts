@@ -38,12 +38,15 @@ export const RESOURCES = [
   'fee-simulator',
   /** Issue 32: NFC-e settings, certificate and notes. */
   'fiscal',
+  /** Cash flow, DRE and the day's close (issue 34): read-only figures. */
+  'finance',
   'health',
   'home',
   'marketplace',
   'notification',
   /** Pix confirmed by the bank (issue 33): charges, received Pix, refunds. */
   'pix',
+  'payable',
   'print-job',
   'print-station',
   'printing',
@@ -59,6 +62,7 @@ export const RESOURCES = [
   'shipping-carrier',
   'shipping-settings',
   'stock',
+  'supplier',
   'user',
   'user-address',
   'whatsapp',

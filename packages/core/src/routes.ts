@@ -58,6 +58,8 @@ export const SHIPPING: readonly UserTypeId[] = STAFF.filter((t) => t !== WAITER 
  * the comandas, holds no register and sees only his own figures.
  */
 export const COUNTER: readonly UserTypeId[] = PDV.filter((t) => t !== WAITER);
+/** The shop's money (issue 34, ROUTES.md): contas a pagar, suppliers, cash flow, DRE, reports. */
+export const FINANCE: readonly UserTypeId[] = [ADMIN, MANAGER, FINANCIAL];
 
 /** Narrower write roles (ROUTES.md: "Seeing a page is not the same as changing what it shows"). */
 export const WRITE = {
@@ -78,6 +80,8 @@ export const WRITE = {
   fees: [ADMIN, MANAGER, FINANCIAL],
   /** Budgets (issue 17): who sells or quotes at the counter, and Financeiro (PRODUCT.md). */
   budgets: [ADMIN, MANAGER, SELLER, CASHIER, FINANCIAL, ATTENDANT],
+  /** Payables, suppliers and their categories (issue 34): the people who see the Financeiro pages. */
+  finance: [ADMIN, MANAGER, FINANCIAL],
 } as const satisfies Record<string, readonly UserTypeId[]>;
 
 /** Actions that are neither opening a page nor writing a resource. */
@@ -122,6 +126,7 @@ export const MENU_GROUPS = [
   'Frete',
   'Usuários',
   'Configurações',
+  'Financeiro',
 ] as const;
 export type MenuGroup = (typeof MENU_GROUPS)[number];
 
@@ -552,6 +557,47 @@ export const ROUTES: readonly AppRoute[] = [
     title: 'Sistema',
     allowed: BACKOFFICE,
     menuGroup: 'Configurações',
+  }),
+  ...crud(
+    'payable',
+    '/dashboard/payable',
+    'Contas a pagar',
+    'Nova conta a pagar',
+    'Editar conta a pagar',
+    FINANCE,
+    'Financeiro',
+    WRITE.finance,
+  ),
+  ...crud(
+    'supplier',
+    '/dashboard/supplier',
+    'Fornecedores',
+    'Novo fornecedor',
+    'Editar fornecedor',
+    FINANCE,
+    'Financeiro',
+    WRITE.finance,
+  ),
+  r({
+    name: 'finance-cash-flow',
+    link: '/dashboard/finance/cash-flow',
+    title: 'Fluxo de caixa',
+    allowed: FINANCE,
+    menuGroup: 'Financeiro',
+  }),
+  r({
+    name: 'finance-day-close',
+    link: '/dashboard/finance/day-close',
+    title: 'Fechamento do dia',
+    allowed: FINANCE,
+    menuGroup: 'Financeiro',
+  }),
+  r({
+    name: 'finance-dre',
+    link: '/dashboard/finance/dre',
+    title: 'DRE',
+    allowed: FINANCE,
+    menuGroup: 'Financeiro',
   }),
   r({
     // Issue 35: iFood and Open Delivery accounts, auto-confirm and the item mappings (ROUTES.md: 1, 2).

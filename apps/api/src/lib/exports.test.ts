@@ -17,6 +17,7 @@ const EXPORTS = [
   { list: '/budget', export: '/budget/export' },
   // Issue 33: a day's Pix at the bank (the date is required: a bad query is the list's 400).
   { list: '/pix/reconciliation', export: '/pix/reconciliation/export' },
+  { list: '/payable', export: '/payable/export' },
 ];
 
 describe('exports validate before they stream', () => {

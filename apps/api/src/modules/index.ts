@@ -19,6 +19,7 @@ import { deliveryRoutes } from './delivery/routes.ts';
 import { cancelOrderOfSale, createOrderOfSale } from './delivery/service.ts';
 import { withSettledDeliveries } from './delivery/settlement.ts';
 import { feeSimulatorRoutes } from './fee-simulator/routes.ts';
+import { financeRoutes } from './finance/routes.ts';
 import { cancelForSale, issueInBackground } from './fiscal/issue.ts';
 import { fiscalRoutes } from './fiscal/routes.ts';
 import { healthRoutes } from './health/routes.ts';
@@ -26,6 +27,7 @@ import { homeRoutes } from './home/routes.ts';
 import { labelRoutes } from './label/routes.ts';
 import { marketplaceRoutes } from './marketplace/routes.ts';
 import { notificationRoutes } from './notification/routes.ts';
+import { payableRoutes } from './payable/routes.ts';
 import { pixRoutes } from './pix/routes.ts';
 import { pixChargeOfSale, pixRefundOfCanceledSale } from './pix/service.ts';
 import { printingRoutes } from './printing/routes.ts';
@@ -108,6 +110,9 @@ export const MODULES: ((ctx: AppContext) => FastifyPluginAsyncZod)[] = [
     return fiscalRoutes(ctx);
   },
   labelRoutes,
+  // Issue 34: paying a bill from the till needs the register's sale figures, as its close does.
+  (ctx) => payableRoutes(ctx, withSettledDeliveries(registerSaleFigures)),
+  financeRoutes,
 ];
 
 /** Two modules' work on a canceled sale, in its transaction; both signals after the commit. */

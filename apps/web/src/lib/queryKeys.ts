@@ -25,7 +25,7 @@ export function queryKeys<R extends Resource>(resource: R) {
  * totals, the products' stock and the customer's credit and delinquency.
  */
 const AFFECTED: Partial<Record<Resource, readonly Resource[]>> = {
-  sale: ['sale', 'cash-register', 'product', 'stock', 'customer', 'home'],
+  sale: ['sale', 'cash-register', 'product', 'stock', 'customer', 'home', 'finance'],
   receivable: ['sale', 'customer', 'cash-register', 'home'],
   'cash-register': ['cash-register', 'home'],
   stock: ['stock', 'product', 'home'],
@@ -33,6 +33,9 @@ const AFFECTED: Partial<Record<Resource, readonly Resource[]>> = {
   product: ['product', 'stock', 'home'],
   /** A budget's stock reservation moves what the stock screens show as available. */
   budget: ['budget', 'stock'],
+  /** A payable paid or reversed moves the register (cash at the till) and the cash flow and DRE. */
+  payable: ['payable', 'cash-register', 'finance', 'home'],
+  supplier: ['supplier', 'payable'],
 };
 
 /**

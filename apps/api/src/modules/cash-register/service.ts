@@ -521,3 +521,60 @@ export async function listRegisters(
     query,
   );
 }
+
+/**
+ * A bill paid in cash at the till (issue 34, the payable module): a withdrawal on the user's open
+ * register, in the transaction of the payment, so it shows in the register's movements and close. 422
+ * `register_closed` without an open register; the cash the drawer holds caps it like a sangria.
+ */
+export async function withdrawForPayable(
+  tx: Executor,
+  sales: RegisterSales,
+  session: Pick<SessionUser, 'clientId' | 'userId'>,
+  withdrawal: { amountCents: number; reason: string; closedMessage: string },
+): Promise<{ registerId: number; movementId: number }> {
+  const register = await findOpenRegister(tx, session, 'update');
+  if (!register) throw new AppError(422, withdrawal.closedMessage, undefined, 'register_closed');
+  const { money } = await summarize(tx, sales, register);
+  if (withdrawal.amountCents > money.expectedCents) {
+    const message = CASH_REGISTER_MESSAGES.withdrawalTooHigh(formatCents(money.expectedCents));
+    throw new AppError(422, message, [{ path: 'amountCents', message }]);
+  }
+  const [movement] = await tx
+    .insert(cashRegisterMovements)
+    .values({
+      clientId: session.clientId,
+      cashRegisterId: register.id,
+      userId: session.userId,
+      type: 'withdrawal',
+      paymentMethod: 'money',
+      amountCents: withdrawal.amountCents,
+      reason: withdrawal.reason,
+    })
+    .returning({ id: cashRegisterMovements.id });
+  await tx.update(cashRegisters).set({ updatedAt: new Date() }).where(eq(cashRegisters.id, register.id));
+  return { registerId: register.id, movementId: movement.id };
+}
+
+/**
+ * Takes back a payable's withdrawal when its payment is reversed: removed while its register is still
+ * open; a closed register's count is final, so the reversal is refused there (422 with `closedMessage`).
+ */
+export async function undoPayableWithdrawal(
+  tx: Executor,
+  clientId: number,
+  movementId: number,
+  closedMessage: string,
+): Promise<number> {
+  const [row] = await tx
+    .select({ registerId: cashRegisters.id, status: cashRegisters.status })
+    .from(cashRegisterMovements)
+    .innerJoin(cashRegisters, eq(cashRegisters.id, cashRegisterMovements.cashRegisterId))
+    .where(and(eq(cashRegisterMovements.id, movementId), eq(cashRegisterMovements.clientId, clientId)))
+    .for('update', { of: cashRegisters });
+  if (!row) return 0;
+  if (row.status !== 'open') throw unprocessable(closedMessage);
+  await tx.delete(cashRegisterMovements).where(eq(cashRegisterMovements.id, movementId));
+  await tx.update(cashRegisters).set({ updatedAt: new Date() }).where(eq(cashRegisters.id, row.registerId));
+  return row.registerId;
+}

@@ -37,5 +37,7 @@ export const receivables = pgTable(
     index('receivables_sale_idx').on(t.saleId),
     /** Pending installments of the client by due date (the home's due and overdue figures). */
     index('receivables_client_due_pending_idx').on(t.clientId, t.dueDate).where(sql`${t.status} = 'pending'`),
+    /** Installments received by day (the cash flow, issue 34). */
+    index('receivables_client_paid_idx').on(t.clientId, t.paidAt).where(sql`${t.status} = 'finished'`),
   ],
 );

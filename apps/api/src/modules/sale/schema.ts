@@ -258,6 +258,8 @@ export const saleReturns = pgTable(
   },
   (t) => [
     index('sale_returns_sale_idx').on(t.saleId),
+    // The DRE's returns of a month (issue 34).
+    index('sale_returns_client_created_idx').on(t.clientId, t.createdAt),
     uniqueIndex('sale_returns_client_key_uq').on(t.clientId, t.idempotencyKey),
     check('sale_returns_refund_ck', sql`${t.refund} in ('original', 'storeCredit')`),
     check('sale_returns_amount_ck', sql`${t.amountCents} >= 0`),

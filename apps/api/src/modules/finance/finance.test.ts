@@ -1,0 +1,212 @@
+import { addDays } from '@balcao/core/date';
+import { addMonths } from '@balcao/core/payable';
+import { DEFAULT_TIME_ZONE, dateIn } from '@balcao/core/time';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/helper.ts';
+import {
+  type Api,
+  asUser,
+  expectStatus,
+  makeProduct,
+  makeSale,
+  makeShop,
+  makeSimpleSale,
+} from '../../../test/kit.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const today = dateIn(DEFAULT_TIME_ZONE);
+const month = today.slice(0, 7);
+
+async function category(a: Api, name: string): Promise<number> {
+  return expectStatus(await a.get('/payable/category'), 200).find((c: { name: string }) => c.name === name)
+    .id;
+}
+
+/**
+ * A month built in the test: a fee table active (credit 3,19% D+30, Pix 0,99%), three sales (one
+ * canceled too), payables of rent, salaries, a purchase and one of next month.
+ */
+async function seededShop() {
+  const shop = await makeShop(t, [1, 3]);
+  const a = shop.api;
+  const table = expectStatus(
+    await a.post('/fee-simulator/table', {
+      name: 'Minha maquininha',
+      acquirer: 'Teste',
+      ratesDate: today,
+      debitRate: 1.99,
+      pixRate: 0.99,
+      creditRates: [3.19],
+      anticipationModel: 'none',
+      anticipationRate: 0,
+      settlementDays: 30,
+    }),
+    201,
+  );
+  const settings = expectStatus(await a.get('/fee-simulator/settings'), 200);
+  expectStatus(
+    await a.put('/fee-simulator/settings', {
+      activeTableId: table.id,
+      pdvSurcharge: false,
+      updatedAt: settings.updatedAt,
+    }),
+    200,
+  );
+  const product = await makeProduct(t, shop.auth, { salePriceCents: 1000, costPriceCents: 400, stock: 100 });
+  // 3 x R$ 10,00 on credit (fee 3,19% of 30,00 = 0,957 -> 0,96; settles in 30 days).
+  await makeSale(t, shop.auth, {
+    items: [{ productId: product.id, quantity: 3 }],
+    payments: [{ method: 'creditCard', amountCents: 3000 }],
+  });
+  // A quick sale of R$ 10,00 by Pix (fee 0,099 -> 0,10), no product: no cost.
+  await makeSimpleSale(t, shop.auth);
+  // 2 x R$ 10,00 with R$ 2,00 off, in cash.
+  await makeSale(t, shop.auth, {
+    items: [{ productId: product.id, quantity: 2 }],
+    discountType: 'fixed_amount',
+    discountValue: 200,
+    payments: [{ method: 'money', amountCents: 1800 }],
+  });
+  // A canceled sale counts nowhere.
+  const canceled = await makeSale(t, shop.auth, {
+    items: [{ productId: product.id, quantity: 9 }],
+    payments: [{ method: 'money', amountCents: 9000 }],
+  });
+  expectStatus(await a.post(`/sale/${canceled.id}/cancel`, { reason: 'Cliente desistiu' }), 200);
+
+  const make = async (name: string, amountCents: number, dueDate: string) =>
+    expectStatus(
+      await a.post('/payable', {
+        categoryId: await category(a, name),
+        description: name,
+        amountCents,
+        dueDate,
+        competenceMonth: dueDate.slice(0, 7),
+      }),
+      201,
+    ).items[0];
+  const rent = await make('Aluguel', 150000, today);
+  await make('Salários', 200000, today);
+  await make('Compra de mercadorias', 50000, today);
+  await make('Energia elétrica', 99999, addMonths(today, 1));
+  expectStatus(
+    await a.post(`/payable/${rent.id}/pay`, {
+      paidOn: today,
+      amountCents: 150000,
+      method: 'pix',
+      source: 'bank',
+    }),
+    200,
+  );
+  return shop;
+}
+
+describe('DRE', () => {
+  it('gives a month built from sales, product costs, card fees and payables exact to the cent', async () => {
+    const shop = await seededShop();
+    const result = expectStatus(await shop.api.get(`/finance/dre?month=${month}`), 200);
+    const figures = Object.fromEntries(
+      result.lines.map((l: { key: string; amountCents: number }) => [l.key, l.amountCents]),
+    );
+    expect(result.salesCount).toBe(3);
+    expect(figures).toEqual({
+      grossRevenue: 6000,
+      discounts: -200,
+      returns: 0,
+      cardFees: -106,
+      netRevenue: 5694,
+      cmv: -2000,
+      grossMargin: 3694,
+      'expense:operating': -150000,
+      'expense:personnel': -200000,
+      'expense:taxes': 0,
+      'expense:financial': 0,
+      'expense:other': 0,
+      result: -346306,
+    });
+    // The purchase is stock: shown apart, not subtracted from the result.
+    expect(result.purchasesCents).toBe(50000);
+
+    const csv = await shop.api.get(`/finance/dre/csv?month=${month}`);
+    expect(csv.statusCode).toBe(200);
+    expect(csv.body).toContain('Resultado do mês;-3463,06');
+    const pdf = await shop.api.get(`/finance/dre/pdf?month=${month}`);
+    expect(pdf.statusCode).toBe(200);
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+
+    // A Vendedor (3) sees none of it; another shop's month is its own (empty).
+    expect((await shop.apis[1].get(`/finance/dre?month=${month}`)).statusCode).toBe(403);
+    const other = await asUser(t, [7]);
+    const empty = expectStatus(await other.api.get(`/finance/dre?month=${month}`), 200);
+    expect(empty.lines.find((l: { key: string }) => l.key === 'result').amountCents).toBe(0);
+  });
+});
+
+describe('cash flow', () => {
+  it('puts cash and Pix on the day net of fees, credit on its settlement day, and payables paid and due', async () => {
+    const shop = await seededShop();
+    const to = addDays(today, 40);
+    const flow = expectStatus(
+      await shop.api.get(`/finance/cash-flow?from=${today}&to=${to}&groupBy=day`),
+      200,
+    );
+    expect(flow.openingCents).toBe(0);
+    const day = (d: string) => flow.rows.find((r: { period: string }) => r.period === d);
+    expect(day(today)).toMatchObject({
+      salesInCents: 1800 + 990,
+      payablesOutCents: 150000,
+      projectedOutCents: 250000,
+      netCents: 1800 + 990 - 150000,
+    });
+    expect(day(addDays(today, 30))).toMatchObject({ salesInCents: 0, projectedInCents: 3000 - 96 });
+    expect(flow.totals.projectedOutCents).toBe(250000 + 99999);
+    expect(flow.closingCents).toBe(1800 + 990 - 150000 - 250000 + 2904 - 99999);
+
+    // From tomorrow, today's realised money is the opening balance.
+    const next = expectStatus(
+      await shop.api.get(`/finance/cash-flow?from=${addDays(today, 1)}&to=${to}&groupBy=month`),
+      200,
+    );
+    expect(next.openingCents).toBe(1800 + 990 - 150000);
+    const bad = await shop.api.get(`/finance/cash-flow?from=${today}&to=${addDays(today, -1)}`);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().issues[0].message).toBe('A data final deve ser igual ou posterior à inicial');
+    const csv = await shop.api.get(`/finance/cash-flow/csv?from=${today}&to=${to}&groupBy=week`);
+    expect(csv.statusCode).toBe(200);
+    expect(csv.body.split('\r\n')[0]).toBe(
+      'Período;Vendas recebidas;Crediário recebido;Contas pagas;A receber (previsto);A pagar (previsto);Saldo realizado;Saldo acumulado',
+    );
+  });
+});
+
+describe("the day's close", () => {
+  it('lists the sales by method, the bills paid and the net', async () => {
+    const shop = await seededShop();
+    const close = expectStatus(await shop.api.get(`/finance/day-close?date=${today}`), 200);
+    expect(close.salesByMethod).toEqual(
+      expect.arrayContaining([
+        { method: 'creditCard', label: expect.any(String), amountCents: 3000 },
+        { method: 'pix', label: 'Pix', amountCents: 1000 },
+        { method: 'money', label: 'Dinheiro', amountCents: 1800 },
+      ]),
+    );
+    expect(close.salesCents).toBe(5800);
+    expect(close.expenses).toEqual([
+      {
+        paymentId: expect.any(Number),
+        payableId: expect.any(Number),
+        description: 'Aluguel',
+        method: 'pix',
+        fromRegister: false,
+        amountCents: 150000,
+      },
+    ]);
+    expect(close.netCents).toBe(5800 - 150000);
+  });
+});

@@ -1,0 +1,218 @@
+import { addDays } from '@balcao/core/date';
+import {
+  type CashFlow,
+  type CashFlowQuery,
+  type CashFlowRow,
+  type DayClose,
+  type Dre,
+  type DreLine,
+  feeCents,
+  periodOf,
+} from '@balcao/core/finance';
+import { DRE_GROUP_LABELS, DRE_GROUPS, monthOf } from '@balcao/core/payable';
+import { PAYMENT_METHOD_LABELS } from '@balcao/core/sale';
+import type { PaymentMethod } from '@balcao/core/status';
+import type { Executor } from '../../db/client.ts';
+import type { Actor } from '../../lib/actor.ts';
+import { shopToday } from '../../lib/shopToday.ts';
+import { type ActiveFeeRates, activeFeeRates } from '../fee-simulator/rates.ts';
+import { payableExpensesOfMonth, payableFlows, paymentsOfDay } from '../payable/flows.ts';
+import { receivableFlows } from '../receivable/cashFlow.ts';
+import { saleFiguresBetween, salePaymentsByDay } from '../sale/financeFigures.ts';
+
+/** Where the history of a shop starts for the opening balance (everything realised before `from`). */
+const HISTORY_START = '2000-01-01';
+/** A credit card sale without a fee table settles in 30 days (the usual D+30), with no fee known. */
+const DEFAULT_CREDIT_DAYS = 30;
+const PIX_METHODS = new Set(['pix', 'pixQrCode', 'pixQrCodeStatic']);
+/** Not money in: crediário counts when received, vale-troca is the shop's own credit. */
+const NOT_CASH = new Set(['creditShop', 'storeCredit']);
+
+/** When and how much of a day's sales of a method reach the account. */
+function settlementOf(method: string, rates: ActiveFeeRates | null, installments = 1) {
+  if (method === 'creditCard') {
+    const bp = rates ? (rates.creditBp[Math.min(installments, rates.creditBp.length) - 1] ?? 0) : 0;
+    return { days: rates ? rates.settlementDays : DEFAULT_CREDIT_DAYS, bp };
+  }
+  if (method === 'debitCard') return { days: 1, bp: rates?.debitBp ?? 0 };
+  if (PIX_METHODS.has(method)) return { days: 0, bp: rates?.pixBp ?? 0 };
+  return { days: 0, bp: 0 };
+}
+
+type Flow = {
+  salesIn: number;
+  receivablesIn: number;
+  payablesOut: number;
+  projectedIn: number;
+  projectedOut: number;
+};
+const emptyFlow = (): Flow => ({
+  salesIn: 0,
+  receivablesIn: 0,
+  payablesOut: 0,
+  projectedIn: 0,
+  projectedOut: 0,
+});
+
+function periodsBetween(from: string, to: string, groupBy: CashFlowQuery['groupBy']): string[] {
+  const list: string[] = [];
+  for (let day = from; day <= to; day = addDays(day, 1)) {
+    const period = periodOf(day, groupBy);
+    if (list[list.length - 1] !== period) list.push(period);
+  }
+  return list;
+}
+
+/**
+ * The cash flow of a period. Realised: sales on their settlement day (card sales after the active fee
+ * table's days, net of its rate), crediário installments received, payables paid. Projected: what settles
+ * after today, crediário installments pending and payables open by due date. The opening balance is
+ * everything realised before `from`.
+ */
+export async function cashFlow(db: Executor, actor: Actor, query: CashFlowQuery): Promise<CashFlow> {
+  const { clientId } = actor;
+  const today = await shopToday(db, clientId);
+  const rates = await activeFeeRates(db, clientId);
+  const [salesRows, receivableRows, payableRows] = [
+    await salePaymentsByDay(db, clientId, HISTORY_START, query.to),
+    await receivableFlows(db, clientId, HISTORY_START, query.to),
+    await payableFlows(db, clientId, HISTORY_START, query.to),
+  ];
+  const byPeriod = new Map<string, Flow>();
+  let opening = 0;
+  const add = (day: string, apply: (flow: Flow) => void, realisedNet: number) => {
+    if (day < query.from) {
+      if (day <= today) opening += realisedNet;
+      return;
+    }
+    if (day > query.to) return;
+    const period = periodOf(day, query.groupBy);
+    const flow = byPeriod.get(period) ?? emptyFlow();
+    apply(flow);
+    byPeriod.set(period, flow);
+  };
+  for (const row of salesRows) {
+    if (NOT_CASH.has(row.method)) continue;
+    const { days, bp } = settlementOf(row.method, rates);
+    const settles = addDays(row.day, days);
+    const net = row.amountCents - feeCents(row.amountCents, bp);
+    if (settles <= today) add(settles, (f) => (f.salesIn += net), net);
+    else add(settles, (f) => (f.projectedIn += net), 0);
+  }
+  for (const row of receivableRows) {
+    if (row.receivedCents) add(row.day, (f) => (f.receivablesIn += row.receivedCents), row.receivedCents);
+    if (row.dueCents) add(row.day, (f) => (f.projectedIn += row.dueCents), 0);
+  }
+  for (const row of payableRows) {
+    if (row.paidCents) add(row.day, (f) => (f.payablesOut += row.paidCents), -row.paidCents);
+    if (row.dueCents) add(row.day, (f) => (f.projectedOut += row.dueCents), 0);
+  }
+  let balance = opening;
+  const totals = {
+    salesInCents: 0,
+    receivablesInCents: 0,
+    payablesOutCents: 0,
+    projectedInCents: 0,
+    projectedOutCents: 0,
+    netCents: 0,
+  };
+  const rows: CashFlowRow[] = periodsBetween(query.from, query.to, query.groupBy).map((period) => {
+    const f = byPeriod.get(period) ?? emptyFlow();
+    const net = f.salesIn + f.receivablesIn - f.payablesOut;
+    balance += net + f.projectedIn - f.projectedOut;
+    totals.salesInCents += f.salesIn;
+    totals.receivablesInCents += f.receivablesIn;
+    totals.payablesOutCents += f.payablesOut;
+    totals.projectedInCents += f.projectedIn;
+    totals.projectedOutCents += f.projectedOut;
+    totals.netCents += net;
+    return {
+      period,
+      salesInCents: f.salesIn,
+      receivablesInCents: f.receivablesIn,
+      payablesOutCents: f.payablesOut,
+      projectedInCents: f.projectedIn,
+      projectedOutCents: f.projectedOut,
+      netCents: net,
+      balanceCents: balance,
+    };
+  });
+  return {
+    from: query.from,
+    to: query.to,
+    groupBy: query.groupBy,
+    today,
+    openingCents: opening,
+    rows,
+    totals,
+    closingCents: balance,
+  };
+}
+
+/**
+ * A competence month's DRE. Receita bruta: the sales' items before discounts plus freight; deductions:
+ * discounts, returns and the card fees of the active fee table; CMV: quantity sold x the product's cost;
+ * expenses: the month's payables by DRE group (accrual). Purchases (CMV/compras payables) are stock, not
+ * expense: they are shown apart, never subtracted twice.
+ */
+export async function dre(db: Executor, actor: Actor, month: string): Promise<Dre> {
+  const { clientId } = actor;
+  const figures = await saleFiguresBetween(db, clientId, `${month}-01`, `${monthOf(`${month}-01`, 1)}-01`);
+  const rates = await activeFeeRates(db, clientId);
+  const expenses = await payableExpensesOfMonth(db, clientId, month);
+  const cardFees = figures.payments.reduce(
+    (sum, p) => sum + feeCents(p.amountCents, settlementOf(p.method, rates, p.installments).bp),
+    0,
+  );
+  const line = (key: string, label: string, amountCents: number, total = false): DreLine => ({
+    key,
+    label,
+    amountCents,
+    total,
+  });
+  const netRevenue = figures.grossCents - figures.discountsCents - figures.returnsCents - cardFees;
+  const grossMargin = netRevenue - figures.cmvCents;
+  const expenseLines = DRE_GROUPS.filter((g) => g !== 'cmv').map((g) =>
+    line(`expense:${g}`, DRE_GROUP_LABELS[g], -(expenses.get(g) ?? 0)),
+  );
+  const result = grossMargin + expenseLines.reduce((s, l) => s + l.amountCents, 0);
+  return {
+    month,
+    salesCount: figures.salesCount,
+    lines: [
+      line('grossRevenue', 'Receita bruta', figures.grossCents),
+      line('discounts', '(-) Descontos', -figures.discountsCents),
+      line('returns', '(-) Devoluções', -figures.returnsCents),
+      line('cardFees', '(-) Taxas de cartão e Pix', -cardFees),
+      line('netRevenue', 'Receita líquida', netRevenue, true),
+      line('cmv', '(-) CMV (custo das mercadorias vendidas)', -figures.cmvCents),
+      line('grossMargin', 'Margem bruta', grossMargin, true),
+      ...expenseLines,
+      line('result', 'Resultado do mês', result, true),
+    ],
+    purchasesCents: expenses.get('cmv') ?? 0,
+  };
+}
+
+/**
+ * The day's close (issue 34; OSPOS #2645): the day's sales by method (the daily summary), the bills paid
+ * that day and the sales minus those bills.
+ */
+export async function dayClose(db: Executor, actor: Actor, date: string): Promise<DayClose> {
+  const sales = (await salePaymentsByDay(db, actor.clientId, date, date)).filter((r) => r.amountCents !== 0);
+  const expenses = await paymentsOfDay(db, actor.clientId, date);
+  const salesCents = sales.reduce((s, r) => s + r.amountCents, 0);
+  const expensesCents = expenses.reduce((s, r) => s + r.amountCents, 0);
+  return {
+    date,
+    salesByMethod: sales.map((r) => ({
+      method: r.method,
+      label: PAYMENT_METHOD_LABELS[r.method as PaymentMethod] ?? r.method,
+      amountCents: r.amountCents,
+    })),
+    salesCents,
+    expenses,
+    expensesCents,
+    netCents: salesCents - expensesCents,
+  };
+}

@@ -1,0 +1,144 @@
+import { payableApi, supplierApi } from '@balcao/core/endpoints/payable';
+import { PAYABLE_STATUS_LABELS, type Payable } from '@balcao/core/payable';
+import { WRITE } from '@balcao/core/routes';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import Papa from 'papaparse';
+import type { AppContext } from '../../context.ts';
+import { sendCsvStream } from '../../lib/csv.ts';
+import { route } from '../../lib/endpoint.ts';
+import { shopClock } from '../../lib/shopToday.ts';
+import { assertCan, sessionOf } from '../../plugins/auth.ts';
+import type { RegisterSales } from '../cash-register/service.ts';
+import {
+  createCategory,
+  createPayables,
+  createSupplier,
+  deletePayable,
+  deleteSupplier,
+  eachPayable,
+  findPayable,
+  findSupplier,
+  listCategories,
+  listPayables,
+  listSuppliers,
+  payPayable,
+  reversePayment,
+  updatePayable,
+  updateSupplier,
+} from './service.ts';
+
+const cents = (value: number) => (value / 100).toFixed(2).replace('.', ',');
+
+function csvLine(p: Payable): string[] {
+  return [
+    p.dueDate,
+    p.description + (p.series ? ` (${p.series.index}/${p.series.count})` : ''),
+    p.supplier?.name ?? '',
+    p.category.name,
+    p.competenceMonth,
+    p.documentNumber ?? '',
+    cents(p.amountCents),
+    cents(p.paidCents),
+    cents(p.openCents),
+    p.overdue ? PAYABLE_STATUS_LABELS.overdue : PAYABLE_STATUS_LABELS[p.status],
+    p.lastPaidOn ?? '',
+  ];
+}
+
+/**
+ * Contas a pagar and suppliers (issue 34): the handlers of `payableApi`/`supplierApi`. Paying from the
+ * register needs the register's sale figures, handed over at wiring (modules/index.ts).
+ */
+export function payableRoutes(ctx: AppContext, sales: RegisterSales): FastifyPluginAsyncZod {
+  return async (app) => {
+    const { db } = ctx;
+    const writer = (request: Parameters<typeof sessionOf>[0]) => assertCan(request, WRITE.finance);
+
+    route(app, payableApi.categories, (request) => listCategories(db, sessionOf(request)));
+    route(app, payableApi.createCategory, (request) => createCategory(db, writer(request), request.body));
+
+    route(app, payableApi.list, (request) => listPayables(db, sessionOf(request), request.query));
+
+    route(app, payableApi.export, async (request, reply) => {
+      const actor = sessionOf(request);
+      const { today } = await shopClock(db, actor.clientId);
+      return sendCsvStream(reply, 'contas-a-pagar', {
+        header: `${Papa.unparse(
+          [
+            [
+              'Vencimento',
+              'Descrição',
+              'Fornecedor',
+              'Categoria',
+              'Competência',
+              'Documento',
+              'Valor',
+              'Pago',
+              'Em aberto',
+              'Situação',
+              'Pago em',
+            ],
+          ],
+          { delimiter: ';' },
+        )}\r\n`,
+        rows: eachPayable(db, actor, request.query),
+        lines: (batch) => (batch.length ? `${Papa.unparse(batch.map(csvLine), { delimiter: ';' })}\r\n` : ''),
+        today,
+      });
+    });
+
+    route(app, payableApi.get, (request) => findPayable(db, sessionOf(request), request.params.id));
+
+    route(app, payableApi.create, async (request) => {
+      const result = await createPayables(db, writer(request), request.body);
+      ctx.changed(sessionOf(request).clientId, 'payable');
+      return result;
+    });
+
+    route(app, payableApi.update, async (request) => {
+      const result = await updatePayable(db, writer(request), request.params.id, request.body);
+      ctx.changed(sessionOf(request).clientId, 'payable', request.params.id);
+      return result;
+    });
+
+    route(app, payableApi.remove, async (request) => {
+      const result = await deletePayable(db, writer(request), request.params.id, request.query.scope);
+      ctx.changed(sessionOf(request).clientId, 'payable');
+      return result;
+    });
+
+    route(app, payableApi.pay, async (request) => {
+      const { payable, registerId } = await payPayable(
+        db,
+        sales,
+        writer(request),
+        request.params.id,
+        request.body,
+        request.idempotencyKey ?? undefined,
+      );
+      ctx.changed(sessionOf(request).clientId, 'payable', payable.id);
+      if (registerId) ctx.changed(sessionOf(request).clientId, 'cash-register', registerId);
+      return payable;
+    });
+
+    route(app, payableApi.reverse, async (request) => {
+      const { payable, registerId } = await reversePayment(
+        db,
+        writer(request),
+        request.params.id,
+        request.params.paymentId,
+      );
+      ctx.changed(sessionOf(request).clientId, 'payable', payable.id);
+      if (registerId) ctx.changed(sessionOf(request).clientId, 'cash-register', registerId);
+      return payable;
+    });
+
+    route(app, supplierApi.list, (request) => listSuppliers(db, sessionOf(request), request.query));
+    route(app, supplierApi.get, (request) => findSupplier(db, sessionOf(request), request.params.id));
+    route(app, supplierApi.create, (request) => createSupplier(db, writer(request), request.body));
+    route(app, supplierApi.update, (request) =>
+      updateSupplier(db, writer(request), request.params.id, request.body),
+    );
+    route(app, supplierApi.remove, (request) => deleteSupplier(db, writer(request), request.params.id));
+  };
+}

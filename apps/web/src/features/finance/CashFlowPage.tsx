@@ -1,0 +1,177 @@
+import { addDays } from '@balcao/core/date';
+import { financeApi } from '@balcao/core/endpoints/finance';
+import { CASH_FLOW_GROUPING_LABELS, CASH_FLOW_GROUPINGS, type CashFlowGrouping } from '@balcao/core/finance';
+import { formatCents } from '@balcao/core/money';
+import Box from '@mui/material/Box';
+import MenuItem from '@mui/material/MenuItem';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import TableCell from '@mui/material/TableCell';
+import TableRow from '@mui/material/TableRow';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { BarChart } from '@mui/x-charts/BarChart';
+import { ChartsLocalizationProvider } from '@mui/x-charts/ChartsLocalizationProvider';
+import { ptBRLocaleText } from '@mui/x-charts/locales';
+import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
+import { LoadError } from '../../components/LoadError.tsx';
+import { Loading } from '../../components/Loading.tsx';
+import { alignRight, ExportButton, ListHeader, ListTable } from '../../components/listPage.tsx';
+import { errorMessage } from '../../lib/api.ts';
+import { download } from '../../lib/client.ts';
+import { formatDate, shopToday } from '../../lib/format.ts';
+import { readParam, useListParams } from '../../lib/listParams.ts';
+import { useCashFlow } from './api.ts';
+
+function queryFromParams(params: URLSearchParams) {
+  const today = shopToday();
+  return {
+    from: readParam.date(params, 'from', addDays(today, -7)) ?? addDays(today, -7),
+    to: readParam.date(params, 'to', addDays(today, 30)) ?? addDays(today, 30),
+    groupBy: readParam.oneOf(params, 'groupBy', CASH_FLOW_GROUPINGS) ?? ('day' as CashFlowGrouping),
+  };
+}
+
+const label = (period: string) => formatDate(`${period}T12:00:00Z`);
+
+/** Financeiro > Fluxo de caixa (issue 34): realised and projected money by day, week or month. */
+export default function CashFlowPage() {
+  const { state, show, close } = useFeedback();
+  const { query, update } = useListParams(queryFromParams);
+  const flow = useCashFlow(query);
+  return (
+    <Box>
+      <ListHeader title="Fluxo de caixa">
+        <ExportButton
+          variant="outlined"
+          download={() => download(financeApi.cashFlowExport, { query }, 'fluxo-de-caixa.csv')}
+          onError={(error) =>
+            show({ severity: 'error', title: 'Erro ao exportar', message: errorMessage(error) })
+          }
+        />
+      </ListHeader>
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ mb: 2 }}>
+        <TextField
+          label="De"
+          type="date"
+          size="small"
+          value={query.from}
+          onChange={(e) => update({ from: e.target.value })}
+          slotProps={{ inputLabel: { shrink: true } }}
+        />
+        <TextField
+          label="Até"
+          type="date"
+          size="small"
+          value={query.to}
+          onChange={(e) => update({ to: e.target.value })}
+          slotProps={{ inputLabel: { shrink: true } }}
+        />
+        <TextField
+          label="Agrupar por"
+          select
+          size="small"
+          value={query.groupBy}
+          onChange={(e) => update({ groupBy: e.target.value })}
+          sx={{ minWidth: 140 }}
+        >
+          {CASH_FLOW_GROUPINGS.map((g) => (
+            <MenuItem key={g} value={g}>
+              {CASH_FLOW_GROUPING_LABELS[g]}
+            </MenuItem>
+          ))}
+        </TextField>
+      </Stack>
+      {flow.isPending ? (
+        <Loading />
+      ) : flow.isError ? (
+        <LoadError
+          what="Não foi possível carregar o fluxo de caixa."
+          error={flow.error}
+          onRetry={() => flow.refetch()}
+        />
+      ) : (
+        <Stack spacing={2}>
+          <Stack direction="row" spacing={3} sx={{ flexWrap: 'wrap' }} aria-label="Resumo">
+            <Typography>
+              Saldo inicial: <strong>{formatCents(flow.data.openingCents)}</strong>
+            </Typography>
+            <Typography color="success.main">
+              Entradas:{' '}
+              <strong>
+                {formatCents(flow.data.totals.salesInCents + flow.data.totals.receivablesInCents)}
+              </strong>
+            </Typography>
+            <Typography color="error">
+              Saídas: <strong>{formatCents(flow.data.totals.payablesOutCents)}</strong>
+            </Typography>
+            <Typography>
+              Saldo previsto no fim: <strong>{formatCents(flow.data.closingCents)}</strong>
+            </Typography>
+          </Stack>
+          <Paper sx={{ p: 2 }}>
+            <ChartsLocalizationProvider localeText={ptBRLocaleText}>
+              <BarChart
+                height={260}
+                margin={{ left: 8, right: 8 }}
+                xAxis={[{ scaleType: 'band', data: flow.data.rows.map((r) => label(r.period).slice(0, 5)) }]}
+                yAxis={[{ valueFormatter: (v: number) => formatCents(v).replace(/,00$/, ''), width: 80 }]}
+                series={[
+                  {
+                    data: flow.data.rows.map((r) => r.salesInCents + r.receivablesInCents),
+                    label: 'Entradas',
+                    stack: 'in',
+                    valueFormatter: (v) => formatCents(v ?? 0),
+                  },
+                  {
+                    data: flow.data.rows.map((r) => r.projectedInCents),
+                    label: 'A receber',
+                    stack: 'in',
+                    valueFormatter: (v) => formatCents(v ?? 0),
+                  },
+                  {
+                    data: flow.data.rows.map((r) => -r.payablesOutCents),
+                    label: 'Saídas',
+                    stack: 'out',
+                    valueFormatter: (v) => formatCents(v ?? 0),
+                  },
+                  {
+                    data: flow.data.rows.map((r) => -r.projectedOutCents),
+                    label: 'A pagar',
+                    stack: 'out',
+                    valueFormatter: (v) => formatCents(v ?? 0),
+                  },
+                ]}
+              />
+            </ChartsLocalizationProvider>
+          </Paper>
+          <ListTable
+            label="Fluxo de caixa"
+            head={[
+              'Período',
+              alignRight('Vendas recebidas'),
+              alignRight('Crediário recebido'),
+              alignRight('Contas pagas'),
+              alignRight('A receber'),
+              alignRight('A pagar'),
+              alignRight('Saldo'),
+            ]}
+          >
+            {flow.data.rows.map((r) => (
+              <TableRow key={r.period} selected={r.period <= flow.data.today && flow.data.today <= r.period}>
+                <TableCell>{label(r.period)}</TableCell>
+                <TableCell align="right">{formatCents(r.salesInCents)}</TableCell>
+                <TableCell align="right">{formatCents(r.receivablesInCents)}</TableCell>
+                <TableCell align="right">{formatCents(r.payablesOutCents)}</TableCell>
+                <TableCell align="right">{formatCents(r.projectedInCents)}</TableCell>
+                <TableCell align="right">{formatCents(r.projectedOutCents)}</TableCell>
+                <TableCell align="right">{formatCents(r.balanceCents)}</TableCell>
+              </TableRow>
+            ))}
+          </ListTable>
+        </Stack>
+      )}
+      <FeedbackSnackbar state={state} onClose={close} />
+    </Box>
+  );
+}

@@ -1,0 +1,99 @@
+import { financeApi } from '@balcao/core/endpoints/finance';
+import { formatCents } from '@balcao/core/money';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Stack from '@mui/material/Stack';
+import TableCell from '@mui/material/TableCell';
+import TableRow from '@mui/material/TableRow';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useState } from 'react';
+import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
+import { LoadError } from '../../components/LoadError.tsx';
+import { Loading } from '../../components/Loading.tsx';
+import { alignRight, ExportButton, ListHeader, ListTable } from '../../components/listPage.tsx';
+import { errorMessage } from '../../lib/api.ts';
+import { download } from '../../lib/client.ts';
+import { shopToday } from '../../lib/format.ts';
+import { readParam, useListParams } from '../../lib/listParams.ts';
+import { useDre } from './api.ts';
+
+function queryFromParams(params: URLSearchParams) {
+  const month = readParam.text(params, 'month');
+  return { month: month && /^\d{4}-\d{2}$/.test(month) ? month : shopToday().slice(0, 7) };
+}
+
+/** Financeiro > DRE (issue 34): a competence month's result, exported as CSV or PDF. */
+export default function DrePage() {
+  const { state, show, close } = useFeedback();
+  const { query, update } = useListParams(queryFromParams);
+  const dre = useDre(query.month);
+  const [pdfBusy, setPdfBusy] = useState(false);
+  const failed = (error: unknown) =>
+    show({ severity: 'error', title: 'Erro ao exportar', message: errorMessage(error) });
+  return (
+    <Box>
+      <ListHeader title="DRE">
+        <ExportButton
+          variant="outlined"
+          download={() => download(financeApi.dreExport, { query }, `dre-${query.month}.csv`)}
+          onError={failed}
+        />
+        <Button
+          variant="outlined"
+          disabled={pdfBusy}
+          onClick={async () => {
+            setPdfBusy(true);
+            try {
+              await download(financeApi.drePdf, { query }, `dre-${query.month}.pdf`);
+            } catch (error) {
+              failed(error);
+            } finally {
+              setPdfBusy(false);
+            }
+          }}
+        >
+          {pdfBusy ? 'Gerando...' : 'Baixar PDF'}
+        </Button>
+      </ListHeader>
+      <TextField
+        label="Mês de competência"
+        type="month"
+        size="small"
+        value={query.month}
+        onChange={(e) => e.target.value && update({ month: e.target.value })}
+        slotProps={{ inputLabel: { shrink: true } }}
+        sx={{ mb: 2 }}
+      />
+      {dre.isPending ? (
+        <Loading />
+      ) : dre.isError ? (
+        <LoadError what="Não foi possível carregar o DRE." error={dre.error} onRetry={() => dre.refetch()} />
+      ) : (
+        <Stack spacing={1} sx={{ maxWidth: 640 }}>
+          <ListTable label="DRE" head={['Linha', alignRight('Valor')]}>
+            {dre.data.lines.map((line) => (
+              <TableRow key={line.key} data-testid={`dre-${line.key}`}>
+                <TableCell sx={{ fontWeight: line.total ? 700 : undefined }}>{line.label}</TableCell>
+                <TableCell
+                  align="right"
+                  sx={{
+                    fontWeight: line.total ? 700 : undefined,
+                    color: line.amountCents < 0 ? 'error.main' : undefined,
+                  }}
+                >
+                  {formatCents(line.amountCents)}
+                </TableCell>
+              </TableRow>
+            ))}
+          </ListTable>
+          <Typography variant="body2" color="text.secondary">
+            {dre.data.salesCount} vendas no mês. Compras de mercadorias lançadas (estoque, fora do resultado):{' '}
+            {formatCents(dre.data.purchasesCents)}.
+          </Typography>
+        </Stack>
+      )}
+      <FeedbackSnackbar state={state} onClose={close} />
+    </Box>
+  );
+}

@@ -1,0 +1,17 @@
+import { financeApi } from '@balcao/core/endpoints/finance';
+import type { CashFlowGrouping } from '@balcao/core/finance';
+import { useQuery } from '@tanstack/react-query';
+import { queryOf } from '../../lib/client.ts';
+
+/** Cash flow and DRE (issue 34): query options of `financeApi`. */
+export const financeQueries = {
+  cashFlow: (query: { from: string; to: string; groupBy: CashFlowGrouping }) =>
+    queryOf(financeApi.cashFlow, { query }),
+  dre: (month: string) => queryOf(financeApi.dre, { query: { month } }),
+  dayClose: (date: string) => queryOf(financeApi.dayClose, { query: { date } }),
+};
+
+export const useCashFlow = (query: { from: string; to: string; groupBy: CashFlowGrouping }) =>
+  useQuery(financeQueries.cashFlow(query));
+export const useDre = (month: string) => useQuery(financeQueries.dre(month));
+export const useDayClose = (date: string) => useQuery(financeQueries.dayClose(date));

@@ -1,0 +1,30 @@
+import { payableApi, supplierApi } from '@balcao/core/endpoints/payable';
+import type { PayableListQuery } from '@balcao/core/payable';
+import { useQuery } from '@tanstack/react-query';
+import { queryOf, useCall } from '../../lib/client.ts';
+
+/** Contas a pagar and suppliers (issue 34): query options per read of `payableApi`/`supplierApi`. */
+export const payableQueries = {
+  list: (query: Partial<PayableListQuery>) => queryOf(payableApi.list, { query }),
+  detail: (id: number) => ({ ...queryOf(payableApi.get, { params: { id } }), retry: false }),
+  categories: () => queryOf(payableApi.categories, {}),
+  suppliers: (q?: string) => queryOf(supplierApi.list, { query: { pageSize: 100, q } }),
+  supplier: (id: number) => ({ ...queryOf(supplierApi.get, { params: { id } }), retry: false }),
+};
+
+export const usePayables = (query: Partial<PayableListQuery>) => useQuery(payableQueries.list(query));
+export const usePayable = (id: number | undefined) =>
+  useQuery({ ...payableQueries.detail(id ?? 0), enabled: Boolean(id) });
+export const usePayableCategories = () => useQuery(payableQueries.categories());
+export const useSuppliers = (q?: string) => useQuery(payableQueries.suppliers(q));
+export const useSupplier = (id: number | undefined) =>
+  useQuery({ ...payableQueries.supplier(id ?? 0), enabled: Boolean(id) });
+
+export const useCreatePayable = () => useCall(payableApi.create);
+export const useUpdatePayable = () => useCall(payableApi.update);
+export const useDeletePayable = () => useCall(payableApi.remove, { refreshOnError: true });
+export const usePayPayable = () => useCall(payableApi.pay);
+export const useReversePayment = () => useCall(payableApi.reverse);
+export const useCreateSupplier = () => useCall(supplierApi.create);
+export const useUpdateSupplier = () => useCall(supplierApi.update);
+export const useDeleteSupplier = () => useCall(supplierApi.remove, { refreshOnError: true });

@@ -1,0 +1,187 @@
+import { endpoint } from '../contract.ts';
+import { listQuerySchema, pageOf } from '../list.ts';
+import { idParams } from '../params.ts';
+import {
+  payableCategoryInputSchema,
+  payableCategorySchema,
+  payableCreatedSchema,
+  payableInputSchema,
+  payableListQuerySchema,
+  payableListSchema,
+  payableSchema,
+  payableScopeQuerySchema,
+  payableUpdateSchema,
+  payInputSchema,
+  supplierInputSchema,
+  supplierSchema,
+} from '../payable.ts';
+import { csvFileSchema, deletedSchema } from '../responses.ts';
+import { FINANCE } from '../routes.ts';
+import { z } from '../zod.ts';
+
+const paymentParams = z.object({
+  id: idParams.shape.id,
+  paymentId: idParams.shape.id,
+});
+
+/**
+ * /v1/payable and /v1/supplier (issue 34): contas a pagar, their categories and suppliers. Reading
+ * and writing: FINANCE (Administrador, Gerente, Financeiro; ROUTES.md), the writes checked against
+ * WRITE.finance in the handlers.
+ */
+export const payableApi = {
+  categories: endpoint({
+    method: 'GET',
+    path: '/payable/category',
+    resource: 'payable',
+    access: FINANCE,
+    summary: "The shop's expense categories with their DRE group (the defaults are created on first read)",
+    response: { 200: z.array(payableCategorySchema) },
+  }),
+  createCategory: endpoint({
+    method: 'POST',
+    path: '/payable/category',
+    resource: 'payable',
+    access: FINANCE,
+    summary: 'A new expense category in a DRE group',
+    body: payableCategoryInputSchema,
+    response: { 201: payableCategorySchema },
+    changes: ['payable'],
+  }),
+  list: endpoint({
+    method: 'GET',
+    path: '/payable',
+    resource: 'payable',
+    access: FINANCE,
+    summary:
+      'Payables by status, due or paid period, supplier and category, with the totals of all that match',
+    query: payableListQuerySchema,
+    response: { 200: payableListSchema },
+  }),
+  export: endpoint({
+    method: 'GET',
+    path: '/payable/export',
+    resource: 'payable',
+    access: FINANCE,
+    summary: 'Every payable the filters match, as CSV (streamed whole, not the page)',
+    query: payableListQuerySchema,
+    response: { 200: csvFileSchema },
+    file: 'csv',
+  }),
+  get: endpoint({
+    method: 'GET',
+    path: '/payable/:id',
+    resource: 'payable',
+    access: FINANCE,
+    summary: 'One payable with its payments',
+    params: idParams,
+    response: { 200: payableSchema },
+  }),
+  create: endpoint({
+    method: 'POST',
+    path: '/payable',
+    resource: 'payable',
+    access: FINANCE,
+    summary: 'Create a payable, N instalments of one purchase or a monthly recurrence (one transaction)',
+    body: payableInputSchema,
+    response: { 201: payableCreatedSchema },
+    changes: ['payable'],
+  }),
+  update: endpoint({
+    method: 'PUT',
+    path: '/payable/:id',
+    resource: 'payable',
+    access: FINANCE,
+    summary: 'Edit a payable: only this one, this and the following, or all of its series (paid ones stay)',
+    params: idParams,
+    body: payableUpdateSchema,
+    response: { 200: payableSchema },
+    changes: ['payable'],
+  }),
+  remove: endpoint({
+    method: 'DELETE',
+    path: '/payable/:id',
+    resource: 'payable',
+    access: FINANCE,
+    summary: 'Delete an unpaid payable (with ?scope= the following or all unpaid ones of its series)',
+    params: idParams,
+    query: payableScopeQuerySchema,
+    response: { 200: deletedSchema },
+    changes: ['payable'],
+  }),
+  pay: endpoint({
+    method: 'POST',
+    path: '/payable/:id/pay',
+    resource: 'payable',
+    access: FINANCE,
+    summary:
+      "Pay a payable in full or in part; from the register: a withdrawal on the user's open register, in its close",
+    params: idParams,
+    body: payInputSchema,
+    idempotencyKey: 'optional',
+    response: { 200: payableSchema },
+    changes: ['payable', 'cash-register'],
+  }),
+  reverse: endpoint({
+    method: 'POST',
+    path: '/payable/:id/payment/:paymentId/reverse',
+    resource: 'payable',
+    access: FINANCE,
+    summary: "Reverse a payment (the register's withdrawal is removed while that register is open)",
+    params: paymentParams,
+    response: { 200: payableSchema },
+    changes: ['payable', 'cash-register'],
+  }),
+} as const;
+
+export const supplierApi = {
+  list: endpoint({
+    method: 'GET',
+    path: '/supplier',
+    resource: 'supplier',
+    access: FINANCE,
+    summary: "The shop's suppliers, by name or CPF/CNPJ",
+    query: listQuerySchema,
+    response: { 200: pageOf(supplierSchema) },
+  }),
+  get: endpoint({
+    method: 'GET',
+    path: '/supplier/:id',
+    resource: 'supplier',
+    access: FINANCE,
+    summary: 'One supplier',
+    params: idParams,
+    response: { 200: supplierSchema },
+  }),
+  create: endpoint({
+    method: 'POST',
+    path: '/supplier',
+    resource: 'supplier',
+    access: FINANCE,
+    summary: 'A new supplier (CPF/CNPJ checked, unique in the shop)',
+    body: supplierInputSchema,
+    response: { 201: supplierSchema },
+    changes: ['supplier'],
+  }),
+  update: endpoint({
+    method: 'PUT',
+    path: '/supplier/:id',
+    resource: 'supplier',
+    access: FINANCE,
+    summary: 'Edit a supplier (updatedAt checked: 409 when stale)',
+    params: idParams,
+    body: supplierInputSchema,
+    response: { 200: supplierSchema },
+    changes: ['supplier'],
+  }),
+  remove: endpoint({
+    method: 'DELETE',
+    path: '/supplier/:id',
+    resource: 'supplier',
+    access: FINANCE,
+    summary: 'Delete a supplier without payables',
+    params: idParams,
+    response: { 200: deletedSchema },
+    changes: ['supplier'],
+  }),
+} as const;

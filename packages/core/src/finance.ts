@@ -1,0 +1,140 @@
+import { isIsoDate } from './date.ts';
+import { DRE_GROUPS } from './payable.ts';
+import { z } from './zod.ts';
+
+/** Cash flow and DRE (issue 34): the shop's money over time, read from sales, receivables and payables. */
+
+export const CASH_FLOW_GROUPINGS = ['day', 'week', 'month'] as const;
+export type CashFlowGrouping = (typeof CASH_FLOW_GROUPINGS)[number];
+export const CASH_FLOW_GROUPING_LABELS: Record<CashFlowGrouping, string> = {
+  day: 'Dia',
+  week: 'Semana',
+  month: 'Mês',
+};
+
+const MAX_DAYS = 400;
+export const FINANCE_MESSAGES = {
+  invalidDate: 'Data inválida',
+  order: 'A data final deve ser igual ou posterior à inicial',
+  tooLong: `Escolha um período de até ${MAX_DAYS} dias`,
+  month: 'Informe o mês (AAAA-MM)',
+} as const;
+
+export const cashFlowQuerySchema = z
+  .object({
+    from: z.string().refine(isIsoDate, FINANCE_MESSAGES.invalidDate),
+    to: z.string().refine(isIsoDate, FINANCE_MESSAGES.invalidDate),
+    groupBy: z.enum(CASH_FLOW_GROUPINGS).default('day'),
+  })
+  .superRefine((q, ctx) => {
+    if (!isIsoDate(q.from) || !isIsoDate(q.to)) return;
+    if (q.to < q.from) ctx.addIssue({ code: 'custom', path: ['to'], message: FINANCE_MESSAGES.order });
+    else if ((Date.parse(q.to) - Date.parse(q.from)) / 86_400_000 > MAX_DAYS)
+      ctx.addIssue({ code: 'custom', path: ['to'], message: FINANCE_MESSAGES.tooLong });
+  });
+export type CashFlowQuery = z.output<typeof cashFlowQuerySchema>;
+
+export const cashFlowRowSchema = z.object({
+  /** The period's first day (a week starts on Monday, a month on its 1st). */
+  period: z.string(),
+  /** Realised: sales on their settlement day net of card fees, crediário received. */
+  salesInCents: z.number(),
+  receivablesInCents: z.number(),
+  /** Realised: payables paid (what left the account). */
+  payablesOutCents: z.number(),
+  /** Projected: card sales still to settle, crediário instalments due, payables due (open part). */
+  projectedInCents: z.number(),
+  projectedOutCents: z.number(),
+  /** Realised in - out, and the balance after the period (opening + the realised and projected nets so far). */
+  netCents: z.number(),
+  balanceCents: z.number(),
+});
+export type CashFlowRow = z.infer<typeof cashFlowRowSchema>;
+
+export const cashFlowSchema = z.object({
+  from: z.string(),
+  to: z.string(),
+  groupBy: z.enum(CASH_FLOW_GROUPINGS),
+  today: z.string(),
+  /** Realised in - out of everything before `from`. */
+  openingCents: z.number(),
+  rows: z.array(cashFlowRowSchema),
+  totals: cashFlowRowSchema.omit({ period: true, balanceCents: true }),
+  closingCents: z.number(),
+});
+export type CashFlow = z.infer<typeof cashFlowSchema>;
+
+export const dreQuerySchema = z.object({
+  month: z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, FINANCE_MESSAGES.month),
+});
+
+export const DRE_LINE_KEYS = [
+  'grossRevenue',
+  'discounts',
+  'returns',
+  'cardFees',
+  'netRevenue',
+  'cmv',
+  'grossMargin',
+  ...DRE_GROUPS.filter((g) => g !== 'cmv').map((g) => `expense:${g}` as const),
+  'result',
+] as const;
+
+export const dreLineSchema = z.object({
+  key: z.string(),
+  label: z.string(),
+  /** Signed: deductions and expenses are negative. */
+  amountCents: z.number(),
+  /** A subtotal (receita líquida, margem bruta, resultado). */
+  total: z.boolean(),
+});
+export type DreLine = z.infer<typeof dreLineSchema>;
+
+export const dreSchema = z.object({
+  month: z.string(),
+  salesCount: z.number(),
+  lines: z.array(dreLineSchema),
+  /** Purchases of merchandise booked in the month (CMV/compras payables): stock, not expense; shown apart. */
+  purchasesCents: z.number(),
+});
+export type Dre = z.infer<typeof dreSchema>;
+
+/** The first day of the period a day falls in. */
+export function periodOf(day: string, groupBy: CashFlowGrouping): string {
+  if (groupBy === 'day') return day;
+  if (groupBy === 'month') return `${day.slice(0, 7)}-01`;
+  const date = new Date(`${day}T00:00:00Z`);
+  const weekday = (date.getUTCDay() + 6) % 7; // Monday 0
+  date.setUTCDate(date.getUTCDate() - weekday);
+  return date.toISOString().slice(0, 10);
+}
+
+/** The fee of a card or Pix amount at a rate in hundredths of a percent, half-up to the cent. */
+export function feeCents(amountCents: number, rateBp: number): number {
+  return Math.floor((amountCents * rateBp + 5000) / 10000);
+}
+
+/** The day's close an owner reads (issue 34): sales by method, bills paid, what is left. */
+export const dayCloseQuerySchema = z.object({
+  date: z.string().refine(isIsoDate, FINANCE_MESSAGES.invalidDate),
+});
+
+export const dayCloseSchema = z.object({
+  date: z.string(),
+  salesByMethod: z.array(z.object({ method: z.string(), label: z.string(), amountCents: z.number() })),
+  salesCents: z.number(),
+  expenses: z.array(
+    z.object({
+      paymentId: z.number(),
+      payableId: z.number(),
+      description: z.string(),
+      method: z.string(),
+      fromRegister: z.boolean(),
+      amountCents: z.number(),
+    }),
+  ),
+  expensesCents: z.number(),
+  /** Sales of the day minus the bills paid that day. */
+  netCents: z.number(),
+});
+export type DayClose = z.infer<typeof dayCloseSchema>;

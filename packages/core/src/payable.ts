@@ -1,0 +1,439 @@
+import { parseBoleto } from './boleto.ts';
+import { addDays, isIsoDate } from './date.ts';
+import { isValidCpfOrCnpj, normalizeDocument } from './document.ts';
+import { optionalText, personNameSchema } from './fields.ts';
+import { listQuerySchema } from './list.ts';
+import { timestampFields } from './responses.ts';
+import { DEFAULT_TIME_ZONE, dateIn } from './time.ts';
+import { REQUIRED, z } from './zod.ts';
+
+/**
+ * Contas a pagar (issue 34): suppliers, the shop's expense categories grouped into DRE groups, payables
+ * (one, N instalments of a purchase, or a monthly recurrence) and their payments.
+ */
+
+export const DRE_GROUPS = ['cmv', 'operating', 'personnel', 'taxes', 'financial', 'other'] as const;
+export type DreGroup = (typeof DRE_GROUPS)[number];
+export const DRE_GROUP_LABELS: Record<DreGroup, string> = {
+  cmv: 'CMV / compras',
+  operating: 'Despesas operacionais',
+  personnel: 'Pessoal',
+  taxes: 'Impostos',
+  financial: 'Financeiras',
+  other: 'Outras',
+};
+
+/** The categories a shop starts with (created on its first use of the payables). */
+export const DEFAULT_PAYABLE_CATEGORIES: readonly { name: string; group: DreGroup }[] = [
+  { name: 'Compra de mercadorias', group: 'cmv' },
+  { name: 'Aluguel', group: 'operating' },
+  { name: 'Energia elétrica', group: 'operating' },
+  { name: 'Água', group: 'operating' },
+  { name: 'Internet e telefone', group: 'operating' },
+  { name: 'Manutenção', group: 'operating' },
+  { name: 'Salários', group: 'personnel' },
+  { name: 'Encargos e benefícios', group: 'personnel' },
+  { name: 'Simples Nacional (DAS)', group: 'taxes' },
+  { name: 'Tarifas bancárias', group: 'financial' },
+  { name: 'Juros e multas', group: 'financial' },
+  { name: 'Outras despesas', group: 'other' },
+];
+
+export const PAYABLE_MESSAGES = {
+  supplierNotFound: 'Fornecedor não encontrado',
+  categoryNotFound: 'Categoria não encontrada',
+  payableNotFound: 'Conta a pagar não encontrada',
+  paymentNotFound: 'Pagamento não encontrado',
+  document: 'CPF ou CNPJ inválido',
+  documentTaken: 'Já existe um fornecedor com este CPF/CNPJ',
+  categoryTaken: 'Já existe uma categoria com este nome',
+  categoryInUse: 'Esta categoria tem contas a pagar: mude-as de categoria antes de excluí-la',
+  supplierInUse: 'Este fornecedor tem contas a pagar: ele não pode ser excluído',
+  description: 'Informe a descrição',
+  amountPositive: 'O valor deve ser maior que zero',
+  amountMax: 'O valor deve ser no máximo R$ 10.000.000,00',
+  dueDate: 'Informe a data de vencimento',
+  invalidDate: 'Data inválida',
+  month: 'Informe o mês de competência (AAAA-MM)',
+  installments: 'Informe de 1 a 60 parcelas',
+  occurrences: 'Informe de 2 a 60 meses',
+  installmentsAndRecurrence: 'Uma conta parcelada não pode ser também recorrente',
+  alreadyPaid: 'Esta conta já está paga',
+  paidLocked: 'Uma conta paga não pode ser alterada: estorne o pagamento antes',
+  payMoreThanOpen: (open: string) => `O valor pago é maior que o saldo em aberto (${open})`,
+  discountTooHigh: 'O desconto não pode ser maior que o valor pago',
+  registerNeedsMoney: 'Pagamento pelo caixa só em dinheiro',
+  registerClosed: 'Abra o caixa para pagar por ele',
+  alreadyReversed: 'Este pagamento já foi estornado',
+  registerClosedReverse:
+    'O caixa deste pagamento já foi fechado: o estorno não pode voltar ao caixa. Registre um suprimento se o dinheiro voltou.',
+} as const;
+
+const MAX_AMOUNT_CENTS = 1_000_000_000;
+
+const isoDate = (required: string) =>
+  z
+    .string({ error: required })
+    .trim()
+    .min(1, required)
+    .refine((v) => isIsoDate(v), PAYABLE_MESSAGES.invalidDate);
+
+const cents = z
+  .number({ error: REQUIRED })
+  .int('Informe um valor em centavos')
+  .min(1, PAYABLE_MESSAGES.amountPositive)
+  .max(MAX_AMOUNT_CENTS, PAYABLE_MESSAGES.amountMax);
+const centsOrZero = z.number().int('Informe um valor em centavos').min(0).max(MAX_AMOUNT_CENTS).default(0);
+
+// ---------------------------------------------------------------------------------------------------
+// Suppliers
+
+export const supplierInputSchema = z.object({
+  name: personNameSchema,
+  document: z
+    .string()
+    .trim()
+    .nullish()
+    .transform((v) => (v ? normalizeDocument(v) : null))
+    .refine((v) => v === null || isValidCpfOrCnpj(v), PAYABLE_MESSAGES.document),
+  contactName: optionalText(120),
+  phone: optionalText(30),
+  email: optionalText(200).refine(
+    (v) => v === null || /^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(v),
+    'E-mail inválido',
+  ),
+  pixKey: optionalText(77),
+  notes: optionalText(1000),
+  updatedAt: z.string().optional(),
+});
+export type SupplierInput = z.output<typeof supplierInputSchema>;
+export type SupplierFormValues = z.input<typeof supplierInputSchema>;
+
+export const supplierSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  document: z.string().nullable(),
+  contactName: z.string().nullable(),
+  phone: z.string().nullable(),
+  email: z.string().nullable(),
+  pixKey: z.string().nullable(),
+  notes: z.string().nullable(),
+  ...timestampFields,
+});
+export type Supplier = z.infer<typeof supplierSchema>;
+
+// ---------------------------------------------------------------------------------------------------
+// Categories
+
+export const payableCategoryInputSchema = z.object({
+  name: z.string({ error: REQUIRED }).trim().min(1, REQUIRED).max(80, 'Use no máximo 80 caracteres'),
+  group: z.enum(DRE_GROUPS, { error: 'Escolha o grupo do DRE' }),
+});
+export type PayableCategoryInput = z.output<typeof payableCategoryInputSchema>;
+
+export const payableCategorySchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  group: z.enum(DRE_GROUPS),
+});
+export type PayableCategory = z.infer<typeof payableCategorySchema>;
+
+// ---------------------------------------------------------------------------------------------------
+// Payables
+
+export const EDIT_SCOPES = ['this', 'following', 'all'] as const;
+export type EditScope = (typeof EDIT_SCOPES)[number];
+export const EDIT_SCOPE_LABELS: Record<EditScope, string> = {
+  this: 'Só esta',
+  following: 'Esta e as seguintes',
+  all: 'Todas',
+};
+
+export const SERIES_KINDS = ['installments', 'recurrence'] as const;
+export type SeriesKind = (typeof SERIES_KINDS)[number];
+
+/** The boleto's digits as stored (its linha), or null; a typo says which check digit failed. */
+const boletoField = z
+  .string()
+  .trim()
+  .nullish()
+  .transform((value, ctx) => {
+    if (!value) return null;
+    const read = parseBoleto(value, dateIn(DEFAULT_TIME_ZONE));
+    if (!read.ok) {
+      ctx.addIssue({ code: 'custom', message: read.message });
+      return z.NEVER;
+    }
+    return read.boleto.line;
+  });
+
+const payableFields = {
+  supplierId: z
+    .number()
+    .int()
+    .positive()
+    .nullish()
+    .transform((v) => v ?? null),
+  categoryId: z.number({ error: 'Escolha a categoria' }).int().positive('Escolha a categoria'),
+  description: z
+    .string({ error: PAYABLE_MESSAGES.description })
+    .trim()
+    .min(1, PAYABLE_MESSAGES.description)
+    .max(200, 'Use no máximo 200 caracteres'),
+  amountCents: cents,
+  dueDate: isoDate(PAYABLE_MESSAGES.dueDate),
+  /** YYYY-MM; the due date's month when absent. */
+  competenceMonth: z
+    .string()
+    .trim()
+    .regex(/^\d{4}-(0[1-9]|1[0-2])$/, PAYABLE_MESSAGES.month)
+    .nullish()
+    .transform((v) => v ?? null),
+  documentNumber: optionalText(60),
+  notes: optionalText(1000),
+  boletoLine: boletoField,
+};
+
+export const payableInputSchema = z
+  .object({
+    ...payableFields,
+    /** N payables from one purchase: the amount split (the cents left over go to the first). */
+    installments: z
+      .number()
+      .int()
+      .min(1, PAYABLE_MESSAGES.installments)
+      .max(60, PAYABLE_MESSAGES.installments)
+      .default(1),
+    /** A monthly recurrence: `occurrences` payables of the same amount, one a month. */
+    recurrence: z.enum(['none', 'monthly']).default('none'),
+    occurrences: z
+      .number()
+      .int()
+      .min(2, PAYABLE_MESSAGES.occurrences)
+      .max(60, PAYABLE_MESSAGES.occurrences)
+      .default(12),
+  })
+  .superRefine((v, ctx) => {
+    if (v.installments > 1 && v.recurrence !== 'none')
+      ctx.addIssue({
+        code: 'custom',
+        path: ['recurrence'],
+        message: PAYABLE_MESSAGES.installmentsAndRecurrence,
+      });
+  });
+export type PayableInput = z.output<typeof payableInputSchema>;
+export type PayableFormValues = z.input<typeof payableInputSchema>;
+
+export const payableUpdateSchema = z.object({
+  ...payableFields,
+  /** Which of its series the edit reaches (a single payable ignores it). */
+  scope: z.enum(EDIT_SCOPES).default('this'),
+  updatedAt: z.string({ error: 'Recarregue a conta antes de salvar' }),
+});
+export type PayableUpdate = z.output<typeof payableUpdateSchema>;
+
+export const payableScopeQuerySchema = z.object({ scope: z.enum(EDIT_SCOPES).default('this') });
+
+export const PAYABLE_STATUSES = ['open', 'partial', 'paid'] as const;
+export type PayableStatus = (typeof PAYABLE_STATUSES)[number];
+export const PAYABLE_STATUS_LABELS: Record<PayableStatus | 'overdue', string> = {
+  open: 'Em aberto',
+  partial: 'Pago em parte',
+  paid: 'Pago',
+  overdue: 'Vencida',
+};
+
+export const PAY_METHODS = ['money', 'pix', 'boleto', 'transfer', 'debitCard', 'creditCard'] as const;
+export type PayMethod = (typeof PAY_METHODS)[number];
+export const PAY_METHOD_LABELS: Record<PayMethod, string> = {
+  money: 'Dinheiro',
+  pix: 'Pix',
+  boleto: 'Boleto',
+  transfer: 'Transferência',
+  debitCard: 'Cartão de débito',
+  creditCard: 'Cartão de crédito',
+};
+export const PAY_SOURCES = ['register', 'bank'] as const;
+export type PaySource = (typeof PAY_SOURCES)[number];
+export const PAY_SOURCE_LABELS: Record<PaySource, string> = {
+  register: 'Caixa aberto (dinheiro da gaveta)',
+  bank: 'Conta bancária',
+};
+
+export const payablePaymentSchema = z.object({
+  id: z.number().int(),
+  paidOn: z.string(),
+  amountCents: z.number().int(),
+  discountCents: z.number().int(),
+  interestCents: z.number().int(),
+  fineCents: z.number().int(),
+  /** What left the account: amount - discount + interest + fine. */
+  totalCents: z.number().int(),
+  method: z.enum(PAY_METHODS),
+  source: z.enum(PAY_SOURCES),
+  cashRegisterId: z.number().int().nullable(),
+  reversedAt: z.string().nullable(),
+  user: z.object({ id: z.number().int(), name: z.string() }),
+  createdAt: z.string(),
+});
+export type PayablePayment = z.infer<typeof payablePaymentSchema>;
+
+export const payableSchema = z.object({
+  id: z.number().int(),
+  supplier: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+  category: payableCategorySchema,
+  description: z.string(),
+  amountCents: z.number().int(),
+  paidCents: z.number().int(),
+  openCents: z.number().int(),
+  dueDate: z.string(),
+  competenceMonth: z.string(),
+  documentNumber: z.string().nullable(),
+  notes: z.string().nullable(),
+  boletoLine: z.string().nullable(),
+  attachment: z.object({ name: z.string(), url: z.string() }).nullable(),
+  status: z.enum(PAYABLE_STATUSES),
+  overdue: z.boolean(),
+  lastPaidOn: z.string().nullable(),
+  series: z
+    .object({
+      id: z.number().int(),
+      kind: z.enum(SERIES_KINDS),
+      index: z.number().int(),
+      count: z.number().int(),
+    })
+    .nullable(),
+  payments: z.array(payablePaymentSchema),
+  ...timestampFields,
+});
+export type Payable = z.infer<typeof payableSchema>;
+
+export const payableCreatedSchema = z.object({ items: z.array(payableSchema) });
+
+export const PAYABLE_LIST_STATUSES = ['all', 'open', 'overdue', 'paid'] as const;
+export const payableListQuerySchema = listQuerySchema.extend({
+  status: z.enum(PAYABLE_LIST_STATUSES, { error: 'Situação inválida' }).default('all'),
+  /** The period filters the due date, or the payment date. */
+  dateField: z.enum(['due', 'paid']).default('due'),
+  from: z.string().refine(isIsoDate, PAYABLE_MESSAGES.invalidDate).optional(),
+  to: z.string().refine(isIsoDate, PAYABLE_MESSAGES.invalidDate).optional(),
+  supplierId: z.coerce.number().int().positive().optional(),
+  categoryId: z.coerce.number().int().positive().optional(),
+});
+export type PayableListQuery = z.output<typeof payableListQuerySchema>;
+
+export const payableListSchema = z.object({
+  items: z.array(payableSchema),
+  total: z.number(),
+  page: z.number(),
+  pageSize: z.number(),
+  /** Totals of everything the filters match (not only the page). */
+  totals: z.object({
+    amountCents: z.number(),
+    paidCents: z.number(),
+    openCents: z.number(),
+    overdueCents: z.number(),
+  }),
+});
+export type PayableList = z.infer<typeof payableListSchema>;
+
+export const payInputSchema = z
+  .object({
+    paidOn: isoDate('Informe a data do pagamento'),
+    /** The part of the bill this payment settles (the open balance for a full payment). */
+    amountCents: cents,
+    discountCents: centsOrZero,
+    interestCents: centsOrZero,
+    fineCents: centsOrZero,
+    method: z.enum(PAY_METHODS, { error: 'Escolha a forma de pagamento' }),
+    source: z.enum(PAY_SOURCES, { error: 'Escolha de onde saiu o dinheiro' }),
+  })
+  .superRefine((v, ctx) => {
+    if (v.discountCents > v.amountCents)
+      ctx.addIssue({ code: 'custom', path: ['discountCents'], message: PAYABLE_MESSAGES.discountTooHigh });
+    if (v.source === 'register' && v.method !== 'money')
+      ctx.addIssue({ code: 'custom', path: ['method'], message: PAYABLE_MESSAGES.registerNeedsMoney });
+  });
+export type PayInput = z.output<typeof payInputSchema>;
+export type PayFormValues = z.input<typeof payInputSchema>;
+
+/** What left the account for a payment. */
+export function paymentTotal(p: {
+  amountCents: number;
+  discountCents: number;
+  interestCents: number;
+  fineCents: number;
+}) {
+  return p.amountCents - p.discountCents + p.interestCents + p.fineCents;
+}
+
+/** The status of a payable from what its live payments settled. */
+export function payableStatusOf(amountCents: number, paidCents: number): PayableStatus {
+  if (paidCents >= amountCents) return 'paid';
+  return paidCents > 0 ? 'partial' : 'open';
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Series (instalments, monthly recurrence): pure rules, tested in core
+
+/** `count` amounts that add to `total`: equal cents, the remainder on the first. */
+export function splitInstallments(totalCents: number, count: number): number[] {
+  const base = Math.floor(totalCents / count);
+  const rest = totalCents - base * count;
+  return Array.from({ length: count }, (_, i) => (i === 0 ? base + rest : base));
+}
+
+function lastDayOf(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+/** The date `months` months after `iso`, on the same day clamped to the month's end (31 Jan + 1 = 28/29 Feb). */
+export function addMonths(iso: string, months: number, day = Number(iso.slice(8, 10))): string {
+  const [y, m] = iso.split('-').map(Number);
+  const index = y * 12 + (m - 1) + months;
+  const year = Math.floor(index / 12);
+  const month = (index % 12) + 1;
+  const d = Math.min(day, lastDayOf(year, month));
+  return `${year}-${String(month).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+}
+
+/** YYYY-MM of a date plus months. */
+export function monthOf(iso: string, months = 0): string {
+  return addMonths(`${iso.slice(0, 7)}-01`, months).slice(0, 7);
+}
+
+export type SeriesMember = { id: number; index: number; dueDate: string; paid: boolean };
+
+/**
+ * Which members of a series an edit of `edited` reaches: itself ("só esta"), itself and the later ones
+ * ("esta e as seguintes") or every one ("todas"). A member already paid (or paid in part) is never
+ * changed by an edit of another: its money left as it was.
+ */
+export function membersReached(
+  members: readonly SeriesMember[],
+  edited: SeriesMember,
+  scope: EditScope,
+): SeriesMember[] {
+  if (scope === 'this') return [edited];
+  return members.filter(
+    (m) => m.id === edited.id || (!m.paid && (scope === 'all' || m.index > edited.index)),
+  );
+}
+
+/**
+ * The due date a member takes when the edited one's due date moved: its own month, the edited one's
+ * new day (clamped), so "todo dia 10" becomes "todo dia 15" across the series.
+ */
+export function dueDateFollowing(memberDue: string, newDue: string): string {
+  return addMonths(memberDue, 0, Number(newDue.slice(8, 10)));
+}
+
+/** The reference day a shop's schema reads boletos near; the API re-reads with the shop's today. */
+export function payableToday(): string {
+  return dateIn(DEFAULT_TIME_ZONE);
+}
+
+/** Last day of the month of a YYYY-MM. */
+export function monthEnd(month: string): string {
+  return addDays(`${monthOf(`${month}-01`, 1)}-01`, -1);
+}
