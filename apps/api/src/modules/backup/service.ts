@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { Worker } from 'node:worker_threads';
 import { gzip } from 'node:zlib';
 import {
   type BACKUP_KINDS,
@@ -13,8 +14,7 @@ import {
 } from '@balcao/core/backup';
 import { wallTime } from '@balcao/core/time';
 import { UserType } from '@balcao/core/userTypes';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import type { PGlite } from '@electric-sql/pglite';
 import { desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
 import type { AppContext } from '../../context.ts';
@@ -23,6 +23,7 @@ import { clients } from '../../db/schema.ts';
 import { forbidden, notFound, unavailable } from '../../errors.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { storageFor } from '../storage/storage.ts';
+import { countRows } from './counts.ts';
 import { backupDiskSpace } from './diskSpace.ts';
 import { pgProgram } from './pgTools.ts';
 import { backupsToKeep } from './retention.ts';
@@ -53,35 +54,13 @@ export async function assertOperator(db: Executor, session: SessionUser): Promis
   if ((await operatorClientId(db)) !== session.clientId) throw forbidden(BACKUP_MESSAGES.operatorOnly);
 }
 
-/** Every table's row count in one statement (`query` runs SQL and answers rows). */
-export async function countRows(
-  query: (text: string) => Promise<Record<string, unknown>[]>,
-): Promise<Counts> {
-  const tables = await query(
-    `select schemaname as s, tablename as t from pg_tables
-     where schemaname not in ('pg_catalog', 'information_schema') order by 1, 2`,
-  );
-  if (tables.length === 0) return {};
-  const quote = (name: unknown) => `"${String(name).replaceAll('"', '""')}"`;
-  const rows = await query(
-    tables
-      .map(
-        ({ s, t }) =>
-          `select ${`'${`${s}.${t}`.replaceAll("'", "''")}'`} as name, count(*)::int as n from ${quote(s)}.${quote(t)}`,
-      )
-      .join(' union all '),
-  );
-  return Object.fromEntries(rows.map((row) => [String(row.name), Number(row.n)]));
-}
+export { countRows };
 
 /** The tables whose counts differ (the backup's own table is written after the dump: left out). */
 function countDifferences(source: Counts, restored: Counts): string[] {
   const names = new Set([...Object.keys(source), ...Object.keys(restored)]);
   return [...names].filter((name) => source[name] !== restored[name]).sort();
 }
-
-const pgliteQuery = (client: Pick<PGlite, 'query'>) => async (text: string) =>
-  (await client.query<Record<string, unknown>>(text)).rows;
 
 /**
  * The embedded database's data folder as a .tar.gz (PGlite's own `dumpDataDir`, what its `clone()`
@@ -103,17 +82,30 @@ export async function dumpPglite(client: PGlite): Promise<{ file: Buffer; counts
   return { file: await gzipAsync(Buffer.from(await blob.arrayBuffer())), counts };
 }
 
-/** Opens a PGlite data-folder dump in memory (a scratch database) and counts its rows. */
-async function countPgliteDump(file: Buffer): Promise<Counts> {
-  const scratch = await PGlite.create({
-    loadDataDir: new Blob([new Uint8Array(file)]),
-    extensions: { pg_trgm },
+/**
+ * Opens a PGlite data-folder dump in a scratch database and counts its rows, in a worker thread: PGlite
+ * runs its WebAssembly on the thread that calls it, so a scratch database opened here would stop the
+ * event loop, and the sales with it, for as long as the check lasts (issue 37's bench: checkout p95
+ * during a backup several times the figure without one).
+ */
+function countPgliteDump(path: string): Promise<Counts> {
+  return new Promise((resolve, reject) => {
+    // The API runs its TypeScript through tsx (scripts/start.mjs): the worker registers tsx's loader
+    // first (a worker does not take `--import` hooks from its options), then loads the check.
+    const entry = JSON.stringify(new URL('./verifyWorker.ts', import.meta.url).href);
+    const worker = new Worker(
+      `import('tsx/esm/api').then(({ register }) => { register(); return import(${entry}); })`,
+      { eval: true, workerData: { path } },
+    );
+    worker.once('message', (message: { counts?: Counts; error?: string }) => {
+      if (message.error) reject(new Error(message.error));
+      else resolve(message.counts ?? {});
+    });
+    worker.once('error', reject);
+    worker.once('exit', (code) => {
+      if (code !== 0) reject(new Error(`backup check ended with code ${code}`));
+    });
   });
-  try {
-    return await countRows(pgliteQuery(scratch));
-  } finally {
-    await scratch.close();
-  }
 }
 
 /** pg_dump's path when the binary is installed; null otherwise (the page says so). */
@@ -255,7 +247,7 @@ export async function produceBackup(db: Db, config: Config, kind: BackupKind): P
         counts = dump.counts;
         await writeFile(`${path}.part`, dump.file);
         await rename(`${path}.part`, path);
-        restored = await countPgliteDump(await readFile(path));
+        restored = await countPgliteDump(path);
       } else {
         const dump = await dumpPostgres(String(url), path);
         counts = dump.counts;
