@@ -131,6 +131,14 @@ const READS: Record<string, readonly string[]> = {
   'GET /v1/settings/discount-limit/me': ['sale-pdv'],
   'GET /v1/settings/receipt': ['sale-pdv', 'sale-detail'],
   'GET /v1/printing/settings': ['settings-printer'],
+  // Issue 36: the print agents' cards on the printer page.
+  'GET /v1/printing/agents': ['settings-printer'],
+  // Issue 35: the kitchen display (its station picker with the targets, and a station's screen), and
+  // the table orders waiting on the comanda board.
+  'GET /v1/kds/stations': ['sale-kds'],
+  'GET /v1/kds/station/:id': ['sale-kds'],
+  'GET /v1/kds/settings': ['sale-kds'],
+  'GET /v1/comanda/table-orders': ['sale-command'],
   // Comandas (NOT_MKT); the waiter PDV (PDV) calls them only for users who may use comandas (can NOT_MKT).
   'GET /v1/comanda': ['sale-command', 'sale-command-edit'],
   'GET /v1/comanda/:id': ['sale-command-edit'],
