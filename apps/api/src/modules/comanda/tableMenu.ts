@@ -208,6 +208,49 @@ export async function approveTableOrder(
   const order = await orderOf(ctx, session, id);
   if (order.status === 'approved') return toOrder(order);
   if (order.status === 'rejected') throw conflict(TABLE_MENU_MESSAGES.alreadyDecided);
+  // Two waiters approving at once (two API connections on PostgreSQL): one claims the order (its
+  // decision stamped while still pending), the other waits for that approval and answers it.
+  const [claimed] = await ctx.db
+    .update(comandaTableOrders)
+    .set({ decidedBy: session.userId, decidedAt: new Date() })
+    .where(
+      and(
+        eq(comandaTableOrders.id, order.id),
+        eq(comandaTableOrders.status, 'pending'),
+        isNull(comandaTableOrders.decidedAt),
+      ),
+    )
+    .returning({ id: comandaTableOrders.id });
+  if (!claimed) return approvalUnderWay(ctx, session, order.id);
+  try {
+    return await approveClaimed(ctx, session, order);
+  } catch (error) {
+    // Given back: a later approval starts again (each step below is keyed, so nothing doubles).
+    await ctx.db
+      .update(comandaTableOrders)
+      .set({ decidedBy: null, decidedAt: null })
+      .where(and(eq(comandaTableOrders.id, order.id), eq(comandaTableOrders.status, 'pending')));
+    throw error;
+  }
+}
+
+/** The answer of an approval another request has claimed: its result once it is written. */
+async function approvalUnderWay(ctx: AppContext, session: SessionUser, id: number): Promise<TableOrder> {
+  for (let waited = 0; waited < 15_000; waited += 50) {
+    const now = await orderOf(ctx, session, id);
+    if (now.status === 'approved') return toOrder(now);
+    if (now.status === 'rejected') throw conflict(TABLE_MENU_MESSAGES.alreadyDecided);
+    if (now.decidedAt === null) return approveTableOrder(ctx, session, id);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw conflict(TABLE_MENU_MESSAGES.alreadyDecided);
+}
+
+async function approveClaimed(
+  ctx: AppContext,
+  session: SessionUser,
+  order: Awaited<ReturnType<typeof orderOf>>,
+): Promise<TableOrder> {
   const [tab] = await ctx.db
     .select({ id: comandas.id })
     .from(comandas)
@@ -264,11 +307,20 @@ export async function rejectTableOrder(
 ): Promise<TableOrder> {
   const order = await orderOf(ctx, session, id);
   if (order.status === 'approved') throw conflict('Este pedido da mesa já foi aprovado');
+  if (order.status === 'rejected') return toOrder(order);
+  // Not while an approval has it (claimed: pending with its decision stamped).
   const [updated] = await ctx.db
     .update(comandaTableOrders)
     .set({ status: 'rejected', decidedBy: session.userId, decidedAt: new Date() })
-    .where(eq(comandaTableOrders.id, order.id))
+    .where(
+      and(
+        eq(comandaTableOrders.id, order.id),
+        eq(comandaTableOrders.status, 'pending'),
+        isNull(comandaTableOrders.decidedAt),
+      ),
+    )
     .returning();
+  if (!updated) throw conflict('Este pedido da mesa já foi aprovado');
   ctx.changed(session.clientId, 'comanda');
   return toOrder(updated);
 }
