@@ -34,7 +34,7 @@ test('simulate R$ 1.000,00 in 6x on two acquirers, read the nets, then save a ta
   await expect(page).toHaveTitle('Simulador de taxas | Balcão');
   await expect(page.getByRole('heading', { name: 'Simulador de taxas' })).toBeVisible();
 
-  const value = page.getByLabel('Valor da venda');
+  const value = page.getByLabel('Valor da venda', { exact: true });
   await value.fill('1.000,00');
   // SumUp (the first preset) is shown; add PagBank 30 dias.
   await pickAcquirer(page, /^PagBank Moderninha 30 dias \(modelo\)/);
@@ -164,7 +164,7 @@ test('at 390 px each figure of the simulator and of the counter table sits under
   await page.setViewportSize({ width: 390, height: 844 });
   await loginAs(page, 7);
   await page.goto(SIMULATOR);
-  await page.getByLabel('Valor da venda').fill('1.000,00');
+  await page.getByLabel('Valor da venda', { exact: true }).fill('1.000,00');
   // The shop's active table (or the first model when it has none): each figure under its own label.
   const detail = page.getByRole('table', { name: /^Simulação: / }).first();
   const twelve = detail.locator('tr[data-row="12x"]');

@@ -73,6 +73,8 @@ test('Pix QR dinâmico: account, PDV charge paid from the bank app, Pago by itse
 
   // The PDV turns "Pago" by itself (webhook -> socket), then the sale finishes.
   await expect(page.getByTestId('pix-dynamic-status')).toHaveText('Pago', { timeout: 5000 });
+  // The paid charge enables finishing in the render after "Pago" shows: F9 once the PDV allows it.
+  await expect(page.getByRole('button', { name: 'Finalizar (F9)' }).first()).toBeEnabled();
   await page.keyboard.press('F9');
   await expect(page.getByText(/Venda nº \d+ finalizada/)).toBeVisible();
   await expect(page.getByTestId('receipt')).toContainText('Pix QR dinâmico');
