@@ -1,11 +1,12 @@
 import { AppError } from '../../errors.ts';
-import { outboundFetch } from '../../lib/outbound.ts';
+import { logRemoteError, outboundFetch } from '../../lib/outbound.ts';
 
 /**
  * The payment gateway adapter, following the Asaas API v3 contract (docs/integrations/asaas.md):
  * `access_token` header, JSON bodies, decimal reais in `value`, errors as `{errors: [{code,
- * description}]}`. Every failure becomes a Portuguese AppError: the gateway refusing the data is 502
- * with its description, an unreachable or unconfigured gateway 503.
+ * description}]}`. Every failure becomes a Portuguese AppError of our own words: the gateway refusing
+ * the data is 502 (what it said goes to the log, never into the message: issue 31 item 1), an
+ * unreachable or unconfigured gateway 503.
  */
 
 type AsaasConfig = { baseUrl?: string; apiKey: string; timeoutMs: number };
@@ -37,6 +38,19 @@ type AsaasIdentificationField = { identificationField: string; nossoNumero: stri
 const NOT_CONFIGURED = 'O pagamento online da assinatura não está configurado. Fale com o suporte do Balcão.';
 const UNREACHABLE = 'O gateway de pagamento não respondeu. Tente novamente em instantes.';
 const AUTH_FAILED = 'O gateway de pagamento recusou a chave de acesso. Fale com o suporte do Balcão.';
+const REFUSED = 'O gateway de pagamento recusou a cobrança. Tente novamente ou fale com o suporte do Balcão.';
+/**
+ * Asaas's error codes a shop can act on, in our words; any other refusal is REFUSED. The remote
+ * description (operator-configured host, free text) is logged, never shown (issue 31 item 1).
+ */
+const REFUSED_BY_CODE: Record<string, string> = {
+  invalid_cpfCnpj:
+    'O gateway de pagamento recusou o CPF/CNPJ da loja. Confira o documento nos dados da loja ou fale com o suporte do Balcão.',
+  invalid_name:
+    'O gateway de pagamento recusou o nome da loja. Confira os dados da loja ou fale com o suporte do Balcão.',
+  invalid_dueDate:
+    'O gateway de pagamento recusou o vencimento da cobrança. Tente novamente em instantes ou fale com o suporte do Balcão.',
+};
 
 async function call<T>(
   config: AsaasConfig,
@@ -72,13 +86,19 @@ async function call<T>(
   }
   if (res.status === 401) throw new AppError(502, AUTH_FAILED);
   if (!res.ok) {
-    const errors = (json as { errors?: { description?: string }[] } | null)?.errors;
-    const description = errors
-      ?.map((e) => e.description)
-      .filter(Boolean)
-      .join(' ');
-    if (res.status >= 500 || !description) throw new AppError(503, UNREACHABLE);
-    throw new AppError(502, `O gateway de pagamento recusou a cobrança: ${description}`);
+    const errors = (json as { errors?: { code?: unknown; description?: unknown }[] } | null)?.errors;
+    const list = Array.isArray(errors) ? errors : [];
+    if (res.status >= 500 || list.length === 0) {
+      logRemoteError('asaas', { path: path.split('?')[0], status: res.status, body: text.slice(0, 500) });
+      throw new AppError(503, UNREACHABLE);
+    }
+    logRemoteError('asaas', {
+      path: path.split('?')[0],
+      status: res.status,
+      errors: list.map((e) => ({ code: e.code, description: String(e.description ?? '').slice(0, 300) })),
+    });
+    const known = list.map((e) => REFUSED_BY_CODE[String(e.code)]).find(Boolean);
+    throw new AppError(502, known ?? REFUSED);
   }
   if (json === null || typeof json !== 'object') throw new AppError(503, UNREACHABLE);
   return json as T;

@@ -3,7 +3,7 @@ import { addMonths } from '@balcao/core/billing';
 import { addDays } from '@balcao/core/date';
 import { DEFAULT_TIME_ZONE, dateIn } from '@balcao/core/time';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type FakeAsaas, startFakeAsaas } from '../../../test/fakes/asaas.ts';
 import { createTestApp, type TestApp } from '../../../test/helper.ts';
 import { asUser, expectStatus, makeProduct, makeSale, makeShop } from '../../../test/kit.ts';
@@ -144,9 +144,23 @@ describe('billing page', () => {
       message: 'O gateway de pagamento não respondeu. Tente novamente em instantes.',
     });
     asaas.failNext(400);
+    // What Asaas said goes to the log; the message is our own words (issue 31 item 1).
+    const warn = vi.spyOn(t.app.log, 'warn');
     const refused = await shop.api.post(`/billing/invoice/${invoice.id}/pay`, { method: 'pix' });
     expect(refused.statusCode).toBe(502);
-    expect(refused.json().message).toBe('O gateway de pagamento recusou a cobrança: Operação não permitida.');
+    expect(refused.json().message).toBe(
+      'O gateway de pagamento recusou a cobrança. Tente novamente ou fale com o suporte do Balcão.',
+    );
+    expect(refused.body).not.toContain('Operação não permitida');
+    expect(warn).toHaveBeenCalledWith(
+      expect.objectContaining({
+        service: 'asaas',
+        status: 400,
+        errors: [{ code: 'invalid_action', description: 'Operação não permitida.' }],
+      }),
+      'asaas: unexpected answer',
+    );
+    warn.mockRestore();
     expect((await shop.api.post(`/billing/invoice/${invoice.id}/pay`, { method: 'pix' })).statusCode).toBe(
       200,
     );
@@ -350,7 +364,7 @@ describe('Asaas: lost answers, refunds and chargebacks, expired Pix codes (issue
       await expect(gateway.createPayment({ ...base, dueDate: '2026-11-25' })).rejects.toMatchObject({
         statusCode: 502,
         message:
-          'O gateway de pagamento recusou a cobrança: Não é permitido data de vencimento inferior a hoje.',
+          'O gateway de pagamento recusou o vencimento da cobrança. Tente novamente em instantes ou fale com o suporte do Balcão.',
       });
     } finally {
       asaas.setNow(() => new Date());

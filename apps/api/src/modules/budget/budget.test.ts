@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { addDays } from '@balcao/core/date';
 import { and, eq, sql } from 'drizzle-orm';
 import sharp from 'sharp';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { FakeEvolution } from '../../../test/fakes/evolution.ts';
 import { bearer, createClientWithUsers, type TestApp } from '../../../test/helper.ts';
 import {
@@ -401,6 +401,33 @@ describe('sending and the approval link', () => {
       expect(sent.link.url).toBe(`${APP_URL}/orcamento/${sent.link.token}`);
       expect(JSON.stringify(sent)).not.toContain('evil.example');
     }
+  });
+
+  it("a send WhatsApp refuses says so in our words, never Evolution's text (issue 31 item 1)", async () => {
+    const { auth, client } = await createClientWithUsers(t, [1]);
+    expectStatus(await api(t, auth).post('/whatsapp/instance'), 201, 'create instance');
+    await evolution.scan(`balcao-${client.id}`);
+    evolution.registered.push('5511977770001');
+    const p = await makeProduct(t, auth, { salePriceCents: 1000 });
+    const customer = await makeCustomer(t, auth, { phone: '11977770001' });
+    const budget = await makeBudget(auth, {
+      items: [{ productId: p.id, quantity: 1 }],
+      customerId: customer.id,
+    });
+    // Evolution answers 500 {response: {message: ['Timed Out']}}.
+    evolution.failNext = 1;
+    const warn = vi.spyOn(t.app.log, 'warn');
+    const sent = expectStatus(
+      await api(t, auth).post(`/budget/${budget.id}/send`, { channel: 'whatsapp' }),
+      200,
+    );
+    expect(sent.whatsapp).toMatchObject({ sent: false, reason: 'O WhatsApp recusou a mensagem' });
+    expect(JSON.stringify(sent)).not.toContain('Timed Out');
+    expect(warn).toHaveBeenCalledWith(
+      expect.objectContaining({ service: 'evolution', status: 500, error: '["Timed Out"]' }),
+      'evolution: unexpected answer',
+    );
+    warn.mockRestore();
   });
 
   it('sends the PDF as a document through the shop WhatsApp when it is connected', async () => {

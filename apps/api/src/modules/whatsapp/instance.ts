@@ -15,6 +15,7 @@ import type { Executor } from '../../db/client.ts';
 import { whatsappInstances } from '../../db/schema.ts';
 import { AppError, conflict, notFound, unauthorized, unavailable, unprocessable } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
+import { logRemoteError } from '../../lib/outbound.ts';
 import { hashToken, secretBox, tokenMatches } from '../../lib/secrets.ts';
 import {
   EvolutionError,
@@ -308,6 +309,12 @@ export type SendResult =
   | { ok: true; id: string }
   | { ok: false; reason: string; kind: 'not_on_whatsapp' | 'disconnected' | 'error' | 'unknown' };
 
+/** A failed send's reason, in our words (shown on a campaign's recipients and a budget's send). */
+export const SEND_REASONS = {
+  noAnswer: 'Sem resposta do WhatsApp',
+  refused: 'O WhatsApp recusou a mensagem',
+} as const;
+
 /** The shop's sender for a campaign worker: null when the instance is not created or not open. */
 export async function campaignSender(ctx: AppContext, clientId: number) {
   const gateway = evolutionApi(ctx.config.whatsapp);
@@ -332,19 +339,23 @@ export async function campaignSender(ctx: AppContext, clientId: number) {
       } catch (error) {
         if (error instanceof EvolutionError && error.notOnWhatsapp)
           return { ok: false, kind: 'not_on_whatsapp', reason: 'Número sem WhatsApp' };
-        if (error instanceof WhatsAppUnavailableError)
-          return {
-            ok: false,
-            kind: 'unknown',
-            reason: `Sem resposta do WhatsApp: ${error.message.slice(0, 120)}`,
-          };
+        // What Evolution said goes to the log; the reason a user reads is ours (issue 31 item 1).
+        if (error instanceof WhatsAppUnavailableError) {
+          logRemoteError('evolution', { step: 'send', error: error.message.slice(0, 300) });
+          return { ok: false, kind: 'unknown', reason: SEND_REASONS.noAnswer };
+        }
         const text =
           error instanceof EvolutionError ? JSON.stringify(error.messages) : (error as Error).message;
         if (/connection closed|not connected|463/i.test(text)) {
           await setInstance(ctx, clientId, { state: 'close' });
           return { ok: false, kind: 'disconnected', reason: 'WhatsApp desconectado' };
         }
-        return { ok: false, kind: 'error', reason: `Falha no envio: ${text.slice(0, 160)}` };
+        logRemoteError('evolution', {
+          step: 'send',
+          status: error instanceof EvolutionError ? error.status : undefined,
+          error: text.slice(0, 300),
+        });
+        return { ok: false, kind: 'error', reason: SEND_REASONS.refused };
       }
     },
     /**
