@@ -15,6 +15,9 @@
 //      written as a number beside a user type in the apps (`userTypeId === 10`, `eq(users.userTypeId, 1)`).
 //   4. Dates through core's time module: no `Intl.DateTimeFormat`, `toLocaleDateString`/`toLocaleTimeString` or
 //      `timeZone: '...'` literal in the apps (core's time.ts formats on the shop's zone).
+//   5. Links from the server's own address (issue 31 item 2): API code never reads the request's Host, Origin,
+//      Referer or X-Forwarded-* headers, nor `request.hostname`/`host`/`protocol`; a link the server sends or
+//      registers is built from config.publicUrl (PUBLIC_URL). `request.ip` (TRUST_PROXY) is allowed.
 // Test files are left out: a test may reach into anything to set up or check.
 // Prints every violation and exits 1 if there is any; `--graph` also prints each folder's dependencies.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -195,6 +198,19 @@ for (const file of [...filesUnder(join(root, 'apps/api/src')), ...webFiles]) {
     if (OWN_DATE_FORMAT.test(line)) {
       problems.push(
         `time: ${relative(root, file)}:${i + 1} formats a date or names a zone itself; use core's time module (formatInZone, dateIn) or lib/format.ts`,
+      );
+    }
+  });
+}
+
+const CLIENT_ADDRESS =
+  /\b(?:request|req)\.(?:hostname|host|protocol)\b|headers(?:\.|\[\s*['"`])(?:host|origin|referer|x-forwarded-[a-z]+)\b/i;
+for (const file of filesUnder(join(root, 'apps/api/src'))) {
+  const lines = readFileSync(file, 'utf8').split('\n');
+  lines.forEach((line, i) => {
+    if (!/^\s*(?:\/\/|\*)/.test(line) && CLIENT_ADDRESS.test(line)) {
+      problems.push(
+        `own address: ${relative(root, file)}:${i + 1} reads the request's host, origin, referer or forwarded headers; build links from config.publicUrl (PUBLIC_URL)`,
       );
     }
   });

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { FakeEvolution } from '../../../test/fakes/evolution.ts';
 import { createClientWithUsers, type TestApp } from '../../../test/helper.ts';
 import { api, expectStatus, useTestApp } from '../../../test/kit.ts';
+import { testConfig } from '../../config.ts';
 import { whatsappInstances } from '../../db/schema.ts';
 import { campaignRecipients, campaigns } from '../campaign/schema.ts';
 import { claimNext, recoverInterrupted } from '../campaign/worker.ts';
@@ -32,6 +33,25 @@ async function connectedShop(types = [1]) {
     .where(eq(whatsappInstances.clientId, shop.client.id));
   return { ...shop, a, instance };
 }
+
+describe('the webhook Evolution calls (issue 31 item 2)', () => {
+  it("is the server's PUBLIC_URL, whatever Host, Origin or X-Forwarded-Host the request came with", async () => {
+    const shop = await createClientWithUsers(t, [1]);
+    const forged = {
+      ...shop.auth,
+      Host: 'evil.example',
+      Origin: 'https://evil.example',
+      Referer: 'https://evil.example/x',
+      'X-Forwarded-Host': 'evil.example',
+      'X-Forwarded-Proto': 'http',
+    };
+    expectStatus(await api(t, forged).post('/whatsapp/instance'), 201);
+    const name = `balcao-${shop.client.id}`;
+    expect(evolution.instances.get(name)?.webhook?.url).toBe(
+      `${testConfig().publicUrl}/v1/whatsapp/webhook/${name}`,
+    );
+  });
+});
 
 describe("the shell's instance read (item 6)", () => {
   it('answers every user type 200 with state, number and photo, never the key or webhook token', async () => {
