@@ -1,7 +1,9 @@
 import { createServer, type Server } from 'node:http';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeMelhorEnvio, startFakeMelhorEnvio } from '../../test/fakes/freight.ts';
+import { makeServerCert, makeTestCa } from '../../test/fakes/sefazCerts.ts';
 import { type FakeViaCep, startFakeViaCep } from '../../test/fakes/viacep.ts';
 import { createTestApp, type TestApp } from '../../test/helper.ts';
 import { asUser, expectStatus } from '../../test/kit.ts';
@@ -112,6 +114,42 @@ describe('outboundFetch', () => {
       outboundFetch(`http://localhost:${port}/redirect`, {}, { ...DENY, allowHosts: ['localhost'] }),
     );
     expect(hits).toEqual(['/ok', '/ok', '/redirect']);
+  });
+});
+
+describe("legacy TLS only for the hosts the operator names (issue 31 item 14: Rodonaves' 01wapi)", () => {
+  let server: HttpsServer;
+  let port: number;
+  let ca: string;
+  beforeAll(async () => {
+    const authority = makeTestCa();
+    const { certPem, keyPem } = makeServerCert(authority);
+    ca = authority.certPem;
+    // A server that speaks TLS 1.0 only, as the old host does.
+    server = createHttpsServer(
+      {
+        cert: certPem,
+        key: keyPem,
+        minVersion: 'TLSv1',
+        maxVersion: 'TLSv1',
+        ciphers: 'DEFAULT:@SECLEVEL=0',
+      },
+      (_req, res) => res.end('{"ok":true}'),
+    );
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(() => new Promise<void>((done) => server.close(() => done())));
+
+  it('reaches a TLS 1.0 host named in OUTBOUND_LEGACY_TLS_HOSTS; every other host keeps the modern floor', async () => {
+    const local = { ...DENY, allowPrivate: true };
+    const legacy = { ...local, legacyTlsHosts: ['localhost'] };
+    const named = await outboundFetch(`https://localhost:${port}/`, { tls: { ca } }, legacy);
+    expect(await named.json()).toEqual({ ok: true });
+    // The same server by another name (not in the list): refused by the default TLS floor.
+    await expect(outboundFetch(`https://127.0.0.1:${port}/`, { tls: { ca } }, legacy)).rejects.toThrow();
+    // Without the setting nothing is lowered.
+    await expect(outboundFetch(`https://localhost:${port}/`, { tls: { ca } }, local)).rejects.toThrow();
   });
 });
 
