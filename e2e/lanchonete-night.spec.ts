@@ -396,6 +396,11 @@ test.describe
         await expect(manager.getByLabel('Relatório do acerto')).toContainText(driver.name);
         await expect(manager.getByRole('table', { name: 'Histórico de acertos' })).toContainText(driver.name);
         await manager.screenshot({ path: '/tmp/h18/settlement-1280.png', fullPage: true });
+        // At 390 px the acerto's deliveries and the history are cards: nothing pushes the page sideways.
+        await manager.setViewportSize({ width: 390, height: 844 });
+        await expect(manager.getByRole('button', { name: 'Ver' }).first()).toBeVisible();
+        expect(await manager.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+        await manager.screenshot({ path: '/tmp/h18/settlement-390.png', fullPage: true });
         // The cash is in the Atendente's register, as a suprimento of the acerto.
         const after = (await call(page, attendant, 'get', '/cash-register/current')).cashRegister;
         expect(after.movements).toContainEqual(

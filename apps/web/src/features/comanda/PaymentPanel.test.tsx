@@ -113,3 +113,28 @@ describe('"Restante" (issue 30)', { timeout: 20_000 }, () => {
     expect(screen.getByRole('button', { name: `Receber R$ ${text}` })).toBeTruthy();
   });
 });
+
+describe("the garçom's view of a tab's payment", { timeout: 20_000 }, () => {
+  it("asks nothing of the counter's fee answer (403 to him): no request, and says where to pay", async () => {
+    const asked: string[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) => {
+        asked.push(String(url));
+        return new Response(JSON.stringify({ statusCode: 403, message: 'Sem permissão' }), { status: 403 });
+      }),
+    );
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    render(
+      <QueryClientProvider client={client}>
+        <MemoryRouter>
+          <PaymentPanel comanda={TAB} canReceive={false} />
+        </MemoryRouter>
+      </QueryClientProvider>,
+    );
+    expect(await screen.findByText('O pagamento é recebido no caixa.')).toBeTruthy();
+    // Give any query a chance to start: none may ask the counter's fee table.
+    await waitFor(() => expect(client.isFetching()).toBe(0));
+    expect(asked.filter((u) => u.includes('/fee-simulator/'))).toEqual([]);
+  });
+});

@@ -68,7 +68,7 @@ export function PaymentPanel({ comanda, canReceive }: { comanda: Comanda; canRec
   const addPayment = useAddPayment();
   const closeComanda = useCloseComanda();
   // Meal vouchers (issue 33): only the brands the shop enabled.
-  const vouchers = useEnabledMealVouchers();
+  const vouchers = useEnabledMealVouchers(canReceive);
   const [items, setItems] = useState<Record<number, number>>({});
   const [error, setError] = useState<string | null>(null);
   const [closing, setClosing] = useState(false);

@@ -7,10 +7,7 @@ import Button from '@mui/material/Button';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
@@ -25,6 +22,7 @@ import {
   SubmitButton,
   useAppForm,
 } from '../../components/form.tsx';
+import { alignRight, ListTable } from '../../components/listPage.tsx';
 import { centsOf } from '../../components/MoneyField.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { formatDate, formatDateTime, shopToday } from '../../lib/format.ts';
@@ -84,33 +82,32 @@ function Figures({ s, counted }: { s: SettlementPreview; counted?: number }) {
 }
 
 function Lines({ s }: { s: SettlementPreview }) {
+  // ListTable: on a phone each delivery is a card with every figure labelled (nothing off-screen).
   return (
-    <Table size="small" aria-label="Entregas do acerto">
-      <TableHead>
-        <TableRow>
-          <TableCell>Pedido</TableCell>
-          <TableCell>Situação</TableCell>
-          <TableCell align="right">Troco</TableCell>
-          <TableCell align="right">Dinheiro</TableCell>
-          <TableCell align="right">Cartão/Pix</TableCell>
-          <TableCell align="right">Taxa</TableCell>
+    <ListTable
+      label="Entregas do acerto"
+      head={[
+        'Pedido',
+        'Situação',
+        alignRight('Troco'),
+        alignRight('Dinheiro'),
+        alignRight('Cartão/Pix'),
+        alignRight('Taxa'),
+      ]}
+    >
+      {s.lines.map((l) => (
+        <TableRow key={l.orderId}>
+          <TableCell>
+            nº {l.saleNumber} {l.customerName ? `- ${l.customerName}` : ''}
+          </TableCell>
+          <TableCell>{DELIVERY_STATUS_LABELS[l.status]}</TableCell>
+          <TableCell align="right">{formatCents(l.changeCents)}</TableCell>
+          <TableCell align="right">{formatCents(l.cashCents)}</TableCell>
+          <TableCell align="right">{formatCents(l.otherCents)}</TableCell>
+          <TableCell align="right">{l.feeUnknown ? 'a definir' : formatCents(l.feeCents)}</TableCell>
         </TableRow>
-      </TableHead>
-      <TableBody>
-        {s.lines.map((l) => (
-          <TableRow key={l.orderId}>
-            <TableCell>
-              nº {l.saleNumber} {l.customerName ? `- ${l.customerName}` : ''}
-            </TableCell>
-            <TableCell>{DELIVERY_STATUS_LABELS[l.status]}</TableCell>
-            <TableCell align="right">{formatCents(l.changeCents)}</TableCell>
-            <TableCell align="right">{formatCents(l.cashCents)}</TableCell>
-            <TableCell align="right">{formatCents(l.otherCents)}</TableCell>
-            <TableCell align="right">{l.feeUnknown ? 'a definir' : formatCents(l.feeCents)}</TableCell>
-          </TableRow>
-        ))}
-      </TableBody>
-    </Table>
+      ))}
+    </ListTable>
   );
 }
 
@@ -293,19 +290,22 @@ export default function SettlementPage() {
       <Typography variant="h6" component="h2" sx={{ mb: 1 }} className="no-print">
         Histórico
       </Typography>
+      {/* ListTable: at 390 px each acerto is a card (the table scrolled the whole page sideways). */}
       <Paper variant="outlined" className="no-print">
-        <Table size="small" aria-label="Histórico de acertos">
-          <TableHead>
-            <TableRow>
-              <TableCell>Confirmado em</TableCell>
-              <TableCell>Entregador</TableCell>
-              <TableCell align="right">A devolver</TableCell>
-              <TableCell align="right">Contado</TableCell>
-              <TableCell align="right">Diferença</TableCell>
-              <TableCell />
-            </TableRow>
-          </TableHead>
-          <TableBody>
+        {history.data?.length === 0 ? (
+          <Typography sx={{ p: 2 }}>Nenhum acerto confirmado.</Typography>
+        ) : (
+          <ListTable
+            label="Histórico de acertos"
+            head={[
+              'Confirmado em',
+              'Entregador',
+              alignRight('A devolver'),
+              alignRight('Contado'),
+              alignRight('Diferença'),
+              '',
+            ]}
+          >
             {(history.data ?? []).map((h) => (
               <TableRow key={h.id}>
                 <TableCell>{formatDateTime(h.confirmedAt)}</TableCell>
@@ -320,13 +320,8 @@ export default function SettlementPage() {
                 </TableCell>
               </TableRow>
             ))}
-            {history.data?.length === 0 && (
-              <TableRow>
-                <TableCell colSpan={6}>Nenhum acerto confirmado.</TableCell>
-              </TableRow>
-            )}
-          </TableBody>
-        </Table>
+          </ListTable>
+        )}
       </Paper>
       <FeedbackSnackbar state={feedback.state} onClose={feedback.close} />
     </Box>

@@ -24,8 +24,9 @@ export const useSaveMealVouchers = () => useCall(feeSimulatorApi.saveMealVoucher
  * The meal voucher brands the shop enabled (issue 33): the PDV offers only these. Read with the PDV's
  * fee answer (one request for both), refetched when the settings change anywhere (socket).
  */
-export function useEnabledMealVouchers(): readonly MealVoucherMethod[] {
-  const { data } = useQuery({ ...feeQueries.pdv(), staleTime: 60_000 });
+export function useEnabledMealVouchers(enabled = true): readonly MealVoucherMethod[] {
+  // `enabled`: false for who receives no payment here (the garçom on a tab: the read is the counter's).
+  const { data } = useQuery({ ...feeQueries.pdv(), staleTime: 60_000, enabled });
   return data?.mealVouchers ?? NONE;
 }
 const NONE: readonly MealVoucherMethod[] = [];
