@@ -1,8 +1,10 @@
 import { DEFAULT_TIME_ZONE, dateIn } from '@balcao/core/time';
 import { sql } from 'drizzle-orm';
+import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helper.ts';
 import { asUser, expectStatus, makeProduct, makeSale, makeShop, makeSimpleSale } from '../../../test/kit.ts';
+import { textCell } from './routes.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -239,5 +241,23 @@ describe('GET /v1/report/sales', () => {
     const section = await shop.api.get(`/report/sales/csv?from=${today}&to=${today}&section=tudo`);
     expect(section.statusCode).toBe(400);
     expect(section.json().issues[0].message).toBe('Escolha o relatório a exportar');
+  });
+});
+
+describe('the lines export', () => {
+  it('writes a text cell as Papa does with escapeFormulae', () => {
+    for (const value of [
+      'Suco',
+      '=SOMA(A1)',
+      '+55',
+      '-1',
+      '@x',
+      'a;b',
+      'diz "oi"',
+      ' espaço',
+      'linha\nnova',
+      '',
+    ])
+      expect(textCell(value)).toBe(Papa.unparse([[value]], { delimiter: ';', escapeFormulae: true }));
   });
 });

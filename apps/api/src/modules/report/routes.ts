@@ -136,31 +136,47 @@ const LINE_HEAD = [
   'Valor devolvido',
 ];
 
-/** Every sale line of the period, with its seller's name (looked up once per batch of new ids). */
+/**
+ * A text cell as Papa writes it with `escapeFormulae` (a leading =, +, -, @, tab or CR gets a "'" and quotes; a
+ * cell with the separator, a quote, a line break or edge spaces is quoted): the lines export writes millions
+ * of cells, and only its text columns need it.
+ */
+export function textCell(value: string | null): string {
+  if (!value) return '';
+  const formula = /^[=+\-@\t\r]/.test(value);
+  const text = formula ? `'${value}` : value;
+  return formula || /[;"\r\n]|^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/**
+ * Every sale line of the period, with its seller's name (looked up once per batch of new ids) and its
+ * sale's time (formatted once per sale: a sale's lines come together).
+ */
 async function lineCsv(db: Executor, clientId: number, timeZone: string) {
   const names = new Map<number, string>();
+  let lastAt = '';
+  let lastText = '';
+  const when = (at: string) => {
+    if (at !== lastAt) {
+      lastAt = at;
+      lastText = formatInZone(at, timeZone, 'sheet');
+    }
+    return lastText;
+  };
   return async (batch: SaleLineRow[]) => {
     const missing = batch.map((l) => l.sellerId).filter((id) => !names.has(id));
-    if (missing.length) for (const [id, name] of await userNames(db, clientId, missing)) names.set(id, name);
-    return csv(
-      batch.map((l) => [
-        l.number,
-        formatInZone(l.createdAt, timeZone, 'sheet'),
-        names.get(l.sellerId) ?? '',
+    if (missing.length)
+      for (const [id, name] of await userNames(db, clientId, missing)) names.set(id, textCell(name));
+    let out = '';
+    for (const l of batch)
+      out += `${l.number};${when(l.createdAt)};${names.get(l.sellerId) ?? ''};${textCell(
         ORIGIN_SALE_LABELS[l.origin as OriginSale] ?? l.origin,
-        l.productId ?? '',
-        l.description,
-        l.variantName ?? '',
-        l.sku ?? '',
-        l.barcode ?? '',
-        quantity(l.quantity),
-        quantity(l.returnedQuantity),
-        cents(l.unitPriceCents),
-        cents(l.discountCents),
-        cents(l.totalCents),
-        cents(l.returnedCents),
-      ]),
-    );
+      )};${l.productId ?? ''};${textCell(l.description)};${textCell(l.variantName)};${textCell(l.sku)};${textCell(
+        l.barcode,
+      )};${quantity(l.quantity)};${quantity(l.returnedQuantity)};${cents(l.unitPriceCents)};${cents(
+        l.discountCents,
+      )};${cents(l.totalCents)};${cents(l.returnedCents)}\r\n`;
+    return out;
   };
 }
 

@@ -162,8 +162,9 @@ export async function saleProductFigures(db: Executor, p: ReportPeriod): Promise
           else round(g.quantity * ${productCostSql(sql`g.product_id`)}) end as cost
       from (select i.product_id, min(i.description) as name,
           sum(i.quantity - coalesce(ri.quantity, 0)) as quantity,
-          round(sum(coalesce(i.total_cents * (s.total_cents - s.discount_cents - s.coupon_discount_cents)::numeric
-            / nullif(s.total_cents, 0), 0) - coalesce(ri.amount, 0))) as revenue
+          round(sum(case when s.discount_cents + s.coupon_discount_cents = 0 then i.total_cents::float8
+            else coalesce(i.total_cents * (s.total_cents - s.discount_cents - s.coupon_discount_cents)::float8
+              / nullif(s.total_cents, 0), 0) end - coalesce(ri.amount, 0))) as revenue
         from ${sales} s join ${saleItems} i on i.sale_id = s.id
         left join (select ri.sale_item_id, sum(ri.quantity) as quantity, sum(ri.amount_cents) as amount
             from ${saleReturnItems} ri join ${saleReturns} r on r.id = ri.return_id
