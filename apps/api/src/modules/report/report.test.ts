@@ -4,6 +4,7 @@ import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helper.ts';
 import { asUser, expectStatus, makeProduct, makeSale, makeShop, makeSimpleSale } from '../../../test/kit.ts';
+import { eachSaleLine } from '../sale/reportFigures.ts';
 import { textCell } from './routes.ts';
 
 let t: TestApp;
@@ -177,6 +178,19 @@ describe('GET /v1/report/sales', () => {
     );
     expect(rows).toHaveLength(4);
     expect(rows[3]).toContain(';Suco de laranja;;;;2;1;10,00;0,00;20,00;9,00');
+    // Read by keyset one sale per page, every line comes once, in the order sold.
+    const paged = [];
+    for await (const line of eachSaleLine(
+      t.database.db,
+      { clientId: shop.client.id, from: today, to: today, timeZone: DEFAULT_TIME_ZONE },
+      1,
+    ))
+      paged.push([line.description, line.quantity, line.returnedQuantity]);
+    expect(paged).toEqual([
+      ['Suco de laranja', 3, 0],
+      ['Serviço', 1, 0],
+      ['Suco de laranja', 2, 1],
+    ]);
     const pdf = await shop.api.get(`/report/sales/pdf?from=${today}&to=${today}`);
     expect(pdf.statusCode).toBe(200);
     expect(pdf.headers['content-type']).toBe('application/pdf');

@@ -1,10 +1,10 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { num } from '../../lib/pg.ts';
-import { shopDayStartSql } from '../../lib/shopToday.ts';
+import { zoneDayStartSql } from '../../lib/shopToday.ts';
 import { productCategorySql } from '../product/categoryOf.ts';
 import { productCostSql } from '../product/costOf.ts';
-import { saleItems, salePayments, saleReturnItems, saleReturnRefunds, saleReturns, sales } from './schema.ts';
+import { saleDailyPayments, saleItems, saleReturnItems, saleReturns, sales } from './schema.ts';
 
 /**
  * What the sales reports (issue 34, module report) read of the sales: a shop-local period [from, to]
@@ -18,8 +18,8 @@ const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 
 export type ReportPeriod = { clientId: number; from: string; to: string; timeZone: string };
 
-const startOf = (p: ReportPeriod) => shopDayStartSql(p.clientId, p.from);
-const endOf = (p: ReportPeriod) => shopDayStartSql(p.clientId, p.to, 1);
+const startOf = (p: ReportPeriod) => zoneDayStartSql(p.timeZone, p.from);
+const endOf = (p: ReportPeriod) => zoneDayStartSql(p.timeZone, p.to, 1);
 const inPeriod = (p: ReportPeriod, status: SQL) =>
   sql`s.client_id = ${p.clientId} and ${status} and s.created_at >= ${startOf(p)} and s.created_at < ${endOf(p)}`;
 const kept = (p: ReportPeriod) => inPeriod(p, sql`s.status <> 'canceled'`);
@@ -63,22 +63,24 @@ type GroupRow = {
  * shop's clock, and the total. `totalOnly`: the total alone (the previous period's comparison).
  */
 export async function saleGroups(db: Executor, p: ReportPeriod, totalOnly = false): Promise<SaleGroups> {
-  const local = sql`(s.created_at at time zone ${p.timeZone})`;
   const sets = totalOnly ? sql`()` : sql`(d.day), (d.seller), (d.origin), (d.dow, d.hour), ()`;
   const keys = totalOnly
     ? sql`null::text as day, null::int as seller, null::text as origin, null::int as dow, null::int as hour`
     : sql`d.day::text as day, d.seller, d.origin, d.dow, d.hour`;
+  // The shop's wall clock is computed once per sale (the inner select), its day, weekday and hour from it.
   const rows = rowsOf<GroupRow>(
     await db.execute(sql`select ${keys}, count(*)::int as count,
         sum(d.gross) as gross, sum(d.discounts) as discounts, sum(d.returned) as returns,
         sum(d.final - d.returned) as net
-      from (select ${local}::date as day, coalesce(s.seller_id, s.user_id) as seller, s.origin_sale as origin,
-          extract(isodow from ${local})::int - 1 as dow, extract(hour from ${local})::int as hour,
-          s.total_cents + s.items_discount_cents + s.freight_cents as gross,
-          s.items_discount_cents + s.discount_cents + s.coupon_discount_cents as discounts,
-          s.final_amount_cents as final, coalesce(r.amount, 0) as returned
-        from ${sales} s left join ${returnsBySale(p)} r on r.sale_id = s.id
-        where ${kept(p)}) d
+      from (select l.local::date as day, l.seller, l.origin, extract(isodow from l.local)::int - 1 as dow,
+          extract(hour from l.local)::int as hour, l.gross, l.discounts, l.final, l.returned
+        from (select s.created_at at time zone ${p.timeZone}::text as local,
+            coalesce(s.seller_id, s.user_id) as seller, s.origin_sale as origin,
+            s.total_cents + s.items_discount_cents + s.freight_cents as gross,
+            s.items_discount_cents + s.discount_cents + s.coupon_discount_cents as discounts,
+            s.final_amount_cents as final, coalesce(r.amount, 0) as returned
+          from ${sales} s left join ${returnsBySale(p)} r on r.sale_id = s.id
+          where ${kept(p)}) l) d
       group by grouping sets (${sets})`),
   );
   const figures = (r: GroupRow): SaleGroupRow => ({
@@ -109,24 +111,20 @@ export async function saleGroups(db: Executor, p: ReportPeriod, totalOnly = fals
 }
 
 /**
- * The period's money by payment method: what was paid (cash net of change) minus what its returns
- * refunded in each method; a refund as vale-troca is its own negative method (`storeCredit`), so the
- * methods add up to the sales' net.
+ * The period's money by payment method from the daily summary (`sale_daily_payments`, kept by triggers):
+ * what was paid (cash net of change) minus what its returns refunded in each method, on the sale's shop
+ * day, as the reports net; a refund as vale-troca is its own negative method (`storeCredit`), so the
+ * methods add up to the sales' net. A year reads ~365 x methods rows, never the sales.
  */
 export async function salePaymentsByMethod(
   db: Executor,
   p: ReportPeriod,
 ): Promise<{ method: string; amountCents: number }[]> {
   const rows = rowsOf<{ method: string; amount: string }>(
-    await db.execute(sql`select x.method, sum(x.amount) as amount from (
-        select pay.method, pay.amount_cents as amount
-          from ${sales} s join ${salePayments} pay on pay.sale_id = s.id where ${kept(p)}
-        union all
-        select f.method, -f.amount_cents
-          from ${saleReturns} r join ${sales} s on s.id = r.sale_id
-          join ${saleReturnRefunds} f on f.return_id = r.id
-          where r.client_id = ${p.clientId} and r.created_at >= ${startOf(p)} and ${kept(p)}
-      ) x group by x.method order by sum(x.amount) desc`),
+    await db.execute(sql`select ${saleDailyPayments.method} as method, sum(${saleDailyPayments.amountCents}) as amount
+      from ${saleDailyPayments}
+      where ${saleDailyPayments.clientId} = ${p.clientId} and ${saleDailyPayments.day} between ${p.from} and ${p.to}
+      group by 1 order by 2 desc, 1`),
   );
   return rows.map((r) => ({ method: r.method, amountCents: num(r.amount) }));
 }
@@ -252,14 +250,16 @@ export async function* eachSaleLine(
       await db.execute(sql`with page as (
           select s.id, s.number, s.created_at, coalesce(s.seller_id, s.user_id) as seller, s.origin_sale
           from ${sales} s where ${kept(p)} ${cursor}
-          order by s.created_at, s.id limit ${pageSize})
+          order by s.created_at, s.id limit ${pageSize}),
+        returned as (select x.sale_item_id, sum(x.quantity) as quantity, sum(x.amount_cents) as amount
+          from ${saleReturns} r join ${saleReturnItems} x on x.return_id = r.id
+          where r.sale_id in (select id from page) group by x.sale_item_id)
         select page.id as sale_id, page.number, to_json(page.created_at)#>>'{}' as created_at,
           page.created_at::text as at, page.seller, page.origin_sale as origin, i.product_id, i.description,
           i.variant_name, i.sku, i.barcode, i.quantity, i.unit_price_cents, i.discount_cents, i.total_cents,
           ri.quantity as returned_quantity, ri.amount as returned_amount
         from page join ${saleItems} i on i.sale_id = page.id
-        left join lateral (select sum(x.quantity) as quantity, sum(x.amount_cents) as amount
-          from ${saleReturnItems} x where x.sale_item_id = i.id) ri on true
+        left join returned ri on ri.sale_item_id = i.id
         order by page.created_at, page.id, i.position`),
     );
     if (rows.length === 0) return;
