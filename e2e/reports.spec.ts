@@ -3,6 +3,7 @@ import { formatCents } from '@balcao/core/money';
 import { DEFAULT_TIME_ZONE, dateIn } from '@balcao/core/time';
 import { UserType } from '@balcao/core/userTypes';
 import { expect, test } from '@playwright/test';
+import ExcelJS from 'exceljs';
 import { apiLogin, demoEmail, loginAs } from './helpers';
 
 const today = dateIn(DEFAULT_TIME_ZONE);
@@ -50,6 +51,22 @@ test("the Gerente reads the day's sales in Financeiro > Relatórios and exports 
   const text = readFileSync(await csv.path(), 'utf8');
   expect(text.split('\r\n')[0]).toContain('Venda;Data;Vendedor;Origem');
   expect(text).toContain(`;${description};;;;1;0;43,21;0,00;43,21;0,00`);
+
+  // The products with their ABC class as XLSX, opened with a reading library.
+  await page.getByLabel('Relatório a exportar').click();
+  await page.getByRole('option', { name: 'Por produto (curva ABC)' }).click();
+  const [xlsx] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Exportar XLSX' }).click(),
+  ]);
+  expect(xlsx.suggestedFilename()).toBe(`relatorio-product-${today}-${today}.xlsx`);
+  const book = new ExcelJS.Workbook();
+  await book.xlsx.readFile(await xlsx.path());
+  const sheet = book.worksheets[0];
+  expect(sheet.getRow(1).getCell(1).value).toBe('Produto');
+  const names: unknown[] = [];
+  sheet.eachRow((row) => names.push(row.getCell(1).value));
+  expect(names).toContain('Itens avulsos (venda simples)');
 
   const [pdf] = await Promise.all([
     page.waitForEvent('download'),

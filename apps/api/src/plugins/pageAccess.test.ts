@@ -129,6 +129,7 @@ const READS: Record<string, readonly string[]> = {
   'GET /v1/report/sales': ['finance-reports'],
   'GET /v1/report/sales/csv': ['finance-reports'],
   'GET /v1/report/sales/pdf': ['finance-reports'],
+  'GET /v1/report/sales/xlsx': ['finance-reports'],
   'GET /v1/settings/working-hour': ['settings-working-hour'],
   'GET /v1/settings/working-hour/status': ['session'],
   'GET /v1/settings/discount-limit/me': ['sale-pdv'],

@@ -30,6 +30,18 @@ export const reportApi = {
     response: { 200: csvFileSchema },
     file: 'csv',
   }),
+  salesXlsx: endpoint({
+    method: 'GET',
+    path: '/report/sales/xlsx',
+    resource: 'finance',
+    tag: 'report',
+    access: FINANCE,
+    summary:
+      "One of the sales report's tables, whole, or every sale line of the period, as an XLSX workbook streamed as it is written",
+    query: reportExportQuerySchema,
+    response: { 200: binaryFileSchema },
+    file: 'binary',
+  }),
   salesPdf: endpoint({
     method: 'GET',
     path: '/report/sales/pdf',

@@ -1,5 +1,6 @@
 import { DEFAULT_TIME_ZONE, dateIn } from '@balcao/core/time';
 import { sql } from 'drizzle-orm';
+import ExcelJS from 'exceljs';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helper.ts';
@@ -178,6 +179,49 @@ describe('GET /v1/report/sales', () => {
     );
     expect(rows).toHaveLength(4);
     expect(rows[3]).toContain(';Suco de laranja;;;;2;1;10,00;0,00;20,00;9,00');
+    // The same table as XLSX, read back with ExcelJS: money and shares as numbers.
+    const xlsx = await shop.api.get(`/report/sales/xlsx?from=${today}&to=${today}&section=product`);
+    expect(xlsx.statusCode).toBe(200);
+    expect(xlsx.headers['content-type']).toBe(
+      'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    );
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(xlsx.rawPayload as unknown as ArrayBuffer);
+    const sheet = book.worksheets[0];
+    expect(sheet.name).toBe('Por produto (curva ABC)');
+    expect(sheet.getRow(1).values).toEqual([
+      undefined,
+      'Produto',
+      'Categoria',
+      'Quantidade',
+      'Receita',
+      'Custo',
+      'Margem',
+      'Participação',
+      'Acumulado',
+      'Curva',
+    ]);
+    expect(sheet.getRow(2).values).toEqual([
+      undefined,
+      'Suco de laranja',
+      'Bebidas',
+      4,
+      39,
+      16,
+      23,
+      0.7959,
+      0.7959,
+      'A',
+    ]);
+    expect(sheet.getRow(2).getCell(4).numFmt).toBe('#,##0.00');
+    const linesBook = new ExcelJS.Workbook();
+    await linesBook.xlsx.load(
+      (await shop.api.get(`/report/sales/xlsx?from=${today}&to=${today}&section=lines`))
+        .rawPayload as unknown as ArrayBuffer,
+    );
+    expect(linesBook.worksheets[0].rowCount).toBe(4);
+    expect(linesBook.worksheets[0].getRow(4).getCell(6).value).toBe('Suco de laranja');
+
     // Read by keyset one sale per page, every line comes once, in the order sold.
     const paged = [];
     for await (const line of eachSaleLine(

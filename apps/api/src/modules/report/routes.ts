@@ -1,16 +1,9 @@
-import { formatDateBr } from '@balcao/core/date';
+import type { PassThrough } from 'node:stream';
 import { reportApi } from '@balcao/core/endpoints/report';
-import {
-  REPORT_SECTION_LABELS,
-  type ReportSection,
-  type SalesReport,
-  WEEKDAY_LABELS,
-} from '@balcao/core/report';
-import { ORIGIN_SALE_LABELS, type OriginSale } from '@balcao/core/sale';
+import { REPORT_SECTION_LABELS } from '@balcao/core/report';
 import { formatInZone } from '@balcao/core/time';
 import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import Papa from 'papaparse';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
 import { clients } from '../../db/schema.ts';
@@ -18,123 +11,47 @@ import { sendCsvStream } from '../../lib/csv.ts';
 import { route } from '../../lib/endpoint.ts';
 import { shopToday } from '../../lib/shopToday.ts';
 import { sessionOf } from '../../plugins/auth.ts';
-import { eachSaleLine, type SaleLineRow } from '../sale/reportFigures.ts';
+import { eachSaleLine, type ReportPeriod, type SaleLineRow } from '../sale/reportFigures.ts';
 import { reportPdf } from './pdf.ts';
 import { reportPeriod, salesReport, userNames } from './service.ts';
+import {
+  type Cell,
+  type Column,
+  type ColumnKind,
+  cellText,
+  LINE_COLUMNS,
+  lineCells,
+  reportTable,
+} from './tables.ts';
+import { xlsxStream } from './xlsx.ts';
 
 const cents = (value: number) => (value / 100).toFixed(2).replace('.', ',');
 const quantity = (value: number) => String(value).replace('.', ',');
-const percent = (bp: number) => `${(bp / 100).toFixed(2).replace('.', ',')}%`;
-// escapeFormulae: a product named "=..." stays text in the spreadsheet.
-const csv = (rows: (string | number)[][]) =>
-  rows.length ? `${Papa.unparse(rows, { delimiter: ';', escapeFormulae: true, newline: '\r\n' })}\r\n` : '';
 
 async function* each<T>(items: T[]) {
   yield* items;
 }
 
-type Table = { head: string[]; rows: (string | number)[][] };
-
-/** One of the report's tables, whole, as the CSV and the PDF show it. */
-export function reportTable(report: SalesReport, section: Exclude<ReportSection, 'lines'>): Table {
-  switch (section) {
-    case 'period':
-      return {
-        head: ['Período', 'Vendas', 'Valor líquido'],
-        rows: report.byPeriod.map((r) => [formatDateBr(r.period), r.salesCount, cents(r.netCents)]),
-      };
-    case 'method':
-      return {
-        head: ['Forma de pagamento', 'Valor'],
-        rows: report.byMethod.map((r) => [r.label, cents(r.amountCents)]),
-      };
-    case 'seller':
-      return {
-        head: ['Vendedor', 'Vendas', 'Valor líquido', 'Ticket médio', 'Descontos'],
-        rows: report.bySeller.map((r) => [
-          r.name,
-          r.salesCount,
-          cents(r.netCents),
-          cents(r.averageTicketCents),
-          cents(r.discountsCents),
-        ]),
-      };
-    case 'origin':
-      return {
-        head: ['Origem', 'Vendas', 'Valor líquido'],
-        rows: report.byOrigin.map((r) => [r.label, r.salesCount, cents(r.netCents)]),
-      };
-    case 'product':
-      return {
-        head: [
-          'Produto',
-          'Categoria',
-          'Quantidade',
-          'Receita',
-          'Custo',
-          'Margem',
-          'Participação',
-          'Acumulado',
-          'Curva',
-        ],
-        rows: report.byProduct.map((r) => [
-          r.name,
-          r.categoryName ?? '',
-          quantity(r.quantity),
-          cents(r.revenueCents),
-          cents(r.costCents),
-          cents(r.marginCents),
-          percent(r.shareBp),
-          percent(r.cumulativeBp),
-          r.abc,
-        ]),
-      };
-    case 'category':
-      return {
-        head: ['Categoria', 'Quantidade', 'Receita', 'Custo', 'Margem'],
-        rows: report.byCategory.map((r) => [
-          r.name,
-          quantity(r.quantity),
-          cents(r.revenueCents),
-          cents(r.costCents),
-          cents(r.marginCents),
-        ]),
-      };
-    case 'hours':
-      return {
-        head: ['Dia da semana', 'Hora', 'Vendas', 'Valor líquido'],
-        rows: report.heatMap.map((r) => [
-          WEEKDAY_LABELS[r.weekday],
-          `${String(r.hour).padStart(2, '0')}h`,
-          r.salesCount,
-          cents(r.netCents),
-        ]),
-      };
-    case 'canceled':
-      return {
-        head: ['Cancelada por', 'Vendas', 'Valor'],
-        rows: report.canceled.map((r) => [r.name, r.salesCount, cents(r.netCents)]),
-      };
+/** A CSV cell of a column: money "39,00", a share "79,59%", a decimal comma; text as Papa writes it. */
+function csvCell(value: Cell, kind: ColumnKind): string {
+  if (value === null) return '';
+  if (typeof value === 'string') return textCell(value);
+  switch (kind) {
+    case 'money':
+      return cents(value);
+    case 'percent':
+      return `${(value / 100).toFixed(2).replace('.', ',')}%`;
+    case 'quantity':
+      return quantity(value);
+    default:
+      return String(value);
   }
 }
 
-const LINE_HEAD = [
-  'Venda',
-  'Data',
-  'Vendedor',
-  'Origem',
-  'Código do produto',
-  'Descrição',
-  'Variação',
-  'SKU',
-  'Código de barras',
-  'Quantidade',
-  'Devolvido',
-  'Preço unitário',
-  'Desconto do item',
-  'Total do item',
-  'Valor devolvido',
-];
+const csvLines = (columns: Column[], rows: Cell[][]) =>
+  rows.map((cells) => `${cells.map((c, i) => csvCell(c, columns[i].kind)).join(';')}\r\n`).join('');
+
+const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 /**
  * A text cell as Papa writes it with `escapeFormulae` (a leading =, +, -, @, tab or CR gets a "'" and quotes; a
@@ -149,35 +66,38 @@ export function textCell(value: string | null): string {
 }
 
 /**
- * Every sale line of the period, with its seller's name (looked up once per batch of new ids) and its
- * sale's time (formatted once per sale: a sale's lines come together).
+ * Every sale line of the period as cells, in batches: its seller's name looked up once per batch of new
+ * ids, its sale's time formatted once per sale (a sale's lines come together).
  */
-async function lineCsv(db: Executor, clientId: number, timeZone: string) {
+async function* lineBatches(db: Executor, period: ReportPeriod): AsyncGenerator<Cell[][]> {
   const names = new Map<number, string>();
   let lastAt = '';
   let lastText = '';
-  const when = (at: string) => {
-    if (at !== lastAt) {
-      lastAt = at;
-      lastText = formatInZone(at, timeZone, 'sheet');
-    }
-    return lastText;
-  };
-  return async (batch: SaleLineRow[]) => {
-    const missing = batch.map((l) => l.sellerId).filter((id) => !names.has(id));
+  let batch: SaleLineRow[] = [];
+  async function cells(lines: SaleLineRow[]) {
+    const missing = lines.map((l) => l.sellerId).filter((id) => !names.has(id));
     if (missing.length)
-      for (const [id, name] of await userNames(db, clientId, missing)) names.set(id, textCell(name));
-    let out = '';
-    for (const l of batch)
-      out += `${l.number};${when(l.createdAt)};${names.get(l.sellerId) ?? ''};${textCell(
-        ORIGIN_SALE_LABELS[l.origin as OriginSale] ?? l.origin,
-      )};${l.productId ?? ''};${textCell(l.description)};${textCell(l.variantName)};${textCell(l.sku)};${textCell(
-        l.barcode,
-      )};${quantity(l.quantity)};${quantity(l.returnedQuantity)};${cents(l.unitPriceCents)};${cents(
-        l.discountCents,
-      )};${cents(l.totalCents)};${cents(l.returnedCents)}\r\n`;
-    return out;
-  };
+      for (const [id, name] of await userNames(db, period.clientId, missing)) names.set(id, name);
+    return lines.map((l) => {
+      if (l.createdAt !== lastAt) {
+        lastAt = l.createdAt;
+        lastText = formatInZone(l.createdAt, period.timeZone, 'sheet');
+      }
+      return lineCells(l, lastText, names.get(l.sellerId) ?? '');
+    });
+  }
+  for await (const line of eachSaleLine(db, period)) {
+    batch.push(line);
+    if (batch.length === 2000) {
+      yield await cells(batch);
+      batch = [];
+    }
+  }
+  if (batch.length) yield await cells(batch);
+}
+
+async function* flat<T>(batches: AsyncIterable<T[]>) {
+  for await (const batch of batches) yield* batch;
 }
 
 /** Financeiro > Relatórios (issue 34): the handlers of `reportApi`. */
@@ -192,39 +112,44 @@ export function reportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       const { from, to, section } = request.query;
       const fileName = `relatorio-${section}-${from}-${to}.csv`;
       const today = await shopToday(db, actor.clientId);
+      const header = (columns: Column[]) => `${columns.map((c) => textCell(c.label)).join(';')}\r\n`;
       if (section === 'lines') {
         const period = await reportPeriod(db, actor, from, to);
-        const lines = await lineCsv(db, actor.clientId, period.timeZone);
-        // A batch's names are looked up before its lines are written: `lines` is async, so the
-        // stream is fed through an async generator of finished text.
-        async function* text() {
-          let batch: SaleLineRow[] = [];
-          for await (const line of eachSaleLine(db, period)) {
-            batch.push(line);
-            if (batch.length === 2000) {
-              yield await lines(batch);
-              batch = [];
-            }
-          }
-          if (batch.length) yield await lines(batch);
-        }
         return sendCsvStream(reply, 'relatorio', {
-          header: csv([LINE_HEAD]),
-          rows: text(),
-          lines: (chunks) => chunks.join(''),
+          header: header(LINE_COLUMNS),
+          rows: lineBatches(db, period),
+          lines: (batches) => batches.map((b) => csvLines(LINE_COLUMNS, b)).join(''),
           today,
           fileName,
         });
       }
-      const report = await salesReport(db, actor, request.query);
-      const table = reportTable(report, section);
+      const table = reportTable(await salesReport(db, actor, request.query), section);
       return sendCsvStream(reply, 'relatorio', {
-        header: csv([table.head]),
+        header: header(table.columns),
         rows: each(table.rows),
-        lines: (batch) => csv(batch),
+        lines: (rows) => csvLines(table.columns, rows),
         today,
         fileName,
       });
+    });
+
+    route(app, reportApi.salesXlsx, async (request, reply) => {
+      const actor = sessionOf(request);
+      const { from, to, section } = request.query;
+      const title = REPORT_SECTION_LABELS[section];
+      let stream: PassThrough;
+      if (section === 'lines') {
+        const period = await reportPeriod(db, actor, from, to);
+        stream = xlsxStream(title, LINE_COLUMNS, flat(lineBatches(db, period)));
+      } else {
+        const table = reportTable(await salesReport(db, actor, request.query), section);
+        stream = xlsxStream(title, table.columns, each(table.rows));
+      }
+      return reply
+        .header('content-type', XLSX_TYPE)
+        .header('content-disposition', `attachment; filename="relatorio-${section}-${from}-${to}.xlsx"`)
+        .header('cache-control', 'no-store')
+        .send(stream);
     });
 
     route(app, reportApi.salesPdf, async (request, reply) => {
@@ -237,7 +162,14 @@ export function reportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       const generatedAt = formatInZone(new Date().toISOString(), report.timeZone, 'dateTime');
       const tables = (
         ['period', 'method', 'seller', 'origin', 'category', 'product', 'hours', 'canceled'] as const
-      ).map((section) => ({ title: REPORT_SECTION_LABELS[section], ...reportTable(report, section) }));
+      ).map((section) => {
+        const table = reportTable(report, section);
+        return {
+          title: REPORT_SECTION_LABELS[section],
+          head: table.columns.map((c) => c.label),
+          rows: table.rows.map((cells) => cells.map((c, i) => cellText(c, table.columns[i].kind))),
+        };
+      });
       return reply
         .header('content-type', 'application/pdf')
         .header(

@@ -100,6 +100,7 @@ describe('Financeiro > Relatórios', () => {
     const methods = screen.getByRole('region', { name: 'Por forma de pagamento' });
     expect(within(methods).getByText('R$ 19,00')).toBeTruthy();
     expect(screen.getByRole('button', { name: /Exportar CSV/ })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Exportar XLSX' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Baixar PDF' })).toBeTruthy();
   });
 });

@@ -209,7 +209,18 @@ function HeatMap({ cells }: { cells: SalesReport['heatMap'] }) {
 
 function ExportBar({ query, onError }: { query: ReportPageQuery; onError: (error: unknown) => void }) {
   const [section, setSection] = useState<ReportSection>('product');
-  const [pdfBusy, setPdfBusy] = useState(false);
+  const [busy, setBusy] = useState<'xlsx' | 'pdf' | null>(null);
+  const run = async (kind: 'xlsx' | 'pdf', work: () => Promise<void>) => {
+    setBusy(kind);
+    try {
+      await work();
+    } catch (error) {
+      onError(error);
+    } finally {
+      setBusy(null);
+    }
+  };
+  const name = `relatorio-${section}-${query.from}-${query.to}`;
   return (
     <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { sm: 'center' } }}>
       <TextField
@@ -228,30 +239,28 @@ function ExportBar({ query, onError }: { query: ReportPageQuery; onError: (error
       </TextField>
       <ExportButton
         variant="outlined"
-        download={() =>
-          download(
-            reportApi.salesCsv,
-            { query: { ...query, section } },
-            `relatorio-${section}-${query.from}-${query.to}.csv`,
-          )
-        }
+        download={() => download(reportApi.salesCsv, { query: { ...query, section } }, `${name}.csv`)}
         onError={onError}
       />
       <Button
         variant="outlined"
-        disabled={pdfBusy}
-        onClick={async () => {
-          setPdfBusy(true);
-          try {
-            await download(reportApi.salesPdf, { query }, `relatorio-vendas-${query.from}-${query.to}.pdf`);
-          } catch (error) {
-            onError(error);
-          } finally {
-            setPdfBusy(false);
-          }
-        }}
+        disabled={busy !== null}
+        onClick={() =>
+          run('xlsx', () => download(reportApi.salesXlsx, { query: { ...query, section } }, `${name}.xlsx`))
+        }
       >
-        {pdfBusy ? 'Gerando...' : 'Baixar PDF'}
+        {busy === 'xlsx' ? 'Exportando...' : 'Exportar XLSX'}
+      </Button>
+      <Button
+        variant="outlined"
+        disabled={busy !== null}
+        onClick={() =>
+          run('pdf', () =>
+            download(reportApi.salesPdf, { query }, `relatorio-vendas-${query.from}-${query.to}.pdf`),
+          )
+        }
+      >
+        {busy === 'pdf' ? 'Gerando...' : 'Baixar PDF'}
       </Button>
     </Stack>
   );
