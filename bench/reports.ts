@@ -12,7 +12,7 @@
  * the daily summary). Then it measures:
  * - `salesReport` in-process (the route's service) for today, 7 days, 30 days and 365 days, BENCH_SAMPLES
  *   calls each (default 5), one after another;
- * - the export of every line of the year as CSV through the server (streamed), and the PDF of a month,
+ * - the export of every line of the year as CSV and as XLSX through the server (streamed), and the PDF of a month,
  *   with the server's resident memory sampled every 100 ms (peak and before).
  * BENCH_KEEP=1 keeps the database (its name is printed); BENCH_DB=<name> measures a kept one again.
  */
@@ -122,6 +122,10 @@ try {
   const csv = await download(`/v1/report/sales/csv?${year}&section=lines`);
   console.log(
     `\nCSV of every line of the year: HTTP ${csv.status}, ${csv.lines - 1} lines, ${(csv.bytes / 2 ** 20).toFixed(0)} MiB in ${csv.seconds.toFixed(1)} s; server RSS ${csv.before.toFixed(0)} MiB before, peak ${csv.peak.toFixed(0)} MiB`,
+  );
+  const xlsx = await download(`/v1/report/sales/xlsx?${year}&section=lines`);
+  console.log(
+    `XLSX of every line of the year: HTTP ${xlsx.status}, ${(xlsx.bytes / 2 ** 20).toFixed(0)} MiB in ${xlsx.seconds.toFixed(1)} s; server RSS ${xlsx.before.toFixed(0)} MiB before, peak ${xlsx.peak.toFixed(0)} MiB`,
   );
   const products = await download(`/v1/report/sales/csv?${year}&section=product`);
   console.log(

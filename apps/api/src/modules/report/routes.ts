@@ -117,8 +117,8 @@ export function reportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const period = await reportPeriod(db, actor, from, to);
         return sendCsvStream(reply, 'relatorio', {
           header: header(LINE_COLUMNS),
-          rows: lineBatches(db, period),
-          lines: (batches) => batches.map((b) => csvLines(LINE_COLUMNS, b)).join(''),
+          rows: flat(lineBatches(db, period)),
+          lines: (rows) => csvLines(LINE_COLUMNS, rows),
           today,
           fileName,
         });

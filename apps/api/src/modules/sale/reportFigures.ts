@@ -159,7 +159,7 @@ export async function saleProductFigures(db: Executor, p: ReportPeriod): Promise
         case when g.product_id is null then 0
           else round(g.quantity * ${productCostSql(sql`g.product_id`)}) end as cost
       from (select i.product_id, min(i.description) as name,
-          sum(i.quantity - coalesce(ri.quantity, 0)) as quantity,
+          round(sum(i.quantity::float8 - coalesce(ri.quantity, 0))::numeric, 3) as quantity,
           round(sum(case when s.discount_cents + s.coupon_discount_cents = 0 then i.total_cents::float8
             else coalesce(i.total_cents * (s.total_cents - s.discount_cents - s.coupon_discount_cents)::float8
               / nullif(s.total_cents, 0), 0) end - coalesce(ri.amount, 0))) as revenue
@@ -175,6 +175,7 @@ export async function saleProductFigures(db: Executor, p: ReportPeriod): Promise
     productId: r.product_id,
     name: r.name,
     categoryId: r.category_id,
+    // Summed as float8 (a numeric sum of 5,000,000 lines is slow), rounded to the column's 3 decimals.
     quantity: Number(r.quantity),
     revenueCents: num(r.revenue),
     costCents: num(r.cost),
