@@ -8,7 +8,7 @@ import { apiLogin, demoEmail, loginAs } from './helpers';
 
 const today = dateIn(DEFAULT_TIME_ZONE);
 
-test("the Gerente reads the day's sales in Financeiro > Relatórios and exports every line and the PDF", async ({
+test("the Gerente reads the day's sales in Financeiro > Relatórios and exports every line, the products' XLSX and the PDF", async ({
   page,
 }) => {
   const token = await apiLogin(page, demoEmail(UserType.MANAGER));
