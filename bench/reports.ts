@@ -18,8 +18,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { dateIn } from '@balcao/core/time';
 import { addDays } from '@balcao/core/date';
+import { dateIn } from '@balcao/core/time';
 import pg from 'pg';
 import { fromPostgres } from '../apps/api/src/db/client.ts';
 import { salesReport } from '../apps/api/src/modules/report/service.ts';
@@ -116,7 +116,14 @@ try {
       for (const b of chunk.value) if (b === 10) lines++;
     }
     clearInterval(timer);
-    return { status: res.status, seconds: ms(t0) / 1000, bytes, lines, before, peak: Math.max(peak, rssMb(pid)) };
+    return {
+      status: res.status,
+      seconds: ms(t0) / 1000,
+      bytes,
+      lines,
+      before,
+      peak: Math.max(peak, rssMb(pid)),
+    };
   };
   const year = `from=${addDays(today, -364)}&to=${today}`;
   const csv = await download(`/v1/report/sales/csv?${year}&section=lines`);
