@@ -26,8 +26,8 @@ test("the Gerente reads the day's sales in Financeiro > Relatórios and exports 
   expect(sale.status()).toBe(201);
 
   await loginAs(page, UserType.MANAGER);
-  await page.getByRole('link', { name: 'Relatórios' }).click();
-  await expect(page.getByRole('heading', { name: 'Relatórios' })).toBeVisible();
+  await page.getByRole('link', { name: 'Relatórios', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'Relatórios', exact: true })).toBeVisible();
   // The day's figures are the API's (other tests may sell meanwhile: read both until they agree).
   await expect(async () => {
     const report = await (
@@ -79,6 +79,10 @@ test("the Gerente reads the day's sales in Financeiro > Relatórios and exports 
       .toString(),
   ).toBe('%PDF-');
 
+  // Also reachable from Vendas (ROUTES.md), the same page.
+  await page.getByRole('link', { name: 'Relatórios de vendas' }).click();
+  await expect(page).toHaveURL(/\/dashboard\/sale\/reports/);
+  await expect(page.getByTestId('report-net')).toBeVisible();
   await page.screenshot({ path: test.info().outputPath('reports-1280.png'), fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: test.info().outputPath('reports-390.png'), fullPage: true });

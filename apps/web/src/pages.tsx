@@ -96,6 +96,7 @@ export const PAGES: Record<string, Page> = {
   'finance-dre': page(() => import('./features/finance/DrePage.tsx')),
   'finance-day-close': page(() => import('./features/finance/DayClosePage.tsx')),
   'finance-reports': page(() => import('./features/report/ReportPage.tsx')),
+  'sale-reports': page(() => import('./features/report/ReportPage.tsx')),
   'settings-working-hour': page(() => import('./features/settings/working-hour/WorkingHoursPage.tsx')),
   'settings-printer': page(() => import('./features/settings/printer/PrinterSettingsPage.tsx')),
   'settings-billing': page(() => import('./features/settings/billing/BillingPage.tsx')),
