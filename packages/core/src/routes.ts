@@ -600,6 +600,22 @@ export const ROUTES: readonly AppRoute[] = [
     menuGroup: 'Financeiro',
   }),
   r({
+    // Issue 34: the sales reports an owner reads every day (ROUTES.md: the Financeiro pages' people).
+    name: 'finance-reports',
+    link: '/dashboard/finance/reports',
+    title: 'Relatórios',
+    allowed: FINANCE,
+    menuGroup: 'Financeiro',
+  }),
+  r({
+    // ROUTES.md: the reports are also reachable from Vendas, for the same people (1, 2, 7).
+    name: 'sale-reports',
+    link: '/dashboard/sale/reports',
+    title: 'Relatórios de vendas',
+    allowed: FINANCE,
+    menuGroup: 'Vendas',
+  }),
+  r({
     // Issue 35: iFood and Open Delivery accounts, auto-confirm and the item mappings (ROUTES.md: 1, 2).
     name: 'settings-marketplace',
     link: '/dashboard/settings/marketplace',

@@ -26,6 +26,15 @@ const shopZoneSql = (clientId: number | SQL): SQL<string> =>
 export const shopDayStartSql = (clientId: number, isoDate: string, plusDays = 0): SQL =>
   sql`((${isoDate}::date + ${plusDays}::int)::timestamp at time zone ${shopZoneSql(clientId)})`;
 
+/**
+ * The instant a shop date starts when the caller already read the zone (`shopClock`): the zone is a
+ * value the planner sees, so a range over a year of sales is estimated as such (with the subquery of
+ * `shopDayStartSql` the planner guesses a few thousand rows and picks nested loops: the sales
+ * reports, issue 34, ran 2x slower on 1,000,000 sales).
+ */
+export const zoneDayStartSql = (timeZone: string, isoDate: string, plusDays = 0): SQL =>
+  sql`((${isoDate}::date + ${plusDays}::int)::timestamp at time zone ${timeZone}::text)`;
+
 /** The shop's time zone and today's date in it, one query: for CSV dates and file names. */
 export async function shopClock(
   db: Executor,

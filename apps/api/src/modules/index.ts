@@ -40,6 +40,7 @@ import { productBrandRoutes } from './product-brand/routes.ts';
 import { productCategoryRoutes } from './product-category/routes.ts';
 import { receivableFigures } from './receivable/customerFigures.ts';
 import { receivableRoutes } from './receivable/routes.ts';
+import { reportRoutes } from './report/routes.ts';
 import type { SaleCanceled } from './sale/cancel.ts';
 import { onSaleCanceledCommitted, onSaleCommitted } from './sale/followUps.ts';
 import { saleOfInstallments } from './sale/installments.ts';
@@ -113,6 +114,8 @@ export const MODULES: ((ctx: AppContext) => FastifyPluginAsyncZod)[] = [
   // Issue 34: paying a bill from the till needs the register's sale figures, as its close does.
   (ctx) => payableRoutes(ctx, withSettledDeliveries(registerSaleFigures)),
   financeRoutes,
+  // Issue 34: the sales reports (Financeiro > Relatórios), read only.
+  reportRoutes,
 ];
 
 /** Two modules' work on a canceled sale, in its transaction; both signals after the commit. */

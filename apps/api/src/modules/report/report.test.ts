@@ -1,0 +1,321 @@
+import { DEFAULT_TIME_ZONE, dateIn } from '@balcao/core/time';
+import { sql } from 'drizzle-orm';
+import ExcelJS from 'exceljs';
+import Papa from 'papaparse';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/helper.ts';
+import { asUser, expectStatus, makeProduct, makeSale, makeShop, makeSimpleSale } from '../../../test/kit.ts';
+import { eachSaleLine } from '../sale/reportFigures.ts';
+import { textCell } from './routes.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const today = dateIn(DEFAULT_TIME_ZONE);
+let keySeq = 0;
+const key = () => ({ 'idempotency-key': `relatorio-${process.pid}-${Date.now()}-${++keySeq}` });
+
+/**
+ * Today's sales of a shop: 3 x R$ 10,00 on credit by the Administrador; a quick sale of R$ 10,00 by Pix
+ * by the Vendedor; 2 x R$ 10,00 with R$ 2,00 off in cash, one unit returned (R$ 9,00 back in cash);
+ * a sale of R$ 90,00 canceled. The product costs R$ 4,00 and is in the category "Bebidas".
+ */
+async function seededShop() {
+  const shop = await makeShop(t, [1, 3, 7]);
+  const a = shop.api;
+  const category = expectStatus(await a.post('/product-category', { name: 'Bebidas' }), 201);
+  const product = await makeProduct(t, shop.auth, {
+    name: 'Suco de laranja',
+    salePriceCents: 1000,
+    costPriceCents: 400,
+    stock: 100,
+    categoryId: category.id,
+  });
+  await makeSale(t, shop.auth, {
+    items: [{ productId: product.id, quantity: 3 }],
+    payments: [{ method: 'creditCard', amountCents: 3000 }],
+  });
+  const quick = await makeSimpleSale(t, shop.auth);
+  // The quick sale is credited to the Vendedor.
+  await t.database.db.execute(
+    sql`update sales set seller_id = ${shop.users[1].user.id} where id = ${quick.id}`,
+  );
+  const withReturn = await makeSale(t, shop.auth, {
+    items: [{ productId: product.id, quantity: 2 }],
+    discountType: 'fixed_amount',
+    discountValue: 200,
+    payments: [{ method: 'money', amountCents: 1800 }],
+  });
+  expectStatus(
+    await a.post(
+      `/sale/${withReturn.id}/return`,
+      {
+        lines: [{ saleItemId: withReturn.items[0].id, quantity: 1 }],
+        refund: 'original',
+        reason: 'Veio aberto',
+      },
+      key(),
+    ),
+    201,
+  );
+  const canceled = await makeSale(t, shop.auth, {
+    items: [{ productId: product.id, quantity: 9 }],
+    payments: [{ method: 'money', amountCents: 9000 }],
+  });
+  expectStatus(await a.post(`/sale/${canceled.id}/cancel`, { reason: 'Cliente desistiu' }), 200);
+  return { ...shop, product, category };
+}
+
+describe('GET /v1/report/sales', () => {
+  it('nets returns and cancels to the cent: summary, methods, sellers, products with cost and margin, categories', async () => {
+    const shop = await seededShop();
+    const report = expectStatus(await shop.api.get(`/report/sales?from=${today}&to=${today}`), 200);
+    expect(report.summary).toEqual({
+      salesCount: 3,
+      grossCents: 6000,
+      discountsCents: 200,
+      returnsCents: 900,
+      netCents: 4900,
+      costCents: 1600,
+      marginCents: 3300,
+      averageTicketCents: 1633,
+      canceledCount: 1,
+      canceledCents: 9000,
+    });
+    expect(report.byPeriod).toEqual([{ period: today, salesCount: 3, netCents: 4900 }]);
+    expect(report.byMethod).toEqual([
+      { method: 'creditCard', label: 'Cartão de crédito', amountCents: 3000 },
+      { method: 'pix', label: 'Pix', amountCents: 1000 },
+      { method: 'money', label: 'Dinheiro', amountCents: 900 },
+    ]);
+    const admin = shop.users[0].user;
+    const seller = shop.users[1].user;
+    expect(report.bySeller).toEqual([
+      {
+        userId: admin.id,
+        name: admin.name,
+        salesCount: 2,
+        netCents: 3900,
+        averageTicketCents: 1950,
+        discountsCents: 200,
+      },
+      {
+        userId: seller.id,
+        name: seller.name,
+        salesCount: 1,
+        netCents: 1000,
+        averageTicketCents: 1000,
+        discountsCents: 0,
+      },
+    ]);
+    expect(report.byOrigin).toEqual([{ origin: 'pdv', label: 'PDV', salesCount: 3, netCents: 4900 }]);
+    expect(report.byProduct).toEqual([
+      {
+        productId: shop.product.id,
+        name: 'Suco de laranja',
+        categoryName: 'Bebidas',
+        quantity: 4,
+        revenueCents: 3900,
+        costCents: 1600,
+        marginCents: 2300,
+        shareBp: 7959,
+        cumulativeBp: 7959,
+        abc: 'A',
+      },
+      {
+        productId: null,
+        name: 'Itens avulsos (venda simples)',
+        categoryName: null,
+        quantity: 1,
+        revenueCents: 1000,
+        costCents: 0,
+        marginCents: 1000,
+        shareBp: 2041,
+        cumulativeBp: 10000,
+        abc: 'A',
+      },
+    ]);
+    expect(report.byCategory).toEqual([
+      {
+        categoryId: shop.category.id,
+        name: 'Bebidas',
+        quantity: 4,
+        revenueCents: 3900,
+        costCents: 1600,
+        marginCents: 2300,
+      },
+      {
+        categoryId: null,
+        name: 'Sem categoria',
+        quantity: 1,
+        revenueCents: 1000,
+        costCents: 0,
+        marginCents: 1000,
+      },
+    ]);
+    expect(report.canceled).toEqual([{ userId: admin.id, name: admin.name, salesCount: 1, netCents: 9000 }]);
+    expect(report.heatMap.reduce((s: number, c: { salesCount: number }) => s + c.salesCount, 0)).toBe(3);
+
+    // Exported whole: the product table (ABC), every line of the period, the PDF.
+    const products = await shop.api.get(`/report/sales/csv?from=${today}&to=${today}&section=product`);
+    expect(products.statusCode).toBe(200);
+    expect(products.headers['content-disposition']).toBe(
+      `attachment; filename="relatorio-product-${today}-${today}.csv"`,
+    );
+    expect(products.body.split('\r\n')).toEqual([
+      'Produto;Categoria;Quantidade;Receita;Custo;Margem;Participação;Acumulado;Curva',
+      'Suco de laranja;Bebidas;4;39,00;16,00;23,00;79,59%;79,59%;A',
+      'Itens avulsos (venda simples);;1;10,00;0,00;10,00;20,41%;100,00%;A',
+      '',
+    ]);
+    const lines = await shop.api.get(`/report/sales/csv?from=${today}&to=${today}&section=lines`);
+    expect(lines.statusCode).toBe(200);
+    const rows = lines.body.trim().split('\r\n');
+    expect(rows[0]).toBe(
+      'Venda;Data;Vendedor;Origem;Código do produto;Descrição;Variação;SKU;Código de barras;Quantidade;Devolvido;Preço unitário;Desconto do item;Total do item;Valor devolvido',
+    );
+    expect(rows).toHaveLength(4);
+    expect(rows[3]).toContain(';Suco de laranja;;;;2;1;10,00;0,00;20,00;9,00');
+    // The same table as XLSX, read back with ExcelJS: money and shares as numbers.
+    const xlsx = await shop.api.get(`/report/sales/xlsx?from=${today}&to=${today}&section=product`);
+    expect(xlsx.statusCode).toBe(200);
+    expect(xlsx.headers['content-type']).toBe(
+      'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    );
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(xlsx.rawPayload as unknown as ArrayBuffer);
+    const sheet = book.worksheets[0];
+    expect(sheet.name).toBe('Por produto (curva ABC)');
+    expect(sheet.getRow(1).values).toEqual([
+      undefined,
+      'Produto',
+      'Categoria',
+      'Quantidade',
+      'Receita',
+      'Custo',
+      'Margem',
+      'Participação',
+      'Acumulado',
+      'Curva',
+    ]);
+    expect(sheet.getRow(2).values).toEqual([
+      undefined,
+      'Suco de laranja',
+      'Bebidas',
+      4,
+      39,
+      16,
+      23,
+      0.7959,
+      0.7959,
+      'A',
+    ]);
+    expect(sheet.getRow(2).getCell(4).numFmt).toBe('#,##0.00');
+    const linesBook = new ExcelJS.Workbook();
+    await linesBook.xlsx.load(
+      (await shop.api.get(`/report/sales/xlsx?from=${today}&to=${today}&section=lines`))
+        .rawPayload as unknown as ArrayBuffer,
+    );
+    expect(linesBook.worksheets[0].rowCount).toBe(4);
+    expect(linesBook.worksheets[0].getRow(4).getCell(6).value).toBe('Suco de laranja');
+
+    // Read by keyset one sale per page, every line comes once, in the order sold.
+    const paged = [];
+    for await (const line of eachSaleLine(
+      t.database.db,
+      { clientId: shop.client.id, from: today, to: today, timeZone: DEFAULT_TIME_ZONE },
+      1,
+    ))
+      paged.push([line.description, line.quantity, line.returnedQuantity]);
+    expect(paged).toEqual([
+      ['Suco de laranja', 3, 0],
+      ['Serviço', 1, 0],
+      ['Suco de laranja', 2, 1],
+    ]);
+    const pdf = await shop.api.get(`/report/sales/pdf?from=${today}&to=${today}`);
+    expect(pdf.statusCode).toBe(200);
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+  });
+
+  it("places a sale on the shop's day and hour: 23:30 in São Paulo is the day before in UTC terms", async () => {
+    const shop = await makeShop(t);
+    const late = await makeSimpleSale(t, shop.auth, {
+      valueCents: 2500,
+      payments: [{ method: 'pix', amountCents: 2500 }],
+    });
+    const early = await makeSimpleSale(t, shop.auth);
+    // 2026-03-10T02:30Z is Monday 9 March, 23:30 in São Paulo; 03:30Z is Tuesday 10 March, 00:30.
+    await t.database.db.execute(
+      sql`update sales set created_at = '2026-03-10T02:30:00Z' where id = ${late.id}`,
+    );
+    await t.database.db.execute(
+      sql`update sales set created_at = '2026-03-10T03:30:00Z' where id = ${early.id}`,
+    );
+    const monday = expectStatus(await shop.api.get('/report/sales?from=2026-03-09&to=2026-03-09'), 200);
+    expect(monday.summary.netCents).toBe(2500);
+    expect(monday.heatMap).toEqual([{ weekday: 0, hour: 23, salesCount: 1, netCents: 2500 }]);
+    const tuesday = expectStatus(await shop.api.get('/report/sales?from=2026-03-10&to=2026-03-10'), 200);
+    expect(tuesday.summary.netCents).toBe(1000);
+    expect(tuesday.heatMap).toEqual([{ weekday: 1, hour: 0, salesCount: 1, netCents: 1000 }]);
+    // The previous period of one day is the day before.
+    expect(tuesday.previous).toMatchObject({
+      from: '2026-03-09',
+      to: '2026-03-09',
+      salesCount: 1,
+      netCents: 2500,
+    });
+    const week = expectStatus(
+      await shop.api.get('/report/sales?from=2026-03-01&to=2026-03-31&groupBy=week'),
+      200,
+    );
+    expect(week.byPeriod).toEqual([{ period: '2026-03-09', salesCount: 2, netCents: 3500 }]);
+  });
+
+  it("is the Financeiro pages' people only, each shop its own, and refuses a bad period in Portuguese", async () => {
+    const shop = await seededShop();
+    // Vendedor (3): 403; Financeiro (7): the same figures as the Administrador.
+    expect((await shop.apis[1].get(`/report/sales?from=${today}&to=${today}`)).statusCode).toBe(403);
+    expect(
+      (await shop.apis[1].get(`/report/sales/csv?from=${today}&to=${today}&section=lines`)).statusCode,
+    ).toBe(403);
+    const financial = expectStatus(await shop.apis[2].get(`/report/sales?from=${today}&to=${today}`), 200);
+    expect(financial.summary.netCents).toBe(4900);
+    const other = await asUser(t, [2]);
+    const empty = expectStatus(await other.api.get(`/report/sales?from=${today}&to=${today}`), 200);
+    expect(empty.summary).toMatchObject({ salesCount: 0, netCents: 0, canceledCount: 0 });
+    expect(empty.byProduct).toEqual([]);
+    const lines = await other.api.get(`/report/sales/csv?from=${today}&to=${today}&section=lines`);
+    expect(lines.body.trim().split('\r\n')).toHaveLength(1);
+
+    const bad = await shop.api.get('/report/sales?from=2026-03-10&to=2026-03-09');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().issues[0].message).toBe('A data final deve ser igual ou posterior à inicial');
+    const long = await shop.api.get('/report/sales?from=2025-01-01&to=2026-03-09');
+    expect(long.json().issues[0].message).toBe('Escolha um período de até 400 dias');
+    const section = await shop.api.get(`/report/sales/csv?from=${today}&to=${today}&section=tudo`);
+    expect(section.statusCode).toBe(400);
+    expect(section.json().issues[0].message).toBe('Escolha o relatório a exportar');
+  });
+});
+
+describe('the lines export', () => {
+  it('writes a text cell as Papa does with escapeFormulae', () => {
+    for (const value of [
+      'Suco',
+      '=SOMA(A1)',
+      '+55',
+      '-1',
+      '@x',
+      'a;b',
+      'diz "oi"',
+      ' espaço',
+      'linha\nnova',
+      '',
+    ])
+      expect(textCell(value)).toBe(Papa.unparse([[value]], { delimiter: ';', escapeFormulae: true }));
+  });
+});

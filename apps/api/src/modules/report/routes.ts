@@ -1,0 +1,183 @@
+import type { PassThrough } from 'node:stream';
+import { reportApi } from '@balcao/core/endpoints/report';
+import { REPORT_SECTION_LABELS } from '@balcao/core/report';
+import { formatInZone } from '@balcao/core/time';
+import { eq } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AppContext } from '../../context.ts';
+import type { Executor } from '../../db/client.ts';
+import { clients } from '../../db/schema.ts';
+import { sendCsvStream } from '../../lib/csv.ts';
+import { route } from '../../lib/endpoint.ts';
+import { shopToday } from '../../lib/shopToday.ts';
+import { sessionOf } from '../../plugins/auth.ts';
+import { eachSaleLine, type ReportPeriod, type SaleLineRow } from '../sale/reportFigures.ts';
+import { reportPdf } from './pdf.ts';
+import { reportPeriod, salesReport, userNames } from './service.ts';
+import {
+  type Cell,
+  type Column,
+  type ColumnKind,
+  cellText,
+  LINE_COLUMNS,
+  lineCells,
+  reportTable,
+} from './tables.ts';
+import { xlsxStream } from './xlsx.ts';
+
+const cents = (value: number) => (value / 100).toFixed(2).replace('.', ',');
+const quantity = (value: number) => String(value).replace('.', ',');
+
+async function* each<T>(items: T[]) {
+  yield* items;
+}
+
+/** A CSV cell of a column: money "39,00", a share "79,59%", a decimal comma; text as Papa writes it. */
+function csvCell(value: Cell, kind: ColumnKind): string {
+  if (value === null) return '';
+  if (typeof value === 'string') return textCell(value);
+  switch (kind) {
+    case 'money':
+      return cents(value);
+    case 'percent':
+      return `${(value / 100).toFixed(2).replace('.', ',')}%`;
+    case 'quantity':
+      return quantity(value);
+    default:
+      return String(value);
+  }
+}
+
+const csvLines = (columns: Column[], rows: Cell[][]) =>
+  rows.map((cells) => `${cells.map((c, i) => csvCell(c, columns[i].kind)).join(';')}\r\n`).join('');
+
+const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/**
+ * A text cell as Papa writes it with `escapeFormulae` (a leading =, +, -, @, tab or CR gets a "'" and quotes; a
+ * cell with the separator, a quote, a line break or edge spaces is quoted): the lines export writes millions
+ * of cells, and only its text columns need it.
+ */
+export function textCell(value: string | null): string {
+  if (!value) return '';
+  const formula = /^[=+\-@\t\r]/.test(value);
+  const text = formula ? `'${value}` : value;
+  return formula || /[;"\r\n]|^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/**
+ * Every sale line of the period as cells, in batches: its seller's name looked up once per batch of new
+ * ids, its sale's time formatted once per sale (a sale's lines come together).
+ */
+async function* lineBatches(db: Executor, period: ReportPeriod): AsyncGenerator<Cell[][]> {
+  const names = new Map<number, string>();
+  let lastAt = '';
+  let lastText = '';
+  let batch: SaleLineRow[] = [];
+  async function cells(lines: SaleLineRow[]) {
+    const missing = lines.map((l) => l.sellerId).filter((id) => !names.has(id));
+    if (missing.length)
+      for (const [id, name] of await userNames(db, period.clientId, missing)) names.set(id, name);
+    return lines.map((l) => {
+      if (l.createdAt !== lastAt) {
+        lastAt = l.createdAt;
+        lastText = formatInZone(l.createdAt, period.timeZone, 'sheet');
+      }
+      return lineCells(l, lastText, names.get(l.sellerId) ?? '');
+    });
+  }
+  for await (const line of eachSaleLine(db, period)) {
+    batch.push(line);
+    if (batch.length === 2000) {
+      yield await cells(batch);
+      batch = [];
+    }
+  }
+  if (batch.length) yield await cells(batch);
+}
+
+async function* flat<T>(batches: AsyncIterable<T[]>) {
+  for await (const batch of batches) yield* batch;
+}
+
+/** Financeiro > Relatórios (issue 34): the handlers of `reportApi`. */
+export function reportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    const { db } = ctx;
+
+    route(app, reportApi.sales, (request) => salesReport(db, sessionOf(request), request.query));
+
+    route(app, reportApi.salesCsv, async (request, reply) => {
+      const actor = sessionOf(request);
+      const { from, to, section } = request.query;
+      const fileName = `relatorio-${section}-${from}-${to}.csv`;
+      const today = await shopToday(db, actor.clientId);
+      const header = (columns: Column[]) => `${columns.map((c) => textCell(c.label)).join(';')}\r\n`;
+      if (section === 'lines') {
+        const period = await reportPeriod(db, actor, from, to);
+        return sendCsvStream(reply, 'relatorio', {
+          header: header(LINE_COLUMNS),
+          rows: flat(lineBatches(db, period)),
+          lines: (rows) => csvLines(LINE_COLUMNS, rows),
+          today,
+          fileName,
+        });
+      }
+      const table = reportTable(await salesReport(db, actor, request.query), section);
+      return sendCsvStream(reply, 'relatorio', {
+        header: header(table.columns),
+        rows: each(table.rows),
+        lines: (rows) => csvLines(table.columns, rows),
+        today,
+        fileName,
+      });
+    });
+
+    route(app, reportApi.salesXlsx, async (request, reply) => {
+      const actor = sessionOf(request);
+      const { from, to, section } = request.query;
+      const title = REPORT_SECTION_LABELS[section];
+      let stream: PassThrough;
+      if (section === 'lines') {
+        const period = await reportPeriod(db, actor, from, to);
+        stream = xlsxStream(title, LINE_COLUMNS, flat(lineBatches(db, period)));
+      } else {
+        const table = reportTable(await salesReport(db, actor, request.query), section);
+        stream = xlsxStream(title, table.columns, each(table.rows));
+      }
+      return reply
+        .header('content-type', XLSX_TYPE)
+        .header('content-disposition', `attachment; filename="relatorio-${section}-${from}-${to}.xlsx"`)
+        .header('cache-control', 'no-store')
+        .send(stream);
+    });
+
+    route(app, reportApi.salesPdf, async (request, reply) => {
+      const actor = sessionOf(request);
+      const report = await salesReport(db, actor, request.query);
+      const [client] = await db
+        .select({ name: clients.name })
+        .from(clients)
+        .where(eq(clients.id, actor.clientId));
+      const generatedAt = formatInZone(new Date().toISOString(), report.timeZone, 'dateTime');
+      const tables = (
+        ['period', 'method', 'seller', 'origin', 'category', 'product', 'hours', 'canceled'] as const
+      ).map((section) => {
+        const table = reportTable(report, section);
+        return {
+          title: REPORT_SECTION_LABELS[section],
+          head: table.columns.map((c) => c.label),
+          rows: table.rows.map((cells) => cells.map((c, i) => cellText(c, table.columns[i].kind))),
+        };
+      });
+      return reply
+        .header('content-type', 'application/pdf')
+        .header(
+          'content-disposition',
+          `attachment; filename="relatorio-vendas-${report.from}-${report.to}.pdf"`,
+        )
+        .header('cache-control', 'no-store')
+        .send(reportPdf(client?.name ?? '', report, tables, generatedAt));
+    });
+  };
+}

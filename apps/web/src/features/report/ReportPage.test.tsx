@@ -1,0 +1,106 @@
+import type { SalesReport } from '@balcao/core/report';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, render, screen, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import ReportPage from './ReportPage.tsx';
+
+const SUMMARY = {
+  salesCount: 3,
+  grossCents: 6000,
+  discountsCents: 200,
+  returnsCents: 900,
+  netCents: 4900,
+  costCents: 1600,
+  marginCents: 3300,
+  averageTicketCents: 1633,
+  canceledCount: 1,
+  canceledCents: 9000,
+};
+
+const REPORT: SalesReport = {
+  from: '2026-03-10',
+  to: '2026-03-10',
+  groupBy: 'day',
+  timeZone: 'America/Sao_Paulo',
+  summary: SUMMARY,
+  previous: { ...SUMMARY, salesCount: 2, netCents: 4000, from: '2026-03-09', to: '2026-03-09' },
+  byPeriod: [{ period: '2026-03-10', salesCount: 3, netCents: 4900 }],
+  byMethod: [
+    { method: 'creditCard', label: 'Cartão de crédito', amountCents: 3000 },
+    { method: 'money', label: 'Dinheiro', amountCents: 1900 },
+  ],
+  bySeller: [
+    {
+      userId: 1,
+      name: 'Ana Dona',
+      salesCount: 3,
+      netCents: 4900,
+      averageTicketCents: 1633,
+      discountsCents: 200,
+    },
+  ],
+  byOrigin: [{ origin: 'pdv', label: 'PDV', salesCount: 3, netCents: 4900 }],
+  byProduct: [
+    {
+      productId: 5,
+      name: 'Suco de laranja',
+      categoryName: 'Bebidas',
+      quantity: 4,
+      revenueCents: 3900,
+      costCents: 1600,
+      marginCents: 2300,
+      shareBp: 7959,
+      cumulativeBp: 7959,
+      abc: 'A',
+    },
+  ],
+  byCategory: [
+    { categoryId: 2, name: 'Bebidas', quantity: 4, revenueCents: 3900, costCents: 1600, marginCents: 2300 },
+  ],
+  heatMap: [{ weekday: 1, hour: 9, salesCount: 3, netCents: 4900 }],
+  canceled: [{ userId: 1, name: 'Ana Dona', salesCount: 1, netCents: 9000 }],
+};
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+describe('Financeiro > Relatórios', () => {
+  it("shows the period's figures against the previous one, the heat map and the ABC curve", {
+    timeout: 20_000,
+  }, async () => {
+    const urls: string[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) => {
+        urls.push(url);
+        return new Response(JSON.stringify(REPORT), { status: 200 });
+      }),
+    );
+    render(
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <MemoryRouter initialEntries={['/dashboard/finance/reports?from=2026-03-10&to=2026-03-10']}>
+          <ReportPage />
+        </MemoryRouter>
+      </QueryClientProvider>,
+    );
+    const net = await screen.findByTestId('report-net');
+    expect(net.textContent).toContain('R$ 49,00');
+    expect(net.textContent).toContain('+22,5% (antes R$ 40,00)');
+    expect(screen.getByTestId('report-count').textContent).toContain('+50,0% (antes 2)');
+    expect(screen.getByTestId('report-canceled').textContent).toContain('Canceladas (1)R$ 90,00');
+    expect(urls[0]).toContain('/v1/report/sales?from=2026-03-10&to=2026-03-10&groupBy=day');
+    expect(screen.getByLabelText('Ter 9h: 3 vendas, R$ 49,00')).toBeTruthy();
+    expect(screen.getByLabelText('Seg 9h: nenhuma venda')).toBeTruthy();
+    const products = screen.getByRole('region', { name: 'Por produto (curva ABC)' });
+    expect(within(products).getByText('Curva A: 1 produto (80% da receita); B: 0; C: 0.')).toBeTruthy();
+    expect(within(products).getByText('79,6%')).toBeTruthy();
+    const methods = screen.getByRole('region', { name: 'Por forma de pagamento' });
+    expect(within(methods).getByText('R$ 19,00')).toBeTruthy();
+    expect(screen.getByRole('button', { name: /Exportar CSV/ })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Exportar XLSX' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Baixar PDF' })).toBeTruthy();
+  });
+});

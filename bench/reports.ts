@@ -1,0 +1,256 @@
+/**
+ * Sales reports benchmark (issue 34): GET /v1/report/sales and its exports for one client with
+ * 1,000,000 sales and ~5,000,000 sale lines over the last 365 days, on PostgreSQL.
+ *
+ *   BENCH_PG_URL=postgres://postgres@127.0.0.1:25900/postgres npx tsx bench/reports.ts
+ *
+ * BENCH_PG_URL is an admin URL: the script creates (and at the end drops) its own database. The
+ * production server starts on it (migrations + demo shop), then the script loads into the demo client
+ * BENCH_PRODUCTS products (default 2,000, in 20 categories) and BENCH_SALES sales (default 1,000,000)
+ * spread over 365 days in time order, 1-9 lines each (5 on average), one payment each, 2% canceled, 1%
+ * with a return of their first line, by 5 sellers, with triggers off (the reports read the sales, not
+ * the daily summary). Then it measures:
+ * - `salesReport` in-process (the route's service) for today, 7 days, 30 days and 365 days, BENCH_SAMPLES
+ *   calls each (default 5), one after another;
+ * - the export of every line of the year as CSV and as XLSX through the server (streamed), and the PDF of a month,
+ *   with the server's resident memory sampled every 100 ms (peak and before).
+ * BENCH_KEEP=1 keeps the database (its name is printed); BENCH_DB=<name> measures a kept one again.
+ */
+import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { addDays } from '@balcao/core/date';
+import { dateIn } from '@balcao/core/time';
+import pg from 'pg';
+import { fromPostgres } from '../apps/api/src/db/client.ts';
+import { salesReport } from '../apps/api/src/modules/report/service.ts';
+import { ensureWebBuild, machine, startServer } from './lib.ts';
+
+const SALES = Number(process.env.BENCH_SALES ?? 1_000_000);
+const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 2_000);
+const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 5);
+const DAYS = 365;
+const adminUrl = process.env.BENCH_PG_URL;
+if (!adminUrl) throw new Error('BENCH_PG_URL (an admin URL of a PostgreSQL server) is required');
+
+const reuse = process.env.BENCH_DB;
+const name = reuse ?? `balcao_reports_${Date.now()}`;
+const url = new URL(adminUrl);
+url.pathname = `/${name}`;
+const admin = new pg.Client({ connectionString: adminUrl });
+await admin.connect();
+if (!reuse) await admin.query(`create database ${name}`);
+
+const ms = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+const rssMb = (pid: number) => {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+)/);
+  return line ? Number(line[1]) / 1024 : 0;
+};
+
+ensureWebBuild();
+const server = await startServer({ databaseUrl: url.toString() });
+const client = new pg.Client({ connectionString: url.toString() });
+await client.connect();
+try {
+  const [{ id: clientId, time_zone: zone }] = (
+    await client.query(`select c.id, c.time_zone from clients c join users u on u.client_id = c.id
+      where u.email = 'administrador@demo.com.br'`)
+  ).rows;
+  const [{ id: userId }] = (
+    await client.query(`select id from users where email = 'administrador@demo.com.br'`)
+  ).rows;
+  console.log(`\n${new Date().toISOString().slice(0, 10)} · ${machine()} · database ${name}`);
+  if (!reuse) await loadSales(clientId, userId);
+
+  const database = fromPostgres(url.toString(), 4);
+  const actor = { clientId, userId };
+  const today = dateIn(zone);
+  const periods = [
+    ['today', today],
+    ['7 days', addDays(today, -6)],
+    ['30 days', addDays(today, -29)],
+    ['365 days', addDays(today, -364)],
+  ] as const;
+  console.log('\n| period | sales | lines sold | p50 ms | p95 ms | max ms |\n|---|---|---|---|---|---|');
+  for (const [label, from] of periods) {
+    const query = { from, to: today, groupBy: label === '365 days' ? ('month' as const) : ('day' as const) };
+    await salesReport(database.db, actor, query);
+    const times: number[] = [];
+    let report: Awaited<ReturnType<typeof salesReport>> | null = null;
+    for (let i = 0; i < SAMPLES; i++) {
+      const t0 = process.hrtime.bigint();
+      report = await salesReport(database.db, actor, query);
+      times.push(ms(t0));
+    }
+    times.sort((a, b) => a - b);
+    const lines = report?.byProduct.reduce((s, p) => s + p.quantity, 0) ?? 0;
+    console.log(
+      `| ${label} | ${report?.summary.salesCount} | ${lines} | ${percentile(times, 50).toFixed(0)} | ${percentile(times, 95).toFixed(0)} | ${times.at(-1)?.toFixed(0)} |`,
+    );
+  }
+  await database.close();
+
+  const login = await fetch(`${server.url}/v1/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'administrador@demo.com.br', password: 'demo1234' }),
+  });
+  const { token } = (await login.json()) as { token: string };
+  const pid = server.pid ?? 0;
+  const download = async (path: string) => {
+    const before = rssMb(pid);
+    let peak = before;
+    const timer = setInterval(() => {
+      peak = Math.max(peak, rssMb(pid));
+    }, 100);
+    const t0 = process.hrtime.bigint();
+    const res = await fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
+    let bytes = 0;
+    let lines = 0;
+    const reader = res.body?.getReader();
+    for (;;) {
+      const chunk = await reader?.read();
+      if (!chunk || chunk.done) break;
+      bytes += chunk.value.length;
+      for (const b of chunk.value) if (b === 10) lines++;
+    }
+    clearInterval(timer);
+    return {
+      status: res.status,
+      seconds: ms(t0) / 1000,
+      bytes,
+      lines,
+      before,
+      peak: Math.max(peak, rssMb(pid)),
+    };
+  };
+  const year = `from=${addDays(today, -364)}&to=${today}`;
+  const csv = await download(`/v1/report/sales/csv?${year}&section=lines`);
+  console.log(
+    `\nCSV of every line of the year: HTTP ${csv.status}, ${csv.lines - 1} lines, ${(csv.bytes / 2 ** 20).toFixed(0)} MiB in ${csv.seconds.toFixed(1)} s; server RSS ${csv.before.toFixed(0)} MiB before, peak ${csv.peak.toFixed(0)} MiB`,
+  );
+  const xlsx = await download(`/v1/report/sales/xlsx?${year}&section=lines`);
+  console.log(
+    `XLSX of every line of the year: HTTP ${xlsx.status}, ${(xlsx.bytes / 2 ** 20).toFixed(0)} MiB in ${xlsx.seconds.toFixed(1)} s; server RSS ${xlsx.before.toFixed(0)} MiB before, peak ${xlsx.peak.toFixed(0)} MiB`,
+  );
+  const products = await download(`/v1/report/sales/csv?${year}&section=product`);
+  console.log(
+    `CSV of the products of the year (ABC): HTTP ${products.status}, ${products.lines - 1} rows in ${products.seconds.toFixed(1)} s`,
+  );
+  const pdf = await download(`/v1/report/sales/pdf?from=${addDays(today, -29)}&to=${today}`);
+  console.log(
+    `PDF of 30 days: HTTP ${pdf.status}, ${(pdf.bytes / 1024).toFixed(0)} KiB in ${pdf.seconds.toFixed(1)} s; server RSS peak ${pdf.peak.toFixed(0)} MiB`,
+  );
+  console.log(
+    `load average at the end: ${loadavg()
+      .map((n) => n.toFixed(1))
+      .join(' ')}`,
+  );
+} finally {
+  await client.end();
+  await server.stop();
+  if (!process.env.BENCH_KEEP) await admin.query(`drop database ${name} with (force)`);
+  await admin.end();
+}
+
+/** Loads the categories, products, sales, lines, payments and returns (see top). */
+async function loadSales(clientId: number, userId: number) {
+  let start = process.hrtime.bigint();
+  await client.query(`insert into product_categories (client_id, name)
+    select ${clientId}, 'Categoria bench ' || g from generate_series(1, 20) g`);
+  const columns = (
+    await client.query(`select column_name from information_schema.columns
+      where table_name = 'products' and column_name not in ('id') order by ordinal_position`)
+  ).rows.map((r) => r.column_name as string);
+  const replaced: Record<string, string> = {
+    name: `'Produto bench ' || g`,
+    name_key: `'produto bench ' || lpad(g::text, 6, '0')`,
+    search_text: `'produto bench ' || g || ' bench-' || g`,
+    sku: `'BENCH-' || g`,
+    barcode: `null`,
+    sale_price_cents: `500 + (g * 137) % 20000`,
+    cost_price_cents: `200 + (g * 137) % 9000`,
+    category_id: `(select id from product_categories where client_id = ${clientId} and name = 'Categoria bench ' || (1 + g % 20))`,
+  };
+  await client.query(
+    `insert into products (${columns.join(', ')})
+     select ${columns.map((c) => replaced[c] ?? `p.${c}`).join(', ')}
+     from generate_series(1, ${PRODUCTS}) g,
+       (select * from products where client_id = ${clientId} and product_type = 'simple' order by id limit 1) p`,
+  );
+  // Five sellers: the demo's users of the shop.
+  const sellers = (
+    await client.query(`select id from users where client_id = ${clientId} order by id limit 5`)
+  ).rows.map((r) => r.id as number);
+  console.log(`${PRODUCTS} products in ${ms(start).toFixed(0)} ms`);
+
+  start = process.hrtime.bigint();
+  await client.query('set session_replication_role = replica');
+  await client.query('begin');
+  const [{ base }] = (
+    await client.query(`select coalesce(max(number), 0) as base from sales where client_id = ${clientId}`)
+  ).rows;
+  await client.query(`create temp table gen_items as
+    with p as (select array_agg(id order by id) as ids, array_agg(sale_price_cents order by id) as prices
+               from products where client_id = ${clientId} and name like 'Produto bench %')
+    select k, pos, p.ids[idx] as product_id, p.prices[idx] as price
+    from generate_series(1, ${SALES}) k
+    cross join lateral generate_series(1, 1 + ((k % 1000) * 7919) % 9) pos
+    cross join p
+    cross join lateral (select 1 + floor(power(random(), 3) * array_length(p.ids, 1))::int + 0 * pos as idx) r`);
+  await client.query(`create temp table gen_sales as
+    select k, count(*)::int as items, sum(price)::int as amount,
+      now() - ((${SALES} - k) * (interval '${DAYS} days' / ${SALES})) as at,
+      case when k % 50 = 0 then 'canceled'
+           else (array['money','pix','debitCard','creditCard','pix'])[1 + k % 5] end as kind
+    from gen_items group by k`);
+  await client.query(`insert into sales (client_id, number, user_id, seller_id, status, type_of_sale,
+      origin_sale, total_items, total_quantity, total_cents, final_amount_cents, canceled_at,
+      cancel_reason, canceled_by_user_id, finished_at, created_at, updated_at)
+    select ${clientId}, ${base} + k, ${userId}, (array[${sellers.join(',')}])[1 + k % ${sellers.length}],
+      case when kind = 'canceled' then 'canceled' else 'finished' end,
+      'store', (array['pdv','pdv','pdv','delivery','command'])[1 + k % 5], items, items, amount, amount,
+      case when kind = 'canceled' then at end, case when kind = 'canceled' then 'Bench' end,
+      case when kind = 'canceled' then ${userId} end,
+      case when kind <> 'canceled' then at end, at, at
+    from gen_sales order by k`);
+  await client.query(`create temp table sale_ids as
+    select s.id, g.k, g.kind, g.amount, g.at from gen_sales g
+    join sales s on s.client_id = ${clientId} and s.number = ${base} + g.k`);
+  await client.query(`insert into sale_items (sale_id, client_id, position, product_id, description, unit,
+      quantity, unit_price_cents, unit_total_cents, gross_cents, total_cents)
+    select s.id, ${clientId}, i.pos, i.product_id, 'Produto bench ' || i.product_id, 'un', 1, i.price, i.price,
+      i.price, i.price
+    from gen_items i join sale_ids s on s.k = i.k order by i.k, i.pos`);
+  await client.query(`insert into sale_payments (sale_id, client_id, position, method, amount_cents)
+    select id, ${clientId}, 1, case when kind = 'canceled' then 'pix' else kind end, amount
+    from sale_ids order by k`);
+  // 1% of the sales (not canceled) return their first line a day later, refunded in the same method.
+  await client.query(`create temp table gen_returns as
+    select s.id as sale_id, s.at + interval '1 day' as at, i.id as item_id, i.total_cents as amount,
+      case when s.kind = 'canceled' then 'pix' else s.kind end as method
+    from sale_ids s join sale_items i on i.sale_id = s.id and i.position = 1
+    where s.k % 100 = 7 and s.kind <> 'canceled'`);
+  await client.query(`insert into sale_returns (client_id, sale_id, user_id, refund, amount_cents, reason, created_at)
+    select ${clientId}, sale_id, ${userId}, 'original', amount, 'Bench', at from gen_returns`);
+  await client.query(`insert into sale_return_items (return_id, sale_item_id, quantity, restock, amount_cents)
+    select r.id, g.item_id, 1, true, g.amount from gen_returns g join sale_returns r on r.sale_id = g.sale_id`);
+  await client.query(`insert into sale_return_refunds (return_id, method, amount_cents)
+    select r.id, g.method, g.amount from gen_returns g join sale_returns r on r.sale_id = g.sale_id`);
+  await client.query(`update sale_counters set last = (select max(number) from sales where client_id = ${clientId})
+    where client_id = ${clientId}`);
+  await client.query('commit');
+  await client.query('set session_replication_role = origin');
+  const counts = (
+    await client.query(`select (select count(*) from sales where client_id = ${clientId}) as sales,
+      (select count(*) from sale_items where client_id = ${clientId}) as items,
+      (select count(*) from sale_returns where client_id = ${clientId}) as returns`)
+  ).rows[0];
+  console.log(
+    `loaded ${counts.sales} sales, ${counts.items} lines, ${counts.returns} returns in ${(ms(start) / 1000).toFixed(0)} s`,
+  );
+  start = process.hrtime.bigint();
+  await client.query('vacuum analyze');
+  console.log(`vacuum analyze in ${(ms(start) / 1000).toFixed(0)} s`);
+}
