@@ -11,6 +11,7 @@ import { type AgentConfig, outputOf } from './config.ts';
 import { type Output, outputFor } from './devices/index.ts';
 import { PrinterUnavailable, stopsPrinting } from './devices/status.ts';
 import { Journal } from './journal.ts';
+import { LogoCache } from './logo.ts';
 import { renderJob } from './render.ts';
 
 export type AgentOptions = {
@@ -36,6 +37,7 @@ const REVOKED = 'Agente de impressão inválido ou revogado';
  */
 export class PrintAgent {
   private readonly journal: Journal;
+  private readonly logos: LogoCache;
   private readonly outputs = new Map<string, Output>();
   /** The waiting job ids of each output URL, in order. */
   private readonly queues = new Map<string, number[]>();
@@ -51,6 +53,7 @@ export class PrintAgent {
   constructor(private readonly options: AgentOptions) {
     this.journal = new Journal(options.dir);
     this.log = options.log ?? ((message) => console.log(`[balcao-print-agent] ${message}`));
+    this.logos = new LogoCache(options.dir, options.config.server, this.log);
     this.revoked = new Promise((resolve) => {
       this.onRevoked = resolve;
     });
@@ -167,8 +170,9 @@ export class PrintAgent {
     try {
       const state = await output.status();
       if (stopsPrinting(state)) throw new PrinterUnavailable(state, PRINTER_STATE_LABELS[state]);
+      const logo = job.kind === 'receipt' ? await this.logos.get(job.payload.logo) : null;
       if (this.options.pauseBeforePrintMs) await sleep(this.options.pauseBeforePrintMs);
-      await output.write(renderJob(job, { codepageMapping: this.options.config.codepageMapping }));
+      await output.write(renderJob(job, { codepageMapping: this.options.config.codepageMapping, logo }));
     } catch (error) {
       const state = error instanceof PrinterUnavailable ? error.state : 'error';
       const message = (error as Error).message;

@@ -136,6 +136,14 @@ export const printDocumentSchema = z.object({
    * ESC/POS QR (issue 36); the browser station leaves it out.
    */
   qr: z.string().max(1000).optional(),
+  /**
+   * The shop's logo on a receipt (issue 36): the path of the stored logo, set by the API (never the
+   * caller); the print agent fetches it from its own server and prints it as an ESC/POS raster image.
+   */
+  logo: z
+    .string()
+    .regex(/^\/v1\/settings\/logo\/\d+\/[a-f0-9]{32}\.png$/, 'Logo inválido')
+    .optional(),
 });
 export type PrintDocument = z.infer<typeof printDocumentSchema>;
 

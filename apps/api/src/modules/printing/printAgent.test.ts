@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { PRINT_JOB_EVENT, PRINT_STATION_EVENT, type PrintJob } from '@balcao/core/printing';
 import { eq } from 'drizzle-orm';
+import sharp from 'sharp';
 import { io } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PrintAgent } from '../../../../print-agent/src/agent.ts';
@@ -196,6 +197,69 @@ describe('the agent prints ESC/POS on a network printer', () => {
     expect(decoded.pulses).toBe(0);
     await until(async () => (await job(shop.api, queued.id)).status === 'printed');
     expect((await job(shop.api, queued.id)).stationName).toBe('Balcão PC');
+  });
+
+  it("a receipt prints the shop's logo as a dithered raster image sized to 80 and 58 mm paper", async () => {
+    const { shop, ids, paired } = await pairedShop();
+    // An 800x400 logo of 50% gray: stored as 512x256; a threshold would print it all white or all black.
+    const gray = await sharp({
+      create: { width: 800, height: 400, channels: 3, background: { r: 128, g: 128, b: 128 } },
+    })
+      .png()
+      .toBuffer();
+    const boundary = '----logo';
+    const body = Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="logo.png"\r\nContent-Type: image/png\r\n\r\n`,
+      ),
+      gray,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const uploaded = await t.app.inject({
+      method: 'POST',
+      url: '/v1/settings/company/logo',
+      headers: {
+        ...shop.auth,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+      },
+      payload: body,
+    });
+    const { logoUrl } = expectStatus(uploaded, 200, 'logo');
+    startAgent(paired);
+    await until(async () => expectStatus(await shop.api.get('/printing/agents'), 200, 'agents')[0].connected);
+    const before = printer.jobs.length;
+    const receipt = (profileId: number, key: string, kind = 'receipt') =>
+      shop.api.post('/printing/job', {
+        profileId,
+        kind,
+        // A logo named by the caller is not the caller's to choose: the shop's own replaces it.
+        payload: {
+          title: 'Venda 2',
+          lines: ['LOJA DA ESQUINA', 'Total R$ 5,00'],
+          logo: logoUrl.replace(/[a-f0-9]{32}/, 'a'.repeat(32)),
+        },
+        idempotencyKey: key,
+      });
+    const wide = expectStatus(await receipt(ids.caixa, 'agent-logo-80'), 201, '80 mm');
+    expect(wide.payload.logo).toBe(logoUrl);
+    const [bytes80] = (await printer.waitForJobs(before + 1)).slice(before);
+    const narrow = expectStatus(await receipt(ids.cozinha, 'agent-logo-58'), 201, '58 mm');
+    const [bytes58] = (await printer.waitForJobs(before + 2)).slice(before + 1);
+    const ticket = expectStatus(await receipt(ids.cozinha, 'agent-logo-ticket', 'ticket'), 201, 'ticket');
+    expect(ticket.payload.logo).toBeUndefined();
+    const [ticketBytes] = (await printer.waitForJobs(before + 3)).slice(before + 2);
+
+    const decoded80 = decodeEscpos(bytes80);
+    expect(decoded80.rasters).toHaveLength(1);
+    expect(decoded80.rasters[0]).toMatchObject({ width: 384, height: 192 });
+    expect(decoded80.rasters[0].black).toBeGreaterThan(0.3);
+    expect(decoded80.rasters[0].black).toBeLessThan(0.7);
+    expect(textOf(decoded80)).toEqual(['LOJA DA ESQUINA', 'Total R$ 5,00']);
+    const decoded58 = decodeEscpos(bytes58);
+    expect(decoded58.rasters).toHaveLength(1);
+    expect(decoded58.rasters[0]).toMatchObject({ width: 288, height: 144 });
+    expect(decodeEscpos(ticketBytes).rasters).toEqual([]);
+    await until(async () => (await job(shop.api, narrow.id)).status === 'printed');
   });
 
   it('a kitchen ticket: bold, double height, in the profile code page (WPC1252)', async () => {
