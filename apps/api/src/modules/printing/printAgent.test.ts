@@ -538,6 +538,22 @@ describe('the cash drawer (ESC p through the agent of the receipt printer)', () 
         ['withdrawal', expect.stringMatching(/^withdrawal-\d+$/), shop.users[0].user.id],
       ].sort(),
     );
+    // The register's close report lists each opening: when, why and who.
+    const closed = expectStatus(
+      await shop.api.post('/cash-register/close', { counted: [{ method: 'money', amountCents: 0 }] }),
+      200,
+      'close',
+    );
+    const name = shop.users[0].user.name;
+    expect(
+      closed.drawerOpenings.map((d: { reason: string; user: { name: string } }) => [d.reason, d.user.name]),
+    ).toEqual([
+      ['sale', name],
+      ['withdrawal', name],
+      ['manual', name],
+    ]);
+    const report = expectStatus(await shop.api.get(`/cash-register/${register.id}`), 200, 'report');
+    expect(report.drawerOpenings).toEqual(closed.drawerOpenings);
   });
 
   it('"Abrir gaveta" needs the permission, an open register and an agent, with Portuguese answers', async () => {
