@@ -168,7 +168,8 @@ export class PrintAgent {
   private async printOne(url: string, job: PrintJob, queued: number): Promise<boolean> {
     const output = this.outputAt(url);
     try {
-      const state = await output.status();
+      // A label printer speaks ZPL/EPL, not ESC/POS: no DLE EOT status is asked of it.
+      const state = job.kind === 'label' ? 'ok' : await output.status();
       if (stopsPrinting(state)) throw new PrinterUnavailable(state, PRINTER_STATE_LABELS[state]);
       const logo = job.kind === 'receipt' ? await this.logos.get(job.payload.logo) : null;
       if (this.options.pauseBeforePrintMs) await sleep(this.options.pauseBeforePrintMs);

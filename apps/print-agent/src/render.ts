@@ -47,6 +47,8 @@ const FEED_BEFORE_CUT = 4;
 
 export function renderJob(job: Pick<PrintJob, 'kind' | 'payload' | 'profile'>, options: RenderOptions = {}) {
   const { profile, payload } = job;
+  // A label job: the label printer's own commands (ZPL/EPL, UTF-8), sent as they are.
+  if (job.kind === 'label') return new TextEncoder().encode(payload.raw ?? '');
   const encoder = new ReceiptPrinterEncoder({
     language: 'esc-pos',
     columns: profile.columns,

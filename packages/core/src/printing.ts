@@ -144,10 +144,16 @@ export const printDocumentSchema = z.object({
     .string()
     .regex(/^\/v1\/settings\/logo\/\d+\/[a-f0-9]{32}\.png$/, 'Logo inválido')
     .optional(),
+  /**
+   * A `label` job's printer commands (ZPL or EPL from core's labels), sent to the printer as they
+   * are by the print agent; `lines` then only say what the job holds (the job list shows them).
+   */
+  raw: z.string().max(500_000).optional(),
 });
 export type PrintDocument = z.infer<typeof printDocumentSchema>;
 
 export {
+  AGENT_ONLY_KINDS,
   PRINT_CONFIRM_SECONDS,
   PRINT_JOB_KIND_LABELS,
   PRINT_JOB_STATUS_LABELS,

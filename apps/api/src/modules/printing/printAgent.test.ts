@@ -17,7 +17,14 @@ import {
   textOf,
 } from '../../../test/fakes/escposPrinter.ts';
 import type { TestApp } from '../../../test/helper.ts';
-import { asUser, expectStatus, makeSimpleSale, openRegister, useTestApp } from '../../../test/kit.ts';
+import {
+  asUser,
+  expectStatus,
+  makeProduct,
+  makeSimpleSale,
+  openRegister,
+  useTestApp,
+} from '../../../test/kit.ts';
 import { cashDrawerOpenings } from '../cash-register/schema.ts';
 
 const API_KEY = 'chave-de-teste';
@@ -383,6 +390,55 @@ describe('the agent prints ESC/POS on a network printer', () => {
     await until(async () => (await job(shop.api, queued.id)).status === 'printed');
     expect(browserGot).toEqual([]);
     browserStation.disconnect();
+  });
+});
+
+describe('labels through the agent: a raw ZPL/EPL job on the label printer', () => {
+  it('sends the commands as they are, once per key; without an agent for the profile, 409 in Portuguese', async () => {
+    const { shop, ids, paired } = await pairedShop();
+    const shirt = await makeProduct(t, shop.auth, {
+      name: 'Camiseta Básica',
+      salePriceCents: 4990,
+      barcode: '7891234567895',
+    });
+    const other = await asUser(t, [1]);
+    const otherSettings = expectStatus(await other.api.put('/printing/settings', PROFILES), 200, 'settings');
+    const noAgent = await other.api.post('/label/print', {
+      items: `${shirt.id}x3`,
+      profileId: otherSettings.profiles[0].id,
+      idempotencyKey: 'etiquetas-sem-agente',
+    });
+    expect(noAgent.statusCode).toBe(409);
+    expect(noAgent.json().message).toBe(
+      'Nenhum agente de impressão imprime neste perfil: pareie um agente para ele em Configurações > Impressoras',
+    );
+
+    startAgent(paired);
+    await until(async () => expectStatus(await shop.api.get('/printing/agents'), 200, 'agents')[0].connected);
+    const before = printer.jobs.length;
+    const send = {
+      items: `${shirt.id}x3`,
+      language: 'zpl',
+      profileId: ids.cozinha,
+      idempotencyKey: 'etiquetas-1',
+    };
+    const queued = expectStatus(await shop.api.post('/label/print', send), 201, 'print labels');
+    expect(queued.kind).toBe('label');
+    expect(queued.payload.lines).toEqual(['3 etiquetas (ZPL)', '3 x Camiseta Básica']);
+    const [bytes] = (await printer.waitForJobs(before + 1)).slice(before);
+    const zpl = Buffer.from(bytes).toString('utf8');
+    const expected = await shop.api.get(`/label/commands?items=${shirt.id}x3&language=zpl`);
+    expect(zpl).toBe(expected.body);
+    expect(zpl).toContain('^FDCamiseta Básica^FS');
+    expect(zpl).toContain('^PQ3');
+    // No ESC/POS: no status request, no init, no cut around the label printer's commands.
+    expect(bytes[0]).toBe('^'.charCodeAt(0));
+    await until(async () => (await job(shop.api, queued.id)).status === 'printed');
+    // The same click again (a retried request) is the same job: printed once.
+    const again = expectStatus(await shop.api.post('/label/print', send), 201, 'again');
+    expect(again.id).toBe(queued.id);
+    await wait(300);
+    expect(printer.jobs.length).toBe(before + 1);
   });
 });
 

@@ -354,7 +354,8 @@ export async function enqueuePrintJob(
 
 /**
  * A receipt carries the shop's logo (the stored file's path, which the print agent prints as a raster
- * image); whatever logo a caller sent is replaced by the shop's own, and other kinds carry none.
+ * image); whatever logo a caller sent is replaced by the shop's own, and other kinds carry none. Only a
+ * label job carries raw printer commands.
  */
 async function withShopLogo(
   db: Executor,
@@ -362,7 +363,9 @@ async function withShopLogo(
   kind: PrintJobKind,
   payload: PrintDocument,
 ): Promise<PrintDocument> {
-  const { logo: _ignored, ...document } = payload;
+  const { logo: _ignored, raw, ...document } = payload;
+  // Raw printer commands belong to label jobs only.
+  if (kind === 'label') return raw === undefined ? document : { ...document, raw };
   if (kind !== 'receipt') return document;
   const { logoUrl } = await findReceiptShop(db, actor);
   return logoUrl ? { ...document, logo: logoUrl } : document;
