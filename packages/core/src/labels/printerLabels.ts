@@ -225,7 +225,8 @@ export function labelItemsOfEntry(
     const key = `${line.productId}-${line.variantId ?? ''}`;
     const known = out.get(key);
     if (known) known.copies = Math.min(500, known.copies + copies);
-    else out.set(key, { productId: line.productId, variantId: line.variantId, copies: Math.min(500, copies) });
+    else
+      out.set(key, { productId: line.productId, variantId: line.variantId, copies: Math.min(500, copies) });
   }
   return [...out.values()];
 }
