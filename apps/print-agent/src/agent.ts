@@ -20,6 +20,11 @@ export type AgentOptions = {
   dir: string;
   /** How long a held job waits before the printer is asked again (paper out, cover open, offline). */
   retryMs?: number;
+  /**
+   * How often an idle printer is asked its status (30 s by default; 0: never), so Configurações >
+   * Impressoras shows "Sem papel" or "desligada" before a job finds it out.
+   */
+  statusEveryMs?: number;
   log?: (message: string) => void;
   /** Test hooks: a pause at a step (the tests kill the process there). */
   pauseBeforePrintMs?: number;
@@ -45,6 +50,7 @@ export class PrintAgent {
   private readonly states = new Map<string, PrinterState>();
   private socket: Socket | null = null;
   private stopped = false;
+  private statusTimer: ReturnType<typeof setInterval> | null = null;
   private readonly log: (message: string) => void;
   /** Settles when the API refused the token (revoked). */
   revoked: Promise<void>;
@@ -87,12 +93,37 @@ export class PrintAgent {
     socket.on('disconnect', (reason) => this.log(`desconectado (${reason})`));
     socket.on(PRINT_JOB_EVENT, (job: PrintJob) => this.receive(job));
     for (const url of this.queues.keys()) void this.pump(url);
+    const every = this.options.statusEveryMs ?? 30_000;
+    if (every > 0) this.statusTimer = setInterval(() => void this.checkIdlePrinters(), every);
   }
 
   /** Closes the socket; jobs in the journal stay there for the next start. */
   stop() {
     this.stopped = true;
+    if (this.statusTimer) clearInterval(this.statusTimer);
     this.socket?.close();
+  }
+
+  /**
+   * Asks each configured printer that is not printing now for its status (DLE EOT on TCP and USB,
+   * lpstat for a CUPS queue) and tells the API when it changed: the station's card shows it.
+   */
+  private async checkIdlePrinters() {
+    if (!this.socket?.connected) return;
+    for (const url of new Set(Object.values(this.options.config.printers))) {
+      if (this.running.has(url) || this.stopped) continue;
+      let state: PrinterState;
+      try {
+        state = await this.outputAt(url).status();
+      } catch {
+        state = 'unknown';
+      }
+      if (state === 'unknown' || this.states.get(url) === state) continue;
+      this.states.set(url, state);
+      const message = state === 'ok' ? '' : PRINTER_STATE_LABELS[state];
+      if (state !== 'ok') this.log(`${url}: ${message}`);
+      this.socket?.emit(PRINT_AGENT_STATE_EVENT, { state, message, heldJobs: this.heldJobs() });
+    }
   }
 
   /** A job from the API: new -> journal and queue; known -> only what its entry still needs. */

@@ -11,7 +11,7 @@ import { createServer, type Socket } from 'node:net';
 export type FakePrinterCondition = 'ok' | 'paper_out' | 'cover_open' | 'silent';
 
 /** DLE EOT 1, 2, 4 answers: printer, offline cause, roll paper sensor. */
-const STATUS_ANSWERS: Record<Exclude<FakePrinterCondition, 'silent'>, [number, number, number]> = {
+export const STATUS_ANSWERS: Record<Exclude<FakePrinterCondition, 'silent'>, [number, number, number]> = {
   ok: [0x12, 0x12, 0x12],
   // Offline (1: bit 3), stopped by paper end (2: bit 5), paper near end and end (4: bits 2-3, 5-6).
   paper_out: [0x1a, 0x32, 0x7e],

@@ -13,6 +13,7 @@ import { outputFor } from '../../../../print-agent/src/devices/index.ts';
 import {
   decodeEscpos,
   type FakePrinter,
+  STATUS_ANSWERS,
   startFakePrinter,
   textOf,
 } from '../../../test/fakes/escposPrinter.ts';
@@ -89,6 +90,7 @@ const agents: PrintAgent[] = [];
 function startAgent(
   paired: { agentId: number; name: string; token: string; socketKey: string },
   dir?: string,
+  options: { output?: string; statusEveryMs?: number } = {},
 ) {
   const agent = new PrintAgent({
     config: {
@@ -97,10 +99,11 @@ function startAgent(
       name: paired.name,
       token: paired.token,
       socketKey: paired.socketKey,
-      printers: { '*': `tcp://127.0.0.1:${printer.port}` },
+      printers: { '*': options.output ?? `tcp://127.0.0.1:${printer.port}` },
     },
     dir: dir ?? mkdtempSync(join(tmpdir(), 'agent-')),
     retryMs: 100,
+    statusEveryMs: options.statusEveryMs ?? 0,
     log: () => {},
   });
   agents.push(agent);
@@ -658,6 +661,93 @@ describe('the other outputs: a USB device file and the CUPS queue', () => {
       expect([...readFileSync(join(dir, 'bytes'))]).toEqual([...bytes]);
       await expect(outputFor('cups://Bar', { lpCommand: lp }).write(bytes)).rejects.toThrow(
         'A fila Bar recusou a impressão: lp: The printer or class does not exist.',
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('printer status where the OS tells it: a USB device and a CUPS queue', () => {
+  it('a USB printer answers DLE EOT through its device (a pseudo-terminal here); gone = offline', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'agent-usb-'));
+    const printed = join(dir, 'printed');
+    const script = resolve(import.meta.dirname, '../../../test/fakes/ptyDevice.py');
+    const device = spawn('python3', [script, STATUS_ANSWERS.ok.join(','), printed], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
+    try {
+      const path = await new Promise<string>((done) =>
+        device.stdout?.once('data', (chunk: Buffer) => done(chunk.toString().trim())),
+      );
+      const usb = outputFor(`file://${path}`);
+      expect(await usb.status()).toBe('ok');
+      // The agent asks its idle printer now and then: the station's card says "Sem papel" with no job.
+      const { shop, paired } = await pairedShop();
+      const agent = startAgent(paired, undefined, { output: `file://${path}`, statusEveryMs: 100 });
+      device.stdin?.write(`${STATUS_ANSWERS.paper_out.join(',')}\n`);
+      const card = await until(async () => {
+        const [row] = expectStatus(await shop.api.get('/printing/agents'), 200, 'agents');
+        return row.printerState === 'paper_out' ? row : undefined;
+      });
+      expect(card.printerMessage).toBe('Sem papel');
+      agent.stop();
+      device.stdin?.write(`${STATUS_ANSWERS.ok.join(',')}\n`);
+      await wait(100);
+      device.stdin?.write(`${STATUS_ANSWERS.paper_out.join(',')}\n`);
+      await until(async () => (await usb.status()) === 'paper_out', 3000);
+      device.stdin?.write(`${STATUS_ANSWERS.cover_open.join(',')}\n`);
+      await until(async () => (await usb.status()) === 'cover_open', 3000);
+      await usb.write(Uint8Array.from([0x1b, 0x40, 0x41, 0x0a]));
+      await until(() => existsSync(printed) && readFileSync(printed).length === 4, 3000);
+      expect([...readFileSync(printed)]).toEqual([0x1b, 0x40, 0x41, 0x0a]);
+      // A printer that never answers (write-only): unknown, and not asked again.
+      device.stdin?.write('\n');
+      await wait(100);
+      const silent = outputFor(`file://${path}`);
+      expect(await silent.status()).toBe('unknown');
+    } finally {
+      device.stdin?.end();
+      device.kill();
+    }
+    // Switched off or unplugged: the device node is gone.
+    expect(await outputFor(`file://${join(dir, 'lp7')}`).status()).toBe('offline');
+    // A plain file tells nothing.
+    writeFileSync(join(dir, 'arquivo'), '');
+    expect(await outputFor(`file://${join(dir, 'arquivo')}`).status()).toBe('unknown');
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("a CUPS queue's state from `lpstat -l -p`: paper out, cover open, offline, paused; no lpstat = unknown", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'agent-lpstat-'));
+    const lpstat = join(dir, 'lpstat');
+    // Answers like CUPS's systemv/lpstat.c in the C locale, from the text the test writes.
+    writeFileSync(lpstat, `#!/bin/sh\n[ "$1 $2 $3" = "-l -p Cozinha" ] || exit 1\ncat ${dir}/answer\n`);
+    chmodSync(lpstat, 0o755);
+    const queue = outputFor('cups://Cozinha', { lpstatCommand: lpstat });
+    const idle = 'printer Cozinha is idle.  enabled since Fri Nov 27 10:00:00 2026\n';
+    const cases: [string, string][] = [
+      [`${idle}\tDescription: Térmica\n\tAlerts: none\n`, 'ok'],
+      [`${idle}\tDescription: Térmica\n\tAlerts: media-empty-warning\n`, 'ok'],
+      [`${idle}\tDescription: Térmica\n\tAlerts: media-empty-error\n`, 'paper_out'],
+      [`${idle}\tDescription: Térmica\n\tAlerts: cover-open\n`, 'cover_open'],
+      [
+        'printer Cozinha now printing Cozinha-12.  enabled since Fri Nov 27 10:00:00 2026\n\tWaiting for printer to become available.\n\tDescription: Térmica\n\tAlerts: offline-report\n',
+        'offline',
+      ],
+      [
+        'printer Cozinha disabled since Fri Nov 27 10:00:00 2026 -\n\tPaused\n\tDescription: Térmica\n\tAlerts: paused\n',
+        'offline',
+      ],
+    ];
+    try {
+      for (const [answer, state] of cases) {
+        writeFileSync(join(dir, 'answer'), answer);
+        expect([answer, await queue.status()]).toEqual([answer, state]);
+      }
+      expect(await outputFor('cups://Outra', { lpstatCommand: lpstat }).status()).toBe('unknown');
+      expect(await outputFor('cups://Cozinha', { lpstatCommand: join(dir, 'nada') }).status()).toBe(
+        'unknown',
       );
     } finally {
       rmSync(dir, { recursive: true, force: true });
