@@ -29,6 +29,8 @@ export type AgentOptions = {
   /** Test hooks: a pause at a step (the tests kill the process there). */
   pauseBeforePrintMs?: number;
   pauseBeforeAckMs?: number;
+  /** After the printer took the bytes, before anything else (where a crash used to print twice). */
+  pauseAfterWriteMs?: number;
 };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -198,14 +200,32 @@ export class PrintAgent {
   /** One job on one output: status, bytes, journal, ack. False when the printer held it. */
   private async printOne(url: string, job: PrintJob, queued: number): Promise<boolean> {
     const output = this.outputAt(url);
+    let staged: ReturnType<Journal['stage']> | null = null;
+    let committed = false;
     try {
       // A label printer speaks ZPL/EPL, not ESC/POS: no DLE EOT status is asked of it.
       const state = job.kind === 'label' ? 'ok' : await output.status();
       if (stopsPrinting(state)) throw new PrinterUnavailable(state, PRINTER_STATE_LABELS[state]);
       const logo = job.kind === 'receipt' ? await this.logos.get(job.payload.logo) : null;
       if (this.options.pauseBeforePrintMs) await sleep(this.options.pauseBeforePrintMs);
-      await output.write(renderJob(job, { codepageMapping: this.options.config.codepageMapping, logo }));
+      const bytes = renderJob(job, { codepageMapping: this.options.config.codepageMapping, logo });
+      // "printed" is staged on disk before the bytes go, and taken the moment they leave the process.
+      staged = this.journal.stage(job, 'printed');
+      const stage = staged;
+      await output.write(bytes, () => {
+        if (committed) return;
+        stage.commit();
+        committed = true;
+      });
+      if (!committed) {
+        stage.commit();
+        committed = true;
+      }
+      if (this.options.pauseAfterWriteMs) await sleep(this.options.pauseAfterWriteMs);
     } catch (error) {
+      // Not accepted after all: the job is the agent's to print again.
+      if (committed) this.journal.put(job, 'received');
+      else staged?.discard();
       const state = error instanceof PrinterUnavailable ? error.state : 'error';
       const message = (error as Error).message;
       if (this.states.get(url) !== state) this.log(`${url}: ${message} (${queued} na fila)`);
@@ -214,7 +234,6 @@ export class PrintAgent {
       this.socket?.emit(PRINT_AGENT_STATE_EVENT, { state, message, heldJobs: this.heldJobs() });
       return false;
     }
-    this.journal.put(job, 'printed');
     if (this.states.get(url) !== 'ok') {
       this.states.set(url, 'ok');
       this.socket?.emit(PRINT_AGENT_STATE_EVENT, { state: 'ok', message: '', heldJobs: this.heldJobs() - 1 });

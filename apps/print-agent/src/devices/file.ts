@@ -61,11 +61,12 @@ export function fileOutput(url: string, path: string): Output {
         closeSync(fd);
       }
     },
-    async write(bytes: Uint8Array): Promise<void> {
+    async write(bytes: Uint8Array, handedOver?: () => void): Promise<void> {
       let handle: Awaited<ReturnType<typeof open>> | undefined;
       try {
         handle = await open(path, 'a');
         await handle.write(bytes);
+        handedOver?.();
         await handle.sync().catch(() => {});
       } catch (error) {
         throw new PrinterUnavailable(

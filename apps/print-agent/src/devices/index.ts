@@ -13,7 +13,12 @@ export type Output = {
   /** The URL it was made from (tcp://host:9100, file:///dev/usb/lp0, cups://queue). */
   readonly url: string;
   status(): Promise<import('@balcao/core/printAgent').PrinterState>;
-  write(bytes: Uint8Array): Promise<void>;
+  /**
+   * Sends the bytes; resolves once the printer (or the OS queue) accepted them. `handedOver`, when
+   * given, is called synchronously the moment the last byte left the process (the OS delivers it
+   * even if the process dies now): the agent journals "printed" right there.
+   */
+  write(bytes: Uint8Array, handedOver?: () => void): Promise<void>;
 };
 
 /** `lpCommand`/`lpstatCommand`: the CUPS `lp` and `lpstat` to run (default on the PATH, or BALCAO_LP/BALCAO_LPSTAT). */

@@ -491,7 +491,11 @@ describe('exactly once across a kill of the agent process', () => {
     expect(pair.output()).toContain('Pareado como "Cozinha PC"');
   }
 
-  for (const step of ['after printing, before the ack', 'after receiving, before printing'] as const) {
+  for (const step of [
+    'after printing, before the ack',
+    'after receiving, before printing',
+    'once the printer took the bytes',
+  ] as const) {
     it(`killed ${step}: printed exactly once after the restart`, async () => {
       const shop = await asUser(t, [1]);
       const saved = expectStatus(await shop.api.put('/printing/settings', PROFILES), 200, 'settings');
@@ -499,10 +503,13 @@ describe('exactly once across a kill of the agent process', () => {
       const dir = mkdtempSync(join(tmpdir(), 'agent-cli-'));
       try {
         await pairWithCli(shop, [profileId], dir);
-        const pause: Record<string, string> =
-          step === 'after printing, before the ack'
-            ? { BALCAO_AGENT_PAUSE_BEFORE_ACK_MS: '60000' }
-            : { BALCAO_AGENT_PAUSE_BEFORE_PRINT_MS: '60000' };
+        const pause: Record<string, string> = {
+          'after printing, before the ack': { BALCAO_AGENT_PAUSE_BEFORE_ACK_MS: '60000' },
+          'after receiving, before printing': { BALCAO_AGENT_PAUSE_BEFORE_PRINT_MS: '60000' },
+          // Right after the printer closed the connection (every byte taken): where the journal
+          // used to say "received" still, so the restart printed the job a second time.
+          'once the printer took the bytes': { BALCAO_AGENT_PAUSE_AFTER_WRITE_MS: '60000' },
+        }[step];
         const first = run(['start', '--dir', dir], pause);
         // A child process starting tsx on a busy machine: generous waits (none sleeps for them).
         await until(
@@ -521,13 +528,17 @@ describe('exactly once across a kill of the agent process', () => {
           'enqueue',
         );
         // The kill lands after the journal recorded the step: printed (the printer closed the
-        // connection after taking every byte) or received.
+        // connection after taking every byte) or received; or as soon as the printer has the job.
         const entry = join(dir, 'journal', `${queued.id}.json`);
-        const state = step === 'after printing, before the ack' ? 'printed' : 'received';
-        await until(
-          () => existsSync(entry) && JSON.parse(readFileSync(entry, 'utf8')).state === state,
-          30_000,
-        );
+        if (step === 'once the printer took the bytes')
+          await until(() => printer.jobs.length > before, 30_000);
+        else {
+          const state = step === 'after printing, before the ack' ? 'printed' : 'received';
+          await until(
+            () => existsSync(entry) && JSON.parse(readFileSync(entry, 'utf8')).state === state,
+            30_000,
+          );
+        }
         first.child.kill('SIGKILL');
         await first.exited;
         expect((await job(shop.api, queued.id)).status).toBe('sent');
