@@ -37,7 +37,7 @@ test("print agent: paired from Configurações > Impressoras, the garçom's kitc
   // Arrange: a category routed to a Cozinha sector on a profile of its own, a product in it.
   const category = await call(page.request, admin, 'post', '/product-category', { name: `Pratos ${stamp}` });
   const dish = `Feijoada à moda ${stamp}`;
-  await call(page.request, admin, 'post', '/product', {
+  const dishProduct = await call(page.request, admin, 'post', '/product', {
     name: dish,
     salePriceCents: 3500,
     categoryId: category.id,
@@ -146,6 +146,21 @@ test("print agent: paired from Configurações > Impressoras, the garçom's kitc
     expect(printer.jobs).toHaveLength(1);
     expect(await phone.evaluate(() => (window as unknown as { __dialogs: number }).__dialogs)).toBe(0);
     await phoneContext.close();
+
+    // Etiquetas, opened with a stock entry's lines (?items=): two labels straight to the label printer.
+    await page.goto(`/dashboard/product-label?items=${dishProduct.id}x2`);
+    await expect(page.getByLabel(`Etiquetas de ${dish}`)).toHaveValue('2');
+    const labelPrinter = page.getByRole('region', { name: 'Impressora de etiquetas' });
+    await expect(labelPrinter.getByLabel('Perfil da impressora')).toContainText(profileName);
+    await labelPrinter.getByRole('button', { name: 'Imprimir etiquetas' }).click();
+    await expect(labelPrinter.getByText('Etiquetas enviadas para a impressora')).toBeVisible();
+    const [, labels] = await printer.waitForJobs(2, 15_000);
+    const zpl = labels.toString('utf8');
+    expect(zpl.startsWith('^XA')).toBe(true);
+    expect(zpl).toContain(`^FD${dish}^FS`);
+    expect(zpl).toContain('^PQ2');
+    await page.screenshot({ path: `${SHOTS}/labels-1280.png`, fullPage: true });
+    await page.goto('/dashboard/settings/printer');
 
     // The printer page at 390 px: the agent's card with its printer ready.
     await page.setViewportSize({ width: 390, height: 844 });

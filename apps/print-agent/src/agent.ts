@@ -11,6 +11,7 @@ import { type AgentConfig, outputOf } from './config.ts';
 import { type Output, outputFor } from './devices/index.ts';
 import { PrinterUnavailable, stopsPrinting } from './devices/status.ts';
 import { Journal } from './journal.ts';
+import { LogoCache } from './logo.ts';
 import { renderJob } from './render.ts';
 
 export type AgentOptions = {
@@ -19,10 +20,17 @@ export type AgentOptions = {
   dir: string;
   /** How long a held job waits before the printer is asked again (paper out, cover open, offline). */
   retryMs?: number;
+  /**
+   * How often an idle printer is asked its status (30 s by default; 0: never), so Configurações >
+   * Impressoras shows "Sem papel" or "desligada" before a job finds it out.
+   */
+  statusEveryMs?: number;
   log?: (message: string) => void;
   /** Test hooks: a pause at a step (the tests kill the process there). */
   pauseBeforePrintMs?: number;
   pauseBeforeAckMs?: number;
+  /** After the printer took the bytes, before anything else (where a crash used to print twice). */
+  pauseAfterWriteMs?: number;
 };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -36,6 +44,7 @@ const REVOKED = 'Agente de impressão inválido ou revogado';
  */
 export class PrintAgent {
   private readonly journal: Journal;
+  private readonly logos: LogoCache;
   private readonly outputs = new Map<string, Output>();
   /** The waiting job ids of each output URL, in order. */
   private readonly queues = new Map<string, number[]>();
@@ -43,6 +52,7 @@ export class PrintAgent {
   private readonly states = new Map<string, PrinterState>();
   private socket: Socket | null = null;
   private stopped = false;
+  private statusTimer: ReturnType<typeof setInterval> | null = null;
   private readonly log: (message: string) => void;
   /** Settles when the API refused the token (revoked). */
   revoked: Promise<void>;
@@ -51,6 +61,7 @@ export class PrintAgent {
   constructor(private readonly options: AgentOptions) {
     this.journal = new Journal(options.dir);
     this.log = options.log ?? ((message) => console.log(`[balcao-print-agent] ${message}`));
+    this.logos = new LogoCache(options.dir, options.config.server, this.log);
     this.revoked = new Promise((resolve) => {
       this.onRevoked = resolve;
     });
@@ -84,12 +95,37 @@ export class PrintAgent {
     socket.on('disconnect', (reason) => this.log(`desconectado (${reason})`));
     socket.on(PRINT_JOB_EVENT, (job: PrintJob) => this.receive(job));
     for (const url of this.queues.keys()) void this.pump(url);
+    const every = this.options.statusEveryMs ?? 30_000;
+    if (every > 0) this.statusTimer = setInterval(() => void this.checkIdlePrinters(), every);
   }
 
   /** Closes the socket; jobs in the journal stay there for the next start. */
   stop() {
     this.stopped = true;
+    if (this.statusTimer) clearInterval(this.statusTimer);
     this.socket?.close();
+  }
+
+  /**
+   * Asks each configured printer that is not printing now for its status (DLE EOT on TCP and USB,
+   * lpstat for a CUPS queue) and tells the API when it changed: the station's card shows it.
+   */
+  private async checkIdlePrinters() {
+    if (!this.socket?.connected) return;
+    for (const url of new Set(Object.values(this.options.config.printers))) {
+      if (this.running.has(url) || this.stopped) continue;
+      let state: PrinterState;
+      try {
+        state = await this.outputAt(url).status();
+      } catch {
+        state = 'unknown';
+      }
+      if (state === 'unknown' || this.states.get(url) === state) continue;
+      this.states.set(url, state);
+      const message = state === 'ok' ? '' : PRINTER_STATE_LABELS[state];
+      if (state !== 'ok') this.log(`${url}: ${message}`);
+      this.socket?.emit(PRINT_AGENT_STATE_EVENT, { state, message, heldJobs: this.heldJobs() });
+    }
   }
 
   /** A job from the API: new -> journal and queue; known -> only what its entry still needs. */
@@ -164,12 +200,32 @@ export class PrintAgent {
   /** One job on one output: status, bytes, journal, ack. False when the printer held it. */
   private async printOne(url: string, job: PrintJob, queued: number): Promise<boolean> {
     const output = this.outputAt(url);
+    let staged: ReturnType<Journal['stage']> | null = null;
+    let committed = false;
     try {
-      const state = await output.status();
+      // A label printer speaks ZPL/EPL, not ESC/POS: no DLE EOT status is asked of it.
+      const state = job.kind === 'label' ? 'ok' : await output.status();
       if (stopsPrinting(state)) throw new PrinterUnavailable(state, PRINTER_STATE_LABELS[state]);
+      const logo = job.kind === 'receipt' ? await this.logos.get(job.payload.logo) : null;
       if (this.options.pauseBeforePrintMs) await sleep(this.options.pauseBeforePrintMs);
-      await output.write(renderJob(job, { codepageMapping: this.options.config.codepageMapping }));
+      const bytes = renderJob(job, { codepageMapping: this.options.config.codepageMapping, logo });
+      // "printed" is staged on disk before the bytes go, and taken the moment they leave the process.
+      staged = this.journal.stage(job, 'printed');
+      const stage = staged;
+      await output.write(bytes, () => {
+        if (committed) return;
+        stage.commit();
+        committed = true;
+      });
+      if (!committed) {
+        stage.commit();
+        committed = true;
+      }
+      if (this.options.pauseAfterWriteMs) await sleep(this.options.pauseAfterWriteMs);
     } catch (error) {
+      // Not accepted after all: the job is the agent's to print again.
+      if (committed) this.journal.put(job, 'received');
+      else staged?.discard();
       const state = error instanceof PrinterUnavailable ? error.state : 'error';
       const message = (error as Error).message;
       if (this.states.get(url) !== state) this.log(`${url}: ${message} (${queued} na fila)`);
@@ -178,7 +234,6 @@ export class PrintAgent {
       this.socket?.emit(PRINT_AGENT_STATE_EVENT, { state, message, heldJobs: this.heldJobs() });
       return false;
     }
-    this.journal.put(job, 'printed');
     if (this.states.get(url) !== 'ok') {
       this.states.set(url, 'ok');
       this.socket?.emit(PRINT_AGENT_STATE_EVENT, { state: 'ok', message: '', heldJobs: this.heldJobs() - 1 });

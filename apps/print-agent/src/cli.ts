@@ -67,6 +67,7 @@ function start(dir: string) {
     retryMs: Number(process.env.BALCAO_AGENT_RETRY_MS ?? 3_000),
     pauseBeforePrintMs: Number(process.env.BALCAO_AGENT_PAUSE_BEFORE_PRINT_MS ?? 0),
     pauseBeforeAckMs: Number(process.env.BALCAO_AGENT_PAUSE_BEFORE_ACK_MS ?? 0),
+    pauseAfterWriteMs: Number(process.env.BALCAO_AGENT_PAUSE_AFTER_WRITE_MS ?? 0),
   });
   agent.start();
   void agent.revoked.then(() => process.exit(2));

@@ -62,6 +62,30 @@ export class Journal {
     return entry;
   }
 
+  /**
+   * Prepares a state durably without taking it yet: the entry is written and synced to a side file,
+   * and the returned `commit` only renames it over the entry (one syscall, no disk wait). The agent
+   * stages `printed` before sending the bytes and commits the moment the last byte is handed to the
+   * OS, so a crash between "the printer has it" and "the journal says so" has microseconds to land
+   * in, not a connection close and a disk sync. `discard` drops an uncommitted stage.
+   */
+  stage(job: PrintJob, state: JournalState): { commit: () => void; discard: () => void } {
+    const entry: JournalEntry = { job, state, at: new Date().toISOString() };
+    const target = this.file(job.id);
+    const staged = `${target}.${state}`;
+    const fd = openSync(staged, 'w');
+    try {
+      writeSync(fd, JSON.stringify(entry));
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    return {
+      commit: () => renameSync(staged, target),
+      discard: () => rmSync(staged, { force: true }),
+    };
+  }
+
   /** Every entry, oldest job first (the order they print in after a restart). */
   all(): JournalEntry[] {
     return readdirSync(this.dir)
@@ -74,8 +98,11 @@ export class Journal {
       });
   }
 
-  /** Removes acknowledged entries older than a week. */
+  /** Removes uncommitted stages, and acknowledged entries older than a week. */
   prune(now = Date.now()) {
+    // Stages a crash left uncommitted: after a restart nothing commits them.
+    for (const f of readdirSync(this.dir))
+      if (/^\d+\.json\.\w+$/.test(f)) rmSync(join(this.dir, f), { force: true });
     for (const entry of this.all())
       if ((entry.state === 'acked' || entry.state === 'failed') && now - Date.parse(entry.at) > KEEP_MS)
         rmSync(this.file(entry.job.id), { force: true });

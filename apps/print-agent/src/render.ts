@@ -15,7 +15,7 @@ const CODE_PAGES: Record<CodePage, 'cp860' | 'cp850' | 'windows1252'> = {
   WPC1252: 'windows1252',
 };
 
-/** A logo as pixels (RGBA, width a multiple of 8): printed centered as a raster image on receipts. */
+/** A logo as pixels (RGBA, any size): printed centered as a raster image (GS v 0) on receipts. */
 export type Logo = { width: number; height: number; data: Uint8ClampedArray };
 
 export type RenderOptions = {
@@ -24,11 +24,31 @@ export type RenderOptions = {
   logo?: Logo | null;
 };
 
+/**
+ * The logo's largest size on paper, in dots (203 dpi: 8 dots a mm). 58 mm paper prints 384 dots, 80 mm
+ * paper 576: the logo takes 3/4 and 2/3 of that, and at most ~18 and ~24 mm of paper.
+ */
+export const LOGO_MAX_DOTS: Record<58 | 80, { width: number; height: number }> = {
+  58: { width: 288, height: 144 },
+  80: { width: 384, height: 192 },
+};
+
+/** The logo's size on paper: its own, shrunk (aspect kept) to fit the paper's box; width a multiple of 8. */
+export function logoSize(logo: Pick<Logo, 'width' | 'height'>, paperWidth: number) {
+  const box = LOGO_MAX_DOTS[paperWidth === 58 ? 58 : 80];
+  const scale = Math.min(1, box.width / logo.width, box.height / logo.height);
+  const width = Math.max(8, Math.floor((logo.width * scale) / 8) * 8);
+  const height = Math.max(1, Math.round((width * logo.height) / logo.width));
+  return { width, height };
+}
+
 /** Feed before a cut, so the last line clears the cutter. */
 const FEED_BEFORE_CUT = 4;
 
 export function renderJob(job: Pick<PrintJob, 'kind' | 'payload' | 'profile'>, options: RenderOptions = {}) {
   const { profile, payload } = job;
+  // A label job: the label printer's own commands (ZPL/EPL, UTF-8), sent as they are.
+  if (job.kind === 'label') return new TextEncoder().encode(payload.raw ?? '');
   const encoder = new ReceiptPrinterEncoder({
     language: 'esc-pos',
     columns: profile.columns,
@@ -44,7 +64,10 @@ export function renderJob(job: Pick<PrintJob, 'kind' | 'payload' | 'profile'>, o
   encoder.codepage(CODE_PAGES[profile.codePage]);
   for (let copy = 0; copy < profile.copies; copy++) {
     if (options.logo && job.kind === 'receipt') {
-      encoder.align('center').image(options.logo, options.logo.width, options.logo.height, 'threshold');
+      // Resized by the encoder, transparency flattened on white, then Atkinson dithering: grays become
+      // dot patterns, and it keeps light areas clean (a thermal head darkens dense patterns).
+      const { width, height } = logoSize(options.logo, profile.paperWidth);
+      encoder.align('center').image(options.logo, width, height, 'atkinson');
       encoder.align('left');
     }
     if (job.kind === 'ticket') {

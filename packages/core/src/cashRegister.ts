@@ -115,6 +115,24 @@ export const cashMethodSummarySchema = z.object({
 });
 export type CashMethodSummary = z.infer<typeof cashMethodSummarySchema>;
 
+/** Why the cash drawer opened (issue 36): a cash sale, a sangria, or "Abrir gaveta" by hand. */
+export const DRAWER_OPENING_REASONS = ['sale', 'withdrawal', 'manual'] as const;
+export type DrawerOpeningReason = (typeof DRAWER_OPENING_REASONS)[number];
+export const DRAWER_OPENING_REASON_LABELS: Record<DrawerOpeningReason, string> = {
+  sale: 'Venda em dinheiro',
+  withdrawal: 'Sangria',
+  manual: 'Abrir gaveta',
+};
+
+/** One opening of the drawer, on the register's report: who, when and why. */
+export const drawerOpeningSchema = z.object({
+  id: z.number(),
+  reason: z.enum(DRAWER_OPENING_REASONS),
+  user: refSchema,
+  createdAt: z.string(),
+});
+export type DrawerOpening = z.infer<typeof drawerOpeningSchema>;
+
 /** A register with its movements and amounts: the current register, the report, the close answer. */
 export const cashRegisterSummarySchema = cashRegisterSchema.extend({
   movements: z.array(cashMovementSchema),
@@ -146,6 +164,8 @@ export const cashRegisterSummarySchema = cashRegisterSchema.extend({
    * amounts (system settings, on by default for Caixa); the close's answer shows the difference.
    */
   blindCount: z.boolean().default(false),
+  /** Each opening of the cash drawer through the print agent (issue 36), oldest first. */
+  drawerOpenings: z.array(drawerOpeningSchema).default([]),
 });
 export type CashRegisterSummary = z.infer<typeof cashRegisterSummarySchema>;
 

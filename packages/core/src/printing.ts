@@ -136,10 +136,24 @@ export const printDocumentSchema = z.object({
    * ESC/POS QR (issue 36); the browser station leaves it out.
    */
   qr: z.string().max(1000).optional(),
+  /**
+   * The shop's logo on a receipt (issue 36): the path of the stored logo, set by the API (never the
+   * caller); the print agent fetches it from its own server and prints it as an ESC/POS raster image.
+   */
+  logo: z
+    .string()
+    .regex(/^\/v1\/settings\/logo\/\d+\/[a-f0-9]{32}\.png$/, 'Logo inválido')
+    .optional(),
+  /**
+   * A `label` job's printer commands (ZPL or EPL from core's labels), sent to the printer as they
+   * are by the print agent; `lines` then only say what the job holds (the job list shows them).
+   */
+  raw: z.string().max(500_000).optional(),
 });
 export type PrintDocument = z.infer<typeof printDocumentSchema>;
 
 export {
+  AGENT_ONLY_KINDS,
   PRINT_CONFIRM_SECONDS,
   PRINT_JOB_KIND_LABELS,
   PRINT_JOB_STATUS_LABELS,

@@ -1,7 +1,10 @@
 /** Print job kinds, statuses and marks: the texts the app shell shows (no zod here: the shell stays light). */
 
-/** `drawer`: a cash drawer kick (ESC p), only a print agent's station takes it (issue 36). */
-export const PRINT_JOB_KINDS = ['test', 'receipt', 'ticket', 'document', 'drawer'] as const;
+/**
+ * `drawer`: a cash drawer kick (ESC p); `label`: label printer commands (ZPL/EPL) sent raw. Only a
+ * print agent's station takes these two (issue 36): a browser would print them as text.
+ */
+export const PRINT_JOB_KINDS = ['test', 'receipt', 'ticket', 'document', 'drawer', 'label'] as const;
 export type PrintJobKind = (typeof PRINT_JOB_KINDS)[number];
 export const PRINT_JOB_KIND_LABELS: Record<PrintJobKind, string> = {
   test: 'Página de teste',
@@ -9,7 +12,11 @@ export const PRINT_JOB_KIND_LABELS: Record<PrintJobKind, string> = {
   ticket: 'Comanda de produção',
   document: 'Documento',
   drawer: 'Abertura de gaveta',
+  label: 'Etiquetas',
 };
+
+/** The kinds only a print agent prints (bytes for the printer, not a page). */
+export const AGENT_ONLY_KINDS: readonly PrintJobKind[] = ['drawer', 'label'];
 
 /**
  * pending: waiting for a station; sent: delivered to one station, not yet confirmed; printed;

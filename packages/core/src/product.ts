@@ -5,7 +5,12 @@ import { booleanFilter, listQuerySchema, pageOf } from './list.ts';
 import { keepDigitsAndComma } from './money.ts';
 import { plural } from './plural.ts';
 import { refSchema, timestampFields } from './responses.ts';
-import { scaleCodeSchema } from './scale/weighedLabel.ts';
+import {
+  type ParsedScaleLabel,
+  type ScaleRounding,
+  scaleCodeSchema,
+  weighedLine,
+} from './scale/weighedLabel.ts';
 import { REQUIRED, z } from './zod.ts';
 
 /**
@@ -382,6 +387,27 @@ export const weighedMatchSchema = z.object({
   truncate: z.boolean(),
 });
 export type WeighedMatch = z.infer<typeof weighedMatchSchema>;
+
+/**
+ * A label's match for its product (the API's lookup and the offline PDV's, issue 36): the line at the
+ * catalog's price per kg by the scale's rule.
+ */
+export function weighedMatchOf<P extends { salePriceCents: number }>(
+  label: ParsedScaleLabel,
+  product: P,
+  rounding: ScaleRounding,
+): Omit<WeighedMatch, 'product'> & { product: P } {
+  const line = weighedLine(label, product.salePriceCents, rounding);
+  return {
+    product,
+    scaleCode: label.code,
+    quantity: line.quantity,
+    amountCents: line.amountCents,
+    labelAmountCents: line.labelAmountCents,
+    priceMismatch: line.priceMismatch,
+    truncate: rounding === 'truncate',
+  };
+}
 
 // ---------------------------------------------------------------- add-ons
 

@@ -134,9 +134,10 @@ const READS: Record<string, readonly string[]> = {
   'GET /v1/settings/working-hour/status': ['session'],
   'GET /v1/settings/discount-limit/me': ['sale-pdv'],
   'GET /v1/settings/receipt': ['sale-pdv', 'sale-detail'],
-  'GET /v1/printing/settings': ['settings-printer'],
+  // Issue 36: Etiquetas lists the profiles a paired agent prints (its label printer).
+  'GET /v1/printing/settings': ['settings-printer', 'product-label'],
   // Issue 36: the print agents' cards on the printer page.
-  'GET /v1/printing/agents': ['settings-printer'],
+  'GET /v1/printing/agents': ['settings-printer', 'product-label'],
   // Issue 35: the kitchen display (its station picker with the targets, and a station's screen), and
   // the table orders waiting on the comanda board.
   'GET /v1/kds/stations': ['sale-kds'],

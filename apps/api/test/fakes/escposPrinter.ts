@@ -11,7 +11,7 @@ import { createServer, type Socket } from 'node:net';
 export type FakePrinterCondition = 'ok' | 'paper_out' | 'cover_open' | 'silent';
 
 /** DLE EOT 1, 2, 4 answers: printer, offline cause, roll paper sensor. */
-const STATUS_ANSWERS: Record<Exclude<FakePrinterCondition, 'silent'>, [number, number, number]> = {
+export const STATUS_ANSWERS: Record<Exclude<FakePrinterCondition, 'silent'>, [number, number, number]> = {
   ok: [0x12, 0x12, 0x12],
   // Offline (1: bit 3), stopped by paper end (2: bit 5), paper near end and end (4: bits 2-3, 5-6).
   paper_out: [0x1a, 0x32, 0x7e],
@@ -124,6 +124,8 @@ export type DecodedEscpos = {
   qrCodes: string[];
   /** Raster images (GS v 0). */
   images: number;
+  /** Each raster image: its size in dots and the share of its dots printed black (0..1). */
+  rasters: { width: number; height: number; black: number }[];
   /** Drawer kick pulses (ESC p). */
   pulses: number;
   initialized: boolean;
@@ -137,6 +139,7 @@ export function decodeEscpos(bytes: Uint8Array): DecodedEscpos {
     cuts: 0,
     qrCodes: [],
     images: 0,
+    rasters: [],
     pulses: 0,
     initialized: false,
   };
@@ -197,6 +200,10 @@ export function decodeEscpos(bytes: Uint8Array): DecodedEscpos {
         const width = bytes[i + 4] + bytes[i + 5] * 256;
         const height = bytes[i + 6] + bytes[i + 7] * 256;
         out.images++;
+        let black = 0;
+        for (const byte of bytes.subarray(i + 8, i + 8 + width * height))
+          for (let bit = 0; bit < 8; bit++) black += (byte >> bit) & 1;
+        out.rasters.push({ width: width * 8, height, black: black / (width * 8 * height) });
         i += 8 + width * height;
       } else if (c === 'L' || c === 'W') i += 4;
       else i += 3; // GS B n, GS h n, GS w n, GS H n, GS f n

@@ -65,7 +65,7 @@ export function tcpOutput(url: string, host: string, port: number): Output {
         socket.destroy();
       }
     },
-    async write(bytes: Uint8Array): Promise<void> {
+    async write(bytes: Uint8Array, handedOver?: () => void): Promise<void> {
       const socket = await open(host, port);
       await new Promise<void>((resolve, reject) => {
         const timer = setTimeout(() => {
@@ -89,7 +89,8 @@ export function tcpOutput(url: string, host: string, port: number): Output {
           if (!hadError) resolve();
         });
         socket.on('data', () => {});
-        socket.end(bytes);
+        // 'finish': every byte is in the kernel's socket buffer, which sends it even if we die now.
+        socket.end(bytes, () => handedOver?.());
       });
     },
   };

@@ -1,5 +1,6 @@
 import { endpoint } from '../contract.ts';
-import { labelItemsQuerySchema } from '../labels/printerLabels.ts';
+import { labelItemsQuerySchema, labelPrintInputSchema } from '../labels/printerLabels.ts';
+import { printJobSchema } from '../printing.ts';
 import { binaryFileSchema } from '../responses.ts';
 import { BACKOFFICE } from '../routes.ts';
 
@@ -27,5 +28,20 @@ export const labelApi = {
     query: labelItemsQuerySchema,
     response: { 200: binaryFileSchema },
     file: 'text',
+  }),
+  /**
+   * The same commands as a print job of the chosen profile, printed raw by the print agent that
+   * prints it (exactly once, like receipts); 409 when no agent prints the profile.
+   */
+  print: endpoint({
+    method: 'POST',
+    path: '/label/print',
+    resource: 'print-job',
+    tag: 'product',
+    access: BACKOFFICE,
+    summary: 'Send the labels (ZPL or EPL) to a label printer through the print agent of a printer profile',
+    body: labelPrintInputSchema,
+    response: { 201: printJobSchema },
+    changes: ['print-job'],
   }),
 } as const;

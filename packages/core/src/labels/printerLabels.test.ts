@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { barcodeKind, eplLabels, eplText, type LabelItem, zplLabels, zplText } from './printerLabels.ts';
+import {
+  barcodeKind,
+  eplLabels,
+  eplText,
+  type LabelItem,
+  labelItemsOfEntry,
+  labelItemsText,
+  zplLabels,
+  zplText,
+} from './printerLabels.ts';
 
 const shirt: LabelItem = {
   name: 'Camiseta Básica',
@@ -74,5 +83,24 @@ describe('EPL2', () => {
   it('escapes quotes and backslashes and prints a SKU as Code 128', () => {
     expect(eplText('Copo 300ml "long" \\ ação')).toBe('Copo 300ml \\"long\\" \\\\ acao');
     expect(eplLabels([bread])).toMatch(/B\d+,\d+,0,1,2,2,\d+,B,"PAO-MEL_1"/);
+  });
+});
+
+describe('a stock entry as a label source', () => {
+  it('one label per unit that arrived, one for a weighed quantity, repeated lines add up, at most 500', () => {
+    const items = labelItemsOfEntry([
+      { productId: 1, variantId: null, quantity: 12 },
+      { productId: 2, variantId: 7, quantity: 3 },
+      { productId: 3, variantId: null, quantity: 12.5 },
+      { productId: 2, variantId: 7, quantity: 2 },
+      { productId: 4, variantId: null, quantity: 900 },
+    ]);
+    expect(items).toEqual([
+      { productId: 1, variantId: null, copies: 12 },
+      { productId: 2, variantId: 7, copies: 5 },
+      { productId: 3, variantId: null, copies: 1 },
+      { productId: 4, variantId: null, copies: 500 },
+    ]);
+    expect(labelItemsText(items)).toBe('1x12,2-7x5,3x1,4x500');
   });
 });

@@ -179,3 +179,54 @@ export type LabelItemsQuery = z.input<typeof labelItemsQuerySchema>;
 export const labelItemsText = (
   items: readonly { productId: number; variantId: number | null; copies: number }[],
 ) => items.map((i) => `${i.productId}${i.variantId ? `-${i.variantId}` : ''}x${i.copies}`).join(',');
+
+/** POST /v1/label/print: the labels sent to a label printer through the print agent (a raw job). */
+export const labelPrintInputSchema = z.object({
+  items: labelItemsQuerySchema.shape.items,
+  language: z
+    .enum(LABEL_LANGUAGES, { message: 'Escolha a linguagem da impressora: ZPL ou EPL' })
+    .default('zpl'),
+  profileId: z
+    .number({ message: 'Escolha a impressora de etiquetas' })
+    .int()
+    .positive('Escolha a impressora de etiquetas'),
+  idempotencyKey: z
+    .string({ message: 'Envie a chave de idempotência (idempotencyKey)' })
+    .trim()
+    .min(8, 'Chave de idempotência inválida')
+    .max(100, 'Chave de idempotência inválida'),
+});
+export type LabelPrintInput = z.input<typeof labelPrintInputSchema>;
+
+/** The label job's lines (what the job list shows; the printer gets the commands). */
+export function labelJobLines(items: readonly LabelItem[], language: LabelLanguage): string[] {
+  const total = items.reduce((sum, i) => sum + i.copies, 0);
+  return [
+    `${total} ${total === 1 ? 'etiqueta' : 'etiquetas'} (${language.toUpperCase()})`,
+    ...items
+      .slice(0, 50)
+      .map((i) => `${i.copies} x ${i.name}${i.variantName ? ` (${i.variantName})` : ''}`.slice(0, 200)),
+    ...(items.length > 50 ? [`e mais ${items.length - 50} produtos`] : []),
+  ];
+}
+
+/**
+ * A stock entry's lines as a label source (issue 36): one label per unit that arrived (a whole
+ * quantity, at most 500), one label for a weighed or fractional quantity (12,5 kg of cheese is one
+ * shelf label); the same product or variant twice in an entry adds up.
+ */
+export function labelItemsOfEntry(
+  lines: readonly { productId: number; variantId: number | null; quantity: number }[],
+): { productId: number; variantId: number | null; copies: number }[] {
+  const out = new Map<string, { productId: number; variantId: number | null; copies: number }>();
+  for (const line of lines) {
+    if (!(line.quantity > 0)) continue;
+    const copies = Number.isInteger(line.quantity) ? line.quantity : 1;
+    const key = `${line.productId}-${line.variantId ?? ''}`;
+    const known = out.get(key);
+    if (known) known.copies = Math.min(500, known.copies + copies);
+    else
+      out.set(key, { productId: line.productId, variantId: line.variantId, copies: Math.min(500, copies) });
+  }
+  return [...out.values()];
+}

@@ -8,6 +8,7 @@ import {
   type CashRegisterCloseInput,
   type CashRegisterSummary,
   COUNTED_METHODS,
+  type DrawerOpeningReason,
 } from '@balcao/core/cashRegister';
 import { formatCents } from '@balcao/core/money';
 import { ACTION, can } from '@balcao/core/routes';
@@ -26,7 +27,7 @@ import type { SessionUser } from '../../plugins/auth.ts';
 import { resolveApproval } from '../auth/approval.ts';
 import { countsBlind } from '../settings/system.ts';
 import { kickAndLog, NO_DRAWER } from './drawer.ts';
-import { cashRegisterCounts, cashRegisterMovements, cashRegisters } from './schema.ts';
+import { cashDrawerOpenings, cashRegisterCounts, cashRegisterMovements, cashRegisters } from './schema.ts';
 
 type RegisterRow = typeof cashRegisters.$inferSelect;
 
@@ -137,17 +138,28 @@ async function summarize(
 ): Promise<CashRegisterSummary> {
   // In order: `db` may be a transaction (one connection).
   const stats = await sales(db, register.id);
-  const [movementRows, countRows] = await inOrder([
+  const [movementRows, countRows, drawerRows] = await inOrder([
     db
       .select()
       .from(cashRegisterMovements)
       .where(eq(cashRegisterMovements.cashRegisterId, register.id))
       .orderBy(asc(cashRegisterMovements.createdAt), asc(cashRegisterMovements.id)),
     db.select().from(cashRegisterCounts).where(eq(cashRegisterCounts.cashRegisterId, register.id)),
+    db
+      .select({
+        id: cashDrawerOpenings.id,
+        reason: cashDrawerOpenings.reason,
+        userId: cashDrawerOpenings.userId,
+        createdAt: cashDrawerOpenings.createdAt,
+      })
+      .from(cashDrawerOpenings)
+      .where(eq(cashDrawerOpenings.cashRegisterId, register.id))
+      .orderBy(asc(cashDrawerOpenings.createdAt), asc(cashDrawerOpenings.id)),
   ]);
   const names = await userNames(db, [
     register.userId,
     ...movementRows.map((m) => m.userId),
+    ...drawerRows.map((d) => d.userId),
     ...movementRows.flatMap((m) => (m.approvedByUserId ? [m.approvedByUserId] : [])),
   ]);
   const salesBy = stats.byMethod;
@@ -222,6 +234,12 @@ async function summarize(
       }),
     ),
     methods,
+    drawerOpenings: drawerRows.map((d) => ({
+      id: d.id,
+      reason: d.reason as DrawerOpeningReason,
+      user: { id: d.userId, name: names.get(d.userId) ?? '' },
+      createdAt: d.createdAt.toISOString(),
+    })),
     money: {
       openingCents: register.openingAmountCents,
       salesCents: salesBy.get('money') ?? 0,

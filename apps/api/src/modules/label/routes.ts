@@ -5,7 +5,7 @@ import type { AppContext } from '../../context.ts';
 import { route } from '../../lib/endpoint.ts';
 import { sessionOf } from '../../plugins/auth.ts';
 import { labelsPdf } from './pdf.ts';
-import { labelItems } from './service.ts';
+import { labelItems, printLabels } from './service.ts';
 
 /** /v1/label (issue 36): the handlers of `labelApi` (core declares the endpoints). */
 export function labelRoutes(ctx: AppContext): FastifyPluginAsyncZod {
@@ -30,5 +30,7 @@ export function labelRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         .header('cache-control', 'no-store')
         .send(labelCommands(language, items));
     });
+
+    route(app, labelApi.print, (request) => printLabels(ctx, sessionOf(request), request.body));
   };
 }

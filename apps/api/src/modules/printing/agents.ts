@@ -15,6 +15,7 @@ import {
 } from '@balcao/core/printAgent';
 import { and, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
+import type { Executor } from '../../db/client.ts';
 import { invalid, notFound } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { hashToken, newToken } from '../../lib/secrets.ts';
@@ -324,4 +325,24 @@ async function recordState(
       alertColor: 'success',
     });
   }
+}
+
+/**
+ * Whether a paired, not revoked agent prints this profile (issue 36): jobs only an agent prints (a
+ * drawer kick, a label's raw commands) wait for nothing without one.
+ */
+export async function agentPrintsProfile(db: Executor, clientId: number, profileId: number) {
+  const [row] = await db
+    .select({ id: printAgents.id })
+    .from(printAgents)
+    .where(
+      and(
+        eq(printAgents.clientId, clientId),
+        isNull(printAgents.revokedAt),
+        sql`${printAgents.tokenHash} is not null`,
+        sql`${printAgents.profileIds} @> to_jsonb(${profileId}::int)`,
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
 }

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { PRINT_JOB_EVENT, PRINT_STATION_EVENT, type PrintJob } from '@balcao/core/printing';
 import { eq } from 'drizzle-orm';
+import sharp from 'sharp';
 import { io } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PrintAgent } from '../../../../print-agent/src/agent.ts';
@@ -12,11 +13,19 @@ import { outputFor } from '../../../../print-agent/src/devices/index.ts';
 import {
   decodeEscpos,
   type FakePrinter,
+  STATUS_ANSWERS,
   startFakePrinter,
   textOf,
 } from '../../../test/fakes/escposPrinter.ts';
 import type { TestApp } from '../../../test/helper.ts';
-import { asUser, expectStatus, makeSimpleSale, openRegister, useTestApp } from '../../../test/kit.ts';
+import {
+  asUser,
+  expectStatus,
+  makeProduct,
+  makeSimpleSale,
+  openRegister,
+  useTestApp,
+} from '../../../test/kit.ts';
 import { cashDrawerOpenings } from '../cash-register/schema.ts';
 
 const API_KEY = 'chave-de-teste';
@@ -81,6 +90,7 @@ const agents: PrintAgent[] = [];
 function startAgent(
   paired: { agentId: number; name: string; token: string; socketKey: string },
   dir?: string,
+  options: { output?: string; statusEveryMs?: number } = {},
 ) {
   const agent = new PrintAgent({
     config: {
@@ -89,10 +99,11 @@ function startAgent(
       name: paired.name,
       token: paired.token,
       socketKey: paired.socketKey,
-      printers: { '*': `tcp://127.0.0.1:${printer.port}` },
+      printers: { '*': options.output ?? `tcp://127.0.0.1:${printer.port}` },
     },
     dir: dir ?? mkdtempSync(join(tmpdir(), 'agent-')),
     retryMs: 100,
+    statusEveryMs: options.statusEveryMs ?? 0,
     log: () => {},
   });
   agents.push(agent);
@@ -196,6 +207,69 @@ describe('the agent prints ESC/POS on a network printer', () => {
     expect(decoded.pulses).toBe(0);
     await until(async () => (await job(shop.api, queued.id)).status === 'printed');
     expect((await job(shop.api, queued.id)).stationName).toBe('Balcão PC');
+  });
+
+  it("a receipt prints the shop's logo as a dithered raster image sized to 80 and 58 mm paper", async () => {
+    const { shop, ids, paired } = await pairedShop();
+    // An 800x400 logo of 50% gray: stored as 512x256; a threshold would print it all white or all black.
+    const gray = await sharp({
+      create: { width: 800, height: 400, channels: 3, background: { r: 128, g: 128, b: 128 } },
+    })
+      .png()
+      .toBuffer();
+    const boundary = '----logo';
+    const body = Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="logo.png"\r\nContent-Type: image/png\r\n\r\n`,
+      ),
+      gray,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const uploaded = await t.app.inject({
+      method: 'POST',
+      url: '/v1/settings/company/logo',
+      headers: {
+        ...shop.auth,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+      },
+      payload: body,
+    });
+    const { logoUrl } = expectStatus(uploaded, 200, 'logo');
+    startAgent(paired);
+    await until(async () => expectStatus(await shop.api.get('/printing/agents'), 200, 'agents')[0].connected);
+    const before = printer.jobs.length;
+    const receipt = (profileId: number, key: string, kind = 'receipt') =>
+      shop.api.post('/printing/job', {
+        profileId,
+        kind,
+        // A logo named by the caller is not the caller's to choose: the shop's own replaces it.
+        payload: {
+          title: 'Venda 2',
+          lines: ['LOJA DA ESQUINA', 'Total R$ 5,00'],
+          logo: logoUrl.replace(/[a-f0-9]{32}/, 'a'.repeat(32)),
+        },
+        idempotencyKey: key,
+      });
+    const wide = expectStatus(await receipt(ids.caixa, 'agent-logo-80'), 201, '80 mm');
+    expect(wide.payload.logo).toBe(logoUrl);
+    const [bytes80] = (await printer.waitForJobs(before + 1)).slice(before);
+    const narrow = expectStatus(await receipt(ids.cozinha, 'agent-logo-58'), 201, '58 mm');
+    const [bytes58] = (await printer.waitForJobs(before + 2)).slice(before + 1);
+    const ticket = expectStatus(await receipt(ids.cozinha, 'agent-logo-ticket', 'ticket'), 201, 'ticket');
+    expect(ticket.payload.logo).toBeUndefined();
+    const [ticketBytes] = (await printer.waitForJobs(before + 3)).slice(before + 2);
+
+    const decoded80 = decodeEscpos(bytes80);
+    expect(decoded80.rasters).toHaveLength(1);
+    expect(decoded80.rasters[0]).toMatchObject({ width: 384, height: 192 });
+    expect(decoded80.rasters[0].black).toBeGreaterThan(0.3);
+    expect(decoded80.rasters[0].black).toBeLessThan(0.7);
+    expect(textOf(decoded80)).toEqual(['LOJA DA ESQUINA', 'Total R$ 5,00']);
+    const decoded58 = decodeEscpos(bytes58);
+    expect(decoded58.rasters).toHaveLength(1);
+    expect(decoded58.rasters[0]).toMatchObject({ width: 288, height: 144 });
+    expect(decodeEscpos(ticketBytes).rasters).toEqual([]);
+    await until(async () => (await job(shop.api, narrow.id)).status === 'printed');
   });
 
   it('a kitchen ticket: bold, double height, in the profile code page (WPC1252)', async () => {
@@ -322,6 +396,55 @@ describe('the agent prints ESC/POS on a network printer', () => {
   });
 });
 
+describe('labels through the agent: a raw ZPL/EPL job on the label printer', () => {
+  it('sends the commands as they are, once per key; without an agent for the profile, 409 in Portuguese', async () => {
+    const { shop, ids, paired } = await pairedShop();
+    const shirt = await makeProduct(t, shop.auth, {
+      name: 'Camiseta Básica',
+      salePriceCents: 4990,
+      barcode: '7891234567895',
+    });
+    const other = await asUser(t, [1]);
+    const otherSettings = expectStatus(await other.api.put('/printing/settings', PROFILES), 200, 'settings');
+    const noAgent = await other.api.post('/label/print', {
+      items: `${shirt.id}x3`,
+      profileId: otherSettings.profiles[0].id,
+      idempotencyKey: 'etiquetas-sem-agente',
+    });
+    expect(noAgent.statusCode).toBe(409);
+    expect(noAgent.json().message).toBe(
+      'Nenhum agente de impressão imprime neste perfil: pareie um agente para ele em Configurações > Impressoras',
+    );
+
+    startAgent(paired);
+    await until(async () => expectStatus(await shop.api.get('/printing/agents'), 200, 'agents')[0].connected);
+    const before = printer.jobs.length;
+    const send = {
+      items: `${shirt.id}x3`,
+      language: 'zpl',
+      profileId: ids.cozinha,
+      idempotencyKey: 'etiquetas-1',
+    };
+    const queued = expectStatus(await shop.api.post('/label/print', send), 201, 'print labels');
+    expect(queued.kind).toBe('label');
+    expect(queued.payload.lines).toEqual(['3 etiquetas (ZPL)', '3 x Camiseta Básica']);
+    const [bytes] = (await printer.waitForJobs(before + 1)).slice(before);
+    const zpl = Buffer.from(bytes).toString('utf8');
+    const expected = await shop.api.get(`/label/commands?items=${shirt.id}x3&language=zpl`);
+    expect(zpl).toBe(expected.body);
+    expect(zpl).toContain('^FDCamiseta Básica^FS');
+    expect(zpl).toContain('^PQ3');
+    // No ESC/POS: no status request, no init, no cut around the label printer's commands.
+    expect(bytes[0]).toBe('^'.charCodeAt(0));
+    await until(async () => (await job(shop.api, queued.id)).status === 'printed');
+    // The same click again (a retried request) is the same job: printed once.
+    const again = expectStatus(await shop.api.post('/label/print', send), 201, 'again');
+    expect(again.id).toBe(queued.id);
+    await wait(300);
+    expect(printer.jobs.length).toBe(before + 1);
+  });
+});
+
 describe('exactly once across a kill of the agent process', () => {
   const root = resolve(import.meta.dirname, '../../../../..');
   const bin = join(root, 'apps/print-agent/bin/balcao-print-agent.mjs');
@@ -368,7 +491,11 @@ describe('exactly once across a kill of the agent process', () => {
     expect(pair.output()).toContain('Pareado como "Cozinha PC"');
   }
 
-  for (const step of ['after printing, before the ack', 'after receiving, before printing'] as const) {
+  for (const step of [
+    'after printing, before the ack',
+    'after receiving, before printing',
+    'once the printer took the bytes',
+  ] as const) {
     it(`killed ${step}: printed exactly once after the restart`, async () => {
       const shop = await asUser(t, [1]);
       const saved = expectStatus(await shop.api.put('/printing/settings', PROFILES), 200, 'settings');
@@ -376,10 +503,13 @@ describe('exactly once across a kill of the agent process', () => {
       const dir = mkdtempSync(join(tmpdir(), 'agent-cli-'));
       try {
         await pairWithCli(shop, [profileId], dir);
-        const pause: Record<string, string> =
-          step === 'after printing, before the ack'
-            ? { BALCAO_AGENT_PAUSE_BEFORE_ACK_MS: '60000' }
-            : { BALCAO_AGENT_PAUSE_BEFORE_PRINT_MS: '60000' };
+        const pause: Record<string, string> = {
+          'after printing, before the ack': { BALCAO_AGENT_PAUSE_BEFORE_ACK_MS: '60000' },
+          'after receiving, before printing': { BALCAO_AGENT_PAUSE_BEFORE_PRINT_MS: '60000' },
+          // Right after the printer closed the connection (every byte taken): where the journal
+          // used to say "received" still, so the restart printed the job a second time.
+          'once the printer took the bytes': { BALCAO_AGENT_PAUSE_AFTER_WRITE_MS: '60000' },
+        }[step];
         const first = run(['start', '--dir', dir], pause);
         // A child process starting tsx on a busy machine: generous waits (none sleeps for them).
         await until(
@@ -398,13 +528,17 @@ describe('exactly once across a kill of the agent process', () => {
           'enqueue',
         );
         // The kill lands after the journal recorded the step: printed (the printer closed the
-        // connection after taking every byte) or received.
+        // connection after taking every byte) or received; or as soon as the printer has the job.
         const entry = join(dir, 'journal', `${queued.id}.json`);
-        const state = step === 'after printing, before the ack' ? 'printed' : 'received';
-        await until(
-          () => existsSync(entry) && JSON.parse(readFileSync(entry, 'utf8')).state === state,
-          30_000,
-        );
+        if (step === 'once the printer took the bytes')
+          await until(() => printer.jobs.length > before, 30_000);
+        else {
+          const state = step === 'after printing, before the ack' ? 'printed' : 'received';
+          await until(
+            () => existsSync(entry) && JSON.parse(readFileSync(entry, 'utf8')).state === state,
+            30_000,
+          );
+        }
         first.child.kill('SIGKILL');
         await first.exited;
         expect((await job(shop.api, queued.id)).status).toBe('sent');
@@ -474,6 +608,22 @@ describe('the cash drawer (ESC p through the agent of the receipt printer)', () 
         ['withdrawal', expect.stringMatching(/^withdrawal-\d+$/), shop.users[0].user.id],
       ].sort(),
     );
+    // The register's close report lists each opening: when, why and who.
+    const closed = expectStatus(
+      await shop.api.post('/cash-register/close', { counted: [{ method: 'money', amountCents: 0 }] }),
+      200,
+      'close',
+    );
+    const name = shop.users[0].user.name;
+    expect(
+      closed.drawerOpenings.map((d: { reason: string; user: { name: string } }) => [d.reason, d.user.name]),
+    ).toEqual([
+      ['sale', name],
+      ['withdrawal', name],
+      ['manual', name],
+    ]);
+    const report = expectStatus(await shop.api.get(`/cash-register/${register.id}`), 200, 'report');
+    expect(report.drawerOpenings).toEqual(closed.drawerOpenings);
   });
 
   it('"Abrir gaveta" needs the permission, an open register and an agent, with Portuguese answers', async () => {
@@ -522,6 +672,93 @@ describe('the other outputs: a USB device file and the CUPS queue', () => {
       expect([...readFileSync(join(dir, 'bytes'))]).toEqual([...bytes]);
       await expect(outputFor('cups://Bar', { lpCommand: lp }).write(bytes)).rejects.toThrow(
         'A fila Bar recusou a impressão: lp: The printer or class does not exist.',
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('printer status where the OS tells it: a USB device and a CUPS queue', () => {
+  it('a USB printer answers DLE EOT through its device (a pseudo-terminal here); gone = offline', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'agent-usb-'));
+    const printed = join(dir, 'printed');
+    const script = resolve(import.meta.dirname, '../../../test/fakes/ptyDevice.py');
+    const device = spawn('python3', [script, STATUS_ANSWERS.ok.join(','), printed], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
+    try {
+      const path = await new Promise<string>((done) =>
+        device.stdout?.once('data', (chunk: Buffer) => done(chunk.toString().trim())),
+      );
+      const usb = outputFor(`file://${path}`);
+      expect(await usb.status()).toBe('ok');
+      // The agent asks its idle printer now and then: the station's card says "Sem papel" with no job.
+      const { shop, paired } = await pairedShop();
+      const agent = startAgent(paired, undefined, { output: `file://${path}`, statusEveryMs: 100 });
+      device.stdin?.write(`${STATUS_ANSWERS.paper_out.join(',')}\n`);
+      const card = await until(async () => {
+        const [row] = expectStatus(await shop.api.get('/printing/agents'), 200, 'agents');
+        return row.printerState === 'paper_out' ? row : undefined;
+      });
+      expect(card.printerMessage).toBe('Sem papel');
+      agent.stop();
+      device.stdin?.write(`${STATUS_ANSWERS.ok.join(',')}\n`);
+      await wait(100);
+      device.stdin?.write(`${STATUS_ANSWERS.paper_out.join(',')}\n`);
+      await until(async () => (await usb.status()) === 'paper_out', 3000);
+      device.stdin?.write(`${STATUS_ANSWERS.cover_open.join(',')}\n`);
+      await until(async () => (await usb.status()) === 'cover_open', 3000);
+      await usb.write(Uint8Array.from([0x1b, 0x40, 0x41, 0x0a]));
+      await until(() => existsSync(printed) && readFileSync(printed).length === 4, 3000);
+      expect([...readFileSync(printed)]).toEqual([0x1b, 0x40, 0x41, 0x0a]);
+      // A printer that never answers (write-only): unknown, and not asked again.
+      device.stdin?.write('\n');
+      await wait(100);
+      const silent = outputFor(`file://${path}`);
+      expect(await silent.status()).toBe('unknown');
+    } finally {
+      device.stdin?.end();
+      device.kill();
+    }
+    // Switched off or unplugged: the device node is gone.
+    expect(await outputFor(`file://${join(dir, 'lp7')}`).status()).toBe('offline');
+    // A plain file tells nothing.
+    writeFileSync(join(dir, 'arquivo'), '');
+    expect(await outputFor(`file://${join(dir, 'arquivo')}`).status()).toBe('unknown');
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("a CUPS queue's state from `lpstat -l -p`: paper out, cover open, offline, paused; no lpstat = unknown", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'agent-lpstat-'));
+    const lpstat = join(dir, 'lpstat');
+    // Answers like CUPS's systemv/lpstat.c in the C locale, from the text the test writes.
+    writeFileSync(lpstat, `#!/bin/sh\n[ "$1 $2 $3" = "-l -p Cozinha" ] || exit 1\ncat ${dir}/answer\n`);
+    chmodSync(lpstat, 0o755);
+    const queue = outputFor('cups://Cozinha', { lpstatCommand: lpstat });
+    const idle = 'printer Cozinha is idle.  enabled since Fri Nov 27 10:00:00 2026\n';
+    const cases: [string, string][] = [
+      [`${idle}\tDescription: Térmica\n\tAlerts: none\n`, 'ok'],
+      [`${idle}\tDescription: Térmica\n\tAlerts: media-empty-warning\n`, 'ok'],
+      [`${idle}\tDescription: Térmica\n\tAlerts: media-empty-error\n`, 'paper_out'],
+      [`${idle}\tDescription: Térmica\n\tAlerts: cover-open\n`, 'cover_open'],
+      [
+        'printer Cozinha now printing Cozinha-12.  enabled since Fri Nov 27 10:00:00 2026\n\tWaiting for printer to become available.\n\tDescription: Térmica\n\tAlerts: offline-report\n',
+        'offline',
+      ],
+      [
+        'printer Cozinha disabled since Fri Nov 27 10:00:00 2026 -\n\tPaused\n\tDescription: Térmica\n\tAlerts: paused\n',
+        'offline',
+      ],
+    ];
+    try {
+      for (const [answer, state] of cases) {
+        writeFileSync(join(dir, 'answer'), answer);
+        expect([answer, await queue.status()]).toEqual([answer, state]);
+      }
+      expect(await outputFor('cups://Outra', { lpstatCommand: lpstat }).status()).toBe('unknown');
+      expect(await outputFor('cups://Cozinha', { lpstatCommand: join(dir, 'nada') }).status()).toBe(
+        'unknown',
       );
     } finally {
       rmSync(dir, { recursive: true, force: true });

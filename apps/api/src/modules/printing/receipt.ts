@@ -4,6 +4,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
 import type { Actor } from '../../lib/actor.ts';
+import { logoUrlOf } from '../settings/company.ts';
 import { deliverWaitingJobs } from './stations.ts';
 
 /**
@@ -23,6 +24,8 @@ export type ReceiptSettings = {
   shopPhone: string | null;
   /** The shop's zone: the receipt's date and time on its clock. */
   timeZone: string;
+  /** The stored logo's key (printed as a raster image by the print agent), or null. */
+  logoKey?: string | null;
 };
 
 /**
@@ -31,7 +34,8 @@ export type ReceiptSettings = {
  */
 export function receiptSettingsSql(clientId: number): SQL {
   return sql`(select json_build_object('profileId', pp.id, 'paperWidth', pp.paper_width,
-      'shopName', c.name, 'shopDocument', c.document, 'shopPhone', c.phone, 'timeZone', c.time_zone)
+      'shopName', c.name, 'shopDocument', c.document, 'shopPhone', c.phone, 'timeZone', c.time_zone,
+      'logoKey', c.logo_key)
     from printing_settings ps
     join printer_profiles pp on pp.id = ps.receipt_profile_id and pp.deleted_at is null
     join clients c on c.id = ps.client_id
@@ -51,7 +55,8 @@ function receiptDocument(settings: ReceiptSettings, sale: Sale) {
     },
     width,
   ).map((line) => line.slice(0, RECEIPT_COLUMNS[width]));
-  return { title: `Venda nº ${sale.number}`, lines };
+  const logo = logoUrlOf(settings.logoKey ?? null);
+  return { title: `Venda nº ${sale.number}`, lines, ...(logo ? { logo } : {}) };
 }
 
 /**

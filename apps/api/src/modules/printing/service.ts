@@ -20,6 +20,7 @@ import { isSameVersion } from '../../lib/pg.ts';
 import { shopClock } from '../../lib/shopToday.ts';
 import { assertNotStale, staleEdit, versionOf } from '../../lib/version.ts';
 import { categoryService } from '../product-category/service.ts';
+import { findReceiptShop } from '../settings/company.ts';
 import { type ProfileRow, selectJobs, toPrintJob } from './jobRows.ts';
 import { categorySectors, printerProfiles, printingSettings, printJobs, printSectors } from './schema.ts';
 import { deliverWaitingJobs } from './stations.ts';
@@ -322,6 +323,7 @@ export async function enqueuePrintJob(
   if (existing) return { job: await findPrintJob(ctx.db, actor, existing.id), replayed: true };
 
   const { profile, sectorId } = await profileFor(ctx.db, clientId, input);
+  const payload = await withShopLogo(ctx.db, actor, input.kind, input.payload);
   const [inserted] = await ctx.db
     .insert(printJobs)
     .values({
@@ -329,7 +331,7 @@ export async function enqueuePrintJob(
       profileId: profile.id,
       sectorId,
       kind: input.kind,
-      payload: input.payload,
+      payload,
       idempotencyKey: input.idempotencyKey,
       reprintOf: input.reprintOf ?? null,
       items: input.items ?? null,
@@ -348,6 +350,25 @@ export async function enqueuePrintJob(
   await deliverWaitingJobs(ctx, clientId);
   ctx.changed(clientId, 'print-job', inserted.id);
   return { job: await findPrintJob(ctx.db, actor, inserted.id), replayed: false };
+}
+
+/**
+ * A receipt carries the shop's logo (the stored file's path, which the print agent prints as a raster
+ * image); whatever logo a caller sent is replaced by the shop's own, and other kinds carry none. Only a
+ * label job carries raw printer commands.
+ */
+async function withShopLogo(
+  db: Executor,
+  actor: Actor,
+  kind: PrintJobKind,
+  payload: PrintDocument,
+): Promise<PrintDocument> {
+  const { logo: _ignored, raw, ...document } = payload;
+  // Raw printer commands belong to label jobs only.
+  if (kind === 'label') return raw === undefined ? document : { ...document, raw };
+  if (kind !== 'receipt') return document;
+  const { logoUrl } = await findReceiptShop(db, actor);
+  return logoUrl ? { ...document, logo: logoUrl } : document;
 }
 
 /** When each of these jobs was bumped "pronto" on its kitchen display (issue 35): the ready ones only. */

@@ -1,6 +1,8 @@
 import {
+  AGENT_ONLY_KINDS,
   PRINT_JOB_EVENT,
   PRINT_STATION_EVENT,
+  type PrintJobKind,
   type PrintStation,
   printStationInputSchema,
 } from '@balcao/core/printing';
@@ -85,9 +87,11 @@ export async function deliverWaitingJobs(ctx: AppContext, clientId: number): Pro
     .limit(200);
   const handed = new Map<string, number>();
   for (const job of waiting) {
-    // A drawer kick is bytes for an ESC/POS printer: only an agent sends them (a browser would print).
+    // A drawer kick or a label's commands are bytes for the printer: only an agent sends them (a
+    // browser would print them as text).
+    const agentOnly = AGENT_ONLY_KINDS.includes(job.kind as PrintJobKind);
     const candidates = stations.filter(
-      (s) => s.station.profileIds.includes(job.profileId) && (job.kind !== 'drawer' || s.station.agentId),
+      (s) => s.station.profileIds.includes(job.profileId) && (!agentOnly || s.station.agentId),
     );
     if (candidates.length === 0) continue;
     const target = candidates.reduce((best, s) =>

@@ -1,10 +1,9 @@
-import type { WeighedMatch } from '@balcao/core/product';
+import { type WeighedMatch, weighedMatchOf } from '@balcao/core/product';
 import {
   parseScaleLabel,
   type ScaleLabelContent,
   type ScaleRounding,
   scaleCodeKey,
-  weighedLine,
 } from '@balcao/core/scale/weighedLabel';
 import { and, eq } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
@@ -53,15 +52,5 @@ export async function findByScaleLabel(db: Executor, actor: Actor, text: string)
     .where(and(eq(products.clientId, actor.clientId), eq(products.scaleCode, scaleCodeKey(label.code))))
     .limit(1);
   if (!found) throw notFound(noScaleProduct(label.code));
-  const product = await findProduct(db, actor, found.id);
-  const line = weighedLine(label, product.salePriceCents, rounding);
-  return {
-    product,
-    scaleCode: label.code,
-    quantity: line.quantity,
-    amountCents: line.amountCents,
-    labelAmountCents: line.labelAmountCents,
-    priceMismatch: line.priceMismatch,
-    truncate: rounding === 'truncate',
-  };
+  return weighedMatchOf(label, await findProduct(db, actor, found.id), rounding);
 }

@@ -1,4 +1,8 @@
-import { CASH_MOVEMENT_LABELS, type CashRegisterSummary } from '@balcao/core/cashRegister';
+import {
+  CASH_MOVEMENT_LABELS,
+  type CashRegisterSummary,
+  DRAWER_OPENING_REASON_LABELS,
+} from '@balcao/core/cashRegister';
 import { formatCents } from '@balcao/core/money';
 import { PAYMENT_METHOD_LABELS } from '@balcao/core/sale';
 import Box from '@mui/material/Box';
@@ -153,6 +157,22 @@ export function RegisterReport({
                   {m.type === 'withdrawal' ? '- ' : ''}
                   {formatCents(m.amountCents)}
                 </TableCell>
+              </TableRow>
+            ))}
+          </ListTable>
+        </Box>
+      )}
+      {summary.drawerOpenings.length > 0 && (
+        <Box sx={{ overflowX: 'auto', mt: 2 }}>
+          <Typography component="h3" variant="subtitle2">
+            Aberturas da gaveta: {summary.drawerOpenings.length}
+          </Typography>
+          <ListTable label="Aberturas da gaveta" head={['Hora', 'Motivo', 'Quem']}>
+            {summary.drawerOpenings.map((d) => (
+              <TableRow key={d.id}>
+                <TableCell>{formatDateTime(d.createdAt)}</TableCell>
+                <TableCell>{DRAWER_OPENING_REASON_LABELS[d.reason]}</TableCell>
+                <TableCell>{d.user.name}</TableCell>
               </TableRow>
             ))}
           </ListTable>

@@ -211,8 +211,15 @@ export function ItemsStep({
   const lookup = async (raw: string, picked: SearchHit | undefined) => {
     const { quantity, code } = splitQuantity(raw);
     try {
+      // Offline, the local catalog's scale codes answer it (the cached product, the shop's rule).
       const label =
-        !picked && scale?.enabled && !isOffline() && looksLikeScaleLabel(code) ? await weighed(code) : null;
+        !picked && scale?.enabled && looksLikeScaleLabel(code)
+          ? await fromCatalog(
+              catalog,
+              () => weighed(code),
+              (local) => local.byScaleLabel(code, scale),
+            )
+          : null;
       if (label) {
         if (!label.product.active) {
           setMessage(`O produto ${label.product.name} está inativo`);

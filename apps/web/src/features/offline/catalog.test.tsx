@@ -1,6 +1,8 @@
+import type { Product } from '@balcao/core/product';
+import { buildScaleLabel } from '@balcao/core/scale/weighedLabel';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LocalCatalog } from './catalog.ts';
-import type { OfflineDb } from './db.ts';
+import type { LocalProduct, OfflineDb } from './db.ts';
 
 /**
  * The tables `sync` writes, in memory (jsdom has no IndexedDB): what Dexie's bulkPut, bulkDelete,
@@ -54,5 +56,53 @@ describe('the local catalog fill gives way to the PDV lookups (issue 30 item 20)
     expect(asked).toHaveLength(1);
     expect(asked[0]).toContain('/v1/product/changes?');
     expect(asked[0]).toContain('limit=200');
+  });
+});
+
+describe('a weighed label read offline (issue 36)', () => {
+  it("adds the cached product of the label's scale code with the weight and the scale's amount", async () => {
+    const rows = new Map<number, LocalProduct>();
+    const db = {
+      products: {
+        bulkPut: async (list: LocalProduct[]) => {
+          for (const p of list) rows.set(p.id, p);
+        },
+        each: async (visit: (p: LocalProduct) => void) => {
+          for (const p of rows.values()) visit(p);
+        },
+        get: async (id: number) => rows.get(id),
+      },
+    } as unknown as OfflineDb;
+    const catalog = new LocalCatalog(db);
+    const ham = {
+      id: 41,
+      name: 'Presunto',
+      sku: null,
+      barcode: null,
+      unit: 'kg',
+      salePriceCents: 2990,
+      scaleCode: '12',
+      variants: [],
+    } as unknown as Product;
+    await catalog.put([ham]);
+    const layout = { codeLength: 5, content: 'weight', rounding: 'truncate' } as const;
+
+    // 0,347 kg x R$ 29,90 = R$ 10,3753: the scale truncates to R$ 10,37, and so does the PDV offline.
+    const match = await catalog.byScaleLabel(buildScaleLabel('00012', 347, layout), layout);
+    expect(match).toMatchObject({ scaleCode: '00012', quantity: 0.347, amountCents: 1037, truncate: true });
+    expect(match?.product.id).toBe(41);
+    // A price label: the weight that costs exactly the printed amount.
+    const priced = { ...layout, content: 'price' } as const;
+    expect(await catalog.byScaleLabel(buildScaleLabel('00012', 1037, priced), priced)).toMatchObject({
+      quantity: 0.347,
+      amountCents: 1037,
+      priceMismatch: false,
+    });
+    // No cached product has the code: the code is looked up as an ordinary barcode.
+    expect(await catalog.byScaleLabel(buildScaleLabel('00099', 347, layout), layout)).toBeNull();
+    const good = buildScaleLabel('00012', 512, layout);
+    await expect(
+      catalog.byScaleLabel(`${good.slice(0, 12)}${(Number(good[12]) + 1) % 10}`, layout),
+    ).rejects.toThrow('Etiqueta de balança inválida: o dígito verificador não confere. Leia de novo.');
   });
 });

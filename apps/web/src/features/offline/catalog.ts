@@ -6,6 +6,8 @@ import { productApi } from '@balcao/core/endpoints/product';
 import { stockApi } from '@balcao/core/endpoints/stock';
 import type { OfflineCustomer } from '@balcao/core/offline';
 import type { BarcodeMatch, Product, ProductListItem } from '@balcao/core/product';
+import { type WeighedMatch, weighedMatchOf } from '@balcao/core/product';
+import { parseScaleLabel, type ScaleLayout, scaleCodeKey } from '@balcao/core/scale/weighedLabel';
 import type { StockSettings } from '@balcao/core/stock';
 import { Index } from 'flexsearch';
 import { call } from '../../lib/client.ts';
@@ -70,6 +72,8 @@ const words = (text: string) =>
 export class LocalCatalog {
   private index: Index | null = null;
   private codes = new Map<string, number>();
+  /** Scale codes (kept without leading zeros, as the API keeps them) -> product id (issue 36). */
+  private scaleCodes = new Map<string, number>();
   private hits = new Map<number, SearchHit>();
   private loading: Promise<void> | null = null;
   private lookups = 0;
@@ -87,12 +91,14 @@ export class LocalCatalog {
     this.index?.add(p.id, textOf(p));
     this.hits.set(p.id, hitOf(p));
     for (const code of p.codes) this.codes.set(code, p.id);
+    if (p.scaleCode) this.scaleCodes.set(p.scaleCode, p.id);
   }
 
   private removeFromMemory(id: number) {
     this.index?.remove(id);
     this.hits.delete(id);
     for (const [code, owner] of this.codes) if (owner === id) this.codes.delete(code);
+    for (const [code, owner] of this.scaleCodes) if (owner === id) this.scaleCodes.delete(code);
   }
 
   /** Builds the in-memory index from IndexedDB once (the first offline search or scan waits for it). */
@@ -101,14 +107,17 @@ export class LocalCatalog {
       this.loading = (async () => {
         const index = LocalCatalog.newIndex();
         const codes = new Map<string, number>();
+        const scaleCodes = new Map<string, number>();
         const hits = new Map<number, SearchHit>();
         await this.db.products.each((p) => {
           index.add(p.id, textOf(p));
           hits.set(p.id, hitOf(p));
           for (const code of p.codes) codes.set(code, p.id);
+          if (p.scaleCode) scaleCodes.set(p.scaleCode, p.id);
         });
         this.index = index;
         this.codes = codes;
+        this.scaleCodes = scaleCodes;
         this.hits = hits;
       })();
       this.loading.catch(() => {
@@ -319,6 +328,19 @@ export class LocalCatalog {
         ? null
         : (product.variants.find((v) => v.barcode === barcode || v.sku?.toLowerCase() === lower) ?? null);
     return { product, variant };
+  }
+
+  /**
+   * A weighed label read offline (issue 36): the product of its scale code in the local copy and the
+   * line by the shop's scale rule, as GET /v1/product/weighed answers it online. Null when no cached
+   * product has the code; throws the Portuguese reason for a misread label (check digit).
+   */
+  async byScaleLabel(text: string, layout: ScaleLayout): Promise<WeighedMatch | null> {
+    const label = parseScaleLabel(text, layout);
+    await this.load();
+    const id = this.scaleCodes.get(scaleCodeKey(label.code));
+    const product = id === undefined ? undefined : await this.db.products.get(id);
+    return product ? weighedMatchOf(label, product, layout.rounding) : null;
   }
 
   get(id: number): Promise<LocalProduct | undefined> {

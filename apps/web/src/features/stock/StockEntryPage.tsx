@@ -1,3 +1,4 @@
+import { labelItemsOfEntry, labelItemsText } from '@balcao/core/labels/printerLabels';
 import { formatCents } from '@balcao/core/money';
 import { formatQuantity } from '@balcao/core/product';
 import { stockEntryFormSchema, stockEntryFormToInput } from '@balcao/core/stock';
@@ -9,7 +10,8 @@ import Paper from '@mui/material/Paper';
 import TableCell from '@mui/material/TableCell';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import type { ReactNode } from 'react';
+import { type ReactNode, useState } from 'react';
+import { Link as RouterLink } from 'react-router';
 import type { z } from 'zod';
 import { Form, FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
 import { Loading } from '../../components/Loading.tsx';
@@ -55,8 +57,23 @@ export default function StockEntryPage() {
   const movement = useMovementRows(form, show);
   const { errors } = form.formState;
 
+  // The entry just registered, as labels to print (what just arrived goes to the shelf).
+  const [arrived, setArrived] = useState<{ items: string; count: number } | null>(null);
+
   const submit = async (values: z.output<typeof stockEntryFormSchema>) => {
     const { movements } = await entry.mutateAsync({ body: stockEntryFormToInput(values) });
+    const labels = labelItemsOfEntry(
+      movements.map((m) => ({
+        productId: m.product.id,
+        variantId: m.variant?.id ?? null,
+        quantity: m.quantity,
+      })),
+    );
+    setArrived(
+      labels.length > 0
+        ? { items: labelItemsText(labels), count: labels.reduce((sum, l) => sum + l.copies, 0) }
+        : null,
+    );
     show({
       severity: 'success',
       title: 'Entrada registrada com sucesso',
@@ -68,6 +85,24 @@ export default function StockEntryPage() {
   const totals = rowTotals(movement.rows);
   return (
     <StockPage page={page} title="Entrada de estoque" historyType="entry">
+      {arrived && (
+        <Alert
+          severity="info"
+          onClose={() => setArrived(null)}
+          action={
+            <Button
+              color="inherit"
+              size="small"
+              component={RouterLink}
+              to={`/dashboard/product-label?items=${arrived.items}`}
+            >
+              Imprimir etiquetas
+            </Button>
+          }
+        >
+          Etiquetas da entrada registrada: {arrived.count} {arrived.count === 1 ? 'etiqueta' : 'etiquetas'}
+        </Alert>
+      )}
       <Form
         form={form}
         onSubmit={submit}
