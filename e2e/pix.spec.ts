@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { apiLogin, closeRegisterViaApi, demoEmail, loginAs } from './helpers';
-import { PIX_CLIENT, PIX_DIR, PIX_PAY_URL, PIX_PORT } from './playwright.config';
+import { PIX_CLIENT, PIX_DIR, PIX_PAY_URL } from './playwright.config';
 
 const stamp = Date.now().toString().slice(-7);
 
@@ -25,8 +25,10 @@ test('Pix QR dinâmico: account, PDV charge paid from the bank app, Pago by itse
   await loginAs(page, 1);
   await page.goto('/dashboard/settings/pix');
   await expect(page).toHaveTitle('Conta Pix | Balcão');
-  await page.getByLabel('URL da API Pix').fill(`https://localhost:${PIX_PORT}/v2`);
-  await page.getByLabel('URL do token OAuth').fill(`https://localhost:${PIX_PORT}/oauth/token`);
+  // The PSP comes from the server's catalogue: no URL field at all.
+  await expect(page.getByLabel('URL da API Pix')).toHaveCount(0);
+  await page.getByLabel('Banco (PSP)').click();
+  await page.getByRole('option', { name: 'PSP de teste (local)' }).click();
   await page.getByLabel('Client ID').fill(PIX_CLIENT.id);
   await page.getByLabel('Client Secret').fill(PIX_CLIENT.secret);
   await page.getByLabel('Chave Pix da conta').fill('loja@demo.com.br');

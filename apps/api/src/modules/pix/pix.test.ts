@@ -1,8 +1,11 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type FakePsp, makePixCerts, type PixCerts, startFakePsp } from '../../../test/fakes/pix-psp.ts';
 import type { TestApp } from '../../../test/helper.ts';
 import { type Api, expectStatus, makeProduct, makeShop, useTestApp } from '../../../test/kit.ts';
+import { PSP_CATALOGUE, pspCatalogue } from './catalogue.ts';
 import { clearPspTokens } from './psp.ts';
+import { pixReceived } from './schema.ts';
 import { processReceivedPix, sendPixRefunds, txidOf } from './service.ts';
 
 let t: TestApp;
@@ -17,7 +20,7 @@ beforeAll(async () => {
     deliver: async (url, body) => {
       const res = await t.app.inject({
         method: 'POST',
-        url: new URL(url).pathname,
+        url: `${new URL(url).pathname}${new URL(url).search}`,
         headers: { 'content-type': 'application/json' },
         payload: body,
       });
@@ -33,7 +36,7 @@ useTestApp(
   {
     config: {
       get pix() {
-        return { caPem: certs.caPem };
+        return { caPem: certs.caPem, fakeUrl: psp.apiUrl.replace(/\/v2$/, '') };
       },
     },
   },
@@ -50,8 +53,8 @@ beforeEach(() => {
 
 function accountBody(overrides: Record<string, unknown> = {}) {
   return {
-    apiUrl: psp.apiUrl,
-    tokenUrl: psp.tokenUrl,
+    provider: 'fake',
+    environment: 'production',
     clientId: psp.clientId,
     clientSecret: psp.clientSecret,
     certificate: { format: 'pem', certPem: certs.clientCertPem, keyPem: certs.clientKeyPem },
@@ -81,6 +84,12 @@ async function waitFor<T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 50
     await new Promise((r) => setTimeout(r, 25));
   }
 }
+
+/** Where the PSP posts for a registered webhook URL: `{webhookUrl}/pix` (Efí's hmac lands in the query). */
+const postPathOf = (webhookUrl: string) => {
+  const target = new URL(`${webhookUrl}/pix`);
+  return `${target.pathname}${target.search}`;
+};
 
 const chargeOf = async (api: Api, txid: string) => expectStatus(await api.get(`/pix/charge/${txid}`), 200);
 
@@ -119,6 +128,88 @@ describe('PSP account', () => {
     expect(stranger.steps[0].message).toContain('O banco recusou a conexão segura');
   });
 
+  it("takes the PSP's hosts from the server's catalogue: a URL from the client is refused", async () => {
+    const { api } = await makeShop(t);
+    const withUrl = await api.put(
+      '/pix/account',
+      accountBody({ apiUrl: 'https://evil.example.com/v2', tokenUrl: 'https://evil.example.com/t' }),
+    );
+    expect(withUrl.statusCode).toBe(400);
+    expect(withUrl.body).toContain(
+      'Os endereços da API Pix vêm da configuração do servidor: escolha o banco e o ambiente, sem URL',
+    );
+    const unknown = await api.put('/pix/account', accountBody({ provider: 'banco-do-zezinho' }));
+    expect(unknown.statusCode).toBe(422);
+    expect(unknown.json().message).toBe('Escolha o banco (PSP) da lista');
+    const noSandbox = await api.put(
+      '/pix/account',
+      accountBody({ provider: 'sicoob', environment: 'sandbox' }),
+    );
+    expect(noSandbox.statusCode).toBe(422);
+    expect(noSandbox.json().message).toBe('Este banco não oferece o ambiente escolhido');
+    const bbWithoutKey = await api.put('/pix/account', accountBody({ provider: 'bb' }));
+    expect(bbWithoutKey.json().message).toBe(
+      'Informe a chave do aplicativo (gw-dev-app-key) do Banco do Brasil',
+    );
+    expect(psp.tokensIssued).toBe(0);
+
+    const read = expectStatus(await api.get('/pix/account'), 200);
+    expect(read.configured).toBe(false);
+    expect(read.providers.map((p: { id: string }) => p.id)).toEqual([
+      'efi',
+      'itau',
+      'bb',
+      'sicoob',
+      'inter',
+      'santander',
+      'fake',
+    ]);
+    // The page never learns a host: ids, names and environments only.
+    expect(JSON.stringify(read)).not.toMatch(/https?:/);
+  });
+
+  it('an Efí-style webhook (hmac) refuses a post without the registered hmac and records nothing', async () => {
+    const shop = await pixShop();
+    const hook = [...psp.webhooks.values()].at(-1) ?? '';
+    expect(hook).toMatch(/\/pix\?hmac=[A-Za-z0-9_-]{20,}&ignorar=$/);
+    expect(expectStatus(await shop.api.get('/pix/account'), 200).webhookHmac).toBe(true);
+    const c = await charge(shop.api, 'attempt-hmac-1', 900);
+    const pix = (endToEndId: string) => ({
+      pix: [{ endToEndId, txid: c.txid, valor: '9.00', horario: new Date().toISOString() }],
+    });
+    const path = postPathOf(hook);
+    for (const url of [
+      path.replace(/hmac=[^&]+/, 'hmac=outroSegredoQualquerAqui123'),
+      path.replace(/\?.*$/, ''),
+    ]) {
+      const refused = await t.app.inject({
+        method: 'POST',
+        url,
+        payload: pix('E12345678202611271200hmac00001'),
+      });
+      expect(refused.statusCode).toBe(401);
+    }
+    await processReceivedPix(t.app.ctx);
+    expect((await chargeOf(shop.api, c.txid)).status).toBe('active');
+    const stored = await t.app.ctx.db
+      .select()
+      .from(pixReceived)
+      .where(eq(pixReceived.endToEndId, 'E12345678202611271200hmac00001'));
+    expect(stored).toEqual([]);
+
+    const accepted = await t.app.inject({
+      method: 'POST',
+      url: path,
+      payload: pix('E12345678202611271200hmac00002'),
+    });
+    expect(accepted.statusCode).toBe(200);
+    await waitFor(
+      () => chargeOf(shop.api, c.txid),
+      (v) => v.status === 'paid',
+    );
+    expect((await chargeOf(shop.api, c.txid)).endToEndId).toBe('E12345678202611271200hmac00002');
+  });
+
   it('accepts the certificate as a .pfx with its passphrase', async () => {
     const { api } = await makeShop(t);
     await api.put(
@@ -128,6 +219,23 @@ describe('PSP account', () => {
       }),
     );
     expect(expectStatus(await api.post('/pix/account/test'), 200).ok).toBe(true);
+  });
+});
+
+describe('PSP catalogue (server configuration)', () => {
+  it('names six PSPs with https hosts for production; the local fake only with PIX_FAKE_URL', () => {
+    expect(PSP_CATALOGUE.map((p) => p.id)).toEqual(['efi', 'itau', 'bb', 'sicoob', 'inter', 'santander']);
+    for (const p of PSP_CATALOGUE)
+      for (const hosts of Object.values(p.environments))
+        for (const url of [hosts.apiUrl, hosts.tokenUrl])
+          expect(url).toMatch(/^https:\/\/[a-z0-9.-]+\.[a-z]+\//);
+    expect(pspCatalogue({ pix: {} }).map((p) => p.id)).not.toContain('fake');
+    expect(
+      pspCatalogue({ pix: { fakeUrl: 'https://localhost:7000' } }).at(-1)?.environments.production,
+    ).toEqual({
+      apiUrl: 'https://localhost:7000/v2',
+      tokenUrl: 'https://localhost:7000/oauth/token',
+    });
   });
 });
 
@@ -251,7 +359,7 @@ describe('dynamic charge', () => {
     // Shop B's webhook path receives a Pix carrying shop A's txid.
     const res = await t.app.inject({
       method: 'POST',
-      url: `${new URL(hookB).pathname}/pix`,
+      url: postPathOf(hookB),
       payload: {
         pix: [
           {
