@@ -80,4 +80,37 @@ test('Pix QR dinâmico: account, PDV charge paid from the bank app, Pago by itse
   await page.keyboard.press('F9');
   await expect(page.getByText(/Venda nº \d+ finalizada/)).toBeVisible();
   await expect(page.getByTestId('receipt')).toContainText('Pix QR dinâmico');
+
+  // A comanda closed with Pix QR dinâmico: the Caixa charges the rest, the bank app pays, the
+  // payment counts by itself and the tab closes into a sale.
+  const auth = { authorization: `Bearer ${token}` };
+  const productId = (await product.json()).id;
+  const tabRes = await page.request.post('/v1/comanda', { headers: auth, data: { people: 1 } });
+  expect(tabRes.status()).toBe(201);
+  const tab = await tabRes.json();
+  const line = await page.request.post(`/v1/comanda/${tab.id}/line`, {
+    headers: { ...auth, 'idempotency-key': `pix-tab-line-${stamp}` },
+    data: { productId, quantity: 1 },
+  });
+  expect(line.ok()).toBe(true);
+  await page.goto('/dashboard/sale/command');
+  await page.getByTestId(`comanda-${tab.number}`).click();
+  await page.getByRole('button', { name: 'Restante' }).click();
+  await page.getByLabel('Forma de pagamento').click();
+  await page.getByRole('option', { name: 'Pix QR dinâmico' }).click();
+  const due = (await page.getByTestId('figure-Falta').textContent()) ?? '';
+  await page.getByRole('button', { name: `Receber ${due}` }).click();
+  await expect(page.getByTestId('pix-dynamic-status')).toHaveText('Aguardando pagamento');
+  const tabCode = await page.getByTestId('pix-payload').inputValue();
+  const guest = await browser.newContext();
+  const guestBank = await guest.newPage();
+  await guestBank.goto(`${PIX_PAY_URL}/pagar`);
+  await guestBank.getByLabel('Pix copia e cola').fill(tabCode);
+  await guestBank.getByRole('button', { name: 'Pagar' }).click();
+  await expect(guestBank.getByRole('status')).toContainText('Pix enviado');
+  await guest.close();
+  await expect(page.getByTestId('figure-Falta')).toHaveText('R$ 0,00', { timeout: 10_000 });
+  await expect(page.getByRole('list', { name: 'Pagamentos' })).toContainText('Pix QR dinâmico');
+  await page.getByRole('button', { name: 'Fechar comanda' }).click();
+  await expect(page.getByText('Comanda fechada na venda.')).toBeVisible();
 });

@@ -120,6 +120,12 @@ export const pixTestResultSchema = z.object({
 });
 export type PixTestResult = z.infer<typeof pixTestResultSchema>;
 
+/**
+ * The attempt key of a comanda payment's Pix charge: the payment's own Idempotency-Key, so the charge
+ * shown while the guest pays and the payment recorded once it is paid are the same one.
+ */
+export const comandaPixAttemptKey = (paymentKey: string) => `comanda-pay:${paymentKey}`;
+
 /** The PDV asks for the charge of its sale attempt (its Idempotency-Key) and amount. */
 export const pixChargeInputSchema = z.object({
   attemptKey: z.string().min(8).max(200),

@@ -64,8 +64,8 @@ function accountBody(overrides: Record<string, unknown> = {}) {
 }
 
 /** A shop with an open register, its PSP account saved and tested (webhook registered). */
-async function pixShop() {
-  const shop = await makeShop(t);
+async function pixShop(overrides: { clientTypeId?: number } = {}) {
+  const shop = await makeShop(t, [1], overrides);
   expectStatus(await shop.api.put('/pix/account', accountBody()), 200, 'account');
   const test = expectStatus(await shop.api.post('/pix/account/test'), 200, 'test');
   expect(test.ok).toBe(true);
@@ -382,6 +382,69 @@ describe('dynamic charge', () => {
       payload: { pix: [] },
     });
     expect(unknown.statusCode).toBe(401);
+  });
+});
+
+describe('Pix QR dinâmico beyond the PDV (issue 33)', () => {
+  it("a comanda's payment counts only once the bank confirmed it, once; the close's sale keeps the Pix", async () => {
+    const shop = await pixShop({ clientTypeId: 6 });
+    const product = await makeProduct(t, shop.auth, { salePriceCents: 3000, stock: 10 });
+    const tab = expectStatus(await shop.api.post('/comanda', { people: 1 }), 201, 'open comanda');
+    expectStatus(
+      await shop.api.post(
+        `/comanda/${tab.id}/line`,
+        { productId: product.id, quantity: 1 },
+        { 'idempotency-key': 'tab-line-1' },
+      ),
+      201,
+      'line',
+    );
+    const due = expectStatus(await shop.api.get(`/comanda/${tab.id}`), 200).totals.remainingCents;
+    const paymentKey = 'tab-pix-payment-0001';
+    const body = { kind: 'amount', method: 'pixQrCode', amountCents: due };
+    const headers = { 'idempotency-key': paymentKey };
+    const c = await charge(shop.api, `comanda-pay:${paymentKey}`, due);
+
+    // Not paid yet: refused, in the PDV's words, and nothing is counted.
+    const early = await shop.api.post(`/comanda/${tab.id}/payment`, body, headers);
+    expect(early.statusCode).toBe(422);
+    expect(early.json().message).toBe(
+      'O Pix QR dinâmico ainda não foi pago: aguarde a confirmação do banco ou troque a forma de pagamento',
+    );
+    expect(expectStatus(await shop.api.get(`/comanda/${tab.id}`), 200).totals.paidCents).toBe(0);
+
+    // The guest pays; the webhook posts it three times, out of order: one payment, then the close.
+    psp.webhook = { copies: 3, reverse: true, drop: false, retryMs: 20, maxAttempts: 3 };
+    const pix = await psp.pay(c.txid);
+    await psp.settled();
+    await waitFor(
+      () => chargeOf(shop.api, c.txid),
+      (v) => v.status === 'paid',
+    );
+    // A payment of another amount on the same charge is refused.
+    const other = await shop.api.post(
+      `/comanda/${tab.id}/payment`,
+      { ...body, amountCents: due - 1 },
+      headers,
+    );
+    expect(other.json().message).toBe('O valor do Pix pago é diferente do valor da venda');
+    for (let i = 0; i < 2; i++)
+      expect((await shop.api.post(`/comanda/${tab.id}/payment`, body, headers)).statusCode).toBeLessThan(300);
+    const paidTab = expectStatus(await shop.api.get(`/comanda/${tab.id}`), 200);
+    expect(paidTab.totals).toMatchObject({ paidCents: due, remainingCents: 0 });
+    expect(paidTab.payments).toHaveLength(1);
+
+    const sale = expectStatus(
+      await shop.api.post(
+        `/comanda/${tab.id}/close`,
+        { originSale: 'command' },
+        { 'idempotency-key': 'tab-close-1' },
+      ),
+      201,
+      'close',
+    );
+    expect((await chargeOf(shop.api, c.txid)).saleId).toBe(sale.id);
+    expect((await chargeOf(shop.api, c.txid)).endToEndId).toBe(pix.endToEndId);
   });
 });
 

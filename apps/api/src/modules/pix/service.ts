@@ -624,6 +624,63 @@ export async function pixChargeOfSale(
     );
 }
 
+/**
+ * A payment taken beyond the PDV's checkout (a comanda's payment, issue 33): the charge of its attempt
+ * must be paid, for exactly this amount, and not yet tied to a sale; locked for the caller's
+ * transaction. 422 otherwise, in the PDV's words.
+ */
+export async function paidPixChargeOfPayment(
+  tx: Executor,
+  clientId: number,
+  attemptKey: string,
+  amountCents: number,
+): Promise<void> {
+  const [charge] = await tx
+    .select()
+    .from(pixCharges)
+    .where(
+      and(
+        eq(pixCharges.clientId, clientId),
+        eq(pixCharges.attemptKey, attemptKey),
+        eq(pixCharges.status, 'paid'),
+        sql`${pixCharges.saleId} is null`,
+      ),
+    )
+    .for('update');
+  if (!charge)
+    throw unprocessable(PIX_CHARGE_MESSAGES.notPaid, [
+      { path: 'method', message: PIX_CHARGE_MESSAGES.notPaid },
+    ]);
+  if (charge.paidCents !== amountCents)
+    throw unprocessable(PIX_CHARGE_MESSAGES.amountChanged, [
+      { path: 'method', message: PIX_CHARGE_MESSAGES.amountChanged },
+    ]);
+}
+
+/**
+ * The paid charges of these attempts become the sale's (in the sale's transaction): the sale keeps
+ * each Pix's endToEndId and its cancel refunds them through devolução, as a PDV sale's.
+ */
+export async function tiePixChargesToSale(
+  tx: Executor,
+  clientId: number,
+  attemptKeys: readonly string[],
+  saleId: number,
+): Promise<void> {
+  if (attemptKeys.length === 0) return;
+  await tx
+    .update(pixCharges)
+    .set({ saleId })
+    .where(
+      and(
+        eq(pixCharges.clientId, clientId),
+        eq(pixCharges.status, 'paid'),
+        sql`${pixCharges.saleId} is null`,
+        inArray(pixCharges.attemptKey, [...attemptKeys]),
+      ),
+    );
+}
+
 /** The refund id we give the PSP for a sale's Pix: the same on every retry (PUT is idempotent by it). */
 const refundIdOf = (saleId: number, chargeId: number) => `BLC${saleId}C${chargeId}`;
 
