@@ -80,6 +80,8 @@ test('Pix QR dinâmico: account, PDV charge paid from the bank app, Pago by itse
   await page.keyboard.press('F9');
   await expect(page.getByText(/Venda nº \d+ finalizada/)).toBeVisible();
   await expect(page.getByTestId('receipt')).toContainText('Pix QR dinâmico');
+  // The bank's id of the Pix on the receipt (issue 33).
+  await expect(page.getByTestId('receipt')).toContainText(/E2E E[0-9A-Za-z]{31}/);
 
   // A comanda closed with Pix QR dinâmico: the Caixa charges the rest, the bank app pays, the
   // payment counts by itself and the tab closes into a sale.

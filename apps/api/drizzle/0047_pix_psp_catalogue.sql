@@ -1,6 +1,7 @@
 ALTER TABLE "pix_accounts" ADD COLUMN "provider" text DEFAULT '' NOT NULL;--> statement-breakpoint
 ALTER TABLE "pix_accounts" ADD COLUMN "environment" text DEFAULT 'production' NOT NULL;--> statement-breakpoint
 ALTER TABLE "pix_accounts" ADD COLUMN "webhook_hmac_hash" text;--> statement-breakpoint
+ALTER TABLE "sale_payments" ADD COLUMN "pix_end_to_end_id" text;--> statement-breakpoint
 -- Accounts saved when the shop typed the PSP's URLs: the host picks the catalogue entry
 -- (modules/pix/catalogue.ts) and environment; a host of none is left '' (the page asks for a PSP).
 UPDATE "pix_accounts" SET

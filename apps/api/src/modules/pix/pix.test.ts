@@ -445,6 +445,8 @@ describe('Pix QR dinâmico beyond the PDV (issue 33)', () => {
     );
     expect((await chargeOf(shop.api, c.txid)).saleId).toBe(sale.id);
     expect((await chargeOf(shop.api, c.txid)).endToEndId).toBe(pix.endToEndId);
+    const detail = expectStatus(await shop.api.get(`/sale/${sale.id}`), 200);
+    expect(detail.payments).toMatchObject([{ method: 'pixQrCode', pixEndToEndId: pix.endToEndId }]);
   });
 });
 
@@ -472,6 +474,10 @@ describe('sale with Pix QR dinâmico, cancel and refund', () => {
       'sale',
     );
     expect((await chargeOf(shop.api, c.txid)).saleId).toBe(sale.id);
+    // The endToEndId on the sale's payment: in the checkout's answer (the PDV's receipt) and the detail.
+    expect(sale.payments).toMatchObject([{ method: 'pixQrCode', pixEndToEndId: pix.endToEndId }]);
+    const detail = expectStatus(await shop.api.get(`/sale/${sale.id}`), 200);
+    expect(detail.payments).toMatchObject([{ method: 'pixQrCode', pixEndToEndId: pix.endToEndId }]);
     return { ...shop, sale, pix };
   }
 

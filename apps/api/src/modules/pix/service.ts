@@ -23,6 +23,7 @@ import { conflict, notFound, unavailable, unprocessable } from '../../errors.ts'
 import type { Actor } from '../../lib/actor.ts';
 import type { OutboundTls } from '../../lib/outbound.ts';
 import { newToken, secretBox, tokenMatches } from '../../lib/secrets.ts';
+import { recordPixEndToEndIds } from '../sale/record.ts';
 import { type PspEntry, type PspHosts, providerOptions, pspEntry } from './catalogue.ts';
 import {
   centsOfValor,
@@ -622,6 +623,7 @@ export async function pixChargeOfSale(
         charges.map((c) => c.id),
       ),
     );
+  await recordPixEndToEndIds(tx, sale.id, endToEndIdsOf(charges));
 }
 
 /**
@@ -668,7 +670,7 @@ export async function tiePixChargesToSale(
   saleId: number,
 ): Promise<void> {
   if (attemptKeys.length === 0) return;
-  await tx
+  const tied = await tx
     .update(pixCharges)
     .set({ saleId })
     .where(
@@ -678,8 +680,15 @@ export async function tiePixChargesToSale(
         sql`${pixCharges.saleId} is null`,
         inArray(pixCharges.attemptKey, [...attemptKeys]),
       ),
-    );
+    )
+    .returning();
+  await recordPixEndToEndIds(tx, saleId, endToEndIdsOf(tied));
 }
+
+const endToEndIdsOf = (charges: readonly ChargeRow[]) =>
+  charges.flatMap((c) =>
+    c.endToEndId ? [{ endToEndId: c.endToEndId, amountCents: c.paidCents ?? c.amountCents }] : [],
+  );
 
 /** The refund id we give the PSP for a sale's Pix: the same on every retry (PUT is idempotent by it). */
 const refundIdOf = (saleId: number, chargeId: number) => `BLC${saleId}C${chargeId}`;
