@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { apiLogin, closeRegisterViaApi, demoEmail, loginAs } from './helpers';
-import { PIX_CLIENT, PIX_DIR, PIX_PAY_URL, PIX_PORT } from './playwright.config';
+import { PIX_CLIENT, PIX_DIR, PIX_PAY_URL } from './playwright.config';
 
 const stamp = Date.now().toString().slice(-7);
 
@@ -25,8 +25,10 @@ test('Pix QR dinâmico: account, PDV charge paid from the bank app, Pago by itse
   await loginAs(page, 1);
   await page.goto('/dashboard/settings/pix');
   await expect(page).toHaveTitle('Conta Pix | Balcão');
-  await page.getByLabel('URL da API Pix').fill(`https://localhost:${PIX_PORT}/v2`);
-  await page.getByLabel('URL do token OAuth').fill(`https://localhost:${PIX_PORT}/oauth/token`);
+  // The PSP comes from the server's catalogue: no URL field at all.
+  await expect(page.getByLabel('URL da API Pix')).toHaveCount(0);
+  await page.getByLabel('Banco (PSP)').click();
+  await page.getByRole('option', { name: 'PSP de teste (local)' }).click();
   await page.getByLabel('Client ID').fill(PIX_CLIENT.id);
   await page.getByLabel('Client Secret').fill(PIX_CLIENT.secret);
   await page.getByLabel('Chave Pix da conta').fill('loja@demo.com.br');
@@ -78,4 +80,39 @@ test('Pix QR dinâmico: account, PDV charge paid from the bank app, Pago by itse
   await page.keyboard.press('F9');
   await expect(page.getByText(/Venda nº \d+ finalizada/)).toBeVisible();
   await expect(page.getByTestId('receipt')).toContainText('Pix QR dinâmico');
+  // The bank's id of the Pix on the receipt (issue 33).
+  await expect(page.getByTestId('receipt')).toContainText(/E2E E[0-9A-Za-z]{31}/);
+
+  // A comanda closed with Pix QR dinâmico: the Caixa charges the rest, the bank app pays, the
+  // payment counts by itself and the tab closes into a sale.
+  const auth = { authorization: `Bearer ${token}` };
+  const productId = (await product.json()).id;
+  const tabRes = await page.request.post('/v1/comanda', { headers: auth, data: { people: 1 } });
+  expect(tabRes.status()).toBe(201);
+  const tab = await tabRes.json();
+  const line = await page.request.post(`/v1/comanda/${tab.id}/line`, {
+    headers: { ...auth, 'idempotency-key': `pix-tab-line-${stamp}` },
+    data: { productId, quantity: 1 },
+  });
+  expect(line.ok()).toBe(true);
+  await page.goto('/dashboard/sale/command');
+  await page.getByTestId(`comanda-${tab.number}`).click();
+  await page.getByRole('button', { name: 'Restante' }).click();
+  await page.getByLabel('Forma de pagamento').click();
+  await page.getByRole('option', { name: 'Pix QR dinâmico' }).click();
+  const due = (await page.getByTestId('figure-Falta').textContent()) ?? '';
+  await page.getByRole('button', { name: `Receber ${due}` }).click();
+  await expect(page.getByTestId('pix-dynamic-status')).toHaveText('Aguardando pagamento');
+  const tabCode = await page.getByTestId('pix-payload').inputValue();
+  const guest = await browser.newContext();
+  const guestBank = await guest.newPage();
+  await guestBank.goto(`${PIX_PAY_URL}/pagar`);
+  await guestBank.getByLabel('Pix copia e cola').fill(tabCode);
+  await guestBank.getByRole('button', { name: 'Pagar' }).click();
+  await expect(guestBank.getByRole('status')).toContainText('Pix enviado');
+  await guest.close();
+  await expect(page.getByTestId('figure-Falta')).toHaveText('R$ 0,00', { timeout: 10_000 });
+  await expect(page.getByRole('list', { name: 'Pagamentos' })).toContainText('Pix QR dinâmico');
+  await page.getByRole('button', { name: 'Fechar comanda' }).click();
+  await expect(page.getByText('Comanda fechada na venda.')).toBeVisible();
 });

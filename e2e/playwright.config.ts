@@ -131,6 +131,8 @@ export default defineConfig({
         // TESTS ONLY: iFood's 30 s polling shortened so the marketplace spec waits seconds, not minutes.
         MARKETPLACE_POLL_MS: '1000',
         PIX_CA_FILE: `${PIX_DIR.replace(/^\.\.\//, '')}/ca.pem`,
+        // The fake PSP joins Conta Pix's PSP catalogue (hosts are the server's, never the shop's).
+        PIX_FAKE_URL: `https://localhost:${PIX_PORT}`,
         SEFAZ_LOCAL_URL: `https://127.0.0.1:${SEFAZ_PORT}`,
         SEFAZ_CA_FILE,
         // Two cores shared by the whole suite: the fake's XSD check may take seconds; contingency is API-tested.

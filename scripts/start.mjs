@@ -45,7 +45,7 @@ if (process.env.SKIP_WEB_BUILD !== '1' && webIsStale()) {
 
 // The demo's fake PSP (issue 33, docs/integrations/pix-api.md): PIX_FAKE=1 starts it on 7000 (API Pix v2,
 // mutual TLS) and 7001 (the customer's bank app: /pagar), its certificates in .tmp/pix (client.pem and
-// client-key.pem go on Configurações > Conta Pix), and the API trusts its CA.
+// client-key.pem go on Configurações > Conta Pix, PSP "PSP de teste (local)"), and the API trusts its CA.
 const env = { ...process.env };
 let pixFake;
 if (process.env.PIX_FAKE === '1') {
@@ -58,6 +58,7 @@ if (process.env.PIX_FAKE === '1') {
   for (let i = 0; i < 100 && !existsSync(join(certDir, 'ca.pem')); i++)
     await new Promise((r) => setTimeout(r, 100));
   env.PIX_CA_FILE = join(certDir, 'ca.pem');
+  env.PIX_FAKE_URL = 'https://localhost:7000';
   env.OUTBOUND_ALLOW_PRIVATE ??= 'true';
 }
 

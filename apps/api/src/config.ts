@@ -65,6 +65,11 @@ const envSchema = z.object({
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(25_000),
   /** A PEM file of extra CAs the Pix PSP's server certificate may chain to (a sandbox, the local fake). */
   PIX_CA_FILE: z.string().optional(),
+  /**
+   * TESTS AND THE DEMO ONLY: the local fake PSP's root (https://localhost:7000). When set, "PSP de
+   * teste (local)" joins the PSP catalogue of Conta Pix (modules/pix/catalogue.ts).
+   */
+  PIX_FAKE_URL: z.string().url().optional(),
   /** A name for this instance in job claims and logs (default: host, pid and a random part). */
   INSTANCE_ID: z.string().optional(),
 });
@@ -188,7 +193,7 @@ export type Config = {
   outbound: OutboundPolicy;
   shutdownTimeoutMs: number;
   /** Pix API v2 (issue 33): extra CAs trusted for the PSPs' servers (PIX_CA_FILE); public CAs otherwise. */
-  pix: { caPem?: string; caFile?: string };
+  pix: { caPem?: string; caFile?: string; fakeUrl?: string };
   instanceId?: string;
 };
 
@@ -285,7 +290,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       legacyTlsHosts: hostList(e.OUTBOUND_LEGACY_TLS_HOSTS),
     },
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
-    pix: { caFile: e.PIX_CA_FILE || undefined },
+    pix: {
+      caFile: e.PIX_CA_FILE || undefined,
+      fakeUrl: e.PIX_FAKE_URL ? trimUrl(e.PIX_FAKE_URL) : undefined,
+    },
     instanceId: e.INSTANCE_ID || undefined,
   };
 }

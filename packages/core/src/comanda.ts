@@ -34,6 +34,8 @@ export const COMANDA_PAYMENT_METHODS = [
   'money',
   'pix',
   'pixQrCodeStatic',
+  // Issue 33: the tab's payment confirmed by the bank (a charge per payment, settled by the webhook).
+  'pixQrCode',
   'debitCard',
   'creditCard',
   'bankTransfer',

@@ -8,8 +8,12 @@ import { z } from './zod.ts';
 
 export const PIX_CHARGE_MESSAGES = {
   notConfigured: 'Configure a conta Pix (Configurações > Conta Pix) para usar o Pix QR dinâmico',
-  baseUrl: 'Informe a URL da API Pix do seu banco (https://...)',
-  tokenUrl: 'Informe a URL do token OAuth do seu banco (https://...)',
+  provider: 'Escolha o banco (PSP) da lista',
+  environment: 'Escolha o ambiente: produção ou homologação',
+  environmentMissing: 'Este banco não oferece o ambiente escolhido',
+  urlFromServer:
+    'Os endereços da API Pix vêm da configuração do servidor: escolha o banco e o ambiente, sem URL',
+  appKey: 'Informe a chave do aplicativo (gw-dev-app-key) do Banco do Brasil',
   clientId: 'Informe o Client ID',
   clientSecret: 'Informe o Client Secret',
   certificate: 'Envie o certificado do banco (.pfx, ou .pem com a chave)',
@@ -26,25 +30,30 @@ export const PIX_CHARGE_MESSAGES = {
     'Sem conexão: o Pix QR dinâmico precisa do servidor para confirmar o pagamento. Use o QR estático.',
 } as const;
 
-const httpsUrl = (message: string) =>
-  z
-    .string()
-    .trim()
-    .max(300, message)
-    .refine((v) => /^https:\/\/[^\s]+$/.test(v), message);
+export const PIX_ENVIRONMENTS = ['production', 'sandbox'] as const;
+export type PixEnvironment = (typeof PIX_ENVIRONMENTS)[number];
+export const PIX_ENVIRONMENT_LABELS: Record<PixEnvironment, string> = {
+  production: 'Produção',
+  sandbox: 'Homologação (testes)',
+};
+
+/** A URL sent by the client is refused: hosts come from the server's PSP catalogue (issue 31's rule). */
+const noUrl = z
+  .unknown()
+  .refine((v) => v === undefined, PIX_CHARGE_MESSAGES.urlFromServer)
+  .optional();
 
 /** The account form: secrets optional on an edit (empty keeps what is stored). */
 export const pixAccountInputSchema = z.object({
-  apiUrl: httpsUrl(PIX_CHARGE_MESSAGES.baseUrl),
-  tokenUrl: httpsUrl(PIX_CHARGE_MESSAGES.tokenUrl),
-  scopes: z
-    .string()
-    .trim()
-    .max(300)
-    .default('cob.write cob.read pix.read pix.write webhook.write webhook.read'),
-  tokenFormat: z.enum(['form', 'json']).default('form'),
+  /** A PSP of the server's catalogue (GET /pix/account `providers`). */
+  provider: z.string().trim().min(1, PIX_CHARGE_MESSAGES.provider).max(40, PIX_CHARGE_MESSAGES.provider),
+  environment: z.enum(PIX_ENVIRONMENTS, PIX_CHARGE_MESSAGES.environment).default('production'),
+  apiUrl: noUrl,
+  tokenUrl: noUrl,
   clientId: z.string().trim().max(300).default(''),
   clientSecret: z.string().max(300).default(''),
+  /** Banco do Brasil's developer application key (gw-dev-app-key); empty keeps the stored one. */
+  appKey: z.string().trim().max(300).default(''),
   /** A .pfx (base64) with its passphrase, or PEM certificate + key; null keeps the stored one. */
   certificate: z
     .discriminatedUnion('format', [
@@ -73,13 +82,26 @@ export const pixAccountInputSchema = z.object({
 });
 export type PixAccountInput = z.input<typeof pixAccountInputSchema>;
 
-/** What the browser may see of the account: never a secret, never the certificate. */
+/** A PSP of the server's catalogue as the page's select shows it: never a host. */
+export const pixProviderOptionSchema = z.object({
+  id: z.string(),
+  label: z.string(),
+  environments: z.array(z.enum(PIX_ENVIRONMENTS)),
+  needsSecret: z.boolean(),
+  needsAppKey: z.boolean(),
+});
+export type PixProviderOption = z.infer<typeof pixProviderOptionSchema>;
+
+/** What the browser may see of the account: never a secret, never the certificate, never a host. */
 export const pixAccountSchema = z.object({
   configured: z.boolean(),
-  apiUrl: z.string(),
-  tokenUrl: z.string(),
-  scopes: z.string(),
-  tokenFormat: z.enum(['form', 'json']),
+  /** '' until a PSP is chosen (or an account from before the catalogue whose host matched none). */
+  provider: z.string(),
+  environment: z.enum(PIX_ENVIRONMENTS),
+  providers: z.array(pixProviderOptionSchema),
+  hasAppKey: z.boolean(),
+  /** The webhook also carries Efí's hmac (a secret query parameter checked on every post). */
+  webhookHmac: z.boolean(),
   /** The client id's last 4 characters. */
   clientIdHint: z.string(),
   hasSecret: z.boolean(),
@@ -97,6 +119,12 @@ export const pixTestResultSchema = z.object({
   steps: z.array(z.object({ step: z.string(), ok: z.boolean(), message: z.string() })),
 });
 export type PixTestResult = z.infer<typeof pixTestResultSchema>;
+
+/**
+ * The attempt key of a comanda payment's Pix charge: the payment's own Idempotency-Key, so the charge
+ * shown while the guest pays and the payment recorded once it is paid are the same one.
+ */
+export const comandaPixAttemptKey = (paymentKey: string) => `comanda-pay:${paymentKey}`;
 
 /** The PDV asks for the charge of its sale attempt (its Idempotency-Key) and amount. */
 export const pixChargeInputSchema = z.object({

@@ -57,6 +57,34 @@ describe('receipt', () => {
     }
   });
 
+  it("prints a Pix QR dinâmico's endToEndId under its payment, within 32 and 48 columns (issue 33)", () => {
+    const e2e = 'E18236120202611271415s0123456789';
+    const pixSale = {
+      ...sale,
+      payments: [
+        {
+          id: 1,
+          method: 'pixQrCode' as const,
+          amountCents: 3443,
+          numberInstallments: 1,
+          dueDate: null,
+          pixEndToEndId: e2e,
+        },
+      ],
+      cashDepositAmountCents: 0,
+      changeCents: 0,
+    };
+    for (const width of [58, 80] as const) {
+      const lines = receiptLines(pixSale, { name: 'Loja', timeZone: 'America/Sao_Paulo' }, width);
+      const at = lines.findIndex((l) => l.startsWith('Pix QR dinâmico'));
+      // 80 mm: one line; 58 mm (32 columns): the id, 32 characters, on a line of its own.
+      expect(lines.slice(at + 1, at + (width === 58 ? 3 : 2))).toEqual(
+        width === 58 ? ['   E2E', e2e] : [`   E2E ${e2e}`],
+      );
+      expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(width === 58 ? 32 : 48);
+    }
+  });
+
   it('rows put the right text flush right', () => {
     expect(receiptRow('Total', '10,00', 12)).toBe('Total  10,00');
     expect(receiptRow('Um nome muito longo', '1,00', 12)).toBe('Um nome 1,00');

@@ -141,6 +141,13 @@ export function receiptLines(
         ? `${PAYMENT_METHOD_LABELS[p.method]} ${p.numberInstallments}x`
         : PAYMENT_METHOD_LABELS[p.method];
     lines.push(receiptRow(label, money(p.amountCents), cols));
+    // Issue 33: the bank's id of a confirmed Pix, what the customer's bank app shows too.
+    if (p.pixEndToEndId)
+      for (const id of p.pixEndToEndId.split(' ')) {
+        const line = `   E2E ${id}`;
+        if (line.length <= cols) lines.push(line);
+        else lines.push('   E2E', id.slice(0, cols));
+      }
   }
   if (sale.changeCents > 0) {
     lines.push(receiptRow('Recebido em dinheiro', money(sale.cashDepositAmountCents), cols));

@@ -784,6 +784,8 @@ export const salePaymentSchema = z.object({
   amountCents: z.number(),
   numberInstallments: z.number(),
   dueDate: z.string().nullable(),
+  /** Pix QR dinâmico (issue 33): the bank's endToEndId of the Pix (receipt and sale detail). */
+  pixEndToEndId: z.string().nullable().optional(),
 });
 export type SalePayment = z.infer<typeof salePaymentSchema>;
 

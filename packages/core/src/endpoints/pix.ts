@@ -132,8 +132,11 @@ export const pixApi = {
     path: '/pix/webhook/:token/pix',
     resource: 'pix',
     access: 'public',
-    summary: "The PSP's webhook ({webhookUrl}/pix): 401 on an unknown path; each endToEndId stored once",
+    summary:
+      "The PSP's webhook ({webhookUrl}/pix): 401 on an unknown path or a wrong Efí hmac; each endToEndId stored once",
     params: z.object({ token: z.string().min(1).max(100) }),
+    /** Efí's scheme: `hmac` (the secret registered with the URL) and `ignorar` (holds the `/pix` Efí appends). */
+    query: z.object({ hmac: z.string().max(100).optional(), ignorar: z.string().max(100).optional() }),
     body: pixWebhookBodySchema,
     response: { 200: okSchema },
     changes: ['pix'],

@@ -1,5 +1,6 @@
 import { COMANDA_MESSAGES } from '@balcao/core/comanda';
 import { formatCents } from '@balcao/core/money';
+import { comandaPixAttemptKey } from '@balcao/core/pixCharge';
 import { percentText } from '@balcao/core/settings';
 import type { PaymentMethod } from '@balcao/core/status';
 import { eq, sql } from 'drizzle-orm';
@@ -10,6 +11,7 @@ import { lineSnapshotOf } from '../../lib/lineSnapshot.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { moveComandaCash } from '../cash-register/comanda.ts';
 import { openRegisterForSaleSql } from '../cash-register/service.ts';
+import { tiePixChargesToSale } from '../pix/service.ts';
 import { type RecordedSale, recordSale, type SaleDraft, type SaleLineDraft } from '../sale/record.ts';
 import { lockOpenComanda, logEvent, type PaymentRow, readLinesAndPayments, totalsOf } from './read.ts';
 import { comandas } from './schema.ts';
@@ -133,6 +135,15 @@ export async function closeComanda(
           .set({ status: 'finished', saleId: sale.id, closedAt: now, updatedAt: now })
           .where(eq(comandas.id, id));
         await logEvent(tx, session, id, 'closed', `Fechou a comanda na venda ${sale.number}`);
+        // Pix QR dinâmico payments: their charges become the sale's (endToEndId, refund on cancel).
+        await tiePixChargesToSale(
+          tx,
+          session.clientId,
+          seen.payments.flatMap((p) =>
+            p.method === 'pixQrCode' && p.idempotencyKey ? [comandaPixAttemptKey(p.idempotencyKey)] : [],
+          ),
+          sale.id,
+        );
         // Cash taken early at another register moves to the sale's (docs/decisions.md, issue 16).
         const [closing] = (
           (await tx.execute(sql`select r.id from (${openRegisterForSaleSql(session)}) r`)) as unknown as {

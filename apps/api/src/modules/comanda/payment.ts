@@ -6,12 +6,14 @@ import {
   paymentLabel,
 } from '@balcao/core/comanda';
 import { formatCents } from '@balcao/core/money';
+import { comandaPixAttemptKey, PIX_CHARGE_MESSAGES } from '@balcao/core/pixCharge';
 import type { z } from '@balcao/core/zod';
 import { and, eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { AppError, unprocessable } from '../../errors.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { openRegisterForSaleSql } from '../cash-register/service.ts';
+import { paidPixChargeOfPayment } from '../pix/service.ts';
 import { lockOpenComanda, logEvent, paidQuantities, readLinesAndPayments, totalsOf } from './read.ts';
 import { comandaPayments, comandas } from './schema.ts';
 
@@ -73,6 +75,11 @@ export async function addPayment(
       if (input.receivedCents < amountCents)
         throw fail('O valor recebido é menor que o pagamento', 'receivedCents');
       changeCents = input.receivedCents - amountCents;
+    }
+    // Pix QR dinâmico (issue 33): the payment is the bank's confirmed charge of this very payment.
+    if (input.method === 'pixQrCode') {
+      if (!idempotencyKey) throw fail(PIX_CHARGE_MESSAGES.notPaid, 'method');
+      await paidPixChargeOfPayment(tx, clientId, comandaPixAttemptKey(idempotencyKey), amountCents);
     }
     const label = paymentLabel(input.kind, input.method, input.share);
     const rows = (

@@ -1,8 +1,11 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type FakePsp, makePixCerts, type PixCerts, startFakePsp } from '../../../test/fakes/pix-psp.ts';
 import type { TestApp } from '../../../test/helper.ts';
 import { type Api, expectStatus, makeProduct, makeShop, useTestApp } from '../../../test/kit.ts';
+import { PSP_CATALOGUE, pspCatalogue } from './catalogue.ts';
 import { clearPspTokens } from './psp.ts';
+import { pixReceived } from './schema.ts';
 import { processReceivedPix, sendPixRefunds, txidOf } from './service.ts';
 
 let t: TestApp;
@@ -17,7 +20,7 @@ beforeAll(async () => {
     deliver: async (url, body) => {
       const res = await t.app.inject({
         method: 'POST',
-        url: new URL(url).pathname,
+        url: `${new URL(url).pathname}${new URL(url).search}`,
         headers: { 'content-type': 'application/json' },
         payload: body,
       });
@@ -33,7 +36,7 @@ useTestApp(
   {
     config: {
       get pix() {
-        return { caPem: certs.caPem };
+        return { caPem: certs.caPem, fakeUrl: psp.apiUrl.replace(/\/v2$/, '') };
       },
     },
   },
@@ -50,8 +53,8 @@ beforeEach(() => {
 
 function accountBody(overrides: Record<string, unknown> = {}) {
   return {
-    apiUrl: psp.apiUrl,
-    tokenUrl: psp.tokenUrl,
+    provider: 'fake',
+    environment: 'production',
     clientId: psp.clientId,
     clientSecret: psp.clientSecret,
     certificate: { format: 'pem', certPem: certs.clientCertPem, keyPem: certs.clientKeyPem },
@@ -61,8 +64,8 @@ function accountBody(overrides: Record<string, unknown> = {}) {
 }
 
 /** A shop with an open register, its PSP account saved and tested (webhook registered). */
-async function pixShop() {
-  const shop = await makeShop(t);
+async function pixShop(overrides: { clientTypeId?: number } = {}) {
+  const shop = await makeShop(t, [1], overrides);
   expectStatus(await shop.api.put('/pix/account', accountBody()), 200, 'account');
   const test = expectStatus(await shop.api.post('/pix/account/test'), 200, 'test');
   expect(test.ok).toBe(true);
@@ -81,6 +84,12 @@ async function waitFor<T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 50
     await new Promise((r) => setTimeout(r, 25));
   }
 }
+
+/** Where the PSP posts for a registered webhook URL: `{webhookUrl}/pix` (Efí's hmac lands in the query). */
+const postPathOf = (webhookUrl: string) => {
+  const target = new URL(`${webhookUrl}/pix`);
+  return `${target.pathname}${target.search}`;
+};
 
 const chargeOf = async (api: Api, txid: string) => expectStatus(await api.get(`/pix/charge/${txid}`), 200);
 
@@ -119,6 +128,88 @@ describe('PSP account', () => {
     expect(stranger.steps[0].message).toContain('O banco recusou a conexão segura');
   });
 
+  it("takes the PSP's hosts from the server's catalogue: a URL from the client is refused", async () => {
+    const { api } = await makeShop(t);
+    const withUrl = await api.put(
+      '/pix/account',
+      accountBody({ apiUrl: 'https://evil.example.com/v2', tokenUrl: 'https://evil.example.com/t' }),
+    );
+    expect(withUrl.statusCode).toBe(400);
+    expect(withUrl.body).toContain(
+      'Os endereços da API Pix vêm da configuração do servidor: escolha o banco e o ambiente, sem URL',
+    );
+    const unknown = await api.put('/pix/account', accountBody({ provider: 'banco-do-zezinho' }));
+    expect(unknown.statusCode).toBe(422);
+    expect(unknown.json().message).toBe('Escolha o banco (PSP) da lista');
+    const noSandbox = await api.put(
+      '/pix/account',
+      accountBody({ provider: 'sicoob', environment: 'sandbox' }),
+    );
+    expect(noSandbox.statusCode).toBe(422);
+    expect(noSandbox.json().message).toBe('Este banco não oferece o ambiente escolhido');
+    const bbWithoutKey = await api.put('/pix/account', accountBody({ provider: 'bb' }));
+    expect(bbWithoutKey.json().message).toBe(
+      'Informe a chave do aplicativo (gw-dev-app-key) do Banco do Brasil',
+    );
+    expect(psp.tokensIssued).toBe(0);
+
+    const read = expectStatus(await api.get('/pix/account'), 200);
+    expect(read.configured).toBe(false);
+    expect(read.providers.map((p: { id: string }) => p.id)).toEqual([
+      'efi',
+      'itau',
+      'bb',
+      'sicoob',
+      'inter',
+      'santander',
+      'fake',
+    ]);
+    // The page never learns a host: ids, names and environments only.
+    expect(JSON.stringify(read)).not.toMatch(/https?:/);
+  });
+
+  it('an Efí-style webhook (hmac) refuses a post without the registered hmac and records nothing', async () => {
+    const shop = await pixShop();
+    const hook = [...psp.webhooks.values()].at(-1) ?? '';
+    expect(hook).toMatch(/\/pix\?hmac=[A-Za-z0-9_-]{20,}&ignorar=$/);
+    expect(expectStatus(await shop.api.get('/pix/account'), 200).webhookHmac).toBe(true);
+    const c = await charge(shop.api, 'attempt-hmac-1', 900);
+    const pix = (endToEndId: string) => ({
+      pix: [{ endToEndId, txid: c.txid, valor: '9.00', horario: new Date().toISOString() }],
+    });
+    const path = postPathOf(hook);
+    for (const url of [
+      path.replace(/hmac=[^&]+/, 'hmac=outroSegredoQualquerAqui123'),
+      path.replace(/\?.*$/, ''),
+    ]) {
+      const refused = await t.app.inject({
+        method: 'POST',
+        url,
+        payload: pix('E12345678202611271200hmac00001'),
+      });
+      expect(refused.statusCode).toBe(401);
+    }
+    await processReceivedPix(t.app.ctx);
+    expect((await chargeOf(shop.api, c.txid)).status).toBe('active');
+    const stored = await t.app.ctx.db
+      .select()
+      .from(pixReceived)
+      .where(eq(pixReceived.endToEndId, 'E12345678202611271200hmac00001'));
+    expect(stored).toEqual([]);
+
+    const accepted = await t.app.inject({
+      method: 'POST',
+      url: path,
+      payload: pix('E12345678202611271200hmac00002'),
+    });
+    expect(accepted.statusCode).toBe(200);
+    await waitFor(
+      () => chargeOf(shop.api, c.txid),
+      (v) => v.status === 'paid',
+    );
+    expect((await chargeOf(shop.api, c.txid)).endToEndId).toBe('E12345678202611271200hmac00002');
+  });
+
   it('accepts the certificate as a .pfx with its passphrase', async () => {
     const { api } = await makeShop(t);
     await api.put(
@@ -128,6 +219,23 @@ describe('PSP account', () => {
       }),
     );
     expect(expectStatus(await api.post('/pix/account/test'), 200).ok).toBe(true);
+  });
+});
+
+describe('PSP catalogue (server configuration)', () => {
+  it('names six PSPs with https hosts for production; the local fake only with PIX_FAKE_URL', () => {
+    expect(PSP_CATALOGUE.map((p) => p.id)).toEqual(['efi', 'itau', 'bb', 'sicoob', 'inter', 'santander']);
+    for (const p of PSP_CATALOGUE)
+      for (const hosts of Object.values(p.environments))
+        for (const url of [hosts.apiUrl, hosts.tokenUrl])
+          expect(url).toMatch(/^https:\/\/[a-z0-9.-]+\.[a-z]+\//);
+    expect(pspCatalogue({ pix: {} }).map((p) => p.id)).not.toContain('fake');
+    expect(
+      pspCatalogue({ pix: { fakeUrl: 'https://localhost:7000' } }).at(-1)?.environments.production,
+    ).toEqual({
+      apiUrl: 'https://localhost:7000/v2',
+      tokenUrl: 'https://localhost:7000/oauth/token',
+    });
   });
 });
 
@@ -251,7 +359,7 @@ describe('dynamic charge', () => {
     // Shop B's webhook path receives a Pix carrying shop A's txid.
     const res = await t.app.inject({
       method: 'POST',
-      url: `${new URL(hookB).pathname}/pix`,
+      url: postPathOf(hookB),
       payload: {
         pix: [
           {
@@ -274,6 +382,71 @@ describe('dynamic charge', () => {
       payload: { pix: [] },
     });
     expect(unknown.statusCode).toBe(401);
+  });
+});
+
+describe('Pix QR dinâmico beyond the PDV (issue 33)', () => {
+  it("a comanda's payment counts only once the bank confirmed it, once; the close's sale keeps the Pix", async () => {
+    const shop = await pixShop({ clientTypeId: 6 });
+    const product = await makeProduct(t, shop.auth, { salePriceCents: 3000, stock: 10 });
+    const tab = expectStatus(await shop.api.post('/comanda', { people: 1 }), 201, 'open comanda');
+    expectStatus(
+      await shop.api.post(
+        `/comanda/${tab.id}/line`,
+        { productId: product.id, quantity: 1 },
+        { 'idempotency-key': 'tab-line-1' },
+      ),
+      201,
+      'line',
+    );
+    const due = expectStatus(await shop.api.get(`/comanda/${tab.id}`), 200).totals.remainingCents;
+    const paymentKey = 'tab-pix-payment-0001';
+    const body = { kind: 'amount', method: 'pixQrCode', amountCents: due };
+    const headers = { 'idempotency-key': paymentKey };
+    const c = await charge(shop.api, `comanda-pay:${paymentKey}`, due);
+
+    // Not paid yet: refused, in the PDV's words, and nothing is counted.
+    const early = await shop.api.post(`/comanda/${tab.id}/payment`, body, headers);
+    expect(early.statusCode).toBe(422);
+    expect(early.json().message).toBe(
+      'O Pix QR dinâmico ainda não foi pago: aguarde a confirmação do banco ou troque a forma de pagamento',
+    );
+    expect(expectStatus(await shop.api.get(`/comanda/${tab.id}`), 200).totals.paidCents).toBe(0);
+
+    // The guest pays; the webhook posts it three times, out of order: one payment, then the close.
+    psp.webhook = { copies: 3, reverse: true, drop: false, retryMs: 20, maxAttempts: 3 };
+    const pix = await psp.pay(c.txid);
+    await psp.settled();
+    await waitFor(
+      () => chargeOf(shop.api, c.txid),
+      (v) => v.status === 'paid',
+    );
+    // A payment of another amount on the same charge is refused.
+    const other = await shop.api.post(
+      `/comanda/${tab.id}/payment`,
+      { ...body, amountCents: due - 1 },
+      headers,
+    );
+    expect(other.json().message).toBe('O valor do Pix pago é diferente do valor da venda');
+    for (let i = 0; i < 2; i++)
+      expect((await shop.api.post(`/comanda/${tab.id}/payment`, body, headers)).statusCode).toBeLessThan(300);
+    const paidTab = expectStatus(await shop.api.get(`/comanda/${tab.id}`), 200);
+    expect(paidTab.totals).toMatchObject({ paidCents: due, remainingCents: 0 });
+    expect(paidTab.payments).toHaveLength(1);
+
+    const sale = expectStatus(
+      await shop.api.post(
+        `/comanda/${tab.id}/close`,
+        { originSale: 'command' },
+        { 'idempotency-key': 'tab-close-1' },
+      ),
+      201,
+      'close',
+    );
+    expect((await chargeOf(shop.api, c.txid)).saleId).toBe(sale.id);
+    expect((await chargeOf(shop.api, c.txid)).endToEndId).toBe(pix.endToEndId);
+    const detail = expectStatus(await shop.api.get(`/sale/${sale.id}`), 200);
+    expect(detail.payments).toMatchObject([{ method: 'pixQrCode', pixEndToEndId: pix.endToEndId }]);
   });
 });
 
@@ -301,6 +474,10 @@ describe('sale with Pix QR dinâmico, cancel and refund', () => {
       'sale',
     );
     expect((await chargeOf(shop.api, c.txid)).saleId).toBe(sale.id);
+    // The endToEndId on the sale's payment: in the checkout's answer (the PDV's receipt) and the detail.
+    expect(sale.payments).toMatchObject([{ method: 'pixQrCode', pixEndToEndId: pix.endToEndId }]);
+    const detail = expectStatus(await shop.api.get(`/sale/${sale.id}`), 200);
+    expect(detail.payments).toMatchObject([{ method: 'pixQrCode', pixEndToEndId: pix.endToEndId }]);
     return { ...shop, sale, pix };
   }
 

@@ -6,9 +6,10 @@ import { logRemoteError, type OutboundTls, outboundFetch } from '../../lib/outbo
  * OAuth2 client credentials over mutual TLS with the PSP's certificate, then
  * PUT/GET/PATCH /cob/{txid}, PUT /webhook/{chave}, GET /pix, GET /pix/{e2eid},
  * PUT/GET /pix/{e2eid}/devolucao/{id}. Errors are the standard's `application/problem+json`
- * (`Problema`: type, title, status, detail, violacoes[]). The PSP is configuration
- * (docs/integrations/pix-api.md): where its API lives, its token URL, the scopes it wants and how its
- * token endpoint reads the grant (RFC 6749 form, or JSON as Efí documents).
+ * (`Problema`: type, title, status, detail, violacoes[]). The PSP is the server's configuration
+ * (catalogue.ts, docs/integrations/pix-api.md): where its API lives, its token URL, the scopes it
+ * wants, how its token endpoint reads the grant (RFC 6749 form or Efí's JSON; Basic auth or the
+ * client in the body) and what every call carries besides the token (BB's application key).
  */
 
 export type PspConfig = {
@@ -20,6 +21,12 @@ export type PspConfig = {
   scopes: string;
   /** 'form' (RFC 6749, most PSPs) or 'json' (Efí's documented body). */
   tokenFormat: 'form' | 'json';
+  /** Basic auth (RFC 6749 2.3.1), client id and secret in the body, or the client id alone (mTLS). */
+  tokenAuth: 'basic' | 'body' | 'client-id';
+  /** Query parameters every API call carries (BB: gw-dev-app-key). */
+  query?: Record<string, string>;
+  /** Headers every API call carries (Sicoob: client_id). */
+  headers?: Record<string, string>;
   clientId: string;
   clientSecret: string;
   tls: OutboundTls;
@@ -152,11 +159,13 @@ async function token(config: PspConfig, fresh = false): Promise<string> {
   if (!fresh && cached && cached.expiresAt - TOKEN_MARGIN_MS > Date.now()) return cached.token;
   const basic = Buffer.from(`${config.clientId}:${config.clientSecret}`).toString('base64');
   const grant: Record<string, string> = { grant_type: 'client_credentials' };
+  if (config.tokenAuth !== 'basic') grant.client_id = config.clientId;
+  if (config.tokenAuth === 'body') grant.client_secret = config.clientSecret;
   if (config.scopes.trim()) grant.scope = config.scopes.trim();
   const response = await send('token', config.tokenUrl, {
     method: 'POST',
     headers: {
-      authorization: `Basic ${basic}`,
+      ...(config.tokenAuth === 'basic' ? { authorization: `Basic ${basic}` } : {}),
       'content-type':
         config.tokenFormat === 'json' ? 'application/json' : 'application/x-www-form-urlencoded',
       accept: 'application/json',
@@ -177,12 +186,15 @@ async function token(config: PspConfig, fresh = false): Promise<string> {
 }
 
 async function api<T>(config: PspConfig, method: string, path: string, body?: unknown): Promise<T> {
-  const url = `${config.apiUrl.replace(/\/+$/, '')}${path}`;
+  let url = `${config.apiUrl.replace(/\/+$/, '')}${path}`;
+  if (config.query && Object.keys(config.query).length)
+    url += `${url.includes('?') ? '&' : '?'}${new URLSearchParams(config.query)}`;
   for (let attempt = 0; ; attempt++) {
     const bearer = await token(config, attempt > 0);
     const response = await send('api', url, {
       method,
       headers: {
+        ...config.headers,
         authorization: `Bearer ${bearer}`,
         accept: 'application/json',
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),

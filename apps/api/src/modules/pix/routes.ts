@@ -25,7 +25,7 @@ export function pixRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     const { db } = ctx;
 
-    route(app, pixApi.account, (request) => findPixAccount(db, sessionOf(request)));
+    route(app, pixApi.account, (request) => findPixAccount(ctx, sessionOf(request)));
     route(app, pixApi.saveAccount, (request) => savePixAccount(ctx, sessionOf(request), request.body));
     route(app, pixApi.test, (request) => testPixAccount(ctx, sessionOf(request)));
     route(app, pixApi.createCharge, (request) => createPixCharge(ctx, sessionOf(request), request.body));
@@ -53,10 +53,10 @@ export function pixRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     });
     route(app, pixApi.refunds, (request) => listPixRefunds(db, sessionOf(request), request.params.id));
 
-    // The PSP's webhook: the shop comes from the secret path only; the Pix are stored (each
-    // endToEndId once) before the answer, and worked by the queue (durable: pending rows).
+    // The PSP's webhook: the shop comes from the secret path only (and Efí's hmac where registered);
+    // the Pix are stored (each endToEndId once) before the answer, and worked by the queue (durable).
     route(app, pixApi.webhook, async (request) => {
-      const clientId = await shopOfWebhook(db, request.params.token);
+      const clientId = await shopOfWebhook(db, request.params.token, request.query.hmac);
       if (clientId === null) throw unauthorized('Webhook Pix desconhecido');
       await intakePix(ctx, clientId, request.body.pix, 'after');
       return { ok: true };

@@ -4,9 +4,10 @@ import { clients } from '../../db/schema.ts';
 import { sales } from '../sale/schema.ts';
 
 /**
- * Pix confirmed by the bank (issue 33). The shop's PSP account: where its API Pix v2 lives and the
- * credentials, sealed with lib/secrets.ts (client id, secret and certificate never leave sealed but
- * to call the PSP). The webhook's secret path token is kept as its SHA-256 only.
+ * Pix confirmed by the bank (issue 33). The shop's PSP account: which PSP of the server's catalogue
+ * (modules/pix/catalogue.ts: the hosts are never the shop's) and environment, and the credentials,
+ * sealed with lib/secrets.ts (client id, secret, application key and certificate never leave sealed
+ * but to call the PSP). The webhook's secret path token and hmac are kept as their SHA-256 only.
  */
 export const pixAccounts = pgTable(
   'pix_accounts',
@@ -14,11 +15,11 @@ export const pixAccounts = pgTable(
     clientId: integer('client_id')
       .primaryKey()
       .references(() => clients.id),
-    apiUrl: text('api_url').notNull(),
-    tokenUrl: text('token_url').notNull(),
-    scopes: text('scopes').notNull().default(''),
-    tokenFormat: text('token_format').notNull().default('form'),
-    /** secretBox: {clientId, clientSecret}. */
+    /** A catalogue id (efi, itau, bb, sicoob, inter, santander, fake); '' = choose one again. */
+    provider: text('provider').notNull().default(''),
+    /** production | sandbox (homologação). */
+    environment: text('environment').notNull().default('production'),
+    /** secretBox: {clientId, clientSecret, appKey?}. */
     credentialsSealed: text('credentials_sealed').notNull().default(''),
     /** secretBox: {format: 'pfx', pfxBase64, passphrase} | {format: 'pem', certPem, keyPem}. */
     certificateSealed: text('certificate_sealed').notNull().default(''),
@@ -27,6 +28,8 @@ export const pixAccounts = pgTable(
     expiresInSeconds: integer('expires_in_seconds').notNull().default(600),
     /** SHA-256 of the token in the webhook's path (/v1/pix/webhook/{token}/pix). */
     webhookTokenHash: text('webhook_token_hash'),
+    /** SHA-256 of the `hmac` query parameter registered with the webhook (PSPs with webhookAuth efi-hmac). */
+    webhookHmacHash: text('webhook_hmac_hash'),
     webhookRegisteredAt: timestamp('webhook_registered_at', { withTimezone: true, mode: 'string' }),
     lastTestError: text('last_test_error'),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'string' }).notNull().defaultNow(),

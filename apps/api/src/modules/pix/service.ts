@@ -9,6 +9,7 @@ import {
   type PixAccountInput,
   type PixCharge,
   type PixChargeInput,
+  type PixEnvironment,
   type PixPending,
   type PixReconcileReason,
   type PixRefund,
@@ -22,6 +23,8 @@ import { conflict, notFound, unavailable, unprocessable } from '../../errors.ts'
 import type { Actor } from '../../lib/actor.ts';
 import type { OutboundTls } from '../../lib/outbound.ts';
 import { newToken, secretBox, tokenMatches } from '../../lib/secrets.ts';
+import { recordPixEndToEndIds } from '../sale/record.ts';
+import { type PspEntry, type PspHosts, providerOptions, pspEntry } from './catalogue.ts';
 import {
   centsOfValor,
   type PspClient,
@@ -43,7 +46,7 @@ import { pixAccounts, pixCharges, pixReceived, pixRefunds } from './schema.ts';
 
 type AccountRow = typeof pixAccounts.$inferSelect;
 type ChargeRow = typeof pixCharges.$inferSelect;
-type Credentials = { clientId: string; clientSecret: string };
+type Credentials = { clientId: string; clientSecret: string; appKey?: string };
 type Certificate =
   | { format: 'pfx'; pfxBase64: string; passphrase: string }
   | { format: 'pem'; certPem: string; keyPem: string };
@@ -62,13 +65,26 @@ async function accountRow(db: Executor, clientId: number): Promise<AccountRow | 
   return row ?? null;
 }
 
-function viewOf(row: AccountRow | null): PixAccount {
+/** The catalogue entry and hosts of an account; null when its PSP/environment is not offered here. */
+function hostsOf(ctx: AppContext, row: Pick<AccountRow, 'provider' | 'environment'>) {
+  const entry = pspEntry(ctx.config, row.provider);
+  const hosts = entry?.environments[row.environment as PixEnvironment];
+  return entry && hosts ? { entry, hosts } : null;
+}
+
+function viewOf(
+  ctx: AppContext,
+  row: AccountRow | null,
+  box: ReturnType<typeof secretBox> | null,
+): PixAccount {
+  const creds = row?.credentialsSealed && box ? box.open<Credentials>(row.credentialsSealed) : null;
   return {
-    configured: Boolean(row?.credentialsSealed && row.certificateSealed),
-    apiUrl: row?.apiUrl ?? '',
-    tokenUrl: row?.tokenUrl ?? '',
-    scopes: row?.scopes ?? 'cob.write cob.read pix.read pix.write webhook.write webhook.read',
-    tokenFormat: (row?.tokenFormat as 'form' | 'json') ?? 'form',
+    configured: Boolean(row?.credentialsSealed && row.certificateSealed && hostsOf(ctx, row)),
+    provider: row?.provider ?? '',
+    environment: row?.environment === 'sandbox' ? 'sandbox' : 'production',
+    providers: providerOptions(ctx.config),
+    hasAppKey: Boolean(creds?.appKey),
+    webhookHmac: Boolean(row?.webhookHmacHash),
     clientIdHint: row?.clientIdHint ?? '',
     hasSecret: Boolean(row?.credentialsSealed),
     hasCertificate: Boolean(row?.certificateSealed),
@@ -79,8 +95,9 @@ function viewOf(row: AccountRow | null): PixAccount {
   };
 }
 
-export async function findPixAccount(db: Executor, actor: Actor): Promise<PixAccount> {
-  return viewOf(await accountRow(db, actor.clientId));
+export async function findPixAccount(ctx: AppContext, actor: Actor): Promise<PixAccount> {
+  const row = await accountRow(ctx.db, actor.clientId);
+  return viewOf(ctx, row, row && ctx.config.secretsKey ? secretBox(ctx.config.secretsKey) : null);
 }
 
 export async function savePixAccount(
@@ -89,18 +106,33 @@ export async function savePixAccount(
   input: PixAccountInput,
 ): Promise<PixAccount> {
   const data = pixAccountInputSchema.parse(input);
+  // Hosts come from the server's catalogue only: the shop names a PSP and an environment.
+  const entry = pspEntry(ctx.config, data.provider);
+  if (!entry)
+    throw unprocessable(PIX_CHARGE_MESSAGES.provider, [
+      { path: 'provider', message: PIX_CHARGE_MESSAGES.provider },
+    ]);
+  if (!entry.environments[data.environment])
+    throw unprocessable(PIX_CHARGE_MESSAGES.environmentMissing, [
+      { path: 'environment', message: PIX_CHARGE_MESSAGES.environmentMissing },
+    ]);
   const box = boxOf(ctx);
   const current = await accountRow(ctx.db, actor.clientId);
   const stored = current?.credentialsSealed ? box.open<Credentials>(current.credentialsSealed) : null;
   const clientId = data.clientId || stored?.clientId || '';
-  const clientSecret = data.clientSecret || stored?.clientSecret || '';
+  const clientSecret = entry.needsSecret ? data.clientSecret || stored?.clientSecret || '' : '';
+  const appKey = entry.appKeyParam ? data.appKey || stored?.appKey || '' : '';
   if (!clientId)
     throw unprocessable(PIX_CHARGE_MESSAGES.clientId, [
       { path: 'clientId', message: PIX_CHARGE_MESSAGES.clientId },
     ]);
-  if (!clientSecret)
+  if (entry.needsSecret && !clientSecret)
     throw unprocessable(PIX_CHARGE_MESSAGES.clientSecret, [
       { path: 'clientSecret', message: PIX_CHARGE_MESSAGES.clientSecret },
+    ]);
+  if (entry.appKeyParam && !appKey)
+    throw unprocessable(PIX_CHARGE_MESSAGES.appKey, [
+      { path: 'appKey', message: PIX_CHARGE_MESSAGES.appKey },
     ]);
   const certificateSealed = data.certificate
     ? box.seal(data.certificate)
@@ -110,11 +142,13 @@ export async function savePixAccount(
       { path: 'certificate', message: PIX_CHARGE_MESSAGES.certificate },
     ]);
   const values = {
-    apiUrl: data.apiUrl.replace(/\/+$/, ''),
-    tokenUrl: data.tokenUrl,
-    scopes: data.scopes,
-    tokenFormat: data.tokenFormat,
-    credentialsSealed: box.seal({ clientId, clientSecret } satisfies Credentials),
+    provider: entry.id,
+    environment: data.environment,
+    credentialsSealed: box.seal({
+      clientId,
+      clientSecret,
+      ...(appKey ? { appKey } : {}),
+    } satisfies Credentials),
     certificateSealed,
     clientIdHint: clientId.slice(-4),
     pixKey: data.pixKey,
@@ -127,15 +161,16 @@ export async function savePixAccount(
     .onConflictDoUpdate({ target: pixAccounts.clientId, set: values })
     .returning();
   ctx.changed(actor.clientId, 'pix');
-  return viewOf(row);
+  return viewOf(ctx, row, box);
 }
 
 /** The adapter for a shop's stored account (credentials opened only here, never logged). */
-function pspOf(ctx: AppContext, row: AccountRow): PspClient {
+function pspOf(ctx: AppContext, row: AccountRow, psp: { entry: PspEntry; hosts: PspHosts }): PspClient {
   const box = boxOf(ctx);
   const creds = box.open<Credentials>(row.credentialsSealed);
   const cert = box.open<Certificate>(row.certificateSealed);
   if (!creds || !cert) throw unprocessable(PIX_CHARGE_MESSAGES.notConfigured);
+  const { entry, hosts } = psp;
   const tls: OutboundTls =
     cert.format === 'pfx'
       ? { pfx: Buffer.from(cert.pfxBase64, 'base64'), passphrase: cert.passphrase }
@@ -144,10 +179,13 @@ function pspOf(ctx: AppContext, row: AccountRow): PspClient {
     ctx.config.pix?.caPem ?? (ctx.config.pix?.caFile ? readFileSync(ctx.config.pix.caFile, 'utf8') : '');
   if (extraCa) tls.ca = [...rootCertificates, extraCa].join('\n');
   return pspClient({
-    apiUrl: row.apiUrl,
-    tokenUrl: row.tokenUrl,
-    scopes: row.scopes,
-    tokenFormat: row.tokenFormat === 'json' ? 'json' : 'form',
+    apiUrl: hosts.apiUrl,
+    tokenUrl: hosts.tokenUrl,
+    scopes: entry.scopes,
+    tokenFormat: entry.tokenFormat,
+    tokenAuth: entry.tokenAuth,
+    query: entry.appKeyParam && creds.appKey ? { [entry.appKeyParam]: creds.appKey } : undefined,
+    headers: entry.clientIdHeader ? { [entry.clientIdHeader]: creds.clientId } : undefined,
     clientId: creds.clientId,
     clientSecret: creds.clientSecret,
     tls,
@@ -156,9 +194,10 @@ function pspOf(ctx: AppContext, row: AccountRow): PspClient {
 
 export async function configuredPsp(ctx: AppContext, clientId: number) {
   const row = await accountRow(ctx.db, clientId);
-  if (!row?.credentialsSealed || !row.certificateSealed)
+  const hosts = row ? hostsOf(ctx, row) : null;
+  if (!row?.credentialsSealed || !row.certificateSealed || !hosts)
     throw unprocessable(PIX_CHARGE_MESSAGES.notConfigured);
-  return { row, psp: pspOf(ctx, row) };
+  return { row, entry: hosts.entry, psp: pspOf(ctx, row, hosts) };
 }
 
 /** What went wrong talking to the PSP, in words the shop can act on. */
@@ -201,7 +240,7 @@ export function pspMessage(error: unknown, step: 'token' | 'webhook' | 'cob' | '
  * path stops working (its hash is replaced). Each step's result in Portuguese.
  */
 export async function testPixAccount(ctx: AppContext, actor: Actor): Promise<PixTestResult> {
-  const { row, psp } = await configuredPsp(ctx, actor.clientId);
+  const { row, entry, psp } = await configuredPsp(ctx, actor.clientId);
   const steps: PixTestResult['steps'] = [];
   let error: string | null = null;
   try {
@@ -212,13 +251,21 @@ export async function testPixAccount(ctx: AppContext, actor: Actor): Promise<Pix
       message: 'O banco aceitou o certificado e as credenciais.',
     });
     const { token, hash } = newToken();
-    const url = `${ctx.config.publicUrl}/v1/pix/webhook/${token}`;
+    // Efí's scheme: a secret `hmac` query parameter; `ignorar=` swallows the `/pix` Efí appends, so
+    // the post arrives at .../pix?hmac=...&ignorar=/pix (docs/integrations/pix-api.md).
+    const hmac = entry.webhookAuth === 'efi-hmac' ? newToken() : null;
+    const url = `${ctx.config.publicUrl}/v1/pix/webhook/${token}${hmac ? `/pix?hmac=${hmac.token}&ignorar=` : ''}`;
     try {
       await psp.putWebhook(row.pixKey, url);
       steps.push({ step: 'Webhook', ok: true, message: 'Webhook cadastrado: os Pix pagos chegam sozinhos.' });
       await ctx.db
         .update(pixAccounts)
-        .set({ webhookTokenHash: hash, webhookRegisteredAt: sql`now()`, lastTestError: null })
+        .set({
+          webhookTokenHash: hash,
+          webhookHmacHash: hmac?.hash ?? null,
+          webhookRegisteredAt: sql`now()`,
+          lastTestError: null,
+        })
         .where(eq(pixAccounts.clientId, actor.clientId));
     } catch (e) {
       error = pspMessage(e, 'webhook');
@@ -398,14 +445,23 @@ export async function removePixCharge(ctx: AppContext, actor: Actor, txid: strin
   return chargeView(updated);
 }
 
-/** The shop a webhook path belongs to (its token's hash); null for an unknown token. */
-export async function shopOfWebhook(db: Executor, token: string): Promise<number | null> {
+/**
+ * The shop a webhook path belongs to (its token's hash); null for an unknown token, or when the
+ * account registered an hmac (Efí) and the post's `hmac` is missing or another.
+ */
+export async function shopOfWebhook(db: Executor, token: string, hmac?: string): Promise<number | null> {
   if (!/^[A-Za-z0-9_-]{20,64}$/.test(token)) return null;
   const [row] = await db
-    .select({ clientId: pixAccounts.clientId, hash: pixAccounts.webhookTokenHash })
+    .select({
+      clientId: pixAccounts.clientId,
+      hash: pixAccounts.webhookTokenHash,
+      hmacHash: pixAccounts.webhookHmacHash,
+    })
     .from(pixAccounts)
     .where(eq(pixAccounts.webhookTokenHash, createHash('sha256').update(token).digest('hex')));
-  return row && tokenMatches(token, row.hash) ? row.clientId : null;
+  if (!row || !tokenMatches(token, row.hash)) return null;
+  if (row.hmacHash && !(hmac && tokenMatches(hmac, row.hmacHash))) return null;
+  return row.clientId;
 }
 
 type IncomingPix = Pick<PspPix, 'endToEndId' | 'txid' | 'valor' | 'horario' | 'infoPagador'> & {
@@ -567,7 +623,72 @@ export async function pixChargeOfSale(
         charges.map((c) => c.id),
       ),
     );
+  await recordPixEndToEndIds(tx, sale.id, endToEndIdsOf(charges));
 }
+
+/**
+ * A payment taken beyond the PDV's checkout (a comanda's payment, issue 33): the charge of its attempt
+ * must be paid, for exactly this amount, and not yet tied to a sale; locked for the caller's
+ * transaction. 422 otherwise, in the PDV's words.
+ */
+export async function paidPixChargeOfPayment(
+  tx: Executor,
+  clientId: number,
+  attemptKey: string,
+  amountCents: number,
+): Promise<void> {
+  const [charge] = await tx
+    .select()
+    .from(pixCharges)
+    .where(
+      and(
+        eq(pixCharges.clientId, clientId),
+        eq(pixCharges.attemptKey, attemptKey),
+        eq(pixCharges.status, 'paid'),
+        sql`${pixCharges.saleId} is null`,
+      ),
+    )
+    .for('update');
+  if (!charge)
+    throw unprocessable(PIX_CHARGE_MESSAGES.notPaid, [
+      { path: 'method', message: PIX_CHARGE_MESSAGES.notPaid },
+    ]);
+  if (charge.paidCents !== amountCents)
+    throw unprocessable(PIX_CHARGE_MESSAGES.amountChanged, [
+      { path: 'method', message: PIX_CHARGE_MESSAGES.amountChanged },
+    ]);
+}
+
+/**
+ * The paid charges of these attempts become the sale's (in the sale's transaction): the sale keeps
+ * each Pix's endToEndId and its cancel refunds them through devolução, as a PDV sale's.
+ */
+export async function tiePixChargesToSale(
+  tx: Executor,
+  clientId: number,
+  attemptKeys: readonly string[],
+  saleId: number,
+): Promise<void> {
+  if (attemptKeys.length === 0) return;
+  const tied = await tx
+    .update(pixCharges)
+    .set({ saleId })
+    .where(
+      and(
+        eq(pixCharges.clientId, clientId),
+        eq(pixCharges.status, 'paid'),
+        sql`${pixCharges.saleId} is null`,
+        inArray(pixCharges.attemptKey, [...attemptKeys]),
+      ),
+    )
+    .returning();
+  await recordPixEndToEndIds(tx, saleId, endToEndIdsOf(tied));
+}
+
+const endToEndIdsOf = (charges: readonly ChargeRow[]) =>
+  charges.flatMap((c) =>
+    c.endToEndId ? [{ endToEndId: c.endToEndId, amountCents: c.paidCents ?? c.amountCents }] : [],
+  );
 
 /** The refund id we give the PSP for a sale's Pix: the same on every retry (PUT is idempotent by it). */
 const refundIdOf = (saleId: number, chargeId: number) => `BLC${saleId}C${chargeId}`;

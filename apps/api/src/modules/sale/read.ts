@@ -132,6 +132,7 @@ export function toSale({
         amountCents: p.amountCents,
         numberInstallments: p.numberInstallments,
         dueDate: p.dueDate,
+        pixEndToEndId: p.pixEndToEndId,
       }),
     ),
     receivables: receivableRows.map(

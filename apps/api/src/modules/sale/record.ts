@@ -17,7 +17,7 @@ import {
   type TypeOfSale,
 } from '@balcao/core/sale';
 import { DISCOUNT_LIMIT_MESSAGES, discountsOverLimit, percentText } from '@balcao/core/settings';
-import { and, eq, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
 import { withPreparedStatements } from '../../db/prepared.ts';
@@ -604,7 +604,10 @@ async function answerOf(
   checked: CheckedSale,
   rows: SaleRowValues,
   written: Awaited<ReturnType<typeof writeSaleRows>>,
-  recorded: { number: number; offlineFlags: string[] },
+  {
+    pixIds,
+    ...recorded
+  }: { number: number; offlineFlags: string[]; pixIds: Map<number, string | null> | null },
 ): Promise<Sale> {
   const names = new Map([[session.userId, register.userName]]);
   if (draft.sellerId !== null && checked.sellerName !== null) names.set(draft.sellerId, checked.sellerName);
@@ -617,7 +620,7 @@ async function answerOf(
     sale: { ...rows.sale, ...recorded },
     customer: checked.customer,
     items: written.items,
-    payments: written.payments,
+    payments: written.payments.map((p) => ({ ...p, pixEndToEndId: pixIds?.get(p.id) ?? null })),
     receivables: written.receivables,
     names,
     today: register.today,
@@ -709,9 +712,21 @@ export async function recordSale(
       const offlineFlags = [...flags];
       const number = await numberSale(tx, clientId, register.saleId, useOfCoupon, offlineFlags);
       await options.onRecorded?.(tx, { id: register.saleId, number });
+      // A Pix QR dinâmico's endToEndId is written on the payment by the origin's hook (issue 33).
+      const pixIds = written.payments.some((p) => p.method === 'pixQrCode')
+        ? new Map(
+            (
+              await tx
+                .select({ id: salePayments.id, e2e: salePayments.pixEndToEndId })
+                .from(salePayments)
+                .where(eq(salePayments.saleId, register.saleId))
+            ).map((r) => [r.id, r.e2e]),
+          )
+        : null;
       const sale = await answerOf(tx, session, register, draft, checked, rows, written, {
         number,
         offlineFlags,
+        pixIds,
       });
       // The automatic receipt (printer page), queued with the sale. An offline sale printed its
       // receipt at the till when it was made.
@@ -735,4 +750,38 @@ export async function recordSale(
   }
   signal(ctx, session, outcome);
   return { sale: outcome.sale, replayed: false };
+}
+
+/**
+ * The endToEndIds of a sale's Pix QR dinâmico payments (issue 33), written on the sale's own payment
+ * rows in the sale's transaction by the module that confirmed them (pix, above sale). Each Pix goes
+ * to the first payment of its amount not yet given one; any left over join the last Pix payment.
+ */
+export async function recordPixEndToEndIds(
+  tx: Executor,
+  saleId: number,
+  pixes: readonly { endToEndId: string; amountCents: number }[],
+): Promise<void> {
+  if (pixes.length === 0) return;
+  const rows = await tx
+    .select({ id: salePayments.id, amountCents: salePayments.amountCents })
+    .from(salePayments)
+    .where(and(eq(salePayments.saleId, saleId), eq(salePayments.method, 'pixQrCode')))
+    .orderBy(asc(salePayments.position));
+  if (rows.length === 0) return;
+  const left = [...pixes];
+  const ids = new Map<number, string[]>();
+  for (const row of rows) {
+    const i = left.findIndex((p) => p.amountCents === row.amountCents);
+    if (i >= 0) ids.set(row.id, [left.splice(i, 1)[0].endToEndId]);
+  }
+  for (const row of rows)
+    if (!ids.has(row.id) && left.length) ids.set(row.id, [left.shift()?.endToEndId ?? '']);
+  const last = rows[rows.length - 1].id;
+  if (left.length) ids.set(last, [...(ids.get(last) ?? []), ...left.map((p) => p.endToEndId)]);
+  for (const [id, e2e] of ids)
+    await tx
+      .update(salePayments)
+      .set({ pixEndToEndId: e2e.join(' ') })
+      .where(eq(salePayments.id, id));
 }

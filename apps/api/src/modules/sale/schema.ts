@@ -135,6 +135,8 @@ export const salePayments = pgTable(
     dueDate: date('due_date', { mode: 'string' }),
     /** Crediário/boleto: installment number of this payment's first receivable. */
     firstInstallment: integer('first_installment'),
+    /** Pix QR dinâmico (issue 33): the Pix's endToEndId, as the bank confirmed it (receipt, detail). */
+    pixEndToEndId: text('pix_end_to_end_id'),
   },
   (t) => [
     index('sale_payments_sale_idx').on(t.saleId),

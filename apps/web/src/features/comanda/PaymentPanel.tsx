@@ -8,6 +8,7 @@ import {
   itemsPaymentCents,
 } from '@balcao/core/comanda';
 import { formatCents } from '@balcao/core/money';
+import { comandaPixAttemptKey } from '@balcao/core/pixCharge';
 import { PAYMENT_METHOD_LABELS } from '@balcao/core/sale';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -35,6 +36,7 @@ import { errorMessage } from '../../lib/api.ts';
 import { newIdempotencyKey } from '../../lib/client.ts';
 import { formatTime } from '../../lib/format.ts';
 import { offeredMethods, useEnabledMealVouchers } from '../fee-simulator/index.ts';
+import { PixDynamicCharge, useRemovePixCharge } from '../pix/index.ts';
 import { useAddPayment, useCloseComanda } from './api.ts';
 
 type Method = (typeof COMANDA_PAYMENT_METHODS)[number];
@@ -75,6 +77,14 @@ export function PaymentPanel({ comanda, canReceive }: { comanda: Comanda; canRec
   const [saleId, setSaleId] = useState<number | null>(comanda.saleId);
   const payKey = useRef<string | null>(null);
   const closeKey = useRef<string | null>(null);
+  // Pix QR dinâmico (issue 33): the payment waits for the bank's confirmation of its own charge.
+  const [pixPayment, setPixPayment] = useState<{
+    body: ComandaPaymentInput;
+    key: string;
+    amountCents: number;
+  } | null>(null);
+  const pixTxid = useRef<string | null>(null);
+  const removePixCharge = useRemovePixCharge();
   const { totals } = comanda;
   const active = comanda.lines.filter((l) => l.status === 'active');
   const sharePaid = comanda.payments.filter((p) => p.kind === 'share').length;
@@ -130,17 +140,42 @@ export function PaymentPanel({ comanda, canReceive }: { comanda: Comanda; canRec
   const shareAmounts = sharesOf(values.shares);
   const amountCents = amountOf(values);
 
-  const pay = async () => {
-    setError(null);
-    payKey.current ??= newIdempotencyKey();
-    await addPayment.mutateAsync({
-      params: { id: comanda.id },
-      body: bodyOf(form.getValues()),
-      idempotencyKey: payKey.current,
-    });
+  const record = async (body: ComandaPaymentInput, key: string) => {
+    await addPayment.mutateAsync({ params: { id: comanda.id }, body, idempotencyKey: key });
     payKey.current = null;
     form.reset({ ...form.getValues(), amount: '', received: '' });
     setItems({});
+  };
+
+  const pay = async () => {
+    setError(null);
+    payKey.current ??= newIdempotencyKey();
+    const body = bodyOf(form.getValues());
+    // The charge first; the payment is recorded once the bank confirms it (same key, counted once).
+    if (body.method === 'pixQrCode') {
+      setPixPayment({ body, key: payKey.current, amountCents: amountOf(form.getValues()) });
+      return;
+    }
+    await record(body, payKey.current);
+  };
+
+  const pixPaid = async () => {
+    if (!pixPayment) return;
+    try {
+      await record(pixPayment.body, pixPayment.key);
+      setPixPayment(null);
+      pixTxid.current = null;
+    } catch (e) {
+      setError(errorMessage(e));
+    }
+  };
+
+  /** Another method after all: the charge is withdrawn (a Pix that still arrives is reconciled). */
+  const dropPix = () => {
+    if (pixTxid.current) removePixCharge.mutate({ params: { txid: pixTxid.current } });
+    pixTxid.current = null;
+    payKey.current = null;
+    setPixPayment(null);
   };
 
   const close = async () => {
@@ -209,7 +244,22 @@ export function PaymentPanel({ comanda, canReceive }: { comanda: Comanda; canRec
           {error}
         </Alert>
       )}
-      {canReceive && totals.remainingCents > 0 && (
+      {canReceive && pixPayment && (
+        <Stack sx={{ gap: 1 }}>
+          <PixDynamicCharge
+            attemptKey={comandaPixAttemptKey(pixPayment.key)}
+            amountCents={pixPayment.amountCents}
+            onCharge={(txid) => {
+              pixTxid.current = txid;
+            }}
+            onPaid={() => void pixPaid()}
+          />
+          <Button variant="outlined" onClick={dropPix} disabled={addPayment.isPending}>
+            Trocar forma de pagamento
+          </Button>
+        </Stack>
+      )}
+      {canReceive && !pixPayment && totals.remainingCents > 0 && (
         <Form form={form} onSubmit={pay} aria-label="Receber pagamento">
           <Stack sx={{ gap: 1.5 }}>
             <Tabs
@@ -324,7 +374,9 @@ export function PaymentPanel({ comanda, canReceive }: { comanda: Comanda; canRec
           color="success"
           size="large"
           onClick={close}
-          disabled={closing || paying || totals.remainingCents !== 0 || active.length === 0}
+          disabled={
+            closing || paying || Boolean(pixPayment) || totals.remainingCents !== 0 || active.length === 0
+          }
         >
           Fechar comanda
         </Button>

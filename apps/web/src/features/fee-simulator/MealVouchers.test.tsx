@@ -73,6 +73,7 @@ describe('the meal voucher brands of the fee simulator (issue 33)', () => {
       'money',
       'pix',
       'pixQrCodeStatic',
+      'pixQrCode',
       'debitCard',
       'creditCard',
       'bankTransfer',

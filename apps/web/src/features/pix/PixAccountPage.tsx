@@ -1,6 +1,8 @@
 import {
   PIX_CHARGE_MESSAGES,
+  PIX_ENVIRONMENT_LABELS,
   type PixAccount,
+  type PixEnvironment,
   type PixTestResult,
   pixAccountInputSchema,
 } from '@balcao/core/pixCharge';
@@ -27,12 +29,11 @@ type Certificate =
   | null;
 
 type Values = {
-  apiUrl: string;
-  tokenUrl: string;
-  scopes: string;
-  tokenFormat: 'form' | 'json';
+  provider: string;
+  environment: PixEnvironment;
   clientId: string;
   clientSecret: string;
+  appKey: string;
   pixKey: string;
   expiresInMinutes: string;
   passphrase: string;
@@ -41,12 +42,11 @@ type Values = {
 };
 
 const toValues = (a: PixAccount): Values => ({
-  apiUrl: a.apiUrl,
-  tokenUrl: a.tokenUrl,
-  scopes: a.scopes,
-  tokenFormat: a.tokenFormat,
+  provider: a.provider,
+  environment: a.environment,
   clientId: '',
   clientSecret: '',
+  appKey: '',
   pixKey: a.pixKey,
   expiresInMinutes: String(Math.round(a.expiresInSeconds / 60)),
   passphrase: '',
@@ -55,12 +55,11 @@ const toValues = (a: PixAccount): Values => ({
 });
 
 const toInput = (v: Values) => ({
-  apiUrl: v.apiUrl,
-  tokenUrl: v.tokenUrl,
-  scopes: v.scopes,
-  tokenFormat: v.tokenFormat,
+  provider: v.provider,
+  environment: v.environment,
   clientId: v.clientId,
   clientSecret: v.clientSecret,
+  appKey: v.appKey,
   pixKey: v.pixKey,
   expiresInSeconds: Math.round(Number(v.expiresInMinutes.replace(',', '.')) * 60),
   certificate:
@@ -123,6 +122,7 @@ function AccountForm({ account }: { account: PixAccount }) {
   });
   const certificate = form.watch('certificate');
   const certificateName = form.watch('certificateName');
+  const provider = account.providers.find((p) => p.id === form.watch('provider'));
 
   const submit = async (body: ReturnType<typeof pixAccountInputSchema.parse>) => {
     await save.mutateAsync({ body });
@@ -130,6 +130,7 @@ function AccountForm({ account }: { account: PixAccount }) {
       ...form.getValues(),
       clientId: '',
       clientSecret: '',
+      appKey: '',
       passphrase: '',
       certificate: null,
       certificateName: '',
@@ -177,16 +178,24 @@ function AccountForm({ account }: { account: PixAccount }) {
             <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' } }}>
               <FormTextField
                 control={form.control}
-                name="apiUrl"
-                label="URL da API Pix"
-                placeholder="https://pix.api.efipay.com.br/v2"
-              />
-              <FormTextField
-                control={form.control}
-                name="tokenUrl"
-                label="URL do token OAuth"
-                placeholder="https://pix.api.efipay.com.br/oauth/token"
-              />
+                name="provider"
+                label="Banco (PSP)"
+                select
+                helperText="Os endereços da API do banco vêm do servidor do Balcão"
+              >
+                {account.providers.map((p) => (
+                  <MenuItem key={p.id} value={p.id}>
+                    {p.label}
+                  </MenuItem>
+                ))}
+              </FormTextField>
+              <FormTextField control={form.control} name="environment" label="Ambiente" select>
+                {(provider?.environments ?? (['production', 'sandbox'] as const)).map((e) => (
+                  <MenuItem key={e} value={e}>
+                    {PIX_ENVIRONMENT_LABELS[e]}
+                  </MenuItem>
+                ))}
+              </FormTextField>
               <FormTextField
                 control={form.control}
                 name="clientId"
@@ -196,14 +205,25 @@ function AccountForm({ account }: { account: PixAccount }) {
                   account.clientIdHint ? `Guardado (…${account.clientIdHint}); vazio mantém o atual` : ' '
                 }
               />
-              <FormTextField
-                control={form.control}
-                name="clientSecret"
-                label="Client Secret"
-                type="password"
-                autoComplete="off"
-                helperText={account.hasSecret ? 'Guardado; vazio mantém o atual' : ' '}
-              />
+              {provider?.needsSecret !== false && (
+                <FormTextField
+                  control={form.control}
+                  name="clientSecret"
+                  label="Client Secret"
+                  type="password"
+                  autoComplete="off"
+                  helperText={account.hasSecret ? 'Guardado; vazio mantém o atual' : ' '}
+                />
+              )}
+              {provider?.needsAppKey && (
+                <FormTextField
+                  control={form.control}
+                  name="appKey"
+                  label="Chave do aplicativo (gw-dev-app-key)"
+                  autoComplete="off"
+                  helperText={account.hasAppKey ? 'Guardada; vazio mantém a atual' : ' '}
+                />
+              )}
               <FormTextField control={form.control} name="pixKey" label="Chave Pix da conta" />
               <FormTextField
                 control={form.control}
@@ -211,11 +231,6 @@ function AccountForm({ account }: { account: PixAccount }) {
                 label="Validade da cobrança (minutos)"
                 inputMode="numeric"
               />
-              <FormTextField control={form.control} name="scopes" label="Escopos" />
-              <FormTextField control={form.control} name="tokenFormat" label="Pedido do token" select>
-                <MenuItem value="form">Formulário (padrão OAuth2)</MenuItem>
-                <MenuItem value="json">JSON (Efí)</MenuItem>
-              </FormTextField>
             </Box>
             <Stack spacing={1}>
               <Typography variant="subtitle2">Certificado do banco</Typography>

@@ -226,11 +226,23 @@ export default function SaleDetailPage() {
             Pagamentos
           </Typography>
           {s.payments.map((p) => (
-            <Line
-              key={p.id}
-              label={`${PAYMENT_METHOD_LABELS[p.method]}${p.numberInstallments > 1 ? ` ${p.numberInstallments}x` : ''}`}
-              value={formatCents(p.amountCents)}
-            />
+            <Box key={p.id}>
+              <Line
+                label={`${PAYMENT_METHOD_LABELS[p.method]}${p.numberInstallments > 1 ? ` ${p.numberInstallments}x` : ''}`}
+                value={formatCents(p.amountCents)}
+              />
+              {/* Issue 33: the bank's id of the Pix (E2E), the one the customer's app shows. */}
+              {p.pixEndToEndId && (
+                <Typography
+                  variant="caption"
+                  color="text.secondary"
+                  sx={{ display: 'block', wordBreak: 'break-all' }}
+                  data-testid="pix-e2e"
+                >
+                  ID do Pix (E2E): {p.pixEndToEndId}
+                </Typography>
+              )}
+            </Box>
           ))}
           {s.changeCents > 0 && (
             <>
