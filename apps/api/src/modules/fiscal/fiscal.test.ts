@@ -16,7 +16,14 @@ import {
   makeSale,
   openRegister,
 } from '../../../test/kit.ts';
-import { allocateNumber, transmit, transmitWaiting } from './issue.ts';
+import {
+  AUTO_VOID_REASON,
+  allocateNumber,
+  numberRanges,
+  sweepFiscal,
+  transmit,
+  transmitWaiting,
+} from './issue.ts';
 import { settingsRow } from './service.ts';
 import { element, validateSchema, verifySignature } from './xml.ts';
 
@@ -64,8 +71,12 @@ function settingsBody(cnpj: string, overrides: Record<string, unknown> = {}) {
 }
 
 /** A shop (Administrador with an open register) issuing NFC-e against the fake SEFAZ. */
-async function fiscalShop(overrides: Record<string, unknown> = {}, userTypes = [1]) {
-  const shop = await asUser(t, userTypes);
+async function fiscalShop(
+  overrides: Record<string, unknown> = {},
+  userTypes = [1],
+  client: { clientTypeId?: number } = {},
+) {
+  const shop = await asUser(t, userTypes, client);
   await openRegister(t, shop.auth);
   const cnpj = makeCnpj(String(Date.now() % 1e9) + String(cnpjSeq++));
   const a1 = makeA1(sefaz.ca, { cnpj, name: 'LANCHONETE TESTE LTDA', password: 'senha-a1' });
@@ -388,5 +399,207 @@ describe('tenancy and roles', { timeout: 90_000 }, () => {
     const note = await noteOf(shop.auth, sale.id);
     const xml = (await shop.api.get(`/fiscal/notes/${note.id}/xml`)).body;
     expect(xml).toContain('<NCM>19059090</NCM><CEST>1702300</CEST><CFOP>5102</CFOP>');
+  });
+});
+
+describe('nothing lost: the sweep', { timeout: 120_000 }, () => {
+  const notesOf = async (headers: Headers) =>
+    expectStatus<{ notes: FiscalNote[] }>(await api(t, headers).get('/fiscal/notes'), 200).notes;
+
+  it('a finished sale left without its note (crash between the commit and the insert) gets it once', async () => {
+    const shop = await fiscalShop();
+    const db = t.database.db;
+    // The follow-up never ran for this sale: issuing is off for the moment of the sale only.
+    await db.execute(sql`update fiscal_settings set enabled = false where client_id = ${shop.client.id}`);
+    const sale = await sell(shop.auth, shop.product.id);
+    await db.execute(sql`update fiscal_settings set enabled = true,
+      enabled_at = now() - interval '10 minutes' where client_id = ${shop.client.id}`);
+    expect(await notesOf(shop.auth)).toEqual([]);
+    // Younger than two minutes: the follow-up may still be at work, the sweep leaves it.
+    await sweepFiscal(t.app.ctx);
+    expect(await notesOf(shop.auth)).toEqual([]);
+    await db.execute(sql`update sales set created_at = now() - interval '3 minutes' where id = ${sale.id}`);
+    const before = sefaz.calls.NFeAutorizacao4 ?? 0;
+    await sweepFiscal(t.app.ctx);
+    const note = await noteOf(shop.auth, sale.id);
+    expect(note).toMatchObject({ status: 'authorised', number: 1, totalCents: 1300, statusCode: '100' });
+    await sweepFiscal(t.app.ctx);
+    expect(await notesOf(shop.auth)).toHaveLength(1);
+    expect((sefaz.calls.NFeAutorizacao4 ?? 0) - before).toBe(1);
+  });
+
+  it('a sale made before issuing was switched on gets no note', async () => {
+    const shop = await fiscalShop();
+    const db = t.database.db;
+    await db.execute(sql`update fiscal_settings set enabled = false where client_id = ${shop.client.id}`);
+    const sale = await sell(shop.auth, shop.product.id);
+    await db.execute(sql`update sales set created_at = now() - interval '1 hour' where id = ${sale.id}`);
+    await db.execute(sql`update fiscal_settings set enabled = true,
+      enabled_at = now() - interval '10 minutes' where client_id = ${shop.client.id}`);
+    await sweepFiscal(t.app.ctx);
+    expect(await notesOf(shop.auth)).toEqual([]);
+  });
+
+  it('voids a rejected note and a skipped number by inutilização, once, in one range', async () => {
+    const shop = await fiscalShop();
+    const first = await noteOf(shop.auth, (await sell(shop.auth, shop.product.id)).id);
+    expect(first).toMatchObject({ status: 'authorised', number: 1 });
+    sefaz.forceNext = '778';
+    const second = await noteOf(shop.auth, (await sell(shop.auth, shop.product.id)).id);
+    expect(second).toMatchObject({ status: 'rejected', number: 2, statusCode: '778' });
+    expect(second.statusText).toBe(
+      'Rejeição: Informado NCM inexistente. Confira os dados da nota e envie de novo.',
+    );
+    // The next number raised by hand: 3 and 4 are never used.
+    expectStatus(
+      await shop.api.put(
+        '/fiscal/settings',
+        settingsBody(shop.cnpj, { enabled: true, csc: '', nextNumber: 5 }),
+      ),
+      200,
+    );
+    const fifth = await noteOf(shop.auth, (await sell(shop.auth, shop.product.id)).id);
+    expect(fifth).toMatchObject({ status: 'authorised', number: 5 });
+
+    const calls = sefaz.calls.NFeInutilizacao4 ?? 0;
+    await sweepFiscal(t.app.ctx);
+    const mine = sefaz.voids.filter((v) => v.cnpj === shop.cnpj);
+    expect(mine).toEqual([{ cnpj: shop.cnpj, series: 1, from: 2, to: 4 }]);
+    const notes = await notesOf(shop.auth);
+    expect(notes.find((n) => n.number === 2)?.status).toBe('voided');
+    expect(
+      notes
+        .filter((n) => n.status === 'authorised')
+        .map((n) => n.number)
+        .sort(),
+    ).toEqual([1, 5]);
+    const voids = (
+      (await t.database.db.execute(
+        sql`select from_number, to_number, status_code, reason from fiscal_voids where client_id = ${shop.client.id}`,
+      )) as unknown as {
+        rows: { from_number: number; to_number: number; status_code: string; reason: string }[];
+      }
+    ).rows;
+    expect(voids).toEqual([{ from_number: 2, to_number: 4, status_code: '102', reason: AUTO_VOID_REASON }]);
+    // Again: nothing left to void, nothing sent.
+    const after = sefaz.calls.NFeInutilizacao4 ?? 0;
+    await sweepFiscal(t.app.ctx);
+    expect(after - calls).toBeGreaterThanOrEqual(1);
+    expect(sefaz.voids.filter((v) => v.cnpj === shop.cnpj)).toHaveLength(1);
+    expect(
+      (
+        (await t.database.db.execute(
+          sql`select count(*)::int as n from fiscal_voids where client_id = ${shop.client.id}`,
+        )) as unknown as { rows: { n: number }[] }
+      ).rows[0].n,
+    ).toBe(1);
+  });
+
+  it('a range SEFAZ refuses is kept with its answer and rings the bell, never sent again; 539 is not voided', async () => {
+    const shop = await fiscalShop();
+    const notify = vi.spyOn(t.app.ctx, 'notify');
+    try {
+      sefaz.forceNext = '778';
+      const rejected = await noteOf(shop.auth, (await sell(shop.auth, shop.product.id)).id);
+      expect(rejected).toMatchObject({ status: 'rejected', number: 1 });
+      // SEFAZ already has number 1 voided (another system voided it): 256.
+      sefaz.voids.push({ cnpj: shop.cnpj, series: 1, from: 1, to: 1 });
+      sefaz.forceNext = '539';
+      const held = await noteOf(shop.auth, (await sell(shop.auth, shop.product.id)).id);
+      expect(held).toMatchObject({ status: 'rejected', number: 2, statusCode: '539' });
+
+      notify.mockClear();
+      await sweepFiscal(t.app.ctx);
+      expect(notify).toHaveBeenCalledWith(shop.client.id, {
+        message:
+          'A SEFAZ recusou a inutilização automática da NFC-e nº 1 (série 1): Rejeição: Uma NF-e da faixa já está inutilizada na Base de dados da SEFAZ. Confira na página Fiscal.',
+        alertColor: 'error',
+      });
+      const rows = (
+        (await t.database.db.execute(
+          sql`select from_number, to_number, status_code from fiscal_voids where client_id = ${shop.client.id}`,
+        )) as unknown as { rows: { from_number: number; to_number: number; status_code: string }[] }
+      ).rows;
+      expect(rows).toEqual([{ from_number: 1, to_number: 1, status_code: '256' }]);
+      const calls = sefaz.calls.NFeInutilizacao4 ?? 0;
+      await sweepFiscal(t.app.ctx);
+      expect(sefaz.calls.NFeInutilizacao4 ?? 0).toBe(calls);
+      const notes = await notesOf(shop.auth);
+      expect(notes.map((n) => [n.number, n.status])).toEqual(
+        expect.arrayContaining([
+          [1, 'rejected'],
+          [2, 'rejected'],
+        ]),
+      );
+    } finally {
+      notify.mockRestore();
+    }
+  });
+
+  it('numberRanges groups consecutive numbers', () => {
+    expect(numberRanges([9, 3, 4, 5, 4, 12, 11])).toEqual([
+      [3, 5],
+      [9, 9],
+      [11, 12],
+    ]);
+    expect(numberRanges([])).toEqual([]);
+  });
+});
+
+describe('every origin gets its one note', { timeout: 120_000 }, () => {
+  it('a comanda close gives one authorised note, also when the close is retried with its key', async () => {
+    const shop = await fiscalShop({}, [1], { clientTypeId: 6 });
+    const tab = expectStatus(await shop.api.post('/comanda', { people: 2 }), 201, 'open comanda');
+    expectStatus(
+      await shop.api.post(
+        `/comanda/${tab.id}/line`,
+        { productId: shop.product.id, quantity: 2 },
+        { 'idempotency-key': `line-${Date.now()}-${tab.id}` },
+      ),
+      201,
+    );
+    const total = expectStatus(await shop.api.get(`/comanda/${tab.id}`), 200).totals.totalCents as number;
+    expectStatus(
+      await shop.api.post(`/comanda/${tab.id}/payment`, {
+        kind: 'amount',
+        method: 'pix',
+        amountCents: total,
+      }),
+      201,
+    );
+    const closeKey = { 'idempotency-key': `close-${Date.now()}-${tab.id}` };
+    const sale = expectStatus(await shop.api.post(`/comanda/${tab.id}/close`, {}, closeKey), 201);
+    expectStatus(await shop.api.post(`/comanda/${tab.id}/close`, {}, closeKey), 200);
+    const note = await noteOf(shop.auth, sale.id);
+    expect(note).toMatchObject({ status: 'authorised', number: 1, totalCents: total });
+    const xml = (await shop.api.get(`/fiscal/notes/${note.id}/xml`)).body;
+    expect(xml).toContain(`<tPag>17</tPag><vPag>${(total / 100).toFixed(2)}</vPag>`);
+    await sweepFiscal(t.app.ctx);
+    const { notes } = expectStatus<{ notes: FiscalNote[] }>(await shop.api.get('/fiscal/notes'), 200);
+    expect(notes).toHaveLength(1);
+  });
+
+  it('an offline-synced sale gives one authorised note, sent twice or not', async () => {
+    const shop = await fiscalShop();
+    const body = {
+      clientSaleId: crypto.randomUUID(),
+      madeAt: new Date(Date.now() - 20 * 60_000).toISOString(),
+      sale: {
+        items: [{ productId: shop.product.id, quantity: 2 }],
+        payments: [{ method: 'money', amountCents: 1300 }],
+      },
+      prices: [{ unitPriceCents: 650, additionals: [] }],
+    };
+    const [a, b] = await Promise.all([
+      shop.api.post('/sale/offline', body),
+      shop.api.post('/sale/offline', body),
+    ]);
+    expect([a.statusCode, b.statusCode].sort()).toEqual([200, 201]);
+    const sale = a.json();
+    const note = await noteOf(shop.auth, sale.id);
+    expect(note).toMatchObject({ status: 'authorised', number: 1, totalCents: 1300 });
+    await sweepFiscal(t.app.ctx);
+    const { notes } = expectStatus<{ notes: FiscalNote[] }>(await shop.api.get('/fiscal/notes'), 200);
+    expect(notes).toHaveLength(1);
   });
 });

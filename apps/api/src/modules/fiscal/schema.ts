@@ -49,6 +49,10 @@ export const fiscalSettings = pgTable('fiscal_settings', {
   certificateCnpj: text('certificate_cnpj'),
   certificateNotBefore: timestamp('certificate_not_before', { withTimezone: true, mode: 'string' }),
   certificateNotAfter: timestamp('certificate_not_after', { withTimezone: true, mode: 'string' }),
+  /** The day (YYYY-MM-DD, UTC) the bell last warned of the certificate's expiry: once a day. */
+  certificateWarnedOn: text('certificate_warned_on'),
+  /** When issuing was switched on: the sweep issues notes for finished sales since then only. */
+  enabledAt: timestamp('enabled_at', { withTimezone: true, mode: 'string' }),
   updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'string' }).notNull().defaultNow(),
 });
 

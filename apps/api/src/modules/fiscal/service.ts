@@ -132,6 +132,12 @@ export async function saveSettings(
       cscId: input.cscId,
       cscSealed,
       defaults: input.defaults,
+      // Kept while it stays on: the sweep (issue.ts, sweepFiscal) looks at sales since then.
+      enabledAt: input.enabled
+        ? current?.enabled && current.enabledAt
+          ? current.enabledAt
+          : sql`now()`
+        : null,
       updatedAt: sql`now()`,
     };
     await tx
