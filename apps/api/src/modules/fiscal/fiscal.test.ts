@@ -603,3 +603,77 @@ describe('every origin gets its one note', { timeout: 120_000 }, () => {
     expect(notes).toHaveLength(1);
   });
 });
+
+describe('product fiscal fields', { timeout: 120_000 }, () => {
+  it('a product sets only some fields: the rest follow the shop defaults, even when they change', async () => {
+    const shop = await fiscalShop();
+    const saved = expectStatus(
+      await shop.api.put(`/fiscal/product/${shop.product.id}`, { fields: { ncm: '19059090' } }),
+      200,
+    );
+    expect(saved).toEqual({ fields: { ncm: '19059090' }, defaults: DEFAULTS });
+    expectStatus(
+      await shop.api.put(
+        '/fiscal/settings',
+        settingsBody(shop.cnpj, {
+          enabled: true,
+          csc: '',
+          defaults: { ...DEFAULTS, cfop: '5405', csosn: '500' },
+        }),
+      ),
+      200,
+    );
+    const note = await noteOf(shop.auth, (await sell(shop.auth, shop.product.id)).id);
+    const xml = (await shop.api.get(`/fiscal/notes/${note.id}/xml`)).body;
+    expect(xml).toContain('<NCM>19059090</NCM><CFOP>5405</CFOP>');
+    expect(xml).toContain('<CSOSN>500</CSOSN>');
+    // Nothing given: back to the defaults.
+    expect(
+      expectStatus(await shop.api.put(`/fiscal/product/${shop.product.id}`, { fields: {} }), 200).fields,
+    ).toBeNull();
+  });
+
+  it('the product CSV import reads NCM, CFOP, CSOSN, origem, CEST and unit; a bad cell names its line and column', async () => {
+    const shop = await fiscalShop();
+    const sku = `FIS-${shop.client.id}`;
+    const importCsv = (csv: string, dryRun = false) => shop.api.post('/product/import', { csv, dryRun });
+    const bad = await importCsv(
+      [
+        'nome;sku;preco_venda;ncm;cfop;csosn;origem;cest;unidade_fiscal',
+        `Bolo;${sku};10,00;2106;5102;102;0;;UN`,
+      ].join('\n'),
+    );
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().result.errors).toEqual(
+      expect.arrayContaining([{ line: 2, column: 'ncm', message: 'NCM deve ter 8 dígitos' }]),
+    );
+    const ok = await importCsv(
+      [
+        'nome;sku;preco_venda;ncm;cfop;csosn;origem;cest;unidade_fiscal',
+        `Bolo;${sku};10,00;1905.90.90;5405;500;0 - Nacional;17.023.00;kg`,
+        `Suco;${sku}-2;6,00;;;;;;`,
+      ].join('\n'),
+    );
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toMatchObject({ created: 2, invalidLines: 0 });
+    const list = expectStatus(await shop.api.get(`/product/client/${shop.client.id}?q=${sku}`), 200);
+    const bolo = list.items.find((p: { sku: string }) => p.sku === sku);
+    const suco = list.items.find((p: { sku: string }) => p.sku === `${sku}-2`);
+    expect(expectStatus(await shop.api.get(`/fiscal/product/${bolo.id}`), 200).fields).toEqual({
+      ncm: '19059090',
+      cfop: '5405',
+      csosn: '500',
+      origin: '0',
+      cest: '1702300',
+      unit: 'KG',
+    });
+    expect(expectStatus(await shop.api.get(`/fiscal/product/${suco.id}`), 200).fields).toBeNull();
+    // A second import changes only the columns it fills.
+    expectStatus(await importCsv(['nome;sku;preco_venda;cfop', `Bolo;${sku};10,00;5102`].join('\n')), 200);
+    expect(expectStatus(await shop.api.get(`/fiscal/product/${bolo.id}`), 200).fields).toMatchObject({
+      ncm: '19059090',
+      cfop: '5102',
+      cest: '1702300',
+    });
+  });
+});

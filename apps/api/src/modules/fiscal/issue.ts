@@ -4,6 +4,7 @@ import {
   FISCAL_MESSAGES,
   type FiscalEnvironment,
   type FiscalNote,
+  fiscalWithDefaults,
   nfeDateTime,
   type ProductFiscal,
   qrCodeV2,
@@ -89,8 +90,10 @@ async function draftOf(db: Executor, settings: SettingsRow, sale: Sale, consumer
         ? Math.floor((extraDiscount * item.totalCents) / base)
         : 0;
     given += share;
-    const fiscal: ProductFiscal =
-      (item.productId !== null ? own.get(item.productId) : undefined) ?? settings.defaults;
+    const fiscal: ProductFiscal = fiscalWithDefaults(
+      item.productId !== null ? own.get(item.productId) : undefined,
+      settings.defaults,
+    );
     return {
       code: item.sku || (item.productId ? String(item.productId) : `L${index + 1}`),
       description: item.variantName ? `${item.description} ${item.variantName}` : item.description,

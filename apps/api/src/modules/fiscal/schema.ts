@@ -1,4 +1,4 @@
-import type { ProductFiscal } from '@balcao/core/fiscal';
+import type { ProductFiscal, ProductFiscalOverride } from '@balcao/core/fiscal';
 import { sql } from 'drizzle-orm';
 import {
   boolean,
@@ -145,7 +145,7 @@ export const fiscalVoids = pgTable('fiscal_voids', {
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull().defaultNow(),
 });
 
-/** A product's own fiscal fields (null fields of the product use the shop's defaults). */
+/** A product's own fiscal fields (a field left out uses the shop's default). */
 export const fiscalProductFields = pgTable(
   'fiscal_product_fields',
   {
@@ -155,7 +155,7 @@ export const fiscalProductFields = pgTable(
     productId: integer('product_id')
       .notNull()
       .references(() => products.id, { onDelete: 'cascade' }),
-    fields: jsonb('fields').$type<ProductFiscal>().notNull(),
+    fields: jsonb('fields').$type<ProductFiscalOverride>().notNull(),
   },
   (t) => [primaryKey({ columns: [t.clientId, t.productId] })],
 );

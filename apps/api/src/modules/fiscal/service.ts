@@ -7,6 +7,7 @@ import {
   type FiscalSettingsInput,
   fiscalSettingsInputSchema,
   type ProductFiscal,
+  type ProductFiscalOverride,
   stateRules,
   type Uf,
 } from '@balcao/core/fiscal';
@@ -309,9 +310,10 @@ export async function saveProductFiscal(
   db: Executor,
   actor: Actor,
   productId: number,
-  fields: ProductFiscal | null,
+  raw: ProductFiscalOverride | null,
 ) {
   await findProduct(db, actor, productId);
+  const fields = raw && Object.values(raw).some((v) => v !== undefined) ? raw : null;
   if (fields === null) {
     await db
       .delete(fiscalProductFields)
@@ -330,12 +332,31 @@ export async function saveProductFiscal(
   return productFiscal(db, actor, productId);
 }
 
-/** The fiscal fields of a sale's products: their own, else the shop's defaults. */
+/**
+ * The product import's fiscal columns (issue 32): each product's given fields are merged over what it
+ * had (jsonb ||), in the import's transaction.
+ */
+export async function mergeProductFiscal(
+  tx: Executor,
+  clientId: number,
+  rows: { productId: number; fields: ProductFiscalOverride }[],
+) {
+  if (rows.length === 0) return;
+  await tx
+    .insert(fiscalProductFields)
+    .values(rows.map((r) => ({ clientId, productId: r.productId, fields: r.fields })))
+    .onConflictDoUpdate({
+      target: [fiscalProductFields.clientId, fiscalProductFields.productId],
+      set: { fields: sql`${fiscalProductFields.fields} || excluded.fields` },
+    });
+}
+
+/** The own fiscal fields of a sale's products (fiscalWithDefaults completes them). */
 export async function fieldsOfProducts(
   db: Executor,
   clientId: number,
   productIds: number[],
-): Promise<Map<number, ProductFiscal>> {
+): Promise<Map<number, ProductFiscalOverride>> {
   if (productIds.length === 0) return new Map();
   const rows = await db
     .select({ productId: fiscalProductFields.productId, fields: fiscalProductFields.fields })
