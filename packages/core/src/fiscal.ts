@@ -507,6 +507,9 @@ export const consumerDocumentSchema = z
     message: FISCAL_MESSAGES.consumerDocument,
   });
 
+/** Whether the shop issues NFC-e now: the PDV asks "CPF na nota?" only then. */
+export const fiscalStatusSchema = z.object({ enabled: z.boolean() });
+
 export const fiscalPageSchema = z.object({ settings: fiscalSettingsSchema.nullable() });
 
 /** The note of a sale (sale detail), null without one. */

@@ -7,6 +7,7 @@ import {
   fiscalPageSchema,
   fiscalSettingsInputSchema,
   fiscalSettingsSchema,
+  fiscalStatusSchema,
   fiscalVoidResultSchema,
   fiscalVoidSchema,
   productFiscalAnswerSchema,
@@ -30,6 +31,14 @@ export const fiscalApi = {
     access: WRITE.system,
     summary: 'The NFC-e issuer settings and certificate (null before the first save)',
     response: { 200: fiscalPageSchema },
+  }),
+  status: endpoint({
+    method: 'GET',
+    path: '/fiscal/status',
+    resource: 'fiscal',
+    access: COUNTER,
+    summary: 'Whether the shop issues NFC-e (the PDV asks "CPF na nota?" only then)',
+    response: { 200: fiscalStatusSchema },
   }),
   saveSettings: endpoint({
     method: 'PUT',

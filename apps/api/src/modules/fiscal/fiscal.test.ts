@@ -384,6 +384,14 @@ describe('tenancy and roles', { timeout: 90_000 }, () => {
       expect(res.statusCode).toBe(403);
   });
 
+  it('the PDV reads whether the shop issues NFC-e ("CPF na nota?" only then)', async () => {
+    const shop = await asUser(t, [1, 4]);
+    const cashier = shop.apis[1];
+    expect(expectStatus(await cashier.get('/fiscal/status'), 200)).toEqual({ enabled: false });
+    const on = await fiscalShop({}, [1, 4]);
+    expect(expectStatus(await on.apis[1].get('/fiscal/status'), 200)).toEqual({ enabled: true });
+  });
+
   it("a product's own fiscal fields win over the shop's defaults", async () => {
     const shop = await fiscalShop();
     const own = { ...DEFAULTS, ncm: '19059090', cest: '1702300' };

@@ -26,6 +26,9 @@ export function fiscalRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     const { db } = ctx;
 
     route(app, fiscalApi.settings, (request) => getSettings(db, sessionOf(request)));
+    route(app, fiscalApi.status, async (request) => ({
+      enabled: (await settingsRow(db, sessionOf(request).clientId))?.enabled ?? false,
+    }));
     route(app, fiscalApi.saveSettings, (request) => saveSettings(ctx, sessionOf(request), request.body));
     route(app, fiscalApi.certificate, (request) => uploadCertificate(ctx, sessionOf(request), request.body));
     route(app, fiscalApi.notes, (request) => listNotes(db, sessionOf(request)));

@@ -6,7 +6,6 @@ import {
   type FiscalSettings,
   type FiscalSettingsInput,
   fiscalSettingsInputSchema,
-  type ProductFiscal,
   type ProductFiscalOverride,
   stateRules,
   type Uf,

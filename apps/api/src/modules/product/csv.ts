@@ -29,7 +29,6 @@ import { type Actor, actInTransaction } from '../../lib/actor.ts';
 import { commaDecimal, readCsvRecords } from '../../lib/csv.ts';
 import { num } from '../../lib/pg.ts';
 import { assertPlanRoom } from '../billing/service.ts';
-import { mergeProductFiscal } from '../fiscal/service.ts';
 import { brandService } from '../product-brand/service.ts';
 import { categoryService } from '../product-category/service.ts';
 import { countProducts } from './planCount.ts';
@@ -450,6 +449,16 @@ function previewRows(plan: ImportPlan, limit = 50): ImportPreviewRow[] {
 }
 
 /**
+ * Keeps the NFC-e fields an import gives (issue 32): the fiscal module's, handed over at wiring
+ * (modules/index.ts) so this module never writes the fiscal tables.
+ */
+export type ImportedFiscalWriter = (
+  tx: Executor,
+  clientId: number,
+  rows: { productId: number; fields: ProductFiscalOverride }[],
+) => Promise<void>;
+
+/**
  * Writes the planned lines in one transaction: all of them or none. New products go in batches;
  * `onProgress` hears after each batch.
  */
@@ -458,6 +467,7 @@ export async function applyImport(
   actor: Actor,
   plan: ImportPlan,
   onProgress: (done: number, total: number) => void = () => {},
+  writeFiscal?: ImportedFiscalWriter,
 ): Promise<{ created: number; updated: number }> {
   const clientId = actor.clientId;
   const total = plan.planned.length;
@@ -548,7 +558,7 @@ export async function applyImport(
         if (p.fiscal) fiscal.push({ productId: existing.id, fields: p.fiscal });
         updated++;
       }
-      await mergeProductFiscal(tx, clientId, fiscal);
+      if (fiscal.length > 0) await writeFiscal?.(tx, clientId, fiscal);
       done += batch.length;
       onProgress(done, total);
     }
