@@ -264,6 +264,10 @@ export const FISCAL_MESSAGES = {
   certificateOtherCnpj: (found: string, expected: string) =>
     `O certificado é do CNPJ ${found}, mas o emitente é ${expected}: envie o certificado da loja.`,
   certificateExpired: (date: string) => `O certificado venceu em ${date}: envie um certificado válido.`,
+  certificateExpiring: (days: number, date: string) =>
+    days <= 0
+      ? `O certificado A1 da NFC-e venceu em ${date}: as notas não podem ser emitidas. Envie o novo em Configurações > Fiscal.`
+      : `O certificado A1 da NFC-e vence em ${days === 1 ? '1 dia' : `${days} dias`} (${date}): envie o novo em Configurações > Fiscal.`,
   certificateNoCnpj: 'O certificado não traz um CNPJ: envie um e-CNPJ A1.',
   settingsFirst: 'Preencha e salve os dados do emitente antes de enviar o certificado.',
   cpf: 'CPF inválido',

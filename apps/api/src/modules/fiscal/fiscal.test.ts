@@ -24,7 +24,7 @@ import {
   transmit,
   transmitWaiting,
 } from './issue.ts';
-import { settingsRow } from './service.ts';
+import { settingsRow, warnExpiringCertificates } from './service.ts';
 import { element, validateSchema, verifySignature } from './xml.ts';
 
 let t: TestApp;
@@ -340,6 +340,36 @@ describe('certificate', { timeout: 90_000 }, () => {
     expect(row.s).toMatch(/^v1\./);
     expect(row.s).not.toContain('certa');
     expect(row.c).not.toContain('GPB0JBWLUR6HWFTVEAS6RJ69GPCROFPBBB8G');
+  });
+});
+
+describe('certificate bell', { timeout: 90_000 }, () => {
+  it('rings once a day from 30 days before the A1 ends, and not for a certificate far from its end', async () => {
+    const far = await fiscalShop();
+    const shop = await asUser(t, [1]);
+    const cnpj = makeCnpj(`66${String(Date.now() % 1e8)}01`);
+    expectStatus(await shop.api.put('/fiscal/settings', settingsBody(cnpj)), 200);
+    const a1 = makeA1(sefaz.ca, { cnpj, name: 'LOJA', password: 'x', validDays: { from: -300, to: 20 } });
+    expectStatus(await shop.api.post('/fiscal/certificate', { pfxBase64: a1.pfxBase64, password: 'x' }), 200);
+    const notify = vi.spyOn(t.app.ctx, 'notify');
+    try {
+      await warnExpiringCertificates(t.app.ctx);
+      const mine = () => notify.mock.calls.filter(([clientId]) => clientId === shop.client.id);
+      expect(mine()).toHaveLength(1);
+      expect(mine()[0][1]).toMatchObject({ alertColor: 'warning' });
+      expect(mine()[0][1].message).toMatch(
+        /^O certificado A1 da NFC-e vence em 20 dias \(\d{2}\/\d{2}\/\d{4}\): envie o novo em Configurações > Fiscal\.$/,
+      );
+      expect(notify.mock.calls.some(([clientId]) => clientId === far.client.id)).toBe(false);
+      // Again the same day: nothing; the next day: again, one day less.
+      await warnExpiringCertificates(t.app.ctx);
+      expect(mine()).toHaveLength(1);
+      await warnExpiringCertificates(t.app.ctx, new Date(Date.now() + 86_400_000));
+      expect(mine()).toHaveLength(2);
+      expect(mine()[1][1].message).toContain('vence em 19 dias');
+    } finally {
+      notify.mockRestore();
+    }
   });
 });
 

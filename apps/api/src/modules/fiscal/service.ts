@@ -368,3 +368,40 @@ export async function fieldsOfProducts(
     );
   return new Map(rows.map((r) => [r.productId, r.fields]));
 }
+
+/** Days before the A1's expiry the bell starts warning, once a day (issue 32). */
+export const CERTIFICATE_WARN_DAYS = 30;
+
+/**
+ * The certificate's bell (the daily job): each shop whose A1 ends within 30 days (or has ended) is
+ * warned once a day - the UPDATE that records the day is the claim, so two instances or a repeated
+ * run never ring twice the same day.
+ */
+export async function warnExpiringCertificates(
+  ctx: AppContext,
+  now = new Date(),
+): Promise<{ warned: number }> {
+  const today = now.toISOString().slice(0, 10);
+  const result = (await ctx.db.execute(sql`
+    update fiscal_settings f set certificate_warned_on = ${today}
+    from clients c
+    where c.id = f.client_id
+      and f.certificate_sealed <> ''
+      and f.certificate_not_after is not null
+      and f.certificate_not_after < ${now.toISOString()}::timestamptz + ${`${CERTIFICATE_WARN_DAYS} days`}::interval
+      and f.certificate_not_after > ${now.toISOString()}::timestamptz - interval '30 days'
+      and (f.certificate_warned_on is null or f.certificate_warned_on <> ${today})
+    returning f.client_id, f.certificate_not_after as not_after, c.time_zone`)) as unknown as {
+    rows: { client_id: number; not_after: string | Date; time_zone: string | null }[];
+  };
+  for (const row of result.rows) {
+    const notAfter = new Date(row.not_after);
+    const days = Math.ceil((notAfter.getTime() - now.getTime()) / 86_400_000);
+    const date = formatInZone(notAfter, row.time_zone ?? 'America/Sao_Paulo', 'date');
+    ctx.notify(Number(row.client_id), {
+      message: FISCAL_MESSAGES.certificateExpiring(days, date),
+      alertColor: days <= 7 ? 'error' : 'warning',
+    });
+  }
+  return { warned: result.rows.length };
+}
