@@ -511,6 +511,11 @@ export const consumerDocumentSchema = z
     message: FISCAL_MESSAGES.consumerDocument,
   });
 
+/** The accountant's monthly ZIP: the month, AAAA-MM, in the shop's time zone. */
+export const fiscalMonthQuerySchema = z.object({
+  month: z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'Informe o mês como AAAA-MM'),
+});
+
 /** Whether the shop issues NFC-e now: the PDV asks "CPF na nota?" only then. */
 export const fiscalStatusSchema = z.object({ enabled: z.boolean() });
 

@@ -110,6 +110,7 @@ const READS: Record<string, readonly string[]> = {
   // Issue 32: the fiscal page's reads, and a sale's note on the sale detail.
   'GET /v1/fiscal/settings': ['settings-fiscal'],
   'GET /v1/fiscal/status': ['sale-pdv'],
+  'GET /v1/fiscal/month-zip': ['settings-fiscal'],
   'GET /v1/fiscal/notes': ['settings-fiscal'],
   'GET /v1/fiscal/notes/:id/xml': ['settings-fiscal', 'sale-detail'],
   'GET /v1/fiscal/notes/:id/danfe': ['settings-fiscal', 'sale-detail'],

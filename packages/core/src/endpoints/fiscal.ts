@@ -2,6 +2,7 @@ import { endpoint } from '../contract.ts';
 import {
   certificateUploadSchema,
   fiscalCancelSchema,
+  fiscalMonthQuerySchema,
   fiscalNoteListSchema,
   fiscalNoteSchema,
   fiscalPageSchema,
@@ -68,6 +69,17 @@ export const fiscalApi = {
     access: WRITE.system,
     summary: 'The latest NFC-e with their status',
     response: { 200: fiscalNoteListSchema },
+  }),
+  monthZip: endpoint({
+    method: 'GET',
+    path: '/fiscal/month-zip',
+    resource: 'fiscal',
+    access: WRITE.system,
+    summary:
+      "The accountant's ZIP of a month: every authorised and canceled note's XML (nfeProc, cancel event), the inutilizações, and resumo.csv",
+    query: fiscalMonthQuerySchema,
+    response: { 200: binaryFileSchema },
+    file: 'binary',
   }),
   xml: endpoint({
     method: 'GET',

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { FiscalNote } from '@balcao/core/fiscal';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import yauzl from 'yauzl';
 import { type FakeSefaz, startFakeSefaz } from '../../../test/fakes/sefaz.ts';
 import { makeA1 } from '../../../test/fakes/sefazCerts.ts';
 import { createTestApp, makeCnpj, type TestApp } from '../../../test/helper.ts';
@@ -340,6 +341,98 @@ describe('certificate', { timeout: 90_000 }, () => {
     expect(row.s).toMatch(/^v1\./);
     expect(row.s).not.toContain('certa');
     expect(row.c).not.toContain('GPB0JBWLUR6HWFTVEAS6RJ69GPCROFPBBB8G');
+  });
+});
+
+function unzip(buffer: Buffer): Promise<Map<string, string>> {
+  return new Promise((resolve, reject) => {
+    yauzl.fromBuffer(buffer, { lazyEntries: true }, (error, zip) => {
+      if (error || !zip) return reject(error);
+      const out = new Map<string, string>();
+      zip.on('entry', (entry: yauzl.Entry) =>
+        zip.openReadStream(entry, (e, stream) => {
+          if (e || !stream) return reject(e);
+          const chunks: Buffer[] = [];
+          stream.on('data', (c: Buffer) => chunks.push(c));
+          stream.on('end', () => {
+            out.set(entry.fileName, Buffer.concat(chunks).toString('utf8'));
+            zip.readEntry();
+          });
+        }),
+      );
+      zip.on('end', () => resolve(out));
+      zip.readEntry();
+    });
+  });
+}
+
+describe("the accountant's monthly ZIP", { timeout: 90_000 }, () => {
+  it('holds the authorised and canceled notes, the cancel event, the inutilização and resumo.csv', async () => {
+    const shop = await fiscalShop();
+    const first = await noteOf(shop.auth, (await sell(shop.auth, shop.product.id)).id);
+    const second = await noteOf(shop.auth, (await sell(shop.auth, shop.product.id)).id);
+    expectStatus(
+      await shop.api.post(`/fiscal/notes/${second.id}/cancel`, { reason: 'Cliente desistiu da compra' }),
+      200,
+    );
+    expectStatus(
+      await shop.api.post('/fiscal/void', {
+        series: 1,
+        from: 5,
+        to: 6,
+        reason: 'Numeracao pulada por falha',
+      }),
+      200,
+    );
+    const month = new Intl.DateTimeFormat('en-CA', {
+      timeZone: 'America/Sao_Paulo',
+      year: 'numeric',
+      month: '2-digit',
+    })
+      .format(new Date())
+      .slice(0, 7);
+    const bad = await shop.api.get('/fiscal/month-zip?month=2026-13');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toContain('Informe o mês como AAAA-MM');
+    const res = await shop.api.get(`/fiscal/month-zip?month=${month}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/zip');
+    expect(res.headers['content-disposition']).toBe(`attachment; filename="nfce-${month}.zip"`);
+    const files = await unzip(res.rawPayload);
+    expect([...files.keys()].sort()).toEqual(
+      [
+        `NFCe/${first.accessKey}-nfce.xml`,
+        `NFCe/${second.accessKey}-nfce.xml`,
+        `eventos/${second.accessKey}-cancelamento.xml`,
+        'inutilizacoes/1-5-6.xml',
+        'resumo.csv',
+      ].sort(),
+    );
+    expect(files.get(`NFCe/${first.accessKey}-nfce.xml`)).toContain(`<nProt>${first.protocol}</nProt>`);
+    expect(files.get(`eventos/${second.accessKey}-cancelamento.xml`)).toContain(
+      '<tpEvento>110111</tpEvento>',
+    );
+    expect(files.get('inutilizacoes/1-5-6.xml')).toContain('<cStat>102</cStat>');
+    const csv = (files.get('resumo.csv') as string)
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
+    expect(csv[0]).toBe(
+      'tipo;serie;numero;chave;emissao;situacao;contingencia;valor;protocolo;protocolo_cancelamento',
+    );
+    expect(csv[1]).toMatch(
+      new RegExp(
+        `^NFC-e;1;1;${first.accessKey};\\d{2}/\\d{2}/\\d{4}.*;Autorizada;nao;13,00;${first.protocol};$`,
+      ),
+    );
+    expect(csv[2]).toMatch(
+      new RegExp(`^NFC-e;1;2;${second.accessKey};.*;Cancelada;nao;13,00;${second.protocol};\\d{15}$`),
+    );
+    expect(csv[3]).toMatch(/^Inutilização;1;5-6;;.*;Inutilizada;;;\d{15};$/);
+    // Another shop's month is its own: empty but for the summary's header.
+    const other = await asUser(t, [1]);
+    const theirs = await unzip((await other.api.get(`/fiscal/month-zip?month=${month}`)).rawPayload);
+    expect([...theirs.keys()]).toEqual(['resumo.csv']);
   });
 });
 
