@@ -36,6 +36,15 @@ export const useVoidNumbers = () => useCall(fiscalApi.voidNumbers);
 export const downloadNoteXml = (id: number, key: string) =>
   download(fiscalApi.xml, { params: { id } }, `${key}-nfce.xml`, 'Não foi possível baixar o XML');
 
+/** The accountant's ZIP of a month (AAAA-MM). */
+export const downloadMonthZip = (month: string) =>
+  download(
+    fiscalApi.monthZip,
+    { query: { month } },
+    `nfce-${month}.zip`,
+    'Não foi possível baixar o ZIP do mês',
+  );
+
 /** Opens the DANFE NFC-e (PDF) in a new tab. */
 export async function openDanfe(id: number) {
   const pdf = await fileOf(fiscalApi.danfe, { params: { id } }, 'Não foi possível abrir o DANFE');
