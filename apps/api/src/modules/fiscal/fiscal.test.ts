@@ -366,6 +366,43 @@ function unzip(buffer: Buffer): Promise<Map<string, string>> {
   });
 }
 
+describe('the DANFE print job', { timeout: 90_000 }, () => {
+  it('carries the QR code for the print agent to print as a native ESC/POS QR, once per note', async () => {
+    const shop = await fiscalShop();
+    expectStatus(
+      await shop.api.put('/printing/settings', {
+        profiles: [
+          {
+            key: 'caixa',
+            name: 'Caixa',
+            paperWidth: 80,
+            columns: 48,
+            codePage: 'PC860',
+            copies: 1,
+            cut: true,
+          },
+        ],
+        sectors: [],
+        receipt: { autoPrint: true, profileKey: 'caixa' },
+      }),
+      200,
+      'printing settings',
+    );
+    const note = await noteOf(shop.auth, (await sell(shop.auth, shop.product.id)).id);
+    const jobs = await vi.waitFor(async () => {
+      const all = expectStatus<{ payload: { title: string; qr?: string; lines: string[] } }[]>(
+        await shop.api.get('/printing/jobs'),
+        200,
+      ).filter((j) => j.payload.title === `NFC-e nº ${note.number}`);
+      if (all.length === 0) throw new Error('no DANFE job yet');
+      return all;
+    });
+    expect(jobs).toHaveLength(1);
+    expect(jobs[0].payload.qr).toBe(note.qrCodeUrl);
+    expect(jobs[0].payload.lines.join('\n')).toContain('Consulte pela Chave de Acesso em');
+  });
+});
+
 describe("the accountant's monthly ZIP", { timeout: 90_000 }, () => {
   it('holds the authorised and canceled notes, the cancel event, the inutilização and resumo.csv', async () => {
     const shop = await fiscalShop();

@@ -380,6 +380,8 @@ async function printDanfe(ctx: AppContext, actor: Actor, noteId: number) {
     payload: {
       title: `NFC-e nº ${row.number}`,
       lines: danfeLines(settings, row, receipt.timeZone, receipt.paperWidth),
+      // The consumer-query QR code: the print agent prints it as a native ESC/POS QR (issue 36).
+      ...(row.qrCodeUrl ? { qr: row.qrCodeUrl } : {}),
     },
     idempotencyKey: `danfe-${row.id}`,
   });
