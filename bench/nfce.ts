@@ -30,7 +30,14 @@ const qr: QrSettings = {
   cscId: '000001',
   csc: 'GPB0JBWLUR6HWFTVEAS6RJ69GPCROFPBBB8G',
 };
-const FISCAL: ProductFiscal = { ncm: '21069090', cfop: '5102', csosn: '102', origin: '0', cest: null, unit: 'UN' };
+const FISCAL: ProductFiscal = {
+  ncm: '21069090',
+  cfop: '5102',
+  csosn: '102',
+  origin: '0',
+  cest: null,
+  unit: 'UN',
+};
 const METHODS: PaymentMethod[] = ['money', 'debitCard', 'creditCard', 'pix'];
 
 function draftOf(n: number): Draft {
