@@ -19,8 +19,9 @@ import { makeServerCert, makeTestCa, type TestCa } from './sefazCerts.ts';
  * client certificate signed by the test CA (a certificate from elsewhere fails the handshake, as at
  * SEFAZ), SOAP 1.2 envelopes (nfeDadosMsg / nfeResultMsg) at /ws/<service>, the schema checked with the
  * same PL_009 XSDs and the signature against the certificate sent in KeyInfo, which must be the TLS
- * client's. Answers the real cStat codes: 100, 104, 107, 128, 135, 102, 204, 213, 217, 225, 297, 539,
- * 656. For the tests it can be slowed, made to hold the answer (timeout), answer 500 or go away.
+ * client's. Answers the real cStat codes: 100, 104, 107, 128, 135, 102, 204, 206, 213, 217, 225, 241, 256,
+ * 297, 386, 539, 656, 778 (voided ranges are kept: 256 on a second inutilização, 206 for a voided
+ * number sent). For the tests it can be slowed, made to hold the answer (timeout), answer 500 or go away.
  */
 
 export type SefazMode = 'ok' | 'slow' | 'timeout' | 'error5xx';
