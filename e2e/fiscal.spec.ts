@@ -109,4 +109,17 @@ test('NFC-e: set up Configurações > Fiscal with an A1, sell at the PDV with CP
   expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
   // The QR code is an image in the PDF.
   expect(bytes.toString('latin1')).toContain('/Subtype /Image');
+
+  // The product's own NFC-e fields on its edit page: blank ones show the shop's default.
+  const productId = (await product.json()).id;
+  await page.goto(`/dashboard/product/edit/${productId}`);
+  const fiscal = page.getByRole('form', { name: 'Dados fiscais' });
+  await expect(fiscal.getByLabel('NCM', { exact: true })).toHaveAttribute('placeholder', '21069090');
+  await expect(fiscal.getByLabel('CFOP', { exact: true })).toHaveAttribute('placeholder', '5102');
+  await fiscal.getByLabel('NCM', { exact: true }).fill('1905.90.90');
+  await fiscal.getByRole('button', { name: 'Salvar dados fiscais' }).click();
+  await expect(page.getByText('Dados fiscais do produto salvos')).toBeVisible();
+  await expect(fiscal.getByLabel('NCM', { exact: true })).toHaveValue('19059090');
+  const own = await (await page.request.get(`/v1/fiscal/product/${productId}`, { headers })).json();
+  expect(own.fields).toEqual({ ncm: '19059090' });
 });

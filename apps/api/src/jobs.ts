@@ -1,7 +1,8 @@
 import type { AppContext } from './context.ts';
 import type { ScheduledJob } from './lib/jobs.ts';
 import { backupTick } from './modules/backup/service.ts';
-import { transmitWaiting } from './modules/fiscal/issue.ts';
+import { sweepFiscal, transmitWaiting } from './modules/fiscal/issue.ts';
+import { warnExpiringCertificates } from './modules/fiscal/service.ts';
 import { pollMarketplaces, sendMarketplaceStatuses } from './modules/marketplace/service.ts';
 import { processReceivedPix, sendPixRefunds } from './modules/pix/service.ts';
 import { deliverStalePrintJobs } from './modules/printing/stations.ts';
@@ -25,6 +26,25 @@ export function backgroundJobs(ctx: AppContext, options: { leaseMs?: number } = 
       leaseMs: options.leaseMs ?? 10 * 60_000,
       atomic: false,
       run: () => transmitWaiting(ctx),
+    },
+    {
+      // Issue 32: a finished sale without its NFC-e (a crash between the sale's commit and the note's
+      // insert) gets it; numbers that will never be authorised are voided (inutilização). Not atomic:
+      // it calls SEFAZ; a repeat finds the note (unique sale_id) and the range in fiscal_voids.
+      name: 'fiscal-sweep',
+      everyMs: 60_000,
+      leaseMs: options.leaseMs ?? 10 * 60_000,
+      atomic: false,
+      run: () => sweepFiscal(ctx),
+    },
+    {
+      // Issue 32: the A1's bell from 30 days before it ends, once a day per shop (the day is recorded
+      // by the claiming UPDATE). Hourly, so a day is never missed. Not atomic: it rings the bell.
+      name: 'fiscal-certificate-bell',
+      everyMs: 3_600_000,
+      leaseMs: options.leaseMs ?? 5 * 60_000,
+      atomic: false,
+      run: () => warnExpiringCertificates(ctx),
     },
     {
       // Old Idempotency-Keys are forgotten every hour (docs/decisions.md, "Idempotency-Keys are kept a week").

@@ -264,6 +264,10 @@ export const FISCAL_MESSAGES = {
   certificateOtherCnpj: (found: string, expected: string) =>
     `O certificado é do CNPJ ${found}, mas o emitente é ${expected}: envie o certificado da loja.`,
   certificateExpired: (date: string) => `O certificado venceu em ${date}: envie um certificado válido.`,
+  certificateExpiring: (days: number, date: string) =>
+    days <= 0
+      ? `O certificado A1 da NFC-e venceu em ${date}: as notas não podem ser emitidas. Envie o novo em Configurações > Fiscal.`
+      : `O certificado A1 da NFC-e vence em ${days === 1 ? '1 dia' : `${days} dias`} (${date}): envie o novo em Configurações > Fiscal.`,
   certificateNoCnpj: 'O certificado não traz um CNPJ: envie um e-CNPJ A1.',
   settingsFirst: 'Preencha e salve os dados do emitente antes de enviar o certificado.',
   cpf: 'CPF inválido',
@@ -291,15 +295,76 @@ const cest = z
   .nullable();
 
 /** A product's fiscal fields; null uses the shop's defaults. */
+const origin = z.enum(['0', '1', '2', '3', '4', '5', '6', '7', '8'], { message: 'Origem deve ser de 0 a 8' });
+const fiscalUnit = z
+  .string()
+  .trim()
+  .min(1, 'Informe a unidade fiscal')
+  .max(6, 'Unidade fiscal: até 6 caracteres');
+
+/** A product's fiscal fields; null uses the shop's defaults. */
 export const productFiscalSchema = z.object({
   ncm,
   cfop,
   csosn,
-  origin: z.enum(['0', '1', '2', '3', '4', '5', '6', '7', '8']),
+  origin,
   cest,
-  unit: z.string().trim().min(1).max(6),
+  unit: fiscalUnit,
 });
 export type ProductFiscal = z.infer<typeof productFiscalSchema>;
+
+/** The fiscal fields in the order the forms and the CSV show them. */
+export const PRODUCT_FISCAL_FIELDS = ['ncm', 'cfop', 'csosn', 'origin', 'cest', 'unit'] as const;
+export type ProductFiscalField = (typeof PRODUCT_FISCAL_FIELDS)[number];
+export const PRODUCT_FISCAL_LABELS: Record<ProductFiscalField, string> = {
+  ncm: 'NCM',
+  cfop: 'CFOP',
+  csosn: 'CSOSN',
+  origin: 'Origem',
+  cest: 'CEST',
+  unit: 'Unidade fiscal',
+};
+export const CSOSNS = ['101', '102', '103', '201', '202', '203', '300', '400', '500', '900'] as const;
+/** Origem da mercadoria (tabela A do ICMS). */
+export const ORIGIN_LABELS: Record<z.infer<typeof origin>, string> = {
+  '0': '0 - Nacional',
+  '1': '1 - Estrangeira, importação direta',
+  '2': '2 - Estrangeira, adquirida no mercado interno',
+  '3': '3 - Nacional, mais de 40% de conteúdo importado',
+  '4': '4 - Nacional, processos produtivos básicos',
+  '5': '5 - Nacional, até 40% de conteúdo importado',
+  '6': '6 - Estrangeira, importação direta, sem similar nacional',
+  '7': '7 - Estrangeira, mercado interno, sem similar nacional',
+  '8': '8 - Nacional, mais de 70% de conteúdo importado',
+};
+
+/**
+ * A product's own fiscal fields (issue 32): each field given wins over the shop's default, each one
+ * left out follows the default (a shop that changes its default CFOP changes every product that did
+ * not set its own).
+ */
+export const productFiscalOverrideSchema = z.object({
+  ncm: ncm.optional(),
+  cfop: cfop.optional(),
+  csosn: csosn.optional(),
+  origin: origin.optional(),
+  cest: cest.optional(),
+  unit: fiscalUnit.optional(),
+});
+export type ProductFiscalOverride = z.infer<typeof productFiscalOverrideSchema>;
+
+/** The fields a note uses: the product's own over the shop's defaults. */
+export function fiscalWithDefaults(
+  own: ProductFiscalOverride | null | undefined,
+  defaults: ProductFiscal,
+): ProductFiscal {
+  const merged = { ...defaults };
+  for (const field of PRODUCT_FISCAL_FIELDS) {
+    const value = own?.[field];
+    if (value !== undefined) (merged as Record<string, unknown>)[field] = value;
+  }
+  return merged;
+}
 
 export const fiscalSettingsInputSchema = z.object({
   enabled: z.boolean(),
@@ -446,17 +511,25 @@ export const consumerDocumentSchema = z
     message: FISCAL_MESSAGES.consumerDocument,
   });
 
+/** The accountant's monthly ZIP: the month, AAAA-MM, in the shop's time zone. */
+export const fiscalMonthQuerySchema = z.object({
+  month: z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'Informe o mês como AAAA-MM'),
+});
+
+/** Whether the shop issues NFC-e now: the PDV asks "CPF na nota?" only then. */
+export const fiscalStatusSchema = z.object({ enabled: z.boolean() });
+
 export const fiscalPageSchema = z.object({ settings: fiscalSettingsSchema.nullable() });
 
 /** The note of a sale (sale detail), null without one. */
 export const saleFiscalNoteSchema = z.object({ note: fiscalNoteSchema.nullable() });
 
 export const productFiscalAnswerSchema = z.object({
-  /** The product's own fields; null uses the shop's defaults. */
-  fields: productFiscalSchema.nullable(),
+  /** The product's own fields (each one left out follows the default); null uses the shop's defaults. */
+  fields: productFiscalOverrideSchema.nullable(),
   defaults: productFiscalSchema.nullable(),
 });
-export const productFiscalInputSchema = z.object({ fields: productFiscalSchema.nullable() });
+export const productFiscalInputSchema = z.object({ fields: productFiscalOverrideSchema.nullable() });
 
 /** An NF-e date-time (TDateTimeUTC): the shop's wall clock with its offset, `2026-11-27T08:30:00-03:00`. */
 export function nfeDateTime(at: Date, timeZone: string): string {

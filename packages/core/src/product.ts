@@ -543,6 +543,19 @@ export const PRODUCT_CSV_COLUMNS = [
   'codigo_balanca',
 ] as const;
 export type ProductCsvColumn = (typeof PRODUCT_CSV_COLUMNS)[number];
+/**
+ * Issue 32: the NFC-e fields a product import may carry (a blank cell keeps the product's field, or
+ * the shop's default for a new one). Read on import only: the export does not write them yet.
+ */
+export const PRODUCT_CSV_FISCAL_COLUMNS = [
+  'ncm',
+  'cfop',
+  'csosn',
+  'origem',
+  'cest',
+  'unidade_fiscal',
+] as const;
+export type ProductCsvFiscalColumn = (typeof PRODUCT_CSV_FISCAL_COLUMNS)[number];
 export const PRODUCT_CSV_REQUIRED: readonly ProductCsvColumn[] = ['nome', 'preco_venda'];
 
 /** Values of `tipo` in the spreadsheet. */

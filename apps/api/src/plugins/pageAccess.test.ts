@@ -109,10 +109,13 @@ const READS: Record<string, readonly string[]> = {
   'GET /v1/backup/:id/file': ['settings-backup'],
   // Issue 32: the fiscal page's reads, and a sale's note on the sale detail.
   'GET /v1/fiscal/settings': ['settings-fiscal'],
+  'GET /v1/fiscal/status': ['sale-pdv'],
+  'GET /v1/fiscal/month-zip': ['settings-fiscal'],
   'GET /v1/fiscal/notes': ['settings-fiscal'],
   'GET /v1/fiscal/notes/:id/xml': ['settings-fiscal', 'sale-detail'],
   'GET /v1/fiscal/notes/:id/danfe': ['settings-fiscal', 'sale-detail'],
   'GET /v1/fiscal/sale/:id': ['sale-detail'],
+  // Also read by the product edit page's fiscal section, shown to the Administrador only.
   'GET /v1/fiscal/product/:id': ['settings-fiscal'],
   'GET /v1/payable/category': ['payable', 'payable-new', 'payable-edit'],
   'GET /v1/payable': ['payable'],

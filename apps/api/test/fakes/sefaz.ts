@@ -19,8 +19,9 @@ import { makeServerCert, makeTestCa, type TestCa } from './sefazCerts.ts';
  * client certificate signed by the test CA (a certificate from elsewhere fails the handshake, as at
  * SEFAZ), SOAP 1.2 envelopes (nfeDadosMsg / nfeResultMsg) at /ws/<service>, the schema checked with the
  * same PL_009 XSDs and the signature against the certificate sent in KeyInfo, which must be the TLS
- * client's. Answers the real cStat codes: 100, 104, 107, 128, 135, 102, 204, 213, 217, 225, 297, 539,
- * 656. For the tests it can be slowed, made to hold the answer (timeout), answer 500 or go away.
+ * client's. Answers the real cStat codes: 100, 104, 107, 128, 135, 102, 204, 206, 213, 217, 225, 241, 256,
+ * 297, 386, 539, 656, 778 (voided ranges are kept: 256 on a second inutilização, 206 for a voided
+ * number sent). For the tests it can be slowed, made to hold the answer (timeout), answer 500 or go away.
  */
 
 export type SefazMode = 'ok' | 'slow' | 'timeout' | 'error5xx';
@@ -46,8 +47,10 @@ export type FakeSefaz = {
   calls: Record<string, number>;
   /** Authorised notes by key. */
   notes: Map<string, Stored>;
-  /** Forces the next authorisation's cStat (e.g. '539'). */
+  /** Forces the next authorisation's cStat (e.g. '539', or a rejection of FORCED_REJECTIONS such as '778'). */
   forceNext: string | null;
+  /** Voided ranges (inutilização homologada). */
+  voids: { cnpj: string; series: number; from: number; to: number }[];
   /** More calls than this for one key within a minute: 656 consumo indevido. */
   maxCallsPerKey: number;
   /** Stops listening and drops connections (SEFAZ or the link gone). */
@@ -64,6 +67,12 @@ const now = () => {
 
 const envelope = (service: string, body: string) =>
   `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="${SOAP_NS}"><soap:Body><nfeResultMsg xmlns="http://www.portalfiscal.inf.br/nfe/wsdl/${service}">${body}</nfeResultMsg></soap:Body></soap:Envelope>`;
+
+/** Rejections the tests can force, with SEFAZ's texts (MOC 7.0 tabela de códigos). */
+const FORCED_REJECTIONS: Record<string, string> = {
+  '778': 'Rejeição: Informado NCM inexistente',
+  '386': 'Rejeição: CFOP não permitido para NFC-e',
+};
 
 let protocolSeq = 135_260_000_000_000;
 const nextProtocol = () => String(++protocolSeq);
@@ -84,6 +93,7 @@ export async function startFakeSefaz(options: { port?: number; ca?: TestCa } = {
     calls: {},
     notes: new Map(),
     forceNext: null,
+    voids: [],
     maxCallsPerKey: 20,
     goAway: async () => {},
     comeBack: async () => {},
@@ -135,6 +145,9 @@ export async function startFakeSefaz(options: { port?: number; ca?: TestCa } = {
         `Rejeição: Duplicidade de NF-e com diferença na Chave de Acesso [chNFe: ${sameNumber?.key ?? ''}]`,
         null,
       );
+    if (forced && FORCED_REJECTIONS[forced]) return prot(forced, FORCED_REJECTIONS[forced], null);
+    if (fake.voids.some((v) => v.cnpj === cnpj && v.series === series && number >= v.from && number <= v.to))
+      return prot('206', 'Rejeição: NF-e já está inutilizada na Base de dados da SEFAZ', null);
     const protocol = nextProtocol();
     fake.notes.set(key, { key, cnpj, series, number, protocol, canceled: false });
     return prot('100', 'Autorizado o uso da NF-e', protocol);
@@ -192,6 +205,9 @@ export async function startFakeSefaz(options: { port?: number; ca?: TestCa } = {
       (n) => n.cnpj === cnpj && n.series === series && n.number >= from && n.number <= to,
     );
     if (used) return ret('241', 'Rejeição: Um número da faixa já foi utilizado', null);
+    if (fake.voids.some((v) => v.cnpj === cnpj && v.series === series && from <= v.to && to >= v.from))
+      return ret('256', 'Rejeição: Uma NF-e da faixa já está inutilizada na Base de dados da SEFAZ', null);
+    fake.voids.push({ cnpj, series, from, to });
     return ret('102', 'Inutilização de número homologado', nextProtocol());
   }
 

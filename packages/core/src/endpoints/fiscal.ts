@@ -2,11 +2,13 @@ import { endpoint } from '../contract.ts';
 import {
   certificateUploadSchema,
   fiscalCancelSchema,
+  fiscalMonthQuerySchema,
   fiscalNoteListSchema,
   fiscalNoteSchema,
   fiscalPageSchema,
   fiscalSettingsInputSchema,
   fiscalSettingsSchema,
+  fiscalStatusSchema,
   fiscalVoidResultSchema,
   fiscalVoidSchema,
   productFiscalAnswerSchema,
@@ -30,6 +32,14 @@ export const fiscalApi = {
     access: WRITE.system,
     summary: 'The NFC-e issuer settings and certificate (null before the first save)',
     response: { 200: fiscalPageSchema },
+  }),
+  status: endpoint({
+    method: 'GET',
+    path: '/fiscal/status',
+    resource: 'fiscal',
+    access: COUNTER,
+    summary: 'Whether the shop issues NFC-e (the PDV asks "CPF na nota?" only then)',
+    response: { 200: fiscalStatusSchema },
   }),
   saveSettings: endpoint({
     method: 'PUT',
@@ -59,6 +69,17 @@ export const fiscalApi = {
     access: WRITE.system,
     summary: 'The latest NFC-e with their status',
     response: { 200: fiscalNoteListSchema },
+  }),
+  monthZip: endpoint({
+    method: 'GET',
+    path: '/fiscal/month-zip',
+    resource: 'fiscal',
+    access: WRITE.system,
+    summary:
+      "The accountant's ZIP of a month: every authorised and canceled note's XML (nfeProc, cancel event), the inutilizações, and resumo.csv",
+    query: fiscalMonthQuerySchema,
+    response: { 200: binaryFileSchema },
+    file: 'binary',
   }),
   xml: endpoint({
     method: 'GET',

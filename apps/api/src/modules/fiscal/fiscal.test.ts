@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { FiscalNote } from '@balcao/core/fiscal';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import yauzl from 'yauzl';
 import { type FakeSefaz, startFakeSefaz } from '../../../test/fakes/sefaz.ts';
 import { makeA1 } from '../../../test/fakes/sefazCerts.ts';
 import { createTestApp, makeCnpj, type TestApp } from '../../../test/helper.ts';
@@ -16,8 +17,15 @@ import {
   makeSale,
   openRegister,
 } from '../../../test/kit.ts';
-import { allocateNumber, transmit, transmitWaiting } from './issue.ts';
-import { settingsRow } from './service.ts';
+import {
+  AUTO_VOID_REASON,
+  allocateNumber,
+  numberRanges,
+  sweepFiscal,
+  transmit,
+  transmitWaiting,
+} from './issue.ts';
+import { settingsRow, warnExpiringCertificates } from './service.ts';
 import { element, validateSchema, verifySignature } from './xml.ts';
 
 let t: TestApp;
@@ -64,8 +72,12 @@ function settingsBody(cnpj: string, overrides: Record<string, unknown> = {}) {
 }
 
 /** A shop (Administrador with an open register) issuing NFC-e against the fake SEFAZ. */
-async function fiscalShop(overrides: Record<string, unknown> = {}, userTypes = [1]) {
-  const shop = await asUser(t, userTypes);
+async function fiscalShop(
+  overrides: Record<string, unknown> = {},
+  userTypes = [1],
+  client: { clientTypeId?: number } = {},
+) {
+  const shop = await asUser(t, userTypes, client);
   await openRegister(t, shop.auth);
   const cnpj = makeCnpj(String(Date.now() % 1e9) + String(cnpjSeq++));
   const a1 = makeA1(sefaz.ca, { cnpj, name: 'LANCHONETE TESTE LTDA', password: 'senha-a1' });
@@ -332,6 +344,165 @@ describe('certificate', { timeout: 90_000 }, () => {
   });
 });
 
+function unzip(buffer: Buffer): Promise<Map<string, string>> {
+  return new Promise((resolve, reject) => {
+    yauzl.fromBuffer(buffer, { lazyEntries: true }, (error, zip) => {
+      if (error || !zip) return reject(error);
+      const out = new Map<string, string>();
+      zip.on('entry', (entry: yauzl.Entry) =>
+        zip.openReadStream(entry, (e, stream) => {
+          if (e || !stream) return reject(e);
+          const chunks: Buffer[] = [];
+          stream.on('data', (c: Buffer) => chunks.push(c));
+          stream.on('end', () => {
+            out.set(entry.fileName, Buffer.concat(chunks).toString('utf8'));
+            zip.readEntry();
+          });
+        }),
+      );
+      zip.on('end', () => resolve(out));
+      zip.readEntry();
+    });
+  });
+}
+
+describe('the DANFE print job', { timeout: 90_000 }, () => {
+  it('carries the QR code for the print agent to print as a native ESC/POS QR, once per note', async () => {
+    const shop = await fiscalShop();
+    expectStatus(
+      await shop.api.put('/printing/settings', {
+        profiles: [
+          {
+            key: 'caixa',
+            name: 'Caixa',
+            paperWidth: 80,
+            columns: 48,
+            codePage: 'PC860',
+            copies: 1,
+            cut: true,
+          },
+        ],
+        sectors: [],
+        receipt: { autoPrint: true, profileKey: 'caixa' },
+      }),
+      200,
+      'printing settings',
+    );
+    const note = await noteOf(shop.auth, (await sell(shop.auth, shop.product.id)).id);
+    const jobs = await vi.waitFor(async () => {
+      const all = expectStatus<{ payload: { title: string; qr?: string; lines: string[] } }[]>(
+        await shop.api.get('/printing/jobs'),
+        200,
+      ).filter((j) => j.payload.title === `NFC-e nº ${note.number}`);
+      if (all.length === 0) throw new Error('no DANFE job yet');
+      return all;
+    });
+    expect(jobs).toHaveLength(1);
+    expect(jobs[0].payload.qr).toBe(note.qrCodeUrl);
+    expect(jobs[0].payload.lines.join('\n')).toContain('Consulte pela Chave de Acesso em');
+  });
+});
+
+describe("the accountant's monthly ZIP", { timeout: 90_000 }, () => {
+  it('holds the authorised and canceled notes, the cancel event, the inutilização and resumo.csv', async () => {
+    const shop = await fiscalShop();
+    const first = await noteOf(shop.auth, (await sell(shop.auth, shop.product.id)).id);
+    const second = await noteOf(shop.auth, (await sell(shop.auth, shop.product.id)).id);
+    expectStatus(
+      await shop.api.post(`/fiscal/notes/${second.id}/cancel`, { reason: 'Cliente desistiu da compra' }),
+      200,
+    );
+    expectStatus(
+      await shop.api.post('/fiscal/void', {
+        series: 1,
+        from: 5,
+        to: 6,
+        reason: 'Numeracao pulada por falha',
+      }),
+      200,
+    );
+    const month = new Intl.DateTimeFormat('en-CA', {
+      timeZone: 'America/Sao_Paulo',
+      year: 'numeric',
+      month: '2-digit',
+    })
+      .format(new Date())
+      .slice(0, 7);
+    const bad = await shop.api.get('/fiscal/month-zip?month=2026-13');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toContain('Informe o mês como AAAA-MM');
+    const res = await shop.api.get(`/fiscal/month-zip?month=${month}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/zip');
+    expect(res.headers['content-disposition']).toBe(`attachment; filename="nfce-${month}.zip"`);
+    const files = await unzip(res.rawPayload);
+    expect([...files.keys()].sort()).toEqual(
+      [
+        `NFCe/${first.accessKey}-nfce.xml`,
+        `NFCe/${second.accessKey}-nfce.xml`,
+        `eventos/${second.accessKey}-cancelamento.xml`,
+        'inutilizacoes/1-5-6.xml',
+        'resumo.csv',
+      ].sort(),
+    );
+    expect(files.get(`NFCe/${first.accessKey}-nfce.xml`)).toContain(`<nProt>${first.protocol}</nProt>`);
+    expect(files.get(`eventos/${second.accessKey}-cancelamento.xml`)).toContain(
+      '<tpEvento>110111</tpEvento>',
+    );
+    expect(files.get('inutilizacoes/1-5-6.xml')).toContain('<cStat>102</cStat>');
+    const csv = (files.get('resumo.csv') as string)
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
+    expect(csv[0]).toBe(
+      'tipo;serie;numero;chave;emissao;situacao;contingencia;valor;protocolo;protocolo_cancelamento',
+    );
+    expect(csv[1]).toMatch(
+      new RegExp(
+        `^NFC-e;1;1;${first.accessKey};\\d{2}/\\d{2}/\\d{4}.*;Autorizada;nao;13,00;${first.protocol};$`,
+      ),
+    );
+    expect(csv[2]).toMatch(
+      new RegExp(`^NFC-e;1;2;${second.accessKey};.*;Cancelada;nao;13,00;${second.protocol};\\d{15}$`),
+    );
+    expect(csv[3]).toMatch(/^Inutilização;1;5-6;;.*;Inutilizada;;;\d{15};$/);
+    // Another shop's month is its own: empty but for the summary's header.
+    const other = await asUser(t, [1]);
+    const theirs = await unzip((await other.api.get(`/fiscal/month-zip?month=${month}`)).rawPayload);
+    expect([...theirs.keys()]).toEqual(['resumo.csv']);
+  });
+});
+
+describe('certificate bell', { timeout: 90_000 }, () => {
+  it('rings once a day from 30 days before the A1 ends, and not for a certificate far from its end', async () => {
+    const far = await fiscalShop();
+    const shop = await asUser(t, [1]);
+    const cnpj = makeCnpj(`66${String(Date.now() % 1e8)}01`);
+    expectStatus(await shop.api.put('/fiscal/settings', settingsBody(cnpj)), 200);
+    const a1 = makeA1(sefaz.ca, { cnpj, name: 'LOJA', password: 'x', validDays: { from: -300, to: 20 } });
+    expectStatus(await shop.api.post('/fiscal/certificate', { pfxBase64: a1.pfxBase64, password: 'x' }), 200);
+    const notify = vi.spyOn(t.app.ctx, 'notify');
+    try {
+      await warnExpiringCertificates(t.app.ctx);
+      const mine = () => notify.mock.calls.filter(([clientId]) => clientId === shop.client.id);
+      expect(mine()).toHaveLength(1);
+      expect(mine()[0][1]).toMatchObject({ alertColor: 'warning' });
+      expect(mine()[0][1].message).toMatch(
+        /^O certificado A1 da NFC-e vence em 20 dias \(\d{2}\/\d{2}\/\d{4}\): envie o novo em Configurações > Fiscal\.$/,
+      );
+      expect(notify.mock.calls.some(([clientId]) => clientId === far.client.id)).toBe(false);
+      // Again the same day: nothing; the next day: again, one day less.
+      await warnExpiringCertificates(t.app.ctx);
+      expect(mine()).toHaveLength(1);
+      await warnExpiringCertificates(t.app.ctx, new Date(Date.now() + 86_400_000));
+      expect(mine()).toHaveLength(2);
+      expect(mine()[1][1].message).toContain('vence em 19 dias');
+    } finally {
+      notify.mockRestore();
+    }
+  });
+});
+
 describe('numbers', { timeout: 90_000 }, () => {
   it('are allocated in the database: 20 concurrent takes give 20 different, consecutive numbers', async () => {
     const shop = await asUser(t, [1]);
@@ -373,6 +544,14 @@ describe('tenancy and roles', { timeout: 90_000 }, () => {
       expect(res.statusCode).toBe(403);
   });
 
+  it('the PDV reads whether the shop issues NFC-e ("CPF na nota?" only then)', async () => {
+    const shop = await asUser(t, [1, 4]);
+    const cashier = shop.apis[1];
+    expect(expectStatus(await cashier.get('/fiscal/status'), 200)).toEqual({ enabled: false });
+    const on = await fiscalShop({}, [1, 4]);
+    expect(expectStatus(await on.apis[1].get('/fiscal/status'), 200)).toEqual({ enabled: true });
+  });
+
   it("a product's own fiscal fields win over the shop's defaults", async () => {
     const shop = await fiscalShop();
     const own = { ...DEFAULTS, ncm: '19059090', cest: '1702300' };
@@ -388,5 +567,281 @@ describe('tenancy and roles', { timeout: 90_000 }, () => {
     const note = await noteOf(shop.auth, sale.id);
     const xml = (await shop.api.get(`/fiscal/notes/${note.id}/xml`)).body;
     expect(xml).toContain('<NCM>19059090</NCM><CEST>1702300</CEST><CFOP>5102</CFOP>');
+  });
+});
+
+describe('nothing lost: the sweep', { timeout: 120_000 }, () => {
+  const notesOf = async (headers: Headers) =>
+    expectStatus<{ notes: FiscalNote[] }>(await api(t, headers).get('/fiscal/notes'), 200).notes;
+
+  it('a finished sale left without its note (crash between the commit and the insert) gets it once', async () => {
+    const shop = await fiscalShop();
+    const db = t.database.db;
+    // The follow-up never ran for this sale: issuing is off for the moment of the sale only.
+    await db.execute(sql`update fiscal_settings set enabled = false where client_id = ${shop.client.id}`);
+    const sale = await sell(shop.auth, shop.product.id);
+    await db.execute(sql`update fiscal_settings set enabled = true,
+      enabled_at = now() - interval '10 minutes' where client_id = ${shop.client.id}`);
+    expect(await notesOf(shop.auth)).toEqual([]);
+    // Younger than two minutes: the follow-up may still be at work, the sweep leaves it.
+    await sweepFiscal(t.app.ctx);
+    expect(await notesOf(shop.auth)).toEqual([]);
+    await db.execute(sql`update sales set created_at = now() - interval '3 minutes' where id = ${sale.id}`);
+    const before = sefaz.calls.NFeAutorizacao4 ?? 0;
+    await sweepFiscal(t.app.ctx);
+    const note = await noteOf(shop.auth, sale.id);
+    expect(note).toMatchObject({ status: 'authorised', number: 1, totalCents: 1300, statusCode: '100' });
+    await sweepFiscal(t.app.ctx);
+    expect(await notesOf(shop.auth)).toHaveLength(1);
+    expect((sefaz.calls.NFeAutorizacao4 ?? 0) - before).toBe(1);
+  });
+
+  it('a sale made before issuing was switched on gets no note', async () => {
+    const shop = await fiscalShop();
+    const db = t.database.db;
+    await db.execute(sql`update fiscal_settings set enabled = false where client_id = ${shop.client.id}`);
+    const sale = await sell(shop.auth, shop.product.id);
+    await db.execute(sql`update sales set created_at = now() - interval '1 hour' where id = ${sale.id}`);
+    await db.execute(sql`update fiscal_settings set enabled = true,
+      enabled_at = now() - interval '10 minutes' where client_id = ${shop.client.id}`);
+    await sweepFiscal(t.app.ctx);
+    expect(await notesOf(shop.auth)).toEqual([]);
+  });
+
+  it('voids a rejected note and a skipped number by inutilização, once, in one range', async () => {
+    const shop = await fiscalShop();
+    const first = await noteOf(shop.auth, (await sell(shop.auth, shop.product.id)).id);
+    expect(first).toMatchObject({ status: 'authorised', number: 1 });
+    sefaz.forceNext = '778';
+    const second = await noteOf(shop.auth, (await sell(shop.auth, shop.product.id)).id);
+    expect(second).toMatchObject({ status: 'rejected', number: 2, statusCode: '778' });
+    expect(second.statusText).toBe(
+      'Rejeição: Informado NCM inexistente. Confira os dados da nota e envie de novo.',
+    );
+    // The next number raised by hand: 3 and 4 are never used.
+    expectStatus(
+      await shop.api.put(
+        '/fiscal/settings',
+        settingsBody(shop.cnpj, { enabled: true, csc: '', nextNumber: 5 }),
+      ),
+      200,
+    );
+    const fifth = await noteOf(shop.auth, (await sell(shop.auth, shop.product.id)).id);
+    expect(fifth).toMatchObject({ status: 'authorised', number: 5 });
+
+    const calls = sefaz.calls.NFeInutilizacao4 ?? 0;
+    await sweepFiscal(t.app.ctx);
+    const mine = sefaz.voids.filter((v) => v.cnpj === shop.cnpj);
+    expect(mine).toEqual([{ cnpj: shop.cnpj, series: 1, from: 2, to: 4 }]);
+    const notes = await notesOf(shop.auth);
+    expect(notes.find((n) => n.number === 2)?.status).toBe('voided');
+    expect(
+      notes
+        .filter((n) => n.status === 'authorised')
+        .map((n) => n.number)
+        .sort(),
+    ).toEqual([1, 5]);
+    const voids = (
+      (await t.database.db.execute(
+        sql`select from_number, to_number, status_code, reason from fiscal_voids where client_id = ${shop.client.id}`,
+      )) as unknown as {
+        rows: { from_number: number; to_number: number; status_code: string; reason: string }[];
+      }
+    ).rows;
+    expect(voids).toEqual([{ from_number: 2, to_number: 4, status_code: '102', reason: AUTO_VOID_REASON }]);
+    // Again: nothing left to void, nothing sent.
+    const after = sefaz.calls.NFeInutilizacao4 ?? 0;
+    await sweepFiscal(t.app.ctx);
+    expect(after - calls).toBeGreaterThanOrEqual(1);
+    expect(sefaz.voids.filter((v) => v.cnpj === shop.cnpj)).toHaveLength(1);
+    expect(
+      (
+        (await t.database.db.execute(
+          sql`select count(*)::int as n from fiscal_voids where client_id = ${shop.client.id}`,
+        )) as unknown as { rows: { n: number }[] }
+      ).rows[0].n,
+    ).toBe(1);
+  });
+
+  it('a range SEFAZ refuses is kept with its answer and rings the bell, never sent again; 539 is not voided', async () => {
+    const shop = await fiscalShop();
+    const notify = vi.spyOn(t.app.ctx, 'notify');
+    try {
+      sefaz.forceNext = '778';
+      const rejected = await noteOf(shop.auth, (await sell(shop.auth, shop.product.id)).id);
+      expect(rejected).toMatchObject({ status: 'rejected', number: 1 });
+      // SEFAZ already has number 1 voided (another system voided it): 256.
+      sefaz.voids.push({ cnpj: shop.cnpj, series: 1, from: 1, to: 1 });
+      sefaz.forceNext = '539';
+      const held = await noteOf(shop.auth, (await sell(shop.auth, shop.product.id)).id);
+      expect(held).toMatchObject({ status: 'rejected', number: 2, statusCode: '539' });
+
+      notify.mockClear();
+      await sweepFiscal(t.app.ctx);
+      expect(notify).toHaveBeenCalledWith(shop.client.id, {
+        message:
+          'A SEFAZ recusou a inutilização automática da NFC-e nº 1 (série 1): Rejeição: Uma NF-e da faixa já está inutilizada na Base de dados da SEFAZ. Confira na página Fiscal.',
+        alertColor: 'error',
+      });
+      const rows = (
+        (await t.database.db.execute(
+          sql`select from_number, to_number, status_code from fiscal_voids where client_id = ${shop.client.id}`,
+        )) as unknown as { rows: { from_number: number; to_number: number; status_code: string }[] }
+      ).rows;
+      expect(rows).toEqual([{ from_number: 1, to_number: 1, status_code: '256' }]);
+      const calls = sefaz.calls.NFeInutilizacao4 ?? 0;
+      await sweepFiscal(t.app.ctx);
+      expect(sefaz.calls.NFeInutilizacao4 ?? 0).toBe(calls);
+      const notes = await notesOf(shop.auth);
+      expect(notes.map((n) => [n.number, n.status])).toEqual(
+        expect.arrayContaining([
+          [1, 'rejected'],
+          [2, 'rejected'],
+        ]),
+      );
+    } finally {
+      notify.mockRestore();
+    }
+  });
+
+  it('numberRanges groups consecutive numbers', () => {
+    expect(numberRanges([9, 3, 4, 5, 4, 12, 11])).toEqual([
+      [3, 5],
+      [9, 9],
+      [11, 12],
+    ]);
+    expect(numberRanges([])).toEqual([]);
+  });
+});
+
+describe('every origin gets its one note', { timeout: 120_000 }, () => {
+  it('a comanda close gives one authorised note, also when the close is retried with its key', async () => {
+    const shop = await fiscalShop({}, [1], { clientTypeId: 6 });
+    const tab = expectStatus(await shop.api.post('/comanda', { people: 2 }), 201, 'open comanda');
+    expectStatus(
+      await shop.api.post(
+        `/comanda/${tab.id}/line`,
+        { productId: shop.product.id, quantity: 2 },
+        { 'idempotency-key': `line-${Date.now()}-${tab.id}` },
+      ),
+      201,
+    );
+    const total = expectStatus(await shop.api.get(`/comanda/${tab.id}`), 200).totals.totalCents as number;
+    expectStatus(
+      await shop.api.post(`/comanda/${tab.id}/payment`, {
+        kind: 'amount',
+        method: 'pix',
+        amountCents: total,
+      }),
+      201,
+    );
+    const closeKey = { 'idempotency-key': `close-${Date.now()}-${tab.id}` };
+    const sale = expectStatus(await shop.api.post(`/comanda/${tab.id}/close`, {}, closeKey), 201);
+    expectStatus(await shop.api.post(`/comanda/${tab.id}/close`, {}, closeKey), 200);
+    const note = await noteOf(shop.auth, sale.id);
+    expect(note).toMatchObject({ status: 'authorised', number: 1, totalCents: total });
+    const xml = (await shop.api.get(`/fiscal/notes/${note.id}/xml`)).body;
+    expect(xml).toContain(`<tPag>17</tPag><vPag>${(total / 100).toFixed(2)}</vPag>`);
+    await sweepFiscal(t.app.ctx);
+    const { notes } = expectStatus<{ notes: FiscalNote[] }>(await shop.api.get('/fiscal/notes'), 200);
+    expect(notes).toHaveLength(1);
+  });
+
+  it('an offline-synced sale gives one authorised note, sent twice or not', async () => {
+    const shop = await fiscalShop();
+    const body = {
+      clientSaleId: crypto.randomUUID(),
+      madeAt: new Date(Date.now() - 20 * 60_000).toISOString(),
+      sale: {
+        items: [{ productId: shop.product.id, quantity: 2 }],
+        payments: [{ method: 'money', amountCents: 1300 }],
+      },
+      prices: [{ unitPriceCents: 650, additionals: [] }],
+    };
+    const [a, b] = await Promise.all([
+      shop.api.post('/sale/offline', body),
+      shop.api.post('/sale/offline', body),
+    ]);
+    expect([a.statusCode, b.statusCode].sort()).toEqual([200, 201]);
+    const sale = a.json();
+    const note = await noteOf(shop.auth, sale.id);
+    expect(note).toMatchObject({ status: 'authorised', number: 1, totalCents: 1300 });
+    await sweepFiscal(t.app.ctx);
+    const { notes } = expectStatus<{ notes: FiscalNote[] }>(await shop.api.get('/fiscal/notes'), 200);
+    expect(notes).toHaveLength(1);
+  });
+});
+
+describe('product fiscal fields', { timeout: 120_000 }, () => {
+  it('a product sets only some fields: the rest follow the shop defaults, even when they change', async () => {
+    const shop = await fiscalShop();
+    const saved = expectStatus(
+      await shop.api.put(`/fiscal/product/${shop.product.id}`, { fields: { ncm: '19059090' } }),
+      200,
+    );
+    expect(saved).toEqual({ fields: { ncm: '19059090' }, defaults: DEFAULTS });
+    expectStatus(
+      await shop.api.put(
+        '/fiscal/settings',
+        settingsBody(shop.cnpj, {
+          enabled: true,
+          csc: '',
+          defaults: { ...DEFAULTS, cfop: '5405', csosn: '500' },
+        }),
+      ),
+      200,
+    );
+    const note = await noteOf(shop.auth, (await sell(shop.auth, shop.product.id)).id);
+    const xml = (await shop.api.get(`/fiscal/notes/${note.id}/xml`)).body;
+    expect(xml).toContain('<NCM>19059090</NCM><CFOP>5405</CFOP>');
+    expect(xml).toContain('<CSOSN>500</CSOSN>');
+    // Nothing given: back to the defaults.
+    expect(
+      expectStatus(await shop.api.put(`/fiscal/product/${shop.product.id}`, { fields: {} }), 200).fields,
+    ).toBeNull();
+  });
+
+  it('the product CSV import reads NCM, CFOP, CSOSN, origem, CEST and unit; a bad cell names its line and column', async () => {
+    const shop = await fiscalShop();
+    const sku = `FIS-${shop.client.id}`;
+    const importCsv = (csv: string, dryRun = false) => shop.api.post('/product/import', { csv, dryRun });
+    const bad = await importCsv(
+      [
+        'nome;sku;preco_venda;ncm;cfop;csosn;origem;cest;unidade_fiscal',
+        `Bolo;${sku};10,00;2106;5102;102;0;;UN`,
+      ].join('\n'),
+    );
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().result.errors).toEqual(
+      expect.arrayContaining([{ line: 2, column: 'ncm', message: 'NCM deve ter 8 dígitos' }]),
+    );
+    const ok = await importCsv(
+      [
+        'nome;sku;preco_venda;ncm;cfop;csosn;origem;cest;unidade_fiscal',
+        `Bolo;${sku};10,00;1905.90.90;5405;500;0 - Nacional;17.023.00;kg`,
+        `Suco;${sku}-2;6,00;;;;;;`,
+      ].join('\n'),
+    );
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toMatchObject({ created: 2, invalidLines: 0 });
+    const list = expectStatus(await shop.api.get(`/product/client/${shop.client.id}?q=${sku}`), 200);
+    const bolo = list.items.find((p: { sku: string }) => p.sku === sku);
+    const suco = list.items.find((p: { sku: string }) => p.sku === `${sku}-2`);
+    expect(expectStatus(await shop.api.get(`/fiscal/product/${bolo.id}`), 200).fields).toEqual({
+      ncm: '19059090',
+      cfop: '5405',
+      csosn: '500',
+      origin: '0',
+      cest: '1702300',
+      unit: 'KG',
+    });
+    expect(expectStatus(await shop.api.get(`/fiscal/product/${suco.id}`), 200).fields).toBeNull();
+    // A second import changes only the columns it fills.
+    expectStatus(await importCsv(['nome;sku;preco_venda;cfop', `Bolo;${sku};10,00;5102`].join('\n')), 200);
+    expect(expectStatus(await shop.api.get(`/fiscal/product/${bolo.id}`), 200).fields).toMatchObject({
+      ncm: '19059090',
+      cfop: '5102',
+      cest: '1702300',
+    });
   });
 });

@@ -4,6 +4,7 @@ import {
   FISCAL_MESSAGES,
   type FiscalEnvironment,
   type FiscalNote,
+  fiscalWithDefaults,
   nfeDateTime,
   type ProductFiscal,
   qrCodeV2,
@@ -44,6 +45,7 @@ import {
   inutNFe,
   NFE_NS,
   type NoteInput,
+  type Signer,
   signXml,
   tag,
   validateSchema,
@@ -59,7 +61,9 @@ import {
  */
 
 type NoteRow = typeof fiscalNotes.$inferSelect;
-type Draft = Omit<NoteInput, 'issuedAt' | 'accessKey' | 'tpEmis' | 'contingency'> & { timeZone: string };
+export type Draft = Omit<NoteInput, 'issuedAt' | 'accessKey' | 'tpEmis' | 'contingency'> & {
+  timeZone: string;
+};
 
 const sha1 = (text: string) => createHash('sha1').update(text).digest('hex');
 const CONTINGENCY_REASON = 'SEFAZ sem resposta no prazo: emissao em contingencia off-line';
@@ -86,8 +90,10 @@ async function draftOf(db: Executor, settings: SettingsRow, sale: Sale, consumer
         ? Math.floor((extraDiscount * item.totalCents) / base)
         : 0;
     given += share;
-    const fiscal: ProductFiscal =
-      (item.productId !== null ? own.get(item.productId) : undefined) ?? settings.defaults;
+    const fiscal: ProductFiscal = fiscalWithDefaults(
+      item.productId !== null ? own.get(item.productId) : undefined,
+      settings.defaults,
+    );
     return {
       code: item.sku || (item.productId ? String(item.productId) : `L${index + 1}`),
       description: item.variantName ? `${item.description} ${item.variantName}` : item.description,
@@ -162,6 +168,28 @@ export async function signedNote(
   at: Date,
   tpEmis: 1 | 9,
 ): Promise<{ xml: string; key: string; qrCode: string } | { schema: SchemaFailure }> {
+  const { a1 } = openA1(ctx, settings);
+  const urls = qrUrls(settings);
+  return composeNote(draft, at, tpEmis, a1, {
+    ...urls,
+    cscId: settings.cscId,
+    csc: openCsc(ctx, settings),
+  });
+}
+
+export type QrSettings = { qr: string; chave: string; cscId: string; csc: string };
+
+/**
+ * The note's whole pipeline without the database: access key, XML, signature, QR code, XSD check
+ * (bench/nfce.ts measures it).
+ */
+export async function composeNote(
+  draft: Draft,
+  at: Date,
+  tpEmis: 1 | 9,
+  a1: Signer,
+  qr: QrSettings,
+): Promise<{ xml: string; key: string; qrCode: string } | { schema: SchemaFailure }> {
   const issuedAt = nfeDateTime(at, draft.timeZone);
   const key = accessKey({
     uf: draft.issuer.uf,
@@ -181,16 +209,14 @@ export async function signedNote(
     tpEmis,
     ...(tpEmis === 9 ? { contingency: { at: issuedAt, reason: CONTINGENCY_REASON } } : {}),
   };
-  const { a1 } = openA1(ctx, settings);
   const signed = signXml(buildNfe(input), 'infNFe', a1);
-  const urls = qrUrls(settings);
   const qrCode = qrCodeV2(
     {
-      url: urls.qr,
+      url: qr.qr,
       accessKey: key,
       tpAmb: draft.tpAmb,
-      cscId: settings.cscId,
-      csc: openCsc(ctx, settings),
+      cscId: qr.cscId,
+      csc: qr.csc,
       ...(tpEmis === 9
         ? {
             offline: {
@@ -203,7 +229,7 @@ export async function signedNote(
     },
     sha1,
   );
-  const xml = withSupplement(signed.xml, qrCode, urls.chave);
+  const xml = withSupplement(signed.xml, qrCode, qr.chave);
   const issue = await validateSchema(xml, 'nfe_v4.00.xsd');
   if (issue) return { schema: issue };
   return { xml, key, qrCode };
@@ -354,6 +380,8 @@ async function printDanfe(ctx: AppContext, actor: Actor, noteId: number) {
     payload: {
       title: `NFC-e nº ${row.number}`,
       lines: danfeLines(settings, row, receipt.timeZone, receipt.paperWidth),
+      // The consumer-query QR code: the print agent prints it as a native ESC/POS QR (issue 36).
+      ...(row.qrCodeUrl ? { qr: row.qrCodeUrl } : {}),
     },
     idempotencyKey: `danfe-${row.id}`,
   });
@@ -593,12 +621,35 @@ export async function voidNumbers(
 ) {
   const settings = await settingsRow(ctx.db, actor.clientId);
   if (!settings?.certificateSealed) throw new AppError(422, FISCAL_MESSAGES.noCertificate);
+  const answer = await sendVoid(ctx, settings, input);
+  if (answer.kind === 'silent') throw sefazSilent();
+  if (answer.kind === 'refused')
+    throw new AppError(422, `A SEFAZ recusou a inutilização: ${answer.statusText}`);
+  return { statusCode: answer.statusCode, statusText: answer.statusText, protocol: answer.protocol };
+}
+
+type VoidAnswer =
+  | { kind: 'voided'; statusCode: string; statusText: string; protocol: string | null }
+  | { kind: 'refused'; statusCode: string; statusText: string }
+  | { kind: 'silent' };
+
+/**
+ * Sends one inutilização and records SEFAZ's answer. `record: 'refusals'` (the sweep) also keeps a
+ * refusal in fiscal_voids, so the same range is never sent again by itself (consumo indevido).
+ */
+async function sendVoid(
+  ctx: AppContext,
+  settings: SettingsRow,
+  input: { series: number; from: number; to: number; reason: string },
+  record: 'voided' | 'refusals' = 'voided',
+): Promise<VoidAnswer> {
+  const clientId = settings.clientId;
   const [used] = await ctx.db
     .select({ n: sql<number>`count(*)::int` })
     .from(fiscalNotes)
     .where(
       and(
-        eq(fiscalNotes.clientId, actor.clientId),
+        eq(fiscalNotes.clientId, clientId),
         eq(fiscalNotes.series, input.series),
         sql`${fiscalNotes.number} between ${input.from} and ${input.to}`,
         sql`${fiscalNotes.status} in ('authorised', 'canceled', 'contingency', 'queued', 'pending')`,
@@ -625,14 +676,15 @@ export async function voidNumbers(
   if (issue)
     throw new AppError(422, `Erro de schema no elemento ${issue.element}: a inutilização não foi enviada.`);
   const answer = await callSefaz(ctx.config, target(ctx, settings), 'NFeInutilizacao4', signed);
-  if (!answer.ok) throw sefazSilent();
+  if (!answer.ok) return { kind: 'silent' };
   const statusCode = tag(answer.body, 'cStat') ?? '';
   const statusText = tag(answer.body, 'xMotivo') ?? '';
   const protocol = tag(answer.body, 'nProt');
-  if (statusCode !== '102') throw new AppError(422, `A SEFAZ recusou a inutilização: ${statusText}`);
+  const voided = statusCode === '102';
+  if (!voided && record === 'voided') return { kind: 'refused', statusCode, statusText };
   await ctx.db.transaction(async (tx) => {
     await tx.insert(fiscalVoids).values({
-      clientId: actor.clientId,
+      clientId,
       series: input.series,
       fromNumber: input.from,
       toNumber: input.to,
@@ -642,19 +694,150 @@ export async function voidNumbers(
       protocol,
       xml: `${signed}${answer.body}`,
     });
+    if (!voided) return;
     await tx
       .update(fiscalNotes)
       .set({ status: 'voided' })
       .where(
         and(
-          eq(fiscalNotes.clientId, actor.clientId),
+          eq(fiscalNotes.clientId, clientId),
           eq(fiscalNotes.series, input.series),
           eq(fiscalNotes.status, 'rejected'),
           sql`${fiscalNotes.number} between ${input.from} and ${input.to}`,
         ),
       );
   });
-  return { statusCode, statusText, protocol };
+  return voided
+    ? { kind: 'voided', statusCode, statusText, protocol }
+    : { kind: 'refused', statusCode, statusText };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The sweep: nothing lost
+
+/** The reason sent with an automatic inutilização (15 to 255 characters, no accents: TString). */
+export const AUTO_VOID_REASON = 'Numero nao utilizado: nota nao autorizada pela SEFAZ';
+/** Rejections after which a number is not voided: SEFAZ holds it under another key (539) or already (204). */
+const NUMBER_HELD = ['539', '204'];
+
+/** Consecutive numbers as ranges: [3, 4, 5, 9] -> [[3, 5], [9, 9]]. */
+export function numberRanges(numbers: number[]): [number, number][] {
+  const sorted = [...new Set(numbers)].sort((a, b) => a - b);
+  const ranges: [number, number][] = [];
+  for (const n of sorted) {
+    const last = ranges.at(-1);
+    if (last && n === last[1] + 1) last[1] = n;
+    else ranges.push([n, n]);
+  }
+  return ranges;
+}
+
+/**
+ * The fiscal sweep job (issue 32, "no number is reused or lost"):
+ * 1. a finished sale of a shop with NFC-e on (since it was switched on) that has no note two minutes
+ *    after its commit - the process died between the sale's commit and the note's insert, or a
+ *    replayed checkout skipped the follow-up - gets its note now, once (the note's unique sale_id);
+ * 2. numbers that were allocated and will never be authorised - a rejected note (except 539/204,
+ *    whose number SEFAZ holds), or a gap inside the numbers a series used (the next number raised by
+ *    hand) - are voided by inutilização, one request per run of consecutive numbers. A range SEFAZ
+ *    refuses is kept with its answer and rings the bell once, never sent again by itself.
+ */
+export async function sweepFiscal(
+  ctx: AppContext,
+  limit = 50,
+): Promise<{ issued: number; voided: number; refused: number; waiting: number }> {
+  let issued = 0;
+  let voided = 0;
+  let refused = 0;
+  let waiting = 0;
+  const missing = (await ctx.db.execute(sql`
+    select s.id, s.client_id from sales s
+    join fiscal_settings f on f.client_id = s.client_id and f.enabled and f.enabled_at is not null
+    where s.status = 'finished'
+      and s.created_at >= f.enabled_at
+      and s.created_at > now() - interval '7 days'
+      and s.created_at < now() - interval '2 minutes'
+      and not exists (select 1 from fiscal_notes n where n.sale_id = s.id)
+    order by s.id
+    limit ${limit}`)) as unknown as { rows: { id: number; client_id: number }[] };
+  for (const sale of missing.rows) {
+    try {
+      const actor = await adminOf(ctx.db, Number(sale.client_id));
+      const note = await issueForSale(ctx, actor, Number(sale.id), null);
+      if (note) {
+        issued++;
+        ctx.changed(actor.clientId, 'fiscal', note.id);
+      }
+    } catch {
+      waiting++; // the follow-up won the race (unique sale_id) or the shop changed: next run.
+    }
+  }
+
+  // Numbers to void, per shop and series: rejected notes, then gaps between used numbers.
+  const toVoid = (await ctx.db.execute(sql`
+    with used as (
+      select n.client_id, n.series, n.number, n.status, n.status_code,
+        lead(n.number) over (partition by n.client_id, n.series order by n.number) as next
+      from fiscal_notes n
+      join fiscal_settings f on f.client_id = n.client_id and f.certificate_sealed <> ''
+      where n.model = 65 and n.created_at > now() - interval '30 days'
+    ), wanted as (
+      select client_id, series, number from used
+      where status = 'rejected' and coalesce(status_code, '') not in (${sql.join(
+        NUMBER_HELD.map((code) => sql`${code}`),
+        sql`, `,
+      )})
+      union
+      select u.client_id, u.series, g.n from used u, generate_series(u.number + 1, u.next - 1) as g(n)
+      where u.next > u.number + 1 and u.next - u.number <= 1000
+    )
+    select w.client_id, w.series, w.number from wanted w
+    where not exists (select 1 from fiscal_voids v where v.client_id = w.client_id and v.model = 65
+      and v.series = w.series and w.number between v.from_number and v.to_number)
+    order by w.client_id, w.series, w.number
+    limit 1000`)) as unknown as { rows: { client_id: number; series: number; number: number }[] };
+  const groups = new Map<string, { clientId: number; series: number; numbers: number[] }>();
+  for (const row of toVoid.rows) {
+    const key = `${row.client_id}:${row.series}`;
+    const group = groups.get(key) ?? {
+      clientId: Number(row.client_id),
+      series: Number(row.series),
+      numbers: [],
+    };
+    group.numbers.push(Number(row.number));
+    groups.set(key, group);
+  }
+  for (const group of groups.values()) {
+    const settings = await settingsRow(ctx.db, group.clientId);
+    if (!settings?.certificateSealed) continue;
+    for (const [from, to] of numberRanges(group.numbers)) {
+      let answer: VoidAnswer;
+      try {
+        answer = await sendVoid(
+          ctx,
+          settings,
+          { series: group.series, from, to, reason: AUTO_VOID_REASON },
+          'refusals',
+        );
+      } catch {
+        waiting++;
+        continue;
+      }
+      const range = from === to ? `nº ${from}` : `nº ${from} a ${to}`;
+      if (answer.kind === 'silent') waiting++;
+      else if (answer.kind === 'voided') {
+        voided += to - from + 1;
+        ctx.changed(group.clientId, 'fiscal');
+      } else {
+        refused++;
+        ctx.notify(group.clientId, {
+          message: `A SEFAZ recusou a inutilização automática da NFC-e ${range} (série ${group.series}): ${answer.statusText}. Confira na página Fiscal.`,
+          alertColor: 'error',
+        });
+      }
+    }
+  }
+  return { issued, voided, refused, waiting };
 }
 
 /**

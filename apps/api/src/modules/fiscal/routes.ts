@@ -7,6 +7,7 @@ import { route } from '../../lib/endpoint.ts';
 import { sessionOf } from '../../plugins/auth.ts';
 import { danfePdf } from './danfe.ts';
 import { cancelNote, voidNumbers } from './issue.ts';
+import { monthZip } from './monthZip.ts';
 import {
   getSettings,
   listNotes,
@@ -26,9 +27,21 @@ export function fiscalRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     const { db } = ctx;
 
     route(app, fiscalApi.settings, (request) => getSettings(db, sessionOf(request)));
+    route(app, fiscalApi.status, async (request) => ({
+      enabled: (await settingsRow(db, sessionOf(request).clientId))?.enabled ?? false,
+    }));
     route(app, fiscalApi.saveSettings, (request) => saveSettings(ctx, sessionOf(request), request.body));
     route(app, fiscalApi.certificate, (request) => uploadCertificate(ctx, sessionOf(request), request.body));
     route(app, fiscalApi.notes, (request) => listNotes(db, sessionOf(request)));
+
+    route(app, fiscalApi.monthZip, async (request, reply) => {
+      const { stream, name } = await monthZip(db, sessionOf(request), request.query.month);
+      return reply
+        .header('content-type', 'application/zip')
+        .header('content-disposition', `attachment; filename="${name}"`)
+        .header('cache-control', 'no-store')
+        .send(stream);
+    });
 
     route(app, fiscalApi.xml, async (request, reply) => {
       const note = await noteRow(db, sessionOf(request), request.params.id);

@@ -1,4 +1,4 @@
-import type { ProductFiscal } from '@balcao/core/fiscal';
+import type { ProductFiscal, ProductFiscalOverride } from '@balcao/core/fiscal';
 import { sql } from 'drizzle-orm';
 import {
   boolean,
@@ -49,6 +49,10 @@ export const fiscalSettings = pgTable('fiscal_settings', {
   certificateCnpj: text('certificate_cnpj'),
   certificateNotBefore: timestamp('certificate_not_before', { withTimezone: true, mode: 'string' }),
   certificateNotAfter: timestamp('certificate_not_after', { withTimezone: true, mode: 'string' }),
+  /** The day (YYYY-MM-DD, UTC) the bell last warned of the certificate's expiry: once a day. */
+  certificateWarnedOn: text('certificate_warned_on'),
+  /** When issuing was switched on: the sweep issues notes for finished sales since then only. */
+  enabledAt: timestamp('enabled_at', { withTimezone: true, mode: 'string' }),
   updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'string' }).notNull().defaultNow(),
 });
 
@@ -141,7 +145,7 @@ export const fiscalVoids = pgTable('fiscal_voids', {
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull().defaultNow(),
 });
 
-/** A product's own fiscal fields (null fields of the product use the shop's defaults). */
+/** A product's own fiscal fields (a field left out uses the shop's default). */
 export const fiscalProductFields = pgTable(
   'fiscal_product_fields',
   {
@@ -151,7 +155,7 @@ export const fiscalProductFields = pgTable(
     productId: integer('product_id')
       .notNull()
       .references(() => products.id, { onDelete: 'cascade' }),
-    fields: jsonb('fields').$type<ProductFiscal>().notNull(),
+    fields: jsonb('fields').$type<ProductFiscalOverride>().notNull(),
   },
   (t) => [primaryKey({ columns: [t.clientId, t.productId] })],
 );

@@ -6,7 +6,7 @@ import {
   type FiscalSettings,
   type FiscalSettingsInput,
   fiscalSettingsInputSchema,
-  type ProductFiscal,
+  type ProductFiscalOverride,
   stateRules,
   type Uf,
 } from '@balcao/core/fiscal';
@@ -132,6 +132,12 @@ export async function saveSettings(
       cscId: input.cscId,
       cscSealed,
       defaults: input.defaults,
+      // Kept while it stays on: the sweep (issue.ts, sweepFiscal) looks at sales since then.
+      enabledAt: input.enabled
+        ? current?.enabled && current.enabledAt
+          ? current.enabledAt
+          : sql`now()`
+        : null,
       updatedAt: sql`now()`,
     };
     await tx
@@ -303,9 +309,10 @@ export async function saveProductFiscal(
   db: Executor,
   actor: Actor,
   productId: number,
-  fields: ProductFiscal | null,
+  raw: ProductFiscalOverride | null,
 ) {
   await findProduct(db, actor, productId);
+  const fields = raw && Object.values(raw).some((v) => v !== undefined) ? raw : null;
   if (fields === null) {
     await db
       .delete(fiscalProductFields)
@@ -324,12 +331,31 @@ export async function saveProductFiscal(
   return productFiscal(db, actor, productId);
 }
 
-/** The fiscal fields of a sale's products: their own, else the shop's defaults. */
+/**
+ * The product import's fiscal columns (issue 32): each product's given fields are merged over what it
+ * had (jsonb ||), in the import's transaction.
+ */
+export async function mergeProductFiscal(
+  tx: Executor,
+  clientId: number,
+  rows: { productId: number; fields: ProductFiscalOverride }[],
+) {
+  if (rows.length === 0) return;
+  await tx
+    .insert(fiscalProductFields)
+    .values(rows.map((r) => ({ clientId, productId: r.productId, fields: r.fields })))
+    .onConflictDoUpdate({
+      target: [fiscalProductFields.clientId, fiscalProductFields.productId],
+      set: { fields: sql`${fiscalProductFields.fields} || excluded.fields` },
+    });
+}
+
+/** The own fiscal fields of a sale's products (fiscalWithDefaults completes them). */
 export async function fieldsOfProducts(
   db: Executor,
   clientId: number,
   productIds: number[],
-): Promise<Map<number, ProductFiscal>> {
+): Promise<Map<number, ProductFiscalOverride>> {
   if (productIds.length === 0) return new Map();
   const rows = await db
     .select({ productId: fiscalProductFields.productId, fields: fiscalProductFields.fields })
@@ -341,4 +367,41 @@ export async function fieldsOfProducts(
       )})`,
     );
   return new Map(rows.map((r) => [r.productId, r.fields]));
+}
+
+/** Days before the A1's expiry the bell starts warning, once a day (issue 32). */
+export const CERTIFICATE_WARN_DAYS = 30;
+
+/**
+ * The certificate's bell (the daily job): each shop whose A1 ends within 30 days (or has ended) is
+ * warned once a day - the UPDATE that records the day is the claim, so two instances or a repeated
+ * run never ring twice the same day.
+ */
+export async function warnExpiringCertificates(
+  ctx: AppContext,
+  now = new Date(),
+): Promise<{ warned: number }> {
+  const today = now.toISOString().slice(0, 10);
+  const result = (await ctx.db.execute(sql`
+    update fiscal_settings f set certificate_warned_on = ${today}
+    from clients c
+    where c.id = f.client_id
+      and f.certificate_sealed <> ''
+      and f.certificate_not_after is not null
+      and f.certificate_not_after < ${now.toISOString()}::timestamptz + ${`${CERTIFICATE_WARN_DAYS} days`}::interval
+      and f.certificate_not_after > ${now.toISOString()}::timestamptz - interval '30 days'
+      and (f.certificate_warned_on is null or f.certificate_warned_on <> ${today})
+    returning f.client_id, f.certificate_not_after as not_after, c.time_zone`)) as unknown as {
+    rows: { client_id: number; not_after: string | Date; time_zone: string | null }[];
+  };
+  for (const row of result.rows) {
+    const notAfter = new Date(row.not_after);
+    const days = Math.ceil((notAfter.getTime() - now.getTime()) / 86_400_000);
+    const date = formatInZone(notAfter, row.time_zone ?? 'America/Sao_Paulo', 'date');
+    ctx.notify(Number(row.client_id), {
+      message: FISCAL_MESSAGES.certificateExpiring(days, date),
+      alertColor: days <= 7 ? 'error' : 'warning',
+    });
+  }
+  return { warned: result.rows.length };
 }

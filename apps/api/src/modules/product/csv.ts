@@ -1,14 +1,21 @@
 import {
+  type ProductFiscalField,
+  type ProductFiscalOverride,
+  productFiscalOverrideSchema,
+} from '@balcao/core/fiscal';
+import {
   BARCODE_TAKEN,
   type ImportLineError,
   type ImportPreviewRow,
   type ImportResult,
   PRODUCT_CSV_COLUMNS,
+  PRODUCT_CSV_FISCAL_COLUMNS,
   PRODUCT_CSV_REQUIRED,
   PRODUCT_TYPE_CSV,
   PRODUCT_TYPE_TO_CSV,
   PRODUCT_UNITS,
   type ProductCsvColumn,
+  type ProductCsvFiscalColumn,
   type ProductInputParsed,
   type ProductListItem,
   productInputSchema,
@@ -33,7 +40,21 @@ import { products, productVariants } from './schema.ts';
  * Spreadsheet conventions of Brazil: semicolon separated, decimal comma, UTF-8 with BOM.
  */
 
-type Row = Partial<Record<ProductCsvColumn, string>>;
+type Row = Partial<Record<ProductCsvColumn | ProductCsvFiscalColumn, string>>;
+
+/** The fiscal columns and the field each one fills; `clean` forgives the spreadsheet's formatting. */
+const FISCAL_COLUMNS: Record<
+  ProductCsvFiscalColumn,
+  { field: ProductFiscalField; clean: (v: string) => string }
+> = {
+  ncm: { field: 'ncm', clean: (v) => v.replace(/[.\s]/g, '') },
+  cfop: { field: 'cfop', clean: (v) => v.replace(/[.\s]/g, '') },
+  csosn: { field: 'csosn', clean: (v) => v.trim() },
+  // "0", "0 - Nacional": the digit.
+  origem: { field: 'origin', clean: (v) => /^\s*(\d)/.exec(v)?.[1] ?? v.trim() },
+  cest: { field: 'cest', clean: (v) => v.replace(/[.\s]/g, '') },
+  unidade_fiscal: { field: 'unit', clean: (v) => v.trim().toUpperCase() },
+};
 
 const FIELD_COLUMN: Record<string, ProductCsvColumn> = {
   name: 'nome',
@@ -114,7 +135,7 @@ export function parseProductCsv(text: string): ParsedCsv {
       ignoredColumns: [],
       fileError: `Coluna obrigatória ausente no cabeçalho: ${missing.join(', ')}. Use o modelo de planilha.`,
     };
-  const known = new Set<string>(PRODUCT_CSV_COLUMNS);
+  const known = new Set<string>([...PRODUCT_CSV_COLUMNS, ...PRODUCT_CSV_FISCAL_COLUMNS]);
   const ignoredColumns = headers.filter((h) => !known.has(h) && h !== '');
   // Line numbers as a spreadsheet shows them: the header is line 1, blank rows count.
   return {
@@ -122,11 +143,11 @@ export function parseProductCsv(text: string): ParsedCsv {
       const row: Row = {};
       headers.forEach((column, i) => {
         const value = cells[i];
-        if (value === undefined || !known.has(column) || row[column as ProductCsvColumn] !== undefined)
-          return;
+        const key = column as keyof Row;
+        if (value === undefined || !known.has(column) || row[key] !== undefined) return;
         // Undo the formula guard of our own export ("'=..." -> "=...").
         const text = value.trim();
-        row[column as ProductCsvColumn] = /^'[=+\-@]/.test(text) ? text.slice(1) : text;
+        row[key] = /^'[=+\-@]/.test(text) ? text.slice(1) : text;
       });
       return { line, row };
     }),
@@ -166,6 +187,8 @@ type Planned = {
   brand: string | null;
   /** Which stock-bearing columns the line had (an update only changes what the file sends). */
   sentStock: boolean;
+  /** The NFC-e fields the line gives (issue 32); null when it gives none. */
+  fiscal: ProductFiscalOverride | null;
 };
 
 type ImportPlan = {
@@ -269,7 +292,7 @@ export async function planImport(db: Executor, actor: Actor, parsed: ParsedCsv):
     const before = errors.length;
     const existing = row.sku ? bySku.get(row.sku.toLowerCase()) : undefined;
     const base = existing;
-    const has = (c: ProductCsvColumn) => row[c] !== undefined && row[c] !== '';
+    const has = (c: ProductCsvColumn | ProductCsvFiscalColumn) => row[c] !== undefined && row[c] !== '';
 
     const money = (c: ProductCsvColumn, fallback: number | undefined): number | undefined => {
       if (!has(c)) return fallback;
@@ -349,6 +372,24 @@ export async function planImport(db: Executor, actor: Actor, parsed: ParsedCsv):
     }
     const input = result.success ? result.data : null;
 
+    // The NFC-e fields: each filled cell checked as the fiscal form checks it.
+    const fiscalCells: Record<string, string> = {};
+    const fiscalColumnOf = new Map<string, ProductCsvFiscalColumn>();
+    for (const column of PRODUCT_CSV_FISCAL_COLUMNS) {
+      if (!has(column)) continue;
+      const { field, clean } = FISCAL_COLUMNS[column];
+      fiscalCells[field] = clean(row[column] as string);
+      fiscalColumnOf.set(field, column);
+    }
+    let fiscal: ProductFiscalOverride | null = null;
+    if (fiscalColumnOf.size > 0) {
+      const checked = productFiscalOverrideSchema.safeParse(fiscalCells);
+      if (checked.success) fiscal = checked.data;
+      else
+        for (const issue of checked.error.issues)
+          fail(line, fiscalColumnOf.get(String(issue.path[0])) ?? null, issue.message);
+    }
+
     if (input?.sku) {
       const key = input.sku.toLowerCase();
       const first = seenSku.get(key);
@@ -382,6 +423,7 @@ export async function planImport(db: Executor, actor: Actor, parsed: ParsedCsv):
       category: has('categoria') ? (row.categoria as string) : null,
       brand: has('marca') ? (row.marca as string) : null,
       sentStock: has('estoque'),
+      fiscal,
     });
   }
   return {
@@ -407,6 +449,16 @@ function previewRows(plan: ImportPlan, limit = 50): ImportPreviewRow[] {
 }
 
 /**
+ * Keeps the NFC-e fields an import gives (issue 32): the fiscal module's, handed over at wiring
+ * (modules/index.ts) so this module never writes the fiscal tables.
+ */
+export type ImportedFiscalWriter = (
+  tx: Executor,
+  clientId: number,
+  rows: { productId: number; fields: ProductFiscalOverride }[],
+) => Promise<void>;
+
+/**
  * Writes the planned lines in one transaction: all of them or none. New products go in batches;
  * `onProgress` hears after each batch.
  */
@@ -415,6 +467,7 @@ export async function applyImport(
   actor: Actor,
   plan: ImportPlan,
   onProgress: (done: number, total: number) => void = () => {},
+  writeFiscal?: ImportedFiscalWriter,
 ): Promise<{ created: number; updated: number }> {
   const clientId = actor.clientId;
   const total = plan.planned.length;
@@ -435,34 +488,42 @@ export async function applyImport(
     let updated = 0;
     for (const batch of chunks(plan.planned, 250)) {
       const inserts = batch.filter((p) => p.action === 'create');
+      const fiscal: { productId: number; fields: ProductFiscalOverride }[] = [];
       if (inserts.length) {
         await assertPlanRoom(tx, clientId, 'products', await countProducts(tx, clientId), inserts.length);
-        await tx.insert(products).values(
-          inserts.map(({ input, category, brand }) => ({
-            clientId,
-            name: input.name,
-            description: input.description,
-            sku: input.sku,
-            barcode: input.barcode,
-            productType: input.productType,
-            unit: input.unit,
-            salePriceCents: input.salePriceCents,
-            costPriceCents: input.costPriceCents,
-            categoryId: ref(categoryIds, category, null),
-            brandId: ref(brandIds, brand, null),
-            active: input.active,
-            stockControl: input.stockControl,
-            stock: input.stock,
-            minStock: input.minStock,
-            weightKg: input.weightKg,
-            heightCm: input.heightCm,
-            widthCm: input.widthCm,
-            lengthCm: input.lengthCm,
-            scaleCode: input.scaleCode ?? null,
-            nameKey: searchKey(input.name),
-            searchText: searchKey([input.name, input.sku, input.barcode].filter(Boolean).join(' ')),
-          })),
-        );
+        const ids = await tx
+          .insert(products)
+          .values(
+            inserts.map(({ input, category, brand }) => ({
+              clientId,
+              name: input.name,
+              description: input.description,
+              sku: input.sku,
+              barcode: input.barcode,
+              productType: input.productType,
+              unit: input.unit,
+              salePriceCents: input.salePriceCents,
+              costPriceCents: input.costPriceCents,
+              categoryId: ref(categoryIds, category, null),
+              brandId: ref(brandIds, brand, null),
+              active: input.active,
+              stockControl: input.stockControl,
+              stock: input.stock,
+              minStock: input.minStock,
+              weightKg: input.weightKg,
+              heightCm: input.heightCm,
+              widthCm: input.widthCm,
+              lengthCm: input.lengthCm,
+              scaleCode: input.scaleCode ?? null,
+              nameKey: searchKey(input.name),
+              searchText: searchKey([input.name, input.sku, input.barcode].filter(Boolean).join(' ')),
+            })),
+          )
+          .returning({ id: products.id });
+        // PostgreSQL returns a multi-row VALUES insert's rows in the order given.
+        inserts.forEach((p, i) => {
+          if (p.fiscal) fiscal.push({ productId: ids[i].id, fields: p.fiscal });
+        });
         created += inserts.length;
       }
       for (const p of batch) {
@@ -494,8 +555,10 @@ export async function applyImport(
             updatedAt: new Date(),
           })
           .where(and(eq(products.clientId, clientId), eq(products.id, existing.id)));
+        if (p.fiscal) fiscal.push({ productId: existing.id, fields: p.fiscal });
         updated++;
       }
+      if (fiscal.length > 0) await writeFiscal?.(tx, clientId, fiscal);
       done += batch.length;
       onProgress(done, total);
     }

@@ -11,7 +11,15 @@ import { shopToday } from '../../lib/shopToday.ts';
 import { assertOwnClient, sessionOf } from '../../plugins/auth.ts';
 import { storageFor } from '../storage/storage.ts';
 import { productChanges } from './changes.ts';
-import { applyImport, csvHeader, csvLines, importResult, parseProductCsv, planImport } from './csv.ts';
+import {
+  applyImport,
+  csvHeader,
+  csvLines,
+  type ImportedFiscalWriter,
+  importResult,
+  parseProductCsv,
+  planImport,
+} from './csv.ts';
 import { findByCode, findProduct } from './find.ts';
 import { clearGrid, setGrid, updateVariant } from './grid.ts';
 import { addImage, deleteImage, removeImageFiles, reorderImages } from './images.ts';
@@ -25,7 +33,11 @@ function refuseImport(reply: FastifyReply, message: string, result: ImportResult
 }
 
 /** Products (issue 4): the handlers of `productApi` (core declares the endpoints and their access). */
-export function productRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+export function productRoutes(
+  ctx: AppContext,
+  /** Issue 32: keeps the NFC-e columns of an import (the fiscal module's, given at wiring). */
+  writeFiscal?: ImportedFiscalWriter,
+): FastifyPluginAsyncZod {
   return async (app) => {
     const { db } = ctx;
     const storage = storageFor(ctx.config);
@@ -122,13 +134,14 @@ export function productRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         );
 
       const wantsStream = (request.headers.accept ?? '').includes('application/x-ndjson');
-      if (!wantsStream) return importResult(plan, options, await applyImport(db, actor, plan));
+      if (!wantsStream)
+        return importResult(plan, options, await applyImport(db, actor, plan, undefined, writeFiscal));
 
       // Progress as NDJSON lines, then the result; the transaction still writes all or nothing.
       const stream = new Readable({ read() {} });
       const write = (event: unknown) => stream.push(`${JSON.stringify(event)}\n`);
       write({ type: 'progress', done: 0, total: plan.planned.length });
-      applyImport(db, actor, plan, (done, total) => write({ type: 'progress', done, total }))
+      applyImport(db, actor, plan, (done, total) => write({ type: 'progress', done, total }), writeFiscal)
         .then((written) => write({ type: 'result', result: importResult(plan, options, written) }))
         .catch((error: unknown) => {
           request.log.error({ err: error }, 'product import failed');

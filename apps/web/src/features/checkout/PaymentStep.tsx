@@ -39,6 +39,7 @@ import { ApiError } from '../../lib/api.ts';
 import { shopToday } from '../../lib/format.ts';
 import { useSession } from '../auth/index.ts';
 import { offeredMethods, useEnabledMealVouchers, usePdvSurchargeLabel } from '../fee-simulator/index.ts';
+import { useNfceOn } from '../fiscal/index.ts';
 import type { LocalCatalog } from '../offline/index.ts';
 import { isOffline, useOffline } from '../offline/index.ts';
 import { PixDynamicCharge, useRemovePixCharge } from '../pix/index.ts';
@@ -80,6 +81,8 @@ export function PaymentStep({
     .reduce((s, p) => s + p.amountCents, 0);
   const credit = useCustomerCredit(state.customer?.id, creditShopCents);
   const offline = useOffline();
+  // Issue 32: "CPF na nota?" only where the shop issues NFC-e.
+  const nfceOn = useNfceOn();
   const { paymentGateway } = useSession();
   // Pix QR dinâmico (issue 33): each payment's charge, withdrawn at the bank when removed unpaid.
   const pixTxids = useRef(new Map<string, string>());
@@ -186,14 +189,16 @@ export function PaymentStep({
         />
       </Box>
 
-      <TextField
-        label="CPF na nota?"
-        value={state.consumerDocument ?? ''}
-        onChange={(e) => dispatch({ type: 'consumerDocument', document: maskDocument(e.target.value) })}
-        helperText="CPF ou CNPJ do consumidor na NFC-e (opcional)"
-        slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 18 } }}
-        sx={{ maxWidth: 320 }}
-      />
+      {nfceOn && (
+        <TextField
+          label="CPF na nota?"
+          value={state.consumerDocument ?? ''}
+          onChange={(e) => dispatch({ type: 'consumerDocument', document: maskDocument(e.target.value) })}
+          helperText="CPF ou CNPJ do consumidor na NFC-e (opcional)"
+          slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 18 } }}
+          sx={{ maxWidth: 320 }}
+        />
+      )}
 
       <Paper variant="outlined" sx={{ p: 2 }}>
         <Stack direction="row" sx={{ justifyContent: 'space-between' }}>

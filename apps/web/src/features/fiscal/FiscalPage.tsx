@@ -39,8 +39,9 @@ import {
 import { LoadError } from '../../components/LoadError.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { errorMessage } from '../../lib/api.ts';
-import { formatDateTime } from '../../lib/format.ts';
+import { formatDateTime, shopToday } from '../../lib/format.ts';
 import {
+  downloadMonthZip,
   downloadNoteXml,
   openDanfe,
   useCancelNote,
@@ -455,11 +456,54 @@ export default function FiscalPage() {
       </Paper>
       <Paper sx={{ p: 2 }}>
         <Typography variant="h6" component="h2" gutterBottom>
+          XMLs do mês para o contador
+        </Typography>
+        <MonthZipSection onError={fail} />
+      </Paper>
+      <Paper sx={{ p: 2 }}>
+        <Typography variant="h6" component="h2" gutterBottom>
           Inutilizar numeração
         </Typography>
         <VoidSection onSaved={ok} />
       </Paper>
       <FeedbackSnackbar state={feedback.state} onClose={feedback.close} />
+    </Stack>
+  );
+}
+
+/** The accountant's ZIP of a month: notes, cancel events, inutilizações and resumo.csv. */
+function MonthZipSection({ onError }: { onError: (m: string) => void }) {
+  const [month, setMonth] = useState(() => shopToday().slice(0, 7));
+  const [busy, setBusy] = useState(false);
+  return (
+    <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { sm: 'center' } }}>
+      <TextField
+        type="month"
+        label="Mês"
+        value={month}
+        onChange={(e) => setMonth(e.target.value)}
+        slotProps={{ inputLabel: { shrink: true } }}
+        sx={{ maxWidth: 220 }}
+      />
+      <Button
+        variant="outlined"
+        disabled={busy || !/^\d{4}-\d{2}$/.test(month)}
+        onClick={async () => {
+          setBusy(true);
+          try {
+            await downloadMonthZip(month);
+          } catch (error) {
+            onError(errorMessage(error));
+          } finally {
+            setBusy(false);
+          }
+        }}
+      >
+        Baixar ZIP do mês
+      </Button>
+      <Typography variant="body2" color="text.secondary">
+        Notas autorizadas e canceladas, eventos de cancelamento, inutilizações e um resumo em CSV.
+      </Typography>
     </Stack>
   );
 }

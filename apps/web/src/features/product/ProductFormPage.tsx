@@ -34,6 +34,7 @@ import {
 import { useHandedOverMessage } from '../../components/listPage.tsx';
 import { RecordFormCard, RecordFormPage, useEditId } from '../../components/RecordFormPage.tsx';
 import { useSession } from '../auth/index.ts';
+import { ProductFiscalSection } from '../fiscal/index.ts';
 import { useNamedOptions } from '../product-category/index.ts';
 import { useCreateProduct, useProduct, useUpdateProduct } from './api.ts';
 import { AdditionalsField } from './components/AdditionalsField.tsx';
@@ -48,6 +49,8 @@ const LIST = '/dashboard/product';
 export default function ProductFormPage() {
   const { user } = useSession();
   const canWrite = can(user?.userType.id, WRITE.catalog);
+  // Issue 32: the NFC-e fields are the fiscal setup's (the Administrador's).
+  const canFiscal = can(user?.userType.id, WRITE.system);
   const { state, show, close } = useFeedback();
   useHandedOverMessage(show);
 
@@ -65,6 +68,7 @@ export default function ProductFormPage() {
       {(p) => (
         <Stack sx={{ gap: 3 }}>
           <ProductForm key={p?.updatedAt ?? ''} product={p} canWrite={canWrite} onFeedback={show} />
+          {p && canFiscal && <ProductFiscalSection productId={p.id} onFeedback={show} />}
           {p && <ImagesSection product={p} canWrite={canWrite} onFeedback={show} />}
           {p?.productType === 'variants' && (
             <VariantsSection product={p} canWrite={canWrite} onFeedback={show} />

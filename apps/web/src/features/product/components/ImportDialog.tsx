@@ -1,5 +1,5 @@
 import { formatCents } from '@balcao/core/money';
-import { PRODUCT_CSV_COLUMNS } from '@balcao/core/product';
+import { PRODUCT_CSV_COLUMNS, PRODUCT_CSV_FISCAL_COLUMNS } from '@balcao/core/product';
 import UploadFileIcon from '@mui/icons-material/UploadFile';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -202,6 +202,10 @@ export function ImportDialog({
             <b>preco_venda</b>. Produtos com SKU já cadastrado são atualizados (só as colunas presentes);
             categorias e marcas novas são criadas. Nada é gravado se alguma linha tiver erro, a menos que você
             escolha pular essas linhas.
+          </Typography>
+          <Typography variant="body2" color="text.secondary">
+            Dados fiscais (NFC-e), opcionais: <b>{PRODUCT_CSV_FISCAL_COLUMNS.join(', ')}</b>. Em branco, vale
+            o padrão da loja.
           </Typography>
           <Stack direction="row" sx={{ gap: 1, flexWrap: 'wrap' }}>
             <Button component="label" variant="contained" startIcon={<UploadFileIcon />} disabled={busy}>
