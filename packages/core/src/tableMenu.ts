@@ -8,6 +8,8 @@ import { z } from './zod.ts';
 export const TABLE_MENU_MESSAGES = {
   notFound: 'Este QR Code não é mais válido. Peça ao garçom o QR Code atual da mesa.',
   closed: 'A loja está fechada agora: pedidos pela mesa só no horário de funcionamento.',
+  /** The shop has comandas off (saleCommand): the table cannot take orders. */
+  noComandas: 'Esta loja não recebe pedidos pela mesa no momento. Chame o garçom para fazer o seu pedido.',
   tooMany: 'Muitos pedidos desta mesa em pouco tempo. Aguarde alguns minutos ou chame o garçom.',
   orderNotFound: 'Pedido da mesa não encontrado',
   alreadyDecided: 'Este pedido da mesa já foi recusado',
@@ -24,12 +26,23 @@ export const tableQrInputSchema = z.object({
 });
 export const tableQrSchema = z.object({ tableLabel: z.string(), token: z.string(), path: z.string() });
 
+/** An add-on group the customer picks from (only active groups and items): min..max items. */
+export const tableMenuAddOnGroupSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  minQuantity: z.number(),
+  maxQuantity: z.number(),
+  items: z.array(z.object({ id: z.number(), name: z.string(), priceCents: z.number() })),
+});
+export type TableMenuAddOnGroup = z.infer<typeof tableMenuAddOnGroupSchema>;
+
 export const tableMenuProductSchema = z.object({
   id: z.number(),
   name: z.string(),
   priceCents: z.number(),
   category: z.string().nullable(),
   imageUrl: z.string().nullable(),
+  additionalGroups: z.array(tableMenuAddOnGroupSchema),
 });
 export type TableMenuProduct = z.infer<typeof tableMenuProductSchema>;
 
@@ -38,6 +51,8 @@ export const tableMenuSchema = z.object({
   shop: z.string(),
   tableLabel: z.string(),
   open: z.boolean(),
+  /** Why the table takes no orders now (closed, comandas off); null while it does. */
+  closedMessage: z.string().nullable(),
   products: z.array(tableMenuProductSchema),
 });
 export type TableMenu = z.infer<typeof tableMenuSchema>;
@@ -55,7 +70,15 @@ export const tableOrderSchema = z.object({
   id: z.number(),
   tableLabel: z.string(),
   status: z.enum(TABLE_ORDER_STATUSES),
-  lines: z.array(z.object({ description: z.string(), quantity: z.number(), notes: z.string().nullable() })),
+  lines: z.array(
+    z.object({
+      description: z.string(),
+      quantity: z.number(),
+      /** The add-ons' names (issue 35). */
+      additionals: z.array(z.string()),
+      notes: z.string().nullable(),
+    }),
+  ),
   comandaId: z.number().nullable(),
   createdAt: z.string(),
 });

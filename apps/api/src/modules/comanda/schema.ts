@@ -239,6 +239,8 @@ export const comandaTableOrders = pgTable(
           additionals: { id: number; quantity: number }[];
           notes: string | null;
           description: string;
+          /** The add-ons' names when ordered (issue 35; absent on older orders). */
+          additionalNames?: string[];
         }[]
       >()
       .notNull(),

@@ -1,11 +1,11 @@
 import type { Comanda } from '@balcao/core/comanda';
 import type { KdsBoard } from '@balcao/core/kds';
 import { TABLE_MENU_MESSAGES } from '@balcao/core/tableMenu';
-import { eq } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import { eq, like } from 'drizzle-orm';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../../test/helper.ts';
 import { api, asUser, expectStatus, makeProduct, useTestApp } from '../../../test/kit.ts';
-import { clients } from '../../db/schema.ts';
+import { clients, rateLimits } from '../../db/schema.ts';
 
 let t: TestApp;
 useTestApp({}, (app) => ({ t } = app));
@@ -57,6 +57,7 @@ describe('the QR-code menu at the table', () => {
     // Only what is active and in stock, and nothing of the back office (no cost, stock or codes).
     expect(menu.products.map((p: { name: string }) => p.name)).toEqual(['X-Bacon']);
     expect(Object.keys(menu.products[0]).sort()).toEqual([
+      'additionalGroups',
       'category',
       'id',
       'imageUrl',
@@ -158,5 +159,189 @@ describe('the QR-code menu at the table', () => {
     expect(approve.json().message).toBe(TABLE_MENU_MESSAGES.orderNotFound);
     const call = await guest('203.0.113.20').post(`/public/table/${shop.qr.token}/call`, { kind: 'bill' });
     expect(expectStatus(call, 200)).toEqual({ ok: true });
+  });
+});
+
+describe('the table menu: add-ons, comandas off, accepting directly (issue 35)', () => {
+  // Every test request comes from one address: the address's limit starts over for each test here.
+  beforeEach(async () => {
+    await t.database.db.delete(rateLimits).where(like(rateLimits.key, 'table-%'));
+  });
+
+  /** A burger with a required "Ponto da carne" (exactly 1) and optional "Extras" (up to 2). */
+  async function withAddOns(shop: Awaited<ReturnType<typeof restaurant>>) {
+    const ponto = expectStatus(
+      await shop.api.post('/product-additional', {
+        name: 'Ponto da carne',
+        minQuantity: 1,
+        maxQuantity: 1,
+        items: [
+          { name: 'Mal passado', priceCents: 0 },
+          { name: 'Ao ponto', priceCents: 0 },
+        ],
+      }),
+      201,
+    );
+    const extras = expectStatus(
+      await shop.api.post('/product-additional', {
+        name: 'Extras',
+        minQuantity: 0,
+        maxQuantity: 2,
+        items: [
+          { name: 'Bacon', priceCents: 400 },
+          { name: 'Ovo', priceCents: 200, active: false },
+        ],
+      }),
+      201,
+    );
+    const burger = expectStatus(
+      await shop.api.put(`/product/${shop.burger.id}`, {
+        ...shop.burger,
+        categoryId: shop.burger.category.id,
+        additionalGroupIds: [ponto.id, extras.id],
+      }),
+      200,
+    );
+    return { burger, ponto, extras };
+  }
+
+  it('offers the add-on groups and refuses an order without the required choice', async () => {
+    const shop = await restaurant();
+    const { ponto, extras } = await withAddOns(shop);
+    const phone = guest();
+    const menu = expectStatus(await phone.get(`/public/table/${shop.qr.token}`), 200);
+    // Only active items are offered; the groups in the product's order with their min..max.
+    expect(menu.products[0].additionalGroups).toEqual([
+      {
+        id: ponto.id,
+        name: 'Ponto da carne',
+        minQuantity: 1,
+        maxQuantity: 1,
+        items: ponto.items.map((i: { id: number; name: string }) => ({
+          id: i.id,
+          name: i.name,
+          priceCents: 0,
+        })),
+      },
+      {
+        id: extras.id,
+        name: 'Extras',
+        minQuantity: 0,
+        maxQuantity: 2,
+        items: [{ id: extras.items[0].id, name: 'Bacon', priceCents: 400 }],
+      },
+    ]);
+    const url = `/public/table/${shop.qr.token}/order`;
+    // The page enforces the choice, and so does the server (a hand-made request).
+    const missing = await phone.post(url, { lines: [{ productId: shop.burger.id, quantity: 1 }] }, key());
+    expect(missing.statusCode).toBe(422);
+    expect(missing.json().message).toBe('Escolha 1 item em Ponto da carne (X-Bacon)');
+    const inactive = await phone.post(
+      url,
+      {
+        lines: [
+          {
+            productId: shop.burger.id,
+            quantity: 1,
+            additionals: [
+              { id: ponto.items[0].id, quantity: 1 },
+              { id: extras.items[1].id, quantity: 1 },
+            ],
+          },
+        ],
+      },
+      key(),
+    );
+    expect(inactive.statusCode).toBe(422);
+    expect(inactive.json().message).toBe('Adicional indisponível para X-Bacon');
+    const placed = expectStatus(
+      await phone.post(
+        url,
+        {
+          lines: [
+            {
+              productId: shop.burger.id,
+              quantity: 1,
+              additionals: [
+                { id: ponto.items[1].id, quantity: 1 },
+                { id: extras.items[0].id, quantity: 1 },
+              ],
+            },
+          ],
+        },
+        key(),
+      ),
+      201,
+    );
+    // The waiter sees the choices before approving.
+    expect(placed.lines).toEqual([
+      { description: 'X-Bacon', quantity: 1, additionals: ['Ao ponto', 'Bacon'], notes: null },
+    ]);
+    const approved = expectStatus(await shop.api.post(`/comanda/table-order/${placed.id}/approve`, {}), 200);
+    const tab: Comanda = expectStatus(await shop.api.get(`/comanda/${approved.comandaId}`), 200);
+    expect(tab.lines.map((l) => [l.description, l.additionals.map((a) => a.name), l.totalCents])).toEqual([
+      ['X-Bacon', ['Ao ponto', 'Bacon'], 2600],
+    ]);
+  });
+
+  it('refuses table orders while the shop has comandas off', async () => {
+    const shop = await restaurant();
+    await t.database.db.update(clients).set({ saleCommand: false }).where(eq(clients.id, shop.client.id));
+    const phone = guest();
+    const menu = expectStatus(await phone.get(`/public/table/${shop.qr.token}`), 200);
+    expect(menu).toMatchObject({ open: false, closedMessage: TABLE_MENU_MESSAGES.noComandas });
+    const refused = await phone.post(
+      `/public/table/${shop.qr.token}/order`,
+      { lines: [{ productId: shop.burger.id, quantity: 1 }] },
+      key(),
+    );
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().message).toBe(
+      'Esta loja não recebe pedidos pela mesa no momento. Chame o garçom para fazer o seu pedido.',
+    );
+    await t.database.db.update(clients).set({ saleCommand: true }).where(eq(clients.id, shop.client.id));
+    expect(expectStatus(await shop.api.get('/comanda/table-orders'), 200)).toEqual([]);
+  });
+
+  it('"Aceitar pedidos da mesa direto": the order reaches the tab and the kitchen once, no approval', async () => {
+    const shop = await restaurant();
+    const settings = expectStatus(await shop.api.get('/settings/system'), 200);
+    expect(settings.tableOrdersDirect).toBe(false);
+    const saved = expectStatus(
+      await shop.api.put('/settings/system', {
+        timeZone: settings.timeZone,
+        allowNegativeStock: settings.allowNegativeStock,
+        discountLimits: settings.discountLimits,
+        budgetValidityDays: settings.budgetValidityDays,
+        serviceFeePercent: settings.serviceFeePercent,
+        couvertCents: settings.couvertCents,
+        tabIdleMinutes: settings.tabIdleMinutes,
+        delivery: settings.delivery,
+        tableOrdersDirect: true,
+        updatedAt: settings.updatedAt,
+      }),
+      200,
+    );
+    expect(saved.tableOrdersDirect).toBe(true);
+    const url = `/public/table/${shop.qr.token}/order`;
+    const body = { lines: [{ productId: shop.burger.id, quantity: 2, notes: 'sem cebola' }] };
+    const orderKey = key();
+    // The phone sends twice at once with the same key (a double tap after a lost answer): one order.
+    const [a, b] = await Promise.all([guest().post(url, body, orderKey), guest().post(url, body, orderKey)]);
+    const placed = [a, b].map((r) => r.json());
+    expect([a.statusCode, b.statusCode].sort()).toEqual([200, 201]);
+    expect(placed[0].id).toBe(placed[1].id);
+    const again = expectStatus(await guest().post(url, body, orderKey), 200);
+    expect(again).toMatchObject({ id: placed[0].id, status: 'approved' });
+    expect(expectStatus(await shop.api.get('/comanda/table-orders'), 200)).toEqual([]);
+    const tab: Comanda = expectStatus(await shop.api.get(`/comanda/${again.comandaId}`), 200);
+    expect(tab.tableLabel).toBe('7');
+    expect(tab.lines.map((l) => [l.description, l.quantity, l.notes, l.sentAt !== null])).toEqual([
+      ['X-Bacon', 2, 'sem cebola', true],
+    ]);
+    const board: KdsBoard = expectStatus(await shop.api.get(`/kds/station/${shop.kitchen}`), 200);
+    expect(board.tickets.map((c) => c.items.map((i) => `${i.quantity} x ${i.description}`))).toEqual([
+      ['2 x X-Bacon'],
+    ]);
   });
 });

@@ -2,13 +2,14 @@ import type { ComandaLineData } from '@balcao/core/comanda';
 import { TABLE_MENU_MESSAGES, type TableMenu, type TableOrder } from '@balcao/core/tableMenu';
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
-import { clients } from '../../db/schema.ts';
+import { clients, users } from '../../db/schema.ts';
 import { conflict, notFound, unprocessable } from '../../errors.ts';
 import { hashToken, newToken } from '../../lib/secrets.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { takeAttempt } from '../auth/limiter.ts';
 import { priceItems } from '../product/pricing.ts';
 import { tableMenuProducts } from '../product/tableMenu.ts';
+import { tableOrdersDirect } from '../settings/system.ts';
 import { findWorkingHoursStatus } from '../settings/workingHours.ts';
 import { sendToProduction } from './production.ts';
 import { comandas, comandaTableOrders, comandaTableQrs } from './schema.ts';
@@ -34,7 +35,12 @@ const toOrder = (row: OrderRow): TableOrder => ({
   id: row.id,
   tableLabel: row.tableLabel,
   status: row.status as TableOrder['status'],
-  lines: row.lines.map((l) => ({ description: l.description, quantity: l.quantity, notes: l.notes })),
+  lines: row.lines.map((l) => ({
+    description: l.description,
+    quantity: l.quantity,
+    additionals: l.additionalNames ?? [],
+    notes: l.notes,
+  })),
   comandaId: row.comandaId,
   createdAt: row.createdAt.toISOString(),
 });
@@ -77,20 +83,49 @@ async function qrOf(ctx: AppContext, token: string, address: string, limits = [R
   return qr;
 }
 
-async function isOpen(ctx: AppContext, clientId: number, userId: number) {
-  const hours = await findWorkingHoursStatus(ctx.db, { clientId, userId });
-  return !hours.enabled || (hours.open && !hours.paused);
+type QrRow = typeof comandaTableQrs.$inferSelect;
+
+/**
+ * Why the table takes no order now, or null: the shop has comandas off (saleCommand: nobody could
+ * approve it, the board answers 403), or it is outside its opening hours or paused.
+ */
+async function closedMessageOf(ctx: AppContext, qr: QrRow): Promise<string | null> {
+  const [shop] = await ctx.db
+    .select({ saleCommand: clients.saleCommand })
+    .from(clients)
+    .where(eq(clients.id, qr.clientId));
+  if (!shop?.saleCommand) return TABLE_MENU_MESSAGES.noComandas;
+  const hours = await findWorkingHoursStatus(ctx.db, { clientId: qr.clientId, userId: qr.createdBy });
+  return !hours.enabled || (hours.open && !hours.paused) ? null : TABLE_MENU_MESSAGES.closed;
 }
 
 /** GET /v1/public/table/:token */
 export async function tableMenu(ctx: AppContext, token: string, address: string): Promise<TableMenu> {
   const qr = await qrOf(ctx, token, address);
   const [shop] = await ctx.db.select({ name: clients.name }).from(clients).where(eq(clients.id, qr.clientId));
+  const closedMessage = await closedMessageOf(ctx, qr);
   return {
     shop: shop?.name ?? '',
     tableLabel: qr.tableLabel,
-    open: await isOpen(ctx, qr.clientId, qr.createdBy),
+    open: closedMessage === null,
+    closedMessage,
     products: await tableMenuProducts(ctx.db, qr.clientId),
+  };
+}
+
+/** The staff member acting for the shop when a table order is accepted directly: who issued the QR. */
+async function qrIssuerSession(ctx: AppContext, qr: QrRow): Promise<SessionUser> {
+  const [u] = await ctx.db
+    .select({ userTypeId: users.userTypeId, saleCommand: clients.saleCommand })
+    .from(users)
+    .innerJoin(clients, eq(clients.id, users.clientId))
+    .where(and(eq(users.id, qr.createdBy), eq(users.clientId, qr.clientId)));
+  return {
+    sessionId: 0,
+    userId: qr.createdBy,
+    clientId: qr.clientId,
+    userTypeId: u.userTypeId as SessionUser['userTypeId'],
+    saleCommand: u.saleCommand,
   };
 }
 
@@ -124,7 +159,8 @@ export async function placeTableOrder(
     ],
     TABLE_MENU_MESSAGES.tooMany,
   );
-  if (!(await isOpen(ctx, qr.clientId, qr.createdBy))) throw unprocessable(TABLE_MENU_MESSAGES.closed);
+  const closedMessage = await closedMessageOf(ctx, qr);
+  if (closedMessage) throw unprocessable(closedMessage);
   const lines = input.lines.map((l) => ({
     productId: l.productId,
     variantId: l.variantId ?? null,
@@ -139,12 +175,30 @@ export async function placeTableOrder(
       clientId: qr.clientId,
       qrId: qr.id,
       tableLabel: qr.tableLabel,
-      lines: lines.map((l, i) => ({ ...l, description: priced[i].description })),
+      lines: lines.map((l, i) => ({
+        ...l,
+        description: priced[i].description,
+        additionalNames: priced[i].additionals.map((a) => a.name),
+      })),
       idempotencyKey,
     })
     .onConflictDoNothing()
     .returning();
   if (!row) return placeTableOrder(ctx, token, address, input, idempotencyKey);
+  if (await tableOrdersDirect(ctx.db, qr.clientId)) {
+    // "Aceitar pedidos da mesa direto": approved now, as a waiter would (the same claim and keys:
+    // once). Should it fail, the order stays waiting on the board for a waiter.
+    try {
+      const approved = await approveTableOrder(ctx, await qrIssuerSession(ctx, qr), row.id);
+      ctx.notify(qr.clientId, {
+        message: `Mesa ${qr.tableLabel} fez um pedido pelo QR Code (já enviado para a produção)`,
+        alertColor: 'info',
+      });
+      return { order: approved, replayed: false };
+    } catch {
+      // Not accepted now (a line no longer sellable, the QR's issuer gone): the board's bell below.
+    }
+  }
   ctx.notify(qr.clientId, {
     message: `Mesa ${qr.tableLabel} fez um pedido pelo QR Code`,
     alertColor: 'info',

@@ -1,0 +1,1 @@
+ALTER TABLE "system_settings" ADD COLUMN "table_orders_direct" boolean DEFAULT false NOT NULL;
