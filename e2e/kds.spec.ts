@@ -178,6 +178,23 @@ test('kitchen display: a send shows once as a card, a line and the ticket are bu
   await expect(cards.filter({ hasText: 'OBS: bem passado' })).toHaveCount(1);
   await kitchen.reload();
   await expect(cards).toHaveCount(3);
+
+  // The manager prints the tables' QR cards from the comandas page: a PDF; the table's card prints
+  // again with the same QR (the phone's page still works).
+  await loginAs(page, 2);
+  await page.goto('/dashboard/sale/command');
+  await page.getByRole('button', { name: 'QR Codes das mesas' }).click();
+  const qrDialog = page.getByRole('dialog', { name: 'QR Codes das mesas' });
+  await qrDialog.getByLabel('Mesas').fill(`Q${stamp}, 1-3`);
+  await expect(qrDialog.getByText('4 cartões')).toBeVisible();
+  const downloading = page.waitForEvent('download');
+  await qrDialog.getByRole('button', { name: 'Imprimir (PDF)' }).click();
+  const pdf = await downloading;
+  expect(pdf.suggestedFilename()).toBe('qrcodes-mesas.pdf');
+  const { readFile } = await import('node:fs/promises');
+  expect((await readFile(await pdf.path())).subarray(0, 5).toString()).toBe('%PDF-');
+  await phone.reload();
+  await expect(phone.getByText(`Mesa Q${stamp}`)).toBeVisible();
   await phoneContext.close();
 
   await kitchenContext.close();

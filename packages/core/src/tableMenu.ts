@@ -85,3 +85,47 @@ export const tableOrderSchema = z.object({
 export type TableOrder = z.infer<typeof tableOrderSchema>;
 
 export const tableCallInputSchema = z.object({ kind: z.enum(['waiter', 'bill']) });
+
+/** At most this many table cards in one PDF. */
+export const TABLE_QR_PDF_MAX = 100;
+
+/**
+ * "1-10, 12, Varanda": the tables a text names, in order, each once (a range of numbers a-b expands;
+ * any other piece is one table's label). null when a piece is empty, too long or the list too big.
+ */
+export function parseTableList(text: string): string[] | null {
+  const labels: string[] = [];
+  for (const raw of text.split(/[,;\n]/)) {
+    const piece = raw.trim();
+    if (!piece) continue;
+    const range = /^(\d{1,4})\s*-\s*(\d{1,4})$/.exec(piece);
+    if (range) {
+      const [from, to] = [Number(range[1]), Number(range[2])];
+      if (to < from || to - from >= TABLE_QR_PDF_MAX) return null;
+      for (let n = from; n <= to; n++) labels.push(String(n));
+    } else if (piece.length > 20) {
+      return null;
+    } else {
+      labels.push(piece);
+    }
+  }
+  const unique = [...new Set(labels)];
+  return unique.length > 0 && unique.length <= TABLE_QR_PDF_MAX ? unique : null;
+}
+
+export const TABLE_QR_LIST_MESSAGE = `Informe as mesas, por exemplo 1-10, 12 (até ${TABLE_QR_PDF_MAX} mesas, até 20 caracteres cada)`;
+
+/** GET /v1/comanda/table-qr/pdf?tables=1-10,12: one card per table with its number and QR code. */
+export const tableQrPdfQuerySchema = z.object({
+  tables: z
+    .string({ message: TABLE_QR_LIST_MESSAGE })
+    .max(2000, TABLE_QR_LIST_MESSAGE)
+    .transform((text, ctx) => {
+      const labels = parseTableList(text);
+      if (!labels) {
+        ctx.addIssue({ code: 'custom', message: TABLE_QR_LIST_MESSAGE });
+        return z.NEVER;
+      }
+      return labels;
+    }),
+});

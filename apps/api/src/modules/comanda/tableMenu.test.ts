@@ -1,11 +1,14 @@
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
 import type { Comanda } from '@balcao/core/comanda';
 import type { KdsBoard } from '@balcao/core/kds';
 import { TABLE_MENU_MESSAGES } from '@balcao/core/tableMenu';
-import { eq, like } from 'drizzle-orm';
+import { and, eq, isNull, like } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../../test/helper.ts';
 import { api, asUser, expectStatus, makeProduct, useTestApp } from '../../../test/kit.ts';
 import { clients, rateLimits } from '../../db/schema.ts';
+import { comandaTableQrs } from './schema.ts';
 
 let t: TestApp;
 useTestApp({}, (app) => ({ t } = app));
@@ -343,5 +346,61 @@ describe('the table menu: add-ons, comandas off, accepting directly (issue 35)',
     expect(board.tickets.map((c) => c.items.map((i) => `${i.quantity} x ${i.description}`))).toEqual([
       ['2 x X-Bacon'],
     ]);
+  });
+});
+
+describe("printing the tables' QR codes (issue 35)", () => {
+  async function pdfText(bytes: Buffer): Promise<{ text: string; pages: number }> {
+    const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+    const fonts = `${dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'))}/standard_fonts/`;
+    const doc = await pdfjs.getDocument({
+      data: new Uint8Array(bytes),
+      isEvalSupported: false,
+      standardFontDataUrl: fonts,
+    }).promise;
+    const parts: string[] = [];
+    for (let n = 1; n <= doc.numPages; n++) {
+      const content = await (await doc.getPage(n)).getTextContent();
+      for (const item of content.items) if ('str' in item) parts.push(item.str);
+      parts.push(' ');
+    }
+    return { text: parts.join(' ').replace(/\s+/g, ' '), pages: doc.numPages };
+  }
+  const liveQrs = async (clientId: number) =>
+    t.database.db
+      .select()
+      .from(comandaTableQrs)
+      .where(and(eq(comandaTableQrs.clientId, clientId), isNull(comandaTableQrs.revokedAt)));
+
+  it('prints one card per table with its number and QR; printing again keeps the same QRs', async () => {
+    const shop = await restaurant();
+    const res = await shop.api.get('/comanda/table-qr/pdf?tables=5-7,%20Varanda,6');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/pdf');
+    const { text, pages } = await pdfText(res.rawPayload);
+    expect(text).toContain('Mesa 5');
+    expect(text).toContain('Mesa 6');
+    expect(text).toContain('Mesa 7');
+    expect(text).toContain('Mesa Varanda');
+    expect(text).toContain('Aponte a câmera do celular para ver o cardápio e fazer o seu pedido.');
+    expect(pages).toBe(1); // four cards on a sheet
+    // Tables 5, 6 and Varanda got a QR; table 7 kept the one it had (its customers' phones still order).
+    const after = await liveQrs(shop.client.id);
+    expect(after.map((q) => q.tableLabel).sort()).toEqual(['5', '6', '7', 'Varanda']);
+    expect(expectStatus(await guest().get(`/public/table/${shop.qr.token}`), 200).tableLabel).toBe('7');
+    // The same print again: no new QR, none revoked.
+    expect((await shop.api.get('/comanda/table-qr/pdf?tables=5-7,Varanda')).statusCode).toBe(200);
+    expect((await liveQrs(shop.client.id)).map((q) => q.id).sort()).toEqual(after.map((q) => q.id).sort());
+  });
+
+  it('refuses a list it cannot read and a waiter', async () => {
+    const shop = await restaurant([1, 5]);
+    const bad = await shop.api.get('/comanda/table-qr/pdf?tables=10-1');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toBe(
+      'Informe as mesas, por exemplo 1-10, 12 (até 100 mesas, até 20 caracteres cada)',
+    );
+    expect((await shop.api.get('/comanda/table-qr/pdf?tables=1-101')).statusCode).toBe(400);
+    expect((await shop.apis[1].get('/comanda/table-qr/pdf?tables=1')).statusCode).toBe(403);
   });
 });

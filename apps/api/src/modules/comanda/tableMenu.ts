@@ -1,10 +1,10 @@
 import type { ComandaLineData } from '@balcao/core/comanda';
 import { TABLE_MENU_MESSAGES, type TableMenu, type TableOrder } from '@balcao/core/tableMenu';
-import { and, asc, eq, isNull } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { clients, users } from '../../db/schema.ts';
 import { conflict, notFound, unprocessable } from '../../errors.ts';
-import { hashToken, newToken } from '../../lib/secrets.ts';
+import { hashToken, newToken, secretBox } from '../../lib/secrets.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { takeAttempt } from '../auth/limiter.ts';
 import { priceItems } from '../product/pricing.ts';
@@ -45,9 +45,13 @@ const toOrder = (row: OrderRow): TableOrder => ({
   createdAt: row.createdAt.toISOString(),
 });
 
+/** The secrets box of the QRs' sealed tokens (none without a key: cards then print new QRs). */
+const boxOf = (ctx: AppContext) => (ctx.config.secretsKey ? secretBox(ctx.config.secretsKey) : null);
+
 /** POST /v1/comanda/table-qr: a new QR for the table; the table's previous one stops working. */
 export async function issueTableQr(ctx: AppContext, session: SessionUser, tableLabel: string) {
   const { token, hash } = newToken();
+  const tokenSealed = boxOf(ctx)?.seal(token) ?? null;
   await ctx.db.transaction(async (tx) => {
     await tx
       .update(comandaTableQrs)
@@ -59,11 +63,56 @@ export async function issueTableQr(ctx: AppContext, session: SessionUser, tableL
           isNull(comandaTableQrs.revokedAt),
         ),
       );
-    await tx
-      .insert(comandaTableQrs)
-      .values({ clientId: session.clientId, tableLabel, tokenHash: hash, createdBy: session.userId });
+    await tx.insert(comandaTableQrs).values({
+      clientId: session.clientId,
+      tableLabel,
+      tokenHash: hash,
+      tokenSealed,
+      createdBy: session.userId,
+    });
   });
   return { tableLabel, token, path: `/mesa/${token}` };
+}
+
+/**
+ * The cards of GET /v1/comanda/table-qr/pdf: each table's live QR (its sealed token), or a new one for
+ * a table without a reprintable QR; the same tables print the same QRs again. Links from PUBLIC_URL.
+ */
+export async function tableQrCards(
+  ctx: AppContext,
+  session: SessionUser,
+  tableLabels: readonly string[],
+): Promise<{ shop: string; cards: { tableLabel: string; url: string }[] }> {
+  const box = boxOf(ctx);
+  const live = await ctx.db
+    .select({ tableLabel: comandaTableQrs.tableLabel, tokenSealed: comandaTableQrs.tokenSealed })
+    .from(comandaTableQrs)
+    .where(
+      and(
+        eq(comandaTableQrs.clientId, session.clientId),
+        inArray(comandaTableQrs.tableLabel, [...tableLabels]),
+        isNull(comandaTableQrs.revokedAt),
+      ),
+    )
+    .orderBy(asc(comandaTableQrs.id));
+  const sealedOf = new Map(live.flatMap((q) => (q.tokenSealed ? [[q.tableLabel, q.tokenSealed]] : [])));
+  const cards: { tableLabel: string; url: string }[] = [];
+  for (const tableLabel of tableLabels) {
+    const sealed = sealedOf.get(tableLabel);
+    let token: string | null = null;
+    try {
+      token = sealed && box ? box.open<string>(sealed) : null;
+    } catch {
+      token = null; // sealed with another key: a new QR below
+    }
+    token ??= (await issueTableQr(ctx, session, tableLabel)).token;
+    cards.push({ tableLabel, url: `${ctx.config.publicUrl}/mesa/${token}` });
+  }
+  const [shop] = await ctx.db
+    .select({ name: clients.name })
+    .from(clients)
+    .where(eq(clients.id, session.clientId));
+  return { shop: shop?.name ?? '', cards };
 }
 
 /** The live QR of a token (404 with the "não é mais válido" text), after the address's limit. */
