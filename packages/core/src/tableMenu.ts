@@ -53,6 +53,11 @@ export const tableMenuSchema = z.object({
   open: z.boolean(),
   /** Why the table takes no orders now (closed, comandas off); null while it does. */
   closedMessage: z.string().nullable(),
+  /**
+   * The shop's hours now (issue 35), null when it does not use opening hours: open or not, and when
+   * that changes next (null: not within the coming week), in the shop's time zone.
+   */
+  hours: z.object({ open: z.boolean(), nextChange: z.string().nullable(), timeZone: z.string() }).nullable(),
   products: z.array(tableMenuProductSchema),
 });
 export type TableMenu = z.infer<typeof tableMenuSchema>;

@@ -56,7 +56,8 @@ describe('the QR-code menu at the table', () => {
     const shop = await restaurant();
     const phone = guest();
     const menu = expectStatus(await phone.get(`/public/table/${shop.qr.token}`), 200);
-    expect(menu).toMatchObject({ tableLabel: '7', open: true });
+    // A shop without opening hours: no hours line on the page.
+    expect(menu).toMatchObject({ tableLabel: '7', open: true, closedMessage: null, hours: null });
     // Only what is active and in stock, and nothing of the back office (no cost, stock or codes).
     expect(menu.products.map((p: { name: string }) => p.name)).toEqual(['X-Bacon']);
     expect(Object.keys(menu.products[0]).sort()).toEqual([
@@ -119,7 +120,11 @@ describe('the QR-code menu at the table', () => {
 
     // Closed now (opening hours on, none set): the order is refused with the reason.
     await t.database.db.update(clients).set({ checkIsOpen: true }).where(eq(clients.id, shop.client.id));
-    expect(expectStatus(await phone.get(`/public/table/${renewed.token}`), 200).open).toBe(false);
+    expect(expectStatus(await phone.get(`/public/table/${renewed.token}`), 200)).toMatchObject({
+      open: false,
+      // No hours set: closed, and no opening in the coming week.
+      hours: { open: false, nextChange: null, timeZone: 'America/Sao_Paulo' },
+    });
     const closed = await phone.post(`/public/table/${renewed.token}/order`, body, key());
     expect(closed.statusCode).toBe(422);
     expect(closed.json().message).toBe(TABLE_MENU_MESSAGES.closed);

@@ -153,11 +153,19 @@ export async function tableMenu(ctx: AppContext, token: string, address: string)
   const qr = await qrOf(ctx, token, address);
   const [shop] = await ctx.db.select({ name: clients.name }).from(clients).where(eq(clients.id, qr.clientId));
   const closedMessage = await closedMessageOf(ctx, qr);
+  const hours = await findWorkingHoursStatus(ctx.db, { clientId: qr.clientId, userId: qr.createdBy });
   return {
     shop: shop?.name ?? '',
     tableLabel: qr.tableLabel,
     open: closedMessage === null,
     closedMessage,
+    hours: hours.enabled
+      ? {
+          open: hours.open && !hours.paused,
+          nextChange: hours.nextChange,
+          timeZone: hours.timeZone,
+        }
+      : null,
     products: await tableMenuProducts(ctx.db, qr.clientId),
   };
 }

@@ -17,6 +17,8 @@ import {
   ProductOptionsDialog,
 } from '../../components/ProductOptionsDialog.tsx';
 import { errorMessage } from '../../lib/api.ts';
+import { formatTime } from '../../lib/format.ts';
+import { setShopTimeZone } from '../../lib/shopZone.ts';
 import { fetchTableMenu, newIdempotencyKey, postTableCall, postTableOrder } from './api.ts';
 
 type MenuProduct = TableMenu['products'][number];
@@ -43,6 +45,15 @@ const asOptions = (p: MenuProduct): OptionsProduct => ({
     items: g.items.map((i) => ({ ...i, active: true })),
   })),
 });
+
+/** "Aberto agora · fecha às 23:00", "Fechado · abre às 18:00" (the shop's zone), or null. */
+function hoursLine(hours: TableMenu['hours']): string | null {
+  if (!hours) return null;
+  setShopTimeZone(hours.timeZone);
+  const at = hours.nextChange ? formatTime(hours.nextChange) : null;
+  if (hours.open) return at ? `Aberto agora · fecha às ${at}` : 'Aberto agora';
+  return at ? `Fechado · abre às ${at}` : 'Fechado';
+}
 
 /**
  * /mesa/{token}: the QR-code menu of a table (issue 35), outside the dashboard and without a login.
@@ -135,6 +146,7 @@ export default function TableMenuPage() {
       </Typography>
       <Typography color="text.secondary" sx={{ mb: 1 }}>
         Mesa {menu.tableLabel}
+        {hoursLine(menu.hours) && ` · ${hoursLine(menu.hours)}`}
       </Typography>
       <Stack direction="row" spacing={1} sx={{ mb: 2 }}>
         <Button variant="outlined" onClick={() => callWaiter('waiter')}>
