@@ -12,6 +12,7 @@ export const TABLE_MENU_MESSAGES = {
   noComandas: 'Esta loja não recebe pedidos pela mesa no momento. Chame o garçom para fazer o seu pedido.',
   tooMany: 'Muitos pedidos desta mesa em pouco tempo. Aguarde alguns minutos ou chame o garçom.',
   orderNotFound: 'Pedido da mesa não encontrado',
+  noQrYet: (table: string) => `A mesa ${table} ainda não tem QR Code: peça a um gerente para gerá-lo`,
   alreadyDecided: 'Este pedido da mesa já foi recusado',
   called: { waiter: 'Mesa {table} chamou o garçom', bill: 'Mesa {table} pediu a conta' },
 } as const;

@@ -33,9 +33,9 @@ export const tableMenuApi = {
     method: 'GET',
     path: '/comanda/table-qr/pdf',
     resource: 'comanda',
-    access: WRITE.settings,
+    access: NOT_MKT,
     summary:
-      "The tables' QR codes to print (tables=1-10,12): one card per table with its number and QR; a table without a live QR gets one (the same ones print again)",
+      "The tables' QR codes to print (tables=1-10,12): one card per table with its number and QR; the same ones print again; a table without a live QR gets one when the user may issue QRs (WRITE.settings), else 403",
     query: tableQrPdfQuerySchema,
     response: { 200: binaryFileSchema },
     file: 'pdf',

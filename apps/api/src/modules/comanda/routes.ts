@@ -157,11 +157,7 @@ export function comandaRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       issueTableQr(ctx, assertCan(request, WRITE.settings), request.body.tableLabel),
     );
     route(app, table.qrPdf, async (request, reply) => {
-      const { shop, cards } = await tableQrCards(
-        ctx,
-        assertCan(request, WRITE.settings),
-        request.query.tables,
-      );
+      const { shop, cards } = await tableQrCards(ctx, sessionOf(request), request.query.tables);
       return reply
         .header('content-type', 'application/pdf')
         .header('content-disposition', 'inline; filename="qrcodes-mesas.pdf"')

@@ -398,7 +398,7 @@ describe("printing the tables' QR codes (issue 35)", () => {
     expect((await liveQrs(shop.client.id)).map((q) => q.id).sort()).toEqual(after.map((q) => q.id).sort());
   });
 
-  it('refuses a list it cannot read and a waiter', async () => {
+  it("refuses a list it cannot read, and a waiter's print of a table without a QR", async () => {
     const shop = await restaurant([1, 5]);
     const bad = await shop.api.get('/comanda/table-qr/pdf?tables=10-1');
     expect(bad.statusCode).toBe(400);
@@ -406,6 +406,11 @@ describe("printing the tables' QR codes (issue 35)", () => {
       'Informe as mesas, por exemplo 1-10, 12 (até 100 mesas, até 20 caracteres cada)',
     );
     expect((await shop.api.get('/comanda/table-qr/pdf?tables=1-101')).statusCode).toBe(400);
-    expect((await shop.apis[1].get('/comanda/table-qr/pdf?tables=1')).statusCode).toBe(403);
+    // A waiter reprints a table's card, but cannot issue a table's first QR.
+    const waiter = shop.apis[1];
+    const first = await waiter.get('/comanda/table-qr/pdf?tables=1');
+    expect(first.statusCode).toBe(403);
+    expect(first.json().message).toBe('A mesa 1 ainda não tem QR Code: peça a um gerente para gerá-lo');
+    expect((await waiter.get('/comanda/table-qr/pdf?tables=7')).statusCode).toBe(200);
   });
 });

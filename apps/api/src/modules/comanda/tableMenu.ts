@@ -1,9 +1,10 @@
 import type { ComandaLineData } from '@balcao/core/comanda';
+import { can, WRITE } from '@balcao/core/routes';
 import { TABLE_MENU_MESSAGES, type TableMenu, type TableOrder } from '@balcao/core/tableMenu';
 import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { clients, users } from '../../db/schema.ts';
-import { conflict, notFound, unprocessable } from '../../errors.ts';
+import { conflict, forbidden, notFound, unprocessable } from '../../errors.ts';
 import { hashToken, newToken, secretBox } from '../../lib/secrets.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { takeAttempt } from '../auth/limiter.ts';
@@ -76,7 +77,8 @@ export async function issueTableQr(ctx: AppContext, session: SessionUser, tableL
 
 /**
  * The cards of GET /v1/comanda/table-qr/pdf: each table's live QR (its sealed token), or a new one for
- * a table without a reprintable QR; the same tables print the same QRs again. Links from PUBLIC_URL.
+ * a table without a reprintable QR (only for who may issue QRs, WRITE.settings: any other gets 403);
+ * the same tables print the same QRs again. Links from PUBLIC_URL.
  */
 export async function tableQrCards(
   ctx: AppContext,
@@ -105,6 +107,8 @@ export async function tableQrCards(
     } catch {
       token = null; // sealed with another key: a new QR below
     }
+    if (!token && !can(session.userTypeId, WRITE.settings))
+      throw forbidden(TABLE_MENU_MESSAGES.noQrYet(tableLabel));
     token ??= (await issueTableQr(ctx, session, tableLabel)).token;
     cards.push({ tableLabel, url: `${ctx.config.publicUrl}/mesa/${token}` });
   }
