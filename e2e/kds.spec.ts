@@ -139,24 +139,62 @@ test('kitchen display: a send shows once as a card, a line and the ticket are bu
 
   // The QR-code menu at a table: the customer's phone (390 px, no login) orders with a note; the board
   // approves; the kitchen sees one more card, and a reload still shows each card once.
+  // The X-Tudo asks for the meat's point (exactly one): the phone's add button opens the PDV's picker.
+  const point = await call(page.request, admin, 'post', '/product-additional', {
+    name: `Ponto ${stamp}`,
+    minQuantity: 1,
+    maxQuantity: 1,
+    items: [
+      { name: 'Mal passado', priceCents: 0 },
+      { name: 'Ao ponto', priceCents: 0 },
+    ],
+  });
+  await call(page.request, admin, 'put', `/product/${burger.id}`, {
+    ...burger,
+    categoryId: category.id,
+    additionalGroupIds: [point.id],
+  });
   const qr = await call(page.request, admin, 'post', '/comanda/table-qr', { tableLabel: `Q${stamp}` });
   const phoneContext = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true });
   const phone = await phoneContext.newPage();
   await phone.goto(qr.path);
   await expect(phone.getByText(`Mesa Q${stamp}`)).toBeVisible();
   await phone.getByRole('button', { name: `Adicionar X-Tudo ${stamp}` }).click();
-  await phone.getByLabel(`Observação: X-Tudo ${stamp}`).fill('bem passado');
+  const options = phone.getByRole('dialog', { name: `X-Tudo ${stamp}` });
+  await expect(options.getByText(`Escolha 1 em Ponto ${stamp}`)).toBeVisible();
+  await expect(options.getByRole('button', { name: 'Adicionar' })).toBeDisabled();
+  await options.getByLabel('Ao ponto').check();
+  await phone.screenshot({ path: '/tmp/pw-kds/table-options-390.png' });
+  await options.getByRole('button', { name: 'Adicionar' }).click();
+  await phone.getByLabel(`Observação: X-Tudo ${stamp} (Ao ponto)`).fill('bem passado');
   await phone.getByRole('button', { name: /Enviar pedido/ }).click();
   await expect(phone.getByRole('status')).toHaveText('Pedido enviado! O garçom vai confirmar em instantes.');
   const waiting = board.getByRole('region', { name: 'Pedidos das mesas' });
   const row = waiting.locator('[data-testid^="table-order-"]', { hasText: `Mesa Q${stamp}` });
-  await expect(row).toContainText(`1 x X-Tudo ${stamp} (bem passado)`);
+  await expect(row).toContainText(`1 x X-Tudo ${stamp} + Ao ponto (bem passado)`);
   await row.getByRole('button', { name: 'Aprovar' }).click();
   await expect(row).toHaveCount(0);
   await expect(cards).toHaveCount(3);
   await expect(cards.filter({ hasText: 'OBS: bem passado' })).toHaveCount(1);
   await kitchen.reload();
   await expect(cards).toHaveCount(3);
+
+  // The manager prints the tables' QR cards from the comandas page: a PDF; the table's card prints
+  // again with the same QR (the phone's page still works).
+  await loginAs(page, 2);
+  await page.goto('/dashboard/sale/command');
+  await page.getByRole('button', { name: 'QR Codes das mesas' }).click();
+  const qrDialog = page.getByRole('dialog', { name: 'QR Codes das mesas' });
+  await qrDialog.getByLabel('Mesas').fill(`Q${stamp}, 1-3`);
+  await expect(qrDialog.getByText('4 cartões')).toBeVisible();
+  const downloading = page.waitForEvent('download');
+  await qrDialog.getByRole('button', { name: 'Imprimir (PDF)' }).click();
+  const pdf = await downloading;
+  expect(pdf.suggestedFilename()).toBe('qrcodes-mesas.pdf');
+  const { readFile } = await import('node:fs/promises');
+  expect((await readFile(await pdf.path())).subarray(0, 5).toString()).toBe('%PDF-');
+  await phone.reload();
+  await expect(phone.getByText(`Mesa Q${stamp}`)).toBeVisible();
   await phoneContext.close();
 
   await kitchenContext.close();

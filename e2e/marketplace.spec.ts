@@ -91,6 +91,7 @@ test('an iFood order: placed on iFood, mapped, confirmed, on the delivery panel,
   await page.goto('/dashboard/sale/delivery');
   const order = page.locator('[data-testid^="delivery-order-"]').filter({ hasText: `Maria iFood ${stamp}` });
   await expect(order).toBeVisible();
+  await expect(order).toContainText('Origem: iFood');
   await order.getByRole('button', { name: 'Preparar' }).click();
   await expect(page.getByText('Pedido em preparo')).toBeVisible();
   await order.getByRole('button', { name: 'Liberar' }).click();

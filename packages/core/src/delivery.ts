@@ -33,6 +33,20 @@ export const DELIVERY_STATUS_LABELS: Record<DeliveryStatus, string> = {
   failed: 'Não entregue',
   canceled: 'Cancelado',
 };
+/**
+ * Issue 35: where a delivery order came from, on its card and the panel (made from its sale's origin:
+ * iFood, an Open Delivery app, a table's comanda, the counter PDV or a phone order).
+ */
+export const DELIVERY_ORIGINS = ['ifood', 'opendelivery', 'table', 'counter', 'phone'] as const;
+export type DeliveryOrigin = (typeof DELIVERY_ORIGINS)[number];
+export const DELIVERY_ORIGIN_LABELS: Record<DeliveryOrigin, string> = {
+  ifood: 'iFood',
+  opendelivery: 'Open Delivery',
+  table: 'Mesa',
+  counter: 'Balcão',
+  phone: 'Telefone',
+};
+
 /** Statuses an order is still moving in (the panel's open columns). */
 export const OPEN_DELIVERY_STATUSES: readonly DeliveryStatus[] = [
   'pending',
@@ -75,6 +89,9 @@ export const DELIVERY_MESSAGES = {
     `Este pedido está "${DELIVERY_STATUS_LABELS[from]}": a ação não vale mais para ele`,
   taken: 'Este pedido já foi aceito por outro entregador',
   notYours: 'Este pedido não está com você',
+  /** Issue 35: an order the marketplace's own couriers deliver (iFood's deliveredBy IFOOD). */
+  marketplaceCourier: (marketplace: string) =>
+    `Este pedido é entregue pelos entregadores do ${marketplace}: marque como pronto e aguarde a coleta`,
   partnerCannotTake: 'Entregador parceiro não aceita pedidos disponíveis: aguarde um pedido atribuído a você',
   offShift: 'Faça o check-in do turno para aceitar pedidos',
   wrongCode: 'Código de entrega incorreto',
@@ -261,6 +278,13 @@ export const deliveryOrderSchema = z.object({
   pickedUpAt: z.string().nullable(),
   finishedAt: z.string().nullable(),
   settled: z.boolean(),
+  /** Issue 35: where the order came from. */
+  origin: z.enum(DELIVERY_ORIGINS),
+  /**
+   * Issue 35: the marketplace whose own couriers deliver it ("iFood"); null = the shop's drivers. Such
+   * an order is only made ready ("Pronto"): never assigned to nor taken by the shop's drivers.
+   */
+  marketplaceCourier: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

@@ -311,6 +311,11 @@ export const systemSettingsInputSchema = z
     returns: returnPreferencesSchema.optional(),
     /** User types that close their register by a blind count (issue 30); left out, the stored stays. */
     blindCountUserTypeIds: userTypeList.optional(),
+    /**
+     * Issue 35: orders from the QR-code menu at the table go straight to the tab and the kitchen
+     * (no waiter's approval); left out, the stored value stays.
+     */
+    tableOrdersDirect: z.boolean().optional(),
     updatedAt: versionField.optional(),
   })
   .superRefine((v, ctx) => {
@@ -337,7 +342,13 @@ export const DEFAULT_SYSTEM_SETTINGS = {
   delivery: { enabled: true, minimumOrderCents: 0, estimateMinutes: 60, payment: 'both' },
 } as const satisfies Omit<
   SystemSettingsData,
-  'timeZone' | 'allowNegativeStock' | 'discountLimits' | 'updatedAt' | 'returns' | 'blindCountUserTypeIds'
+  | 'timeZone'
+  | 'allowNegativeStock'
+  | 'discountLimits'
+  | 'updatedAt'
+  | 'returns'
+  | 'blindCountUserTypeIds'
+  | 'tableOrdersDirect'
 >;
 
 /** Issue 30: Administrador and Gerente return directly, the others with a manager's approval. */
@@ -365,6 +376,8 @@ export const systemSettingsSchema = z.object({
   }),
   returns: z.object({ windowDays: z.number(), userTypeIds: z.array(z.number()) }),
   blindCountUserTypeIds: z.array(z.number()),
+  /** Issue 35: table orders (QR menu) accepted without a waiter's approval. */
+  tableOrdersDirect: z.boolean(),
   ...changedBySchema.shape,
 });
 export type SystemSettings = z.infer<typeof systemSettingsSchema>;

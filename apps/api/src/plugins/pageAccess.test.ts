@@ -147,6 +147,8 @@ const READS: Record<string, readonly string[]> = {
   'GET /v1/kds/station/:id': ['sale-kds'],
   'GET /v1/kds/settings': ['sale-kds'],
   'GET /v1/comanda/table-orders': ['sale-command'],
+  // Issue 35: the tables' QR cards, printed from the comanda board.
+  'GET /v1/comanda/table-qr/pdf': ['sale-command'],
   // Comandas (NOT_MKT); the waiter PDV (PDV) calls them only for users who may use comandas (can NOT_MKT).
   'GET /v1/comanda': ['sale-command', 'sale-command-edit'],
   'GET /v1/comanda/:id': ['sale-command-edit'],

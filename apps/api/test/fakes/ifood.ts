@@ -191,7 +191,7 @@ export async function startFakeIfood(
         : {
             delivery: {
               mode: 'DEFAULT',
-              deliveredBy: 'MERCHANT',
+              deliveredBy: o.deliveredBy === 'MARKETPLACE' ? 'IFOOD' : 'MERCHANT',
               deliveryDateTime: createdAt,
               deliveryAddress: {
                 streetName: 'Rua das Flores',

@@ -44,6 +44,8 @@ export type PlaceOrder = {
   payment?: 'ONLINE' | 'CASH';
   changeFor?: number;
   createdAt?: string;
+  /** Whose couriers deliver: the shop's (default) or the marketplace's (iFood IFOOD, Open Delivery MARKETPLACE). */
+  deliveredBy?: 'MERCHANT' | 'MARKETPLACE';
 };
 
 export type StatusCall = { orderId: string; action: string; body: unknown; at: number };
@@ -88,6 +90,7 @@ export function placePage(title: string, action: string): string {
 <label>Quantidade <input name="quantity" value="1"></label>
 <label>Preço <input name="unitPrice" value="25.90"></label>
 <label>Pagamento <select name="payment"><option value="ONLINE">Pago no app</option><option value="CASH">Dinheiro na entrega</option></select></label>
+<label>Entrega <select name="deliveredBy"><option value="MERCHANT">Entregador da loja</option><option value="MARKETPLACE">Entregador do marketplace</option></select></label>
 <button type="submit">Fazer pedido</button>
 </form></body></html>`;
 }
@@ -97,6 +100,7 @@ export function placeFromForm(text: string): PlaceOrder {
   return {
     customerName: f.get('customerName') || 'Cliente',
     payment: f.get('payment') === 'CASH' ? 'CASH' : 'ONLINE',
+    deliveredBy: f.get('deliveredBy') === 'MARKETPLACE' ? 'MARKETPLACE' : 'MERCHANT',
     items: [
       {
         externalCode: f.get('externalCode') || 'ITEM',

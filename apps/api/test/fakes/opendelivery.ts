@@ -157,7 +157,7 @@ export async function startFakeOpenDelivery(
       ...(delivery
         ? {
             delivery: {
-              deliveredBy: 'MERCHANT',
+              deliveredBy: o.deliveredBy ?? 'MERCHANT',
               estimatedDeliveryDateTime: createdAt,
               deliveryAddress: {
                 country: 'BR',

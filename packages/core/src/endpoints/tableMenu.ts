@@ -1,5 +1,6 @@
 import { endpoint } from '../contract.ts';
 import { idParams } from '../params.ts';
+import { binaryFileSchema } from '../responses.ts';
 import { NOT_MKT, WRITE } from '../routes.ts';
 import {
   tableCallInputSchema,
@@ -7,6 +8,7 @@ import {
   tableOrderInputSchema,
   tableOrderSchema,
   tableQrInputSchema,
+  tableQrPdfQuerySchema,
   tableQrSchema,
   tableTokenParams,
 } from '../tableMenu.ts';
@@ -26,6 +28,17 @@ export const tableMenuApi = {
     summary: "A table's QR code link (a new one: the table's previous QR stops working)",
     body: tableQrInputSchema,
     response: { 200: tableQrSchema },
+  }),
+  qrPdf: endpoint({
+    method: 'GET',
+    path: '/comanda/table-qr/pdf',
+    resource: 'comanda',
+    access: NOT_MKT,
+    summary:
+      "The tables' QR codes to print (tables=1-10,12): one card per table with its number and QR; the same ones print again; a table without a live QR gets one when the user may issue QRs (WRITE.settings), else 403",
+    query: tableQrPdfQuerySchema,
+    response: { 200: binaryFileSchema },
+    file: 'pdf',
   }),
   orders: endpoint({
     method: 'GET',

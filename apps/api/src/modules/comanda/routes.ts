@@ -33,7 +33,9 @@ import {
   placeTableOrder,
   rejectTableOrder,
   tableMenu,
+  tableQrCards,
 } from './tableMenu.ts';
+import { tableQrPdf } from './tableQrPdf.ts';
 
 /**
  * /v1/comanda (issue 16): the handlers of `comandaApi` (core declares the endpoints). Every route
@@ -154,6 +156,14 @@ export function comandaRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     route(app, table.qr, (request) =>
       issueTableQr(ctx, assertCan(request, WRITE.settings), request.body.tableLabel),
     );
+    route(app, table.qrPdf, async (request, reply) => {
+      const { shop, cards } = await tableQrCards(ctx, sessionOf(request), request.query.tables);
+      return reply
+        .header('content-type', 'application/pdf')
+        .header('content-disposition', 'inline; filename="qrcodes-mesas.pdf"')
+        .header('cache-control', 'no-store')
+        .send(await tableQrPdf(shop, cards));
+    });
     route(app, table.orders, (request) => listTableOrders(ctx, sessionOf(request)));
     route(app, table.approve, (request) => approveTableOrder(ctx, sessionOf(request), request.params.id));
     route(app, table.reject, (request) => rejectTableOrder(ctx, sessionOf(request), request.params.id));

@@ -204,6 +204,11 @@ export const comandaTableQrs = pgTable(
       .references(() => clients.id),
     tableLabel: text('table_label').notNull(),
     tokenHash: text('token_hash').notNull(),
+    /**
+     * The token sealed with the secrets key (lib/secrets.ts), so the same card prints again (issue 35);
+     * null on QRs issued before, or without a key: printing those issues a new one.
+     */
+    tokenSealed: text('token_sealed'),
     /** Who printed it: the table's orders are added in this user's name when approved directly. */
     createdBy: integer('created_by')
       .notNull()
@@ -239,6 +244,8 @@ export const comandaTableOrders = pgTable(
           additionals: { id: number; quantity: number }[];
           notes: string | null;
           description: string;
+          /** The add-ons' names when ordered (issue 35; absent on older orders). */
+          additionalNames?: string[];
         }[]
       >()
       .notNull(),

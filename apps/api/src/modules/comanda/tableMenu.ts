@@ -1,14 +1,16 @@
 import type { ComandaLineData } from '@balcao/core/comanda';
+import { can, WRITE } from '@balcao/core/routes';
 import { TABLE_MENU_MESSAGES, type TableMenu, type TableOrder } from '@balcao/core/tableMenu';
-import { and, asc, eq, isNull } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
-import { clients } from '../../db/schema.ts';
-import { conflict, notFound, unprocessable } from '../../errors.ts';
-import { hashToken, newToken } from '../../lib/secrets.ts';
+import { clients, users } from '../../db/schema.ts';
+import { conflict, forbidden, notFound, unprocessable } from '../../errors.ts';
+import { hashToken, newToken, secretBox } from '../../lib/secrets.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { takeAttempt } from '../auth/limiter.ts';
 import { priceItems } from '../product/pricing.ts';
 import { tableMenuProducts } from '../product/tableMenu.ts';
+import { tableOrdersDirect } from '../settings/system.ts';
 import { findWorkingHoursStatus } from '../settings/workingHours.ts';
 import { sendToProduction } from './production.ts';
 import { comandas, comandaTableOrders, comandaTableQrs } from './schema.ts';
@@ -34,14 +36,23 @@ const toOrder = (row: OrderRow): TableOrder => ({
   id: row.id,
   tableLabel: row.tableLabel,
   status: row.status as TableOrder['status'],
-  lines: row.lines.map((l) => ({ description: l.description, quantity: l.quantity, notes: l.notes })),
+  lines: row.lines.map((l) => ({
+    description: l.description,
+    quantity: l.quantity,
+    additionals: l.additionalNames ?? [],
+    notes: l.notes,
+  })),
   comandaId: row.comandaId,
   createdAt: row.createdAt.toISOString(),
 });
 
+/** The secrets box of the QRs' sealed tokens (none without a key: cards then print new QRs). */
+const boxOf = (ctx: AppContext) => (ctx.config.secretsKey ? secretBox(ctx.config.secretsKey) : null);
+
 /** POST /v1/comanda/table-qr: a new QR for the table; the table's previous one stops working. */
 export async function issueTableQr(ctx: AppContext, session: SessionUser, tableLabel: string) {
   const { token, hash } = newToken();
+  const tokenSealed = boxOf(ctx)?.seal(token) ?? null;
   await ctx.db.transaction(async (tx) => {
     await tx
       .update(comandaTableQrs)
@@ -53,11 +64,59 @@ export async function issueTableQr(ctx: AppContext, session: SessionUser, tableL
           isNull(comandaTableQrs.revokedAt),
         ),
       );
-    await tx
-      .insert(comandaTableQrs)
-      .values({ clientId: session.clientId, tableLabel, tokenHash: hash, createdBy: session.userId });
+    await tx.insert(comandaTableQrs).values({
+      clientId: session.clientId,
+      tableLabel,
+      tokenHash: hash,
+      tokenSealed,
+      createdBy: session.userId,
+    });
   });
   return { tableLabel, token, path: `/mesa/${token}` };
+}
+
+/**
+ * The cards of GET /v1/comanda/table-qr/pdf: each table's live QR (its sealed token), or a new one for
+ * a table without a reprintable QR (only for who may issue QRs, WRITE.settings: any other gets 403);
+ * the same tables print the same QRs again. Links from PUBLIC_URL.
+ */
+export async function tableQrCards(
+  ctx: AppContext,
+  session: SessionUser,
+  tableLabels: readonly string[],
+): Promise<{ shop: string; cards: { tableLabel: string; url: string }[] }> {
+  const box = boxOf(ctx);
+  const live = await ctx.db
+    .select({ tableLabel: comandaTableQrs.tableLabel, tokenSealed: comandaTableQrs.tokenSealed })
+    .from(comandaTableQrs)
+    .where(
+      and(
+        eq(comandaTableQrs.clientId, session.clientId),
+        inArray(comandaTableQrs.tableLabel, [...tableLabels]),
+        isNull(comandaTableQrs.revokedAt),
+      ),
+    )
+    .orderBy(asc(comandaTableQrs.id));
+  const sealedOf = new Map(live.flatMap((q) => (q.tokenSealed ? [[q.tableLabel, q.tokenSealed]] : [])));
+  const cards: { tableLabel: string; url: string }[] = [];
+  for (const tableLabel of tableLabels) {
+    const sealed = sealedOf.get(tableLabel);
+    let token: string | null = null;
+    try {
+      token = sealed && box ? box.open<string>(sealed) : null;
+    } catch {
+      token = null; // sealed with another key: a new QR below
+    }
+    if (!token && !can(session.userTypeId, WRITE.settings))
+      throw forbidden(TABLE_MENU_MESSAGES.noQrYet(tableLabel));
+    token ??= (await issueTableQr(ctx, session, tableLabel)).token;
+    cards.push({ tableLabel, url: `${ctx.config.publicUrl}/mesa/${token}` });
+  }
+  const [shop] = await ctx.db
+    .select({ name: clients.name })
+    .from(clients)
+    .where(eq(clients.id, session.clientId));
+  return { shop: shop?.name ?? '', cards };
 }
 
 /** The live QR of a token (404 with the "não é mais válido" text), after the address's limit. */
@@ -77,20 +136,57 @@ async function qrOf(ctx: AppContext, token: string, address: string, limits = [R
   return qr;
 }
 
-async function isOpen(ctx: AppContext, clientId: number, userId: number) {
-  const hours = await findWorkingHoursStatus(ctx.db, { clientId, userId });
-  return !hours.enabled || (hours.open && !hours.paused);
+type QrRow = typeof comandaTableQrs.$inferSelect;
+
+/**
+ * Why the table takes no order now, or null: the shop has comandas off (saleCommand: nobody could
+ * approve it, the board answers 403), or it is outside its opening hours or paused.
+ */
+async function closedMessageOf(ctx: AppContext, qr: QrRow): Promise<string | null> {
+  const [shop] = await ctx.db
+    .select({ saleCommand: clients.saleCommand })
+    .from(clients)
+    .where(eq(clients.id, qr.clientId));
+  if (!shop?.saleCommand) return TABLE_MENU_MESSAGES.noComandas;
+  const hours = await findWorkingHoursStatus(ctx.db, { clientId: qr.clientId, userId: qr.createdBy });
+  return !hours.enabled || (hours.open && !hours.paused) ? null : TABLE_MENU_MESSAGES.closed;
 }
 
 /** GET /v1/public/table/:token */
 export async function tableMenu(ctx: AppContext, token: string, address: string): Promise<TableMenu> {
   const qr = await qrOf(ctx, token, address);
   const [shop] = await ctx.db.select({ name: clients.name }).from(clients).where(eq(clients.id, qr.clientId));
+  const closedMessage = await closedMessageOf(ctx, qr);
+  const hours = await findWorkingHoursStatus(ctx.db, { clientId: qr.clientId, userId: qr.createdBy });
   return {
     shop: shop?.name ?? '',
     tableLabel: qr.tableLabel,
-    open: await isOpen(ctx, qr.clientId, qr.createdBy),
+    open: closedMessage === null,
+    closedMessage,
+    hours: hours.enabled
+      ? {
+          open: hours.open && !hours.paused,
+          nextChange: hours.nextChange,
+          timeZone: hours.timeZone,
+        }
+      : null,
     products: await tableMenuProducts(ctx.db, qr.clientId),
+  };
+}
+
+/** The staff member acting for the shop when a table order is accepted directly: who issued the QR. */
+async function qrIssuerSession(ctx: AppContext, qr: QrRow): Promise<SessionUser> {
+  const [u] = await ctx.db
+    .select({ userTypeId: users.userTypeId, saleCommand: clients.saleCommand })
+    .from(users)
+    .innerJoin(clients, eq(clients.id, users.clientId))
+    .where(and(eq(users.id, qr.createdBy), eq(users.clientId, qr.clientId)));
+  return {
+    sessionId: 0,
+    userId: qr.createdBy,
+    clientId: qr.clientId,
+    userTypeId: u.userTypeId as SessionUser['userTypeId'],
+    saleCommand: u.saleCommand,
   };
 }
 
@@ -124,7 +220,8 @@ export async function placeTableOrder(
     ],
     TABLE_MENU_MESSAGES.tooMany,
   );
-  if (!(await isOpen(ctx, qr.clientId, qr.createdBy))) throw unprocessable(TABLE_MENU_MESSAGES.closed);
+  const closedMessage = await closedMessageOf(ctx, qr);
+  if (closedMessage) throw unprocessable(closedMessage);
   const lines = input.lines.map((l) => ({
     productId: l.productId,
     variantId: l.variantId ?? null,
@@ -139,12 +236,30 @@ export async function placeTableOrder(
       clientId: qr.clientId,
       qrId: qr.id,
       tableLabel: qr.tableLabel,
-      lines: lines.map((l, i) => ({ ...l, description: priced[i].description })),
+      lines: lines.map((l, i) => ({
+        ...l,
+        description: priced[i].description,
+        additionalNames: priced[i].additionals.map((a) => a.name),
+      })),
       idempotencyKey,
     })
     .onConflictDoNothing()
     .returning();
   if (!row) return placeTableOrder(ctx, token, address, input, idempotencyKey);
+  if (await tableOrdersDirect(ctx.db, qr.clientId)) {
+    // "Aceitar pedidos da mesa direto": approved now, as a waiter would (the same claim and keys:
+    // once). Should it fail, the order stays waiting on the board for a waiter.
+    try {
+      const approved = await approveTableOrder(ctx, await qrIssuerSession(ctx, qr), row.id);
+      ctx.notify(qr.clientId, {
+        message: `Mesa ${qr.tableLabel} fez um pedido pelo QR Code (já enviado para a produção)`,
+        alertColor: 'info',
+      });
+      return { order: approved, replayed: false };
+    } catch {
+      // Not accepted now (a line no longer sellable, the QR's issuer gone): the board's bell below.
+    }
+  }
   ctx.notify(qr.clientId, {
     message: `Mesa ${qr.tableLabel} fez um pedido pelo QR Code`,
     alertColor: 'info',

@@ -62,6 +62,10 @@ export const deliveryOrders = pgTable(
     cashRegisterId: integer('cash_register_id').references(() => cashRegisters.id),
     /** The change float taken out of that register for the driver (a sangria made with the order). */
     floatCents: integer('float_cents').notNull().default(0),
+    /** Issue 35: ifood | opendelivery | table | counter | phone (core DELIVERY_ORIGINS). */
+    origin: text('origin').notNull().default('counter'),
+    /** Issue 35: the marketplace whose own couriers deliver it ("iFood"); null = the shop's drivers. */
+    marketplaceCourier: text('marketplace_courier'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -6,6 +6,7 @@ import {
   type DeliveryAddressSnapshot,
   type DeliveryOnSale,
   type DeliveryOrder,
+  type DeliveryOrigin,
   type DeliveryPanel,
   type DeliveryStatus,
   type DriverList,
@@ -18,7 +19,7 @@ import {
 } from '@balcao/core/delivery';
 import { formatCents } from '@balcao/core/money';
 import { can, DRIVERS, TAKES_DELIVERIES } from '@balcao/core/routes';
-import type { Sale } from '@balcao/core/sale';
+import type { OriginSale, Sale } from '@balcao/core/sale';
 import { computeDriverFee, computeShippingFee } from '@balcao/core/shipping';
 import { and, asc, desc, eq, gte, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
@@ -80,6 +81,8 @@ function toOrder(row: { order: OrderRow; driverName: string | null }): DeliveryO
     pickedUpAt: o.pickedUpAt?.toISOString() ?? null,
     finishedAt: o.finishedAt?.toISOString() ?? null,
     settled: o.settlementId !== null,
+    origin: o.origin as DeliveryOrigin,
+    marketplaceCourier: o.marketplaceCourier,
     createdAt: o.createdAt.toISOString(),
     updatedAt: o.updatedAt.toISOString(),
   };
@@ -224,6 +227,8 @@ export async function driverOrders(
         eq(deliveryOrders.clientId, clientId),
         eq(deliveryOrders.status, 'available'),
         isNull(deliveryOrders.driverId),
+        // Ready for the marketplace's own courier (issue 35): not the shop drivers' to take.
+        isNull(deliveryOrders.marketplaceCourier),
       ),
     );
   } else if (list === 'awaiting-collection') {
@@ -269,12 +274,30 @@ function itemsTextOf(sale: Sale): string {
  * inside its transaction: the order commits with the sale or not at all). Answers what to signal
  * after the commit: the panel's change and the bell.
  */
+/** A delivery order's origin from its sale's (issue 35). */
+function originOfSale(originSale: OriginSale): DeliveryOrigin {
+  switch (originSale) {
+    case 'ifood':
+      return 'ifood';
+    case 'marketplace':
+      return 'opendelivery';
+    case 'command':
+    case 'waiter':
+      return 'table';
+    case 'delivery':
+      return 'phone';
+    default:
+      return 'counter';
+  }
+}
+
 export async function createOrderOfSale(
   ctx: AppContext,
   tx: Executor,
   session: SessionUser,
   recorded: { id: number; number: number },
-  extra: DeliveryOnSale | undefined,
+  /** `marketplaceCourier`: the server's own (a marketplace order its couriers deliver), never a client's. */
+  extra: (DeliveryOnSale & { marketplaceCourier?: string | null }) | undefined,
 ): Promise<() => void> {
   const sale = await findSale(tx, session, recorded.id);
   if (sale.typeOfSale !== 'delivery') {
@@ -350,6 +373,8 @@ export async function createOrderOfSale(
         sale.cashRegisterId !== null
           ? changeToCarry({ onDeliveryMethod: method, collectCents, changeForCents })
           : 0,
+      origin: originOfSale(sale.originSale),
+      marketplaceCourier: extra?.marketplaceCourier ?? null,
       createdAt: takenAt,
       updatedAt: now,
     })
@@ -471,11 +496,17 @@ export async function assignDriver(ctx: AppContext, actor: Actor, id: number, dr
     {
       from: ['pending', 'waiting', 'available', 'accepted', 'failed'],
       set: { ...redispatch, status: 'accepted', driverId, acceptedAt: new Date() },
-      where: [isNull(deliveryOrders.settlementId)],
+      where: [isNull(deliveryOrders.settlementId), isNull(deliveryOrders.marketplaceCourier)],
     },
-    settledAlready,
+    (current) => marketplaceDelivers(current) ?? settledAlready(current),
   );
 }
+
+/** Issue 35: an order the marketplace's couriers deliver is never the shop's drivers' (422). */
+const marketplaceDelivers = (current: OrderRow) =>
+  current.marketplaceCourier !== null
+    ? unprocessable(DELIVERY_MESSAGES.marketplaceCourier(current.marketplaceCourier))
+    : null;
 
 /**
  * What a failed order forgets when it goes out again (re-dispatched or reassigned): the float it
@@ -574,9 +605,10 @@ export async function takeOrder(ctx: AppContext, session: SessionUser, id: numbe
     {
       from: ['available'],
       set: { status: 'accepted', driverId: session.userId, acceptedAt: new Date() },
-      where: [isNull(deliveryOrders.driverId)],
+      where: [isNull(deliveryOrders.driverId), isNull(deliveryOrders.marketplaceCourier)],
     },
-    (current) => (current.driverId !== null ? conflict(DELIVERY_MESSAGES.taken) : null),
+    (current) =>
+      marketplaceDelivers(current) ?? (current.driverId !== null ? conflict(DELIVERY_MESSAGES.taken) : null),
   );
 }
 

@@ -61,6 +61,11 @@ export type NormalizedOrder = {
   changeForCents: number;
   /** Canceled by the time its details were read (a reordered cancel event). */
   canceled: boolean;
+  /**
+   * Delivered by the marketplace's own couriers (iFood `delivery.deliveredBy` IFOOD, Open Delivery
+   * MARKETPLACE): the shop only makes it ready. Absent on orders stored before (the shop's drivers).
+   */
+  marketplaceDelivers?: boolean;
 };
 
 /** A 429: nothing more until `retryAfterMs` has passed. */
@@ -260,6 +265,7 @@ const ifood: Dialect = {
       externalId: str(o.id),
       displayId: str(o.displayId),
       type: o.orderType === 'TAKEOUT' ? 'pickup' : 'delivery',
+      marketplaceDelivers: o.orderType !== 'TAKEOUT' && delivery.deliveredBy === 'IFOOD',
       createdAt: str(o.createdAt),
       customer: {
         externalId: str(customer.id),
@@ -374,6 +380,7 @@ const openDelivery: Dialect = {
       externalId: str(o.id),
       displayId: str(o.displayId),
       type: o.type === 'DELIVERY' ? 'delivery' : 'pickup',
+      marketplaceDelivers: o.type === 'DELIVERY' && delivery.deliveredBy === 'MARKETPLACE',
       createdAt: str(o.createdAt),
       customer: {
         externalId: str(customer.id),

@@ -65,8 +65,8 @@ async function accountRow(id: number) {
 }
 
 /** A shop (Administrador with an open register) with an iFood account and a burger. */
-async function ifoodShop(overrides: Record<string, unknown> = {}) {
-  const shop = await makeShop(t, [1]);
+async function ifoodShop(overrides: Record<string, unknown> = {}, userTypeIds = [1]) {
+  const shop = await makeShop(t, userTypeIds);
   const admin: Api = shop.api;
   const burger = await makeProduct(t, shop.auth, {
     name: 'X-Burger da casa',
@@ -291,6 +291,58 @@ describe('marketplace inbox (issue 35)', () => {
     await pollUntilQuiet(account.id);
     await sendMarketplaceStatuses(ctx());
     expect(calls()).toEqual(['confirm', 'startPreparation', 'readyToPickup']);
+  });
+
+  it("an order iFood's own couriers deliver: origin iFood, only made ready, never the shop drivers'", async () => {
+    const { admin, burger, account, shop } = await ifoodShop({}, [1, 10]);
+    expectStatus(
+      await admin.put('/marketplace/mappings', {
+        accountId: account.id,
+        externalCode: 'COMBO',
+        productId: burger.id,
+      }),
+      200,
+    );
+    const id = ifood.placeOrder({
+      items: [{ externalCode: 'COMBO', name: 'Combo', quantity: 1, unitPrice: 30 }],
+      deliveredBy: 'MARKETPLACE',
+    });
+    await pollUntilQuiet(account.id);
+    const [row] = await t.database.db
+      .select()
+      .from(marketplaceOrders)
+      .where(eq(marketplaceOrders.externalId, id));
+    await sendMarketplaceStatuses(ctx());
+    const confirmed = expectStatus(await admin.post(`/marketplace/orders/${row.id}/confirm`), 200);
+    const delivery = expectStatus(await admin.get('/delivery/panel'), 200).orders.find(
+      (o: { saleId: number }) => o.saleId === confirmed.saleId,
+    );
+    expect(delivery).toMatchObject({ origin: 'ifood', marketplaceCourier: 'iFood' });
+    // The shop's drivers neither get it assigned nor see it to take.
+    const driverApi = shop.apis[1];
+    const assigned = await admin.post(`/delivery/orders/${delivery.id}/assign`, {
+      driverId: shop.users[1].user.id,
+    });
+    expect(assigned.statusCode).toBe(422);
+    expect(assigned.json().message).toBe(
+      'Este pedido é entregue pelos entregadores do iFood: marque como pronto e aguarde a coleta',
+    );
+    expectStatus(await admin.post(`/delivery/orders/${delivery.id}/status`, { status: 'waiting' }), 200);
+    expectStatus(await admin.post(`/delivery/orders/${delivery.id}/status`, { status: 'available' }), 200);
+    expectStatus(await driverApi.post('/delivery/shift/check-in', {}), 200);
+    const available = expectStatus(await driverApi.get('/delivery/driver/orders?list=available'), 200);
+    expect(available.orders.map((o: { id: number }) => o.id)).not.toContain(delivery.id);
+    const taken = await driverApi.post(`/delivery/orders/${delivery.id}/take`, {});
+    expect(taken.statusCode).toBe(422);
+    // iFood hears "ready to pick up", never a dispatch of the shop's.
+    await sendMarketplaceStatuses(ctx());
+    await sendMarketplaceStatuses(ctx());
+    await sendMarketplaceStatuses(ctx());
+    expect(ifood.statusCalls.filter((c) => c.orderId === id).map((c) => c.action)).toEqual([
+      'confirm',
+      'startPreparation',
+      'readyToPickup',
+    ]);
   });
 
   it('a 429 pauses the account: no call until the pause ends', async () => {

@@ -210,6 +210,12 @@ export async function recordMarketplaceSale(
               ? order.changeForCents
               : 0,
           promiseMinutes: null,
+          // iFood's own couriers (deliveredBy IFOOD): the shop only makes it ready.
+          marketplaceCourier: order.marketplaceDelivers
+            ? account.kind === 'ifood'
+              ? 'iFood'
+              : account.name
+            : null,
         });
       } else {
         const tickets = await queueProductionOfSale(tx, session, await findSale(tx, session, sale.id), null);

@@ -56,6 +56,8 @@ export const systemSettings = pgTable('system_settings', {
   returns: jsonb('returns').$type<{ windowDays: number; userTypeIds: number[] }>(),
   /** Issue 30: user types that close their register by a blind count; null = the default (Caixa). */
   blindCountUserTypeIds: jsonb('blind_count_user_type_ids').$type<number[]>(),
+  /** Issue 35: orders from the QR menu at the table go to the tab and the kitchen without approval. */
+  tableOrdersDirect: boolean('table_orders_direct').notNull().default(false),
   ...changedBy,
 });
 

@@ -17,6 +17,15 @@ import { findStockSettings, updateStockSettings } from '../stock/service.ts';
 import { type StoredDelivery, type StoredDiscountLimits, systemSettings } from './schema.ts';
 import { changedByOf, saveSettingsRow } from './version.ts';
 
+/** Issue 35: whether table orders (QR menu) skip the waiter's approval (the comanda module asks). */
+export async function tableOrdersDirect(db: Executor, clientId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ direct: systemSettings.tableOrdersDirect })
+    .from(systemSettings)
+    .where(eq(systemSettings.clientId, clientId));
+  return row?.direct ?? false;
+}
+
 /** System preferences (system): time zone (clients), negative stock (the stock module's), the rest here. */
 
 /**
@@ -62,6 +71,7 @@ export async function findSystemSettings(db: Executor, actor: Actor): Promise<Sy
     },
     returns: s?.returns ?? DEFAULT_RETURN_SETTINGS(),
     blindCountUserTypeIds: s?.blindCountUserTypeIds ?? DEFAULT_BLIND_COUNT_USER_TYPES(),
+    tableOrdersDirect: s?.tableOrdersDirect ?? false,
     ...(await changedByOf(db, s ?? undefined)),
   };
 }
@@ -101,6 +111,7 @@ export async function saveSystemSettings(
       delivery: input.delivery satisfies StoredDelivery,
       ...(input.returns ? { returns: input.returns } : {}),
       ...(input.blindCountUserTypeIds ? { blindCountUserTypeIds: input.blindCountUserTypeIds } : {}),
+      ...(input.tableOrdersDirect !== undefined ? { tableOrdersDirect: input.tableOrdersDirect } : {}),
     });
     if (couvertChanged && (previous?.couvertCents ?? 0) !== input.couvertCents) {
       await couvertChanged(tx, clientId, input.couvertCents);

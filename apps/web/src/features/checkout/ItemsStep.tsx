@@ -27,13 +27,13 @@ import Typography from '@mui/material/Typography';
 import { type KeyboardEvent, memo, type RefObject, useEffect, useRef, useState } from 'react';
 import { ListTable } from '../../components/listPage.tsx';
 import { centsToInput } from '../../components/MoneyField.tsx';
+import { type ProductChoice, ProductOptionsDialog } from '../../components/ProductOptionsDialog.tsx';
 import { ApiError, errorMessage } from '../../lib/api.ts';
 import type { LocalCatalog, SearchHit } from '../offline/index.ts';
 import { isOffline, setUnreachable } from '../offline/index.ts';
 import { searchProducts } from '../product/index.ts';
 import { fetchByBarcode, fetchProductDetail } from '../sale/index.ts';
 import { fetchWeighedLabel, LiveScalePanel, useLiveScale, useScaleSettings } from '../scale/index.ts';
-import { type ProductChoice, ProductOptionsDialog } from './ProductOptionsDialog.tsx';
 import type { PdvAction, PdvLine } from './state.ts';
 
 const FRACTIONAL_UNITS = ['kg', 'g', 'l', 'ml', 'm', 'm2'];

@@ -6,6 +6,7 @@ import {
 } from '@balcao/core/comanda';
 import { formatCents } from '@balcao/core/money';
 import { plural } from '@balcao/core/plural';
+import { can, WRITE } from '@balcao/core/routes';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -18,7 +19,8 @@ import { useNavigate } from 'react-router';
 import { ListHeader } from '../../components/ListHeader.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { errorMessage } from '../../lib/api.ts';
-import { TableOrdersPanel } from '../table-menu/index.ts';
+import { useSession } from '../auth/index.ts';
+import { TableOrdersPanel, TableQrDialog } from '../table-menu/index.ts';
 import { useBoard } from './api.ts';
 
 /** The board's colour of each stage (DESIGN: colour plus a label, never colour alone). */
@@ -187,6 +189,8 @@ const boardSx = (theme: Theme) => {
 /** /dashboard/sale/command: every open tab, by number, live through the shop's socket. */
 export default function ComandaBoardPage() {
   const [picked, setWaiterId] = useState<number | ''>('');
+  const { user } = useSession();
+  const [printingQrs, setPrintingQrs] = useState(false);
   // One query for every filter: the waiter filter picks from the open tabs on the screen, so changing
   // it asks the server nothing and the list of waiters is the ones serving open tabs.
   const board = useBoard();
@@ -224,7 +228,11 @@ export default function ComandaBoardPage() {
             </MenuItem>
           ))}
         </TextField>
+        {can(user?.userType.id, WRITE.settings) && (
+          <Button onClick={() => setPrintingQrs(true)}>QR Codes das mesas</Button>
+        )}
       </ListHeader>
+      <TableQrDialog open={printingQrs} onClose={() => setPrintingQrs(false)} />
       <TableOrdersPanel />
       {board.isPending ? (
         <Loading />

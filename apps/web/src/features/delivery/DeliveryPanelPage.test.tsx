@@ -91,6 +91,8 @@ const FAILED: DeliveryPanel['orders'][number] = {
   pickedUpAt: '2026-01-10T19:30:00.000Z',
   finishedAt: '2026-01-10T19:50:00.000Z',
   settled: false,
+  origin: 'phone',
+  marketplaceCourier: null,
   createdAt: '2026-01-10T19:00:00.000Z',
   updatedAt: '2026-01-10T19:50:00.000Z',
 };

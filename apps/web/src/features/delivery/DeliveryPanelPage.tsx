@@ -141,14 +141,17 @@ export default function DeliveryPanelPage() {
             onClick={() =>
               run(
                 { id: o.id, action: 'status', body: { status: 'available' } },
-                'Pedido liberado para os entregadores',
+                o.marketplaceCourier
+                  ? `Pedido pronto: o entregador do ${o.marketplaceCourier} vem buscar`
+                  : 'Pedido liberado para os entregadores',
               )
             }
           >
-            Liberar
+            {/* Issue 35: the marketplace's courier collects it; the shop only says it is ready. */}
+            {o.marketplaceCourier ? 'Pronto' : 'Liberar'}
           </Button>
         )}
-        {o.status !== 'sending' && (
+        {o.status !== 'sending' && !o.marketplaceCourier && (
           <Button size="small" onClick={() => setAssigning(o)}>
             {o.driver ? 'Reatribuir' : 'Atribuir entregador'}
           </Button>

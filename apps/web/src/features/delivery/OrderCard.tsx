@@ -1,4 +1,5 @@
 import {
+  DELIVERY_ORIGIN_LABELS,
   DELIVERY_STATUS_LABELS,
   type DeliveryOrder,
   type Lateness,
@@ -86,6 +87,10 @@ export function OrderCard({ order, now, actions }: { order: DeliveryOrder; now: 
             />
           )}
           {order.driver && <Chip size="small" variant="outlined" label={order.driver.name} />}
+          <Chip size="small" variant="outlined" label={`Origem: ${DELIVERY_ORIGIN_LABELS[order.origin]}`} />
+          {order.marketplaceCourier && (
+            <Chip size="small" color="info" label={`Entrega ${order.marketplaceCourier}`} />
+          )}
         </Box>
         {order.failureReason && (
           <Typography variant="body2" color="error" sx={{ mt: 0.5 }}>

@@ -11,14 +11,55 @@ import Typography from '@mui/material/Typography';
 import { useEffect, useState } from 'react';
 import { useLocation } from 'react-router';
 import { Loading } from '../../components/Loading.tsx';
+import {
+  type OptionsProduct,
+  type ProductChoice,
+  ProductOptionsDialog,
+} from '../../components/ProductOptionsDialog.tsx';
 import { errorMessage } from '../../lib/api.ts';
+import { formatTime } from '../../lib/format.ts';
+import { setShopTimeZone } from '../../lib/shopZone.ts';
 import { fetchTableMenu, newIdempotencyKey, postTableCall, postTableOrder } from './api.ts';
 
-type CartLine = { productId: number; name: string; priceCents: number; quantity: number; notes: string };
+type MenuProduct = TableMenu['products'][number];
+type CartLine = {
+  /** The product and its add-ons: the same choice again adds to the line. */
+  key: string;
+  productId: number;
+  name: string;
+  /** One unit with its add-ons. */
+  priceCents: number;
+  additionals: ProductChoice['additionals'];
+  quantity: number;
+  notes: string;
+};
+
+/** The public product as the PDV's options dialog reads it (every item offered is active). */
+const asOptions = (p: MenuProduct): OptionsProduct => ({
+  id: p.id,
+  name: p.name,
+  variants: [],
+  additionalGroups: p.additionalGroups.map((g) => ({
+    ...g,
+    active: true,
+    items: g.items.map((i) => ({ ...i, active: true })),
+  })),
+});
+
+/** "Aberto agora · fecha às 23:00", "Fechado · abre às 18:00" (the shop's zone), or null. */
+function hoursLine(hours: TableMenu['hours']): string | null {
+  if (!hours) return null;
+  setShopTimeZone(hours.timeZone);
+  const at = hours.nextChange ? formatTime(hours.nextChange) : null;
+  if (hours.open) return at ? `Aberto agora · fecha às ${at}` : 'Aberto agora';
+  return at ? `Fechado · abre às ${at}` : 'Fechado';
+}
 
 /**
  * /mesa/{token}: the QR-code menu of a table (issue 35), outside the dashboard and without a login.
- * The customer picks products, adds a note and sends; the order waits for the waiter's approval.
+ * The customer picks products (their add-ons in the PDV's dialog: required choices enforced), adds a
+ * note and sends; the order waits for the waiter's approval, or goes straight to the kitchen when the
+ * shop accepts table orders directly.
  */
 export default function TableMenuPage() {
   const { pathname } = useLocation();
@@ -28,6 +69,7 @@ export default function TableMenuPage() {
   const [cart, setCart] = useState<CartLine[]>([]);
   const [message, setMessage] = useState<{ severity: 'success' | 'error'; text: string } | null>(null);
   const [sending, setSending] = useState(false);
+  const [choosing, setChoosing] = useState<MenuProduct | null>(null);
   // One key per order the customer sends: a retry after a lost answer places it once.
   const [orderKey, setOrderKey] = useState(newIdempotencyKey);
 
@@ -43,29 +85,44 @@ export default function TableMenuPage() {
     );
   if (!menu) return <Loading />;
 
-  const add = (p: TableMenu['products'][number]) =>
+  const add = (p: MenuProduct, additionals: ProductChoice['additionals'] = []) =>
     setCart((lines) => {
-      const found = lines.find((l) => l.productId === p.id);
+      const key = [p.id, ...additionals.map((a) => a.id).sort((a, b) => a - b)].join('-');
+      const found = lines.find((l) => l.key === key);
+      const unit = p.priceCents + additionals.reduce((s, a) => s + a.priceCents * a.quantity, 0);
+      const name = additionals.length ? `${p.name} (${additionals.map((a) => a.name).join(', ')})` : p.name;
       return found
         ? lines.map((l) => (l === found ? { ...l, quantity: l.quantity + 1 } : l))
-        : [...lines, { productId: p.id, name: p.name, priceCents: p.priceCents, quantity: 1, notes: '' }];
+        : [...lines, { key, productId: p.id, name, priceCents: unit, additionals, quantity: 1, notes: '' }];
     });
+  const pick = (p: MenuProduct) => (p.additionalGroups.length > 0 ? setChoosing(p) : add(p));
   const total = cart.reduce((s, l) => s + l.priceCents * l.quantity, 0);
 
   const send = async () => {
     setSending(true);
     setMessage(null);
     try {
-      await postTableOrder(
+      const order = await postTableOrder(
         token,
         {
-          lines: cart.map((l) => ({ productId: l.productId, quantity: l.quantity, notes: l.notes || null })),
+          lines: cart.map((l) => ({
+            productId: l.productId,
+            quantity: l.quantity,
+            additionals: l.additionals.map((a) => ({ id: a.id, quantity: a.quantity })),
+            notes: l.notes || null,
+          })),
         },
         orderKey,
       );
       setCart([]);
       setOrderKey(newIdempotencyKey());
-      setMessage({ severity: 'success', text: 'Pedido enviado! O garçom vai confirmar em instantes.' });
+      setMessage({
+        severity: 'success',
+        text:
+          order.status === 'approved'
+            ? 'Pedido enviado para o preparo!'
+            : 'Pedido enviado! O garçom vai confirmar em instantes.',
+      });
     } catch (error) {
       setMessage({ severity: 'error', text: errorMessage(error) });
     } finally {
@@ -89,6 +146,7 @@ export default function TableMenuPage() {
       </Typography>
       <Typography color="text.secondary" sx={{ mb: 1 }}>
         Mesa {menu.tableLabel}
+        {hoursLine(menu.hours) && ` · ${hoursLine(menu.hours)}`}
       </Typography>
       <Stack direction="row" spacing={1} sx={{ mb: 2 }}>
         <Button variant="outlined" onClick={() => callWaiter('waiter')}>
@@ -98,9 +156,9 @@ export default function TableMenuPage() {
           Pedir a conta
         </Button>
       </Stack>
-      {!menu.open && (
+      {menu.closedMessage && (
         <Alert severity="warning" sx={{ mb: 2 }}>
-          A loja está fechada agora: pedidos pela mesa só no horário de funcionamento.
+          {menu.closedMessage}
         </Alert>
       )}
       {message && (
@@ -130,7 +188,7 @@ export default function TableMenuPage() {
             <Button
               variant="contained"
               disabled={!menu.open}
-              onClick={() => add(p)}
+              onClick={() => pick(p)}
               aria-label={`Adicionar ${p.name}`}
             >
               Adicionar
@@ -147,7 +205,7 @@ export default function TableMenuPage() {
         >
           <Container maxWidth="sm" disableGutters>
             {cart.map((l) => (
-              <Stack key={l.productId} spacing={0.5} sx={{ mb: 1 }}>
+              <Stack key={l.key} spacing={0.5} sx={{ mb: 1 }}>
                 <Typography>
                   {l.quantity} x {l.name} — {formatCents(l.priceCents * l.quantity)}
                 </Typography>
@@ -157,7 +215,7 @@ export default function TableMenuPage() {
                   value={l.notes}
                   onChange={(e) =>
                     setCart((lines) =>
-                      lines.map((x) => (x.productId === l.productId ? { ...x, notes: e.target.value } : x)),
+                      lines.map((x) => (x.key === l.key ? { ...x, notes: e.target.value } : x)),
                     )
                   }
                   slotProps={{ htmlInput: { maxLength: 200 } }}
@@ -170,6 +228,15 @@ export default function TableMenuPage() {
           </Container>
         </Paper>
       )}
+      <ProductOptionsDialog
+        product={choosing && asOptions(choosing)}
+        variant={null}
+        onChoose={(choice) => {
+          if (choosing) add(choosing, choice.additionals);
+          setChoosing(null);
+        }}
+        onClose={() => setChoosing(null)}
+      />
     </Container>
   );
 }

@@ -31,7 +31,10 @@ export function TableOrdersPanel() {
             <Typography sx={{ flex: 1 }}>
               <strong>Mesa {order.tableLabel}</strong> · {formatTime(order.createdAt)} ·{' '}
               {order.lines
-                .map((l) => `${l.quantity} x ${l.description}${l.notes ? ` (${l.notes})` : ''}`)
+                .map(
+                  (l) =>
+                    `${l.quantity} x ${l.description}${l.additionals.length ? ` + ${l.additionals.join(', ')}` : ''}${l.notes ? ` (${l.notes})` : ''}`,
+                )
                 .join(', ')}
             </Typography>
             <Button

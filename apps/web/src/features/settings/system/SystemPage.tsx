@@ -64,6 +64,7 @@ type Values = {
   returnWindowDays: string;
   returnUserTypeIds: number[];
   blindCountUserTypeIds: number[];
+  tableOrdersDirect: boolean;
 };
 
 function toValues(s: SystemSettings): Values {
@@ -88,6 +89,7 @@ function toValues(s: SystemSettings): Values {
     returnWindowDays: String(s.returns.windowDays),
     returnUserTypeIds: s.returns.userTypeIds,
     blindCountUserTypeIds: s.blindCountUserTypeIds,
+    tableOrdersDirect: s.tableOrdersDirect,
   };
 }
 
@@ -318,6 +320,13 @@ function SystemForm({ settings }: { settings: SystemSettings }) {
               helperText="Comandas sem movimento por este tempo ficam destacadas"
               slotProps={{ htmlInput: { inputMode: 'numeric' }, input: { endAdornment: 'min' } }}
             />
+          </Grid>
+          <Grid size={12}>
+            <FormSwitch control={control} name="tableOrdersDirect" label="Aceitar pedidos da mesa direto" />
+            <Typography variant="body2" color="text.secondary">
+              Pedidos feitos pelo QR Code da mesa vão direto para a comanda e a produção, sem a aprovação do
+              garçom.
+            </Typography>
           </Grid>
         </Grid>
       </SettingsSection>

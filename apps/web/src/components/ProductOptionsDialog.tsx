@@ -1,5 +1,5 @@
 import { formatCents } from '@balcao/core/money';
-import type { Product, ProductVariant } from '@balcao/core/product';
+import type { Product, ProductAdditionalGroup, ProductVariant } from '@balcao/core/product';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
@@ -21,8 +21,21 @@ export type ProductChoice = {
   additionals: { id: number; name: string; priceCents: number; quantity: number }[];
 };
 
+/**
+ * What the dialog reads of a product: the catalog's Product, or the QR menu's public product (issue
+ * 35: its groups and items, no variants).
+ */
+export type OptionsProduct = Pick<Product, 'id' | 'name' | 'variants'> & {
+  additionalGroups: (Pick<
+    ProductAdditionalGroup,
+    'id' | 'name' | 'minQuantity' | 'maxQuantity' | 'active'
+  > & {
+    items: Pick<ProductAdditionalGroup['items'][number], 'id' | 'name' | 'priceCents' | 'active'>[];
+  })[];
+};
+
 type Props = {
-  product: Product | null;
+  product: OptionsProduct | null;
   /** A variant already known (scanned by its barcode). */
   variant: ProductVariant | null;
   onChoose: (choice: ProductChoice) => void;
@@ -30,7 +43,9 @@ type Props = {
 };
 
 /**
- * Variant picker (grid products) and add-ons (products with additionals), keyboard first. Each
+ * Variant picker (grid products) and add-ons (products with additionals), keyboard first. A shared
+ * component (the checkout kit re-exports it): the QR menu's public page uses it too without loading
+ * the checkout's code (issue 35). Each
  * opening is a fresh dialog (keyed by the product and the known variant): nothing ticked for one
  * product carries over to the next, whether it was added or canceled (issue 30 item 1).
  */
@@ -51,7 +66,12 @@ export function ProductOptionsDialog({ product, variant, onChoose, onClose }: Pr
   );
 }
 
-function OptionsDialog({ product, variant: knownVariant, onChoose, onClose }: Props & { product: Product }) {
+function OptionsDialog({
+  product,
+  variant: knownVariant,
+  onChoose,
+  onClose,
+}: Props & { product: OptionsProduct }) {
   const [variant, setVariant] = useState<ProductVariant | null>(knownVariant);
   const [chosen, setChosen] = useState<Record<number, boolean>>({});
 
