@@ -437,3 +437,35 @@ export function payableToday(): string {
 export function monthEnd(month: string): string {
   return addDays(`${monthOf(`${month}-01`, 1)}-01`, -1);
 }
+
+// ---------------------------------------------------------------------------------------------------
+// What is due (the bell and the home)
+
+const dueCountSchema = z.object({ count: z.number().int(), amountCents: z.number().int() });
+
+/**
+ * The shop's open payables by due date against its "today": overdue, due today, due in the next 7 days
+ * (today excluded). The open balance counts (a partly paid bill owes the rest). GET /v1/payable/due
+ * (the bell) and the home's card, for who sees Financeiro.
+ */
+export const payableDueSchema = z.object({
+  overdue: dueCountSchema,
+  dueToday: dueCountSchema,
+  dueNextDays: dueCountSchema,
+});
+export type PayableDue = z.infer<typeof payableDueSchema>;
+
+/** The bell's lines: only the kinds with bills in them. */
+export function payableDueLines(due: PayableDue, money: (cents: number) => string): string[] {
+  const lines: string[] = [];
+  const { overdue, dueToday } = due;
+  if (overdue.count > 0)
+    lines.push(
+      `${overdue.count} ${overdue.count === 1 ? 'conta a pagar vencida' : 'contas a pagar vencidas'} (${money(overdue.amountCents)})`,
+    );
+  if (dueToday.count > 0)
+    lines.push(
+      `${dueToday.count} ${dueToday.count === 1 ? 'conta a pagar vence hoje' : 'contas a pagar vencem hoje'} (${money(dueToday.amountCents)})`,
+    );
+  return lines;
+}

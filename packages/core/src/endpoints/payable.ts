@@ -5,6 +5,7 @@ import {
   payableCategoryInputSchema,
   payableCategorySchema,
   payableCreatedSchema,
+  payableDueSchema,
   payableInputSchema,
   payableListQuerySchema,
   payableListSchema,
@@ -57,6 +58,15 @@ export const payableApi = {
       'Payables by status, due or paid period, supplier and category, with the totals of all that match',
     query: payableListQuerySchema,
     response: { 200: payableListSchema },
+  }),
+  due: endpoint({
+    method: 'GET',
+    path: '/payable/due',
+    resource: 'payable',
+    access: FINANCE,
+    summary:
+      "Open payables overdue, due today and in the next 7 days against the shop's date (the bell and the home)",
+    response: { 200: payableDueSchema },
   }),
   export: endpoint({
     method: 'GET',

@@ -9,6 +9,7 @@ import { route } from '../../lib/endpoint.ts';
 import { shopClock } from '../../lib/shopToday.ts';
 import { assertCan, sessionOf } from '../../plugins/auth.ts';
 import type { RegisterSales } from '../cash-register/service.ts';
+import { payableDueFigures } from './dueFigures.ts';
 import {
   createCategory,
   createPayables,
@@ -59,6 +60,7 @@ export function payableRoutes(ctx: AppContext, sales: RegisterSales): FastifyPlu
 
     route(app, payableApi.list, (request) => listPayables(db, sessionOf(request), request.query));
 
+    route(app, payableApi.due, (request) => payableDueFigures(db, sessionOf(request)));
     route(app, payableApi.export, async (request, reply) => {
       const actor = sessionOf(request);
       const { today } = await shopClock(db, actor.clientId);

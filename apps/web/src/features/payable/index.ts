@@ -1,2 +1,3 @@
 /** What the payable feature offers the other features (the structure check allows no other way in). */
-export { usePayables } from './api.ts';
+export { usePayableDue, usePayables } from './api.ts';
+export { PayableDueAlerts, payableDueCount } from './PayableDueAlerts.tsx';
