@@ -114,6 +114,8 @@ export type Upload = {
   tooLarge: string;
   /** 415 when the bytes are not an accepted image. */
   notSupported: string;
+  /** A PDF is accepted too (a payable's attachment, issue 34); the file's name is kept. */
+  pdf?: boolean;
 };
 
 export type EndpointDef = {

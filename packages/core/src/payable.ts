@@ -1,4 +1,5 @@
 import { parseBoleto } from './boleto.ts';
+import type { Upload } from './contract.ts';
 import { addDays, isIsoDate } from './date.ts';
 import { isValidCpfOrCnpj, normalizeDocument } from './document.ts';
 import { optionalText, personNameSchema } from './fields.ts';
@@ -65,6 +66,8 @@ export const PAYABLE_MESSAGES = {
   registerNeedsMoney: 'Pagamento pelo caixa só em dinheiro',
   registerClosed: 'Abra o caixa para pagar por ele',
   alreadyReversed: 'Este pagamento já foi estornado',
+  attachmentNotFound: 'Anexo não encontrado',
+  tooManyAttachments: `Uma conta guarda no máximo 10 anexos: exclua um antes de anexar outro`,
   registerClosedReverse:
     'O caixa deste pagamento já foi fechado: o estorno não pode voltar ao caixa. Registre um suprimento se o dinheiro voltou.',
 } as const;
@@ -278,6 +281,27 @@ export const payablePaymentSchema = z.object({
 });
 export type PayablePayment = z.infer<typeof payablePaymentSchema>;
 
+/** A file kept with a payable (PDF, JPEG, PNG or WebP), downloaded through GET .../attachment/:id. */
+export const payableAttachmentSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  contentType: z.string(),
+  sizeBytes: z.number().int(),
+  createdAt: z.string(),
+});
+export type PayableAttachment = z.infer<typeof payableAttachmentSchema>;
+
+/** The attachment upload (multipart field "file"): what the route takes and its Portuguese refusals. */
+export const PAYABLE_ATTACHMENT_UPLOAD = {
+  maxBytes: 5 * 1024 * 1024,
+  tooLarge: 'O anexo deve ter no máximo 5 MB',
+  notSupported: 'Formato não suportado: anexe um PDF ou uma imagem JPEG, PNG ou WebP',
+  pdf: true,
+} as const satisfies Upload;
+
+/** How many files one payable keeps. */
+export const MAX_PAYABLE_ATTACHMENTS = 10;
+
 export const payableSchema = z.object({
   id: z.number().int(),
   supplier: z.object({ id: z.number().int(), name: z.string() }).nullable(),
@@ -291,7 +315,8 @@ export const payableSchema = z.object({
   documentNumber: z.string().nullable(),
   notes: z.string().nullable(),
   boletoLine: z.string().nullable(),
-  attachment: z.object({ name: z.string(), url: z.string() }).nullable(),
+  /** Files kept with the bill (a boleto's PDF, a photo of the invoice), oldest first. */
+  attachments: z.array(payableAttachmentSchema),
   status: z.enum(PAYABLE_STATUSES),
   overdue: z.boolean(),
   lastPaidOn: z.string().nullable(),

@@ -2,6 +2,8 @@ import { endpoint } from '../contract.ts';
 import { listQuerySchema, pageOf } from '../list.ts';
 import { idParams } from '../params.ts';
 import {
+  PAYABLE_ATTACHMENT_UPLOAD,
+  payableAttachmentSchema,
   payableCategoryInputSchema,
   payableCategorySchema,
   payableCreatedSchema,
@@ -16,9 +18,14 @@ import {
   supplierInputSchema,
   supplierSchema,
 } from '../payable.ts';
-import { csvFileSchema, deletedSchema } from '../responses.ts';
+import { binaryFileSchema, csvFileSchema, deletedSchema } from '../responses.ts';
 import { FINANCE } from '../routes.ts';
 import { z } from '../zod.ts';
+
+const attachmentParams = z.object({
+  id: idParams.shape.id,
+  attachmentId: idParams.shape.id,
+});
 
 const paymentParams = z.object({
   id: idParams.shape.id,
@@ -141,6 +148,38 @@ export const payableApi = {
     params: paymentParams,
     response: { 200: payableSchema },
     changes: ['payable', 'cash-register'],
+  }),
+  addAttachment: endpoint({
+    method: 'POST',
+    path: '/payable/:id/attachment',
+    resource: 'payable',
+    access: FINANCE,
+    summary:
+      'Attach a file to a payable (multipart field "file": PDF, JPEG, PNG or WebP, up to 5 MB; 10 at most)',
+    params: idParams,
+    response: { 201: payableAttachmentSchema },
+    upload: PAYABLE_ATTACHMENT_UPLOAD,
+    changes: ['payable'],
+  }),
+  attachmentFile: endpoint({
+    method: 'GET',
+    path: '/payable/:id/attachment/:attachmentId',
+    resource: 'payable',
+    access: FINANCE,
+    summary: "Download a payable's attached file (its own type and name)",
+    params: attachmentParams,
+    response: { 200: binaryFileSchema },
+    file: 'binary',
+  }),
+  removeAttachment: endpoint({
+    method: 'DELETE',
+    path: '/payable/:id/attachment/:attachmentId',
+    resource: 'payable',
+    access: FINANCE,
+    summary: "Remove a payable's attached file",
+    params: attachmentParams,
+    response: { 200: deletedSchema },
+    changes: ['payable'],
   }),
 } as const;
 

@@ -158,3 +158,25 @@ export const payablePayments = pgTable(
     check('payable_payments_amount_ck', sql`${t.amountCents} > 0 and ${t.discountCents} >= 0`),
   ],
 );
+
+/** A file kept with a payable (issue 34): its bytes in the storage adapter under `storage_key`. */
+export const payableAttachments = pgTable(
+  'payable_attachments',
+  {
+    id: serial('id').primaryKey(),
+    clientId: integer('client_id')
+      .notNull()
+      .references(() => clients.id),
+    payableId: integer('payable_id')
+      .notNull()
+      .references(() => payables.id, { onDelete: 'cascade' }),
+    /** The name the browser sent (shown and offered on download). */
+    fileName: text('file_name').notNull(),
+    /** Sniffed from the bytes: application/pdf, image/jpeg, image/png or image/webp. */
+    contentType: text('content_type').notNull(),
+    sizeBytes: integer('size_bytes').notNull(),
+    storageKey: text('storage_key').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('payable_attachments_payable_idx').on(t.payableId, t.id)],
+);

@@ -28,6 +28,8 @@ export const useUpdatePayable = () => useCall(payableApi.update);
 export const useDeletePayable = () => useCall(payableApi.remove, { refreshOnError: true });
 export const usePayPayable = () => useCall(payableApi.pay);
 export const useReversePayment = () => useCall(payableApi.reverse);
+export const useAddAttachment = () => useCall(payableApi.addAttachment);
+export const useRemoveAttachment = () => useCall(payableApi.removeAttachment, { refreshOnError: true });
 export const useCreateSupplier = () => useCall(supplierApi.create);
 export const useUpdateSupplier = () => useCall(supplierApi.update);
 export const useDeleteSupplier = () => useCall(supplierApi.remove, { refreshOnError: true });
