@@ -494,3 +494,26 @@ export function payableDueLines(due: PayableDue, money: (cents: number) => strin
     );
   return lines;
 }
+
+// ---------------------------------------------------------------------------------------------------
+// A payable from a purchase: a stock entry (issue 34)
+
+/** What the bill of a stock entry needs: who sold, when it falls due, in how many instalments. */
+export const purchaseBillSchema = z.object({
+  supplierId: z.number({ error: 'Escolha o fornecedor' }).int().positive('Escolha o fornecedor'),
+  /** The expense category; without one, the shop's first CMV/compras category. */
+  categoryId: z.number().int().positive().nullable().default(null),
+  dueDate: isoDate(PAYABLE_MESSAGES.dueDate),
+  installments: z
+    .number()
+    .int()
+    .min(1, PAYABLE_MESSAGES.installments)
+    .max(60, PAYABLE_MESSAGES.installments)
+    .default(1),
+});
+export type PurchaseBill = z.output<typeof purchaseBillSchema>;
+
+/** The entry's value: each line's quantity x unit cost rounded to the cent, added. */
+export function entryTotalCents(items: readonly { quantity: number; unitCostCents: number }[]): number {
+  return items.reduce((sum, i) => sum + Math.round(i.quantity * i.unitCostCents), 0);
+}

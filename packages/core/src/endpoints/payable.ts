@@ -15,12 +15,18 @@ import {
   payableScopeQuerySchema,
   payableUpdateSchema,
   payInputSchema,
+  purchaseBillSchema,
   supplierInputSchema,
   supplierSchema,
 } from '../payable.ts';
 import { binaryFileSchema, csvFileSchema, deletedSchema } from '../responses.ts';
 import { FINANCE } from '../routes.ts';
+import { stockEntryInputSchema } from '../stock.ts';
 import { z } from '../zod.ts';
+
+/** The stock entry (as POST /stock-movement/entry takes it) and the bill it creates. */
+const purchaseInputSchema = z.object({ entry: stockEntryInputSchema, bill: purchaseBillSchema });
+const purchaseCreatedSchema = z.object({ movements: z.number().int(), items: z.array(payableSchema) });
 
 const attachmentParams = z.object({
   id: idParams.shape.id,
@@ -148,6 +154,17 @@ export const payableApi = {
     params: paymentParams,
     response: { 200: payableSchema },
     changes: ['payable', 'cash-register'],
+  }),
+  purchase: endpoint({
+    method: 'POST',
+    path: '/payable/purchase',
+    resource: 'payable',
+    access: FINANCE,
+    summary:
+      "A stock entry and its bill in one transaction: the products' average cost updated, the entry's value as payables (needs the stock and the finance write rights)",
+    body: purchaseInputSchema,
+    response: { 201: purchaseCreatedSchema },
+    changes: ['payable', 'stock', 'product'],
   }),
   addAttachment: endpoint({
     method: 'POST',

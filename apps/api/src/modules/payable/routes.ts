@@ -12,6 +12,7 @@ import type { RegisterSales } from '../cash-register/service.ts';
 import { storageFor } from '../storage/storage.ts';
 import { addAttachment, attachmentFile, contentDisposition, removeAttachment } from './attachments.ts';
 import { payableDueFigures } from './dueFigures.ts';
+import { registerPurchase } from './purchase.ts';
 import {
   createCategory,
   createPayables,
@@ -150,6 +151,15 @@ export function payableRoutes(ctx: AppContext, sales: RegisterSales): FastifyPlu
     route(app, supplierApi.update, (request) =>
       updateSupplier(db, writer(request), request.params.id, request.body),
     );
+    route(app, payableApi.purchase, async (request) => {
+      const actor = writer(request);
+      assertCan(request, WRITE.stock);
+      const result = await registerPurchase(db, ctx.notify, actor, request.body);
+      ctx.changed(actor.clientId, 'payable');
+      ctx.changed(actor.clientId, 'stock');
+      ctx.changed(actor.clientId, 'product');
+      return result;
+    });
     route(app, payableApi.addAttachment, async (request) => {
       const actor = writer(request);
       const attachment = await addAttachment(db, storage, actor, request.params.id, {

@@ -271,47 +271,49 @@ export async function createPayables(
   actor: Actor,
   input: PayableInput,
 ): Promise<{ items: Payable[] }> {
-  const ids = await db.transaction(async (tx) => {
-    await assertRefs(tx, actor, input);
-    const kind: SeriesKind | null =
-      input.installments > 1 ? 'installments' : input.recurrence === 'monthly' ? 'recurrence' : null;
-    const count =
-      kind === 'installments' ? input.installments : kind === 'recurrence' ? input.occurrences : 1;
-    const amounts =
-      kind === 'installments'
-        ? splitInstallments(input.amountCents, count)
-        : Array(count).fill(input.amountCents);
-    const competence = input.competenceMonth ?? monthOf(input.dueDate);
-    let seriesId: number | null = null;
-    if (kind) {
-      const [series] = await tx
-        .insert(payableSeries)
-        .values({ clientId: actor.clientId, kind, count })
-        .returning({ id: payableSeries.id });
-      seriesId = series.id;
-    }
-    const rows = amounts.map((amountCents: number, i: number) => ({
-      clientId: actor.clientId,
-      supplierId: input.supplierId,
-      categoryId: input.categoryId,
-      description: input.description,
-      amountCents,
-      dueDate: addMonths(input.dueDate, i),
-      competenceMonth: monthStart(kind === 'recurrence' ? monthOf(`${competence}-01`, i) : competence),
-      documentNumber: input.documentNumber,
-      notes: input.notes,
-      boletoLine: i === 0 ? input.boletoLine : null,
-      seriesId,
-      seriesIndex: kind ? i + 1 : null,
-    }));
-    const inserted = await tx.insert(payables).values(rows).returning({ id: payables.id });
-    return inserted.map((r) => r.id);
-  });
+  const ids = await db.transaction((tx) => insertPayables(tx, actor, input));
   const items = await listByIds(db, actor, ids);
   return { items };
 }
 
-async function listByIds(db: Executor, actor: Actor, ids: number[]): Promise<Payable[]> {
+/** The rows of `createPayables` inside the caller's transaction (a purchase's entry shares it); their ids. */
+export async function insertPayables(tx: Executor, actor: Actor, input: PayableInput): Promise<number[]> {
+  await assertRefs(tx, actor, input);
+  const kind: SeriesKind | null =
+    input.installments > 1 ? 'installments' : input.recurrence === 'monthly' ? 'recurrence' : null;
+  const count = kind === 'installments' ? input.installments : kind === 'recurrence' ? input.occurrences : 1;
+  const amounts =
+    kind === 'installments'
+      ? splitInstallments(input.amountCents, count)
+      : Array(count).fill(input.amountCents);
+  const competence = input.competenceMonth ?? monthOf(input.dueDate);
+  let seriesId: number | null = null;
+  if (kind) {
+    const [series] = await tx
+      .insert(payableSeries)
+      .values({ clientId: actor.clientId, kind, count })
+      .returning({ id: payableSeries.id });
+    seriesId = series.id;
+  }
+  const rows = amounts.map((amountCents: number, i: number) => ({
+    clientId: actor.clientId,
+    supplierId: input.supplierId,
+    categoryId: input.categoryId,
+    description: input.description,
+    amountCents,
+    dueDate: addMonths(input.dueDate, i),
+    competenceMonth: monthStart(kind === 'recurrence' ? monthOf(`${competence}-01`, i) : competence),
+    documentNumber: input.documentNumber,
+    notes: input.notes,
+    boletoLine: i === 0 ? input.boletoLine : null,
+    seriesId,
+    seriesIndex: kind ? i + 1 : null,
+  }));
+  const inserted = await tx.insert(payables).values(rows).returning({ id: payables.id });
+  return inserted.map((r) => r.id);
+}
+
+export async function listByIds(db: Executor, actor: Actor, ids: number[]): Promise<Payable[]> {
   if (ids.length === 0) return [];
   const rows = await selectPayables(db)
     .where(and(eq(payables.clientId, actor.clientId), inArray(payables.id, ids)))

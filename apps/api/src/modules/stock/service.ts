@@ -474,9 +474,17 @@ function itemMovements(
   }));
 }
 
-/** POST /stock-movement/entry: several products in one go; each updates its average cost. */
-export async function registerEntry(db: Db, ctx: StockContext, input: StockEntryInputParsed) {
-  return moveStock(db, ctx, itemMovements('entry', input));
+/**
+ * POST /stock-movement/entry: several products in one go; each updates its average cost. `extra` runs
+ * in the entry's transaction (issue 34: the purchase's bill, payable's `POST /payable/purchase`).
+ */
+export async function registerEntry<T = undefined>(
+  db: Db,
+  ctx: StockContext,
+  input: StockEntryInputParsed,
+  extra?: (tx: Executor, result: StockResult) => Promise<T>,
+) {
+  return moveStock(db, ctx, itemMovements('entry', input), {}, extra);
 }
 
 /** POST /stock-movement/exit: loss, breakage, internal use, return to the supplier or other. */
