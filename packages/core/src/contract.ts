@@ -116,6 +116,8 @@ export type Upload = {
   notSupported: string;
   /** A PDF is accepted too (a payable's attachment, issue 34); the file's name is kept. */
   pdf?: boolean;
+  /** An XML document instead of an image (a supplier's NF-e, issue 34). */
+  xml?: boolean;
 };
 
 export type EndpointDef = {

@@ -517,3 +517,40 @@ export type PurchaseBill = z.output<typeof purchaseBillSchema>;
 export function entryTotalCents(items: readonly { quantity: number; unitCostCents: number }[]): number {
   return items.reduce((sum, i) => sum + Math.round(i.quantity * i.unitCostCents), 0);
 }
+
+// ---------------------------------------------------------------------------------------------------
+// A payable from a supplier's NF-e XML (issue 34)
+
+/** The NF-e XML upload (multipart field "file"): the nfeProc the supplier sent. */
+export const NFE_XML_UPLOAD = {
+  maxBytes: 2 * 1024 * 1024,
+  tooLarge: 'O XML da NF-e deve ter no máximo 2 MB',
+  notSupported: 'Envie o arquivo XML da NF-e (nfeProc) que o fornecedor mandou',
+  xml: true,
+} as const satisfies Upload;
+
+export const NFE_IMPORT_MESSAGES = {
+  notNfe: 'Este XML não é uma NF-e: envie o nfeProc (o XML da nota) que o fornecedor mandou',
+  noKey: 'A NF-e não tem chave de acesso (atributo Id de infNFe)',
+  noIssuer: 'A NF-e não tem o CNPJ ou CPF do emitente',
+  badIssuerDocument: (doc: string) => `O CNPJ/CPF do emitente (${doc}) é inválido`,
+  badTotal: 'A NF-e não tem um valor total (vNF) válido',
+  badDup: (n: string) => `A duplicata ${n} não tem vencimento ou valor válidos`,
+  dupTotal: (dups: string, total: string) =>
+    `As duplicatas somam ${dups}, mas a fatura da NF-e é de ${total}: confira o XML com o fornecedor`,
+  alreadyImported: (n: string) => `A NF-e ${n} deste fornecedor já foi importada`,
+  tooManyDups: 'A NF-e tem mais de 60 duplicatas',
+} as const;
+
+export const nfeImportQuerySchema = z.object({
+  /** The expense category; without one, the shop's first CMV/compras category. */
+  categoryId: z.coerce.number().int().positive().optional(),
+});
+
+export const nfeImportedSchema = z.object({
+  supplier: z.object({ id: z.number().int(), name: z.string(), created: z.boolean() }),
+  number: z.string(),
+  totalCents: z.number().int(),
+  items: z.array(payableSchema),
+});
+export type NfeImported = z.infer<typeof nfeImportedSchema>;

@@ -34,13 +34,24 @@ export async function readImageUpload(request: FastifyRequest, upload: Upload): 
   return (await readUpload(request, upload)).data;
 }
 
+/** An XML document: "<" first, after a UTF-8 byte order mark and white space. */
+export function isXml(data: Buffer): boolean {
+  const start = data
+    .subarray(0, 64)
+    .toString('utf8')
+    .replace(/^\uFEFF/, '')
+    .trimStart();
+  return start.startsWith('<');
+}
+
 /** A PDF by its magic number ("%PDF-"). */
 export function isPdf(data: Buffer): boolean {
   return data.length >= 5 && data.subarray(0, 5).toString('latin1') === '%PDF-';
 }
 
 /** The upload's real type: an image's, or application/pdf where the route takes a PDF; null otherwise. */
-export function sniffUploadType(data: Buffer, upload: Pick<Upload, 'pdf'>): string | null {
+export function sniffUploadType(data: Buffer, upload: Pick<Upload, 'pdf' | 'xml'>): string | null {
+  if (upload.xml) return isXml(data) ? 'application/xml' : null;
   return sniffImageType(data) ?? (upload.pdf && isPdf(data) ? 'application/pdf' : null);
 }
 

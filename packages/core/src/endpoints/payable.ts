@@ -2,6 +2,9 @@ import { endpoint } from '../contract.ts';
 import { listQuerySchema, pageOf } from '../list.ts';
 import { idParams } from '../params.ts';
 import {
+  NFE_XML_UPLOAD,
+  nfeImportedSchema,
+  nfeImportQuerySchema,
   PAYABLE_ATTACHMENT_UPLOAD,
   payableAttachmentSchema,
   payableCategoryInputSchema,
@@ -165,6 +168,18 @@ export const payableApi = {
     body: purchaseInputSchema,
     response: { 201: purchaseCreatedSchema },
     changes: ['payable', 'stock', 'product'],
+  }),
+  importNfe: endpoint({
+    method: 'POST',
+    path: '/payable/nfe',
+    resource: 'payable',
+    access: FINANCE,
+    summary:
+      'A supplier\'s NF-e XML (nfeProc, multipart field "file") as its bills: the supplier found or created by CNPJ, each duplicata (cobr/dup) a payable due on its date, the total checked; once per NF-e',
+    query: nfeImportQuerySchema,
+    response: { 201: nfeImportedSchema },
+    upload: NFE_XML_UPLOAD,
+    changes: ['payable', 'supplier'],
   }),
   addAttachment: endpoint({
     method: 'POST',

@@ -12,7 +12,7 @@ import type { RegisterSales } from '../cash-register/service.ts';
 import { storageFor } from '../storage/storage.ts';
 import { addAttachment, attachmentFile, contentDisposition, removeAttachment } from './attachments.ts';
 import { payableDueFigures } from './dueFigures.ts';
-import { registerPurchase } from './purchase.ts';
+import { importNfe, registerPurchase } from './purchase.ts';
 import {
   createCategory,
   createPayables,
@@ -158,6 +158,13 @@ export function payableRoutes(ctx: AppContext, sales: RegisterSales): FastifyPlu
       ctx.changed(actor.clientId, 'payable');
       ctx.changed(actor.clientId, 'stock');
       ctx.changed(actor.clientId, 'product');
+      return result;
+    });
+    route(app, payableApi.importNfe, async (request) => {
+      const actor = writer(request);
+      const result = await importNfe(db, actor, request.upload.toString('utf8'), request.query.categoryId);
+      ctx.changed(actor.clientId, 'payable');
+      ctx.changed(actor.clientId, 'supplier');
       return result;
     });
     route(app, payableApi.addAttachment, async (request) => {

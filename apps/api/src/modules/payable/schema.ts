@@ -71,9 +71,14 @@ export const payableSeries = pgTable(
     /** installments | recurrence */
     kind: text('kind').notNull(),
     count: integer('count').notNull(),
+    /** The access key of the supplier's NF-e these instalments came from (imported once). */
+    nfeKey: text('nfe_key'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [check('payable_series_kind_ck', sql`${t.kind} in ('installments', 'recurrence')`)],
+  (t) => [
+    check('payable_series_kind_ck', sql`${t.kind} in ('installments', 'recurrence')`),
+    uniqueIndex('payable_series_client_nfe_uq').on(t.clientId, t.nfeKey).where(sql`${t.nfeKey} is not null`),
+  ],
 );
 
 /**

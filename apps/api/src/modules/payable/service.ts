@@ -240,7 +240,8 @@ export async function findPayable(db: Executor, actor: Actor, id: number): Promi
   return toPayable(selected, ...detailOf(await detailsOf(db, [id]), id));
 }
 
-async function assertRefs(
+/** The category and the supplier are the shop's (404 each otherwise). */
+export async function assertPayableRefs(
   db: Executor,
   actor: Actor,
   input: { categoryId: number; supplierId: number | null },
@@ -278,7 +279,7 @@ export async function createPayables(
 
 /** The rows of `createPayables` inside the caller's transaction (a purchase's entry shares it); their ids. */
 export async function insertPayables(tx: Executor, actor: Actor, input: PayableInput): Promise<number[]> {
-  await assertRefs(tx, actor, input);
+  await assertPayableRefs(tx, actor, input);
   const kind: SeriesKind | null =
     input.installments > 1 ? 'installments' : input.recurrence === 'monthly' ? 'recurrence' : null;
   const count = kind === 'installments' ? input.installments : kind === 'recurrence' ? input.occurrences : 1;
@@ -352,7 +353,7 @@ export async function updatePayable(
   await db.transaction(async (tx) => {
     const row = await lockPayable(tx, actor, id);
     if (row.paidCents >= row.amountCents) throw unprocessable(M.paidLocked);
-    await assertRefs(tx, actor, input);
+    await assertPayableRefs(tx, actor, input);
     const competence = input.competenceMonth ?? monthOf(input.dueDate);
     const updated = await tx
       .update(payables)

@@ -28,6 +28,7 @@ export const useUpdatePayable = () => useCall(payableApi.update);
 export const useDeletePayable = () => useCall(payableApi.remove, { refreshOnError: true });
 export const usePayPayable = () => useCall(payableApi.pay);
 export const useReversePayment = () => useCall(payableApi.reverse);
+export const useImportNfe = () => useCall(payableApi.importNfe);
 export const usePurchase = () => useCall(payableApi.purchase);
 export const useAddAttachment = () => useCall(payableApi.addAttachment);
 export const useRemoveAttachment = () => useCall(payableApi.removeAttachment, { refreshOnError: true });
