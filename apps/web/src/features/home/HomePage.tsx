@@ -45,8 +45,7 @@ export default function HomePage() {
     !data.lowStock &&
     !data.receivables &&
     !data.drivers?.orders &&
-    !data.tables &&
-    !data.payables;
+    !data.tables;
   return (
     <>
       <Typography component="h1" variant="h5">
@@ -58,7 +57,8 @@ export default function HomePage() {
       </Typography>
       {home.isPending && <LinearProgress aria-label="Carregando o resumo do dia" sx={{ mb: 2 }} />}
       {home.isError && <LoadError what="o resumo do dia" error={home.error} onRetry={() => home.refetch()} />}
-      {data && !empty && <Day home={data} />}
+      {/* The payables card alone (a Financeiro without the shop's figures) keeps the shortcuts below it. */}
+      {data && (!empty || data.payables) && <Day home={data} />}
       {(empty || home.isError) && <Shortcuts groups={menuFor(user.userType.id, settingsChecklist)} />}
     </>
   );
@@ -67,7 +67,7 @@ export default function HomePage() {
 function Day({ home }: { home: Home }) {
   const { sales, register, lowStock, receivables, tables, payables } = home;
   return (
-    <Grid container spacing={2}>
+    <Grid container spacing={2} sx={{ mb: 2 }}>
       {tables && (
         <>
           <Grid size={{ xs: 12, sm: 6, lg: 3 }}>
