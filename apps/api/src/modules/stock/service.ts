@@ -312,7 +312,12 @@ export async function applyStockMovements(
       variantId: variant?.id ?? null,
       type: m.type,
       quantity: (delta / 1000).toFixed(3),
-      unitCostCents: COST_TYPES.includes(m.type) ? unitCostCents : null,
+      // A sale's row keeps the weighted average cost of that moment: the DRE's CMV (issue 34).
+      unitCostCents: COST_TYPES.includes(m.type)
+        ? unitCostCents
+        : m.type === 'sale'
+          ? product.costPriceCents
+          : null,
       reason: m.reason ?? null,
       document: m.document ?? null,
       note: m.note ?? null,
