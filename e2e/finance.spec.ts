@@ -116,3 +116,56 @@ test('the Financeiro records a supplier and a boleto, pays it from the till, and
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: test.info().outputPath('dre-390.png'), fullPage: true });
 });
+
+/** A supplier's nfeProc with two duplicatas (the parts the import reads). */
+function supplierNfe(number: string, cnpj: string): string {
+  const key = `35261112345678000195550010${number.padStart(9, '0')}${String(Date.now()).slice(-9)}`;
+  return `<?xml version="1.0" encoding="UTF-8"?><nfeProc xmlns="http://www.portalfiscal.inf.br/nfe" versao="4.00"><NFe><infNFe Id="NFe${key}" versao="4.00"><ide><nNF>${number}</nNF><dhEmi>${today}T09:00:00-03:00</dhEmi></ide><emit><CNPJ>${cnpj}</CNPJ><xNome>Atacado Boa Compra ${number}</xNome></emit><total><ICMSTot><vNF>300.01</vNF></ICMSTot></total><cobr><fat><nFat>${number}</nFat><vLiq>300.01</vLiq></fat><dup><nDup>001</nDup><dVenc>${today}</dVenc><vDup>150.01</vDup></dup><dup><nDup>002</nDup><dVenc>${today}</dVenc><vDup>150.00</vDup></dup></cobr></infNFe></NFe></nfeProc>`;
+}
+
+test('the Financeiro sees overdue bills in the bell and on the home, attaches the boleto and imports a supplier NF-e', async ({
+  page,
+}) => {
+  const token = await apiLogin(page, demoEmail(UserType.FINANCIAL));
+  const headers = { authorization: `Bearer ${token}` };
+  const categories = await (await page.request.get('/v1/payable/category', { headers })).json();
+  const description = `Aluguel atrasado ${Date.now().toString(36)}`;
+  const created = await page.request.post('/v1/payable', {
+    headers,
+    data: { categoryId: categories[0].id, description, amountCents: 4321, dueDate: '2020-01-10' },
+  });
+  expect(created.status()).toBe(201);
+  const bill = (await created.json()).items[0];
+
+  await loginAs(page, UserType.FINANCIAL);
+  await expect(page.getByTestId('home-payables')).toContainText('Vencidas');
+  await page.getByRole('button', { name: 'Notificações' }).click();
+  await expect(page.getByTestId('bell-payables')).toContainText(/contas? a pagar vencidas?/);
+  await page.getByTestId('bell-payables').getByRole('link', { name: 'Ver contas a pagar' }).click();
+  await expect(page).toHaveURL(/\/dashboard\/payable\?status=overdue/);
+
+  await page.goto(`/dashboard/payable/edit/${bill.id}`);
+  await page.getByTestId('attachment-file').setInputFiles({
+    name: 'boleto março.pdf',
+    mimeType: 'application/pdf',
+    buffer: Buffer.from('%PDF-1.4\n%%EOF\n'),
+  });
+  await expect(page.getByText('Anexo adicionado')).toBeVisible();
+  const [file] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Baixar boleto março.pdf' }).click(),
+  ]);
+  expect(file.suggestedFilename()).toBe('boleto março.pdf');
+
+  await page.goto('/dashboard/payable');
+  const number = String(Date.now()).slice(-6);
+  await page.getByTestId('nfe-file').setInputFiles({
+    name: 'nfe.xml',
+    mimeType: 'text/xml',
+    buffer: Buffer.from(supplierNfe(number, randomCnpj())),
+  });
+  await expect(page.getByText(`NF-e ${number} importada`)).toBeVisible();
+  await expect(
+    page.getByText(`2 contas a pagar de Atacado Boa Compra ${number}, ${formatCents(30001)}`),
+  ).toBeVisible();
+});

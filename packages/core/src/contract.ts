@@ -114,6 +114,10 @@ export type Upload = {
   tooLarge: string;
   /** 415 when the bytes are not an accepted image. */
   notSupported: string;
+  /** A PDF is accepted too (a payable's attachment, issue 34); the file's name is kept. */
+  pdf?: boolean;
+  /** An XML document instead of an image (a supplier's NF-e, issue 34). */
+  xml?: boolean;
 };
 
 export type EndpointDef = {

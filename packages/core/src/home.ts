@@ -1,4 +1,5 @@
 import { cashRegisterSummarySchema } from './cashRegister.ts';
+import { payableDueSchema } from './payable.ts';
 import { PAYMENT_METHODS } from './status.ts';
 import { z } from './zod.ts';
 
@@ -69,6 +70,8 @@ export const homeSchema = z.object({
   drivers: z.object({ toCollectCents: z.number(), orders: z.number() }).nullable().optional(),
   /** The garçom's own tabs (ACTION.serveTables, comandas on); null otherwise. */
   tables: homeTablesSchema.nullable().default(null),
+  /** Open payables overdue, due today and in 7 days (issue 34): for who sees Financeiro (FINANCE). */
+  payables: payableDueSchema.nullable().default(null),
 });
 export type Home = z.infer<typeof homeSchema>;
 

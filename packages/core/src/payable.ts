@@ -1,4 +1,5 @@
 import { parseBoleto } from './boleto.ts';
+import type { Upload } from './contract.ts';
 import { addDays, isIsoDate } from './date.ts';
 import { isValidCpfOrCnpj, normalizeDocument } from './document.ts';
 import { optionalText, personNameSchema } from './fields.ts';
@@ -65,6 +66,8 @@ export const PAYABLE_MESSAGES = {
   registerNeedsMoney: 'Pagamento pelo caixa só em dinheiro',
   registerClosed: 'Abra o caixa para pagar por ele',
   alreadyReversed: 'Este pagamento já foi estornado',
+  attachmentNotFound: 'Anexo não encontrado',
+  tooManyAttachments: `Uma conta guarda no máximo 10 anexos: exclua um antes de anexar outro`,
   registerClosedReverse:
     'O caixa deste pagamento já foi fechado: o estorno não pode voltar ao caixa. Registre um suprimento se o dinheiro voltou.',
 } as const;
@@ -278,6 +281,27 @@ export const payablePaymentSchema = z.object({
 });
 export type PayablePayment = z.infer<typeof payablePaymentSchema>;
 
+/** A file kept with a payable (PDF, JPEG, PNG or WebP), downloaded through GET .../attachment/:id. */
+export const payableAttachmentSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  contentType: z.string(),
+  sizeBytes: z.number().int(),
+  createdAt: z.string(),
+});
+export type PayableAttachment = z.infer<typeof payableAttachmentSchema>;
+
+/** The attachment upload (multipart field "file"): what the route takes and its Portuguese refusals. */
+export const PAYABLE_ATTACHMENT_UPLOAD = {
+  maxBytes: 5 * 1024 * 1024,
+  tooLarge: 'O anexo deve ter no máximo 5 MB',
+  notSupported: 'Formato não suportado: anexe um PDF ou uma imagem JPEG, PNG ou WebP',
+  pdf: true,
+} as const satisfies Upload;
+
+/** How many files one payable keeps. */
+export const MAX_PAYABLE_ATTACHMENTS = 10;
+
 export const payableSchema = z.object({
   id: z.number().int(),
   supplier: z.object({ id: z.number().int(), name: z.string() }).nullable(),
@@ -291,7 +315,8 @@ export const payableSchema = z.object({
   documentNumber: z.string().nullable(),
   notes: z.string().nullable(),
   boletoLine: z.string().nullable(),
-  attachment: z.object({ name: z.string(), url: z.string() }).nullable(),
+  /** Files kept with the bill (a boleto's PDF, a photo of the invoice), oldest first. */
+  attachments: z.array(payableAttachmentSchema),
   status: z.enum(PAYABLE_STATUSES),
   overdue: z.boolean(),
   lastPaidOn: z.string().nullable(),
@@ -437,3 +462,95 @@ export function payableToday(): string {
 export function monthEnd(month: string): string {
   return addDays(`${monthOf(`${month}-01`, 1)}-01`, -1);
 }
+
+// ---------------------------------------------------------------------------------------------------
+// What is due (the bell and the home)
+
+const dueCountSchema = z.object({ count: z.number().int(), amountCents: z.number().int() });
+
+/**
+ * The shop's open payables by due date against its "today": overdue, due today, due in the next 7 days
+ * (today excluded). The open balance counts (a partly paid bill owes the rest). GET /v1/payable/due
+ * (the bell) and the home's card, for who sees Financeiro.
+ */
+export const payableDueSchema = z.object({
+  overdue: dueCountSchema,
+  dueToday: dueCountSchema,
+  dueNextDays: dueCountSchema,
+});
+export type PayableDue = z.infer<typeof payableDueSchema>;
+
+/** The bell's lines: only the kinds with bills in them. */
+export function payableDueLines(due: PayableDue, money: (cents: number) => string): string[] {
+  const lines: string[] = [];
+  const { overdue, dueToday } = due;
+  if (overdue.count > 0)
+    lines.push(
+      `${overdue.count} ${overdue.count === 1 ? 'conta a pagar vencida' : 'contas a pagar vencidas'} (${money(overdue.amountCents)})`,
+    );
+  if (dueToday.count > 0)
+    lines.push(
+      `${dueToday.count} ${dueToday.count === 1 ? 'conta a pagar vence hoje' : 'contas a pagar vencem hoje'} (${money(dueToday.amountCents)})`,
+    );
+  return lines;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// A payable from a purchase: a stock entry (issue 34)
+
+/** What the bill of a stock entry needs: who sold, when it falls due, in how many instalments. */
+export const purchaseBillSchema = z.object({
+  supplierId: z.number({ error: 'Escolha o fornecedor' }).int().positive('Escolha o fornecedor'),
+  /** The expense category; without one, the shop's first CMV/compras category. */
+  categoryId: z.number().int().positive().nullable().default(null),
+  dueDate: isoDate(PAYABLE_MESSAGES.dueDate),
+  installments: z
+    .number()
+    .int()
+    .min(1, PAYABLE_MESSAGES.installments)
+    .max(60, PAYABLE_MESSAGES.installments)
+    .default(1),
+});
+export type PurchaseBill = z.output<typeof purchaseBillSchema>;
+
+/** The entry's value: each line's quantity x unit cost rounded to the cent, added. */
+export function entryTotalCents(items: readonly { quantity: number; unitCostCents: number }[]): number {
+  return items.reduce((sum, i) => sum + Math.round(i.quantity * i.unitCostCents), 0);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// A payable from a supplier's NF-e XML (issue 34)
+
+/** The NF-e XML upload (multipart field "file"): the nfeProc the supplier sent. */
+export const NFE_XML_UPLOAD = {
+  maxBytes: 2 * 1024 * 1024,
+  tooLarge: 'O XML da NF-e deve ter no máximo 2 MB',
+  notSupported: 'Envie o arquivo XML da NF-e (nfeProc) que o fornecedor mandou',
+  xml: true,
+} as const satisfies Upload;
+
+export const NFE_IMPORT_MESSAGES = {
+  notNfe: 'Este XML não é uma NF-e: envie o nfeProc (o XML da nota) que o fornecedor mandou',
+  noKey: 'A NF-e não tem chave de acesso (atributo Id de infNFe)',
+  noIssuer: 'A NF-e não tem o CNPJ ou CPF do emitente',
+  badIssuerDocument: (doc: string) => `O CNPJ/CPF do emitente (${doc}) é inválido`,
+  badTotal: 'A NF-e não tem um valor total (vNF) válido',
+  badDup: (n: string) => `A duplicata ${n} não tem vencimento ou valor válidos`,
+  dupTotal: (dups: string, total: string) =>
+    `As duplicatas somam ${dups}, mas a fatura da NF-e é de ${total}: confira o XML com o fornecedor`,
+  alreadyImported: (n: string) => `A NF-e ${n} deste fornecedor já foi importada`,
+  tooManyDups: 'A NF-e tem mais de 60 duplicatas',
+} as const;
+
+export const nfeImportQuerySchema = z.object({
+  /** The expense category; without one, the shop's first CMV/compras category. */
+  categoryId: z.coerce.number().int().positive().optional(),
+});
+
+export const nfeImportedSchema = z.object({
+  supplier: z.object({ id: z.number().int(), name: z.string(), created: z.boolean() }),
+  number: z.string(),
+  totalCents: z.number().int(),
+  items: z.array(payableSchema),
+});
+export type NfeImported = z.infer<typeof nfeImportedSchema>;

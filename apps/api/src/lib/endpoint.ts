@@ -4,7 +4,7 @@ import type { z } from '@balcao/core/zod';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AppError } from '../errors.ts';
-import { readImageUpload } from './upload.ts';
+import { readUpload } from './upload.ts';
 
 /**
  * Registers routes from their declarations in core (`@balcao/core/endpoints/*`, issue 29): method,
@@ -24,6 +24,8 @@ export type EndpointRequest<E extends EndpointDef> = FastifyRequest<{
   idempotencyKey: E['idempotencyKey'] extends 'required' ? string : string | null;
   /** The uploaded image's bytes (routes with `upload`). */
   upload: E['upload'] extends object ? Buffer : undefined;
+  /** The uploaded file's name as the browser sent it (routes with `upload`). */
+  uploadName: E['upload'] extends object ? string : undefined;
 };
 
 /** A handler answers its declaration's body, or takes the reply in hand (downloads, replays). */
@@ -134,7 +136,11 @@ export function route<E extends EndpointDef>(app: AnyApp, definition: E, handler
           idempotencyKey === 'required',
         );
       }
-      if (upload) (typed as { upload: Buffer }).upload = await readImageUpload(request, upload);
+      if (upload) {
+        const file = await readUpload(request, upload);
+        (typed as { upload: Buffer }).upload = file.data;
+        (typed as { uploadName: string }).uploadName = file.name;
+      }
       reply.code(status);
       return handler(typed, reply);
     },

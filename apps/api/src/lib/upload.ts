@@ -31,11 +31,40 @@ export const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;
  * 400 without a file, 413 over the limit: each with the route's Portuguese text.
  */
 export async function readImageUpload(request: FastifyRequest, upload: Upload): Promise<Buffer> {
+  return (await readUpload(request, upload)).data;
+}
+
+/** An XML document: "<" first, after a UTF-8 byte order mark and white space. */
+export function isXml(data: Buffer): boolean {
+  const start = data
+    .subarray(0, 64)
+    .toString('utf8')
+    .replace(/^\uFEFF/, '')
+    .trimStart();
+  return start.startsWith('<');
+}
+
+/** A PDF by its magic number ("%PDF-"). */
+export function isPdf(data: Buffer): boolean {
+  return data.length >= 5 && data.subarray(0, 5).toString('latin1') === '%PDF-';
+}
+
+/** The upload's real type: an image's, or application/pdf where the route takes a PDF; null otherwise. */
+export function sniffUploadType(data: Buffer, upload: Pick<Upload, 'pdf' | 'xml'>): string | null {
+  if (upload.xml) return isXml(data) ? 'application/xml' : null;
+  return sniffImageType(data) ?? (upload.pdf && isPdf(data) ? 'application/pdf' : null);
+}
+
+/** The uploaded file's bytes and the name the browser gave it (as readImageUpload checks them). */
+export async function readUpload(
+  request: FastifyRequest,
+  upload: Upload,
+): Promise<{ data: Buffer; name: string }> {
   if (!request.isMultipart()) {
     throw new AppError(415, 'Envie a imagem como multipart/form-data no campo "file"');
   }
   const file = await request.file({ limits: { fileSize: upload.maxBytes, files: 1, fields: 5, parts: 6 } });
-  if (!file) throw new AppError(400, 'Envie um arquivo de imagem');
+  if (!file) throw new AppError(400, upload.pdf ? 'Envie um arquivo' : 'Envie um arquivo de imagem');
   let data: Buffer;
   try {
     data = await file.toBuffer();
@@ -45,6 +74,6 @@ export async function readImageUpload(request: FastifyRequest, upload: Upload): 
     throw error;
   }
   if (file.file.truncated) throw new AppError(413, upload.tooLarge);
-  if (!sniffImageType(data)) throw new AppError(415, upload.notSupported);
-  return data;
+  if (!sniffUploadType(data, upload)) throw new AppError(415, upload.notSupported);
+  return { data, name: file.filename };
 }

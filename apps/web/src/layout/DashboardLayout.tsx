@@ -1,4 +1,4 @@
-import { canUse, findRoute, menuFor, showsPdvInBottomBar } from '@balcao/core/routes';
+import { can, canUse, FINANCE, findRoute, menuFor, showsPdvInBottomBar } from '@balcao/core/routes';
 import AddIcon from '@mui/icons-material/Add';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -14,6 +14,7 @@ import { Navigate, Outlet, Link as RouterLink, useLocation } from 'react-router'
 import { Loading } from '../components/Loading.tsx';
 import { useSession } from '../features/auth/index.ts';
 import { useNotifications } from '../features/notification/index.ts';
+import { PayableDueAlerts, payableDueCount, usePayableDue } from '../features/payable/index.ts';
 import { BillingBanner, PrintProblems, useStationConfig } from '../features/settings/index.ts';
 import { withPortugueseTexts } from '../lib/locale.ts';
 import { useWaitingForPage } from '../lib/preload.ts';
@@ -61,6 +62,8 @@ function Shell() {
     // The session carries the WhatsApp instance too: its state changes with the webhook.
     if (resources.includes('session') || resources.includes('whatsapp')) void refresh();
   });
+  // Issue 34: the open payables overdue and due today stand in the bell for who sees Financeiro.
+  const payableDue = usePayableDue(can(session.user?.userType.id, FINANCE));
   const station = useStationConfig();
   // Stable, so the memoized top bar is left alone by a navigation.
   const toggleSidebar = useCallback(
@@ -119,6 +122,7 @@ function Shell() {
       <TopBar
         user={user}
         unread={notifications.unread}
+        standing={payableDueCount(payableDue.data)}
         onToggleSidebar={toggleSidebar}
         onOpenNotifications={openDrawer}
         sidebarOpen={!isMobile && sidebarOpen}
@@ -174,6 +178,7 @@ function Shell() {
         onClose={() => setDrawerOpen(false)}
         items={notifications.items}
         onClear={notifications.clear}
+        standing={<PayableDueAlerts due={payableDue.data} onOpen={() => setDrawerOpen(false)} />}
       />
       <Snackbar
         key={toast?.id}

@@ -4,15 +4,23 @@ import Button from '@mui/material/Button';
 import Drawer from '@mui/material/Drawer';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import type { ReactNode } from 'react';
 import type { AppNotification } from '../features/notification/index.ts';
 import { formatTime } from '../lib/format.ts';
 
 const NOTIFICATION_DRAWER_WIDTH = 300;
 
-type Props = { open: boolean; onClose: () => void; items: AppNotification[]; onClear: () => void };
+type Props = {
+  open: boolean;
+  onClose: () => void;
+  items: AppNotification[];
+  onClear: () => void;
+  /** What stands in the bell while it lasts (the payables due), above the notices. */
+  standing?: ReactNode;
+};
 
 /** Notification drawer (spec 2): 300 px wide. */
-export function NotificationDrawer({ open, onClose, items, onClear }: Props) {
+export function NotificationDrawer({ open, onClose, items, onClear, standing }: Props) {
   return (
     <Drawer
       anchor="right"
@@ -34,6 +42,7 @@ export function NotificationDrawer({ open, onClose, items, onClear }: Props) {
             </Button>
           )}
         </Stack>
+        {standing}
         {items.length === 0 ? (
           <Typography color="text.secondary">Nenhuma notificação por aqui.</Typography>
         ) : (

@@ -27,6 +27,8 @@ const ChangePasswordDialog = lazy(() =>
 type Props = {
   user: SessionUser;
   unread: number;
+  /** Things standing in the bell (payables due, issue 34): a dot when there is no unread notice. */
+  standing?: number;
   sidebarOpen: boolean;
   onToggleSidebar: () => void;
   onOpenNotifications: () => void;
@@ -40,6 +42,7 @@ type Props = {
 export const TopBar = memo(function TopBar({
   user,
   unread,
+  standing = 0,
   sidebarOpen,
   onToggleSidebar,
   onOpenNotifications,
@@ -125,7 +128,12 @@ export const TopBar = memo(function TopBar({
             onClick={onOpenNotifications}
             data-testid="bell"
           >
-            <Badge badgeContent={unread} color="error" data-testid="bell-badge">
+            <Badge
+              badgeContent={unread > 0 ? unread : standing}
+              color="error"
+              variant={unread === 0 && standing > 0 ? 'dot' : 'standard'}
+              data-testid="bell-badge"
+            >
               <NotificationsIcon />
             </Badge>
           </IconButton>

@@ -103,7 +103,11 @@ export async function downloadFile(
 ): Promise<void> {
   const res = await fetchFile(path, failure);
   const blob = await res.blob();
-  const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? fallbackName;
+  const disposition = res.headers.get('content-disposition') ?? '';
+  // The UTF-8 name (RFC 8187) when the answer has one (an attachment's accents), else the plain one.
+  const utf8 = /filename\*=UTF-8''([^;]+)/i.exec(disposition)?.[1];
+  const name =
+    (utf8 && decodeURIComponent(utf8)) || /filename="([^"]+)"/.exec(disposition)?.[1] || fallbackName;
   const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;

@@ -2,9 +2,15 @@ import { endpoint } from '../contract.ts';
 import { listQuerySchema, pageOf } from '../list.ts';
 import { idParams } from '../params.ts';
 import {
+  NFE_XML_UPLOAD,
+  nfeImportedSchema,
+  nfeImportQuerySchema,
+  PAYABLE_ATTACHMENT_UPLOAD,
+  payableAttachmentSchema,
   payableCategoryInputSchema,
   payableCategorySchema,
   payableCreatedSchema,
+  payableDueSchema,
   payableInputSchema,
   payableListQuerySchema,
   payableListSchema,
@@ -12,12 +18,23 @@ import {
   payableScopeQuerySchema,
   payableUpdateSchema,
   payInputSchema,
+  purchaseBillSchema,
   supplierInputSchema,
   supplierSchema,
 } from '../payable.ts';
-import { csvFileSchema, deletedSchema } from '../responses.ts';
+import { binaryFileSchema, csvFileSchema, deletedSchema } from '../responses.ts';
 import { FINANCE } from '../routes.ts';
+import { stockEntryInputSchema } from '../stock.ts';
 import { z } from '../zod.ts';
+
+/** The stock entry (as POST /stock-movement/entry takes it) and the bill it creates. */
+const purchaseInputSchema = z.object({ entry: stockEntryInputSchema, bill: purchaseBillSchema });
+const purchaseCreatedSchema = z.object({ movements: z.number().int(), items: z.array(payableSchema) });
+
+const attachmentParams = z.object({
+  id: idParams.shape.id,
+  attachmentId: idParams.shape.id,
+});
 
 const paymentParams = z.object({
   id: idParams.shape.id,
@@ -57,6 +74,15 @@ export const payableApi = {
       'Payables by status, due or paid period, supplier and category, with the totals of all that match',
     query: payableListQuerySchema,
     response: { 200: payableListSchema },
+  }),
+  due: endpoint({
+    method: 'GET',
+    path: '/payable/due',
+    resource: 'payable',
+    access: FINANCE,
+    summary:
+      "Open payables overdue, due today and in the next 7 days against the shop's date (the bell and the home)",
+    response: { 200: payableDueSchema },
   }),
   export: endpoint({
     method: 'GET',
@@ -131,6 +157,61 @@ export const payableApi = {
     params: paymentParams,
     response: { 200: payableSchema },
     changes: ['payable', 'cash-register'],
+  }),
+  purchase: endpoint({
+    method: 'POST',
+    path: '/payable/purchase',
+    resource: 'payable',
+    access: FINANCE,
+    summary:
+      "A stock entry and its bill in one transaction: the products' average cost updated, the entry's value as payables (needs the stock and the finance write rights)",
+    body: purchaseInputSchema,
+    response: { 201: purchaseCreatedSchema },
+    changes: ['payable', 'stock', 'product'],
+  }),
+  importNfe: endpoint({
+    method: 'POST',
+    path: '/payable/nfe',
+    resource: 'payable',
+    access: FINANCE,
+    summary:
+      'A supplier\'s NF-e XML (nfeProc, multipart field "file") as its bills: the supplier found or created by CNPJ, each duplicata (cobr/dup) a payable due on its date, the total checked; once per NF-e',
+    query: nfeImportQuerySchema,
+    response: { 201: nfeImportedSchema },
+    upload: NFE_XML_UPLOAD,
+    changes: ['payable', 'supplier'],
+  }),
+  addAttachment: endpoint({
+    method: 'POST',
+    path: '/payable/:id/attachment',
+    resource: 'payable',
+    access: FINANCE,
+    summary:
+      'Attach a file to a payable (multipart field "file": PDF, JPEG, PNG or WebP, up to 5 MB; 10 at most)',
+    params: idParams,
+    response: { 201: payableAttachmentSchema },
+    upload: PAYABLE_ATTACHMENT_UPLOAD,
+    changes: ['payable'],
+  }),
+  attachmentFile: endpoint({
+    method: 'GET',
+    path: '/payable/:id/attachment/:attachmentId',
+    resource: 'payable',
+    access: FINANCE,
+    summary: "Download a payable's attached file (its own type and name)",
+    params: attachmentParams,
+    response: { 200: binaryFileSchema },
+    file: 'binary',
+  }),
+  removeAttachment: endpoint({
+    method: 'DELETE',
+    path: '/payable/:id/attachment/:attachmentId',
+    resource: 'payable',
+    access: FINANCE,
+    summary: "Remove a payable's attached file",
+    params: attachmentParams,
+    response: { 200: deletedSchema },
+    changes: ['payable'],
   }),
 } as const;
 

@@ -148,6 +148,34 @@ describe('DRE', () => {
   });
 });
 
+describe('CMV at the weighted average cost', () => {
+  it('costs each sale at the average the stock entries kept when it was sold, not at the cost of today', async () => {
+    const shop = await makeShop(t, [1]);
+    const product = await makeProduct(t, shop.auth, { salePriceCents: 1000, costPriceCents: 400, stock: 10 });
+    // 2 sold at R$ 4,00.
+    await makeSale(t, shop.auth, {
+      items: [{ productId: product.id, quantity: 2 }],
+      payments: [{ method: 'money', amountCents: 2000 }],
+    });
+    // 10 enter at R$ 10,00: (8 x 4,00 + 10 x 10,00) / 18 = 7,333... -> R$ 7,33.
+    expectStatus(
+      await shop.api.post('/stock-movement/entry', {
+        items: [{ productId: product.id, quantity: 10, unitCostCents: 1000 }],
+      }),
+      201,
+    );
+    expect(expectStatus(await shop.api.get(`/product/${product.id}`), 200).costPriceCents).toBe(733);
+    // 3 sold at R$ 7,33.
+    await makeSale(t, shop.auth, {
+      items: [{ productId: product.id, quantity: 3 }],
+      payments: [{ method: 'money', amountCents: 3000 }],
+    });
+    const dre = expectStatus(await shop.api.get(`/finance/dre?month=${month}`), 200);
+    // 2 x 4,00 + 3 x 7,33 = 29,99 (today's cost would say 5 x 7,33 = 36,65).
+    expect(dre.lines.find((l: { key: string }) => l.key === 'cmv').amountCents).toBe(-2999);
+  });
+});
+
 describe('cash flow', () => {
   it('puts cash and Pix on the day net of fees, credit on its settlement day, and payables paid and due', async () => {
     const shop = await seededShop();

@@ -1,4 +1,5 @@
 import { makeBankBoletoLine } from '@balcao/core/boleto';
+import { addDays } from '@balcao/core/date';
 import { addMonths } from '@balcao/core/payable';
 import { DEFAULT_TIME_ZONE, dateIn } from '@balcao/core/time';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -355,5 +356,55 @@ describe('payables', () => {
     );
     expect(lines).toHaveLength(4);
     expect(lines[1]).toBe('2026-03-05;"Aluguel; sala (1/3)";;Aluguel;2026-03;;1234,56;0,00;1234,56;Vencida;');
+  });
+
+  it('counts open bills overdue, due today and in 7 days for the bell and the home, only for Financeiro people', async () => {
+    const { api: a, apis } = await asUser(t, [7, 3]);
+    const cat = await categoryId(a);
+    const bill = async (amountCents: number, dueDate: string) =>
+      expectStatus(
+        await a.post('/payable', { categoryId: cat, description: 'Conta', amountCents, dueDate }),
+        201,
+      ).items[0];
+    await bill(10001, addDays(today, -3));
+    const partly = await bill(5000, addDays(today, -1));
+    await bill(2550, today);
+    await bill(1234, addDays(today, 7));
+    await bill(999, addDays(today, 8));
+    const paid = await bill(777, addDays(today, -2));
+    expectStatus(
+      await a.post(`/payable/${partly.id}/pay`, {
+        paidOn: today,
+        amountCents: 1999,
+        method: 'pix',
+        source: 'bank',
+      }),
+      200,
+    );
+    expectStatus(
+      await a.post(`/payable/${paid.id}/pay`, {
+        paidOn: today,
+        amountCents: 777,
+        method: 'pix',
+        source: 'bank',
+      }),
+      200,
+    );
+    const due = {
+      overdue: { count: 2, amountCents: 13002 },
+      dueToday: { count: 1, amountCents: 2550 },
+      dueNextDays: { count: 1, amountCents: 1234 },
+    };
+    expect(expectStatus(await a.get('/payable/due'), 200)).toEqual(due);
+    expect(expectStatus(await a.get('/home'), 200).payables).toEqual(due);
+    // The seller sees neither.
+    expect((await apis[1].get('/payable/due')).statusCode).toBe(403);
+    expect(expectStatus(await apis[1].get('/home'), 200).payables).toBeNull();
+    // Another shop counts its own.
+    const other = await asUser(t, [1]);
+    expect(expectStatus(await other.api.get('/payable/due'), 200).overdue).toEqual({
+      count: 0,
+      amountCents: 0,
+    });
   });
 });

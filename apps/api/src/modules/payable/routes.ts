@@ -9,6 +9,10 @@ import { route } from '../../lib/endpoint.ts';
 import { shopClock } from '../../lib/shopToday.ts';
 import { assertCan, sessionOf } from '../../plugins/auth.ts';
 import type { RegisterSales } from '../cash-register/service.ts';
+import { storageFor } from '../storage/storage.ts';
+import { addAttachment, attachmentFile, contentDisposition, removeAttachment } from './attachments.ts';
+import { payableDueFigures } from './dueFigures.ts';
+import { importNfe, registerPurchase } from './purchase.ts';
 import {
   createCategory,
   createPayables,
@@ -52,6 +56,7 @@ function csvLine(p: Payable): string[] {
 export function payableRoutes(ctx: AppContext, sales: RegisterSales): FastifyPluginAsyncZod {
   return async (app) => {
     const { db } = ctx;
+    const storage = storageFor(ctx.config);
     const writer = (request: Parameters<typeof sessionOf>[0]) => assertCan(request, WRITE.finance);
 
     route(app, payableApi.categories, (request) => listCategories(db, sessionOf(request)));
@@ -59,6 +64,7 @@ export function payableRoutes(ctx: AppContext, sales: RegisterSales): FastifyPlu
 
     route(app, payableApi.list, (request) => listPayables(db, sessionOf(request), request.query));
 
+    route(app, payableApi.due, (request) => payableDueFigures(db, sessionOf(request)));
     route(app, payableApi.export, async (request, reply) => {
       const actor = sessionOf(request);
       const { today } = await shopClock(db, actor.clientId);
@@ -102,7 +108,13 @@ export function payableRoutes(ctx: AppContext, sales: RegisterSales): FastifyPlu
     });
 
     route(app, payableApi.remove, async (request) => {
-      const result = await deletePayable(db, writer(request), request.params.id, request.query.scope);
+      const result = await deletePayable(
+        db,
+        writer(request),
+        request.params.id,
+        request.query.scope,
+        storage,
+      );
       ctx.changed(sessionOf(request).clientId, 'payable');
       return result;
     });
@@ -139,6 +151,60 @@ export function payableRoutes(ctx: AppContext, sales: RegisterSales): FastifyPlu
     route(app, supplierApi.update, (request) =>
       updateSupplier(db, writer(request), request.params.id, request.body),
     );
+    route(app, payableApi.purchase, async (request) => {
+      const actor = writer(request);
+      assertCan(request, WRITE.stock);
+      const result = await registerPurchase(db, ctx.notify, actor, request.body);
+      ctx.changed(actor.clientId, 'payable');
+      ctx.changed(actor.clientId, 'stock');
+      ctx.changed(actor.clientId, 'product');
+      return result;
+    });
+    route(app, payableApi.importNfe, async (request) => {
+      const actor = writer(request);
+      const result = await importNfe(db, actor, request.upload.toString('utf8'), request.query.categoryId);
+      ctx.changed(actor.clientId, 'payable');
+      ctx.changed(actor.clientId, 'supplier');
+      return result;
+    });
+    route(app, payableApi.addAttachment, async (request) => {
+      const actor = writer(request);
+      const attachment = await addAttachment(db, storage, actor, request.params.id, {
+        data: request.upload,
+        name: request.uploadName,
+      });
+      ctx.changed(actor.clientId, 'payable', request.params.id);
+      return attachment;
+    });
+    route(app, payableApi.attachmentFile, async (request, reply) => {
+      const { file, name, contentType } = await attachmentFile(
+        db,
+        storage,
+        sessionOf(request),
+        request.params.id,
+        request.params.attachmentId,
+      );
+      return reply
+        .header('content-type', contentType)
+        .header('content-length', file.size)
+        .header('content-disposition', contentDisposition(name))
+        .header('cache-control', 'private, no-store')
+        .header('x-content-type-options', 'nosniff')
+        .send(file.stream);
+    });
+    route(app, payableApi.removeAttachment, async (request) => {
+      const actor = writer(request);
+      const result = await removeAttachment(
+        db,
+        storage,
+        actor,
+        request.params.id,
+        request.params.attachmentId,
+      );
+      ctx.changed(actor.clientId, 'payable', request.params.id);
+      return result;
+    });
+
     route(app, supplierApi.remove, (request) => deleteSupplier(db, writer(request), request.params.id));
   };
 }

@@ -71,9 +71,14 @@ export const payableSeries = pgTable(
     /** installments | recurrence */
     kind: text('kind').notNull(),
     count: integer('count').notNull(),
+    /** The access key of the supplier's NF-e these instalments came from (imported once). */
+    nfeKey: text('nfe_key'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [check('payable_series_kind_ck', sql`${t.kind} in ('installments', 'recurrence')`)],
+  (t) => [
+    check('payable_series_kind_ck', sql`${t.kind} in ('installments', 'recurrence')`),
+    uniqueIndex('payable_series_client_nfe_uq').on(t.clientId, t.nfeKey).where(sql`${t.nfeKey} is not null`),
+  ],
 );
 
 /**
@@ -157,4 +162,26 @@ export const payablePayments = pgTable(
     check('payable_payments_source_ck', sql`${t.source} in ('register', 'bank')`),
     check('payable_payments_amount_ck', sql`${t.amountCents} > 0 and ${t.discountCents} >= 0`),
   ],
+);
+
+/** A file kept with a payable (issue 34): its bytes in the storage adapter under `storage_key`. */
+export const payableAttachments = pgTable(
+  'payable_attachments',
+  {
+    id: serial('id').primaryKey(),
+    clientId: integer('client_id')
+      .notNull()
+      .references(() => clients.id),
+    payableId: integer('payable_id')
+      .notNull()
+      .references(() => payables.id, { onDelete: 'cascade' }),
+    /** The name the browser sent (shown and offered on download). */
+    fileName: text('file_name').notNull(),
+    /** Sniffed from the bytes: application/pdf, image/jpeg, image/png or image/webp. */
+    contentType: text('content_type').notNull(),
+    sizeBytes: integer('size_bytes').notNull(),
+    storageKey: text('storage_key').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('payable_attachments_payable_idx').on(t.payableId, t.id)],
 );

@@ -10,6 +10,7 @@ import {
   monthOf,
   PAYABLE_MESSAGES,
   type Payable,
+  type PayableAttachment,
   type PayableCategory,
   type PayableCategoryInput,
   type PayableInput,
@@ -39,7 +40,15 @@ import { shopTodaySql } from '../../lib/shopToday.ts';
 import { assertNotStale } from '../../lib/version.ts';
 import type { RegisterSales } from '../cash-register/service.ts';
 import { undoPayableWithdrawal, withdrawForPayable } from '../cash-register/service.ts';
-import { payableCategories, payablePayments, payableSeries, payables, suppliers } from './schema.ts';
+import type { Storage } from '../storage/storage.ts';
+import {
+  payableAttachments,
+  payableCategories,
+  payablePayments,
+  payableSeries,
+  payables,
+  suppliers,
+} from './schema.ts';
 
 const M = PAYABLE_MESSAGES;
 
@@ -121,6 +130,39 @@ type SelectedPayable = {
   overdue: boolean;
 };
 
+/** The payments and attachments of some payables, by payable (two statements, none without ids). */
+async function detailsOf(db: Executor, ids: number[]): Promise<Details> {
+  const [payments, attachments] = await Promise.all([paymentsOf(db, ids), attachmentsOf(db, ids)]);
+  return { payments, attachments };
+}
+
+type Details = { payments: Map<number, PayablePayment[]>; attachments: Map<number, PayableAttachment[]> };
+
+const detailOf = (details: Details, id: number) =>
+  [details.payments.get(id) ?? [], details.attachments.get(id) ?? []] as const;
+
+function toAttachment(a: typeof payableAttachments.$inferSelect): PayableAttachment {
+  return {
+    id: a.id,
+    name: a.fileName,
+    contentType: a.contentType,
+    sizeBytes: a.sizeBytes,
+    createdAt: a.createdAt.toISOString(),
+  };
+}
+
+async function attachmentsOf(db: Executor, ids: number[]): Promise<Map<number, PayableAttachment[]>> {
+  const byPayable = new Map<number, PayableAttachment[]>();
+  if (ids.length === 0) return byPayable;
+  const rows = await db
+    .select()
+    .from(payableAttachments)
+    .where(inArray(payableAttachments.payableId, ids))
+    .orderBy(asc(payableAttachments.id));
+  for (const a of rows) byPayable.set(a.payableId, [...(byPayable.get(a.payableId) ?? []), toAttachment(a)]);
+  return byPayable;
+}
+
 async function paymentsOf(db: Executor, ids: number[]): Promise<Map<number, PayablePayment[]>> {
   const byPayable = new Map<number, PayablePayment[]>();
   if (ids.length === 0) return byPayable;
@@ -152,7 +194,11 @@ async function paymentsOf(db: Executor, ids: number[]): Promise<Map<number, Paya
   return byPayable;
 }
 
-function toPayable(s: SelectedPayable, payments: PayablePayment[]): Payable {
+function toPayable(
+  s: SelectedPayable,
+  payments: PayablePayment[],
+  attachments: readonly PayableAttachment[],
+): Payable {
   const r = s.row;
   return {
     id: r.id,
@@ -167,7 +213,7 @@ function toPayable(s: SelectedPayable, payments: PayablePayment[]): Payable {
     documentNumber: r.documentNumber,
     notes: r.notes,
     boletoLine: r.boletoLine,
-    attachment: null,
+    attachments: [...attachments],
     status: payableStatusOf(r.amountCents, r.paidCents),
     overdue: Boolean(s.overdue),
     lastPaidOn: r.lastPaidOn,
@@ -191,10 +237,11 @@ export async function findPayable(db: Executor, actor: Actor, id: number): Promi
     and(eq(payables.id, id), eq(payables.clientId, actor.clientId)),
   );
   if (!selected) throw notFound(M.payableNotFound);
-  return toPayable(selected, (await paymentsOf(db, [id])).get(id) ?? []);
+  return toPayable(selected, ...detailOf(await detailsOf(db, [id]), id));
 }
 
-async function assertRefs(
+/** The category and the supplier are the shop's (404 each otherwise). */
+export async function assertPayableRefs(
   db: Executor,
   actor: Actor,
   input: { categoryId: number; supplierId: number | null },
@@ -225,53 +272,55 @@ export async function createPayables(
   actor: Actor,
   input: PayableInput,
 ): Promise<{ items: Payable[] }> {
-  const ids = await db.transaction(async (tx) => {
-    await assertRefs(tx, actor, input);
-    const kind: SeriesKind | null =
-      input.installments > 1 ? 'installments' : input.recurrence === 'monthly' ? 'recurrence' : null;
-    const count =
-      kind === 'installments' ? input.installments : kind === 'recurrence' ? input.occurrences : 1;
-    const amounts =
-      kind === 'installments'
-        ? splitInstallments(input.amountCents, count)
-        : Array(count).fill(input.amountCents);
-    const competence = input.competenceMonth ?? monthOf(input.dueDate);
-    let seriesId: number | null = null;
-    if (kind) {
-      const [series] = await tx
-        .insert(payableSeries)
-        .values({ clientId: actor.clientId, kind, count })
-        .returning({ id: payableSeries.id });
-      seriesId = series.id;
-    }
-    const rows = amounts.map((amountCents: number, i: number) => ({
-      clientId: actor.clientId,
-      supplierId: input.supplierId,
-      categoryId: input.categoryId,
-      description: input.description,
-      amountCents,
-      dueDate: addMonths(input.dueDate, i),
-      competenceMonth: monthStart(kind === 'recurrence' ? monthOf(`${competence}-01`, i) : competence),
-      documentNumber: input.documentNumber,
-      notes: input.notes,
-      boletoLine: i === 0 ? input.boletoLine : null,
-      seriesId,
-      seriesIndex: kind ? i + 1 : null,
-    }));
-    const inserted = await tx.insert(payables).values(rows).returning({ id: payables.id });
-    return inserted.map((r) => r.id);
-  });
+  const ids = await db.transaction((tx) => insertPayables(tx, actor, input));
   const items = await listByIds(db, actor, ids);
   return { items };
 }
 
-async function listByIds(db: Executor, actor: Actor, ids: number[]): Promise<Payable[]> {
+/** The rows of `createPayables` inside the caller's transaction (a purchase's entry shares it); their ids. */
+export async function insertPayables(tx: Executor, actor: Actor, input: PayableInput): Promise<number[]> {
+  await assertPayableRefs(tx, actor, input);
+  const kind: SeriesKind | null =
+    input.installments > 1 ? 'installments' : input.recurrence === 'monthly' ? 'recurrence' : null;
+  const count = kind === 'installments' ? input.installments : kind === 'recurrence' ? input.occurrences : 1;
+  const amounts =
+    kind === 'installments'
+      ? splitInstallments(input.amountCents, count)
+      : Array(count).fill(input.amountCents);
+  const competence = input.competenceMonth ?? monthOf(input.dueDate);
+  let seriesId: number | null = null;
+  if (kind) {
+    const [series] = await tx
+      .insert(payableSeries)
+      .values({ clientId: actor.clientId, kind, count })
+      .returning({ id: payableSeries.id });
+    seriesId = series.id;
+  }
+  const rows = amounts.map((amountCents: number, i: number) => ({
+    clientId: actor.clientId,
+    supplierId: input.supplierId,
+    categoryId: input.categoryId,
+    description: input.description,
+    amountCents,
+    dueDate: addMonths(input.dueDate, i),
+    competenceMonth: monthStart(kind === 'recurrence' ? monthOf(`${competence}-01`, i) : competence),
+    documentNumber: input.documentNumber,
+    notes: input.notes,
+    boletoLine: i === 0 ? input.boletoLine : null,
+    seriesId,
+    seriesIndex: kind ? i + 1 : null,
+  }));
+  const inserted = await tx.insert(payables).values(rows).returning({ id: payables.id });
+  return inserted.map((r) => r.id);
+}
+
+export async function listByIds(db: Executor, actor: Actor, ids: number[]): Promise<Payable[]> {
   if (ids.length === 0) return [];
   const rows = await selectPayables(db)
     .where(and(eq(payables.clientId, actor.clientId), inArray(payables.id, ids)))
     .orderBy(asc(payables.dueDate), asc(payables.id));
-  const payments = await paymentsOf(db, ids);
-  return rows.map((r) => toPayable(r, payments.get(r.row.id) ?? []));
+  const details = await detailsOf(db, ids);
+  return rows.map((r) => toPayable(r, ...detailOf(details, r.row.id)));
 }
 
 async function lockPayable(tx: Executor, actor: Actor, id: number): Promise<PayableRow> {
@@ -304,7 +353,7 @@ export async function updatePayable(
   await db.transaction(async (tx) => {
     const row = await lockPayable(tx, actor, id);
     if (row.paidCents >= row.amountCents) throw unprocessable(M.paidLocked);
-    await assertRefs(tx, actor, input);
+    await assertPayableRefs(tx, actor, input);
     const competence = input.competenceMonth ?? monthOf(input.dueDate);
     const updated = await tx
       .update(payables)
@@ -365,8 +414,14 @@ export async function updatePayable(
 }
 
 /** Deletes an unpaid payable and, by `scope`, the following or all unpaid members of its series. */
-export async function deletePayable(db: Db, actor: Actor, id: number, scope: EditScope): Promise<Deleted> {
-  await db.transaction(async (tx) => {
+export async function deletePayable(
+  db: Db,
+  actor: Actor,
+  id: number,
+  scope: EditScope,
+  storage?: Storage,
+): Promise<Deleted> {
+  const files = await db.transaction(async (tx) => {
     const row = await lockPayable(tx, actor, id);
     if (row.paidCents > 0) throw unprocessable(M.paidLocked);
     let ids = [id];
@@ -387,9 +442,16 @@ export async function deletePayable(db: Db, actor: Actor, id: number, scope: Edi
         scope,
       ).map((m) => m.id);
     }
-    // Reversed payments of a deleted payable go with it.
+    const kept = await tx
+      .select({ key: payableAttachments.storageKey })
+      .from(payableAttachments)
+      .where(inArray(payableAttachments.payableId, ids));
+    // Reversed payments and the attachments' rows of a deleted payable go with it.
     await tx.delete(payables).where(and(eq(payables.clientId, actor.clientId), inArray(payables.id, ids)));
+    return kept.map((k) => k.key);
   });
+  // The files after the commit (a failed delete keeps them with their rows).
+  if (storage) await Promise.all(files.map((key) => storage.remove(key).catch(() => undefined)));
   return { id };
 }
 
@@ -547,7 +609,7 @@ export async function listPayables(
     .from(payables)
     .leftJoin(suppliers, eq(suppliers.id, payables.supplierId))
     .where(where);
-  const payments = await paymentsOf(
+  const details = await detailsOf(
     db,
     rows.map((r) => r.row.id),
   );
@@ -555,7 +617,7 @@ export async function listPayables(
   const paid = num(totals.paidCents);
   return {
     ...listResult(
-      rows.map((r) => toPayable(r, payments.get(r.row.id) ?? [])),
+      rows.map((r) => toPayable(r, ...detailOf(details, r.row.id))),
       totals.total,
       query,
     ),
@@ -586,7 +648,7 @@ export async function* eachPayable(
       .where(and(where, cursor))
       .orderBy(asc(payables.dueDate), asc(payables.id))
       .limit(500);
-    for (const r of rows) yield toPayable(r, []);
+    for (const r of rows) yield toPayable(r, [], []);
     if (rows.length < 500) return;
     const last: PayableRow = rows[rows.length - 1].row;
     after = { dueDate: last.dueDate, id: last.id };

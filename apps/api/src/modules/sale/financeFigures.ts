@@ -3,6 +3,7 @@ import type { Executor } from '../../db/client.ts';
 import { num } from '../../lib/pg.ts';
 import { shopDayStartSql } from '../../lib/shopToday.ts';
 import { productCostSql } from '../product/costOf.ts';
+import { saleUnitCostSql } from '../stock/sale.ts';
 import { saleDailyPayments, saleItems, salePayments, saleReturns, sales } from './schema.ts';
 
 /** What the finance reports (issue 34) read of the sales: by shop day and method, and a month's DRE figures. */
@@ -35,7 +36,7 @@ export type SaleMonthFigures = {
   /** Line, sale and coupon discounts. */
   discountsCents: number;
   returnsCents: number;
-  /** Quantity sold x the product's cost. */
+  /** Quantity sold x the weighted average cost the ledger kept at the sale (today's cost without it). */
   cmvCents: number;
   payments: { method: string; installments: number; amountCents: number }[];
 };
@@ -57,7 +58,8 @@ export async function saleFiguresBetween(
       from ${sales} s where ${saleFilter}`),
   );
   const [cmv] = rowsOf<{ cmv: string | null }>(
-    await db.execute(sql`select round(sum(i.quantity * ${productCostSql(sql`i.product_id`)})) as cmv
+    await db.execute(sql`select round(sum(i.quantity * coalesce(${saleUnitCostSql(sql`s.id`, sql`i.product_id`)},
+        ${productCostSql(sql`i.product_id`)}))) as cmv
       from ${sales} s join ${saleItems} i on i.sale_id = s.id where ${saleFilter}`),
   );
   const payments = rowsOf<{ method: string; installments: number; amount: string }>(

@@ -144,3 +144,14 @@ export async function restockReturnedLines(
     { allowNegative: true },
   );
 }
+
+/**
+ * A sold line's unit cost for the DRE's CMV (issue 34) as a scalar subquery: the weighted average cost
+ * the stock ledger recorded when the sale took the product; null when the sale took no stock (stock
+ * management off, a product without stock control, a sale before the ledger kept it).
+ */
+export function saleUnitCostSql(saleId: SQL, productId: SQL): SQL<number | null> {
+  return sql<number | null>`(select max(${stockMovements.unitCostCents}) from ${stockMovements}
+    where ${stockMovements.saleId} = ${saleId} and ${stockMovements.productId} = ${productId}
+      and ${stockMovements.type} = 'sale')`;
+}

@@ -42,7 +42,10 @@ export const stockMovements = pgTable(
     /** core STOCK_MOVEMENT_TYPES. */
     type: text('type').notNull(),
     quantity: numeric('quantity', { precision: 14, scale: 3, mode: 'string' }).notNull(),
-    /** Cost per unit of what came in (entries, fractionate-in); null otherwise. */
+    /**
+     * Cost per unit of what came in (entries, fractionate-in); on a sale's row, the product's weighted
+     * average cost when it was sold (the DRE's CMV, issue 34); null otherwise.
+     */
     unitCostCents: integer('unit_cost_cents'),
     /** Exit reason code (core STOCK_EXIT_REASONS) or the database's adjustment reason. */
     reason: text('reason'),

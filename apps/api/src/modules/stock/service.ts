@@ -312,7 +312,12 @@ export async function applyStockMovements(
       variantId: variant?.id ?? null,
       type: m.type,
       quantity: (delta / 1000).toFixed(3),
-      unitCostCents: COST_TYPES.includes(m.type) ? unitCostCents : null,
+      // A sale's row keeps the weighted average cost of that moment: the DRE's CMV (issue 34).
+      unitCostCents: COST_TYPES.includes(m.type)
+        ? unitCostCents
+        : m.type === 'sale'
+          ? product.costPriceCents
+          : null,
       reason: m.reason ?? null,
       document: m.document ?? null,
       note: m.note ?? null,
@@ -474,9 +479,17 @@ function itemMovements(
   }));
 }
 
-/** POST /stock-movement/entry: several products in one go; each updates its average cost. */
-export async function registerEntry(db: Db, ctx: StockContext, input: StockEntryInputParsed) {
-  return moveStock(db, ctx, itemMovements('entry', input));
+/**
+ * POST /stock-movement/entry: several products in one go; each updates its average cost. `extra` runs
+ * in the entry's transaction (issue 34: the purchase's bill, payable's `POST /payable/purchase`).
+ */
+export async function registerEntry<T = undefined>(
+  db: Db,
+  ctx: StockContext,
+  input: StockEntryInputParsed,
+  extra?: (tx: Executor, result: StockResult) => Promise<T>,
+) {
+  return moveStock(db, ctx, itemMovements('entry', input), {}, extra);
 }
 
 /** POST /stock-movement/exit: loss, breakage, internal use, return to the supplier or other. */

@@ -57,16 +57,17 @@ export default function HomePage() {
       </Typography>
       {home.isPending && <LinearProgress aria-label="Carregando o resumo do dia" sx={{ mb: 2 }} />}
       {home.isError && <LoadError what="o resumo do dia" error={home.error} onRetry={() => home.refetch()} />}
-      {data && !empty && <Day home={data} />}
+      {/* The payables card alone (a Financeiro without the shop's figures) keeps the shortcuts below it. */}
+      {data && (!empty || data.payables) && <Day home={data} />}
       {(empty || home.isError) && <Shortcuts groups={menuFor(user.userType.id, settingsChecklist)} />}
     </>
   );
 }
 
 function Day({ home }: { home: Home }) {
-  const { sales, register, lowStock, receivables, tables } = home;
+  const { sales, register, lowStock, receivables, tables, payables } = home;
   return (
-    <Grid container spacing={2}>
+    <Grid container spacing={2} sx={{ mb: 2 }}>
       {tables && (
         <>
           <Grid size={{ xs: 12, sm: 6, lg: 3 }}>
@@ -145,6 +146,11 @@ function Day({ home }: { home: Home }) {
       {receivables && !sales && (
         <Grid size={{ xs: 12, sm: 6, lg: 3 }}>
           <ReceivablesCard receivables={receivables} />
+        </Grid>
+      )}
+      {payables && (
+        <Grid size={{ xs: 12, sm: 6, lg: 3 }}>
+          <PayablesCard payables={payables} />
         </Grid>
       )}
       {sales && <SalesDetail sales={sales} receivables={receivables} />}
@@ -272,6 +278,28 @@ function ReceivablesCard({ receivables }: { receivables: NonNullable<Home['recei
       <DueLine label="Próximos 7 dias" figure={receivables.dueNextDays} />
       <Button component={Link} to="/dashboard/sale?status=pending" size="small" sx={{ mt: 1, ml: -1 }}>
         Ver vendas pendentes
+      </Button>
+    </Paper>
+  );
+}
+
+/** Issue 34: the open payables by due date, for who sees Financeiro. */
+function PayablesCard({ payables }: { payables: NonNullable<Home['payables']> }) {
+  return (
+    <Paper sx={{ p: 2, height: '100%' }} data-testid="home-payables">
+      <Typography color="text.secondary">Contas a pagar</Typography>
+      <DueLine label="Vencidas" figure={payables.overdue} color="error.main" />
+      <DueLine label="Vencem hoje" figure={payables.dueToday} color="warning.main" />
+      <DueLine label="Próximos 7 dias" figure={payables.dueNextDays} />
+      <Button
+        component={Link}
+        to={
+          payables.overdue.count > 0 ? '/dashboard/payable?status=overdue' : '/dashboard/payable?status=open'
+        }
+        size="small"
+        sx={{ mt: 1, ml: -1 }}
+      >
+        Ver contas a pagar
       </Button>
     </Paper>
   );

@@ -37,6 +37,7 @@ import { RecordFormPage, useEditId } from '../../components/RecordFormPage.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { formatDate, shopToday } from '../../lib/format.ts';
 import { useSession } from '../auth/index.ts';
+import { AttachmentsSection } from './AttachmentsSection.tsx';
 import {
   useCreatePayable,
   useDeletePayable,
@@ -320,6 +321,15 @@ function PayableForm({ payable, onFeedback }: { payable?: Payable; onFeedback: (
           </Stack>
         </Form>
       </Paper>
+      {current && (
+        <AttachmentsSection
+          payableId={current.id}
+          attachments={current.attachments}
+          canWrite={canWrite}
+          onChange={(attachments) => setCurrent({ ...current, attachments })}
+          onFeedback={onFeedback}
+        />
+      )}
       {current && (
         <Payments payable={current} canWrite={canWrite} onChange={setCurrent} onFeedback={onFeedback} />
       )}

@@ -36,6 +36,7 @@ import { formatDate } from '../../lib/format.ts';
 import { readParam, useListParams } from '../../lib/listParams.ts';
 import { useSession } from '../auth/index.ts';
 import { usePayables } from './api.ts';
+import { NfeImportButton } from './NfeImportButton.tsx';
 import { PayDialog } from './PayDialog.tsx';
 
 const STATUS_OPTIONS = [
@@ -83,6 +84,7 @@ export default function PayableListPage() {
         <Button component={RouterLink} to="/dashboard/supplier" variant="outlined">
           Fornecedores
         </Button>
+        {canWrite && <NfeImportButton onFeedback={show} />}
         <ExportButton
           variant="outlined"
           download={() =>

@@ -8,6 +8,7 @@ export const payableQueries = {
   list: (query: Partial<PayableListQuery>) => queryOf(payableApi.list, { query }),
   detail: (id: number) => ({ ...queryOf(payableApi.get, { params: { id } }), retry: false }),
   categories: () => queryOf(payableApi.categories, {}),
+  due: () => queryOf(payableApi.due, {}),
   suppliers: (q?: string) => queryOf(supplierApi.list, { query: { pageSize: 100, q } }),
   supplier: (id: number) => ({ ...queryOf(supplierApi.get, { params: { id } }), retry: false }),
 };
@@ -15,6 +16,8 @@ export const payableQueries = {
 export const usePayables = (query: Partial<PayableListQuery>) => useQuery(payableQueries.list(query));
 export const usePayable = (id: number | undefined) =>
   useQuery({ ...payableQueries.detail(id ?? 0), enabled: Boolean(id) });
+/** The bell's due bills (issue 34); refetched with every 'payable' change and on navigation. */
+export const usePayableDue = (enabled: boolean) => useQuery({ ...payableQueries.due(), enabled });
 export const usePayableCategories = () => useQuery(payableQueries.categories());
 export const useSuppliers = (q?: string) => useQuery(payableQueries.suppliers(q));
 export const useSupplier = (id: number | undefined) =>
@@ -25,6 +28,10 @@ export const useUpdatePayable = () => useCall(payableApi.update);
 export const useDeletePayable = () => useCall(payableApi.remove, { refreshOnError: true });
 export const usePayPayable = () => useCall(payableApi.pay);
 export const useReversePayment = () => useCall(payableApi.reverse);
+export const useImportNfe = () => useCall(payableApi.importNfe);
+export const usePurchase = () => useCall(payableApi.purchase);
+export const useAddAttachment = () => useCall(payableApi.addAttachment);
+export const useRemoveAttachment = () => useCall(payableApi.removeAttachment, { refreshOnError: true });
 export const useCreateSupplier = () => useCall(supplierApi.create);
 export const useUpdateSupplier = () => useCall(supplierApi.update);
 export const useDeleteSupplier = () => useCall(supplierApi.remove, { refreshOnError: true });

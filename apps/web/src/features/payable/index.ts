@@ -1,2 +1,4 @@
 /** What the payable feature offers the other features (the structure check allows no other way in). */
-export { usePayables } from './api.ts';
+export { usePayableDue, usePayables, usePurchase, useSuppliers } from './api.ts';
+export { PayableDueAlerts, payableDueCount } from './PayableDueAlerts.tsx';
+export { type BillChoice, PurchaseBillFields } from './PurchaseBillFields.tsx';

@@ -1,6 +1,7 @@
 import { labelItemsOfEntry, labelItemsText } from '@balcao/core/labels/printerLabels';
 import { formatCents } from '@balcao/core/money';
 import { formatQuantity } from '@balcao/core/product';
+import { can, WRITE } from '@balcao/core/routes';
 import { stockEntryFormSchema, stockEntryFormToInput } from '@balcao/core/stock';
 import AddShoppingCartIcon from '@mui/icons-material/AddShoppingCart';
 import Alert from '@mui/material/Alert';
@@ -17,7 +18,10 @@ import { Form, FormTextField, SubmitButton, useAppForm } from '../../components/
 import { Loading } from '../../components/Loading.tsx';
 import { ListTable } from '../../components/listPage.tsx';
 import { errorMessage } from '../../lib/api.ts';
+import { shopToday } from '../../lib/format.ts';
 import { readParam, useListParams } from '../../lib/listParams.ts';
+import { useSession } from '../auth/index.ts';
+import { type BillChoice, PurchaseBillFields, usePurchase } from '../payable/index.ts';
 import { useLowStock, useRegisterEntry } from './api.ts';
 import { StockPage, useStockPage } from './components/common.tsx';
 import {
@@ -31,6 +35,7 @@ import {
 
 type Values = { items: MovementRow[]; document: string; note: string };
 const EMPTY: Values = { items: [], document: '', note: '' };
+const NO_BILL: BillChoice = { on: false, supplierId: '', dueDate: '', installments: '1' };
 
 /**
  * Entrada de estoque (/dashboard/stock-movement/entry): several products per entry, added by
@@ -42,6 +47,11 @@ export default function StockEntryPage() {
   const page = useStockPage();
   const { clientId, canWrite, show } = page;
   const entry = useRegisterEntry();
+  const purchase = usePurchase();
+  const { user } = useSession();
+  // Issue 34: who writes the finance too can turn the entry into the supplier's bill in the same step.
+  const billsToo = canWrite && can(user?.userType.id, WRITE.finance);
+  const [bill, setBill] = useState<BillChoice>(NO_BILL);
   const form = useAppForm({
     schema: stockEntryFormSchema,
     defaultValues: EMPTY,
@@ -61,6 +71,27 @@ export default function StockEntryPage() {
   const [arrived, setArrived] = useState<{ items: string; count: number } | null>(null);
 
   const submit = async (values: z.output<typeof stockEntryFormSchema>) => {
+    if (billsToo && bill.on) {
+      const saved = await purchase.mutateAsync({
+        body: {
+          entry: stockEntryFormToInput(values),
+          bill: {
+            supplierId: Number(bill.supplierId) || 0,
+            dueDate: bill.dueDate,
+            installments: Number(bill.installments) || 1,
+          },
+        },
+      });
+      const count = saved.items.length;
+      show({
+        severity: 'success',
+        title: 'Entrada registrada com sucesso',
+        message: `${saved.movements} ${saved.movements === 1 ? 'produto' : 'produtos'} no estoque e ${count} ${count === 1 ? 'conta a pagar criada' : 'contas a pagar criadas'}`,
+      });
+      form.reset(EMPTY);
+      setBill(NO_BILL);
+      return;
+    }
     const { movements } = await entry.mutateAsync({ body: stockEntryFormToInput(values) });
     const labels = labelItemsOfEntry(
       movements.map((m) => ({
@@ -139,6 +170,14 @@ export default function StockEntryPage() {
               slotProps={{ htmlInput: { maxLength: 500 } }}
             />
           </Box>
+          {billsToo && (
+            <PurchaseBillFields
+              value={bill}
+              onChange={(next) =>
+                setBill(next.on && !next.dueDate ? { ...next, dueDate: shopToday() } : next)
+              }
+            />
+          )}
           <Box
             sx={{
               display: 'flex',

@@ -1,0 +1,116 @@
+import { isValidCpfOrCnpj, normalizeDocument } from '@balcao/core/document';
+import { formatCents } from '@balcao/core/money';
+import { NFE_IMPORT_MESSAGES as M } from '@balcao/core/payable';
+import { DOMParser, type Element } from '@xmldom/xmldom';
+import { AppError, unprocessable } from '../../errors.ts';
+
+const NFE_NS = 'http://www.portalfiscal.inf.br/nfe';
+
+/** What a supplier's NF-e says about the bill: who, which note, the total and the duplicatas. */
+export type NfeBill = {
+  /** The 44-digit access key (infNFe's Id without "NFe"). */
+  key: string;
+  number: string;
+  /** The issue date, YYYY-MM-DD as written in dhEmi (the supplier's own clock). */
+  issuedOn: string;
+  issuer: { document: string; name: string; phone: string | null; email: string | null };
+  /** vNF: the note's total. */
+  totalCents: number;
+  /** cobr/fat/vLiq when the note has a fatura: what the duplicatas must add up to. */
+  invoiceCents: number | null;
+  dups: { number: string; dueDate: string; amountCents: number }[];
+};
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A TDec_1302 money value ("1234.5", "1234.56") as cents, without floating point; null when not one. */
+export function decimalCents(text: string | null): number | null {
+  const m = /^(\d{1,13})(?:\.(\d{1,2}))?$/.exec(text?.trim() ?? '');
+  if (!m) return null;
+  return Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0'));
+}
+
+function child(parent: Element | null | undefined, name: string): Element | null {
+  if (!parent) return null;
+  for (let n = parent.firstChild; n; n = n.nextSibling)
+    if (n.nodeType === 1 && (n as Element).localName === name) return n as Element;
+  return null;
+}
+
+function children(parent: Element | null, name: string): Element[] {
+  const out: Element[] = [];
+  if (!parent) return out;
+  for (let n = parent.firstChild; n; n = n.nextSibling)
+    if (n.nodeType === 1 && (n as Element).localName === name) out.push(n as Element);
+  return out;
+}
+
+const text = (el: Element | null) => el?.textContent?.trim() || null;
+
+/**
+ * Reads a supplier's NF-e 4.00 (the nfeProc they send with the goods, or a bare NFe) with @xmldom/xmldom:
+ * only the NF-e namespace's elements count, by their place in the layout (NFe/infNFe/ide, emit,
+ * total/ICMSTot, cobr/fat, cobr/dup). Refuses with 422 and a Portuguese reason what is not one.
+ */
+export function readNfeBill(xml: string): NfeBill {
+  let doc: ReturnType<DOMParser['parseFromString']>;
+  try {
+    doc = new DOMParser({ onError: () => undefined }).parseFromString(xml, 'text/xml');
+  } catch {
+    throw unprocessable(M.notNfe);
+  }
+  const root = doc.documentElement;
+  if (!root || root.namespaceURI !== NFE_NS) throw unprocessable(M.notNfe);
+  const nfe = root.localName === 'NFe' ? root : root.localName === 'nfeProc' ? child(root, 'NFe') : null;
+  const inf = child(nfe, 'infNFe');
+  if (!inf) throw unprocessable(M.notNfe);
+  const key = /^NFe(\d{44})$/.exec(inf.getAttribute('Id') ?? '')?.[1];
+  if (!key) throw unprocessable(M.noKey);
+  const ide = child(inf, 'ide');
+  const emit = child(inf, 'emit');
+  const rawDoc = text(child(emit, 'CNPJ')) ?? text(child(emit, 'CPF'));
+  if (!rawDoc) throw unprocessable(M.noIssuer);
+  const document = normalizeDocument(rawDoc);
+  if (!isValidCpfOrCnpj(document)) throw unprocessable(M.badIssuerDocument(rawDoc));
+  const totalCents = decimalCents(text(child(child(child(inf, 'total'), 'ICMSTot'), 'vNF')));
+  if (totalCents === null || totalCents <= 0) throw unprocessable(M.badTotal);
+  const issuedOn = (text(child(ide, 'dhEmi')) ?? '').slice(0, 10);
+  if (!ISO_DATE.test(issuedOn)) throw unprocessable(M.notNfe);
+  const cobr = child(inf, 'cobr');
+  const invoiceCents = decimalCents(text(child(child(cobr, 'fat'), 'vLiq')));
+  const dups = children(cobr, 'dup').map((dup, i) => {
+    const number = text(child(dup, 'nDup')) ?? String(i + 1).padStart(3, '0');
+    const dueDate = text(child(dup, 'dVenc'));
+    const amountCents = decimalCents(text(child(dup, 'vDup')));
+    if (!dueDate || !ISO_DATE.test(dueDate) || !amountCents) throw unprocessable(M.badDup(number));
+    return { number, dueDate, amountCents };
+  });
+  if (dups.length > 60) throw unprocessable(M.tooManyDups);
+  const enderEmit = child(emit, 'enderEmit');
+  return {
+    key,
+    number: text(child(ide, 'nNF')) ?? key.slice(25, 34).replace(/^0+/, ''),
+    issuedOn,
+    issuer: {
+      document,
+      name: (text(child(emit, 'xNome')) ?? document).slice(0, 120),
+      phone: text(child(enderEmit, 'fone')),
+      email: text(child(emit, 'email')),
+    },
+    totalCents,
+    invoiceCents,
+    dups,
+  };
+}
+
+/**
+ * The bills of a note: its duplicatas, which must add up to the fatura's net value (vLiq) or, without
+ * a fatura, to the note's total; a note without duplicatas is one bill of its total due on its issue date.
+ */
+export function billsOf(nfe: NfeBill): { number: string; dueDate: string; amountCents: number }[] {
+  if (nfe.dups.length === 0) return [{ number: '1', dueDate: nfe.issuedOn, amountCents: nfe.totalCents }];
+  const sum = nfe.dups.reduce((s, d) => s + d.amountCents, 0);
+  const expected = nfe.invoiceCents ?? nfe.totalCents;
+  if (sum !== expected) throw new AppError(422, M.dupTotal(formatCents(sum), formatCents(expected)));
+  return nfe.dups;
+}
