@@ -5,6 +5,10 @@ import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import ComandaBoardPage from './ComandaBoardPage.tsx';
 
+vi.mock('../auth/session.tsx', () => ({
+  useSession: () => ({ user: { id: 2, name: 'Gerente', userType: { id: 2 }, client: { id: 1 } } }),
+}));
+
 const SERVER_NOW = '2026-11-23T15:00:00.000Z';
 const minutesAgo = (n: number) => new Date(Date.parse(SERVER_NOW) - n * 60_000).toISOString();
 
