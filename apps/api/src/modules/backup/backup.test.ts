@@ -33,7 +33,7 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-describe.runIf(onPglite)('backups of the embedded database (issue 37)', () => {
+describe.runIf(onPglite)('backups of the embedded database (issue 37)', { timeout: 90_000 }, () => {
   it('takes a backup while the shop sells: listed, verified by row counts, downloadable, and it restores', async () => {
     const before = await makeSimpleSale(t, operator.auth, { description: 'Antes do backup' });
     // Sales go on while the backup runs: none fails, and the backup's counts are one instant's.
@@ -207,7 +207,7 @@ describe.runIf(!onPglite)('backups on PostgreSQL: pg_dump, verified, restored (i
   }, 120_000);
 });
 
-describe.runIf(onPglite)('the backup before an upgrade', () => {
+describe.runIf(onPglite)('the backup before an upgrade', { timeout: 90_000 }, () => {
   it('is taken when migrations are pending, recorded once they ran; none when the database is current', async () => {
     const db = t.database.db;
     const config = { ...t.app.ctx.config, dataDir };
@@ -222,7 +222,7 @@ describe.runIf(onPglite)('the backup before an upgrade', () => {
   });
 });
 
-describe.runIf(onPglite)('the nightly job and the pruning', () => {
+describe.runIf(onPglite)('the nightly job and the pruning', { timeout: 90_000 }, () => {
   it('the backup-nightly job takes one scheduled backup at the set hour, then none until the next night', async () => {
     const hourNow = Number(formatInZone(new Date(), DEFAULT_TIME_ZONE, 'time').slice(0, 2));
     await operator.api.put('/backup/schedule', { enabled: true, hour: hourNow });
@@ -282,7 +282,7 @@ describe.runIf(onPglite)('the nightly job and the pruning', () => {
   });
 });
 
-describe('the backup before an upgrade, on a new database', () => {
+describe('the backup before an upgrade, on a new database', { timeout: 90_000 }, () => {
   it('is not taken: nothing to keep (and the check does not fail on the missing migrations table)', async () => {
     const empty = fromPglite(await PGlite.create({ extensions: { pg_trgm } }));
     try {

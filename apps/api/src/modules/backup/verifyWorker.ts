@@ -1,7 +1,8 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import * as tar from 'tar';
 import { countRows } from './counts.ts';
 
 type Counts = Record<string, number>;
@@ -27,23 +28,37 @@ async function check(path: string): Promise<Counts> {
 }
 
 /**
- * A snapshot of the data folder (snapshot.ts) opened here (the WAL replayed as after a crash), its rows
- * counted (the counts of the instant it was taken), checkpointed so the backup opens without a replay,
- * written as PGlite's own .tar.gz (`dumpDataDir`, what `loadDataDir` and `npm run restore` read), then
- * the written file checked like any backup.
+ * A snapshot of the data folder (snapshot.ts) turned into the backup, on disk all the way (a large shop's
+ * folder is gigabytes: nothing of it is held in memory):
+ * 1. opened here (the WAL replayed as after a restart), its rows counted (the counts of the instant it
+ *    was taken) and closed (a clean shutdown: the backup opens without a replay);
+ * 2. written as a .tar.gz of the folder's files (the layout of PGlite's `dumpDataDir`, which
+ *    `loadDataDir` and `npm run restore` read), streamed by node-tar;
+ * 3. the snapshot removed, the written file extracted in its place, opened and counted again (the
+ *    check), and removed.
  */
 async function pack(dir: string, out: string): Promise<WorkerAnswer> {
   const snapshot = await PGlite.create(dir, { extensions: { pg_trgm } });
   let counts: Counts;
   try {
     counts = await count(snapshot);
-    await snapshot.exec('checkpoint');
-    const dump = await snapshot.dumpDataDir('gzip');
-    await writeFile(out, new Uint8Array(await dump.arrayBuffer()));
   } finally {
     await snapshot.close();
   }
-  return { counts, restored: await check(out) };
+  await tar.c({ gzip: true, portable: true, cwd: dir, file: out }, await readdir(dir));
+  await rm(dir, { recursive: true, force: true });
+  await mkdir(dir, { recursive: true });
+  try {
+    await tar.x({ file: out, cwd: dir });
+    const restored = await PGlite.create(dir, { extensions: { pg_trgm } });
+    try {
+      return { counts, restored: await count(restored) };
+    } finally {
+      await restored.close();
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 /**
