@@ -20,7 +20,7 @@ import { buildApp } from '../apps/api/src/app.ts';
 import { loadConfig } from '../apps/api/src/config.ts';
 import { fromPglite, migrateDatabase, openPglite } from '../apps/api/src/db/client.ts';
 import { restoreBackup } from '../apps/api/src/modules/backup/restore.ts';
-import { takeBackup } from '../apps/api/src/modules/backup/service.ts';
+import { lastPgliteSnapshot, takeBackup } from '../apps/api/src/modules/backup/service.ts';
 import { DEMO_PASSWORD, seedDemo } from '../apps/api/src/seed.ts';
 import { machine } from './lib.ts';
 
@@ -167,6 +167,7 @@ try {
   log('backup alone');
   const alone = await takeBackup({ db: database.db, config, notify: () => {} }, 'manual');
   const aloneSeconds = seconds(start);
+  const aloneSnapshot = lastPgliteSnapshot();
   if (alone.status !== 'ok') throw new Error(`backup failed: ${alone.error}`);
   log(`backup alone: ${aloneSeconds} s; selling (warm-up)`);
   await tills(1000); // warm-up
@@ -179,6 +180,7 @@ try {
   clearInterval(ticker);
   const backup = await backupRun;
   const backupSeconds = seconds(start);
+  const duringSnapshot = lastPgliteSnapshot();
   if (backup.status !== 'ok') throw new Error(`backup failed: ${backup.error}`);
 
   // 4. Restore into a new data folder (npm run restore's code), then its row counts.
@@ -197,6 +199,15 @@ try {
     '',
     `backup alone: ${mb(alone.sizeBytes)} MB, ${alone.tables} tables, ${alone.rows} rows, verified=${alone.verified}, ${aloneSeconds} s`,
     `backup while ${TILLS} tills sell: ${mb(backup.sizeBytes)} MB, verified=${backup.verified}, ${backupSeconds} s`,
+    ...(
+      [
+        ['alone', aloneSnapshot],
+        ['while selling', duringSnapshot],
+      ] as const
+    ).map(
+      ([label, s]) =>
+        `  folder snapshot ${label}: ${s ? `${mb(s.bytes)} MB copied, ${mb(s.lockedBytes)} MB of it again inside PGlite's lock, lock held ${s.lockedMs.toFixed(0)} ms` : 'none (in-memory dump)'}`,
+    ),
     `restore into a new folder: ${restoreSeconds} s, ${restored.tables} tables, ${restored.rows} rows, ` +
       `counts ${matches ? 'equal to the backup' : 'DIFFERENT from the backup'}`,
     '',

@@ -6,14 +6,14 @@ import type { NotificationInput } from '@balcao/core/notification';
 import { DEFAULT_TIME_ZONE, formatInZone } from '@balcao/core/time';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { eq } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeS3 } from '../../../test/fakes/s3.ts';
 import { createTestApp, type TestApp } from '../../../test/helper.ts';
 import { asUser, expectStatus, makeShop, makeSimpleSale } from '../../../test/kit.ts';
-import { fromPglite, migrationCount } from '../../db/client.ts';
+import { fromPglite, migrationCount, pgliteOf } from '../../db/client.ts';
 import { backgroundJobs } from '../../jobs.ts';
-import { useStatfsReader } from './diskSpace.ts';
+import { BACKUP_DISK_MARGIN_BYTES, backupDiskSpace, folderBytes, useStatfsReader } from './diskSpace.ts';
 import { RestoreRefused, restoreBackup } from './restore.ts';
 import { backupsToKeep } from './retention.ts';
 import { backups } from './schema.ts';
@@ -33,7 +33,7 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-describe.runIf(onPglite)('backups of the embedded database (issue 37)', () => {
+describe.runIf(onPglite)('backups of the embedded database (issue 37)', { timeout: 90_000 }, () => {
   it('takes a backup while the shop sells: listed, verified by row counts, downloadable, and it restores', async () => {
     const before = await makeSimpleSale(t, operator.auth, { description: 'Antes do backup' });
     // Sales go on while the backup runs: none fails, and the backup's counts are one instant's.
@@ -207,7 +207,7 @@ describe.runIf(!onPglite)('backups on PostgreSQL: pg_dump, verified, restored (i
   }, 120_000);
 });
 
-describe.runIf(onPglite)('the backup before an upgrade', () => {
+describe.runIf(onPglite)('the backup before an upgrade', { timeout: 90_000 }, () => {
   it('is taken when migrations are pending, recorded once they ran; none when the database is current', async () => {
     const db = t.database.db;
     const config = { ...t.app.ctx.config, dataDir };
@@ -222,7 +222,7 @@ describe.runIf(onPglite)('the backup before an upgrade', () => {
   });
 });
 
-describe.runIf(onPglite)('the nightly job and the pruning', () => {
+describe.runIf(onPglite)('the nightly job and the pruning', { timeout: 90_000 }, () => {
   it('the backup-nightly job takes one scheduled backup at the set hour, then none until the next night', async () => {
     const hourNow = Number(formatInZone(new Date(), DEFAULT_TIME_ZONE, 'time').slice(0, 2));
     await operator.api.put('/backup/schedule', { enabled: true, hour: hourNow });
@@ -282,7 +282,7 @@ describe.runIf(onPglite)('the nightly job and the pruning', () => {
   });
 });
 
-describe('the backup before an upgrade, on a new database', () => {
+describe('the backup before an upgrade, on a new database', { timeout: 90_000 }, () => {
   it('is not taken: nothing to keep (and the check does not fail on the missing migrations table)', async () => {
     const empty = fromPglite(await PGlite.create({ extensions: { pg_trgm } }));
     try {
@@ -328,6 +328,38 @@ describe("free space on the data folder's disk (issue 37)", () => {
     }
     const list = expectStatus<BackupList>(await operator.api.get('/backup'), 200, 'list');
     expect(list.lowDisk).toBeNull();
+  });
+
+  it.runIf(onPglite)("counts the copy of PGlite's data folder the backup is made from", async () => {
+    const previous = useStatfsReader(diskWith(100 * 1024 * MB));
+    try {
+      const folder = pgliteOf(t.database.db)?.dataDir as string;
+      const [last] = await t.database.db
+        .select({ size: backups.sizeBytes })
+        .from(backups)
+        .where(eq(backups.status, 'ok'))
+        .orderBy(desc(backups.createdAt), desc(backups.id))
+        .limit(1);
+      const expected = last
+        ? last.size
+        : Number(
+            (
+              (await t.database.db.execute(
+                sql`select pg_database_size(current_database())::bigint as n`,
+              )) as unknown as {
+                rows: { n: string }[];
+              }
+            ).rows[0].n,
+          );
+      const space = await backupDiskSpace(t.database.db, dataDir);
+      const copy = space.neededBytes - BACKUP_DISK_MARGIN_BYTES - expected * 2;
+      // The folder's size as it is now (the WAL may have grown by a little since).
+      const size = await folderBytes(folder);
+      expect(copy).toBeGreaterThan(size * 0.9);
+      expect(copy).toBeLessThanOrEqual(size * 1.1);
+    } finally {
+      useStatfsReader(previous);
+    }
   });
 
   it("the job's timer warns before the nightly hour, once while the disk stays low, and takes no backup", async () => {

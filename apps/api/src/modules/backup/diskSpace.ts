@@ -1,8 +1,10 @@
-import { statfs } from 'node:fs/promises';
+import { readdir, stat, statfs } from 'node:fs/promises';
+import { join } from 'node:path';
 import { lowDiskMessage } from '@balcao/core/backup';
 import { desc, eq, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import { type Db, pgliteOf } from '../../db/client.ts';
 import { backups } from './schema.ts';
+import { pgliteFolder } from './snapshot.ts';
 
 /** What the check needs of `fs.statfs`: blocks free to an unprivileged user and the block size. */
 export type StatfsReader = (path: string) => Promise<{ bavail: number | bigint; bsize: number | bigint }>;
@@ -46,10 +48,22 @@ async function expectedBackupBytes(db: Db): Promise<number> {
   return Number(size.rows[0]?.n ?? 0);
 }
 
+/** The bytes of a folder's files (a file removed while it is read counts nothing). */
+export async function folderBytes(dir: string): Promise<number> {
+  let total = 0;
+  for (const entry of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) total += await folderBytes(path);
+    else if (entry.isFile()) total += (await stat(path).catch(() => ({ size: 0 }))).size;
+  }
+  return total;
+}
+
 /**
  * The free-space check before a backup and on the backup job's timer (issue 37): DATA_DIR's disk must
- * hold the next backup twice (the file and its verification's working copy, or a backup that grew)
- * plus `BACKUP_DISK_MARGIN_BYTES`, so a backup never takes the last space the sales need. `low` is the
+ * hold the next backup twice (the file and its verification's working copy, or a backup that grew),
+ * the copy of PGlite's data folder the backup is made from (snapshot.ts; removed after), plus
+ * `BACKUP_DISK_MARGIN_BYTES`, so a backup never takes the last space the sales need. `low` is the
  * Portuguese reason when it does not.
  */
 export async function backupDiskSpace(db: Db, dataDir: string): Promise<DiskSpace> {
@@ -61,7 +75,10 @@ export async function backupDiskSpace(db: Db, dataDir: string): Promise<DiskSpac
     return { freeBytes: Number.NaN, neededBytes: Number.NaN, low: null };
   }
   const freeBytes = Number(stats.bavail) * Number(stats.bsize);
-  const neededBytes = (await expectedBackupBytes(db)) * 2 + BACKUP_DISK_MARGIN_BYTES;
+  const client = pgliteOf(db);
+  const folder = client && pgliteFolder(client);
+  const snapshotBytes = folder ? await folderBytes(folder) : 0;
+  const neededBytes = (await expectedBackupBytes(db)) * 2 + snapshotBytes + BACKUP_DISK_MARGIN_BYTES;
   return {
     freeBytes,
     neededBytes,

@@ -1,11 +1,12 @@
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
-import { mkdir, readFile, rename } from 'node:fs/promises';
+import { mkdir, open, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
+import * as tar from 'tar';
 import { pgProgram } from './pgTools.ts';
 import { countRows } from './service.ts';
 
@@ -25,7 +26,17 @@ export type RestoreOptions = {
 
 export class RestoreRefused extends Error {}
 
-const isPgDump = async (file: string) => (await readFile(file)).subarray(0, 5).toString('latin1') === 'PGDMP';
+/** A pg_dump custom-format file starts with PGDMP (only those 5 bytes are read: a backup may be gigabytes). */
+async function isPgDump(file: string): Promise<boolean> {
+  const handle = await open(file, 'r');
+  try {
+    const head = Buffer.alloc(5);
+    await handle.read(head, 0, 5, 0);
+    return head.toString('latin1') === 'PGDMP';
+  } finally {
+    await handle.close();
+  }
+}
 
 /** Restores a backup (the Backups page's file) into an empty data folder or a new PostgreSQL database. */
 export async function restoreBackup(
@@ -68,11 +79,11 @@ async function restorePglite(file: string, dataDir: string, force: boolean, log:
     await rename(folder, aside);
     log(`Banco atual guardado em ${aside}`);
   }
-  await mkdir(dataDir, { recursive: true });
-  const restored = await PGlite.create(folder, {
-    loadDataDir: new Blob([new Uint8Array(await readFile(file))]),
-    extensions: { pg_trgm },
-  });
+  // Extracted file by file (a large shop's backup is gigabytes: never whole in memory). Backups made by
+  // PGlite's own dumpDataDir name their files from "/": node-tar makes those relative to the folder.
+  await mkdir(folder, { recursive: true });
+  await tar.x({ file, cwd: folder, onwarn: () => {} });
+  const restored = await PGlite.create(folder, { extensions: { pg_trgm } });
   try {
     const counts = await countRows(
       async (text) => (await restored.query<Record<string, unknown>>(text)).rows,

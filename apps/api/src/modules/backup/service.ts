@@ -28,6 +28,8 @@ import { backupDiskSpace } from './diskSpace.ts';
 import { pgProgram } from './pgTools.ts';
 import { backupsToKeep } from './retention.ts';
 import { backupSchedule, backups } from './schema.ts';
+import { type FolderSnapshot, pgliteFolder, snapshotPgliteFolder } from './snapshot.ts';
+import type { WorkerAnswer, WorkerJob } from './verifyWorker.ts';
 
 const run = promisify(execFile);
 const gzipAsync = promisify(gzip);
@@ -63,8 +65,8 @@ function countDifferences(source: Counts, restored: Counts): string[] {
 }
 
 /**
- * The embedded database's data folder as a .tar.gz (PGlite's own `dumpDataDir`, what its `clone()`
- * uses), with every table's row count read in the same instant: the counts and the dump run inside one
+ * An in-memory embedded database (no folder on disk for snapshot.ts to copy) as a .tar.gz (PGlite's
+ * own `dumpDataDir`, what its `clone()` uses), with every table's row count read in the same instant: the counts and the dump run inside one
  * PGlite transaction, which holds PGlite's transaction lock, so no sale commits between them. Sales wait
  * for the uncompressed copy only (memory-to-memory, well under a second for a small shop); the gzip
  * runs after, off the event loop.
@@ -83,29 +85,58 @@ export async function dumpPglite(client: PGlite): Promise<{ file: Buffer; counts
 }
 
 /**
- * Opens a PGlite data-folder dump in a scratch database and counts its rows, in a worker thread: PGlite
- * runs its WebAssembly on the thread that calls it, so a scratch database opened here would stop the
- * event loop, and the sales with it, for as long as the check lasts (issue 37's bench: checkout p95
- * during a backup several times the figure without one).
+ * Runs the backup's PGlite work (verifyWorker.ts) in a worker thread: PGlite runs its WebAssembly on the
+ * thread that calls it, so a database opened here would stop the event loop, and the sales with it, for
+ * as long as the work lasts (issue 37's bench: checkout p95 during a backup several times the figure
+ * without one).
  */
-function countPgliteDump(path: string): Promise<Counts> {
+function inWorker(job: WorkerJob): Promise<WorkerAnswer> {
   return new Promise((resolve, reject) => {
     // The API runs its TypeScript through tsx (scripts/start.mjs): the worker registers tsx's loader
-    // first (a worker does not take `--import` hooks from its options), then loads the check.
+    // first (a worker does not take `--import` hooks from its options), then loads the job.
     const entry = JSON.stringify(new URL('./verifyWorker.ts', import.meta.url).href);
     const worker = new Worker(
       `import('tsx/esm/api').then(({ register }) => { register(); return import(${entry}); })`,
-      { eval: true, workerData: { path } },
+      { eval: true, workerData: job },
     );
-    worker.once('message', (message: { counts?: Counts; error?: string }) => {
+    worker.once('message', (message: WorkerAnswer) => {
       if (message.error) reject(new Error(message.error));
-      else resolve(message.counts ?? {});
+      else resolve(message);
     });
     worker.once('error', reject);
     worker.once('exit', (code) => {
-      if (code !== 0) reject(new Error(`backup check ended with code ${code}`));
+      if (code !== 0) reject(new Error(`backup worker ended with code ${code}`));
     });
   });
+}
+
+let lastSnapshot: FolderSnapshot | null = null;
+/** The last data-folder snapshot's figures in this process (bench/backup-large.ts reports them). */
+export const lastPgliteSnapshot = () => lastSnapshot;
+
+/**
+ * A backup of a PGlite database kept in a data folder (the server's case): a consistent copy of the
+ * folder taken while the sales go on (snapshot.ts: PGlite's lock held only for what changed during
+ * the bulk copy), then, in a worker thread, the copy opened and counted, written as the .tar.gz and
+ * the written file opened again and counted. The copy is removed after.
+ */
+async function backupPgliteFolder(
+  client: PGlite,
+  folder: string,
+  backupsFolder: string,
+  path: string,
+): Promise<{ counts: Counts; restored: Counts }> {
+  const snapshot = join(backupsFolder, '.snapshot');
+  await rm(snapshot, { recursive: true, force: true }); // a crashed backup's leftover
+  try {
+    lastSnapshot = await snapshotPgliteFolder(client, folder, snapshot);
+    const answer = await inWorker({ pack: snapshot, out: `${path}.part` });
+    await rename(`${path}.part`, path);
+    return { counts: answer.counts ?? {}, restored: answer.restored ?? {} };
+  } finally {
+    await rm(snapshot, { recursive: true, force: true });
+    await rm(`${path}.part`, { force: true });
+  }
 }
 
 /** pg_dump's path when the binary is installed; null otherwise (the page says so). */
@@ -242,12 +273,16 @@ export async function produceBackup(db: Db, config: Config, kind: BackupKind): P
     try {
       let restored: Counts | null;
       await mkdir(folder, { recursive: true });
-      if (client) {
+      const onDisk = client && pgliteFolder(client);
+      if (client && onDisk) {
+        ({ counts, restored } = await backupPgliteFolder(client, onDisk, folder, path));
+      } else if (client) {
+        // An in-memory database (no folder to copy): PGlite's own dump inside its lock.
         const dump = await dumpPglite(client);
         counts = dump.counts;
         await writeFile(`${path}.part`, dump.file);
         await rename(`${path}.part`, path);
-        restored = await countPgliteDump(path);
+        restored = (await inWorker({ check: path })).restored ?? {};
       } else {
         const dump = await dumpPostgres(String(url), path);
         counts = dump.counts;
