@@ -69,6 +69,14 @@ export const MARKETPLACE_MESSAGES = {
     `Pedido ${marketplace} #${displayId} cancelado pelo marketplace`,
   cancellationRequested: (marketplace: string, displayId: string) =>
     `O cliente pediu o cancelamento do pedido ${marketplace} #${displayId}`,
+  /** What the shop reads when a call failed (the marketplace's own text goes to the log only). */
+  credentialsRefused: (status: number) =>
+    `O marketplace recusou as credenciais da conta (HTTP ${status}): confira o client ID e o secret`,
+  remoteRefused: (status: number) =>
+    `O marketplace recusou a chamada (HTTP ${status}): nova tentativa em seguida`,
+  remoteUnavailable: (status: number) =>
+    `O marketplace está indisponível (HTTP ${status}): nova tentativa em seguida`,
+  noAnswer: 'Sem resposta do marketplace: nova tentativa em seguida',
 } as const;
 
 const text = (max: number, message: string) =>

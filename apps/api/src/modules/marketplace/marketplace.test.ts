@@ -276,6 +276,8 @@ describe('marketplace inbox (issue 35)', () => {
       .from(marketplaceStatusSends)
       .where(eq(marketplaceStatusSends.orderId, row.id));
     expect(failed).toMatchObject({ status: 'confirmed', attempts: 1, sentAt: null });
+    // The shop reads our words; iFood's own text ("Try again") stays in the log (issue 31 item 1).
+    expect(failed.lastError).toBe('O marketplace está indisponível (HTTP 500): nova tentativa em seguida');
     // The pause passes.
     await t.database.db
       .update(marketplaceStatusSends)

@@ -18,6 +18,7 @@ import type { Executor } from '../../db/client.ts';
 import { clients, users } from '../../db/schema.ts';
 import { AppError, conflict, duplicate, notFound, unprocessable } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
+import { logRemoteError } from '../../lib/outbound.ts';
 import { violatedUnique } from '../../lib/pg.ts';
 import { secretBox } from '../../lib/secrets.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
@@ -28,6 +29,7 @@ import { cancelSale } from '../sale/cancel.ts';
 import { findWorkingHoursStatus } from '../settings/workingHours.ts';
 import {
   type MarketplaceAdapter,
+  MarketplaceCallFailed,
   type MarketplaceEvent,
   MarketplaceRateLimited,
   marketplaceAdapter,
@@ -605,7 +607,7 @@ export async function pollAccount(ctx: AppContext, account: AccountRow): Promise
     .update(marketplaceAccounts)
     .set({
       lastPolledAt: new Date(),
-      lastError: ackFailed ? String((ackFailed as Error).message).slice(0, 500) : null,
+      lastError: ackFailed ? failureText(account, 'ack', ackFailed) : null,
     })
     .where(eq(marketplaceAccounts.id, account.id));
   for (const row of created) {
@@ -627,9 +629,25 @@ async function pausedOrFailed(db: Executor, account: AccountRow, error: unknown)
       pausedUntil: rateLimited ? new Date(Date.now() + error.retryAfterMs) : null,
       lastError: rateLimited
         ? 'O marketplace pediu uma pausa (limite de chamadas): nova tentativa em seguida'
-        : String((error as Error)?.message ?? error).slice(0, 500),
+        : failureText(account, 'poll', error),
     })
     .where(eq(marketplaceAccounts.id, account.id));
+}
+
+/**
+ * A failed call in the shop's words: the marketplace's own answer (its text, an HTML error page, a
+ * stack) is logged for the operator and never shown (issue 31 item 1).
+ */
+function failureText(account: { id: number; kind: string }, step: string, error: unknown): string {
+  const raw = String((error as Error)?.message ?? error);
+  logRemoteError(account.kind, { account: account.id, step, error: raw.slice(0, 500) });
+  if (error instanceof MarketplaceCallFailed) {
+    if (error.status === 401 || error.status === 403)
+      return MARKETPLACE_MESSAGES.credentialsRefused(error.status);
+    if (error.status >= 500) return MARKETPLACE_MESSAGES.remoteUnavailable(error.status);
+    return MARKETPLACE_MESSAGES.remoteRefused(error.status);
+  }
+  return MARKETPLACE_MESSAGES.noAnswer;
 }
 
 async function canceledByMarketplace(ctx: AppContext, account: AccountRow, row: OrderRow) {
@@ -798,7 +816,7 @@ export async function sendMarketplaceStatuses(ctx: AppContext): Promise<{ sent: 
           .set({
             attempts: send.attempts + 1,
             nextAt: new Date(Date.now() + waitMs),
-            lastError: String((error as Error)?.message ?? error).slice(0, 500),
+            lastError: failureText(account, `send ${send.status}`, error),
           })
           .where(eq(marketplaceStatusSends.id, send.id));
         break;
