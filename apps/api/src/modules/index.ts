@@ -106,7 +106,7 @@ export const MODULES: ((ctx: AppContext) => FastifyPluginAsyncZod)[] = [
   pixRoutes,
   // Issue 32: every recorded sale's NFC-e, after its commit (the sale seam's follow-up).
   (ctx) => {
-    onSaleCommitted(ctx, (c, session, sale) => issueInBackground(c, session, sale.id, sale.consumerDocument));
+    onSaleCommitted(ctx, (c, session, sale) => issueInBackground(c, session, sale.id));
     onSaleCanceledCommitted(ctx, (c, session, sale) => {
       cancelForSale(c, session, sale.id, sale.reason).catch(() => undefined);
     });

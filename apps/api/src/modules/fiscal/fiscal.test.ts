@@ -189,7 +189,7 @@ describe('contingency', { timeout: 90_000 }, () => {
     const shop = await fiscalShop();
     sefaz.mode = 'timeout';
     try {
-      const sale = await sell(shop.auth, shop.product.id);
+      const sale = await sell(shop.auth, shop.product.id, { consumerDocument: '529.982.247-25' });
       const note = await noteOf(shop.auth, sale.id);
       expect(note).toMatchObject({ status: 'contingency', tpEmis: 9, statusText: 'EMITIDA EM CONTINGÊNCIA' });
       expect(note.accessKey[34]).toBe('9');
@@ -204,7 +204,16 @@ describe('contingency', { timeout: 90_000 }, () => {
     await transmitWaiting(t.app.ctx);
     const { notes } = expectStatus<{ notes: FiscalNote[] }>(await shop.api.get('/fiscal/notes'), 200);
     expect(notes).toHaveLength(1);
-    expect(notes[0]).toMatchObject({ status: 'authorised', tpEmis: 9, number: 1 });
+    expect(notes[0]).toMatchObject({
+      status: 'authorised',
+      tpEmis: 9,
+      number: 1,
+      consumerDocument: '52998224725',
+    });
+    // The CPF typed at the PDV is in the note transmitted later.
+    expect((await shop.api.get(`/fiscal/notes/${notes[0].id}/xml`)).body).toContain(
+      '<dest><CPF>52998224725</CPF>',
+    );
     expect((sefaz.calls.NFeAutorizacao4 ?? 0) - sent).toBe(1);
     await transmitWaiting(t.app.ctx);
     expect((sefaz.calls.NFeAutorizacao4 ?? 0) - sent).toBe(1);
@@ -594,6 +603,22 @@ describe('nothing lost: the sweep', { timeout: 120_000 }, () => {
     await sweepFiscal(t.app.ctx);
     expect(await notesOf(shop.auth)).toHaveLength(1);
     expect((sefaz.calls.NFeAutorizacao4 ?? 0) - before).toBe(1);
+  });
+
+  it('"CPF na nota?" is kept with the sale: a note the sweep issues later still carries it', async () => {
+    const shop = await fiscalShop();
+    const db = t.database.db;
+    // The follow-up never ran for this sale (a restart between the commit and the note).
+    await db.execute(sql`update fiscal_settings set enabled = false where client_id = ${shop.client.id}`);
+    const sale = await sell(shop.auth, shop.product.id, { consumerDocument: '529.982.247-25' });
+    await db.execute(sql`update fiscal_settings set enabled = true,
+      enabled_at = now() - interval '10 minutes' where client_id = ${shop.client.id}`);
+    await db.execute(sql`update sales set created_at = now() - interval '3 minutes' where id = ${sale.id}`);
+    await sweepFiscal(t.app.ctx);
+    const note = await noteOf(shop.auth, sale.id);
+    expect(note).toMatchObject({ status: 'authorised', consumerDocument: '52998224725' });
+    const xml = (await api(t, shop.auth).get(`/fiscal/notes/${note.id}/xml`)).body;
+    expect(xml).toContain('<dest><CPF>52998224725</CPF>');
   });
 
   it('a sale made before issuing was switched on gets no note', async () => {

@@ -22,7 +22,7 @@ import { AppError, unavailable } from '../../errors.ts';
 import { type Actor, adminOf } from '../../lib/actor.ts';
 import { type ReceiptSettings, receiptSettingsSql } from '../printing/receipt.ts';
 import { enqueuePrintJob } from '../printing/service.ts';
-import { findSale } from '../sale/read.ts';
+import { findSale, saleConsumerDocument } from '../sale/read.ts';
 import { danfeLines } from './danfe.ts';
 import { fiscalNotes, fiscalVoids } from './schema.ts';
 import { callSefaz, type SefazService } from './sefaz.ts';
@@ -388,19 +388,20 @@ async function printDanfe(ctx: AppContext, actor: Actor, noteId: number) {
 }
 
 /**
- * The follow-up of a recorded sale (called after its commit, not awaited by the checkout): numbers,
- * signs, persists and sends its NFC-e. Safe to call twice: a sale has one note (unique sale_id).
+ * The follow-up of a recorded sale (called after its commit, not awaited by the checkout; or by the
+ * sweep): numbers, signs, persists and sends its NFC-e. Safe to call twice: a sale has one note
+ * (unique sale_id). The consumer's CPF/CNPJ is the one stored with the sale ("CPF na nota?").
  */
 export async function issueForSale(
   ctx: AppContext,
   actor: Actor,
   saleId: number,
-  consumerDocument: string | null,
 ): Promise<FiscalNote | null> {
   const settings = await settingsRow(ctx.db, actor.clientId);
   if (!settings?.enabled) return null;
   const sale = await findSale(ctx.db, actor, saleId);
   if (sale.status === 'canceled') return null;
+  const consumerDocument = await saleConsumerDocument(ctx.db, actor, saleId);
   const draft = await draftOf(ctx.db, settings, sale, consumerDocument);
   const env = settings.environment;
   const created = await ctx.db.transaction(async (tx) => {
@@ -763,7 +764,7 @@ export async function sweepFiscal(
   for (const sale of missing.rows) {
     try {
       const actor = await adminOf(ctx.db, Number(sale.client_id));
-      const note = await issueForSale(ctx, actor, Number(sale.id), null);
+      const note = await issueForSale(ctx, actor, Number(sale.id));
       if (note) {
         issued++;
         ctx.changed(actor.clientId, 'fiscal', note.id);
@@ -864,13 +865,8 @@ export async function cancelForSale(ctx: AppContext, actor: Actor, saleId: numbe
 }
 
 /** For the checkout follow-up: runs `issueForSale` without the caller waiting, errors logged. */
-export function issueInBackground(
-  ctx: AppContext,
-  actor: Actor,
-  saleId: number,
-  consumerDocument: string | null,
-): void {
-  issueForSale(ctx, actor, saleId, consumerDocument)
+export function issueInBackground(ctx: AppContext, actor: Actor, saleId: number): void {
+  issueForSale(ctx, actor, saleId)
     .then((note) => {
       if (note) ctx.changed(actor.clientId, 'fiscal', note.id);
     })
