@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FiscalNote } from '@balcao/core/fiscal';
 import { sql } from 'drizzle-orm';
+import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import yauzl from 'yauzl';
 import { type FakeSefaz, startFakeSefaz } from '../../../test/fakes/sefaz.ts';
@@ -868,5 +869,59 @@ describe('product fiscal fields', { timeout: 120_000 }, () => {
       cfop: '5102',
       cest: '1702300',
     });
+  });
+
+  it('the product CSV export writes the fiscal columns, and the export imports back unchanged', async () => {
+    const shop = await fiscalShop();
+    const sku = `EXP-${shop.client.id}`;
+    const importCsv = (csv: string) => shop.api.post('/product/import', { csv, dryRun: false });
+    expectStatus(
+      await importCsv(
+        [
+          'nome;sku;preco_venda;ncm;cfop;csosn;origem;cest;unidade_fiscal',
+          `Bolo;${sku};10,00;19059090;5405;500;2;1702300;KG`,
+          `Suco;${sku}-2;6,00;;5102;;;;`,
+          `Agua;${sku}-3;3,00;;;;;;`,
+        ].join('\n'),
+      ),
+      200,
+    );
+    const exported = await shop.api.get(`/product/client/${shop.client.id}/export?q=${sku}`);
+    expect(exported.statusCode).toBe(200);
+    expect(exported.body.split('\r\n')[0]).toMatch(/;ncm;cfop;csosn;origem;cest;unidade_fiscal$/);
+    const rows = Papa.parse<Record<string, string>>(exported.body.slice(1), {
+      header: true,
+      skipEmptyLines: true,
+    }).data;
+    const fiscalOf = (name: string) => {
+      const row = rows.find((r) => r.nome === name);
+      return [row?.ncm, row?.cfop, row?.csosn, row?.origem, row?.cest, row?.unidade_fiscal];
+    };
+    expect(fiscalOf('Bolo')).toEqual(['19059090', '5405', '500', '2', '1702300', 'KG']);
+    // Only a product's own fields: blank where the shop's default applies.
+    expect(fiscalOf('Suco')).toEqual(['', '5102', '', '', '', '']);
+    expect(fiscalOf('Agua')).toEqual(['', '', '', '', '', '']);
+    const fieldsBefore = await Promise.all(
+      rows.map(async (r) => {
+        const id = (
+          await shop.api.get(`/product/client/${shop.client.id}?q=${encodeURIComponent(r.sku)}`)
+        ).json().items[0].id;
+        return expectStatus(await shop.api.get(`/fiscal/product/${id}`), 200).fields;
+      }),
+    );
+    const again = await importCsv(exported.body);
+    expect(again.json()).toMatchObject({ updated: 3, invalidLines: 0 });
+    const fieldsAfter = await Promise.all(
+      rows.map(async (r) => {
+        const id = (
+          await shop.api.get(`/product/client/${shop.client.id}?q=${encodeURIComponent(r.sku)}`)
+        ).json().items[0].id;
+        return expectStatus(await shop.api.get(`/fiscal/product/${id}`), 200).fields;
+      }),
+    );
+    expect(fieldsAfter).toEqual(fieldsBefore);
+    expect(fieldsAfter[rows.findIndex((r) => r.nome === 'Suco')]).toEqual({ cfop: '5102' });
+    const reExported = await shop.api.get(`/product/client/${shop.client.id}/export?q=${sku}`);
+    expect(reExported.body).toBe(exported.body);
   });
 });
