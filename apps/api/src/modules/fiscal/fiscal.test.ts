@@ -1,3 +1,4 @@
+import { createVerify } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -218,6 +219,39 @@ describe('contingency', { timeout: 90_000 }, () => {
     expect((sefaz.calls.NFeAutorizacao4 ?? 0) - sent).toBe(1);
     await transmitWaiting(t.app.ctx);
     expect((sefaz.calls.NFeAutorizacao4 ?? 0) - sent).toBe(1);
+  });
+
+  it('QR code v3 (no CSC): online chave|3|tpAmb; in contingency signed with the A1, valid and sent once', async () => {
+    const shop = await fiscalShop({ qrCodeVersion: 3, csc: '', cscId: '0' });
+    expect(expectStatus(await shop.api.get('/fiscal/settings'), 200).settings).toMatchObject({
+      qrCodeVersion: 3,
+      hasCsc: false,
+    });
+    const online = await noteOf(shop.auth, (await sell(shop.auth, shop.product.id)).id);
+    expect(online.status).toBe('authorised');
+    expect(online.qrCodeUrl).toMatch(new RegExp(`\\?p=${online.accessKey}\\|3\\|2$`));
+    sefaz.mode = 'timeout';
+    let note: FiscalNote;
+    try {
+      const sale = await sell(shop.auth, shop.product.id, { consumerDocument: '529.982.247-25' });
+      note = await noteOf(shop.auth, sale.id);
+    } finally {
+      sefaz.mode = 'ok';
+    }
+    expect(note).toMatchObject({ status: 'contingency', tpEmis: 9 });
+    const xml = (await shop.api.get(`/fiscal/notes/${note.id}/xml`)).body;
+    const day = /<dhEmi>\d{4}-\d{2}-(\d{2})T/.exec(xml)?.[1];
+    const text = `${note.accessKey}|3|2|${day}|13.00|2|52998224725`;
+    const url = note.qrCodeUrl ?? '';
+    expect(url).toContain(`?p=${text}|`);
+    const signature = url.slice(url.indexOf(`${text}|`) + text.length + 1);
+    expect(createVerify('RSA-SHA1').update(text).verify(shop.a1.certPem, signature, 'base64')).toBe(true);
+    // The XML carries the same QR code, and SEFAZ takes the note once it answers.
+    expect(xml).toContain(url);
+    await transmitWaiting(t.app.ctx);
+    expect(await noteOf(shop.auth, note.saleId ?? 0, (n) => n.status === 'authorised')).toMatchObject({
+      tpEmis: 9,
+    });
   });
 
   it('SP allows no offline contingency: the note waits in the queue with the warning, then is sent', async () => {

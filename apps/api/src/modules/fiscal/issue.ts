@@ -1,4 +1,4 @@
-import { createHash, randomInt } from 'node:crypto';
+import { createHash, createSign, randomInt } from 'node:crypto';
 import {
   accessKey,
   FISCAL_MESSAGES,
@@ -7,7 +7,9 @@ import {
   fiscalWithDefaults,
   nfeDateTime,
   type ProductFiscal,
+  type QrCodeVersion,
   qrCodeV2,
+  qrCodeV3,
   sefazUrls,
   stateRules,
   tpAmbOf,
@@ -174,10 +176,22 @@ export async function signedNote(
     ...urls,
     cscId: settings.cscId,
     csc: openCsc(ctx, settings),
+    version: settings.qrCodeVersion === 3 ? 3 : 2,
   });
 }
 
-export type QrSettings = { qr: string; chave: string; cscId: string; csc: string };
+export type QrSettings = {
+  qr: string;
+  chave: string;
+  cscId: string;
+  csc: string;
+  /** 2 (CSC hash, the default) or 3 (NT 2025.001). */
+  version?: QrCodeVersion;
+};
+
+/** QR code v3's offline signature: RSA with SHA-1 by the A1's key, base64 (as sped-nfe signs it). */
+const signWithA1 = (a1: Signer) => (text: string) =>
+  createSign('RSA-SHA1').update(text, 'utf8').sign(a1.keyPem, 'base64');
 
 /**
  * The note's whole pipeline without the database: access key, XML, signature, QR code, XSD check
@@ -210,25 +224,44 @@ export async function composeNote(
     ...(tpEmis === 9 ? { contingency: { at: issuedAt, reason: CONTINGENCY_REASON } } : {}),
   };
   const signed = signXml(buildNfe(input), 'infNFe', a1);
-  const qrCode = qrCodeV2(
-    {
-      url: qr.qr,
-      accessKey: key,
-      tpAmb: draft.tpAmb,
-      cscId: qr.cscId,
-      csc: qr.csc,
-      ...(tpEmis === 9
-        ? {
-            offline: {
-              day: issuedAt.slice(8, 10),
-              totalCents: draft.totalCents,
-              digestValue: signed.digestValue,
-            },
-          }
-        : {}),
-    },
-    sha1,
-  );
+  const qrCode =
+    qr.version === 3
+      ? qrCodeV3(
+          {
+            url: qr.qr,
+            accessKey: key,
+            tpAmb: draft.tpAmb,
+            ...(tpEmis === 9
+              ? {
+                  offline: {
+                    day: issuedAt.slice(8, 10),
+                    totalCents: draft.totalCents,
+                    consumerDocument: draft.consumerDocument,
+                  },
+                }
+              : {}),
+          },
+          signWithA1(a1),
+        )
+      : qrCodeV2(
+          {
+            url: qr.qr,
+            accessKey: key,
+            tpAmb: draft.tpAmb,
+            cscId: qr.cscId,
+            csc: qr.csc,
+            ...(tpEmis === 9
+              ? {
+                  offline: {
+                    day: issuedAt.slice(8, 10),
+                    totalCents: draft.totalCents,
+                    digestValue: signed.digestValue,
+                  },
+                }
+              : {}),
+          },
+          sha1,
+        );
   const xml = withSupplement(signed.xml, qrCode, qr.chave);
   const issue = await validateSchema(xml, 'nfe_v4.00.xsd');
   if (issue) return { schema: issue };
