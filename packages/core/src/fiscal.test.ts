@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, createSign, createVerify, generateKeyPairSync } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
 import {
   accessKey,
@@ -9,6 +9,8 @@ import {
   isValidCnpjAny,
   qrCodeV2,
   qrCodeV2Text,
+  qrCodeV3,
+  qrCodeV3Text,
   sefazUrls,
   stateRules,
   TPAG_OF,
@@ -118,6 +120,67 @@ describe('QR code v2', () => {
       `https://www.homologacao.nfce.fazenda.sp.gov.br/NFCeConsultaPublica/Paginas/ConsultaQRCode.aspx?p=${text}|${sha1(
         `${text}GPB0JBWLUR6HWFTVEAS6RJ69GPCROFPBBB8G`,
       ).toUpperCase()}`,
+    );
+  });
+});
+
+describe('QR code v3 (NT 2025.001)', () => {
+  // The XSD's own patterns for v3 (PL_009_V4 leiauteNFe_v4.00.xsd, infNFeSupl/qrCode).
+  const XSD_V3_ONLINE = /^((HTTPS?|https?):\/\/.*\?p=([0-9]{34}(1|3|4)[0-9]{9})\|[3]\|[1-2])$/;
+  const XSD_V3_OFFLINE =
+    /^((HTTPS?|https?):\/\/.*\?p=([0-9]{34}(9)[0-9]{9})\|[3]\|[1-2]\|([0]{1}[1-9]{1}|[1-2]{1}[0-9]{1}|[3]{1}[0-1]{1})\|(0|0\.[0-9]{2}|[1-9]{1}[0-9]{0,12}(\.[0-9]{2})?)\|((1|2|3)?)\|(([0-9]{3,14})?)\|([a-zA-Z0-9+/]+[=]{0,2}))$/;
+  const URL =
+    'https://www.homologacao.nfce.fazenda.sp.gov.br/NFCeConsultaPublica/Paginas/ConsultaQRCode.aspx';
+  const never = () => {
+    throw new Error('an online v3 QR code is not signed');
+  };
+
+  test('online: ?p=chave|3|tpAmb only (no CSC, no hash)', () => {
+    const url = qrCodeV3(
+      { url: URL, accessKey: '41170410422724000187650010000005101000010235', tpAmb: 2 },
+      never,
+    );
+    expect(url).toBe(`${URL}?p=41170410422724000187650010000005101000010235|3|2`);
+    expect(url).toMatch(XSD_V3_ONLINE);
+  });
+
+  test("offline text as the NT's layout example: chave|3|tpAmb|dia|vNF|tp_idDest|cDest", () => {
+    // NT 2025.001's example (reproduced in sped-nfe QRCode::get300): a CNPJ consumer on the 10th, R$ 200,12.
+    expect(
+      qrCodeV3Text({
+        url: URL,
+        accessKey: '12345678901234567890123456789012349123456789',
+        tpAmb: 1,
+        offline: { day: '10', totalCents: 20012, consumerDocument: '12345678901234' },
+      }),
+    ).toBe('12345678901234567890123456789012349123456789|3|1|10|200.12|1|12345678901234');
+    const base = { url: URL, accessKey: '41170410422724000187650010000005109000010235', tpAmb: 2 as const };
+    expect(
+      qrCodeV3Text({ ...base, offline: { day: '05', totalCents: 1300, consumerDocument: '52998224725' } }),
+    ).toBe('41170410422724000187650010000005109000010235|3|2|05|13.00|2|52998224725');
+    // An unidentified consumer: only the separators.
+    expect(qrCodeV3Text({ ...base, offline: { day: '31', totalCents: 0, consumerDocument: null } })).toBe(
+      '41170410422724000187650010000005109000010235|3|2|31|0.00||',
+    );
+  });
+
+  test("offline URL ends with the A1's RSA-SHA1 signature of the text, in base64, and matches the XSD", () => {
+    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const sign = (text: string) => createSign('RSA-SHA1').update(text).sign(privateKey, 'base64');
+    const input = {
+      url: URL,
+      accessKey: '41170410422724000187650010000005109000010235',
+      tpAmb: 2 as const,
+      offline: { day: '05', totalCents: 1300, consumerDocument: '52998224725' },
+    };
+    const url = qrCodeV3(input, sign);
+    expect(url).toMatch(XSD_V3_OFFLINE);
+    const text = qrCodeV3Text(input);
+    expect(url.startsWith(`${URL}?p=${text}|`)).toBe(true);
+    const signature = url.slice(`${URL}?p=${text}|`.length);
+    expect(createVerify('RSA-SHA1').update(text).verify(publicKey, signature, 'base64')).toBe(true);
+    expect(qrCodeV3({ ...input, offline: { ...input.offline, consumerDocument: null } }, sign)).toMatch(
+      XSD_V3_OFFLINE,
     );
   });
 });

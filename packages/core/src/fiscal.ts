@@ -237,6 +237,41 @@ export function qrCodeV2(input: QrCodeV2Input, sha1Hex: (text: string) => string
 }
 
 // ---------------------------------------------------------------------------------------------
+// QR code v3 (NT 2025.001 v1.00, DANFE NFC-e / QR Code manual v6.0): no CSC. Online the text is
+// `chave|3|tpAmb`; offline (tpEmis 9) `chave|3|tpAmb|dia|vNF|tp_idDest|cDest|assinatura`, where the
+// signature is the A1's RSA signature (SHA-1, PKCS#1 v1.5, as nfephp-org/sped-nfe's QRCode::get300
+// signs with sped-common's Certificate::sign) of the text before it, in base64. tp_idDest: 1 CNPJ,
+// 2 CPF; both empty for an unidentified consumer (only the separators).
+
+/** The QR code layouts a shop can choose (v3 where the state's authorizer accepts NT 2025.001). */
+export const QR_CODE_VERSIONS = [2, 3] as const;
+export type QrCodeVersion = (typeof QR_CODE_VERSIONS)[number];
+
+export type QrCodeV3Input = {
+  url: string;
+  accessKey: string;
+  tpAmb: 1 | 2;
+  /** Offline (tpEmis 9): the day of issue (2 digits), the total and the consumer's CPF/CNPJ. */
+  offline?: { day: string; totalCents: number; consumerDocument: string | null };
+};
+
+/** The text of a v3 QR code before its signature (online: the whole text). */
+export function qrCodeV3Text(input: QrCodeV3Input): string {
+  const head = `${input.accessKey}|3|${input.tpAmb}`;
+  if (!input.offline) return head;
+  const { day, totalCents, consumerDocument } = input.offline;
+  const kind = !consumerDocument ? '' : consumerDocument.length === 11 ? '2' : '1';
+  return `${head}|${day}|${(totalCents / 100).toFixed(2)}|${kind}|${consumerDocument ?? ''}`;
+}
+
+/** The full v3 QR code URL; `signBase64` signs offline text with the A1 (Node's crypto in the API). */
+export function qrCodeV3(input: QrCodeV3Input, signBase64: (text: string) => string): string {
+  const text = qrCodeV3Text(input);
+  const url = input.url.includes('?p=') ? input.url : `${input.url}?p=`;
+  return input.offline ? `${url}${text}|${signBase64(text)}` : `${url}${text}`;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Settings and notes (the contract)
 
 export const CRTS = ['1', '2', '3', '4'] as const;
@@ -396,6 +431,10 @@ export const fiscalSettingsInputSchema = z.object({
     .string()
     .trim()
     .refine((v) => v === '' || (v.length >= 16 && v.length <= 36), FISCAL_MESSAGES.csc),
+  /** QR code v2 (CSC hash) or v3 (NT 2025.001: no CSC, offline notes signed with the A1). */
+  qrCodeVersion: z
+    .union([z.literal(2), z.literal(3)], { message: 'Versão do QR Code deve ser 2 ou 3' })
+    .default(2),
   defaults: productFiscalSchema,
 });
 export type FiscalSettingsInput = z.input<typeof fiscalSettingsInputSchema>;
@@ -427,6 +466,7 @@ export const fiscalSettingsSchema = z.object({
   series: z.number(),
   nextNumber: z.number(),
   cscId: z.string(),
+  qrCodeVersion: z.union([z.literal(2), z.literal(3)]),
   defaults: productFiscalSchema,
   hasCsc: z.boolean(),
   certificate: certificateInfoSchema.nullable(),

@@ -545,7 +545,8 @@ export const PRODUCT_CSV_COLUMNS = [
 export type ProductCsvColumn = (typeof PRODUCT_CSV_COLUMNS)[number];
 /**
  * Issue 32: the NFC-e fields a product import may carry (a blank cell keeps the product's field, or
- * the shop's default for a new one). Read on import only: the export does not write them yet.
+ * the shop's default for a new one). The export writes them after PRODUCT_CSV_COLUMNS (a product's
+ * own fields; blank where the shop's default applies), so an export imports back unchanged.
  */
 export const PRODUCT_CSV_FISCAL_COLUMNS = [
   'ncm',

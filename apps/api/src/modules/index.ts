@@ -22,7 +22,7 @@ import { feeSimulatorRoutes } from './fee-simulator/routes.ts';
 import { financeRoutes } from './finance/routes.ts';
 import { cancelForSale, issueInBackground } from './fiscal/issue.ts';
 import { fiscalRoutes } from './fiscal/routes.ts';
-import { mergeProductFiscal } from './fiscal/service.ts';
+import { fieldsOfProducts, mergeProductFiscal } from './fiscal/service.ts';
 import { healthRoutes } from './health/routes.ts';
 import { homeRoutes } from './home/routes.ts';
 import { labelRoutes } from './label/routes.ts';
@@ -70,8 +70,8 @@ export const MODULES: ((ctx: AppContext) => FastifyPluginAsyncZod)[] = [
   (ctx) => productCategoryRoutes(ctx, productsInCategory),
   (ctx) => productBrandRoutes(ctx, productsOfBrand),
   (ctx) => productAdditionalRoutes(ctx, groupProductCount),
-  // Issue 32: the NFC-e columns of a product import are kept by the fiscal module.
-  (ctx) => productRoutes(ctx, mergeProductFiscal),
+  // Issue 32: the NFC-e columns of a product import are kept (and exported) by the fiscal module.
+  (ctx) => productRoutes(ctx, mergeProductFiscal, fieldsOfProducts),
   cepRoutes,
   (ctx) => customerRoutes(ctx, receivableFigures),
   userRoutes,
@@ -106,7 +106,7 @@ export const MODULES: ((ctx: AppContext) => FastifyPluginAsyncZod)[] = [
   pixRoutes,
   // Issue 32: every recorded sale's NFC-e, after its commit (the sale seam's follow-up).
   (ctx) => {
-    onSaleCommitted(ctx, (c, session, sale) => issueInBackground(c, session, sale.id, sale.consumerDocument));
+    onSaleCommitted(ctx, (c, session, sale) => issueInBackground(c, session, sale.id));
     onSaleCanceledCommitted(ctx, (c, session, sale) => {
       cancelForSale(c, session, sale.id, sale.reason).catch(() => undefined);
     });

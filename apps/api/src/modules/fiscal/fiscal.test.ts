@@ -1,8 +1,10 @@
+import { createVerify } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FiscalNote } from '@balcao/core/fiscal';
 import { sql } from 'drizzle-orm';
+import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import yauzl from 'yauzl';
 import { type FakeSefaz, startFakeSefaz } from '../../../test/fakes/sefaz.ts';
@@ -189,7 +191,7 @@ describe('contingency', { timeout: 90_000 }, () => {
     const shop = await fiscalShop();
     sefaz.mode = 'timeout';
     try {
-      const sale = await sell(shop.auth, shop.product.id);
+      const sale = await sell(shop.auth, shop.product.id, { consumerDocument: '529.982.247-25' });
       const note = await noteOf(shop.auth, sale.id);
       expect(note).toMatchObject({ status: 'contingency', tpEmis: 9, statusText: 'EMITIDA EM CONTINGÊNCIA' });
       expect(note.accessKey[34]).toBe('9');
@@ -204,10 +206,52 @@ describe('contingency', { timeout: 90_000 }, () => {
     await transmitWaiting(t.app.ctx);
     const { notes } = expectStatus<{ notes: FiscalNote[] }>(await shop.api.get('/fiscal/notes'), 200);
     expect(notes).toHaveLength(1);
-    expect(notes[0]).toMatchObject({ status: 'authorised', tpEmis: 9, number: 1 });
+    expect(notes[0]).toMatchObject({
+      status: 'authorised',
+      tpEmis: 9,
+      number: 1,
+      consumerDocument: '52998224725',
+    });
+    // The CPF typed at the PDV is in the note transmitted later.
+    expect((await shop.api.get(`/fiscal/notes/${notes[0].id}/xml`)).body).toContain(
+      '<dest><CPF>52998224725</CPF>',
+    );
     expect((sefaz.calls.NFeAutorizacao4 ?? 0) - sent).toBe(1);
     await transmitWaiting(t.app.ctx);
     expect((sefaz.calls.NFeAutorizacao4 ?? 0) - sent).toBe(1);
+  });
+
+  it('QR code v3 (no CSC): online chave|3|tpAmb; in contingency signed with the A1, valid and sent once', async () => {
+    const shop = await fiscalShop({ qrCodeVersion: 3, csc: '', cscId: '0' });
+    expect(expectStatus(await shop.api.get('/fiscal/settings'), 200).settings).toMatchObject({
+      qrCodeVersion: 3,
+      hasCsc: false,
+    });
+    const online = await noteOf(shop.auth, (await sell(shop.auth, shop.product.id)).id);
+    expect(online.status).toBe('authorised');
+    expect(online.qrCodeUrl).toMatch(new RegExp(`\\?p=${online.accessKey}\\|3\\|2$`));
+    sefaz.mode = 'timeout';
+    let note: FiscalNote;
+    try {
+      const sale = await sell(shop.auth, shop.product.id, { consumerDocument: '529.982.247-25' });
+      note = await noteOf(shop.auth, sale.id);
+    } finally {
+      sefaz.mode = 'ok';
+    }
+    expect(note).toMatchObject({ status: 'contingency', tpEmis: 9 });
+    const xml = (await shop.api.get(`/fiscal/notes/${note.id}/xml`)).body;
+    const day = /<dhEmi>\d{4}-\d{2}-(\d{2})T/.exec(xml)?.[1];
+    const text = `${note.accessKey}|3|2|${day}|13.00|2|52998224725`;
+    const url = note.qrCodeUrl ?? '';
+    expect(url).toContain(`?p=${text}|`);
+    const signature = url.slice(url.indexOf(`${text}|`) + text.length + 1);
+    expect(createVerify('RSA-SHA1').update(text).verify(shop.a1.certPem, signature, 'base64')).toBe(true);
+    // The XML carries the same QR code, and SEFAZ takes the note once it answers.
+    expect(xml).toContain(url);
+    await transmitWaiting(t.app.ctx);
+    expect(await noteOf(shop.auth, note.saleId ?? 0, (n) => n.status === 'authorised')).toMatchObject({
+      tpEmis: 9,
+    });
   });
 
   it('SP allows no offline contingency: the note waits in the queue with the warning, then is sent', async () => {
@@ -596,6 +640,22 @@ describe('nothing lost: the sweep', { timeout: 120_000 }, () => {
     expect((sefaz.calls.NFeAutorizacao4 ?? 0) - before).toBe(1);
   });
 
+  it('"CPF na nota?" is kept with the sale: a note the sweep issues later still carries it', async () => {
+    const shop = await fiscalShop();
+    const db = t.database.db;
+    // The follow-up never ran for this sale (a restart between the commit and the note).
+    await db.execute(sql`update fiscal_settings set enabled = false where client_id = ${shop.client.id}`);
+    const sale = await sell(shop.auth, shop.product.id, { consumerDocument: '529.982.247-25' });
+    await db.execute(sql`update fiscal_settings set enabled = true,
+      enabled_at = now() - interval '10 minutes' where client_id = ${shop.client.id}`);
+    await db.execute(sql`update sales set created_at = now() - interval '3 minutes' where id = ${sale.id}`);
+    await sweepFiscal(t.app.ctx);
+    const note = await noteOf(shop.auth, sale.id);
+    expect(note).toMatchObject({ status: 'authorised', consumerDocument: '52998224725' });
+    const xml = (await api(t, shop.auth).get(`/fiscal/notes/${note.id}/xml`)).body;
+    expect(xml).toContain('<dest><CPF>52998224725</CPF>');
+  });
+
   it('a sale made before issuing was switched on gets no note', async () => {
     const shop = await fiscalShop();
     const db = t.database.db;
@@ -843,5 +903,59 @@ describe('product fiscal fields', { timeout: 120_000 }, () => {
       cfop: '5102',
       cest: '1702300',
     });
+  });
+
+  it('the product CSV export writes the fiscal columns, and the export imports back unchanged', async () => {
+    const shop = await fiscalShop();
+    const sku = `EXP-${shop.client.id}`;
+    const importCsv = (csv: string) => shop.api.post('/product/import', { csv, dryRun: false });
+    expectStatus(
+      await importCsv(
+        [
+          'nome;sku;preco_venda;ncm;cfop;csosn;origem;cest;unidade_fiscal',
+          `Bolo;${sku};10,00;19059090;5405;500;2;1702300;KG`,
+          `Suco;${sku}-2;6,00;;5102;;;;`,
+          `Agua;${sku}-3;3,00;;;;;;`,
+        ].join('\n'),
+      ),
+      200,
+    );
+    const exported = await shop.api.get(`/product/client/${shop.client.id}/export?q=${sku}`);
+    expect(exported.statusCode).toBe(200);
+    expect(exported.body.split('\r\n')[0]).toMatch(/;ncm;cfop;csosn;origem;cest;unidade_fiscal$/);
+    const rows = Papa.parse<Record<string, string>>(exported.body.slice(1), {
+      header: true,
+      skipEmptyLines: true,
+    }).data;
+    const fiscalOf = (name: string) => {
+      const row = rows.find((r) => r.nome === name);
+      return [row?.ncm, row?.cfop, row?.csosn, row?.origem, row?.cest, row?.unidade_fiscal];
+    };
+    expect(fiscalOf('Bolo')).toEqual(['19059090', '5405', '500', '2', '1702300', 'KG']);
+    // Only a product's own fields: blank where the shop's default applies.
+    expect(fiscalOf('Suco')).toEqual(['', '5102', '', '', '', '']);
+    expect(fiscalOf('Agua')).toEqual(['', '', '', '', '', '']);
+    const fieldsBefore = await Promise.all(
+      rows.map(async (r) => {
+        const id = (
+          await shop.api.get(`/product/client/${shop.client.id}?q=${encodeURIComponent(r.sku)}`)
+        ).json().items[0].id;
+        return expectStatus(await shop.api.get(`/fiscal/product/${id}`), 200).fields;
+      }),
+    );
+    const again = await importCsv(exported.body);
+    expect(again.json()).toMatchObject({ updated: 3, invalidLines: 0 });
+    const fieldsAfter = await Promise.all(
+      rows.map(async (r) => {
+        const id = (
+          await shop.api.get(`/product/client/${shop.client.id}?q=${encodeURIComponent(r.sku)}`)
+        ).json().items[0].id;
+        return expectStatus(await shop.api.get(`/fiscal/product/${id}`), 200).fields;
+      }),
+    );
+    expect(fieldsAfter).toEqual(fieldsBefore);
+    expect(fieldsAfter[rows.findIndex((r) => r.nome === 'Suco')]).toEqual({ cfop: '5102' });
+    const reExported = await shop.api.get(`/product/client/${shop.client.id}/export?q=${sku}`);
+    expect(reExported.body).toBe(exported.body);
   });
 });

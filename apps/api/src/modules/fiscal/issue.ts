@@ -1,4 +1,4 @@
-import { createHash, randomInt } from 'node:crypto';
+import { createHash, createSign, randomInt } from 'node:crypto';
 import {
   accessKey,
   FISCAL_MESSAGES,
@@ -7,7 +7,9 @@ import {
   fiscalWithDefaults,
   nfeDateTime,
   type ProductFiscal,
+  type QrCodeVersion,
   qrCodeV2,
+  qrCodeV3,
   sefazUrls,
   stateRules,
   tpAmbOf,
@@ -22,7 +24,7 @@ import { AppError, unavailable } from '../../errors.ts';
 import { type Actor, adminOf } from '../../lib/actor.ts';
 import { type ReceiptSettings, receiptSettingsSql } from '../printing/receipt.ts';
 import { enqueuePrintJob } from '../printing/service.ts';
-import { findSale } from '../sale/read.ts';
+import { findSale, saleConsumerDocument } from '../sale/read.ts';
 import { danfeLines } from './danfe.ts';
 import { fiscalNotes, fiscalVoids } from './schema.ts';
 import { callSefaz, type SefazService } from './sefaz.ts';
@@ -174,10 +176,22 @@ export async function signedNote(
     ...urls,
     cscId: settings.cscId,
     csc: openCsc(ctx, settings),
+    version: settings.qrCodeVersion === 3 ? 3 : 2,
   });
 }
 
-export type QrSettings = { qr: string; chave: string; cscId: string; csc: string };
+export type QrSettings = {
+  qr: string;
+  chave: string;
+  cscId: string;
+  csc: string;
+  /** 2 (CSC hash, the default) or 3 (NT 2025.001). */
+  version?: QrCodeVersion;
+};
+
+/** QR code v3's offline signature: RSA with SHA-1 by the A1's key, base64 (as sped-nfe signs it). */
+const signWithA1 = (a1: Signer) => (text: string) =>
+  createSign('RSA-SHA1').update(text, 'utf8').sign(a1.keyPem, 'base64');
 
 /**
  * The note's whole pipeline without the database: access key, XML, signature, QR code, XSD check
@@ -210,25 +224,44 @@ export async function composeNote(
     ...(tpEmis === 9 ? { contingency: { at: issuedAt, reason: CONTINGENCY_REASON } } : {}),
   };
   const signed = signXml(buildNfe(input), 'infNFe', a1);
-  const qrCode = qrCodeV2(
-    {
-      url: qr.qr,
-      accessKey: key,
-      tpAmb: draft.tpAmb,
-      cscId: qr.cscId,
-      csc: qr.csc,
-      ...(tpEmis === 9
-        ? {
-            offline: {
-              day: issuedAt.slice(8, 10),
-              totalCents: draft.totalCents,
-              digestValue: signed.digestValue,
-            },
-          }
-        : {}),
-    },
-    sha1,
-  );
+  const qrCode =
+    qr.version === 3
+      ? qrCodeV3(
+          {
+            url: qr.qr,
+            accessKey: key,
+            tpAmb: draft.tpAmb,
+            ...(tpEmis === 9
+              ? {
+                  offline: {
+                    day: issuedAt.slice(8, 10),
+                    totalCents: draft.totalCents,
+                    consumerDocument: draft.consumerDocument,
+                  },
+                }
+              : {}),
+          },
+          signWithA1(a1),
+        )
+      : qrCodeV2(
+          {
+            url: qr.qr,
+            accessKey: key,
+            tpAmb: draft.tpAmb,
+            cscId: qr.cscId,
+            csc: qr.csc,
+            ...(tpEmis === 9
+              ? {
+                  offline: {
+                    day: issuedAt.slice(8, 10),
+                    totalCents: draft.totalCents,
+                    digestValue: signed.digestValue,
+                  },
+                }
+              : {}),
+          },
+          sha1,
+        );
   const xml = withSupplement(signed.xml, qrCode, qr.chave);
   const issue = await validateSchema(xml, 'nfe_v4.00.xsd');
   if (issue) return { schema: issue };
@@ -388,19 +421,20 @@ async function printDanfe(ctx: AppContext, actor: Actor, noteId: number) {
 }
 
 /**
- * The follow-up of a recorded sale (called after its commit, not awaited by the checkout): numbers,
- * signs, persists and sends its NFC-e. Safe to call twice: a sale has one note (unique sale_id).
+ * The follow-up of a recorded sale (called after its commit, not awaited by the checkout; or by the
+ * sweep): numbers, signs, persists and sends its NFC-e. Safe to call twice: a sale has one note
+ * (unique sale_id). The consumer's CPF/CNPJ is the one stored with the sale ("CPF na nota?").
  */
 export async function issueForSale(
   ctx: AppContext,
   actor: Actor,
   saleId: number,
-  consumerDocument: string | null,
 ): Promise<FiscalNote | null> {
   const settings = await settingsRow(ctx.db, actor.clientId);
   if (!settings?.enabled) return null;
   const sale = await findSale(ctx.db, actor, saleId);
   if (sale.status === 'canceled') return null;
+  const consumerDocument = await saleConsumerDocument(ctx.db, actor, saleId);
   const draft = await draftOf(ctx.db, settings, sale, consumerDocument);
   const env = settings.environment;
   const created = await ctx.db.transaction(async (tx) => {
@@ -763,7 +797,7 @@ export async function sweepFiscal(
   for (const sale of missing.rows) {
     try {
       const actor = await adminOf(ctx.db, Number(sale.client_id));
-      const note = await issueForSale(ctx, actor, Number(sale.id), null);
+      const note = await issueForSale(ctx, actor, Number(sale.id));
       if (note) {
         issued++;
         ctx.changed(actor.clientId, 'fiscal', note.id);
@@ -864,13 +898,8 @@ export async function cancelForSale(ctx: AppContext, actor: Actor, saleId: numbe
 }
 
 /** For the checkout follow-up: runs `issueForSale` without the caller waiting, errors logged. */
-export function issueInBackground(
-  ctx: AppContext,
-  actor: Actor,
-  saleId: number,
-  consumerDocument: string | null,
-): void {
-  issueForSale(ctx, actor, saleId, consumerDocument)
+export function issueInBackground(ctx: AppContext, actor: Actor, saleId: number): void {
+  issueForSale(ctx, actor, saleId)
     .then((note) => {
       if (note) ctx.changed(actor.clientId, 'fiscal', note.id);
     })

@@ -41,6 +41,8 @@ export const fiscalSettings = pgTable('fiscal_settings', {
   cscId: text('csc_id').notNull(),
   /** lib/secrets.ts sealed CSC. */
   cscSealed: text('csc_sealed').notNull().default(''),
+  /** The QR code layout: 2 (CSC hash) or 3 (NT 2025.001, offline notes signed with the A1). */
+  qrCodeVersion: integer('qr_code_version').notNull().default(2),
   /** The product fiscal fields a product without its own uses. */
   defaults: jsonb('defaults').$type<ProductFiscal>().notNull(),
   /** lib/secrets.ts sealed {pfxBase64, password}; '' without a certificate. */

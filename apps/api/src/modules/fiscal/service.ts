@@ -72,6 +72,7 @@ export async function toSettings(db: Executor, row: SettingsRow): Promise<Fiscal
     series: row.series,
     nextNumber: await nextNumberOf(db, row.clientId, row.series),
     cscId: row.cscId,
+    qrCodeVersion: row.qrCodeVersion === 3 ? 3 : 2,
     hasCsc: row.cscSealed !== '',
     defaults: row.defaults,
     certificate:
@@ -105,7 +106,8 @@ export async function saveSettings(
       throw unprocessable(FISCAL_MESSAGES.noCertificate, [
         { path: 'enabled', message: FISCAL_MESSAGES.noCertificate },
       ]);
-    if (!input.csc && !current?.cscSealed)
+    // QR code v3 (NT 2025.001) needs no CSC.
+    if (input.qrCodeVersion === 2 && !input.csc && !current?.cscSealed)
       throw unprocessable(FISCAL_MESSAGES.csc, [{ path: 'csc', message: FISCAL_MESSAGES.csc }]);
     if (current?.certificateCnpj && current.certificateCnpj.slice(0, 8) !== input.cnpj.slice(0, 8)) {
       const message = FISCAL_MESSAGES.certificateOtherCnpj(current.certificateCnpj, input.cnpj);
@@ -131,6 +133,7 @@ export async function saveSettings(
       series: input.series,
       cscId: input.cscId,
       cscSealed,
+      qrCodeVersion: input.qrCodeVersion,
       defaults: input.defaults,
       // Kept while it stays on: the sweep (issue.ts, sweepFiscal) looks at sales since then.
       enabledAt: input.enabled

@@ -605,12 +605,57 @@ type ExportProduct = ProductListItem & {
   scaleCode: string | null;
 };
 
-export function csvHeader(): string {
-  return `\uFEFF${Papa.unparse([PRODUCT_CSV_COLUMNS as unknown as string[]], { delimiter: ';' })}\r\n`;
+/**
+ * The export's header: PRODUCT_CSV_COLUMNS, then the NFC-e columns (issue 32) when the fiscal module
+ * is wired, so an exported file imports back unchanged.
+ */
+export function csvHeader(fiscal = false): string {
+  const columns: string[] = [...PRODUCT_CSV_COLUMNS, ...(fiscal ? PRODUCT_CSV_FISCAL_COLUMNS : [])];
+  return `\uFEFF${Papa.unparse([columns], { delimiter: ';' })}\r\n`;
 }
 
-/** CSV lines of a batch of products, in PRODUCT_CSV_COLUMNS order. */
-export function csvLines(items: ExportProduct[]): string {
+/**
+ * Reads the products' own NFC-e fields for the export (issue 32): the fiscal module's, handed over at
+ * wiring (modules/index.ts) so this module never reads the fiscal tables.
+ */
+export type ExportedFiscalReader = (
+  db: Executor,
+  clientId: number,
+  productIds: number[],
+) => Promise<Map<number, ProductFiscalOverride>>;
+
+/** An exported product with its own NFC-e fields (none: the shop's defaults apply, blank cells). */
+type ExportProductWithFiscal = ExportProduct & { fiscal?: ProductFiscalOverride | null };
+
+/** The export's rows with their products' own fiscal fields, read once per 500 products. */
+export async function* withFiscalFields<T extends ExportProduct>(
+  rows: AsyncIterable<T>,
+  read: (productIds: number[]) => Promise<Map<number, ProductFiscalOverride>>,
+): AsyncGenerator<T & { fiscal: ProductFiscalOverride | null }> {
+  let batch: T[] = [];
+  async function* flush() {
+    const fields = await read(batch.map((p) => p.id));
+    for (const p of batch) yield { ...p, fiscal: fields.get(p.id) ?? null };
+    batch = [];
+  }
+  for await (const row of rows) {
+    batch.push(row);
+    if (batch.length === 500) yield* flush();
+  }
+  if (batch.length > 0) yield* flush();
+}
+
+/** A product's own value of a fiscal column as the import reads it back (blank: not its own). */
+function fiscalCell(fiscal: ProductFiscalOverride | null | undefined, column: ProductCsvFiscalColumn) {
+  const value = fiscal?.[FISCAL_COLUMNS[column].field];
+  return value === null || value === undefined ? '' : String(value);
+}
+
+/**
+ * CSV lines of a batch of products, in PRODUCT_CSV_COLUMNS order, then the NFC-e columns when
+ * `fiscal` (the rows carry their fields: `withFiscalFields`).
+ */
+export function csvLines(items: ExportProductWithFiscal[], fiscal = false): string {
   if (items.length === 0) return '';
   const rows = items.map((p) => [
     p.name,
@@ -632,6 +677,7 @@ export function csvLines(items: ExportProduct[]): string {
     decimal(p.lengthCm, 2),
     p.description,
     p.scaleCode ?? '',
+    ...(fiscal ? PRODUCT_CSV_FISCAL_COLUMNS.map((column) => fiscalCell(p.fiscal, column)) : []),
   ]);
   return `${Papa.unparse(rows, { delimiter: ';', header: false, escapeFormulae: true })}\r\n`;
 }

@@ -15,10 +15,12 @@ import {
   applyImport,
   csvHeader,
   csvLines,
+  type ExportedFiscalReader,
   type ImportedFiscalWriter,
   importResult,
   parseProductCsv,
   planImport,
+  withFiscalFields,
 } from './csv.ts';
 import { findByCode, findProduct } from './find.ts';
 import { clearGrid, setGrid, updateVariant } from './grid.ts';
@@ -37,6 +39,8 @@ export function productRoutes(
   ctx: AppContext,
   /** Issue 32: keeps the NFC-e columns of an import (the fiscal module's, given at wiring). */
   writeFiscal?: ImportedFiscalWriter,
+  /** Issue 32: the products' own NFC-e fields for the export's columns (the fiscal module's). */
+  readFiscal?: ExportedFiscalReader,
 ): FastifyPluginAsyncZod {
   return async (app) => {
     const { db } = ctx;
@@ -110,11 +114,12 @@ export function productRoutes(
 
     route(app, productApi.export, async (request, reply) => {
       const actor = assertOwnClient(request, request.params.clientId);
+      const rows = eachProduct(db, actor, request.query);
       return sendCsvStream(reply, 'produtos', {
         today: await shopToday(db, actor.clientId),
-        header: csvHeader(),
-        rows: eachProduct(db, actor, request.query),
-        lines: csvLines,
+        header: csvHeader(Boolean(readFiscal)),
+        rows: readFiscal ? withFiscalFields(rows, (ids) => readFiscal(db, actor.clientId, ids)) : rows,
+        lines: (batch) => csvLines(batch, Boolean(readFiscal)),
       });
     });
 

@@ -108,6 +108,18 @@ export async function findSale(db: Executor, actor: Actor, id: number): Promise<
   });
 }
 
+/**
+ * The "CPF na nota?" typed at the PDV for a sale (issue 32), null when none: the fiscal module's note
+ * issued after the commit (the follow-up, the sweep) takes it from here.
+ */
+export async function saleConsumerDocument(db: Executor, actor: Actor, id: number): Promise<string | null> {
+  const [row] = await db
+    .select({ consumerDocument: sales.consumerDocument })
+    .from(sales)
+    .where(and(eq(sales.id, id), eq(sales.clientId, actor.clientId)));
+  return row?.consumerDocument ?? null;
+}
+
 /** Rows -> the API's sale (the checkout builds it from the rows it just inserted: no read back). */
 export function toSale({
   sale: s,

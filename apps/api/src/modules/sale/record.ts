@@ -98,7 +98,10 @@ export type SaleDraft = {
    * discount nobody could approve; the origin adds price changes) are flagged, never refused.
    */
   offline?: { madeAt: Date; couponDiscountCents: number; flags: OfflineFlag[] };
-  /** "CPF na nota?" (issue 32): handed to the follow-ups after the commit (the NFC-e), not stored here. */
+  /**
+   * "CPF na nota?" (issue 32): stored on the sale's row (same insert, no extra round trip) and handed
+   * to the follow-ups after the commit (the NFC-e); `saleConsumerDocument` reads it back later.
+   */
   consumerDocument?: string | null;
 };
 
@@ -424,6 +427,7 @@ function saleRows(session: SessionUser, register: LockedRegister, draft: SaleDra
     madeOffline: Boolean(offline),
     syncedAt: offline ? now : null,
     offlineFlags: [] as string[],
+    consumerDocument: draft.consumerDocument ?? null,
   } satisfies typeof sales.$inferSelect;
   const items = draft.lines.map((l, i) => ({
     saleId,

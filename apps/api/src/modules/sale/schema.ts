@@ -81,6 +81,11 @@ export const sales = pgTable(
     syncedAt: timestamp('synced_at', { withTimezone: true }),
     /** Conflicts an offline sale was accepted with (core OFFLINE_FLAGS), [] when none. */
     offlineFlags: jsonb('offline_flags').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+    /**
+     * "CPF na nota?" (issue 32): the consumer's CPF or CNPJ (digits) typed at the PDV, kept with the
+     * sale so a note issued later (the fiscal sweep, a restart before the follow-up) still carries it.
+     */
+    consumerDocument: text('consumer_document'),
   },
   (t) => [
     uniqueIndex('sales_client_number_uq').on(t.clientId, t.number),

@@ -71,6 +71,7 @@ type Values = {
   nextNumber: string;
   cscId: string;
   csc: string;
+  qrCodeVersion: string;
   defaults: { ncm: string; cfop: string; csosn: string; origin: string; cest: string; unit: string };
 };
 
@@ -94,6 +95,7 @@ function valuesOf(s: FiscalSettings | null): Values {
     nextNumber: String(s?.nextNumber ?? 1),
     cscId: s?.cscId ?? '',
     csc: '',
+    qrCodeVersion: String(s?.qrCodeVersion ?? 2),
     defaults: {
       ncm: s?.defaults.ncm ?? '',
       cfop: s?.defaults.cfop ?? '5102',
@@ -110,6 +112,7 @@ const toInput = (v: Values) => ({
   tradeName: v.tradeName.trim() || null,
   series: Number(v.series),
   nextNumber: Number(v.nextNumber),
+  qrCodeVersion: v.qrCodeVersion === '3' ? (3 as const) : (2 as const),
   defaults: { ...v.defaults, cest: v.defaults.cest.trim() || null },
 });
 
@@ -180,6 +183,16 @@ function SettingsForm({
             type="password"
             helperText={settings?.hasCsc ? 'Guardado. Deixe em branco para manter.' : undefined}
           />
+          <FormTextField
+            control={form.control}
+            name="qrCodeVersion"
+            label="Versão do QR Code"
+            select
+            helperText="A versão 3 (NT 2025.001) dispensa o CSC; confirme que a SEFAZ do seu estado já a aceita."
+          >
+            <MenuItem value="2">Versão 2 (com CSC)</MenuItem>
+            <MenuItem value="3">Versão 3 (sem CSC, NT 2025.001)</MenuItem>
+          </FormTextField>
         </Box>
         <Typography variant="subtitle1" component="h3">
           Padrões dos produtos
