@@ -1,7 +1,8 @@
 import type { CallInput, EndpointDef, Resource, ResponseOf } from '@balcao/core/contract';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { type CallArgs, type CallOptions, call, newIdempotencyKey, urlOf } from './call.ts';
+import { type CallArgs, type CallOptions, call, urlOf } from './call.ts';
 import { apiLines, downloadFile, fetchFile } from './files.ts';
+import { newIdempotencyKey } from './idempotencyKey.ts';
 import { invalidateResources } from './queryKeys.ts';
 
 export { type CallArgs, type CallOptions, call, newIdempotencyKey, urlOf };

@@ -1,6 +1,7 @@
 import { tableMenuRoutes } from '@balcao/core/endpoints/tableMenuRoutes';
 import type { TableOrderInput } from '@balcao/core/tableMenu';
-import { call, newIdempotencyKey } from '../../lib/call.ts';
+import { call } from '../../lib/call.ts';
+import { newIdempotencyKey } from '../../lib/idempotencyKey.ts';
 
 /**
  * The customer's side of the QR menu (public: no session), through `call` and the endpoints' schema-free
