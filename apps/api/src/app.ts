@@ -172,6 +172,7 @@ export async function buildApp(options: {
 
   const webDist = config.webDist;
   const hasWeb = webDist && existsSync(join(webDist, 'index.html'));
+  const hasMesaPage = hasWeb && existsSync(join(webDist, 'mesa.html'));
   if (hasWeb) {
     // gzip/brotli for the web app's files (and large API answers).
     await app.register(fastifyCompress, { global: true, threshold: 1024 });
@@ -198,6 +199,8 @@ export async function buildApp(options: {
       !/\.[a-z0-9]+$/i.test(request.url.split('?')[0])
     ) {
       reply.header('cache-control', 'no-cache');
+      // The table's QR menu has its own small page (issue 35: first load on 4G), not the app shell.
+      if (hasMesaPage && /^\/mesa(\/|\?|$)/.test(request.url)) return reply.sendFile('mesa.html');
       return reply.sendFile('index.html');
     }
     return reply.status(404).send(errorBody(404, 'Rota não encontrada', 'not_found'));

@@ -2,9 +2,10 @@ import type { CallInput, EndpointDef, Resource, ResponseOf } from '@balcao/core/
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { type CallArgs, type CallOptions, call, urlOf } from './call.ts';
 import { apiLines, downloadFile, fetchFile } from './files.ts';
+import { newIdempotencyKey } from './idempotencyKey.ts';
 import { invalidateResources } from './queryKeys.ts';
 
-export { type CallArgs, type CallOptions, call, urlOf };
+export { type CallArgs, type CallOptions, call, newIdempotencyKey, urlOf };
 
 /**
  * The one typed client of the API (issue 29): every call names an endpoint declared in core
@@ -115,16 +116,4 @@ export function useCall<E extends EndpointDef>(
     onSuccess: options.background ? () => void refresh() : refresh,
     onError: options.refreshOnError ? refresh : undefined,
   });
-}
-
-/** A fresh Idempotency-Key: one per user action, kept across the retries of that action. */
-export function newIdempotencyKey(): string {
-  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
-  // Browsers without randomUUID (an old tablet): a version 4 UUID from 122 random bits (the version
-  // and variant bits set, so a `z.uuid()` field such as an offline movement's id accepts it).
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  bytes[6] = (bytes[6] & 0x0f) | 0x40;
-  bytes[8] = (bytes[8] & 0x3f) | 0x80;
-  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }

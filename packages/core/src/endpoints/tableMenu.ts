@@ -13,6 +13,7 @@ import {
   tableTokenParams,
 } from '../tableMenu.ts';
 import { z } from '../zod.ts';
+import { tableMenuRouteParts } from './tableMenuRoutes.ts';
 
 /**
  * The QR-code menu at the table (issue 35). /v1/public/table/{token}: the customer's page (no login,
@@ -69,31 +70,21 @@ export const tableMenuApi = {
     changes: ['comanda'],
   }),
   menu: endpoint({
-    method: 'GET',
-    path: '/public/table/:token',
-    resource: 'comanda',
-    access: 'public',
+    ...tableMenuRouteParts.menu,
     summary: "The table's menu: the shop's active products in stock, and whether it takes orders now",
     params: tableTokenParams,
     response: { 200: tableMenuSchema },
   }),
   order: endpoint({
-    method: 'POST',
-    path: '/public/table/:token/order',
-    resource: 'comanda',
-    access: 'public',
+    ...tableMenuRouteParts.order,
     summary:
       "The customer's order (waits for a waiter's approval); the same Idempotency-Key answers it again",
     params: tableTokenParams,
     body: tableOrderInputSchema,
-    idempotencyKey: 'required',
     response: { 201: tableOrderSchema, 200: tableOrderSchema },
   }),
   call: endpoint({
-    method: 'POST',
-    path: '/public/table/:token/call',
-    resource: 'comanda',
-    access: 'public',
+    ...tableMenuRouteParts.call,
     summary: '"Chamar garçom" or "Pedir a conta": the waiters are notified (bell)',
     params: tableTokenParams,
     body: tableCallInputSchema,

@@ -21,7 +21,7 @@ import { formatCents } from '@balcao/core/money';
 import { can, DRIVERS, TAKES_DELIVERIES } from '@balcao/core/routes';
 import type { OriginSale, Sale } from '@balcao/core/sale';
 import { computeDriverFee, computeShippingFee } from '@balcao/core/shipping';
-import { and, asc, desc, eq, gte, inArray, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
 import { users } from '../../db/schema.ts';
@@ -500,6 +500,46 @@ export async function assignDriver(ctx: AppContext, actor: Actor, id: number, dr
     },
     (current) => marketplaceDelivers(current) ?? settledAlready(current),
   );
+}
+
+/**
+ * Issue 35: the marketplace's own courier moved the order of a sale (iFood's DISPATCHED / CONCLUDED
+ * events): collected -> "sending" (in transit), delivered -> "success". Only an order those couriers
+ * deliver (marketplaceCourier set), only forward (a repeated or late event changes nothing), one
+ * conditional UPDATE. True when the order moved.
+ */
+export async function movedByMarketplaceCourier(
+  ctx: AppContext,
+  clientId: number,
+  saleId: number,
+  to: 'sending' | 'success',
+): Promise<boolean> {
+  const now = new Date();
+  const [moved] = await ctx.db
+    .update(deliveryOrders)
+    .set({
+      status: to,
+      pickedUpAt: sql`coalesce(${deliveryOrders.pickedUpAt}, now())`,
+      ...(to === 'success' ? { finishedAt: now } : {}),
+      updatedAt: now,
+    })
+    .where(
+      and(
+        eq(deliveryOrders.clientId, clientId),
+        eq(deliveryOrders.saleId, saleId),
+        isNotNull(deliveryOrders.marketplaceCourier),
+        inArray(
+          deliveryOrders.status,
+          to === 'sending'
+            ? ['pending', 'waiting', 'available']
+            : ['pending', 'waiting', 'available', 'sending'],
+        ),
+      ),
+    )
+    .returning({ id: deliveryOrders.id });
+  if (!moved) return false;
+  ctx.changed(clientId, 'delivery', moved.id);
+  return true;
 }
 
 /** Issue 35: an order the marketplace's couriers deliver is never the shop's drivers' (422). */

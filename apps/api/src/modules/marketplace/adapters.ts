@@ -8,7 +8,15 @@ import { outboundFetch } from '../../lib/outbound.ts';
  */
 
 /** What Balcão does with an event; the adapter keeps what the marketplace needs to acknowledge it. */
-export type EventKind = 'placed' | 'canceled' | 'cancellationRequested' | 'other';
+export type EventKind =
+  | 'placed'
+  | 'canceled'
+  | 'cancellationRequested'
+  /** The marketplace's courier collected the order (iFood DSP DISPATCHED). */
+  | 'dispatched'
+  /** The order was delivered (iFood CON CONCLUDED, Open Delivery DELIVERED / CONCLUDED). */
+  | 'concluded'
+  | 'other';
 
 export type MarketplaceEvent = {
   id: string;
@@ -250,7 +258,11 @@ const ifood: Dialect = {
           ? 'canceled'
           : full === 'CONSUMER_CANCELLATION_REQUESTED' || code === 'CCR'
             ? 'cancellationRequested'
-            : 'other';
+            : code === 'DSP' || full === 'DISPATCHED'
+              ? 'dispatched'
+              : code === 'CON' || full === 'CONCLUDED'
+                ? 'concluded'
+                : 'other';
     return { id: str(e.id), orderId: str(e.orderId), kind, code, createdAt: str(e.createdAt) };
   },
   orderPath: (id) => `/order/v1.0/orders/${encodeURIComponent(id)}`,
@@ -362,7 +374,11 @@ const openDelivery: Dialect = {
           ? 'canceled'
           : code === 'ORDER_CANCELLATION_REQUEST'
             ? 'cancellationRequested'
-            : 'other';
+            : code === 'DISPATCHED'
+              ? 'dispatched'
+              : code === 'DELIVERED' || code === 'CONCLUDED'
+                ? 'concluded'
+                : 'other';
     return { id: str(e.eventId), orderId: str(e.orderId), kind, code, createdAt: str(e.createdAt) };
   },
   orderPath: (id) => `/v1/orders/${encodeURIComponent(id)}`,

@@ -347,6 +347,95 @@ describe('marketplace inbox (issue 35)', () => {
     ]);
   });
 
+  it("iFood's courier collects and delivers: the panel's order moves to in transit and delivered; iFood's cancel cancels it", async () => {
+    const { admin, burger, account } = await ifoodShop();
+    expectStatus(
+      await admin.put('/marketplace/mappings', {
+        accountId: account.id,
+        externalCode: 'COMBO',
+        productId: burger.id,
+      }),
+      200,
+    );
+    const place = () =>
+      ifood.placeOrder({
+        items: [{ externalCode: 'COMBO', name: 'Combo', quantity: 1, unitPrice: 30 }],
+        deliveredBy: 'MARKETPLACE',
+      });
+    const [first, second] = [place(), place()];
+    await pollUntilQuiet(account.id);
+    const deliveryOf = async (externalId: string) => {
+      const [row] = await t.database.db
+        .select()
+        .from(marketplaceOrders)
+        .where(eq(marketplaceOrders.externalId, externalId));
+      if (row.status === 'new') expectStatus(await admin.post(`/marketplace/orders/${row.id}/confirm`), 200);
+      const [again] = await t.database.db
+        .select()
+        .from(marketplaceOrders)
+        .where(eq(marketplaceOrders.id, row.id));
+      const panel = expectStatus(await admin.get('/delivery/panel'), 200);
+      return {
+        row: again,
+        order: panel.orders.find((o: { saleId: number }) => o.saleId === again.saleId) as {
+          id: number;
+          status: string;
+          marketplaceCourier: string | null;
+        },
+      };
+    };
+    const one = await deliveryOf(first);
+    expect(one.order).toMatchObject({ marketplaceCourier: 'iFood', status: 'pending' });
+    expectStatus(await admin.post(`/delivery/orders/${one.order.id}/status`, { status: 'waiting' }), 200);
+    expectStatus(await admin.post(`/delivery/orders/${one.order.id}/status`, { status: 'available' }), 200);
+    await sendMarketplaceStatuses(ctx());
+    await sendMarketplaceStatuses(ctx());
+    await sendMarketplaceStatuses(ctx());
+    await pollUntilQuiet(account.id);
+
+    // iFood's courier collects it (DSP, repeated): "Disponível" -> in transit, once.
+    ifood.publish(first, 'DSP', 'DISPATCHED');
+    ifood.publish(first, 'DSP', 'DISPATCHED');
+    await pollUntilQuiet(account.id);
+    expect((await deliveryOf(first)).order.status).toBe('sending');
+    // Delivered (CON): the panel's order is delivered.
+    ifood.publish(first, 'CON', 'CONCLUDED');
+    await pollUntilQuiet(account.id);
+    expect((await deliveryOf(first)).order.status).toBe('success');
+    // iFood told Balcão: nothing of it goes back (no dispatch call), and every status is settled.
+    await sendMarketplaceStatuses(ctx());
+    expect(ifood.statusCalls.filter((c) => c.orderId === first).map((c) => c.action)).toEqual([
+      'confirm',
+      'startPreparation',
+      'readyToPickup',
+    ]);
+    const sends = await t.database.db
+      .select()
+      .from(marketplaceStatusSends)
+      .where(eq(marketplaceStatusSends.orderId, one.row.id));
+    expect(sends.filter((r) => r.sentAt === null)).toEqual([]);
+    expect(
+      sends
+        .filter((r) => r.skipped)
+        .map((r) => r.status)
+        .sort(),
+    ).toEqual(['delivered', 'dispatched']);
+
+    // The second: collected before the shop marked it ready, then iFood cancels it: canceled on the panel.
+    const two = await deliveryOf(second);
+    ifood.publish(second, 'DSP', 'DISPATCHED');
+    await pollUntilQuiet(account.id);
+    expect((await deliveryOf(second)).order.status).toBe('sending');
+    await sendMarketplaceStatuses(ctx());
+    expect(ifood.statusCalls.filter((c) => c.orderId === second).map((c) => c.action)).toEqual(['confirm']);
+    ifood.cancel(second);
+    await pollUntilQuiet(account.id);
+    const canceled = await deliveryOf(second);
+    expect(canceled.row.status).toBe('canceled');
+    expect(canceled.order.status).toBe('canceled');
+    expect(two.order.id).toBe(canceled.order.id);
+  });
+
   it('a 429 pauses the account: no call until the pause ends', async () => {
     const { account } = await ifoodShop();
     ifood.rateLimitNext = 1;

@@ -23,7 +23,7 @@ import { violatedUnique } from '../../lib/pg.ts';
 import { secretBox } from '../../lib/secrets.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { deliveryStatusesOfSales } from '../delivery/ofSales.ts';
-import { cancelOrderOfSale } from '../delivery/service.ts';
+import { cancelOrderOfSale, movedByMarketplaceCourier } from '../delivery/service.ts';
 import { priceItems } from '../product/pricing.ts';
 import { cancelSale } from '../sale/cancel.ts';
 import { findWorkingHoursStatus } from '../settings/workingHours.ts';
@@ -588,6 +588,8 @@ export async function pollAccount(ctx: AppContext, account: AccountRow): Promise
     const row = stored.get(event.orderId);
     if (!row) continue;
     if (event.kind === 'canceled') await canceledByMarketplace(ctx, account, row);
+    if (event.kind === 'dispatched' || event.kind === 'concluded')
+      await movedByMarketplace(ctx, row, event.kind);
     if (event.kind === 'cancellationRequested' && row.status !== 'canceled') {
       await ctx.db
         .update(marketplaceOrders)
@@ -679,6 +681,55 @@ async function canceledByMarketplace(ctx: AppContext, account: AccountRow, row: 
     message: MARKETPLACE_MESSAGES.canceledByMarketplace(accountLabel(account), row.displayId),
     alertColor: 'warning',
   });
+}
+
+/**
+ * The marketplace's courier collected (DISPATCHED) or delivered (CONCLUDED) an order it delivers
+ * itself (issue 35): its delivery order on the panel moves to "sending" / "success". The statuses up
+ * to that point are the marketplace's own news: marked told (skipped), never sent back to it, and an
+ * unsent earlier one (a "ready" still being retried) is dropped, as the order is past it. An order the
+ * shop's drivers deliver is untouched (the DSP its own dispatch call causes comes back too).
+ */
+async function movedByMarketplace(ctx: AppContext, row: OrderRow, kind: 'dispatched' | 'concluded') {
+  const [current] = await ctx.db
+    .select({ saleId: marketplaceOrders.saleId, status: marketplaceOrders.status })
+    .from(marketplaceOrders)
+    .where(eq(marketplaceOrders.id, row.id));
+  if (current?.saleId == null || current.status !== 'confirmed') return;
+  const moved = await movedByMarketplaceCourier(
+    ctx,
+    row.clientId,
+    current.saleId,
+    kind === 'dispatched' ? 'sending' : 'success',
+  );
+  if (!moved) return;
+  const told: StatusSend[] =
+    kind === 'dispatched'
+      ? ['preparing', 'ready', 'dispatched']
+      : ['preparing', 'ready', 'dispatched', 'delivered'];
+  await ctx.db
+    .insert(marketplaceStatusSends)
+    .values(
+      told.map((status) => ({
+        clientId: row.clientId,
+        orderId: row.id,
+        status,
+        sentAt: new Date(),
+        skipped: true,
+      })),
+    )
+    .onConflictDoNothing();
+  await ctx.db
+    .update(marketplaceStatusSends)
+    .set({ sentAt: new Date(), skipped: true })
+    .where(
+      and(
+        eq(marketplaceStatusSends.orderId, row.id),
+        inArray(marketplaceStatusSends.status, told),
+        isNull(marketplaceStatusSends.sentAt),
+      ),
+    );
+  ctx.changed(row.clientId, 'marketplace', row.id);
 }
 
 /** Every active account not paused by a 429: one polling each. */

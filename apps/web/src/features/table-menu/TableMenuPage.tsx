@@ -1,27 +1,14 @@
 import { formatCents } from '@balcao/core/money';
 import type { TableMenu } from '@balcao/core/tableMenu';
-import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import Container from '@mui/material/Container';
-import Paper from '@mui/material/Paper';
-import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
-import Typography from '@mui/material/Typography';
-import { useEffect, useState } from 'react';
-import { useLocation } from 'react-router';
-import { Loading } from '../../components/Loading.tsx';
-import {
-  type OptionsProduct,
-  type ProductChoice,
-  ProductOptionsDialog,
-} from '../../components/ProductOptionsDialog.tsx';
+import { useEffect, useRef, useState } from 'react';
 import { errorMessage } from '../../lib/api.ts';
 import { formatTime } from '../../lib/format.ts';
 import { setShopTimeZone } from '../../lib/shopZone.ts';
-import { fetchTableMenu, newIdempotencyKey, postTableCall, postTableOrder } from './api.ts';
+import './mesa.css';
+import { fetchTableMenu, newIdempotencyKey, postTableCall, postTableOrder } from './publicApi.ts';
 
 type MenuProduct = TableMenu['products'][number];
+type Additional = { id: number; name: string; priceCents: number; quantity: number };
 type CartLine = {
   /** The product and its add-ons: the same choice again adds to the line. */
   key: string;
@@ -29,22 +16,10 @@ type CartLine = {
   name: string;
   /** One unit with its add-ons. */
   priceCents: number;
-  additionals: ProductChoice['additionals'];
+  additionals: Additional[];
   quantity: number;
   notes: string;
 };
-
-/** The public product as the PDV's options dialog reads it (every item offered is active). */
-const asOptions = (p: MenuProduct): OptionsProduct => ({
-  id: p.id,
-  name: p.name,
-  variants: [],
-  additionalGroups: p.additionalGroups.map((g) => ({
-    ...g,
-    active: true,
-    items: g.items.map((i) => ({ ...i, active: true })),
-  })),
-});
 
 /** "Aberto agora · fecha às 23:00", "Fechado · abre às 18:00" (the shop's zone), or null. */
 function hoursLine(hours: TableMenu['hours']): string | null {
@@ -55,15 +30,20 @@ function hoursLine(hours: TableMenu['hours']): string | null {
   return at ? `Fechado · abre às ${at}` : 'Fechado';
 }
 
+/** The token of /mesa/{token} (read from the address: the page runs without the app's router). */
+const tokenOf = (pathname: string) => pathname.split('/').filter(Boolean)[1] ?? '';
+
 /**
  * /mesa/{token}: the QR-code menu of a table (issue 35), outside the dashboard and without a login.
- * The customer picks products (their add-ons in the PDV's dialog: required choices enforced), adds a
- * note and sends; the order waits for the waiter's approval, or goes straight to the kitchen when the
- * shop accepts table orders directly.
+ * The customer picks products (their add-ons in a dialog: required choices enforced, the PDV's rules and
+ * texts), adds a note and sends; the order waits for the waiter's approval, or goes straight to the
+ * kitchen when the shop accepts table orders directly.
+ *
+ * Plain elements and one CSS file, no MUI: the page has its own Vite entry (apps/web/mesa.html, served by
+ * the API for /mesa/*) so a phone on 4G downloads React and this page only (bench/table-menu.ts).
  */
 export default function TableMenuPage() {
-  const { pathname } = useLocation();
-  const token = pathname.split('/').filter(Boolean)[1] ?? '';
+  const token = tokenOf(window.location.pathname);
   const [menu, setMenu] = useState<TableMenu | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [cart, setCart] = useState<CartLine[]>([]);
@@ -79,13 +59,22 @@ export default function TableMenuPage() {
 
   if (loadError)
     return (
-      <Container maxWidth="sm" sx={{ py: 4 }}>
-        <Alert severity="error">{loadError}</Alert>
-      </Container>
+      <main className="mesa">
+        <p className="mesa-alert mesa-alert-error" role="alert">
+          {loadError}
+        </p>
+      </main>
     );
-  if (!menu) return <Loading />;
+  if (!menu)
+    return (
+      <main className="mesa">
+        <p className="mesa-loading" role="status">
+          Carregando...
+        </p>
+      </main>
+    );
 
-  const add = (p: MenuProduct, additionals: ProductChoice['additionals'] = []) =>
+  const add = (p: MenuProduct, additionals: Additional[] = []) =>
     setCart((lines) => {
       const key = [p.id, ...additionals.map((a) => a.id).sort((a, b) => a - b)].join('-');
       const found = lines.find((l) => l.key === key);
@@ -97,6 +86,7 @@ export default function TableMenuPage() {
     });
   const pick = (p: MenuProduct) => (p.additionalGroups.length > 0 ? setChoosing(p) : add(p));
   const total = cart.reduce((s, l) => s + l.priceCents * l.quantity, 0);
+  const hours = hoursLine(menu.hours);
 
   const send = async () => {
     setSending(true);
@@ -140,103 +130,195 @@ export default function TableMenuPage() {
     );
 
   return (
-    <Container maxWidth="sm" sx={{ py: 2, pb: 16 }}>
-      <Typography variant="h5" component="h1" sx={{ fontWeight: 700 }}>
-        {menu.shop}
-      </Typography>
-      <Typography color="text.secondary" sx={{ mb: 1 }}>
+    <main className={cart.length > 0 ? 'mesa mesa-with-cart' : 'mesa'}>
+      <h1 className="mesa-shop">{menu.shop}</h1>
+      <p className="mesa-muted">
         Mesa {menu.tableLabel}
-        {hoursLine(menu.hours) && ` · ${hoursLine(menu.hours)}`}
-      </Typography>
-      <Stack direction="row" spacing={1} sx={{ mb: 2 }}>
-        <Button variant="outlined" onClick={() => callWaiter('waiter')}>
+        {hours && ` · ${hours}`}
+      </p>
+      <div className="mesa-row">
+        <button type="button" className="mesa-button mesa-outlined" onClick={() => callWaiter('waiter')}>
           Chamar garçom
-        </Button>
-        <Button variant="outlined" onClick={() => callWaiter('bill')}>
+        </button>
+        <button type="button" className="mesa-button mesa-outlined" onClick={() => callWaiter('bill')}>
           Pedir a conta
-        </Button>
-      </Stack>
-      {menu.closedMessage && (
-        <Alert severity="warning" sx={{ mb: 2 }}>
-          {menu.closedMessage}
-        </Alert>
-      )}
+        </button>
+      </div>
+      {menu.closedMessage && <p className="mesa-alert mesa-alert-warning">{menu.closedMessage}</p>}
       {message && (
-        <Alert severity={message.severity} sx={{ mb: 2 }} role="status">
+        <p className={`mesa-alert mesa-alert-${message.severity}`} role="status">
           {message.text}
-        </Alert>
+        </p>
       )}
-      <Stack spacing={1}>
+      <ul className="mesa-products">
         {menu.products.map((p) => (
-          <Paper key={p.id} variant="outlined" sx={{ p: 1, display: 'flex', gap: 1, alignItems: 'center' }}>
-            {p.imageUrl && (
-              <Box
-                component="img"
-                src={p.imageUrl}
-                alt=""
-                loading="lazy"
-                sx={{ width: 64, height: 64, objectFit: 'cover', borderRadius: 1 }}
-              />
-            )}
-            <Box sx={{ flex: 1 }}>
-              <Typography sx={{ fontWeight: 600 }}>{p.name}</Typography>
-              <Typography variant="body2" color="text.secondary">
+          <li key={p.id} className="mesa-product">
+            {p.imageUrl && <img src={p.imageUrl} alt="" loading="lazy" width={64} height={64} />}
+            <div className="mesa-grow">
+              <div className="mesa-strong">{p.name}</div>
+              <div className="mesa-muted mesa-small">
                 {p.category ? `${p.category} · ` : ''}
                 {formatCents(p.priceCents)}
-              </Typography>
-            </Box>
-            <Button
-              variant="contained"
+              </div>
+            </div>
+            <button
+              type="button"
+              className="mesa-button mesa-contained"
               disabled={!menu.open}
               onClick={() => pick(p)}
               aria-label={`Adicionar ${p.name}`}
             >
               Adicionar
-            </Button>
-          </Paper>
+            </button>
+          </li>
         ))}
-      </Stack>
+      </ul>
       {cart.length > 0 && (
-        <Paper
-          elevation={8}
-          sx={{ position: 'fixed', left: 0, right: 0, bottom: 0, p: 2, maxHeight: '60vh', overflow: 'auto' }}
-          component="section"
-          aria-label="Seu pedido"
-        >
-          <Container maxWidth="sm" disableGutters>
+        <section className="mesa-cart" aria-label="Seu pedido">
+          <div className="mesa-cart-inner">
             {cart.map((l) => (
-              <Stack key={l.key} spacing={0.5} sx={{ mb: 1 }}>
-                <Typography>
+              <div key={l.key} className="mesa-line">
+                <div>
                   {l.quantity} x {l.name} — {formatCents(l.priceCents * l.quantity)}
-                </Typography>
-                <TextField
-                  size="small"
-                  label={`Observação: ${l.name}`}
-                  value={l.notes}
-                  onChange={(e) =>
-                    setCart((lines) =>
-                      lines.map((x) => (x.key === l.key ? { ...x, notes: e.target.value } : x)),
-                    )
-                  }
-                  slotProps={{ htmlInput: { maxLength: 200 } }}
-                />
-              </Stack>
+                </div>
+                <label className="mesa-field">
+                  <span>Observação: {l.name}</span>
+                  <input
+                    value={l.notes}
+                    maxLength={200}
+                    onChange={(e) =>
+                      setCart((lines) =>
+                        lines.map((x) => (x.key === l.key ? { ...x, notes: e.target.value } : x)),
+                      )
+                    }
+                  />
+                </label>
+              </div>
             ))}
-            <Button variant="contained" fullWidth size="large" disabled={sending} onClick={send}>
+            <button
+              type="button"
+              className="mesa-button mesa-contained mesa-wide"
+              disabled={sending}
+              onClick={send}
+            >
               Enviar pedido · {formatCents(total)}
-            </Button>
-          </Container>
-        </Paper>
+            </button>
+          </div>
+        </section>
       )}
-      <ProductOptionsDialog
-        product={choosing && asOptions(choosing)}
-        variant={null}
-        onChoose={(choice) => {
-          if (choosing) add(choosing, choice.additionals);
-          setChoosing(null);
-        }}
-        onClose={() => setChoosing(null)}
-      />
-    </Container>
+      {choosing && (
+        <OptionsDialog
+          key={choosing.id}
+          product={choosing}
+          onChoose={(additionals) => {
+            add(choosing, additionals);
+            setChoosing(null);
+          }}
+          onClose={() => setChoosing(null)}
+        />
+      )}
+    </main>
+  );
+}
+
+/** A group where exactly one item is chosen (min = max = 1): its items are radios. */
+const isSingle = (g: { minQuantity: number; maxQuantity: number }) =>
+  g.minQuantity === 1 && g.maxQuantity === 1;
+
+/**
+ * The product's add-ons, the PDV's ProductOptionsDialog rules and texts in a native modal <dialog>
+ * (focus kept inside, Esc closes): "exactly 1" groups are radios, "Adicionar" waits for every group's
+ * minimum and maximum. Each opening is fresh (keyed by the product).
+ */
+function OptionsDialog({
+  product,
+  onChoose,
+  onClose,
+}: {
+  product: MenuProduct;
+  onChoose: (additionals: Additional[]) => void;
+  onClose: () => void;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const [chosen, setChosen] = useState<Record<number, boolean>>({});
+  useEffect(() => {
+    const dialog = ref.current;
+    if (dialog && !dialog.open) dialog.showModal();
+  }, []);
+
+  const groups = product.additionalGroups;
+  const problems = groups.flatMap((g) => {
+    const n = g.items.filter((i) => chosen[i.id]).length;
+    return n < g.minQuantity || n > g.maxQuantity
+      ? [
+          g.minQuantity === g.maxQuantity
+            ? `Escolha ${g.minQuantity} em ${g.name}`
+            : `Escolha de ${g.minQuantity} a ${g.maxQuantity} em ${g.name}`,
+        ]
+      : [];
+  });
+  const titleId = `mesa-options-${product.id}`;
+
+  return (
+    <dialog
+      ref={ref}
+      className="mesa-dialog"
+      aria-labelledby={titleId}
+      onCancel={(e) => {
+        e.preventDefault();
+        onClose();
+      }}
+    >
+      <h2 id={titleId}>{product.name}</h2>
+      {groups.map((g) => (
+        <fieldset key={g.id} className="mesa-group" role={isSingle(g) ? 'radiogroup' : undefined}>
+          <legend>
+            {g.name}{' '}
+            <span className="mesa-muted mesa-small">
+              ({g.minQuantity > 0 ? `mín. ${g.minQuantity}, ` : ''}máx. {g.maxQuantity})
+            </span>
+          </legend>
+          {g.items.map((i) => (
+            <label key={i.id} className="mesa-choice">
+              <input
+                type={isSingle(g) ? 'radio' : 'checkbox'}
+                name={`additional-group-${g.id}`}
+                checked={Boolean(chosen[i.id])}
+                onChange={(e) =>
+                  setChosen((c) =>
+                    isSingle(g)
+                      ? { ...c, ...Object.fromEntries(g.items.map((x) => [x.id, x.id === i.id])) }
+                      : { ...c, [i.id]: e.target.checked },
+                  )
+                }
+              />
+              {`${i.name}${i.priceCents ? ` (+ ${formatCents(i.priceCents)})` : ''}`}
+            </label>
+          ))}
+        </fieldset>
+      ))}
+      {problems.length > 0 && <p className="mesa-alert mesa-alert-info">{problems.join('; ')}</p>}
+      <div className="mesa-row mesa-end">
+        <button type="button" className="mesa-button mesa-text" onClick={onClose}>
+          Cancelar
+        </button>
+        <button
+          type="button"
+          className="mesa-button mesa-contained"
+          disabled={problems.length > 0}
+          onClick={() =>
+            onChoose(
+              groups.flatMap((g) =>
+                g.items
+                  .filter((i) => chosen[i.id])
+                  .map((i) => ({ id: i.id, name: i.name, priceCents: i.priceCents, quantity: 1 })),
+              ),
+            )
+          }
+        >
+          Adicionar
+        </button>
+      </div>
+    </dialog>
   );
 }
