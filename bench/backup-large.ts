@@ -10,18 +10,18 @@
  *
  * BENCH_TILLS (default 4) tills, each starting a sale every 1/BENCH_RATE s (default 0.5 a second; 0 =
  * back to back), sell during BENCH_SECONDS (default 5) for the baseline, and for as long as the backup
- * takes. The shop is written with SQL with triggers off
- * (as bench/move-to-postgres.ts), its stock then set so no sale is refused.
+ * takes. The shop is bench/big-shop.ts's generateShop (SQL with triggers off, stock high enough that no
+ * sale is refused).
  */
 import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from '../apps/api/src/app.ts';
 import { loadConfig } from '../apps/api/src/config.ts';
-import { fromPglite, migrateDatabase, openPglite } from '../apps/api/src/db/client.ts';
 import { restoreBackup } from '../apps/api/src/modules/backup/restore.ts';
 import { lastPgliteSnapshot, takeBackup } from '../apps/api/src/modules/backup/service.ts';
-import { DEMO_PASSWORD, seedDemo } from '../apps/api/src/seed.ts';
+import { DEMO_PASSWORD } from '../apps/api/src/seed.ts';
+import { generateShop } from './big-shop.ts';
 import { machine } from './lib.ts';
 
 const SALES = Number(process.env.BENCH_SALES ?? 20_000);
@@ -51,47 +51,7 @@ const dataDir = join(work, 'data');
 try {
   // 1. The shop.
   let start = Date.now();
-  const client = await openPglite(join(dataDir, 'pglite'));
-  const database = fromPglite(client);
-  await migrateDatabase(database);
-  const { clientId } = await seedDemo(database.db);
-  const [{ id: userId }] = (
-    await client.query<{ id: number }>(`select id from users where email = 'administrador@demo.com.br'`)
-  ).rows;
-  await client.exec('set session_replication_role = replica');
-  await client.exec(`
-    begin;
-    insert into products (client_id, name, name_key, search_text, sku, sale_price_cents, stock)
-      select ${clientId}, 'Produto bench ' || g, 'produto bench ' || lpad(g::text, 7, '0'),
-        'produto bench ' || g, 'BENCH-' || g, 500 + (g * 137) % 20000, 1000000
-      from generate_series(1, ${PRODUCTS}) g;
-    create temp table gen_items as
-      with p as (select array_agg(id order by id) as ids, array_agg(sale_price_cents order by id) as prices
-                 from products where client_id = ${clientId} and name like 'Produto bench %')
-      select k, pos, p.ids[1 + ((k::bigint * 7919 + pos * 104729) % array_length(p.ids, 1))::int] as product_id,
-        p.prices[1 + ((k::bigint * 7919 + pos * 104729) % array_length(p.ids, 1))::int] as price
-      from generate_series(1, ${SALES}) k
-      cross join lateral generate_series(1, 1 + ((k % 1000) * 7919) % 5) pos cross join p;
-    create temp table gen_sales as
-      select k, count(*)::int as items, sum(price)::int as amount,
-        now() - ((${SALES} - k) * (interval '730 days' / ${SALES})) as at
-      from gen_items group by k;
-    insert into sales (client_id, number, user_id, status, total_items, total_quantity, total_cents,
-        final_amount_cents, finished_at, created_at, updated_at)
-      select ${clientId}, 1000000 + k, ${userId}, 'finished', items, items, amount, amount, at, at, at
-      from gen_sales order by k;
-    insert into sale_items (sale_id, client_id, position, product_id, description, unit, quantity,
-        unit_price_cents, unit_total_cents, gross_cents, total_cents)
-      select s.id, ${clientId}, i.pos, i.product_id, 'Produto bench', 'un', 1, i.price, i.price, i.price, i.price
-      from gen_items i join sales s on s.client_id = ${clientId} and s.number = 1000000 + i.k order by i.k, i.pos;
-    insert into sale_payments (sale_id, client_id, position, method, amount_cents)
-      select s.id, ${clientId}, 1, 'pix', s.final_amount_cents from sales s
-      where s.client_id = ${clientId} and s.number > 1000000;
-    drop table gen_items;
-    drop table gen_sales;
-    commit;`);
-  await client.exec('set session_replication_role = origin');
-  await client.exec('checkpoint');
+  const { client, database, clientId } = await generateShop(dataDir, { sales: SALES, products: PRODUCTS });
   console.log(
     `\n${new Date().toISOString().slice(0, 10)} · ${machine()}\nshop generated in ${seconds(start)} s: ` +
       `${PRODUCTS} products, ${SALES} sales; PGlite folder ${mb(folderBytes(join(dataDir, 'pglite')))} MB`,

@@ -190,21 +190,51 @@ export async function shopTablePlan(db: Executor): Promise<TablePlan[]> {
   return ordered;
 }
 
-/** The SELECT of a table's rows of one shop, every column as text (json as its JSON text). */
-export function selectShopRows(plan: TablePlan, clientId: number, limit: number, offset: number): string {
+/**
+ * Where a page starts: after the primary key `after` (keyset paging, each page an index range whatever
+ * how deep into the table it is) or, for a table without a primary key, at `offset`.
+ */
+export type PageStart = { after: string[] | null; offset: number };
+
+/** `and (t.k1, t.k2) > (v1, v2)`, each value cast back to its column's type ('' on the first page). */
+function afterKey(plan: TablePlan, after: string[] | null): string {
+  if (!after) return '';
+  const keys = plan.primaryKey.map((k) => `t.${q(k)}`).join(', ');
+  const values = plan.primaryKey
+    .map((k, i) => {
+      const type = plan.columns.find((c) => c.name === k)?.type ?? 'text';
+      return `cast('${after[i].replace(/'/g, "''")}' as ${type})`;
+    })
+    .join(', ');
+  return ` and (${keys}) > (${values})`;
+}
+
+/**
+ * The SELECT of a table's rows of one shop, every column as text (json as its JSON text), in primary
+ * key order from `start`.
+ */
+export function selectShopRows(plan: TablePlan, clientId: number, limit: number, start: PageStart): string {
   const cols = plan.columns.map((c) => `t.${q(c.name)}::text`).join(', ');
-  const order = plan.primaryKey.length
-    ? plan.primaryKey.map((k) => `t.${q(k)}`).join(', ')
-    : plan.columns.map((c) => `t.${q(c.name)}::text`).join(', ');
   const filter = plan.filter.replace(/\$CLIENT/g, String(Math.trunc(clientId)));
-  return `select ${cols} from ${q(plan.name)} t where ${filter} order by ${order} limit ${limit} offset ${offset}`;
+  if (plan.primaryKey.length) {
+    const order = plan.primaryKey.map((k) => `t.${q(k)}`).join(', ');
+    return `select ${cols} from ${q(plan.name)} t where ${filter}${afterKey(plan, start.after)} order by ${order} limit ${limit}`;
+  }
+  const order = plan.columns.map((c) => `t.${q(c.name)}::text`).join(', ');
+  return `select ${cols} from ${q(plan.name)} t where ${filter} order by ${order} limit ${limit} offset ${start.offset}`;
 }
 
 /**
  * The SELECT of a table's rows of one shop as JSON documents, each with its nested records (the
- * tables in `plan.nested`) as arrays named by their table: `{ ...sale, sale_items: [...], ... }`.
+ * tables in `plan.nested`) as arrays named by their table: `{ ...sale, sale_items: [...], ... }`;
+ * `key` is the row's primary key as text (the next page starts after the last one).
  */
-export function selectNestedRows(plan: TablePlan, clientId: number, limit: number, offset: number): string {
+export function selectNestedRows(
+  plan: TablePlan,
+  clientId: number,
+  limit: number,
+  after: string | null,
+): string {
   const key = plan.primaryKey[0];
   const nested = plan.nested
     .map(
@@ -213,5 +243,5 @@ export function selectNestedRows(plan: TablePlan, clientId: number, limit: numbe
     )
     .join(', ');
   const filter = plan.filter.replace(/\$CLIENT/g, String(Math.trunc(clientId)));
-  return `select (to_jsonb(t) || jsonb_build_object(${nested}))::text as doc from ${q(plan.name)} t where ${filter} order by t.${q(key)} limit ${limit} offset ${offset}`;
+  return `select t.${q(key)}::text as key, (to_jsonb(t) || jsonb_build_object(${nested}))::text as doc from ${q(plan.name)} t where ${filter}${afterKey(plan, after === null ? null : [after])} order by t.${q(key)} limit ${limit}`;
 }

@@ -6,6 +6,7 @@ import type { Executor } from '../../db/client.ts';
 import { imageFileKey } from '../product/imageUrls.ts';
 import type { Storage } from '../storage/storage.ts';
 import {
+  type PageStart,
   quoteIdent as q,
   rowsOf,
   selectNestedRows,
@@ -37,28 +38,57 @@ export function csvLines(rows: (string | null)[][]): string {
   return stringify(rows, { quoted_match: /^$/ });
 }
 
-/** One table's rows of the shop, a page at a time (constant memory). */
+/**
+ * A page's rows read along the primary key's index, stopping at the page's end. The planner is told
+ * so (settings local to the page's transaction): PGlite has no autovacuum, so its statistics are
+ * those of the last ANALYZE and, on a shop that grew since, it estimated a few rows and chose to
+ * read the whole rest of the table and sort it for every page (quadratic again, measured in
+ * bench/shop-export-large.ts).
+ */
+async function pageRows<T>(db: Executor, query: string): Promise<T[]> {
+  return db.transaction(async (tx) => {
+    await tx.execute(
+      sql`select set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true), set_config('enable_sort', 'off', true)`,
+    );
+    return rowsOf<T>(tx, sql.raw(query));
+  });
+}
+
+/**
+ * One table's rows of the shop, a page at a time (constant memory), each page starting after the last
+ * row's primary key (keyset paging: the millionth row costs what the first does; OFFSET would read
+ * every row before it again, page after page).
+ */
 async function* tableRows(db: Executor, plan: TablePlan, clientId: number, count: { rows: number }) {
   yield csvLines([plan.columns.map((c) => c.name)]);
-  for (let offset = 0; ; offset += PAGE) {
-    const rows = await rowsOf<Record<string, string | null>>(
+  const start: PageStart = { after: null, offset: 0 };
+  for (;;) {
+    const rows = await pageRows<Record<string, string | null>>(
       db,
-      sql.raw(selectShopRows(plan, clientId, PAGE, offset)),
+      selectShopRows(plan, clientId, PAGE, start),
     );
     if (rows.length === 0) return;
     count.rows += rows.length;
     yield csvLines(rows.map((r) => plan.columns.map((c) => r[c.name] ?? null)));
     if (rows.length < PAGE) return;
+    const last = rows[rows.length - 1];
+    start.after = plan.primaryKey.map((k) => last[k] as string);
+    start.offset += rows.length;
   }
 }
 
 /** A table's rows with their nested records, one JSON document a line (JSON Lines), a page at a time. */
 async function* nestedRows(db: Executor, plan: TablePlan, clientId: number) {
-  for (let offset = 0; ; offset += PAGE) {
-    const rows = await rowsOf<{ doc: string }>(db, sql.raw(selectNestedRows(plan, clientId, PAGE, offset)));
+  let after: string | null = null;
+  for (;;) {
+    const rows: { key: string; doc: string }[] = await pageRows<{ key: string; doc: string }>(
+      db,
+      selectNestedRows(plan, clientId, PAGE, after),
+    );
     if (rows.length === 0) return;
     yield `${rows.map((r) => r.doc).join('\n')}\n`;
     if (rows.length < PAGE) return;
+    after = rows[rows.length - 1].key;
   }
 }
 
