@@ -213,6 +213,47 @@ describe('cash flow', () => {
   });
 });
 
+describe('cash flow of meal vouchers (issue 33)', () => {
+  it("counts each voucher brand on its own settlement day net of its rate, not on the sale's day", async () => {
+    const shop = await seededShop();
+    expectStatus(
+      await shop.api.put('/fee-simulator/meal-voucher', {
+        brands: [
+          { method: 'voucherAlelo', enabled: true, rate: '6,5', settlementDays: 30 },
+          { method: 'voucherTicket', enabled: true, rate: 7.2, settlementDays: 28 },
+        ],
+      }),
+      200,
+    );
+    const product = await makeProduct(t, shop.auth, { salePriceCents: 3333, costPriceCents: 0, stock: 10 });
+    // R$ 33,33 on Alelo: fee 6,5% = 2,16645 -> 2,17; R$ 66,66 on Ticket: 7,2% = 4,79952 -> 4,80.
+    await makeSale(t, shop.auth, {
+      items: [{ productId: product.id, quantity: 1 }],
+      payments: [{ method: 'voucherAlelo', amountCents: 3333 }],
+    });
+    await makeSale(t, shop.auth, {
+      items: [{ productId: product.id, quantity: 2 }],
+      payments: [{ method: 'voucherTicket', amountCents: 6666 }],
+    });
+    const flow = expectStatus(
+      await shop.api.get(`/finance/cash-flow?from=${today}&to=${addDays(today, 40)}&groupBy=day`),
+      200,
+    );
+    const day = (d: string) => flow.rows.find((r: { period: string }) => r.period === d);
+    // Today only the seeded cash and Pix: the vouchers are not money in hand yet.
+    expect(day(today)).toMatchObject({ salesInCents: 1800 + 990, projectedInCents: 0 });
+    expect(day(addDays(today, 28))).toMatchObject({ salesInCents: 0, projectedInCents: 6666 - 480 });
+    // Alelo on D+30 with the credit sale of the seed (R$ 30,00 - 0,96).
+    expect(day(addDays(today, 30))).toMatchObject({ projectedInCents: 3333 - 217 + 3000 - 96 });
+    // The DRE takes the brands' fees with the card fees: 1,06 + 2,17 + 4,80.
+    const dre = expectStatus(await shop.api.get(`/finance/dre?month=${month}`), 200);
+    expect(dre.lines.find((l: { key: string }) => l.key === 'cardFees')).toMatchObject({
+      label: '(-) Taxas de cartão, Pix e vales',
+      amountCents: -(106 + 217 + 480),
+    });
+  });
+});
+
 describe("the day's close", () => {
   it('lists the sales by method, the bills paid and the net', async () => {
     const shop = await seededShop();

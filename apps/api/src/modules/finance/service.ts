@@ -15,7 +15,12 @@ import type { PaymentMethod } from '@balcao/core/status';
 import type { Executor } from '../../db/client.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { shopToday } from '../../lib/shopToday.ts';
-import { type ActiveFeeRates, activeFeeRates } from '../fee-simulator/rates.ts';
+import {
+  type ActiveFeeRates,
+  activeFeeRates,
+  type MealVoucherTerms,
+  mealVoucherTerms,
+} from '../fee-simulator/rates.ts';
 import { payableExpensesOfMonth, payableFlows, paymentsOfDay } from '../payable/flows.ts';
 import { receivableFlows } from '../receivable/cashFlow.ts';
 import { saleFiguresBetween, salePaymentsByDay } from '../sale/financeFigures.ts';
@@ -28,8 +33,19 @@ const PIX_METHODS = new Set(['pix', 'pixQrCode', 'pixQrCodeStatic']);
 /** Not money in: crediário counts when received, vale-troca is the shop's own credit. */
 const NOT_CASH = new Set(['creditShop', 'storeCredit']);
 
-/** When and how much of a day's sales of a method reach the account. */
-function settlementOf(method: string, rates: ActiveFeeRates | null, installments = 1) {
+type Terms = { rates: ActiveFeeRates | null; vouchers: Map<string, MealVoucherTerms> };
+
+async function termsOf(db: Executor, clientId: number): Promise<Terms> {
+  return { rates: await activeFeeRates(db, clientId), vouchers: await mealVoucherTerms(db, clientId) };
+}
+
+/**
+ * When (days after the sale) and at what rate a day's sales of a method reach the account: cards by the
+ * active fee table, meal vouchers (Alelo, Pluxee, Ticket, VR...) by the brand's own contract (issue 33).
+ */
+function settlementOf(method: string, { rates, vouchers }: Terms, installments = 1) {
+  const voucher = vouchers.get(method);
+  if (voucher) return voucher;
   if (method === 'creditCard') {
     const bp = rates ? (rates.creditBp[Math.min(installments, rates.creditBp.length) - 1] ?? 0) : 0;
     return { days: rates ? rates.settlementDays : DEFAULT_CREDIT_DAYS, bp };
@@ -72,7 +88,7 @@ function periodsBetween(from: string, to: string, groupBy: CashFlowQuery['groupB
 export async function cashFlow(db: Executor, actor: Actor, query: CashFlowQuery): Promise<CashFlow> {
   const { clientId } = actor;
   const today = await shopToday(db, clientId);
-  const rates = await activeFeeRates(db, clientId);
+  const terms = await termsOf(db, clientId);
   const [salesRows, receivableRows, payableRows] = [
     await salePaymentsByDay(db, clientId, HISTORY_START, query.to),
     await receivableFlows(db, clientId, HISTORY_START, query.to),
@@ -93,7 +109,7 @@ export async function cashFlow(db: Executor, actor: Actor, query: CashFlowQuery)
   };
   for (const row of salesRows) {
     if (NOT_CASH.has(row.method)) continue;
-    const { days, bp } = settlementOf(row.method, rates);
+    const { days, bp } = settlementOf(row.method, terms);
     const settles = addDays(row.day, days);
     const net = row.amountCents - feeCents(row.amountCents, bp);
     if (settles <= today) add(settles, (f) => (f.salesIn += net), net);
@@ -158,10 +174,10 @@ export async function cashFlow(db: Executor, actor: Actor, query: CashFlowQuery)
 export async function dre(db: Executor, actor: Actor, month: string): Promise<Dre> {
   const { clientId } = actor;
   const figures = await saleFiguresBetween(db, clientId, `${month}-01`, `${monthOf(`${month}-01`, 1)}-01`);
-  const rates = await activeFeeRates(db, clientId);
+  const terms = await termsOf(db, clientId);
   const expenses = await payableExpensesOfMonth(db, clientId, month);
   const cardFees = figures.payments.reduce(
-    (sum, p) => sum + feeCents(p.amountCents, settlementOf(p.method, rates, p.installments).bp),
+    (sum, p) => sum + feeCents(p.amountCents, settlementOf(p.method, terms, p.installments).bp),
     0,
   );
   const line = (key: string, label: string, amountCents: number, total = false): DreLine => ({
@@ -183,7 +199,7 @@ export async function dre(db: Executor, actor: Actor, month: string): Promise<Dr
       line('grossRevenue', 'Receita bruta', figures.grossCents),
       line('discounts', '(-) Descontos', -figures.discountsCents),
       line('returns', '(-) Devoluções', -figures.returnsCents),
-      line('cardFees', '(-) Taxas de cartão e Pix', -cardFees),
+      line('cardFees', '(-) Taxas de cartão, Pix e vales', -cardFees),
       line('netRevenue', 'Receita líquida', netRevenue, true),
       line('cmv', '(-) CMV (custo das mercadorias vendidas)', -figures.cmvCents),
       line('grossMargin', 'Margem bruta', grossMargin, true),
