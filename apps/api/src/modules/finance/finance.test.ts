@@ -1,6 +1,10 @@
-import { addDays } from '@balcao/core/date';
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import { addDays, formatDateBr } from '@balcao/core/date';
+import { formatCents } from '@balcao/core/money';
 import { addMonths } from '@balcao/core/payable';
 import { DEFAULT_TIME_ZONE, dateIn } from '@balcao/core/time';
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helper.ts';
 import {
@@ -21,6 +25,30 @@ afterAll(() => t.close());
 
 const today = dateIn(DEFAULT_TIME_ZONE);
 const month = today.slice(0, 7);
+
+/** The text of every page of a PDF, whitespace collapsed (pdfjs-dist, as a reader would see it). */
+async function pdfText(bytes: Buffer): Promise<string> {
+  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  const fonts = `${dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'))}/standard_fonts/`;
+  const doc = await pdfjs.getDocument({
+    data: new Uint8Array(bytes),
+    isEvalSupported: false,
+    standardFontDataUrl: fonts,
+  }).promise;
+  const parts: string[] = [];
+  for (let n = 1; n <= doc.numPages; n++) {
+    const content = await (await doc.getPage(n)).getTextContent();
+    for (const item of content.items) if ('str' in item) parts.push(item.str);
+    parts.push(' ');
+  }
+  return parts.join(' ').replace(/\s+/g, ' ');
+}
+
+async function workbook(bytes: Buffer): Promise<ExcelJS.Worksheet> {
+  const book = new ExcelJS.Workbook();
+  await book.xlsx.load(bytes as unknown as ArrayBuffer);
+  return book.worksheets[0];
+}
 
 async function category(a: Api, name: string): Promise<number> {
   return expectStatus(await a.get('/payable/category'), 200).find((c: { name: string }) => c.name === name)
@@ -139,6 +167,22 @@ describe('DRE', () => {
     expect(pdf.statusCode).toBe(200);
     expect(pdf.headers['content-type']).toBe('application/pdf');
     expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    // The DRE as XLSX: every line with its value as a number the spreadsheet sums, then the purchases.
+    const xlsx = await shop.api.get(`/finance/dre/xlsx?month=${month}`);
+    expect(xlsx.statusCode).toBe(200);
+    expect(xlsx.headers['content-type']).toBe(
+      'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    );
+    const sheet = await workbook(xlsx.rawPayload);
+    expect(sheet.getRow(1).values).toEqual([undefined, 'Linha', 'Valor']);
+    expect(sheet.getRow(2).values).toEqual([undefined, 'Receita bruta', 60]);
+    expect(sheet.getRow(14).values).toEqual([undefined, 'Resultado do mês', -3463.06]);
+    expect(sheet.getRow(15).values).toEqual([
+      undefined,
+      'Compras de mercadorias no mês (estoque, fora do resultado)',
+      500,
+    ]);
+    expect((await shop.apis[1].get(`/finance/dre/xlsx?month=${month}`)).statusCode).toBe(403);
 
     // A Vendedor (3) sees none of it; another shop's month is its own (empty).
     expect((await shop.apis[1].get(`/finance/dre?month=${month}`)).statusCode).toBe(403);
@@ -210,6 +254,34 @@ describe('cash flow', () => {
     expect(csv.body.split('\r\n')[0]).toBe(
       'Período;Vendas recebidas;Crediário recebido;Contas pagas;A receber (previsto);A pagar (previsto);Saldo realizado;Saldo acumulado',
     );
+
+    // XLSX: the opening balance, one row per period, the totals; money as numbers.
+    const range = `from=${addDays(today, 1)}&to=${to}&groupBy=month`;
+    const xlsx = await shop.api.get(`/finance/cash-flow/xlsx?${range}`);
+    expect(xlsx.statusCode).toBe(200);
+    const sheet = await workbook(xlsx.rawPayload);
+    expect(sheet.name).toBe('Fluxo de caixa');
+    expect(sheet.getRow(2).values).toEqual([
+      undefined,
+      'Saldo inicial',
+      ...Array(6).fill(undefined),
+      -1472.1,
+    ]);
+    const last = sheet.getRow(sheet.rowCount).values as unknown[];
+    expect(last[1]).toBe('Total');
+    expect(last[8]).toBeCloseTo(next.closingCents / 100, 2);
+    expect(sheet.rowCount).toBe(next.rows.length + 3);
+
+    // PDF: the same figures as a reader sees them.
+    const pdf = await shop.api.get(`/finance/cash-flow/pdf?${range}`);
+    expect(pdf.statusCode).toBe(200);
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    const text = await pdfText(pdf.rawPayload);
+    expect(text).toContain(`Fluxo de caixa de ${formatDateBr(addDays(today, 1))} a ${formatDateBr(to)}`);
+    expect(text).toContain('Saldo inicial');
+    expect(text).toContain(formatCents(next.openingCents));
+    expect(text).toContain(formatCents(next.closingCents));
+    expect((await shop.apis[1].get(`/finance/cash-flow/pdf?${range}`)).statusCode).toBe(403);
   });
 });
 
