@@ -1,13 +1,11 @@
 import { financeApi } from '@balcao/core/endpoints/finance';
 import { formatCents } from '@balcao/core/money';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import TableCell from '@mui/material/TableCell';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useState } from 'react';
 import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
 import { LoadError } from '../../components/LoadError.tsx';
 import { Loading } from '../../components/Loading.tsx';
@@ -17,18 +15,18 @@ import { download } from '../../lib/client.ts';
 import { shopToday } from '../../lib/format.ts';
 import { readParam, useListParams } from '../../lib/listParams.ts';
 import { useDre } from './api.ts';
+import { DownloadButton } from './DownloadButton.tsx';
 
 function queryFromParams(params: URLSearchParams) {
   const month = readParam.text(params, 'month');
   return { month: month && /^\d{4}-\d{2}$/.test(month) ? month : shopToday().slice(0, 7) };
 }
 
-/** Financeiro > DRE (issue 34): a competence month's result, exported as CSV or PDF. */
+/** Financeiro > DRE (issue 34): a competence month's result, exported as CSV, XLSX or PDF. */
 export default function DrePage() {
   const { state, show, close } = useFeedback();
   const { query, update } = useListParams(queryFromParams);
   const dre = useDre(query.month);
-  const [pdfBusy, setPdfBusy] = useState(false);
   const failed = (error: unknown) =>
     show({ severity: 'error', title: 'Erro ao exportar', message: errorMessage(error) });
   return (
@@ -39,22 +37,18 @@ export default function DrePage() {
           download={() => download(financeApi.dreExport, { query }, `dre-${query.month}.csv`)}
           onError={failed}
         />
-        <Button
-          variant="outlined"
-          disabled={pdfBusy}
-          onClick={async () => {
-            setPdfBusy(true);
-            try {
-              await download(financeApi.drePdf, { query }, `dre-${query.month}.pdf`);
-            } catch (error) {
-              failed(error);
-            } finally {
-              setPdfBusy(false);
-            }
-          }}
-        >
-          {pdfBusy ? 'Gerando...' : 'Baixar PDF'}
-        </Button>
+        <DownloadButton
+          label="Exportar XLSX"
+          busyLabel="Exportando..."
+          download={() => download(financeApi.dreXlsx, { query }, `dre-${query.month}.xlsx`)}
+          onError={failed}
+        />
+        <DownloadButton
+          label="Baixar PDF"
+          busyLabel="Gerando..."
+          download={() => download(financeApi.drePdf, { query }, `dre-${query.month}.pdf`)}
+          onError={failed}
+        />
       </ListHeader>
       <TextField
         label="Mês de competência"
