@@ -4,6 +4,8 @@ import {
   cashFlowSchema,
   dayCloseQuerySchema,
   dayCloseSchema,
+  dreEntriesQuerySchema,
+  dreEntriesSchema,
   dreQuerySchema,
   dreSchema,
 } from '../finance.ts';
@@ -70,6 +72,16 @@ export const financeApi = {
       "A competence month's DRE: receita bruta, deductions, receita líquida, CMV, gross margin, expenses by DRE group, result",
     query: dreQuerySchema,
     response: { 200: dreSchema },
+  }),
+  dreEntries: endpoint({
+    method: 'GET',
+    path: '/finance/dre/entries',
+    resource: 'finance',
+    access: FINANCE,
+    summary:
+      "The records behind a DRE line: the month's sales, returns, the card fees by method, or the payables of a DRE group",
+    query: dreEntriesQuerySchema,
+    response: { 200: dreEntriesSchema },
   }),
   dreExport: endpoint({
     method: 'GET',

@@ -192,6 +192,60 @@ describe('DRE', () => {
   });
 });
 
+describe('DRE drill-down', () => {
+  it('opens the sales, fees and payables behind a line, adding up to it', async () => {
+    const shop = await seededShop();
+    const entries = async (line: string) =>
+      expectStatus(await shop.api.get(`/finance/dre/entries?month=${month}&line=${line}`), 200);
+    const sum = (list: { amountCents: number }[]) => list.reduce((s, e) => s + e.amountCents, 0);
+
+    const gross = await entries('grossRevenue');
+    expect(gross).toMatchObject({ label: 'Receita bruta', amountCents: 6000, count: 3 });
+    expect(
+      gross.entries.map((e: { description: string; amountCents: number }) => [e.description, e.amountCents]),
+    ).toEqual([
+      ['Venda nº 1', 3000],
+      ['Venda nº 2', 1000],
+      ['Venda nº 3', 2000],
+    ]);
+    expect(gross.entries[0]).toMatchObject({ kind: 'sale', date: today, id: expect.any(Number) });
+    // Only the sale with a discount; the canceled one nowhere.
+    expect((await entries('discounts')).entries).toMatchObject([
+      { description: 'Venda nº 3', amountCents: -200 },
+    ]);
+    const cmv = await entries('cmv');
+    expect(sum(cmv.entries)).toBe(cmv.amountCents);
+    expect(cmv.entries.map((e: { amountCents: number }) => e.amountCents)).toEqual([-1200, -800]);
+    const fees = await entries('cardFees');
+    expect(sum(fees.entries)).toBe(-106);
+    expect(
+      fees.entries.map((e: { description: string; amountCents: number }) => [e.description, e.amountCents]),
+    ).toEqual(
+      expect.arrayContaining([
+        ['Cartão de crédito 1x: R$ 30,00 recebidos', -96],
+        ['Pix: R$ 10,00 recebidos', -10],
+      ]),
+    );
+    const personnel = await entries('expense:personnel');
+    expect(personnel).toMatchObject({ label: 'Pessoal', amountCents: -200000, count: 1 });
+    expect(personnel.entries).toEqual([
+      { kind: 'payable', id: expect.any(Number), date: today, description: 'Salários', amountCents: -200000 },
+    ]);
+    expect((await entries('returns')).entries).toEqual([]);
+
+    const bad = await shop.api.get(`/finance/dre/entries?month=${month}&line=result`);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().issues[0].message).toBe('Linha do DRE inválida');
+    expect((await shop.apis[1].get(`/finance/dre/entries?month=${month}&line=grossRevenue`)).statusCode).toBe(
+      403,
+    );
+    const other = await asUser(t, [7]);
+    expect(
+      expectStatus(await other.api.get(`/finance/dre/entries?month=${month}&line=grossRevenue`), 200).entries,
+    ).toEqual([]);
+  });
+});
+
 describe('CMV at the weighted average cost', () => {
   it('costs each sale at the average the stock entries kept when it was sold, not at the cost of today', async () => {
     const shop = await makeShop(t, [1]);

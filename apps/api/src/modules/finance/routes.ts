@@ -11,7 +11,7 @@ import { shopToday } from '../../lib/shopToday.ts';
 import { sessionOf } from '../../plugins/auth.ts';
 import { xlsxStream } from '../report/xlsx.ts';
 import { cashFlowPdf, drePdf } from './pdf.ts';
-import { cashFlow, dayClose, dre } from './service.ts';
+import { cashFlow, dayClose, dre, dreEntries } from './service.ts';
 import { cashFlowTable, dreTable } from './tables.ts';
 
 const cents = (value: number) => (value / 100).toFixed(2).replace('.', ',');
@@ -123,6 +123,10 @@ export function financeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         fileName: `dre-${result.month}.csv`,
       });
     });
+
+    route(app, financeApi.dreEntries, (request) =>
+      dreEntries(db, sessionOf(request), request.query.month, request.query.line),
+    );
 
     route(app, financeApi.dreXlsx, async (request, reply) => {
       const result = await dre(db, sessionOf(request), request.query.month);

@@ -4,12 +4,16 @@ import {
   type CashFlowQuery,
   type CashFlowRow,
   type DayClose,
+  DRE_ENTRIES_MAX,
   type Dre,
+  type DreEntries,
+  type DreEntry,
   type DreLine,
   feeCents,
   periodOf,
 } from '@balcao/core/finance';
-import { DRE_GROUP_LABELS, DRE_GROUPS, monthOf } from '@balcao/core/payable';
+import { formatCents } from '@balcao/core/money';
+import { DRE_GROUP_LABELS, DRE_GROUPS, type DreGroup, monthOf } from '@balcao/core/payable';
 import { PAYMENT_METHOD_LABELS } from '@balcao/core/sale';
 import type { PaymentMethod } from '@balcao/core/status';
 import type { Executor } from '../../db/client.ts';
@@ -21,9 +25,19 @@ import {
   type MealVoucherTerms,
   mealVoucherTerms,
 } from '../fee-simulator/rates.ts';
-import { payableExpensesOfMonth, payableFlows, paymentsOfDay } from '../payable/flows.ts';
+import {
+  payableExpensesOfMonth,
+  payableFlows,
+  payablesOfMonthGroup,
+  paymentsOfDay,
+} from '../payable/flows.ts';
 import { receivableFlows } from '../receivable/cashFlow.ts';
-import { saleFiguresBetween, salePaymentsByDay } from '../sale/financeFigures.ts';
+import {
+  saleEntriesBetween,
+  saleFiguresBetween,
+  salePaymentsByDay,
+  saleReturnEntriesBetween,
+} from '../sale/financeFigures.ts';
 
 /** Where the history of a shop starts for the opening balance (everything realised before `from`). */
 const HISTORY_START = '2000-01-01';
@@ -207,6 +221,86 @@ export async function dre(db: Executor, actor: Actor, month: string): Promise<Dr
       line('result', 'Resultado do mês', result, true),
     ],
     purchasesCents: expenses.get('cmv') ?? 0,
+  };
+}
+
+/**
+ * The records behind a DRE line (issue 34: "each line opens the records behind it"): the month's sales
+ * with their part of receita bruta, descontos or CMV; the returns; the card, Pix and voucher fees by
+ * method and installments (as the DRE computes them, so they add up to the line); the payables of a DRE
+ * group. Signed as the line; at most DRE_ENTRIES_MAX, with the count.
+ */
+export async function dreEntries(
+  db: Executor,
+  actor: Actor,
+  month: string,
+  line: string,
+): Promise<DreEntries> {
+  const { clientId } = actor;
+  const result = await dre(db, actor, month);
+  const dreLine = result.lines.find((l) => l.key === line);
+  const from = `${month}-01`;
+  const toExclusive = `${monthOf(from, 1)}-01`;
+  let count = 0;
+  let entries: DreEntry[] = [];
+  if (line === 'grossRevenue' || line === 'discounts' || line === 'cmv') {
+    const figure = line === 'grossRevenue' ? 'gross' : line;
+    const sign = line === 'grossRevenue' ? 1 : -1;
+    const found = await saleEntriesBetween(db, clientId, from, toExclusive, figure, DRE_ENTRIES_MAX);
+    count = found.count;
+    entries = found.rows.map((r) => ({
+      kind: 'sale',
+      id: r.id,
+      date: r.day,
+      description: `Venda nº ${r.number}`,
+      amountCents: sign * r.amountCents,
+    }));
+  } else if (line === 'returns') {
+    const found = await saleReturnEntriesBetween(db, clientId, from, toExclusive, DRE_ENTRIES_MAX);
+    count = found.count;
+    entries = found.rows.map((r) => ({
+      kind: 'return',
+      id: r.saleId,
+      date: r.day,
+      description: `Devolução da venda nº ${r.number}: ${r.reason}`,
+      amountCents: -r.amountCents,
+    }));
+  } else if (line === 'cardFees') {
+    const figures = await saleFiguresBetween(db, clientId, from, toExclusive);
+    const terms = await termsOf(db, clientId);
+    entries = figures.payments
+      .map((p) => ({ ...p, fee: feeCents(p.amountCents, settlementOf(p.method, terms, p.installments).bp) }))
+      .filter((p) => p.fee !== 0)
+      .map((p) => {
+        const label = PAYMENT_METHOD_LABELS[p.method as PaymentMethod] ?? p.method;
+        return {
+          kind: 'fee' as const,
+          id: null,
+          date: null,
+          description: `${label}${p.method === 'creditCard' ? ` ${p.installments}x` : ''}: ${formatCents(p.amountCents)} recebidos`,
+          amountCents: -p.fee,
+        };
+      });
+    count = entries.length;
+  } else if (line.startsWith('expense:')) {
+    const group = line.slice('expense:'.length) as DreGroup;
+    const found = await payablesOfMonthGroup(db, clientId, month, group, DRE_ENTRIES_MAX);
+    count = found.count;
+    entries = found.rows.map((r) => ({
+      kind: 'payable',
+      id: r.id,
+      date: r.dueDate,
+      description: r.description,
+      amountCents: -r.amountCents,
+    }));
+  }
+  return {
+    month,
+    line,
+    label: dreLine?.label ?? line,
+    amountCents: dreLine?.amountCents ?? 0,
+    count,
+    entries,
   };
 }
 
