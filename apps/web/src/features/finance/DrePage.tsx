@@ -1,11 +1,14 @@
 import { financeApi } from '@balcao/core/endpoints/finance';
+import { DRE_DRILL_LINES } from '@balcao/core/finance';
 import { formatCents } from '@balcao/core/money';
 import Box from '@mui/material/Box';
+import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import TableCell from '@mui/material/TableCell';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
+import { useState } from 'react';
 import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
 import { LoadError } from '../../components/LoadError.tsx';
 import { Loading } from '../../components/Loading.tsx';
@@ -16,17 +19,19 @@ import { shopToday } from '../../lib/format.ts';
 import { readParam, useListParams } from '../../lib/listParams.ts';
 import { useDre } from './api.ts';
 import { DownloadButton } from './DownloadButton.tsx';
+import { DreEntriesDialog } from './DreEntriesDialog.tsx';
 
 function queryFromParams(params: URLSearchParams) {
   const month = readParam.text(params, 'month');
   return { month: month && /^\d{4}-\d{2}$/.test(month) ? month : shopToday().slice(0, 7) };
 }
 
-/** Financeiro > DRE (issue 34): a competence month's result, exported as CSV, XLSX or PDF. */
+/** Financeiro > DRE (issue 34): a competence month's result, exported as CSV, XLSX or PDF; a line opens the records behind it. */
 export default function DrePage() {
   const { state, show, close } = useFeedback();
   const { query, update } = useListParams(queryFromParams);
   const dre = useDre(query.month);
+  const [drill, setDrill] = useState<string | null>(null);
   const failed = (error: unknown) =>
     show({ severity: 'error', title: 'Erro ao exportar', message: errorMessage(error) });
   return (
@@ -68,7 +73,20 @@ export default function DrePage() {
           <ListTable label="DRE" head={['Linha', alignRight('Valor')]}>
             {dre.data.lines.map((line) => (
               <TableRow key={line.key} data-testid={`dre-${line.key}`}>
-                <TableCell sx={{ fontWeight: line.total ? 700 : undefined }}>{line.label}</TableCell>
+                <TableCell sx={{ fontWeight: line.total ? 700 : undefined }}>
+                  {(DRE_DRILL_LINES as readonly string[]).includes(line.key) ? (
+                    <Link
+                      component="button"
+                      type="button"
+                      onClick={() => setDrill(line.key)}
+                      sx={{ textAlign: 'left' }}
+                    >
+                      {line.label}
+                    </Link>
+                  ) : (
+                    line.label
+                  )}
+                </TableCell>
                 <TableCell
                   align="right"
                   sx={{
@@ -87,6 +105,7 @@ export default function DrePage() {
           </Typography>
         </Stack>
       )}
+      <DreEntriesDialog month={query.month} line={drill} onClose={() => setDrill(null)} />
       <FeedbackSnackbar state={state} onClose={close} />
     </Box>
   );
