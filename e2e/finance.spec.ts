@@ -124,6 +124,7 @@ test('the Financeiro records a supplier and a boleto, pays it from the till, and
     /\/dashboard\/payable\/edit\/\d+$/,
   );
   await entries.getByRole('button', { name: 'Fechar' }).click();
+  await expect(entries).toBeHidden();
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: test.info().outputPath('dre-390.png'), fullPage: true });
 });

@@ -27,15 +27,17 @@ const linkOf = (entry: DreEntry) =>
 export function DreEntriesDialog({
   month,
   line,
+  open,
   onClose,
 }: {
   month: string;
   line: string | null;
+  open: boolean;
   onClose: () => void;
 }) {
   const entries = useDreEntries(month, line);
   return (
-    <Dialog open={line !== null} onClose={onClose} fullWidth maxWidth="sm">
+    <Dialog open={open && line !== null} onClose={onClose} fullWidth maxWidth="sm">
       <DialogTitle>{entries.data?.label ?? 'Lançamentos'}</DialogTitle>
       <DialogContent>
         {entries.isPending ? (

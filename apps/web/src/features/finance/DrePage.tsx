@@ -31,7 +31,8 @@ export default function DrePage() {
   const { state, show, close } = useFeedback();
   const { query, update } = useListParams(queryFromParams);
   const dre = useDre(query.month);
-  const [drill, setDrill] = useState<string | null>(null);
+  // The line stays while the dialog fades out, so its records do not turn into a spinner on close.
+  const [drill, setDrill] = useState<{ line: string | null; open: boolean }>({ line: null, open: false });
   const failed = (error: unknown) =>
     show({ severity: 'error', title: 'Erro ao exportar', message: errorMessage(error) });
   return (
@@ -78,7 +79,7 @@ export default function DrePage() {
                     <Link
                       component="button"
                       type="button"
-                      onClick={() => setDrill(line.key)}
+                      onClick={() => setDrill({ line: line.key, open: true })}
                       sx={{ textAlign: 'left' }}
                     >
                       {line.label}
@@ -105,7 +106,12 @@ export default function DrePage() {
           </Typography>
         </Stack>
       )}
-      <DreEntriesDialog month={query.month} line={drill} onClose={() => setDrill(null)} />
+      <DreEntriesDialog
+        month={query.month}
+        line={drill.line}
+        open={drill.open}
+        onClose={() => setDrill((d) => ({ ...d, open: false }))}
+      />
       <FeedbackSnackbar state={state} onClose={close} />
     </Box>
   );
