@@ -113,6 +113,18 @@ test('the Financeiro records a supplier and a boleto, pays it from the till, and
   expect(pdf.suggestedFilename()).toBe(`dre-${month}.pdf`);
   const bytes = readFileSync(await pdf.path());
   expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
+  // The line opens the bills behind it: the one just paid links to its edit page.
+  await page
+    .getByTestId('dre-expense:operating')
+    .getByRole('button', { name: 'Despesas operacionais' })
+    .click();
+  const entries = page.getByRole('dialog', { name: 'Despesas operacionais' });
+  await expect(entries.getByRole('link', { name: description })).toHaveAttribute(
+    'href',
+    /\/dashboard\/payable\/edit\/\d+$/,
+  );
+  await entries.getByRole('button', { name: 'Fechar' }).click();
+  await expect(entries).toBeHidden();
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: test.info().outputPath('dre-390.png'), fullPage: true });
 });

@@ -138,3 +138,39 @@ export const dayCloseSchema = z.object({
   netCents: z.number(),
 });
 export type DayClose = z.infer<typeof dayCloseSchema>;
+
+/** The DRE lines that open the records behind them (issue 34): the subtotals are sums of the others. */
+export const DRE_DRILL_LINES = DRE_LINE_KEYS.filter(
+  (key) => key !== 'netRevenue' && key !== 'grossMargin' && key !== 'result',
+);
+/** At most this many records come back; the count says how many there are. */
+export const DRE_ENTRIES_MAX = 500;
+
+export const dreEntriesQuerySchema = dreQuerySchema.extend({
+  line: z.enum(DRE_DRILL_LINES, { error: 'Linha do DRE inválida' }),
+});
+
+export const dreEntrySchema = z.object({
+  /** sale: a sale of the month; return: a return; payable: a bill of the competence month; fee: a method's card fees. */
+  kind: z.enum(['sale', 'return', 'payable', 'fee']),
+  /** The sale, the returned sale or the payable (null for a fee group). */
+  id: z.number().nullable(),
+  /** Shop-local day (a payable's due date). */
+  date: z.string().nullable(),
+  description: z.string(),
+  /** Signed as the line: deductions and expenses negative. */
+  amountCents: z.number(),
+});
+export type DreEntry = z.infer<typeof dreEntrySchema>;
+
+export const dreEntriesSchema = z.object({
+  month: z.string(),
+  line: z.string(),
+  label: z.string(),
+  /** The line's value in the DRE. */
+  amountCents: z.number(),
+  /** How many records there are (entries holds the first DRE_ENTRIES_MAX). */
+  count: z.number(),
+  entries: z.array(dreEntrySchema),
+});
+export type DreEntries = z.infer<typeof dreEntriesSchema>;

@@ -1,6 +1,10 @@
-import { addDays } from '@balcao/core/date';
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import { addDays, formatDateBr } from '@balcao/core/date';
+import { formatCents } from '@balcao/core/money';
 import { addMonths } from '@balcao/core/payable';
 import { DEFAULT_TIME_ZONE, dateIn } from '@balcao/core/time';
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helper.ts';
 import {
@@ -21,6 +25,30 @@ afterAll(() => t.close());
 
 const today = dateIn(DEFAULT_TIME_ZONE);
 const month = today.slice(0, 7);
+
+/** The text of every page of a PDF, whitespace collapsed (pdfjs-dist, as a reader would see it). */
+async function pdfText(bytes: Buffer): Promise<string> {
+  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  const fonts = `${dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'))}/standard_fonts/`;
+  const doc = await pdfjs.getDocument({
+    data: new Uint8Array(bytes),
+    isEvalSupported: false,
+    standardFontDataUrl: fonts,
+  }).promise;
+  const parts: string[] = [];
+  for (let n = 1; n <= doc.numPages; n++) {
+    const content = await (await doc.getPage(n)).getTextContent();
+    for (const item of content.items) if ('str' in item) parts.push(item.str);
+    parts.push(' ');
+  }
+  return parts.join(' ').replace(/\s+/g, ' ');
+}
+
+async function workbook(bytes: Buffer): Promise<ExcelJS.Worksheet> {
+  const book = new ExcelJS.Workbook();
+  await book.xlsx.load(bytes as unknown as ArrayBuffer);
+  return book.worksheets[0];
+}
 
 async function category(a: Api, name: string): Promise<number> {
   return expectStatus(await a.get('/payable/category'), 200).find((c: { name: string }) => c.name === name)
@@ -139,12 +167,82 @@ describe('DRE', () => {
     expect(pdf.statusCode).toBe(200);
     expect(pdf.headers['content-type']).toBe('application/pdf');
     expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    // The DRE as XLSX: every line with its value as a number the spreadsheet sums, then the purchases.
+    const xlsx = await shop.api.get(`/finance/dre/xlsx?month=${month}`);
+    expect(xlsx.statusCode).toBe(200);
+    expect(xlsx.headers['content-type']).toBe(
+      'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    );
+    const sheet = await workbook(xlsx.rawPayload);
+    expect(sheet.getRow(1).values).toEqual([undefined, 'Linha', 'Valor']);
+    expect(sheet.getRow(2).values).toEqual([undefined, 'Receita bruta', 60]);
+    expect(sheet.getRow(14).values).toEqual([undefined, 'Resultado do mês', -3463.06]);
+    expect(sheet.getRow(15).values).toEqual([
+      undefined,
+      'Compras de mercadorias no mês (estoque, fora do resultado)',
+      500,
+    ]);
+    expect((await shop.apis[1].get(`/finance/dre/xlsx?month=${month}`)).statusCode).toBe(403);
 
     // A Vendedor (3) sees none of it; another shop's month is its own (empty).
     expect((await shop.apis[1].get(`/finance/dre?month=${month}`)).statusCode).toBe(403);
     const other = await asUser(t, [7]);
     const empty = expectStatus(await other.api.get(`/finance/dre?month=${month}`), 200);
     expect(empty.lines.find((l: { key: string }) => l.key === 'result').amountCents).toBe(0);
+  });
+});
+
+describe('DRE drill-down', () => {
+  it('opens the sales, fees and payables behind a line, adding up to it', async () => {
+    const shop = await seededShop();
+    const entries = async (line: string) =>
+      expectStatus(await shop.api.get(`/finance/dre/entries?month=${month}&line=${line}`), 200);
+    const sum = (list: { amountCents: number }[]) => list.reduce((s, e) => s + e.amountCents, 0);
+
+    const gross = await entries('grossRevenue');
+    expect(gross).toMatchObject({ label: 'Receita bruta', amountCents: 6000, count: 3 });
+    expect(
+      gross.entries.map((e: { description: string; amountCents: number }) => [e.description, e.amountCents]),
+    ).toEqual([
+      ['Venda nº 1', 3000],
+      ['Venda nº 2', 1000],
+      ['Venda nº 3', 2000],
+    ]);
+    expect(gross.entries[0]).toMatchObject({ kind: 'sale', date: today, id: expect.any(Number) });
+    // Only the sale with a discount; the canceled one nowhere.
+    expect((await entries('discounts')).entries).toMatchObject([
+      { description: 'Venda nº 3', amountCents: -200 },
+    ]);
+    const cmv = await entries('cmv');
+    expect(sum(cmv.entries)).toBe(cmv.amountCents);
+    expect(cmv.entries.map((e: { amountCents: number }) => e.amountCents)).toEqual([-1200, -800]);
+    const fees = await entries('cardFees');
+    expect(sum(fees.entries)).toBe(-106);
+    expect(
+      fees.entries.map((e: { description: string; amountCents: number }) => [e.description, e.amountCents]),
+    ).toEqual(
+      expect.arrayContaining([
+        ['Cartão de crédito 1x: R$ 30,00 recebidos', -96],
+        ['Pix: R$ 10,00 recebidos', -10],
+      ]),
+    );
+    const personnel = await entries('expense:personnel');
+    expect(personnel).toMatchObject({ label: 'Pessoal', amountCents: -200000, count: 1 });
+    expect(personnel.entries).toEqual([
+      { kind: 'payable', id: expect.any(Number), date: today, description: 'Salários', amountCents: -200000 },
+    ]);
+    expect((await entries('returns')).entries).toEqual([]);
+
+    const bad = await shop.api.get(`/finance/dre/entries?month=${month}&line=result`);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().issues[0].message).toBe('Linha do DRE inválida');
+    expect((await shop.apis[1].get(`/finance/dre/entries?month=${month}&line=grossRevenue`)).statusCode).toBe(
+      403,
+    );
+    const other = await asUser(t, [7]);
+    expect(
+      expectStatus(await other.api.get(`/finance/dre/entries?month=${month}&line=grossRevenue`), 200).entries,
+    ).toEqual([]);
   });
 });
 
@@ -210,6 +308,75 @@ describe('cash flow', () => {
     expect(csv.body.split('\r\n')[0]).toBe(
       'Período;Vendas recebidas;Crediário recebido;Contas pagas;A receber (previsto);A pagar (previsto);Saldo realizado;Saldo acumulado',
     );
+
+    // XLSX: the opening balance, one row per period, the totals; money as numbers.
+    const range = `from=${addDays(today, 1)}&to=${to}&groupBy=month`;
+    const xlsx = await shop.api.get(`/finance/cash-flow/xlsx?${range}`);
+    expect(xlsx.statusCode).toBe(200);
+    const sheet = await workbook(xlsx.rawPayload);
+    expect(sheet.name).toBe('Fluxo de caixa');
+    expect(sheet.getRow(2).values).toEqual([
+      undefined,
+      'Saldo inicial',
+      ...Array(6).fill(undefined),
+      -1472.1,
+    ]);
+    const last = sheet.getRow(sheet.rowCount).values as unknown[];
+    expect(last[1]).toBe('Total');
+    expect(last[8]).toBeCloseTo(next.closingCents / 100, 2);
+    expect(sheet.rowCount).toBe(next.rows.length + 3);
+
+    // PDF: the same figures as a reader sees them.
+    const pdf = await shop.api.get(`/finance/cash-flow/pdf?${range}`);
+    expect(pdf.statusCode).toBe(200);
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    const text = await pdfText(pdf.rawPayload);
+    expect(text).toContain(`Fluxo de caixa de ${formatDateBr(addDays(today, 1))} a ${formatDateBr(to)}`);
+    expect(text).toContain('Saldo inicial');
+    expect(text).toContain(formatCents(next.openingCents));
+    expect(text).toContain(formatCents(next.closingCents));
+    expect((await shop.apis[1].get(`/finance/cash-flow/pdf?${range}`)).statusCode).toBe(403);
+  });
+});
+
+describe('cash flow of meal vouchers (issue 33)', () => {
+  it("counts each voucher brand on its own settlement day net of its rate, not on the sale's day", async () => {
+    const shop = await seededShop();
+    expectStatus(
+      await shop.api.put('/fee-simulator/meal-voucher', {
+        brands: [
+          { method: 'voucherAlelo', enabled: true, rate: '6,5', settlementDays: 30 },
+          { method: 'voucherTicket', enabled: true, rate: 7.2, settlementDays: 28 },
+        ],
+      }),
+      200,
+    );
+    const product = await makeProduct(t, shop.auth, { salePriceCents: 3333, costPriceCents: 0, stock: 10 });
+    // R$ 33,33 on Alelo: fee 6,5% = 2,16645 -> 2,17; R$ 66,66 on Ticket: 7,2% = 4,79952 -> 4,80.
+    await makeSale(t, shop.auth, {
+      items: [{ productId: product.id, quantity: 1 }],
+      payments: [{ method: 'voucherAlelo', amountCents: 3333 }],
+    });
+    await makeSale(t, shop.auth, {
+      items: [{ productId: product.id, quantity: 2 }],
+      payments: [{ method: 'voucherTicket', amountCents: 6666 }],
+    });
+    const flow = expectStatus(
+      await shop.api.get(`/finance/cash-flow?from=${today}&to=${addDays(today, 40)}&groupBy=day`),
+      200,
+    );
+    const day = (d: string) => flow.rows.find((r: { period: string }) => r.period === d);
+    // Today only the seeded cash and Pix: the vouchers are not money in hand yet.
+    expect(day(today)).toMatchObject({ salesInCents: 1800 + 990, projectedInCents: 0 });
+    expect(day(addDays(today, 28))).toMatchObject({ salesInCents: 0, projectedInCents: 6666 - 480 });
+    // Alelo on D+30 with the credit sale of the seed (R$ 30,00 - 0,96).
+    expect(day(addDays(today, 30))).toMatchObject({ projectedInCents: 3333 - 217 + 3000 - 96 });
+    // The DRE takes the brands' fees with the card fees: 1,06 + 2,17 + 4,80.
+    const dre = expectStatus(await shop.api.get(`/finance/dre?month=${month}`), 200);
+    expect(dre.lines.find((l: { key: string }) => l.key === 'cardFees')).toMatchObject({
+      label: '(-) Taxas de cartão, Pix e vales',
+      amountCents: -(106 + 217 + 480),
+    });
   });
 });
 

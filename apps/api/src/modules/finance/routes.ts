@@ -9,8 +9,10 @@ import { sendCsvStream } from '../../lib/csv.ts';
 import { route } from '../../lib/endpoint.ts';
 import { shopToday } from '../../lib/shopToday.ts';
 import { sessionOf } from '../../plugins/auth.ts';
-import { drePdf } from './pdf.ts';
-import { cashFlow, dayClose, dre } from './service.ts';
+import { xlsxStream } from '../report/xlsx.ts';
+import { cashFlowPdf, drePdf } from './pdf.ts';
+import { cashFlow, dayClose, dre, dreEntries } from './service.ts';
+import { cashFlowTable, dreTable } from './tables.ts';
 
 const cents = (value: number) => (value / 100).toFixed(2).replace('.', ',');
 const csv = (rows: (string | number)[][]) => `${Papa.unparse(rows, { delimiter: ';' })}\r\n`;
@@ -33,12 +35,18 @@ const MONTHS = [
   'novembro',
   'dezembro',
 ];
+const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
 const monthLabel = (month: string) => `${MONTHS[Number(month.slice(5, 7)) - 1]} de ${month.slice(0, 4)}`;
 
 /** Cash flow and DRE (issue 34): the handlers of `financeApi`. */
 export function financeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     const { db } = ctx;
+    const shopName = async (clientId: number) => {
+      const [client] = await db.select({ name: clients.name }).from(clients).where(eq(clients.id, clientId));
+      return client?.name ?? '';
+    };
 
     route(app, financeApi.cashFlow, (request) => cashFlow(db, sessionOf(request), request.query));
 
@@ -79,6 +87,27 @@ export function financeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       });
     });
 
+    route(app, financeApi.cashFlowXlsx, async (request, reply) => {
+      const flow = await cashFlow(db, sessionOf(request), request.query);
+      const table = cashFlowTable(flow);
+      return reply
+        .header('content-type', XLSX_TYPE)
+        .header('content-disposition', `attachment; filename="fluxo-de-caixa-${flow.from}-${flow.to}.xlsx"`)
+        .header('cache-control', 'no-store')
+        .send(xlsxStream('Fluxo de caixa', table.columns, each(table.rows)));
+    });
+
+    route(app, financeApi.cashFlowPdf, async (request, reply) => {
+      const actor = sessionOf(request);
+      const flow = await cashFlow(db, actor, request.query);
+      const pdf = await cashFlowPdf(await shopName(actor.clientId), flow, cashFlowTable(flow));
+      return reply
+        .header('content-type', 'application/pdf')
+        .header('content-disposition', `attachment; filename="fluxo-de-caixa-${flow.from}-${flow.to}.pdf"`)
+        .header('cache-control', 'no-store')
+        .send(pdf);
+    });
+
     route(app, financeApi.dayClose, (request) => dayClose(db, sessionOf(request), request.query.date));
 
     route(app, financeApi.dre, (request) => dre(db, sessionOf(request), request.query.month));
@@ -95,14 +124,24 @@ export function financeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       });
     });
 
+    route(app, financeApi.dreEntries, (request) =>
+      dreEntries(db, sessionOf(request), request.query.month, request.query.line),
+    );
+
+    route(app, financeApi.dreXlsx, async (request, reply) => {
+      const result = await dre(db, sessionOf(request), request.query.month);
+      const table = dreTable(result);
+      return reply
+        .header('content-type', XLSX_TYPE)
+        .header('content-disposition', `attachment; filename="dre-${result.month}.xlsx"`)
+        .header('cache-control', 'no-store')
+        .send(xlsxStream(`DRE ${result.month}`, table.columns, each(table.rows)));
+    });
+
     route(app, financeApi.drePdf, async (request, reply) => {
       const actor = sessionOf(request);
       const result = await dre(db, actor, request.query.month);
-      const [client] = await db
-        .select({ name: clients.name })
-        .from(clients)
-        .where(eq(clients.id, actor.clientId));
-      const pdf = await drePdf(client?.name ?? '', result, monthLabel(result.month));
+      const pdf = await drePdf(await shopName(actor.clientId), result, monthLabel(result.month));
       return reply
         .header('content-type', 'application/pdf')
         .header('content-disposition', `attachment; filename="dre-${result.month}.pdf"`)

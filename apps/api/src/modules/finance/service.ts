@@ -4,21 +4,40 @@ import {
   type CashFlowQuery,
   type CashFlowRow,
   type DayClose,
+  DRE_ENTRIES_MAX,
   type Dre,
+  type DreEntries,
+  type DreEntry,
   type DreLine,
   feeCents,
   periodOf,
 } from '@balcao/core/finance';
-import { DRE_GROUP_LABELS, DRE_GROUPS, monthOf } from '@balcao/core/payable';
+import { formatCents } from '@balcao/core/money';
+import { DRE_GROUP_LABELS, DRE_GROUPS, type DreGroup, monthOf } from '@balcao/core/payable';
 import { PAYMENT_METHOD_LABELS } from '@balcao/core/sale';
 import type { PaymentMethod } from '@balcao/core/status';
 import type { Executor } from '../../db/client.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { shopToday } from '../../lib/shopToday.ts';
-import { type ActiveFeeRates, activeFeeRates } from '../fee-simulator/rates.ts';
-import { payableExpensesOfMonth, payableFlows, paymentsOfDay } from '../payable/flows.ts';
+import {
+  type ActiveFeeRates,
+  activeFeeRates,
+  type MealVoucherTerms,
+  mealVoucherTerms,
+} from '../fee-simulator/rates.ts';
+import {
+  payableExpensesOfMonth,
+  payableFlows,
+  payablesOfMonthGroup,
+  paymentsOfDay,
+} from '../payable/flows.ts';
 import { receivableFlows } from '../receivable/cashFlow.ts';
-import { saleFiguresBetween, salePaymentsByDay } from '../sale/financeFigures.ts';
+import {
+  saleEntriesBetween,
+  saleFiguresBetween,
+  salePaymentsByDay,
+  saleReturnEntriesBetween,
+} from '../sale/financeFigures.ts';
 
 /** Where the history of a shop starts for the opening balance (everything realised before `from`). */
 const HISTORY_START = '2000-01-01';
@@ -28,8 +47,19 @@ const PIX_METHODS = new Set(['pix', 'pixQrCode', 'pixQrCodeStatic']);
 /** Not money in: crediário counts when received, vale-troca is the shop's own credit. */
 const NOT_CASH = new Set(['creditShop', 'storeCredit']);
 
-/** When and how much of a day's sales of a method reach the account. */
-function settlementOf(method: string, rates: ActiveFeeRates | null, installments = 1) {
+type Terms = { rates: ActiveFeeRates | null; vouchers: Map<string, MealVoucherTerms> };
+
+async function termsOf(db: Executor, clientId: number): Promise<Terms> {
+  return { rates: await activeFeeRates(db, clientId), vouchers: await mealVoucherTerms(db, clientId) };
+}
+
+/**
+ * When (days after the sale) and at what rate a day's sales of a method reach the account: cards by the
+ * active fee table, meal vouchers (Alelo, Pluxee, Ticket, VR...) by the brand's own contract (issue 33).
+ */
+function settlementOf(method: string, { rates, vouchers }: Terms, installments = 1) {
+  const voucher = vouchers.get(method);
+  if (voucher) return voucher;
   if (method === 'creditCard') {
     const bp = rates ? (rates.creditBp[Math.min(installments, rates.creditBp.length) - 1] ?? 0) : 0;
     return { days: rates ? rates.settlementDays : DEFAULT_CREDIT_DAYS, bp };
@@ -72,7 +102,7 @@ function periodsBetween(from: string, to: string, groupBy: CashFlowQuery['groupB
 export async function cashFlow(db: Executor, actor: Actor, query: CashFlowQuery): Promise<CashFlow> {
   const { clientId } = actor;
   const today = await shopToday(db, clientId);
-  const rates = await activeFeeRates(db, clientId);
+  const terms = await termsOf(db, clientId);
   const [salesRows, receivableRows, payableRows] = [
     await salePaymentsByDay(db, clientId, HISTORY_START, query.to),
     await receivableFlows(db, clientId, HISTORY_START, query.to),
@@ -93,7 +123,7 @@ export async function cashFlow(db: Executor, actor: Actor, query: CashFlowQuery)
   };
   for (const row of salesRows) {
     if (NOT_CASH.has(row.method)) continue;
-    const { days, bp } = settlementOf(row.method, rates);
+    const { days, bp } = settlementOf(row.method, terms);
     const settles = addDays(row.day, days);
     const net = row.amountCents - feeCents(row.amountCents, bp);
     if (settles <= today) add(settles, (f) => (f.salesIn += net), net);
@@ -158,10 +188,10 @@ export async function cashFlow(db: Executor, actor: Actor, query: CashFlowQuery)
 export async function dre(db: Executor, actor: Actor, month: string): Promise<Dre> {
   const { clientId } = actor;
   const figures = await saleFiguresBetween(db, clientId, `${month}-01`, `${monthOf(`${month}-01`, 1)}-01`);
-  const rates = await activeFeeRates(db, clientId);
+  const terms = await termsOf(db, clientId);
   const expenses = await payableExpensesOfMonth(db, clientId, month);
   const cardFees = figures.payments.reduce(
-    (sum, p) => sum + feeCents(p.amountCents, settlementOf(p.method, rates, p.installments).bp),
+    (sum, p) => sum + feeCents(p.amountCents, settlementOf(p.method, terms, p.installments).bp),
     0,
   );
   const line = (key: string, label: string, amountCents: number, total = false): DreLine => ({
@@ -183,7 +213,7 @@ export async function dre(db: Executor, actor: Actor, month: string): Promise<Dr
       line('grossRevenue', 'Receita bruta', figures.grossCents),
       line('discounts', '(-) Descontos', -figures.discountsCents),
       line('returns', '(-) Devoluções', -figures.returnsCents),
-      line('cardFees', '(-) Taxas de cartão e Pix', -cardFees),
+      line('cardFees', '(-) Taxas de cartão, Pix e vales', -cardFees),
       line('netRevenue', 'Receita líquida', netRevenue, true),
       line('cmv', '(-) CMV (custo das mercadorias vendidas)', -figures.cmvCents),
       line('grossMargin', 'Margem bruta', grossMargin, true),
@@ -191,6 +221,86 @@ export async function dre(db: Executor, actor: Actor, month: string): Promise<Dr
       line('result', 'Resultado do mês', result, true),
     ],
     purchasesCents: expenses.get('cmv') ?? 0,
+  };
+}
+
+/**
+ * The records behind a DRE line (issue 34: "each line opens the records behind it"): the month's sales
+ * with their part of receita bruta, descontos or CMV; the returns; the card, Pix and voucher fees by
+ * method and installments (as the DRE computes them, so they add up to the line); the payables of a DRE
+ * group. Signed as the line; at most DRE_ENTRIES_MAX, with the count.
+ */
+export async function dreEntries(
+  db: Executor,
+  actor: Actor,
+  month: string,
+  line: string,
+): Promise<DreEntries> {
+  const { clientId } = actor;
+  const result = await dre(db, actor, month);
+  const dreLine = result.lines.find((l) => l.key === line);
+  const from = `${month}-01`;
+  const toExclusive = `${monthOf(from, 1)}-01`;
+  let count = 0;
+  let entries: DreEntry[] = [];
+  if (line === 'grossRevenue' || line === 'discounts' || line === 'cmv') {
+    const figure = line === 'grossRevenue' ? 'gross' : line;
+    const sign = line === 'grossRevenue' ? 1 : -1;
+    const found = await saleEntriesBetween(db, clientId, from, toExclusive, figure, DRE_ENTRIES_MAX);
+    count = found.count;
+    entries = found.rows.map((r) => ({
+      kind: 'sale',
+      id: r.id,
+      date: r.day,
+      description: `Venda nº ${r.number}`,
+      amountCents: sign * r.amountCents,
+    }));
+  } else if (line === 'returns') {
+    const found = await saleReturnEntriesBetween(db, clientId, from, toExclusive, DRE_ENTRIES_MAX);
+    count = found.count;
+    entries = found.rows.map((r) => ({
+      kind: 'return',
+      id: r.saleId,
+      date: r.day,
+      description: `Devolução da venda nº ${r.number}: ${r.reason}`,
+      amountCents: -r.amountCents,
+    }));
+  } else if (line === 'cardFees') {
+    const figures = await saleFiguresBetween(db, clientId, from, toExclusive);
+    const terms = await termsOf(db, clientId);
+    entries = figures.payments
+      .map((p) => ({ ...p, fee: feeCents(p.amountCents, settlementOf(p.method, terms, p.installments).bp) }))
+      .filter((p) => p.fee !== 0)
+      .map((p) => {
+        const label = PAYMENT_METHOD_LABELS[p.method as PaymentMethod] ?? p.method;
+        return {
+          kind: 'fee' as const,
+          id: null,
+          date: null,
+          description: `${label}${p.method === 'creditCard' ? ` ${p.installments}x` : ''}: ${formatCents(p.amountCents)} recebidos`,
+          amountCents: -p.fee,
+        };
+      });
+    count = entries.length;
+  } else if (line.startsWith('expense:')) {
+    const group = line.slice('expense:'.length) as DreGroup;
+    const found = await payablesOfMonthGroup(db, clientId, month, group, DRE_ENTRIES_MAX);
+    count = found.count;
+    entries = found.rows.map((r) => ({
+      kind: 'payable',
+      id: r.id,
+      date: r.dueDate,
+      description: r.description,
+      amountCents: -r.amountCents,
+    }));
+  }
+  return {
+    month,
+    line,
+    label: dreLine?.label ?? line,
+    amountCents: dreLine?.amountCents ?? 0,
+    count,
+    entries,
   };
 }
 

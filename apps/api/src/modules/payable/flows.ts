@@ -85,3 +85,32 @@ export async function paymentsOfDay(
     amountCents: num(r.total),
   }));
 }
+
+/** A competence month's payables of one DRE group (the DRE drill-down), by due date: the first `limit` and the count. */
+export async function payablesOfMonthGroup(
+  db: Executor,
+  clientId: number,
+  month: string,
+  group: DreGroup,
+  limit: number,
+): Promise<{
+  count: number;
+  rows: { id: number; dueDate: string; description: string; amountCents: number }[];
+}> {
+  const rows = rowsOf<{ id: number; due: string; description: string; amount: unknown; count: number }>(
+    await db.execute(sql`select b.id, b.due_date::text as due, b.description, b.amount_cents as amount,
+        count(*) over ()::int as count
+      from ${payables} b join ${payableCategories} c on c.id = b.category_id
+      where b.client_id = ${clientId} and b.competence_month = ${`${month}-01`} and c.dre_group = ${group}
+      order by b.due_date, b.id limit ${limit}`),
+  );
+  return {
+    count: rows[0]?.count ?? 0,
+    rows: rows.map((r) => ({
+      id: r.id,
+      dueDate: r.due,
+      description: r.description,
+      amountCents: num(r.amount),
+    })),
+  };
+}

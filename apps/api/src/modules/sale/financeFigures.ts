@@ -84,3 +84,79 @@ export async function saleFiguresBetween(
     })),
   };
 }
+
+/** What a DRE line reads of each sale (issue 34 drill-down). */
+export type SaleDreFigure = 'gross' | 'discounts' | 'cmv';
+
+/**
+ * The sales (not canceled) of a shop-local period behind a DRE line, oldest first, each with its part of
+ * the line (the sale's CMV rounded to the cent): the first `limit` and how many there are.
+ */
+export async function saleEntriesBetween(
+  db: Executor,
+  clientId: number,
+  from: string,
+  toExclusive: string,
+  figure: SaleDreFigure,
+  limit: number,
+): Promise<{ count: number; rows: { id: number; number: number; day: string; amountCents: number }[] }> {
+  const zone = sql`(select c.time_zone from clients c where c.id = ${clientId})`;
+  const saleFilter = sql`s.client_id = ${clientId} and s.status <> 'canceled'
+    and s.created_at >= ${shopDayStartSql(clientId, from)} and s.created_at < ${shopDayStartSql(clientId, toExclusive)}`;
+  const amount =
+    figure === 'gross'
+      ? sql`s.total_cents + s.items_discount_cents + s.freight_cents`
+      : figure === 'discounts'
+        ? sql`s.items_discount_cents + s.discount_cents + s.coupon_discount_cents`
+        : sql`(select round(sum(i.quantity * coalesce(${saleUnitCostSql(sql`s.id`, sql`i.product_id`)},
+            ${productCostSql(sql`i.product_id`)}))) from ${saleItems} i where i.sale_id = s.id)`;
+  const rows = rowsOf<{ id: number; number: number; day: string; amount: unknown; count: number }>(
+    await db.execute(sql`select x.*, count(*) over ()::int as count from (select s.id, s.number,
+        (s.created_at at time zone ${zone})::date::text as day, ${amount} as amount
+      from ${sales} s where ${saleFilter}) x where coalesce(x.amount, 0) <> 0
+      order by x.day, x.id limit ${limit}`),
+  );
+  return {
+    count: rows[0]?.count ?? 0,
+    rows: rows.map((r) => ({ id: r.id, number: r.number, day: r.day, amountCents: num(r.amount) })),
+  };
+}
+
+/** The returns of a shop-local period (the DRE's devoluções), oldest first: the first `limit` and the count. */
+export async function saleReturnEntriesBetween(
+  db: Executor,
+  clientId: number,
+  from: string,
+  toExclusive: string,
+  limit: number,
+): Promise<{
+  count: number;
+  rows: { saleId: number; number: number; day: string; reason: string; amountCents: number }[];
+}> {
+  const zone = sql`(select c.time_zone from clients c where c.id = ${clientId})`;
+  const rows = rowsOf<{
+    saleId: number;
+    number: number;
+    day: string;
+    reason: string;
+    amount: unknown;
+    count: number;
+  }>(
+    await db.execute(sql`select r.sale_id as "saleId", s.number, (r.created_at at time zone ${zone})::date::text as day,
+        r.reason, r.amount_cents as amount, count(*) over ()::int as count
+      from ${saleReturns} r join ${sales} s on s.id = r.sale_id
+      where r.client_id = ${clientId} and r.created_at >= ${shopDayStartSql(clientId, from)}
+        and r.created_at < ${shopDayStartSql(clientId, toExclusive)}
+      order by r.created_at, r.id limit ${limit}`),
+  );
+  return {
+    count: rows[0]?.count ?? 0,
+    rows: rows.map((r) => ({
+      saleId: r.saleId,
+      number: r.number,
+      day: r.day,
+      reason: r.reason,
+      amountCents: num(r.amount),
+    })),
+  };
+}

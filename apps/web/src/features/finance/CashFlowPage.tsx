@@ -22,6 +22,7 @@ import { download } from '../../lib/client.ts';
 import { formatDate, shopToday } from '../../lib/format.ts';
 import { readParam, useListParams } from '../../lib/listParams.ts';
 import { useCashFlow } from './api.ts';
+import { DownloadButton } from './DownloadButton.tsx';
 
 function queryFromParams(params: URLSearchParams) {
   const today = shopToday();
@@ -39,15 +40,28 @@ export default function CashFlowPage() {
   const { state, show, close } = useFeedback();
   const { query, update } = useListParams(queryFromParams);
   const flow = useCashFlow(query);
+  const failed = (error: unknown) =>
+    show({ severity: 'error', title: 'Erro ao exportar', message: errorMessage(error) });
+  const file = `fluxo-de-caixa-${query.from}-${query.to}`;
   return (
     <Box>
       <ListHeader title="Fluxo de caixa">
         <ExportButton
           variant="outlined"
-          download={() => download(financeApi.cashFlowExport, { query }, 'fluxo-de-caixa.csv')}
-          onError={(error) =>
-            show({ severity: 'error', title: 'Erro ao exportar', message: errorMessage(error) })
-          }
+          download={() => download(financeApi.cashFlowExport, { query }, `${file}.csv`)}
+          onError={failed}
+        />
+        <DownloadButton
+          label="Exportar XLSX"
+          busyLabel="Exportando..."
+          download={() => download(financeApi.cashFlowXlsx, { query }, `${file}.xlsx`)}
+          onError={failed}
+        />
+        <DownloadButton
+          label="Baixar PDF"
+          busyLabel="Gerando..."
+          download={() => download(financeApi.cashFlowPdf, { query }, `${file}.pdf`)}
+          onError={failed}
         />
       </ListHeader>
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ mb: 2 }}>

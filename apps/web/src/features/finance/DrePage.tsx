@@ -1,7 +1,8 @@
 import { financeApi } from '@balcao/core/endpoints/finance';
+import { DRE_DRILL_LINES } from '@balcao/core/finance';
 import { formatCents } from '@balcao/core/money';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
+import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import TableCell from '@mui/material/TableCell';
 import TableRow from '@mui/material/TableRow';
@@ -17,18 +18,21 @@ import { download } from '../../lib/client.ts';
 import { shopToday } from '../../lib/format.ts';
 import { readParam, useListParams } from '../../lib/listParams.ts';
 import { useDre } from './api.ts';
+import { DownloadButton } from './DownloadButton.tsx';
+import { DreEntriesDialog } from './DreEntriesDialog.tsx';
 
 function queryFromParams(params: URLSearchParams) {
   const month = readParam.text(params, 'month');
   return { month: month && /^\d{4}-\d{2}$/.test(month) ? month : shopToday().slice(0, 7) };
 }
 
-/** Financeiro > DRE (issue 34): a competence month's result, exported as CSV or PDF. */
+/** Financeiro > DRE (issue 34): a competence month's result, exported as CSV, XLSX or PDF; a line opens the records behind it. */
 export default function DrePage() {
   const { state, show, close } = useFeedback();
   const { query, update } = useListParams(queryFromParams);
   const dre = useDre(query.month);
-  const [pdfBusy, setPdfBusy] = useState(false);
+  // The line stays while the dialog fades out, so its records do not turn into a spinner on close.
+  const [drill, setDrill] = useState<{ line: string | null; open: boolean }>({ line: null, open: false });
   const failed = (error: unknown) =>
     show({ severity: 'error', title: 'Erro ao exportar', message: errorMessage(error) });
   return (
@@ -39,22 +43,18 @@ export default function DrePage() {
           download={() => download(financeApi.dreExport, { query }, `dre-${query.month}.csv`)}
           onError={failed}
         />
-        <Button
-          variant="outlined"
-          disabled={pdfBusy}
-          onClick={async () => {
-            setPdfBusy(true);
-            try {
-              await download(financeApi.drePdf, { query }, `dre-${query.month}.pdf`);
-            } catch (error) {
-              failed(error);
-            } finally {
-              setPdfBusy(false);
-            }
-          }}
-        >
-          {pdfBusy ? 'Gerando...' : 'Baixar PDF'}
-        </Button>
+        <DownloadButton
+          label="Exportar XLSX"
+          busyLabel="Exportando..."
+          download={() => download(financeApi.dreXlsx, { query }, `dre-${query.month}.xlsx`)}
+          onError={failed}
+        />
+        <DownloadButton
+          label="Baixar PDF"
+          busyLabel="Gerando..."
+          download={() => download(financeApi.drePdf, { query }, `dre-${query.month}.pdf`)}
+          onError={failed}
+        />
       </ListHeader>
       <TextField
         label="Mês de competência"
@@ -74,7 +74,20 @@ export default function DrePage() {
           <ListTable label="DRE" head={['Linha', alignRight('Valor')]}>
             {dre.data.lines.map((line) => (
               <TableRow key={line.key} data-testid={`dre-${line.key}`}>
-                <TableCell sx={{ fontWeight: line.total ? 700 : undefined }}>{line.label}</TableCell>
+                <TableCell sx={{ fontWeight: line.total ? 700 : undefined }}>
+                  {(DRE_DRILL_LINES as readonly string[]).includes(line.key) ? (
+                    <Link
+                      component="button"
+                      type="button"
+                      onClick={() => setDrill({ line: line.key, open: true })}
+                      sx={{ textAlign: 'left' }}
+                    >
+                      {line.label}
+                    </Link>
+                  ) : (
+                    line.label
+                  )}
+                </TableCell>
                 <TableCell
                   align="right"
                   sx={{
@@ -93,6 +106,12 @@ export default function DrePage() {
           </Typography>
         </Stack>
       )}
+      <DreEntriesDialog
+        month={query.month}
+        line={drill.line}
+        open={drill.open}
+        onClose={() => setDrill((d) => ({ ...d, open: false }))}
+      />
       <FeedbackSnackbar state={state} onClose={close} />
     </Box>
   );

@@ -1,0 +1,91 @@
+import { formatDateBr } from '@balcao/core/date';
+import { DRE_ENTRIES_MAX, type DreEntry } from '@balcao/core/finance';
+import { formatCents } from '@balcao/core/money';
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import Link from '@mui/material/Link';
+import TableCell from '@mui/material/TableCell';
+import TableRow from '@mui/material/TableRow';
+import Typography from '@mui/material/Typography';
+import { Link as RouterLink } from 'react-router';
+import { LoadError } from '../../components/LoadError.tsx';
+import { Loading } from '../../components/Loading.tsx';
+import { alignRight, ListTable } from '../../components/listPage.tsx';
+import { useDreEntries } from './api.ts';
+
+const linkOf = (entry: DreEntry) =>
+  entry.id === null
+    ? null
+    : entry.kind === 'payable'
+      ? `/dashboard/payable/edit/${entry.id}`
+      : `/dashboard/sale/detail/${entry.id}`;
+
+/** The records behind a DRE line (issue 34): each opens the sale or the bill. */
+export function DreEntriesDialog({
+  month,
+  line,
+  open,
+  onClose,
+}: {
+  month: string;
+  line: string | null;
+  open: boolean;
+  onClose: () => void;
+}) {
+  const entries = useDreEntries(month, line);
+  return (
+    <Dialog open={open && line !== null} onClose={onClose} fullWidth maxWidth="sm">
+      <DialogTitle>{entries.data?.label ?? 'Lançamentos'}</DialogTitle>
+      <DialogContent>
+        {entries.isPending ? (
+          <Loading />
+        ) : entries.isError ? (
+          <LoadError
+            what="Não foi possível carregar os lançamentos."
+            error={entries.error}
+            onRetry={() => entries.refetch()}
+          />
+        ) : entries.data.entries.length === 0 ? (
+          <Typography color="text.secondary">Nenhum lançamento nesta linha no mês.</Typography>
+        ) : (
+          <>
+            <ListTable label="Lançamentos" head={['Data', 'Lançamento', alignRight('Valor')]}>
+              {entries.data.entries.map((entry) => {
+                const to = linkOf(entry);
+                return (
+                  <TableRow
+                    key={`${entry.kind}-${entry.id}-${entry.date}-${entry.description}-${entry.amountCents}`}
+                  >
+                    <TableCell>{entry.date ? formatDateBr(entry.date) : ''}</TableCell>
+                    <TableCell>
+                      {to ? (
+                        <Link component={RouterLink} to={to}>
+                          {entry.description}
+                        </Link>
+                      ) : (
+                        entry.description
+                      )}
+                    </TableCell>
+                    <TableCell align="right">{formatCents(entry.amountCents)}</TableCell>
+                  </TableRow>
+                );
+              })}
+            </ListTable>
+            <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
+              {entries.data.count > DRE_ENTRIES_MAX
+                ? `Mostrando ${DRE_ENTRIES_MAX} de ${entries.data.count} lançamentos. `
+                : ''}
+              Total da linha: {formatCents(entries.data.amountCents)}
+            </Typography>
+          </>
+        )}
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>Fechar</Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
