@@ -8,6 +8,7 @@ import {
   makeCustomer,
   makeProduct,
   makeShop,
+  SE_ADDRESS,
   useTestApp,
 } from '../../../test/kit.ts';
 import { PSP_CATALOGUE, pspCatalogue } from './catalogue.ts';
@@ -575,6 +576,53 @@ describe("the budget's approval link paid by Pix QR dinâmico (issue 33)", () =>
     const refused = await publicCall('POST', `${token}/pix`);
     expect(refused.statusCode).toBe(422);
     expect(refused.json().message).toBe('Esta loja não recebe Pix pelo link do orçamento.');
+  });
+});
+
+describe("a delivery order's Pix QR dinâmico, paid before dispatch (issue 33)", () => {
+  it('a phone order with Pix is refused until the bank confirms it, then recorded once with the endToEndId', async () => {
+    const shop = await pixShop();
+    const product = await makeProduct(t, shop.auth, { salePriceCents: 4200, stock: 10 });
+    const customer = await makeCustomer(t, shop.auth, {
+      name: 'Caio Entrega',
+      phone: '11987651111',
+      addresses: [SE_ADDRESS],
+    });
+    const key = 'phone-order-pix-0001';
+    const order = () =>
+      shop.api.post(
+        '/delivery/orders',
+        {
+          items: [{ productId: product.id, quantity: 1 }],
+          customerId: customer.id,
+          deliveryAddressId: customer.addresses[0].id,
+          payments: [{ method: 'pixQrCode', amountCents: 4200 }],
+        },
+        { 'idempotency-key': key },
+      );
+    // The panel's charge of this payment (the PDV's key: attempt:payment).
+    const c = await charge(shop.api, `${key}:p1`, 4200);
+    const early = await order();
+    expect(early.statusCode).toBe(422);
+    expect(early.json().message).toBe(
+      'O Pix QR dinâmico ainda não foi pago: aguarde a confirmação do banco ou troque a forma de pagamento',
+    );
+    expect(expectStatus(await shop.api.get('/delivery/panel'), 200).orders).toHaveLength(0);
+
+    psp.webhook = { copies: 2, reverse: true, drop: false, retryMs: 20, maxAttempts: 3 };
+    const pix = await psp.pay(c.txid);
+    await psp.settled();
+    await waitFor(
+      () => chargeOf(shop.api, c.txid),
+      (v) => v.status === 'paid',
+    );
+    const sale = expectStatus(await order(), 201, 'phone order');
+    expect(sale.payments).toMatchObject([{ method: 'pixQrCode', pixEndToEndId: pix.endToEndId }]);
+    expect(expectStatus(await order(), 200).id).toBe(sale.id);
+    expect((await chargeOf(shop.api, c.txid)).saleId).toBe(sale.id);
+    const panel = expectStatus(await shop.api.get('/delivery/panel'), 200);
+    expect(panel.orders).toHaveLength(1);
+    expect(panel.orders[0].saleId).toBe(sale.id);
   });
 });
 
