@@ -2,6 +2,7 @@ import { isIsoDate } from './date.ts';
 import { deliveryOnSaleSchema } from './delivery.ts';
 import { optionalText } from './fields.ts';
 import { listQuerySchema, pageOf } from './list.ts';
+import { pixChargeSchema } from './pixCharge.ts';
 import { refSchema } from './responses.ts';
 import {
   approvalSchema,
@@ -62,6 +63,10 @@ export const BUDGET_MESSAGES = {
   notExpired: 'Só um orçamento vencido pode ser renovado',
   reservationOff: 'A reserva de estoque precisa do controle de estoque ligado',
   tooManyAttempts: 'Muitas tentativas. Aguarde alguns minutos e tente de novo.',
+  pixNotApproved: 'Aprove o orçamento para pagar com Pix.',
+  pixNotOffered: 'Esta loja não recebe Pix pelo link do orçamento.',
+  pixPaidMissing: (amount: string) =>
+    `O cliente já pagou ${amount} por Pix pelo link: inclua esse valor como Pix QR dinâmico na venda.`,
   approvedNotice: (number: number, customer: string) => `Orçamento nº ${number} aprovado por ${customer}`,
   refusedNotice: (number: number, customer: string, reason: string) =>
     `Orçamento nº ${number} recusado por ${customer}: ${reason}`,
@@ -164,6 +169,14 @@ const budgetTotalsShape = {
   finalAmountCents: z.number(),
 };
 
+/** A Pix QR dinâmico paid on the approval link, as the bank confirmed it. */
+export const budgetPixPaymentSchema = z.object({
+  amountCents: z.number(),
+  endToEndId: z.string(),
+  paidAt: z.string(),
+});
+export type BudgetPixPayment = z.infer<typeof budgetPixPaymentSchema>;
+
 export const budgetSchema = z.object({
   id: z.number(),
   number: z.number(),
@@ -191,6 +204,8 @@ export const budgetSchema = z.object({
   answeredAt: z.string().nullable(),
   refusalReason: z.string().nullable(),
   sale: z.object({ id: z.number(), number: z.number() }).nullable(),
+  /** The Pix the customer paid on the approval link (issue 33), confirmed by the bank; the detail's. */
+  pixPayment: budgetPixPaymentSchema.nullable().optional(),
   cancelReason: z.string().nullable(),
   canceledAt: z.string().nullable(),
   createdAt: z.string(),
@@ -325,6 +340,13 @@ export const budgetPublicSchema = z.object({
     }),
 });
 export type BudgetPublic = z.infer<typeof budgetPublicSchema>;
+
+/** The approval link's Pix (issue 33): offered when the shop has a Pix account; the charge once asked. */
+export const budgetPublicPixSchema = z.object({
+  offered: z.boolean(),
+  charge: pixChargeSchema.nullable(),
+});
+export type BudgetPublicPix = z.infer<typeof budgetPublicPixSchema>;
 
 /** "Vencido" while open and past the validity date (`today` is the shop's date). */
 export function budgetExpired(status: BudgetStatus, validUntil: string, today: string): boolean {

@@ -126,6 +126,12 @@ export type PixTestResult = z.infer<typeof pixTestResultSchema>;
  */
 export const comandaPixAttemptKey = (paymentKey: string) => `comanda-pay:${paymentKey}`;
 
+/**
+ * The attempt key of a budget's Pix charge (paid by the customer on the approval link): one per
+ * budget, so every retry and every reopening of the link shows the same charge (txid).
+ */
+export const budgetPixAttemptKey = (budgetId: number) => `budget-pix:${budgetId}`;
+
 /** The PDV asks for the charge of its sale attempt (its Idempotency-Key) and amount. */
 export const pixChargeInputSchema = z.object({
   attemptKey: z.string().min(8).max(200),

@@ -42,6 +42,10 @@ const PUBLIC_ROUTES = new Set([
   'GET /v1/public/budget/:token/pdf',
   'HEAD /v1/public/budget/:token/pdf',
   'POST /v1/public/budget/:token/answer',
+  // Issue 33: the approved budget's Pix QR dinâmico and its poll (the token is the key).
+  'POST /v1/public/budget/:token/pix',
+  'GET /v1/public/budget/:token/pix',
+  'HEAD /v1/public/budget/:token/pix',
   // A print agent swaps its pairing code for its own token: it has no session yet (printing module,
   // issue 36; a code of 8 characters from 31, valid 15 minutes, used once, limited per address).
   'POST /v1/printing/agent/pair',

@@ -6,6 +6,7 @@ import {
   budgetInputSchema,
   budgetListQuerySchema,
   budgetListResultSchema,
+  budgetPublicPixSchema,
   budgetPublicSchema,
   budgetRenewInputSchema,
   budgetSchema,
@@ -169,5 +170,25 @@ export const budgetApi = {
     params: budgetTokenParams,
     body: budgetAnswerInputSchema,
     response: { 200: budgetPublicSchema },
+  }),
+  publicPix: endpoint({
+    method: 'POST',
+    path: '/public/budget/:token/pix',
+    resource: 'budget',
+    access: 'public',
+    summary:
+      'Pix QR dinâmico of an approved budget: the charge of its final amount (txid from the budget: a retry shows the same charge)',
+    params: budgetTokenParams,
+    response: { 200: budgetPublicPixSchema },
+  }),
+  publicPixStatus: endpoint({
+    method: 'GET',
+    path: '/public/budget/:token/pix',
+    resource: 'budget',
+    access: 'public',
+    summary:
+      "The budget's Pix charge as the page polls it (asks the bank when no webhook came); whether the shop offers Pix",
+    params: budgetTokenParams,
+    response: { 200: budgetPublicPixSchema },
   }),
 } as const;

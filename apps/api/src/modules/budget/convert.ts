@@ -1,10 +1,14 @@
-import type { BudgetConvertInput } from '@balcao/core/budget';
+import { BUDGET_MESSAGES, type BudgetConvertInput } from '@balcao/core/budget';
 import type { DeliveryOnSale } from '@balcao/core/delivery';
+import { formatCents } from '@balcao/core/money';
+import { budgetPixAttemptKey } from '@balcao/core/pixCharge';
 import type { DeliveryAddress, DiscountKind, PaymentInput } from '@balcao/core/sale';
 import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
+import { unprocessable } from '../../errors.ts';
 import { lineSnapshotOf } from '../../lib/lineSnapshot.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
+import { pixChargeOfSale, unsoldPaidPixCents } from '../pix/service.ts';
 import { priceItems } from '../product/pricing.ts';
 import { type DeliveryOrderOfSale, deliveryOrderHook } from '../sale/checkout.ts';
 import { type RecordedSale, recordSale, type SaleLineDraft } from '../sale/record.ts';
@@ -108,6 +112,17 @@ export async function convertBudget(
       body: { budgetId: id, ...body },
       approval,
       onRecorded: async (tx, sale) => {
+        // Issue 33: the Pix the customer paid on the link is this sale's Pix QR dinâmico payment (its
+        // endToEndId on the payment, refunded on cancel); a pixQrCode payment is only ever that Pix.
+        const pixCents = input.payments
+          .filter((p) => p.method === 'pixQrCode')
+          .reduce((sum, p) => sum + p.amountCents, 0);
+        const paidCents = await unsoldPaidPixCents(tx, clientId, budgetPixAttemptKey(id));
+        if (paidCents > 0 && pixCents === 0)
+          throw unprocessable(BUDGET_MESSAGES.pixPaidMissing(formatCents(paidCents)), [
+            { path: 'payments', message: BUDGET_MESSAGES.pixPaidMissing(formatCents(paidCents)) },
+          ]);
+        await pixChargeOfSale(tx, clientId, budgetPixAttemptKey(id), sale, pixCents);
         await tx
           .update(budgets)
           .set({ status: 'finished', saleId: sale.id, saleNumber: sale.number, updatedAt: new Date() })

@@ -2,9 +2,11 @@ import {
   BUDGET_MESSAGES,
   type Budget,
   type BudgetPublic,
+  type BudgetPublicPix,
   type BudgetStatus,
   budgetExpired,
 } from '@balcao/core/budget';
+import { budgetPixAttemptKey } from '@balcao/core/pixCharge';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
@@ -12,6 +14,7 @@ import { conflict, notFound, unprocessable } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { hashToken, newToken } from '../../lib/secrets.ts';
 import { takeAttempt } from '../auth/limiter.ts';
+import { createPixCharge, findPixCharge, pixChargesOfAttempt, pixOffered } from '../pix/service.ts';
 import { budgetShopOf } from './pdf.ts';
 import { budgetLinks, budgets } from './schema.ts';
 import { findBudgetRow, findItems, toBudget } from './service.ts';
@@ -38,11 +41,21 @@ export async function issueLink(tx: Executor, budgetId: number, publicUrl: strin
   return { token, url: approvalUrl(publicUrl, token) };
 }
 
+/**
+ * The Pix page polls its charge every 2 s while the customer pays (a charge lives 10 min by default):
+ * its own, wider window, so paying never locks the customer out of the page.
+ */
+const PIX_POLL_LIMIT = { max: 600, windowMs: 10 * 60 * 1000 };
+
 /** The budget of a token: its id and client (404 for an unknown token), after the address's limit. */
-async function budgetOfToken(ctx: AppContext, token: string, address: string) {
+async function budgetOfToken(ctx: AppContext, token: string, address: string, poll = false) {
   await takeAttempt(
     ctx.db,
-    [{ key: `budget-link:${address}`, ...PUBLIC_LIMIT }],
+    [
+      poll
+        ? { key: `budget-pix:${address}`, ...PIX_POLL_LIMIT }
+        : { key: `budget-link:${address}`, ...PUBLIC_LIMIT },
+    ],
     BUDGET_MESSAGES.tooManyAttempts,
   );
   const [link] = await ctx.db
@@ -198,4 +211,43 @@ export async function answerPublicBudget(
   ctx.changed(clientId, 'budget', budgetId);
   const { logoKey: _, timeZone: __, ...publicShop } = shop;
   return { shop: publicShop, budget: toPublicBudget(budget) };
+}
+
+/**
+ * The approval link's Pix QR dinâmico (issue 33). `pay`: the customer who approved asks for the
+ * charge of the budget's final amount (the server's figure, never the page's). Its attempt key is the
+ * budget's (`budget-pix:<id>:<n>`): a retry or a reopened page gets the same charge, a new one only
+ * after the last one expired unpaid. `status`: the charge as the page polls it (findPixCharge asks the
+ * bank when no webhook came), still readable once the budget was converted.
+ */
+export async function publicBudgetPix(
+  ctx: AppContext,
+  token: string,
+  address: string,
+  mode: 'pay' | 'status',
+): Promise<BudgetPublicPix> {
+  const { budgetId, clientId } = await budgetOfToken(ctx, token, address, mode === 'status');
+  const { row, today } = await findBudgetRow(ctx.db, clientId, budgetId);
+  const actor = { clientId, userId: row.userId };
+  const baseKey = budgetPixAttemptKey(budgetId);
+  const charges = await pixChargesOfAttempt(ctx.db, clientId, baseKey);
+  const paid = charges.find((c) => c.charge.status === 'paid');
+  const last = charges.at(-1);
+  if (mode === 'status') {
+    assertLinkReadable(row.status as BudgetStatus, row.validUntil, today);
+    const offered = await pixOffered(ctx, clientId);
+    const shown = paid ?? last;
+    if (!shown) return { offered, charge: null };
+    return { offered, charge: await findPixCharge(ctx, actor, shown.charge.txid) };
+  }
+  if (paid) return { offered: true, charge: paid.charge };
+  assertLinkOpen(row.status as BudgetStatus, row.validUntil, today);
+  if (row.answer !== 'approved') throw unprocessable(BUDGET_MESSAGES.pixNotApproved);
+  if (!(await pixOffered(ctx, clientId))) throw unprocessable(BUDGET_MESSAGES.pixNotOffered);
+  const current =
+    last && last.charge.status === 'active' && Date.parse(last.charge.expiresAt) > Date.now() ? last : null;
+  const attemptKey = current?.attemptKey ?? `${baseKey}:${charges.length + 1}`;
+  const charge = await createPixCharge(ctx, actor, { attemptKey, amountCents: row.finalAmountCents });
+  ctx.changed(clientId, 'budget', budgetId);
+  return { offered: true, charge };
 }

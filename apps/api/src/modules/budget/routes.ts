@@ -16,6 +16,7 @@ import {
   budgetDocument,
   openPublicBudget,
   publicBudgetDocument,
+  publicBudgetPix,
   toPublicBudget,
 } from './public.ts';
 import { sendBudget } from './send.ts';
@@ -117,6 +118,14 @@ export function budgetRoutes(
 
     route(app, budgetApi.publicAnswer, (request) =>
       answerPublicBudget(ctx, request.params.token, request.ip, request.body),
+    );
+
+    // Issue 33: the approved budget paid by Pix QR dinâmico on the link.
+    route(app, budgetApi.publicPix, (request) =>
+      publicBudgetPix(ctx, request.params.token, request.ip, 'pay'),
+    );
+    route(app, budgetApi.publicPixStatus, (request) =>
+      publicBudgetPix(ctx, request.params.token, request.ip, 'status'),
     );
   };
 }

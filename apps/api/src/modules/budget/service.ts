@@ -3,10 +3,12 @@ import {
   type Budget,
   type BudgetData,
   type BudgetItem,
+  type BudgetPixPayment,
   type BudgetStatus,
   budgetExpired,
 } from '@balcao/core/budget';
 import { addDays } from '@balcao/core/date';
+import { budgetPixAttemptKey } from '@balcao/core/pixCharge';
 import {
   computeSaleTotals,
   type DeliveryAddress,
@@ -24,6 +26,7 @@ import type { Actor } from '../../lib/actor.ts';
 import { pricedLineOf, pricedLineValues } from '../../lib/lineSnapshot.ts';
 import { shopDayStartSql, shopTodaySql } from '../../lib/shopToday.ts';
 import { customerRefSql, findCustomerRef, findDeliveryAddress, readRef } from '../customer/refs.ts';
+import { pixChargesOfAttempt } from '../pix/service.ts';
 import { type PricedItem, priceItems } from '../product/pricing.ts';
 import { findDiscountLimit } from '../settings/discountLimits.ts';
 import { findSystemSettings } from '../settings/system.ts';
@@ -180,7 +183,22 @@ async function currentPricesOf(db: Executor, clientId: number, items: ItemRow[])
 export async function findBudget(db: Executor, actor: Actor, id: number): Promise<Budget> {
   const { row, names, today } = await findBudgetRow(db, actor.clientId, id);
   const items = await findItems(db, id);
-  return toBudget(row, names, items, today, await currentPricesOf(db, actor.clientId, items));
+  const budget = toBudget(row, names, items, today, await currentPricesOf(db, actor.clientId, items));
+  return { ...budget, pixPayment: await budgetPixPayment(db, actor.clientId, id) };
+}
+
+/** The Pix QR dinâmico the customer paid on the approval link (issue 33), as the bank confirmed it. */
+export async function budgetPixPayment(
+  db: Executor,
+  clientId: number,
+  id: number,
+): Promise<BudgetPixPayment | null> {
+  const paid = (await pixChargesOfAttempt(db, clientId, budgetPixAttemptKey(id))).find(
+    (c) => c.charge.status === 'paid' && c.charge.endToEndId && c.charge.paidAt,
+  )?.charge;
+  return paid
+    ? { amountCents: paid.amountCents, endToEndId: paid.endToEndId ?? '', paidAt: paid.paidAt ?? '' }
+    : null;
 }
 
 // ---------------------------------------------------------------------------------------------------

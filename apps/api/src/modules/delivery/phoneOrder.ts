@@ -5,6 +5,7 @@ import type { Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { findDeliveryAddress } from '../customer/refs.ts';
+import { pixChargeOfSale } from '../pix/service.ts';
 import { priceItems } from '../product/pricing.ts';
 import { type RecordedSale, recordSale, type SaleDraft } from '../sale/record.ts';
 import { findWorkingHoursStatus } from '../settings/workingHours.ts';
@@ -14,7 +15,7 @@ import { createOrderOfSale, getDeliverySettings } from './service.ts';
  * A phone order taken on the delivery panel (POST /v1/delivery/orders): the sale is recorded at once
  * through the sale seam with origin 'delivery' (catalog prices, the operator's open register), and
  * its delivery order is made in the same transaction. What is paid on delivery stays a
- * paymentOnDelivery payment until the driver's settlement.
+ * paymentOnDelivery payment until the driver's settlement; a Pix QR dinâmico is paid before dispatch.
  */
 async function phoneOrderDraft(tx: Executor, clientId: number, data: SaleData): Promise<SaleDraft> {
   if (data.customerId === null || data.deliveryAddressId === null) {
@@ -74,6 +75,12 @@ export async function takePhoneOrder(
     body,
     approval,
     onRecorded: async (tx, s) => {
+      // Issue 33: a Pix QR dinâmico taken on the phone is paid before the order goes out: each must be
+      // the bank-confirmed charge of this attempt (the panel's key, as the PDV's), its endToEndId kept.
+      const pixCents = sale.payments
+        .filter((p) => p.method === 'pixQrCode')
+        .reduce((sum, p) => sum + p.amountCents, 0);
+      await pixChargeOfSale(tx, session.clientId, idempotencyKey, s, pixCents);
       afterCommit = await createOrderOfSale(ctx, tx, session, s, delivery);
     },
   });

@@ -2,7 +2,15 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type FakePsp, makePixCerts, type PixCerts, startFakePsp } from '../../../test/fakes/pix-psp.ts';
 import type { TestApp } from '../../../test/helper.ts';
-import { type Api, expectStatus, makeProduct, makeShop, useTestApp } from '../../../test/kit.ts';
+import {
+  type Api,
+  expectStatus,
+  makeCustomer,
+  makeProduct,
+  makeShop,
+  SE_ADDRESS,
+  useTestApp,
+} from '../../../test/kit.ts';
 import { PSP_CATALOGUE, pspCatalogue } from './catalogue.ts';
 import { clearPspTokens } from './psp.ts';
 import { pixReceived } from './schema.ts';
@@ -447,6 +455,174 @@ describe('Pix QR dinâmico beyond the PDV (issue 33)', () => {
     expect((await chargeOf(shop.api, c.txid)).endToEndId).toBe(pix.endToEndId);
     const detail = expectStatus(await shop.api.get(`/sale/${sale.id}`), 200);
     expect(detail.payments).toMatchObject([{ method: 'pixQrCode', pixEndToEndId: pix.endToEndId }]);
+  });
+});
+
+describe("the budget's approval link paid by Pix QR dinâmico (issue 33)", () => {
+  const publicCall = (method: 'GET' | 'POST', path: string, payload?: Record<string, unknown>) =>
+    t.app.inject({ method, url: `/v1/public/budget/${path}`, payload, remoteAddress: '10.9.1.1' });
+
+  it('charges the approved total once under retries, records the Pix on the budget once, and the converted sale keeps it', async () => {
+    const shop = await pixShop();
+    const product = await makeProduct(t, shop.auth, { salePriceCents: 4200, stock: 10 });
+    const customer = await makeCustomer(t, shop.auth, { name: 'Ana Pix' });
+    const budget = expectStatus(
+      await shop.api.post('/budget', {
+        items: [{ productId: product.id, quantity: 2 }],
+        customerId: customer.id,
+      }),
+      201,
+      'budget',
+    );
+    const link = expectStatus(await shop.api.post(`/budget/${budget.id}/send`, { channel: 'link' }), 200);
+    const token = link.link.token as string;
+
+    // The page offers Pix; paying before approving is refused in Portuguese.
+    expect(expectStatus(await publicCall('GET', `${token}/pix`), 200)).toEqual({
+      offered: true,
+      charge: null,
+    });
+    const early = await publicCall('POST', `${token}/pix`);
+    expect(early.statusCode).toBe(422);
+    expect(early.json().message).toBe('Aprove o orçamento para pagar com Pix.');
+
+    expectStatus(await publicCall('POST', `${token}/answer`, { answer: 'approved' }), 200, 'approve');
+    const before = psp.cobs.size;
+    const [a, b] = await Promise.all([
+      publicCall('POST', `${token}/pix`),
+      publicCall('POST', `${token}/pix`),
+    ]);
+    const c = expectStatus(await publicCall('POST', `${token}/pix`), 200).charge;
+    expect(expectStatus(a, 200).charge.txid).toBe(c.txid);
+    expect(expectStatus(b, 200).charge.txid).toBe(c.txid);
+    expect(psp.cobs.size).toBe(before + 1);
+    // The budget's total, from the server (2 x 42,00).
+    expect(c).toMatchObject({ status: 'active', amountCents: 8400 });
+    expect(psp.cobs.get(c.txid)?.valor.original).toBe('84.00');
+
+    // Converting before the bank confirmed: a pixQrCode payment is refused.
+    const unpaid = await shop.api.post(
+      `/budget/${budget.id}/convert`,
+      { payments: [{ method: 'pixQrCode', amountCents: 8400 }] },
+      { 'idempotency-key': 'budget-convert-unpaid' },
+    );
+    expect(unpaid.statusCode).toBe(422);
+    expect(unpaid.json().message).toBe(
+      'O Pix QR dinâmico ainda não foi pago: aguarde a confirmação do banco ou troque a forma de pagamento',
+    );
+
+    // The customer pays; the webhook posts it three times, out of order: recorded once.
+    psp.webhook = { copies: 3, reverse: true, drop: false, retryMs: 20, maxAttempts: 3 };
+    const pix = await psp.pay(c.txid);
+    await psp.settled();
+    const paid = await waitFor(
+      async () => expectStatus(await publicCall('GET', `${token}/pix`), 200).charge,
+      (v) => v?.status === 'paid',
+    );
+    expect(paid).toMatchObject({ status: 'paid', endToEndId: pix.endToEndId });
+    // Paying again after it was paid shows the paid charge; no second charge at the PSP.
+    expect(expectStatus(await publicCall('POST', `${token}/pix`), 200).charge.status).toBe('paid');
+    expect(psp.cobs.size).toBe(before + 1);
+    const settled = await t.database.db.select().from(pixReceived).where(eq(pixReceived.txid, c.txid));
+    expect(settled.map((r) => r.status)).toEqual(['settled']);
+    expect(expectStatus(await shop.api.get(`/budget/${budget.id}`), 200).pixPayment).toMatchObject({
+      amountCents: 8400,
+      endToEndId: pix.endToEndId,
+    });
+
+    // A conversion that leaves the paid Pix out is refused, so it is never lost.
+    const without = await shop.api.post(
+      `/budget/${budget.id}/convert`,
+      { payments: [{ method: 'money', amountCents: 8400 }] },
+      { 'idempotency-key': 'budget-convert-money' },
+    );
+    expect(without.statusCode).toBe(422);
+    expect(without.json().message).toBe(
+      'O cliente já pagou R$ 84,00 por Pix pelo link: inclua esse valor como Pix QR dinâmico na venda.',
+    );
+
+    // Converted with it: the sale's payment carries the endToEndId; a retry is the same sale.
+    const convert = () =>
+      shop.api.post(
+        `/budget/${budget.id}/convert`,
+        { payments: [{ method: 'pixQrCode', amountCents: 8400 }] },
+        { 'idempotency-key': 'budget-convert-pix' },
+      );
+    const sale = expectStatus(await convert(), 201, 'convert');
+    expect(sale.payments).toMatchObject([{ method: 'pixQrCode', pixEndToEndId: pix.endToEndId }]);
+    expect(expectStatus(await convert(), 200).id).toBe(sale.id);
+    expect((await chargeOf(shop.api, c.txid)).saleId).toBe(sale.id);
+    const detail = expectStatus(await shop.api.get(`/sale/${sale.id}`), 200);
+    expect(detail.payments).toMatchObject([{ method: 'pixQrCode', pixEndToEndId: pix.endToEndId }]);
+    // The converted link still shows the paid Pix.
+    expect(expectStatus(await publicCall('GET', `${token}/pix`), 200).charge.status).toBe('paid');
+  });
+
+  it("a shop without a Pix account does not offer it on the budget's link", async () => {
+    const { api, auth } = await makeShop(t, [1]);
+    const product = await makeProduct(t, auth, { salePriceCents: 1000, stock: 10 });
+    const customer = await makeCustomer(t, auth, { name: 'Bia Sem Pix' });
+    const budget = expectStatus(
+      await api.post('/budget', { items: [{ productId: product.id, quantity: 1 }], customerId: customer.id }),
+      201,
+    );
+    const token = expectStatus(await api.post(`/budget/${budget.id}/send`, { channel: 'link' }), 200).link
+      .token as string;
+    expectStatus(await publicCall('POST', `${token}/answer`, { answer: 'approved' }), 200);
+    expect(expectStatus(await publicCall('GET', `${token}/pix`), 200)).toEqual({
+      offered: false,
+      charge: null,
+    });
+    const refused = await publicCall('POST', `${token}/pix`);
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().message).toBe('Esta loja não recebe Pix pelo link do orçamento.');
+  });
+});
+
+describe("a delivery order's Pix QR dinâmico, paid before dispatch (issue 33)", () => {
+  it('a phone order with Pix is refused until the bank confirms it, then recorded once with the endToEndId', async () => {
+    const shop = await pixShop();
+    const product = await makeProduct(t, shop.auth, { salePriceCents: 4200, stock: 10 });
+    const customer = await makeCustomer(t, shop.auth, {
+      name: 'Caio Entrega',
+      phone: '11987651111',
+      addresses: [SE_ADDRESS],
+    });
+    const key = 'phone-order-pix-0001';
+    const order = () =>
+      shop.api.post(
+        '/delivery/orders',
+        {
+          items: [{ productId: product.id, quantity: 1 }],
+          customerId: customer.id,
+          deliveryAddressId: customer.addresses[0].id,
+          payments: [{ method: 'pixQrCode', amountCents: 4200 }],
+        },
+        { 'idempotency-key': key },
+      );
+    // The panel's charge of this payment (the PDV's key: attempt:payment).
+    const c = await charge(shop.api, `${key}:p1`, 4200);
+    const early = await order();
+    expect(early.statusCode).toBe(422);
+    expect(early.json().message).toBe(
+      'O Pix QR dinâmico ainda não foi pago: aguarde a confirmação do banco ou troque a forma de pagamento',
+    );
+    expect(expectStatus(await shop.api.get('/delivery/panel'), 200).orders).toHaveLength(0);
+
+    psp.webhook = { copies: 2, reverse: true, drop: false, retryMs: 20, maxAttempts: 3 };
+    const pix = await psp.pay(c.txid);
+    await psp.settled();
+    await waitFor(
+      () => chargeOf(shop.api, c.txid),
+      (v) => v.status === 'paid',
+    );
+    const sale = expectStatus(await order(), 201, 'phone order');
+    expect(sale.payments).toMatchObject([{ method: 'pixQrCode', pixEndToEndId: pix.endToEndId }]);
+    expect(expectStatus(await order(), 200).id).toBe(sale.id);
+    expect((await chargeOf(shop.api, c.txid)).saleId).toBe(sale.id);
+    const panel = expectStatus(await shop.api.get('/delivery/panel'), 200);
+    expect(panel.orders).toHaveLength(1);
+    expect(panel.orders[0].saleId).toBe(sale.id);
   });
 });
 

@@ -843,3 +843,47 @@ export async function resolvePendingPix(ctx: AppContext, actor: Actor, id: numbe
   ctx.changed(actor.clientId, 'pix');
   return { ok: true };
 }
+
+/** Whether the shop can take Pix QR dinâmico now (an account with credentials of an offered PSP). */
+export async function pixOffered(ctx: AppContext, clientId: number): Promise<boolean> {
+  const row = await accountRow(ctx.db, clientId);
+  return Boolean(row?.credentialsSealed && row.certificateSealed && hostsOf(ctx, row));
+}
+
+/**
+ * The charges whose attempt key is `baseKey` or `baseKey:<n>` (a budget's, one per expired try),
+ * oldest first, with their keys: the caller picks the one to show or to make anew.
+ */
+export async function pixChargesOfAttempt(
+  db: Executor,
+  clientId: number,
+  baseKey: string,
+): Promise<{ attemptKey: string; charge: PixCharge }[]> {
+  const rows = await db
+    .select()
+    .from(pixCharges)
+    .where(
+      and(
+        eq(pixCharges.clientId, clientId),
+        sql`(${pixCharges.attemptKey} = ${baseKey} or left(${pixCharges.attemptKey}, ${baseKey.length + 1}) = ${`${baseKey}:`})`,
+      ),
+    )
+    .orderBy(asc(pixCharges.id));
+  return rows.map((r) => ({ attemptKey: r.attemptKey, charge: chargeView(r) }));
+}
+
+/** The bank-confirmed Pix of these attempts (`baseKey` or `baseKey:<n>`) not yet tied to a sale. */
+export async function unsoldPaidPixCents(tx: Executor, clientId: number, baseKey: string): Promise<number> {
+  const [row] = await tx
+    .select({ cents: sql<number>`coalesce(sum(${pixCharges.paidCents}), 0)::int` })
+    .from(pixCharges)
+    .where(
+      and(
+        eq(pixCharges.clientId, clientId),
+        eq(pixCharges.status, 'paid'),
+        sql`${pixCharges.saleId} is null`,
+        sql`(${pixCharges.attemptKey} = ${baseKey} or left(${pixCharges.attemptKey}, ${baseKey.length + 1}) = ${`${baseKey}:`})`,
+      ),
+    );
+  return row?.cents ?? 0;
+}

@@ -120,3 +120,52 @@ describe("the customer's approval page", () => {
     expect(screen.queryByRole('button', { name: 'Aprovar' })).toBeNull();
   });
 });
+
+describe('approval page: Pix QR dinâmico (issue 33)', () => {
+  it('an approved budget is paid by Pix: the charge of its total, then "Pago" by itself', async () => {
+    const approved = { ...PUBLIC, budget: { ...PUBLIC.budget, answer: 'approved' } } as BudgetPublic;
+    const charge = {
+      txid: 'blc0123456789abcdef0123456789a',
+      status: 'active',
+      amountCents: 1000,
+      pixCopiaECola:
+        '00020101021226850014br.gov.bcb.pix2563pix.example.com/qr/v2/cobv/abc5204000053039865802BR',
+      expiresAt: new Date(Date.now() + 600_000).toISOString(),
+      paidAt: null,
+      endToEndId: null,
+      saleId: null,
+    };
+    let bankPaid = false;
+    const posts: string[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string, init?: RequestInit) => {
+        if (String(url).endsWith('/pix')) {
+          if (init?.method === 'POST') posts.push(String(url));
+          const current =
+            init?.method === 'POST' || posts.length > 0
+              ? bankPaid
+                ? { ...charge, status: 'paid', endToEndId: 'E1234', paidAt: new Date().toISOString() }
+                : charge
+              : null;
+          return new Response(JSON.stringify({ offered: true, charge: current }), { status: 200 });
+        }
+        return new Response(JSON.stringify(approved), { status: 200 });
+      }),
+    );
+    render(
+      <MemoryRouter initialEntries={['/orcamento/abcdefghijklmnopqrstuvwxyz012345']}>
+        <BudgetApprovalPage />
+      </MemoryRouter>,
+    );
+    fireEvent.click(await screen.findByRole('button', { name: 'Pagar com Pix' }));
+    expect(await screen.findByText('Aguardando pagamento')).toBeTruthy();
+    expect(screen.getByText('Pague no app do seu banco: a confirmação aparece aqui sozinha.')).toBeTruthy();
+    expect(posts).toHaveLength(1);
+    bankPaid = true;
+    expect(
+      await screen.findByText('Pix recebido pela loja. Obrigado!', undefined, { timeout: 4000 }),
+    ).toBeTruthy();
+    expect(screen.getByText('Pago')).toBeTruthy();
+  });
+});

@@ -26,6 +26,7 @@ import { alignRight, ListTable } from '../../components/listPage.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { formatDate } from '../../lib/format.ts';
 import { fetchPublicBudget, postPublicAnswer, publicBudgetPdfUrl } from './api.ts';
+import { BudgetPublicPixPanel } from './BudgetPublicPix.tsx';
 
 /**
  * /orcamento/{token}: the customer's approval page, outside the dashboard and without a login. It
@@ -253,6 +254,7 @@ function Approval({
           <Button href={publicBudgetPdfUrl(token)} sx={{ alignSelf: 'flex-start' }}>
             Baixar PDF
           </Button>
+          {b.answer === 'approved' && <BudgetPublicPixPanel token={token} canPay={b.state === 'open'} />}
         </Stack>
       ) : (
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>

@@ -94,6 +94,20 @@ function Convert({ budget }: { budget: Budget }) {
     freightCents: budget.freightCents,
     discountType: budget.discountType,
     discountValue: budget.discountValue,
+    // Issue 33: the Pix the customer paid on the link is this sale's, already confirmed by the bank.
+    payments: budget.pixPayment
+      ? [
+          {
+            key: 'budget-pix',
+            method: 'pixQrCode' as const,
+            amountCents: budget.pixPayment.amountCents,
+            numberInstallments: 1,
+            dueDate: null,
+            pixPaid: true,
+            pixPaidNote: `Pago por Pix no link do orçamento (${budget.pixPayment.endToEndId})`,
+          },
+        ]
+      : [],
   }));
   const state: PdvState = useMemo(
     () => ({ ...base, items: linesOf(budget, prices) }),

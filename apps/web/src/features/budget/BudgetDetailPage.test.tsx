@@ -138,6 +138,35 @@ describe('the budget detail', () => {
   });
 });
 
+describe('the Pix paid on the link (issue 33)', () => {
+  it('shows the amount and the endToEndId the bank confirmed', { timeout: 20_000 }, async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(
+        async () =>
+          new Response(
+            JSON.stringify({
+              ...BUDGET,
+              expired: false,
+              viewStatus: 'sent',
+              answer: 'approved',
+              pixPayment: {
+                amountCents: 8400,
+                endToEndId: 'E12345678202611271500abcdef12345',
+                paidAt: '2026-11-27T15:00:00.000Z',
+              },
+            }),
+            { status: 200 },
+          ),
+      ),
+    );
+    renderPage();
+    const line = await screen.findByTestId('budget-pix-paid');
+    expect(line.textContent).toContain('Pago por Pix pelo cliente: R$ 84,00 em');
+    expect(line.textContent).toContain('(E2E E12345678202611271500abcdef12345)');
+  });
+});
+
 describe('WhatsApp fallback (issue 30 item 21)', () => {
   it('says why the shop WhatsApp did not send once, not twice', () => {
     expect(whatsappFallbackSentence('WhatsApp da loja não conectado')).toBe(

@@ -285,6 +285,12 @@ function BudgetDetail({ budget: b, message }: { budget: Budget; message: string 
               {b.refusalReason ? `: ${b.refusalReason}` : ''}
             </Typography>
           )}
+          {b.pixPayment && (
+            <Typography data-testid="budget-pix-paid">
+              Pago por Pix pelo cliente: {formatCents(b.pixPayment.amountCents)} em{' '}
+              {formatDateTime(b.pixPayment.paidAt)} (E2E {b.pixPayment.endToEndId})
+            </Typography>
+          )}
           {b.sale && (
             <Typography>
               Venda: <RouterLink to={`/dashboard/sale/detail/${b.sale.id}`}>nº {b.sale.number}</RouterLink>

@@ -101,3 +101,6 @@ export const postPublicAnswer = (token: string, body: BudgetAnswerInput) =>
 /** The approval link's PDF, as a plain link (public: no Bearer header needed). */
 export const publicBudgetPdfUrl = (token: string) =>
   `/v1${urlOf(budgetApi.publicPdf, { params: { token }, query: { download: 'true' } })}`;
+/** Issue 33: the approved budget's Pix QR dinâmico (create, or the same charge again) and its poll. */
+export const postPublicPix = (token: string) => call(budgetApi.publicPix, { params: { token } });
+export const fetchPublicPix = (token: string) => call(budgetApi.publicPixStatus, { params: { token } });

@@ -151,7 +151,12 @@ export function PaymentStep({
                 {p.method === 'paymentOnDelivery' && (
                   <OnDeliveryFields state={state} dispatch={dispatch} amountCents={p.amountCents} />
                 )}
-                {p.method === 'pixQrCode' && (
+                {p.method === 'pixQrCode' && p.pixPaidNote && (
+                  <Alert severity="success" sx={{ mt: 1.5 }} data-testid="pix-paid-note">
+                    {p.pixPaidNote}
+                  </Alert>
+                )}
+                {p.method === 'pixQrCode' && !p.pixPaidNote && (
                   <Box sx={{ mt: 1.5 }}>
                     <PixDynamicCharge
                       attemptKey={pixAttemptKey(state, p)}

@@ -64,6 +64,8 @@ export type PdvPayment = {
   pixPaid?: boolean;
   /** Pix QR dinâmico: its charge's txid (withdrawn when the payment is removed unpaid). */
   pixTxid?: string;
+  /** Pix QR dinâmico already paid elsewhere (a budget's link, issue 33): shown as this, no new charge. */
+  pixPaidNote?: string;
 };
 
 /** Waiting for the bank: a Pix QR dinâmico payment not yet confirmed keeps the sale open. */

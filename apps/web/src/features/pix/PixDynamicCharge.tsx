@@ -53,9 +53,6 @@ export function PixDynamicCharge({
   const [createError, setCreateError] = useState<string | null>(null);
   const charge = usePixCharge(txid);
   const data = charge.data ?? create.data;
-  const countdown = useCountdown(data?.expiresAt);
-  const [svg, setSvg] = useState<string | null>(null);
-  const [copied, setCopied] = useState(false);
   const paidOnce = useRef(false);
 
   const start = () => {
@@ -81,18 +78,6 @@ export function PixDynamicCharge({
     }
   }, [data, onPaid]);
 
-  const payload = data?.pixCopiaECola ?? '';
-  useEffect(() => {
-    if (!payload) return;
-    let canceled = false;
-    QRCode.toString(payload, { type: 'svg', errorCorrectionLevel: 'M', margin: 2, width: 220 })
-      .then((text) => !canceled && setSvg(text))
-      .catch(() => !canceled && setSvg(null));
-    return () => {
-      canceled = true;
-    };
-  }, [payload]);
-
   if (createError)
     return (
       <Alert
@@ -114,6 +99,39 @@ export function PixDynamicCharge({
         <Typography>Gerando a cobrança Pix...</Typography>
       </Stack>
     );
+  return (
+    <PixChargeCard charge={data} hint="A venda pode ser finalizada assim que o banco confirmar o Pix." />
+  );
+}
+
+/**
+ * A dynamic charge as a payer sees it (issue 33): its QR and "copia e cola", the expiry countdown,
+ * "Pago" once the bank confirmed it. The PDV's and the budget link's (which polls it itself).
+ */
+export function PixChargeCard({
+  charge: data,
+  hint,
+  expiredHint = 'A cobrança expirou: remova este pagamento e adicione de novo para gerar outra.',
+}: {
+  charge: PixCharge;
+  hint: string;
+  expiredHint?: string;
+}) {
+  const countdown = useCountdown(data.expiresAt);
+  const [svg, setSvg] = useState<string | null>(null);
+  const [copied, setCopied] = useState(false);
+  const payload = data.pixCopiaECola ?? '';
+  useEffect(() => {
+    if (!payload) return;
+    let canceled = false;
+    QRCode.toString(payload, { type: 'svg', errorCorrectionLevel: 'M', margin: 2, width: 220 })
+      .then((text) => !canceled && setSvg(text))
+      .catch(() => !canceled && setSvg(null));
+    return () => {
+      canceled = true;
+    };
+  }, [payload]);
+
   if (data.status === 'paid')
     return (
       <Chip
@@ -170,13 +188,9 @@ export function PixDynamicCharge({
           </Button>
         </Box>
         <Typography variant="body2" color="text.secondary">
-          A venda pode ser finalizada assim que o banco confirmar o Pix.
+          {hint}
         </Typography>
-        {countdown.expired && (
-          <Alert severity="warning">
-            A cobrança expirou: remova este pagamento e adicione de novo para gerar outra.
-          </Alert>
-        )}
+        {countdown.expired && <Alert severity="warning">{expiredHint}</Alert>}
       </Stack>
     </Stack>
   );
