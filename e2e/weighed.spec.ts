@@ -81,7 +81,7 @@ test('Etiquetas: choose a product and its quantity, then the A4 sheet PDF', asyn
   expect(created.status(), await created.text()).toBe(201);
   await loginAs(page, 1);
   await page.goto('/dashboard/product-label');
-  await expect(page.getByRole('heading', { name: 'Etiquetas' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Etiquetas', exact: true })).toBeVisible();
   await page.getByLabel('Adicionar produto').fill(`Caderno ${stamp}`);
   await page.getByRole('option', { name: new RegExp(`Etiqueta Caderno ${stamp}`) }).click();
   const copies = page.getByLabel(`Etiquetas de Etiqueta Caderno ${stamp}`);

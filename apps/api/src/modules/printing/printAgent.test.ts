@@ -530,8 +530,16 @@ describe('exactly once across a kill of the agent process', () => {
         // The kill lands after the journal recorded the step: printed (the printer closed the
         // connection after taking every byte) or received; or as soon as the printer has the job.
         const entry = join(dir, 'journal', `${queued.id}.json`);
+        // The printer has the bytes and the agent has taken its staged "printed" (on a loaded machine
+        // the test could otherwise kill it in the instant between the two, the window the agent keeps).
         if (step === 'once the printer took the bytes')
-          await until(() => printer.jobs.length > before, 30_000);
+          await until(
+            () =>
+              printer.jobs.length > before &&
+              existsSync(entry) &&
+              JSON.parse(readFileSync(entry, 'utf8')).state === 'printed',
+            30_000,
+          );
         else {
           const state = step === 'after printing, before the ack' ? 'printed' : 'received';
           await until(
