@@ -195,5 +195,5 @@ describe('kill -9 while selling (issue 37)', () => {
     } finally {
       if (!onPostgres) await db.close();
     }
-  }, 90_000);
+  }, 180_000); // two server starts (migrations on PGlite): ~40 s alone, near 90 s on a loaded machine
 });
