@@ -26,13 +26,13 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Controller, useWatch } from 'react-hook-form';
+import { useWatch } from 'react-hook-form';
 import { Form, FormError, FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
 import { ManagerApprovalFields } from '../../components/ManagerApprovalFields.tsx';
-import { QuantityField } from '../../components/MoneyField.tsx';
 import { newIdempotencyKey, queryOf } from '../../lib/client.ts';
 import { useSession } from '../auth/index.ts';
 import { useExchangeSale } from './api.ts';
+import { LineQuantityField, saleLineLabel } from './LineQuantityField.tsx';
 
 /** How the difference of an exchange is paid at the counter. */
 const DIFFERENCE_METHODS: PaymentMethod[] = ['money', 'pix', 'debitCard', 'creditCard'];
@@ -125,26 +125,16 @@ export function ExchangeDialog({
           <Stack spacing={2} sx={{ pt: 1 }}>
             <Typography sx={{ fontWeight: 600 }}>O que volta</Typography>
             {lines.map((i) => {
-              const label = `${i.description}${i.variantName ? ` (${i.variantName})` : ''}`;
+              const label = saleLineLabel(i);
               return (
                 <Stack key={i.id} direction="row" spacing={2} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
-                  <Controller
+                  <LineQuantityField
                     control={form.control}
-                    name={`quantities.${i.id}`}
-                    render={({ field }) => (
-                      <QuantityField
-                        size="small"
-                        label="Volta"
-                        slotProps={{ htmlInput: { 'aria-label': `Trocar de ${label}` } }}
-                        suffix={i.unit}
-                        places={i.unit === 'un' ? 0 : 3}
-                        value={field.value ?? ''}
-                        onChange={field.onChange}
-                        onBlur={field.onBlur}
-                        inputRef={field.ref}
-                        sx={{ width: 140 }}
-                      />
-                    )}
+                    lineId={i.id}
+                    unit={i.unit}
+                    label="Volta"
+                    ariaLabel={`Trocar de ${label}`}
+                    width={140}
                   />
                   <Typography variant="body2">
                     {label} · até {formatQuantity(i.quantity - returnedOf(i.id), i.unit)}

@@ -28,10 +28,10 @@ import { useState } from 'react';
 import { Controller, useWatch } from 'react-hook-form';
 import { Form, FormError, FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
 import { ManagerApprovalFields } from '../../components/ManagerApprovalFields.tsx';
-import { QuantityField } from '../../components/MoneyField.tsx';
 import { newIdempotencyKey } from '../../lib/client.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { useReturnSale } from './api.ts';
+import { LineQuantityField, saleLineLabel } from './LineQuantityField.tsx';
 import { ExchangeDialog } from './SaleExchange.tsx';
 
 /**
@@ -207,7 +207,7 @@ function ReturnDialog({ sale, returns, onClose }: { sale: Sale; returns: SaleRet
             </Typography>
             {items.map((i) => {
               const left = i.quantity - returnedOf(i.id);
-              const label = `${i.description}${i.variantName ? ` (${i.variantName})` : ''}`;
+              const label = saleLineLabel(i);
               return (
                 <Stack key={i.id} spacing={0.5}>
                   <Typography sx={{ fontWeight: 600 }}>{label}</Typography>
@@ -216,23 +216,13 @@ function ReturnDialog({ sale, returns, onClose }: { sale: Sale; returns: SaleRet
                     {formatQuantity(left, i.unit)}
                   </Typography>
                   <Stack direction="row" spacing={2} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
-                    <Controller
+                    <LineQuantityField
                       control={form.control}
-                      name={`quantities.${i.id}`}
-                      render={({ field }) => (
-                        <QuantityField
-                          size="small"
-                          label="Devolver"
-                          slotProps={{ htmlInput: { 'aria-label': `Devolver de ${label}` } }}
-                          suffix={i.unit}
-                          places={i.unit === 'un' ? 0 : 3}
-                          value={field.value ?? ''}
-                          onChange={field.onChange}
-                          onBlur={field.onBlur}
-                          inputRef={field.ref}
-                          sx={{ width: 200 }}
-                        />
-                      )}
+                      lineId={i.id}
+                      unit={i.unit}
+                      label="Devolver"
+                      ariaLabel={`Devolver de ${label}`}
+                      width={200}
                     />
                     <Controller
                       control={form.control}
