@@ -1,6 +1,7 @@
 import type { Sale } from '@balcao/core/sale';
 import type { SaleListResult } from '@balcao/core/saleList';
 import { type APIRequestContext, type BrowserContext, expect, type Page, test } from '@playwright/test';
+import { ean13 } from './fixtures';
 import { apiLogin, closeRegisterViaApi, demoEmail, loginAs, SE_ADDRESS } from './helpers';
 
 /**
@@ -13,12 +14,6 @@ const USER = 8 as const;
 /** The demo shop's rule (apps/api seed): negative stock is not allowed. */
 const DEMO_ALLOWS_NEGATIVE_STOCK = false;
 const stamp = Date.now().toString().slice(-7);
-
-function ean13(base12: string): string {
-  const digits = base12.split('').map(Number);
-  const sum = digits.reduce((s, d, i) => s + d * (i % 2 === 0 ? 1 : 3), 0);
-  return `${base12}${(10 - (sum % 10)) % 10}`;
-}
 
 type Api = { headers: Record<string, string>; clientId: number };
 

@@ -2,17 +2,11 @@ import AxeBuilder from '@axe-core/playwright';
 import { addDays } from '@balcao/core/date';
 import { DEFAULT_TIME_ZONE, dateIn } from '@balcao/core/time';
 import { expect, type Page, test } from '@playwright/test';
+import { ean13 } from './fixtures';
 import { apiLogin, closeRegisterViaApi, demoEmail, loginAs } from './helpers';
 
 const today = dateIn(DEFAULT_TIME_ZONE);
 const stamp = Date.now().toString().slice(-7);
-
-/** An EAN-13 with its check digit, from 12 digits. */
-function ean13(base12: string): string {
-  const digits = base12.split('').map(Number);
-  const sum = digits.reduce((s, d, i) => s + d * (i % 2 === 0 ? 1 : 3), 0);
-  return `${base12}${(10 - (sum % 10)) % 10}`;
-}
 
 type Arranged = { barcodes: [string, string, string]; coupon: string };
 

@@ -1,18 +1,13 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { type FakeMelhorEnvio, startFakeMelhorEnvio } from '../apps/api/test/fakes/freight';
+import { ean13 } from './fixtures';
 import { apiLogin, demoEmail, loginAs } from './helpers';
 
 const stamp = Date.now().toString().slice(-7);
 /** The fake Melhor Envio's port: the server's MELHOR_ENVIO_* hosts point there (playwright.config.ts). */
 const ME_PORT = Number(process.env.E2E_MELHOR_ENVIO_PORT ?? Number(process.env.E2E_PORT ?? 3100) + 800);
 const SHOTS = process.env.SHOTS_DIR;
-
-function ean13(base12: string): string {
-  const digits = base12.split('').map(Number);
-  const sum = digits.reduce((s, d, i) => s + d * (i % 2 === 0 ? 1 : 3), 0);
-  return `${base12}${(10 - (sum % 10)) % 10}`;
-}
 
 /** Screenshots at 1280 and 390 px, light and dark, when SHOTS_DIR is set (looking at the screens). */
 async function shoot(page: Page, name: string) {

@@ -1,16 +1,10 @@
 import { expect, type Page, test } from '@playwright/test';
+import { ean13 } from './fixtures';
 import { apiLogin, channelJoinSent, demoEmail, loginAs as login, trackApi } from './helpers';
 
 // Issue 13: what the shop's staff ran into on a desktop and a 390 px phone.
 
 const stamp = Date.now().toString().slice(-7);
-
-/** An EAN-13 with its check digit, from 12 digits. */
-function ean13(base12: string): string {
-  const digits = base12.split('').map(Number);
-  const sum = digits.reduce((s, d, i) => s + d * (i % 2 === 0 ? 1 : 3), 0);
-  return `${base12}${(10 - (sum % 10)) % 10}`;
-}
 
 /** Logs in as a demo user type, leaving any earlier session first. */
 async function loginAs(page: Page, typeId: Parameters<typeof login>[1]) {
