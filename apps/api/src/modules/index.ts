@@ -15,6 +15,7 @@ import { applyCouvertToOpenTabs } from './comanda/service.ts';
 import { couponRoutes } from './coupon/routes.ts';
 import { customerRoutes } from './customer/routes.ts';
 import { checkUncheckedNumbers } from './customer/whatsapp.ts';
+import { deliveryPixPaid } from './delivery/pix.ts';
 import { deliveryRoutes } from './delivery/routes.ts';
 import { cancelOrderOfSale, createOrderOfSale } from './delivery/service.ts';
 import { withSettledDeliveries } from './delivery/settlement.ts';
@@ -30,7 +31,7 @@ import { marketplaceRoutes } from './marketplace/routes.ts';
 import { notificationRoutes } from './notification/routes.ts';
 import { payableRoutes } from './payable/routes.ts';
 import { pixRoutes } from './pix/routes.ts';
-import { pixChargeOfSale, pixRefundOfCanceledSale } from './pix/service.ts';
+import { onPixChargePaid, pixChargeOfSale, pixRefundOfCanceledSale } from './pix/service.ts';
 import { printingRoutes } from './printing/routes.ts';
 import { groupProductCount } from './product/additionalGroups.ts';
 import { productsInCategory, productsOfBrand } from './product/catalogCounts.ts';
@@ -99,7 +100,11 @@ export const MODULES: ((ctx: AppContext) => FastifyPluginAsyncZod)[] = [
   homeRoutes,
   (ctx) => budgetRoutes(ctx, createOrderOfSale),
   comandaRoutes,
-  deliveryRoutes,
+  // Issue 33: an order's Pix QR dinâmico, once the bank confirms it, is applied by delivery (pix's hook).
+  (ctx) => {
+    onPixChargePaid(ctx, deliveryPixPaid(ctx));
+    return deliveryRoutes(ctx);
+  },
   shopExportRoutes,
   backupRoutes,
   marketplaceRoutes,

@@ -526,12 +526,30 @@ export async function intakePix(
 }
 
 /**
+ * A module that takes Pix QR dinâmico for its own things (a delivery order's collection, issue 33)
+ * learns of its charge's payment in the transaction that settles it: it applies it (its rows, the
+ * sale's payment; the charge is then tied to `saleId`, the sale keeps the endToEndId and a cancel
+ * refunds it) or answers why not (`reason`: the Pix goes to the reconciliation list instead). Hooks
+ * see every charge and answer null for attempt keys that are not theirs. Registered at wiring.
+ */
+export type PixChargeApplied = { reason: PixReconcileReason } | { saleId: number | null; after?: () => void };
+export type PixChargePaidHook = (
+  tx: Executor,
+  charge: Readonly<ChargeRow> & { endToEndId: string; paidCents: number },
+) => Promise<PixChargeApplied | null>;
+const paidHooks = new WeakMap<AppContext, PixChargePaidHook[]>();
+export function onPixChargePaid(ctx: AppContext, hook: PixChargePaidHook): void {
+  paidHooks.set(ctx, [...(paidHooks.get(ctx) ?? []), hook]);
+}
+
+/**
  * The queue of received Pix (durable: rows of pix_received, pending until processed; the intake works
  * it at once and the `pix-received` job sweeps what a dead instance left). Rows are claimed with SKIP
  * LOCKED, each settled or sent to reconciliation in one transaction with its charge.
  */
 export async function processReceivedPix(ctx: AppContext, limit = 100): Promise<{ processed: number }> {
   const signals: { clientId: number; reason: PixReconcileReason | null; amountCents: number }[] = [];
+  const afters: (() => void)[] = [];
   await ctx.db.transaction(async (tx) => {
     const claimed = await tx
       .select()
@@ -555,7 +573,20 @@ export async function processReceivedPix(ctx: AppContext, limit = 100): Promise<
       else if (charge.status === 'removed') reason = 'removed';
       else if (Date.parse(received.paidAt) > Date.parse(charge.expiresAt)) reason = 'late';
       else if (received.amountCents !== charge.amountCents) reason = 'wrong_amount';
+      // The module whose charge it is applies it, or refuses it (an order canceled meanwhile): reconciled.
+      let applied: PixChargeApplied | null = null;
+      if (charge && reason === null && charge.status !== 'paid')
+        for (const hook of paidHooks.get(ctx) ?? []) {
+          applied = await hook(tx, {
+            ...charge,
+            endToEndId: received.endToEndId,
+            paidCents: received.amountCents,
+          });
+          if (applied) break;
+        }
+      if (applied && 'reason' in applied) reason = applied.reason;
       if (charge && reason === null && charge.status !== 'paid') {
+        const saleId = applied && 'saleId' in applied ? applied.saleId : null;
         await tx
           .update(pixCharges)
           .set({
@@ -563,8 +594,14 @@ export async function processReceivedPix(ctx: AppContext, limit = 100): Promise<
             endToEndId: received.endToEndId,
             paidCents: received.amountCents,
             paidAt: received.paidAt,
+            ...(saleId ? { saleId } : {}),
           })
           .where(eq(pixCharges.id, charge.id));
+        if (saleId)
+          await recordPixEndToEndIds(tx, saleId, [
+            { endToEndId: received.endToEndId, amountCents: received.amountCents },
+          ]);
+        if (applied && 'after' in applied && applied.after) afters.push(applied.after);
       }
       await tx
         .update(pixReceived)
@@ -573,6 +610,7 @@ export async function processReceivedPix(ctx: AppContext, limit = 100): Promise<
       signals.push({ clientId: received.clientId, reason, amountCents: received.amountCents });
     }
   });
+  for (const after of afters) after();
   for (const s of signals) {
     ctx.changed(s.clientId, 'pix');
     if (s.reason)

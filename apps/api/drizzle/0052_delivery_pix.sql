@@ -1,0 +1,1 @@
+ALTER TABLE "delivery_orders" ADD COLUMN "pix_end_to_end_id" text;
