@@ -218,7 +218,8 @@ export const PIX_REFUND_STATUS_LABELS = {
 } as const;
 export const pixRefundSchema = z.object({
   id: z.number(),
-  saleId: z.number(),
+  /** null: a Pix paid for something canceled before it became a sale (a budget's link). */
+  saleId: z.number().nullable(),
   endToEndId: z.string(),
   amountCents: z.number(),
   status: z.enum(['requested', 'EM_PROCESSAMENTO', 'DEVOLVIDO', 'NAO_REALIZADO']),

@@ -5,6 +5,7 @@ import { authRoutes } from './auth/routes.ts';
 import { backupRoutes } from './backup/routes.ts';
 import { billingRoutes } from './billing/routes.ts';
 import { budgetRoutes } from './budget/routes.ts';
+import { budgetPixPaid } from './budget/service.ts';
 import { campaignRoutes } from './campaign/routes.ts';
 import { campaignsInCategory } from './campaign/service.ts';
 import { campaignCategoryRoutes } from './campaign-category/routes.ts';
@@ -98,7 +99,11 @@ export const MODULES: ((ctx: AppContext) => FastifyPluginAsyncZod)[] = [
   (ctx) => campaignCategoryRoutes(ctx, campaignsInCategory),
   campaignRoutes,
   homeRoutes,
-  (ctx) => budgetRoutes(ctx, createOrderOfSale),
+  // Issue 33: a Pix still arriving for a canceled or converted budget goes to reconciliation.
+  (ctx) => {
+    onPixChargePaid(ctx, budgetPixPaid);
+    return budgetRoutes(ctx, createOrderOfSale);
+  },
   comandaRoutes,
   // Issue 33: an order's Pix QR dinâmico, once the bank confirms it, is applied by delivery (pix's hook).
   (ctx) => {

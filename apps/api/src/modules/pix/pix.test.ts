@@ -1,6 +1,6 @@
 import { DEFAULT_TIME_ZONE, dateIn } from '@balcao/core/time';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { type FakePsp, makePixCerts, type PixCerts, startFakePsp } from '../../../test/fakes/pix-psp.ts';
 import type { TestApp } from '../../../test/helper.ts';
 import {
@@ -557,6 +557,105 @@ describe("the budget's approval link paid by Pix QR dinâmico (issue 33)", () =>
     expect(detail.payments).toMatchObject([{ method: 'pixQrCode', pixEndToEndId: pix.endToEndId }]);
     // The converted link still shows the paid Pix.
     expect(expectStatus(await publicCall('GET', `${token}/pix`), 200).charge.status).toBe('paid');
+  });
+
+  it('a budget paid on the link and canceled unconverted: its Pix goes back through devolução once, pending until DEVOLVIDO; a refusal is shown and rung, never done', async () => {
+    const shop = await pixShop();
+    const product = await makeProduct(t, shop.auth, { salePriceCents: 3100, stock: 10 });
+    const customer = await makeCustomer(t, shop.auth, { name: 'Bia Pix' });
+    const approved = async () => {
+      const budget = expectStatus(
+        await shop.api.post('/budget', {
+          items: [{ productId: product.id, quantity: 1 }],
+          customerId: customer.id,
+        }),
+        201,
+      );
+      const token = expectStatus(await shop.api.post(`/budget/${budget.id}/send`, { channel: 'link' }), 200)
+        .link.token as string;
+      expectStatus(await publicCall('POST', `${token}/answer`, { answer: 'approved' }), 200, 'approve');
+      const charge = expectStatus(await publicCall('POST', `${token}/pix`), 200).charge;
+      return { budget, token, charge };
+    };
+    const paidBudget = async () => {
+      const b = await approved();
+      const pix = await psp.pay(b.charge.txid);
+      await psp.settled();
+      await waitFor(
+        async () => expectStatus(await publicCall('GET', `${b.token}/pix`), 200).charge,
+        (v) => v?.status === 'paid',
+      );
+      return { ...b, pix };
+    };
+    const refundsOf = async (id: number) =>
+      expectStatus(await shop.api.get(`/budget/${id}/pix-refunds`), 200);
+    const bell: string[] = [];
+    const notify = t.app.ctx.notify;
+    t.app.ctx.notify = (clientId, notification) => {
+      if (clientId === shop.client.id) bell.push(notification.message);
+      notify(clientId, notification);
+    };
+    onTestFinished(() => {
+      t.app.ctx.notify = notify;
+    });
+
+    // Refunded: pending first, DEVOLVIDO once the bank says so; a repeated cancel or send asks nothing more.
+    const ok = await paidBudget();
+    expect(await refundsOf(ok.budget.id)).toEqual([]);
+    expectStatus(await shop.api.post(`/budget/${ok.budget.id}/cancel`, { reason: 'Cliente desistiu' }), 200);
+    const pending = await refundsOf(ok.budget.id);
+    expect(pending).toMatchObject([{ endToEndId: ok.pix.endToEndId, amountCents: 3100, saleId: null }]);
+    expect(pending[0].status).not.toBe('DEVOLVIDO');
+    const done = await waitFor(
+      () => refundsOf(ok.budget.id),
+      (v) => v[0]?.status === 'DEVOLVIDO',
+    );
+    expect(done).toMatchObject([{ status: 'DEVOLVIDO', statusLabel: 'Devolvido', amountCents: 3100 }]);
+    expect((await shop.api.post(`/budget/${ok.budget.id}/cancel`, { reason: 'De novo' })).statusCode).toBe(
+      409,
+    );
+    await sendPixRefunds(t.app.ctx);
+    expect(await refundsOf(ok.budget.id)).toHaveLength(1);
+    expect(psp.pix.find((p) => p.endToEndId === ok.pix.endToEndId)?.devolucoes).toHaveLength(1);
+
+    // Refused by the bank: shown refused with its reason, and rung; never marked done.
+    psp.refuseRefunds = 'Saldo insuficiente para devolução';
+    const no = await paidBudget();
+    expectStatus(await shop.api.post(`/budget/${no.budget.id}/cancel`, { reason: 'Cliente desistiu' }), 200);
+    const refused = await waitFor(
+      () => refundsOf(no.budget.id),
+      (v) => v[0]?.status === 'NAO_REALIZADO',
+    );
+    expect(refused).toMatchObject([
+      {
+        status: 'NAO_REALIZADO',
+        statusLabel: 'Devolução recusada pelo banco',
+        reason: 'Saldo insuficiente para devolução',
+      },
+    ]);
+    expect(bell).toContain(
+      'O banco recusou a devolução de um Pix: Saldo insuficiente para devolução. Devolva ao cliente por outro meio.',
+    );
+    await sendPixRefunds(t.app.ctx);
+    expect((await refundsOf(no.budget.id))[0].status).toBe('NAO_REALIZADO');
+
+    // A QR left open and paid after the cancel: not the budget's, it goes to reconciliation.
+    psp.refuseRefunds = null;
+    const open = await approved();
+    expectStatus(
+      await shop.api.post(`/budget/${open.budget.id}/cancel`, { reason: 'Cliente desistiu' }),
+      200,
+    );
+    await psp.pay(open.charge.txid);
+    await psp.settled();
+    const reconcile = await waitFor(
+      async () => expectStatus(await shop.api.get('/pix/pending'), 200),
+      (v) => v.some((p: { txid: string }) => p.txid === open.charge.txid),
+    );
+    expect(reconcile.find((p: { txid: string }) => p.txid === open.charge.txid)).toMatchObject({
+      reason: 'removed',
+      amountCents: 3100,
+    });
   });
 
   it("a shop without a Pix account does not offer it on the budget's link", async () => {

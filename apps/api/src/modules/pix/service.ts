@@ -787,7 +787,7 @@ export async function sendPixRefunds(ctx: AppContext, clientId?: number): Promis
               refund.endToEndId,
               refund.refundId,
               valorOf(refund.amountCents),
-              'Venda cancelada',
+              refund.saleId === null ? 'Pagamento cancelado' : 'Venda cancelada',
             )
           : await psp.getDevolucao(refund.endToEndId, refund.refundId);
       await ctx.db
@@ -823,7 +823,70 @@ export async function listPixRefunds(db: Executor, actor: Actor, saleId: number)
     .from(pixRefunds)
     .where(and(eq(pixRefunds.clientId, actor.clientId), eq(pixRefunds.saleId, saleId)))
     .orderBy(asc(pixRefunds.id));
-  return rows.map((r) => ({
+  return rows.map(refundView);
+}
+
+/** Whether a charge's attempt key is `baseKey` or `baseKey:<n>`. */
+const ofAttempt = (baseKey: string) =>
+  sql`(${pixCharges.attemptKey} = ${baseKey} or left(${pixCharges.attemptKey}, ${baseKey.length + 1}) = ${`${baseKey}:`})`;
+
+/**
+ * What was paid by Pix for these attempts and is no sale's (a budget's link, issue 33) goes back to
+ * the payer: one refund per paid charge (its id fixed by the charge, so a repeated cancel asks once),
+ * in the caller's transaction; the returned signal sends them after the commit (the `pix-refunds` job
+ * retries). Pending until the PSP says DEVOLVIDO; a refusal is shown and rung, never marked done.
+ */
+export function pixRefundOfUnsold(ctx: AppContext) {
+  return async (tx: Executor, clientId: number, baseKey: string): Promise<(() => void) | undefined> => {
+    const charges = await tx
+      .select()
+      .from(pixCharges)
+      .where(
+        and(
+          eq(pixCharges.clientId, clientId),
+          eq(pixCharges.status, 'paid'),
+          sql`${pixCharges.saleId} is null`,
+          ofAttempt(baseKey),
+        ),
+      )
+      .for('update');
+    if (charges.length === 0) return undefined;
+    await tx
+      .insert(pixRefunds)
+      .values(
+        charges.map((c) => ({
+          clientId,
+          chargeId: c.id,
+          endToEndId: c.endToEndId ?? '',
+          refundId: `BLCP${c.id}`,
+          amountCents: c.paidCents ?? c.amountCents,
+        })),
+      )
+      .onConflictDoNothing();
+    return () => {
+      ctx.changed(clientId, 'pix');
+      void sendPixRefunds(ctx, clientId).catch(() => {});
+    };
+  };
+}
+
+/** The refunds of the Pix paid for these attempts (`baseKey` or `baseKey:<n>`), oldest first. */
+export async function pixRefundsOfAttempt(
+  db: Executor,
+  clientId: number,
+  baseKey: string,
+): Promise<PixRefund[]> {
+  const rows = await db
+    .select({ refund: pixRefunds })
+    .from(pixRefunds)
+    .innerJoin(pixCharges, eq(pixCharges.id, pixRefunds.chargeId))
+    .where(and(eq(pixRefunds.clientId, clientId), eq(pixCharges.clientId, clientId), ofAttempt(baseKey)))
+    .orderBy(asc(pixRefunds.id));
+  return rows.map((r) => refundView(r.refund));
+}
+
+function refundView(r: typeof pixRefunds.$inferSelect): PixRefund {
+  return {
     id: r.id,
     saleId: r.saleId,
     endToEndId: r.endToEndId,
@@ -831,7 +894,7 @@ export async function listPixRefunds(db: Executor, actor: Actor, saleId: number)
     status: r.status as PixRefund['status'],
     statusLabel: PIX_REFUND_STATUS_LABELS[r.status as keyof typeof PIX_REFUND_STATUS_LABELS] ?? r.status,
     reason: r.reason,
-  }));
+  };
 }
 
 /** The Pix a person must look at (late, wrong amount, after a switch, unknown), oldest first. */
