@@ -149,6 +149,13 @@ test('Pix QR dinâmico: account, PDV charge paid from the bank app, Pago by itse
   await expect(dialog.getByTestId('pix-qr')).toBeVisible();
   await expect(dialog.getByTestId('pix-countdown')).toContainText('Expira em');
   const orderCode = await dialog.getByTestId('pix-payload').inputValue();
+  if (process.env.SCREENS) {
+    const dir = process.env.SCREENS_DIR ?? '/tmp/h17';
+    await page.screenshot({ path: `${dir}/delivery-pix-1280-light.png` });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: `${dir}/delivery-pix-390-light.png` });
+    await page.setViewportSize({ width: 1280, height: 720 });
+  }
   const door = await browser.newContext();
   const doorBank = await door.newPage();
   await doorBank.goto(`${PIX_PAY_URL}/pagar`);
@@ -158,6 +165,10 @@ test('Pix QR dinâmico: account, PDV charge paid from the bank app, Pago by itse
   await door.close();
   await expect(dialog.getByTestId('pix-dynamic-status')).toHaveText('Pago', { timeout: 5000 });
   await expect(dialog).toContainText('Pix recebido: nada a cobrar na entrega.');
+  if (process.env.SCREENS)
+    await page.screenshot({
+      path: `${process.env.SCREENS_DIR ?? '/tmp/h17'}/delivery-pix-paid-1280-light.png`,
+    });
   await dialog.getByRole('button', { name: 'Fechar' }).click();
   await expect(card).toContainText('Pago por Pix QR dinâmico (R$ 55,50)');
   await expect(card.getByRole('button', { name: 'Cobrar com Pix' })).toHaveCount(0);
