@@ -1,6 +1,8 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { apiLogin, closeRegisterViaApi, demoEmail, loginAs, settled } from './helpers';
+import { PIX_CLIENT, PIX_DIR, PIX_PAY_URL } from './playwright.config';
 
 const stamp = Date.now().toString().slice(-7);
 
@@ -115,6 +117,96 @@ test('budget: build it for a customer, the customer approves through the link lo
 
   // Leave the demo shop as found: the Vendedor's register closed again.
   await closeRegisterViaApi(page, 3);
+});
+
+/**
+ * Issue 33: the approval link's Pix panel. The shop's Pix account is the local fake PSP's; the
+ * customer approves on a phone (390 px), pays with the bank app (the fake's page, another context)
+ * and the panel turns "Pago" without a click.
+ */
+test('budget: the link approved and paid by Pix QR dinâmico, Pago by itself', async ({ page, browser }) => {
+  const token = await apiLogin(page, demoEmail(1));
+  const headers = { authorization: `Bearer ${token}` };
+  const account = await page.request.put('/v1/pix/account', {
+    headers,
+    data: {
+      provider: 'fake',
+      environment: 'production',
+      clientId: PIX_CLIENT.id,
+      clientSecret: PIX_CLIENT.secret,
+      certificate: {
+        format: 'pem',
+        certPem: readFileSync(resolve(PIX_DIR, 'client.pem'), 'utf8'),
+        keyPem: readFileSync(resolve(PIX_DIR, 'client-key.pem'), 'utf8'),
+      },
+      pixKey: 'loja@demo.com.br',
+    },
+  });
+  expect(account.status(), await account.text()).toBe(200);
+  const tested = await page.request.post('/v1/pix/account/test', { headers });
+  expect((await tested.json()).ok, await tested.text()).toBe(true);
+  const product = await page.request.post('/v1/product', {
+    headers,
+    data: { name: `Abajur ${stamp}`, salePriceCents: 12_345, stock: 5 },
+  });
+  expect(product.status(), await product.text()).toBe(201);
+  const customer = await page.request.post('/v1/customer', {
+    headers,
+    data: { name: `Cliente Pix ${stamp}`, phone: '11987650001' },
+  });
+  const budget = await page.request.post('/v1/budget', {
+    headers,
+    data: {
+      items: [{ productId: (await product.json()).id, quantity: 1 }],
+      customerId: (await customer.json()).id,
+    },
+  });
+  expect(budget.status(), await budget.text()).toBe(201);
+  const sent = await page.request.post(`/v1/budget/${(await budget.json()).id}/send`, {
+    headers,
+    data: { channel: 'link' },
+  });
+  const publicPath = new URL((await sent.json()).link.url).pathname;
+
+  const phone = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const customerPage = await phone.newPage();
+  await customerPage.goto(publicPath);
+  await customerPage.getByRole('button', { name: 'Aprovar' }).click();
+  const panel = customerPage.getByTestId('budget-pix');
+  await panel.getByRole('button', { name: 'Pagar com Pix' }).click();
+  await expect(panel.getByTestId('pix-qr')).toBeVisible();
+  await expect(panel.getByTestId('pix-dynamic-status')).toHaveText('Aguardando pagamento');
+  await expect(panel.getByTestId('pix-countdown')).toContainText('Expira em');
+  const brCode = await panel.getByTestId('pix-payload').inputValue();
+  expect(brCode).toMatch(/^000201/);
+  const screens = process.env.SCREENS ? (process.env.SCREENS_DIR ?? '/tmp/h17') : null;
+  if (screens) {
+    mkdirSync(screens, { recursive: true });
+    await panel.scrollIntoViewIfNeeded();
+    await customerPage.screenshot({ path: `${screens}/approval-pix-390-light.png`, fullPage: true });
+    const dark = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const darkPage = await dark.newPage();
+    await darkPage.addInitScript(() => localStorage.setItem('balcao:theme', 'dark'));
+    await darkPage.goto(publicPath);
+    await expect(darkPage.getByTestId('pix-qr')).toBeVisible();
+    await darkPage.screenshot({ path: `${screens}/approval-pix-390-dark.png`, fullPage: true });
+    await dark.close();
+  }
+
+  // The customer's bank app pays the copia e cola; the link's panel turns "Pago" by itself.
+  const bankContext = await browser.newContext();
+  const bank = await bankContext.newPage();
+  await bank.goto(`${PIX_PAY_URL}/pagar`);
+  await bank.getByLabel('Pix copia e cola').fill(brCode);
+  await bank.getByRole('button', { name: 'Pagar' }).click();
+  await expect(bank.getByRole('status')).toHaveText('Pix enviado: R$ 123,45');
+  await bankContext.close();
+  await expect(panel.getByTestId('pix-dynamic-status')).toHaveText('Pago', { timeout: 5000 });
+  await expect(panel).toContainText('Pix recebido pela loja. Obrigado!');
+  await expect(panel.getByRole('button', { name: /Pix/ })).toHaveCount(0);
+  if (screens)
+    await customerPage.screenshot({ path: `${screens}/approval-pix-paid-390-light.png`, fullPage: true });
+  await phone.close();
 });
 
 /** Screenshots of the budget screens (1280 and 390 px, light and dark) into /tmp/h17: only with SCREENS=1. */

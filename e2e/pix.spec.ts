@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { apiLogin, closeRegisterViaApi, demoEmail, loginAs } from './helpers';
+import { apiLogin, closeRegisterViaApi, demoEmail, loginAs, SE_ADDRESS } from './helpers';
 import { PIX_CLIENT, PIX_DIR, PIX_PAY_URL } from './playwright.config';
 
 const stamp = Date.now().toString().slice(-7);
@@ -115,4 +115,61 @@ test('Pix QR dinâmico: account, PDV charge paid from the bank app, Pago by itse
   await expect(page.getByRole('list', { name: 'Pagamentos' })).toContainText('Pix QR dinâmico');
   await page.getByRole('button', { name: 'Fechar comanda' }).click();
   await expect(page.getByText('Comanda fechada na venda.')).toBeVisible();
+
+  // A delivery order to be paid on delivery in cash, switched to Pix QR dinâmico on the panel: the
+  // customer pays, the dialog turns "Pago" by itself and the card has nothing left to collect.
+  const caixa = { authorization: `Bearer ${await apiLogin(page, demoEmail(4))}` };
+  const customerRes = await page.request.post('/v1/customer', {
+    headers: auth,
+    data: { name: `Cliente Pix ${stamp}`, phone: '11987654321', addresses: [SE_ADDRESS] },
+  });
+  expect(customerRes.status(), await customerRes.text()).toBe(201);
+  const buyer = await customerRes.json();
+  const saleRes = await page.request.post('/v1/sale', {
+    headers: caixa,
+    data: {
+      items: [{ productId, quantity: 3 }],
+      typeOfSale: 'delivery',
+      customerId: buyer.id,
+      deliveryAddressId: buyer.addresses[0].id,
+      freightCents: 0,
+      payments: [{ method: 'paymentOnDelivery', amountCents: 5550 }],
+      delivery: { onDeliveryMethod: 'money' },
+    },
+  });
+  expect(saleRes.status(), await saleRes.text()).toBe(201);
+  const deliverySale = await saleRes.json();
+  await page.context().clearCookies();
+  await loginAs(page, 1);
+  await page.goto('/dashboard/sale/delivery');
+  const card = page.getByTestId(`delivery-order-${deliverySale.number}`);
+  await expect(card).toContainText('Receber R$ 55,50 em Dinheiro');
+  await card.getByRole('button', { name: 'Cobrar com Pix' }).click();
+  const dialog = page.getByRole('dialog', { name: `Pix QR dinâmico - pedido nº ${deliverySale.number}` });
+  await expect(dialog.getByTestId('pix-qr')).toBeVisible();
+  await expect(dialog.getByTestId('pix-countdown')).toContainText('Expira em');
+  const orderCode = await dialog.getByTestId('pix-payload').inputValue();
+  if (process.env.SCREENS) {
+    const dir = process.env.SCREENS_DIR ?? '/tmp/h17';
+    await page.screenshot({ path: `${dir}/delivery-pix-1280-light.png` });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: `${dir}/delivery-pix-390-light.png` });
+    await page.setViewportSize({ width: 1280, height: 720 });
+  }
+  const door = await browser.newContext();
+  const doorBank = await door.newPage();
+  await doorBank.goto(`${PIX_PAY_URL}/pagar`);
+  await doorBank.getByLabel('Pix copia e cola').fill(orderCode);
+  await doorBank.getByRole('button', { name: 'Pagar' }).click();
+  await expect(doorBank.getByRole('status')).toHaveText('Pix enviado: R$ 55,50');
+  await door.close();
+  await expect(dialog.getByTestId('pix-dynamic-status')).toHaveText('Pago', { timeout: 5000 });
+  await expect(dialog).toContainText('Pix recebido: nada a cobrar na entrega.');
+  if (process.env.SCREENS)
+    await page.screenshot({
+      path: `${process.env.SCREENS_DIR ?? '/tmp/h17'}/delivery-pix-paid-1280-light.png`,
+    });
+  await dialog.getByRole('button', { name: 'Fechar' }).click();
+  await expect(card).toContainText('Pago por Pix QR dinâmico (R$ 55,50)');
+  await expect(card.getByRole('button', { name: 'Cobrar com Pix' })).toHaveCount(0);
 });

@@ -1,5 +1,6 @@
 import { customerAddressSchema } from './customer.ts';
 import { isIsoDate } from './date.ts';
+import { pixChargeSchema } from './pixCharge.ts';
 import { refSchema } from './responses.ts';
 import { REQUIRED, z } from './zod.ts';
 
@@ -111,6 +112,12 @@ export const DELIVERY_MESSAGES = {
   noPrinter: 'Configure a impressora de cupons em Configurações > Impressoras para imprimir o pedido',
   alreadyOnShift: 'Você já está em turno',
   notOnShift: 'Você não está em turno',
+  /** Issue 33: switching an order paid on delivery to Pix QR dinâmico. */
+  pixNothingToCollect: 'Este pedido não tem valor a receber na entrega',
+  pixClosed: 'Este pedido já foi finalizado: não dá mais para cobrar por Pix',
+  pixAlreadyPaid: 'Este pedido já foi pago por Pix',
+  pixNotOffered: 'Configure a conta Pix (Configurações > Pix) para cobrar com Pix QR dinâmico',
+  pixMarketplace: 'O pagamento deste pedido é feito pelo marketplace',
 } as const;
 
 /** The default delivery code: the last 4 digits of the customer's phone (iFood's rule); null without one. */
@@ -269,6 +276,11 @@ export const deliveryOrderSchema = z.object({
   changeForCents: z.number(),
   /** The change the driver carries. */
   changeCents: z.number(),
+  /**
+   * Issue 33: the Pix QR dinâmico the customer paid for what was to be collected on delivery (the bank's
+   * endToEndId): nothing left to collect in cash; the acerto and the cash close count it as Pix.
+   */
+  pixEndToEndId: z.string().nullable().optional(),
   driverFeeCents: z.number().nullable(),
   driver: refSchema.nullable(),
   promisedAt: z.string(),
@@ -289,6 +301,16 @@ export const deliveryOrderSchema = z.object({
   updatedAt: z.string(),
 });
 export type DeliveryOrder = z.infer<typeof deliveryOrderSchema>;
+
+/**
+ * Issue 33: an order's Pix QR dinâmico (what was to be collected on delivery): offered when the shop
+ * has a Pix account; the charge once asked (the paid one stays shown).
+ */
+export const deliveryOrderPixSchema = z.object({
+  offered: z.boolean(),
+  charge: pixChargeSchema.nullable(),
+});
+export type DeliveryOrderPix = z.infer<typeof deliveryOrderPixSchema>;
 
 const deliveryDriverSchema = z.object({
   id: z.number(),

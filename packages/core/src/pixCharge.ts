@@ -132,6 +132,12 @@ export const comandaPixAttemptKey = (paymentKey: string) => `comanda-pay:${payme
  */
 export const budgetPixAttemptKey = (budgetId: number) => `budget-pix:${budgetId}`;
 
+/**
+ * The attempt key of a delivery order's Pix charge (paid on delivery switched to Pix QR dinâmico):
+ * one per order (`:<n>` added for a new try after one expired unpaid), so a retry shows the same txid.
+ */
+export const deliveryPixAttemptKey = (orderId: number) => `delivery-pix:${orderId}`;
+
 /** The PDV asks for the charge of its sale attempt (its Idempotency-Key) and amount. */
 export const pixChargeInputSchema = z.object({
   attemptKey: z.string().min(8).max(200),
@@ -212,7 +218,8 @@ export const PIX_REFUND_STATUS_LABELS = {
 } as const;
 export const pixRefundSchema = z.object({
   id: z.number(),
-  saleId: z.number(),
+  /** null: a Pix paid for something canceled before it became a sale (a budget's link). */
+  saleId: z.number().nullable(),
   endToEndId: z.string(),
   amountCents: z.number(),
   status: z.enum(['requested', 'EM_PROCESSAMENTO', 'DEVOLVIDO', 'NAO_REALIZADO']),

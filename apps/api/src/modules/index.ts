@@ -5,6 +5,7 @@ import { authRoutes } from './auth/routes.ts';
 import { backupRoutes } from './backup/routes.ts';
 import { billingRoutes } from './billing/routes.ts';
 import { budgetRoutes } from './budget/routes.ts';
+import { budgetPixPaid } from './budget/service.ts';
 import { campaignRoutes } from './campaign/routes.ts';
 import { campaignsInCategory } from './campaign/service.ts';
 import { campaignCategoryRoutes } from './campaign-category/routes.ts';
@@ -15,6 +16,7 @@ import { applyCouvertToOpenTabs } from './comanda/service.ts';
 import { couponRoutes } from './coupon/routes.ts';
 import { customerRoutes } from './customer/routes.ts';
 import { checkUncheckedNumbers } from './customer/whatsapp.ts';
+import { deliveryPixPaid } from './delivery/pix.ts';
 import { deliveryRoutes } from './delivery/routes.ts';
 import { cancelOrderOfSale, createOrderOfSale } from './delivery/service.ts';
 import { withSettledDeliveries } from './delivery/settlement.ts';
@@ -30,7 +32,7 @@ import { marketplaceRoutes } from './marketplace/routes.ts';
 import { notificationRoutes } from './notification/routes.ts';
 import { payableRoutes } from './payable/routes.ts';
 import { pixRoutes } from './pix/routes.ts';
-import { pixChargeOfSale, pixRefundOfCanceledSale } from './pix/service.ts';
+import { onPixChargePaid, pixChargeOfSale, pixRefundOfCanceledSale } from './pix/service.ts';
 import { printingRoutes } from './printing/routes.ts';
 import { groupProductCount } from './product/additionalGroups.ts';
 import { productsInCategory, productsOfBrand } from './product/catalogCounts.ts';
@@ -97,9 +99,17 @@ export const MODULES: ((ctx: AppContext) => FastifyPluginAsyncZod)[] = [
   (ctx) => campaignCategoryRoutes(ctx, campaignsInCategory),
   campaignRoutes,
   homeRoutes,
-  (ctx) => budgetRoutes(ctx, createOrderOfSale),
+  // Issue 33: a Pix still arriving for a canceled or converted budget goes to reconciliation.
+  (ctx) => {
+    onPixChargePaid(ctx, budgetPixPaid);
+    return budgetRoutes(ctx, createOrderOfSale);
+  },
   comandaRoutes,
-  deliveryRoutes,
+  // Issue 33: an order's Pix QR dinâmico, once the bank confirms it, is applied by delivery (pix's hook).
+  (ctx) => {
+    onPixChargePaid(ctx, deliveryPixPaid(ctx));
+    return deliveryRoutes(ctx);
+  },
   shopExportRoutes,
   backupRoutes,
   marketplaceRoutes,

@@ -15,6 +15,7 @@ import {
 } from '../budget.ts';
 import { endpoint } from '../contract.ts';
 import { idParams } from '../params.ts';
+import { pixRefundListSchema } from '../pixCharge.ts';
 import { binaryFileSchema, csvFileSchema } from '../responses.ts';
 import { BACKOFFICE, WRITE } from '../routes.ts';
 import { saleSchema } from '../sale.ts';
@@ -61,6 +62,16 @@ export const budgetApi = {
     summary: "A budget with its lines and today's catalog prices beside them",
     params: idParams,
     response: { 200: budgetSchema },
+  }),
+  /** Issue 33: the refunds of the Pix paid on the link of a budget canceled unconverted (the bank's status). */
+  pixRefunds: endpoint({
+    method: 'GET',
+    path: '/budget/:id/pix-refunds',
+    resource: 'pix',
+    access: BACKOFFICE,
+    summary: 'The refunds (devoluções) of the Pix paid on the link of a budget canceled before its sale',
+    params: idParams,
+    response: { 200: pixRefundListSchema },
   }),
   pdf: endpoint({
     method: 'GET',

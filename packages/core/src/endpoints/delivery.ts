@@ -5,6 +5,7 @@ import {
   deliveryCancelSchema,
   deliveryDeliverSchema,
   deliveryFailSchema,
+  deliveryOrderPixSchema,
   deliveryOrderSchema,
   deliveryPanelQuerySchema,
   deliveryPanelSchema,
@@ -119,6 +120,27 @@ export const deliveryApi = {
     body: printActionInputSchema,
     response: { 200: printJobSchema },
     changes: ['print-job'],
+  }),
+  /** Issue 33: what is to be collected on delivery paid by Pix QR dinâmico (panel, or the order's driver). */
+  pix: endpoint({
+    method: 'POST',
+    path: '/delivery/orders/:id/pix',
+    resource: 'delivery',
+    access: [...WRITE.delivery, ...DRIVERS],
+    summary:
+      'Pix QR dinâmico of what an open order collects on delivery (txid from the order: a retry shows the same charge)',
+    params: idParams,
+    response: { 200: deliveryOrderPixSchema },
+    changes: ['delivery'],
+  }),
+  pixStatus: endpoint({
+    method: 'GET',
+    path: '/delivery/orders/:id/pix',
+    resource: 'delivery',
+    access: [...WRITE.delivery, ...DRIVERS],
+    summary: 'The order’s Pix QR dinâmico as it is polled (asks the bank when no webhook came)',
+    params: idParams,
+    response: { 200: deliveryOrderPixSchema },
   }),
 
   // ------------------------------------------------------------------------------- driver area

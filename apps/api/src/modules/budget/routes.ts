@@ -20,7 +20,14 @@ import {
   toPublicBudget,
 } from './public.ts';
 import { sendBudget } from './send.ts';
-import { cancelBudget, createBudget, duplicateBudget, findBudget, renewBudget } from './service.ts';
+import {
+  budgetPixRefunds,
+  cancelBudget,
+  createBudget,
+  duplicateBudget,
+  findBudget,
+  renewBudget,
+} from './service.ts';
 
 function sendPdf(reply: FastifyReply, pdf: Buffer, number: number, download: boolean) {
   return reply
@@ -118,6 +125,10 @@ export function budgetRoutes(
 
     route(app, budgetApi.publicAnswer, (request) =>
       answerPublicBudget(ctx, request.params.token, request.ip, request.body),
+    );
+
+    route(app, budgetApi.pixRefunds, (request) =>
+      budgetPixRefunds(ctx.db, sessionOf(request), request.params.id),
     );
 
     // Issue 33: the approved budget paid by Pix QR dinâmico on the link.

@@ -26,7 +26,12 @@ import type { Actor } from '../../lib/actor.ts';
 import { pricedLineOf, pricedLineValues } from '../../lib/lineSnapshot.ts';
 import { shopDayStartSql, shopTodaySql } from '../../lib/shopToday.ts';
 import { customerRefSql, findCustomerRef, findDeliveryAddress, readRef } from '../customer/refs.ts';
-import { pixChargesOfAttempt } from '../pix/service.ts';
+import {
+  type PixChargePaidHook,
+  pixChargesOfAttempt,
+  pixRefundOfUnsold,
+  pixRefundsOfAttempt,
+} from '../pix/service.ts';
 import { type PricedItem, priceItems } from '../product/pricing.ts';
 import { findDiscountLimit } from '../settings/discountLimits.ts';
 import { findSystemSettings } from '../settings/system.ts';
@@ -381,7 +386,7 @@ export function assertOpen(row: BudgetRow, today: string) {
 
 /** Cancels an open budget (expired ones too) and releases its stock reservation. */
 export async function cancelBudget(ctx: AppContext, actor: Actor, id: number, reason: string | null) {
-  await ctx.db.transaction(async (tx) => {
+  const refund = await ctx.db.transaction(async (tx) => {
     const { row } = await findBudgetRow(tx, actor.clientId, id, true);
     if (row.status === 'finished') throw conflict(BUDGET_MESSAGES.converted);
     if (row.status === 'canceled') throw conflict(BUDGET_MESSAGES.canceled);
@@ -390,7 +395,10 @@ export async function cancelBudget(ctx: AppContext, actor: Actor, id: number, re
       .set({ status: 'canceled', cancelReason: reason, canceledAt: new Date(), updatedAt: new Date() })
       .where(eq(budgets.id, id));
     await releaseReservation(tx, actor.clientId, holderOf(id));
+    // Issue 33: the Pix the customer paid on the link goes back through devolução (once).
+    return pixRefundOfUnsold(ctx)(tx, actor.clientId, budgetPixAttemptKey(id));
   });
+  refund?.();
   ctx.changed(actor.clientId, 'budget', id);
   return findBudget(ctx.db, actor, id);
 }
@@ -475,3 +483,27 @@ export async function duplicateBudget(ctx: AppContext, actor: BudgetActor, id: n
   if (data.items.length === 0) throw unprocessable('Os produtos deste orçamento não existem mais');
   return createBudget(ctx, actor, data);
 }
+
+/** The refunds of the Pix paid on a budget's link (issue 33): a canceled budget's, with the bank's status. */
+export async function budgetPixRefunds(db: Executor, actor: Actor, id: number) {
+  await findBudgetRow(db, actor.clientId, id);
+  return pixRefundsOfAttempt(db, actor.clientId, budgetPixAttemptKey(id));
+}
+
+/**
+ * A budget's link Pix confirmed by the bank (pix's hook, issue 33): kept for the budget's sale while
+ * the budget may still become one; once canceled or converted, a Pix that still arrives (a QR left
+ * open) is not the budget's: it goes to the reconciliation list.
+ */
+export const budgetPixPaid: PixChargePaidHook = async (tx, charge) => {
+  const prefix = budgetPixAttemptKey(0).slice(0, -1);
+  if (!charge.attemptKey.startsWith(prefix)) return null;
+  const id = Number(charge.attemptKey.slice(prefix.length).split(':')[0]);
+  const [row] = await tx
+    .select({ status: budgets.status })
+    .from(budgets)
+    .where(and(eq(budgets.clientId, charge.clientId), eq(budgets.id, id)))
+    .for('update');
+  if (!row || row.status === 'canceled' || row.status === 'finished') return { reason: 'removed' };
+  return { saleId: null };
+};

@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.ts';
 import { route, sendRecorded } from '../../lib/endpoint.ts';
 import { sessionOf } from '../../plugins/auth.ts';
 import { takePhoneOrder } from './phoneOrder.ts';
+import { deliveryOrderPix } from './pix.ts';
 import { printBagTicket } from './print.ts';
 import {
   assignDriver,
@@ -52,6 +53,12 @@ export function deliveryRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     route(app, api.print, (request) =>
       printBagTicket(ctx, sessionOf(request), request.params.id, request.body.idempotencyKey),
+    );
+
+    // Issue 33: what the order collects on delivery, paid by Pix QR dinâmico (panel or its driver).
+    route(app, api.pix, (request) => deliveryOrderPix(ctx, sessionOf(request), request.params.id, 'pay'));
+    route(app, api.pixStatus, (request) =>
+      deliveryOrderPix(ctx, sessionOf(request), request.params.id, 'status'),
     );
 
     // ------------------------------------------------------------------------------- driver area

@@ -46,6 +46,11 @@ export const deliveryOrders = pgTable(
     onDeliveryMethod: text('on_delivery_method'),
     changeForCents: integer('change_for_cents').notNull().default(0),
     changeCents: integer('change_cents').notNull().default(0),
+    /**
+     * Issue 33: what was to be collected on delivery, paid by Pix QR dinâmico (the bank's endToEndId).
+     * The sale's payment is then Pix QR dinâmico; the acerto lists it as Pix, the cash close as Pix.
+     */
+    pixEndToEndId: text('pix_end_to_end_id'),
     driverFeeCents: integer('driver_fee_cents'),
     /** The customer's 4-digit proof of delivery (never answered to drivers). */
     code: text('code').notNull(),

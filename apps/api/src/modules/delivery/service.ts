@@ -72,6 +72,7 @@ function toOrder(row: { order: OrderRow; driverName: string | null }): DeliveryO
     onDeliveryMethod: o.onDeliveryMethod as OnDeliveryMethod | null,
     changeForCents: o.changeForCents,
     changeCents: o.changeCents,
+    pixEndToEndId: o.pixEndToEndId,
     driverFeeCents: o.driverFeeCents,
     driver: o.driverId !== null ? { id: o.driverId, name: row.driverName ?? '' } : null,
     promisedAt: o.promisedAt.toISOString(),

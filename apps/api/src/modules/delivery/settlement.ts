@@ -277,6 +277,8 @@ export function withSettledDeliveries(sales: RegisterSales): RegisterSales {
           eq(deliveryOrders.cashRegisterId, registerId),
           eq(deliveryOrders.status, 'success'),
           isNotNull(deliveryOrders.settlementId),
+          // Paid by Pix QR dinâmico (issue 33): the sale's payment is Pix already, never "a receber".
+          isNull(deliveryOrders.pixEndToEndId),
         ),
       );
     const settled = Number(row?.cents ?? 0);

@@ -1,5 +1,6 @@
+import { DEFAULT_TIME_ZONE, dateIn } from '@balcao/core/time';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { type FakePsp, makePixCerts, type PixCerts, startFakePsp } from '../../../test/fakes/pix-psp.ts';
 import type { TestApp } from '../../../test/helper.ts';
 import {
@@ -72,8 +73,8 @@ function accountBody(overrides: Record<string, unknown> = {}) {
 }
 
 /** A shop with an open register, its PSP account saved and tested (webhook registered). */
-async function pixShop(overrides: { clientTypeId?: number } = {}) {
-  const shop = await makeShop(t, [1], overrides);
+async function pixShop(overrides: { clientTypeId?: number } = {}, userTypes: number[] = [1]) {
+  const shop = await makeShop(t, userTypes, overrides);
   expectStatus(await shop.api.put('/pix/account', accountBody()), 200, 'account');
   const test = expectStatus(await shop.api.post('/pix/account/test'), 200, 'test');
   expect(test.ok).toBe(true);
@@ -558,6 +559,105 @@ describe("the budget's approval link paid by Pix QR dinâmico (issue 33)", () =>
     expect(expectStatus(await publicCall('GET', `${token}/pix`), 200).charge.status).toBe('paid');
   });
 
+  it('a budget paid on the link and canceled unconverted: its Pix goes back through devolução once, pending until DEVOLVIDO; a refusal is shown and rung, never done', async () => {
+    const shop = await pixShop();
+    const product = await makeProduct(t, shop.auth, { salePriceCents: 3100, stock: 10 });
+    const customer = await makeCustomer(t, shop.auth, { name: 'Bia Pix' });
+    const approved = async () => {
+      const budget = expectStatus(
+        await shop.api.post('/budget', {
+          items: [{ productId: product.id, quantity: 1 }],
+          customerId: customer.id,
+        }),
+        201,
+      );
+      const token = expectStatus(await shop.api.post(`/budget/${budget.id}/send`, { channel: 'link' }), 200)
+        .link.token as string;
+      expectStatus(await publicCall('POST', `${token}/answer`, { answer: 'approved' }), 200, 'approve');
+      const charge = expectStatus(await publicCall('POST', `${token}/pix`), 200).charge;
+      return { budget, token, charge };
+    };
+    const paidBudget = async () => {
+      const b = await approved();
+      const pix = await psp.pay(b.charge.txid);
+      await psp.settled();
+      await waitFor(
+        async () => expectStatus(await publicCall('GET', `${b.token}/pix`), 200).charge,
+        (v) => v?.status === 'paid',
+      );
+      return { ...b, pix };
+    };
+    const refundsOf = async (id: number) =>
+      expectStatus(await shop.api.get(`/budget/${id}/pix-refunds`), 200);
+    const bell: string[] = [];
+    const notify = t.app.ctx.notify;
+    t.app.ctx.notify = (clientId, notification) => {
+      if (clientId === shop.client.id) bell.push(notification.message);
+      notify(clientId, notification);
+    };
+    onTestFinished(() => {
+      t.app.ctx.notify = notify;
+    });
+
+    // Refunded: pending first, DEVOLVIDO once the bank says so; a repeated cancel or send asks nothing more.
+    const ok = await paidBudget();
+    expect(await refundsOf(ok.budget.id)).toEqual([]);
+    expectStatus(await shop.api.post(`/budget/${ok.budget.id}/cancel`, { reason: 'Cliente desistiu' }), 200);
+    const pending = await refundsOf(ok.budget.id);
+    expect(pending).toMatchObject([{ endToEndId: ok.pix.endToEndId, amountCents: 3100, saleId: null }]);
+    expect(pending[0].status).not.toBe('DEVOLVIDO');
+    const done = await waitFor(
+      () => refundsOf(ok.budget.id),
+      (v) => v[0]?.status === 'DEVOLVIDO',
+    );
+    expect(done).toMatchObject([{ status: 'DEVOLVIDO', statusLabel: 'Devolvido', amountCents: 3100 }]);
+    expect((await shop.api.post(`/budget/${ok.budget.id}/cancel`, { reason: 'De novo' })).statusCode).toBe(
+      409,
+    );
+    await sendPixRefunds(t.app.ctx);
+    expect(await refundsOf(ok.budget.id)).toHaveLength(1);
+    expect(psp.pix.find((p) => p.endToEndId === ok.pix.endToEndId)?.devolucoes).toHaveLength(1);
+
+    // Refused by the bank: shown refused with its reason, and rung; never marked done.
+    psp.refuseRefunds = 'Saldo insuficiente para devolução';
+    const no = await paidBudget();
+    expectStatus(await shop.api.post(`/budget/${no.budget.id}/cancel`, { reason: 'Cliente desistiu' }), 200);
+    const refused = await waitFor(
+      () => refundsOf(no.budget.id),
+      (v) => v[0]?.status === 'NAO_REALIZADO',
+    );
+    expect(refused).toMatchObject([
+      {
+        status: 'NAO_REALIZADO',
+        statusLabel: 'Devolução recusada pelo banco',
+        reason: 'Saldo insuficiente para devolução',
+      },
+    ]);
+    expect(bell).toContain(
+      'O banco recusou a devolução de um Pix: Saldo insuficiente para devolução. Devolva ao cliente por outro meio.',
+    );
+    await sendPixRefunds(t.app.ctx);
+    expect((await refundsOf(no.budget.id))[0].status).toBe('NAO_REALIZADO');
+
+    // A QR left open and paid after the cancel: not the budget's, it goes to reconciliation.
+    psp.refuseRefunds = null;
+    const open = await approved();
+    expectStatus(
+      await shop.api.post(`/budget/${open.budget.id}/cancel`, { reason: 'Cliente desistiu' }),
+      200,
+    );
+    await psp.pay(open.charge.txid);
+    await psp.settled();
+    const reconcile = await waitFor(
+      async () => expectStatus(await shop.api.get('/pix/pending'), 200),
+      (v) => v.some((p: { txid: string }) => p.txid === open.charge.txid),
+    );
+    expect(reconcile.find((p: { txid: string }) => p.txid === open.charge.txid)).toMatchObject({
+      reason: 'removed',
+      amountCents: 3100,
+    });
+  });
+
   it("a shop without a Pix account does not offer it on the budget's link", async () => {
     const { api, auth } = await makeShop(t, [1]);
     const product = await makeProduct(t, auth, { salePriceCents: 1000, stock: 10 });
@@ -623,6 +723,175 @@ describe("a delivery order's Pix QR dinâmico, paid before dispatch (issue 33)",
     const panel = expectStatus(await shop.api.get('/delivery/panel'), 200);
     expect(panel.orders).toHaveLength(1);
     expect(panel.orders[0].saleId).toBe(sale.id);
+  });
+});
+
+describe('a delivery order paid on delivery, switched to Pix QR dinâmico (issue 33)', () => {
+  type Summary = {
+    methods: { method: string; salesCents: number; expectedCents: number }[];
+    movements: { type: string; amountCents: number; reason: string }[];
+  };
+
+  it('charges what the order collects (one txid under retries), turns paid by the webhook, and nothing is left to collect in cash', async () => {
+    const shop = await pixShop({}, [1, 10]);
+    const [admin, driver] = shop.apis;
+    const driverId = shop.users[1].user.id;
+    const product = await makeProduct(t, shop.auth, { salePriceCents: 5000, stock: 10 });
+    const customer = await makeCustomer(t, shop.auth, {
+      name: 'Dora Entrega',
+      phone: '11987652222',
+      addresses: [SE_ADDRESS],
+    });
+    const sell = async () => {
+      const sale = expectStatus(
+        await admin.post('/sale', {
+          items: [{ productId: product.id, quantity: 1 }],
+          typeOfSale: 'delivery',
+          customerId: customer.id,
+          deliveryAddressId: customer.addresses[0].id,
+          payments: [{ method: 'paymentOnDelivery', amountCents: 5000 }],
+          delivery: { onDeliveryMethod: 'money', changeForCents: 10000 },
+        }),
+        201,
+        'delivery sale',
+      );
+      const panel = expectStatus(await admin.get('/delivery/panel'), 200);
+      return { sale, order: panel.orders.find((o: { saleId: number }) => o.saleId === sale.id) };
+    };
+    const register = async (): Promise<Summary> =>
+      expectStatus(await admin.get('/cash-register/current'), 200).cashRegister;
+    const method = (r: Summary, m: string) => r.methods.find((x) => x.method === m);
+    const one = await sell();
+    const two = await sell();
+    expect(one.order).toMatchObject({ collectCents: 5000, onDeliveryMethod: 'money', changeCents: 5000 });
+
+    // The panel asks twice (a retried click): the same charge, of what the order collects.
+    const first = expectStatus(await admin.post(`/delivery/orders/${one.order.id}/pix`), 200, 'pix');
+    const again = expectStatus(await admin.post(`/delivery/orders/${one.order.id}/pix`), 200, 'pix again');
+    expect(first).toMatchObject({ offered: true, charge: { status: 'active', amountCents: 5000 } });
+    expect(again.charge.txid).toBe(first.charge.txid);
+    expect(first.charge.pixCopiaECola).not.toBe('');
+    // A driver charges only the orders that are with them.
+    const notYours = await driver.post(`/delivery/orders/${one.order.id}/pix`);
+    expect(notYours.statusCode).toBe(403);
+    expect(notYours.json().message).toBe('Este pedido não está com você');
+
+    // The PSP posts the Pix three times, out of order: settled once.
+    psp.webhook = { copies: 3, reverse: true, drop: false, retryMs: 20, maxAttempts: 3 };
+    const pix = await psp.pay(first.charge.txid);
+    await psp.settled();
+    const paid = await waitFor(
+      async () => expectStatus(await admin.get(`/delivery/orders/${one.order.id}/pix`), 200),
+      (v) => v.charge?.status === 'paid',
+    );
+    expect(paid.charge).toMatchObject({ status: 'paid', endToEndId: pix.endToEndId });
+    const panel = expectStatus(await admin.get('/delivery/panel'), 200);
+    const order = panel.orders.find((o: { id: number }) => o.id === one.order.id);
+    expect(order).toMatchObject({
+      collectCents: 5000,
+      onDeliveryMethod: 'pix',
+      pixEndToEndId: pix.endToEndId,
+      changeCents: 0,
+      changeForCents: 0,
+    });
+    // Paid: asking again shows the paid charge, never a second one; the sale's payment is the Pix.
+    expect(expectStatus(await admin.post(`/delivery/orders/${one.order.id}/pix`), 200).charge.txid).toBe(
+      first.charge.txid,
+    );
+    const sale = expectStatus(await admin.get(`/sale/${one.sale.id}`), 200);
+    expect(sale.payments).toMatchObject([
+      { method: 'pixQrCode', amountCents: 5000, pixEndToEndId: pix.endToEndId },
+    ]);
+    expect((await chargeOf(admin, first.charge.txid)).saleId).toBe(one.sale.id);
+    // The close counts it as Pix (once); the change float that never left goes back to the register.
+    const afterPix = await register();
+    expect(method(afterPix, 'pixQrCode')?.salesCents).toBe(5000);
+    expect(method(afterPix, 'paymentOnDelivery')?.expectedCents).toBe(5000);
+    expect(afterPix.movements.filter((m) => m.type === 'deposit')).toEqual([
+      expect.objectContaining({
+        amountCents: 5000,
+        reason: `Troco da entrega nº ${one.sale.number} paga por Pix`,
+      }),
+    ]);
+
+    // Delivered: the acerto lists it as Pix, nothing to hand over; the close still counts it once.
+    expectStatus(await admin.post(`/delivery/orders/${one.order.id}/assign`, { driverId }), 200);
+    expectStatus(await driver.post(`/delivery/orders/${one.order.id}/pickup`), 200);
+    expectStatus(await driver.post(`/delivery/orders/${one.order.id}/deliver`, { code: '2222' }), 200);
+    const late = await driver.post(`/delivery/orders/${one.order.id}/pix`);
+    expect(late.statusCode).toBe(200);
+    const today = dateIn(DEFAULT_TIME_ZONE);
+    const q = `driverId=${driverId}&from=${today}&to=${today}`;
+    const preview = expectStatus(await admin.get(`/delivery/settlement/preview?${q}`), 200);
+    expect(preview.lines).toMatchObject([{ onDeliveryMethod: 'pix', cashCents: 0, otherCents: 5000 }]);
+    expect(preview).toMatchObject({ cashCents: 0, otherCents: 5000, toHandOverCents: 0 });
+    const registerId = expectStatus(await admin.get('/cash-register/current'), 200).cashRegister.id;
+    expectStatus(
+      await admin.post('/delivery/settlements', {
+        driverId,
+        from: today,
+        to: today,
+        countedCents: 0,
+        cashRegisterId: registerId,
+        orderIds: [one.order.id],
+      }),
+      201,
+      'acerto',
+    );
+    const closed = await register();
+    expect(method(closed, 'pixQrCode')?.salesCents).toBe(5000);
+    // The other order's cash is still to receive: the Pix one took nothing off it.
+    expect(method(closed, 'paymentOnDelivery')?.expectedCents).toBe(5000);
+    expect(two.order.collectCents).toBe(5000);
+  });
+
+  it("the order's driver charges at the door; an order canceled before the Pix arrives sends it to reconciliation", async () => {
+    const shop = await pixShop({}, [1, 10]);
+    const [admin, driver] = shop.apis;
+    const driverId = shop.users[1].user.id;
+    const product = await makeProduct(t, shop.auth, { salePriceCents: 3000, stock: 10 });
+    const customer = await makeCustomer(t, shop.auth, {
+      name: 'Eva Entrega',
+      phone: '11987653333',
+      addresses: [SE_ADDRESS],
+    });
+    const sale = expectStatus(
+      await admin.post('/sale', {
+        items: [{ productId: product.id, quantity: 1 }],
+        typeOfSale: 'delivery',
+        customerId: customer.id,
+        deliveryAddressId: customer.addresses[0].id,
+        payments: [{ method: 'paymentOnDelivery', amountCents: 3000 }],
+        delivery: { onDeliveryMethod: 'creditCard' },
+      }),
+      201,
+    );
+    const order = expectStatus(await admin.get('/delivery/panel'), 200).orders.find(
+      (o: { saleId: number }) => o.saleId === sale.id,
+    );
+    expectStatus(await admin.post(`/delivery/orders/${order.id}/assign`, { driverId }), 200);
+    expectStatus(await driver.post(`/delivery/orders/${order.id}/pickup`), 200);
+    const atDoor = expectStatus(await driver.post(`/delivery/orders/${order.id}/pix`), 200, 'driver pix');
+    expect(atDoor.charge).toMatchObject({ status: 'active', amountCents: 3000 });
+    expectStatus(
+      await admin.post(`/delivery/orders/${order.id}/cancel`, { reason: 'Cliente desistiu' }),
+      200,
+      'cancel',
+    );
+    const closedPix = await admin.post(`/delivery/orders/${order.id}/pix`);
+    expect(closedPix.statusCode).toBe(422);
+    expect(closedPix.json().message).toBe('Este pedido já foi finalizado: não dá mais para cobrar por Pix');
+    await psp.pay(atDoor.charge.txid);
+    await psp.settled();
+    const pending = await waitFor(
+      async () => expectStatus(await admin.get('/pix/pending'), 200),
+      (v) => v.length > 0,
+    );
+    expect(pending).toMatchObject([{ txid: atDoor.charge.txid, reason: 'removed', amountCents: 3000 }]);
+    const after = expectStatus(await admin.get('/delivery/panel'), 200).orders.find(
+      (o: { id: number }) => o.id === order.id,
+    );
+    expect(after ?? { pixEndToEndId: null }).toMatchObject({ pixEndToEndId: null });
   });
 });
 

@@ -95,7 +95,11 @@ export const pixReceived = pgTable(
   ],
 );
 
-/** A refund (devolução) of a canceled sale's Pix: requested, EM_PROCESSAMENTO, DEVOLVIDO, NAO_REALIZADO. */
+/**
+ * A refund (devolução) of a canceled sale's Pix, or of a Pix paid for something canceled before it
+ * became a sale (a budget's link, issue 33: `saleId` null, `chargeId` its charge): requested,
+ * EM_PROCESSAMENTO, DEVOLVIDO, NAO_REALIZADO.
+ */
 export const pixRefunds = pgTable(
   'pix_refunds',
   {
@@ -103,9 +107,8 @@ export const pixRefunds = pgTable(
     clientId: integer('client_id')
       .notNull()
       .references(() => clients.id),
-    saleId: integer('sale_id')
-      .notNull()
-      .references(() => sales.id),
+    saleId: integer('sale_id').references(() => sales.id),
+    chargeId: integer('charge_id').references(() => pixCharges.id),
     endToEndId: text('end_to_end_id').notNull(),
     /** The devolução id we give the PSP (PUT /pix/{e2eid}/devolucao/{id}): the same on every retry. */
     refundId: text('refund_id').notNull(),

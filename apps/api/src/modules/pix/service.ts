@@ -526,12 +526,30 @@ export async function intakePix(
 }
 
 /**
+ * A module that takes Pix QR dinâmico for its own things (a delivery order's collection, issue 33)
+ * learns of its charge's payment in the transaction that settles it: it applies it (its rows, the
+ * sale's payment; the charge is then tied to `saleId`, the sale keeps the endToEndId and a cancel
+ * refunds it) or answers why not (`reason`: the Pix goes to the reconciliation list instead). Hooks
+ * see every charge and answer null for attempt keys that are not theirs. Registered at wiring.
+ */
+export type PixChargeApplied = { reason: PixReconcileReason } | { saleId: number | null; after?: () => void };
+export type PixChargePaidHook = (
+  tx: Executor,
+  charge: Readonly<ChargeRow> & { endToEndId: string; paidCents: number },
+) => Promise<PixChargeApplied | null>;
+const paidHooks = new WeakMap<AppContext, PixChargePaidHook[]>();
+export function onPixChargePaid(ctx: AppContext, hook: PixChargePaidHook): void {
+  paidHooks.set(ctx, [...(paidHooks.get(ctx) ?? []), hook]);
+}
+
+/**
  * The queue of received Pix (durable: rows of pix_received, pending until processed; the intake works
  * it at once and the `pix-received` job sweeps what a dead instance left). Rows are claimed with SKIP
  * LOCKED, each settled or sent to reconciliation in one transaction with its charge.
  */
 export async function processReceivedPix(ctx: AppContext, limit = 100): Promise<{ processed: number }> {
   const signals: { clientId: number; reason: PixReconcileReason | null; amountCents: number }[] = [];
+  const afters: (() => void)[] = [];
   await ctx.db.transaction(async (tx) => {
     const claimed = await tx
       .select()
@@ -555,7 +573,20 @@ export async function processReceivedPix(ctx: AppContext, limit = 100): Promise<
       else if (charge.status === 'removed') reason = 'removed';
       else if (Date.parse(received.paidAt) > Date.parse(charge.expiresAt)) reason = 'late';
       else if (received.amountCents !== charge.amountCents) reason = 'wrong_amount';
+      // The module whose charge it is applies it, or refuses it (an order canceled meanwhile): reconciled.
+      let applied: PixChargeApplied | null = null;
+      if (charge && reason === null && charge.status !== 'paid')
+        for (const hook of paidHooks.get(ctx) ?? []) {
+          applied = await hook(tx, {
+            ...charge,
+            endToEndId: received.endToEndId,
+            paidCents: received.amountCents,
+          });
+          if (applied) break;
+        }
+      if (applied && 'reason' in applied) reason = applied.reason;
       if (charge && reason === null && charge.status !== 'paid') {
+        const saleId = applied && 'saleId' in applied ? applied.saleId : null;
         await tx
           .update(pixCharges)
           .set({
@@ -563,8 +594,14 @@ export async function processReceivedPix(ctx: AppContext, limit = 100): Promise<
             endToEndId: received.endToEndId,
             paidCents: received.amountCents,
             paidAt: received.paidAt,
+            ...(saleId ? { saleId } : {}),
           })
           .where(eq(pixCharges.id, charge.id));
+        if (saleId)
+          await recordPixEndToEndIds(tx, saleId, [
+            { endToEndId: received.endToEndId, amountCents: received.amountCents },
+          ]);
+        if (applied && 'after' in applied && applied.after) afters.push(applied.after);
       }
       await tx
         .update(pixReceived)
@@ -573,6 +610,7 @@ export async function processReceivedPix(ctx: AppContext, limit = 100): Promise<
       signals.push({ clientId: received.clientId, reason, amountCents: received.amountCents });
     }
   });
+  for (const after of afters) after();
   for (const s of signals) {
     ctx.changed(s.clientId, 'pix');
     if (s.reason)
@@ -749,7 +787,7 @@ export async function sendPixRefunds(ctx: AppContext, clientId?: number): Promis
               refund.endToEndId,
               refund.refundId,
               valorOf(refund.amountCents),
-              'Venda cancelada',
+              refund.saleId === null ? 'Pagamento cancelado' : 'Venda cancelada',
             )
           : await psp.getDevolucao(refund.endToEndId, refund.refundId);
       await ctx.db
@@ -785,7 +823,70 @@ export async function listPixRefunds(db: Executor, actor: Actor, saleId: number)
     .from(pixRefunds)
     .where(and(eq(pixRefunds.clientId, actor.clientId), eq(pixRefunds.saleId, saleId)))
     .orderBy(asc(pixRefunds.id));
-  return rows.map((r) => ({
+  return rows.map(refundView);
+}
+
+/** Whether a charge's attempt key is `baseKey` or `baseKey:<n>`. */
+const ofAttempt = (baseKey: string) =>
+  sql`(${pixCharges.attemptKey} = ${baseKey} or left(${pixCharges.attemptKey}, ${baseKey.length + 1}) = ${`${baseKey}:`})`;
+
+/**
+ * What was paid by Pix for these attempts and is no sale's (a budget's link, issue 33) goes back to
+ * the payer: one refund per paid charge (its id fixed by the charge, so a repeated cancel asks once),
+ * in the caller's transaction; the returned signal sends them after the commit (the `pix-refunds` job
+ * retries). Pending until the PSP says DEVOLVIDO; a refusal is shown and rung, never marked done.
+ */
+export function pixRefundOfUnsold(ctx: AppContext) {
+  return async (tx: Executor, clientId: number, baseKey: string): Promise<(() => void) | undefined> => {
+    const charges = await tx
+      .select()
+      .from(pixCharges)
+      .where(
+        and(
+          eq(pixCharges.clientId, clientId),
+          eq(pixCharges.status, 'paid'),
+          sql`${pixCharges.saleId} is null`,
+          ofAttempt(baseKey),
+        ),
+      )
+      .for('update');
+    if (charges.length === 0) return undefined;
+    await tx
+      .insert(pixRefunds)
+      .values(
+        charges.map((c) => ({
+          clientId,
+          chargeId: c.id,
+          endToEndId: c.endToEndId ?? '',
+          refundId: `BLCP${c.id}`,
+          amountCents: c.paidCents ?? c.amountCents,
+        })),
+      )
+      .onConflictDoNothing();
+    return () => {
+      ctx.changed(clientId, 'pix');
+      void sendPixRefunds(ctx, clientId).catch(() => {});
+    };
+  };
+}
+
+/** The refunds of the Pix paid for these attempts (`baseKey` or `baseKey:<n>`), oldest first. */
+export async function pixRefundsOfAttempt(
+  db: Executor,
+  clientId: number,
+  baseKey: string,
+): Promise<PixRefund[]> {
+  const rows = await db
+    .select({ refund: pixRefunds })
+    .from(pixRefunds)
+    .innerJoin(pixCharges, eq(pixCharges.id, pixRefunds.chargeId))
+    .where(and(eq(pixRefunds.clientId, clientId), eq(pixCharges.clientId, clientId), ofAttempt(baseKey)))
+    .orderBy(asc(pixRefunds.id));
+  return rows.map((r) => refundView(r.refund));
+}
+
+function refundView(r: typeof pixRefunds.$inferSelect): PixRefund {
+  return {
     id: r.id,
     saleId: r.saleId,
     endToEndId: r.endToEndId,
@@ -793,7 +894,7 @@ export async function listPixRefunds(db: Executor, actor: Actor, saleId: number)
     status: r.status as PixRefund['status'],
     statusLabel: PIX_REFUND_STATUS_LABELS[r.status as keyof typeof PIX_REFUND_STATUS_LABELS] ?? r.status,
     reason: r.reason,
-  }));
+  };
 }
 
 /** The Pix a person must look at (late, wrong amount, after a switch, unknown), oldest first. */

@@ -789,3 +789,25 @@ export async function recordPixEndToEndIds(
       .set({ pixEndToEndId: e2e.join(' ') })
       .where(eq(salePayments.id, id));
 }
+
+/**
+ * A delivery sale's payment on delivery paid by Pix QR dinâmico before the driver collected it (issue
+ * 33): its `paymentOnDelivery` payments become `pixQrCode` (the cash close counts them as Pix, never as
+ * "a receber"), in the transaction that settled the Pix. The home's daily summary (kept by insert
+ * triggers) moves the amount between the two methods on the sale's day. Returns the cents switched.
+ */
+export async function payOnDeliveryByPix(tx: Executor, saleId: number): Promise<number> {
+  const switched = await tx
+    .update(salePayments)
+    .set({ method: 'pixQrCode' })
+    .where(and(eq(salePayments.saleId, saleId), eq(salePayments.method, 'paymentOnDelivery')))
+    .returning({ amountCents: salePayments.amountCents });
+  const cents = switched.reduce((s, p) => s + p.amountCents, 0);
+  if (cents === 0) return 0;
+  await tx.execute(sql`insert into sale_daily_payments as t (client_id, day, method, amount_cents)
+    select s.client_id, sale_local_day(s.client_id, s.created_at), m.method, m.cents
+    from sales s, (values ('paymentOnDelivery', ${-cents}::bigint), ('pixQrCode', ${cents}::bigint)) as m(method, cents)
+    where s.id = ${saleId} and s.status <> 'canceled'
+    on conflict (client_id, day, method) do update set amount_cents = t.amount_cents + excluded.amount_cents`);
+  return cents;
+}

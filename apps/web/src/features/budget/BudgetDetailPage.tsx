@@ -36,10 +36,12 @@ import { errorMessage } from '../../lib/api.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { useIdFromPath } from '../../lib/useIdFromPath.ts';
 import { useSession } from '../auth/index.ts';
+import { PixRefundList } from '../pix/index.ts';
 import {
   downloadBudgetPdf,
   printBudgetPdf,
   useBudget,
+  useBudgetPixRefunds,
   useCancelBudget,
   useDuplicateBudget,
   useRenewBudget,
@@ -291,6 +293,7 @@ function BudgetDetail({ budget: b, message }: { budget: Budget; message: string 
               {formatDateTime(b.pixPayment.paidAt)} (E2E {b.pixPayment.endToEndId})
             </Typography>
           )}
+          {b.status === 'canceled' && <BudgetPixRefunds id={b.id} />}
           {b.sale && (
             <Typography>
               Venda: <RouterLink to={`/dashboard/sale/detail/${b.sale.id}`}>nº {b.sale.number}</RouterLink>
@@ -496,4 +499,10 @@ function RenewDialog({ budget, onClose }: { budget: Budget; onClose: () => void 
       </Form>
     </Dialog>
   );
+}
+
+/** Issue 33: a canceled budget's link Pix going back to the customer (pending, done, or refused). */
+function BudgetPixRefunds({ id }: { id: number }) {
+  const refunds = useBudgetPixRefunds(id, true);
+  return <PixRefundList refunds={refunds.data ?? []} />;
 }

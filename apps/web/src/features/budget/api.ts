@@ -39,6 +39,11 @@ export function useBudget(id: number | undefined) {
   return useQuery({ ...budgetQueries.detail(id ?? 0), enabled: Boolean(id) });
 }
 
+/** Issue 33: the refunds of the Pix paid on a canceled budget's link (refetched on the `pix` change). */
+export function useBudgetPixRefunds(id: number, enabled: boolean) {
+  return useQuery({ ...queryOf(budgetApi.pixRefunds, { params: { id } }), enabled });
+}
+
 export const useCreateBudget = () => useCall(budgetApi.create);
 export const useSendBudget = () => useCall(budgetApi.send);
 export const useCancelBudget = () => useCall(budgetApi.cancel);

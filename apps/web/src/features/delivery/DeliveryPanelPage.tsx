@@ -31,6 +31,7 @@ import {
 } from './api.ts';
 import { OrderCard } from './OrderCard.tsx';
 import { AssignDialog, CancelOrderDialog } from './OrderDialogs.tsx';
+import { canChargeOrderPix, OrderPixDialog } from './OrderPixDialog.tsx';
 import { playNewOrderSound, useNow, useSoundBlocked } from './sound.ts';
 
 const COLUMNS: { title: string; statuses: DeliveryStatus[] }[] = [
@@ -69,6 +70,7 @@ export default function DeliveryPanelPage() {
   const sound = useSoundBlocked();
   const [assigning, setAssigning] = useState<DeliveryOrder | null>(null);
   const [canceling, setCanceling] = useState<DeliveryOrder | null>(null);
+  const [charging, setCharging] = useState<DeliveryOrder | null>(null);
 
   // A sound for orders that arrived since the list last showed (live or after a reconnect's refetch).
   const seen = useRef<Set<number> | null>(null);
@@ -173,6 +175,11 @@ export default function DeliveryPanelPage() {
         >
           Imprimir
         </Button>
+        {canChargeOrderPix(o) && (
+          <Button size="small" onClick={() => setCharging(o)}>
+            Cobrar com Pix
+          </Button>
+        )}
         <Button size="small" color="error" onClick={() => setCanceling(o)}>
           Cancelar
         </Button>
@@ -353,6 +360,9 @@ export default function DeliveryPanelPage() {
             feedback.show({ severity: 'success', title });
           }}
         />
+      )}
+      {charging && (
+        <OrderPixDialog key={`pix-${charging.id}`} order={charging} onClose={() => setCharging(null)} />
       )}
       <FeedbackSnackbar state={feedback.state} onClose={feedback.close} />
     </Box>

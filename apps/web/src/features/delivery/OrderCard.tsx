@@ -34,9 +34,11 @@ export function addressLine(order: DeliveryOrder): string {
   return `${a.street}, ${a.number}${a.complement ? ` - ${a.complement}` : ''} - ${a.neighborhood}, ${a.city}/${a.state}`;
 }
 
-/** What to collect on delivery: "Receber R$ 50,00 em Dinheiro · levar troco R$ 50,00", or "Pago". */
+/** What to collect on delivery: "Receber R$ 50,00 em Dinheiro · levar troco R$ 50,00", or "Pago" (by Pix). */
 function paymentLine(order: DeliveryOrder): string {
   if (order.collectCents === 0) return 'Pago';
+  // Issue 33: switched to Pix QR dinâmico and confirmed by the bank: nothing to collect.
+  if (order.pixEndToEndId) return `Pago por Pix QR dinâmico (${formatCents(order.collectCents)})`;
   const method = ON_DELIVERY_METHOD_LABELS[order.onDeliveryMethod ?? 'money'];
   const change = order.changeCents > 0 ? ` · levar troco ${formatCents(order.changeCents)}` : '';
   return `Receber ${formatCents(order.collectCents)} em ${method}${change}`;

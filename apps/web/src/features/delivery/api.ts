@@ -115,3 +115,17 @@ export const useConfirmSettlement = () => useCall(deliveryApi.settle, { refreshO
 
 /** A phone order: the delivery sale recorded at once (the PDV state's Idempotency-Key). */
 export const useTakePhoneOrder = () => useCall(deliveryApi.phoneOrder);
+
+/**
+ * Issue 33: an order's Pix QR dinâmico (what it collects on delivery): asked once the dialog opens
+ * (the same charge on a retry), then polled every 2 s while unpaid (the API asks the bank when no
+ * webhook came); the socket's `delivery` change refetches it at once when the webhook settles it.
+ */
+export const useCreateOrderPix = () => useCall(deliveryApi.pix);
+export function useOrderPix(id: number, enabled: boolean) {
+  return useQuery({
+    ...queryOf(deliveryApi.pixStatus, { params: { id } }),
+    enabled,
+    refetchInterval: (query) => (query.state.data?.charge?.status === 'active' ? 2000 : false),
+  });
+}

@@ -3,4 +3,5 @@
 export type { OrderAction } from './api.ts';
 export { useDriverOrders, useOrderAction, useShiftAction } from './api.ts';
 export { addressLine, OrderCard } from './OrderCard.tsx';
+export { canChargeOrderPix, OrderPixDialog } from './OrderPixDialog.tsx';
 export { playNewOrderSound, useNow, useSoundBlocked } from './sound.ts';

@@ -37,8 +37,10 @@ import { formatTime } from '../../lib/format.ts';
 import { useSession } from '../auth/index.ts';
 import {
   addressLine,
+  canChargeOrderPix,
   type OrderAction,
   OrderCard,
+  OrderPixDialog,
   useDriverOrders,
   useNow,
   useOrderAction,
@@ -80,6 +82,7 @@ export default function DriverPage() {
   const feedback = useFeedback();
   const now = useNow(30_000);
   const [delivering, setDelivering] = useState<DeliveryOrder | null>(null);
+  const [charging, setCharging] = useState<DeliveryOrder | null>(null);
   const [failing, setFailing] = useState<DeliveryOrder | null>(null);
 
   const run = (a: OrderAction, done: string, after?: () => void) =>
@@ -146,6 +149,12 @@ export default function DriverPage() {
               </Button>
             )}
           </Stack>
+          {/* Issue 33: the customer pays by Pix QR dinâmico at the door instead of cash or card. */}
+          {canChargeOrderPix(o) && (
+            <Button fullWidth variant="outlined" onClick={() => setCharging(o)}>
+              Cobrar com Pix QR
+            </Button>
+          )}
           <Stack direction="row" spacing={1}>
             <Button
               fullWidth
@@ -248,6 +257,9 @@ export default function DriverPage() {
             <OrderCard key={o.id} order={o} now={now} actions={actionsOf(o)} />
           ))}
         </Stack>
+      )}
+      {charging && (
+        <OrderPixDialog key={`pix-${charging.id}`} order={charging} onClose={() => setCharging(null)} />
       )}
       {delivering && (
         <DeliverDialog

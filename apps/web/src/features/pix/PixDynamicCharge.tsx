@@ -140,6 +140,8 @@ export function PixChargeCard({
         label="Pago"
         data-testid="pix-dynamic-status"
         aria-live="polite"
+        // A column (the budget link's, a dialog at 390 px) would stretch it into a bar.
+        sx={{ alignSelf: 'flex-start' }}
       />
     );
   if (data.status === 'removed') return <Alert severity="info">Cobrança Pix cancelada.</Alert>;

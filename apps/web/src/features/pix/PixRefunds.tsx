@@ -1,4 +1,5 @@
 import { formatCents } from '@balcao/core/money';
+import type { PixRefund } from '@balcao/core/pixCharge';
 import Alert from '@mui/material/Alert';
 import { usePixRefunds } from './api.ts';
 
@@ -8,10 +9,15 @@ import { usePixRefunds } from './api.ts';
  */
 export function PixRefunds({ saleId }: { saleId: number }) {
   const refunds = usePixRefunds(saleId);
-  if (!refunds.data?.length) return null;
+  return <PixRefundList refunds={refunds.data ?? []} />;
+}
+
+/** Refunds as the bank reports them (a canceled sale's, or a canceled budget's link Pix). */
+export function PixRefundList({ refunds }: { refunds: readonly PixRefund[] }) {
+  if (!refunds.length) return null;
   return (
     <>
-      {refunds.data.map((r) => (
+      {refunds.map((r) => (
         <Alert
           key={r.id}
           data-testid="pix-refund"
