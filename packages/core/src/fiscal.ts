@@ -293,6 +293,7 @@ export const FISCAL_MESSAGES = {
   cest: 'CEST deve ter 7 dígitos',
   zip: 'CEP deve ter 8 dígitos',
   cscId: 'Identificador do CSC deve ter até 6 dígitos',
+  cscIdRequired: 'Informe o identificador do CSC (o QR Code versão 2 usa o CSC)',
   csc: 'CSC deve ter de 16 a 36 caracteres',
   noCertificate: 'Envie o certificado A1 (.pfx) antes de ligar a emissão de NFC-e.',
   certificatePassword: 'Senha do certificado incorreta ou arquivo .pfx inválido.',
@@ -425,7 +426,8 @@ export const fiscalSettingsInputSchema = z.object({
     .refine((v) => /^\d{8}$/.test(v), FISCAL_MESSAGES.zip),
   series: z.number().int().min(0).max(999),
   nextNumber: z.number().int().min(1).max(999_999_999),
-  cscId: z.string().regex(/^\d{1,6}$/, FISCAL_MESSAGES.cscId),
+  /** Only QR code v2 uses the CSC: with v3 it may be blank. */
+  cscId: z.string().trim().regex(/^\d{0,6}$/, FISCAL_MESSAGES.cscId),
   /** Empty keeps the stored CSC. */
   csc: z
     .string()
@@ -436,6 +438,10 @@ export const fiscalSettingsInputSchema = z.object({
     .union([z.literal(2), z.literal(3)], { message: 'Versão do QR Code deve ser 2 ou 3' })
     .default(2),
   defaults: productFiscalSchema,
+}).superRefine((v, issues) => {
+  // QR code v3 (NT 2025.001) has no CSC hash: the CSC and its id are asked only with v2.
+  if (v.qrCodeVersion === 2 && v.cscId === '')
+    issues.addIssue({ code: 'custom', path: ['cscId'], message: FISCAL_MESSAGES.cscIdRequired });
 });
 export type FiscalSettingsInput = z.input<typeof fiscalSettingsInputSchema>;
 
