@@ -226,7 +226,13 @@ async function invariants() {
   const { rows } = (await database.db.execute(sql`
     select n.sale_id, n.number, n.status, n.access_key, n.protocol from fiscal_notes n
     join fiscal_settings f on f.client_id = n.client_id`)) as unknown as {
-    rows: { sale_id: number | null; number: number; status: string; access_key: string; protocol: string | null }[];
+    rows: {
+      sale_id: number | null;
+      number: number;
+      status: string;
+      access_key: string;
+      protocol: string | null;
+    }[];
   };
   const atSefaz = [...sefaz.notes.values()].filter((n) => n.cnpj === CNPJ);
   const voids = sefaz.voids.filter((v) => v.cnpj === CNPJ);
@@ -259,7 +265,9 @@ async function invariants() {
 }
 
 console.log(`\n${new Date().toISOString().slice(0, 10)} · ${machine()}\n`);
-console.log('| phase | sales | failed sales | outages | chaos (timeouts / 5xx / lost answers) | settled after | numbers reused | gaps not voided | notes not authorised once |');
+console.log(
+  '| phase | sales | failed sales | outages | chaos (timeouts / 5xx / lost answers) | settled after | numbers reused | gaps not voided | notes not authorised once |',
+);
 console.log('|---|---|---|---|---|---|---|---|---|');
 const notOnce = (p: Awaited<ReturnType<typeof invariants>>) =>
   p.salesWithoutOneNote + p.notAuthorised + p.appAuthorisedWithoutSefazProtocol + p.atSefazNotAuthorisedInApp;

@@ -259,7 +259,8 @@ describe('contingency', { timeout: 90_000 }, () => {
     await sefaz.goAway();
     const notes: FiscalNote[] = [];
     try {
-      for (let i = 0; i < 7; i++) notes.push(await noteOf(shop.auth, (await sell(shop.auth, shop.product.id)).id));
+      for (let i = 0; i < 7; i++)
+        notes.push(await noteOf(shop.auth, (await sell(shop.auth, shop.product.id)).id));
     } finally {
       await sefaz.comeBack();
     }
@@ -550,6 +551,37 @@ describe("the accountant's monthly ZIP", { timeout: 90_000 }, () => {
     const other = await asUser(t, [1]);
     const theirs = await unzip((await other.api.get(`/fiscal/month-zip?month=${month}`)).rawPayload);
     expect([...theirs.keys()]).toEqual(['resumo.csv']);
+  });
+
+  it('is streamed page by page and complete: a month of more notes than a page, each XML its own', async () => {
+    const shop = await fiscalShop();
+    const first = await noteOf(shop.auth, (await sell(shop.auth, shop.product.id)).id);
+    // 449 more authorised notes of the month (copies of the first, each with its own number, key and XML).
+    await t.database.db.execute(sql`insert into fiscal_notes (client_id, model, series, number, access_key,
+        tp_emis, environment, status, total_cents, xml, proc_xml, protocol, draft)
+      select client_id, model, series, g.n, 'K' || client_id || '-' || g.n, tp_emis, environment, status,
+        total_cents, xml, '<nfeProc><nNF>' || g.n || '</nNF>' || repeat('x', 3000) || '</nfeProc>',
+        protocol, draft
+      from fiscal_notes, generate_series(2, 450) as g(n) where id = ${first.id}`);
+    const month = new Intl.DateTimeFormat('en-CA', {
+      timeZone: 'America/Sao_Paulo',
+      year: 'numeric',
+      month: '2-digit',
+    })
+      .format(new Date())
+      .slice(0, 7);
+    const res = await shop.api.get(`/fiscal/month-zip?month=${month}`);
+    expect(res.statusCode).toBe(200);
+    const files = await unzip(res.rawPayload);
+    expect(files.size).toBe(451);
+    expect(files.get(`NFCe/${first.accessKey}-nfce.xml`)).toContain(`<nProt>${first.protocol}</nProt>`);
+    for (let n = 2; n <= 450; n++)
+      expect(files.get(`NFCe/K${shop.client.id}-${n}-nfce.xml`)).toContain(`<nNF>${n}</nNF>`);
+    const csv = (files.get('resumo.csv') as string).trim().split('\r\n');
+    expect(csv).toHaveLength(451);
+    expect(csv[450]).toMatch(
+      new RegExp(`^NFC-e;1;450;K${shop.client.id}-450;.*;Autorizada;nao;13,00;\\d{15};$`),
+    );
   });
 });
 
@@ -1042,7 +1074,9 @@ describe('a failing SEFAZ (the invariants of bench/nfce-outage.ts, small)', { ti
     expect(numbers.filter(voided)).toEqual([]);
     // 0 gaps that are not voided.
     const last = Math.max(...rows.map((r) => r.number));
-    const gaps = Array.from({ length: last }, (_, i) => i + 1).filter((n) => !numbers.includes(n) && !voided(n));
+    const gaps = Array.from({ length: last }, (_, i) => i + 1).filter(
+      (n) => !numbers.includes(n) && !voided(n),
+    );
     expect(gaps).toEqual([]);
     // Every sale's note authorised exactly once, with the protocol SEFAZ holds for its key.
     expect(rows.map((r) => r.sale_id).sort((a, b) => a - b)).toEqual(sales);
