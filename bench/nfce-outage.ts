@@ -37,6 +37,8 @@ const SALES = Number(process.env.BENCH_SALES ?? 10_000);
 const BACKLOG = Number(process.env.BENCH_BACKLOG ?? 2_000);
 const OUTAGE_S = Number(process.env.BENCH_OUTAGE_S ?? 20);
 const OUTAGE_EVERY_S = Number(process.env.BENCH_OUTAGE_EVERY_S ?? 90);
+/** BENCH_SELL_UNTIL (an ISO time): the tills stop there even short of BENCH_SALES (a shared machine). */
+const SELL_UNTIL = process.env.BENCH_SELL_UNTIL ? Date.parse(process.env.BENCH_SELL_UNTIL) : Infinity;
 const CHAOS = { timeout: 0.03, error5xx: 0.05, lostAnswer: 0.05 };
 const CNPJ = '11222333000181';
 
@@ -119,6 +121,7 @@ let saleErrors = 0;
 let sold = 0;
 async function till(token: string, count: number) {
   for (let i = 0; i < count; i++) {
+    if (Date.now() > SELL_UNTIL) break;
     if (++sold % 500 === 0) log(`${sold} sales`);
     try {
       await call(token, 'POST', '/sale', {
@@ -272,7 +275,7 @@ console.log('|---|---|---|---|---|---|---|---|---|');
 const notOnce = (p: Awaited<ReturnType<typeof invariants>>) =>
   p.salesWithoutOneNote + p.notAuthorised + p.appAuthorisedWithoutSefazProtocol + p.atSefazNotAuthorisedInApp;
 console.log(
-  `| 1: two tills, chaos | ${SALES} | ${saleErrors} | ${outages} × ${OUTAGE_S} s | ${sefaz.chaosCounts.timeout} / ${sefaz.chaosCounts.error5xx} / ${sefaz.chaosCounts.lostAnswer} | ${(settleMs / 1000).toFixed(0)} s after the last sale (selling took ${(sellingMs / 1000).toFixed(0)} s) | ${phase1.numbersReused} | ${phase1.gapsNotVoided} | ${notOnce(phase1)} |`,
+  `| 1: two tills, chaos | ${phase1.sales} of ${SALES} | ${saleErrors} | ${outages} × ${OUTAGE_S} s | ${sefaz.chaosCounts.timeout} / ${sefaz.chaosCounts.error5xx} / ${sefaz.chaosCounts.lostAnswer} | ${(settleMs / 1000).toFixed(0)} s after the last sale (selling took ${(sellingMs / 1000).toFixed(0)} s) | ${phase1.numbersReused} | ${phase1.gapsNotVoided} | ${notOnce(phase1)} |`,
 );
 console.log(
   `| 2: backlog of ${BACKLOG} contingency notes | ${BACKLOG} | - | SEFAZ away while selling | - | **${(backlogMs / 1000).toFixed(0)} s** to authorise all | ${phase2.numbersReused} | ${phase2.gapsNotVoided} | ${notOnce(phase2)} |`,

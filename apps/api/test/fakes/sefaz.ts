@@ -39,6 +39,8 @@ type Stored = {
   number: number;
   protocol: string;
   canceled: boolean;
+  /** The DigestValue of the NFe SEFAZ authorised (what the app's nfeProc must carry). */
+  digest: string;
 };
 
 export type FakeSefaz = {
@@ -161,7 +163,15 @@ export async function startFakeSefaz(options: { port?: number; ca?: TestCa } = {
     if (fake.voids.some((v) => v.cnpj === cnpj && v.series === series && number >= v.from && number <= v.to))
       return prot('206', 'Rejeição: NF-e já está inutilizada na Base de dados da SEFAZ', null);
     const protocol = nextProtocol();
-    fake.notes.set(key, { key, cnpj, series, number, protocol, canceled: false });
+    fake.notes.set(key, {
+      key,
+      cnpj,
+      series,
+      number,
+      protocol,
+      canceled: false,
+      digest: tag(nfe, 'DigestValue') ?? '',
+    });
     return prot('100', 'Autorizado o uso da NF-e', protocol);
   }
 
@@ -174,7 +184,7 @@ export async function startFakeSefaz(options: { port?: number; ca?: TestCa } = {
     const [cStat, xMotivo] = note.canceled
       ? ['101', 'Cancelamento de NF-e homologado']
       : ['100', 'Autorizado o uso da NF-e'];
-    return `<retConsSitNFe xmlns="${NFE_NS}" versao="4.00">${head}<cStat>${cStat}</cStat><xMotivo>${xMotivo}</xMotivo><cUF>${key.slice(0, 2)}</cUF><dhRecbto>${now()}</dhRecbto><chNFe>${key}</chNFe><protNFe versao="4.00"><infProt>${head}<chNFe>${key}</chNFe><dhRecbto>${now()}</dhRecbto><nProt>${note.protocol}</nProt><cStat>100</cStat><xMotivo>Autorizado o uso da NF-e</xMotivo></infProt></protNFe></retConsSitNFe>`;
+    return `<retConsSitNFe xmlns="${NFE_NS}" versao="4.00">${head}<cStat>${cStat}</cStat><xMotivo>${xMotivo}</xMotivo><cUF>${key.slice(0, 2)}</cUF><dhRecbto>${now()}</dhRecbto><chNFe>${key}</chNFe><protNFe versao="4.00"><infProt>${head}<chNFe>${key}</chNFe><dhRecbto>${now()}</dhRecbto><nProt>${note.protocol}</nProt><digVal>${note.digest}</digVal><cStat>100</cStat><xMotivo>Autorizado o uso da NF-e</xMotivo></infProt></protNFe></retConsSitNFe>`;
   }
 
   async function event(body: string, client: { pem: string }, tpAmb: string) {

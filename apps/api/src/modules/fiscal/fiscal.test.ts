@@ -314,6 +314,31 @@ describe('contingency', { timeout: 90_000 }, () => {
   });
 });
 
+describe('SP queue and a lost answer', { timeout: 90_000 }, () => {
+  it('a queued note SEFAZ authorised (its answer lost) keeps the document SEFAZ holds, not one signed again', async () => {
+    const shop = await fiscalShop({ uf: 'SP', cityCode: '3550308', cityName: 'São Paulo' });
+    sefaz.chaos = { timeout: 0, error5xx: 0, lostAnswer: 1 };
+    let note: FiscalNote;
+    try {
+      note = await noteOf(shop.auth, (await sell(shop.auth, shop.product.id)).id);
+    } finally {
+      sefaz.chaos = null;
+    }
+    expect(note.status).toBe('queued');
+    const held = sefaz.notes.get(note.accessKey);
+    expect(held).toBeDefined();
+    // A later second: a note signed again would carry another dhEmi, so another digest.
+    const second = new Date().getSeconds();
+    await vi.waitFor(() => expect(new Date().getSeconds()).not.toBe(second), { interval: 50 });
+    await transmitWaiting(t.app.ctx);
+    const sent = await noteOf(shop.auth, note.saleId ?? 0, (n) => n.status === 'authorised');
+    expect(sent).toMatchObject({ accessKey: note.accessKey, protocol: held?.protocol });
+    const proc = (await shop.api.get(`/fiscal/notes/${note.id}/xml`)).body;
+    expect(/<DigestValue>([^<]+)<\/DigestValue>/.exec(proc)?.[1]).toBe(held?.digest);
+    expect(proc).toContain(`<digVal>${held?.digest}</digVal>`);
+  });
+});
+
 describe('cancel and voiding', { timeout: 90_000 }, () => {
   it('cancels an authorised note (110111) with a reason of 15+ characters', async () => {
     const shop = await fiscalShop();
@@ -1038,7 +1063,11 @@ describe('a failing SEFAZ (the invariants of bench/nfce-outage.ts, small)', { ti
       for (let i = 0; i < 60; i++) {
         if (i === 20) await sefaz.goAway();
         if (i === 30) await sefaz.comeBack();
-        sales.push((await sell(shop.auth, shop.product.id)).id);
+        const one = {
+          items: [{ productId: shop.product.id, quantity: 1 }],
+          payments: [{ method: 'money', amountCents: 650 }],
+        };
+        sales.push((await sell(shop.auth, shop.product.id, one)).id);
       }
       // Every note has left `pending` (authorised, or in contingency when SEFAZ was silent).
       for (const id of sales) await noteOf(shop.auth, id);

@@ -596,7 +596,19 @@ async function transmitOne(ctx: AppContext, note: NoteRow): Promise<boolean | nu
       note.accessKey,
     );
   }
-  // Queued or left pending: signed again now (NFC-e must reach SEFAZ within minutes of dhEmi).
+  // Queued or left pending, already signed and maybe sent: SEFAZ may hold it (its answer lost). Asked
+  // first, so the nfeProc kept is the document SEFAZ authorised, not one signed again (another dhEmi
+  // and digest under the same key).
+  if (note.xml && !note.accessKey.startsWith('pending-')) {
+    const held = await queryKey(ctx, settings, note.accessKey, note.xml);
+    if (held.kind === 'silent') return false;
+    if (held.kind === 'authorised') {
+      const done = await applySent(ctx, note, held, note.xml, note.accessKey);
+      await printDanfe(ctx, actor, note.id).catch(() => undefined);
+      return done;
+    }
+  }
+  // Not at SEFAZ: signed again now (NFC-e must reach SEFAZ within minutes of dhEmi).
   const built = await signedNote(ctx, settings, note.draft as Draft, new Date(), 1);
   if ('schema' in built) {
     await save(ctx.db, note.id, {
