@@ -45,9 +45,16 @@ test('NFC-e: set up Configurações > Fiscal with an A1, sell at the PDV with CP
   await form.getByLabel('Número', { exact: true }).fill('100');
   await form.getByLabel('Bairro').fill('Centro');
   await form.getByLabel('CEP', { exact: true }).fill('80020-310');
+  await form.getByLabel('NCM', { exact: true }).fill('21069090');
+  // QR code v2 asks for the CSC and its id; v3 (NT 2025.001) has no CSC: the fields go away.
+  await form.getByRole('button', { name: 'Salvar dados fiscais' }).click();
+  await expect(form.getByText('Informe o identificador do CSC (o QR Code versão 2 usa o CSC)')).toBeVisible();
+  await pick(page, 'Versão do QR Code', 'Versão 3 (sem CSC, NT 2025.001)');
+  await expect(form.getByLabel('Identificador do CSC')).toBeHidden();
+  await expect(form.getByLabel('CSC', { exact: true })).toBeHidden();
+  await pick(page, 'Versão do QR Code', 'Versão 2 (com CSC)');
   await form.getByLabel('Identificador do CSC').fill('1');
   await form.getByLabel('CSC', { exact: true }).fill('GPB0JBWLUR6HWFTVEAS6RJ69GPCROFPBBB8G');
-  await form.getByLabel('NCM', { exact: true }).fill('21069090');
   await form.getByRole('button', { name: 'Salvar dados fiscais' }).click();
   await expect(page.getByText('Dados fiscais salvos')).toBeVisible();
 

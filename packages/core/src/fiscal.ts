@@ -293,6 +293,7 @@ export const FISCAL_MESSAGES = {
   cest: 'CEST deve ter 7 dígitos',
   zip: 'CEP deve ter 8 dígitos',
   cscId: 'Identificador do CSC deve ter até 6 dígitos',
+  cscIdRequired: 'Informe o identificador do CSC (o QR Code versão 2 usa o CSC)',
   csc: 'CSC deve ter de 16 a 36 caracteres',
   noCertificate: 'Envie o certificado A1 (.pfx) antes de ligar a emissão de NFC-e.',
   certificatePassword: 'Senha do certificado incorreta ou arquivo .pfx inválido.',
@@ -401,42 +402,52 @@ export function fiscalWithDefaults(
   return merged;
 }
 
-export const fiscalSettingsInputSchema = z.object({
-  enabled: z.boolean(),
-  environment: z.enum(FISCAL_ENVIRONMENTS),
-  cnpj: z.string().transform(normalizeCnpj).refine(isValidCnpjAny, FISCAL_MESSAGES.cnpj),
-  ie: z
-    .string()
-    .trim()
-    .toUpperCase()
-    .regex(/^(\d{2,14}|ISENTO)$/, FISCAL_MESSAGES.ie),
-  legalName: z.string().trim().min(2, 'Informe a razão social').max(60),
-  tradeName: z.string().trim().max(60).nullable(),
-  crt: z.enum(CRTS),
-  uf: z.enum(UFS as [Uf, ...Uf[]], { message: FISCAL_MESSAGES.uf }),
-  cityCode: z.string().regex(/^\d{7}$/, FISCAL_MESSAGES.ibge),
-  cityName: z.string().trim().min(2, 'Informe o município').max(60),
-  street: z.string().trim().min(2, 'Informe o logradouro').max(60),
-  streetNumber: z.string().trim().min(1, 'Informe o número').max(60),
-  district: z.string().trim().min(2, 'Informe o bairro').max(60),
-  zipCode: z
-    .string()
-    .transform((v) => v.replace(/\D/g, ''))
-    .refine((v) => /^\d{8}$/.test(v), FISCAL_MESSAGES.zip),
-  series: z.number().int().min(0).max(999),
-  nextNumber: z.number().int().min(1).max(999_999_999),
-  cscId: z.string().regex(/^\d{1,6}$/, FISCAL_MESSAGES.cscId),
-  /** Empty keeps the stored CSC. */
-  csc: z
-    .string()
-    .trim()
-    .refine((v) => v === '' || (v.length >= 16 && v.length <= 36), FISCAL_MESSAGES.csc),
-  /** QR code v2 (CSC hash) or v3 (NT 2025.001: no CSC, offline notes signed with the A1). */
-  qrCodeVersion: z
-    .union([z.literal(2), z.literal(3)], { message: 'Versão do QR Code deve ser 2 ou 3' })
-    .default(2),
-  defaults: productFiscalSchema,
-});
+export const fiscalSettingsInputSchema = z
+  .object({
+    enabled: z.boolean(),
+    environment: z.enum(FISCAL_ENVIRONMENTS),
+    cnpj: z.string().transform(normalizeCnpj).refine(isValidCnpjAny, FISCAL_MESSAGES.cnpj),
+    ie: z
+      .string()
+      .trim()
+      .toUpperCase()
+      .regex(/^(\d{2,14}|ISENTO)$/, FISCAL_MESSAGES.ie),
+    legalName: z.string().trim().min(2, 'Informe a razão social').max(60),
+    tradeName: z.string().trim().max(60).nullable(),
+    crt: z.enum(CRTS),
+    uf: z.enum(UFS as [Uf, ...Uf[]], { message: FISCAL_MESSAGES.uf }),
+    cityCode: z.string().regex(/^\d{7}$/, FISCAL_MESSAGES.ibge),
+    cityName: z.string().trim().min(2, 'Informe o município').max(60),
+    street: z.string().trim().min(2, 'Informe o logradouro').max(60),
+    streetNumber: z.string().trim().min(1, 'Informe o número').max(60),
+    district: z.string().trim().min(2, 'Informe o bairro').max(60),
+    zipCode: z
+      .string()
+      .transform((v) => v.replace(/\D/g, ''))
+      .refine((v) => /^\d{8}$/.test(v), FISCAL_MESSAGES.zip),
+    series: z.number().int().min(0).max(999),
+    nextNumber: z.number().int().min(1).max(999_999_999),
+    /** Only QR code v2 uses the CSC: with v3 it may be blank. */
+    cscId: z
+      .string()
+      .trim()
+      .regex(/^\d{0,6}$/, FISCAL_MESSAGES.cscId),
+    /** Empty keeps the stored CSC. */
+    csc: z
+      .string()
+      .trim()
+      .refine((v) => v === '' || (v.length >= 16 && v.length <= 36), FISCAL_MESSAGES.csc),
+    /** QR code v2 (CSC hash) or v3 (NT 2025.001: no CSC, offline notes signed with the A1). */
+    qrCodeVersion: z
+      .union([z.literal(2), z.literal(3)], { message: 'Versão do QR Code deve ser 2 ou 3' })
+      .default(2),
+    defaults: productFiscalSchema,
+  })
+  .superRefine((v, issues) => {
+    // QR code v3 (NT 2025.001) has no CSC hash: the CSC and its id are asked only with v2.
+    if (v.qrCodeVersion === 2 && v.cscId === '')
+      issues.addIssue({ code: 'custom', path: ['cscId'], message: FISCAL_MESSAGES.cscIdRequired });
+  });
 export type FiscalSettingsInput = z.input<typeof fiscalSettingsInputSchema>;
 
 export const certificateInfoSchema = z.object({

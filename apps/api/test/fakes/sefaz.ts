@@ -22,7 +22,13 @@ import { makeServerCert, makeTestCa, type TestCa } from './sefazCerts.ts';
  * client's. Answers the real cStat codes: 100, 104, 107, 128, 135, 102, 204, 206, 213, 217, 225, 241, 256,
  * 297, 386, 539, 656, 778 (voided ranges are kept: 256 on a second inutilização, 206 for a voided
  * number sent). For the tests it can be slowed, made to hold the answer (timeout), answer 500 or go away.
+ * Chaos (bench/nfce-outage.ts and the invariants test): each call, at random, is held without being
+ * processed (a timeout), answered 500, or processed and its answer then never sent (the answer lost on
+ * the way back: SEFAZ has the note, the client does not know).
  */
+
+/** Chances per call (0..1) in chaos mode. */
+export type SefazChaos = { timeout: number; error5xx: number; lostAnswer: number };
 
 export type SefazMode = 'ok' | 'slow' | 'timeout' | 'error5xx';
 
@@ -33,6 +39,8 @@ type Stored = {
   number: number;
   protocol: string;
   canceled: boolean;
+  /** The DigestValue of the NFe SEFAZ authorised (what the app's nfeProc must carry). */
+  digest: string;
 };
 
 export type FakeSefaz = {
@@ -43,6 +51,10 @@ export type FakeSefaz = {
   caPem: string;
   mode: SefazMode;
   delayMs: number;
+  /** Random failures per call (null: none). */
+  chaos: SefazChaos | null;
+  /** Chaos outcomes so far. */
+  chaosCounts: { timeout: number; error5xx: number; lostAnswer: number };
   /** Calls per service. */
   calls: Record<string, number>;
   /** Authorised notes by key. */
@@ -90,6 +102,8 @@ export async function startFakeSefaz(options: { port?: number; ca?: TestCa } = {
     caPem: ca.certPem,
     mode: 'ok',
     delayMs: 0,
+    chaos: null,
+    chaosCounts: { timeout: 0, error5xx: 0, lostAnswer: 0 },
     calls: {},
     notes: new Map(),
     forceNext: null,
@@ -149,7 +163,15 @@ export async function startFakeSefaz(options: { port?: number; ca?: TestCa } = {
     if (fake.voids.some((v) => v.cnpj === cnpj && v.series === series && number >= v.from && number <= v.to))
       return prot('206', 'Rejeição: NF-e já está inutilizada na Base de dados da SEFAZ', null);
     const protocol = nextProtocol();
-    fake.notes.set(key, { key, cnpj, series, number, protocol, canceled: false });
+    fake.notes.set(key, {
+      key,
+      cnpj,
+      series,
+      number,
+      protocol,
+      canceled: false,
+      digest: tag(nfe, 'DigestValue') ?? '',
+    });
     return prot('100', 'Autorizado o uso da NF-e', protocol);
   }
 
@@ -162,7 +184,7 @@ export async function startFakeSefaz(options: { port?: number; ca?: TestCa } = {
     const [cStat, xMotivo] = note.canceled
       ? ['101', 'Cancelamento de NF-e homologado']
       : ['100', 'Autorizado o uso da NF-e'];
-    return `<retConsSitNFe xmlns="${NFE_NS}" versao="4.00">${head}<cStat>${cStat}</cStat><xMotivo>${xMotivo}</xMotivo><cUF>${key.slice(0, 2)}</cUF><dhRecbto>${now()}</dhRecbto><chNFe>${key}</chNFe><protNFe versao="4.00"><infProt>${head}<chNFe>${key}</chNFe><dhRecbto>${now()}</dhRecbto><nProt>${note.protocol}</nProt><cStat>100</cStat><xMotivo>Autorizado o uso da NF-e</xMotivo></infProt></protNFe></retConsSitNFe>`;
+    return `<retConsSitNFe xmlns="${NFE_NS}" versao="4.00">${head}<cStat>${cStat}</cStat><xMotivo>${xMotivo}</xMotivo><cUF>${key.slice(0, 2)}</cUF><dhRecbto>${now()}</dhRecbto><chNFe>${key}</chNFe><protNFe versao="4.00"><infProt>${head}<chNFe>${key}</chNFe><dhRecbto>${now()}</dhRecbto><nProt>${note.protocol}</nProt><digVal>${note.digest}</digVal><cStat>100</cStat><xMotivo>Autorizado o uso da NF-e</xMotivo></infProt></protNFe></retConsSitNFe>`;
   }
 
   async function event(body: string, client: { pem: string }, tpAmb: string) {
@@ -225,10 +247,19 @@ export async function startFakeSefaz(options: { port?: number; ca?: TestCa } = {
       req.on('end', async () => {
         const service = (req.url ?? '').split('/').pop() ?? '';
         fake.calls[service] = (fake.calls[service] ?? 0) + 1;
-        if (fake.mode === 'timeout') return; // holds the answer until the client gives up
+        const roll = Math.random();
+        const chaos = fake.chaos;
+        let chaotic: keyof SefazChaos | null = null;
+        if (chaos) {
+          if (roll < chaos.timeout) chaotic = 'timeout';
+          else if (roll < chaos.timeout + chaos.error5xx) chaotic = 'error5xx';
+          else if (roll < chaos.timeout + chaos.error5xx + chaos.lostAnswer) chaotic = 'lostAnswer';
+          if (chaotic) fake.chaosCounts[chaotic]++;
+        }
+        if (fake.mode === 'timeout' || chaotic === 'timeout') return; // held until the client gives up
         if (fake.mode === 'slow' || fake.delayMs > 0)
           await new Promise((r) => setTimeout(r, fake.delayMs || 10_000));
-        if (fake.mode === 'error5xx') {
+        if (fake.mode === 'error5xx' || chaotic === 'error5xx') {
           res.writeHead(500, { 'content-type': 'application/soap+xml; charset=utf-8' });
           return res.end(
             `<soap:Envelope xmlns:soap="${SOAP_NS}"><soap:Body><soap:Fault><soap:Code><soap:Value>soap:Receiver</soap:Value></soap:Code><soap:Reason><soap:Text xml:lang="pt-BR">Erro interno</soap:Text></soap:Reason></soap:Fault></soap:Body></soap:Envelope>`,
@@ -250,6 +281,8 @@ export async function startFakeSefaz(options: { port?: number; ca?: TestCa } = {
           res.writeHead(404);
           return res.end();
         }
+        // Processed, but the answer never reaches the client: the connection drops.
+        if (chaotic === 'lostAnswer') return req.socket.destroy();
         res.writeHead(200, { 'content-type': 'application/soap+xml; charset=utf-8' });
         res.end(envelope(service, answer));
       });

@@ -222,7 +222,7 @@ describe('contingency', { timeout: 90_000 }, () => {
   });
 
   it('QR code v3 (no CSC): online chave|3|tpAmb; in contingency signed with the A1, valid and sent once', async () => {
-    const shop = await fiscalShop({ qrCodeVersion: 3, csc: '', cscId: '0' });
+    const shop = await fiscalShop({ qrCodeVersion: 3, csc: '', cscId: '' });
     expect(expectStatus(await shop.api.get('/fiscal/settings'), 200).settings).toMatchObject({
       qrCodeVersion: 3,
       hasCsc: false,
@@ -254,6 +254,43 @@ describe('contingency', { timeout: 90_000 }, () => {
     });
   });
 
+  it('a backlog larger than one page is sent in one run of the job, each note once', async () => {
+    const shop = await fiscalShop();
+    await sefaz.goAway();
+    const notes: FiscalNote[] = [];
+    try {
+      for (let i = 0; i < 7; i++)
+        notes.push(await noteOf(shop.auth, (await sell(shop.auth, shop.product.id)).id));
+    } finally {
+      await sefaz.comeBack();
+    }
+    expect(notes.map((n) => n.status)).toEqual(Array(7).fill('contingency'));
+    // Pages of 3: the old job sent one page per run (50 every 30 s: a 2,000-note backlog took 20 minutes).
+    await transmitWaiting(t.app.ctx, 3);
+    for (const n of notes)
+      expect(await noteOf(shop.auth, n.saleId ?? 0)).toMatchObject({ status: 'authorised', tpEmis: 9 });
+    expect([...sefaz.notes.values()].filter((n) => n.cnpj === shop.cnpj)).toHaveLength(7);
+  });
+
+  it('QR code v3 needs neither the CSC nor its id; v2 still asks for both', async () => {
+    const shop = await asUser(t, [1]);
+    const cnpj = makeCnpj('661234560001');
+    const v3 = expectStatus(
+      await shop.api.put('/fiscal/settings', settingsBody(cnpj, { qrCodeVersion: 3, cscId: '', csc: '' })),
+      200,
+      'v3 without CSC',
+    );
+    expect(v3).toMatchObject({ qrCodeVersion: 3, cscId: '', hasCsc: false });
+    const noId = await shop.api.put('/fiscal/settings', settingsBody(cnpj, { qrCodeVersion: 2, cscId: '' }));
+    expect(noId.statusCode).toBe(400);
+    expect(JSON.stringify(noId.json())).toContain(
+      'Informe o identificador do CSC (o QR Code versão 2 usa o CSC)',
+    );
+    const noCsc = await shop.api.put('/fiscal/settings', settingsBody(cnpj, { qrCodeVersion: 2, csc: '' }));
+    expect(noCsc.statusCode).toBe(422);
+    expect(noCsc.json().message).toBe('CSC deve ter de 16 a 36 caracteres');
+  });
+
   it('SP allows no offline contingency: the note waits in the queue with the warning, then is sent', async () => {
     const shop = await fiscalShop({ uf: 'SP', cityCode: '3550308', cityName: 'São Paulo' });
     sefaz.mode = 'error5xx';
@@ -274,6 +311,31 @@ describe('contingency', { timeout: 90_000 }, () => {
     const { notes } = expectStatus<{ notes: FiscalNote[] }>(await shop.api.get('/fiscal/notes'), 200);
     expect(notes[0]).toMatchObject({ id: note.id, status: 'authorised', tpEmis: 1 });
     expect(notes[0].accessKey.slice(0, 2)).toBe('35');
+  });
+});
+
+describe('SP queue and a lost answer', { timeout: 90_000 }, () => {
+  it('a queued note SEFAZ authorised (its answer lost) keeps the document SEFAZ holds, not one signed again', async () => {
+    const shop = await fiscalShop({ uf: 'SP', cityCode: '3550308', cityName: 'São Paulo' });
+    sefaz.chaos = { timeout: 0, error5xx: 0, lostAnswer: 1 };
+    let note: FiscalNote;
+    try {
+      note = await noteOf(shop.auth, (await sell(shop.auth, shop.product.id)).id);
+    } finally {
+      sefaz.chaos = null;
+    }
+    expect(note.status).toBe('queued');
+    const held = sefaz.notes.get(note.accessKey);
+    expect(held).toBeDefined();
+    // A later second: a note signed again would carry another dhEmi, so another digest.
+    const second = new Date().getSeconds();
+    await vi.waitFor(() => expect(new Date().getSeconds()).not.toBe(second), { interval: 50 });
+    await transmitWaiting(t.app.ctx);
+    const sent = await noteOf(shop.auth, note.saleId ?? 0, (n) => n.status === 'authorised');
+    expect(sent).toMatchObject({ accessKey: note.accessKey, protocol: held?.protocol });
+    const proc = (await shop.api.get(`/fiscal/notes/${note.id}/xml`)).body;
+    expect(/<DigestValue>([^<]+)<\/DigestValue>/.exec(proc)?.[1]).toBe(held?.digest);
+    expect(proc).toContain(`<digVal>${held?.digest}</digVal>`);
   });
 });
 
@@ -514,6 +576,37 @@ describe("the accountant's monthly ZIP", { timeout: 90_000 }, () => {
     const other = await asUser(t, [1]);
     const theirs = await unzip((await other.api.get(`/fiscal/month-zip?month=${month}`)).rawPayload);
     expect([...theirs.keys()]).toEqual(['resumo.csv']);
+  });
+
+  it('is streamed page by page and complete: a month of more notes than a page, each XML its own', async () => {
+    const shop = await fiscalShop();
+    const first = await noteOf(shop.auth, (await sell(shop.auth, shop.product.id)).id);
+    // 449 more authorised notes of the month (copies of the first, each with its own number, key and XML).
+    await t.database.db.execute(sql`insert into fiscal_notes (client_id, model, series, number, access_key,
+        tp_emis, environment, status, total_cents, xml, proc_xml, protocol, draft)
+      select client_id, model, series, g.n, 'K' || client_id || '-' || g.n, tp_emis, environment, status,
+        total_cents, xml, '<nfeProc><nNF>' || g.n || '</nNF>' || repeat('x', 3000) || '</nfeProc>',
+        protocol, draft
+      from fiscal_notes, generate_series(2, 450) as g(n) where id = ${first.id}`);
+    const month = new Intl.DateTimeFormat('en-CA', {
+      timeZone: 'America/Sao_Paulo',
+      year: 'numeric',
+      month: '2-digit',
+    })
+      .format(new Date())
+      .slice(0, 7);
+    const res = await shop.api.get(`/fiscal/month-zip?month=${month}`);
+    expect(res.statusCode).toBe(200);
+    const files = await unzip(res.rawPayload);
+    expect(files.size).toBe(451);
+    expect(files.get(`NFCe/${first.accessKey}-nfce.xml`)).toContain(`<nProt>${first.protocol}</nProt>`);
+    for (let n = 2; n <= 450; n++)
+      expect(files.get(`NFCe/K${shop.client.id}-${n}-nfce.xml`)).toContain(`<nNF>${n}</nNF>`);
+    const csv = (files.get('resumo.csv') as string).trim().split('\r\n');
+    expect(csv).toHaveLength(451);
+    expect(csv[450]).toMatch(
+      new RegExp(`^NFC-e;1;450;K${shop.client.id}-450;.*;Autorizada;nao;13,00;\\d{15};$`),
+    );
   });
 });
 
@@ -957,5 +1050,68 @@ describe('product fiscal fields', { timeout: 120_000 }, () => {
     expect(fieldsAfter[rows.findIndex((r) => r.nome === 'Suco')]).toEqual({ cfop: '5102' });
     const reExported = await shop.api.get(`/product/client/${shop.client.id}/export?q=${sku}`);
     expect(reExported.body).toBe(exported.body);
+  });
+});
+
+describe('a failing SEFAZ (the invariants of bench/nfce-outage.ts, small)', { timeout: 240_000 }, () => {
+  it('60 sales with timeouts, 5xx, lost answers and an outage: no number reused, no gap not voided, each note authorised once', async () => {
+    const shop = await fiscalShop();
+    const db = t.database.db;
+    sefaz.chaos = { timeout: 0.05, error5xx: 0.1, lostAnswer: 0.15 };
+    const sales: number[] = [];
+    try {
+      for (let i = 0; i < 60; i++) {
+        if (i === 20) await sefaz.goAway();
+        if (i === 30) await sefaz.comeBack();
+        const one = {
+          items: [{ productId: shop.product.id, quantity: 1 }],
+          payments: [{ method: 'money', amountCents: 650 }],
+        };
+        sales.push((await sell(shop.auth, shop.product.id, one)).id);
+      }
+      // Every note has left `pending` (authorised, or in contingency when SEFAZ was silent).
+      for (const id of sales) await noteOf(shop.auth, id);
+    } finally {
+      sefaz.chaos = null;
+      await sefaz.comeBack().catch(() => undefined);
+    }
+    // The link is back: the jobs settle everything.
+    await vi.waitFor(
+      async () => {
+        await transmitWaiting(t.app.ctx);
+        await sweepFiscal(t.app.ctx);
+        const open = (await db.execute(sql`select count(*)::int as n from fiscal_notes
+          where client_id = ${shop.client.id} and status in ('pending', 'contingency', 'queued')`)) as unknown as {
+          rows: { n: number }[];
+        };
+        if (Number(open.rows[0].n) > 0) throw new Error('notes still waiting');
+      },
+      { timeout: 120_000, interval: 200 },
+    );
+    const rows = (
+      (await db.execute(sql`select sale_id, number, status, access_key, protocol from fiscal_notes
+        where client_id = ${shop.client.id}`)) as unknown as {
+        rows: { sale_id: number; number: number; status: string; access_key: string; protocol: string }[];
+      }
+    ).rows;
+    const atSefaz = [...sefaz.notes.values()].filter((n) => n.cnpj === shop.cnpj);
+    const voids = sefaz.voids.filter((v) => v.cnpj === shop.cnpj);
+    const voided = (n: number) => voids.some((v) => n >= v.from && n <= v.to);
+    // 0 numbers reused: one key per number at SEFAZ, and no authorised number voided.
+    const numbers = atSefaz.map((n) => n.number);
+    expect(new Set(numbers).size).toBe(numbers.length);
+    expect(numbers.filter(voided)).toEqual([]);
+    // 0 gaps that are not voided.
+    const last = Math.max(...rows.map((r) => r.number));
+    const gaps = Array.from({ length: last }, (_, i) => i + 1).filter(
+      (n) => !numbers.includes(n) && !voided(n),
+    );
+    expect(gaps).toEqual([]);
+    // Every sale's note authorised exactly once, with the protocol SEFAZ holds for its key.
+    expect(rows.map((r) => r.sale_id).sort((a, b) => a - b)).toEqual(sales);
+    expect(rows.filter((r) => r.status !== 'authorised')).toEqual([]);
+    for (const r of rows) expect(sefaz.notes.get(r.access_key)?.protocol).toBe(r.protocol);
+    expect(atSefaz).toHaveLength(60);
+    expect(sefaz.chaosCounts.lostAnswer).toBeGreaterThan(0);
   });
 });

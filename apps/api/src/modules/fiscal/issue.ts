@@ -529,68 +529,100 @@ async function sendNew(ctx: AppContext, actor: Actor, settings: SettingsRow, not
  * The transmission job: contingency notes, São Paulo's queue and notes a crash left pending, each
  * sent once SEFAZ answers. A contingency note first asks SEFAZ about its normal twin (same number,
  * tpEmis 1) whose answer was lost: if it was authorised, that one stands and the contingency is not sent.
+ * One run drains the whole backlog page by page (`batch` notes per read, oldest first, each note once
+ * per run) while SEFAZ answers: after an outage thousands of notes wait, and one page per 30 s run
+ * would take far longer than the backlog's target (bench/nfce-outage.ts). It stops when SEFAZ stays
+ * silent for `silentStop` notes in a row (it is still down: the next run tries again) or after
+ * `budgetMs` (under the job's lease).
  */
 export async function transmitWaiting(
   ctx: AppContext,
-  limit = 50,
+  batch = 50,
+  options: { budgetMs?: number; silentStop?: number } = {},
 ): Promise<{ sent: number; waiting: number }> {
-  const rows = await ctx.db
-    .select()
-    .from(fiscalNotes)
-    .where(
-      sql`${fiscalNotes.status} in ('contingency', 'queued')
-        or (${fiscalNotes.status} = 'pending' and ${fiscalNotes.createdAt} < now() - interval '2 minutes')`,
-    )
-    .orderBy(fiscalNotes.id)
-    .limit(limit);
+  const budgetMs = options.budgetMs ?? 8 * 60_000;
+  const silentStop = options.silentStop ?? 5;
+  const start = Date.now();
   let sent = 0;
   let waiting = 0;
-  for (const note of rows) {
-    const settings = await settingsRow(ctx.db, note.clientId);
-    if (!settings?.certificateSealed) continue;
-    const actor = await adminOf(ctx.db, note.clientId);
-    let done = false;
-    if (note.status === 'contingency') {
-      if (note.firstKey && note.firstXml) {
-        const twin = await queryKey(ctx, settings, note.firstKey, note.firstXml);
-        if (twin.kind === 'silent') {
-          waiting++;
-          continue;
-        }
-        if (twin.kind === 'authorised') {
-          done = await applySent(ctx, note, twin, note.firstXml, note.firstKey);
-        }
+  let silentInRow = 0;
+  let afterId = 0;
+  while (Date.now() - start < budgetMs && silentInRow < silentStop) {
+    const rows = await ctx.db
+      .select()
+      .from(fiscalNotes)
+      .where(
+        sql`${fiscalNotes.id} > ${afterId} and (${fiscalNotes.status} in ('contingency', 'queued')
+          or (${fiscalNotes.status} = 'pending' and ${fiscalNotes.createdAt} < now() - interval '2 minutes'))`,
+      )
+      .orderBy(fiscalNotes.id)
+      .limit(batch);
+    if (rows.length === 0) break;
+    for (const note of rows) {
+      afterId = note.id;
+      if (silentInRow >= silentStop || Date.now() - start >= budgetMs) break;
+      const done = await transmitOne(ctx, note);
+      if (done === null) continue;
+      if (done) {
+        sent++;
+        silentInRow = 0;
+        ctx.changed(note.clientId, 'fiscal', note.id);
+      } else {
+        waiting++;
+        silentInRow++;
       }
-      if (!done)
-        done = await applySent(
-          ctx,
-          note,
-          await transmit(ctx, settings, note.xml, note.accessKey),
-          note.xml,
-          note.accessKey,
-        );
-    } else {
-      // Queued or left pending: signed again now (NFC-e must reach SEFAZ within minutes of dhEmi).
-      const built = await signedNote(ctx, settings, note.draft as Draft, new Date(), 1);
-      if ('schema' in built) {
-        await save(ctx.db, note.id, {
-          status: 'rejected',
-          statusCode: 'schema',
-          statusText: `Erro de schema no elemento ${built.schema.element}`,
-        });
-        continue;
-      }
-      await save(ctx.db, note.id, { xml: built.xml, accessKey: built.key, qrCodeUrl: built.qrCode });
-      const result = await transmit(ctx, settings, built.xml, built.key);
-      done = await applySent(ctx, note, result, built.xml, built.key);
-      if (done && result.kind === 'authorised') await printDanfe(ctx, actor, note.id).catch(() => undefined);
     }
-    if (done) {
-      sent++;
-      ctx.changed(note.clientId, 'fiscal', note.id);
-    } else waiting++;
   }
   return { sent, waiting };
+}
+
+/** One waiting note sent: true once SEFAZ decided it, false when SEFAZ was silent, null when skipped. */
+async function transmitOne(ctx: AppContext, note: NoteRow): Promise<boolean | null> {
+  const settings = await settingsRow(ctx.db, note.clientId);
+  if (!settings?.certificateSealed) return null;
+  const actor = await adminOf(ctx.db, note.clientId);
+  if (note.status === 'contingency') {
+    if (note.firstKey && note.firstXml) {
+      const twin = await queryKey(ctx, settings, note.firstKey, note.firstXml);
+      if (twin.kind === 'silent') return false;
+      if (twin.kind === 'authorised' && (await applySent(ctx, note, twin, note.firstXml, note.firstKey)))
+        return true;
+    }
+    return applySent(
+      ctx,
+      note,
+      await transmit(ctx, settings, note.xml, note.accessKey),
+      note.xml,
+      note.accessKey,
+    );
+  }
+  // Queued or left pending, already signed and maybe sent: SEFAZ may hold it (its answer lost). Asked
+  // first, so the nfeProc kept is the document SEFAZ authorised, not one signed again (another dhEmi
+  // and digest under the same key).
+  if (note.xml && !note.accessKey.startsWith('pending-')) {
+    const held = await queryKey(ctx, settings, note.accessKey, note.xml);
+    if (held.kind === 'silent') return false;
+    if (held.kind === 'authorised') {
+      const done = await applySent(ctx, note, held, note.xml, note.accessKey);
+      await printDanfe(ctx, actor, note.id).catch(() => undefined);
+      return done;
+    }
+  }
+  // Not at SEFAZ: signed again now (NFC-e must reach SEFAZ within minutes of dhEmi).
+  const built = await signedNote(ctx, settings, note.draft as Draft, new Date(), 1);
+  if ('schema' in built) {
+    await save(ctx.db, note.id, {
+      status: 'rejected',
+      statusCode: 'schema',
+      statusText: `Erro de schema no elemento ${built.schema.element}`,
+    });
+    return null;
+  }
+  await save(ctx.db, note.id, { xml: built.xml, accessKey: built.key, qrCodeUrl: built.qrCode });
+  const result = await transmit(ctx, settings, built.xml, built.key);
+  const done = await applySent(ctx, note, result, built.xml, built.key);
+  if (done && result.kind === 'authorised') await printDanfe(ctx, actor, note.id).catch(() => undefined);
+  return done;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -129,6 +129,7 @@ function SettingsForm({
     defaultValues: valuesOf(settings),
     toInput,
   });
+  const qrCodeVersion = form.watch('qrCodeVersion');
   return (
     <Form
       form={form}
@@ -175,14 +176,19 @@ function SettingsForm({
           <FormTextField control={form.control} name="zipCode" label="CEP" />
           <FormTextField control={form.control} name="series" label="Série" />
           <FormTextField control={form.control} name="nextNumber" label="Próximo número" />
-          <FormTextField control={form.control} name="cscId" label="Identificador do CSC" />
-          <FormTextField
-            control={form.control}
-            name="csc"
-            label="CSC"
-            type="password"
-            helperText={settings?.hasCsc ? 'Guardado. Deixe em branco para manter.' : undefined}
-          />
+          {/* QR code v3 (NT 2025.001) has no CSC hash: the CSC fields only with v2. */}
+          {qrCodeVersion !== '3' && (
+            <>
+              <FormTextField control={form.control} name="cscId" label="Identificador do CSC" />
+              <FormTextField
+                control={form.control}
+                name="csc"
+                label="CSC"
+                type="password"
+                helperText={settings?.hasCsc ? 'Guardado. Deixe em branco para manter.' : undefined}
+              />
+            </>
+          )}
           <FormTextField
             control={form.control}
             name="qrCodeVersion"
