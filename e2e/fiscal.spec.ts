@@ -1,16 +1,11 @@
 import { expect, type Page, test } from '@playwright/test';
+import { ean13 } from './fixtures';
 import { apiLogin, closeRegisterViaApi, demoEmail, loginAs } from './helpers';
 
 /** The fake SEFAZ's control port the config starts (playwright.config.ts: E2E_PORT + 911). */
 const SEFAZ_CONTROL_URL = `http://127.0.0.1:${Number(process.env.E2E_SEFAZ_PORT ?? Number(process.env.E2E_PORT ?? 3100) + 910) + 1}`;
 const stamp = Date.now().toString().slice(-7);
 const CNPJ = '11222333000181';
-
-function ean13(base12: string): string {
-  const digits = base12.split('').map(Number);
-  const sum = digits.reduce((s, d, i) => s + d * (i % 2 === 0 ? 1 : 3), 0);
-  return `${base12}${(10 - (sum % 10)) % 10}`;
-}
 
 async function pick(page: Page, label: string, option: string) {
   await page.getByLabel(label, { exact: true }).click();
