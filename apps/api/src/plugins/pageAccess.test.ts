@@ -188,6 +188,7 @@ const READS: Record<string, readonly string[]> = {
   'GET /v1/budget/export': ['budget'],
   'GET /v1/budget/:id': ['budget-detail', 'budget-convert'],
   'GET /v1/budget/:id/pdf': ['budget-detail'],
+  'GET /v1/budget/:id/pix-refunds': ['budget-detail'],
   'GET /v1/stock-reservation/product/:productId': [
     'product-edit',
     'stock-entry',
@@ -195,6 +196,7 @@ const READS: Record<string, readonly string[]> = {
     'stock-fractionate',
   ],
   'GET /v1/delivery/panel': ['sale-delivery', 'sale-delivery-settlement'],
+  'GET /v1/delivery/orders/:id/pix': ['sale-delivery', 'driver-in-transit'],
   'GET /v1/marketplace/accounts': ['settings-marketplace'],
   'GET /v1/marketplace/orders': ['sale-marketplace'],
   'GET /v1/marketplace/mappings': ['sale-marketplace', 'settings-marketplace'],

@@ -137,7 +137,8 @@ export const deliveryApi = {
     method: 'GET',
     path: '/delivery/orders/:id/pix',
     resource: 'delivery',
-    access: [...WRITE.delivery, ...DRIVERS],
+    // Read by the panel's page (its dispatch roles open the dialog) and the driver's "Em trânsito".
+    access: [...SHIPPING, ...DRIVERS],
     summary: 'The order’s Pix QR dinâmico as it is polled (asks the bank when no webhook came)',
     params: idParams,
     response: { 200: deliveryOrderPixSchema },
