@@ -59,4 +59,4 @@ it('moves typed PSP URLs to a catalogue PSP and environment', async () => {
     [5, 'fake', 'production'],
     [6, '', 'production'],
   ]);
-});
+}, 120_000); // every migration twice on a fresh PGlite: ~20 s alone
