@@ -11,6 +11,7 @@ import {
   type Api,
   asUser,
   expectStatus,
+  makeCustomer,
   makeProduct,
   makeSale,
   makeShop,
@@ -336,6 +337,50 @@ describe('cash flow', () => {
     expect(text).toContain(formatCents(next.openingCents));
     expect(text).toContain(formatCents(next.closingCents));
     expect((await shop.apis[1].get(`/finance/cash-flow/pdf?${range}`)).statusCode).toBe(403);
+  });
+});
+
+describe('cash flow of crediário', () => {
+  it('puts an instalment received on the day it was received and the ones due on their due dates, the sale itself nowhere', async () => {
+    const shop = await makeShop(t);
+    const product = await makeProduct(t, shop.auth, { salePriceCents: 10001, stock: 5 });
+    const maria = await makeCustomer(t, shop.auth);
+    const sale = await makeSale(t, shop.auth, {
+      items: [{ productId: product.id, quantity: 1 }],
+      customerId: maria.id,
+      payments: [{ method: 'creditShop', amountCents: 10001, numberInstallments: 3 }],
+    });
+    const [first, second, third] = sale.receivables;
+    // R$ 100,01 in 3: the odd cents on the first (33,35 + 33,33 + 33,33), monthly from tomorrow.
+    expect(
+      sale.receivables.map((r: { amountCents: number; dueDate: string }) => [r.amountCents, r.dueDate]),
+    ).toEqual([
+      [3335, addDays(today, 1)],
+      [3333, addMonths(addDays(today, 1), 1)],
+      [3333, addMonths(addDays(today, 1), 2)],
+    ]);
+    expectStatus(
+      await shop.api.post(`/sale/${sale.id}/receivable/${first.id}/settle`, { paymentMethod: 'pix' }),
+      200,
+    );
+    const flow = expectStatus(
+      await shop.api.get(`/finance/cash-flow?from=${today}&to=${third.dueDate}&groupBy=day`),
+      200,
+    );
+    const row = (day: string) => flow.rows.find((r: { period: string }) => r.period === day);
+    // Received today (before its due date): realised today, once (not again as a Pix sale); the
+    // sale's crediário is not money in.
+    expect(row(today)).toMatchObject({ salesInCents: 0, receivablesInCents: 3335, projectedInCents: 0 });
+    expect(row(first.dueDate)).toMatchObject({ receivablesInCents: 0, projectedInCents: 0 });
+    expect(row(second.dueDate)).toMatchObject({ receivablesInCents: 0, projectedInCents: 3333 });
+    expect(row(third.dueDate)).toMatchObject({ receivablesInCents: 0, projectedInCents: 3333 });
+    expect(flow.totals).toMatchObject({
+      salesInCents: 0,
+      receivablesInCents: 3335,
+      projectedInCents: 6666,
+      netCents: 3335,
+    });
+    expect(flow.rows.at(-1).balanceCents).toBe(flow.openingCents + 10001);
   });
 });
 
