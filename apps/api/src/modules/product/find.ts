@@ -12,6 +12,7 @@ import { notFound } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { num } from '../../lib/pg.ts';
 import { additionalGroupsInOrder } from '../product-additional/service.ts';
+import { categoryService } from '../product-category/service.ts';
 import { groupIdsOf, groupProductCount } from './additionalGroups.ts';
 import { imageUrls } from './imageUrls.ts';
 import { type ListRow, toListItem, wholeColumns } from './listRow.ts';
@@ -270,4 +271,25 @@ export async function productRefs(
     }
   }
   return out;
+}
+
+/** Name, category name and today's average cost of some products (the stock turnover report, issue 34). */
+export async function productReportFacts(
+  db: Executor,
+  clientId: number,
+  ids: number[],
+): Promise<Map<number, { name: string; categoryName: string | null; costPriceCents: number }>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select({
+      id: products.id,
+      name: products.name,
+      categoryName: categoryService.nameOf(products.categoryId),
+      costPriceCents: products.costPriceCents,
+    })
+    .from(products)
+    .where(and(eq(products.clientId, clientId), inArray(products.id, ids)));
+  return new Map(
+    rows.map((r) => [r.id, { name: r.name, categoryName: r.categoryName, costPriceCents: r.costPriceCents }]),
+  );
 }
