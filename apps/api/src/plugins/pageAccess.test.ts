@@ -135,6 +135,8 @@ const READS: Record<string, readonly string[]> = {
   'GET /v1/finance/dre/csv': ['finance-dre'],
   'GET /v1/finance/dre/pdf': ['finance-dre'],
   'GET /v1/finance/dre/entries': ['finance-dre'],
+  'GET /v1/finance/dre/entries/csv': ['finance-dre'],
+  'GET /v1/finance/dre/entries/xlsx': ['finance-dre'],
   'GET /v1/finance/dre/xlsx': ['finance-dre'],
   'GET /v1/report/sales': ['finance-reports', 'sale-reports'],
   'GET /v1/report/sales/csv': ['finance-reports', 'sale-reports'],

@@ -234,6 +234,43 @@ describe('DRE drill-down', () => {
     ]);
     expect((await entries('returns')).entries).toEqual([]);
 
+    // Exported whole, as the other tables: CSV and XLSX with the line's total.
+    const grossCsv = await shop.api.get(`/finance/dre/entries/csv?month=${month}&line=grossRevenue`);
+    expect(grossCsv.statusCode).toBe(200);
+    expect(grossCsv.headers['content-disposition']).toBe(
+      `attachment; filename="dre-${month}-grossRevenue.csv"`,
+    );
+    const day = formatDateBr(today);
+    expect(grossCsv.body.split('\r\n')).toEqual([
+      'Data;Tipo;Lançamento;Valor',
+      `${day};Venda;Venda nº 1;30,00`,
+      `${day};Venda;Venda nº 2;10,00`,
+      `${day};Venda;Venda nº 3;20,00`,
+      ';;Total da linha: Receita bruta;60,00',
+      '',
+    ]);
+    const personnelXlsx = await shop.api.get(
+      `/finance/dre/entries/xlsx?month=${month}&line=expense:personnel`,
+    );
+    expect(personnelXlsx.statusCode).toBe(200);
+    expect(personnelXlsx.headers['content-disposition']).toBe(
+      `attachment; filename="dre-${month}-expense-personnel.xlsx"`,
+    );
+    const sheet = await workbook(personnelXlsx.rawPayload);
+    expect(sheet.getRow(1).values).toEqual([undefined, 'Data', 'Tipo', 'Lançamento', 'Valor']);
+    expect(sheet.getRow(2).values).toEqual([undefined, day, 'Conta a pagar', 'Salários', -2000]);
+    // Empty cells read back as empty.
+    expect(sheet.getRow(3).values).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      'Total da linha: Pessoal',
+      -2000,
+    ]);
+    expect(
+      (await shop.apis[1].get(`/finance/dre/entries/csv?month=${month}&line=grossRevenue`)).statusCode,
+    ).toBe(403);
+
     const bad = await shop.api.get(`/finance/dre/entries?month=${month}&line=result`);
     expect(bad.statusCode).toBe(400);
     expect(bad.json().issues[0].message).toBe('Linha do DRE inválida');
