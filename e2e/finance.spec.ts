@@ -1,13 +1,16 @@
 import { readFileSync } from 'node:fs';
+import { withCheckDigit } from '@balcao/core/barcode';
 import { makeBankBoletoLine } from '@balcao/core/boleto';
 import { formatCents } from '@balcao/core/money';
-import { DEFAULT_TIME_ZONE, dateIn } from '@balcao/core/time';
+import { DEFAULT_TIME_ZONE, dateIn, formatInZone } from '@balcao/core/time';
 import { UserType } from '@balcao/core/userTypes';
 import { type APIRequestContext, expect, test } from '@playwright/test';
+import { type SupplierNfeItem, supplierNfe } from '../apps/api/test/supplierNfe';
 import { apiLogin, demoEmail, loginAs } from './helpers';
 
 const today = dateIn(DEFAULT_TIME_ZONE);
 const month = today.slice(0, 7);
+const formatDate = (day: string) => formatInZone(`${day}T12:00:00Z`, DEFAULT_TIME_ZONE, 'date');
 
 /** A valid CNPJ from 12 random digits. */
 function randomCnpj(): string {
@@ -129,10 +132,27 @@ test('the Financeiro records a supplier and a boleto, pays it from the till, and
   await page.screenshot({ path: test.info().outputPath('dre-390.png'), fullPage: true });
 });
 
-/** A supplier's nfeProc with two duplicatas (the parts the import reads). */
-function supplierNfe(number: string, cnpj: string): string {
-  const key = `35261112345678000195550010${number.padStart(9, '0')}${String(Date.now()).slice(-9)}`;
-  return `<?xml version="1.0" encoding="UTF-8"?><nfeProc xmlns="http://www.portalfiscal.inf.br/nfe" versao="4.00"><NFe><infNFe Id="NFe${key}" versao="4.00"><ide><nNF>${number}</nNF><dhEmi>${today}T09:00:00-03:00</dhEmi></ide><emit><CNPJ>${cnpj}</CNPJ><xNome>Atacado Boa Compra ${number}</xNome></emit><total><ICMSTot><vNF>300.01</vNF></ICMSTot></total><cobr><fat><nFat>${number}</nFat><vLiq>300.01</vLiq></fat><dup><nDup>001</nDup><dVenc>${today}</dVenc><vDup>150.01</vDup></dup><dup><nDup>002</nDup><dVenc>${today}</dVenc><vDup>150.00</vDup></dup></cobr></infNFe></NFe></nfeProc>`;
+/** A supplier's nfeProc (schema-valid, signed) for the demo shop, with two duplicatas. */
+function nfeFor(number: string, cnpj: string, recipient: string, items: SupplierNfeItem[]): string {
+  return supplierNfe({
+    issuerCnpj: cnpj,
+    issuerName: `Atacado Boa Compra ${number}`,
+    recipientCnpj: recipient,
+    number,
+    issuedOn: today,
+    items,
+    dups: [
+      ['001', today, '150.01'],
+      ['002', today, '150.00'],
+    ],
+  });
+}
+
+async function shopDocument(request: APIRequestContext, token: string): Promise<string> {
+  const company = await (
+    await request.get('/v1/settings/company', { headers: { authorization: `Bearer ${token}` } })
+  ).json();
+  return company.document as string;
 }
 
 test('the Financeiro sees overdue bills in the bell and on the home, attaches the boleto and imports a supplier NF-e', async ({
@@ -174,10 +194,82 @@ test('the Financeiro sees overdue bills in the bell and on the home, attaches th
   await page.getByTestId('nfe-file').setInputFiles({
     name: 'nfe.xml',
     mimeType: 'text/xml',
-    buffer: Buffer.from(supplierNfe(number, randomCnpj())),
+    buffer: Buffer.from(
+      nfeFor(number, randomCnpj(), await shopDocument(page.request, token), [
+        { code: 'X1', ean: null, name: 'Material de limpeza', quantity: '1', unitPrice: '300.01' },
+      ]),
+    ),
   });
+  // Financeiro does not move stock: the review offers the bills only.
+  const review = page.getByRole('dialog', { name: `NF-e ${number} - Atacado Boa Compra ${number}` });
+  await expect(review.getByText('Seu perfil não dá entrada no estoque')).toBeVisible();
+  await review.getByRole('button', { name: 'Só gerar as contas a pagar' }).click();
   await expect(page.getByText(`NF-e ${number} importada`)).toBeVisible();
   await expect(
     page.getByText(`2 contas a pagar de Atacado Boa Compra ${number}, ${formatCents(30001)}`),
   ).toBeVisible();
+});
+
+test('the Gerente imports a supplier NF-e as a stock entry: one item found by its barcode, one registered as a new product', async ({
+  page,
+}) => {
+  const token = await apiLogin(page, demoEmail(UserType.MANAGER));
+  const headers = { authorization: `Bearer ${token}` };
+  const tag = Date.now().toString(36);
+  const ean = withCheckDigit(`789${String(Date.now()).slice(-9)}`);
+  const made = await page.request.post('/v1/product', {
+    headers,
+    data: {
+      name: `Café Pilão 500 g ${tag}`,
+      barcode: ean,
+      salePriceCents: 1890,
+      costPriceCents: 1000,
+      stock: 4,
+    },
+  });
+  expect(made.status()).toBe(201);
+  const cafe = await made.json();
+  const number = String(Date.now()).slice(-6);
+  const xml = nfeFor(number, randomCnpj(), await shopDocument(page.request, token), [
+    { code: 'CF500', ean, name: 'CAFE PILAO 500G', quantity: '6', unitPrice: '13.00' },
+    { code: 'AC1', ean: null, name: `Achocolatado 400 g ${tag}`, quantity: '10', unitPrice: '22.20' },
+  ]);
+
+  await loginAs(page, UserType.MANAGER);
+  await page.goto('/dashboard/payable');
+  await page
+    .getByTestId('nfe-file')
+    .setInputFiles({ name: 'nfe.xml', mimeType: 'text/xml', buffer: Buffer.from(xml) });
+  const review = page.getByRole('dialog', { name: `NF-e ${number} - Atacado Boa Compra ${number}` });
+  await expect(review.getByTestId('nfe-bills')).toHaveText(
+    `2 contas a pagar: ${formatDate(today)} ${formatCents(15001)}; ${formatDate(today)} ${formatCents(15000)}`,
+  );
+  const first = review.getByRole('region', { name: 'Item 1: CAFE PILAO 500G' });
+  await expect(first).toContainText(`Entra em ${cafe.name}`);
+  await expect(first).toContainText('pelo código de barras');
+  await expect(review.getByText('1 item não foi encontrado no seu cadastro')).toBeVisible();
+  const second = review.getByRole('region', { name: `Item 2: Achocolatado 400 g ${tag}` });
+  await expect(second.getByLabel('Nome do produto (item 2)')).toHaveValue(`Achocolatado 400 g ${tag}`);
+  await review.getByRole('button', { name: 'Dar entrada no estoque' }).click();
+  await expect(second.getByText('Informe o preço de venda')).toBeVisible();
+  await second.getByLabel('Categoria (item 2)').click();
+  const category = page.getByRole('option').nth(1);
+  const categoryName = (await category.textContent()) ?? '';
+  await category.click();
+  await expect(second.getByLabel('Categoria (item 2)')).toHaveText(categoryName);
+  await second.getByLabel('Preço de venda (item 2)').fill('34,90');
+  await page.screenshot({ path: test.info().outputPath('nfe-review-1280.png'), fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: test.info().outputPath('nfe-review-390.png') });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await review.getByRole('button', { name: 'Dar entrada no estoque' }).click();
+  await expect(page.getByText(`NF-e ${number} no estoque`)).toBeVisible();
+  await expect(
+    page.getByText(
+      `2 itens entraram no estoque (1 produto novo) e 2 contas a pagar de Atacado Boa Compra ${number}, ${formatCents(30001)}`,
+    ),
+  ).toBeVisible();
+  // Weighted average: 4 at R$ 10,00 and 6 at R$ 13,00 -> R$ 11,80.
+  const after = await (await page.request.get(`/v1/product/${cafe.id}`, { headers })).json();
+  expect(after).toMatchObject({ stock: 10, costPriceCents: 1180 });
 });

@@ -68,6 +68,29 @@ test("the Gerente reads the day's sales in Financeiro > Relatórios and exports 
   sheet.eachRow((row) => names.push(row.getCell(1).value));
   expect(names).toContain('Itens avulsos (venda simples)');
 
+  // Stock turnover by category, whole, as XLSX.
+  const turnover = page.getByRole('region', { name: 'Giro de estoque' });
+  await expect(turnover.getByRole('table', { name: 'Giro de estoque por categoria' })).toBeVisible();
+  await turnover.getByLabel('Giro a exportar').click();
+  await page.getByRole('option', { name: 'Giro de estoque por categoria' }).click();
+  const [giro] = await Promise.all([
+    page.waitForEvent('download'),
+    turnover.getByRole('button', { name: 'Exportar giro (XLSX)' }).click(),
+  ]);
+  expect(giro.suggestedFilename()).toBe(`giro-de-estoque-category-${today}-${today}.xlsx`);
+  const giroBook = new ExcelJS.Workbook();
+  await giroBook.xlsx.readFile(await giro.path());
+  expect(giroBook.worksheets[0].getRow(1).values).toEqual([
+    undefined,
+    'Categoria',
+    'Vendido',
+    'CMV',
+    'Estoque médio',
+    'Estoque final',
+    'Giro',
+    'Dias de estoque',
+  ]);
+
   const [pdf] = await Promise.all([
     page.waitForEvent('download'),
     page.getByRole('button', { name: 'Baixar PDF' }).click(),

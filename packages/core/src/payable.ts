@@ -554,3 +554,92 @@ export const nfeImportedSchema = z.object({
   items: z.array(payableSchema),
 });
 export type NfeImported = z.infer<typeof nfeImportedSchema>;
+
+// ---------------------------------------------------------------- NF-e as a stock entry (issue 34)
+
+export const NFE_ENTRY_MESSAGES = {
+  schema: (element: string) =>
+    `O XML da NF-e não segue o leiaute oficial (NF-e 4.00) no campo ${element}: peça ao fornecedor o XML autorizado`,
+  notForShop: (document: string) =>
+    `Esta NF-e foi emitida para o CNPJ/CPF ${document}, não para esta loja: nada foi importado`,
+  noRecipient: 'A NF-e não tem destinatário: só notas emitidas para o CNPJ da loja entram no estoque',
+  itemMissing: (n: number) => `Diga o que fazer com o item ${n} da nota: vincular a um produto ou cadastrar`,
+  itemUnknown: (n: number) => `O item ${n} não existe nesta NF-e`,
+  badQuantity: (n: number) => `O item ${n} da nota tem uma quantidade inválida`,
+  productNotFound: (n: number) => `O produto escolhido para o item ${n} não foi encontrado`,
+} as const;
+
+/** One item (det) of a supplier's NF-e as the review shows it, with the product it was matched to. */
+export const nfeReviewItemSchema = z.object({
+  /** nItem: the item's number in the note (1, 2, ...). */
+  index: z.number().int(),
+  /** cProd: the supplier's own code. */
+  code: z.string(),
+  /** cEAN when it is a GTIN (null for "SEM GTIN"). */
+  barcode: z.string().nullable(),
+  description: z.string(),
+  unit: z.string(),
+  quantity: z.number(),
+  /** What one unit cost, delivered: (vProd - vDesc + vFrete + vSeg + vOutro) / qCom, to the cent. */
+  unitCostCents: z.number().int(),
+  totalCents: z.number().int(),
+  match: z
+    .object({
+      productId: z.number().int(),
+      variantId: z.number().int().nullable(),
+      name: z.string(),
+      by: z.enum(['barcode', 'supplierCode']),
+    })
+    .nullable(),
+});
+export type NfeReviewItem = z.infer<typeof nfeReviewItemSchema>;
+
+export const nfeReviewSchema = z.object({
+  key: z.string(),
+  number: z.string(),
+  issuedOn: z.string(),
+  supplier: z.object({ id: z.number().int().nullable(), name: z.string(), document: z.string() }),
+  totalCents: z.number().int(),
+  bills: z.array(z.object({ number: z.string(), dueDate: z.string(), amountCents: z.number().int() })),
+  items: z.array(nfeReviewItemSchema),
+});
+export type NfeReview = z.infer<typeof nfeReviewSchema>;
+
+const positiveId = (message: string) => z.number({ message }).int(message).positive(message);
+
+/** What the review decided for each item: a product (remembered for this supplier's code) or a new one. */
+export const nfeEntryItemSchema = z.union([
+  z.object({
+    index: z.number().int().positive(),
+    productId: positiveId('Produto inválido'),
+    variantId: z.number().int().positive().nullish().default(null),
+  }),
+  z.object({
+    index: z.number().int().positive(),
+    newProduct: z.object({
+      name: z
+        .string()
+        .trim()
+        .min(1, 'Informe o nome do produto')
+        .max(120, 'Nome com no máximo 120 caracteres'),
+      categoryId: positiveId('Escolha a categoria').nullish().default(null),
+      salePriceCents: z.number().int().min(0).max(99_999_999_99),
+    }),
+  }),
+]);
+export type NfeEntryItem = z.input<typeof nfeEntryItemSchema>;
+
+export const nfeEntryInputSchema = z.object({
+  /** The XML as the supplier sent it (the review read the same text). */
+  xml: z.string().min(1, 'Envie o XML da NF-e').max(2_000_000, 'XML grande demais'),
+  /** The bills' expense category; without one, the shop's first CMV/compras category. */
+  categoryId: z.number().int().positive().optional(),
+  items: z.array(nfeEntryItemSchema).max(990),
+});
+export type NfeEntryInput = z.input<typeof nfeEntryInputSchema>;
+
+export const nfeEntryCreatedSchema = nfeImportedSchema.extend({
+  movements: z.number().int(),
+  productsCreated: z.number().int(),
+});
+export type NfeEntryCreated = z.infer<typeof nfeEntryCreatedSchema>;

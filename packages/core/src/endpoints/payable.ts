@@ -3,8 +3,11 @@ import { listQuerySchema, pageOf } from '../list.ts';
 import { idParams } from '../params.ts';
 import {
   NFE_XML_UPLOAD,
+  nfeEntryCreatedSchema,
+  nfeEntryInputSchema,
   nfeImportedSchema,
   nfeImportQuerySchema,
+  nfeReviewSchema,
   PAYABLE_ATTACHMENT_UPLOAD,
   payableAttachmentSchema,
   payableCategoryInputSchema,
@@ -180,6 +183,27 @@ export const payableApi = {
     response: { 201: nfeImportedSchema },
     upload: NFE_XML_UPLOAD,
     changes: ['payable', 'supplier'],
+  }),
+  reviewNfe: endpoint({
+    method: 'POST',
+    path: '/payable/nfe/review',
+    resource: 'payable',
+    access: FINANCE,
+    summary:
+      "A supplier's NF-e XML (multipart field \"file\") read for the stock entry's review, nothing written: validated against the NF-e 4.00 schema, its recipient checked against the shop's CNPJ, each item matched to a product by barcode (cEAN) or by the supplier's code remembered from an earlier note",
+    response: { 200: nfeReviewSchema },
+    upload: NFE_XML_UPLOAD,
+  }),
+  importNfeEntry: endpoint({
+    method: 'POST',
+    path: '/payable/nfe/entry',
+    resource: 'payable',
+    access: FINANCE,
+    summary:
+      "A supplier's NF-e as a stock entry and its bills in one transaction: items to the products the review chose (the supplier's code remembered) or new products, the average costs updated, each duplicata a payable; once per NF-e (needs the stock and the finance write rights)",
+    body: nfeEntryInputSchema,
+    response: { 201: nfeEntryCreatedSchema },
+    changes: ['payable', 'supplier', 'stock', 'product'],
   }),
   addAttachment: endpoint({
     method: 'POST',

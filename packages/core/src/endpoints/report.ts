@@ -2,6 +2,11 @@ import { endpoint } from '../contract.ts';
 import { reportExportQuerySchema, reportQuerySchema, salesReportSchema } from '../report.ts';
 import { binaryFileSchema, csvFileSchema } from '../responses.ts';
 import { FINANCE } from '../routes.ts';
+import {
+  stockTurnoverExportQuerySchema,
+  stockTurnoverQuerySchema,
+  stockTurnoverSchema,
+} from '../stockTurnover.ts';
 
 /**
  * /v1/report (issue 34): the sales reports, read by FINANCE (Administrador, Gerente, Financeiro). The
@@ -52,5 +57,38 @@ export const reportApi = {
     query: reportQuerySchema,
     response: { 200: binaryFileSchema },
     file: 'pdf',
+  }),
+  stockTurnover: endpoint({
+    method: 'GET',
+    path: '/report/stock-turnover',
+    resource: 'finance',
+    tag: 'report',
+    access: FINANCE,
+    summary:
+      'Stock turnover (CMV / average stock value) and days of stock (closing stock / daily average sold) of a period, per product and per category',
+    query: stockTurnoverQuerySchema,
+    response: { 200: stockTurnoverSchema },
+  }),
+  stockTurnoverCsv: endpoint({
+    method: 'GET',
+    path: '/report/stock-turnover/csv',
+    resource: 'finance',
+    tag: 'report',
+    access: FINANCE,
+    summary: 'The stock turnover per product or per category, whole, as a streamed CSV',
+    query: stockTurnoverExportQuerySchema,
+    response: { 200: csvFileSchema },
+    file: 'csv',
+  }),
+  stockTurnoverXlsx: endpoint({
+    method: 'GET',
+    path: '/report/stock-turnover/xlsx',
+    resource: 'finance',
+    tag: 'report',
+    access: FINANCE,
+    summary: 'The stock turnover per product or per category, whole, as an XLSX workbook',
+    query: stockTurnoverExportQuerySchema,
+    response: { 200: binaryFileSchema },
+    file: 'binary',
   }),
 } as const;

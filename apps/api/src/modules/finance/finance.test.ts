@@ -11,6 +11,7 @@ import {
   type Api,
   asUser,
   expectStatus,
+  makeCustomer,
   makeProduct,
   makeSale,
   makeShop,
@@ -233,6 +234,43 @@ describe('DRE drill-down', () => {
     ]);
     expect((await entries('returns')).entries).toEqual([]);
 
+    // Exported whole, as the other tables: CSV and XLSX with the line's total.
+    const grossCsv = await shop.api.get(`/finance/dre/entries/csv?month=${month}&line=grossRevenue`);
+    expect(grossCsv.statusCode).toBe(200);
+    expect(grossCsv.headers['content-disposition']).toBe(
+      `attachment; filename="dre-${month}-grossRevenue.csv"`,
+    );
+    const day = formatDateBr(today);
+    expect(grossCsv.body.split('\r\n')).toEqual([
+      'Data;Tipo;Lançamento;Valor',
+      `${day};Venda;Venda nº 1;30,00`,
+      `${day};Venda;Venda nº 2;10,00`,
+      `${day};Venda;Venda nº 3;20,00`,
+      ';;Total da linha: Receita bruta;60,00',
+      '',
+    ]);
+    const personnelXlsx = await shop.api.get(
+      `/finance/dre/entries/xlsx?month=${month}&line=expense:personnel`,
+    );
+    expect(personnelXlsx.statusCode).toBe(200);
+    expect(personnelXlsx.headers['content-disposition']).toBe(
+      `attachment; filename="dre-${month}-expense-personnel.xlsx"`,
+    );
+    const sheet = await workbook(personnelXlsx.rawPayload);
+    expect(sheet.getRow(1).values).toEqual([undefined, 'Data', 'Tipo', 'Lançamento', 'Valor']);
+    expect(sheet.getRow(2).values).toEqual([undefined, day, 'Conta a pagar', 'Salários', -2000]);
+    // Empty cells read back as empty.
+    expect(sheet.getRow(3).values).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      'Total da linha: Pessoal',
+      -2000,
+    ]);
+    expect(
+      (await shop.apis[1].get(`/finance/dre/entries/csv?month=${month}&line=grossRevenue`)).statusCode,
+    ).toBe(403);
+
     const bad = await shop.api.get(`/finance/dre/entries?month=${month}&line=result`);
     expect(bad.statusCode).toBe(400);
     expect(bad.json().issues[0].message).toBe('Linha do DRE inválida');
@@ -336,6 +374,50 @@ describe('cash flow', () => {
     expect(text).toContain(formatCents(next.openingCents));
     expect(text).toContain(formatCents(next.closingCents));
     expect((await shop.apis[1].get(`/finance/cash-flow/pdf?${range}`)).statusCode).toBe(403);
+  });
+});
+
+describe('cash flow of crediário', () => {
+  it('puts an instalment received on the day it was received and the ones due on their due dates, the sale itself nowhere', async () => {
+    const shop = await makeShop(t);
+    const product = await makeProduct(t, shop.auth, { salePriceCents: 10001, stock: 5 });
+    const maria = await makeCustomer(t, shop.auth);
+    const sale = await makeSale(t, shop.auth, {
+      items: [{ productId: product.id, quantity: 1 }],
+      customerId: maria.id,
+      payments: [{ method: 'creditShop', amountCents: 10001, numberInstallments: 3 }],
+    });
+    const [first, second, third] = sale.receivables;
+    // R$ 100,01 in 3: the odd cents on the first (33,35 + 33,33 + 33,33), monthly from tomorrow.
+    expect(
+      sale.receivables.map((r: { amountCents: number; dueDate: string }) => [r.amountCents, r.dueDate]),
+    ).toEqual([
+      [3335, addDays(today, 1)],
+      [3333, addMonths(addDays(today, 1), 1)],
+      [3333, addMonths(addDays(today, 1), 2)],
+    ]);
+    expectStatus(
+      await shop.api.post(`/sale/${sale.id}/receivable/${first.id}/settle`, { paymentMethod: 'pix' }),
+      200,
+    );
+    const flow = expectStatus(
+      await shop.api.get(`/finance/cash-flow?from=${today}&to=${third.dueDate}&groupBy=day`),
+      200,
+    );
+    const row = (day: string) => flow.rows.find((r: { period: string }) => r.period === day);
+    // Received today (before its due date): realised today, once (not again as a Pix sale); the
+    // sale's crediário is not money in.
+    expect(row(today)).toMatchObject({ salesInCents: 0, receivablesInCents: 3335, projectedInCents: 0 });
+    expect(row(first.dueDate)).toMatchObject({ receivablesInCents: 0, projectedInCents: 0 });
+    expect(row(second.dueDate)).toMatchObject({ receivablesInCents: 0, projectedInCents: 3333 });
+    expect(row(third.dueDate)).toMatchObject({ receivablesInCents: 0, projectedInCents: 3333 });
+    expect(flow.totals).toMatchObject({
+      salesInCents: 0,
+      receivablesInCents: 3335,
+      projectedInCents: 6666,
+      netCents: 3335,
+    });
+    expect(flow.rows.at(-1).balanceCents).toBe(flow.openingCents + 10001);
   });
 });
 

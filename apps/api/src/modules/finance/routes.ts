@@ -12,7 +12,7 @@ import { sessionOf } from '../../plugins/auth.ts';
 import { xlsxStream } from '../report/xlsx.ts';
 import { cashFlowPdf, drePdf } from './pdf.ts';
 import { cashFlow, dayClose, dre, dreEntries } from './service.ts';
-import { cashFlowTable, dreTable } from './tables.ts';
+import { cashFlowTable, dreEntriesTable, dreTable } from './tables.ts';
 
 const cents = (value: number) => (value / 100).toFixed(2).replace('.', ',');
 const csv = (rows: (string | number)[][]) => `${Papa.unparse(rows, { delimiter: ';' })}\r\n`;
@@ -127,6 +127,41 @@ export function financeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     route(app, financeApi.dreEntries, (request) =>
       dreEntries(db, sessionOf(request), request.query.month, request.query.line),
     );
+
+    // The drill-down exported whole (issue 34): every record of the line, not the dialog's first 500.
+    route(app, financeApi.dreEntriesCsv, async (request, reply) => {
+      const actor = sessionOf(request);
+      const { month, line } = request.query;
+      const table = dreEntriesTable(await dreEntries(db, actor, month, line, Number.MAX_SAFE_INTEGER));
+      return sendCsvStream(reply, 'dre', {
+        header: csv([table.columns.map((c) => c.label)]),
+        rows: each(table.rows),
+        lines: (batch) =>
+          batch.length
+            ? csv(
+                batch.map(([date, kind, text, amount]) => [
+                  date ?? '',
+                  kind ?? '',
+                  text ?? '',
+                  cents(Number(amount)),
+                ]),
+              )
+            : '',
+        today: await shopToday(db, actor.clientId),
+        fileName: `dre-${month}-${line.replace(':', '-')}.csv`,
+      });
+    });
+
+    route(app, financeApi.dreEntriesXlsx, async (request, reply) => {
+      const { month, line } = request.query;
+      const result = await dreEntries(db, sessionOf(request), month, line, Number.MAX_SAFE_INTEGER);
+      const table = dreEntriesTable(result);
+      return reply
+        .header('content-type', XLSX_TYPE)
+        .header('content-disposition', `attachment; filename="dre-${month}-${line.replace(':', '-')}.xlsx"`)
+        .header('cache-control', 'no-store')
+        .send(xlsxStream(`${result.label} ${month}`, table.columns, each(table.rows)));
+    });
 
     route(app, financeApi.dreXlsx, async (request, reply) => {
       const result = await dre(db, sessionOf(request), request.query.month);

@@ -235,6 +235,8 @@ export async function dreEntries(
   actor: Actor,
   month: string,
   line: string,
+  /** The exports pass no limit: every record of the line. */
+  max: number = DRE_ENTRIES_MAX,
 ): Promise<DreEntries> {
   const { clientId } = actor;
   const result = await dre(db, actor, month);
@@ -246,7 +248,7 @@ export async function dreEntries(
   if (line === 'grossRevenue' || line === 'discounts' || line === 'cmv') {
     const figure = line === 'grossRevenue' ? 'gross' : line;
     const sign = line === 'grossRevenue' ? 1 : -1;
-    const found = await saleEntriesBetween(db, clientId, from, toExclusive, figure, DRE_ENTRIES_MAX);
+    const found = await saleEntriesBetween(db, clientId, from, toExclusive, figure, max);
     count = found.count;
     entries = found.rows.map((r) => ({
       kind: 'sale',
@@ -256,7 +258,7 @@ export async function dreEntries(
       amountCents: sign * r.amountCents,
     }));
   } else if (line === 'returns') {
-    const found = await saleReturnEntriesBetween(db, clientId, from, toExclusive, DRE_ENTRIES_MAX);
+    const found = await saleReturnEntriesBetween(db, clientId, from, toExclusive, max);
     count = found.count;
     entries = found.rows.map((r) => ({
       kind: 'return',
@@ -284,7 +286,7 @@ export async function dreEntries(
     count = entries.length;
   } else if (line.startsWith('expense:')) {
     const group = line.slice('expense:'.length) as DreGroup;
-    const found = await payablesOfMonthGroup(db, clientId, month, group, DRE_ENTRIES_MAX);
+    const found = await payablesOfMonthGroup(db, clientId, month, group, max);
     count = found.count;
     entries = found.rows.map((r) => ({
       kind: 'payable',

@@ -1,5 +1,5 @@
 import { formatDateBr } from '@balcao/core/date';
-import type { CashFlow, Dre } from '@balcao/core/finance';
+import type { CashFlow, Dre, DreEntries } from '@balcao/core/finance';
 import type { Column, Table } from '../report/tables.ts';
 
 /** The cash flow and the DRE as typed tables (issue 34): what the XLSX and the cash flow's PDF write. */
@@ -54,6 +54,29 @@ export function dreTable(dre: Dre): Table {
     rows: [
       ...dre.lines.map((l) => [l.label, l.amountCents]),
       ['Compras de mercadorias no mês (estoque, fora do resultado)', dre.purchasesCents],
+    ],
+  };
+}
+
+const ENTRY_KIND_LABELS = {
+  sale: 'Venda',
+  return: 'Devolução',
+  payable: 'Conta a pagar',
+  fee: 'Taxa',
+} as const;
+
+/** Every record behind a DRE line, then the line's total (what its CSV and XLSX write). */
+export function dreEntriesTable(e: DreEntries): Table {
+  return {
+    columns: [col('Data'), col('Tipo'), col('Lançamento'), col('Valor', 'money')],
+    rows: [
+      ...e.entries.map((entry) => [
+        entry.date ? formatDateBr(entry.date) : '',
+        ENTRY_KIND_LABELS[entry.kind],
+        entry.description,
+        entry.amountCents,
+      ]),
+      ['', '', `Total da linha: ${e.label}`, e.amountCents],
     ],
   };
 }

@@ -21,6 +21,7 @@ import { secretBox } from '../../lib/secrets.ts';
 import { findProduct } from '../product/find.ts';
 import { type A1, readA1 } from './certificate.ts';
 import { fiscalCounters, fiscalNotes, fiscalProductFields, fiscalSettings } from './schema.ts';
+import { type SchemaIssue, validateSchema } from './xml.ts';
 
 /** Issue 32: the issuer's settings, its certificate and the product fiscal fields. */
 
@@ -407,4 +408,13 @@ export async function warnExpiringCertificates(
     });
   }
   return { warned: result.rows.length };
+}
+
+/**
+ * A received NF-e (a supplier's, issue 34) checked against the official NF-e 4.00 schema (PL_009,
+ * nfe_v4.00.xsd, the same compiled XSDs the notes the shop issues are checked with). `nfeXml` is the
+ * NFe element with its namespace (taken out of the nfeProc). Null when valid, else the first error.
+ */
+export function receivedNfeSchemaIssue(nfeXml: string): Promise<SchemaIssue | null> {
+  return validateSchema(nfeXml, 'nfe_v4.00.xsd');
 }

@@ -1,8 +1,13 @@
-import { isValidCpfOrCnpj, normalizeDocument } from '@balcao/core/document';
+import { isValidCpfOrCnpj, maskDocument, normalizeDocument } from '@balcao/core/document';
 import { formatCents } from '@balcao/core/money';
-import { NFE_IMPORT_MESSAGES as M } from '@balcao/core/payable';
-import { DOMParser, type Element } from '@xmldom/xmldom';
+import { NFE_IMPORT_MESSAGES as M, NFE_ENTRY_MESSAGES } from '@balcao/core/payable';
+import { DOMParser, type Element, XMLSerializer } from '@xmldom/xmldom';
+import { eq } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import { clients } from '../../db/schema.ts';
 import { AppError, unprocessable } from '../../errors.ts';
+import type { Actor } from '../../lib/actor.ts';
+import { receivedNfeSchemaIssue } from '../fiscal/service.ts';
 
 const NFE_NS = 'http://www.portalfiscal.inf.br/nfe';
 
@@ -19,7 +24,46 @@ export type NfeBill = {
   /** cobr/fat/vLiq when the note has a fatura: what the duplicatas must add up to. */
   invoiceCents: number | null;
   dups: { number: string; dueDate: string; amountCents: number }[];
+  /** dest's CNPJ or CPF (digits), null when the note names no recipient. */
+  recipient: string | null;
+  /** The NFe element alone (out of the nfeProc), for the schema check. */
+  nfeXml: string;
+  items: NfeItem[];
 };
+
+/** One det of the note: what the supplier sold, at the delivered cost per unit. */
+export type NfeItem = {
+  index: number;
+  code: string;
+  barcode: string | null;
+  description: string;
+  unit: string;
+  /** qCom to 3 decimals (the stock's precision); NaN when the note's is not a positive number. */
+  quantity: number;
+  unitCostCents: number;
+  totalCents: number;
+};
+
+const GTIN = /^(\d{8}|\d{12,14})$/;
+
+function readItem(det: Element, i: number): NfeItem {
+  const prod = child(det, 'prod');
+  const cents = (name: string) => decimalCents(text(child(prod, name))) ?? 0;
+  const q = Number(text(child(prod, 'qCom')) ?? '');
+  const quantity = Number.isFinite(q) && q > 0 ? Math.round(q * 1000) / 1000 : Number.NaN;
+  const totalCents = cents('vProd') - cents('vDesc') + cents('vFrete') + cents('vSeg') + cents('vOutro');
+  const ean = text(child(prod, 'cEAN'));
+  return {
+    index: Number(det.getAttribute('nItem')) || i + 1,
+    code: (text(child(prod, 'cProd')) ?? '').slice(0, 60),
+    barcode: ean && GTIN.test(ean) ? ean : null,
+    description: (text(child(prod, 'xProd')) ?? '').slice(0, 120),
+    unit: (text(child(prod, 'uCom')) ?? 'UN').slice(0, 6),
+    quantity,
+    unitCostCents: quantity > 0 ? Math.round(totalCents / quantity) : 0,
+    totalCents,
+  };
+}
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -87,6 +131,8 @@ export function readNfeBill(xml: string): NfeBill {
   });
   if (dups.length > 60) throw unprocessable(M.tooManyDups);
   const enderEmit = child(emit, 'enderEmit');
+  const dest = child(inf, 'dest');
+  const recipient = text(child(dest, 'CNPJ')) ?? text(child(dest, 'CPF'));
   return {
     key,
     number: text(child(ide, 'nNF')) ?? key.slice(25, 34).replace(/^0+/, ''),
@@ -100,6 +146,9 @@ export function readNfeBill(xml: string): NfeBill {
     totalCents,
     invoiceCents,
     dups,
+    recipient: recipient ? normalizeDocument(recipient) : null,
+    nfeXml: new XMLSerializer().serializeToString(nfe as Element),
+    items: children(inf, 'det').map(readItem),
   };
 }
 
@@ -113,4 +162,23 @@ export function billsOf(nfe: NfeBill): { number: string; dueDate: string; amount
   const expected = nfe.invoiceCents ?? nfe.totalCents;
   if (sum !== expected) throw new AppError(422, M.dupTotal(formatCents(sum), formatCents(expected)));
   return nfe.dups;
+}
+
+/**
+ * A supplier's note read and checked before anything is written (issue 34): against the official
+ * NF-e 4.00 schema (the fiscal module's compiled PL_009 XSDs), then its recipient (dest's CNPJ/CPF)
+ * against the shop's own document, so another shop's note (or one to a branch) is refused with 422.
+ */
+export async function checkedNfe(db: Executor, actor: Actor, xml: string): Promise<NfeBill> {
+  const nfe = readNfeBill(xml);
+  const issue = await receivedNfeSchemaIssue(nfe.nfeXml);
+  if (issue) throw unprocessable(NFE_ENTRY_MESSAGES.schema(issue.element));
+  const [shop] = await db
+    .select({ document: clients.document })
+    .from(clients)
+    .where(eq(clients.id, actor.clientId));
+  if (!nfe.recipient) throw unprocessable(NFE_ENTRY_MESSAGES.noRecipient);
+  if (normalizeDocument(shop?.document ?? '') !== nfe.recipient)
+    throw unprocessable(NFE_ENTRY_MESSAGES.notForShop(maskDocument(nfe.recipient)));
+  return nfe;
 }

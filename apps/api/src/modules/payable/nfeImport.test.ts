@@ -1,6 +1,9 @@
+import { maskDocument } from '@balcao/core/document';
+import type { NfeReviewItem } from '@balcao/core/payable';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createTestApp, makeCnpj, type TestApp } from '../../../test/helper.ts';
-import { asUser, expectStatus } from '../../../test/kit.ts';
+import { asUser, expectStatus, makeProduct, newEan13 } from '../../../test/kit.ts';
+import { supplierNfe } from '../../../test/supplierNfe.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -29,38 +32,34 @@ function send(token: string, xml: string | Buffer, query = '') {
   });
 }
 
-/** A supplier's nfeProc (NF-e 4.00, model 55) with the parts the import reads; signature left out. */
+/** A supplier's nfeProc (NF-e 4.00, model 55, schema-valid and signed) for the shop `recipient`. */
 function nfeProc(o: {
   cnpj: string;
+  recipient: string;
   number: string;
   vNF: string;
   vLiq?: string;
   dups: [string, string, string][];
 }) {
-  const key = `35261112345678000195550010000${o.number.padStart(5, '0')}1123456780`.slice(0, 44);
-  const cobr =
-    o.dups.length > 0
-      ? `<cobr><fat><nFat>${o.number}</nFat><vOrig>${o.vLiq ?? o.vNF}</vOrig><vDesc>0.00</vDesc><vLiq>${o.vLiq ?? o.vNF}</vLiq></fat>${o.dups
-          .map(([n, d, v]) => `<dup><nDup>${n}</nDup><dVenc>${d}</dVenc><vDup>${v}</vDup></dup>`)
-          .join('')}</cobr>`
-      : '';
-  return `<?xml version="1.0" encoding="UTF-8"?>
-<nfeProc xmlns="http://www.portalfiscal.inf.br/nfe" versao="4.00"><NFe xmlns="http://www.portalfiscal.inf.br/nfe"><infNFe Id="NFe${key}" versao="4.00">
-<ide><cUF>35</cUF><natOp>VENDA</natOp><mod>55</mod><serie>1</serie><nNF>${o.number}</nNF><dhEmi>2026-11-20T10:15:00-03:00</dhEmi><tpNF>1</tpNF></ide>
-<emit><CNPJ>${o.cnpj}</CNPJ><xNome>Distribuidora Paulista de Alimentos Ltda</xNome><xFant>DPA</xFant><enderEmit><xLgr>Rua A</xLgr><nro>10</nro><fone>1133334444</fone></enderEmit><IE>123456789012</IE><CRT>3</CRT></emit>
-<det nItem="1"><prod><cProd>A1</cProd><cEAN>SEM GTIN</cEAN><xProd>Arroz 5 kg</xProd><qCom>10.0000</qCom><vUnCom>25.9000000000</vUnCom><vProd>259.00</vProd></prod></det>
-<total><ICMSTot><vBC>0.00</vBC><vProd>${o.vNF}</vProd><vNF>${o.vNF}</vNF></ICMSTot></total>
-${cobr}
-</infNFe></NFe><protNFe versao="4.00"><infProt><chNFe>${key}</chNFe><cStat>100</cStat></infProt></protNFe></nfeProc>`;
+  return supplierNfe({
+    issuerCnpj: o.cnpj,
+    recipientCnpj: o.recipient,
+    number: o.number,
+    items: [{ code: 'A1', ean: null, name: 'Arroz 5 kg', quantity: '1', unitPrice: o.vNF }],
+    dups: o.dups,
+    invoice: o.vLiq,
+  });
 }
 
 describe("a supplier's NF-e XML as its bills", () => {
   it('finds or creates the supplier by CNPJ, makes each duplicata a payable on its date, checks the total and imports once', async () => {
-    const { users } = await asUser(t, [7, 3]);
+    const { users, client } = await asUser(t, [7, 3]);
+    const recipient = client.document;
     const [financial, seller] = users.map((u) => u.token);
     const cnpj = makeCnpj('778899000001');
     const xml = nfeProc({
       cnpj,
+      recipient,
       number: '1234',
       vNF: '1000.01',
       dups: [
@@ -99,7 +98,7 @@ describe("a supplier's NF-e XML as its bills", () => {
 
     // Another note of the same supplier, paid on the spot (no duplicatas): one bill on its issue date.
     const cash = expectStatus(
-      await send(financial, nfeProc({ cnpj, number: '1235', vNF: '89.90', dups: [] })),
+      await send(financial, nfeProc({ cnpj, recipient, number: '1235', vNF: '89.90', dups: [] })),
       201,
     );
     expect(cash.supplier).toMatchObject({ id: imported.supplier.id, created: false });
@@ -107,7 +106,14 @@ describe("a supplier's NF-e XML as its bills", () => {
 
     const wrong = await send(
       financial,
-      nfeProc({ cnpj, number: '1236', vNF: '500.00', dups: [['001', '2026-12-01', '200.00']] }),
+      nfeProc({
+        cnpj,
+        recipient,
+        number: '1236',
+        vNF: '500.00',
+        vLiq: '500.00',
+        dups: [['001', '2026-12-01', '200.00']],
+      }),
     );
     expect(wrong.statusCode).toBe(422);
     expect(wrong.json().message).toBe(
@@ -128,5 +134,202 @@ describe("a supplier's NF-e XML as its bills", () => {
       200,
     );
     expect(list.total).toBe(4);
+  });
+});
+
+function review(token: string, xml: string) {
+  const body = multipart('nota.xml', 'text/xml', Buffer.from(xml));
+  return t.app.inject({
+    method: 'POST',
+    url: '/v1/payable/nfe/review',
+    headers: { ...bearer(token), 'content-type': body.contentType },
+    payload: body.payload,
+  });
+}
+
+describe("a supplier's NF-e XML as a stock entry", () => {
+  it('matches items by barcode or by the remembered supplier code, creates the new ones, updates the average cost and makes the bills, once', async () => {
+    const shop = await asUser(t, [2, 7, 3]);
+    const [manager, financial, seller] = shop.users.map((u) => u.token);
+    const api = shop.apis[0];
+    const cnpj = makeCnpj('778899000077');
+    const ean = newEan13();
+    const arroz = await makeProduct(t, bearer(manager), {
+      name: 'Arroz Tio João 5 kg',
+      barcode: ean,
+      costPriceCents: 2000,
+      stock: 10,
+    });
+    const acucar = await makeProduct(t, bearer(manager), { name: 'Açúcar União 1 kg', stock: 0 });
+    const graos = expectStatus(await api.post('/product-category', { name: 'Grãos' }), 201);
+    const note = (number: string, recipient = shop.client.document) =>
+      supplierNfe({
+        issuerCnpj: cnpj,
+        recipientCnpj: recipient,
+        number,
+        items: [
+          { code: 'A1', ean, name: 'ARROZ TIO JOAO 5KG', quantity: '10', unitPrice: '25.90' },
+          {
+            code: 'B2',
+            ean: null,
+            name: 'FEIJAO CARIOCA 1KG',
+            quantity: '3.5',
+            unitPrice: '8.99',
+            discount: '1.00',
+          },
+          { code: 'C3', ean: null, name: 'ACUCAR CRISTAL 1KG', quantity: '12', unitPrice: '4.10' },
+        ],
+        dups: [
+          ['001', '2026-12-20', '200.00'],
+          ['002', '2027-01-19', '138.67'],
+        ],
+      });
+    const xml = note('5501');
+
+    const seen = expectStatus(await review(financial, xml), 200);
+    expect(seen).toMatchObject({
+      number: '5501',
+      totalCents: 33867,
+      supplier: { id: null, name: 'Distribuidora Paulista de Alimentos Ltda', document: cnpj },
+      bills: [
+        { number: '001', dueDate: '2026-12-20', amountCents: 20000 },
+        { number: '002', dueDate: '2027-01-19', amountCents: 13867 },
+      ],
+    });
+    expect(
+      seen.items.map((i: NfeReviewItem) => [
+        i.index,
+        i.code,
+        i.quantity,
+        i.unitCostCents,
+        i.totalCents,
+        i.match,
+      ]),
+    ).toEqual([
+      [
+        1,
+        'A1',
+        10,
+        2590,
+        25900,
+        { productId: arroz.id, variantId: null, name: 'Arroz Tio João 5 kg', by: 'barcode' },
+      ],
+      [2, 'B2', 3.5, 871, 3047, null],
+      [3, 'C3', 12, 410, 4920, null],
+    ]);
+
+    // An item left without a decision: refused, nothing written.
+    const undecided = await api.post('/payable/nfe/entry', {
+      xml,
+      items: [{ index: 3, productId: acucar.id }],
+    });
+    expect(undecided.statusCode).toBe(422);
+    expect(undecided.json().message).toBe(
+      'Diga o que fazer com o item 2 da nota: vincular a um produto ou cadastrar',
+    );
+    // Financeiro pays bills but does not move stock.
+    const byFinancial = await t.app.inject({
+      method: 'POST',
+      url: '/v1/payable/nfe/entry',
+      headers: bearer(financial),
+      payload: { xml, items: [] },
+    });
+    expect(byFinancial.statusCode).toBe(403);
+    expect((await review(seller, xml)).statusCode).toBe(403);
+
+    const done = expectStatus(
+      await api.post('/payable/nfe/entry', {
+        xml,
+        items: [
+          {
+            index: 2,
+            newProduct: { name: 'Feijão Carioca 1 kg', categoryId: graos.id, salePriceCents: 1099 },
+          },
+          { index: 3, productId: acucar.id },
+        ],
+      }),
+      201,
+    );
+    expect(done).toMatchObject({
+      supplier: { created: true },
+      number: '5501',
+      totalCents: 33867,
+      movements: 3,
+      productsCreated: 1,
+    });
+    expect(
+      done.items.map((p: { amountCents: number; dueDate: string }) => [p.dueDate, p.amountCents]),
+    ).toEqual([
+      ['2026-12-20', 20000],
+      ['2027-01-19', 13867],
+    ]);
+    // Weighted average: 10 at R$ 20,00 and 10 at R$ 25,90 -> R$ 22,95.
+    expect(expectStatus(await api.get(`/product/${arroz.id}`), 200)).toMatchObject({
+      stock: 20,
+      costPriceCents: 2295,
+    });
+    expect(expectStatus(await api.get(`/product/${acucar.id}`), 200)).toMatchObject({
+      stock: 12,
+      costPriceCents: 410,
+    });
+    const created = expectStatus(
+      await api.get(`/product/client/${shop.client.id}?q=Feij%C3%A3o%20Carioca`),
+      200,
+    ).items;
+    expect(created).toHaveLength(1);
+    expect(expectStatus(await api.get(`/product/${created[0].id}`), 200)).toMatchObject({
+      stock: 3.5,
+      costPriceCents: 871,
+      salePriceCents: 1099,
+      category: { id: graos.id, name: 'Grãos' },
+    });
+
+    // The same XML again: 409 at the review and at the entry, nothing moved.
+    const again = await review(financial, xml);
+    expect(again.statusCode).toBe(409);
+    expect(again.json().message).toBe('A NF-e 5501 deste fornecedor já foi importada');
+    const twice = await api.post('/payable/nfe/entry', {
+      xml,
+      items: [
+        { index: 2, productId: created[0].id },
+        { index: 3, productId: acucar.id },
+      ],
+    });
+    expect(twice.statusCode).toBe(409);
+    expect(expectStatus(await api.get(`/product/${arroz.id}`), 200)).toMatchObject({ stock: 20 });
+
+    // The next note of this supplier: its codes are remembered.
+    const next = expectStatus(await review(financial, note('5502')), 200);
+    expect(next.supplier.id).toBe(done.supplier.id);
+    expect(next.items.map((i: NfeReviewItem) => i.match && [i.match.productId, i.match.by])).toEqual([
+      [arroz.id, 'supplierCode'],
+      [created[0].id, 'supplierCode'],
+      [acucar.id, 'supplierCode'],
+    ]);
+  });
+
+  it('refuses a note for another CNPJ or out of the official layout before writing anything', async () => {
+    const shop = await asUser(t, [2]);
+    const cnpj = makeCnpj('778899000088');
+    const other = makeCnpj('112233000099');
+    const items = [{ code: 'X', ean: null, name: 'CAFE 500G', quantity: '2', unitPrice: '15.00' }];
+    const notOurs = await review(
+      shop.token,
+      supplierNfe({ issuerCnpj: cnpj, recipientCnpj: other, number: '77', items }),
+    );
+    expect(notOurs.statusCode).toBe(422);
+    expect(notOurs.json().message).toBe(
+      `Esta NF-e foi emitida para o CNPJ/CPF ${maskDocument(other)}, não para esta loja: nada foi importado`,
+    );
+    const good = supplierNfe({ issuerCnpj: cnpj, recipientCnpj: shop.client.document, number: '78', items });
+    const broken = good.replace('<NCM>10063021</NCM>', '');
+    const entry = await shop.api.post('/payable/nfe/entry', { xml: broken, items: [] });
+    expect(entry.statusCode).toBe(422);
+    expect(entry.json().message).toBe(
+      'O XML da NF-e não segue o leiaute oficial (NF-e 4.00) no campo CFOP: peça ao fornecedor o XML autorizado',
+    );
+    const list = expectStatus(await shop.api.get('/payable?pageSize=50'), 200);
+    expect(list.total).toBe(0);
+    expect(expectStatus(await shop.api.get('/supplier'), 200).total).toBe(0);
   });
 });

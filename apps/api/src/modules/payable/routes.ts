@@ -12,6 +12,7 @@ import type { RegisterSales } from '../cash-register/service.ts';
 import { storageFor } from '../storage/storage.ts';
 import { addAttachment, attachmentFile, contentDisposition, removeAttachment } from './attachments.ts';
 import { payableDueFigures } from './dueFigures.ts';
+import { importNfeEntry, reviewNfe } from './nfeEntry.ts';
 import { importNfe, registerPurchase } from './purchase.ts';
 import {
   createCategory,
@@ -165,6 +166,19 @@ export function payableRoutes(ctx: AppContext, sales: RegisterSales): FastifyPlu
       const result = await importNfe(db, actor, request.upload.toString('utf8'), request.query.categoryId);
       ctx.changed(actor.clientId, 'payable');
       ctx.changed(actor.clientId, 'supplier');
+      return result;
+    });
+    route(app, payableApi.reviewNfe, (request) =>
+      reviewNfe(db, writer(request), request.upload.toString('utf8')),
+    );
+    route(app, payableApi.importNfeEntry, async (request) => {
+      const actor = writer(request);
+      assertCan(request, WRITE.stock);
+      const result = await importNfeEntry(db, ctx.notify, actor, request.body);
+      ctx.changed(actor.clientId, 'payable');
+      ctx.changed(actor.clientId, 'supplier');
+      ctx.changed(actor.clientId, 'stock');
+      ctx.changed(actor.clientId, 'product');
       return result;
     });
     route(app, payableApi.addAttachment, async (request) => {

@@ -12,6 +12,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { clients, users } from '../../db/schema.ts';
 import { cashRegisterMovements, cashRegisters } from '../cash-register/schema.ts';
+import { products, productVariants } from '../product/schema.ts';
 
 /** A supplier of the shop (issue 34): who a payable is owed to. */
 export const suppliers = pgTable(
@@ -38,6 +39,30 @@ export const suppliers = pgTable(
       .where(sql`${t.document} is not null`),
     index('suppliers_client_name_idx').on(t.clientId, t.name),
   ],
+);
+
+/**
+ * The product a supplier's own code (cProd of its NF-e items) stands for in this shop (issue 34): set
+ * when a note's item is matched in the review, so the next note of that supplier matches by itself.
+ */
+export const supplierProductCodes = pgTable(
+  'supplier_product_codes',
+  {
+    id: serial('id').primaryKey(),
+    clientId: integer('client_id')
+      .notNull()
+      .references(() => clients.id),
+    supplierId: integer('supplier_id')
+      .notNull()
+      .references(() => suppliers.id, { onDelete: 'cascade' }),
+    code: text('code').notNull(),
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    variantId: integer('variant_id').references(() => productVariants.id, { onDelete: 'cascade' }),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('supplier_product_codes_uq').on(t.clientId, t.supplierId, t.code)],
 );
 
 /** The shop's expense categories, each in one DRE group (cmv, operating, personnel, taxes, financial, other). */

@@ -12,6 +12,7 @@ import { notFound } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { num } from '../../lib/pg.ts';
 import { additionalGroupsInOrder } from '../product-additional/service.ts';
+import { categoryService } from '../product-category/service.ts';
 import { groupIdsOf, groupProductCount } from './additionalGroups.ts';
 import { imageUrls } from './imageUrls.ts';
 import { type ListRow, toListItem, wholeColumns } from './listRow.ts';
@@ -189,4 +190,106 @@ export async function productIdsBySku(
     .from(products)
     .where(and(eq(products.clientId, actor.clientId), inArray(products.sku, skus)));
   return new Map(rows.map((r) => [r.sku as string, r.id]));
+}
+
+/** A product (or one of its variants) as a supplier's note item is matched to it (issue 34). */
+export type ProductRef = { productId: number; variantId: number | null; name: string };
+
+/**
+ * The shop's products and variants carrying these barcodes (a supplier's cEAN), by barcode. Variants
+ * are named "Product - Color / Size" as the PDV shows them.
+ */
+export async function productsByBarcodes(
+  db: Executor,
+  clientId: number,
+  barcodes: string[],
+): Promise<Map<string, ProductRef>> {
+  const out = new Map<string, ProductRef>();
+  if (barcodes.length === 0) return out;
+  const own = await db
+    .select({ id: products.id, name: products.name, barcode: products.barcode })
+    .from(products)
+    .where(and(eq(products.clientId, clientId), inArray(products.barcode, barcodes)));
+  for (const p of own) out.set(p.barcode as string, { productId: p.id, variantId: null, name: p.name });
+  const variants = await db
+    .select({
+      id: productVariants.id,
+      productId: productVariants.productId,
+      barcode: productVariants.barcode,
+    })
+    .from(productVariants)
+    .where(and(eq(productVariants.clientId, clientId), inArray(productVariants.barcode, barcodes)));
+  const named = await productRefs(
+    db,
+    clientId,
+    variants.map((v) => ({ productId: v.productId, variantId: v.id })),
+  );
+  for (const v of variants) {
+    const ref = named.get(`${v.productId}:${v.id}`);
+    if (ref && !out.has(v.barcode as string)) out.set(v.barcode as string, ref);
+  }
+  return out;
+}
+
+/**
+ * These products/variants of the shop with their names, keyed "productId:variantId" ("7:" for a
+ * product without variant); the ones not found (another shop's, deleted) are left out.
+ */
+export async function productRefs(
+  db: Executor,
+  clientId: number,
+  refs: { productId: number; variantId: number | null }[],
+): Promise<Map<string, ProductRef>> {
+  const out = new Map<string, ProductRef>();
+  const ids = [...new Set(refs.map((r) => r.productId))];
+  if (ids.length === 0) return out;
+  const rows = await db
+    .select({ id: products.id, name: products.name })
+    .from(products)
+    .where(and(eq(products.clientId, clientId), inArray(products.id, ids)));
+  const names = new Map(rows.map((r) => [r.id, r.name]));
+  const variantIds = refs.flatMap((r) => (r.variantId ? [r.variantId] : []));
+  const variantNames = new Map<number, { productId: number; name: string }>();
+  for (const productId of new Set(refs.filter((r) => r.variantId).map((r) => r.productId))) {
+    const name = names.get(productId);
+    if (!name) continue;
+    for (const v of await variantsOf(db, productId, 0))
+      if (variantIds.includes(v.id)) variantNames.set(v.id, { productId, name: `${name} - ${v.name}` });
+  }
+  for (const r of refs) {
+    const name = names.get(r.productId);
+    if (!name) continue;
+    if (r.variantId === null) out.set(`${r.productId}:`, { productId: r.productId, variantId: null, name });
+    else {
+      const v = variantNames.get(r.variantId);
+      if (v && v.productId === r.productId)
+        out.set(`${r.productId}:${r.variantId}`, {
+          productId: r.productId,
+          variantId: r.variantId,
+          name: v.name,
+        });
+    }
+  }
+  return out;
+}
+
+/** Name, category name and today's average cost of some products (the stock turnover report, issue 34). */
+export async function productReportFacts(
+  db: Executor,
+  clientId: number,
+  ids: number[],
+): Promise<Map<number, { name: string; categoryName: string | null; costPriceCents: number }>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select({
+      id: products.id,
+      name: products.name,
+      categoryName: categoryService.nameOf(products.categoryId),
+      costPriceCents: products.costPriceCents,
+    })
+    .from(products)
+    .where(and(eq(products.clientId, clientId), inArray(products.id, ids)));
+  return new Map(
+    rows.map((r) => [r.id, { name: r.name, categoryName: r.categoryName, costPriceCents: r.costPriceCents }]),
+  );
 }

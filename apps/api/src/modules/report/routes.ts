@@ -1,6 +1,7 @@
 import type { PassThrough } from 'node:stream';
 import { reportApi } from '@balcao/core/endpoints/report';
 import { REPORT_SECTION_LABELS } from '@balcao/core/report';
+import { STOCK_TURNOVER_SECTION_LABELS } from '@balcao/core/stockTurnover';
 import { formatInZone } from '@balcao/core/time';
 import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -23,6 +24,7 @@ import {
   lineCells,
   reportTable,
 } from './tables.ts';
+import { stockTurnoverReport, turnoverTable } from './turnover.ts';
 import { xlsxStream } from './xlsx.ts';
 
 const cents = (value: number) => (value / 100).toFixed(2).replace('.', ',');
@@ -178,6 +180,33 @@ export function reportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         )
         .header('cache-control', 'no-store')
         .send(reportPdf(client?.name ?? '', report, tables, generatedAt));
+    });
+
+    // Stock turnover and days of stock (issue 34), exported as the sales report's tables.
+    route(app, reportApi.stockTurnover, (request) =>
+      stockTurnoverReport(db, sessionOf(request), request.query),
+    );
+    route(app, reportApi.stockTurnoverCsv, async (request, reply) => {
+      const actor = sessionOf(request);
+      const { from, to, section } = request.query;
+      const table = turnoverTable(await stockTurnoverReport(db, actor, request.query), section);
+      return sendCsvStream(reply, 'giro-de-estoque', {
+        header: `${table.columns.map((c) => textCell(c.label)).join(';')}\r\n`,
+        rows: each(table.rows),
+        lines: (rows) => csvLines(table.columns, rows),
+        today: await shopToday(db, actor.clientId),
+        fileName: `giro-de-estoque-${section}-${from}-${to}.csv`,
+      });
+    });
+    route(app, reportApi.stockTurnoverXlsx, async (request, reply) => {
+      const actor = sessionOf(request);
+      const { from, to, section } = request.query;
+      const table = turnoverTable(await stockTurnoverReport(db, actor, request.query), section);
+      return reply
+        .header('content-type', XLSX_TYPE)
+        .header('content-disposition', `attachment; filename="giro-de-estoque-${section}-${from}-${to}.xlsx"`)
+        .header('cache-control', 'no-store')
+        .send(xlsxStream(STOCK_TURNOVER_SECTION_LABELS[section], table.columns, each(table.rows)));
     });
   };
 }

@@ -1,6 +1,8 @@
 import { formatDateBr } from '@balcao/core/date';
-import { DRE_ENTRIES_MAX, type DreEntry } from '@balcao/core/finance';
+import { financeApi } from '@balcao/core/endpoints/finance';
+import { type DRE_DRILL_LINES, DRE_ENTRIES_MAX, type DreEntry } from '@balcao/core/finance';
 import { formatCents } from '@balcao/core/money';
+import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
@@ -10,11 +12,16 @@ import Link from '@mui/material/Link';
 import TableCell from '@mui/material/TableCell';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
+import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { LoadError } from '../../components/LoadError.tsx';
 import { Loading } from '../../components/Loading.tsx';
-import { alignRight, ListTable } from '../../components/listPage.tsx';
+import { alignRight, ExportButton, ListTable } from '../../components/listPage.tsx';
+import { errorMessage } from '../../lib/api.ts';
+import { download } from '../../lib/client.ts';
 import { useDreEntries } from './api.ts';
+
+type DreDrillLine = (typeof DRE_DRILL_LINES)[number];
 
 const linkOf = (entry: DreEntry) =>
   entry.id === null
@@ -23,7 +30,7 @@ const linkOf = (entry: DreEntry) =>
       ? `/dashboard/payable/edit/${entry.id}`
       : `/dashboard/sale/detail/${entry.id}`;
 
-/** The records behind a DRE line (issue 34): each opens the sale or the bill. */
+/** The records behind a DRE line (issue 34): each opens the sale or the bill; all of them exported as CSV or XLSX. */
 export function DreEntriesDialog({
   month,
   line,
@@ -36,6 +43,10 @@ export function DreEntriesDialog({
   onClose: () => void;
 }) {
   const entries = useDreEntries(month, line);
+  const [busy, setBusy] = useState(false);
+  const [exportError, setExportError] = useState<string | null>(null);
+  const query = { month, line: (line ?? 'grossRevenue') as DreDrillLine };
+  const fileLine = (line ?? '').replace(':', '-');
   return (
     <Dialog open={open && line !== null} onClose={onClose} fullWidth maxWidth="sm">
       <DialogTitle>{entries.data?.label ?? 'Lançamentos'}</DialogTitle>
@@ -79,11 +90,43 @@ export function DreEntriesDialog({
                 ? `Mostrando ${DRE_ENTRIES_MAX} de ${entries.data.count} lançamentos. `
                 : ''}
               Total da linha: {formatCents(entries.data.amountCents)}
+              {entries.data.count > DRE_ENTRIES_MAX ? '. A exportação traz todos.' : ''}
             </Typography>
+            {exportError && (
+              <Alert severity="error" sx={{ mt: 1 }}>
+                {exportError}
+              </Alert>
+            )}
           </>
         )}
       </DialogContent>
-      <DialogActions>
+      <DialogActions sx={{ flexWrap: 'wrap', gap: 1 }}>
+        {line !== null && entries.data && entries.data.entries.length > 0 && (
+          <>
+            <ExportButton
+              variant="outlined"
+              download={() => download(financeApi.dreEntriesCsv, { query }, `dre-${month}-${fileLine}.csv`)}
+              onError={(error) => setExportError(errorMessage(error))}
+            />
+            <Button
+              variant="outlined"
+              disabled={busy}
+              onClick={async () => {
+                setBusy(true);
+                setExportError(null);
+                try {
+                  await download(financeApi.dreEntriesXlsx, { query }, `dre-${month}-${fileLine}.xlsx`);
+                } catch (error) {
+                  setExportError(errorMessage(error));
+                } finally {
+                  setBusy(false);
+                }
+              }}
+            >
+              {busy ? 'Exportando...' : 'Exportar XLSX'}
+            </Button>
+          </>
+        )}
         <Button onClick={onClose}>Fechar</Button>
       </DialogActions>
     </Dialog>

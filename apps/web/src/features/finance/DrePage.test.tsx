@@ -61,5 +61,8 @@ describe('Financeiro > DRE', () => {
     expect(link.getAttribute('href')).toBe('/dashboard/payable/edit/7');
     expect(within(dialog).getByText('05/03/2026')).toBeTruthy();
     expect(urls.at(-1)).toContain('/v1/finance/dre/entries?month=2026-03&line=expense%3Apersonnel');
+    // The line's records exported whole, as the other tables.
+    expect(within(dialog).getByRole('button', { name: 'Exportar CSV' })).toBeTruthy();
+    expect(within(dialog).getByRole('button', { name: 'Exportar XLSX' })).toBeTruthy();
   });
 });

@@ -29,6 +29,8 @@ export const useDeletePayable = () => useCall(payableApi.remove, { refreshOnErro
 export const usePayPayable = () => useCall(payableApi.pay);
 export const useReversePayment = () => useCall(payableApi.reverse);
 export const useImportNfe = () => useCall(payableApi.importNfe);
+export const useReviewNfe = () => useCall(payableApi.reviewNfe);
+export const useImportNfeEntry = () => useCall(payableApi.importNfeEntry);
 export const usePurchase = () => useCall(payableApi.purchase);
 export const useAddAttachment = () => useCall(payableApi.addAttachment);
 export const useRemoveAttachment = () => useCall(payableApi.removeAttachment, { refreshOnError: true });

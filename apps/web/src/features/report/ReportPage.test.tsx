@@ -1,4 +1,5 @@
 import type { SalesReport } from '@balcao/core/report';
+import type { StockTurnover } from '@balcao/core/stockTurnover';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
@@ -67,6 +68,38 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
+const TURNOVER: StockTurnover = {
+  from: '2026-03-10',
+  to: '2026-03-10',
+  days: 1,
+  products: [
+    {
+      productId: 2,
+      name: 'Pano de prato',
+      categoryName: null,
+      openingQuantity: 20,
+      closingQuantity: 14,
+      soldQuantity: 6,
+      cogsCents: 1500,
+      averageStockCents: 1750,
+      closingStockCents: 3500,
+      turnover: 0.86,
+      daysOfStock: null,
+    },
+  ],
+  categories: [
+    {
+      categoryName: 'Bebidas',
+      soldQuantity: 4,
+      cogsCents: 2000,
+      averageStockCents: 1500,
+      closingStockCents: 3000,
+      turnover: 1.33,
+      daysOfStock: 45,
+    },
+  ],
+};
+
 describe('Financeiro > Relatórios', () => {
   it("shows the period's figures against the previous one, the heat map and the ABC curve", {
     timeout: 20_000,
@@ -76,7 +109,8 @@ describe('Financeiro > Relatórios', () => {
       'fetch',
       vi.fn(async (url: string) => {
         urls.push(url);
-        return new Response(JSON.stringify(REPORT), { status: 200 });
+        const body = url.includes('/v1/report/stock-turnover') ? TURNOVER : REPORT;
+        return new Response(JSON.stringify(body), { status: 200 });
       }),
     );
     render(
@@ -91,7 +125,7 @@ describe('Financeiro > Relatórios', () => {
     expect(net.textContent).toContain('+22,5% (antes R$ 40,00)');
     expect(screen.getByTestId('report-count').textContent).toContain('+50,0% (antes 2)');
     expect(screen.getByTestId('report-canceled').textContent).toContain('Canceladas (1)R$ 90,00');
-    expect(urls[0]).toContain('/v1/report/sales?from=2026-03-10&to=2026-03-10&groupBy=day');
+    expect(urls).toContain('/v1/report/sales?from=2026-03-10&to=2026-03-10&groupBy=day');
     expect(screen.getByLabelText('Ter 9h: 3 vendas, R$ 49,00')).toBeTruthy();
     expect(screen.getByLabelText('Seg 9h: nenhuma venda')).toBeTruthy();
     const products = screen.getByRole('region', { name: 'Por produto (curva ABC)' });
@@ -102,5 +136,18 @@ describe('Financeiro > Relatórios', () => {
     expect(screen.getByRole('button', { name: /Exportar CSV/ })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Exportar XLSX' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Baixar PDF' })).toBeTruthy();
+    // Stock turnover and days of stock, per category and product.
+    const turnover = screen.getByRole('region', { name: 'Giro de estoque' });
+    expect(urls).toContain('/v1/report/stock-turnover?from=2026-03-10&to=2026-03-10');
+    expect(within(turnover).getByRole('button', { name: 'Exportar giro (CSV)' })).toBeTruthy();
+    expect(within(turnover).getByRole('button', { name: 'Exportar giro (XLSX)' })).toBeTruthy();
+    const byCategory = within(turnover).getByRole('table', { name: 'Giro de estoque por categoria' });
+    expect(
+      within(byCategory).getByRole('row', { name: 'Bebidas 4 R$ 20,00 R$ 15,00 1,33 45,0' }),
+    ).toBeTruthy();
+    const byProduct = within(turnover).getByRole('table', { name: 'Giro de estoque por produto' });
+    expect(
+      within(byProduct).getByRole('row', { name: 'Pano de prato 6 R$ 15,00 R$ 17,50 0,86 -' }),
+    ).toBeTruthy();
   });
 });

@@ -36,6 +36,7 @@ import { download } from '../../lib/client.ts';
 import { formatDate, shopToday } from '../../lib/format.ts';
 import { readParam, useListParams } from '../../lib/listParams.ts';
 import { type ReportPageQuery, useSalesReport } from './api.ts';
+import { StockTurnoverSection } from './StockTurnoverSection.tsx';
 
 function queryFromParams(params: URLSearchParams): ReportPageQuery {
   const today = shopToday();
@@ -521,6 +522,9 @@ export default function ReportPage() {
       ) : (
         <Report report={report.data} />
       )}
+      <Box sx={{ mt: 3 }}>
+        <StockTurnoverSection query={query} onError={failed} />
+      </Box>
       <FeedbackSnackbar state={state} onClose={close} />
     </Box>
   );

@@ -8,6 +8,9 @@ export type ReportPageQuery = { from: string; to: string; groupBy: ReportGroupin
 /** The sales reports (issue 34): query options of `reportApi`. */
 export const reportQueries = {
   sales: (query: ReportPageQuery) => queryOf(reportApi.sales, { query }),
+  stockTurnover: (query: { from: string; to: string }) => queryOf(reportApi.stockTurnover, { query }),
 };
 
 export const useSalesReport = (query: ReportPageQuery) => useQuery(reportQueries.sales(query));
+export const useStockTurnover = (query: { from: string; to: string }) =>
+  useQuery(reportQueries.stockTurnover({ from: query.from, to: query.to }));

@@ -1,0 +1,144 @@
+import { addDays } from '@balcao/core/date';
+import { DEFAULT_TIME_ZONE, dateIn } from '@balcao/core/time';
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/helper.ts';
+import { expectStatus, makeProduct, makeSale, makeShop } from '../../../test/kit.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const today = dateIn(DEFAULT_TIME_ZONE);
+
+describe('stock turnover and days of stock', () => {
+  it('gives CMV / average stock value and closing stock / daily average sold per product and category, exported whole', async () => {
+    const shop = await makeShop(t, [1, 3]);
+    const bebidas = expectStatus(await shop.api.post('/product-category', { name: 'Bebidas' }), 201);
+    const suco = await makeProduct(t, shop.auth, {
+      name: 'Suco de uva',
+      salePriceCents: 1000,
+      categoryId: bebidas.id,
+    });
+    const pano = await makeProduct(t, shop.auth, { name: 'Pano de prato', salePriceCents: 800 });
+    expectStatus(
+      await shop.api.post('/stock-movement/entry', {
+        items: [
+          { productId: suco.id, quantity: 10, unitCostCents: 500 },
+          { productId: pano.id, quantity: 20, unitCostCents: 250 },
+        ],
+      }),
+      201,
+    );
+    await makeSale(t, shop.auth, {
+      items: [
+        { productId: suco.id, quantity: 4 },
+        { productId: pano.id, quantity: 6 },
+      ],
+      payments: [{ method: 'pix', amountCents: 8800 }],
+    });
+    // One Pano sold and canceled: it comes back and counts as not sold.
+    const canceled = await makeSale(t, shop.auth, {
+      items: [{ productId: pano.id, quantity: 1 }],
+      payments: [{ method: 'pix', amountCents: 800 }],
+    });
+    expectStatus(await shop.api.post(`/sale/${canceled.id}/cancel`, { reason: 'Cliente desistiu' }), 200);
+
+    // 30 days up to today: nothing before, so the opening stock is 0.
+    const from = addDays(today, -29);
+    const report = expectStatus(await shop.api.get(`/report/stock-turnover?from=${from}&to=${today}`), 200);
+    expect(report.days).toBe(30);
+    // Most CMV first.
+    expect(report.products).toEqual([
+      // Suco: 4 at R$ 5,00 = R$ 20,00; 6 left; average 3 x 5,00 = R$ 15,00; 1,33; 6 / (4 / 30) = 45.
+      {
+        productId: suco.id,
+        name: 'Suco de uva',
+        categoryName: 'Bebidas',
+        openingQuantity: 0,
+        closingQuantity: 6,
+        soldQuantity: 4,
+        cogsCents: 2000,
+        averageStockCents: 1500,
+        closingStockCents: 3000,
+        turnover: 1.33,
+        daysOfStock: 45,
+      },
+      // Pano: 6 sold at R$ 2,50 = R$ 15,00; 14 left; average (0 + 14) / 2 x 2,50 = R$ 17,50;
+      // turnover 15 / 17,5 = 0,86; 14 / (6 / 30) = 70 days.
+      {
+        productId: pano.id,
+        name: 'Pano de prato',
+        categoryName: null,
+        openingQuantity: 0,
+        closingQuantity: 14,
+        soldQuantity: 6,
+        cogsCents: 1500,
+        averageStockCents: 1750,
+        closingStockCents: 3500,
+        turnover: 0.86,
+        daysOfStock: 70,
+      },
+    ]);
+    expect(report.categories).toEqual([
+      {
+        categoryName: 'Bebidas',
+        soldQuantity: 4,
+        cogsCents: 2000,
+        averageStockCents: 1500,
+        closingStockCents: 3000,
+        turnover: 1.33,
+        daysOfStock: 45,
+      },
+      {
+        categoryName: null,
+        soldQuantity: 6,
+        cogsCents: 1500,
+        averageStockCents: 1750,
+        closingStockCents: 3500,
+        turnover: 0.86,
+        daysOfStock: 70,
+      },
+    ]);
+
+    const csv = await shop.api.get(`/report/stock-turnover/csv?from=${from}&to=${today}&section=category`);
+    expect(csv.statusCode).toBe(200);
+    expect(csv.headers['content-disposition']).toBe(
+      `attachment; filename="giro-de-estoque-category-${from}-${today}.csv"`,
+    );
+    expect(csv.body.split('\r\n')).toEqual([
+      'Categoria;Vendido;CMV;Estoque médio;Estoque final;Giro;Dias de estoque',
+      'Bebidas;4;20,00;15,00;30,00;1,33;45',
+      'Sem categoria;6;15,00;17,50;35,00;0,86;70',
+      '',
+    ]);
+    const xlsx = await shop.api.get(`/report/stock-turnover/xlsx?from=${from}&to=${today}&section=product`);
+    expect(xlsx.statusCode).toBe(200);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(xlsx.rawPayload as unknown as ArrayBuffer);
+    const sheet = book.worksheets[0];
+    expect(sheet.name).toBe('Giro de estoque por produto');
+    expect(sheet.getRow(2).values).toEqual([
+      undefined,
+      'Suco de uva',
+      'Bebidas',
+      0,
+      6,
+      4,
+      20,
+      15,
+      30,
+      1.33,
+      45,
+    ]);
+
+    // Tenancy and roles: another shop sees none of it; a seller reads no reports.
+    const other = await makeShop(t);
+    expect(
+      expectStatus(await other.api.get(`/report/stock-turnover?from=${from}&to=${today}`), 200).products,
+    ).toEqual([]);
+    expect((await shop.apis[1].get(`/report/stock-turnover?from=${from}&to=${today}`)).statusCode).toBe(403);
+  });
+});
