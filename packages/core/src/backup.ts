@@ -44,7 +44,8 @@ export const backupSchema = z.object({
   id: z.number(),
   createdAt: z.string(),
   kind: z.enum(BACKUP_KINDS),
-  engine: z.enum(['pglite', 'postgres']),
+  /** shop: one shop's rows and files (its export ZIP), on a PostgreSQL several shops share. */
+  engine: z.enum(['pglite', 'postgres', 'shop']),
   fileName: z.string(),
   sizeBytes: z.number(),
   status: z.enum(BACKUP_STATUSES),

@@ -151,7 +151,12 @@ export async function exportShop(
   db: Executor,
   storage: Storage,
   clientId: number,
-): Promise<{ stream: Readable; shopName: string }> {
+): Promise<{
+  stream: Readable;
+  shopName: string;
+  /** Each table's rows written and the files named, once the stream ended (the manifest's figures). */
+  written: () => { rows: Record<string, number>; files: string[] };
+}> {
   const plans = await shopTablePlan(db);
   const [shop] = await rowsOf<{ name: string }>(db, sql`select name from clients where id = ${clientId}`);
   const shopName = shop?.name ?? '';
@@ -208,5 +213,12 @@ export async function exportShop(
     'manifest.json',
   );
   zip.end();
-  return { stream: zip.outputStream as unknown as Readable, shopName };
+  return {
+    stream: zip.outputStream as unknown as Readable,
+    shopName,
+    written: () => ({
+      rows: Object.fromEntries([...counts].map(([name, count]) => [name, count.rows])),
+      files,
+    }),
+  };
 }
