@@ -78,6 +78,8 @@ export const backupListSchema = z.object({
   unavailable: z.string().nullable(),
   /** DATA_DIR's disk has less free space than a backup needs: backups are suspended (`lowDiskMessage`). */
   lowDisk: z.string().nullable(),
+  /** A PostgreSQL several shops share: each shop's backups hold its own rows and files (its export ZIP). */
+  perShop: z.boolean(),
 });
 export type BackupList = z.infer<typeof backupListSchema>;
 

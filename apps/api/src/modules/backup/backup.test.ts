@@ -65,6 +65,7 @@ describe.runIf(onPglite)('backups of the embedded database (issue 37)', { timeou
     expect(list.schedule).toEqual({ enabled: true, hour: 3 });
     expect(list.folder).toBe(join(dataDir, 'backups'));
     expect(list.unavailable).toBeNull();
+    expect(list.perShop).toBe(false);
 
     const file = await t.app.inject({
       method: 'GET',
@@ -240,6 +241,7 @@ describe.runIf(!onPglite)('per-shop backups on a PostgreSQL several shops share 
     const otherList = expectStatus<BackupList>(await other.api.get('/backup'), 200, 'other list');
     expect(otherList.backups.map((b) => b.id)).toEqual([backup.id]);
     expect(otherList.unavailable).toBeNull();
+    expect(otherList.perShop).toBe(true);
     const operatorList = expectStatus<BackupList>(await operator.api.get('/backup'), 200, 'operator list');
     expect(operatorList.backups.map((b) => b.id)).not.toContain(backup.id);
     const stolen = await t.app.inject({

@@ -455,6 +455,7 @@ export async function listBackups(db: Db, config: Config, session: SessionUser):
     s3: Boolean(config.s3),
     unavailable: cannot ? BACKUP_MESSAGES.pgDumpMissing : null,
     lowDisk: (await backupDiskSpace(db, config.dataDir)).low,
+    perShop,
   };
 }
 
