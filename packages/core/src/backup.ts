@@ -44,7 +44,8 @@ export const backupSchema = z.object({
   id: z.number(),
   createdAt: z.string(),
   kind: z.enum(BACKUP_KINDS),
-  engine: z.enum(['pglite', 'postgres']),
+  /** shop: one shop's rows and files (its export ZIP), on a PostgreSQL several shops share. */
+  engine: z.enum(['pglite', 'postgres', 'shop']),
   fileName: z.string(),
   sizeBytes: z.number(),
   status: z.enum(BACKUP_STATUSES),
@@ -77,6 +78,8 @@ export const backupListSchema = z.object({
   unavailable: z.string().nullable(),
   /** DATA_DIR's disk has less free space than a backup needs: backups are suspended (`lowDiskMessage`). */
   lowDisk: z.string().nullable(),
+  /** A PostgreSQL several shops share: each shop's backups hold its own rows and files (its export ZIP). */
+  perShop: z.boolean(),
 });
 export type BackupList = z.infer<typeof backupListSchema>;
 

@@ -65,6 +65,7 @@ describe.runIf(onPglite)('backups of the embedded database (issue 37)', { timeou
     expect(list.schedule).toEqual({ enabled: true, hour: 3 });
     expect(list.folder).toBe(join(dataDir, 'backups'));
     expect(list.unavailable).toBeNull();
+    expect(list.perShop).toBe(false);
 
     const file = await t.app.inject({
       method: 'GET',
@@ -205,6 +206,129 @@ describe.runIf(!onPglite)('backups on PostgreSQL: pg_dump, verified, restored (i
       await admin.end();
     }
   }, 120_000);
+});
+
+describe.runIf(!onPglite)('per-shop backups on a PostgreSQL several shops share (issue 37)', () => {
+  it("each shop's backup holds its rows only, verified in a scratch database, listed on its page only; npm run restore puts it in a database without that shop", async () => {
+    // A second shop in the database: from now on each shop backs up its own rows.
+    const other = await makeShop(t, [1, 3]);
+    await makeSimpleSale(t, other.auth, { description: 'Venda da segunda loja' });
+    await makeSimpleSale(t, operator.auth, { description: 'Venda do operador' });
+    const [taken, ...sales] = await Promise.all([
+      other.api.post('/backup'),
+      ...Array.from({ length: 3 }, (_, i) =>
+        other.api.post('/sale/simple', {
+          description: `Durante ${i}`,
+          valueCents: 1000,
+          payments: [{ method: 'pix', amountCents: 1000 }],
+        }),
+      ),
+    ]);
+    for (const sale of sales) expect(sale.statusCode).toBe(201);
+    const backup = expectStatus<Backup>(taken, 201, 'shop backup');
+    expect(backup).toMatchObject({
+      status: 'ok',
+      verified: true,
+      engine: 'shop',
+      kind: 'manual',
+      error: null,
+    });
+    expect(backup.fileName).toMatch(
+      new RegExp(`^balcao-\\d{8}t\\d{6}z-manual-loja${other.client.id}\\.zip$`),
+    );
+
+    // Listed on that shop's page only; another shop's Administrador neither sees nor downloads it.
+    const otherList = expectStatus<BackupList>(await other.api.get('/backup'), 200, 'other list');
+    expect(otherList.backups.map((b) => b.id)).toEqual([backup.id]);
+    expect(otherList.unavailable).toBeNull();
+    expect(otherList.perShop).toBe(true);
+    const operatorList = expectStatus<BackupList>(await operator.api.get('/backup'), 200, 'operator list');
+    expect(operatorList.backups.map((b) => b.id)).not.toContain(backup.id);
+    const stolen = await t.app.inject({
+      method: 'GET',
+      url: `/v1/backup/${backup.id}/file`,
+      headers: operator.auth,
+    });
+    expect(stolen.statusCode).toBe(404);
+    expect(stolen.json().message).toBe('Backup não encontrado');
+    const file = await t.app.inject({
+      method: 'GET',
+      url: `/v1/backup/${backup.id}/file`,
+      headers: other.auth,
+    });
+    expect(file.statusCode).toBe(200);
+    expect(file.headers['content-type']).toBe('application/zip');
+    expect(file.rawPayload.length).toBe(backup.sizeBytes);
+
+    // The file holds this shop's rows only: restored into a new database, one shop, its sales.
+    const base = new URL(String(process.env.DATABASE_URL));
+    const target = new URL(base);
+    target.pathname = `/balcao_shop_restored_${Date.now().toString(36)}`;
+    const path = join(dataDir, 'backups', backup.fileName);
+    const pg = (await import('pg')).default;
+    const client = new pg.Client({ connectionString: target.toString() });
+    try {
+      const restored = await restoreBackup({ file: path, databaseUrl: target.toString(), log: () => {} });
+      await client.connect();
+      const read = async () => {
+        const { rows } = await client.query(
+          `select (select count(*)::int from clients) as shops,
+             (select string_agg(description, ', ' order by description) from sale_items) as sold`,
+        );
+        return rows[0];
+      };
+      // The second shop's sale is there, the operator's is not (the sales during the backup may be).
+      const first = await read();
+      expect(first.shops).toBe(1);
+      expect(first.sold).toContain('Venda da segunda loja');
+      expect(first.sold).not.toContain('Venda do operador');
+      expect(restored.rows).toBe(backup.rows);
+
+      // Into a database that has the shop: refused, unless --force (which replaces that shop's rows).
+      const { rows: shops } = await client.query('select name, document from clients');
+      await expect(
+        restoreBackup({ file: path, databaseUrl: target.toString(), log: () => {} }),
+      ).rejects.toThrow(
+        new RestoreRefused(
+          `A loja ${shops[0].name} (documento ${shops[0].document}) já existe neste banco. Use --force para substituí-la pelos dados do backup (as outras lojas não são tocadas).`,
+        ),
+      );
+      await restoreBackup({ file: path, databaseUrl: target.toString(), force: true, log: () => {} });
+      expect(await read()).toEqual(first);
+      // The server's own database has both shops: the restore is refused there too.
+      await expect(
+        restoreBackup({ file: path, databaseUrl: String(t.database.url), log: () => {} }),
+      ).rejects.toThrow(RestoreRefused);
+    } finally {
+      await client.end().catch(() => {});
+      const admin = new pg.Client({ connectionString: base.toString() });
+      await admin.connect();
+      await admin.query(`drop database if exists ${target.pathname.slice(1)} with (force)`);
+      await admin.end();
+    }
+
+    // The nightly job backs up every shop apart.
+    const hourNow = Number(formatInZone(new Date(), DEFAULT_TIME_ZONE, 'time').slice(0, 2));
+    await operator.api.put('/backup/schedule', { enabled: true, hour: hourNow });
+    const [job] = backgroundJobs(t.app.ctx).filter((j) => j.name === 'backup-nightly');
+    const night = (await job.run(t.database.db)) as { backups: number[] };
+    expect(night.backups.length).toBeGreaterThanOrEqual(2);
+    const after = expectStatus<BackupList>(await other.api.get('/backup'), 200, 'other list after the night');
+    expect(after.backups[0]).toMatchObject({
+      kind: 'scheduled',
+      engine: 'shop',
+      status: 'ok',
+      verified: true,
+    });
+    expect(after.backups.map((b) => b.id).sort()).toEqual(
+      after.backups
+        .map((b) => b.id)
+        .filter((id) => night.backups.includes(id) || id === backup.id)
+        .sort(),
+    );
+    expect(await job.run(t.database.db)).toBeNull();
+    await operator.api.put('/backup/schedule', { enabled: true, hour: 3 });
+  }, 180_000);
 });
 
 describe.runIf(onPglite)('the backup before an upgrade', { timeout: 90_000 }, () => {
@@ -403,20 +527,27 @@ describe("free space on the data folder's disk (issue 37)", () => {
 });
 
 describe('who may see the backups', () => {
-  it('a seller gets 403; the Administrador of another shop of the instance gets 403 with the reason', async () => {
+  it('a seller gets 403; the Administrador of another shop gets 403 with the reason (on PostgreSQL, its own list)', async () => {
     const seller = operator.apis[1];
     expect((await seller.get('/backup')).statusCode).toBe(403);
     expect((await seller.post('/backup')).statusCode).toBe(403);
 
     const otherShop = await asUser(t, [1]);
-    for (const res of [
-      await otherShop.api.get('/backup'),
-      await otherShop.api.post('/backup'),
+    const refused = [
       await otherShop.api.get('/backup/1/file'),
       await otherShop.api.put('/backup/schedule', { enabled: false, hour: 2 }),
-    ]) {
-      expect(res.statusCode).toBe(403);
-      expect(res.json().message).toBe(BACKUP_MESSAGES.operatorOnly);
+    ];
+    if (onPglite) refused.push(await otherShop.api.get('/backup'), await otherShop.api.post('/backup'));
+    else {
+      // Shops sharing a PostgreSQL back up apart: another shop's Administrador sees its own list only.
+      const own = expectStatus<BackupList>(await otherShop.api.get('/backup'), 200, 'own list');
+      expect(own.backups.every((b) => b.engine === 'shop')).toBe(true);
+    }
+    for (const res of refused) {
+      expect(res.statusCode).toBe(onPglite || res !== refused[0] ? 403 : 404);
+      expect(res.json().message).toBe(
+        onPglite || res !== refused[0] ? BACKUP_MESSAGES.operatorOnly : BACKUP_MESSAGES.notFound,
+      );
     }
   });
 

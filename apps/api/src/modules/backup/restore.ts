@@ -5,8 +5,12 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { sql as dsql } from 'drizzle-orm';
 import pg from 'pg';
 import * as tar from 'tar';
+import { type Database, fromPglite, fromPostgres, migrateDatabase, openPglite } from '../../db/client.ts';
+import { exportedShop, ImportRefused, importShop } from '../shop-export/import.ts';
+import { type Storage, storageFor } from '../storage/storage.ts';
 import { pgProgram } from './pgTools.ts';
 import { countRows } from './service.ts';
 
@@ -19,8 +23,13 @@ export type RestoreOptions = {
   dataDir?: string;
   /** PostgreSQL: the database to restore into (created when it does not exist). */
   databaseUrl?: string;
-  /** Overwrite a database that has data (PGlite: the old folder is moved aside, never deleted). */
+  /**
+   * Overwrite a database that has data (PGlite: the old folder is moved aside, never deleted); for a
+   * shop's backup (.zip), replace that shop's rows when the database has it (the other shops untouched).
+   */
   force?: boolean;
+  /** Where a shop's backup puts its files back (the server's storage: DATA_DIR/uploads or S3). */
+  storage?: Storage;
   log?: (line: string) => void;
 };
 
@@ -38,12 +47,25 @@ async function isPgDump(file: string): Promise<boolean> {
   }
 }
 
+/** A ZIP (a shop's backup, its export format) starts with PK\x03\x04. */
+async function isZip(file: string): Promise<boolean> {
+  const handle = await open(file, 'r');
+  try {
+    const head = Buffer.alloc(4);
+    await handle.read(head, 0, 4, 0);
+    return head.equals(Buffer.from([0x50, 0x4b, 0x03, 0x04]));
+  } finally {
+    await handle.close();
+  }
+}
+
 /** Restores a backup (the Backups page's file) into an empty data folder or a new PostgreSQL database. */
 export async function restoreBackup(
   options: RestoreOptions,
-): Promise<{ tables: number; rows: number; target: string }> {
+): Promise<{ tables: number; rows: number; target: string; clientId?: number }> {
   const log = options.log ?? console.log;
   if (!existsSync(options.file)) throw new RestoreRefused(`Arquivo não encontrado: ${options.file}`);
+  if (await isZip(options.file)) return restoreShop(options, log);
   const pgDump = await isPgDump(options.file);
   if (options.databaseUrl) {
     if (!pgDump)
@@ -101,7 +123,8 @@ function summary(counts: Record<string, number>, target: string, log: (line: str
   return { tables, rows, target };
 }
 
-async function restorePostgres(file: string, url: string, force: boolean, log: (line: string) => void) {
+/** A client of the database at `url`, created first when it does not exist. */
+async function connectOrCreate(url: string, log: (line: string) => void): Promise<pg.Client> {
   let client = new pg.Client({ connectionString: url });
   try {
     await client.connect();
@@ -122,6 +145,61 @@ async function restorePostgres(file: string, url: string, force: boolean, log: (
     client = new pg.Client({ connectionString: url });
     await client.connect();
   }
+  return client;
+}
+
+/**
+ * A shop's backup (PostgreSQL several shops share: the shop's export ZIP) restored into a database
+ * (DATABASE_URL, created when missing, or DATA_DIR's embedded one), migrated first: imported as the
+ * shop (`npm run import-shop`'s code: one transaction, ids drawn anew, files put back). Refused when the
+ * database has that shop (its document) unless `force`, which replaces that shop's rows in the same
+ * transaction; the other shops are never touched.
+ */
+async function restoreShop(options: RestoreOptions, log: (line: string) => void) {
+  const { file } = options;
+  const shop = await exportedShop(file).catch((error: Error) => {
+    throw new RestoreRefused(error.message);
+  });
+  let target: string;
+  let database: Database;
+  if (options.databaseUrl) {
+    await (await connectOrCreate(options.databaseUrl, log)).end();
+    database = fromPostgres(options.databaseUrl, 2);
+    target = options.databaseUrl.replace(/:[^:@/]*@/, ':***@');
+  } else {
+    const dataDir = options.dataDir ?? './data';
+    database = fromPglite(await openPglite(dataDir));
+    target = join(dataDir, 'pglite');
+  }
+  try {
+    await migrateDatabase(database);
+    const [found] = (
+      (await database.db.execute(
+        dsql`select id from clients where document = ${shop.document}`,
+      )) as unknown as { rows: { id: number }[] }
+    ).rows;
+    if (found && !options.force)
+      throw new RestoreRefused(
+        `A loja ${shop.name} (documento ${shop.document}) já existe neste banco. Use --force para substituí-la pelos dados do backup (as outras lojas não são tocadas).`,
+      );
+    const storage = options.storage ?? storageFor({ dataDir: options.dataDir ?? './data', s3: undefined });
+    const result = await importShop(database.db, storage, file, found ? { replace: found.id } : {}).catch(
+      (error: Error) => {
+        throw error instanceof ImportRefused ? new RestoreRefused(error.message) : error;
+      },
+    );
+    const rows = Object.values(result.rows).reduce((sum, n) => sum + n, 0);
+    log(
+      `Loja ${shop.name} restaurada em ${target} (cliente ${result.clientId}): ${Object.keys(result.rows).length} tabelas, ${rows} linhas, ${result.files} arquivos.`,
+    );
+    return { tables: Object.keys(result.rows).length, rows, target, clientId: result.clientId };
+  } finally {
+    await database.close();
+  }
+}
+
+async function restorePostgres(file: string, url: string, force: boolean, log: (line: string) => void) {
+  const client = await connectOrCreate(url, log);
   try {
     const before = Object.values(await countRows(async (text) => (await client.query(text)).rows));
     if (before.length > 0 && !force)

@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { route } from '../../lib/endpoint.ts';
 import { sessionOf } from '../../plugins/auth.ts';
-import { assertOperator, backupFile, listBackups, saveSchedule, takeBackup } from './service.ts';
+import { backupFile, listBackups, saveSchedule, takeBackupFor } from './service.ts';
 
 /** /v1/backup (issue 37): the handlers of `backupApi` (core declares the endpoints). */
 export function backupRoutes(ctx: AppContext): FastifyPluginAsyncZod {
@@ -13,15 +13,15 @@ export function backupRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     route(app, backupApi.list, (request) => listBackups(db, config, sessionOf(request)));
 
-    route(app, backupApi.create, async (request) => {
-      await assertOperator(db, sessionOf(request));
-      return takeBackup(ctx, 'manual');
-    });
+    route(app, backupApi.create, (request) => takeBackupFor(ctx, sessionOf(request)));
 
     route(app, backupApi.download, async (request, reply) => {
       const file = await backupFile(db, config, sessionOf(request), request.params.id);
       return reply
-        .header('content-type', 'application/octet-stream')
+        .header(
+          'content-type',
+          file.fileName.endsWith('.zip') ? 'application/zip' : 'application/octet-stream',
+        )
         .header('content-disposition', `attachment; filename="${file.fileName}"`)
         .header('content-length', String(file.sizeBytes))
         .header('cache-control', 'no-store')

@@ -6,10 +6,15 @@ import { bigint, boolean, integer, jsonb, pgTable, serial, text, timestamp } fro
  */
 export const backups = pgTable('backups', {
   id: serial('id').primaryKey(),
+  /**
+   * The shop a per-shop backup belongs to (PostgreSQL shared by several shops: that shop's export ZIP,
+   * listed on its Backups page only); null for a backup of the whole database (the operator's).
+   */
+  clientId: integer('client_id'),
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull().defaultNow(),
   /** manual | scheduled | pre-upgrade */
   kind: text('kind').notNull(),
-  /** pglite (the data folder as .tar.gz) | postgres (pg_dump's custom format) */
+  /** pglite (the data folder as .tar.gz) | postgres (pg_dump's custom format) | shop (one shop's export ZIP) */
   engine: text('engine').notNull(),
   fileName: text('file_name').notNull(),
   sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull().default(0),

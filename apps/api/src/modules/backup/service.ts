@@ -15,7 +15,7 @@ import {
 import { wallTime } from '@balcao/core/time';
 import { UserType } from '@balcao/core/userTypes';
 import type { PGlite } from '@electric-sql/pglite';
-import { desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
 import type { AppContext } from '../../context.ts';
 import { type Db, type Executor, pgliteOf, postgresUrlOf } from '../../db/client.ts';
@@ -28,6 +28,7 @@ import { backupDiskSpace } from './diskSpace.ts';
 import { pgProgram } from './pgTools.ts';
 import { backupsToKeep } from './retention.ts';
 import { backupSchedule, backups } from './schema.ts';
+import { dumpShop, perShopBackups, shopIds, verifyShopBackup } from './shopBackup.ts';
 import { type FolderSnapshot, pgliteFolder, snapshotPgliteFolder } from './snapshot.ts';
 import type { WorkerAnswer, WorkerJob } from './verifyWorker.ts';
 
@@ -54,6 +55,25 @@ async function operatorClientId(db: Executor): Promise<number | null> {
 export async function assertOperator(db: Executor, session: SessionUser): Promise<void> {
   if (session.userTypeId !== UserType.ADMIN) throw forbidden();
   if ((await operatorClientId(db)) !== session.clientId) throw forbidden(BACKUP_MESSAGES.operatorOnly);
+}
+
+/**
+ * Who may list, take and download backups: the operator's Administrador; and, on a PostgreSQL several
+ * shops share (per-shop backups), every shop's Administrador, for its own shop's backups.
+ */
+async function assertBackupAccess(db: Db, session: SessionUser): Promise<{ perShop: boolean }> {
+  if (session.userTypeId !== UserType.ADMIN) throw forbidden();
+  const perShop = await perShopBackups(db);
+  if (!perShop) await assertOperator(db, session);
+  return { perShop };
+}
+
+/** The backups a session sees: its shop's; the operator also the whole-database ones (client_id null). */
+async function visibleBackups(db: Db, session: SessionUser) {
+  const operator = (await operatorClientId(db)) === session.clientId;
+  return operator
+    ? sql`(${backups.clientId} = ${session.clientId} or ${backups.clientId} is null)`
+    : sql`${backups.clientId} = ${session.clientId}`;
 }
 
 export { countRows };
@@ -228,7 +248,8 @@ function toBackup(row: typeof backups.$inferSelect): Backup {
   };
 }
 
-let running: Promise<Backup> | null = null;
+/** The backup under way, per shop ('' the whole database). */
+const running = new Map<string, Promise<Backup>>();
 const LOW_DISK = lowDiskMessage(0, 0).slice(0, lowDiskMessage(0, 0).indexOf(':'));
 
 /**
@@ -240,26 +261,53 @@ const LOW_DISK = lowDiskMessage(0, 0).slice(0, lowDiskMessage(0, 0).indexOf(':')
 export function takeBackup(
   ctx: Pick<AppContext, 'db' | 'config' | 'notify'>,
   kind: BackupKind,
+  clientId: number | null = null,
 ): Promise<Backup> {
-  if (!running) running = takeOne(ctx, kind).finally(() => (running = null));
-  return running;
+  const key = String(clientId ?? '');
+  let current = running.get(key);
+  if (!current) {
+    current = takeOne(ctx, kind, clientId).finally(() => running.delete(key));
+    running.set(key, current);
+  }
+  return current;
 }
 
-async function takeOne(ctx: Pick<AppContext, 'db' | 'config' | 'notify'>, kind: BackupKind): Promise<Backup> {
-  return recordBackup(ctx, await produceBackup(ctx.db, ctx.config, kind));
+async function takeOne(
+  ctx: Pick<AppContext, 'db' | 'config' | 'notify'>,
+  kind: BackupKind,
+  clientId: number | null,
+): Promise<Backup> {
+  return recordBackup(ctx, await produceBackup(ctx.db, ctx.config, kind, clientId));
+}
+
+/** "Fazer backup agora": the session's shop's backup when shops back up apart, else the whole database. */
+export async function takeBackupFor(ctx: Pick<AppContext, 'db' | 'config' | 'notify'>, session: SessionUser) {
+  const { perShop } = await assertBackupAccess(ctx.db, session);
+  return takeBackup(ctx, 'manual', perShop ? session.clientId : null);
 }
 
 /** A backup written and verified, not yet recorded (before an upgrade the table may not exist yet). */
 export type ProducedBackup = typeof backups.$inferInsert;
 
-/** Dumps, writes, verifies and uploads one backup; a failure is in the answer, never thrown. */
-export async function produceBackup(db: Db, config: Config, kind: BackupKind): Promise<ProducedBackup> {
+/**
+ * Dumps, writes, verifies and uploads one backup; a failure is in the answer, never thrown. With a
+ * `shopId` (PostgreSQL several shops share): that shop's rows and files only, as its export ZIP.
+ */
+export async function produceBackup(
+  db: Db,
+  config: Config,
+  kind: BackupKind,
+  shopId: number | null = null,
+): Promise<ProducedBackup> {
   const started = Date.now();
   const client = pgliteOf(db);
   const url = postgresUrlOf(db);
-  if (!client && !(await pgDumpAvailable())) throw unavailable(BACKUP_MESSAGES.pgDumpMissing);
+  const oneShop = shopId !== null && !client;
+  if (!client && !oneShop && !(await pgDumpAvailable())) throw unavailable(BACKUP_MESSAGES.pgDumpMissing);
   const folder = backupFolder(config);
-  const fileName = `balcao-${stamp(new Date(started))}-${kind}.${client ? 'tar.gz' : 'dump'}`;
+  const fileName = oneShop
+    ? `balcao-${stamp(new Date(started))}-${kind}-loja${shopId}.zip`
+    : `balcao-${stamp(new Date(started))}-${kind}.${client ? 'tar.gz' : 'dump'}`;
   const path = join(folder, fileName);
   let counts: Counts = {};
   let sizeBytes = 0;
@@ -274,7 +322,15 @@ export async function produceBackup(db: Db, config: Config, kind: BackupKind): P
       let restored: Counts | null;
       await mkdir(folder, { recursive: true });
       const onDisk = client && pgliteFolder(client);
-      if (client && onDisk) {
+      if (oneShop) {
+        try {
+          ({ counts } = await dumpShop(db, storageFor(config), shopId, `${path}.part`));
+          await rename(`${path}.part`, path);
+        } finally {
+          await rm(`${path}.part`, { force: true });
+        }
+        restored = await verifyShopBackup(String(url), path, counts);
+      } else if (client && onDisk) {
         ({ counts, restored } = await backupPgliteFolder(client, onDisk, folder, path));
       } else if (client) {
         // An in-memory database (no folder to copy): PGlite's own dump inside its lock.
@@ -302,8 +358,9 @@ export async function produceBackup(db: Db, config: Config, kind: BackupKind): P
       error = String((cause as Error)?.message ?? cause).slice(0, 2000);
     }
   return {
+    clientId: oneShop ? shopId : null,
     kind,
-    engine: client ? 'pglite' : 'postgres',
+    engine: oneShop ? 'shop' : client ? 'pglite' : 'postgres',
     fileName,
     sizeBytes,
     status: error ? 'failed' : 'ok',
@@ -324,9 +381,9 @@ export async function recordBackup(
   const [row] = await db.insert(backups).values(produced).returning();
   const error = produced.error;
   if (error) {
-    const operator = await operatorClientId(db);
+    const warned = produced.clientId ?? (await operatorClientId(db));
     const message = error.startsWith(LOW_DISK) ? BACKUP_MESSAGES.lowDiskBell : BACKUP_MESSAGES.failedBell;
-    if (operator) ctx.notify(operator, { message, alertColor: 'error' });
+    if (warned) ctx.notify(warned, { message, alertColor: 'error' });
   } else {
     await pruneBackups(db, config);
   }
@@ -341,10 +398,15 @@ export async function pruneBackups(db: Db, config: Config): Promise<number[]> {
       createdAt: backups.createdAt,
       fileName: backups.fileName,
       uploaded: backups.uploaded,
+      clientId: backups.clientId,
     })
     .from(backups)
     .where(eq(backups.status, 'ok'));
-  const keep = backupsToKeep(done);
+  // The rule applies to each shop's backups apart (and to the whole-database ones).
+  const groups = new Map<number, typeof done>();
+  for (const backup of done)
+    groups.set(backup.clientId ?? 0, [...(groups.get(backup.clientId ?? 0) ?? []), backup]);
+  const keep = new Set([...groups.values()].flatMap((group) => [...backupsToKeep(group)]));
   const gone = done.filter((backup) => !keep.has(backup.id));
   for (const backup of gone) {
     await rm(join(backupFolder(config), backup.fileName), { force: true });
@@ -378,9 +440,14 @@ export async function saveSchedule(db: Executor, session: SessionUser, input: Ba
 }
 
 export async function listBackups(db: Db, config: Config, session: SessionUser): Promise<BackupList> {
-  await assertOperator(db, session);
-  const rows = await db.select().from(backups).orderBy(desc(backups.createdAt), desc(backups.id)).limit(200);
-  const cannot = !pgliteOf(db) && !(await pgDumpAvailable());
+  const { perShop } = await assertBackupAccess(db, session);
+  const rows = await db
+    .select()
+    .from(backups)
+    .where(await visibleBackups(db, session))
+    .orderBy(desc(backups.createdAt), desc(backups.id))
+    .limit(200);
+  const cannot = !pgliteOf(db) && !perShop && !(await pgDumpAvailable());
   return {
     backups: rows.map(toBackup),
     schedule: await readSchedule(db),
@@ -388,13 +455,17 @@ export async function listBackups(db: Db, config: Config, session: SessionUser):
     s3: Boolean(config.s3),
     unavailable: cannot ? BACKUP_MESSAGES.pgDumpMissing : null,
     lowDisk: (await backupDiskSpace(db, config.dataDir)).low,
+    perShop,
   };
 }
 
 /** A backup's file on disk, for the download. */
 export async function backupFile(db: Db, config: Config, session: SessionUser, id: number) {
-  await assertOperator(db, session);
-  const [row] = await db.select().from(backups).where(eq(backups.id, id));
+  await assertBackupAccess(db, session);
+  const [row] = await db
+    .select()
+    .from(backups)
+    .where(and(eq(backups.id, id), await visibleBackups(db, session)));
   if (row?.status !== 'ok') throw notFound(BACKUP_MESSAGES.notFound);
   const path = join(backupFolder(config), row.fileName);
   try {
@@ -410,7 +481,11 @@ export async function backupFile(db: Db, config: Config, session: SessionUser, i
  * operator shop's clock is at the set hour and no scheduled backup succeeded in the last 20 hours (a
  * failed one is tried again at the next check of the hour).
  */
-export async function nightlyBackupDue(db: Db, now = new Date()): Promise<boolean> {
+export async function nightlyBackupDue(
+  db: Db,
+  now = new Date(),
+  clientId: number | null = null,
+): Promise<boolean> {
   const schedule = await readSchedule(db);
   if (!schedule.enabled) return false;
   const [operator] = await db
@@ -425,6 +500,7 @@ export async function nightlyBackupDue(db: Db, now = new Date()): Promise<boolea
     .from(backups)
     .where(
       sql`${backups.kind} = 'scheduled' and ${backups.status} = 'ok'
+        and ${clientId === null ? sql`${backups.clientId} is null` : sql`${backups.clientId} = ${clientId}`}
         and ${backups.createdAt} > ${now.toISOString()}::timestamptz - interval '20 hours'`,
     )
     .limit(1);
@@ -442,7 +518,7 @@ const lowDiskWarnedAt = new WeakMap<Db, number>();
 export async function backupTick(
   ctx: Pick<AppContext, 'db' | 'config' | 'notify'>,
   now = new Date(),
-): Promise<{ backup: number } | { lowDisk: string } | null> {
+): Promise<{ backup: number } | { backups: number[] } | { lowDisk: string } | null> {
   const space = await backupDiskSpace(ctx.db, ctx.config.dataDir);
   if (space.low) {
     const last = lowDiskWarnedAt.get(ctx.db);
@@ -454,6 +530,14 @@ export async function backupTick(
     return { lowDisk: space.low };
   }
   lowDiskWarnedAt.delete(ctx.db);
+  if (await perShopBackups(ctx.db)) {
+    // Each shop's own backup, one after the other (a shop whose night's backup is done is skipped).
+    const taken: number[] = [];
+    for (const shop of await shopIds(ctx.db))
+      if (await nightlyBackupDue(ctx.db, now, shop))
+        taken.push((await takeBackup(ctx, 'scheduled', shop)).id);
+    return taken.length > 0 ? { backups: taken } : null;
+  }
   return (await nightlyBackupDue(ctx.db, now)) ? { backup: (await takeBackup(ctx, 'scheduled')).id } : null;
 }
 

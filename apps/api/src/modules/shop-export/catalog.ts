@@ -194,10 +194,15 @@ export async function shopTablePlan(db: Executor): Promise<TablePlan[]> {
  * Where a page starts: after the primary key `after` (keyset paging, each page an index range whatever
  * how deep into the table it is) or, for a table without a primary key, at `offset`.
  */
-export type PageStart = { after: string[] | null; offset: number };
+export type PageStart = {
+  after: string[] | null;
+  offset: number;
+  /** The page's last key (inclusive), found first by `selectPageEnd`: the page is a key range. */
+  upTo?: string[] | null;
+};
 
 /** `and (t.k1, t.k2) > (v1, v2)`, each value cast back to its column's type ('' on the first page). */
-function afterKey(plan: TablePlan, after: string[] | null): string {
+function afterKey(plan: TablePlan, after: string[] | null, op = '>'): string {
   if (!after) return '';
   const keys = plan.primaryKey.map((k) => `t.${q(k)}`).join(', ');
   const values = plan.primaryKey
@@ -206,7 +211,17 @@ function afterKey(plan: TablePlan, after: string[] | null): string {
       return `cast('${after[i].replace(/'/g, "''")}' as ${type})`;
     })
     .join(', ');
-  return ` and (${keys}) > (${values})`;
+  return ` and (${keys}) ${op} (${values})`;
+}
+
+/**
+ * The primary key (as text) of the `limit`-th row of the shop's table after `start.after`, walking the
+ * key's index: the end of a page read as a key range (`upTo`). No row: the rest is the last page.
+ */
+export function selectPageEnd(plan: TablePlan, clientId: number, limit: number, start: PageStart): string {
+  const keys = plan.primaryKey.map((k) => `t.${q(k)}`);
+  const filter = plan.filter.replace(/\$CLIENT/g, String(Math.trunc(clientId)));
+  return `select ${keys.map((k) => `${k}::text`).join(', ')} from ${q(plan.name)} t where ${filter}${afterKey(plan, start.after)} order by ${keys.join(', ')} offset ${limit - 1} limit 1`;
 }
 
 /**
@@ -218,7 +233,8 @@ export function selectShopRows(plan: TablePlan, clientId: number, limit: number,
   const filter = plan.filter.replace(/\$CLIENT/g, String(Math.trunc(clientId)));
   if (plan.primaryKey.length) {
     const order = plan.primaryKey.map((k) => `t.${q(k)}`).join(', ');
-    return `select ${cols} from ${q(plan.name)} t where ${filter}${afterKey(plan, start.after)} order by ${order} limit ${limit}`;
+    const range = `${afterKey(plan, start.after)}${afterKey(plan, start.upTo ?? null, '<=')}`;
+    return `select ${cols} from ${q(plan.name)} t where ${filter}${range} order by ${order} limit ${limit}`;
   }
   const order = plan.columns.map((c) => `t.${q(c.name)}::text`).join(', ');
   return `select ${cols} from ${q(plan.name)} t where ${filter} order by ${order} limit ${limit} offset ${start.offset}`;

@@ -1,8 +1,9 @@
 import { Readable } from 'node:stream';
+import type { PGlite } from '@electric-sql/pglite';
 import { stringify } from 'csv-stringify/sync';
 import { sql } from 'drizzle-orm';
 import yazl from 'yazl';
-import type { Executor } from '../../db/client.ts';
+import { type Db, type Executor, pgliteOf } from '../../db/client.ts';
 import { imageFileKey } from '../product/imageUrls.ts';
 import type { Storage } from '../storage/storage.ts';
 import {
@@ -10,6 +11,7 @@ import {
   quoteIdent as q,
   rowsOf,
   selectNestedRows,
+  selectPageEnd,
   selectShopRows,
   shopTablePlan,
   type TablePlan,
@@ -18,6 +20,8 @@ import {
 /** The ZIP's format: the importer refuses another. */
 export const EXPORT_FORMAT = 'balcao-shop-export/1';
 const PAGE = 1000;
+/** Rows a COPY page holds (PGlite): ~3 MB of CSV for a page of sale lines. */
+const COPY_PAGE = 10_000;
 
 /** Columns that name stored files, and the files each value stands for. */
 const FILE_COLUMNS: { table: string; column: string; files: (value: string) => string[] }[] = [
@@ -54,12 +58,58 @@ async function pageRows<T>(db: Executor, query: string): Promise<T[]> {
   });
 }
 
+const PLANNER_LOCAL = `set local enable_seqscan = off; set local enable_bitmapscan = off; set local enable_sort = off`;
+
+/**
+ * PGlite: one table's rows of the shop as PostgreSQL's own CSV (`COPY (select ...) TO '/dev/blob'`, the
+ * same text forms and the same NULL/"" rule as csvLines), a key range of COPY_PAGE rows at a time: the
+ * range's end is found first along the key's index (`selectPageEnd`), then the range copied. No row goes
+ * through JavaScript (measured 4x faster than reading the rows and writing them with csv-stringify).
+ */
+async function* copiedRows(
+  client: PGlite,
+  plan: TablePlan,
+  clientId: number,
+  count: { rows: number },
+  pageRows: number,
+) {
+  yield csvLines([plan.columns.map((c) => c.name)]);
+  const start: PageStart = { after: null, offset: 0 };
+  for (;;) {
+    const page = await client.transaction(async (tx) => {
+      await tx.exec(PLANNER_LOCAL);
+      const end = (await tx.query<Record<string, string>>(selectPageEnd(plan, clientId, pageRows, start)))
+        .rows[0];
+      const upTo = end ? plan.primaryKey.map((k) => end[k]) : null;
+      const copied = await tx.query(
+        `copy (${selectShopRows(plan, clientId, pageRows, { ...start, upTo })}) to '/dev/blob' with (format csv)`,
+      );
+      return { upTo, rows: copied.affectedRows ?? 0, csv: copied.blob };
+    });
+    count.rows += page.rows;
+    if (page.csv && page.csv.size > 0) yield Buffer.from(await page.csv.arrayBuffer());
+    if (!page.upTo) return;
+    start.after = page.upTo;
+  }
+}
+
 /**
  * One table's rows of the shop, a page at a time (constant memory), each page starting after the last
  * row's primary key (keyset paging: the millionth row costs what the first does; OFFSET would read
  * every row before it again, page after page).
  */
-async function* tableRows(db: Executor, plan: TablePlan, clientId: number, count: { rows: number }) {
+async function* tableRows(
+  db: Executor,
+  plan: TablePlan,
+  clientId: number,
+  count: { rows: number },
+  copyPage = COPY_PAGE,
+) {
+  const client = pgliteOf(db as Db);
+  if (client && plan.primaryKey.length > 0) {
+    yield* copiedRows(client, plan, clientId, count, copyPage);
+    return;
+  }
   yield csvLines([plan.columns.map((c) => c.name)]);
   const start: PageStart = { after: null, offset: 0 };
   for (;;) {
@@ -151,7 +201,14 @@ export async function exportShop(
   db: Executor,
   storage: Storage,
   clientId: number,
-): Promise<{ stream: Readable; shopName: string }> {
+  /** Rows a COPY page holds on PGlite (tests page by a few rows). */
+  options: { copyPage?: number } = {},
+): Promise<{
+  stream: Readable;
+  shopName: string;
+  /** Each table's rows written and the files named, once the stream ended (the manifest's figures). */
+  written: () => { rows: Record<string, number>; files: string[] };
+}> {
   const plans = await shopTablePlan(db);
   const [shop] = await rowsOf<{ name: string }>(db, sql`select name from clients where id = ${clientId}`);
   const shopName = shop?.name ?? '';
@@ -162,7 +219,10 @@ export async function exportShop(
   for (const plan of plans) {
     const count = { rows: 0 };
     counts.set(plan.name, count);
-    zip.addReadStream(Readable.from(tableRows(db, plan, clientId, count)), `tables/${plan.name}.csv`);
+    zip.addReadStream(
+      Readable.from(tableRows(db, plan, clientId, count, options.copyPage)),
+      `tables/${plan.name}.csv`,
+    );
   }
   const jsonFiles = nestedPlans(plans);
   for (const plan of jsonFiles)
@@ -208,5 +268,12 @@ export async function exportShop(
     'manifest.json',
   );
   zip.end();
-  return { stream: zip.outputStream as unknown as Readable, shopName };
+  return {
+    stream: zip.outputStream as unknown as Readable,
+    shopName,
+    written: () => ({
+      rows: Object.fromEntries([...counts].map(([name, count]) => [name, count.rows])),
+      files,
+    }),
+  };
 }

@@ -5,7 +5,8 @@ import yauzl from 'yauzl';
 import type { Db, Executor } from '../../db/client.ts';
 import type { Storage } from '../storage/storage.ts';
 import { JSON_REFS, quoteIdent as q, rowsOf, shopTablePlan, type TablePlan } from './catalog.ts';
-import { EXPORT_FORMAT } from './export.ts';
+import { EXPORT_FORMAT, shopFileKeys } from './export.ts';
+import { deleteShopRows } from './purge.ts';
 
 /** An import refused before anything was written (the CLI prints the message and exits 1). */
 export class ImportRefused extends Error {}
@@ -74,16 +75,23 @@ async function newIds(tx: Executor, plan: TablePlan, n: number): Promise<string[
 }
 
 /** Refuses a shop this Balcão already has (its document, or an e-mail of one of its users). */
-async function assertNewShop(db: Executor, zip: Zip) {
+async function assertNewShop(db: Executor, zip: Zip, replace: number | null) {
+  const other = replace ?? 0;
   for await (const client of csvRecords(zip, 'clients')) {
-    const found = await rowsOf(db, sql`select 1 from clients where document = ${client.document}`);
+    const found = await rowsOf(
+      db,
+      sql`select 1 from clients where document = ${client.document} and id <> ${other}`,
+    );
     if (found.length > 0)
       throw new ImportRefused(
         `Esta loja já existe neste Balcão (documento ${client.document}): a importação não foi feita`,
       );
   }
   for await (const user of csvRecords(zip, 'users')) {
-    const found = await rowsOf(db, sql`select 1 from users where lower(email) = lower(${user.email})`);
+    const found = await rowsOf(
+      db,
+      sql`select 1 from users where lower(email) = lower(${user.email}) and client_id <> ${other}`,
+    );
     if (found.length > 0)
       throw new ImportRefused(
         `O e-mail ${user.email} já é de um usuário deste Balcão: a importação não foi feita`,
@@ -137,6 +145,18 @@ async function remapJsonIds(tx: Executor, plans: TablePlan[], maps: Map<string, 
   }
 }
 
+/** The shop a ZIP holds (its clients.csv row): name and document, to find it in a target database. */
+export async function exportedShop(zipPath: string): Promise<{ name: string; document: string }> {
+  const zip = await openZip(zipPath);
+  try {
+    for await (const client of csvRecords(zip, 'clients'))
+      return { name: client.name ?? '', document: client.document ?? '' };
+    throw new ImportRefused('O arquivo não tem a loja (clients.csv vazio)');
+  } finally {
+    zip.file.close();
+  }
+}
+
 type ImportResult = { clientId: number; rows: Record<string, number>; files: number };
 
 /**
@@ -147,7 +167,19 @@ type ImportResult = { clientId: number; rows: Record<string, number>; files: num
  * (ImportRefused, nothing written) an unknown format, a table this schema does not have, or a shop
  * that already exists.
  */
-export async function importShop(db: Db, storage: Storage, zipPath: string): Promise<ImportResult> {
+export async function importShop(
+  db: Db,
+  storage: Storage,
+  zipPath: string,
+  options: {
+    /**
+     * A shop of this Balcão whose rows the file's replace, in the same transaction (a restore with
+     * --force of that shop's backup); its stored files the file does not have are removed after.
+     */
+    replace?: number;
+  } = {},
+): Promise<ImportResult> {
+  const replace = options.replace ?? null;
   const zip = await openZip(zipPath);
   try {
     const manifest = JSON.parse((await entryBuffer(zip, 'manifest.json')).toString('utf8')) as Manifest;
@@ -163,11 +195,14 @@ export async function importShop(db: Db, storage: Storage, zipPath: string): Pro
       if (missing.length)
         throw new ImportRefused(`Colunas de ${t.name} que este Balcão não tem: ${missing.join(', ')}`);
     }
-    await assertNewShop(db, zip);
+    await assertNewShop(db, zip, replace);
+    const replacedKeys = replace === null ? [] : await shopFileKeys(db, plans, replace);
 
     const rows: Record<string, number> = {};
     const maps = new Map<string, Map<string, string>>();
     const clientId = await db.transaction(async (tx) => {
+      // The shop being replaced goes first, in this transaction: a failed import leaves it as it was.
+      if (replace !== null) await deleteShopRows(tx, plans, replace);
       // Triggers off: the rows are written as exported (counters, summaries and search words included).
       await tx.execute(sql`set local session_replication_role = replica`);
       for (const plan of plans) {
@@ -235,6 +270,7 @@ export async function importShop(db: Db, storage: Storage, zipPath: string): Pro
       return Number(newClient);
     });
     let files = 0;
+    for (const key of replacedKeys) if (!manifest.files.includes(key)) await storage.remove(key);
     for (const key of manifest.files) {
       if (!zip.entries.has(`files/${key}`)) continue;
       await storage.put(key, await entryBuffer(zip, `files/${key}`));

@@ -1,8 +1,41 @@
 import { sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import type { Db, Executor } from '../../db/client.ts';
 import type { Storage } from '../storage/storage.ts';
-import { quoteIdent as q, rowsOf, shopTablePlan } from './catalog.ts';
+import { quoteIdent as q, rowsOf, shopTablePlan, type TablePlan } from './catalog.ts';
 import { shopFileKeys } from './export.ts';
+
+/**
+ * Every row of the shop deleted inside the caller's transaction (children first, triggers off for the
+ * transaction), its users' sessions too; answers the rows deleted per table. purgeShop's core, and a
+ * restore's with --force (the shop's rows replaced by its backup's in one transaction).
+ */
+export async function deleteShopRows(
+  tx: Executor,
+  plans: TablePlan[],
+  clientId: number,
+): Promise<Record<string, number>> {
+  const rows: Record<string, number> = {};
+  // Triggers off: counters and summaries of a shop that is going need no upkeep (the order below
+  // still deletes children first, so each filter finds its parents).
+  await tx.execute(sql`set local session_replication_role = replica`);
+  // Its users' login sessions (not shop data, so not in the plan) go first.
+  const [{ n }] = await rowsOf<{ n: number }>(
+    tx,
+    sql`with gone as (delete from sessions where user_id in (select id from users where client_id = ${clientId}) returning 1) select count(*)::int as n from gone`,
+  );
+  if (n > 0) rows.sessions = n;
+  for (const plan of [...plans].reverse()) {
+    const filter = plan.filter.replace(/\$CLIENT/g, String(Math.trunc(clientId)));
+    const [{ n }] = await rowsOf<{ n: number }>(
+      tx,
+      sql.raw(
+        `with gone as (delete from ${q(plan.name)} t where ${filter} returning 1) select count(*)::int as n from gone`,
+      ),
+    );
+    if (n > 0) rows[plan.name] = n;
+  }
+  return rows;
+}
 
 type PurgeResult = { clientId: number; rows: Record<string, number>; total: number; files: number };
 
@@ -22,25 +55,7 @@ export async function purgeShop(
   const keys = await shopFileKeys(db, plans, clientId);
   const rows: Record<string, number> = {};
   await db.transaction(async (tx) => {
-    // Triggers off: counters and summaries of a shop that is going need no upkeep (the order below
-    // still deletes children first, so each filter finds its parents).
-    await tx.execute(sql`set local session_replication_role = replica`);
-    // Its users' login sessions (not shop data, so not in the plan) go first.
-    const [{ n }] = await rowsOf<{ n: number }>(
-      tx,
-      sql`with gone as (delete from sessions where user_id in (select id from users where client_id = ${clientId}) returning 1) select count(*)::int as n from gone`,
-    );
-    if (n > 0) rows.sessions = n;
-    for (const plan of [...plans].reverse()) {
-      const filter = plan.filter.replace(/\$CLIENT/g, String(Math.trunc(clientId)));
-      const [{ n }] = await rowsOf<{ n: number }>(
-        tx,
-        sql.raw(
-          `with gone as (delete from ${q(plan.name)} t where ${filter} returning 1) select count(*)::int as n from gone`,
-        ),
-      );
-      if (n > 0) rows[plan.name] = n;
-    }
+    Object.assign(rows, await deleteShopRows(tx, plans, clientId));
   });
   for (const key of keys) await storage.remove(key);
   const total = Object.values(rows).reduce((a, b) => a + b, 0);

@@ -80,7 +80,9 @@ export default function BackupPage() {
       </Typography>
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ justifyContent: 'space-between' }}>
         <Typography variant="body2" color="text.secondary" sx={{ maxWidth: 640 }}>
-          O banco inteiro da instância é copiado sem parar as vendas, conferido numa cópia de teste e guardado
+          {data.perShop
+            ? 'Os dados e arquivos desta loja (as outras lojas do servidor têm seus próprios backups) são copiados sem parar as vendas, conferidos numa cópia de teste e guardados'
+            : 'O banco inteiro da instância é copiado sem parar as vendas, conferido numa cópia de teste e guardado'}{' '}
           em <code>{data.folder}</code>
           {data.s3 ? ' e no bucket S3 configurado' : ''}. Ficam os backups dos últimos 7 dias, 4 semanas e 12
           meses.
@@ -167,10 +169,18 @@ export default function BackupPage() {
             Na pasta do Balcão, rode <code>npm run restore -- ARQUIVO</code>. O banco é restaurado na pasta de
             dados (DATA_DIR, <code>./data</code> por padrão) ou, com DATABASE_URL, num banco PostgreSQL novo.
           </li>
-          <li>
-            Se a pasta já tiver um banco com dados, o comando recusa; para substituí-lo use{' '}
-            <code>npm run restore -- ARQUIVO --force</code> (o banco atual é guardado ao lado, não apagado).
-          </li>
+          {data.perShop ? (
+            <li>
+              O backup desta loja (.zip) entra num banco que não tenha esta loja; se ela já estiver lá, o
+              comando recusa, e <code>npm run restore -- ARQUIVO --force</code> substitui só os dados dela (as
+              outras lojas não são tocadas).
+            </li>
+          ) : (
+            <li>
+              Se a pasta já tiver um banco com dados, o comando recusa; para substituí-lo use{' '}
+              <code>npm run restore -- ARQUIVO --force</code> (o banco atual é guardado ao lado, não apagado).
+            </li>
+          )}
           <li>Inicie o servidor (npm start): as atualizações pendentes do banco rodam na partida.</li>
         </Box>
       </Paper>
