@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { withCheckDigit } from '@balcao/core/barcode';
 import { buildScaleLabel } from '@balcao/core/scale/weighedLabel';
-import { expect, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { PrintAgent } from '../apps/print-agent/src/agent.ts';
 import { apiLogin, closeRegisterViaApi, demoEmail, loginAs } from './helpers';
 
@@ -27,7 +27,36 @@ test.afterAll(async ({ request }) => {
   });
 });
 
-test('PDV: a scanned weighed label adds its product with the weight and the amount printed on it', async ({
+/** The service worker controls the page and the local catalog finished a sync (its last mark). */
+async function offlineReady(page: Page) {
+  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+  await expect
+    .poll(
+      () =>
+        page.evaluate(async () => {
+          const name = (await indexedDB.databases()).find((d) => d.name?.startsWith('balcao-'))?.name;
+          if (!name) return null;
+          return new Promise<unknown>((resolve) => {
+            const open = indexedDB.open(name);
+            open.onsuccess = () => {
+              const db = open.result;
+              if (!db.objectStoreNames.contains('meta')) return resolve(null);
+              const get = db.transaction('meta').objectStore('meta').get('stock.settings');
+              get.onsuccess = () => {
+                resolve(get.result?.value ?? null);
+                db.close();
+              };
+              get.onerror = () => resolve(null);
+            };
+            open.onerror = () => resolve(null);
+          });
+        }),
+      { timeout: 20_000 },
+    )
+    .not.toBeNull();
+}
+
+test('PDV: a scanned weighed label adds its product with the weight and the amount printed on it, offline too', async ({
   page,
 }) => {
   const token = await apiLogin(page, demoEmail(1));
@@ -76,6 +105,24 @@ test('PDV: a scanned weighed label adds its product with the weight and the amou
     page.getByText('Etiqueta de balança inválida: o dígito verificador não confere. Leia de novo.'),
   ).toBeVisible();
   await expect(line).toHaveCount(1);
+
+  // Offline, the PDV reloaded without a connection: the label still reads with the shop's layout and
+  // its scale's truncation (kept from the last read), from the local catalog.
+  await offlineReady(page);
+  await page.context().setOffline(true);
+  try {
+    await page.reload();
+    await expect(page.getByTestId('offline-banner')).toContainText('Sem conexão');
+    await expect(line).toHaveCount(1);
+    // 0,512 kg x R$ 29,90 = R$ 15,3088: the scale prints R$ 15,30.
+    await page.getByTestId('pdv-search').focus();
+    await page.keyboard.type(good, { delay: 5 });
+    await page.keyboard.press('Enter');
+    await expect(line).toHaveCount(2);
+    await expect(page.getByTestId('pdv-line-total').nth(1)).toHaveText('R$ 15,30');
+  } finally {
+    await page.context().setOffline(false);
+  }
 });
 
 test('Etiquetas: choose a product and its quantity, then the A4 sheet PDF', async ({ page }) => {

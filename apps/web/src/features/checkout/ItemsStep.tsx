@@ -106,7 +106,7 @@ export function ItemsStep({
   const [pending, setPending] = useState(0);
   const queue = useRef<Promise<void>>(Promise.resolve());
   const scale = useScaleSettings().data;
-  const live = useLiveScale(liveScale);
+  const live = useLiveScale(liveScale ? clientId : undefined);
   /** The latest reading, for lookups queued before it changed. */
   const liveNow = useRef(live);
   liveNow.current = live;

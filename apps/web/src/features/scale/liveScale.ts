@@ -6,7 +6,7 @@ import {
   type ScaleTransport,
 } from '@balcao/core/scale/serialScale';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useSession } from '../auth/index.ts';
+import { getToken } from '../../lib/cookies.ts';
 import { useAgentScales } from './agentScale.ts';
 
 /**
@@ -51,9 +51,9 @@ export type LiveScale = {
   disconnect: () => Promise<void>;
 };
 
-export function useLiveScale(enabled = true): LiveScale {
-  const session = useSession();
-  const agentScales = useAgentScales(enabled, session.user?.client.id, session.token);
+/** `agentsOf`: the shop whose print agents' scales are heard (none: Web Serial only). */
+export function useLiveScale(agentsOf?: number): LiveScale {
+  const agentScales = useAgentScales(agentsOf !== undefined, agentsOf, getToken());
   const [chosenAgent, setChosenAgent] = useState<number | null>(() => {
     const saved = Number(localStorage.getItem(AGENT_KEY));
     return Number.isInteger(saved) && saved > 0 ? saved : null;
