@@ -4,7 +4,7 @@ import { io } from 'socket.io-client';
 
 const API_KEY = import.meta.env.VITE_API_KEY ?? 'balcao-public-key';
 
-export type AgentScale = AgentScaleReading & { at: number };
+type AgentScale = AgentScaleReading & { at: number };
 
 /**
  * The scales on the shop's print agents (issue 36): each agent with a serial scale sends its reading
