@@ -1,9 +1,11 @@
 import {
   PRINT_AGENT_RESULT_EVENT,
+  PRINT_AGENT_SCALE_EVENT,
   PRINT_AGENT_STATE_EVENT,
   PRINTER_STATE_LABELS,
   type PrintAgentResult,
   type PrinterState,
+  SCALE_HEARTBEAT_MS,
 } from '@balcao/core/printAgent';
 import { PRINT_JOB_EVENT, type PrintJob } from '@balcao/core/printing';
 import { io, type Socket } from 'socket.io-client';
@@ -13,6 +15,7 @@ import { PrinterUnavailable, stopsPrinting } from './devices/status.ts';
 import { Journal } from './journal.ts';
 import { LogoCache } from './logo.ts';
 import { renderJob } from './render.ts';
+import { type ScaleUpdate, SerialScale } from './scale.ts';
 
 export type AgentOptions = {
   config: AgentConfig;
@@ -31,6 +34,8 @@ export type AgentOptions = {
   pauseBeforeAckMs?: number;
   /** After the printer took the bytes, before anything else (where a crash used to print twice). */
   pauseAfterWriteMs?: number;
+  /** How often the scale is asked its weight (300 ms by default). */
+  scaleEveryMs?: number;
 };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -53,6 +58,9 @@ export class PrintAgent {
   private socket: Socket | null = null;
   private stopped = false;
   private statusTimer: ReturnType<typeof setInterval> | null = null;
+  private scale: SerialScale | null = null;
+  /** The scale's last update sent to the API (JSON) and when. */
+  private scaleSent = { text: '', at: 0 };
   private readonly log: (message: string) => void;
   /** Settles when the API refused the token (revoked). */
   revoked: Promise<void>;
@@ -83,6 +91,7 @@ export class PrintAgent {
     this.socket = socket;
     socket.on('connect', () => {
       this.log(`conectado a ${config.server} como "${config.name}"`);
+      this.scaleSent = { text: '', at: 0 };
       void this.flushResults();
     });
     socket.on('connect_error', (error) => {
@@ -97,12 +106,34 @@ export class PrintAgent {
     for (const url of this.queues.keys()) void this.pump(url);
     const every = this.options.statusEveryMs ?? 30_000;
     if (every > 0) this.statusTimer = setInterval(() => void this.checkIdlePrinters(), every);
+    if (config.scale) {
+      this.scale = new SerialScale(config.scale, (update) => this.relayScale(update), {
+        everyMs: this.options.scaleEveryMs,
+      });
+      this.scale.start();
+    }
+  }
+
+  /**
+   * The scale's answer to the API (and from there to the PDV): each change at once, an unchanged one
+   * every SCALE_HEARTBEAT_MS, so the PDV knows the scale is still there. Not connected: dropped (a
+   * weight is only worth its moment).
+   */
+  private relayScale(update: ScaleUpdate) {
+    const text = JSON.stringify(update);
+    const now = Date.now();
+    if (text === this.scaleSent.text && now - this.scaleSent.at < SCALE_HEARTBEAT_MS) return;
+    if (text !== this.scaleSent.text && update.error) this.log(`balança: ${update.error}`);
+    if (!this.socket?.connected) return;
+    this.scaleSent = { text, at: now };
+    this.socket.emit(PRINT_AGENT_SCALE_EVENT, update);
   }
 
   /** Closes the socket; jobs in the journal stay there for the next start. */
   stop() {
     this.stopped = true;
     if (this.statusTimer) clearInterval(this.statusTimer);
+    void this.scale?.stop();
     this.socket?.close();
   }
 
@@ -240,7 +271,10 @@ export class PrintAgent {
     }
     this.log(`impresso: ${job.payload.title} (#${job.id})`);
     if (this.options.pauseBeforeAckMs) await sleep(this.options.pauseBeforeAckMs);
-    await this.sendResult(job.id, { jobId: job.id, outcome: 'printed', state: 'ok', message: '' });
+    // Not awaited: the next ticket prints while the API stores this one's result (its answer waits
+    // behind the API's database, 20 waiters sending at once: bench/kitchen-print.ts). The journal says
+    // printed already; the ack only moves it to acked, and a lost one is sent again on reconnect.
+    void this.sendResult(job.id, { jobId: job.id, outcome: 'printed', state: 'ok', message: '' });
     return true;
   }
 

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { printAgentPairAnswerSchema } from '@balcao/core/printAgent';
+import { SCALE_PROTOCOLS, type ScaleProtocol } from '@balcao/core/scale/serialScale';
 import { PrintAgent } from './agent.ts';
 import { type AgentConfig, configPath, defaultDir, readConfig, writeConfig } from './config.ts';
 import { outputFor } from './devices/index.ts';
@@ -11,6 +12,8 @@ const USAGE = `Balcão print agent
       --printer URL         a impressora de todos os perfis (tcp://IP:9100, file:///dev/usb/lp0, cups://FILA)
       --printer ID=URL      a impressora de um perfil (repita para cada perfil)
       --codepages NOME      tabela de páginas de código da impressora (epson, star, xprinter...; padrão epson)
+      --scale PORTA         a balança serial deste computador (/dev/ttyUSB0, COM3), lida ao vivo no PDV
+      --scale-protocol P    toledo (padrão) ou filizola;  --scale-baud N  velocidade (padrão 9600)
   balcao-print-agent start
       Conecta e imprime os trabalhos da estação (deixe rodando; veja docs/print-agent.md).
 
@@ -28,9 +31,23 @@ function printersOf(values: string[] | undefined, into: Record<string, string>) 
 
 async function pair(
   code: string,
-  options: { server?: string; printer?: string[]; codepages?: string; dir: string },
+  options: {
+    server?: string;
+    printer?: string[];
+    codepages?: string;
+    scale?: string;
+    'scale-protocol'?: string;
+    'scale-baud'?: string;
+    dir: string;
+  },
 ) {
   if (!options.server) throw new Error('Informe --server (o endereço do Balcão)');
+  const protocol = options['scale-protocol'] ?? 'toledo';
+  if (!SCALE_PROTOCOLS.includes(protocol as ScaleProtocol))
+    throw new Error(`Protocolo de balança desconhecido: ${protocol} (use toledo ou filizola)`);
+  const baud = options['scale-baud'] ? Number(options['scale-baud']) : undefined;
+  if (baud !== undefined && !(Number.isInteger(baud) && baud > 0))
+    throw new Error(`Velocidade da balança inválida: ${options['scale-baud']}`);
   const server = options.server.replace(/\/+$/, '');
   const response = await fetch(`${server}/v1/printing/agent/pair`, {
     method: 'POST',
@@ -50,6 +67,15 @@ async function pair(
     socketKey: answer.socketKey,
     printers,
     ...(options.codepages ? { codepageMapping: options.codepages } : {}),
+    ...(options.scale
+      ? {
+          scale: {
+            path: options.scale,
+            protocol: protocol as ScaleProtocol,
+            ...(baud ? { baudRate: baud } : {}),
+          },
+        }
+      : {}),
   };
   writeConfig(options.dir, config);
   console.log(
@@ -86,6 +112,9 @@ async function main() {
       server: { type: 'string' },
       printer: { type: 'string', multiple: true },
       codepages: { type: 'string' },
+      scale: { type: 'string' },
+      'scale-protocol': { type: 'string' },
+      'scale-baud': { type: 'string' },
       dir: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },

@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import type { ScaleConfig } from './scale.ts';
 
 /** What `pair` writes and `start` reads: the agent's identity and where each profile prints. */
 export type AgentConfig = {
@@ -19,6 +20,8 @@ export type AgentConfig = {
   printers: Record<string, string>;
   /** The printer's code page table for ESC t (the encoder's: 'epson' by default, 'star', 'xprinter'...). */
   codepageMapping?: string;
+  /** The counter scale on a serial port of this PC (Toledo or Filizola), relayed live to the PDV. */
+  scale?: ScaleConfig;
 };
 
 /** The agent's folder: its config and its journal (BALCAO_AGENT_DIR, or ~/.balcao-print-agent). */

@@ -81,9 +81,28 @@ export class Journal {
       closeSync(fd);
     }
     return {
-      commit: () => renameSync(staged, target),
+      commit: () => {
+        renameSync(staged, target);
+        // The rename is the kernel's at once (a killed process cannot undo it); syncing the folder
+        // makes it the disk's too, so a power cut right after the printer took the bytes does not
+        // bring back "received" (ext4 would otherwise write the folder up to ~5 s later).
+        this.syncFolder();
+      },
       discard: () => rmSync(staged, { force: true }),
     };
+  }
+
+  private syncFolder() {
+    try {
+      const fd = openSync(this.dir, 'r');
+      try {
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+    } catch {
+      // A system that cannot sync a folder (Windows): the rename stays as durable as it makes it.
+    }
   }
 
   /** Every entry, oldest job first (the order they print in after a restart). */

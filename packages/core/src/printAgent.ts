@@ -108,3 +108,33 @@ export const printAgentStateSchema = z.object({
   heldJobs: z.number().int().min(0).default(0),
 });
 export type PrintAgentStateReport = z.infer<typeof printAgentStateSchema>;
+
+/**
+ * The scale on the agent's PC (issue 36): the agent asks its serial scale (Toledo/Filizola, core
+ * scale/serialScale.ts) a few times a second and sends each change, and a heartbeat, as
+ * PRINT_AGENT_SCALE_EVENT; the API relays it to the shop's open screens as SCALE_READING_EVENT with the
+ * agent's id and name, and the PDV shows it live for products sold by kg.
+ */
+export const PRINT_AGENT_SCALE_EVENT = 'printAgentScale';
+export const SCALE_READING_EVENT = 'scaleReading';
+/** The agent sends an unchanged reading again this often, so a screen knows the scale is still there. */
+export const SCALE_HEARTBEAT_MS = 2_000;
+/** A screen forgets an agent's scale after this long without a word (agent closed, cable pulled). */
+export const SCALE_STALE_MS = 5_000;
+
+export const scaleReadingSchema = z.discriminatedUnion('status', [
+  z.object({ status: z.literal('stable'), grams: z.number().int().min(0).max(99_999) }),
+  z.object({ status: z.literal('unstable') }),
+  z.object({ status: z.literal('negative') }),
+  z.object({ status: z.literal('overload') }),
+]);
+
+/** Agent -> API: the scale's reading now, or null with the reason (port closed, no answer). */
+export const printAgentScaleSchema = z.object({
+  reading: scaleReadingSchema.nullable(),
+  error: z.string().max(300).default(''),
+});
+export type PrintAgentScaleReport = z.infer<typeof printAgentScaleSchema>;
+
+/** API -> the shop's screens: an agent's scale reading. */
+export type AgentScaleReading = PrintAgentScaleReport & { agentId: number; agentName: string };

@@ -11,6 +11,8 @@ import { sessions } from '../db/schema.ts';
 import { findSession } from './auth.ts';
 
 const channelOf = (clientId: number) => `notifications_${clientId}`;
+/** The channel every open screen of a shop joins (notifications, changes, the agent's scale). */
+export const shopChannel = channelOf;
 /** Every socket of a user is in this room (not a channel anyone joins): sessionsEnded finds them here. */
 const userRoom = (userId: number) => `user_${userId}`;
 /** setTimeout's longest wait (about 24.8 days). */

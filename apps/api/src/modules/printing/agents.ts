@@ -1,9 +1,11 @@
 import { randomInt } from 'node:crypto';
 import {
+  type AgentScaleReading,
   PAIRING_CODE_ALPHABET,
   PAIRING_CODE_LENGTH,
   PAIRING_CODE_MINUTES,
   PRINT_AGENT_RESULT_EVENT,
+  PRINT_AGENT_SCALE_EVENT,
   PRINT_AGENT_STATE_EVENT,
   PRINTER_STATE_LABELS,
   type PrintAgent,
@@ -11,7 +13,9 @@ import {
   type PrintAgentPairAnswer,
   type PrinterState,
   printAgentResultSchema,
+  printAgentScaleSchema,
   printAgentStateSchema,
+  SCALE_READING_EVENT,
 } from '@balcao/core/printAgent';
 import { and, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
@@ -19,6 +23,7 @@ import type { Executor } from '../../db/client.ts';
 import { invalid, notFound } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { hashToken, newToken } from '../../lib/secrets.ts';
+import { shopChannel } from '../../plugins/socket.ts';
 import { TOO_MANY_ATTEMPTS, takeAttempt } from '../auth/limiter.ts';
 import { printAgents, printerProfiles, printJobs } from './schema.ts';
 import { agentStationId, connectedStations, deliverWaitingJobs, type StationData } from './stations.ts';
@@ -235,6 +240,15 @@ export function attachPrintAgents(ctx: AppContext): void {
       if (!parsed.success) return reply({ ok: false, message: 'Estado inválido' });
       await recordState(ctx, clientId, agentId, parsed.data).catch(() => {});
       reply({ ok: true });
+    });
+
+    // The scale on the agent's PC: relayed to the shop's open screens (the PDV shows it live).
+    socket.on(PRINT_AGENT_SCALE_EVENT, (payload: unknown) => {
+      const parsed = printAgentScaleSchema.safeParse(payload);
+      if (!parsed.success) return;
+      const station = socket.data.station as StationData;
+      const relayed: AgentScaleReading = { ...parsed.data, agentId, agentName: station.name };
+      ctx.io.to(shopChannel(clientId)).emit(SCALE_READING_EVENT, relayed);
     });
 
     socket.on('disconnect', () => {

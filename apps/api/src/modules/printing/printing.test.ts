@@ -1,7 +1,7 @@
 import { PRINT_JOB_EVENT, PRINT_STATION_EVENT, type PrintJob } from '@balcao/core/printing';
 import { formatInZone } from '@balcao/core/time';
-import { eq } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import { eq, inArray } from 'drizzle-orm';
+import { describe, expect, it, vi } from 'vitest';
 import type { TestApp } from '../../../test/helper.ts';
 import {
   asUser,
@@ -13,6 +13,8 @@ import {
   useTestApp,
 } from '../../../test/kit.ts';
 import { clients } from '../../db/schema.ts';
+import { printJobs } from './schema.ts';
+import { deliverWaitingJobs } from './stations.ts';
 
 const API_KEY = 'chave-de-teste';
 
@@ -341,5 +343,49 @@ describe('print jobs and stations', () => {
     });
     await wait(300);
     expect(counter.received).toHaveLength(1);
+  });
+});
+
+describe('20 hand-outs asked at once (issue 36: 20 waiters tapping Enviar, bench/kitchen-print.ts)', () => {
+  it('each job goes to the station once, with one claim per job: the passes do not race over the same jobs', async () => {
+    const { shop, ids } = await shopWithProfiles();
+    const kitchen = await station(shop.users[0].token, 'Cozinha', [ids.cozinha]);
+    expect(kitchen.answer.ok).toBe(true);
+    // 20 tickets waiting, as 20 sends leave them an instant before each asks for its hand-out.
+    const queued = await t.database.db
+      .insert(printJobs)
+      .values(
+        Array.from({ length: 20 }, (_, i) => ({
+          clientId: shop.client.id,
+          profileId: ids.cozinha,
+          kind: 'ticket',
+          payload: { title: `Comanda ${i + 1}`, lines: ['1 x X-Burger'] },
+          idempotencyKey: `envio-lote-${i}`,
+          createdBy: shop.users[0].user.id,
+        })),
+      )
+      .returning({ id: printJobs.id });
+    const update = vi.spyOn(t.database.db, 'update');
+    try {
+      await Promise.all(queued.map(() => deliverWaitingJobs(t.app.ctx, shop.client.id)));
+      // Every call returned after the jobs were handed out.
+      const rows = await t.database.db
+        .select({ status: printJobs.status })
+        .from(printJobs)
+        .where(
+          inArray(
+            printJobs.id,
+            queued.map((q) => q.id),
+          ),
+        );
+      expect(rows.map((r) => r.status)).toEqual(Array(20).fill('sent'));
+      await until(() => kitchen.received.length >= 20);
+      expect(kitchen.received.map((j) => j.id).sort((a, b) => a - b)).toEqual(queued.map((q) => q.id));
+      // One claiming UPDATE per job (20 passes at once each tried all 20: up to 400).
+      expect(update.mock.calls.length).toBe(20);
+    } finally {
+      update.mockRestore();
+      kitchen.socket.close();
+    }
   });
 });

@@ -63,12 +63,43 @@ export async function listStations(ctx: AppContext, clientId: number): Promise<P
   }));
 }
 
+/** Per shop, on this instance: the hand-out pass running now, and whether another was asked meanwhile. */
+const delivering = new Map<number, { again: boolean; done: Promise<void> }>();
+
 /**
- * Hands every waiting job of the client to a connected station of its profile: the station with the
- * fewest jobs handed in this round (then the oldest). The claim is one UPDATE ... WHERE status =
- * 'pending', so a job goes to exactly one station.
+ * Hands every waiting job of the client to a connected station of its profile (see deliverOnce). One
+ * pass at a time per shop on this instance: a call while a pass runs asks for one more pass after it
+ * and waits for that one, so its job is handed out when the promise settles, as before. Without this,
+ * 20 waiters sending at once ran 20 passes together, each trying to claim every job the others had
+ * queued (20 x 20 claiming UPDATEs, on PGlite's single connection): "Enviar" to the printer took
+ * seconds (bench/kitchen-print.ts). Other instances keep their own passes; the claim stays the guard.
  */
-export async function deliverWaitingJobs(ctx: AppContext, clientId: number): Promise<void> {
+export function deliverWaitingJobs(ctx: AppContext, clientId: number): Promise<void> {
+  const running = delivering.get(clientId);
+  if (running) {
+    running.again = true;
+    return running.done;
+  }
+  const state = { again: false, done: Promise.resolve() };
+  state.done = (async () => {
+    try {
+      do {
+        state.again = false;
+        await deliverOnce(ctx, clientId);
+      } while (state.again);
+    } finally {
+      delivering.delete(clientId);
+    }
+  })();
+  delivering.set(clientId, state);
+  return state.done;
+}
+
+/**
+ * One pass: the station with the fewest jobs handed in this pass (then the oldest) gets each waiting
+ * job. The claim is one UPDATE ... WHERE status = 'pending', so a job goes to exactly one station.
+ */
+async function deliverOnce(ctx: AppContext, clientId: number): Promise<void> {
   const stations = await connectedStations(ctx, clientId);
   if (stations.length === 0) return;
   const profileIds = [...new Set(stations.flatMap((s) => s.station.profileIds))];

@@ -49,7 +49,10 @@ type Props = {
   lineNotes?: boolean;
   /** What an empty cart says; default the PDV's. */
   emptyText?: string;
-  /** Issue 36: the scale read live through Web Serial (the PDV); a kg product takes its stable weight. */
+  /**
+   * Issue 36: the scale read live (a print agent's, or through Web Serial) at the PDV; a kg product
+   * takes its stable weight.
+   */
   liveScale?: boolean;
 };
 
@@ -103,7 +106,7 @@ export function ItemsStep({
   const [pending, setPending] = useState(0);
   const queue = useRef<Promise<void>>(Promise.resolve());
   const scale = useScaleSettings().data;
-  const live = useLiveScale();
+  const live = useLiveScale(liveScale ? clientId : undefined);
   /** The latest reading, for lookups queued before it changed. */
   const liveNow = useRef(live);
   liveNow.current = live;

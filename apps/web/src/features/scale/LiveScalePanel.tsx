@@ -14,9 +14,12 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import type { LiveScale } from './liveScale.ts';
 
-/** The PDV's scale strip: connect through Web Serial, then the live weight and its state. */
+/**
+ * The PDV's scale strip: the live weight and its state, from a print agent's scale or one connected
+ * here through Web Serial (Chromium).
+ */
 export function LiveScalePanel({ scale }: { scale: LiveScale }) {
-  if (!scale.available) return null;
+  if (!scale.available && !scale.connected) return null;
   const r = scale.reading;
   return (
     <Stack
@@ -57,11 +60,33 @@ export function LiveScalePanel({ scale }: { scale: LiveScale }) {
               size="small"
               color={r.status === 'stable' ? 'success' : 'warning'}
               label={SCALE_STATUS_TEXT[r.status]}
+              data-testid="scale-status"
             />
           )}
-          <Button size="small" onClick={() => void scale.disconnect()}>
-            Desconectar
-          </Button>
+          {scale.source === 'serial' ? (
+            <Button size="small" onClick={() => void scale.disconnect()}>
+              Desconectar
+            </Button>
+          ) : scale.agents.length > 1 ? (
+            <TextField
+              select
+              size="small"
+              label="Balança do agente"
+              value={scale.agentId ?? ''}
+              onChange={(e) => scale.chooseAgent(Number(e.target.value))}
+              sx={{ minWidth: 150 }}
+            >
+              {scale.agents.map((a) => (
+                <MenuItem key={a.id} value={a.id}>
+                  {a.name}
+                </MenuItem>
+              ))}
+            </TextField>
+          ) : (
+            <Typography variant="body2" color="text.secondary">
+              Balança do agente {scale.agents[0]?.name}
+            </Typography>
+          )}
         </>
       )}
       {scale.error && (

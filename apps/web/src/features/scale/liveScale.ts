@@ -6,11 +6,14 @@ import {
   type ScaleTransport,
 } from '@balcao/core/scale/serialScale';
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { getToken } from '../../lib/cookies.ts';
+import { useAgentScales } from './agentScale.ts';
 
 /**
  * The scale read live at the PDV through Web Serial (Chromium, issue 36): the caixa picks the port
- * once, the PDV asks for the weight (ENQ) a few times a second and shows it. The print agent's path
- * (the scale on the agent's PC) hands the same core `ScaleTransport` over later.
+ * once, the PDV asks for the weight (ENQ) a few times a second and shows it. Or the scale is on a print
+ * agent's PC: the agent reads it (same core protocol code) and the API relays each reading here.
+ * A scale connected through Web Serial wins; otherwise the chosen agent's (or the only one's).
  */
 
 /** The bits of the Web Serial API used here (not in TypeScript's DOM library yet). */
@@ -28,10 +31,18 @@ export const webSerialAvailable = () => typeof navigator !== 'undefined' && Bool
 
 const POLL_MS = 300;
 const PROTOCOL_KEY = 'balcao-scale-protocol';
+const AGENT_KEY = 'balcao-scale-agent';
 
 export type LiveScale = {
+  /** Web Serial can be used here (Chromium). */
   available: boolean;
+  /** A scale is read now: through Web Serial, or a print agent's. */
   connected: boolean;
+  source: 'serial' | 'agent' | null;
+  /** The print agents whose scale is heard now, and the one read. */
+  agents: { id: number; name: string }[];
+  agentId: number | null;
+  chooseAgent: (id: number) => void;
   protocol: ScaleProtocol;
   setProtocol: (protocol: ScaleProtocol) => void;
   reading: ScaleReading | null;
@@ -40,7 +51,13 @@ export type LiveScale = {
   disconnect: () => Promise<void>;
 };
 
-export function useLiveScale(): LiveScale {
+/** `agentsOf`: the shop whose print agents' scales are heard (none: Web Serial only). */
+export function useLiveScale(agentsOf?: number): LiveScale {
+  const agentScales = useAgentScales(agentsOf !== undefined, agentsOf, getToken());
+  const [chosenAgent, setChosenAgent] = useState<number | null>(() => {
+    const saved = Number(localStorage.getItem(AGENT_KEY));
+    return Number.isInteger(saved) && saved > 0 ? saved : null;
+  });
   const [protocol, setProtocolState] = useState<ScaleProtocol>(
     () => (localStorage.getItem(PROTOCOL_KEY) as ScaleProtocol | null) ?? 'toledo',
   );
@@ -108,13 +125,25 @@ export function useLiveScale(): LiveScale {
     setProtocolState(next);
   }, []);
 
+  const chooseAgent = useCallback((id: number) => {
+    localStorage.setItem(AGENT_KEY, String(id));
+    setChosenAgent(id);
+  }, []);
+
+  const agent = connected
+    ? undefined
+    : (agentScales.find((s) => s.agentId === chosenAgent) ?? agentScales[agentScales.length - 1]);
   return {
     available: webSerialAvailable(),
-    connected,
+    connected: connected || Boolean(agent),
+    source: connected ? 'serial' : agent ? 'agent' : null,
+    agents: agentScales.map((s) => ({ id: s.agentId, name: s.agentName })),
+    agentId: agent?.agentId ?? null,
+    chooseAgent,
     protocol,
     setProtocol,
-    reading,
-    error,
+    reading: agent ? agent.reading : reading,
+    error: agent ? agent.error || null : error,
     connect,
     disconnect,
   };
