@@ -1,6 +1,6 @@
 import type { AppContext } from './context.ts';
 import type { ScheduledJob } from './lib/jobs.ts';
-import { backupTick } from './modules/backup/service.ts';
+import { backupTick, removeShopBackups } from './modules/backup/service.ts';
 import { sweepFiscal, transmitWaiting } from './modules/fiscal/issue.ts';
 import { warnExpiringCertificates } from './modules/fiscal/service.ts';
 import { pollMarketplaces, sendMarketplaceStatuses } from './modules/marketplace/service.ts';
@@ -77,7 +77,12 @@ export function backgroundJobs(ctx: AppContext, options: { leaseMs?: number } = 
       everyMs: 3_600_000,
       leaseMs: options.leaseMs ?? 30 * 60_000,
       atomic: false,
-      run: () => purgeDueShops(ctx.db, storageFor(ctx.config)),
+      run: async () => {
+        const done = await purgeDueShops(ctx.db, storageFor(ctx.config));
+        // The shop's own backups go with it (the backup module's, so removed here, after the purge).
+        for (const clientId of done.deleted) await removeShopBackups(ctx.db, ctx.config, clientId);
+        return done;
+      },
     },
     {
       // The nightly backup (issue 37): checked every 15 minutes, taken at the hour set on Configurações >

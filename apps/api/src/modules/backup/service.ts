@@ -408,6 +408,16 @@ export async function pruneBackups(db: Db, config: Config): Promise<number[]> {
     groups.set(backup.clientId ?? 0, [...(groups.get(backup.clientId ?? 0) ?? []), backup]);
   const keep = new Set([...groups.values()].flatMap((group) => [...backupsToKeep(group)]));
   const gone = done.filter((backup) => !keep.has(backup.id));
+  await removeBackups(db, config, gone);
+  return gone.map((backup) => backup.id);
+}
+
+/** Backups' files (the folder's and the bucket's copy) and then their rows. */
+async function removeBackups(
+  db: Db,
+  config: Config,
+  gone: { id: number; fileName: string; uploaded: boolean }[],
+): Promise<void> {
   for (const backup of gone) {
     await rm(join(backupFolder(config), backup.fileName), { force: true });
     if (backup.uploaded && config.s3)
@@ -422,7 +432,19 @@ export async function pruneBackups(db: Db, config: Config): Promise<number[]> {
         gone.map((backup) => backup.id),
       ),
     );
-  return gone.map((backup) => backup.id);
+}
+
+/**
+ * LGPD's eliminação (issue 37): a deleted shop's own backups (per-shop backups on a shared PostgreSQL)
+ * go with it, files and rows; answers how many. Whole-database backups are the operator's and stay.
+ */
+export async function removeShopBackups(db: Db, config: Config, clientId: number): Promise<number> {
+  const gone = await db
+    .select({ id: backups.id, fileName: backups.fileName, uploaded: backups.uploaded })
+    .from(backups)
+    .where(eq(backups.clientId, clientId));
+  await removeBackups(db, config, gone);
+  return gone.length;
 }
 
 export async function readSchedule(db: Executor): Promise<BackupSchedule> {

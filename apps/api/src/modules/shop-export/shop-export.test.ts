@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +25,8 @@ import {
 } from '../../../test/kit.ts';
 import type { Database } from '../../db/client.ts';
 import { backgroundJobs } from '../../jobs.ts';
+import { backups } from '../backup/schema.ts';
+import { backupFolder } from '../backup/service.ts';
 import { storageFor } from '../storage/storage.ts';
 import {
   type PageStart,
@@ -574,6 +576,19 @@ describe('asking for the deletion', () => {
     await db.execute(
       sql`update shop_deletions set due_at = now() - interval '1 minute' where client_id = ${a.client.id}`,
     );
+    // Each shop's own backups (a shared PostgreSQL's per-shop backups): A's go with A, B's stay.
+    const folder = backupFolder(t.app.ctx.config);
+    mkdirSync(folder, { recursive: true });
+    for (const shop of [a, b]) {
+      writeFileSync(join(folder, `loja${shop.client.id}.zip`), 'zip');
+      await db.insert(backups).values({
+        clientId: shop.client.id,
+        kind: 'manual',
+        engine: 'shop',
+        fileName: `loja${shop.client.id}.zip`,
+        status: 'ok',
+      });
+    }
     const log = vi.spyOn(console, 'log').mockImplementation(() => {});
     try {
       expect(await job.run(db)).toEqual({ deleted: [a.client.id] });
@@ -586,6 +601,14 @@ describe('asking for the deletion', () => {
     expect(await rowsOf(db, sql`select 1 from clients where id = ${a.client.id}`)).toEqual([]);
     expect(await rowsOf(db, sql`select 1 from sales where client_id = ${a.client.id}`)).toEqual([]);
     expect(await rowsOf(db, sql`select 1 from sales where client_id = ${b.client.id}`)).toHaveLength(2);
+    expect(
+      await rowsOf(
+        db,
+        sql`select client_id from backups where client_id in (${a.client.id}, ${b.client.id})`,
+      ),
+    ).toEqual([{ client_id: b.client.id }]);
+    expect(existsSync(join(folder, `loja${a.client.id}.zip`))).toBe(false);
+    expect(existsSync(join(folder, `loja${b.client.id}.zip`))).toBe(true);
   });
 
   it('the password confirmation takes the login limiter: after 5 wrong tries, 429 even with the right one', async () => {
