@@ -1,5 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
+import { users } from '../../db/schema.ts';
 import { num } from '../../lib/pg.ts';
 import { zoneDayStartSql } from '../../lib/shopToday.ts';
 import { productCategorySql } from '../product/categoryOf.ts';
@@ -387,4 +388,40 @@ export async function* eachSaleLine(
       if (more.length === 0) return;
     }
   }
+}
+
+/** A text cell of the CSV written by SQL exactly as routes' `textCell` (Papa with escapeFormulae) writes it. */
+const csvText = (value: SQL) => sql`(case when coalesce(${value}, '') = '' then ''
+  when ${value} ~ ('^[-=+@' || chr(9) || chr(13) || ']') then '"' || replace('''' || ${value}, '"', '""') || '"'
+  when ${value} ~ ('[;"' || chr(13) || chr(10) || ']|^[[:space:]]|[[:space:]]$')
+    then '"' || replace(${value}, '"', '""') || '"'
+  else ${value} end)`;
+const csvMoney = (cents: SQL) => sql`replace((${cents}::numeric / 100)::numeric(20, 2)::text, '.', ',')`;
+const csvQuantity = (value: SQL) => sql`replace(trim_scale(${value}::numeric)::text, '.', ',')`;
+
+/**
+ * Every line of the period's sales (not canceled) as ONE text column holding its CSV line (the report's
+ * LINE_COLUMNS, ";" separated, cells as the JS export writes them: the time on the shop's clock
+ * "05/01/2026 16:08", money "39,00", a decimal comma, text quoted as Papa does), in the order sold: what
+ * PostgreSQL's COPY streams (`lib/copyOut.ts`) so that Node only passes the bytes on. `originLabels`: the
+ * origin's label by code.
+ */
+export function saleLinesCsvSql(p: ReportPeriod, originLabels: Record<string, string>): SQL {
+  return sql`select concat_ws(';', s.number::text,
+      to_char(s.created_at at time zone ${p.timeZone}::text, 'DD/MM/YYYY HH24:MI'),
+      ${csvText(sql`u.name`)},
+      ${csvText(sql`coalesce(${JSON.stringify(originLabels)}::jsonb ->> s.origin_sale, s.origin_sale)`)},
+      coalesce(i.product_id::text, ''), ${csvText(sql`i.description`)}, ${csvText(sql`i.variant_name`)},
+      ${csvText(sql`i.sku`)}, ${csvText(sql`i.barcode`)}, ${csvQuantity(sql`i.quantity`)},
+      ${csvQuantity(sql`coalesce(ri.quantity, 0)`)}, ${csvMoney(sql`i.unit_price_cents`)},
+      ${csvMoney(sql`i.discount_cents`)}, ${csvMoney(sql`i.total_cents`)},
+      ${csvMoney(sql`coalesce(ri.amount, 0)`)}) as line
+    from ${sales} s join ${saleItems} i on i.sale_id = s.id
+    left join ${users} u on u.id = coalesce(s.seller_id, s.user_id) and u.client_id = ${p.clientId}
+    left join (select x.sale_item_id, sum(x.quantity) as quantity, sum(x.amount_cents) as amount
+        from ${saleReturns} r join ${saleReturnItems} x on x.return_id = r.id
+        where r.client_id = ${p.clientId} and r.created_at >= ${startOf(p)} group by x.sale_item_id) ri
+      on ri.sale_item_id = i.id
+    where ${kept(p)}
+    order by s.created_at, s.id, i.position`;
 }
