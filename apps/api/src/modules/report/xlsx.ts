@@ -3,6 +3,21 @@ import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
 import type { Cell, Column } from './tables.ts';
 
+type Backlog = { _writableState?: { length: number; needDrain: boolean } } & NodeJS.EventEmitter;
+const ZIP_BACKLOG_BYTES = 4 * 2 ** 20;
+
+/**
+ * Waits while the zip entry's input that ExcelJS pipes the sheet into (its StreamBuf's `pipes`, internal to
+ * ExcelJS 4) holds more than a few MiB. Without those internals (another ExcelJS version) it does not wait.
+ */
+async function zipCaughtUp(sheet: unknown): Promise<void> {
+  const pipes = (sheet as { stream?: { pipes?: Backlog[] } }).stream?.pipes ?? [];
+  for (const pipe of pipes) {
+    const state = pipe._writableState;
+    if (state && state.length > ZIP_BACKLOG_BYTES && state.needDrain) await once(pipe, 'drain');
+  }
+}
+
 /**
  * A report table as an XLSX workbook (issue 34), written with ExcelJS's streaming writer: rows are
  * committed as they come and the zip is streamed to the answer, so every line of a year (millions)
@@ -53,6 +68,9 @@ export function xlsxStream(sheetName: string, columns: Column[], rows: AsyncIter
       row.commit();
       // Wait for the client when the answer's buffer fills: memory stays flat on a slow connection.
       if (++count % 1000 === 0 && out.writableNeedDrain) await once(out, 'drain');
+      // And for the zip stage: ExcelJS writes the sheet's XML into it without waiting, so a deflate slower
+      // than the rows would queue the whole sheet there.
+      if (count % 1000 === 0) await zipCaughtUp(sheet);
     }
     sheet.commit();
     await workbook.commit();
