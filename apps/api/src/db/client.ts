@@ -43,6 +43,11 @@ export function pgliteOf(db: Db): PGlite | undefined {
   return pglites.get(db);
 }
 
+/** The PostgreSQL pool under a Db (lib/copyOut.ts: COPY ... TO STDOUT takes a connection); undefined on PGlite. */
+export function postgresPoolOf(db: Db): pg.Pool | undefined {
+  return pools.get(db);
+}
+
 /** The PostgreSQL URL under a Db (the backup module's pg_dump); undefined on PGlite. */
 export function postgresUrlOf(db: Db): string | undefined {
   return pools.get(db)?.options.connectionString;

@@ -1,7 +1,7 @@
 import type { CallInput, EndpointDef, Resource, ResponseOf } from '@balcao/core/contract';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { type CallArgs, type CallOptions, call, urlOf } from './call.ts';
-import { apiLines, downloadFile, fetchFile } from './files.ts';
+import { apiLines, type DownloadProgress, downloadFile, fetchFile } from './files.ts';
 import { newIdempotencyKey } from './idempotencyKey.ts';
 import { invalidateResources } from './queryKeys.ts';
 
@@ -45,8 +45,9 @@ export function download<E extends EndpointDef & { file: string }>(
   input: CallInput<E>,
   fallbackName: string,
   failure?: string,
+  onProgress?: DownloadProgress,
 ): Promise<void> {
-  return downloadFile(urlOf(endpoint, input), fallbackName, failure);
+  return downloadFile(urlOf(endpoint, input), fallbackName, failure, onProgress);
 }
 
 /** A file endpoint's answer as a Blob (a PDF to print in a frame). */

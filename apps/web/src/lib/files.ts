@@ -92,6 +92,28 @@ export async function fetchFile(path: string, failure = UNEXPECTED_ERROR): Promi
   return res;
 }
 
+/** What a big download has received so far (bytes), and its size when the answer says it (else null). */
+export type DownloadProgress = (received: number, total: number | null) => void;
+
+/** The answer's body read chunk by chunk, each chunk told to `onProgress` (a streamed export has no size). */
+async function blobWithProgress(res: Response, onProgress: DownloadProgress): Promise<Blob> {
+  const length = Number(res.headers.get('content-length'));
+  const total = Number.isFinite(length) && length > 0 ? length : null;
+  const reader = res.body?.getReader();
+  if (!reader) return res.blob();
+  const chunks: Uint8Array[] = [];
+  let received = 0;
+  onProgress(0, total);
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    received += value.length;
+    onProgress(received, total);
+  }
+  return new Blob(chunks as BlobPart[], { type: res.headers.get('content-type') ?? '' });
+}
+
 /**
  * Downloads a file answer of the API (CSV exports) through a temporary object URL. The file name
  * comes from Content-Disposition.
@@ -100,9 +122,10 @@ export async function downloadFile(
   path: string,
   fallbackName: string,
   failure = UNEXPECTED_ERROR,
+  onProgress?: DownloadProgress,
 ): Promise<void> {
   const res = await fetchFile(path, failure);
-  const blob = await res.blob();
+  const blob = onProgress ? await blobWithProgress(res, onProgress) : await res.blob();
   const disposition = res.headers.get('content-disposition') ?? '';
   // The UTF-8 name (RFC 8187) when the answer has one (an attachment's accents), else the plain one.
   const utf8 = /filename\*=UTF-8''([^;]+)/i.exec(disposition)?.[1];

@@ -1,12 +1,22 @@
-import { DEFAULT_TIME_ZONE, dateIn } from '@balcao/core/time';
+import { addDays } from '@balcao/core/date';
+import { DEFAULT_TIME_ZONE, dateIn, formatInZone } from '@balcao/core/time';
 import { sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helper.ts';
-import { asUser, expectStatus, makeProduct, makeSale, makeShop, makeSimpleSale } from '../../../test/kit.ts';
-import { eachSaleLine } from '../sale/reportFigures.ts';
+import {
+  asUser,
+  expectStatus,
+  makeCustomer,
+  makeProduct,
+  makeSale,
+  makeShop,
+  makeSimpleSale,
+} from '../../../test/kit.ts';
+import { eachSaleLine, rawFigures } from '../sale/reportFigures.ts';
 import { textCell } from './routes.ts';
+import { salesReport } from './service.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -302,7 +312,175 @@ describe('GET /v1/report/sales', () => {
   });
 });
 
+/** A report with its unordered lists in one order (ties of the sorted ones come in any order). */
+function canonical(report: Record<string, unknown>) {
+  const sorted = (list: unknown) =>
+    [...(list as unknown[])].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+  return Object.fromEntries(Object.entries(report).map(([k, v]) => [k, Array.isArray(v) ? sorted(v) : v]));
+}
+
+describe('the daily summary the reports read (issue 34)', () => {
+  it('gives every report the raw sales give, to the cent, after sales, a cancel, a return and an exchange across days', async () => {
+    const shop = await makeShop(t, [1, 3]);
+    const a = shop.api;
+    const d3 = addDays(today, -3);
+    const d1 = addDays(today, -1);
+    const category = expectStatus(await a.post('/product-category', { name: 'Mercearia' }), 201);
+    const rice = await makeProduct(t, shop.auth, {
+      name: 'Arroz 5 kg',
+      salePriceCents: 2333,
+      costPriceCents: 1410,
+      stock: 100,
+      categoryId: category.id,
+    });
+    const beans = await makeProduct(t, shop.auth, { name: 'Feijão', salePriceCents: 799, stock: 100 });
+    const customer = await makeCustomer(t, shop.auth);
+    const moveTo = async (saleId: number, day: string, time: string) =>
+      t.database.db.execute(
+        sql`update sales set created_at = (${`${day} ${time}`}::timestamp at time zone ${DEFAULT_TIME_ZONE}) where id = ${saleId}`,
+      );
+    // Three days ago: 7% off a sale of both products (the discount shared per line, in cents), a sale by
+    // the Vendedor, a quick sale; yesterday: a sale to a customer.
+    const old = await makeSale(t, shop.auth, {
+      items: [
+        { productId: rice.id, quantity: 3 },
+        { productId: beans.id, quantity: 2 },
+      ],
+      discountType: 'percentage',
+      discountValue: 700,
+      payments: [{ method: 'money', amountCents: 7995 }],
+    });
+    await moveTo(old.id, d3, '09:15');
+    const bySeller = await makeSale(t, shop.auth, {
+      items: [{ productId: beans.id, quantity: 5 }],
+      sellerId: shop.users[1].user.id,
+      payments: [{ method: 'pix', amountCents: 3995 }],
+    });
+    await moveTo(bySeller.id, d3, '18:40');
+    const quick = await makeSimpleSale(t, shop.auth, {
+      valueCents: 1250,
+      payments: [{ method: 'pix', amountCents: 1250 }],
+    });
+    await moveTo(quick.id, d3, '23:59');
+    const yesterday = await makeSale(t, shop.auth, {
+      items: [{ productId: rice.id, quantity: 2 }],
+      customerId: customer.id,
+      payments: [{ method: 'debitCard', amountCents: 4666 }],
+    });
+    await moveTo(yesterday.id, d1, '12:00');
+    await makeSale(t, shop.auth, {
+      items: [{ productId: beans.id, quantity: 1 }],
+      payments: [{ method: 'money', amountCents: 799 }],
+    });
+    // Today: the Vendedor's old sale canceled, one rice of the 7% sale returned, yesterday's rice exchanged.
+    expectStatus(await a.post(`/sale/${bySeller.id}/cancel`, { reason: 'Cliente desistiu' }), 200);
+    expectStatus(
+      await a.post(
+        `/sale/${old.id}/return`,
+        { lines: [{ saleItemId: old.items[0].id, quantity: 1 }], refund: 'original', reason: 'Furado' },
+        key(),
+      ),
+      201,
+    );
+    expectStatus(
+      await a.post(
+        `/sale/${yesterday.id}/exchange`,
+        {
+          lines: [{ saleItemId: yesterday.items[0].id, quantity: 1 }],
+          reason: 'Trocou por feijão',
+          sale: { items: [{ productId: beans.id, quantity: 2 }] },
+        },
+        key(),
+      ),
+      201,
+    );
+
+    const actor = { clientId: shop.client.id, userId: shop.users[0].user.id };
+    for (const [from, to] of [
+      [d3, d3],
+      [d1, d1],
+      [today, today],
+      [d3, today],
+    ]) {
+      const query = { from, to, groupBy: 'day' as const };
+      const summary = await salesReport(t.database.db, actor, query);
+      const raw = await salesReport(t.database.db, actor, query, rawFigures);
+      expect(canonical(summary), `${from}..${to}`).toEqual(canonical(raw));
+    }
+    const days = expectStatus(await a.get(`/report/sales?from=${d3}&to=${today}`), 200);
+    // Gross: 3 x 23,33 + 2 x 7,99 (85,97, 7% off: 6,02) + 12,50 + 2 x 23,33 + 7,99 + the exchange's 2 x 7,99.
+    // Returned: one rice of the 7% sale (its net share, 21,70) and yesterday's rice (23,33).
+    expect(days.summary).toEqual({
+      salesCount: 5,
+      grossCents: 16910,
+      discountsCents: 602,
+      returnsCents: 4503,
+      netCents: 11805,
+      costCents: 4230,
+      marginCents: 7575,
+      averageTicketCents: 2361,
+      canceledCount: 1,
+      canceledCents: 3995,
+    });
+    expect(days.canceled).toEqual([
+      { userId: actor.userId, name: shop.users[0].user.name, salesCount: 1, netCents: 3995 },
+    ]);
+    const riceRow = days.byProduct.find((p: { productId: number }) => p.productId === rice.id);
+    // 69,99 less its 7% share (65,09) + 46,66, less what came back (21,70 + 23,33).
+    expect(riceRow).toMatchObject({
+      quantity: 3,
+      categoryName: 'Mercearia',
+      revenueCents: 6672,
+      costCents: 4230,
+    });
+
+    // The triggers' rows are the rows the backfill writes from the sales, and the backfill is idempotent.
+    const tables = async () => {
+      const out: Record<string, unknown> = {};
+      for (const table of ['sale_daily_groups', 'sale_daily_products', 'sale_daily_cancels'])
+        out[table] = (
+          (await t.database.db.execute(
+            sql`select * from ${sql.raw(table)} where client_id = ${shop.client.id}
+              and (${sql.raw(table === 'sale_daily_products' ? 'lines_count' : 'sales_count')} <> 0)
+              order by 1, 2, 3, 4`,
+          )) as unknown as { rows: unknown[] }
+        ).rows;
+      return out;
+    };
+    const kept = await tables();
+    await t.database.db.execute(sql`select sale_report_rebuild(${shop.client.id}::int)`);
+    await t.database.db.execute(sql`select sale_report_rebuild(${shop.client.id}::int)`);
+    expect(await tables()).toEqual(kept);
+  });
+});
+
 describe('the lines export', () => {
+  it('writes the same bytes whether PostgreSQL writes them (COPY) or Node does (PGlite pages)', async () => {
+    const shop = await makeShop(t);
+    const product = await makeProduct(t, shop.auth, {
+      name: '=Caixa "Grande"; azul',
+      salePriceCents: 1250,
+      stock: 10,
+    });
+    const sale = await makeSale(t, shop.auth, {
+      items: [{ productId: product.id, quantity: 2 }],
+      payments: [{ method: 'money', amountCents: 2500 }],
+    });
+    const quick = await makeSimpleSale(t, shop.auth, { description: 'Frete\\Zona sul' });
+    const res = await shop.api.get(`/report/sales/csv?from=${today}&to=${today}&section=lines`);
+    expect(res.statusCode).toBe(200);
+    const rows = res.body.split('\r\n');
+    const when = (at: string) => formatInZone(at, DEFAULT_TIME_ZONE, 'sheet');
+    const admin = shop.users[0].user.name;
+    const item = sale.items[0];
+    expect(rows).toEqual([
+      rows[0],
+      `${sale.number};${when(sale.createdAt)};${admin};PDV;${product.id};"'=Caixa ""Grande""; azul";;${textCell(item.sku)};${textCell(item.barcode)};2;0;12,50;0,00;25,00;0,00`,
+      `${quick.number};${when(quick.createdAt)};${admin};PDV;;Frete\\Zona sul;;;;1;0;10,00;0,00;10,00;0,00`,
+      '',
+    ]);
+  });
+
   it('writes a text cell as Papa does with escapeFormulae', () => {
     for (const value of [
       'Suco',

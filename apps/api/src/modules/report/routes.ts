@@ -1,6 +1,7 @@
-import type { PassThrough } from 'node:stream';
+import { type PassThrough, Readable } from 'node:stream';
 import { reportApi } from '@balcao/core/endpoints/report';
 import { REPORT_SECTION_LABELS } from '@balcao/core/report';
+import { ORIGIN_SALE_LABELS } from '@balcao/core/sale';
 import { STOCK_TURNOVER_SECTION_LABELS } from '@balcao/core/stockTurnover';
 import { formatInZone } from '@balcao/core/time';
 import { eq } from 'drizzle-orm';
@@ -8,11 +9,12 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
 import { clients } from '../../db/schema.ts';
+import { copyLines } from '../../lib/copyOut.ts';
 import { sendCsvStream } from '../../lib/csv.ts';
 import { route } from '../../lib/endpoint.ts';
 import { shopToday } from '../../lib/shopToday.ts';
 import { sessionOf } from '../../plugins/auth.ts';
-import { eachSaleLine, type ReportPeriod, type SaleLineRow } from '../sale/reportFigures.ts';
+import { eachSaleLine, type ReportPeriod, type SaleLineRow, saleLinesCsvSql } from '../sale/reportFigures.ts';
 import { reportPdf } from './pdf.ts';
 import { reportPeriod, salesReport, userNames } from './service.ts';
 import {
@@ -117,6 +119,20 @@ export function reportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       const header = (columns: Column[]) => `${columns.map((c) => textCell(c.label)).join(';')}\r\n`;
       if (section === 'lines') {
         const period = await reportPeriod(db, actor, from, to);
+        // PostgreSQL writes the lines itself (COPY ... TO STDOUT); PGlite is read by keyset pages.
+        const copied = await copyLines(db, saleLinesCsvSql(period, ORIGIN_SALE_LABELS));
+        if (copied) {
+          const head = header(LINE_COLUMNS);
+          async function* body() {
+            yield Buffer.from(head);
+            for await (const chunk of copied as AsyncIterable<Buffer>) yield chunk;
+          }
+          return reply
+            .header('content-type', 'text/csv; charset=utf-8')
+            .header('content-disposition', `attachment; filename="${fileName}"`)
+            .header('cache-control', 'no-store')
+            .send(Readable.from(body(), { objectMode: false }));
+        }
         return sendCsvStream(reply, 'relatorio', {
           header: header(LINE_COLUMNS),
           rows: flat(lineBatches(db, period)),

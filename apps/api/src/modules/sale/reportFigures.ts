@@ -1,10 +1,20 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
+import { users } from '../../db/schema.ts';
 import { num } from '../../lib/pg.ts';
 import { zoneDayStartSql } from '../../lib/shopToday.ts';
 import { productCategorySql } from '../product/categoryOf.ts';
 import { productCostSql } from '../product/costOf.ts';
-import { saleDailyPayments, saleItems, saleReturnItems, saleReturns, sales } from './schema.ts';
+import {
+  saleDailyCancels,
+  saleDailyGroups,
+  saleDailyPayments,
+  saleDailyProducts,
+  saleItems,
+  saleReturnItems,
+  saleReturns,
+  sales,
+} from './schema.ts';
 
 /**
  * What the sales reports (issue 34, module report) read of the sales: a shop-local period [from, to]
@@ -58,11 +68,16 @@ type GroupRow = {
 };
 
 /**
+ * The raw reading (the summary's reference in the tests, `saleGroups` reads the summary).
  * The period's sales grouped five ways in one statement (GROUPING SETS: one scan of the sales): by
  * shop day, by seller (the seller credited, else the operator), by origin, by weekday x hour on the
  * shop's clock, and the total. `totalOnly`: the total alone (the previous period's comparison).
  */
-export async function saleGroups(db: Executor, p: ReportPeriod, totalOnly = false): Promise<SaleGroups> {
+export async function saleGroupsFromSales(
+  db: Executor,
+  p: ReportPeriod,
+  totalOnly = false,
+): Promise<SaleGroups> {
   const sets = totalOnly ? sql`()` : sql`(d.day), (d.seller), (d.origin), (d.dow, d.hour), ()`;
   const keys = totalOnly
     ? sql`null::text as day, null::int as seller, null::text as origin, null::int as dow, null::int as hour`
@@ -83,6 +98,10 @@ export async function saleGroups(db: Executor, p: ReportPeriod, totalOnly = fals
           where ${kept(p)}) l) d
       group by grouping sets (${sets})`),
   );
+  return groupsOf(rows);
+}
+
+function groupsOf(rows: GroupRow[]): SaleGroups {
   const figures = (r: GroupRow): SaleGroupRow => ({
     salesCount: r.count,
     grossCents: num(r.gross),
@@ -138,31 +157,26 @@ export type ProductFigures = {
   costCents: number;
 };
 
+/** A line's revenue: its total less its share of the sale's discount and coupon, rounded per line. */
+const lineRevenueSql = sql`sale_line_revenue(i.total_cents, s.total_cents, s.discount_cents, s.coupon_discount_cents)`;
+
 /**
+ * The raw reading (the summary's reference in the tests, `saleProductFigures` reads the summary).
  * Every product sold in the period: quantity kept (sold - returned), revenue net of the line discount,
  * of its share of the sale's discount and coupon, and of what came back; cost = quantity kept x the
  * product's cost (`product/costOf.ts`, as the DRE's CMV). Lines without a product (quick sales) are
  * one row with a null id.
  */
-export async function saleProductFigures(db: Executor, p: ReportPeriod): Promise<ProductFigures[]> {
-  const rows = rowsOf<{
-    product_id: number | null;
-    name: string;
-    category_id: number | null;
-    quantity: string;
-    revenue: string;
-    cost: string;
-  }>(
+export async function saleProductFiguresFromSales(db: Executor, p: ReportPeriod): Promise<ProductFigures[]> {
+  const rows = rowsOf<ProductRow>(
     await db.execute(sql`select g.product_id, g.name, g.quantity, g.revenue,
         case when g.product_id is null then null else ${productCategorySql(p.clientId, sql`g.product_id`)} end
           as category_id,
         case when g.product_id is null then 0
           else round(g.quantity * ${productCostSql(sql`g.product_id`)}) end as cost
       from (select i.product_id, min(i.description) as name,
-          round(sum(i.quantity::float8 - coalesce(ri.quantity, 0))::numeric, 3) as quantity,
-          round(sum(case when s.discount_cents + s.coupon_discount_cents = 0 then i.total_cents::float8
-            else coalesce(i.total_cents * (s.total_cents - s.discount_cents - s.coupon_discount_cents)::float8
-              / nullif(s.total_cents, 0), 0) end - coalesce(ri.amount, 0))) as revenue
+          sum(i.quantity - coalesce(ri.quantity, 0)) as quantity,
+          sum(${lineRevenueSql} - coalesce(ri.amount, 0)) as revenue
         from ${sales} s join ${saleItems} i on i.sale_id = s.id
         left join (select ri.sale_item_id, sum(ri.quantity) as quantity, sum(ri.amount_cents) as amount
             from ${saleReturnItems} ri join ${saleReturns} r on r.id = ri.return_id
@@ -171,19 +185,30 @@ export async function saleProductFigures(db: Executor, p: ReportPeriod): Promise
         where ${kept(p)}
         group by i.product_id) g`),
   );
-  return rows.map((r) => ({
+  return productsOf(rows);
+}
+
+type ProductRow = {
+  product_id: number | null;
+  name: string;
+  category_id: number | null;
+  quantity: string;
+  revenue: string;
+  cost: string;
+};
+
+const productsOf = (rows: ProductRow[]): ProductFigures[] =>
+  rows.map((r) => ({
     productId: r.product_id,
     name: r.name,
     categoryId: r.category_id,
-    // Summed as float8 (a numeric sum of 5,000,000 lines is slow), rounded to the column's 3 decimals.
     quantity: Number(r.quantity),
     revenueCents: num(r.revenue),
     costCents: num(r.cost),
   }));
-}
 
-/** The period's canceled sales (by the sale's date) by who canceled them. */
-export async function canceledSalesByUser(
+/** The raw reading (the reference in the tests). The period's canceled sales (by the sale's date) by who canceled them. */
+export async function canceledSalesFromSales(
   db: Executor,
   p: ReportPeriod,
 ): Promise<{ userId: number | null; salesCount: number; netCents: number }[]> {
@@ -195,6 +220,75 @@ export async function canceledSalesByUser(
   );
   return rows.map((r) => ({ userId: r.user_id, salesCount: r.count, netCents: num(r.amount) }));
 }
+
+/**
+ * What the report pages read (issue 34): the daily summary kept exact by the triggers of migration
+ * `sale_report_summary` (`sale_daily_groups`, `sale_daily_products`, `sale_daily_cancels`), the same
+ * figures as the raw readings above (proved by report.test.ts), a year in ~365 x products rows.
+ */
+const dayIn = (p: ReportPeriod, table: SQL) =>
+  sql`${table}.client_id = ${p.clientId} and ${table}.day between ${p.from}::date and ${p.to}::date`;
+
+export async function saleGroups(db: Executor, p: ReportPeriod, totalOnly = false): Promise<SaleGroups> {
+  const sets = totalOnly ? sql`()` : sql`(g.day), (g.seller_id), (g.origin), (g.dow, g.hour), ()`;
+  const keys = totalOnly
+    ? sql`null::text as day, null::int as seller, null::text as origin, null::int as dow, null::int as hour`
+    : sql`g.day::text as day, g.seller_id as seller, g.origin, g.dow, g.hour`;
+  const rows = rowsOf<GroupRow>(
+    await db.execute(sql`select ${keys}, sum(g.sales_count)::int as count, sum(g.gross_cents) as gross,
+        sum(g.discounts_cents) as discounts, sum(g.returns_cents) as returns,
+        sum(g.final_cents - g.returns_cents) as net
+      from (select g.*, extract(isodow from g.day)::int - 1 as dow
+        from ${saleDailyGroups} g where ${dayIn(p, sql`g`)}) g
+      group by grouping sets (${sets})
+      having sum(g.sales_count) > 0`),
+  );
+  return groupsOf(rows);
+}
+
+export async function saleProductFigures(db: Executor, p: ReportPeriod): Promise<ProductFigures[]> {
+  const rows = rowsOf<ProductRow>(
+    await db.execute(sql`select g.product_id, g.name, g.quantity, g.revenue,
+        case when g.product_id is null then null else ${productCategorySql(p.clientId, sql`g.product_id`)} end
+          as category_id,
+        case when g.product_id is null then 0
+          else round(g.quantity * ${productCostSql(sql`g.product_id`)}) end as cost
+      from (select d.product_id, min(d.name) filter (where d.lines_count > 0) as name,
+          sum(d.quantity) as quantity, sum(d.revenue_cents) as revenue
+        from ${saleDailyProducts} d where ${dayIn(p, sql`d`)}
+        group by d.product_id having sum(d.lines_count) > 0) g`),
+  );
+  return productsOf(rows);
+}
+
+export async function canceledSalesByUser(
+  db: Executor,
+  p: ReportPeriod,
+): Promise<{ userId: number | null; salesCount: number; netCents: number }[]> {
+  const rows = rowsOf<{ user_id: number | null; count: number; amount: string }>(
+    await db.execute(sql`select c.user_id, sum(c.sales_count)::int as count, sum(c.amount_cents) as amount
+      from ${saleDailyCancels} c where ${dayIn(p, sql`c`)}
+      group by c.user_id having sum(c.sales_count) > 0 order by sum(c.sales_count) desc`),
+  );
+  return rows.map((r) => ({ userId: r.user_id, salesCount: r.count, netCents: num(r.amount) }));
+}
+
+/** The readings a report is built from: the summary's (the pages) or the raw sales' (the tests' reference). */
+export type ReportFigures = {
+  groups: typeof saleGroups;
+  products: typeof saleProductFigures;
+  canceled: typeof canceledSalesByUser;
+};
+export const summaryFigures: ReportFigures = {
+  groups: saleGroups,
+  products: saleProductFigures,
+  canceled: canceledSalesByUser,
+};
+export const rawFigures: ReportFigures = {
+  groups: saleGroupsFromSales,
+  products: saleProductFiguresFromSales,
+  canceled: canceledSalesFromSales,
+};
 
 export type SaleLineRow = {
   saleId: number;
@@ -294,4 +388,40 @@ export async function* eachSaleLine(
       if (more.length === 0) return;
     }
   }
+}
+
+/** A text cell of the CSV written by SQL exactly as routes' `textCell` (Papa with escapeFormulae) writes it. */
+const csvText = (value: SQL) => sql`(case when coalesce(${value}, '') = '' then ''
+  when ${value} ~ ('^[-=+@' || chr(9) || chr(13) || ']') then '"' || replace('''' || ${value}, '"', '""') || '"'
+  when ${value} ~ ('[;"' || chr(13) || chr(10) || ']|^[[:space:]]|[[:space:]]$')
+    then '"' || replace(${value}, '"', '""') || '"'
+  else ${value} end)`;
+const csvMoney = (cents: SQL) => sql`replace((${cents}::numeric / 100)::numeric(20, 2)::text, '.', ',')`;
+const csvQuantity = (value: SQL) => sql`replace(trim_scale(${value}::numeric)::text, '.', ',')`;
+
+/**
+ * Every line of the period's sales (not canceled) as ONE text column holding its CSV line (the report's
+ * LINE_COLUMNS, ";" separated, cells as the JS export writes them: the time on the shop's clock
+ * "05/01/2026 16:08", money "39,00", a decimal comma, text quoted as Papa does), in the order sold: what
+ * PostgreSQL's COPY streams (`lib/copyOut.ts`) so that Node only passes the bytes on. `originLabels`: the
+ * origin's label by code.
+ */
+export function saleLinesCsvSql(p: ReportPeriod, originLabels: Record<string, string>): SQL {
+  return sql`select concat_ws(';', s.number::text,
+      to_char(s.created_at at time zone ${p.timeZone}::text, 'DD/MM/YYYY HH24:MI'),
+      ${csvText(sql`u.name`)},
+      ${csvText(sql`coalesce(${JSON.stringify(originLabels)}::jsonb ->> s.origin_sale, s.origin_sale)`)},
+      coalesce(i.product_id::text, ''), ${csvText(sql`i.description`)}, ${csvText(sql`i.variant_name`)},
+      ${csvText(sql`i.sku`)}, ${csvText(sql`i.barcode`)}, ${csvQuantity(sql`i.quantity`)},
+      ${csvQuantity(sql`coalesce(ri.quantity, 0)`)}, ${csvMoney(sql`i.unit_price_cents`)},
+      ${csvMoney(sql`i.discount_cents`)}, ${csvMoney(sql`i.total_cents`)},
+      ${csvMoney(sql`coalesce(ri.amount, 0)`)}) as line
+    from ${sales} s join ${saleItems} i on i.sale_id = s.id
+    left join ${users} u on u.id = coalesce(s.seller_id, s.user_id) and u.client_id = ${p.clientId}
+    left join (select x.sale_item_id, sum(x.quantity) as quantity, sum(x.amount_cents) as amount
+        from ${saleReturns} r join ${saleReturnItems} x on x.return_id = r.id
+        where r.client_id = ${p.clientId} and r.created_at >= ${startOf(p)} group by x.sale_item_id) ri
+      on ri.sale_item_id = i.id
+    where ${kept(p)}
+    order by s.created_at, s.id, i.position`;
 }

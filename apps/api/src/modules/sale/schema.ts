@@ -7,11 +7,13 @@ import {
   index,
   integer,
   jsonb,
+  numeric,
   pgTable,
   primaryKey,
   serial,
   text,
   timestamp,
+  unique,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { clients, users } from '../../db/schema.ts';
@@ -230,6 +232,72 @@ export const saleMonthlyProducts = pgTable(
     primaryKey({ columns: [t.clientId, t.month, t.productId] }),
     index('sale_monthly_products_top_idx').on(t.clientId, t.month, t.amountCents.desc(), t.productId),
   ],
+);
+
+/**
+ * The sales reports' summary (issue 34, `sale/reportFigures.ts`), kept by deferred triggers on sales,
+ * sale_returns and sale_return_items (migration `sale_report_summary`, `sale_report_apply`): the sales not
+ * canceled per shop-local day and hour, seller (the seller credited, else the operator) and origin, with
+ * their gross, discounts, returns and final amount. A year is at most 365 x 24 x sellers x origins rows.
+ * No foreign key on the seller: a removed user keeps the history.
+ */
+export const saleDailyGroups = pgTable(
+  'sale_daily_groups',
+  {
+    clientId: integer('client_id')
+      .notNull()
+      .references(() => clients.id),
+    day: date('day', { mode: 'string' }).notNull(),
+    hour: integer('hour').notNull(),
+    sellerId: integer('seller_id').notNull(),
+    origin: text('origin').notNull(),
+    salesCount: integer('sales_count').notNull().default(0),
+    grossCents: bigint('gross_cents', { mode: 'number' }).notNull().default(0),
+    discountsCents: bigint('discounts_cents', { mode: 'number' }).notNull().default(0),
+    returnsCents: bigint('returns_cents', { mode: 'number' }).notNull().default(0),
+    finalCents: bigint('final_cents', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.clientId, t.day, t.hour, t.sellerId, t.origin] })],
+);
+
+/**
+ * Products sold per shop-local day for the reports (issue 34): quantity kept (sold - returned) and
+ * revenue net of the line discount, of the line's share of the sale's discount and coupon (rounded per
+ * line) and of what came back. Lines without a product (quick sales) are the row with a null product.
+ */
+export const saleDailyProducts = pgTable(
+  'sale_daily_products',
+  {
+    clientId: integer('client_id')
+      .notNull()
+      .references(() => clients.id),
+    day: date('day', { mode: 'string' }).notNull(),
+    /** No foreign key: a deleted product keeps its history. Null: the lines without a product. */
+    productId: integer('product_id'),
+    /** The least of the lines' descriptions (what the report shows). */
+    name: text('name').notNull(),
+    /** Lines of the sales not canceled (a line fully returned still counts: the report lists it at 0). */
+    linesCount: integer('lines_count').notNull().default(0),
+    quantity: numeric('quantity', { precision: 14, scale: 3 }).notNull().default('0'),
+    revenueCents: bigint('revenue_cents', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [unique('sale_daily_products_key').on(t.clientId, t.day, t.productId).nullsNotDistinct()],
+);
+
+/** Canceled sales per shop-local day of the sale and who canceled them (issue 34, same triggers). */
+export const saleDailyCancels = pgTable(
+  'sale_daily_cancels',
+  {
+    clientId: integer('client_id')
+      .notNull()
+      .references(() => clients.id),
+    day: date('day', { mode: 'string' }).notNull(),
+    /** No foreign key; null when nobody is recorded. */
+    userId: integer('user_id'),
+    salesCount: integer('sales_count').notNull().default(0),
+    amountCents: bigint('amount_cents', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [unique('sale_daily_cancels_key').on(t.clientId, t.day, t.userId).nullsNotDistinct()],
 );
 
 /**

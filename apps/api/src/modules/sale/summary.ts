@@ -3,7 +3,8 @@ import type { Executor } from '../../db/client.ts';
 import { saleDailyPayments, saleDailyTotals, saleMonthlyProducts } from './schema.ts';
 
 /**
- * Recomputes a client's daily sale summary (sale_daily_*, sale_monthly_products) from its sales: after a change of the shop's
+ * Recomputes a client's daily sale summary (sale_daily_*, sale_monthly_products, and the reports' summary of
+ * migration `sale_report_summary` through its `sale_report_rebuild`) from its sales: after a change of the shop's
  * time zone (the days move), after loading sales with triggers off (the bench), or to repair it. The
  * triggers keep it current otherwise. Run it in a transaction to swap the rows at once.
  */
@@ -47,4 +48,5 @@ export async function rebuildSaleSummary(db: Executor, clientId: number): Promis
     group by 1, 2, 3
     on conflict (client_id, month, product_id) do update
       set quantity = t.quantity + excluded.quantity, amount_cents = t.amount_cents + excluded.amount_cents`);
+  await db.execute(sql`select sale_report_rebuild(${clientId}::int)`);
 }

@@ -28,6 +28,10 @@ export const NOT_SHOP_DATA: Record<string, string> = {
 const LOGICAL_REFS: Record<string, string> = {
   'product_search_words.product_id': 'products',
   'sale_monthly_products.product_id': 'products',
+  // The sales reports' summary (issue 34): null stays null (lines without a product, nobody recorded).
+  'sale_daily_products.product_id': 'products',
+  'sale_daily_groups.seller_id': 'users',
+  'sale_daily_cancels.user_id': 'users',
 };
 
 /**

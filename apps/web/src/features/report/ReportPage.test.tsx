@@ -1,7 +1,7 @@
 import type { SalesReport } from '@balcao/core/report';
 import type { StockTurnover } from '@balcao/core/stockTurnover';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, screen, within } from '@testing-library/react';
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import ReportPage from './ReportPage.tsx';
@@ -149,5 +149,65 @@ describe('Financeiro > Relatórios', () => {
     expect(
       within(byProduct).getByRole('row', { name: 'Pano de prato 6 R$ 15,00 R$ 17,50 0,86 -' }),
     ).toBeTruthy();
+  });
+
+  it('shows the bytes received while a big export downloads, then the file is saved', {
+    timeout: 20_000,
+  }, async () => {
+    let push: (bytes: Uint8Array) => void = () => {};
+    let finish: () => void = () => {};
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        push = (bytes) => controller.enqueue(bytes);
+        finish = () => controller.close();
+      },
+    });
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) =>
+        url.includes('/csv')
+          ? new Response(body, {
+              status: 200,
+              headers: {
+                'content-type': 'text/csv; charset=utf-8',
+                'content-disposition': 'attachment; filename="relatorio-lines-2026-03-10-2026-03-10.csv"',
+              },
+            })
+          : new Response(JSON.stringify(REPORT), { status: 200 }),
+      ),
+    );
+    const saved: Blob[] = [];
+    vi.stubGlobal(
+      'URL',
+      Object.assign(URL, {
+        createObjectURL: (blob: Blob) => {
+          saved.push(blob);
+          return 'blob:x';
+        },
+        revokeObjectURL: () => {},
+      }),
+    );
+    render(
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <MemoryRouter initialEntries={['/dashboard/finance/reports?from=2026-03-10&to=2026-03-10']}>
+          <ReportPage />
+        </MemoryRouter>
+      </QueryClientProvider>,
+    );
+    await screen.findByTestId('report-net');
+    screen.getByRole('button', { name: /Exportar CSV/ }).click();
+    expect((await screen.findByTestId('export-progress')).textContent).toContain('Gerando CSV...');
+    push(new Uint8Array(1536));
+    await waitFor(() =>
+      expect(screen.getByTestId('export-progress').textContent).toBe('Baixando CSV: 1,5 KB recebidos'),
+    );
+    push(new Uint8Array(2048 * 1024));
+    await waitFor(() =>
+      expect(screen.getByTestId('export-progress').textContent).toBe('Baixando CSV: 2,0 MB recebidos'),
+    );
+    expect(screen.getByRole('button', { name: /Exportar CSV/ }).hasAttribute('disabled')).toBe(true);
+    finish();
+    await waitFor(() => expect(screen.queryByTestId('export-progress')).toBeNull());
+    expect(saved.map((b) => b.size)).toEqual([1536 + 2048 * 1024]);
   });
 });

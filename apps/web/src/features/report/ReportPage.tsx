@@ -1,3 +1,4 @@
+import { formatBytes } from '@balcao/core/backup';
 import { addDays } from '@balcao/core/date';
 import { reportApi } from '@balcao/core/endpoints/report';
 import { CASH_FLOW_GROUPING_LABELS, CASH_FLOW_GROUPINGS, type CashFlowGrouping } from '@balcao/core/finance';
@@ -12,9 +13,11 @@ import {
   type SalesReport,
   WEEKDAY_LABELS,
 } from '@balcao/core/report';
+import DownloadIcon from '@mui/icons-material/Download';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
+import LinearProgress from '@mui/material/LinearProgress';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
@@ -30,7 +33,7 @@ import { type ReactNode, useState } from 'react';
 import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
 import { LoadError } from '../../components/LoadError.tsx';
 import { Loading } from '../../components/Loading.tsx';
-import { alignRight, ExportButton, ListHeader, ListTable } from '../../components/listPage.tsx';
+import { alignRight, ListHeader, ListTable } from '../../components/listPage.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { download } from '../../lib/client.ts';
 import { formatDate, shopToday } from '../../lib/format.ts';
@@ -208,11 +211,27 @@ function HeatMap({ cells }: { cells: SalesReport['heatMap'] }) {
   );
 }
 
+/** What a running export shows: "Baixando CSV: 12,3 MB recebidos" (a streamed file has no size to show a share of). */
+function progressText(kind: ExportKind, received: number, total: number | null): string {
+  const what = EXPORT_LABELS[kind];
+  if (total) return `Baixando ${what}: ${formatBytes(received)} de ${formatBytes(total)}`;
+  return received === 0 ? `Gerando ${what}...` : `Baixando ${what}: ${formatBytes(received)} recebidos`;
+}
+
+type ExportKind = 'csv' | 'xlsx' | 'pdf';
+const EXPORT_LABELS: Record<ExportKind, string> = { csv: 'CSV', xlsx: 'XLSX', pdf: 'PDF' };
+
 function ExportBar({ query, onError }: { query: ReportPageQuery; onError: (error: unknown) => void }) {
   const [section, setSection] = useState<ReportSection>('product');
-  const [busy, setBusy] = useState<'xlsx' | 'pdf' | null>(null);
-  const run = async (kind: 'xlsx' | 'pdf', work: () => Promise<void>) => {
+  const [busy, setBusy] = useState<ExportKind | null>(null);
+  const [progress, setProgress] = useState<{ received: number; total: number | null }>({
+    received: 0,
+    total: null,
+  });
+  const onProgress = (received: number, total: number | null) => setProgress({ received, total });
+  const run = async (kind: ExportKind, work: () => Promise<void>) => {
     setBusy(kind);
+    setProgress({ received: 0, total: null });
     try {
       await work();
     } catch (error) {
@@ -223,46 +242,87 @@ function ExportBar({ query, onError }: { query: ReportPageQuery; onError: (error
   };
   const name = `relatorio-${section}-${query.from}-${query.to}`;
   return (
-    <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { sm: 'center' } }}>
-      <TextField
-        select
-        size="small"
-        label="Relatório a exportar"
-        value={section}
-        onChange={(e) => setSection(e.target.value as ReportSection)}
-        sx={{ minWidth: 240 }}
-      >
-        {REPORT_SECTIONS.map((s) => (
-          <MenuItem key={s} value={s}>
-            {REPORT_SECTION_LABELS[s]}
-          </MenuItem>
-        ))}
-      </TextField>
-      <ExportButton
-        variant="outlined"
-        download={() => download(reportApi.salesCsv, { query: { ...query, section } }, `${name}.csv`)}
-        onError={onError}
-      />
-      <Button
-        variant="outlined"
-        disabled={busy !== null}
-        onClick={() =>
-          run('xlsx', () => download(reportApi.salesXlsx, { query: { ...query, section } }, `${name}.xlsx`))
-        }
-      >
-        {busy === 'xlsx' ? 'Exportando...' : 'Exportar XLSX'}
-      </Button>
-      <Button
-        variant="outlined"
-        disabled={busy !== null}
-        onClick={() =>
-          run('pdf', () =>
-            download(reportApi.salesPdf, { query }, `relatorio-vendas-${query.from}-${query.to}.pdf`),
-          )
-        }
-      >
-        {busy === 'pdf' ? 'Gerando...' : 'Baixar PDF'}
-      </Button>
+    <Stack spacing={1}>
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { sm: 'center' } }}>
+        <TextField
+          select
+          size="small"
+          label="Relatório a exportar"
+          value={section}
+          onChange={(e) => setSection(e.target.value as ReportSection)}
+          sx={{ minWidth: 240 }}
+        >
+          {REPORT_SECTIONS.map((s) => (
+            <MenuItem key={s} value={s}>
+              {REPORT_SECTION_LABELS[s]}
+            </MenuItem>
+          ))}
+        </TextField>
+        <Button
+          variant="outlined"
+          startIcon={<DownloadIcon />}
+          disabled={busy !== null}
+          onClick={() =>
+            run('csv', () =>
+              download(
+                reportApi.salesCsv,
+                { query: { ...query, section } },
+                `${name}.csv`,
+                undefined,
+                onProgress,
+              ),
+            )
+          }
+        >
+          Exportar CSV
+        </Button>
+        <Button
+          variant="outlined"
+          disabled={busy !== null}
+          onClick={() =>
+            run('xlsx', () =>
+              download(
+                reportApi.salesXlsx,
+                { query: { ...query, section } },
+                `${name}.xlsx`,
+                undefined,
+                onProgress,
+              ),
+            )
+          }
+        >
+          {busy === 'xlsx' ? 'Exportando...' : 'Exportar XLSX'}
+        </Button>
+        <Button
+          variant="outlined"
+          disabled={busy !== null}
+          onClick={() =>
+            run('pdf', () =>
+              download(
+                reportApi.salesPdf,
+                { query },
+                `relatorio-vendas-${query.from}-${query.to}.pdf`,
+                undefined,
+                onProgress,
+              ),
+            )
+          }
+        >
+          {busy === 'pdf' ? 'Gerando...' : 'Baixar PDF'}
+        </Button>
+      </Stack>
+      {busy !== null && (
+        <Box role="status" aria-live="polite" data-testid="export-progress">
+          <Typography variant="body2" color="text.secondary">
+            {progressText(busy, progress.received, progress.total)}
+          </Typography>
+          <LinearProgress
+            variant={progress.total ? 'determinate' : 'indeterminate'}
+            value={progress.total ? Math.min(100, (progress.received / progress.total) * 100) : undefined}
+            aria-label={`Exportação ${EXPORT_LABELS[busy]}`}
+          />
+        </Box>
+      )}
     </Stack>
   );
 }
