@@ -316,6 +316,7 @@ export async function confirmOrder(ctx: AppContext, session: SessionUser, id: nu
   const products = await productsOfOrder(ctx.db, order);
   if (!products) throw unprocessable(MARKETPLACE_MESSAGES.unmapped);
   await recordMarketplaceSale(ctx, session, account, order, products);
+  await applyEarlyCourierEvent(ctx, id);
   ctx.changed(session.clientId, 'marketplace', id);
   return findMarketplaceOrder(ctx.db, session, id);
 }
@@ -495,6 +496,7 @@ async function tryAutoConfirm(ctx: AppContext, account: AccountRow, order: Order
   if (!products) return;
   try {
     await recordMarketplaceSale(ctx, session, account, order, products);
+    await applyEarlyCourierEvent(ctx, order.id);
   } catch (error) {
     const problem =
       error instanceof AppError && error.code === 'register_closed'
@@ -690,12 +692,26 @@ async function canceledByMarketplace(ctx: AppContext, account: AccountRow, row: 
  * unsent earlier one (a "ready" still being retried) is dropped, as the order is past it. An order the
  * shop's drivers deliver is untouched (the DSP its own dispatch call causes comes back too).
  */
-async function movedByMarketplace(ctx: AppContext, row: OrderRow, kind: 'dispatched' | 'concluded') {
+async function movedByMarketplace(ctx: AppContext, row: OrderRow, kind: CourierEvent) {
   const [current] = await ctx.db
     .select({ saleId: marketplaceOrders.saleId, status: marketplaceOrders.status })
     .from(marketplaceOrders)
     .where(eq(marketplaceOrders.id, row.id));
-  if (current?.saleId == null || current.status !== 'confirmed') return;
+  if (!current || current.status === 'canceled') return;
+  if (current.saleId === null || current.status !== 'confirmed') {
+    // Not confirmed in Balcão yet (out of order, or waiting for the shop): kept, applied at
+    // confirmation. A later step never goes back (a DSP read after the CON keeps "concluded").
+    await ctx.db
+      .update(marketplaceOrders)
+      .set({ courierEvent: kind })
+      .where(
+        and(
+          eq(marketplaceOrders.id, row.id),
+          kind === 'dispatched' ? isNull(marketplaceOrders.courierEvent) : undefined,
+        ),
+      );
+    return;
+  }
   const moved = await movedByMarketplaceCourier(
     ctx,
     row.clientId,
@@ -730,6 +746,24 @@ async function movedByMarketplace(ctx: AppContext, row: OrderRow, kind: 'dispatc
       ),
     );
   ctx.changed(row.clientId, 'marketplace', row.id);
+}
+
+type CourierEvent = 'dispatched' | 'concluded';
+
+/**
+ * An order just confirmed: the courier news the marketplace sent before (kept on the order) moves its
+ * delivery order now, once (the field is cleared by the same statement that reads it).
+ */
+async function applyEarlyCourierEvent(ctx: AppContext, id: number) {
+  const [row] = await ctx.db.select().from(marketplaceOrders).where(eq(marketplaceOrders.id, id));
+  const kind = row?.courierEvent as CourierEvent | null | undefined;
+  if (!row || !kind) return;
+  const [taken] = await ctx.db
+    .update(marketplaceOrders)
+    .set({ courierEvent: null })
+    .where(and(eq(marketplaceOrders.id, id), eq(marketplaceOrders.courierEvent, kind)))
+    .returning({ id: marketplaceOrders.id });
+  if (taken) await movedByMarketplace(ctx, row, kind);
 }
 
 /** Every active account not paused by a 429: one polling each. */
