@@ -320,6 +320,14 @@ describe('marketplace inbox (issue 35)', () => {
       (o: { saleId: number }) => o.saleId === confirmed.saleId,
     );
     expect(delivery).toMatchObject({ origin: 'ifood', marketplaceCourier: 'iFood' });
+    // The panel's filter by origin (issue 35): iFood's order under iFood, not under a phone order's.
+    const byOrigin = async (origin: string) =>
+      expectStatus(await admin.get(`/delivery/panel?origin=${origin}`), 200).orders.map(
+        (o: { id: number }) => o.id,
+      );
+    expect(await byOrigin('ifood')).toEqual([delivery.id]);
+    expect(await byOrigin('phone')).toEqual([]);
+    expect((await admin.get('/delivery/panel?origin=fax')).statusCode).toBe(400);
     // The shop's drivers neither get it assigned nor see it to take.
     const driverApi = shop.apis[1];
     const assigned = await admin.post(`/delivery/orders/${delivery.id}/assign`, {
