@@ -273,6 +273,8 @@ async function waiters(server: Server, shop: Shop) {
     );
   const markers: string[] = [];
   const started = new Map<string, number>();
+  const addMs: number[] = [];
+  const sendMs: number[] = [];
   const screen = new Screen(server, shop.admin, shop.station, () => markers);
   await screen.open(shop.clientId);
   for (let round = 0; round < ROUNDS; round++) {
@@ -283,12 +285,16 @@ async function waiters(server: Server, shop: Shop) {
       started.set(marker, performance.now());
       jobs.push(
         (async () => {
+          const t0 = performance.now();
           await api(server, `/comanda/${tabs[w]}/line`, phones[w], {
             productId: shop.productId,
             quantity: 1,
             notes: marker,
           });
+          const t1 = performance.now();
           await api(server, `/comanda/${tabs[w]}/send`, phones[w], {});
+          addMs.push(t1 - t0);
+          sendMs.push(performance.now() - t1);
         })(),
       );
     }
@@ -329,6 +335,11 @@ async function waiters(server: Server, shop: Shop) {
   const q = split('q');
   console.log(
     `\n### waiters: ${WAITERS} phones add + send and ${QR_TABLES} QR orders approved at once, ${ROUNDS} rounds\n\n| from | cards | p50 ms | p95 ms | max ms |\n|---|---|---|---|---|\n| waiter add + send | ${w.n} | ${w.p50} | ${w.p95} | ${w.max} |\n| QR order + approval | ${q.n} | ${q.p50} | ${q.p95} | ${q.max} |\n| all | ${all.n}/${markers.length} | ${all.p50} | ${all.p95} | ${all.max} |`,
+  );
+  const adds = summary(addMs);
+  const sends = summary(sendMs);
+  console.log(
+    `\nthe waiters' calls: add a line p50 ${adds.p50} / p95 ${adds.p95} ms; send p50 ${sends.p50} / p95 ${sends.p95} ms; board reads p95 ${summary(screen.reads).p95} ms (${screen.reads.length})`,
   );
   console.log(`target: p95 < 500 ms: ${all.p95 < 500 && all.n === markers.length ? 'met' : 'NOT met'}`);
 }

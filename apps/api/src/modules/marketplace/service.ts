@@ -536,7 +536,7 @@ async function tryAutoConfirm(
 /** How many order details are read at once from the marketplace in a polling. */
 const DETAIL_READS_AT_ONCE = 8;
 
-type DetailRead = { detail: NormalizedOrder; error?: undefined } | { error: unknown };
+type DetailRead = { detail: NormalizedOrder } | { error: unknown };
 
 /**
  * The details of `ids`, DETAIL_READS_AT_ONCE calls at a time; each id's answer (or its error) as a
@@ -613,7 +613,7 @@ export async function pollAccount(ctx: AppContext, account: AccountRow): Promise
   for (const orderId of orderIds) {
     if (stored.has(orderId)) continue;
     const read = await details.get(orderId);
-    if (!read || read.error) {
+    if (!read || !('detail' in read)) {
       if (read?.error instanceof MarketplaceRateLimited) {
         await pausedOrFailed(ctx.db, account, read.error);
         break;
