@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyCompress from '@fastify/compress';
 import fastifyHelmet from '@fastify/helmet';
@@ -62,6 +63,16 @@ const CSP_DIRECTIVES = {
   scriptSrcAttr: ["'none'"],
   upgradeInsecureRequests: null,
 };
+
+/**
+ * The CSP hashes ('sha256-...') of a page's inline scripts: mesa.html's few lines that ask for the menu
+ * while the page's modules download (issue 35) run on that page only, by their exact text.
+ */
+function inlineScriptHashes(html: string): string[] {
+  return [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map(
+    (m) => `'sha256-${createHash('sha256').update(m[1]).digest('base64')}'`,
+  );
+}
 
 /**
  * Security headers on every answer (@fastify/helmet): the CSP above, X-Frame-Options DENY, nosniff,
@@ -173,6 +184,7 @@ export async function buildApp(options: {
   const webDist = config.webDist;
   const hasWeb = webDist && existsSync(join(webDist, 'index.html'));
   const hasMesaPage = hasWeb && existsSync(join(webDist, 'mesa.html'));
+  const mesaScripts = hasMesaPage ? inlineScriptHashes(readFileSync(join(webDist, 'mesa.html'), 'utf8')) : [];
   if (hasWeb) {
     // gzip/brotli for the web app's files (and large API answers).
     await app.register(fastifyCompress, { global: true, threshold: 1024 });
@@ -200,7 +212,15 @@ export async function buildApp(options: {
     ) {
       reply.header('cache-control', 'no-cache');
       // The table's QR menu has its own small page (issue 35: first load on 4G), not the app shell.
-      if (hasMesaPage && /^\/mesa(\/|\?|$)/.test(request.url)) return reply.sendFile('mesa.html');
+      if (hasMesaPage && /^\/mesa(\/|\?|$)/.test(request.url)) {
+        const csp = reply.getHeader('content-security-policy');
+        if (typeof csp === 'string' && mesaScripts.length > 0)
+          reply.header(
+            'content-security-policy',
+            csp.replace("script-src 'self'", `script-src 'self' ${mesaScripts.join(' ')}`),
+          );
+        return reply.sendFile('mesa.html');
+      }
       return reply.sendFile('index.html');
     }
     return reply.status(404).send(errorBody(404, 'Rota não encontrada', 'not_found'));

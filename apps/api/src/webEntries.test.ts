@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,11 +11,16 @@ import { createTestApp, type TestApp } from '../test/helper.ts';
  */
 let t: TestApp;
 let dist: string;
+/** mesa.html's inline script (the menu asked for early): allowed by its hash on that page only. */
+const EARLY = "window.__mesaMenu = fetch('/v1/public/table/x');";
 
 beforeAll(async () => {
   dist = mkdtempSync(join(tmpdir(), 'balcao-web-'));
   writeFileSync(join(dist, 'index.html'), '<!doctype html><title>Balcão</title>app shell');
-  writeFileSync(join(dist, 'mesa.html'), '<!doctype html><title>Cardápio da mesa</title>table menu');
+  writeFileSync(
+    join(dist, 'mesa.html'),
+    `<!doctype html><title>Cardápio da mesa</title><script>${EARLY}</script>table menu`,
+  );
   t = await createTestApp({ webDist: dist });
 });
 
@@ -33,6 +39,11 @@ describe('web entries', () => {
       expect(page.statusCode, url).toBe(200);
       expect(page.body, url).toContain('app shell');
     }
+    // The page's inline script runs (its hash in script-src); the app shell's CSP stays 'self' only.
+    const hash = `'sha256-${createHash('sha256').update(EARLY).digest('base64')}'`;
+    expect(String(mesa.headers['content-security-policy'])).toContain(`script-src 'self' ${hash};`);
+    const shell = await t.app.inject({ method: 'GET', url: '/' });
+    expect(String(shell.headers['content-security-policy'])).toContain("script-src 'self';");
     // A missing chunk under /mesa is still a 404, never a page served as JavaScript.
     expect((await t.app.inject({ method: 'GET', url: '/mesa/assets/x.js' })).statusCode).toBe(404);
   });

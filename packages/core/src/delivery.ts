@@ -215,6 +215,8 @@ export const deliveryPanelQuerySchema = z.object({
     .enum(['true', 'false'])
     .optional()
     .transform((v) => (v === undefined ? undefined : v === 'true')),
+  /** Where the orders came from (issue 35): iFood, Open Delivery, a table, the counter, a phone order. */
+  origin: z.enum(DELIVERY_ORIGINS, { message: 'Origem inválida' }).optional(),
 });
 
 const isoDate = z.string({ message: 'Informe a data' }).refine((v) => isIsoDate(v), 'Data inválida');

@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import type { Comanda } from '@balcao/core/comanda';
 import type { KdsBoard } from '@balcao/core/kds';
 import { TABLE_MENU_MESSAGES } from '@balcao/core/tableMenu';
-import { and, eq, isNull, like } from 'drizzle-orm';
+import { and, eq, inArray, isNull, like } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../../test/helper.ts';
 import { api, asUser, expectStatus, makeProduct, useTestApp } from '../../../test/kit.ts';
@@ -396,6 +396,25 @@ describe("printing the tables' QR codes (issue 35)", () => {
     // The same print again: no new QR, none revoked.
     expect((await shop.api.get('/comanda/table-qr/pdf?tables=5-7,Varanda')).statusCode).toBe(200);
     expect((await liveQrs(shop.client.id)).map((q) => q.id).sort()).toEqual(after.map((q) => q.id).sort());
+  });
+
+  it("two first prints of a QR-less table's card at the same instant issue ONE QR, printed on both", async () => {
+    const shop = await restaurant();
+    const prints = await Promise.all(
+      Array.from({ length: 3 }, () => shop.api.get('/comanda/table-qr/pdf?tables=20,21')),
+    );
+    for (const res of prints) expect(res.statusCode).toBe(200);
+    // One QR per table ever issued, none revoked: the three cards of a table carry the same QR.
+    const rows = await t.database.db
+      .select()
+      .from(comandaTableQrs)
+      .where(
+        and(eq(comandaTableQrs.clientId, shop.client.id), inArray(comandaTableQrs.tableLabel, ['20', '21'])),
+      );
+    expect(rows.map((q) => [q.tableLabel, q.revokedAt]).sort()).toEqual([
+      ['20', null],
+      ['21', null],
+    ]);
   });
 
   it("refuses a list it cannot read, and a waiter's print of a table without a QR", async () => {

@@ -1,8 +1,9 @@
 import type { ComandaLineData } from '@balcao/core/comanda';
 import { can, WRITE } from '@balcao/core/routes';
 import { TABLE_MENU_MESSAGES, type TableMenu, type TableOrder } from '@balcao/core/tableMenu';
-import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
+import type { Executor } from '../../db/client.ts';
 import { clients, users } from '../../db/schema.ts';
 import { conflict, forbidden, notFound, unprocessable } from '../../errors.ts';
 import { hashToken, newToken, secretBox } from '../../lib/secrets.ts';
@@ -49,11 +50,47 @@ const toOrder = (row: OrderRow): TableOrder => ({
 /** The secrets box of the QRs' sealed tokens (none without a key: cards then print new QRs). */
 const boxOf = (ctx: AppContext) => (ctx.config.secretsKey ? secretBox(ctx.config.secretsKey) : null);
 
-/** POST /v1/comanda/table-qr: a new QR for the table; the table's previous one stops working. */
-export async function issueTableQr(ctx: AppContext, session: SessionUser, tableLabel: string) {
-  const { token, hash } = newToken();
-  const tokenSealed = boxOf(ctx)?.seal(token) ?? null;
-  await ctx.db.transaction(async (tx) => {
+/** The transaction lock of one table's QR (its issue and a card's "the live one or a new one"). */
+const QR_LOCK = 16035;
+const lockTableQr = (tx: Executor, clientId: number, tableLabel: string) =>
+  tx.execute(sql`select pg_advisory_xact_lock(${QR_LOCK}, hashtext(${`${clientId}:${tableLabel}`}))`);
+
+/** The live QR's sealed token of a table (the newest), or null. */
+async function liveSealedToken(db: Executor, clientId: number, tableLabel: string) {
+  const [live] = await db
+    .select({ tokenSealed: comandaTableQrs.tokenSealed })
+    .from(comandaTableQrs)
+    .where(
+      and(
+        eq(comandaTableQrs.clientId, clientId),
+        eq(comandaTableQrs.tableLabel, tableLabel),
+        isNull(comandaTableQrs.revokedAt),
+      ),
+    )
+    .orderBy(desc(comandaTableQrs.id))
+    .limit(1);
+  return live?.tokenSealed ?? null;
+}
+
+/**
+ * A new QR for the table (the previous one revoked), under the table's lock. `reuse` (a card's first
+ * print): a live QR the lock waited for (another print at the same instant) is answered instead, so
+ * two first prints issue ONE QR.
+ */
+async function newTableQr(
+  ctx: AppContext,
+  session: SessionUser,
+  tableLabel: string,
+  reuse?: (sealed: string) => string | null,
+): Promise<string> {
+  return ctx.db.transaction(async (tx) => {
+    await lockTableQr(tx, session.clientId, tableLabel);
+    if (reuse) {
+      const sealed = await liveSealedToken(tx, session.clientId, tableLabel);
+      const token = sealed ? reuse(sealed) : null;
+      if (token) return token;
+    }
+    const { token, hash } = newToken();
     await tx
       .update(comandaTableQrs)
       .set({ revokedAt: new Date() })
@@ -68,10 +105,16 @@ export async function issueTableQr(ctx: AppContext, session: SessionUser, tableL
       clientId: session.clientId,
       tableLabel,
       tokenHash: hash,
-      tokenSealed,
+      tokenSealed: boxOf(ctx)?.seal(token) ?? null,
       createdBy: session.userId,
     });
+    return token;
   });
+}
+
+/** POST /v1/comanda/table-qr: a new QR for the table; the table's previous one stops working. */
+export async function issueTableQr(ctx: AppContext, session: SessionUser, tableLabel: string) {
+  const token = await newTableQr(ctx, session, tableLabel);
   return { tableLabel, token, path: `/mesa/${token}` };
 }
 
@@ -98,18 +141,20 @@ export async function tableQrCards(
     )
     .orderBy(asc(comandaTableQrs.id));
   const sealedOf = new Map(live.flatMap((q) => (q.tokenSealed ? [[q.tableLabel, q.tokenSealed]] : [])));
+  const opened = (sealed: string | undefined) => {
+    try {
+      return sealed && box ? box.open<string>(sealed) : null;
+    } catch {
+      return null; // sealed with another key: a new QR below
+    }
+  };
   const cards: { tableLabel: string; url: string }[] = [];
   for (const tableLabel of tableLabels) {
-    const sealed = sealedOf.get(tableLabel);
-    let token: string | null = null;
-    try {
-      token = sealed && box ? box.open<string>(sealed) : null;
-    } catch {
-      token = null; // sealed with another key: a new QR below
-    }
+    let token = opened(sealedOf.get(tableLabel));
     if (!token && !can(session.userTypeId, WRITE.settings))
       throw forbidden(TABLE_MENU_MESSAGES.noQrYet(tableLabel));
-    token ??= (await issueTableQr(ctx, session, tableLabel)).token;
+    // A first print: under the table's lock, the QR another print issued meanwhile, or a new one.
+    token ??= await newTableQr(ctx, session, tableLabel, opened);
     cards.push({ tableLabel, url: `${ctx.config.publicUrl}/mesa/${token}` });
   }
   const [shop] = await ctx.db

@@ -165,7 +165,7 @@ export async function saveDeliverySettings(
   return next;
 }
 
-type PanelQuery = { driverId?: number; neighborhood?: string; onDelivery?: boolean };
+type PanelQuery = { driverId?: number; neighborhood?: string; onDelivery?: boolean; origin?: DeliveryOrigin };
 
 /**
  * The panel: every open order and today's finished or canceled ones (shop's day), filtered; counters
@@ -191,7 +191,8 @@ export async function deliveryPanel(db: Executor, actor: Actor, query: PanelQuer
     (o) =>
       (query.driverId === undefined || o.driver?.id === query.driverId) &&
       (!hood || o.neighborhood.toLowerCase() === hood) &&
-      (query.onDelivery === undefined || o.collectCents > 0 === query.onDelivery),
+      (query.onDelivery === undefined || o.collectCents > 0 === query.onDelivery) &&
+      (query.origin === undefined || o.origin === query.origin),
   );
   return {
     orders,

@@ -320,6 +320,14 @@ describe('marketplace inbox (issue 35)', () => {
       (o: { saleId: number }) => o.saleId === confirmed.saleId,
     );
     expect(delivery).toMatchObject({ origin: 'ifood', marketplaceCourier: 'iFood' });
+    // The panel's filter by origin (issue 35): iFood's order under iFood, not under a phone order's.
+    const byOrigin = async (origin: string) =>
+      expectStatus(await admin.get(`/delivery/panel?origin=${origin}`), 200).orders.map(
+        (o: { id: number }) => o.id,
+      );
+    expect(await byOrigin('ifood')).toEqual([delivery.id]);
+    expect(await byOrigin('phone')).toEqual([]);
+    expect((await admin.get('/delivery/panel?origin=fax')).statusCode).toBe(400);
     // The shop's drivers neither get it assigned nor see it to take.
     const driverApi = shop.apis[1];
     const assigned = await admin.post(`/delivery/orders/${delivery.id}/assign`, {
@@ -434,6 +442,88 @@ describe('marketplace inbox (issue 35)', () => {
     expect(canceled.row.status).toBe('canceled');
     expect(canceled.order.status).toBe('canceled');
     expect(two.order.id).toBe(canceled.order.id);
+  });
+
+  it("out of order: iFood's courier news and its cancel read before the order is confirmed in Balcão are kept and applied after", async () => {
+    const { admin, burger, account } = await ifoodShop();
+    const place = () =>
+      ifood.placeOrder({
+        items: [{ externalCode: 'LATE', name: 'Combo tardio', quantity: 1, unitPrice: 30 }],
+        deliveredBy: 'MARKETPLACE',
+      });
+    const [collected, delivered, canceled] = [place(), place(), place()];
+    // The courier's DSP (and for the second its CON too) and a cancel, all before the shop confirmed
+    // (the item is not even mapped yet), answered shuffled and repeated.
+    ifood.publish(collected, 'DSP', 'DISPATCHED');
+    ifood.publish(delivered, 'CON', 'CONCLUDED');
+    ifood.publish(delivered, 'DSP', 'DISPATCHED');
+    ifood.cancel(canceled);
+    ifood.shuffle = true;
+    ifood.repeatEvery = 2;
+    try {
+      await pollUntilQuiet(account.id);
+    } finally {
+      ifood.shuffle = false;
+      ifood.repeatEvery = 0;
+    }
+    const rowOf = async (externalId: string) =>
+      (
+        await t.database.db
+          .select()
+          .from(marketplaceOrders)
+          .where(eq(marketplaceOrders.externalId, externalId))
+      )[0];
+    expect((await rowOf(collected)).status).toBe('mapping');
+    expect((await rowOf(canceled)).status).toBe('canceled');
+    expectStatus(
+      await admin.put('/marketplace/mappings', {
+        accountId: account.id,
+        externalCode: 'LATE',
+        productId: burger.id,
+      }),
+      200,
+    );
+    const panelStatusOf = async (externalId: string) => {
+      const row = await rowOf(externalId);
+      expectStatus(await admin.post(`/marketplace/orders/${row.id}/confirm`), 200);
+      const panel = expectStatus(await admin.get('/delivery/panel'), 200);
+      const saleId = (await rowOf(externalId)).saleId;
+      return panel.orders.find((o: { saleId: number }) => o.saleId === saleId)?.status;
+    };
+    // Confirmed now: the kept news moves the panel's order (in transit; delivered), not dropped.
+    expect(await panelStatusOf(collected)).toBe('sending');
+    expect(await panelStatusOf(delivered)).toBe('success');
+    expect((await rowOf(delivered)).courierEvent).toBeNull();
+    // The order iFood canceled first cannot be confirmed afterwards.
+    const late = await rowOf(canceled);
+    const refused = await admin.post(`/marketplace/orders/${late.id}/confirm`);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toBe(MARKETPLACE_MESSAGES.notNew);
+    // Nothing iFood told goes back to it: only the confirmations.
+    await sendMarketplaceStatuses(ctx());
+    expect(
+      ifood.statusCalls
+        .filter((c) => [collected, delivered, canceled].includes(c.orderId))
+        .map((c) => c.action),
+    ).toEqual(['confirm', 'confirm']);
+
+    // Auto-confirm in the same polling as the placement: the DSP read before the sale is applied after it.
+    const auto = await ifoodShop({ autoConfirm: true });
+    expectStatus(
+      await auto.admin.put('/marketplace/mappings', {
+        accountId: auto.account.id,
+        externalCode: 'LATE',
+        productId: auto.burger.id,
+      }),
+      200,
+    );
+    const same = place();
+    ifood.publish(same, 'DSP', 'DISPATCHED');
+    await pollUntilQuiet(auto.account.id);
+    const row = await rowOf(same);
+    expect(row.status).toBe('confirmed');
+    const panel = expectStatus(await auto.admin.get('/delivery/panel'), 200);
+    expect(panel.orders.find((o: { saleId: number }) => o.saleId === row.saleId)?.status).toBe('sending');
   });
 
   it('a 429 pauses the account: no call until the pause ends', async () => {

@@ -82,6 +82,11 @@ export const marketplaceOrders = pgTable(
     saleId: integer('sale_id').references(() => sales.id),
     saleNumber: integer('sale_number'),
     problem: text('problem'),
+    /**
+     * The marketplace's courier news (dispatched | concluded) read before the order was confirmed in
+     * Balcão: kept and applied to its delivery order at confirmation (out-of-order events, issue 35).
+     */
+    courierEvent: text('courier_event'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

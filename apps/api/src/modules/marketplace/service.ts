@@ -316,6 +316,7 @@ export async function confirmOrder(ctx: AppContext, session: SessionUser, id: nu
   const products = await productsOfOrder(ctx.db, order);
   if (!products) throw unprocessable(MARKETPLACE_MESSAGES.unmapped);
   await recordMarketplaceSale(ctx, session, account, order, products);
+  await applyEarlyCourierEvent(ctx, id);
   ctx.changed(session.clientId, 'marketplace', id);
   return findMarketplaceOrder(ctx.db, session, id);
 }
@@ -486,15 +487,40 @@ async function operatorSession(db: Executor, row: AccountRow): Promise<SessionUs
   };
 }
 
-/** Automatic confirmation: only while the shop is open, every item mapped; else the order waits. */
-async function tryAutoConfirm(ctx: AppContext, account: AccountRow, order: OrderRow) {
+type AutoConfirmBatch = {
+  session: SessionUser & { name: string };
+  maps: Awaited<ReturnType<typeof mapsOf>>;
+};
+
+/** Automatic confirmation: only while the shop is open (null: closed, every order waits). */
+async function autoConfirmBatch(
+  ctx: AppContext,
+  account: AccountRow,
+  maps: Awaited<ReturnType<typeof mapsOf>> | undefined,
+): Promise<AutoConfirmBatch | null> {
   const session = await operatorSession(ctx.db, account);
   const hours = await findWorkingHoursStatus(ctx.db, session);
-  if (hours.enabled && !hours.open) return;
-  const products = await productsOfOrder(ctx.db, order);
-  if (!products) return;
+  if (hours.enabled && !hours.open) return null;
+  return { session, maps: maps ?? (await mapsOf(ctx.db, [account.id])) };
+}
+
+/** Automatic confirmation of one order: every item mapped, else it waits (and says why on a failure). */
+async function tryAutoConfirm(
+  ctx: AppContext,
+  account: AccountRow,
+  order: OrderRow,
+  batch: AutoConfirmBatch,
+) {
+  const { session, maps } = batch;
+  const products = new Map<string, number>();
+  for (const item of (order.detail as NormalizedOrder).items) {
+    const m = maps.get(`${order.accountId}:${item.externalCode}`);
+    if (!m) return;
+    products.set(item.externalCode, m.productId);
+  }
   try {
     await recordMarketplaceSale(ctx, session, account, order, products);
+    await applyEarlyCourierEvent(ctx, order.id);
   } catch (error) {
     const problem =
       error instanceof AppError && error.code === 'register_closed'
@@ -505,6 +531,42 @@ async function tryAutoConfirm(ctx: AppContext, account: AccountRow, order: Order
     if (!(error instanceof AppError)) console.error('marketplace auto-confirm', error);
     await ctx.db.update(marketplaceOrders).set({ problem }).where(eq(marketplaceOrders.id, order.id));
   }
+}
+
+/** How many order details are read at once from the marketplace in a polling. */
+const DETAIL_READS_AT_ONCE = 8;
+
+type DetailRead = { detail: NormalizedOrder } | { error: unknown };
+
+/**
+ * The details of `ids`, DETAIL_READS_AT_ONCE calls at a time; each id's answer (or its error) as a
+ * promise, so the caller stores them in order while the next are being read. After a 429 no further
+ * call is made (the rest answer the same error).
+ */
+function readDetails(adapter: MarketplaceAdapter, ids: string[]): Map<string, Promise<DetailRead>> {
+  const out = new Map<string, Promise<DetailRead>>();
+  let limited: unknown = null;
+  let next = 0;
+  const resolvers = new Map<string, (r: DetailRead) => void>();
+  for (const id of ids) out.set(id, new Promise((resolve) => resolvers.set(id, resolve)));
+  const worker = async () => {
+    while (next < ids.length) {
+      const id = ids[next++];
+      const resolve = resolvers.get(id) as (r: DetailRead) => void;
+      if (limited) {
+        resolve({ error: limited });
+        continue;
+      }
+      try {
+        resolve({ detail: await adapter.order(id) });
+      } catch (error) {
+        if (error instanceof MarketplaceRateLimited) limited = error;
+        resolve({ error });
+      }
+    }
+  };
+  for (let i = 0; i < Math.min(DETAIL_READS_AT_ONCE, ids.length); i++) void worker();
+  return out;
 }
 
 export type PollResult = { events: number; stored: number; acknowledged: number; rateLimited?: boolean };
@@ -518,6 +580,7 @@ export type PollResult = { events: number; stored: number; acknowledged: number;
 export async function pollAccount(ctx: AppContext, account: AccountRow): Promise<PollResult> {
   const adapter = adapterOfAccount(ctx, account);
   const label = accountLabel(account);
+
   let received: MarketplaceEvent[];
   try {
     received = await adapter.poll();
@@ -542,18 +605,22 @@ export async function pollAccount(ctx: AppContext, account: AccountRow): Promise
   const created: OrderRow[] = [];
   // The account's mappings, read once for the batch (an order's items mapped or not).
   let maps: Awaited<ReturnType<typeof mapsOf>> | undefined;
+  // The new orders' details read a few at a time (a burst of 200 orders is 200 calls), stored in order.
+  const details = readDetails(
+    adapter,
+    orderIds.filter((id) => !stored.has(id)),
+  );
   for (const orderId of orderIds) {
     if (stored.has(orderId)) continue;
-    let detail: NormalizedOrder;
-    try {
-      detail = await adapter.order(orderId);
-    } catch (error) {
-      if (error instanceof MarketplaceRateLimited) {
-        await pausedOrFailed(ctx.db, account, error);
+    const read = await details.get(orderId);
+    if (!read || !('detail' in read)) {
+      if (read?.error instanceof MarketplaceRateLimited) {
+        await pausedOrFailed(ctx.db, account, read.error);
         break;
       }
       continue;
     }
+    const detail = read.detail;
     const canceled = detail.canceled || events.some((e) => e.orderId === orderId && e.kind === 'canceled');
     const placedAt = Number.isNaN(Date.parse(detail.createdAt)) ? new Date() : new Date(detail.createdAt);
     maps ??= await mapsOf(ctx.db, [account.id]);
@@ -612,12 +679,17 @@ export async function pollAccount(ctx: AppContext, account: AccountRow): Promise
       lastError: ackFailed ? failureText(account, 'ack', ackFailed) : null,
     })
     .where(eq(marketplaceAccounts.id, account.id));
+  // The operator, the shop's hours and the mappings read once for the batch's automatic confirmations.
+  let auto: AutoConfirmBatch | null | undefined;
   for (const row of created) {
     ctx.notify(account.clientId, {
       message: MARKETPLACE_MESSAGES.newOrder(label, row.displayId),
       alertColor: 'info',
     });
-    if (account.autoConfirm && row.status === 'new') await tryAutoConfirm(ctx, account, row);
+    if (account.autoConfirm && row.status === 'new') {
+      auto ??= await autoConfirmBatch(ctx, account, maps);
+      if (auto) await tryAutoConfirm(ctx, account, row, auto);
+    }
   }
   if (created.length > 0 || acknowledged.length > 0) ctx.changed(account.clientId, 'marketplace');
   return { events: events.length, stored: created.length, acknowledged: acknowledged.length };
@@ -690,12 +762,26 @@ async function canceledByMarketplace(ctx: AppContext, account: AccountRow, row: 
  * unsent earlier one (a "ready" still being retried) is dropped, as the order is past it. An order the
  * shop's drivers deliver is untouched (the DSP its own dispatch call causes comes back too).
  */
-async function movedByMarketplace(ctx: AppContext, row: OrderRow, kind: 'dispatched' | 'concluded') {
+async function movedByMarketplace(ctx: AppContext, row: OrderRow, kind: CourierEvent) {
   const [current] = await ctx.db
     .select({ saleId: marketplaceOrders.saleId, status: marketplaceOrders.status })
     .from(marketplaceOrders)
     .where(eq(marketplaceOrders.id, row.id));
-  if (current?.saleId == null || current.status !== 'confirmed') return;
+  if (!current || current.status === 'canceled') return;
+  if (current.saleId === null || current.status !== 'confirmed') {
+    // Not confirmed in Balcão yet (out of order, or waiting for the shop): kept, applied at
+    // confirmation. A later step never goes back (a DSP read after the CON keeps "concluded").
+    await ctx.db
+      .update(marketplaceOrders)
+      .set({ courierEvent: kind })
+      .where(
+        and(
+          eq(marketplaceOrders.id, row.id),
+          kind === 'dispatched' ? isNull(marketplaceOrders.courierEvent) : undefined,
+        ),
+      );
+    return;
+  }
   const moved = await movedByMarketplaceCourier(
     ctx,
     row.clientId,
@@ -730,6 +816,24 @@ async function movedByMarketplace(ctx: AppContext, row: OrderRow, kind: 'dispatc
       ),
     );
   ctx.changed(row.clientId, 'marketplace', row.id);
+}
+
+type CourierEvent = 'dispatched' | 'concluded';
+
+/**
+ * An order just confirmed: the courier news the marketplace sent before (kept on the order) moves its
+ * delivery order now, once (the field is cleared by the same statement that reads it).
+ */
+async function applyEarlyCourierEvent(ctx: AppContext, id: number) {
+  const [row] = await ctx.db.select().from(marketplaceOrders).where(eq(marketplaceOrders.id, id));
+  const kind = row?.courierEvent as CourierEvent | null | undefined;
+  if (!row || !kind) return;
+  const [taken] = await ctx.db
+    .update(marketplaceOrders)
+    .set({ courierEvent: null })
+    .where(and(eq(marketplaceOrders.id, id), eq(marketplaceOrders.courierEvent, kind)))
+    .returning({ id: marketplaceOrders.id });
+  if (taken) await movedByMarketplace(ctx, row, kind);
 }
 
 /** Every active account not paused by a 429: one polling each. */

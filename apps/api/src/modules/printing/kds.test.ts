@@ -107,6 +107,27 @@ describe('the kitchen display', () => {
     expect(first.settings).toEqual({ warnMinutes: 10, lateMinutes: 20, silenceSeconds: 60 });
   });
 
+  it('shows every open ticket of a busy night: the 250th order too, the oldest first (issue 35 bench)', async () => {
+    const shop = await restaurant();
+    const tab = await open(shop.api);
+    expectStatus(await add(shop.api, tab.id, shop.burger.id), 201);
+    expectStatus(await shop.api.post(`/comanda/${tab.id}/send`, {}, key('send')), 201);
+    const [first] = await t.database.db.select().from(printJobs).where(eq(printJobs.sectorId, shop.kitchen));
+    // 249 more open tickets of the station (as many sends): 250 in all.
+    await t.database.db.insert(printJobs).values(
+      Array.from({ length: 249 }, (_, i) => ({
+        ...first,
+        id: undefined,
+        idempotencyKey: `bench-${shop.client.id}-${i}`,
+        payload: { title: `Pedido ${i + 2}`, lines: [`Pedido ${i + 2}`] },
+      })),
+    );
+    const shown = (await board(shop.api, shop.kitchen)).tickets;
+    expect(shown).toHaveLength(250);
+    expect(shown[0].id).toBe(first.id);
+    expect(shown.at(-1)?.title).toBe('Pedido 250');
+  });
+
   it('bumps a line, then the ticket; the comanda sees "pronto" live; a double tap changes nothing; recall brings it back', async () => {
     const shop = await restaurant();
     const { api } = shop;

@@ -24,6 +24,11 @@ import { deliverWaitingJobs } from './stations.ts';
 
 /** How far back a screen looks for open tickets. */
 const OPEN_WINDOW = sql`now() - interval '1 day'`;
+/**
+ * The open tickets a board answers, oldest first: every one a busy night has (bench/kitchen.ts: 300 open
+ * tickets read in ~0.1 s); a cap only against a runaway. It was 200: the 201st order never showed.
+ */
+const KDS_OPEN_TICKETS_MAX = 1000;
 
 export async function getKdsSettings(db: Executor, clientId: number): Promise<KdsSettings> {
   const [row] = await db.select().from(kdsSettings).where(eq(kdsSettings.clientId, clientId));
@@ -130,7 +135,7 @@ export async function kdsBoard(db: Executor, actor: Actor, sectorId: number): Pr
       .from(printJobs)
       .where(and(stationTickets(actor.clientId, sectorId), isNull(printJobs.readyAt)))
       .orderBy(asc(printJobs.id))
-      .limit(200),
+      .limit(KDS_OPEN_TICKETS_MAX),
     db
       .select()
       .from(printJobs)

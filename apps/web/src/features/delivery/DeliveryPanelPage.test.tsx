@@ -137,6 +137,28 @@ describe('the delivery panel', () => {
     await waitFor(() => expect(calls).toContain('/v1/delivery/panel?driverId=4&onDelivery=true'));
   });
 
+  it('filters by origin (iFood, Open Delivery, Mesa, Balcão, Telefone): asked of the server, kept in the URL (issue 35)', {
+    timeout: 20_000,
+  }, async () => {
+    const calls = serve();
+    renderPanel('/dashboard/sale/delivery?origin=fax');
+    await screen.findByText('Entregadores em turno: 1');
+    // Junk in the link reads as no filter.
+    expect(calls).toEqual(['/v1/delivery/panel']);
+    fireEvent.mouseDown(screen.getByRole('combobox', { name: 'Origem' }));
+    expect((await screen.findAllByRole('option')).map((o) => o.textContent)).toEqual([
+      'Todos',
+      'iFood',
+      'Open Delivery',
+      'Mesa',
+      'Balcão',
+      'Telefone',
+    ]);
+    fireEvent.click(screen.getByRole('option', { name: 'iFood' }));
+    await waitFor(() => expect(screen.getByTestId('search').textContent).toBe('?origin=ifood'));
+    await waitFor(() => expect(calls).toContain('/v1/delivery/panel?origin=ifood'));
+  });
+
   it('a failed order goes out again, to another driver, or is canceled with a manager (issue 30 item 5)', {
     timeout: 20_000,
   }, async () => {

@@ -1,4 +1,11 @@
-import { DELIVERY_STATUS_LABELS, type DeliveryOrder, type DeliveryStatus } from '@balcao/core/delivery';
+import {
+  DELIVERY_ORIGIN_LABELS,
+  DELIVERY_ORIGINS,
+  DELIVERY_STATUS_LABELS,
+  type DeliveryOrder,
+  type DeliveryOrigin,
+  type DeliveryStatus,
+} from '@balcao/core/delivery';
 import { ACTION, can, WRITE } from '@balcao/core/routes';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -47,10 +54,12 @@ const COLUMNS: { title: string; statuses: DeliveryStatus[] }[] = [
 function panelFiltersOf(params: URLSearchParams): PanelFilters {
   const driverId = Number(params.get('driverId'));
   const onDelivery = params.get('onDelivery');
+  const origin = params.get('origin');
   return {
     driverId: Number.isInteger(driverId) && driverId > 0 ? driverId : undefined,
     neighborhood: params.get('neighborhood') || undefined,
     onDelivery: onDelivery === 'true' ? true : onDelivery === 'false' ? false : undefined,
+    origin: DELIVERY_ORIGINS.find((o) => o === origin) as DeliveryOrigin | undefined,
   };
 }
 
@@ -254,6 +263,14 @@ export default function DeliveryPanelPage() {
           )}
           onChange={(neighborhood) => update({ neighborhood })}
           sx={{ minWidth: 200 }}
+        />
+        <SelectFilter
+          size="small"
+          label="Origem"
+          value={filters.origin}
+          options={DELIVERY_ORIGINS.map((o) => ({ value: o, label: DELIVERY_ORIGIN_LABELS[o] }))}
+          onChange={(origin) => update({ origin })}
+          sx={{ minWidth: 180 }}
         />
         <TextField
           select

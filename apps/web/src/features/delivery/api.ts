@@ -1,4 +1,4 @@
-import type { DELIVERY_FAILURE_REASONS, DriverList } from '@balcao/core/delivery';
+import type { DELIVERY_FAILURE_REASONS, DeliveryOrigin, DriverList } from '@balcao/core/delivery';
 import { deliveryApi } from '@balcao/core/endpoints/delivery';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call, queryOf, useCall } from '../../lib/client.ts';
@@ -10,7 +10,12 @@ import { invalidateResources } from '../../lib/queryKeys.ts';
  * refreshes the panel, the driver lists and the settlements alike.
  */
 
-export type PanelFilters = { driverId?: number; neighborhood?: string; onDelivery?: boolean };
+export type PanelFilters = {
+  driverId?: number;
+  neighborhood?: string;
+  onDelivery?: boolean;
+  origin?: DeliveryOrigin;
+};
 export type SettlementPreviewQuery = { driverId?: number; from: string; to: string };
 
 const flag = (value: boolean | undefined) => (value === undefined ? undefined : value ? 'true' : 'false');
@@ -23,6 +28,7 @@ export const deliveryQueries = {
         driverId: filters.driverId,
         neighborhood: filters.neighborhood || undefined,
         onDelivery: flag(filters.onDelivery),
+        origin: filters.origin,
       },
     }),
   /** One of the driver's lists (with the driver's shift). */

@@ -1,0 +1,1 @@
+ALTER TABLE "marketplace_orders" ADD COLUMN "courier_event" text;
