@@ -173,7 +173,9 @@ describe('Financeiro > Relatórios', () => {
                 'content-disposition': 'attachment; filename="relatorio-lines-2026-03-10-2026-03-10.csv"',
               },
             })
-          : new Response(JSON.stringify(REPORT), { status: 200 }),
+          : new Response(JSON.stringify(url.includes('/v1/report/stock-turnover') ? TURNOVER : REPORT), {
+              status: 200,
+            }),
       ),
     );
     const saved: Blob[] = [];
