@@ -1,6 +1,6 @@
 import type { LoginInput } from '@balcao/core/auth';
 import { authRoutes, sessionShippingRules } from '@balcao/core/endpoints/authRoutes';
-import type { SessionPayload, SessionUser, ShippingSetting } from '@balcao/core/session';
+import type { SessionPayload, SessionUser } from '@balcao/core/session';
 import type { SettingsChecklist } from '@balcao/core/userTypes';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import { ApiError } from '../../lib/api.ts';
