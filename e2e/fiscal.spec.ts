@@ -8,8 +8,10 @@ const stamp = Date.now().toString().slice(-7);
 const CNPJ = '11222333000181';
 
 async function pick(page: Page, label: string, option: string) {
-  await page.getByLabel(label, { exact: true }).click();
+  // The combobox itself: a closing menu's listbox carries the same label for a moment.
+  await page.getByRole('combobox', { name: label, exact: true }).click();
   await page.getByRole('option', { name: option, exact: true }).click();
+  await expect(page.getByRole('listbox')).toBeHidden();
 }
 
 test('NFC-e: set up Configurações > Fiscal with an A1, sell at the PDV with CPF na nota, see the note authorised and its DANFE', async ({
