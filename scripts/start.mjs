@@ -74,7 +74,9 @@ if (wantsFake) {
     env.PIX_CA_FILE = join(certDir, 'ca.pem');
     env.PIX_FAKE_URL = 'https://localhost:7000';
     env.OUTBOUND_ALLOW_PRIVATE ??= 'true';
-    console.log('Demo Pix: the fake PSP is on; pay a QR at http://localhost:7001/pagar (PIX_FAKE=0 turns it off)');
+    console.log(
+      'Demo Pix: the fake PSP is on; pay a QR at http://localhost:7001/pagar (PIX_FAKE=0 turns it off)',
+    );
   } else {
     console.warn('The demo fake PSP did not start (ports 7000/7001 taken?): the server starts without it.');
     pixFake.kill();
