@@ -8,8 +8,7 @@
  *   BENCH_PG_URL=postgres://postgres@127.0.0.1:55437/postgres npx tsx bench/checkout-browser.ts
  */
 import pg from 'pg';
-import { chromium } from 'playwright-core';
-import { ensureWebBuild, machine, startServer } from './lib.ts';
+import { ensureWebBuild, launchChromium, machine, openPdv, startServer } from './lib.ts';
 
 const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 100_000);
 const SCANS = 30;
@@ -42,22 +41,8 @@ async function main() {
     await db.query('analyze products');
     console.log(`${PRODUCTS} products inserted in ${Math.round(performance.now() - t0)} ms`);
 
-    const browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
-    const page = await browser.newPage({ locale: 'pt-BR' });
-    await page.goto(`${server.url}/login`);
-    await page.getByLabel('Email').fill('caixa@demo.com.br');
-    await page.getByLabel('Senha', { exact: true }).fill('demo1234');
-    await page.getByRole('button', { name: 'Entrar' }).click();
-    await page.waitForURL(/\/dashboard/);
-    await page.goto(`${server.url}/dashboard/sale/pdv`);
-    await page.getByLabel('Valor de abertura').fill('0');
-    await page.getByRole('button', { name: 'Abrir caixa' }).click();
-    const search = page.getByTestId('pdv-search');
-    await search.waitFor();
-    await page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'pdv-search');
+    const browser = await launchChromium();
+    const page = await openPdv(browser, server.url, 'caixa@demo.com.br');
 
     // Enter keydown -> a new line in the table, timed in the page.
     await page.evaluate(() => {

@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import {
   existsSync,
@@ -13,6 +14,7 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { type Browser, chromium, type Page } from 'playwright-core';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -169,4 +171,31 @@ export function table(rows: Figures[]): string {
       (r) => `| ${r.name} | ${r.requests} | ${r.rps} | ${r.p50} | ${r.p95} | ${r.p99} | ${r.errors} |`,
     ),
   ].join('\n');
+}
+
+/** Debian's Chromium (CHROMIUM_PATH), headless, for the browser benches. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
+}
+
+/**
+ * Logs `email` in (password demo1234) on a new page and opens the PDV with the register opened at
+ * R$ 0,00; answers the page once the search field has the focus.
+ */
+export async function openPdv(browser: Browser, serverUrl: string, email: string): Promise<Page> {
+  const page = await browser.newPage({ locale: 'pt-BR' });
+  await page.goto(`${serverUrl}/login`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Senha', { exact: true }).fill('demo1234');
+  await page.getByRole('button', { name: 'Entrar' }).click();
+  await page.waitForURL(/\/dashboard/);
+  await page.goto(`${serverUrl}/dashboard/sale/pdv`);
+  await page.getByLabel('Valor de abertura').fill('0');
+  await page.getByRole('button', { name: 'Abrir caixa' }).click();
+  await page.getByTestId('pdv-search').waitFor();
+  await page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'pdv-search');
+  return page;
 }

@@ -130,6 +130,8 @@ export default defineConfig({
         OPEN_DELIVERY_PROVIDERS: `aiqfome=${OPEN_DELIVERY_URL}`,
         // TESTS ONLY: iFood's 30 s polling shortened so the marketplace spec waits seconds, not minutes.
         MARKETPLACE_POLL_MS: '1000',
+        // The suite starts its own fake PSP (above): scripts/start.mjs must not start the demo's on 7000.
+        PIX_FAKE: '0',
         PIX_CA_FILE: `${PIX_DIR.replace(/^\.\.\//, '')}/ca.pem`,
         // The fake PSP joins Conta Pix's PSP catalogue (hosts are the server's, never the shop's).
         PIX_FAKE_URL: `https://localhost:${PIX_PORT}`,

@@ -163,7 +163,7 @@ export const FAKE_PSP_ID = 'fake';
 
 /**
  * The catalogue this server offers: the PSPs above, plus the local fake when PIX_FAKE_URL is set
- * (tests, the demo's `PIX_FAKE=1 npm start`). The fake behaves as Efí does (JSON token, hmac).
+ * (tests, `npm start` with the demo shop). The fake behaves as Efí does (JSON token, hmac).
  */
 export function pspCatalogue(config: Pick<Config, 'pix'>): PspEntry[] {
   const fake = config.pix?.fakeUrl;
