@@ -5,6 +5,7 @@ import { type FakePsp, makePixCerts, type PixCerts, startFakePsp } from '../../.
 import type { TestApp } from '../../../test/helper.ts';
 import {
   type Api,
+  api as apiOf,
   expectStatus,
   makeCustomer,
   makeProduct,
@@ -12,6 +13,7 @@ import {
   SE_ADDRESS,
   useTestApp,
 } from '../../../test/kit.ts';
+import { buildApp } from '../../app.ts';
 import { PSP_CATALOGUE, pspCatalogue } from './catalogue.ts';
 import { clearPspTokens } from './psp.ts';
 import { pixReceived } from './schema.ts';
@@ -217,6 +219,69 @@ describe('PSP account', () => {
       (v) => v.status === 'paid',
     );
     expect((await chargeOf(shop.api, c.txid)).endToEndId).toBe('E12345678202611271200hmac00002');
+  });
+
+  it("the request log records neither the webhook's secret path nor its hmac, nor the PSP's credentials", async () => {
+    // The same API with its request log on (debug), read line by line; the shop's whole Pix flow goes
+    // through it: a wrong secret tested (the PSP's refusal is logged), the account saved and tested,
+    // a charge, and the bank's webhook post.
+    const lines: string[] = [];
+    const logged = await buildApp({
+      db: t.database.db,
+      config: { ...t.app.ctx.config, logLevel: 'debug' },
+      logger: { write: (line) => void lines.push(line) },
+    });
+    onTestFinished(() => logged.close());
+    await logged.ready();
+    const shop = await makeShop(t);
+    const api = apiOf({ ...t, app: logged }, shop.auth);
+    expectStatus(
+      await api.put('/pix/account', accountBody({ clientSecret: 'segredo-errado-0123456789' })),
+      200,
+    );
+    expect(expectStatus(await api.post('/pix/account/test'), 200).ok).toBe(false);
+    expectStatus(await api.put('/pix/account', accountBody()), 200);
+    expect(expectStatus(await api.post('/pix/account/test'), 200).ok).toBe(true);
+    const hook = new URL([...psp.webhooks.values()].at(-1) ?? '');
+    const segments = hook.pathname.split('/');
+    const token = segments[segments.indexOf('webhook') + 1] ?? '';
+    const hmac = hook.searchParams.get('hmac') ?? '';
+    expect(token.length).toBeGreaterThan(15);
+    expect(hmac.length).toBeGreaterThan(15);
+    const c = await charge(api, 'attempt-log-1', 1200);
+    const posted = await logged.inject({
+      method: 'POST',
+      url: postPathOf(hook.toString()),
+      payload: {
+        pix: [
+          {
+            endToEndId: 'E12345678202611271200logs0001',
+            txid: c.txid,
+            valor: '12.00',
+            horario: new Date().toISOString(),
+          },
+        ],
+      },
+    });
+    expect(posted.statusCode).toBe(200);
+    await waitFor(
+      () => chargeOf(api, c.txid),
+      (v) => v.status === 'paid',
+    );
+
+    const log = lines.join('');
+    expect(log).toContain('"url":"/v1/pix/webhook/<redacted>/pix?hmac=<redacted>');
+    expect(log).toContain('pix-psp: unexpected answer');
+    for (const secret of [
+      token,
+      hmac,
+      psp.clientSecret,
+      'segredo-errado-0123456789',
+      certs.clientKeyPem.split('\n')[1],
+      certs.clientCertPem.split('\n')[1],
+      'BEGIN',
+    ])
+      expect(log).not.toContain(secret);
   });
 
   it('accepts the certificate as a .pfx with its passphrase', async () => {
