@@ -1039,4 +1039,71 @@ describe('sale with Pix QR dinâmico, cancel and refund', () => {
     expect(csv.body).toContain(pix.endToEndId);
     expect(csv.body).toContain('Conciliado');
   });
+  it("the day's reconciliation answers each of the PSP's Pix with its status: matched, unmatched (no sale), refunded; the CSV has the three", async () => {
+    const shop = await pixShop();
+    const product = await makeProduct(t, shop.auth, { salePriceCents: 1000, stock: 10 });
+    const paid = async (key: string, cents: number) => {
+      const c = await charge(shop.api, key, cents);
+      const pix = await psp.pay(c.txid);
+      await psp.settled();
+      await waitFor(
+        () => chargeOf(shop.api, c.txid),
+        (v) => v.status === 'paid',
+      );
+      return pix;
+    };
+    const sell = async (key: string, cents: number) => {
+      const pix = await paid(key, cents);
+      const sale = expectStatus(
+        await shop.api.post(
+          '/sale',
+          {
+            items: [{ productId: product.id, quantity: cents / 1000 }],
+            payments: [{ method: 'pixQrCode', amountCents: cents }],
+          },
+          { 'idempotency-key': key },
+        ),
+        201,
+        'sale',
+      );
+      return { pix, sale };
+    };
+    const matched = await sell('attempt-day-matched', 2000);
+    const refunded = await sell('attempt-day-refunded', 3000);
+    // A Pix the bank received that no sale took (the PDV dropped it): only the PSP knows it.
+    const unmatched = await paid('attempt-day-unmatched', 4000);
+    expectStatus(
+      await shop.api.post(`/sale/${refunded.sale.id}/cancel`, { reason: 'Cliente desistiu' }),
+      200,
+    );
+    await sendPixRefunds(t.app.ctx);
+    await new Promise((r) => setTimeout(r, psp.refundDelayMs + 20));
+    await psp.settled();
+    await waitFor(
+      async () => expectStatus(await shop.api.get(`/pix/refunds/${refunded.sale.id}`), 200),
+      (v) => v[0]?.status === 'DEVOLVIDO',
+    );
+
+    const today = dateIn(DEFAULT_TIME_ZONE);
+    const day = expectStatus(await shop.api.get(`/pix/reconciliation?date=${today}`), 200);
+    const row = (e2e: string) => day.items.find((i: { endToEndId: string }) => i.endToEndId === e2e);
+    expect(row(matched.pix.endToEndId)).toMatchObject({
+      status: 'matched',
+      amountCents: 2000,
+      saleId: matched.sale.id,
+    });
+    expect(row(unmatched.endToEndId)).toMatchObject({ status: 'unmatched', amountCents: 4000, saleId: null });
+    expect(row(refunded.pix.endToEndId)).toMatchObject({ status: 'refunded', amountCents: 3000 });
+    // The day's totals add each status's Pix (other shops' tests share the fake's account: at least).
+    expect(day.totals.matchedCents).toBeGreaterThanOrEqual(2000);
+    expect(day.totals.unmatchedCents).toBeGreaterThanOrEqual(4000);
+    expect(day.totals.refundedCents).toBeGreaterThanOrEqual(3000);
+
+    const csv = await shop.api.get(`/pix/reconciliation/export?date=${today}`);
+    expect(csv.statusCode).toBe(200);
+    const line = (e2e: string) => csv.body.split('\r\n').find((l) => l.includes(e2e)) ?? '';
+    expect(line(matched.pix.endToEndId)).toContain(`;20,00;Conciliado;${matched.sale.id}`);
+    expect(line(unmatched.endToEndId)).toMatch(/;40,00;Sem venda;$/);
+    expect(line(refunded.pix.endToEndId)).toContain(';30,00;Devolvido;');
+  });
 });
