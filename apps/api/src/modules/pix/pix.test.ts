@@ -14,6 +14,7 @@ import {
   useTestApp,
 } from '../../../test/kit.ts';
 import { buildApp } from '../../app.ts';
+import { configureOutbound } from '../../lib/outbound.ts';
 import { PSP_CATALOGUE, pspCatalogue } from './catalogue.ts';
 import { clearPspTokens } from './psp.ts';
 import { pixReceived } from './schema.ts';
@@ -231,7 +232,14 @@ describe('PSP account', () => {
       config: { ...t.app.ctx.config, logLevel: 'debug' },
       logger: { write: (line) => void lines.push(line) },
     });
-    onTestFinished(() => logged.close());
+    onTestFinished(async () => {
+      await logged.close();
+      // buildApp set the outbound guard's logger to this app's: back to the file's app.
+      configureOutbound({
+        policy: t.app.ctx.config.outbound,
+        log: (detail, message) => t.app.log.warn(detail, message),
+      });
+    });
     await logged.ready();
     const shop = await makeShop(t);
     const api = apiOf({ ...t, app: logged }, shop.auth);
