@@ -20,6 +20,7 @@ import type { AppContext } from './context.ts';
 import type { Db } from './db/client.ts';
 import { errorBody, registerErrorHandler } from './errors.ts';
 import { configureOutbound } from './lib/outbound.ts';
+import { type LogStream, loggerOptions } from './lib/requestLog.ts';
 import { checkedSerializerCompiler } from './lib/responseCheck.ts';
 import { MAX_UPLOAD_BYTES } from './lib/upload.ts';
 import { useLimits } from './modules/auth/limiter.ts';
@@ -98,7 +99,8 @@ async function registerSecurityHeaders(app: FastifyInstance) {
 export async function buildApp(options: {
   db: Db;
   config: Config;
-  logger?: boolean;
+  /** true: log to stdout; a stream: log there (tests read the lines). URLs are redacted (lib/requestLog.ts). */
+  logger?: boolean | LogStream;
   /** Tests: fail an answer that its response schema would change (see lib/responseCheck.ts). */
   checkResponses?: boolean;
   /**
@@ -109,7 +111,9 @@ export async function buildApp(options: {
 }): Promise<App> {
   const { db, config } = options;
   const app = Fastify({
-    logger: options.logger ? { level: config.logLevel } : false,
+    logger: options.logger
+      ? loggerOptions(config.logLevel, options.logger === true ? undefined : options.logger)
+      : false,
     trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 10 * 1024 * 1024,
   }).withTypeProvider<ZodTypeProvider>();

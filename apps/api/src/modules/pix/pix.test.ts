@@ -5,6 +5,7 @@ import { type FakePsp, makePixCerts, type PixCerts, startFakePsp } from '../../.
 import type { TestApp } from '../../../test/helper.ts';
 import {
   type Api,
+  api as apiOf,
   expectStatus,
   makeCustomer,
   makeProduct,
@@ -12,6 +13,8 @@ import {
   SE_ADDRESS,
   useTestApp,
 } from '../../../test/kit.ts';
+import { buildApp } from '../../app.ts';
+import { configureOutbound } from '../../lib/outbound.ts';
 import { PSP_CATALOGUE, pspCatalogue } from './catalogue.ts';
 import { clearPspTokens } from './psp.ts';
 import { pixReceived } from './schema.ts';
@@ -217,6 +220,76 @@ describe('PSP account', () => {
       (v) => v.status === 'paid',
     );
     expect((await chargeOf(shop.api, c.txid)).endToEndId).toBe('E12345678202611271200hmac00002');
+  });
+
+  it("the request log records neither the webhook's secret path nor its hmac, nor the PSP's credentials", async () => {
+    // The same API with its request log on (debug), read line by line; the shop's whole Pix flow goes
+    // through it: a wrong secret tested (the PSP's refusal is logged), the account saved and tested,
+    // a charge, and the bank's webhook post.
+    const lines: string[] = [];
+    const logged = await buildApp({
+      db: t.database.db,
+      config: { ...t.app.ctx.config, logLevel: 'debug' },
+      logger: { write: (line) => void lines.push(line) },
+    });
+    onTestFinished(async () => {
+      await logged.close();
+      // buildApp set the outbound guard's logger to this app's: back to the file's app.
+      configureOutbound({
+        policy: t.app.ctx.config.outbound,
+        log: (detail, message) => t.app.log.warn(detail, message),
+      });
+    });
+    await logged.ready();
+    const shop = await makeShop(t);
+    const api = apiOf({ ...t, app: logged }, shop.auth);
+    expectStatus(
+      await api.put('/pix/account', accountBody({ clientSecret: 'segredo-errado-0123456789' })),
+      200,
+    );
+    expect(expectStatus(await api.post('/pix/account/test'), 200).ok).toBe(false);
+    expectStatus(await api.put('/pix/account', accountBody()), 200);
+    expect(expectStatus(await api.post('/pix/account/test'), 200).ok).toBe(true);
+    const hook = new URL([...psp.webhooks.values()].at(-1) ?? '');
+    const segments = hook.pathname.split('/');
+    const token = segments[segments.indexOf('webhook') + 1] ?? '';
+    const hmac = hook.searchParams.get('hmac') ?? '';
+    expect(token.length).toBeGreaterThan(15);
+    expect(hmac.length).toBeGreaterThan(15);
+    const c = await charge(api, 'attempt-log-1', 1200);
+    const posted = await logged.inject({
+      method: 'POST',
+      url: postPathOf(hook.toString()),
+      payload: {
+        pix: [
+          {
+            endToEndId: 'E12345678202611271200logs0001',
+            txid: c.txid,
+            valor: '12.00',
+            horario: new Date().toISOString(),
+          },
+        ],
+      },
+    });
+    expect(posted.statusCode).toBe(200);
+    await waitFor(
+      () => chargeOf(api, c.txid),
+      (v) => v.status === 'paid',
+    );
+
+    const log = lines.join('');
+    expect(log).toContain('"url":"/v1/pix/webhook/<redacted>/pix?hmac=<redacted>');
+    expect(log).toContain('pix-psp: unexpected answer');
+    for (const secret of [
+      token,
+      hmac,
+      psp.clientSecret,
+      'segredo-errado-0123456789',
+      certs.clientKeyPem.split('\n')[1],
+      certs.clientCertPem.split('\n')[1],
+      'BEGIN',
+    ])
+      expect(log).not.toContain(secret);
   });
 
   it('accepts the certificate as a .pfx with its passphrase', async () => {
@@ -973,5 +1046,72 @@ describe('sale with Pix QR dinâmico, cancel and refund', () => {
     expect(csv.statusCode).toBe(200);
     expect(csv.body).toContain(pix.endToEndId);
     expect(csv.body).toContain('Conciliado');
+  });
+  it("the day's reconciliation answers each of the PSP's Pix with its status: matched, unmatched (no sale), refunded; the CSV has the three", async () => {
+    const shop = await pixShop();
+    const product = await makeProduct(t, shop.auth, { salePriceCents: 1000, stock: 10 });
+    const paid = async (key: string, cents: number) => {
+      const c = await charge(shop.api, key, cents);
+      const pix = await psp.pay(c.txid);
+      await psp.settled();
+      await waitFor(
+        () => chargeOf(shop.api, c.txid),
+        (v) => v.status === 'paid',
+      );
+      return pix;
+    };
+    const sell = async (key: string, cents: number) => {
+      const pix = await paid(key, cents);
+      const sale = expectStatus(
+        await shop.api.post(
+          '/sale',
+          {
+            items: [{ productId: product.id, quantity: cents / 1000 }],
+            payments: [{ method: 'pixQrCode', amountCents: cents }],
+          },
+          { 'idempotency-key': key },
+        ),
+        201,
+        'sale',
+      );
+      return { pix, sale };
+    };
+    const matched = await sell('attempt-day-matched', 2000);
+    const refunded = await sell('attempt-day-refunded', 3000);
+    // A Pix the bank received that no sale took (the PDV dropped it): only the PSP knows it.
+    const unmatched = await paid('attempt-day-unmatched', 4000);
+    expectStatus(
+      await shop.api.post(`/sale/${refunded.sale.id}/cancel`, { reason: 'Cliente desistiu' }),
+      200,
+    );
+    await sendPixRefunds(t.app.ctx);
+    await new Promise((r) => setTimeout(r, psp.refundDelayMs + 20));
+    await psp.settled();
+    await waitFor(
+      async () => expectStatus(await shop.api.get(`/pix/refunds/${refunded.sale.id}`), 200),
+      (v) => v[0]?.status === 'DEVOLVIDO',
+    );
+
+    const today = dateIn(DEFAULT_TIME_ZONE);
+    const day = expectStatus(await shop.api.get(`/pix/reconciliation?date=${today}`), 200);
+    const row = (e2e: string) => day.items.find((i: { endToEndId: string }) => i.endToEndId === e2e);
+    expect(row(matched.pix.endToEndId)).toMatchObject({
+      status: 'matched',
+      amountCents: 2000,
+      saleId: matched.sale.id,
+    });
+    expect(row(unmatched.endToEndId)).toMatchObject({ status: 'unmatched', amountCents: 4000, saleId: null });
+    expect(row(refunded.pix.endToEndId)).toMatchObject({ status: 'refunded', amountCents: 3000 });
+    // The day's totals add each status's Pix (other shops' tests share the fake's account: at least).
+    expect(day.totals.matchedCents).toBeGreaterThanOrEqual(2000);
+    expect(day.totals.unmatchedCents).toBeGreaterThanOrEqual(4000);
+    expect(day.totals.refundedCents).toBeGreaterThanOrEqual(3000);
+
+    const csv = await shop.api.get(`/pix/reconciliation/export?date=${today}`);
+    expect(csv.statusCode).toBe(200);
+    const line = (e2e: string) => csv.body.split('\r\n').find((l) => l.includes(e2e)) ?? '';
+    expect(line(matched.pix.endToEndId)).toContain(`;20,00;Conciliado;${matched.sale.id}`);
+    expect(line(unmatched.endToEndId)).toMatch(/;40,00;Sem venda;$/);
+    expect(line(refunded.pix.endToEndId)).toContain(';30,00;Devolvido;');
   });
 });

@@ -251,6 +251,58 @@ describe('GET /v1/report/sales', () => {
     expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
   });
 
+  it('counts each meal-voucher brand apart by payment method (issue 33), in the answer and its CSV', async () => {
+    const shop = await makeShop(t, [1]);
+    expectStatus(
+      await shop.api.put('/fee-simulator/meal-voucher', {
+        brands: [
+          { method: 'voucherAlelo', enabled: true, rate: 6.5, settlementDays: 30 },
+          { method: 'voucherTicket', enabled: true, rate: 7.2, settlementDays: 28 },
+          { method: 'voucherVr', enabled: true, rate: 6, settlementDays: 30 },
+        ],
+      }),
+      200,
+    );
+    await makeSimpleSale(t, shop.auth, {
+      valueCents: 5000,
+      payments: [
+        { method: 'voucherAlelo', amountCents: 3000 },
+        { method: 'voucherTicket', amountCents: 1500 },
+        { method: 'money', amountCents: 500 },
+      ],
+    });
+    await makeSimpleSale(t, shop.auth, {
+      valueCents: 2000,
+      payments: [{ method: 'voucherAlelo', amountCents: 2000 }],
+    });
+    const canceled = await makeSimpleSale(t, shop.auth, {
+      valueCents: 1000,
+      payments: [{ method: 'voucherVr', amountCents: 1000 }],
+    });
+    expectStatus(await shop.api.post(`/sale/${canceled.id}/cancel`, { reason: 'Cliente desistiu' }), 200);
+
+    const report = expectStatus(await shop.api.get(`/report/sales?from=${today}&to=${today}`), 200);
+    expect(report.byMethod).toEqual([
+      { method: 'voucherAlelo', label: 'VR/VA Alelo', amountCents: 5000 },
+      { method: 'voucherTicket', label: 'VR/VA Ticket', amountCents: 1500 },
+      { method: 'money', label: 'Dinheiro', amountCents: 500 },
+    ]);
+    expect(report.summary).toMatchObject({
+      salesCount: 2,
+      netCents: 7000,
+      canceledCount: 1,
+      canceledCents: 1000,
+    });
+    const csv = await shop.api.get(`/report/sales/csv?from=${today}&to=${today}&section=method`);
+    expect(csv.statusCode).toBe(200);
+    expect(csv.body.split('\r\n').slice(1)).toEqual([
+      'VR/VA Alelo;50,00',
+      'VR/VA Ticket;15,00',
+      'Dinheiro;5,00',
+      '',
+    ]);
+  });
+
   it("places a sale on the shop's day and hour: 23:30 in São Paulo is the day before in UTC terms", async () => {
     const shop = await makeShop(t);
     const late = await makeSimpleSale(t, shop.auth, {
