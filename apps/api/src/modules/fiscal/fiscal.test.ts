@@ -330,7 +330,10 @@ describe('SP queue and a lost answer', { timeout: 90_000 }, () => {
     // A later second: a note signed again would carry another dhEmi, so another digest.
     // (A second can take longer than waitFor's default 1 s to turn on a loaded CI machine.)
     const second = new Date().getSeconds();
-    await vi.waitFor(() => expect(new Date().getSeconds()).not.toBe(second), { interval: 50, timeout: 5_000 });
+    await vi.waitFor(() => expect(new Date().getSeconds()).not.toBe(second), {
+      interval: 50,
+      timeout: 5_000,
+    });
     await transmitWaiting(t.app.ctx);
     const sent = await noteOf(shop.auth, note.saleId ?? 0, (n) => n.status === 'authorised');
     expect(sent).toMatchObject({ accessKey: note.accessKey, protocol: held?.protocol });
