@@ -55,35 +55,46 @@ async function offlineSalesOf(page: Page, api: Api, productName: string): Promis
  */
 async function readyForOffline(page: Page, mark = 'stock.settings') {
   await page.evaluate(async () => {
-    await navigator.serviceWorker.ready;
+    const late = new Promise((_, reject) =>
+      setTimeout(() => reject(new Error('the service worker was not ready within 20 s')), 20_000),
+    );
+    await Promise.race([navigator.serviceWorker.ready, late]);
   });
-  await expect
-    .poll(
-      () =>
-        page.evaluate(async (mark) => {
-          const dbs = await indexedDB.databases();
-          const name = dbs.find((d) => d.name?.startsWith('balcao-'))?.name;
-          if (!name) return null;
-          return new Promise<unknown>((resolve) => {
-            const open = indexedDB.open(name);
-            const key = mark;
-            open.onsuccess = () => {
-              const db = open.result;
-              if (!db.objectStoreNames.contains('meta')) return resolve(null);
-              // The last thing a sync keeps (OfflineSync): the stock rule.
-              const get = db.transaction('meta').objectStore('meta').get(key);
-              get.onsuccess = () => {
-                resolve(get.result?.value ?? null);
-                db.close();
-              };
-              get.onerror = () => resolve(null);
-            };
-            open.onerror = () => resolve(null);
-          });
-        }, mark),
-      { timeout: 20_000 },
-    )
-    .not.toBeNull();
+  await expect.poll(() => page.evaluate(readMeta, mark), { timeout: 20_000 }).not.toBeNull();
+}
+
+/**
+ * A value of the offline copy's `meta` store, or null when it is not there (yet). The connection is
+ * always closed and gives way to the app's own upgrades (versionchange), and a read that does not
+ * answer within 5 s is null: a poll must never wait on a read that cannot end.
+ */
+async function readMeta(key: string): Promise<unknown> {
+  const dbs = await indexedDB.databases();
+  const name = dbs.find((d) => d.name?.startsWith('balcao-'))?.name;
+  if (!name) return null;
+  return new Promise<unknown>((resolve) => {
+    const timer = setTimeout(() => resolve(null), 5_000);
+    const done = (value: unknown, db?: IDBDatabase) => {
+      clearTimeout(timer);
+      db?.close();
+      resolve(value);
+    };
+    const open = indexedDB.open(name);
+    open.onsuccess = () => {
+      const db = open.result;
+      db.onversionchange = () => db.close();
+      if (!db.objectStoreNames.contains('meta')) return done(null, db);
+      try {
+        const get = db.transaction('meta').objectStore('meta').get(key);
+        get.onsuccess = () => done(get.result?.value ?? null, db);
+        get.onerror = () => done(null, db);
+      } catch {
+        done(null, db);
+      }
+    };
+    open.onerror = () => done(null);
+    open.onblocked = () => done(null);
+  });
 }
 
 async function scan(page: Page, code: string) {
@@ -125,6 +136,8 @@ async function goOffline(context: BrowserContext, page: Page) {
 }
 
 test.describe.configure({ mode: 'serial' });
+// A failure here keeps its trace (the negative-stock test hung only in full runs: see docs/decisions.md).
+test.use({ trace: 'retain-on-failure' });
 
 test.beforeAll(async ({ browser }) => {
   const page = await browser.newPage();
@@ -234,7 +247,7 @@ test('offline: three sales by barcode with a reload mid-way, then online: exactl
     await route.abort('connectionreset'); // ...and the answer is lost.
   });
   await context.setOffline(false);
-  await expect.poll(() => cut).toBeGreaterThan(0);
+  await expect.poll(() => cut, { timeout: 20_000 }).toBeGreaterThan(0);
   await expect(page.getByTestId('offline-banner')).toBeVisible();
   expect(await offlineSalesOf(page, api, name)).toHaveLength(4);
   // Retried (the route works again; a reload syncs on opening): still four.
@@ -356,25 +369,6 @@ test('two tabs syncing at once send each sale once; a conflict (price changed) i
 });
 
 /** The stock rule the PDV's local copy holds (run in the page). */
-async function localStockRule(): Promise<unknown> {
-  const dbs = await indexedDB.databases();
-  const name = dbs.find((d) => d.name?.startsWith('balcao-'))?.name;
-  if (!name) return null;
-  return new Promise<unknown>((resolve) => {
-    const open = indexedDB.open(name);
-    open.onsuccess = () => {
-      const db = open.result;
-      const get = db.transaction('meta').objectStore('meta').get('stock.settings');
-      get.onsuccess = () => {
-        resolve(get.result?.value ?? null);
-        db.close();
-      };
-      get.onerror = () => resolve(null);
-    };
-    open.onerror = () => resolve(null);
-  });
-}
-
 /**
  * The shop's negative-stock rule, set for one test and put back as it was, through the test's own API
  * request context (not the page's, which an offline step or a timeout may have closed).
@@ -555,9 +549,7 @@ test('offline stock, addresses and register cash: stock shown and lowered by an 
   }
 });
 
-// Hangs 90 s in the full suite only (three full runs after the 2026-11-27 merges; passes alone and in every partial
-// sequence tried): the wait is in its first or last PUT /v1/stock-setting; investigate before re-enabling.
-test.skip('offline below zero where the shop allows negative stock: warned on this device, no conflict on arrival', async ({
+test('offline below zero where the shop allows negative stock: warned on this device, no conflict on arrival', async ({
   context,
   page,
   request,
@@ -578,7 +570,7 @@ test.skip('offline below zero where the shop allows negative stock: warned on th
     await openPdv(page);
     await readyForOffline(page);
     await expect
-      .poll(() => page.evaluate(localStockRule), { timeout: 20_000 })
+      .poll(() => page.evaluate(readMeta, 'stock.settings'), { timeout: 20_000 })
       .toMatchObject({ allowNegativeStock: true });
     const results = page.getByRole('list', { name: 'Produtos encontrados' });
     const search = page.getByTestId('pdv-search');
@@ -593,13 +585,13 @@ test.skip('offline below zero where the shop allows negative stock: warned on th
     await page
       .getByRole('form', { name: 'Adicionar pagamento' })
       .getByRole('button', { name: 'Adicionar' })
-      .click();
+      .click({ timeout: 15_000 });
     await page.keyboard.press('F9');
     await expect(page.getByTestId('sale-finished')).toContainText('Venda finalizada sem conexão');
     await expect(page.getByTestId('offline-stock-warning')).toHaveText(
       `Estoque de ${name} ficará negativo (-1) neste aparelho`,
     );
-    await page.getByRole('button', { name: /Nova venda/ }).click();
+    await page.getByRole('button', { name: /Nova venda/ }).click({ timeout: 15_000 });
     await context.setOffline(false);
     await expect(page.getByTestId('offline-banner')).toBeHidden({ timeout: 20_000 });
     await expect
