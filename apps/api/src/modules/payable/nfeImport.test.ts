@@ -333,3 +333,91 @@ describe("a supplier's NF-e XML as a stock entry", () => {
     expect(expectStatus(await shop.api.get('/supplier'), 200).total).toBe(0);
   });
 });
+
+describe("a supplier's NF-e item as a product variant (size/colour)", () => {
+  it("matches a variant by its barcode, takes one chosen by hand, puts the entry in the variant's stock and remembers the code with the variant", async () => {
+    const shop = await asUser(t, [2]);
+    const api = shop.api;
+    const cnpj = makeCnpj('778899000111');
+    const shirt = await makeProduct(t, bearer(shop.token), {
+      name: 'Camiseta Básica',
+      productType: 'variants',
+      grid: { colors: ['Preto'], sizes: ['P', 'M'] },
+    });
+    const [small, medium] = shirt.variants;
+    const ean = newEan13();
+    expectStatus(
+      await api.put(`/product-grid/${small.id}`, {
+        sku: null,
+        barcode: ean,
+        priceCents: null,
+        active: true,
+        updatedAt: small.updatedAt,
+      }),
+      200,
+    );
+    const note = (number: string) =>
+      supplierNfe({
+        issuerCnpj: cnpj,
+        recipientCnpj: shop.client.document,
+        number,
+        items: [
+          { code: 'CAM-P', ean, name: 'CAMISETA BASICA PRETA P', quantity: '4', unitPrice: '30.00' },
+          { code: 'CAM-M', ean: null, name: 'CAMISETA BASICA PRETA M', quantity: '2', unitPrice: '31.00' },
+        ],
+      });
+    const xml = note('901');
+    const seen = expectStatus(await review(shop.token, xml), 200);
+    expect(seen.items.map((i: NfeReviewItem) => i.match)).toEqual([
+      { productId: shirt.id, variantId: small.id, name: 'Camiseta Básica - Preto / P', by: 'barcode' },
+      null,
+    ]);
+
+    // The product without its variant: refused (the stock needs the size/colour), nothing written.
+    const noVariant = await api.post('/payable/nfe/entry', {
+      xml,
+      items: [{ index: 2, productId: shirt.id }],
+    });
+    expect(noVariant.statusCode).toBe(422);
+    expect(noVariant.json().message).toBe('Escolha a variação (cor/tamanho) de Camiseta Básica');
+    expect(expectStatus(await api.get('/payable?pageSize=50'), 200).total).toBe(0);
+
+    expectStatus(
+      await api.post('/payable/nfe/entry', {
+        xml,
+        items: [{ index: 2, productId: shirt.id, variantId: medium.id }],
+      }),
+      201,
+    );
+    const after = expectStatus(await api.get(`/product/${shirt.id}`), 200);
+    expect(after.stock).toBe(6);
+    expect(after.variants.map((v: { id: number; stock: number }) => [v.id, v.stock])).toEqual([
+      [small.id, 4],
+      [medium.id, 2],
+    ]);
+    // The product's weighted average cost: (4 x 30,00 + 2 x 31,00) / 6 = 30,33.
+    expect(after.costPriceCents).toBe(3033);
+    const history = expectStatus(await api.get(`/stock-movement/product/${shirt.id}`), 200);
+    expect(
+      history.items
+        .map((m: { variant: { id: number } | null; quantity: number; unitCostCents: number }) => [
+          m.variant?.id,
+          m.quantity,
+          m.unitCostCents,
+        ])
+        .sort(),
+    ).toEqual(
+      [
+        [small.id, 4, 3000],
+        [medium.id, 2, 3100],
+      ].sort(),
+    );
+
+    // The next note: both codes remembered with their variants.
+    const next = expectStatus(await review(shop.token, note('902')), 200);
+    expect(next.items.map((i: NfeReviewItem) => i.match)).toEqual([
+      { productId: shirt.id, variantId: small.id, name: 'Camiseta Básica - Preto / P', by: 'supplierCode' },
+      { productId: shirt.id, variantId: medium.id, name: 'Camiseta Básica - Preto / M', by: 'supplierCode' },
+    ]);
+  });
+});

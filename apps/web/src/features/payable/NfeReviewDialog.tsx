@@ -36,7 +36,9 @@ type Choice =
       by: 'barcode' | 'supplierCode' | 'hand';
     }
   | { kind: 'new'; name: string; categoryId: number | ''; price: string }
-  | { kind: 'pick'; product: ProductListItem | null };
+  | { kind: 'pick'; product: ProductListItem | null }
+  /** A product with a grid picked by hand: its variant (size/colour) still to choose. */
+  | { kind: 'variant'; productId: number; name: string };
 
 const BY_LABEL = {
   barcode: 'pelo código de barras',
@@ -52,6 +54,7 @@ function initialChoice(item: NfeReviewItem): Choice {
 /** The error a choice still has, null when it can be sent. */
 function problemOf(choice: Choice): string | null {
   if (choice.kind === 'pick' && !choice.product) return 'Escolha o produto';
+  if (choice.kind === 'variant') return 'Escolha a variação (cor/tamanho)';
   if (choice.kind === 'new') {
     if (!choice.name.trim()) return 'Informe o nome do produto';
     const price = centsOf(choice.price);
@@ -63,6 +66,7 @@ function problemOf(choice: Choice): string | null {
 function toEntryItem(index: number, choice: Choice): NfeEntryItem {
   if (choice.kind === 'match') return { index, productId: choice.productId, variantId: choice.variantId };
   if (choice.kind === 'pick') return { index, productId: choice.product?.id ?? 0 };
+  if (choice.kind === 'variant') return { index, productId: choice.productId };
   return {
     index,
     newProduct: {
@@ -116,6 +120,43 @@ function ProductSearch({
   );
 }
 
+/** The variants (size/colour) of a product picked by hand; the item enters the stock of the one chosen. */
+function VariantSelect({
+  productId,
+  label,
+  error,
+  onChange,
+}: {
+  productId: number;
+  label: string;
+  error: string | null;
+  onChange: (variant: { id: number; name: string }) => void;
+}) {
+  const product = useQuery(productQueries.detail(productId));
+  const variants = (product.data?.variants ?? []).filter((v) => v.active);
+  return (
+    <TextField
+      select
+      size="small"
+      label={label}
+      value=""
+      onChange={(e) => {
+        const picked = variants.find((v) => v.id === Number(e.target.value));
+        if (picked) onChange(picked);
+      }}
+      error={Boolean(error)}
+      helperText={product.isError ? errorMessage(product.error) : (error ?? ' ')}
+      sx={{ minWidth: 220 }}
+    >
+      {variants.map((v) => (
+        <MenuItem key={v.id} value={v.id}>
+          {v.name}
+        </MenuItem>
+      ))}
+    </TextField>
+  );
+}
+
 type Props = {
   review: NfeReview;
   clientId: number;
@@ -130,7 +171,8 @@ type Props = {
 /**
  * The review of a supplier's NF-e before it enters the stock (issue 34): each item with the product it
  * was matched to (by barcode or by the supplier's code remembered from an earlier note), or, when none,
- * a new product (name, category, sale price) or one picked by hand; the duplicatas that become bills.
+ * a new product (name, category, sale price) or one picked by hand (a product with a grid asks for the
+ * variant: size/colour); the duplicatas that become bills.
  */
 export function NfeReviewDialog({
   review,
@@ -219,7 +261,35 @@ export function NfeReviewDialog({
                   <Typography variant="caption" color="text.secondary">
                     {`Código do fornecedor ${item.code || '-'}${item.barcode ? ` · EAN ${item.barcode}` : ''}`}
                   </Typography>
-                  {choice.kind === 'match' ? (
+                  {choice.kind === 'variant' ? (
+                    <Stack
+                      direction={{ xs: 'column', sm: 'row' }}
+                      spacing={1}
+                      useFlexGap
+                      sx={{ alignItems: { sm: 'center' } }}
+                    >
+                      <Typography variant="body2">
+                        Entra em <strong>{choice.name}</strong>, na variação:
+                      </Typography>
+                      <VariantSelect
+                        productId={choice.productId}
+                        label={`Variação do item ${item.index}`}
+                        error={problem}
+                        onChange={(v) =>
+                          set(item.index, {
+                            kind: 'match',
+                            productId: choice.productId,
+                            variantId: v.id,
+                            name: `${choice.name} - ${v.name}`,
+                            by: 'hand',
+                          })
+                        }
+                      />
+                      <Button size="small" onClick={() => set(item.index, { kind: 'pick', product: null })}>
+                        Trocar
+                      </Button>
+                    </Stack>
+                  ) : choice.kind === 'match' ? (
                     <Stack
                       direction="row"
                       spacing={1}
@@ -258,15 +328,17 @@ export function NfeReviewDialog({
                           onChange={(product) =>
                             set(
                               item.index,
-                              product
-                                ? {
-                                    kind: 'match',
-                                    productId: product.id,
-                                    variantId: null,
-                                    name: product.name,
-                                    by: 'hand',
-                                  }
-                                : { kind: 'pick', product: null },
+                              product && (product.variantCount > 0 || product.productType === 'variants')
+                                ? { kind: 'variant', productId: product.id, name: product.name }
+                                : product
+                                  ? {
+                                      kind: 'match',
+                                      productId: product.id,
+                                      variantId: null,
+                                      name: product.name,
+                                      by: 'hand',
+                                    }
+                                  : { kind: 'pick', product: null },
                             )
                           }
                         />

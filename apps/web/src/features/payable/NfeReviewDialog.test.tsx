@@ -1,0 +1,133 @@
+import type { NfeEntryItem, NfeReview } from '@balcao/core/payable';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { NfeReviewDialog } from './NfeReviewDialog.tsx';
+
+const SHIRT = {
+  id: 7,
+  name: 'Camiseta Básica',
+  sku: null,
+  barcode: null,
+  productType: 'variants',
+  unit: 'un',
+  salePriceCents: 5990,
+  costPriceCents: 3000,
+  marginPercent: null,
+  category: null,
+  brand: null,
+  active: true,
+  stockControl: true,
+  stock: 4,
+  minStock: 0,
+  isLowStock: false,
+  variantCount: 2,
+  coverThumbUrl: null,
+  createdAt: '2026-11-01T12:00:00.000Z',
+  updatedAt: '2026-11-01T12:00:00.000Z',
+};
+const variant = (id: number, name: string) => ({ id, productId: 7, name, active: true, stock: 0 });
+
+const REVIEW: NfeReview = {
+  key: '35261112345678000199550010000009011123456780',
+  number: '901',
+  issuedOn: '2026-11-20',
+  supplier: { id: 3, name: 'Confecções Silva', document: '12345678000199' },
+  totalCents: 18200,
+  bills: [{ number: '1', dueDate: '2026-11-20', amountCents: 18200 }],
+  items: [
+    {
+      index: 1,
+      code: 'CAM-P',
+      barcode: '7891234567895',
+      description: 'CAMISETA BASICA PRETA P',
+      unit: 'UN',
+      quantity: 4,
+      unitCostCents: 3000,
+      totalCents: 12000,
+      match: { productId: 7, variantId: 71, name: 'Camiseta Básica - Preto / P', by: 'barcode' },
+    },
+    {
+      index: 2,
+      code: 'CAM-M',
+      barcode: null,
+      description: 'CAMISETA BASICA PRETA M',
+      unit: 'UN',
+      quantity: 2,
+      unitCostCents: 3100,
+      totalCents: 6200,
+      match: null,
+    },
+  ],
+};
+
+function serve() {
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string) => {
+      const json = (body: unknown) => new Response(JSON.stringify(body), { status: 200 });
+      if (url.includes('/product/client/1'))
+        return json({ items: [SHIRT], total: 1, page: 1, pageSize: 10, totalCapped: false });
+      if (/\/product\/7(\?|$)/.test(url))
+        return json({ ...SHIRT, variants: [variant(71, 'Preto / P'), variant(72, 'Preto / M')] });
+      return json([]);
+    }),
+  );
+}
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+describe("the review of a supplier's NF-e", () => {
+  it('links an item to a variant (size/colour) of a product picked by hand', {
+    timeout: 20_000,
+  }, async () => {
+    serve();
+    const entries: NfeEntryItem[][] = [];
+    render(
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <NfeReviewDialog
+          review={REVIEW}
+          clientId={1}
+          canEnterStock
+          busy={false}
+          onClose={() => undefined}
+          onEntry={async (items) => {
+            entries.push(items);
+          }}
+          onBillsOnly={async () => undefined}
+        />
+      </QueryClientProvider>,
+    );
+    const first = screen.getByRole('region', { name: 'Item 1: CAMISETA BASICA PRETA P' });
+    expect(within(first).getByText('Camiseta Básica - Preto / P')).toBeTruthy();
+    expect(within(first).getByText('pelo código de barras')).toBeTruthy();
+
+    const second = screen.getByRole('region', { name: 'Item 2: CAMISETA BASICA PRETA M' });
+    fireEvent.click(within(second).getByRole('button', { name: 'Vincular a um produto' }));
+    const search = within(second).getByRole('combobox', { name: 'Produto do item 2' });
+    fireEvent.change(search, { target: { value: 'Camiseta' } });
+    fireEvent.click(await screen.findByRole('option', { name: 'Camiseta Básica' }));
+
+    // Without the variant the entry is not sent.
+    fireEvent.click(screen.getByRole('button', { name: 'Dar entrada no estoque' }));
+    expect(await within(second).findByText('Escolha a variação (cor/tamanho)')).toBeTruthy();
+    expect(entries).toEqual([]);
+
+    fireEvent.mouseDown(within(second).getByRole('combobox', { name: 'Variação do item 2' }));
+    fireEvent.click(await screen.findByRole('option', { name: 'Preto / M' }));
+    expect(within(second).getByText('Camiseta Básica - Preto / M')).toBeTruthy();
+    expect(within(second).getByText('escolhido')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Dar entrada no estoque' }));
+    await waitFor(() =>
+      expect(entries).toEqual([
+        [
+          { index: 1, productId: 7, variantId: 71 },
+          { index: 2, productId: 7, variantId: 72 },
+        ],
+      ]),
+    );
+  });
+});
