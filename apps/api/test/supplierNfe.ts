@@ -20,6 +20,9 @@ export type SupplierNfeItem = {
   /** vProd; quantity x unit price when omitted. */
   total?: string;
   discount?: string;
+  /** uTrib and qTrib when they differ from uCom / qCom (a box sold as CX, taxed by the unit). */
+  taxUnit?: string;
+  taxQuantity?: string;
 };
 
 export type SupplierNfe = {
@@ -64,7 +67,9 @@ export function supplierNfe(o: SupplierNfe): string {
       const unit = item.unit ?? 'UN';
       const q = Number(item.quantity).toFixed(4);
       const v = Number(item.unitPrice).toFixed(10);
-      return `<det nItem="${i + 1}"><prod><cProd>${item.code}</cProd><cEAN>${ean}</cEAN><xProd>${item.name}</xProd><NCM>10063021</NCM><CFOP>5102</CFOP><uCom>${unit}</uCom><qCom>${q}</qCom><vUnCom>${v}</vUnCom><vProd>${money(g)}</vProd><cEANTrib>${ean}</cEANTrib><uTrib>${unit}</uTrib><qTrib>${q}</qTrib><vUnTrib>${v}</vUnTrib>${d ? `<vDesc>${money(d)}</vDesc>` : ''}<indTot>1</indTot></prod><imposto><ICMS><ICMS40><orig>0</orig><CST>41</CST></ICMS40></ICMS></imposto></det>`;
+      const qTrib = Number(item.taxQuantity ?? item.quantity).toFixed(4);
+      const vTrib = item.taxQuantity ? (g / 100 / Number(item.taxQuantity)).toFixed(10) : v;
+      return `<det nItem="${i + 1}"><prod><cProd>${item.code}</cProd><cEAN>${ean}</cEAN><xProd>${item.name}</xProd><NCM>10063021</NCM><CFOP>5102</CFOP><uCom>${unit}</uCom><qCom>${q}</qCom><vUnCom>${v}</vUnCom><vProd>${money(g)}</vProd><cEANTrib>${ean}</cEANTrib><uTrib>${item.taxUnit ?? unit}</uTrib><qTrib>${qTrib}</qTrib><vUnTrib>${vTrib}</vUnTrib>${d ? `<vDesc>${money(d)}</vDesc>` : ''}<indTot>1</indTot></prod><imposto><ICMS><ICMS40><orig>0</orig><CST>41</CST></ICMS40></ICMS></imposto></det>`;
     })
     .join('');
   const dups = o.dups ?? [];

@@ -1,6 +1,6 @@
 import { isValidCpfOrCnpj, maskDocument, normalizeDocument } from '@balcao/core/document';
 import { formatCents } from '@balcao/core/money';
-import { NFE_IMPORT_MESSAGES as M, NFE_ENTRY_MESSAGES } from '@balcao/core/payable';
+import { NFE_IMPORT_MESSAGES as M, NFE_ENTRY_MESSAGES, nfeStockFigures } from '@balcao/core/payable';
 import { DOMParser, type Element, XMLSerializer } from '@xmldom/xmldom';
 import { eq } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
@@ -38,19 +38,29 @@ export type NfeItem = {
   barcode: string | null;
   description: string;
   unit: string;
-  /** qCom to 3 decimals (the stock's precision); NaN when the note's is not a positive number. */
+  /** qCom to 4 decimals (its precision in the layout); NaN when the note's is not a positive number. */
   quantity: number;
+  /** The delivered cost of one supplier unit (uCom), to the cent. */
   unitCostCents: number;
   totalCents: number;
+  /** uTrib and qTrib (0 when absent): the taxable unit, the single unit when uCom is a box. */
+  taxUnit: string;
+  taxQuantity: number;
 };
+
+/** qCom / qTrib as numbers to 4 decimals; NaN when not a positive number. */
+function quantityOf(text: string | null): number {
+  const q = Number(text ?? '');
+  return Number.isFinite(q) && q > 0 ? Math.round(q * 10_000) / 10_000 : Number.NaN;
+}
 
 const GTIN = /^(\d{8}|\d{12,14})$/;
 
 function readItem(det: Element, i: number): NfeItem {
   const prod = child(det, 'prod');
   const cents = (name: string) => decimalCents(text(child(prod, name))) ?? 0;
-  const q = Number(text(child(prod, 'qCom')) ?? '');
-  const quantity = Number.isFinite(q) && q > 0 ? Math.round(q * 1000) / 1000 : Number.NaN;
+  const quantity = quantityOf(text(child(prod, 'qCom')));
+  const taxQuantity = quantityOf(text(child(prod, 'qTrib')));
   const totalCents = cents('vProd') - cents('vDesc') + cents('vFrete') + cents('vSeg') + cents('vOutro');
   const ean = text(child(prod, 'cEAN'));
   return {
@@ -60,8 +70,10 @@ function readItem(det: Element, i: number): NfeItem {
     description: (text(child(prod, 'xProd')) ?? '').slice(0, 120),
     unit: (text(child(prod, 'uCom')) ?? 'UN').slice(0, 6),
     quantity,
-    unitCostCents: quantity > 0 ? Math.round(totalCents / quantity) : 0,
+    unitCostCents: quantity > 0 ? nfeStockFigures(quantity, totalCents, 1).unitCostCents : 0,
     totalCents,
+    taxUnit: (text(child(prod, 'uTrib')) ?? '').slice(0, 6),
+    taxQuantity: Number.isNaN(taxQuantity) ? 0 : taxQuantity,
   };
 }
 

@@ -421,3 +421,119 @@ describe("a supplier's NF-e item as a product variant (size/colour)", () => {
     ]);
   });
 });
+
+describe("a supplier's NF-e line converted to the product's units", () => {
+  it('offers qTrib/qCom, takes a factor by hand, enters quantity x factor at total / (qCom x factor) to the cent and remembers the factor', async () => {
+    const shop = await asUser(t, [2]);
+    const api = shop.api;
+    const cnpj = makeCnpj('778899000222');
+    const ean = newEan13();
+    const beer = await makeProduct(t, bearer(shop.token), { name: 'Cerveja Lata 350 ml', barcode: ean });
+    const biscuit = await makeProduct(t, bearer(shop.token), { name: 'Biscoito Maizena 200 g' });
+    const note = (number: string) =>
+      supplierNfe({
+        issuerCnpj: cnpj,
+        recipientCnpj: shop.client.document,
+        number,
+        items: [
+          // 2 boxes of 12, taxed by the unit: 24 UN.
+          {
+            code: 'CERV-CX',
+            ean,
+            name: 'CERVEJA LATA 350ML CX12',
+            unit: 'CX',
+            quantity: '2',
+            unitPrice: '49.90',
+            taxUnit: 'UN',
+            taxQuantity: '24',
+          },
+          // A fardo of 6 the note does not convert: the shop says 6.
+          {
+            code: 'BISC-FD',
+            ean: null,
+            name: 'BISCOITO MAIZENA FD6',
+            unit: 'FD',
+            quantity: '3',
+            unitPrice: '35.50',
+            discount: '1.00',
+          },
+          {
+            code: 'AGUA-PCT',
+            ean: null,
+            name: 'AGUA MINERAL 500ML PCT6',
+            unit: 'PCT',
+            quantity: '5',
+            unitPrice: '9.00',
+            taxUnit: 'UN',
+            taxQuantity: '30',
+          },
+        ],
+      });
+    const xml = note('3301');
+    const seen = expectStatus(await review(shop.token, xml), 200);
+    expect(
+      seen.items.map((i: NfeReviewItem) => [
+        i.unit,
+        i.quantity,
+        i.unitCostCents,
+        i.totalCents,
+        i.taxUnit,
+        i.taxQuantity,
+        i.factor,
+        i.factorFrom,
+      ]),
+    ).toEqual([
+      ['CX', 2, 4990, 9980, 'UN', 24, 12, 'taxUnit'],
+      ['FD', 3, 3517, 10550, 'FD', 3, 1, null],
+      ['PCT', 5, 900, 4500, 'UN', 30, 6, 'taxUnit'],
+    ]);
+
+    const bad = await api.post('/payable/nfe/entry', {
+      xml,
+      items: [{ index: 2, productId: biscuit.id, factor: 0 }],
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(JSON.stringify(bad.json())).toContain('As unidades por unidade da nota devem ser maiores que zero');
+
+    const done = expectStatus(
+      await api.post('/payable/nfe/entry', {
+        xml,
+        items: [
+          { index: 2, productId: biscuit.id, factor: 6 },
+          {
+            index: 3,
+            newProduct: { name: 'Água Mineral 500 ml', categoryId: null, salePriceCents: 300 },
+          },
+        ],
+      }),
+      201,
+    );
+    expect(done).toMatchObject({ totalCents: 25030, movements: 3, productsCreated: 1 });
+    // 2 CX x 12 = 24 at 99,80 / 24 = 4,158 -> R$ 4,16.
+    expect(expectStatus(await api.get(`/product/${beer.id}`), 200)).toMatchObject({
+      stock: 24,
+      costPriceCents: 416,
+    });
+    // 3 FD x 6 = 18 at (106,50 - 1,00) / 18 = 5,861 -> R$ 5,86.
+    expect(expectStatus(await api.get(`/product/${biscuit.id}`), 200)).toMatchObject({
+      stock: 18,
+      costPriceCents: 586,
+    });
+    const water = expectStatus(
+      await api.get(`/product/client/${shop.client.id}?q=%C3%81gua%20Mineral`),
+      200,
+    ).items;
+    expect(water).toHaveLength(1);
+    expect(water[0]).toMatchObject({ stock: 30, costPriceCents: 150, unit: 'un' });
+    const history = expectStatus(await api.get(`/stock-movement/product/${biscuit.id}`), 200);
+    expect(history.items[0]).toMatchObject({ quantity: 18, unitCostCents: 586 });
+
+    // The next note: each code's factor remembered with its product.
+    const next = expectStatus(await review(shop.token, note('3302')), 200);
+    expect(next.items.map((i: NfeReviewItem) => [i.match?.productId, i.factor, i.factorFrom])).toEqual([
+      [beer.id, 12, 'remembered'],
+      [biscuit.id, 6, 'remembered'],
+      [water[0].id, 6, 'remembered'],
+    ]);
+  });
+});

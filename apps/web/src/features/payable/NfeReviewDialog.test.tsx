@@ -45,6 +45,10 @@ const REVIEW: NfeReview = {
       quantity: 4,
       unitCostCents: 3000,
       totalCents: 12000,
+      taxUnit: 'UN',
+      taxQuantity: 4,
+      factor: 1,
+      factorFrom: null,
       match: { productId: 7, variantId: 71, name: 'Camiseta Básica - Preto / P', by: 'barcode' },
     },
     {
@@ -56,10 +60,32 @@ const REVIEW: NfeReview = {
       quantity: 2,
       unitCostCents: 3100,
       totalCents: 6200,
+      taxUnit: 'UN',
+      taxQuantity: 2,
+      factor: 1,
+      factorFrom: null,
       match: null,
     },
   ],
 };
+
+function renderReview(review: NfeReview, entries: NfeEntryItem[][]) {
+  render(
+    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+      <NfeReviewDialog
+        review={review}
+        clientId={1}
+        canEnterStock
+        busy={false}
+        onClose={() => undefined}
+        onEntry={async (items) => {
+          entries.push(items);
+        }}
+        onBillsOnly={async () => undefined}
+      />
+    </QueryClientProvider>,
+  );
+}
 
 function serve() {
   vi.stubGlobal(
@@ -124,10 +150,54 @@ describe("the review of a supplier's NF-e", () => {
     await waitFor(() =>
       expect(entries).toEqual([
         [
-          { index: 1, productId: 7, variantId: 71 },
-          { index: 2, productId: 7, variantId: 72 },
+          { index: 1, productId: 7, variantId: 71, factor: 1 },
+          { index: 2, productId: 7, variantId: 72, factor: 1 },
         ],
       ]),
     );
+  });
+});
+
+describe("a supplier's line in the product's units", () => {
+  it("offers the taxable unit's factor, shows what enters the stock and sends the factor typed", async () => {
+    serve();
+    const entries: NfeEntryItem[][] = [];
+    renderReview(
+      {
+        ...REVIEW,
+        totalCents: 9980,
+        items: [
+          {
+            index: 1,
+            code: 'CERV-CX',
+            barcode: null,
+            description: 'CERVEJA LATA 350ML CX12',
+            unit: 'CX',
+            quantity: 2,
+            unitCostCents: 4990,
+            totalCents: 9980,
+            taxUnit: 'UN',
+            taxQuantity: 24,
+            factor: 12,
+            factorFrom: 'taxUnit',
+            match: { productId: 9, variantId: null, name: 'Cerveja Lata 350 ml', by: 'barcode' },
+          },
+        ],
+      },
+      entries,
+    );
+    const field = screen.getByRole('textbox', { name: 'Unidades do produto por CX (item 1)' });
+    expect((field as HTMLInputElement).value).toBe('12');
+    expect(screen.getByTestId('nfe-stock-1').textContent).toBe(
+      'Entram 24 no estoque, a R$ 4,16 cada (pela unidade tributável: 24 UN)',
+    );
+    fireEvent.change(field, { target: { value: '0' } });
+    expect(screen.getByText('As unidades por unidade da nota devem ser maiores que zero')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Dar entrada no estoque' }));
+    expect(entries).toEqual([]);
+    fireEvent.change(field, { target: { value: '6' } });
+    expect(screen.getByTestId('nfe-stock-1').textContent).toBe('Entram 12 no estoque, a R$ 8,32 cada');
+    fireEvent.click(screen.getByRole('button', { name: 'Dar entrada no estoque' }));
+    await waitFor(() => expect(entries).toEqual([[{ index: 1, productId: 9, variantId: null, factor: 6 }]]));
   });
 });

@@ -1,5 +1,11 @@
 import { formatCents } from '@balcao/core/money';
-import type { NfeEntryItem, NfeReview, NfeReviewItem } from '@balcao/core/payable';
+import {
+  type NfeEntryItem,
+  type NfeReview,
+  type NfeReviewItem,
+  nfeFactorSchema,
+  nfeStockFigures,
+} from '@balcao/core/payable';
 import { formatQuantity, type ProductListItem } from '@balcao/core/product';
 import Alert from '@mui/material/Alert';
 import Autocomplete from '@mui/material/Autocomplete';
@@ -61,6 +67,27 @@ function problemOf(choice: Choice): string | null {
     if (!choice.price || Number.isNaN(price)) return 'Informe o preço de venda';
   }
   return null;
+}
+
+/** The factor typed ("12", "0,5") as a number, or the message of why it is not one. */
+function factorOf(text: string): { factor: number } | { error: string } {
+  const value = text.trim() === '' ? Number.NaN : Number(text.trim().replace(',', '.'));
+  const parsed = nfeFactorSchema.safeParse(value);
+  return parsed.success ? { factor: parsed.data } : { error: parsed.error.issues[0].message };
+}
+
+const factorText = (factor: number) => String(factor).replace('.', ',');
+
+/** "Entram 24 no estoque, a R$ 4,16 cada (pela unidade tributável: 24 UN)": the line in the product's units. */
+function conversionText(item: NfeReviewItem, factor: number, typed: string): string {
+  const figures = nfeStockFigures(item.quantity, item.totalCents, factor);
+  const source =
+    item.factorFrom === 'remembered' && typed === factorText(item.factor)
+      ? ' (lembrado da última nota)'
+      : item.factorFrom === 'taxUnit' && typed === factorText(item.factor)
+        ? ` (pela unidade tributável: ${formatQuantity(item.taxQuantity)} ${item.taxUnit})`
+        : '';
+  return `Entram ${formatQuantity(figures.quantity)} no estoque, a ${formatCents(figures.unitCostCents)} cada${source}`;
 }
 
 function toEntryItem(index: number, choice: Choice): NfeEntryItem {
@@ -188,6 +215,9 @@ export function NfeReviewDialog({
   const [choices, setChoices] = useState<Record<number, Choice>>(() =>
     Object.fromEntries(review.items.map((item) => [item.index, initialChoice(item)])),
   );
+  const [factors, setFactors] = useState<Record<number, string>>(() =>
+    Object.fromEntries(review.items.map((item) => [item.index, factorText(item.factor)])),
+  );
   const [tried, setTried] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const set = (index: number, choice: Choice) => setChoices((all) => ({ ...all, [index]: choice }));
@@ -195,10 +225,16 @@ export function NfeReviewDialog({
 
   const submit = async () => {
     setTried(true);
-    if (review.items.some((i) => problemOf(choices[i.index]))) return;
+    if (review.items.some((i) => problemOf(choices[i.index]) || 'error' in factorOf(factors[i.index])))
+      return;
     setError(null);
     try {
-      await onEntry(review.items.map((i) => toEntryItem(i.index, choices[i.index])));
+      await onEntry(
+        review.items.map((i) => {
+          const factor = factorOf(factors[i.index]);
+          return { ...toEntryItem(i.index, choices[i.index]), ...('factor' in factor ? factor : {}) };
+        }),
+      );
     } catch (e) {
       setError(errorMessage(e));
     }
@@ -237,6 +273,8 @@ export function NfeReviewDialog({
           {review.items.map((item) => {
             const choice = choices[item.index];
             const problem = tried ? problemOf(choice) : null;
+            const typed = factors[item.index];
+            const factor = factorOf(typed);
             return (
               <Paper
                 key={item.index}
@@ -261,6 +299,32 @@ export function NfeReviewDialog({
                   <Typography variant="caption" color="text.secondary">
                     {`Código do fornecedor ${item.code || '-'}${item.barcode ? ` · EAN ${item.barcode}` : ''}`}
                   </Typography>
+                  <Stack
+                    direction={{ xs: 'column', sm: 'row' }}
+                    spacing={1}
+                    useFlexGap
+                    sx={{ alignItems: { sm: 'center' } }}
+                  >
+                    <TextField
+                      size="small"
+                      label={`Unidades do produto por ${item.unit.toUpperCase()} (item ${item.index})`}
+                      value={typed}
+                      onChange={(e) => setFactors((all) => ({ ...all, [item.index]: e.target.value }))}
+                      error={'error' in factor}
+                      helperText={'error' in factor ? factor.error : undefined}
+                      slotProps={{ htmlInput: { inputMode: 'decimal' } }}
+                      sx={{ width: { sm: 260 } }}
+                    />
+                    {'factor' in factor && (
+                      <Typography
+                        variant="body2"
+                        color="text.secondary"
+                        data-testid={`nfe-stock-${item.index}`}
+                      >
+                        {conversionText(item, factor.factor, typed)}
+                      </Typography>
+                    )}
+                  </Stack>
                   {choice.kind === 'variant' ? (
                     <Stack
                       direction={{ xs: 'column', sm: 'row' }}
