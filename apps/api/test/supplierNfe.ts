@@ -4,8 +4,8 @@ import { makeA1, makeTestCa } from './fakes/sefazCerts.ts';
 /*
  * A supplier's NF-e 4.00 (model 55) as it arrives with the goods: the nfeProc with the signed NFe and
  * SEFAZ's protocol, valid against the official schema (nfe_v4.00.xsd), signed by an e-CNPJ A1 of the
- * issuer from a test CA (the import checks the layout, not the signature's chain). Tests and e2e build
- * the notes they import with it.
+ * issuer from a test CA (the import checks the signature and the signer's CNPJ, not the chain).
+ * Tests and e2e build the notes they import with it.
  */
 
 export type SupplierNfeItem = {
@@ -36,19 +36,25 @@ export type SupplierNfe = {
   /** cobr/dup: [nDup, dVenc, vDup]; the fatura's vLiq is their sum unless `invoice` says otherwise. */
   dups?: [string, string, string][];
   invoice?: string;
+  /** The CNPJ of the certificate that signs (the issuer's unless a test says otherwise). */
+  signerCnpj?: string;
 };
 
-let signer: { keyPem: string; certPem: string } | undefined;
+/** One test A1 per issuer CNPJ (the import checks the certificate is the issuer's, as SEFAZ does). */
+const signers = new Map<string, { keyPem: string; certPem: string }>();
+let ca: ReturnType<typeof makeTestCa> | undefined;
 
 const cents = (text: string) => Math.round(Number(text) * 100);
 const money = (c: number) => (c / 100).toFixed(2);
 
 export function supplierNfe(o: SupplierNfe): string {
-  signer ??= makeA1(makeTestCa('AC Teste Fornecedor'), {
-    cnpj: o.issuerCnpj,
-    name: 'FORNECEDOR',
-    password: 'x',
-  });
+  ca ??= makeTestCa('AC Teste Fornecedor');
+  const signerCnpj = o.signerCnpj ?? o.issuerCnpj;
+  let signer = signers.get(signerCnpj);
+  if (!signer) {
+    signer = makeA1(ca, { cnpj: signerCnpj, name: 'FORNECEDOR', password: 'x' });
+    signers.set(signerCnpj, signer);
+  }
   const issuedOn = o.issuedOn ?? '2026-11-20';
   const number = o.number.padStart(9, '0');
   const base = `35${issuedOn.slice(2, 4)}${issuedOn.slice(5, 7)}${o.issuerCnpj}55001${number}1${'12345678'}`;

@@ -562,6 +562,12 @@ export const NFE_ENTRY_MESSAGES = {
     `O XML da NF-e não segue o leiaute oficial (NF-e 4.00) no campo ${element}: peça ao fornecedor o XML autorizado`,
   notForShop: (document: string) =>
     `Esta NF-e foi emitida para o CNPJ/CPF ${document}, não para esta loja: nada foi importado`,
+  unsigned:
+    'Esta NF-e não tem a assinatura digital do fornecedor: peça a ele o XML autorizado (nfeProc); nada foi importado',
+  badSignature:
+    'A assinatura digital da NF-e não confere: o XML foi alterado depois de assinado. Peça ao fornecedor o XML original; nada foi importado',
+  notIssuerSignature: (document: string) =>
+    `A NF-e foi assinada com o certificado digital de outra empresa, não do emitente (${document}): nada foi importado`,
   noRecipient: 'A NF-e não tem destinatário: só notas emitidas para o CNPJ da loja entram no estoque',
   itemMissing: (n: number) => `Diga o que fazer com o item ${n} da nota: vincular a um produto ou cadastrar`,
   itemUnknown: (n: number) => `O item ${n} não existe nesta NF-e`,

@@ -8,6 +8,7 @@ import { clients } from '../../db/schema.ts';
 import { AppError, unprocessable } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { receivedNfeSchemaIssue } from '../fiscal/service.ts';
+import { nfeSignatureIssue } from './nfeSignature.ts';
 
 const NFE_NS = 'http://www.portalfiscal.inf.br/nfe';
 
@@ -177,14 +178,22 @@ export function billsOf(nfe: NfeBill): { number: string; dueDate: string; amount
 }
 
 /**
- * A supplier's note read and checked before anything is written (issue 34): against the official
- * NF-e 4.00 schema (the fiscal module's compiled PL_009 XSDs), then its recipient (dest's CNPJ/CPF)
+ * A supplier's note read and checked before anything is written (issue 34): its XMLDSig signature (an
+ * amount changed after signing is refused), against the official NF-e 4.00 schema (the fiscal module's
+ * compiled PL_009 XSDs), then its recipient (dest's CNPJ/CPF)
  * against the shop's own document, so another shop's note (or one to a branch) is refused with 422.
  */
 export async function checkedNfe(db: Executor, actor: Actor, xml: string): Promise<NfeBill> {
   const nfe = readNfeBill(xml);
+  // The signature (XMLDSig, nfeSignature.ts): an unsigned note is refused before its layout is named;
+  // a broken layout is named before a signature that does not match it.
+  const signature = nfeSignatureIssue(xml, nfe.issuer.document);
+  if (signature === 'unsigned') throw unprocessable(NFE_ENTRY_MESSAGES.unsigned);
   const issue = await receivedNfeSchemaIssue(nfe.nfeXml);
   if (issue) throw unprocessable(NFE_ENTRY_MESSAGES.schema(issue.element));
+  if (signature === 'invalid') throw unprocessable(NFE_ENTRY_MESSAGES.badSignature);
+  if (signature === 'notIssuer')
+    throw unprocessable(NFE_ENTRY_MESSAGES.notIssuerSignature(maskDocument(nfe.issuer.document)));
   const [shop] = await db
     .select({ document: clients.document })
     .from(clients)

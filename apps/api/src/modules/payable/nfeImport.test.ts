@@ -493,7 +493,9 @@ describe("a supplier's NF-e line converted to the product's units", () => {
       items: [{ index: 2, productId: biscuit.id, factor: 0 }],
     });
     expect(bad.statusCode).toBe(400);
-    expect(JSON.stringify(bad.json())).toContain('As unidades por unidade da nota devem ser maiores que zero');
+    expect(JSON.stringify(bad.json())).toContain(
+      'As unidades por unidade da nota devem ser maiores que zero',
+    );
 
     const done = expectStatus(
       await api.post('/payable/nfe/entry', {
@@ -535,5 +537,59 @@ describe("a supplier's NF-e line converted to the product's units", () => {
       [biscuit.id, 6, 'remembered'],
       [water[0].id, 6, 'remembered'],
     ]);
+  });
+});
+
+describe("a supplier's NF-e signature (XMLDSig)", () => {
+  it('refuses a note changed after signing, an unsigned one and one signed by another company, writing nothing', async () => {
+    const shop = await asUser(t, [2]);
+    const cnpj = makeCnpj('778899000333');
+    const note = (o: { number: string; signerCnpj?: string }) =>
+      supplierNfe({
+        issuerCnpj: cnpj,
+        recipientCnpj: shop.client.document,
+        items: [{ code: 'CAFE', ean: null, name: 'CAFE 500G', quantity: '2', unitPrice: '15.00' }],
+        ...o,
+      });
+    const good = note({ number: '4401' });
+    expect(good).toContain('<vNF>30.00</vNF>');
+    // The total lowered after signing: the XML stays in the layout, the bill would be R$ 3,00.
+    const tampered = good.replace('<vNF>30.00</vNF>', '<vNF>3.00</vNF>');
+    const message =
+      'A assinatura digital da NF-e não confere: o XML foi alterado depois de assinado. Peça ao fornecedor o XML original; nada foi importado';
+    for (const res of [
+      await review(shop.token, tampered),
+      await shop.api.post('/payable/nfe/entry', { xml: tampered, items: [] }),
+      await send(shop.token, tampered),
+    ]) {
+      expect(res.statusCode).toBe(422);
+      expect(res.json().message).toBe(message);
+    }
+    // An item's code changed: the same.
+    const recoded = await review(shop.token, good.replace('<cProd>CAFE</cProd>', '<cProd>CAFE2</cProd>'));
+    expect(recoded.json().message).toBe(message);
+
+    const unsigned = good.replace(
+      /<Signature xmlns="http:\/\/www\.w3\.org\/2000\/09\/xmldsig#">[\s\S]*<\/Signature>/,
+      '',
+    );
+    expect(unsigned).not.toContain('Signature');
+    const noSignature = await review(shop.token, unsigned);
+    expect(noSignature.statusCode).toBe(422);
+    expect(noSignature.json().message).toBe(
+      'Esta NF-e não tem a assinatura digital do fornecedor: peça a ele o XML autorizado (nfeProc); nada foi importado',
+    );
+
+    const byOther = await review(shop.token, note({ number: '4402', signerCnpj: makeCnpj('556677000111') }));
+    expect(byOther.statusCode).toBe(422);
+    expect(byOther.json().message).toBe(
+      `A NF-e foi assinada com o certificado digital de outra empresa, não do emitente (${maskDocument(cnpj)}): nada foi importado`,
+    );
+
+    expect(expectStatus(await shop.api.get('/payable?pageSize=50'), 200).total).toBe(0);
+    expect(expectStatus(await shop.api.get('/supplier'), 200).total).toBe(0);
+    // The untouched note goes in.
+    expect((await review(shop.token, good)).statusCode).toBe(200);
+    expectStatus(await send(shop.token, good), 201);
   });
 });
