@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
-  nfeFactorSchema,
-  nfeStockFigures,
   addMonths,
   dueDateFollowing,
   membersReached,
   monthEnd,
+  nfeFactorSchema,
+  nfeStockFigures,
   payableInputSchema,
   payableStatusOf,
   payInputSchema,
