@@ -299,32 +299,6 @@ export function NfeReviewDialog({
                   <Typography variant="caption" color="text.secondary">
                     {`Código do fornecedor ${item.code || '-'}${item.barcode ? ` · EAN ${item.barcode}` : ''}`}
                   </Typography>
-                  <Stack
-                    direction={{ xs: 'column', sm: 'row' }}
-                    spacing={1}
-                    useFlexGap
-                    sx={{ alignItems: { sm: 'center' } }}
-                  >
-                    <TextField
-                      size="small"
-                      label={`Unidades do produto por ${item.unit.toUpperCase()} (item ${item.index})`}
-                      value={typed}
-                      onChange={(e) => setFactors((all) => ({ ...all, [item.index]: e.target.value }))}
-                      error={'error' in factor}
-                      helperText={'error' in factor ? factor.error : undefined}
-                      slotProps={{ htmlInput: { inputMode: 'decimal' } }}
-                      sx={{ width: { sm: 260 } }}
-                    />
-                    {'factor' in factor && (
-                      <Typography
-                        variant="body2"
-                        color="text.secondary"
-                        data-testid={`nfe-stock-${item.index}`}
-                      >
-                        {conversionText(item, factor.factor, typed)}
-                      </Typography>
-                    )}
-                  </Stack>
                   {choice.kind === 'variant' ? (
                     <Stack
                       direction={{ xs: 'column', sm: 'row' }}
@@ -449,6 +423,32 @@ export function NfeReviewDialog({
                       )}
                     </>
                   )}
+                  <Stack
+                    direction={{ xs: 'column', sm: 'row' }}
+                    spacing={1}
+                    useFlexGap
+                    sx={{ alignItems: { sm: 'center' } }}
+                  >
+                    <TextField
+                      size="small"
+                      label={`Unidades do produto por ${item.unit.toUpperCase()} (item ${item.index})`}
+                      value={typed}
+                      onChange={(e) => setFactors((all) => ({ ...all, [item.index]: e.target.value }))}
+                      error={'error' in factor}
+                      helperText={'error' in factor ? factor.error : undefined}
+                      slotProps={{ htmlInput: { inputMode: 'decimal' } }}
+                      sx={{ width: { sm: 260 } }}
+                    />
+                    {'factor' in factor && (
+                      <Typography
+                        variant="body2"
+                        color="text.secondary"
+                        data-testid={`nfe-stock-${item.index}`}
+                      >
+                        {conversionText(item, factor.factor, typed)}
+                      </Typography>
+                    )}
+                  </Stack>
                 </Stack>
               </Paper>
             );
