@@ -638,6 +638,8 @@ export const nfeReviewItemSchema = z.object({
       variantId: z.number().int().nullable(),
       name: z.string(),
       by: z.enum(['barcode', 'supplierCode']),
+      /** True when the product has a grid and no variant was matched: the review asks for the variant. */
+      needsVariant: z.boolean().optional(),
     })
     .nullable(),
 });

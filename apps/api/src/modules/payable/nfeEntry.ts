@@ -16,7 +16,7 @@ import type { Db, Executor } from '../../db/client.ts';
 import { AppError, conflict } from '../../errors.ts';
 import { type Actor, actInTransaction } from '../../lib/actor.ts';
 import { mapUnique } from '../../lib/pg.ts';
-import { type ProductRef, productRefs, productsByBarcodes } from '../product/find.ts';
+import { type ProductRef, productRefs, productsByBarcodes, productsWithGrid } from '../product/find.ts';
 import { UNIQUE as PRODUCT_UNIQUE } from '../product/rules.ts';
 import { insertProduct } from '../product/service.ts';
 import { applyStockMovements, notifyLowStock } from '../stock/service.ts';
@@ -130,6 +130,16 @@ export async function reviewNfe(db: Db, actor: Actor, xml: string): Promise<NfeR
   await alreadyImported(db, actor, nfe);
   const supplierId = await supplierIdOf(db, actor, nfe);
   const matches = await matchItems(db, actor, supplierId, nfe.items);
+  // A product with a grid matched without its variant (its own barcode, a code remembered before the
+  // grid): the review must ask for the size/colour.
+  const withGrid = await productsWithGrid(
+    db,
+    actor.clientId,
+    [...matches.values()].flatMap((o) => (o.match && o.match.variantId === null ? [o.match.productId] : [])),
+  );
+  for (const offer of matches.values())
+    if (offer.match && offer.match.variantId === null && withGrid.has(offer.match.productId))
+      offer.match = { ...offer.match, needsVariant: true };
   return {
     key: nfe.key,
     number: nfe.number,

@@ -593,3 +593,39 @@ describe("a supplier's NF-e signature (XMLDSig)", () => {
     expectStatus(await send(shop.token, good), 201);
   });
 });
+
+describe("a supplier's NF-e item matched to a product with a grid but no variant", () => {
+  it('says the review must ask for the variant', async () => {
+    const shop = await asUser(t, [2]);
+    const ean = newEan13();
+    const jeans = await makeProduct(t, bearer(shop.token), {
+      name: 'Calça Jeans',
+      barcode: ean,
+      productType: 'variants',
+      grid: { colors: [], sizes: ['38', '40'] },
+    });
+    const xml = supplierNfe({
+      issuerCnpj: makeCnpj('778899000444'),
+      recipientCnpj: shop.client.document,
+      number: '5501',
+      items: [{ code: 'JEANS', ean, name: 'CALCA JEANS', quantity: '3', unitPrice: '80.00' }],
+    });
+    const seen = expectStatus(await review(shop.token, xml), 200);
+    expect(seen.items[0].match).toEqual({
+      productId: jeans.id,
+      variantId: null,
+      name: 'Calça Jeans',
+      by: 'barcode',
+      needsVariant: true,
+    });
+    expectStatus(
+      await shop.api.post('/payable/nfe/entry', {
+        xml,
+        items: [{ index: 1, productId: jeans.id, variantId: jeans.variants[1].id }],
+      }),
+      201,
+    );
+    const after = expectStatus(await shop.api.get(`/product/${jeans.id}`), 200);
+    expect(after.variants.map((v: { stock: number }) => v.stock)).toEqual([0, 3]);
+  });
+});

@@ -201,3 +201,36 @@ describe("a supplier's line in the product's units", () => {
     await waitFor(() => expect(entries).toEqual([[{ index: 1, productId: 9, variantId: null, factor: 6 }]]));
   });
 });
+
+describe('an item matched to a product with a grid but no variant', () => {
+  it('asks for the variant before the entry', { timeout: 20_000 }, async () => {
+    serve();
+    const entries: NfeEntryItem[][] = [];
+    renderReview(
+      {
+        ...REVIEW,
+        items: [
+          {
+            ...REVIEW.items[0],
+            match: {
+              productId: 7,
+              variantId: null,
+              name: 'Camiseta Básica',
+              by: 'barcode',
+              needsVariant: true,
+            },
+          },
+        ],
+      },
+      entries,
+    );
+    const item = screen.getByRole('region', { name: 'Item 1: CAMISETA BASICA PRETA P' });
+    fireEvent.click(screen.getByRole('button', { name: 'Dar entrada no estoque' }));
+    expect(await within(item).findByText('Escolha a variação (cor/tamanho)')).toBeTruthy();
+    expect(entries).toEqual([]);
+    fireEvent.mouseDown(within(item).getByRole('combobox', { name: 'Variação do item 1' }));
+    fireEvent.click(await screen.findByRole('option', { name: 'Preto / P' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Dar entrada no estoque' }));
+    await waitFor(() => expect(entries).toEqual([[{ index: 1, productId: 7, variantId: 71, factor: 1 }]]));
+  });
+});

@@ -53,7 +53,12 @@ const BY_LABEL = {
 } as const;
 
 function initialChoice(item: NfeReviewItem): Choice {
-  if (item.match) return { kind: 'match', ...item.match };
+  if (item.match?.needsVariant)
+    return { kind: 'variant', productId: item.match.productId, name: item.match.name };
+  if (item.match) {
+    const { needsVariant: _, ...match } = item.match;
+    return { kind: 'match', ...match };
+  }
   return { kind: 'new', name: item.description, categoryId: '', price: '' };
 }
 
