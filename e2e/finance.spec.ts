@@ -231,7 +231,17 @@ test('the Gerente imports a supplier NF-e as a stock entry: one item found by it
   const cafe = await made.json();
   const number = String(Date.now()).slice(-6);
   const xml = nfeFor(number, randomCnpj(), await shopDocument(page.request, token), [
-    { code: 'CF500', ean, name: 'CAFE PILAO 500G', quantity: '6', unitPrice: '13.00' },
+    // A box of 6 (uCom CX), taxed by the unit: the review offers 6 per box.
+    {
+      code: 'CF500',
+      ean,
+      name: 'CAFE PILAO 500G CX6',
+      unit: 'CX',
+      quantity: '1',
+      unitPrice: '78.00',
+      taxUnit: 'UN',
+      taxQuantity: '6',
+    },
     { code: 'AC1', ean: null, name: `Achocolatado 400 g ${tag}`, quantity: '10', unitPrice: '22.20' },
   ]);
 
@@ -244,9 +254,12 @@ test('the Gerente imports a supplier NF-e as a stock entry: one item found by it
   await expect(review.getByTestId('nfe-bills')).toHaveText(
     `2 contas a pagar: ${formatDate(today)} ${formatCents(15001)}; ${formatDate(today)} ${formatCents(15000)}`,
   );
-  const first = review.getByRole('region', { name: 'Item 1: CAFE PILAO 500G' });
+  const first = review.getByRole('region', { name: 'Item 1: CAFE PILAO 500G CX6' });
   await expect(first).toContainText(`Entra em ${cafe.name}`);
   await expect(first).toContainText('pelo código de barras');
+  await expect(first.getByTestId('nfe-stock-1')).toHaveText(
+    `Entram 6 no estoque, a ${formatCents(1300)} cada (pela unidade tributável: 6 UN)`,
+  );
   await expect(review.getByText('1 item não foi encontrado no seu cadastro')).toBeVisible();
   const second = review.getByRole('region', { name: `Item 2: Achocolatado 400 g ${tag}` });
   await expect(second.getByLabel('Nome do produto (item 2)')).toHaveValue(`Achocolatado 400 g ${tag}`);
@@ -269,7 +282,7 @@ test('the Gerente imports a supplier NF-e as a stock entry: one item found by it
       `2 itens entraram no estoque (1 produto novo) e 2 contas a pagar de Atacado Boa Compra ${number}, ${formatCents(30001)}`,
     ),
   ).toBeVisible();
-  // Weighted average: 4 at R$ 10,00 and 6 at R$ 13,00 -> R$ 11,80.
+  // 1 CX of 6 in units; weighted average: 4 at R$ 10,00 and 6 at R$ 13,00 -> R$ 11,80.
   const after = await (await page.request.get(`/v1/product/${cafe.id}`, { headers })).json();
   expect(after).toMatchObject({ stock: 10, costPriceCents: 1180 });
 });

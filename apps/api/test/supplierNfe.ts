@@ -4,8 +4,8 @@ import { makeA1, makeTestCa } from './fakes/sefazCerts.ts';
 /*
  * A supplier's NF-e 4.00 (model 55) as it arrives with the goods: the nfeProc with the signed NFe and
  * SEFAZ's protocol, valid against the official schema (nfe_v4.00.xsd), signed by an e-CNPJ A1 of the
- * issuer from a test CA (the import checks the layout, not the signature's chain). Tests and e2e build
- * the notes they import with it.
+ * issuer from a test CA (the import checks the signature and the signer's CNPJ, not the chain).
+ * Tests and e2e build the notes they import with it.
  */
 
 export type SupplierNfeItem = {
@@ -20,6 +20,9 @@ export type SupplierNfeItem = {
   /** vProd; quantity x unit price when omitted. */
   total?: string;
   discount?: string;
+  /** uTrib and qTrib when they differ from uCom / qCom (a box sold as CX, taxed by the unit). */
+  taxUnit?: string;
+  taxQuantity?: string;
 };
 
 export type SupplierNfe = {
@@ -33,19 +36,25 @@ export type SupplierNfe = {
   /** cobr/dup: [nDup, dVenc, vDup]; the fatura's vLiq is their sum unless `invoice` says otherwise. */
   dups?: [string, string, string][];
   invoice?: string;
+  /** The CNPJ of the certificate that signs (the issuer's unless a test says otherwise). */
+  signerCnpj?: string;
 };
 
-let signer: { keyPem: string; certPem: string } | undefined;
+/** One test A1 per issuer CNPJ (the import checks the certificate is the issuer's, as SEFAZ does). */
+const signers = new Map<string, { keyPem: string; certPem: string }>();
+let ca: ReturnType<typeof makeTestCa> | undefined;
 
 const cents = (text: string) => Math.round(Number(text) * 100);
 const money = (c: number) => (c / 100).toFixed(2);
 
 export function supplierNfe(o: SupplierNfe): string {
-  signer ??= makeA1(makeTestCa('AC Teste Fornecedor'), {
-    cnpj: o.issuerCnpj,
-    name: 'FORNECEDOR',
-    password: 'x',
-  });
+  ca ??= makeTestCa('AC Teste Fornecedor');
+  const signerCnpj = o.signerCnpj ?? o.issuerCnpj;
+  let signer = signers.get(signerCnpj);
+  if (!signer) {
+    signer = makeA1(ca, { cnpj: signerCnpj, name: 'FORNECEDOR', password: 'x' });
+    signers.set(signerCnpj, signer);
+  }
   const issuedOn = o.issuedOn ?? '2026-11-20';
   const number = o.number.padStart(9, '0');
   const base = `35${issuedOn.slice(2, 4)}${issuedOn.slice(5, 7)}${o.issuerCnpj}55001${number}1${'12345678'}`;
@@ -64,7 +73,9 @@ export function supplierNfe(o: SupplierNfe): string {
       const unit = item.unit ?? 'UN';
       const q = Number(item.quantity).toFixed(4);
       const v = Number(item.unitPrice).toFixed(10);
-      return `<det nItem="${i + 1}"><prod><cProd>${item.code}</cProd><cEAN>${ean}</cEAN><xProd>${item.name}</xProd><NCM>10063021</NCM><CFOP>5102</CFOP><uCom>${unit}</uCom><qCom>${q}</qCom><vUnCom>${v}</vUnCom><vProd>${money(g)}</vProd><cEANTrib>${ean}</cEANTrib><uTrib>${unit}</uTrib><qTrib>${q}</qTrib><vUnTrib>${v}</vUnTrib>${d ? `<vDesc>${money(d)}</vDesc>` : ''}<indTot>1</indTot></prod><imposto><ICMS><ICMS40><orig>0</orig><CST>41</CST></ICMS40></ICMS></imposto></det>`;
+      const qTrib = Number(item.taxQuantity ?? item.quantity).toFixed(4);
+      const vTrib = item.taxQuantity ? (g / 100 / Number(item.taxQuantity)).toFixed(10) : v;
+      return `<det nItem="${i + 1}"><prod><cProd>${item.code}</cProd><cEAN>${ean}</cEAN><xProd>${item.name}</xProd><NCM>10063021</NCM><CFOP>5102</CFOP><uCom>${unit}</uCom><qCom>${q}</qCom><vUnCom>${v}</vUnCom><vProd>${money(g)}</vProd><cEANTrib>${ean}</cEANTrib><uTrib>${item.taxUnit ?? unit}</uTrib><qTrib>${qTrib}</qTrib><vUnTrib>${vTrib}</vUnTrib>${d ? `<vDesc>${money(d)}</vDesc>` : ''}<indTot>1</indTot></prod><imposto><ICMS><ICMS40><orig>0</orig><CST>41</CST></ICMS40></ICMS></imposto></det>`;
     })
     .join('');
   const dups = o.dups ?? [];

@@ -4,6 +4,8 @@ import {
   dueDateFollowing,
   membersReached,
   monthEnd,
+  nfeFactorSchema,
+  nfeStockFigures,
   payableInputSchema,
   payableStatusOf,
   payInputSchema,
@@ -94,5 +96,33 @@ describe('payable inputs', () => {
     expect(payableStatusOf(10000, 0)).toBe('open');
     expect(payableStatusOf(10000, 4000)).toBe('partial');
     expect(payableStatusOf(10000, 10000)).toBe('paid');
+  });
+});
+
+describe("a supplier's NF-e line in the product's units (issue 34)", () => {
+  it('converts quantity and unit cost exactly, half up to the cent on the unrounded quantity', () => {
+    // 2 CX of 12 for R$ 99,80: 24 units at 9980 / 24 = 415,83 -> 416 cents.
+    expect(nfeStockFigures(2, 9980, 12)).toEqual({ quantity: 24, unitCostCents: 416 });
+    // 3 FD of 6 for R$ 105,50: 18 at 586,11 -> 586.
+    expect(nfeStockFigures(3, 10550, 6)).toEqual({ quantity: 18, unitCostCents: 586 });
+    // Half a cent goes up: R$ 1,25 for 2 units is 62,5 -> 63.
+    expect(nfeStockFigures(2, 125, 1)).toEqual({ quantity: 2, unitCostCents: 63 });
+    // Floating point would make 0,1 x 3 = 0,30000000000000004 and 1,005 x 100 = 100,49999.
+    expect(nfeStockFigures(0.1, 100, 3)).toEqual({ quantity: 0.3, unitCostCents: 333 });
+    expect(nfeStockFigures(1.005, 10050, 100)).toEqual({ quantity: 100.5, unitCostCents: 100 });
+    // The quantity to 3 decimals, the cost on the exact one: 1,2345 KG x 1 = 1,235 (half up).
+    expect(nfeStockFigures(1.2345, 1000, 1)).toEqual({ quantity: 1.235, unitCostCents: 810 });
+    expect(nfeStockFigures(0, 1000, 12)).toEqual({ quantity: 0, unitCostCents: 0 });
+  });
+
+  it('takes a factor up to 4 decimals and refuses zero', () => {
+    expect(nfeFactorSchema.safeParse(0.5).success).toBe(true);
+    expect(nfeFactorSchema.safeParse(12).success).toBe(true);
+    expect(nfeFactorSchema.safeParse(0).error?.issues[0].message).toBe(
+      'As unidades por unidade da nota devem ser maiores que zero',
+    );
+    expect(nfeFactorSchema.safeParse(1.23456).error?.issues[0].message).toBe(
+      'Use no máximo 4 casas decimais nas unidades por unidade da nota',
+    );
   });
 });

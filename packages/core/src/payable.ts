@@ -562,12 +562,54 @@ export const NFE_ENTRY_MESSAGES = {
     `O XML da NF-e não segue o leiaute oficial (NF-e 4.00) no campo ${element}: peça ao fornecedor o XML autorizado`,
   notForShop: (document: string) =>
     `Esta NF-e foi emitida para o CNPJ/CPF ${document}, não para esta loja: nada foi importado`,
+  unsigned:
+    'Esta NF-e não tem a assinatura digital do fornecedor: peça a ele o XML autorizado (nfeProc); nada foi importado',
+  badSignature:
+    'A assinatura digital da NF-e não confere: o XML foi alterado depois de assinado. Peça ao fornecedor o XML original; nada foi importado',
+  notIssuerSignature: (document: string) =>
+    `A NF-e foi assinada com o certificado digital de outra empresa, não do emitente (${document}): nada foi importado`,
   noRecipient: 'A NF-e não tem destinatário: só notas emitidas para o CNPJ da loja entram no estoque',
   itemMissing: (n: number) => `Diga o que fazer com o item ${n} da nota: vincular a um produto ou cadastrar`,
   itemUnknown: (n: number) => `O item ${n} não existe nesta NF-e`,
   badQuantity: (n: number) => `O item ${n} da nota tem uma quantidade inválida`,
   productNotFound: (n: number) => `O produto escolhido para o item ${n} não foi encontrado`,
+  tinyQuantity: (n: number) =>
+    `O item ${n} da nota, convertido nas unidades do produto, dá menos de 0,001: confira as unidades por unidade da nota`,
 } as const;
+
+/** The most product units one supplier unit may hold (a pallet of 100.000 is already absurd). */
+export const NFE_FACTOR_MAX = 100_000;
+
+/**
+ * How many of the product's units one unit of the supplier's line holds (uCom CX with 12 units: 12),
+ * up to 4 decimals (qCom's own precision; 0,5 for a supplier's half unit).
+ */
+export const nfeFactorSchema = z
+  .number({ message: 'Informe quantas unidades do produto vêm em cada unidade da nota' })
+  .positive('As unidades por unidade da nota devem ser maiores que zero')
+  .max(NFE_FACTOR_MAX, `No máximo ${NFE_FACTOR_MAX.toLocaleString('pt-BR')} unidades por unidade da nota`)
+  .refine((f) => Math.abs(Math.round(f * 10_000) - f * 10_000) < 1e-6, {
+    message: 'Use no máximo 4 casas decimais nas unidades por unidade da nota',
+  });
+
+/**
+ * What one line of a supplier's note puts in the stock, once converted to the product's units (issue
+ * 34): quantity = qCom x factor to 3 decimals (the stock's precision, half up); unit cost = the line's
+ * delivered total / (qCom x factor), to the cent, half up, on the exact (unrounded) quantity. Computed
+ * in integers (qCom and the factor to 4 decimals), so R$ 99,80 for 2 CX of 12 is 416 cents, always.
+ * Both the API's entry and the review screen use it.
+ */
+export function nfeStockFigures(
+  qCom: number,
+  totalCents: number,
+  factor: number,
+): { quantity: number; unitCostCents: number } {
+  const units = BigInt(Math.round(qCom * 10_000)) * BigInt(Math.round(factor * 10_000)); // x 10^8
+  if (units <= 0n) return { quantity: 0, unitCostCents: 0 };
+  const thousandths = (units + 50_000n) / 100_000n;
+  const cost = (2n * BigInt(Math.max(0, Math.round(totalCents))) * 100_000_000n + units) / (2n * units);
+  return { quantity: Number(thousandths) / 1000, unitCostCents: Number(cost) };
+}
 
 /** One item (det) of a supplier's NF-e as the review shows it, with the product it was matched to. */
 export const nfeReviewItemSchema = z.object({
@@ -579,16 +621,25 @@ export const nfeReviewItemSchema = z.object({
   barcode: z.string().nullable(),
   description: z.string(),
   unit: z.string(),
+  /** qCom, to 4 decimals. */
   quantity: z.number(),
   /** What one unit cost, delivered: (vProd - vDesc + vFrete + vSeg + vOutro) / qCom, to the cent. */
   unitCostCents: z.number().int(),
   totalCents: z.number().int(),
+  /** uTrib and qTrib: the taxable unit, often the single unit when uCom is a box. */
+  taxUnit: z.string(),
+  taxQuantity: z.number(),
+  /** Product units per supplier unit offered: the one remembered for this code, else qTrib / qCom. */
+  factor: z.number(),
+  factorFrom: z.enum(['remembered', 'taxUnit']).nullable(),
   match: z
     .object({
       productId: z.number().int(),
       variantId: z.number().int().nullable(),
       name: z.string(),
       by: z.enum(['barcode', 'supplierCode']),
+      /** True when the product has a grid and no variant was matched: the review asks for the variant. */
+      needsVariant: z.boolean().optional(),
     })
     .nullable(),
 });
@@ -613,6 +664,8 @@ export const nfeEntryItemSchema = z.union([
     index: z.number().int().positive(),
     productId: positiveId('Produto inválido'),
     variantId: z.number().int().positive().nullish().default(null),
+    /** Product units per supplier unit; without it, the review's offer (remembered, qTrib/qCom, 1). */
+    factor: nfeFactorSchema.optional(),
   }),
   z.object({
     index: z.number().int().positive(),
@@ -625,6 +678,7 @@ export const nfeEntryItemSchema = z.union([
       categoryId: positiveId('Escolha a categoria').nullish().default(null),
       salePriceCents: z.number().int().min(0).max(99_999_999_99),
     }),
+    factor: nfeFactorSchema.optional(),
   }),
 ]);
 export type NfeEntryItem = z.input<typeof nfeEntryItemSchema>;

@@ -87,3 +87,16 @@ export function readA1(pfxBase64: string, password: string): A1 {
     notAfter: cert.validity.notAfter,
   };
 }
+
+/**
+ * The CNPJ of an e-CNPJ certificate given as base64 DER (the X509Certificate of an XML signature), null
+ * when it is not a certificate or names no CNPJ. A supplier's NF-e import checks its signer (issue 34).
+ */
+export function cnpjOfCertificate(derBase64: string): string | null {
+  try {
+    const cert = forge.pki.certificateFromAsn1(forge.asn1.fromDer(forge.util.decode64(derBase64)));
+    return cnpjOf(cert);
+  } catch {
+    return null;
+  }
+}

@@ -1,6 +1,6 @@
 import { isValidCpfOrCnpj, maskDocument, normalizeDocument } from '@balcao/core/document';
 import { formatCents } from '@balcao/core/money';
-import { NFE_IMPORT_MESSAGES as M, NFE_ENTRY_MESSAGES } from '@balcao/core/payable';
+import { NFE_IMPORT_MESSAGES as M, NFE_ENTRY_MESSAGES, nfeStockFigures } from '@balcao/core/payable';
 import { DOMParser, type Element, XMLSerializer } from '@xmldom/xmldom';
 import { eq } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
@@ -8,6 +8,7 @@ import { clients } from '../../db/schema.ts';
 import { AppError, unprocessable } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { receivedNfeSchemaIssue } from '../fiscal/service.ts';
+import { nfeSignatureIssue } from './nfeSignature.ts';
 
 const NFE_NS = 'http://www.portalfiscal.inf.br/nfe';
 
@@ -38,19 +39,29 @@ export type NfeItem = {
   barcode: string | null;
   description: string;
   unit: string;
-  /** qCom to 3 decimals (the stock's precision); NaN when the note's is not a positive number. */
+  /** qCom to 4 decimals (its precision in the layout); NaN when the note's is not a positive number. */
   quantity: number;
+  /** The delivered cost of one supplier unit (uCom), to the cent. */
   unitCostCents: number;
   totalCents: number;
+  /** uTrib and qTrib (0 when absent): the taxable unit, the single unit when uCom is a box. */
+  taxUnit: string;
+  taxQuantity: number;
 };
+
+/** qCom / qTrib as numbers to 4 decimals; NaN when not a positive number. */
+function quantityOf(text: string | null): number {
+  const q = Number(text ?? '');
+  return Number.isFinite(q) && q > 0 ? Math.round(q * 10_000) / 10_000 : Number.NaN;
+}
 
 const GTIN = /^(\d{8}|\d{12,14})$/;
 
 function readItem(det: Element, i: number): NfeItem {
   const prod = child(det, 'prod');
   const cents = (name: string) => decimalCents(text(child(prod, name))) ?? 0;
-  const q = Number(text(child(prod, 'qCom')) ?? '');
-  const quantity = Number.isFinite(q) && q > 0 ? Math.round(q * 1000) / 1000 : Number.NaN;
+  const quantity = quantityOf(text(child(prod, 'qCom')));
+  const taxQuantity = quantityOf(text(child(prod, 'qTrib')));
   const totalCents = cents('vProd') - cents('vDesc') + cents('vFrete') + cents('vSeg') + cents('vOutro');
   const ean = text(child(prod, 'cEAN'));
   return {
@@ -60,8 +71,10 @@ function readItem(det: Element, i: number): NfeItem {
     description: (text(child(prod, 'xProd')) ?? '').slice(0, 120),
     unit: (text(child(prod, 'uCom')) ?? 'UN').slice(0, 6),
     quantity,
-    unitCostCents: quantity > 0 ? Math.round(totalCents / quantity) : 0,
+    unitCostCents: quantity > 0 ? nfeStockFigures(quantity, totalCents, 1).unitCostCents : 0,
     totalCents,
+    taxUnit: (text(child(prod, 'uTrib')) ?? '').slice(0, 6),
+    taxQuantity: Number.isNaN(taxQuantity) ? 0 : taxQuantity,
   };
 }
 
@@ -165,14 +178,22 @@ export function billsOf(nfe: NfeBill): { number: string; dueDate: string; amount
 }
 
 /**
- * A supplier's note read and checked before anything is written (issue 34): against the official
- * NF-e 4.00 schema (the fiscal module's compiled PL_009 XSDs), then its recipient (dest's CNPJ/CPF)
+ * A supplier's note read and checked before anything is written (issue 34): its XMLDSig signature (an
+ * amount changed after signing is refused), against the official NF-e 4.00 schema (the fiscal module's
+ * compiled PL_009 XSDs), then its recipient (dest's CNPJ/CPF)
  * against the shop's own document, so another shop's note (or one to a branch) is refused with 422.
  */
 export async function checkedNfe(db: Executor, actor: Actor, xml: string): Promise<NfeBill> {
   const nfe = readNfeBill(xml);
+  // The signature (XMLDSig, nfeSignature.ts): an unsigned note is refused before its layout is named;
+  // a broken layout is named before a signature that does not match it.
+  const signature = nfeSignatureIssue(xml, nfe.issuer.document);
+  if (signature === 'unsigned') throw unprocessable(NFE_ENTRY_MESSAGES.unsigned);
   const issue = await receivedNfeSchemaIssue(nfe.nfeXml);
   if (issue) throw unprocessable(NFE_ENTRY_MESSAGES.schema(issue.element));
+  if (signature === 'invalid') throw unprocessable(NFE_ENTRY_MESSAGES.badSignature);
+  if (signature === 'notIssuer')
+    throw unprocessable(NFE_ENTRY_MESSAGES.notIssuerSignature(maskDocument(nfe.issuer.document)));
   const [shop] = await db
     .select({ document: clients.document })
     .from(clients)

@@ -333,3 +333,299 @@ describe("a supplier's NF-e XML as a stock entry", () => {
     expect(expectStatus(await shop.api.get('/supplier'), 200).total).toBe(0);
   });
 });
+
+describe("a supplier's NF-e item as a product variant (size/colour)", () => {
+  it("matches a variant by its barcode, takes one chosen by hand, puts the entry in the variant's stock and remembers the code with the variant", async () => {
+    const shop = await asUser(t, [2]);
+    const api = shop.api;
+    const cnpj = makeCnpj('778899000111');
+    const shirt = await makeProduct(t, bearer(shop.token), {
+      name: 'Camiseta Básica',
+      productType: 'variants',
+      grid: { colors: ['Preto'], sizes: ['P', 'M'] },
+    });
+    const [small, medium] = shirt.variants;
+    const ean = newEan13();
+    expectStatus(
+      await api.put(`/product-grid/${small.id}`, {
+        sku: null,
+        barcode: ean,
+        priceCents: null,
+        active: true,
+        updatedAt: small.updatedAt,
+      }),
+      200,
+    );
+    const note = (number: string) =>
+      supplierNfe({
+        issuerCnpj: cnpj,
+        recipientCnpj: shop.client.document,
+        number,
+        items: [
+          { code: 'CAM-P', ean, name: 'CAMISETA BASICA PRETA P', quantity: '4', unitPrice: '30.00' },
+          { code: 'CAM-M', ean: null, name: 'CAMISETA BASICA PRETA M', quantity: '2', unitPrice: '31.00' },
+        ],
+      });
+    const xml = note('901');
+    const seen = expectStatus(await review(shop.token, xml), 200);
+    expect(seen.items.map((i: NfeReviewItem) => i.match)).toEqual([
+      { productId: shirt.id, variantId: small.id, name: 'Camiseta Básica - Preto / P', by: 'barcode' },
+      null,
+    ]);
+
+    // The product without its variant: refused (the stock needs the size/colour), nothing written.
+    const noVariant = await api.post('/payable/nfe/entry', {
+      xml,
+      items: [{ index: 2, productId: shirt.id }],
+    });
+    expect(noVariant.statusCode).toBe(422);
+    expect(noVariant.json().message).toBe('Escolha a variação (cor/tamanho) de Camiseta Básica');
+    expect(expectStatus(await api.get('/payable?pageSize=50'), 200).total).toBe(0);
+
+    expectStatus(
+      await api.post('/payable/nfe/entry', {
+        xml,
+        items: [{ index: 2, productId: shirt.id, variantId: medium.id }],
+      }),
+      201,
+    );
+    const after = expectStatus(await api.get(`/product/${shirt.id}`), 200);
+    expect(after.stock).toBe(6);
+    expect(after.variants.map((v: { id: number; stock: number }) => [v.id, v.stock])).toEqual([
+      [small.id, 4],
+      [medium.id, 2],
+    ]);
+    // The product's weighted average cost: (4 x 30,00 + 2 x 31,00) / 6 = 30,33.
+    expect(after.costPriceCents).toBe(3033);
+    const history = expectStatus(await api.get(`/stock-movement/product/${shirt.id}`), 200);
+    expect(
+      history.items
+        .map((m: { variant: { id: number } | null; quantity: number; unitCostCents: number }) => [
+          m.variant?.id,
+          m.quantity,
+          m.unitCostCents,
+        ])
+        .sort(),
+    ).toEqual(
+      [
+        [small.id, 4, 3000],
+        [medium.id, 2, 3100],
+      ].sort(),
+    );
+
+    // The next note: both codes remembered with their variants.
+    const next = expectStatus(await review(shop.token, note('902')), 200);
+    expect(next.items.map((i: NfeReviewItem) => i.match)).toEqual([
+      { productId: shirt.id, variantId: small.id, name: 'Camiseta Básica - Preto / P', by: 'supplierCode' },
+      { productId: shirt.id, variantId: medium.id, name: 'Camiseta Básica - Preto / M', by: 'supplierCode' },
+    ]);
+  });
+});
+
+describe("a supplier's NF-e line converted to the product's units", () => {
+  it('offers qTrib/qCom, takes a factor by hand, enters quantity x factor at total / (qCom x factor) to the cent and remembers the factor', async () => {
+    const shop = await asUser(t, [2]);
+    const api = shop.api;
+    const cnpj = makeCnpj('778899000222');
+    const ean = newEan13();
+    const beer = await makeProduct(t, bearer(shop.token), { name: 'Cerveja Lata 350 ml', barcode: ean });
+    const biscuit = await makeProduct(t, bearer(shop.token), { name: 'Biscoito Maizena 200 g' });
+    const note = (number: string) =>
+      supplierNfe({
+        issuerCnpj: cnpj,
+        recipientCnpj: shop.client.document,
+        number,
+        items: [
+          // 2 boxes of 12, taxed by the unit: 24 UN.
+          {
+            code: 'CERV-CX',
+            ean,
+            name: 'CERVEJA LATA 350ML CX12',
+            unit: 'CX',
+            quantity: '2',
+            unitPrice: '49.90',
+            taxUnit: 'UN',
+            taxQuantity: '24',
+          },
+          // A fardo of 6 the note does not convert: the shop says 6.
+          {
+            code: 'BISC-FD',
+            ean: null,
+            name: 'BISCOITO MAIZENA FD6',
+            unit: 'FD',
+            quantity: '3',
+            unitPrice: '35.50',
+            discount: '1.00',
+          },
+          {
+            code: 'AGUA-PCT',
+            ean: null,
+            name: 'AGUA MINERAL 500ML PCT6',
+            unit: 'PCT',
+            quantity: '5',
+            unitPrice: '9.00',
+            taxUnit: 'UN',
+            taxQuantity: '30',
+          },
+        ],
+      });
+    const xml = note('3301');
+    const seen = expectStatus(await review(shop.token, xml), 200);
+    expect(
+      seen.items.map((i: NfeReviewItem) => [
+        i.unit,
+        i.quantity,
+        i.unitCostCents,
+        i.totalCents,
+        i.taxUnit,
+        i.taxQuantity,
+        i.factor,
+        i.factorFrom,
+      ]),
+    ).toEqual([
+      ['CX', 2, 4990, 9980, 'UN', 24, 12, 'taxUnit'],
+      ['FD', 3, 3517, 10550, 'FD', 3, 1, null],
+      ['PCT', 5, 900, 4500, 'UN', 30, 6, 'taxUnit'],
+    ]);
+
+    const bad = await api.post('/payable/nfe/entry', {
+      xml,
+      items: [{ index: 2, productId: biscuit.id, factor: 0 }],
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(JSON.stringify(bad.json())).toContain(
+      'As unidades por unidade da nota devem ser maiores que zero',
+    );
+
+    const done = expectStatus(
+      await api.post('/payable/nfe/entry', {
+        xml,
+        items: [
+          { index: 2, productId: biscuit.id, factor: 6 },
+          {
+            index: 3,
+            newProduct: { name: 'Água Mineral 500 ml', categoryId: null, salePriceCents: 300 },
+          },
+        ],
+      }),
+      201,
+    );
+    expect(done).toMatchObject({ totalCents: 25030, movements: 3, productsCreated: 1 });
+    // 2 CX x 12 = 24 at 99,80 / 24 = 4,158 -> R$ 4,16.
+    expect(expectStatus(await api.get(`/product/${beer.id}`), 200)).toMatchObject({
+      stock: 24,
+      costPriceCents: 416,
+    });
+    // 3 FD x 6 = 18 at (106,50 - 1,00) / 18 = 5,861 -> R$ 5,86.
+    expect(expectStatus(await api.get(`/product/${biscuit.id}`), 200)).toMatchObject({
+      stock: 18,
+      costPriceCents: 586,
+    });
+    const water = expectStatus(
+      await api.get(`/product/client/${shop.client.id}?q=%C3%81gua%20Mineral`),
+      200,
+    ).items;
+    expect(water).toHaveLength(1);
+    expect(water[0]).toMatchObject({ stock: 30, costPriceCents: 150, unit: 'un' });
+    const history = expectStatus(await api.get(`/stock-movement/product/${biscuit.id}`), 200);
+    expect(history.items[0]).toMatchObject({ quantity: 18, unitCostCents: 586 });
+
+    // The next note: each code's factor remembered with its product.
+    const next = expectStatus(await review(shop.token, note('3302')), 200);
+    expect(next.items.map((i: NfeReviewItem) => [i.match?.productId, i.factor, i.factorFrom])).toEqual([
+      [beer.id, 12, 'remembered'],
+      [biscuit.id, 6, 'remembered'],
+      [water[0].id, 6, 'remembered'],
+    ]);
+  });
+});
+
+describe("a supplier's NF-e signature (XMLDSig)", () => {
+  it('refuses a note changed after signing, an unsigned one and one signed by another company, writing nothing', async () => {
+    const shop = await asUser(t, [2]);
+    const cnpj = makeCnpj('778899000333');
+    const note = (o: { number: string; signerCnpj?: string }) =>
+      supplierNfe({
+        issuerCnpj: cnpj,
+        recipientCnpj: shop.client.document,
+        items: [{ code: 'CAFE', ean: null, name: 'CAFE 500G', quantity: '2', unitPrice: '15.00' }],
+        ...o,
+      });
+    const good = note({ number: '4401' });
+    expect(good).toContain('<vNF>30.00</vNF>');
+    // The total lowered after signing: the XML stays in the layout, the bill would be R$ 3,00.
+    const tampered = good.replace('<vNF>30.00</vNF>', '<vNF>3.00</vNF>');
+    const message =
+      'A assinatura digital da NF-e não confere: o XML foi alterado depois de assinado. Peça ao fornecedor o XML original; nada foi importado';
+    for (const res of [
+      await review(shop.token, tampered),
+      await shop.api.post('/payable/nfe/entry', { xml: tampered, items: [] }),
+      await send(shop.token, tampered),
+    ]) {
+      expect(res.statusCode).toBe(422);
+      expect(res.json().message).toBe(message);
+    }
+    // An item's code changed: the same.
+    const recoded = await review(shop.token, good.replace('<cProd>CAFE</cProd>', '<cProd>CAFE2</cProd>'));
+    expect(recoded.json().message).toBe(message);
+
+    const unsigned = good.replace(
+      /<Signature xmlns="http:\/\/www\.w3\.org\/2000\/09\/xmldsig#">[\s\S]*<\/Signature>/,
+      '',
+    );
+    expect(unsigned).not.toContain('Signature');
+    const noSignature = await review(shop.token, unsigned);
+    expect(noSignature.statusCode).toBe(422);
+    expect(noSignature.json().message).toBe(
+      'Esta NF-e não tem a assinatura digital do fornecedor: peça a ele o XML autorizado (nfeProc); nada foi importado',
+    );
+
+    const byOther = await review(shop.token, note({ number: '4402', signerCnpj: makeCnpj('556677000111') }));
+    expect(byOther.statusCode).toBe(422);
+    expect(byOther.json().message).toBe(
+      `A NF-e foi assinada com o certificado digital de outra empresa, não do emitente (${maskDocument(cnpj)}): nada foi importado`,
+    );
+
+    expect(expectStatus(await shop.api.get('/payable?pageSize=50'), 200).total).toBe(0);
+    expect(expectStatus(await shop.api.get('/supplier'), 200).total).toBe(0);
+    // The untouched note goes in.
+    expect((await review(shop.token, good)).statusCode).toBe(200);
+    expectStatus(await send(shop.token, good), 201);
+  });
+});
+
+describe("a supplier's NF-e item matched to a product with a grid but no variant", () => {
+  it('says the review must ask for the variant', async () => {
+    const shop = await asUser(t, [2]);
+    const ean = newEan13();
+    const jeans = await makeProduct(t, bearer(shop.token), {
+      name: 'Calça Jeans',
+      barcode: ean,
+      productType: 'variants',
+      grid: { colors: [], sizes: ['38', '40'] },
+    });
+    const xml = supplierNfe({
+      issuerCnpj: makeCnpj('778899000444'),
+      recipientCnpj: shop.client.document,
+      number: '5501',
+      items: [{ code: 'JEANS', ean, name: 'CALCA JEANS', quantity: '3', unitPrice: '80.00' }],
+    });
+    const seen = expectStatus(await review(shop.token, xml), 200);
+    expect(seen.items[0].match).toEqual({
+      productId: jeans.id,
+      variantId: null,
+      name: 'Calça Jeans',
+      by: 'barcode',
+      needsVariant: true,
+    });
+    expectStatus(
+      await shop.api.post('/payable/nfe/entry', {
+        xml,
+        items: [{ index: 1, productId: jeans.id, variantId: jeans.variants[1].id }],
+      }),
+      201,
+    );
+    const after = expectStatus(await shop.api.get(`/product/${jeans.id}`), 200);
+    expect(after.variants.map((v: { stock: number }) => v.stock)).toEqual([0, 3]);
+  });
+});

@@ -4,6 +4,7 @@ import {
   date,
   index,
   integer,
+  numeric,
   pgTable,
   serial,
   text,
@@ -60,6 +61,8 @@ export const supplierProductCodes = pgTable(
       .notNull()
       .references(() => products.id, { onDelete: 'cascade' }),
     variantId: integer('variant_id').references(() => productVariants.id, { onDelete: 'cascade' }),
+    /** Product units per unit of the supplier's line (uCom CX of 12: 12), remembered with the match. */
+    factor: numeric('factor', { precision: 12, scale: 4, mode: 'number' }).notNull().default(1),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('supplier_product_codes_uq').on(t.clientId, t.supplierId, t.code)],

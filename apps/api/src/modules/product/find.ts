@@ -293,3 +293,15 @@ export async function productReportFacts(
     rows.map((r) => [r.id, { name: r.name, categoryName: r.categoryName, costPriceCents: r.costPriceCents }]),
   );
 }
+
+/** Which of these products have a grid (variants): an entry to one needs the variant (issue 34). */
+export async function productsWithGrid(db: Executor, clientId: number, ids: number[]): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db
+    .select({ id: products.id })
+    .from(products)
+    .where(
+      and(eq(products.clientId, clientId), inArray(products.id, ids), eq(products.productType, 'variants')),
+    );
+  return new Set(rows.map((r) => r.id));
+}

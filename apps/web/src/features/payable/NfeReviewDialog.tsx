@@ -1,5 +1,11 @@
 import { formatCents } from '@balcao/core/money';
-import type { NfeEntryItem, NfeReview, NfeReviewItem } from '@balcao/core/payable';
+import {
+  type NfeEntryItem,
+  type NfeReview,
+  type NfeReviewItem,
+  nfeFactorSchema,
+  nfeStockFigures,
+} from '@balcao/core/payable';
 import { formatQuantity, type ProductListItem } from '@balcao/core/product';
 import Alert from '@mui/material/Alert';
 import Autocomplete from '@mui/material/Autocomplete';
@@ -36,7 +42,9 @@ type Choice =
       by: 'barcode' | 'supplierCode' | 'hand';
     }
   | { kind: 'new'; name: string; categoryId: number | ''; price: string }
-  | { kind: 'pick'; product: ProductListItem | null };
+  | { kind: 'pick'; product: ProductListItem | null }
+  /** A product with a grid picked by hand: its variant (size/colour) still to choose. */
+  | { kind: 'variant'; productId: number; name: string };
 
 const BY_LABEL = {
   barcode: 'pelo código de barras',
@@ -45,13 +53,19 @@ const BY_LABEL = {
 } as const;
 
 function initialChoice(item: NfeReviewItem): Choice {
-  if (item.match) return { kind: 'match', ...item.match };
+  if (item.match?.needsVariant)
+    return { kind: 'variant', productId: item.match.productId, name: item.match.name };
+  if (item.match) {
+    const { needsVariant: _, ...match } = item.match;
+    return { kind: 'match', ...match };
+  }
   return { kind: 'new', name: item.description, categoryId: '', price: '' };
 }
 
 /** The error a choice still has, null when it can be sent. */
 function problemOf(choice: Choice): string | null {
   if (choice.kind === 'pick' && !choice.product) return 'Escolha o produto';
+  if (choice.kind === 'variant') return 'Escolha a variação (cor/tamanho)';
   if (choice.kind === 'new') {
     if (!choice.name.trim()) return 'Informe o nome do produto';
     const price = centsOf(choice.price);
@@ -60,9 +74,31 @@ function problemOf(choice: Choice): string | null {
   return null;
 }
 
+/** The factor typed ("12", "0,5") as a number, or the message of why it is not one. */
+function factorOf(text: string): { factor: number } | { error: string } {
+  const value = text.trim() === '' ? Number.NaN : Number(text.trim().replace(',', '.'));
+  const parsed = nfeFactorSchema.safeParse(value);
+  return parsed.success ? { factor: parsed.data } : { error: parsed.error.issues[0].message };
+}
+
+const factorText = (factor: number) => String(factor).replace('.', ',');
+
+/** "Entram 24 no estoque, a R$ 4,16 cada (pela unidade tributável: 24 UN)": the line in the product's units. */
+function conversionText(item: NfeReviewItem, factor: number, typed: string): string {
+  const figures = nfeStockFigures(item.quantity, item.totalCents, factor);
+  const source =
+    item.factorFrom === 'remembered' && typed === factorText(item.factor)
+      ? ' (lembrado da última nota)'
+      : item.factorFrom === 'taxUnit' && typed === factorText(item.factor)
+        ? ` (pela unidade tributável: ${formatQuantity(item.taxQuantity)} ${item.taxUnit})`
+        : '';
+  return `Entram ${formatQuantity(figures.quantity)} no estoque, a ${formatCents(figures.unitCostCents)} cada${source}`;
+}
+
 function toEntryItem(index: number, choice: Choice): NfeEntryItem {
   if (choice.kind === 'match') return { index, productId: choice.productId, variantId: choice.variantId };
   if (choice.kind === 'pick') return { index, productId: choice.product?.id ?? 0 };
+  if (choice.kind === 'variant') return { index, productId: choice.productId };
   return {
     index,
     newProduct: {
@@ -116,6 +152,43 @@ function ProductSearch({
   );
 }
 
+/** The variants (size/colour) of a product picked by hand; the item enters the stock of the one chosen. */
+function VariantSelect({
+  productId,
+  label,
+  error,
+  onChange,
+}: {
+  productId: number;
+  label: string;
+  error: string | null;
+  onChange: (variant: { id: number; name: string }) => void;
+}) {
+  const product = useQuery(productQueries.detail(productId));
+  const variants = (product.data?.variants ?? []).filter((v) => v.active);
+  return (
+    <TextField
+      select
+      size="small"
+      label={label}
+      value=""
+      onChange={(e) => {
+        const picked = variants.find((v) => v.id === Number(e.target.value));
+        if (picked) onChange(picked);
+      }}
+      error={Boolean(error)}
+      helperText={product.isError ? errorMessage(product.error) : (error ?? ' ')}
+      sx={{ minWidth: 220 }}
+    >
+      {variants.map((v) => (
+        <MenuItem key={v.id} value={v.id}>
+          {v.name}
+        </MenuItem>
+      ))}
+    </TextField>
+  );
+}
+
 type Props = {
   review: NfeReview;
   clientId: number;
@@ -130,7 +203,8 @@ type Props = {
 /**
  * The review of a supplier's NF-e before it enters the stock (issue 34): each item with the product it
  * was matched to (by barcode or by the supplier's code remembered from an earlier note), or, when none,
- * a new product (name, category, sale price) or one picked by hand; the duplicatas that become bills.
+ * a new product (name, category, sale price) or one picked by hand (a product with a grid asks for the
+ * variant: size/colour); the duplicatas that become bills.
  */
 export function NfeReviewDialog({
   review,
@@ -146,6 +220,9 @@ export function NfeReviewDialog({
   const [choices, setChoices] = useState<Record<number, Choice>>(() =>
     Object.fromEntries(review.items.map((item) => [item.index, initialChoice(item)])),
   );
+  const [factors, setFactors] = useState<Record<number, string>>(() =>
+    Object.fromEntries(review.items.map((item) => [item.index, factorText(item.factor)])),
+  );
   const [tried, setTried] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const set = (index: number, choice: Choice) => setChoices((all) => ({ ...all, [index]: choice }));
@@ -153,10 +230,16 @@ export function NfeReviewDialog({
 
   const submit = async () => {
     setTried(true);
-    if (review.items.some((i) => problemOf(choices[i.index]))) return;
+    if (review.items.some((i) => problemOf(choices[i.index]) || 'error' in factorOf(factors[i.index])))
+      return;
     setError(null);
     try {
-      await onEntry(review.items.map((i) => toEntryItem(i.index, choices[i.index])));
+      await onEntry(
+        review.items.map((i) => {
+          const factor = factorOf(factors[i.index]);
+          return { ...toEntryItem(i.index, choices[i.index]), ...('factor' in factor ? factor : {}) };
+        }),
+      );
     } catch (e) {
       setError(errorMessage(e));
     }
@@ -195,6 +278,8 @@ export function NfeReviewDialog({
           {review.items.map((item) => {
             const choice = choices[item.index];
             const problem = tried ? problemOf(choice) : null;
+            const typed = factors[item.index];
+            const factor = factorOf(typed);
             return (
               <Paper
                 key={item.index}
@@ -219,7 +304,35 @@ export function NfeReviewDialog({
                   <Typography variant="caption" color="text.secondary">
                     {`Código do fornecedor ${item.code || '-'}${item.barcode ? ` · EAN ${item.barcode}` : ''}`}
                   </Typography>
-                  {choice.kind === 'match' ? (
+                  {choice.kind === 'variant' ? (
+                    <Stack
+                      direction={{ xs: 'column', sm: 'row' }}
+                      spacing={1}
+                      useFlexGap
+                      sx={{ alignItems: { sm: 'center' } }}
+                    >
+                      <Typography variant="body2">
+                        Entra em <strong>{choice.name}</strong>, na variação:
+                      </Typography>
+                      <VariantSelect
+                        productId={choice.productId}
+                        label={`Variação do item ${item.index}`}
+                        error={problem}
+                        onChange={(v) =>
+                          set(item.index, {
+                            kind: 'match',
+                            productId: choice.productId,
+                            variantId: v.id,
+                            name: `${choice.name} - ${v.name}`,
+                            by: 'hand',
+                          })
+                        }
+                      />
+                      <Button size="small" onClick={() => set(item.index, { kind: 'pick', product: null })}>
+                        Trocar
+                      </Button>
+                    </Stack>
+                  ) : choice.kind === 'match' ? (
                     <Stack
                       direction="row"
                       spacing={1}
@@ -258,15 +371,17 @@ export function NfeReviewDialog({
                           onChange={(product) =>
                             set(
                               item.index,
-                              product
-                                ? {
-                                    kind: 'match',
-                                    productId: product.id,
-                                    variantId: null,
-                                    name: product.name,
-                                    by: 'hand',
-                                  }
-                                : { kind: 'pick', product: null },
+                              product && (product.variantCount > 0 || product.productType === 'variants')
+                                ? { kind: 'variant', productId: product.id, name: product.name }
+                                : product
+                                  ? {
+                                      kind: 'match',
+                                      productId: product.id,
+                                      variantId: null,
+                                      name: product.name,
+                                      by: 'hand',
+                                    }
+                                  : { kind: 'pick', product: null },
                             )
                           }
                         />
@@ -313,6 +428,32 @@ export function NfeReviewDialog({
                       )}
                     </>
                   )}
+                  <Stack
+                    direction={{ xs: 'column', sm: 'row' }}
+                    spacing={1}
+                    useFlexGap
+                    sx={{ alignItems: { sm: 'center' } }}
+                  >
+                    <TextField
+                      size="small"
+                      label={`Unidades do produto por ${item.unit.toUpperCase()} (item ${item.index})`}
+                      value={typed}
+                      onChange={(e) => setFactors((all) => ({ ...all, [item.index]: e.target.value }))}
+                      error={'error' in factor}
+                      helperText={'error' in factor ? factor.error : undefined}
+                      slotProps={{ htmlInput: { inputMode: 'decimal' } }}
+                      sx={{ width: { sm: 260 } }}
+                    />
+                    {'factor' in factor && (
+                      <Typography
+                        variant="body2"
+                        color="text.secondary"
+                        data-testid={`nfe-stock-${item.index}`}
+                      >
+                        {conversionText(item, factor.factor, typed)}
+                      </Typography>
+                    )}
+                  </Stack>
                 </Stack>
               </Paper>
             );

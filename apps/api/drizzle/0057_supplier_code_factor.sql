@@ -1,0 +1,1 @@
+ALTER TABLE "supplier_product_codes" ADD COLUMN "factor" numeric(12, 4) DEFAULT 1 NOT NULL;
