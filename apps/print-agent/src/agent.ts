@@ -235,7 +235,7 @@ export class PrintAgent {
     let committed = false;
     try {
       // A label printer speaks ZPL/EPL, not ESC/POS: no DLE EOT status is asked of it.
-      const state = job.kind === 'label' ? 'ok' : await output.status();
+      const state = job.kind === 'label' ? 'ok' : await output.status(true);
       if (stopsPrinting(state)) throw new PrinterUnavailable(state, PRINTER_STATE_LABELS[state]);
       const logo = job.kind === 'receipt' ? await this.logos.get(job.payload.logo) : null;
       if (this.options.pauseBeforePrintMs) await sleep(this.options.pauseBeforePrintMs);
