@@ -10,6 +10,8 @@
  *   npx tsx bench/kitchen-print.ts                  # PGlite
  *   BENCH_PG_URL=postgres://... npx tsx bench/kitchen-print.ts
  *   BENCH_ROUNDS=20 (default 15)
+ *   BENCH_BEFORE=<commit>   also the code of <commit> (API and agent) on a server of its own, its rounds
+ *                           interleaved with this code's: before/after under the same machine load
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
@@ -17,7 +19,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeEscpos, startFakePrinter, textOf } from '../apps/api/test/fakes/escposPrinter.ts';
 import { PrintAgent } from '../apps/print-agent/src/agent.ts';
-import { cpuMsOf, ensureWebBuild, type Figures, machine, type Server, startServer, table } from './lib.ts';
+import {
+  cpuMsOf,
+  ensureWebBuild,
+  exportCommit,
+  type Figures,
+  machine,
+  type Server,
+  startServer,
+  table,
+} from './lib.ts';
 
 const WAITERS = 20;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
@@ -60,7 +71,10 @@ function percentile(sorted: number[], p: number): number {
 
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
-async function bench(server: Server, engine: string): Promise<Figures> {
+type AgentClass = typeof PrintAgent;
+
+/** One code's set-up (shop, agent, printer, 20 tabs): its rounds, run by the caller, and its figures. */
+async function prepare(server: Server, engine: string, Agent: AgentClass) {
   const sessions = await Promise.all(SLUGS.map((slug) => login(server, slug)));
   const admin = sessions[0];
   const stamp = randomUUID().slice(0, 6);
@@ -118,7 +132,7 @@ async function bench(server: Server, engine: string): Promise<Figures> {
   );
 
   const printer = await startFakePrinter();
-  const agent = new PrintAgent({
+  const agent = new Agent({
     config: {
       server: server.url,
       agentId: paired.agentId,
@@ -191,51 +205,80 @@ async function bench(server: Server, engine: string): Promise<Figures> {
   };
   await round(0, false); // warm-up: connections, prepared statements
   const cpuBefore = server.pid ? cpuMsOf(server.pid) : 0;
-  const agentCpuBefore = process.cpuUsage();
-  const started = performance.now();
-  for (let r = 1; r <= ROUNDS; r++) {
-    await round(r, true);
-    await sleep(PAUSE_MS);
-  }
-  const seconds = (performance.now() - started) / 1000;
-  const sends = ROUNDS * WAITERS;
-  if (server.pid) {
-    // CPU per send (the API's, and this process's: the agent, the fake printer and the 20 clients), which
-    // moves much less than wall time when other work shares the machine: 20 sends at once finish in
-    // about 20 x the API's CPU per send on a quiet core.
-    const api = (cpuMsOf(server.pid) - cpuBefore) / sends;
-    const used = process.cpuUsage(agentCpuBefore);
-    const here = (used.user + used.system) / 1000 / sends;
-    console.log(
-      `CPU per send (add line + send): API ${api.toFixed(1)} ms, agent+printer+clients ${here.toFixed(1)} ms`,
-    );
-  }
-  agent.stop();
-  await printer.close();
-  latencies.sort((a, b) => a - b);
-  answers.sort((a, b) => a - b);
-  console.log(
-    `POST /comanda/:id/send answered: p50 ${percentile(answers, 50)} ms, p95 ${percentile(answers, 95)} ms`,
-  );
+  let seconds = 0;
   return {
-    name: `${engine}: ${WAITERS} waiters tap Enviar at once, ${ROUNDS} rounds, "Enviar" to bytes on the printer`,
-    requests: latencies.length,
-    rps: Math.round(latencies.length / seconds),
-    p50: percentile(latencies, 50),
-    p95: percentile(latencies, 95),
-    p99: percentile(latencies, 99),
-    errors,
+    /** Round r (timed), then the pause. */
+    async run(r: number) {
+      const started = performance.now();
+      await round(r, true);
+      seconds += (performance.now() - started) / 1000;
+      await sleep(PAUSE_MS);
+    },
+    async finish(label: string): Promise<Figures> {
+      const sends = ROUNDS * WAITERS;
+      if (server.pid) {
+        // The API's CPU per send moves much less than wall time when other work shares the machine:
+        // 20 sends at once finish in about 20 x the API's CPU per send on a quiet core.
+        const apiCpu = (cpuMsOf(server.pid) - cpuBefore) / sends;
+        console.log(`${label}: API CPU per send (add line + send) ${apiCpu.toFixed(1)} ms`);
+      }
+      agent.stop();
+      await printer.close();
+      latencies.sort((a, b) => a - b);
+      answers.sort((a, b) => a - b);
+      console.log(
+        `${label}: POST /comanda/:id/send answered: p50 ${percentile(answers, 50)} ms, p95 ${percentile(answers, 95)} ms`,
+      );
+      return {
+        name: `${label}${engine}: ${WAITERS} waiters tap Enviar at once, ${ROUNDS} rounds, "Enviar" to bytes on the printer`,
+        requests: latencies.length,
+        rps: Math.round(latencies.length / seconds),
+        p50: percentile(latencies, 50),
+        p95: percentile(latencies, 95),
+        p99: percentile(latencies, 99),
+        errors,
+      };
+    },
   };
 }
 
 ensureWebBuild();
+const engine = process.env.BENCH_PG_URL ? 'PostgreSQL' : 'PGlite';
+const before = process.env.BENCH_BEFORE;
+const servers: Server[] = [];
 const rows: Figures[] = [];
-const server = await startServer(process.env.BENCH_PG_URL ? { databaseUrl: process.env.BENCH_PG_URL } : {});
 try {
-  rows.push(await bench(server, process.env.BENCH_PG_URL ? 'PostgreSQL' : 'PGlite'));
+  const variants: { label: string; bench: Awaited<ReturnType<typeof prepare>> }[] = [];
+  if (before) {
+    // The code before, API and agent, from an export of the commit; its own server (and database).
+    const root = exportCommit(before);
+    const beforeServer = await startServer({
+      root,
+      ...(process.env.BENCH_PG_URL ? { databaseUrl: process.env.BENCH_BEFORE_PG_URL } : {}),
+    });
+    servers.push(beforeServer);
+    const { PrintAgent: BeforeAgent } = (await import(join(root, 'apps/print-agent/src/agent.ts'))) as {
+      PrintAgent: AgentClass;
+    };
+    variants.push({
+      label: `before (${before.slice(0, 7)}) `,
+      bench: await prepare(beforeServer, engine, BeforeAgent),
+    });
+  }
+  const server = await startServer(process.env.BENCH_PG_URL ? { databaseUrl: process.env.BENCH_PG_URL } : {});
+  servers.push(server);
+  variants.push({ label: before ? 'this code ' : '', bench: await prepare(server, engine, PrintAgent) });
+  // Interleaved rounds: each code's round r runs right after the other's, under the same load.
+  for (let r = 1; r <= ROUNDS; r++) for (const v of variants) await v.bench.run(r);
+  for (const v of variants) rows.push(await v.bench.finish(v.label));
 } finally {
-  await server.stop();
+  for (const s of servers) await s.stop();
 }
 console.log(`\n${new Date().toISOString().slice(0, 10)} · ${machine()}\n`);
 console.log(table(rows));
-process.exit(rows.some((r) => r.p95 >= 500 || r.errors > 0) ? 1 : 0);
+if (rows.length === 2)
+  console.log(
+    `p50 this/before ${(rows[1].p50 / rows[0].p50).toFixed(2)}, p95 this/before ${(rows[1].p95 / rows[0].p95).toFixed(2)}`,
+  );
+const mine = rows[rows.length - 1];
+process.exit(mine.p95 >= 500 || mine.errors > 0 ? 1 : 0);

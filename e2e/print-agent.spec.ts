@@ -80,11 +80,20 @@ test("print agent: paired from Configurações > Impressoras, the garçom's kitc
     const card = page.getByTestId('agents-card');
     await card.getByRole('button', { name: 'Parear um agente' }).click();
     await card.getByLabel('Nome do agente').fill(`Cozinha PC ${stamp}`);
+    await card.getByLabel('Impressora neste computador (opcional)').fill(`tcp://127.0.0.1:${PRINTER_PORT}`);
     await card.getByRole('checkbox', { name: `${profileName} (80 mm)` }).check();
     await card.getByRole('button', { name: 'Gerar código de pareamento' }).click();
     const code = (await page.getByTestId('pairing-code-value').textContent())?.trim() ?? '';
     expect(code).toMatch(/^[A-Z0-9]{8}$/);
-    await expect(page.getByTestId('pairing-code')).toContainText(`npx balcao-print-agent pair ${code}`);
+    // One command to paste on the printer PC: the agent's package on PUBLIC_URL, the code, the printer.
+    const command = `npx --yes http://localhost:${PORT}/v1/printing/agent/balcao-print-agent.tgz --pair ${code} --printer tcp://127.0.0.1:${PRINTER_PORT}`;
+    await expect(page.getByTestId('install-command')).toHaveText(command);
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.getByTestId('pairing-code').getByRole('button', { name: 'Copiar comando' }).click();
+    await expect(
+      page.getByTestId('pairing-code').getByRole('button', { name: 'Comando copiado' }),
+    ).toBeVisible();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(command);
 
     // On the kitchen's PC the agent swaps the code for its token and connects to the fake printer.
     const pairing = await page.request.post('/v1/printing/agent/pair', { data: { code } });

@@ -12,7 +12,7 @@ import { io, type Socket } from 'socket.io-client';
 import { type AgentConfig, outputOf } from './config.ts';
 import { type Output, outputFor } from './devices/index.ts';
 import { PrinterUnavailable, stopsPrinting } from './devices/status.ts';
-import { Journal } from './journal.ts';
+import { Journal, type Staged } from './journal.ts';
 import { LogoCache } from './logo.ts';
 import { renderJob } from './render.ts';
 import { type ScaleUpdate, SerialScale } from './scale.ts';
@@ -171,7 +171,7 @@ export class PrintAgent {
       void this.sendFailed(job);
       return;
     }
-    if (!entry) this.journal.put(job, 'received');
+    if (!entry) this.journal.put(job, 'received', false);
     this.enqueue(job);
   }
 
@@ -231,32 +231,39 @@ export class PrintAgent {
   /** One job on one output: status, bytes, journal, ack. False when the printer held it. */
   private async printOne(url: string, job: PrintJob, queued: number): Promise<boolean> {
     const output = this.outputAt(url);
-    let staged: ReturnType<Journal['stage']> | null = null;
+    let staged: Staged | null = null;
     let committed = false;
+    // "printed" is staged on disk (synced) before the bytes go, and taken the moment they leave the
+    // process. The stage is written while the printer answers its status (both wait on something
+    // else than this process: the disk, the printer), not one after the other.
+    const staging = this.journal.stageAsync(job, 'printed');
+    staging.catch(() => undefined); // a failed stage is the try's error below
     try {
       // A label printer speaks ZPL/EPL, not ESC/POS: no DLE EOT status is asked of it.
-      const state = job.kind === 'label' ? 'ok' : await output.status();
+      const state = job.kind === 'label' ? 'ok' : await output.status(true);
+      staged = await staging;
       if (stopsPrinting(state)) throw new PrinterUnavailable(state, PRINTER_STATE_LABELS[state]);
       const logo = job.kind === 'receipt' ? await this.logos.get(job.payload.logo) : null;
       if (this.options.pauseBeforePrintMs) await sleep(this.options.pauseBeforePrintMs);
       const bytes = renderJob(job, { codepageMapping: this.options.config.codepageMapping, logo });
-      // "printed" is staged on disk before the bytes go, and taken the moment they leave the process.
-      staged = this.journal.stage(job, 'printed');
       const stage = staged;
+      // The folder's sync after the rename runs while the printer reads and closes; both are waited.
+      let folderSynced: Promise<void> = Promise.resolve();
       await output.write(bytes, () => {
         if (committed) return;
-        stage.commit();
+        folderSynced = stage.commitAsync();
         committed = true;
       });
       if (!committed) {
-        stage.commit();
+        folderSynced = stage.commitAsync();
         committed = true;
       }
+      await folderSynced;
       if (this.options.pauseAfterWriteMs) await sleep(this.options.pauseAfterWriteMs);
     } catch (error) {
       // Not accepted after all: the job is the agent's to print again.
       if (committed) this.journal.put(job, 'received');
-      else staged?.discard();
+      else (staged ?? (await staging.catch(() => null)))?.discard();
       const state = error instanceof PrinterUnavailable ? error.state : 'error';
       const message = (error as Error).message;
       if (this.states.get(url) !== state) this.log(`${url}: ${message} (${queued} na fila)`);
@@ -298,7 +305,7 @@ export class PrintAgent {
       };
       if (answer?.ok && journal && result.outcome === 'printed') {
         const entry = this.journal.get(id);
-        if (entry) this.journal.put(entry.job, 'acked');
+        if (entry) this.journal.put(entry.job, 'acked', false);
       }
     } catch {
       // No answer: flushResults sends it again after the next connect.

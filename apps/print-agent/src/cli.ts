@@ -1,14 +1,36 @@
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { printAgentPairAnswerSchema } from '@balcao/core/printAgent';
 import { SCALE_PROTOCOLS, type ScaleProtocol } from '@balcao/core/scale/serialScale';
 import { PrintAgent } from './agent.ts';
 import { type AgentConfig, configPath, defaultDir, readConfig, writeConfig } from './config.ts';
 import { outputFor } from './devices/index.ts';
+import { type AgentPackageInfo, installService } from './service.ts';
+
+/**
+ * This package's own package.json: its version and, in the package the API serves, the server it came
+ * from (`balcao.server`), so the one command needs no --server. Same relative path from src/cli.ts in
+ * the repository and from bin/balcao-print-agent.mjs in the bundle.
+ */
+function packageInfo(): AgentPackageInfo {
+  try {
+    const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+      version?: string;
+      balcao?: { server?: string };
+    };
+    return { version: manifest.version ?? '0.0.0', server: manifest.balcao?.server ?? null };
+  } catch {
+    return { version: '0.0.0', server: null };
+  }
+}
 
 const USAGE = `Balcão print agent
 
+  npx --yes https://seu-balcao/v1/printing/agent/balcao-print-agent.tgz --pair CÓDIGO [--printer URL] [--service]
+      Instala, pareia e inicia (o comando aparece pronto em Configurações > Impressoras).
+      --service             instala de vez e inicia com o computador (systemd no Linux, Inicializar no Windows)
   balcao-print-agent pair CÓDIGO --server https://seu-balcao --printer tcp://192.168.0.50:9100
-      Pareia este computador com a estação criada em Configurações > Impressoras.
+      Pareia este computador com a estação criada em Configurações > Impressoras (sem iniciar).
       --printer URL         a impressora de todos os perfis (tcp://IP:9100, file:///dev/usb/lp0, cups://FILA)
       --printer ID=URL      a impressora de um perfil (repita para cada perfil)
       --codepages NOME      tabela de páginas de código da impressora (epson, star, xprinter...; padrão epson)
@@ -18,6 +40,7 @@ const USAGE = `Balcão print agent
       Conecta e imprime os trabalhos da estação (deixe rodando; veja docs/print-agent.md).
 
   --dir PASTA   pasta do agente (config e diário); padrão ~/.balcao-print-agent ou BALCAO_AGENT_DIR
+  --version     a versão do agente
 `;
 
 function printersOf(values: string[] | undefined, into: Record<string, string>) {
@@ -83,6 +106,7 @@ async function pair(
   );
   if (Object.keys(printers).length === 0)
     console.log('Nenhuma impressora informada: edite "printers" na config ou pareie de novo com --printer.');
+  return config;
 }
 
 function start(dir: string) {
@@ -116,12 +140,25 @@ async function main() {
       'scale-protocol': { type: 'string' },
       'scale-baud': { type: 'string' },
       dir: { type: 'string' },
+      pair: { type: 'string' },
+      service: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
+      version: { type: 'boolean', short: 'v' },
     },
   });
+  const info = packageInfo();
+  if (values.version) return console.log(info.version);
   const dir = values.dir ?? defaultDir();
+  const server = values.server ?? info.server ?? undefined;
   const [command, code] = positionals;
-  if (command === 'pair' && code) return pair(code, { ...values, dir });
+  if (values.pair) {
+    // The one command: pair, then run here (or install the service, which runs it).
+    const config = await pair(values.pair, { ...values, server, dir });
+    if (values.service) return installService(config.server, dir);
+    return start(dir);
+  }
+  if (values.service) return installService(readConfig(dir).server, dir);
+  if (command === 'pair' && code) return void (await pair(code, { ...values, server, dir }));
   if (command === 'start') return start(dir);
   console.log(USAGE);
   if (!values.help) process.exitCode = 1;

@@ -62,7 +62,19 @@ export const printAgentPairingSchema = z.object({
   agent: printAgentSchema,
   code: z.string(),
   expiresAt: z.string(),
+  /** The one command to paste on the printer PC: installs the agent, pairs it with this code, starts it. */
+  installCommand: z.string(),
 });
+
+/**
+ * Where the API serves the agent as an npm package (a .tgz bundled from apps/print-agent), under the
+ * server's PUBLIC_URL: `npx --yes <PUBLIC_URL>/v1/printing/agent/balcao-print-agent.tgz --pair CODE`.
+ */
+export const PRINT_AGENT_PACKAGE_PATH = '/printing/agent/balcao-print-agent.tgz';
+
+/** The one command that installs, pairs and starts the agent (`--service` also makes it a service). */
+export const printAgentInstallCommand = (publicUrl: string, code: string) =>
+  `npx --yes ${publicUrl.replace(/\/+$/, '')}/v1${PRINT_AGENT_PACKAGE_PATH} --pair ${code}`;
 
 /** POST /v1/printing/agent/pair: the agent exchanges the code for its own token. */
 export const printAgentPairInputSchema = z.object({

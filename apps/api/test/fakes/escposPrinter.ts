@@ -25,6 +25,8 @@ export type FakePrinter = {
   jobs: Buffer[];
   /** How many status requests (DLE EOT) were answered or ignored. */
   statusRequests: number;
+  /** How many connections were opened (status only or with a job). */
+  connections: number;
   condition: FakePrinterCondition;
   /** Resolves once `count` jobs arrived (rejects after `timeoutMs`). */
   waitForJobs(count: number, timeoutMs?: number): Promise<Buffer[]>;
@@ -37,6 +39,7 @@ export async function startFakePrinter(port = 0): Promise<FakePrinter> {
     port: 0,
     jobs: [],
     statusRequests: 0,
+    connections: 0,
     condition: 'ok',
     waitForJobs(count, timeoutMs = 10_000) {
       if (printer.jobs.length >= count) return Promise.resolve(printer.jobs);
@@ -59,6 +62,7 @@ export async function startFakePrinter(port = 0): Promise<FakePrinter> {
   const sockets = new Set<Socket>();
   const server = createServer((socket) => {
     sockets.add(socket);
+    printer.connections++;
     const chunks: Buffer[] = [];
     let leading = true;
     socket.on('data', (chunk: Buffer) => {

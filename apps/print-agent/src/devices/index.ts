@@ -12,7 +12,8 @@ import { tcpOutput } from './tcp.ts';
 export type Output = {
   /** The URL it was made from (tcp://host:9100, file:///dev/usb/lp0, cups://queue). */
   readonly url: string;
-  status(): Promise<import('@balcao/core/printAgent').PrinterState>;
+  /** `beforeJob`: a write follows at once (TCP keeps the connection for it). */
+  status(beforeJob?: boolean): Promise<import('@balcao/core/printAgent').PrinterState>;
   /**
    * Sends the bytes; resolves once the printer (or the OS queue) accepted them. `handedOver`, when
    * given, is called synchronously the moment the last byte left the process (the OS delivers it

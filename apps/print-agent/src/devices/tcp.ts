@@ -7,6 +7,8 @@ const CONNECT_TIMEOUT_MS = 3_000;
 /** A printer that answers DLE EOT does so at once; one that does not is printed to anyway. */
 const STATUS_TIMEOUT_MS = 800;
 const WRITE_TIMEOUT_MS = 15_000;
+/** How long the connection of a status answered "ready" waits for the job that asked it. */
+const SPARE_MS = 1_000;
 
 function open(host: string, port: number): Promise<Socket> {
   return new Promise((resolve, reject) => {
@@ -28,19 +30,54 @@ function open(host: string, port: number): Promise<Socket> {
   });
 }
 
-/** A network printer on raw TCP (port 9100): status by DLE EOT, then the job on its own connection. */
+/**
+ * A network printer on raw TCP (port 9100): status by DLE EOT, then the job on the same connection
+ * (the status's connection is kept a moment for the write that follows it: one connection per ticket,
+ * not two; ESC/POS printers take the job's bytes after the real-time requests as any others).
+ */
 export function tcpOutput(url: string, host: string, port: number): Output {
   // A printer that never answered the status is not asked again before every job (it would only
   // delay each ticket by the wait): only its connection tells whether it is there.
   let answersStatus: boolean | undefined;
+  /** The connection of the last status that allows printing, for the next write (closed after SPARE_MS). */
+  let spare: { socket: Socket; timer: ReturnType<typeof setTimeout> } | null = null;
+  const keep = (socket: Socket) => {
+    socket.removeAllListeners('data');
+    socket.removeAllListeners('close');
+    // A printer that hangs up meanwhile: the write opens a connection of its own.
+    socket.once('close', () => {
+      if (spare?.socket === socket) {
+        clearTimeout(spare.timer);
+        spare = null;
+      }
+    });
+    socket.on('error', () => {});
+    spare = { socket, timer: setTimeout(() => socket.destroy(), SPARE_MS) };
+  };
+  const takeSpare = (): Socket | null => {
+    const taken = spare;
+    spare = null;
+    if (!taken) return null;
+    clearTimeout(taken.timer);
+    taken.socket.removeAllListeners('close');
+    taken.socket.removeAllListeners('error');
+    if (taken.socket.destroyed || !taken.socket.writable) {
+      taken.socket.destroy();
+      return null;
+    }
+    return taken.socket;
+  };
   return {
     url,
-    async status(): Promise<PrinterState> {
+    async status(beforeJob = false): Promise<PrinterState> {
+      takeSpare()?.destroy();
       const socket = await open(host, port);
       if (answersStatus === false) {
-        socket.destroy();
+        if (beforeJob) keep(socket);
+        else socket.destroy();
         return 'unknown';
       }
+      let state: PrinterState = 'unknown';
       try {
         const answer: number[] = [];
         await new Promise<void>((resolve) => {
@@ -58,15 +95,18 @@ export function tcpOutput(url: string, host: string, port: number): Output {
           });
           socket.write(STATUS_REQUESTS);
         });
-        const state = stateOfStatus(answer);
+        state = stateOfStatus(answer);
         answersStatus = state !== 'unknown';
         return state;
       } finally {
-        socket.destroy();
+        // Kept only when the answer is complete and says it can print (a late answer would be read as
+        // the job's); otherwise closed.
+        if (beforeJob && state === 'ok' && !socket.destroyed) keep(socket);
+        else socket.destroy();
       }
     },
     async write(bytes: Uint8Array, handedOver?: () => void): Promise<void> {
-      const socket = await open(host, port);
+      const socket = takeSpare() ?? (await open(host, port));
       await new Promise<void>((resolve, reject) => {
         const timer = setTimeout(() => {
           socket.destroy();

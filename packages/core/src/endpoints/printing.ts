@@ -1,6 +1,7 @@
 import { endpoint } from '../contract.ts';
 import { idParams } from '../params.ts';
 import {
+  PRINT_AGENT_PACKAGE_PATH,
   printAgentInputSchema,
   printAgentPairAnswerSchema,
   printAgentPairInputSchema,
@@ -16,6 +17,7 @@ import {
   printJobSchema,
   printStationSchema,
 } from '../printing.ts';
+import { binaryFileSchema } from '../responses.ts';
 import { BACKOFFICE, STAFF } from '../routes.ts';
 import { z } from '../zod.ts';
 
@@ -175,6 +177,17 @@ export const printingApi = {
     body: printAgentPairInputSchema,
     response: { 200: printAgentPairAnswerSchema },
     changes: ['print-station'],
+  }),
+  agentPackage: endpoint({
+    method: 'GET',
+    path: PRINT_AGENT_PACKAGE_PATH,
+    resource: 'print-station',
+    tag: 'printing',
+    access: 'public',
+    summary:
+      'The print agent as an npm package (.tgz bundled from apps/print-agent, its server set to PUBLIC_URL), for `npx --yes <url> --pair CODE`',
+    response: { 200: binaryFileSchema },
+    file: 'binary',
   }),
   revokeAgent: endpoint({
     method: 'DELETE',

@@ -12,6 +12,7 @@ import {
   type PrintAgentInput,
   type PrintAgentPairAnswer,
   type PrinterState,
+  printAgentInstallCommand,
   printAgentResultSchema,
   printAgentScaleSchema,
   printAgentStateSchema,
@@ -107,7 +108,12 @@ export async function createAgent(ctx: AppContext, actor: Actor, input: PrintAge
     })
     .returning();
   ctx.changed(actor.clientId, 'print-station', row.id);
-  return { agent: toAgent(row, new Set()), code, expiresAt: expiresAt.toISOString() };
+  return {
+    agent: toAgent(row, new Set()),
+    code,
+    expiresAt: expiresAt.toISOString(),
+    installCommand: printAgentInstallCommand(ctx.config.publicUrl, code),
+  };
 }
 
 /**

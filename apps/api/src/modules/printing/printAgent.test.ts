@@ -272,11 +272,13 @@ describe('the agent prints ESC/POS on a network printer', () => {
     await until(async () => (await job(shop.api, narrow.id)).status === 'printed');
   });
 
-  it('a kitchen ticket: bold, double height, in the profile code page (WPC1252)', async () => {
+  it('a kitchen ticket: bold, double height, in the profile code page (WPC1252), status and bytes on one connection', async () => {
     const { shop, ids, paired } = await pairedShop();
     startAgent(paired);
     await until(async () => expectStatus(await shop.api.get('/printing/agents'), 200, 'agents')[0].connected);
     const before = printer.jobs.length;
+    const connections = printer.connections;
+    const statusRequests = printer.statusRequests;
     expectStatus(
       await shop.api.post('/printing/job', {
         profileId: ids.cozinha,
@@ -293,6 +295,10 @@ describe('the agent prints ESC/POS on a network printer', () => {
     expect(textOf(decoded)).toEqual(['COZINHA', '2x Feijoada à moda']);
     expect(decoded.lines.filter((l) => l.text).every((l) => l.bold && l.doubleHeight)).toBe(true);
     expect(decoded.cuts).toBe(1);
+    // The status (DLE EOT 1, 2, 4) was asked, and the ticket went on the same connection: one connection
+    // per ticket, not a status connection and then a job connection (bench/kitchen-print.ts).
+    expect(printer.statusRequests - statusRequests).toBe(3);
+    expect(printer.connections - connections).toBe(1);
   });
 
   it('paper out keeps the job queued, says so on the agent, and prints it once when paper is back', async () => {

@@ -5,6 +5,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { route } from '../../lib/endpoint.ts';
 import { assertCan, sessionOf } from '../../plugins/auth.ts';
+import { agentPackage } from './agentPackage.ts';
 import { attachPrintAgents, createAgent, listAgents, pairAgent, revokeAgent } from './agents.ts';
 import {
   getKdsSettings,
@@ -93,6 +94,14 @@ export function printingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     );
 
     route(app, api.pairAgent, (request) => pairAgent(ctx, request.body.code, request.ip));
+
+    route(app, api.agentPackage, async (_request, reply) =>
+      reply
+        .header('content-type', 'application/gzip')
+        .header('content-disposition', 'attachment; filename="balcao-print-agent.tgz"')
+        .header('cache-control', 'no-cache')
+        .send(await agentPackage(ctx.config.publicUrl)),
+    );
 
     route(app, api.revokeAgent, (request) =>
       revokeAgent(ctx, assertCan(request, WRITE.settings), request.params.id),

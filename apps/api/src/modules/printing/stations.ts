@@ -116,7 +116,11 @@ async function deliverOnce(ctx: AppContext, clientId: number): Promise<void> {
     )
     .orderBy(asc(printJobs.id))
     .limit(200);
+  // Each job's station, chosen here (the fewest jobs handed in this pass, then the oldest); then one
+  // claiming UPDATE per station for all its jobs and one read of the claimed jobs, not two statements
+  // per job: 20 tickets sent at once were 40 round trips in a row before the first could print.
   const handed = new Map<string, number>();
+  const planned = new Map<string, { target: (typeof stations)[number]; ids: number[] }>();
   for (const job of waiting) {
     // A drawer kick or a label's commands are bytes for the printer: only an agent sends them (a
     // browser would print them as text).
@@ -128,7 +132,14 @@ async function deliverOnce(ctx: AppContext, clientId: number): Promise<void> {
     const target = candidates.reduce((best, s) =>
       (handed.get(s.socket.id) ?? 0) < (handed.get(best.socket.id) ?? 0) ? s : best,
     );
-    const [claimed] = await ctx.db
+    handed.set(target.socket.id, (handed.get(target.socket.id) ?? 0) + 1);
+    const plan = planned.get(target.socket.id) ?? { target, ids: [] };
+    plan.ids.push(job.id);
+    planned.set(target.socket.id, plan);
+  }
+  const claimedBy = new Map<number, (typeof stations)[number]>();
+  for (const { target, ids } of planned.values()) {
+    const claimed = await ctx.db
       .update(printJobs)
       .set({
         status: 'sent',
@@ -137,13 +148,17 @@ async function deliverOnce(ctx: AppContext, clientId: number): Promise<void> {
         sentAt: new Date(),
         attempts: sql`${printJobs.attempts} + 1`,
       })
-      .where(and(eq(printJobs.id, job.id), eq(printJobs.status, 'pending')))
+      .where(and(inArray(printJobs.id, ids), eq(printJobs.status, 'pending')))
       .returning({ id: printJobs.id });
-    if (!claimed) continue;
-    handed.set(target.socket.id, (handed.get(target.socket.id) ?? 0) + 1);
-    const [row] = await selectJobs(ctx.db).where(eq(printJobs.id, job.id));
-    target.socket.emit(PRINT_JOB_EVENT, toPrintJob(row));
-    ctx.changed(clientId, 'print-job', job.id);
+    for (const { id } of claimed) claimedBy.set(id, target);
+  }
+  if (claimedBy.size === 0) return;
+  const rows = await selectJobs(ctx.db)
+    .where(inArray(printJobs.id, [...claimedBy.keys()]))
+    .orderBy(asc(printJobs.id));
+  for (const row of rows) {
+    claimedBy.get(row.job.id)?.socket.emit(PRINT_JOB_EVENT, toPrintJob(row));
+    ctx.changed(clientId, 'print-job', row.job.id);
   }
 }
 

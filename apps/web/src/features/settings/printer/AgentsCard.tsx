@@ -20,7 +20,11 @@ import { formatDateTime } from '../../../lib/format.ts';
 import { useSession } from '../../auth/index.ts';
 import { useAgents, useCreateAgent, useRevokeAgent } from './api.ts';
 
-type Pairing = { code: string; expiresAt: string; name: string };
+type Pairing = { code: string; expiresAt: string; name: string; installCommand: string; printer: string };
+
+/** The one command to paste on the printer PC (from the API, on PUBLIC_URL), with its printer if given. */
+const commandOf = (pairing: Pairing) =>
+  pairing.printer ? `${pairing.installCommand} --printer ${pairing.printer}` : pairing.installCommand;
 
 const STATE_COLORS: Record<PrintAgent['printerState'], 'success' | 'error' | 'warning' | 'default'> = {
   ok: 'success',
@@ -45,6 +49,8 @@ export function AgentsCard({ settings }: { settings: PrintingSettings }) {
   const [name, setName] = useState('Computador do caixa');
   const [picked, setPicked] = useState<number[]>([]);
   const [pairing, setPairing] = useState<Pairing | null>(null);
+  const [printer, setPrinter] = useState('');
+  const [copied, setCopied] = useState(false);
   const [revoking, setRevoking] = useState<PrintAgent | null>(null);
   // The form opens on demand: its profile boxes would otherwise sit beside the station's, same names.
   const [adding, setAdding] = useState(false);
@@ -78,6 +84,15 @@ export function AgentsCard({ settings }: { settings: PrintingSettings }) {
                 onChange={(e) => setName(e.target.value)}
                 sx={{ maxWidth: 360 }}
               />
+              <TextField
+                label="Impressora neste computador (opcional)"
+                size="small"
+                placeholder="tcp://192.168.0.50:9100"
+                helperText="Rede: tcp://IP:9100 · USB: file:///dev/usb/lp0 · Fila do sistema: cups://FILA"
+                value={printer}
+                onChange={(e) => setPrinter(e.target.value.trim())}
+                sx={{ maxWidth: 480 }}
+              />
               <Stack direction="row" sx={{ flexWrap: 'wrap' }}>
                 {settings.profiles.map((p) => (
                   <FormControlLabel
@@ -110,7 +125,10 @@ export function AgentsCard({ settings }: { settings: PrintingSettings }) {
                             code: answer.code,
                             expiresAt: answer.expiresAt,
                             name: answer.agent.name,
+                            installCommand: answer.installCommand,
+                            printer,
                           });
+                          setCopied(false);
                           setAdding(false);
                           setPicked([]);
                         },
@@ -138,13 +156,32 @@ export function AgentsCard({ settings }: { settings: PrintingSettings }) {
               >
                 {pairing.code}
               </Typography>
-              <Typography variant="body2">No computador das impressoras, rode:</Typography>
+              <Typography variant="body2">
+                No computador das impressoras (com Node.js 20 ou mais novo), cole no terminal este comando:
+                ele instala o agente, pareia e começa a imprimir.
+              </Typography>
               <Box
                 component="code"
-                sx={{ display: 'block', whiteSpace: 'pre-wrap', wordBreak: 'break-all', mt: 0.5 }}
+                data-testid="install-command"
+                sx={{ display: 'block', whiteSpace: 'pre-wrap', wordBreak: 'break-all', my: 0.5 }}
               >
-                {`npx balcao-print-agent pair ${pairing.code} --server ${window.location.origin} --printer tcp://IP-DA-IMPRESSORA:9100`}
+                {commandOf(pairing)}
               </Box>
+              <Button
+                size="small"
+                variant="outlined"
+                onClick={() =>
+                  navigator.clipboard?.writeText(commandOf(pairing)).then(
+                    () => setCopied(true),
+                    () => undefined,
+                  )
+                }
+              >
+                {copied ? 'Comando copiado' : 'Copiar comando'}
+              </Button>
+              <Typography variant="body2" sx={{ mt: 1 }}>
+                Acrescente <code>--service</code> para ele iniciar sozinho com o computador (Linux e Windows).
+              </Typography>
             </Alert>
           )}
           {agents.data?.length ? (
