@@ -135,7 +135,8 @@ async function goOffline(context: BrowserContext, page: Page) {
   await expect(page.getByTestId('offline-banner')).toContainText('Sem conexão');
 }
 
-test.describe.configure({ mode: 'serial' });
+// Long offline rounds wait on syncs that take several times longer on a loaded machine.
+test.describe.configure({ mode: 'serial', timeout: 150_000 });
 // A failure here keeps its trace (the negative-stock test hung only in full runs: see docs/decisions.md).
 test.use({ trace: 'retain-on-failure' });
 
