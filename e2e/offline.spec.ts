@@ -555,7 +555,7 @@ test('offline below zero where the shop allows negative stock: warned on this de
   page,
   request,
 }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(150_000);
   const api = await adminApi(page);
   const rule = await stockRule(request, api);
   await rule.set(true);
