@@ -3,7 +3,7 @@ import { DEFAULT_TIME_ZONE, dateIn, formatInZone } from '@balcao/core/time';
 import { sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import Papa from 'papaparse';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helper.ts';
 import {
   asUser,
@@ -670,6 +670,36 @@ describe('the lines export', () => {
           }),
         ),
       ).toEqual(split);
+  });
+
+  it('stops reading the rows when the download is closed before its end', async () => {
+    let read = 0;
+    let closed = false;
+    async function* endless() {
+      try {
+        for (;;) {
+          read++;
+          yield [`Linha ${read} ${'x'.repeat(200)}`, read];
+        }
+      } finally {
+        closed = true;
+      }
+    }
+    const out = xlsxStream(
+      'Sem fim',
+      [
+        { label: 'Texto', kind: 'text' },
+        { label: 'Valor', kind: 'money' },
+      ],
+      endless(),
+    );
+    out.resume();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    out.destroy();
+    await vi.waitFor(() => expect(closed).toBe(true));
+    const stopped = read;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(read).toBe(stopped);
   });
 
   it('writes a text cell as Papa does with escapeFormulae', () => {

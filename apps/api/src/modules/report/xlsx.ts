@@ -146,6 +146,7 @@ class WorkbookWriter {
   private sheet: PassThrough | null = null;
   /** Rows written on the current sheet, its header excluded. */
   rows = 0;
+  private aborted: Error | null = null;
 
   constructor(
     private readonly name: string,
@@ -174,6 +175,7 @@ class WorkbookWriter {
 
   /** Writes rows' XML (`count` rows, all on the current sheet), waiting while the zip is behind. */
   async write(xml: string | Buffer, count: number): Promise<void> {
+    if (this.aborted) throw this.aborted;
     const sheet = this.sheet ?? this.open();
     this.rows += count;
     if (!sheet.write(xml)) await once(sheet, 'drain');
@@ -182,6 +184,12 @@ class WorkbookWriter {
   /** Room left on the current sheet (0 when it is full or none is open). */
   room(): number {
     return this.sheet ? this.rowsPerSheet - this.rows : 0;
+  }
+
+  /** Fails the sheet being written (its pending write rejects). */
+  abort(error: Error): void {
+    this.aborted = error;
+    this.sheet?.destroy(error);
   }
 
   /** Closes the current sheet (if any) and opens the next one. */
@@ -235,12 +243,26 @@ class WorkbookWriter {
 /** Deflate's fastest level: the sheet's XML is repetitive, so the file grows little for much less work. */
 const XLSX_ZIP = { compressionLevel: 1, mtime: new Date(0) } as const;
 
-/** Runs `fill`, destroying the answer with its error (the download fails instead of ending truncated). */
+/**
+ * Runs `fill`, destroying the answer with its error (the download fails instead of ending truncated). A
+ * download closed early (the client gone) fails the sheet's pending write, so `fill` stops and its rows'
+ * source is closed (a COPY's connection goes back to the pool) instead of waiting for a drain forever.
+ */
 function run(writer: WorkbookWriter, fill: () => Promise<void>): Readable {
   const out = writer.output;
+  let filled = false;
+  out.once('close', () => {
+    if (!filled) writer.abort(new Error('XLSX download closed before its end'));
+  });
   fill().then(
-    () => writer.finish(),
-    (error) => out.destroy(error),
+    () => {
+      filled = true;
+      writer.finish();
+    },
+    (error) => {
+      filled = true;
+      out.destroy(error);
+    },
   );
   return out;
 }
