@@ -350,30 +350,39 @@ export function xlsxRowsSql(columns: Column[], source: SQL, rowsPerSheet: number
     const letter = columnLetters(i);
     const value = sql.raw(`t.c${i}`);
     const style = STYLE[column.kind] ? ` s="${STYLE[column.kind]}"` : '';
-    const open = (attributes: string) => sql.raw(`'<c r="${letter}' || t.r || '"${attributes}>`);
+    // One concat() a cell (a single function call, where chained || allocate a string per step).
+    const cell = (attributes: string, inner: string, text: SQL, close: string) =>
+      sql`concat(${sql.raw(`'<c r="${letter}'`)}, t.r, ${sql.raw(`'"${attributes}>${inner}'`)}, ${text}, ${sql.raw(`'${close}'`)})`;
+    const number = (text: SQL) =>
+      sql`case when ${value} is null then '' else ${cell(style, '<v>', text, '</v></c>')} end`;
     switch (column.kind) {
       case 'text':
-        parts.push(sql`case when coalesce(${value}, '') = '' then '' else
-          ${open(' t="inlineStr"')}<is><t xml:space="preserve">' || ${xmlTextSql(value)} || '</t></is></c>' end`);
+        // Most text needs no change: one regular expression tells; the rest is escaped and keeps its spaces.
+        parts.push(sql`case when ${value} is null or ${value} = '' then ''
+          when ${value} ~ '[&<>"\\\\[:cntrl:]]|^[[:space:]]|[[:space:]]$' then
+            ${cell(' t="inlineStr"', '<is><t xml:space="preserve">', xmlTextSql(value), '</t></is></c>')}
+          else ${cell(' t="inlineStr"', '<is><t>', value, '</t></is></c>')} end`);
         break;
       case 'money':
-        parts.push(sql`case when ${value} is null then '' else
-          ${open(style)}<v>' || round(${value}::numeric / 100, 2)::text || '</v></c>' end`);
+        parts.push(number(sql`(${value}::float8 / 100)::text`));
         break;
       case 'percent':
-        parts.push(sql`case when ${value} is null then '' else
-          ${open(style)}<v>' || round(${value}::numeric / 10000, 4)::text || '</v></c>' end`);
+        parts.push(number(sql`(${value}::float8 / 10000)::text`));
         break;
       case 'int':
+        parts.push(number(sql`${value}::text`));
+        break;
       case 'quantity':
-        parts.push(sql`case when ${value} is null then '' else
-          ${open(style)}<v>' || trim_scale(${value}::numeric)::text || '</v></c>' end`);
+        parts.push(number(sql`trim_scale(${value}::numeric)::text`));
         break;
       case 'date':
-      case 'dateTime':
-        parts.push(sql`case when ${value} is null then '' else
-          ${open(style)}<v>' || (extract(epoch from date_trunc(${sql.raw(column.kind === 'date' ? "'day'" : "'minute'")}, ${value}::timestamp))::float8 / 86400 + 25569)::text || '</v></c>' end`);
+      case 'dateTime': {
+        const unit = sql.raw(column.kind === 'date' ? "'day'" : "'minute'");
+        parts.push(
+          number(sql`(date_part('epoch', date_trunc(${unit}, ${value}::timestamp)) / 86400 + 25569)::text`),
+        );
         break;
+      }
     }
   });
   parts.push(sql`'</row>'`);
@@ -381,16 +390,14 @@ export function xlsxRowsSql(columns: Column[], source: SQL, rowsPerSheet: number
     from (select src.*, ((src.n - 1) % ${sql.raw(String(rowsPerSheet))} + 2)::text as r from (${source}) src) t`;
 }
 
-/** Text as XML character data in SQL (see xmlEscape), only worked on when it holds a character to change. */
+/** Text as XML character data in SQL (see xmlEscape), for text that holds a character to change. */
 function xmlTextSql(value: SQL): SQL {
   const controls = Array.from({ length: 31 }, (_, i) => i + 1)
     .filter((c) => c !== 9 && c !== 10 && c !== 13)
     .map((c) => `chr(${c})`)
     .join(' || ');
-  return sql`(case when ${value} ~ '[&<>"\\\\[:cntrl:]]' then
-    replace(replace(replace(replace(replace(replace(replace(replace(
+  return sql`replace(replace(replace(replace(replace(replace(replace(replace(
       translate(${value}, ${sql.raw(controls)}, ''),
       '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;'), '\\', '&#92;'),
-      chr(9), '&#9;'), chr(10), '&#10;'), chr(13), '&#13;')
-    else ${value} end)`;
+      chr(9), '&#9;'), chr(10), '&#10;'), chr(13), '&#13;')`;
 }
