@@ -673,33 +673,37 @@ describe('the lines export', () => {
   });
 
   it('stops reading the rows when the download is closed before its end', async () => {
-    let read = 0;
-    let closed = false;
-    async function* endless() {
-      try {
-        for (;;) {
-          read++;
-          yield [`Linha ${read} ${'x'.repeat(200)}`, read];
+    // Rows faster than the client (a write waits for the zip) and slower (the writer waits for a row).
+    for (const slow of [false, true]) {
+      let read = 0;
+      let closed = false;
+      async function* endless() {
+        try {
+          for (;;) {
+            read++;
+            if (slow) await new Promise((resolve) => setTimeout(resolve, 2));
+            yield [`Linha ${read} ${'x'.repeat(200)}`, read];
+          }
+        } finally {
+          closed = true;
         }
-      } finally {
-        closed = true;
       }
+      const out = xlsxStream(
+        'Sem fim',
+        [
+          { label: 'Texto', kind: 'text' },
+          { label: 'Valor', kind: 'money' },
+        ],
+        endless(),
+      );
+      out.resume();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      out.destroy();
+      await vi.waitFor(() => expect(closed).toBe(true));
+      const stopped = read;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(read).toBe(stopped);
     }
-    const out = xlsxStream(
-      'Sem fim',
-      [
-        { label: 'Texto', kind: 'text' },
-        { label: 'Valor', kind: 'money' },
-      ],
-      endless(),
-    );
-    out.resume();
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    out.destroy();
-    await vi.waitFor(() => expect(closed).toBe(true));
-    const stopped = read;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(read).toBe(stopped);
   });
 
   it('writes a text cell as Papa does with escapeFormulae', () => {

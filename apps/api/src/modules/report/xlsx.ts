@@ -154,6 +154,7 @@ class WorkbookWriter {
     readonly rowsPerSheet: number,
   ) {
     this.letters = columns.map((_, i) => columnLetters(i));
+    this.zip.on('error', (error: Error) => this.output.destroy(error));
     this.zip.addBuffer(Buffer.from(PACKAGE_RELS), '_rels/.rels', XLSX_ZIP);
     this.zip.addBuffer(Buffer.from(STYLES_XML), 'xl/styles.xml', XLSX_ZIP);
   }
@@ -166,6 +167,8 @@ class WorkbookWriter {
   private open(): PassThrough {
     this.sheets++;
     const sheet = new PassThrough({ highWaterMark: 1 << 20 });
+    // An aborted sheet's error reaches the writer through `aborted` and its pending write, never unhandled.
+    sheet.on('error', () => {});
     this.zip.addReadStream(sheet, `xl/worksheets/sheet${this.sheets}.xml`, XLSX_ZIP);
     sheet.write(sheetStart(this.columns, this.letters, this.sheets === 1));
     this.sheet = sheet;
@@ -175,7 +178,7 @@ class WorkbookWriter {
 
   /** Writes rows' XML (`count` rows, all on the current sheet), waiting while the zip is behind. */
   async write(xml: string | Buffer, count: number): Promise<void> {
-    if (this.aborted) throw this.aborted;
+    this.check();
     const sheet = this.sheet ?? this.open();
     this.rows += count;
     if (!sheet.write(xml)) await once(sheet, 'drain');
@@ -184,6 +187,11 @@ class WorkbookWriter {
   /** Room left on the current sheet (0 when it is full or none is open). */
   room(): number {
     return this.sheet ? this.rowsPerSheet - this.rows : 0;
+  }
+
+  /** Throws when the download was closed (the rows' loop stops at its next row). */
+  check(): void {
+    if (this.aborted) throw this.aborted;
   }
 
   /** Fails the sheet being written (its pending write rejects). */
@@ -287,6 +295,7 @@ export function xlsxStream(
       count = 0;
     };
     for await (const cells of rows) {
+      writer.check();
       if (writer.room() - count === 0) {
         await flush();
         writer.turn();
