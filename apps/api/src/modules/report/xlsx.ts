@@ -14,11 +14,11 @@ import type { Cell, Column, ColumnKind } from './tables.ts';
  */
 
 /** Excel's rows per sheet (2^20), the header included. */
-export const XLSX_SHEET_ROWS = 1_048_576;
+const XLSX_SHEET_ROWS = 1_048_576;
 /** The data rows a sheet takes before the next sheet starts. */
 export const XLSX_DATA_ROWS = XLSX_SHEET_ROWS - 1;
 
-export type XlsxOptions = {
+type XlsxOptions = {
   /** Data rows per sheet (tests make it small); XLSX_DATA_ROWS by default. */
   rowsPerSheet?: number;
 };
@@ -44,7 +44,7 @@ const PACKAGE_RELS = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${NS_REL}/officeDocument" Target="xl/workbook.xml"/></Relationships>`;
 
 /** A column's letters: 0 -> A, 25 -> Z, 26 -> AA. */
-export function columnLetters(index: number): string {
+function columnLetters(index: number): string {
   let n = index + 1;
   let out = '';
   while (n > 0) {
@@ -64,7 +64,7 @@ const XML_ENTITY: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&g
 const NEEDS_WORK = /[&<>"\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/;
 
 /** Text as XML character data (also fit for a double-quoted attribute). */
-export function xmlEscape(text: string): string {
+function xmlEscape(text: string): string {
   if (!NEEDS_WORK.test(text)) return text;
   return text.replace(INVALID_XML, '').replace(XML_SPECIAL, (c) => XML_ENTITY[c]);
 }
@@ -83,7 +83,7 @@ const DATE_TIME = /^(\d{2})\/(\d{2})\/(\d{4})(?: (\d{2}):(\d{2}))?$/;
  * A date "05/01/2026" or "05/01/2026 16:08" (the shop's wall clock, as the other exports write it) as Excel's
  * serial number (days since 1899-12-30), null when the text is not one.
  */
-export function excelSerial(text: string): number | null {
+function excelSerial(text: string): number | null {
   const m = DATE_TIME.exec(text);
   if (!m) return null;
   const ms = Date.UTC(Number(m[3]), Number(m[2]) - 1, Number(m[1]), Number(m[4] ?? 0), Number(m[5] ?? 0));
@@ -107,7 +107,7 @@ function cellXml(ref: string, cell: Cell, kind: ColumnKind): string {
 }
 
 /** A data row's XML at sheet row `r`. */
-export function rowXml(r: number, cells: Cell[], columns: Column[], letters: string[]): string {
+function rowXml(r: number, cells: Cell[], columns: Column[], letters: string[]): string {
   let out = `<row r="${r}">`;
   for (let i = 0; i < columns.length; i++)
     out += cellXml(`${letters[i]}${r}`, cells[i] ?? null, columns[i].kind);
@@ -129,7 +129,7 @@ function sheetStart(columns: Column[], letters: string[], first: boolean): strin
 const SHEET_END = '</sheetData></worksheet>';
 
 /** A sheet's name as Excel allows it: no []:*?/\, at most 31 characters, the part's number on the next ones. */
-export function sheetName(base: string, part: number): string {
+function sheetName(base: string, part: number): string {
   const clean = base.replace(/[[\]:*?/\\]/g, ' ').trim() || 'Planilha';
   const suffix = part > 1 ? ` (${part})` : '';
   return `${clean.slice(0, 31 - suffix.length).trimEnd()}${suffix}`;

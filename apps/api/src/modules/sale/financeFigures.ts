@@ -87,7 +87,7 @@ export async function saleFiguresBetween(
 
 /** What a DRE line reads of each sale (issue 34 drill-down). */
 /** Where an export's page of records starts: after the record at this time (the database's text) and id. */
-export type EntryCursor = { at: string; id: number };
+type EntryCursor = { at: string; id: number };
 type SaleEntry = { id: number; number: number; day: string; at: string; amountCents: number };
 
 /**

@@ -9,13 +9,13 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 
-export type ExportKind = 'csv' | 'xlsx' | 'pdf';
+type ExportKind = 'csv' | 'xlsx' | 'pdf';
 const EXPORT_LABELS: Record<ExportKind, string> = { csv: 'CSV', xlsx: 'XLSX', pdf: 'PDF' };
 
 /** Bytes received so far and the file's size when the answer says it (a streamed file does not). */
-export type OnProgress = (received: number, total: number | null) => void;
+type OnProgress = (received: number, total: number | null) => void;
 
-export type ExportAction = {
+type ExportAction = {
   kind: ExportKind;
   /** The button's text. */
   label: string;
