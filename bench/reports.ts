@@ -15,10 +15,10 @@
  * - the export of every line of the year as CSV and as XLSX through the server (streamed), and the PDF of a month,
  *   with the server's resident memory sampled every 100 ms (peak and before).
  * BENCH_KEEP=1 keeps the database (its name is printed); BENCH_DB=<name> measures a kept one again.
- * BENCH_PARTS picks what is measured (comma separated, default all): reports, csv, xlsx, products, pdf;
+ * BENCH_SAVE=<dir> keeps the XLSX as <dir>/lines.xlsx. BENCH_PARTS picks what is measured (comma separated, default all): reports, csv, xlsx, products, pdf;
  * `BENCH_PARTS=none BENCH_KEEP=1` only loads.
  */
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { addDays } from '@balcao/core/date';
 import { dateIn } from '@balcao/core/time';
@@ -134,13 +134,20 @@ try {
     let bytes = 0;
     let lines = 0;
     const reader = res.body?.getReader();
+    // BENCH_SAVE=<dir> keeps the XLSX there (to open it with a reading library afterwards).
+    const save =
+      process.env.BENCH_SAVE && path.includes('/xlsx')
+        ? openSync(`${process.env.BENCH_SAVE}/lines.xlsx`, 'w')
+        : null;
     for (;;) {
       const chunk = await reader?.read();
       if (!chunk || chunk.done) break;
+      if (save !== null) writeSync(save, chunk.value);
       bytes += chunk.value.length;
       for (const b of chunk.value) if (b === 10) lines++;
     }
     clearInterval(timer);
+    if (save !== null) closeSync(save);
     return {
       status: res.status,
       seconds: ms(t0) / 1000,

@@ -1,4 +1,4 @@
-import { Transform, type TransformCallback } from 'node:stream';
+import { PassThrough, Transform, type TransformCallback } from 'node:stream';
 import type { SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { to as copyTo } from 'pg-copy-streams';
@@ -82,9 +82,14 @@ function unescapeRows(data: Buffer): Buffer {
  * (pg-copy-streams) on a connection of the pool, released when the stream ends or fails: the database
  * writes the text, Node only passes bytes on with backpressure, so memory stays flat whatever the size.
  * COPY takes no bind parameters: the query's values are inlined by drizzle's dialect (quoted literals).
- * Undefined on PGlite (the caller reads by cursor pages).
+ * Undefined on PGlite (the caller reads by cursor pages). `raw`: COPY's bytes as they come (rows ended by LF,
+ * COPY's escapes kept), for a query whose text needs none (the XLSX's row XML).
  */
-export async function copyLines(db: Db, query: SQL): Promise<NodeJS.ReadableStream | undefined> {
+export async function copyLines(
+  db: Db,
+  query: SQL,
+  { raw = false }: { raw?: boolean } = {},
+): Promise<NodeJS.ReadableStream | undefined> {
   const pool = postgresPoolOf(db);
   if (!pool) return undefined;
   const { sql: text } = dialect.sqlToQuery(query.inlineParams());
@@ -97,7 +102,7 @@ export async function copyLines(db: Db, query: SQL): Promise<NodeJS.ReadableStre
   };
   try {
     const source = client.query(copyTo(`COPY (${text}) TO STDOUT`));
-    const lines = new CopyTextLines();
+    const lines = raw ? new PassThrough() : new CopyTextLines();
     source.on('error', (error) => {
       release(error);
       lines.destroy(error);

@@ -17,6 +17,7 @@ import {
   makeShop,
   makeSimpleSale,
 } from '../../../test/kit.ts';
+import { eachDreEntry } from './service.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -233,6 +234,17 @@ describe('DRE drill-down', () => {
       { kind: 'payable', id: expect.any(Number), date: today, description: 'Salários', amountCents: -200000 },
     ]);
     expect((await entries('returns')).entries).toEqual([]);
+
+    // The exports read the records page by page (keyset): every record once, as the dialog lists them,
+    // whatever the page's size.
+    const actor = { clientId: shop.client.id, userId: shop.users[0].user.id };
+    for (const line of ['grossRevenue', 'discounts', 'cmv', 'cardFees', 'returns', 'expense:personnel'])
+      for (const pageSize of [1, 2]) {
+        const paged = [];
+        for await (const entry of eachDreEntry(t.database.db, actor, month, line, pageSize))
+          paged.push(entry);
+        expect(paged).toEqual((await entries(line)).entries);
+      }
 
     // Exported whole, as the other tables: CSV and XLSX with the line's total.
     const grossCsv = await shop.api.get(`/finance/dre/entries/csv?month=${month}&line=grossRevenue`);

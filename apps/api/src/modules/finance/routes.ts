@@ -11,8 +11,8 @@ import { shopToday } from '../../lib/shopToday.ts';
 import { sessionOf } from '../../plugins/auth.ts';
 import { xlsxStream } from '../report/xlsx.ts';
 import { cashFlowPdf, drePdf } from './pdf.ts';
-import { cashFlow, dayClose, dre, dreEntries } from './service.ts';
-import { cashFlowTable, dreEntriesTable, dreTable } from './tables.ts';
+import { cashFlow, dayClose, dre, dreEntries, dreLine, eachDreEntry } from './service.ts';
+import { cashFlowTable, DRE_ENTRY_COLUMNS, dreEntryRows, dreTable } from './tables.ts';
 
 const cents = (value: number) => (value / 100).toFixed(2).replace('.', ',');
 const csv = (rows: (string | number)[][]) => `${Papa.unparse(rows, { delimiter: ';' })}\r\n`;
@@ -132,10 +132,10 @@ export function financeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     route(app, financeApi.dreEntriesCsv, async (request, reply) => {
       const actor = sessionOf(request);
       const { month, line } = request.query;
-      const table = dreEntriesTable(await dreEntries(db, actor, month, line, Number.MAX_SAFE_INTEGER));
+      const rows = dreEntryRows(eachDreEntry(db, actor, month, line), await dreLine(db, actor, month, line));
       return sendCsvStream(reply, 'dre', {
-        header: csv([table.columns.map((c) => c.label)]),
-        rows: each(table.rows),
+        header: csv([DRE_ENTRY_COLUMNS.map((c) => c.label)]),
+        rows,
         lines: (batch) =>
           batch.length
             ? csv(
@@ -153,14 +153,15 @@ export function financeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     });
 
     route(app, financeApi.dreEntriesXlsx, async (request, reply) => {
+      const actor = sessionOf(request);
       const { month, line } = request.query;
-      const result = await dreEntries(db, sessionOf(request), month, line, Number.MAX_SAFE_INTEGER);
-      const table = dreEntriesTable(result);
+      const total = await dreLine(db, actor, month, line);
+      const rows = dreEntryRows(eachDreEntry(db, actor, month, line), total);
       return reply
         .header('content-type', XLSX_TYPE)
         .header('content-disposition', `attachment; filename="dre-${month}-${line.replace(':', '-')}.xlsx"`)
         .header('cache-control', 'no-store')
-        .send(xlsxStream(`${result.label} ${month}`, table.columns, each(table.rows)));
+        .send(xlsxStream(`${total.label} ${month}`, DRE_ENTRY_COLUMNS, rows));
     });
 
     route(app, financeApi.dreXlsx, async (request, reply) => {

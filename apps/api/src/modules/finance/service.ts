@@ -33,6 +33,7 @@ import {
 } from '../payable/flows.ts';
 import { receivableFlows } from '../receivable/cashFlow.ts';
 import {
+  eachPage,
   saleEntriesBetween,
   saleFiguresBetween,
   salePaymentsByDay,
@@ -224,6 +225,95 @@ export async function dre(db: Executor, actor: Actor, month: string): Promise<Dr
   };
 }
 
+const saleEntry = (
+  r: { id: number; number: number; day: string; amountCents: number },
+  sign: number,
+): DreEntry => ({
+  kind: 'sale',
+  id: r.id,
+  date: r.day,
+  description: `Venda nº ${r.number}`,
+  amountCents: sign * r.amountCents,
+});
+const returnEntry = (r: {
+  saleId: number;
+  number: number;
+  day: string;
+  reason: string;
+  amountCents: number;
+}): DreEntry => ({
+  kind: 'return',
+  id: r.saleId,
+  date: r.day,
+  description: `Devolução da venda nº ${r.number}: ${r.reason}`,
+  amountCents: -r.amountCents,
+});
+const payableEntry = (r: {
+  id: number;
+  dueDate: string;
+  description: string;
+  amountCents: number;
+}): DreEntry => ({
+  kind: 'payable',
+  id: r.id,
+  date: r.dueDate,
+  description: r.description,
+  amountCents: -r.amountCents,
+});
+
+/**
+ * Every record behind a DRE line, read `pageSize` at a time by keyset (the drill-down's exports: constant
+ * memory whatever the month holds), the same records as `dreEntries` in the same order. The card fees are
+ * one record per method and installments (a handful): read at once.
+ */
+export async function* eachDreEntry(
+  db: Executor,
+  actor: Actor,
+  month: string,
+  line: string,
+  pageSize = 2000,
+): AsyncGenerator<DreEntry> {
+  const { clientId } = actor;
+  const from = `${month}-01`;
+  const toExclusive = `${monthOf(from, 1)}-01`;
+  if (line === 'grossRevenue' || line === 'discounts' || line === 'cmv') {
+    const figure = line === 'grossRevenue' ? 'gross' : line;
+    const sign = line === 'grossRevenue' ? 1 : -1;
+    const rows = eachPage(
+      (after) => saleEntriesBetween(db, clientId, from, toExclusive, figure, pageSize, { after }),
+      (r) => r.id,
+      pageSize,
+    );
+    for await (const r of rows) yield saleEntry(r, sign);
+  } else if (line === 'returns') {
+    const rows = eachPage(
+      (after) => saleReturnEntriesBetween(db, clientId, from, toExclusive, pageSize, { after }),
+      (r) => r.id,
+      pageSize,
+    );
+    for await (const r of rows) yield returnEntry(r);
+  } else if (line.startsWith('expense:')) {
+    const group = line.slice('expense:'.length) as DreGroup;
+    const rows = eachPage(
+      (after) => payablesOfMonthGroup(db, clientId, month, group, pageSize, { after }),
+      (r) => r.id,
+      pageSize,
+    );
+    for await (const r of rows) yield payableEntry(r);
+  } else if (line === 'cardFees') yield* (await dreEntries(db, actor, month, line)).entries;
+}
+
+/** A DRE line's label and value (the drill-down exports' total row). */
+export async function dreLine(
+  db: Executor,
+  actor: Actor,
+  month: string,
+  line: string,
+): Promise<{ label: string; amountCents: number }> {
+  const found = (await dre(db, actor, month)).lines.find((l) => l.key === line);
+  return { label: found?.label ?? line, amountCents: found?.amountCents ?? 0 };
+}
+
 /**
  * The records behind a DRE line (issue 34: "each line opens the records behind it"): the month's sales
  * with their part of receita bruta, descontos or CMV; the returns; the card, Pix and voucher fees by
@@ -250,23 +340,11 @@ export async function dreEntries(
     const sign = line === 'grossRevenue' ? 1 : -1;
     const found = await saleEntriesBetween(db, clientId, from, toExclusive, figure, max);
     count = found.count;
-    entries = found.rows.map((r) => ({
-      kind: 'sale',
-      id: r.id,
-      date: r.day,
-      description: `Venda nº ${r.number}`,
-      amountCents: sign * r.amountCents,
-    }));
+    entries = found.rows.map((r) => saleEntry(r, sign));
   } else if (line === 'returns') {
     const found = await saleReturnEntriesBetween(db, clientId, from, toExclusive, max);
     count = found.count;
-    entries = found.rows.map((r) => ({
-      kind: 'return',
-      id: r.saleId,
-      date: r.day,
-      description: `Devolução da venda nº ${r.number}: ${r.reason}`,
-      amountCents: -r.amountCents,
-    }));
+    entries = found.rows.map(returnEntry);
   } else if (line === 'cardFees') {
     const figures = await saleFiguresBetween(db, clientId, from, toExclusive);
     const terms = await termsOf(db, clientId);
@@ -288,13 +366,7 @@ export async function dreEntries(
     const group = line.slice('expense:'.length) as DreGroup;
     const found = await payablesOfMonthGroup(db, clientId, month, group, max);
     count = found.count;
-    entries = found.rows.map((r) => ({
-      kind: 'payable',
-      id: r.id,
-      date: r.dueDate,
-      description: r.description,
-      amountCents: -r.amountCents,
-    }));
+    entries = found.rows.map(payableEntry);
   }
   return {
     month,

@@ -1,6 +1,6 @@
 import { formatDateBr } from '@balcao/core/date';
-import type { CashFlow, Dre, DreEntries } from '@balcao/core/finance';
-import type { Column, Table } from '../report/tables.ts';
+import type { CashFlow, Dre, DreEntry } from '@balcao/core/finance';
+import type { Cell, Column, Table } from '../report/tables.ts';
 
 /** The cash flow and the DRE as typed tables (issue 34): what the XLSX and the cash flow's PDF write. */
 
@@ -65,18 +65,23 @@ const ENTRY_KIND_LABELS = {
   fee: 'Taxa',
 } as const;
 
-/** Every record behind a DRE line, then the line's total (what its CSV and XLSX write). */
-export function dreEntriesTable(e: DreEntries): Table {
-  return {
-    columns: [col('Data'), col('Tipo'), col('Lançamento'), col('Valor', 'money')],
-    rows: [
-      ...e.entries.map((entry) => [
-        entry.date ? formatDateBr(entry.date) : '',
-        ENTRY_KIND_LABELS[entry.kind],
-        entry.description,
-        entry.amountCents,
-      ]),
-      ['', '', `Total da linha: ${e.label}`, e.amountCents],
-    ],
-  };
+/** The columns of the records behind a DRE line (what its CSV and XLSX write). */
+export const DRE_ENTRY_COLUMNS = [col('Data'), col('Tipo'), col('Lançamento'), col('Valor', 'money')];
+
+/**
+ * Every record behind a DRE line as cells, then the line's total, streamed: the records come page by page
+ * (`eachDreEntry`), never a whole month in memory.
+ */
+export async function* dreEntryRows(
+  entries: AsyncIterable<DreEntry>,
+  line: { label: string; amountCents: number },
+): AsyncGenerator<Cell[]> {
+  for await (const entry of entries)
+    yield [
+      entry.date ? formatDateBr(entry.date) : '',
+      ENTRY_KIND_LABELS[entry.kind],
+      entry.description,
+      entry.amountCents,
+    ];
+  yield ['', '', `Total da linha: ${line.label}`, line.amountCents];
 }

@@ -93,15 +93,21 @@ export async function payablesOfMonthGroup(
   month: string,
   group: DreGroup,
   limit: number,
+  /** A page of the export: the payables after this one (keyset on due date and id), no count. */
+  page?: { after: { at: string; id: number } | null },
 ): Promise<{
   count: number;
-  rows: { id: number; dueDate: string; description: string; amountCents: number }[];
+  rows: { id: number; dueDate: string; at: string; description: string; amountCents: number }[];
 }> {
+  const after = page?.after
+    ? sql`and (b.due_date, b.id) > (${page.after.at}::date, ${page.after.id})`
+    : sql``;
+  const count = page ? sql`0` : sql`count(*) over ()::int`;
   const rows = rowsOf<{ id: number; due: string; description: string; amount: unknown; count: number }>(
     await db.execute(sql`select b.id, b.due_date::text as due, b.description, b.amount_cents as amount,
-        count(*) over ()::int as count
+        ${count} as count
       from ${payables} b join ${payableCategories} c on c.id = b.category_id
-      where b.client_id = ${clientId} and b.competence_month = ${`${month}-01`} and c.dre_group = ${group}
+      where b.client_id = ${clientId} and b.competence_month = ${`${month}-01`} and c.dre_group = ${group} ${after}
       order by b.due_date, b.id limit ${limit}`),
   );
   return {
@@ -109,6 +115,7 @@ export async function payablesOfMonthGroup(
     rows: rows.map((r) => ({
       id: r.id,
       dueDate: r.due,
+      at: r.due,
       description: r.description,
       amountCents: num(r.amount),
     })),

@@ -3,7 +3,7 @@ import { DEFAULT_TIME_ZONE, dateIn, formatInZone } from '@balcao/core/time';
 import { sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import Papa from 'papaparse';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helper.ts';
 import {
   asUser,
@@ -14,9 +14,12 @@ import {
   makeShop,
   makeSimpleSale,
 } from '../../../test/kit.ts';
+import { copyLines } from '../../lib/copyOut.ts';
 import { eachSaleLine, rawFigures } from '../sale/reportFigures.ts';
 import { textCell } from './routes.ts';
 import { salesReport } from './service.ts';
+import type { Column } from './tables.ts';
+import { XLSX_DATA_ROWS, xlsxFromRowXml, xlsxRowsSql, xlsxStream } from './xlsx.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -531,6 +534,176 @@ describe('the lines export', () => {
       `${quick.number};${when(quick.createdAt)};${admin};PDV;;Frete\\Zona sul;;;;1;0;10,00;0,00;10,00;0,00`,
       '',
     ]);
+  });
+
+  it('writes every sale line as XLSX that a reading library opens: text, leading zeros, cents, dates, empty cells', async () => {
+    const shop = await makeShop(t);
+    const product = await makeProduct(t, shop.auth, {
+      name: 'Pão de queijo & café <"especial">',
+      sku: '000123',
+      barcode: '0789123456788',
+      salePriceCents: 1250,
+      stock: 10,
+    });
+    const sale = await makeSale(t, shop.auth, {
+      items: [{ productId: product.id, quantity: 2 }],
+      payments: [{ method: 'money', amountCents: 2500 }],
+    });
+    const quick = await makeSimpleSale(t, shop.auth, {
+      description: 'Frete\\Zona sul\tfim',
+      valueCents: 1005,
+      payments: [{ method: 'pix', amountCents: 1005 }],
+    });
+    const res = await shop.api.get(`/report/sales/xlsx?from=${today}&to=${today}&section=lines`);
+    expect(res.statusCode).toBe(200);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+    expect(book.worksheets.map((s) => s.name)).toEqual(['Itens vendidos (todas as linhas']);
+    const sheet = book.worksheets[0];
+    // The time on the shop's clock as a date (ExcelJS reads a date-formatted number as that wall clock in UTC).
+    const wallClock = (at: string) => {
+      const [d, m, y, h, min] = formatInZone(at, DEFAULT_TIME_ZONE, 'sheet').split(/[/ :]/);
+      return new Date(`${y}-${m}-${d}T${h}:${min}:00Z`);
+    };
+    const admin = shop.users[0].user.name;
+    expect(sheet.getRow(2).values).toEqual([
+      undefined,
+      sale.number,
+      wallClock(sale.createdAt),
+      admin,
+      'PDV',
+      product.id,
+      'Pão de queijo & café <"especial">',
+      undefined,
+      '000123',
+      '0789123456788',
+      2,
+      0,
+      12.5,
+      0,
+      25,
+      0,
+    ]);
+    expect(sheet.getRow(3).values).toEqual([
+      undefined,
+      quick.number,
+      wallClock(quick.createdAt),
+      admin,
+      'PDV',
+      undefined,
+      'Frete\\Zona sul\tfim',
+      undefined,
+      undefined,
+      undefined,
+      1,
+      0,
+      10.05,
+      0,
+      10.05,
+      0,
+    ]);
+    expect(sheet.getRow(2).getCell(2).numFmt).toBe('dd/mm/yyyy hh:mm');
+    expect(sheet.getRow(2).getCell(12).numFmt).toBe('#,##0.00');
+    expect(sheet.getRow(1).getCell(1).font?.bold).toBe(true);
+  });
+
+  it("continues on a second sheet past a sheet's last row, the header on each", async () => {
+    const columns: Column[] = [
+      { label: 'Nome', kind: 'text' },
+      { label: 'Valor', kind: 'money' },
+    ];
+    async function* rows() {
+      for (let i = 1; i <= 5; i++) yield [`Item ${i}`, i * 100];
+    }
+    const read = async (stream: NodeJS.ReadableStream) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of stream) chunks.push(chunk as Buffer);
+      const book = new ExcelJS.Workbook();
+      await book.xlsx.load(Buffer.concat(chunks) as unknown as ArrayBuffer);
+      return book.worksheets.map((s) => [
+        s.name,
+        s
+          .getSheetValues()
+          .slice(1)
+          .map((r) => (r as unknown[]).slice(1)),
+      ]);
+    };
+    const split = [
+      [
+        'Uma planilha com um nome longo',
+        [
+          ['Nome', 'Valor'],
+          ['Item 1', 1],
+          ['Item 2', 2],
+        ],
+      ],
+      [
+        'Uma planilha com um nome lo (2)',
+        [
+          ['Nome', 'Valor'],
+          ['Item 3', 3],
+          ['Item 4', 4],
+        ],
+      ],
+      [
+        'Uma planilha com um nome lo (3)',
+        [
+          ['Nome', 'Valor'],
+          ['Item 5', 5],
+        ],
+      ],
+    ];
+    expect(
+      await read(xlsxStream('Uma planilha com um nome longo', columns, rows(), { rowsPerSheet: 2 })),
+    ).toEqual(split);
+    // Excel's limit: 1,048,576 rows a sheet, the header one of them.
+    expect(XLSX_DATA_ROWS).toBe(1_048_575);
+    // The same split when PostgreSQL writes the rows (COPY numbers them for the sheet): not on PGlite.
+    const source = sql`select * from (values ('Item 1', 100, 1), ('Item 2', 200, 2), ('Item 3', 300, 3),
+      ('Item 4', 400, 4), ('Item 5', 500, 5)) v(c0, c1, n) order by n`;
+    const copied = await copyLines(t.database.db, xlsxRowsSql(columns, source, 2), { raw: true });
+    if (copied)
+      expect(
+        await read(
+          xlsxFromRowXml('Uma planilha com um nome longo', columns, copied as AsyncIterable<Buffer>, {
+            rowsPerSheet: 2,
+          }),
+        ),
+      ).toEqual(split);
+  });
+
+  it('stops reading the rows when the download is closed before its end', async () => {
+    // Rows faster than the client (a write waits for the zip) and slower (the writer waits for a row).
+    for (const slow of [false, true]) {
+      let read = 0;
+      let closed = false;
+      async function* endless() {
+        try {
+          for (;;) {
+            read++;
+            if (slow) await new Promise((resolve) => setTimeout(resolve, 2));
+            yield [`Linha ${read} ${'x'.repeat(200)}`, read];
+          }
+        } finally {
+          closed = true;
+        }
+      }
+      const out = xlsxStream(
+        'Sem fim',
+        [
+          { label: 'Texto', kind: 'text' },
+          { label: 'Valor', kind: 'money' },
+        ],
+        endless(),
+      );
+      out.resume();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      out.destroy();
+      await vi.waitFor(() => expect(closed).toBe(true));
+      const stopped = read;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(read).toBe(stopped);
+    }
   });
 
   it('writes a text cell as Papa does with escapeFormulae', () => {

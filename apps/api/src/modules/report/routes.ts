@@ -1,4 +1,4 @@
-import { type PassThrough, Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { reportApi } from '@balcao/core/endpoints/report';
 import { REPORT_SECTION_LABELS } from '@balcao/core/report';
 import { ORIGIN_SALE_LABELS } from '@balcao/core/sale';
@@ -14,7 +14,13 @@ import { sendCsvStream } from '../../lib/csv.ts';
 import { route } from '../../lib/endpoint.ts';
 import { shopToday } from '../../lib/shopToday.ts';
 import { sessionOf } from '../../plugins/auth.ts';
-import { eachSaleLine, type ReportPeriod, type SaleLineRow, saleLinesCsvSql } from '../sale/reportFigures.ts';
+import {
+  eachSaleLine,
+  type ReportPeriod,
+  type SaleLineRow,
+  saleLinesCsvSql,
+  saleLinesSql,
+} from '../sale/reportFigures.ts';
 import { reportPdf } from './pdf.ts';
 import { reportPeriod, salesReport, userNames } from './service.ts';
 import {
@@ -27,7 +33,7 @@ import {
   reportTable,
 } from './tables.ts';
 import { stockTurnoverReport, turnoverTable } from './turnover.ts';
-import { xlsxStream } from './xlsx.ts';
+import { xlsxFromRowXml, xlsxRowsSql, xlsxStream } from './xlsx.ts';
 
 const cents = (value: number) => (value / 100).toFixed(2).replace('.', ',');
 const quantity = (value: number) => String(value).replace('.', ',');
@@ -155,10 +161,18 @@ export function reportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       const actor = sessionOf(request);
       const { from, to, section } = request.query;
       const title = REPORT_SECTION_LABELS[section];
-      let stream: PassThrough;
+      let stream: Readable;
       if (section === 'lines') {
         const period = await reportPeriod(db, actor, from, to);
-        stream = xlsxStream(title, LINE_COLUMNS, flat(lineBatches(db, period)));
+        // PostgreSQL writes each row's XML (COPY ... TO STDOUT); PGlite is read by keyset pages.
+        const copied = await copyLines(
+          db,
+          xlsxRowsSql(LINE_COLUMNS, saleLinesSql(period, ORIGIN_SALE_LABELS)),
+          { raw: true },
+        );
+        stream = copied
+          ? xlsxFromRowXml(title, LINE_COLUMNS, copied as AsyncIterable<Buffer>)
+          : xlsxStream(title, LINE_COLUMNS, flat(lineBatches(db, period)));
       } else {
         const table = reportTable(await salesReport(db, actor, request.query), section);
         stream = xlsxStream(title, table.columns, each(table.rows));

@@ -8,7 +8,7 @@ import type { SaleLineRow } from '../sale/reportFigures.ts';
  * The report's tables as typed cells (issue 34): one description that the CSV, the XLSX and the PDF
  * each write their way (money in cents, shares in hundredths of a percent).
  */
-export type ColumnKind = 'text' | 'int' | 'quantity' | 'money' | 'percent';
+export type ColumnKind = 'text' | 'int' | 'quantity' | 'money' | 'percent' | 'date' | 'dateTime';
 export type Column = { label: string; kind: ColumnKind };
 export type Cell = string | number | null;
 export type Table = { columns: Column[]; rows: Cell[][] };
@@ -107,7 +107,7 @@ export function reportTable(report: SalesReport, section: Exclude<ReportSection,
 /** The columns of every sale line (the `lines` export). */
 export const LINE_COLUMNS: Column[] = [
   col('Venda', 'int'),
-  col('Data'),
+  col('Data', 'dateTime'),
   col('Vendedor'),
   col('Origem'),
   col('Código do produto', 'int'),

@@ -86,6 +86,29 @@ export async function saleFiguresBetween(
 }
 
 /** What a DRE line reads of each sale (issue 34 drill-down). */
+/** Where an export's page of records starts: after the record at this time (the database's text) and id. */
+type EntryCursor = { at: string; id: number };
+type SaleEntry = { id: number; number: number; day: string; at: string; amountCents: number };
+
+/**
+ * Every record a paged query gives, `pageSize` at a time by keyset (the export of a drill-down: constant
+ * memory whatever the month holds).
+ */
+export async function* eachPage<T extends { at: string }>(
+  page: (after: EntryCursor | null) => Promise<{ rows: T[] }>,
+  idOf: (row: T) => number,
+  pageSize: number,
+): AsyncGenerator<T> {
+  let after: EntryCursor | null = null;
+  for (;;) {
+    const { rows } = await page(after);
+    yield* rows;
+    if (rows.length < pageSize) return;
+    const last = rows[rows.length - 1];
+    after = { at: last.at, id: idOf(last) };
+  }
+}
+
 export type SaleDreFigure = 'gross' | 'discounts' | 'cmv';
 
 /**
@@ -99,7 +122,9 @@ export async function saleEntriesBetween(
   toExclusive: string,
   figure: SaleDreFigure,
   limit: number,
-): Promise<{ count: number; rows: { id: number; number: number; day: string; amountCents: number }[] }> {
+  /** A page of the export: the sales after this one (keyset), no count. */
+  page?: { after: EntryCursor | null },
+): Promise<{ count: number; rows: SaleEntry[] }> {
   const zone = sql`(select c.time_zone from clients c where c.id = ${clientId})`;
   const saleFilter = sql`s.client_id = ${clientId} and s.status <> 'canceled'
     and s.created_at >= ${shopDayStartSql(clientId, from)} and s.created_at < ${shopDayStartSql(clientId, toExclusive)}`;
@@ -110,15 +135,26 @@ export async function saleEntriesBetween(
         ? sql`s.items_discount_cents + s.discount_cents + s.coupon_discount_cents`
         : sql`(select round(sum(i.quantity * coalesce(${saleUnitCostSql(sql`s.id`, sql`i.product_id`)},
             ${productCostSql(sql`i.product_id`)}))) from ${saleItems} i where i.sale_id = s.id)`;
-  const rows = rowsOf<{ id: number; number: number; day: string; amount: unknown; count: number }>(
-    await db.execute(sql`select x.*, count(*) over ()::int as count from (select s.id, s.number,
-        (s.created_at at time zone ${zone})::date::text as day, ${amount} as amount
-      from ${sales} s where ${saleFilter}) x where coalesce(x.amount, 0) <> 0
-      order by x.day, x.id limit ${limit}`),
+  const after = page?.after
+    ? sql`and (s.created_at, s.id) > (${page.after.at}::timestamptz, ${page.after.id})`
+    : sql``;
+  const count = page ? sql`0` : sql`count(*) over ()::int`;
+  const rows = rowsOf<{
+    id: number;
+    number: number;
+    day: string;
+    at: string;
+    amount: unknown;
+    count: number;
+  }>(
+    await db.execute(sql`select x.*, ${count} as count from (select s.id, s.number, s.created_at,
+        s.created_at::text as at, (s.created_at at time zone ${zone})::date::text as day, ${amount} as amount
+      from ${sales} s where ${saleFilter} ${after}) x where coalesce(x.amount, 0) <> 0
+      order by x.created_at, x.id limit ${limit}`),
   );
   return {
     count: rows[0]?.count ?? 0,
-    rows: rows.map((r) => ({ id: r.id, number: r.number, day: r.day, amountCents: num(r.amount) })),
+    rows: rows.map((r) => ({ id: r.id, number: r.number, day: r.day, at: r.at, amountCents: num(r.amount) })),
   };
 }
 
@@ -129,29 +165,47 @@ export async function saleReturnEntriesBetween(
   from: string,
   toExclusive: string,
   limit: number,
+  /** A page of the export: the returns after this one (keyset), no count. */
+  page?: { after: EntryCursor | null },
 ): Promise<{
   count: number;
-  rows: { saleId: number; number: number; day: string; reason: string; amountCents: number }[];
-}> {
-  const zone = sql`(select c.time_zone from clients c where c.id = ${clientId})`;
-  const rows = rowsOf<{
+  rows: {
+    id: number;
     saleId: number;
     number: number;
     day: string;
+    at: string;
+    reason: string;
+    amountCents: number;
+  }[];
+}> {
+  const zone = sql`(select c.time_zone from clients c where c.id = ${clientId})`;
+  const after = page?.after
+    ? sql`and (r.created_at, r.id) > (${page.after.at}::timestamptz, ${page.after.id})`
+    : sql``;
+  const count = page ? sql`0` : sql`count(*) over ()::int`;
+  const rows = rowsOf<{
+    id: number;
+    saleId: number;
+    number: number;
+    day: string;
+    at: string;
     reason: string;
     amount: unknown;
     count: number;
   }>(
-    await db.execute(sql`select r.sale_id as "saleId", s.number, (r.created_at at time zone ${zone})::date::text as day,
-        r.reason, r.amount_cents as amount, count(*) over ()::int as count
+    await db.execute(sql`select r.id, r.sale_id as "saleId", s.number, (r.created_at at time zone ${zone})::date::text as day,
+        r.created_at::text as at, r.reason, r.amount_cents as amount, ${count} as count
       from ${saleReturns} r join ${sales} s on s.id = r.sale_id
       where r.client_id = ${clientId} and r.created_at >= ${shopDayStartSql(clientId, from)}
-        and r.created_at < ${shopDayStartSql(clientId, toExclusive)}
+        and r.created_at < ${shopDayStartSql(clientId, toExclusive)} ${after}
       order by r.created_at, r.id limit ${limit}`),
   );
   return {
     count: rows[0]?.count ?? 0,
     rows: rows.map((r) => ({
+      id: r.id,
+      at: r.at,
       saleId: r.saleId,
       number: r.number,
       day: r.day,

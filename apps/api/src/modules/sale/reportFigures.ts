@@ -425,3 +425,39 @@ export function saleLinesCsvSql(p: ReportPeriod, originLabels: Record<string, st
     where ${kept(p)}
     order by s.created_at, s.id, i.position`;
 }
+
+/**
+ * Every line of the period's sales (not canceled) as columns c0..c14 in the report's LINE_COLUMNS order (sale
+ * number, the time on the shop's wall clock as a timestamp, seller, origin label, product id, description,
+ * variant, SKU, barcode, quantity, returned quantity, unit price, item discount, item total, returned amount:
+ * money in cents) and `n`, the line's 1-based number in the export, in the order sold: the source of the XLSX
+ * export's rows (`xlsxRowsSql`), streamed by COPY.
+ */
+export function saleLinesSql(p: ReportPeriod, originLabels: Record<string, string>): SQL {
+  const cells = [
+    sql`s.number`,
+    sql`(s.created_at at time zone ${p.timeZone}::text)`,
+    sql`u.name`,
+    sql`coalesce(${JSON.stringify(originLabels)}::jsonb ->> s.origin_sale, s.origin_sale)`,
+    sql`i.product_id`,
+    sql`i.description`,
+    sql`i.variant_name`,
+    sql`i.sku`,
+    sql`i.barcode`,
+    sql`i.quantity`,
+    sql`coalesce(ri.quantity, 0)`,
+    sql`i.unit_price_cents`,
+    sql`i.discount_cents`,
+    sql`i.total_cents`,
+    sql`coalesce(ri.amount, 0)`,
+  ].map((cell, i) => sql`${cell} as ${sql.raw(`c${i}`)}`);
+  return sql`select ${sql.join(cells, sql`, `)}, row_number() over (order by s.created_at, s.id, i.position) as n
+    from ${sales} s join ${saleItems} i on i.sale_id = s.id
+    left join ${users} u on u.id = coalesce(s.seller_id, s.user_id) and u.client_id = ${p.clientId}
+    left join (select x.sale_item_id, sum(x.quantity) as quantity, sum(x.amount_cents) as amount
+        from ${saleReturns} r join ${saleReturnItems} x on x.return_id = r.id
+        where r.client_id = ${p.clientId} and r.created_at >= ${startOf(p)} group by x.sale_item_id) ri
+      on ri.sale_item_id = i.id
+    where ${kept(p)}
+    order by s.created_at, s.id, i.position`;
+}

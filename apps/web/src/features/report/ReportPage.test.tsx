@@ -212,4 +212,78 @@ describe('Financeiro > Relatórios', () => {
     await waitFor(() => expect(screen.queryByTestId('export-progress')).toBeNull());
     expect(saved.map((b) => b.size)).toEqual([1536 + 2048 * 1024]);
   });
+  it("shows the stock turnover's export progress in its own bar, with the sales report's bar free", {
+    timeout: 20_000,
+  }, async () => {
+    let push: (bytes: Uint8Array) => void = () => {};
+    let finish: () => void = () => {};
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        push = (bytes) => controller.enqueue(bytes);
+        finish = () => controller.close();
+      },
+    });
+    const urls: string[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) => {
+        urls.push(url);
+        return url.includes('/stock-turnover/xlsx')
+          ? new Response(body, {
+              status: 200,
+              headers: {
+                'content-type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+                'content-disposition':
+                  'attachment; filename="giro-de-estoque-product-2026-03-10-2026-03-10.xlsx"',
+              },
+            })
+          : new Response(JSON.stringify(url.includes('/v1/report/stock-turnover') ? TURNOVER : REPORT), {
+              status: 200,
+            });
+      }),
+    );
+    const saved: Blob[] = [];
+    vi.stubGlobal(
+      'URL',
+      Object.assign(URL, {
+        createObjectURL: (blob: Blob) => {
+          saved.push(blob);
+          return 'blob:x';
+        },
+        revokeObjectURL: () => {},
+      }),
+    );
+    render(
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <MemoryRouter initialEntries={['/dashboard/finance/reports?from=2026-03-10&to=2026-03-10']}>
+          <ReportPage />
+        </MemoryRouter>
+      </QueryClientProvider>,
+    );
+    await screen.findByTestId('report-net');
+    const turnover = screen.getByRole('region', { name: 'Giro de estoque' });
+    within(turnover).getByRole('button', { name: 'Exportar giro (XLSX)' }).click();
+    expect((await within(turnover).findByTestId('export-progress')).textContent).toContain('Gerando XLSX...');
+    push(new Uint8Array(1536));
+    await waitFor(() =>
+      expect(within(turnover).getByTestId('export-progress').textContent).toBe(
+        'Baixando XLSX: 1,5 KB recebidos',
+      ),
+    );
+    expect(within(turnover).getByRole('button', { name: 'Exportando...' }).hasAttribute('disabled')).toBe(
+      true,
+    );
+    expect(
+      within(turnover).getByRole('button', { name: 'Exportar giro (CSV)' }).hasAttribute('disabled'),
+    ).toBe(true);
+    // The sales report's own bar shows nothing and stays usable.
+    expect(screen.getAllByTestId('export-progress')).toHaveLength(1);
+    expect(screen.getByRole('button', { name: 'Exportar XLSX' }).hasAttribute('disabled')).toBe(false);
+    finish();
+    await waitFor(() => expect(within(turnover).queryByTestId('export-progress')).toBeNull());
+    expect(saved.map((b) => b.size)).toEqual([1536]);
+    expect(
+      urls.some((u) => u.includes('/v1/report/stock-turnover/xlsx?') && u.includes('section=product')),
+    ).toBe(true);
+  });
 });

@@ -1,4 +1,3 @@
-import { formatBytes } from '@balcao/core/backup';
 import { addDays } from '@balcao/core/date';
 import { reportApi } from '@balcao/core/endpoints/report';
 import { CASH_FLOW_GROUPING_LABELS, CASH_FLOW_GROUPINGS, type CashFlowGrouping } from '@balcao/core/finance';
@@ -13,11 +12,8 @@ import {
   type SalesReport,
   WEEKDAY_LABELS,
 } from '@balcao/core/report';
-import DownloadIcon from '@mui/icons-material/Download';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
-import LinearProgress from '@mui/material/LinearProgress';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
@@ -39,6 +35,7 @@ import { download } from '../../lib/client.ts';
 import { formatDate, shopToday } from '../../lib/format.ts';
 import { readParam, useListParams } from '../../lib/listParams.ts';
 import { type ReportPageQuery, useSalesReport } from './api.ts';
+import { ExportBar } from './ExportBar.tsx';
 import { StockTurnoverSection } from './StockTurnoverSection.tsx';
 
 function queryFromParams(params: URLSearchParams): ReportPageQuery {
@@ -211,119 +208,61 @@ function HeatMap({ cells }: { cells: SalesReport['heatMap'] }) {
   );
 }
 
-/** What a running export shows: "Baixando CSV: 12,3 MB recebidos" (a streamed file has no size to show a share of). */
-function progressText(kind: ExportKind, received: number, total: number | null): string {
-  const what = EXPORT_LABELS[kind];
-  if (total) return `Baixando ${what}: ${formatBytes(received)} de ${formatBytes(total)}`;
-  return received === 0 ? `Gerando ${what}...` : `Baixando ${what}: ${formatBytes(received)} recebidos`;
-}
-
-type ExportKind = 'csv' | 'xlsx' | 'pdf';
-const EXPORT_LABELS: Record<ExportKind, string> = { csv: 'CSV', xlsx: 'XLSX', pdf: 'PDF' };
-
-function ExportBar({ query, onError }: { query: ReportPageQuery; onError: (error: unknown) => void }) {
+/** The sales report's exports: the chosen table as CSV or XLSX, the whole report as PDF. */
+function SalesExportBar({ query, onError }: { query: ReportPageQuery; onError: (error: unknown) => void }) {
   const [section, setSection] = useState<ReportSection>('product');
-  const [busy, setBusy] = useState<ExportKind | null>(null);
-  const [progress, setProgress] = useState<{ received: number; total: number | null }>({
-    received: 0,
-    total: null,
-  });
-  const onProgress = (received: number, total: number | null) => setProgress({ received, total });
-  const run = async (kind: ExportKind, work: () => Promise<void>) => {
-    setBusy(kind);
-    setProgress({ received: 0, total: null });
-    try {
-      await work();
-    } catch (error) {
-      onError(error);
-    } finally {
-      setBusy(null);
-    }
-  };
   const name = `relatorio-${section}-${query.from}-${query.to}`;
   return (
-    <Stack spacing={1}>
-      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { sm: 'center' } }}>
-        <TextField
-          select
-          size="small"
-          label="Relatório a exportar"
-          value={section}
-          onChange={(e) => setSection(e.target.value as ReportSection)}
-          sx={{ minWidth: 240 }}
-        >
-          {REPORT_SECTIONS.map((s) => (
-            <MenuItem key={s} value={s}>
-              {REPORT_SECTION_LABELS[s]}
-            </MenuItem>
-          ))}
-        </TextField>
-        <Button
-          variant="outlined"
-          startIcon={<DownloadIcon />}
-          disabled={busy !== null}
-          onClick={() =>
-            run('csv', () =>
-              download(
-                reportApi.salesCsv,
-                { query: { ...query, section } },
-                `${name}.csv`,
-                undefined,
-                onProgress,
-              ),
-            )
-          }
-        >
-          Exportar CSV
-        </Button>
-        <Button
-          variant="outlined"
-          disabled={busy !== null}
-          onClick={() =>
-            run('xlsx', () =>
-              download(
-                reportApi.salesXlsx,
-                { query: { ...query, section } },
-                `${name}.xlsx`,
-                undefined,
-                onProgress,
-              ),
-            )
-          }
-        >
-          {busy === 'xlsx' ? 'Exportando...' : 'Exportar XLSX'}
-        </Button>
-        <Button
-          variant="outlined"
-          disabled={busy !== null}
-          onClick={() =>
-            run('pdf', () =>
-              download(
-                reportApi.salesPdf,
-                { query },
-                `relatorio-vendas-${query.from}-${query.to}.pdf`,
-                undefined,
-                onProgress,
-              ),
-            )
-          }
-        >
-          {busy === 'pdf' ? 'Gerando...' : 'Baixar PDF'}
-        </Button>
-      </Stack>
-      {busy !== null && (
-        <Box role="status" aria-live="polite" data-testid="export-progress">
-          <Typography variant="body2" color="text.secondary">
-            {progressText(busy, progress.received, progress.total)}
-          </Typography>
-          <LinearProgress
-            variant={progress.total ? 'determinate' : 'indeterminate'}
-            value={progress.total ? Math.min(100, (progress.received / progress.total) * 100) : undefined}
-            aria-label={`Exportação ${EXPORT_LABELS[busy]}`}
-          />
-        </Box>
-      )}
-    </Stack>
+    <ExportBar
+      select={{
+        label: 'Relatório a exportar',
+        value: section,
+        options: REPORT_SECTIONS,
+        labels: REPORT_SECTION_LABELS,
+        onChange: setSection,
+      }}
+      actions={[
+        {
+          kind: 'csv',
+          label: 'Exportar CSV',
+          start: (onProgress) =>
+            download(
+              reportApi.salesCsv,
+              { query: { ...query, section } },
+              `${name}.csv`,
+              undefined,
+              onProgress,
+            ),
+        },
+        {
+          kind: 'xlsx',
+          label: 'Exportar XLSX',
+          busyLabel: 'Exportando...',
+          start: (onProgress) =>
+            download(
+              reportApi.salesXlsx,
+              { query: { ...query, section } },
+              `${name}.xlsx`,
+              undefined,
+              onProgress,
+            ),
+        },
+        {
+          kind: 'pdf',
+          label: 'Baixar PDF',
+          busyLabel: 'Gerando...',
+          start: (onProgress) =>
+            download(
+              reportApi.salesPdf,
+              { query },
+              `relatorio-vendas-${query.from}-${query.to}.pdf`,
+              undefined,
+              onProgress,
+            ),
+        },
+      ]}
+      onError={onError}
+    />
   );
 }
 
@@ -569,7 +508,7 @@ export default function ReportPage() {
             ))}
           </TextField>
         </Stack>
-        <ExportBar query={query} onError={failed} />
+        <SalesExportBar query={query} onError={failed} />
       </Stack>
       {report.isPending ? (
         <Loading />

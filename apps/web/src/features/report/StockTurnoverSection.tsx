@@ -5,14 +5,10 @@ import {
   STOCK_TURNOVER_SECTION_LABELS,
   STOCK_TURNOVER_SECTIONS,
 } from '@balcao/core/stockTurnover';
-import DownloadIcon from '@mui/icons-material/Download';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TableCell from '@mui/material/TableCell';
 import TableRow from '@mui/material/TableRow';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { LoadError } from '../../components/LoadError.tsx';
@@ -20,6 +16,7 @@ import { Loading } from '../../components/Loading.tsx';
 import { alignRight, ListTable } from '../../components/listPage.tsx';
 import { download } from '../../lib/client.ts';
 import { useStockTurnover } from './api.ts';
+import { ExportBar } from './ExportBar.tsx';
 
 const PRODUCTS_SHOWN = 50;
 const decimal = (value: number | null, digits: number) =>
@@ -39,19 +36,8 @@ export function StockTurnoverSection({
 }) {
   const turnover = useStockTurnover(query);
   const [section, setSection] = useState<Section>('product');
-  const [busy, setBusy] = useState<'csv' | 'xlsx' | null>(null);
   const name = `giro-de-estoque-${section}-${query.from}-${query.to}`;
   const exportQuery = { from: query.from, to: query.to, section };
-  const run = async (kind: 'csv' | 'xlsx', work: () => Promise<unknown>) => {
-    setBusy(kind);
-    try {
-      await work();
-    } catch (error) {
-      onError(error);
-    } finally {
-      setBusy(null);
-    }
-  };
   const head = [
     alignRight('Vendido'),
     alignRight('CMV'),
@@ -68,45 +54,46 @@ export function StockTurnoverSection({
         Giro = custo das mercadorias vendidas (CMV) no período ÷ valor médio do estoque. Dias de estoque =
         estoque final ÷ média vendida por dia.
       </Typography>
-      <Stack
-        direction={{ xs: 'column', sm: 'row' }}
-        spacing={1}
-        sx={{ mb: 1.5, alignItems: { sm: 'center' } }}
-      >
-        <TextField
-          select
-          size="small"
-          label="Giro a exportar"
-          value={section}
-          onChange={(e) => setSection(e.target.value as Section)}
-          sx={{ minWidth: 240 }}
-        >
-          {STOCK_TURNOVER_SECTIONS.map((s) => (
-            <MenuItem key={s} value={s}>
-              {STOCK_TURNOVER_SECTION_LABELS[s]}
-            </MenuItem>
-          ))}
-        </TextField>
-        <Button
-          variant="outlined"
-          startIcon={<DownloadIcon />}
-          disabled={busy !== null}
-          onClick={() =>
-            run('csv', () => download(reportApi.stockTurnoverCsv, { query: exportQuery }, `${name}.csv`))
-          }
-        >
-          {busy === 'csv' ? 'Exportando...' : 'Exportar giro (CSV)'}
-        </Button>
-        <Button
-          variant="outlined"
-          disabled={busy !== null}
-          onClick={() =>
-            run('xlsx', () => download(reportApi.stockTurnoverXlsx, { query: exportQuery }, `${name}.xlsx`))
-          }
-        >
-          {busy === 'xlsx' ? 'Exportando...' : 'Exportar giro (XLSX)'}
-        </Button>
-      </Stack>
+      <Box sx={{ mb: 1.5 }}>
+        <ExportBar
+          select={{
+            label: 'Giro a exportar',
+            value: section,
+            options: STOCK_TURNOVER_SECTIONS,
+            labels: STOCK_TURNOVER_SECTION_LABELS,
+            onChange: setSection,
+          }}
+          actions={[
+            {
+              kind: 'csv',
+              label: 'Exportar giro (CSV)',
+              busyLabel: 'Exportando...',
+              start: (onProgress) =>
+                download(
+                  reportApi.stockTurnoverCsv,
+                  { query: exportQuery },
+                  `${name}.csv`,
+                  undefined,
+                  onProgress,
+                ),
+            },
+            {
+              kind: 'xlsx',
+              label: 'Exportar giro (XLSX)',
+              busyLabel: 'Exportando...',
+              start: (onProgress) =>
+                download(
+                  reportApi.stockTurnoverXlsx,
+                  { query: exportQuery },
+                  `${name}.xlsx`,
+                  undefined,
+                  onProgress,
+                ),
+            },
+          ]}
+          onError={onError}
+        />
+      </Box>
       {turnover.isPending ? (
         <Loading />
       ) : turnover.isError ? (
