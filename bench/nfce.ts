@@ -37,6 +37,7 @@ const FISCAL: ProductFiscal = {
   origin: '0',
   cest: null,
   unit: 'UN',
+  cClassTrib: '000001',
 };
 const METHODS: PaymentMethod[] = ['money', 'debitCard', 'creditCard', 'pix'];
 
@@ -87,7 +88,7 @@ function draftOf(n: number): Draft {
   };
 }
 
-const SCHEMES = join(ROOT, 'apps/api/src/modules/fiscal/schemes/PL_009_V4');
+const SCHEMES = join(ROOT, 'apps/api/src/modules/fiscal/schemes/PL_010_V1.30');
 const files = readdirSync(SCHEMES)
   .filter((f) => f.endsWith('.xsd'))
   .map((fileName) => ({ fileName, contents: readFileSync(join(SCHEMES, fileName), 'utf8') }));

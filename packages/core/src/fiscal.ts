@@ -320,6 +320,115 @@ export const FISCAL_MESSAGES = {
     'SEFAZ-SP não respondeu. São Paulo não aceita NFC-e em contingência off-line: a nota ficou na fila e será enviada quando a conexão voltar.',
 } as const;
 
+// ---------------------------------------------------------------------------------------------
+// IBS / CBS (tax reform, LC 214/2025; NT 2025.002-RTC and its schema package PL_010)
+
+/**
+ * The cClassTrib codes a shop's counter sale (NFC-e) may use, with the rate reduction each implies.
+ * Source: the official "Tabela de Código de Classificação Tributária do IBS e da CBS" (Informe Técnico
+ * 2024.001 / 2025.002, Portal da NF-e), read through its public transcription in
+ * claudiostocco/reformatributaria scripts/UpdClasTrib.sql (columns TXREDIBS, TXREDCBS and DFEASSOCIADO
+ * including "NFCe"); only the codes of a retail or food counter that need no extra group (deferral,
+ * presumed credit, monophasic fuel) are kept. The first three digits of a cClassTrib are its CST.
+ */
+export const CLASS_TRIB_NFCE = {
+  '000001': { reduction: 0, label: 'Tributação integral do IBS e da CBS' },
+  '200003': { reduction: 100, label: 'Alimentos da cesta básica (Anexo I da LC 214/2025)' },
+  '200009': { reduction: 100, label: 'Medicamentos do Anexo XIV da LC 214/2025' },
+  '200013': { reduction: 100, label: 'Absorventes e coletores menstruais' },
+  '200014': { reduction: 100, label: 'Hortícolas, frutas e ovos (Anexo XV)' },
+  '200032': { reduction: 60, label: 'Medicamentos registrados na Anvisa' },
+  '200034': { reduction: 60, label: 'Alimentos do Anexo VII da LC 214/2025' },
+  '200035': { reduction: 60, label: 'Higiene pessoal e limpeza (Anexo VIII)' },
+  '200047': { reduction: 40, label: 'Bares e restaurantes (art. 275 da LC 214/2025)' },
+  '410001': { reduction: 0, label: 'Bonificação que consta do documento fiscal' },
+  '410999': { reduction: 0, label: 'Operação não onerosa sem previsão de tributação' },
+} as const satisfies Record<string, { reduction: number; label: string }>;
+export type ClassTrib = keyof typeof CLASS_TRIB_NFCE;
+export const CLASS_TRIBS = Object.keys(CLASS_TRIB_NFCE) as ClassTrib[];
+/** The CST of IBS/CBS is the cClassTrib's first three digits. */
+export const cstOfClassTrib = (cClassTrib: string) => cClassTrib.slice(0, 3);
+/** CST 410 (imunidade, isenção, não incidência) carries no gIBSCBS group (rule UB13-20). */
+export const cstHasTaxGroup = (cst: string) => cst === '000' || cst === '200';
+/** The Simples Nacional default: full taxation (the tax itself is due only from 2027, art. 348). */
+export const DEFAULT_CLASS_TRIB: ClassTrib = '000001';
+
+/**
+ * The rates of IBS and CBS by year, in ten-thousandths of a percent (0.9% = 9000). 2026 is the test
+ * year of LC 214/2025 (art. 343: CBS 0.9%, art. 344: IBS 0.1% of the state, none of the município),
+ * the rates NT 2025.002 checks (rules UB18-10 and UB56-10). Later years are not set yet.
+ */
+export const IBS_CBS_RATES: Record<number, { ibsUf: number; ibsMun: number; cbs: number }> = {
+  2026: { ibsUf: 1000, ibsMun: 0, cbs: 9000 },
+};
+export const ibsCbsRates = (year: number) => IBS_CBS_RATES[year] ?? IBS_CBS_RATES[2026];
+
+/**
+ * When a note carries the IBSCBS groups. NT 2025.002 (v1.30+ timetable): required for CRT 3 (regime
+ * normal) in 2026; for Simples Nacional and MEI (CRT 1, 2, 4) the orientation is a future NT and the tax
+ * applies only from 2027 (art. 348 LC 214/2025), so "auto" leaves it out for them; "always" fills it
+ * (the NT accepts it filled: the rules then apply), "never" leaves it out.
+ */
+export const IBS_CBS_MODES = ['auto', 'always', 'never'] as const;
+export type IbsCbsMode = (typeof IBS_CBS_MODES)[number];
+export const IBS_CBS_MODE_LABELS: Record<IbsCbsMode, string> = {
+  auto: 'Automático (obrigatório no regime normal; Simples Nacional só a partir de 2027)',
+  always: 'Sempre informar',
+  never: 'Não informar',
+};
+export const ibsCbsApplies = (mode: IbsCbsMode | undefined, crt: string) =>
+  mode === 'always' || ((mode ?? 'auto') === 'auto' && crt === '3');
+
+/** A rate (ten-thousandths of a percent) as the schema's TDec_0302_04RTC: "0.9000". */
+export const ibsCbsRateText = (rate: number) => (rate / 10_000).toFixed(4);
+
+export type IbsCbsItem = {
+  cst: string;
+  cClassTrib: string;
+  /** Null for a CST without the gIBSCBS group (410). */
+  group: {
+    baseCents: number;
+    reduction: number;
+    ibsUf: { rate: number; effective: number; cents: number };
+    ibsMun: { rate: number; effective: number; cents: number };
+    cbs: { rate: number; effective: number; cents: number };
+    ibsCents: number;
+  } | null;
+};
+
+/**
+ * The IBS/CBS of one item: base = vProd - vDesc + vOutro (no ICMS, PIS or COFINS is charged on the
+ * note, rule UB16-10), each rate reduced by the cClassTrib's percentage (gRed: pAliqEfet = p x (1 -
+ * pRedAliq/100)), each amount rounded half up to the cent.
+ */
+export function ibsCbsItem(baseCents: number, cClassTrib: string, year: number): IbsCbsItem {
+  const cst = cstOfClassTrib(cClassTrib);
+  if (!cstHasTaxGroup(cst)) return { cst, cClassTrib, group: null };
+  const reduction = CLASS_TRIB_NFCE[cClassTrib as ClassTrib]?.reduction ?? 0;
+  const rates = ibsCbsRates(year);
+  const part = (rate: number) => {
+    const effective = Math.round((rate * (100 - reduction)) / 100);
+    return { rate, effective, cents: Math.round((baseCents * effective) / 1_000_000) };
+  };
+  const ibsUf = part(rates.ibsUf);
+  const ibsMun = part(rates.ibsMun);
+  const cbs = part(rates.cbs);
+  return {
+    cst,
+    cClassTrib,
+    group: { baseCents, reduction, ibsUf, ibsMun, cbs, ibsCents: ibsUf.cents + ibsMun.cents },
+  };
+}
+
+export const classTribMessage = (code: string) =>
+  `Classificação tributária (cClassTrib) ${code} não existe na tabela do IBS/CBS para NFC-e.`;
+const classTrib = z
+  .string()
+  .regex(/^\d{6}$/, 'cClassTrib deve ter 6 dígitos')
+  .superRefine((v, ctx) => {
+    if (!(v in CLASS_TRIB_NFCE)) ctx.addIssue({ code: 'custom', message: classTribMessage(v) });
+  });
+
 const ncm = z.string().regex(/^\d{8}$/, FISCAL_MESSAGES.ncm);
 const cfop = z.string().regex(/^5\d{3}$/, FISCAL_MESSAGES.cfop);
 const csosn = z.enum(['101', '102', '103', '201', '202', '203', '300', '400', '500', '900'], {
@@ -346,11 +455,21 @@ export const productFiscalSchema = z.object({
   origin,
   cest,
   unit: fiscalUnit,
+  /** IBS/CBS classification (NT 2025.002); its first three digits are the CST. */
+  cClassTrib: classTrib.default(DEFAULT_CLASS_TRIB),
 });
 export type ProductFiscal = z.infer<typeof productFiscalSchema>;
 
 /** The fiscal fields in the order the forms and the CSV show them. */
-export const PRODUCT_FISCAL_FIELDS = ['ncm', 'cfop', 'csosn', 'origin', 'cest', 'unit'] as const;
+export const PRODUCT_FISCAL_FIELDS = [
+  'ncm',
+  'cfop',
+  'csosn',
+  'origin',
+  'cest',
+  'unit',
+  'cClassTrib',
+] as const;
 export type ProductFiscalField = (typeof PRODUCT_FISCAL_FIELDS)[number];
 export const PRODUCT_FISCAL_LABELS: Record<ProductFiscalField, string> = {
   ncm: 'NCM',
@@ -359,6 +478,7 @@ export const PRODUCT_FISCAL_LABELS: Record<ProductFiscalField, string> = {
   origin: 'Origem',
   cest: 'CEST',
   unit: 'Unidade fiscal',
+  cClassTrib: 'cClassTrib (IBS/CBS)',
 };
 export const CSOSNS = ['101', '102', '103', '201', '202', '203', '300', '400', '500', '900'] as const;
 /** Origem da mercadoria (tabela A do ICMS). */
@@ -386,6 +506,7 @@ export const productFiscalOverrideSchema = z.object({
   origin: origin.optional(),
   cest: cest.optional(),
   unit: fiscalUnit.optional(),
+  cClassTrib: classTrib.optional(),
 });
 export type ProductFiscalOverride = z.infer<typeof productFiscalOverrideSchema>;
 
@@ -442,6 +563,8 @@ export const fiscalSettingsInputSchema = z
       .union([z.literal(2), z.literal(3)], { message: 'Versão do QR Code deve ser 2 ou 3' })
       .default(2),
     defaults: productFiscalSchema,
+    /** When the notes carry the IBS/CBS groups (NT 2025.002). */
+    ibsCbsMode: z.enum(IBS_CBS_MODES, { message: 'Opção de IBS/CBS inválida' }).default('auto'),
   })
   .superRefine((v, issues) => {
     // QR code v3 (NT 2025.001) has no CSC hash: the CSC and its id are asked only with v2.
@@ -479,6 +602,7 @@ export const fiscalSettingsSchema = z.object({
   cscId: z.string(),
   qrCodeVersion: z.union([z.literal(2), z.literal(3)]),
   defaults: productFiscalSchema,
+  ibsCbsMode: z.enum(IBS_CBS_MODES),
   hasCsc: z.boolean(),
   certificate: certificateInfoSchema.nullable(),
   /** The state's rules, for the page's notes. */

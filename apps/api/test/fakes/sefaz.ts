@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import { UF_CODES } from '@balcao/core/fiscal';
+import { CLASS_TRIB_NFCE, cstHasTaxGroup, ibsCbsRates, ibsCbsRateText, UF_CODES } from '@balcao/core/fiscal';
 import forge from 'node-forge';
 import {
   element,
@@ -18,7 +18,7 @@ import { makeServerCert, makeTestCa, type TestCa } from './sefazCerts.ts';
  * A local SEFAZ (issue 32) that follows the NF-e 4.00 web services' contract: HTTPS that demands a
  * client certificate signed by the test CA (a certificate from elsewhere fails the handshake, as at
  * SEFAZ), SOAP 1.2 envelopes (nfeDadosMsg / nfeResultMsg) at /ws/<service>, the schema checked with the
- * same PL_009 XSDs and the signature against the certificate sent in KeyInfo, which must be the TLS
+ * same PL_010 XSDs (with NT 2025.002's IBS/CBS rules) and the signature against the certificate sent in KeyInfo, which must be the TLS
  * client's. Answers the real cStat codes: 100, 104, 107, 128, 135, 102, 204, 206, 213, 217, 225, 241, 256,
  * 297, 386, 539, 656, 778 (voided ranges are kept: 256 on a second inutilização, 206 for a voided
  * number sent). For the tests it can be slowed, made to hold the answer (timeout), answer 500 or go away.
@@ -85,6 +85,35 @@ const FORCED_REJECTIONS: Record<string, string> = {
   '778': 'Rejeição: Informado NCM inexistente',
   '386': 'Rejeição: CFOP não permitido para NFC-e',
 };
+
+/**
+ * NT 2025.002-RTC rules on the items' IBSCBS group (applied only when it is filled, as the NT says):
+ * UB14-10 (1023) the cClassTrib must exist in the table (here the NFC-e codes of core's CLASS_TRIB_NFCE),
+ * UB14-20 (1024) its first three digits are the CST, UB18-10 (1026) pIBSUF and UB56-10 (1037) pCBS are
+ * the year's rates (2026: 0.10% and 0.90%), UB13-20 (1021) no gIBSCBS for a CST without it. The texts
+ * are SEFAZ's as transcribed from the NT's rules table.
+ */
+function ibsCbsRejection(nfe: string): [string, string] | null {
+  const year = Number((tag(nfe, 'dhEmi') ?? '').slice(0, 4));
+  const rates = ibsCbsRates(year);
+  for (const group of nfe.match(/<IBSCBS>[\s\S]*?<\/IBSCBS>/g) ?? []) {
+    const cst = tag(group, 'CST') ?? '';
+    const cClassTrib = tag(group, 'cClassTrib') ?? '';
+    if (!(cClassTrib in CLASS_TRIB_NFCE))
+      return ['1023', 'Rejeição: Classificação Tributária do IBS/CBS inexistente'];
+    if (cClassTrib.slice(0, 3) !== cst)
+      return ['1024', 'Rejeição: Código de Classificação Tributária do IBS/CBS incompatível com o CST'];
+    const hasGroup = group.includes('<gIBSCBS>');
+    if (hasGroup && !cstHasTaxGroup(cst))
+      return ['1021', 'Rejeição: Grupo de informações do IBS/CBS informado indevidamente'];
+    if (!hasGroup) continue;
+    if (tag(group, 'pIBSUF') !== ibsCbsRateText(rates.ibsUf))
+      return ['1026', 'Rejeição: Alíquota do IBS da UF inválida'];
+    if (tag(group, 'pCBS') !== ibsCbsRateText(rates.cbs))
+      return ['1037', 'Rejeição: Alíquota da CBS inválida'];
+  }
+  return null;
+}
 
 let protocolSeq = 135_260_000_000_000;
 const nextProtocol = () => String(++protocolSeq);
@@ -160,6 +189,8 @@ export async function startFakeSefaz(options: { port?: number; ca?: TestCa } = {
         null,
       );
     if (forced && FORCED_REJECTIONS[forced]) return prot(forced, FORCED_REJECTIONS[forced], null);
+    const reform = ibsCbsRejection(nfe);
+    if (reform) return prot(reform[0], reform[1], null);
     if (fake.voids.some((v) => v.cnpj === cnpj && v.series === series && number >= v.from && number <= v.to))
       return prot('206', 'Rejeição: NF-e já está inutilizada na Base de dados da SEFAZ', null);
     const protocol = nextProtocol();

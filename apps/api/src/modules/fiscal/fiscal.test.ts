@@ -45,7 +45,15 @@ afterAll(async () => {
   await sefaz?.close();
 });
 
-const DEFAULTS = { ncm: '21069090', cfop: '5102', csosn: '102', origin: '0', cest: null, unit: 'UN' };
+const DEFAULTS = {
+  ncm: '21069090',
+  cfop: '5102',
+  csosn: '102',
+  origin: '0',
+  cest: null,
+  unit: 'UN',
+  cClassTrib: '000001',
+};
 let cnpjSeq = 100;
 
 function settingsBody(cnpj: string, overrides: Record<string, unknown> = {}) {
@@ -183,6 +191,99 @@ describe('NFC-e at a PDV sale', { timeout: 90_000 }, () => {
       'Erro de schema no elemento NCM: a nota não foi enviada. Confira os dados fiscais do produto (NCM, CFOP, CSOSN) e do emitente.',
     );
     expect(sefaz.calls.NFeAutorizacao4 ?? 0).toBe(before);
+  });
+});
+
+describe('IBS/CBS of the tax reform (NT 2025.002, PL_010)', { timeout: 90_000 }, () => {
+  it('a regime normal note carries IBSCBS per item and the totals, schema-valid, exact to the cent', async () => {
+    // CRT 3: the group is required in 2026; "auto" fills it.
+    const shop = await fiscalShop({ crt: '3' });
+    const meal = await makeProduct(t, shop.auth, { name: 'Prato feito', salePriceCents: 1999, stock: 10 });
+    const gift = await makeProduct(t, shop.auth, { name: 'Brinde', salePriceCents: 100, stock: 10 });
+    expectStatus(await shop.api.put(`/fiscal/product/${meal.id}`, { fields: { cClassTrib: '200047' } }), 200);
+    expectStatus(await shop.api.put(`/fiscal/product/${gift.id}`, { fields: { cClassTrib: '410999' } }), 200);
+    const sale = await sell(shop.auth, shop.product.id, {
+      items: [
+        { productId: shop.product.id, quantity: 2 },
+        { productId: meal.id, quantity: 1 },
+        { productId: gift.id, quantity: 1 },
+      ],
+      payments: [{ method: 'money', amountCents: 3399 }],
+      cashDepositAmountCents: 3399,
+    });
+    const note = await noteOf(shop.auth, sale.id);
+    expect(note).toMatchObject({ status: 'authorised', statusCode: '100' });
+    const nfe = element((await shop.api.get(`/fiscal/notes/${note.id}/xml`)).body, 'NFe') as string;
+    expect(await validateSchema(nfe, 'nfe_v4.00.xsd')).toBeNull();
+    const items = nfe.match(/<IBSCBS>[\s\S]*?<\/IBSCBS>/g);
+    // 2 x 6.50 = 13.00 full rate: IBS UF 0.1% = 0.013 -> 0.01, CBS 0.9% = 0.117 -> 0.12.
+    expect(items?.[0]).toBe(
+      '<IBSCBS><CST>000</CST><cClassTrib>000001</cClassTrib><gIBSCBS><vBC>13.00</vBC><gIBSUF><pIBSUF>0.1000</pIBSUF><vIBSUF>0.01</vIBSUF></gIBSUF><gIBSMun><pIBSMun>0.0000</pIBSMun><vIBSMun>0.00</vIBSMun></gIBSMun><vIBS>0.01</vIBS><gCBS><pCBS>0.9000</pCBS><vCBS>0.12</vCBS></gCBS></gIBSCBS></IBSCBS>',
+    );
+    // Bares e restaurantes, 40% less: 19.99 x 0.06% = 0.0120 -> 0.01; 19.99 x 0.54% = 0.1079 -> 0.11.
+    expect(items?.[1]).toBe(
+      '<IBSCBS><CST>200</CST><cClassTrib>200047</cClassTrib><gIBSCBS><vBC>19.99</vBC><gIBSUF><pIBSUF>0.1000</pIBSUF><gRed><pRedAliq>40.0000</pRedAliq><pAliqEfet>0.0600</pAliqEfet></gRed><vIBSUF>0.01</vIBSUF></gIBSUF><gIBSMun><pIBSMun>0.0000</pIBSMun><gRed><pRedAliq>40.0000</pRedAliq><pAliqEfet>0.0000</pAliqEfet></gRed><vIBSMun>0.00</vIBSMun></gIBSMun><vIBS>0.01</vIBS><gCBS><pCBS>0.9000</pCBS><gRed><pRedAliq>40.0000</pRedAliq><pAliqEfet>0.5400</pAliqEfet></gRed><vCBS>0.11</vCBS></gCBS></gIBSCBS></IBSCBS>',
+    );
+    // CST 410 (not onerous): CST and cClassTrib only.
+    expect(items?.[2]).toBe('<IBSCBS><CST>410</CST><cClassTrib>410999</cClassTrib></IBSCBS>');
+    // The totals are the sums of the items' rounded amounts.
+    expect(element(nfe, 'IBSCBSTot')).toBe(
+      '<IBSCBSTot><vBCIBSCBS>32.99</vBCIBSCBS><gIBS><gIBSUF><vDif>0.00</vDif><vDevTrib>0.00</vDevTrib><vIBSUF>0.02</vIBSUF></gIBSUF><gIBSMun><vDif>0.00</vDif><vDevTrib>0.00</vDevTrib><vIBSMun>0.00</vIBSMun></gIBSMun><vIBS>0.02</vIBS><vCredPres>0.00</vCredPres><vCredPresCondSus>0.00</vCredPresCondSus></gIBS><gCBS><vDif>0.00</vDif><vDevTrib>0.00</vDevTrib><vCBS>0.23</vCBS><vCredPres>0.00</vCredPres><vCredPresCondSus>0.00</vCredPresCondSus></gCBS></IBSCBSTot>',
+    );
+    expect(nfe).toContain('<vNF>33.99</vNF>');
+  });
+
+  it('Simples Nacional leaves the group out unless the shop asks for it', async () => {
+    const shop = await fiscalShop();
+    expect(
+      expectStatus<{ settings: { ibsCbsMode: string } }>(await shop.api.get('/fiscal/settings'), 200).settings
+        .ibsCbsMode,
+    ).toBe('auto');
+    const first = await noteOf(shop.auth, (await sell(shop.auth, shop.product.id)).id);
+    expect((await shop.api.get(`/fiscal/notes/${first.id}/xml`)).body).not.toContain('<IBSCBS>');
+    expectStatus(
+      await shop.api.put(
+        '/fiscal/settings',
+        settingsBody(shop.cnpj, { enabled: true, csc: '', nextNumber: 2, ibsCbsMode: 'always' }),
+      ),
+      200,
+    );
+    const second = await noteOf(shop.auth, (await sell(shop.auth, shop.product.id)).id);
+    expect(second.status).toBe('authorised');
+    expect((await shop.api.get(`/fiscal/notes/${second.id}/xml`)).body).toContain(
+      '<IBSCBS><CST>000</CST><cClassTrib>000001</cClassTrib><gIBSCBS><vBC>13.00</vBC>',
+    );
+  });
+
+  it('a wrong cClassTrib is refused in Portuguese, on the forms and by SEFAZ (1023)', async () => {
+    const shop = await fiscalShop({ crt: '3' });
+    const product = await shop.api.put(`/fiscal/product/${shop.product.id}`, {
+      fields: { cClassTrib: '999999' },
+    });
+    expect(product.statusCode).toBe(400);
+    expect(product.json().message).toContain(
+      'Classificação tributária (cClassTrib) 999999 não existe na tabela do IBS/CBS para NFC-e.',
+    );
+    const settings = await shop.api.put(
+      '/fiscal/settings',
+      settingsBody(shop.cnpj, {
+        crt: '3',
+        enabled: true,
+        csc: '',
+        defaults: { ...DEFAULTS, cClassTrib: '12345' },
+      }),
+    );
+    expect(settings.statusCode).toBe(400);
+    expect(settings.json().message).toContain('cClassTrib deve ter 6 dígitos');
+    // A code that reached the stored defaults some other way: SEFAZ refuses it (rule UB14-10).
+    await t.database.db.execute(
+      sql`update fiscal_settings set defaults = jsonb_set(defaults, '{cClassTrib}', '"999999"') where client_id = ${shop.client.id}`,
+    );
+    const note = await noteOf(shop.auth, (await sell(shop.auth, shop.product.id)).id);
+    expect(note).toMatchObject({ status: 'rejected', statusCode: '1023' });
+    expect(note.statusText).toBe(
+      'Rejeição: Classificação Tributária do IBS/CBS inexistente. Confira a classificação tributária do IBS/CBS (cClassTrib) do produto ou o padrão da loja em Configurações > Fiscal.',
+    );
   });
 });
 
@@ -330,7 +431,10 @@ describe('SP queue and a lost answer', { timeout: 90_000 }, () => {
     // A later second: a note signed again would carry another dhEmi, so another digest.
     // (A second can take longer than waitFor's default 1 s to turn on a loaded CI machine.)
     const second = new Date().getSeconds();
-    await vi.waitFor(() => expect(new Date().getSeconds()).not.toBe(second), { interval: 50, timeout: 5_000 });
+    await vi.waitFor(() => expect(new Date().getSeconds()).not.toBe(second), {
+      interval: 50,
+      timeout: 5_000,
+    });
     await transmitWaiting(t.app.ctx);
     const sent = await noteOf(shop.auth, note.saleId ?? 0, (n) => n.status === 'authorised');
     expect(sent).toMatchObject({ accessKey: note.accessKey, protocol: held?.protocol });

@@ -5,6 +5,8 @@ import {
   type FiscalEnvironment,
   type FiscalNote,
   fiscalWithDefaults,
+  type IbsCbsMode,
+  ibsCbsApplies,
   nfeDateTime,
   type ProductFiscal,
   type QrCodeVersion,
@@ -133,6 +135,7 @@ async function draftOf(db: Executor, settings: SettingsRow, sale: Sale, consumer
     changeCents: sale.changeCents,
     totalCents: sale.finalAmountCents,
     additionalInfo: `Venda no ${sale.number}`,
+    ibsCbs: ibsCbsApplies(settings.ibsCbsMode as IbsCbsMode, settings.crt),
     timeZone: client?.timeZone ?? 'America/Sao_Paulo',
   };
   return draft;
@@ -358,6 +361,13 @@ export function fixHint(code: string): string {
       return 'Este número já foi usado com outra chave: ajuste o próximo número da série e inutilize o que sobrar.';
     case '656':
       return 'A SEFAZ bloqueou por consumo indevido: aguarde uma hora antes de reenviar.';
+    case '1021':
+    case '1023':
+    case '1024':
+      return 'Confira a classificação tributária do IBS/CBS (cClassTrib) do produto ou o padrão da loja em Configurações > Fiscal.';
+    case '1026':
+    case '1037':
+      return 'As alíquotas do IBS/CBS não são as do ano da nota: atualize o Balcão.';
     default:
       return 'Confira os dados da nota e envie de novo.';
   }

@@ -45,6 +45,8 @@ export const fiscalSettings = pgTable('fiscal_settings', {
   qrCodeVersion: integer('qr_code_version').notNull().default(2),
   /** The product fiscal fields a product without its own uses. */
   defaults: jsonb('defaults').$type<ProductFiscal>().notNull(),
+  /** auto | always | never: when the notes carry the IBS/CBS groups (NT 2025.002). */
+  ibsCbsMode: text('ibs_cbs_mode').notNull().default('auto'),
   /** lib/secrets.ts sealed {pfxBase64, password}; '' without a certificate. */
   certificateSealed: text('certificate_sealed').notNull().default(''),
   certificateHolder: text('certificate_holder'),

@@ -1,0 +1,1 @@
+ALTER TABLE "fiscal_settings" ADD COLUMN "ibs_cbs_mode" text DEFAULT 'auto' NOT NULL;
