@@ -64,6 +64,11 @@ export const tpAmbOf = (env: FiscalEnvironment): 1 | 2 => (env === 'producao' ? 
  * - São Paulo: Portaria SRE 79/2024 ended SAT on 1 Jan 2026 and SP's NFC-e rules
  *   (Portaria CAT 12/2015 as amended) do not accept offline contingency for the issuer's own link
  *   failure; EPEC (event 110140) only when SEFAZ-SP declares itself unavailable.
+ * - EPEC for NFC-e exists in São Paulo only: SEFAZ-SP's own "RecepcaoEPEC" / "EPECStatusServico" web
+ *   services (nfce.epec.fazenda.sp.gov.br, listed in nfephp-org/sped-nfe storage/wsnfe_4.00_mod65.xml;
+ *   sped-nfe's TraitEPECNfce: "os demais estados não implementaram o serviço EPEC para NFCe"). "Declared
+ *   down" is SEFAZ answering cStat 108 (Serviço Paralisado Momentaneamente) or 109 (Serviço Paralisado
+ *   sem Previsão), as the status service or the authorisation itself, never the shop's own silence.
  */
 export type StateFiscalRules = {
   offlineContingency: boolean;
@@ -71,11 +76,20 @@ export type StateFiscalRules = {
   contingencyHours: number;
   /** Hours after authorisation a cancel (110111) is accepted. */
   cancelHours: number;
+  /** EPEC (tpEmis 4, event 110140) when SEFAZ declares itself down (108/109). */
+  epec: boolean;
 };
-const DEFAULT_RULES: StateFiscalRules = { offlineContingency: true, contingencyHours: 24, cancelHours: 24 };
+const DEFAULT_RULES: StateFiscalRules = {
+  offlineContingency: true,
+  contingencyHours: 24,
+  cancelHours: 24,
+  epec: false,
+};
 export const STATE_FISCAL_RULES: Partial<Record<Uf, StateFiscalRules>> = {
-  SP: { offlineContingency: false, contingencyHours: 24, cancelHours: 24 },
+  SP: { offlineContingency: false, contingencyHours: 24, cancelHours: 24, epec: true },
 };
+/** SEFAZ's own answer that it is down: 108 paralisado momentaneamente, 109 paralisado sem previsão. */
+export const SEFAZ_DOWN_CODES = ['108', '109'];
 export const stateRules = (uf: Uf): StateFiscalRules => STATE_FISCAL_RULES[uf] ?? DEFAULT_RULES;
 
 /** The authoriser's URLs for a state and environment (SVRS states take SVRS's services). */
@@ -140,8 +154,8 @@ export type AccessKeyParts = {
   model: 55 | 65;
   series: number;
   number: number;
-  /** 1 normal, 9 offline contingency (NFC-e). */
-  tpEmis: 1 | 9;
+  /** 1 normal, 4 EPEC (São Paulo, SEFAZ declared down), 9 offline contingency (NFC-e). */
+  tpEmis: 1 | 4 | 9;
   /** cNF, 8 digits, not equal to nNF. */
   code: number;
 };
@@ -315,6 +329,9 @@ export const FISCAL_MESSAGES = {
   notAuthorised: 'Só uma NFC-e autorizada pode ser cancelada.',
   cancelDeadline: 'O prazo de cancelamento desta NFC-e já passou.',
   contingencyText: 'EMITIDA EM CONTINGÊNCIA',
+  epecText: 'EMITIDA EM CONTINGÊNCIA - EPEC',
+  epecIssued:
+    'SEFAZ-SP declarou paralisação: a NFC-e saiu em contingência EPEC (evento registrado) e será transmitida quando a SEFAZ voltar.',
   noFiscalValue: 'EMITIDA EM AMBIENTE DE HOMOLOGAÇÃO - SEM VALOR FISCAL',
   spQueued:
     'SEFAZ-SP não respondeu. São Paulo não aceita NFC-e em contingência off-line: a nota ficou na fila e será enviada quando a conexão voltar.',
@@ -619,6 +636,7 @@ export const certificateUploadSchema = z.object({
 export const FISCAL_NOTE_STATUSES = [
   'pending',
   'contingency',
+  'epec',
   'queued',
   'authorised',
   'rejected',
@@ -629,6 +647,7 @@ export type FiscalNoteStatus = (typeof FISCAL_NOTE_STATUSES)[number];
 export const FISCAL_NOTE_STATUS_LABELS: Record<FiscalNoteStatus, string> = {
   pending: 'Enviando',
   contingency: 'Em contingência',
+  epec: 'Em contingência EPEC',
   queued: 'Na fila (aguardando SEFAZ)',
   authorised: 'Autorizada',
   rejected: 'Rejeitada',

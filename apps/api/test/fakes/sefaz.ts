@@ -63,6 +63,13 @@ export type FakeSefaz = {
   forceNext: string | null;
   /** Voided ranges (inutilização homologada). */
   voids: { cnpj: string; series: number; from: number; to: number }[];
+  /**
+   * SEFAZ declares itself down: 108 (paralisado momentaneamente) or 109 (sem previsão) from the status
+   * service and the NF-e services; SP's EPEC service (RecepcaoEPEC) stays up, as it is a separate one.
+   */
+  declaredDown: '108' | '109' | null;
+  /** EPECs registered (110140), by the note's key: their protocol. */
+  epecs: Map<string, string>;
   /** More calls than this for one key within a minute: 656 consumo indevido. */
   maxCallsPerKey: number;
   /** Stops listening and drops connections (SEFAZ or the link gone). */
@@ -79,6 +86,23 @@ const now = () => {
 
 const envelope = (service: string, body: string) =>
   `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="${SOAP_NS}"><soap:Body><nfeResultMsg xmlns="http://www.portalfiscal.inf.br/nfe/wsdl/${service}">${body}</nfeResultMsg></soap:Body></soap:Envelope>`;
+
+const DOWN_TEXT = {
+  '108': 'Serviço Paralisado Momentaneamente (curto prazo)',
+  '109': 'Serviço Paralisado sem Previsão',
+};
+/** The answer of a service while SEFAZ declares itself down (its result element with cStat 108/109). */
+function downAnswer(service: string, cStat: '108' | '109', tpAmb: string, cUF: string) {
+  const root =
+    {
+      NFeAutorizacao4: 'retEnviNFe',
+      NFeStatusServico4: 'retConsStatServ',
+      NFeConsultaProtocolo4: 'retConsSitNFe',
+      NFeRecepcaoEvento4: 'retEnvEvento',
+      NFeInutilizacao4: 'retInutNFe',
+    }[service] ?? 'retConsStatServ';
+  return `<${root} xmlns="${NFE_NS}" versao="4.00"><tpAmb>${tpAmb}</tpAmb><verAplic>FAKE-SEFAZ-1.0</verAplic><cStat>${cStat}</cStat><xMotivo>${DOWN_TEXT[cStat]}</xMotivo><cUF>${cUF}</cUF><dhRecbto>${now()}</dhRecbto></${root}>`;
+}
 
 /** Rejections the tests can force, with SEFAZ's texts (MOC 7.0 tabela de códigos). */
 const FORCED_REJECTIONS: Record<string, string> = {
@@ -137,6 +161,8 @@ export async function startFakeSefaz(options: { port?: number; ca?: TestCa } = {
     notes: new Map(),
     forceNext: null,
     voids: [],
+    declaredDown: null,
+    epecs: new Map(),
     maxCallsPerKey: 20,
     goAway: async () => {},
     comeBack: async () => {},
@@ -189,6 +215,9 @@ export async function startFakeSefaz(options: { port?: number; ca?: TestCa } = {
         null,
       );
     if (forced && FORCED_REJECTIONS[forced]) return prot(forced, FORCED_REJECTIONS[forced], null);
+    // tpEmis 4 (EPEC): SEFAZ must hold the note's EPEC.
+    if (key[34] === '4' && !fake.epecs.has(key))
+      return prot('468', 'Rejeição: NF-e com Tipo Emissão = 4, sem EPEC correspondente', null);
     const reform = ibsCbsRejection(nfe);
     if (reform) return prot(reform[0], reform[1], null);
     if (fake.voids.some((v) => v.cnpj === cnpj && v.series === series && number >= v.from && number <= v.to))
@@ -240,6 +269,35 @@ export async function startFakeSefaz(options: { port?: number; ca?: TestCa } = {
       return ret('222', 'Rejeição: Protocolo de Autorização de Uso difere do cadastrado', null);
     note.canceled = true;
     return ret('135', 'Evento registrado e vinculado a NF-e', nextProtocol());
+  }
+
+  /** SP's RecepcaoEPEC (NFC-e): the lot checked against PL_010's eventoEPEC_v1.00.xsd, signed by the client. */
+  async function epec(body: string, client: { cnpj: string; pem: string }, tpAmb: string) {
+    const head = `<tpAmb>${tpAmb}</tpAmb><verAplic>FAKE-SEFAZ-EPEC-1.0</verAplic>`;
+    const lot = (cStat: string, xMotivo: string, inner = '') =>
+      `<retEnvEvento xmlns="${NFE_NS}" versao="1.00"><idLote>${tag(body, 'idLote') ?? '0'}</idLote>${head}<cOrgao>${tag(body, 'cOrgao') ?? ''}</cOrgao><cStat>${cStat}</cStat><xMotivo>${xMotivo}</xMotivo>${inner}</retEnvEvento>`;
+    const issue = await validateSchema(body, 'eventoEPEC_v1.00.xsd');
+    if (issue) return lot('225', `Rejeição: Falha no Schema XML [${issue.element}]`);
+    if (!verifySignature(body, client.pem)) return lot('297', 'Rejeição: Assinatura difere do calculado');
+    const key = tag(body, 'chNFe') ?? '';
+    const ret = (cStat: string, xMotivo: string, protocol: string | null) =>
+      lot(
+        '128',
+        'Lote de Evento Processado',
+        `<retEvento versao="1.00"><infEvento>${head}<cOrgao>${key.slice(0, 2)}</cOrgao><cStat>${cStat}</cStat><xMotivo>${xMotivo}</xMotivo><chNFe>${key}</chNFe><tpEvento>110140</tpEvento><xEvento>EPEC</xEvento><nSeqEvento>1</nSeqEvento><dhRegEvento>${now()}</dhRegEvento>${protocol ? `<nProt>${protocol}</nProt>` : ''}</infEvento></retEvento>`,
+      );
+    if ((tag(body, 'CNPJ') ?? '').slice(0, 8) !== client.cnpj.slice(0, 8))
+      return ret('213', 'Rejeição: CNPJ-Base do Autor difere do CNPJ-Base do Certificado Digital', null);
+    if (key[34] !== '4')
+      return ret('489', 'Rejeição: Tipo de emissão da chave de acesso difere de 4 (EPEC)', null);
+    const sameNumber = [...fake.epecs.keys()].find((k) => k !== key && k.slice(0, 34) === key.slice(0, 34));
+    if (sameNumber)
+      return ret('485', 'Rejeição: Duplicidade de numeração do EPEC (Modelo, CNPJ, Série e Número)', null);
+    const known = fake.epecs.get(key);
+    if (known) return ret('124', 'EPEC Autorizado', known);
+    const protocol = nextProtocol();
+    fake.epecs.set(key, protocol);
+    return ret('124', 'EPEC Autorizado', protocol);
   }
 
   async function voidNumbers(body: string, client: { pem: string }, tpAmb: string) {
@@ -302,6 +360,9 @@ export async function startFakeSefaz(options: { port?: number; ca?: TestCa } = {
         let answer: string;
         if (!client)
           answer = '<cStat>280</cStat><xMotivo>Rejeição: Certificado Transmissor inválido</xMotivo>';
+        else if (service === 'RecepcaoEPEC') answer = await epec(body, client, tpAmb);
+        else if (fake.declaredDown && service.startsWith('NFe'))
+          answer = downAnswer(service, fake.declaredDown, tpAmb, tag(body, 'cUF') ?? '');
         else if (service === 'NFeAutorizacao4') answer = await authorise(body, client, tpAmb);
         else if (service === 'NFeConsultaProtocolo4') answer = query(body, tpAmb);
         else if (service === 'NFeStatusServico4')

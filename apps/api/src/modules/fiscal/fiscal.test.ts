@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FiscalNote } from '@balcao/core/fiscal';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import yauzl from 'yauzl';
@@ -22,11 +22,14 @@ import {
 import {
   AUTO_VOID_REASON,
   allocateNumber,
+  type Draft,
   numberRanges,
+  signedNote,
   sweepFiscal,
   transmit,
   transmitWaiting,
 } from './issue.ts';
+import { fiscalNotes } from './schema.ts';
 import { settingsRow, warnExpiringCertificates } from './service.ts';
 import { element, validateSchema, verifySignature } from './xml.ts';
 
@@ -394,6 +397,7 @@ describe('contingency', { timeout: 90_000 }, () => {
 
   it('SP allows no offline contingency: the note waits in the queue with the warning, then is sent', async () => {
     const shop = await fiscalShop({ uf: 'SP', cityCode: '3550308', cityName: 'São Paulo' });
+    const epecCalls = sefaz.calls.RecepcaoEPEC ?? 0;
     sefaz.mode = 'error5xx';
     let note: FiscalNote;
     try {
@@ -408,10 +412,107 @@ describe('contingency', { timeout: 90_000 }, () => {
     } finally {
       sefaz.mode = 'ok';
     }
+    // The shop's own failure (no answer) is not SEFAZ declared down: no EPEC.
+    expect(sefaz.calls.RecepcaoEPEC ?? 0).toBe(epecCalls);
     await transmitWaiting(t.app.ctx);
     const { notes } = expectStatus<{ notes: FiscalNote[] }>(await shop.api.get('/fiscal/notes'), 200);
     expect(notes[0]).toMatchObject({ id: note.id, status: 'authorised', tpEmis: 1 });
     expect(notes[0].accessKey.slice(0, 2)).toBe('35');
+  });
+});
+
+describe('EPEC in São Paulo, only when SEFAZ itself is declared down', { timeout: 120_000 }, () => {
+  it('SEFAZ-SP answers 108: EPEC registered (tpEmis 4), DANFE printed with the EPEC text, then the note is sent once when SEFAZ is back', async () => {
+    const shop = await fiscalShop({ uf: 'SP', cityCode: '3550308', cityName: 'São Paulo' });
+    expectStatus(
+      await shop.api.put('/printing/settings', {
+        profiles: [
+          {
+            key: 'caixa',
+            name: 'Caixa',
+            paperWidth: 80,
+            columns: 48,
+            codePage: 'PC860',
+            copies: 1,
+            cut: true,
+          },
+        ],
+        sectors: [],
+        receipt: { autoPrint: true, profileKey: 'caixa' },
+      }),
+      200,
+    );
+    const before = { epec: sefaz.calls.RecepcaoEPEC ?? 0, auth: sefaz.calls.NFeAutorizacao4 ?? 0 };
+    sefaz.declaredDown = '108';
+    let note: FiscalNote;
+    try {
+      const sale = await sell(shop.auth, shop.product.id, { consumerDocument: '529.982.247-25' });
+      note = await noteOf(shop.auth, sale.id);
+      expect(note).toMatchObject({
+        status: 'epec',
+        tpEmis: 4,
+        statusText:
+          'SEFAZ-SP declarou paralisação: a NFC-e saiu em contingência EPEC (evento registrado) e será transmitida quando a SEFAZ voltar.',
+      });
+      expect(note.accessKey.slice(0, 2)).toBe('35');
+      expect(note.accessKey[34]).toBe('4');
+      expect(note.transmitBy).not.toBeNull();
+      expect(sefaz.epecs.get(note.accessKey)).toMatch(/^\d{15}$/);
+      expect((sefaz.calls.RecepcaoEPEC ?? 0) - before.epec).toBe(1);
+      const xml = (await shop.api.get(`/fiscal/notes/${note.id}/xml`)).body;
+      expect(xml).toContain('<tpEmis>4</tpEmis>');
+      expect(xml).toContain('<xJust>SEFAZ-SP em paralisacao declarada: emissao em contingencia EPEC</xJust>');
+      expect(await validateSchema(element(xml, 'NFe') as string, 'nfe_v4.00.xsd')).toBeNull();
+      const job = await vi.waitFor(async () => {
+        const found = expectStatus<{ payload: { title: string; lines: string[] } }[]>(
+          await shop.api.get('/printing/jobs'),
+          200,
+        ).find((j) => j.payload.title === `NFC-e nº ${note.number}`);
+        if (!found) throw new Error('no DANFE job yet');
+        return found;
+      });
+      const text = job.payload.lines.join('\n');
+      expect(text).toContain('EMITIDA EM CONTINGÊNCIA - EPEC');
+      expect(text).toContain(`EPEC registrado: protocolo ${sefaz.epecs.get(note.accessKey)}`);
+      // Still down: the job leaves it waiting.
+      await transmitWaiting(t.app.ctx);
+      expect(
+        expectStatus<{ note: FiscalNote }>(await shop.api.get(`/fiscal/sale/${sale.id}`), 200).note.status,
+      ).toBe('epec');
+    } finally {
+      sefaz.declaredDown = null;
+    }
+    await transmitWaiting(t.app.ctx);
+    await transmitWaiting(t.app.ctx);
+    const { notes } = expectStatus<{ notes: FiscalNote[] }>(await shop.api.get('/fiscal/notes'), 200);
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toMatchObject({
+      id: note.id,
+      status: 'authorised',
+      tpEmis: 4,
+      accessKey: note.accessKey,
+      statusCode: '100',
+    });
+    expect(sefaz.notes.get(note.accessKey)).toBeDefined();
+    // One EPEC, and the note authorised once (the calls while down were answered 108).
+    expect((sefaz.calls.RecepcaoEPEC ?? 0) - before.epec).toBe(1);
+  });
+
+  it('SEFAZ refuses a tpEmis 4 note without its EPEC (468)', async () => {
+    const shop = await fiscalShop({ uf: 'SP', cityCode: '3550308', cityName: 'São Paulo' });
+    const note = await noteOf(shop.auth, (await sell(shop.auth, shop.product.id)).id);
+    const row = (await settingsRow(t.database.db, shop.client.id)) as NonNullable<
+      Awaited<ReturnType<typeof settingsRow>>
+    >;
+    const [stored] = await t.database.db.select().from(fiscalNotes).where(eq(fiscalNotes.id, note.id));
+    const draft = { ...(stored.draft as Draft), number: note.number + 100 };
+    const built = await signedNote(t.app.ctx, row, draft, new Date(), 4);
+    if ('schema' in built) throw new Error(built.schema.message);
+    expect(await transmit(t.app.ctx, row, built.xml, built.key)).toEqual({
+      kind: 'rejected',
+      statusCode: '468',
+      statusText: 'Rejeição: NF-e com Tipo Emissão = 4, sem EPEC correspondente',
+    });
   });
 });
 

@@ -115,6 +115,9 @@ export const fiscalNotes = pgTable(
     /** A contingency note's normal twin (same number, tpEmis 1), asked about before the note is sent. */
     firstKey: text('first_key'),
     firstXml: text('first_xml'),
+    /** São Paulo's EPEC (event 110140) as procEventoNFe, and its protocol. */
+    epecXml: text('epec_xml'),
+    epecProtocol: text('epec_protocol'),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull().defaultNow(),
     authorisedAt: timestamp('authorised_at', { withTimezone: true, mode: 'string' }),
   },
@@ -126,7 +129,7 @@ export const fiscalNotes = pgTable(
     index('fiscal_notes_client_status_idx').on(t.clientId, t.status),
     check(
       'fiscal_notes_status_ck',
-      sql`${t.status} in ('pending', 'contingency', 'queued', 'authorised', 'rejected', 'canceled', 'voided')`,
+      sql`${t.status} in ('pending', 'contingency', 'epec', 'queued', 'authorised', 'rejected', 'canceled', 'voided')`,
     ),
   ],
 );

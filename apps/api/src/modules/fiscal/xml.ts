@@ -84,7 +84,7 @@ export type NoteInput = {
   number: number;
   /** dhEmi: the shop's local time with its offset (AAAA-MM-DDThh:mm:ssTZD). */
   issuedAt: string;
-  tpEmis: 1 | 9;
+  tpEmis: 1 | 4 | 9;
   tpAmb: 1 | 2;
   contingency?: { at: string; reason: string };
   consumerDocument: string | null;
@@ -468,6 +468,28 @@ export function cancelEvent(o: {
   reason: string;
 }): string {
   return `<evento xmlns="${NFE_NS}" versao="1.00"><infEvento Id="ID110111${o.key}01"><cOrgao>${UF_CODES[o.uf]}</cOrgao><tpAmb>${o.tpAmb}</tpAmb><CNPJ>${o.cnpj}</CNPJ><chNFe>${o.key}</chNFe><dhEvento>${o.at}</dhEvento><tpEvento>110111</tpEvento><nSeqEvento>1</nSeqEvento><verEvento>1.00</verEvento><detEvento versao="1.00"><descEvento>Cancelamento</descEvento><nProt>${o.protocol}</nProt><xJust>${str(o.reason, 255)}</xJust></detEvento></infEvento></evento>`;
+}
+
+/**
+ * The unsigned EPEC of an NFC-e (event 110140, São Paulo's RecepcaoEPEC): the note's key, issue time,
+ * issuer's IE, consumer (when identified), vNF and vICMS, as nfephp-org/sped-nfe's TraitEPECNfce builds
+ * it and PL_010's eventoEPEC_v1.00.xsd checks it. Sign over infEvento, then wrap with envEvento.
+ */
+export function epecEvent(o: {
+  uf: Uf;
+  tpAmb: number;
+  cnpj: string;
+  key: string;
+  at: string;
+  issuedAt: string;
+  ie: string;
+  consumerDocument: string | null;
+  totalCents: number;
+}): string {
+  const dest = o.consumerDocument
+    ? `<dest><UF>${o.uf}</UF>${o.consumerDocument.length === 11 ? el('CPF', o.consumerDocument) : el('CNPJ', o.consumerDocument)}</dest>`
+    : '';
+  return `<evento xmlns="${NFE_NS}" versao="1.00"><infEvento Id="ID110140${o.key}01"><cOrgao>${UF_CODES[o.uf]}</cOrgao><tpAmb>${o.tpAmb}</tpAmb><CNPJ>${o.cnpj}</CNPJ><chNFe>${o.key}</chNFe><dhEvento>${o.at}</dhEvento><tpEvento>110140</tpEvento><nSeqEvento>1</nSeqEvento><verEvento>1.00</verEvento><detEvento versao="1.00"><descEvento>EPEC</descEvento><cOrgaoAutor>${UF_CODES[o.uf]}</cOrgaoAutor><tpAutor>1</tpAutor><verAplic>Balcao 1.0</verAplic><dhEmi>${o.issuedAt}</dhEmi><tpNF>1</tpNF><IE>${o.ie}</IE>${dest}<vNF>${money(o.totalCents)}</vNF><vICMS>0.00</vICMS></detEvento></infEvento></evento>`;
 }
 
 export const envEvento = (lot: number, signedEvent: string) =>

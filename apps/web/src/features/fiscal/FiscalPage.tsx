@@ -345,6 +345,7 @@ function CertificateSection({
 const STATUS_COLOR: Record<FiscalNote['status'], 'default' | 'success' | 'warning' | 'error' | 'info'> = {
   pending: 'info',
   contingency: 'warning',
+  epec: 'warning',
   queued: 'warning',
   authorised: 'success',
   rejected: 'error',
@@ -403,7 +404,7 @@ function NotesSection({ onError }: { onError: (m: string) => void }) {
                   {note.status !== 'authorised' && note.statusText && (
                     <Typography variant="caption">{note.statusText}</Typography>
                   )}
-                  {note.status === 'contingency' && note.transmitBy && (
+                  {(note.status === 'contingency' || note.status === 'epec') && note.transmitBy && (
                     <Typography variant="caption">
                       Transmitir até {formatDateTime(note.transmitBy)}
                     </Typography>

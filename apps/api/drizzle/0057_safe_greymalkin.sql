@@ -1,1 +1,0 @@
-ALTER TABLE "fiscal_settings" ADD COLUMN "ibs_cbs_mode" text DEFAULT 'auto' NOT NULL;
