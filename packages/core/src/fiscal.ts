@@ -8,7 +8,7 @@ import { wallTime } from './time.ts';
  * Issue 32: NFC-e (model 65). The rules without I/O: the access key and its check digit, the CNPJ
  * (numeric and the alphanumeric form of IN RFB 2.229/2024), tPag from the sale's payment methods, the
  * QR code v2 text (the hash itself is SHA-1, computed by the API with Node's crypto and handed in),
- * and the state rules as data. Layout: NF-e 4.00 (MOC 7.0, PL_009_V4), DANFE NFC-e / QR code manual.
+ * and the state rules as data. Layout: NF-e 4.00 (MOC 7.0, PL_010 of NT 2025.002), DANFE NFC-e / QR code manual.
  */
 
 // ---------------------------------------------------------------------------------------------

@@ -421,7 +421,7 @@ export async function warnExpiringCertificates(
 }
 
 /**
- * A received NF-e (a supplier's, issue 34) checked against the official NF-e 4.00 schema (PL_009,
+ * A received NF-e (a supplier's, issue 34) checked against the official NF-e 4.00 schema (PL_010,
  * nfe_v4.00.xsd, the same compiled XSDs the notes the shop issues are checked with). `nfeXml` is the
  * NFe element with its namespace (taken out of the nfeProc). Null when valid, else the first error.
  */

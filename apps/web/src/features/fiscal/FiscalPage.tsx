@@ -260,7 +260,8 @@ function SettingsForm({
         {settings && !settings.offlineContingency && (
           <Alert severity="info">
             Em São Paulo não há contingência off-line: sem resposta da SEFAZ a nota fica na fila e é enviada
-            quando a conexão voltar.
+            quando a conexão voltar. Se a própria SEFAZ-SP declarar paralisação, a nota sai em contingência
+            EPEC e é transmitida quando ela voltar.
           </Alert>
         )}
         <FormError />
