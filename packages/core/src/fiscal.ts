@@ -389,7 +389,7 @@ export const ibsCbsRates = (year: number) => IBS_CBS_RATES[year] ?? IBS_CBS_RATE
 export const IBS_CBS_MODES = ['auto', 'always', 'never'] as const;
 export type IbsCbsMode = (typeof IBS_CBS_MODES)[number];
 export const IBS_CBS_MODE_LABELS: Record<IbsCbsMode, string> = {
-  auto: 'Automático (obrigatório no regime normal; Simples Nacional só a partir de 2027)',
+  auto: 'Automático (só no regime normal)',
   always: 'Sempre informar',
   never: 'Não informar',
 };

@@ -235,7 +235,7 @@ function SettingsForm({
             name="ibsCbsMode"
             label="Grupo IBS/CBS na nota"
             select
-            helperText="Em 2026: CBS 0,9% e IBS 0,1% (ano de teste, LC 214/2025). O Simples Nacional só passa a recolher em 2027."
+            helperText="Obrigatório no regime normal. Em 2026: CBS 0,9% e IBS 0,1% (ano de teste, LC 214/2025). O Simples Nacional só passa a recolher em 2027."
           >
             {IBS_CBS_MODES.map((m) => (
               <MenuItem key={m} value={m}>

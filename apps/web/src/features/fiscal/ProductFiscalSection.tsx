@@ -119,6 +119,7 @@ function FiscalForm({
                   label={PRODUCT_FISCAL_LABELS[f]}
                   helperText={HELP[f]}
                   select
+                  sx={{ gridColumn: { xs: '1 / -1', lg: 'span 2' } }}
                   slotProps={{ inputLabel: { shrink: true }, select: { displayEmpty: true } }}
                 >
                   <MenuItem value="">Padrão da loja ({defaults.cClassTrib ?? '000001'})</MenuItem>
