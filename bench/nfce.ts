@@ -2,7 +2,7 @@
  * NFC-e build + sign + validate (issue 32's target: p95 < 150 ms per note). Each note is a sale of
  * 1-5 lines with a CPF on every third, built by the API's own pipeline (composeNote: access key,
  * NF-e 4.00 XML, XMLDSig signature with an A1 from the test CA, QR code v2, XSD check against
- * PL_009_V4) without the database or SEFAZ. "before" is the same pipeline with the previous check
+ * PL_010_V1.30) without the database or SEFAZ. "before" is the same pipeline with the previous check
  * (xmllint-wasm, which compiles the 14 schemas on every call), on BENCH_BEFORE notes (default 30: it
  * takes ~1 s each); "after" is the app's check (libxml2-wasm, schema compiled once) on BENCH_NOTES
  * notes (default 10,000). One process, one run, back to back.
@@ -37,6 +37,7 @@ const FISCAL: ProductFiscal = {
   origin: '0',
   cest: null,
   unit: 'UN',
+  cClassTrib: '000001',
 };
 const METHODS: PaymentMethod[] = ['money', 'debitCard', 'creditCard', 'pix'];
 
@@ -87,7 +88,7 @@ function draftOf(n: number): Draft {
   };
 }
 
-const SCHEMES = join(ROOT, 'apps/api/src/modules/fiscal/schemes/PL_009_V4');
+const SCHEMES = join(ROOT, 'apps/api/src/modules/fiscal/schemes/PL_010_V1.30');
 const files = readdirSync(SCHEMES)
   .filter((f) => f.endsWith('.xsd'))
   .map((fileName) => ({ fileName, contents: readFileSync(join(SCHEMES, fileName), 'utf8') }));

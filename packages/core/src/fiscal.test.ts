@@ -5,8 +5,12 @@ import {
   accessKeyCheckDigit,
   consumerDocumentSchema,
   fiscalVoidSchema,
+  ibsCbsApplies,
+  ibsCbsItem,
+  ibsCbsRateText,
   isValidAccessKey,
   isValidCnpjAny,
+  productFiscalOverrideSchema,
   qrCodeV2,
   qrCodeV2Text,
   qrCodeV3,
@@ -186,9 +190,17 @@ describe('QR code v3 (NT 2025.001)', () => {
 });
 
 describe('state rules as data', () => {
-  test('SP allows no offline contingency; other states do, with 24 hours', () => {
-    expect(stateRules('SP').offlineContingency).toBe(false);
-    expect(stateRules('PR')).toEqual({ offlineContingency: true, contingencyHours: 24, cancelHours: 24 });
+  test('SP allows no offline contingency but has EPEC; other states do, with 24 hours', () => {
+    expect(stateRules('SP')).toMatchObject({ offlineContingency: false, epec: true });
+    expect(stateRules('PR')).toEqual({
+      offlineContingency: true,
+      contingencyHours: 24,
+      cancelHours: 24,
+      epec: false,
+    });
+    expect(sefazUrls('SP', 'producao').epec).toBe(
+      'https://nfce.epec.fazenda.sp.gov.br/EPECws/RecepcaoEPEC.asmx',
+    );
   });
 
   test('URLs per state and environment, SVRS states served by SVRS', () => {
@@ -213,4 +225,45 @@ test('voiding: a range and a reason of 15 characters', () => {
     reason: 'numeração pulada por falha',
   });
   expect(range.error?.issues[0]?.message).toBe('O número final deve ser maior ou igual ao inicial.');
+});
+
+describe('IBS/CBS of the tax reform (NT 2025.002)', () => {
+  test("2026's test-year rates, reduced by the cClassTrib, each amount rounded half up to the cent", () => {
+    expect(ibsCbsItem(1300, '000001', 2026)).toEqual({
+      cst: '000',
+      cClassTrib: '000001',
+      group: {
+        baseCents: 1300,
+        reduction: 0,
+        ibsUf: { rate: 1000, effective: 1000, cents: 1 },
+        ibsMun: { rate: 0, effective: 0, cents: 0 },
+        cbs: { rate: 9000, effective: 9000, cents: 12 },
+        ibsCents: 1,
+      },
+    });
+    // 60% less: CBS 0.36% of R$ 250,00 = R$ 0,90; IBS 0.04% = R$ 0,10.
+    const reduced = ibsCbsItem(25_000, '200034', 2026).group;
+    expect(reduced?.cbs).toEqual({ rate: 9000, effective: 3600, cents: 90 });
+    expect(reduced?.ibsUf).toEqual({ rate: 1000, effective: 400, cents: 10 });
+    // Cesta básica (100% less): nothing due, the group still informed.
+    expect(ibsCbsItem(999, '200003', 2026).group?.cbs.cents).toBe(0);
+    // CST 410: no gIBSCBS.
+    expect(ibsCbsItem(500, '410999', 2026)).toEqual({ cst: '410', cClassTrib: '410999', group: null });
+    expect(ibsCbsRateText(9000)).toBe('0.9000');
+  });
+
+  test('the group is required for regime normal, left out for Simples Nacional unless asked', () => {
+    expect(ibsCbsApplies('auto', '3')).toBe(true);
+    expect(ibsCbsApplies('auto', '1')).toBe(false);
+    expect(ibsCbsApplies('always', '4')).toBe(true);
+    expect(ibsCbsApplies('never', '3')).toBe(false);
+  });
+
+  test('a cClassTrib outside the NFC-e table is refused in Portuguese', () => {
+    const checked = productFiscalOverrideSchema.safeParse({ cClassTrib: '999999' });
+    expect(checked.success).toBe(false);
+    expect(checked.error?.issues[0].message).toBe(
+      'Classificação tributária (cClassTrib) 999999 não existe na tabela do IBS/CBS para NFC-e.',
+    );
+  });
 });

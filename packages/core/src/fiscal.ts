@@ -8,7 +8,7 @@ import { wallTime } from './time.ts';
  * Issue 32: NFC-e (model 65). The rules without I/O: the access key and its check digit, the CNPJ
  * (numeric and the alphanumeric form of IN RFB 2.229/2024), tPag from the sale's payment methods, the
  * QR code v2 text (the hash itself is SHA-1, computed by the API with Node's crypto and handed in),
- * and the state rules as data. Layout: NF-e 4.00 (MOC 7.0, PL_009_V4), DANFE NFC-e / QR code manual.
+ * and the state rules as data. Layout: NF-e 4.00 (MOC 7.0, PL_010 of NT 2025.002), DANFE NFC-e / QR code manual.
  */
 
 // ---------------------------------------------------------------------------------------------
@@ -64,6 +64,11 @@ export const tpAmbOf = (env: FiscalEnvironment): 1 | 2 => (env === 'producao' ? 
  * - São Paulo: Portaria SRE 79/2024 ended SAT on 1 Jan 2026 and SP's NFC-e rules
  *   (Portaria CAT 12/2015 as amended) do not accept offline contingency for the issuer's own link
  *   failure; EPEC (event 110140) only when SEFAZ-SP declares itself unavailable.
+ * - EPEC for NFC-e exists in São Paulo only: SEFAZ-SP's own "RecepcaoEPEC" / "EPECStatusServico" web
+ *   services (nfce.epec.fazenda.sp.gov.br, listed in nfephp-org/sped-nfe storage/wsnfe_4.00_mod65.xml;
+ *   sped-nfe's TraitEPECNfce: "os demais estados não implementaram o serviço EPEC para NFCe"). "Declared
+ *   down" is SEFAZ answering cStat 108 (Serviço Paralisado Momentaneamente) or 109 (Serviço Paralisado
+ *   sem Previsão), as the status service or the authorisation itself, never the shop's own silence.
  */
 export type StateFiscalRules = {
   offlineContingency: boolean;
@@ -71,11 +76,20 @@ export type StateFiscalRules = {
   contingencyHours: number;
   /** Hours after authorisation a cancel (110111) is accepted. */
   cancelHours: number;
+  /** EPEC (tpEmis 4, event 110140) when SEFAZ declares itself down (108/109). */
+  epec: boolean;
 };
-const DEFAULT_RULES: StateFiscalRules = { offlineContingency: true, contingencyHours: 24, cancelHours: 24 };
+const DEFAULT_RULES: StateFiscalRules = {
+  offlineContingency: true,
+  contingencyHours: 24,
+  cancelHours: 24,
+  epec: false,
+};
 export const STATE_FISCAL_RULES: Partial<Record<Uf, StateFiscalRules>> = {
-  SP: { offlineContingency: false, contingencyHours: 24, cancelHours: 24 },
+  SP: { offlineContingency: false, contingencyHours: 24, cancelHours: 24, epec: true },
 };
+/** SEFAZ's own answer that it is down: 108 paralisado momentaneamente, 109 paralisado sem previsão. */
+export const SEFAZ_DOWN_CODES = ['108', '109'];
 export const stateRules = (uf: Uf): StateFiscalRules => STATE_FISCAL_RULES[uf] ?? DEFAULT_RULES;
 
 /** The authoriser's URLs for a state and environment (SVRS states take SVRS's services). */
@@ -140,8 +154,8 @@ export type AccessKeyParts = {
   model: 55 | 65;
   series: number;
   number: number;
-  /** 1 normal, 9 offline contingency (NFC-e). */
-  tpEmis: 1 | 9;
+  /** 1 normal, 4 EPEC (São Paulo, SEFAZ declared down), 9 offline contingency (NFC-e). */
+  tpEmis: 1 | 4 | 9;
   /** cNF, 8 digits, not equal to nNF. */
   code: number;
 };
@@ -315,10 +329,122 @@ export const FISCAL_MESSAGES = {
   notAuthorised: 'Só uma NFC-e autorizada pode ser cancelada.',
   cancelDeadline: 'O prazo de cancelamento desta NFC-e já passou.',
   contingencyText: 'EMITIDA EM CONTINGÊNCIA',
+  epecText: 'EMITIDA EM CONTINGÊNCIA - EPEC',
+  epecIssued:
+    'SEFAZ-SP declarou paralisação: a NFC-e saiu em contingência EPEC (evento registrado) e será transmitida quando a SEFAZ voltar.',
   noFiscalValue: 'EMITIDA EM AMBIENTE DE HOMOLOGAÇÃO - SEM VALOR FISCAL',
   spQueued:
     'SEFAZ-SP não respondeu. São Paulo não aceita NFC-e em contingência off-line: a nota ficou na fila e será enviada quando a conexão voltar.',
 } as const;
+
+// ---------------------------------------------------------------------------------------------
+// IBS / CBS (tax reform, LC 214/2025; NT 2025.002-RTC and its schema package PL_010)
+
+/**
+ * The cClassTrib codes a shop's counter sale (NFC-e) may use, with the rate reduction each implies.
+ * Source: the official "Tabela de Código de Classificação Tributária do IBS e da CBS" (Informe Técnico
+ * 2024.001 / 2025.002, Portal da NF-e), read through its public transcription in
+ * claudiostocco/reformatributaria scripts/UpdClasTrib.sql (columns TXREDIBS, TXREDCBS and DFEASSOCIADO
+ * including "NFCe"); only the codes of a retail or food counter that need no extra group (deferral,
+ * presumed credit, monophasic fuel) are kept. The first three digits of a cClassTrib are its CST.
+ */
+export const CLASS_TRIB_NFCE = {
+  '000001': { reduction: 0, label: 'Tributação integral do IBS e da CBS' },
+  '200003': { reduction: 100, label: 'Alimentos da cesta básica (Anexo I da LC 214/2025)' },
+  '200009': { reduction: 100, label: 'Medicamentos do Anexo XIV da LC 214/2025' },
+  '200013': { reduction: 100, label: 'Absorventes e coletores menstruais' },
+  '200014': { reduction: 100, label: 'Hortícolas, frutas e ovos (Anexo XV)' },
+  '200032': { reduction: 60, label: 'Medicamentos registrados na Anvisa' },
+  '200034': { reduction: 60, label: 'Alimentos do Anexo VII da LC 214/2025' },
+  '200035': { reduction: 60, label: 'Higiene pessoal e limpeza (Anexo VIII)' },
+  '200047': { reduction: 40, label: 'Bares e restaurantes (art. 275 da LC 214/2025)' },
+  '410001': { reduction: 0, label: 'Bonificação que consta do documento fiscal' },
+  '410999': { reduction: 0, label: 'Operação não onerosa sem previsão de tributação' },
+} as const satisfies Record<string, { reduction: number; label: string }>;
+export type ClassTrib = keyof typeof CLASS_TRIB_NFCE;
+export const CLASS_TRIBS = Object.keys(CLASS_TRIB_NFCE) as ClassTrib[];
+/** The CST of IBS/CBS is the cClassTrib's first three digits. */
+export const cstOfClassTrib = (cClassTrib: string) => cClassTrib.slice(0, 3);
+/** CST 410 (imunidade, isenção, não incidência) carries no gIBSCBS group (rule UB13-20). */
+export const cstHasTaxGroup = (cst: string) => cst === '000' || cst === '200';
+/** The Simples Nacional default: full taxation (the tax itself is due only from 2027, art. 348). */
+export const DEFAULT_CLASS_TRIB: ClassTrib = '000001';
+
+/**
+ * The rates of IBS and CBS by year, in ten-thousandths of a percent (0.9% = 9000). 2026 is the test
+ * year of LC 214/2025 (art. 343: CBS 0.9%, art. 344: IBS 0.1% of the state, none of the município),
+ * the rates NT 2025.002 checks (rules UB18-10 and UB56-10). Later years are not set yet.
+ */
+export const IBS_CBS_RATES: Record<number, { ibsUf: number; ibsMun: number; cbs: number }> = {
+  2026: { ibsUf: 1000, ibsMun: 0, cbs: 9000 },
+};
+export const ibsCbsRates = (year: number) => IBS_CBS_RATES[year] ?? IBS_CBS_RATES[2026];
+
+/**
+ * When a note carries the IBSCBS groups. NT 2025.002 (v1.30+ timetable): required for CRT 3 (regime
+ * normal) in 2026; for Simples Nacional and MEI (CRT 1, 2, 4) the orientation is a future NT and the tax
+ * applies only from 2027 (art. 348 LC 214/2025), so "auto" leaves it out for them; "always" fills it
+ * (the NT accepts it filled: the rules then apply), "never" leaves it out.
+ */
+export const IBS_CBS_MODES = ['auto', 'always', 'never'] as const;
+export type IbsCbsMode = (typeof IBS_CBS_MODES)[number];
+export const IBS_CBS_MODE_LABELS: Record<IbsCbsMode, string> = {
+  auto: 'Automático (só no regime normal)',
+  always: 'Sempre informar',
+  never: 'Não informar',
+};
+export const ibsCbsApplies = (mode: IbsCbsMode | undefined, crt: string) =>
+  mode === 'always' || ((mode ?? 'auto') === 'auto' && crt === '3');
+
+/** A rate (ten-thousandths of a percent) as the schema's TDec_0302_04RTC: "0.9000". */
+export const ibsCbsRateText = (rate: number) => (rate / 10_000).toFixed(4);
+
+export type IbsCbsItem = {
+  cst: string;
+  cClassTrib: string;
+  /** Null for a CST without the gIBSCBS group (410). */
+  group: {
+    baseCents: number;
+    reduction: number;
+    ibsUf: { rate: number; effective: number; cents: number };
+    ibsMun: { rate: number; effective: number; cents: number };
+    cbs: { rate: number; effective: number; cents: number };
+    ibsCents: number;
+  } | null;
+};
+
+/**
+ * The IBS/CBS of one item: base = vProd - vDesc + vOutro (no ICMS, PIS or COFINS is charged on the
+ * note, rule UB16-10), each rate reduced by the cClassTrib's percentage (gRed: pAliqEfet = p x (1 -
+ * pRedAliq/100)), each amount rounded half up to the cent.
+ */
+export function ibsCbsItem(baseCents: number, cClassTrib: string, year: number): IbsCbsItem {
+  const cst = cstOfClassTrib(cClassTrib);
+  if (!cstHasTaxGroup(cst)) return { cst, cClassTrib, group: null };
+  const reduction = CLASS_TRIB_NFCE[cClassTrib as ClassTrib]?.reduction ?? 0;
+  const rates = ibsCbsRates(year);
+  const part = (rate: number) => {
+    const effective = Math.round((rate * (100 - reduction)) / 100);
+    return { rate, effective, cents: Math.round((baseCents * effective) / 1_000_000) };
+  };
+  const ibsUf = part(rates.ibsUf);
+  const ibsMun = part(rates.ibsMun);
+  const cbs = part(rates.cbs);
+  return {
+    cst,
+    cClassTrib,
+    group: { baseCents, reduction, ibsUf, ibsMun, cbs, ibsCents: ibsUf.cents + ibsMun.cents },
+  };
+}
+
+export const classTribMessage = (code: string) =>
+  `Classificação tributária (cClassTrib) ${code} não existe na tabela do IBS/CBS para NFC-e.`;
+const classTrib = z
+  .string()
+  .regex(/^\d{6}$/, 'cClassTrib deve ter 6 dígitos')
+  .superRefine((v, ctx) => {
+    if (!(v in CLASS_TRIB_NFCE)) ctx.addIssue({ code: 'custom', message: classTribMessage(v) });
+  });
 
 const ncm = z.string().regex(/^\d{8}$/, FISCAL_MESSAGES.ncm);
 const cfop = z.string().regex(/^5\d{3}$/, FISCAL_MESSAGES.cfop);
@@ -346,11 +472,21 @@ export const productFiscalSchema = z.object({
   origin,
   cest,
   unit: fiscalUnit,
+  /** IBS/CBS classification (NT 2025.002); its first three digits are the CST. */
+  cClassTrib: classTrib.default(DEFAULT_CLASS_TRIB),
 });
 export type ProductFiscal = z.infer<typeof productFiscalSchema>;
 
 /** The fiscal fields in the order the forms and the CSV show them. */
-export const PRODUCT_FISCAL_FIELDS = ['ncm', 'cfop', 'csosn', 'origin', 'cest', 'unit'] as const;
+export const PRODUCT_FISCAL_FIELDS = [
+  'ncm',
+  'cfop',
+  'csosn',
+  'origin',
+  'cest',
+  'unit',
+  'cClassTrib',
+] as const;
 export type ProductFiscalField = (typeof PRODUCT_FISCAL_FIELDS)[number];
 export const PRODUCT_FISCAL_LABELS: Record<ProductFiscalField, string> = {
   ncm: 'NCM',
@@ -359,6 +495,7 @@ export const PRODUCT_FISCAL_LABELS: Record<ProductFiscalField, string> = {
   origin: 'Origem',
   cest: 'CEST',
   unit: 'Unidade fiscal',
+  cClassTrib: 'cClassTrib (IBS/CBS)',
 };
 export const CSOSNS = ['101', '102', '103', '201', '202', '203', '300', '400', '500', '900'] as const;
 /** Origem da mercadoria (tabela A do ICMS). */
@@ -386,6 +523,7 @@ export const productFiscalOverrideSchema = z.object({
   origin: origin.optional(),
   cest: cest.optional(),
   unit: fiscalUnit.optional(),
+  cClassTrib: classTrib.optional(),
 });
 export type ProductFiscalOverride = z.infer<typeof productFiscalOverrideSchema>;
 
@@ -442,6 +580,8 @@ export const fiscalSettingsInputSchema = z
       .union([z.literal(2), z.literal(3)], { message: 'Versão do QR Code deve ser 2 ou 3' })
       .default(2),
     defaults: productFiscalSchema,
+    /** When the notes carry the IBS/CBS groups (NT 2025.002). */
+    ibsCbsMode: z.enum(IBS_CBS_MODES, { message: 'Opção de IBS/CBS inválida' }).default('auto'),
   })
   .superRefine((v, issues) => {
     // QR code v3 (NT 2025.001) has no CSC hash: the CSC and its id are asked only with v2.
@@ -479,6 +619,7 @@ export const fiscalSettingsSchema = z.object({
   cscId: z.string(),
   qrCodeVersion: z.union([z.literal(2), z.literal(3)]),
   defaults: productFiscalSchema,
+  ibsCbsMode: z.enum(IBS_CBS_MODES),
   hasCsc: z.boolean(),
   certificate: certificateInfoSchema.nullable(),
   /** The state's rules, for the page's notes. */
@@ -495,6 +636,7 @@ export const certificateUploadSchema = z.object({
 export const FISCAL_NOTE_STATUSES = [
   'pending',
   'contingency',
+  'epec',
   'queued',
   'authorised',
   'rejected',
@@ -505,6 +647,7 @@ export type FiscalNoteStatus = (typeof FISCAL_NOTE_STATUSES)[number];
 export const FISCAL_NOTE_STATUS_LABELS: Record<FiscalNoteStatus, string> = {
   pending: 'Enviando',
   contingency: 'Em contingência',
+  epec: 'Em contingência EPEC',
   queued: 'Na fila (aguardando SEFAZ)',
   authorised: 'Autorizada',
   rejected: 'Rejeitada',

@@ -10,6 +10,9 @@ export type SefazServiceUrls = {
   query?: string;
   status?: string;
   event?: string;
+  /** São Paulo's EPEC NFC-e services (RecepcaoEPEC, EPECStatusServico). */
+  epec?: string;
+  epecStatus?: string;
   /** The consumer's QR code query page (NfeConsultaQR). */
   qrCode?: string;
   /** The key query address printed on the DANFE (urlChave). */
@@ -377,6 +380,8 @@ export const NFCE_WEB_SERVICES: Record<string, Partial<Record<'1' | '2', SefazSe
       query: 'https://homologacao.nfce.fazenda.sp.gov.br/ws/NFeConsultaProtocolo4.asmx',
       status: 'https://homologacao.nfce.fazenda.sp.gov.br/ws/NFeStatusServico4.asmx',
       event: 'https://homologacao.nfce.fazenda.sp.gov.br/ws/NFeRecepcaoEvento4.asmx',
+      epec: 'https://homologacao.nfce.epec.fazenda.sp.gov.br/EPECws/RecepcaoEPEC.asmx',
+      epecStatus: 'https://homologacao.nfce.epec.fazenda.sp.gov.br/EPECws/EPECStatusServico.asmx',
       qrCode: 'https://www.homologacao.nfce.fazenda.sp.gov.br/qrcode',
       keyQuery: 'https://www.homologacao.nfce.fazenda.sp.gov.br/NFCeConsultaPublica',
     },
@@ -386,6 +391,8 @@ export const NFCE_WEB_SERVICES: Record<string, Partial<Record<'1' | '2', SefazSe
       query: 'https://nfce.fazenda.sp.gov.br/ws/NFeConsultaProtocolo4.asmx',
       status: 'https://nfce.fazenda.sp.gov.br/ws/NFeStatusServico4.asmx',
       event: 'https://nfce.fazenda.sp.gov.br/ws/NFeRecepcaoEvento4.asmx',
+      epec: 'https://nfce.epec.fazenda.sp.gov.br/EPECws/RecepcaoEPEC.asmx',
+      epecStatus: 'https://nfce.epec.fazenda.sp.gov.br/EPECws/EPECStatusServico.asmx',
       qrCode: 'https://www.nfce.fazenda.sp.gov.br/qrcode',
       keyQuery: 'https://www.nfce.fazenda.sp.gov.br/NFCeConsultaPublica',
     },

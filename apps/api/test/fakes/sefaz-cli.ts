@@ -3,7 +3,8 @@
  * "local" fiscal environment:
  *   PORT=6000 CONTROL_PORT=6001 CA_OUT=/tmp/sefaz-ca.pem tsx sefaz-cli.ts
  * The HTTPS services demand a client certificate from its test CA, whose PEM is written to CA_OUT
- * (the API's SEFAZ_CA_FILE). A plain HTTP control port answers GET /ready and GET /a1?cnpj=&password=
+ * (the API's SEFAZ_CA_FILE). A plain HTTP control port answers GET /ready, GET /down?cStat=108|109|off
+ * (SEFAZ declared down, for EPEC in São Paulo) and GET /a1?cnpj=&password=
  * (a fresh e-CNPJ A1 of that CNPJ from the test CA, as base64 .pfx: the test's "certificate file").
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -34,6 +35,13 @@ const control = createServer((req, res) => {
     });
     res.writeHead(200, { 'content-type': 'application/json' });
     return res.end(JSON.stringify({ pfxBase64: a1.pfxBase64 }));
+  }
+  // SEFAZ declares itself down (108/109) or back up: GET /down?cStat=108 | /down?cStat=off.
+  if (url.pathname === '/down') {
+    const cStat = url.searchParams.get('cStat');
+    fake.declaredDown = cStat === '108' || cStat === '109' ? cStat : null;
+    res.writeHead(200, { 'content-type': 'application/json' });
+    return res.end(JSON.stringify({ declaredDown: fake.declaredDown }));
   }
   res.writeHead(404);
   res.end();

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import { UF_CODES } from '@balcao/core/fiscal';
+import { CLASS_TRIB_NFCE, cstHasTaxGroup, ibsCbsRates, ibsCbsRateText, UF_CODES } from '@balcao/core/fiscal';
 import forge from 'node-forge';
 import {
   element,
@@ -18,7 +18,7 @@ import { makeServerCert, makeTestCa, type TestCa } from './sefazCerts.ts';
  * A local SEFAZ (issue 32) that follows the NF-e 4.00 web services' contract: HTTPS that demands a
  * client certificate signed by the test CA (a certificate from elsewhere fails the handshake, as at
  * SEFAZ), SOAP 1.2 envelopes (nfeDadosMsg / nfeResultMsg) at /ws/<service>, the schema checked with the
- * same PL_009 XSDs and the signature against the certificate sent in KeyInfo, which must be the TLS
+ * same PL_010 XSDs (with NT 2025.002's IBS/CBS rules) and the signature against the certificate sent in KeyInfo, which must be the TLS
  * client's. Answers the real cStat codes: 100, 104, 107, 128, 135, 102, 204, 206, 213, 217, 225, 241, 256,
  * 297, 386, 539, 656, 778 (voided ranges are kept: 256 on a second inutilização, 206 for a voided
  * number sent). For the tests it can be slowed, made to hold the answer (timeout), answer 500 or go away.
@@ -63,6 +63,13 @@ export type FakeSefaz = {
   forceNext: string | null;
   /** Voided ranges (inutilização homologada). */
   voids: { cnpj: string; series: number; from: number; to: number }[];
+  /**
+   * SEFAZ declares itself down: 108 (paralisado momentaneamente) or 109 (sem previsão) from the status
+   * service and the NF-e services; SP's EPEC service (RecepcaoEPEC) stays up, as it is a separate one.
+   */
+  declaredDown: '108' | '109' | null;
+  /** EPECs registered (110140), by the note's key: their protocol. */
+  epecs: Map<string, string>;
   /** More calls than this for one key within a minute: 656 consumo indevido. */
   maxCallsPerKey: number;
   /** Stops listening and drops connections (SEFAZ or the link gone). */
@@ -80,11 +87,57 @@ const now = () => {
 const envelope = (service: string, body: string) =>
   `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="${SOAP_NS}"><soap:Body><nfeResultMsg xmlns="http://www.portalfiscal.inf.br/nfe/wsdl/${service}">${body}</nfeResultMsg></soap:Body></soap:Envelope>`;
 
+const DOWN_TEXT = {
+  '108': 'Serviço Paralisado Momentaneamente (curto prazo)',
+  '109': 'Serviço Paralisado sem Previsão',
+};
+/** The answer of a service while SEFAZ declares itself down (its result element with cStat 108/109). */
+function downAnswer(service: string, cStat: '108' | '109', tpAmb: string, cUF: string) {
+  const root =
+    {
+      NFeAutorizacao4: 'retEnviNFe',
+      NFeStatusServico4: 'retConsStatServ',
+      NFeConsultaProtocolo4: 'retConsSitNFe',
+      NFeRecepcaoEvento4: 'retEnvEvento',
+      NFeInutilizacao4: 'retInutNFe',
+    }[service] ?? 'retConsStatServ';
+  return `<${root} xmlns="${NFE_NS}" versao="4.00"><tpAmb>${tpAmb}</tpAmb><verAplic>FAKE-SEFAZ-1.0</verAplic><cStat>${cStat}</cStat><xMotivo>${DOWN_TEXT[cStat]}</xMotivo><cUF>${cUF}</cUF><dhRecbto>${now()}</dhRecbto></${root}>`;
+}
+
 /** Rejections the tests can force, with SEFAZ's texts (MOC 7.0 tabela de códigos). */
 const FORCED_REJECTIONS: Record<string, string> = {
   '778': 'Rejeição: Informado NCM inexistente',
   '386': 'Rejeição: CFOP não permitido para NFC-e',
 };
+
+/**
+ * NT 2025.002-RTC rules on the items' IBSCBS group (applied only when it is filled, as the NT says):
+ * UB14-10 (1023) the cClassTrib must exist in the table (here the NFC-e codes of core's CLASS_TRIB_NFCE),
+ * UB14-20 (1024) its first three digits are the CST, UB18-10 (1026) pIBSUF and UB56-10 (1037) pCBS are
+ * the year's rates (2026: 0.10% and 0.90%), UB13-20 (1021) no gIBSCBS for a CST without it. The texts
+ * are SEFAZ's as transcribed from the NT's rules table.
+ */
+function ibsCbsRejection(nfe: string): [string, string] | null {
+  const year = Number((tag(nfe, 'dhEmi') ?? '').slice(0, 4));
+  const rates = ibsCbsRates(year);
+  for (const group of nfe.match(/<IBSCBS>[\s\S]*?<\/IBSCBS>/g) ?? []) {
+    const cst = tag(group, 'CST') ?? '';
+    const cClassTrib = tag(group, 'cClassTrib') ?? '';
+    if (!(cClassTrib in CLASS_TRIB_NFCE))
+      return ['1023', 'Rejeição: Classificação Tributária do IBS/CBS inexistente'];
+    if (cClassTrib.slice(0, 3) !== cst)
+      return ['1024', 'Rejeição: Código de Classificação Tributária do IBS/CBS incompatível com o CST'];
+    const hasGroup = group.includes('<gIBSCBS>');
+    if (hasGroup && !cstHasTaxGroup(cst))
+      return ['1021', 'Rejeição: Grupo de informações do IBS/CBS informado indevidamente'];
+    if (!hasGroup) continue;
+    if (tag(group, 'pIBSUF') !== ibsCbsRateText(rates.ibsUf))
+      return ['1026', 'Rejeição: Alíquota do IBS da UF inválida'];
+    if (tag(group, 'pCBS') !== ibsCbsRateText(rates.cbs))
+      return ['1037', 'Rejeição: Alíquota da CBS inválida'];
+  }
+  return null;
+}
 
 let protocolSeq = 135_260_000_000_000;
 const nextProtocol = () => String(++protocolSeq);
@@ -108,6 +161,8 @@ export async function startFakeSefaz(options: { port?: number; ca?: TestCa } = {
     notes: new Map(),
     forceNext: null,
     voids: [],
+    declaredDown: null,
+    epecs: new Map(),
     maxCallsPerKey: 20,
     goAway: async () => {},
     comeBack: async () => {},
@@ -160,6 +215,11 @@ export async function startFakeSefaz(options: { port?: number; ca?: TestCa } = {
         null,
       );
     if (forced && FORCED_REJECTIONS[forced]) return prot(forced, FORCED_REJECTIONS[forced], null);
+    // tpEmis 4 (EPEC): SEFAZ must hold the note's EPEC.
+    if (key[34] === '4' && !fake.epecs.has(key))
+      return prot('468', 'Rejeição: NF-e com Tipo Emissão = 4, sem EPEC correspondente', null);
+    const reform = ibsCbsRejection(nfe);
+    if (reform) return prot(reform[0], reform[1], null);
     if (fake.voids.some((v) => v.cnpj === cnpj && v.series === series && number >= v.from && number <= v.to))
       return prot('206', 'Rejeição: NF-e já está inutilizada na Base de dados da SEFAZ', null);
     const protocol = nextProtocol();
@@ -209,6 +269,35 @@ export async function startFakeSefaz(options: { port?: number; ca?: TestCa } = {
       return ret('222', 'Rejeição: Protocolo de Autorização de Uso difere do cadastrado', null);
     note.canceled = true;
     return ret('135', 'Evento registrado e vinculado a NF-e', nextProtocol());
+  }
+
+  /** SP's RecepcaoEPEC (NFC-e): the lot checked against PL_010's eventoEPEC_v1.00.xsd, signed by the client. */
+  async function epec(body: string, client: { cnpj: string; pem: string }, tpAmb: string) {
+    const head = `<tpAmb>${tpAmb}</tpAmb><verAplic>FAKE-SEFAZ-EPEC-1.0</verAplic>`;
+    const lot = (cStat: string, xMotivo: string, inner = '') =>
+      `<retEnvEvento xmlns="${NFE_NS}" versao="1.00"><idLote>${tag(body, 'idLote') ?? '0'}</idLote>${head}<cOrgao>${tag(body, 'cOrgao') ?? ''}</cOrgao><cStat>${cStat}</cStat><xMotivo>${xMotivo}</xMotivo>${inner}</retEnvEvento>`;
+    const issue = await validateSchema(body, 'eventoEPEC_v1.00.xsd');
+    if (issue) return lot('225', `Rejeição: Falha no Schema XML [${issue.element}]`);
+    if (!verifySignature(body, client.pem)) return lot('297', 'Rejeição: Assinatura difere do calculado');
+    const key = tag(body, 'chNFe') ?? '';
+    const ret = (cStat: string, xMotivo: string, protocol: string | null) =>
+      lot(
+        '128',
+        'Lote de Evento Processado',
+        `<retEvento versao="1.00"><infEvento>${head}<cOrgao>${key.slice(0, 2)}</cOrgao><cStat>${cStat}</cStat><xMotivo>${xMotivo}</xMotivo><chNFe>${key}</chNFe><tpEvento>110140</tpEvento><xEvento>EPEC</xEvento><nSeqEvento>1</nSeqEvento><dhRegEvento>${now()}</dhRegEvento>${protocol ? `<nProt>${protocol}</nProt>` : ''}</infEvento></retEvento>`,
+      );
+    if ((tag(body, 'CNPJ') ?? '').slice(0, 8) !== client.cnpj.slice(0, 8))
+      return ret('213', 'Rejeição: CNPJ-Base do Autor difere do CNPJ-Base do Certificado Digital', null);
+    if (key[34] !== '4')
+      return ret('489', 'Rejeição: Tipo de emissão da chave de acesso difere de 4 (EPEC)', null);
+    const sameNumber = [...fake.epecs.keys()].find((k) => k !== key && k.slice(0, 34) === key.slice(0, 34));
+    if (sameNumber)
+      return ret('485', 'Rejeição: Duplicidade de numeração do EPEC (Modelo, CNPJ, Série e Número)', null);
+    const known = fake.epecs.get(key);
+    if (known) return ret('124', 'EPEC Autorizado', known);
+    const protocol = nextProtocol();
+    fake.epecs.set(key, protocol);
+    return ret('124', 'EPEC Autorizado', protocol);
   }
 
   async function voidNumbers(body: string, client: { pem: string }, tpAmb: string) {
@@ -271,6 +360,9 @@ export async function startFakeSefaz(options: { port?: number; ca?: TestCa } = {
         let answer: string;
         if (!client)
           answer = '<cStat>280</cStat><xMotivo>Rejeição: Certificado Transmissor inválido</xMotivo>';
+        else if (service === 'RecepcaoEPEC') answer = await epec(body, client, tpAmb);
+        else if (fake.declaredDown && service.startsWith('NFe'))
+          answer = downAnswer(service, fake.declaredDown, tpAmb, tag(body, 'cUF') ?? '');
         else if (service === 'NFeAutorizacao4') answer = await authorise(body, client, tpAmb);
         else if (service === 'NFeConsultaProtocolo4') answer = query(body, tpAmb);
         else if (service === 'NFeStatusServico4')

@@ -65,6 +65,11 @@ function danfeOf(settings: SettingsRow, note: NoteRow, timeZone: string): Danfe 
   const warnings: string[] = [];
   if (note.environment !== 'producao') warnings.push(FISCAL_MESSAGES.noFiscalValue);
   if (note.tpEmis === 9) warnings.push(FISCAL_MESSAGES.contingencyText, 'Pendente de autorização');
+  // São Paulo's EPEC (SEFAZ declared down): the contingency text and the EPEC's protocol.
+  if (note.tpEmis === 4) {
+    warnings.push(FISCAL_MESSAGES.epecText, `EPEC registrado: protocolo ${note.epecProtocol ?? ''}`);
+    if (note.status !== 'authorised') warnings.push('Pendente de autorização');
+  }
   const consumer = note.consumerDocument
     ? `CONSUMIDOR - ${note.consumerDocument.length === 11 ? 'CPF' : 'CNPJ'} ${note.consumerDocument}`
     : 'CONSUMIDOR NÃO IDENTIFICADO';

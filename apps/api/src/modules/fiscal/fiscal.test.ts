@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FiscalNote } from '@balcao/core/fiscal';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import yauzl from 'yauzl';
@@ -22,11 +22,14 @@ import {
 import {
   AUTO_VOID_REASON,
   allocateNumber,
+  type Draft,
   numberRanges,
+  signedNote,
   sweepFiscal,
   transmit,
   transmitWaiting,
 } from './issue.ts';
+import { fiscalNotes } from './schema.ts';
 import { settingsRow, warnExpiringCertificates } from './service.ts';
 import { element, validateSchema, verifySignature } from './xml.ts';
 
@@ -45,7 +48,15 @@ afterAll(async () => {
   await sefaz?.close();
 });
 
-const DEFAULTS = { ncm: '21069090', cfop: '5102', csosn: '102', origin: '0', cest: null, unit: 'UN' };
+const DEFAULTS = {
+  ncm: '21069090',
+  cfop: '5102',
+  csosn: '102',
+  origin: '0',
+  cest: null,
+  unit: 'UN',
+  cClassTrib: '000001',
+};
 let cnpjSeq = 100;
 
 function settingsBody(cnpj: string, overrides: Record<string, unknown> = {}) {
@@ -186,6 +197,99 @@ describe('NFC-e at a PDV sale', { timeout: 90_000 }, () => {
   });
 });
 
+describe('IBS/CBS of the tax reform (NT 2025.002, PL_010)', { timeout: 90_000 }, () => {
+  it('a regime normal note carries IBSCBS per item and the totals, schema-valid, exact to the cent', async () => {
+    // CRT 3: the group is required in 2026; "auto" fills it.
+    const shop = await fiscalShop({ crt: '3' });
+    const meal = await makeProduct(t, shop.auth, { name: 'Prato feito', salePriceCents: 1999, stock: 10 });
+    const gift = await makeProduct(t, shop.auth, { name: 'Brinde', salePriceCents: 100, stock: 10 });
+    expectStatus(await shop.api.put(`/fiscal/product/${meal.id}`, { fields: { cClassTrib: '200047' } }), 200);
+    expectStatus(await shop.api.put(`/fiscal/product/${gift.id}`, { fields: { cClassTrib: '410999' } }), 200);
+    const sale = await sell(shop.auth, shop.product.id, {
+      items: [
+        { productId: shop.product.id, quantity: 2 },
+        { productId: meal.id, quantity: 1 },
+        { productId: gift.id, quantity: 1 },
+      ],
+      payments: [{ method: 'money', amountCents: 3399 }],
+      cashDepositAmountCents: 3399,
+    });
+    const note = await noteOf(shop.auth, sale.id);
+    expect(note).toMatchObject({ status: 'authorised', statusCode: '100' });
+    const nfe = element((await shop.api.get(`/fiscal/notes/${note.id}/xml`)).body, 'NFe') as string;
+    expect(await validateSchema(nfe, 'nfe_v4.00.xsd')).toBeNull();
+    const items = nfe.match(/<IBSCBS>[\s\S]*?<\/IBSCBS>/g);
+    // 2 x 6.50 = 13.00 full rate: IBS UF 0.1% = 0.013 -> 0.01, CBS 0.9% = 0.117 -> 0.12.
+    expect(items?.[0]).toBe(
+      '<IBSCBS><CST>000</CST><cClassTrib>000001</cClassTrib><gIBSCBS><vBC>13.00</vBC><gIBSUF><pIBSUF>0.1000</pIBSUF><vIBSUF>0.01</vIBSUF></gIBSUF><gIBSMun><pIBSMun>0.0000</pIBSMun><vIBSMun>0.00</vIBSMun></gIBSMun><vIBS>0.01</vIBS><gCBS><pCBS>0.9000</pCBS><vCBS>0.12</vCBS></gCBS></gIBSCBS></IBSCBS>',
+    );
+    // Bares e restaurantes, 40% less: 19.99 x 0.06% = 0.0120 -> 0.01; 19.99 x 0.54% = 0.1079 -> 0.11.
+    expect(items?.[1]).toBe(
+      '<IBSCBS><CST>200</CST><cClassTrib>200047</cClassTrib><gIBSCBS><vBC>19.99</vBC><gIBSUF><pIBSUF>0.1000</pIBSUF><gRed><pRedAliq>40.0000</pRedAliq><pAliqEfet>0.0600</pAliqEfet></gRed><vIBSUF>0.01</vIBSUF></gIBSUF><gIBSMun><pIBSMun>0.0000</pIBSMun><gRed><pRedAliq>40.0000</pRedAliq><pAliqEfet>0.0000</pAliqEfet></gRed><vIBSMun>0.00</vIBSMun></gIBSMun><vIBS>0.01</vIBS><gCBS><pCBS>0.9000</pCBS><gRed><pRedAliq>40.0000</pRedAliq><pAliqEfet>0.5400</pAliqEfet></gRed><vCBS>0.11</vCBS></gCBS></gIBSCBS></IBSCBS>',
+    );
+    // CST 410 (not onerous): CST and cClassTrib only.
+    expect(items?.[2]).toBe('<IBSCBS><CST>410</CST><cClassTrib>410999</cClassTrib></IBSCBS>');
+    // The totals are the sums of the items' rounded amounts.
+    expect(element(nfe, 'IBSCBSTot')).toBe(
+      '<IBSCBSTot><vBCIBSCBS>32.99</vBCIBSCBS><gIBS><gIBSUF><vDif>0.00</vDif><vDevTrib>0.00</vDevTrib><vIBSUF>0.02</vIBSUF></gIBSUF><gIBSMun><vDif>0.00</vDif><vDevTrib>0.00</vDevTrib><vIBSMun>0.00</vIBSMun></gIBSMun><vIBS>0.02</vIBS><vCredPres>0.00</vCredPres><vCredPresCondSus>0.00</vCredPresCondSus></gIBS><gCBS><vDif>0.00</vDif><vDevTrib>0.00</vDevTrib><vCBS>0.23</vCBS><vCredPres>0.00</vCredPres><vCredPresCondSus>0.00</vCredPresCondSus></gCBS></IBSCBSTot>',
+    );
+    expect(nfe).toContain('<vNF>33.99</vNF>');
+  });
+
+  it('Simples Nacional leaves the group out unless the shop asks for it', async () => {
+    const shop = await fiscalShop();
+    expect(
+      expectStatus<{ settings: { ibsCbsMode: string } }>(await shop.api.get('/fiscal/settings'), 200).settings
+        .ibsCbsMode,
+    ).toBe('auto');
+    const first = await noteOf(shop.auth, (await sell(shop.auth, shop.product.id)).id);
+    expect((await shop.api.get(`/fiscal/notes/${first.id}/xml`)).body).not.toContain('<IBSCBS>');
+    expectStatus(
+      await shop.api.put(
+        '/fiscal/settings',
+        settingsBody(shop.cnpj, { enabled: true, csc: '', nextNumber: 2, ibsCbsMode: 'always' }),
+      ),
+      200,
+    );
+    const second = await noteOf(shop.auth, (await sell(shop.auth, shop.product.id)).id);
+    expect(second.status).toBe('authorised');
+    expect((await shop.api.get(`/fiscal/notes/${second.id}/xml`)).body).toContain(
+      '<IBSCBS><CST>000</CST><cClassTrib>000001</cClassTrib><gIBSCBS><vBC>13.00</vBC>',
+    );
+  });
+
+  it('a wrong cClassTrib is refused in Portuguese, on the forms and by SEFAZ (1023)', async () => {
+    const shop = await fiscalShop({ crt: '3' });
+    const product = await shop.api.put(`/fiscal/product/${shop.product.id}`, {
+      fields: { cClassTrib: '999999' },
+    });
+    expect(product.statusCode).toBe(400);
+    expect(product.json().message).toContain(
+      'Classificação tributária (cClassTrib) 999999 não existe na tabela do IBS/CBS para NFC-e.',
+    );
+    const settings = await shop.api.put(
+      '/fiscal/settings',
+      settingsBody(shop.cnpj, {
+        crt: '3',
+        enabled: true,
+        csc: '',
+        defaults: { ...DEFAULTS, cClassTrib: '12345' },
+      }),
+    );
+    expect(settings.statusCode).toBe(400);
+    expect(settings.json().message).toContain('cClassTrib deve ter 6 dígitos');
+    // A code that reached the stored defaults some other way: SEFAZ refuses it (rule UB14-10).
+    await t.database.db.execute(
+      sql`update fiscal_settings set defaults = jsonb_set(defaults, '{cClassTrib}', '"999999"') where client_id = ${shop.client.id}`,
+    );
+    const note = await noteOf(shop.auth, (await sell(shop.auth, shop.product.id)).id);
+    expect(note).toMatchObject({ status: 'rejected', statusCode: '1023' });
+    expect(note.statusText).toBe(
+      'Rejeição: Classificação Tributária do IBS/CBS inexistente. Confira a classificação tributária do IBS/CBS (cClassTrib) do produto ou o padrão da loja em Configurações > Fiscal.',
+    );
+  });
+});
+
 describe('contingency', { timeout: 90_000 }, () => {
   it('SEFAZ silent: the PR note goes out in contingency (tpEmis 9), then is sent once when SEFAZ returns', async () => {
     const shop = await fiscalShop();
@@ -293,6 +397,7 @@ describe('contingency', { timeout: 90_000 }, () => {
 
   it('SP allows no offline contingency: the note waits in the queue with the warning, then is sent', async () => {
     const shop = await fiscalShop({ uf: 'SP', cityCode: '3550308', cityName: 'São Paulo' });
+    const epecCalls = sefaz.calls.RecepcaoEPEC ?? 0;
     sefaz.mode = 'error5xx';
     let note: FiscalNote;
     try {
@@ -307,10 +412,107 @@ describe('contingency', { timeout: 90_000 }, () => {
     } finally {
       sefaz.mode = 'ok';
     }
+    // The shop's own failure (no answer) is not SEFAZ declared down: no EPEC.
+    expect(sefaz.calls.RecepcaoEPEC ?? 0).toBe(epecCalls);
     await transmitWaiting(t.app.ctx);
     const { notes } = expectStatus<{ notes: FiscalNote[] }>(await shop.api.get('/fiscal/notes'), 200);
     expect(notes[0]).toMatchObject({ id: note.id, status: 'authorised', tpEmis: 1 });
     expect(notes[0].accessKey.slice(0, 2)).toBe('35');
+  });
+});
+
+describe('EPEC in São Paulo, only when SEFAZ itself is declared down', { timeout: 120_000 }, () => {
+  it('SEFAZ-SP answers 108: EPEC registered (tpEmis 4), DANFE printed with the EPEC text, then the note is sent once when SEFAZ is back', async () => {
+    const shop = await fiscalShop({ uf: 'SP', cityCode: '3550308', cityName: 'São Paulo' });
+    expectStatus(
+      await shop.api.put('/printing/settings', {
+        profiles: [
+          {
+            key: 'caixa',
+            name: 'Caixa',
+            paperWidth: 80,
+            columns: 48,
+            codePage: 'PC860',
+            copies: 1,
+            cut: true,
+          },
+        ],
+        sectors: [],
+        receipt: { autoPrint: true, profileKey: 'caixa' },
+      }),
+      200,
+    );
+    const before = { epec: sefaz.calls.RecepcaoEPEC ?? 0, auth: sefaz.calls.NFeAutorizacao4 ?? 0 };
+    sefaz.declaredDown = '108';
+    let note: FiscalNote;
+    try {
+      const sale = await sell(shop.auth, shop.product.id, { consumerDocument: '529.982.247-25' });
+      note = await noteOf(shop.auth, sale.id);
+      expect(note).toMatchObject({
+        status: 'epec',
+        tpEmis: 4,
+        statusText:
+          'SEFAZ-SP declarou paralisação: a NFC-e saiu em contingência EPEC (evento registrado) e será transmitida quando a SEFAZ voltar.',
+      });
+      expect(note.accessKey.slice(0, 2)).toBe('35');
+      expect(note.accessKey[34]).toBe('4');
+      expect(note.transmitBy).not.toBeNull();
+      expect(sefaz.epecs.get(note.accessKey)).toMatch(/^\d{15}$/);
+      expect((sefaz.calls.RecepcaoEPEC ?? 0) - before.epec).toBe(1);
+      const xml = (await shop.api.get(`/fiscal/notes/${note.id}/xml`)).body;
+      expect(xml).toContain('<tpEmis>4</tpEmis>');
+      expect(xml).toContain('<xJust>SEFAZ-SP em paralisacao declarada: emissao em contingencia EPEC</xJust>');
+      expect(await validateSchema(element(xml, 'NFe') as string, 'nfe_v4.00.xsd')).toBeNull();
+      const job = await vi.waitFor(async () => {
+        const found = expectStatus<{ payload: { title: string; lines: string[] } }[]>(
+          await shop.api.get('/printing/jobs'),
+          200,
+        ).find((j) => j.payload.title === `NFC-e nº ${note.number}`);
+        if (!found) throw new Error('no DANFE job yet');
+        return found;
+      });
+      const text = job.payload.lines.join('\n');
+      expect(text).toContain('EMITIDA EM CONTINGÊNCIA - EPEC');
+      expect(text).toContain(`EPEC registrado: protocolo ${sefaz.epecs.get(note.accessKey)}`);
+      // Still down: the job leaves it waiting.
+      await transmitWaiting(t.app.ctx);
+      expect(
+        expectStatus<{ note: FiscalNote }>(await shop.api.get(`/fiscal/sale/${sale.id}`), 200).note.status,
+      ).toBe('epec');
+    } finally {
+      sefaz.declaredDown = null;
+    }
+    await transmitWaiting(t.app.ctx);
+    await transmitWaiting(t.app.ctx);
+    const { notes } = expectStatus<{ notes: FiscalNote[] }>(await shop.api.get('/fiscal/notes'), 200);
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toMatchObject({
+      id: note.id,
+      status: 'authorised',
+      tpEmis: 4,
+      accessKey: note.accessKey,
+      statusCode: '100',
+    });
+    expect(sefaz.notes.get(note.accessKey)).toBeDefined();
+    // One EPEC, and the note authorised once (the calls while down were answered 108).
+    expect((sefaz.calls.RecepcaoEPEC ?? 0) - before.epec).toBe(1);
+  });
+
+  it('SEFAZ refuses a tpEmis 4 note without its EPEC (468)', async () => {
+    const shop = await fiscalShop({ uf: 'SP', cityCode: '3550308', cityName: 'São Paulo' });
+    const note = await noteOf(shop.auth, (await sell(shop.auth, shop.product.id)).id);
+    const row = (await settingsRow(t.database.db, shop.client.id)) as NonNullable<
+      Awaited<ReturnType<typeof settingsRow>>
+    >;
+    const [stored] = await t.database.db.select().from(fiscalNotes).where(eq(fiscalNotes.id, note.id));
+    const draft = { ...(stored.draft as Draft), number: note.number + 100 };
+    const built = await signedNote(t.app.ctx, row, draft, new Date(), 4);
+    if ('schema' in built) throw new Error(built.schema.message);
+    expect(await transmit(t.app.ctx, row, built.xml, built.key)).toEqual({
+      kind: 'rejected',
+      statusCode: '468',
+      statusText: 'Rejeição: NF-e com Tipo Emissão = 4, sem EPEC correspondente',
+    });
   });
 });
 

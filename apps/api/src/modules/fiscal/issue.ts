@@ -5,11 +5,14 @@ import {
   type FiscalEnvironment,
   type FiscalNote,
   fiscalWithDefaults,
+  type IbsCbsMode,
+  ibsCbsApplies,
   nfeDateTime,
   type ProductFiscal,
   type QrCodeVersion,
   qrCodeV2,
   qrCodeV3,
+  SEFAZ_DOWN_CODES,
   sefazUrls,
   stateRules,
   tpAmbOf,
@@ -41,9 +44,11 @@ import {
   buildNfe,
   cancelEvent,
   consSitNFe,
+  consStatServ,
   element,
   envEvento,
   enviNFe,
+  epecEvent,
   inutNFe,
   NFE_NS,
   type NoteInput,
@@ -69,6 +74,7 @@ export type Draft = Omit<NoteInput, 'issuedAt' | 'accessKey' | 'tpEmis' | 'conti
 
 const sha1 = (text: string) => createHash('sha1').update(text).digest('hex');
 const CONTINGENCY_REASON = 'SEFAZ sem resposta no prazo: emissao em contingencia off-line';
+const EPEC_REASON = 'SEFAZ-SP em paralisacao declarada: emissao em contingencia EPEC';
 
 /** The note's lines from a sale: items with their fiscal fields, sale-level discounts shared out. */
 async function draftOf(db: Executor, settings: SettingsRow, sale: Sale, consumerDocument: string | null) {
@@ -133,6 +139,7 @@ async function draftOf(db: Executor, settings: SettingsRow, sale: Sale, consumer
     changeCents: sale.changeCents,
     totalCents: sale.finalAmountCents,
     additionalInfo: `Venda no ${sale.number}`,
+    ibsCbs: ibsCbsApplies(settings.ibsCbsMode as IbsCbsMode, settings.crt),
     timeZone: client?.timeZone ?? 'America/Sao_Paulo',
   };
   return draft;
@@ -168,7 +175,7 @@ export async function signedNote(
   settings: SettingsRow,
   draft: Draft,
   at: Date,
-  tpEmis: 1 | 9,
+  tpEmis: 1 | 4 | 9,
 ): Promise<{ xml: string; key: string; qrCode: string } | { schema: SchemaFailure }> {
   const { a1 } = openA1(ctx, settings);
   const urls = qrUrls(settings);
@@ -200,7 +207,7 @@ const signWithA1 = (a1: Signer) => (text: string) =>
 export async function composeNote(
   draft: Draft,
   at: Date,
-  tpEmis: 1 | 9,
+  tpEmis: 1 | 4 | 9,
   a1: Signer,
   qr: QrSettings,
 ): Promise<{ xml: string; key: string; qrCode: string } | { schema: SchemaFailure }> {
@@ -222,6 +229,7 @@ export async function composeNote(
     issuedAt,
     tpEmis,
     ...(tpEmis === 9 ? { contingency: { at: issuedAt, reason: CONTINGENCY_REASON } } : {}),
+    ...(tpEmis === 4 ? { contingency: { at: issuedAt, reason: EPEC_REASON } } : {}),
   };
   const signed = signXml(buildNfe(input), 'infNFe', a1);
   const qrCode =
@@ -281,7 +289,9 @@ export async function allocateNumber(tx: Executor, clientId: number, series: num
 type Sent =
   | { kind: 'authorised'; protocol: string; procXml: string; statusText: string }
   | { kind: 'rejected'; statusCode: string; statusText: string }
-  | { kind: 'silent' };
+  | { kind: 'silent' }
+  /** SEFAZ answered that it is down (108/109): not a rejection of the note. */
+  | { kind: 'down'; statusCode: string; statusText: string };
 
 const procOf = (nfe: string, protNFe: string) =>
   `<?xml version="1.0" encoding="UTF-8"?><nfeProc xmlns="${NFE_NS}" versao="4.00">${nfe.replace(/^<\?xml[^>]*>/, '')}${protNFe.replace(' versao=', ` xmlns="${NFE_NS}" versao=`)}</nfeProc>`;
@@ -302,6 +312,7 @@ async function queryKey(ctx: AppContext, settings: SettingsRow, key: string, nfe
   if (!answer.ok) return { kind: 'silent' };
   const prot = element(answer.body, 'protNFe');
   const cStat = tag(answer.body, 'cStat') ?? '';
+  if (SEFAZ_DOWN_CODES.includes(cStat)) return { kind: 'silent' };
   if ((cStat === '100' || cStat === '150') && prot)
     return {
       kind: 'authorised',
@@ -329,6 +340,7 @@ export async function transmit(
   const prot = element(answer.body, 'protNFe');
   const cStat = (prot ? tag(prot, 'cStat') : tag(answer.body, 'cStat')) ?? '';
   const xMotivo = (prot ? tag(prot, 'xMotivo') : tag(answer.body, 'xMotivo')) ?? '';
+  if (SEFAZ_DOWN_CODES.includes(cStat)) return { kind: 'down', statusCode: cStat, statusText: xMotivo };
   if (cStat === '100' || cStat === '150')
     return {
       kind: 'authorised',
@@ -358,6 +370,13 @@ export function fixHint(code: string): string {
       return 'Este número já foi usado com outra chave: ajuste o próximo número da série e inutilize o que sobrar.';
     case '656':
       return 'A SEFAZ bloqueou por consumo indevido: aguarde uma hora antes de reenviar.';
+    case '1021':
+    case '1023':
+    case '1024':
+      return 'Confira a classificação tributária do IBS/CBS (cClassTrib) do produto ou o padrão da loja em Configurações > Fiscal.';
+    case '1026':
+    case '1037':
+      return 'As alíquotas do IBS/CBS não são as do ano da nota: atualize o Balcão.';
     default:
       return 'Confira os dados da nota e envie de novo.';
   }
@@ -486,8 +505,11 @@ async function sendNew(ctx: AppContext, actor: Actor, settings: SettingsRow, not
     if (sent.kind === 'authorised') await printDanfe(ctx, actor, note.id).catch(() => undefined);
     return;
   }
-  // SEFAZ did not answer.
+  // SEFAZ did not answer, or answered that it is down.
   const rules = stateRules(settings.uf as Uf);
+  if (rules.epec && (sent.kind === 'down' || (await sefazDeclaredDown(ctx, settings)))) {
+    if (await issueEpec(ctx, actor, settings, note, draft, built)) return;
+  }
   if (!rules.offlineContingency) {
     await save(ctx.db, note.id, {
       status: 'queued',
@@ -525,6 +547,78 @@ async function sendNew(ctx: AppContext, actor: Actor, settings: SettingsRow, not
   await printDanfe(ctx, actor, note.id).catch(() => undefined);
 }
 
+/** SEFAZ's status service says it is down (108/109): SEFAZ answered, so the link is fine. */
+async function sefazDeclaredDown(ctx: AppContext, settings: SettingsRow): Promise<boolean> {
+  const answer = await callSefaz(
+    ctx.config,
+    target(ctx, settings),
+    'NFeStatusServico4',
+    consStatServ(tpAmbOf(settings.environment as FiscalEnvironment), settings.uf as Uf),
+  );
+  return answer.ok && SEFAZ_DOWN_CODES.includes(tag(answer.body, 'cStat') ?? '');
+}
+
+/**
+ * São Paulo with SEFAZ declared down: the same number signed again with tpEmis 4, its EPEC (event
+ * 110140) registered at SEFAZ-SP's EPEC service, the DANFE printed with the contingency text; the
+ * transmission job sends the note itself once SEFAZ is back. False when the EPEC could not be
+ * registered (the caller queues the note as before).
+ */
+async function issueEpec(
+  ctx: AppContext,
+  actor: Actor,
+  settings: SettingsRow,
+  note: NoteRow,
+  draft: Draft,
+  first: { xml: string; key: string },
+): Promise<boolean> {
+  const built = await signedNote(ctx, settings, draft, new Date(), 4);
+  if ('schema' in built) return false;
+  const tpAmb = tpAmbOf(settings.environment as FiscalEnvironment);
+  const event = epecEvent({
+    uf: settings.uf as Uf,
+    tpAmb,
+    cnpj: settings.cnpj,
+    key: built.key,
+    at: nfeDateTime(new Date(), draft.timeZone),
+    issuedAt: tag(built.xml, 'dhEmi') ?? '',
+    ie: settings.ie,
+    consumerDocument: draft.consumerDocument,
+    totalCents: draft.totalCents,
+  });
+  const signed = signXml(event, 'infEvento', openA1(ctx, settings).a1).xml;
+  const body = envEvento(Date.now() % 1_000_000_000, signed);
+  if (await validateSchema(body, 'eventoEPEC_v1.00.xsd')) return false;
+  const answer = await callSefaz(ctx.config, target(ctx, settings), 'RecepcaoEPEC', body);
+  if (!answer.ok) return false;
+  const ret = element(answer.body, 'retEvento') ?? '';
+  if (tag(ret, 'cStat') !== '124') {
+    ctx.notify(note.clientId, {
+      message: `EPEC da NFC-e nº ${note.number} recusado: ${tag(ret || answer.body, 'xMotivo') ?? ''}`,
+      alertColor: 'error',
+    });
+    return false;
+  }
+  const rules = stateRules(settings.uf as Uf);
+  await save(ctx.db, note.id, {
+    status: 'epec',
+    tpEmis: 4,
+    firstKey: first.key,
+    firstXml: first.xml,
+    xml: built.xml,
+    accessKey: built.key,
+    qrCodeUrl: built.qrCode,
+    epecXml: `<procEventoNFe xmlns="${NFE_NS}" versao="1.00">${signed.replace(/^<\?xml[^>]*>/, '')}${ret.replace(' versao=', ` xmlns="${NFE_NS}" versao=`)}</procEventoNFe>`,
+    epecProtocol: tag(ret, 'nProt'),
+    statusText: FISCAL_MESSAGES.epecIssued,
+    transmitBy: sql`now() + ${`${rules.contingencyHours} hours`}::interval` as never,
+    attempts: note.attempts + 1,
+  });
+  ctx.notify(note.clientId, { message: FISCAL_MESSAGES.epecIssued, alertColor: 'warning' });
+  await printDanfe(ctx, actor, note.id).catch(() => undefined);
+  return true;
+}
+
 /**
  * The transmission job: contingency notes, São Paulo's queue and notes a crash left pending, each
  * sent once SEFAZ answers. A contingency note first asks SEFAZ about its normal twin (same number,
@@ -552,7 +646,7 @@ export async function transmitWaiting(
       .select()
       .from(fiscalNotes)
       .where(
-        sql`${fiscalNotes.id} > ${afterId} and (${fiscalNotes.status} in ('contingency', 'queued')
+        sql`${fiscalNotes.id} > ${afterId} and (${fiscalNotes.status} in ('contingency', 'epec', 'queued')
           or (${fiscalNotes.status} = 'pending' and ${fiscalNotes.createdAt} < now() - interval '2 minutes'))`,
       )
       .orderBy(fiscalNotes.id)
@@ -581,7 +675,8 @@ async function transmitOne(ctx: AppContext, note: NoteRow): Promise<boolean | nu
   const settings = await settingsRow(ctx.db, note.clientId);
   if (!settings?.certificateSealed) return null;
   const actor = await adminOf(ctx.db, note.clientId);
-  if (note.status === 'contingency') {
+  // A contingency or EPEC note keeps its signed XML (tpEmis 9 / 4): sent as it is.
+  if (note.status === 'contingency' || note.status === 'epec') {
     if (note.firstKey && note.firstXml) {
       const twin = await queryKey(ctx, settings, note.firstKey, note.firstXml);
       if (twin.kind === 'silent') return false;

@@ -45,6 +45,8 @@ export const fiscalSettings = pgTable('fiscal_settings', {
   qrCodeVersion: integer('qr_code_version').notNull().default(2),
   /** The product fiscal fields a product without its own uses. */
   defaults: jsonb('defaults').$type<ProductFiscal>().notNull(),
+  /** auto | always | never: when the notes carry the IBS/CBS groups (NT 2025.002). */
+  ibsCbsMode: text('ibs_cbs_mode').notNull().default('auto'),
   /** lib/secrets.ts sealed {pfxBase64, password}; '' without a certificate. */
   certificateSealed: text('certificate_sealed').notNull().default(''),
   certificateHolder: text('certificate_holder'),
@@ -113,6 +115,9 @@ export const fiscalNotes = pgTable(
     /** A contingency note's normal twin (same number, tpEmis 1), asked about before the note is sent. */
     firstKey: text('first_key'),
     firstXml: text('first_xml'),
+    /** São Paulo's EPEC (event 110140) as procEventoNFe, and its protocol. */
+    epecXml: text('epec_xml'),
+    epecProtocol: text('epec_protocol'),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull().defaultNow(),
     authorisedAt: timestamp('authorised_at', { withTimezone: true, mode: 'string' }),
   },
@@ -124,7 +129,7 @@ export const fiscalNotes = pgTable(
     index('fiscal_notes_client_status_idx').on(t.clientId, t.status),
     check(
       'fiscal_notes_status_ck',
-      sql`${t.status} in ('pending', 'contingency', 'queued', 'authorised', 'rejected', 'canceled', 'voided')`,
+      sql`${t.status} in ('pending', 'contingency', 'epec', 'queued', 'authorised', 'rejected', 'canceled', 'voided')`,
     ),
   ],
 );

@@ -15,15 +15,23 @@ export type SefazService =
   | 'NFeConsultaProtocolo4'
   | 'NFeStatusServico4'
   | 'NFeRecepcaoEvento4'
-  | 'NFeInutilizacao4';
+  | 'NFeInutilizacao4'
+  | 'RecepcaoEPEC';
 
-const URL_OF: Record<SefazService, 'authorize' | 'query' | 'status' | 'event' | 'voidNumbers'> = {
+const URL_OF: Record<SefazService, 'authorize' | 'query' | 'status' | 'event' | 'voidNumbers' | 'epec'> = {
   NFeAutorizacao4: 'authorize',
   NFeConsultaProtocolo4: 'query',
   NFeStatusServico4: 'status',
   NFeRecepcaoEvento4: 'event',
   NFeInutilizacao4: 'voidNumbers',
+  RecepcaoEPEC: 'epec',
 };
+
+/**
+ * The SOAP operation (the wsdl namespace and the action) when it is not the service's name: SP's EPEC
+ * NFC-e service answers the operation "RecepcaoEvento" (nfephp-org/sped-nfe storage/wsnfe_4.00_mod65.xml).
+ */
+const OPERATION_OF: Partial<Record<SefazService, string>> = { RecepcaoEPEC: 'RecepcaoEvento' };
 
 /** SEFAZ answered (any cStat), or did not: the link, a timeout, a 5xx. */
 export type SefazAnswer =
@@ -60,8 +68,10 @@ export async function callSefaz(
   try {
     const response = await outboundFetch(url, {
       method: 'POST',
-      headers: { 'content-type': `application/soap+xml; charset=utf-8; action="${service}"` },
-      body: soapEnvelope(service, body),
+      headers: {
+        'content-type': `application/soap+xml; charset=utf-8; action="${OPERATION_OF[service] ?? service}"`,
+      },
+      body: soapEnvelope(OPERATION_OF[service] ?? service, body),
       signal: AbortSignal.timeout(timeoutMs),
       tls: { key: target.a1.keyPem, cert: target.a1.certPem, ca: caOf(config) },
     });

@@ -1,11 +1,14 @@
 import { createHash } from 'node:crypto';
 import {
+  DEFAULT_CLASS_TRIB,
   FISCAL_MESSAGES,
   type FiscalEnvironment,
   type FiscalNote,
   type FiscalSettings,
   type FiscalSettingsInput,
   fiscalSettingsInputSchema,
+  IBS_CBS_MODES,
+  type IbsCbsMode,
   type ProductFiscalOverride,
   stateRules,
   type Uf,
@@ -75,7 +78,10 @@ export async function toSettings(db: Executor, row: SettingsRow): Promise<Fiscal
     cscId: row.cscId,
     qrCodeVersion: row.qrCodeVersion === 3 ? 3 : 2,
     hasCsc: row.cscSealed !== '',
-    defaults: row.defaults,
+    defaults: { ...row.defaults, cClassTrib: row.defaults.cClassTrib ?? DEFAULT_CLASS_TRIB },
+    ibsCbsMode: IBS_CBS_MODES.includes(row.ibsCbsMode as IbsCbsMode)
+      ? (row.ibsCbsMode as IbsCbsMode)
+      : 'auto',
     certificate:
       row.certificateSealed && row.certificateNotAfter && row.certificateNotBefore
         ? {
@@ -136,6 +142,7 @@ export async function saveSettings(
       cscSealed,
       qrCodeVersion: input.qrCodeVersion,
       defaults: input.defaults,
+      ibsCbsMode: input.ibsCbsMode,
       // Kept while it stays on: the sweep (issue.ts, sweepFiscal) looks at sales since then.
       enabledAt: input.enabled
         ? current?.enabled && current.enabledAt
@@ -306,7 +313,10 @@ export async function productFiscal(db: Db | Executor, actor: Actor, productId: 
       and(eq(fiscalProductFields.clientId, actor.clientId), eq(fiscalProductFields.productId, productId)),
     );
   const settings = await settingsRow(db, actor.clientId);
-  return { fields: own?.fields ?? null, defaults: settings?.defaults ?? null };
+  const defaults = settings?.defaults
+    ? { ...settings.defaults, cClassTrib: settings.defaults.cClassTrib ?? DEFAULT_CLASS_TRIB }
+    : null;
+  return { fields: own?.fields ?? null, defaults };
 }
 
 export async function saveProductFiscal(
@@ -411,7 +421,7 @@ export async function warnExpiringCertificates(
 }
 
 /**
- * A received NF-e (a supplier's, issue 34) checked against the official NF-e 4.00 schema (PL_009,
+ * A received NF-e (a supplier's, issue 34) checked against the official NF-e 4.00 schema (PL_010,
  * nfe_v4.00.xsd, the same compiled XSDs the notes the shop issues are checked with). `nfeXml` is the
  * NFe element with its namespace (taken out of the nfeProc). Null when valid, else the first error.
  */

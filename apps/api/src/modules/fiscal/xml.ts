@@ -1,21 +1,31 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isCardTPag, type ProductFiscal, tPagOf, UF_CODES, type Uf } from '@balcao/core/fiscal';
+import {
+  DEFAULT_CLASS_TRIB,
+  type IbsCbsItem,
+  ibsCbsItem,
+  ibsCbsRateText,
+  isCardTPag,
+  type ProductFiscal,
+  tPagOf,
+  UF_CODES,
+  type Uf,
+} from '@balcao/core/fiscal';
 import type { PaymentMethod } from '@balcao/core/status';
 import { XmlDocument, XmlValidateError, XsdValidator, xmlRegisterInputProvider } from 'libxml2-wasm';
 import { SignedXml } from 'xml-crypto';
 
 /**
- * The NF-e 4.00 layout for model 65 (MOC 7.0, PL_009_V4 schemas copied from nfephp-org/sped-nfe
- * schemes/PL_009_V4), the XMLDSig signature SEFAZ requires (enveloped, C14N, RSA-SHA1, SHA-1 digest,
+ * The NF-e 4.00 layout for model 65 (MOC 7.0 with NT 2025.002-RTC: the schema package PL_010 v1.30,
+ * copied from nfephp-org/sped-nfe schemes/PL_010_V1.30 at d9f6bae), the XMLDSig signature SEFAZ requires (enveloped, C14N, RSA-SHA1, SHA-1 digest,
  * reference to the Id of infNFe / infEvento / infInut) and the offline XSD check with libxml2-wasm
  * (libxml2 compiled to WebAssembly: no native build, the same engine as Debian's xmllint; the schema
  * compiled once and reused, see validateSchema).
  */
 
 export const NFE_NS = 'http://www.portalfiscal.inf.br/nfe';
-const SCHEMES = join(dirname(fileURLToPath(import.meta.url)), 'schemes', 'PL_009_V4');
+const SCHEMES = join(dirname(fileURLToPath(import.meta.url)), 'schemes', 'PL_010_V1.30');
 
 const escapeXml = (text: string) =>
   text
@@ -74,7 +84,7 @@ export type NoteInput = {
   number: number;
   /** dhEmi: the shop's local time with its offset (AAAA-MM-DDThh:mm:ssTZD). */
   issuedAt: string;
-  tpEmis: 1 | 9;
+  tpEmis: 1 | 4 | 9;
   tpAmb: 1 | 2;
   contingency?: { at: string; reason: string };
   consumerDocument: string | null;
@@ -83,6 +93,8 @@ export type NoteInput = {
   changeCents: number;
   totalCents: number;
   additionalInfo?: string;
+  /** The IBS/CBS groups (NT 2025.002) per item and in the totals; absent in drafts made before. */
+  ibsCbs?: boolean;
 };
 
 /** The text SEFAZ requires as the first item's description in homologação (rejection 373). */
@@ -98,6 +110,56 @@ function icms(crt: string, f: ProductFiscal): string {
   if (f.csosn === '500')
     return `<ICMS><ICMSSN500><orig>${f.origin}</orig><CSOSN>500</CSOSN></ICMSSN500></ICMS>`;
   return `<ICMS><ICMSSN900><orig>${f.origin}</orig><CSOSN>900</CSOSN></ICMSSN900></ICMS>`;
+}
+
+/** The item's IBSCBS group (NT 2025.002, TTribNFe): CST, cClassTrib and, for CST 000/200, gIBSCBS. */
+function ibsCbsXml(t: IbsCbsItem): string {
+  const g = t.group;
+  if (!g) return `<IBSCBS><CST>${t.cst}</CST><cClassTrib>${t.cClassTrib}</cClassTrib></IBSCBS>`;
+  const part = (rateTag: string, valueTag: string, p: { rate: number; effective: number; cents: number }) =>
+    `${el(rateTag, ibsCbsRateText(p.rate))}${
+      g.reduction > 0
+        ? `<gRed>${el('pRedAliq', g.reduction.toFixed(4))}${el('pAliqEfet', ibsCbsRateText(p.effective))}</gRed>`
+        : ''
+    }${el(valueTag, money(p.cents))}`;
+  return `<IBSCBS><CST>${t.cst}</CST><cClassTrib>${t.cClassTrib}</cClassTrib><gIBSCBS>${el('vBC', money(g.baseCents))}<gIBSUF>${part('pIBSUF', 'vIBSUF', g.ibsUf)}</gIBSUF><gIBSMun>${part('pIBSMun', 'vIBSMun', g.ibsMun)}</gIBSMun>${el('vIBS', money(g.ibsCents))}<gCBS>${part('pCBS', 'vCBS', g.cbs)}</gCBS></gIBSCBS></IBSCBS>`;
+}
+
+/** IBSCBSTot (TIBSCBSMonoTot): the items' sums; no deferral, return or presumed credit at a counter. */
+function ibsCbsTotXml(items: IbsCbsItem[]): string {
+  const sum = (pick: (g: NonNullable<IbsCbsItem['group']>) => number) =>
+    money(items.reduce((s, t) => s + (t.group ? pick(t.group) : 0), 0));
+  const zero = '<vDif>0.00</vDif><vDevTrib>0.00</vDevTrib>';
+  const credit = '<vCredPres>0.00</vCredPres><vCredPresCondSus>0.00</vCredPresCondSus>';
+  return `<IBSCBSTot>${el(
+    'vBCIBSCBS',
+    sum((g) => g.baseCents),
+  )}<gIBS><gIBSUF>${zero}${el(
+    'vIBSUF',
+    sum((g) => g.ibsUf.cents),
+  )}</gIBSUF><gIBSMun>${zero}${el(
+    'vIBSMun',
+    sum((g) => g.ibsMun.cents),
+  )}</gIBSMun>${el(
+    'vIBS',
+    sum((g) => g.ibsCents),
+  )}${credit}</gIBS><gCBS>${zero}${el(
+    'vCBS',
+    sum((g) => g.cbs.cents),
+  )}${credit}</gCBS></IBSCBSTot>`;
+}
+
+/** The IBS/CBS of each item of a note (null when the note carries no IBS/CBS groups). */
+export function ibsCbsOfNote(n: Pick<NoteInput, 'items' | 'ibsCbs' | 'issuedAt'>): IbsCbsItem[] | null {
+  if (!n.ibsCbs) return null;
+  const year = Number(n.issuedAt.slice(0, 4));
+  return n.items.map((item) =>
+    ibsCbsItem(
+      item.grossCents - item.discountCents + item.otherCents,
+      item.fiscal.cClassTrib ?? DEFAULT_CLASS_TRIB,
+      year,
+    ),
+  );
 }
 
 /** The unsigned NFe (model 65). */
@@ -150,6 +212,7 @@ export function buildNfe(n: NoteInput): string {
     : '';
   const qty = (q: number) => q.toFixed(4);
   const unit = (cents: number) => (cents / 100).toFixed(10);
+  const reform = ibsCbsOfNote(n);
   const det = n.items
     .map((item, index) => {
       const f = item.fiscal;
@@ -174,7 +237,8 @@ export function buildNfe(n: NoteInput): string {
         item.otherCents > 0 ? el('vOutro', money(item.otherCents)) : '',
         el('indTot', 1),
       ].join('');
-      return `<det nItem="${index + 1}"><prod>${prod}</prod><imposto>${icms(i.crt, f)}</imposto></det>`;
+      const ibsCbs = reform ? ibsCbsXml(reform[index]) : '';
+      return `<det nItem="${index + 1}"><prod>${prod}</prod><imposto>${icms(i.crt, f)}${ibsCbs}</imposto></det>`;
     })
     .join('');
   const sum = (pick: (item: NoteItem) => number) => n.items.reduce((s, item) => s + pick(item), 0);
@@ -215,7 +279,7 @@ export function buildNfe(n: NoteInput): string {
           .join('');
   const pag = `<pag>${detPag}${n.changeCents > 0 ? el('vTroco', money(n.changeCents)) : ''}</pag>`;
   const infAdic = n.additionalInfo ? `<infAdic>${el('infCpl', str(n.additionalInfo, 5000))}</infAdic>` : '';
-  return `<NFe xmlns="${NFE_NS}"><infNFe versao="4.00" Id="NFe${n.accessKey}"><ide>${ide}</ide><emit>${emit}</emit>${dest}${det}<total><ICMSTot>${total}</ICMSTot></total><transp><modFrete>9</modFrete></transp>${pag}${infAdic}</infNFe></NFe>`;
+  return `<NFe xmlns="${NFE_NS}"><infNFe versao="4.00" Id="NFe${n.accessKey}"><ide>${ide}</ide><emit>${emit}</emit>${dest}${det}<total><ICMSTot>${total}</ICMSTot>${reform ? ibsCbsTotXml(reform) : ''}</total><transp><modFrete>9</modFrete></transp>${pag}${infAdic}</infNFe></NFe>`;
 }
 
 export type Signer = { keyPem: string; certPem: string };
@@ -344,7 +408,7 @@ const issueOf = (message: string): SchemaIssue => ({
 });
 
 /**
- * Validates `xml` against the PL_009 schema `rootXsd` (nfe_v4.00.xsd, enviNFe_v4.00.xsd,
+ * Validates `xml` against the PL_010 schema `rootXsd` (nfe_v4.00.xsd, enviNFe_v4.00.xsd,
  * envEventoCancNFe_v1.00.xsd, inutNFe_v4.00.xsd, ...). Null when valid, else the first error with the
  * element it names. Synchronous underneath (libxml2 in WebAssembly on this thread, ~2 ms a note).
  */
@@ -404,6 +468,28 @@ export function cancelEvent(o: {
   reason: string;
 }): string {
   return `<evento xmlns="${NFE_NS}" versao="1.00"><infEvento Id="ID110111${o.key}01"><cOrgao>${UF_CODES[o.uf]}</cOrgao><tpAmb>${o.tpAmb}</tpAmb><CNPJ>${o.cnpj}</CNPJ><chNFe>${o.key}</chNFe><dhEvento>${o.at}</dhEvento><tpEvento>110111</tpEvento><nSeqEvento>1</nSeqEvento><verEvento>1.00</verEvento><detEvento versao="1.00"><descEvento>Cancelamento</descEvento><nProt>${o.protocol}</nProt><xJust>${str(o.reason, 255)}</xJust></detEvento></infEvento></evento>`;
+}
+
+/**
+ * The unsigned EPEC of an NFC-e (event 110140, São Paulo's RecepcaoEPEC): the note's key, issue time,
+ * issuer's IE, consumer (when identified), vNF and vICMS, as nfephp-org/sped-nfe's TraitEPECNfce builds
+ * it and PL_010's eventoEPEC_v1.00.xsd checks it. Sign over infEvento, then wrap with envEvento.
+ */
+export function epecEvent(o: {
+  uf: Uf;
+  tpAmb: number;
+  cnpj: string;
+  key: string;
+  at: string;
+  issuedAt: string;
+  ie: string;
+  consumerDocument: string | null;
+  totalCents: number;
+}): string {
+  const dest = o.consumerDocument
+    ? `<dest><UF>${o.uf}</UF>${o.consumerDocument.length === 11 ? el('CPF', o.consumerDocument) : el('CNPJ', o.consumerDocument)}</dest>`
+    : '';
+  return `<evento xmlns="${NFE_NS}" versao="1.00"><infEvento Id="ID110140${o.key}01"><cOrgao>${UF_CODES[o.uf]}</cOrgao><tpAmb>${o.tpAmb}</tpAmb><CNPJ>${o.cnpj}</CNPJ><chNFe>${o.key}</chNFe><dhEvento>${o.at}</dhEvento><tpEvento>110140</tpEvento><nSeqEvento>1</nSeqEvento><verEvento>1.00</verEvento><detEvento versao="1.00"><descEvento>EPEC</descEvento><cOrgaoAutor>${UF_CODES[o.uf]}</cOrgaoAutor><tpAutor>1</tpAutor><verAplic>Balcao 1.0</verAplic><dhEmi>${o.issuedAt}</dhEmi><tpNF>1</tpNF><IE>${o.ie}</IE>${dest}<vNF>${money(o.totalCents)}</vNF><vICMS>0.00</vICMS></detEvento></infEvento></evento>`;
 }
 
 export const envEvento = (lot: number, signedEvent: string) =>

@@ -180,7 +180,7 @@ export function billsOf(nfe: NfeBill): { number: string; dueDate: string; amount
 /**
  * A supplier's note read and checked before anything is written (issue 34): its XMLDSig signature (an
  * amount changed after signing is refused), against the official NF-e 4.00 schema (the fiscal module's
- * compiled PL_009 XSDs), then its recipient (dest's CNPJ/CPF)
+ * compiled PL_010 XSDs), then its recipient (dest's CNPJ/CPF)
  * against the shop's own document, so another shop's note (or one to a branch) is refused with 422.
  */
 export async function checkedNfe(db: Executor, actor: Actor, xml: string): Promise<NfeBill> {

@@ -1,4 +1,6 @@
 import {
+  CLASS_TRIB_NFCE,
+  CLASS_TRIBS,
   CRT_LABELS,
   CRTS,
   FISCAL_ENVIRONMENT_LABELS,
@@ -8,6 +10,8 @@ import {
   type FiscalSettings,
   fiscalSettingsInputSchema,
   fiscalVoidSchema,
+  IBS_CBS_MODE_LABELS,
+  IBS_CBS_MODES,
   UFS,
 } from '@balcao/core/fiscal';
 import { formatCents } from '@balcao/core/money';
@@ -72,7 +76,16 @@ type Values = {
   cscId: string;
   csc: string;
   qrCodeVersion: string;
-  defaults: { ncm: string; cfop: string; csosn: string; origin: string; cest: string; unit: string };
+  ibsCbsMode: string;
+  defaults: {
+    ncm: string;
+    cfop: string;
+    csosn: string;
+    origin: string;
+    cest: string;
+    unit: string;
+    cClassTrib: string;
+  };
 };
 
 function valuesOf(s: FiscalSettings | null): Values {
@@ -96,6 +109,7 @@ function valuesOf(s: FiscalSettings | null): Values {
     cscId: s?.cscId ?? '',
     csc: '',
     qrCodeVersion: String(s?.qrCodeVersion ?? 2),
+    ibsCbsMode: s?.ibsCbsMode ?? 'auto',
     defaults: {
       ncm: s?.defaults.ncm ?? '',
       cfop: s?.defaults.cfop ?? '5102',
@@ -103,6 +117,7 @@ function valuesOf(s: FiscalSettings | null): Values {
       origin: s?.defaults.origin ?? '0',
       cest: s?.defaults.cest ?? '',
       unit: s?.defaults.unit ?? 'UN',
+      cClassTrib: s?.defaults.cClassTrib ?? '000001',
     },
   };
 }
@@ -211,10 +226,42 @@ function SettingsForm({
           <FormTextField control={form.control} name="defaults.cest" label="CEST" />
           <FormTextField control={form.control} name="defaults.unit" label="Unidade" />
         </Box>
+        <Typography variant="subtitle1" component="h3">
+          IBS e CBS (reforma tributária)
+        </Typography>
+        <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' } }}>
+          <FormTextField
+            control={form.control}
+            name="ibsCbsMode"
+            label="Grupo IBS/CBS na nota"
+            select
+            helperText="Obrigatório no regime normal. Em 2026: CBS 0,9% e IBS 0,1% (ano de teste, LC 214/2025). O Simples Nacional só passa a recolher em 2027."
+          >
+            {IBS_CBS_MODES.map((m) => (
+              <MenuItem key={m} value={m}>
+                {IBS_CBS_MODE_LABELS[m]}
+              </MenuItem>
+            ))}
+          </FormTextField>
+          <FormTextField
+            control={form.control}
+            name="defaults.cClassTrib"
+            label="Classificação tributária padrão (cClassTrib)"
+            select
+            helperText="Os 3 primeiros dígitos são o CST do IBS/CBS."
+          >
+            {CLASS_TRIBS.map((c) => (
+              <MenuItem key={c} value={c}>
+                {c} - {CLASS_TRIB_NFCE[c].label}
+              </MenuItem>
+            ))}
+          </FormTextField>
+        </Box>
         {settings && !settings.offlineContingency && (
           <Alert severity="info">
             Em São Paulo não há contingência off-line: sem resposta da SEFAZ a nota fica na fila e é enviada
-            quando a conexão voltar.
+            quando a conexão voltar. Se a própria SEFAZ-SP declarar paralisação, a nota sai em contingência
+            EPEC e é transmitida quando ela voltar.
           </Alert>
         )}
         <FormError />
@@ -299,6 +346,7 @@ function CertificateSection({
 const STATUS_COLOR: Record<FiscalNote['status'], 'default' | 'success' | 'warning' | 'error' | 'info'> = {
   pending: 'info',
   contingency: 'warning',
+  epec: 'warning',
   queued: 'warning',
   authorised: 'success',
   rejected: 'error',
@@ -357,7 +405,7 @@ function NotesSection({ onError }: { onError: (m: string) => void }) {
                   {note.status !== 'authorised' && note.statusText && (
                     <Typography variant="caption">{note.statusText}</Typography>
                   )}
-                  {note.status === 'contingency' && note.transmitBy && (
+                  {(note.status === 'contingency' || note.status === 'epec') && note.transmitBy && (
                     <Typography variant="caption">
                       Transmitir até {formatDateTime(note.transmitBy)}
                     </Typography>

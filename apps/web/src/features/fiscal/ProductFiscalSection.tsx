@@ -1,4 +1,6 @@
 import {
+  CLASS_TRIB_NFCE,
+  CLASS_TRIBS,
   PRODUCT_FISCAL_FIELDS,
   PRODUCT_FISCAL_LABELS,
   type ProductFiscal,
@@ -7,6 +9,7 @@ import {
   productFiscalInputSchema,
 } from '@balcao/core/fiscal';
 import Box from '@mui/material/Box';
+import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
@@ -35,6 +38,7 @@ const HELP: Partial<Record<ProductFiscalField, string>> = {
   cfop: '4 dígitos, venda no estado: 5xxx',
   origin: '0 a 8 (0 = nacional)',
   cest: '7 dígitos, quando houver substituição tributária',
+  cClassTrib: 'IBS/CBS: os 3 primeiros dígitos são o CST',
 };
 
 /**
@@ -103,26 +107,46 @@ function FiscalForm({
             sx={{
               display: 'grid',
               gap: 2,
-              gridTemplateColumns: { xs: '1fr 1fr', md: 'repeat(3, 1fr)', lg: 'repeat(6, 1fr)' },
+              gridTemplateColumns: { xs: '1fr 1fr', md: 'repeat(3, 1fr)', lg: 'repeat(4, 1fr)' },
             }}
           >
-            {PRODUCT_FISCAL_FIELDS.map((f) => (
-              <FormTextField
-                key={f}
-                control={form.control}
-                name={f}
-                label={PRODUCT_FISCAL_LABELS[f]}
-                placeholder={defaults[f] ?? 'sem'}
-                helperText={HELP[f]}
-                slotProps={{
-                  inputLabel: { shrink: true },
-                  htmlInput: {
-                    inputMode: f === 'unit' ? 'text' : 'numeric',
-                    maxLength: f === 'ncm' ? 10 : 9,
-                  },
-                }}
-              />
-            ))}
+            {PRODUCT_FISCAL_FIELDS.map((f) =>
+              f === 'cClassTrib' ? (
+                <FormTextField
+                  key={f}
+                  control={form.control}
+                  name={f}
+                  label={PRODUCT_FISCAL_LABELS[f]}
+                  helperText={HELP[f]}
+                  select
+                  sx={{ gridColumn: { xs: '1 / -1', lg: 'span 2' } }}
+                  slotProps={{ inputLabel: { shrink: true }, select: { displayEmpty: true } }}
+                >
+                  <MenuItem value="">Padrão da loja ({defaults.cClassTrib ?? '000001'})</MenuItem>
+                  {CLASS_TRIBS.map((c) => (
+                    <MenuItem key={c} value={c}>
+                      {c} - {CLASS_TRIB_NFCE[c].label}
+                    </MenuItem>
+                  ))}
+                </FormTextField>
+              ) : (
+                <FormTextField
+                  key={f}
+                  control={form.control}
+                  name={f}
+                  label={PRODUCT_FISCAL_LABELS[f]}
+                  placeholder={defaults[f] ?? 'sem'}
+                  helperText={HELP[f]}
+                  slotProps={{
+                    inputLabel: { shrink: true },
+                    htmlInput: {
+                      inputMode: f === 'unit' ? 'text' : 'numeric',
+                      maxLength: f === 'ncm' ? 10 : 9,
+                    },
+                  }}
+                />
+              ),
+            )}
           </Box>
           <FormError />
           <Stack direction="row" sx={{ justifyContent: 'flex-end' }}>
