@@ -581,7 +581,7 @@ describe('campaign sending', () => {
   });
 });
 
-describe('quiet hours, warm-up, tags and image', () => {
+describe('quiet hours, warm-up, tags and image', { timeout: 90_000 }, () => {
   it('sends nothing outside the sending window (shop time zone) and waits for it to open', async () => {
     const shop = await connectedShop();
     const phones = await addCustomers(shop.client.id, 80);

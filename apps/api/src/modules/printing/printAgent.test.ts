@@ -600,6 +600,15 @@ describe('the cash drawer (ESC p through the agent of the receipt printer)', () 
       201,
       'sangria',
     );
+    // The sangria's kick is not waited for by its answer: the click below comes after it is logged, as a
+    // person's would (under load the two could otherwise be logged in either order).
+    await until(async () => {
+      const rows = await t.database.db
+        .select()
+        .from(cashDrawerOpenings)
+        .where(eq(cashDrawerOpenings.cashRegisterId, register.id));
+      return rows.some((r) => r.reason === 'withdrawal');
+    });
     const click = { idempotencyKey: 'abrir-gaveta-1' };
     expect(expectStatus(await shop.api.post('/cash-register/drawer', click), 201, 'abrir gaveta')).toEqual({
       opened: true,
