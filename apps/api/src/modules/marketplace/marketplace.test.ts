@@ -736,12 +736,11 @@ describe('marketplace inbox (issue 35)', () => {
     const orders = async () =>
       t.database.db.select().from(marketplaceOrders).where(eq(marketplaceOrders.accountId, account.id));
     const names = ['Ana Cozinha', 'Bruno Cozinha', 'Carla Cozinha'];
-    const ids = names.map((customerName) =>
+    for (const customerName of names)
       ifood.placeOrder({
         customerName,
         items: [{ externalCode: 'SMASH', name: 'Smash', quantity: 2, unitPrice: 30 }],
-      }),
-    );
+      });
     // Canceled before the polling reads it: stored canceled, never in the kitchen.
     const gone = ifood.placeOrder({
       customerName: 'Davi Cancelado',

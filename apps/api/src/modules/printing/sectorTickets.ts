@@ -1,6 +1,6 @@
 import type { KdsItem } from '@balcao/core/kds';
 import type { PrintDocument } from '@balcao/core/printing';
-import { and, eq, inArray, isNull, like, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, like, type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
 import type { Actor } from '../../lib/actor.ts';
@@ -190,6 +190,55 @@ export async function queueSectorTicketsOfOrders(
     .returning({ id: printJobs.id, key: printJobs.idempotencyKey });
   for (const r of inserted) out[orderOfKey.get(r.key) as number].queued.push(r.id);
   return out;
+}
+
+/** A category's production sector with its printer (profileId null: the sector has none). */
+export type SectorRoute = {
+  categoryId: number;
+  sectorId: number;
+  name: string;
+  profileId: number | null;
+  columns: number | null;
+};
+
+/**
+ * For another module's single statement (a comanda's send, issue 35): a json array of the routes
+ * (SectorRoute) of the categories `categoryIds` (an SQL list or subquery) of the shop.
+ */
+export function sectorRoutesJsonSql(clientId: number, categoryIds: SQL): SQL {
+  return sql`(select coalesce(json_agg(json_build_object(
+      'categoryId', cs.category_id, 'sectorId', ps.id, 'name', ps.name,
+      'profileId', pp.id, 'columns', pp.columns)), '[]'::json)
+    from ${categorySectors} cs
+    join ${printSectors} ps on ps.id = cs.sector_id and ps.deleted_at is null
+    left join ${printerProfiles} pp on pp.id = ps.profile_id and pp.deleted_at is null
+    where cs.client_id = ${clientId} and cs.category_id in ${categoryIds})`;
+}
+
+/** A production ticket to insert with `ticketJobsInsertSql`. */
+export type TicketJob = {
+  clientId: number;
+  profileId: number;
+  sectorId: number;
+  payload: PrintDocument;
+  idempotencyKey: string;
+  items: KdsItem[];
+  createdBy: number;
+};
+
+/**
+ * For another module's single statement (a CTE): the INSERT of production tickets, once per key
+ * (`on conflict do nothing`), returning their ids. `jobs` must not be empty.
+ */
+export function ticketJobsInsertSql(jobs: readonly TicketJob[]): SQL {
+  const values = jobs.map(
+    (j) =>
+      sql`(${j.clientId}, ${j.profileId}, ${j.sectorId}, 'ticket', ${JSON.stringify(j.payload)}::jsonb, ${j.idempotencyKey}, ${JSON.stringify(j.items)}::jsonb, ${j.createdBy})`,
+  );
+  return sql`insert into ${printJobs} (client_id, profile_id, sector_id, kind, payload, idempotency_key, items, created_by)
+    values ${sql.join(values, sql`, `)}
+    on conflict do nothing
+    returning id`;
 }
 
 /**
