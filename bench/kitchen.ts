@@ -410,7 +410,10 @@ const codes: { label: string; root?: string }[] = [
   ...(BEFORE ? [{ label: `before (${BEFORE.slice(0, 7)})`, root: exportCommit(BEFORE) }] : []),
   { label: BEFORE ? 'after (this code)' : 'this code' },
 ];
-const engines = ['PGlite', ...(process.env.BENCH_PG_URL ? ['PostgreSQL'] : [])];
+/** BENCH_ENGINES=PostgreSQL: that engine only (each part before and after stays under ~3 minutes). */
+const engines = (process.env.BENCH_ENGINES ?? 'PGlite,PostgreSQL')
+  .split(',')
+  .filter((e) => e === 'PGlite' || (e === 'PostgreSQL' && process.env.BENCH_PG_URL));
 for (const engine of engines)
   for (const code of codes) {
     const url = engine === 'PostgreSQL' ? process.env.BENCH_PG_URL : undefined;
