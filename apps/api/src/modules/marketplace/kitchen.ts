@@ -46,10 +46,9 @@ export async function queueKitchenOfOrders(
       return m ? [m.productId] : [];
     }),
   );
-  const [categories, { timeZone }] = await Promise.all([
-    categoriesOfProducts(tx, actor.clientId, productIds),
-    shopClock(tx, actor.clientId),
-  ]);
+  // One after the other: a transaction's connection runs one query at a time (node-postgres).
+  const categories = await categoriesOfProducts(tx, actor.clientId, productIds);
+  const { timeZone } = await shopClock(tx, actor.clientId);
   const when = formatInZone(new Date(), timeZone);
   const tickets = await queueSectorTicketsOfOrders(
     tx,
