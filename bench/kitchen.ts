@@ -15,11 +15,14 @@
  *   and bumps (POST /v1/kds/ticket/:id/ready) one after the other.
  *
  *   npx tsx bench/kitchen.ts                 # all parts; BENCH_PARTS=burst,waiters,board
+ *   BENCH_BEFORE=<commit> BENCH_PG_URL=postgres://... npx tsx bench/kitchen.ts   # before/after, PostgreSQL too
  */
 import { randomUUID } from 'node:crypto';
+import { loadavg } from 'node:os';
+import pg from 'pg';
 import { io, type Socket } from 'socket.io-client';
 import { startFakeIfood } from '../apps/api/test/fakes/ifood.ts';
-import { ensureWebBuild, machine, type Server, startServer } from './lib.ts';
+import { ensureWebBuild, exportCommit, machine, type Server, startServer } from './lib.ts';
 
 const PARTS = (process.env.BENCH_PARTS ?? 'burst,waiters,board').split(',');
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 200);
@@ -388,22 +391,55 @@ async function board(server: Server, shop: Shop) {
   console.log(`tickets answered by the board: ${shown} of ${TICKETS} open`);
 }
 
-ensureWebBuild();
-const fake = await startFakeIfood();
-const server = await startServer({
-  env: {
-    IFOOD_API_URL: fake.url,
-    OUTBOUND_ALLOW_PRIVATE: '1',
-    SECRETS_KEY: 'bench-secrets-key-0123456789abcdef',
-  },
-});
-try {
-  console.log(`\n${new Date().toISOString().slice(0, 10)} · ${machine()} · PGlite`);
-  const shop = await arrangeShop(server);
-  if (PARTS.includes('burst')) await burst(server, shop, fake);
-  if (PARTS.includes('waiters')) await waiters(server, shop);
-  if (PARTS.includes('board')) await board(server, shop);
-} finally {
-  await server.stop();
-  await fake.close();
+async function emptyDatabase(url: string) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query(
+    'drop schema if exists public cascade; drop schema if exists drizzle cascade; create schema public',
+  );
+  await client.end();
 }
+
+/**
+ * BENCH_BEFORE=<commit>: the same parts on that commit's code first, in the same run (a ratio on the
+ * same machine load). BENCH_PG_URL: the parts on PostgreSQL too (the database is emptied before each).
+ */
+const BEFORE = process.env.BENCH_BEFORE ?? '';
+ensureWebBuild();
+const codes: { label: string; root?: string }[] = [
+  ...(BEFORE ? [{ label: `before (${BEFORE.slice(0, 7)})`, root: exportCommit(BEFORE) }] : []),
+  { label: BEFORE ? 'after (this code)' : 'this code' },
+];
+/** BENCH_ENGINES=PostgreSQL: that engine only (each part before and after stays under ~3 minutes). */
+const engines = (process.env.BENCH_ENGINES ?? 'PGlite,PostgreSQL')
+  .split(',')
+  .filter((e) => e === 'PGlite' || (e === 'PostgreSQL' && process.env.BENCH_PG_URL));
+for (const engine of engines)
+  for (const code of codes) {
+    const url = engine === 'PostgreSQL' ? process.env.BENCH_PG_URL : undefined;
+    if (url) await emptyDatabase(url);
+    const fake = await startFakeIfood();
+    const server = await startServer({
+      root: code.root,
+      databaseUrl: url,
+      env: {
+        IFOOD_API_URL: fake.url,
+        OUTBOUND_ALLOW_PRIVATE: '1',
+        SECRETS_KEY: 'bench-secrets-key-0123456789abcdef',
+      },
+    });
+    try {
+      console.log(
+        `\n## ${code.label} · ${new Date().toISOString().slice(0, 16)} · ${machine()} · ${engine} · load average ${loadavg()
+          .map((l) => l.toFixed(1))
+          .join(' ')}`,
+      );
+      const shop = await arrangeShop(server);
+      if (PARTS.includes('burst')) await burst(server, shop, fake);
+      if (PARTS.includes('waiters')) await waiters(server, shop);
+      if (PARTS.includes('board')) await board(server, shop);
+    } finally {
+      await server.stop();
+      await fake.close();
+    }
+  }

@@ -78,6 +78,14 @@ async function findOpenRegister(
   return row ?? null;
 }
 
+/** Whether the user has an open register (a marketplace polling's automatic sales need one, issue 35). */
+export async function hasOpenRegister(
+  db: Executor,
+  session: Pick<SessionUser, 'clientId' | 'userId'>,
+): Promise<boolean> {
+  return (await findOpenRegister(db, session)) !== null;
+}
+
 /**
  * The sale's first statement reads the user's open register through this subquery (one row: `id`),
  * FOR SHARE: closing the register waits until the sale commits.

@@ -5,16 +5,22 @@ import { receiptRow } from '@balcao/core/receipt';
 import { lineTotals } from '@balcao/core/sale';
 import { percentText } from '@balcao/core/settings';
 import { formatInZone } from '@balcao/core/time';
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
 import { clients, users } from '../../db/schema.ts';
-import { AppError, unprocessable } from '../../errors.ts';
+import { AppError, notFound, unprocessable } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { shopClock } from '../../lib/shopToday.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
-import { kdsItemOf } from '../printing/sectorTickets.ts';
+import {
+  kdsItemOf,
+  type SectorRoute,
+  sectorRoutesJsonSql,
+  ticketJobsInsertSql,
+} from '../printing/sectorTickets.ts';
 import { enqueuePrintJob, getPrintingSettings, reprintJob, sectorOfCategory } from '../printing/service.ts';
+import { deliverWaitingJobs } from '../printing/stations.ts';
 import {
   type ComandaRow,
   type LineRow,
@@ -23,7 +29,7 @@ import {
   readLinesAndPayments,
   readSends,
 } from './read.ts';
-import { comandaLines, comandaSends, comandas } from './schema.ts';
+import { comandaEvents, comandaLines, comandaSends, comandas } from './schema.ts';
 
 /**
  * Production (issue 16): the kitchen and bar tickets of a send, one print job per sector through
@@ -201,10 +207,138 @@ async function mergedInto(db: Executor, clientId: number, id: number, target: nu
   return Boolean(result.rows[0]?.found);
 }
 
+type ClaimedLine = Pick<
+  LineRow,
+  'id' | 'categoryId' | 'quantity' | 'description' | 'variantName' | 'additionals' | 'notes'
+>;
+
+type Claim = {
+  status: string;
+  number: number;
+  tableLabel: string | null;
+  waiter: string | null;
+  timeZone: string;
+  sendId: number | null;
+  lines: ClaimedLine[];
+  routes: SectorRoute[];
+};
+
+/**
+ * The claim of a send in ONE statement (issue 35: 20 phones sending at once queue each statement
+ * behind the others'): the tab locked, the send inserted under its key, the tab's unsent lines marked
+ * with it, and what the tickets need (the waiter's name, the shop's time zone, the sectors of the
+ * lines' categories). No row: the tab is not the shop's; `sendId` null: the tab is not open, or the
+ * key was claimed meanwhile.
+ */
+async function claimSend(
+  tx: Executor,
+  session: SessionUser,
+  id: number,
+  idempotencyKey: string,
+): Promise<Claim | undefined> {
+  const { clientId, userId } = session;
+  const result = (await tx.execute(sql`
+    with c as (
+      select id, status, number, table_label, waiter_id from ${comandas}
+      where id = ${id} and client_id = ${clientId}
+      for update
+    ),
+    s as (
+      insert into ${comandaSends} (client_id, comanda_id, idempotency_key, created_by)
+      select ${clientId}, c.id, ${idempotencyKey}, ${userId} from c where c.status = 'active'
+      on conflict do nothing
+      returning id
+    ),
+    l as (
+      update ${comandaLines} set send_id = s.id, sent_at = now() from s
+      where ${comandaLines.comandaId} = ${id} and ${comandaLines.sendId} is null
+        and ${comandaLines.status} = 'active'
+      returning ${comandaLines.id} as id, ${comandaLines.categoryId} as category_id,
+        ${comandaLines.quantity} as quantity, ${comandaLines.description} as description,
+        ${comandaLines.variantName} as variant_name, ${comandaLines.additionals} as additionals,
+        ${comandaLines.notes} as notes
+    )
+    select c.status, c.number, c.table_label as "tableLabel",
+      (select u.name from ${users} u where u.id = coalesce(c.waiter_id, ${userId})) as waiter,
+      (select k.time_zone from ${clients} k where k.id = ${clientId}) as "timeZone",
+      (select s.id from s) as "sendId",
+      (select coalesce(json_agg(json_build_object('id', l.id, 'categoryId', l.category_id,
+          'quantity', l.quantity, 'description', l.description, 'variantName', l.variant_name,
+          'additionals', l.additionals, 'notes', l.notes) order by l.id), '[]'::json) from l) as lines,
+      ${sectorRoutesJsonSql(clientId, sql`(select l.category_id from l)`)} as routes
+    from c`)) as unknown as { rows: Claim[] };
+  const [row] = result.rows;
+  return row && { ...row, lines: row.lines.map((l) => ({ ...l, quantity: Number(l.quantity) })) };
+}
+
+/**
+ * The tickets of a claimed send (one per sector with a printer), the send's job ids and unrouted lines
+ * and its log entry, in ONE statement of the claim's transaction: the lines, their send and its
+ * tickets commit together (a retried send finds them all and prints nothing more).
+ */
+async function writeSendTickets(
+  tx: Executor,
+  session: SessionUser,
+  comandaId: number,
+  sendId: number,
+  claim: Claim,
+): Promise<number[]> {
+  const routeOf = new Map(claim.routes.map((r) => [r.categoryId, r]));
+  const groups = new Map<number, { route: SectorRoute; lines: ClaimedLine[] }>();
+  const unrouted: string[] = [];
+  for (const l of claim.lines) {
+    const route = l.categoryId === null ? undefined : routeOf.get(l.categoryId);
+    if (!route || route.profileId === null) {
+      unrouted.push(`${l.quantity} x ${l.description}`);
+      continue;
+    }
+    const group = groups.get(route.sectorId) ?? { route, lines: [] };
+    group.lines.push(l);
+    groups.set(route.sectorId, group);
+  }
+  const when = formatInZone(new Date(), claim.timeZone);
+  const comanda = { number: claim.number, tableLabel: claim.tableLabel };
+  const jobs = [...groups.values()].map(({ route, lines }) => ({
+    clientId: session.clientId,
+    profileId: route.profileId as number,
+    sectorId: route.sectorId,
+    payload: ticket({
+      title: `${route.name} - Comanda ${claim.number}`,
+      heading: route.name.toUpperCase(),
+      comanda,
+      waiter: claim.waiter ?? '',
+      when,
+      lines,
+      columns: route.columns ?? DEFAULT_COLUMNS,
+    }),
+    idempotencyKey: `comanda-send-${sendId}-${route.sectorId}`,
+    items: lines.map(kdsItemOf),
+    createdBy: session.userId,
+  }));
+  const count = claim.lines.length;
+  const text = `Enviou ${count} ${count === 1 ? 'item' : 'itens'} para a produção`;
+  const result = (await tx.execute(sql`
+    with ${jobs.length > 0 ? sql`j as (${ticketJobsInsertSql(jobs)}),` : sql`j as (select null::int as id where false),`}
+    e as (
+      insert into ${comandaEvents} (client_id, comanda_id, user_id, kind, text)
+      values (${session.clientId}, ${comandaId}, ${session.userId}, 'sent', ${text})
+    ),
+    u as (
+      update ${comandaSends}
+      set job_ids = coalesce((select jsonb_agg(j.id order by j.id) from j), '[]'::jsonb),
+        unrouted = ${JSON.stringify(unrouted)}::jsonb
+      where id = ${sendId}
+    )
+    select id from j`)) as unknown as { rows: { id: number }[] };
+  return result.rows.map((r) => Number(r.id));
+}
+
 /**
  * POST /v1/comanda/:id/send: the open tab's lines not sent yet go to production. The key claims
  * the send; a retried or doubled request with the same key answers the same send (re-enqueueing
- * with the same job keys: printed once). No new line: 422.
+ * with the same job keys: printed once). No new line: 422. The claim, the tickets and the log are one
+ * transaction of three statements; the kitchen displays are signaled right after its commit, before
+ * the hand-out to the printers and the answer's reads (issue 35: the card on the KDS < 500 ms p95).
  */
 export async function sendToProduction(
   ctx: AppContext,
@@ -223,41 +357,31 @@ export async function sendToProduction(
       // The send is on this tab, or on the tab this one was merged into (its sends went along).
       if (existing.comandaId !== id && !(await mergedInto(tx, clientId, id, existing.comandaId)))
         throw unprocessable(COMANDA_MESSAGES.keyReused);
-      return { sendId: existing.id, comandaId: existing.comandaId, replayed: true };
+      return { sendId: existing.id, comandaId: existing.comandaId, replayed: true, jobIds: [] };
     }
-    const comanda = await lockOpenComanda(tx, clientId, id);
-    const [send] = await tx
-      .insert(comandaSends)
-      .values({ clientId, comandaId: id, idempotencyKey, createdBy: session.userId })
-      .onConflictDoNothing()
-      .returning({ id: comandaSends.id });
-    if (!send) return null;
-    const taken = await tx
-      .update(comandaLines)
-      .set({ sendId: send.id, sentAt: new Date() })
-      .where(
-        and(eq(comandaLines.comandaId, id), isNull(comandaLines.sendId), eq(comandaLines.status, 'active')),
-      )
-      .returning({ id: comandaLines.id });
-    if (taken.length === 0) throw unprocessable(COMANDA_MESSAGES.nothingToSend);
-    await logEvent(
-      tx,
-      session,
-      comanda.id,
-      'sent',
-      `Enviou ${taken.length} ${taken.length === 1 ? 'item' : 'itens'} para a produção`,
-    );
-    return { sendId: send.id, comandaId: id, replayed: false };
+    const claim = await claimSend(tx, session, id, idempotencyKey);
+    if (!claim) throw notFound(COMANDA_MESSAGES.notFound);
+    if (claim.status !== 'active')
+      throw new AppError(409, COMANDA_MESSAGES.notActive, undefined, 'tab_closed');
+    if (claim.sendId === null) return null;
+    if (claim.lines.length === 0) throw unprocessable(COMANDA_MESSAGES.nothingToSend);
+    const jobIds = await writeSendTickets(tx, session, id, claim.sendId, claim);
+    return { sendId: claim.sendId, comandaId: id, replayed: false, jobIds };
   });
   if (!claimed) {
     // The same key raced in another request, which holds the claim: answer its send.
     return sendToProduction(ctx, session, id, idempotencyKey);
   }
-  await printSend(ctx, session, claimed.sendId, claimed.comandaId);
-  if (!claimed.replayed) ctx.changed(clientId, 'comanda', id);
-  const sends = await readSends(db, session, claimed.comandaId);
-  const send = sends.find((s) => s.id === claimed.sendId) as ComandaSend;
-  return { send, replayed: claimed.replayed };
+  if (claimed.replayed) {
+    // A send from before its tickets were written with it: what is missing is enqueued (printed once).
+    await printSend(ctx, session, claimed.sendId, claimed.comandaId);
+  } else {
+    for (const jobId of claimed.jobIds) ctx.changed(clientId, 'print-job', jobId);
+    ctx.changed(clientId, 'comanda', id);
+    await deliverWaitingJobs(ctx, clientId);
+  }
+  const [send] = await readSends(db, session, claimed.comandaId, undefined, claimed.sendId);
+  return { send: send as ComandaSend, replayed: claimed.replayed };
 }
 
 /**

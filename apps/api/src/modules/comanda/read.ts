@@ -145,11 +145,23 @@ function toPayment(p: PaymentRow, names: Map<number, string>): ComandaPayment {
 }
 
 /** A send with its print jobs' current state (the waiter sees what no station printed). */
-export async function readSends(db: Executor, actor: Actor, comandaId: number, names?: Map<number, string>) {
+export async function readSends(
+  db: Executor,
+  actor: Actor,
+  comandaId: number,
+  names?: Map<number, string>,
+  /** Only this send (a send's answer). */
+  sendId?: number,
+) {
   const sends = await db
     .select()
     .from(comandaSends)
-    .where(eq(comandaSends.comandaId, comandaId))
+    .where(
+      and(
+        eq(comandaSends.comandaId, comandaId),
+        sendId === undefined ? undefined : eq(comandaSends.id, sendId),
+      ),
+    )
     .orderBy(asc(comandaSends.id));
   const who =
     names ??

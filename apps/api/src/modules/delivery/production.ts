@@ -8,6 +8,9 @@ import { deliverSectorTickets, queueSectorTickets, type SectorTickets } from '..
 import { categoriesOfProducts } from '../product/categoryOf.ts';
 import { findSale } from '../sale/read.ts';
 
+/** The key of a sale's production tickets (`{key}-{sectorId}`). */
+export const productionKeyOfSale = (saleId: number) => `sale-production-${saleId}`;
+
 /**
  * The kitchen of a delivery or pickup order (issue 30 item 3): the sale's lines go to the
  * production sectors of their categories, like a comanda's send, in the sale's transaction. The
@@ -26,7 +29,7 @@ export async function queueProductionOfSale(
   const delivery = sale.typeOfSale === 'delivery';
   const title = `${delivery ? 'Entrega' : 'Retirada'} nº ${sale.number}`;
   return queueSectorTickets(tx, actor, {
-    key: `sale-production-${sale.id}`,
+    key: productionKeyOfSale(sale.id),
     title,
     heading: [
       `${delivery ? 'ENTREGA' : 'RETIRADA'} Nº ${sale.number}`,

@@ -6,6 +6,7 @@ import { type FakeOpenDelivery, startFakeOpenDelivery } from '../../../test/fake
 import type { TestApp } from '../../../test/helper.ts';
 import { type Api, expectStatus, makeProduct, makeShop, useTestApp } from '../../../test/kit.ts';
 import { testConfig } from '../../config.ts';
+import { printJobs } from '../printing/schema.ts';
 import { salePayments } from '../sale/schema.ts';
 import { marketplaceAccounts, marketplaceOrders, marketplaceStatusSends } from './schema.ts';
 import { pollAccount, pollMarketplaces, sendMarketplaceStatuses } from './service.ts';
@@ -15,6 +16,8 @@ let ifood: FakeIfood;
 let od: FakeOpenDelivery;
 /** Event ids acknowledged while their order was not stored yet (must stay empty). */
 const ackedBeforeStored: string[] = [];
+/** A test's look at the database at the acknowledgment (after the storing, before any sale). */
+let atAck: (() => Promise<void>) | null = null;
 
 beforeAll(async () => {
   ifood = await startFakeIfood({
@@ -30,6 +33,7 @@ beforeAll(async () => {
         ).map((r) => r.externalId),
       );
       ackedBeforeStored.push(...ids.filter((id) => !stored.has(orderOf.get(id) as string)));
+      await atAck?.();
     },
   });
   od = await startFakeOpenDelivery();
@@ -688,6 +692,149 @@ describe('marketplace inbox (issue 35)', () => {
       'confirm',
       'acceptCancellation',
     ]);
+  });
+
+  it('auto-confirm: the kitchen tickets go to the KDS with the stored orders, before any sale; the sales print nothing more; a canceled order gets its cancel card once', async () => {
+    const { admin, account, shop } = await ifoodShop({ autoConfirm: true });
+    const lanches = expectStatus(await admin.post('/product-category', { name: 'Lanches' }), 201);
+    const saved = expectStatus(
+      await admin.put('/printing/settings', {
+        profiles: [
+          {
+            key: 'cozinha',
+            name: 'cozinha',
+            paperWidth: 80,
+            columns: 48,
+            codePage: 'PC860',
+            copies: 1,
+            cut: true,
+          },
+        ],
+        sectors: [{ key: 'cozinha', name: 'Cozinha', profileKey: 'cozinha', categoryIds: [lanches.id] }],
+        receipt: { autoPrint: false, profileKey: null },
+      }),
+      200,
+    );
+    const station = saved.sectors[0].id as number;
+    const smash = await makeProduct(t, shop.auth, {
+      name: 'Smash da casa',
+      salePriceCents: 3000,
+      categoryId: lanches.id,
+      stock: 100,
+    });
+    expectStatus(
+      await admin.put('/marketplace/mappings', {
+        accountId: account.id,
+        externalCode: 'SMASH',
+        productId: smash.id,
+      }),
+      200,
+    );
+    type Card = { id: number; title: string; lines: string[]; cancel: boolean };
+    const cards = async (): Promise<Card[]> =>
+      expectStatus(await admin.get(`/kds/station/${station}`), 200).tickets;
+    const orders = async () =>
+      t.database.db.select().from(marketplaceOrders).where(eq(marketplaceOrders.accountId, account.id));
+    const names = ['Ana Cozinha', 'Bruno Cozinha', 'Carla Cozinha'];
+    for (const customerName of names)
+      ifood.placeOrder({
+        customerName,
+        items: [{ externalCode: 'SMASH', name: 'Smash', quantity: 2, unitPrice: 30 }],
+      });
+    // Canceled before the polling reads it: stored canceled, never in the kitchen.
+    const gone = ifood.placeOrder({
+      customerName: 'Davi Cancelado',
+      items: [{ externalCode: 'SMASH', name: 'Smash', quantity: 1, unitPrice: 30 }],
+    });
+    ifood.cancel(gone);
+    let seenAtAck: { cards: Card[]; sales: (number | null)[] } | null = null;
+    atAck = async () => {
+      seenAtAck ??= { cards: await cards(), sales: (await orders()).map((o) => o.saleId) };
+    };
+    ifood.repeatEvery = 2;
+    ifood.shuffle = true;
+    try {
+      await pollUntilQuiet(account.id);
+    } finally {
+      atAck = null;
+      ifood.repeatEvery = 0;
+      ifood.shuffle = false;
+    }
+    // At the acknowledgment no order had its sale yet, and every card was on the KDS already.
+    const early = seenAtAck as unknown as { cards: Card[]; sales: (number | null)[] };
+    expect(early.sales).toHaveLength(4);
+    expect(early.sales.every((id) => id === null)).toBe(true);
+    expect(early.cards.map((c) => c.lines.find((l) => l.startsWith('Cliente:'))).sort()).toEqual(
+      names.map((n) => `Cliente: ${n}`),
+    );
+    expect(early.cards[0].title).toMatch(/^Cozinha - Entrega iFood #/);
+    expect(early.cards[0].lines).toContain('2 x Smash da casa');
+
+    // Then the sales: each order confirmed once, its ticket the sale's own (the same card, nothing new).
+    const after = await orders();
+    const confirmed = after.filter((o) => o.status === 'confirmed');
+    expect(confirmed).toHaveLength(3);
+    expect(after.find((o) => o.externalId === gone)?.status).toBe('canceled');
+    const board = await cards();
+    expect(board.map((c) => c.id)).toEqual(early.cards.map((c) => c.id));
+    const jobs = await t.database.db
+      .select({ key: printJobs.idempotencyKey })
+      .from(printJobs)
+      .where(and(eq(printJobs.clientId, shop.client.id), eq(printJobs.kind, 'ticket')));
+    expect(jobs.map((j) => j.key).sort()).toEqual(
+      confirmed.map((o) => `sale-production-${o.saleId}-${station}`).sort(),
+    );
+    // "Preparar" on the delivery panel prints nothing more either.
+    const panel = expectStatus(await admin.get('/delivery/panel'), 200);
+    const first = panel.orders.find((o: { saleId: number }) => o.saleId === confirmed[0].saleId);
+    expectStatus(await admin.post(`/delivery/orders/${first.id}/status`, { status: 'waiting' }), 200);
+    expect((await cards()).map((c) => c.id)).toEqual(early.cards.map((c) => c.id));
+
+    // iFood cancels one (the event twice): one cancel card on the KDS, for that order's ticket.
+    const canceled = confirmed[1];
+    ifood.cancel(canceled.externalId);
+    ifood.repeatEvery = 1;
+    try {
+      await pollUntilQuiet(account.id);
+    } finally {
+      ifood.repeatEvery = 0;
+    }
+    ifood.cancel(canceled.externalId);
+    await pollUntilQuiet(account.id);
+    const withCancel = await cards();
+    const cancelCards = withCancel.filter((c) => c.cancel);
+    expect(cancelCards).toHaveLength(1);
+    const name = (canceled.detail as { customer: { name: string } }).customer.name;
+    expect(cancelCards[0].lines).toEqual(
+      expect.arrayContaining(['*** CANCELAMENTO ***', `Cliente: ${name}`, '2 x Smash da casa']),
+    );
+    expect(cancelCards[0].title).toMatch(/^CANCELAMENTO Cozinha - Entrega iFood #/);
+    expect(withCancel).toHaveLength(4);
+
+    // Another shop's KDS never sees them.
+    const other = await ifoodShop();
+    const otherSaved = expectStatus(
+      await other.admin.put('/printing/settings', {
+        profiles: [
+          {
+            key: 'cozinha',
+            name: 'cozinha',
+            paperWidth: 80,
+            columns: 48,
+            codePage: 'PC860',
+            copies: 1,
+            cut: true,
+          },
+        ],
+        sectors: [{ key: 'cozinha', name: 'Cozinha', profileKey: 'cozinha', categoryIds: [] }],
+        receipt: { autoPrint: false, profileKey: null },
+      }),
+      200,
+    );
+    expect((await other.admin.get(`/kds/station/${station}`)).statusCode).toBe(404);
+    expect(
+      expectStatus(await other.admin.get(`/kds/station/${otherSaved.sectors[0].id}`), 200).tickets,
+    ).toEqual([]);
   });
 
   it('a pickup order becomes a counter sale (no delivery order), paid on the marketplace', async () => {

@@ -13,6 +13,7 @@ import { priceItems } from '../product/pricing.ts';
 import { findSale } from '../sale/read.ts';
 import { type RecordedSale, recordSale, type SaleDraft } from '../sale/record.ts';
 import type { NormalizedOrder, OrderAddress } from './adapters.ts';
+import { adoptKitchenOfOrder } from './kitchen.ts';
 import { marketplaceCustomers, marketplaceOrders, marketplaceStatusSends } from './schema.ts';
 
 /**
@@ -198,6 +199,9 @@ export async function recordMarketplaceSale(
         .where(and(eq(marketplaceOrders.id, row.id), isNull(marketplaceOrders.saleId)))
         .returning({ id: marketplaceOrders.id });
       if (!marked) throw conflict('Este pedido já foi confirmado');
+      // Its kitchen tickets written with the order (an automatic confirmation, issue 35) become the
+      // sale's: the sale's production below finds them and queues nothing more.
+      await adoptKitchenOfOrder(tx, row.clientId, row.id, sale.id);
       await tx
         .insert(marketplaceStatusSends)
         .values({ clientId: row.clientId, orderId: row.id, status: 'confirmed' })

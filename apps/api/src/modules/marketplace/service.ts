@@ -22,8 +22,10 @@ import { logRemoteError } from '../../lib/outbound.ts';
 import { violatedUnique } from '../../lib/pg.ts';
 import { secretBox } from '../../lib/secrets.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
+import { hasOpenRegister } from '../cash-register/service.ts';
 import { deliveryStatusesOfSales } from '../delivery/ofSales.ts';
 import { cancelOrderOfSale, movedByMarketplaceCourier } from '../delivery/service.ts';
+import { deliverSectorTickets } from '../printing/sectorTickets.ts';
 import { priceItems } from '../product/pricing.ts';
 import { cancelSale } from '../sale/cancel.ts';
 import { findWorkingHoursStatus } from '../settings/workingHours.ts';
@@ -36,6 +38,7 @@ import {
   type NormalizedOrder,
   type StatusSend,
 } from './adapters.ts';
+import { cancelKitchenOfOrder, queueKitchenOfOrders } from './kitchen.ts';
 import { recordMarketplaceSale } from './sale.ts';
 import {
   marketplaceAccounts,
@@ -346,6 +349,8 @@ export async function rejectOrder(ctx: AppContext, actor: Actor, id: number) {
     await orderWithAccount(ctx.db, actor, id);
     throw conflict(MARKETPLACE_MESSAGES.notNew);
   }
+  // Its tickets written with it (an automatic confirmation that could not record the sale).
+  await cancelKitchenOfOrder(ctx, actor, { id, saleId: null });
   ctx.changed(actor.clientId, 'marketplace', id);
   return findMarketplaceOrder(ctx.db, actor, id);
 }
@@ -374,6 +379,7 @@ export async function answerCancellation(ctx: AppContext, session: SessionUser, 
   });
   if (accept && order.saleId !== null)
     await cancelSaleOf(ctx, session, order.saleId, 'Cancelamento pedido pelo cliente');
+  if (accept) await cancelKitchenOfOrder(ctx, session, { id, saleId: order.saleId });
   ctx.changed(session.clientId, 'marketplace', id);
   return findMarketplaceOrder(ctx.db, session, id);
 }
@@ -496,12 +502,12 @@ type AutoConfirmBatch = {
 async function autoConfirmBatch(
   ctx: AppContext,
   account: AccountRow,
-  maps: Awaited<ReturnType<typeof mapsOf>> | undefined,
+  maps: Awaited<ReturnType<typeof mapsOf>>,
 ): Promise<AutoConfirmBatch | null> {
   const session = await operatorSession(ctx.db, account);
   const hours = await findWorkingHoursStatus(ctx.db, session);
   if (hours.enabled && !hours.open) return null;
-  return { session, maps: maps ?? (await mapsOf(ctx.db, [account.id])) };
+  return { session, maps };
 }
 
 /** Automatic confirmation of one order: every item mapped, else it waits (and says why on a failure). */
@@ -538,17 +544,33 @@ const DETAIL_READS_AT_ONCE = 8;
 
 type DetailRead = { detail: NormalizedOrder } | { error: unknown };
 
+/** How many orders a polling stores in one transaction (with their kitchen tickets). */
+const STORE_AT_ONCE = 50;
+
 /**
  * The details of `ids`, DETAIL_READS_AT_ONCE calls at a time; each id's answer (or its error) as a
- * promise, so the caller stores them in order while the next are being read. After a 429 no further
- * call is made (the rest answer the same error).
+ * promise, so the caller stores them in order while the next are being read, and the answers already
+ * in (`settled`). After a 429 no further call is made (the rest answer the same error).
  */
-function readDetails(adapter: MarketplaceAdapter, ids: string[]): Map<string, Promise<DetailRead>> {
-  const out = new Map<string, Promise<DetailRead>>();
+function readDetails(
+  adapter: MarketplaceAdapter,
+  ids: string[],
+): { answers: Map<string, Promise<DetailRead>>; settled: Map<string, DetailRead> } {
+  const answers = new Map<string, Promise<DetailRead>>();
+  const settled = new Map<string, DetailRead>();
   let limited: unknown = null;
   let next = 0;
   const resolvers = new Map<string, (r: DetailRead) => void>();
-  for (const id of ids) out.set(id, new Promise((resolve) => resolvers.set(id, resolve)));
+  for (const id of ids)
+    answers.set(
+      id,
+      new Promise((resolve) =>
+        resolvers.set(id, (r) => {
+          settled.set(id, r);
+          resolve(r);
+        }),
+      ),
+    );
   const worker = async () => {
     while (next < ids.length) {
       const id = ids[next++];
@@ -566,7 +588,7 @@ function readDetails(adapter: MarketplaceAdapter, ids: string[]): Map<string, Pr
     }
   };
   for (let i = 0; i < Math.min(DETAIL_READS_AT_ONCE, ids.length); i++) void worker();
-  return out;
+  return { answers, settled };
 }
 
 export type PollResult = { events: number; stored: number; acknowledged: number; rateLimited?: boolean };
@@ -603,32 +625,39 @@ export async function pollAccount(ctx: AppContext, account: AccountRow): Promise
       ))
       stored.set(row.externalId, row);
   const created: OrderRow[] = [];
-  // The account's mappings, read once for the batch (an order's items mapped or not).
-  let maps: Awaited<ReturnType<typeof mapsOf>> | undefined;
-  // The new orders' details read a few at a time (a burst of 200 orders is 200 calls), stored in order.
-  const details = readDetails(
-    adapter,
-    orderIds.filter((id) => !stored.has(id)),
-  );
-  for (const orderId of orderIds) {
-    if (stored.has(orderId)) continue;
-    const read = await details.get(orderId);
-    if (!read || !('detail' in read)) {
-      if (read?.error instanceof MarketplaceRateLimited) {
-        await pausedOrFailed(ctx.db, account, read.error);
-        break;
+  const fresh = orderIds.filter((id) => !stored.has(id));
+  // The account's mappings and, for the automatic confirmations, the operator, the shop's hours and
+  // the operator's register: read once for the batch.
+  const maps = fresh.length > 0 ? await mapsOf(ctx.db, [account.id]) : new Map<string, never>();
+  const auto = account.autoConfirm && fresh.length > 0 ? await autoConfirmBatch(ctx, account, maps) : null;
+  // An order confirmed automatically goes to the kitchen WITH its storing, before its sale (issue 35:
+  // a burst's last card no longer waits for every sale before it); only when its sale can follow
+  // (the shop open, the operator's register open).
+  const kitchen = auto && (await hasOpenRegister(ctx.db, auto.session)) ? auto : null;
+  // The new orders' details read a few at a time (a burst of 200 orders is 200 calls), stored in
+  // order as they come: the next one and every following one already read, in one transaction.
+  const details = readDetails(adapter, fresh);
+  let limited = false;
+  for (let next = 0; next < fresh.length && !limited; ) {
+    await details.answers.get(fresh[next]);
+    const values: (typeof marketplaceOrders.$inferInsert)[] = [];
+    for (; next < fresh.length && values.length < STORE_AT_ONCE; next++) {
+      const orderId = fresh[next];
+      const read = details.settled.get(orderId);
+      if (!read) break;
+      if (!('detail' in read)) {
+        if (read.error instanceof MarketplaceRateLimited) {
+          await pausedOrFailed(ctx.db, account, read.error);
+          limited = true;
+          break;
+        }
+        continue;
       }
-      continue;
-    }
-    const detail = read.detail;
-    const canceled = detail.canceled || events.some((e) => e.orderId === orderId && e.kind === 'canceled');
-    const placedAt = Number.isNaN(Date.parse(detail.createdAt)) ? new Date() : new Date(detail.createdAt);
-    maps ??= await mapsOf(ctx.db, [account.id]);
-    const known = maps;
-    const unmapped = detail.items.some((i) => !known.has(`${account.id}:${i.externalCode}`));
-    const [row] = await ctx.db
-      .insert(marketplaceOrders)
-      .values({
+      const detail = read.detail;
+      const canceled = detail.canceled || events.some((e) => e.orderId === orderId && e.kind === 'canceled');
+      const placedAt = Number.isNaN(Date.parse(detail.createdAt)) ? new Date() : new Date(detail.createdAt);
+      const unmapped = detail.items.some((i) => !maps.has(`${account.id}:${i.externalCode}`));
+      values.push({
         clientId: account.clientId,
         accountId: account.id,
         externalId: orderId,
@@ -636,19 +665,38 @@ export async function pollAccount(ctx: AppContext, account: AccountRow): Promise
         status: canceled ? 'canceled' : unmapped ? 'mapping' : 'new',
         detail,
         confirmDeadline: new Date(placedAt.getTime() + CONFIRM_DEADLINE_MINUTES * 60_000),
-      })
-      .onConflictDoNothing()
-      .returning();
-    if (row) {
-      stored.set(orderId, row);
-      if (!canceled) created.push(row);
-    } else {
-      const [again] = await ctx.db
+      });
+    }
+    if (values.length === 0) continue;
+    const { rows, tickets } = await ctx.db.transaction(async (tx) => {
+      const rows = await tx.insert(marketplaceOrders).values(values).onConflictDoNothing().returning();
+      const tickets = kitchen
+        ? await queueKitchenOfOrders(
+            tx,
+            kitchen.session,
+            account,
+            rows.filter((r) => r.status === 'new'),
+            maps,
+          )
+        : null;
+      return { rows, tickets };
+    });
+    // The kitchen displays first: their cards before anything else of the polling.
+    if (tickets) deliverSectorTickets(ctx, account.clientId, tickets, { signalFirst: true });
+    for (const row of rows) {
+      stored.set(row.externalId, row);
+      if (row.status !== 'canceled') created.push(row);
+    }
+    // Stored by another polling at the same time: read as it is.
+    const raced = values.flatMap((v) => (stored.has(v.externalId) ? [] : [v.externalId]));
+    if (raced.length > 0)
+      for (const again of await ctx.db
         .select()
         .from(marketplaceOrders)
-        .where(and(eq(marketplaceOrders.accountId, account.id), eq(marketplaceOrders.externalId, orderId)));
-      if (again) stored.set(orderId, again);
-    }
+        .where(
+          and(eq(marketplaceOrders.accountId, account.id), inArray(marketplaceOrders.externalId, raced)),
+        ))
+        stored.set(again.externalId, again);
   }
   const acknowledged: MarketplaceEvent[] = [];
   for (const event of events) {
@@ -679,18 +727,14 @@ export async function pollAccount(ctx: AppContext, account: AccountRow): Promise
       lastError: ackFailed ? failureText(account, 'ack', ackFailed) : null,
     })
     .where(eq(marketplaceAccounts.id, account.id));
-  // The operator, the shop's hours and the mappings read once for the batch's automatic confirmations.
-  let auto: AutoConfirmBatch | null | undefined;
-  for (const row of created) {
+  for (const row of created)
     ctx.notify(account.clientId, {
       message: MARKETPLACE_MESSAGES.newOrder(label, row.displayId),
       alertColor: 'info',
     });
-    if (account.autoConfirm && row.status === 'new') {
-      auto ??= await autoConfirmBatch(ctx, account, maps);
-      if (auto) await tryAutoConfirm(ctx, account, row, auto);
-    }
-  }
+  // The sales last (their tickets are on the kitchen displays already when the register was open).
+  if (auto)
+    for (const row of created) if (row.status === 'new') await tryAutoConfirm(ctx, account, row, auto);
   if (created.length > 0 || acknowledged.length > 0) ctx.changed(account.clientId, 'marketplace');
   return { events: events.length, stored: created.length, acknowledged: acknowledged.length };
 }
@@ -742,13 +786,10 @@ async function canceledByMarketplace(ctx: AppContext, account: AccountRow, row: 
       skipped: true,
     })
     .onConflictDoNothing();
-  if (changed.saleId !== null)
-    await cancelSaleOf(
-      ctx,
-      await operatorSession(ctx.db, account),
-      changed.saleId,
-      'Cancelado pelo marketplace',
-    );
+  const session = await operatorSession(ctx.db, account);
+  if (changed.saleId !== null) await cancelSaleOf(ctx, session, changed.saleId, 'Cancelado pelo marketplace');
+  // Its tickets already in the kitchen (written with the order or by its sale): canceled there too.
+  await cancelKitchenOfOrder(ctx, session, { id: row.id, saleId: changed.saleId });
   ctx.notify(account.clientId, {
     message: MARKETPLACE_MESSAGES.canceledByMarketplace(accountLabel(account), row.displayId),
     alertColor: 'warning',

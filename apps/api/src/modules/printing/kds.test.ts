@@ -1,7 +1,7 @@
 import type { Comanda } from '@balcao/core/comanda';
 import { KDS_MESSAGES, type KdsBoard } from '@balcao/core/kds';
 import { PRINT_JOB_EVENT, PRINT_STATION_EVENT, type PrintJob } from '@balcao/core/printing';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { TestApp } from '../../../test/helper.ts';
 import {
@@ -105,6 +105,56 @@ describe('the kitchen display', () => {
     const bar = await board(api, shop.bar);
     expect(bar.tickets.map((c) => c.items.map((i) => i.description))).toEqual([['Cerveja']]);
     expect(first.settings).toEqual({ warnMinutes: 10, lateMinutes: 20, silenceSeconds: 60 });
+  });
+
+  it("a send's lines, the send and its tickets commit together: a failed ticket write leaves the lines unsent, the retry prints once", async () => {
+    const shop = await restaurant();
+    const { api } = shop;
+    const tab = await open(api);
+    expectStatus(await add(api, tab.id, shop.burger.id, { notes: 'ao ponto' }), 201);
+    expectStatus(await add(api, tab.id, shop.beer.id), 201);
+    // The database refuses this shop's tickets (a full disk, a lost connection mid-send).
+    await t.database.db.execute(
+      sql.raw(`create or replace function kds_test_refuse() returns trigger language plpgsql as $$
+        begin if new.client_id = ${shop.client.id} then raise exception 'disco cheio'; end if; return new; end $$`),
+    );
+    await t.database.db.execute(
+      sql.raw(
+        'create trigger kds_test_refuse before insert on print_jobs for each row execute function kds_test_refuse()',
+      ),
+    );
+    const sendKey = key('send');
+    try {
+      const failed = await api.post(`/comanda/${tab.id}/send`, {}, sendKey);
+      expect(failed.statusCode).toBeGreaterThanOrEqual(500);
+    } finally {
+      await t.database.db.execute(sql.raw('drop trigger kds_test_refuse on print_jobs'));
+    }
+    // Nothing of the send stayed: its lines are still to send, no send on the tab, no card.
+    const after = expectStatus<Comanda>(await api.get(`/comanda/${tab.id}`), 200);
+    expect(after.lines.map((l) => l.sentAt)).toEqual([null, null]);
+    expect(after.sends).toEqual([]);
+    expect((await board(api, shop.kitchen)).tickets).toEqual([]);
+
+    // The phone retries (the same key), then taps again: one send, one card per sector.
+    const sent = expectStatus(await api.post(`/comanda/${tab.id}/send`, {}, sendKey), 201);
+    const again = await api.post(`/comanda/${tab.id}/send`, {}, sendKey);
+    expect(again.statusCode).toBeLessThan(300);
+    expect(again.json().send.id).toBe(sent.send.id);
+    expect(sent.send.jobs.map((j: { title: string }) => j.title).sort()).toEqual([
+      `Bar - Comanda ${tab.number}`,
+      `Cozinha - Comanda ${tab.number}`,
+    ]);
+    const kitchen = await board(api, shop.kitchen);
+    expect(kitchen.tickets.map((c) => c.items.map((i) => `${i.description} ${i.notes}`))).toEqual([
+      ['X-Burger ao ponto'],
+    ]);
+    expect((await board(api, shop.bar)).tickets).toHaveLength(1);
+    const sentTab = expectStatus<Comanda>(await api.get(`/comanda/${tab.id}`), 200);
+    expect(sentTab.lines.every((l) => l.sentAt !== null)).toBe(true);
+    expect(sentTab.events.filter((e) => e.kind === 'sent').map((e) => e.text)).toEqual([
+      'Enviou 2 itens para a produção',
+    ]);
   });
 
   it('shows every open ticket of a busy night: the 250th order too, the oldest first (issue 35 bench)', async () => {

@@ -12,6 +12,7 @@ import type { Executor } from '../../db/client.ts';
 import { notFound } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { kdsScreens, kdsSettings, printJobs, printSectors } from './schema.ts';
+import { CANCEL_TICKET_PREFIX } from './sectorTickets.ts';
 import { deliverWaitingJobs } from './stations.ts';
 
 /**
@@ -107,7 +108,8 @@ function toTicket(job: JobRow): KdsTicket {
     title: job.payload.title,
     lines: job.payload.lines,
     items: (job.items ?? []).map((item, index) => ({ ...item, ready: ready.has(index) })),
-    cancel: job.idempotencyKey.startsWith('comanda-cancel-'),
+    cancel:
+      job.idempotencyKey.startsWith('comanda-cancel-') || job.idempotencyKey.startsWith(CANCEL_TICKET_PREFIX),
     createdAt: job.createdAt.toISOString(),
     printed: job.status !== 'pending',
     readyAt: job.readyAt?.toISOString() ?? null,
