@@ -35,6 +35,8 @@ const KEEP_MS = 7 * 24 * 3600_000;
 
 export class Journal {
   private readonly dir: string;
+  /** Disk syncs made so far: on the event loop (blocking) and in libuv's threads (background). */
+  readonly syncs = { blocking: 0, background: 0 };
 
   constructor(root: string) {
     this.dir = join(root, 'journal');
@@ -68,7 +70,10 @@ export class Journal {
     const fd = openSync(temporary, 'w');
     try {
       writeSync(fd, JSON.stringify(entry));
-      if (durable) fsyncSync(fd);
+      if (durable) {
+        fsyncSync(fd);
+        this.syncs.blocking++;
+      }
     } finally {
       closeSync(fd);
     }
@@ -76,13 +81,6 @@ export class Journal {
     return entry;
   }
 
-  /**
-   * Prepares a state durably without taking it yet: the entry is written and synced to a side file,
-   * and the returned `commit` only renames it over the entry (one syscall, no disk wait). The agent
-   * stages `printed` before sending the bytes and commits the moment the last byte is handed to the
-   * OS, so a crash between "the printer has it" and "the journal says so" has microseconds to land
-   * in, not a connection close and a disk sync. `discard` drops an uncommitted stage.
-   */
   /**
    * Prepares a state durably without taking it yet: the entry is written and synced to a side file
    * (in libuv's threads: the agent stages a ticket while it asks the printer's status), and the
@@ -99,6 +97,7 @@ export class Journal {
     try {
       await file.writeFile(JSON.stringify(entry));
       await file.sync();
+      this.syncs.background++;
     } finally {
       await file.close();
     }
@@ -124,6 +123,7 @@ export class Journal {
       const folder = await open(this.dir, 'r');
       try {
         await folder.sync();
+        this.syncs.background++;
       } finally {
         await folder.close();
       }
