@@ -46,6 +46,10 @@ const PUBLIC_ROUTES = new Set([
   'POST /v1/public/budget/:token/pix',
   'GET /v1/public/budget/:token/pix',
   'HEAD /v1/public/budget/:token/pix',
+  // The print agent's npm package (issue 36): `npx` on the printer PC fetches it with no session; it holds
+  // the program and the server's PUBLIC_URL only, nothing of any shop.
+  'GET /v1/printing/agent/balcao-print-agent.tgz',
+  'HEAD /v1/printing/agent/balcao-print-agent.tgz',
   // A print agent swaps its pairing code for its own token: it has no session yet (printing module,
   // issue 36; a code of 8 characters from 31, valid 15 minutes, used once, limited per address).
   'POST /v1/printing/agent/pair',
