@@ -248,6 +248,15 @@ describe('the payables XLSX', () => {
     expect(await read('supplierId=999999')).toHaveLength(1);
     const junk = await a.get('/payable/export/xlsx?from=2026-13-45');
     expect(junk.statusCode).toBe(400);
+    // A bad sort or a text the database refuses: the list's very 400, before any byte of a file.
+    for (const bad of ['sort=abc', 'sort=-nope', 'q=a%00b']) {
+      const list = await a.get(`/payable?${bad}`);
+      const exported = await a.get(`/payable/export/xlsx?${bad}`);
+      expect(list.statusCode, bad).toBe(400);
+      expect(exported.statusCode, bad).toBe(400);
+      expect(exported.headers['content-type']).toMatch(/application\/json/);
+      expect(exported.json()).toEqual(list.json());
+    }
   });
 
   it('is for Financeiro people only and shows one shop its own bills', async () => {
