@@ -5,6 +5,7 @@ import { formatCents } from '@balcao/core/money';
 import { DEFAULT_TIME_ZONE, dateIn, formatInZone } from '@balcao/core/time';
 import { UserType } from '@balcao/core/userTypes';
 import { type APIRequestContext, expect, test } from '@playwright/test';
+import ExcelJS from 'exceljs';
 import { type SupplierNfeItem, supplierNfe } from '../apps/api/test/supplierNfe';
 import { apiLogin, demoEmail, loginAs } from './helpers';
 
@@ -208,6 +209,23 @@ test('the Financeiro sees overdue bills in the bell and on the home, attaches th
   await expect(
     page.getByText(`2 contas a pagar de Atacado Boa Compra ${number}, ${formatCents(30001)}`),
   ).toBeVisible();
+
+  // The list filtered by that supplier, exported whole as XLSX and opened with a reading library.
+  await page.getByRole('combobox', { name: 'Fornecedor' }).click();
+  await page.getByRole('option', { name: `Atacado Boa Compra ${number}` }).click();
+  await expect(page).toHaveURL(/supplierId=\d+/);
+  const rows = page.getByRole('table', { name: 'Contas a pagar' }).getByRole('row');
+  await expect(rows).toHaveCount(3);
+  const [xlsx] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Exportar XLSX' }).click(),
+  ]);
+  expect(xlsx.suggestedFilename()).toMatch(/^contas-a-pagar-\d{4}-\d{2}-\d{2}\.xlsx$/);
+  const book = new ExcelJS.Workbook();
+  await book.xlsx.readFile(await xlsx.path());
+  const suppliers: unknown[] = [];
+  book.worksheets[0].eachRow((row) => suppliers.push(row.getCell(3).value));
+  expect(suppliers).toEqual(['Fornecedor', `Atacado Boa Compra ${number}`, `Atacado Boa Compra ${number}`]);
 });
 
 test('the Gerente imports a supplier NF-e as a stock entry: one item found by its barcode, one registered as a new product', async ({

@@ -120,11 +120,12 @@ const READS: Record<string, readonly string[]> = {
   'GET /v1/payable/category': ['payable', 'payable-new', 'payable-edit'],
   'GET /v1/payable': ['payable'],
   'GET /v1/payable/export': ['payable'],
+  'GET /v1/payable/export/xlsx': ['payable'],
   'GET /v1/payable/:id': ['payable-edit'],
   // The bell's standing lines (every page, for who opens the payables) and the edit page's files.
   'GET /v1/payable/due': ['payable'],
   'GET /v1/payable/:id/attachment/:attachmentId': ['payable-edit'],
-  'GET /v1/supplier': ['supplier', 'payable-new', 'payable-edit'],
+  'GET /v1/supplier': ['supplier', 'payable', 'payable-new', 'payable-edit'],
   'GET /v1/supplier/:id': ['supplier-edit'],
   'GET /v1/finance/cash-flow': ['finance-cash-flow'],
   'GET /v1/finance/cash-flow/csv': ['finance-cash-flow'],

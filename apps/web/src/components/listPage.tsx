@@ -422,7 +422,7 @@ export function ActiveChip({ active, feminine = false }: { active: boolean; femi
 }
 
 /**
- * "Exportar CSV": runs `download` ("Exportando..." and disabled meanwhile) and tells `onError` a
+ * "Exportar CSV" ("Exportar XLSX" with `format`): runs `download` ("Exportando..." and disabled meanwhile) and tells `onError` a
  * failure. `disabled` while the shop is not known.
  */
 export function ExportButton({
@@ -430,11 +430,14 @@ export function ExportButton({
   onError,
   disabled,
   variant,
+  format = 'CSV',
 }: {
   download: () => Promise<unknown>;
   onError: (error: unknown) => void;
   disabled?: boolean;
   variant?: 'outlined';
+  /** The file's format in the button's text. */
+  format?: 'CSV' | 'XLSX';
 }) {
   const [exporting, setExporting] = useState(false);
   const run = async () => {
@@ -449,7 +452,7 @@ export function ExportButton({
   };
   return (
     <Button variant={variant} startIcon={<DownloadIcon />} onClick={run} disabled={disabled || exporting}>
-      {exporting ? 'Exportando...' : 'Exportar CSV'}
+      {exporting ? 'Exportando...' : `Exportar ${format}`}
     </Button>
   );
 }

@@ -97,6 +97,17 @@ export const payableApi = {
     response: { 200: csvFileSchema },
     file: 'csv',
   }),
+  exportXlsx: endpoint({
+    method: 'GET',
+    path: '/payable/export/xlsx',
+    resource: 'payable',
+    access: FINANCE,
+    summary:
+      "Every payable the filters match, as an XLSX workbook (the report module's streaming writer; whole, not the page)",
+    query: payableListQuerySchema,
+    response: { 200: binaryFileSchema },
+    file: 'binary',
+  }),
   get: endpoint({
     method: 'GET',
     path: '/payable/:id',

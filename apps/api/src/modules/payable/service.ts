@@ -562,17 +562,31 @@ export async function reversePayment(
 // ---------------------------------------------------------------------------------------------------
 // The list, its totals and its CSV
 
+/**
+ * "Period by paid date": a bill with ANY payment (not reversed) dated in the period, so a bill paid in
+ * parts shows in every period one of its parts was paid in, not only the last one's (docs/decisions.md).
+ */
+function paidInPeriod(from: string | undefined, to: string | undefined): SQL | undefined {
+  if (!from && !to) return undefined;
+  return sql`exists (select 1 from ${payablePayments} where ${and(
+    eq(payablePayments.payableId, payables.id),
+    sql`${payablePayments.reversedAt} is null`,
+    from ? gte(payablePayments.paidOn, from) : undefined,
+    to ? lte(payablePayments.paidOn, to) : undefined,
+  )})`;
+}
+
 function listWhere(actor: Actor, query: PayableListQuery): SQL | undefined {
   const today = shopTodaySql(actor.clientId);
   const notPaid = sql`${payables.paidCents} < ${payables.amountCents}`;
-  const dateColumn = query.dateField === 'paid' ? payables.lastPaidOn : payables.dueDate;
   return and(
     eq(payables.clientId, actor.clientId),
     query.status === 'open' ? notPaid : undefined,
     query.status === 'overdue' ? and(notPaid, lt(payables.dueDate, today)) : undefined,
     query.status === 'paid' ? sql`${payables.paidCents} >= ${payables.amountCents}` : undefined,
-    query.from ? gte(dateColumn, query.from) : undefined,
-    query.to ? lte(dateColumn, query.to) : undefined,
+    query.dateField === 'paid' ? paidInPeriod(query.from, query.to) : undefined,
+    query.dateField !== 'paid' && query.from ? gte(payables.dueDate, query.from) : undefined,
+    query.dateField !== 'paid' && query.to ? lte(payables.dueDate, query.to) : undefined,
     query.supplierId ? eq(payables.supplierId, query.supplierId) : undefined,
     query.categoryId ? eq(payables.categoryId, query.categoryId) : undefined,
     searchAny(query.q, [payables.description, payables.documentNumber, suppliers.name]),

@@ -33,7 +33,7 @@ import {
   reportTable,
 } from './tables.ts';
 import { stockTurnoverReport, turnoverTable } from './turnover.ts';
-import { xlsxFromRowXml, xlsxRowsSql, xlsxStream } from './xlsx.ts';
+import { XLSX_CONTENT_TYPE, xlsxFromRowXml, xlsxRowsSql, xlsxStream } from './xlsx.ts';
 
 const cents = (value: number) => (value / 100).toFixed(2).replace('.', ',');
 const quantity = (value: number) => String(value).replace('.', ',');
@@ -61,7 +61,7 @@ function csvCell(value: Cell, kind: ColumnKind): string {
 const csvLines = (columns: Column[], rows: Cell[][]) =>
   rows.map((cells) => `${cells.map((c, i) => csvCell(c, columns[i].kind)).join(';')}\r\n`).join('');
 
-const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+const XLSX_TYPE = XLSX_CONTENT_TYPE;
 
 /**
  * A text cell as Papa writes it with `escapeFormulae` (a leading =, +, -, @, tab or CR gets a "'" and quotes; a

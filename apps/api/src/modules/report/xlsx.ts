@@ -13,6 +13,9 @@ import type { Cell, Column, ColumnKind } from './tables.ts';
  * sheet "<name> (2)" with the header again, and so on.
  */
 
+/** An XLSX answer's content type. */
+export const XLSX_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
 /** Excel's rows per sheet (2^20), the header included. */
 const XLSX_SHEET_ROWS = 1_048_576;
 /** The data rows a sheet takes before the next sheet starts. */

@@ -26,6 +26,7 @@ import {
   ListHeader,
   ListQuery,
   ListTable,
+  recordOptions,
   SearchField,
   SelectFilter,
   useHandedOverMessage,
@@ -35,7 +36,7 @@ import { download } from '../../lib/client.ts';
 import { formatDate } from '../../lib/format.ts';
 import { readParam, useListParams } from '../../lib/listParams.ts';
 import { useSession } from '../auth/index.ts';
-import { usePayables } from './api.ts';
+import { usePayableCategories, usePayables, useSuppliers } from './api.ts';
 import { NfeImportButton } from './NfeImportButton.tsx';
 import { PayDialog } from './PayDialog.tsx';
 
@@ -54,6 +55,8 @@ function queryFromParams(params: URLSearchParams) {
     dateField: readParam.oneOf(params, 'dateField', ['due', 'paid'] as const),
     from: readParam.date(params, 'from'),
     to: readParam.date(params, 'to'),
+    supplierId: readParam.id(params, 'supplierId'),
+    categoryId: readParam.id(params, 'categoryId'),
   };
 }
 
@@ -63,7 +66,7 @@ function StatusChip({ payable }: { payable: Payable }) {
   return <Chip size="small" color={color} label={PAYABLE_STATUS_LABELS[payable.status]} />;
 }
 
-/** Contas a pagar (issue 34): filters, totals of everything matched, pay and edit per row, CSV of it all. */
+/** Contas a pagar (issue 34): filters, totals of everything matched, pay and edit per row, CSV and XLSX of it all. */
 export default function PayableListPage() {
   const { user } = useSession();
   const canWrite = can(user?.userType.id, WRITE.finance);
@@ -72,6 +75,10 @@ export default function PayableListPage() {
   const { query, update, pagination, search, setSearch } = useListParams(queryFromParams);
   const filters: Partial<PayableListQuery> = { ...query, status: query.status ?? 'all' };
   const payables = usePayables(filters);
+  const suppliers = useSuppliers();
+  const categories = usePayableCategories();
+  const exportError = (error: unknown) =>
+    show({ severity: 'error', title: 'Erro ao exportar contas', message: errorMessage(error) });
   const [paying, setPaying] = useState<Payable | null>(null);
   const totals = payables.data?.totals;
 
@@ -90,12 +97,22 @@ export default function PayableListPage() {
           download={() =>
             download(payableApi.export, { query: { ...filters, page: 1 } }, 'contas-a-pagar.csv')
           }
-          onError={(error) =>
-            show({ severity: 'error', title: 'Erro ao exportar contas', message: errorMessage(error) })
+          onError={exportError}
+        />
+        <ExportButton
+          variant="outlined"
+          format="XLSX"
+          download={() =>
+            download(payableApi.exportXlsx, { query: { ...filters, page: 1 } }, 'contas-a-pagar.xlsx')
           }
+          onError={exportError}
         />
       </ListHeader>
-      <ListFilters active={[query.status, query.from, query.to].filter(Boolean).length}>
+      <ListFilters
+        active={
+          [query.status, query.from, query.to, query.supplierId, query.categoryId].filter(Boolean).length
+        }
+      >
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ mb: 2, flexWrap: 'wrap' }}>
           <SearchField
             value={search}
@@ -111,6 +128,23 @@ export default function PayableListPage() {
             options={STATUS_OPTIONS}
             onChange={(status) => update({ status })}
             sx={{ minWidth: 160 }}
+          />
+          <SelectFilter
+            label="Fornecedor"
+            size="small"
+            value={query.supplierId}
+            options={recordOptions(suppliers.data?.items)}
+            onChange={(supplierId) => update({ supplierId })}
+            sx={{ minWidth: 180 }}
+          />
+          <SelectFilter
+            label="Categoria"
+            size="small"
+            allLabel="Todas"
+            value={query.categoryId}
+            options={recordOptions(categories.data)}
+            onChange={(categoryId) => update({ categoryId })}
+            sx={{ minWidth: 180 }}
           />
           <SelectFilter
             label="Período por"
