@@ -53,7 +53,7 @@ const saleCmvSql = (saleId: SQL) =>
 /**
  * A shop-local period's sales (not canceled) as the DRE reads them: three statements on the (client,
  * created_at) index; the totals and the CMV in one pass over the sales, each sale's lines and ledger rows
- * read by their sale's index (a month of 83,000 sales: 1.5 s -> see bench/RESULTS.md, issue 34).
+ * read by their sale's index (bench/RESULTS.md, issue 34: the DRE of a month of 83,000 sales).
  */
 export async function saleFiguresBetween(
   db: Executor,
