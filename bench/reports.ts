@@ -15,7 +15,11 @@
  * - the export of every line of the year as CSV and as XLSX through the server (streamed), and the PDF of a month,
  *   with the server's resident memory sampled every 100 ms (peak and before).
  * BENCH_KEEP=1 keeps the database (its name is printed); BENCH_DB=<name> measures a kept one again.
- * BENCH_SAVE=<dir> keeps the XLSX as <dir>/lines.xlsx. BENCH_PARTS picks what is measured (comma separated, default all): reports, csv, xlsx, products, pdf;
+ * BENCH_SAVE=<dir> keeps the XLSX as <dir>/lines.xlsx. BENCH_PARTS picks what is measured (comma separated, default all): reports, csv, xlsx, products, pdf, finance;
+ * `finance` times in-process (a warm-up, then BENCH_SAMPLES calls) the DRE of the last full month, the
+ * DRE's sale figures of a year, the cash flow of a month (by day) and of a year (by month), and the stock
+ * turnover of a month and of a year; it first writes the stock ledger of the loaded sales when the
+ * database has none (a `sale` row per line at its product's cost, `sale-cancel` and `sale-return` rows);
  * `BENCH_PARTS=none BENCH_KEEP=1` only loads.
  */
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
@@ -24,7 +28,10 @@ import { addDays } from '@balcao/core/date';
 import { dateIn } from '@balcao/core/time';
 import pg from 'pg';
 import { fromPostgres, migrateDatabase } from '../apps/api/src/db/client.ts';
+import { cashFlow, dre } from '../apps/api/src/modules/finance/service.ts';
 import { salesReport } from '../apps/api/src/modules/report/service.ts';
+import { stockTurnoverReport } from '../apps/api/src/modules/report/turnover.ts';
+import { saleFiguresBetween } from '../apps/api/src/modules/sale/financeFigures.ts';
 import { rawFigures, summaryFigures } from '../apps/api/src/modules/sale/reportFigures.ts';
 import { ensureWebBuild, machine, startServer } from './lib.ts';
 
@@ -36,7 +43,7 @@ const adminUrl = process.env.BENCH_PG_URL;
 if (!adminUrl) throw new Error('BENCH_PG_URL (an admin URL of a PostgreSQL server) is required');
 
 const reuse = process.env.BENCH_DB;
-const parts = new Set((process.env.BENCH_PARTS ?? 'reports,csv,xlsx,products,pdf').split(','));
+const parts = new Set((process.env.BENCH_PARTS ?? 'reports,csv,xlsx,products,pdf,finance').split(','));
 const name = reuse ?? `balcao_reports_${Date.now()}`;
 const url = new URL(adminUrl);
 url.pathname = `/${name}`;
@@ -114,6 +121,7 @@ try {
       );
     }
   }
+  if (parts.has('finance')) await measureFinance(database, actor, today);
   await database.close();
 
   const login = await fetch(`${server.url}/v1/login`, {
@@ -296,4 +304,117 @@ async function loadSales(clientId: number, userId: number) {
   start = process.hrtime.bigint();
   await client.query('vacuum analyze');
   console.log(`vacuum analyze in ${(ms(start) / 1000).toFixed(0)} s`);
+}
+
+/** Times one call: a warm-up, then BENCH_SAMPLES calls one after another (p50, p95, max in ms). */
+async function timed<T>(label: string, call: () => Promise<T>, describe: (r: T) => string) {
+  await call();
+  const times: number[] = [];
+  let result: T | null = null;
+  for (let i = 0; i < SAMPLES; i++) {
+    const t0 = process.hrtime.bigint();
+    result = await call();
+    times.push(ms(t0));
+  }
+  times.sort((a, b) => a - b);
+  console.log(
+    `| ${label} | ${result === null ? '' : describe(result)} | ${percentile(times, 50).toFixed(0)} | ${percentile(times, 95).toFixed(0)} | ${times.at(-1)?.toFixed(0)} |`,
+  );
+}
+
+/** The finance reports (issue 34) on the loaded sales: DRE, cash flow, stock turnover. */
+async function measureFinance(
+  database: ReturnType<typeof fromPostgres>,
+  actor: { clientId: number; userId: number },
+  today: string,
+) {
+  await loadStockLedger(actor.clientId);
+  const db = database.db;
+  const month = addDays(`${today.slice(0, 7)}-01`, -1).slice(0, 7);
+  const monthFrom = `${month}-01`;
+  const monthTo = addDays(`${today.slice(0, 7)}-01`, -1);
+  const yearFrom = addDays(today, -364);
+  const cents = (n: number) => `R$ ${(n / 100).toFixed(2)}`;
+  console.log(
+    `\nfinance (month ${month}):\n| call | result | p50 ms | p95 ms | max ms |\n|---|---|---|---|---|`,
+  );
+  await timed(
+    `DRE of ${month}`,
+    () => dre(db, actor, month),
+    (r) => `${r.salesCount} sales, CMV ${cents(-(r.lines.find((l) => l.key === 'cmv')?.amountCents ?? 0))}`,
+  );
+  await timed(
+    'DRE sale figures of 365 days',
+    () => saleFiguresBetween(db, actor.clientId, yearFrom, addDays(today, 1)),
+    (r) => `${r.salesCount} sales, CMV ${cents(r.cmvCents)}`,
+  );
+  await timed(
+    `cash flow of ${month} by day`,
+    () => cashFlow(db, actor, { from: monthFrom, to: monthTo, groupBy: 'day' }),
+    (r) => `${r.rows.length} rows, in ${cents(r.totals.salesInCents)}`,
+  );
+  await timed(
+    'cash flow of 365 days by month',
+    () => cashFlow(db, actor, { from: yearFrom, to: today, groupBy: 'month' }),
+    (r) => `${r.rows.length} rows, in ${cents(r.totals.salesInCents)}`,
+  );
+  await timed(
+    `stock turnover of ${month}`,
+    () => stockTurnoverReport(db, actor, { from: monthFrom, to: monthTo }),
+    (r) => `${r.products.length} products, CMV ${cents(r.products.reduce((s, p) => s + p.cogsCents, 0))}`,
+  );
+  await timed(
+    'stock turnover of 365 days',
+    () => stockTurnoverReport(db, actor, { from: yearFrom, to: today }),
+    (r) => `${r.products.length} products, CMV ${cents(r.products.reduce((s, p) => s + p.cogsCents, 0))}`,
+  );
+  console.log(
+    `load average after finance: ${loadavg()
+      .map((n) => n.toFixed(1))
+      .join(' ')}`,
+  );
+}
+
+/**
+ * The stock ledger of the loaded sales, when the database has none: an opening entry per bench product
+ * a day before the first sale, a `sale` row per line (-1 at the product's cost: the weighted average the
+ * checkout writes), `sale-cancel` rows for the canceled sales and `sale-return` rows for the returns.
+ */
+async function loadStockLedger(clientId: number) {
+  const [{ n }] = (
+    await client.query(
+      `select count(*)::int as n from stock_movements where client_id = ${clientId} and type = 'sale'`,
+    )
+  ).rows;
+  if (n > 0) return;
+  const start = process.hrtime.bigint();
+  // The home's daily payments (the cash flow reads them; the loader ran with triggers off).
+  await client.query(`insert into sale_daily_payments (client_id, day, method, amount_cents)
+    select ${clientId}, (s.created_at at time zone c.time_zone)::date, p.method, sum(p.amount_cents)
+    from sales s join sale_payments p on p.sale_id = s.id join clients c on c.id = s.client_id
+    where s.client_id = ${clientId} and s.status <> 'canceled' group by 2, 3
+    on conflict (client_id, day, method) do update set amount_cents = excluded.amount_cents`);
+  await client.query('begin');
+  await client.query(`insert into stock_movements (client_id, product_id, type, quantity, unit_cost_cents, created_at)
+    select ${clientId}, p.id, 'entry', 5000, p.cost_price_cents, now() - interval '${DAYS + 1} days'
+    from products p where p.client_id = ${clientId} and p.name like 'Produto bench %'`);
+  await client.query(`insert into stock_movements (client_id, product_id, type, quantity, unit_cost_cents, sale_id, created_at)
+    select ${clientId}, i.product_id, 'sale', -i.quantity, p.cost_price_cents, s.id, s.created_at
+    from sales s join sale_items i on i.sale_id = s.id join products p on p.id = i.product_id
+    where s.client_id = ${clientId} and p.name like 'Produto bench %' order by s.created_at, i.id`);
+  await client.query(`insert into stock_movements (client_id, product_id, type, quantity, unit_cost_cents, sale_id, created_at)
+    select ${clientId}, i.product_id, 'sale-cancel', i.quantity, null, s.id, s.canceled_at
+    from sales s join sale_items i on i.sale_id = s.id join products p on p.id = i.product_id
+    where s.client_id = ${clientId} and s.status = 'canceled' and p.name like 'Produto bench %'`);
+  await client.query(`insert into stock_movements (client_id, product_id, type, quantity, unit_cost_cents, sale_id, created_at)
+    select ${clientId}, i.product_id, 'sale-return', ri.quantity, null, r.sale_id, r.created_at
+    from sale_returns r join sale_return_items ri on ri.return_id = r.id join sale_items i on i.id = ri.sale_item_id
+    join products p on p.id = i.product_id
+    where r.client_id = ${clientId} and p.name like 'Produto bench %'`);
+  await client.query('commit');
+  await client.query('vacuum analyze stock_movements');
+  const [{ rows }] = (
+    await client.query(`select count(*)::int as rows from stock_movements where client_id = ${clientId}`)
+  ).rows;
+  console.log(`stock ledger of the sales: ${rows} rows in ${(ms(start) / 1000).toFixed(0)} s`);
 }

@@ -324,6 +324,45 @@ describe('CMV at the weighted average cost', () => {
   });
 });
 
+describe('CMV of lines the ledger did and did not cost (issue 34, set-based CMV)', () => {
+  it('costs a product sold on two lines of one sale at the ledger cost, one without stock control at today cost, a quick line at zero', async () => {
+    const shop = await makeShop(t, [1]);
+    const kept = await makeProduct(t, shop.auth, { salePriceCents: 1000, costPriceCents: 400, stock: 10 });
+    const loose = await makeProduct(t, shop.auth, {
+      salePriceCents: 800,
+      costPriceCents: 250,
+      stockControl: false,
+    });
+    // One sale: the kept product on two lines (1 + 2 at the ledger's R$ 4,00), the loose one twice.
+    const sale = await makeSale(t, shop.auth, {
+      items: [
+        { productId: kept.id, quantity: 1 },
+        { productId: loose.id, quantity: 2 },
+        { productId: kept.id, quantity: 2 },
+      ],
+      payments: [{ method: 'money', amountCents: 4600 }],
+    });
+    await makeSimpleSale(t, shop.auth);
+    // Costs change afterwards: the kept product's average goes to (7 x 4,00 + 7 x 10,00) / 14 = R$ 7,00,
+    // the loose one's cost is edited to R$ 3,00 (it has no ledger row: today's cost counts).
+    expectStatus(
+      await shop.api.post('/stock-movement/entry', {
+        items: [{ productId: kept.id, quantity: 7, unitCostCents: 1000 }],
+      }),
+      201,
+    );
+    const product = expectStatus(await shop.api.get(`/product/${loose.id}`), 200);
+    expectStatus(await shop.api.put(`/product/${loose.id}`, { ...product, costPriceCents: 300 }), 200);
+    const dre = expectStatus(await shop.api.get(`/finance/dre?month=${month}`), 200);
+    // 3 x 4,00 + 2 x 3,00 + the quick line's 0 = R$ 18,00.
+    expect(dre.lines.find((l: { key: string }) => l.key === 'cmv').amountCents).toBe(-1800);
+    const cmv = expectStatus(await shop.api.get(`/finance/dre/entries?month=${month}&line=cmv`), 200);
+    expect(cmv.entries.map((e: { id: number; amountCents: number }) => [e.id, e.amountCents])).toEqual([
+      [sale.id, -1800],
+    ]);
+  });
+});
+
 describe('cash flow', () => {
   it('puts cash and Pix on the day net of fees, credit on its settlement day, and payables paid and due', async () => {
     const shop = await seededShop();

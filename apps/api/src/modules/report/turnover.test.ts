@@ -142,3 +142,41 @@ describe('stock turnover and days of stock', () => {
     expect((await shop.apis[1].get(`/report/stock-turnover?from=${from}&to=${today}`)).statusCode).toBe(403);
   });
 });
+
+describe('stock turnover CMV of rows without a cost (issue 34, costed once per product)', () => {
+  it("nets a canceled sale's return of stock at today's average cost, the sale itself at the ledger's", async () => {
+    const shop = await makeShop(t, [1]);
+    const vela = await makeProduct(t, shop.auth, { name: 'Vela aromática', salePriceCents: 1000 });
+    expectStatus(
+      await shop.api.post('/stock-movement/entry', {
+        items: [{ productId: vela.id, quantity: 10, unitCostCents: 400 }],
+      }),
+      201,
+    );
+    // 2 sold at R$ 4,00 and 3 sold at R$ 4,00 (kept).
+    const canceled = await makeSale(t, shop.auth, {
+      items: [{ productId: vela.id, quantity: 2 }],
+      payments: [{ method: 'pix', amountCents: 2000 }],
+    });
+    await makeSale(t, shop.auth, {
+      items: [{ productId: vela.id, quantity: 3 }],
+      payments: [{ method: 'pix', amountCents: 3000 }],
+    });
+    // 5 enter at R$ 10,00: (5 x 4,00 + 5 x 10,00) / 10 = R$ 7,00; then the first sale is canceled.
+    expectStatus(
+      await shop.api.post('/stock-movement/entry', {
+        items: [{ productId: vela.id, quantity: 5, unitCostCents: 1000 }],
+      }),
+      201,
+    );
+    expectStatus(await shop.api.post(`/sale/${canceled.id}/cancel`, { reason: 'Cliente desistiu' }), 200);
+    const report = expectStatus(
+      await shop.api.get(`/report/stock-turnover?from=${addDays(today, -29)}&to=${today}`),
+      200,
+    );
+    const row = report.products.find((p: { productId: number }) => p.productId === vela.id);
+    expect(row.soldQuantity).toBe(3);
+    // 5 x 4,00 taken, 2 back at today's R$ 7,00: 20,00 - 14,00 = R$ 6,00.
+    expect(row.cogsCents).toBe(600);
+  });
+});

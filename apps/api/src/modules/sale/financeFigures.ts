@@ -3,7 +3,7 @@ import type { Executor } from '../../db/client.ts';
 import { num } from '../../lib/pg.ts';
 import { shopDayStartSql } from '../../lib/shopToday.ts';
 import { productCostSql } from '../product/costOf.ts';
-import { saleUnitCostSql } from '../stock/sale.ts';
+import { saleUnitCostsSql } from '../stock/sale.ts';
 import { saleDailyPayments, saleItems, salePayments, saleReturns, sales } from './schema.ts';
 
 /** What the finance reports (issue 34) read of the sales: by shop day and method, and a month's DRE figures. */
@@ -41,7 +41,20 @@ export type SaleMonthFigures = {
   payments: { method: string; installments: number; amountCents: number }[];
 };
 
-/** A shop-local period's sales (not canceled) as the DRE reads them: four statements on the (client, created_at) index. */
+/**
+ * A sale's CMV (unrounded) as a scalar subquery: each line's quantity x the unit cost the ledger kept on
+ * the sale (`saleUnitCostsSql`), the product's cost of today where it kept none.
+ */
+const saleCmvSql = (saleId: SQL) =>
+  sql`(select sum(i.quantity * coalesce(c.cost, ${productCostSql(sql`i.product_id`)}))
+    from ${saleItems} i left join ${saleUnitCostsSql(saleId)} c on c.product_id = i.product_id
+    where i.sale_id = ${saleId})`;
+
+/**
+ * A shop-local period's sales (not canceled) as the DRE reads them: three statements on the (client,
+ * created_at) index; the totals and the CMV in one pass over the sales, each sale's lines and ledger rows
+ * read by their sale's index (bench/RESULTS.md, issue 34: the DRE of a month of 83,000 sales).
+ */
 export async function saleFiguresBetween(
   db: Executor,
   clientId: number,
@@ -51,16 +64,12 @@ export async function saleFiguresBetween(
   const inPeriod = (createdAt: SQL) =>
     sql`${createdAt} >= ${shopDayStartSql(clientId, from)} and ${createdAt} < ${shopDayStartSql(clientId, toExclusive)}`;
   const saleFilter = sql`s.client_id = ${clientId} and s.status <> 'canceled' and ${inPeriod(sql`s.created_at`)}`;
-  const [totals] = rowsOf<{ count: number; gross: string; discounts: string }>(
+  const [totals] = rowsOf<{ count: number; gross: string; discounts: string; cmv: string | null }>(
     await db.execute(sql`select count(*)::int as count,
         coalesce(sum(s.total_cents + s.items_discount_cents + s.freight_cents), 0) as gross,
-        coalesce(sum(s.items_discount_cents + s.discount_cents + s.coupon_discount_cents), 0) as discounts
+        coalesce(sum(s.items_discount_cents + s.discount_cents + s.coupon_discount_cents), 0) as discounts,
+        round(sum(${saleCmvSql(sql`s.id`)})) as cmv
       from ${sales} s where ${saleFilter}`),
-  );
-  const [cmv] = rowsOf<{ cmv: string | null }>(
-    await db.execute(sql`select round(sum(i.quantity * coalesce(${saleUnitCostSql(sql`s.id`, sql`i.product_id`)},
-        ${productCostSql(sql`i.product_id`)}))) as cmv
-      from ${sales} s join ${saleItems} i on i.sale_id = s.id where ${saleFilter}`),
   );
   const payments = rowsOf<{ method: string; installments: number; amount: string }>(
     await db.execute(sql`select p.method, p.number_installments as installments, sum(p.amount_cents) as amount
@@ -76,7 +85,7 @@ export async function saleFiguresBetween(
     grossCents: num(totals.gross),
     discountsCents: num(totals.discounts),
     returnsCents: num(returns?.amount),
-    cmvCents: num(cmv?.cmv),
+    cmvCents: num(totals.cmv),
     payments: payments.map((p) => ({
       method: p.method,
       installments: p.installments,
@@ -133,8 +142,7 @@ export async function saleEntriesBetween(
       ? sql`s.total_cents + s.items_discount_cents + s.freight_cents`
       : figure === 'discounts'
         ? sql`s.items_discount_cents + s.discount_cents + s.coupon_discount_cents`
-        : sql`(select round(sum(i.quantity * coalesce(${saleUnitCostSql(sql`s.id`, sql`i.product_id`)},
-            ${productCostSql(sql`i.product_id`)}))) from ${saleItems} i where i.sale_id = s.id)`;
+        : sql`round(${saleCmvSql(sql`s.id`)})`;
   const after = page?.after
     ? sql`and (s.created_at, s.id) > (${page.after.at}::timestamptz, ${page.after.id})`
     : sql``;

@@ -28,16 +28,21 @@ export async function turnoverLedger(
   const start = zoneDayStartSql(p.timeZone, p.from);
   const end = zoneDayStartSql(p.timeZone, p.to, 1);
   const sold = sql`m.type in ('sale', 'sale-cancel', 'sale-return') and m.created_at >= ${start}`;
+  // The rows without a cost (cancels and returns) are summed per product and costed once at the
+  // product's cost, outside the aggregate: a correlated subquery inside it made the planner read the
+  // ledger in product order by index (19.5 s -> 1.7 s for a month of 1,000,000 sales, issue 34 bench).
   const result = await db.execute(sql`
-    select m.product_id,
+    select x.product_id, x.opening, x.closing, x.sold,
+      x.costed - x.uncosted * ${productCostSql(sql`x.product_id`)} as cogs
+    from (select m.product_id,
       coalesce(sum(m.quantity) filter (where m.created_at < ${start}), 0) as opening,
       sum(m.quantity) as closing,
       coalesce(-sum(m.quantity) filter (where ${sold}), 0) as sold,
-      coalesce(-sum(m.quantity * coalesce(m.unit_cost_cents, ${productCostSql(sql`m.product_id`)}))
-        filter (where ${sold}), 0) as cogs
+      coalesce(-sum(m.quantity * m.unit_cost_cents) filter (where ${sold}), 0) as costed,
+      coalesce(sum(m.quantity) filter (where ${sold} and m.unit_cost_cents is null), 0) as uncosted
     from ${stockMovements} m
     where m.client_id = ${p.clientId} and m.created_at < ${end}
-    group by m.product_id`);
+    group by m.product_id) x`);
   const rows = (
     result as unknown as {
       rows: { product_id: number; opening: unknown; closing: unknown; sold: unknown; cogs: unknown }[];
