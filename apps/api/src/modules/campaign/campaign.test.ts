@@ -15,6 +15,7 @@ import { api, expectStatus, useTestApp } from '../../../test/kit.ts';
 import { type App, buildApp } from '../../app.ts';
 import { clients, whatsappInstances } from '../../db/schema.ts';
 import { customers } from '../customer/schema.ts';
+import { settledConnectionChecks } from '../whatsapp/instance.ts';
 import { campaignRecipients } from './schema.ts';
 import { estimateEnd } from './service.ts';
 import {
@@ -89,6 +90,9 @@ async function connectedShop(types = [1, 9], { warm = true } = {}) {
   const a = api(t, shop.auth);
   expectStatus(await a.post('/whatsapp/instance'), 201, 'create instance');
   await evolution.scan(`balcao-${shop.client.id}`);
+  // The connection checks the shop's unchecked numbers in the background: let it end before a test adds
+  // customers, or it may check some of them first.
+  await settledConnectionChecks();
   if (warm)
     await t.database.db
       .update(whatsappInstances)

@@ -27,6 +27,14 @@ import {
 } from './adapter.ts';
 import { whatsappOptOuts } from './schema.ts';
 
+/** The checks started by a connection, still running (`settledConnectionChecks` waits for them). */
+const connectionChecks = new Set<Promise<void>>();
+
+/** Resolves once every check a connection started has ended (a test's data must not race them). */
+export async function settledConnectionChecks(): Promise<void> {
+  while (connectionChecks.size > 0) await Promise.all([...connectionChecks]);
+}
+
 /** The header Evolution sends back with every webhook (set with the instance, checked on arrival). */
 export const WEBHOOK_TOKEN_HEADER = 'x-balcao-webhook-token';
 const WEBHOOK_EVENTS = ['CONNECTION_UPDATE', 'QRCODE_UPDATED', 'MESSAGES_UPSERT', 'STATUS_INSTANCE'];
@@ -498,12 +506,19 @@ export async function handleWebhook(
       void fetchPicture(ctx, updated ?? row, phone);
       // Customers saved before the number connected were never checked (whatsappNumbers needs an
       // open instance): check them now, after the webhook was answered.
-      if (onConnected)
-        setImmediate(() => {
-          onConnected(row.clientId).catch(() => {
-            // The results stay unknown; a campaign asks again before sending.
-          });
-        });
+      if (onConnected) {
+        const check = new Promise<void>((resolve) =>
+          setImmediate(() => {
+            onConnected(row.clientId)
+              .catch(() => {
+                // The results stay unknown; a campaign asks again before sending.
+              })
+              .finally(resolve);
+          }),
+        );
+        connectionChecks.add(check);
+        void check.finally(() => connectionChecks.delete(check));
+      }
     } else if (state === 'connecting' || state === 'close' || state === 'refused') {
       await setInstance(
         ctx,
