@@ -92,6 +92,20 @@ async function ifoodShop(overrides: Record<string, unknown> = {}, userTypeIds = 
   return { shop, admin, burger, account };
 }
 
+/** Maps a marketplace item code to a product of the shop. */
+async function mapItem(api: Api, accountId: number, externalCode: string, productId: number) {
+  expectStatus(await api.put('/marketplace/mappings', { accountId, externalCode, productId }), 200);
+}
+
+/** The stored order of a marketplace order id. */
+async function orderRow(externalId: string) {
+  const [row] = await t.database.db
+    .select()
+    .from(marketplaceOrders)
+    .where(eq(marketplaceOrders.externalId, externalId));
+  return row;
+}
+
 async function pollUntilQuiet(accountId: number) {
   for (let i = 0; i < 20; i++) {
     const result = await pollAccount(ctx(), await accountRow(accountId));
@@ -196,14 +210,7 @@ describe('marketplace inbox (issue 35)', () => {
     expect(refused.statusCode).toBe(422);
     expect(refused.json().message).toBe(MARKETPLACE_MESSAGES.unmapped);
 
-    expectStatus(
-      await admin.put('/marketplace/mappings', {
-        accountId: account.id,
-        externalCode: 'X-BURGER',
-        productId: burger.id,
-      }),
-      200,
-    );
+    await mapItem(admin, account.id, 'X-BURGER', burger.id);
     const mapped = expectStatus(await admin.get('/marketplace/orders'), 200).orders.find(
       (o: { id: number }) => o.id === order.id,
     );
@@ -239,31 +246,18 @@ describe('marketplace inbox (issue 35)', () => {
       items: [{ externalCode: 'X-BURGER', name: 'X-Burger', quantity: 1, unitPrice: 25.9 }],
     });
     await pollUntilQuiet(account.id);
-    const [row] = await t.database.db
-      .select()
-      .from(marketplaceOrders)
-      .where(eq(marketplaceOrders.externalId, next));
+    const row = await orderRow(next);
     expect(row.status).toBe('new');
   });
 
   it('each status reaches the marketplace once, retried until accepted', async () => {
     const { admin, burger, account } = await ifoodShop();
-    expectStatus(
-      await admin.put('/marketplace/mappings', {
-        accountId: account.id,
-        externalCode: 'COMBO',
-        productId: burger.id,
-      }),
-      200,
-    );
+    await mapItem(admin, account.id, 'COMBO', burger.id);
     const id = ifood.placeOrder({
       items: [{ externalCode: 'COMBO', name: 'Combo', quantity: 1, unitPrice: 30 }],
     });
     await pollUntilQuiet(account.id);
-    const [row] = await t.database.db
-      .select()
-      .from(marketplaceOrders)
-      .where(eq(marketplaceOrders.externalId, id));
+    const row = await orderRow(id);
     // What earlier tests left to send goes first.
     await sendMarketplaceStatuses(ctx());
     const confirmed = expectStatus(await admin.post(`/marketplace/orders/${row.id}/confirm`), 200);
@@ -301,23 +295,13 @@ describe('marketplace inbox (issue 35)', () => {
 
   it("an order iFood's own couriers deliver: origin iFood, only made ready, never the shop drivers'", async () => {
     const { admin, burger, account, shop } = await ifoodShop({}, [1, 10]);
-    expectStatus(
-      await admin.put('/marketplace/mappings', {
-        accountId: account.id,
-        externalCode: 'COMBO',
-        productId: burger.id,
-      }),
-      200,
-    );
+    await mapItem(admin, account.id, 'COMBO', burger.id);
     const id = ifood.placeOrder({
       items: [{ externalCode: 'COMBO', name: 'Combo', quantity: 1, unitPrice: 30 }],
       deliveredBy: 'MARKETPLACE',
     });
     await pollUntilQuiet(account.id);
-    const [row] = await t.database.db
-      .select()
-      .from(marketplaceOrders)
-      .where(eq(marketplaceOrders.externalId, id));
+    const row = await orderRow(id);
     await sendMarketplaceStatuses(ctx());
     const confirmed = expectStatus(await admin.post(`/marketplace/orders/${row.id}/confirm`), 200);
     const delivery = expectStatus(await admin.get('/delivery/panel'), 200).orders.find(
@@ -361,14 +345,7 @@ describe('marketplace inbox (issue 35)', () => {
 
   it("iFood's courier collects and delivers: the panel's order moves to in transit and delivered; iFood's cancel cancels it", async () => {
     const { admin, burger, account } = await ifoodShop();
-    expectStatus(
-      await admin.put('/marketplace/mappings', {
-        accountId: account.id,
-        externalCode: 'COMBO',
-        productId: burger.id,
-      }),
-      200,
-    );
+    await mapItem(admin, account.id, 'COMBO', burger.id);
     const place = () =>
       ifood.placeOrder({
         items: [{ externalCode: 'COMBO', name: 'Combo', quantity: 1, unitPrice: 30 }],
@@ -377,10 +354,7 @@ describe('marketplace inbox (issue 35)', () => {
     const [first, second] = [place(), place()];
     await pollUntilQuiet(account.id);
     const deliveryOf = async (externalId: string) => {
-      const [row] = await t.database.db
-        .select()
-        .from(marketplaceOrders)
-        .where(eq(marketplaceOrders.externalId, externalId));
+      const row = await orderRow(externalId);
       if (row.status === 'new') expectStatus(await admin.post(`/marketplace/orders/${row.id}/confirm`), 200);
       const [again] = await t.database.db
         .select()
@@ -479,14 +453,7 @@ describe('marketplace inbox (issue 35)', () => {
       )[0];
     expect((await rowOf(collected)).status).toBe('mapping');
     expect((await rowOf(canceled)).status).toBe('canceled');
-    expectStatus(
-      await admin.put('/marketplace/mappings', {
-        accountId: account.id,
-        externalCode: 'LATE',
-        productId: burger.id,
-      }),
-      200,
-    );
+    await mapItem(admin, account.id, 'LATE', burger.id);
     const panelStatusOf = async (externalId: string) => {
       const row = await rowOf(externalId);
       expectStatus(await admin.post(`/marketplace/orders/${row.id}/confirm`), 200);
@@ -513,14 +480,7 @@ describe('marketplace inbox (issue 35)', () => {
 
     // Auto-confirm in the same polling as the placement: the DSP read before the sale is applied after it.
     const auto = await ifoodShop({ autoConfirm: true });
-    expectStatus(
-      await auto.admin.put('/marketplace/mappings', {
-        accountId: auto.account.id,
-        externalCode: 'LATE',
-        productId: auto.burger.id,
-      }),
-      200,
-    );
+    await mapItem(auto.admin, auto.account.id, 'LATE', auto.burger.id);
     const same = place();
     ifood.publish(same, 'DSP', 'DISPATCHED');
     await pollUntilQuiet(auto.account.id);
@@ -560,10 +520,7 @@ describe('marketplace inbox (issue 35)', () => {
     } finally {
       ifood.shuffle = false;
     }
-    const [row] = await t.database.db
-      .select()
-      .from(marketplaceOrders)
-      .where(eq(marketplaceOrders.externalId, id));
+    const row = await orderRow(id);
     expect(row.status).toBe('canceled');
   });
 
@@ -591,14 +548,7 @@ describe('marketplace inbox (issue 35)', () => {
     });
     expect(unknown.statusCode).toBe(422);
     expect(unknown.json().message).toBe(MARKETPLACE_MESSAGES.providerUnknown);
-    expectStatus(
-      await shop.api.put('/marketplace/mappings', {
-        accountId: account.id,
-        externalCode: 'PASTEL',
-        productId: burger.id,
-      }),
-      200,
-    );
+    await mapItem(shop.api, account.id, 'PASTEL', burger.id);
     const id = od.placeOrder({
       items: [{ externalCode: 'PASTEL', name: 'Pastel', quantity: 3, unitPrice: 9 }],
       payment: 'CASH',
@@ -624,22 +574,12 @@ describe('marketplace inbox (issue 35)', () => {
 
   it('auto-confirm: the sale is made at the operator register; with it closed the order waits and says why', async () => {
     const { admin, burger, account } = await ifoodShop({ autoConfirm: true });
-    expectStatus(
-      await admin.put('/marketplace/mappings', {
-        accountId: account.id,
-        externalCode: 'AUTO',
-        productId: burger.id,
-      }),
-      200,
-    );
+    await mapItem(admin, account.id, 'AUTO', burger.id);
     const first = ifood.placeOrder({
       items: [{ externalCode: 'AUTO', name: 'Auto', quantity: 1, unitPrice: 20 }],
     });
     await pollUntilQuiet(account.id);
-    const [confirmed] = await t.database.db
-      .select()
-      .from(marketplaceOrders)
-      .where(eq(marketplaceOrders.externalId, first));
+    const confirmed = await orderRow(first);
     expect(confirmed).toMatchObject({ status: 'confirmed', saleId: expect.any(Number) });
 
     expectStatus(await admin.post('/cash-register/close', { counted: [] }), 200);
@@ -656,22 +596,12 @@ describe('marketplace inbox (issue 35)', () => {
 
   it("the customer's cancellation request is answered once: accepted, the sale and its delivery order are canceled", async () => {
     const { admin, burger, account } = await ifoodShop();
-    expectStatus(
-      await admin.put('/marketplace/mappings', {
-        accountId: account.id,
-        externalCode: 'CAN',
-        productId: burger.id,
-      }),
-      200,
-    );
+    await mapItem(admin, account.id, 'CAN', burger.id);
     const id = ifood.placeOrder({
       items: [{ externalCode: 'CAN', name: 'Can', quantity: 1, unitPrice: 15 }],
     });
     await pollUntilQuiet(account.id);
-    const [row] = await t.database.db
-      .select()
-      .from(marketplaceOrders)
-      .where(eq(marketplaceOrders.externalId, id));
+    const row = await orderRow(id);
     const confirmed = expectStatus(await admin.post(`/marketplace/orders/${row.id}/confirm`), 200);
     ifood.consumerCancellation(id);
     await pollUntilQuiet(account.id);
@@ -722,14 +652,7 @@ describe('marketplace inbox (issue 35)', () => {
       categoryId: lanches.id,
       stock: 100,
     });
-    expectStatus(
-      await admin.put('/marketplace/mappings', {
-        accountId: account.id,
-        externalCode: 'SMASH',
-        productId: smash.id,
-      }),
-      200,
-    );
+    await mapItem(admin, account.id, 'SMASH', smash.id);
     type Card = { id: number; title: string; lines: string[]; cancel: boolean };
     const cards = async (): Promise<Card[]> =>
       expectStatus(await admin.get(`/kds/station/${station}`), 200).tickets;
@@ -839,23 +762,13 @@ describe('marketplace inbox (issue 35)', () => {
 
   it('a pickup order becomes a counter sale (no delivery order), paid on the marketplace', async () => {
     const { admin, burger, account } = await ifoodShop();
-    expectStatus(
-      await admin.put('/marketplace/mappings', {
-        accountId: account.id,
-        externalCode: 'PICK',
-        productId: burger.id,
-      }),
-      200,
-    );
+    await mapItem(admin, account.id, 'PICK', burger.id);
     const id = ifood.placeOrder({
       type: 'TAKEOUT',
       items: [{ externalCode: 'PICK', name: 'Pick', quantity: 2, unitPrice: 12.5 }],
     });
     await pollUntilQuiet(account.id);
-    const [row] = await t.database.db
-      .select()
-      .from(marketplaceOrders)
-      .where(eq(marketplaceOrders.externalId, id));
+    const row = await orderRow(id);
     const confirmed = expectStatus(await admin.post(`/marketplace/orders/${row.id}/confirm`), 200);
     expect(confirmed).toMatchObject({ type: 'pickup', address: null, totalCents: 2500 });
     const sale = expectStatus(await admin.get(`/sale/${confirmed.saleId}`), 200);
