@@ -2,7 +2,8 @@
  * A big generated shop in a PGlite data folder (issue 37's benches: bench/backup-large.ts,
  * bench/shop-export-large.ts): the demo shop plus `products` products and `sales` finished sales (1-5
  * lines each, one pix payment) spread over two years, written with SQL with triggers off (as
- * bench/move-to-postgres.ts), the products' stock high enough that no sale is refused.
+ * bench/move-to-postgres.ts), the products' stock high enough that no sale is refused (or low, for a
+ * copy that only reads it).
  */
 import type { PGlite } from '@electric-sql/pglite';
 import { type Database, fromPglite, migrateDatabase, openPglite } from '../apps/api/src/db/client.ts';
@@ -13,9 +14,14 @@ export type BigShop = { client: PGlite; database: Database; clientId: number; us
 /** Opens (creates) `dataDir/pglite` (the server's layout), migrates, seeds the demo shop and fills it; left open. */
 export async function generateShop(
   dataDir: string,
-  size: { sales: number; products: number },
+  size: {
+    sales: number;
+    products: number /** 'low': 0-49 per product (bench/move-to-postgres.ts) */;
+    stock?: 'high' | 'low';
+  },
 ): Promise<BigShop> {
   const { sales: SALES, products: PRODUCTS } = size;
+  const stock = size.stock === 'low' ? '(g % 50)::numeric' : '1000000';
   const client = await openPglite(dataDir); // dataDir/pglite, as the server opens it
   const database = fromPglite(client);
   await migrateDatabase(database);
@@ -28,7 +34,7 @@ export async function generateShop(
     begin;
     insert into products (client_id, name, name_key, search_text, sku, sale_price_cents, stock)
       select ${clientId}, 'Produto bench ' || g, 'produto bench ' || lpad(g::text, 7, '0'),
-        'produto bench ' || g, 'BENCH-' || g, 500 + (g * 137) % 20000, 1000000
+        'produto bench ' || g, 'BENCH-' || g, 500 + (g * 137) % 20000, ${stock}
       from generate_series(1, ${PRODUCTS}) g;
     create temp table gen_items as
       with p as (select array_agg(id order by id) as ids, array_agg(sale_price_cents order by id) as prices
