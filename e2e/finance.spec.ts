@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { withCheckDigit } from '@balcao/core/barcode';
 import { makeBankBoletoLine } from '@balcao/core/boleto';
 import { formatCents } from '@balcao/core/money';
@@ -37,7 +37,7 @@ async function figures(request: APIRequestContext, token: string) {
   };
 }
 
-test('the Financeiro records a supplier and a boleto, pays it from the till, and sees it in the register, the cash flow and the DRE', async ({
+test('the Financeiro records a supplier and a boleto, pays it from the till, closes the register and sees the bill in its close, the cash flow and the DRE PDF', async ({
   page,
 }) => {
   const token = await apiLogin(page, demoEmail(UserType.FINANCIAL));
@@ -90,17 +90,26 @@ test('the Financeiro records a supplier and a boleto, pays it from the till, and
   await expect(page.getByText(`Pagamento de ${description} registrado`)).toBeVisible();
   await expect(row).toContainText('Pago');
 
-  // The register's close shows the withdrawal.
-  const register = await (await page.request.get('/v1/cash-register/current', { headers })).json();
-  expect(register.cashRegister.movements).toEqual(
-    expect.arrayContaining([
-      expect.objectContaining({
-        type: 'withdrawal',
-        amountCents: 1234,
-        reason: `Conta a pagar: ${description}`,
-      }),
-    ]),
-  );
+  // The register's close: count the drawer, close, and the closing report lists the bill's withdrawal.
+  const register = (await (await page.request.get('/v1/cash-register/current', { headers })).json())
+    .cashRegister;
+  await page.goto('/dashboard/sale/pdv/close');
+  await expect(page.getByRole('heading', { name: 'Fechar caixa' })).toBeVisible();
+  await page
+    .getByLabel('Contado em Dinheiro')
+    .fill(formatCents(register.money.expectedCents).replace(/^R\$\s/, ''));
+  await page.getByRole('button', { name: 'Fechar caixa' }).click();
+  await page
+    .getByRole('dialog', { name: 'Fechar caixa' })
+    .getByRole('button', { name: 'Fechar caixa' })
+    .click();
+  await expect(page.getByRole('heading', { name: 'Caixa fechado' })).toBeVisible();
+  const withdrawal = page
+    .getByRole('table', { name: 'Movimentações' })
+    .getByRole('row', { name: new RegExp(`Conta a pagar: ${description}`) });
+  await expect(withdrawal).toContainText('Sangria');
+  await expect(withdrawal).toContainText(`- ${formatCents(1234)}`);
+  await expect(page.getByTestId('register-difference')).toHaveText(formatCents(0));
 
   await page.getByRole('link', { name: 'Fluxo de caixa' }).click();
   await expect(page.getByRole('heading', { name: 'Fluxo de caixa' })).toBeVisible();
@@ -115,8 +124,17 @@ test('the Financeiro records a supplier and a boleto, pays it from the till, and
     page.getByRole('button', { name: 'Baixar PDF' }).click(),
   ]);
   expect(pdf.suggestedFilename()).toBe(`dre-${month}.pdf`);
-  const bytes = readFileSync(await pdf.path());
-  expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
+  // Opened as a reader would (poppler's pdftotext): the month's lines with their values.
+  const dre = await (await page.request.get(`/v1/finance/dre?month=${month}`, { headers })).json();
+  const value = (key: string) => dre.lines.find((l: { key: string }) => l.key === key).amountCents;
+  expect(value('expense:operating')).toBe(before.operating - 1234);
+  const text = execFileSync('pdftotext', ['-layout', await pdf.path(), '-'], { encoding: 'utf8' })
+    .replace(/\u00a0/g, ' ')
+    .split('\n')
+    .map((l) => l.trim().replace(/\s{2,}/g, ' | '));
+  expect(text).toContain(`Receita bruta | ${formatCents(value('grossRevenue'))}`);
+  expect(text).toContain(`Despesas operacionais | ${formatCents(before.operating - 1234)}`);
+  expect(text).toContain(`Resultado do mês | ${formatCents(value('result'))}`);
   // The line opens the bills behind it: the one just paid links to its edit page.
   await page
     .getByTestId('dre-expense:operating')

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  averageCost,
   fractionTargetFor,
   insufficientStockMessage,
   stockEntryFormSchema,
@@ -108,5 +109,29 @@ describe('helpers', () => {
     expect(stockReasonLabel('supplier-return')).toBe('Devolução ao fornecedor');
     expect(stockReasonLabel('initial-stock')).toBe('Saldo inicial');
     expect(stockReasonLabel(null)).toBe('');
+  });
+});
+
+describe('averageCost (issue 34: the weighted average cost the stock entries keep)', () => {
+  it('weights the level and the entry, rounding half up, and ignores a negative level', () => {
+    expect(averageCost(10_000, 500, 10_000, 700)).toBe(600);
+    expect(averageCost(1_000, 100, 2_000, 101)).toBe(101); // 100.67 -> 101
+    expect(averageCost(3_000, 1000, 0, 0)).toBe(1000);
+    expect(averageCost(-5_000, 900, 2_000, 300)).toBe(300);
+    expect(averageCost(0, 0, 1_500, 1234)).toBe(1234);
+  });
+
+  it('keeps the cents exact through entries at different costs, fractions and half cents', () => {
+    // 8 at R$ 4,00 and 10 at R$ 10,00: 132,00 / 18 = 7,333... -> R$ 7,33.
+    expect(averageCost(8_000, 400, 10_000, 1000)).toBe(733);
+    // 8 at R$ 4,00 and 10 at R$ 5,55: 87,50 / 18 = 4,8611... -> R$ 4,86.
+    expect(averageCost(8_000, 400, 10_000, 555)).toBe(486);
+    // Exactly half a cent rounds up: (1 x 1 + 1 x 2) / 2 = 1,5 -> 2.
+    expect(averageCost(1_000, 1, 1_000, 2)).toBe(2);
+    // 1,235 kg at R$ 39,99 onto 0,765 kg at R$ 30,00: (0,765 x 30,00 + 1,235 x 39,99) / 2 kg = 36,1688 -> R$ 36,17.
+    expect(averageCost(765, 3000, 1_235, 3999)).toBe(3617);
+    // No level and nothing in: the entry's cost; a huge level does not overflow.
+    expect(averageCost(0, 700, 0, 900)).toBe(900);
+    expect(averageCost(9_000_000_000_000, 99_999_999, 1_000, 1)).toBe(99_999_999);
   });
 });

@@ -102,6 +102,27 @@ export const insufficientStockMessage = (productName: string, available: number)
 const STOCK_QUANTITY_MAX = 99_999_999_999;
 
 /**
+ * The weighted average cost a stock entry keeps on the product (issue 34: the DRE's CMV reads it from
+ * the ledger, so no cost setup is needed): (level x cost + quantity x unit cost) / (level + quantity),
+ * quantities in thousandths, the level floored at 0 (a negative level has no cost to weigh), rounded
+ * half up to the cent on integers (BigInt: no floating point).
+ */
+export function averageCost(
+  levelThousandths: number,
+  costCents: number,
+  inThousandths: number,
+  unitCostCents: number,
+): number {
+  const level = BigInt(Math.max(levelThousandths, 0));
+  const quantity = BigInt(inThousandths);
+  const total = level + quantity;
+  if (total <= 0n) return unitCostCents;
+  const numerator = level * BigInt(costCents) + quantity * BigInt(unitCostCents);
+  // Half-up rounding on integers.
+  return Number((numerator * 2n + total) / (total * 2n));
+}
+
+/**
  * A quantity (number, or text with a decimal comma or dot: "1,5", "0.250") -> integer thousandths.
  * NaN when it is not a number or has more than 3 decimals. Never loses precision for numeric(14,3).
  */

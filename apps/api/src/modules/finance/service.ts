@@ -248,6 +248,12 @@ const returnEntry = (r: {
   description: `Devolução da venda nº ${r.number}: ${r.reason}`,
   amountCents: -r.amountCents,
 });
+/** A return's cost back in stock: it takes its part off the CMV line (issue 34). */
+const returnedCostEntry = (r: Parameters<typeof returnEntry>[0]): DreEntry => ({
+  ...returnEntry(r),
+  description: `Devolução da venda nº ${r.number} (de volta ao estoque)`,
+  amountCents: r.amountCents,
+});
 const payableEntry = (r: {
   id: number;
   dueDate: string;
@@ -285,6 +291,14 @@ export async function* eachDreEntry(
       pageSize,
     );
     for await (const r of rows) yield saleEntry(r, sign);
+    if (line === 'cmv') {
+      const back = eachPage(
+        (after) => saleReturnEntriesBetween(db, clientId, from, toExclusive, pageSize, { after }, 'cost'),
+        (r) => r.id,
+        pageSize,
+      );
+      for await (const r of back) yield returnedCostEntry(r);
+    }
   } else if (line === 'returns') {
     const rows = eachPage(
       (after) => saleReturnEntriesBetween(db, clientId, from, toExclusive, pageSize, { after }),
@@ -341,6 +355,12 @@ export async function dreEntries(
     const found = await saleEntriesBetween(db, clientId, from, toExclusive, figure, max);
     count = found.count;
     entries = found.rows.map((r) => saleEntry(r, sign));
+    if (line === 'cmv') {
+      // The units the month's returns put back in stock, after the sales.
+      const back = await saleReturnEntriesBetween(db, clientId, from, toExclusive, max, undefined, 'cost');
+      count += back.count;
+      entries = [...entries, ...back.rows.map(returnedCostEntry)].slice(0, max);
+    }
   } else if (line === 'returns') {
     const found = await saleReturnEntriesBetween(db, clientId, from, toExclusive, max);
     count = found.count;

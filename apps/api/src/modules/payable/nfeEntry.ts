@@ -210,7 +210,7 @@ export async function importNfeEntry(
             throw new AppError(422, M.tinyQuantity(item.index));
           if (d && 'productId' in d) {
             if (!known.has(`${d.productId}:${d.variantId ?? ''}`))
-              throw new AppError(422, M.productNotFound(item.index));
+              throw new AppError(404, M.productNotFound(item.index));
             lines.push({ item, ref: { productId: d.productId, variantId: d.variantId }, factor });
           } else if (d && 'newProduct' in d) {
             const taken = item.barcode ? await productsByBarcodes(tx, actor.clientId, [item.barcode]) : null;

@@ -4,7 +4,7 @@ import { num } from '../../lib/pg.ts';
 import { shopDayStartSql } from '../../lib/shopToday.ts';
 import { productCostSql } from '../product/costOf.ts';
 import { saleUnitCostsSql } from '../stock/sale.ts';
-import { saleDailyPayments, saleItems, salePayments, saleReturns, sales } from './schema.ts';
+import { saleDailyPayments, saleItems, salePayments, saleReturnItems, saleReturns, sales } from './schema.ts';
 
 /** What the finance reports (issue 34) read of the sales: by shop day and method, and a month's DRE figures. */
 
@@ -36,7 +36,10 @@ export type SaleMonthFigures = {
   /** Line, sale and coupon discounts. */
   discountsCents: number;
   returnsCents: number;
-  /** Quantity sold x the weighted average cost the ledger kept at the sale (today's cost without it). */
+  /**
+   * Quantity sold x the weighted average cost the ledger kept at the sale (today's cost without it), less
+   * the cost of the units the month's returns put back in stock (`returnedCostSql`).
+   */
   cmvCents: number;
   payments: { method: string; installments: number; amountCents: number }[];
 };
@@ -49,6 +52,18 @@ const saleCmvSql = (saleId: SQL) =>
   sql`(select sum(i.quantity * coalesce(c.cost, ${productCostSql(sql`i.product_id`)}))
     from ${saleItems} i left join ${saleUnitCostsSql(saleId)} c on c.product_id = i.product_id
     where i.sale_id = ${saleId})`;
+
+/**
+ * A return's cost back in stock (unrounded) as a scalar subquery: the restocked units of its lines x the
+ * unit cost the ledger kept on their sale (today's cost where it kept none). Those goods are on the shelf
+ * again, so the DRE's CMV leaves them out in the month of the return (as the returns line); a unit not
+ * restocked (damaged) stays a cost.
+ */
+const returnedCostSql = (returnId: SQL, saleId: SQL) =>
+  sql`(select sum(ri.quantity * coalesce(c.cost, ${productCostSql(sql`i.product_id`)}))
+    from ${saleReturnItems} ri join ${saleItems} i on i.id = ri.sale_item_id
+      left join ${saleUnitCostsSql(saleId)} c on c.product_id = i.product_id
+    where ri.return_id = ${returnId} and ri.restock and i.product_id is not null)`;
 
 /**
  * A shop-local period's sales (not canceled) as the DRE reads them: three statements on the (client,
@@ -76,16 +91,18 @@ export async function saleFiguresBetween(
       from ${sales} s join ${salePayments} p on p.sale_id = s.id where ${saleFilter}
       group by p.method, p.number_installments`),
   );
-  const [returns] = rowsOf<{ amount: string | null }>(
-    await db.execute(sql`select sum(${saleReturns.amountCents}) as amount from ${saleReturns}
-      where ${saleReturns.clientId} = ${clientId} and ${inPeriod(sql`${saleReturns.createdAt}`)}`),
+  const [returns] = rowsOf<{ amount: string | null; cost: string | null }>(
+    await db.execute(sql`select sum(r.amount_cents) as amount,
+        sum(round(${returnedCostSql(sql`r.id`, sql`r.sale_id`)})) as cost
+      from ${saleReturns} r
+      where r.client_id = ${clientId} and ${inPeriod(sql`r.created_at`)}`),
   );
   return {
     salesCount: totals.count,
     grossCents: num(totals.gross),
     discountsCents: num(totals.discounts),
     returnsCents: num(returns?.amount),
-    cmvCents: num(totals.cmv),
+    cmvCents: num(totals.cmv) - num(returns?.cost),
     payments: payments.map((p) => ({
       method: p.method,
       installments: p.installments,
@@ -166,7 +183,11 @@ export async function saleEntriesBetween(
   };
 }
 
-/** The returns of a shop-local period (the DRE's devoluções), oldest first: the first `limit` and the count. */
+/**
+ * The returns of a shop-local period, oldest first: the first `limit` and the count. `amount`: the value
+ * returned (the DRE's devoluções); `cost`: the cost of what they put back in stock (the CMV's, rounded per
+ * return; returns without any are left out).
+ */
 export async function saleReturnEntriesBetween(
   db: Executor,
   clientId: number,
@@ -175,6 +196,7 @@ export async function saleReturnEntriesBetween(
   limit: number,
   /** A page of the export: the returns after this one (keyset), no count. */
   page?: { after: EntryCursor | null },
+  figure: 'amount' | 'cost' = 'amount',
 ): Promise<{
   count: number;
   rows: {
@@ -202,12 +224,14 @@ export async function saleReturnEntriesBetween(
     amount: unknown;
     count: number;
   }>(
-    await db.execute(sql`select r.id, r.sale_id as "saleId", s.number, (r.created_at at time zone ${zone})::date::text as day,
-        r.created_at::text as at, r.reason, r.amount_cents as amount, ${count} as count
+    await db.execute(sql`select x.*, ${count} as count from (select r.id, r.sale_id as "saleId", s.number,
+        (r.created_at at time zone ${zone})::date::text as day, r.created_at, r.created_at::text as at, r.reason,
+        ${figure === 'amount' ? sql`r.amount_cents` : sql`round(${returnedCostSql(sql`r.id`, sql`r.sale_id`)})`} as amount
       from ${saleReturns} r join ${sales} s on s.id = r.sale_id
       where r.client_id = ${clientId} and r.created_at >= ${shopDayStartSql(clientId, from)}
-        and r.created_at < ${shopDayStartSql(clientId, toExclusive)} ${after}
-      order by r.created_at, r.id limit ${limit}`),
+        and r.created_at < ${shopDayStartSql(clientId, toExclusive)} ${after}) x
+      ${figure === 'cost' ? sql`where coalesce(x.amount, 0) <> 0` : sql``}
+      order by x.created_at, x.id limit ${limit}`),
   );
   return {
     count: rows[0]?.count ?? 0,

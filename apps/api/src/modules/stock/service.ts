@@ -1,5 +1,6 @@
 import { formatQuantity } from '@balcao/core/product';
 import {
+  averageCost,
   fromThousandths,
   insufficientStockMessage,
   STOCK_MESSAGES,
@@ -178,22 +179,6 @@ type LockedProduct = {
 type LockedVariant = { id: number; productId: number; name: string; stock: number };
 
 const thousandthsOf = (value: unknown) => Math.round(Number(value ?? 0) * 1000);
-
-/** Weighted average: (level x cost + quantity x unit cost) / (level + quantity), level floored at 0. */
-export function averageCost(
-  levelThousandths: number,
-  costCents: number,
-  inThousandths: number,
-  unitCostCents: number,
-): number {
-  const level = BigInt(Math.max(levelThousandths, 0));
-  const quantity = BigInt(inThousandths);
-  const total = level + quantity;
-  if (total <= 0n) return unitCostCents;
-  const numerator = level * BigInt(costCents) + quantity * BigInt(unitCostCents);
-  // Half-up rounding on integers.
-  return Number((numerator * 2n + total) / (total * 2n));
-}
 
 /**
  * Moves stock inside the caller's transaction (must be one: the rows are locked until it ends).

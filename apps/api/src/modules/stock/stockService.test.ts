@@ -6,7 +6,7 @@ import { clients } from '../../db/schema.ts';
 import { seedCatalog } from '../product/seed.ts';
 import { stockSettings } from './schema.ts';
 import { seedStock } from './seed.ts';
-import { applyStockMovements, averageCost, moveStock, type StockMovementInput } from './service.ts';
+import { applyStockMovements, moveStock, type StockMovementInput } from './service.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -36,16 +36,6 @@ async function costOf(productId: number): Promise<number> {
   const res = await t.database.db.execute(sql`select cost_price_cents from products where id = ${productId}`);
   return Number((res as unknown as { rows: { cost_price_cents: number }[] }).rows[0].cost_price_cents);
 }
-
-describe('averageCost', () => {
-  it('weights the level and the entry, rounding half up, and ignores a negative level', () => {
-    expect(averageCost(10_000, 500, 10_000, 700)).toBe(600);
-    expect(averageCost(1_000, 100, 2_000, 101)).toBe(101); // 100.67 -> 101
-    expect(averageCost(3_000, 1000, 0, 0)).toBe(1000);
-    expect(averageCost(-5_000, 900, 2_000, 300)).toBe(300);
-    expect(averageCost(0, 0, 1_500, 1234)).toBe(1234);
-  });
-});
 
 describe('applyStockMovements', () => {
   it('writes the ledger, keeps the cached level equal to its sum and updates the average cost', async () => {
