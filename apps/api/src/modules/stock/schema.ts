@@ -156,7 +156,9 @@ export const stockMonthTotals = pgTable(
     /** Every row's quantity (signed): the month's change of the level. */
     quantity: numeric('quantity', { precision: 14, scale: 3, mode: 'string' }).notNull().default('0'),
     /** The sale, sale-cancel and sale-return rows' quantity (signed as the ledger: negative is sold). */
-    soldQuantity: numeric('sold_quantity', { precision: 14, scale: 3, mode: 'string' }).notNull().default('0'),
+    soldQuantity: numeric('sold_quantity', { precision: 14, scale: 3, mode: 'string' })
+      .notNull()
+      .default('0'),
     /** Those rows' quantity x unit cost where the ledger kept one (signed). */
     soldCostCents: numeric('sold_cost_cents', { mode: 'string' }).notNull().default('0'),
     /** Those rows' quantity where it kept none (the turnover costs it at today's cost). */
