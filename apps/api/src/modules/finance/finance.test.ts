@@ -4,6 +4,7 @@ import { addDays, formatDateBr } from '@balcao/core/date';
 import { formatCents } from '@balcao/core/money';
 import { addMonths } from '@balcao/core/payable';
 import { DEFAULT_TIME_ZONE, dateIn } from '@balcao/core/time';
+import { sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helper.ts';
@@ -17,6 +18,7 @@ import {
   makeShop,
   makeSimpleSale,
 } from '../../../test/kit.ts';
+import { rebuildSaleSummary } from '../sale/summary.ts';
 import { eachDreEntry } from './service.ts';
 
 let t: TestApp;
@@ -360,6 +362,59 @@ describe('CMV of lines the ledger did and did not cost (issue 34, set-based CMV)
     expect(cmv.entries.map((e: { id: number; amountCents: number }) => [e.id, e.amountCents])).toEqual([
       [sale.id, -1800],
     ]);
+  });
+});
+
+describe("the DRE's CMV kept in the reports' daily summary (issue 34)", () => {
+  it('adds a sale at the ledger cost with its uncosted quantity, takes a canceled one off, and a rebuild gives the same', async () => {
+    const shop = await makeShop(t, [1]);
+    const clientId = shop.client.id;
+    const kept = await makeProduct(t, shop.auth, { salePriceCents: 1000, costPriceCents: 400, stock: 10 });
+    const loose = await makeProduct(t, shop.auth, {
+      salePriceCents: 800,
+      costPriceCents: 250,
+      stockControl: false,
+    });
+    await makeSale(t, shop.auth, {
+      items: [
+        { productId: kept.id, quantity: 2 },
+        { productId: loose.id, quantity: 1 },
+      ],
+      payments: [{ method: 'money', amountCents: 2800 }],
+    });
+    const canceled = await makeSale(t, shop.auth, {
+      items: [
+        { productId: kept.id, quantity: 3 },
+        { productId: loose.id, quantity: 4 },
+      ],
+      payments: [{ method: 'money', amountCents: 6200 }],
+    });
+    expectStatus(await shop.api.post(`/sale/${canceled.id}/cancel`, { reason: 'Cliente desistiu' }), 200);
+    const summary = async () =>
+      (
+        (await t.database.db.execute(sql`select product_id as "productId", cmv_cents::float8 as cmv,
+            uncosted_quantity::float8 as uncosted from sale_daily_products
+          where client_id = ${clientId} order by product_id`)) as unknown as {
+          rows: { productId: number; cmv: number; uncosted: number }[];
+        }
+      ).rows;
+    // 2 x R$ 4,00 costed by the ledger; 1 loose unit the ledger did not cost; the canceled sale gone.
+    expect(await summary()).toEqual([
+      { productId: kept.id, cmv: 800, uncosted: 0 },
+      { productId: loose.id, cmv: 0, uncosted: 1 },
+    ]);
+    const cmvLine = async () =>
+      expectStatus(await shop.api.get(`/finance/dre?month=${month}`), 200).lines.find(
+        (l: { key: string }) => l.key === 'cmv',
+      ).amountCents;
+    // 8,00 + 1 x 2,50 (today's cost of the loose one).
+    expect(await cmvLine()).toBe(-1050);
+    await rebuildSaleSummary(t.database.db, clientId);
+    expect(await summary()).toEqual([
+      { productId: kept.id, cmv: 800, uncosted: 0 },
+      { productId: loose.id, cmv: 0, uncosted: 1 },
+    ]);
+    expect(await cmvLine()).toBe(-1050);
   });
 });
 

@@ -1,5 +1,6 @@
 import { addDays } from '@balcao/core/date';
 import { DEFAULT_TIME_ZONE, dateIn } from '@balcao/core/time';
+import { sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helper.ts';
@@ -178,5 +179,168 @@ describe('stock turnover CMV of rows without a cost (issue 34, costed once per p
     expect(row.soldQuantity).toBe(3);
     // 5 x 4,00 taken, 2 back at today's R$ 7,00: 20,00 - 14,00 = R$ 6,00.
     expect(row.cogsCents).toBe(600);
+  });
+});
+
+/**
+ * The turnover's ledger figures as they were read before the month totals (issue 34): every ledger row
+ * before the period's end summed per product. The reference the month totals must equal to the cent.
+ */
+async function ledgerByScan(clientId: number, from: string, to: string) {
+  const start = sql`(${from}::date::timestamp at time zone ${DEFAULT_TIME_ZONE}::text)`;
+  const end = sql`((${to}::date + 1)::timestamp at time zone ${DEFAULT_TIME_ZONE}::text)`;
+  const sold = sql`m.type in ('sale', 'sale-cancel', 'sale-return') and m.created_at >= ${start}`;
+  const result = await t.database.db.execute(sql`
+    select x.product_id, x.opening, x.closing, x.sold,
+      x.costed - x.uncosted * coalesce((select p.cost_price_cents from products p where p.id = x.product_id), 0) as cogs
+    from (select m.product_id,
+      coalesce(sum(m.quantity) filter (where m.created_at < ${start}), 0) as opening,
+      sum(m.quantity) as closing,
+      coalesce(-sum(m.quantity) filter (where ${sold}), 0) as sold,
+      coalesce(-sum(m.quantity * m.unit_cost_cents) filter (where ${sold}), 0) as costed,
+      coalesce(sum(m.quantity) filter (where ${sold} and m.unit_cost_cents is null), 0) as uncosted
+    from stock_movements m
+    where m.client_id = ${clientId} and m.created_at < ${end}
+    group by m.product_id) x order by x.product_id`);
+  return (result as unknown as { rows: Record<string, unknown>[] }).rows
+    .map((r) => ({
+      productId: Number(r.product_id),
+      openingQuantity: Number(r.opening),
+      closingQuantity: Number(r.closing),
+      soldQuantity: Number(r.sold),
+      cogsCents: Math.round(Number(r.cogs)),
+    }))
+    .filter((r) => r.openingQuantity !== 0 || r.closingQuantity !== 0 || r.soldQuantity !== 0);
+}
+
+describe('the month totals of the stock ledger (issue 34)', () => {
+  it('gives every period the levels, sales and CMV that summing the whole ledger gives, to the cent', async () => {
+    const shop = await makeShop(t, [1]);
+    const clientId = shop.client.id;
+    const cafe = await makeProduct(t, shop.auth, { name: 'Café moído', salePriceCents: 1800 });
+    const filtro = await makeProduct(t, shop.auth, { name: 'Filtro de papel', salePriceCents: 600 });
+    const entry = async (items: { productId: number; quantity: number; unitCostCents: number }[]) =>
+      expectStatus(await shop.api.post('/stock-movement/entry', { items }), 201);
+    await entry([
+      { productId: cafe.id, quantity: 40, unitCostCents: 900 },
+      { productId: filtro.id, quantity: 30, unitCostCents: 210 },
+    ]);
+    const sale = (items: { productId: number; quantity: number }[], amountCents: number) =>
+      makeSale(t, shop.auth, { items, payments: [{ method: 'pix', amountCents }] });
+    await sale(
+      [
+        { productId: cafe.id, quantity: 3 },
+        { productId: filtro.id, quantity: 2 },
+      ],
+      6600,
+    );
+    const canceled = await sale([{ productId: cafe.id, quantity: 5 }], 9000);
+    const returned = await sale(
+      [
+        { productId: cafe.id, quantity: 4 },
+        { productId: filtro.id, quantity: 1 },
+      ],
+      7800,
+    );
+    await entry([{ productId: cafe.id, quantity: 20, unitCostCents: 1250 }]);
+    expectStatus(await shop.api.post(`/sale/${canceled.id}/cancel`, { reason: 'Cliente desistiu' }), 200);
+    expectStatus(
+      await shop.api.post(
+        `/sale/${returned.id}/return`,
+        {
+          lines: [{ saleItemId: returned.items[0].id, quantity: 1 }],
+          refund: 'original',
+          reason: 'Embalagem aberta',
+        },
+        { 'idempotency-key': `giro-${process.pid}-${Date.now()}` },
+      ),
+      201,
+    );
+    expectStatus(
+      await shop.api.post('/stock-movement/exit', {
+        items: [{ productId: filtro.id, quantity: 2, unitCostCents: 210 }],
+        reason: 'breakage',
+      }),
+      201,
+    );
+    // An adjustment: the product form sets the level (the database records the difference).
+    const form = expectStatus(await shop.api.get(`/product/${filtro.id}`), 200);
+    expectStatus(await shop.api.put(`/product/${filtro.id}`, { ...form, stock: 30 }), 200);
+    await sale([{ productId: cafe.id, quantity: 6 }], 10800);
+    // Today's cost moves after the cancel's and return's uncosted rows: they are costed at it.
+    await entry([{ productId: cafe.id, quantity: 10, unitCostCents: 1500 }]);
+
+    // The rows spread over five months, in order, two of them on the shop's month boundary (02:30Z on
+    // the 1st is the last day of the previous month in São Paulo, 03:30Z the first of the month).
+    const when = [
+      '2026-06-20T15:00:00Z',
+      '2026-07-01T02:30:00Z',
+      '2026-07-01T03:30:00Z',
+      '2026-07-15T12:00:00Z',
+      '2026-08-01T02:59:00Z',
+      '2026-08-10T18:00:00Z',
+      '2026-08-31T23:00:00Z',
+      '2026-09-01T03:00:00Z',
+      '2026-09-16T11:00:00Z',
+      '2026-10-01T02:00:00Z',
+      '2026-10-12T20:00:00Z',
+      '2026-10-31T23:59:00Z',
+      '2026-11-02T10:00:00Z',
+    ];
+    const ids = (
+      (await t.database.db.execute(
+        sql`select id from stock_movements where client_id = ${clientId} order by id`,
+      )) as unknown as { rows: { id: number }[] }
+    ).rows.map((r) => r.id);
+    expect(ids.length).toBeGreaterThanOrEqual(10);
+    for (const [n, id] of ids.entries()) {
+      const at = when[Math.min(n, when.length - 1)];
+      await t.database.db.execute(
+        sql`update stock_movements set created_at = ${at}::timestamptz where id = ${id}`,
+      );
+    }
+    // The totals the triggers kept (inserts, then these updates) are the ledger summed per UTC month.
+    const totals = await t.database.db.execute(sql`select
+        (select json_agg(x order by x.month, x.product_id) from (select month::text, product_id, quantity::float8,
+          sold_quantity::float8, sold_cost_cents::float8, uncosted_quantity::float8 from stock_month_totals
+          where client_id = ${clientId} and (quantity, sold_quantity, sold_cost_cents, uncosted_quantity) <> (0, 0, 0, 0)) x) as kept,
+        (select json_agg(x order by x.month, x.product_id) from (select date_trunc('month', created_at at time zone 'UTC')::date::text as month,
+          product_id, sum(quantity)::float8 as quantity,
+          coalesce(sum(quantity) filter (where type in ('sale', 'sale-cancel', 'sale-return')), 0)::float8 as sold_quantity,
+          coalesce(sum(quantity * unit_cost_cents) filter (where type in ('sale', 'sale-cancel', 'sale-return')), 0)::float8 as sold_cost_cents,
+          coalesce(sum(quantity) filter (where type in ('sale', 'sale-cancel', 'sale-return') and unit_cost_cents is null), 0)::float8 as uncosted_quantity
+          from stock_movements where client_id = ${clientId} group by 1, 2) x) as summed`);
+    const [{ kept, summed }] = (totals as unknown as { rows: { kept: unknown; summed: unknown }[] }).rows;
+    expect(kept).toEqual(summed);
+
+    const periods: [string, string][] = [
+      ['2026-06-01', '2026-06-30'],
+      ['2026-07-01', '2026-07-31'],
+      ['2026-08-01', '2026-08-31'],
+      ['2026-09-01', '2026-09-30'],
+      ['2026-10-01', '2026-10-31'],
+      ['2026-11-01', '2026-11-30'],
+      ['2026-07-01', '2026-09-30'],
+      ['2026-07-14', '2026-08-12'],
+      ['2026-08-16', '2026-10-15'],
+      ['2026-01-01', '2026-12-31'],
+    ];
+    let sold = 0;
+    for (const [from, to] of periods) {
+      const report = expectStatus(await shop.api.get(`/report/stock-turnover?from=${from}&to=${to}`), 200);
+      const got = report.products
+        .map((p: Record<string, number>) => ({
+          productId: p.productId,
+          openingQuantity: p.openingQuantity,
+          closingQuantity: p.closingQuantity,
+          soldQuantity: p.soldQuantity,
+          cogsCents: p.cogsCents,
+        }))
+        .sort((a: { productId: number }, b: { productId: number }) => a.productId - b.productId);
+      expect([from, to, got]).toEqual([from, to, await ledgerByScan(clientId, from, to)]);
+      sold += got.reduce((sum: number, p: { soldQuantity: number }) => sum + p.soldQuantity, 0);
+    }
+    // Not a comparison of empty reports: the periods saw sales.
+    expect(sold).toBeGreaterThan(0);
   });
 });

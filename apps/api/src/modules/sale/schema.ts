@@ -280,6 +280,14 @@ export const saleDailyProducts = pgTable(
     linesCount: integer('lines_count').notNull().default(0),
     quantity: numeric('quantity', { precision: 14, scale: 3 }).notNull().default('0'),
     revenueCents: bigint('revenue_cents', { mode: 'number' }).notNull().default(0),
+    /**
+     * The DRE's CMV of the lines the stock ledger costed (issue 34): quantity sold x the unit cost the
+     * ledger kept on the sale's row, unrounded (the DRE rounds the month's sum, as it did reading the
+     * sales). Returns do not change it (the DRE's CMV is of what was sold).
+     */
+    cmvCents: numeric('cmv_cents').notNull().default('0'),
+    /** Quantity sold on lines the ledger kept no cost for: the DRE costs it at the product's cost of today. */
+    uncostedQuantity: numeric('uncosted_quantity', { precision: 14, scale: 3 }).notNull().default('0'),
   },
   (t) => [unique('sale_daily_products_key').on(t.clientId, t.day, t.productId).nullsNotDistinct()],
 );

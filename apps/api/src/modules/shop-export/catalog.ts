@@ -32,6 +32,8 @@ const LOGICAL_REFS: Record<string, string> = {
   'sale_daily_products.product_id': 'products',
   'sale_daily_groups.seller_id': 'users',
   'sale_daily_cancels.user_id': 'users',
+  // The stock ledger's month totals (issue 34, the stock turnover).
+  'stock_month_totals.product_id': 'products',
 };
 
 /**

@@ -2,10 +2,12 @@ import { sql } from 'drizzle-orm';
 import {
   boolean,
   check,
+  date,
   index,
   integer,
   numeric,
   pgTable,
+  primaryKey,
   serial,
   text,
   timestamp,
@@ -132,4 +134,37 @@ export const stockReservations = pgTable(
     index('stock_reservations_holder_idx').on(t.holderKind, t.holderId),
     check('stock_reservations_quantity_ck', sql`${t.quantity} > 0`),
   ],
+);
+
+/**
+ * The stock ledger summed per product and UTC calendar month (issue 34, the stock turnover), kept by
+ * statement triggers on stock_movements (migration `stock_month_totals`) in the transaction that writes
+ * the ledger: the level at any instant is the sum of the months before its month plus that month's rows
+ * up to the instant, so a period's opening and closing levels and what it sold read a few partial
+ * months of rows instead of the whole history. UTC months: nothing moves when the shop's time zone does.
+ * No foreign key on the product: its ledger goes with it and the triggers bring these sums to zero.
+ */
+export const stockMonthTotals = pgTable(
+  'stock_month_totals',
+  {
+    clientId: integer('client_id')
+      .notNull()
+      .references(() => clients.id),
+    /** The first day of the UTC month. */
+    month: date('month', { mode: 'string' }).notNull(),
+    productId: integer('product_id').notNull(),
+    /** Every row's quantity (signed): the month's change of the level. */
+    quantity: numeric('quantity', { precision: 14, scale: 3, mode: 'string' }).notNull().default('0'),
+    /** The sale, sale-cancel and sale-return rows' quantity (signed as the ledger: negative is sold). */
+    soldQuantity: numeric('sold_quantity', { precision: 14, scale: 3, mode: 'string' })
+      .notNull()
+      .default('0'),
+    /** Those rows' quantity x unit cost where the ledger kept one (signed). */
+    soldCostCents: numeric('sold_cost_cents', { mode: 'string' }).notNull().default('0'),
+    /** Those rows' quantity where it kept none (the turnover costs it at today's cost). */
+    uncostedQuantity: numeric('uncosted_quantity', { precision: 14, scale: 3, mode: 'string' })
+      .notNull()
+      .default('0'),
+  },
+  (t) => [primaryKey({ columns: [t.clientId, t.month, t.productId] })],
 );
