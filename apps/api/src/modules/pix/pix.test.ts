@@ -1036,7 +1036,7 @@ describe('sale with Pix QR dinâmico, cancel and refund', () => {
 
   it("the day's reconciliation lists the PSP's Pix against the sales, and exports CSV", async () => {
     const { api, pix } = await paidSale('attempt-day-1');
-    const today = new Date().toISOString().slice(0, 10);
+    const today = dateIn(DEFAULT_TIME_ZONE); // the shop's day (UTC is a day ahead from 21:00 in São Paulo)
     const day = expectStatus(await api.get(`/pix/reconciliation?date=${today}`), 200);
     expect(day.items.find((i: { endToEndId: string }) => i.endToEndId === pix.endToEndId)).toMatchObject({
       status: 'matched',
