@@ -23,6 +23,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { couponDiscountCents } from '@balcao/core/coupon';
 import { computeSaleTotals } from '@balcao/core/sale';
+import { DEFAULT_TIME_ZONE, dateIn } from '@balcao/core/time';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
@@ -118,7 +119,7 @@ async function arrangeApi(server: Server): Promise<ApiFixture> {
     });
     productIds.push(product.id);
   }
-  const today = new Date().toISOString().slice(0, 10);
+  const today = dateIn(DEFAULT_TIME_ZONE); // the demo shop's day: the coupon is judged by it
   const code = `BENCH${tag}`.toUpperCase();
   await api(server, '/coupon', admin, {
     code,
