@@ -1221,7 +1221,9 @@ describe('product fiscal fields', { timeout: 120_000 }, () => {
     );
     const exported = await shop.api.get(`/product/client/${shop.client.id}/export?q=${sku}`);
     expect(exported.statusCode).toBe(200);
-    expect(exported.body.split('\r\n')[0]).toMatch(/;ncm;cfop;csosn;origem;cest;unidade_fiscal$/);
+    expect(exported.body.split('\r\n')[0]).toMatch(
+      /;ncm;cfop;csosn;origem;cest;unidade_fiscal;cclasstrib;cst_ibs_cbs$/,
+    );
     const rows = Papa.parse<Record<string, string>>(exported.body.slice(1), {
       header: true,
       skipEmptyLines: true,
@@ -1256,6 +1258,82 @@ describe('product fiscal fields', { timeout: 120_000 }, () => {
     expect(fieldsAfter[rows.findIndex((r) => r.nome === 'Suco')]).toEqual({ cfop: '5102' });
     const reExported = await shop.api.get(`/product/client/${shop.client.id}/export?q=${sku}`);
     expect(reExported.body).toBe(exported.body);
+  });
+
+  it('the CSV carries cClassTrib and its CST: a wrong code refuses its line by name, nothing half-imported; the export writes both back', async () => {
+    const shop = await fiscalShop({ crt: '3' });
+    const sku = `CLT-${shop.client.id}`;
+    const importCsv = (csv: string) => shop.api.post('/product/import', { csv, dryRun: false });
+    const header = 'nome;sku;preco_venda;ncm;cclasstrib;cst_ibs_cbs';
+    const bad = await importCsv(
+      [
+        header,
+        `Prato;${sku};19,99;21069090;200047;200`,
+        `Brinde;${sku}-2;1,00;;999999;`,
+        `Pão;${sku}-3;0,80;;200003;000`,
+        `Suco;${sku}-4;6,00;;;000`,
+      ].join('\n'),
+    );
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().result.errors).toEqual([
+      {
+        line: 3,
+        column: 'cclasstrib',
+        message: 'Classificação tributária (cClassTrib) 999999 não existe na tabela do IBS/CBS para NFC-e.',
+      },
+      {
+        line: 4,
+        column: 'cst_ibs_cbs',
+        message:
+          'CST do IBS/CBS 000 não corresponde ao cClassTrib 200003 (o CST são os 3 primeiros dígitos do cClassTrib)',
+      },
+      {
+        line: 5,
+        column: 'cst_ibs_cbs',
+        message:
+          'CST do IBS/CBS 000 sem cClassTrib: preencha a coluna cclasstrib (o CST são os 3 primeiros dígitos dela)',
+      },
+    ]);
+    // Nothing written: not the good line, not the bad lines' products without their fiscal fields.
+    const none = expectStatus(await shop.api.get(`/product/client/${shop.client.id}?q=${sku}`), 200);
+    expect(none.items).toEqual([]);
+
+    const ok = await importCsv(
+      [
+        `${header};estoque`,
+        `Prato;${sku};19,99;21069090;200047;200;10`,
+        `Brinde;${sku}-2;1,00;;410999;;10`,
+      ].join('\n'),
+    );
+    expect(ok.json()).toMatchObject({ created: 2, invalidLines: 0 });
+    const list = expectStatus(await shop.api.get(`/product/client/${shop.client.id}?q=${sku}`), 200);
+    const prato = list.items.find((p: { sku: string }) => p.sku === sku);
+    expect(expectStatus(await shop.api.get(`/fiscal/product/${prato.id}`), 200).fields).toEqual({
+      ncm: '21069090',
+      cClassTrib: '200047',
+    });
+    const exported = await shop.api.get(`/product/client/${shop.client.id}/export?q=${sku}`);
+    const rows = Papa.parse<Record<string, string>>(exported.body.slice(1), {
+      header: true,
+      skipEmptyLines: true,
+    }).data;
+    const cols = (name: string) => {
+      const row = rows.find((r) => r.nome === name);
+      return [row?.cclasstrib, row?.cst_ibs_cbs];
+    };
+    expect(cols('Prato')).toEqual(['200047', '200']);
+    expect(cols('Brinde')).toEqual(['410999', '410']);
+    // The imported class reaches the note: bares e restaurantes, 40% less.
+    const sale = await sell(shop.auth, prato.id, {
+      items: [{ productId: prato.id, quantity: 1 }],
+      payments: [{ method: 'money', amountCents: 1999 }],
+      cashDepositAmountCents: 1999,
+    });
+    const note = await noteOf(shop.auth, sale.id);
+    expect(note.status).toBe('authorised');
+    expect((await shop.api.get(`/fiscal/notes/${note.id}/xml`)).body).toContain(
+      '<IBSCBS><CST>200</CST><cClassTrib>200047</cClassTrib>',
+    );
   });
 });
 
