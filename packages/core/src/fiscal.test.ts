@@ -3,6 +3,7 @@ import { describe, expect, test } from 'vitest';
 import {
   accessKey,
   accessKeyCheckDigit,
+  cnpjCheckDigits,
   consumerDocumentSchema,
   fiscalVoidSchema,
   ibsCbsApplies,
@@ -48,6 +49,35 @@ describe('access key', () => {
     expect(key).toBe('41170410422724000187650010000005101000010235');
   });
 
+  test('an alphanumeric CNPJ in the key: each character counts as its ASCII code minus 48 (NT 2025.001)', () => {
+    // Worked value of nfephp-org/sped-common tests/KeysTest.php testBuildWithCnpjAlfa (src/Keys.php,
+    // commit ca57df3 "Ajustes para CNPJ alfanumérico"): GO, 04/2006, CNPJ 12ABC34501DE35, model 55,
+    // series 12, number 780, tpEmis 1, cNF 26730161 -> digit 0.
+    const key = accessKey({
+      uf: 'GO',
+      year: 2006,
+      month: 4,
+      cnpj: '12.ABC.345/01DE-35',
+      model: 55,
+      series: 12,
+      number: 780,
+      tpEmis: 1,
+      code: 26730161,
+    });
+    expect(key).toBe('52060412ABC34501DE35550120000007801267301610');
+    expect(accessKeyCheckDigit(key.slice(0, 43))).toBe(0);
+    expect(isValidAccessKey(key)).toBe(true);
+    expect(isValidAccessKey(`${key.slice(0, 43)}1`)).toBe(false);
+    // By hand: the sum of (code - 48) x weight over the 43 characters is 891, rest 0 -> digit 0; the
+    // letters read as 0 would sum 588, rest 5 -> digit 6, a key SEFAZ refuses (253).
+    const sum = [...key.slice(0, 43)]
+      .reverse()
+      .reduce((acc, ch, i) => acc + (ch.charCodeAt(0) - 48) * ((i % 8) + 2), 0);
+    expect(sum).toBe(891);
+    // Letters only where the CNPJ's 12 first characters are (PL_010 TChNFe: [0-9]{6}[0-9A-Z]{12}[0-9]{26}).
+    expect(isValidAccessKey('5206041AABC34501DE35550120000007801267301610')).toBe(false);
+  });
+
   test('a rest of 0 or 1 gives the digit 0', () => {
     // 43 zeros and a one at the end: sum 2 -> rest 2 -> 9; all zeros -> rest 0 -> 0.
     expect(accessKeyCheckDigit('0'.repeat(43))).toBe(0);
@@ -62,6 +92,9 @@ describe('CNPJ', () => {
     expect(isValidCnpjAny('12ABC34501DE36')).toBe(false);
     expect(isValidCnpjAny('11111111111111')).toBe(false);
     expect(isValidCnpjAny('12ABC34501DEXX')).toBe(false);
+    // Its digits: A = 17, B = 18, C = 19 ...; weights 2..9 from the right: sum 459, rest 8 -> 3, then 5.
+    expect(cnpjCheckDigits('12ABC34501DE')).toBe('35');
+    expect(cnpjCheckDigits('104227240001')).toBe('87');
   });
 
   test('"CPF na nota" takes a CPF or a CNPJ and says which is wrong in Portuguese', () => {

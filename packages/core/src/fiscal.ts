@@ -113,6 +113,11 @@ export function isValidCnpjAny(value: string): boolean {
   const v = value.toUpperCase().replace(/[.\-/\s]/g, '');
   if (!/^[0-9A-Z]{12}[0-9]{2}$/.test(v)) return false;
   if (/^(\d)\1{13}$/.test(v)) return false;
+  return v.endsWith(cnpjCheckDigits(v.slice(0, 12)));
+}
+
+/** The two check digits of a CNPJ's 12 first characters (numeric or alphanumeric), as text. */
+export function cnpjCheckDigits(base12: string): string {
   const digit = (base: string) => {
     let sum = 0;
     let weight = 2;
@@ -123,9 +128,9 @@ export function isValidCnpjAny(value: string): boolean {
     const rest = sum % 11;
     return rest < 2 ? 0 : 11 - rest;
   };
-  const d1 = digit(v.slice(0, 12));
-  const d2 = digit(v.slice(0, 12) + d1);
-  return v.endsWith(`${d1}${d2}`);
+  const base = base12.toUpperCase();
+  const d1 = digit(base);
+  return `${d1}${digit(base + d1)}`;
 }
 
 export const normalizeCnpj = (value: string) => value.toUpperCase().replace(/[.\-/\s]/g, '');
@@ -133,17 +138,26 @@ export const normalizeCnpj = (value: string) => value.toUpperCase().replace(/[.\
 // ---------------------------------------------------------------------------------------------
 // Access key
 
-/** mod-11 check digit of the 43 first digits (weights 2..9 from the right; rest 0 or 1 -> 0). */
+/**
+ * mod-11 check digit of the key's 43 first characters (weights 2..9 from the right; rest 0 or 1 -> 0).
+ * With the alphanumeric CNPJ (NT 2025.001, IN RFB 2.229/2024) the key's positions 7-18 may hold letters:
+ * each character counts as its ASCII code minus 48 (digits keep their value, A = 17, B = 18, ...), as
+ * the Receita's rule for the CNPJ's own digits; nfephp-org/sped-common src/Keys.php verifyingDigit
+ * (commit ca57df3 "Ajustes para CNPJ alfanumérico", `ord($key[$i]) - 48`) computes it so.
+ */
 export function accessKeyCheckDigit(key43: string): number {
   let sum = 0;
   let weight = 2;
   for (let i = key43.length - 1; i >= 0; i--) {
-    sum += Number(key43[i]) * weight;
+    sum += (key43.charCodeAt(i) - 48) * weight;
     weight = weight === 9 ? 2 : weight + 1;
   }
   const rest = sum % 11;
   return rest < 2 ? 0 : 11 - rest;
 }
+
+/** The key's shape in PL_010 (tiposBasico_v4.00.xsd TChNFe): the CNPJ's 12 first positions may be letters. */
+export const ACCESS_KEY_PATTERN = /^[0-9]{6}[0-9A-Z]{12}[0-9]{26}$/;
 
 export type AccessKeyParts = {
   uf: Uf;
@@ -176,7 +190,7 @@ export function accessKey(p: AccessKeyParts): string {
 }
 
 export function isValidAccessKey(key: string): boolean {
-  return /^\d{44}$/.test(key) && accessKeyCheckDigit(key.slice(0, 43)) === Number(key[43]);
+  return ACCESS_KEY_PATTERN.test(key) && accessKeyCheckDigit(key.slice(0, 43)) === Number(key[43]);
 }
 
 // ---------------------------------------------------------------------------------------------

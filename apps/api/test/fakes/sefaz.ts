@@ -1,7 +1,14 @@
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import { CLASS_TRIB_NFCE, cstHasTaxGroup, ibsCbsRates, ibsCbsRateText, UF_CODES } from '@balcao/core/fiscal';
+import {
+  CLASS_TRIB_NFCE,
+  cstHasTaxGroup,
+  ibsCbsRates,
+  ibsCbsRateText,
+  isValidAccessKey,
+  UF_CODES,
+} from '@balcao/core/fiscal';
 import forge from 'node-forge';
 import {
   element,
@@ -187,13 +194,16 @@ export async function startFakeSefaz(options: { port?: number; ca?: TestCa } = {
     if (issue) return lot('225', `Rejeição: Falha no Schema XML do lote de NFe [${issue.element}]`);
     const nfe = element(body, 'NFe') ?? '';
     if (!verifySignature(nfe, client.pem)) return lot('297', 'Rejeição: Assinatura difere do calculado');
-    const key = (/Id="NFe(\d{44})"/.exec(nfe) ?? [])[1] ?? '';
+    const key = (/Id="NFe([0-9]{6}[0-9A-Z]{12}[0-9]{26})"/.exec(nfe) ?? [])[1] ?? '';
     const cUF = key.slice(0, 2);
     const cnpj = tag(nfe, 'CNPJ') ?? '';
     const prot = (cStat: string, xMotivo: string, protocol: string | null) =>
       `<retEnviNFe xmlns="${NFE_NS}" versao="4.00">${head}<cStat>104</cStat><xMotivo>Lote processado</xMotivo><cUF>${cUF}</cUF><dhRecbto>${now()}</dhRecbto><protNFe versao="4.00"><infProt>${head}<chNFe>${key}</chNFe><dhRecbto>${now()}</dhRecbto>${protocol ? `<nProt>${protocol}</nProt>` : ''}<digVal>${tag(nfe, 'DigestValue')}</digVal><cStat>${cStat}</cStat><xMotivo>${xMotivo}</xMotivo></infProt></protNFe></retEnviNFe>`;
     if (cnpj.slice(0, 8) !== client.cnpj.slice(0, 8))
       return lot('213', 'Rejeição: CNPJ-Base do Emitente difere do CNPJ-Base do Certificado Digital', cUF);
+    // The key's own check digit, each character's ASCII code minus 48 (NT 2025.001, alphanumeric CNPJ).
+    if (!isValidAccessKey(key))
+      return lot('253', 'Rejeição: Digito Verificador da chave de acesso composta inválida', cUF);
     const recent = (keyCalls.get(key) ?? []).filter((t) => t > Date.now() - 60_000);
     recent.push(Date.now());
     keyCalls.set(key, recent);

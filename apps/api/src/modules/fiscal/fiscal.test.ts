@@ -2,7 +2,7 @@ import { createVerify } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FiscalNote } from '@balcao/core/fiscal';
+import { cnpjCheckDigits, type FiscalNote, isValidAccessKey } from '@balcao/core/fiscal';
 import { eq, sql } from 'drizzle-orm';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -31,7 +31,7 @@ import {
 } from './issue.ts';
 import { fiscalNotes } from './schema.ts';
 import { settingsRow, warnExpiringCertificates } from './service.ts';
-import { element, validateSchema, verifySignature } from './xml.ts';
+import { element, signXml, validateSchema, verifySignature } from './xml.ts';
 
 let t: TestApp;
 let sefaz: FakeSefaz;
@@ -92,7 +92,8 @@ async function fiscalShop(
 ) {
   const shop = await asUser(t, userTypes, client);
   await openRegister(t, shop.auth);
-  const cnpj = makeCnpj(String(Date.now() % 1e9) + String(cnpjSeq++));
+  const cnpj =
+    (overrides.cnpj as string | undefined) ?? makeCnpj(String(Date.now() % 1e9) + String(cnpjSeq++));
   const a1 = makeA1(sefaz.ca, { cnpj, name: 'LANCHONETE TESTE LTDA', password: 'senha-a1' });
   expectStatus(await shop.api.put('/fiscal/settings', settingsBody(cnpj, overrides)), 200, 'settings');
   expectStatus(
@@ -179,6 +180,44 @@ describe('NFC-e at a PDV sale', { timeout: 90_000 }, () => {
     const row = await settingsRow(t.database.db, shop.client.id);
     const again = await transmit(t.app.ctx, row as NonNullable<typeof row>, nfe, note.accessKey);
     expect(again).toMatchObject({ kind: 'authorised', protocol: note.protocol });
+  });
+
+  it('a shop with an alphanumeric CNPJ issues its note: the key carries the letters, its digit counts them, SEFAZ authorises', async () => {
+    // 12 characters of the new form (IN RFB 2.229/2024) and their digits, unique per run.
+    const base = `AB${String(Date.now() % 1e6).padStart(6, '0')}Z${String(cnpjSeq++ % 1000).padStart(3, '0')}`;
+    const cnpj = base + cnpjCheckDigits(base);
+    const shop = await fiscalShop({ cnpj });
+    expect(expectStatus(await shop.api.get('/fiscal/settings'), 200).settings.cnpj).toBe(cnpj);
+    const note = await noteOf(shop.auth, (await sell(shop.auth, shop.product.id)).id);
+    expect(note).toMatchObject({ status: 'authorised', statusCode: '100' });
+    expect(note.accessKey.slice(6, 20)).toBe(cnpj);
+    expect(isValidAccessKey(note.accessKey)).toBe(true);
+    const nfe = element((await shop.api.get(`/fiscal/notes/${note.id}/xml`)).body, 'NFe') as string;
+    expect(nfe).toContain(`Id="NFe${note.accessKey}"`);
+    expect(nfe).toContain(`<emit><CNPJ>${cnpj}</CNPJ>`);
+    // PL_010's TChNFe and TCnpj take the letters ([0-9]{6}[0-9A-Z]{12}[0-9]{26}, [0-9A-Z]{12}[0-9]{2}).
+    expect(await validateSchema(nfe, 'nfe_v4.00.xsd')).toBeNull();
+    expect(verifySignature(nfe, shop.a1.certPem)).toBe(true);
+    // A key whose digit reads the letters as anything else is refused by SEFAZ (253), not authorised.
+    const forged = `${note.accessKey.slice(0, 43)}${(Number(note.accessKey[43]) + 1) % 10}`;
+    const supl = element(nfe, 'infNFeSupl') as string;
+    const unsigned = nfe
+      .replace(/<Signature[\s\S]*<\/Signature>/, '')
+      .replace(supl, '')
+      .replace(`Id="NFe${note.accessKey}"`, `Id="NFe${forged}"`)
+      .replace(/<cDV>\d<\/cDV>/, `<cDV>${forged[43]}</cDV>`);
+    const signed = signXml(unsigned, 'infNFe', shop.a1).xml.replace(
+      '</infNFe><Signature',
+      `</infNFe>${supl}<Signature`,
+    );
+    expect(await validateSchema(signed, 'nfe_v4.00.xsd')).toBeNull();
+    const row = await settingsRow(t.database.db, shop.client.id);
+    const refused = await transmit(t.app.ctx, row as NonNullable<typeof row>, signed, forged);
+    expect(refused).toMatchObject({
+      kind: 'rejected',
+      statusCode: '253',
+      statusText: 'Rejeição: Digito Verificador da chave de acesso composta inválida',
+    });
   });
 
   it('a schema error stops the note with the element named and nothing sent', async () => {
