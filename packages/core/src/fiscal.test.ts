@@ -6,17 +6,23 @@ import {
   cnpjCheckDigits,
   consumerDocumentSchema,
   fiscalVoidSchema,
+  formatRatePercent,
   ibsCbsApplies,
   ibsCbsItem,
+  ibsCbsMissingRate,
+  ibsCbsRates,
+  ibsCbsRatesOf,
   ibsCbsRateText,
   isValidAccessKey,
   isValidCnpjAny,
+  parseRatePercent,
   productFiscalOverrideSchema,
   qrCodeV2,
   qrCodeV2Text,
   qrCodeV3,
   qrCodeV3Text,
   sefazUrls,
+  shopIbsCbsRatesSchema,
   stateRules,
   TPAG_OF,
   textToHex,
@@ -262,7 +268,7 @@ test('voiding: a range and a reason of 15 characters', () => {
 
 describe('IBS/CBS of the tax reform (NT 2025.002)', () => {
   test("2026's test-year rates, reduced by the cClassTrib, each amount rounded half up to the cent", () => {
-    expect(ibsCbsItem(1300, '000001', 2026)).toEqual({
+    expect(ibsCbsItem(1300, '000001', ibsCbsRates(2026))).toEqual({
       cst: '000',
       cClassTrib: '000001',
       group: {
@@ -275,14 +281,76 @@ describe('IBS/CBS of the tax reform (NT 2025.002)', () => {
       },
     });
     // 60% less: CBS 0.36% of R$ 250,00 = R$ 0,90; IBS 0.04% = R$ 0,10.
-    const reduced = ibsCbsItem(25_000, '200034', 2026).group;
+    const reduced = ibsCbsItem(25_000, '200034', ibsCbsRates(2026)).group;
     expect(reduced?.cbs).toEqual({ rate: 9000, effective: 3600, cents: 90 });
     expect(reduced?.ibsUf).toEqual({ rate: 1000, effective: 400, cents: 10 });
     // Cesta básica (100% less): nothing due, the group still informed.
-    expect(ibsCbsItem(999, '200003', 2026).group?.cbs.cents).toBe(0);
+    expect(ibsCbsItem(999, '200003', ibsCbsRates(2026)).group?.cbs.cents).toBe(0);
     // CST 410: no gIBSCBS.
-    expect(ibsCbsItem(500, '410999', 2026)).toEqual({ cst: '410', cClassTrib: '410999', group: null });
+    expect(ibsCbsItem(500, '410999', ibsCbsRates(2026))).toEqual({
+      cst: '410',
+      cClassTrib: '410999',
+      group: null,
+    });
     expect(ibsCbsRateText(9000)).toBe('0.9000');
+  });
+
+  test("the transition of LC 214/2025 by the note's year: the law's rates, the shop's where the law leaves them", () => {
+    // 2026: CBS 0.9% (art. 346), IBS 0.1% state (art. 343); nothing for the shop to enter.
+    expect(ibsCbsRatesOf(2026, null)).toEqual({
+      rates: { cbs: 9000, ibsUf: 1000, ibsMun: 0 },
+      missing: null,
+    });
+    // 2027: IBS 0.05% + 0.05% (art. 344); the CBS is the set rate less 0.1 point (art. 347).
+    expect(ibsCbsRatesOf(2027, null)).toEqual({ rates: null, missing: ['cbs'] });
+    expect(ibsCbsRatesOf(2027, { '2027': { cbs: 88_000 } })).toEqual({
+      rates: { cbs: 87_000, ibsUf: 500, ibsMun: 500 },
+      missing: null,
+    });
+    // 2029 on: every rate is set later (reference rates by Senate resolution).
+    expect(ibsCbsRatesOf(2030, { '2027': { cbs: 88_000 } }).missing).toEqual(['cbs', 'ibsUf', 'ibsMun']);
+    expect(ibsCbsRatesOf(2040, { '2033': { cbs: 88_000, ibsUf: 100_000, ibsMun: 77_000 } }).rates).toEqual({
+      cbs: 88_000,
+      ibsUf: 100_000,
+      ibsMun: 77_000,
+    });
+    expect(ibsCbsMissingRate(2027, 'cbs')).toBe(
+      'Alíquota de CBS de 2027 não informada: a LC 214/2025 deixa essa alíquota para ser fixada depois. Informe-a em Configurações > Fiscal.',
+    );
+  });
+
+  test('a 2027 item, exact to the cent: CBS 8.7% (8.8% less 0.1 point), IBS 0.05% + 0.05%, and 60% less', () => {
+    const rates = ibsCbsRatesOf(2027, { '2027': { cbs: 88_000 } }).rates as NonNullable<
+      ReturnType<typeof ibsCbsRatesOf>['rates']
+    >;
+    // R$ 13,00: CBS 1.131 -> 1.13; IBS UF 0.0065 -> 0.01; IBS Mun 0.0065 -> 0.01.
+    expect(ibsCbsItem(1300, '000001', rates).group).toMatchObject({
+      cbs: { rate: 87_000, effective: 87_000, cents: 113 },
+      ibsUf: { rate: 500, effective: 500, cents: 1 },
+      ibsMun: { rate: 500, effective: 500, cents: 1 },
+      ibsCents: 2,
+    });
+    // R$ 19,99 in a restaurant (40% less): CBS 5.22% = 1.043478 -> 1.04; IBS 0.03% = 0.005997 -> 0.01.
+    expect(ibsCbsItem(1999, '200047', rates).group).toMatchObject({
+      cbs: { rate: 87_000, effective: 52_200, cents: 104 },
+      ibsUf: { rate: 500, effective: 300, cents: 1 },
+    });
+  });
+
+  test("the shop enters only the rates the law leaves to be set, as the fiscal page's percent text", () => {
+    expect(shopIbsCbsRatesSchema.parse({ '2027': { cbs: 88_000 } })).toEqual({ '2027': { cbs: 88_000 } });
+    const fixed = shopIbsCbsRatesSchema.safeParse({ '2027': { ibsUf: 700 } });
+    expect(fixed.error?.issues[0]?.message).toBe(
+      'IBS estadual de 2027 já é fixada pela LC 214/2025 (LC 214/2025, arts. 344 e 347): não se informa.',
+    );
+    expect(shopIbsCbsRatesSchema.safeParse({ '2026': { cbs: 1 } }).error?.issues[0]?.message).toBe(
+      'Ano das alíquotas do IBS/CBS deve ser de 2027 a 2033',
+    );
+    expect(parseRatePercent('8,8')).toBe(88_000);
+    expect(parseRatePercent('0,0500')).toBe(500);
+    expect(parseRatePercent('')).toBeNull();
+    expect(parseRatePercent('8,12345')).toBeNaN();
+    expect(formatRatePercent(88_000)).toBe('8,8');
   });
 
   test('the group is required for regime normal, left out for Simples Nacional unless asked', () => {

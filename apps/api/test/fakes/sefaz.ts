@@ -4,9 +4,9 @@ import type { TLSSocket } from 'node:tls';
 import {
   CLASS_TRIB_NFCE,
   cstHasTaxGroup,
-  ibsCbsRates,
   ibsCbsRateText,
   isValidAccessKey,
+  lawRate,
   UF_CODES,
 } from '@balcao/core/fiscal';
 import forge from 'node-forge';
@@ -126,7 +126,10 @@ const FORCED_REJECTIONS: Record<string, string> = {
  */
 function ibsCbsRejection(nfe: string): [string, string] | null {
   const year = Number((tag(nfe, 'dhEmi') ?? '').slice(0, 4));
-  const rates = ibsCbsRates(year);
+  // Only the rates LC 214/2025 itself fixes for the year (2026's, 2027-2028's IBS) are checked here; a
+  // rate set later (by resolution, the state's or município's law) is the issuer's to know.
+  const ibsUf = lawRate(year, 'ibsUf');
+  const cbs = lawRate(year, 'cbs');
   for (const group of nfe.match(/<IBSCBS>[\s\S]*?<\/IBSCBS>/g) ?? []) {
     const cst = tag(group, 'CST') ?? '';
     const cClassTrib = tag(group, 'cClassTrib') ?? '';
@@ -138,9 +141,9 @@ function ibsCbsRejection(nfe: string): [string, string] | null {
     if (hasGroup && !cstHasTaxGroup(cst))
       return ['1021', 'Rejeição: Grupo de informações do IBS/CBS informado indevidamente'];
     if (!hasGroup) continue;
-    if (tag(group, 'pIBSUF') !== ibsCbsRateText(rates.ibsUf))
+    if (ibsUf !== null && tag(group, 'pIBSUF') !== ibsCbsRateText(ibsUf))
       return ['1026', 'Rejeição: Alíquota do IBS da UF inválida'];
-    if (tag(group, 'pCBS') !== ibsCbsRateText(rates.cbs))
+    if (cbs !== null && tag(group, 'pCBS') !== ibsCbsRateText(cbs))
       return ['1037', 'Rejeição: Alíquota da CBS inválida'];
   }
   return null;

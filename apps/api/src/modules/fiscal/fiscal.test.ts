@@ -297,6 +297,89 @@ describe('IBS/CBS of the tax reform (NT 2025.002, PL_010)', { timeout: 90_000 },
     );
   });
 
+  it("a 2027 note takes LC 214/2025's 2027 rates and the CBS rate the shop set (less 0.1 point), exact to the cent; a year without its rate is stopped", async () => {
+    const shop = await fiscalShop({ crt: '3' });
+    // A rate the law fixes is not entered; the one it leaves to be set is.
+    const fixed = await shop.api.put(
+      '/fiscal/settings',
+      settingsBody(shop.cnpj, { crt: '3', enabled: true, csc: '', ibsCbsRates: { '2027': { ibsUf: 700 } } }),
+    );
+    expect(fixed.statusCode).toBe(400);
+    expect(fixed.json().message).toContain(
+      'IBS estadual de 2027 já é fixada pela LC 214/2025 (LC 214/2025, arts. 344 e 347): não se informa.',
+    );
+    const saved = expectStatus(
+      await shop.api.put(
+        '/fiscal/settings',
+        settingsBody(shop.cnpj, {
+          crt: '3',
+          enabled: true,
+          csc: '',
+          ibsCbsRates: { '2027': { cbs: 88_000 } },
+        }),
+      ),
+      200,
+    );
+    expect(saved.ibsCbsRates).toEqual({ '2027': { cbs: 88_000 } });
+    // Saving without the field keeps the rates.
+    expectStatus(
+      await shop.api.put('/fiscal/settings', settingsBody(shop.cnpj, { crt: '3', enabled: true, csc: '' })),
+      200,
+    );
+    const meal = await makeProduct(t, shop.auth, { name: 'Prato feito', salePriceCents: 1999, stock: 10 });
+    expectStatus(await shop.api.put(`/fiscal/product/${meal.id}`, { fields: { cClassTrib: '200047' } }), 200);
+    // The 2026 note of this sale, then the same draft issued on a 2027 date.
+    const sale = await sell(shop.auth, shop.product.id, {
+      items: [
+        { productId: shop.product.id, quantity: 2 },
+        { productId: meal.id, quantity: 1 },
+      ],
+      payments: [{ method: 'money', amountCents: 3299 }],
+      cashDepositAmountCents: 3299,
+    });
+    const note = await noteOf(shop.auth, sale.id);
+    expect(note.status).toBe('authorised');
+    const xml2026 = (await shop.api.get(`/fiscal/notes/${note.id}/xml`)).body;
+    expect(xml2026).toContain('<gCBS><pCBS>0.9000</pCBS><vCBS>0.12</vCBS></gCBS>');
+    const row = (await settingsRow(t.database.db, shop.client.id)) as NonNullable<
+      Awaited<ReturnType<typeof settingsRow>>
+    >;
+    const [stored] = await t.database.db.select().from(fiscalNotes).where(eq(fiscalNotes.id, note.id));
+    const draft = { ...(stored.draft as Draft), number: note.number + 50 };
+    const built = await signedNote(t.app.ctx, row, draft, new Date('2027-03-10T15:00:00Z'), 1);
+    if ('schema' in built) throw new Error(built.schema.message);
+    const nfe = element(built.xml, 'NFe') as string;
+    expect(nfe).toContain('<dhEmi>2027-03-10T12:00:00-03:00</dhEmi>');
+    expect(await validateSchema(nfe, 'nfe_v4.00.xsd')).toBeNull();
+    const items = nfe.match(/<IBSCBS>[\s\S]*?<\/IBSCBS>/g);
+    // 13.00 full: IBS UF 0.05% = 0.0065 -> 0.01, Mun 0.05% -> 0.01, CBS 8.8% - 0.1 = 8.7% = 1.131 -> 1.13.
+    expect(items?.[0]).toBe(
+      '<IBSCBS><CST>000</CST><cClassTrib>000001</cClassTrib><gIBSCBS><vBC>13.00</vBC><gIBSUF><pIBSUF>0.0500</pIBSUF><vIBSUF>0.01</vIBSUF></gIBSUF><gIBSMun><pIBSMun>0.0500</pIBSMun><vIBSMun>0.01</vIBSMun></gIBSMun><vIBS>0.02</vIBS><gCBS><pCBS>8.7000</pCBS><vCBS>1.13</vCBS></gCBS></gIBSCBS></IBSCBS>',
+    );
+    // 19.99, 40% less: IBS 0.03% = 0.005997 -> 0.01 each; CBS 5.22% = 1.043478 -> 1.04.
+    expect(items?.[1]).toContain(
+      '<gCBS><pCBS>8.7000</pCBS><gRed><pRedAliq>40.0000</pRedAliq><pAliqEfet>5.2200</pAliqEfet></gRed><vCBS>1.04</vCBS></gCBS>',
+    );
+    expect(items?.[1]).toContain(
+      '<gIBSUF><pIBSUF>0.0500</pIBSUF><gRed><pRedAliq>40.0000</pRedAliq><pAliqEfet>0.0300</pAliqEfet></gRed><vIBSUF>0.01</vIBSUF></gIBSUF>',
+    );
+    expect(element(nfe, 'IBSCBSTot')).toContain('<vBCIBSCBS>32.99</vBCIBSCBS>');
+    expect(element(nfe, 'IBSCBSTot')).toContain('<vIBS>0.04</vIBS>');
+    expect(element(nfe, 'IBSCBSTot')).toContain('<vCBS>2.17</vCBS>');
+    // SEFAZ (the fake checks the law's own 2027 rates) authorises it.
+    expect(await transmit(t.app.ctx, row, built.xml, built.key)).toMatchObject({ kind: 'authorised' });
+    // 2029: every rate is set later and the shop set none: stopped with the Portuguese text, nothing signed.
+    const later = await signedNote(t.app.ctx, row, draft, new Date('2029-01-15T15:00:00Z'), 1);
+    expect(later).toEqual({
+      schema: {
+        element: 'pCBS',
+        setup: true,
+        message:
+          'Alíquota de CBS de 2029 não informada: a LC 214/2025 deixa essa alíquota para ser fixada depois. Informe-a em Configurações > Fiscal.',
+      },
+    });
+  });
+
   it('a wrong cClassTrib is refused in Portuguese, on the forms and by SEFAZ (1023)', async () => {
     const shop = await fiscalShop({ crt: '3' });
     const product = await shop.api.put(`/fiscal/product/${shop.product.id}`, {

@@ -50,6 +50,7 @@ import {
   enviNFe,
   epecEvent,
   inutNFe,
+  missingIbsCbsRate,
   NFE_NS,
   type NoteInput,
   type Signer,
@@ -140,6 +141,7 @@ async function draftOf(db: Executor, settings: SettingsRow, sale: Sale, consumer
     totalCents: sale.finalAmountCents,
     additionalInfo: `Venda no ${sale.number}`,
     ibsCbs: ibsCbsApplies(settings.ibsCbsMode as IbsCbsMode, settings.crt),
+    ibsCbsRates: settings.ibsCbsRates ?? {},
     timeZone: client?.timeZone ?? 'America/Sao_Paulo',
   };
   return draft;
@@ -167,7 +169,13 @@ function qrUrls(settings: SettingsRow) {
   return { qr: urls.qrCode ?? '', chave: urls.keyQuery };
 }
 
-export type SchemaFailure = { element: string; message: string };
+/** A note that cannot be built: an XSD error, or (`setup`) something the shop must set first. */
+export type SchemaFailure = { element: string; message: string; setup?: boolean };
+/** The note's status text for a build failure. */
+const failureText = (f: SchemaFailure, hint = '') =>
+  f.setup
+    ? f.message
+    : `Erro de schema no elemento ${f.element}: a nota não foi enviada.${hint ? ` ${hint}` : ''}`;
 
 /** Builds, signs, adds the QR code and validates. A schema error comes back named, nothing signed is kept. */
 export async function signedNote(
@@ -231,6 +239,9 @@ export async function composeNote(
     ...(tpEmis === 9 ? { contingency: { at: issuedAt, reason: CONTINGENCY_REASON } } : {}),
     ...(tpEmis === 4 ? { contingency: { at: issuedAt, reason: EPEC_REASON } } : {}),
   };
+  // A rate LC 214/2025 leaves to be set and the shop has not entered: stopped, nothing signed or sent.
+  const unset = missingIbsCbsRate(input);
+  if (unset) return { schema: { ...unset, setup: true } };
   const signed = signXml(buildNfe(input), 'infNFe', a1);
   const qrCode =
     qr.version === 3
@@ -494,7 +505,7 @@ async function sendNew(ctx: AppContext, actor: Actor, settings: SettingsRow, not
     await save(ctx.db, note.id, {
       status: 'rejected',
       statusCode: 'schema',
-      statusText: `Erro de schema no elemento ${built.schema.element}: a nota não foi enviada. ${fixHint('schema')}`,
+      statusText: failureText(built.schema, fixHint('schema')),
     });
     return;
   }
@@ -524,7 +535,7 @@ async function sendNew(ctx: AppContext, actor: Actor, settings: SettingsRow, not
     await save(ctx.db, note.id, {
       status: 'rejected',
       statusCode: 'schema',
-      statusText: `Erro de schema no elemento ${offline.schema.element}: a nota não foi enviada.`,
+      statusText: failureText(offline.schema),
     });
     return;
   }
@@ -709,7 +720,7 @@ async function transmitOne(ctx: AppContext, note: NoteRow): Promise<boolean | nu
     await save(ctx.db, note.id, {
       status: 'rejected',
       statusCode: 'schema',
-      statusText: `Erro de schema no elemento ${built.schema.element}`,
+      statusText: failureText(built.schema),
     });
     return null;
   }
