@@ -347,6 +347,10 @@ export const FISCAL_MESSAGES = {
   epecIssued:
     'SEFAZ-SP declarou paralisação: a NFC-e saiu em contingência EPEC (evento registrado) e será transmitida quando a SEFAZ voltar.',
   noFiscalValue: 'EMITIDA EM AMBIENTE DE HOMOLOGAÇÃO - SEM VALOR FISCAL',
+  epecUnavailable: (number: number, cStat: string, xMotivo: string) =>
+    `SEFAZ-SP declarou paralisação, mas o serviço EPEC não está ativo (${cStat} ${xMotivo}): a NFC-e nº ${number} ficou na fila e será enviada quando a SEFAZ voltar.`,
+  epecNotApplicable: 'A contingência EPEC de NFC-e existe só em São Paulo.',
+  epecSilent: 'O serviço EPEC da SEFAZ-SP não respondeu.',
   spQueued:
     'SEFAZ-SP não respondeu. São Paulo não aceita NFC-e em contingência off-line: a nota ficou na fila e será enviada quando a conexão voltar.',
 } as const;
@@ -877,6 +881,23 @@ export const fiscalMonthQuerySchema = z.object({
 export const fiscalStatusSchema = z.object({ enabled: z.boolean() });
 
 export const fiscalPageSchema = z.object({ settings: fiscalSettingsSchema.nullable() });
+
+/**
+ * São Paulo's EPEC NFC-e service's own status (EPECStatusServico: consStatServ with xServ STATUS; cStat
+ * 107 is "in operation", anything else is not: nfephp-org/sped-nfe docs/metodos/EPECNFCe_SP.md). In
+ * production SEFAZ-SP turns the service on only when it needs it, so it is asked before each EPEC.
+ * `available` null: the shop is not in a state with EPEC, or SEFAZ-SP did not answer.
+ */
+export const EPEC_IN_OPERATION = '107';
+export const epecStatusSchema = z.object({
+  /** Whether the shop's state has EPEC for NFC-e at all (São Paulo). */
+  applies: z.boolean(),
+  available: z.boolean().nullable(),
+  statusCode: z.string().nullable(),
+  statusText: z.string(),
+  checkedAt: z.string().nullable(),
+});
+export type EpecStatus = z.infer<typeof epecStatusSchema>;
 
 /** The note of a sale (sale detail), null without one. */
 export const saleFiscalNoteSchema = z.object({ note: fiscalNoteSchema.nullable() });

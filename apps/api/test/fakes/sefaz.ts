@@ -77,6 +77,8 @@ export type FakeSefaz = {
   declaredDown: '108' | '109' | null;
   /** EPECs registered (110140), by the note's key: their protocol. */
   epecs: Map<string, string>;
+  /** SEFAZ-SP's EPEC service status (cStat, xMotivo): 107 in operation, anything else not active. */
+  epecStatus: [string, string];
   /** More calls than this for one key within a minute: 656 consumo indevido. */
   maxCallsPerKey: number;
   /** Stops listening and drops connections (SEFAZ or the link gone). */
@@ -174,6 +176,7 @@ export async function startFakeSefaz(options: { port?: number; ca?: TestCa } = {
     declaredDown: null,
     epecs: new Map(),
     maxCallsPerKey: 20,
+    epecStatus: ['107', 'Serviço em Operação'],
     goAway: async () => {},
     comeBack: async () => {},
     close: async () => {},
@@ -335,6 +338,24 @@ export async function startFakeSefaz(options: { port?: number; ca?: TestCa } = {
     return ret('102', 'Inutilização de número homologado', nextProtocol());
   }
 
+  /**
+   * SEFAZ-SP's EPEC NFC-e status service (EPECStatusServico, operation NfeStatusServico2 in sped-nfe's
+   * wsnfe_4.00_mod65.xml): the consStatServ request checked against its schema, answered with
+   * `fake.epecStatus` (107 in operation; another code: not active, as SP's production service is until
+   * SEFAZ-SP turns it on). It stays up when the normal services are declared down.
+   */
+  async function epecStatus(body: string, tpAmb: string) {
+    const cUF = tag(body, 'cUF') ?? '';
+    const ret = (cStat: string, xMotivo: string) =>
+      `<retConsStatServ xmlns="${NFE_NS}" versao="4.00"><tpAmb>${tpAmb}</tpAmb><verAplic>FAKE-SEFAZ-EPEC-1.0</verAplic><cStat>${cStat}</cStat><xMotivo>${xMotivo}</xMotivo><cUF>${cUF}</cUF><dhRecbto>${now()}</dhRecbto></retConsStatServ>`;
+    const issue = await validateSchema(body, 'consStatServ_v4.00.xsd');
+    if (issue) return ret('215', `Rejeição: Falha no schema XML [${issue.element}]`);
+    if (cUF !== String(UF_CODES.SP))
+      return ret('226', 'Rejeição: Código da UF do Emitente diverge da UF autorizadora');
+    const [cStat, xMotivo] = fake.epecStatus;
+    return ret(cStat, xMotivo);
+  }
+
   const server: Server = createServer(
     {
       key: serverCert.keyPem,
@@ -374,6 +395,7 @@ export async function startFakeSefaz(options: { port?: number; ca?: TestCa } = {
         if (!client)
           answer = '<cStat>280</cStat><xMotivo>Rejeição: Certificado Transmissor inválido</xMotivo>';
         else if (service === 'RecepcaoEPEC') answer = await epec(body, client, tpAmb);
+        else if (service === 'EPECStatusServico') answer = await epecStatus(body, tpAmb);
         else if (fake.declaredDown && service.startsWith('NFe'))
           answer = downAnswer(service, fake.declaredDown, tpAmb, tag(body, 'cUF') ?? '');
         else if (service === 'NFeAutorizacao4') answer = await authorise(body, client, tpAmb);

@@ -620,6 +620,53 @@ describe('EPEC in São Paulo, only when SEFAZ itself is declared down', { timeou
     expect((sefaz.calls.RecepcaoEPEC ?? 0) - before.epec).toBe(1);
   });
 
+  it("the EPEC service's own status is asked before an EPEC: not in operation, the note waits in the queue and no EPEC is sent; the fiscal page shows it", async () => {
+    const shop = await fiscalShop({ uf: 'SP', cityCode: '3550308', cityName: 'São Paulo' });
+    const before = { epec: sefaz.calls.RecepcaoEPEC ?? 0, status: sefaz.calls.EPECStatusServico ?? 0 };
+    const page = expectStatus(await shop.api.get('/fiscal/epec-status'), 200);
+    expect(page).toMatchObject({
+      applies: true,
+      available: true,
+      statusCode: '107',
+      statusText: 'Serviço em Operação',
+    });
+    expect(page.checkedAt).not.toBeNull();
+    const notify = vi.spyOn(t.app.ctx, 'notify');
+    sefaz.declaredDown = '108';
+    sefaz.epecStatus = ['108', 'Serviço Paralisado Momentaneamente (curto prazo)'];
+    try {
+      expect(expectStatus(await shop.api.get('/fiscal/epec-status'), 200)).toMatchObject({
+        available: false,
+        statusCode: '108',
+      });
+      const sale = await sell(shop.auth, shop.product.id);
+      const note = await noteOf(shop.auth, sale.id);
+      expect(note).toMatchObject({ status: 'queued', tpEmis: 1 });
+      expect((sefaz.calls.RecepcaoEPEC ?? 0) - before.epec).toBe(0);
+      expect((sefaz.calls.EPECStatusServico ?? 0) - before.status).toBe(3);
+      expect(notify).toHaveBeenCalledWith(shop.client.id, {
+        message: `SEFAZ-SP declarou paralisação, mas o serviço EPEC não está ativo (108 Serviço Paralisado Momentaneamente (curto prazo)): a NFC-e nº ${note.number} ficou na fila e será enviada quando a SEFAZ voltar.`,
+        alertColor: 'warning',
+      });
+    } finally {
+      sefaz.declaredDown = null;
+      sefaz.epecStatus = ['107', 'Serviço em Operação'];
+      notify.mockRestore();
+    }
+    // Another state has no EPEC for NFC-e: nothing asked.
+    const pr = await fiscalShop();
+    expect(expectStatus(await pr.api.get('/fiscal/epec-status'), 200)).toEqual({
+      applies: false,
+      available: null,
+      statusCode: null,
+      statusText: 'A contingência EPEC de NFC-e existe só em São Paulo.',
+      checkedAt: null,
+    });
+    // The Administrador's page only.
+    const seller = await asUser(t, [3]);
+    expect((await seller.api.get('/fiscal/epec-status')).statusCode).toBe(403);
+  });
+
   it('SEFAZ refuses a tpEmis 4 note without its EPEC (468)', async () => {
     const shop = await fiscalShop({ uf: 'SP', cityCode: '3550308', cityName: 'São Paulo' });
     const note = await noteOf(shop.auth, (await sell(shop.auth, shop.product.id)).id);

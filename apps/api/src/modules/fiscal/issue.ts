@@ -1,6 +1,8 @@
 import { createHash, createSign, randomInt } from 'node:crypto';
 import {
   accessKey,
+  EPEC_IN_OPERATION,
+  type EpecStatus,
   FISCAL_MESSAGES,
   type FiscalEnvironment,
   type FiscalNote,
@@ -570,6 +572,42 @@ async function sefazDeclaredDown(ctx: AppContext, settings: SettingsRow): Promis
 }
 
 /**
+ * São Paulo's EPEC service's own status (EPECStatusServico, consStatServ as for NFeStatusServico4): 107
+ * is in operation. SEFAZ-SP turns it on in production only while it needs it, so an EPEC is sent only
+ * after this says 107 (nfephp-org/sped-nfe docs/metodos/EPECNFCe_SP.md, sefazStatusEpecNfce).
+ */
+export async function epecServiceStatus(
+  ctx: AppContext,
+  settings: SettingsRow,
+): Promise<{ available: boolean | null; statusCode: string | null; statusText: string }> {
+  const answer = await callSefaz(
+    ctx.config,
+    target(ctx, settings),
+    'EPECStatusServico',
+    consStatServ(tpAmbOf(settings.environment as FiscalEnvironment), settings.uf as Uf),
+  );
+  if (!answer.ok) return { available: null, statusCode: null, statusText: FISCAL_MESSAGES.epecSilent };
+  const statusCode = tag(answer.body, 'cStat') ?? '';
+  return {
+    available: statusCode === EPEC_IN_OPERATION,
+    statusCode,
+    statusText: tag(answer.body, 'xMotivo') ?? '',
+  };
+}
+
+/** The fiscal page's EPEC line: asked now, for a state with EPEC and a shop with its certificate. */
+export async function epecStatusOf(ctx: AppContext, actor: Actor): Promise<EpecStatus> {
+  const settings = await settingsRow(ctx.db, actor.clientId);
+  const none = { available: null, statusCode: null, checkedAt: null };
+  if (!settings || !stateRules(settings.uf as Uf).epec)
+    return { applies: false, ...none, statusText: FISCAL_MESSAGES.epecNotApplicable };
+  if (!settings.certificateSealed)
+    return { applies: true, ...none, statusText: FISCAL_MESSAGES.noCertificate };
+  const status = await epecServiceStatus(ctx, settings);
+  return { applies: true, ...status, checkedAt: new Date().toISOString() };
+}
+
+/**
  * São Paulo with SEFAZ declared down: the same number signed again with tpEmis 4, its EPEC (event
  * 110140) registered at SEFAZ-SP's EPEC service, the DANFE printed with the contingency text; the
  * transmission job sends the note itself once SEFAZ is back. False when the EPEC could not be
@@ -583,6 +621,15 @@ async function issueEpec(
   draft: Draft,
   first: { xml: string; key: string },
 ): Promise<boolean> {
+  // The EPEC service must be in operation (107) before its event is sent.
+  const service = await epecServiceStatus(ctx, settings);
+  if (!service.available) {
+    ctx.notify(note.clientId, {
+      message: FISCAL_MESSAGES.epecUnavailable(note.number, service.statusCode ?? '-', service.statusText),
+      alertColor: 'warning',
+    });
+    return false;
+  }
   const built = await signedNote(ctx, settings, draft, new Date(), 4);
   if ('schema' in built) return false;
   const tpAmb = tpAmbOf(settings.environment as FiscalEnvironment);

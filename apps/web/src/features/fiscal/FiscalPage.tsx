@@ -58,6 +58,7 @@ import {
   downloadNoteXml,
   openDanfe,
   useCancelNote,
+  useEpecStatus,
   useFiscalNotes,
   useFiscalSettings,
   useSaveFiscalSettings,
@@ -613,6 +614,14 @@ export default function FiscalPage() {
         </Typography>
         <CertificateSection settings={current} onSaved={ok} />
       </Paper>
+      {current?.uf === 'SP' && current.certificate && (
+        <Paper sx={{ p: 2 }}>
+          <Typography variant="h6" component="h2" gutterBottom>
+            Contingência EPEC (São Paulo)
+          </Typography>
+          <EpecStatusSection />
+        </Paper>
+      )}
       <Paper sx={{ p: 2 }}>
         <Typography variant="h6" component="h2" gutterBottom>
           Notas emitidas
@@ -637,6 +646,42 @@ export default function FiscalPage() {
 }
 
 /** The accountant's ZIP of a month: notes, cancel events, inutilizações and resumo.csv. */
+/** São Paulo: the EPEC service's own status (SEFAZ-SP turns it on only when it needs it). */
+function EpecStatusSection() {
+  const status = useEpecStatus(true);
+  if (status.isPending) return <Loading />;
+  if (status.isError)
+    return (
+      <LoadError
+        what="Não foi possível consultar o serviço EPEC."
+        error={status.error}
+        onRetry={() => status.refetch()}
+      />
+    );
+  const s = status.data;
+  const severity = s.available === true ? 'success' : s.available === false ? 'warning' : 'info';
+  return (
+    <Stack spacing={1.5} sx={{ alignItems: 'flex-start' }}>
+      <Alert severity={severity} sx={{ width: '100%' }}>
+        {s.available === true
+          ? 'Serviço EPEC da SEFAZ-SP em operação: se a SEFAZ-SP declarar paralisação, a NFC-e sai em contingência EPEC.'
+          : s.available === false
+            ? 'Serviço EPEC da SEFAZ-SP não está ativo agora: se a SEFAZ-SP parar, as notas ficam na fila até ela voltar.'
+            : s.statusText}
+        {s.statusCode && (
+          <Typography variant="body2" component="span" sx={{ display: 'block' }}>
+            Resposta da SEFAZ-SP: {s.statusCode} - {s.statusText}
+            {s.checkedAt ? ` (consultado em ${formatDateTime(s.checkedAt)})` : ''}
+          </Typography>
+        )}
+      </Alert>
+      <Button variant="outlined" disabled={status.isFetching} onClick={() => status.refetch()}>
+        {status.isFetching ? 'Consultando...' : 'Consultar de novo'}
+      </Button>
+    </Stack>
+  );
+}
+
 function MonthZipSection({ onError }: { onError: (m: string) => void }) {
   const [month, setMonth] = useState(() => shopToday().slice(0, 7));
   const [busy, setBusy] = useState(false);
