@@ -496,7 +496,7 @@ export const shopIbsCbsRatesSchema = z
           p,
           z
             .number()
-            .int('Alíquota com até 4 casas decimais')
+            .int('Alíquota em %, com até 4 casas decimais (por exemplo 8,8)')
             .min(0, 'Alíquota não pode ser negativa')
             .max(1_000_000, 'Alíquota deve ser de no máximo 100%')
             .optional(),
