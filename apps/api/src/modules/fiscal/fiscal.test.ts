@@ -641,13 +641,11 @@ describe('EPEC in São Paulo, only when SEFAZ itself is declared down', { timeou
       });
       const sale = await sell(shop.auth, shop.product.id);
       const note = await noteOf(shop.auth, sale.id);
-      expect(note).toMatchObject({ status: 'queued', tpEmis: 1 });
+      const queued = `SEFAZ-SP declarou paralisação, mas o serviço EPEC não está ativo (108 Serviço Paralisado Momentaneamente (curto prazo)): a NFC-e nº ${note.number} ficou na fila e será enviada quando a SEFAZ voltar.`;
+      expect(note).toMatchObject({ status: 'queued', tpEmis: 1, statusText: queued });
       expect((sefaz.calls.RecepcaoEPEC ?? 0) - before.epec).toBe(0);
       expect((sefaz.calls.EPECStatusServico ?? 0) - before.status).toBe(3);
-      expect(notify).toHaveBeenCalledWith(shop.client.id, {
-        message: `SEFAZ-SP declarou paralisação, mas o serviço EPEC não está ativo (108 Serviço Paralisado Momentaneamente (curto prazo)): a NFC-e nº ${note.number} ficou na fila e será enviada quando a SEFAZ voltar.`,
-        alertColor: 'warning',
-      });
+      expect(notify).toHaveBeenCalledWith(shop.client.id, { message: queued, alertColor: 'warning' });
     } finally {
       sefaz.declaredDown = null;
       sefaz.epecStatus = ['107', 'Serviço em Operação'];

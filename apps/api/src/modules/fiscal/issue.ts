@@ -520,16 +520,16 @@ async function sendNew(ctx: AppContext, actor: Actor, settings: SettingsRow, not
   }
   // SEFAZ did not answer, or answered that it is down.
   const rules = stateRules(settings.uf as Uf);
+  let queuedText: string = FISCAL_MESSAGES.spQueued;
   if (rules.epec && (sent.kind === 'down' || (await sefazDeclaredDown(ctx, settings)))) {
-    if (await issueEpec(ctx, actor, settings, note, draft, built)) return;
+    const epec = await issueEpec(ctx, actor, settings, note, draft, built);
+    if (epec === true) return;
+    // The EPEC service itself is not in operation: the queue, saying so.
+    if (typeof epec === 'string') queuedText = epec;
   }
   if (!rules.offlineContingency) {
-    await save(ctx.db, note.id, {
-      status: 'queued',
-      statusText: FISCAL_MESSAGES.spQueued,
-      attempts: note.attempts + 1,
-    });
-    ctx.notify(note.clientId, { message: FISCAL_MESSAGES.spQueued, alertColor: 'warning' });
+    await save(ctx.db, note.id, { status: 'queued', statusText: queuedText, attempts: note.attempts + 1 });
+    ctx.notify(note.clientId, { message: queuedText, alertColor: 'warning' });
     return;
   }
   const offline = await signedNote(ctx, settings, draft, new Date(), 9);
@@ -611,7 +611,8 @@ export async function epecStatusOf(ctx: AppContext, actor: Actor): Promise<EpecS
  * São Paulo with SEFAZ declared down: the same number signed again with tpEmis 4, its EPEC (event
  * 110140) registered at SEFAZ-SP's EPEC service, the DANFE printed with the contingency text; the
  * transmission job sends the note itself once SEFAZ is back. False when the EPEC could not be
- * registered (the caller queues the note as before).
+ * registered (the caller queues the note as before); the queue's text when the EPEC service itself is not
+ * in operation.
  */
 async function issueEpec(
   ctx: AppContext,
@@ -620,16 +621,11 @@ async function issueEpec(
   note: NoteRow,
   draft: Draft,
   first: { xml: string; key: string },
-): Promise<boolean> {
+): Promise<boolean | string> {
   // The EPEC service must be in operation (107) before its event is sent.
   const service = await epecServiceStatus(ctx, settings);
-  if (!service.available) {
-    ctx.notify(note.clientId, {
-      message: FISCAL_MESSAGES.epecUnavailable(note.number, service.statusCode ?? '-', service.statusText),
-      alertColor: 'warning',
-    });
-    return false;
-  }
+  if (!service.available)
+    return FISCAL_MESSAGES.epecUnavailable(note.number, service.statusCode ?? '-', service.statusText);
   const built = await signedNote(ctx, settings, draft, new Date(), 4);
   if ('schema' in built) return false;
   const tpAmb = tpAmbOf(settings.environment as FiscalEnvironment);
