@@ -211,6 +211,17 @@ describe('NFC-e at a PDV sale', { timeout: 90_000 }, () => {
       `</infNFe>${supl}<Signature`,
     );
     expect(await validateSchema(signed, 'nfe_v4.00.xsd')).toBeNull();
+    // The cancel event's schema (leiauteEventoCancNFe_v1.00, every PL_010 package) still takes a numeric
+    // Id only: the cancel stops at our check with the element named, nothing sent.
+    const events = sefaz.calls.NFeRecepcaoEvento4 ?? 0;
+    const cancel = await shop.api.post(`/fiscal/notes/${note.id}/cancel`, {
+      reason: 'Cliente desistiu da compra',
+    });
+    expect(cancel.statusCode).toBe(422);
+    expect(cancel.json().message).toMatch(
+      /^Erro de schema no elemento .+: o cancelamento não foi enviado\.$/,
+    );
+    expect(sefaz.calls.NFeRecepcaoEvento4 ?? 0).toBe(events);
     const row = await settingsRow(t.database.db, shop.client.id);
     const refused = await transmit(t.app.ctx, row as NonNullable<typeof row>, signed, forged);
     expect(refused).toMatchObject({
