@@ -3,19 +3,26 @@ import { describe, expect, test } from 'vitest';
 import {
   accessKey,
   accessKeyCheckDigit,
+  cnpjCheckDigits,
   consumerDocumentSchema,
   fiscalVoidSchema,
+  formatRatePercent,
   ibsCbsApplies,
   ibsCbsItem,
+  ibsCbsMissingRate,
+  ibsCbsRates,
+  ibsCbsRatesOf,
   ibsCbsRateText,
   isValidAccessKey,
   isValidCnpjAny,
+  parseRatePercent,
   productFiscalOverrideSchema,
   qrCodeV2,
   qrCodeV2Text,
   qrCodeV3,
   qrCodeV3Text,
   sefazUrls,
+  shopIbsCbsRatesSchema,
   stateRules,
   TPAG_OF,
   textToHex,
@@ -48,6 +55,35 @@ describe('access key', () => {
     expect(key).toBe('41170410422724000187650010000005101000010235');
   });
 
+  test('an alphanumeric CNPJ in the key: each character counts as its ASCII code minus 48 (NT 2025.001)', () => {
+    // Worked value of nfephp-org/sped-common tests/KeysTest.php testBuildWithCnpjAlfa (src/Keys.php,
+    // commit ca57df3 "Ajustes para CNPJ alfanumérico"): GO, 04/2006, CNPJ 12ABC34501DE35, model 55,
+    // series 12, number 780, tpEmis 1, cNF 26730161 -> digit 0.
+    const key = accessKey({
+      uf: 'GO',
+      year: 2006,
+      month: 4,
+      cnpj: '12.ABC.345/01DE-35',
+      model: 55,
+      series: 12,
+      number: 780,
+      tpEmis: 1,
+      code: 26730161,
+    });
+    expect(key).toBe('52060412ABC34501DE35550120000007801267301610');
+    expect(accessKeyCheckDigit(key.slice(0, 43))).toBe(0);
+    expect(isValidAccessKey(key)).toBe(true);
+    expect(isValidAccessKey(`${key.slice(0, 43)}1`)).toBe(false);
+    // By hand: the sum of (code - 48) x weight over the 43 characters is 891, rest 0 -> digit 0; the
+    // letters read as 0 would sum 588, rest 5 -> digit 6, a key SEFAZ refuses (253).
+    const sum = [...key.slice(0, 43)]
+      .reverse()
+      .reduce((acc, ch, i) => acc + (ch.charCodeAt(0) - 48) * ((i % 8) + 2), 0);
+    expect(sum).toBe(891);
+    // Letters only where the CNPJ's 12 first characters are (PL_010 TChNFe: [0-9]{6}[0-9A-Z]{12}[0-9]{26}).
+    expect(isValidAccessKey('5206041AABC34501DE35550120000007801267301610')).toBe(false);
+  });
+
   test('a rest of 0 or 1 gives the digit 0', () => {
     // 43 zeros and a one at the end: sum 2 -> rest 2 -> 9; all zeros -> rest 0 -> 0.
     expect(accessKeyCheckDigit('0'.repeat(43))).toBe(0);
@@ -62,6 +98,9 @@ describe('CNPJ', () => {
     expect(isValidCnpjAny('12ABC34501DE36')).toBe(false);
     expect(isValidCnpjAny('11111111111111')).toBe(false);
     expect(isValidCnpjAny('12ABC34501DEXX')).toBe(false);
+    // Its digits: A = 17, B = 18, C = 19 ...; weights 2..9 from the right: sum 459, rest 8 -> 3, then 5.
+    expect(cnpjCheckDigits('12ABC34501DE')).toBe('35');
+    expect(cnpjCheckDigits('104227240001')).toBe('87');
   });
 
   test('"CPF na nota" takes a CPF or a CNPJ and says which is wrong in Portuguese', () => {
@@ -229,7 +268,7 @@ test('voiding: a range and a reason of 15 characters', () => {
 
 describe('IBS/CBS of the tax reform (NT 2025.002)', () => {
   test("2026's test-year rates, reduced by the cClassTrib, each amount rounded half up to the cent", () => {
-    expect(ibsCbsItem(1300, '000001', 2026)).toEqual({
+    expect(ibsCbsItem(1300, '000001', ibsCbsRates(2026))).toEqual({
       cst: '000',
       cClassTrib: '000001',
       group: {
@@ -242,14 +281,76 @@ describe('IBS/CBS of the tax reform (NT 2025.002)', () => {
       },
     });
     // 60% less: CBS 0.36% of R$ 250,00 = R$ 0,90; IBS 0.04% = R$ 0,10.
-    const reduced = ibsCbsItem(25_000, '200034', 2026).group;
+    const reduced = ibsCbsItem(25_000, '200034', ibsCbsRates(2026)).group;
     expect(reduced?.cbs).toEqual({ rate: 9000, effective: 3600, cents: 90 });
     expect(reduced?.ibsUf).toEqual({ rate: 1000, effective: 400, cents: 10 });
     // Cesta básica (100% less): nothing due, the group still informed.
-    expect(ibsCbsItem(999, '200003', 2026).group?.cbs.cents).toBe(0);
+    expect(ibsCbsItem(999, '200003', ibsCbsRates(2026)).group?.cbs.cents).toBe(0);
     // CST 410: no gIBSCBS.
-    expect(ibsCbsItem(500, '410999', 2026)).toEqual({ cst: '410', cClassTrib: '410999', group: null });
+    expect(ibsCbsItem(500, '410999', ibsCbsRates(2026))).toEqual({
+      cst: '410',
+      cClassTrib: '410999',
+      group: null,
+    });
     expect(ibsCbsRateText(9000)).toBe('0.9000');
+  });
+
+  test("the transition of LC 214/2025 by the note's year: the law's rates, the shop's where the law leaves them", () => {
+    // 2026: CBS 0.9% (art. 346), IBS 0.1% state (art. 343); nothing for the shop to enter.
+    expect(ibsCbsRatesOf(2026, null)).toEqual({
+      rates: { cbs: 9000, ibsUf: 1000, ibsMun: 0 },
+      missing: null,
+    });
+    // 2027: IBS 0.05% + 0.05% (art. 344); the CBS is the set rate less 0.1 point (art. 347).
+    expect(ibsCbsRatesOf(2027, null)).toEqual({ rates: null, missing: ['cbs'] });
+    expect(ibsCbsRatesOf(2027, { '2027': { cbs: 88_000 } })).toEqual({
+      rates: { cbs: 87_000, ibsUf: 500, ibsMun: 500 },
+      missing: null,
+    });
+    // 2029 on: every rate is set later (reference rates by Senate resolution).
+    expect(ibsCbsRatesOf(2030, { '2027': { cbs: 88_000 } }).missing).toEqual(['cbs', 'ibsUf', 'ibsMun']);
+    expect(ibsCbsRatesOf(2040, { '2033': { cbs: 88_000, ibsUf: 100_000, ibsMun: 77_000 } }).rates).toEqual({
+      cbs: 88_000,
+      ibsUf: 100_000,
+      ibsMun: 77_000,
+    });
+    expect(ibsCbsMissingRate(2027, 'cbs')).toBe(
+      'Alíquota de CBS de 2027 não informada: a LC 214/2025 deixa essa alíquota para ser fixada depois. Informe-a em Configurações > Fiscal.',
+    );
+  });
+
+  test('a 2027 item, exact to the cent: CBS 8.7% (8.8% less 0.1 point), IBS 0.05% + 0.05%, and 60% less', () => {
+    const rates = ibsCbsRatesOf(2027, { '2027': { cbs: 88_000 } }).rates as NonNullable<
+      ReturnType<typeof ibsCbsRatesOf>['rates']
+    >;
+    // R$ 13,00: CBS 1.131 -> 1.13; IBS UF 0.0065 -> 0.01; IBS Mun 0.0065 -> 0.01.
+    expect(ibsCbsItem(1300, '000001', rates).group).toMatchObject({
+      cbs: { rate: 87_000, effective: 87_000, cents: 113 },
+      ibsUf: { rate: 500, effective: 500, cents: 1 },
+      ibsMun: { rate: 500, effective: 500, cents: 1 },
+      ibsCents: 2,
+    });
+    // R$ 19,99 in a restaurant (40% less): CBS 5.22% = 1.043478 -> 1.04; IBS 0.03% = 0.005997 -> 0.01.
+    expect(ibsCbsItem(1999, '200047', rates).group).toMatchObject({
+      cbs: { rate: 87_000, effective: 52_200, cents: 104 },
+      ibsUf: { rate: 500, effective: 300, cents: 1 },
+    });
+  });
+
+  test("the shop enters only the rates the law leaves to be set, as the fiscal page's percent text", () => {
+    expect(shopIbsCbsRatesSchema.parse({ '2027': { cbs: 88_000 } })).toEqual({ '2027': { cbs: 88_000 } });
+    const fixed = shopIbsCbsRatesSchema.safeParse({ '2027': { ibsUf: 700 } });
+    expect(fixed.error?.issues[0]?.message).toBe(
+      'IBS estadual de 2027 já é fixada pela LC 214/2025 (LC 214/2025, arts. 344 e 347): não se informa.',
+    );
+    expect(shopIbsCbsRatesSchema.safeParse({ '2026': { cbs: 1 } }).error?.issues[0]?.message).toBe(
+      'Ano das alíquotas do IBS/CBS deve ser de 2027 a 2033',
+    );
+    expect(parseRatePercent('8,8')).toBe(88_000);
+    expect(parseRatePercent('0,0500')).toBe(500);
+    expect(parseRatePercent('')).toBeNull();
+    expect(parseRatePercent('8,12345')).toBeNaN();
+    expect(formatRatePercent(88_000)).toBe('8,8');
   });
 
   test('the group is required for regime normal, left out for Simples Nacional unless asked', () => {

@@ -113,6 +113,11 @@ export function isValidCnpjAny(value: string): boolean {
   const v = value.toUpperCase().replace(/[.\-/\s]/g, '');
   if (!/^[0-9A-Z]{12}[0-9]{2}$/.test(v)) return false;
   if (/^(\d)\1{13}$/.test(v)) return false;
+  return v.endsWith(cnpjCheckDigits(v.slice(0, 12)));
+}
+
+/** The two check digits of a CNPJ's 12 first characters (numeric or alphanumeric), as text. */
+export function cnpjCheckDigits(base12: string): string {
   const digit = (base: string) => {
     let sum = 0;
     let weight = 2;
@@ -123,9 +128,9 @@ export function isValidCnpjAny(value: string): boolean {
     const rest = sum % 11;
     return rest < 2 ? 0 : 11 - rest;
   };
-  const d1 = digit(v.slice(0, 12));
-  const d2 = digit(v.slice(0, 12) + d1);
-  return v.endsWith(`${d1}${d2}`);
+  const base = base12.toUpperCase();
+  const d1 = digit(base);
+  return `${d1}${digit(base + d1)}`;
 }
 
 export const normalizeCnpj = (value: string) => value.toUpperCase().replace(/[.\-/\s]/g, '');
@@ -133,17 +138,26 @@ export const normalizeCnpj = (value: string) => value.toUpperCase().replace(/[.\
 // ---------------------------------------------------------------------------------------------
 // Access key
 
-/** mod-11 check digit of the 43 first digits (weights 2..9 from the right; rest 0 or 1 -> 0). */
+/**
+ * mod-11 check digit of the key's 43 first characters (weights 2..9 from the right; rest 0 or 1 -> 0).
+ * With the alphanumeric CNPJ (NT 2025.001, IN RFB 2.229/2024) the key's positions 7-18 may hold letters:
+ * each character counts as its ASCII code minus 48 (digits keep their value, A = 17, B = 18, ...), as
+ * the Receita's rule for the CNPJ's own digits; nfephp-org/sped-common src/Keys.php verifyingDigit
+ * (commit ca57df3 "Ajustes para CNPJ alfanumérico", `ord($key[$i]) - 48`) computes it so.
+ */
 export function accessKeyCheckDigit(key43: string): number {
   let sum = 0;
   let weight = 2;
   for (let i = key43.length - 1; i >= 0; i--) {
-    sum += Number(key43[i]) * weight;
+    sum += (key43.charCodeAt(i) - 48) * weight;
     weight = weight === 9 ? 2 : weight + 1;
   }
   const rest = sum % 11;
   return rest < 2 ? 0 : 11 - rest;
 }
+
+/** The key's shape in PL_010 (tiposBasico_v4.00.xsd TChNFe): the CNPJ's 12 first positions may be letters. */
+export const ACCESS_KEY_PATTERN = /^[0-9]{6}[0-9A-Z]{12}[0-9]{26}$/;
 
 export type AccessKeyParts = {
   uf: Uf;
@@ -176,7 +190,7 @@ export function accessKey(p: AccessKeyParts): string {
 }
 
 export function isValidAccessKey(key: string): boolean {
-  return /^\d{44}$/.test(key) && accessKeyCheckDigit(key.slice(0, 43)) === Number(key[43]);
+  return ACCESS_KEY_PATTERN.test(key) && accessKeyCheckDigit(key.slice(0, 43)) === Number(key[43]);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -333,6 +347,10 @@ export const FISCAL_MESSAGES = {
   epecIssued:
     'SEFAZ-SP declarou paralisação: a NFC-e saiu em contingência EPEC (evento registrado) e será transmitida quando a SEFAZ voltar.',
   noFiscalValue: 'EMITIDA EM AMBIENTE DE HOMOLOGAÇÃO - SEM VALOR FISCAL',
+  epecUnavailable: (number: number, cStat: string, xMotivo: string) =>
+    `SEFAZ-SP declarou paralisação, mas o serviço EPEC não está ativo (${cStat} ${xMotivo}): a NFC-e nº ${number} ficou na fila e será enviada quando a SEFAZ voltar.`,
+  epecNotApplicable: 'A contingência EPEC de NFC-e existe só em São Paulo.',
+  epecSilent: 'O serviço EPEC da SEFAZ-SP não respondeu.',
   spQueued:
     'SEFAZ-SP não respondeu. São Paulo não aceita NFC-e em contingência off-line: a nota ficou na fila e será enviada quando a conexão voltar.',
 } as const;
@@ -370,15 +388,156 @@ export const cstHasTaxGroup = (cst: string) => cst === '000' || cst === '200';
 /** The Simples Nacional default: full taxation (the tax itself is due only from 2027, art. 348). */
 export const DEFAULT_CLASS_TRIB: ClassTrib = '000001';
 
-/**
- * The rates of IBS and CBS by year, in ten-thousandths of a percent (0.9% = 9000). 2026 is the test
- * year of LC 214/2025 (art. 343: CBS 0.9%, art. 344: IBS 0.1% of the state, none of the município),
- * the rates NT 2025.002 checks (rules UB18-10 and UB56-10). Later years are not set yet.
- */
-export const IBS_CBS_RATES: Record<number, { ibsUf: number; ibsMun: number; cbs: number }> = {
-  2026: { ibsUf: 1000, ibsMun: 0, cbs: 9000 },
+/** The three rates of a note: CBS (União), IBS of the state and IBS of the município. */
+export const IBS_CBS_PARTS = ['cbs', 'ibsUf', 'ibsMun'] as const;
+export type IbsCbsPart = (typeof IBS_CBS_PARTS)[number];
+export const IBS_CBS_PART_LABELS: Record<IbsCbsPart, string> = {
+  cbs: 'CBS',
+  ibsUf: 'IBS estadual',
+  ibsMun: 'IBS municipal',
 };
-export const ibsCbsRates = (year: number) => IBS_CBS_RATES[year] ?? IBS_CBS_RATES[2026];
+/** Rates in ten-thousandths of a percent (0.9% = 9000), as the schema's TDec_0302_04RTC has 4 places. */
+export type IbsCbsRates = Record<IbsCbsPart, number>;
+
+/**
+ * A year's rate: fixed by the law itself, or left to be set later (the Senate's reference rates and each
+ * federative entity's own rate, arts. 14 and 18 of LC 214/2025), then entered by the shop on the fiscal
+ * page; `less` is what the law takes off the set rate that year.
+ */
+export type ScheduledRate = { law: number } | { set: true; less?: number };
+export type IbsCbsYear = Record<IbsCbsPart, ScheduledRate> & { source: string };
+
+const setLater: ScheduledRate = { set: true };
+/**
+ * The transition of LC 214/2025 (Planalto text, www.planalto.gov.br/ccivil_03/leis/lcp/lcp214.htm), by
+ * the note's issue year:
+ * - 2026, the test year: CBS 0.9% (art. 346), IBS 0.1% of the state and none of the município (art. 343).
+ * - 2027 and 2028: IBS 0.05% of the state and 0.05% of the município (art. 344); the CBS at its set rate
+ *   "reduzida em 0,1 (um décimo) ponto percentual" (art. 347); the CBS rate itself is the União's,
+ *   failing it the reference rate the Senate fixes (arts. 14, 18).
+ * - 2029 to 2033: every rate is set (the reference rates of arts. 361 to 364, fixed by Senate
+ *   resolution so the IBS yields 10%, 20%, 30% and 40% of the states' and municípios' reference revenue,
+ *   then the full rate from 2033); none is in the law as a number, so the shop enters them.
+ * After 2033 the 2033 row holds. A year before 2026 reads as 2026.
+ */
+export const IBS_CBS_SCHEDULE: Record<number, IbsCbsYear> = {
+  2026: {
+    cbs: { law: 9000 },
+    ibsUf: { law: 1000 },
+    ibsMun: { law: 0 },
+    source: 'LC 214/2025, arts. 343 e 346 (ano de teste)',
+  },
+  2027: {
+    cbs: { set: true, less: 1000 },
+    ibsUf: { law: 500 },
+    ibsMun: { law: 500 },
+    source: 'LC 214/2025, arts. 344 e 347',
+  },
+  2028: {
+    cbs: { set: true, less: 1000 },
+    ibsUf: { law: 500 },
+    ibsMun: { law: 500 },
+    source: 'LC 214/2025, arts. 344 e 347',
+  },
+  2029: { cbs: setLater, ibsUf: setLater, ibsMun: setLater, source: 'LC 214/2025, arts. 14, 18 e 361' },
+  2030: { cbs: setLater, ibsUf: setLater, ibsMun: setLater, source: 'LC 214/2025, arts. 14, 18 e 362' },
+  2031: { cbs: setLater, ibsUf: setLater, ibsMun: setLater, source: 'LC 214/2025, arts. 14, 18 e 363' },
+  2032: { cbs: setLater, ibsUf: setLater, ibsMun: setLater, source: 'LC 214/2025, arts. 14, 18 e 364' },
+  2033: { cbs: setLater, ibsUf: setLater, ibsMun: setLater, source: 'LC 214/2025, arts. 14 e 18' },
+};
+export const IBS_CBS_YEARS = Object.keys(IBS_CBS_SCHEDULE).map(Number);
+export const scheduleOf = (year: number): IbsCbsYear =>
+  IBS_CBS_SCHEDULE[Math.min(Math.max(year, 2026), 2033)];
+
+/** The rates the shop entered, by year ("2027": { cbs: 88000 }): only where the law leaves them to be set. */
+export type ShopIbsCbsRates = Record<string, Partial<IbsCbsRates>>;
+
+export const ibsCbsMissingRate = (year: number, part: IbsCbsPart) =>
+  `Alíquota de ${IBS_CBS_PART_LABELS[part]} de ${year} não informada: a LC 214/2025 deixa essa alíquota para ser fixada depois. Informe-a em Configurações > Fiscal.`;
+
+/**
+ * The rates of a note issued in `year`: the law's where it gives a number, else the shop's (less what the
+ * law takes off that year). `missing` names the rates the shop still has to enter.
+ */
+export function ibsCbsRatesOf(
+  year: number,
+  shop: ShopIbsCbsRates | null | undefined,
+): { rates: IbsCbsRates; missing: null } | { rates: null; missing: IbsCbsPart[] } {
+  const row = scheduleOf(year);
+  const given = shop?.[String(Math.min(Math.max(year, 2026), 2033))] ?? {};
+  const rates = {} as IbsCbsRates;
+  const missing: IbsCbsPart[] = [];
+  for (const part of IBS_CBS_PARTS) {
+    const rule = row[part];
+    if ('law' in rule) rates[part] = rule.law;
+    else if (given[part] === undefined) missing.push(part);
+    else rates[part] = Math.max(0, (given[part] as number) - (rule.less ?? 0));
+  }
+  return missing.length ? { rates: null, missing } : { rates, missing: null };
+}
+
+/** The law's own rate of a year (null where it is set later): what SEFAZ can check on its own. */
+export const lawRate = (year: number, part: IbsCbsPart): number | null => {
+  const rule = scheduleOf(year)[part];
+  return 'law' in rule ? rule.law : null;
+};
+
+/** The 2026 rates (test year), kept for the callers that read them by year. */
+export const ibsCbsRates = (year: number): IbsCbsRates =>
+  ibsCbsRatesOf(year, null).rates ?? (ibsCbsRatesOf(2026, null).rates as IbsCbsRates);
+
+/** The shop's rates as the settings take them: ten-thousandths of a percent, only where the law sets none. */
+export const shopIbsCbsRatesSchema = z
+  .record(
+    z.string(),
+    z.object(
+      Object.fromEntries(
+        IBS_CBS_PARTS.map((p) => [
+          p,
+          z
+            .number()
+            .int('Alíquota em %, com até 4 casas decimais (por exemplo 8,8)')
+            .min(0, 'Alíquota não pode ser negativa')
+            .max(1_000_000, 'Alíquota deve ser de no máximo 100%')
+            .optional(),
+        ]),
+      ) as Record<IbsCbsPart, z.ZodOptional<z.ZodNumber>>,
+    ),
+  )
+  .superRefine((v, ctx) => {
+    for (const [year, given] of Object.entries(v)) {
+      if (!/^20(2[7-9]|3[0-3])$/.test(year)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [year],
+          message: 'Ano das alíquotas do IBS/CBS deve ser de 2027 a 2033',
+        });
+        continue;
+      }
+      for (const part of IBS_CBS_PARTS)
+        if (given[part] !== undefined && lawRate(Number(year), part) !== null)
+          ctx.addIssue({
+            code: 'custom',
+            path: [year, part],
+            message: `${IBS_CBS_PART_LABELS[part]} de ${year} já é fixada pela LC 214/2025 (${scheduleOf(Number(year)).source}): não se informa.`,
+          });
+    }
+  });
+
+/** "8,8" / "8.8" / "0,0500" -> ten-thousandths of a percent (88000); null when blank; NaN when not a rate. */
+export function parseRatePercent(text: string): number | null {
+  const v = text.trim().replace('%', '').replace(',', '.');
+  if (v === '') return null;
+  if (!/^\d{1,3}(\.\d{1,4})?$/.test(v)) return Number.NaN;
+  const [whole, frac = ''] = v.split('.');
+  return Number(whole) * 10_000 + Number(frac.padEnd(4, '0'));
+}
+/** 88000 -> "8,8" (as a shop types it). */
+export const formatRatePercent = (rate: number) =>
+  (rate / 10_000)
+    .toFixed(4)
+    .replace(/\.?0+$/, '')
+    .replace('.', ',');
 
 /**
  * When a note carries the IBSCBS groups. NT 2025.002 (v1.30+ timetable): required for CRT 3 (regime
@@ -418,11 +577,10 @@ export type IbsCbsItem = {
  * note, rule UB16-10), each rate reduced by the cClassTrib's percentage (gRed: pAliqEfet = p x (1 -
  * pRedAliq/100)), each amount rounded half up to the cent.
  */
-export function ibsCbsItem(baseCents: number, cClassTrib: string, year: number): IbsCbsItem {
+export function ibsCbsItem(baseCents: number, cClassTrib: string, rates: IbsCbsRates): IbsCbsItem {
   const cst = cstOfClassTrib(cClassTrib);
   if (!cstHasTaxGroup(cst)) return { cst, cClassTrib, group: null };
   const reduction = CLASS_TRIB_NFCE[cClassTrib as ClassTrib]?.reduction ?? 0;
-  const rates = ibsCbsRates(year);
   const part = (rate: number) => {
     const effective = Math.round((rate * (100 - reduction)) / 100);
     return { rate, effective, cents: Math.round((baseCents * effective) / 1_000_000) };
@@ -582,6 +740,11 @@ export const fiscalSettingsInputSchema = z
     defaults: productFiscalSchema,
     /** When the notes carry the IBS/CBS groups (NT 2025.002). */
     ibsCbsMode: z.enum(IBS_CBS_MODES, { message: 'Opção de IBS/CBS inválida' }).default('auto'),
+    /**
+     * The rates LC 214/2025 leaves to be set later, by year (the law's own rates are not entered);
+     * left out keeps the stored ones.
+     */
+    ibsCbsRates: shopIbsCbsRatesSchema.optional(),
   })
   .superRefine((v, issues) => {
     // QR code v3 (NT 2025.001) has no CSC hash: the CSC and its id are asked only with v2.
@@ -620,6 +783,10 @@ export const fiscalSettingsSchema = z.object({
   qrCodeVersion: z.union([z.literal(2), z.literal(3)]),
   defaults: productFiscalSchema,
   ibsCbsMode: z.enum(IBS_CBS_MODES),
+  ibsCbsRates: z.record(
+    z.string(),
+    z.object({ cbs: z.number(), ibsUf: z.number(), ibsMun: z.number() }).partial(),
+  ),
   hasCsc: z.boolean(),
   certificate: certificateInfoSchema.nullable(),
   /** The state's rules, for the page's notes. */
@@ -700,7 +867,7 @@ export const fiscalVoidResultSchema = z.object({
 /** "CPF na nota": a CPF or CNPJ, digits only. */
 export const consumerDocumentSchema = z
   .string()
-  .transform((v) => v.replace(/\D/g, ''))
+  .transform((v) => v.toUpperCase().replace(/[^0-9A-Z]/g, ''))
   .refine((v) => (v.length === 11 ? isValidCpf(v) : v.length === 14 && isValidCnpjAny(v)), {
     message: FISCAL_MESSAGES.consumerDocument,
   });
@@ -714,6 +881,23 @@ export const fiscalMonthQuerySchema = z.object({
 export const fiscalStatusSchema = z.object({ enabled: z.boolean() });
 
 export const fiscalPageSchema = z.object({ settings: fiscalSettingsSchema.nullable() });
+
+/**
+ * São Paulo's EPEC NFC-e service's own status (EPECStatusServico: consStatServ with xServ STATUS; cStat
+ * 107 is "in operation", anything else is not: nfephp-org/sped-nfe docs/metodos/EPECNFCe_SP.md). In
+ * production SEFAZ-SP turns the service on only when it needs it, so it is asked before each EPEC.
+ * `available` null: the shop is not in a state with EPEC, or SEFAZ-SP did not answer.
+ */
+export const EPEC_IN_OPERATION = '107';
+export const epecStatusSchema = z.object({
+  /** Whether the shop's state has EPEC for NFC-e at all (São Paulo). */
+  applies: z.boolean(),
+  available: z.boolean().nullable(),
+  statusCode: z.string().nullable(),
+  statusText: z.string(),
+  checkedAt: z.string().nullable(),
+});
+export type EpecStatus = z.infer<typeof epecStatusSchema>;
 
 /** The note of a sale (sale detail), null without one. */
 export const saleFiscalNoteSchema = z.object({ note: fiscalNoteSchema.nullable() });

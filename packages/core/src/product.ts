@@ -555,6 +555,13 @@ export const PRODUCT_CSV_FISCAL_COLUMNS = [
   'origem',
   'cest',
   'unidade_fiscal',
+  /** IBS/CBS classification (NT 2025.002), checked against CLASS_TRIB_NFCE as the product form does. */
+  'cclasstrib',
+  /**
+   * The IBS/CBS CST: the cClassTrib's first three digits (Informe Técnico 2025.002), so the export writes
+   * it beside its cClassTrib and the import only checks that both agree (the product keeps no CST of its own).
+   */
+  'cst_ibs_cbs',
 ] as const;
 export type ProductCsvFiscalColumn = (typeof PRODUCT_CSV_FISCAL_COLUMNS)[number];
 export const PRODUCT_CSV_REQUIRED: readonly ProductCsvColumn[] = ['nome', 'preco_venda'];

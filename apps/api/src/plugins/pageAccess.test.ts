@@ -109,6 +109,7 @@ const READS: Record<string, readonly string[]> = {
   'GET /v1/backup/:id/file': ['settings-backup'],
   // Issue 32: the fiscal page's reads, and a sale's note on the sale detail.
   'GET /v1/fiscal/settings': ['settings-fiscal'],
+  'GET /v1/fiscal/epec-status': ['settings-fiscal'],
   'GET /v1/fiscal/status': ['sale-pdv'],
   'GET /v1/fiscal/month-zip': ['settings-fiscal'],
   'GET /v1/fiscal/notes': ['settings-fiscal'],

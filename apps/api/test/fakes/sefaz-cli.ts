@@ -4,7 +4,8 @@
  *   PORT=6000 CONTROL_PORT=6001 CA_OUT=/tmp/sefaz-ca.pem tsx sefaz-cli.ts
  * The HTTPS services demand a client certificate from its test CA, whose PEM is written to CA_OUT
  * (the API's SEFAZ_CA_FILE). A plain HTTP control port answers GET /ready, GET /down?cStat=108|109|off
- * (SEFAZ declared down, for EPEC in São Paulo) and GET /a1?cnpj=&password=
+ * (SEFAZ declared down, for EPEC in São Paulo), GET /epec-status?cStat=107|108|109 (SEFAZ-SP's EPEC
+ * service in operation or not) and GET /a1?cnpj=&password=
  * (a fresh e-CNPJ A1 of that CNPJ from the test CA, as base64 .pfx: the test's "certificate file").
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -42,6 +43,18 @@ const control = createServer((req, res) => {
     fake.declaredDown = cStat === '108' || cStat === '109' ? cStat : null;
     res.writeHead(200, { 'content-type': 'application/json' });
     return res.end(JSON.stringify({ declaredDown: fake.declaredDown }));
+  }
+  // SEFAZ-SP's EPEC service on (107) or not (108/109): GET /epec-status?cStat=108.
+  if (url.pathname === '/epec-status') {
+    const cStat = url.searchParams.get('cStat') ?? '107';
+    fake.epecStatus =
+      cStat === '109'
+        ? ['109', 'Serviço Paralisado sem Previsão']
+        : cStat === '108'
+          ? ['108', 'Serviço Paralisado Momentaneamente (curto prazo)']
+          : ['107', 'Serviço em Operação'];
+    res.writeHead(200, { 'content-type': 'application/json' });
+    return res.end(JSON.stringify({ epecStatus: fake.epecStatus[0] }));
   }
   res.writeHead(404);
   res.end();

@@ -1,7 +1,14 @@
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import { CLASS_TRIB_NFCE, cstHasTaxGroup, ibsCbsRates, ibsCbsRateText, UF_CODES } from '@balcao/core/fiscal';
+import {
+  CLASS_TRIB_NFCE,
+  cstHasTaxGroup,
+  ibsCbsRateText,
+  isValidAccessKey,
+  lawRate,
+  UF_CODES,
+} from '@balcao/core/fiscal';
 import forge from 'node-forge';
 import {
   element,
@@ -70,6 +77,8 @@ export type FakeSefaz = {
   declaredDown: '108' | '109' | null;
   /** EPECs registered (110140), by the note's key: their protocol. */
   epecs: Map<string, string>;
+  /** SEFAZ-SP's EPEC service status (cStat, xMotivo): 107 in operation, anything else not active. */
+  epecStatus: [string, string];
   /** More calls than this for one key within a minute: 656 consumo indevido. */
   maxCallsPerKey: number;
   /** Stops listening and drops connections (SEFAZ or the link gone). */
@@ -119,7 +128,10 @@ const FORCED_REJECTIONS: Record<string, string> = {
  */
 function ibsCbsRejection(nfe: string): [string, string] | null {
   const year = Number((tag(nfe, 'dhEmi') ?? '').slice(0, 4));
-  const rates = ibsCbsRates(year);
+  // Only the rates LC 214/2025 itself fixes for the year (2026's, 2027-2028's IBS) are checked here; a
+  // rate set later (by resolution, the state's or município's law) is the issuer's to know.
+  const ibsUf = lawRate(year, 'ibsUf');
+  const cbs = lawRate(year, 'cbs');
   for (const group of nfe.match(/<IBSCBS>[\s\S]*?<\/IBSCBS>/g) ?? []) {
     const cst = tag(group, 'CST') ?? '';
     const cClassTrib = tag(group, 'cClassTrib') ?? '';
@@ -131,9 +143,9 @@ function ibsCbsRejection(nfe: string): [string, string] | null {
     if (hasGroup && !cstHasTaxGroup(cst))
       return ['1021', 'Rejeição: Grupo de informações do IBS/CBS informado indevidamente'];
     if (!hasGroup) continue;
-    if (tag(group, 'pIBSUF') !== ibsCbsRateText(rates.ibsUf))
+    if (ibsUf !== null && tag(group, 'pIBSUF') !== ibsCbsRateText(ibsUf))
       return ['1026', 'Rejeição: Alíquota do IBS da UF inválida'];
-    if (tag(group, 'pCBS') !== ibsCbsRateText(rates.cbs))
+    if (cbs !== null && tag(group, 'pCBS') !== ibsCbsRateText(cbs))
       return ['1037', 'Rejeição: Alíquota da CBS inválida'];
   }
   return null;
@@ -164,6 +176,7 @@ export async function startFakeSefaz(options: { port?: number; ca?: TestCa } = {
     declaredDown: null,
     epecs: new Map(),
     maxCallsPerKey: 20,
+    epecStatus: ['107', 'Serviço em Operação'],
     goAway: async () => {},
     comeBack: async () => {},
     close: async () => {},
@@ -187,13 +200,16 @@ export async function startFakeSefaz(options: { port?: number; ca?: TestCa } = {
     if (issue) return lot('225', `Rejeição: Falha no Schema XML do lote de NFe [${issue.element}]`);
     const nfe = element(body, 'NFe') ?? '';
     if (!verifySignature(nfe, client.pem)) return lot('297', 'Rejeição: Assinatura difere do calculado');
-    const key = (/Id="NFe(\d{44})"/.exec(nfe) ?? [])[1] ?? '';
+    const key = (/Id="NFe([0-9]{6}[0-9A-Z]{12}[0-9]{26})"/.exec(nfe) ?? [])[1] ?? '';
     const cUF = key.slice(0, 2);
     const cnpj = tag(nfe, 'CNPJ') ?? '';
     const prot = (cStat: string, xMotivo: string, protocol: string | null) =>
       `<retEnviNFe xmlns="${NFE_NS}" versao="4.00">${head}<cStat>104</cStat><xMotivo>Lote processado</xMotivo><cUF>${cUF}</cUF><dhRecbto>${now()}</dhRecbto><protNFe versao="4.00"><infProt>${head}<chNFe>${key}</chNFe><dhRecbto>${now()}</dhRecbto>${protocol ? `<nProt>${protocol}</nProt>` : ''}<digVal>${tag(nfe, 'DigestValue')}</digVal><cStat>${cStat}</cStat><xMotivo>${xMotivo}</xMotivo></infProt></protNFe></retEnviNFe>`;
     if (cnpj.slice(0, 8) !== client.cnpj.slice(0, 8))
       return lot('213', 'Rejeição: CNPJ-Base do Emitente difere do CNPJ-Base do Certificado Digital', cUF);
+    // The key's own check digit, each character's ASCII code minus 48 (NT 2025.001, alphanumeric CNPJ).
+    if (!isValidAccessKey(key))
+      return lot('253', 'Rejeição: Digito Verificador da chave de acesso composta inválida', cUF);
     const recent = (keyCalls.get(key) ?? []).filter((t) => t > Date.now() - 60_000);
     recent.push(Date.now());
     keyCalls.set(key, recent);
@@ -322,6 +338,24 @@ export async function startFakeSefaz(options: { port?: number; ca?: TestCa } = {
     return ret('102', 'Inutilização de número homologado', nextProtocol());
   }
 
+  /**
+   * SEFAZ-SP's EPEC NFC-e status service (EPECStatusServico, operation NfeStatusServico2 in sped-nfe's
+   * wsnfe_4.00_mod65.xml): the consStatServ request checked against its schema, answered with
+   * `fake.epecStatus` (107 in operation; another code: not active, as SP's production service is until
+   * SEFAZ-SP turns it on). It stays up when the normal services are declared down.
+   */
+  async function epecStatus(body: string, tpAmb: string) {
+    const cUF = tag(body, 'cUF') ?? '';
+    const ret = (cStat: string, xMotivo: string) =>
+      `<retConsStatServ xmlns="${NFE_NS}" versao="4.00"><tpAmb>${tpAmb}</tpAmb><verAplic>FAKE-SEFAZ-EPEC-1.0</verAplic><cStat>${cStat}</cStat><xMotivo>${xMotivo}</xMotivo><cUF>${cUF}</cUF><dhRecbto>${now()}</dhRecbto></retConsStatServ>`;
+    const issue = await validateSchema(body, 'consStatServ_v4.00.xsd');
+    if (issue) return ret('215', `Rejeição: Falha no schema XML [${issue.element}]`);
+    if (cUF !== String(UF_CODES.SP))
+      return ret('226', 'Rejeição: Código da UF do Emitente diverge da UF autorizadora');
+    const [cStat, xMotivo] = fake.epecStatus;
+    return ret(cStat, xMotivo);
+  }
+
   const server: Server = createServer(
     {
       key: serverCert.keyPem,
@@ -361,6 +395,7 @@ export async function startFakeSefaz(options: { port?: number; ca?: TestCa } = {
         if (!client)
           answer = '<cStat>280</cStat><xMotivo>Rejeição: Certificado Transmissor inválido</xMotivo>';
         else if (service === 'RecepcaoEPEC') answer = await epec(body, client, tpAmb);
+        else if (service === 'EPECStatusServico') answer = await epecStatus(body, tpAmb);
         else if (fake.declaredDown && service.startsWith('NFe'))
           answer = downAnswer(service, fake.declaredDown, tpAmb, tag(body, 'cUF') ?? '');
         else if (service === 'NFeAutorizacao4') answer = await authorise(body, client, tpAmb);

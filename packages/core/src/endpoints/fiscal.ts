@@ -1,6 +1,7 @@
 import { endpoint } from '../contract.ts';
 import {
   certificateUploadSchema,
+  epecStatusSchema,
   fiscalCancelSchema,
   fiscalMonthQuerySchema,
   fiscalNoteListSchema,
@@ -40,6 +41,14 @@ export const fiscalApi = {
     access: COUNTER,
     summary: 'Whether the shop issues NFC-e (the PDV asks "CPF na nota?" only then)',
     response: { 200: fiscalStatusSchema },
+  }),
+  epecStatus: endpoint({
+    method: 'GET',
+    path: '/fiscal/epec-status',
+    resource: 'fiscal',
+    access: WRITE.system,
+    summary: "São Paulo's EPEC NFC-e service status (EPECStatusServico), asked now",
+    response: { 200: epecStatusSchema },
   }),
   saveSettings: endpoint({
     method: 'PUT',

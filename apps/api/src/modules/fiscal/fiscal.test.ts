@@ -2,7 +2,7 @@ import { createVerify } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FiscalNote } from '@balcao/core/fiscal';
+import { cnpjCheckDigits, type FiscalNote, isValidAccessKey } from '@balcao/core/fiscal';
 import { eq, sql } from 'drizzle-orm';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -31,7 +31,7 @@ import {
 } from './issue.ts';
 import { fiscalNotes } from './schema.ts';
 import { settingsRow, warnExpiringCertificates } from './service.ts';
-import { element, validateSchema, verifySignature } from './xml.ts';
+import { element, signXml, validateSchema, verifySignature } from './xml.ts';
 
 let t: TestApp;
 let sefaz: FakeSefaz;
@@ -92,7 +92,8 @@ async function fiscalShop(
 ) {
   const shop = await asUser(t, userTypes, client);
   await openRegister(t, shop.auth);
-  const cnpj = makeCnpj(String(Date.now() % 1e9) + String(cnpjSeq++));
+  const cnpj =
+    (overrides.cnpj as string | undefined) ?? makeCnpj(String(Date.now() % 1e9) + String(cnpjSeq++));
   const a1 = makeA1(sefaz.ca, { cnpj, name: 'LANCHONETE TESTE LTDA', password: 'senha-a1' });
   expectStatus(await shop.api.put('/fiscal/settings', settingsBody(cnpj, overrides)), 200, 'settings');
   expectStatus(
@@ -181,6 +182,55 @@ describe('NFC-e at a PDV sale', { timeout: 90_000 }, () => {
     expect(again).toMatchObject({ kind: 'authorised', protocol: note.protocol });
   });
 
+  it('a shop with an alphanumeric CNPJ issues its note: the key carries the letters, its digit counts them, SEFAZ authorises', async () => {
+    // 12 characters of the new form (IN RFB 2.229/2024) and their digits, unique per run.
+    const base = `AB${String(Date.now() % 1e6).padStart(6, '0')}Z${String(cnpjSeq++ % 1000).padStart(3, '0')}`;
+    const cnpj = base + cnpjCheckDigits(base);
+    const shop = await fiscalShop({ cnpj });
+    expect(expectStatus(await shop.api.get('/fiscal/settings'), 200).settings.cnpj).toBe(cnpj);
+    const note = await noteOf(shop.auth, (await sell(shop.auth, shop.product.id)).id);
+    expect(note).toMatchObject({ status: 'authorised', statusCode: '100' });
+    expect(note.accessKey.slice(6, 20)).toBe(cnpj);
+    expect(isValidAccessKey(note.accessKey)).toBe(true);
+    const nfe = element((await shop.api.get(`/fiscal/notes/${note.id}/xml`)).body, 'NFe') as string;
+    expect(nfe).toContain(`Id="NFe${note.accessKey}"`);
+    expect(nfe).toContain(`<emit><CNPJ>${cnpj}</CNPJ>`);
+    // PL_010's TChNFe and TCnpj take the letters ([0-9]{6}[0-9A-Z]{12}[0-9]{26}, [0-9A-Z]{12}[0-9]{2}).
+    expect(await validateSchema(nfe, 'nfe_v4.00.xsd')).toBeNull();
+    expect(verifySignature(nfe, shop.a1.certPem)).toBe(true);
+    // A key whose digit reads the letters as anything else is refused by SEFAZ (253), not authorised.
+    const forged = `${note.accessKey.slice(0, 43)}${(Number(note.accessKey[43]) + 1) % 10}`;
+    const supl = element(nfe, 'infNFeSupl') as string;
+    const unsigned = nfe
+      .replace(/<Signature[\s\S]*<\/Signature>/, '')
+      .replace(supl, '')
+      .replace(`Id="NFe${note.accessKey}"`, `Id="NFe${forged}"`)
+      .replace(/<cDV>\d<\/cDV>/, `<cDV>${forged[43]}</cDV>`);
+    const signed = signXml(unsigned, 'infNFe', shop.a1).xml.replace(
+      '</infNFe><Signature',
+      `</infNFe>${supl}<Signature`,
+    );
+    expect(await validateSchema(signed, 'nfe_v4.00.xsd')).toBeNull();
+    // The cancel event's schema (leiauteEventoCancNFe_v1.00, every PL_010 package) still takes a numeric
+    // Id only: the cancel stops at our check with the element named, nothing sent.
+    const events = sefaz.calls.NFeRecepcaoEvento4 ?? 0;
+    const cancel = await shop.api.post(`/fiscal/notes/${note.id}/cancel`, {
+      reason: 'Cliente desistiu da compra',
+    });
+    expect(cancel.statusCode).toBe(422);
+    expect(cancel.json().message).toMatch(
+      /^Erro de schema no elemento .+: o cancelamento não foi enviado\.$/,
+    );
+    expect(sefaz.calls.NFeRecepcaoEvento4 ?? 0).toBe(events);
+    const row = await settingsRow(t.database.db, shop.client.id);
+    const refused = await transmit(t.app.ctx, row as NonNullable<typeof row>, signed, forged);
+    expect(refused).toMatchObject({
+      kind: 'rejected',
+      statusCode: '253',
+      statusText: 'Rejeição: Digito Verificador da chave de acesso composta inválida',
+    });
+  });
+
   it('a schema error stops the note with the element named and nothing sent', async () => {
     const shop = await fiscalShop();
     await t.database.db.execute(
@@ -256,6 +306,89 @@ describe('IBS/CBS of the tax reform (NT 2025.002, PL_010)', { timeout: 90_000 },
     expect((await shop.api.get(`/fiscal/notes/${second.id}/xml`)).body).toContain(
       '<IBSCBS><CST>000</CST><cClassTrib>000001</cClassTrib><gIBSCBS><vBC>13.00</vBC>',
     );
+  });
+
+  it("a 2027 note takes LC 214/2025's 2027 rates and the CBS rate the shop set (less 0.1 point), exact to the cent; a year without its rate is stopped", async () => {
+    const shop = await fiscalShop({ crt: '3' });
+    // A rate the law fixes is not entered; the one it leaves to be set is.
+    const fixed = await shop.api.put(
+      '/fiscal/settings',
+      settingsBody(shop.cnpj, { crt: '3', enabled: true, csc: '', ibsCbsRates: { '2027': { ibsUf: 700 } } }),
+    );
+    expect(fixed.statusCode).toBe(400);
+    expect(fixed.json().message).toContain(
+      'IBS estadual de 2027 já é fixada pela LC 214/2025 (LC 214/2025, arts. 344 e 347): não se informa.',
+    );
+    const saved = expectStatus(
+      await shop.api.put(
+        '/fiscal/settings',
+        settingsBody(shop.cnpj, {
+          crt: '3',
+          enabled: true,
+          csc: '',
+          ibsCbsRates: { '2027': { cbs: 88_000 } },
+        }),
+      ),
+      200,
+    );
+    expect(saved.ibsCbsRates).toEqual({ '2027': { cbs: 88_000 } });
+    // Saving without the field keeps the rates.
+    expectStatus(
+      await shop.api.put('/fiscal/settings', settingsBody(shop.cnpj, { crt: '3', enabled: true, csc: '' })),
+      200,
+    );
+    const meal = await makeProduct(t, shop.auth, { name: 'Prato feito', salePriceCents: 1999, stock: 10 });
+    expectStatus(await shop.api.put(`/fiscal/product/${meal.id}`, { fields: { cClassTrib: '200047' } }), 200);
+    // The 2026 note of this sale, then the same draft issued on a 2027 date.
+    const sale = await sell(shop.auth, shop.product.id, {
+      items: [
+        { productId: shop.product.id, quantity: 2 },
+        { productId: meal.id, quantity: 1 },
+      ],
+      payments: [{ method: 'money', amountCents: 3299 }],
+      cashDepositAmountCents: 3299,
+    });
+    const note = await noteOf(shop.auth, sale.id);
+    expect(note.status).toBe('authorised');
+    const xml2026 = (await shop.api.get(`/fiscal/notes/${note.id}/xml`)).body;
+    expect(xml2026).toContain('<gCBS><pCBS>0.9000</pCBS><vCBS>0.12</vCBS></gCBS>');
+    const row = (await settingsRow(t.database.db, shop.client.id)) as NonNullable<
+      Awaited<ReturnType<typeof settingsRow>>
+    >;
+    const [stored] = await t.database.db.select().from(fiscalNotes).where(eq(fiscalNotes.id, note.id));
+    const draft = { ...(stored.draft as Draft), number: note.number + 50 };
+    const built = await signedNote(t.app.ctx, row, draft, new Date('2027-03-10T15:00:00Z'), 1);
+    if ('schema' in built) throw new Error(built.schema.message);
+    const nfe = element(built.xml, 'NFe') as string;
+    expect(nfe).toContain('<dhEmi>2027-03-10T12:00:00-03:00</dhEmi>');
+    expect(await validateSchema(nfe, 'nfe_v4.00.xsd')).toBeNull();
+    const items = nfe.match(/<IBSCBS>[\s\S]*?<\/IBSCBS>/g);
+    // 13.00 full: IBS UF 0.05% = 0.0065 -> 0.01, Mun 0.05% -> 0.01, CBS 8.8% - 0.1 = 8.7% = 1.131 -> 1.13.
+    expect(items?.[0]).toBe(
+      '<IBSCBS><CST>000</CST><cClassTrib>000001</cClassTrib><gIBSCBS><vBC>13.00</vBC><gIBSUF><pIBSUF>0.0500</pIBSUF><vIBSUF>0.01</vIBSUF></gIBSUF><gIBSMun><pIBSMun>0.0500</pIBSMun><vIBSMun>0.01</vIBSMun></gIBSMun><vIBS>0.02</vIBS><gCBS><pCBS>8.7000</pCBS><vCBS>1.13</vCBS></gCBS></gIBSCBS></IBSCBS>',
+    );
+    // 19.99, 40% less: IBS 0.03% = 0.005997 -> 0.01 each; CBS 5.22% = 1.043478 -> 1.04.
+    expect(items?.[1]).toContain(
+      '<gCBS><pCBS>8.7000</pCBS><gRed><pRedAliq>40.0000</pRedAliq><pAliqEfet>5.2200</pAliqEfet></gRed><vCBS>1.04</vCBS></gCBS>',
+    );
+    expect(items?.[1]).toContain(
+      '<gIBSUF><pIBSUF>0.0500</pIBSUF><gRed><pRedAliq>40.0000</pRedAliq><pAliqEfet>0.0300</pAliqEfet></gRed><vIBSUF>0.01</vIBSUF></gIBSUF>',
+    );
+    expect(element(nfe, 'IBSCBSTot')).toContain('<vBCIBSCBS>32.99</vBCIBSCBS>');
+    expect(element(nfe, 'IBSCBSTot')).toContain('<vIBS>0.04</vIBS>');
+    expect(element(nfe, 'IBSCBSTot')).toContain('<vCBS>2.17</vCBS>');
+    // SEFAZ (the fake checks the law's own 2027 rates) authorises it.
+    expect(await transmit(t.app.ctx, row, built.xml, built.key)).toMatchObject({ kind: 'authorised' });
+    // 2029: every rate is set later and the shop set none: stopped with the Portuguese text, nothing signed.
+    const later = await signedNote(t.app.ctx, row, draft, new Date('2029-01-15T15:00:00Z'), 1);
+    expect(later).toEqual({
+      schema: {
+        element: 'pCBS',
+        setup: true,
+        message:
+          'Alíquota de CBS de 2029 não informada: a LC 214/2025 deixa essa alíquota para ser fixada depois. Informe-a em Configurações > Fiscal.',
+      },
+    });
   });
 
   it('a wrong cClassTrib is refused in Portuguese, on the forms and by SEFAZ (1023)', async () => {
@@ -496,6 +629,51 @@ describe('EPEC in São Paulo, only when SEFAZ itself is declared down', { timeou
     expect(sefaz.notes.get(note.accessKey)).toBeDefined();
     // One EPEC, and the note authorised once (the calls while down were answered 108).
     expect((sefaz.calls.RecepcaoEPEC ?? 0) - before.epec).toBe(1);
+  });
+
+  it("the EPEC service's own status is asked before an EPEC: not in operation, the note waits in the queue and no EPEC is sent; the fiscal page shows it", async () => {
+    const shop = await fiscalShop({ uf: 'SP', cityCode: '3550308', cityName: 'São Paulo' });
+    const before = { epec: sefaz.calls.RecepcaoEPEC ?? 0, status: sefaz.calls.EPECStatusServico ?? 0 };
+    const page = expectStatus(await shop.api.get('/fiscal/epec-status'), 200);
+    expect(page).toMatchObject({
+      applies: true,
+      available: true,
+      statusCode: '107',
+      statusText: 'Serviço em Operação',
+    });
+    expect(page.checkedAt).not.toBeNull();
+    const notify = vi.spyOn(t.app.ctx, 'notify');
+    sefaz.declaredDown = '108';
+    sefaz.epecStatus = ['108', 'Serviço Paralisado Momentaneamente (curto prazo)'];
+    try {
+      expect(expectStatus(await shop.api.get('/fiscal/epec-status'), 200)).toMatchObject({
+        available: false,
+        statusCode: '108',
+      });
+      const sale = await sell(shop.auth, shop.product.id);
+      const note = await noteOf(shop.auth, sale.id);
+      const queued = `SEFAZ-SP declarou paralisação, mas o serviço EPEC não está ativo (108 Serviço Paralisado Momentaneamente (curto prazo)): a NFC-e nº ${note.number} ficou na fila e será enviada quando a SEFAZ voltar.`;
+      expect(note).toMatchObject({ status: 'queued', tpEmis: 1, statusText: queued });
+      expect((sefaz.calls.RecepcaoEPEC ?? 0) - before.epec).toBe(0);
+      expect((sefaz.calls.EPECStatusServico ?? 0) - before.status).toBe(3);
+      expect(notify).toHaveBeenCalledWith(shop.client.id, { message: queued, alertColor: 'warning' });
+    } finally {
+      sefaz.declaredDown = null;
+      sefaz.epecStatus = ['107', 'Serviço em Operação'];
+      notify.mockRestore();
+    }
+    // Another state has no EPEC for NFC-e: nothing asked.
+    const pr = await fiscalShop();
+    expect(expectStatus(await pr.api.get('/fiscal/epec-status'), 200)).toEqual({
+      applies: false,
+      available: null,
+      statusCode: null,
+      statusText: 'A contingência EPEC de NFC-e existe só em São Paulo.',
+      checkedAt: null,
+    });
+    // The Administrador's page only.
+    const seller = await asUser(t, [3]);
+    expect((await seller.api.get('/fiscal/epec-status')).statusCode).toBe(403);
   });
 
   it('SEFAZ refuses a tpEmis 4 note without its EPEC (468)', async () => {
@@ -1221,7 +1399,9 @@ describe('product fiscal fields', { timeout: 120_000 }, () => {
     );
     const exported = await shop.api.get(`/product/client/${shop.client.id}/export?q=${sku}`);
     expect(exported.statusCode).toBe(200);
-    expect(exported.body.split('\r\n')[0]).toMatch(/;ncm;cfop;csosn;origem;cest;unidade_fiscal$/);
+    expect(exported.body.split('\r\n')[0]).toMatch(
+      /;ncm;cfop;csosn;origem;cest;unidade_fiscal;cclasstrib;cst_ibs_cbs$/,
+    );
     const rows = Papa.parse<Record<string, string>>(exported.body.slice(1), {
       header: true,
       skipEmptyLines: true,
@@ -1256,6 +1436,82 @@ describe('product fiscal fields', { timeout: 120_000 }, () => {
     expect(fieldsAfter[rows.findIndex((r) => r.nome === 'Suco')]).toEqual({ cfop: '5102' });
     const reExported = await shop.api.get(`/product/client/${shop.client.id}/export?q=${sku}`);
     expect(reExported.body).toBe(exported.body);
+  });
+
+  it('the CSV carries cClassTrib and its CST: a wrong code refuses its line by name, nothing half-imported; the export writes both back', async () => {
+    const shop = await fiscalShop({ crt: '3' });
+    const sku = `CLT-${shop.client.id}`;
+    const importCsv = (csv: string) => shop.api.post('/product/import', { csv, dryRun: false });
+    const header = 'nome;sku;preco_venda;ncm;cclasstrib;cst_ibs_cbs';
+    const bad = await importCsv(
+      [
+        header,
+        `Prato;${sku};19,99;21069090;200047;200`,
+        `Brinde;${sku}-2;1,00;;999999;`,
+        `Pão;${sku}-3;0,80;;200003;000`,
+        `Suco;${sku}-4;6,00;;;000`,
+      ].join('\n'),
+    );
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().result.errors).toEqual([
+      {
+        line: 3,
+        column: 'cclasstrib',
+        message: 'Classificação tributária (cClassTrib) 999999 não existe na tabela do IBS/CBS para NFC-e.',
+      },
+      {
+        line: 4,
+        column: 'cst_ibs_cbs',
+        message:
+          'CST do IBS/CBS 000 não corresponde ao cClassTrib 200003 (o CST são os 3 primeiros dígitos do cClassTrib)',
+      },
+      {
+        line: 5,
+        column: 'cst_ibs_cbs',
+        message:
+          'CST do IBS/CBS 000 sem cClassTrib: preencha a coluna cclasstrib (o CST são os 3 primeiros dígitos dela)',
+      },
+    ]);
+    // Nothing written: not the good line, not the bad lines' products without their fiscal fields.
+    const none = expectStatus(await shop.api.get(`/product/client/${shop.client.id}?q=${sku}`), 200);
+    expect(none.items).toEqual([]);
+
+    const ok = await importCsv(
+      [
+        `${header};estoque`,
+        `Prato;${sku};19,99;21069090;200047;200;10`,
+        `Brinde;${sku}-2;1,00;;410999;;10`,
+      ].join('\n'),
+    );
+    expect(ok.json()).toMatchObject({ created: 2, invalidLines: 0 });
+    const list = expectStatus(await shop.api.get(`/product/client/${shop.client.id}?q=${sku}`), 200);
+    const prato = list.items.find((p: { sku: string }) => p.sku === sku);
+    expect(expectStatus(await shop.api.get(`/fiscal/product/${prato.id}`), 200).fields).toEqual({
+      ncm: '21069090',
+      cClassTrib: '200047',
+    });
+    const exported = await shop.api.get(`/product/client/${shop.client.id}/export?q=${sku}`);
+    const rows = Papa.parse<Record<string, string>>(exported.body.slice(1), {
+      header: true,
+      skipEmptyLines: true,
+    }).data;
+    const cols = (name: string) => {
+      const row = rows.find((r) => r.nome === name);
+      return [row?.cclasstrib, row?.cst_ibs_cbs];
+    };
+    expect(cols('Prato')).toEqual(['200047', '200']);
+    expect(cols('Brinde')).toEqual(['410999', '410']);
+    // The imported class reaches the note: bares e restaurantes, 40% less.
+    const sale = await sell(shop.auth, prato.id, {
+      items: [{ productId: prato.id, quantity: 1 }],
+      payments: [{ method: 'money', amountCents: 1999 }],
+      cashDepositAmountCents: 1999,
+    });
+    const note = await noteOf(shop.auth, sale.id);
+    expect(note.status).toBe('authorised');
+    expect((await shop.api.get(`/fiscal/notes/${note.id}/xml`)).body).toContain(
+      '<IBSCBS><CST>200</CST><cClassTrib>200047</cClassTrib>',
+    );
   });
 });
 

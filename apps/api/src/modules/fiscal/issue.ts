@@ -1,6 +1,8 @@
 import { createHash, createSign, randomInt } from 'node:crypto';
 import {
   accessKey,
+  EPEC_IN_OPERATION,
+  type EpecStatus,
   FISCAL_MESSAGES,
   type FiscalEnvironment,
   type FiscalNote,
@@ -50,6 +52,7 @@ import {
   enviNFe,
   epecEvent,
   inutNFe,
+  missingIbsCbsRate,
   NFE_NS,
   type NoteInput,
   type Signer,
@@ -140,6 +143,7 @@ async function draftOf(db: Executor, settings: SettingsRow, sale: Sale, consumer
     totalCents: sale.finalAmountCents,
     additionalInfo: `Venda no ${sale.number}`,
     ibsCbs: ibsCbsApplies(settings.ibsCbsMode as IbsCbsMode, settings.crt),
+    ibsCbsRates: settings.ibsCbsRates ?? {},
     timeZone: client?.timeZone ?? 'America/Sao_Paulo',
   };
   return draft;
@@ -167,7 +171,13 @@ function qrUrls(settings: SettingsRow) {
   return { qr: urls.qrCode ?? '', chave: urls.keyQuery };
 }
 
-export type SchemaFailure = { element: string; message: string };
+/** A note that cannot be built: an XSD error, or (`setup`) something the shop must set first. */
+export type SchemaFailure = { element: string; message: string; setup?: boolean };
+/** The note's status text for a build failure. */
+const failureText = (f: SchemaFailure, hint = '') =>
+  f.setup
+    ? f.message
+    : `Erro de schema no elemento ${f.element}: a nota não foi enviada.${hint ? ` ${hint}` : ''}`;
 
 /** Builds, signs, adds the QR code and validates. A schema error comes back named, nothing signed is kept. */
 export async function signedNote(
@@ -231,6 +241,9 @@ export async function composeNote(
     ...(tpEmis === 9 ? { contingency: { at: issuedAt, reason: CONTINGENCY_REASON } } : {}),
     ...(tpEmis === 4 ? { contingency: { at: issuedAt, reason: EPEC_REASON } } : {}),
   };
+  // A rate LC 214/2025 leaves to be set and the shop has not entered: stopped, nothing signed or sent.
+  const unset = missingIbsCbsRate(input);
+  if (unset) return { schema: { ...unset, setup: true } };
   const signed = signXml(buildNfe(input), 'infNFe', a1);
   const qrCode =
     qr.version === 3
@@ -494,7 +507,7 @@ async function sendNew(ctx: AppContext, actor: Actor, settings: SettingsRow, not
     await save(ctx.db, note.id, {
       status: 'rejected',
       statusCode: 'schema',
-      statusText: `Erro de schema no elemento ${built.schema.element}: a nota não foi enviada. ${fixHint('schema')}`,
+      statusText: failureText(built.schema, fixHint('schema')),
     });
     return;
   }
@@ -507,16 +520,16 @@ async function sendNew(ctx: AppContext, actor: Actor, settings: SettingsRow, not
   }
   // SEFAZ did not answer, or answered that it is down.
   const rules = stateRules(settings.uf as Uf);
+  let queuedText: string = FISCAL_MESSAGES.spQueued;
   if (rules.epec && (sent.kind === 'down' || (await sefazDeclaredDown(ctx, settings)))) {
-    if (await issueEpec(ctx, actor, settings, note, draft, built)) return;
+    const epec = await issueEpec(ctx, actor, settings, note, draft, built);
+    if (epec === true) return;
+    // The EPEC service itself is not in operation: the queue, saying so.
+    if (typeof epec === 'string') queuedText = epec;
   }
   if (!rules.offlineContingency) {
-    await save(ctx.db, note.id, {
-      status: 'queued',
-      statusText: FISCAL_MESSAGES.spQueued,
-      attempts: note.attempts + 1,
-    });
-    ctx.notify(note.clientId, { message: FISCAL_MESSAGES.spQueued, alertColor: 'warning' });
+    await save(ctx.db, note.id, { status: 'queued', statusText: queuedText, attempts: note.attempts + 1 });
+    ctx.notify(note.clientId, { message: queuedText, alertColor: 'warning' });
     return;
   }
   const offline = await signedNote(ctx, settings, draft, new Date(), 9);
@@ -524,7 +537,7 @@ async function sendNew(ctx: AppContext, actor: Actor, settings: SettingsRow, not
     await save(ctx.db, note.id, {
       status: 'rejected',
       statusCode: 'schema',
-      statusText: `Erro de schema no elemento ${offline.schema.element}: a nota não foi enviada.`,
+      statusText: failureText(offline.schema),
     });
     return;
   }
@@ -559,10 +572,47 @@ async function sefazDeclaredDown(ctx: AppContext, settings: SettingsRow): Promis
 }
 
 /**
+ * São Paulo's EPEC service's own status (EPECStatusServico, consStatServ as for NFeStatusServico4): 107
+ * is in operation. SEFAZ-SP turns it on in production only while it needs it, so an EPEC is sent only
+ * after this says 107 (nfephp-org/sped-nfe docs/metodos/EPECNFCe_SP.md, sefazStatusEpecNfce).
+ */
+export async function epecServiceStatus(
+  ctx: AppContext,
+  settings: SettingsRow,
+): Promise<{ available: boolean | null; statusCode: string | null; statusText: string }> {
+  const answer = await callSefaz(
+    ctx.config,
+    target(ctx, settings),
+    'EPECStatusServico',
+    consStatServ(tpAmbOf(settings.environment as FiscalEnvironment), settings.uf as Uf),
+  );
+  if (!answer.ok) return { available: null, statusCode: null, statusText: FISCAL_MESSAGES.epecSilent };
+  const statusCode = tag(answer.body, 'cStat') ?? '';
+  return {
+    available: statusCode === EPEC_IN_OPERATION,
+    statusCode,
+    statusText: tag(answer.body, 'xMotivo') ?? '',
+  };
+}
+
+/** The fiscal page's EPEC line: asked now, for a state with EPEC and a shop with its certificate. */
+export async function epecStatusOf(ctx: AppContext, actor: Actor): Promise<EpecStatus> {
+  const settings = await settingsRow(ctx.db, actor.clientId);
+  const none = { available: null, statusCode: null, checkedAt: null };
+  if (!settings || !stateRules(settings.uf as Uf).epec)
+    return { applies: false, ...none, statusText: FISCAL_MESSAGES.epecNotApplicable };
+  if (!settings.certificateSealed)
+    return { applies: true, ...none, statusText: FISCAL_MESSAGES.noCertificate };
+  const status = await epecServiceStatus(ctx, settings);
+  return { applies: true, ...status, checkedAt: new Date().toISOString() };
+}
+
+/**
  * São Paulo with SEFAZ declared down: the same number signed again with tpEmis 4, its EPEC (event
  * 110140) registered at SEFAZ-SP's EPEC service, the DANFE printed with the contingency text; the
  * transmission job sends the note itself once SEFAZ is back. False when the EPEC could not be
- * registered (the caller queues the note as before).
+ * registered (the caller queues the note as before); the queue's text when the EPEC service itself is not
+ * in operation.
  */
 async function issueEpec(
   ctx: AppContext,
@@ -571,7 +621,11 @@ async function issueEpec(
   note: NoteRow,
   draft: Draft,
   first: { xml: string; key: string },
-): Promise<boolean> {
+): Promise<boolean | string> {
+  // The EPEC service must be in operation (107) before its event is sent.
+  const service = await epecServiceStatus(ctx, settings);
+  if (!service.available)
+    return FISCAL_MESSAGES.epecUnavailable(note.number, service.statusCode ?? '-', service.statusText);
   const built = await signedNote(ctx, settings, draft, new Date(), 4);
   if ('schema' in built) return false;
   const tpAmb = tpAmbOf(settings.environment as FiscalEnvironment);
@@ -709,7 +763,7 @@ async function transmitOne(ctx: AppContext, note: NoteRow): Promise<boolean | nu
     await save(ctx.db, note.id, {
       status: 'rejected',
       statusCode: 'schema',
-      statusText: `Erro de schema no elemento ${built.schema.element}`,
+      statusText: failureText(built.schema),
     });
     return null;
   }

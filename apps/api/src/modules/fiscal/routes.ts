@@ -6,7 +6,7 @@ import { clients } from '../../db/schema.ts';
 import { route } from '../../lib/endpoint.ts';
 import { sessionOf } from '../../plugins/auth.ts';
 import { danfePdf } from './danfe.ts';
-import { cancelNote, voidNumbers } from './issue.ts';
+import { cancelNote, epecStatusOf, voidNumbers } from './issue.ts';
 import { monthZip } from './monthZip.ts';
 import {
   getSettings,
@@ -30,6 +30,7 @@ export function fiscalRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     route(app, fiscalApi.status, async (request) => ({
       enabled: (await settingsRow(db, sessionOf(request).clientId))?.enabled ?? false,
     }));
+    route(app, fiscalApi.epecStatus, (request) => epecStatusOf(ctx, sessionOf(request)));
     route(app, fiscalApi.saveSettings, (request) => saveSettings(ctx, sessionOf(request), request.body));
     route(app, fiscalApi.certificate, (request) => uploadCertificate(ctx, sessionOf(request), request.body));
     route(app, fiscalApi.notes, (request) => listNotes(db, sessionOf(request)));

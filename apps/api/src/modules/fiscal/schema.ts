@@ -1,4 +1,4 @@
-import type { ProductFiscal, ProductFiscalOverride } from '@balcao/core/fiscal';
+import type { ProductFiscal, ProductFiscalOverride, ShopIbsCbsRates } from '@balcao/core/fiscal';
 import { sql } from 'drizzle-orm';
 import {
   boolean,
@@ -47,6 +47,8 @@ export const fiscalSettings = pgTable('fiscal_settings', {
   defaults: jsonb('defaults').$type<ProductFiscal>().notNull(),
   /** auto | always | never: when the notes carry the IBS/CBS groups (NT 2025.002). */
   ibsCbsMode: text('ibs_cbs_mode').notNull().default('auto'),
+  /** The IBS/CBS rates LC 214/2025 leaves to be set later, by year (core's IBS_CBS_SCHEDULE). */
+  ibsCbsRates: jsonb('ibs_cbs_rates').$type<ShopIbsCbsRates>().notNull().default({}),
   /** lib/secrets.ts sealed {pfxBase64, password}; '' without a certificate. */
   certificateSealed: text('certificate_sealed').notNull().default(''),
   certificateHolder: text('certificate_holder'),

@@ -16,22 +16,31 @@ export type SefazService =
   | 'NFeStatusServico4'
   | 'NFeRecepcaoEvento4'
   | 'NFeInutilizacao4'
-  | 'RecepcaoEPEC';
+  | 'RecepcaoEPEC'
+  | 'EPECStatusServico';
 
-const URL_OF: Record<SefazService, 'authorize' | 'query' | 'status' | 'event' | 'voidNumbers' | 'epec'> = {
+const URL_OF: Record<
+  SefazService,
+  'authorize' | 'query' | 'status' | 'event' | 'voidNumbers' | 'epec' | 'epecStatus'
+> = {
   NFeAutorizacao4: 'authorize',
   NFeConsultaProtocolo4: 'query',
   NFeStatusServico4: 'status',
   NFeRecepcaoEvento4: 'event',
   NFeInutilizacao4: 'voidNumbers',
   RecepcaoEPEC: 'epec',
+  EPECStatusServico: 'epecStatus',
 };
 
 /**
  * The SOAP operation (the wsdl namespace and the action) when it is not the service's name: SP's EPEC
- * NFC-e service answers the operation "RecepcaoEvento" (nfephp-org/sped-nfe storage/wsnfe_4.00_mod65.xml).
+ * NFC-e services answer the operations "RecepcaoEvento" and "NfeStatusServico2" (nfephp-org/sped-nfe
+ * storage/wsnfe_4.00_mod65.xml, SP's RecepcaoEPEC and EPECStatusServico entries).
  */
-const OPERATION_OF: Partial<Record<SefazService, string>> = { RecepcaoEPEC: 'RecepcaoEvento' };
+const OPERATION_OF: Partial<Record<SefazService, string>> = {
+  RecepcaoEPEC: 'RecepcaoEvento',
+  EPECStatusServico: 'NfeStatusServico2',
+};
 
 /** SEFAZ answered (any cStat), or did not: the link, a timeout, a 5xx. */
 export type SefazAnswer =

@@ -82,6 +82,7 @@ export async function toSettings(db: Executor, row: SettingsRow): Promise<Fiscal
     ibsCbsMode: IBS_CBS_MODES.includes(row.ibsCbsMode as IbsCbsMode)
       ? (row.ibsCbsMode as IbsCbsMode)
       : 'auto',
+    ibsCbsRates: row.ibsCbsRates ?? {},
     certificate:
       row.certificateSealed && row.certificateNotAfter && row.certificateNotBefore
         ? {
@@ -143,6 +144,7 @@ export async function saveSettings(
       qrCodeVersion: input.qrCodeVersion,
       defaults: input.defaults,
       ibsCbsMode: input.ibsCbsMode,
+      ibsCbsRates: input.ibsCbsRates ?? current?.ibsCbsRates ?? {},
       // Kept while it stays on: the sweep (issue.ts, sweepFiscal) looks at sales since then.
       enabledAt: input.enabled
         ? current?.enabled && current.enabledAt

@@ -5,9 +5,12 @@ import {
   DEFAULT_CLASS_TRIB,
   type IbsCbsItem,
   ibsCbsItem,
+  ibsCbsMissingRate,
+  ibsCbsRatesOf,
   ibsCbsRateText,
   isCardTPag,
   type ProductFiscal,
+  type ShopIbsCbsRates,
   tPagOf,
   UF_CODES,
   type Uf,
@@ -95,6 +98,8 @@ export type NoteInput = {
   additionalInfo?: string;
   /** The IBS/CBS groups (NT 2025.002) per item and in the totals; absent in drafts made before. */
   ibsCbs?: boolean;
+  /** The rates the shop entered where LC 214/2025 leaves them to be set (by year), when the draft was made. */
+  ibsCbsRates?: ShopIbsCbsRates;
 };
 
 /** The text SEFAZ requires as the first item's description in homologação (rejection 373). */
@@ -150,16 +155,32 @@ function ibsCbsTotXml(items: IbsCbsItem[]): string {
 }
 
 /** The IBS/CBS of each item of a note (null when the note carries no IBS/CBS groups). */
-export function ibsCbsOfNote(n: Pick<NoteInput, 'items' | 'ibsCbs' | 'issuedAt'>): IbsCbsItem[] | null {
+export function ibsCbsOfNote(
+  n: Pick<NoteInput, 'items' | 'ibsCbs' | 'issuedAt' | 'ibsCbsRates'>,
+): IbsCbsItem[] | null {
   if (!n.ibsCbs) return null;
-  const year = Number(n.issuedAt.slice(0, 4));
+  // The rates of the note's issue year (LC 214/2025's transition): a missing one is stopped before (missingIbsCbsRate).
+  const { rates, missing } = ibsCbsRatesOf(Number(n.issuedAt.slice(0, 4)), n.ibsCbsRates);
+  if (!rates) throw new Error(`IBS/CBS rates missing: ${missing.join(', ')}`);
   return n.items.map((item) =>
     ibsCbsItem(
       item.grossCents - item.discountCents + item.otherCents,
       item.fiscal.cClassTrib ?? DEFAULT_CLASS_TRIB,
-      year,
+      rates,
     ),
   );
+}
+
+/** The element and the Portuguese text of the first IBS/CBS rate a note of `issuedAt`'s year still lacks. */
+export function missingIbsCbsRate(
+  n: Pick<NoteInput, 'ibsCbs' | 'issuedAt' | 'ibsCbsRates'>,
+): { element: string; message: string } | null {
+  if (!n.ibsCbs) return null;
+  const year = Number(n.issuedAt.slice(0, 4));
+  const { missing } = ibsCbsRatesOf(year, n.ibsCbsRates);
+  if (!missing) return null;
+  const element = { cbs: 'pCBS', ibsUf: 'pIBSUF', ibsMun: 'pIBSMun' }[missing[0]];
+  return { element, message: ibsCbsMissingRate(year, missing[0]) };
 }
 
 /** The unsigned NFe (model 65). */

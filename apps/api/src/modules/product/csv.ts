@@ -1,4 +1,5 @@
 import {
+  cstOfClassTrib,
   type ProductFiscalField,
   type ProductFiscalOverride,
   productFiscalOverrideSchema,
@@ -42,11 +43,13 @@ import { products, productVariants } from './schema.ts';
 
 type Row = Partial<Record<ProductCsvColumn | ProductCsvFiscalColumn, string>>;
 
+/** The CST column: derived from the cClassTrib, checked on import, never kept on its own. */
+const CST_COLUMN = 'cst_ibs_cbs' satisfies ProductCsvFiscalColumn;
+type FieldColumn = Exclude<ProductCsvFiscalColumn, typeof CST_COLUMN>;
+const FIELD_COLUMNS = PRODUCT_CSV_FISCAL_COLUMNS.filter((c): c is FieldColumn => c !== CST_COLUMN);
+
 /** The fiscal columns and the field each one fills; `clean` forgives the spreadsheet's formatting. */
-const FISCAL_COLUMNS: Record<
-  ProductCsvFiscalColumn,
-  { field: ProductFiscalField; clean: (v: string) => string }
-> = {
+const FISCAL_COLUMNS: Record<FieldColumn, { field: ProductFiscalField; clean: (v: string) => string }> = {
   ncm: { field: 'ncm', clean: (v) => v.replace(/[.\s]/g, '') },
   cfop: { field: 'cfop', clean: (v) => v.replace(/[.\s]/g, '') },
   csosn: { field: 'csosn', clean: (v) => v.trim() },
@@ -54,7 +57,19 @@ const FISCAL_COLUMNS: Record<
   origem: { field: 'origin', clean: (v) => /^\s*(\d)/.exec(v)?.[1] ?? v.trim() },
   cest: { field: 'cest', clean: (v) => v.replace(/[.\s]/g, '') },
   unidade_fiscal: { field: 'unit', clean: (v) => v.trim().toUpperCase() },
+  cclasstrib: { field: 'cClassTrib', clean: (v) => v.replace(/[.\s]/g, '') },
 };
+
+/** The CST cell against the line's cClassTrib (the CST is its first three digits). */
+export function cstCellMessage(cst: string, cClassTrib: string | undefined): string | null {
+  if (!/^\d{3}$/.test(cst))
+    return `CST do IBS/CBS "${cst}" inválido: use os 3 dígitos do CST, por exemplo 000`;
+  if (!cClassTrib)
+    return `CST do IBS/CBS ${cst} sem cClassTrib: preencha a coluna cclasstrib (o CST são os 3 primeiros dígitos dela)`;
+  if (cstOfClassTrib(cClassTrib) !== cst)
+    return `CST do IBS/CBS ${cst} não corresponde ao cClassTrib ${cClassTrib} (o CST são os 3 primeiros dígitos do cClassTrib)`;
+  return null;
+}
 
 const FIELD_COLUMN: Record<string, ProductCsvColumn> = {
   name: 'nome',
@@ -375,7 +390,7 @@ export async function planImport(db: Executor, actor: Actor, parsed: ParsedCsv):
     // The NFC-e fields: each filled cell checked as the fiscal form checks it.
     const fiscalCells: Record<string, string> = {};
     const fiscalColumnOf = new Map<string, ProductCsvFiscalColumn>();
-    for (const column of PRODUCT_CSV_FISCAL_COLUMNS) {
+    for (const column of FIELD_COLUMNS) {
       if (!has(column)) continue;
       const { field, clean } = FISCAL_COLUMNS[column];
       fiscalCells[field] = clean(row[column] as string);
@@ -388,6 +403,10 @@ export async function planImport(db: Executor, actor: Actor, parsed: ParsedCsv):
       else
         for (const issue of checked.error.issues)
           fail(line, fiscalColumnOf.get(String(issue.path[0])) ?? null, issue.message);
+    }
+    if (has(CST_COLUMN)) {
+      const message = cstCellMessage((row[CST_COLUMN] as string).trim(), fiscalCells.cClassTrib);
+      if (message) fail(line, CST_COLUMN, message);
     }
 
     if (input?.sku) {
@@ -647,6 +666,7 @@ export async function* withFiscalFields<T extends ExportProduct>(
 
 /** A product's own value of a fiscal column as the import reads it back (blank: not its own). */
 function fiscalCell(fiscal: ProductFiscalOverride | null | undefined, column: ProductCsvFiscalColumn) {
+  if (column === CST_COLUMN) return fiscal?.cClassTrib ? cstOfClassTrib(fiscal.cClassTrib) : '';
   const value = fiscal?.[FISCAL_COLUMNS[column].field];
   return value === null || value === undefined ? '' : String(value);
 }

@@ -10,8 +10,17 @@ import {
   type FiscalSettings,
   fiscalSettingsInputSchema,
   fiscalVoidSchema,
+  formatRatePercent,
   IBS_CBS_MODE_LABELS,
   IBS_CBS_MODES,
+  IBS_CBS_PART_LABELS,
+  IBS_CBS_PARTS,
+  IBS_CBS_YEARS,
+  type IbsCbsPart,
+  lawRate,
+  parseRatePercent,
+  type ShopIbsCbsRates,
+  scheduleOf,
   UFS,
 } from '@balcao/core/fiscal';
 import { formatCents } from '@balcao/core/money';
@@ -49,6 +58,7 @@ import {
   downloadNoteXml,
   openDanfe,
   useCancelNote,
+  useEpecStatus,
   useFiscalNotes,
   useFiscalSettings,
   useSaveFiscalSettings,
@@ -77,6 +87,8 @@ type Values = {
   csc: string;
   qrCodeVersion: string;
   ibsCbsMode: string;
+  /** The rates the law leaves to be set, as typed ("8,8"), by `y{year}_{part}`. */
+  ibsCbsRates: Record<string, string>;
   defaults: {
     ncm: string;
     cfop: string;
@@ -87,6 +99,37 @@ type Values = {
     cClassTrib: string;
   };
 };
+
+/** The cells of the IBS/CBS schedule the shop fills: the years and parts LC 214/2025 leaves to be set. */
+const RATE_CELLS = IBS_CBS_YEARS.flatMap((year) =>
+  IBS_CBS_PARTS.filter((part) => lawRate(year, part) === null).map((part) => ({
+    year,
+    part,
+    key: `y${year}_${part}`,
+  })),
+);
+
+function rateTexts(rates: ShopIbsCbsRates | undefined): Record<string, string> {
+  return Object.fromEntries(
+    RATE_CELLS.map(({ year, part, key }) => {
+      const rate = rates?.[String(year)]?.[part];
+      return [key, rate === undefined ? '' : formatRatePercent(rate)];
+    }),
+  );
+}
+
+function ratesOf(texts: Record<string, string>): ShopIbsCbsRates {
+  const out: ShopIbsCbsRates = {};
+  for (const { year, part, key } of RATE_CELLS) {
+    const rate = parseRatePercent(texts[key] ?? '');
+    if (rate === null) continue;
+    // Not a rate: a fraction the schema refuses with its "4 casas decimais" text.
+    const row = out[String(year)] ?? {};
+    row[part] = Number.isNaN(rate) ? 0.5 : rate;
+    out[String(year)] = row;
+  }
+  return out;
+}
 
 function valuesOf(s: FiscalSettings | null): Values {
   return {
@@ -110,6 +153,7 @@ function valuesOf(s: FiscalSettings | null): Values {
     csc: '',
     qrCodeVersion: String(s?.qrCodeVersion ?? 2),
     ibsCbsMode: s?.ibsCbsMode ?? 'auto',
+    ibsCbsRates: rateTexts(s?.ibsCbsRates),
     defaults: {
       ncm: s?.defaults.ncm ?? '',
       cfop: s?.defaults.cfop ?? '5102',
@@ -129,7 +173,14 @@ const toInput = (v: Values) => ({
   nextNumber: Number(v.nextNumber),
   qrCodeVersion: v.qrCodeVersion === '3' ? (3 as const) : (2 as const),
   defaults: { ...v.defaults, cest: v.defaults.cest.trim() || null },
+  ibsCbsRates: ratesOf(v.ibsCbsRates),
 });
+
+/** ibsCbsRates.2027.cbs (schema and server) -> ibsCbsRates.y2027_cbs (the field). */
+const fieldOf = (path: string) => path.replace(/^ibsCbsRates\.(\d{4})\.(\w+)$/, 'ibsCbsRates.y$1_$2');
+
+/** 500 -> "0,05%". */
+const lawRateText = (year: number, part: IbsCbsPart) => `${formatRatePercent(lawRate(year, part) ?? 0)}%`;
 
 function SettingsForm({
   settings,
@@ -143,6 +194,7 @@ function SettingsForm({
     schema: fiscalSettingsInputSchema,
     defaultValues: valuesOf(settings),
     toInput,
+    fieldOf,
   });
   const qrCodeVersion = form.watch('qrCodeVersion');
   return (
@@ -256,6 +308,53 @@ function SettingsForm({
               </MenuItem>
             ))}
           </FormTextField>
+        </Box>
+        <Typography variant="subtitle2" component="h4">
+          Alíquotas por ano da nota (transição da LC 214/2025)
+        </Typography>
+        <Typography variant="body2" color="text.secondary">
+          A nota usa as alíquotas do ano em que é emitida. Onde a lei fixa o número ele já vale; onde ela
+          deixa a alíquota para ser fixada depois (alíquotas de referência do Senado, lei do seu estado ou
+          município), informe-a em % quando for publicada. Em 2027 e 2028 a CBS informada é reduzida em 0,1
+          ponto (art. 347).
+        </Typography>
+        <Box
+          role="group"
+          aria-label="Alíquotas do IBS e da CBS por ano"
+          sx={{
+            display: 'grid',
+            gap: 1.5,
+            gridTemplateColumns: { xs: '1fr', md: '90px 1fr 1fr 1fr' },
+            alignItems: 'center',
+          }}
+        >
+          {IBS_CBS_YEARS.map((year) => (
+            <Box key={year} sx={{ display: 'contents' }}>
+              <Typography
+                variant="body2"
+                sx={{ fontWeight: 600, mt: { xs: 1, md: 0 } }}
+                title={scheduleOf(year).source}
+              >
+                {year}
+              </Typography>
+              {IBS_CBS_PARTS.map((part) =>
+                lawRate(year, part) === null ? (
+                  <FormTextField
+                    key={part}
+                    control={form.control}
+                    name={`ibsCbsRates.y${year}_${part}`}
+                    label={`${IBS_CBS_PART_LABELS[part]} ${year} (%)`}
+                    size="small"
+                    slotProps={{ htmlInput: { inputMode: 'decimal' } }}
+                  />
+                ) : (
+                  <Typography key={part} variant="body2" color="text.secondary">
+                    {IBS_CBS_PART_LABELS[part]}: {lawRateText(year, part)} (fixada na lei)
+                  </Typography>
+                ),
+              )}
+            </Box>
+          ))}
         </Box>
         {settings && !settings.offlineContingency && (
           <Alert severity="info">
@@ -515,6 +614,14 @@ export default function FiscalPage() {
         </Typography>
         <CertificateSection settings={current} onSaved={ok} />
       </Paper>
+      {current?.uf === 'SP' && current.certificate && (
+        <Paper sx={{ p: 2 }}>
+          <Typography variant="h6" component="h2" gutterBottom>
+            Contingência EPEC (São Paulo)
+          </Typography>
+          <EpecStatusSection />
+        </Paper>
+      )}
       <Paper sx={{ p: 2 }}>
         <Typography variant="h6" component="h2" gutterBottom>
           Notas emitidas
@@ -539,6 +646,42 @@ export default function FiscalPage() {
 }
 
 /** The accountant's ZIP of a month: notes, cancel events, inutilizações and resumo.csv. */
+/** São Paulo: the EPEC service's own status (SEFAZ-SP turns it on only when it needs it). */
+function EpecStatusSection() {
+  const status = useEpecStatus(true);
+  if (status.isPending) return <Loading />;
+  if (status.isError)
+    return (
+      <LoadError
+        what="Não foi possível consultar o serviço EPEC."
+        error={status.error}
+        onRetry={() => status.refetch()}
+      />
+    );
+  const s = status.data;
+  const severity = s.available === true ? 'success' : s.available === false ? 'warning' : 'info';
+  return (
+    <Stack spacing={1.5} sx={{ alignItems: 'flex-start' }}>
+      <Alert severity={severity} sx={{ width: '100%' }}>
+        {s.available === true
+          ? 'Serviço EPEC da SEFAZ-SP em operação: se a SEFAZ-SP declarar paralisação, a NFC-e sai em contingência EPEC.'
+          : s.available === false
+            ? 'Serviço EPEC da SEFAZ-SP não está ativo agora: se a SEFAZ-SP parar, as notas ficam na fila até ela voltar.'
+            : s.statusText}
+        {s.statusCode && (
+          <Typography variant="body2" component="span" sx={{ display: 'block' }}>
+            Resposta da SEFAZ-SP: {s.statusCode} - {s.statusText}
+            {s.checkedAt ? ` (consultado em ${formatDateTime(s.checkedAt)})` : ''}
+          </Typography>
+        )}
+      </Alert>
+      <Button variant="outlined" disabled={status.isFetching} onClick={() => status.refetch()}>
+        {status.isFetching ? 'Consultando...' : 'Consultar de novo'}
+      </Button>
+    </Stack>
+  );
+}
+
 function MonthZipSection({ onError }: { onError: (m: string) => void }) {
   const [month, setMonth] = useState(() => shopToday().slice(0, 7));
   const [busy, setBusy] = useState(false);

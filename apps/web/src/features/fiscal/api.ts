@@ -9,6 +9,7 @@ export const fiscalQueries = {
   notes: () => queryOf(fiscalApi.notes, {}),
   ofSale: (id: number) => queryOf(fiscalApi.ofSale, { params: { id } }),
   product: (id: number) => queryOf(fiscalApi.product, { params: { id } }),
+  epecStatus: () => queryOf(fiscalApi.epecStatus, {}),
 };
 
 /** Whether the shop issues NFC-e (kept from the last answer while offline). */
@@ -16,6 +17,9 @@ export const useNfceOn = () =>
   useQuery({ ...fiscalQueries.status(), staleTime: 60_000, gcTime: Number.POSITIVE_INFINITY }).data
     ?.enabled === true;
 export const useFiscalSettings = () => useQuery(fiscalQueries.settings());
+/** São Paulo's EPEC service status, asked of SEFAZ-SP when the page opens (and on "Consultar"). */
+export const useEpecStatus = (enabled: boolean) =>
+  useQuery({ ...fiscalQueries.epecStatus(), enabled, staleTime: 0, retry: false });
 export const useFiscalNotes = () => useQuery({ ...fiscalQueries.notes(), refetchInterval: 5000 });
 /** A sale's note; asked again while it is being sent. */
 export const useSaleFiscalNote = (id: number) =>

@@ -49,6 +49,16 @@ const TEMPLATE_ROWS = [
     '',
     '',
     'Pão, hambúrguer e queijo',
+    '',
+    // NFC-e: NCM, CFOP, CSOSN, origem, CEST, unidade fiscal, cClassTrib and its CST (bares e restaurantes).
+    '21069090',
+    '5102',
+    '102',
+    '0',
+    '',
+    'UN',
+    '200047',
+    '200',
   ],
   [
     'Coca-Cola Lata 350ml',
@@ -69,11 +79,21 @@ const TEMPLATE_ROWS = [
     '6,6',
     '6,6',
     '',
+    '',
+    '22021000',
+    '5102',
+    '102',
+    '0',
+    '',
+    'UN',
+    '000001',
+    '000',
   ],
 ];
 
 function downloadTemplate() {
-  const csv = `\uFEFF${[PRODUCT_CSV_COLUMNS.join(';'), ...TEMPLATE_ROWS.map((r) => r.join(';'))].join('\r\n')}\r\n`;
+  const header = [...PRODUCT_CSV_COLUMNS, ...PRODUCT_CSV_FISCAL_COLUMNS];
+  const csv = `\uFEFF${[header.join(';'), ...TEMPLATE_ROWS.map((r) => r.join(';'))].join('\r\n')}\r\n`;
   const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
   const a = document.createElement('a');
   a.href = url;
@@ -205,7 +225,8 @@ export function ImportDialog({
           </Typography>
           <Typography variant="body2" color="text.secondary">
             Dados fiscais (NFC-e), opcionais: <b>{PRODUCT_CSV_FISCAL_COLUMNS.join(', ')}</b>. Em branco, vale
-            o padrão da loja.
+            o padrão da loja. <b>cclasstrib</b> é a classificação do IBS/CBS (6 dígitos da tabela oficial, por
+            exemplo 000001); <b>cst_ibs_cbs</b>, se preenchido, deve ser igual aos 3 primeiros dígitos dela.
           </Typography>
           <Stack direction="row" sx={{ gap: 1, flexWrap: 'wrap' }}>
             <Button component="label" variant="contained" startIcon={<UploadFileIcon />} disabled={busy}>

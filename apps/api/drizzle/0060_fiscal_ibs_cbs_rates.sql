@@ -1,0 +1,1 @@
+ALTER TABLE "fiscal_settings" ADD COLUMN "ibs_cbs_rates" jsonb DEFAULT '{}'::jsonb NOT NULL;
