@@ -1,3 +1,4 @@
+import { accessKeyCheckDigit } from '@balcao/core/fiscal';
 import { signXml } from '../src/modules/fiscal/xml.ts';
 import { makeA1, makeTestCa } from './fakes/sefazCerts.ts';
 
@@ -58,7 +59,7 @@ export function supplierNfe(o: SupplierNfe): string {
   const issuedOn = o.issuedOn ?? '2026-11-20';
   const number = o.number.padStart(9, '0');
   const base = `35${issuedOn.slice(2, 4)}${issuedOn.slice(5, 7)}${o.issuerCnpj}55001${number}1${'12345678'}`;
-  const key = `${base}${(Number(base.slice(-1)) + 3) % 10}`;
+  const key = `${base}${accessKeyCheckDigit(base)}`;
   const lines = o.items.map((item) => {
     const gross = item.total ? cents(item.total) : Math.round(Number(item.quantity) * cents(item.unitPrice));
     const discount = item.discount ? cents(item.discount) : 0;

@@ -310,10 +310,11 @@ export async function startFakeSefaz(options: { port?: number; ca?: TestCa } = {
     if (sameNumber)
       return ret('485', 'Rejeição: Duplicidade de numeração do EPEC (Modelo, CNPJ, Série e Número)', null);
     const known = fake.epecs.get(key);
-    if (known) return ret('124', 'EPEC Autorizado', known);
+    if (known) return ret('136', 'Evento registrado, mas não vinculado a NF-e', known);
     const protocol = nextProtocol();
     fake.epecs.set(key, protocol);
-    return ret('124', 'EPEC Autorizado', protocol);
+    // SEFAZ-SP's answer to an NFC-e EPEC (sped-nfe docs/metodos/EPECNFCe_SP.md), not the national 124.
+    return ret('136', 'Evento registrado, mas não vinculado a NF-e', protocol);
   }
 
   async function voidNumbers(body: string, client: { pem: string }, tpAmb: string) {

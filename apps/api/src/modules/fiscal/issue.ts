@@ -646,7 +646,10 @@ async function issueEpec(
   const answer = await callSefaz(ctx.config, target(ctx, settings), 'RecepcaoEPEC', body);
   if (!answer.ok) return false;
   const ret = element(answer.body, 'retEvento') ?? '';
-  if (tag(ret, 'cStat') !== '124') {
+  // SEFAZ-SP registers an NFC-e EPEC with 136 "Evento registrado, mas não vinculado a NF-e" (the note
+  // does not exist there yet; sped-nfe docs/metodos/EPECNFCe_SP.md); 124 "EPEC autorizado" is the
+  // national (model 55) answer, taken too.
+  if (!['136', '124'].includes(tag(ret, 'cStat') ?? '')) {
     ctx.notify(note.clientId, {
       message: `EPEC da NFC-e nº ${note.number} recusado: ${tag(ret || answer.body, 'xMotivo') ?? ''}`,
       alertColor: 'error',

@@ -1,4 +1,5 @@
 import { isValidCpfOrCnpj, maskDocument, normalizeDocument } from '@balcao/core/document';
+import { ACCESS_KEY_PATTERN } from '@balcao/core/fiscal';
 import { formatCents } from '@balcao/core/money';
 import { NFE_IMPORT_MESSAGES as M, NFE_ENTRY_MESSAGES, nfeStockFigures } from '@balcao/core/payable';
 import { DOMParser, type Element, XMLSerializer } from '@xmldom/xmldom';
@@ -14,7 +15,7 @@ const NFE_NS = 'http://www.portalfiscal.inf.br/nfe';
 
 /** What a supplier's NF-e says about the bill: who, which note, the total and the duplicatas. */
 export type NfeBill = {
-  /** The 44-digit access key (infNFe's Id without "NFe"). */
+  /** The 44-character access key (infNFe's Id without "NFe"; letters where the CNPJ has them). */
   key: string;
   number: string;
   /** The issue date, YYYY-MM-DD as written in dhEmi (the supplier's own clock). */
@@ -121,7 +122,9 @@ export function readNfeBill(xml: string): NfeBill {
   const nfe = root.localName === 'NFe' ? root : root.localName === 'nfeProc' ? child(root, 'NFe') : null;
   const inf = child(nfe, 'infNFe');
   if (!inf) throw unprocessable(M.notNfe);
-  const key = /^NFe(\d{44})$/.exec(inf.getAttribute('Id') ?? '')?.[1];
+  // A supplier with an alphanumeric CNPJ (from July 2026) has letters in its key (NT 2025.001).
+  const id = inf.getAttribute('Id') ?? '';
+  const key = id.startsWith('NFe') && ACCESS_KEY_PATTERN.test(id.slice(3)) ? id.slice(3) : null;
   if (!key) throw unprocessable(M.noKey);
   const ide = child(inf, 'ide');
   const emit = child(inf, 'emit');

@@ -1,4 +1,5 @@
 import { maskDocument } from '@balcao/core/document';
+import { cnpjCheckDigits } from '@balcao/core/fiscal';
 import type { NfeReviewItem } from '@balcao/core/payable';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createTestApp, makeCnpj, type TestApp } from '../../../test/helper.ts';
@@ -134,6 +135,21 @@ describe("a supplier's NF-e XML as its bills", () => {
       200,
     );
     expect(list.total).toBe(4);
+  });
+
+  it('takes a note from a supplier with an alphanumeric CNPJ (letters in its key) and keeps its CNPJ', async () => {
+    const { users, client, apis } = await asUser(t, [7]);
+    const cnpj = `12ABC3450001${cnpjCheckDigits('12ABC3450001')}`;
+    const imported = expectStatus(
+      await send(
+        users[0].token,
+        nfeProc({ cnpj, recipient: client.document, number: '77', vNF: '150.00', dups: [] }),
+      ),
+      201,
+    );
+    expect(imported).toMatchObject({ number: '77', totalCents: 15000, supplier: { created: true } });
+    const supplier = expectStatus(await apis[0].get(`/supplier/${imported.supplier.id}`), 200);
+    expect(supplier.document).toBe(cnpj);
   });
 });
 
