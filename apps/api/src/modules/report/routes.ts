@@ -173,7 +173,11 @@ export function reportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       const tables = (
         ['period', 'method', 'seller', 'origin', 'category', 'product', 'hours', 'canceled'] as const
       ).map((section) => {
-        const table = reportTable(report, section);
+        // The product table's running share stays in its files: A4 holds the other nine columns.
+        const table = withoutColumns(
+          reportTable(report, section),
+          section === 'product' ? ['Acumulado'] : [],
+        );
         return {
           title: REPORT_SECTION_LABELS[section],
           head: table.columns.map((c) => c.label),

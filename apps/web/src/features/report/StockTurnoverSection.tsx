@@ -37,7 +37,7 @@ function TurnoverSummary({ report }: { report: StockTurnover }) {
   ) => (
     <Typography variant="body2" component="li" key={label}>
       {label}: <strong>{text(current)}</strong> (antes {text(previous)}
-      {current !== null && previous !== null ? (
+      {current !== null && previous !== null && previous !== 0 ? (
         <>
           , <Change current={current} previous={previous} />
         </>
