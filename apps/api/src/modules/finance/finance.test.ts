@@ -650,7 +650,8 @@ describe("the day's close", () => {
     expect(pdf.headers['content-type']).toBe('application/pdf');
     const text = await pdfText(pdf.rawPayload);
     expect(text).toContain(`Fechamento do dia ${formatDateBr(today)}`);
-    expect(text).toContain(`Conta paga Aluguel (Pix) ${formatCents(150000)}`);
+    expect(text).toContain(`Conta paga: Aluguel (Pix) ${formatCents(150000)}`);
+    expect(text).toContain(`Venda: Dinheiro ${formatCents(1800)}`);
     expect(text).toContain(`Total vendido ${formatCents(5800)}`);
     expect(text).toContain(`Vendas menos contas pagas ${formatCents(-144200)}`);
 

@@ -50,6 +50,13 @@ function pdfTable(title: string, table: Table, empty?: string): PdfTable {
     empty,
   };
 }
+/** The close's kind and description in one left column on paper ("Conta paga: Aluguel (Pix)"), then the value. */
+function closePdfTable(table: Table): Table {
+  return {
+    columns: [{ label: 'Lançamento', kind: 'text' }, table.columns[2]],
+    rows: table.rows.map(([kind, text, value]) => [[kind, text].filter(Boolean).join(': '), value]),
+  };
+}
 const tableHeader = (table: Pick<Table, 'columns'>) =>
   `${table.columns.map((c) => textCell(c.label)).join(';')}\r\n`;
 
@@ -152,7 +159,9 @@ export function financeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         shopName: await shopName(actor.clientId),
         title: `Fechamento do dia ${formatDateBr(date)}`,
         note: 'Vendas por forma de pagamento, contas pagas no dia e o que sobra.',
-        tables: [pdfTable('Fechamento do dia', dayCloseTable(await dayClose(db, actor, date)))],
+        tables: [
+          pdfTable('Fechamento do dia', closePdfTable(dayCloseTable(await dayClose(db, actor, date)))),
+        ],
       });
       return reply
         .header('content-type', 'application/pdf')

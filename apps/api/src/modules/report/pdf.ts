@@ -65,8 +65,13 @@ export function tablesPdf({ shopName, title, note, tables }: TablesPdf): PDFKit.
 
   async function drawTable(table: PdfTable) {
     const columns = table.head.length;
-    // The first column takes what the others leave; the others are equal and right-aligned.
-    const other = Math.min(80, (width * 0.6) / Math.max(columns - 1, 1));
+    // The first column takes what the others leave; the others are equal and right-aligned, each as wide
+    // as its headers' longest word (no word cut in two) while the first keeps a fifth of the page.
+    doc.font('Body-Bold').fontSize(8);
+    const words = table.head.slice(1).flatMap((h) => h.split(/\s+/));
+    const widest = Math.max(0, ...words.map((word) => doc.widthOfString(word))) + 6;
+    const others = Math.max(columns - 1, 1);
+    const other = Math.min(Math.max(Math.min(80, (width * 0.6) / others), widest), (width * 0.8) / others);
     const firstWidth = width - other * (columns - 1);
     const x = (i: number) => (i === 0 ? left : left + firstWidth + other * (i - 1));
     const w = (i: number) => (i === 0 ? firstWidth : other);

@@ -269,7 +269,7 @@ describe('GET /v1/report/sales', () => {
     const yesterday = addDays(today, -1);
     expect(text).toContain(`Comparado com ${formatDateBr(yesterday)} a ${formatDateBr(yesterday)}`);
     expect(text).toContain(`Valor líquido ${formatCents(4900)} ${formatCents(0)} -`);
-    expect(text).toContain(`Suco de laranja Bebidas 4 ${formatCents(3900)} ${formatCents(1600)}`);
+    expect(text).toContain(`Suco de laranja 4 ${formatCents(3900)} ${formatCents(1600)}`);
     expect(text).toContain(`Cartão de crédito ${formatCents(3000)}`);
     expect(text).toContain('Canceladas por usuário');
   });

@@ -173,10 +173,10 @@ export function reportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       const tables = (
         ['period', 'method', 'seller', 'origin', 'category', 'product', 'hours', 'canceled'] as const
       ).map((section) => {
-        // The product table's running share stays in its files: A4 holds the other nine columns.
+        // The product table's category (its own table) and running share stay in its files: A4 holds eight.
         const table = withoutColumns(
           reportTable(report, section),
-          section === 'product' ? ['Acumulado'] : [],
+          section === 'product' ? ['Categoria', 'Acumulado'] : [],
         );
         return {
           title: REPORT_SECTION_LABELS[section],

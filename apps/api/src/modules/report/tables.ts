@@ -170,7 +170,8 @@ export function cellText(value: Cell, kind: ColumnKind): string {
   if (typeof value === 'string') return value;
   switch (kind) {
     case 'money':
-      return formatCents(value);
+      // A deduction of nothing is -0: written as 0.
+      return formatCents(value || 0);
     case 'percent':
       return `${(value / 100).toFixed(2).replace('.', ',')}%`;
     case 'quantity':
