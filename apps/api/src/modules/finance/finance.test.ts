@@ -315,9 +315,9 @@ describe('DRE drill-down', () => {
       `attachment; filename="dre-${month}-grossRevenue.pdf"`,
     );
     const grossText = await pdfText(grossPdf.rawPayload);
-    expect(grossText).toContain('Receita bruta Data Tipo Lançamento Valor');
-    expect(grossText).toContain(`${day} Venda Venda nº 1 ${formatCents(3000)}`);
-    expect(grossText).toContain(`${day} Venda Venda nº 3 ${formatCents(2000)}`);
+    expect(grossText).toContain('Receita bruta Lançamento Data Tipo Valor');
+    expect(grossText).toContain(`Venda nº 1 ${day} Venda ${formatCents(3000)}`);
+    expect(grossText).toContain(`Venda nº 3 ${day} Venda ${formatCents(2000)}`);
     expect(grossText).toContain(`Total da linha: Receita bruta ${formatCents(6000)}`);
     expect(
       (await shop.apis[1].get(`/finance/dre/entries/pdf?month=${month}&line=grossRevenue`)).statusCode,

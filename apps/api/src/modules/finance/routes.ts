@@ -191,8 +191,10 @@ export function financeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       const { month, line } = request.query;
       const total = await dreLine(db, actor, month, line);
       const cells = dreEntryRows(eachDreEntry(db, actor, month, line), total);
+      // On paper the record's text leads (the wide first column), then its date, kind and value.
+      const order = [2, 0, 1, 3];
       async function* rows() {
-        for await (const row of cells) yield row.map((c, i) => cellText(c, DRE_ENTRY_COLUMNS[i].kind));
+        for await (const row of cells) yield order.map((i) => cellText(row[i], DRE_ENTRY_COLUMNS[i].kind));
       }
       const doc = tablesPdf({
         shopName: await shopName(actor.clientId),
@@ -201,7 +203,7 @@ export function financeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         tables: [
           {
             title: total.label,
-            head: DRE_ENTRY_COLUMNS.map((c) => c.label),
+            head: order.map((i) => DRE_ENTRY_COLUMNS[i].label),
             rows: rows(),
             totalLast: true,
           },
