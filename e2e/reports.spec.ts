@@ -8,6 +8,17 @@ import { apiLogin, demoEmail, loginAs } from './helpers';
 
 const today = dateIn(DEFAULT_TIME_ZONE);
 
+/** A PDF's text, whitespace collapsed, as a reader sees it (pdfjs-dist, the API tests' reading library). */
+async function pdfText(bytes: Buffer): Promise<string> {
+  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  const doc = await pdfjs.getDocument({ data: new Uint8Array(bytes), isEvalSupported: false }).promise;
+  const parts: string[] = [];
+  for (let n = 1; n <= doc.numPages; n++)
+    for (const item of (await (await doc.getPage(n)).getTextContent()).items)
+      if ('str' in item) parts.push(item.str);
+  return parts.join(' ').replace(/\s+/g, ' ');
+}
+
 test("the Gerente reads the day's sales in Financeiro > Relatórios and exports every line, the products' XLSX and the PDF", async ({
   page,
 }) => {
@@ -38,7 +49,11 @@ test("the Gerente reads the day's sales in Financeiro > Relatórios and exports 
       timeout: 1000,
     });
   }).toPass();
-  await expect(page.getByRole('region', { name: 'Por forma de pagamento' })).toContainText('Pix');
+  // Each table beside the previous period: the figure and the change per row, the total against before.
+  const methods = page.getByRole('region', { name: 'Por forma de pagamento' });
+  await expect(methods).toContainText('Pix');
+  await expect(methods.getByRole('columnheader', { name: 'Período anterior' })).toBeVisible();
+  await expect(methods.getByRole('row', { name: /^Total R\$/ })).toBeVisible();
   await expect(page.getByLabel(/h: \d+ vendas?, R\$/).first()).toBeVisible();
 
   await page.getByLabel('Relatório a exportar').click();
@@ -89,18 +104,27 @@ test("the Gerente reads the day's sales in Financeiro > Relatórios and exports 
     'Estoque final',
     'Giro',
     'Dias de estoque',
+    'CMV no período anterior',
+    'Giro no período anterior',
   ]);
+  // The turnover's PDF: the totals against the previous period, read with a reading library.
+  await expect(turnover.getByRole('list', { name: 'Total do giro' })).toContainText('CMV:');
+  const [giroPdf] = await Promise.all([
+    page.waitForEvent('download'),
+    turnover.getByRole('button', { name: 'Baixar giro (PDF)' }).click(),
+  ]);
+  expect(giroPdf.suggestedFilename()).toBe(`giro-de-estoque-${today}-${today}.pdf`);
+  const giroText = await pdfText(readFileSync(await giroPdf.path()));
+  expect(giroText).toContain('Resumo Período Período anterior Variação CMV');
 
   const [pdf] = await Promise.all([
     page.waitForEvent('download'),
     page.getByRole('button', { name: 'Baixar PDF' }).click(),
   ]);
   expect(pdf.suggestedFilename()).toBe(`relatorio-vendas-${today}-${today}.pdf`);
-  expect(
-    readFileSync(await pdf.path())
-      .subarray(0, 5)
-      .toString(),
-  ).toBe('%PDF-');
+  const pdfContent = await pdfText(readFileSync(await pdf.path()));
+  expect(pdfContent).toContain('Resumo Período Período anterior Variação');
+  expect(pdfContent).toContain('Por forma de pagamento Forma de pagamento Valor Período anterior');
 
   // Also reachable from Vendas (ROUTES.md), the same page.
   await page.getByRole('link', { name: 'Relatórios de vendas' }).click();

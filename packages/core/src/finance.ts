@@ -61,6 +61,14 @@ export const cashFlowSchema = z.object({
   rows: z.array(cashFlowRowSchema),
   totals: cashFlowRowSchema.omit({ period: true, balanceCents: true }),
   closingCents: z.number(),
+  /** The period of the same length just before (issue 34: every report compares): its balances and totals. */
+  previous: z.object({
+    from: z.string(),
+    to: z.string(),
+    openingCents: z.number(),
+    totals: cashFlowRowSchema.omit({ period: true, balanceCents: true }),
+    closingCents: z.number(),
+  }),
 });
 export type CashFlow = z.infer<typeof cashFlowSchema>;
 
@@ -98,6 +106,10 @@ export const dreSchema = z.object({
   purchasesCents: z.number(),
 });
 export type Dre = z.infer<typeof dreSchema>;
+
+/** The DRE as the page and its files read it: the month beside the month before (the same lines, by key). */
+export const dreComparedSchema = dreSchema.extend({ previous: dreSchema });
+export type DreCompared = z.infer<typeof dreComparedSchema>;
 
 /** The first day of the period a day falls in. */
 export function periodOf(day: string, groupBy: CashFlowGrouping): string {

@@ -100,6 +100,8 @@ export const productRowSchema = z.object({
   shareBp: z.number(),
   cumulativeBp: z.number(),
   abc: z.enum(ABC_CLASSES),
+  /** The product's item revenue in the previous period (0 when it did not sell then). */
+  previousRevenueCents: z.number(),
 });
 export type ProductRow = z.infer<typeof productRowSchema>;
 
@@ -112,7 +114,18 @@ export const salesReportSchema = z.object({
   /** The same figures for the period of the same length just before. */
   previous: reportSummarySchema.extend({ from: z.string(), to: z.string() }),
   byPeriod: z.array(z.object({ period: z.string(), ...amountRow })),
-  byMethod: z.array(z.object({ method: z.string(), label: z.string(), amountCents: z.number() })),
+  /**
+   * Each table's rows carry the previous period's figure of the same row (0 when the row had none then);
+   * a row only the previous period had is left out, its figure is in `previous` (the tables' totals).
+   */
+  byMethod: z.array(
+    z.object({
+      method: z.string(),
+      label: z.string(),
+      amountCents: z.number(),
+      previousAmountCents: z.number(),
+    }),
+  ),
   bySeller: z.array(
     z.object({
       userId: z.number(),
@@ -120,9 +133,12 @@ export const salesReportSchema = z.object({
       ...amountRow,
       averageTicketCents: z.number(),
       discountsCents: z.number(),
+      previousNetCents: z.number(),
     }),
   ),
-  byOrigin: z.array(z.object({ origin: z.string(), label: z.string(), ...amountRow })),
+  byOrigin: z.array(
+    z.object({ origin: z.string(), label: z.string(), ...amountRow, previousNetCents: z.number() }),
+  ),
   /** Every product sold in the period, best first, with its ABC class. */
   byProduct: z.array(productRowSchema),
   byCategory: z.array(
@@ -133,6 +149,7 @@ export const salesReportSchema = z.object({
       revenueCents: z.number(),
       costCents: z.number(),
       marginCents: z.number(),
+      previousRevenueCents: z.number(),
     }),
   ),
   /** Weekday 0 = Monday .. 6 = Sunday and hour 0..23 on the shop's clock; only cells with sales. */

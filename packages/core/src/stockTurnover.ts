@@ -43,6 +43,23 @@ const figures = {
   daysOfStock: z.number().nullable(),
 };
 
+/** The whole stock's figures (days of stock by value: closing value / daily CMV). */
+const totalFigures = {
+  cogsCents: z.number().int(),
+  averageStockCents: z.number().int(),
+  closingStockCents: z.number().int(),
+  turnover: z.number().nullable(),
+  daysOfStock: z.number().nullable(),
+};
+export const stockTurnoverTotalsSchema = z.object(totalFigures);
+export type StockTurnoverTotals = z.infer<typeof stockTurnoverTotalsSchema>;
+
+/** A row's figures in the previous period of the same length (0 and null when it had none then). */
+const previousFigures = {
+  previousCogsCents: z.number().int(),
+  previousTurnover: z.number().nullable(),
+};
+
 export const stockTurnoverSchema = z.object({
   from: z.string(),
   to: z.string(),
@@ -55,9 +72,13 @@ export const stockTurnoverSchema = z.object({
       openingQuantity: z.number(),
       closingQuantity: z.number(),
       ...figures,
+      ...previousFigures,
     }),
   ),
-  categories: z.array(z.object({ categoryName: z.string().nullable(), ...figures })),
+  categories: z.array(z.object({ categoryName: z.string().nullable(), ...figures, ...previousFigures })),
+  /** Every product together, and the same for the period of the same length just before. */
+  summary: stockTurnoverTotalsSchema,
+  previous: stockTurnoverTotalsSchema.extend({ from: z.string(), to: z.string() }),
 });
 export type StockTurnover = z.infer<typeof stockTurnoverSchema>;
 

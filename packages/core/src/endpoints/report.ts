@@ -91,4 +91,16 @@ export const reportApi = {
     response: { 200: binaryFileSchema },
     file: 'binary',
   }),
+  stockTurnoverPdf: endpoint({
+    method: 'GET',
+    path: '/report/stock-turnover/pdf',
+    resource: 'finance',
+    tag: 'report',
+    access: FINANCE,
+    summary:
+      'The stock turnover of a period as an A4 PDF: the totals against the previous period, every category and product whole',
+    query: stockTurnoverQuerySchema,
+    response: { 200: binaryFileSchema },
+    file: 'pdf',
+  }),
 } as const;

@@ -1,8 +1,6 @@
-import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
 import { addDays, formatDateBr } from '@balcao/core/date';
 import { formatCents } from '@balcao/core/money';
-import { addMonths } from '@balcao/core/payable';
+import { addMonths, monthOf } from '@balcao/core/payable';
 import { DEFAULT_TIME_ZONE, dateIn } from '@balcao/core/time';
 import { sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
@@ -18,6 +16,7 @@ import {
   makeShop,
   makeSimpleSale,
 } from '../../../test/kit.ts';
+import { pdfText } from '../../../test/pdf.ts';
 import { rebuildSaleSummary } from '../sale/summary.ts';
 import { eachDreEntry } from './service.ts';
 
@@ -29,24 +28,6 @@ afterAll(() => t.close());
 
 const today = dateIn(DEFAULT_TIME_ZONE);
 const month = today.slice(0, 7);
-
-/** The text of every page of a PDF, whitespace collapsed (pdfjs-dist, as a reader would see it). */
-async function pdfText(bytes: Buffer): Promise<string> {
-  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
-  const fonts = `${dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'))}/standard_fonts/`;
-  const doc = await pdfjs.getDocument({
-    data: new Uint8Array(bytes),
-    isEvalSupported: false,
-    standardFontDataUrl: fonts,
-  }).promise;
-  const parts: string[] = [];
-  for (let n = 1; n <= doc.numPages; n++) {
-    const content = await (await doc.getPage(n)).getTextContent();
-    for (const item of content.items) if ('str' in item) parts.push(item.str);
-    parts.push(' ');
-  }
-  return parts.join(' ').replace(/\s+/g, ' ');
-}
 
 async function workbook(bytes: Buffer): Promise<ExcelJS.Worksheet> {
   const book = new ExcelJS.Workbook();
@@ -171,20 +152,30 @@ describe('DRE', () => {
     expect(pdf.statusCode).toBe(200);
     expect(pdf.headers['content-type']).toBe('application/pdf');
     expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
-    // The DRE as XLSX: every line with its value as a number the spreadsheet sums, then the purchases.
+    const monthCol = `${month.slice(5, 7)}/${month.slice(0, 4)}`;
+    const before = addMonths(`${month}-01`, -1).slice(0, 7);
+    const beforeCol = `${before.slice(5, 7)}/${before.slice(0, 4)}`;
+    const text = await pdfText(pdf.rawPayload);
+    expect(text).toContain('DRE - Demonstração do resultado de');
+    expect(text).toContain(`Linha ${monthCol} ${beforeCol} Variação`);
+    expect(text).toContain(`Receita bruta ${formatCents(6000)} ${formatCents(0)}`);
+    expect(text).toContain(`Resultado do mês ${formatCents(-346306)} ${formatCents(0)}`);
+    // The DRE as XLSX: every line with its value and the month before's as numbers the spreadsheet sums,
+    // the change as a percent, then the purchases.
     const xlsx = await shop.api.get(`/finance/dre/xlsx?month=${month}`);
     expect(xlsx.statusCode).toBe(200);
     expect(xlsx.headers['content-type']).toBe(
       'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
     );
     const sheet = await workbook(xlsx.rawPayload);
-    expect(sheet.getRow(1).values).toEqual([undefined, 'Linha', 'Valor']);
-    expect(sheet.getRow(2).values).toEqual([undefined, 'Receita bruta', 60]);
-    expect(sheet.getRow(14).values).toEqual([undefined, 'Resultado do mês', -3463.06]);
+    expect(sheet.getRow(1).values).toEqual([undefined, 'Linha', monthCol, beforeCol, 'Variação']);
+    expect(sheet.getRow(2).values).toEqual([undefined, 'Receita bruta', 60, 0]);
+    expect(sheet.getRow(14).values).toEqual([undefined, 'Resultado do mês', -3463.06, 0]);
     expect(sheet.getRow(15).values).toEqual([
       undefined,
       'Compras de mercadorias no mês (estoque, fora do resultado)',
       500,
+      0,
     ]);
     expect((await shop.apis[1].get(`/finance/dre/xlsx?month=${month}`)).statusCode).toBe(403);
 
@@ -193,6 +184,43 @@ describe('DRE', () => {
     const other = await asUser(t, [7]);
     const empty = expectStatus(await other.api.get(`/finance/dre?month=${month}`), 200);
     expect(empty.lines.find((l: { key: string }) => l.key === 'result').amountCents).toBe(0);
+  });
+
+  it('puts the month before beside each line, exact to the cent, with the change in its files', async () => {
+    const shop = await seededShop();
+    // Next month holds only the electricity bill; this month is the one before it.
+    const next = monthOf(`${month}-01`, 1);
+    const result = expectStatus(await shop.api.get(`/finance/dre?month=${next}`), 200);
+    const figures = (lines: { key: string; amountCents: number }[]) =>
+      Object.fromEntries(lines.map((l) => [l.key, l.amountCents]));
+    expect(result.previous.month).toBe(month);
+    expect(result.previous.salesCount).toBe(3);
+    expect(figures(result.previous.lines)).toEqual({
+      grossRevenue: 6000,
+      discounts: -200,
+      returns: 0,
+      cardFees: -106,
+      netRevenue: 5694,
+      cmv: -2000,
+      grossMargin: 3694,
+      'expense:operating': -150000,
+      'expense:personnel': -200000,
+      'expense:taxes': 0,
+      'expense:financial': 0,
+      'expense:other': 0,
+      result: -346306,
+    });
+    expect(result.previous.purchasesCents).toBe(50000);
+    expect(figures(result.lines)).toMatchObject({
+      grossRevenue: 0,
+      'expense:operating': -99999,
+      result: -99999,
+    });
+    // Operating expenses went from 1.500,00 to 999,99: -33,33%; the result from -3.463,06 to -999,99: +71,12%.
+    const csv = (await shop.api.get(`/finance/dre/csv?month=${next}`)).body.split('\r\n');
+    expect(csv).toContain('Despesas operacionais;-999,99;-1500,00;33,33%');
+    expect(csv).toContain('Resultado do mês;-999,99;-3463,06;71,12%');
+    expect(csv).toContain('Receita bruta;0,00;60,00;-100,00%');
   });
 });
 
@@ -281,6 +309,21 @@ describe('DRE drill-down', () => {
       'Total da linha: Pessoal',
       -2000,
     ]);
+    // And as a PDF, every record then the line's total, read back as a reader sees it.
+    const grossPdf = await shop.api.get(`/finance/dre/entries/pdf?month=${month}&line=grossRevenue`);
+    expect(grossPdf.statusCode).toBe(200);
+    expect(grossPdf.headers['content-type']).toBe('application/pdf');
+    expect(grossPdf.headers['content-disposition']).toBe(
+      `attachment; filename="dre-${month}-grossRevenue.pdf"`,
+    );
+    const grossText = await pdfText(grossPdf.rawPayload);
+    expect(grossText).toContain('Receita bruta Lançamento Data Tipo Valor');
+    expect(grossText).toContain(`Venda nº 1 ${day} Venda ${formatCents(3000)}`);
+    expect(grossText).toContain(`Venda nº 3 ${day} Venda ${formatCents(2000)}`);
+    expect(grossText).toContain(`Total da linha: Receita bruta ${formatCents(6000)}`);
+    expect(
+      (await shop.apis[1].get(`/finance/dre/entries/pdf?month=${month}&line=grossRevenue`)).statusCode,
+    ).toBe(403);
     expect(
       (await shop.apis[1].get(`/finance/dre/entries/csv?month=${month}&line=grossRevenue`)).statusCode,
     ).toBe(403);
@@ -465,10 +508,16 @@ describe('cash flow', () => {
       ...Array(6).fill(undefined),
       -1472.1,
     ]);
-    const last = sheet.getRow(sheet.rowCount).values as unknown[];
-    expect(last[1]).toBe('Total');
-    expect(last[8]).toBeCloseTo(next.closingCents / 100, 2);
-    expect(sheet.rowCount).toBe(next.rows.length + 3);
+    const total = sheet.getRow(sheet.rowCount - 1).values as unknown[];
+    expect(total[1]).toBe('Total');
+    expect(total[8]).toBeCloseTo(next.closingCents / 100, 2);
+    // Then the previous period of the same length, its totals and closing balance.
+    const previousRow = sheet.getRow(sheet.rowCount).values as unknown[];
+    expect(previousRow[1]).toBe(
+      `Período anterior (${formatDateBr(next.previous.from)} a ${formatDateBr(next.previous.to)})`,
+    );
+    expect(previousRow[8]).toBeCloseTo(next.previous.closingCents / 100, 2);
+    expect(sheet.rowCount).toBe(next.rows.length + 4);
 
     // PDF: the same figures as a reader sees them.
     const pdf = await shop.api.get(`/finance/cash-flow/pdf?${range}`);
@@ -480,6 +529,32 @@ describe('cash flow', () => {
     expect(text).toContain(formatCents(next.openingCents));
     expect(text).toContain(formatCents(next.closingCents));
     expect((await shop.apis[1].get(`/finance/cash-flow/pdf?${range}`)).statusCode).toBe(403);
+  });
+
+  it("gives the previous period's opening, totals and closing, exact to the cent", async () => {
+    const shop = await seededShop();
+    // Tomorrow's flow: the period before it is today (cash 18,00 and Pix 9,90 net of its fee in, the rent
+    // paid out; the salaries and the purchase due; the credit sale settles in 30 days, after it).
+    const tomorrow = addDays(today, 1);
+    const flow = expectStatus(
+      await shop.api.get(`/finance/cash-flow?from=${tomorrow}&to=${tomorrow}&groupBy=day`),
+      200,
+    );
+    expect(flow.previous).toEqual({
+      from: today,
+      to: today,
+      openingCents: 0,
+      totals: {
+        salesInCents: 1800 + 990,
+        receivablesInCents: 0,
+        payablesOutCents: 150000,
+        projectedInCents: 0,
+        projectedOutCents: 250000,
+        netCents: 1800 + 990 - 150000,
+      },
+      closingCents: 1800 + 990 - 150000 - 250000,
+    });
+    expect(flow.openingCents).toBe(1800 + 990 - 150000);
   });
 });
 
@@ -591,5 +666,60 @@ describe("the day's close", () => {
       },
     ]);
     expect(close.netCents).toBe(5800 - 150000);
+  });
+
+  it('exports the close as CSV, XLSX and PDF: the sales by method, the bills paid, the net', async () => {
+    const shop = await seededShop();
+    const csv = await shop.api.get(`/finance/day-close/csv?date=${today}`);
+    expect(csv.statusCode).toBe(200);
+    expect(csv.headers['content-disposition']).toBe(`attachment; filename="fechamento-${today}.csv"`);
+    const lines = csv.body.split('\r\n');
+    expect(lines[0]).toBe('Tipo;Descrição;Valor');
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        'Venda;Cartão de crédito;30,00',
+        'Venda;Pix;10,00',
+        'Venda;Dinheiro;18,00',
+        'Total vendido;;58,00',
+        'Conta paga;Aluguel (Pix);1500,00',
+        'Total pago;;1500,00',
+        'Vendas menos contas pagas;;-1442,00',
+      ]),
+    );
+    expect(lines).toHaveLength(9);
+
+    const xlsx = await shop.api.get(`/finance/day-close/xlsx?date=${today}`);
+    expect(xlsx.statusCode).toBe(200);
+    expect(xlsx.headers['content-disposition']).toBe(`attachment; filename="fechamento-${today}.xlsx"`);
+    const sheet = await workbook(xlsx.rawPayload);
+    expect(sheet.getRow(1).values).toEqual([undefined, 'Tipo', 'Descrição', 'Valor']);
+    expect(sheet.getRow(sheet.rowCount).values).toEqual([
+      undefined,
+      'Vendas menos contas pagas',
+      undefined,
+      -1442,
+    ]);
+
+    const pdf = await shop.api.get(`/finance/day-close/pdf?date=${today}`);
+    expect(pdf.statusCode).toBe(200);
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    const text = await pdfText(pdf.rawPayload);
+    expect(text).toContain(`Fechamento do dia ${formatDateBr(today)}`);
+    expect(text).toContain(`Conta paga: Aluguel (Pix) ${formatCents(150000)}`);
+    expect(text).toContain(`Venda: Dinheiro ${formatCents(1800)}`);
+    expect(text).toContain(`Total vendido ${formatCents(5800)}`);
+    expect(text).toContain(`Vendas menos contas pagas ${formatCents(-144200)}`);
+
+    // A Vendedor reads none of it; another shop's day is its own (empty).
+    expect((await shop.apis[1].get(`/finance/day-close/pdf?date=${today}`)).statusCode).toBe(403);
+    const other = await asUser(t, [7]);
+    const empty = (await other.api.get(`/finance/day-close/csv?date=${today}`)).body.split('\r\n');
+    expect(empty).toEqual([
+      'Tipo;Descrição;Valor',
+      'Total vendido;;0,00',
+      'Total pago;;0,00',
+      'Vendas menos contas pagas;;0,00',
+      '',
+    ]);
   });
 });

@@ -6,6 +6,7 @@ import {
   type DayClose,
   DRE_ENTRIES_MAX,
   type Dre,
+  type DreCompared,
   type DreEntries,
   type DreEntry,
   type DreLine,
@@ -14,6 +15,7 @@ import {
 } from '@balcao/core/finance';
 import { formatCents } from '@balcao/core/money';
 import { DRE_GROUP_LABELS, DRE_GROUPS, type DreGroup, monthOf } from '@balcao/core/payable';
+import { previousPeriod } from '@balcao/core/report';
 import { PAYMENT_METHOD_LABELS } from '@balcao/core/sale';
 import type { PaymentMethod } from '@balcao/core/status';
 import type { Executor } from '../../db/client.ts';
@@ -101,6 +103,26 @@ function periodsBetween(from: string, to: string, groupBy: CashFlowQuery['groupB
  * everything realised before `from`.
  */
 export async function cashFlow(db: Executor, actor: Actor, query: CashFlowQuery): Promise<CashFlow> {
+  const before = previousPeriod(query.from, query.to);
+  const current = await periodFlow(db, actor, query);
+  const previous = await periodFlow(db, actor, { ...query, ...before });
+  return {
+    ...current,
+    previous: {
+      ...before,
+      openingCents: previous.openingCents,
+      totals: previous.totals,
+      closingCents: previous.closingCents,
+    },
+  };
+}
+
+/** The cash flow of one period (`cashFlow` reads it for the period and the one before). */
+async function periodFlow(
+  db: Executor,
+  actor: Actor,
+  query: CashFlowQuery,
+): Promise<Omit<CashFlow, 'previous'>> {
   const { clientId } = actor;
   const today = await shopToday(db, clientId);
   const terms = await termsOf(db, clientId);
@@ -178,6 +200,12 @@ export async function cashFlow(db: Executor, actor: Actor, query: CashFlowQuery)
     totals,
     closingCents: balance,
   };
+}
+
+/** A month's DRE beside the month before (issue 34: the page's and the files' comparison column). */
+export async function dreCompared(db: Executor, actor: Actor, month: string): Promise<DreCompared> {
+  const current = await dre(db, actor, month);
+  return { ...current, previous: await dre(db, actor, monthOf(`${month}-01`, -1)) };
 }
 
 /**

@@ -1,5 +1,6 @@
 import { formatDateBr } from '@balcao/core/date';
-import type { CashFlow, Dre, DreEntry } from '@balcao/core/finance';
+import type { CashFlow, DayClose, DreCompared, DreEntry } from '@balcao/core/finance';
+import { PAY_METHOD_LABELS, type PayMethod } from '@balcao/core/payable';
 import type { Cell, Column, Table } from '../report/tables.ts';
 
 /** The cash flow and the DRE as typed tables (issue 34): what the XLSX and the cash flow's PDF write. */
@@ -17,9 +18,10 @@ export const CASH_FLOW_COLUMNS: Column[] = [
   col('Saldo acumulado', 'money'),
 ];
 
-/** Every period of the flow, then its totals (the opening balance first). */
+/** Every period of the flow, then its totals (the opening balance first), then the previous period's totals. */
 export function cashFlowTable(flow: CashFlow): Table {
   const t = flow.totals;
+  const p = flow.previous;
   return {
     columns: CASH_FLOW_COLUMNS,
     rows: [
@@ -44,16 +46,68 @@ export function cashFlowTable(flow: CashFlow): Table {
         t.netCents,
         flow.closingCents,
       ],
+      [
+        `Período anterior (${formatDateBr(p.from)} a ${formatDateBr(p.to)})`,
+        p.totals.salesInCents,
+        p.totals.receivablesInCents,
+        p.totals.payablesOutCents,
+        p.totals.projectedInCents,
+        p.totals.projectedOutCents,
+        p.totals.netCents,
+        p.closingCents,
+      ],
     ],
   };
 }
 
-export function dreTable(dre: Dre): Table {
+/** The change from a previous figure in hundredths of a percent (a percent cell); null when there was none. */
+export function changeBp(current: number, previous: number): number | null {
+  return previous === 0 ? null : Math.round(((current - previous) / Math.abs(previous)) * 10000);
+}
+
+const monthText = (month: string) => `${month.slice(5, 7)}/${month.slice(0, 4)}`;
+
+/** The month's DRE beside the month before, as accountants read it: each line's value, the previous and the change. */
+export function dreTable(dre: DreCompared): Table {
+  const before = new Map(dre.previous.lines.map((l) => [l.key, l.amountCents]));
+  const row = (label: string, current: number, previous: number): Cell[] => [
+    label,
+    current,
+    previous,
+    changeBp(current, previous),
+  ];
   return {
-    columns: [col('Linha'), col('Valor', 'money')],
+    columns: [
+      col('Linha'),
+      col(monthText(dre.month), 'money'),
+      col(monthText(dre.previous.month), 'money'),
+      col('Variação', 'percent'),
+    ],
     rows: [
-      ...dre.lines.map((l) => [l.label, l.amountCents]),
-      ['Compras de mercadorias no mês (estoque, fora do resultado)', dre.purchasesCents],
+      ...dre.lines.map((l) => row(l.label, l.amountCents, before.get(l.key) ?? 0)),
+      row(
+        'Compras de mercadorias no mês (estoque, fora do resultado)',
+        dre.purchasesCents,
+        dre.previous.purchasesCents,
+      ),
+    ],
+  };
+}
+
+/** The day's close as one table: the sales by method and their total, each bill paid and their total, the net. */
+export function dayCloseTable(close: DayClose): Table {
+  return {
+    columns: [col('Tipo'), col('Descrição'), col('Valor', 'money')],
+    rows: [
+      ...close.salesByMethod.map((m) => ['Venda', m.label, m.amountCents]),
+      ['Total vendido', '', close.salesCents],
+      ...close.expenses.map((e) => [
+        'Conta paga',
+        `${e.description} (${PAY_METHOD_LABELS[e.method as PayMethod] ?? e.method}${e.fromRegister ? ', do caixa' : ''})`,
+        e.amountCents,
+      ]),
+      ['Total pago', '', close.expensesCents],
+      ['Vendas menos contas pagas', '', close.netCents],
     ],
   };
 }

@@ -1,4 +1,5 @@
-import { addDays } from '@balcao/core/date';
+import { addDays, formatDateBr } from '@balcao/core/date';
+import { formatCents } from '@balcao/core/money';
 import { DEFAULT_TIME_ZONE, dateIn, formatInZone } from '@balcao/core/time';
 import { sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
@@ -14,11 +15,11 @@ import {
   makeShop,
   makeSimpleSale,
 } from '../../../test/kit.ts';
+import { pdfText } from '../../../test/pdf.ts';
 import { copyLines } from '../../lib/copyOut.ts';
 import { eachSaleLine, rawFigures } from '../sale/reportFigures.ts';
-import { textCell } from './routes.ts';
 import { salesReport } from './service.ts';
-import type { Column } from './tables.ts';
+import { type Column, textCell } from './tables.ts';
 import { XLSX_DATA_ROWS, xlsxFromRowXml, xlsxRowsSql, xlsxStream } from './xlsx.ts';
 
 let t: TestApp;
@@ -100,9 +101,9 @@ describe('GET /v1/report/sales', () => {
     });
     expect(report.byPeriod).toEqual([{ period: today, salesCount: 3, netCents: 4900 }]);
     expect(report.byMethod).toEqual([
-      { method: 'creditCard', label: 'Cartão de crédito', amountCents: 3000 },
-      { method: 'pix', label: 'Pix', amountCents: 1000 },
-      { method: 'money', label: 'Dinheiro', amountCents: 900 },
+      { method: 'creditCard', label: 'Cartão de crédito', amountCents: 3000, previousAmountCents: 0 },
+      { method: 'pix', label: 'Pix', amountCents: 1000, previousAmountCents: 0 },
+      { method: 'money', label: 'Dinheiro', amountCents: 900, previousAmountCents: 0 },
     ]);
     const admin = shop.users[0].user;
     const seller = shop.users[1].user;
@@ -114,6 +115,7 @@ describe('GET /v1/report/sales', () => {
         netCents: 3900,
         averageTicketCents: 1950,
         discountsCents: 200,
+        previousNetCents: 0,
       },
       {
         userId: seller.id,
@@ -122,9 +124,12 @@ describe('GET /v1/report/sales', () => {
         netCents: 1000,
         averageTicketCents: 1000,
         discountsCents: 0,
+        previousNetCents: 0,
       },
     ]);
-    expect(report.byOrigin).toEqual([{ origin: 'pdv', label: 'PDV', salesCount: 3, netCents: 4900 }]);
+    expect(report.byOrigin).toEqual([
+      { origin: 'pdv', label: 'PDV', salesCount: 3, netCents: 4900, previousNetCents: 0 },
+    ]);
     expect(report.byProduct).toEqual([
       {
         productId: shop.product.id,
@@ -137,6 +142,7 @@ describe('GET /v1/report/sales', () => {
         shareBp: 7959,
         cumulativeBp: 7959,
         abc: 'A',
+        previousRevenueCents: 0,
       },
       {
         productId: null,
@@ -149,6 +155,7 @@ describe('GET /v1/report/sales', () => {
         shareBp: 2041,
         cumulativeBp: 10000,
         abc: 'A',
+        previousRevenueCents: 0,
       },
     ]);
     expect(report.byCategory).toEqual([
@@ -159,6 +166,7 @@ describe('GET /v1/report/sales', () => {
         revenueCents: 3900,
         costCents: 1600,
         marginCents: 2300,
+        previousRevenueCents: 0,
       },
       {
         categoryId: null,
@@ -167,6 +175,7 @@ describe('GET /v1/report/sales', () => {
         revenueCents: 1000,
         costCents: 0,
         marginCents: 1000,
+        previousRevenueCents: 0,
       },
     ]);
     expect(report.canceled).toEqual([{ userId: admin.id, name: admin.name, salesCount: 1, netCents: 9000 }]);
@@ -179,9 +188,9 @@ describe('GET /v1/report/sales', () => {
       `attachment; filename="relatorio-product-${today}-${today}.csv"`,
     );
     expect(products.body.split('\r\n')).toEqual([
-      'Produto;Categoria;Quantidade;Receita;Custo;Margem;Participação;Acumulado;Curva',
-      'Suco de laranja;Bebidas;4;39,00;16,00;23,00;79,59%;79,59%;A',
-      'Itens avulsos (venda simples);;1;10,00;0,00;10,00;20,41%;100,00%;A',
+      'Produto;Categoria;Quantidade;Receita;Custo;Margem;Participação;Acumulado;Curva;Receita no período anterior',
+      'Suco de laranja;Bebidas;4;39,00;16,00;23,00;79,59%;79,59%;A;0,00',
+      'Itens avulsos (venda simples);;1;10,00;0,00;10,00;20,41%;100,00%;A;0,00',
       '',
     ]);
     const lines = await shop.api.get(`/report/sales/csv?from=${today}&to=${today}&section=lines`);
@@ -213,6 +222,7 @@ describe('GET /v1/report/sales', () => {
       'Participação',
       'Acumulado',
       'Curva',
+      'Receita no período anterior',
     ]);
     expect(sheet.getRow(2).values).toEqual([
       undefined,
@@ -225,6 +235,7 @@ describe('GET /v1/report/sales', () => {
       0.7959,
       0.7959,
       'A',
+      0,
     ]);
     expect(sheet.getRow(2).getCell(4).numFmt).toBe('#,##0.00');
     const linesBook = new ExcelJS.Workbook();
@@ -252,6 +263,85 @@ describe('GET /v1/report/sales', () => {
     expect(pdf.statusCode).toBe(200);
     expect(pdf.headers['content-type']).toBe('application/pdf');
     expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    // Read back as a reader sees it: the heading, the comparison and every table's figures.
+    const text = await pdfText(pdf.rawPayload);
+    expect(text).toContain(`Relatório de vendas de ${formatDateBr(today)} a ${formatDateBr(today)}`);
+    const yesterday = addDays(today, -1);
+    expect(text).toContain(`Comparado com ${formatDateBr(yesterday)} a ${formatDateBr(yesterday)}`);
+    expect(text).toContain(`Valor líquido ${formatCents(4900)} ${formatCents(0)} -`);
+    expect(text).toContain(`Suco de laranja 4 ${formatCents(3900)} ${formatCents(1600)}`);
+    expect(text).toContain(`Cartão de crédito ${formatCents(3000)}`);
+    expect(text).toContain('Canceladas por usuário');
+  });
+
+  it('gives each table the previous period figure of each row, to the cent, in the answer, the CSV and the PDF', async () => {
+    // Yesterday: the seeded sales (credit 30,00, Pix 10,00, cash 9,00 after the return; the Administrador
+    // 39,00, the Vendedor 10,00; Suco 39,00 in Bebidas, the quick sale 10,00). Today: one Suco by Pix.
+    const shop = await seededShop();
+    await t.database.db.execute(
+      sql`update sales set created_at = created_at - interval '1 day' where client_id = ${shop.client.id}`,
+    );
+    // The money by method is summed by the sale's writes (not a trigger): moved with the sales.
+    await t.database.db.execute(
+      sql`update sale_daily_payments set day = day - 1 where client_id = ${shop.client.id}`,
+    );
+    await makeSale(t, shop.auth, {
+      items: [{ productId: shop.product.id, quantity: 1 }],
+      payments: [{ method: 'pix', amountCents: 1000 }],
+    });
+    const admin = shop.users[0].user;
+    const report = expectStatus(await shop.api.get(`/report/sales?from=${today}&to=${today}`), 200);
+    expect(report.previous).toMatchObject({
+      salesCount: 3,
+      netCents: 4900,
+      costCents: 1600,
+      marginCents: 3300,
+    });
+    expect(report.byMethod).toEqual([
+      { method: 'pix', label: 'Pix', amountCents: 1000, previousAmountCents: 1000 },
+    ]);
+    expect(report.bySeller).toEqual([
+      {
+        userId: admin.id,
+        name: admin.name,
+        salesCount: 1,
+        netCents: 1000,
+        averageTicketCents: 1000,
+        discountsCents: 0,
+        previousNetCents: 3900,
+      },
+    ]);
+    expect(report.byOrigin).toEqual([
+      { origin: 'pdv', label: 'PDV', salesCount: 1, netCents: 1000, previousNetCents: 4900 },
+    ]);
+    expect(
+      report.byProduct.map((p: { name: string; revenueCents: number; previousRevenueCents: number }) => [
+        p.name,
+        p.revenueCents,
+        p.previousRevenueCents,
+      ]),
+    ).toEqual([['Suco de laranja', 1000, 3900]]);
+    expect(
+      report.byCategory.map((c: { name: string; revenueCents: number; previousRevenueCents: number }) => [
+        c.name,
+        c.revenueCents,
+        c.previousRevenueCents,
+      ]),
+    ).toEqual([['Bebidas', 1000, 3900]]);
+
+    const csv = async (section: string) =>
+      (await shop.api.get(`/report/sales/csv?from=${today}&to=${today}&section=${section}`)).body.split(
+        '\r\n',
+      );
+    expect(await csv('method')).toEqual(['Forma de pagamento;Valor;Período anterior', 'Pix;10,00;10,00', '']);
+    expect((await csv('seller'))[1]).toBe(`${admin.name};1;10,00;10,00;0,00;39,00`);
+    expect((await csv('category'))[1]).toBe('Bebidas;1;10,00;4,00;6,00;39,00');
+
+    const text = await pdfText(
+      (await shop.api.get(`/report/sales/pdf?from=${today}&to=${today}`)).rawPayload,
+    );
+    expect(text).toContain(`Valor líquido ${formatCents(1000)} ${formatCents(4900)} -79,6%`);
+    expect(text).toContain(`Pix ${formatCents(1000)} ${formatCents(1000)}`);
   });
 
   it('counts each meal-voucher brand apart by payment method (issue 33), in the answer and its CSV', async () => {
@@ -286,9 +376,9 @@ describe('GET /v1/report/sales', () => {
 
     const report = expectStatus(await shop.api.get(`/report/sales?from=${today}&to=${today}`), 200);
     expect(report.byMethod).toEqual([
-      { method: 'voucherAlelo', label: 'VR/VA Alelo', amountCents: 5000 },
-      { method: 'voucherTicket', label: 'VR/VA Ticket', amountCents: 1500 },
-      { method: 'money', label: 'Dinheiro', amountCents: 500 },
+      { method: 'voucherAlelo', label: 'VR/VA Alelo', amountCents: 5000, previousAmountCents: 0 },
+      { method: 'voucherTicket', label: 'VR/VA Ticket', amountCents: 1500, previousAmountCents: 0 },
+      { method: 'money', label: 'Dinheiro', amountCents: 500, previousAmountCents: 0 },
     ]);
     expect(report.summary).toMatchObject({
       salesCount: 2,
@@ -299,9 +389,9 @@ describe('GET /v1/report/sales', () => {
     const csv = await shop.api.get(`/report/sales/csv?from=${today}&to=${today}&section=method`);
     expect(csv.statusCode).toBe(200);
     expect(csv.body.split('\r\n').slice(1)).toEqual([
-      'VR/VA Alelo;50,00',
-      'VR/VA Ticket;15,00',
-      'Dinheiro;5,00',
+      'VR/VA Alelo;50,00;0,00',
+      'VR/VA Ticket;15,00;0,00',
+      'Dinheiro;5,00;0,00',
       '',
     ]);
   });

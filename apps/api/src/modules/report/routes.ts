@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { reportApi } from '@balcao/core/endpoints/report';
 import { REPORT_SECTION_LABELS } from '@balcao/core/report';
 import { ORIGIN_SALE_LABELS } from '@balcao/core/sale';
-import { STOCK_TURNOVER_SECTION_LABELS } from '@balcao/core/stockTurnover';
+import { STOCK_TURNOVER_SECTION_LABELS, STOCK_TURNOVER_SECTIONS } from '@balcao/core/stockTurnover';
 import { formatInZone } from '@balcao/core/time';
 import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -21,59 +21,27 @@ import {
   saleLinesCsvSql,
   saleLinesSql,
 } from '../sale/reportFigures.ts';
-import { reportPdf } from './pdf.ts';
+import { reportPdf, turnoverPdf } from './pdf.ts';
 import { reportPeriod, salesReport, userNames } from './service.ts';
 import {
   type Cell,
   type Column,
-  type ColumnKind,
   cellText,
+  csvLines,
   LINE_COLUMNS,
   lineCells,
   reportTable,
+  type Table,
+  textCell,
 } from './tables.ts';
 import { stockTurnoverReport, turnoverTable } from './turnover.ts';
 import { XLSX_CONTENT_TYPE, xlsxFromRowXml, xlsxRowsSql, xlsxStream } from './xlsx.ts';
-
-const cents = (value: number) => (value / 100).toFixed(2).replace('.', ',');
-const quantity = (value: number) => String(value).replace('.', ',');
 
 async function* each<T>(items: T[]) {
   yield* items;
 }
 
-/** A CSV cell of a column: money "39,00", a share "79,59%", a decimal comma; text as Papa writes it. */
-function csvCell(value: Cell, kind: ColumnKind): string {
-  if (value === null) return '';
-  if (typeof value === 'string') return textCell(value);
-  switch (kind) {
-    case 'money':
-      return cents(value);
-    case 'percent':
-      return `${(value / 100).toFixed(2).replace('.', ',')}%`;
-    case 'quantity':
-      return quantity(value);
-    default:
-      return String(value);
-  }
-}
-
-const csvLines = (columns: Column[], rows: Cell[][]) =>
-  rows.map((cells) => `${cells.map((c, i) => csvCell(c, columns[i].kind)).join(';')}\r\n`).join('');
-
 const XLSX_TYPE = XLSX_CONTENT_TYPE;
-
-/**
- * A text cell as Papa writes it with `escapeFormulae` (a leading =, +, -, @, tab or CR gets a "'" and quotes; a
- * cell with the separator, a quote, a line break or edge spaces is quoted): the lines export writes millions
- * of cells, and only its text columns need it.
- */
-export function textCell(value: string | null): string {
-  if (!value) return '';
-  const formula = /^[=+\-@\t\r]/.test(value);
-  const text = formula ? `'${value}` : value;
-  return formula || /[;"\r\n]|^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
 
 /**
  * Every sale line of the period as cells, in batches: its seller's name looked up once per batch of new
@@ -108,6 +76,16 @@ async function* lineBatches(db: Executor, period: ReportPeriod): AsyncGenerator<
 
 async function* flat<T>(batches: AsyncIterable<T[]>) {
   for await (const batch of batches) yield* batch;
+}
+
+/** The turnover's columns its PDF leaves out (the category is in its own table; the values behind the figures). */
+const PDF_LEFT_OUT = {
+  product: ['Categoria', 'Estoque inicial', 'Estoque final (qtd)', 'Estoque final'],
+  category: ['Estoque final'],
+};
+function withoutColumns(table: Table, labels: string[]): Table {
+  const keep = table.columns.flatMap((c, i) => (labels.includes(c.label) ? [] : [i]));
+  return { columns: keep.map((i) => table.columns[i]), rows: table.rows.map((r) => keep.map((i) => r[i])) };
 }
 
 /** Financeiro > Relatórios (issue 34): the handlers of `reportApi`. */
@@ -195,7 +173,11 @@ export function reportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       const tables = (
         ['period', 'method', 'seller', 'origin', 'category', 'product', 'hours', 'canceled'] as const
       ).map((section) => {
-        const table = reportTable(report, section);
+        // The product table's category (its own table) and running share stay in its files: A4 holds eight.
+        const table = withoutColumns(
+          reportTable(report, section),
+          section === 'product' ? ['Categoria', 'Acumulado'] : [],
+        );
         return {
           title: REPORT_SECTION_LABELS[section],
           head: table.columns.map((c) => c.label),
@@ -237,6 +219,40 @@ export function reportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         .header('content-disposition', `attachment; filename="giro-de-estoque-${section}-${from}-${to}.xlsx"`)
         .header('cache-control', 'no-store')
         .send(xlsxStream(STOCK_TURNOVER_SECTION_LABELS[section], table.columns, each(table.rows)));
+    });
+    route(app, reportApi.stockTurnoverPdf, async (request, reply) => {
+      const actor = sessionOf(request);
+      const report = await stockTurnoverReport(db, actor, request.query);
+      const { timeZone } = await reportPeriod(db, actor, report.from, report.to);
+      const [client] = await db
+        .select({ name: clients.name })
+        .from(clients)
+        .where(eq(clients.id, actor.clientId));
+      // A4 portrait holds 8 columns: the PDF leaves out the quantities and values the figures come from.
+      const tables = STOCK_TURNOVER_SECTIONS.map((section) => {
+        const table = withoutColumns(turnoverTable(report, section), PDF_LEFT_OUT[section]);
+        return {
+          title: STOCK_TURNOVER_SECTION_LABELS[section],
+          head: table.columns.map((c) => c.label),
+          rows: table.rows.map((cells) => cells.map((c, i) => cellText(c, table.columns[i].kind))),
+          empty: 'Nenhum produto com estoque ou venda no período.',
+        };
+      });
+      return reply
+        .header('content-type', 'application/pdf')
+        .header(
+          'content-disposition',
+          `attachment; filename="giro-de-estoque-${report.from}-${report.to}.pdf"`,
+        )
+        .header('cache-control', 'no-store')
+        .send(
+          turnoverPdf(
+            client?.name ?? '',
+            report,
+            tables,
+            formatInZone(new Date().toISOString(), timeZone, 'dateTime'),
+          ),
+        );
     });
   };
 }

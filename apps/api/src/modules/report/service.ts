@@ -98,11 +98,13 @@ export async function salesReport(
   // The two long reads of each period run side by side (on PostgreSQL each takes a connection of the
   // pool: two at most, the checkouts keep the rest; PGlite runs them one after another).
   const [groups, products] = await Promise.all([saleGroups(db, period), saleProductFigures(db, period)]);
+  // The previous period's groups too (by seller and origin: each row's figure beside it).
   const [previousGroups, previousProducts] = await Promise.all([
-    saleGroups(db, before, true),
+    saleGroups(db, before),
     saleProductFigures(db, before),
   ]);
   const methods = await salePaymentsByMethod(db, period);
+  const previousMethods = await salePaymentsByMethod(db, before);
   const canceled = await canceledSalesByUser(db, period);
   const previousCanceled = await canceledSalesByUser(db, before);
 
@@ -115,6 +117,18 @@ export async function salesReport(
     products.flatMap((p) => (p.categoryId === null ? [] : [p.categoryId])),
   );
 
+  const prior = {
+    method: new Map(previousMethods.map((m) => [m.method, m.amountCents])),
+    seller: new Map(previousGroups.bySeller.map((r) => [r.userId, r.netCents])),
+    origin: new Map(previousGroups.byOrigin.map((r) => [r.origin, r.netCents])),
+    product: new Map(previousProducts.map((p) => [p.productId, p.revenueCents])),
+    category: new Map<number | null, number>(),
+  };
+  // A product's category is today's in both periods (a product moved counts where it is now).
+  for (const p of previousProducts) {
+    const key = p.productId === null ? null : p.categoryId;
+    prior.category.set(key, (prior.category.get(key) ?? 0) + p.revenueCents);
+  }
   const cost = products.reduce((s, p) => s + p.costCents, 0);
   const itemsRevenue = products.reduce((s, p) => s + p.revenueCents, 0);
   const byPeriod = new Map<string, { salesCount: number; netCents: number }>();
@@ -135,6 +149,7 @@ export async function salesReport(
       revenueCents: 0,
       costCents: 0,
       marginCents: 0,
+      previousRevenueCents: prior.category.get(key) ?? 0,
     };
     row.quantity += p.quantity;
     row.revenueCents += p.revenueCents;
@@ -166,6 +181,7 @@ export async function salesReport(
         method: m.method,
         label: PAYMENT_METHOD_LABELS[m.method as PaymentMethod] ?? m.method,
         amountCents: m.amountCents,
+        previousAmountCents: prior.method.get(m.method) ?? 0,
       })),
     bySeller: groups.bySeller
       .map((s) => ({
@@ -175,6 +191,7 @@ export async function salesReport(
         netCents: s.netCents,
         averageTicketCents: s.salesCount ? Math.round(s.netCents / s.salesCount) : 0,
         discountsCents: s.discountsCents,
+        previousNetCents: prior.seller.get(s.userId) ?? 0,
       }))
       .sort((a, b) => b.netCents - a.netCents),
     byOrigin: groups.byOrigin
@@ -183,6 +200,7 @@ export async function salesReport(
         label: ORIGIN_SALE_LABELS[o.origin as OriginSale] ?? o.origin,
         salesCount: o.salesCount,
         netCents: o.netCents,
+        previousNetCents: prior.origin.get(o.origin) ?? 0,
       }))
       .sort((a, b) => b.netCents - a.netCents),
     byProduct: abcCurve(
@@ -195,6 +213,7 @@ export async function salesReport(
         revenueCents: p.revenueCents,
         costCents: p.costCents,
         marginCents: p.revenueCents - p.costCents,
+        previousRevenueCents: prior.product.get(p.productId) ?? 0,
       })),
     ),
     byCategory: [...byCategory.values()].sort((a, b) => b.revenueCents - a.revenueCents),

@@ -14,6 +14,9 @@ export type Cell = string | number | null;
 export type Table = { columns: Column[]; rows: Cell[][] };
 
 const col = (label: string, kind: ColumnKind = 'text'): Column => ({ label, kind });
+/** The previous period's figure of a row (the period of the same length just before). */
+const PREVIOUS_VALUE = 'Período anterior';
+const PREVIOUS_REVENUE = 'Receita no período anterior';
 
 /** One of the report's tables, whole. */
 export function reportTable(report: SalesReport, section: Exclude<ReportSection, 'lines'>): Table {
@@ -25,8 +28,8 @@ export function reportTable(report: SalesReport, section: Exclude<ReportSection,
       };
     case 'method':
       return {
-        columns: [col('Forma de pagamento'), col('Valor', 'money')],
-        rows: report.byMethod.map((r) => [r.label, r.amountCents]),
+        columns: [col('Forma de pagamento'), col('Valor', 'money'), col(PREVIOUS_VALUE, 'money')],
+        rows: report.byMethod.map((r) => [r.label, r.amountCents, r.previousAmountCents]),
       };
     case 'seller':
       return {
@@ -36,6 +39,7 @@ export function reportTable(report: SalesReport, section: Exclude<ReportSection,
           col('Valor líquido', 'money'),
           col('Ticket médio', 'money'),
           col('Descontos', 'money'),
+          col(PREVIOUS_VALUE, 'money'),
         ],
         rows: report.bySeller.map((r) => [
           r.name,
@@ -43,12 +47,18 @@ export function reportTable(report: SalesReport, section: Exclude<ReportSection,
           r.netCents,
           r.averageTicketCents,
           r.discountsCents,
+          r.previousNetCents,
         ]),
       };
     case 'origin':
       return {
-        columns: [col('Origem'), col('Vendas', 'int'), col('Valor líquido', 'money')],
-        rows: report.byOrigin.map((r) => [r.label, r.salesCount, r.netCents]),
+        columns: [
+          col('Origem'),
+          col('Vendas', 'int'),
+          col('Valor líquido', 'money'),
+          col(PREVIOUS_VALUE, 'money'),
+        ],
+        rows: report.byOrigin.map((r) => [r.label, r.salesCount, r.netCents, r.previousNetCents]),
       };
     case 'product':
       return {
@@ -62,6 +72,7 @@ export function reportTable(report: SalesReport, section: Exclude<ReportSection,
           col('Participação', 'percent'),
           col('Acumulado', 'percent'),
           col('Curva'),
+          col(PREVIOUS_REVENUE, 'money'),
         ],
         rows: report.byProduct.map((r) => [
           r.name,
@@ -73,6 +84,7 @@ export function reportTable(report: SalesReport, section: Exclude<ReportSection,
           r.shareBp,
           r.cumulativeBp,
           r.abc,
+          r.previousRevenueCents,
         ]),
       };
     case 'category':
@@ -83,8 +95,16 @@ export function reportTable(report: SalesReport, section: Exclude<ReportSection,
           col('Receita', 'money'),
           col('Custo', 'money'),
           col('Margem', 'money'),
+          col(PREVIOUS_REVENUE, 'money'),
         ],
-        rows: report.byCategory.map((r) => [r.name, r.quantity, r.revenueCents, r.costCents, r.marginCents]),
+        rows: report.byCategory.map((r) => [
+          r.name,
+          r.quantity,
+          r.revenueCents,
+          r.costCents,
+          r.marginCents,
+          r.previousRevenueCents,
+        ]),
       };
     case 'hours':
       return {
@@ -150,7 +170,8 @@ export function cellText(value: Cell, kind: ColumnKind): string {
   if (typeof value === 'string') return value;
   switch (kind) {
     case 'money':
-      return formatCents(value);
+      // A deduction of nothing is -0: written as 0.
+      return formatCents(value || 0);
     case 'percent':
       return `${(value / 100).toFixed(2).replace('.', ',')}%`;
     case 'quantity':
@@ -158,4 +179,40 @@ export function cellText(value: Cell, kind: ColumnKind): string {
     default:
       return String(value);
   }
+}
+
+/** CSV (issue 34): the reports' cells as the CSV exports write them. */
+const cents = (value: number) => (value / 100).toFixed(2).replace('.', ',');
+const quantity = (value: number) => String(value).replace('.', ',');
+
+/** A CSV cell of a column: money "39,00", a share "79,59%", a decimal comma; text as Papa writes it. */
+export function csvCell(value: Cell, kind: ColumnKind): string {
+  if (value === null) return '';
+  if (typeof value === 'string') return textCell(value);
+  switch (kind) {
+    case 'money':
+      return cents(value);
+    case 'percent':
+      return `${(value / 100).toFixed(2).replace('.', ',')}%`;
+    case 'quantity':
+      return quantity(value);
+    default:
+      return String(value);
+  }
+}
+
+/** Rows of cells as CSV lines, each cell as its column writes it (the finance exports write theirs the same way). */
+export const csvLines = (columns: Column[], rows: Cell[][]) =>
+  rows.map((cells) => `${cells.map((c, i) => csvCell(c, columns[i].kind)).join(';')}\r\n`).join('');
+
+/**
+ * A text cell as Papa writes it with `escapeFormulae` (a leading =, +, -, @, tab or CR gets a "'" and quotes; a
+ * cell with the separator, a quote, a line break or edge spaces is quoted): the lines export writes millions
+ * of cells, and only its text columns need it.
+ */
+export function textCell(value: string | null): string {
+  if (!value) return '';
+  const formula = /^[=+\-@\t\r]/.test(value);
+  const text = formula ? `'${value}` : value;
+  return formula || /[;"\r\n]|^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }

@@ -1,10 +1,12 @@
-import { addDays } from '@balcao/core/date';
+import { addDays, formatDateBr } from '@balcao/core/date';
+import { formatCents } from '@balcao/core/money';
 import { DEFAULT_TIME_ZONE, dateIn } from '@balcao/core/time';
 import { sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helper.ts';
 import { expectStatus, makeProduct, makeSale, makeShop } from '../../../test/kit.ts';
+import { pdfText } from '../../../test/pdf.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -66,6 +68,8 @@ describe('stock turnover and days of stock', () => {
         closingStockCents: 3000,
         turnover: 1.33,
         daysOfStock: 45,
+        previousCogsCents: 0,
+        previousTurnover: null,
       },
       // Pano: 6 sold at R$ 2,50 = R$ 15,00; 14 left; average (0 + 14) / 2 x 2,50 = R$ 17,50;
       // turnover 15 / 17,5 = 0,86; 14 / (6 / 30) = 70 days.
@@ -81,6 +85,8 @@ describe('stock turnover and days of stock', () => {
         closingStockCents: 3500,
         turnover: 0.86,
         daysOfStock: 70,
+        previousCogsCents: 0,
+        previousTurnover: null,
       },
     ]);
     expect(report.categories).toEqual([
@@ -92,6 +98,8 @@ describe('stock turnover and days of stock', () => {
         closingStockCents: 3000,
         turnover: 1.33,
         daysOfStock: 45,
+        previousCogsCents: 0,
+        previousTurnover: null,
       },
       {
         categoryName: null,
@@ -101,6 +109,8 @@ describe('stock turnover and days of stock', () => {
         closingStockCents: 3500,
         turnover: 0.86,
         daysOfStock: 70,
+        previousCogsCents: 0,
+        previousTurnover: null,
       },
     ]);
 
@@ -110,9 +120,9 @@ describe('stock turnover and days of stock', () => {
       `attachment; filename="giro-de-estoque-category-${from}-${today}.csv"`,
     );
     expect(csv.body.split('\r\n')).toEqual([
-      'Categoria;Vendido;CMV;Estoque médio;Estoque final;Giro;Dias de estoque',
-      'Bebidas;4;20,00;15,00;30,00;1,33;45',
-      'Sem categoria;6;15,00;17,50;35,00;0,86;70',
+      'Categoria;Vendido;CMV;Estoque médio;Estoque final;Giro;Dias de estoque;CMV no período anterior;Giro no período anterior',
+      'Bebidas;4;20,00;15,00;30,00;1,33;45;0,00;',
+      'Sem categoria;6;15,00;17,50;35,00;0,86;70;0,00;',
       '',
     ]);
     const xlsx = await shop.api.get(`/report/stock-turnover/xlsx?from=${from}&to=${today}&section=product`);
@@ -133,7 +143,18 @@ describe('stock turnover and days of stock', () => {
       30,
       1.33,
       45,
+      0,
     ]);
+
+    // Nothing before the period: the previous totals are zero.
+    expect(report.summary).toEqual({
+      cogsCents: 3500,
+      averageStockCents: 3250,
+      closingStockCents: 6500,
+      turnover: 1.08,
+      daysOfStock: 55.7,
+    });
+    expect(report.previous).toMatchObject({ cogsCents: 0, turnover: null, to: addDays(from, -1) });
 
     // Tenancy and roles: another shop sees none of it; a seller reads no reports.
     const other = await makeShop(t);
@@ -342,5 +363,112 @@ describe('the month totals of the stock ledger (issue 34)', () => {
     }
     // Not a comparison of empty reports: the periods saw sales.
     expect(sold).toBeGreaterThan(0);
+  });
+});
+
+describe('stock turnover against the previous period (issue 34: every report compares)', () => {
+  it('gives the previous CMV, average stock, turnover and days of stock per row and in total, in the answer and the PDF', async () => {
+    const shop = await makeShop(t, [1]);
+    const bebidas = expectStatus(await shop.api.post('/product-category', { name: 'Bebidas' }), 201);
+    const suco = await makeProduct(t, shop.auth, {
+      name: 'Suco de uva',
+      salePriceCents: 1000,
+      categoryId: bebidas.id,
+    });
+    const pano = await makeProduct(t, shop.auth, { name: 'Pano de prato', salePriceCents: 800 });
+    expectStatus(
+      await shop.api.post('/stock-movement/entry', {
+        items: [
+          { productId: suco.id, quantity: 10, unitCostCents: 500 },
+          { productId: pano.id, quantity: 20, unitCostCents: 250 },
+        ],
+      }),
+      201,
+    );
+    await makeSale(t, shop.auth, {
+      items: [
+        { productId: suco.id, quantity: 4 },
+        { productId: pano.id, quantity: 6 },
+      ],
+      payments: [{ method: 'pix', amountCents: 8800 }],
+    });
+    // All of that happened yesterday; today one more Suco is sold.
+    await t.database.db.execute(
+      sql`update stock_movements set created_at = created_at - interval '1 day' where client_id = ${shop.client.id}`,
+    );
+    await makeSale(t, shop.auth, {
+      items: [{ productId: suco.id, quantity: 1 }],
+      payments: [{ method: 'pix', amountCents: 1000 }],
+    });
+
+    const yesterday = addDays(today, -1);
+    const report = expectStatus(await shop.api.get(`/report/stock-turnover?from=${today}&to=${today}`), 200);
+    // Today: Suco 1 sold at R$ 5,00 from 6 to 5 (average 5,5 x 5,00 = 27,50; 5,00 / 27,50 = 0,18; 5 days);
+    // Pano none sold, 14 kept (R$ 35,00). Yesterday: Suco 20,00 / 15,00 = 1,33, Pano 15,00 / 17,50 = 0,86.
+    expect(
+      report.products.map((p: Record<string, unknown>) => [
+        p.name,
+        p.cogsCents,
+        p.turnover,
+        p.daysOfStock,
+        p.previousCogsCents,
+        p.previousTurnover,
+      ]),
+    ).toEqual([
+      ['Suco de uva', 500, 0.18, 5, 2000, 1.33],
+      ['Pano de prato', 0, 0, null, 1500, 0.86],
+    ]);
+    expect(
+      report.categories.map((c: Record<string, unknown>) => [
+        c.categoryName,
+        c.previousCogsCents,
+        c.previousTurnover,
+      ]),
+    ).toEqual([
+      ['Bebidas', 2000, 1.33],
+      [null, 1500, 0.86],
+    ]);
+    // In total: today 5,00 over 27,50 + 35,00 = 62,50 (0,08), 60,00 left = 12 days of today's CMV;
+    // yesterday 35,00 over 32,50 (1,08), 65,00 left = 1,9 days.
+    expect(report.summary).toEqual({
+      cogsCents: 500,
+      averageStockCents: 6250,
+      closingStockCents: 6000,
+      turnover: 0.08,
+      daysOfStock: 12,
+    });
+    expect(report.previous).toEqual({
+      from: yesterday,
+      to: yesterday,
+      cogsCents: 3500,
+      averageStockCents: 3250,
+      closingStockCents: 6500,
+      turnover: 1.08,
+      daysOfStock: 1.9,
+    });
+
+    // The PDF: the totals against yesterday, then every category and product, as a reader sees them.
+    const pdf = await shop.api.get(`/report/stock-turnover/pdf?from=${today}&to=${today}`);
+    expect(pdf.statusCode).toBe(200);
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    expect(pdf.headers['content-disposition']).toBe(
+      `attachment; filename="giro-de-estoque-${today}-${today}.pdf"`,
+    );
+    const text = await pdfText(pdf.rawPayload);
+    expect(text).toContain(`Giro de estoque de ${formatDateBr(today)} a ${formatDateBr(today)}`);
+    expect(text).toContain(`Comparado com ${formatDateBr(yesterday)} a ${formatDateBr(yesterday)}`);
+    expect(text).toContain(`CMV ${formatCents(500)} ${formatCents(3500)} -85,7%`);
+    expect(text).toContain('Giro 0,08 1,08 -92,6%');
+    expect(text).toContain('Giro de estoque por categoria');
+    expect(text).toContain(
+      `Suco de uva 1 ${formatCents(500)} ${formatCents(2750)} 0,18 5 ${formatCents(2000)} 1,33`,
+    );
+    expect(text).toContain(
+      `Bebidas 1 ${formatCents(500)} ${formatCents(2750)} 0,18 5 ${formatCents(2000)} 1,33`,
+    );
+    expect(text).toContain('Pano de prato');
+    expect(
+      (await shop.apis[0].get(`/report/stock-turnover/pdf?from=${today}&to=${yesterday}`)).statusCode,
+    ).toBe(400);
   });
 });

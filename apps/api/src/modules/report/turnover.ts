@@ -1,8 +1,9 @@
-import { daysBetween } from '@balcao/core/report';
+import { daysBetween, previousPeriod } from '@balcao/core/report';
 import {
   daysOfStockOf,
   type StockTurnover,
   type StockTurnoverSection,
+  type StockTurnoverTotals,
   turnoverOf,
 } from '@balcao/core/stockTurnover';
 import type { Executor } from '../../db/client.ts';
@@ -17,11 +18,61 @@ import type { Column, Table } from './tables.ts';
  * ledger's levels and CMV (stock module) with each product's name, category and today's average cost
  * (product module). See core stockTurnover.ts for the formulas.
  */
+type PeriodTurnover = Omit<StockTurnover, 'products' | 'categories' | 'summary' | 'previous'> & {
+  products: Omit<StockTurnover['products'][number], 'previousCogsCents' | 'previousTurnover'>[];
+  categories: Omit<StockTurnover['categories'][number], 'previousCogsCents' | 'previousTurnover'>[];
+};
+
+/** Every product of a period's turnover together (days of stock by value, as a category's). */
+function totalsOf(report: PeriodTurnover): StockTurnoverTotals {
+  const cogs = report.products.reduce((s, p) => s + p.cogsCents, 0);
+  const avg = report.products.reduce((s, p) => s + p.averageStockCents, 0);
+  const closing = report.products.reduce((s, p) => s + p.closingStockCents, 0);
+  return {
+    cogsCents: cogs,
+    averageStockCents: avg,
+    closingStockCents: closing,
+    turnover: turnoverOf(cogs, avg),
+    daysOfStock: daysOfStockOf(closing, cogs, report.days),
+  };
+}
+
+/**
+ * The turnover of a period beside the previous period of the same length (issue 34: every report compares):
+ * the same reading run for both periods; each product and category row gets its CMV and turnover then.
+ */
 export async function stockTurnoverReport(
   db: Executor,
   actor: Actor,
   query: { from: string; to: string },
 ): Promise<StockTurnover> {
+  const before = previousPeriod(query.from, query.to);
+  const current = await periodTurnover(db, actor, query);
+  const previous = await periodTurnover(db, actor, before);
+  const products = new Map(previous.products.map((p) => [p.productId, p]));
+  const categories = new Map(previous.categories.map((c) => [c.categoryName, c]));
+  return {
+    ...current,
+    products: current.products.map((p) => ({
+      ...p,
+      previousCogsCents: products.get(p.productId)?.cogsCents ?? 0,
+      previousTurnover: products.get(p.productId)?.turnover ?? null,
+    })),
+    categories: current.categories.map((c) => ({
+      ...c,
+      previousCogsCents: categories.get(c.categoryName)?.cogsCents ?? 0,
+      previousTurnover: categories.get(c.categoryName)?.turnover ?? null,
+    })),
+    summary: totalsOf(current),
+    previous: { ...totalsOf(previous), ...before },
+  };
+}
+
+async function periodTurnover(
+  db: Executor,
+  actor: Actor,
+  query: { from: string; to: string },
+): Promise<PeriodTurnover> {
   const period = await reportPeriod(db, actor, query.from, query.to);
   const ledger = await turnoverLedger(db, period);
   const facts = await productReportFacts(
@@ -94,6 +145,8 @@ export function turnoverTable(report: StockTurnover, section: StockTurnoverSecti
     col('Estoque final', 'money'),
     col('Giro', 'quantity'),
     col('Dias de estoque', 'quantity'),
+    col('CMV no período anterior', 'money'),
+    col('Giro no período anterior', 'quantity'),
   ];
   if (section === 'category')
     return {
@@ -106,6 +159,8 @@ export function turnoverTable(report: StockTurnover, section: StockTurnoverSecti
         c.closingStockCents,
         c.turnover,
         c.daysOfStock,
+        c.previousCogsCents,
+        c.previousTurnover,
       ]),
     };
   return {
@@ -127,6 +182,8 @@ export function turnoverTable(report: StockTurnover, section: StockTurnoverSecti
       p.closingStockCents,
       p.turnover,
       p.daysOfStock,
+      p.previousCogsCents,
+      p.previousTurnover,
     ]),
   };
 }

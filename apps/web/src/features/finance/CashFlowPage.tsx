@@ -1,6 +1,11 @@
 import { addDays } from '@balcao/core/date';
 import { financeApi } from '@balcao/core/endpoints/finance';
-import { CASH_FLOW_GROUPING_LABELS, CASH_FLOW_GROUPINGS, type CashFlowGrouping } from '@balcao/core/finance';
+import {
+  CASH_FLOW_GROUPING_LABELS,
+  CASH_FLOW_GROUPINGS,
+  type CashFlow,
+  type CashFlowGrouping,
+} from '@balcao/core/finance';
 import { formatCents } from '@balcao/core/money';
 import Box from '@mui/material/Box';
 import MenuItem from '@mui/material/MenuItem';
@@ -21,6 +26,7 @@ import { errorMessage } from '../../lib/api.ts';
 import { download } from '../../lib/client.ts';
 import { formatDate, shopToday } from '../../lib/format.ts';
 import { readParam, useListParams } from '../../lib/listParams.ts';
+import { Change } from '../report/index.ts';
 import { useCashFlow } from './api.ts';
 import { DownloadButton } from './DownloadButton.tsx';
 
@@ -34,6 +40,23 @@ function queryFromParams(params: URLSearchParams) {
 }
 
 const label = (period: string) => formatDate(`${period}T12:00:00Z`);
+
+/** The period of the same length just before: what came in, went out and the balances, with the change. */
+function PreviousFlow({ flow }: { flow: CashFlow }) {
+  const p = flow.previous;
+  const inCents = flow.totals.salesInCents + flow.totals.receivablesInCents;
+  const previousIn = p.totals.salesInCents + p.totals.receivablesInCents;
+  return (
+    <Typography variant="body2" color="text.secondary" aria-label="Período anterior">
+      {`Período anterior (${label(p.from)} a ${label(p.to)}): saldo inicial ${formatCents(p.openingCents)}; `}
+      {`entradas ${formatCents(previousIn)} (`}
+      <Change current={inCents} previous={previousIn} />
+      {`); saídas ${formatCents(p.totals.payablesOutCents)} (`}
+      <Change current={flow.totals.payablesOutCents} previous={p.totals.payablesOutCents} lowerIsBetter />
+      {`); saldo no fim ${formatCents(p.closingCents)}.`}
+    </Typography>
+  );
+}
 
 /** Financeiro > Fluxo de caixa (issue 34): realised and projected money by day, week or month. */
 export default function CashFlowPage() {
@@ -123,6 +146,7 @@ export default function CashFlowPage() {
               Saldo previsto no fim: <strong>{formatCents(flow.data.closingCents)}</strong>
             </Typography>
           </Stack>
+          <PreviousFlow flow={flow.data} />
           <Paper sx={{ p: 2 }}>
             <ChartsLocalizationProvider localeText={ptBRLocaleText}>
               <BarChart

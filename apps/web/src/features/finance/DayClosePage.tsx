@@ -1,3 +1,4 @@
+import { financeApi } from '@balcao/core/endpoints/finance';
 import { formatCents } from '@balcao/core/money';
 import { PAY_METHOD_LABELS, type PayMethod } from '@balcao/core/payable';
 import Box from '@mui/material/Box';
@@ -7,11 +8,15 @@ import TableCell from '@mui/material/TableCell';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
+import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
 import { LoadError } from '../../components/LoadError.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { alignRight, ListHeader, ListTable } from '../../components/listPage.tsx';
+import { errorMessage } from '../../lib/api.ts';
+import { download } from '../../lib/client.ts';
 import { shopToday } from '../../lib/format.ts';
 import { readParam, useListParams } from '../../lib/listParams.ts';
+import { ExportBar } from '../report/index.ts';
 import { useDayClose } from './api.ts';
 
 function queryFromParams(params: URLSearchParams) {
@@ -22,18 +27,50 @@ function queryFromParams(params: URLSearchParams) {
 export default function DayClosePage() {
   const { query, update } = useListParams(queryFromParams);
   const close = useDayClose(query.date);
+  const feedback = useFeedback();
+  const file = `fechamento-${query.date}`;
+  const dayQuery = { query: { date: query.date } };
   return (
     <Box sx={{ maxWidth: 720 }}>
       <ListHeader title="Fechamento do dia" />
-      <TextField
-        label="Dia"
-        type="date"
-        size="small"
-        value={query.date}
-        onChange={(e) => e.target.value && update({ date: e.target.value })}
-        slotProps={{ inputLabel: { shrink: true } }}
-        sx={{ mb: 2 }}
-      />
+      <Stack spacing={1.5} sx={{ mb: 2 }}>
+        <TextField
+          label="Dia"
+          type="date"
+          size="small"
+          value={query.date}
+          onChange={(e) => e.target.value && update({ date: e.target.value })}
+          slotProps={{ inputLabel: { shrink: true } }}
+          sx={{ alignSelf: 'flex-start' }}
+        />
+        <ExportBar
+          actions={[
+            {
+              kind: 'csv',
+              label: 'Exportar CSV',
+              start: (onProgress) =>
+                download(financeApi.dayCloseCsv, dayQuery, `${file}.csv`, undefined, onProgress),
+            },
+            {
+              kind: 'xlsx',
+              label: 'Exportar XLSX',
+              busyLabel: 'Exportando...',
+              start: (onProgress) =>
+                download(financeApi.dayCloseXlsx, dayQuery, `${file}.xlsx`, undefined, onProgress),
+            },
+            {
+              kind: 'pdf',
+              label: 'Baixar PDF',
+              busyLabel: 'Gerando...',
+              start: (onProgress) =>
+                download(financeApi.dayClosePdf, dayQuery, `${file}.pdf`, undefined, onProgress),
+            },
+          ]}
+          onError={(error) =>
+            feedback.show({ severity: 'error', title: 'Erro ao exportar', message: errorMessage(error) })
+          }
+        />
+      </Stack>
       {close.isPending ? (
         <Loading />
       ) : close.isError ? (
@@ -87,6 +124,7 @@ export default function DayClosePage() {
           </Paper>
         </Stack>
       )}
+      <FeedbackSnackbar state={feedback.state} onClose={feedback.close} />
     </Box>
   );
 }

@@ -30,7 +30,7 @@ const linkOf = (entry: DreEntry) =>
       ? `/dashboard/payable/edit/${entry.id}`
       : `/dashboard/sale/detail/${entry.id}`;
 
-/** The records behind a DRE line (issue 34): each opens the sale or the bill; all of them exported as CSV or XLSX. */
+/** The records behind a DRE line (issue 34): each opens the sale or the bill; all of them exported as CSV, XLSX or PDF. */
 export function DreEntriesDialog({
   month,
   line,
@@ -124,6 +124,23 @@ export function DreEntriesDialog({
               }}
             >
               {busy ? 'Exportando...' : 'Exportar XLSX'}
+            </Button>
+            <Button
+              variant="outlined"
+              disabled={busy}
+              onClick={async () => {
+                setBusy(true);
+                setExportError(null);
+                try {
+                  await download(financeApi.dreEntriesPdf, { query }, `dre-${month}-${fileLine}.pdf`);
+                } catch (error) {
+                  setExportError(errorMessage(error));
+                } finally {
+                  setBusy(false);
+                }
+              }}
+            >
+              Baixar PDF
             </Button>
           </>
         )}

@@ -17,16 +17,20 @@ import { errorMessage } from '../../lib/api.ts';
 import { download } from '../../lib/client.ts';
 import { shopToday } from '../../lib/format.ts';
 import { readParam, useListParams } from '../../lib/listParams.ts';
+import { Change } from '../report/index.ts';
 import { useDre } from './api.ts';
 import { DownloadButton } from './DownloadButton.tsx';
 import { DreEntriesDialog } from './DreEntriesDialog.tsx';
+
+/** A month as its column reads: "03/2026". */
+const monthText = (month: string) => `${month.slice(5, 7)}/${month.slice(0, 4)}`;
 
 function queryFromParams(params: URLSearchParams) {
   const month = readParam.text(params, 'month');
   return { month: month && /^\d{4}-\d{2}$/.test(month) ? month : shopToday().slice(0, 7) };
 }
 
-/** Financeiro > DRE (issue 34): a competence month's result, exported as CSV, XLSX or PDF; a line opens the records behind it. */
+/** Financeiro > DRE (issue 34): a competence month's result beside the month before (value and change), exported as CSV, XLSX or PDF; a line opens the records behind it. */
 export default function DrePage() {
   const { state, show, close } = useFeedback();
   const { query, update } = useListParams(queryFromParams);
@@ -35,6 +39,7 @@ export default function DrePage() {
   const [drill, setDrill] = useState<{ line: string | null; open: boolean }>({ line: null, open: false });
   const failed = (error: unknown) =>
     show({ severity: 'error', title: 'Erro ao exportar', message: errorMessage(error) });
+  const previous = new Map(dre.data?.previous.lines.map((l) => [l.key, l.amountCents]));
   return (
     <Box>
       <ListHeader title="DRE">
@@ -70,8 +75,16 @@ export default function DrePage() {
       ) : dre.isError ? (
         <LoadError what="Não foi possível carregar o DRE." error={dre.error} onRetry={() => dre.refetch()} />
       ) : (
-        <Stack spacing={1} sx={{ maxWidth: 640 }}>
-          <ListTable label="DRE" head={['Linha', alignRight('Valor')]}>
+        <Stack spacing={1} sx={{ maxWidth: 760 }}>
+          <ListTable
+            label="DRE"
+            head={[
+              'Linha',
+              alignRight(monthText(dre.data.month)),
+              alignRight(monthText(dre.data.previous.month)),
+              alignRight('Variação'),
+            ]}
+          >
             {dre.data.lines.map((line) => (
               <TableRow key={line.key} data-testid={`dre-${line.key}`}>
                 <TableCell sx={{ fontWeight: line.total ? 700 : undefined }}>
@@ -97,12 +110,21 @@ export default function DrePage() {
                 >
                   {formatCents(line.amountCents)}
                 </TableCell>
+                <TableCell
+                  align="right"
+                  sx={{ fontWeight: line.total ? 700 : undefined, color: 'text.secondary' }}
+                >
+                  {formatCents(previous.get(line.key) ?? 0)}
+                </TableCell>
+                <TableCell align="right">
+                  <Change current={line.amountCents} previous={previous.get(line.key) ?? 0} />
+                </TableCell>
               </TableRow>
             ))}
           </ListTable>
           <Typography variant="body2" color="text.secondary">
-            {dre.data.salesCount} vendas no mês. Compras de mercadorias lançadas (estoque, fora do resultado):{' '}
-            {formatCents(dre.data.purchasesCents)}.
+            {dre.data.salesCount} vendas no mês ({dre.data.previous.salesCount} no mês anterior). Compras de
+            mercadorias lançadas (estoque, fora do resultado): {formatCents(dre.data.purchasesCents)}.
           </Typography>
         </Stack>
       )}

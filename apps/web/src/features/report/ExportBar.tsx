@@ -42,7 +42,8 @@ export function ExportBar<S extends string>({
   actions,
   onError,
 }: {
-  select: {
+  /** Which table to export; none when the page has one (the day's close). */
+  select?: {
     label: string;
     value: S;
     options: readonly S[];
@@ -71,20 +72,22 @@ export function ExportBar<S extends string>({
   return (
     <Stack spacing={1}>
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { sm: 'center' } }}>
-        <TextField
-          select
-          size="small"
-          label={select.label}
-          value={select.value}
-          onChange={(e) => select.onChange(e.target.value as S)}
-          sx={{ minWidth: 240 }}
-        >
-          {select.options.map((s) => (
-            <MenuItem key={s} value={s}>
-              {select.labels[s]}
-            </MenuItem>
-          ))}
-        </TextField>
+        {select && (
+          <TextField
+            select
+            size="small"
+            label={select.label}
+            value={select.value}
+            onChange={(e) => select.onChange(e.target.value as S)}
+            sx={{ minWidth: 240 }}
+          >
+            {select.options.map((s) => (
+              <MenuItem key={s} value={s}>
+                {select.labels[s]}
+              </MenuItem>
+            ))}
+          </TextField>
+        )}
         {actions.map((action, i) => (
           <Button
             key={action.kind}

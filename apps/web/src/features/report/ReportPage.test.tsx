@@ -28,8 +28,8 @@ const REPORT: SalesReport = {
   previous: { ...SUMMARY, salesCount: 2, netCents: 4000, from: '2026-03-09', to: '2026-03-09' },
   byPeriod: [{ period: '2026-03-10', salesCount: 3, netCents: 4900 }],
   byMethod: [
-    { method: 'creditCard', label: 'Cartão de crédito', amountCents: 3000 },
-    { method: 'money', label: 'Dinheiro', amountCents: 1900 },
+    { method: 'creditCard', label: 'Cartão de crédito', amountCents: 3000, previousAmountCents: 1000 },
+    { method: 'money', label: 'Dinheiro', amountCents: 1900, previousAmountCents: 0 },
   ],
   bySeller: [
     {
@@ -39,9 +39,10 @@ const REPORT: SalesReport = {
       netCents: 4900,
       averageTicketCents: 1633,
       discountsCents: 200,
+      previousNetCents: 4000,
     },
   ],
-  byOrigin: [{ origin: 'pdv', label: 'PDV', salesCount: 3, netCents: 4900 }],
+  byOrigin: [{ origin: 'pdv', label: 'PDV', salesCount: 3, netCents: 4900, previousNetCents: 4000 }],
   byProduct: [
     {
       productId: 5,
@@ -54,10 +55,19 @@ const REPORT: SalesReport = {
       shareBp: 7959,
       cumulativeBp: 7959,
       abc: 'A',
+      previousRevenueCents: 5200,
     },
   ],
   byCategory: [
-    { categoryId: 2, name: 'Bebidas', quantity: 4, revenueCents: 3900, costCents: 1600, marginCents: 2300 },
+    {
+      categoryId: 2,
+      name: 'Bebidas',
+      quantity: 4,
+      revenueCents: 3900,
+      costCents: 1600,
+      marginCents: 2300,
+      previousRevenueCents: 5200,
+    },
   ],
   heatMap: [{ weekday: 1, hour: 9, salesCount: 3, netCents: 4900 }],
   canceled: [{ userId: 1, name: 'Ana Dona', salesCount: 1, netCents: 9000 }],
@@ -85,6 +95,8 @@ const TURNOVER: StockTurnover = {
       closingStockCents: 3500,
       turnover: 0.86,
       daysOfStock: null,
+      previousCogsCents: 3000,
+      previousTurnover: 1.5,
     },
   ],
   categories: [
@@ -96,8 +108,26 @@ const TURNOVER: StockTurnover = {
       closingStockCents: 3000,
       turnover: 1.33,
       daysOfStock: 45,
+      previousCogsCents: 0,
+      previousTurnover: null,
     },
   ],
+  summary: {
+    cogsCents: 1500,
+    averageStockCents: 1750,
+    closingStockCents: 3500,
+    turnover: 0.86,
+    daysOfStock: null,
+  },
+  previous: {
+    from: '2026-03-09',
+    to: '2026-03-09',
+    cogsCents: 3000,
+    averageStockCents: 2000,
+    closingStockCents: 3000,
+    turnover: 1.5,
+    daysOfStock: 1,
+  },
 };
 
 describe('Financeiro > Relatórios', () => {
@@ -133,6 +163,23 @@ describe('Financeiro > Relatórios', () => {
     expect(within(products).getByText('79,6%')).toBeTruthy();
     const methods = screen.getByRole('region', { name: 'Por forma de pagamento' });
     expect(within(methods).getByText('R$ 19,00')).toBeTruthy();
+    // Each row beside its previous-period figure and the change; the table's total against the period's.
+    expect(
+      within(methods).getByRole('row', { name: 'Cartão de crédito R$ 30,00 R$ 10,00 · +200,0%' }),
+    ).toBeTruthy();
+    expect(within(methods).getByRole('row', { name: 'Dinheiro R$ 19,00 R$ 0,00 · novo' })).toBeTruthy();
+    expect(within(methods).getByRole('row', { name: 'Total R$ 49,00 R$ 40,00 · +22,5%' })).toBeTruthy();
+    const sellers = screen.getByRole('region', { name: 'Por vendedor' });
+    expect(
+      within(sellers).getByRole('row', { name: 'Ana Dona 3 R$ 49,00 R$ 16,33 R$ 2,00 R$ 40,00 · +22,5%' }),
+    ).toBeTruthy();
+    const categories = screen.getByRole('region', { name: 'Por categoria' });
+    expect(
+      within(categories).getByRole('row', { name: 'Bebidas 4 R$ 39,00 R$ 16,00 R$ 23,00 R$ 52,00 · -25,0%' }),
+    ).toBeTruthy();
+    // The items' revenue of each period (margin + cost): 49,00 now, 49,00 before.
+    expect(within(categories).getByRole('row', { name: 'Total R$ 49,00 R$ 49,00 · 0,0%' })).toBeTruthy();
+    expect(within(products).getByText('R$ 52,00')).toBeTruthy();
     expect(screen.getByRole('button', { name: /Exportar CSV/ })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Exportar XLSX' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Baixar PDF' })).toBeTruthy();
@@ -143,12 +190,18 @@ describe('Financeiro > Relatórios', () => {
     expect(within(turnover).getByRole('button', { name: 'Exportar giro (XLSX)' })).toBeTruthy();
     const byCategory = within(turnover).getByRole('table', { name: 'Giro de estoque por categoria' });
     expect(
-      within(byCategory).getByRole('row', { name: 'Bebidas 4 R$ 20,00 R$ 15,00 1,33 45,0' }),
+      within(byCategory).getByRole('row', { name: 'Bebidas 4 R$ 20,00 R$ 15,00 1,33 45,0 -' }),
     ).toBeTruthy();
     const byProduct = within(turnover).getByRole('table', { name: 'Giro de estoque por produto' });
     expect(
-      within(byProduct).getByRole('row', { name: 'Pano de prato 6 R$ 15,00 R$ 17,50 0,86 -' }),
+      within(byProduct).getByRole('row', { name: 'Pano de prato 6 R$ 15,00 R$ 17,50 0,86 - 1,50' }),
     ).toBeTruthy();
+    // Every product together against the period before.
+    const total = within(turnover).getByRole('list', { name: 'Total do giro' });
+    expect(total.textContent).toContain('CMV: R$ 15,00 (antes R$ 30,00, -50,0%)');
+    expect(total.textContent).toContain('Giro: 0,86 (antes 1,50, -42,7%)');
+    expect(total.textContent).toContain('Dias de estoque: - (antes 1,0)');
+    expect(within(turnover).getByRole('button', { name: 'Baixar giro (PDF)' })).toBeTruthy();
   });
 
   it('shows the bytes received while a big export downloads, then the file is saved', {

@@ -35,6 +35,7 @@ import { download } from '../../lib/client.ts';
 import { formatDate, shopToday } from '../../lib/format.ts';
 import { readParam, useListParams } from '../../lib/listParams.ts';
 import { type ReportPageQuery, useSalesReport } from './api.ts';
+import { PREVIOUS_HEAD, PreviousCell, TotalRow } from './Compared.tsx';
 import { ExportBar } from './ExportBar.tsx';
 import { StockTurnoverSection } from './StockTurnoverSection.tsx';
 
@@ -270,6 +271,9 @@ function Report({ report }: { report: SalesReport }) {
   const products = report.byProduct.slice(0, PRODUCTS_SHOWN);
   const abcCounts = { A: 0, B: 0, C: 0 };
   for (const p of report.byProduct) abcCounts[p.abc]++;
+  // The items' revenue (no freight) of each period: the product and category tables' totals.
+  const itemsRevenue = report.summary.marginCents + report.summary.costCents;
+  const previousItemsRevenue = report.previous.marginCents + report.previous.costCents;
   return (
     <Stack spacing={3}>
       <Summary s={report.summary} p={report.previous} />
@@ -317,26 +321,46 @@ function Report({ report }: { report: SalesReport }) {
           <Stack direction={{ xs: 'column', md: 'row' }} spacing={2}>
             <Box sx={{ flex: 1 }}>
               <Section title="Por forma de pagamento">
-                <ListTable label="Por forma de pagamento" head={['Forma', alignRight('Valor')]}>
+                <ListTable
+                  label="Por forma de pagamento"
+                  head={['Forma', alignRight('Valor'), alignRight(PREVIOUS_HEAD)]}
+                >
                   {report.byMethod.map((m) => (
                     <TableRow key={m.method}>
                       <TableCell>{m.label}</TableCell>
                       <TableCell align="right">{formatCents(m.amountCents)}</TableCell>
+                      <PreviousCell current={m.amountCents} previous={m.previousAmountCents} />
                     </TableRow>
                   ))}
+                  <TotalRow
+                    label="Total"
+                    before={0}
+                    current={report.byMethod.reduce((sum, m) => sum + m.amountCents, 0)}
+                    previous={report.previous.netCents}
+                  />
                 </ListTable>
               </Section>
             </Box>
             <Box sx={{ flex: 1 }}>
               <Section title="Por origem">
-                <ListTable label="Por origem" head={['Origem', alignRight('Vendas'), alignRight('Valor')]}>
+                <ListTable
+                  label="Por origem"
+                  head={['Origem', alignRight('Vendas'), alignRight('Valor'), alignRight(PREVIOUS_HEAD)]}
+                >
                   {report.byOrigin.map((o) => (
                     <TableRow key={o.origin}>
                       <TableCell>{o.label}</TableCell>
                       <TableCell align="right">{o.salesCount}</TableCell>
                       <TableCell align="right">{formatCents(o.netCents)}</TableCell>
+                      <PreviousCell current={o.netCents} previous={o.previousNetCents} />
                     </TableRow>
                   ))}
+                  <TotalRow
+                    label="Total"
+                    before={1}
+                    current={report.summary.netCents}
+                    previous={report.previous.netCents}
+                  />
                 </ListTable>
               </Section>
             </Box>
@@ -350,6 +374,7 @@ function Report({ report }: { report: SalesReport }) {
                 alignRight('Valor líquido'),
                 alignRight('Ticket médio'),
                 alignRight('Descontos'),
+                alignRight(PREVIOUS_HEAD),
               ]}
             >
               {report.bySeller.map((s) => (
@@ -359,8 +384,16 @@ function Report({ report }: { report: SalesReport }) {
                   <TableCell align="right">{formatCents(s.netCents)}</TableCell>
                   <TableCell align="right">{formatCents(s.averageTicketCents)}</TableCell>
                   <TableCell align="right">{formatCents(s.discountsCents)}</TableCell>
+                  <PreviousCell current={s.netCents} previous={s.previousNetCents} />
                 </TableRow>
               ))}
+              <TotalRow
+                label="Total"
+                before={1}
+                current={report.summary.netCents}
+                previous={report.previous.netCents}
+                after={2}
+              />
             </ListTable>
           </Section>
           <Section title="Por categoria">
@@ -372,6 +405,7 @@ function Report({ report }: { report: SalesReport }) {
                 alignRight('Receita'),
                 alignRight('Custo'),
                 alignRight('Margem'),
+                alignRight('Receita anterior'),
               ]}
             >
               {report.byCategory.map((c) => (
@@ -381,8 +415,16 @@ function Report({ report }: { report: SalesReport }) {
                   <TableCell align="right">{formatCents(c.revenueCents)}</TableCell>
                   <TableCell align="right">{formatCents(c.costCents)}</TableCell>
                   <TableCell align="right">{formatCents(c.marginCents)}</TableCell>
+                  <PreviousCell current={c.revenueCents} previous={c.previousRevenueCents} />
                 </TableRow>
               ))}
+              <TotalRow
+                label="Total"
+                before={1}
+                current={itemsRevenue}
+                previous={previousItemsRevenue}
+                after={2}
+              />
             </ListTable>
           </Section>
           <Section title="Por produto (curva ABC)">
@@ -403,6 +445,7 @@ function Report({ report }: { report: SalesReport }) {
                 alignRight('Margem'),
                 alignRight('Participação'),
                 'Curva',
+                alignRight('Receita anterior'),
               ]}
             >
               {products.map((p) => (
@@ -424,8 +467,16 @@ function Report({ report }: { report: SalesReport }) {
                   <TableCell>
                     <Chip size="small" label={p.abc} color={p.abc === 'A' ? 'primary' : 'default'} />
                   </TableCell>
+                  <PreviousCell current={p.revenueCents} previous={p.previousRevenueCents} />
                 </TableRow>
               ))}
+              <TotalRow
+                label="Total"
+                before={1}
+                current={itemsRevenue}
+                previous={previousItemsRevenue}
+                after={4}
+              />
             </ListTable>
           </Section>
           {report.canceled.length > 0 ? (

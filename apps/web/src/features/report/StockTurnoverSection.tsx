@@ -4,6 +4,7 @@ import {
   type StockTurnoverSection as Section,
   STOCK_TURNOVER_SECTION_LABELS,
   STOCK_TURNOVER_SECTIONS,
+  type StockTurnover,
 } from '@balcao/core/stockTurnover';
 import Box from '@mui/material/Box';
 import Stack from '@mui/material/Stack';
@@ -16,12 +17,48 @@ import { Loading } from '../../components/Loading.tsx';
 import { alignRight, ListTable } from '../../components/listPage.tsx';
 import { download } from '../../lib/client.ts';
 import { useStockTurnover } from './api.ts';
+import { Change } from './Compared.tsx';
 import { ExportBar } from './ExportBar.tsx';
 
 const PRODUCTS_SHOWN = 50;
 const decimal = (value: number | null, digits: number) =>
   value === null ? '-' : value.toFixed(digits).replace('.', ',');
 const quantity = (value: number) => String(value).replace('.', ',');
+
+/** Every product together against the period before: CMV, average stock, turnover, days of stock. */
+function TurnoverSummary({ report }: { report: StockTurnover }) {
+  const s = report.summary;
+  const p = report.previous;
+  const figure = (
+    label: string,
+    current: number | null,
+    previous: number | null,
+    text: (v: number | null) => string,
+  ) => (
+    <Typography variant="body2" component="li" key={label}>
+      {label}: <strong>{text(current)}</strong> (antes {text(previous)}
+      {current !== null && previous !== null && previous !== 0 ? (
+        <>
+          , <Change current={current} previous={previous} />
+        </>
+      ) : null}
+      )
+    </Typography>
+  );
+  const money = (v: number | null) => formatCents(v ?? 0);
+  return (
+    <Box
+      component="ul"
+      aria-label="Total do giro"
+      sx={{ m: 0, pl: 0, listStyle: 'none', display: 'flex', flexWrap: 'wrap', columnGap: 3, rowGap: 0.5 }}
+    >
+      {figure('CMV', s.cogsCents, p.cogsCents, money)}
+      {figure('Estoque médio', s.averageStockCents, p.averageStockCents, money)}
+      {figure('Giro', s.turnover, p.turnover, (v) => decimal(v, 2))}
+      {figure('Dias de estoque', s.daysOfStock, p.daysOfStock, (v) => decimal(v, 1))}
+    </Box>
+  );
+}
 
 /**
  * Giro de estoque (issue 34): per category and per product, the period's CMV over the average stock
@@ -44,6 +81,7 @@ export function StockTurnoverSection({
     alignRight('Estoque médio'),
     alignRight('Giro'),
     alignRight('Dias de estoque'),
+    alignRight('Giro anterior'),
   ];
   return (
     <Box component="section" aria-label="Giro de estoque">
@@ -90,6 +128,19 @@ export function StockTurnoverSection({
                   onProgress,
                 ),
             },
+            {
+              kind: 'pdf',
+              label: 'Baixar giro (PDF)',
+              busyLabel: 'Gerando...',
+              start: (onProgress) =>
+                download(
+                  reportApi.stockTurnoverPdf,
+                  { query: { from: query.from, to: query.to } },
+                  `giro-de-estoque-${query.from}-${query.to}.pdf`,
+                  undefined,
+                  onProgress,
+                ),
+            },
           ]}
           onError={onError}
         />
@@ -106,6 +157,7 @@ export function StockTurnoverSection({
         <Typography>Nenhum produto com estoque ou venda no período.</Typography>
       ) : (
         <Stack spacing={2}>
+          <TurnoverSummary report={turnover.data} />
           <ListTable label="Giro de estoque por categoria" head={['Categoria', ...head]}>
             {turnover.data.categories.map((c) => (
               <TableRow key={c.categoryName ?? 'none'}>
@@ -115,6 +167,7 @@ export function StockTurnoverSection({
                 <TableCell align="right">{formatCents(c.averageStockCents)}</TableCell>
                 <TableCell align="right">{decimal(c.turnover, 2)}</TableCell>
                 <TableCell align="right">{decimal(c.daysOfStock, 1)}</TableCell>
+                <TableCell align="right">{decimal(c.previousTurnover, 2)}</TableCell>
               </TableRow>
             ))}
           </ListTable>
@@ -140,6 +193,7 @@ export function StockTurnoverSection({
                 <TableCell align="right">{formatCents(p.averageStockCents)}</TableCell>
                 <TableCell align="right">{decimal(p.turnover, 2)}</TableCell>
                 <TableCell align="right">{decimal(p.daysOfStock, 1)}</TableCell>
+                <TableCell align="right">{decimal(p.previousTurnover, 2)}</TableCell>
               </TableRow>
             ))}
           </ListTable>
