@@ -95,11 +95,11 @@ describe('sales report by origin', () => {
 
     const report = expectStatus(await a.get(`/report/sales?from=${today}&to=${today}`), 200);
     expect(report.byOrigin).toEqual([
-      { origin: 'budget', label: 'Orçamento', salesCount: 1, netCents: 3000 },
-      { origin: 'command', label: 'Comanda', salesCount: 1, netCents: 2200 },
-      { origin: 'delivery', label: 'Delivery', salesCount: 1, netCents: 1800 },
+      { origin: 'budget', label: 'Orçamento', salesCount: 1, netCents: 3000, previousNetCents: 0 },
+      { origin: 'command', label: 'Comanda', salesCount: 1, netCents: 2200, previousNetCents: 0 },
+      { origin: 'delivery', label: 'Delivery', salesCount: 1, netCents: 1800, previousNetCents: 0 },
       // R$ 19,00 less the R$ 9,50 returned.
-      { origin: 'pdv', label: 'PDV', salesCount: 1, netCents: 950 },
+      { origin: 'pdv', label: 'PDV', salesCount: 1, netCents: 950, previousNetCents: 0 },
     ]);
     expect(report.summary).toMatchObject({ salesCount: 4, netCents: 3000 + 2200 + 1800 + 950 });
 
@@ -107,11 +107,11 @@ describe('sales report by origin', () => {
     const csv = await a.get(`/report/sales/csv?from=${today}&to=${today}&section=origin`);
     expect(csv.statusCode).toBe(200);
     expect(csv.body.trim().split('\r\n')).toEqual([
-      'Origem;Vendas;Valor líquido',
-      'Orçamento;1;30,00',
-      'Comanda;1;22,00',
-      'Delivery;1;18,00',
-      'PDV;1;9,50',
+      'Origem;Vendas;Valor líquido;Período anterior',
+      'Orçamento;1;30,00;0,00',
+      'Comanda;1;22,00;0,00',
+      'Delivery;1;18,00;0,00',
+      'PDV;1;9,50;0,00',
     ]);
   });
 });
