@@ -1,5 +1,6 @@
 import { formatDateBr } from '@balcao/core/date';
 import { financeApi } from '@balcao/core/endpoints/finance';
+import { CASH_FLOW_METHOD_LABELS, CASH_FLOW_METHODS } from '@balcao/core/finance';
 import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import Papa from 'papaparse';
@@ -12,7 +13,14 @@ import { sessionOf } from '../../plugins/auth.ts';
 import { xlsxStream } from '../report/xlsx.ts';
 import { cashFlowPdf, drePdf } from './pdf.ts';
 import { cashFlow, dayClose, dre, dreEntries, dreLine, eachDreEntry } from './service.ts';
-import { cashFlowTable, DRE_ENTRY_COLUMNS, dreEntryRows, dreTable } from './tables.ts';
+import {
+  cashFlowMethodTable,
+  cashFlowTable,
+  cashFlowXlsxTable,
+  DRE_ENTRY_COLUMNS,
+  dreEntryRows,
+  dreTable,
+} from './tables.ts';
 
 const cents = (value: number) => (value / 100).toFixed(2).replace('.', ',');
 const csv = (rows: (string | number)[][]) => `${Papa.unparse(rows, { delimiter: ';' })}\r\n`;
@@ -64,6 +72,7 @@ export function financeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             'A pagar (previsto)',
             'Saldo realizado',
             'Saldo acumulado',
+            ...CASH_FLOW_METHODS.map((m) => `Vendas recebidas: ${CASH_FLOW_METHOD_LABELS[m]}`),
           ],
         ]),
         rows: each(flow.rows),
@@ -79,6 +88,7 @@ export function financeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
                   cents(r.projectedOutCents),
                   cents(r.netCents),
                   cents(r.balanceCents),
+                  ...CASH_FLOW_METHODS.map((m) => cents(r.salesByMethodCents[m])),
                 ]),
               )
             : '',
@@ -89,7 +99,7 @@ export function financeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     route(app, financeApi.cashFlowXlsx, async (request, reply) => {
       const flow = await cashFlow(db, sessionOf(request), request.query);
-      const table = cashFlowTable(flow);
+      const table = cashFlowXlsxTable(flow);
       return reply
         .header('content-type', XLSX_TYPE)
         .header('content-disposition', `attachment; filename="fluxo-de-caixa-${flow.from}-${flow.to}.xlsx"`)
@@ -100,7 +110,12 @@ export function financeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     route(app, financeApi.cashFlowPdf, async (request, reply) => {
       const actor = sessionOf(request);
       const flow = await cashFlow(db, actor, request.query);
-      const pdf = await cashFlowPdf(await shopName(actor.clientId), flow, cashFlowTable(flow));
+      const pdf = await cashFlowPdf(
+        await shopName(actor.clientId),
+        flow,
+        cashFlowTable(flow),
+        cashFlowMethodTable(flow),
+      );
       return reply
         .header('content-type', 'application/pdf')
         .header('content-disposition', `attachment; filename="fluxo-de-caixa-${flow.from}-${flow.to}.pdf"`)

@@ -1,8 +1,10 @@
 import { addDays } from '@balcao/core/date';
 import {
+  CASH_FLOW_METHODS,
   type CashFlow,
   type CashFlowQuery,
   type CashFlowRow,
+  cashFlowMethodOf,
   type DayClose,
   DRE_ENTRIES_MAX,
   type Dre,
@@ -11,6 +13,7 @@ import {
   type DreLine,
   feeCents,
   periodOf,
+  type SalesByMethod,
 } from '@balcao/core/finance';
 import { formatCents } from '@balcao/core/money';
 import { DRE_GROUP_LABELS, DRE_GROUPS, type DreGroup, monthOf } from '@balcao/core/payable';
@@ -25,6 +28,7 @@ import {
   type MealVoucherTerms,
   mealVoucherTerms,
 } from '../fee-simulator/rates.ts';
+import { findBankAccount } from '../payable/bankAccounts.ts';
 import {
   payableExpensesOfMonth,
   payableFlows,
@@ -72,13 +76,23 @@ function settlementOf(method: string, { rates, vouchers }: Terms, installments =
 
 type Flow = {
   salesIn: number;
+  byMethod: SalesByMethod;
   receivablesIn: number;
   payablesOut: number;
   projectedIn: number;
   projectedOut: number;
 };
+const noSales = (): SalesByMethod => ({
+  money: 0,
+  pix: 0,
+  creditCard: 0,
+  debitCard: 0,
+  voucher: 0,
+  other: 0,
+});
 const emptyFlow = (): Flow => ({
   salesIn: 0,
+  byMethod: noSales(),
   receivablesIn: 0,
   payablesOut: 0,
   projectedIn: 0,
@@ -104,10 +118,12 @@ export async function cashFlow(db: Executor, actor: Actor, query: CashFlowQuery)
   const { clientId } = actor;
   const today = await shopToday(db, clientId);
   const terms = await termsOf(db, clientId);
+  // One bank account: only the bills paid from it (sales and crediário are not booked to an account).
+  const account = query.accountId ? await findBankAccount(db, actor, query.accountId) : null;
   const [salesRows, receivableRows, payableRows] = [
-    await salePaymentsByDay(db, clientId, HISTORY_START, query.to),
-    await receivableFlows(db, clientId, HISTORY_START, query.to),
-    await payableFlows(db, clientId, HISTORY_START, query.to),
+    account ? [] : await salePaymentsByDay(db, clientId, HISTORY_START, query.to),
+    account ? [] : await receivableFlows(db, clientId, HISTORY_START, query.to),
+    await payableFlows(db, clientId, HISTORY_START, query.to, account?.id),
   ];
   const byPeriod = new Map<string, Flow>();
   let opening = 0;
@@ -127,7 +143,16 @@ export async function cashFlow(db: Executor, actor: Actor, query: CashFlowQuery)
     const { days, bp } = settlementOf(row.method, terms);
     const settles = addDays(row.day, days);
     const net = row.amountCents - feeCents(row.amountCents, bp);
-    if (settles <= today) add(settles, (f) => (f.salesIn += net), net);
+    const group = cashFlowMethodOf(row.method);
+    if (settles <= today)
+      add(
+        settles,
+        (f) => {
+          f.salesIn += net;
+          f.byMethod[group] += net;
+        },
+        net,
+      );
     else add(settles, (f) => (f.projectedIn += net), 0);
   }
   for (const row of receivableRows) {
@@ -141,6 +166,7 @@ export async function cashFlow(db: Executor, actor: Actor, query: CashFlowQuery)
   let balance = opening;
   const totals = {
     salesInCents: 0,
+    salesByMethodCents: noSales(),
     receivablesInCents: 0,
     payablesOutCents: 0,
     projectedInCents: 0,
@@ -152,6 +178,7 @@ export async function cashFlow(db: Executor, actor: Actor, query: CashFlowQuery)
     const net = f.salesIn + f.receivablesIn - f.payablesOut;
     balance += net + f.projectedIn - f.projectedOut;
     totals.salesInCents += f.salesIn;
+    for (const m of CASH_FLOW_METHODS) totals.salesByMethodCents[m] += f.byMethod[m];
     totals.receivablesInCents += f.receivablesIn;
     totals.payablesOutCents += f.payablesOut;
     totals.projectedInCents += f.projectedIn;
@@ -160,6 +187,7 @@ export async function cashFlow(db: Executor, actor: Actor, query: CashFlowQuery)
     return {
       period,
       salesInCents: f.salesIn,
+      salesByMethodCents: f.byMethod,
       receivablesInCents: f.receivablesIn,
       payablesOutCents: f.payablesOut,
       projectedInCents: f.projectedIn,
@@ -173,6 +201,7 @@ export async function cashFlow(db: Executor, actor: Actor, query: CashFlowQuery)
     to: query.to,
     groupBy: query.groupBy,
     today,
+    account: account ? { id: account.id, name: account.name } : null,
     openingCents: opening,
     rows,
     totals,
