@@ -110,5 +110,7 @@ describe('Financeiro > Fluxo de caixa', () => {
     expect(
       await screen.findByText(/Com uma conta escolhida, o fluxo mostra as contas pagas por ela/),
     ).toBeTruthy();
+    // Sales are not booked to an account: no split to show for one.
+    expect(screen.queryByRole('table', { name: 'Vendas recebidas por forma de pagamento' })).toBeNull();
   });
 });

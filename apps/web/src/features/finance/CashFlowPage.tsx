@@ -230,37 +230,39 @@ export default function CashFlowPage() {
               </TableRow>
             ))}
           </ListTable>
-          <ListTable
-            label="Vendas recebidas por forma de pagamento"
-            head={[
-              'Período',
-              ...methods.map((m) => alignRight(CASH_FLOW_METHOD_LABELS[m])),
-              alignRight('Vendas recebidas'),
-            ]}
-          >
-            {flow.data.rows.map((r) => (
-              <TableRow key={r.period}>
-                <TableCell>{label(r.period)}</TableCell>
+          {!query.accountId && (
+            <ListTable
+              label="Vendas recebidas por forma de pagamento"
+              head={[
+                'Período',
+                ...methods.map((m) => alignRight(CASH_FLOW_METHOD_LABELS[m])),
+                alignRight('Vendas recebidas'),
+              ]}
+            >
+              {flow.data.rows.map((r) => (
+                <TableRow key={r.period}>
+                  <TableCell>{label(r.period)}</TableCell>
+                  {methods.map((m) => (
+                    <TableCell key={m} align="right">
+                      {formatCents(r.salesByMethodCents[m])}
+                    </TableCell>
+                  ))}
+                  <TableCell align="right">{formatCents(r.salesInCents)}</TableCell>
+                </TableRow>
+              ))}
+              <TableRow>
+                <TableCell sx={{ fontWeight: 700 }}>Total</TableCell>
                 {methods.map((m) => (
-                  <TableCell key={m} align="right">
-                    {formatCents(r.salesByMethodCents[m])}
+                  <TableCell key={m} align="right" sx={{ fontWeight: 700 }}>
+                    {formatCents(flow.data.totals.salesByMethodCents[m])}
                   </TableCell>
                 ))}
-                <TableCell align="right">{formatCents(r.salesInCents)}</TableCell>
-              </TableRow>
-            ))}
-            <TableRow>
-              <TableCell sx={{ fontWeight: 700 }}>Total</TableCell>
-              {methods.map((m) => (
-                <TableCell key={m} align="right" sx={{ fontWeight: 700 }}>
-                  {formatCents(flow.data.totals.salesByMethodCents[m])}
+                <TableCell align="right" sx={{ fontWeight: 700 }}>
+                  {formatCents(flow.data.totals.salesInCents)}
                 </TableCell>
-              ))}
-              <TableCell align="right" sx={{ fontWeight: 700 }}>
-                {formatCents(flow.data.totals.salesInCents)}
-              </TableCell>
-            </TableRow>
-          </ListTable>
+              </TableRow>
+            </ListTable>
+          )}
         </Stack>
       )}
       <FeedbackSnackbar state={state} onClose={close} />
