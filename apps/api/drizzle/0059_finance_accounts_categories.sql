@@ -6,6 +6,7 @@ CREATE TABLE "bank_accounts" (
 	"agency" text,
 	"account" text,
 	"active" boolean DEFAULT true NOT NULL,
+	"receives" text[] DEFAULT '{}'::text[] NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );

@@ -1,4 +1,5 @@
 import { parseBoleto } from './boleto.ts';
+import { CASH_FLOW_METHODS } from './cashFlowMethods.ts';
 import type { Upload } from './contract.ts';
 import { addDays, isIsoDate } from './date.ts';
 import { isValidCpfOrCnpj, normalizeDocument } from './document.ts';
@@ -53,6 +54,7 @@ export const PAYABLE_MESSAGES = {
   bankAccountTaken: 'Já existe uma conta bancária com este nome',
   bankAccountInactive: 'Esta conta bancária está desativada: escolha outra',
   bankAccountNeedsBank: 'Uma conta bancária só paga com a origem "Conta bancária"',
+  methodTaken: (method: string, account: string) => `${method} já cai na conta ${account}: tire de lá antes`,
   categoryInUse: 'Esta categoria tem contas a pagar: mude-as de categoria antes de excluí-la',
   supplierInUse: 'Este fornecedor tem contas a pagar: ele não pode ser excluído',
   description: 'Informe a descrição',
@@ -173,6 +175,15 @@ export const bankAccountInputSchema = z.object({
   agency: optionalText(20),
   account: optionalText(30),
   active: z.boolean().default(true),
+  /**
+   * The sales that land in this account (Pix, cards, vouchers... as the cash flow groups them): its cash
+   * flow counts them on their settlement day. A method lands in one active account at most.
+   */
+  receives: z
+    .array(z.enum(CASH_FLOW_METHODS, { error: 'Forma de recebimento inválida' }))
+    .max(CASH_FLOW_METHODS.length)
+    .default([])
+    .transform((list) => CASH_FLOW_METHODS.filter((m) => list.includes(m))),
 });
 export type BankAccountInput = z.output<typeof bankAccountInputSchema>;
 export type BankAccountFormValues = z.input<typeof bankAccountInputSchema>;
@@ -184,6 +195,7 @@ export const bankAccountSchema = z.object({
   agency: z.string().nullable(),
   account: z.string().nullable(),
   active: z.boolean(),
+  receives: z.array(z.enum(CASH_FLOW_METHODS)),
 });
 export type BankAccount = z.infer<typeof bankAccountSchema>;
 

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
+import { CASH_FLOW_METHODS, cashFlowMethodOf } from '@balcao/core/cashFlowMethods';
 import { addDays } from '@balcao/core/date';
-import { CASH_FLOW_METHODS, cashFlowMethodOf } from '@balcao/core/finance';
 import { formatCents } from '@balcao/core/money';
 import { DEFAULT_TIME_ZONE, dateIn } from '@balcao/core/time';
 import ExcelJS from 'exceljs';

@@ -1,6 +1,6 @@
+import { CASH_FLOW_METHOD_LABELS, CASH_FLOW_METHODS } from '@balcao/core/cashFlowMethods';
 import { formatDateBr } from '@balcao/core/date';
 import { financeApi } from '@balcao/core/endpoints/finance';
-import { CASH_FLOW_METHOD_LABELS, CASH_FLOW_METHODS } from '@balcao/core/finance';
 import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import Papa from 'papaparse';

@@ -1,10 +1,9 @@
+import { CASH_FLOW_METHODS, cashFlowMethodOf } from '@balcao/core/cashFlowMethods';
 import { addDays } from '@balcao/core/date';
 import {
-  CASH_FLOW_METHODS,
   type CashFlow,
   type CashFlowQuery,
   type CashFlowRow,
-  cashFlowMethodOf,
   type DayClose,
   DRE_ENTRIES_MAX,
   type Dre,
@@ -118,10 +117,14 @@ export async function cashFlow(db: Executor, actor: Actor, query: CashFlowQuery)
   const { clientId } = actor;
   const today = await shopToday(db, clientId);
   const terms = await termsOf(db, clientId);
-  // One bank account: only the bills paid from it (sales and crediário are not booked to an account).
+  // One bank account: the bills paid from it and the sales of the methods that land in it (crediário
+  // and the bills still to pay are not booked to an account).
   const account = query.accountId ? await findBankAccount(db, actor, query.accountId) : null;
+  const lands = (method: string) => !account || account.receives.includes(cashFlowMethodOf(method));
   const [salesRows, receivableRows, payableRows] = [
-    account ? [] : await salePaymentsByDay(db, clientId, HISTORY_START, query.to),
+    account && account.receives.length === 0
+      ? []
+      : (await salePaymentsByDay(db, clientId, HISTORY_START, query.to)).filter((r) => lands(r.method)),
     account ? [] : await receivableFlows(db, clientId, HISTORY_START, query.to),
     await payableFlows(db, clientId, HISTORY_START, query.to, account?.id),
   ];

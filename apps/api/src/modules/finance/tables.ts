@@ -1,12 +1,6 @@
+import { CASH_FLOW_METHOD_LABELS, CASH_FLOW_METHODS } from '@balcao/core/cashFlowMethods';
 import { formatDateBr } from '@balcao/core/date';
-import {
-  CASH_FLOW_METHOD_LABELS,
-  CASH_FLOW_METHODS,
-  type CashFlow,
-  type Dre,
-  type DreEntry,
-  type SalesByMethod,
-} from '@balcao/core/finance';
+import type { CashFlow, Dre, DreEntry, SalesByMethod } from '@balcao/core/finance';
 import type { Cell, Column, Table } from '../report/tables.ts';
 
 /** The cash flow and the DRE as typed tables (issue 34): what the XLSX and the cash flow's PDF write. */

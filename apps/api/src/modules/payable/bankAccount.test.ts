@@ -1,7 +1,7 @@
 import { DEFAULT_TIME_ZONE, dateIn } from '@balcao/core/time';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helper.ts';
-import { type Api, asUser, expectStatus } from '../../../test/kit.ts';
+import { type Api, asUser, expectStatus, makeShop, makeSimpleSale } from '../../../test/kit.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -132,7 +132,8 @@ describe("the shop's own expense categories (issue 34)", () => {
 
 describe("the shop's bank accounts (issue 34)", () => {
   it('records which account paid, shows it in the list and its exports, and reads the cash flow per account', async () => {
-    const { api: a, apis } = await asUser(t, [1, 3]);
+    const shop = await makeShop(t, [1, 3]);
+    const { api: a, apis } = shop;
     const rent = (await categories(a)).find((c) => c.name === 'Aluguel') as Category;
     const itau = expectStatus(
       await a.post('/payable/bank-account', {
@@ -140,6 +141,7 @@ describe("the shop's bank accounts (issue 34)", () => {
         bank: '341 Itaú',
         agency: '1234',
         account: '56789-0',
+        receives: ['creditCard', 'pix'],
       }),
       201,
     );
@@ -150,8 +152,19 @@ describe("the shop's bank accounts (issue 34)", () => {
       agency: '1234',
       account: '56789-0',
       active: true,
+      receives: ['pix', 'creditCard'],
     });
     const nubank = expectStatus(await a.post('/payable/bank-account', { name: 'Nubank' }), 201);
+    // A sale method lands in one account: Pix is already Itaú's.
+    const twice = await a.put(`/payable/bank-account/${nubank.id}`, { name: 'Nubank', receives: ['pix'] });
+    expect(twice.statusCode).toBe(409);
+    expect(twice.json().message).toBe('Pix já cai na conta Itaú: tire de lá antes');
+    // Today: R$ 10,00 in Pix (lands in Itaú) and R$ 5,00 in cash (the till's).
+    await makeSimpleSale(t, shop.auth);
+    await makeSimpleSale(t, shop.auth, {
+      valueCents: 500,
+      payments: [{ method: 'money', amountCents: 500 }],
+    });
     const taken = await a.post('/payable/bank-account', { name: 'ITAÚ' });
     expect(taken.statusCode).toBe(409);
     expect(taken.json().message).toBe('Já existe uma conta bancária com este nome');
@@ -222,9 +235,12 @@ describe("the shop's bank accounts (issue 34)", () => {
     expect(itauFlow.rows[0]).toMatchObject({
       payablesOutCents: 150000,
       projectedOutCents: 0,
-      salesInCents: 0,
+      salesInCents: 1000,
+      salesByMethodCents: { money: 0, pix: 1000, creditCard: 0, debitCard: 0, voucher: 0, other: 0 },
+      netCents: 1000 - 150000,
     });
-    expect((await flow(nubank.id)).rows[0]).toMatchObject({ payablesOutCents: 10125 });
+    expect((await flow(nubank.id)).rows[0]).toMatchObject({ payablesOutCents: 10125, salesInCents: 0 });
+    expect(all.rows[0].salesInCents).toBe(1500);
     const csvItau = await a.get(`/finance/cash-flow/csv?from=${today}&to=${today}&accountId=${itau.id}`);
     expect(csvItau.body.split('\r\n')[1].split(';')[3]).toBe('1500,00');
     const foreignFlow = await stranger.api.get(

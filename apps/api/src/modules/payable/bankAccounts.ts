@@ -1,7 +1,8 @@
+import { CASH_FLOW_METHOD_LABELS, CASH_FLOW_METHODS } from '@balcao/core/cashFlowMethods';
 import { type BankAccount, type BankAccountInput, PAYABLE_MESSAGES } from '@balcao/core/payable';
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, ne } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { AppError, notFound, unprocessable } from '../../errors.ts';
+import { AppError, duplicate, notFound, unprocessable } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { mapUnique } from '../../lib/pg.ts';
 import { bankAccounts } from './schema.ts';
@@ -19,6 +20,7 @@ const toBankAccount = (r: Row): BankAccount => ({
   agency: r.agency,
   account: r.account,
   active: r.active,
+  receives: CASH_FLOW_METHODS.filter((m) => r.receives.includes(m)),
 });
 
 const columns = (input: BankAccountInput) => ({
@@ -27,7 +29,30 @@ const columns = (input: BankAccountInput) => ({
   agency: input.agency,
   account: input.account,
   active: input.active,
+  receives: input.receives,
 });
+
+/**
+ * A sale method lands in one active account at most (the cash flow would count it twice): 409 naming
+ * the account that already receives it.
+ */
+async function assertMethodsFree(db: Executor, actor: Actor, input: BankAccountInput, id?: number) {
+  if (!input.active || input.receives.length === 0) return;
+  const others = await db
+    .select({ name: bankAccounts.name, receives: bankAccounts.receives })
+    .from(bankAccounts)
+    .where(
+      and(
+        eq(bankAccounts.clientId, actor.clientId),
+        eq(bankAccounts.active, true),
+        id ? ne(bankAccounts.id, id) : undefined,
+      ),
+    );
+  for (const method of input.receives) {
+    const owner = others.find((o) => o.receives.includes(method));
+    if (owner) throw duplicate(M.methodTaken(CASH_FLOW_METHOD_LABELS[method], owner.name));
+  }
+}
 
 export async function listBankAccounts(db: Executor, actor: Actor): Promise<BankAccount[]> {
   const rows = await db
@@ -43,6 +68,7 @@ export async function createBankAccount(
   actor: Actor,
   input: BankAccountInput,
 ): Promise<BankAccount> {
+  await assertMethodsFree(db, actor, input);
   const [row] = await mapUnique(
     () =>
       db
@@ -60,6 +86,7 @@ export async function updateBankAccount(
   id: number,
   input: BankAccountInput,
 ): Promise<BankAccount> {
+  await assertMethodsFree(db, actor, input, id);
   const rows = await mapUnique(
     () =>
       db

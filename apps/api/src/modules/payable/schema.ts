@@ -104,6 +104,8 @@ export const bankAccounts = pgTable(
     agency: text('agency'),
     account: text('account'),
     active: boolean('active').notNull().default(true),
+    /** The cash flow's sale methods that land in this account (pix, creditCard, voucher...). */
+    receives: text('receives').array().notNull().default(sql`'{}'::text[]`),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

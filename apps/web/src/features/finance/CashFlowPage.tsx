@@ -1,12 +1,7 @@
+import { CASH_FLOW_METHOD_LABELS, CASH_FLOW_METHODS } from '@balcao/core/cashFlowMethods';
 import { addDays } from '@balcao/core/date';
 import { financeApi } from '@balcao/core/endpoints/finance';
-import {
-  CASH_FLOW_GROUPING_LABELS,
-  CASH_FLOW_GROUPINGS,
-  CASH_FLOW_METHOD_LABELS,
-  CASH_FLOW_METHODS,
-  type CashFlowGrouping,
-} from '@balcao/core/finance';
+import { CASH_FLOW_GROUPING_LABELS, CASH_FLOW_GROUPINGS, type CashFlowGrouping } from '@balcao/core/finance';
 import { formatCents } from '@balcao/core/money';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -130,8 +125,8 @@ export default function CashFlowPage() {
       </Stack>
       {query.accountId && (
         <Alert severity="info" sx={{ mb: 2 }}>
-          Com uma conta escolhida, o fluxo mostra as contas pagas por ela. As vendas, o crediário e o que está
-          a pagar não são separados por conta.
+          Com uma conta escolhida, o fluxo mostra as contas pagas por ela e as vendas das formas que caem nela
+          (no cadastro da conta). O crediário e o que está a pagar não são separados por conta.
         </Alert>
       )}
       {flow.isPending ? (
@@ -230,39 +225,37 @@ export default function CashFlowPage() {
               </TableRow>
             ))}
           </ListTable>
-          {!query.accountId && (
-            <ListTable
-              label="Vendas recebidas por forma de pagamento"
-              head={[
-                'Período',
-                ...methods.map((m) => alignRight(CASH_FLOW_METHOD_LABELS[m])),
-                alignRight('Vendas recebidas'),
-              ]}
-            >
-              {flow.data.rows.map((r) => (
-                <TableRow key={r.period}>
-                  <TableCell>{label(r.period)}</TableCell>
-                  {methods.map((m) => (
-                    <TableCell key={m} align="right">
-                      {formatCents(r.salesByMethodCents[m])}
-                    </TableCell>
-                  ))}
-                  <TableCell align="right">{formatCents(r.salesInCents)}</TableCell>
-                </TableRow>
-              ))}
-              <TableRow>
-                <TableCell sx={{ fontWeight: 700 }}>Total</TableCell>
+          <ListTable
+            label="Vendas recebidas por forma de pagamento"
+            head={[
+              'Período',
+              ...methods.map((m) => alignRight(CASH_FLOW_METHOD_LABELS[m])),
+              alignRight('Vendas recebidas'),
+            ]}
+          >
+            {flow.data.rows.map((r) => (
+              <TableRow key={r.period}>
+                <TableCell>{label(r.period)}</TableCell>
                 {methods.map((m) => (
-                  <TableCell key={m} align="right" sx={{ fontWeight: 700 }}>
-                    {formatCents(flow.data.totals.salesByMethodCents[m])}
+                  <TableCell key={m} align="right">
+                    {formatCents(r.salesByMethodCents[m])}
                   </TableCell>
                 ))}
-                <TableCell align="right" sx={{ fontWeight: 700 }}>
-                  {formatCents(flow.data.totals.salesInCents)}
-                </TableCell>
+                <TableCell align="right">{formatCents(r.salesInCents)}</TableCell>
               </TableRow>
-            </ListTable>
-          )}
+            ))}
+            <TableRow>
+              <TableCell sx={{ fontWeight: 700 }}>Total</TableCell>
+              {methods.map((m) => (
+                <TableCell key={m} align="right" sx={{ fontWeight: 700 }}>
+                  {formatCents(flow.data.totals.salesByMethodCents[m])}
+                </TableCell>
+              ))}
+              <TableCell align="right" sx={{ fontWeight: 700 }}>
+                {formatCents(flow.data.totals.salesInCents)}
+              </TableCell>
+            </TableRow>
+          </ListTable>
         </Stack>
       )}
       <FeedbackSnackbar state={state} onClose={close} />

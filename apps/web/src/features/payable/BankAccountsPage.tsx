@@ -1,17 +1,28 @@
+import {
+  CASH_FLOW_METHOD_LABELS,
+  CASH_FLOW_METHODS,
+  type CashFlowMethod,
+} from '@balcao/core/cashFlowMethods';
 import { type BankAccount, bankAccountInputSchema } from '@balcao/core/payable';
 import AddIcon from '@mui/icons-material/Add';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import Checkbox from '@mui/material/Checkbox';
 import Chip from '@mui/material/Chip';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
+import FormControl from '@mui/material/FormControl';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import FormGroup from '@mui/material/FormGroup';
+import FormLabel from '@mui/material/FormLabel';
 import Stack from '@mui/material/Stack';
 import TableCell from '@mui/material/TableCell';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { useEffect, useState } from 'react';
+import { Controller } from 'react-hook-form';
 import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
 import { Form, FormError, FormTextField, SubmitButton, useAppForm } from '../../components/form.tsx';
 import { LoadError } from '../../components/LoadError.tsx';
@@ -20,8 +31,10 @@ import { ListHeader, ListTable } from '../../components/listPage.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { useBankAccounts, useCreateBankAccount, useUpdateBankAccount } from './api.ts';
 
-type Values = { name: string; bank: string; agency: string; account: string };
-const EMPTY: Values = { name: '', bank: '', agency: '', account: '' };
+type Values = { name: string; bank: string; agency: string; account: string; receives: CashFlowMethod[] };
+const EMPTY: Values = { name: '', bank: '', agency: '', account: '', receives: [] };
+/** The sales that can land in an account: the till keeps the cash. */
+const RECEIVABLE = CASH_FLOW_METHODS.filter((m) => m !== 'money');
 
 function BankAccountDialog({
   open,
@@ -50,6 +63,7 @@ function BankAccountDialog({
               bank: account.bank ?? '',
               agency: account.agency ?? '',
               account: account.account ?? '',
+              receives: account.receives,
             }
           : EMPTY,
       );
@@ -83,6 +97,33 @@ function BankAccountDialog({
               <FormTextField control={form.control} name="agency" label="Agência" />
               <FormTextField control={form.control} name="account" label="Conta" />
             </Stack>
+            <Controller
+              control={form.control}
+              name="receives"
+              render={({ field }) => (
+                <FormControl component="fieldset">
+                  <FormLabel component="legend">Vendas que caem nesta conta</FormLabel>
+                  <FormGroup row>
+                    {RECEIVABLE.map((m) => (
+                      <FormControlLabel
+                        key={m}
+                        label={CASH_FLOW_METHOD_LABELS[m]}
+                        control={
+                          <Checkbox
+                            checked={field.value.includes(m)}
+                            onChange={(e) =>
+                              field.onChange(
+                                e.target.checked ? [...field.value, m] : field.value.filter((v) => v !== m),
+                              )
+                            }
+                          />
+                        }
+                      />
+                    ))}
+                  </FormGroup>
+                </FormControl>
+              )}
+            />
             <FormError />
           </Stack>
         </DialogContent>
@@ -123,8 +164,9 @@ export default function BankAccountsPage() {
         </Button>
       </ListHeader>
       <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
-        Ao pagar uma conta, escolha o caixa ou uma destas contas: o pagamento guarda de onde saiu o dinheiro,
-        e o fluxo de caixa pode ser lido por conta.
+        Ao pagar uma conta, escolha o caixa ou uma destas contas: o pagamento guarda de onde saiu o dinheiro.
+        Marque as vendas que caem em cada conta (Pix, cartões, vales): o fluxo de caixa lido por conta soma
+        essas vendas no dia em que caem e tira as contas pagas por ela.
       </Typography>
       {accounts.isPending ? (
         <Loading />
@@ -137,7 +179,7 @@ export default function BankAccountsPage() {
       ) : accounts.data.length === 0 ? (
         <Typography>Nenhuma conta bancária cadastrada.</Typography>
       ) : (
-        <ListTable label="Contas bancárias" head={['Conta', 'Banco', 'Agência', 'Número', 'Ações']}>
+        <ListTable label="Contas bancárias" head={['Conta', 'Banco', 'Agência', 'Número', 'Recebe', 'Ações']}>
           {accounts.data.map((a) => (
             <TableRow key={a.id} sx={a.active ? undefined : { '& td': { color: 'text.secondary' } }}>
               <TableCell>
@@ -147,6 +189,9 @@ export default function BankAccountsPage() {
               <TableCell>{a.bank ?? '-'}</TableCell>
               <TableCell>{a.agency ?? '-'}</TableCell>
               <TableCell>{a.account ?? '-'}</TableCell>
+              <TableCell>
+                {a.receives.length ? a.receives.map((m) => CASH_FLOW_METHOD_LABELS[m]).join(', ') : '-'}
+              </TableCell>
               <TableCell>
                 <Button
                   size="small"
