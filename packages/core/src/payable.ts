@@ -183,6 +183,7 @@ export const bankAccountInputSchema = z.object({
     .array(z.enum(CASH_FLOW_METHODS, { error: 'Forma de recebimento inválida' }))
     .max(CASH_FLOW_METHODS.length)
     .default([])
+    .refine((list) => !list.includes('money'), 'O dinheiro fica no caixa: ele não cai numa conta bancária')
     .transform((list) => CASH_FLOW_METHODS.filter((m) => list.includes(m))),
 });
 export type BankAccountInput = z.output<typeof bankAccountInputSchema>;

@@ -159,6 +159,11 @@ describe("the shop's bank accounts (issue 34)", () => {
     const twice = await a.put(`/payable/bank-account/${nubank.id}`, { name: 'Nubank', receives: ['pix'] });
     expect(twice.statusCode).toBe(409);
     expect(twice.json().message).toBe('Pix já cai na conta Itaú: tire de lá antes');
+    const cash = await a.put(`/payable/bank-account/${nubank.id}`, { name: 'Nubank', receives: ['money'] });
+    expect(cash.statusCode).toBe(400);
+    expect(cash.json().issues).toEqual([
+      { path: 'receives', message: 'O dinheiro fica no caixa: ele não cai numa conta bancária' },
+    ]);
     // Today: R$ 10,00 in Pix (lands in Itaú) and R$ 5,00 in cash (the till's).
     await makeSimpleSale(t, shop.auth);
     await makeSimpleSale(t, shop.auth, {
