@@ -105,6 +105,17 @@ export function PayDialog({
       key.current = newIdempotencyKey();
     }
   }, [payable, form]);
+  // With named accounts, the first active one is offered instead of an account not named.
+  const firstAccount = activeAccounts[0]?.id;
+  useEffect(() => {
+    if (
+      payable &&
+      firstAccount &&
+      form.getValues('source') === 'bank' &&
+      !form.getFieldState('source').isDirty
+    )
+      form.setValue('source', `account:${firstAccount}`);
+  }, [payable, firstAccount, form]);
 
   return (
     <Dialog open={payable !== null} onClose={onClose} aria-labelledby="pay-title" fullWidth maxWidth="xs">
