@@ -25,6 +25,11 @@ export const cashFlowQuerySchema = z
     from: z.string().refine(isIsoDate, FINANCE_MESSAGES.invalidDate),
     to: z.string().refine(isIsoDate, FINANCE_MESSAGES.invalidDate),
     groupBy: z.enum(CASH_FLOW_GROUPINGS).default('day'),
+    /**
+     * One of the shop's bank accounts: only what moved through it (the payments made from it). Without
+     * it, every flow of the shop.
+     */
+    accountId: z.coerce.number().int().positive().optional(),
   })
   .superRefine((q, ctx) => {
     if (!isIsoDate(q.from) || !isIsoDate(q.to)) return;
@@ -34,11 +39,23 @@ export const cashFlowQuerySchema = z
   });
 export type CashFlowQuery = z.output<typeof cashFlowQuerySchema>;
 
+const salesByMethodSchema = z.object({
+  money: z.number(),
+  pix: z.number(),
+  creditCard: z.number(),
+  debitCard: z.number(),
+  voucher: z.number(),
+  other: z.number(),
+});
+export type SalesByMethod = z.infer<typeof salesByMethodSchema>;
+
 export const cashFlowRowSchema = z.object({
   /** The period's first day (a week starts on Monday, a month on its 1st). */
   period: z.string(),
   /** Realised: sales on their settlement day net of card fees, crediário received. */
   salesInCents: z.number(),
+  /** salesInCents split by payment method (the parts add up to it, to the cent). */
+  salesByMethodCents: salesByMethodSchema,
   receivablesInCents: z.number(),
   /** Realised: payables paid (what left the account). */
   payablesOutCents: z.number(),
@@ -56,6 +73,8 @@ export const cashFlowSchema = z.object({
   to: z.string(),
   groupBy: z.enum(CASH_FLOW_GROUPINGS),
   today: z.string(),
+  /** The bank account read (accountId), or null: every flow of the shop. */
+  account: z.object({ id: z.number(), name: z.string() }).nullable(),
   /** Realised in - out of everything before `from`. */
   openingCents: z.number(),
   rows: z.array(cashFlowRowSchema),

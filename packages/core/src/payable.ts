@@ -1,4 +1,5 @@
 import { parseBoleto } from './boleto.ts';
+import { CASH_FLOW_METHODS } from './cashFlowMethods.ts';
 import type { Upload } from './contract.ts';
 import { addDays, isIsoDate } from './date.ts';
 import { isValidCpfOrCnpj, normalizeDocument } from './document.ts';
@@ -48,6 +49,12 @@ export const PAYABLE_MESSAGES = {
   document: 'CPF ou CNPJ inválido',
   documentTaken: 'Já existe um fornecedor com este CPF/CNPJ',
   categoryTaken: 'Já existe uma categoria com este nome',
+  categoryArchived: 'Esta categoria está arquivada: escolha outra para contas novas',
+  bankAccountNotFound: 'Conta bancária não encontrada',
+  bankAccountTaken: 'Já existe uma conta bancária com este nome',
+  bankAccountInactive: 'Esta conta bancária está desativada: escolha outra',
+  bankAccountNeedsBank: 'Uma conta bancária só paga com a origem "Conta bancária"',
+  methodTaken: (method: string, account: string) => `${method} já cai na conta ${account}: tire de lá antes`,
   categoryInUse: 'Esta categoria tem contas a pagar: mude-as de categoria antes de excluí-la',
   supplierInUse: 'Este fornecedor tem contas a pagar: ele não pode ser excluído',
   description: 'Informe a descrição',
@@ -140,6 +147,64 @@ export const payableCategorySchema = z.object({
   group: z.enum(DRE_GROUPS),
 });
 export type PayableCategory = z.infer<typeof payableCategorySchema>;
+
+/** A category as its screen and the pickers read it: an archived one is not offered for new bills. */
+export const payableCategoryItemSchema = payableCategorySchema.extend({ archived: z.boolean() });
+export type PayableCategoryItem = z.infer<typeof payableCategoryItemSchema>;
+
+/** Renaming, moving to another DRE group, archiving or bringing back (PUT /payable/category/:id). */
+export const payableCategoryUpdateSchema = payableCategoryInputSchema.extend({
+  archived: z.boolean().default(false),
+});
+export type PayableCategoryUpdate = z.output<typeof payableCategoryUpdateSchema>;
+
+/** The categories offered for a bill: the active ones, plus the bill's own when it was archived since. */
+export function categoriesOffered<T extends { id: number; archived: boolean }>(
+  categories: readonly T[],
+  currentId?: number | null,
+): T[] {
+  return categories.filter((c) => !c.archived || c.id === currentId);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Bank accounts (issue 34): where a payment left from, when not the till
+
+export const bankAccountInputSchema = z.object({
+  name: z.string({ error: REQUIRED }).trim().min(1, REQUIRED).max(60, 'Use no máximo 60 caracteres'),
+  bank: optionalText(60),
+  agency: optionalText(20),
+  account: optionalText(30),
+  active: z.boolean().default(true),
+  /**
+   * The sales that land in this account (Pix, cards, vouchers... as the cash flow groups them): its cash
+   * flow counts them on their settlement day. A method lands in one active account at most.
+   */
+  receives: z
+    .array(z.enum(CASH_FLOW_METHODS, { error: 'Forma de recebimento inválida' }))
+    .max(CASH_FLOW_METHODS.length)
+    .default([])
+    .refine((list) => !list.includes('money'), 'O dinheiro fica no caixa: ele não cai numa conta bancária')
+    .transform((list) => CASH_FLOW_METHODS.filter((m) => list.includes(m))),
+});
+export type BankAccountInput = z.output<typeof bankAccountInputSchema>;
+export type BankAccountFormValues = z.input<typeof bankAccountInputSchema>;
+
+export const bankAccountSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  bank: z.string().nullable(),
+  agency: z.string().nullable(),
+  account: z.string().nullable(),
+  active: z.boolean(),
+  receives: z.array(z.enum(CASH_FLOW_METHODS)),
+});
+export type BankAccount = z.infer<typeof bankAccountSchema>;
+
+/** "Itaú (ag. 1234, c/c 5678-9)": the account's name with what identifies it at the bank. */
+export function bankAccountLabel(a: Pick<BankAccount, 'name' | 'agency' | 'account'>): string {
+  const parts = [a.agency ? `ag. ${a.agency}` : null, a.account ? `c/c ${a.account}` : null].filter(Boolean);
+  return parts.length ? `${a.name} (${parts.join(', ')})` : a.name;
+}
 
 // ---------------------------------------------------------------------------------------------------
 // Payables
@@ -275,6 +340,8 @@ export const payablePaymentSchema = z.object({
   method: z.enum(PAY_METHODS),
   source: z.enum(PAY_SOURCES),
   cashRegisterId: z.number().int().nullable(),
+  /** The shop's bank account the money left from (null: the till, or an account not named). */
+  bankAccount: z.object({ id: z.number().int(), name: z.string() }).nullable(),
   reversedAt: z.string().nullable(),
   user: z.object({ id: z.number().int(), name: z.string() }),
   createdAt: z.string(),
@@ -320,6 +387,8 @@ export const payableSchema = z.object({
   status: z.enum(PAYABLE_STATUSES),
   overdue: z.boolean(),
   lastPaidOn: z.string().nullable(),
+  /** Where its live payments left from: "Caixa", the bank accounts' names, "Conta bancária" (not named). */
+  paidFrom: z.string().nullable(),
   series: z
     .object({
       id: z.number().int(),
@@ -372,8 +441,21 @@ export const payInputSchema = z
     fineCents: centsOrZero,
     method: z.enum(PAY_METHODS, { error: 'Escolha a forma de pagamento' }),
     source: z.enum(PAY_SOURCES, { error: 'Escolha de onde saiu o dinheiro' }),
+    /** Which of the shop's bank accounts paid (source "bank"); null: an account not named. */
+    bankAccountId: z
+      .number()
+      .int()
+      .positive()
+      .nullish()
+      .transform((v) => v ?? null),
   })
   .superRefine((v, ctx) => {
+    if (v.bankAccountId !== null && v.source !== 'bank')
+      ctx.addIssue({
+        code: 'custom',
+        path: ['bankAccountId'],
+        message: PAYABLE_MESSAGES.bankAccountNeedsBank,
+      });
     if (v.discountCents > v.amountCents)
       ctx.addIssue({ code: 'custom', path: ['discountCents'], message: PAYABLE_MESSAGES.discountTooHigh });
     if (v.source === 'register' && v.method !== 'money')

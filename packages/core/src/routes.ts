@@ -586,6 +586,22 @@ export const ROUTES: readonly AppRoute[] = [
     menuGroup: 'Financeiro',
   }),
   r({
+    // Issue 34: the shop's own expense categories in the six DRE groups (who writes the payables).
+    name: 'finance-categories',
+    link: '/dashboard/finance/categories',
+    title: 'Categorias de despesa',
+    allowed: FINANCE,
+    menuGroup: 'Financeiro',
+  }),
+  r({
+    // Issue 34: the named bank accounts a bill is paid from (who writes the payables).
+    name: 'finance-bank-accounts',
+    link: '/dashboard/finance/bank-accounts',
+    title: 'Contas bancárias',
+    allowed: FINANCE,
+    menuGroup: 'Financeiro',
+  }),
+  r({
     name: 'finance-day-close',
     link: '/dashboard/finance/day-close',
     title: 'Fechamento do dia',

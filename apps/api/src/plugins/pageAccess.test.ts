@@ -118,7 +118,8 @@ const READS: Record<string, readonly string[]> = {
   'GET /v1/fiscal/sale/:id': ['sale-detail'],
   // Also read by the product edit page's fiscal section, shown to the Administrador only.
   'GET /v1/fiscal/product/:id': ['settings-fiscal'],
-  'GET /v1/payable/category': ['payable', 'payable-new', 'payable-edit'],
+  'GET /v1/payable/category': ['payable', 'payable-new', 'payable-edit', 'finance-categories'],
+  'GET /v1/payable/bank-account': ['payable-edit', 'finance-bank-accounts', 'finance-cash-flow'],
   'GET /v1/payable': ['payable'],
   'GET /v1/payable/export': ['payable'],
   'GET /v1/payable/export/xlsx': ['payable'],

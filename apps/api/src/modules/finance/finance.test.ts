@@ -493,7 +493,7 @@ describe('cash flow', () => {
     const csv = await shop.api.get(`/finance/cash-flow/csv?from=${today}&to=${to}&groupBy=week`);
     expect(csv.statusCode).toBe(200);
     expect(csv.body.split('\r\n')[0]).toBe(
-      'Período;Vendas recebidas;Crediário recebido;Contas pagas;A receber (previsto);A pagar (previsto);Saldo realizado;Saldo acumulado',
+      'Período;Vendas recebidas;Crediário recebido;Contas pagas;A receber (previsto);A pagar (previsto);Saldo realizado;Saldo acumulado;Vendas recebidas: Dinheiro;Vendas recebidas: Pix;Vendas recebidas: Crédito;Vendas recebidas: Débito;Vendas recebidas: Vales-refeição;Vendas recebidas: Outras formas',
     );
 
     // XLSX: the opening balance, one row per period, the totals; money as numbers.

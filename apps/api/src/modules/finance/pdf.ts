@@ -21,7 +21,13 @@ function pdfFonts() {
  * The cash flow of a period as an A4 landscape PDF (issue 34): the opening balance, one row per period
  * with what came in, what went out, the projection and the balance, and the totals.
  */
-export function cashFlowPdf(shopName: string, flow: CashFlow, table: Table): Promise<Buffer> {
+export function cashFlowPdf(
+  shopName: string,
+  flow: CashFlow,
+  table: Table,
+  /** The sales received by payment method, a second table after the flow (issue 34). */
+  methods?: Table,
+): Promise<Buffer> {
   const title = `Fluxo de caixa de ${formatDateBr(flow.from)} a ${formatDateBr(flow.to)}`;
   const doc = new PDFDocument({
     size: 'A4',
@@ -50,8 +56,8 @@ export function cashFlowPdf(shopName: string, flow: CashFlow, table: Table): Pro
     )
     .fillColor('black');
   doc.moveDown(0.6);
-  const columns = table.columns.length;
-  const other = (width - 90) / (columns - 1);
+  let columns = table.columns.length;
+  let other = (width - 90) / (columns - 1);
   const x = (i: number) => (i === 0 ? left : left + 90 + other * (i - 1));
   const w = (i: number) => (i === 0 ? 90 : other);
   const row = (cells: string[], bold: boolean) => {
@@ -76,6 +82,24 @@ export function cashFlowPdf(shopName: string, flow: CashFlow, table: Table): Pro
       last,
     );
   });
+  if (methods) {
+    columns = methods.columns.length;
+    other = (width - 90) / (columns - 1);
+    doc.moveDown(1);
+    if (doc.y + 40 > bottom()) doc.addPage();
+    doc.font('Body-Bold').fontSize(10).text('Vendas recebidas por forma de pagamento', left, doc.y);
+    doc.moveDown(0.4);
+    row(
+      methods.columns.map((c) => c.label),
+      true,
+    );
+    methods.rows.forEach((cells, index) => {
+      row(
+        cells.map((c, i) => (c === null ? '' : i === 0 ? String(c) : formatCents(Number(c)))),
+        index === methods.rows.length - 1,
+      );
+    });
+  }
   doc.end();
   return done;
 }

@@ -1,3 +1,4 @@
+import { CASH_FLOW_METHOD_LABELS, CASH_FLOW_METHODS } from '@balcao/core/cashFlowMethods';
 import { formatDateBr } from '@balcao/core/date';
 import { financeApi } from '@balcao/core/endpoints/finance';
 import { eq } from 'drizzle-orm';
@@ -14,7 +15,15 @@ import { cellText, csvLines, type Table, textCell } from '../report/tables.ts';
 import { xlsxStream } from '../report/xlsx.ts';
 import { cashFlowPdf } from './pdf.ts';
 import { cashFlow, dayClose, dreCompared, dreEntries, dreLine, eachDreEntry } from './service.ts';
-import { cashFlowTable, DRE_ENTRY_COLUMNS, dayCloseTable, dreEntryRows, dreTable } from './tables.ts';
+import {
+  cashFlowMethodTable,
+  cashFlowTable,
+  cashFlowXlsxTable,
+  DRE_ENTRY_COLUMNS,
+  dayCloseTable,
+  dreEntryRows,
+  dreTable,
+} from './tables.ts';
 
 const cents = (value: number) => (value / 100).toFixed(2).replace('.', ',');
 const csv = (rows: (string | number)[][]) => `${Papa.unparse(rows, { delimiter: ';' })}\r\n`;
@@ -85,6 +94,7 @@ export function financeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             'A pagar (previsto)',
             'Saldo realizado',
             'Saldo acumulado',
+            ...CASH_FLOW_METHODS.map((m) => `Vendas recebidas: ${CASH_FLOW_METHOD_LABELS[m]}`),
           ],
         ]),
         rows: each(flow.rows),
@@ -100,6 +110,7 @@ export function financeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
                   cents(r.projectedOutCents),
                   cents(r.netCents),
                   cents(r.balanceCents),
+                  ...CASH_FLOW_METHODS.map((m) => cents(r.salesByMethodCents[m])),
                 ]),
               )
             : '',
@@ -110,7 +121,7 @@ export function financeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     route(app, financeApi.cashFlowXlsx, async (request, reply) => {
       const flow = await cashFlow(db, sessionOf(request), request.query);
-      const table = cashFlowTable(flow);
+      const table = cashFlowXlsxTable(flow);
       return reply
         .header('content-type', XLSX_TYPE)
         .header('content-disposition', `attachment; filename="fluxo-de-caixa-${flow.from}-${flow.to}.xlsx"`)
@@ -121,7 +132,12 @@ export function financeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     route(app, financeApi.cashFlowPdf, async (request, reply) => {
       const actor = sessionOf(request);
       const flow = await cashFlow(db, actor, request.query);
-      const pdf = await cashFlowPdf(await shopName(actor.clientId), flow, cashFlowTable(flow));
+      const pdf = await cashFlowPdf(
+        await shopName(actor.clientId),
+        flow,
+        cashFlowTable(flow),
+        cashFlowMethodTable(flow),
+      );
       return reply
         .header('content-type', 'application/pdf')
         .header('content-disposition', `attachment; filename="fluxo-de-caixa-${flow.from}-${flow.to}.pdf"`)

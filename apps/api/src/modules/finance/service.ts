@@ -1,3 +1,4 @@
+import { CASH_FLOW_METHODS, cashFlowMethodOf } from '@balcao/core/cashFlowMethods';
 import { addDays } from '@balcao/core/date';
 import {
   type CashFlow,
@@ -12,6 +13,7 @@ import {
   type DreLine,
   feeCents,
   periodOf,
+  type SalesByMethod,
 } from '@balcao/core/finance';
 import { formatCents } from '@balcao/core/money';
 import { DRE_GROUP_LABELS, DRE_GROUPS, type DreGroup, monthOf } from '@balcao/core/payable';
@@ -27,6 +29,7 @@ import {
   type MealVoucherTerms,
   mealVoucherTerms,
 } from '../fee-simulator/rates.ts';
+import { findBankAccount } from '../payable/bankAccounts.ts';
 import {
   payableExpensesOfMonth,
   payableFlows,
@@ -74,13 +77,23 @@ function settlementOf(method: string, { rates, vouchers }: Terms, installments =
 
 type Flow = {
   salesIn: number;
+  byMethod: SalesByMethod;
   receivablesIn: number;
   payablesOut: number;
   projectedIn: number;
   projectedOut: number;
 };
+const noSales = (): SalesByMethod => ({
+  money: 0,
+  pix: 0,
+  creditCard: 0,
+  debitCard: 0,
+  voucher: 0,
+  other: 0,
+});
 const emptyFlow = (): Flow => ({
   salesIn: 0,
+  byMethod: noSales(),
   receivablesIn: 0,
   payablesOut: 0,
   projectedIn: 0,
@@ -126,10 +139,16 @@ async function periodFlow(
   const { clientId } = actor;
   const today = await shopToday(db, clientId);
   const terms = await termsOf(db, clientId);
+  // One bank account: the bills paid from it and the sales of the methods that land in it (crediário
+  // and the bills still to pay are not booked to an account).
+  const account = query.accountId ? await findBankAccount(db, actor, query.accountId) : null;
+  const lands = (method: string) => !account || account.receives.includes(cashFlowMethodOf(method));
   const [salesRows, receivableRows, payableRows] = [
-    await salePaymentsByDay(db, clientId, HISTORY_START, query.to),
-    await receivableFlows(db, clientId, HISTORY_START, query.to),
-    await payableFlows(db, clientId, HISTORY_START, query.to),
+    account && account.receives.length === 0
+      ? []
+      : (await salePaymentsByDay(db, clientId, HISTORY_START, query.to)).filter((r) => lands(r.method)),
+    account ? [] : await receivableFlows(db, clientId, HISTORY_START, query.to),
+    await payableFlows(db, clientId, HISTORY_START, query.to, account?.id),
   ];
   const byPeriod = new Map<string, Flow>();
   let opening = 0;
@@ -149,7 +168,16 @@ async function periodFlow(
     const { days, bp } = settlementOf(row.method, terms);
     const settles = addDays(row.day, days);
     const net = row.amountCents - feeCents(row.amountCents, bp);
-    if (settles <= today) add(settles, (f) => (f.salesIn += net), net);
+    const group = cashFlowMethodOf(row.method);
+    if (settles <= today)
+      add(
+        settles,
+        (f) => {
+          f.salesIn += net;
+          f.byMethod[group] += net;
+        },
+        net,
+      );
     else add(settles, (f) => (f.projectedIn += net), 0);
   }
   for (const row of receivableRows) {
@@ -163,6 +191,7 @@ async function periodFlow(
   let balance = opening;
   const totals = {
     salesInCents: 0,
+    salesByMethodCents: noSales(),
     receivablesInCents: 0,
     payablesOutCents: 0,
     projectedInCents: 0,
@@ -174,6 +203,7 @@ async function periodFlow(
     const net = f.salesIn + f.receivablesIn - f.payablesOut;
     balance += net + f.projectedIn - f.projectedOut;
     totals.salesInCents += f.salesIn;
+    for (const m of CASH_FLOW_METHODS) totals.salesByMethodCents[m] += f.byMethod[m];
     totals.receivablesInCents += f.receivablesIn;
     totals.payablesOutCents += f.payablesOut;
     totals.projectedInCents += f.projectedIn;
@@ -182,6 +212,7 @@ async function periodFlow(
     return {
       period,
       salesInCents: f.salesIn,
+      salesByMethodCents: f.byMethod,
       receivablesInCents: f.receivablesIn,
       payablesOutCents: f.payablesOut,
       projectedInCents: f.projectedIn,
@@ -195,6 +226,7 @@ async function periodFlow(
     to: query.to,
     groupBy: query.groupBy,
     today,
+    account: account ? { id: account.id, name: account.name } : null,
     openingCents: opening,
     rows,
     totals,

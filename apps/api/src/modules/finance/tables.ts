@@ -1,5 +1,6 @@
+import { CASH_FLOW_METHOD_LABELS, CASH_FLOW_METHODS } from '@balcao/core/cashFlowMethods';
 import { formatDateBr } from '@balcao/core/date';
-import type { CashFlow, DayClose, DreCompared, DreEntry } from '@balcao/core/finance';
+import type { CashFlow, DayClose, DreCompared, DreEntry, SalesByMethod } from '@balcao/core/finance';
 import { PAY_METHOD_LABELS, type PayMethod } from '@balcao/core/payable';
 import type { Cell, Column, Table } from '../report/tables.ts';
 
@@ -57,6 +58,38 @@ export function cashFlowTable(flow: CashFlow): Table {
         p.closingCents,
       ],
     ],
+  };
+}
+
+/** The sales received by payment method (issue 34): one row per period, then the totals. */
+export function cashFlowMethodTable(flow: CashFlow): Table {
+  const cells = (label: string, r: { salesByMethodCents: SalesByMethod; salesInCents: number }): Cell[] => [
+    label,
+    ...CASH_FLOW_METHODS.map((m) => r.salesByMethodCents[m]),
+    r.salesInCents,
+  ];
+  return {
+    columns: [
+      col('Período'),
+      ...CASH_FLOW_METHODS.map((m) => col(CASH_FLOW_METHOD_LABELS[m], 'money')),
+      col('Vendas recebidas', 'money'),
+    ],
+    rows: [...flow.rows.map((r) => cells(formatDateBr(r.period), r)), cells('Total', flow.totals)],
+  };
+}
+
+/** The XLSX's sheet: the cash flow's columns, then the sales received by method ("Vendas recebidas: Pix"). */
+export function cashFlowXlsxTable(flow: CashFlow): Table {
+  const main = cashFlowTable(flow);
+  const split = (r: { salesByMethodCents: SalesByMethod }) =>
+    CASH_FLOW_METHODS.map((m) => r.salesByMethodCents[m]);
+  const parts = [null, ...flow.rows.map(split), split(flow.totals)];
+  return {
+    columns: [
+      ...main.columns,
+      ...CASH_FLOW_METHODS.map((m) => col(`Vendas recebidas: ${CASH_FLOW_METHOD_LABELS[m]}`, 'money')),
+    ],
+    rows: main.rows.map((cells, i) => [...cells, ...(parts[i] ?? CASH_FLOW_METHODS.map(() => null))]),
   };
 }
 

@@ -15,14 +15,22 @@ export async function payableFlows(
   clientId: number,
   from: string,
   to: string,
+  /** One bank account: only the payments made from it (what is due has no account yet). */
+  accountId?: number,
 ): Promise<{ day: string; paidCents: number; dueCents: number }[]> {
-  const rows = rowsOf<{ day: string; paid: unknown; due: unknown }>(
-    await db.execute(sql`
-      select p.paid_on::text as day,
+  const paid = sql`select p.paid_on::text as day,
           sum(p.amount_cents - p.discount_cents + p.interest_cents + p.fine_cents) as paid, 0 as due
         from ${payablePayments} p
         where p.client_id = ${clientId} and p.reversed_at is null and p.paid_on between ${from} and ${to}
-        group by 1
+          ${accountId ? sql`and p.bank_account_id = ${accountId}` : sql``}
+        group by 1`;
+  if (accountId) {
+    const rows = rowsOf<{ day: string; paid: unknown }>(await db.execute(paid));
+    return rows.map((r) => ({ day: r.day, paidCents: num(r.paid), dueCents: 0 }));
+  }
+  const rows = rowsOf<{ day: string; paid: unknown; due: unknown }>(
+    await db.execute(sql`
+      ${paid}
       union all
       select b.due_date::text as day, 0 as paid, sum(b.amount_cents - b.paid_cents) as due
         from ${payables} b

@@ -25,9 +25,9 @@ describe('suppliers and categories', () => {
     const categories = expectStatus(await a.get('/payable/category'), 200);
     expect(categories).toEqual(
       expect.arrayContaining([
-        { id: expect.any(Number), name: 'Compra de mercadorias', group: 'cmv' },
-        { id: expect.any(Number), name: 'Salários', group: 'personnel' },
-        { id: expect.any(Number), name: 'Simples Nacional (DAS)', group: 'taxes' },
+        { id: expect.any(Number), name: 'Compra de mercadorias', group: 'cmv', archived: false },
+        { id: expect.any(Number), name: 'Salários', group: 'personnel', archived: false },
+        { id: expect.any(Number), name: 'Simples Nacional (DAS)', group: 'taxes', archived: false },
       ]),
     );
     const bad = await a.post('/supplier', { name: 'Distribuidora', document: '11.111.111/1111-11' });
@@ -352,10 +352,12 @@ describe('payables', () => {
     expect(res.headers['content-type']).toContain('text/csv');
     const lines = res.body.trim().split(/\r\n/);
     expect(lines[0]).toBe(
-      'Vencimento;Descrição;Fornecedor;Categoria;Competência;Documento;Valor;Pago;Em aberto;Situação;Pago em',
+      'Vencimento;Descrição;Fornecedor;Categoria;Competência;Documento;Valor;Pago;Em aberto;Situação;Pago em;Pago por',
     );
     expect(lines).toHaveLength(4);
-    expect(lines[1]).toBe('2026-03-05;"Aluguel; sala (1/3)";;Aluguel;2026-03;;1234,56;0,00;1234,56;Vencida;');
+    expect(lines[1]).toBe(
+      '2026-03-05;"Aluguel; sala (1/3)";;Aluguel;2026-03;;1234,56;0,00;1234,56;Vencida;;',
+    );
   });
 
   it('counts open bills overdue, due today and in 7 days for the bell and the home, only for Financeiro people', async () => {

@@ -204,6 +204,7 @@ describe('the payables XLSX', () => {
       'Em aberto',
       'Situação',
       'Pago em',
+      'Pago por',
     ]);
     // The header and every matching bill (3 + 25), whatever the page asked.
     expect(all).toHaveLength(1 + 28);
@@ -220,6 +221,7 @@ describe('the payables XLSX', () => {
       0,
       'Pago',
       new Date(Date.UTC(2026, 0, 9)),
+      'Conta bancária',
     ]);
     expect(all[4]).toEqual([
       new Date(Date.UTC(2027, 0, 5)),

@@ -6,7 +6,7 @@ import {
   type PurchaseBill,
 } from '@balcao/core/payable';
 import type { StockEntryInputParsed } from '@balcao/core/stock';
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Db, Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
@@ -23,7 +23,13 @@ async function purchaseCategory(tx: Executor, actor: Actor): Promise<number> {
   const [row] = await tx
     .select({ id: payableCategories.id })
     .from(payableCategories)
-    .where(and(eq(payableCategories.clientId, actor.clientId), eq(payableCategories.dreGroup, 'cmv')))
+    .where(
+      and(
+        eq(payableCategories.clientId, actor.clientId),
+        eq(payableCategories.dreGroup, 'cmv'),
+        isNull(payableCategories.archivedAt),
+      ),
+    )
     .orderBy(asc(payableCategories.id))
     .limit(1);
   if (!row) throw new AppError(422, 'Crie uma categoria do grupo CMV / compras para as compras');

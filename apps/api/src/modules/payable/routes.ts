@@ -14,6 +14,7 @@ import type { Cell, Column } from '../report/tables.ts';
 import { XLSX_CONTENT_TYPE, xlsxStream } from '../report/xlsx.ts';
 import { storageFor } from '../storage/storage.ts';
 import { addAttachment, attachmentFile, contentDisposition, removeAttachment } from './attachments.ts';
+import { createBankAccount, listBankAccounts, updateBankAccount } from './bankAccounts.ts';
 import { payableDueFigures } from './dueFigures.ts';
 import { importNfeEntry, reviewNfe } from './nfeEntry.ts';
 import { importNfe, registerPurchase } from './purchase.ts';
@@ -31,6 +32,7 @@ import {
   listSuppliers,
   payPayable,
   reversePayment,
+  updateCategory,
   updatePayable,
   updateSupplier,
 } from './service.ts';
@@ -50,6 +52,7 @@ function csvLine(p: Payable): string[] {
     cents(p.openCents),
     statusLabel(p),
     p.lastPaidOn ?? '',
+    p.paidFrom ?? '',
   ];
 }
 
@@ -69,6 +72,7 @@ const XLSX_COLUMNS: Column[] = [
   { label: 'Em aberto', kind: 'money' },
   { label: 'Situação', kind: 'text' },
   { label: 'Pago em', kind: 'date' },
+  { label: 'Pago por', kind: 'text' },
 ];
 
 function xlsxCells(p: Payable): Cell[] {
@@ -84,6 +88,7 @@ function xlsxCells(p: Payable): Cell[] {
     p.openCents,
     statusLabel(p),
     p.lastPaidOn ? formatDateBr(p.lastPaidOn) : null,
+    p.paidFrom,
   ];
 }
 
@@ -112,6 +117,16 @@ export function payableRoutes(ctx: AppContext, sales: RegisterSales): FastifyPlu
 
     route(app, payableApi.categories, (request) => listCategories(db, sessionOf(request)));
     route(app, payableApi.createCategory, (request) => createCategory(db, writer(request), request.body));
+    route(app, payableApi.updateCategory, (request) =>
+      updateCategory(db, writer(request), request.params.id, request.body),
+    );
+    route(app, payableApi.bankAccounts, (request) => listBankAccounts(db, sessionOf(request)));
+    route(app, payableApi.createBankAccount, (request) =>
+      createBankAccount(db, writer(request), request.body),
+    );
+    route(app, payableApi.updateBankAccount, (request) =>
+      updateBankAccount(db, writer(request), request.params.id, request.body),
+    );
 
     route(app, payableApi.list, (request) => listPayables(db, sessionOf(request), request.query));
 
@@ -134,6 +149,7 @@ export function payableRoutes(ctx: AppContext, sales: RegisterSales): FastifyPlu
               'Em aberto',
               'Situação',
               'Pago em',
+              'Pago por',
             ],
           ],
           { delimiter: ';' },

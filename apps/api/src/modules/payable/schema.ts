@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  boolean,
   check,
   date,
   index,
@@ -78,6 +79,8 @@ export const payableCategories = pgTable(
       .references(() => clients.id),
     name: text('name').notNull(),
     dreGroup: text('dre_group').notNull(),
+    /** Archived: not offered for new bills; the bills that have it keep it. */
+    archivedAt: timestamp('archived_at', { withTimezone: true }),
   },
   (t) => [
     uniqueIndex('payable_categories_client_name_uq').on(t.clientId, sql`lower(${t.name})`),
@@ -86,6 +89,27 @@ export const payableCategories = pgTable(
       sql`${t.dreGroup} in ('cmv', 'operating', 'personnel', 'taxes', 'financial', 'other')`,
     ),
   ],
+);
+
+/** The shop's named bank accounts (issue 34): where a payment left from when not the till. */
+export const bankAccounts = pgTable(
+  'bank_accounts',
+  {
+    id: serial('id').primaryKey(),
+    clientId: integer('client_id')
+      .notNull()
+      .references(() => clients.id),
+    name: text('name').notNull(),
+    bank: text('bank'),
+    agency: text('agency'),
+    account: text('account'),
+    active: boolean('active').notNull().default(true),
+    /** The cash flow's sale methods that land in this account (pix, creditCard, voucher...). */
+    receives: text('receives').array().notNull().default(sql`'{}'::text[]`),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('bank_accounts_client_name_uq').on(t.clientId, sql`lower(${t.name})`)],
 );
 
 /** The instalments of one purchase or a monthly recurrence: its payables share it. */
@@ -176,6 +200,8 @@ export const payablePayments = pgTable(
     /** register (a withdrawal on the user's open register) | bank */
     source: text('source').notNull(),
     cashRegisterId: integer('cash_register_id').references(() => cashRegisters.id),
+    /** The shop's bank account it left from (source bank; null: an account not named). */
+    bankAccountId: integer('bank_account_id').references(() => bankAccounts.id),
     movementId: integer('movement_id').references(() => cashRegisterMovements.id, { onDelete: 'set null' }),
     /** The Idempotency-Key of the request that paid: a retry answers without paying twice. */
     idempotencyKey: text('idempotency_key'),
@@ -186,6 +212,8 @@ export const payablePayments = pgTable(
     index('payable_payments_payable_idx').on(t.payableId),
     // The cash flow's realised outflows and the day's close read payments by date.
     index('payable_payments_client_paid_idx').on(t.clientId, t.paidOn),
+    // The cash flow read per account.
+    index('payable_payments_account_idx').on(t.bankAccountId, t.paidOn),
     uniqueIndex('payable_payments_key_uq').on(t.clientId, t.idempotencyKey),
     check('payable_payments_source_ck', sql`${t.source} in ('register', 'bank')`),
     check('payable_payments_amount_ck', sql`${t.amountCents} > 0 and ${t.discountCents} >= 0`),

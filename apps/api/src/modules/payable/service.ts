@@ -11,8 +11,9 @@ import {
   PAYABLE_MESSAGES,
   type Payable,
   type PayableAttachment,
-  type PayableCategory,
   type PayableCategoryInput,
+  type PayableCategoryItem,
+  type PayableCategoryUpdate,
   type PayableInput,
   type PayableList,
   type PayableListQuery,
@@ -41,7 +42,9 @@ import { assertNotStale } from '../../lib/version.ts';
 import type { RegisterSales } from '../cash-register/service.ts';
 import { undoPayableWithdrawal, withdrawForPayable } from '../cash-register/service.ts';
 import type { Storage } from '../storage/storage.ts';
+import { assertPayingAccount } from './bankAccounts.ts';
 import {
+  bankAccounts,
   payableAttachments,
   payableCategories,
   payablePayments,
@@ -55,8 +58,19 @@ const M = PAYABLE_MESSAGES;
 // ---------------------------------------------------------------------------------------------------
 // Categories
 
-/** The shop's categories; a shop without any gets the defaults first (one statement when it has some). */
-export async function listCategories(db: Executor, actor: Actor): Promise<PayableCategory[]> {
+type CategoryRow = typeof payableCategories.$inferSelect;
+const toCategoryItem = (r: CategoryRow): PayableCategoryItem => ({
+  id: r.id,
+  name: r.name,
+  group: r.dreGroup as DreGroup,
+  archived: r.archivedAt !== null,
+});
+
+/**
+ * The shop's categories, archived ones too (flagged: the pickers offer only the active ones); a shop
+ * without any gets the defaults first (one statement when it has some).
+ */
+export async function listCategories(db: Executor, actor: Actor): Promise<PayableCategoryItem[]> {
   const read = () =>
     db
       .select()
@@ -77,23 +91,55 @@ export async function listCategories(db: Executor, actor: Actor): Promise<Payabl
       .onConflictDoNothing();
     rows = await read();
   }
-  return rows.map((r) => ({ id: r.id, name: r.name, group: r.dreGroup as DreGroup }));
+  return rows.map(toCategoryItem);
 }
+
+const CATEGORY_UNIQUE = { payable_categories_client_name_uq: M.categoryTaken };
 
 export async function createCategory(
   db: Executor,
   actor: Actor,
   input: PayableCategoryInput,
-): Promise<PayableCategory> {
+): Promise<PayableCategoryItem> {
+  // The defaults first: a shop's first category never makes it skip them.
+  await listCategories(db, actor);
   const [row] = await mapUnique(
     () =>
       db
         .insert(payableCategories)
         .values({ clientId: actor.clientId, name: input.name, dreGroup: input.group })
         .returning(),
-    { payable_categories_client_name_uq: M.categoryTaken },
+    CATEGORY_UNIQUE,
   );
-  return { id: row.id, name: row.name, group: row.dreGroup as DreGroup };
+  return toCategoryItem(row);
+}
+
+/**
+ * Renames a category, moves it to another DRE group (its bills' months read the new group) or archives
+ * it (not offered for new bills; its bills keep it), or brings it back.
+ */
+export async function updateCategory(
+  db: Executor,
+  actor: Actor,
+  id: number,
+  input: PayableCategoryUpdate,
+): Promise<PayableCategoryItem> {
+  const [current] = await db
+    .select()
+    .from(payableCategories)
+    .where(and(eq(payableCategories.id, id), eq(payableCategories.clientId, actor.clientId)));
+  if (!current) throw notFound(M.categoryNotFound);
+  const archivedAt = input.archived ? (current.archivedAt ?? new Date()) : null;
+  const [row] = await mapUnique(
+    () =>
+      db
+        .update(payableCategories)
+        .set({ name: input.name, dreGroup: input.group, archivedAt })
+        .where(and(eq(payableCategories.id, id), eq(payableCategories.clientId, actor.clientId)))
+        .returning(),
+    CATEGORY_UNIQUE,
+  );
+  return toCategoryItem(row);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -109,6 +155,11 @@ const payableColumns = {
   seriesKind: payableSeries.kind,
   seriesCount: payableSeries.count,
   overdue: sql<boolean>`(${payables.paidCents} < ${payables.amountCents} and ${payables.dueDate} < ${shopTodaySql(sql`${payables.clientId}`)})`,
+  /** Where its live payments left from, by name: "Caixa", the bank accounts, "Conta bancária" (not named). */
+  paidFrom: sql<string | null>`(select string_agg(distinct case when pp.source = 'register' then 'Caixa'
+      else coalesce(ba.name, 'Conta bancária') end, ', ')
+    from ${payablePayments} pp left join ${bankAccounts} ba on ba.id = pp.bank_account_id
+    where pp.payable_id = ${payables.id} and pp.reversed_at is null)`,
 };
 
 function selectPayables(db: Executor) {
@@ -128,6 +179,7 @@ type SelectedPayable = {
   seriesKind: string | null;
   seriesCount: number | null;
   overdue: boolean;
+  paidFrom: string | null;
 };
 
 /** The payments and attachments of some payables, by payable (two statements, none without ids). */
@@ -167,12 +219,13 @@ async function paymentsOf(db: Executor, ids: number[]): Promise<Map<number, Paya
   const byPayable = new Map<number, PayablePayment[]>();
   if (ids.length === 0) return byPayable;
   const rows = await db
-    .select({ p: payablePayments, userName: users.name })
+    .select({ p: payablePayments, userName: users.name, accountName: bankAccounts.name })
     .from(payablePayments)
     .innerJoin(users, eq(users.id, payablePayments.userId))
+    .leftJoin(bankAccounts, eq(bankAccounts.id, payablePayments.bankAccountId))
     .where(inArray(payablePayments.payableId, ids))
     .orderBy(asc(payablePayments.id));
-  for (const { p, userName } of rows) {
+  for (const { p, userName, accountName } of rows) {
     const list = byPayable.get(p.payableId) ?? [];
     list.push({
       id: p.id,
@@ -185,6 +238,8 @@ async function paymentsOf(db: Executor, ids: number[]): Promise<Map<number, Paya
       method: p.method as PayMethod,
       source: p.source as PaySource,
       cashRegisterId: p.cashRegisterId,
+      bankAccount:
+        p.bankAccountId !== null && accountName !== null ? { id: p.bankAccountId, name: accountName } : null,
       reversedAt: p.reversedAt ? p.reversedAt.toISOString() : null,
       user: { id: p.userId, name: userName },
       createdAt: p.createdAt.toISOString(),
@@ -217,6 +272,7 @@ function toPayable(
     status: payableStatusOf(r.amountCents, r.paidCents),
     overdue: Boolean(s.overdue),
     lastPaidOn: r.lastPaidOn,
+    paidFrom: s.paidFrom,
     series:
       r.seriesId && s.seriesKind && s.seriesCount
         ? {
@@ -245,13 +301,17 @@ export async function assertPayableRefs(
   db: Executor,
   actor: Actor,
   input: { categoryId: number; supplierId: number | null },
+  /** The bill's category before an edit: it may stay on it after it was archived. */
+  keptCategoryId?: number,
 ) {
   const [category] = await db
-    .select({ id: payableCategories.id })
+    .select({ id: payableCategories.id, archivedAt: payableCategories.archivedAt })
     .from(payableCategories)
     .where(and(eq(payableCategories.id, input.categoryId), eq(payableCategories.clientId, actor.clientId)));
   if (!category)
     throw new AppError(404, M.categoryNotFound, [{ path: 'categoryId', message: M.categoryNotFound }]);
+  if (category.archivedAt && category.id !== keptCategoryId)
+    throw unprocessable(M.categoryArchived, [{ path: 'categoryId', message: M.categoryArchived }]);
   if (input.supplierId) {
     const [supplier] = await db
       .select({ id: suppliers.id })
@@ -353,7 +413,7 @@ export async function updatePayable(
   await db.transaction(async (tx) => {
     const row = await lockPayable(tx, actor, id);
     if (row.paidCents >= row.amountCents) throw unprocessable(M.paidLocked);
-    await assertPayableRefs(tx, actor, input);
+    await assertPayableRefs(tx, actor, input, row.categoryId);
     const competence = input.competenceMonth ?? monthOf(input.dueDate);
     const updated = await tx
       .update(payables)
@@ -498,6 +558,7 @@ export async function payPayable(
       const message = M.payMoreThanOpen(formatCents(open));
       throw unprocessable(message, [{ path: 'amountCents', message }]);
     }
+    if (input.bankAccountId !== null) await assertPayingAccount(tx, actor, input.bankAccountId);
     const total = paymentTotal(input);
     let register: { registerId: number; movementId: number } | null = null;
     if (input.source === 'register' && total > 0) {
@@ -519,6 +580,7 @@ export async function payPayable(
       method: input.method,
       source: input.source,
       cashRegisterId: register?.registerId ?? null,
+      bankAccountId: input.bankAccountId,
       movementId: register?.movementId ?? null,
       idempotencyKey: idempotencyKey ?? null,
     });

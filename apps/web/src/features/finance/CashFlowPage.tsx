@@ -1,3 +1,4 @@
+import { CASH_FLOW_METHOD_LABELS, CASH_FLOW_METHODS } from '@balcao/core/cashFlowMethods';
 import { addDays } from '@balcao/core/date';
 import { financeApi } from '@balcao/core/endpoints/finance';
 import {
@@ -7,6 +8,7 @@ import {
   type CashFlowGrouping,
 } from '@balcao/core/finance';
 import { formatCents } from '@balcao/core/money';
+import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
@@ -26,6 +28,7 @@ import { errorMessage } from '../../lib/api.ts';
 import { download } from '../../lib/client.ts';
 import { formatDate, shopToday } from '../../lib/format.ts';
 import { readParam, useListParams } from '../../lib/listParams.ts';
+import { useBankAccounts } from '../payable/index.ts';
 import { Change } from '../report/index.ts';
 import { useCashFlow } from './api.ts';
 import { DownloadButton } from './DownloadButton.tsx';
@@ -36,8 +39,11 @@ function queryFromParams(params: URLSearchParams) {
     from: readParam.date(params, 'from', addDays(today, -7)) ?? addDays(today, -7),
     to: readParam.date(params, 'to', addDays(today, 30)) ?? addDays(today, 30),
     groupBy: readParam.oneOf(params, 'groupBy', CASH_FLOW_GROUPINGS) ?? ('day' as CashFlowGrouping),
+    accountId: readParam.id(params, 'accountId'),
   };
 }
+
+const money = (v: number | null) => formatCents(v ?? 0);
 
 const label = (period: string) => formatDate(`${period}T12:00:00Z`);
 
@@ -63,6 +69,11 @@ export default function CashFlowPage() {
   const { state, show, close } = useFeedback();
   const { query, update } = useListParams(queryFromParams);
   const flow = useCashFlow(query);
+  const accounts = useBankAccounts();
+  // The methods the period received money by: their columns and the chart's stacked series.
+  const methods = flow.data
+    ? CASH_FLOW_METHODS.filter((m) => flow.data.rows.some((r) => r.salesByMethodCents[m] !== 0))
+    : [];
   const failed = (error: unknown) =>
     show({ severity: 'error', title: 'Erro ao exportar', message: errorMessage(error) });
   const file = `fluxo-de-caixa-${query.from}-${query.to}`;
@@ -118,7 +129,29 @@ export default function CashFlowPage() {
             </MenuItem>
           ))}
         </TextField>
+        <TextField
+          label="Conta"
+          select
+          size="small"
+          value={query.accountId ? String(query.accountId) : ''}
+          onChange={(e) => update({ accountId: e.target.value })}
+          sx={{ minWidth: 200 }}
+          slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+        >
+          <MenuItem value="">Todas as contas</MenuItem>
+          {(accounts.data ?? []).map((a) => (
+            <MenuItem key={a.id} value={String(a.id)}>
+              {a.name}
+            </MenuItem>
+          ))}
+        </TextField>
       </Stack>
+      {query.accountId && (
+        <Alert severity="info" sx={{ mb: 2 }}>
+          Com uma conta escolhida, o fluxo mostra as contas pagas por ela e as vendas das formas que caem nela
+          (no cadastro da conta). O crediário e o que está a pagar não são separados por conta.
+        </Alert>
+      )}
       {flow.isPending ? (
         <Loading />
       ) : flow.isError ? (
@@ -155,11 +188,20 @@ export default function CashFlowPage() {
                 xAxis={[{ scaleType: 'band', data: flow.data.rows.map((r) => label(r.period).slice(0, 5)) }]}
                 yAxis={[{ valueFormatter: (v: number) => formatCents(v).replace(/,00$/, ''), width: 80 }]}
                 series={[
-                  {
-                    data: flow.data.rows.map((r) => r.salesInCents + r.receivablesInCents),
-                    label: 'Entradas',
+                  // The sales received stacked by payment method, then the crediário received.
+                  ...methods.map((m) => ({
+                    id: `sales-${m}`,
+                    data: flow.data.rows.map((r) => r.salesByMethodCents[m]),
+                    label: CASH_FLOW_METHOD_LABELS[m],
                     stack: 'in',
-                    valueFormatter: (v) => formatCents(v ?? 0),
+                    valueFormatter: money,
+                  })),
+                  {
+                    id: 'receivables',
+                    data: flow.data.rows.map((r) => r.receivablesInCents),
+                    label: 'Crediário',
+                    stack: 'in',
+                    valueFormatter: money,
                   },
                   {
                     data: flow.data.rows.map((r) => r.projectedInCents),
@@ -206,6 +248,37 @@ export default function CashFlowPage() {
                 <TableCell align="right">{formatCents(r.balanceCents)}</TableCell>
               </TableRow>
             ))}
+          </ListTable>
+          <ListTable
+            label="Vendas recebidas por forma de pagamento"
+            head={[
+              'Período',
+              ...methods.map((m) => alignRight(CASH_FLOW_METHOD_LABELS[m])),
+              alignRight('Vendas recebidas'),
+            ]}
+          >
+            {flow.data.rows.map((r) => (
+              <TableRow key={r.period}>
+                <TableCell>{label(r.period)}</TableCell>
+                {methods.map((m) => (
+                  <TableCell key={m} align="right">
+                    {formatCents(r.salesByMethodCents[m])}
+                  </TableCell>
+                ))}
+                <TableCell align="right">{formatCents(r.salesInCents)}</TableCell>
+              </TableRow>
+            ))}
+            <TableRow>
+              <TableCell sx={{ fontWeight: 700 }}>Total</TableCell>
+              {methods.map((m) => (
+                <TableCell key={m} align="right" sx={{ fontWeight: 700 }}>
+                  {formatCents(flow.data.totals.salesByMethodCents[m])}
+                </TableCell>
+              ))}
+              <TableCell align="right" sx={{ fontWeight: 700 }}>
+                {formatCents(flow.data.totals.salesInCents)}
+              </TableCell>
+            </TableRow>
           </ListTable>
         </Stack>
       )}

@@ -1,9 +1,9 @@
 import { formatCents } from '@balcao/core/money';
 import {
+  bankAccountLabel,
   PAY_METHOD_LABELS,
   PAY_METHODS,
   PAY_SOURCE_LABELS,
-  PAY_SOURCES,
   type Payable,
   payInputSchema,
 } from '@balcao/core/payable';
@@ -27,7 +27,7 @@ import {
 import { centsOf, centsToInput } from '../../components/MoneyField.tsx';
 import { newIdempotencyKey } from '../../lib/client.ts';
 import { shopToday } from '../../lib/format.ts';
-import { usePayPayable } from './api.ts';
+import { useBankAccounts, usePayPayable } from './api.ts';
 
 type Values = {
   paidOn: string;
@@ -36,8 +36,15 @@ type Values = {
   interest: string;
   fine: string;
   method: string;
+  /** "register", "bank" (an account not named) or "account:<id>" (one of the shop's bank accounts). */
   source: string;
 };
+
+/** The "De onde saiu o dinheiro" choice as the API's source and bank account. */
+function sourceOf(choice: string): { source: string; bankAccountId: number | null } {
+  if (choice.startsWith('account:')) return { source: 'bank', bankAccountId: Number(choice.slice(8)) };
+  return { source: choice, bankAccountId: null };
+}
 
 const valuesOf = (payable: Payable | null): Values => ({
   paidOn: shopToday(),
@@ -69,6 +76,8 @@ export function PayDialog({
   onPaid: (payable: Payable) => void;
 }) {
   const pay = usePayPayable();
+  const accounts = useBankAccounts(payable !== null);
+  const activeAccounts = (accounts.data ?? []).filter((a) => a.active);
   const key = useRef(newIdempotencyKey());
   const form = useAppForm({
     schema: payInputSchema,
@@ -80,9 +89,10 @@ export function PayDialog({
       interestCents: cents(v.interest || '0'),
       fineCents: cents(v.fine || '0'),
       method: v.method,
-      source: v.source,
+      ...sourceOf(v.source),
     }),
     fieldOf: {
+      bankAccountId: 'source',
       amountCents: 'amount',
       discountCents: 'discount',
       interestCents: 'interest',
@@ -95,6 +105,17 @@ export function PayDialog({
       key.current = newIdempotencyKey();
     }
   }, [payable, form]);
+  // With named accounts, the first active one is offered instead of an account not named.
+  const firstAccount = activeAccounts[0]?.id;
+  useEffect(() => {
+    if (
+      payable &&
+      firstAccount &&
+      form.getValues('source') === 'bank' &&
+      !form.getFieldState('source').isDirty
+    )
+      form.setValue('source', `account:${firstAccount}`);
+  }, [payable, firstAccount, form]);
 
   return (
     <Dialog open={payable !== null} onClose={onClose} aria-labelledby="pay-title" fullWidth maxWidth="xs">
@@ -132,11 +153,15 @@ export function PayDialog({
                 <FormMoneyField control={form.control} name="fine" label="Multa" />
               </Stack>
               <FormTextField control={form.control} name="source" label="De onde saiu o dinheiro" select>
-                {PAY_SOURCES.map((s) => (
-                  <MenuItem key={s} value={s}>
-                    {PAY_SOURCE_LABELS[s]}
+                <MenuItem value="register">{PAY_SOURCE_LABELS.register}</MenuItem>
+                {activeAccounts.map((a) => (
+                  <MenuItem key={a.id} value={`account:${a.id}`}>
+                    {bankAccountLabel(a)}
                   </MenuItem>
                 ))}
+                <MenuItem value="bank">
+                  {activeAccounts.length ? 'Outra conta bancária (não cadastrada)' : PAY_SOURCE_LABELS.bank}
+                </MenuItem>
               </FormTextField>
               <FormTextField control={form.control} name="method" label="Forma de pagamento" select>
                 {PAY_METHODS.map((m) => (

@@ -1,6 +1,7 @@
 import { formatBoletoLine, parseBoleto } from '@balcao/core/boleto';
 import { formatCents } from '@balcao/core/money';
 import {
+  categoriesOffered,
   DRE_GROUP_LABELS,
   EDIT_SCOPE_LABELS,
   EDIT_SCOPES,
@@ -222,7 +223,7 @@ function PayableForm({ payable, onFeedback }: { payable?: Payable; onFeedback: (
               required
               disabled={locked}
             >
-              {(categories.data ?? []).map((c) => (
+              {categoriesOffered(categories.data ?? [], payable?.category.id).map((c) => (
                 <MenuItem key={c.id} value={String(c.id)}>
                   {c.name} ({DRE_GROUP_LABELS[c.group]})
                 </MenuItem>
@@ -396,7 +397,7 @@ function Payments({
             }
           >
             <ListItemText
-              primary={`${formatDate(`${p.paidOn}T12:00:00Z`)}: ${formatCents(p.totalCents)} (${PAY_METHOD_LABELS[p.method]}${p.source === 'register' ? ', do caixa' : ''})`}
+              primary={`${formatDate(`${p.paidOn}T12:00:00Z`)}: ${formatCents(p.totalCents)} (${PAY_METHOD_LABELS[p.method]}${p.source === 'register' ? ', do caixa' : p.bankAccount ? `, da conta ${p.bankAccount.name}` : ''})`}
               secondary={p.reversedAt ? 'Estornado' : `Por ${p.user.name}`}
             />
           </ListItem>

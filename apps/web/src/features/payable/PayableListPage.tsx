@@ -206,6 +206,7 @@ export default function PayableListPage() {
               alignRight('Valor'),
               alignRight('Em aberto'),
               'Situação',
+              'Pago por',
               '',
             ]}
             pagination={pagination(data, [20, 50, 100])}
@@ -224,6 +225,7 @@ export default function PayableListPage() {
                 <TableCell>
                   <StatusChip payable={p} />
                 </TableCell>
+                <TableCell>{p.paidFrom ?? '—'}</TableCell>
                 <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
                   {canWrite && p.status !== 'paid' && (
                     <Button size="small" onClick={() => setPaying(p)} aria-label={`Pagar ${p.description}`}>

@@ -37,3 +37,11 @@ export const useRemoveAttachment = () => useCall(payableApi.removeAttachment, { 
 export const useCreateSupplier = () => useCall(supplierApi.create);
 export const useUpdateSupplier = () => useCall(supplierApi.update);
 export const useDeleteSupplier = () => useCall(supplierApi.remove, { refreshOnError: true });
+
+/** The shop's expense categories and bank accounts (issue 34): their screens and the pay dialog. */
+export const useBankAccounts = (enabled = true) =>
+  useQuery({ ...queryOf(payableApi.bankAccounts, {}), enabled });
+export const useCreateCategory = () => useCall(payableApi.createCategory);
+export const useUpdateCategory = () => useCall(payableApi.updateCategory);
+export const useCreateBankAccount = () => useCall(payableApi.createBankAccount);
+export const useUpdateBankAccount = () => useCall(payableApi.updateBankAccount);
