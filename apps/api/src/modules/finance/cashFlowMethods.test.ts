@@ -163,8 +163,10 @@ describe('cash flow: sales received by payment method (issue 34)', () => {
       'Vendas recebidas: Outras formas',
     ]);
     expect((sheet.getRow(3).values as unknown[]).slice(9)).toEqual([40, 59.42, 0, 0, 95.01, 100.01]);
-    const total = sheet.getRow(sheet.rowCount).values as unknown[];
+    // The totals, then the previous period's line (the comparison every report has).
+    const total = sheet.getRow(sheet.rowCount - 1).values as unknown[];
     expect(total[1]).toBe('Total');
+    expect(String((sheet.getRow(sheet.rowCount).values as unknown[])[1])).toMatch(/^Período anterior/);
     expect(total[2]).toBe(294.44);
     expect(total.slice(9)).toEqual([40, 59.42, 0, 0, 95.01, 100.01]);
 

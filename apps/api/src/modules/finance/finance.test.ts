@@ -546,6 +546,7 @@ describe('cash flow', () => {
       openingCents: 0,
       totals: {
         salesInCents: 1800 + 990,
+        salesByMethodCents: { money: 1800, pix: 990, creditCard: 0, debitCard: 0, voucher: 0, other: 0 },
         receivablesInCents: 0,
         payablesOutCents: 150000,
         projectedInCents: 0,
