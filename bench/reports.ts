@@ -29,7 +29,7 @@ import { addDays } from '@balcao/core/date';
 import { dateIn } from '@balcao/core/time';
 import pg from 'pg';
 import { fromPostgres, migrateDatabase } from '../apps/api/src/db/client.ts';
-import { cashFlow, dre } from '../apps/api/src/modules/finance/service.ts';
+import { cashFlow, dreCompared } from '../apps/api/src/modules/finance/service.ts';
 import { salesReport } from '../apps/api/src/modules/report/service.ts';
 import { stockTurnoverReport } from '../apps/api/src/modules/report/turnover.ts';
 import { saleFiguresBetween } from '../apps/api/src/modules/sale/financeFigures.ts';
@@ -345,8 +345,8 @@ async function measureFinance(
     `\nfinance (month ${month}):\n| call | result | p50 ms | p95 ms | max ms |\n|---|---|---|---|---|`,
   );
   await timed(
-    `DRE of ${month}`,
-    () => dre(db, actor, month),
+    `DRE of ${month} beside the month before (the page's call)`,
+    () => dreCompared(db, actor, month),
     (r) => `${r.salesCount} sales, CMV ${cents(-(r.lines.find((l) => l.key === 'cmv')?.amountCents ?? 0))}`,
   );
   await timed(
