@@ -1,5 +1,3 @@
-import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
 import { addDays } from '@balcao/core/date';
 import { and, eq, sql } from 'drizzle-orm';
 import sharp from 'sharp';
@@ -18,6 +16,7 @@ import {
   type SocketClients,
   useTestApp,
 } from '../../../test/kit.ts';
+import { pdfText } from '../../../test/pdf.ts';
 import { sales } from '../sale/schema.ts';
 import { stockReservations } from '../stock/schema.ts';
 import { budgetLinks, budgets } from './schema.ts';
@@ -34,25 +33,6 @@ useTestApp(
 );
 
 const rowsOf = <T>(res: unknown) => (res as { rows: T[] }).rows;
-
-/** The text of every page of a PDF, whitespace collapsed (pdfjs-dist, as a reader would see it). */
-async function pdfText(bytes: Buffer): Promise<string> {
-  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
-  const fonts = `${dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'))}/standard_fonts/`;
-  const doc = await pdfjs.getDocument({
-    data: new Uint8Array(bytes),
-    isEvalSupported: false,
-    standardFontDataUrl: fonts,
-  }).promise;
-  const parts: string[] = [];
-  for (let n = 1; n <= doc.numPages; n++) {
-    const page = await doc.getPage(n);
-    const content = await page.getTextContent();
-    for (const item of content.items) if ('str' in item) parts.push(item.str);
-    parts.push(' ');
-  }
-  return parts.join(' ').replace(/\s+/g, ' ');
-}
 
 const brDate = (iso: string) => iso.split('-').reverse().join('/');
 

@@ -1,5 +1,3 @@
-import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
 import { CASH_FLOW_METHODS, cashFlowMethodOf } from '@balcao/core/cashFlowMethods';
 import { addDays } from '@balcao/core/date';
 import { formatCents } from '@balcao/core/money';
@@ -8,6 +6,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helper.ts';
 import { expectStatus, makeProduct, makeSale, makeShop } from '../../../test/kit.ts';
+import { pdfText } from '../../../test/pdf.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -16,23 +15,6 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const today = dateIn(DEFAULT_TIME_ZONE);
-
-async function pdfText(bytes: Buffer): Promise<string> {
-  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
-  const fonts = `${dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'))}/standard_fonts/`;
-  const doc = await pdfjs.getDocument({
-    data: new Uint8Array(bytes),
-    isEvalSupported: false,
-    standardFontDataUrl: fonts,
-  }).promise;
-  const parts: string[] = [];
-  for (let n = 1; n <= doc.numPages; n++) {
-    const content = await (await doc.getPage(n)).getTextContent();
-    for (const item of content.items) if ('str' in item) parts.push(item.str);
-    parts.push(' ');
-  }
-  return parts.join(' ').replace(/\s+/g, ' ');
-}
 
 type Row = { salesInCents: number; salesByMethodCents: Record<string, number> };
 const sumOf = (r: Row) => CASH_FLOW_METHODS.reduce((s, m) => s + r.salesByMethodCents[m], 0);

@@ -16,7 +16,13 @@ import {
   type SalesByMethod,
 } from '@balcao/core/finance';
 import { formatCents } from '@balcao/core/money';
-import { DRE_GROUP_LABELS, DRE_GROUPS, type DreGroup, monthOf } from '@balcao/core/payable';
+import {
+  DRE_GROUP_LABELS,
+  DRE_GROUPS,
+  type DreGroup,
+  monthOf,
+  splitInstallments,
+} from '@balcao/core/payable';
 import { previousPeriod } from '@balcao/core/report';
 import { PAYMENT_METHOD_LABELS } from '@balcao/core/sale';
 import type { PaymentMethod } from '@balcao/core/status';
@@ -38,6 +44,7 @@ import {
 } from '../payable/flows.ts';
 import { receivableFlows } from '../receivable/cashFlow.ts';
 import {
+  creditInstallmentsByDay,
   eachPage,
   saleEntriesBetween,
   saleFiguresBetween,
@@ -143,10 +150,13 @@ async function periodFlow(
   // and the bills still to pay are not booked to an account).
   const account = query.accountId ? await findBankAccount(db, actor, query.accountId) : null;
   const lands = (method: string) => !account || account.receives.includes(cashFlowMethodOf(method));
-  const [salesRows, receivableRows, payableRows] = [
+  const [salesRows, installmentRows, receivableRows, payableRows] = [
     account && account.receives.length === 0
       ? []
       : (await salePaymentsByDay(db, clientId, HISTORY_START, query.to)).filter((r) => lands(r.method)),
+    lands('creditCard') && !(account && account.receives.length === 0)
+      ? await creditInstallmentsByDay(db, clientId, HISTORY_START, query.to)
+      : [],
     account ? [] : await receivableFlows(db, clientId, HISTORY_START, query.to),
     await payableFlows(db, clientId, HISTORY_START, query.to, account?.id),
   ];
@@ -163,22 +173,38 @@ async function periodFlow(
     apply(flow);
     byPeriod.set(period, flow);
   };
+  // A day's sales of a method reach the account on their settlement day, net of the rate; a credit sale in
+  // N instalments at the N-instalment rate, one instalment every 30 days from the table's settlement day
+  // when the table pays as the instalments fall due (D+30 or more), all at once when it anticipates them.
+  const receive = (day: string, amountCents: number, method: string, installments = 1) => {
+    const { days, bp } = settlementOf(method, terms, installments);
+    const net = amountCents - feeCents(amountCents, bp);
+    const group = cashFlowMethodOf(method);
+    const parts =
+      installments > 1 && days >= DEFAULT_CREDIT_DAYS ? splitInstallments(net, installments) : [net];
+    parts.forEach((part, k) => {
+      const settles = addDays(day, days + DEFAULT_CREDIT_DAYS * k);
+      if (settles <= today)
+        add(
+          settles,
+          (f) => {
+            f.salesIn += part;
+            f.byMethod[group] += part;
+          },
+          part,
+        );
+      else add(settles, (f) => (f.projectedIn += part), 0);
+    });
+  };
+  const inInstallments = new Map<string, number>();
+  for (const row of installmentRows) {
+    inInstallments.set(row.day, (inInstallments.get(row.day) ?? 0) + row.amountCents);
+    receive(row.day, row.amountCents, 'creditCard', row.installments);
+  }
   for (const row of salesRows) {
     if (NOT_CASH.has(row.method)) continue;
-    const { days, bp } = settlementOf(row.method, terms);
-    const settles = addDays(row.day, days);
-    const net = row.amountCents - feeCents(row.amountCents, bp);
-    const group = cashFlowMethodOf(row.method);
-    if (settles <= today)
-      add(
-        settles,
-        (f) => {
-          f.salesIn += net;
-          f.byMethod[group] += net;
-        },
-        net,
-      );
-    else add(settles, (f) => (f.projectedIn += net), 0);
+    const rest = row.amountCents - (row.method === 'creditCard' ? (inInstallments.get(row.day) ?? 0) : 0);
+    receive(row.day, rest, row.method);
   }
   for (const row of receivableRows) {
     if (row.receivedCents) add(row.day, (f) => (f.receivablesIn += row.receivedCents), row.receivedCents);

@@ -1,10 +1,9 @@
-import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
 import { DEFAULT_TIME_ZONE, dateIn } from '@balcao/core/time';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, makeCnpj, type TestApp } from '../../../test/helper.ts';
 import { type Api, expectStatus, makeProduct, makeSale, makeShop } from '../../../test/kit.ts';
+import { pdfText } from '../../../test/pdf.ts';
 import { supplierNfe } from '../../../test/supplierNfe.ts';
 
 let t: TestApp;
@@ -17,22 +16,6 @@ const today = dateIn(DEFAULT_TIME_ZONE);
 const month = today.slice(0, 7);
 /** The shop's bill: an amount found in no other figure of these tests. */
 const AMOUNT = 432109;
-
-async function pdfText(bytes: Buffer): Promise<string> {
-  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
-  const fonts = `${dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'))}/standard_fonts/`;
-  const doc = await pdfjs.getDocument({
-    data: new Uint8Array(bytes),
-    isEvalSupported: false,
-    standardFontDataUrl: fonts,
-  }).promise;
-  const parts: string[] = [];
-  for (let n = 1; n <= doc.numPages; n++) {
-    const content = await (await doc.getPage(n)).getTextContent();
-    for (const item of content.items) if ('str' in item) parts.push(item.str);
-  }
-  return parts.join(' ').replace(/\s+/g, ' ');
-}
 
 /** Every cell of every sheet of an XLSX, as ExcelJS reads it. */
 async function cells(bytes: Buffer): Promise<unknown[]> {

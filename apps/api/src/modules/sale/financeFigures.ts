@@ -5,6 +5,7 @@ import { shopDayStartSql } from '../../lib/shopToday.ts';
 import { productCostSql } from '../product/costOf.ts';
 import { saleUnitCostsSql } from '../stock/sale.ts';
 import {
+  saleDailyCreditInstallments,
   saleDailyGroups,
   saleDailyPayments,
   saleDailyProducts,
@@ -61,6 +62,24 @@ const saleCmvSql = (saleId: SQL) =>
   sql`(select sum(i.quantity * coalesce(c.cost, ${productCostSql(sql`i.product_id`)}))
     from ${saleItems} i left join ${saleUnitCostsSql(saleId)} c on c.product_id = i.product_id
     where i.sale_id = ${saleId})`;
+
+/**
+ * The credit card sales in 2 or more instalments per shop-local day and number of instalments (a part of
+ * `salePaymentsByDay`'s creditCard amount), from their summary kept by triggers.
+ */
+export async function creditInstallmentsByDay(
+  db: Executor,
+  clientId: number,
+  from: string,
+  to: string,
+): Promise<{ day: string; installments: number; amountCents: number }[]> {
+  const t = saleDailyCreditInstallments;
+  const rows = rowsOf<{ day: string; installments: number; amount: string | number }>(
+    await db.execute(sql`select ${t.day}::text as day, ${t.installments} as installments, ${t.amountCents} as amount
+      from ${t} where ${t.clientId} = ${clientId} and ${t.day} between ${from} and ${to}`),
+  );
+  return rows.map((r) => ({ day: r.day, installments: Number(r.installments), amountCents: num(r.amount) }));
+}
 
 /**
  * A return's cost back in stock (unrounded) as a scalar subquery: the restocked units of its lines x the

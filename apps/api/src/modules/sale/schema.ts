@@ -212,6 +212,25 @@ export const saleDailyPayments = pgTable(
 );
 
 /**
+ * Credit card sales in instalments (2x or more) per shop-local day and number of instalments (issue 34):
+ * the part of `saleDailyPayments`' creditCard amount the cash flow settles instalment by instalment at
+ * the fee table's rate for that many instalments. Kept by deferred triggers like the daily summary (a sale's
+ * payment adds, its cancel subtracts) and by `rebuildSaleSummary`.
+ */
+export const saleDailyCreditInstallments = pgTable(
+  'sale_daily_credit_installments',
+  {
+    clientId: integer('client_id')
+      .notNull()
+      .references(() => clients.id),
+    day: date('day', { mode: 'string' }).notNull(),
+    installments: integer('installments').notNull(),
+    amountCents: bigint('amount_cents', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.clientId, t.day, t.installments] })],
+);
+
+/**
  * Products sold per shop-local month (the home's best sellers): a month holds one row per product sold,
  * and the (client, month, amount) index gives the first five without reading the others.
  */

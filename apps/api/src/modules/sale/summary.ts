@@ -1,6 +1,11 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { saleDailyPayments, saleDailyTotals, saleMonthlyProducts } from './schema.ts';
+import {
+  saleDailyCreditInstallments,
+  saleDailyPayments,
+  saleDailyTotals,
+  saleMonthlyProducts,
+} from './schema.ts';
 
 /**
  * Recomputes a client's daily sale summary (sale_daily_*, sale_monthly_products, and the reports' summary of
@@ -15,6 +20,13 @@ export async function rebuildSaleSummary(db: Executor, clientId: number): Promis
   await db.execute(sql`delete from ${saleDailyTotals} where client_id = ${clientId}`);
   await db.execute(sql`delete from ${saleDailyPayments} where client_id = ${clientId}`);
   await db.execute(sql`delete from ${saleMonthlyProducts} where client_id = ${clientId}`);
+  await db.execute(sql`delete from ${saleDailyCreditInstallments} where client_id = ${clientId}`);
+  await db.execute(sql`insert into ${saleDailyCreditInstallments} (client_id, day, installments, amount_cents)
+    select s.client_id, ${day}, p.number_installments, sum(p.amount_cents)
+    from sale_payments p join sales s on s.id = p.sale_id join clients c on c.id = s.client_id
+    where s.client_id = ${clientId} and s.status <> 'canceled' and p.method = 'creditCard'
+      and p.number_installments >= 2
+    group by 1, 2, 3`);
   await db.execute(sql`insert into ${saleDailyTotals} (client_id, day, sales_count, amount_cents)
     select s.client_id, ${day}, count(*), sum(s.final_amount_cents) ${from} group by 1, 2`);
   await db.execute(sql`insert into ${saleDailyPayments} (client_id, day, method, amount_cents)
