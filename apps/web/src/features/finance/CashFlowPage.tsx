@@ -23,15 +23,14 @@ import { ptBRLocaleText } from '@mui/x-charts/locales';
 import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
 import { LoadError } from '../../components/LoadError.tsx';
 import { Loading } from '../../components/Loading.tsx';
-import { alignRight, ExportButton, ListHeader, ListTable } from '../../components/listPage.tsx';
+import { alignRight, ListHeader, ListTable } from '../../components/listPage.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { download } from '../../lib/client.ts';
 import { formatDate, shopToday } from '../../lib/format.ts';
 import { readParam, useListParams } from '../../lib/listParams.ts';
 import { useBankAccounts } from '../payable/index.ts';
-import { Change } from '../report/index.ts';
+import { Change, ExportBar } from '../report/index.ts';
 import { useCashFlow } from './api.ts';
-import { DownloadButton } from './DownloadButton.tsx';
 
 function queryFromParams(params: URLSearchParams) {
   const today = shopToday();
@@ -80,21 +79,29 @@ export default function CashFlowPage() {
   return (
     <Box>
       <ListHeader title="Fluxo de caixa">
-        <ExportButton
-          variant="outlined"
-          download={() => download(financeApi.cashFlowExport, { query }, `${file}.csv`)}
-          onError={failed}
-        />
-        <DownloadButton
-          label="Exportar XLSX"
-          busyLabel="Exportando..."
-          download={() => download(financeApi.cashFlowXlsx, { query }, `${file}.xlsx`)}
-          onError={failed}
-        />
-        <DownloadButton
-          label="Baixar PDF"
-          busyLabel="Gerando..."
-          download={() => download(financeApi.cashFlowPdf, { query }, `${file}.pdf`)}
+        <ExportBar
+          actions={[
+            {
+              kind: 'csv',
+              label: 'Exportar CSV',
+              start: (onProgress) =>
+                download(financeApi.cashFlowExport, { query }, `${file}.csv`, undefined, onProgress),
+            },
+            {
+              kind: 'xlsx',
+              label: 'Exportar XLSX',
+              busyLabel: 'Exportando...',
+              start: (onProgress) =>
+                download(financeApi.cashFlowXlsx, { query }, `${file}.xlsx`, undefined, onProgress),
+            },
+            {
+              kind: 'pdf',
+              label: 'Baixar PDF',
+              busyLabel: 'Gerando...',
+              start: (onProgress) =>
+                download(financeApi.cashFlowPdf, { query }, `${file}.pdf`, undefined, onProgress),
+            },
+          ]}
           onError={failed}
         />
       </ListHeader>

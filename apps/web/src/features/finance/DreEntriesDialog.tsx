@@ -16,9 +16,10 @@ import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { LoadError } from '../../components/LoadError.tsx';
 import { Loading } from '../../components/Loading.tsx';
-import { alignRight, ExportButton, ListTable } from '../../components/listPage.tsx';
+import { alignRight, ListTable } from '../../components/listPage.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { download } from '../../lib/client.ts';
+import { ExportBar } from '../report/index.ts';
 import { useDreEntries } from './api.ts';
 
 type DreDrillLine = (typeof DRE_DRILL_LINES)[number];
@@ -43,7 +44,6 @@ export function DreEntriesDialog({
   onClose: () => void;
 }) {
   const entries = useDreEntries(month, line);
-  const [busy, setBusy] = useState(false);
   const [exportError, setExportError] = useState<string | null>(null);
   const query = { month, line: (line ?? 'grossRevenue') as DreDrillLine };
   const fileLine = (line ?? '').replace(':', '-');
@@ -102,47 +102,49 @@ export function DreEntriesDialog({
       </DialogContent>
       <DialogActions sx={{ flexWrap: 'wrap', gap: 1 }}>
         {line !== null && entries.data && entries.data.entries.length > 0 && (
-          <>
-            <ExportButton
-              variant="outlined"
-              download={() => download(financeApi.dreEntriesCsv, { query }, `dre-${month}-${fileLine}.csv`)}
-              onError={(error) => setExportError(errorMessage(error))}
-            />
-            <Button
-              variant="outlined"
-              disabled={busy}
-              onClick={async () => {
-                setBusy(true);
-                setExportError(null);
-                try {
-                  await download(financeApi.dreEntriesXlsx, { query }, `dre-${month}-${fileLine}.xlsx`);
-                } catch (error) {
-                  setExportError(errorMessage(error));
-                } finally {
-                  setBusy(false);
-                }
-              }}
-            >
-              {busy ? 'Exportando...' : 'Exportar XLSX'}
-            </Button>
-            <Button
-              variant="outlined"
-              disabled={busy}
-              onClick={async () => {
-                setBusy(true);
-                setExportError(null);
-                try {
-                  await download(financeApi.dreEntriesPdf, { query }, `dre-${month}-${fileLine}.pdf`);
-                } catch (error) {
-                  setExportError(errorMessage(error));
-                } finally {
-                  setBusy(false);
-                }
-              }}
-            >
-              Baixar PDF
-            </Button>
-          </>
+          <ExportBar
+            actions={[
+              {
+                kind: 'csv',
+                label: 'Exportar CSV',
+                start: (onProgress) =>
+                  download(
+                    financeApi.dreEntriesCsv,
+                    { query },
+                    `dre-${month}-${fileLine}.csv`,
+                    undefined,
+                    onProgress,
+                  ),
+              },
+              {
+                kind: 'xlsx',
+                label: 'Exportar XLSX',
+                busyLabel: 'Exportando...',
+                start: (onProgress) =>
+                  download(
+                    financeApi.dreEntriesXlsx,
+                    { query },
+                    `dre-${month}-${fileLine}.xlsx`,
+                    undefined,
+                    onProgress,
+                  ),
+              },
+              {
+                kind: 'pdf',
+                label: 'Baixar PDF',
+                busyLabel: 'Gerando...',
+                start: (onProgress) =>
+                  download(
+                    financeApi.dreEntriesPdf,
+                    { query },
+                    `dre-${month}-${fileLine}.pdf`,
+                    undefined,
+                    onProgress,
+                  ),
+              },
+            ]}
+            onError={(error) => setExportError(errorMessage(error))}
+          />
         )}
         <Button onClick={onClose}>Fechar</Button>
       </DialogActions>

@@ -12,14 +12,13 @@ import { useState } from 'react';
 import { FeedbackSnackbar, useFeedback } from '../../components/FeedbackSnackbar.tsx';
 import { LoadError } from '../../components/LoadError.tsx';
 import { Loading } from '../../components/Loading.tsx';
-import { alignRight, ExportButton, ListHeader, ListTable } from '../../components/listPage.tsx';
+import { alignRight, ListHeader, ListTable } from '../../components/listPage.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { download } from '../../lib/client.ts';
 import { shopToday } from '../../lib/format.ts';
 import { readParam, useListParams } from '../../lib/listParams.ts';
-import { Change } from '../report/index.ts';
+import { Change, ExportBar } from '../report/index.ts';
 import { useDre } from './api.ts';
-import { DownloadButton } from './DownloadButton.tsx';
 import { DreEntriesDialog } from './DreEntriesDialog.tsx';
 
 /** A month as its column reads: "03/2026". */
@@ -43,21 +42,29 @@ export default function DrePage() {
   return (
     <Box>
       <ListHeader title="DRE">
-        <ExportButton
-          variant="outlined"
-          download={() => download(financeApi.dreExport, { query }, `dre-${query.month}.csv`)}
-          onError={failed}
-        />
-        <DownloadButton
-          label="Exportar XLSX"
-          busyLabel="Exportando..."
-          download={() => download(financeApi.dreXlsx, { query }, `dre-${query.month}.xlsx`)}
-          onError={failed}
-        />
-        <DownloadButton
-          label="Baixar PDF"
-          busyLabel="Gerando..."
-          download={() => download(financeApi.drePdf, { query }, `dre-${query.month}.pdf`)}
+        <ExportBar
+          actions={[
+            {
+              kind: 'csv',
+              label: 'Exportar CSV',
+              start: (onProgress) =>
+                download(financeApi.dreExport, { query }, `dre-${query.month}.csv`, undefined, onProgress),
+            },
+            {
+              kind: 'xlsx',
+              label: 'Exportar XLSX',
+              busyLabel: 'Exportando...',
+              start: (onProgress) =>
+                download(financeApi.dreXlsx, { query }, `dre-${query.month}.xlsx`, undefined, onProgress),
+            },
+            {
+              kind: 'pdf',
+              label: 'Baixar PDF',
+              busyLabel: 'Gerando...',
+              start: (onProgress) =>
+                download(financeApi.drePdf, { query }, `dre-${query.month}.pdf`, undefined, onProgress),
+            },
+          ]}
           onError={failed}
         />
       </ListHeader>
