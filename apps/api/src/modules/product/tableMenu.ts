@@ -8,11 +8,11 @@ import { imageUrls } from './imageUrls.ts';
 import { productImages, products, productVariants } from './schema.ts';
 
 /**
- * What the QR-code menu at the table offers (issue 35): the shop's active products in stock or made to order (no stock control), by
- * category and name, each with its first photo and its active add-on groups (active items only), so
- * the customer picks the required choices as at the PDV. Products sold by variant (a grid of colour
- * and size) are left out: the table page has no variant picker. Nothing else of the product (cost,
- * codes, stock) leaves.
+ * What the QR-code menu at the table offers (issue 35): the shop's active products in stock or made
+ * to order (no stock control), by category and name, each with its first photo and its active add-on
+ * groups (active items only), so the customer picks the required choices as at the PDV. Products sold
+ * by variant (a grid of colour and size) are left out: the table page has no variant picker. Nothing
+ * else of the product (cost, codes, stock) leaves.
  */
 export async function tableMenuProducts(db: Executor, clientId: number): Promise<TableMenuProduct[]> {
   const result = (await db.execute(sql`
