@@ -129,7 +129,12 @@ test('Etiquetas: choose a product and its quantity, then the A4 sheet PDF', asyn
   const token = await apiLogin(page, demoEmail(1));
   const created = await page.request.post('/v1/product', {
     headers: { authorization: `Bearer ${token}` },
-    data: { name: `Etiqueta Caderno ${stamp}`, salePriceCents: 1290, sku: `ETQ-${stamp}` },
+    data: {
+      name: `Etiqueta Caderno ${stamp}`,
+      salePriceCents: 1290,
+      sku: `ETQ-${stamp}`,
+      barcode: withCheckDigit(`7891${stamp}${String(Date.now() % 10_000).padStart(4, '0')}`),
+    },
   });
   expect(created.status(), await created.text()).toBe(201);
   await loginAs(page, 1);
@@ -138,6 +143,10 @@ test('Etiquetas: choose a product and its quantity, then the A4 sheet PDF', asyn
   await page.getByLabel('Adicionar produto').fill(`Caderno ${stamp}`);
   await page.getByRole('option', { name: new RegExp(`Etiqueta Caderno ${stamp}`) }).click();
   const copies = page.getByLabel(`Etiquetas de Etiqueta Caderno ${stamp}`);
+  // On a phone (390 px) the quantity is on screen, not past the table's right edge.
+  await page.setViewportSize({ width: 390, height: 844 });
+  const box = await copies.boundingBox();
+  expect(box && box.x + box.width).toBeLessThanOrEqual(390);
   await copies.fill('30');
   await expect(page.getByText('30 etiquetas')).toBeVisible();
   const [file] = await Promise.all([

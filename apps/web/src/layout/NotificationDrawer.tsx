@@ -29,11 +29,17 @@ export function NotificationDrawer({ open, onClose, items, onClear, standing }: 
       // Above the fixed top bar (whose z-index is the drawers' + 1, to sit over the side menu): the
       // drawer's header and "Limpar" stay clickable. Like any modal.
       sx={{ zIndex: (t) => t.zIndex.modal }}
-      slotProps={{ paper: { sx: { width: NOTIFICATION_DRAWER_WIDTH, maxWidth: '100%' } } }}
+      // The drawer's paper is a dialog: named by its heading (axe aria-dialog-name).
+      slotProps={{
+        paper: {
+          sx: { width: NOTIFICATION_DRAWER_WIDTH, maxWidth: '100%' },
+          'aria-labelledby': 'notification-drawer-title',
+        },
+      }}
     >
       <Box sx={{ p: 2 }} data-testid="notification-drawer">
         <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', mb: 2 }}>
-          <Typography component="h2" variant="h6">
+          <Typography component="h2" variant="h6" id="notification-drawer-title">
             Notificações
           </Typography>
           {items.length > 0 && (

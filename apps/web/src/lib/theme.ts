@@ -1,4 +1,4 @@
-import { createTheme, type PaletteMode, type Theme } from '@mui/material/styles';
+import { createTheme, getContrastRatio, type PaletteMode, type Theme } from '@mui/material/styles';
 
 declare module '@mui/material/styles' {
   interface Palette {
@@ -62,6 +62,19 @@ export function buildTheme(mode: PaletteMode): Theme {
                   '&.Mui-focused .MuiOutlinedInput-notchedOutline': { borderColor: '#90caf9' },
                 }
               : {}),
+          },
+        },
+      },
+      // A filled alert (the snackbars): MUI paints the dark mode's on the tone's `dark` but picks its text
+      // for the `main` (near black on #a05050: 3.5:1). The text here is the better of white and near
+      // black on the colour actually painted (the walk of issue 35, axe color-contrast).
+      MuiAlert: {
+        styleOverrides: {
+          filled: ({ theme, ownerState }) => {
+            const tone = theme.palette[ownerState.color ?? ownerState.severity ?? 'success'];
+            const bg = theme.palette.mode === 'dark' ? tone.dark : tone.main;
+            const black = 'rgba(0, 0, 0, 0.87)';
+            return { color: getContrastRatio('#fff', bg) >= getContrastRatio('#000', bg) ? '#fff' : black };
           },
         },
       },

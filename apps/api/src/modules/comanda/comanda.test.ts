@@ -592,8 +592,8 @@ describe('merged tabs', () => {
     const bKey = key('send');
     const bSend = expectStatus(await waiter.post(`/comanda/${b.id}/send`, undefined, bKey), 201).send;
     expect(bSend.jobs.map((j: { title: string }) => j.title).sort()).toEqual([
-      `Bar - Comanda ${b.number}`,
-      `Cozinha - Comanda ${b.number}`,
+      `Bar - Comanda ${b.number} · Mesa 4`,
+      `Cozinha - Comanda ${b.number} · Mesa 4`,
     ]);
 
     const merged = expectStatus(await waiter.post(`/comanda/${a.id}/merge`, { fromComandaId: b.id }), 200);
@@ -634,8 +634,8 @@ describe('merged tabs', () => {
       bSend.jobs.map((j: { id: number }) => j.id),
     );
     const cancel = jobs.find((j) => j.title.startsWith('CANCELAMENTO')) as (typeof jobs)[number];
-    expect(cancel.title).toBe(`CANCELAMENTO Cozinha - Comanda ${a.number}`);
-    expect(after.sends[0].jobs.map((j) => j.title)).toEqual([`Bar - Comanda ${a.number}`]);
+    expect(cancel.title).toBe(`CANCELAMENTO Cozinha - Comanda ${a.number} · Mesa 3`);
+    expect(after.sends[0].jobs.map((j) => j.title)).toEqual([`Bar - Comanda ${a.number} · Mesa 3`]);
   });
 });
 

@@ -159,7 +159,7 @@ async function printSend(ctx: AppContext, session: SessionUser, sendId: number, 
       continue;
     }
     const payload = ticket({
-      title: `${sector.name} - Comanda ${comanda.number}`,
+      title: `${sector.name} - ${tabName(comanda)}`,
       heading: sector.name.toUpperCase(),
       comanda,
       waiter,
@@ -303,7 +303,7 @@ async function writeSendTickets(
     profileId: route.profileId as number,
     sectorId: route.sectorId,
     payload: ticket({
-      title: `${route.name} - Comanda ${claim.number}`,
+      title: `${route.name} - ${tabName(comanda)}`,
       heading: route.name.toUpperCase(),
       comanda,
       waiter: claim.waiter ?? '',
@@ -439,6 +439,14 @@ export async function reprintSend(
   ctx.changed(session.clientId, 'comanda', id);
 }
 
+/**
+ * A ticket's tab as its title names it: the number and the table. The title is what the kitchen
+ * display's card heads with and what the waiter's "Pronto" names (the walk of issue 35: a card said
+ * "Comanda 3" where the paper said "COMANDA 3  MESA 7").
+ */
+export const tabName = (c: Pick<ComandaRow, 'number' | 'tableLabel'>) =>
+  `Comanda ${c.number}${c.tableLabel ? ` · Mesa ${c.tableLabel}` : ''}`;
+
 /** A cancelled sent line: a cancel ticket on its sector (once per line). */
 export async function printCancelTicket(
   ctx: AppContext,
@@ -453,7 +461,7 @@ export async function printCancelTicket(
   const sector = sectorId === null ? undefined : (await sectorsOf(db, session)).get(sectorId);
   if (!sector) return;
   const payload = ticket({
-    title: `CANCELAMENTO ${sector.name} - Comanda ${comanda.number}`,
+    title: `CANCELAMENTO ${sector.name} - ${tabName(comanda)}`,
     heading: `*** CANCELAMENTO *** ${sector.name.toUpperCase()}`,
     comanda,
     waiter: await userName(db, comanda.waiterId),

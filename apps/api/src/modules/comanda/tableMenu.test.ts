@@ -54,12 +54,21 @@ const guest = (_address?: string) => api(t);
 describe('the QR-code menu at the table', () => {
   it('orders from the table, waits for approval, then reaches the tab and the kitchen once', async () => {
     const shop = await restaurant();
+    // Made to order (no stock control, stock 0): a lanchonete's whole kitchen menu, offered.
+    const lanches = shop.burger.categoryId;
+    await makeProduct(t, shop.auth, {
+      name: 'Xis da casa',
+      categoryId: lanches,
+      stockControl: false,
+      stock: 0,
+    });
     const phone = guest();
     const menu = expectStatus(await phone.get(`/public/table/${shop.qr.token}`), 200);
     // A shop without opening hours: no hours line on the page.
     expect(menu).toMatchObject({ tableLabel: '7', open: true, closedMessage: null, hours: null });
-    // Only what is active and in stock, and nothing of the back office (no cost, stock or codes).
-    expect(menu.products.map((p: { name: string }) => p.name)).toEqual(['X-Bacon']);
+    // Only what is active and in stock (or made to order), and nothing of the back office (no cost,
+    // stock or codes).
+    expect(menu.products.map((p: { name: string }) => p.name)).toEqual(['X-Bacon', 'Xis da casa']);
     expect(Object.keys(menu.products[0]).sort()).toEqual([
       'additionalGroups',
       'category',

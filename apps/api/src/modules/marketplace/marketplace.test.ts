@@ -250,6 +250,45 @@ describe('marketplace inbox (issue 35)', () => {
     expect(row.status).toBe('new');
   });
 
+  it("maps and confirms an item to a lanche whose add-ons are required (the marketplace's customer chose in its own options)", async () => {
+    const { shop, admin, account } = await ifoodShop();
+    const ponto = expectStatus(
+      await admin.post('/product-additional', {
+        name: 'Ponto da carne',
+        minQuantity: 1,
+        maxQuantity: 1,
+        items: [
+          { name: 'Ao ponto', priceCents: 0 },
+          { name: 'Bem passado', priceCents: 0 },
+        ],
+      }),
+      201,
+    );
+    const salada = await makeProduct(t, shop.auth, {
+      name: 'X-Salada',
+      salePriceCents: 2690,
+      stockControl: false,
+      additionalGroupIds: [ponto.id],
+    });
+    const id = ifood.placeOrder({
+      customerName: 'Joana iFood',
+      items: [{ externalCode: 'IF-XSALADA', name: 'X-Salada do iFood', quantity: 2, unitPrice: 26.9 }],
+    });
+    await pollUntilQuiet(account.id);
+    const order = await orderRow(id);
+    expect(order.status).toBe('mapping');
+    const mapped = await admin.put('/marketplace/mappings', {
+      accountId: account.id,
+      externalCode: 'IF-XSALADA',
+      productId: salada.id,
+    });
+    expect(mapped.statusCode, mapped.body).toBe(200);
+    expect((await orderRow(id)).status).toBe('new');
+    const confirmed = expectStatus(await admin.post(`/marketplace/orders/${order.id}/confirm`), 200);
+    const sale = expectStatus(await admin.get(`/sale/${confirmed.saleId}`), 200);
+    expect(sale.items).toMatchObject([{ productId: salada.id, quantity: 2, unitPriceCents: 2690 }]);
+  });
+
   it('each status reaches the marketplace once, retried until accepted', async () => {
     const { admin, burger, account } = await ifoodShop();
     await mapItem(admin, account.id, 'COMBO', burger.id);

@@ -121,6 +121,8 @@ async function draftOf(
       quantity: i.quantity,
       additionals: [],
     })),
+    // The marketplace's own options came as the item's notes: the shop's required add-ons are not asked.
+    { requiredChoices: false },
   );
   const lines = order.items.map((item, n) => ({
     ...priced[n],

@@ -421,9 +421,14 @@ export async function mapItem(ctx: AppContext, actor: Actor, input: MarketplaceM
       and(eq(marketplaceAccounts.clientId, actor.clientId), eq(marketplaceAccounts.id, input.accountId)),
     );
   if (!account) throw notFound(MARKETPLACE_MESSAGES.accountNotFound);
-  const [priced] = await priceItems(ctx.db, actor.clientId, [
-    { productId: input.productId, variantId: null, quantity: 1, additionals: [] },
-  ]).catch(() => {
+  // A product whose add-ons are required maps too (a lanche asks "Ponto da carne"): the marketplace's
+  // customer chose in the marketplace's own options (the item's notes).
+  const [priced] = await priceItems(
+    ctx.db,
+    actor.clientId,
+    [{ productId: input.productId, variantId: null, quantity: 1, additionals: [] }],
+    { requiredChoices: false },
+  ).catch(() => {
     const message = MARKETPLACE_MESSAGES.productNotFound;
     throw unprocessable(message, [{ path: 'productId', message }]);
   });

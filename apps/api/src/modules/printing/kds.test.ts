@@ -96,11 +96,11 @@ describe('the kitchen display', () => {
     expect(reloaded.tickets).toEqual(first.tickets);
     expect(first.tickets).toHaveLength(2);
     expect(first.tickets[0]).toMatchObject({
-      title: `Cozinha - Comanda ${tab.number}`,
+      title: `Cozinha - Comanda ${tab.number} · Mesa 5`,
       items: [{ quantity: 1, description: 'X-Burger', notes: 'sem cebola', ready: false }],
       readyAt: null,
     });
-    expect(first.tickets[1].title).toBe(`Cozinha - Comanda ${other.number}`);
+    expect(first.tickets[1].title).toBe(`Cozinha - Comanda ${other.number} · Mesa 5`);
     expect(first.tickets[0].id).toBeLessThan(first.tickets[1].id);
     const bar = await board(api, shop.bar);
     expect(bar.tickets.map((c) => c.items.map((i) => i.description))).toEqual([['Cerveja']]);
@@ -142,8 +142,8 @@ describe('the kitchen display', () => {
     expect(again.statusCode).toBeLessThan(300);
     expect(again.json().send.id).toBe(sent.send.id);
     expect(sent.send.jobs.map((j: { title: string }) => j.title).sort()).toEqual([
-      `Bar - Comanda ${tab.number}`,
-      `Cozinha - Comanda ${tab.number}`,
+      `Bar - Comanda ${tab.number} · Mesa 5`,
+      `Cozinha - Comanda ${tab.number} · Mesa 5`,
     ]);
     const kitchen = await board(api, shop.kitchen);
     expect(kitchen.tickets.map((c) => c.items.map((i) => `${i.description} ${i.notes}`))).toEqual([

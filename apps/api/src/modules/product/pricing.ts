@@ -103,6 +103,13 @@ export async function priceItems(
   tx: Executor,
   clientId: number,
   items: readonly ItemToPrice[],
+  options: {
+    /**
+     * false: a group's minimum is not asked (a marketplace order: the customer chose in the
+     * marketplace's own options, which come as the item's notes, not as the shop's add-ons).
+     */
+    requiredChoices?: boolean;
+  } = {},
 ): Promise<PricedItem[]> {
   const productIds = [...new Set(items.map((i) => i.productId))];
   const variantIds = [...new Set(items.flatMap((i) => (i.variantId ? [i.variantId] : [])))];
@@ -173,7 +180,7 @@ export async function priceItems(
     }
     for (const g of groups) {
       const n = perGroup.get(g.groupId) ?? 0;
-      if (n < g.minQuantity || n > g.maxQuantity) {
+      if ((options.requiredChoices !== false && n < g.minQuantity) || n > g.maxQuantity) {
         const range =
           g.minQuantity === g.maxQuantity ? `${g.minQuantity}` : `${g.minQuantity} a ${g.maxQuantity}`;
         throw fail(

@@ -8,11 +8,11 @@ import { imageUrls } from './imageUrls.ts';
 import { productImages, products, productVariants } from './schema.ts';
 
 /**
- * What the QR-code menu at the table offers (issue 35): the shop's active products with stock, by
- * category and name, each with its first photo and its active add-on groups (active items only), so
- * the customer picks the required choices as at the PDV. Products sold by variant (a grid of colour
- * and size) are left out: the table page has no variant picker. Nothing else of the product (cost,
- * codes, stock) leaves.
+ * What the QR-code menu at the table offers (issue 35): the shop's active products in stock or made
+ * to order (no stock control), by category and name, each with its first photo and its active add-on
+ * groups (active items only), so the customer picks the required choices as at the PDV. Products sold
+ * by variant (a grid of colour and size) are left out: the table page has no variant picker. Nothing
+ * else of the product (cost, codes, stock) leaves.
  */
 export async function tableMenuProducts(db: Executor, clientId: number): Promise<TableMenuProduct[]> {
   const result = (await db.execute(sql`
@@ -22,7 +22,9 @@ export async function tableMenuProducts(db: Executor, clientId: number): Promise
         order by i.position, i.id limit 1) as "storageKey",
       ${groupIdsOf(sql`${products.id}`)} as "groupIds"
     from ${products}
-    where ${products.clientId} = ${clientId} and ${products.active} and ${products.stock} > 0
+    where ${products.clientId} = ${clientId} and ${products.active}
+      -- in stock, or made to order (no stock control: the kitchen's dishes)
+      and (${products.stock} > 0 or not ${products.stockControl})
       and not exists (select 1 from ${productVariants} v where v.product_id = ${products.id})
     order by 4 nulls last, 2
     limit 500`)) as unknown as {

@@ -71,4 +71,32 @@ describe('adding to a tab', () => {
     expect(await within(draft).findByText('A comanda está fechada')).toBeTruthy();
     await waitFor(() => expect(onAdd).toHaveBeenCalledTimes(1));
   });
+
+  it('lists the found products as list items with a button each (a list holds only items)', {
+    timeout: 20_000,
+  }, async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) => {
+        const json = (body: unknown) => new Response(JSON.stringify(body), { status: 200 });
+        if (url.endsWith('/comanda/menu')) return json({ categories: [], favourites: [] });
+        return json({
+          items: [{ id: 7, name: 'X-Burger', salePriceCents: 2490 }],
+          total: 1,
+          page: 1,
+          pageSize: 30,
+        });
+      }),
+    );
+    render(
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <AddItem clientId={1} onAdd={vi.fn()} />
+      </QueryClientProvider>,
+    );
+    fireEvent.change(screen.getByLabelText('Buscar produto'), { target: { value: 'X-B' } });
+    const list = await screen.findByRole('list', { name: 'Produtos encontrados' });
+    const items = within(list).getAllByRole('listitem');
+    expect(items).toHaveLength(1);
+    expect(within(items[0]).getByRole('button', { name: /X-Burger/ }).textContent).toContain('R$ 24,90');
+  });
 });

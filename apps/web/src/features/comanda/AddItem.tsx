@@ -11,6 +11,7 @@ import Chip from '@mui/material/Chip';
 import IconButton from '@mui/material/IconButton';
 import InputAdornment from '@mui/material/InputAdornment';
 import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemText from '@mui/material/ListItemText';
 import Paper from '@mui/material/Paper';
@@ -241,9 +242,11 @@ export function AddItem({
             <Paper variant="outlined">
               <List dense disablePadding aria-label="Produtos encontrados">
                 {results.map((p) => (
-                  <ListItemButton key={p.id} onClick={() => choose(p.id)} sx={{ minHeight: 48 }}>
-                    <ListItemText primary={p.name} secondary={formatCents(p.salePriceCents)} />
-                  </ListItemButton>
+                  <ListItem key={p.id} disablePadding>
+                    <ListItemButton onClick={() => choose(p.id)} sx={{ minHeight: 48 }}>
+                      <ListItemText primary={p.name} secondary={formatCents(p.salePriceCents)} />
+                    </ListItemButton>
+                  </ListItem>
                 ))}
               </List>
             </Paper>

@@ -5,7 +5,7 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-li
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ComandaView } from './ComandaPage.tsx';
-import { AT, TAB } from './testData.ts';
+import { AT, LINE, TAB } from './testData.ts';
 
 // A Garçom (no approval rights): a sent line's cancel needs a manager's e-mail and password.
 vi.mock('../auth/session.tsx', () => ({
@@ -213,5 +213,19 @@ describe("the tab's dialogs (form kit, mutations)", { timeout: 20_000 }, () => {
     expect(writes(calls)).toEqual([
       { method: 'POST', url: '/v1/comanda/1/send/3/reprint', body: { jobId: 20 } },
     ]);
+  });
+});
+
+describe('a canceled line (the walk of issue 35)', { timeout: 20_000 }, () => {
+  it('stays readable: struck through, in the secondary colour, never faded below the contrast minimum', () => {
+    serve();
+    renderTab({ ...TAB, lines: [{ ...LINE, status: 'canceled', cancelReason: 'Cliente desistiu' }] });
+    const lines = screen.getByTestId('comanda-lines');
+    const reason = within(lines).getByText(/Cancelado: Cliente desistiu/);
+    for (let el: HTMLElement | null = reason; el && el !== document.body; el = el.parentElement) {
+      expect(getComputedStyle(el).opacity === '' ? '1' : getComputedStyle(el).opacity).toBe('1');
+    }
+    expect(getComputedStyle(within(lines).getByText('2 x Suco')).textDecoration).toContain('line-through');
+    expect(getComputedStyle(within(lines).getByText('R$ 16,00')).textDecoration).toContain('line-through');
   });
 });

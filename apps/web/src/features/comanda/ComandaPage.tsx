@@ -396,12 +396,16 @@ function Lines({
             display: 'flex',
             gap: 1,
             alignItems: 'center',
-            opacity: l.status === 'canceled' ? 0.55 : 1,
             flexWrap: 'wrap',
           }}
         >
           <Box sx={{ flex: 1, minWidth: 160 }}>
-            <Typography sx={{ textDecoration: l.status === 'canceled' ? 'line-through' : 'none' }}>
+            {/* A canceled line: struck through in the secondary colour, not faded (an opacity took its
+                texts below the contrast minimum). */}
+            <Typography
+              color={l.status === 'canceled' ? 'text.secondary' : undefined}
+              sx={{ textDecoration: l.status === 'canceled' ? 'line-through' : 'none' }}
+            >
               {l.quantity} x {l.description}
               {l.variantName ? ` (${l.variantName})` : ''}
             </Typography>
@@ -424,7 +428,12 @@ function Lines({
               {l.paidQuantity > 0 ? ` · pago ${l.paidQuantity}` : ''} · {l.addedBy.name}
             </Typography>
           </Box>
-          <Typography sx={{ fontWeight: 600 }}>{formatCents(l.totalCents)}</Typography>
+          <Typography
+            color={l.status === 'canceled' ? 'text.secondary' : undefined}
+            sx={{ fontWeight: 600, textDecoration: l.status === 'canceled' ? 'line-through' : 'none' }}
+          >
+            {formatCents(l.totalCents)}
+          </Typography>
           {active && l.status === 'active' && l.paidQuantity === 0 && (
             <Stack direction="row">
               <Button size="small" onClick={() => onTransfer(l)}>

@@ -258,8 +258,17 @@ function StationScreen({ id }: { id: number }) {
 }
 
 const TONE_COLOR = { ok: 'success.main', warn: 'warning.main', late: 'error.main' } as const;
+/**
+ * The card head's text on its tone: the palette's contrast text (white on the light theme's dark
+ * tones, near black on the dark theme's light ones). White on the dark theme's tones read at 1.9-3:1.
+ */
+const TONE_TEXT = {
+  ok: 'success.contrastText',
+  warn: 'warning.contrastText',
+  late: 'error.contrastText',
+} as const;
 
-function TicketCard({
+export function TicketCard({
   ticket,
   settings,
   now,
@@ -290,7 +299,7 @@ function TicketCard({
       data-testid="kds-card"
       sx={{ display: 'flex', flexDirection: 'column', borderWidth: 3, borderColor: TONE_COLOR[tone] }}
     >
-      <Box sx={{ px: 2, py: 1, bgcolor: TONE_COLOR[tone], color: 'common.white' }}>
+      <Box sx={{ px: 2, py: 1, bgcolor: TONE_COLOR[tone], color: TONE_TEXT[tone] }}>
         <Typography variant="h6" component="h2" sx={{ fontWeight: 700, lineHeight: 1.2 }}>
           {ticket.title.replace(/^[^-]+ - /, '')}
         </Typography>

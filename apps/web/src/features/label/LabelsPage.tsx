@@ -177,13 +177,19 @@ export default function LabelsPage() {
           </Typography>
         ) : (
           <Box sx={{ overflowX: 'auto', mt: 2 }}>
-            <Table size="small" aria-label="Etiquetas a imprimir">
+            {/* On a phone (390 px) the quantity must be on screen: the code column goes, cells get narrower
+                padding and the price keeps to one line (the walk of issue 36). */}
+            <Table
+              size="small"
+              aria-label="Etiquetas a imprimir"
+              sx={{ '& .MuiTableCell-root': { px: { xs: 0.75, sm: 2 } } }}
+            >
               <TableHead>
                 <TableRow>
                   <TableCell>Produto</TableCell>
                   <TableCell align="right">Preço</TableCell>
-                  <TableCell>Código</TableCell>
-                  <TableCell sx={{ width: 110 }}>Etiquetas</TableCell>
+                  <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>Código</TableCell>
+                  <TableCell sx={{ width: { xs: 72, sm: 110 } }}>Etiquetas</TableCell>
                   <TableCell sx={{ width: 48 }} />
                 </TableRow>
               </TableHead>
@@ -193,8 +199,12 @@ export default function LabelsPage() {
                   return (
                     <TableRow key={r.key}>
                       <TableCell>{label}</TableCell>
-                      <TableCell align="right">{formatCents(r.priceCents)}</TableCell>
-                      <TableCell>{r.code ?? `P${r.productId}`}</TableCell>
+                      <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                        {formatCents(r.priceCents)}
+                      </TableCell>
+                      <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>
+                        {r.code ?? `P${r.productId}`}
+                      </TableCell>
                       <TableCell>
                         <TextField
                           size="small"

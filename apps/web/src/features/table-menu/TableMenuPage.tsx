@@ -178,8 +178,37 @@ export default function TableMenuPage() {
           <div className="mesa-cart-inner">
             {cart.map((l) => (
               <div key={l.key} className="mesa-line">
-                <div>
-                  {l.quantity} x {l.name} — {formatCents(l.priceCents * l.quantity)}
+                {/* A tap too many, or a change of mind: one less (the last one leaves the order), one more. */}
+                <div className="mesa-row mesa-line-head">
+                  <div className="mesa-grow">
+                    {l.quantity} x {l.name} — {formatCents(l.priceCents * l.quantity)}
+                  </div>
+                  <button
+                    type="button"
+                    className="mesa-button mesa-outlined mesa-step"
+                    aria-label={l.quantity === 1 ? `Tirar ${l.name}` : `Um a menos: ${l.name}`}
+                    onClick={() =>
+                      setCart((lines) =>
+                        lines.flatMap((x) =>
+                          x.key !== l.key ? [x] : x.quantity > 1 ? [{ ...x, quantity: x.quantity - 1 }] : [],
+                        ),
+                      )
+                    }
+                  >
+                    −
+                  </button>
+                  <button
+                    type="button"
+                    className="mesa-button mesa-outlined mesa-step"
+                    aria-label={`Um a mais: ${l.name}`}
+                    onClick={() =>
+                      setCart((lines) =>
+                        lines.map((x) => (x.key === l.key ? { ...x, quantity: x.quantity + 1 } : x)),
+                      )
+                    }
+                  >
+                    +
+                  </button>
                 </div>
                 <label className="mesa-field">
                   <span>Observação: {l.name}</span>
