@@ -14,6 +14,8 @@ export const TABLE_MENU_MESSAGES = {
   orderNotFound: 'Pedido da mesa não encontrado',
   noQrYet: (table: string) => `A mesa ${table} ainda não tem QR Code: peça a um gerente para gerá-lo`,
   alreadyDecided: 'Este pedido da mesa já foi recusado',
+  /** A line for a product the table's menu does not offer (sold by weight, by variant, out of stock...). */
+  notOnMenu: 'Um dos itens não está mais no cardápio da mesa. Atualize a página e monte o pedido de novo.',
   called: { waiter: 'Mesa {table} chamou o garçom', bill: 'Mesa {table} pediu a conta' },
 } as const;
 

@@ -52,6 +52,38 @@ async function restaurant(types = [1]) {
 const guest = (_address?: string) => api(t);
 
 describe('the QR-code menu at the table', () => {
+  it('offers no product sold by weight and takes an order only for what the menu offers', async () => {
+    const shop = await restaurant();
+    const acai = await makeProduct(t, shop.auth, {
+      name: 'Açaí no peso',
+      categoryId: shop.burger.categoryId,
+      productType: 'weighed',
+      unit: 'kg',
+      stockControl: false,
+      salePriceCents: 5990,
+    });
+    const phone = guest();
+    const menu = expectStatus(await phone.get(`/public/table/${shop.qr.token}`), 200);
+    expect(menu.products.map((p: { name: string }) => p.name)).toEqual(['X-Bacon']);
+    const soldOut = await makeProduct(t, shop.auth, { name: 'Suco esgotado', stock: 0 });
+    // The page is not trusted: a line for the weighed product or the sold-out one is refused, nothing kept.
+    for (const productId of [acai.id, soldOut.id]) {
+      const refused = await phone.post(
+        `/public/table/${shop.qr.token}/order`,
+        {
+          lines: [
+            { productId: shop.burger.id, quantity: 1 },
+            { productId, quantity: 1 },
+          ],
+        },
+        key(),
+      );
+      expect(refused.statusCode).toBe(422);
+      expect(refused.json().message).toBe(TABLE_MENU_MESSAGES.notOnMenu);
+    }
+    expect(expectStatus(await shop.api.get('/comanda/table-orders'), 200)).toEqual([]);
+  });
+
   it('orders from the table, waits for approval, then reaches the tab and the kitchen once', async () => {
     const shop = await restaurant();
     // Made to order (no stock control, stock 0): a lanchonete's whole kitchen menu, offered.

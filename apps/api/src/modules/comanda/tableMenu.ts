@@ -10,7 +10,7 @@ import { hashToken, newToken, secretBox } from '../../lib/secrets.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { takeAttempt } from '../auth/limiter.ts';
 import { priceItems } from '../product/pricing.ts';
-import { tableMenuProducts } from '../product/tableMenu.ts';
+import { tableMenuOffers, tableMenuProducts } from '../product/tableMenu.ts';
 import { tableOrdersDirect } from '../settings/system.ts';
 import { findWorkingHoursStatus } from '../settings/workingHours.ts';
 import { sendToProduction } from './production.ts';
@@ -267,6 +267,14 @@ export async function placeTableOrder(
   );
   const closedMessage = await closedMessageOf(ctx, qr);
   if (closedMessage) throw unprocessable(closedMessage);
+  // Only what the menu offers now: the public page is not trusted (a weighed, variant or sold-out product).
+  const offers = await tableMenuOffers(
+    ctx.db,
+    qr.clientId,
+    input.lines.map((l) => l.productId),
+  );
+  if (input.lines.some((l) => l.variantId || !offers.has(l.productId)))
+    throw unprocessable(TABLE_MENU_MESSAGES.notOnMenu);
   const lines = input.lines.map((l) => ({
     productId: l.productId,
     variantId: l.variantId ?? null,

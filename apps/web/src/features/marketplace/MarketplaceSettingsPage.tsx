@@ -128,8 +128,9 @@ function AccountForm({
           />
           <Typography variant="body2" color="text.secondary">
             Sem confirmação automática, confirme cada pedido em Vendas &gt; Pedidos de marketplace antes do
-            prazo do marketplace (8 minutos no iFood). As vendas entram no caixa de quem salva esta conta; o
-            que foi pago online nunca entra no dinheiro da gaveta.
+            prazo do marketplace (8 minutos no iFood). Confirmadas automaticamente, as vendas entram no caixa
+            de quem salva esta conta; confirmadas à mão, no caixa de quem confirma. O que foi pago online
+            nunca entra no dinheiro da gaveta.
           </Typography>
           <FormError />
           <Stack direction="row" spacing={1}>
