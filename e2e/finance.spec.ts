@@ -132,9 +132,22 @@ test('the Financeiro records a supplier and a boleto, pays it from the till, clo
     .replace(/\u00a0/g, ' ')
     .split('\n')
     .map((l) => l.trim().replace(/\s{2,}/g, ' | '));
-  expect(text).toContain(`Receita bruta | ${formatCents(value('grossRevenue'))}`);
-  expect(text).toContain(`Despesas operacionais | ${formatCents(before.operating - 1234)}`);
-  expect(text).toContain(`Resultado do mês | ${formatCents(value('result'))}`);
+  // Each line: its label, this month, the month before (and the change when there is one).
+  const cells = (label: string) => text.find((l) => l.startsWith(`${label} | `))?.split(' | ') ?? [];
+  const previous = (key: string) =>
+    dre.previous.lines.find((l: { key: string }) => l.key === key).amountCents;
+  expect(text).toContain(
+    `Linha | ${month.slice(5)}/${month.slice(0, 4)} | ${dre.previous.month.slice(5)}/${dre.previous.month.slice(0, 4)} | Variação`,
+  );
+  expect(cells('Receita bruta').slice(1, 3)).toEqual([
+    formatCents(value('grossRevenue')),
+    formatCents(previous('grossRevenue')),
+  ]);
+  expect(cells('Despesas operacionais')[1]).toBe(formatCents(before.operating - 1234));
+  expect(cells('Resultado do mês').slice(1, 3)).toEqual([
+    formatCents(value('result')),
+    formatCents(previous('result')),
+  ]);
   // The line opens the bills behind it: the one just paid links to its edit page.
   await page
     .getByTestId('dre-expense:operating')
