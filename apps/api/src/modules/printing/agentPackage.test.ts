@@ -33,7 +33,14 @@ beforeAll(async () => {
 });
 const children: ChildProcess[] = [];
 afterAll(() => {
-  for (const child of children) child.kill('SIGTERM');
+  // npx runs the agent as its own child: the whole group goes, or the agent outlives the test run.
+  for (const child of children) {
+    try {
+      if (child.pid) process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+  }
   printer.close();
   rmSync(work, { recursive: true, force: true });
 });
@@ -146,7 +153,7 @@ describe('the print agent as one command (npx <PUBLIC_URL>/v1/printing/agent/bal
         '--dir',
         dir,
       ],
-      { env: npmEnv(), stdio: ['ignore', 'pipe', 'pipe'] },
+      { env: npmEnv(), stdio: ['ignore', 'pipe', 'pipe'], detached: true },
     );
     children.push(child);
     let output = '';
