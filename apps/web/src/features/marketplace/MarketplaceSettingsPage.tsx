@@ -192,7 +192,9 @@ export default function MarketplaceSettingsPage() {
                 Loja {a.merchantId} · caixa de {a.operator.name}
                 {a.lastPolledAt
                   ? ` · última consulta ${formatDateTime(a.lastPolledAt)}`
-                  : ' · ainda não consultado'}
+                  : a.lastError
+                    ? ' · nenhuma consulta deu certo ainda'
+                    : ' · ainda não consultado'}
               </Typography>
               <Stack direction="row" spacing={1} sx={{ mt: 0.5 }}>
                 <Chip
