@@ -61,6 +61,7 @@ beforeEach(() => {
   clearPspTokens();
   psp.webhook = { copies: 1, reverse: false, drop: false, retryMs: 20, maxAttempts: 3 };
   psp.refuseRefunds = null;
+  psp.refundDelayMs = 50;
 });
 
 function accountBody(overrides: Record<string, unknown> = {}) {
@@ -673,6 +674,9 @@ describe("the budget's approval link paid by Pix QR dinâmico (issue 33)", () =>
     });
 
     // Refunded: pending first, DEVOLVIDO once the bank says so; a repeated cancel or send asks nothing more.
+    // The cancel sends the refund at once (after its commit): the bank takes a second to settle it, so
+    // the pending state is there to see whatever the machine's load.
+    psp.refundDelayMs = 1000;
     const ok = await paidBudget();
     expect(await refundsOf(ok.budget.id)).toEqual([]);
     expectStatus(await shop.api.post(`/budget/${ok.budget.id}/cancel`, { reason: 'Cliente desistiu' }), 200);
@@ -1001,6 +1005,9 @@ describe('sale with Pix QR dinâmico, cancel and refund', () => {
 
   it('the sale records the Pix; its cancel refunds through devolução, pending until DEVOLVIDO', async () => {
     const { api, sale, pix } = await paidSale('attempt-refund-ok');
+    // The cancel sends the refund at once (after its commit): the bank takes a second to settle it, so
+    // the pending state is there to see whatever the machine's load.
+    psp.refundDelayMs = 1000;
     expectStatus(await api.post(`/sale/${sale.id}/cancel`, { reason: 'Cliente desistiu' }), 200, 'cancel');
     const pending = expectStatus(await api.get(`/pix/refunds/${sale.id}`), 200);
     expect(pending).toHaveLength(1);
