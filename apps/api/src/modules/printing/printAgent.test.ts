@@ -347,7 +347,11 @@ describe('the agent prints ESC/POS on a network printer', () => {
       printer.condition = 'ok';
       await until(async () => (await job(shop.api, queued.id)).status === 'printed');
       expect(printer.jobs.length).toBe(before + 1);
-      const after = expectStatus(await shop.api.get('/printing/agents'), 200, 'agents')[0];
+      // The agent reports its printer's state on its own after the job's ack: wait for it, do not race it.
+      const after = await until(async () => {
+        const agent = expectStatus(await shop.api.get('/printing/agents'), 200, 'agents')[0];
+        return agent.printerState === 'ok' && agent.heldJobs === 0 ? agent : undefined;
+      });
       expect(after).toMatchObject({ printerState: 'ok', heldJobs: 0 });
       await until(() => rung.length >= 2);
       // Told once when it stopped (not at every retry) and once when it printed again.
