@@ -23,6 +23,7 @@ import {
   AUTO_VOID_REASON,
   allocateNumber,
   type Draft,
+  fiscalFollowUpsSettled,
   numberRanges,
   signedNote,
   sweepFiscal,
@@ -1101,6 +1102,8 @@ describe('nothing lost: the sweep', { timeout: 120_000 }, () => {
     // The follow-up never ran for this sale: issuing is off for the moment of the sale only.
     await db.execute(sql`update fiscal_settings set enabled = false where client_id = ${shop.client.id}`);
     const sale = await sell(shop.auth, shop.product.id);
+    // Its follow-up ran (and found issuing off) before issuing is on again: no race with it.
+    await fiscalFollowUpsSettled();
     await db.execute(sql`update fiscal_settings set enabled = true,
       enabled_at = now() - interval '10 minutes' where client_id = ${shop.client.id}`);
     expect(await notesOf(shop.auth)).toEqual([]);
@@ -1123,6 +1126,7 @@ describe('nothing lost: the sweep', { timeout: 120_000 }, () => {
     // The follow-up never ran for this sale (a restart between the commit and the note).
     await db.execute(sql`update fiscal_settings set enabled = false where client_id = ${shop.client.id}`);
     const sale = await sell(shop.auth, shop.product.id, { consumerDocument: '529.982.247-25' });
+    await fiscalFollowUpsSettled();
     await db.execute(sql`update fiscal_settings set enabled = true,
       enabled_at = now() - interval '10 minutes' where client_id = ${shop.client.id}`);
     await db.execute(sql`update sales set created_at = now() - interval '3 minutes' where id = ${sale.id}`);

@@ -1081,13 +1081,23 @@ export async function cancelForSale(ctx: AppContext, actor: Actor, saleId: numbe
   }
 }
 
+/** The checkout follow-ups still running (tests wait for them: "the follow-up has run"). */
+const followUps = new Set<Promise<void>>();
+
 /** For the checkout follow-up: runs `issueForSale` without the caller waiting, errors logged. */
 export function issueInBackground(ctx: AppContext, actor: Actor, saleId: number): void {
-  issueForSale(ctx, actor, saleId)
+  const run: Promise<void> = issueForSale(ctx, actor, saleId)
     .then((note) => {
       if (note) ctx.changed(actor.clientId, 'fiscal', note.id);
     })
-    .catch(() => undefined);
+    .catch(() => undefined)
+    .finally(() => followUps.delete(run));
+  followUps.add(run);
+}
+
+/** Resolves when every checkout follow-up started so far has ended. */
+export async function fiscalFollowUpsSettled(): Promise<void> {
+  await Promise.all([...followUps]);
 }
 
 export type { SefazService };
